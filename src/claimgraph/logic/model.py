@@ -1,0 +1,126 @@
+"""The shapes every layer shares, and the small tables of trust they are judged by.
+
+All records are plain dicts (as in the seed book: pure functions take plain values), with
+snake_case keys. Times are integer milliseconds since the epoch, UTC. Enumerations are
+kebab-case strings ("session-log", "decision-record"); predicate ids are "ns/name".
+
+Entity   {id, name, type, scope, aliases}
+Episode  {id, source_type, ref, summary, opened_at, closed_at, evidence}
+Predicate row  {id, label, category, object_kind, object_shape, cardinality, inverse_of,
+                status, replaced_by, definition, maps_to, default_epistemic,
+                exclusion_group, value_exclusivity}
+Fact     see FACT_FIELDS; ``subject`` and ``object_ref`` are embedded entity dicts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from claimgraph.errors import ClaimgraphError
+
+#: Fact fields in canonical order (REFERENCE §1.1) plus ``evidence``: a list of
+#: "path: quote" strings citing a file or a line of the episode's transcript.
+FACT_FIELDS = (
+    "id", "subject", "predicate", "object_kind", "object_ref", "object_lit",
+    "t_valid", "t_invalid", "recorded_at", "last_reinforced_at", "confidence",
+    "epistemic", "scope", "source_type", "episode", "conflicts",
+    "invalidation_reason", "invalidation_kind", "successor", "evidence",
+)
+REQUIRED_FACT_FIELDS = (
+    "id", "subject", "predicate", "object_kind", "t_valid", "recorded_at",
+    "confidence", "epistemic", "scope", "source_type",
+)
+ENTITY_FIELDS = ("id", "name", "type", "scope", "aliases")
+EPISODE_FIELDS = ("id", "source_type", "ref", "summary", "opened_at", "closed_at", "evidence")
+PREDICATE_FIELDS = (
+    "id", "label", "category", "object_kind", "object_shape", "cardinality", "inverse_of",
+    "status", "replaced_by", "definition", "maps_to", "default_epistemic",
+    "exclusion_group", "value_exclusivity",
+)
+
+DEFAULT_SCOPE = "project"
+
+# --- epistemic classes (REFERENCE §2.3) -------------------------------------------------
+EPISTEMIC_STRENGTH = {"observation": 1, "preference": 2, "commitment": 3}
+
+
+def epistemic_strength(cls: str | None) -> int | None:
+    """Strength of a class, or None when the class is unknown or absent."""
+    return EPISTEMIC_STRENGTH.get(cls) if cls else None
+
+
+def resolve_epistemic(stated: str | None, pred_row: Mapping[str, Any] | None) -> str:
+    """Caller's class beats the predicate's default, which beats "observation"."""
+    if stated:
+        if stated not in EPISTEMIC_STRENGTH:
+            raise ClaimgraphError(
+                "invalid-epistemic", f"unknown epistemic class {stated!r}",
+                hint="use one of: " + ", ".join(EPISTEMIC_STRENGTH), epistemic=stated)
+        return stated
+    default = (pred_row or {}).get("default_epistemic")
+    return default or "observation"
+
+
+# --- source types: trust rank and confidence ceiling (REFERENCE §2.4) --------------------
+SOURCE_TYPES = {
+    "decision-record": (3, 1.0),
+    "user-assertion": (3, 0.9),
+    "code": (3, 0.95),
+    "session-log": (2, 0.7),
+    "failure-report": (2, 0.7),
+    "agent-note": (1, 0.65),
+    "inferred": (1, 0.6),
+}
+UNKNOWN_SOURCE_RANK = 2
+UNKNOWN_SOURCE_CEILING = 0.9
+DEFAULT_SOURCE_TYPE = "user-assertion"
+#: Episodes may also carry these source types (verdict and enrichment records).
+EPISODE_ONLY_SOURCE_TYPES = ("curation",)
+
+
+def trust_rank(source_type: str | None) -> int:
+    """Higher outranks lower in conflicts; unknown (or missing) sources rank 2."""
+    return SOURCE_TYPES.get(source_type or "", (UNKNOWN_SOURCE_RANK, None))[0]
+
+
+def confidence_ceiling(source_type: str | None) -> float:
+    """The most a source of this type may claim; unknown sources are capped at 0.9."""
+    return SOURCE_TYPES.get(source_type or "", (None, UNKNOWN_SOURCE_CEILING))[1]
+
+
+# --- invalidation kinds (REFERENCE §3.6) --------------------------------------------------
+INVALIDATION_KINDS = {
+    "superseded": "assert",
+    "judged-superseded": "judge",
+    "judged-duplicate": "judge",
+    "merge-duplicate": "entity merge",
+    "reconcile-duplicate": "oplog reconcile",
+    "code-absent": "code ingest",
+    "manual": "claimgraph invalidate",
+}
+#: Kinds that count as a change of belief; duplicate collapses do not.
+SUPERSESSION_KINDS = frozenset({"superseded", "judged-superseded"})
+
+
+def normalize_invalidation(value: Mapping[str, Any] | str | None) -> dict[str, Any]:
+    """Accept a map or a bare reason string; return {kind, successor, reason}.
+
+    The set of kinds is open: unknown kinds are kept verbatim for readers.
+    """
+    if value is None:
+        return {"kind": None, "successor": None, "reason": None}
+    if isinstance(value, str):
+        return {"kind": None, "successor": None, "reason": value}
+    return {
+        "kind": value.get("kind"),
+        "successor": value.get("successor"),
+        "reason": value.get("reason"),
+    }
+
+
+def blank_fact() -> dict[str, Any]:
+    """A fact with every field present and unset, so records always have the same keys."""
+    fact: dict[str, Any] = dict.fromkeys(FACT_FIELDS)
+    fact["conflicts"] = []
+    fact["evidence"] = []
+    return fact

@@ -1,0 +1,149 @@
+"""The Store protocol: the one seam between the shell and storage (REFERENCE §1.2).
+
+Every method is raw: no policy, no clock, no id minting. Policy lives in ``logic``; the shell
+(``core``) mints ids and times and passes complete records in. Records are the plain dicts
+described in ``claimgraph.logic.model``; facts come back with ``subject`` and ``object_ref``
+HYDRATED from the live entity table (so renames and merges show in old facts), with
+``conflicts`` and ``evidence`` always lists.
+
+Backends: ``store.sqlite.SqliteStore`` (production, a real file or ":memory:") and
+``store.memory.MemoryStore`` (tests). One contract suite runs against all of them.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import Any, Iterable, Protocol, Sequence
+
+Record = dict[str, Any]
+
+
+class Store(Protocol):
+    # --- transactions and marks ---------------------------------------------------------
+    def transaction(self) -> AbstractContextManager[None]:
+        """All writes inside commit together or not at all. Re-entrant (inner blocks join)."""
+
+    def get_mark(self, key: str) -> Any:
+        """A small JSON value kept beside the data (high-water marks, dirty flags); None if unset."""
+
+    def set_mark(self, key: str, value: Any) -> None:
+        """Write a mark in the current transaction (so a mark and the data it covers commit together)."""
+
+    # --- entities ------------------------------------------------------------------------
+    def insert_entity(self, entity: Record) -> Record:
+        """Insert a complete entity {id, name, type, scope, aliases}; return it."""
+
+    def get_entity(self, name: str, scope: str) -> Record | None:
+        """Exact name match within scope."""
+
+    def get_entity_by_id(self, entity_id: str) -> Record | None: ...
+
+    def find_entities(self, name: str, scope: str | None) -> list[Record]:
+        """Candidates matching on name, alias, normalized name or normalized alias.
+
+        May over-return; ``logic.entities.pick_entity_match`` decides. scope None = any scope.
+        """
+
+    def update_entity(self, entity_id: str, *, name: str | None = None, type: str | None = None,
+                      add_aliases: Sequence[str] = (), remove_aliases: Sequence[str] = ()) -> Record:
+        """Adds apply before removes. Returns the updated entity."""
+
+    def repoint_facts(self, from_id: str, to_id: str) -> int:
+        """Move every fact's subject/object_ref from one entity to another; return the count."""
+
+    def delete_entity(self, entity_id: str) -> None: ...
+
+    def list_entities(self, type: str | None = None, scope: str | None = None) -> list[Record]:
+        """Sorted by name, then id."""
+
+    # --- facts -----------------------------------------------------------------------------
+    def insert_fact(self, fact: Record) -> None:
+        """Raw insert of a complete fact (subject/object_ref given as entity dicts or ids)."""
+
+    def insert_facts(self, facts: Iterable[Record]) -> None:
+        """Batch form of insert_fact (one round trip where the backend allows)."""
+
+    def get_fact(self, fact_id: str) -> Record | None: ...
+
+    def get_facts_by_ids(self, ids: Iterable[str]) -> list[Record]:
+        """Facts for the ids that exist, in the order of ``ids``."""
+
+    def get_facts(self, entity_id: str, direction: str = "out",
+                  predicates: Iterable[str] | None = None) -> list[Record]:
+        """Facts touching the entity (out: as subject, in: as object_ref, both), INCLUDING
+        invalidated ones, optionally restricted to predicates. Sorted by t_valid, then id."""
+
+    def get_facts_for(self, entity_ids: Iterable[str], direction: str = "out",
+                      predicates: Iterable[str] | None = None) -> list[Record]:
+        """Batched get_facts over several entities (each fact once). Sorted by t_valid, then id."""
+
+    def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
+                     predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,
+                     episodes: Iterable[str] | None = None, recorded_before: int | None = None,
+                     conflicted: bool = False, valid_cheap: bool = False) -> list[Record]:
+        """Criteria are ANDed; over-inclusion is allowed. conflicted: has conflict links;
+        valid_cheap: t_invalid is absent. Sorted by t_valid, then id."""
+
+    def get_history(self, entity_id: str, predicate: str) -> list[Record]:
+        """Every version (valid and invalidated) of subject+predicate, sorted by t_valid, id."""
+
+    def all_facts(self) -> list[Record]:
+        """Every fact, sorted by recorded_at, then id."""
+
+    def repoint_predicate(self, from_id: str, to_id: str) -> int: ...
+
+    def invalidate(self, fact_id: str, at: int, kind: str | None = None,
+                   reason: str | None = None, successor: str | None = None) -> None:
+        """Close the fact's valid time at ``at`` and record why."""
+
+    def link_conflicts(self, fact_id: str, ids: Iterable[str]) -> None:
+        """Add conflict links (kept on the newer fact), without duplicates."""
+
+    def unlink_conflicts(self, fact_id: str, ids: Iterable[str]) -> None: ...
+
+    def reinforce(self, fact_id: str, at: int, confidence: float,
+                  source_type: str | None = None) -> None:
+        """Set last_reinforced_at and confidence (and the source type when given)."""
+
+    # --- usage -----------------------------------------------------------------------------
+    def predicate_usage(self) -> dict[str, int]:
+        """predicate id -> number of facts using it."""
+
+    def entity_usage(self) -> dict[str, int]:
+        """entity id -> number of facts naming it as subject or object."""
+
+    # --- episodes --------------------------------------------------------------------------
+    def open_episode(self, episode: Record) -> Record: ...
+
+    def close_episode(self, episode_id: str, summary: str | None, at: int) -> None: ...
+
+    def get_episode(self, episode_id: str) -> Record | None: ...
+
+    def get_episode_by_ref(self, ref: str) -> Record | None: ...
+
+    def list_episodes(self) -> list[Record]:
+        """Sorted by opened_at, then id."""
+
+    # --- predicates ------------------------------------------------------------------------
+    def get_predicate(self, pred_id: str) -> Record | None: ...
+
+    def list_predicates(self, category: str | None = None, status: str | None = None) -> list[Record]:
+        """Sorted by id."""
+
+    def register_predicate(self, row: Record) -> None:
+        """Curated (non-``x/*``) rows are RECONCILED: replaced whole, so a dropped field
+        disappears. ``x/*`` rows are AMENDED: given non-None fields merged over the stored row."""
+
+    # --- search and housekeeping -----------------------------------------------------------
+    def search(self, query: str, limit: int = 50) -> dict[str, list[Record]]:
+        """{entities, facts, episodes} matching the text in entity names/aliases, literal
+        objects and episode summaries (SQLite: FTS5; memory: case-insensitive substring).
+        Facts include those whose subject or object entity matched."""
+
+    def stats(self) -> dict[str, Any]:
+        """{format, entities, facts: {total, valid, invalidated}, episodes, predicates: {status: n}}."""
+
+    def is_empty(self) -> bool:
+        """True when there are no entities, facts or episodes (predicates do not count)."""
+
+    def close(self) -> None: ...
