@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Set up claimgraph on this machine: a virtual environment beside this script, the package
+# with what its tests need, and the default store. Safe to run again: it changes only what is
+# missing or out of date, and says so.
+set -euo pipefail
+
+usage() {
+  cat <<'USAGE'
+Usage: ./install.sh [--python PATH] [--venv DIR] [--no-init] [--help]
+
+Creates a virtual environment (default: .venv beside this script), installs claimgraph
+with its test dependencies into it, and initializes the default store
+($CLAIMGRAPH_DB, else $XDG_DATA_HOME/claimgraph/claims.db).
+
+  --python PATH   the Python 3.10+ interpreter to use (default: python3)
+  --venv DIR      where to create the virtual environment
+  --no-init       do not initialize the default store
+  --help          show this help
+
+Run it again at any time: a second run changes nothing and says so.
+To undo: remove the virtual environment directory; the store stays where it is.
+USAGE
+}
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+python="${PYTHON:-python3}"
+venv="$here/.venv"
+init=1
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --help|-h) usage; exit 0 ;;
+    --python) python="${2:?--python needs a path}"; shift 2 ;;
+    --venv) venv="${2:?--venv needs a directory}"; shift 2 ;;
+    --no-init) init=0; shift ;;
+    *) echo "install.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+say() { echo "install.sh: $*"; }
+fail() { echo "install.sh: error: $*" >&2; exit 1; }
+
+command -v "$python" >/dev/null 2>&1 \
+  || fail "no Python interpreter '$python' found; install Python 3.10 or newer, or pass --python PATH"
+"$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' \
+  || fail "$("$python" -V 2>&1) is too old; claimgraph needs Python 3.10 or newer (pass --python PATH)"
+"$python" -c 'import venv, ensurepip' >/dev/null 2>&1 \
+  || fail "Python's venv module is missing; install it (Debian/Ubuntu: apt-get install python3-venv)"
+
+changed=0
+if [ ! -x "$venv/bin/python" ]; then
+  say "creating the virtual environment in $venv"
+  "$python" -m venv "$venv" || fail "could not create a virtual environment in $venv"
+  changed=1
+fi
+
+stamp="$venv/.claimgraph-install"
+want="$(cat "$here/pyproject.toml" | sha256sum | cut -d' ' -f1)"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  say "installing claimgraph and its test dependencies"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$here[test]" \
+    || fail "pip could not install claimgraph; see the messages above"
+  echo "$want" > "$stamp"
+  changed=1
+fi
+
+if [ "$init" = 1 ]; then
+  out="$("$venv/bin/claimgraph" init)" || fail "could not initialize the store: $out"
+  case "$out" in
+    *"already"*) ;;
+    *) changed=1 ;;
+  esac
+  say "$out"
+fi
+
+if [ "$changed" = 0 ]; then
+  say "already set up; nothing changed ($venv)"
+else
+  say "done. Try: $venv/bin/claimgraph --help"
+fi

@@ -1,0 +1,69 @@
+"""Batch assertion in one episode: what capture and `claimgraph load`-style imports use.
+
+The batch runs in ONE store transaction (fast, and lets a caller commit a high-water mark
+with the facts); a bad item is recorded as an error and never stops its neighbours.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable, Mapping
+
+from claimgraph.core.shell import Shell
+from claimgraph.core.writes import assert_fact
+from claimgraph.errors import ClaimgraphError
+
+#: Item keys accepted by ``ingest``, mapped to assert_fact's keyword names.
+ITEM_KEYS = {
+    "object_kind": "object_kind", "epistemic": "epistemic", "source_type": "source_type",
+    "confidence": "confidence", "scope": "scope", "subject_scope": "subject_scope",
+    "object_scope": "object_scope", "subject_type": "subject_type", "object_type": "object_type",
+    "valid_from": "valid_from", "valid_until": "valid_until", "on_conflict": "on_conflict",
+    "evidence": "evidence",
+}
+
+
+def open_episode(sh: Shell, source_type: str = "session-log", ref: str = "ingest",
+                 evidence: str | None = None) -> dict[str, Any]:
+    """Open an episode: the unit of provenance every fact of one batch points back to."""
+    episode = {"id": sh.new_id("ep"), "source_type": source_type, "ref": ref, "summary": None,
+               "opened_at": sh.now(), "closed_at": None, "evidence": evidence}
+    return sh.store.open_episode(episode)
+
+
+def normalize_item(item: Mapping[str, Any]) -> dict[str, Any]:
+    """Kebab or snake keys; ``class`` is an alias of ``epistemic`` (an explicit epistemic wins)."""
+    clean = {str(k).replace("-", "_"): v for k, v in item.items()}
+    if clean.get("epistemic") is None and clean.get("class") is not None:
+        clean["epistemic"] = clean["class"]
+    return clean
+
+
+def ingest(sh: Shell, items: Iterable[Mapping[str, Any]], *, episode: Mapping[str, Any] | None = None,
+           source_type: str = "session-log", ref: str = "ingest",
+           evidence: str | None = None) -> dict[str, Any]:
+    """Assert every item in one episode; returns {episode, total, counts, flagged, errors}."""
+    counts: Counter[str] = Counter()
+    flagged: list[dict[str, Any]] = []
+    errors: list[dict[str, Any]] = []
+    with sh.store.transaction():
+        episode = episode or open_episode(sh, source_type, ref, evidence)
+        for item in items:
+            result = _ingest_one(sh, normalize_item(item), episode)
+            counts[result["status"]] += 1
+            if result["status"] == "flagged":
+                flagged.append(result)
+            elif result["status"] == "error":
+                errors.append(result)
+    return {"episode": episode, "total": sum(counts.values()), "counts": dict(counts),
+            "flagged": flagged, "errors": errors}
+
+
+def _ingest_one(sh: Shell, item: dict[str, Any], episode: Mapping[str, Any]) -> dict[str, Any]:
+    kwargs = {ITEM_KEYS[k]: v for k, v in item.items() if k in ITEM_KEYS and v is not None}
+    kwargs.setdefault("source_type", episode.get("source_type"))
+    try:
+        return assert_fact(sh, item.get("subject"), item.get("predicate"), item.get("object"),
+                           episode=episode["id"], **kwargs)
+    except ClaimgraphError as err:
+        return {"status": "error", "message": err.message, "type": err.type, "input": item}

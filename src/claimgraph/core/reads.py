@@ -1,0 +1,111 @@
+"""Read verbs: facts, history, search, neighbor, conflicts, stats. Reads never take a lease."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from claimgraph.core import entities as ents
+from claimgraph.core.shell import Shell
+from claimgraph.core.vocabulary import resolve_predicate
+from claimgraph.errors import ClaimgraphError
+from claimgraph.logic import retrieval as R
+from claimgraph.logic.conflicts import open_conflicts
+
+DIRECTIONS = ("out", "in", "both")
+
+
+def _direction(direction: str) -> str:
+    if direction not in DIRECTIONS:
+        raise ClaimgraphError("invalid-direction", f"unknown direction {direction!r}",
+                              hint="use out, in or both")
+    return direction
+
+
+def get_facts(sh: Shell, entity: str, *, entity_scope: str | None = None, direction: str = "out",
+              predicate: str | None = None, scope: str | None = None, as_of: int | None = None,
+              include_invalidated: bool = False, min_confidence: float | None = None) -> dict[str, Any]:
+    """An entity's facts as of an instant, each annotated with its effective confidence then."""
+    subject = ents.require_entity(sh, entity, entity_scope)
+    pred_id = resolve_predicate(sh, predicate)["id"] if predicate else None
+    at = sh.now() if as_of is None else as_of
+    keep = R.fact_filter(at=at, include_invalidated=include_invalidated, scope=scope,
+                         min_confidence=min_confidence, predicate=pred_id,
+                         half_life_days=sh.half_life_days)
+    raw = sh.store.get_facts(subject["id"], _direction(direction), [pred_id] if pred_id else None)
+    facts = [R.with_effective_confidence(f, at, sh.half_life_days) for f in raw if keep(f)]
+    return {"entity": subject, "as_of": at, "facts": facts}
+
+
+def history(sh: Shell, subject: str, predicate: str, subject_scope: str | None = None) -> dict[str, Any]:
+    """Every version of (subject, predicate), valid and invalidated, oldest first."""
+    entity = ents.require_entity(sh, subject, subject_scope)
+    pred = resolve_predicate(sh, predicate)
+    return {"entity": entity, "predicate": pred["id"],
+            "history": sh.store.get_history(entity["id"], pred["id"])}
+
+
+def _matched_entities(sh: Shell, queries: list[str]) -> list[dict[str, Any]]:
+    """Entities the whole query or any token names; ambiguous names are skipped, not errors."""
+    found: dict[str, dict[str, Any]] = {}
+    for text in queries:
+        try:
+            entity = ents.resolve_entity(sh, text)
+        except ClaimgraphError:
+            continue
+        if entity is not None:
+            found.setdefault(entity["id"], entity)
+    return list(found.values())
+
+
+def _fts_route(sh: Shell, queries: list[str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Full-text hits for the whole query first, then per token; first occurrence wins."""
+    seen: dict[str, dict[str, Any]] = {}
+    first: dict[str, Any] = {"entities": [], "episodes": []}
+    for i, text in enumerate(queries):
+        hits = sh.store.search(text)
+        if i == 0:
+            first = hits
+        for fact in hits["facts"]:
+            seen.setdefault(fact["id"], fact)
+    return list(seen.values()), first
+
+
+def search(sh: Shell, query: str) -> dict[str, Any]:
+    """Three routes fused by rank (full text 1.0, entity 1.2, one hop 0.3), times freshness."""
+    if not query or not query.strip():
+        raise ClaimgraphError("empty-query", "the search query is empty", hint="give some words to look for")
+    now = sh.now()
+    queries = [query.strip(), *[t for t in R.query_tokens(query) if t != query.strip()]]
+    fts_facts, hits = _fts_route(sh, queries)
+    matched = _matched_entities(sh, queries)
+    matched_ids = {e["id"] for e in matched}
+    entity_facts = R.by_effective_confidence(sh.store.get_facts_for(matched_ids, "both"), now) if matched_ids else []
+    hop_ids = _neighbour_ids(entity_facts) - matched_ids
+    hop_facts = R.by_effective_confidence(sh.store.get_facts_for(hop_ids, "out"), now) if hop_ids else []
+    fused = R.fuse_search_routes(fts_facts, entity_facts, hop_facts, now)
+    return {"query": query, "entities": hits.get("entities", []), "episodes": hits.get("episodes", []),
+            "facts": fused, "matched_entities": [
+                {"id": e["id"], "name": e["name"], "type": e.get("type")} for e in matched]}
+
+
+def _neighbour_ids(facts: list[dict[str, Any]]) -> set[str]:
+    ids: set[str] = set()
+    for fact in facts:
+        for end in (fact.get("subject"), fact.get("object_ref")):
+            if end:
+                ids.add(end["id"])
+    return ids
+
+
+def conflicts(sh: Shell, at: int | None = None) -> dict[str, Any]:
+    """Open conflict pairs: both sides still valid. Links live on the newer fact."""
+    at = sh.now() if at is None else at
+    flagged = sh.store.select_facts(conflicted=True, valid_cheap=True)
+    wanted = {cid for f in flagged for cid in f.get("conflicts", [])}
+    by_id = {f["id"]: f for f in sh.store.get_facts_by_ids(sorted(wanted))}
+    pairs = open_conflicts(flagged, by_id, at)
+    return {"open": len(pairs), "conflicts": pairs}
+
+
+def stats(sh: Shell) -> dict[str, Any]:
+    return sh.store.stats()

@@ -1,0 +1,49 @@
+"""The shell's context: the store, the clock and the id mint, passed to every verb.
+
+Time and fresh ids are injected so tests can pin them and so ``logic`` never reads a clock.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
+from claimgraph.store.base import Store
+
+
+def wall_clock_ms() -> int:
+    """Milliseconds since the epoch, UTC: the only clock the shell reads."""
+    return time.time_ns() // 1_000_000
+
+
+def uuid_ids(prefix: str) -> str:
+    """``f-<uuid4>``, ``e-<uuid4>``, ``ep-<uuid4>``: ids that never collide across writers."""
+    return f"{prefix}-{uuid.uuid4()}"
+
+
+@dataclass
+class Shell:
+    """What every shell verb needs: a store, a clock, an id mint and the decay half-life."""
+
+    store: Store
+    clock: Callable[[], int] = wall_clock_ms
+    new_id: Callable[[str], str] = uuid_ids
+    half_life_days: float = DEFAULT_HALF_LIFE_DAYS
+    #: Predicate rows by id, loaded once; writes that register rows keep it in step.
+    _predicates: dict[str, dict[str, Any]] | None = field(default=None, repr=False)
+
+    def now(self) -> int:
+        return self.clock()
+
+    def predicates(self) -> dict[str, dict[str, Any]]:
+        """All predicate rows by id (cached for the life of the shell)."""
+        if self._predicates is None:
+            self._predicates = {row["id"]: row for row in self.store.list_predicates()}
+        return self._predicates
+
+    def forget_predicates(self) -> None:
+        """Drop the cache after a registry write that did not go through ``predicates``."""
+        self._predicates = None

@@ -1,0 +1,64 @@
+"""The predicate registry through the shell: seeding, resolution, x/* auto-registration."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from claimgraph.core.shell import Shell
+from claimgraph.errors import ClaimgraphError
+from claimgraph.logic import predicates as P
+
+
+def seed(sh: Shell) -> int:
+    """Register any missing core/* row (curated rows are reconciled to the shipped seed)."""
+    known = sh.predicates()
+    added = 0
+    with sh.store.transaction():
+        for row in P.CORE_PREDICATES:
+            if known.get(row["id"]) != row:
+                sh.store.register_predicate(dict(row))
+                added += 1
+    if added:
+        sh.forget_predicates()
+    return added
+
+
+def resolve_predicate(sh: Shell, name: str) -> dict[str, Any]:
+    """The registry row for a user-typed name, registering x/* rows on first use.
+
+    Unknown names fail with the nearest known ids; deprecated ones name their replacement.
+    """
+    if not name or not name.strip():
+        raise ClaimgraphError("missing-predicate", "a predicate is required",
+                              hint="run `claimgraph predicates` to list them")
+    rows = sh.predicates()
+    pred_id = P.resolve_predicate_id(name.strip(), rows.keys())
+    result = P.check_predicate(pred_id, rows.get(pred_id))
+    if "ok" in result:
+        return result["ok"]
+    if "register" in result:
+        return register(sh, result["register"])
+    raise P.predicate_error(pred_id, result, list(rows))
+
+
+def register(sh: Shell, row: dict[str, Any]) -> dict[str, Any]:
+    """Register (or amend) an x/* row; curated core/* rows cannot be registered at run time."""
+    prepared = P.prepare_registration(row)
+    sh.store.register_predicate(prepared)
+    sh.forget_predicates()
+    return sh.predicates()[prepared["id"]]
+
+
+def list_predicates(sh: Shell, category: str | None = None, status: str | None = None,
+                    with_usage: bool = False) -> list[dict[str, Any]]:
+    """Registry rows, optionally with how many facts use each."""
+    rows = sh.store.list_predicates(category=category, status=status)
+    if with_usage:
+        usage = sh.store.predicate_usage()
+        rows = [{**row, "usage": usage.get(row["id"], 0)} for row in rows]
+    return rows
+
+
+def group_mates(sh: Shell, row: dict[str, Any]) -> list[str]:
+    """Other predicates in the row's exclusion group (their facts can antagonize this one)."""
+    return P.group_mates(row, list(sh.predicates().values()))

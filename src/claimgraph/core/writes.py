@@ -1,0 +1,136 @@
+"""The write path: assert (single and batch), invalidate, reinforce (REFERENCE §3.4–3.5).
+
+Each verb gathers what ``logic.facts.decide_assert`` needs, lets it decide, then executes the
+returned plan. Callers hold the write lease; this module never takes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from claimgraph.core import entities as ents
+from claimgraph.core.shell import Shell
+from claimgraph.core.vocabulary import group_mates, resolve_predicate
+from claimgraph.errors import ClaimgraphError
+from claimgraph.logic import facts as F
+from claimgraph.logic.confidence import reinforced_confidence, resourced_type
+from claimgraph.logic.model import DEFAULT_SCOPE, resolve_epistemic
+
+ON_CONFLICT = (None, "supersede", "flag", "ignore")
+
+
+def assert_fact(sh: Shell, subject: str, predicate: str, obj: Any, *,
+                object_kind: str | None = None, epistemic: str | None = None,
+                source_type: str | None = None, confidence: Any = None,
+                scope: str | None = None, subject_scope: str | None = None,
+                object_scope: str | None = None, subject_type: str | None = None,
+                object_type: str | None = None, valid_from: int | None = None,
+                valid_until: int | None = None, on_conflict: str | None = None,
+                episode: str | None = None, evidence: Iterable[str] = ()) -> dict[str, Any]:
+    """Assert one fact through the conflict policy; returns {status, fact, ...}."""
+    _require_object(obj)
+    if on_conflict not in ON_CONFLICT:
+        raise ClaimgraphError("invalid-on-conflict", f"unknown conflict policy {on_conflict!r}",
+                              hint="use supersede, flag or ignore")
+    pred = resolve_predicate(sh, predicate)
+    resolved_class = resolve_epistemic(epistemic, pred)
+    subject_scope = subject_scope or scope or DEFAULT_SCOPE
+    object_scope = object_scope or scope or DEFAULT_SCOPE
+    kind = _object_kind(sh, pred, object_kind, obj, object_scope)
+    subject_entity = ents.ensure_entity(sh, subject, subject_scope, subject_type)
+    object_entity = ents.ensure_entity(sh, str(obj), object_scope, object_type) if kind == "entity" else None
+    now = sh.now()
+    fact = F.build_fact(
+        id=sh.new_id("f"), now=now, subject=subject_entity, predicate=pred["id"],
+        object_kind=kind, object_ref=object_entity, object=obj, t_valid=valid_from,
+        t_invalid=valid_until, confidence=confidence, epistemic=resolved_class,
+        scope=scope, source_type=source_type, episode=episode, evidence=list(evidence))
+    raw = sh.store.get_facts(subject_entity["id"], "out", [pred["id"], *group_mates(sh, pred)])
+    plan = F.decide_assert(fact=fact, pred=pred, **F.decision_inputs(fact, raw, now),
+                           on_conflict=on_conflict, stated_epistemic=epistemic or None)
+    return execute_plan(sh, plan)
+
+
+def _require_object(obj: Any) -> None:
+    if obj is None or (isinstance(obj, str) and not obj.strip()):
+        raise ClaimgraphError("missing-object", "the object is empty",
+                              hint="give the fact an object, e.g. `claimgraph assert api prefers REST`")
+
+
+def _object_kind(sh: Shell, pred: Mapping[str, Any], explicit: str | None, obj: Any,
+                 scope: str) -> str:
+    """Either-kind predicates point at an entity only when the name already resolves to one."""
+    resolves = False
+    if pred.get("object_kind") == "either" and explicit is None:
+        resolves = ents.resolve_entity(sh, str(obj), scope) is not None
+    return F.resolve_object_kind(pred, explicit, resolves)
+
+
+def execute_plan(sh: Shell, plan: Mapping[str, Any]) -> dict[str, Any]:
+    """Carry out a decide_assert plan against the store; the only place plans touch storage."""
+    action, fact = plan["action"], plan["fact"]
+    if action == "reinforce":
+        return _reinforce_existing(sh, plan["existing"], fact)
+    if action == "insert":
+        sh.store.insert_fact(fact)
+        return {"status": "created", "fact": fact}
+    if action == "supersede":
+        for old_id in plan["invalidate"]:
+            sh.store.invalidate(old_id, plan["effective_at"], kind="superseded",
+                                successor=fact["id"], reason=f"superseded by {fact['id']}")
+        sh.store.insert_fact(fact)
+        return {"status": "superseded", "fact": fact, "superseded": list(plan["invalidate"])}
+    if action == "flag":
+        return _insert_flagged(sh, plan)
+    raise ValueError(f"unknown plan action {action!r}")
+
+
+def _reinforce_existing(sh: Shell, existing: Mapping[str, Any], incoming: Mapping[str, Any]) -> dict[str, Any]:
+    """Reset the disuse clock; raise the base only as far as the better source allows."""
+    source = resourced_type(existing.get("source_type"), incoming.get("source_type"))
+    boosted = reinforced_confidence(existing, incoming["confidence"], incoming.get("source_type"))
+    changed = source if source != existing.get("source_type") else None
+    sh.store.reinforce(existing["id"], incoming["recorded_at"], boosted, changed)
+    return {"status": "reinforced", "fact": sh.store.get_fact(existing["id"])}
+
+
+def _insert_flagged(sh: Shell, plan: Mapping[str, Any]) -> dict[str, Any]:
+    fact = {**plan["fact"], "conflicts": []}
+    sh.store.insert_fact(fact)
+    sh.store.link_conflicts(fact["id"], plan["link"])
+    fact["conflicts"] = list(plan["link"])
+    result = {"status": "flagged", "fact": fact, "candidates": list(plan["candidates"])}
+    if plan.get("reason"):
+        result["reason"] = plan["reason"]
+    return result
+
+
+def invalidate(sh: Shell, fact_id: str, reason: str | None = None, at: int | None = None) -> dict[str, Any]:
+    """Close a fact's valid time by hand; facts are never deleted."""
+    fact = require_fact(sh, fact_id)
+    if fact.get("t_invalid") is not None:
+        raise ClaimgraphError("already-invalidated", f"fact {fact_id} is already invalidated",
+                              hint="see `claimgraph history` for its versions")
+    at = sh.now() if at is None else at
+    if at < fact["t_valid"]:
+        raise ClaimgraphError("invalid-interval", "invalidation time is before the fact became valid",
+                              hint="give --at at or after the fact's valid-from")
+    sh.store.invalidate(fact_id, at, kind="manual", reason=reason or "manually invalidated")
+    return {"status": "invalidated", "fact": sh.store.get_fact(fact_id)}
+
+
+def reinforce(sh: Shell, fact_id: str, confidence: float | None = None,
+              source_type: str | None = None) -> dict[str, Any]:
+    """Outcome-style reinforcement: same confidence by default, so only the clock resets."""
+    fact = require_fact(sh, fact_id)
+    incoming = {"confidence": fact["confidence"] if confidence is None else confidence,
+                "source_type": source_type, "recorded_at": sh.now()}
+    return _reinforce_existing(sh, fact, incoming)
+
+
+def require_fact(sh: Shell, fact_id: str) -> dict[str, Any]:
+    fact = sh.store.get_fact(fact_id)
+    if fact is None:
+        raise ClaimgraphError("unknown-fact", f"no fact with id {fact_id!r}",
+                              hint="find ids with `claimgraph facts ENTITY` or `claimgraph search`")
+    return fact

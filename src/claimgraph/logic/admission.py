@@ -1,0 +1,110 @@
+"""Admission control: the screen between extraction and the graph (REFERENCE §5).
+
+Only shape and floor are hard rules; knowing the subject or predicate merely raises the score,
+so new vocabulary still gets in. Screening is safe because the evidence tier keeps the
+extractor's full input: gate the graph, keep the log.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable, Mapping, Sequence
+
+from claimgraph.logic.names import normalize_entity_name
+from claimgraph.logic.predicates import CORE_NAMESPACE, object_shape, split_id
+
+ADMISSION_FLOOR_CONFIDENCE = 0.3
+MAX_SUBJECT_CHARS = 80
+MAX_LITERAL_CHARS = 250
+PROSE_LITERAL_CHARS = 1000
+#: A candidate without a confidence is screened as if it claimed this much.
+ASSUMED_CONFIDENCE = 0.5
+CLASS_WEIGHTS = {"commitment": 1.0, "preference": 0.8}
+DEFAULT_CLASS_WEIGHT = 0.5
+BASE_SCORE, KNOWN_PREDICATE_BONUS, KNOWN_SUBJECT_BONUS = 0.6, 0.25, 0.15
+HARD_RULES = ("above_floor", "subject_shaped", "object_sane")
+
+
+def admission_ctx(entities: Iterable[Mapping[str, Any]],
+                  predicates: Iterable[Mapping[str, Any]]) -> dict[str, set[str]]:
+    """What the store already knows, gathered once so each candidate is judged cheaply."""
+    rows = list(predicates)
+    norms = set()
+    for entity in entities:
+        for name in [entity.get("name"), *(entity.get("aliases") or [])]:
+            norms.add(normalize_entity_name(name))
+    return {
+        "known_norms": norms,
+        "known_preds": {row["id"] for row in rows},
+        "prose_preds": {row["id"] for row in rows if object_shape(row) == "prose"},
+    }
+
+
+def _text(value: Any) -> str:
+    """A value as it would be stored; absent is empty, not the word "None"."""
+    return "" if value is None else str(value)
+
+
+def _predicate_ids(predicate: Any) -> tuple[str, str]:
+    """The predicate as written (hyphenated) and its core/* reading, so bare names count as known."""
+    written = _text(predicate).strip().lstrip(":").replace("_", "-")
+    return written, f"{CORE_NAMESPACE}/{split_id(written)[1]}"
+
+
+def _above_floor(confidence: Any) -> bool:
+    """A missing confidence is assumed middling; a value that is not a number is junk."""
+    value = ASSUMED_CONFIDENCE if confidence is None else confidence
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+        return False
+    return value >= ADMISSION_FLOOR_CONFIDENCE
+
+
+def _class_weight(candidate: Mapping[str, Any]) -> float:
+    """Standing decisions weigh most; ``class`` is the ingest alias of ``epistemic``."""
+    stated = _text(candidate.get("epistemic") or candidate.get("class")).lstrip(":")
+    return CLASS_WEIGHTS.get(stated, DEFAULT_CLASS_WEIGHT)
+
+
+def admission_signals(candidate: Mapping[str, Any], ctx: Mapping[str, set[str]]) -> dict[str, Any]:
+    """Every signal the screen looks at, kept so a rejection can say exactly why."""
+    ids = _predicate_ids(candidate.get("predicate"))
+    is_prose = any(i in ctx["prose_preds"] for i in ids)
+    literal_limit = PROSE_LITERAL_CHARS if is_prose else MAX_LITERAL_CHARS
+    return {
+        "above_floor": _above_floor(candidate.get("confidence")),
+        "subject_shaped": len(_text(candidate.get("subject"))) <= MAX_SUBJECT_CHARS,
+        "object_sane": len(_text(candidate.get("object"))) <= literal_limit,
+        "predicate_known": any(i in ctx["known_preds"] for i in ids),
+        "subject_known": normalize_entity_name(_text(candidate.get("subject"))) in ctx["known_norms"],
+        "class_weight": _class_weight(candidate),
+    }
+
+
+def admit(signals: Mapping[str, Any]) -> bool:
+    """Only the hard rules (floor and shape) decide; soft signals never keep a fact out."""
+    return all(signals[rule] for rule in HARD_RULES)
+
+
+def admission_score(signals: Mapping[str, Any]) -> float:
+    """0.0 when inadmissible; else the class weight scaled by how familiar the claim is."""
+    if not admit(signals):
+        return 0.0
+    familiarity = (BASE_SCORE + (KNOWN_PREDICATE_BONUS if signals["predicate_known"] else 0)
+                   + (KNOWN_SUBJECT_BONUS if signals["subject_known"] else 0))
+    return signals["class_weight"] * familiarity
+
+
+def screen_candidates(candidates: Sequence[Mapping[str, Any]],
+                      ctx: Mapping[str, set[str]]) -> dict[str, list[dict[str, Any]]]:
+    """Split candidates, in order; rejections keep their signals so the report can explain them."""
+    admitted: list[dict[str, Any]] = []
+    inadmissible: list[dict[str, Any]] = []
+    for candidate in candidates:
+        signals = admission_signals(candidate, ctx)
+        entry = {k: v for k, v in candidate.items() if k not in ("admit", "admission_signals")}
+        entry["admission_score"] = admission_score(signals)
+        if admit(signals):
+            admitted.append(entry)
+        else:
+            inadmissible.append({**entry, "admission_signals": signals})
+    return {"admitted": admitted, "inadmissible": inadmissible}

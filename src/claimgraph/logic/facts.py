@@ -1,0 +1,223 @@
+"""The write path's decisions: build a fact, then decide what asserting it means (REFERENCE §3).
+
+Pure: the shell mints the id and reads the clock, gathers the standing facts, and executes the
+plan that comes back. Plans are plain dicts; ``action`` is one of reinforce, insert, supersede,
+flag. Every plan carries the candidate ``fact``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping, Sequence
+
+from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.model import (
+    DEFAULT_SCOPE, DEFAULT_SOURCE_TYPE, blank_fact, confidence_ceiling, epistemic_strength,
+    resolve_epistemic, trust_rank,
+)
+from claimgraph.logic.names import same_object, same_object_loosely
+
+DEFAULT_CONFIDENCE = 0.8
+ON_CONFLICT_POLICIES = ("supersede", "flag", "ignore")
+FACT_OBJECT_KINDS = ("entity", "literal")
+#: Sources at this rank are trusted to bring back a retired belief without a flag.
+TRUSTED_RANK = 3
+
+Fact = dict[str, Any]
+
+
+def fact_valid_at(fact: Mapping[str, Any], at: int) -> bool:
+    """Valid time contains ``at``: started at or before it, not yet closed (REFERENCE §6)."""
+    start, end = fact.get("t_valid"), fact.get("t_invalid")
+    return start is not None and start <= at and (end is None or end > at)
+
+
+def birth_confidence(confidence: Any, source_type: str) -> float:
+    """Clamp into [0, 1], then cap at what the source may claim; absent means 0.8."""
+    value = DEFAULT_CONFIDENCE if confidence is None else confidence
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+        raise ClaimgraphError("invalid-confidence", f"confidence {confidence!r} is not a number",
+                              hint="give a number between 0 and 1, e.g. 0.8", confidence=confidence)
+    return min(confidence_ceiling(source_type), min(1.0, max(0.0, float(value))))
+
+
+def build_fact(*, id: str, now: int, subject: Mapping[str, Any], predicate: str,
+               object_kind: str, object_ref: Mapping[str, Any] | None = None,
+               object: Any = None, t_valid: int | None = None, t_invalid: int | None = None,
+               confidence: Any = None, epistemic: str | None = None, scope: str | None = None,
+               source_type: str | None = None, episode: str | None = None,
+               evidence: Sequence[str] | None = None) -> Fact:
+    """A complete fact record, born within its source's ceiling and with a sane valid interval."""
+    start = now if t_valid is None else t_valid
+    if t_invalid is not None and t_invalid <= start:
+        raise ClaimgraphError("invalid-interval", "t_invalid must be strictly after t_valid",
+                              hint="drop t_invalid or give a later time",
+                              t_valid=start, t_invalid=t_invalid)
+    source = source_type or DEFAULT_SOURCE_TYPE
+    fact = blank_fact()
+    fact.update(
+        id=id, subject=dict(subject), predicate=predicate, object_kind=object_kind,
+        t_valid=start, t_invalid=t_invalid, recorded_at=now, last_reinforced_at=now,
+        confidence=birth_confidence(confidence, source), epistemic=resolve_epistemic(epistemic, None),
+        scope=scope or DEFAULT_SCOPE, source_type=source, episode=episode,
+        evidence=list(evidence or []),
+    )
+    fact.update(_object_fields(object_kind, object_ref, object))
+    return fact
+
+
+def _object_fields(kind: str, object_ref: Mapping[str, Any] | None, obj: Any) -> dict[str, Any]:
+    """Exactly one of object_ref / object_lit is set, matching the kind."""
+    if kind not in FACT_OBJECT_KINDS:
+        raise ClaimgraphError("invalid-object-kind", f"object kind {kind!r} is not entity or literal",
+                              hint="use entity or literal", object_kind=kind)
+    if kind == "entity" and object_ref is None or kind == "literal" and obj is None:
+        raise ClaimgraphError("missing-object", "a fact needs an object",
+                              hint="give the object (an entity or a literal value)")
+    if kind == "entity":
+        return {"object_ref": dict(object_ref), "object_lit": None}
+    return {"object_ref": None, "object_lit": str(obj)}
+
+
+def resolve_object_kind(pred_row: Mapping[str, Any], explicit_kind: str | None,
+                        object_resolves: bool) -> str:
+    """Typed predicates force their kind; "either" prefers an explicit kind, then a known entity."""
+    declared = pred_row.get("object_kind") or "either"
+    if explicit_kind is not None and explicit_kind not in FACT_OBJECT_KINDS:
+        raise ClaimgraphError("invalid-object-kind",
+                              f"object kind {explicit_kind!r} is not entity or literal",
+                              hint="use entity or literal", object_kind=explicit_kind)
+    if declared in FACT_OBJECT_KINDS:
+        if explicit_kind is not None and explicit_kind != declared:
+            raise ClaimgraphError(
+                "object-kind-mismatch",
+                f"{pred_row.get('id')} takes a {declared} object, not a {explicit_kind}",
+                hint=f"drop the object kind or use {declared}", expected=declared, given=explicit_kind)
+        return declared
+    if explicit_kind is not None:
+        return explicit_kind
+    return "entity" if object_resolves else "literal"
+
+
+def decision_inputs(fact: Mapping[str, Any], raw_facts: Sequence[Mapping[str, Any]],
+                    now: int) -> dict[str, list[Mapping[str, Any]]]:
+    """Sort the subject's facts (on the predicate and its group-mates) into decide_assert's inputs.
+
+    ``raw_facts`` must include invalidated facts: retired beliefs are what revenants are.
+    """
+    fetched = [f for f in raw_facts if fact_valid_at(f, now)]
+    same_pred_valid = [f for f in fetched if f.get("predicate") == fact.get("predicate")]
+    exclusion = [f for f in fetched if f.get("predicate") != fact.get("predicate")
+                 and same_object_loosely(f, fact)]
+    revenants = [f for f in raw_facts if f.get("predicate") == fact.get("predicate")
+                 and f.get("t_invalid") is not None and not fact_valid_at(f, now)]
+    return {"existing": same_pred_valid, "exclusion": exclusion,
+            "revenants": revenants, "rivals": list(same_pred_valid)}
+
+
+def decide_assert(*, fact: Mapping[str, Any], pred: Mapping[str, Any],
+                  existing: Sequence[Mapping[str, Any]], exclusion: Sequence[Mapping[str, Any]],
+                  revenants: Sequence[Mapping[str, Any]], rivals: Sequence[Mapping[str, Any]],
+                  on_conflict: str | None = None,
+                  stated_epistemic: str | None = None) -> dict[str, Any]:
+    """The plan for asserting ``fact``: branches in the original's order (REFERENCE §3.3).
+
+    1. same object already valid: reinforce it, or escalate when the caller STATED a stronger class;
+    2. conflicts (single-valued rivals, exclusion antagonists): supersede, flag or ignore;
+    3. a lower-trust source re-asserting a retired belief that has a successor: flag as revenant;
+    4. otherwise insert.
+
+    Kept from the original on purpose (DESIGN §5, REFERENCE §16): an explicit ``supersede``
+    policy still flags ``outranked`` and ``backdated-overlap``, and backdating is strict — a
+    predecessor starting at the same instant is superseded and keeps an empty interval.
+    """
+    if on_conflict is not None and on_conflict not in ON_CONFLICT_POLICIES:
+        raise ClaimgraphError("invalid-on-conflict", f"unknown conflict policy {on_conflict!r}",
+                              hint="use one of: " + ", ".join(ON_CONFLICT_POLICIES),
+                              on_conflict=on_conflict)
+    duplicate = next((f for f in existing if same_object(f, fact)), None)
+    if duplicate is not None:
+        return _duplicate_plan(fact, duplicate, stated_epistemic)
+    conflicting = _conflicting(fact, pred, existing, exclusion)
+    if conflicting:
+        return _conflict_plan(fact, conflicting, on_conflict)
+    if _is_revenant(fact, revenants, rivals, on_conflict):
+        return _flag(fact, rivals, "revenant")
+    return {"action": "insert", "fact": fact}
+
+
+def _duplicate_plan(fact: Mapping[str, Any], duplicate: Mapping[str, Any],
+                    stated: str | None) -> dict[str, Any]:
+    """Saying it again reinforces; only a stated, strictly stronger class changes the belief.
+
+    The resolved or default class is ignored here, or every ingest pass would escalate its own facts.
+    """
+    stated_strength = epistemic_strength(stated)
+    held_strength = epistemic_strength(duplicate.get("epistemic"))
+    if stated_strength is None or held_strength is None or stated_strength <= held_strength:
+        return {"action": "reinforce", "existing": duplicate, "fact": fact}
+    if _starts_after(duplicate, fact):
+        return _flag(fact, [duplicate], "backdated-overlap")
+    return _supersede(fact, [duplicate])
+
+
+def _conflicting(fact: Mapping[str, Any], pred: Mapping[str, Any],
+                 existing: Sequence[Mapping[str, Any]],
+                 exclusion: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Single-valued predicates conflict with other values; any predicate with its antagonists."""
+    if pred.get("cardinality") != "one":
+        return list(exclusion)
+    return [*(f for f in existing if not same_object(f, fact)), *exclusion]
+
+
+def _conflict_plan(fact: Mapping[str, Any], conflicting: list[Mapping[str, Any]],
+                   on_conflict: str | None) -> dict[str, Any]:
+    """Commitments are never silently replaced: by default they flag for a human instead."""
+    policy = on_conflict or _default_policy(fact, conflicting)
+    if policy == "ignore":
+        return {"action": "insert", "fact": fact}
+    if policy == "flag":
+        return _flag(fact, conflicting)
+    if any(_starts_after(old, fact) for old in conflicting):
+        return _flag(fact, conflicting, "backdated-overlap")
+    new_trust = trust_rank(fact.get("source_type"))
+    if any(trust_rank(old.get("source_type")) > new_trust for old in conflicting):
+        return _flag(fact, conflicting, "outranked")
+    return _supersede(fact, conflicting)
+
+
+def _default_policy(fact: Mapping[str, Any], conflicting: list[Mapping[str, Any]]) -> str:
+    """Flag when either side is a commitment; otherwise the newer claim supersedes."""
+    involved = [fact, *conflicting]
+    return "flag" if any(f.get("epistemic") == "commitment" for f in involved) else "supersede"
+
+
+def _is_revenant(fact: Mapping[str, Any], revenants: Sequence[Mapping[str, Any]],
+                 rivals: Sequence[Mapping[str, Any]], on_conflict: str | None) -> bool:
+    """A weak source repeating what was retired, while a successor stands, is likely stale memory."""
+    return (trust_rank(fact.get("source_type")) < TRUSTED_RANK
+            and any(same_object(old, fact) for old in revenants)
+            and bool(rivals)
+            and on_conflict not in ("ignore", "supersede"))
+
+
+def _starts_after(old: Mapping[str, Any], fact: Mapping[str, Any]) -> bool:
+    """Strictly later start: superseding it would close the old fact before it began."""
+    old_start, new_start = old.get("t_valid"), fact.get("t_valid")
+    return old_start is not None and new_start is not None and old_start > new_start
+
+
+def _supersede(fact: Mapping[str, Any], predecessors: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Predecessors close at the successor's valid-from, so history has no gap and no overlap."""
+    return {"action": "supersede", "fact": fact, "invalidate": [f["id"] for f in predecessors],
+            "effective_at": fact.get("t_valid")}
+
+
+def _flag(fact: Mapping[str, Any], candidates: Sequence[Mapping[str, Any]],
+          reason: str | None = None) -> dict[str, Any]:
+    """Insert and link for review; ``reason`` is present only when a defense (not policy) fired."""
+    plan: dict[str, Any] = {"action": "flag", "fact": fact, "link": [f["id"] for f in candidates],
+                            "candidates": list(candidates)}
+    if reason is not None:
+        plan["reason"] = reason
+    return plan

@@ -1,0 +1,213 @@
+"""Reading memory back, purely: temporal filters, rank fusion, query tokens, BFS, guided walk.
+
+REFERENCE §6 is the spec. Nothing here reads a clock or a store: the shell fetches facts and
+passes ``now`` (integer ms UTC); these functions decide what surfaces and in which order. Scores
+multiply by effective confidence, so consensus across routes and freshness both count, and a
+fact invalid at ``now`` never surfaces.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS, effective_confidence
+from claimgraph.logic.names import object_name
+
+Fact = Mapping[str, Any]
+
+RRF_K = 60
+FTS_WEIGHT, ENTITY_WEIGHT, HOP_WEIGHT = 1.0, 1.2, 0.3
+WALK_BUDGET, WALK_BEAM, WALK_MAX_DEPTH = 25, 8, 6
+MIN_TOKEN_CHARS = 3
+QUERY_STOPWORDS = frozenset(
+    "the and for with into from that this does are was our not use uses using what which when"
+    " where why how did should against about run add get all any".split())
+
+
+# --- temporal filters ---------------------------------------------------------------------
+
+def fact_valid_at(fact: Fact, at: int) -> bool:
+    """Valid time is half-open, [t_valid, t_invalid): a fact closed at ``at`` is already gone."""
+    t_valid, t_invalid = fact.get("t_valid"), fact.get("t_invalid")
+    return t_valid is not None and t_valid <= at and (t_invalid is None or t_invalid > at)
+
+
+def fact_filter(*, at: int, include_invalidated: bool = False, min_confidence: float | None = None,
+                scope: str | None = None, predicate: str | None = None,
+                half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> Callable[[Fact], bool]:
+    """One predicate for every read; confidence is judged as it stands at ``at`` (decayed)."""
+    def keep(fact: Fact) -> bool:
+        return ((include_invalidated or fact_valid_at(fact, at))
+                and (min_confidence is None
+                     or effective_confidence(fact, at, half_life_days) >= min_confidence)
+                and (scope is None or fact.get("scope") == scope)
+                and (predicate is None or fact.get("predicate") == predicate))
+    return keep
+
+
+def with_effective_confidence(fact: Fact, at: int,
+                              half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
+    """A copy annotated for readers; the stored fact never carries a decayed value."""
+    return {**fact, "effective_confidence": effective_confidence(fact, at, half_life_days)}
+
+
+def by_effective_confidence(facts: Iterable[Fact], at: int,
+                            half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> list[Fact]:
+    """The entity and hop routes' ranking: liveliest first, ids break ties, repeats dropped.
+
+    Repeats (a fact touching two matched entities) are dropped so they do not push later
+    facts down a rank in fusion.
+    """
+    unique: dict[str, Fact] = {}
+    for fact in facts:
+        unique.setdefault(fact["id"], fact)
+    return sorted(unique.values(),
+                  key=lambda f: (-effective_confidence(f, at, half_life_days), str(f["id"])))
+
+
+# --- rank fusion --------------------------------------------------------------------------
+
+def _rrf_scores(routes: Sequence[Mapping[str, Any]], k: int) -> dict[str, list[Any]]:
+    """id -> [rrf score, first-seen fact]; dict order is first-seen order.
+
+    A route's rank is the fact's position in the list as given (invalid facts included), and
+    a fact repeated within one route counts only at its first rank.
+    """
+    scores: dict[str, list[Any]] = {}
+    for route in routes:
+        weight = 1.0 if route.get("weight") is None else route["weight"]
+        seen: set[str] = set()
+        for rank, fact in enumerate(route.get("facts") or ()):
+            if fact["id"] in seen:
+                continue
+            seen.add(fact["id"])
+            entry = scores.setdefault(fact["id"], [0.0, fact])
+            entry[0] += weight / (k + rank + 1)
+    return scores
+
+
+def fuse_retrieval(routes: Sequence[Mapping[str, Any]], now: int, k: int = RRF_K,
+                   half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> list[dict[str, Any]]:
+    """Reciprocal rank fusion across routes, times effective confidence at ``now``.
+
+    Ties keep first-seen order (route by route, best first), which is total, so the output
+    is a pure function of the input.
+    """
+    fused = []
+    for rrf, fact in _rrf_scores(routes, k).values():
+        if fact_valid_at(fact, now):
+            annotated = with_effective_confidence(fact, now, half_life_days)
+            annotated["retrieval_score"] = rrf * annotated["effective_confidence"]
+            fused.append(annotated)
+    return sorted(fused, key=lambda f: -f["retrieval_score"])
+
+
+def fuse_search_routes(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
+                       hop_facts: Iterable[Fact], now: int) -> list[dict[str, Any]]:
+    """``search``'s three routes: text hits as ranked, named entities' facts, one hop out.
+
+    The entity and hop routes are (re)ordered by effective confidence here, so callers cannot
+    hand fusion a store's arbitrary order; the full-text route keeps its own order.
+    """
+    return fuse_retrieval([
+        {"weight": FTS_WEIGHT, "facts": list(fts_facts)},
+        {"weight": ENTITY_WEIGHT, "facts": by_effective_confidence(entity_facts, now)},
+        {"weight": HOP_WEIGHT, "facts": by_effective_confidence(hop_facts, now)},
+    ], now)
+
+
+# --- query tokens -------------------------------------------------------------------------
+
+def _trim_edges(word: str) -> str:
+    """Strip punctuation at both ends only, so ``shoply.api`` and ``kuzu-db`` survive whole."""
+    start, end = 0, len(word)
+    while start < end and not word[start].isalnum():
+        start += 1
+    while end > start and not word[end - 1].isalnum():
+        end -= 1
+    return word[start:end]
+
+
+def query_tokens(text: str | None) -> list[str]:
+    """Tokens worth searching on their own; short words and stopwords match everywhere.
+
+    Case is kept (entity resolution tries exact names first); stopwords are matched
+    case-insensitively; de-duplication is exact and keeps first occurrence.
+    """
+    tokens: list[str] = []
+    for word in (text or "").split():
+        token = _trim_edges(word)
+        if (len(token) >= MIN_TOKEN_CHARS and token.lower() not in QUERY_STOPWORDS
+                and token not in tokens):
+            tokens.append(token)
+    return tokens
+
+
+# --- BFS ----------------------------------------------------------------------------------
+
+def initial_bfs_state(root_entity: Mapping[str, Any]) -> dict[str, Any]:
+    """The root sits at depth 0 and is the first frontier."""
+    return {"nodes": {root_entity["id"]: {**root_entity, "depth": 0}},
+            "edges": {}, "frontier": {root_entity["id"]}}
+
+
+def _endpoints(fact: Fact) -> list[Mapping[str, Any]]:
+    """Entities a fact connects; a literal object is a leaf, never a node."""
+    ends = [fact.get("subject")]
+    if fact.get("object_kind") == "entity":
+        ends.append(fact.get("object_ref"))
+    return [end for end in ends if end and end.get("id")]
+
+
+def bfs_step(state: Mapping[str, Any], facts: Iterable[Fact], keep: Callable[[Fact], bool],
+             next_depth: int) -> dict[str, Any]:
+    """Fold one level's facts into the state; the new frontier is only the unseen entities.
+
+    Facts already collected are skipped and known nodes keep their first (shallowest) depth,
+    so a cycle can never revisit.
+    """
+    nodes, edges = dict(state["nodes"]), dict(state["edges"])
+    frontier: set[str] = set()
+    for fact in facts:
+        if fact["id"] in edges or not keep(fact):
+            continue
+        edges[fact["id"]] = fact
+        for entity in _endpoints(fact):
+            if entity["id"] not in nodes:
+                nodes[entity["id"]] = {**entity, "depth": next_depth}
+                frontier.add(entity["id"])
+    return {"nodes": nodes, "edges": edges, "frontier": frontier}
+
+
+# --- guided walk --------------------------------------------------------------------------
+
+def _walk_text(fact: Fact) -> str:
+    """What a person reads: subject, the predicate's bare name, object (lowercased)."""
+    predicate = str(fact.get("predicate") or "").rsplit("/", 1)[-1]
+    subject = (fact.get("subject") or {}).get("name") or ""
+    return f"{subject} {predicate} {object_name(fact) or ''}".lower()
+
+
+def walk_score(fact: Fact, tokens: Sequence[str], now: int) -> float:
+    """(1 + query tokens present) x effective confidence: relevance leads, yet every live
+    edge stays walkable. Tokens compare case-insensitively."""
+    text = _walk_text(fact)
+    overlap = sum(1 for token in tokens if token.lower() in text)
+    return (1 + overlap) * effective_confidence(fact, now)
+
+
+def walk_select(candidates: Iterable[Fact], collected_ids: Iterable[str], tokens: Sequence[str],
+                now: int, beam: int = WALK_BEAM) -> list[dict[str, Any]]:
+    """One round: the best ``beam`` uncollected, valid candidates (ties by id), with
+    ``walk_score``, so the walk is deterministic across stores."""
+    collected = set(collected_ids)
+    fresh = {f["id"]: f for f in candidates if f["id"] not in collected and fact_valid_at(f, now)}
+    scored = [{**f, "walk_score": walk_score(f, tokens, now)} for f in fresh.values()]
+    scored.sort(key=lambda f: (-f["walk_score"], str(f["id"])))
+    return scored[:max(beam, 0)]
+
+
+def walk_done(frontier: Iterable[str], collected_count: int, depth: int,
+              budget: int = WALK_BUDGET, max_depth: int = WALK_MAX_DEPTH) -> bool:
+    """The walk stops when nothing is left to expand, the budget is met, or it went deep enough."""
+    return not set(frontier) or collected_count >= budget or depth >= max_depth

@@ -1,0 +1,339 @@
+"""Retrieval, purely (REFERENCE §6): filters, fusion, tokens, BFS and the guided walk."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from claimgraph.logic.retrieval import (
+    WALK_BEAM, WALK_BUDGET, WALK_MAX_DEPTH, by_effective_confidence, bfs_step, fact_filter,
+    fact_valid_at, fuse_retrieval, fuse_search_routes, initial_bfs_state, query_tokens,
+    walk_done, walk_score, walk_select, with_effective_confidence,
+)
+from claimgraph.logic.timeutil import DAY_MS, from_iso
+
+T0 = from_iso("2026-01-01")
+NOW = from_iso("2026-07-18")
+
+
+def entity(eid: str, name: str | None = None) -> dict[str, Any]:
+    return {"id": eid, "name": name or eid, "type": None, "scope": "project", "aliases": []}
+
+
+def make_fact(fid: str, **over: Any) -> dict[str, Any]:
+    fact = {
+        "id": fid, "subject": entity("e-auth", "AuthService"), "predicate": "core/depends-on",
+        "object_kind": "literal", "object_ref": None, "object_lit": fid,
+        "t_valid": T0, "t_invalid": None, "recorded_at": T0, "last_reinforced_at": T0,
+        "confidence": 0.8, "epistemic": "observation", "scope": "project",
+        "source_type": "session-log", "conflicts": [],
+    }
+    fact.update(over)
+    return fact
+
+
+def edge(fid: str, subject: dict, obj: dict, **over: Any) -> dict[str, Any]:
+    return make_fact(fid, subject=subject, object_kind="entity", object_ref=obj,
+                     object_lit=None, **over)
+
+
+def book_fact(fid: str, reinforced: str) -> dict[str, Any]:
+    """The seed book's §10.2 helper, field for field."""
+    at = from_iso(reinforced)
+    return {"id": fid, "object_lit": fid, "epistemic": "observation",
+            "source_type": "session-log", "confidence": 0.9, "recorded_at": at,
+            "last_reinforced_at": at, "t_valid": from_iso("2026-01-01"), "t_invalid": None}
+
+
+BOOK_A, BOOK_B = book_fact("a", "2026-07-01"), book_fact("b", "2026-07-01")
+BOOK_C = book_fact("c", "2025-10-01")
+BOOK_ROUTES = [{"weight": 1.0, "facts": [BOOK_A, BOOK_C, BOOK_B]},
+               {"weight": 1.2, "facts": [BOOK_B, BOOK_A]}]
+
+
+# --- temporal filters ---------------------------------------------------------------------
+
+def test_a_fact_is_valid_from_its_start_up_to_but_not_at_its_end():
+    fact = make_fact("f", t_valid=100, t_invalid=200)
+    assert [fact_valid_at(fact, at) for at in (99, 100, 199, 200)] == [False, True, True, False]
+
+
+def test_a_fact_without_a_start_is_never_valid_and_an_open_one_never_ends():
+    assert not fact_valid_at(make_fact("f", t_valid=None), NOW)
+    assert fact_valid_at(make_fact("f", t_valid=0), 10 ** 15)
+
+
+def test_as_of_time_travel_sees_the_version_that_held_then():
+    heroku = make_fact("heroku", t_valid=T0, t_invalid=T0 + 30 * DAY_MS)
+    fly = make_fact("fly", t_valid=T0 + 30 * DAY_MS)
+    then, later = fact_filter(at=T0 + DAY_MS), fact_filter(at=T0 + 60 * DAY_MS)
+    assert [f["id"] for f in (heroku, fly) if then(f)] == ["heroku"]
+    assert [f["id"] for f in (heroku, fly) if later(f)] == ["fly"]
+
+
+def test_include_invalidated_keeps_closed_facts():
+    closed = make_fact("f", t_invalid=T0 + 1)
+    assert not fact_filter(at=NOW)(closed)
+    assert fact_filter(at=NOW, include_invalidated=True)(closed)
+
+
+def test_min_confidence_compares_the_decayed_value_at_the_as_of_instant():
+    fact = make_fact("f", confidence=0.8)
+    assert fact_filter(at=T0, min_confidence=0.5)(fact)
+    assert not fact_filter(at=T0 + 90 * DAY_MS, min_confidence=0.5)(fact)
+    assert fact_filter(at=T0 + 90 * DAY_MS, min_confidence=0.4)(fact)
+
+
+def test_scope_and_predicate_filters_match_exactly():
+    fact = make_fact("f", scope="user", predicate="core/prefers")
+    assert fact_filter(at=NOW, scope="user", predicate="core/prefers")(fact)
+    assert not fact_filter(at=NOW, scope="project")(fact)
+    assert not fact_filter(at=NOW, predicate="prefers")(fact)
+
+
+def test_effective_confidence_annotation_is_a_copy():
+    fact = make_fact("f", confidence=0.8)
+    annotated = with_effective_confidence(fact, T0 + 90 * DAY_MS)
+    assert annotated["effective_confidence"] == pytest.approx(0.4)
+    assert "effective_confidence" not in fact
+
+
+def test_route_ordering_is_liveliest_first_then_id_with_repeats_dropped():
+    stale = make_fact("a", recorded_at=T0 - 400 * DAY_MS, last_reinforced_at=None)
+    ordered = by_effective_confidence(
+        [stale, make_fact("c"), make_fact("b"), make_fact("c")], T0)
+    assert [f["id"] for f in ordered] == ["b", "c", "a"]
+
+
+# --- fusion -------------------------------------------------------------------------------
+
+def test_the_book_fusion_example_reproduces_to_the_printed_digits():
+    fused = fuse_retrieval(BOOK_ROUTES, from_iso("2026-07-18"))
+    assert [f["id"] for f in fused] == ["a", "b", "c"]
+    expected = [0.028225162771408463, 0.02806477746590736, 0.0015554830334027529]
+    for fact, score in zip(fused, expected):
+        assert abs(fact["retrieval_score"] - score) < 1e-12
+
+
+def test_the_book_fusion_matches_the_reference_table():
+    by_id = {f["id"]: f for f in fuse_retrieval(BOOK_ROUTES, NOW)}
+    rrf = {"a": 1 / 61 + 1.2 / 62, "b": 1 / 63 + 1.2 / 61, "c": 1 / 62}
+    assert rrf["a"] == pytest.approx(0.0357483, abs=1e-7)
+    assert rrf["b"] == pytest.approx(0.0355451, abs=1e-7)
+    assert rrf["c"] == pytest.approx(0.0161290, abs=1e-7)
+    assert by_id["a"]["effective_confidence"] == pytest.approx(0.78955, abs=1e-5)
+    assert by_id["b"]["effective_confidence"] == pytest.approx(0.78955, abs=1e-5)
+    assert by_id["c"]["effective_confidence"] == pytest.approx(0.09644, abs=1e-5)
+    for fid, fact in by_id.items():
+        assert fact["retrieval_score"] == pytest.approx(rrf[fid] * fact["effective_confidence"])
+
+
+def test_an_invalidated_fact_never_surfaces_even_at_the_top_of_every_route():
+    dead = make_fact("dead", t_invalid=NOW)
+    fused = fuse_retrieval([{"facts": [dead, make_fact("alive")]}, {"facts": [dead]}], NOW)
+    assert [f["id"] for f in fused] == ["alive"]
+
+
+def test_a_fact_not_yet_valid_does_not_surface():
+    assert fuse_retrieval([{"facts": [make_fact("future", t_valid=NOW + 1)]}], NOW) == []
+
+
+def test_an_invalid_fact_still_holds_its_rank_in_the_route():
+    dead = make_fact("dead", t_invalid=T0 + 1)
+    fused = fuse_retrieval([{"facts": [dead, make_fact("x")]}], T0 + 2)
+    assert fused[0]["retrieval_score"] == pytest.approx(0.8 / 62)
+
+
+def test_a_fact_repeated_within_a_route_counts_at_its_first_rank_only():
+    fact = make_fact("f", epistemic="commitment")
+    fused = fuse_retrieval([{"weight": 2.0, "facts": [fact, make_fact("g"), fact]}], NOW)
+    assert fused[0]["id"] == "f"
+    assert fused[0]["retrieval_score"] == pytest.approx(2.0 / 61 * 0.8)
+
+
+def test_a_missing_or_null_weight_means_one():
+    fact = make_fact("f", epistemic="commitment")
+    for route in ({"facts": [fact]}, {"weight": None, "facts": [fact]}):
+        assert fuse_retrieval([route], NOW)[0]["retrieval_score"] == pytest.approx(0.8 / 61)
+
+
+def test_equal_scores_keep_first_seen_order():
+    twins = [make_fact(fid, epistemic="commitment") for fid in ("z", "a")]
+    fused = fuse_retrieval([{"facts": twins[:1]}, {"facts": twins[1:]}], NOW)
+    assert [f["id"] for f in fused] == ["z", "a"]
+
+
+def test_fusion_annotates_copies_and_leaves_its_input_alone():
+    fuse_retrieval(BOOK_ROUTES, NOW)
+    assert "retrieval_score" not in BOOK_A and "effective_confidence" not in BOOK_A
+
+
+def test_search_routes_weigh_text_one_entity_one_point_two_and_hop_point_three():
+    f = make_fact("f", epistemic="commitment")
+    scores = [fuse_search_routes(*routes, NOW)[0]["retrieval_score"]
+              for routes in (([f], [], []), ([], [f], []), ([], [], [f]))]
+    assert scores == pytest.approx([1.0 / 61 * 0.8, 1.2 / 61 * 0.8, 0.3 / 61 * 0.8])
+
+
+def test_search_ranks_the_entity_route_by_effective_confidence_not_store_order():
+    weak, strong = make_fact("weak", confidence=0.3), make_fact("strong", confidence=0.9)
+    fused = fuse_search_routes([], [weak, strong], [], T0)
+    assert fused[0]["retrieval_score"] == pytest.approx(1.2 / 61 * 0.9)
+
+
+fact_ids = st.sampled_from(["a", "b", "c", "d", "e", "f"])
+days = st.integers(min_value=-400, max_value=400)
+
+
+@st.composite
+def fact_pool(draw: st.DrawFn) -> dict[str, dict[str, Any]]:
+    """One version of each id: random validity, confidence and age around NOW."""
+    pool = {}
+    for fid in draw(st.sets(fact_ids, min_size=1)):
+        start = NOW + draw(days) * DAY_MS
+        length = draw(st.one_of(st.none(), st.integers(1, 500)))
+        end = None if length is None else start + length * DAY_MS
+        pool[fid] = make_fact(fid, t_valid=start, t_invalid=end, recorded_at=start,
+                              last_reinforced_at=start, confidence=draw(st.floats(0.05, 1.0)))
+    return pool
+
+
+@st.composite
+def routes_over_pool(draw: st.DrawFn) -> list[dict[str, Any]]:
+    pool = draw(fact_pool())
+    ids = st.lists(st.sampled_from(sorted(pool)), max_size=8)
+    weights = st.sampled_from([None, 0.3, 1.0, 1.2])
+    return [{"weight": draw(weights), "facts": [pool[i] for i in draw(ids)]}
+            for _ in range(draw(st.integers(0, 4)))]
+
+
+@given(routes_over_pool())
+def test_fusion_never_surfaces_a_fact_invalid_at_now(routes):
+    assert all(fact_valid_at(f, NOW) for f in fuse_retrieval(routes, NOW))
+
+
+@given(routes_over_pool())
+def test_fusion_is_deterministic_and_sorted_by_score(routes):
+    first, second = fuse_retrieval(routes, NOW), fuse_retrieval(routes, NOW)
+    assert first == second
+    scores = [f["retrieval_score"] for f in first]
+    assert scores == sorted(scores, reverse=True)
+
+
+@given(routes_over_pool(), st.randoms(use_true_random=False))
+def test_permuting_routes_of_equal_weight_keeps_every_score(routes, rng):
+    same_weight = [{"weight": 1.0, "facts": r["facts"]} for r in routes]
+    shuffled = list(same_weight)
+    rng.shuffle(shuffled)
+    before = {f["id"]: f["retrieval_score"] for f in fuse_retrieval(same_weight, NOW)}
+    after = {f["id"]: f["retrieval_score"] for f in fuse_retrieval(shuffled, NOW)}
+    assert before.keys() == after.keys()
+    assert all(math.isclose(before[i], after[i], rel_tol=1e-12) for i in before)
+
+
+# --- query tokens -------------------------------------------------------------------------
+
+def test_query_tokens_drop_stopwords_in_any_case():
+    assert query_tokens("Why did THE auth service use Redis") == ["auth", "service", "Redis"]
+
+
+def test_query_tokens_drop_fragments_shorter_than_three_characters():
+    assert query_tokens("go db api x") == ["api"]
+
+
+def test_query_tokens_trim_only_the_edges_so_dotted_and_hyphenated_names_survive():
+    tokens = query_tokens('("shoply.api", kuzu-db?) --verbose')
+    assert tokens == ["shoply.api", "kuzu-db", "verbose"]
+
+
+def test_query_tokens_deduplicate_keeping_first_occurrence():
+    assert query_tokens("redis cache redis, cache!") == ["redis", "cache"]
+
+
+def test_query_tokens_of_nothing_are_empty():
+    assert query_tokens("") == [] and query_tokens(None) == [] and query_tokens("... -- ??") == []
+
+
+# --- BFS ----------------------------------------------------------------------------------
+
+ROOT, DB, CACHE = entity("e-root", "api"), entity("e-db", "postgres"), entity("e-cache", "redis")
+
+
+def test_bfs_starts_at_the_root_with_depth_zero():
+    state = initial_bfs_state(ROOT)
+    assert state["nodes"] == {"e-root": {**ROOT, "depth": 0}}
+    assert state["edges"] == {} and state["frontier"] == {"e-root"}
+
+
+def test_bfs_step_gives_new_neighbours_the_next_depth_in_both_directions():
+    facts = [edge("f1", ROOT, DB), edge("f2", CACHE, ROOT)]
+    state = bfs_step(initial_bfs_state(ROOT), facts, lambda f: True, 1)
+    assert state["frontier"] == {"e-db", "e-cache"}
+    depths = {i: n["depth"] for i, n in state["nodes"].items()}
+    assert depths == {"e-root": 0, "e-db": 1, "e-cache": 1}
+    assert set(state["edges"]) == {"f1", "f2"}
+
+
+def test_bfs_treats_literal_objects_as_terminal():
+    state = bfs_step(initial_bfs_state(ROOT), [make_fact("f", subject=ROOT)], lambda f: True, 1)
+    assert state["frontier"] == set() and set(state["nodes"]) == {"e-root"}
+    assert set(state["edges"]) == {"f"}
+
+
+def test_bfs_never_revisits_a_node_or_refolds_an_edge():
+    one = bfs_step(initial_bfs_state(ROOT), [edge("f1", ROOT, DB)], lambda f: True, 1)
+    two = bfs_step(one, [edge("f1", ROOT, DB), edge("f2", DB, ROOT), edge("f3", DB, CACHE)],
+                   lambda f: True, 2)
+    assert two["frontier"] == {"e-cache"}
+    assert two["nodes"]["e-root"]["depth"] == 0 and two["nodes"]["e-db"]["depth"] == 1
+    assert two["nodes"]["e-cache"]["depth"] == 2 and set(two["edges"]) == {"f1", "f2", "f3"}
+
+
+def test_bfs_skips_facts_the_keep_predicate_rejects_and_leaves_the_old_state_alone():
+    start = initial_bfs_state(ROOT)
+    state = bfs_step(start, [edge("f1", ROOT, DB, t_invalid=T0 + 1)], fact_filter(at=NOW), 1)
+    assert state["edges"] == {} and state["frontier"] == set()
+    bfs_step(start, [edge("f1", ROOT, DB)], lambda f: True, 1)
+    assert start == initial_bfs_state(ROOT)
+
+
+# --- guided walk --------------------------------------------------------------------------
+
+def test_walk_score_is_one_plus_token_overlap_times_effective_confidence():
+    fact = edge("f", ROOT, DB, predicate="core/depends-on", confidence=0.8)
+    assert walk_score(fact, [], T0) == pytest.approx(0.8)
+    assert walk_score(fact, ["postgres", "depends-on", "kafka"], T0) == pytest.approx(2.4)
+
+
+def test_walk_score_reads_the_bare_predicate_name_and_compares_case_insensitively():
+    fact = make_fact("f", predicate="core/prefers", object_lit="Tabs", confidence=0.5)
+    assert walk_score(fact, ["core", "TABS", "AuthService"], T0) == pytest.approx(1.5)
+
+
+def test_walk_score_decays_with_disuse():
+    fact = make_fact("f", confidence=0.8)
+    assert walk_score(fact, ["f"], T0 + 90 * DAY_MS) == pytest.approx(0.8)
+
+
+def test_walk_select_keeps_the_top_beam_with_ties_broken_by_id():
+    candidates = [make_fact(fid, confidence=0.5) for fid in ("d", "b", "c")] + [
+        make_fact("a", confidence=0.9)]
+    chosen = walk_select(candidates, [], [], T0, beam=3)
+    assert [f["id"] for f in chosen] == ["a", "b", "c"]
+    assert chosen[0]["walk_score"] == pytest.approx(0.9)
+
+
+def test_walk_select_skips_collected_invalid_and_repeated_candidates():
+    candidates = [make_fact("done"), make_fact("dead", t_invalid=T0 + 1), make_fact("x"),
+                  make_fact("x")]
+    assert [f["id"] for f in walk_select(candidates, {"done"}, [], T0 + 2)] == ["x"]
+
+
+def test_walk_stops_on_an_empty_frontier_a_met_budget_or_max_depth():
+    assert (WALK_BUDGET, WALK_BEAM, WALK_MAX_DEPTH) == (25, 8, 6)
+    assert not walk_done({"e"}, 24, 5)
+    assert walk_done(set(), 0, 0) and walk_done({"e"}, 25, 0) and walk_done({"e"}, 0, 6)
