@@ -157,7 +157,7 @@ def test_did_you_mean_compares_name_parts_nearest_first():
 
 
 def test_did_you_mean_offers_at_most_three_and_nothing_far_away():
-    assert len(did_you_mean("core/part", CORE_IDS, limit=10)) > 3
+    assert did_you_mean("x/a", ["x/ad", "x/ac", "x/ab", "x/aa"]) == ["x/aa", "x/ab", "x/ac"]
     assert did_you_mean("core/part", CORE_IDS) == ["core/part-of", "core/imports", "core/prefers"]
     assert did_you_mean("core/completely-unrelated-words", CORE_IDS) == []
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Hashable, Iterable, Mapping, Sequence
 
-from claimgraph.logic.facts import fact_valid_at
+from claimgraph.logic.retrieval import fact_valid_at
 from claimgraph.logic.model import DEFAULT_SCOPE
 from claimgraph.logic.names import normalize_entity_name
 

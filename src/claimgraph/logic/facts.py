@@ -16,6 +16,7 @@ from claimgraph.logic.model import (
     resolve_epistemic, trust_rank,
 )
 from claimgraph.logic.names import same_object, same_object_loosely
+from claimgraph.logic.retrieval import fact_valid_at
 
 DEFAULT_CONFIDENCE = 0.8
 ON_CONFLICT_POLICIES = ("supersede", "flag", "ignore")
@@ -24,12 +25,6 @@ FACT_OBJECT_KINDS = ("entity", "literal")
 TRUSTED_RANK = 3
 
 Fact = dict[str, Any]
-
-
-def fact_valid_at(fact: Mapping[str, Any], at: int) -> bool:
-    """Valid time contains ``at``: started at or before it, not yet closed (REFERENCE §6)."""
-    start, end = fact.get("t_valid"), fact.get("t_invalid")
-    return start is not None and start <= at and (end is None or end > at)
 
 
 def birth_confidence(confidence: Any, source_type: str) -> float:

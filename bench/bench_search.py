@@ -1,0 +1,112 @@
+"""Search latency (p50/p95) over stores of growing size, with a raw FTS5 query as the
+same-run baseline.
+
+Usage: .venv/bin/python bench/bench_search.py [--sizes 10000,100000] [--queries 200]
+Stores are built once per size under bench/results/ (reused when present: --rebuild to redo).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sqlite3
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from workload import LIBS, WORDS, make_items  # noqa: E402
+
+from claimgraph.core import Shell  # noqa: E402
+from claimgraph.core.ingest import ingest  # noqa: E402
+from claimgraph.core.reads import search  # noqa: E402
+from claimgraph.core.vocabulary import seed  # noqa: E402
+from claimgraph.store.open import open_store  # noqa: E402
+
+RESULTS = Path(__file__).parent / "results"
+
+
+def build(size: int, rebuild: bool) -> Path:
+    path = RESULTS / f"search-{size}.db"
+    if path.exists() and not rebuild:
+        return path
+    for stale in RESULTS.glob(f"search-{size}.db*"):
+        stale.unlink()
+    RESULTS.mkdir(exist_ok=True)
+    store = open_store(str(path))
+    sh = Shell(store=store)
+    seed(sh)
+    items = make_items(size)
+    start = time.perf_counter()
+    for i in range(0, size, 50_000):
+        ingest(sh, items[i:i + 50_000])
+    print(json.dumps({"built": size, "seconds": round(time.perf_counter() - start, 1)}), flush=True)
+    store.close()
+    return path
+
+
+def queries(n: int, size: int) -> list[str]:
+    rng = random.Random(11)
+    subjects = max(10, size // 10)
+    pool = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.4:
+            pool.append(f"module_{rng.randrange(subjects)}.{rng.choice(WORDS)}")
+        elif r < 0.7:
+            pool.append(f"{rng.choice(WORDS)} {rng.choice(LIBS)}")
+        else:
+            pool.append(f"{rng.choice(LIBS)}-{rng.randrange(97)}")
+    return pool
+
+
+def percentiles(samples: list[float]) -> dict:
+    ordered = sorted(samples)
+    return {"p50_ms": round(statistics.median(ordered) * 1000, 3),
+            "p95_ms": round(ordered[int(len(ordered) * 0.95) - 1] * 1000, 3)}
+
+
+def time_ours(path: Path, pool: list[str]) -> dict:
+    store = open_store(str(path))
+    sh = Shell(store=store)
+    samples = []
+    for q in pool:
+        start = time.perf_counter()
+        search(sh, q)
+        samples.append(time.perf_counter() - start)
+    store.close()
+    return percentiles(samples)
+
+
+def time_raw_fts(path: Path, pool: list[str]) -> dict:
+    """One bare FTS5 MATCH per query on the same file: the floor any search pays."""
+    con = sqlite3.connect(path)
+    table = con.execute("SELECT name FROM sqlite_master WHERE sql LIKE '%fts5%' LIMIT 1").fetchone()[0]
+    samples = []
+    for q in pool:
+        phrase = '"' + q.replace('"', '""') + '"'
+        start = time.perf_counter()
+        con.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ? LIMIT 50", (phrase,)).fetchall()
+        samples.append(time.perf_counter() - start)
+    con.close()
+    return percentiles(samples)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", default="10000,100000")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--rebuild", action="store_true")
+    args = parser.parse_args()
+    for size in [int(s) for s in args.sizes.split(",")]:
+        path = build(size, args.rebuild)
+        pool = queries(args.queries, size)
+        ours, raw = time_ours(path, pool), time_raw_fts(path, pool)
+        print(json.dumps({"facts": size, "search": ours, "raw_fts": raw,
+                          "p50_ratio_to_raw": round(ours["p50_ms"] / max(raw["p50_ms"], 1e-6), 1)}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

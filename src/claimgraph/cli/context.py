@@ -1,0 +1,98 @@
+"""What a command runs in: effective settings, the store, and the write lease.
+
+Settings come from flags, environment and the config file (config.py decides precedence). The
+store is opened lazily, so ``config`` and ``version`` work even when the store is broken. Reads
+open the store and nothing else; writes go through ``writing()``, which holds ``<db>.lock`` for
+the whole command, so two writers never interleave and a reader never waits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+from claimgraph import lease
+from claimgraph.config import Settings, load_settings
+from claimgraph.core import Shell
+from claimgraph.core.vocabulary import seed
+from claimgraph.errors import ClaimgraphError
+from claimgraph.logsetup import configure_logging
+from claimgraph.store.open import open_store
+
+OWNER = "claimgraph-cli"
+#: A command-line tool stays quiet unless asked: the log level setting's default is for daemons.
+CLI_DEFAULT_LOG_LEVEL = "warning"
+
+
+class Context:
+    """One command's view of the world; ``close()`` releases whatever it opened."""
+
+    def __init__(self, args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> None:
+        self.args = args
+        self.json: bool = bool(getattr(args, "json", False))
+        self.environ = os.environ if environ is None else environ
+        self._settings: Settings | None = None
+        self._shell: Shell | None = None
+
+    @property
+    def settings(self) -> Settings:
+        """Resolved on first use, so a bad config file fails inside the error boundary."""
+        if self._settings is None:
+            flags = {"db": getattr(self.args, "db", None),
+                     "lease_wait_ms": getattr(self.args, "lease_wait", None)}
+            self._settings = load_settings(flags, self.environ, getattr(self.args, "config", None))
+            level = self._settings.value("log_level")
+            if self._settings.source("log_level") == "default":
+                level = CLI_DEFAULT_LOG_LEVEL
+            configure_logging("console", level=level)
+        return self._settings
+
+    @property
+    def db_path(self) -> Path:
+        return Path(self.settings.value("db"))
+
+    def shell(self) -> Shell:
+        """The shell over an EXISTING store: reads never create one as a side effect."""
+        if self._shell is None:
+            if not self.db_path.exists():
+                raise ClaimgraphError("no-store", f"no claimgraph store at {self.db_path}",
+                                      hint="create it with `claimgraph init`, or pass --db PATH",
+                                      db=str(self.db_path))
+            self._shell = self._open(create=False)
+        return self._shell
+
+    def _open(self, create: bool) -> Shell:
+        store = open_store(self.db_path, create=create)
+        return Shell(store, half_life_days=self.settings.value("half_life_days"))
+
+    @contextmanager
+    def writing(self) -> Iterator[Shell]:
+        """Hold the write lease for the whole block; create and seed the store on first write."""
+        held = lease.write_lease(self.db_path, OWNER, self.settings.value("lease_wait_ms"),
+                                 ttl_ms=self.settings.value("lease_ttl_ms"))
+        with held:
+            if self._shell is None:
+                self._shell = self._open(create=True)
+            seed(self._shell)
+            yield self._shell
+
+    def close(self) -> None:
+        if self._shell is not None:
+            self._shell.store.close()
+            self._shell = None
+
+    def crash_path(self) -> Path:
+        """Where an unexpected error's traceback goes: beside the store when we know where it is."""
+        try:
+            return Path(f"{self.db_path}.crash.log")
+        except ClaimgraphError:
+            return Path(self.environ.get("TMPDIR", "/tmp")) / "claimgraph.crash.log"
+
+
+def describe(settings: Settings) -> list[dict[str, Any]]:
+    """Every effective setting with where it came from, for `claimgraph config`."""
+    return [{"name": name, "value": value, "source": source}
+            for name, (value, source) in settings.items()]

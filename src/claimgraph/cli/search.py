@@ -1,0 +1,114 @@
+"""``search``, ``neighbor``, ``conflicts``: finding beliefs without knowing their exact names.
+
+All three only read. Search fuses full text, entity and one-hop routes (REFERENCE §6); neighbor
+walks the graph around an entity; conflicts lists flagged pairs that still both stand.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from claimgraph.cli.context import Context
+from claimgraph.cli.output import (
+    emit, emit_fact_lines, emit_json, entity_json, fact_json, fact_line, facts_json, plural,
+    short_id, show_name,
+)
+from claimgraph.cli.values import drop_none, fraction_arg, time_arg
+from claimgraph.core import reads
+from claimgraph.core.neighbor import neighbor
+from claimgraph.errors import ClaimgraphError
+
+DEFAULT_LIMIT = 10
+
+
+def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("search", parents=[common], help="find facts by words",
+                       description="Rank facts by full text, entity names and their neighbours.")
+    p.add_argument("query", nargs="+", metavar="WORD")
+    p.add_argument("--limit", "-n", type=int, default=DEFAULT_LIMIT,
+                   help=f"at most this many facts (default {DEFAULT_LIMIT}; 0 = all)")
+    p.set_defaults(command="search")
+    p = sub.add_parser("neighbor", parents=[common], help="the graph around an entity",
+                       description="Entities and facts within --depth hops of ENTITY, or, with "
+                                   "--query, a walk toward the facts that match it.")
+    p.add_argument("entity", metavar="ENTITY")
+    p.add_argument("--depth", type=int, default=1, help="hops (default 1)")
+    p.add_argument("--entity-scope", help="the scope ENTITY is named in (default project)")
+    p.add_argument("--predicate", "-p", help="only follow this predicate")
+    p.add_argument("--scope", help="only facts in this scope")
+    p.add_argument("--as-of", metavar="TIME", help="the graph as believed at TIME (ISO date)")
+    p.add_argument("--min-confidence", metavar="X", help="only facts at or above X (0..1)")
+    p.add_argument("--query", "-q", help="walk toward facts mentioning these words")
+    p.add_argument("--budget", type=int, help="with --query: at most this many facts (default 25)")
+    p.add_argument("--beam", type=int, help="with --query: facts expanded per round (default 8)")
+    p.set_defaults(command="neighbor")
+    p = sub.add_parser("conflicts", parents=[common], help="flagged disagreements still open",
+                       description="Pairs of facts flagged as contradicting that are both "
+                                   "still valid, newer first.")
+    p.add_argument("--as-of", metavar="TIME", help="open at TIME (default now)")
+    p.set_defaults(command="conflicts")
+
+
+def run_search(ctx: Context, args: argparse.Namespace) -> int:
+    if args.limit < 0:
+        raise ClaimgraphError("invalid-limit", f"--limit {args.limit} is negative",
+                              hint="give 0 for all, or a positive number")
+    result = reads.search(ctx.shell(), " ".join(args.query))
+    found = result["facts"][:args.limit] if args.limit else result["facts"]
+    if ctx.json:
+        emit_json({"query": result["query"], "facts": [search_hit(f) for f in found],
+                   "matched_entities": result["matched_entities"],
+                   "entities": [entity_json(e) for e in result["entities"]]})
+        return 0
+    emit_fact_lines(found, f"nothing found for {show_name(result['query'])}")
+    if len(result["facts"]) > len(found):
+        emit(f"… {len(result['facts']) - len(found)} more (raise --limit)")
+    return 0
+
+
+def search_hit(fact: dict[str, Any]) -> dict[str, Any]:
+    return {**fact_json(fact), "retrieval_score": fact.get("retrieval_score")}
+
+
+def run_neighbor(ctx: Context, args: argparse.Namespace) -> int:
+    options = drop_none(entity_scope=args.entity_scope, predicate=args.predicate,
+                        scope=args.scope, as_of=time_arg(args.as_of, "--as-of"),
+                        min_confidence=fraction_arg(args.min_confidence, "--min-confidence"),
+                        query=args.query, budget=args.budget, beam=args.beam)
+    result = neighbor(ctx.shell(), args.entity, depth=args.depth, **options)
+    if ctx.json:
+        emit_json({"root": entity_json(result["root"]), "depth": result["depth"],
+                   "entities": [entity_json(e) for e in result["entities"]],
+                   "facts": facts_json(result["facts"])})
+        return 0
+    others = [e for e in result["entities"] if e["id"] != result["root"]["id"]]
+    emit(f"{show_name(result['root']['name'])}: {plural(len(others), 'neighbour')}, "
+         f"{plural(len(result['facts']), 'fact')}")
+    for entity in others:
+        emit(f"  {'  ' * (entity['depth'] - 1)}{show_name(entity['name'])}  (depth {entity['depth']})")
+    for fact in result["facts"]:
+        emit("  " + fact_line(fact))
+    return 0
+
+
+def run_conflicts(ctx: Context, args: argparse.Namespace) -> int:
+    result = reads.conflicts(ctx.shell(), time_arg(args.as_of, "--as-of"))
+    if ctx.json:
+        emit_json({"open": result["open"], "conflicts": [
+            {"fact": fact_json(p["fact"]), "candidate": fact_json(p["candidate"])}
+            for p in result["conflicts"]]})
+        return 0
+    if not result["conflicts"]:
+        emit("no open conflicts")
+    for pair in result["conflicts"]:
+        emit(fact_line(pair["fact"]))
+        emit(f"  conflicts with {fact_line(pair['candidate'])}")
+    if result["conflicts"]:
+        emit(f"{plural(result['open'], 'open conflict')}; settle one with "
+             f"`claimgraph invalidate {short_id(result['conflicts'][0]['candidate']['id'])}` "
+             "(or the other side)")
+    return 0
+
+
+COMMANDS = {"search": run_search, "neighbor": run_neighbor, "conflicts": run_conflicts}

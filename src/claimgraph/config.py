@@ -1,0 +1,246 @@
+"""Settings: flag > environment (``CLAIMGRAPH_*``) > TOML config file > default (DESIGN §11).
+
+Everything here is a pure function of ``flags``, ``environ`` and the file's text, so precedence
+can be tested without touching the process environment. Each value remembers where it came from,
+because ``claimgraph config`` shows that and every invalid value is reported with its origin.
+To add a setting, add one row to ``SETTINGS``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import os
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from claimgraph.errors import ClaimgraphError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised only on Python 3.10
+    import tomli as tomllib
+
+Environ = Mapping[str, str]
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """An extra constraint beyond the type, and how to describe it in an error."""
+
+    holds: Callable[[Any], bool]
+    description: str
+
+
+NON_NEGATIVE = Rule(lambda v: v >= 0, "≥ 0")
+POSITIVE = Rule(lambda v: v > 0, "> 0")
+FRACTION = Rule(lambda v: 0 <= v <= 1, "between 0 and 1")
+LOG_LEVEL = Rule(lambda v: v in LOG_LEVELS, "(" + ", ".join(LOG_LEVELS) + ")")
+
+
+def default_db(environ: Environ) -> str:
+    """``$XDG_DATA_HOME/claimgraph/claims.db``, falling back to ``~/.local/share`` as XDG says."""
+    return str(xdg_dir(environ, "XDG_DATA_HOME", ".local/share") / "claimgraph" / "claims.db")
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    type: str  # a key of _CONVERTERS: "int" | "float" | "str" | "level" | "path"
+    default: Any  # a value, or a function of environ for defaults that depend on it
+    env: str = ""
+    rule: Rule | None = None
+
+    @property
+    def env_var(self) -> str:
+        return self.env or "CLAIMGRAPH_" + self.name.upper()
+
+    def default_for(self, environ: Environ) -> Any:
+        return self.default(environ) if callable(self.default) else self.default
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("db", "path", default_db),
+    Setting("lease_wait_ms", "int", 5000, rule=NON_NEGATIVE),
+    Setting("lease_ttl_ms", "int", 30000, rule=POSITIVE),
+    Setting("half_life_days", "float", 90.0, rule=POSITIVE),
+    Setting("log_level", "level", "info", rule=LOG_LEVEL),
+    Setting("budget", "int", 20, rule=NON_NEGATIVE),
+    Setting("llm_cmd", "str", "claude -p"),
+    Setting("llm_timeout_ms", "int", 120000, rule=POSITIVE),
+    Setting("extractor", "str", "builtin"),
+    Setting("dormancy_threshold", "float", 0.1, rule=FRACTION),
+    Setting("context_budget_chars", "int", 10000, rule=POSITIVE),
+)
+BY_NAME = {setting.name: setting for setting in SETTINGS}
+
+
+def xdg_dir(environ: Environ, variable: str, fallback: str) -> Path:
+    """An XDG base directory; relative values are ignored, as the XDG spec requires."""
+    value = environ.get(variable, "")
+    if value and os.path.isabs(value):
+        return Path(value)
+    return Path(environ.get("HOME") or os.path.expanduser("~")) / fallback
+
+
+def config_path(environ: Environ) -> Path:
+    """``$CLAIMGRAPH_CONFIG``, else ``$XDG_CONFIG_HOME/claimgraph/config.toml``."""
+    explicit = environ.get("CLAIMGRAPH_CONFIG", "").strip()
+    if explicit:
+        return _expand_home(explicit, environ)
+    return xdg_dir(environ, "XDG_CONFIG_HOME", ".config") / "claimgraph" / "config.toml"
+
+
+def _expand_home(text: str, environ: Environ) -> Path:
+    if text == "~" or text.startswith("~/"):
+        return Path(environ.get("HOME") or os.path.expanduser("~")) / text[2:]
+    return Path(text)
+
+
+class Settings(Mapping[str, tuple[Any, str]]):
+    """Effective settings: name -> (value, source), in table order; plus file warnings."""
+
+    def __init__(self, resolved: dict[str, tuple[Any, str]], warnings: list[str],
+                 file_path: Path) -> None:
+        self._resolved = resolved
+        self.warnings = warnings
+        self.file_path = file_path
+
+    def __getitem__(self, name: str) -> tuple[Any, str]:
+        return self._resolved[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._resolved)
+
+    def __len__(self) -> int:
+        return len(self._resolved)
+
+    def value(self, name: str) -> Any:
+        return self._resolved[name][0]
+
+    def source(self, name: str) -> str:
+        return self._resolved[name][1]
+
+
+def load_settings(flags: Mapping[str, Any] | None = None, environ: Environ | None = None,
+                  file_path: str | os.PathLike[str] | None = None) -> Settings:
+    """Resolve every setting; flags whose value is None count as not given (argparse default)."""
+    environ = os.environ if environ is None else environ
+    path = Path(file_path) if file_path is not None else config_path(environ)
+    file_values, warnings = read_config_file(path, environ)
+    resolved = {setting.name: _resolve(setting, flags or {}, environ, file_values, path)
+                for setting in SETTINGS}
+    return Settings(resolved, warnings, path)
+
+
+def _resolve(setting: Setting, flags: Mapping[str, Any], environ: Environ,
+             file_values: Mapping[str, Any], path: Path) -> tuple[Any, str]:
+    """The first layer that gives a value wins; the value is checked in that layer's name."""
+    if flags.get(setting.name) is not None:
+        return coerce(setting, flags[setting.name], "flag", environ), "flag"
+    if environ.get(setting.env_var, "").strip():
+        return coerce(setting, environ[setting.env_var], "env", environ), "env"
+    if setting.name in file_values:
+        source = f"file:{path}"
+        return coerce(setting, file_values[setting.name], source, environ), source
+    return setting.default_for(environ), "default"
+
+
+def read_config_file(path: Path, environ: Environ) -> tuple[dict[str, Any], list[str]]:
+    """Known keys of the TOML file (``-`` or ``_`` spelling), and warnings about the rest."""
+    try:
+        with open(path, "rb") as handle:
+            raw = tomllib.load(handle)
+    except FileNotFoundError:
+        return {}, _missing_file_warnings(path, environ)
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as problem:
+        raise ClaimgraphError("invalid-config", f"cannot read config file {path}: {problem}",
+                              hint="fix or remove the file, or point CLAIMGRAPH_CONFIG elsewhere",
+                              path=str(path)) from None
+    known = {key.replace("-", "_"): value for key, value in raw.items()
+             if key.replace("-", "_") in BY_NAME}
+    warnings = [_unknown_key_warning(key, path) for key in raw
+                if key.replace("-", "_") not in BY_NAME]
+    return known, warnings
+
+
+def _missing_file_warnings(path: Path, environ: Environ) -> list[str]:
+    if environ.get("CLAIMGRAPH_CONFIG", "").strip():
+        return [f"config file {path} (from CLAIMGRAPH_CONFIG) does not exist; using defaults"]
+    return []
+
+
+def _unknown_key_warning(key: str, path: Path) -> str:
+    close = difflib.get_close_matches(key.replace("-", "_"), list(BY_NAME), n=1)
+    suggestion = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"unknown setting {key!r} in {path} is ignored{suggestion}"
+
+
+def coerce(setting: Setting, raw: Any, source: str, environ: Environ) -> Any:
+    """Convert ``raw`` to the setting's type and check its rule, or say what is wrong and where."""
+    try:
+        value = _CONVERTERS[setting.type](raw, environ)
+    except (TypeError, ValueError):
+        value = None
+    if value is None or (setting.rule is not None and not setting.rule.holds(value)):
+        raise _invalid(setting, raw, source)
+    return value
+
+
+def _invalid(setting: Setting, raw: Any, source: str) -> ClaimgraphError:
+    wanted = _EXPECTED[setting.type] + (f" {setting.rule.description}" if setting.rule else "")
+    where, fix = _origin(setting, source)
+    shown = raw if isinstance(raw, (str, int, float)) else repr(raw)
+    return ClaimgraphError(
+        "invalid-setting", f"invalid {setting.name} {raw!r} from {where}: expected {wanted}",
+        hint=fix, setting=setting.name, value=shown, source=source)
+
+
+def _origin(setting: Setting, source: str) -> tuple[str, str]:
+    """Where a bad value came from, and how to fix it there."""
+    flag = "--" + setting.name.replace("_", "-")
+    if source == "flag":
+        return f"the command line ({flag})", f"pass a valid {flag}"
+    if source == "env":
+        return f"environment variable {setting.env_var}", f"fix or unset {setting.env_var}"
+    path = source.removeprefix("file:")
+    return f"config file {path}", f"fix or remove {setting.name} in {path}"
+
+
+def _to_int(raw: Any, environ: Environ) -> int | None:
+    if isinstance(raw, (bool, float)):
+        return None
+    return raw if isinstance(raw, int) else int(str(raw).strip())
+
+
+def _to_float(raw: Any, environ: Environ) -> float | None:
+    if isinstance(raw, bool):
+        return None
+    value = float(raw if isinstance(raw, (int, float)) else str(raw).strip())
+    return value if math.isfinite(value) else None
+
+
+def _to_str(raw: Any, environ: Environ) -> str | None:
+    if not isinstance(raw, str):
+        return None
+    return raw.strip() or None
+
+
+def _to_level(raw: Any, environ: Environ) -> str | None:
+    text = _to_str(raw, environ)
+    return None if text is None else text.lower()
+
+
+def _to_path(raw: Any, environ: Environ) -> str | None:
+    text = _to_str(os.fspath(raw) if isinstance(raw, os.PathLike) else raw, environ)
+    return None if text is None else str(_expand_home(text, environ))
+
+
+_CONVERTERS: dict[str, Callable[[Any, Environ], Any]] = {
+    "int": _to_int, "float": _to_float, "str": _to_str, "level": _to_level, "path": _to_path}
+_EXPECTED = {"int": "an integer", "float": "a number", "str": "non-empty text",
+             "level": "a log level", "path": "a path"}

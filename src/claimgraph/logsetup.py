@@ -1,0 +1,124 @@
+"""structlog configuration: readable lines on stderr for the CLI, JSON lines for background runs.
+
+Background processes (capture, curator, daemon) append one JSON object per line to a sidecar log
+(``<db>.capture.log`` ...), which ``claimgraph logs`` reads back, so the keys are fixed: ts
+(ISO-8601, milliseconds, UTC), level, event, pid, then run_id / session when bound (via
+``structlog.contextvars.bind_contextvars`` or ``logger.bind``). Nothing is ever written to stdout:
+stdout belongs to the command's own output (JSON reports, hook replies).
+
+The processors are pure functions over event dicts, so they are tested on plain dicts.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from typing import IO, Any, Callable, MutableMapping
+
+import structlog
+
+from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.timeutil import to_iso
+
+EventDict = MutableMapping[str, Any]
+Processor = Callable[[Any, str, EventDict], EventDict]
+LEADING_KEYS = ("ts", "level", "event", "pid", "run_id", "session", "episode")
+LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
+          "error": logging.ERROR, "critical": logging.CRITICAL}
+_METHOD_LEVELS = {"warn": "warning", "exception": "error", "fatal": "critical", "msg": "info"}
+
+_open_log: IO[str] | None = None
+
+
+def add_level(_logger: Any, method_name: str, event_dict: EventDict) -> EventDict:
+    """``level`` from the logging method, with aliases (warn, exception) folded to real levels."""
+    event_dict.setdefault("level", _METHOD_LEVELS.get(method_name, method_name))
+    return event_dict
+
+
+def timestamper(clock: Callable[[], float] = time.time) -> Processor:
+    """A processor stamping ``ts`` as ISO-8601 UTC with milliseconds, from ``clock`` (seconds)."""
+    def add_ts(_logger: Any, _method: str, event_dict: EventDict) -> EventDict:
+        event_dict.setdefault("ts", to_iso(int(clock() * 1000)))
+        return event_dict
+    return add_ts
+
+
+def pid_stamper(pid: Callable[[], int] = os.getpid) -> Processor:
+    """A processor stamping ``pid``; a function, not a value, so a forked child stamps its own."""
+    def add_pid(_logger: Any, _method: str, event_dict: EventDict) -> EventDict:
+        event_dict.setdefault("pid", pid())
+        return event_dict
+    return add_pid
+
+
+def leading_keys_first(_logger: Any, _method: str, event_dict: EventDict) -> EventDict:
+    """Put ts, level, event, pid, run_id, session first so raw log lines read left to right."""
+    ordered = {key: event_dict[key] for key in LEADING_KEYS if key in event_dict}
+    ordered.update((key, value) for key, value in event_dict.items() if key not in ordered)
+    return ordered
+
+
+def level_number(level: str) -> int:
+    """The numeric level for a setting like "info", or an invalid-setting refusal."""
+    try:
+        return LEVELS[level.strip().lower()]
+    except (KeyError, AttributeError):
+        raise ClaimgraphError("invalid-setting", f"invalid log_level {level!r}",
+                              hint="use one of " + ", ".join(LEVELS), setting="log_level",
+                              value=str(level)) from None
+
+
+def json_processors() -> list[Processor]:
+    return [structlog.contextvars.merge_contextvars, add_level, timestamper(), pid_stamper(),
+            structlog.processors.format_exc_info, leading_keys_first,
+            structlog.processors.JSONRenderer(ensure_ascii=False)]
+
+
+def console_processors() -> list[Processor]:
+    """Like the JSON chain minus the pid: a person at a terminal knows which process it is."""
+    renderer = structlog.dev.ConsoleRenderer(colors=False, timestamp_key="ts", sort_keys=False)
+    return [structlog.contextvars.merge_contextvars, add_level, timestamper(),
+            leading_keys_first, renderer]
+
+
+def configure_logging(mode: str, log_path: str | os.PathLike[str] | None = None,
+                      level: str = "info") -> None:
+    """Route structlog to stderr ("console") or to JSON lines appended to ``log_path`` ("json").
+
+    Safe to call again: the previous log file is closed and loggers pick up the new setup,
+    because loggers are not cached.
+    """
+    global _open_log
+    threshold = level_number(level)
+    if mode not in ("console", "json"):
+        raise ValueError(f"unknown logging mode {mode!r}; use 'console' or 'json'")
+    previous, _open_log = _open_log, _open_target(mode, log_path)
+    processors = json_processors() if mode == "json" else console_processors()
+    structlog.configure(
+        processors=processors,
+        wrapper_class=structlog.make_filtering_bound_logger(threshold),
+        logger_factory=structlog.WriteLoggerFactory(file=_open_log or sys.stderr),
+        cache_logger_on_first_use=False)
+    if previous is not None:
+        previous.close()
+
+
+def _open_target(mode: str, log_path: str | os.PathLike[str] | None) -> IO[str] | None:
+    """Append mode, so concurrent processes never clobber each other's lines."""
+    if mode != "json" or log_path is None:
+        return None
+    os.makedirs(os.path.dirname(os.path.abspath(log_path)), exist_ok=True)
+    return open(log_path, "a", encoding="utf-8")
+
+
+def reset_logging() -> None:
+    """Close our log file and restore structlog's pristine defaults (for tests: those defaults
+    print to stdout, so production code calls ``configure_logging`` instead)."""
+    global _open_log
+    structlog.reset_defaults()
+    if _open_log is not None:
+        _open_log.close()
+        _open_log = None

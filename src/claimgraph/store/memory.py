@@ -1,0 +1,327 @@
+"""MemoryStore: the Store protocol over plain dicts, for tests and throwaway runs.
+
+It exists to prove the seam: the contract suite runs it beside SQLite, so every behaviour
+here is the one SQLite must match (shapes and orders come from ``store.records``). Facts
+keep entity ids and are hydrated from the live entity table at read time, so renames and
+merges show in old facts. Reads hand out copies; callers can never mutate the store.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from contextlib import contextmanager
+from typing import Any, Iterable, Iterator, Sequence
+
+from claimgraph import STORE_FORMAT
+from claimgraph.logic.names import normalize_entity_name
+from claimgraph.store import records as rec
+from claimgraph.store.records import Record
+
+
+class MemoryStore:
+    """Dicts and filters. Linear scans are fine: this backend never holds a real memory."""
+
+    def __init__(self) -> None:
+        self._s: dict[str, dict[str, Any]] = {
+            "entities": {}, "facts": {}, "episodes": {}, "predicates": {}, "marks": {}}
+        self._depth = 0
+
+    # --- transactions and marks ----------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Outermost block snapshots the state and restores it if anything escapes."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        snapshot = copy.deepcopy(self._s)
+        self._depth = 1
+        try:
+            yield
+        except BaseException:
+            self._s = snapshot
+            raise
+        finally:
+            self._depth = 0
+
+    def get_mark(self, key: str) -> Any:
+        raw = self._s["marks"].get(key)
+        return None if raw is None else json.loads(raw)
+
+    def set_mark(self, key: str, value: Any) -> None:
+        self._s["marks"][key] = json.dumps(value)
+
+    # --- entities ------------------------------------------------------------------
+    def insert_entity(self, entity: Record) -> Record:
+        row = rec.entity_record(entity)
+        if row["id"] in self._s["entities"]:
+            raise rec.exists("entity", row["id"])
+        self._s["entities"][row["id"]] = row
+        return _entity_copy(row)
+
+    def get_entity(self, name: str, scope: str) -> Record | None:
+        hits = [e for e in self._s["entities"].values() if e["name"] == name and e["scope"] == scope]
+        return _entity_copy(min(hits, key=lambda e: e["id"])) if hits else None
+
+    def get_entity_by_id(self, entity_id: str) -> Record | None:
+        row = self._s["entities"].get(entity_id)
+        return _entity_copy(row) if row else None
+
+    def find_entities(self, name: str, scope: str | None) -> list[Record]:
+        norm = normalize_entity_name(name)
+        hits = [e for e in self._s["entities"].values()
+                if (scope is None or e["scope"] == scope) and _norm_match(e, norm)]
+        return [_entity_copy(e) for e in sorted(hits, key=_entity_order)]
+
+    def update_entity(self, entity_id: str, *, name: str | None = None, type: str | None = None,
+                      add_aliases: Sequence[str] = (), remove_aliases: Sequence[str] = ()) -> Record:
+        row = self._s["entities"].get(entity_id)
+        if row is None:
+            raise rec.not_found("entity", entity_id)
+        row["name"] = name or row["name"]
+        row["type"] = type or row["type"]
+        row["aliases"] = rec.merge_aliases(row["aliases"], add_aliases, remove_aliases)
+        return _entity_copy(row)
+
+    def repoint_facts(self, from_id: str, to_id: str) -> int:
+        if to_id not in self._s["entities"]:
+            raise rec.not_found("entity", to_id)
+        moved = 0
+        for fact in self._s["facts"].values():
+            hit = from_id in (fact["subject"], fact["object_ref"])
+            fact["subject"] = to_id if fact["subject"] == from_id else fact["subject"]
+            fact["object_ref"] = to_id if fact["object_ref"] == from_id else fact["object_ref"]
+            moved += hit
+        return moved
+
+    def delete_entity(self, entity_id: str) -> None:
+        if any(entity_id in (f["subject"], f["object_ref"]) for f in self._s["facts"].values()):
+            raise rec.entity_in_use(entity_id)
+        self._s["entities"].pop(entity_id, None)
+
+    def list_entities(self, type: str | None = None, scope: str | None = None) -> list[Record]:
+        rows = [e for e in self._s["entities"].values()
+                if (type is None or e["type"] == type) and (scope is None or e["scope"] == scope)]
+        return [_entity_copy(e) for e in sorted(rows, key=_entity_order)]
+
+    # --- facts ---------------------------------------------------------------------
+    def insert_fact(self, fact: Record) -> None:
+        self.insert_facts([fact])
+
+    def insert_facts(self, facts: Iterable[Record]) -> None:
+        """Validate the whole batch first, so a refusal leaves nothing half-inserted."""
+        rows = [rec.stored_fact(f) for f in facts]
+        seen: set[str] = set()
+        for row in rows:
+            self._check_new_fact(row, seen)
+            seen.add(row["id"])
+        for row in rows:
+            self._s["facts"][row["id"]] = row
+
+    def _check_new_fact(self, row: Record, seen: set[str]) -> None:
+        if row["id"] in self._s["facts"] or row["id"] in seen:
+            raise rec.exists("fact", row["id"])
+        for ref in (row["subject"], row["object_ref"]):
+            if ref is not None and ref not in self._s["entities"]:
+                raise rec.not_found("entity", ref)
+
+    def get_fact(self, fact_id: str) -> Record | None:
+        row = self._s["facts"].get(fact_id)
+        return self._hydrate(row) if row else None
+
+    def get_facts_by_ids(self, ids: Iterable[str]) -> list[Record]:
+        facts = self._s["facts"]
+        return [self._hydrate(facts[i]) for i in ids if i in facts]
+
+    def get_facts(self, entity_id: str, direction: str = "out",
+                  predicates: Iterable[str] | None = None) -> list[Record]:
+        return self.get_facts_for([entity_id], direction, predicates)
+
+    def get_facts_for(self, entity_ids: Iterable[str], direction: str = "out",
+                      predicates: Iterable[str] | None = None) -> list[Record]:
+        rec.check_direction(direction)
+        ids, preds = set(entity_ids), rec.as_list(predicates)
+        return self._sorted(f for f in self._s["facts"].values()
+                            if _touches(f, ids, direction) and (preds is None or f["predicate"] in preds))
+
+    def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
+                     predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,
+                     episodes: Iterable[str] | None = None, recorded_before: int | None = None,
+                     conflicted: bool = False, valid_cheap: bool = False) -> list[Record]:
+        tests = [(rec.as_list(ids), "id"), (rec.as_list(predicates), "predicate"),
+                 (rec.as_list(scopes), "scope"), (rec.as_list(episodes), "episode")]
+
+        def keep(f: Record) -> bool:
+            return (all(allowed is None or f[field] in allowed for allowed, field in tests)
+                    and (source_type is None or f["source_type"] == source_type)
+                    and (recorded_before is None or f["recorded_at"] < recorded_before)
+                    and (not conflicted or bool(f["conflicts"]))
+                    and (not valid_cheap or f["t_invalid"] is None))
+        return self._sorted(filter(keep, self._s["facts"].values()))
+
+    def get_history(self, entity_id: str, predicate: str) -> list[Record]:
+        return self.get_facts(entity_id, "out", [predicate])
+
+    def all_facts(self) -> list[Record]:
+        rows = sorted(self._s["facts"].values(), key=lambda f: (f["recorded_at"], f["id"]))
+        return [self._hydrate(f) for f in rows]
+
+    def repoint_predicate(self, from_id: str, to_id: str) -> int:
+        rows = [f for f in self._s["facts"].values() if f["predicate"] == from_id]
+        for fact in rows:
+            fact["predicate"] = to_id
+        return len(rows)
+
+    def invalidate(self, fact_id: str, at: int, kind: str | None = None,
+                   reason: str | None = None, successor: str | None = None) -> None:
+        self._fact_row(fact_id).update(t_invalid=at, invalidation_kind=kind,
+                                       invalidation_reason=reason, successor=successor)
+
+    def link_conflicts(self, fact_id: str, ids: Iterable[str]) -> None:
+        row = self._fact_row(fact_id)
+        row["conflicts"] = sorted({*row["conflicts"], *ids})
+
+    def unlink_conflicts(self, fact_id: str, ids: Iterable[str]) -> None:
+        row, gone = self._fact_row(fact_id), set(ids)
+        row["conflicts"] = [c for c in row["conflicts"] if c not in gone]
+
+    def reinforce(self, fact_id: str, at: int, confidence: float,
+                  source_type: str | None = None) -> None:
+        row = self._fact_row(fact_id)
+        row.update(last_reinforced_at=at, confidence=float(confidence))
+        row["source_type"] = source_type or row["source_type"]
+
+    def _fact_row(self, fact_id: str) -> Record:
+        row = self._s["facts"].get(fact_id)
+        if row is None:
+            raise rec.not_found("fact", fact_id)
+        return row
+
+    def _hydrate(self, row: Record) -> Record:
+        fact = dict(row, conflicts=list(row["conflicts"]), evidence=list(row["evidence"]))
+        fact["subject"] = self._entity_or_dangling(row["subject"])
+        if row["object_ref"] is not None:
+            fact["object_ref"] = self._entity_or_dangling(row["object_ref"])
+        return fact
+
+    def _entity_or_dangling(self, entity_id: str) -> Record:
+        row = self._s["entities"].get(entity_id)
+        return _entity_copy(row) if row else rec.dangling_entity(entity_id)
+
+    def _sorted(self, rows: Iterable[Record]) -> list[Record]:
+        return [self._hydrate(f) for f in sorted(rows, key=rec.fact_order)]
+
+    # --- usage ---------------------------------------------------------------------
+    def predicate_usage(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for fact in self._s["facts"].values():
+            counts[fact["predicate"]] = counts.get(fact["predicate"], 0) + 1
+        return rec.counted(counts.items())
+
+    def entity_usage(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for fact in self._s["facts"].values():
+            for ref in {fact["subject"], fact["object_ref"]} - {None}:
+                counts[ref] = counts.get(ref, 0) + 1
+        return rec.counted(counts.items())
+
+    # --- episodes ------------------------------------------------------------------
+    def open_episode(self, episode: Record) -> Record:
+        row = rec.episode_record(episode)
+        if row["id"] in self._s["episodes"]:
+            raise rec.exists("episode", row["id"])
+        if row["ref"] is not None and self.get_episode_by_ref(row["ref"]):
+            raise rec.exists("episode", row["id"], ref=row["ref"])
+        self._s["episodes"][row["id"]] = row
+        return dict(row)
+
+    def close_episode(self, episode_id: str, summary: str | None, at: int) -> None:
+        row = self._s["episodes"].get(episode_id)
+        if row is None:
+            raise rec.not_found("episode", episode_id)
+        row.update(summary=summary, closed_at=at)
+
+    def get_episode(self, episode_id: str) -> Record | None:
+        row = self._s["episodes"].get(episode_id)
+        return dict(row) if row else None
+
+    def get_episode_by_ref(self, ref: str) -> Record | None:
+        hits = [e for e in self._s["episodes"].values() if e["ref"] == ref]
+        return dict(hits[0]) if hits else None
+
+    def list_episodes(self) -> list[Record]:
+        rows = sorted(self._s["episodes"].values(),
+                      key=lambda e: (rec.nulls_first(e["opened_at"]), e["id"]))
+        return [dict(e) for e in rows]
+
+    # --- predicates ----------------------------------------------------------------
+    def get_predicate(self, pred_id: str) -> Record | None:
+        row = self._s["predicates"].get(pred_id)
+        return json.loads(row) if row else None
+
+    def list_predicates(self, category: str | None = None, status: str | None = None) -> list[Record]:
+        rows = [json.loads(self._s["predicates"][k]) for k in sorted(self._s["predicates"])]
+        return [r for r in rows if (category is None or r["category"] == category)
+                and (status is None or r["status"] == status)]
+
+    def register_predicate(self, row: Record) -> None:
+        merged = rec.registered_predicate(self.get_predicate(row.get("id")), row)
+        self._s["predicates"][merged["id"]] = json.dumps(merged)
+
+    # --- search and housekeeping ---------------------------------------------------
+    def search(self, query: str, limit: int = 50) -> dict[str, list[Record]]:
+        """Case-insensitive substring, with the same short-query rule and orders as SQLite."""
+        if not rec.search_text_ok(query):
+            return {"entities": [], "facts": [], "episodes": []}
+        needle = query.lower()
+        ents = [e for e in self._s["entities"].values()
+                if any(needle in text.lower() for text in [e["name"], *e["aliases"]])]
+        hit_ids = {e["id"] for e in ents}
+        facts = [f for f in self._s["facts"].values()
+                 if needle in (f["object_lit"] or "").lower()
+                 or hit_ids & {f["subject"], f["object_ref"]}]
+        eps = [e for e in self._s["episodes"].values() if needle in (e["summary"] or "").lower()]
+        return {
+            "entities": [_entity_copy(e) for e in sorted(ents, key=_entity_order)[:limit]],
+            "facts": [self._hydrate(f) for f in sorted(facts, key=rec.search_fact_order)[:limit]],
+            "episodes": [dict(e) for e in sorted(eps, key=rec.search_episode_order)[:limit]],
+        }
+
+    def stats(self) -> dict[str, Any]:
+        facts = self._s["facts"].values()
+        statuses: dict[Any, int] = {}
+        for raw in self._s["predicates"].values():
+            status = json.loads(raw)["status"]
+            statuses[status] = statuses.get(status, 0) + 1
+        valid = sum(1 for f in facts if f["t_invalid"] is None)
+        return rec.stats_record(STORE_FORMAT, len(self._s["entities"]), len(facts), valid,
+                                len(self._s["episodes"]), statuses)
+
+    def is_empty(self) -> bool:
+        return not (self._s["entities"] or self._s["facts"] or self._s["episodes"])
+
+    def close(self) -> None:
+        """Nothing to release; kept for the protocol."""
+
+
+def _entity_copy(row: Record) -> Record:
+    return dict(row, aliases=list(row["aliases"]))
+
+
+def _entity_order(entity: Record) -> tuple:
+    return (entity["name"], entity["id"])
+
+
+def _norm_match(entity: Record, norm: str) -> bool:
+    names = [entity["name"], *entity["aliases"]]
+    return any(normalize_entity_name(n) == norm for n in names)
+
+
+def _touches(fact: Record, ids: set[str], direction: str) -> bool:
+    out = fact["subject"] in ids
+    inward = fact["object_ref"] in ids
+    return out if direction == "out" else inward if direction == "in" else out or inward

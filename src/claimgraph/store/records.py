@@ -1,0 +1,175 @@
+"""Record shaping shared by every backend, so memory and SQLite answer byte-for-byte alike.
+
+Backends differ in how they keep data, never in what a caller gets back: the same field
+order, the same defaults, the same sort keys and the same refusals. Anything both backends
+must agree on lives here, once.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, Mapping, Sequence
+
+from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.model import (
+    DEFAULT_SCOPE, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, PREDICATE_FIELDS,
+    REQUIRED_FACT_FIELDS,
+)
+
+Record = dict[str, Any]
+
+#: The trigram index cannot see fewer characters, so neither backend matches them.
+MIN_SEARCH_CHARS = 3
+DIRECTIONS = ("out", "in", "both")
+
+
+def ref_id(ref: Any) -> str | None:
+    """An entity reference given as an entity dict or a bare id -> the id."""
+    if isinstance(ref, Mapping):
+        return ref.get("id")
+    return ref
+
+
+def as_list(values: Iterable[str] | str | None) -> list[str] | None:
+    """Filters take any iterable; a lone string means one value, not its characters."""
+    if values is None:
+        return None
+    if isinstance(values, str):
+        return [values]
+    return list(values)
+
+
+def check_direction(direction: str) -> None:
+    """Refuse a typo loudly rather than silently returning nothing."""
+    if direction not in DIRECTIONS:
+        raise ClaimgraphError("invalid-direction", f"unknown direction {direction!r}",
+                              hint="use one of: out, in, both", direction=direction)
+
+
+def check_fact(fact: Mapping[str, Any]) -> None:
+    """A raw insert still refuses a fact missing a non-nullable field (REFERENCE §1.1)."""
+    for field in REQUIRED_FACT_FIELDS:
+        if fact.get(field) is None:
+            raise ClaimgraphError(
+                "invalid-fact", f"fact {fact.get('id')!r} has no {field}",
+                hint="build facts with logic.facts before storing them",
+                fact=fact.get("id"), field=field)
+
+
+def stored_fact(fact: Mapping[str, Any]) -> Record:
+    """A fact as kept: every field present, entities by id, links sorted and unique."""
+    check_fact(fact)
+    row = {field: fact.get(field) for field in FACT_FIELDS}
+    row["subject"] = ref_id(row["subject"])
+    row["object_ref"] = ref_id(row["object_ref"])
+    row["confidence"] = float(row["confidence"])
+    row["conflicts"] = sorted(set(fact.get("conflicts") or ()))
+    row["evidence"] = list(fact.get("evidence") or ())
+    return row
+
+
+def entity_record(entity: Mapping[str, Any]) -> Record:
+    """A complete entity: scope defaults to "project", aliases are a unique list."""
+    if not entity.get("id") or not entity.get("name"):
+        raise ClaimgraphError("invalid-entity", "an entity needs an id and a name",
+                              hint="mint an id (e-<uuid>) and pass the name", entity=dict(entity))
+    row = {field: entity.get(field) for field in ENTITY_FIELDS}
+    row["scope"] = row["scope"] or DEFAULT_SCOPE
+    row["aliases"] = unique(entity.get("aliases") or ())
+    return row
+
+
+def episode_record(episode: Mapping[str, Any]) -> Record:
+    """A complete episode with every field present."""
+    if not episode.get("id"):
+        raise ClaimgraphError("invalid-episode", "an episode needs an id",
+                              hint="mint an id (ep-<uuid>)", episode=dict(episode))
+    return {field: episode.get(field) for field in EPISODE_FIELDS}
+
+
+def unique(values: Iterable[str]) -> list[str]:
+    """Drop repeats, keep first-seen order."""
+    return list(dict.fromkeys(values))
+
+
+def merge_aliases(current: Sequence[str], add: Sequence[str], remove: Sequence[str]) -> list[str]:
+    """Adds apply before removes, so adding and removing one alias removes it."""
+    gone = set(remove)
+    return [alias for alias in unique([*current, *add]) if alias not in gone]
+
+
+def is_curated(pred_id: str) -> bool:
+    """Only ``x/*`` rows are staging rows that registration amends; the rest are reconciled."""
+    return not str(pred_id).startswith("x/")
+
+
+def registered_predicate(old: Mapping[str, Any] | None, row: Mapping[str, Any]) -> Record:
+    """Reconcile a curated row (replace whole) or amend a staging row (merge non-None)."""
+    if not row.get("id"):
+        raise ClaimgraphError("invalid-predicate", "a predicate row needs an id",
+                              hint="ids look like ns/name", row=dict(row))
+    base = dict(old or {}) if not is_curated(row["id"]) else {}
+    base.update({k: v for k, v in row.items() if k in PREDICATE_FIELDS and v is not None})
+    return json.loads(json.dumps({field: base.get(field) for field in PREDICATE_FIELDS}))
+
+
+def search_text_ok(query: str) -> bool:
+    """Queries too short for the trigram index match nothing, in every backend."""
+    return len(query.strip()) >= MIN_SEARCH_CHARS
+
+
+def fact_order(fact: Mapping[str, Any]) -> tuple:
+    """The protocol's fact order: t_valid, then id."""
+    return (fact["t_valid"], fact["id"])
+
+
+def search_fact_order(fact: Mapping[str, Any]) -> tuple:
+    """Search hits: current beliefs first, newest first, then id."""
+    return (fact["t_invalid"] is not None, -fact["t_valid"], fact["id"])
+
+
+def search_episode_order(episode: Mapping[str, Any]) -> tuple:
+    """Search hits: newest episodes first (unknown open time last), then id."""
+    opened = episode["opened_at"]
+    return (opened is None, -(opened or 0), episode["id"])
+
+
+def nulls_first(value: Any) -> tuple:
+    """SQLite sorts NULL before any value; Python must agree."""
+    return (value is not None, value if value is not None else 0)
+
+
+def counted(pairs: Iterable[tuple[Any, int]]) -> dict[Any, int]:
+    """A count map in a stable key order (None first), so both backends print alike."""
+    return dict(sorted(pairs, key=lambda kv: (kv[0] is not None, kv[0] or "")))
+
+
+def stats_record(fmt: int, entities: int, total: int, valid: int, episodes: int,
+                 predicates: dict[Any, int]) -> Record:
+    """The shared stats shape (REFERENCE §1.2)."""
+    return {"format": fmt, "entities": entities,
+            "facts": {"total": total, "valid": valid, "invalidated": total - valid},
+            "episodes": episodes, "predicates": counted(predicates.items())}
+
+
+def not_found(kind: str, ident: str) -> ClaimgraphError:
+    """The one refusal for a write aimed at a record that is not there."""
+    return ClaimgraphError(f"{kind}-not-found", f"no {kind} with id {ident!r}",
+                           hint=f"check the id (claimgraph lists {kind}s)", id=ident)
+
+
+def exists(kind: str, ident: str, **data: Any) -> ClaimgraphError:
+    """The one refusal for inserting a record whose identity is taken."""
+    return ClaimgraphError(f"{kind}-exists", f"a {kind} {ident!r} already exists",
+                           hint="ids are minted once; look the record up instead", id=ident, **data)
+
+
+def entity_in_use(entity_id: str) -> ClaimgraphError:
+    """Facts are never deleted, so an entity they name may not be either."""
+    return ClaimgraphError("entity-in-use", f"entity {entity_id!r} is still named by facts",
+                           hint="repoint its facts (merge) before deleting it", id=entity_id)
+
+
+def dangling_entity(entity_id: str) -> Record:
+    """Hydration of a reference whose entity row is gone: keep the id, blank the rest."""
+    return {"id": entity_id, "name": None, "type": None, "scope": None, "aliases": []}

@@ -1,0 +1,497 @@
+"""SqliteStore: the production Store on stdlib sqlite3 (DESIGN §3).
+
+One connection in autocommit mode; ``transaction()`` issues BEGIN IMMEDIATE on the outermost
+block (so a writer waits for the lock up front instead of failing at COMMIT) and inner blocks
+join it. A write outside any block is its own transaction. Every statement passes through
+three choke points that turn a damaged file into ``corrupt-store`` and lock starvation into
+``store-busy``, so no caller ever sees a raw sqlite3 traceback for an expected failure.
+
+Hydration is the hot path of the write path (every fact read embeds two entities), so
+entities are cached in-process. Our own entity writes evict; another process's commit is
+noticed through ``PRAGMA data_version`` before the next read outside a transaction.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sqlite3
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+from claimgraph import STORE_FORMAT
+from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.model import ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS
+from claimgraph.logic.names import normalize_entity_name
+from claimgraph.store import records as rec
+from claimgraph.store import sqlite_schema as schema
+from claimgraph.store import sqlite_sql as q
+from claimgraph.store.records import Record
+
+BUSY_TIMEOUT_MS = 10_000
+_ENTITY_CACHE_MAX = 50_000
+_BUSY_CODES = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
+
+
+class SqliteStore:
+    """A claimgraph store in one SQLite file (or ``":memory:"``)."""
+
+    def __init__(self, path: str | Path = ":memory:",
+                 migrations: Sequence[Sequence[str]] = schema.MIGRATIONS) -> None:
+        self.path = str(path)
+        self._in_memory = self.path == ":memory:"
+        self._depth = 0
+        self._entities: dict[str, Record] = {}
+        self._data_version = -1
+        if not self._in_memory:
+            schema.check_file(Path(self.path))
+        self._conn = sqlite3.connect(self.path, isolation_level=None, cached_statements=512)
+        try:
+            self._configure()
+            schema.migrate(self._conn, self.path, migrations)
+        except sqlite3.DatabaseError as error:
+            self._conn.close()
+            raise self._translate(error) from error
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def _configure(self) -> None:
+        """WAL lets readers run beside the writer; NORMAL is durable enough under WAL."""
+        if not self._in_memory:
+            self._conn.execute("PRAGMA journal_mode = WAL")
+        for pragma in ("synchronous = NORMAL", f"busy_timeout = {BUSY_TIMEOUT_MS}",
+                       "foreign_keys = ON", "temp_store = MEMORY", "cache_size = -32000"):
+            self._conn.execute(f"PRAGMA {pragma}")
+
+    # --- choke points ----------------------------------------------------------------
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        try:
+            return self._conn.execute(sql, params).fetchall()
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.DatabaseError as error:
+            raise self._translate(error) from error
+
+    def _one(self, sql: str, params: Sequence[Any] = ()) -> tuple | None:
+        rows = self._rows(sql, params)
+        return rows[0] if rows else None
+
+    def _run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Execute one write; return the number of rows it changed."""
+        try:
+            return self._conn.execute(sql, params).rowcount
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.DatabaseError as error:
+            raise self._translate(error) from error
+
+    def _many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        try:
+            self._conn.executemany(sql, rows)
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.DatabaseError as error:
+            raise self._translate(error) from error
+
+    def _translate(self, error: sqlite3.DatabaseError) -> Exception:
+        """Expected failures become ClaimgraphErrors; programming errors stay as they are."""
+        if schema.is_corruption(error):
+            return schema.corrupt(self.path, str(error))
+        if (getattr(error, "sqlite_errorcode", 0) or 0) & 0xFF in _BUSY_CODES:
+            return ClaimgraphError(
+                "store-busy", f"the store {self.path} stayed locked by another writer",
+                hint="another claimgraph process is writing; try again in a moment",
+                path=self.path)
+        return error
+
+    # --- transactions and marks ------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Outermost: BEGIN IMMEDIATE .. COMMIT, ROLLBACK on any exception. Inner: join."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        self._run("BEGIN IMMEDIATE")
+        self._depth = 1
+        try:
+            self._refresh(force=True)
+            yield
+        except BaseException:
+            self._depth = 0
+            self._abort()
+            raise
+        self._depth = 0
+        self._commit()
+
+    def _commit(self) -> None:
+        try:
+            self._run("COMMIT")
+        except BaseException:
+            self._abort()
+            raise
+
+    def _abort(self) -> None:
+        """Roll back and forget cached entities: the cache may hold rolled-back writes."""
+        self._entities.clear()
+        if self._conn.in_transaction:
+            self._conn.execute("ROLLBACK")
+
+    @contextmanager
+    def _atomic(self) -> Iterator[None]:
+        """A multi-statement write that is all-or-nothing even inside a caller's block."""
+        if not self._depth:
+            with self.transaction():
+                yield
+            return
+        self._run("SAVEPOINT store_write")
+        try:
+            yield
+        except BaseException:
+            self._entities.clear()
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK TO store_write")
+                self._conn.execute("RELEASE store_write")
+            raise
+        self._run("RELEASE store_write")
+
+    def get_mark(self, key: str) -> Any:
+        row = self._one("SELECT value FROM marks WHERE key = ?", (key,))
+        return None if row is None else json.loads(row[0])
+
+    def set_mark(self, key: str, value: Any) -> None:
+        with self.transaction():
+            self._run("INSERT OR REPLACE INTO marks (key, value) VALUES (?, ?)",
+                      (key, json.dumps(value)))
+
+    # --- entities --------------------------------------------------------------------
+    def insert_entity(self, entity: Record) -> Record:
+        row = rec.entity_record(entity)
+        with self._atomic():
+            try:
+                self._run(q.INSERT_ENTITY, (row["id"], row["name"], normalize_entity_name(row["name"]),
+                                            row["type"], row["scope"], json.dumps(row["aliases"])))
+            except sqlite3.IntegrityError:
+                raise rec.exists("entity", row["id"]) from None
+            self._write_aliases(row["id"], row["aliases"])
+        return _entity_copy(row)
+
+    def _write_aliases(self, entity_id: str, aliases: Sequence[str]) -> None:
+        self._run("DELETE FROM entity_aliases WHERE entity_id = ?", (entity_id,))
+        self._many(q.INSERT_ALIAS, [(entity_id, a, normalize_entity_name(a)) for a in aliases])
+
+    def get_entity(self, name: str, scope: str) -> Record | None:
+        self._refresh()
+        row = self._one(q.ENTITY_SELECT + " WHERE scope = ? AND name = ? ORDER BY id LIMIT 1",
+                        (scope, name))
+        return self._cached_entity(row) if row else None
+
+    def get_entity_by_id(self, entity_id: str) -> Record | None:
+        self._refresh()
+        row = self._entity(entity_id)
+        return _entity_copy(row) if row else None
+
+    def find_entities(self, name: str, scope: str | None) -> list[Record]:
+        self._refresh()
+        rows = self._rows(q.FIND_ENTITIES, (normalize_entity_name(name), scope))
+        return [self._cached_entity(r) for r in rows]
+
+    def update_entity(self, entity_id: str, *, name: str | None = None, type: str | None = None,
+                      add_aliases: Sequence[str] = (), remove_aliases: Sequence[str] = ()) -> Record:
+        with self._atomic():
+            row = self._fetch_entity(entity_id)
+            if row is None:
+                raise rec.not_found("entity", entity_id)
+            row.update(name=name or row["name"], type=type or row["type"],
+                       aliases=rec.merge_aliases(row["aliases"], add_aliases, remove_aliases))
+            self._entities.pop(entity_id, None)
+            self._run("UPDATE entities SET name = ?, norm = ?, type = ?, aliases = ? WHERE id = ?",
+                      (row["name"], normalize_entity_name(row["name"]), row["type"],
+                       json.dumps(row["aliases"]), entity_id))
+            self._write_aliases(entity_id, row["aliases"])
+        return _entity_copy(row)
+
+    def repoint_facts(self, from_id: str, to_id: str) -> int:
+        with self.transaction():
+            if self._fetch_entity(to_id) is None:
+                raise rec.not_found("entity", to_id)
+            return self._run(
+                "UPDATE facts SET subject_id = CASE WHEN subject_id = ?1 THEN ?2 ELSE subject_id END,"
+                " object_ref_id = CASE WHEN object_ref_id = ?1 THEN ?2 ELSE object_ref_id END"
+                " WHERE subject_id = ?1 OR object_ref_id = ?1", (from_id, to_id))
+
+    def delete_entity(self, entity_id: str) -> None:
+        with self._atomic():
+            self._entities.pop(entity_id, None)
+            try:
+                self._run("DELETE FROM entities WHERE id = ?", (entity_id,))
+            except sqlite3.IntegrityError:
+                raise rec.entity_in_use(entity_id) from None
+
+    def list_entities(self, type: str | None = None, scope: str | None = None) -> list[Record]:
+        rows = self._rows(q.ENTITY_SELECT + " WHERE (?1 IS NULL OR type = ?1)"
+                          " AND (?2 IS NULL OR scope = ?2)" + q.ENTITY_ORDER, (type, scope))
+        return [_entity_from_row(r) for r in rows]
+
+    def _refresh(self, force: bool = False) -> None:
+        """Drop cached entities when another connection has committed since we last looked.
+
+        Inside our own write transaction nobody else can commit, so one look at BEGIN suffices.
+        """
+        if self._in_memory or (self._depth and not force):
+            return
+        version = self._one("PRAGMA data_version")[0]
+        if version != self._data_version:
+            self._entities.clear()
+            self._data_version = version
+
+    def _entity(self, entity_id: str) -> Record | None:
+        """The cached entity row (never handed out as is)."""
+        row = self._entities.get(entity_id)
+        return row if row is not None else self._fetch_entity(entity_id, cache=True)
+
+    def _fetch_entity(self, entity_id: str, cache: bool = False) -> Record | None:
+        row = self._one(q.ENTITY_SELECT + " WHERE id = ?", (entity_id,))
+        if row is None:
+            return None
+        entity = _entity_from_row(row)
+        if cache:
+            self._remember(entity)
+        return entity
+
+    def _cached_entity(self, row: tuple) -> Record:
+        cached = self._entities.get(row[0])
+        if cached is None:
+            cached = _entity_from_row(row)
+            self._remember(cached)
+        return _entity_copy(cached)
+
+    def _remember(self, entity: Record) -> None:
+        if len(self._entities) >= _ENTITY_CACHE_MAX:
+            self._entities.clear()
+        self._entities[entity["id"]] = entity
+
+    def _hydrated(self, entity_id: str) -> Record:
+        row = self._entity(entity_id)
+        return _entity_copy(row) if row else rec.dangling_entity(entity_id)
+
+    # --- facts -----------------------------------------------------------------------
+    def insert_fact(self, fact: Record) -> None:
+        self.insert_facts((fact,))
+
+    def insert_facts(self, facts: Iterable[Record]) -> None:
+        """One executemany in one transaction (a savepoint inside a caller's block)."""
+        rows = [rec.stored_fact(f) for f in facts]
+        if not rows:
+            return
+        links = [(r["id"], other) for r in rows for other in r["conflicts"]]
+        try:
+            with self._atomic():
+                self._many(q.INSERT_FACT, [q.fact_params(r) for r in rows])
+                if links:
+                    self._many(q.INSERT_LINK, links)
+        except sqlite3.IntegrityError as error:
+            raise self._fact_batch_error(rows, error) from None
+
+    def _fact_batch_error(self, rows: list[Record], error: sqlite3.IntegrityError) -> Exception:
+        """Name the offending fact: a taken id, or an entity that does not exist."""
+        seen: set[str] = set()
+        for row in rows:
+            if row["id"] in seen or self._one("SELECT 1 FROM facts WHERE id = ?", (row["id"],)):
+                return rec.exists("fact", row["id"])
+            seen.add(row["id"])
+            for ref in (row["subject"], row["object_ref"]):
+                if ref is not None and self._fetch_entity(ref) is None:
+                    return rec.not_found("entity", ref)
+        return ClaimgraphError("invalid-fact", f"the store refused a fact: {error}",
+                               hint="build facts with logic.facts before storing them")
+
+    def get_fact(self, fact_id: str) -> Record | None:
+        facts = self.get_facts_by_ids([fact_id])
+        return facts[0] if facts else None
+
+    def get_facts_by_ids(self, ids: Iterable[str]) -> list[Record]:
+        wanted = rec.as_list(ids) or []
+        plan = q.select_facts({"id": sorted(set(wanted))}, None, None, False, False)
+        found = {f["id"]: f for f in self._facts(plan)}
+        handed: set[str] = set()
+        out = []
+        for fact_id in (i for i in wanted if i in found):
+            out.append(copy.deepcopy(found[fact_id]) if fact_id in handed else found[fact_id])
+            handed.add(fact_id)
+        return out
+
+    def get_facts(self, entity_id: str, direction: str = "out",
+                  predicates: Iterable[str] | None = None) -> list[Record]:
+        return self.get_facts_for([entity_id], direction, predicates)
+
+    def get_facts_for(self, entity_ids: Iterable[str], direction: str = "out",
+                      predicates: Iterable[str] | None = None) -> list[Record]:
+        rec.check_direction(direction)
+        ids = sorted(set(entity_ids))
+        return self._facts(q.facts_touching(ids, direction, rec.as_list(predicates))) if ids else []
+
+    def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
+                     predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,
+                     episodes: Iterable[str] | None = None, recorded_before: int | None = None,
+                     conflicted: bool = False, valid_cheap: bool = False) -> list[Record]:
+        lists = {"id": rec.as_list(ids), "predicate": rec.as_list(predicates),
+                 "scope": rec.as_list(scopes), "episode": rec.as_list(episodes)}
+        return self._facts(q.select_facts(lists, source_type, recorded_before,
+                                          conflicted, valid_cheap))
+
+    def get_history(self, entity_id: str, predicate: str) -> list[Record]:
+        return self.get_facts(entity_id, "out", [predicate])
+
+    def all_facts(self) -> list[Record]:
+        return self._facts((q.FACT_SELECT + " ORDER BY f.recorded_at, f.id", []))
+
+    def repoint_predicate(self, from_id: str, to_id: str) -> int:
+        with self.transaction():
+            return self._run("UPDATE facts SET predicate = ? WHERE predicate = ?", (to_id, from_id))
+
+    def invalidate(self, fact_id: str, at: int, kind: str | None = None,
+                   reason: str | None = None, successor: str | None = None) -> None:
+        self._update_fact("t_invalid = ?, invalidation_kind = ?, invalidation_reason = ?,"
+                          " successor = ?", (at, kind, reason, successor), fact_id)
+
+    def reinforce(self, fact_id: str, at: int, confidence: float,
+                  source_type: str | None = None) -> None:
+        self._update_fact("last_reinforced_at = ?, confidence = ?,"
+                          " source_type = coalesce(?, source_type)",
+                          (at, float(confidence), source_type), fact_id)
+
+    def _update_fact(self, assignments: str, params: tuple, fact_id: str) -> None:
+        with self.transaction():
+            if not self._run(f"UPDATE facts SET {assignments} WHERE id = ?", (*params, fact_id)):
+                raise rec.not_found("fact", fact_id)
+
+    def link_conflicts(self, fact_id: str, ids: Iterable[str]) -> None:
+        self._edit_links(q.INSERT_LINK, fact_id, ids)
+
+    def unlink_conflicts(self, fact_id: str, ids: Iterable[str]) -> None:
+        self._edit_links(q.DELETE_LINK, fact_id, ids)
+
+    def _edit_links(self, sql: str, fact_id: str, ids: Iterable[str]) -> None:
+        with self._atomic():
+            if not self._one("SELECT 1 FROM facts WHERE id = ?", (fact_id,)):
+                raise rec.not_found("fact", fact_id)
+            self._many(sql, [(fact_id, other) for other in ids])
+
+    def _facts(self, plan: q.Plan) -> list[Record]:
+        self._refresh()
+        return [self._fact(row) for row in self._rows(*plan)]
+
+    def _fact(self, row: tuple) -> Record:
+        fact = dict(zip(FACT_FIELDS, row))
+        fact["subject"] = self._hydrated(fact["subject"])
+        if fact["object_ref"] is not None:
+            fact["object_ref"] = self._hydrated(fact["object_ref"])
+        links, evidence = fact["conflicts"], fact["evidence"]
+        fact["conflicts"] = sorted(json.loads(links)) if links != "[]" else []
+        fact["evidence"] = json.loads(evidence) if evidence != "[]" else []
+        return fact
+
+    # --- usage -----------------------------------------------------------------------
+    def predicate_usage(self) -> dict[str, int]:
+        return rec.counted(self._rows("SELECT predicate, count(*) FROM facts GROUP BY predicate"))
+
+    def entity_usage(self) -> dict[str, int]:
+        return rec.counted(self._rows(q.ENTITY_USAGE))
+
+    # --- episodes --------------------------------------------------------------------
+    def open_episode(self, episode: Record) -> Record:
+        row = rec.episode_record(episode)
+        with self.transaction():
+            if self._one("SELECT 1 FROM episodes WHERE id = ?", (row["id"],)):
+                raise rec.exists("episode", row["id"])
+            try:
+                self._run(q.INSERT_EPISODE, [row[f] for f in EPISODE_FIELDS])
+            except sqlite3.IntegrityError:
+                raise rec.exists("episode", row["id"], ref=row["ref"]) from None
+        return row
+
+    def close_episode(self, episode_id: str, summary: str | None, at: int) -> None:
+        with self.transaction():
+            if not self._run("UPDATE episodes SET summary = ?, closed_at = ? WHERE id = ?",
+                             (summary, at, episode_id)):
+                raise rec.not_found("episode", episode_id)
+
+    def get_episode(self, episode_id: str) -> Record | None:
+        return self._episode(" WHERE id = ?", (episode_id,))
+
+    def get_episode_by_ref(self, ref: str) -> Record | None:
+        return self._episode(" WHERE ref = ?", (ref,))
+
+    def _episode(self, where: str, params: tuple) -> Record | None:
+        row = self._one(q.EPISODE_SELECT + where, params)
+        return dict(zip(EPISODE_FIELDS, row)) if row else None
+
+    def list_episodes(self) -> list[Record]:
+        rows = self._rows(q.EPISODE_SELECT + " ORDER BY opened_at, id")
+        return [dict(zip(EPISODE_FIELDS, r)) for r in rows]
+
+    # --- predicates ------------------------------------------------------------------
+    def get_predicate(self, pred_id: str) -> Record | None:
+        row = self._one("SELECT row FROM predicates WHERE id = ?", (pred_id,))
+        return json.loads(row[0]) if row else None
+
+    def list_predicates(self, category: str | None = None, status: str | None = None) -> list[Record]:
+        rows = self._rows("SELECT row FROM predicates WHERE (?1 IS NULL OR category = ?1)"
+                          " AND (?2 IS NULL OR status = ?2) ORDER BY id", (category, status))
+        return [json.loads(r[0]) for r in rows]
+
+    def register_predicate(self, row: Record) -> None:
+        with self.transaction():
+            merged = rec.registered_predicate(self.get_predicate(row.get("id")), row)
+            self._run("INSERT OR REPLACE INTO predicates (id, category, status, row)"
+                      " VALUES (?, ?, ?, ?)", (merged["id"], merged["category"],
+                                               merged["status"], json.dumps(merged)))
+
+    # --- search and housekeeping -----------------------------------------------------
+    def search(self, query: str, limit: int = 50) -> dict[str, list[Record]]:
+        """FTS5 trigram over names/aliases, literals and summaries; the query is one phrase."""
+        if not rec.search_text_ok(query):
+            return {"entities": [], "facts": [], "episodes": []}
+        self._refresh()
+        params = (q.fts_phrase(query), limit)
+        return {
+            "entities": [self._cached_entity(r) for r in self._rows(q.SEARCH_ENTITIES, params)],
+            "facts": [self._fact(r) for r in self._rows(q.SEARCH_FACTS, params)],
+            "episodes": [dict(zip(EPISODE_FIELDS, r)) for r in self._rows(q.SEARCH_EPISODES, params)],
+        }
+
+    def stats(self) -> dict[str, Any]:
+        counts = self._one(
+            "SELECT (SELECT count(*) FROM entities), (SELECT count(*) FROM facts),"
+            " (SELECT count(*) FROM facts WHERE t_invalid IS NULL), (SELECT count(*) FROM episodes)")
+        statuses = dict(self._rows("SELECT status, count(*) FROM predicates GROUP BY status"))
+        return rec.stats_record(STORE_FORMAT, *counts, statuses)
+
+    def is_empty(self) -> bool:
+        return not self._one("SELECT EXISTS (SELECT 1 FROM entities) OR EXISTS (SELECT 1 FROM facts)"
+                             " OR EXISTS (SELECT 1 FROM episodes)")[0]
+
+    def schema_version(self) -> int:
+        """The version stored in the database (``PRAGMA user_version``)."""
+        return self._one("PRAGMA user_version")[0]
+
+    def close(self) -> None:
+        """Close the connection; the last one out folds the WAL back into the file."""
+        self._entities.clear()
+        self._conn.close()
+
+
+def _entity_from_row(row: tuple) -> Record:
+    entity = dict(zip(ENTITY_FIELDS, row))
+    entity["aliases"] = json.loads(entity["aliases"])
+    return entity
+
+
+def _entity_copy(row: Record) -> Record:
+    return dict(row, aliases=list(row["aliases"]))

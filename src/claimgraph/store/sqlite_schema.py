@@ -1,0 +1,198 @@
+"""The SQLite schema, its forward migrations, and the checks that guard opening a file.
+
+The schema version is ``PRAGMA user_version`` (readable before any table is trusted);
+``MIGRATIONS[i]`` takes a database from version i to i+1, and every pending step runs in ONE
+transaction, so a failure leaves the file exactly as it was. Version 1 is the baseline.
+
+Full-text search uses FTS5's ``trigram`` tokenizer: it matches any substring of three or
+more characters, case-insensitively, so "auth" finds ``AuthService``, "core" finds
+``claimgraph.core`` and "service" finds ``auth-service`` — what a reader of code names expects,
+and exactly the memory backend's substring semantics. (unicode61 with tokenchars "-_." would
+keep ``auth-service`` whole, so neither half of it would ever match.) Triggers keep the three
+indexes in step with their tables on every write, whoever writes.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from typing import Sequence
+
+from claimgraph import STORE_FORMAT
+from claimgraph.errors import ClaimgraphError
+
+#: Marks a SQLite file as ours ("CLGR"), so we never migrate another program's database.
+APPLICATION_ID = 0x434C4752
+
+_SEP = "char(31)"  # joins an entity's name and aliases so a phrase never spans two of them
+_ENTITY_TEXT = (f"new.name || {_SEP} || (SELECT coalesce(group_concat(value, {_SEP}), '') "
+                "FROM json_each(new.aliases))")
+
+BASELINE: tuple[str, ...] = (
+    """CREATE TABLE entities (
+        pk INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, name TEXT NOT NULL,
+        norm TEXT NOT NULL, type TEXT, scope TEXT NOT NULL, aliases TEXT NOT NULL DEFAULT '[]')""",
+    "CREATE INDEX entities_scope_name ON entities(scope, name)",
+    "CREATE INDEX entities_norm ON entities(norm)",
+    """CREATE TABLE entity_aliases (
+        entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+        alias TEXT NOT NULL, norm TEXT NOT NULL, PRIMARY KEY (entity_id, alias)) WITHOUT ROWID""",
+    "CREATE INDEX entity_aliases_norm ON entity_aliases(norm)",
+    """CREATE TABLE facts (
+        pk INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
+        subject_id TEXT NOT NULL REFERENCES entities(id), predicate TEXT NOT NULL,
+        object_kind TEXT NOT NULL, object_ref_id TEXT REFERENCES entities(id), object_lit TEXT,
+        t_valid INTEGER NOT NULL, t_invalid INTEGER, recorded_at INTEGER NOT NULL,
+        last_reinforced_at INTEGER, confidence REAL NOT NULL, epistemic TEXT NOT NULL,
+        scope TEXT NOT NULL, source_type TEXT NOT NULL, episode TEXT,
+        invalidation_reason TEXT, invalidation_kind TEXT, successor TEXT,
+        evidence TEXT NOT NULL DEFAULT '[]')""",
+    "CREATE INDEX facts_subject_predicate ON facts(subject_id, predicate, t_valid)",
+    "CREATE INDEX facts_object_ref ON facts(object_ref_id)",
+    "CREATE INDEX facts_episode ON facts(episode)",
+    "CREATE INDEX facts_predicate ON facts(predicate)",
+    "CREATE INDEX facts_t_invalid ON facts(t_invalid)",
+    """CREATE TABLE conflict_links (
+        fact_id TEXT NOT NULL REFERENCES facts(id), other_id TEXT NOT NULL,
+        PRIMARY KEY (fact_id, other_id)) WITHOUT ROWID""",
+    """CREATE TABLE episodes (
+        pk INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, source_type TEXT, ref TEXT,
+        summary TEXT, opened_at INTEGER, closed_at INTEGER, evidence TEXT)""",
+    "CREATE UNIQUE INDEX episodes_ref ON episodes(ref)",
+    """CREATE TABLE predicates (
+        id TEXT PRIMARY KEY, category TEXT, status TEXT, row TEXT NOT NULL) WITHOUT ROWID""",
+    "CREATE TABLE marks (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+    "CREATE VIRTUAL TABLE entity_fts USING fts5(text, tokenize='trigram')",
+    """CREATE VIRTUAL TABLE fact_fts USING fts5(
+        object_lit, content='facts', content_rowid='pk', tokenize='trigram')""",
+    """CREATE VIRTUAL TABLE episode_fts USING fts5(
+        summary, content='episodes', content_rowid='pk', tokenize='trigram')""",
+    f"""CREATE TRIGGER entities_fts_insert AFTER INSERT ON entities BEGIN
+        INSERT INTO entity_fts(rowid, text) VALUES (new.pk, {_ENTITY_TEXT}); END""",
+    f"""CREATE TRIGGER entities_fts_update AFTER UPDATE OF name, aliases ON entities BEGIN
+        DELETE FROM entity_fts WHERE rowid = old.pk;
+        INSERT INTO entity_fts(rowid, text) VALUES (new.pk, {_ENTITY_TEXT}); END""",
+    """CREATE TRIGGER entities_fts_delete AFTER DELETE ON entities BEGIN
+        DELETE FROM entity_fts WHERE rowid = old.pk; END""",
+    """CREATE TRIGGER facts_fts_insert AFTER INSERT ON facts WHEN new.object_lit IS NOT NULL BEGIN
+        INSERT INTO fact_fts(rowid, object_lit) VALUES (new.pk, new.object_lit); END""",
+    """CREATE TRIGGER facts_fts_update AFTER UPDATE OF object_lit ON facts BEGIN
+        INSERT INTO fact_fts(fact_fts, rowid, object_lit)
+            SELECT 'delete', old.pk, old.object_lit WHERE old.object_lit IS NOT NULL;
+        INSERT INTO fact_fts(rowid, object_lit)
+            SELECT new.pk, new.object_lit WHERE new.object_lit IS NOT NULL; END""",
+    """CREATE TRIGGER facts_fts_delete AFTER DELETE ON facts WHEN old.object_lit IS NOT NULL BEGIN
+        INSERT INTO fact_fts(fact_fts, rowid, object_lit) VALUES ('delete', old.pk, old.object_lit);
+        END""",
+    """CREATE TRIGGER episodes_fts_insert AFTER INSERT ON episodes WHEN new.summary IS NOT NULL
+        BEGIN INSERT INTO episode_fts(rowid, summary) VALUES (new.pk, new.summary); END""",
+    """CREATE TRIGGER episodes_fts_update AFTER UPDATE OF summary ON episodes BEGIN
+        INSERT INTO episode_fts(episode_fts, rowid, summary)
+            SELECT 'delete', old.pk, old.summary WHERE old.summary IS NOT NULL;
+        INSERT INTO episode_fts(rowid, summary)
+            SELECT new.pk, new.summary WHERE new.summary IS NOT NULL; END""",
+    """CREATE TRIGGER episodes_fts_delete AFTER DELETE ON episodes WHEN old.summary IS NOT NULL
+        BEGIN INSERT INTO episode_fts(episode_fts, rowid, summary)
+            VALUES ('delete', old.pk, old.summary); END""",
+    f"PRAGMA application_id = {APPLICATION_ID}",
+)
+
+#: MIGRATIONS[i] moves a database from schema version i to i + 1.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (BASELINE,)
+assert len(MIGRATIONS) == STORE_FORMAT, "every store format needs its migration step"
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def migrate(conn: sqlite3.Connection, where: str,
+            steps: Sequence[Sequence[str]] = MIGRATIONS) -> int:
+    """Bring the schema to ``len(steps)`` in one transaction; return the version reached."""
+    target = len(steps)
+    if schema_version(conn, where, target) == target:
+        return target
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        current = schema_version(conn, where, target)
+        for step in steps[current:]:
+            for statement in step:
+                conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {target}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return target
+
+
+def schema_version(conn: sqlite3.Connection, where: str, supported: int = STORE_FORMAT) -> int:
+    """The stored version; refuse a future one and a database that is not ours."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > supported:
+        raise future_format(where, version, supported)
+    if version == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+        raise ClaimgraphError(
+            "not-a-store", f"{where} is a SQLite database, but not a claimgraph store",
+            hint="point --db (or CLAIMGRAPH_DB) at a claimgraph store or a new path", path=where)
+    app = conn.execute("PRAGMA application_id").fetchone()[0]
+    if version and app != APPLICATION_ID:
+        raise ClaimgraphError(
+            "not-a-store", f"{where} belongs to another program (application id {app})",
+            hint="point --db (or CLAIMGRAPH_DB) at a claimgraph store or a new path", path=where)
+    return version
+
+
+def future_format(where: str, found: int, supported: int = STORE_FORMAT) -> ClaimgraphError:
+    """A newer claimgraph wrote this; reading it could lose data, so refuse."""
+    return ClaimgraphError(
+        "future-format",
+        f"{where} has store format {found}, but this claimgraph reads format {supported} at most",
+        hint="upgrade claimgraph (pip install -U claimgraph) to open this store",
+        path=where, found=found, supported=supported)
+
+
+def check_file(path: Path) -> None:
+    """Refuse a file that is not SQLite, or is shorter than its own header says, before use.
+
+    SQLite only notices truncation when it reads a missing page, possibly deep inside a
+    write; the header's page count (valid when its change counter matches) catches it up
+    front. With a live WAL the main file may lag legitimately, so the size test is skipped.
+    """
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    with path.open("rb") as handle:
+        header = handle.read(100)
+    if len(header) < 100 or not header.startswith(_SQLITE_MAGIC):
+        raise corrupt(path, "it is not a SQLite database")
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    counter_valid = header[24:28] == header[92:96]
+    wal = Path(f"{path}-wal")
+    wal_live = wal.exists() and wal.stat().st_size > 0
+    if counter_valid and not wal_live and path.stat().st_size < pages * page_size:
+        raise corrupt(path, "it is truncated")
+
+
+def corrupt(path: Path | str, why: str) -> ClaimgraphError:
+    """The one refusal for a damaged store file: say which file and what to do."""
+    return ClaimgraphError(
+        "corrupt-store", f"cannot read the store {path}: {why}",
+        hint=("restore it from a backup or a dump (claimgraph load), or move it aside "
+              "to start a fresh store"), path=str(path))
+
+
+def is_corruption(error: sqlite3.DatabaseError) -> bool:
+    """SQLITE_CORRUPT and SQLITE_NOTADB mean a damaged file, not a bad query."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (11, 26)
+    return type(error) is sqlite3.DatabaseError
+
+
+def remove_quietly(path: Path) -> None:
+    """Best-effort cleanup of a file we created ourselves."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass

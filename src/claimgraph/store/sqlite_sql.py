@@ -1,0 +1,118 @@
+"""SQL text for SqliteStore, built by pure functions that return ``(sql, params)`` plans.
+
+Keeping the statements apart from the code that runs them makes each query readable in one
+place and testable without a database. Statement texts come from a small closed set, so
+sqlite3's prepared-statement cache serves every call after the first. Lists travel as ONE
+JSON parameter (``IN (SELECT value FROM json_each(?))``): any length, no variable limit.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+from claimgraph.logic.model import FACT_FIELDS
+
+Plan = tuple[str, list[Any]]
+
+_FACT_COLUMNS = {
+    "subject": "f.subject_id",
+    "object_ref": "f.object_ref_id",
+    "conflicts": ("(SELECT json_group_array(c.other_id) FROM conflict_links c "
+                  "WHERE c.fact_id = f.id)"),
+}
+#: Columns in FACT_FIELDS order, so a row zips straight into a fact dict.
+FACT_SELECT = "SELECT " + ", ".join(_FACT_COLUMNS.get(n, f"f.{n}") for n in FACT_FIELDS) + " FROM facts f"
+FACT_ORDER = " ORDER BY f.t_valid, f.id"
+
+_INSERT_COLUMNS = ("id", "subject_id", "predicate", "object_kind", "object_ref_id", "object_lit",
+                   "t_valid", "t_invalid", "recorded_at", "last_reinforced_at", "confidence",
+                   "epistemic", "scope", "source_type", "episode", "invalidation_reason",
+                   "invalidation_kind", "successor", "evidence")
+INSERT_FACT = (f"INSERT INTO facts ({', '.join(_INSERT_COLUMNS)}) "
+               f"VALUES ({', '.join('?' * len(_INSERT_COLUMNS))})")
+INSERT_LINK = "INSERT OR IGNORE INTO conflict_links (fact_id, other_id) VALUES (?, ?)"
+DELETE_LINK = "DELETE FROM conflict_links WHERE fact_id = ? AND other_id = ?"
+
+ENTITY_SELECT = "SELECT id, name, type, scope, aliases FROM entities"
+ENTITY_ORDER = " ORDER BY name, id"
+INSERT_ENTITY = "INSERT INTO entities (id, name, norm, type, scope, aliases) VALUES (?, ?, ?, ?, ?, ?)"
+INSERT_ALIAS = "INSERT OR IGNORE INTO entity_aliases (entity_id, alias, norm) VALUES (?, ?, ?)"
+FIND_ENTITIES = (ENTITY_SELECT + " WHERE pk IN (SELECT pk FROM entities WHERE norm = ?1 UNION "
+                 "SELECT e.pk FROM entity_aliases a JOIN entities e ON e.id = a.entity_id "
+                 "WHERE a.norm = ?1) AND (?2 IS NULL OR scope = ?2)" + ENTITY_ORDER)
+
+EPISODE_SELECT = "SELECT id, source_type, ref, summary, opened_at, closed_at, evidence FROM episodes"
+INSERT_EPISODE = ("INSERT INTO episodes (id, source_type, ref, summary, opened_at, closed_at, "
+                  "evidence) VALUES (?, ?, ?, ?, ?, ?, ?)")
+
+ENTITY_USAGE = """SELECT id, count(*) FROM (
+    SELECT subject_id AS id FROM facts UNION ALL
+    SELECT object_ref_id FROM facts WHERE object_ref_id IS NOT NULL AND object_ref_id != subject_id)
+    GROUP BY id"""
+
+_ENTITY_HITS = "SELECT e.id FROM entities e WHERE e.pk IN (SELECT rowid FROM entity_fts WHERE entity_fts MATCH ?1)"
+SEARCH_ENTITIES = (ENTITY_SELECT + " WHERE pk IN (SELECT rowid FROM entity_fts "
+                   "WHERE entity_fts MATCH ?1)" + ENTITY_ORDER + " LIMIT ?2")
+SEARCH_FACTS = (FACT_SELECT + " WHERE f.pk IN (SELECT rowid FROM fact_fts WHERE fact_fts MATCH ?1)"
+                f" OR f.subject_id IN ({_ENTITY_HITS}) OR f.object_ref_id IN ({_ENTITY_HITS})"
+                " ORDER BY f.t_invalid IS NOT NULL, f.t_valid DESC, f.id LIMIT ?2")
+SEARCH_EPISODES = (EPISODE_SELECT + " WHERE pk IN (SELECT rowid FROM episode_fts "
+                   "WHERE episode_fts MATCH ?1) ORDER BY opened_at IS NULL, opened_at DESC, id LIMIT ?2")
+
+
+def fts_phrase(query: str) -> str:
+    """User text as ONE quoted FTS5 phrase: AND, NEAR(, * and quotes are just characters."""
+    return '"' + query.replace('"', '""') + '"'
+
+
+def in_list(column: str, values: Sequence[str], params: list[Any]) -> str:
+    """``column = ?`` for one value (best for the planner), a JSON list for several."""
+    if len(values) == 1:
+        params.append(values[0])
+        return f"{column} = ?"
+    params.append(json.dumps(list(values)))
+    return f"{column} IN (SELECT value FROM json_each(?))"
+
+
+def facts_touching(entity_ids: Sequence[str], direction: str,
+                   predicates: Sequence[str] | None) -> Plan:
+    """Facts with the entities as subject (out), object (in) or either (both)."""
+    params: list[Any] = []
+    sides = {"out": ["f.subject_id"], "in": ["f.object_ref_id"],
+             "both": ["f.subject_id", "f.object_ref_id"]}[direction]
+    touch = " OR ".join(in_list(side, entity_ids, params) for side in sides)
+    where = [f"({touch})"]
+    if predicates is not None:
+        where.append(in_list("f.predicate", predicates, params))
+    return FACT_SELECT + " WHERE " + " AND ".join(where) + FACT_ORDER, params
+
+
+def select_facts(lists: dict[str, Sequence[str] | None], source_type: str | None,
+                 recorded_before: int | None, conflicted: bool, valid_cheap: bool) -> Plan:
+    """select_facts criteria, ANDed; ``lists`` maps a column to its allowed values."""
+    params: list[Any] = []
+    where = [in_list(f"f.{column}", values, params)
+             for column, values in lists.items() if values is not None]
+    if source_type is not None:
+        where.append("f.source_type = ?")
+        params.append(source_type)
+    if recorded_before is not None:
+        where.append("f.recorded_at < ?")
+        params.append(recorded_before)
+    if conflicted:
+        where.append("EXISTS (SELECT 1 FROM conflict_links c WHERE c.fact_id = f.id)")
+    if valid_cheap:
+        where.append("f.t_invalid IS NULL")
+    clause = " WHERE " + " AND ".join(where) if where else ""
+    return FACT_SELECT + clause + FACT_ORDER, params
+
+
+def fact_params(row: dict[str, Any]) -> tuple:
+    """A stored fact (``records.stored_fact``) as INSERT_FACT parameters."""
+    evidence = row["evidence"]
+    return (row["id"], row["subject"], row["predicate"], row["object_kind"], row["object_ref"],
+            row["object_lit"], row["t_valid"], row["t_invalid"], row["recorded_at"],
+            row["last_reinforced_at"], row["confidence"], row["epistemic"], row["scope"],
+            row["source_type"], row["episode"], row["invalidation_reason"],
+            row["invalidation_kind"], row["successor"], json.dumps(evidence) if evidence else "[]")
