@@ -15,7 +15,9 @@ from typing import Any
 
 import psutil
 import pytest
+from filelock import FileLock
 
+import claimgraph.lease as lease_module
 from claimgraph.errors import ClaimgraphError
 from claimgraph.lease import (CURATE_HINT, HOST, Lease, curate_lock_path, curation_lease,
                               holder_alive, now_ms, read_holder, write_lease, write_lock_path)
@@ -336,3 +338,12 @@ def test_read_holder_and_holder_alive_describe_the_current_holder(children, lock
     assert not holder_alive(record)
     lock.write_text("garbage")
     assert read_holder(lock)["unreadable"] and not holder_alive(read_holder(lock))
+
+
+def test_a_stalled_guard_is_reported_as_such_instead_of_blocking(lock, monkeypatch):
+    monkeypatch.setattr(lease_module, "GUARD_TIMEOUT_S", 0.2)
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(f"{lock}.guard"):
+        with pytest.raises(ClaimgraphError) as refusal:
+            Lease(lock, "beta").acquire(0)
+    assert "stalled" in refusal.value.message and not lock.exists()

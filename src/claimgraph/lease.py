@@ -120,6 +120,8 @@ def describe_holder(holder: dict[str, Any], now: int) -> str:
     """A one-line account of who holds a lease, for refusals and ``claimgraph status``."""
     if holder.get("unreadable"):
         return "an unreadable lease file (breakable once it is a TTL old)"
+    if holder.get("guard_busy"):
+        return "a process stalled while updating it (its guard file stayed locked)"
     left_s = max(0, holder["expires_at"] - now) / 1000
     return (f"{holder.get('owner')!r} (pid {holder.get('pid')} on host {holder.get('host')}), "
             f"expiring in {left_s:.1f} s unless renewed")
@@ -181,7 +183,7 @@ class Lease:
                 self.held, self.lost = True, False
                 return None
         except Timeout:
-            return read_holder(self.path) or {"unreadable": True, "modified_at": self.clock()}
+            return {"guard_busy": True, "lock": str(self.path)}
 
     def _record(self, now: int) -> dict[str, Any]:
         return {"token": self.token, "owner": self.owner, "pid": os.getpid(),
@@ -191,7 +193,7 @@ class Lease:
     def _guard(self) -> FileLock:
         """The flock held only for the few milliseconds of one read-check-write."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        import contextlib; return contextlib.nullcontext()
+        return FileLock(f"{self.path}.guard", timeout=GUARD_TIMEOUT_S)
 
     def _write(self, record: dict[str, Any]) -> None:
         """Replace the lease file atomically, so readers outside the guard never see half a record."""

@@ -57,10 +57,6 @@ class Context:
     def shell(self) -> Shell:
         """The shell over an EXISTING store: reads never create one as a side effect."""
         if self._shell is None:
-            if not self.db_path.exists():
-                raise ClaimgraphError("no-store", f"no claimgraph store at {self.db_path}",
-                                      hint="create it with `claimgraph init`, or pass --db PATH",
-                                      db=str(self.db_path))
             self._shell = self._open(create=False)
         return self._shell
 

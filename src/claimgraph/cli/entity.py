@@ -103,7 +103,7 @@ def run_duplicates(ctx: Context, args: argparse.Namespace) -> int:
     if not clusters:
         emit("no look-alike entities")
     for cluster in clusters:
-        names = ", ".join(repr(e["name"]) for e in cluster["entities"])
+        names = ", ".join(repr(name) for name in sorted(e["name"] for e in cluster["entities"]))
         emit(f"{cluster['normalized']} (scope {cluster['scope']}): {names}")
     if clusters:
         emit("merge one into another with `claimgraph entity merge SOURCE TARGET`")

@@ -102,7 +102,7 @@ def report_error(err: ClaimgraphError, as_json: bool) -> int:
         emit_error(json.dumps(err.to_dict(), ensure_ascii=False, default=str))
     else:
         hint = f" — {err.hint}" if err.hint else ""
-        emit_error(f"claimgraph: {err.message}{hint}")
+        emit_error(" ".join(f"claimgraph: {err.message}{hint}".split("\n")))
     return EXIT_FAILED
 
 

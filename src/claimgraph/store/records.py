@@ -25,7 +25,7 @@ DIRECTIONS = ("out", "in", "both")
 
 def ref_id(ref: Any) -> str | None:
     """An entity reference given as an entity dict or a bare id -> the id."""
-    if isinstance(ref, Mapping):
+    if isinstance(ref, dict):
         return ref.get("id")
     return ref
 

@@ -44,6 +44,7 @@ class SqliteStore:
         self._depth = 0
         self._entities: dict[str, Record] = {}
         self._data_version = -1
+        self._unindexed_after: int | None = None
         if not self._in_memory:
             schema.check_file(Path(self.path))
         self._conn = sqlite3.connect(self.path, isolation_level=None, cached_statements=512)
@@ -131,6 +132,7 @@ class SqliteStore:
 
     def _commit(self) -> None:
         try:
+            self._index_new_literals()
             self._run("COMMIT")
         except BaseException:
             self._abort()
@@ -139,12 +141,30 @@ class SqliteStore:
     def _abort(self) -> None:
         """Roll back and forget cached entities: the cache may hold rolled-back writes."""
         self._entities.clear()
+        self._unindexed_after = None
         if self._conn.in_transaction:
             self._conn.execute("ROLLBACK")
 
+    def _index_new_literals(self) -> None:
+        """Index this transaction's new literal facts in one statement (see sqlite_schema)."""
+        if self._unindexed_after is not None:
+            self._run(q.INDEX_NEW_LITERALS, (self._unindexed_after,))
+            self._unindexed_after = None
+
+    def _note_new_facts(self) -> None:
+        """Remember where this transaction's facts start (pks only grow: facts are never deleted)."""
+        if self._unindexed_after is None:
+            self._unindexed_after = self._one("SELECT coalesce(max(pk), 0) FROM facts")[0]
+
     @contextmanager
-    def _atomic(self) -> Iterator[None]:
-        """A multi-statement write that is all-or-nothing even inside a caller's block."""
+    def _atomic(self, single_statement: bool = False) -> Iterator[None]:
+        """A write that is all-or-nothing even inside a caller's block.
+
+        One statement is atomic by itself; several get a savepoint when a block is open.
+        """
+        if self._depth and single_statement:
+            yield
+            return
         if not self._depth:
             with self.transaction():
                 yield
@@ -291,8 +311,12 @@ class SqliteStore:
             return
         links = [(r["id"], other) for r in rows for other in r["conflicts"]]
         try:
-            with self._atomic():
-                self._many(q.INSERT_FACT, [q.fact_params(r) for r in rows])
+            with self._atomic(single_statement=len(rows) == 1 and not links):
+                self._note_new_facts()
+                if len(rows) == 1:
+                    self._run(q.INSERT_FACT, q.fact_params(rows[0]))
+                else:
+                    self._many(q.INSERT_FACT, [q.fact_params(r) for r in rows])
                 if links:
                     self._many(q.INSERT_LINK, links)
         except sqlite3.IntegrityError as error:
@@ -459,6 +483,8 @@ class SqliteStore:
         if not rec.search_text_ok(query):
             return {"entities": [], "facts": [], "episodes": []}
         self._refresh()
+        if self._depth:
+            self._index_new_literals()
         params = (q.fts_phrase(query), limit)
         return {
             "entities": [self._cached_entity(r) for r in self._rows(q.SEARCH_ENTITIES, params)],

@@ -9,12 +9,15 @@ more characters, case-insensitively, so "auth" finds ``AuthService``, "core" fin
 ``claimgraph.core`` and "service" finds ``auth-service`` — what a reader of code names expects,
 and exactly the memory backend's substring semantics. (unicode61 with tokenchars "-_." would
 keep ``auth-service`` whole, so neither half of it would ever match.) Triggers keep the three
-indexes in step with their tables on every write, whoever writes.
+indexes in step with their tables on every write, whoever writes — except fact INSERTs: an
+FTS5 write inside a trigger runs in a sub-transaction that flushes FTS5's pending data on
+every row, which measured ten times slower (25k vs 140k rows/s). SqliteStore instead indexes
+the literals a transaction inserted with ONE ``INSERT .. SELECT`` just before COMMIT (and
+before any search inside the transaction), so the index never lags a committed fact.
 """
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 from typing import Sequence
@@ -75,8 +78,6 @@ BASELINE: tuple[str, ...] = (
         INSERT INTO entity_fts(rowid, text) VALUES (new.pk, {_ENTITY_TEXT}); END""",
     """CREATE TRIGGER entities_fts_delete AFTER DELETE ON entities BEGIN
         DELETE FROM entity_fts WHERE rowid = old.pk; END""",
-    """CREATE TRIGGER facts_fts_insert AFTER INSERT ON facts WHEN new.object_lit IS NOT NULL BEGIN
-        INSERT INTO fact_fts(rowid, object_lit) VALUES (new.pk, new.object_lit); END""",
     """CREATE TRIGGER facts_fts_update AFTER UPDATE OF object_lit ON facts BEGIN
         INSERT INTO fact_fts(fact_fts, rowid, object_lit)
             SELECT 'delete', old.pk, old.object_lit WHERE old.object_lit IS NOT NULL;
@@ -189,10 +190,3 @@ def is_corruption(error: sqlite3.DatabaseError) -> bool:
         return code & 0xFF in (11, 26)
     return type(error) is sqlite3.DatabaseError
 
-
-def remove_quietly(path: Path) -> None:
-    """Best-effort cleanup of a file we created ourselves."""
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass

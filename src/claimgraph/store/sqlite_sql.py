@@ -31,6 +31,8 @@ _INSERT_COLUMNS = ("id", "subject_id", "predicate", "object_kind", "object_ref_i
                    "invalidation_kind", "successor", "evidence")
 INSERT_FACT = (f"INSERT INTO facts ({', '.join(_INSERT_COLUMNS)}) "
                f"VALUES ({', '.join('?' * len(_INSERT_COLUMNS))})")
+INDEX_NEW_LITERALS = ("INSERT INTO fact_fts (rowid, object_lit) SELECT pk, object_lit FROM facts"
+                      " WHERE pk > ? AND object_lit IS NOT NULL")
 INSERT_LINK = "INSERT OR IGNORE INTO conflict_links (fact_id, other_id) VALUES (?, ?)"
 DELETE_LINK = "DELETE FROM conflict_links WHERE fact_id = ? AND other_id = ?"
 
@@ -84,7 +86,9 @@ def facts_touching(entity_ids: Sequence[str], direction: str,
     touch = " OR ".join(in_list(side, entity_ids, params) for side in sides)
     where = [f"({touch})"]
     if predicates is not None:
-        where.append(in_list("f.predicate", predicates, params))
+        # Unary + keeps the planner off facts_predicate: the entity side is always narrower.
+        column = "f.predicate" if direction == "out" else "+f.predicate"
+        where.append(in_list(column, predicates, params))
     return FACT_SELECT + " WHERE " + " AND ".join(where) + FACT_ORDER, params
 
 

@@ -1,0 +1,159 @@
+"""The normalized transcript model every reader produces and every extractor consumes.
+
+Frozen, slotted dataclasses rather than TypedDicts: a 50 MB transcript yields tens of
+thousands of events, and slots keep each one small; a misspelt attribute fails loudly instead
+of reading as a missing key; and one extractor cannot mutate what the next one sees.
+``to_dict()`` gives the plain-dict shape the rest of claimgraph stores.
+
+One flat ``Event`` with a ``kind`` tag (not a class per kind) so that filtering, sorting and
+serializing are the same for all kinds; fields a kind does not use stay at their defaults.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.timeutil import from_iso
+
+AGENTS = ("claude-code", "codex", "gemini", "text")
+
+#: prompt: text the human typed.  assistant: the model's visible text (thinking dropped).
+#: tool_call / tool_result: paired by ``call_id``.  compaction: a context summary (derived).
+#: subagent: a link from the parent's tool call to a subagent's transcript.  meta: text the
+#: harness injected in the user's place (slash-command wrappers, hook feedback, interruption
+#: markers, environment blocks) -- kept as evidence, always derived, never a prompt.
+KINDS = ("prompt", "assistant", "tool_call", "tool_result", "compaction", "subagent", "meta")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One normalized thing that happened in a session; ``line`` is its evidence reference."""
+
+    kind: str
+    agent: str
+    source_file: str
+    line: int
+    text: str = ""
+    timestamp: int | None = None
+    session_id: str | None = None
+    cwd: str | None = None
+    git_branch: str | None = None
+    agent_version: str | None = None
+    derived: bool = False
+    is_sidechain: bool = False
+    subagent_id: str | None = None
+    record_id: str | None = None
+    tool_name: str | None = None
+    tool_input: Mapping[str, Any] | None = None
+    call_id: str | None = None
+    is_error: bool = False
+    extras: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_human_prompt(self) -> bool:
+        """Words a person typed: the only text an extractor may treat as a user assertion."""
+        return self.kind == "prompt" and not self.derived and not self.is_sidechain
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class ReadWarning:
+    """A line the reader could not use, and why: shown to users, never fatal."""
+
+    source_file: str
+    line: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    agent: str
+    session_id: str | None = None
+    cwd: str | None = None
+    git_branch: str | None = None
+    agent_version: str | None = None
+    repository_url: str | None = None
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """What one read produced. ``end_offset`` is where the next incremental read starts:
+    the byte just past the last complete line consumed (a half-written line is left alone).
+    ``subagent_offsets`` holds the same high-water mark for each subagent file read."""
+
+    path: str
+    agent: str
+    session: SessionInfo
+    events: tuple[Event, ...]
+    start_offset: int
+    end_offset: int
+    end_line: int
+    counts: Mapping[str, int]
+    warnings: tuple[ReadWarning, ...]
+    subagent_offsets: Mapping[str, int] = field(default_factory=dict)
+
+
+class TranscriptBuilder:
+    """Mutable scratch space a reader fills while streaming; ``build()`` freezes it."""
+
+    def __init__(self, path: str, agent: str, start_offset: int = 0) -> None:
+        self.path = path
+        self.agent = agent
+        self.start_offset = start_offset
+        self.events: list[Event] = []
+        self.counts: Counter[str] = Counter()
+        self.warnings: list[ReadWarning] = []
+        self.session: dict[str, str] = {}
+
+    def add(self, event: Event) -> int:
+        """Append an event and return its index, so a later line can still amend it."""
+        self.events.append(event)
+        return len(self.events) - 1
+
+    def amend(self, index: int, **changes: Any) -> None:
+        self.events[index] = dataclasses.replace(self.events[index], **changes)
+
+    def warn(self, source_file: str, line: int, reason: str, counter: str = "malformed") -> None:
+        self.counts[counter] += 1
+        self.warnings.append(ReadWarning(source_file, line, reason))
+
+    def remember(self, **fields: str | None) -> None:
+        """Session metadata: the first session id wins, the latest cwd/branch/version win."""
+        for name, value in fields.items():
+            if value and (name != "session_id" or name not in self.session):
+                self.session[name] = value
+
+    def build(self, end_offset: int, end_line: int,
+              subagent_offsets: Mapping[str, int] | None = None) -> Transcript:
+        counts = Counter(self.counts)
+        counts["events"] = len(self.events)
+        for event in self.events:
+            counts[event.kind] += 1
+            counts["tool_error"] += event.kind == "tool_result" and event.is_error
+            counts["derived"] += event.derived
+        session = SessionInfo(agent=self.agent, **self.session)
+        return Transcript(self.path, self.agent, session, tuple(self.events), self.start_offset,
+                          end_offset, end_line, dict(counts), tuple(self.warnings),
+                          dict(subagent_offsets or {}))
+
+
+def iso_to_ms(value: Any) -> int | None:
+    """Transcript timestamps are ISO-8601 text; a bad one costs the timestamp, not the event."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return from_iso(value)
+    except ClaimgraphError:
+        return None
+
+
+def scalar_fields(source: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """Copy only small, flat values: tool outputs also carry whole files and patches."""
+    return {name: source[name] for name in names
+            if isinstance(source.get(name), (str, int, float, bool))}

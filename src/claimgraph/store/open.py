@@ -1,0 +1,49 @@
+"""Opening a store: the one path from a ``<db>`` location to a ready, current SqliteStore.
+
+Order matters. The version stamp is a plain file, so it is checked first: a store written by
+a newer claimgraph is refused before SQLite touches it (no WAL created, no migration tried).
+Only then is the database opened (which checks its own schema version and migrates an older
+one forward in a transaction), and the stamp is written last, once the file is known good.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from claimgraph.errors import ClaimgraphError
+from claimgraph.sidecar import Sidecars
+from claimgraph.store.memory import MemoryStore
+from claimgraph.store.sqlite import SqliteStore
+
+MEMORY = ":memory:"
+
+
+def open_store(db_path: Path | str, *, create: bool = True) -> SqliteStore:
+    """Open (creating when allowed) the store at ``db_path``, or a private ":memory:" one."""
+    if str(db_path) == MEMORY:
+        return SqliteStore(MEMORY)
+    path = Path(db_path).expanduser()
+    if not path.exists() and not create:
+        raise ClaimgraphError(
+            "store-missing", f"there is no claimgraph store at {path}",
+            hint="run `claimgraph init`, or pass --db (or set CLAIMGRAPH_DB) to an existing store",
+            path=str(path))
+    if path.is_dir():
+        raise ClaimgraphError(
+            "store-is-directory", f"{path} is a directory, not a store file",
+            hint="point --db (or CLAIMGRAPH_DB) at a file such as claims.db", path=str(path))
+    sidecars = Sidecars(path)
+    sidecars.check_version_stamp()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    store = SqliteStore(path)
+    try:
+        sidecars.write_version_stamp()
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
+def open_memory_store() -> MemoryStore:
+    """A throwaway store for tests and dry runs; nothing touches the disk."""
+    return MemoryStore()

@@ -1,0 +1,80 @@
+"""Driving the CLI in-process (``main([...])`` with captured output) and as a real process."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from claimgraph.cli.main import main
+
+UUID = r"[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}"
+_SHORT_OR_FULL_ID = re.compile(rf"\b(f|e|ep)-(?:{UUID}|[0-9a-f]{{8}})\b")
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z")
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+    def error(self) -> dict[str, Any]:
+        return json.loads(self.err)
+
+
+def normalize(text: str) -> str:
+    """Ids become <f>, <e>, <ep> and full timestamps <time>; dates the tests chose stay."""
+    text = _SHORT_OR_FULL_ID.sub(lambda m: f"<{m.group(1)}>", text)
+    return _ISO.sub("<time>", text)
+
+
+@pytest.fixture
+def db(isolated_home: Path) -> Path:
+    """The store path the suite-wide fixture put in CLAIMGRAPH_DB."""
+    return Path(os.environ["CLAIMGRAPH_DB"])
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]):
+    """``cli("facts", "api")`` runs ``main`` and returns its exit code and captured output."""
+    def run(*argv: str) -> Run:
+        capsys.readouterr()
+        code = main(list(argv))
+        captured = capsys.readouterr()
+        return Run(code, captured.out, captured.err)
+    return run
+
+
+@pytest.fixture
+def ok(cli):
+    """Like ``cli`` but the command must succeed."""
+    def run(*argv: str) -> Run:
+        result = cli(*argv)
+        assert result.code == 0, result.err
+        return result
+    return run
+
+
+def run_process(*argv: str, stdin: str | None = None, timeout: float = 60) -> Run:
+    """``python -m claimgraph ...`` as a real process, with the test's environment."""
+    done = subprocess.run([sys.executable, "-m", "claimgraph", *argv], input=stdin,
+                          capture_output=True, text=True, timeout=timeout, env=dict(os.environ))
+    return Run(done.returncode, done.stdout, done.stderr)
+
+
+def one_line(text: str) -> str:
+    """The error output must be exactly one line; return it."""
+    lines = text.strip("\n").split("\n")
+    assert len(lines) == 1, f"expected one line on stderr, got: {text!r}"
+    return lines[0]

@@ -1,0 +1,150 @@
+"""The parser, the dispatch table and the error boundary: exit codes 0/1/2/130 and their messages."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from claimgraph import __version__
+from claimgraph.cli import main as cli_main
+from claimgraph.cli.main import DISPATCH, build_parser, main
+from claimgraph.errors import ClaimgraphError
+
+from .conftest import one_line
+
+
+def leaf_parsers() -> dict[str, argparse.ArgumentParser]:
+    """Every runnable command line ("facts", "entity merge", ...) and its parser."""
+    found: dict[str, argparse.ArgumentParser] = {}
+
+    def walk(parser: argparse.ArgumentParser, prefix: str) -> None:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs or prefix == "predicates":
+            found[prefix] = parser
+        for action in subs:
+            for name, child in action.choices.items():
+                walk(child, f"{prefix} {name}".strip())
+    walk(build_parser(), "")
+    found.pop("", None)
+    return found
+
+
+COMMAND_LINES = sorted(leaf_parsers())
+TOP_LEVEL = ("init assert facts history search neighbor invalidate conflicts entity predicates "
+             "evidence dump load stats config version demo").split()
+
+
+def test_every_dispatch_entry_has_a_parser_and_every_parser_a_handler():
+    parsers = set(leaf_parsers()) - {"predicates"}  # bare `predicates` runs `predicates list`
+    assert set(DISPATCH) == parsers
+
+
+@pytest.mark.parametrize("command", COMMAND_LINES)
+def test_every_command_has_help_that_exits_zero(cli, command):
+    result = cli(*command.split(), "--help")
+    assert result.code == 0
+    assert f"claimgraph {command}" in result.out
+    assert result.err == ""
+
+
+def test_top_level_help_mentions_every_command(cli):
+    result = cli("--help")
+    assert result.code == 0
+    for command in TOP_LEVEL:
+        assert command in result.out
+
+
+def test_every_command_has_a_one_line_summary_in_the_top_level_help():
+    subs = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    summaries = {choice.dest: choice.help for choice in subs._choices_actions}
+    assert sorted(summaries) == sorted(TOP_LEVEL)
+    assert all(summaries.values())
+
+
+def test_version_flag_prints_the_version(cli):
+    result = cli("--version")
+    assert (result.code, result.out.strip()) == (0, f"claimgraph {__version__}")
+
+
+def test_no_command_is_a_usage_error_with_exit_two(cli):
+    result = cli()
+    assert result.code == 2
+    assert "required" in result.err and "--help" in result.err
+
+
+def test_unknown_command_is_a_usage_error_naming_it(cli):
+    result = cli("facst", "api")
+    assert result.code == 2
+    assert "invalid choice: 'facst'" in result.err
+
+
+def test_a_bad_flag_value_is_a_usage_error(cli):
+    result = cli("assert", "api", "prefers", "REST", "--on-conflict", "overwrite")
+    assert result.code == 2
+    assert "--on-conflict" in result.err
+
+
+def test_usage_errors_under_json_are_json_on_stderr(cli):
+    result = cli("--json", "facts")
+    assert result.code == 2
+    error = result.error()
+    assert error["type"] == "usage" and "ENTITY" in error["error"]
+
+
+def test_global_flags_work_before_and_after_the_command(cli, tmp_path):
+    db = tmp_path / "x.db"
+    assert cli("--db", str(db), "init").code == 0
+    assert cli("stats", "--db", str(db), "--json").json()["db"] == str(db)
+    assert cli("--json", "--db", str(db), "stats").json()["db"] == str(db)
+
+
+def test_an_expected_failure_is_one_line_with_a_hint_and_exit_one(cli):
+    result = cli("facts", "api")
+    assert result.code == 1
+    line = one_line(result.err)
+    assert line.startswith("claimgraph: there is no claimgraph store at ")
+    assert "claimgraph init" in line
+
+
+def test_an_expected_failure_under_json_is_the_error_dict(cli, db):
+    result = cli("facts", "api", "--json")
+    assert result.code == 1
+    assert result.error() == {
+        "error": f"there is no claimgraph store at {db}", "type": "store-missing",
+        "hint": "run `claimgraph init`, or pass --db (or set CLAIMGRAPH_DB) to an existing store",
+        "path": str(db)}
+
+
+def test_an_unexpected_exception_writes_a_crash_file_beside_the_db(cli, db, monkeypatch):
+    def explode(ctx, args):
+        raise RuntimeError("kaboom")
+    monkeypatch.setitem(cli_main.DISPATCH, "stats", explode)
+    result = cli("stats")
+    assert result.code == 1
+    line = one_line(result.err)
+    crash = db.parent / f"{db.name}.crash.log"
+    assert "unexpected error: RuntimeError: kaboom" in line and str(crash) in line
+    report = crash.read_text()
+    assert "Traceback" in report and "kaboom" in report and "argv: ['stats']" in report
+
+
+def test_ctrl_c_exits_130(cli, monkeypatch):
+    def interrupted(ctx, args):
+        raise KeyboardInterrupt
+    monkeypatch.setitem(cli_main.DISPATCH, "stats", interrupted)
+    assert cli("stats").code == 130
+
+
+def test_a_handler_error_keeps_exit_one_even_from_deep_inside(cli, monkeypatch):
+    def refuse(ctx, args):
+        raise ClaimgraphError("nope", "it failed", hint="do the other thing")
+    monkeypatch.setitem(cli_main.DISPATCH, "version", refuse)
+    result = cli("version")
+    assert (result.code, result.err) == (1, "claimgraph: it failed — do the other thing\n")
+
+
+def test_main_reads_sys_argv_when_given_none(monkeypatch, capsys):
+    monkeypatch.setattr("sys.argv", ["claimgraph", "version"])
+    assert main() == 0
+    assert capsys.readouterr().out.startswith("claimgraph ")

@@ -1,0 +1,102 @@
+"""dump and load: a store survives the round trip byte for byte, and load refuses what it must."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from .conftest import one_line
+
+
+@pytest.fixture
+def story(ok):
+    """A store with entities, an episode-less history, a supersession and a flagged conflict."""
+    ok("assert", "api", "has-version", "1.0", "--valid-from", "2026-01-01T00:00:00.123Z")
+    ok("assert", "api", "has-version", "2.0", "--valid-from", "2026-03-01T12:30:00.456Z")
+    ok("assert", "api", "prefers", "GraphQL", "--valid-from", "2026-01-10")
+    ok("assert", "api", "decided-against", "GraphQL", "--valid-from", "2026-02-01")
+    ok("assert", "api", "depends-on", "postgres", "--evidence", "pyproject.toml: psycopg")
+    ok("entity", "alias", "postgres", "pg")
+    ok("predicates", "register", "x/owned-by", "--object-kind", "entity")
+    ok("assert", "api", "x/owned-by", "payments-team")
+
+
+def test_dump_then_load_then_dump_is_byte_identical(story, ok, tmp_path):
+    first = ok("dump").out
+    copy = tmp_path / "copy.db"
+    dump_file = tmp_path / "store.jsonl"
+    dump_file.write_text(first)
+    loaded = ok("--db", str(copy), "load", str(dump_file), "--json").json()
+    assert loaded["counts"] == {"predicate": 24, "entity": 3, "episode": 0, "fact": 6}
+    assert ok("--db", str(copy), "dump").out == first
+
+
+def test_dump_of_an_unchanged_store_is_stable(story, ok):
+    assert ok("dump").out == ok("dump").out
+
+
+def test_dump_starts_with_the_header_and_keeps_milliseconds(story, ok):
+    lines = ok("dump").out.splitlines()
+    assert json.loads(lines[0]) == {"format": 1, "record": "claimgraph-dump", "version": "0.1.0"}
+    assert '"t_valid":"2026-03-01T12:30:00.456Z"' in "\n".join(lines)
+
+
+def test_dump_out_writes_a_file_and_says_so(story, ok, tmp_path):
+    out = tmp_path / "backup.jsonl"
+    result = ok("dump", "--out", str(out))
+    lines = out.read_text().splitlines()
+    assert result.out == f"dumped {len(lines)} lines to {out}\n"
+    assert out.read_text() == ok("dump").out
+
+
+def test_dump_out_into_a_missing_directory_fails_cleanly(story, cli, tmp_path):
+    result = cli("dump", "--out", str(tmp_path / "nowhere" / "backup.jsonl"))
+    assert result.code == 1
+    assert one_line(result.err).startswith("claimgraph: cannot write ")
+
+
+def test_load_reads_stdin_with_a_dash(story, ok, tmp_path, monkeypatch):
+    dump = ok("dump").out
+    monkeypatch.setattr("sys.stdin", io.StringIO(dump))
+    ok("--db", str(tmp_path / "piped.db"), "load", "-")
+    assert ok("--db", str(tmp_path / "piped.db"), "dump").out == dump
+
+
+def test_load_into_a_store_that_holds_data_is_refused(story, ok, cli, tmp_path):
+    dump = tmp_path / "store.jsonl"
+    ok("dump", "--out", str(dump))
+    result = cli("load", str(dump))
+    assert result.code == 1
+    assert one_line(result.err) == ("claimgraph: the store already holds data; load only fills an "
+                                    "empty store — load into a new --db, or dump this one first")
+
+
+def test_load_of_a_dump_from_a_future_format_is_refused(cli, tmp_path):
+    dump = tmp_path / "future.jsonl"
+    dump.write_text('{"record":"claimgraph-dump","format":7,"version":"9.0.0"}\n')
+    result = cli("load", str(dump), "--json")
+    assert result.code == 1
+    error = json.loads(one_line(result.err))
+    assert (error["type"], error["format"], error["supported"]) == ("future-format", 7, 1)
+    assert "upgrade claimgraph" in error["hint"]
+
+
+@pytest.mark.parametrize("content, problem", [
+    ("", "the dump is empty"),
+    ("not json\n", "line 1 is not JSON"),
+    ('{"record":"claimgraph-dump","format":1}\n{"type":"fact"}\n', 'line 2 has no "record" kind'),
+])
+def test_load_of_something_that_is_not_a_dump_is_refused(cli, tmp_path, content, problem):
+    dump = tmp_path / "bad.jsonl"
+    dump.write_text(content)
+    result = cli("load", str(dump))
+    assert result.code == 1
+    assert one_line(result.err).startswith(f"claimgraph: {problem}")
+
+
+def test_load_of_a_missing_file_names_it(cli, tmp_path):
+    result = cli("load", str(tmp_path / "nope.jsonl"))
+    assert result.code == 1
+    assert one_line(result.err).startswith(f"claimgraph: no file {tmp_path / 'nope.jsonl'}")

@@ -1,0 +1,551 @@
+"""The storage contract: every Store method, run against memory, SQLite in memory and SQLite on disk.
+
+A behaviour that passes here on all three backends is a behaviour the shell may rely on.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from typing import Iterator
+
+import pytest
+from .store_helpers import BACKENDS, entity, fact, make_store
+
+from claimgraph import STORE_FORMAT
+from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.model import ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, PREDICATE_FIELDS
+
+
+def ids(records):
+    return [r["id"] for r in records]
+
+
+@contextmanager
+def refused(kind: str) -> Iterator[pytest.ExceptionInfo]:
+    """Expect a ClaimgraphError of exactly this type."""
+    with pytest.raises(ClaimgraphError) as info:
+        yield info
+    assert info.value.type == kind, info.value.to_dict()
+
+
+@pytest.fixture
+def graph(store):
+    """auth-service depends on kuzu; a literal preference; one invalidated version."""
+    auth = entity(store, "e-auth", "AuthService", type="service", aliases=["auth-svc"])
+    kuzu = entity(store, "e-kuzu", "KuzuDB", type="library")
+    store.insert_facts([
+        fact("f-1", auth, ref=kuzu, t_valid=100),
+        fact("f-2", "e-auth", "core/prefers", lit="uv over pip", t_valid=200, source_type="code"),
+        fact("f-3", "e-auth", "core/prefers", lit="poetry", t_valid=50, t_invalid=150),
+    ])
+    return store
+
+
+# --- entities -----------------------------------------------------------------------------
+def test_insert_entity_returns_the_complete_record_with_defaults(store):
+    row = store.insert_entity({"id": "e-1", "name": "Core"})
+    assert list(row) == list(ENTITY_FIELDS)
+    assert row == {"id": "e-1", "name": "Core", "type": None, "scope": "project", "aliases": []}
+    assert store.get_entity_by_id("e-1") == row
+
+
+def test_insert_entity_refuses_a_taken_id_and_a_missing_name(store):
+    entity(store, "e-1", "Core")
+    with refused("entity-exists"):
+        entity(store, "e-1", "Other")
+    with refused("invalid-entity"):
+        store.insert_entity({"id": "e-2"})
+
+
+def test_get_entity_matches_the_exact_name_within_the_scope(store):
+    entity(store, "e-1", "Core", scope="a")
+    assert store.get_entity("Core", "a")["id"] == "e-1"
+    assert store.get_entity("Core", "b") is None
+    assert store.get_entity("core", "a") is None
+    assert store.get_entity_by_id("e-missing") is None
+
+
+def test_find_entities_matches_name_alias_and_their_normalized_forms(store):
+    entity(store, "e-1", "AuthService", aliases=["auth-svc"])
+    entity(store, "e-2", "Other", aliases=["Kuzu DB"])
+    entity(store, "e-3", "Auth Service", scope="elsewhere")
+    assert ids(store.find_entities("AuthService", "proj")) == ["e-1"]
+    assert ids(store.find_entities("auth_service", "proj")) == ["e-1"]
+    assert ids(store.find_entities("auth-svc", "proj")) == ["e-1"]
+    assert ids(store.find_entities("AUTH.SVC", "proj")) == ["e-1"]
+    assert ids(store.find_entities("kuzu-db", "proj")) == ["e-2"]
+    assert ids(store.find_entities("auth service", None)) == ["e-3", "e-1"]
+    assert store.find_entities("nothing", None) == []
+
+
+def test_update_entity_renames_retypes_and_applies_adds_before_removes(store):
+    entity(store, "e-1", "Core", aliases=["a"])
+    row = store.update_entity("e-1", name="Kernel", type="package",
+                              add_aliases=["b", "a", "c"], remove_aliases=["c"])
+    assert row == {"id": "e-1", "name": "Kernel", "type": "package", "scope": "proj",
+                   "aliases": ["a", "b"]}
+    assert store.get_entity_by_id("e-1") == row
+    assert store.get_entity("Core", "proj") is None
+    assert ids(store.find_entities("b", "proj")) == ["e-1"]
+    assert store.find_entities("c", "proj") == []
+
+
+def test_update_entity_without_changes_keeps_the_record_and_refuses_unknown_ids(store):
+    before = entity(store, "e-1", "Core", aliases=["x"])
+    assert store.update_entity("e-1") == before
+    assert store.update_entity("e-1", remove_aliases=["x"])["aliases"] == []
+    assert store.find_entities("x", "proj") == []
+    with refused("entity-not-found"):
+        store.update_entity("e-missing", name="X")
+
+
+def test_repoint_facts_moves_subjects_and_objects_and_counts_facts(graph):
+    entity(graph, "e-new", "Auth2")
+    graph.insert_fact(fact("f-4", "e-kuzu", ref="e-auth", t_valid=300))
+    assert graph.repoint_facts("e-auth", "e-new") == 4
+    assert {f["subject"]["id"] for f in graph.get_facts("e-new")} == {"e-new"}
+    assert ids(graph.get_facts("e-new", "in")) == ["f-4"]
+    assert graph.get_facts("e-auth", "both") == []
+    assert graph.repoint_facts("e-auth", "e-new") == 0
+    with refused("entity-not-found"):
+        graph.repoint_facts("e-new", "e-missing")
+
+
+def test_delete_entity_removes_it_but_never_one_that_facts_name(graph):
+    entity(graph, "e-husk", "Husk", aliases=["old-name"])
+    graph.delete_entity("e-husk")
+    assert graph.get_entity_by_id("e-husk") is None
+    assert graph.find_entities("old-name", "proj") == []
+    graph.delete_entity("e-husk")
+    with refused("entity-in-use"):
+        graph.delete_entity("e-kuzu")
+    assert graph.get_entity_by_id("e-kuzu") is not None
+
+
+def test_list_entities_is_sorted_by_name_then_id_and_filters(store):
+    entity(store, "e-2", "beta", type="service")
+    entity(store, "e-1", "beta", type="library", scope="user")
+    entity(store, "e-3", "Alpha", type="service")
+    assert ids(store.list_entities()) == ["e-3", "e-1", "e-2"]
+    assert ids(store.list_entities(type="service")) == ["e-3", "e-2"]
+    assert ids(store.list_entities(scope="user")) == ["e-1"]
+    assert ids(store.list_entities(type="service", scope="user")) == []
+
+
+def test_returned_records_are_copies_the_caller_cannot_corrupt(graph):
+    graph.get_entity_by_id("e-auth")["aliases"].append("junk")
+    graph.get_fact("f-1")["subject"]["name"] = "junk"
+    graph.get_fact("f-2")["evidence"].append("junk")
+    assert graph.get_entity_by_id("e-auth")["aliases"] == ["auth-svc"]
+    assert graph.get_fact("f-1")["subject"]["name"] == "AuthService"
+    assert graph.get_fact("f-2")["evidence"] == []
+
+
+# --- facts --------------------------------------------------------------------------------
+def test_a_stored_fact_has_every_field_in_order_with_entities_hydrated(graph):
+    got = graph.get_fact("f-1")
+    assert list(got) == list(FACT_FIELDS)
+    assert got["subject"] == graph.get_entity_by_id("e-auth")
+    assert got["object_ref"] == graph.get_entity_by_id("e-kuzu")
+    assert got["conflicts"] == [] and got["evidence"] == []
+    assert graph.get_fact("f-2")["object_ref"] is None
+    assert graph.get_fact("f-missing") is None
+
+
+def test_insert_fact_keeps_evidence_order_and_links_unique_and_sorted(store):
+    entity(store, "e-1", "Core")
+    store.insert_fact(fact("f-1", "e-1", lit="x", confidence=1, conflicts=["f-b", "f-a", "f-b"],
+                           evidence=["src/z.py: `z`", "src/a.py: `a`"]))
+    got = store.get_fact("f-1")
+    assert got["conflicts"] == ["f-a", "f-b"]
+    assert got["evidence"] == ["src/z.py: `z`", "src/a.py: `a`"]
+    assert got["confidence"] == 1.0 and isinstance(got["confidence"], float)
+
+
+def test_insert_facts_refuses_a_bad_batch_whole(store):
+    entity(store, "e-1", "Core")
+    store.insert_facts([])
+    with refused("fact-exists"):
+        store.insert_facts([fact("f-1", "e-1", lit="a"), fact("f-1", "e-1", lit="b")])
+    with refused("entity-not-found"):
+        store.insert_facts([fact("f-2", "e-1", lit="a"), fact("f-3", "e-ghost", lit="b")])
+    with refused("invalid-fact"):
+        store.insert_facts([fact("f-4", "e-1", lit="a", t_valid=None)])
+    assert store.all_facts() == []
+    store.insert_fact(fact("f-1", "e-1", lit="a"))
+    with refused("fact-exists"):
+        store.insert_fact(fact("f-1", "e-1", lit="again"))
+
+
+def test_a_refused_batch_inside_a_transaction_leaves_earlier_writes_alone(store):
+    entity(store, "e-1", "Core")
+    with store.transaction():
+        store.insert_fact(fact("f-1", "e-1", lit="kept"))
+        with refused("fact-exists"):
+            store.insert_facts([fact("f-2", "e-1", lit="b"), fact("f-1", "e-1", lit="dup")])
+        store.set_mark("m", 1)
+    assert ids(store.all_facts()) == ["f-1"]
+    assert store.get_mark("m") == 1
+
+
+def test_get_facts_by_ids_follows_the_given_order_and_skips_unknown(graph):
+    assert ids(graph.get_facts_by_ids(["f-3", "f-missing", "f-1"])) == ["f-3", "f-1"]
+    assert graph.get_facts_by_ids([]) == []
+
+
+def test_get_facts_follows_the_direction_and_includes_invalidated(graph):
+    assert ids(graph.get_facts("e-auth")) == ["f-3", "f-1", "f-2"]
+    assert ids(graph.get_facts("e-auth", "in")) == []
+    assert ids(graph.get_facts("e-kuzu", "in")) == ["f-1"]
+    assert ids(graph.get_facts("e-kuzu", "both")) == ["f-1"]
+    assert ids(graph.get_facts("e-kuzu", "out")) == []
+    with refused("invalid-direction"):
+        graph.get_facts("e-auth", "sideways")
+
+
+def test_get_facts_filters_by_predicates(graph):
+    assert ids(graph.get_facts("e-auth", predicates=["core/prefers"])) == ["f-3", "f-2"]
+    assert ids(graph.get_facts("e-auth", predicates="core/depends-on")) == ["f-1"]
+    assert ids(graph.get_facts("e-auth", predicates=["core/prefers", "core/depends-on"])) == [
+        "f-3", "f-1", "f-2"]
+    assert graph.get_facts("e-auth", predicates=[]) == []
+    assert ids(graph.get_facts("e-kuzu", "both", ["core/depends-on", "x/y"])) == ["f-1"]
+
+
+def test_get_facts_sorts_by_valid_time_then_id(store):
+    entity(store, "e-1", "Core")
+    store.insert_facts([fact("f-b", "e-1", lit="x", t_valid=5), fact("f-a", "e-1", lit="y", t_valid=5),
+                        fact("f-0", "e-1", lit="z", t_valid=9)])
+    assert ids(store.get_facts("e-1")) == ["f-a", "f-b", "f-0"]
+
+
+def test_get_facts_for_batches_entities_and_returns_each_fact_once(graph):
+    graph.insert_fact(fact("f-4", "e-kuzu", ref="e-auth", t_valid=300))
+    assert ids(graph.get_facts_for(["e-auth", "e-kuzu"], "both")) == ["f-3", "f-1", "f-2", "f-4"]
+    assert ids(graph.get_facts_for(["e-auth", "e-kuzu"], "in")) == ["f-1", "f-4"]
+    assert ids(graph.get_facts_for(["e-kuzu"], "out", ["core/depends-on"])) == ["f-4"]
+    assert graph.get_facts_for([], "both") == []
+
+
+@pytest.mark.parametrize("criteria, expected", [
+    ({}, ["f-3", "f-1", "f-2"]),
+    ({"ids": ["f-2", "f-3"]}, ["f-3", "f-2"]),
+    ({"ids": []}, []),
+    ({"source_type": "code"}, ["f-2"]),
+    ({"predicates": ["core/prefers"]}, ["f-3", "f-2"]),
+    ({"scopes": ["user"]}, ["f-1"]),
+    ({"scopes": ["proj", "user"]}, ["f-3", "f-1", "f-2"]),
+    ({"episodes": ["ep-1"]}, ["f-1", "f-2"]),
+    ({"recorded_before": 200}, ["f-3", "f-1"]),
+    ({"conflicted": True}, ["f-2"]),
+    ({"valid_cheap": True}, ["f-1", "f-2"]),
+    ({"valid_cheap": True, "predicates": ["core/prefers"], "episodes": ["ep-1"]}, ["f-2"]),
+])
+def test_select_facts_ands_its_criteria(store, criteria, expected):
+    entity(store, "e-1", "Core")
+    store.insert_facts([
+        fact("f-1", "e-1", ref="e-1", t_valid=100, scope="user", episode="ep-1"),
+        fact("f-2", "e-1", "core/prefers", lit="uv", t_valid=200, source_type="code",
+             episode="ep-1", conflicts=["f-3"]),
+        fact("f-3", "e-1", "core/prefers", lit="pip", t_valid=50, t_invalid=150, episode="ep-2"),
+    ])
+    assert ids(store.select_facts(**criteria)) == expected
+
+
+def test_get_history_lists_every_version_of_subject_and_predicate(graph):
+    assert ids(graph.get_history("e-auth", "core/prefers")) == ["f-3", "f-2"]
+    assert graph.get_history("e-kuzu", "core/prefers") == []
+
+
+def test_all_facts_sorts_by_recording_time_then_id(store):
+    entity(store, "e-1", "Core")
+    store.insert_facts([fact("f-b", "e-1", lit="x", recorded_at=7), fact("f-a", "e-1", lit="y", recorded_at=7),
+                        fact("f-0", "e-1", lit="z", recorded_at=3)])
+    assert ids(store.all_facts()) == ["f-0", "f-a", "f-b"]
+
+
+def test_repoint_predicate_moves_every_fact_and_counts_them(graph):
+    assert graph.repoint_predicate("core/prefers", "x/likes") == 2
+    assert graph.predicate_usage() == {"core/depends-on": 1, "x/likes": 2}
+    assert graph.repoint_predicate("core/prefers", "x/likes") == 0
+
+
+def test_invalidate_closes_valid_time_and_records_why(graph):
+    graph.invalidate("f-2", 500, kind="superseded", reason="changed mind", successor="f-9")
+    got = graph.get_fact("f-2")
+    assert (got["t_invalid"], got["invalidation_kind"], got["invalidation_reason"],
+            got["successor"]) == (500, "superseded", "changed mind", "f-9")
+    graph.invalidate("f-1", 600)
+    assert graph.get_fact("f-1")["t_invalid"] == 600
+    assert graph.get_fact("f-1")["invalidation_kind"] is None
+    with refused("fact-not-found"):
+        graph.invalidate("f-missing", 1)
+
+
+def test_conflict_links_are_added_without_duplicates_and_removed(graph):
+    graph.link_conflicts("f-2", ["f-3", "f-1"])
+    graph.link_conflicts("f-2", ["f-3"])
+    assert graph.get_fact("f-2")["conflicts"] == ["f-1", "f-3"]
+    assert ids(graph.select_facts(conflicted=True)) == ["f-2"]
+    graph.unlink_conflicts("f-2", ["f-3", "f-never"])
+    assert graph.get_fact("f-2")["conflicts"] == ["f-1"]
+    graph.unlink_conflicts("f-2", ["f-1"])
+    assert graph.select_facts(conflicted=True) == []
+    with refused("fact-not-found"):
+        graph.link_conflicts("f-missing", ["f-1"])
+    with refused("fact-not-found"):
+        graph.unlink_conflicts("f-missing", ["f-1"])
+
+
+def test_reinforce_sets_the_clock_confidence_and_optionally_the_source(graph):
+    graph.reinforce("f-2", 900, 0.9)
+    got = graph.get_fact("f-2")
+    assert (got["last_reinforced_at"], got["confidence"], got["source_type"]) == (900, 0.9, "code")
+    graph.reinforce("f-2", 950, 1, source_type="user-assertion")
+    got = graph.get_fact("f-2")
+    assert (got["last_reinforced_at"], got["confidence"], got["source_type"]) == (
+        950, 1.0, "user-assertion")
+    with refused("fact-not-found"):
+        graph.reinforce("f-missing", 1, 0.5)
+
+
+def test_usage_counts_facts_per_predicate_and_per_entity(graph):
+    graph.insert_fact(fact("f-self", "e-kuzu", ref="e-kuzu", t_valid=400))
+    assert graph.predicate_usage() == {"core/depends-on": 2, "core/prefers": 2}
+    assert graph.entity_usage() == {"e-auth": 3, "e-kuzu": 2}
+
+
+def test_old_facts_show_renames_and_merges_of_their_entities(graph):
+    graph.update_entity("e-kuzu", name="Kuzu", add_aliases=["KuzuDB"])
+    assert graph.get_fact("f-1")["object_ref"]["name"] == "Kuzu"
+    assert graph.get_facts("e-auth")[1]["object_ref"]["aliases"] == ["KuzuDB"]
+    entity(graph, "e-dst", "Identity")
+    graph.repoint_facts("e-auth", "e-dst")
+    graph.delete_entity("e-auth")
+    assert {f["subject"]["name"] for f in graph.all_facts()} == {"Identity"}
+
+
+# --- episodes -----------------------------------------------------------------------------
+def episode(ep_id: str, ref: str | None, opened_at: int | None, **fields):
+    return {"id": ep_id, "source_type": "session-log", "ref": ref, "summary": None,
+            "opened_at": opened_at, "closed_at": None, "evidence": None, **fields}
+
+
+def test_episodes_open_close_and_are_found_by_id_and_ref(store):
+    opened = store.open_episode({"id": "ep-1", "ref": "claude:s1@0-10", "opened_at": 5})
+    assert list(opened) == list(EPISODE_FIELDS)
+    assert opened["summary"] is None and opened["source_type"] is None
+    store.close_episode("ep-1", "set up the store", 9)
+    got = store.get_episode("ep-1")
+    assert (got["summary"], got["closed_at"]) == ("set up the store", 9)
+    assert store.get_episode_by_ref("claude:s1@0-10") == got
+    assert store.get_episode_by_ref("claude:s2@0-1") is None
+    assert store.get_episode("ep-missing") is None
+    with refused("episode-not-found"):
+        store.close_episode("ep-missing", None, 1)
+
+
+def test_episode_ids_and_refs_are_unique(store):
+    store.open_episode(episode("ep-1", "r1", 1, evidence="sha256-" + "a" * 64))
+    store.open_episode(episode("ep-2", None, 2))
+    store.open_episode(episode("ep-3", None, 3))
+    with refused("episode-exists"):
+        store.open_episode(episode("ep-1", "r9", 4))
+    with refused("episode-exists"):
+        store.open_episode(episode("ep-4", "r1", 4))
+    assert store.get_episode("ep-1")["evidence"] == "sha256-" + "a" * 64
+
+
+def test_list_episodes_is_sorted_by_open_time_then_id(store):
+    for ep_id, opened in (("ep-b", 5), ("ep-a", 5), ("ep-c", 1), ("ep-n", None)):
+        store.open_episode(episode(ep_id, ep_id, opened))
+    assert ids(store.list_episodes()) == ["ep-n", "ep-c", "ep-a", "ep-b"]
+
+
+# --- predicates ---------------------------------------------------------------------------
+def test_curated_predicates_are_reconciled_so_dropped_fields_disappear(store):
+    store.register_predicate({"id": "core/prefers", "label": "prefers", "category": "decision",
+                              "maps_to": ["LOCAL"], "status": "stable"})
+    store.register_predicate({"id": "core/prefers", "label": "prefers", "category": "decision"})
+    row = store.get_predicate("core/prefers")
+    assert list(row) == list(PREDICATE_FIELDS)
+    assert (row["label"], row["maps_to"], row["status"]) == ("prefers", None, None)
+
+
+def test_staging_predicates_are_amended_field_by_field(store):
+    store.register_predicate({"id": "x/likes", "label": "likes", "status": "testing",
+                              "cardinality": "many"})
+    store.register_predicate({"id": "x/likes", "status": "deprecated", "label": None,
+                              "replaced_by": "core/prefers"})
+    row = store.get_predicate("x/likes")
+    assert (row["label"], row["status"], row["cardinality"], row["replaced_by"]) == (
+        "likes", "deprecated", "many", "core/prefers")
+
+
+def test_list_predicates_filters_and_sorts_by_id(store):
+    for pred_id, category, status in (("core/b", "decision", "stable"), ("core/a", "structural", "stable"),
+                                      ("x/c", "experimental", "testing")):
+        store.register_predicate({"id": pred_id, "category": category, "status": status})
+    assert ids(store.list_predicates()) == ["core/a", "core/b", "x/c"]
+    assert ids(store.list_predicates(category="decision")) == ["core/b"]
+    assert ids(store.list_predicates(status="stable")) == ["core/a", "core/b"]
+    assert store.list_predicates(category="decision", status="testing") == []
+    assert store.get_predicate("core/missing") is None
+
+
+# --- marks, stats, emptiness, transactions ------------------------------------------------
+def test_marks_hold_small_json_values(store):
+    assert store.get_mark("hw:claude:s1") is None
+    store.set_mark("hw:claude:s1", {"offset": 10, "lines": [1, 2]})
+    store.set_mark("dirty", True)
+    store.set_mark("hw:claude:s1", {"offset": 20, "lines": (3,)})
+    assert store.get_mark("hw:claude:s1") == {"offset": 20, "lines": [3]}
+    assert store.get_mark("dirty") is True
+
+
+def test_stats_counts_everything_and_is_empty_ignores_predicates(store):
+    store.register_predicate({"id": "core/a", "status": "stable"})
+    store.register_predicate({"id": "x/b", "status": "testing"})
+    assert store.is_empty()
+    assert store.stats() == {"format": STORE_FORMAT, "entities": 0,
+                             "facts": {"total": 0, "valid": 0, "invalidated": 0}, "episodes": 0,
+                             "predicates": {"stable": 1, "testing": 1}}
+    entity(store, "e-1", "Core")
+    assert not store.is_empty()
+    store.insert_facts([fact("f-1", "e-1", lit="a"), fact("f-2", "e-1", lit="b", t_invalid=5)])
+    store.open_episode(episode("ep-1", "r", 1))
+    stats = store.stats()
+    assert (stats["entities"], stats["facts"], stats["episodes"]) == (
+        1, {"total": 2, "valid": 1, "invalidated": 1}, 1)
+
+
+def test_an_episode_alone_makes_a_store_non_empty(store):
+    store.open_episode(episode("ep-1", None, 1))
+    assert not store.is_empty()
+
+
+def test_a_transaction_rolls_every_write_back_on_exception(graph):
+    before = (graph.all_facts(), graph.list_entities(), graph.list_episodes())
+    with pytest.raises(RuntimeError):
+        with graph.transaction():
+            entity(graph, "e-new", "New")
+            graph.insert_fact(fact("f-new", "e-new", lit="fresh literal"))
+            graph.update_entity("e-auth", name="Renamed")
+            graph.invalidate("f-1", 999)
+            graph.open_episode(episode("ep-x", "rx", 1))
+            graph.set_mark("hw", 42)
+            with graph.transaction():
+                graph.link_conflicts("f-2", ["f-1"])
+            assert graph.search("fresh literal")["facts"][0]["id"] == "f-new"
+            raise RuntimeError("boom")
+    assert (graph.all_facts(), graph.list_entities(), graph.list_episodes()) == before
+    assert graph.get_mark("hw") is None
+    assert graph.search("fresh literal")["facts"] == []
+    assert graph.search("Renamed")["entities"] == []
+
+
+def test_nested_blocks_join_the_outer_transaction(store):
+    with store.transaction():
+        with store.transaction():
+            entity(store, "e-1", "Core")
+        assert store.get_entity_by_id("e-1") is not None
+    assert store.get_entity_by_id("e-1") is not None
+    with pytest.raises(ValueError):
+        with store.transaction():
+            entity(store, "e-2", "Two")
+            with store.transaction():
+                raise ValueError("inner")
+    assert store.get_entity_by_id("e-2") is None
+
+
+# --- search -------------------------------------------------------------------------------
+@pytest.fixture
+def searchable(graph):
+    entity(graph, "e-core", "claimgraph.core", aliases=["cg_core"])
+    graph.insert_fact(fact("f-lit", "e-core", "core/failure-mode",
+                           lit='Use NEAR( and AND carefully; "quoted" * stars', t_valid=300))
+    graph.open_episode(episode("ep-1", "r1", 10, summary="Refactored the Auth layer"))
+    graph.open_episode(episode("ep-2", "r2", 20))
+    graph.close_episode("ep-2", "auth tokens rotated", 30)
+    return graph
+
+
+def test_search_matches_entity_names_and_aliases_case_insensitively(searchable):
+    assert ids(searchable.search("authservice")["entities"]) == ["e-auth"]
+    assert ids(searchable.search("SVC")["entities"]) == ["e-auth"]
+    assert ids(searchable.search("core")["entities"]) == ["e-core"]
+    assert ids(searchable.search("graph.co")["entities"]) == ["e-core"]
+
+
+def test_search_returns_literal_facts_and_facts_of_matched_entities(searchable):
+    hits = searchable.search("kuzu")
+    assert ids(hits["entities"]) == ["e-kuzu"] and ids(hits["facts"]) == ["f-1"]
+    assert ids(searchable.search("auth")["facts"]) == ["f-2", "f-1", "f-3"]
+    assert ids(searchable.search("over pip")["facts"]) == ["f-2"]
+
+
+def test_search_finds_episode_summaries_newest_first(searchable):
+    assert ids(searchable.search("AUTH")["episodes"]) == ["ep-2", "ep-1"]
+    assert ids(searchable.search("auth", limit=1)["episodes"]) == ["ep-2"]
+
+
+def test_search_limits_each_list(searchable):
+    hits = searchable.search("auth", limit=2)
+    assert ids(hits["facts"]) == ["f-2", "f-1"]
+    assert len(hits["entities"]) == 1
+
+
+@pytest.mark.parametrize("query", ['"', "AND", "*", "NEAR(", "a AND b", 'x" OR "y', "(((",
+                                   "-auth", "auth*", "^auth", "{col}: x", "", "  ", "ab", "NOT auth"])
+def test_search_treats_hostile_text_as_plain_characters(searchable, query):
+    hits = searchable.search(query)
+    assert set(hits) == {"entities", "facts", "episodes"}
+    if query in ("AND", "NEAR("):
+        assert ids(hits["facts"]) == ["f-lit"]
+
+
+def test_search_finds_fts_operators_literally_when_they_are_in_the_text(searchable):
+    assert ids(searchable.search('"quoted" *')["facts"]) == ["f-lit"]
+    assert ids(searchable.search("NEAR( and AND")["facts"]) == ["f-lit"]
+    assert searchable.search("auth*")["facts"] == []
+
+
+def test_search_follows_renames_deletions_and_summaries(searchable):
+    searchable.update_entity("e-kuzu", name="DuckStore", remove_aliases=["x"])
+    assert searchable.search("kuzu")["entities"] == []
+    assert ids(searchable.search("duckst")["entities"]) == ["e-kuzu"]
+    entity(searchable, "e-tmp", "Temporary")
+    searchable.delete_entity("e-tmp")
+    assert searchable.search("temporary")["entities"] == []
+    searchable.close_episode("ep-1", "nothing left", 40)
+    assert ids(searchable.search("auth")["episodes"]) == ["ep-2"]
+
+
+# --- parity ---------------------------------------------------------------------------------
+def _scenario(store) -> str:
+    """Drive every read through one script; the JSON must be identical on every backend."""
+    auth = entity(store, "e-a", "AuthService", aliases=["auth"])
+    entity(store, "e-b", "Billing", type=None, scope="user")
+    store.insert_facts([fact(f"f-{i}", auth, ref="e-b" if i % 2 else None,
+                             lit=None if i % 2 else f"literal {i}", t_valid=i % 3,
+                             evidence=[f"src/{i}.py: x"]) for i in range(6)])
+    store.link_conflicts("f-4", ["f-2", "f-0"])
+    store.invalidate("f-0", 10, kind="manual", reason="r")
+    store.update_entity("e-b", name="Billing2", add_aliases=["bill"])
+    store.open_episode(episode("ep-1", "r", None, summary="literal work"))
+    store.register_predicate({"id": "x/p", "label": "p", "status": "testing"})
+    reads = [store.all_facts(), store.get_facts_for(["e-a", "e-b"], "both"),
+             store.select_facts(conflicted=True), store.search("literal"), store.search("bill"),
+             store.list_entities(), store.find_entities("auth", None), store.list_episodes(),
+             store.list_predicates(), store.stats(), store.entity_usage(), store.predicate_usage()]
+    return json.dumps(reads)
+
+
+def test_every_backend_answers_a_scenario_byte_for_byte_alike(tmp_path):
+    outputs = []
+    for kind in BACKENDS:
+        opened = make_store(kind, tmp_path / kind)
+        outputs.append(_scenario(opened))
+        opened.close()
+    assert outputs[0] == outputs[1] == outputs[2]
