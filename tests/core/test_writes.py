@@ -99,15 +99,24 @@ def test_an_outranked_newcomer_is_flagged_rather_than_superseding(shell):
     assert objects(get_facts(shell, "api")) == ["0.9", "1.0"]
 
 
-def test_a_revenant_of_an_invalidated_value_is_flagged(shell):
-    assert_fact(shell, "api", "has-version", "1.0", source_type="session-log")
-    assert_fact(shell, "api", "has-version", "2.0", source_type="session-log")
-    result = assert_fact(shell, "api", "has-version", "1.0", source_type="session-log")
-    assert result["status"] in {"flagged"}
-    assert result.get("reason") in {"revenant", "backdated-overlap", None}
+def test_a_revenant_of_an_invalidated_value_is_flagged_against_its_rivals(shell):
+    old = assert_fact(shell, "api", "depends-on", "redis", source_type="session-log")["fact"]
+    invalidate(shell, old["id"], reason="moved to memcached")
+    rival = assert_fact(shell, "api", "depends-on", "memcached", source_type="session-log")["fact"]
+    result = assert_fact(shell, "api", "depends-on", "redis", source_type="session-log")
+    assert result["status"] == "flagged" and result["reason"] == "revenant"
+    assert result["fact"]["conflicts"] == [rival["id"]]
+
+
+def test_a_trusted_source_may_bring_a_value_back_without_a_flag(shell):
+    old = assert_fact(shell, "api", "depends-on", "redis")["fact"]
+    invalidate(shell, old["id"])
+    assert_fact(shell, "api", "depends-on", "memcached")
+    assert assert_fact(shell, "api", "depends-on", "redis", source_type="code")["status"] == "created"
 
 
 def test_a_backdated_assertion_overlapping_a_newer_value_is_flagged(shell):
+    shell.clock.advance_days(90)
     assert_fact(shell, "api", "has-version", "2.0", valid_from=from_iso("2026-03-01"))
     result = assert_fact(shell, "api", "has-version", "1.5", valid_from=from_iso("2026-02-01"))
     assert result["status"] == "flagged" and result["reason"] == "backdated-overlap"

@@ -1,0 +1,263 @@
+"""What only the SQLite backend has: pragmas, the schema version, migrations, damaged files."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+
+import pytest
+
+from claimgraph import STORE_FORMAT
+from claimgraph.errors import ClaimgraphError
+from claimgraph.store import sqlite as sqlite_module
+from claimgraph.store import sqlite_schema
+from claimgraph.store.open import open_memory_store, open_store
+from claimgraph.store.memory import MemoryStore
+from claimgraph.store.sqlite import SqliteStore
+
+from .store_helpers import entity, fact
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "claims.db"
+
+
+def _filled(path, n: int = 300) -> None:
+    """A closed store file with enough rows to span many pages."""
+    store = SqliteStore(path)
+    entity(store, "e-1", "Core")
+    store.insert_facts([fact(f"f-{i}", "e-1", lit=f"literal number {i} " * 5) for i in range(n)])
+    store.close()
+
+
+def _raw(path) -> sqlite3.Connection:
+    return sqlite3.connect(path, isolation_level=None)
+
+
+def test_a_file_store_runs_in_wal_with_the_designed_pragmas(db):
+    store = SqliteStore(db)
+    pragma = lambda name: store._conn.execute(f"PRAGMA {name}").fetchone()[0]  # noqa: E731
+    assert pragma("journal_mode") == "wal"
+    assert pragma("synchronous") == 1
+    assert pragma("busy_timeout") >= 5000
+    assert pragma("foreign_keys") == 1
+    store.close()
+
+
+def test_the_schema_version_is_stored_in_the_database(db):
+    store = SqliteStore(db)
+    assert store.schema_version() == STORE_FORMAT == len(sqlite_schema.MIGRATIONS)
+    store.close()
+    con = _raw(db)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == STORE_FORMAT
+    assert con.execute("PRAGMA application_id").fetchone()[0] == sqlite_schema.APPLICATION_ID
+    con.close()
+
+
+def test_data_survives_closing_and_reopening(db):
+    store = SqliteStore(db)
+    entity(store, "e-1", "Core", aliases=["kernel"])
+    store.insert_fact(fact("f-1", "e-1", lit="persisted literal", evidence=["a.py: x"]))
+    store.set_mark("hw", {"line": 7})
+    before = (store.all_facts(), store.list_entities(), store.stats())
+    store.close()
+    again = SqliteStore(db)
+    assert (again.all_facts(), again.list_entities(), again.stats()) == before
+    assert again.get_mark("hw") == {"line": 7}
+    assert [e["id"] for e in again.search("persisted")["facts"]] == ["f-1"]
+    again.close()
+
+
+def test_a_database_from_a_future_format_is_refused_naming_both_versions(db):
+    SqliteStore(db).close()
+    con = _raw(db)
+    con.execute(f"PRAGMA user_version = {STORE_FORMAT + 1}")
+    con.close()
+    with pytest.raises(ClaimgraphError) as info:
+        SqliteStore(db)
+    err = info.value
+    assert err.type == "future-format"
+    assert f"format {STORE_FORMAT + 1}" in err.message and f"format {STORE_FORMAT} " in err.message
+    assert "upgrade" in err.hint and (err.data["found"], err.data["supported"]) == (
+        STORE_FORMAT + 1, STORE_FORMAT)
+
+
+def test_a_file_that_is_not_sqlite_is_a_corrupt_store(db):
+    db.write_text("these are not the pages you are looking for\n" * 50)
+    with pytest.raises(ClaimgraphError) as info:
+        SqliteStore(db)
+    assert info.value.type == "corrupt-store"
+    assert str(db) in info.value.message and info.value.hint
+
+
+def test_a_truncated_database_is_a_corrupt_store(db):
+    _filled(db)
+    size = db.stat().st_size
+    with db.open("r+b") as handle:
+        handle.truncate(size // 2)
+    with pytest.raises(ClaimgraphError) as info:
+        SqliteStore(db).all_facts()
+    assert info.value.type == "corrupt-store" and "truncated" in info.value.message
+
+
+def test_damaged_pages_surface_as_corrupt_store_not_a_traceback(db):
+    _filled(db)
+    data = bytearray(db.read_bytes())
+    page = int.from_bytes(data[16:18], "big")
+    data[page:] = b"\xa5" * (len(data) - page)
+    db.write_bytes(bytes(data))
+    with pytest.raises(ClaimgraphError) as info:
+        store = SqliteStore(db)
+        store.all_facts()
+        store.search("literal number")
+    assert info.value.type == "corrupt-store"
+
+
+def test_another_programs_database_is_never_migrated(db):
+    con = _raw(db)
+    con.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY)")
+    con.close()
+    with pytest.raises(ClaimgraphError) as info:
+        SqliteStore(db)
+    assert info.value.type == "not-a-store"
+    con = _raw(db)
+    assert [r[0] for r in con.execute("SELECT name FROM sqlite_master")] == ["photos"]
+    con.close()
+
+
+def test_a_failing_migration_step_leaves_nothing_half_applied(db):
+    SqliteStore(db).close()
+    broken = (*sqlite_schema.MIGRATIONS,
+              ("CREATE TABLE added_by_v2 (x)", "ALTER TABLE no_such_table ADD COLUMN y"))
+    with pytest.raises(sqlite3.OperationalError):
+        SqliteStore(db, migrations=broken)
+    con = _raw(db)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == STORE_FORMAT
+    assert not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'added_by_v2'").fetchall()
+    con.close()
+
+
+def test_a_failing_baseline_leaves_a_new_file_empty(db):
+    broken = ((*sqlite_schema.BASELINE, "CREATE TABLE entities (x)"),)
+    with pytest.raises(sqlite3.OperationalError):
+        SqliteStore(db, migrations=broken)
+    con = _raw(db)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 0
+    assert con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+    con.close()
+
+
+def test_migrations_run_forward_and_the_result_is_then_too_new_for_this_build(db):
+    _filled(db, 3)
+    newer = (*sqlite_schema.MIGRATIONS, ("ALTER TABLE facts ADD COLUMN note TEXT",))
+    store = SqliteStore(db, migrations=newer)
+    assert store.schema_version() == STORE_FORMAT + 1 and len(store.all_facts()) == 3
+    store.close()
+    with pytest.raises(ClaimgraphError, match="format"):
+        SqliteStore(db)
+
+
+def test_a_writer_starved_of_the_lock_gets_store_busy(db, monkeypatch):
+    monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_MS", 50)
+    store = SqliteStore(db)
+    other = _raw(db)
+    other.execute("BEGIN IMMEDIATE")
+    with pytest.raises(ClaimgraphError) as info:
+        store.set_mark("k", 1)
+    assert info.value.type == "store-busy"
+    other.execute("ROLLBACK")
+    store.set_mark("k", 1)
+    assert store.get_mark("k") == 1
+    other.close()
+    store.close()
+
+
+def test_cached_entities_follow_commits_from_another_connection(db):
+    reader, writer = SqliteStore(db), SqliteStore(db)
+    entity(writer, "e-1", "Core")
+    writer.insert_fact(fact("f-1", "e-1", lit="x"))
+    assert reader.get_fact("f-1")["subject"]["name"] == "Core"
+    writer.update_entity("e-1", name="Kernel")
+    assert reader.get_fact("f-1")["subject"]["name"] == "Kernel"
+    assert reader.get_entity_by_id("e-1")["name"] == "Kernel"
+    reader.close()
+    writer.close()
+
+
+def test_a_transaction_sees_commits_made_just_before_it_began(db):
+    mine, theirs = SqliteStore(db), SqliteStore(db)
+    entity(theirs, "e-1", "Core")
+    assert mine.get_entity_by_id("e-1")["name"] == "Core"
+    theirs.update_entity("e-1", name="Kernel")
+    with mine.transaction():
+        assert mine.get_entity_by_id("e-1")["name"] == "Kernel"
+    mine.close()
+    theirs.close()
+
+
+def test_a_store_belongs_to_the_thread_that_opened_it(db):
+    store = SqliteStore(db)
+    errors: list[BaseException] = []
+
+    def use() -> None:
+        try:
+            store.get_mark("k")
+        except BaseException as error:  # noqa: BLE001 - collected for the assertion
+            errors.append(error)
+    worker = threading.Thread(target=use)
+    worker.start()
+    worker.join()
+    assert errors and isinstance(errors[0], sqlite3.ProgrammingError)
+    store.close()
+
+
+def test_literals_inserted_in_a_transaction_are_indexed_at_commit(db):
+    store = SqliteStore(db)
+    entity(store, "e-1", "Core")
+    with store.transaction():
+        store.insert_facts([fact(f"f-{i}", "e-1", lit=f"batch literal {i}") for i in range(50)])
+        store.insert_fact(fact("f-late", "e-1", lit="late literal"))
+    store.close()
+    again = SqliteStore(db)
+    assert len(again.search("batch literal", limit=100)["facts"]) == 50
+    assert [f["id"] for f in again.search("late lit")["facts"]] == ["f-late"]
+    again.close()
+
+
+# --- open_store -----------------------------------------------------------------------------
+def test_open_store_creates_the_directory_the_file_and_the_stamp(tmp_path):
+    db = tmp_path / "deep" / "er" / "claims.db"
+    store = open_store(db)
+    assert db.exists() and (tmp_path / "deep" / "er" / "claims.db.version").exists()
+    store.close()
+    open_store(db, create=False).close()
+
+
+def test_open_store_refuses_a_missing_store_when_asked_not_to_create(tmp_path):
+    with pytest.raises(ClaimgraphError) as info:
+        open_store(tmp_path / "nope.db", create=False)
+    assert info.value.type == "store-missing"
+    assert not (tmp_path / "nope.db").exists()
+
+
+def test_open_store_refuses_a_future_stamp_before_touching_the_database(tmp_path):
+    db = tmp_path / "claims.db"
+    (tmp_path / "claims.db.version").write_text('{"format": 99, "version": "9.0.0"}')
+    with pytest.raises(ClaimgraphError) as info:
+        open_store(db)
+    assert info.value.type == "future-format" and "99" in info.value.message
+    assert not db.exists()
+
+
+def test_open_store_refuses_a_directory(tmp_path):
+    with pytest.raises(ClaimgraphError) as info:
+        open_store(tmp_path)
+    assert info.value.type == "store-is-directory"
+
+
+def test_open_store_supports_memory_stores():
+    store = open_store(":memory:")
+    assert isinstance(store, SqliteStore) and store.is_empty()
+    store.close()
+    assert isinstance(open_memory_store(), MemoryStore)
