@@ -55,6 +55,21 @@ def atomic_write_text(path: Path | str, text: str) -> None:
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+    _fsync_dir(target.parent)
+
+
+def _fsync_dir(directory: Path) -> None:
+    """Make the rename itself durable; best effort (some filesystems refuse directory fsync)."""
+    try:
+        handle = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
 
 
 def _sidecar(suffix: str, doc: str) -> property:

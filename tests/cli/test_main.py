@@ -85,6 +85,13 @@ def test_a_bad_flag_value_is_a_usage_error(cli):
     assert "--on-conflict" in result.err
 
 
+@pytest.mark.parametrize("wait", ["-5", "soon", "1.5"])
+def test_a_lease_wait_that_is_not_whole_milliseconds_is_a_usage_error(cli, wait):
+    result = cli("--lease-wait", wait, "init")
+    assert result.code == 2
+    assert f"argument --lease-wait: {wait!r} is not a whole number of milliseconds" in result.err
+
+
 def test_usage_errors_under_json_are_json_on_stderr(cli):
     result = cli("--json", "facts")
     assert result.code == 2

@@ -260,7 +260,8 @@ def test_get_history_lists_every_version_of_subject_and_predicate(graph):
 
 def test_all_facts_sorts_by_recording_time_then_id(store):
     entity(store, "e-1", "Core")
-    store.insert_facts([fact("f-b", "e-1", lit="x", recorded_at=7), fact("f-a", "e-1", lit="y", recorded_at=7),
+    store.insert_facts([fact("f-b", "e-1", lit="x", recorded_at=7),
+                        fact("f-a", "e-1", lit="y", recorded_at=7),
                         fact("f-0", "e-1", lit="z", recorded_at=3)])
     assert ids(store.all_facts()) == ["f-0", "f-a", "f-b"]
 
@@ -549,3 +550,14 @@ def test_every_backend_answers_a_scenario_byte_for_byte_alike(tmp_path):
         outputs.append(_scenario(opened))
         opened.close()
     assert outputs[0] == outputs[1] == outputs[2]
+
+
+def test_search_inside_a_transaction_sees_its_own_writes(store):
+    with store.transaction():
+        entity(store, "e-1", "Scheduler", aliases=["timer-jobs"])
+        store.insert_fact(fact("f-1", "e-1", lit="runs every minute"))
+        assert ids(store.search("schedul")["entities"]) == ["e-1"]
+        assert ids(store.search("every minute")["facts"]) == ["f-1"]
+        store.update_entity("e-1", name="Cron")
+        assert store.search("schedul")["entities"] == []
+        assert ids(store.search("jobs")["entities"]) == ["e-1"]

@@ -9,7 +9,7 @@ import pytest
 
 from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
-from claimgraph.store import sqlite as sqlite_module
+from claimgraph.store import sqlite_db
 from claimgraph.store import sqlite_schema
 from claimgraph.store.open import open_memory_store, open_store
 from claimgraph.store.memory import MemoryStore
@@ -37,11 +37,10 @@ def _raw(path) -> sqlite3.Connection:
 
 def test_a_file_store_runs_in_wal_with_the_designed_pragmas(db):
     store = SqliteStore(db)
-    pragma = lambda name: store._conn.execute(f"PRAGMA {name}").fetchone()[0]  # noqa: E731
-    assert pragma("journal_mode") == "wal"
-    assert pragma("synchronous") == 1
-    assert pragma("busy_timeout") >= 5000
-    assert pragma("foreign_keys") == 1
+    assert store.pragma("journal_mode") == "wal"
+    assert store.pragma("synchronous") == 1
+    assert store.pragma("busy_timeout") >= 5000
+    assert store.pragma("foreign_keys") == 1
     store.close()
 
 
@@ -159,7 +158,7 @@ def test_migrations_run_forward_and_the_result_is_then_too_new_for_this_build(db
 
 
 def test_a_writer_starved_of_the_lock_gets_store_busy(db, monkeypatch):
-    monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_MS", 50)
+    monkeypatch.setattr(sqlite_db, "BUSY_TIMEOUT_MS", 50)
     store = SqliteStore(db)
     other = _raw(db)
     other.execute("BEGIN IMMEDIATE")
@@ -261,3 +260,27 @@ def test_open_store_supports_memory_stores():
     assert isinstance(store, SqliteStore) and store.is_empty()
     store.close()
     assert isinstance(open_memory_store(), MemoryStore)
+
+
+def test_the_search_indexes_stay_consistent_through_every_kind_of_write(db):
+    store = SqliteStore(db)
+    entity(store, "e-1", "Core", aliases=["kernel"])
+    entity(store, "e-2", "Husk")
+    with store.transaction():
+        store.insert_facts([fact(f"f-{i}", "e-1", lit=f"literal {i}") for i in range(20)])
+        store.update_entity("e-1", name="Kernel", add_aliases=["core"], remove_aliases=["kernel"])
+        store.delete_entity("e-2")
+        with pytest.raises(ClaimgraphError):
+            store.insert_facts([fact("f-x", "e-1", lit="rolled back"), fact("f-0", "e-1", lit="dup")])
+    with pytest.raises(RuntimeError), store.transaction():
+        entity(store, "e-3", "Ghost")
+        store.insert_fact(fact("f-ghost", "e-3", lit="ghost literal"))
+        raise RuntimeError("abort")
+    store.open_episode({"id": "ep-1", "ref": "r", "summary": "first summary"})
+    store.close_episode("ep-1", "second summary", 5)
+    for table in ("entity_fts", "fact_fts", "episode_fts"):
+        store._db.run(f"INSERT INTO {table} ({table}) VALUES ('integrity-check')")
+    assert [e["id"] for e in store.search("kernel")["entities"]] == ["e-1"]
+    assert store.search("husk")["entities"] == [] and store.search("ghost")["facts"] == []
+    assert store.search("rolled back")["facts"] == [] and store.search("first summ")["episodes"] == []
+    store.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Mapping
@@ -85,7 +86,7 @@ class Context:
         try:
             return Path(f"{self.db_path}.crash.log")
         except ClaimgraphError:
-            return Path(self.environ.get("TMPDIR", "/tmp")) / "claimgraph.crash.log"
+            return Path(tempfile.gettempdir()) / "claimgraph.crash.log"
 
 
 def describe(settings: Settings) -> list[dict[str, Any]]:

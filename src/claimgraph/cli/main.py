@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
+import os
 import sys
 import traceback
 from typing import Callable, NoReturn, Sequence
@@ -40,6 +41,13 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(self.prog, self.format_usage().strip(), message)
 
 
+def milliseconds(text: str) -> int:
+    """A wait in ms: a whole number, zero (do not wait) or more."""
+    if not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of milliseconds ≥ 0")
+    return int(text)
+
+
 def global_flags(suppress: bool) -> argparse.ArgumentParser:
     """The flags every command accepts, before or after its name.
 
@@ -51,7 +59,7 @@ def global_flags(suppress: bool) -> argparse.ArgumentParser:
                        "else $XDG_DATA_HOME/claimgraph/claims.db)", **default)
     flags.add_argument("--json", action="store_true", help="machine-readable output; "
                        "errors as JSON on stderr", **default)
-    flags.add_argument("--lease-wait", metavar="MS", type=int, help="how long a write waits "
+    flags.add_argument("--lease-wait", metavar="MS", type=milliseconds, help="how long a write waits "
                        "for another writer's lease (default 5000)", **default)
     flags.add_argument("--config", metavar="FILE", help="config file (default: "
                        "$XDG_CONFIG_HOME/claimgraph/config.toml)", **default)
@@ -61,7 +69,9 @@ def global_flags(suppress: bool) -> argparse.ArgumentParser:
 def build_parser() -> Parser:
     parser = Parser(prog="claimgraph", parents=[global_flags(suppress=False)],
                     description="A local-first memory for coding agents: facts with history, "
-                                "provenance and conflicts.")
+                                "provenance and conflicts.",
+                    epilog="New here? Run `claimgraph demo`. Exit codes: 0 ok, 1 the command "
+                           "failed, 2 usage error.")
     parser.add_argument("--version", action="version", version=f"claimgraph {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                 parser_class=Parser)
@@ -87,13 +97,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         emit_error("claimgraph: interrupted")
         return EXIT_INTERRUPTED
-    except BrokenPipeError:
-        sys.stderr.close()
+    except BrokenPipeError:  # `claimgraph dump | head`: the reader left; not our failure
+        silence_stdout()
         return EXIT_FAILED
     except Exception as err:  # the last line of defence: anything here is a bug
         return report_crash(err, ctx, argv)
     finally:
         ctx.close()
+
+
+def silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush does not raise again."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def report_error(err: ClaimgraphError, as_json: bool) -> int:

@@ -64,7 +64,8 @@ class MemoryStore:
         return _entity_copy(row)
 
     def get_entity(self, name: str, scope: str) -> Record | None:
-        hits = [e for e in self._s["entities"].values() if e["name"] == name and e["scope"] == scope]
+        hits = [e for e in self._s["entities"].values()
+                if e["name"] == name and e["scope"] == scope]
         return _entity_copy(min(hits, key=lambda e: e["id"])) if hits else None
 
     def get_entity_by_id(self, entity_id: str) -> Record | None:
@@ -145,8 +146,9 @@ class MemoryStore:
                       predicates: Iterable[str] | None = None) -> list[Record]:
         rec.check_direction(direction)
         ids, preds = set(entity_ids), rec.as_list(predicates)
-        return self._sorted(f for f in self._s["facts"].values()
-                            if _touches(f, ids, direction) and (preds is None or f["predicate"] in preds))
+        return self._sorted(
+            f for f in self._s["facts"].values()
+            if _touches(f, ids, direction) and (preds is None or f["predicate"] in preds))
 
     def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,

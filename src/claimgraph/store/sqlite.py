@@ -1,14 +1,12 @@
 """SqliteStore: the production Store on stdlib sqlite3 (DESIGN §3).
 
-One connection in autocommit mode; ``transaction()`` issues BEGIN IMMEDIATE on the outermost
-block (so a writer waits for the lock up front instead of failing at COMMIT) and inner blocks
-join it. A write outside any block is its own transaction. Every statement passes through
-three choke points that turn a damaged file into ``corrupt-store`` and lock starvation into
-``store-busy``, so no caller ever sees a raw sqlite3 traceback for an expected failure.
+Statements live in ``sqlite_sql``, the schema and migrations in ``sqlite_schema``, and the
+connection's guarantees (choke points, re-entrant transactions) in ``sqlite_db``; this module
+maps protocol methods onto them and shapes rows exactly as ``store.memory`` does.
 
 Hydration is the hot path of the write path (every fact read embeds two entities), so
-entities are cached in-process. Our own entity writes evict; another process's commit is
-noticed through ``PRAGMA data_version`` before the next read outside a transaction.
+entities are cached in-process. Our own entity writes evict; a rollback or another process's
+commit (seen through ``PRAGMA data_version``) clears the cache before the next read.
 """
 
 from __future__ import annotations
@@ -16,9 +14,9 @@ from __future__ import annotations
 import copy
 import json
 import sqlite3
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Sequence
 
 from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
@@ -27,11 +25,10 @@ from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
 from claimgraph.store import sqlite_schema as schema
 from claimgraph.store import sqlite_sql as q
+from claimgraph.store.sqlite_db import SqliteDb
 from claimgraph.store.records import Record
 
-BUSY_TIMEOUT_MS = 10_000
 _ENTITY_CACHE_MAX = 50_000
-_BUSY_CODES = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
 
 
 class SqliteStore:
@@ -40,235 +37,123 @@ class SqliteStore:
     def __init__(self, path: str | Path = ":memory:",
                  migrations: Sequence[Sequence[str]] = schema.MIGRATIONS) -> None:
         self.path = str(path)
-        self._in_memory = self.path == ":memory:"
-        self._depth = 0
         self._entities: dict[str, Record] = {}
-        self._data_version = -1
         self._unindexed_after: int | None = None
-        if not self._in_memory:
-            schema.check_file(Path(self.path))
-        self._conn = sqlite3.connect(self.path, isolation_level=None, cached_statements=512)
-        try:
-            self._configure()
-            schema.migrate(self._conn, self.path, migrations)
-        except sqlite3.DatabaseError as error:
-            self._conn.close()
-            raise self._translate(error) from error
-        except BaseException:
-            self._conn.close()
-            raise
+        self._unindexed_entities: set[str] = set()
+        self._db = SqliteDb(path, migrations, before_commit=self._index_pending,
+                            on_stale=self._forget)
 
-    def _configure(self) -> None:
-        """WAL lets readers run beside the writer; NORMAL is durable enough under WAL."""
-        if not self._in_memory:
-            self._conn.execute("PRAGMA journal_mode = WAL")
-        for pragma in ("synchronous = NORMAL", f"busy_timeout = {BUSY_TIMEOUT_MS}",
-                       "foreign_keys = ON", "temp_store = MEMORY", "cache_size = -32000"):
-            self._conn.execute(f"PRAGMA {pragma}")
-
-    # --- choke points ----------------------------------------------------------------
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
-        try:
-            return self._conn.execute(sql, params).fetchall()
-        except sqlite3.IntegrityError:
-            raise
-        except sqlite3.DatabaseError as error:
-            raise self._translate(error) from error
-
-    def _one(self, sql: str, params: Sequence[Any] = ()) -> tuple | None:
-        rows = self._rows(sql, params)
-        return rows[0] if rows else None
-
-    def _run(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """Execute one write; return the number of rows it changed."""
-        try:
-            return self._conn.execute(sql, params).rowcount
-        except sqlite3.IntegrityError:
-            raise
-        except sqlite3.DatabaseError as error:
-            raise self._translate(error) from error
-
-    def _many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        try:
-            self._conn.executemany(sql, rows)
-        except sqlite3.IntegrityError:
-            raise
-        except sqlite3.DatabaseError as error:
-            raise self._translate(error) from error
-
-    def _translate(self, error: sqlite3.DatabaseError) -> Exception:
-        """Expected failures become ClaimgraphErrors; programming errors stay as they are."""
-        if schema.is_corruption(error):
-            return schema.corrupt(self.path, str(error))
-        if (getattr(error, "sqlite_errorcode", 0) or 0) & 0xFF in _BUSY_CODES:
-            return ClaimgraphError(
-                "store-busy", f"the store {self.path} stayed locked by another writer",
-                hint="another claimgraph process is writing; try again in a moment",
-                path=self.path)
-        return error
-
-    # --- transactions and marks ------------------------------------------------------
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """Outermost: BEGIN IMMEDIATE .. COMMIT, ROLLBACK on any exception. Inner: join."""
-        if self._depth:
-            self._depth += 1
-            try:
-                yield
-            finally:
-                self._depth -= 1
-            return
-        self._run("BEGIN IMMEDIATE")
-        self._depth = 1
-        try:
-            self._refresh(force=True)
-            yield
-        except BaseException:
-            self._depth = 0
-            self._abort()
-            raise
-        self._depth = 0
-        self._commit()
-
-    def _commit(self) -> None:
-        try:
-            self._index_new_literals()
-            self._run("COMMIT")
-        except BaseException:
-            self._abort()
-            raise
-
-    def _abort(self) -> None:
-        """Roll back and forget cached entities: the cache may hold rolled-back writes."""
+    def _forget(self, rolled_back: bool) -> None:
+        """Cached entities may be stale; after a rollback, so are the pending-index notes."""
         self._entities.clear()
-        self._unindexed_after = None
-        if self._conn.in_transaction:
-            self._conn.execute("ROLLBACK")
-
-    def _index_new_literals(self) -> None:
-        """Index this transaction's new literal facts in one statement (see sqlite_schema)."""
-        if self._unindexed_after is not None:
-            self._run(q.INDEX_NEW_LITERALS, (self._unindexed_after,))
+        if rolled_back:
             self._unindexed_after = None
+            self._unindexed_entities.clear()
+
+    def _index_pending(self) -> None:
+        """Index what this transaction wrote in a few set-based statements (see sqlite_schema)."""
+        if self._unindexed_after is not None:
+            self._db.run(q.INDEX_NEW_LITERALS, (self._unindexed_after,))
+            self._unindexed_after = None
+        if self._unindexed_entities:
+            ids = json.dumps(sorted(self._unindexed_entities))
+            self._db.run(q.UNINDEX_ENTITIES, (ids,))
+            self._db.run(q.INDEX_ENTITIES, (ids,))
+            self._unindexed_entities.clear()
 
     def _note_new_facts(self) -> None:
         """Remember where this transaction's facts start (pks only grow: facts are never deleted)."""
         if self._unindexed_after is None:
-            self._unindexed_after = self._one("SELECT coalesce(max(pk), 0) FROM facts")[0]
+            self._unindexed_after = self._db.one("SELECT coalesce(max(pk), 0) FROM facts")[0]
 
-    @contextmanager
-    def _atomic(self, single_statement: bool = False) -> Iterator[None]:
-        """A write that is all-or-nothing even inside a caller's block.
-
-        One statement is atomic by itself; several get a savepoint when a block is open.
-        """
-        if self._depth and single_statement:
-            yield
-            return
-        if not self._depth:
-            with self.transaction():
-                yield
-            return
-        self._run("SAVEPOINT store_write")
-        try:
-            yield
-        except BaseException:
-            self._entities.clear()
-            if self._conn.in_transaction:
-                self._conn.execute("ROLLBACK TO store_write")
-                self._conn.execute("RELEASE store_write")
-            raise
-        self._run("RELEASE store_write")
+    # --- transactions and marks ------------------------------------------------------
+    def transaction(self) -> AbstractContextManager[None]:
+        """Outermost: BEGIN IMMEDIATE .. COMMIT, ROLLBACK on any exception. Inner: join."""
+        return self._db.transaction()
 
     def get_mark(self, key: str) -> Any:
-        row = self._one("SELECT value FROM marks WHERE key = ?", (key,))
+        row = self._db.one("SELECT value FROM marks WHERE key = ?", (key,))
         return None if row is None else json.loads(row[0])
 
     def set_mark(self, key: str, value: Any) -> None:
-        with self.transaction():
-            self._run("INSERT OR REPLACE INTO marks (key, value) VALUES (?, ?)",
-                      (key, json.dumps(value)))
+        with self._db.transaction():
+            self._db.run("INSERT OR REPLACE INTO marks (key, value) VALUES (?, ?)",
+                         (key, json.dumps(value)))
 
     # --- entities --------------------------------------------------------------------
     def insert_entity(self, entity: Record) -> Record:
         row = rec.entity_record(entity)
-        with self._atomic():
+        with self._db.atomic(can_fail_midway=False):
             try:
-                self._run(q.INSERT_ENTITY, (row["id"], row["name"], normalize_entity_name(row["name"]),
-                                            row["type"], row["scope"], json.dumps(row["aliases"])))
+                self._db.run(q.INSERT_ENTITY, (
+                    row["id"], row["name"], normalize_entity_name(row["name"]), row["type"],
+                    row["scope"], json.dumps(row["aliases"])))
             except sqlite3.IntegrityError:
                 raise rec.exists("entity", row["id"]) from None
-            self._write_aliases(row["id"], row["aliases"])
+            if row["aliases"]:
+                self._write_aliases(row["id"], row["aliases"], fresh=True)
+            self._unindexed_entities.add(row["id"])
         return _entity_copy(row)
 
-    def _write_aliases(self, entity_id: str, aliases: Sequence[str]) -> None:
-        self._run("DELETE FROM entity_aliases WHERE entity_id = ?", (entity_id,))
-        self._many(q.INSERT_ALIAS, [(entity_id, a, normalize_entity_name(a)) for a in aliases])
+    def _write_aliases(self, entity_id: str, aliases: Sequence[str], fresh: bool = False) -> None:
+        """Alias rows are derived from the entity's list (for normalized lookup); rewrite them."""
+        if not fresh:
+            self._db.run("DELETE FROM entity_aliases WHERE entity_id = ?", (entity_id,))
+        self._db.many(q.INSERT_ALIAS, [(entity_id, a, normalize_entity_name(a)) for a in aliases])
 
     def get_entity(self, name: str, scope: str) -> Record | None:
-        self._refresh()
-        row = self._one(q.ENTITY_SELECT + " WHERE scope = ? AND name = ? ORDER BY id LIMIT 1",
-                        (scope, name))
+        self._db.refresh()
+        row = self._db.one(q.ENTITY_SELECT + " WHERE scope = ? AND name = ? ORDER BY id LIMIT 1",
+                           (scope, name))
         return self._cached_entity(row) if row else None
 
     def get_entity_by_id(self, entity_id: str) -> Record | None:
-        self._refresh()
+        self._db.refresh()
         row = self._entity(entity_id)
         return _entity_copy(row) if row else None
 
     def find_entities(self, name: str, scope: str | None) -> list[Record]:
-        self._refresh()
-        rows = self._rows(q.FIND_ENTITIES, (normalize_entity_name(name), scope))
+        self._db.refresh()
+        rows = self._db.rows(q.FIND_ENTITIES, (normalize_entity_name(name), scope))
         return [self._cached_entity(r) for r in rows]
 
     def update_entity(self, entity_id: str, *, name: str | None = None, type: str | None = None,
                       add_aliases: Sequence[str] = (), remove_aliases: Sequence[str] = ()) -> Record:
-        with self._atomic():
+        with self._db.atomic(can_fail_midway=False):
             row = self._fetch_entity(entity_id)
             if row is None:
                 raise rec.not_found("entity", entity_id)
             row.update(name=name or row["name"], type=type or row["type"],
                        aliases=rec.merge_aliases(row["aliases"], add_aliases, remove_aliases))
             self._entities.pop(entity_id, None)
-            self._run("UPDATE entities SET name = ?, norm = ?, type = ?, aliases = ? WHERE id = ?",
-                      (row["name"], normalize_entity_name(row["name"]), row["type"],
-                       json.dumps(row["aliases"]), entity_id))
+            self._db.run("UPDATE entities SET name = ?, norm = ?, type = ?, aliases = ?"
+                         " WHERE id = ?", (row["name"], normalize_entity_name(row["name"]),
+                                           row["type"], json.dumps(row["aliases"]), entity_id))
             self._write_aliases(entity_id, row["aliases"])
+            self._unindexed_entities.add(entity_id)
         return _entity_copy(row)
 
     def repoint_facts(self, from_id: str, to_id: str) -> int:
-        with self.transaction():
+        with self._db.transaction():
             if self._fetch_entity(to_id) is None:
                 raise rec.not_found("entity", to_id)
-            return self._run(
+            return self._db.run(
                 "UPDATE facts SET subject_id = CASE WHEN subject_id = ?1 THEN ?2 ELSE subject_id END,"
                 " object_ref_id = CASE WHEN object_ref_id = ?1 THEN ?2 ELSE object_ref_id END"
                 " WHERE subject_id = ?1 OR object_ref_id = ?1", (from_id, to_id))
 
     def delete_entity(self, entity_id: str) -> None:
-        with self._atomic():
+        with self._db.atomic(can_fail_midway=False):
             self._entities.pop(entity_id, None)
             try:
-                self._run("DELETE FROM entities WHERE id = ?", (entity_id,))
+                self._db.run("DELETE FROM entities WHERE id = ?", (entity_id,))
             except sqlite3.IntegrityError:
                 raise rec.entity_in_use(entity_id) from None
 
     def list_entities(self, type: str | None = None, scope: str | None = None) -> list[Record]:
-        rows = self._rows(q.ENTITY_SELECT + " WHERE (?1 IS NULL OR type = ?1)"
-                          " AND (?2 IS NULL OR scope = ?2)" + q.ENTITY_ORDER, (type, scope))
+        rows = self._db.rows(q.ENTITY_SELECT + " WHERE (?1 IS NULL OR type = ?1)"
+                             " AND (?2 IS NULL OR scope = ?2)" + q.ENTITY_ORDER, (type, scope))
         return [_entity_from_row(r) for r in rows]
-
-    def _refresh(self, force: bool = False) -> None:
-        """Drop cached entities when another connection has committed since we last looked.
-
-        Inside our own write transaction nobody else can commit, so one look at BEGIN suffices.
-        """
-        if self._in_memory or (self._depth and not force):
-            return
-        version = self._one("PRAGMA data_version")[0]
-        if version != self._data_version:
-            self._entities.clear()
-            self._data_version = version
 
     def _entity(self, entity_id: str) -> Record | None:
         """The cached entity row (never handed out as is)."""
@@ -276,7 +161,7 @@ class SqliteStore:
         return row if row is not None else self._fetch_entity(entity_id, cache=True)
 
     def _fetch_entity(self, entity_id: str, cache: bool = False) -> Record | None:
-        row = self._one(q.ENTITY_SELECT + " WHERE id = ?", (entity_id,))
+        row = self._db.one(q.ENTITY_SELECT + " WHERE id = ?", (entity_id,))
         if row is None:
             return None
         entity = _entity_from_row(row)
@@ -306,30 +191,31 @@ class SqliteStore:
 
     def insert_facts(self, facts: Iterable[Record]) -> None:
         """One executemany in one transaction (a savepoint inside a caller's block)."""
-        rows = [rec.stored_fact(f) for f in facts]
-        if not rows:
+        batch = list(facts)
+        params = [q.fact_params(f) for f in batch]
+        links = [(f["id"], other) for f in batch for other in set(f.get("conflicts") or ())]
+        if not params:
             return
-        links = [(r["id"], other) for r in rows for other in r["conflicts"]]
         try:
-            with self._atomic(single_statement=len(rows) == 1 and not links):
+            with self._db.atomic(can_fail_midway=len(params) > 1):
                 self._note_new_facts()
-                if len(rows) == 1:
-                    self._run(q.INSERT_FACT, q.fact_params(rows[0]))
+                if len(params) == 1:
+                    self._db.run(q.INSERT_FACT, params[0])
                 else:
-                    self._many(q.INSERT_FACT, [q.fact_params(r) for r in rows])
+                    self._db.many(q.INSERT_FACT, params)
                 if links:
-                    self._many(q.INSERT_LINK, links)
+                    self._db.many(q.INSERT_LINK, links)
         except sqlite3.IntegrityError as error:
-            raise self._fact_batch_error(rows, error) from None
+            raise self._fact_batch_error(batch, error) from None
 
-    def _fact_batch_error(self, rows: list[Record], error: sqlite3.IntegrityError) -> Exception:
+    def _fact_batch_error(self, batch: list[Record], error: sqlite3.IntegrityError) -> Exception:
         """Name the offending fact: a taken id, or an entity that does not exist."""
         seen: set[str] = set()
-        for row in rows:
-            if row["id"] in seen or self._one("SELECT 1 FROM facts WHERE id = ?", (row["id"],)):
-                return rec.exists("fact", row["id"])
-            seen.add(row["id"])
-            for ref in (row["subject"], row["object_ref"]):
+        for fact in batch:
+            if fact["id"] in seen or self._db.one("SELECT 1 FROM facts WHERE id = ?", (fact["id"],)):
+                return rec.exists("fact", fact["id"])
+            seen.add(fact["id"])
+            for ref in (rec.ref_id(fact["subject"]), rec.ref_id(fact.get("object_ref"))):
                 if ref is not None and self._fetch_entity(ref) is None:
                     return rec.not_found("entity", ref)
         return ClaimgraphError("invalid-fact", f"the store refused a fact: {error}",
@@ -376,8 +262,8 @@ class SqliteStore:
         return self._facts((q.FACT_SELECT + " ORDER BY f.recorded_at, f.id", []))
 
     def repoint_predicate(self, from_id: str, to_id: str) -> int:
-        with self.transaction():
-            return self._run("UPDATE facts SET predicate = ? WHERE predicate = ?", (to_id, from_id))
+        with self._db.transaction():
+            return self._db.run("UPDATE facts SET predicate = ? WHERE predicate = ?", (to_id, from_id))
 
     def invalidate(self, fact_id: str, at: int, kind: str | None = None,
                    reason: str | None = None, successor: str | None = None) -> None:
@@ -391,8 +277,8 @@ class SqliteStore:
                           (at, float(confidence), source_type), fact_id)
 
     def _update_fact(self, assignments: str, params: tuple, fact_id: str) -> None:
-        with self.transaction():
-            if not self._run(f"UPDATE facts SET {assignments} WHERE id = ?", (*params, fact_id)):
+        with self._db.transaction():
+            if not self._db.run(f"UPDATE facts SET {assignments} WHERE id = ?", (*params, fact_id)):
                 raise rec.not_found("fact", fact_id)
 
     def link_conflicts(self, fact_id: str, ids: Iterable[str]) -> None:
@@ -402,14 +288,14 @@ class SqliteStore:
         self._edit_links(q.DELETE_LINK, fact_id, ids)
 
     def _edit_links(self, sql: str, fact_id: str, ids: Iterable[str]) -> None:
-        with self._atomic():
-            if not self._one("SELECT 1 FROM facts WHERE id = ?", (fact_id,)):
+        with self._db.atomic(can_fail_midway=False):
+            if not self._db.one("SELECT 1 FROM facts WHERE id = ?", (fact_id,)):
                 raise rec.not_found("fact", fact_id)
-            self._many(sql, [(fact_id, other) for other in ids])
+            self._db.many(sql, [(fact_id, other) for other in ids])
 
     def _facts(self, plan: q.Plan) -> list[Record]:
-        self._refresh()
-        return [self._fact(row) for row in self._rows(*plan)]
+        self._db.refresh()
+        return [self._fact(row) for row in self._db.rows(*plan)]
 
     def _fact(self, row: tuple) -> Record:
         fact = dict(zip(FACT_FIELDS, row))
@@ -423,27 +309,28 @@ class SqliteStore:
 
     # --- usage -----------------------------------------------------------------------
     def predicate_usage(self) -> dict[str, int]:
-        return rec.counted(self._rows("SELECT predicate, count(*) FROM facts GROUP BY predicate"))
+        return rec.counted(
+            self._db.rows("SELECT predicate, count(*) FROM facts GROUP BY predicate"))
 
     def entity_usage(self) -> dict[str, int]:
-        return rec.counted(self._rows(q.ENTITY_USAGE))
+        return rec.counted(self._db.rows(q.ENTITY_USAGE))
 
     # --- episodes --------------------------------------------------------------------
     def open_episode(self, episode: Record) -> Record:
         row = rec.episode_record(episode)
-        with self.transaction():
-            if self._one("SELECT 1 FROM episodes WHERE id = ?", (row["id"],)):
+        with self._db.transaction():
+            if self._db.one("SELECT 1 FROM episodes WHERE id = ?", (row["id"],)):
                 raise rec.exists("episode", row["id"])
             try:
-                self._run(q.INSERT_EPISODE, [row[f] for f in EPISODE_FIELDS])
+                self._db.run(q.INSERT_EPISODE, [row[f] for f in EPISODE_FIELDS])
             except sqlite3.IntegrityError:
                 raise rec.exists("episode", row["id"], ref=row["ref"]) from None
         return row
 
     def close_episode(self, episode_id: str, summary: str | None, at: int) -> None:
-        with self.transaction():
-            if not self._run("UPDATE episodes SET summary = ?, closed_at = ? WHERE id = ?",
-                             (summary, at, episode_id)):
+        with self._db.transaction():
+            if not self._db.run("UPDATE episodes SET summary = ?, closed_at = ? WHERE id = ?",
+                                (summary, at, episode_id)):
                 raise rec.not_found("episode", episode_id)
 
     def get_episode(self, episode_id: str) -> Record | None:
@@ -453,64 +340,70 @@ class SqliteStore:
         return self._episode(" WHERE ref = ?", (ref,))
 
     def _episode(self, where: str, params: tuple) -> Record | None:
-        row = self._one(q.EPISODE_SELECT + where, params)
+        row = self._db.one(q.EPISODE_SELECT + where, params)
         return dict(zip(EPISODE_FIELDS, row)) if row else None
 
     def list_episodes(self) -> list[Record]:
-        rows = self._rows(q.EPISODE_SELECT + " ORDER BY opened_at, id")
+        rows = self._db.rows(q.EPISODE_SELECT + " ORDER BY opened_at, id")
         return [dict(zip(EPISODE_FIELDS, r)) for r in rows]
 
     # --- predicates ------------------------------------------------------------------
     def get_predicate(self, pred_id: str) -> Record | None:
-        row = self._one("SELECT row FROM predicates WHERE id = ?", (pred_id,))
+        row = self._db.one("SELECT row FROM predicates WHERE id = ?", (pred_id,))
         return json.loads(row[0]) if row else None
 
     def list_predicates(self, category: str | None = None, status: str | None = None) -> list[Record]:
-        rows = self._rows("SELECT row FROM predicates WHERE (?1 IS NULL OR category = ?1)"
-                          " AND (?2 IS NULL OR status = ?2) ORDER BY id", (category, status))
+        rows = self._db.rows("SELECT row FROM predicates WHERE (?1 IS NULL OR category = ?1)"
+                             " AND (?2 IS NULL OR status = ?2) ORDER BY id", (category, status))
         return [json.loads(r[0]) for r in rows]
 
     def register_predicate(self, row: Record) -> None:
-        with self.transaction():
+        with self._db.transaction():
             merged = rec.registered_predicate(self.get_predicate(row.get("id")), row)
-            self._run("INSERT OR REPLACE INTO predicates (id, category, status, row)"
-                      " VALUES (?, ?, ?, ?)", (merged["id"], merged["category"],
-                                               merged["status"], json.dumps(merged)))
+            self._db.run("INSERT OR REPLACE INTO predicates (id, category, status, row)"
+                         " VALUES (?, ?, ?, ?)", (merged["id"], merged["category"],
+                                                  merged["status"], json.dumps(merged)))
 
     # --- search and housekeeping -----------------------------------------------------
     def search(self, query: str, limit: int = 50) -> dict[str, list[Record]]:
         """FTS5 trigram over names/aliases, literals and summaries; the query is one phrase."""
         if not rec.search_text_ok(query):
             return {"entities": [], "facts": [], "episodes": []}
-        self._refresh()
-        if self._depth:
-            self._index_new_literals()
+        self._db.refresh()
+        if self._db.depth:
+            self._index_pending()
         params = (q.fts_phrase(query), limit)
         return {
-            "entities": [self._cached_entity(r) for r in self._rows(q.SEARCH_ENTITIES, params)],
-            "facts": [self._fact(r) for r in self._rows(q.SEARCH_FACTS, params)],
-            "episodes": [dict(zip(EPISODE_FIELDS, r)) for r in self._rows(q.SEARCH_EPISODES, params)],
+            "entities": [self._cached_entity(r) for r in self._db.rows(q.SEARCH_ENTITIES, params)],
+            "facts": [self._fact(r) for r in self._db.rows(q.SEARCH_FACTS, params)],
+            "episodes": [dict(zip(EPISODE_FIELDS, r))
+                         for r in self._db.rows(q.SEARCH_EPISODES, params)],
         }
 
     def stats(self) -> dict[str, Any]:
-        counts = self._one(
+        counts = self._db.one(
             "SELECT (SELECT count(*) FROM entities), (SELECT count(*) FROM facts),"
             " (SELECT count(*) FROM facts WHERE t_invalid IS NULL), (SELECT count(*) FROM episodes)")
-        statuses = dict(self._rows("SELECT status, count(*) FROM predicates GROUP BY status"))
+        statuses = dict(self._db.rows("SELECT status, count(*) FROM predicates GROUP BY status"))
         return rec.stats_record(STORE_FORMAT, *counts, statuses)
 
     def is_empty(self) -> bool:
-        return not self._one("SELECT EXISTS (SELECT 1 FROM entities) OR EXISTS (SELECT 1 FROM facts)"
-                             " OR EXISTS (SELECT 1 FROM episodes)")[0]
+        return not self._db.one("SELECT EXISTS (SELECT 1 FROM entities)"
+                                " OR EXISTS (SELECT 1 FROM facts)"
+                                " OR EXISTS (SELECT 1 FROM episodes)")[0]
 
     def schema_version(self) -> int:
         """The version stored in the database (``PRAGMA user_version``)."""
-        return self._one("PRAGMA user_version")[0]
+        return self._db.pragma("user_version")
+
+    def pragma(self, name: str) -> Any:
+        """Read one pragma (tests and diagnostics)."""
+        return self._db.pragma(name)
 
     def close(self) -> None:
         """Close the connection; the last one out folds the WAL back into the file."""
         self._entities.clear()
-        self._conn.close()
+        self._db.close()
 
 
 def _entity_from_row(row: tuple) -> Record:

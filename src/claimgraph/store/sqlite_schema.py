@@ -8,12 +8,14 @@ Full-text search uses FTS5's ``trigram`` tokenizer: it matches any substring of 
 more characters, case-insensitively, so "auth" finds ``AuthService``, "core" finds
 ``claimgraph.core`` and "service" finds ``auth-service`` — what a reader of code names expects,
 and exactly the memory backend's substring semantics. (unicode61 with tokenchars "-_." would
-keep ``auth-service`` whole, so neither half of it would ever match.) Triggers keep the three
-indexes in step with their tables on every write, whoever writes — except fact INSERTs: an
-FTS5 write inside a trigger runs in a sub-transaction that flushes FTS5's pending data on
-every row, which measured ten times slower (25k vs 140k rows/s). SqliteStore instead indexes
-the literals a transaction inserted with ONE ``INSERT .. SELECT`` just before COMMIT (and
-before any search inside the transaction), so the index never lags a committed fact.
+keep ``auth-service`` whole, so neither half of it would ever match.)
+
+The write path must not maintain these indexes from triggers: an FTS5 write inside a trigger
+(or after a savepoint) flushes FTS5's pending data on every row, measured ten times slower
+(25k vs 140k rows/s). SqliteStore therefore indexes what a transaction inserted or changed —
+new literal facts, new or edited entities — with two or three set-based statements just
+before COMMIT (and before any search inside the transaction), so the index never lags a
+committed row. Rare writes keep triggers: entity deletion and episode summaries.
 """
 
 from __future__ import annotations
@@ -27,10 +29,6 @@ from claimgraph.errors import ClaimgraphError
 
 #: Marks a SQLite file as ours ("CLGR"), so we never migrate another program's database.
 APPLICATION_ID = 0x434C4752
-
-_SEP = "char(31)"  # joins an entity's name and aliases so a phrase never spans two of them
-_ENTITY_TEXT = (f"new.name || {_SEP} || (SELECT coalesce(group_concat(value, {_SEP}), '') "
-                "FROM json_each(new.aliases))")
 
 BASELINE: tuple[str, ...] = (
     """CREATE TABLE entities (
@@ -71,11 +69,6 @@ BASELINE: tuple[str, ...] = (
         object_lit, content='facts', content_rowid='pk', tokenize='trigram')""",
     """CREATE VIRTUAL TABLE episode_fts USING fts5(
         summary, content='episodes', content_rowid='pk', tokenize='trigram')""",
-    f"""CREATE TRIGGER entities_fts_insert AFTER INSERT ON entities BEGIN
-        INSERT INTO entity_fts(rowid, text) VALUES (new.pk, {_ENTITY_TEXT}); END""",
-    f"""CREATE TRIGGER entities_fts_update AFTER UPDATE OF name, aliases ON entities BEGIN
-        DELETE FROM entity_fts WHERE rowid = old.pk;
-        INSERT INTO entity_fts(rowid, text) VALUES (new.pk, {_ENTITY_TEXT}); END""",
     """CREATE TRIGGER entities_fts_delete AFTER DELETE ON entities BEGIN
         DELETE FROM entity_fts WHERE rowid = old.pk; END""",
     """CREATE TRIGGER facts_fts_update AFTER UPDATE OF object_lit ON facts BEGIN

@@ -12,6 +12,7 @@ import json
 from typing import Any, Sequence
 
 from claimgraph.logic.model import FACT_FIELDS
+from claimgraph.store import records as rec
 
 Plan = tuple[str, list[Any]]
 
@@ -22,7 +23,8 @@ _FACT_COLUMNS = {
                   "WHERE c.fact_id = f.id)"),
 }
 #: Columns in FACT_FIELDS order, so a row zips straight into a fact dict.
-FACT_SELECT = "SELECT " + ", ".join(_FACT_COLUMNS.get(n, f"f.{n}") for n in FACT_FIELDS) + " FROM facts f"
+FACT_SELECT = ("SELECT " + ", ".join(_FACT_COLUMNS.get(n, f"f.{n}") for n in FACT_FIELDS)
+               + " FROM facts f")
 FACT_ORDER = " ORDER BY f.t_valid, f.id"
 
 _INSERT_COLUMNS = ("id", "subject_id", "predicate", "object_kind", "object_ref_id", "object_lit",
@@ -33,6 +35,13 @@ INSERT_FACT = (f"INSERT INTO facts ({', '.join(_INSERT_COLUMNS)}) "
                f"VALUES ({', '.join('?' * len(_INSERT_COLUMNS))})")
 INDEX_NEW_LITERALS = ("INSERT INTO fact_fts (rowid, object_lit) SELECT pk, object_lit FROM facts"
                       " WHERE pk > ? AND object_lit IS NOT NULL")
+_SEP = "char(31)"  # joins an entity's name and aliases so a phrase never spans two of them
+_DIRTY_ENTITIES = "SELECT value FROM json_each(?)"
+UNINDEX_ENTITIES = (f"DELETE FROM entity_fts WHERE rowid IN "
+                    f"(SELECT pk FROM entities WHERE id IN ({_DIRTY_ENTITIES}))")
+INDEX_ENTITIES = (f"INSERT INTO entity_fts (rowid, text) SELECT pk, name || {_SEP} || "
+                  f"(SELECT coalesce(group_concat(value, {_SEP}), '') FROM json_each(aliases)) "
+                  f"FROM entities WHERE id IN ({_DIRTY_ENTITIES})")
 INSERT_LINK = "INSERT OR IGNORE INTO conflict_links (fact_id, other_id) VALUES (?, ?)"
 DELETE_LINK = "DELETE FROM conflict_links WHERE fact_id = ? AND other_id = ?"
 
@@ -53,14 +62,16 @@ ENTITY_USAGE = """SELECT id, count(*) FROM (
     SELECT object_ref_id FROM facts WHERE object_ref_id IS NOT NULL AND object_ref_id != subject_id)
     GROUP BY id"""
 
-_ENTITY_HITS = "SELECT e.id FROM entities e WHERE e.pk IN (SELECT rowid FROM entity_fts WHERE entity_fts MATCH ?1)"
+_ENTITY_HITS = ("SELECT e.id FROM entities e WHERE e.pk IN "
+                "(SELECT rowid FROM entity_fts WHERE entity_fts MATCH ?1)")
 SEARCH_ENTITIES = (ENTITY_SELECT + " WHERE pk IN (SELECT rowid FROM entity_fts "
                    "WHERE entity_fts MATCH ?1)" + ENTITY_ORDER + " LIMIT ?2")
 SEARCH_FACTS = (FACT_SELECT + " WHERE f.pk IN (SELECT rowid FROM fact_fts WHERE fact_fts MATCH ?1)"
                 f" OR f.subject_id IN ({_ENTITY_HITS}) OR f.object_ref_id IN ({_ENTITY_HITS})"
                 " ORDER BY f.t_invalid IS NOT NULL, f.t_valid DESC, f.id LIMIT ?2")
 SEARCH_EPISODES = (EPISODE_SELECT + " WHERE pk IN (SELECT rowid FROM episode_fts "
-                   "WHERE episode_fts MATCH ?1) ORDER BY opened_at IS NULL, opened_at DESC, id LIMIT ?2")
+                   "WHERE episode_fts MATCH ?1)"
+                   " ORDER BY opened_at IS NULL, opened_at DESC, id LIMIT ?2")
 
 
 def fts_phrase(query: str) -> str:
@@ -112,11 +123,17 @@ def select_facts(lists: dict[str, Sequence[str] | None], source_type: str | None
     return FACT_SELECT + clause + FACT_ORDER, params
 
 
-def fact_params(row: dict[str, Any]) -> tuple:
-    """A stored fact (``records.stored_fact``) as INSERT_FACT parameters."""
-    evidence = row["evidence"]
-    return (row["id"], row["subject"], row["predicate"], row["object_kind"], row["object_ref"],
-            row["object_lit"], row["t_valid"], row["t_invalid"], row["recorded_at"],
-            row["last_reinforced_at"], row["confidence"], row["epistemic"], row["scope"],
-            row["source_type"], row["episode"], row["invalidation_reason"],
-            row["invalidation_kind"], row["successor"], json.dumps(evidence) if evidence else "[]")
+def fact_params(fact: dict[str, Any]) -> tuple:
+    """A complete fact (entities as dicts or ids) as INSERT_FACT parameters.
+
+    Built straight from the caller's record: this runs once per fact on the write path.
+    """
+    rec.check_fact(fact)
+    get = fact.get
+    evidence = get("evidence")
+    return (get("id"), rec.ref_id(get("subject")), get("predicate"), get("object_kind"),
+            rec.ref_id(get("object_ref")), get("object_lit"), get("t_valid"), get("t_invalid"),
+            get("recorded_at"), get("last_reinforced_at"), float(get("confidence")),
+            get("epistemic"), get("scope"), get("source_type"), get("episode"),
+            get("invalidation_reason"), get("invalidation_kind"), get("successor"),
+            json.dumps(list(evidence)) if evidence else "[]")

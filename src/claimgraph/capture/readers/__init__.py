@@ -1,0 +1,230 @@
+"""Find out which agent wrote a transcript, and read any transcript safely, in bounded memory.
+
+Every reader goes through ``open_transcript``: it refuses what is not a regular file BEFORE
+opening it (a FIFO would block, /dev/zero would never end) and turns every filesystem failure
+into a ClaimgraphError with a hint. ``LineStream`` hands out complete lines one at a time, so a
+200 MB transcript costs one line of memory, and a half-written last line is never consumed.
+Readers are imported lazily: the hook path must stay light.
+"""
+
+from __future__ import annotations
+
+import errno
+import importlib
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any, BinaryIO, Callable, Iterator
+
+from claimgraph.capture.events import AGENTS, Transcript, TranscriptBuilder
+from claimgraph.errors import ClaimgraphError
+
+MAX_LINE_BYTES = 16 * 1024 * 1024
+SNIFF_BYTES = 64 * 1024
+_CHUNK = 1024 * 1024
+_CODEX_TYPES = {"session_meta", "response_item", "event_msg", "turn_context", "compacted"}
+_CLAUDE_KEYS = {"parentUuid", "sessionId", "uuid", "isSidechain", "leafUuid"}
+_CLAUDE_TYPES = {"user", "assistant", "system", "progress", "file-history-snapshot",
+                 "queue-operation", "summary", "attachment"}
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_MODULES = {"claude-code": "claude_code", "codex": "codex", "gemini": "gemini", "text": "text"}
+
+
+def open_transcript(path: str | os.PathLike[str]) -> BinaryIO:
+    """Open a regular, readable, non-binary file for binary reading, or explain why not."""
+    name = os.fspath(path)
+    info = _stat(name)
+    if stat.S_ISDIR(info.st_mode):
+        raise ClaimgraphError("transcript-is-directory", f"{name} is a directory, not a transcript",
+                              hint="pass the .jsonl/.json file inside it", path=name)
+    if not stat.S_ISREG(info.st_mode):
+        raise ClaimgraphError("transcript-not-regular", f"{name} is not a regular file",
+                              hint="transcripts are ordinary files; devices and pipes are refused",
+                              path=name)
+    try:
+        handle = os.fdopen(os.open(name, _OPEN_FLAGS), "rb")
+    except OSError as exc:
+        raise _unreadable(name, exc) from None
+    if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):  # swapped in since the stat
+        handle.close()
+        raise ClaimgraphError("transcript-not-regular", f"{name} is not a regular file",
+                              hint="transcripts are ordinary files", path=name)
+    if b"\0" in handle.read(SNIFF_BYTES):
+        handle.close()
+        raise ClaimgraphError(
+            "transcript-binary", f"{name} looks binary (NUL bytes), not a transcript",
+            hint="pass a Claude Code, Codex or Gemini transcript, or plain text", path=name)
+    handle.seek(0)
+    return handle
+
+
+def _stat(name: str) -> os.stat_result:
+    try:
+        return os.stat(name)
+    except (FileNotFoundError, NotADirectoryError):
+        dangling = " (a dangling symlink)" if os.path.islink(name) else ""
+        raise ClaimgraphError(
+            "transcript-missing", f"no transcript at {name}{dangling}",
+            hint="check the path; agents delete old transcripts (Claude Code after 30 days)",
+            path=name) from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ClaimgraphError("transcript-symlink-loop", f"{name} is a symlink loop",
+                                  hint="point it at a real file", path=name) from None
+        raise _unreadable(name, exc) from None
+
+
+def _unreadable(name: str, exc: OSError) -> ClaimgraphError:
+    return ClaimgraphError("transcript-unreadable", f"cannot read {name}: {exc.strerror or exc}",
+                           hint="check the file's permissions and owner", path=name)
+
+
+class LineStream:
+    """Complete lines from ``start_offset`` on, each decoded on its own (errors replaced).
+
+    ``end_offset``/``line`` track the last line consumed, including oversized lines skipped
+    with a warning. An unterminated last line is left unconsumed unless ``take_tail``."""
+
+    def __init__(self, handle: BinaryIO, builder: TranscriptBuilder, source_file: str,
+                 start_offset: int = 0, take_tail: bool = False) -> None:
+        self._handle, self._builder, self.source_file = handle, builder, source_file
+        self._take_tail = take_tail
+        self.line = _line_number_at(handle, start_offset, source_file)
+        self.end_offset = start_offset
+
+    def __iter__(self) -> Iterator[tuple[int, str]]:
+        while raw := self._handle.readline(MAX_LINE_BYTES + 1):
+            if not raw.endswith(b"\n") and len(raw) > MAX_LINE_BYTES:
+                size, raw = len(raw), b""  # free the 16 MiB head before draining the rest
+                self._skip_oversized(size)
+                continue
+            if not raw.endswith(b"\n") and not self._take_tail:
+                self._builder.warn(self.source_file, self.line + 1,
+                                   "incomplete last line (no newline yet): left for the next read",
+                                   counter="incomplete")
+                return
+            self.line += 1
+            self.end_offset += len(raw)
+            text, raw = raw.decode("utf-8", errors="replace"), b""  # one copy alive, not two
+            yield self.line, text
+
+    def _skip_oversized(self, size: int) -> None:
+        """Drain an oversized line in chunks: its size must never become our memory use."""
+        while chunk := self._handle.readline(_CHUNK):
+            size += len(chunk)
+            if chunk.endswith(b"\n"):
+                self.line += 1
+                self.end_offset += size
+                self._builder.warn(self.source_file, self.line,
+                                   f"line longer than {MAX_LINE_BYTES} bytes: skipped", "oversized")
+                return
+        self._builder.warn(self.source_file, self.line + 1,
+                           "incomplete oversized last line: left for the next read", "incomplete")
+
+
+def _line_number_at(handle: BinaryIO, offset: int, source_file: str) -> int:
+    """Lines before ``offset``, counted in chunks; the offset must start a line."""
+    size = os.fstat(handle.fileno()).st_size
+    if offset < 0 or offset > size:
+        raise ClaimgraphError("offset-out-of-range", f"offset {offset} is outside {source_file} "
+                              f"({size} bytes)", hint="the file was replaced or truncated: "
+                              "read it again from offset 0", path=source_file, offset=offset)
+    handle.seek(max(offset - 1, 0))
+    if offset and handle.read(1) != b"\n":
+        raise ClaimgraphError("offset-misaligned", f"offset {offset} is not at a line start in "
+                              f"{source_file}", hint="pass an end_offset from a previous read",
+                              path=source_file, offset=offset)
+    handle.seek(0)
+    lines, left = 0, offset
+    while left and (chunk := handle.read(min(_CHUNK, left))):
+        lines += chunk.count(b"\n")
+        left -= len(chunk)
+    handle.seek(offset)
+    return lines
+
+
+def read_jsonl(path: str, builder: TranscriptBuilder, start_offset: int,
+               on_record: Callable[[int, dict[str, Any]], None]) -> tuple[int, int]:
+    """Stream a JSON-lines file into ``on_record``; bad lines become warnings, never errors.
+
+    Returns ``(end_offset, last_line)`` of the complete lines consumed."""
+    with open_transcript(path) as handle:
+        stream = LineStream(handle, builder, path, start_offset)
+        for number, text in stream:
+            if not text.strip():
+                continue
+            try:
+                record = json.loads(text.lstrip("\ufeff"))
+            except ValueError as exc:
+                builder.warn(path, number, f"not valid JSON: {exc.msg}")
+                continue
+            if not isinstance(record, dict):
+                builder.warn(path, number, "a JSON line that is not an object")
+                continue
+            on_record(number, record)
+        return stream.end_offset, stream.line
+
+
+def detect_format(path: str | os.PathLike[str]) -> str:
+    """Which agent wrote this file, judged by the first complete lines, then by the name."""
+    name = os.fspath(path)
+    with open_transcript(name) as handle:
+        head = handle.read(SNIFF_BYTES)
+        whole = not handle.read(1)
+    lines = head.split(b"\n")
+    candidates = lines if whole else lines[:-1]
+    for raw in candidates[:20]:
+        agent = _agent_of_line(raw)
+        if agent:
+            return agent
+    return _agent_by_shape(head, name)
+
+
+def _agent_of_line(raw: bytes) -> str | None:
+    try:
+        record = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(record, dict):
+        return None
+    if record.get("type") in _CODEX_TYPES and "payload" in record:
+        return "codex"
+    if isinstance(record.get("messages"), list):
+        return "gemini"
+    if _CLAUDE_KEYS & record.keys() or record.get("type") in _CLAUDE_TYPES:
+        return "claude-code"
+    if "instructions" in record and "id" in record:
+        return "codex"
+    return None
+
+
+def _agent_by_shape(head: bytes, name: str) -> str:
+    """Pretty-printed Gemini documents and empty or one-huge-line files land here.
+    A lone ``{`` on the first line is a multi-line document, which JSONL never is."""
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    multi_line = text.split(b"\n", 1)[0].strip() == b"{"
+    if multi_line and (b'"sessionId"' in head or b'"messages"' in head):
+        return "gemini"
+    if text.startswith(b"{") and b'"payload"' in head and b'"session_meta"' in head:
+        return "codex"
+    if text.startswith(b"{") and b'"sessionId"' in head:
+        return "claude-code"
+    if text.startswith(b"{") and Path(name).suffix in (".json", ".jsonl"):
+        raise ClaimgraphError("transcript-format-unknown", f"{name} is JSON of no known agent",
+                              hint="pass agent='text' to read it as plain text", path=name)
+    if not text and Path(name).suffix == ".jsonl":
+        return "codex" if Path(name).name.startswith("rollout-") else "claude-code"
+    return "gemini" if not text and Path(name).suffix == ".json" else "text"
+
+
+def read_transcript(path: str | os.PathLike[str], agent: str | None = None,
+                    start_offset: int = 0, **options: Any) -> Transcript:
+    """Read a transcript of any supported agent from ``start_offset`` (see each reader)."""
+    name = os.fspath(path)
+    chosen = agent or detect_format(name)
+    if chosen not in _MODULES:
+        raise ClaimgraphError("unknown-agent", f"no transcript reader for {chosen!r}",
+                              hint="use one of: " + ", ".join(AGENTS), agent=chosen)
+    reader = importlib.import_module(f"{__name__}.{_MODULES[chosen]}")
+    return reader.read(name, start_offset=start_offset, **options)

@@ -1,0 +1,224 @@
+"""Claude Code JSONL transcripts (and their subagent files) as normalized events.
+
+Decisions, each driven by what real transcripts contain:
+- Only ``user``, ``assistant`` and ``system`` records carry conversation. The documented noise
+  (progress, file-history-snapshot, queue-operation, summary titles, attachment and the
+  api-*/cost/latch records of 2.1.3xx) is dropped and counted; unknown types are dropped and
+  counted separately, never fatal. Attachments hold hook context, including our own injected
+  block, so dropping them keeps memory from echoing itself.
+- Assistant lines hold ONE content block each; lines sharing ``message.id`` are one message,
+  even when tool results of parallel calls sit between them. Their text blocks merge into one
+  ``assistant`` event placed at the first text line; thinking is dropped; each tool_use block
+  is its own ``tool_call``.
+- User text is a ``prompt`` only when a person typed it. ``isMeta`` records, slash-command
+  wrappers (``<command-name>``, ``<local-command-stdout>``, the local-command caveat), task
+  notifications, ``!`` bash-mode echoes and "[Request interrupted …]" markers become derived
+  ``meta`` events: kept as evidence, never read as the user's words.
+- A compaction is ``system/compact_boundary`` followed by a user ``isCompactSummary`` record:
+  together they make ONE derived ``compaction`` event (the summary amends the boundary's).
+- Subagent files ``<session>/subagents/agent-*.jsonl`` are read with their parent, each from
+  its own offset; their events carry ``subagent_id``. Compaction-agent files
+  (``agent-acompact-*``) are the harness talking to itself: all their events are derived.
+  A parent tool result naming an ``agentId`` yields a ``subagent`` link event.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Mapping
+
+from claimgraph.capture.events import (
+    Event, Transcript, TranscriptBuilder, iso_to_ms, scalar_fields)
+from claimgraph.capture.readers import read_jsonl
+from claimgraph.errors import ClaimgraphError
+
+AGENT = "claude-code"
+NOISE_TYPES = frozenset({
+    "progress", "file-history-snapshot", "queue-operation", "summary", "attachment",
+    "api-request", "api-request-shape", "api-request-blob", "last-prompt", "tools-used",
+    "cost-state", "atis-latch"})
+META_PREFIXES = (
+    "<command-name>", "<command-message>", "<command-args>", "<local-command-",
+    "<task-notification>", "<bash-input>", "<bash-stdout>", "<bash-stderr>",
+    "<user-memory-input>", "Caveat: The messages below were generated", "[Request interrupted")
+RESULT_FIELDS = (
+    "type", "filePath", "content", "stdout", "stderr", "interrupted", "returnCodeInterpretation",
+    "oldString", "newString", "replaceAll", "agentId", "status", "commandName", "success",
+    "backgroundTaskId")
+_EXIT_CODE = re.compile(r"^Error: Exit code (\d+)")
+
+
+def read(path: str, start_offset: int = 0, subagent_offsets: Mapping[str, int] | None = None,
+         include_subagents: bool = True) -> Transcript:
+    """Read the session file from ``start_offset`` and its subagent files from theirs."""
+    builder = TranscriptBuilder(path, AGENT, start_offset)
+    end_offset, end_line = _FileReader(builder, path).run(start_offset)
+    offsets = _read_subagents(builder, path, subagent_offsets or {}) if include_subagents else {}
+    builder.remember(session_id=Path(path).stem)
+    return builder.build(end_offset, end_line, offsets)
+
+
+def subagent_files(path: str) -> list[Path]:
+    folder = Path(path).with_suffix("") / "subagents"
+    return sorted(folder.glob("agent-*.jsonl")) if folder.is_dir() else []
+
+
+def _read_subagents(builder: TranscriptBuilder, path: str,
+                    known: Mapping[str, int]) -> dict[str, int]:
+    """A broken subagent file costs a warning, not the parent's capture."""
+    offsets: dict[str, int] = {}
+    for child in subagent_files(path):
+        agent_id = child.stem.removeprefix("agent-")
+        start = known.get(str(child), 0)
+        try:
+            offsets[str(child)], _ = _FileReader(builder, str(child), agent_id).run(start)
+        except ClaimgraphError as exc:
+            builder.warn(str(child), 0, f"subagent transcript skipped: {exc.message}",
+                         "subagent_error")
+            offsets[str(child)] = start
+    return offsets
+
+
+class _FileReader:
+    """State of one file's pass: merged assistant messages and an open compaction."""
+
+    def __init__(self, builder: TranscriptBuilder, path: str, subagent_id: str | None = None):
+        self.builder, self.path, self.subagent_id = builder, path, subagent_id
+        self.harness_only = bool(subagent_id and subagent_id.startswith("acompact"))
+        self.message_index: dict[str, int] = {}
+        self.open_compaction: int | None = None
+
+    def run(self, start_offset: int) -> tuple[int, int]:
+        return read_jsonl(self.path, self.builder, start_offset, self.on_record)
+
+    def on_record(self, line: int, record: dict[str, Any]) -> None:
+        kind = record.get("type")
+        handler = {"user": self.on_user, "assistant": self.on_assistant,
+                   "system": self.on_system}.get(kind)  # type: ignore[arg-type]
+        if handler:
+            handler(line, record)
+        else:
+            self.builder.counts["skipped_noise" if kind in NOISE_TYPES else "skipped_unknown"] += 1
+
+    def event(self, kind: str, line: int, record: dict[str, Any], **fields: Any) -> Event:
+        """An event carrying the record's envelope (session, cwd, branch, version, time)."""
+        if self.subagent_id is None:
+            self.builder.remember(session_id=record.get("sessionId"), cwd=record.get("cwd"),
+                                  git_branch=record.get("gitBranch"),
+                                  agent_version=record.get("version"))
+        fields["derived"] = fields.get("derived", False) or self.harness_only
+        return Event(kind=kind, agent=AGENT, source_file=self.path, line=line,
+                     timestamp=iso_to_ms(record.get("timestamp")),
+                     session_id=record.get("sessionId"), cwd=record.get("cwd"),
+                     git_branch=record.get("gitBranch"), agent_version=record.get("version"),
+                     is_sidechain=bool(record.get("isSidechain")),
+                     subagent_id=record.get("agentId") or self.subagent_id, **fields)
+
+    def on_assistant(self, line: int, record: dict[str, Any]) -> None:
+        message = record.get("message") if isinstance(record.get("message"), dict) else {}
+        synthetic = message.get("model") == "<synthetic>"
+        for block in _blocks(message.get("content")):
+            if block.get("type") == "text" and str(block.get("text", "")).strip():
+                self.add_text(line, record, message.get("id"), block["text"].strip(), synthetic)
+            elif block.get("type") == "tool_use":
+                tool_input = block.get("input") if isinstance(block.get("input"), dict) else {}
+                self.builder.add(self.event(
+                    "tool_call", line, record, tool_name=block.get("name"), tool_input=tool_input,
+                    call_id=block.get("id"), record_id=message.get("id")))
+
+    def add_text(self, line: int, record: dict[str, Any], message_id: str | None, text: str,
+                 synthetic: bool) -> None:
+        index = self.message_index.get(message_id) if message_id else None
+        if index is None:
+            index = self.builder.add(self.event("assistant", line, record, text=text,
+                                                record_id=message_id, derived=synthetic))
+            if message_id:
+                self.message_index[message_id] = index
+        else:
+            self.builder.amend(index, text=self.builder.events[index].text + "\n\n" + text)
+
+    def on_user(self, line: int, record: dict[str, Any]) -> None:
+        message = record.get("message") if isinstance(record.get("message"), dict) else {}
+        content = message.get("content")
+        if record.get("isCompactSummary"):
+            self.add_compaction(line, record, _text_of(content))
+            return
+        results = [b for b in _blocks(content) if b.get("type") == "tool_result"]
+        outcome = record.get("toolUseResult") if len(results) == 1 else None
+        for block in results:
+            self.add_tool_result(line, record, block, outcome)
+        text = content if isinstance(content, str) else _text_of(
+            [b for b in _blocks(content) if b.get("type") == "text"])
+        if text.strip():
+            meta = bool(record.get("isMeta")) or text.lstrip().startswith(META_PREFIXES)
+            self.builder.add(self.event("meta" if meta else "prompt", line, record, text=text,
+                                        record_id=record.get("uuid"), derived=meta))
+
+    def add_tool_result(self, line: int, record: dict[str, Any], block: dict[str, Any],
+                        outcome: Any) -> None:
+        call_id = block.get("tool_use_id")
+        self.builder.add(self.event(
+            "tool_result", line, record, text=_text_of(block.get("content")), call_id=call_id,
+            is_error=block.get("is_error") is True, record_id=record.get("uuid"),
+            extras=_result_extras(outcome)))
+        if isinstance(outcome, dict) and isinstance(outcome.get("agentId"), str):
+            self.add_subagent_link(line, record, call_id, outcome)
+
+    def add_subagent_link(self, line: int, record: dict[str, Any], call_id: str | None,
+                          outcome: dict[str, Any]) -> None:
+        agent_id = outcome["agentId"]
+        child = Path(self.path).with_suffix("") / "subagents" / f"agent-{agent_id}.jsonl"
+        link = {"agent_id": agent_id, "status": outcome.get("status"),
+                "transcript": str(child) if child.is_file() else None}
+        self.builder.add(self.event("subagent", line, record, call_id=call_id,
+                                    text=str(outcome.get("prompt") or ""), extras=link))
+
+    def on_system(self, line: int, record: dict[str, Any]) -> None:
+        subtype = record.get("subtype")
+        if subtype == "compact_boundary":
+            trigger = (record.get("compactMetadata") or {}).get("trigger")
+            self.open_compaction = self.builder.add(self.event(
+                "compaction", line, record, derived=True, record_id=record.get("uuid"),
+                extras={"trigger": trigger, "boundary_line": line}))
+        elif subtype == "local_command" and isinstance(record.get("content"), str):
+            self.builder.add(self.event("meta", line, record, text=record["content"], derived=True,
+                                        record_id=record.get("uuid")))
+        else:
+            self.builder.counts["skipped_noise"] += 1
+
+    def add_compaction(self, line: int, record: dict[str, Any], summary: str) -> None:
+        """The summary completes the boundary's event: one compaction, not two."""
+        if self.open_compaction is None:
+            self.builder.add(self.event("compaction", line, record, text=summary, derived=True,
+                                        record_id=record.get("uuid")))
+            return
+        event = self.builder.events[self.open_compaction]
+        self.builder.amend(self.open_compaction, text=summary, line=line,
+                           extras={**event.extras, "summary_line": line})
+        self.open_compaction = None
+
+
+def _blocks(content: Any) -> list[dict[str, Any]]:
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def _text_of(content: Any) -> str:
+    """A string, or the text blocks of a block list joined; images and the like are dropped."""
+    if isinstance(content, str):
+        return content
+    return "\n".join(str(b.get("text", "")) for b in _blocks(content) if b.get("type") == "text")
+
+
+def _result_extras(outcome: Any) -> dict[str, Any]:
+    """The structured side of a tool result: Write's file, Bash's streams, an exit code."""
+    if isinstance(outcome, str):
+        match = _EXIT_CODE.match(outcome)
+        return {"exit_code": int(match[1])} if match else {}
+    if not isinstance(outcome, dict):
+        return {}
+    extras = scalar_fields(outcome, RESULT_FIELDS)
+    file_info = outcome.get("file")
+    if isinstance(file_info, dict) and isinstance(file_info.get("filePath"), str):
+        extras.setdefault("filePath", file_info["filePath"])
+    return extras

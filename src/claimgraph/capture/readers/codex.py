@@ -1,0 +1,210 @@
+"""OpenAI Codex CLI rollouts (``rollout-<ts>-<uuid>.jsonl``) as normalized events.
+
+Lines are ``{timestamp, type, payload}``. ``session_meta`` gives the session (id, cwd,
+cli_version, git branch and repository); ``turn_context`` updates the cwd. ``response_item``
+carries the conversation: ``message`` (user/assistant), ``function_call`` and
+``function_call_output`` (whose output is a JSON string with ``metadata.exit_code``: a
+non-zero code is a tool error; a plain "execution error: …" output means the command never
+ran, also an error), ``custom_tool_call``/``local_shell_call`` likewise;
+``reasoning`` is thinking, dropped. ``compacted`` is a context summary.
+
+Deduplication: every visible message is written twice, as a ``response_item`` and as an
+``event_msg`` (user_message/agent_message), in either order (the assistant's echo comes
+first). Echoes are paired with items by (role, text) -- each item cancels one echo, so a
+message the user really sends twice is kept twice -- and the ``response_item`` is the one
+kept. An echo that never meets its item (a version that only writes event_msg) is kept.
+
+User text that is the harness's, not the person's (``<environment_context>``,
+``<user_instructions>``, developer/system roles), becomes a derived ``meta`` event.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter, defaultdict
+from typing import Any
+
+from claimgraph.capture.events import Event, Transcript, TranscriptBuilder, iso_to_ms
+from claimgraph.capture.readers import MAX_LINE_BYTES, open_transcript, read_jsonl
+
+AGENT = "codex"
+INJECTED_PREFIXES = ("<environment_context>", "<user_instructions>", "# AGENTS.md instructions",
+                     "<turn_aborted>", "<user_shell_command>")
+_ECHO_ROLES = {"user_message": "user", "agent_message": "assistant"}
+_EXIT_LINE = re.compile(r"^Exit code: (\d+)")
+
+
+def read(path: str, start_offset: int = 0) -> Transcript:
+    reader = _RolloutReader(TranscriptBuilder(path, AGENT, start_offset), path)
+    if start_offset:
+        reader.on_header(_first_line(path))
+    end_offset, end_line = read_jsonl(path, reader.builder, start_offset, reader.on_record)
+    return reader.finish(end_offset, end_line)
+
+
+class _RolloutReader:
+    def __init__(self, builder: TranscriptBuilder, path: str) -> None:
+        self.builder, self.path = builder, path
+        self.envelope: dict[str, Any] = {}
+        self.waiting_echoes: dict[tuple[str, str], list[Event]] = defaultdict(list)
+        self.unechoed_items: Counter[tuple[str, str]] = Counter()
+
+    def on_record(self, line: int, record: dict[str, Any]) -> None:
+        kind = record.get("type")
+        payload = record.get("payload") if isinstance(record.get("payload"), dict) else None
+        if payload is None:
+            self.on_legacy(line, record)
+            return
+        stamp = iso_to_ms(record.get("timestamp"))
+        handler = {"session_meta": self.on_session_meta, "turn_context": self.on_turn_context,
+                   "response_item": self.on_item, "event_msg": self.on_event_msg,
+                   "compacted": self.on_compacted}.get(kind)  # type: ignore[arg-type]
+        if handler:
+            handler(line, stamp, payload)
+        else:
+            self.builder.counts["skipped_unknown"] += 1
+
+    def on_header(self, header: Any) -> None:
+        """A read from an offset still needs the session: it lives on the first line."""
+        if isinstance(header, dict) and isinstance(header.get("payload"), dict) \
+                and header.get("type") == "session_meta":
+            self.on_session_meta(1, None, header["payload"])
+
+    def on_legacy(self, line: int, record: dict[str, Any]) -> None:
+        """Rollouts before 0.2x: a bare session header, then bare response items."""
+        if "instructions" in record and "id" in record:
+            self.on_session_meta(line, None, record)
+        elif isinstance(record.get("type"), str) and record.get("type") != "state":
+            self.on_item(line, iso_to_ms(record.get("timestamp")), record)
+        else:
+            self.builder.counts["skipped_unknown"] += 1
+
+    def event(self, kind: str, line: int, stamp: int | None, **fields: Any) -> Event:
+        return Event(kind=kind, agent=AGENT, source_file=self.path, line=line, timestamp=stamp,
+                     **self.envelope, **fields)
+
+    def on_session_meta(self, line: int, stamp: int | None, payload: dict[str, Any]) -> None:
+        git = payload.get("git") if isinstance(payload.get("git"), dict) else {}
+        self.envelope = {"session_id": payload.get("id"), "cwd": payload.get("cwd"),
+                         "git_branch": git.get("branch"),
+                         "agent_version": payload.get("cli_version")}
+        self.builder.remember(**self.envelope, repository_url=git.get("repository_url"))
+
+    def on_turn_context(self, line: int, stamp: int | None, payload: dict[str, Any]) -> None:
+        if isinstance(payload.get("cwd"), str):
+            self.envelope["cwd"] = payload["cwd"]
+            self.builder.remember(cwd=payload["cwd"])
+
+    def on_item(self, line: int, stamp: int | None, payload: dict[str, Any]) -> None:
+        kind = payload.get("type")
+        if kind == "message":
+            self.on_message(line, stamp, payload)
+        elif kind in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
+            self.builder.add(self.event(
+                "tool_call", line, stamp, call_id=payload.get("call_id"),
+                tool_name=_tool_name(payload), tool_input=_tool_input(payload)))
+        elif kind in ("function_call_output", "custom_tool_call_output"):
+            self.builder.add(self.tool_result(line, stamp, payload))
+        else:
+            self.builder.counts["skipped_noise"] += 1
+
+    def on_message(self, line: int, stamp: int | None, payload: dict[str, Any]) -> None:
+        role = str(payload.get("role"))
+        content = payload.get("content") if isinstance(payload.get("content"), list) else []
+        text = "\n".join(str(block.get("text", "")) for block in content
+                         if isinstance(block, dict) and "text" in block)
+        if not text.strip():
+            return
+        key = (role, text.strip())
+        if self.waiting_echoes[key]:
+            self.waiting_echoes[key].pop(0)
+            self.builder.counts["duplicates"] += 1
+        else:
+            self.unechoed_items[key] += 1
+        self.builder.add(self.message_event(role, text, line, stamp))
+
+    def on_event_msg(self, line: int, stamp: int | None, payload: dict[str, Any]) -> None:
+        role = _ECHO_ROLES.get(str(payload.get("type")))
+        text = payload.get("message")
+        if role is None or not isinstance(text, str) or not text.strip():
+            self.builder.counts["skipped_noise"] += 1
+            return
+        key = (role, text.strip())
+        if self.unechoed_items[key]:
+            self.unechoed_items[key] -= 1
+            self.builder.counts["duplicates"] += 1
+        else:
+            self.waiting_echoes[key].append(self.message_event(role, text, line, stamp))
+
+    def on_compacted(self, line: int, stamp: int | None, payload: dict[str, Any]) -> None:
+        self.builder.add(self.event("compaction", line, stamp, derived=True,
+                                    text=str(payload.get("message") or "")))
+
+    def message_event(self, role: str, text: str, line: int, stamp: int | None) -> Event:
+        if role == "assistant":
+            return self.event("assistant", line, stamp, text=text)
+        injected = role != "user" or text.lstrip().startswith(INJECTED_PREFIXES)
+        return self.event("meta" if injected else "prompt", line, stamp, text=text,
+                          derived=injected)
+
+    def tool_result(self, line: int, stamp: int | None, payload: dict[str, Any]) -> Event:
+        text, extras = _parse_output(payload.get("output"))
+        failed = extras.get("exit_code") not in (None, 0) or extras.get("success") is False
+        return self.event("tool_result", line, stamp, call_id=payload.get("call_id"), text=text,
+                          is_error=failed, extras=extras)
+
+    def finish(self, end_offset: int, end_line: int) -> Transcript:
+        """Echoes that never met their item are real messages: put them back in line order."""
+        for echoes in self.waiting_echoes.values():
+            for event in echoes:
+                self.builder.add(event)
+        self.builder.events.sort(key=lambda event: event.line)
+        return self.builder.build(end_offset, end_line)
+
+
+def _first_line(path: str) -> Any:
+    with open_transcript(path) as handle:
+        raw = handle.readline(MAX_LINE_BYTES)
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return None
+
+
+def _tool_name(payload: dict[str, Any]) -> str:
+    return str(payload.get("name") or payload.get("type", "").removesuffix("_call"))
+
+
+def _tool_input(payload: dict[str, Any]) -> dict[str, Any]:
+    """Arguments arrive as a JSON string; one that is not JSON is kept verbatim."""
+    raw = payload.get("arguments", payload.get("input", payload.get("action")))
+    if isinstance(raw, dict):
+        return raw
+    try:
+        parsed = json.loads(raw) if isinstance(raw, str) else None
+    except ValueError:
+        parsed = None
+    return parsed if isinstance(parsed, dict) else {"raw": raw}
+
+
+def _parse_output(output: Any) -> tuple[str, dict[str, Any]]:
+    """``{"output": …, "metadata": {"exit_code", "duration_seconds"}}`` or plain text."""
+    if isinstance(output, dict):
+        parsed: Any = output
+    else:
+        try:
+            parsed = json.loads(output) if isinstance(output, str) else None
+        except ValueError:
+            parsed = None
+    if not isinstance(parsed, dict) or not {"output", "metadata"} & parsed.keys():
+        text = output if isinstance(output, str) else ""
+        match = _EXIT_LINE.match(text)
+        if text.startswith("execution error:"):
+            return text, {"success": False}
+        return text, ({"exit_code": int(match[1])} if match else {})
+    metadata = parsed.get("metadata") if isinstance(parsed.get("metadata"), dict) else {}
+    extras = {k: metadata[k] for k in ("exit_code", "duration_seconds") if k in metadata}
+    if isinstance(parsed.get("success"), bool):
+        extras["success"] = parsed["success"]
+    return str(parsed.get("output", "")), extras

@@ -1,0 +1,80 @@
+"""Cleaning transcript text before anything is stored or extracted (DESIGN §6).
+
+Three kinds of text in a transcript are not the user's session and must never become memory:
+- our own SessionStart context, which Claude Code saves into the transcript; captured again, it
+  would echo itself forever and every fact would reinforce itself;
+- ``<system-reminder>`` blocks the agent harness injects;
+- ``<private>…</private>``, which the user marked as not for memory: it leaves nothing behind.
+
+Blocks are stripped whole. Blocks may nest or repeat; a closing tag closes the innermost open
+block of its name, and an opening tag with no closing tag strips to the end of the text, so a
+truncated block never leaks. Stray closing tags are dropped. Tags tolerate attributes and any
+letter case (``<claimgraph-context version="2">``) so a future format still gets stripped.
+
+Our context normally arrives inside ``<claimgraph-context>`` markers. When its heading appears
+without them (an older hook, a pasted copy), the block runs from the heading line to the next
+heading of level one or two, or to the end of the text: the block itself only uses ``###``
+sections, so whatever follows a ``#`` or ``##`` heading is someone else's text.
+
+Stripping runs to a fixed point, because removing a block can join the text around it into a
+new tag; then secrets are redacted. Both steps are idempotent, so is ``clean_text``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from claimgraph.logic.redact import redact_with_counts
+
+CONTEXT_OPEN = "<claimgraph-context>"
+CONTEXT_CLOSE = "</claimgraph-context>"
+CONTEXT_HEADING = "## Project memory — compiled by claimgraph"
+STRIPPED_TAGS = ("claimgraph-context", "system-reminder", "private")
+
+_TAG = re.compile(rf"<(/?)({'|'.join(STRIPPED_TAGS)})(?:\s[^<>]{{0,200}})?>", re.IGNORECASE)
+_CONTEXT_OPEN_TAG = re.compile(r"<claimgraph-context(?:\s[^<>]{0,200})?>", re.IGNORECASE)
+_UNMARKED_CONTEXT = re.compile(
+    rf"^[ \t]*{re.escape(CONTEXT_HEADING)}[^\n]*(?:\n(?![ \t]*#{{1,2}}[ \t])[^\n]*)*", re.MULTILINE)
+
+
+def _strip_tagged_blocks(text: str) -> str:
+    """One linear pass over the tags, keeping only text that no open block encloses."""
+    kept, open_blocks, resume_at = [], [], 0
+    for tag in _TAG.finditer(text):
+        if not open_blocks:
+            kept.append(text[resume_at:tag.start()])
+        name = tag.group(2).lower()
+        if not tag.group(1):
+            open_blocks.append(name)
+        elif name in open_blocks:
+            innermost = max(i for i, open_name in enumerate(open_blocks) if open_name == name)
+            del open_blocks[innermost:]
+        resume_at = tag.end()
+    if not open_blocks:
+        kept.append(text[resume_at:])
+    return "".join(kept)
+
+
+def strip_injected(text: str) -> str:
+    """``text`` without our context, system reminders or private blocks; see the module doc."""
+    while True:
+        stripped = _UNMARKED_CONTEXT.sub("", _strip_tagged_blocks(text))
+        if stripped == text:
+            return text
+        text = stripped
+
+
+def has_injected_context(text: str) -> bool:
+    """Whether ``text`` carries our own SessionStart context, marked or not."""
+    return bool(_CONTEXT_OPEN_TAG.search(text) or _UNMARKED_CONTEXT.search(text))
+
+
+def clean_text_with_counts(text: str) -> tuple[str, Counter[str]]:
+    """The cleaned text and the secrets removed per kind, so capture can log the counts."""
+    return redact_with_counts(strip_injected(text))
+
+
+def clean_text(text: str) -> str:
+    """What capture may store: injected and private blocks stripped, then secrets redacted."""
+    return clean_text_with_counts(text)[0]

@@ -1,0 +1,193 @@
+"""One SQLite connection with the store's guarantees: choke points and re-entrant transactions.
+
+The connection runs in autocommit mode. ``transaction()`` issues BEGIN IMMEDIATE on the
+outermost block (a writer waits for the lock up front instead of failing at COMMIT) and inner
+blocks join it; ``atomic()`` makes one multi-statement write all-or-nothing even inside a
+caller's block (a savepoint). Every statement passes through three choke points that turn a
+damaged file into ``corrupt-store`` and lock starvation into ``store-busy``, so no caller ever
+sees a raw sqlite3 traceback for an expected failure.
+
+The owner keeps caches; this class tells it when they may be stale: ``on_stale`` after our
+rollback or another connection's commit (``PRAGMA data_version``), ``before_commit`` to flush
+deferred work into the transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from claimgraph.errors import ClaimgraphError
+from claimgraph.store import sqlite_schema as schema
+
+BUSY_TIMEOUT_MS = 10_000
+_BUSY_CODES = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
+
+
+class SqliteDb:
+    """A migrated, configured connection to one store file (or ``":memory:"``)."""
+
+    def __init__(self, path: str | Path, migrations: Sequence[Sequence[str]], *,
+                 before_commit: Callable[[], None], on_stale: Callable[[bool], None]) -> None:
+        self.path = str(path)
+        self.in_memory = self.path == ":memory:"
+        self.depth = 0
+        self._data_version = -1
+        self._before_commit, self._on_stale = before_commit, on_stale
+        if not self.in_memory:
+            schema.check_file(Path(self.path))
+        self._conn = sqlite3.connect(self.path, isolation_level=None, cached_statements=512)
+        try:
+            self._configure()
+            schema.migrate(self._conn, self.path, migrations)
+        except sqlite3.DatabaseError as error:
+            self._conn.close()
+            raise self._translate(error) from error
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def _configure(self) -> None:
+        """WAL lets readers run beside the writer; NORMAL is durable enough under WAL."""
+        if not self.in_memory:
+            self._conn.execute("PRAGMA journal_mode = WAL")
+        for pragma in ("synchronous = NORMAL", f"busy_timeout = {BUSY_TIMEOUT_MS}",
+                       "foreign_keys = ON", "temp_store = MEMORY", "cache_size = -32000"):
+            self._conn.execute(f"PRAGMA {pragma}")
+
+    # --- choke points ----------------------------------------------------------------
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        try:
+            return self._conn.execute(sql, params).fetchall()
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.DatabaseError as error:
+            raise self._translate(error) from error
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> tuple | None:
+        found = self.rows(sql, params)
+        return found[0] if found else None
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Execute one write; return the number of rows it changed."""
+        try:
+            return self._conn.execute(sql, params).rowcount
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.DatabaseError as error:
+            raise self._translate(error) from error
+
+    def many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        try:
+            self._conn.executemany(sql, rows)
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.DatabaseError as error:
+            raise self._translate(error) from error
+
+    def _translate(self, error: sqlite3.DatabaseError) -> Exception:
+        """Expected failures become ClaimgraphErrors; programming errors stay as they are."""
+        if schema.is_corruption(error):
+            return schema.corrupt(self.path, str(error))
+        if _is_busy(error):
+            return ClaimgraphError(
+                "store-busy", f"the store {self.path} stayed locked by another writer",
+                hint="another claimgraph process is writing; try again in a moment",
+                path=self.path)
+        return error
+
+    # --- transactions ----------------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Outermost: BEGIN IMMEDIATE .. COMMIT, ROLLBACK on any exception. Inner: join."""
+        if self.depth:
+            self.depth += 1
+            try:
+                yield
+            finally:
+                self.depth -= 1
+            return
+        self.run("BEGIN IMMEDIATE")
+        self.depth = 1
+        try:
+            self.refresh(force=True)
+            yield
+        except BaseException:
+            self.depth = 0
+            self._abort()
+            raise
+        self.depth = 0
+        self._commit()
+
+    def _commit(self) -> None:
+        try:
+            self._before_commit()
+            self.run("COMMIT")
+        except BaseException:
+            self._abort()
+            raise
+
+    def _abort(self) -> None:
+        self._on_stale(True)
+        if self._conn.in_transaction:
+            self._conn.execute("ROLLBACK")
+
+    @contextmanager
+    def atomic(self, can_fail_midway: bool = True) -> Iterator[None]:
+        """A write that is all-or-nothing even inside a caller's block.
+
+        Outside a block it is its own transaction. Inside one, a savepoint guards writes whose
+        later statements can fail after earlier ones succeeded; a write that can only fail on
+        its first statement needs none (and savepoints are not free: they flush FTS5).
+        """
+        if self.depth and not can_fail_midway:
+            yield
+        elif not self.depth:
+            with self.transaction():
+                yield
+        else:
+            with self._savepoint():
+                yield
+
+    @contextmanager
+    def _savepoint(self) -> Iterator[None]:
+        self.run("SAVEPOINT store_write")
+        try:
+            yield
+        except BaseException:
+            self._on_stale(False)
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK TO store_write")
+                self._conn.execute("RELEASE store_write")
+            raise
+        self.run("RELEASE store_write")
+
+    def refresh(self, force: bool = False) -> None:
+        """Signal staleness when another connection has committed since we last looked.
+
+        Inside our own write transaction nobody else can commit, so one look at BEGIN suffices.
+        """
+        if self.in_memory or (self.depth and not force):
+            return
+        version = self.one("PRAGMA data_version")[0]
+        if version != self._data_version:
+            self._on_stale(False)
+            self._data_version = version
+
+    def pragma(self, name: str) -> Any:
+        """Read one pragma (tests and diagnostics)."""
+        return self.one(f"PRAGMA {name}")[0]
+
+    def close(self) -> None:
+        """Close the connection; the last one out folds the WAL back into the file."""
+        self._conn.close()
+
+
+def _is_busy(error: sqlite3.DatabaseError) -> bool:
+    """Lock starvation; Python 3.10 has no error codes, so fall back to SQLite's wording."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in _BUSY_CODES
+    return "locked" in str(error) or "busy" in str(error)

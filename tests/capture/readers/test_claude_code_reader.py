@@ -1,0 +1,154 @@
+"""Claude Code JSONL: counts on real sessions, merging, meta text, compaction, subagents."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from claimgraph.capture.readers import claude_code, read_transcript
+
+from .reader_helpers import CLAUDE, of_file, tally
+
+SESSION_8463 = CLAUDE / "8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl"
+SUBAGENTS_8463 = CLAUDE / "8463c716-a2ea-4c14-9efa-87158ebd9f20" / "subagents"
+SESSION_AE4A = CLAUDE / "ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl"
+
+# Counted independently of the reader, with jq on the raw files (run per file):
+#   prompts:     user records, not isMeta, not isCompactSummary, whose string content (or joined
+#                text blocks) is non-blank and does not start with <command-name>,
+#                <command-message>, <local-command-, <task-notification>, <bash-input|stdout|
+#                stderr>, "Caveat: The messages below" or "[Request interrupted"
+#   tool_calls:  [.[] | select(.type=="assistant") | .message.content[] | select(.type=="tool_use")]
+#                (all ids unique)
+#   tool_errors: [.. tool_result blocks in user records | select(.is_error==true)]
+#   assistant:   [assistant records with a non-blank text block | .message.id] | unique | length
+# The error counts agree with SOURCES.md (short 2, 8463c716 13, ae4a77f8 12, full-session-four 1,
+# coverage-test-fix 1); the two subagent files are counted on their own.
+EXPECTED = {
+    "short.jsonl": dict(prompts=1, tool_calls=2, tool_errors=2, assistant=1),
+    "tool_heavy.jsonl": dict(prompts=2, tool_calls=6, tool_errors=0, assistant=1),
+    "subagent.jsonl": dict(prompts=1, tool_calls=16, tool_errors=0, assistant=7),
+    SESSION_8463.name: dict(prompts=1, tool_calls=177, tool_errors=13, assistant=78),
+    "coverage-test-fix.jsonl": dict(prompts=1, tool_calls=13, tool_errors=1, assistant=8),
+    SESSION_AE4A.name: dict(prompts=2, tool_calls=242, tool_errors=12, assistant=158),
+    "06381696-0074-49f8-863e-6ad4fac507f9.jsonl": dict(prompts=1, tool_calls=3, tool_errors=0,
+                                                       assistant=3),
+    "full-session-four.jsonl": dict(prompts=3, tool_calls=27, tool_errors=1, assistant=22),
+    "python-to-rust-port.jsonl": dict(prompts=1, tool_calls=39, tool_errors=0, assistant=16),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_real_session_yields_the_independently_counted_events(name: str):
+    path = CLAUDE / name
+    assert tally(of_file(read_transcript(path), path)) == EXPECTED[name]
+
+
+def test_subagent_files_are_read_with_their_parent_and_tagged_with_their_id():
+    transcript = read_transcript(SESSION_8463)
+    explorer = [e for e in transcript.events if e.subagent_id == "a7be2f0"]
+    assert tally(explorer) == dict(prompts=1, tool_calls=19, tool_errors=2, assistant=13)
+    assert all(e.is_sidechain and "agent-a7be2f0" in e.source_file for e in explorer)
+    assert not any(e.is_human_prompt for e in explorer), "the parent model wrote that prompt"
+    assert set(transcript.subagent_offsets) == {str(p) for p in SUBAGENTS_8463.glob("*.jsonl")}
+
+
+def test_a_compaction_agent_transcript_is_entirely_derived():
+    transcript = read_transcript(SESSION_8463)
+    compactor = [e for e in transcript.events if e.subagent_id == "acompact-f46190"]
+    assert len(compactor) == 7
+    assert all(e.derived for e in compactor)
+
+
+def test_a_finished_task_links_the_parent_call_to_the_subagent_transcript():
+    links = [e for e in read_transcript(SESSION_8463).events if e.kind == "subagent"]
+    assert len(links) == 1
+    assert links[0].extras["agent_id"] == "a7be2f0"
+    assert links[0].extras["transcript"] == str(SUBAGENTS_8463 / "agent-a7be2f0.jsonl")
+    assert links[0].line == 988
+    assert links[0].text.startswith("I need to understand:")
+
+
+def test_the_manual_compaction_appears_as_one_derived_compaction_event():
+    compactions = [e for e in read_transcript(SESSION_AE4A).events if e.kind == "compaction"]
+    assert len(compactions) == 1
+    event = compactions[0]
+    assert event.derived
+    assert event.text.startswith("This session is being continued from a previous conversation")
+    assert event.extras == {"trigger": "manual", "boundary_line": 1481, "summary_line": 1482}
+
+
+def test_assistant_lines_sharing_a_message_id_merge_into_one_event():
+    events = read_transcript(CLAUDE / "short.jsonl").events
+    [assistant] = [e for e in events if e.kind == "assistant"]
+    assert assistant.line == 7
+    assert assistant.text == "Let me check the project structure and try running the server " \
+                             "to see the error."
+    assert assistant.record_id == "msg_01MKH1ccEGrZGNPvu8pYiiQa"
+
+
+def test_thinking_blocks_never_reach_the_events():
+    events = read_transcript(CLAUDE / "short.jsonl").events
+    assert not any("trouble starting their Phoenix server" in e.text for e in events)
+
+
+def test_command_wrappers_hook_feedback_and_interruptions_are_derived_meta_not_prompts():
+    events = read_transcript(CLAUDE / "tool_heavy.jsonl").events
+    meta = [e.text for e in events if e.kind == "meta"]
+    assert all(e.derived for e in events if e.kind == "meta")
+    assert any(t.startswith("<command-name>/mcp") for t in meta)
+    assert any(t.startswith("<local-command-stdout>") for t in meta)
+    assert "[Request interrupted by user]" in meta
+    prompts = [e.text for e in events if e.kind == "prompt"]
+    assert prompts[0] == "start phoenix in background"
+
+
+def test_tool_results_carry_the_structured_outcome():
+    events = read_transcript(CLAUDE / "full-session-four.jsonl").events
+    results = [e for e in events if e.kind == "tool_result"]
+    assert any("filePath" in e.extras and "oldString" in e.extras for e in results)
+    assert not any("originalFile" in e.extras for e in results), "whole files stay out"
+    bash = read_transcript(CLAUDE / "tool_heavy.jsonl").events
+    assert any("stdout" in e.extras and "stderr" in e.extras for e in bash)
+
+
+def test_an_exit_code_error_string_becomes_an_exit_code(tmp_path: Path):
+    use = {"type": "assistant", "message": {"id": "m1", "content": [
+        {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "false"}}]}}
+    result = {"type": "user", "toolUseResult": "Error: Exit code 2\nboom", "message": {
+        "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "boom",
+                     "is_error": True}]}}
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in (use, result)) + "\n")
+    [outcome] = [e for e in claude_code.read(str(path)).events if e.kind == "tool_result"]
+    assert outcome.is_error and outcome.extras == {"exit_code": 2}
+
+
+def test_envelope_fields_and_timestamps_reach_every_event():
+    transcript = read_transcript(CLAUDE / "short.jsonl")
+    prompt = next(e for e in transcript.events if e.kind == "prompt")
+    assert prompt.timestamp == 1770757916846  # 2026-02-10T21:11:56.846Z
+    assert (prompt.session_id, prompt.cwd, prompt.git_branch, prompt.agent_version) == (
+        "55604662-cf2a-4331-851a-ec234028f8ca", "/home/marco/projects/spotter", "master", "2.1.38")
+    assert transcript.session.session_id == "55604662-cf2a-4331-851a-ec234028f8ca"
+
+
+def test_noise_and_unknown_record_types_are_skipped_and_counted(tmp_path: Path):
+    lines = [{"type": "progress", "data": {}}, {"type": "file-history-snapshot"},
+             {"type": "a-type-from-the-future", "x": 1},
+             {"type": "user", "message": {"role": "user", "content": "use uv, not pip"}}]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    transcript = read_transcript(path)
+    assert [e.text for e in transcript.events] == ["use uv, not pip"]
+    assert transcript.counts["skipped_noise"] == 2
+    assert transcript.counts["skipped_unknown"] == 1
+    assert transcript.warnings == ()
+
+
+def test_subagents_can_be_left_out():
+    transcript = claude_code.read(str(SESSION_8463), include_subagents=False)
+    assert {e.source_file for e in transcript.events} == {str(SESSION_8463)}
+    assert transcript.subagent_offsets == {}

@@ -1,0 +1,99 @@
+"""Codex rollouts: session metadata, tool calls and their exit codes, deduplicated messages."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from claimgraph.capture.readers import codex, read_transcript
+
+from .reader_helpers import CODEX, tally
+
+SMALL = CODEX / "rollout-2025-09-24T20-12-23-01997ea4-a70d-7da3-8c20-c736db82a7c5.jsonl"
+LARGE = CODEX / "rollout-2025-09-25T09-49-46-01998190-fba6-7f40-9309-dc4e48c5844a.jsonl"
+
+# Counted independently with jq over the raw rollouts:
+#   tool_calls:  [.[] | select(.type=="response_item" and .payload.type=="function_call")]
+#                (each call_id has exactly one function_call_output)
+#   tool_errors: outputs whose JSON metadata.exit_code != 0 (3 in each), plus, in LARGE, the
+#                one plain-text output "execution error: No such file or directory" (the
+#                command never ran)
+#   prompts:     response_item user messages not starting with <environment_context>
+#   assistant:   response_item assistant messages; every one of them, and every user prompt,
+#                is echoed once by an event_msg (4 echoes in SMALL, 2 in LARGE)
+EXPECTED = {
+    SMALL.name: dict(prompts=2, tool_calls=16, tool_errors=3, assistant=2),
+    LARGE.name: dict(prompts=1, tool_calls=84, tool_errors=4, assistant=1),
+}
+ECHOES = {SMALL.name: 4, LARGE.name: 2}
+
+
+@pytest.mark.parametrize("path", [SMALL, LARGE], ids=["small", "large"])
+def test_each_rollout_yields_the_independently_counted_events(path: Path):
+    transcript = read_transcript(path)
+    assert tally(list(transcript.events)) == EXPECTED[path.name]
+    assert transcript.counts["duplicates"] == ECHOES[path.name]
+
+
+def test_the_large_rollout_pairs_all_84_calls_with_their_outputs():
+    events = read_transcript(LARGE).events
+    calls = [e.call_id for e in events if e.kind == "tool_call"]
+    results = [e.call_id for e in events if e.kind == "tool_result"]
+    assert len(calls) == 84 and sorted(calls) == sorted(results)
+
+
+@pytest.mark.parametrize("path", [SMALL, LARGE], ids=["small", "large"])
+def test_visible_messages_appear_once_and_from_the_response_item(path: Path):
+    events = read_transcript(path).events
+    visible = [(e.kind, e.text) for e in events if e.kind in ("prompt", "assistant")]
+    assert len(visible) == len(set(visible))
+    raw = path.read_bytes().splitlines()
+    for event in events:
+        if event.kind in ("prompt", "assistant"):
+            assert json.loads(raw[event.line - 1])["type"] == "response_item"
+
+
+def test_session_meta_fills_the_session_and_every_event():
+    transcript = read_transcript(SMALL)
+    assert transcript.session.session_id == "01997ea4-a70d-7da3-8c20-c736db82a7c5"
+    assert transcript.session.git_branch == "feat/dashboard-refactor"
+    assert transcript.session.agent_version == "0.40.0"
+    assert transcript.session.repository_url.endswith("spectora-labs-monorepo-v2.git")
+    assert {e.session_id for e in transcript.events} == {transcript.session.session_id}
+
+
+def test_a_function_call_has_parsed_arguments_and_its_output_an_exit_code():
+    events = read_transcript(SMALL).events
+    call = next(e for e in events if e.kind == "tool_call")
+    assert call.tool_name == "shell" and call.tool_input["command"][0] == "bash"
+    result = next(e for e in events if e.kind == "tool_result" and e.call_id == call.call_id)
+    assert result.is_error and result.extras["exit_code"] == 2
+    assert "syntax error" in result.text
+
+
+def test_the_environment_block_is_derived_meta_not_a_prompt():
+    meta = [e for e in read_transcript(SMALL).events if e.kind == "meta"]
+    assert len(meta) == 1 and meta[0].derived and meta[0].line == 2
+
+
+def _line(kind: str, payload: dict) -> str:
+    return json.dumps({"timestamp": "2025-09-25T02:12:23.966Z", "type": kind, "payload": payload})
+
+
+def test_an_echo_without_its_response_item_is_kept(tmp_path: Path):
+    path = tmp_path / "rollout.jsonl"
+    path.write_text(_line("session_meta", {"id": "s1", "cwd": "/p"}) + "\n"
+                    + _line("event_msg", {"type": "user_message", "message": "use uv"}) + "\n")
+    events = codex.read(str(path)).events
+    assert [(e.kind, e.text, e.line) for e in events] == [("prompt", "use uv", 2)]
+
+
+def test_a_message_really_sent_twice_is_kept_twice(tmp_path: Path):
+    item = _line("response_item", {"type": "message", "role": "user",
+                                   "content": [{"type": "input_text", "text": "again"}]})
+    echo = _line("event_msg", {"type": "user_message", "message": "again"})
+    path = tmp_path / "rollout.jsonl"
+    path.write_text("\n".join([item, echo, item, echo]) + "\n")
+    assert [e.line for e in codex.read(str(path)).events] == [1, 3]

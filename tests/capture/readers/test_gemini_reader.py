@@ -1,0 +1,68 @@
+"""Gemini session documents: messages, tool calls with statuses, byte offsets per message."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from claimgraph.capture.readers import gemini, read_transcript
+
+from .reader_helpers import GEMINI, tally
+
+SESSION = GEMINI / "session-2025-10-27T19-55-981c87cb.json"
+
+# Counted independently with jq on the document:
+#   .messages | length == 18; 3 of type user, 15 of type gemini, 14 of those with non-blank
+#   content (one holds only a tool call); [.messages[].toolCalls[]?] | length == 13, with
+#   statuses success 11, error 1, cancelled 1 (a tool that did not do its job is an error).
+EXPECTED = dict(prompts=3, tool_calls=13, tool_errors=2, assistant=14)
+
+
+def test_the_session_yields_the_independently_counted_events():
+    transcript = read_transcript(SESSION)
+    assert tally(list(transcript.events)) == EXPECTED
+    assert transcript.session.session_id == "981c87cb-90ef-4c7f-948d-23173ff43e4e"
+
+
+def test_every_message_event_cites_the_line_where_its_message_starts():
+    lines = SESSION.read_text().splitlines()
+    for event in read_transcript(SESSION).events:
+        assert lines[event.line - 1].strip() == "{"
+        assert f'"id": "{event.record_id}"' in lines[event.line]
+
+
+def test_a_cancelled_call_is_an_error_with_its_reason():
+    results = [e for e in read_transcript(SESSION).events if e.kind == "tool_result"]
+    cancelled = next(e for e in results if e.extras.get("status") == "cancelled")
+    assert cancelled.is_error and "User cancelled" in cancelled.text
+    written = [e.extras["filePath"] for e in results if "filePath" in e.extras]
+    assert written == ["/Users/jnarowski/Dev/playground/src/test-project/main.py"] * 2
+
+
+def _write(path: Path, document: dict, messages: int) -> None:
+    path.write_text(json.dumps({**document, "messages": document["messages"][:messages]},
+                               indent=2))
+
+
+def test_reading_from_end_offset_after_the_session_grew_yields_only_new_messages(tmp_path: Path):
+    document = json.loads(SESSION.read_text())
+    path = tmp_path / SESSION.name
+    _write(path, document, 10)
+    before = read_transcript(path)
+    _write(path, document, 18)
+    after = read_transcript(path, start_offset=before.end_offset)
+    full = read_transcript(path).events
+    assert before.events + after.events == full
+    assert {e.record_id for e in after.events} == {m["id"] for m in document["messages"][10:]}
+
+
+def test_a_document_cut_off_mid_write_keeps_every_complete_message(tmp_path: Path):
+    text = SESSION.read_text()
+    path = tmp_path / SESSION.name
+    path.write_text(text[: len(text) // 2])
+    transcript = gemini.read(str(path))
+    assert transcript.events
+    assert transcript.counts["incomplete"] == 1
+    assert transcript.end_offset < path.stat().st_size
+    again = gemini.read(str(path), start_offset=transcript.end_offset)
+    assert again.events == ()
