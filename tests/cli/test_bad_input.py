@@ -44,7 +44,7 @@ def test_a_deprecated_predicate_names_its_replacement(ok, cli):
 
 def test_an_object_of_the_wrong_kind_is_refused(cli):
     line = fails(cli, "assert", "api", "depends-on", "postgres", "--object-kind", "literal")
-    assert line.startswith("claimgraph: core/depends-on takes a entity object, not a literal")
+    assert line.startswith("claimgraph: core/depends-on takes entity objects, not literal ones")
     error = fails_as_json(cli, "assert", "api", "depends-on", "postgres", "--object-kind", "literal")
     assert (error["type"], error["expected"]) == ("object-kind-mismatch", "entity")
 

@@ -143,6 +143,11 @@ class TranscriptBuilder:
                           dict(subagent_offsets or {}))
 
 
+def text_or_none(value: Any) -> str | None:
+    """Transcripts are third-party data: a field of the wrong type counts as absent."""
+    return value if isinstance(value, str) else None
+
+
 def iso_to_ms(value: Any) -> int | None:
     """Transcript timestamps are ISO-8601 text; a bad one costs the timestamp, not the event."""
     if not isinstance(value, str) or not value:

@@ -86,7 +86,7 @@ def resolve_object_kind(pred_row: Mapping[str, Any], explicit_kind: str | None,
         if explicit_kind is not None and explicit_kind != declared:
             raise ClaimgraphError(
                 "object-kind-mismatch",
-                f"{pred_row.get('id')} takes a {declared} object, not a {explicit_kind}",
+                f"{pred_row.get('id')} takes {declared} objects, not {explicit_kind} ones",
                 hint=f"drop the object kind or use {declared}", expected=declared, given=explicit_kind)
         return declared
     if explicit_kind is not None:

@@ -22,7 +22,8 @@ redacted, keeping the name, unless it reads as code rather than a secret:
   ``{template}``, ``<your-token>``);
 - unquoted, it is a keyword or type name (``None``, ``null``, ``true``, ``str`` ...), a call or
   subscript (``getpass()``, ``os.environ["X"]``), or an identifier whose own name is secret-like
-  (``token=token``, ``api_key = settings.OPENAI_API_KEY``);
+  and that does not itself look like a credential (``token=token``,
+  ``api_key = settings.OPENAI_API_KEY``);
 - after a colon, it is a short lowercase word (prose such as "the token: we rotate it");
 - under a weak name, it does not look like a credential (12+ characters without spaces, with
   a digit and a letter): ``primary_key=True`` and ``sort_key = "name"`` stay.
@@ -71,7 +72,7 @@ _TOKEN_SHAPES = (
     ("aws-access-key", _shape("A", r"(?:KIA|SIA)[A-Z0-9]{16}(?![A-Za-z0-9])", _ALNUM)),
     ("jwt", _shape("eyJ", r"[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*", _RUN_CHARS)),
 )
-_URL_PASSWORD = re.compile(r"(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{1,30}://"
+_URL_PASSWORD = re.compile(r"(?<![A-Za-z0-9])([A-Za-z][A-Za-z0-9+.-]{1,30}://"
                            r"[^\s:/?#@\[\]\"'<>]{0,256}:)([^\s/?#\"'<>]{1,256})(?=@)")
 _AUTH_HEADER = re.compile(
     r"(?i:(authorization[\"']?[ \t]*[:=][ \t]*(?:[rbfu]{0,2}[\"'])?"
@@ -128,7 +129,8 @@ def _keeps_value(name: str, value: str, *, quoted: bool, after_colon: bool) -> b
     if quoted:
         return False
     return (value.lower() in _CODE_WORDS or bool(_CALL_OR_SUBSCRIPT.match(value))
-            or (bool(_IDENTIFIER_PATH.match(value)) and is_secret_name(value))
+            or (bool(_IDENTIFIER_PATH.match(value)) and is_secret_name(value)
+                and not _looks_like_credential(value))
             or (after_colon and bool(_PROSE_WORD.match(value))))
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from claimgraph.capture.events import (
-    Event, Transcript, TranscriptBuilder, iso_to_ms, scalar_fields)
+    Event, Transcript, TranscriptBuilder, iso_to_ms, scalar_fields, text_or_none)
 from claimgraph.capture.readers import read_jsonl
 from claimgraph.errors import ClaimgraphError
 
@@ -93,9 +93,9 @@ class _FileReader:
         return read_jsonl(self.path, self.builder, start_offset, self.on_record)
 
     def on_record(self, line: int, record: dict[str, Any]) -> None:
-        kind = record.get("type")
+        kind = text_or_none(record.get("type"))
         handler = {"user": self.on_user, "assistant": self.on_assistant,
-                   "system": self.on_system}.get(kind)  # type: ignore[arg-type]
+                   "system": self.on_system}.get(kind or "")
         if handler:
             handler(line, record)
         else:
@@ -103,29 +103,32 @@ class _FileReader:
 
     def event(self, kind: str, line: int, record: dict[str, Any], **fields: Any) -> Event:
         """An event carrying the record's envelope (session, cwd, branch, version, time)."""
+        envelope = {"session_id": text_or_none(record.get("sessionId")),
+                    "cwd": text_or_none(record.get("cwd")),
+                    "git_branch": text_or_none(record.get("gitBranch")),
+                    "agent_version": text_or_none(record.get("version"))}
         if self.subagent_id is None:
-            self.builder.remember(session_id=record.get("sessionId"), cwd=record.get("cwd"),
-                                  git_branch=record.get("gitBranch"),
-                                  agent_version=record.get("version"))
+            self.builder.remember(**envelope)
         fields["derived"] = fields.get("derived", False) or self.harness_only
         return Event(kind=kind, agent=AGENT, source_file=self.path, line=line,
-                     timestamp=iso_to_ms(record.get("timestamp")),
-                     session_id=record.get("sessionId"), cwd=record.get("cwd"),
-                     git_branch=record.get("gitBranch"), agent_version=record.get("version"),
-                     is_sidechain=bool(record.get("isSidechain")),
-                     subagent_id=record.get("agentId") or self.subagent_id, **fields)
+                     timestamp=iso_to_ms(record.get("timestamp")), **envelope,
+                     is_sidechain=record.get("isSidechain") is True,
+                     subagent_id=text_or_none(record.get("agentId")) or self.subagent_id,
+                     **fields)
 
     def on_assistant(self, line: int, record: dict[str, Any]) -> None:
         message = record.get("message") if isinstance(record.get("message"), dict) else {}
-        synthetic = message.get("model") == "<synthetic>"
+        synthetic, message_id = message.get("model") == "<synthetic>", text_or_none(message.get("id"))
         for block in _blocks(message.get("content")):
-            if block.get("type") == "text" and str(block.get("text", "")).strip():
-                self.add_text(line, record, message.get("id"), block["text"].strip(), synthetic)
+            text = (text_or_none(block.get("text")) or "").strip()
+            if block.get("type") == "text" and text:
+                self.add_text(line, record, message_id, text, synthetic)
             elif block.get("type") == "tool_use":
                 tool_input = block.get("input") if isinstance(block.get("input"), dict) else {}
                 self.builder.add(self.event(
-                    "tool_call", line, record, tool_name=block.get("name"), tool_input=tool_input,
-                    call_id=block.get("id"), record_id=message.get("id")))
+                    "tool_call", line, record, tool_name=text_or_none(block.get("name")),
+                    tool_input=tool_input, call_id=text_or_none(block.get("id")),
+                    record_id=message_id))
 
     def add_text(self, line: int, record: dict[str, Any], message_id: str | None, text: str,
                  synthetic: bool) -> None:
@@ -153,14 +156,14 @@ class _FileReader:
         if text.strip():
             meta = bool(record.get("isMeta")) or text.lstrip().startswith(META_PREFIXES)
             self.builder.add(self.event("meta" if meta else "prompt", line, record, text=text,
-                                        record_id=record.get("uuid"), derived=meta))
+                                        record_id=text_or_none(record.get("uuid")), derived=meta))
 
     def add_tool_result(self, line: int, record: dict[str, Any], block: dict[str, Any],
                         outcome: Any) -> None:
-        call_id = block.get("tool_use_id")
+        call_id = text_or_none(block.get("tool_use_id"))
         self.builder.add(self.event(
             "tool_result", line, record, text=_text_of(block.get("content")), call_id=call_id,
-            is_error=block.get("is_error") is True, record_id=record.get("uuid"),
+            is_error=block.get("is_error") is True, record_id=text_or_none(record.get("uuid")),
             extras=_result_extras(outcome)))
         if isinstance(outcome, dict) and isinstance(outcome.get("agentId"), str):
             self.add_subagent_link(line, record, call_id, outcome)
@@ -169,21 +172,22 @@ class _FileReader:
                           outcome: dict[str, Any]) -> None:
         agent_id = outcome["agentId"]
         child = Path(self.path).with_suffix("") / "subagents" / f"agent-{agent_id}.jsonl"
-        link = {"agent_id": agent_id, "status": outcome.get("status"),
+        link = {"agent_id": agent_id, "status": text_or_none(outcome.get("status")),
                 "transcript": str(child) if child.is_file() else None}
         self.builder.add(self.event("subagent", line, record, call_id=call_id,
-                                    text=str(outcome.get("prompt") or ""), extras=link))
+                                    text=text_or_none(outcome.get("prompt")) or "", extras=link))
 
     def on_system(self, line: int, record: dict[str, Any]) -> None:
-        subtype = record.get("subtype")
+        subtype, uuid = record.get("subtype"), text_or_none(record.get("uuid"))
         if subtype == "compact_boundary":
-            trigger = (record.get("compactMetadata") or {}).get("trigger")
+            metadata = record.get("compactMetadata")
+            trigger = text_or_none(metadata.get("trigger")) if isinstance(metadata, dict) else None
             self.open_compaction = self.builder.add(self.event(
-                "compaction", line, record, derived=True, record_id=record.get("uuid"),
+                "compaction", line, record, derived=True, record_id=uuid,
                 extras={"trigger": trigger, "boundary_line": line}))
         elif subtype == "local_command" and isinstance(record.get("content"), str):
             self.builder.add(self.event("meta", line, record, text=record["content"], derived=True,
-                                        record_id=record.get("uuid")))
+                                        record_id=uuid))
         else:
             self.builder.counts["skipped_noise"] += 1
 
@@ -191,7 +195,7 @@ class _FileReader:
         """The summary completes the boundary's event: one compaction, not two."""
         if self.open_compaction is None:
             self.builder.add(self.event("compaction", line, record, text=summary, derived=True,
-                                        record_id=record.get("uuid")))
+                                        record_id=text_or_none(record.get("uuid"))))
             return
         event = self.builder.events[self.open_compaction]
         self.builder.amend(self.open_compaction, text=summary, line=line,
@@ -207,7 +211,8 @@ def _text_of(content: Any) -> str:
     """A string, or the text blocks of a block list joined; images and the like are dropped."""
     if isinstance(content, str):
         return content
-    return "\n".join(str(b.get("text", "")) for b in _blocks(content) if b.get("type") == "text")
+    return "\n".join(b["text"] for b in _blocks(content)
+                     if b.get("type") == "text" and isinstance(b.get("text"), str))
 
 
 def _result_extras(outcome: Any) -> dict[str, Any]:
