@@ -112,7 +112,7 @@ class Sidecars:
         path = self.version_file
         try:
             stamp = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return None
         except (OSError, UnicodeDecodeError, ValueError) as error:
             raise _bad_stamp(path, str(error)) from None

@@ -243,7 +243,7 @@ def test_redaction_is_idempotent(text):
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(PLANTED), min_size=1, max_size=6),
-       st.lists(st.text(alphabet=" \n.,;", max_size=3), min_size=6, max_size=6))
+       st.lists(st.text(alphabet=" \n,;", min_size=1, max_size=3), min_size=6, max_size=6))
 def test_planted_secrets_never_survive_any_arrangement(planted, glue):
     document = "".join(around.format(secret) + sep for (_, secret, around), sep in zip(planted, glue))
     redacted = redact(document)

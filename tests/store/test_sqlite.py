@@ -284,3 +284,14 @@ def test_the_search_indexes_stay_consistent_through_every_kind_of_write(db):
     assert store.search("husk")["entities"] == [] and store.search("ghost")["facts"] == []
     assert store.search("rolled back")["facts"] == [] and store.search("first summ")["episodes"] == []
     store.close()
+
+
+def test_a_store_whose_directory_cannot_exist_is_a_clear_error(tmp_path):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where a directory should be")
+    with pytest.raises(ClaimgraphError) as info:
+        open_store(blocker / "sub" / "claims.db")
+    assert info.value.type == "store-unopenable" and info.value.hint
+    with pytest.raises(ClaimgraphError) as info:
+        SqliteStore(blocker / "claims.db")
+    assert info.value.type == "store-unopenable" and str(blocker) in info.value.message

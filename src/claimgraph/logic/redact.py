@@ -6,28 +6,30 @@ typed placeholder such as ``[REDACTED:github-token]``: a reader still learns tha
 there and of which kind, while the names, users and hosts around it, which are what memory is
 about, stay. Counts per kind go to the capture log; the secrets themselves go nowhere.
 
-Passes run most specific first: PEM blocks, then tokens with a vendor prefix (``sk-ant-`` is
-tried before ``sk-``), labelled AWS secrets, passwords in URLs, Authorization headers, bare
-bearer tokens, and last ``NAME=value`` assignments, which only see what the earlier passes left.
-Placeholders never match a pattern again, so redaction is idempotent.
+Passes run most specific first: PEM blocks, tokens with a vendor prefix (``sk-ant-`` before
+``sk-``), passwords in URLs, Authorization headers, bare bearer tokens, and last ``NAME=value``
+assignments, which see only what the earlier passes left. A value that already begins with a
+placeholder is left alone, so redacting twice changes nothing.
 
-Every pattern is linear: a match may start only at the beginning of a run of token characters,
-and each quantifier either is bounded by a constant or ends where its character class ends.
+Every pattern is linear: a match may start only where a run of token characters starts, and
+each quantifier is bounded by a constant or ends where its character class ends.
 
-Assignments are the one pattern that judges context. A value named by a secret-like name
+Assignments are the one pass that judges context. A value under a secret-like name
 (``*password``, ``*passwd``, ``*passphrase``, ``*secret``, ``*token``, ``*api_key``,
-``*access_key``, ``*private_key``, ``*credentials``; weakly ``*_key``, ``*Key`` and ``auth``) is
-redacted, keeping the name, unless it reads as code rather than a secret:
-- it is empty, already a placeholder, or a reference (``$VAR``, ``${VAR}``, ``%VAR%``,
-  ``{template}``, ``<your-token>``);
-- unquoted, it is a keyword or type name (``None``, ``null``, ``true``, ``str`` ...), a call or
-  subscript (``getpass()``, ``os.environ["X"]``), or an identifier whose own name is secret-like
-  and that does not itself look like a credential (``token=token``,
+``*access_key``, ``*private_key``, ``*credentials``; weakly ``*_key``, ``*Key`` and ``auth``)
+is redacted, its name kept, unless it reads as code or prose rather than a secret:
+- it is empty, already redacted, or a reference (``$VAR``, ``${VAR}``, ``%VAR%``, ``{x}``,
+  ``<your-token>``);
+- unquoted, it is a keyword or type name (``None``, ``null``, ``true``, ``str``), a call,
+  subscript or parenthesis (``getpass()``, ``os.environ["X"]``, ``(t: string) =>``), or an
+  identifier that is itself secret-named and not credential-shaped (``token=token``,
   ``api_key = settings.OPENAI_API_KEY``);
-- after a colon, it is a short lowercase word (prose such as "the token: we rotate it");
-- under a weak name, it does not look like a credential (12+ characters without spaces, with
-  a digit and a letter): ``primary_key=True`` and ``sort_key = "name"`` stay.
-Only the last component of a name counts, so ``token_count=5`` or ``password_hash`` never match.
+- after a colon and unquoted, it is a short lowercase word ("the token: we rotate it");
+- under a weak name, it is not credential-shaped (12+ characters, no spaces, a digit and a
+  letter), so ``primary_key=True`` and ``sort_key = "name"`` stay.
+Only a name's ending counts: ``token_count=5`` and ``password_hash = …`` are never touched.
+Known gaps: a password given as a separate argument (``-p hunter2``) and JSON escaped inside a
+string (``\\"token\\": …``) are not recognised; vendor-prefixed tokens there still are.
 """
 
 from __future__ import annotations
@@ -84,17 +86,21 @@ _STRONG_NAMES = (r"pass(?:word|wd|phrase)|secret|token|api[_-]?key|access[_-]?ke
                  r"|private[_-]?key|credentials?")
 _NAME_END = re.compile(rf"(?i:{_STRONG_NAMES}|key|auth)\Z")
 _STRONG_NAME_END = re.compile(rf"(?i:{_STRONG_NAMES})\Z")
-_AWS_SECRET_NAME = re.compile(r"(?i:aws[_-]?secret[_-]?(?:access[_-]?)?key|secret[_-]?access[_-]?key)\Z")
+_AWS_SECRET_NAME = re.compile(
+    r"(?i:aws[_-]?secret[_-]?(?:access[_-]?)?key|secret[_-]?access[_-]?key)\Z")
 _AWS_SECRET_VALUE = re.compile(r"[A-Za-z0-9/+=]{40}\Z")
-_WEAK_NAME_SHAPE = re.compile(r"(?:[_-](?i:key|auth)|[a-z0-9](?:Key|KEY|Auth|AUTH)|\A(?i:auth))\Z")
+_WEAK_NAME_SHAPE = re.compile(
+    r"(?:[_-](?i:key|auth)|[a-z0-9](?:Key|KEY|Auth|AUTH)|\A(?i:auth))\Z")
 _ASSIGNMENT = re.compile(
     rf"(?<![\w-])(?P<name>(?i:[\w-]{{0,80}}?(?:{_STRONG_NAMES}|key|auth)))"
     r"(?P<sep>[\"']?\]?[ \t]{0,20}(?:=(?![=>~])|:(?![:=]))[ \t]{0,20})"
     r"(?:(?P<open>[rbfuRBFU]{0,2}(?P<quote>[\"'`]))"
     r"(?P<quoted>(?:\\.|(?!(?P=quote))[^\\\n])*)(?P<close>(?P=quote))?"
-    r"|(?P<bare>[^\s\"'`,;&<>)}\]]+))")
+    r"|(?P<bare>(?:\[REDACTED:[a-z-]+\]|[^\s\"'`,;&<>)}\]])+))")
+#: A value that starts with a placeholder was redacted by an earlier pass: the secret began there.
+_PLACEHOLDER = re.compile(r"\[REDACTED:[a-z-]+\]")
 _REFERENCE = re.compile(r"\$[{\w]|%\w+%|\{|<[^<>]*>\Z")
-_CALL_OR_SUBSCRIPT = re.compile(r"[A-Za-z_][\w.]*[(\[]")
+_CODE_EXPRESSION = re.compile(r"[(\[]|[A-Za-z_][\w.]*[(\[]")
 _IDENTIFIER_PATH = re.compile(r"[A-Za-z_][\w.]*\Z")
 _PROSE_WORD = re.compile(r"[a-z]{1,7}\Z")
 _CODE_WORDS = frozenset("none null nil true false undefined str string bytes int bool boolean"
@@ -122,13 +128,13 @@ def is_secret_name(name: str) -> bool:
 
 def _keeps_value(name: str, value: str, *, quoted: bool, after_colon: bool) -> bool:
     """True when the value is code or prose rather than a secret; the module docstring has why."""
-    if not value or PLACEHOLDER_PREFIX in value or _REFERENCE.match(value):
+    if not value or _PLACEHOLDER.match(value) or _REFERENCE.match(value):
         return True
     if not _STRONG_NAME_END.search(name) and not _looks_like_credential(value):
         return True
     if quoted:
         return False
-    return (value.lower() in _CODE_WORDS or bool(_CALL_OR_SUBSCRIPT.match(value))
+    return (value.lower() in _CODE_WORDS or bool(_CODE_EXPRESSION.match(value))
             or (bool(_IDENTIFIER_PATH.match(value)) and is_secret_name(value)
                 and not _looks_like_credential(value))
             or (after_colon and bool(_PROSE_WORD.match(value))))
@@ -159,7 +165,7 @@ def _labelled(kind: str, keep: Callable[[str], bool] | None = None,
               ) -> Callable[[Match[str], Counter[str]], str]:
     """A pass that keeps group 1 (the label) and redacts group 2 unless ``keep`` says otherwise."""
     def replace(match: Match[str], counts: Counter[str]) -> str:
-        if PLACEHOLDER_PREFIX in match[2] or _REFERENCE.match(match[2]) or (
+        if _PLACEHOLDER.match(match[2]) or _REFERENCE.match(match[2]) or (
                 keep is not None and keep(match[2])):
             return match[0]
         counts[kind] += 1

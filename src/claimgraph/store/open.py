@@ -34,14 +34,23 @@ def open_store(db_path: Path | str, *, create: bool = True) -> SqliteStore:
             hint="point --db (or CLAIMGRAPH_DB) at a file such as claims.db", path=str(path))
     sidecars = Sidecars(path)
     sidecars.check_version_stamp()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise _unwritable(path, error) from None
     store = SqliteStore(path)
     try:
         sidecars.write_version_stamp()
-    except BaseException:
+    except OSError as error:
         store.close()
-        raise
+        raise _unwritable(path, error) from None
     return store
+
+
+def _unwritable(path: Path, error: OSError) -> ClaimgraphError:
+    return ClaimgraphError(
+        "store-unopenable", f"cannot set up the store {path}: {error.strerror or error}",
+        hint="check that the directory is writable, or choose another --db", path=str(path))
 
 
 def open_memory_store() -> MemoryStore:

@@ -23,7 +23,6 @@ from claimgraph.errors import ClaimgraphError
 from claimgraph.store import sqlite_schema as schema
 
 BUSY_TIMEOUT_MS = 10_000
-_BUSY_CODES = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
 
 
 class SqliteDb:
@@ -38,7 +37,10 @@ class SqliteDb:
         self._before_commit, self._on_stale = before_commit, on_stale
         if not self.in_memory:
             schema.check_file(Path(self.path))
-        self._conn = sqlite3.connect(self.path, isolation_level=None, cached_statements=512)
+        try:
+            self._conn = sqlite3.connect(self.path, isolation_level=None, cached_statements=512)
+        except sqlite3.DatabaseError as error:
+            raise self._translate(error) from error
         try:
             self._configure()
             schema.migrate(self._conn, self.path, migrations)
@@ -89,9 +91,15 @@ class SqliteDb:
 
     def _translate(self, error: sqlite3.DatabaseError) -> Exception:
         """Expected failures become ClaimgraphErrors; programming errors stay as they are."""
-        if schema.is_corruption(error):
+        kind = _failure_kind(error)
+        if kind == "corrupt":
             return schema.corrupt(self.path, str(error))
-        if _is_busy(error):
+        if kind == "cantopen":
+            return ClaimgraphError(
+                "store-unopenable", f"cannot open the store {self.path}: {error}",
+                hint="check that the directory exists and is writable, or choose another --db",
+                path=self.path)
+        if kind == "busy":
             return ClaimgraphError(
                 "store-busy", f"the store {self.path} stayed locked by another writer",
                 hint="another claimgraph process is writing; try again in a moment",
@@ -185,9 +193,15 @@ class SqliteDb:
         self._conn.close()
 
 
-def _is_busy(error: sqlite3.DatabaseError) -> bool:
-    """Lock starvation; Python 3.10 has no error codes, so fall back to SQLite's wording."""
+_KIND_BY_CODE = {11: "corrupt", 26: "corrupt", 5: "busy", 6: "busy", 14: "cantopen"}
+_KIND_BY_WORDING = (("corrupt", ("malformed", "not a database")), ("busy", ("locked", "busy")),
+                    ("cantopen", ("unable to open",)))
+
+
+def _failure_kind(error: sqlite3.DatabaseError) -> str | None:
+    """Classify by SQLite's primary result code; Python 3.10 lacks codes, so read the wording."""
     code = getattr(error, "sqlite_errorcode", None)
     if code is not None:
-        return code & 0xFF in _BUSY_CODES
-    return "locked" in str(error) or "busy" in str(error)
+        return _KIND_BY_CODE.get(code & 0xFF)
+    text = str(error)
+    return next((kind for kind, words in _KIND_BY_WORDING if any(w in text for w in words)), None)

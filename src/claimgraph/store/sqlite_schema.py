@@ -175,11 +175,3 @@ def corrupt(path: Path | str, why: str) -> ClaimgraphError:
         hint=("restore it from a backup or a dump (claimgraph load), or move it aside "
               "to start a fresh store"), path=str(path))
 
-
-def is_corruption(error: sqlite3.DatabaseError) -> bool:
-    """SQLITE_CORRUPT and SQLITE_NOTADB mean a damaged file, not a bad query."""
-    code = getattr(error, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF in (11, 26)
-    return type(error) is sqlite3.DatabaseError
-

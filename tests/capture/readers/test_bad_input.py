@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import claimgraph.capture.readers as readers
-from claimgraph.capture.readers import detect_format, gemini, read_transcript
+from claimgraph.capture.readers import claude_code, detect_format, gemini, read_transcript
 from claimgraph.errors import ClaimgraphError
 
 from .reader_helpers import CLAUDE
@@ -166,3 +166,20 @@ def test_an_empty_transcript_reads_as_no_events(tmp_path: Path):
     path.write_bytes(b"")
     transcript = read_transcript(path)
     assert transcript.events == () and transcript.end_offset == 0
+
+
+def test_a_record_no_reader_foresaw_is_skipped_with_a_warning(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch):
+    """The last-resort net: a reader bug on one line costs that line, not the session."""
+
+    def broken(self, line, record):
+        raise TypeError("a shape nobody foresaw")
+
+    monkeypatch.setattr(claude_code._FileReader, "on_user", broken)
+    path = tmp_path / "s.jsonl"
+    path.write_text(json.dumps(PROMPT) + "\n")
+    transcript = read_transcript(path)
+    assert transcript.events == ()
+    assert transcript.counts["unexpected_shape"] == 1
+    assert "a shape nobody foresaw" in transcript.warnings[0].reason
+    assert transcript.end_offset == path.stat().st_size

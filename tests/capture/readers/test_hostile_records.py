@@ -1,4 +1,5 @@
-"""Valid JSON of the wrong shape -- any field of any type -- never breaks a reader."""
+"""Valid JSON of the wrong shape -- any field of any type -- never breaks a reader, and is
+handled by the readers' own checks, not by the last-resort safety net."""
 
 from __future__ import annotations
 
@@ -35,15 +36,16 @@ def _read(text: str, name: str, agent: str) -> None:
         path.write_text(text)
         transcript = read_transcript(path, agent=agent)
         assert transcript.end_offset <= path.stat().st_size
+        assert "unexpected_shape" not in transcript.counts, "the safety net is not the guard"
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_records(CLAUDE_KEYS, ["user", "assistant", "system"]), max_size=6))
 def test_claude_code_records_of_any_shape_never_raise(records: list[dict]):
     _read("".join(json.dumps(r) + "\n" for r in records), "s.jsonl", "claude-code")
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_records(CODEX_KEYS, ["session_meta", "response_item", "event_msg",
                                       "message", "function_call", "function_call_output"]),
                 max_size=6))
@@ -52,7 +54,7 @@ def test_codex_records_of_any_shape_never_raise(records: list[dict]):
     _read("".join(json.dumps(r) + "\n" for r in wrapped), "rollout.jsonl", "codex")
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_records(GEMINI_KEYS, ["user", "gemini", "info"]), max_size=6), VALUES)
 def test_gemini_messages_of_any_shape_never_raise(messages: list[dict], session_id):
     document = {"sessionId": session_id, "messages": messages}

@@ -152,18 +152,36 @@ def read_jsonl(path: str, builder: TranscriptBuilder, start_offset: int,
     with open_transcript(path) as handle:
         stream = LineStream(handle, builder, path, start_offset)
         for number, text in stream:
-            if not text.strip():
-                continue
-            try:
-                record = json.loads(text.lstrip("\ufeff"))
-            except ValueError as exc:
-                builder.warn(path, number, f"not valid JSON: {exc.msg}")
-                continue
-            if not isinstance(record, dict):
-                builder.warn(path, number, "a JSON line that is not an object")
-                continue
-            on_record(number, record)
+            record = _parse_line(text, path, number, builder)
+            if record is not None:
+                guarded(builder, path, number, on_record, number, record)
         return stream.end_offset, stream.line
+
+
+def _parse_line(text: str, path: str, number: int,
+                builder: TranscriptBuilder) -> dict[str, Any] | None:
+    if not text.strip():
+        return None
+    try:
+        record = json.loads(text.lstrip("\ufeff"))
+    except ValueError as exc:
+        builder.warn(path, number, f"not valid JSON: {exc.msg}")
+        return None
+    if not isinstance(record, dict):
+        builder.warn(path, number, "a JSON line that is not an object")
+        return None
+    return record
+
+
+def guarded(builder: TranscriptBuilder, path: str, line: int,
+            handle: Callable[..., None], *args: Any) -> None:
+    """One record of a shape no reader foresaw must not stop the capture of a whole session
+    (every retry would fail on the same line): it is skipped, and the warning shows it."""
+    try:
+        handle(*args)
+    except (TypeError, AttributeError, KeyError, ValueError) as exc:
+        builder.warn(path, line, f"record of an unexpected shape skipped: {exc!r}",
+                     "unexpected_shape")
 
 
 def detect_format(path: str | os.PathLike[str]) -> str:

@@ -118,7 +118,8 @@ class _FileReader:
 
     def on_assistant(self, line: int, record: dict[str, Any]) -> None:
         message = record.get("message") if isinstance(record.get("message"), dict) else {}
-        synthetic, message_id = message.get("model") == "<synthetic>", text_or_none(message.get("id"))
+        synthetic = message.get("model") == "<synthetic>"
+        message_id = text_or_none(message.get("id"))
         for block in _blocks(message.get("content")):
             text = (text_or_none(block.get("text")) or "").strip()
             if block.get("type") == "text" and text:

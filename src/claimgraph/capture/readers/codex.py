@@ -25,7 +25,8 @@ import re
 from collections import Counter, defaultdict
 from typing import Any
 
-from claimgraph.capture.events import Event, Transcript, TranscriptBuilder, iso_to_ms
+from claimgraph.capture.events import (
+    Event, Transcript, TranscriptBuilder, iso_to_ms, scalar_fields, text_or_none)
 from claimgraph.capture.readers import MAX_LINE_BYTES, open_transcript, read_jsonl
 
 AGENT = "codex"
@@ -51,7 +52,7 @@ class _RolloutReader:
         self.unechoed_items: Counter[tuple[str, str]] = Counter()
 
     def on_record(self, line: int, record: dict[str, Any]) -> None:
-        kind = record.get("type")
+        kind = text_or_none(record.get("type")) or ""
         payload = record.get("payload") if isinstance(record.get("payload"), dict) else None
         if payload is None:
             self.on_legacy(line, record)
@@ -59,7 +60,7 @@ class _RolloutReader:
         stamp = iso_to_ms(record.get("timestamp"))
         handler = {"session_meta": self.on_session_meta, "turn_context": self.on_turn_context,
                    "response_item": self.on_item, "event_msg": self.on_event_msg,
-                   "compacted": self.on_compacted}.get(kind)  # type: ignore[arg-type]
+                   "compacted": self.on_compacted}.get(kind)
         if handler:
             handler(line, stamp, payload)
         else:
@@ -75,7 +76,7 @@ class _RolloutReader:
         """Rollouts before 0.2x: a bare session header, then bare response items."""
         if "instructions" in record and "id" in record:
             self.on_session_meta(line, None, record)
-        elif isinstance(record.get("type"), str) and record.get("type") != "state":
+        elif text_or_none(record.get("type")) not in (None, "state"):
             self.on_item(line, iso_to_ms(record.get("timestamp")), record)
         else:
             self.builder.counts["skipped_unknown"] += 1
@@ -86,10 +87,12 @@ class _RolloutReader:
 
     def on_session_meta(self, line: int, stamp: int | None, payload: dict[str, Any]) -> None:
         git = payload.get("git") if isinstance(payload.get("git"), dict) else {}
-        self.envelope = {"session_id": payload.get("id"), "cwd": payload.get("cwd"),
-                         "git_branch": git.get("branch"),
-                         "agent_version": payload.get("cli_version")}
-        self.builder.remember(**self.envelope, repository_url=git.get("repository_url"))
+        self.envelope = {"session_id": text_or_none(payload.get("id")),
+                         "cwd": text_or_none(payload.get("cwd")),
+                         "git_branch": text_or_none(git.get("branch")),
+                         "agent_version": text_or_none(payload.get("cli_version"))}
+        self.builder.remember(**self.envelope,
+                              repository_url=text_or_none(git.get("repository_url")))
 
     def on_turn_context(self, line: int, stamp: int | None, payload: dict[str, Any]) -> None:
         if isinstance(payload.get("cwd"), str):
@@ -97,12 +100,12 @@ class _RolloutReader:
             self.builder.remember(cwd=payload["cwd"])
 
     def on_item(self, line: int, stamp: int | None, payload: dict[str, Any]) -> None:
-        kind = payload.get("type")
+        kind = text_or_none(payload.get("type"))
         if kind == "message":
             self.on_message(line, stamp, payload)
         elif kind in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
             self.builder.add(self.event(
-                "tool_call", line, stamp, call_id=payload.get("call_id"),
+                "tool_call", line, stamp, call_id=text_or_none(payload.get("call_id")),
                 tool_name=_tool_name(payload), tool_input=_tool_input(payload)))
         elif kind in ("function_call_output", "custom_tool_call_output"):
             self.builder.add(self.tool_result(line, stamp, payload))
@@ -110,10 +113,10 @@ class _RolloutReader:
             self.builder.counts["skipped_noise"] += 1
 
     def on_message(self, line: int, stamp: int | None, payload: dict[str, Any]) -> None:
-        role = str(payload.get("role"))
+        role = text_or_none(payload.get("role")) or "unknown"
         content = payload.get("content") if isinstance(payload.get("content"), list) else []
-        text = "\n".join(str(block.get("text", "")) for block in content
-                         if isinstance(block, dict) and "text" in block)
+        text = "\n".join(block["text"] for block in content
+                         if isinstance(block, dict) and isinstance(block.get("text"), str))
         if not text.strip():
             return
         key = (role, text.strip())
@@ -125,7 +128,7 @@ class _RolloutReader:
         self.builder.add(self.message_event(role, text, line, stamp))
 
     def on_event_msg(self, line: int, stamp: int | None, payload: dict[str, Any]) -> None:
-        role = _ECHO_ROLES.get(str(payload.get("type")))
+        role = _ECHO_ROLES.get(text_or_none(payload.get("type")) or "")
         text = payload.get("message")
         if role is None or not isinstance(text, str) or not text.strip():
             self.builder.counts["skipped_noise"] += 1
@@ -139,7 +142,7 @@ class _RolloutReader:
 
     def on_compacted(self, line: int, stamp: int | None, payload: dict[str, Any]) -> None:
         self.builder.add(self.event("compaction", line, stamp, derived=True,
-                                    text=str(payload.get("message") or "")))
+                                    text=text_or_none(payload.get("message")) or ""))
 
     def message_event(self, role: str, text: str, line: int, stamp: int | None) -> Event:
         if role == "assistant":
@@ -150,9 +153,10 @@ class _RolloutReader:
 
     def tool_result(self, line: int, stamp: int | None, payload: dict[str, Any]) -> Event:
         text, extras = _parse_output(payload.get("output"))
-        failed = extras.get("exit_code") not in (None, 0) or extras.get("success") is False
-        return self.event("tool_result", line, stamp, call_id=payload.get("call_id"), text=text,
-                          is_error=failed, extras=extras)
+        code = extras.get("exit_code")
+        failed = (isinstance(code, int) and code != 0) or extras.get("success") is False
+        return self.event("tool_result", line, stamp, call_id=text_or_none(payload.get("call_id")),
+                          text=text, is_error=failed, extras=extras)
 
     def finish(self, end_offset: int, end_line: int) -> Transcript:
         """Echoes that never met their item are real messages: put them back in line order."""
@@ -173,7 +177,7 @@ def _first_line(path: str) -> Any:
 
 
 def _tool_name(payload: dict[str, Any]) -> str:
-    return str(payload.get("name") or payload.get("type", "").removesuffix("_call"))
+    return text_or_none(payload.get("name")) or str(payload.get("type")).removesuffix("_call")
 
 
 def _tool_input(payload: dict[str, Any]) -> dict[str, Any]:
@@ -204,7 +208,7 @@ def _parse_output(output: Any) -> tuple[str, dict[str, Any]]:
             return text, {"success": False}
         return text, ({"exit_code": int(match[1])} if match else {})
     metadata = parsed.get("metadata") if isinstance(parsed.get("metadata"), dict) else {}
-    extras = {k: metadata[k] for k in ("exit_code", "duration_seconds") if k in metadata}
+    extras = scalar_fields(metadata, ("exit_code", "duration_seconds"))
     if isinstance(parsed.get("success"), bool):
         extras["success"] = parsed["success"]
-    return str(parsed.get("output", "")), extras
+    return text_or_none(parsed.get("output")) or "", extras

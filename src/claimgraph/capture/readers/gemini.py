@@ -20,8 +20,8 @@ import json
 import re
 from typing import Any, Callable, Iterator
 
-from claimgraph.capture.events import Event, Transcript, TranscriptBuilder, iso_to_ms
-from claimgraph.capture.readers import open_transcript
+from claimgraph.capture.events import Event, Transcript, TranscriptBuilder, iso_to_ms, text_or_none
+from claimgraph.capture.readers import guarded, open_transcript
 from claimgraph.errors import ClaimgraphError
 
 AGENT = "gemini"
@@ -39,7 +39,7 @@ def read(path: str, start_offset: int = 0) -> Transcript:
     for message, start, end, line, last_line in _messages(text, builder, path):
         end_offset, end_line = end, last_line
         if start >= start_offset and isinstance(message, dict):
-            _add_message(builder, path, message, line, session_id)
+            guarded(builder, path, line, _add_message, builder, path, message, line, session_id)
     return builder.build(max(end_offset, start_offset), end_line)
 
 
@@ -101,8 +101,8 @@ def _add_message(builder: TranscriptBuilder, path: str, message: dict[str, Any],
                  session_id: str | None) -> None:
     def event(kind: str, **fields: Any) -> Event:
         return Event(kind=kind, agent=AGENT, source_file=path, line=line, session_id=session_id,
-                     timestamp=iso_to_ms(message.get("timestamp")), record_id=message.get("id"),
-                     **fields)
+                     timestamp=iso_to_ms(message.get("timestamp")),
+                     record_id=text_or_none(message.get("id")), **fields)
 
     kind, text = message.get("type"), _content_text(message.get("content"))
     if text.strip():
@@ -110,7 +110,8 @@ def _add_message(builder: TranscriptBuilder, path: str, message: dict[str, Any],
             builder.add(event("prompt" if kind == "user" else "assistant", text=text))
         else:
             builder.add(event("meta", text=text, derived=True))
-    for call in message.get("toolCalls") or []:
+    calls = message.get("toolCalls")
+    for call in calls if isinstance(calls, list) else []:
         if isinstance(call, dict):
             _add_tool_call(builder, event, call)
 
@@ -118,9 +119,10 @@ def _add_message(builder: TranscriptBuilder, path: str, message: dict[str, Any],
 def _add_tool_call(builder: TranscriptBuilder, event: Callable[..., Event],
                    call: dict[str, Any]) -> None:
     args = call.get("args") if isinstance(call.get("args"), dict) else {}
-    call_id, status = call.get("id"), call.get("status")
-    builder.add(event("tool_call", tool_name=call.get("name"), tool_input=args, call_id=call_id))
-    extras: dict[str, Any] = {"status": status} if isinstance(status, str) else {}
+    call_id, status = text_or_none(call.get("id")), text_or_none(call.get("status"))
+    builder.add(event("tool_call", tool_name=text_or_none(call.get("name")), tool_input=args,
+                      call_id=call_id))
+    extras: dict[str, Any] = {"status": status} if status else {}
     if isinstance(args.get("file_path"), str):
         extras["filePath"] = args["file_path"]
     builder.add(event("tool_result", call_id=call_id, text=_result_text(call.get("result")),
