@@ -21,7 +21,8 @@ def make_items(n: int, seed: int = 7, subjects: int | None = None) -> list[dict]
     subjects = subjects or max(10, n // 10)
     items = []
     for i in range(n):
-        subject = f"module_{rng.randrange(subjects)}.{rng.choice(WORDS)}"
+        k = rng.randrange(subjects)
+        subject = f"module_{k}.{WORDS[k % len(WORDS)]}"
         kind = rng.random()
         if kind < 0.5:
             items.append({"subject": subject, "predicate": "depends-on", "object": rng.choice(LIBS) + f"-{i % 97}"})

@@ -70,7 +70,7 @@ def test_a_confidence_outside_zero_to_one_or_not_a_number_is_refused(cli, value,
 
 def test_an_empty_subject_is_refused(cli):
     assert fails(cli, "assert", "  ", "prefers", "REST") == \
-        "claimgraph: the entity name is empty — give a non-blank entity name"
+        "claimgraph: the subject is empty — give a non-blank subject"
 
 
 def test_an_empty_object_is_refused(cli):

@@ -83,9 +83,8 @@ def test_stray_closing_tags_are_dropped_and_the_text_kept():
     assert strip_injected("left</private> mid </system-reminder>right") == "left mid right"
 
 
-def test_removing_a_block_cannot_leave_a_new_tag_behind():
-    text = "keep <priv<private>x</private>ate>hidden</private> end"
-    assert strip_injected(text) == "keep  end"
+def test_a_tag_formed_by_removing_a_block_is_stripped_too():
+    assert strip_injected("keep <priv<private>x</private>ate>hidden") == "keep "
 
 
 def test_lookalike_tags_are_left_alone():
@@ -112,6 +111,10 @@ def test_clean_text_strips_then_redacts_and_counts_only_what_remains():
                                             Counter({"github-token": 1}))
 
 
+def test_a_token_split_by_a_private_block_is_redacted_once_joined():
+    assert clean_text(f"GH ghp_<private>note</private>{'A' * 36} ok") == "GH [REDACTED:github-token] ok"
+
+
 def test_text_without_markup_or_secrets_is_unchanged():
     text = "We decided to use uv instead of pip.\n\nRun `pytest -q` before committing."
     assert clean_text(text) == text
@@ -134,11 +137,10 @@ def test_cleaning_is_idempotent(text):
 
 @settings(max_examples=300, deadline=None)
 @given(TRANSCRIPT_TEXT)
-def test_cleaned_text_has_no_block_and_no_planted_token_left(text):
+def test_cleaned_text_has_no_block_left(text):
     cleaned = clean_text(text)
     assert "<private>" not in cleaned and "<system-reminder>" not in cleaned
     assert CONTEXT_OPEN not in cleaned and not has_injected_context(cleaned)
-    assert GITHUB_TOKEN not in cleaned
 
 
 @settings(max_examples=200, deadline=None)

@@ -10,7 +10,8 @@ from collections import Counter
 from typing import Any, Iterable, Mapping
 
 from claimgraph.core.shell import Shell
-from claimgraph.core.writes import assert_fact
+from claimgraph.core.writer import BatchWriter
+from claimgraph.core.writes import assert_with
 from claimgraph.errors import ClaimgraphError
 
 #: Item keys accepted by ``ingest``, mapped to assert_fact's keyword names.
@@ -48,22 +49,24 @@ def ingest(sh: Shell, items: Iterable[Mapping[str, Any]], *, episode: Mapping[st
     errors: list[dict[str, Any]] = []
     with sh.store.transaction():
         episode = episode or open_episode(sh, source_type, ref, evidence)
+        writer = BatchWriter(sh)
         for item in items:
-            result = _ingest_one(sh, normalize_item(item), episode)
+            result = _ingest_one(writer, normalize_item(item), episode)
             counts[result["status"]] += 1
             if result["status"] == "flagged":
                 flagged.append(result)
             elif result["status"] == "error":
                 errors.append(result)
+        writer.flush()
     return {"episode": episode, "total": sum(counts.values()), "counts": dict(counts),
             "flagged": flagged, "errors": errors}
 
 
-def _ingest_one(sh: Shell, item: dict[str, Any], episode: Mapping[str, Any]) -> dict[str, Any]:
+def _ingest_one(w: BatchWriter, item: dict[str, Any], episode: Mapping[str, Any]) -> dict[str, Any]:
     kwargs = {ITEM_KEYS[k]: v for k, v in item.items() if k in ITEM_KEYS and v is not None}
     kwargs.setdefault("source_type", episode.get("source_type"))
     try:
-        return assert_fact(sh, item.get("subject"), item.get("predicate"), item.get("object"),
+        return assert_with(w, item.get("subject"), item.get("predicate"), item.get("object"),
                            episode=episode["id"], **kwargs)
     except ClaimgraphError as err:
         return {"status": "error", "message": err.message, "type": err.type, "input": item}

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from claimgraph.core import entities as ents
 from claimgraph.core.shell import Shell
+from claimgraph.core.writer import Writer
 from claimgraph.core.vocabulary import group_mates, resolve_predicate
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import facts as F
@@ -28,6 +28,24 @@ def assert_fact(sh: Shell, subject: str, predicate: str, obj: Any, *,
                 valid_until: int | None = None, on_conflict: str | None = None,
                 episode: str | None = None, evidence: Iterable[str] = ()) -> dict[str, Any]:
     """Assert one fact through the conflict policy; returns {status, fact, ...}."""
+    return assert_with(Writer(sh), subject, predicate, obj, object_kind=object_kind,
+                       epistemic=epistemic, source_type=source_type, confidence=confidence,
+                       scope=scope, subject_scope=subject_scope, object_scope=object_scope,
+                       subject_type=subject_type, object_type=object_type, valid_from=valid_from,
+                       valid_until=valid_until, on_conflict=on_conflict, episode=episode,
+                       evidence=evidence)
+
+
+def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
+                object_kind: str | None = None, epistemic: str | None = None,
+                source_type: str | None = None, confidence: Any = None,
+                scope: str | None = None, subject_scope: str | None = None,
+                object_scope: str | None = None, subject_type: str | None = None,
+                object_type: str | None = None, valid_from: int | None = None,
+                valid_until: int | None = None, on_conflict: str | None = None,
+                episode: str | None = None, evidence: Iterable[str] = ()) -> dict[str, Any]:
+    """assert_fact through a given Writer (batches pass a caching one)."""
+    sh = w.sh
     _require_object(obj)
     if on_conflict not in ON_CONFLICT:
         raise ClaimgraphError("invalid-on-conflict", f"unknown conflict policy {on_conflict!r}",
@@ -36,19 +54,19 @@ def assert_fact(sh: Shell, subject: str, predicate: str, obj: Any, *,
     resolved_class = resolve_epistemic(epistemic, pred)
     subject_scope = subject_scope or scope or DEFAULT_SCOPE
     object_scope = object_scope or scope or DEFAULT_SCOPE
-    kind = _object_kind(sh, pred, object_kind, obj, object_scope)
-    subject_entity = ents.ensure_entity(sh, subject, subject_scope, subject_type)
-    object_entity = ents.ensure_entity(sh, str(obj), object_scope, object_type) if kind == "entity" else None
+    kind = _object_kind(w, pred, object_kind, obj, object_scope)
+    subject_entity = w.entity(_name(subject, "subject"), subject_scope, subject_type)
+    object_entity = w.entity(str(obj).strip(), object_scope, object_type) if kind == "entity" else None
     now = sh.now()
     fact = F.build_fact(
         id=sh.new_id("f"), now=now, subject=subject_entity, predicate=pred["id"],
         object_kind=kind, object_ref=object_entity, object=obj, t_valid=valid_from,
         t_invalid=valid_until, confidence=confidence, epistemic=resolved_class,
         scope=scope, source_type=source_type, episode=episode, evidence=list(evidence))
-    raw = sh.store.get_facts(subject_entity["id"], "out", [pred["id"], *group_mates(sh, pred)])
+    raw = w.out_facts(subject_entity["id"], [pred["id"], *group_mates(sh, pred)])
     plan = F.decide_assert(fact=fact, pred=pred, **F.decision_inputs(fact, raw, now),
                            on_conflict=on_conflict, stated_epistemic=epistemic or None)
-    return execute_plan(sh, plan)
+    return execute_plan(w, plan)
 
 
 def _require_object(obj: Any) -> None:
@@ -57,31 +75,39 @@ def _require_object(obj: Any) -> None:
                               hint="give the fact an object, e.g. `claimgraph assert api prefers REST`")
 
 
-def _object_kind(sh: Shell, pred: Mapping[str, Any], explicit: str | None, obj: Any,
+def _name(value: Any, what: str) -> str:
+    if value is None or not str(value).strip():
+        raise ClaimgraphError("empty-name", f"the {what} is empty", hint=f"give a non-blank {what}")
+    return str(value).strip()
+
+
+def _object_kind(w: Writer, pred: Mapping[str, Any], explicit: str | None, obj: Any,
                  scope: str) -> str:
     """Either-kind predicates point at an entity only when the name already resolves to one."""
     resolves = False
     if pred.get("object_kind") == "either" and explicit is None:
-        resolves = ents.resolve_entity(sh, str(obj), scope) is not None
+        resolves = w.resolves(str(obj).strip(), scope)
     return F.resolve_object_kind(pred, explicit, resolves)
 
 
-def execute_plan(sh: Shell, plan: Mapping[str, Any]) -> dict[str, Any]:
-    """Carry out a decide_assert plan against the store; the only place plans touch storage."""
+def execute_plan(w: Writer, plan: Mapping[str, Any]) -> dict[str, Any]:
+    """Carry out a decide_assert plan; the only place plans touch storage."""
     action, fact = plan["action"], plan["fact"]
-    if action == "reinforce":
-        return _reinforce_existing(sh, plan["existing"], fact)
     if action == "insert":
-        sh.store.insert_fact(fact)
+        w.insert(fact)
         return {"status": "created", "fact": fact}
+    w.before_change(fact["subject"]["id"])
+    store = w.sh.store
+    if action == "reinforce":
+        return _reinforce_existing(w.sh, plan["existing"], fact)
     if action == "supersede":
         for old_id in plan["invalidate"]:
-            sh.store.invalidate(old_id, plan["effective_at"], kind="superseded",
-                                successor=fact["id"], reason=f"superseded by {fact['id']}")
-        sh.store.insert_fact(fact)
+            store.invalidate(old_id, plan["effective_at"], kind="superseded",
+                             successor=fact["id"], reason=f"superseded by {fact['id']}")
+        store.insert_fact(fact)
         return {"status": "superseded", "fact": fact, "superseded": list(plan["invalidate"])}
     if action == "flag":
-        return _insert_flagged(sh, plan)
+        return _insert_flagged(w.sh, plan)
     raise ValueError(f"unknown plan action {action!r}")
 
 

@@ -39,17 +39,23 @@ _UNMARKED_CONTEXT = re.compile(
 
 
 def _strip_tagged_blocks(text: str) -> str:
-    """One linear pass over the tags, keeping only text that no open block encloses."""
-    kept, open_blocks, resume_at = [], [], 0
+    """One pass over the tags, keeping only text that no open block encloses.
+
+    A closing tag pops the stack down to the innermost open block of its name; each block is
+    pushed and popped once, so deep nesting stays linear.
+    """
+    kept, open_blocks, open_names, resume_at = [], [], Counter(), 0
     for tag in _TAG.finditer(text):
         if not open_blocks:
             kept.append(text[resume_at:tag.start()])
-        name = tag.group(2).lower()
-        if not tag.group(1):
+        closing, name = bool(tag.group(1)), tag.group(2).lower()
+        if not closing:
             open_blocks.append(name)
-        elif name in open_blocks:
-            innermost = max(i for i, open_name in enumerate(open_blocks) if open_name == name)
-            del open_blocks[innermost:]
+            open_names[name] += 1
+        elif open_names[name]:
+            while (popped := open_blocks.pop()) != name:
+                open_names[popped] -= 1
+            open_names[name] -= 1
         resume_at = tag.end()
     if not open_blocks:
         kept.append(text[resume_at:])

@@ -1,0 +1,84 @@
+"""Store access for the write path, in two flavours: direct, and batched for ``ingest``.
+
+A single assert reads and writes the store directly. A batch of thousands would pay a store
+round trip per entity and per fact, so ``BatchWriter`` caches what the batch itself resolves
+(entities by name, each subject's outgoing facts) and buffers plain inserts into one
+``insert_facts``. The cache lives for one batch inside one transaction under the write lease,
+so nobody else can change what it remembers; any write other than a plain insert flushes the
+buffer and forgets that subject's facts, so decisions always see the store's truth.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from claimgraph.core import entities as ents
+from claimgraph.core.shell import Shell
+
+Record = dict[str, Any]
+
+
+class Writer:
+    """Direct store access: every call goes to the store."""
+
+    def __init__(self, sh: Shell) -> None:
+        self.sh = sh
+
+    def entity(self, name: str, scope: str, type: str | None) -> Record:
+        return ents.ensure_entity(self.sh, name, scope, type)
+
+    def resolves(self, name: str, scope: str) -> bool:
+        return ents.resolve_entity(self.sh, name, scope) is not None
+
+    def out_facts(self, subject_id: str, predicates: Iterable[str]) -> list[Record]:
+        return self.sh.store.get_facts(subject_id, "out", list(predicates))
+
+    def insert(self, fact: Record) -> None:
+        self.sh.store.insert_fact(fact)
+
+    def before_change(self, subject_id: str) -> None:
+        """Called before any write that is not a plain insert of a new fact."""
+
+    def flush(self) -> None:
+        """Write out anything buffered."""
+
+
+class BatchWriter(Writer):
+    """Caches entities and subjects' facts for one batch; buffers inserts."""
+
+    def __init__(self, sh: Shell) -> None:
+        super().__init__(sh)
+        self._entities: dict[tuple[str, str], Record] = {}
+        self._out: dict[str, list[Record]] = {}
+        self._pending: list[Record] = []
+
+    def entity(self, name: str, scope: str, type: str | None) -> Record:
+        cached = self._entities.get((name, scope))
+        if cached is not None and (type is None or cached.get("type") is not None):
+            return cached
+        entity = self._entities[(name, scope)] = super().entity(name, scope, type)
+        return entity
+
+    def resolves(self, name: str, scope: str) -> bool:
+        return (name, scope) in self._entities or super().resolves(name, scope)
+
+    def out_facts(self, subject_id: str, predicates: Iterable[str]) -> list[Record]:
+        if subject_id not in self._out:
+            self._out[subject_id] = self.sh.store.get_facts(subject_id, "out")
+        wanted = set(predicates)
+        return [f for f in self._out[subject_id] if f["predicate"] in wanted]
+
+    def insert(self, fact: Record) -> None:
+        """Buffer the fact; its subject's cached list must include it (load the list first)."""
+        self.out_facts(fact["subject"]["id"], ())
+        self._pending.append(fact)
+        self._out[fact["subject"]["id"]].append(fact)
+
+    def before_change(self, subject_id: str) -> None:
+        self.flush()
+        self._out.pop(subject_id, None)
+
+    def flush(self) -> None:
+        if self._pending:
+            self.sh.store.insert_facts(self._pending)
+            self._pending = []
