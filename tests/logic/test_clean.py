@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claimgraph.logic.clean import (
-    CONTEXT_CLOSE, CONTEXT_HEADING, CONTEXT_OPEN, clean_text, clean_text_with_counts,
-    has_injected_context, strip_injected,
+    CONTEXT_CLOSE, CONTEXT_HEADING, CONTEXT_OPEN, MAX_STRIP_PASSES, clean_text,
+    clean_text_with_counts, has_injected_context, strip_injected,
 )
 
 GITHUB_TOKEN = "ghp_" + "A" * 36
@@ -25,11 +25,12 @@ def test_marked_context_block_is_stripped_and_the_text_around_it_stays():
 
 
 def test_unterminated_context_block_is_stripped_to_the_end():
-    assert strip_injected(f"kept {CONTEXT_OPEN}\n{CONTEXT_BODY}\ntruncated at 10,000 ch") == "kept "
+    text = f"kept {CONTEXT_OPEN}\n{CONTEXT_BODY}\ntruncated at 10,000 ch"
+    assert strip_injected(text) == "kept "
 
 
 def test_context_markers_tolerate_attributes_and_letter_case():
-    text = f'a<CLAIMGRAPH-CONTEXT version="2">x</Claimgraph-Context>b'
+    text = 'a<CLAIMGRAPH-CONTEXT version="2">x</Claimgraph-Context>b'
     assert strip_injected(text) == "ab"
 
 
@@ -49,8 +50,8 @@ def test_heading_inside_a_line_is_not_our_block():
 
 
 def test_several_multiline_system_reminders_are_all_stripped():
-    text = ("one <system-reminder>\nWhenever you read a file,\nconsider malware.\n</system-reminder>"
-            "two\n<system-reminder>todo list changed</system-reminder> three")
+    text = ("one <system-reminder>\nWhenever you read a file,\nconsider malware.\n"
+            "</system-reminder>two\n<system-reminder>todo list changed</system-reminder> three")
     assert strip_injected(text) == "one two\n three"
 
 
@@ -87,6 +88,25 @@ def test_a_tag_formed_by_removing_a_block_is_stripped_too():
     assert strip_injected("keep <priv<private>x</private>ate>hidden") == "keep "
 
 
+def chained_block(depth: int) -> str:
+    """A private block that each stripping pass only peels one layer off: removing the inner
+    blocks joins ``<priv`` + ``ate>`` into the next layer's tags."""
+    if depth == 0:
+        return "<private>x</private>"
+    inner = chained_block(depth - 1)
+    return f"<priv{inner}ate>z</priv{inner}ate>"
+
+
+def test_blocks_chained_by_removals_are_stripped_layer_by_layer():
+    assert strip_injected(f"keep {chained_block(MAX_STRIP_PASSES - 1)} tail") == "keep  tail"
+
+
+def test_past_the_pass_limit_the_first_remaining_tag_cuts_to_the_end():
+    stripped = strip_injected(f"keep {chained_block(MAX_STRIP_PASSES + 2)} tail")
+    assert stripped == "keep <priv<priv"
+    assert strip_injected(stripped) == stripped
+
+
 def test_lookalike_tags_are_left_alone():
     text = "<privateer> and <system-reminders> and <private-notes> stay"
     assert strip_injected(text) == text
@@ -95,8 +115,8 @@ def test_lookalike_tags_are_left_alone():
 @pytest.mark.parametrize(("text", "expected"), [
     (f"{CONTEXT_OPEN}facts{CONTEXT_CLOSE}", True),
     (f"user text\n{CONTEXT_OPEN}\ncut off", True),
-    (f'<claimgraph-context source="session-start">', True),
-    (f"{CONTEXT_BODY}", True),
+    ('<claimgraph-context source="session-start">', True),
+    (CONTEXT_BODY, True),
     ("an ordinary prompt about project memory", False),
     ("<system-reminder>not ours</system-reminder>", False),
 ])
@@ -112,7 +132,8 @@ def test_clean_text_strips_then_redacts_and_counts_only_what_remains():
 
 
 def test_a_token_split_by_a_private_block_is_redacted_once_joined():
-    assert clean_text(f"GH ghp_<private>note</private>{'A' * 36} ok") == "GH [REDACTED:github-token] ok"
+    text = f"GH ghp_<private>note</private>{'A' * 36} ok"
+    assert clean_text(text) == "GH [REDACTED:github-token] ok"
 
 
 def test_text_without_markup_or_secrets_is_unchanged():
@@ -150,7 +171,13 @@ def test_plain_prose_passes_through_untouched(text):
 
 
 @pytest.mark.timeout(120)
-def test_five_megabytes_of_open_tags_are_stripped_in_linear_time():
-    text = "keep" + "<private>x<system-reminder>y" * 150_000 + "</private>" * 150_000
+@pytest.mark.parametrize("crafted", [
+    "<private>x<system-reminder>y" * 150_000 + "</private>" * 150_000,
+    "<priv" * 600_000 + "<private>x</private>" + "ate>" * 600_000,
+    f"{CONTEXT_HEADING}\n- fact\n" * 100_000 + "## end",
+    "</system-reminder>" * 300_000,
+])
+def test_five_megabytes_of_crafted_markup_are_stripped_in_linear_time(crafted):
+    text = "keep\n" + crafted
     assert len(text) > 5_000_000
-    assert strip_injected(text) == "keep"
+    assert strip_injected(text).startswith("keep\n")

@@ -64,7 +64,8 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class ReadWarning:
-    """A line the reader could not use, and why: shown to users, never fatal."""
+    """A line the reader could not use, and why: shown to users, never fatal.
+    ``line`` 0 means the whole file (a subagent transcript that could not be opened)."""
 
     source_file: str
     line: int

@@ -6,7 +6,7 @@ Time and fresh ids are injected so tests can pin them and so ``logic`` never rea
 from __future__ import annotations
 
 import time
-import uuid
+import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -20,8 +20,16 @@ def wall_clock_ms() -> int:
 
 
 def uuid_ids(prefix: str) -> str:
-    """``f-<uuid4>``, ``e-<uuid4>``, ``ep-<uuid4>``: ids that never collide across writers."""
-    return f"{prefix}-{uuid.uuid4()}"
+    """``f-<uuid4>``, ``e-<uuid4>``, ``ep-<uuid4>``: ids that never collide across writers.
+
+    Formatted straight from random bytes (version and variant bits set as uuid4 sets them):
+    the write path mints one per fact, and ``uuid.uuid4()`` costs several times more.
+    """
+    h = os.urandom(16).hex()
+    return f"{prefix}-{h[:8]}-{h[8:12]}-4{h[13:16]}-{_VARIANT[int(h[16], 16) & 3]}{h[17:20]}-{h[20:]}"
+
+
+_VARIANT = "89ab"
 
 
 @dataclass
@@ -34,6 +42,8 @@ class Shell:
     half_life_days: float = DEFAULT_HALF_LIFE_DAYS
     #: Predicate rows by id, loaded once; writes that register rows keep it in step.
     _predicates: dict[str, dict[str, Any]] | None = field(default=None, repr=False)
+    #: Derived registry answers (name resolution, group-mates), dropped with the cache.
+    registry_memo: dict[tuple[str, str], Any] = field(default_factory=dict, repr=False)
 
     def now(self) -> int:
         return self.clock()
@@ -47,3 +57,4 @@ class Shell:
     def forget_predicates(self) -> None:
         """Drop the cache after a registry write that did not go through ``predicates``."""
         self._predicates = None
+        self.registry_memo.clear()

@@ -31,10 +31,14 @@ def resolve_predicate(sh: Shell, name: str) -> dict[str, Any]:
     if not name or not name.strip():
         raise ClaimgraphError("missing-predicate", "a predicate is required",
                               hint="run `claimgraph predicates` to list them")
+    known = sh.registry_memo.get(("name", name))
+    if known is not None:
+        return known
     rows = sh.predicates()
     pred_id = P.resolve_predicate_id(name.strip(), rows.keys())
     result = P.check_predicate(pred_id, rows.get(pred_id))
     if "ok" in result:
+        sh.registry_memo[("name", name)] = result["ok"]
         return result["ok"]
     if "register" in result:
         return register(sh, result["register"])
@@ -61,4 +65,7 @@ def list_predicates(sh: Shell, category: str | None = None, status: str | None =
 
 def group_mates(sh: Shell, row: dict[str, Any]) -> list[str]:
     """Other predicates in the row's exclusion group (their facts can antagonize this one)."""
-    return P.group_mates(row, list(sh.predicates().values()))
+    key = ("mates", row["id"])
+    if key not in sh.registry_memo:
+        sh.registry_memo[key] = P.group_mates(row, list(sh.predicates().values()))
+    return sh.registry_memo[key]

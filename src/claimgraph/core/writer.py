@@ -49,7 +49,7 @@ class BatchWriter(Writer):
     def __init__(self, sh: Shell) -> None:
         super().__init__(sh)
         self._entities: dict[tuple[str, str], Record] = {}
-        self._out: dict[str, list[Record]] = {}
+        self._out: dict[str, dict[str, list[Record]]] = {}
         self._pending: list[Record] = []
 
     def entity(self, name: str, scope: str, type: str | None) -> Record:
@@ -62,17 +62,24 @@ class BatchWriter(Writer):
     def resolves(self, name: str, scope: str) -> bool:
         return (name, scope) in self._entities or super().resolves(name, scope)
 
+    def _by_predicate(self, subject_id: str) -> dict[str, list[Record]]:
+        """The subject's outgoing facts grouped by predicate, loaded once per batch."""
+        grouped = self._out.get(subject_id)
+        if grouped is None:
+            grouped = self._out[subject_id] = {}
+            for fact in self.sh.store.get_facts(subject_id, "out"):
+                grouped.setdefault(fact["predicate"], []).append(fact)
+        return grouped
+
     def out_facts(self, subject_id: str, predicates: Iterable[str]) -> list[Record]:
-        if subject_id not in self._out:
-            self._out[subject_id] = self.sh.store.get_facts(subject_id, "out")
-        wanted = set(predicates)
-        return [f for f in self._out[subject_id] if f["predicate"] in wanted]
+        grouped = self._by_predicate(subject_id)
+        return [f for p in predicates for f in grouped.get(p, ())]
 
     def insert(self, fact: Record) -> None:
         """Buffer the fact; its subject's cached list must include it (load the list first)."""
-        self.out_facts(fact["subject"]["id"], ())
+        grouped = self._by_predicate(fact["subject"]["id"])
         self._pending.append(fact)
-        self._out[fact["subject"]["id"]].append(fact)
+        grouped.setdefault(fact["predicate"], []).append(fact)
 
     def before_change(self, subject_id: str) -> None:
         self.flush()

@@ -10,14 +10,17 @@ Blocks are stripped whole. Blocks may nest or repeat; a closing tag closes the i
 block of its name, and an opening tag with no closing tag strips to the end of the text, so a
 truncated block never leaks. Stray closing tags are dropped. Tags tolerate attributes and any
 letter case (``<claimgraph-context version="2">``) so a future format still gets stripped.
+Removing a block can join the text around it into a new tag (``<priv`` + block + ``ate>``), so
+stripping repeats until no tag is left; after a few passes, which only crafted text needs, the
+first remaining tag is treated as an unterminated opener.
 
 Our context normally arrives inside ``<claimgraph-context>`` markers. When its heading appears
 without them (an older hook, a pasted copy), the block runs from the heading line to the next
 heading of level one or two, or to the end of the text: the block itself only uses ``###``
 sections, so whatever follows a ``#`` or ``##`` heading is someone else's text.
 
-Stripping runs to a fixed point, because removing a block can join the text around it into a
-new tag; then secrets are redacted. Both steps are idempotent, so is ``clean_text``.
+Cleaning strips, then redacts secrets. Stripping leaves no tag and no heading behind, and a
+placeholder cannot form either, so ``clean_text`` is idempotent.
 """
 
 from __future__ import annotations
@@ -32,10 +35,15 @@ CONTEXT_CLOSE = "</claimgraph-context>"
 CONTEXT_HEADING = "## Project memory — compiled by claimgraph"
 STRIPPED_TAGS = ("claimgraph-context", "system-reminder", "private")
 
-_TAG = re.compile(rf"<(/?)({'|'.join(STRIPPED_TAGS)})(?:\s[^<>]{{0,200}})?>", re.IGNORECASE)
-_CONTEXT_OPEN_TAG = re.compile(r"<claimgraph-context(?:\s[^<>]{0,200})?>", re.IGNORECASE)
+#: Removing a block can join its neighbours into a new tag; crafted text could chain that forever.
+MAX_STRIP_PASSES = 8
+#: A tag never spans lines, so removing an unmarked context block can never form one.
+_TAG = re.compile(rf"<(/?)({'|'.join(STRIPPED_TAGS)})(?:[ \t][^<>\n]{{0,200}})?>",
+                  re.IGNORECASE)
+_CONTEXT_OPEN_TAG = re.compile(r"<claimgraph-context(?:[ \t][^<>\n]{0,200})?>", re.IGNORECASE)
 _UNMARKED_CONTEXT = re.compile(
-    rf"^[ \t]*{re.escape(CONTEXT_HEADING)}[^\n]*(?:\n(?![ \t]*#{{1,2}}[ \t])[^\n]*)*", re.MULTILINE)
+    rf"^[ \t]*{re.escape(CONTEXT_HEADING)}[^\n]*(?:\n(?![ \t]*#{{1,2}}[ \t])[^\n]*)*",
+    re.MULTILINE)
 
 
 def _strip_tagged_blocks(text: str) -> str:
@@ -44,7 +52,10 @@ def _strip_tagged_blocks(text: str) -> str:
     A closing tag pops the stack down to the innermost open block of its name; each block is
     pushed and popped once, so deep nesting stays linear.
     """
-    kept, open_blocks, open_names, resume_at = [], [], Counter(), 0
+    kept: list[str] = []
+    open_blocks: list[str] = []
+    open_names: Counter[str] = Counter()
+    resume_at = 0
     for tag in _TAG.finditer(text):
         if not open_blocks:
             kept.append(text[resume_at:tag.start()])
@@ -62,13 +73,20 @@ def _strip_tagged_blocks(text: str) -> str:
     return "".join(kept)
 
 
+def _strip_until_no_tag_is_left(text: str) -> str:
+    """Strip again while removals form new tags; past the limit the first tag cuts to the end."""
+    passes = 0
+    while (tag := _TAG.search(text)) is not None:
+        if passes == MAX_STRIP_PASSES:
+            return text[:tag.start()]
+        text = _strip_tagged_blocks(text)
+        passes += 1
+    return text
+
+
 def strip_injected(text: str) -> str:
     """``text`` without our context, system reminders or private blocks; see the module doc."""
-    while True:
-        stripped = _UNMARKED_CONTEXT.sub("", _strip_tagged_blocks(text))
-        if stripped == text:
-            return text
-        text = stripped
+    return _UNMARKED_CONTEXT.sub("", _strip_until_no_tag_is_left(text))
 
 
 def has_injected_context(text: str) -> bool:

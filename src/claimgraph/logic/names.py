@@ -8,11 +8,13 @@ across the entity/literal divide, so ``prefers KuzuDB`` meets ``decided-against 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Mapping
 
 _SEPARATORS = re.compile(r"[\s\-_./]+")
 
 
+@lru_cache(maxsize=65536)
 def normalize_entity_name(name: str | None) -> str:
     """Lowercase and drop separators: "Auth Service", "auth-service", "auth_service" -> "authservice"."""
     return _SEPARATORS.sub("", (name or "").lower())

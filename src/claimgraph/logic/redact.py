@@ -217,8 +217,10 @@ def redact_value(value: Any, counts: Counter[str] | None = None) -> Any:
         return text
     if isinstance(value, dict):
         return {key: _redact_field(key, item, counts) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return type(value)(redact_value(item, counts) for item in value)
+    if isinstance(value, list):
+        return [redact_value(item, counts) for item in value]
+    if isinstance(value, tuple):
+        return tuple(redact_value(item, counts) for item in value)
     return value
 
 

@@ -47,6 +47,7 @@ RESULT_FIELDS = (
     "oldString", "newString", "replaceAll", "agentId", "status", "commandName", "success",
     "backgroundTaskId")
 _EXIT_CODE = re.compile(r"^Error: Exit code (\d+)")
+_AGENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # becomes part of a file name
 
 
 def read(path: str, start_offset: int = 0, subagent_offsets: Mapping[str, int] | None = None,
@@ -145,7 +146,7 @@ class _FileReader:
     def on_user(self, line: int, record: dict[str, Any]) -> None:
         message = record.get("message") if isinstance(record.get("message"), dict) else {}
         content = message.get("content")
-        if record.get("isCompactSummary"):
+        if record.get("isCompactSummary") is True:
             self.add_compaction(line, record, _text_of(content))
             return
         results = [b for b in _blocks(content) if b.get("type") == "tool_result"]
@@ -155,7 +156,7 @@ class _FileReader:
         text = content if isinstance(content, str) else _text_of(
             [b for b in _blocks(content) if b.get("type") == "text"])
         if text.strip():
-            meta = bool(record.get("isMeta")) or text.lstrip().startswith(META_PREFIXES)
+            meta = record.get("isMeta") is True or text.lstrip().startswith(META_PREFIXES)
             self.builder.add(self.event("meta" if meta else "prompt", line, record, text=text,
                                         record_id=text_or_none(record.get("uuid")), derived=meta))
 
@@ -166,7 +167,8 @@ class _FileReader:
             "tool_result", line, record, text=_text_of(block.get("content")), call_id=call_id,
             is_error=block.get("is_error") is True, record_id=text_or_none(record.get("uuid")),
             extras=_result_extras(outcome)))
-        if isinstance(outcome, dict) and isinstance(outcome.get("agentId"), str):
+        agent_id = text_or_none(outcome.get("agentId")) if isinstance(outcome, dict) else None
+        if agent_id and _AGENT_ID.fullmatch(agent_id):
             self.add_subagent_link(line, record, call_id, outcome)
 
     def add_subagent_link(self, line: int, record: dict[str, Any], call_id: str | None,
