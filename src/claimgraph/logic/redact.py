@@ -96,7 +96,7 @@ _ASSIGNMENT = re.compile(
     r"(?P<sep>[\"']?\]?[ \t]{0,20}(?:=(?![=>~])|:(?![:=]))[ \t]{0,20})"
     r"(?:(?P<open>[rbfuRBFU]{0,2}(?P<quote>[\"'`]))"
     r"(?P<quoted>(?:\\.|(?!(?P=quote))[^\\\n])*)(?P<close>(?P=quote))?"
-    r"|(?P<bare>(?:\[REDACTED:[a-z-]+\]|[^\s\"'`,;&<>)}\]])+))")
+    r"|(?P<bare>[^\s\"'`,;&<>)}]+))")
 #: A value that starts with a placeholder was redacted by an earlier pass: the secret began there.
 _PLACEHOLDER = re.compile(r"\[REDACTED:[a-z-]+\]")
 _REFERENCE = re.compile(r"\$[{\w]|%\w+%|\{|<[^<>]*>\Z")
