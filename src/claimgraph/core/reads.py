@@ -79,10 +79,10 @@ def search(sh: Shell, query: str) -> dict[str, Any]:
     fts_facts, hits = _fts_route(sh, queries)
     matched = _matched_entities(sh, queries)
     matched_ids = {e["id"] for e in matched}
-    entity_facts = R.by_effective_confidence(sh.store.get_facts_for(matched_ids, "both"), now) if matched_ids else []
+    entity_facts = sh.store.get_facts_for(matched_ids, "both") if matched_ids else []
     hop_ids = _neighbour_ids(entity_facts) - matched_ids
-    hop_facts = R.by_effective_confidence(sh.store.get_facts_for(hop_ids, "out"), now) if hop_ids else []
-    fused = R.fuse_search_routes(fts_facts, entity_facts, hop_facts, now)
+    hop_facts = sh.store.get_facts_for(hop_ids, "out") if hop_ids else []
+    fused = R.fuse_search_routes(fts_facts, entity_facts, hop_facts, now, sh.half_life_days)
     return {"query": query, "entities": hits.get("entities", []), "episodes": hits.get("episodes", []),
             "facts": fused, "matched_entities": [
                 {"id": e["id"], "name": e["name"], "type": e.get("type")} for e in matched]}

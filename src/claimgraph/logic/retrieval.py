@@ -103,7 +103,8 @@ def fuse_retrieval(routes: Sequence[Mapping[str, Any]], now: int, k: int = RRF_K
 
 
 def fuse_search_routes(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
-                       hop_facts: Iterable[Fact], now: int) -> list[dict[str, Any]]:
+                       hop_facts: Iterable[Fact], now: int,
+                       half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> list[dict[str, Any]]:
     """``search``'s three routes: text hits as ranked, named entities' facts, one hop out.
 
     The entity and hop routes are (re)ordered by effective confidence here, so callers cannot
@@ -111,9 +112,9 @@ def fuse_search_routes(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
     """
     return fuse_retrieval([
         {"weight": FTS_WEIGHT, "facts": list(fts_facts)},
-        {"weight": ENTITY_WEIGHT, "facts": by_effective_confidence(entity_facts, now)},
-        {"weight": HOP_WEIGHT, "facts": by_effective_confidence(hop_facts, now)},
-    ], now)
+        {"weight": ENTITY_WEIGHT, "facts": by_effective_confidence(entity_facts, now, half_life_days)},
+        {"weight": HOP_WEIGHT, "facts": by_effective_confidence(hop_facts, now, half_life_days)},
+    ], now, half_life_days=half_life_days)
 
 
 # --- query tokens -------------------------------------------------------------------------
