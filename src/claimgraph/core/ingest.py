@@ -24,10 +24,16 @@ ITEM_KEYS = {
 }
 
 
-def open_episode(sh: Shell, source_type: str = "session-log", ref: str = "ingest",
+def open_episode(sh: Shell, source_type: str = "session-log", ref: str | None = None,
                  evidence: str | None = None) -> dict[str, Any]:
-    """Open an episode: the unit of provenance every fact of one batch points back to."""
-    episode = {"id": sh.new_id("ep"), "source_type": source_type, "ref": ref, "summary": None,
+    """Open an episode: the unit of provenance every fact of one batch points back to.
+
+    Refs are unique per store (capture relies on that to find a segment's episode); without
+    one, the episode gets ``ingest:<its id>``.
+    """
+    episode_id = sh.new_id("ep")
+    episode = {"id": episode_id, "source_type": source_type, "ref": ref or f"ingest:{episode_id}",
+               "summary": None,
                "opened_at": sh.now(), "closed_at": None, "evidence": evidence}
     return sh.store.open_episode(episode)
 
@@ -41,7 +47,7 @@ def normalize_item(item: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def ingest(sh: Shell, items: Iterable[Mapping[str, Any]], *, episode: Mapping[str, Any] | None = None,
-           source_type: str = "session-log", ref: str = "ingest",
+           source_type: str = "session-log", ref: str | None = None,
            evidence: str | None = None) -> dict[str, Any]:
     """Assert every item in one episode; returns {episode, total, counts, flagged, errors}."""
     counts: Counter[str] = Counter()

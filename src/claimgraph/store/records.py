@@ -160,7 +160,7 @@ def not_found(kind: str, ident: str) -> ClaimgraphError:
 
 def exists(kind: str, ident: str, **data: Any) -> ClaimgraphError:
     """The one refusal for inserting a record whose identity is taken."""
-    return ClaimgraphError(f"{kind}-exists", f"a {kind} {ident!r} already exists",
+    return ClaimgraphError(f"{kind}-exists", f"{kind} {ident!r} already exists",
                            hint="ids are minted once; look the record up instead", id=ident, **data)
 
 
