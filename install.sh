@@ -1,24 +1,30 @@
 #!/usr/bin/env bash
 # Set up claimgraph on this machine: a virtual environment beside this script, the package
-# with what its tests need, and the default store. Safe to run again: it changes only what is
-# missing or out of date, and says so.
+# with what its tests need, the default store, and Claude Code's hooks when Claude Code is
+# there. Safe to run again: it changes only what is missing or out of date, and says so.
 set -euo pipefail
 
 usage() {
   cat <<'USAGE'
-Usage: ./install.sh [--python PATH] [--venv DIR] [--no-init] [--help]
+Usage: ./install.sh [--python PATH] [--venv DIR] [--no-init] [--no-hooks] [--uninstall] [--help]
 
 Creates a virtual environment (default: .venv beside this script), installs claimgraph
-with its test dependencies into it, and initializes the default store
-($CLAIMGRAPH_DB, else $XDG_DATA_HOME/claimgraph/claims.db).
+with its test dependencies into it, initializes the default store
+($CLAIMGRAPH_DB, else $XDG_DATA_HOME/claimgraph/claims.db), and, when Claude Code's
+directory exists ($CLAUDE_CONFIG_DIR, else ~/.claude), registers claimgraph's SessionEnd and
+SessionStart hooks in its user settings (claimgraph install --agent claude-code --scope user).
 
   --python PATH   the Python 3.10+ interpreter to use (default: python3)
   --venv DIR      where to create the virtual environment
-  --no-init       do not initialize the default store
+  --no-init       only build the environment: do not initialize the default store,
+                  and do not register hooks (what tests and CI want)
+  --no-hooks      do not register Claude Code's hooks
+  --uninstall     remove claimgraph's hooks from Claude Code's settings, and nothing else
   --help          show this help
 
 Run it again at any time: a second run changes nothing and says so.
-To undo: remove the virtual environment directory; the store stays where it is.
+To undo: ./install.sh --uninstall, then remove the virtual environment directory;
+the store stays where it is.
 USAGE
 }
 
@@ -26,19 +32,38 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 python="${PYTHON:-python3}"
 venv="$here/.venv"
 init=1
+hooks=1
+uninstall=0
 
 while [ $# -gt 0 ]; do
   case "$1" in
     --help|-h) usage; exit 0 ;;
     --python) python="${2:?--python needs a path}"; shift 2 ;;
     --venv) venv="${2:?--venv needs a directory}"; shift 2 ;;
-    --no-init) init=0; shift ;;
+    --no-init) init=0; hooks=0; shift ;;
+    --no-hooks) hooks=0; shift ;;
+    --uninstall) uninstall=1; shift ;;
     *) echo "install.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 
 say() { echo "install.sh: $*"; }
 fail() { echo "install.sh: error: $*" >&2; exit 1; }
+claude_dir="${CLAUDE_CONFIG_DIR:-${HOME:-}/.claude}"
+
+if [ "$uninstall" = 1 ]; then
+  if [ ! -x "$venv/bin/claimgraph" ]; then
+    say "no claimgraph in $venv; nothing to unregister"
+  elif [ -d "$claude_dir" ]; then
+    out="$("$venv/bin/claimgraph" uninstall --agent claude-code --scope user)" \
+      || fail "could not remove the hooks: $out"
+    say "$out"
+  else
+    say "no Claude Code directory ($claude_dir); no hooks to remove"
+  fi
+  say "to remove claimgraph itself, delete $venv; the store stays where it is"
+  exit 0
+fi
 
 command -v "$python" >/dev/null 2>&1 \
   || fail "no Python interpreter '$python' found; install Python 3.10 or newer, or pass --python PATH"
@@ -66,6 +91,16 @@ fi
 
 if [ "$init" = 1 ]; then
   out="$("$venv/bin/claimgraph" init)" || fail "could not initialize the store: $out"
+  case "$out" in
+    *"already"*) ;;
+    *) changed=1 ;;
+  esac
+  say "$out"
+fi
+
+if [ "$hooks" = 1 ] && [ -d "$claude_dir" ]; then
+  out="$("$venv/bin/claimgraph" install --agent claude-code --scope user)" \
+    || fail "could not register Claude Code's hooks: $out"
   case "$out" in
     *"already"*) ;;
     *) changed=1 ;;

@@ -1,8 +1,8 @@
 """A scripted stand-in for the Anthropic Messages API, for driving the real `claude` CLI offline.
 
 Findings from spiking the real CLI 2.1.332 (npm `@anthropic-ai/claude-code`) against this server,
-no hooks, `claude -p … --allowedTools "Write Bash" --output-format json`,
-env HOME=<tmp>, ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY=dummy, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1:
+no hooks, `claude -p … --allowedTools "Write Bash" --output-format json`, env HOME=<tmp>,
+ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY=dummy, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1:
 
 - Endpoints hit: ONLY `POST /v1/messages?beta=true`, one request per model turn (a prompt, then
   one more after each batch of tool results). No count_tokens, no title/summary call, no HEAD/GET
@@ -16,20 +16,30 @@ env HOME=<tmp>, ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY=dummy, CLAUDE_CODE_DISABLE
   list, 12 tools (Agent, Bash, Edit, ListAgents, Read, ReportFindings, ScheduleWakeup, Skill,
   ToolSearch, Workflow, DeferredToolPlaceholder, Write), `metadata.user_id` (JSON string holding the
   session id). The user turn is several text blocks: `<system-reminder>` blocks (git status,
-  attribution, SessionStart hook context when a hook prints one) and then the prompt itself.
-  Tool results come back as `tool_result` blocks in the next user message.
-- Minimum SSE accepted: `event:`/`data:` pairs for message_start (a full message object with
-  usage), content_block_start, content_block_delta (text_delta, or input_json_delta carrying the
-  tool input JSON, in one or several chunks), content_block_stop, message_delta (stop_reason
-  `tool_use` or `end_turn`, usage.output_tokens), message_stop; `content-type: text/event-stream`.
-  A body closed by Content-Length and one closed by ending the connection both work. The
-  tool_use input in content_block_start may be `{}`: the CLI assembles it from the deltas.
-  Error answers (HTTP 4xx with an `{"type":"error",…}` body) end the run non-zero; 5xx/529 are
-  retried with backoff (so they are never used here).
+  attribution) and then the prompt itself; `messages` also holds a `role: "system"` message
+  (the environment) right after that first user turn. Tool results come back as `tool_result`
+  blocks in the next user message.
+- Minimum SSE accepted (each variant measured): `event: <name>` + `data: <json>` pairs with
+  `content-type: text/event-stream`: message_start (a full message object with usage),
+  content_block_start, content_block_delta (text_delta, or input_json_delta carrying the tool
+  input JSON in one or several chunks; the tool_use `input` in content_block_start may be `{}`),
+  content_block_stop. message_delta (stop_reason `tool_use`/`end_turn`) and message_stop may be
+  left out (the result then shows stop_reason null) but are sent here. Without content_block_stop
+  the blocks are dropped: the CLI retries 3 times and exits 1. Without `event:` lines, or with a
+  JSON body answering a streaming request, the CLI silently retries the same turn NON-streaming
+  (`stream: false`) and accepts a plain JSON message there, so this server answers both. A body
+  delimited by Content-Length and one ended by closing the connection both work.
+- Errors: HTTP 400 `{"type":"error",…}` is retried 6 times (the last 3 with 21 tools instead of
+  12), then exit 1; 529 overloaded is retried 3 times within ~2.5 s, then exit 1.
+- Hooks: SessionStart (source startup/resume) and SessionEnd (reason "other") fire in `-p` mode;
+  a SessionEnd hook still running after the budget prints
+  `SessionEnd hook [<command>] failed: Hook cancelled` on stderr, the exit code stays 0.
+- A run of 3 turns takes ~1.2 s; `--resume <id> -p …` keeps the session id and appends to the
+  same transcript, `~/.claude/projects/<munged cwd>/<id>.jsonl`.
 
 The server is bounded: it binds 127.0.0.1 only, stops itself after `lifetime` seconds, answers
-at most `max_requests` requests (then a non-retryable 400), and gives each connection a socket
-timeout, so a wedged client can never keep it or the test alive.
+at most `max_requests` requests (then 400s, which the client gives up on after 6 tries), and
+gives each connection a socket timeout, so a wedged client can never keep it or the test alive.
 """
 
 from __future__ import annotations
@@ -120,8 +130,8 @@ def sse_events(turn: Turn, model: str) -> list[tuple[str, dict[str, Any]]]:
                                                                      "message": message})]
     for index, block in enumerate(turn.blocks):
         events += _block_events(index, block)
-    events.append(("message_delta", {"type": "message_delta",
-                                     "delta": {"stop_reason": turn.stop_reason, "stop_sequence": None},
+    delta = {"stop_reason": turn.stop_reason, "stop_sequence": None}
+    events.append(("message_delta", {"type": "message_delta", "delta": delta,
                                      "usage": {"output_tokens": 5}}))
     events.append(("message_stop", {"type": "message_stop"}))
     return events

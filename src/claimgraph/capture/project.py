@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 from dataclasses import dataclass
 from typing import Mapping
@@ -74,14 +75,30 @@ def git_environ(environ: Mapping[str, str]) -> dict[str, str]:
 
 def _git(cwd: str, args: list[str], environ: Mapping[str, str],
          timeout: float) -> list[str] | None:
-    """git's stdout lines, or None when git is missing, fails, or exceeds ``timeout``."""
+    """git's stdout lines, or None when git is missing, fails, or exceeds ``timeout`` (then
+    its whole process group is killed: nothing it started outlives the lookup)."""
     try:
-        done = subprocess.run(["git", "-C", cwd, *args], capture_output=True, text=True,
-                              stdin=subprocess.DEVNULL, timeout=timeout,
-                              env=git_environ(environ), errors="replace")
-    except (OSError, subprocess.SubprocessError):
+        child = subprocess.Popen(["git", "-C", cwd, *args], stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                 env=git_environ(environ), start_new_session=True)
+    except OSError:
         return None
-    return done.stdout.splitlines() if done.returncode == 0 else None
+    with child:
+        try:
+            out, _ = child.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(child.pid)
+            child.communicate()
+            return None
+    text = out.decode("utf-8", errors="replace")
+    return text.splitlines() if child.returncode == 0 else None
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
 
 
 def _main_root(cwd: str, toplevel: str, common_dir: str) -> str:

@@ -6,6 +6,12 @@ stripped, secrets redacted), and tool inputs and the structured side of tool res
 Write's file content, a command's stdout) through ``redact_value``. Extractors and the
 evidence tier only ever see the cleaned events, so a secret has no path into the store.
 
+Tool output is capped before cleaning (``MAX_OUTPUT_CHARS``: its head and tail are kept, with a
+marker saying how much was left out). A 150 KB file Read is the file, which is on disk; what
+the session learned from it is in the calls and replies around it, and an error a runner
+printed sits at the head or the tail. The cap bounds the memory and the redaction work that
+one huge output costs; tool INPUTS (the code an agent wrote) are never cut.
+
 The stored form is JSON lines: a header naming the segment (agent, session, transcript,
 byte range and line range, subagent ranges), then one event per line with only the fields
 that differ from the model's defaults. It is deterministic (no capture time, no ids), so the
@@ -15,39 +21,105 @@ same segment always hashes to the same evidence name, and a re-run after a crash
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
+import os
+import tempfile
 from collections import Counter
-from typing import Any, Iterator, Mapping
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Mapping
 
 from claimgraph.capture.events import Event, Transcript
 from claimgraph.logic.clean import clean_text_with_counts
-from claimgraph.logic.redact import redact_value
+from claimgraph.logic.redact import is_secret_name, redact_value
 
 SEGMENT_FORMAT = 1
+MAX_OUTPUT_CHARS = 12_000
+OUTPUT_HEAD_CHARS = 8_000
 _FIELDS = tuple(f.name for f in dataclasses.fields(Event))
 _DEFAULTS = {f.name: f.default for f in dataclasses.fields(Event)
              if f.default is not dataclasses.MISSING}
 
 
+def cap_output(text: str) -> str:
+    """Head and tail of an oversized tool output, and how much was left out between them."""
+    if len(text) <= MAX_OUTPUT_CHARS:
+        return text
+    tail = MAX_OUTPUT_CHARS - OUTPUT_HEAD_CHARS
+    omitted = len(text) - MAX_OUTPUT_CHARS
+    return (f"{text[:OUTPUT_HEAD_CHARS]}\n[… {omitted} characters of output omitted by "
+            f"claimgraph …]\n{text[-tail:]}")
+
+
+Cleaned = tuple[Any, Counter]
+
+
+class _Cleaner:
+    """Cleans one transcript's events in order, counting redactions per kind.
+
+    A tool result repeats what its call was given (a Write's content, an Edit's strings, the
+    path) and usually its own text (Bash's stdout). Those copies are cleaned once per tool
+    exchange and the result reused, with their redactions counted again, so the output and
+    the counts are exactly what cleaning each copy would give. Nothing is shared across
+    exchanges: the saving comes from one call and its result, never from a repetitive session.
+    """
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self._given: dict[str, dict[str, Cleaned]] = {}
+
+    def event(self, event: Event) -> Event:
+        changes: dict[str, Any] = {}
+        raw_text = cap_output(event.text) if event.kind == "tool_result" else event.text
+        copies: dict[str, Cleaned] = {}
+        if event.kind == "tool_result" and event.call_id:
+            copies = self._given.pop(event.call_id, {})
+        if raw_text:
+            text, found = clean_text_with_counts(raw_text)
+            self.counts.update(found)
+            copies[raw_text] = (text, found)
+            changes["text"] = text
+        if event.tool_input:
+            given = self._given.setdefault(event.call_id, {}) if event.call_id else None
+            changes["tool_input"] = self._fields(event.tool_input, {}, given)
+        if event.extras:
+            capped = {k: cap_output(v) if isinstance(v, str) else v for k, v in event.extras.items()}
+            changes["extras"] = self._fields(capped, copies, None)
+        return dataclasses.replace(event, **changes) if changes else event
+
+    def _fields(self, fields: Mapping[str, Any], known: Mapping[str, Cleaned],
+                remember: dict[str, Cleaned] | None) -> dict[str, Any]:
+        """``redact_value`` field by field (which is what it does with a dict), reusing known
+        copies; a secret-named field is never reused, its whole value may go."""
+        out: dict[str, Any] = {}
+        for key, value in fields.items():
+            if not isinstance(value, str) or is_secret_name(str(key)):
+                out[key] = redact_value({key: value}, self.counts)[key]
+                continue
+            done = known.get(value)
+            if done is None:
+                found: Counter[str] = Counter()
+                done = (redact_value(value, found), found)
+            if remember is not None:
+                remember[value] = done
+            out[key] = done[0]
+            self.counts.update(done[1])
+        return out
+
+
 def clean_event(event: Event, counts: Counter[str]) -> Event:
-    """The event as capture may keep it; ``counts`` collects redactions per kind."""
-    changes: dict[str, Any] = {}
-    if event.text:
-        text, found = clean_text_with_counts(event.text)
-        counts.update(found)
-        changes["text"] = text
-    if event.tool_input:
-        changes["tool_input"] = redact_value(dict(event.tool_input), counts)
-    if event.extras:
-        changes["extras"] = redact_value(dict(event.extras), counts)
-    return dataclasses.replace(event, **changes) if changes else event
+    """One event as capture may keep it; ``counts`` collects redactions per kind."""
+    cleaner = _Cleaner()
+    cleaned = cleaner.event(event)
+    counts.update(cleaner.counts)
+    return cleaned
 
 
 def clean_transcript(transcript: Transcript) -> tuple[Transcript, Counter[str]]:
     """Every event cleaned; the counts say how many secrets of each kind were removed."""
-    counts: Counter[str] = Counter()
-    events = tuple(clean_event(event, counts) for event in transcript.events)
-    return dataclasses.replace(transcript, events=events), counts
+    cleaner = _Cleaner()
+    events = tuple(cleaner.event(event) for event in transcript.events)
+    return dataclasses.replace(transcript, events=events), cleaner.counts
 
 
 def event_record(event: Event, main_file: str) -> dict[str, Any]:
@@ -80,8 +152,33 @@ def segment_lines(transcript: Transcript, header: Mapping[str, Any]) -> Iterator
         yield _dumps(event_record(event, transcript.path))
 
 
-def segment_text(transcript: Transcript, header: Mapping[str, Any]) -> str:
-    return "".join(line + "\n" for line in segment_lines(transcript, header))
+def write_segment(evidence_dir: Path, lines: Iterable[str]) -> str:
+    """Stream ``lines`` into the evidence tier; returns the ``sha256-<hex>`` name.
+
+    The name and the write-once rule are ``Sidecars.put_evidence``'s (the hash of the UTF-8
+    bytes; an existing copy is never rewritten; temp file + rename), but the text is never
+    held whole: a 50 MB transcript's segment would otherwise cost several copies of itself.
+    """
+    evidence_dir.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha256()
+    handle, temp = tempfile.mkstemp(dir=evidence_dir, prefix=".segment.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            for line in lines:
+                data = (line + "\n").encode("utf-8")
+                digest.update(data)
+                out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        name = "sha256-" + digest.hexdigest()
+        if (evidence_dir / name).exists():
+            os.unlink(temp)
+        else:
+            os.replace(temp, evidence_dir / name)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return name
 
 
 def _dumps(value: Any) -> str:

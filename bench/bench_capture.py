@@ -1,0 +1,173 @@
+"""Capture throughput (MB/s of transcript) and peak RSS with the built-in extractor.
+
+Each run is a real ``python -m claimgraph capture FILE --no-curate`` into a fresh SQLite file,
+reaped with ``os.wait4`` so the RSS is that one process's peak. Two throughputs are printed:
+``pass`` uses the report's own ``duration_ms`` (read → clean → evidence → extract → screen →
+write), ``process`` the wall time of the whole command (interpreter start and imports
+included), and ``process_cpu`` its user+system CPU time (what a quiet machine's wall time would
+be, near enough: the pass is single-threaded and does little I/O). Inputs: the 2.9 MB real fixture 8463c716… (its subagent files are read too and
+counted), and a synthetic transcript of ``--mb`` MB built by repeating that fixture's lines
+with fresh uuids and message/tool ids per copy (cached in bench/results/).
+
+``--stages`` adds an in-process split (CPU seconds) of one run per input (read, clean, evidence, extract,
+screen + write) and a baseline measured in the same run: reading the file and ``json.loads``
+of every line, the least any JSONL capture can do. The machine is shared and noisy: compare
+ratios to that baseline across runs rather than raw MB/s.
+
+Usage: .venv/bin/python bench/bench_capture.py [--mb 50] [--repeat 3] [--stages]
+Targets (issue 3): ≥ 20 MB/s on both inputs, peak RSS ≤ 150 MB on the synthetic one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURE = (ROOT / ".." / "shared" / "fixtures" / "transcripts" / "claude-code" /
+           "8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl").resolve()
+RESULTS = ROOT / "bench" / "results"
+_UUID = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_IDS = re.compile(rb'"((?:msg|toolu|req)_[A-Za-z0-9]+)"')
+
+
+def synthetic(mb: int) -> Path:
+    """``mb`` MB of the fixture's lines, each copy with its own uuids and message/tool ids."""
+    target = RESULTS / f"synthetic-{mb}mb.jsonl"
+    if target.exists() and target.stat().st_size >= mb * 1_000_000:
+        return target
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    lines = FIXTURE.read_bytes().splitlines(keepends=True)
+    namespace = uuid.UUID("6f0e5d1c-0000-4000-8000-000000000000")
+    with open(target, "wb") as out:
+        copy = 0
+        while out.tell() < mb * 1_000_000:
+            fresh = {}
+
+            def new_uuid(match: re.Match[bytes]) -> bytes:
+                old = match.group(0)
+                if old not in fresh:
+                    fresh[old] = str(uuid.uuid5(namespace, f"{copy}:{old.decode()}")).encode()
+                return fresh[old]
+
+            for line in lines:
+                line = _UUID.sub(new_uuid, line)
+                out.write(_IDS.sub(lambda m: b'"%s_c%d"' % (m.group(1), copy), line))
+            copy += 1
+    return target
+
+
+def transcript_bytes(path: Path) -> int:
+    """The main file plus the subagent files read with it."""
+    subagents = path.with_suffix("") / "subagents"
+    extra = sum(p.stat().st_size for p in subagents.glob("agent-*.jsonl")) if subagents.is_dir() else 0
+    return path.stat().st_size + extra
+
+
+def one_run(path: Path) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as home:
+        env = {**os.environ, "CLAIMGRAPH_DB": str(Path(home) / "claims.db"), "HOME": home,
+               "XDG_CONFIG_HOME": str(Path(home) / ".config")}
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            started = time.perf_counter()
+            child = subprocess.Popen([sys.executable, "-m", "claimgraph", "capture", str(path),
+                                      "--no-curate"], stdout=out, stderr=err, env=env)
+            _, status, usage = os.wait4(child.pid, 0)
+            wall = time.perf_counter() - started
+            child.returncode = os.waitstatus_to_exitcode(status)
+            out.seek(0)
+            err.seek(0)
+            if child.returncode != 0:
+                raise SystemExit(f"capture failed: {err.read().decode()[-2000:]}")
+            report = json.loads(out.read())
+    size_mb = transcript_bytes(path) / 1e6
+    cpu = usage.ru_utime + usage.ru_stime
+    return {"pass_mb_s": size_mb / (report["duration_ms"] / 1000), "process_mb_s": size_mb / wall,
+            "process_cpu_mb_s": size_mb / cpu, "cpu_s": cpu,
+            "pass_s": report["duration_ms"] / 1000, "wall_s": wall,
+            "peak_rss_mb": usage.ru_maxrss / 1024, "facts": report["counts"].get("created", 0),
+            "events": report["events"]}
+
+
+def measure(name: str, path: Path, repeat: int) -> dict[str, object]:
+    runs = [one_run(path) for _ in range(repeat)]
+    summary: dict[str, object] = {"input": name, "mb": round(transcript_bytes(path) / 1e6, 2)}
+    for key in ("pass_mb_s", "process_mb_s", "process_cpu_mb_s", "pass_s", "wall_s", "cpu_s",
+                "peak_rss_mb"):
+        summary[key] = round(statistics.median(r[key] for r in runs), 2)
+    summary["events"], summary["facts"] = runs[0]["events"], runs[0]["facts"]
+    return summary
+
+
+def stages(path: Path) -> dict[str, float]:
+    """CPU seconds per stage of one in-process pass, plus the json.loads baseline."""
+    from claimgraph.capture import run
+    from claimgraph.capture.extract import get_extractor
+    from claimgraph.capture.readers import read_transcript
+    from claimgraph.capture.segment import (
+        clean_transcript, segment_header, segment_lines, write_segment)
+    from claimgraph.core import Shell
+    from claimgraph.store.open import open_store
+
+    clock, split = time.process_time(), {}
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        now = time.process_time()
+        split[name] = round(now - clock, 3)
+        clock = now
+
+    with open(path, "rb") as handle:
+        for line in handle:
+            json.loads(line)
+    lap("baseline_json_loads")
+    transcript = read_transcript(path)
+    lap("read")
+    cleaned, _ = clean_transcript(transcript)
+    del transcript
+    lap("clean")
+    with tempfile.TemporaryDirectory() as home:
+        db = Path(home) / "claims.db"
+        write_segment(Path(home) / "evidence", segment_lines(cleaned, segment_header(
+            cleaned, "s", 0, {})))
+        lap("evidence")
+        candidates = get_extractor("builtin")(cleaned, project_root="/nonexistent")
+        lap("extract")
+        shell = Shell(open_store(db))
+        request = run.Request(str(path), "claude-code", "bench")
+        screened = run.screen_candidates([run._scoped(c, "p") for c in candidates],
+                                         run._screen_ctx(shell))
+        run._commit(shell, request, run.Options(db=db), None, cleaned, screened["admitted"],
+                    "sha256-" + "0" * 64)
+        shell.store.close()
+        lap("screen_and_write")
+    size = transcript_bytes(path) / 1e6
+    split["baseline_mb_s"] = round(size / split["baseline_json_loads"], 1)
+    return split
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=int, default=50, help="size of the synthetic transcript")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per input (median shown)")
+    parser.add_argument("--stages", action="store_true", help="also split one run by stage")
+    args = parser.parse_args()
+    inputs = [("fixture 8463c716 (2.9 MB + subagents)", FIXTURE),
+              (f"synthetic {args.mb} MB", synthetic(args.mb))]
+    for name, path in inputs:
+        print(json.dumps(measure(name, path, args.repeat)))
+        if args.stages:
+            print(json.dumps({"input": name, "stages_s": stages(path)}))
+
+
+if __name__ == "__main__":
+    main()

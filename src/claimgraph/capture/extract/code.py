@@ -1,0 +1,108 @@
+"""Which language a file is in, and the top-level definitions a piece of its code contains.
+
+Deliberately shallow: one regular expression per definition form, matched only at column 0.
+Top-level names are the ones worth remembering and the ones a line-based reading gets right;
+methods (indented) share names across classes (``run``, ``fmt``, ``__init__``) and would
+collide under defined-in's one-place rule. Private (``_x``), ``main`` and test code are
+skipped: they are either not an interface or not unique.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+
+LANGUAGES = {
+    ".py": "Python", ".pyi": "Python", ".rs": "Rust", ".go": "Go", ".ts": "TypeScript",
+    ".tsx": "TypeScript", ".mts": "TypeScript", ".cts": "TypeScript", ".js": "JavaScript",
+    ".jsx": "JavaScript", ".mjs": "JavaScript", ".cjs": "JavaScript", ".rb": "Ruby",
+    ".java": "Java", ".kt": "Kotlin", ".kts": "Kotlin", ".swift": "Swift", ".c": "C",
+    ".cc": "C++", ".cpp": "C++", ".cxx": "C++", ".hpp": "C++", ".cs": "C#", ".ex": "Elixir",
+    ".exs": "Elixir", ".erl": "Erlang", ".clj": "Clojure", ".cljs": "ClojureScript",
+    ".cljc": "Clojure", ".scala": "Scala", ".php": "PHP", ".sh": "Shell", ".bash": "Shell",
+    ".lua": "Lua", ".dart": "Dart", ".zig": "Zig", ".hs": "Haskell", ".ml": "OCaml",
+    ".sql": "SQL", ".jl": "Julia", ".vue": "Vue", ".svelte": "Svelte",
+}
+_JS_NAME = r"([A-Za-z_$][\w$]*)"
+_RUST_VIS = r"(?:pub(?:\([^)]*\))?\s+)?"
+_JS_FORMS = (
+    (re.compile(r"^(?:export\s+(?:default\s+)?)?(?:async\s+)?function\s*\*?\s*"
+                + _JS_NAME + r"\s*[<(]"), "function"),
+    (re.compile(r"^(?:export\s+(?:default\s+)?)?(?:abstract\s+)?class\s+" + _JS_NAME), "class"),
+    (re.compile(r"^(?:export\s+)?const\s+" + _JS_NAME + r"\s*(?::[^=]+)?=\s*(?:async\s+)?"
+                r"(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*(?::[^=]+)?=>"), "function"),
+    (re.compile(r"^export\s+(?:declare\s+)?(?:interface|enum|const\s+enum)\s+" + _JS_NAME),
+     "type"),
+    (re.compile(r"^export\s+type\s+" + _JS_NAME + r"\s*(?:<[^=]*>)?\s*="), "type"),
+)
+FORMS = {
+    "Python": (
+        (re.compile(r"^(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\("), "function"),
+        (re.compile(r"^class\s+([A-Za-z_]\w*)\s*[:(]"), "class"),
+    ),
+    "TypeScript": _JS_FORMS,
+    "JavaScript": _JS_FORMS,
+    "Rust": (
+        (re.compile(r"^" + _RUST_VIS + r"(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?"
+                    r"(?:extern\s+\"[^\"]*\"\s+)?fn\s+([A-Za-z_]\w*)"), "function"),
+        (re.compile(r"^" + _RUST_VIS + r"(?:struct|enum)\s+([A-Za-z_]\w*)"), "class"),
+        (re.compile(r"^" + _RUST_VIS + r"(?:unsafe\s+)?trait\s+([A-Za-z_]\w*)"), "type"),
+    ),
+    "Go": (
+        (re.compile(r"^func\s+([A-Za-z_]\w*)\s*[\[(]"), "function"),
+        (re.compile(r"^func\s+\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s*"
+                    r"([A-Za-z_]\w*)\s*[\[(]"), "function"),
+        (re.compile(r"^type\s+([A-Za-z_]\w*)(?:\[[^\]]*\])?\s+(?:struct|interface)\b"), "class"),
+    ),
+    "Elixir": ((re.compile(r"^defmodule\s+([A-Z][\w.]*)\s+do\b"), "module"),),
+}
+_TEST_FILE = re.compile(r"(^test_.*\.py|_test\.(?:py|go|exs?)|\.(?:test|spec)\.[cm]?[jt]sx?"
+                        r"|^conftest\.py)$")
+_TEST_DIRS = frozenset({"test", "tests", "__tests__", "spec", "testdata", "fixtures"})
+_SKIPPED_NAMES = frozenset({"main"})
+MAX_QUOTE = 150
+
+
+@dataclass(frozen=True)
+class Definition:
+    name: str
+    kind: str
+    quote: str  # the definition line as written, the citation an audit re-finds
+
+
+def language_of(path: str) -> str | None:
+    return LANGUAGES.get(posixpath.splitext(path)[1])
+
+
+def is_test_file(path: str) -> bool:
+    """Test modules define helpers and fixtures, not the project's interface."""
+    parts = path.split("/")
+    return bool(_TEST_FILE.search(parts[-1])) or bool(_TEST_DIRS & set(parts[:-1]))
+
+
+def definitions(code: str, language: str) -> list[Definition]:
+    """Top-level definitions in order of appearance, each name once."""
+    forms = FORMS.get(language, ())
+    found: dict[str, Definition] = {}
+    for line in code.split("\n") if forms else ():
+        if not line[:1].isalpha():
+            continue
+        for pattern, kind in forms:
+            match = pattern.match(line)
+            if match:
+                name = ".".join(group for group in match.groups() if group)
+                if _worth_keeping(name) and name not in found:
+                    found[name] = Definition(name, kind, _quote(line))
+                break
+    return list(found.values())
+
+
+def _worth_keeping(name: str) -> bool:
+    last = name.rsplit(".", 1)[-1]
+    return len(last) > 1 and not last.startswith("_") and last not in _SKIPPED_NAMES
+
+
+def _quote(line: str) -> str:
+    """The line up to any backtick (it would end the evidence's code span), capped."""
+    return line.split("`", 1)[0].rstrip()[:MAX_QUOTE].rstrip()

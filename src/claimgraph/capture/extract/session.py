@@ -1,0 +1,130 @@
+"""What every built-in rule needs to know about one session, and how a candidate is spelled.
+
+The rules share three judgements that must agree everywhere: where the project is (so file
+citations are relative paths an audit can resolve), whether a tool call really worked (the
+paired result, its exit code, and the cases where nobody knows), and the exact shape of a
+candidate and of its evidence strings.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from claimgraph.capture.events import Event, Transcript
+
+OK, FAILED, UNKNOWN = "ok", "failed", "unknown"
+QUOTE_CHARS = 120
+_GEMINI_EXIT = re.compile(r"^Exit Code: (\d+)\s*$", re.MULTILINE)
+#: Results that are not the tool's verdict: the user said no, or the run was cut short.
+_NOT_A_VERDICT = ("The user doesn't want to proceed", "[Request interrupted",
+                  "Command timed out", "Permission to use", "[Operation Cancelled]")
+
+
+@dataclass(frozen=True)
+class SessionView:
+    """A transcript plus the project root its paths are judged against."""
+
+    transcript: Transcript
+    root: str | None
+    project: str | None
+    results: Mapping[str, Event]
+
+    @classmethod
+    def of(cls, transcript: Transcript, project_root: str | None) -> SessionView:
+        root = project_root or _first_cwd(transcript)
+        root = posixpath.normpath(root) if root else None
+        project = posixpath.basename(root) if root and root != "/" else None
+        results = {e.call_id: e for e in transcript.events
+                   if e.kind == "tool_result" and e.call_id}
+        return cls(transcript, root, project, results)
+
+    def calls(self) -> list[Event]:
+        """Tool calls an agent really made; a compaction agent's replay is not one."""
+        return [e for e in self.transcript.events if e.kind == "tool_call" and not e.derived]
+
+    def outcome(self, call: Event) -> str:
+        """ok / failed, or unknown when no verdict exists (no result, backgrounded, refused)."""
+        result = self.results.get(call.call_id or "")
+        if result is None or _backgrounded(call, result):
+            return UNKNOWN
+        if result.text.lstrip().startswith(_NOT_A_VERDICT):
+            return UNKNOWN
+        code = exit_code(result)
+        if result.is_error or (code is not None and code != 0):
+            return FAILED
+        return OK
+
+    def resolve(self, path: str, cwd: str | None = None) -> str | None:
+        """An absolute, normalized path; a relative one needs a known directory."""
+        if not path or "\0" in path:
+            return None
+        base = cwd or self.root
+        if not posixpath.isabs(path):
+            if not base or path.startswith("~"):
+                return None
+            path = posixpath.join(base, path)
+        return posixpath.normpath(path)
+
+    def relative(self, path: str) -> str | None:
+        """The path as cited: relative to the root inside it, None outside it."""
+        if not self.root:
+            return path
+        if path != self.root and not path.startswith(self.root.rstrip("/") + "/"):
+            return None
+        return posixpath.relpath(path, self.root)
+
+
+def _first_cwd(transcript: Transcript) -> str | None:
+    """Where the session started: later events follow the agent's ``cd`` into subfolders."""
+    first = next((e.cwd for e in transcript.events if e.cwd), None)
+    return first or transcript.session.cwd
+
+
+def _backgrounded(call: Event, result: Event) -> bool:
+    """A command sent to the background reports only that it started, never how it ended."""
+    tool_input = call.tool_input or {}
+    return tool_input.get("run_in_background") is True or "backgroundTaskId" in result.extras
+
+
+def exit_code(result: Event) -> int | None:
+    """The recorded exit code; Gemini prints it into the result text instead."""
+    code = result.extras.get("exit_code")
+    if isinstance(code, int) and not isinstance(code, bool):
+        return code
+    found = _GEMINI_EXIT.search(result.text) if result.agent == "gemini" else None
+    return int(found[1]) if found else None
+
+
+def short_quote(text: str, limit: int = QUOTE_CHARS) -> str:
+    """One line, whitespace collapsed, capped: evidence must stay readable in a report."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def transcript_evidence(line: int, quote: str) -> str:
+    """``transcript#L<n>: quote``: no "/" or "." in the reference, so a file auditor reads it
+    as citing no file; the fact's episode already names the transcript."""
+    return f"transcript#L{line}: {short_quote(quote) or '(no text)'}"
+
+
+def file_evidence(cited_path: str, code: str) -> str:
+    """``path: `code``` in the shape the claim-vs-evidence audit parses: the path needs a
+    "/" or "." to count as a file, hence ``./Makefile`` for a bare name at the root."""
+    if "/" not in cited_path and "." not in cited_path:
+        cited_path = "./" + cited_path
+    return f"{cited_path}: `{code}`"
+
+
+def candidate(rule: str, subject: str, predicate: str, obj: str, *, evidence: list[str],
+              epistemic: str, confidence: float, source_type: str, scope: str = "project",
+              **types: Any) -> dict[str, Any]:
+    """One candidate in the shape the capture pass screens; ``types`` adds object_kind,
+    subject_type and object_type where the rule knows them."""
+    fact = {"subject": subject, "predicate": predicate, "object": obj, "epistemic": epistemic,
+            "confidence": confidence, "scope": scope, "source_type": source_type,
+            "evidence": evidence, "rule": rule}
+    fact.update({key: value for key, value in types.items() if value is not None})
+    return fact

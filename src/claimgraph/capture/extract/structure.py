@@ -1,0 +1,128 @@
+"""written-in and defined-in from the files a session changed, as the session left them.
+
+Each successful operation is replayed on a per-file model. A whole-file write makes the
+content known, and later edits are applied to it, so a definition an edit removed is gone
+and a renamed one is reported by its new line. For a file known only by edits (it existed
+before the session), the definitions are tracked edit by edit: a name found in an edit's old
+text but not its new text was removed. A definition is cited only when its line occurs
+verbatim in text the session itself wrote (a Write's content or an edit's new text), so an
+audit that re-reads those writes, or the file, finds the quote.
+
+Files outside the project (plans under ~/.claude, scratch files in /tmp), in dependency or
+build folders, and files deleted later in the session yield nothing. A name defined in two
+files is dropped: defined-in says "exactly one place".
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from claimgraph.capture.extract.code import (
+    Definition, definitions, is_test_file, language_of)
+from claimgraph.capture.extract.session import (
+    OK, SessionView, candidate, file_evidence, transcript_evidence)
+from claimgraph.capture.extract.writes import FileOp, removes, session_ops
+
+MAX_DEFINITIONS_PER_FILE = 20
+_VENDORED = frozenset({"node_modules", ".venv", "venv", "site-packages", "_build", "target",
+                       "dist", "build", "vendor", ".git", "deps", "__pycache__"})
+
+
+@dataclass
+class FileModel:
+    """What the session did to one file."""
+
+    language: str
+    origin: str  # the transcript citation of the session's first change to the file
+    content: str | None = None  # known whole only after a whole-file write
+    tracked: dict[str, Definition] = field(default_factory=dict)  # when content is unknown
+    written: list[str] = field(default_factory=list)  # every text the session put in it
+
+    def apply(self, op: FileOp) -> None:
+        if op.kind == "write":
+            self.content, self.tracked = op.content, {}
+            self.written.append(op.content)
+        elif op.kind == "append":
+            self._append(op.content)
+        for old, new, replace_all in op.edits:
+            self._edit(old, new, replace_all)
+
+    def _append(self, text: str) -> None:
+        self.written.append(text)
+        if self.content is not None:
+            self.content += text
+        else:
+            self.tracked.update((d.name, d) for d in definitions(text, self.language))
+
+    def _edit(self, old: str, new: str, replace_all: bool) -> None:
+        self.written.append(new)
+        if self.content is not None and old and old in self.content:
+            self.content = self.content.replace(old, new, -1 if replace_all else 1)
+            return
+        if self.content is not None:  # changed behind our back: fall back to tracking
+            self.tracked = {d.name: d for d in definitions(self.content, self.language)}
+            self.content = None
+        kept = {d.name for d in definitions(new, self.language)}
+        for gone in {d.name for d in definitions(old, self.language)} - kept:
+            self.tracked.pop(gone, None)
+        self.tracked.update((d.name, d) for d in definitions(new, self.language))
+
+    def current_definitions(self) -> list[Definition]:
+        """Definitions still present, each quoted from a text the session wrote."""
+        found = definitions(self.content, self.language) if self.content is not None \
+            else list(self.tracked.values())
+        return [d for d in found if any(d.quote in text for text in self.written)]
+
+
+def replay(view: SessionView) -> dict[str, FileModel]:
+    """Absolute path -> model of every project code file the session changed and kept."""
+    models: dict[str, FileModel] = {}
+    for call, outcome, ops in session_ops(view):
+        if outcome != OK:
+            continue
+        for op in ops:
+            if op.kind == "delete":
+                for path in [p for p in models if removes(op.path, p)]:
+                    del models[path]
+                continue
+            language = language_of(op.path)
+            cited = view.relative(op.path)
+            if language is None or cited is None or _VENDORED & set(cited.split("/")):
+                continue
+            if op.path not in models:
+                origin = transcript_evidence(call.line, f"{call.tool_name} {op.path}")
+                models[op.path] = FileModel(language, origin)
+            models[op.path].apply(op)
+    return models
+
+
+def structure_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    models = replay(view)
+    found = {path: model.current_definitions() for path, model in models.items()}
+    per_name = Counter(d.name for path, defs in found.items()
+                       if not is_test_file(view.relative(path) or path) for d in defs)
+    for path, model in models.items():
+        cited = view.relative(path) or path
+        yield _written_in(cited, model)
+        if is_test_file(cited) or any(char.isspace() for char in cited):
+            continue  # a path with spaces cannot be cited in ``path: `code``` form
+        unique = [d for d in found[path] if per_name[d.name] == 1]
+        for definition in unique[:MAX_DEFINITIONS_PER_FILE]:
+            yield _defined_in(cited, definition, model)
+
+
+def _written_in(cited: str, model: FileModel) -> dict[str, Any]:
+    return candidate("written-in", cited, "core/written-in", model.language,
+                     evidence=[model.origin],
+                     epistemic="observation", confidence=0.7, source_type="session-log",
+                     object_kind="literal", subject_type="file")
+
+
+def _defined_in(cited: str, definition: Definition, model: FileModel) -> dict[str, Any]:
+    evidence = [file_evidence(cited, definition.quote), model.origin]
+    return candidate("defined-in", definition.name, "core/defined-in", cited,
+                     evidence=evidence, epistemic="observation", confidence=0.7,
+                     source_type="session-log", object_kind="entity",
+                     subject_type=definition.kind, object_type="file")

@@ -1,0 +1,186 @@
+"""tested-by / built-with / depends-on from shell commands that demonstrably succeeded.
+
+Only known runners count, matched on the program and its first positional words, because a
+project's own scripts say nothing general. A run counts when the tool's verdict was success
+and the line's structure implies this command's own success (see ``shell``); a pipe into
+``tail``/``head`` is accepted for test and build runs: the runner ran in this project, which
+is the fact, even when its exit status was hidden. Package additions are stricter: never
+through a pipe's masked status, never global or user installs, never requirement files,
+editable paths, URLs or local paths -- only a plain package name, its version pin removed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator
+
+from claimgraph.capture.events import Event
+from claimgraph.capture.extract.session import OK, SessionView, candidate, transcript_evidence
+from claimgraph.capture.extract.shell import (
+    Invocation, call_cwd, command_text, invocations, positional, unwrap)
+
+TEST_RUNNERS = {
+    ("pytest",): "pytest", ("py.test",): "pytest", ("unittest",): "unittest", ("tox",): "tox",
+    ("nox",): "nox", ("jest",): "jest", ("vitest",): "vitest", ("mocha",): "mocha",
+    ("rspec",): "rspec", ("phpunit",): "phpunit", ("ctest",): "ctest",
+    ("cargo", "test"): "cargo test", ("cargo", "nextest"): "cargo nextest",
+    ("cargo", "llvm-cov"): "cargo llvm-cov", ("go", "test"): "go test", ("mix", "test"): "mix test",
+    ("npm", "test"): "npm test", ("npm", "t"): "npm test", ("npm", "run", "test"): "npm test",
+    ("pnpm", "test"): "pnpm test", ("pnpm", "run", "test"): "pnpm test",
+    ("yarn", "test"): "yarn test", ("yarn", "run", "test"): "yarn test",
+    ("bun", "test"): "bun test", ("deno", "test"): "deno test", ("dotnet", "test"): "dotnet test",
+    ("mvn", "test"): "mvn test", ("gradle", "test"): "gradle test",
+    ("gradlew", "test"): "gradle test", ("make", "test"): "make test", ("just", "test"): "just test",
+    ("swift", "test"): "swift test", ("stack", "test"): "stack test",
+    ("cabal", "test"): "cabal test",
+    ("mix", "credo"): "mix credo", ("mix", "dialyzer"): "mix dialyzer",
+    ("cargo", "clippy"): "cargo clippy", ("ruff", "check"): "ruff", ("mypy",): "mypy",
+    ("pyright",): "pyright", ("eslint",): "eslint", ("golangci-lint", "run"): "golangci-lint",
+}
+BUILD_TOOLS = {
+    ("cargo", "build"): "cargo build", ("go", "build"): "go build", ("make",): "make",
+    ("make", "all"): "make", ("make", "build"): "make", ("npm", "run", "build"): "npm run build",
+    ("pnpm", "build"): "pnpm build", ("pnpm", "run", "build"): "pnpm build",
+    ("yarn", "build"): "yarn build", ("yarn", "run", "build"): "yarn build",
+    ("bun", "run", "build"): "bun run build", ("python -m build",): "python -m build",
+    ("uv", "build"): "uv build", ("poetry", "build"): "poetry build",
+    ("hatch", "build"): "hatch build", ("tsc",): "tsc", ("mix", "compile"): "mix compile",
+    ("dotnet", "build"): "dotnet build", ("mvn", "package"): "mvn package",
+    ("mvn", "compile"): "mvn compile", ("gradle", "build"): "gradle build",
+    ("gradlew", "build"): "gradle build", ("bazel", "build"): "bazel build",
+    ("zig", "build"): "zig build", ("swift", "build"): "swift build",
+    ("vite", "build"): "vite build", ("next", "build"): "next build",
+}
+#: Programs whose arguments run arbitrary positional words: only an exact key matches them.
+_EXACT_ONLY = frozenset({"make", "just", "tsc"})
+_NOT_A_RUN = frozenset({"--help", "-h", "--version", "-V", "--init", "--watch", "-w"})
+
+
+def runner_of(argv: tuple[str, ...]) -> tuple[str, str] | None:
+    """(predicate, runner) for a known test/lint/build invocation, else None."""
+    words = unwrap(argv)
+    if not words or _NOT_A_RUN & set(words):
+        return None
+    if words[0] == "tsc" and "--noEmit" in words:
+        return "core/tested-by", "tsc --noEmit"
+    names = positional(words)
+    for size in (3, 2, 1):
+        key = tuple(names[:size])
+        if words[0] in _EXACT_ONLY and len(names) != size:
+            continue
+        if key in TEST_RUNNERS:
+            return "core/tested-by", TEST_RUNNERS[key]
+        if key in BUILD_TOOLS:
+            return "core/built-with", BUILD_TOOLS[key]
+    return None
+
+
+# manager key -> (ecosystem, flags that take a value, flags that make it not a project dependency)
+_PIP_VALUES = {"-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-i",
+               "--index-url", "--extra-index-url", "-f", "--find-links", "--python-version",
+               "--platform", "--implementation", "--abi", "--src", "--upgrade-strategy",
+               "--cache-dir", "--trusted-host", "--proxy", "--timeout", "--retries",
+               "--only-binary", "--no-binary", "--config-settings", "-C", "--report", "--python",
+               "-p"}
+_PIP_NOT_PROJECT = {"--user", "-t", "--target", "--prefix", "--root", "--system"}
+_JS_VALUES = {"--prefix", "--workspace", "-w", "--registry", "--tag", "--filter", "-F", "--dir",
+              "-C", "--cwd", "--omit", "--include"}
+_JS_NOT_PROJECT = {"-g", "--global", "--location"}
+_UV_VALUES = _PIP_VALUES | {"--group", "--optional", "--extra", "--index", "--default-index",
+                            "--package", "--requirements", "--constraints", "--directory",
+                            "--project", "--tag", "--branch", "--rev", "--marker", "-m",
+                            "--bounds", "--script", "--source", "-G", "--extras", "-E",
+                            "--markers"}
+_CARGO_VALUES = {"--features", "-F", "--rename", "--path", "--git", "--branch", "--tag", "--rev",
+                 "--registry", "--package", "-p", "--target", "--manifest-path"}
+PACKAGE_ADDS = {
+    ("pip", "install"): ("python", _PIP_VALUES, _PIP_NOT_PROJECT),
+    ("pip3", "install"): ("python", _PIP_VALUES, _PIP_NOT_PROJECT),
+    ("uv", "pip", "install"): ("python", _UV_VALUES, _PIP_NOT_PROJECT),
+    ("uv", "add"): ("python", _UV_VALUES, set()), ("poetry", "add"): ("python", _UV_VALUES, set()),
+    ("pdm", "add"): ("python", _UV_VALUES, set()),
+    ("npm", "install"): ("js", _JS_VALUES, _JS_NOT_PROJECT),
+    ("npm", "i"): ("js", _JS_VALUES, _JS_NOT_PROJECT),
+    ("npm", "add"): ("js", _JS_VALUES, _JS_NOT_PROJECT),
+    ("pnpm", "add"): ("js", _JS_VALUES, _JS_NOT_PROJECT),
+    ("yarn", "add"): ("js", _JS_VALUES, _JS_NOT_PROJECT),
+    ("bun", "add"): ("js", _JS_VALUES, _JS_NOT_PROJECT),
+    ("cargo", "add"): ("rust", _CARGO_VALUES, set()), ("go", "get"): ("go", set(), set()),
+}
+_NAME_SHAPES = {
+    "python": re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"),
+    "js": re.compile(r"(?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*", re.IGNORECASE),
+    "rust": re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*"),
+    "go": re.compile(r"[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[\w.~-]+)+", re.IGNORECASE),
+}
+_PYTHON_PIN = re.compile(r"\[.*$|[=<>!~;@ ].*$")
+_PACKAGING_TOOLS = frozenset({"pip", "setuptools", "wheel"})
+
+
+def packages_added(argv: tuple[str, ...]) -> list[str]:
+    """The package names a successful ``pip install X`` / ``npm i X`` ... added, or []."""
+    words = unwrap(argv)
+    for size in (3, 2):
+        spec = PACKAGE_ADDS.get(tuple(words[:size]))
+        if spec:
+            return _names(words[size:], *spec)
+    return []
+
+
+def _names(args: tuple[str, ...], ecosystem: str, takes_value: set[str],
+           not_project: set[str]) -> list[str]:
+    names: list[str] = []
+    skip = False
+    for arg in args:
+        flag = arg.split("=", 1)[0]
+        if flag in not_project:
+            return []
+        if skip or arg.startswith("-"):
+            skip = not skip and "=" not in arg and flag in takes_value
+            continue
+        name = _bare_name(arg, ecosystem)
+        if name and name not in _PACKAGING_TOOLS:
+            names.append(name)
+    return names
+
+
+def _bare_name(spec: str, ecosystem: str) -> str | None:
+    """``requests[socks]>=2`` -> requests, ``@types/node@20`` -> @types/node; paths, URLs
+    and anything not shaped like a package name -> None."""
+    if ecosystem == "python":
+        name = _PYTHON_PIN.sub("", spec)
+    elif ecosystem == "js":
+        name = spec if spec.rfind("@") <= 0 else spec[: spec.rfind("@")]
+    else:
+        name = spec.split("@", 1)[0]
+    return name if _NAME_SHAPES[ecosystem].fullmatch(name) else None
+
+
+def tooling_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    """One candidate per confirmed runner or package, evidence the command's line."""
+    if not view.project:
+        return
+    for call in view.calls():
+        command = command_text(call)
+        if command is None or view.outcome(call) != OK:
+            continue
+        for invocation in invocations(command, call_cwd(call)):
+            yield from _facts_of(view, call, command, invocation)
+
+
+def _facts_of(view: SessionView, call: Event, command: str,
+              invocation: Invocation) -> Iterator[dict[str, Any]]:
+    if not invocation.confirmed or (invocation.piped and not invocation.filtered):
+        return
+    evidence = [transcript_evidence(call.line, command)]
+    runner = runner_of(invocation.argv)
+    if runner:
+        yield candidate("tooling", view.project or "", runner[0], runner[1],
+                        evidence=evidence, epistemic="observation", confidence=0.7,
+                        source_type="session-log", object_kind="entity",
+                        subject_type="project", object_type="tool")
+    for name in [] if invocation.piped else packages_added(invocation.argv):
+        yield candidate("packages", view.project or "", "core/depends-on", name,
+                        evidence=evidence, epistemic="observation", confidence=0.7,
+                        source_type="session-log", object_kind="entity",
+                        subject_type="project", object_type="package")

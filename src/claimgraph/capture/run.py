@@ -1,0 +1,399 @@
+"""The capture pass (DESIGN §6.2): one transcript's new tail into one episode, exactly once.
+
+Order of work, and why:
+1. The per-session high-water mark (store mark ``capture:<agent>:<session>``, value
+   ``{transcript, offset, line, subagents: {path: offset}, episode, captured_at}``) says where
+   the last capture stopped; the transcript is read from there (resumed sessions append).
+   No new complete line: ``nothing-new``, and nothing is written.
+2. The new events are cleaned (segment.py) before anything else sees them; the cleaned segment
+   goes to the evidence tier (content-addressed, write-once, so a re-run reuses it).
+3. Candidates are extracted from the cleaned events, scoped (``project`` → the project id of
+   DESIGN §4, ``user`` stays) and screened (admission; only shape and floor reject).
+4. Under the write lease, ONE store transaction opens the episode (ref
+   ``<agent>:<session>@<from>-<to>``, BYTE offsets of the main transcript file; subagent ranges
+   and line numbers are in the segment's header), ingests the admitted candidates into it,
+   closes it with a mechanical summary, and moves the mark. A crash anywhere before the commit
+   leaves no trace but a reusable evidence file; after it, a re-run finds nothing new. If
+   another capture moved the mark meanwhile, the pass starts over from the new mark.
+5. The spool file (if any) is removed, unless a newer payload replaced it meanwhile.
+
+Test-only: ``CLAIMGRAPH_TEST_CRASH_AT=<stage>`` makes the pass ``os._exit(137)`` on reaching
+that stage (see ``STAGES``), so tests can kill it at precise points like a ``kill -9`` would.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+import structlog
+
+from claimgraph import lease
+from claimgraph.capture.events import Transcript
+from claimgraph.capture.project import Project, normalize_remote, resolve_project
+from claimgraph.capture.readers import detect_format, open_transcript, read_transcript
+from claimgraph.capture.segment import (
+    clean_transcript, segment_header, segment_lines, write_segment)
+from claimgraph.core import Shell
+from claimgraph.core.ingest import ingest, open_episode
+from claimgraph.core.vocabulary import seed
+from claimgraph.errors import ClaimgraphError
+from claimgraph.logic import predicates as P
+from claimgraph.logic.admission import HARD_RULES, admission_ctx, screen_candidates
+from claimgraph.sidecar import Sidecars
+from claimgraph.store.open import open_store
+
+OWNER = "claimgraph-capture"
+SOURCE_TYPE = "session-log"
+CRASH_ENV = "CLAIMGRAPH_TEST_CRASH_AT"
+STAGES = ("read", "cleaned", "evidence", "extracted", "leased", "episode", "ingested",
+          "marked", "committed", "spool-removed")
+MAX_ATTEMPTS = 3
+MAX_SPOOL_BYTES = 1024 * 1024
+MAX_WARNINGS = 20
+_REREAD_TYPES = ("offset-out-of-range", "offset-misaligned")
+log = structlog.get_logger("claimgraph.capture")
+Extractor = Callable[..., Iterable[Mapping[str, Any]]]
+
+
+@dataclasses.dataclass(frozen=True)
+class Request:
+    """What to capture. ``spool_bytes`` is the payload as read, so only that payload is removed."""
+
+    transcript: str
+    agent: str
+    session: str
+    cwd: str | None = None
+    spool: str | None = None
+    spool_bytes: bytes | None = None
+    extractor: str = "builtin"
+
+    @property
+    def mark_key(self) -> str:
+        return f"capture:{self.agent}:{self.session}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    db: Path
+    lease_wait_ms: int = lease.DEFAULT_WAIT_MS
+    lease_ttl_ms: int = lease.DEFAULT_TTL_MS
+    half_life_days: float = 90.0
+    environ: Mapping[str, str] = dataclasses.field(default_factory=lambda: dict(os.environ))
+
+
+class _MarkMoved(Exception):
+    """Another capture committed this session's mark while we were extracting."""
+
+
+# --- the request ------------------------------------------------------------------------------
+
+def read_spool(path: str) -> tuple[dict[str, Any], bytes]:
+    """The hook's payload, and its bytes (compared again before the file is removed)."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_SPOOL_BYTES + 1)
+    except FileNotFoundError:
+        raise ClaimgraphError("spool-missing", f"no spool file at {path}",
+                              hint="another capture may have consumed it; nothing to do",
+                              spool=path) from None
+    except OSError as exc:
+        raise ClaimgraphError("spool-unreadable", f"cannot read spool file {path}: {exc.strerror}",
+                              hint="check its permissions", spool=path) from None
+    try:
+        payload = json.loads(raw[:MAX_SPOOL_BYTES].decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        payload = None
+    if not isinstance(payload, dict):
+        raise ClaimgraphError("spool-invalid", f"spool file {path} is not a JSON object",
+                              hint="it was written by something other than `claimgraph hook`; "
+                                   "remove it", spool=path)
+    return payload, raw
+
+
+def make_request(transcript: str | None, *, agent: str | None = None, session: str | None = None,
+                 cwd: str | None = None, spool: str | None = None,
+                 extractor: str = "builtin") -> Request:
+    """Arguments win over the spool payload; the agent is sniffed and the session defaults to
+    the transcript's file name (Claude Code names files after the session id)."""
+    payload, raw = read_spool(spool) if spool else ({}, None)
+    path = transcript or _text(payload.get("transcript_path"))
+    if not path:
+        raise ClaimgraphError("transcript-missing", "no transcript to capture",
+                              hint="pass TRANSCRIPT, or --spool FILE naming a transcript_path",
+                              spool=spool)
+    path = os.path.abspath(path)
+    open_transcript(path).close()  # fail on a missing or unreadable file before the store opens
+    agent = agent or _text(payload.get("agent")) or detect_format(path)
+    session = session or _text(payload.get("session_id")) or Path(path).stem
+    return Request(path, agent, session, cwd or _text(payload.get("cwd")), spool, raw, extractor)
+
+
+def _text(value: Any) -> str | None:
+    return value.strip() or None if isinstance(value, str) else None
+
+
+# --- the pass ---------------------------------------------------------------------------------
+
+def capture(request: Request, options: Options) -> dict[str, Any]:
+    """Run the pass; returns the report (raises ClaimgraphError with nothing half-written)."""
+    started = time.monotonic()
+    structlog.contextvars.bind_contextvars(session=request.session)
+    extractor = find_extractor(request.extractor)
+    store = open_store(options.db, create=True)
+    try:
+        sh = Shell(store, half_life_days=options.half_life_days)
+        for _ in range(MAX_ATTEMPTS):
+            try:
+                report = _attempt(sh, request, options, extractor)
+                break
+            except _MarkMoved:
+                log.info("capture.mark-moved", detail="another capture committed; starting over")
+        else:
+            raise ClaimgraphError("capture-contended", "the session's mark kept moving",
+                                  hint="another capture is running for this session; retry")
+    finally:
+        store.close()
+    report["warnings"] += _remove_spool(request, options)
+    report["duration_ms"] = round((time.monotonic() - started) * 1000)
+    return report
+
+
+def _attempt(sh: Shell, request: Request, options: Options,
+             extractor: Extractor) -> dict[str, Any]:
+    mark = sh.store.get_mark(request.mark_key)
+    transcript, reread = _read(request, mark)
+    _reach("read", options)
+    since = None if reread else mark  # where this segment starts
+    base = _report(request, transcript, since)
+    if reread:
+        base["warnings"].append("the transcript no longer matches the mark (moved, replaced or "
+                                "truncated): read again from the start")
+    elif _unchanged(transcript, mark):
+        return {**base, "status": "nothing-new"}
+    cleaned, redactions = clean_transcript(transcript)
+    del transcript  # the raw events, secrets included, go no further
+    base["redactions"] = dict(sorted(redactions.items()))
+    _reach("cleaned", options)
+    if not cleaned.events:
+        _commit(sh, request, options, mark, cleaned)
+        return {**base, "status": "nothing-new"}
+    return {**base, **_capture_segment(sh, request, options, extractor, mark, since, cleaned)}
+
+
+def _capture_segment(sh: Shell, request: Request, options: Options, extractor: Extractor,
+                     mark: Any, since: Mapping[str, Any] | None,
+                     cleaned: Transcript) -> dict[str, Any]:
+    evidence = _store_segment(cleaned, request, since, options)
+    project = _project(request, cleaned, options)
+    candidates = list(extractor(cleaned, project_root=project.root))
+    screened = screen_candidates([_scoped(c, project.id) for c in candidates],
+                                 _screen_ctx(sh))
+    _reach("extracted", options)
+    result = _commit(sh, request, options, mark, cleaned, screened["admitted"], evidence)
+    return _outcome(result, screened, candidates, project, evidence)
+
+
+def _read(request: Request, mark: Mapping[str, Any] | None) -> tuple[Transcript, bool]:
+    """The transcript from the mark on. Offsets belong to a file: a mark made on another file
+    (the session's transcript moved) or one the file no longer fits is not trusted, and the
+    file is read whole (what was captured already reinforces; it is not stored twice)."""
+    mark = mark or {}
+    if mark and not _same_file(mark.get("transcript"), request.transcript):
+        return _read_from(request, 0, {}), True
+    try:
+        return _read_from(request, mark.get("offset", 0), mark.get("subagents") or {}), False
+    except ClaimgraphError as err:
+        if err.type not in _REREAD_TYPES or not mark:
+            raise
+    return _read_from(request, 0, {}), True
+
+
+def _read_from(request: Request, offset: int, subagents: Mapping[str, int]) -> Transcript:
+    """Read, then make sure the file was not replaced or cut short while we read it."""
+    before = _stat(request.transcript)
+    options = {"subagent_offsets": dict(subagents)} if request.agent == "claude-code" else {}
+    transcript = read_transcript(request.transcript, request.agent, offset, **options)
+    after = _stat(request.transcript)
+    if before and after and (after.st_ino != before.st_ino or after.st_size < transcript.end_offset):
+        raise ClaimgraphError("transcript-changed",
+                              f"{request.transcript} was replaced or truncated while being read",
+                              hint="the agent may still be writing it; capture again later",
+                              path=request.transcript)
+    return transcript
+
+
+def _same_file(marked: Any, path: str) -> bool:
+    return isinstance(marked, str) and os.path.realpath(marked) == os.path.realpath(path)
+
+
+def _stat(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
+def _unchanged(transcript: Transcript, mark: Mapping[str, Any] | None) -> bool:
+    mark = mark or {}
+    return (transcript.end_offset == mark.get("offset", 0) and not transcript.events
+            and dict(transcript.subagent_offsets) == dict(mark.get("subagents") or {}))
+
+
+def _store_segment(cleaned: Transcript, request: Request, mark: Mapping[str, Any] | None,
+                   options: Options) -> str:
+    previous = (mark or {}).get("subagents") or {}
+    ranges = {path: [previous.get(path, 0), end] for path, end in cleaned.subagent_offsets.items()
+              if end != previous.get(path, 0)}
+    header = segment_header(cleaned, request.session, (mark or {}).get("line", 0), ranges)
+    name = write_segment(Sidecars(options.db).evidence_dir, segment_lines(cleaned, header))
+    _reach("evidence", options)
+    return name
+
+
+def _project(request: Request, cleaned: Transcript, options: Options) -> Project:
+    """From the session's cwd; a cwd that is gone (another machine's transcript) still has the
+    remote the agent recorded (Codex does), which beats a path that exists nowhere here."""
+    cwd = request.cwd or cleaned.session.cwd or os.getcwd()
+    project = resolve_project(cwd, options.environ)
+    remote = normalize_remote(cleaned.session.repository_url or "")
+    if project.source == "path" and remote:
+        return dataclasses.replace(project, id=remote, source="remote")
+    return project
+
+
+def find_extractor(name: str) -> Extractor:
+    """The named extractor, looked up before any work so a typo costs nothing."""
+    from claimgraph.capture.extract import get_extractor  # the extractors load only to capture
+
+    return get_extractor(name)
+
+
+def _scoped(candidate: Mapping[str, Any], project: str) -> dict[str, Any]:
+    """``user`` scope stays; everything else is this project's."""
+    scope = "user" if candidate.get("scope") == "user" else project
+    return {**candidate, "scope": scope, "source_type": candidate.get("source_type") or SOURCE_TYPE}
+
+
+def _screen_ctx(sh: Shell) -> dict[str, set[str]]:
+    """Known entities and predicates; the core rows count even before a new store is seeded."""
+    rows = {row["id"]: row for row in P.CORE_PREDICATES}
+    rows.update(sh.predicates())
+    return admission_ctx(sh.store.list_entities(), rows.values())
+
+
+# --- the write --------------------------------------------------------------------------------
+
+def _commit(sh: Shell, request: Request, options: Options, mark: Any, transcript: Transcript,
+            admitted: list[dict[str, Any]] | None = None,
+            evidence: str | None = None) -> dict[str, Any] | None:
+    """Under the write lease, in one transaction: the episode with its facts, and the mark."""
+    with lease.write_lease(options.db, OWNER, options.lease_wait_ms,
+                           ttl_ms=options.lease_ttl_ms) as held:
+        if held.broken:
+            log.warning("capture.lease-broken", holder=held.broken)
+        _reach("leased", options)
+        seed(sh)
+        with sh.store.transaction():
+            if sh.store.get_mark(request.mark_key) != mark:
+                raise _MarkMoved()
+            result = None
+            if evidence is not None:
+                result = _write_episode(sh, request, options, transcript, admitted or [], evidence)
+            episode = result["episode"]["id"] if result else None
+            sh.store.set_mark(request.mark_key, _next_mark(request, transcript, episode, sh))
+            _reach("marked", options)
+        _reach("committed", options)
+    return result
+
+
+def _write_episode(sh: Shell, request: Request, options: Options, cleaned: Transcript,
+                   admitted: list[dict[str, Any]], evidence: str) -> dict[str, Any]:
+    ref = f"{request.agent}:{request.session}@{cleaned.start_offset}-{cleaned.end_offset}"
+    episode = open_episode(sh, SOURCE_TYPE, ref, evidence)
+    _reach("episode", options)
+    result = ingest(sh, admitted, episode=episode)
+    _reach("ingested", options)
+    recorded = sh.store.select_facts(episodes=[episode["id"]])
+    summary = summarize((f["predicate"] for f in recorded if f["episode"] == episode["id"]),
+                        result["counts"].get("reinforced", 0))
+    sh.store.close_episode(episode["id"], summary, sh.now())
+    return result
+
+
+def summarize(predicates: Iterable[str], reinforced: int = 0) -> str:
+    """``3 facts — 2 written-in, 1 prefers``: the facts recorded in this episode, by predicate
+    (then how many existing facts it reinforced, which keep their own episode)."""
+    by_predicate = Counter(p.removeprefix("core/") for p in predicates)
+    parts = sorted(by_predicate.items(), key=lambda item: (-item[1], item[0]))
+    total = sum(by_predicate.values())
+    text = f"{total} {'fact' if total == 1 else 'facts'}"
+    text += " — " + ", ".join(f"{n} {pred}" for pred, n in parts) if parts else ""
+    return text + (f"; {reinforced} reinforced" if reinforced else "")
+
+
+def _next_mark(request: Request, transcript: Transcript, episode: str | None,
+               sh: Shell) -> dict[str, Any]:
+    return {"transcript": request.transcript, "offset": transcript.end_offset,
+            "line": transcript.end_line, "subagents": dict(transcript.subagent_offsets),
+            "episode": episode, "captured_at": sh.now()}
+
+
+def _remove_spool(request: Request, options: Options) -> list[str]:
+    """Remove the payload we captured; a newer one (the session resumed) stays for its run."""
+    if not request.spool:
+        return []
+    try:
+        current = Path(request.spool).read_bytes()
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        return [f"could not re-read spool file {request.spool}: {exc.strerror}"]
+    if current != request.spool_bytes:
+        return [f"spool file {request.spool} was replaced by a newer payload; left for its capture"]
+    Path(request.spool).unlink(missing_ok=True)
+    _reach("spool-removed", options)
+    return []
+
+
+# --- the report -------------------------------------------------------------------------------
+
+def _report(request: Request, transcript: Transcript, mark: Mapping[str, Any] | None) -> dict:
+    warnings = [f"{Path(w.source_file).name}:{w.line}: {w.reason}" for w in transcript.warnings]
+    if len(warnings) > MAX_WARNINGS:
+        warnings = warnings[:MAX_WARNINGS] + [f"… and {len(warnings) - MAX_WARNINGS} more"]
+    return {"status": None, "agent": request.agent, "session": request.session,
+            "transcript": request.transcript, "project": None, "episode": None,
+            "segment": {"from": transcript.start_offset, "to": transcript.end_offset,
+                        "lines": [((mark or {}).get("line", 0)) + 1, transcript.end_line]},
+            "events": len(transcript.events), "candidates": 0, "counts": {}, "inadmissible": [],
+            "redactions": {}, "evidence": None, "warnings": warnings}
+
+
+def _outcome(result: Mapping[str, Any], screened: Mapping[str, list], candidates: list,
+             project: Project, evidence: str) -> dict[str, Any]:
+    counts = dict(result["counts"])
+    if screened["inadmissible"]:
+        counts["inadmissible"] = len(screened["inadmissible"])
+    return {"status": "captured", "project": project.id, "episode": result["episode"]["id"],
+            "evidence": evidence, "candidates": len(candidates), "counts": counts,
+            "inadmissible": [_why(c) for c in screened["inadmissible"]],
+            "errors": [{"subject": e["input"].get("subject"), "predicate": e["input"].get(
+                "predicate"), "error": e["message"]} for e in result["errors"]]}
+
+
+def _why(candidate: Mapping[str, Any]) -> dict[str, Any]:
+    signals = candidate.get("admission_signals") or {}
+    return {"subject": candidate.get("subject"), "predicate": candidate.get("predicate"),
+            "reasons": [rule for rule in HARD_RULES if not signals.get(rule)]}
+
+
+def _reach(stage: str, options: Options) -> None:
+    """The test-only crash point (module docstring)."""
+    if options.environ.get(CRASH_ENV) == stage:
+        os._exit(137)

@@ -1,0 +1,164 @@
+"""``capture`` and ``curate``: the two background commands the SessionEnd hook sets going.
+
+Both usually run detached with stdout and stderr appended to a sidecar log, so both speak
+JSON lines only: structlog events on stderr, and ONE result line on stdout (capture's report,
+curate's status). A failed capture prints one JSON error line (``event: capture.failed``) on
+stderr and exits 1 with nothing half-written; its spool file stays for a later retry.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+import traceback
+from typing import Any
+
+import structlog
+
+from claimgraph.capture.events import AGENTS
+from claimgraph.cli.context import Context
+from claimgraph.cli.output import emit_error
+from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.timeutil import to_iso
+from claimgraph.logsetup import configure_logging
+
+
+def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "capture", parents=[common], help="capture a transcript's new tail into memory",
+        description="Read TRANSCRIPT (or the transcript a hook's --spool payload names) from "
+                    "where the last capture of its session stopped, extract and screen facts, "
+                    "write them in one episode, print one JSON report line, then start the "
+                    "curator. Output is always JSON.")
+    p.add_argument("transcript", nargs="?", metavar="TRANSCRIPT", help="the transcript file")
+    p.add_argument("--agent", choices=AGENTS, help="who wrote it (default: sniffed)")
+    p.add_argument("--session", help="session id (default: the payload's, else the file name)")
+    p.add_argument("--cwd", help="the session's working directory, for the project id "
+                   "(default: the payload's, else the transcript's)")
+    p.add_argument("--spool", metavar="FILE", help="a hook payload; removed after success")
+    p.add_argument("--extractor", help="which extractor (default: the extractor setting)")
+    p.add_argument("--no-curate", action="store_true", help="do not start the curator")
+    p.set_defaults(command="capture")
+    p = sub.add_parser("curate", parents=[common], help="run the curator (a stub for now)",
+                       description="Take the curation lease (never waiting), curate, release. "
+                                   "If another curator holds the lease, log curate.skipped "
+                                   "naming it and exit 0.")
+    p.set_defaults(command="curate")
+
+
+def run_capture(ctx: Context, args: argparse.Namespace) -> int:
+    from claimgraph.capture import run  # the readers and the write path, only when capturing
+
+    started = time.monotonic()
+    context = {"agent": args.agent, "session": args.session, "spool": args.spool}
+    run_id = None
+    try:
+        run_id = _background_logging(ctx, "cap-")
+        extractor = args.extractor or ctx.settings.value("extractor")
+        request = run.make_request(args.transcript, agent=args.agent, session=args.session,
+                                   cwd=args.cwd, spool=args.spool, extractor=extractor)
+        context.update(agent=request.agent, session=request.session,
+                       transcript=request.transcript)
+        report = run.capture(request, _options(ctx, run))
+    except ClaimgraphError as err:
+        if err.type == "spool-missing":
+            return _print(_log_record("capture.report", run_id, status="spool-gone", **context,
+                                      warnings=[err.message]))
+        return _fail(err.to_dict(), {"run_id": run_id, **context}, started)
+    except Exception as err:  # a bug: still one JSON line, the traceback in the crash file
+        return _fail(_crash(ctx, err), {"run_id": run_id, **context}, started)
+    report["curator"] = _start_curator(ctx, args, report)
+    return _print(_log_record("capture.report", run_id, **report))
+
+
+def _options(ctx: Context, run: Any) -> Any:
+    settings = ctx.settings
+    return run.Options(db=ctx.db_path, lease_wait_ms=settings.value("lease_wait_ms"),
+                       lease_ttl_ms=settings.value("lease_ttl_ms"),
+                       half_life_days=settings.value("half_life_days"),
+                       environ=dict(ctx.environ))
+
+
+def _start_curator(ctx: Context, args: argparse.Namespace, report: dict[str, Any]) -> str:
+    """Only a capture that wrote something gives the curator work."""
+    if args.no_curate:
+        return "disabled"
+    if report.get("status") != "captured":
+        return "not-needed"
+    from claimgraph.curator import spawn_curator
+
+    extra = ["--config", args.config] if getattr(args, "config", None) else []
+    try:
+        pid = spawn_curator(ctx.db_path, extra, ctx.environ)
+    except OSError as exc:
+        report["warnings"].append(f"could not start the curator: {exc}")
+        return "failed"
+    structlog.get_logger("claimgraph.capture").info("capture.curator-spawned", curator_pid=pid)
+    return "spawned"
+
+
+def run_curate(ctx: Context, args: argparse.Namespace) -> int:
+    from claimgraph.curator.stub import curate, new_run_id
+
+    run_id = _background_logging(ctx, "cur-")
+    result = curate(ctx.db_path, run_id or new_run_id())
+    if ctx.json:
+        return _print(result)
+    holder = result.get("holder") or {}
+    verb = ("skipped: another curator holds the lease "
+            f"({holder.get('owner')}, pid {holder.get('pid')})"
+            if result["status"] == "already-running" else "done")
+    print(f"curate {result['run_id']}: {verb}", file=sys.stdout)
+    return 0
+
+
+def _background_logging(ctx: Context, prefix: str) -> str:
+    """JSON lines on stderr (the log file, when detached), bound to a fresh run id."""
+    configure_logging("json", None, ctx.settings.value("log_level"))
+    run_id = prefix + os.urandom(6).hex()
+    structlog.contextvars.clear_contextvars()
+    structlog.contextvars.bind_contextvars(run_id=run_id)
+    return run_id
+
+
+def _print(report: dict[str, Any]) -> int:
+    print(json.dumps(report, ensure_ascii=False, default=str), file=sys.stdout, flush=True)
+    return 0
+
+
+def _log_record(event: str, run_id: str | None, level: str = "info",
+                **fields: Any) -> dict[str, Any]:
+    """A result line that is also a log line (``claimgraph logs`` reads capture.log back)."""
+    head = {"ts": to_iso(time.time_ns() // 1_000_000), "level": level, "event": event,
+            "pid": os.getpid(), "run_id": run_id}
+    return {**head, **fields}
+
+
+def _fail(error: dict[str, Any], context: dict[str, Any], started: float) -> int:
+    """The one JSON error line: what failed, what to do, which session, how long it took."""
+    line = _log_record("capture.failed", context.pop("run_id", None), "error", status="error",
+                       **error, **{k: v for k, v in context.items() if v is not None},
+                       duration_ms=round((time.monotonic() - started) * 1000))
+    if context.get("spool"):
+        line["spool_kept"] = os.path.exists(context["spool"])
+    emit_error(json.dumps(line, ensure_ascii=False, default=str))
+    return 1
+
+
+def _crash(ctx: Context, err: Exception) -> dict[str, Any]:
+    path = ctx.crash_path()
+    try:
+        with open(path, "a", encoding="utf-8") as crash:
+            crash.write(f"--- capture {to_iso(time.time_ns() // 1_000_000)}\n"
+                        f"{traceback.format_exc()}")
+        where = f"the traceback is in {path}"
+    except OSError:
+        where = "the traceback could not be saved"
+    return {"error": f"unexpected error: {type(err).__name__}: {err}", "type": "internal-error",
+            "hint": f"this is a bug; {where}"}
+
+
+COMMANDS = {"capture": run_capture, "curate": run_curate}

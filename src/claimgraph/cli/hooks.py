@@ -1,0 +1,122 @@
+"""``hook``, ``install``, ``uninstall``: the agent-facing side of claimgraph.
+
+``claimgraph hook EVENT`` is the same hook as ``python -m claimgraph.hooks EVENT`` (it delegates
+to ``claimgraph.hooks.entry``: nothing on stdout, exit 0), but pays for the whole CLI's imports;
+the installed command therefore uses the module form. ``install`` / ``uninstall`` edit the
+agent's settings file through ``claimgraph.hooks.install``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from claimgraph.cli.context import Context
+from claimgraph.cli.output import emit, emit_json
+from claimgraph.errors import ClaimgraphError
+from claimgraph.hooks import entry
+from claimgraph.hooks import install as installer
+
+
+def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("hook", parents=[common], help="run an agent hook (agents call this)",
+                       description="Read the agent's hook payload on stdin and hand the session "
+                                   "to a detached capture pass. Prints nothing, exits 0; "
+                                   "problems go to <db>.capture.log.")
+    p.add_argument("event", choices=entry.EVENTS)
+    p.add_argument("--agent", default=entry.DEFAULT_AGENT, help="whose hook this is "
+                   f"(default {entry.DEFAULT_AGENT})")
+    p.set_defaults(command="hook")
+    for name, verb in (("install", "register"), ("uninstall", "remove")):
+        p = sub.add_parser(name, parents=[common], help=f"{verb} claimgraph's hooks in an "
+                           "agent's settings", description=f"{verb.capitalize()} the SessionEnd "
+                           "and SessionStart hooks in Claude Code's settings. Other tools' "
+                           "hooks are never touched; the file is backed up once "
+                           "(<file>.claimgraph-backup) and written atomically.")
+        p.add_argument("--agent", choices=installer.AGENTS, default="claude-code",
+                       help="which agent (default claude-code)")
+        p.add_argument("--scope", choices=installer.SCOPES, help="user: $CLAUDE_CONFIG_DIR or "
+                       "~/.claude/settings.json (default); project: <dir>/.claude/settings.json")
+        p.add_argument("--project-dir", metavar="DIR", help="the project for --scope project "
+                       "(default: the current directory)")
+        p.add_argument("--settings-file", metavar="FILE", help="edit this file instead")
+        p.add_argument("--dry-run", action="store_true", help="print the change as a diff; "
+                       "write nothing")
+        p.set_defaults(command=name)
+
+
+def run_hook(ctx: Context, args: argparse.Namespace) -> int:
+    db = getattr(args, "db", None)
+    environ = {**ctx.environ, "CLAIMGRAPH_DB": db} if db else ctx.environ
+    return entry.main([args.event, "--agent", args.agent], environ)
+
+
+def run_install(ctx: Context, args: argparse.Namespace) -> int:
+    result = installer.install(target(ctx, args), dry_run=args.dry_run)
+    show(ctx, args, result)
+    return 0
+
+
+def run_uninstall(ctx: Context, args: argparse.Namespace) -> int:
+    result = installer.uninstall(target(ctx, args), dry_run=args.dry_run)
+    show(ctx, args, result)
+    return 0
+
+
+def target(ctx: Context, args: argparse.Namespace) -> Path:
+    scope = args.scope or ("project" if args.project_dir else "user")
+    if args.project_dir and scope != "project":
+        raise ClaimgraphError("usage", "--project-dir only applies to --scope project",
+                              hint="drop --project-dir, or add --scope project")
+    return installer.settings_path(ctx.environ, scope, args.project_dir, args.settings_file)
+
+
+MESSAGES = {
+    "installed": "installed claimgraph hooks ({events}) in {path}",
+    "updated": "updated claimgraph hooks ({events}) in {path}",
+    "already-installed": "already installed: claimgraph hooks in {path}; nothing changed",
+    "removed": "removed claimgraph hooks from {path}; other hooks left as they were",
+    "not-installed": "not installed: no claimgraph hooks in {path}; nothing changed",
+}
+
+
+DRY_RUN_MESSAGES = {
+    "installed": "would install claimgraph hooks ({events}) in {path}",
+    "updated": "would update claimgraph hooks ({events}) in {path}",
+    "removed": "would remove claimgraph hooks from {path}",
+}
+
+
+def show(ctx: Context, args: argparse.Namespace, result: dict[str, Any]) -> None:
+    if ctx.json:
+        emit_json({"agent": args.agent, **result})
+        return
+    status, fields = result["status"], {"events": ", ".join(result["events"]),
+                                          "path": result["settings_file"]}
+    if result["dry_run"] and status in DRY_RUN_MESSAGES:
+        emit(result["diff"].rstrip("\n"))
+        emit("dry run, nothing written: " + DRY_RUN_MESSAGES[status].format(**fields))
+        return
+    line = MESSAGES[status].format(**fields)
+    emit(line)
+    if result.get("deleted"):
+        emit("  the file held nothing else and claimgraph had created it, so it was removed")
+    if result.get("backup"):
+        emit(f"  the file as it was before is saved in {result['backup']}")
+    if result["status"] in ("installed", "updated"):
+        emit(f"  undo with: claimgraph uninstall --agent {args.agent}" + undo_flags(args))
+
+
+def undo_flags(args: argparse.Namespace) -> str:
+    flags = ""
+    if args.settings_file:
+        flags += f" --settings-file {args.settings_file}"
+    elif args.scope == "project" or args.project_dir:
+        flags += " --scope project"
+        if args.project_dir:
+            flags += f" --project-dir {args.project_dir}"
+    return flags
+
+
+COMMANDS = {"hook": run_hook, "install": run_install, "uninstall": run_uninstall}

@@ -1,0 +1,35 @@
+"""The curator (DESIGN §7): a singleton, started detached after each capture.
+
+Only a stub lives here for now (``stub.py``): it takes the curation lease, logs, and exits,
+so the capture → curator chain and its lease contention are real and tested before the
+consolidation, decay and audit work of the curator issue replaces it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from claimgraph.sidecar import Sidecars
+
+
+def spawn_curator(db: Path, extra_args: Sequence[str] = (),
+                  environ: Mapping[str, str] | None = None) -> int:
+    """Start ``claimgraph curate`` fully detached and return its pid; never wait for it.
+
+    New session (no signal from our terminal reaches it), stdin from /dev/null, stdout and
+    stderr appended to ``<db>.curate.log``, no inherited descriptors, cwd beside the store.
+    """
+    log_path = Sidecars(db).curate_log
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    argv = [sys.executable, "-m", "claimgraph", "curate", "--db", str(db), "--json", *extra_args]
+    with open(log_path, "ab") as log_file:
+        child = subprocess.Popen(
+            argv, stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT,
+            start_new_session=True, close_fds=True, cwd=str(log_path.parent),
+            env=dict(os.environ if environ is None else environ))
+    child.returncode = 0  # never awaited: the child outlives us and is reaped by init
+    return child.pid

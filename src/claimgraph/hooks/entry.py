@@ -1,0 +1,188 @@
+"""The hook itself: stdin -> spool file -> detached capture pass -> exit 0, in milliseconds.
+
+Contract with the agent (../shared/INTEGRATIONS.md): nothing on stdout (SessionStart's stdout
+would become context), exit 0 always — our failures go to ``<db>.capture.log`` as JSON lines
+with a ``reason``, or nowhere when even that log cannot be written — and no waiting on anything
+we start. Standard library only; see ``claimgraph.hooks``.
+
+Events: ``session-end`` (Claude Code, Gemini CLI) and ``stop`` (Codex CLI has no SessionEnd)
+spool and capture; ``session-start`` reads its payload and prints nothing until context
+injection lands. Sessions run by our own model extractor carry ``CLAIMGRAPH_INTERNAL=1`` and are
+ignored, so memory never captures its own prompts.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import select
+import stat
+import sys
+import time
+from collections.abc import Mapping
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from claimgraph.hooks.spool import HookLog
+
+STDIN_LIMIT = 1 << 20  # bytes kept; the rest is read and dropped so the agent's write succeeds
+STDIN_DEADLINE_S = 0.5  # an agent that never closes stdin costs us this much, not the budget
+CAPTURING_EVENTS = ("session-end", "stop")
+EVENTS = (*CAPTURING_EVENTS, "session-start")
+DEFAULT_AGENT = "claude-code"
+USAGE = "usage: python -m claimgraph.hooks {session-end|session-start|stop} [--agent NAME]"
+
+
+def main(argv: list[str], environ: Mapping[str, str] | None = None, stdin_fd: int = 0) -> int:
+    """Run one hook; return 0, whatever happened."""
+    environ = os.environ if environ is None else environ
+    try:
+        run(argv, environ, stdin_fd)
+    except BaseException as error:  # noqa: BLE001 - the agent must never see our failure
+        _last_words(environ, error)
+    return 0
+
+
+def run(argv: list[str], environ: Mapping[str, str], stdin_fd: int = 0) -> None:
+    parsed = parse_argv(argv)
+    if parsed is None:
+        print(USAGE, file=sys.stderr)
+        return
+    event, agent = parsed
+    if is_internal(environ):
+        return
+    _ensure_std_fds()
+    raw, total, timed_out = read_stdin(stdin_fd)
+    if event in CAPTURING_EVENTS:
+        capture(event, agent, raw, total, timed_out, environ)
+
+
+def parse_argv(argv: list[str]) -> tuple[str, str] | None:
+    """``(event, agent)`` from ``EVENT [--agent NAME]``, or None when that is not what we got."""
+    if not argv or argv[0] not in EVENTS:
+        return None
+    rest = argv[1:]
+    if not rest:
+        return argv[0], DEFAULT_AGENT
+    if len(rest) == 2 and rest[0] == "--agent" and rest[1]:
+        return argv[0], rest[1]
+    return None
+
+
+def is_internal(environ: Mapping[str, str]) -> bool:
+    return environ.get("CLAIMGRAPH_INTERNAL", "").strip() not in ("", "0")
+
+
+def read_stdin(fd: int, limit: int = STDIN_LIMIT,
+               deadline_s: float = STDIN_DEADLINE_S) -> tuple[bytes, int, bool]:
+    """``(first limit bytes, total bytes seen, gave up waiting)``: bounded in size and time."""
+    chunks: list[bytes] = []
+    kept = total = 0
+    end = time.monotonic() + deadline_s
+    while True:
+        left = end - time.monotonic()
+        try:
+            ready = left > 0 and select.select([fd], [], [], left)[0]
+            chunk = os.read(fd, 65536) if ready else None
+        except (OSError, ValueError):  # stdin closed, or not something select can watch
+            chunk = b""
+        if chunk is None:
+            return b"".join(chunks), total, True
+        if not chunk:
+            return b"".join(chunks), total, False
+        total += len(chunk)
+        if kept < limit:
+            chunks.append(chunk[:limit - kept])
+            kept += len(chunks[-1])
+
+
+def capture(event: str, agent: str, raw: bytes, total: int, timed_out: bool,
+            environ: Mapping[str, str]) -> None:
+    # Imported here, not above: json (and the re it imports) is most of the hook's cost, and
+    # session-start, which the agent waits for at every start, has no use for it yet.
+    from claimgraph.hooks import spawn, spool
+
+    payload, problem = spool.parse_payload(raw)
+    record = spool.make_record(payload, agent, event, time.time())
+    db = spool.db_path(environ)
+    log = spool.HookLog(spool.open_log(db), session=record["session_id"], hook=event, agent=agent)
+    report_stdin(log, problem, total, timed_out, sorted(payload))
+    if not record["session_id"]:
+        log.write("warning", "hook.skipped",
+                  reason="the payload names neither a session_id nor a transcript_path")
+        return
+    trouble, permanent = transcript_problem(record["transcript_path"])
+    if trouble:
+        log.write("warning", "hook.skipped" if permanent else "hook.transcript-suspect",
+                  reason=trouble, transcript=record["transcript_path"])
+        if permanent:
+            return
+    try:
+        spool_path: str | None = spool.write_spool(db, record)
+    except OSError as error:
+        spool_path = None
+        log.write("error", "hook.spool-failed", reason=f"cannot write the spool file under "
+                  f"{db}.spool: {error.strerror or error}; capturing without one")
+    spawn.start_capture(log, environ, spool_path, record)
+
+
+def report_stdin(log: HookLog, problem: str | None, total: int, timed_out: bool,
+                 fields_found: list[str]) -> None:
+    if total > STDIN_LIMIT:
+        problem = f"stdin of {total} bytes was cut to the first {STDIN_LIMIT}"
+    elif timed_out:
+        problem = f"stdin was not closed within {STDIN_DEADLINE_S} s; used what had arrived"
+    if problem:
+        log.write("warning", "hook.stdin-problem", reason=problem, fields_found=fields_found)
+
+
+def transcript_problem(path: str | None) -> tuple[str | None, bool]:
+    """What is wrong with the transcript path, if anything, and whether it is for good.
+
+    Only ``stat`` and one small read: the capture pass does the real reading. A missing or
+    unreadable file may still be fixed (or written late — Claude Code writes it asynchronously),
+    so it is spooled anyway for a later run; a directory, a device or a symlink loop is not.
+    """
+    if not path:
+        return "the payload has no transcript_path; the capture pass has to find it", False
+    try:
+        info = os.stat(path)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return f"transcript_path is a symlink loop: {error.strerror}", True
+        return f"transcript_path cannot be read: {error.strerror}", False
+    if stat.S_ISDIR(info.st_mode):
+        return "transcript_path is a directory, not a transcript file", True
+    if not stat.S_ISREG(info.st_mode):
+        return "transcript_path is not a regular file (a device, pipe or socket)", True
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            head = os.read(handle, 4096)
+        finally:
+            os.close(handle)
+    except OSError as error:
+        return f"transcript_path cannot be read: {error.strerror}", False
+    if b"\0" in head:
+        return "transcript_path looks binary (NUL bytes in its first 4 KiB)", False
+    return None, False
+
+
+def _ensure_std_fds() -> None:
+    """Give closed 0/1/2 a /dev/null, so no file we open later lands on them."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            os.open(os.devnull, os.O_RDWR)  # the lowest free descriptor: this one
+
+
+def _last_words(environ: Mapping[str, str], error: BaseException) -> None:
+    """A bug in the hook: one line in the log if possible, then silence."""
+    try:
+        from claimgraph.hooks import spool
+
+        log = spool.HookLog(spool.open_log(spool.db_path(environ)))
+        log.write("error", "hook.crashed", reason=f"{type(error).__name__}: {error}")
+    except BaseException:  # noqa: BLE001
+        pass

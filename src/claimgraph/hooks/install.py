@@ -1,0 +1,217 @@
+"""Registering the hooks in Claude Code's settings, and removing them again.
+
+Our entries are recognised by a marker inside their command (``# claimgraph-hook:v1``, a shell
+comment), never by their path or position: the current marker and every prior one, so an old
+install is upgraded in place. Everything else in the file is foreign and left exactly as it
+was. The planning functions (``with_our_hooks``, ``without_our_hooks``) are pure — settings in,
+new settings out — so each rule is tested on plain dicts; ``install`` and ``uninstall`` read,
+plan, back up once and write atomically (``settings_file``).
+
+The interpreter running this command is baked into the hook command as an absolute path:
+hooks run with the agent's environment, whose PATH may not find our virtual environment.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+from claimgraph.errors import ClaimgraphError
+from claimgraph.hooks import settings_file
+from claimgraph.hooks.settings_file import SettingsFile
+
+MARKER = "claimgraph-hook:v1"
+#: Markers of earlier releases' entries; ours too, replaced in place on the next install.
+PRIOR_MARKERS: tuple[str, ...] = ()
+#: Claude Code's hook event -> our hook's event argument.
+EVENTS = {"SessionEnd": "session-end", "SessionStart": "session-start"}
+TIMEOUT_S = 10  # Claude Code reads hook timeouts in seconds
+AGENTS = ("claude-code",)
+SCOPES = ("user", "project")
+
+
+def hook_command(python: str, event: str) -> str:
+    return f"{shlex.quote(python)} -m claimgraph.hooks {event} # {MARKER}"
+
+
+def our_handlers(python: str) -> dict[str, dict[str, Any]]:
+    """The handler we want under each event."""
+    return {name: {"type": "command", "command": hook_command(python, event), "timeout": TIMEOUT_S}
+            for name, event in EVENTS.items()}
+
+
+def is_ours(handler: Any) -> bool:
+    command = handler.get("command") if isinstance(handler, dict) else None
+    return isinstance(command, str) and any(m in command for m in (MARKER, *PRIOR_MARKERS))
+
+
+def with_our_hooks(settings: Mapping[str, Any], wanted: Mapping[str, dict[str, Any]],
+                   path: Path) -> dict[str, Any]:
+    """``settings`` with exactly one handler of ours per event: an existing one is replaced in
+    place (an upgrade keeps its position), extra ones are dropped, a missing one is appended in
+    a group of its own. Refuses a ``hooks`` that is not an object, or an event not a list."""
+    new = copy.deepcopy(dict(settings))
+    hooks = new.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise settings_file.refusal(path, '"hooks" is not an object')
+    for event, handler in wanted.items():
+        groups = hooks.get(event, [])
+        if not isinstance(groups, list):
+            raise settings_file.refusal(path, f'"hooks.{event}" is not a list')
+        groups, placed = _strip_ours(groups, handler)
+        hooks[event] = groups if placed else [*groups, {"matcher": "", "hooks": [handler]}]
+    return new
+
+
+def without_our_hooks(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """``settings`` without any handler of ours. A group, event list or ``hooks`` object left
+    empty by that removal goes too; one that was empty before stays, as does anything of a
+    shape we do not know (it cannot hold our handlers)."""
+    new = copy.deepcopy(dict(settings))
+    hooks = new.get("hooks")
+    if not isinstance(hooks, dict):
+        return new
+    for event, groups in list(hooks.items()):
+        if isinstance(groups, list) and any(is_ours(h) for h in _handlers(groups)):
+            remaining, _ = _strip_ours(groups, None)
+            if remaining:
+                hooks[event] = remaining
+            else:
+                del hooks[event]
+    if not hooks and settings.get("hooks"):
+        del new["hooks"]
+    return new
+
+
+def _strip_ours(groups: list[Any], replacement: dict[str, Any] | None) -> tuple[list[Any], bool]:
+    """``groups`` without our handlers — the first one swapped for ``replacement`` if given —
+    dropping the groups that only ours filled; and whether the replacement was placed."""
+    out: list[Any] = []
+    placed = False
+    for group in groups:
+        handlers = group.get("hooks") if isinstance(group, dict) else None
+        if not isinstance(handlers, list) or not any(is_ours(h) for h in handlers):
+            out.append(group)
+            continue
+        kept = []
+        for handler in handlers:
+            if not is_ours(handler):
+                kept.append(handler)
+            elif replacement is not None and not placed:
+                kept.append(replacement)
+                placed = True
+        if kept:
+            out.append({**group, "hooks": kept})
+    return out, placed
+
+
+def _handlers(groups: list[Any]) -> Iterator[Any]:
+    for group in groups:
+        handlers = group.get("hooks") if isinstance(group, dict) else None
+        if isinstance(handlers, list):
+            yield from handlers
+
+
+# --- the shell: find the file, plan, back up once, write ------------------------------------
+
+def settings_path(environ: Mapping[str, str], scope: str, project_dir: str | None = None,
+                  explicit: str | None = None) -> Path:
+    """The settings file a scope means: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude`` for the user,
+    ``<project>/.claude`` for a project (which must exist), or the file named."""
+    if explicit:
+        return Path(os.path.abspath(os.path.expanduser(explicit)))
+    if scope == "project":
+        base = Path(os.path.abspath(project_dir or os.getcwd()))
+        if not base.is_dir():
+            raise ClaimgraphError("no-project-dir", f"project directory {base} does not exist",
+                                  hint="pass --project-dir DIR naming an existing directory")
+        return base / ".claude" / "settings.json"
+    return claude_config_dir(environ) / "settings.json"
+
+
+def claude_config_dir(environ: Mapping[str, str]) -> Path:
+    """``$CLAUDE_CONFIG_DIR``, else ``~/.claude``."""
+    explicit = environ.get("CLAUDE_CONFIG_DIR", "").strip()
+    if explicit:
+        return Path(os.path.expanduser(explicit))
+    return Path(environ.get("HOME") or os.path.expanduser("~")) / ".claude"
+
+
+def install(path: Path, python: str | None = None, dry_run: bool = False) -> dict[str, Any]:
+    """Register our hooks in ``path``; ``status`` is installed, updated or already-installed."""
+    python = python or sys.executable
+    check_interpreter(python)
+    current = settings_file.read(path)
+    had_ours = any(is_ours(h) for h in _all_handlers(current.data))
+    planned = with_our_hooks(current.data, our_handlers(python), path)
+    if planned == current.data:
+        status = "already-installed"
+    else:
+        status = "updated" if had_ours else "installed"
+    return _apply(current, planned, status, dry_run)
+
+
+def check_interpreter(python: str) -> None:
+    """Refuse an interpreter the agent could not run the hook with: not an absolute path, or
+    one that imports claimgraph only thanks to this shell (PYTHONPATH, the current directory)."""
+    if not python or not os.path.isabs(python):
+        raise ClaimgraphError("no-interpreter", f"cannot bake this Python's path ({python!r}) "
+                              "into the hook command: it is not absolute",
+                              hint="run claimgraph through an absolute interpreter path")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    probe = subprocess.run([python, "-c", "import claimgraph.hooks.entry"], cwd="/", env=env,
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False)
+    if probe.returncode != 0:
+        why = (probe.stderr.strip().splitlines() or ["no error output"])[-1]
+        raise ClaimgraphError(
+            "interpreter-cannot-run-hook", f"{python} cannot import claimgraph outside this "
+            f"shell ({why}), so the agent could not run the hook", hint="install claimgraph into "
+            "that interpreter (./install.sh or pip install), then run install with it",
+            python=python)
+
+
+def uninstall(path: Path, dry_run: bool = False) -> dict[str, Any]:
+    """Remove our hooks from ``path``; ``status`` is removed or not-installed."""
+    current = settings_file.read(path)
+    planned = without_our_hooks(current.data)
+    status = "not-installed" if planned == current.data else "removed"
+    return _apply(current, planned, status, dry_run)
+
+
+def _apply(current: SettingsFile, planned: dict[str, Any], status: str,
+           dry_run: bool) -> dict[str, Any]:
+    result: dict[str, Any] = {"status": status, "settings_file": str(current.path),
+                              "events": list(EVENTS), "dry_run": dry_run, "backup": None}
+    if status in ("already-installed", "not-installed"):
+        return result
+    delete = status == "removed" and not planned and not current.backup_path.exists()
+    text = "" if delete else settings_file.render(planned, current.text)
+    if dry_run:
+        result["diff"] = settings_file.diff(current, text)
+        return result
+    try:
+        if delete:  # no backup: the file did not exist before we created it; now it holds nothing
+            Path(os.path.realpath(current.path)).unlink()
+            result["deleted"] = True
+            return result
+        backup = settings_file.back_up_once(current)
+        settings_file.write(current.path, text, current.mode)
+    except OSError as error:
+        raise ClaimgraphError("settings-write-failed", f"cannot write {current.path}: {error}",
+                              hint="check free space and the directory's permissions; the file "
+                                   "was left as it was", path=str(current.path)) from None
+    result["backup"] = str(backup) if backup else None
+    return result
+
+
+def _all_handlers(settings: Mapping[str, Any]) -> Iterator[Any]:
+    hooks = settings.get("hooks")
+    if isinstance(hooks, dict):
+        for groups in hooks.values():
+            if isinstance(groups, list):
+                yield from _handlers(groups)

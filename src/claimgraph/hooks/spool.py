@@ -1,0 +1,166 @@
+"""What the hook leaves on disk: the spool file for the capture pass, and its log lines.
+
+Standard library only (this runs on the hook's fast path; see ``claimgraph.hooks``). The store
+path follows ``claimgraph.sidecar.default_db_path`` — ``$CLAIMGRAPH_DB``, else
+``$XDG_DATA_HOME/claimgraph/claims.db`` — re-stated here with ``os.path`` because importing
+``sidecar`` (pathlib, tempfile, hashlib) would cost the hook more than all its own work; a
+test keeps the two in step.
+
+A spool file ``<db>.spool/<agent>-<session>.json`` holds only the fields the capture pass needs
+(never the payload's free text, such as a Stop hook's last assistant message, which may hold
+secrets). Two hooks of one session write the same name on purpose: the latest payload wins,
+atomically, and the capture pass's high-water mark makes a second run capture nothing twice.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Mapping
+
+#: The payload fields a spool file carries, besides ``agent`` and ``received_at``.
+FIELDS = ("session_id", "transcript_path", "cwd", "hook_event_name", "reason")
+HOOK_EVENT_NAMES = {"session-end": "SessionEnd", "session-start": "SessionStart", "stop": "Stop"}
+_SALVAGE = re.compile(r'"(%s)"\s*:\s*"((?:[^"\\]|\\.)*)"' % "|".join(FIELDS))
+_UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9._-]")
+MAX_NAME_PART = 100
+
+
+def db_path(environ: Mapping[str, str]) -> str:
+    """Absolute ``<db>``: the same rule as ``sidecar.default_db_path``."""
+    home = environ.get("HOME") or os.path.expanduser("~")
+    explicit = environ.get("CLAIMGRAPH_DB")
+    if explicit:
+        if explicit == "~" or explicit.startswith("~/"):
+            explicit = os.path.join(home, explicit[2:])
+        return os.path.abspath(explicit)
+    data_home = environ.get("XDG_DATA_HOME")
+    if not data_home or not os.path.isabs(data_home):
+        data_home = os.path.join(home, ".local", "share")
+    return os.path.join(data_home, "claimgraph", "claims.db")
+
+
+def parse_payload(raw: bytes) -> tuple[dict[str, object], str | None]:
+    """The payload object, and what was wrong with it (None when nothing).
+
+    Malformed or truncated JSON is not the end: the known string fields are salvaged from the
+    text, so a payload cut at the size limit (a huge ``last_assistant_message``) still names
+    its session and transcript.
+    """
+    text = raw.decode("utf-8", "replace")
+    if not text.strip():
+        return {}, "stdin was empty"
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        return salvage(text), f"stdin is not valid JSON ({error})"
+    if not isinstance(data, dict):
+        return {}, f"stdin JSON is a {type(data).__name__}, not an object"
+    return data, None
+
+
+def salvage(text: str) -> dict[str, str]:
+    """Known ``"field": "string"`` pairs found anywhere in broken JSON text (first one wins)."""
+    found: dict[str, str] = {}
+    for match in _SALVAGE.finditer(text):
+        try:
+            found.setdefault(match.group(1), json.loads(f'"{match.group(2)}"'))
+        except ValueError:
+            continue
+    return found
+
+
+def make_record(payload: Mapping[str, object], agent: str, event: str,
+                now: float) -> dict[str, object]:
+    """The spool record: string fields only, a session id even when the payload lacks one."""
+    record: dict[str, object] = {"agent": agent}
+    for field in FIELDS:
+        value = payload.get(field)
+        record[field] = value if isinstance(value, str) and value else None
+    record["hook_event_name"] = record["hook_event_name"] or HOOK_EVENT_NAMES.get(event)
+    transcript, cwd = record["transcript_path"], record["cwd"]
+    if transcript and not os.path.isabs(transcript) and cwd and os.path.isabs(cwd):
+        record["transcript_path"] = os.path.join(cwd, transcript)
+    if not record["session_id"] and record["transcript_path"]:
+        stem = os.path.splitext(os.path.basename(record["transcript_path"]))[0]
+        record["session_id"] = stem or None
+    record["received_at"] = iso_utc(now)
+    return record
+
+
+def spool_name(agent: str, session_id: str) -> str:
+    """``<agent>-<session>.json`` with anything outside ``[A-Za-z0-9._-]`` made ``_``."""
+    def safe(part: str) -> str:
+        return _UNSAFE_NAME_CHARS.sub("_", part).lstrip(".")[:MAX_NAME_PART] or "_"
+    return f"{safe(agent)}-{safe(session_id)}.json"
+
+
+def write_spool(db: str, record: Mapping[str, object]) -> str:
+    """Write ``record`` to its spool file via a temp file and ``os.replace``; return the path.
+
+    Not fsynced: a spool file lost to a power cut costs one capture that the sweep repeats,
+    and an fsync costs the hook milliseconds on every session.
+    """
+    directory = db + ".spool"
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    path = os.path.join(directory, spool_name(record["agent"], record["session_id"]))
+    temp = f"{path}.{os.getpid()}.tmp"
+    data = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+    handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+    try:
+        try:
+            os.write(handle, data)
+        finally:
+            os.close(handle)
+        os.replace(temp, path)
+    except BaseException:
+        _remove_quietly(temp)
+        raise
+    return path
+
+
+def open_log(db: str) -> int | None:
+    """``<db>.capture.log`` opened for appending (creating ``<db>``'s directory), or None."""
+    try:
+        os.makedirs(os.path.dirname(db), exist_ok=True)
+        return os.open(db + ".capture.log",
+                       os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except OSError:
+        return None
+
+
+class HookLog:
+    """JSON lines in the shape structlog writes (ts, level, event, pid, then context)."""
+
+    def __init__(self, fd: int | None, **context: object) -> None:
+        self.fd = fd
+        self.context = context
+
+    def write(self, level: str, event: str, **fields: object) -> None:
+        """One ``O_APPEND`` write per line, so concurrent writers never interleave; a log that
+        cannot be written is silently skipped (there is nowhere left to report it)."""
+        if self.fd is None:
+            return
+        line = {"ts": iso_utc(time.time()), "level": level, "event": event, "pid": os.getpid(),
+                **self.context, **fields}
+        try:
+            os.write(self.fd, (json.dumps(line, ensure_ascii=False, default=str) + "\n")
+                     .encode("utf-8", "replace"))
+        except (OSError, ValueError):
+            pass
+
+
+def iso_utc(seconds: float) -> str:
+    """ISO-8601 UTC with milliseconds, as everywhere else in claimgraph."""
+    whole = int(seconds)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + \
+        f".{int((seconds - whole) * 1000):03d}Z"
+
+
+def _remove_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

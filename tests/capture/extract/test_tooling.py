@@ -1,0 +1,168 @@
+"""tested-by / built-with / depends-on, and the command parsing that decides what succeeded."""
+
+from __future__ import annotations
+
+import pytest
+
+from claimgraph.capture.extract.shell import invocations, unwrap
+from claimgraph.capture.extract.tooling import packages_added, runner_of
+
+from .extract_helpers import ROOT, Session, facts
+
+PROJECT = "shop"
+
+
+@pytest.mark.parametrize("command, expected", [
+    ("pytest -q tests/", ("core/tested-by", "pytest")),
+    ("python -m pytest tests/test_cart.py -v", ("core/tested-by", "pytest")),
+    ("FOO=1 uv run pytest", ("core/tested-by", "pytest")),
+    (".venv/bin/python -m pytest", ("core/tested-by", "pytest")),
+    ("cargo test", ("core/tested-by", "cargo test")),
+    ("npm run test -- --coverage", ("core/tested-by", "npm test")),
+    ("npx vitest run", ("core/tested-by", "vitest")),
+    ("go test ./...", ("core/tested-by", "go test")),
+    ("mix credo --strict", ("core/tested-by", "mix credo")),
+    ("tsc --noEmit", ("core/tested-by", "tsc --noEmit")),
+    ("make", ("core/built-with", "make")),
+    ("cargo build --release", ("core/built-with", "cargo build")),
+    ("python -m build", ("core/built-with", "python -m build")),
+    ("npm run build", ("core/built-with", "npm run build")),
+    ("mix compile --warnings-as-errors", ("core/built-with", "mix compile")),
+    ("make install", None), ("make clean", None), ("pytest --version", None),
+    ("tsc --init", None), ("git commit -m test", None), ("./run_tests.sh", None),
+])
+def test_known_runners_are_recognised(command, expected):
+    [invocation] = invocations(command)
+    assert runner_of(invocation.argv) == expected
+
+
+@pytest.mark.parametrize("command, expected", [
+    ("pip install requests", ["requests"]),
+    ("pip install 'requests[socks]>=2.31' httpx==0.27", ["requests", "httpx"]),
+    ("python -m pip install -U rich", ["rich"]),
+    ("uv add --group dev pytest", ["pytest"]),
+    ("uv pip install fastapi", ["fastapi"]),
+    ("poetry add -G dev black", ["black"]),
+    ("npm install --save-dev @types/node@20 react@18", ["@types/node", "react"]),
+    ("npm i -D vitest", ["vitest"]),
+    ("pnpm add zod", ["zod"]),
+    ("cargo add serde --features derive", ["serde"]),
+    ("go get github.com/spf13/cobra@v1.8.0", ["github.com/spf13/cobra"]),
+    ("pip install -r requirements.txt", []), ("pip install -e .", []),
+    ("pip install --user httpie", []), ("npm install -g typescript", []),
+    ("npm install", []), ("pip install --upgrade pip", []),
+    ("pip install ./vendor/pkg", []), ("pip install git+https://github.com/x/y", []),
+    ("npm install ../local-lib", []), ("go get ./...", []), ("cargo install ripgrep", []),
+    ("pip install dist/shop-1.0.whl", []),
+])
+def test_package_additions_name_only_real_packages(command, expected):
+    [invocation] = invocations(command)
+    assert packages_added(invocation.argv) == expected
+
+
+def test_only_commands_joined_by_and_to_the_end_are_confirmed():
+    found = invocations("make lint; cd web && npm test || echo failed")
+    assert [(i.argv[0], i.confirmed) for i in found] == [
+        ("make", False), ("cd", False), ("npm", False), ("echo", False)]
+    found = invocations("cd web && npm install zod && npm test")
+    assert [i.confirmed for i in found] == [True, True, True]
+
+
+def test_a_pipe_and_a_background_run_are_marked():
+    [piped] = invocations("pytest 2>&1 | tail -5")
+    assert piped.piped and piped.filtered and piped.confirmed
+    [grepped] = invocations("pytest | grep FAILED")
+    assert grepped.piped and not grepped.filtered
+    [background] = invocations("npm run dev &")
+    assert not background.confirmed
+
+
+def test_unreadable_lines_yield_no_commands():
+    assert invocations("echo $(pip install evil) && pytest") == []
+    assert invocations("pytest 'unbalanced") == []
+    assert invocations("(cd web && npm test)") == []
+
+
+def test_cd_changes_the_directory_of_what_follows():
+    found = invocations("cd apps/web && pnpm test", cwd="/repo")
+    assert found[1].cwd == "/repo/apps/web"
+
+
+def test_wrappers_are_removed():
+    assert unwrap(("sudo", "timeout", "60", "npx", "--yes", "jest")) == ("jest",)
+    assert unwrap(("poetry", "run", "python", "-m", "pytest", "-x")) == ("pytest", "-x")
+
+
+def test_successful_runs_give_project_tooling_facts():
+    session = Session()
+    session.bash("python -m pytest tests -q", output="5 passed")
+    session.bash("npm run build 2>&1 | tail -3")
+    session.bash("pip install requests", output="Successfully installed requests-2.32.0")
+    found = session.extract()
+    assert facts(found) == {(PROJECT, "core/tested-by", "pytest"),
+                            (PROJECT, "core/built-with", "npm run build"),
+                            (PROJECT, "core/depends-on", "requests")}
+    dep = next(c for c in found if c["predicate"] == "core/depends-on")
+    assert dep["evidence"] == ["transcript#L5: pip install requests"]
+    assert (dep["object_type"], dep["subject_type"], dep["source_type"]) == (
+        "package", "project", "session-log")
+
+
+@pytest.mark.parametrize("result", [
+    {"error": True, "output": "Exit code 1\nERROR: No matching distribution found"},
+    {"extras": {"exit_code": 2}},
+    {"answered": False},
+    {"extras": {"backgroundTaskId": "b1"}},
+])
+def test_failed_unfinished_or_backgrounded_commands_give_nothing(result):
+    session = Session()
+    session.tool("Bash", {"command": "pytest && pip install requests"}, **result)
+    assert session.extract() == []
+
+
+def test_a_masked_pipe_status_is_enough_for_a_runner_but_not_for_a_package():
+    session = Session()
+    session.bash("pip install reqests 2>&1 | tail -2")
+    session.bash("cargo test 2>&1 | tail -2")
+    assert facts(session.extract()) == {(PROJECT, "core/tested-by", "cargo test")}
+
+
+def test_gemini_reports_the_exit_code_inside_the_output():
+    session = Session(agent="gemini")
+    session.tool("run_shell_command", {"command": "pip install RestrictedPython"},
+                 output="Output: bash: pip: command not found\nExit Code: 127\nSignal: 0")
+    session.tool("run_shell_command", {"command": "pip3 install rich"},
+                 output="Output: Successfully installed rich\nExit Code: 0\nSignal: 0")
+    assert facts(session.extract()) == {(PROJECT, "core/depends-on", "rich")}
+
+
+def test_without_a_project_there_is_no_subject_for_tooling():
+    session = Session(cwd=None)
+    session.bash("pytest")
+    assert session.extract() == []
+
+
+def test_a_runner_used_many_times_is_one_fact_with_a_few_citations():
+    session = Session()
+    for _ in range(5):
+        session.bash("pytest -q")
+    [found] = session.extract()
+    assert len(found["evidence"]) == 3
+    assert found["evidence"][0] == "transcript#L1: pytest -q"
+
+
+def test_codex_shell_calls_are_read_from_their_argument_list():
+    session = Session(agent="codex")
+    session.tool("shell", {"command": ["bash", "-lc", "cargo test"], "workdir": ROOT},
+                 extras={"exit_code": 0})
+    assert facts(session.extract()) == {(PROJECT, "core/tested-by", "cargo test")}
+
+
+@pytest.mark.parametrize("command", [
+    "pytest; echo done", "pytest || true", "pytest | grep -c passed",
+    "pip install requests; ls", "npm test &",
+])
+def test_a_run_whose_own_status_the_line_hides_gives_nothing(command):
+    session = Session()
+    session.bash(command)
+    assert session.extract() == []

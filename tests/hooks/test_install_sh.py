@@ -1,0 +1,86 @@
+"""install.sh registers Claude Code's hooks when Claude Code is there, idempotently, and undoes it.
+
+Runs the real script against the virtual environment running these tests (whose install stamp
+must be current, so the script installs nothing), with HOME and the store in temp directories.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from claimgraph.hooks import install as installer
+
+REPO = Path(__file__).resolve().parents[2]
+VENV = Path(sys.executable).parent.parent
+
+
+@pytest.fixture(autouse=True)
+def current_venv() -> None:
+    stamp = VENV / ".claimgraph-install"
+    want = hashlib.sha256((REPO / "pyproject.toml").read_bytes()).hexdigest()
+    if not stamp.exists() or stamp.read_text().strip() != want:
+        pytest.skip(f"{VENV} was not set up by this checkout's install.sh; running it here "
+                    "would reinstall the package")
+
+
+def install_sh(*flags: str) -> str:
+    done = subprocess.run(["bash", str(REPO / "install.sh"), "--venv", str(VENV), *flags],
+                          env=dict(os.environ), capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def our_commands(settings: Path) -> list[str]:
+    data = json.loads(settings.read_text())
+    return [h["command"] for groups in data.get("hooks", {}).values() for g in groups
+            for h in g["hooks"] if installer.is_ours(h)]
+
+
+@pytest.fixture
+def settings(isolated_home: Path) -> Path:
+    (isolated_home / ".claude").mkdir()
+    return isolated_home / ".claude" / "settings.json"
+
+
+def test_install_sh_registers_the_hooks_when_claude_code_is_there_and_only_once(settings):
+    out = install_sh()
+    assert "installed claimgraph hooks (SessionEnd, SessionStart)" in out
+    assert len(our_commands(settings)) == 2
+    again = install_sh()
+    assert "already installed" in again and "already set up; nothing changed" in again
+    assert len(our_commands(settings)) == 2
+
+
+def test_install_sh_no_hooks_leaves_claude_code_alone(settings):
+    out = install_sh("--no-hooks")
+    assert "hooks" not in out and not settings.exists()
+
+
+def test_install_sh_no_init_builds_the_environment_only(settings):
+    install_sh("--no-init")
+    assert not settings.exists()
+    assert not Path(os.environ["CLAIMGRAPH_DB"]).exists()
+
+
+def test_install_sh_does_nothing_for_claude_code_when_it_is_not_installed(isolated_home):
+    install_sh()
+    assert not (isolated_home / ".claude").exists()
+
+
+def test_install_sh_uninstall_removes_our_hooks_and_nothing_else(settings):
+    settings.write_text(json.dumps({"hooks": {"SessionEnd": [
+        {"matcher": "", "hooks": [{"type": "command", "command": "other-tool"}]}]}}))
+    install_sh()
+    out = install_sh("--uninstall")
+    assert "removed claimgraph hooks" in out
+    assert our_commands(settings) == []
+    assert json.loads(settings.read_text())["hooks"]["SessionEnd"][0]["hooks"][0]["command"] \
+        == "other-tool"
