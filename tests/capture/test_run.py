@@ -231,6 +231,19 @@ def test_the_project_scope_is_the_normalized_remote_and_user_scope_stays(capsys,
     assert scopes <= {"github.com/acme/shop", "user"} and "github.com/acme/shop" in scopes
 
 
+def test_a_transcript_from_another_machine_is_keyed_by_the_remote_it_recorded(capsys):
+    codex = next((TRANSCRIPTS / "codex").glob("rollout-2025-09-24*.jsonl"))
+    code, report, _ = capture(capsys, str(codex), "--no-curate")
+    assert code == 0
+    assert report["project"] == "github.com/spectorasoftware/spectora-labs-monorepo-v2"
+
+
+def test_the_report_line_is_also_a_log_line(capsys):
+    _, report, _ = capture(capsys, str(SMALL), "--no-curate")
+    assert list(report)[:5] == ["ts", "level", "event", "pid", "run_id"]
+    assert report["event"] == "capture.report" and report["run_id"].startswith("cap-")
+
+
 # --- incremental capture -----------------------------------------------------------------------
 
 def test_a_resumed_session_captures_only_the_new_tail(capsys, tmp_path, db):
@@ -283,6 +296,20 @@ def test_a_replaced_shorter_transcript_is_read_again_from_the_start(capsys, tmp_
     code, report, _ = capture(capsys, str(copy), "--no-curate")
     assert code == 0 and report["segment"]["from"] == 0
     assert any("read again from the start" in w for w in report["warnings"])
+
+
+def test_a_moved_transcript_is_not_read_from_another_file_offset(capsys, tmp_path, db):
+    first, second = tmp_path / "a" / "s.jsonl", tmp_path / "b" / "s.jsonl"
+    first.parent.mkdir()
+    second.parent.mkdir()
+    shutil.copy(SMALL, first)
+    capture(capsys, str(first), "--no-curate", "--session", "same")
+    shutil.copy(SMALL, second)
+    code, report, _ = capture(capsys, str(second), "--no-curate", "--session", "same")
+    assert code == 0 and report["segment"]["from"] == 0
+    assert any("read again from the start" in w for w in report["warnings"])
+    live = [f[:4] for f in store_state(db)["facts"] if f[7]]
+    assert len(live) == len(set(live)), "re-reading stored a fact twice"
 
 
 def test_lines_appended_while_capture_reads_are_captured_by_the_next_run(tmp_path, db):

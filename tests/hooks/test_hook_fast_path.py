@@ -92,13 +92,26 @@ def test_two_hooks_for_one_session_at_once_leave_one_whole_spool_file(hooks: Hoo
     assert len(hooks.children(count=len(payloads))) == len(payloads)
 
 
-def test_the_cli_form_is_the_same_hook(hooks: Hooks):
-    done = subprocess.run([PYTHON, "-m", "claimgraph", "hook", "session-end"], env=hooks.env,
+def claimgraph_hook(hooks: Hooks, *argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([PYTHON, "-m", "claimgraph", "hook", *argv], env=hooks.env,
                           input=json.dumps(hooks.payload()).encode(), capture_output=True,
                           timeout=60)
+
+
+def test_the_cli_form_is_the_same_hook(hooks: Hooks):
+    done = claimgraph_hook(hooks, "session-end")
     assert (done.returncode, done.stdout) == (0, b"")
     assert [p.name for p in hooks.spooled()] == ["claude-code-sess-1.json"]
     assert hooks.children()
+
+
+def test_the_cli_form_honours_db_and_exits_zero_on_a_wrong_event(hooks: Hooks, tmp_path):
+    done = claimgraph_hook(hooks, "session-end", "--db", str(tmp_path / "other.db"))
+    assert (done.returncode, done.stdout) == (0, b"")
+    assert (tmp_path / "other.db.spool" / "claude-code-sess-1.json").exists()
+    wrong = claimgraph_hook(hooks, "session-ended")
+    assert (wrong.returncode, wrong.stdout) == (0, b"")
+    assert wrong.stderr.startswith(b"usage:")
 
 
 def imported_modules(argv: list[str], hooks: Hooks, stdin: bytes) -> set[str]:

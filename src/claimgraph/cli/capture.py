@@ -65,13 +65,13 @@ def run_capture(ctx: Context, args: argparse.Namespace) -> int:
         report = run.capture(request, _options(ctx, run))
     except ClaimgraphError as err:
         if err.type == "spool-missing":
-            return _print(_log_record("capture.report", run_id, status="spool-gone", **context,
-                                      warnings=[err.message]))
+            return _print(_log_record("capture.report", run_id, {
+                "status": "spool-gone", **context, "warnings": [err.message]}))
         return _fail(err.to_dict(), {"run_id": run_id, **context}, started)
     except Exception as err:  # a bug: still one JSON line, the traceback in the crash file
         return _fail(_crash(ctx, err), {"run_id": run_id, **context}, started)
     report["curator"] = _start_curator(ctx, args, report)
-    return _print(_log_record("capture.report", run_id, **report))
+    return _print(_log_record("capture.report", run_id, report))
 
 
 def _options(ctx: Context, run: Any) -> Any:
@@ -129,8 +129,8 @@ def _print(report: dict[str, Any]) -> int:
     return 0
 
 
-def _log_record(event: str, run_id: str | None, level: str = "info",
-                **fields: Any) -> dict[str, Any]:
+def _log_record(event: str, run_id: str | None, fields: dict[str, Any],
+                level: str = "info") -> dict[str, Any]:
     """A result line that is also a log line (``claimgraph logs`` reads capture.log back)."""
     head = {"ts": to_iso(time.time_ns() // 1_000_000), "level": level, "event": event,
             "pid": os.getpid(), "run_id": run_id}
@@ -139,9 +139,10 @@ def _log_record(event: str, run_id: str | None, level: str = "info",
 
 def _fail(error: dict[str, Any], context: dict[str, Any], started: float) -> int:
     """The one JSON error line: what failed, what to do, which session, how long it took."""
-    line = _log_record("capture.failed", context.pop("run_id", None), "error", status="error",
-                       **error, **{k: v for k, v in context.items() if v is not None},
-                       duration_ms=round((time.monotonic() - started) * 1000))
+    known = {k: v for k, v in context.items() if v is not None and k != "run_id"}
+    line = _log_record("capture.failed", context.get("run_id"), {
+        "status": "error", **known, **error,
+        "duration_ms": round((time.monotonic() - started) * 1000)}, level="error")
     if context.get("spool"):
         line["spool_kept"] = os.path.exists(context["spool"])
     emit_error(json.dumps(line, ensure_ascii=False, default=str))

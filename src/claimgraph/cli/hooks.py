@@ -24,7 +24,8 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
                        description="Read the agent's hook payload on stdin and hand the session "
                                    "to a detached capture pass. Prints nothing, exits 0; "
                                    "problems go to <db>.capture.log.")
-    p.add_argument("event", choices=entry.EVENTS)
+    # Not argparse choices: a wrong event must still exit 0 (exit 2 would block a Stop hook).
+    p.add_argument("event", metavar="EVENT", help=", ".join(entry.EVENTS))
     p.add_argument("--agent", default=entry.DEFAULT_AGENT, help="whose hook this is "
                    f"(default {entry.DEFAULT_AGENT})")
     p.set_defaults(command="hook")
