@@ -308,7 +308,11 @@ def test_a_moved_transcript_is_not_read_from_another_file_offset(capsys, tmp_pat
     code, report, _ = capture(capsys, str(second), "--no-curate", "--session", "same")
     assert code == 0 and report["segment"]["from"] == 0
     assert any("read again from the start" in w for w in report["warnings"])
-    live = [f[:4] for f in store_state(db)["facts"] if f[7]]
+    state = store_state(db)
+    size = SMALL.stat().st_size
+    assert sorted(ref for ref, *_ in state["episodes"]) == [f"claude-code:same@0-{size}",
+                                                            f"claude-code:same@0-{size}~2"]
+    live = [f[:4] for f in state["facts"] if f[7]]
     assert len(live) == len(set(live)), "re-reading stored a fact twice"
 
 

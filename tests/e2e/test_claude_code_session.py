@@ -42,7 +42,7 @@ def run_session(world: World, prompt: str, resume: str | None = None) -> str:
     """One claude run that must succeed with our SessionEnd hook intact; its session id."""
     run = world.run_claude(prompt, resume=resume)
     assert run.returncode == 0, f"claude exited {run.returncode}"
-    assert "Hook cancelled" not in run.stderr, "Claude Code cancelled a hook (1.5 s budget)"
+    assert "Hook cancelled" not in run.stderr, "Claude Code cancelled a hook: it outlived its budget"
     result = run.result
     assert result.get("is_error") is False and result.get("subtype") == "success", result
     return result["session_id"]

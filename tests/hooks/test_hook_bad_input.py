@@ -75,7 +75,7 @@ def test_a_stdin_that_never_closes_costs_half_a_second_not_the_budget(hooks: Hoo
         elapsed = time.monotonic() - started
     finally:
         child.stdin.close()
-    assert 0.4 < elapsed < FAST_S
+    assert 0.4 < elapsed < 1.5  # the deadline is 0.5 s; the budget 1.5 s
     assert child.stdout.read() == b""
     assert "not closed within" in reasons(hooks, "hook.stdin-problem")[0]
     assert hooks.children()

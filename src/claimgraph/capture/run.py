@@ -10,8 +10,9 @@ Order of work, and why:
 3. Candidates are extracted from the cleaned events, scoped (``project`` → the project id of
    DESIGN §4, ``user`` stays) and screened (admission; only shape and floor reject).
 4. Under the write lease, ONE store transaction opens the episode (ref
-   ``<agent>:<session>@<from>-<to>``, BYTE offsets of the main transcript file; subagent ranges
-   and line numbers are in the segment's header), ingests the admitted candidates into it,
+   ``<agent>:<session>@<from>-<to>``, BYTE offsets of the main transcript file, ``~2``… added
+   when a file read again from the start repeats a range; subagent ranges and line numbers
+   are in the segment's header), ingests the admitted candidates into it,
    closes it with a mechanical summary, and moves the mark. A crash anywhere before the commit
    leaves no trace but a reusable evidence file; after it, a re-run finds nothing new. If
    another capture moved the mark meanwhile, the pass starts over from the new mark.
@@ -314,8 +315,7 @@ def _commit(sh: Shell, request: Request, options: Options, mark: Any, transcript
 
 def _write_episode(sh: Shell, request: Request, options: Options, cleaned: Transcript,
                    admitted: list[dict[str, Any]], evidence: str) -> dict[str, Any]:
-    ref = f"{request.agent}:{request.session}@{cleaned.start_offset}-{cleaned.end_offset}"
-    episode = open_episode(sh, SOURCE_TYPE, ref, evidence)
+    episode = open_episode(sh, SOURCE_TYPE, _free_ref(sh, request, cleaned), evidence)
     _reach("episode", options)
     result = ingest(sh, admitted, episode=episode)
     _reach("ingested", options)
@@ -324,6 +324,17 @@ def _write_episode(sh: Shell, request: Request, options: Options, cleaned: Trans
                         result["counts"].get("reinforced", 0))
     sh.store.close_episode(episode["id"], summary, sh.now())
     return result
+
+
+def _free_ref(sh: Shell, request: Request, cleaned: Transcript) -> str:
+    """``<agent>:<session>@<from>-<to>`` (bytes); a range captured before (a transcript read
+    again from the start) gets ``~2``, ``~3``… since episode refs are unique."""
+    ref = f"{request.agent}:{request.session}@{cleaned.start_offset}-{cleaned.end_offset}"
+    taken, n = ref, 1
+    while sh.store.get_episode_by_ref(taken) is not None:
+        n += 1
+        taken = f"{ref}~{n}"
+    return taken
 
 
 def summarize(predicates: Iterable[str], reinforced: int = 0) -> str:
