@@ -18,7 +18,8 @@ import pytest
 
 from claimgraph import lease
 from claimgraph.capture import run as capture_run
-from claimgraph.capture.segment import clean_transcript
+from claimgraph.capture.segment import (
+    MAX_OUTPUT_CHARS, cap_output, clean_transcript, segment_header, segment_lines, write_segment)
 from claimgraph.cli.main import main
 from claimgraph.logic.names import object_name
 from claimgraph.logsetup import reset_logging
@@ -288,6 +289,22 @@ def test_a_truncated_last_line_waits_for_the_next_capture(capsys, tmp_path, db):
                                            first["segment"]["lines"][1] + 1]}
 
 
+def test_a_tail_of_noise_moves_the_mark_without_an_episode(capsys, tmp_path, db):
+    copy = tmp_path / "s.jsonl"
+    shutil.copy(SMALL, copy)
+    capture(capsys, str(copy), "--no-curate")
+    noise = json.dumps({"type": "progress", "sessionId": "x", "data": {"type": "hook_progress"}})
+    with open(copy, "a") as out:
+        out.write(noise + "\n" + noise + "\n")
+    code, report, _ = capture(capsys, str(copy), "--no-curate")
+    assert (code, report["status"], report["episode"]) == (0, "nothing-new", None)
+    assert report["segment"]["to"] == copy.stat().st_size
+    assert len(store_state(db)["episodes"]) == 1
+    store = open_store(db, create=False)
+    assert store.get_mark("capture:claude-code:s")["offset"] == copy.stat().st_size
+    store.close()
+
+
 def test_a_replaced_shorter_transcript_is_read_again_from_the_start(capsys, tmp_path, db):
     copy = tmp_path / "s.jsonl"
     shutil.copy(SMALL, copy)
@@ -320,15 +337,15 @@ def test_lines_appended_while_capture_reads_are_captured_by_the_next_run(tmp_pat
     """The agent may still be writing: capture stops at a line boundary, the rest comes next."""
     copy = tmp_path / f"{BIG.stem}.jsonl"
     rest = copy_split(BIG, copy, 200).splitlines(keepends=True)
-    stop = threading.Event()
 
     def keep_appending() -> None:
+        """About a second of writing, half lines at a time, while the capture reads."""
         with open(copy, "ab", buffering=0) as out:
             for line in rest:
-                if stop.is_set():
-                    break
                 out.write(line[: len(line) // 2])
+                time.sleep(0.0004)
                 out.write(line[len(line) // 2:])
+                time.sleep(0.0004)
 
     writer = threading.Thread(target=keep_appending)
     writer.start()
@@ -527,6 +544,58 @@ def test_cleaning_covers_tool_inputs_and_result_records(tmp_path):
     dumped = json.dumps([e.to_dict() for e in cleaned.events])
     assert [k for k, s in SECRETS.items() if s in dumped] == []
     assert counts["secret"] >= 3
+
+
+# --- the segment -------------------------------------------------------------------------------
+
+def test_huge_tool_output_keeps_its_head_and_tail_and_says_what_was_cut():
+    text = "HEAD" + "x" * 50_000 + "TAIL"
+    capped = cap_output(text)
+    assert capped.startswith("HEAD") and capped.endswith("TAIL")
+    assert f"{len(text) - MAX_OUTPUT_CHARS} characters of output omitted" in capped
+    assert cap_output("short") == "short"
+
+
+def test_reusing_a_call_input_in_its_result_cleans_exactly_like_cleaning_each_copy(tmp_path):
+    """The per-exchange reuse is an optimisation only: same text, same counts."""
+    from collections import Counter
+
+    from claimgraph.capture.readers import read_transcript
+    from claimgraph.logic.clean import clean_text_with_counts
+    from claimgraph.logic.redact import redact_value
+
+    session = working_session(tmp_path / "t.jsonl", tmp_path)
+    plant_secrets(session)
+    raw = read_transcript(session.path, "claude-code")
+    cleaned, counts = clean_transcript(raw)
+    expected: Counter[str] = Counter()
+    for before, after in zip(raw.events, cleaned.events):
+        text = cap_output(before.text) if before.kind == "tool_result" else before.text
+        assert after.text == (clean_text_with_counts(text)[0] if text else text)
+        expected.update(clean_text_with_counts(text)[1] if text else {})
+        assert after.tool_input == (redact_value(dict(before.tool_input), expected)
+                                    if before.tool_input else before.tool_input)
+        extras = {k: cap_output(v) if isinstance(v, str) else v for k, v in before.extras.items()}
+        redacted = redact_value(extras, expected) if extras else {}
+        for key, value in after.extras.items():  # a copy of the text gets the text's cleaning
+            assert value in (redacted[key], after.text)
+    assert counts == expected
+
+
+def test_a_streamed_segment_has_the_name_put_evidence_would_give_and_is_write_once(tmp_path):
+    from claimgraph.capture.readers import read_transcript
+
+    cleaned, _ = clean_transcript(read_transcript(SMALL, "claude-code"))
+    header = segment_header(cleaned, "s", 0, {})
+    sidecars = Sidecars(tmp_path / "claims.db")
+    name = write_segment(sidecars.evidence_dir, segment_lines(cleaned, header))
+    text = "".join(line + "\n" for line in segment_lines(cleaned, header))
+    assert Sidecars(tmp_path / "other.db").put_evidence(text) == name
+    stored = sidecars.evidence_dir / name
+    before = stored.stat().st_mtime_ns
+    assert write_segment(sidecars.evidence_dir, segment_lines(cleaned, header)) == name
+    assert stored.stat().st_mtime_ns == before
+    assert sidecars.list_evidence() == [name]  # no temp file left behind
 
 
 # --- crashes -----------------------------------------------------------------------------------

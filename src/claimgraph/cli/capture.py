@@ -90,7 +90,8 @@ def _start_curator(ctx: Context, args: argparse.Namespace, report: dict[str, Any
         return "not-needed"
     from claimgraph.curator import spawn_curator
 
-    extra = ["--config", args.config] if getattr(args, "config", None) else []
+    config = getattr(args, "config", None)
+    extra = ["--config", os.path.abspath(config)] if config else []
     try:
         pid = spawn_curator(ctx.db_path, extra, ctx.environ)
     except OSError as exc:
@@ -101,12 +102,11 @@ def _start_curator(ctx: Context, args: argparse.Namespace, report: dict[str, Any
 
 
 def run_curate(ctx: Context, args: argparse.Namespace) -> int:
-    from claimgraph.curator.stub import curate, new_run_id
+    from claimgraph.curator.stub import curate
 
-    run_id = _background_logging(ctx, "cur-")
-    result = curate(ctx.db_path, run_id or new_run_id())
+    result = curate(ctx.db_path, _background_logging(ctx, "cur-"))
     if ctx.json:
-        return _print(result)
+        return _print(_log_record("curate.result", result["run_id"], result))
     holder = result.get("holder") or {}
     verb = ("skipped: another curator holds the lease "
             f"({holder.get('owner')}, pid {holder.get('pid')})"

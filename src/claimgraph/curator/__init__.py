@@ -21,15 +21,17 @@ def spawn_curator(db: Path, extra_args: Sequence[str] = (),
     """Start ``claimgraph curate`` fully detached and return its pid; never wait for it.
 
     New session (no signal from our terminal reaches it), stdin from /dev/null, stdout and
-    stderr appended to ``<db>.curate.log``, no inherited descriptors, cwd beside the store.
+    stderr appended to ``<db>.curate.log``, no inherited descriptors, and ``/`` as its cwd
+    (``-m`` puts the cwd first on ``sys.path``, and a project directory may vanish).
     """
+    db = Path(db).absolute()
     log_path = Sidecars(db).curate_log
     log_path.parent.mkdir(parents=True, exist_ok=True)
     argv = [sys.executable, "-m", "claimgraph", "curate", "--db", str(db), "--json", *extra_args]
     with open(log_path, "ab") as log_file:
         child = subprocess.Popen(
             argv, stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT,
-            start_new_session=True, close_fds=True, cwd=str(log_path.parent),
+            start_new_session=True, close_fds=True, cwd="/",
             env=dict(os.environ if environ is None else environ))
-    child.returncode = 0  # never awaited: the child outlives us and is reaped by init
+    child.returncode = 0  # never awaited: keep Popen's finalizer from warning about it
     return child.pid
