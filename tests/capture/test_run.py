@@ -791,3 +791,38 @@ def test_summaries_count_the_episode_facts_by_predicate():
     assert capture_run.summarize(predicates) == "4 facts — 2 written-in, 1 prefers, 1 x/owned-by"
     assert capture_run.summarize([]) == "0 facts"
     assert capture_run.summarize(["core/prefers"], reinforced=2) == "1 fact — 1 prefers; 2 reinforced"
+
+
+# --- the opt-in model extractor, through a real stand-in command --------------------------------
+
+FAKE_MODEL = Path(__file__).resolve().parents[1] / "fixtures_bin" / "fake_model.py"
+
+
+def test_the_model_extractor_runs_beside_the_builtin_one_when_configured(
+        capsys, tmp_path, db, monkeypatch):
+    project = tmp_path / "proj"
+    project.mkdir()
+    working_session(tmp_path / "s.jsonl", project)
+    reply = tmp_path / "reply.jsonl"
+    reply.write_text(json.dumps({"subject": "billing", "predicate": "prefers",
+                                 "object": "uv", "class": "preference", "confidence": 0.9}) + "\n")
+    calls = tmp_path / "calls.jsonl"
+    monkeypatch.setenv("CLAIMGRAPH_LLM_CMD", f"{sys.executable} {FAKE_MODEL}")
+    monkeypatch.setenv("FAKE_MODEL_OUTPUT", str(reply))
+    monkeypatch.setenv("FAKE_MODEL_REPORT", str(calls))
+    code, report, err = capture(capsys, str(tmp_path / "s.jsonl"), "--agent", "claude-code",
+                                "--cwd", str(project), "--extractor", "builtin,model", "--no-curate")
+    assert code == 0, err
+    call = json.loads(calls.read_text().splitlines()[0])
+    assert call["internal"] == "1" and "uv instead of pip" in call["prompt"]
+    facts = store_state(db)["facts"]
+    assert ("billing", "core/prefers", "uv") in {f[:3] for f in facts}, facts
+    assert "core/defined-in" in {f[1] for f in facts}
+
+
+def test_an_unknown_extractor_is_refused_before_any_work(capsys, tmp_path, db):
+    working_session(tmp_path / "s.jsonl", tmp_path)
+    code, _, err = capture(capsys, str(tmp_path / "s.jsonl"), "--extractor", "builtin,oracle",
+                           "--no-curate")
+    assert code == 1 and "oracle" in err
+    assert not db.exists() or store_state(db)["facts"] == []

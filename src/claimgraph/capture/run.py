@@ -145,7 +145,7 @@ def capture(request: Request, options: Options) -> dict[str, Any]:
     """Run the pass; returns the report (raises ClaimgraphError with nothing half-written)."""
     started = time.monotonic()
     structlog.contextvars.bind_contextvars(session=request.session)
-    extractor = find_extractor(request.extractor)
+    extractor = find_extractor(request.extractor, options.environ)
     store = open_store(options.db, create=True)
     try:
         sh = Shell(store, half_life_days=options.half_life_days)
@@ -268,11 +268,10 @@ def _project(request: Request, cleaned: Transcript, options: Options) -> Project
     return project
 
 
-def find_extractor(name: str) -> Extractor:
-    """The named extractor, looked up before any work so a typo costs nothing."""
+def find_extractor(name: str, environ: Mapping[str, str] | None = None) -> Extractor:
+    """The named extractor(s), looked up before any work so a typo costs nothing."""
     from claimgraph.capture.extract import get_extractor  # the extractors load only to capture
-
-    return get_extractor(name)
+    return get_extractor(name, environ)
 
 
 def _scoped(candidate: Mapping[str, Any], project: str) -> dict[str, Any]:

@@ -9,7 +9,8 @@ where known, evidence (at least one "path: quote" string) and the ``rule`` that 
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+import re
+from typing import Any, Callable, Mapping, Protocol
 
 from claimgraph.capture.events import Transcript
 from claimgraph.capture.extract import builtin
@@ -24,11 +25,41 @@ class Extractor(Protocol):
 EXTRACTORS: dict[str, Extractor] = {"builtin": builtin.extract}
 
 
-def get_extractor(name: str) -> Extractor:
-    """The extractor registered under ``name``, or an error that lists the known ones."""
-    try:
+#: Extractors built per pass from settings (they carry a budget), by name.
+CONFIGURED: dict[str, Callable[[Mapping[str, str]], Extractor]] = {}
+
+
+def _model_extractor(environ: Mapping[str, str]) -> Extractor:
+    """The opt-in model extractor, its budget fresh for this pass (settings from env/file)."""
+    from claimgraph.capture.extract.model import ModelExtractor
+    from claimgraph.config import load_settings
+    return ModelExtractor.from_settings(load_settings(environ=dict(environ)))
+
+
+CONFIGURED["model"] = _model_extractor
+
+
+def get_extractor(spec: str, environ: Mapping[str, str] | None = None) -> Extractor:
+    """The extractor(s) a setting names: "builtin", "model", or both ("builtin,model").
+
+    Several names run in order and their candidates are concatenated; screening and the
+    write path's reinforcement take care of overlaps.
+    """
+    names = [n for n in re.split(r"[\s,+;]+", (spec or "").strip().lower()) if n]
+    chosen = [_one(name, environ or {}) for name in names or ["builtin"]]
+    if len(chosen) == 1:
+        return chosen[0]
+
+    def combined(transcript: Transcript, *, project_root: str | None) -> list[dict[str, Any]]:
+        return [c for ex in chosen for c in ex(transcript, project_root=project_root)]
+    return combined
+
+
+def _one(name: str, environ: Mapping[str, str]) -> Extractor:
+    if name in EXTRACTORS:
         return EXTRACTORS[name]
-    except KeyError:
-        raise ClaimgraphError("unknown-extractor", f"no extractor named {name!r}",
-                              hint="use one of: " + ", ".join(sorted(EXTRACTORS)),
-                              extractor=name) from None
+    if name in CONFIGURED:
+        return CONFIGURED[name](environ)
+    raise ClaimgraphError("unknown-extractor", f"no extractor named {name!r}",
+                          hint="use one of: " + ", ".join(sorted({*EXTRACTORS, *CONFIGURED})),
+                          extractor=name)
