@@ -20,10 +20,7 @@ def _require_name(name: str | None, what: str = "entity name") -> str:
 
 
 def _match(sh: Shell, name: str, scope: str, type: str | None) -> dict[str, Any] | None:
-    """Exact name first (the fast, common path), then the logic's precedence over candidates."""
-    exact = sh.store.get_entity(name, scope)
-    if exact is not None:
-        return {"via": "exact", "entity": exact}
+    """One candidate query, then the logic's precedence (exact name, alias, normalized)."""
     match = E.pick_entity_match(name, sh.store.find_entities(name, scope), type)
     if match and match["via"] == "ambiguous":
         names = sorted(c["name"] for c in match["candidates"])
@@ -43,17 +40,23 @@ def resolve_entity(sh: Shell, name: str, scope: str | None = None,
 
 def ensure_entity(sh: Shell, name: str, scope: str | None = None, type: str | None = None) -> Entity:
     """Find or create. A normalized hit self-heals by learning the typed name as an alias."""
+    return ensure_entity_noting_creation(sh, name, scope, type)[0]
+
+
+def ensure_entity_noting_creation(sh: Shell, name: str, scope: str | None = None,
+                                  type: str | None = None) -> tuple[Entity, bool]:
+    """ensure_entity, also saying whether the entity is new (so a batch knows it has no facts)."""
     name, scope = _require_name(name), scope or DEFAULT_SCOPE
     match = _match(sh, name, scope, type)
     if match is None:
         entity = {"id": sh.new_id("e"), "name": name, "type": type, "scope": scope, "aliases": []}
-        return sh.store.insert_entity(entity)
+        return sh.store.insert_entity(entity), True
     entity = match["entity"]
     heal_alias = [name] if match["via"] == "normalized" else []
     heal_type = type if entity.get("type") is None and type else None
     if heal_alias or heal_type:
         entity = sh.store.update_entity(entity["id"], type=heal_type, add_aliases=heal_alias)
-    return entity
+    return entity, False
 
 
 def require_entity(sh: Shell, name: str, scope: str | None = None) -> Entity:

@@ -56,7 +56,10 @@ class BatchWriter(Writer):
         cached = self._entities.get((name, scope))
         if cached is not None and (type is None or cached.get("type") is not None):
             return cached
-        entity = self._entities[(name, scope)] = super().entity(name, scope, type)
+        entity, created = ents.ensure_entity_noting_creation(self.sh, name, scope, type)
+        self._entities[(name, scope)] = entity
+        if created:
+            self._out[entity["id"]] = {}
         return entity
 
     def resolves(self, name: str, scope: str) -> bool:
