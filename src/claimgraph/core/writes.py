@@ -19,21 +19,13 @@ from claimgraph.logic.model import DEFAULT_SCOPE, resolve_epistemic
 ON_CONFLICT = (None, "supersede", "flag", "ignore")
 
 
-def assert_fact(sh: Shell, subject: str, predicate: str, obj: Any, *,
-                object_kind: str | None = None, epistemic: str | None = None,
-                source_type: str | None = None, confidence: Any = None,
-                scope: str | None = None, subject_scope: str | None = None,
-                object_scope: str | None = None, subject_type: str | None = None,
-                object_type: str | None = None, valid_from: int | None = None,
-                valid_until: int | None = None, on_conflict: str | None = None,
-                episode: str | None = None, evidence: Iterable[str] = ()) -> dict[str, Any]:
-    """Assert one fact through the conflict policy; returns {status, fact, ...}."""
-    return assert_with(Writer(sh), subject, predicate, obj, object_kind=object_kind,
-                       epistemic=epistemic, source_type=source_type, confidence=confidence,
-                       scope=scope, subject_scope=subject_scope, object_scope=object_scope,
-                       subject_type=subject_type, object_type=object_type, valid_from=valid_from,
-                       valid_until=valid_until, on_conflict=on_conflict, episode=episode,
-                       evidence=evidence)
+def assert_fact(sh: Shell, subject: str, predicate: str, obj: Any, **options: Any) -> dict[str, Any]:
+    """Assert one fact through the conflict policy; returns {status, fact, ...}.
+
+    ``options`` are assert_with's keywords (object_kind, epistemic, source_type, confidence,
+    scope, valid_from/valid_until, on_conflict, episode, evidence, ...).
+    """
+    return assert_with(Writer(sh), subject, predicate, obj, **options)
 
 
 def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
