@@ -15,17 +15,18 @@ def demo_db(home: Path) -> Path:
     return home / ".local/share/claimgraph/demo.db"
 
 
-def test_demo_tells_the_story_and_exits_zero(ok, isolated_home):
+def test_demo_captures_a_session_and_tells_the_story(ok, isolated_home):
     result = ok("demo")
     text = normalize(result.out)
-    assert text.startswith(f"Replaying a small project story into a fresh demo store: "
-                           f"{demo_db(isolated_home)}\n")
-    assert "superseded  <f>  billing-api decided-against requests" in text
-    assert ("  <f>  billing-api prefers requests  (conf 0.70, valid 2026-01-12 → 2026-02-02, "
-            "superseded by <f>)") in text
-    assert "flagged  <f>  billing-api decided-against GraphQL" in text
-    assert "    conflicts with <f>  billing-api prefers GraphQL" in text
-    assert text.rstrip().endswith(f"claimgraph --db {demo_db(isolated_home)} facts billing-api")
+    assert text.startswith("claimgraph demo: capture one coding session into a fresh demo "
+                           f"store: {demo_db(isolated_home)}\n")
+    assert "superseded  <f>  invoice-tools decided-against requests" in text
+    assert "  <f>  invoice-tools prefers requests  (conf 0.70, valid " in text
+    assert ", superseded by <f>)" in text
+    assert "  <f>  invoice-tools prefers pytest  (conf 0.80, valid since " in text
+    assert "    conflicts with <f>  invoice-tools decided-against pytest" in text
+    assert text.rstrip().endswith(f"claimgraph --db {demo_db(isolated_home)} search pytest")
+    assert len(text.splitlines()) <= 60
 
 
 def test_demo_never_touches_the_configured_store(ok, db):
@@ -36,11 +37,11 @@ def test_demo_never_touches_the_configured_store(ok, db):
 def test_demo_recreates_its_store_on_every_run(ok, isolated_home):
     first = ok("demo", "--json").json()
     second = ok("demo", "--json").json()
-    assert len(first["facts"]) == len(second["facts"]) == 7
-    assert [r["status"] for r in second["replay"]] == [
-        "created", "created", "created", "created", "superseded", "created", "created", "flagged"]
+    assert len(first["facts"]) == len(second["facts"]) == 8
+    assert [r["status"] for r in second["history_replay"]] == ["created", "superseded", "created"]
+    assert second["capture"]["counts"] == {"created": 7, "flagged": 1, "reinforced": 1}
     stats = ok("--db", str(demo_db(isolated_home)), "stats", "--json").json()
-    assert stats["facts"]["total"] == 8
+    assert stats["facts"]["total"] == 11
 
 
 def test_demo_with_db_uses_that_path(ok, tmp_path):

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections import Counter
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from claimgraph.logic import redact as redact_module
 from claimgraph.logic.redact import (
     is_secret_name, placeholder, redact, redact_value, redact_with_counts,
 )
@@ -270,3 +272,41 @@ def test_a_five_megabyte_adversarial_text_is_handled_in_linear_time():
     assert len(text) >= FIVE_MB - len(ADVERSARIAL_CHUNKS)
     redacted = redact(text)
     assert isinstance(redacted, str) and redacted.count("\n") >= len(ADVERSARIAL_CHUNKS) - 1
+
+
+def redact_every_pass(text: str) -> tuple[str, Counter[str]]:
+    """The reference: every pass over the whole text in order, with no gate and no shortcut."""
+    counts: Counter[str] = Counter()
+    passes = [(re.compile(shape), redact_module._whole(kind))
+              for kind, shape, _ in redact_module._TOKEN_SHAPES]
+    passes += [(pattern, replace) for pattern, replace, _ in redact_module._LABELLED_PASSES]
+    passes.append((redact_module._ASSIGNMENT, redact_module._assignment))
+    for pattern, replace in passes:
+        text = pattern.sub(lambda match: replace(match, counts), text)
+    return text, counts
+
+
+NAMES_AND_CASES = st.sampled_from([
+    "DB_PASSWORD", "apiKey", "client-secret", "sortKey", "AUTH", "token", "token_count",
+    "x" * 85 + "_token", "my-" + "k" * 78 + "_credentials", "passkey", "PassWord", "oauth",
+    "api-key", "aws_secret_access_key", "\u212aEY", "S\u0130", "\u017fecret", "pa\u017f\u017f",
+    "au\u0131h", "AUTHORIZATION: ", "authorization=", "bearer ", "BEARER\t", "=", ":", " = ",
+    '"', "'", "]", '["', "://", "ghp_", "github_pat_", "glpat-", "xoxb-", "sk_live_", "rk_test_",
+    "AKIA", "ASIA", ".eyJ", "hooks.slack.com/services/", "[REDACTED:secret]", "${X}", "None",
+    "getpass()", "-", "_", " ", "\n", "\t", ",", ";", "Fake0Value0123456"])
+MIXED = st.lists(st.one_of(SECRETISH, NAMES_AND_CASES, st.text(max_size=6)),
+                 max_size=30).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(MIXED)
+def test_the_gated_passes_redact_exactly_what_every_pass_would(text):
+    assert redact_with_counts(text) == redact_every_pass(text)
+
+
+@pytest.mark.parametrize(("kind", "secret", "around"), PLANTED,
+                         ids=[f"{kind}-{i}" for i, (kind, _, _) in enumerate(PLANTED)])
+def test_planted_secrets_in_text_with_unicode_case_folds_still_match_every_pass(
+        kind, secret, around):
+    text = "\u017f \u0130 \u0131 \u212a " + around.format(secret) + " pa\u017f\u017fword=x1"
+    assert redact_with_counts(text) == redact_every_pass(text)
