@@ -25,6 +25,8 @@ from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import to_iso
 from claimgraph.logsetup import configure_logging
 
+CURATE_STAGES = ("consolidate", "decay", "audit")
+
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
@@ -42,10 +44,17 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--extractor", help="which extractor (default: the extractor setting)")
     p.add_argument("--no-curate", action="store_true", help="do not start the curator")
     p.set_defaults(command="capture")
-    p = sub.add_parser("curate", parents=[common], help="run the curator (a stub for now)",
-                       description="Take the curation lease (never waiting), curate, release. "
-                                   "If another curator holds the lease, log curate.skipped "
-                                   "naming it and exit 0.")
+    p = sub.add_parser(
+        "curate", parents=[common], help="run the curator: consolidate (decay and audit to come)",
+        description="Take the curation lease (never waiting) and run the curator's stages, each "
+                    "contained, in short fenced write transactions; re-run while curators that "
+                    "were turned away left a dirty mark (3 passes at most); release. If another "
+                    "curator holds the lease, log curate.skipped naming it, leave the dirty mark "
+                    "and exit 0.")
+    p.add_argument("--stage", action="append", choices=CURATE_STAGES, dest="stages",
+                   help="run only this stage (repeatable; default: all)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="plan and report without writing (takes no lease, leaves no mark)")
     p.set_defaults(command="curate")
 
 
@@ -102,17 +111,35 @@ def _start_curator(ctx: Context, args: argparse.Namespace, report: dict[str, Any
 
 
 def run_curate(ctx: Context, args: argparse.Namespace) -> int:
-    from claimgraph.curator.stub import curate
+    """Exit 0 whenever the curator ran or rightly stood aside; a crash leaves its traceback."""
+    from claimgraph.curator import run
 
-    result = curate(ctx.db_path, _background_logging(ctx, "cur-"))
+    run_id = _background_logging(ctx, "cur-")
+    settings = ctx.settings
+    options = run.Options(db=ctx.db_path, stages=tuple(args.stages or CURATE_STAGES),
+                          dry_run=args.dry_run, lease_wait_ms=settings.value("lease_wait_ms"),
+                          lease_ttl_ms=settings.value("lease_ttl_ms"),
+                          half_life_days=settings.value("half_life_days"),
+                          environ=dict(ctx.environ))
+    try:
+        result = run.curate(options, run_id)
+    except Exception:
+        structlog.get_logger("claimgraph.curate").error(
+            "curate.crashed", traceback=traceback.format_exc())
+        raise
     if ctx.json:
-        return _print(_log_record("curate.result", result["run_id"], result))
-    holder = result.get("holder") or {}
-    verb = ("skipped: another curator holds the lease "
-            f"({holder.get('owner')}, pid {holder.get('pid')})"
-            if result["status"] == "already-running" else "done")
-    print(f"curate {result['run_id']}: {verb}", file=sys.stdout)
+        return _print(_log_record("curate.result", run_id, result))
+    print(f"curate {run_id}: {_curate_line(result)}", file=sys.stdout)
     return 0
+
+
+def _curate_line(result: dict[str, Any]) -> str:
+    if result["status"] == "already-running":
+        holder = result.get("holder") or {}
+        return ("skipped: another curator holds the lease "
+                f"({holder.get('owner')}, pid {holder.get('pid')})")
+    stages = ", ".join(f"{name} {s['status']}" for name, s in result["stages"].items())
+    return f"{result['status']} in {result['passes']} pass(es): {stages}"
 
 
 def _background_logging(ctx: Context, prefix: str) -> str:

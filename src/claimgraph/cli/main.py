@@ -20,12 +20,13 @@ from claimgraph import STORE_FORMAT, __version__
 from claimgraph.cli import demo, entity, evidence, facts, info, init, portable, predicates, search
 from claimgraph.cli import capture
 from claimgraph.cli import hooks
+from claimgraph.cli import audit
 from claimgraph.cli.context import Context
 from claimgraph.cli.output import emit_error
 from claimgraph.errors import ClaimgraphError
 
 GROUPS = (init, facts, search, entity, predicates, evidence, portable, info, demo, capture,
-          hooks)
+          hooks, audit)
 Handler = Callable[[Context, argparse.Namespace], int]
 DISPATCH: dict[str, Handler] = {name: run for group in GROUPS for name, run in group.COMMANDS.items()}
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130

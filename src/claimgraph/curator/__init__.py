@@ -1,8 +1,9 @@
 """The curator (DESIGN §7): a singleton, started detached after each capture.
 
-Only a stub lives here for now (``stub.py``): it takes the curation lease, logs, and exits,
-so the capture → curator chain and its lease contention are real and tested before the
-consolidation, decay and audit work of the curator issue replaces it.
+``run.py`` takes the curation lease (or leaves the dirty mark of ``dirty.py``) and runs the
+stages of ``stages.py``; ``consolidate.py`` is the consolidate stage, ``scope.py`` picks the
+facts a pass looks at. Decay and audit are registered but skipped until the store can hold
+dormant facts and audit verdicts.
 """
 
 from __future__ import annotations

@@ -1,0 +1,112 @@
+"""``audit`` and ``provenance``: does memory still match the code, and where did a fact come from.
+
+Both only read (no lease). ``audit`` exits 5 when confabulation is suspected (a claim cites a
+file that is not there, or code the file does not contain), so a script or CI step can stop on
+it; every other verdict, including claims that could not be checked, exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, Mapping
+
+from claimgraph.cli.context import Context
+from claimgraph.cli.output import emit, emit_json, fact_json, fact_line, plural, short_id
+from claimgraph.cli.values import resolve_fact_id
+from claimgraph.core import audit as audit_core
+from claimgraph.core import provenance as provenance_core
+from claimgraph.logic.timeutil import to_iso
+from claimgraph.sidecar import Sidecars
+
+EXIT_CONFABULATION = 5
+#: Transcript text longer than this is cut in human output (JSON keeps all of it).
+SHOWN_TEXT_CHARS = 300
+
+
+def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("audit", parents=[common], help="check facts' cited code against the files",
+                       description="Claim-vs-evidence: for every valid fact citing 'path: quote', "
+                                   "check that the quoted identifiers and `code` occur in the "
+                                   "file now. Exit 5 when confabulation is suspected.")
+    p.add_argument("--base", metavar="DIR", help="resolve relative citations against DIR "
+                   "(default: the project root of each fact's episode, else the current project)")
+    p.set_defaults(command="audit")
+    p = sub.add_parser("provenance", parents=[common], help="the chain that backs a fact",
+                       description="A fact, its episode, the transcript lines it came from and "
+                                   "each cited file with its current verdict.")
+    p.add_argument("fact", metavar="FACT_ID", help="a full id or the short f-xxxxxxxx shown")
+    p.add_argument("--base", metavar="DIR", help="resolve relative citations against DIR")
+    p.set_defaults(command="provenance")
+
+
+def run_audit(ctx: Context, args: argparse.Namespace) -> int:
+    result = audit_core.audit(ctx.shell(), args.base, sidecars=Sidecars(ctx.db_path),
+                              environ=ctx.environ)
+    summary = result["summary"]
+    if ctx.json:
+        emit_json(result)
+    else:
+        emit(banner(summary))
+        for check in result["checks"]:
+            emit_check(check, "  ")
+    return EXIT_CONFABULATION if summary["confabulation_suspected"] else 0
+
+
+def banner(summary: Mapping[str, Any]) -> str:
+    """``audit: 3 claims (2 supported, 1 unsupported) — overall suspect, confabulation suspected``"""
+    counts = ", ".join(f"{n} {verdict}" for verdict, n in summary["by_verdict"].items())
+    head = f"audit: {plural(summary['total'], 'claim')}" + (f" ({counts})" if counts else "")
+    flag = ", confabulation suspected" if summary["confabulation_suspected"] else ""
+    return f"{head} — overall {summary['overall']}{flag}"
+
+
+def emit_check(check: Mapping[str, Any], indent: str) -> None:
+    """The verdict, the fact and the citation, then what was found and what was not."""
+    emit(f"{indent}{check['verdict']:<15} {short_id(check['fact_id'])}  {check['evidence']}")
+    ids, spans = check["identifiers"], check["code_spans"]
+    details = []
+    if check.get("reason"):
+        details.append(f"reason: {check['reason']}")
+    if ids["found"] or ids["missing"]:
+        details.append(f"identifiers found: {', '.join(ids['found']) or '-'}; "
+                       f"missing: {', '.join(ids['missing']) or '-'}")
+    if spans["checked"]:
+        details.append(f"code found {len(spans['found'])}/{len(spans['checked'])}")
+    for line in details:
+        emit(f"{indent}    {line}")
+
+
+def run_provenance(ctx: Context, args: argparse.Namespace) -> int:
+    sh = ctx.shell()
+    chain = provenance_core.provenance(sh, resolve_fact_id(sh, args.fact),
+                                       sidecars=Sidecars(ctx.db_path), base=args.base,
+                                       environ=ctx.environ)
+    if ctx.json:
+        emit_json({**chain, "fact": fact_json(chain["fact"])})
+    else:
+        emit_chain(chain)
+    return 0
+
+
+def emit_chain(chain: Mapping[str, Any]) -> None:
+    emit(f"fact        {fact_line(chain['fact'])}")
+    for item in chain["fact"].get("evidence") or []:
+        emit(f"  evidence  {item}")
+    episode = chain["episode"]
+    if episode is None:
+        emit("episode     none (asserted directly)")
+    else:
+        emit(f"episode     {short_id(episode['id'])}  {episode['ref']}  "
+             f"({episode['source_type']}, opened {to_iso(episode['opened_at'])})")
+    shown = chain["transcript"]
+    if shown.get("error"):
+        emit(f"transcript  unavailable: {shown['error']}")
+    for line in shown["lines"]:
+        text = " ".join(line["text"].split())
+        cut = text if len(text) <= SHOWN_TEXT_CHARS else text[:SHOWN_TEXT_CHARS - 1] + "…"
+        emit(f"transcript  L{line['line']} {line['kind']}: {cut}")
+    for check in chain["files"]:
+        emit_check(check, "file        ")
+
+
+COMMANDS = {"audit": run_audit, "provenance": run_provenance}

@@ -1,0 +1,162 @@
+"""The claim-vs-evidence audit's shell: find the cited files, read them safely, judge them.
+
+The verdicts are ``logic.provenance``'s; this module decides WHICH bytes they see. A citation's
+path is relative to the project root of the fact's episode (the cwd the captured session
+started in, read from the first event of its stored segment, resolved to its repository), so
+an audit run from anywhere judges a fact against the files its session wrote. ``base``
+overrides that root for every fact (``claimgraph audit --base DIR``).
+
+A memory is not allowed to make us read arbitrary files: a relative path that climbs out of the
+root (``../``, or a symlink pointing out) is refused as ``outside-project`` and never opened;
+so is an absolute path that exists outside it (one that does not exist is ``file-missing``).
+Reads are capped (``MAX_FILE_BYTES``), only regular files are opened (a FIFO would block), and
+a file with a NUL byte is binary: ``file-unreadable``. A path that is now a directory is
+``file-missing`` with reason ``not-a-file``: the file the claim names is gone, exactly as if it
+had been deleted, so the claim is flagged rather than excused as merely unreadable.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from claimgraph.capture.project import resolve_project
+from claimgraph.core.shell import Shell
+from claimgraph.errors import ClaimgraphError
+from claimgraph.logic import provenance as P
+from claimgraph.sidecar import Sidecars
+
+MAX_FILE_BYTES = 2 * 1024 * 1024
+
+
+def read_cited(path: Path) -> dict[str, Any]:
+    """A read outcome for ``logic.provenance.check``: content and hash, or why there is none."""
+    try:
+        info = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return {"status": "missing", "reason": "no-such-file"}
+    except OSError as err:
+        return {"status": "unreadable", "reason": _os_reason(err)}
+    if not stat.S_ISREG(info.st_mode):
+        return {"status": "missing", "reason": "not-a-file"}
+    if info.st_size > MAX_FILE_BYTES:
+        return {"status": "unreadable", "reason": "too-large"}
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as err:
+        return {"status": "unreadable", "reason": _os_reason(err)}
+    if b"\0" in data:
+        return {"status": "unreadable", "reason": "binary"}
+    return {"status": "ok", "content": data.decode("utf-8", errors="replace"),
+            "content_hash": "sha256-" + hashlib.sha256(data).hexdigest()}
+
+
+def _os_reason(err: OSError) -> str:
+    return "permission-denied" if isinstance(err, PermissionError) else (err.strerror or str(err))
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+def locate(cited: str, root: Path) -> tuple[Path | None, dict[str, Any] | None]:
+    """(the path to read, None) or (None, the outcome that stops us before reading)."""
+    root = Path(os.path.abspath(root))
+    given = Path(cited)
+    if given.is_absolute():
+        if not os.path.lexists(given):
+            return None, {"status": "missing", "reason": "no-such-file"}
+        target = Path(os.path.abspath(given))
+    else:
+        target = Path(os.path.normpath(root / given))
+        if not _inside(target, root):
+            return None, {"status": "outside", "reason": "climbs-out-of-project"}
+    if not _inside(target, root) or not _inside(target.resolve(), root.resolve()):
+        return None, {"status": "outside", "reason": "outside-project"}
+    return target, None
+
+
+class Auditor:
+    """One audit run: project roots per episode and file reads, each looked up once."""
+
+    def __init__(self, sh: Shell, base: str | os.PathLike[str] | None = None,
+                 sidecars: Sidecars | None = None, environ: Mapping[str, str] | None = None) -> None:
+        self.sh, self.sidecars = sh, sidecars
+        self.base = Path(base).resolve() if base is not None else None
+        self.environ = os.environ if environ is None else environ
+        self._roots: dict[str | None, Path] = {}
+        self._reads: dict[Path, dict[str, Any]] = {}
+
+    def root_for(self, episode_id: str | None) -> Path:
+        """``base`` if given, else the episode's project root, else the current project's."""
+        if self.base is not None:
+            return self.base
+        if episode_id not in self._roots:
+            cwd = self._episode_cwd(episode_id) or os.getcwd()
+            self._roots[episode_id] = Path(resolve_project(cwd, self.environ).root)
+        return self._roots[episode_id]
+
+    def _episode_cwd(self, episode_id: str | None) -> str | None:
+        episode = self.sh.store.get_episode(episode_id) if episode_id else None
+        if not episode or not episode.get("evidence") or self.sidecars is None:
+            return None
+        try:
+            lines = self.sidecars.get_evidence(episode["evidence"]).splitlines()
+        except ClaimgraphError:
+            return None
+        return next((e["cwd"] for e in map(_event, lines[1:]) if e.get("cwd")), None)
+
+    def read(self, path: Path) -> dict[str, Any]:
+        if path not in self._reads:
+            self._reads[path] = read_cited(path)
+        return self._reads[path]
+
+    def check(self, fact: Mapping[str, Any], evidence: str) -> dict[str, Any]:
+        """One citation of one fact, judged against its file as it is now."""
+        parsed = P.parse_evidence(evidence)
+        root = self.root_for(fact.get("episode"))
+        path, stopped = locate(parsed["file"], root)
+        read = stopped or self.read(path)  # type: ignore[arg-type]
+        result = P.check(parsed, read)
+        return {"fact_id": fact["id"], "evidence": evidence, "file": parsed["file"],
+                "quote": parsed["quote"], "root": str(root),
+                "path": str(path) if path else None, **result,
+                "content_hash": read.get("content_hash")}
+
+
+def _event(line: str) -> dict[str, Any]:
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def cited_files(fact: Mapping[str, Any]) -> list[str]:
+    """The fact's evidence strings that cite a file (transcript references cite none)."""
+    return [e for e in fact.get("evidence") or []
+            if isinstance(e, str) and P.parse_evidence(e)["file"]]
+
+
+def audit_facts(sh: Shell, facts: Iterable[Mapping[str, Any]],
+                base: str | os.PathLike[str] | None = None, *, sidecars: Sidecars | None = None,
+                environ: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    """A check per file citation of each fact; the curator's audit stage calls this too."""
+    auditor = Auditor(sh, base, sidecars, environ)
+    return [auditor.check(fact, evidence) for fact in facts for evidence in cited_files(fact)]
+
+
+def audit(sh: Shell, base: str | os.PathLike[str] | None = None, *,
+          sidecars: Sidecars | None = None,
+          environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Every valid fact that cites a file, checked now: ``{summary, checks}``."""
+    now = sh.now()
+    facts = [f for f in sh.store.select_facts(valid_cheap=True)
+             if (f.get("t_invalid") is None or f["t_invalid"] > now) and cited_files(f)]
+    checks = audit_facts(sh, facts, base, sidecars=sidecars, environ=environ)
+    return {"summary": P.summarize(checks), "checks": checks}

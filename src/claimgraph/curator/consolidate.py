@@ -1,0 +1,187 @@
+"""The consolidate stage: collapse duplicates, sweep conflict candidates, close episodes.
+
+Planning reads happen without the write lease; each write is a short fenced transaction
+(``Fence.writing``) that re-reads what it is about to change, so a capture that committed in
+between is never overwritten with a stale plan. A transaction is all-or-nothing: a curator
+killed mid-collapse leaves every group of its batch either fully collapsed or untouched.
+
+Nothing here resolves a contradiction: a swept pair becomes an open conflict for a human (or
+a later judge). Each unordered pair is swept once ever (store mark ``curator:swept:<a>+<b>``),
+so a pair a user unlinked is never linked again. Entity duplicate clusters are only reported:
+merging is a human verb (``claimgraph entity merge``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable
+
+import structlog
+
+from claimgraph.curator.scope import WATERMARK, plan_scope
+from claimgraph.curator.stages import StageContext
+from claimgraph.logic import entities as E
+from claimgraph.logic.conflicts import conflict_candidates, conflict_pair_key
+from claimgraph.logic.retrieval import fact_valid_at
+
+log = structlog.get_logger("claimgraph.curate")
+MERGE_KIND = "merge-duplicate"
+BATCH = 500
+EPISODE_GRACE_MS = 60_000
+
+
+def consolidate(ctx: StageContext) -> dict[str, Any]:
+    """The stage entry: one scope, four steps, then the watermark (only if all went through)."""
+    now = ctx.sh.now()
+    scope = plan_scope(ctx.sh, now)
+    counts: dict[str, Any] = {"mode": scope.mode, "facts_scanned": len(scope.facts)}
+    counts["duplicates_invalidated"] = collapse(ctx, scope.facts, now)
+    counts.update(sweep(ctx, scope.facts, now))
+    counts.update(close_episodes(ctx, now))
+    counts["entity_clusters"] = report_entity_clusters(ctx)
+    if not ctx.dry_run:
+        with ctx.fence.writing(ctx.sh):
+            ctx.sh.store.set_mark(WATERMARK, scope.watermark)
+    return {"counts": counts}
+
+
+def _batches(items: list[Any], size: int = BATCH) -> Iterable[list[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start:start + size]
+
+
+# --- duplicates --------------------------------------------------------------------------
+
+def collapse(ctx: StageContext, facts: list[dict[str, Any]], now: int) -> int:
+    """Keep the earliest of each duplicate group (REFERENCE §7); invalidate the rest."""
+    plan = E.collapse_plan(facts, now)
+    if ctx.dry_run:
+        return sum(len(group["invalidate"]) for group in plan)
+    done = 0
+    for batch in _batches(plan):
+        with ctx.fence.writing(ctx.sh):
+            done += _collapse_batch(ctx, batch, now)
+    return done
+
+
+def _collapse_batch(ctx: StageContext, batch: list[dict[str, Any]], now: int) -> int:
+    """Re-plan from the stored rows inside the transaction: a fact changed since is respected."""
+    ids = [fid for group in batch for fid in (group["keep"], *group["invalidate"])]
+    done = 0
+    for group in E.collapse_plan(ctx.sh.store.get_facts_by_ids(ids), now):
+        for fact_id in group["invalidate"]:
+            ctx.sh.store.invalidate(fact_id, now, kind=MERGE_KIND, successor=group["keep"],
+                                    reason=f"duplicate of {group['keep']}")
+            done += 1
+        ctx.pause("collapse")
+    return done
+
+
+# --- conflict sweep ----------------------------------------------------------------------
+
+def swept_key(a_id: str, b_id: str) -> str:
+    return "curator:swept:" + "+".join(conflict_pair_key(a_id, b_id))
+
+
+def _watched(preds: dict[str, dict[str, Any]]) -> set[str]:
+    """Predicates that can take part in a candidate pair (REFERENCE §8 sweep seeds)."""
+    return {pid for pid, row in preds.items()
+            if row.get("exclusion_group") or row.get("value_exclusivity") == "exclusive"
+            or row.get("category") == "decision"}
+
+
+def sweep(ctx: StageContext, facts: list[dict[str, Any]], now: int) -> dict[str, int]:
+    """Link each new candidate pair as an open conflict, newer → older, once ever."""
+    preds = ctx.sh.predicates()
+    watched = _watched(preds)
+    seeded = {(f.get("subject") or {}).get("id") for f in facts if f["predicate"] in watched}
+    pool = [f for f in facts if (f.get("subject") or {}).get("id") in seeded]
+    pairs = conflict_candidates(pool, preds, now)
+    fresh = [p for p in pairs
+             if ctx.sh.store.get_mark(swept_key(p["fact"]["id"], p["candidate"]["id"])) is None]
+    linked = _already_linked_unmarked(ctx, pool)
+    if ctx.dry_run:
+        return {"conflicts_linked": len(fresh), "pairs_already_swept": len(pairs) - len(fresh)}
+    done = 0
+    for batch in _batches(fresh):
+        with ctx.fence.writing(ctx.sh):
+            done += _link_batch(ctx, batch, now)
+    _mark_swept(ctx, linked, now)
+    return {"conflicts_linked": done, "pairs_already_swept": len(pairs) - len(fresh)}
+
+
+def _link_batch(ctx: StageContext, batch: list[dict[str, Any]], now: int) -> int:
+    """Inside the transaction: both sides still valid and still unjudged, then link and mark."""
+    store, done = ctx.sh.store, 0
+    for pair in batch:
+        key = swept_key(pair["fact"]["id"], pair["candidate"]["id"])
+        current = store.get_facts_by_ids([pair["fact"]["id"], pair["candidate"]["id"]])
+        if store.get_mark(key) is None and len(current) == 2 and all(
+                fact_valid_at(f, now) for f in current):
+            store.link_conflicts(pair["fact"]["id"], [pair["candidate"]["id"]])
+            done += 1
+        store.set_mark(key, {"reason": pair["reason"], "at": now, "run_id": ctx.run_id})
+    return done
+
+
+def _already_linked_unmarked(ctx: StageContext, facts: list[dict[str, Any]]) -> list[str]:
+    """Links made by the write path count as judged too: once unlinked, never re-proposed."""
+    keys = {swept_key(f["id"], cid) for f in facts for cid in f.get("conflicts") or ()}
+    return sorted(k for k in keys if ctx.sh.store.get_mark(k) is None)
+
+
+def _mark_swept(ctx: StageContext, keys: list[str], now: int) -> None:
+    for batch in _batches(keys):
+        with ctx.fence.writing(ctx.sh):
+            for key in batch:
+                ctx.sh.store.set_mark(key, {"reason": "linked-on-write", "at": now,
+                                            "run_id": ctx.run_id})
+
+
+# --- episodes and entities ---------------------------------------------------------------
+
+def mechanical_summary(episode: dict[str, Any], predicates: Iterable[str]) -> str:
+    """``<source-type> episode (<ref>): N facts — n1 pred1, n2 pred2`` (REFERENCE §9)."""
+    by_predicate = Counter(p.removeprefix("core/") for p in predicates)
+    total = sum(by_predicate.values())
+    parts = sorted(by_predicate.items(), key=lambda item: (-item[1], item[0]))
+    listing = ", ".join(f"{n} {pred}" for pred, n in parts)
+    noun = "fact" if total == 1 else "facts"
+    return f"{episode['source_type']} episode ({episode['ref']}): {total} {noun} — {listing}"
+
+
+def close_episodes(ctx: StageContext, now: int) -> dict[str, int]:
+    """Close open episodes with facts, older than a minute (a writer may still be filling a
+    younger one; captures close their own). Empty ones stay open (REFERENCE §9)."""
+    open_eps = [e for e in ctx.sh.store.list_episodes() if e.get("closed_at") is None]
+    settled = [e for e in open_eps if (e.get("opened_at") or 0) <= now - EPISODE_GRACE_MS]
+    facts = ctx.sh.store.select_facts(episodes=[e["id"] for e in settled]) if settled else []
+    by_episode: dict[str, list[str]] = {}
+    for fact in facts:
+        by_episode.setdefault(fact["episode"], []).append(fact["predicate"])
+    to_close = [e for e in settled if by_episode.get(e["id"])]
+    if not ctx.dry_run:
+        for batch in _batches(to_close):
+            with ctx.fence.writing(ctx.sh):
+                _close_batch(ctx, batch, by_episode, now)
+    return {"episodes_closed": len(to_close), "episodes_empty": len(settled) - len(to_close),
+            "episodes_too_young": len(open_eps) - len(settled)}
+
+
+def _close_batch(ctx: StageContext, batch: list[dict[str, Any]],
+                 by_episode: dict[str, list[str]], now: int) -> None:
+    for episode in batch:
+        current = ctx.sh.store.get_episode(episode["id"])
+        if current is not None and current.get("closed_at") is None:
+            summary = mechanical_summary(episode, by_episode[episode["id"]])
+            ctx.sh.store.close_episode(episode["id"], summary, now)
+
+
+def report_entity_clusters(ctx: StageContext) -> int:
+    """Report only: a human decides whether two spellings are one thing."""
+    clusters = E.entity_duplicate_clusters(ctx.sh.store.list_entities())
+    if clusters:
+        log.info("curate.entity-clusters", count=len(clusters), clusters=[
+            {"scope": c["scope"], "names": [e["name"] for e in c["entities"]]}
+            for c in clusters[:20]])
+    return len(clusters)

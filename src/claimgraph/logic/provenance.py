@@ -1,0 +1,146 @@
+"""Claim-vs-evidence: does the file a fact cites actually contain what the citation quotes?
+
+A model can write a fluent, code-quoted claim about a file it never read. This is the
+backstop (REFERENCE §17, fractal-engine.provenance): from each ``path: quote`` citation take the
+code-shaped identifiers and the backtick fragments, and report which of them occur in the file,
+naming the misses so a person judges instead of trusting one boolean. Matching is tolerant on
+purpose (evidence is paraphrase, not a byte-exact slice): identifiers are case-insensitive
+substrings, fragments compare with whitespace collapsed.
+
+Pure: the shell reads the file and passes a ``read`` outcome; nothing here touches the disk.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from typing import Any, Iterable, Mapping
+
+SUPPORT_RATIO = 0.6
+MIN_TOKEN_CHARS = 4
+#: Verdicts whose claim cites something that is not there: these raise the confabulation flag.
+BAD_VERDICTS = ("unsupported", "file-missing")
+#: Read outcomes the shell reports, and the verdict each gives before any matching.
+EARLY_VERDICTS = {"missing": "file-missing", "unreadable": "file-unreadable",
+                  "outside": "outside-project"}
+
+_CITATION = re.compile(r"(\S+?):\s+(.*)", re.DOTALL)
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]")
+_CAMEL = re.compile(r"[a-z][A-Z]")
+_TWO_CAPITALS = re.compile(r"[A-Z].*[A-Z]")
+_CODE_SPAN = re.compile(r"`([^`]*)`")
+_ELLIPSIS = re.compile(r"\.\.\.|…")
+_SPACE = re.compile(r"\s+")
+
+
+def parse_evidence(text: str) -> dict[str, Any]:
+    """``{file, quote}``; the file is the run before the first colon FOLLOWED BY WHITESPACE,
+    and only when it looks like a path ("/" or "."): ``transcript#L3: ...`` cites no file,
+    and ``src/a.py:12: x`` cites ``src/a.py:12`` (which then reports file-missing)."""
+    trimmed = text.strip()
+    match = _CITATION.fullmatch(trimmed)
+    if match and ("/" in match[1] or "." in match[1]):
+        return {"file": match[1], "quote": match[2].strip()}
+    return {"file": None, "quote": text}
+
+
+def _code_shaped(token: str) -> bool:
+    """Plain English words are not evidence; snake_case, dotted and CamelCase names are."""
+    return ("_" in token or "." in token or bool(_CAMEL.search(token))
+            or bool(_TWO_CAPITALS.search(token)))
+
+
+def identifiers(quote: str) -> list[str]:
+    """Distinctive names in the quote, lowercased, first occurrence order, no repeats."""
+    found = (t.lower() for t in _IDENTIFIER.findall(quote)
+             if len(t) >= MIN_TOKEN_CHARS and _code_shaped(t))
+    return list(dict.fromkeys(found))
+
+
+def code_spans(quote: str) -> list[str]:
+    """Backtick contents split on ``...``/``…`` (elided code), fragments under 4 chars dropped."""
+    fragments: list[str] = []
+    for span in _CODE_SPAN.findall(quote):
+        if not span.strip():
+            continue
+        pieces = (p.strip() for p in _ELLIPSIS.split(span.strip()))
+        fragments.extend(p for p in pieces if len(p) >= MIN_TOKEN_CHARS)
+    return fragments
+
+
+def _collapsed(text: str) -> str:
+    return _SPACE.sub(" ", text).lower()
+
+
+def _rounded(ratio: float | None) -> float | None:
+    """Two decimals, halves rounded up (Clojure's Math/round), not Python's half-to-even."""
+    return None if ratio is None else math.floor(ratio * 100 + 0.5) / 100.0
+
+
+def _verdict(ids: list[str], found_ids: list[str], frags: list[str],
+             found_frags: list[str]) -> str:
+    ratio = len(found_ids) / len(ids) if ids else None
+    if not ids and not frags:
+        return "unverifiable"
+    if not found_ids and not found_frags:
+        return "unsupported"
+    if ratio is None or ratio >= SUPPORT_RATIO or (frags and len(found_frags) == len(frags)):
+        return "supported"
+    return "partial"
+
+
+def match_evidence(parsed: Mapping[str, Any], content: str) -> dict[str, Any]:
+    """The verdict of one citation against the cited file's text, with hits and misses."""
+    quote = parsed.get("quote") or ""
+    ids, frags = identifiers(quote), code_spans(quote)
+    lowered, flat = content.lower(), _collapsed(content)
+    found_ids = [i for i in ids if i in lowered]
+    found_frags = [f for f in frags if _collapsed(f) in flat]
+    ratio = len(found_ids) / len(ids) if ids else None
+    return {"verdict": _verdict(ids, found_ids, frags, found_frags),
+            "identifiers": {"found": found_ids, "missing": [i for i in ids if i not in found_ids],
+                            "ratio": _rounded(ratio)},
+            "code_spans": {"checked": frags, "found": found_frags}}
+
+
+def no_match(verdict: str) -> dict[str, Any]:
+    """The shape of a check that never reached matching, so every check has the same keys."""
+    return {"verdict": verdict, "identifiers": {"found": [], "missing": [], "ratio": None},
+            "code_spans": {"checked": [], "found": []}}
+
+
+def check(parsed: Mapping[str, Any], read: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A citation's verdict given what the shell found at its path.
+
+    ``read`` is None when no file is cited, else ``{"status": "ok", "content": str}`` or
+    ``{"status": "missing" | "unreadable" | "outside", "reason": str}``.
+    """
+    if not parsed.get("file") or read is None:
+        return no_match("no-file-cited")
+    status = read.get("status")
+    if status == "ok":
+        return match_evidence(parsed, read.get("content") or "")
+    result = no_match(EARLY_VERDICTS.get(status, "file-unreadable"))
+    if read.get("reason"):
+        result["reason"] = read["reason"]
+    return result
+
+
+def summarize(checks: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """One banner: counts per verdict and an overall trust call.
+
+    Only unsupported and file-missing claims are "bad": a claim we could not check
+    (unverifiable, no file, unreadable, outside the project) does not lower the overall call.
+    """
+    counts = Counter(c["verdict"] for c in checks)
+    total = sum(counts.values())
+    bad = sum(counts[v] for v in BAD_VERDICTS)
+    if total == 0:
+        overall = "no-claims"
+    elif bad:
+        overall = "suspect"
+    else:
+        overall = "mixed" if counts["partial"] else "supported"
+    return {"total": total, "by_verdict": dict(sorted(counts.items())),
+            "confabulation_suspected": bad > 0, "overall": overall}

@@ -1,0 +1,108 @@
+"""``claimgraph audit`` and ``claimgraph provenance`` end to end, through ``main``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from claimgraph.logsetup import reset_logging
+
+MODELS = "class Invoice:\n    pass\n\n\ndef total(items):\n    return sum(items)\n"
+
+
+@pytest.fixture(autouse=True)
+def _quiet_logging():
+    yield
+    reset_logging()
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    (root / "app").mkdir(parents=True)
+    (root / "app" / "models.py").write_text(MODELS)
+    return root
+
+
+def test_audit_exits_0_when_every_cited_definition_is_in_the_file(ok, project):
+    ok("assert", "total", "defined-in", "app/models.py",
+       "--evidence", "app/models.py: `def total(items):`")
+    result = ok("audit", "--base", str(project), "--json").json()
+    assert result["summary"] == {"total": 1, "by_verdict": {"supported": 1},
+                                 "confabulation_suspected": False, "overall": "supported"}
+
+
+def test_audit_exits_5_when_a_claim_cites_a_definition_the_file_lacks(ok, cli, project):
+    ok("assert", "total", "defined-in", "app/models.py",
+       "--evidence", "app/models.py: `def total(items):`")
+    ok("assert", "ghost", "defined-in", "app/models.py",
+       "--evidence", "app/models.py: `def ghost_total(rows):`")
+    run = cli("audit", "--base", str(project), "--json")
+    assert run.code == 5
+    data = run.json()
+    assert data["summary"]["overall"] == "suspect"
+    [bad] = [c for c in data["checks"] if c["verdict"] == "unsupported"]
+    assert bad["identifiers"]["missing"] == ["ghost_total"]
+    human = cli("audit", "--base", str(project))
+    assert human.code == 5
+    assert human.out.splitlines()[0] == ("audit: 2 claims (1 supported, 1 unsupported) — "
+                                         "overall suspect, confabulation suspected")
+    assert "missing: ghost_total" in human.out
+
+
+def test_audit_of_a_store_with_no_file_citations_says_no_claims(ok):
+    ok("assert", "api", "prefers", "uv", "--evidence", "transcript#L1: use uv")
+    run = ok("audit")
+    assert run.out.splitlines() == ["audit: 0 claims — overall no-claims"]
+
+
+def claude_record(cwd: Path, n: int, kind: str, **fields: Any) -> dict[str, Any]:
+    """A Claude Code JSONL record with a valid envelope (tests/capture/test_run.py's shape)."""
+    return {"type": kind, "uuid": f"uuid-{n}", "parentUuid": None, "isSidechain": False,
+            "sessionId": "audit-session", "cwd": str(cwd), "version": "2.1.39",
+            "gitBranch": "main", "timestamp": f"2026-03-01T10:00:{n:02d}.000Z", **fields}
+
+
+def write_session(path: Path, cwd: Path) -> None:
+    """A user directive, then a Write of app/models.py (so capture cites its definitions)."""
+    target = str(cwd / "app" / "models.py")
+    records = [
+        claude_record(cwd, 1, "user", message={"role": "user",
+                                                "content": "Always use uv instead of pip."}),
+        claude_record(cwd, 2, "assistant", message={
+            "id": "msg-2", "role": "assistant", "model": "claude-test",
+            "content": [{"type": "tool_use", "id": "toolu-2", "name": "Write",
+                         "input": {"file_path": target, "content": MODELS}}]}),
+        claude_record(cwd, 3, "user", message={"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu-2",
+             "content": "File created successfully", "is_error": False}]},
+            toolUseResult={"type": "create", "filePath": target}),
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+
+
+def test_provenance_of_a_captured_fact_shows_the_transcript_line_and_the_file_verdict(
+        ok, cli, project, tmp_path):
+    transcript = tmp_path / "session.jsonl"
+    write_session(transcript, project)
+    ok("capture", str(transcript), "--no-curate")
+    records = [json.loads(line) for line in ok("dump").out.splitlines()]
+    [fact_id] = [r["id"] for r in records if r["record"] == "fact"
+                 and "app/models.py: `class Invoice:`" in r["evidence"]]
+    chain = ok("provenance", fact_id[:10], "--json").json()
+    assert chain["fact"]["id"] == fact_id
+    assert chain["episode"]["ref"].startswith("claude-code:")
+    [line] = chain["transcript"]["lines"]
+    assert line["line"] == 2 and line["kind"] == "tool_call" and "Write" in line["text"]
+    [checked] = chain["files"]
+    assert (checked["file"], checked["verdict"]) == ("app/models.py", "supported")
+    assert checked["root"] == str(project)
+    (project / "app" / "models.py").unlink()
+    again = ok("provenance", fact_id, "--json").json()
+    assert again["files"][0]["verdict"] == "file-missing"
+    assert cli("audit").code == 5
+    human = ok("provenance", fact_id).out
+    assert "transcript  L2 tool_call: Write" in human and "file-missing" in human
