@@ -17,7 +17,16 @@ from claimgraph.cli.capture import CURATE_STAGES
 from claimgraph.curator import run as R
 from claimgraph.curator import spawn_curator, stages
 from claimgraph.curator.dirty import DirtyMark
+from claimgraph.logsetup import reset_logging
 from claimgraph.sidecar import Sidecars
+
+
+@pytest.fixture(autouse=True)
+def _fresh_logging():
+    """In-process runs log through structlog; never into a stream an earlier test closed."""
+    reset_logging()
+    yield
+    reset_logging()
 
 
 def hold_curation_lease(db: Path) -> subprocess.Popen:

@@ -34,6 +34,7 @@ def consolidate(ctx: StageContext) -> dict[str, Any]:
     """The stage entry: one scope, four steps, then the watermark (only if all went through)."""
     now = ctx.sh.now()
     scope = plan_scope(ctx.sh, now)
+    ctx.pause("planned")
     counts: dict[str, Any] = {"mode": scope.mode, "facts_scanned": len(scope.facts)}
     counts["duplicates_invalidated"] = collapse(ctx, scope.facts, now)
     counts.update(sweep(ctx, scope.facts, now))

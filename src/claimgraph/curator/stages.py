@@ -11,8 +11,9 @@ never holds the write lease across its planning reads, so captures wait millisec
 whole pass.
 
 Test hook: ``CLAIMGRAPH_TEST_CURATE_PAUSE=<point>[:<seconds>]`` makes the curator log
-``curate.test-paused`` and sleep at that point (a stage name, or ``collapse`` inside the first
-collapse transaction), so a test can kill -9 it mid-run. Unset in production.
+``curate.test-paused`` and sleep at that point (a stage name; ``planned`` right after the
+consolidate stage chose its facts; ``collapse`` inside a collapse transaction, after its first
+group), so a test can kill -9 it mid-run. Unset in production.
 """
 
 from __future__ import annotations
