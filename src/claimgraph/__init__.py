@@ -10,4 +10,4 @@ Layering (a file's path says what it may touch):
 __version__ = "0.1.0"
 
 #: The persisted-format version of a store (database schema, dump format, ``<db>.version``).
-STORE_FORMAT = 1
+STORE_FORMAT = 2

@@ -132,10 +132,10 @@ def test_a_store_from_a_future_format_is_refused(ok, cli, db):
 
 def test_a_store_stamped_with_a_future_format_is_refused_before_sqlite_opens_it(ok, cli, db):
     ok("init")
-    db.with_name(db.name + ".version").write_text('{"format": 2, "version": "0.9.0"}\n')
+    db.with_name(db.name + ".version").write_text('{"format": 3, "version": "0.9.0"}\n')
     line = fails(cli, "stats")
-    assert line == (f"claimgraph: {db} has store format 2 (written by claimgraph 0.9.0), but this "
-                    "claimgraph reads format 1 at most — upgrade claimgraph "
+    assert line == (f"claimgraph: {db} has store format 3 (written by claimgraph 0.9.0), but this "
+                    "claimgraph reads format 2 at most — upgrade claimgraph "
                     "(pip install -U claimgraph) to open this store")
 
 

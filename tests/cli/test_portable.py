@@ -39,7 +39,7 @@ def test_dump_of_an_unchanged_store_is_stable(story, ok):
 
 def test_dump_starts_with_the_header_and_keeps_milliseconds(story, ok):
     lines = ok("dump").out.splitlines()
-    assert json.loads(lines[0]) == {"format": 1, "record": "claimgraph-dump", "version": "0.1.0"}
+    assert json.loads(lines[0]) == {"format": 2, "record": "claimgraph-dump", "version": "0.1.0"}
     assert '"t_valid":"2026-03-01T12:30:00.456Z"' in "\n".join(lines)
 
 
@@ -79,7 +79,7 @@ def test_load_of_a_dump_from_a_future_format_is_refused(cli, tmp_path):
     result = cli("load", str(dump), "--json")
     assert result.code == 1
     error = json.loads(one_line(result.err))
-    assert (error["type"], error["format"], error["supported"]) == ("future-format", 7, 1)
+    assert (error["type"], error["format"], error["supported"]) == ("future-format", 7, 2)
     assert "upgrade claimgraph" in error["hint"]
 
 

@@ -561,3 +561,97 @@ def test_search_inside_a_transaction_sees_its_own_writes(store):
         store.update_entity("e-1", name="Cron")
         assert store.search("schedul")["entities"] == []
         assert ids(store.search("jobs")["entities"]) == ["e-1"]
+
+
+# --- curation state: dormancy and audit verdicts ---------------------------------------------
+def test_a_new_fact_is_active_and_a_given_dormant_time_is_kept(store):
+    entity(store, "e-1", "Core")
+    store.insert_facts([fact("f-1", "e-1", lit="x"), fact("f-2", "e-1", lit="y", dormant_since=7)])
+    assert store.get_fact("f-1")["dormant_since"] is None
+    assert store.get_fact("f-2")["dormant_since"] == 7
+    assert store.dormant_fact_ids() == ["f-2"]
+
+
+def test_set_dormant_marks_once_keeps_the_first_time_and_ignores_unknown_ids(graph):
+    assert graph.set_dormant(["f-2", "f-1", "f-nope"], 500) == 2
+    assert graph.set_dormant(["f-1", "f-3"], 900) == 1
+    assert [graph.get_fact(i)["dormant_since"] for i in ("f-1", "f-2", "f-3")] == [500, 500, 900]
+    assert graph.dormant_fact_ids() == ["f-1", "f-2", "f-3"]
+    assert graph.set_dormant([], 1) == 0 and graph.set_dormant("f-1", 1) == 0
+
+
+def test_revive_clears_the_mark_and_counts_only_dormant_facts(graph):
+    graph.set_dormant(["f-1", "f-2"], 500)
+    assert graph.revive(["f-1", "f-3", "f-nope"]) == 1
+    assert graph.get_fact("f-1")["dormant_since"] is None
+    assert graph.dormant_fact_ids() == ["f-2"]
+    assert graph.revive([]) == 0
+
+
+def test_dormancy_rolls_back_with_its_transaction(graph):
+    with pytest.raises(RuntimeError):
+        with graph.transaction():
+            graph.set_dormant(["f-1"], 500)
+            raise RuntimeError("boom")
+    assert graph.dormant_fact_ids() == []
+
+
+def test_dormancy_does_not_touch_anything_else_about_a_fact(graph):
+    before = graph.get_fact("f-2")
+    graph.set_dormant(["f-2"], 500)
+    graph.revive(["f-2"])
+    assert graph.get_fact("f-2") == before
+
+
+def _verdict(fact_id, evidence="src/a.py: `alpha`", verdict="supported", **fields):
+    row = {"fact_id": fact_id, "evidence": evidence, "file": "src/a.py", "verdict": verdict,
+           "reason": None, "content_hash": "sha256-aa", "checked_at": 100,
+           "details": {"found": ["alpha"], "missing": []}}
+    row.update(fields)
+    return row
+
+
+def test_record_audit_upserts_per_fact_and_citation_and_reads_back_sorted(graph):
+    from claimgraph.logic.model import AUDIT_FIELDS
+    graph.record_audit([_verdict("f-2"), _verdict("f-1", "src/b.py: `beta`", file="src/b.py"),
+                        _verdict("f-1")])
+    got = graph.get_audit()
+    assert [(r["fact_id"], r["evidence"]) for r in got] == [
+        ("f-1", "src/a.py: `alpha`"), ("f-1", "src/b.py: `beta`"), ("f-2", "src/a.py: `alpha`")]
+    assert list(got[0]) == list(AUDIT_FIELDS)
+    assert got[0]["details"] == {"found": ["alpha"], "missing": []}
+    graph.record_audit([_verdict("f-1", verdict="unsupported", content_hash="sha256-bb",
+                                 checked_at=200, details={})])
+    again = graph.get_audit(["f-1"])
+    assert len(again) == 2
+    assert again[0]["verdict"] == "unsupported" and again[0]["content_hash"] == "sha256-bb"
+    assert again[0]["checked_at"] == 200 and again[0]["details"] == {}
+    assert graph.get_audit("f-2") == [got[2]]
+    assert graph.get_audit([]) == []
+
+
+def test_record_audit_refuses_an_unknown_fact_and_writes_none_of_the_batch(graph):
+    with refused("fact-not-found") as info:
+        graph.record_audit([_verdict("f-1"), _verdict("f-nope")])
+    assert info.value.to_dict()["id"] == "f-nope"
+    assert graph.get_audit() == []
+    with refused("invalid-audit"):
+        graph.record_audit([{"fact_id": "f-1", "evidence": "x"}])
+
+
+def test_suspect_facts_are_those_with_an_unsupported_or_missing_citation(graph):
+    graph.record_audit([
+        _verdict("f-1"), _verdict("f-1", "src/b.py: `beta`", verdict="file-missing"),
+        _verdict("f-2", verdict="partial"), _verdict("f-3", verdict="unsupported")])
+    assert graph.suspect_fact_ids() == ["f-1", "f-3"]
+    graph.record_audit([_verdict("f-1", "src/b.py: `beta`", verdict="supported"),
+                        _verdict("f-3", verdict="file-unreadable")])
+    assert graph.suspect_fact_ids() == []
+
+
+def test_audit_verdicts_roll_back_with_their_transaction(graph):
+    with pytest.raises(RuntimeError):
+        with graph.transaction():
+            graph.record_audit([_verdict("f-1")])
+            raise RuntimeError("boom")
+    assert graph.get_audit() == []

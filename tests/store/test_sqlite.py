@@ -295,3 +295,85 @@ def test_a_store_whose_directory_cannot_exist_is_a_clear_error(tmp_path):
     with pytest.raises(ClaimgraphError) as info:
         SqliteStore(blocker / "claims.db")
     assert info.value.type == "store-unopenable" and str(blocker) in info.value.message
+
+
+# --- format 1 -> 2: the dormant state and the audit verdicts --------------------------------
+def _version_1_file(path) -> None:
+    """A store as the format-1 build left it: the baseline schema with an entity and two facts."""
+    SqliteStore(path, migrations=sqlite_schema.MIGRATIONS[:1]).close()
+    con = _raw(path)
+    con.execute("INSERT INTO entities (id, name, norm, type, scope, aliases)"
+                " VALUES ('e-1', 'Core', 'core', 'module', 'proj', '[]')")
+    for i, lit in ((1, "uses sqlite"), (2, "prefers uv")):
+        con.execute("INSERT INTO facts (id, subject_id, predicate, object_kind, object_lit, t_valid,"
+                    " recorded_at, confidence, epistemic, scope, source_type, evidence) VALUES"
+                    f" ('f-{i}', 'e-1', 'core/prefers', 'literal', '{lit}', {i}000, {i}000, 0.8,"
+                    " 'observation', 'proj', 'session-log', '[\"src/a.py: `a`\"]')")
+        con.execute(f"INSERT INTO fact_fts (rowid, object_lit) SELECT pk, object_lit FROM facts"
+                    f" WHERE id = 'f-{i}'")
+    con.execute("INSERT INTO marks (key, value) VALUES ('capture.high', '42')")
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 1
+    con.close()
+
+
+def _columns(path, table: str) -> list[str]:
+    con = _raw(path)
+    try:
+        return [r[1] for r in con.execute(f"PRAGMA table_info({table})")]
+    finally:
+        con.close()
+
+
+def test_the_current_format_adds_decay_and_audit_on_top_of_the_baseline():
+    assert STORE_FORMAT == 2 == len(sqlite_schema.MIGRATIONS)
+    assert sqlite_schema.MIGRATIONS[0] is sqlite_schema.BASELINE
+    assert sqlite_schema.MIGRATIONS[1] is sqlite_schema.DECAY_AND_AUDIT
+
+
+def test_a_version_1_file_migrates_to_2_with_its_data_intact(db):
+    _version_1_file(db)
+    assert "dormant_since" not in _columns(db, "facts")
+    store = SqliteStore(db)
+    assert store.schema_version() == 2
+    facts = store.all_facts()
+    assert [(f["id"], f["object_lit"], f["dormant_since"], f["evidence"]) for f in facts] == [
+        ("f-1", "uses sqlite", None, ["src/a.py: `a`"]), ("f-2", "prefers uv", None, ["src/a.py: `a`"])]
+    assert facts[0]["subject"]["name"] == "Core" and store.get_mark("capture.high") == 42
+    assert [f["id"] for f in store.search("sqlite")["facts"]] == ["f-1"]
+    assert store.dormant_fact_ids() == [] and store.get_audit() == []
+    store.set_dormant(["f-1"], 5000)
+    store.record_audit([{"fact_id": "f-2", "evidence": "src/a.py: `a`", "file": "src/a.py",
+                         "verdict": "file-missing", "checked_at": 5000}])
+    store.close()
+    reopened = SqliteStore(db)
+    assert reopened.dormant_fact_ids() == ["f-1"] and reopened.suspect_fact_ids() == ["f-2"]
+    reopened.close()
+
+
+def test_open_store_migrates_a_version_1_file_and_restamps_it(tmp_path):
+    path = tmp_path / "claims.db"
+    _version_1_file(path)
+    stamp = tmp_path / "claims.db.version"
+    stamp.write_text('{"format": 1, "version": "0.1.0"}\n')
+    store = open_store(path)
+    assert store.schema_version() == 2 and len(store.all_facts()) == 2
+    store.close()
+    assert '"format": 2' in stamp.read_text()
+
+
+def test_a_failing_step_of_the_2_migration_leaves_a_version_1_file_untouched(db):
+    _version_1_file(db)
+    broken = (sqlite_schema.BASELINE,
+              (*sqlite_schema.DECAY_AND_AUDIT, "ALTER TABLE no_such_table ADD COLUMN y"))
+    with pytest.raises(sqlite3.OperationalError):
+        SqliteStore(db, migrations=broken)
+    con = _raw(db)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert not con.execute("SELECT 1 FROM sqlite_master WHERE name IN"
+                           " ('audit_verdicts', 'facts_dormant')").fetchall()
+    assert con.execute("SELECT count(*) FROM facts").fetchone()[0] == 2
+    con.close()
+    assert "dormant_since" not in _columns(db, "facts")
+    store = SqliteStore(db)  # and the real migration still succeeds afterwards
+    assert store.schema_version() == 2 and len(store.all_facts()) == 2
+    store.close()

@@ -18,7 +18,7 @@ from claimgraph.logic.timeutil import from_iso, to_iso
 HEADER_RECORD = "claimgraph-dump"
 KINDS = ("predicate", "entity", "episode", "fact")
 EPISODE_TIMES = ("opened_at", "closed_at")
-FACT_TIMES = ("t_valid", "t_invalid", "recorded_at", "last_reinforced_at")
+FACT_TIMES = ("t_valid", "t_invalid", "recorded_at", "last_reinforced_at", "dormant_since")
 
 
 def _line(record: dict[str, Any]) -> str:

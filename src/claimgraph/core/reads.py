@@ -1,4 +1,9 @@
-"""Read verbs: facts, history, search, neighbor, conflicts, stats. Reads never take a lease."""
+"""Read verbs: facts, history, search, neighbor, conflicts, stats. Reads never take a lease.
+
+Listings and search annotate each fact with its curation ``state`` ("active" or "dormant",
+``logic.model.fact_state``). A dormant fact (the curator's decay stage found it faded) is left
+out of default listings and shown by ``include_dormant`` (``facts --all``) and by search.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from claimgraph.core.vocabulary import resolve_predicate
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import retrieval as R
 from claimgraph.logic.conflicts import open_conflicts
+from claimgraph.logic.model import SUSPECT_VERDICTS, fact_state
 
 DIRECTIONS = ("out", "in", "both")
 
@@ -23,8 +29,13 @@ def _direction(direction: str) -> str:
 
 def get_facts(sh: Shell, entity: str, *, entity_scope: str | None = None, direction: str = "out",
               predicate: str | None = None, scope: str | None = None, as_of: int | None = None,
-              include_invalidated: bool = False, min_confidence: float | None = None) -> dict[str, Any]:
-    """An entity's facts as of an instant, each annotated with its effective confidence then."""
+              include_invalidated: bool = False, min_confidence: float | None = None,
+              include_dormant: bool | None = None) -> dict[str, Any]:
+    """An entity's facts as of an instant, each annotated with its effective confidence then
+    and its state. Dormant facts are left out unless ``include_dormant`` (which defaults to
+    ``include_invalidated``: ``facts --all`` shows everything)."""
+    if include_dormant is None:
+        include_dormant = include_invalidated
     subject = ents.require_entity(sh, entity, entity_scope)
     pred_id = resolve_predicate(sh, predicate)["id"] if predicate else None
     at = sh.now() if as_of is None else as_of
@@ -32,8 +43,14 @@ def get_facts(sh: Shell, entity: str, *, entity_scope: str | None = None, direct
                          min_confidence=min_confidence, predicate=pred_id,
                          half_life_days=sh.half_life_days)
     raw = sh.store.get_facts(subject["id"], _direction(direction), [pred_id] if pred_id else None)
-    facts = [R.with_effective_confidence(f, at, sh.half_life_days) for f in raw if keep(f)]
+    facts = [with_state(R.with_effective_confidence(f, at, sh.half_life_days)) for f in raw
+             if keep(f) and (include_dormant or f.get("dormant_since") is None)]
     return {"entity": subject, "as_of": at, "facts": facts}
+
+
+def with_state(fact: dict[str, Any]) -> dict[str, Any]:
+    """A copy annotated with the fact's curation state for readers."""
+    return {**fact, "state": fact_state(fact)}
 
 
 def history(sh: Shell, subject: str, predicate: str, subject_scope: str | None = None) -> dict[str, Any]:
@@ -84,7 +101,7 @@ def search(sh: Shell, query: str) -> dict[str, Any]:
     hop_facts = sh.store.get_facts_for(hop_ids, "out") if hop_ids else []
     fused = R.fuse_search_routes(fts_facts, entity_facts, hop_facts, now, sh.half_life_days)
     return {"query": query, "entities": hits.get("entities", []), "episodes": hits.get("episodes", []),
-            "facts": fused, "matched_entities": [
+            "facts": [with_state(f) for f in fused], "matched_entities": [
                 {"id": e["id"], "name": e["name"], "type": e.get("type")} for e in matched]}
 
 
@@ -98,13 +115,34 @@ def _neighbour_ids(facts: list[dict[str, Any]]) -> set[str]:
 
 
 def conflicts(sh: Shell, at: int | None = None) -> dict[str, Any]:
-    """Open conflict pairs: both sides still valid. Links live on the newer fact."""
+    """Open conflict pairs: both sides still valid. Links live on the newer fact.
+
+    Also lists the suspect claims (the audit found their cited evidence unsupported or the file
+    missing), which want the same human review: ``suspect``, see ``suspects``.
+    """
     at = sh.now() if at is None else at
     flagged = sh.store.select_facts(conflicted=True, valid_cheap=True)
     wanted = {cid for f in flagged for cid in f.get("conflicts", [])}
     by_id = {f["id"]: f for f in sh.store.get_facts_by_ids(sorted(wanted))}
     pairs = open_conflicts(flagged, by_id, at)
-    return {"open": len(pairs), "conflicts": pairs}
+    return {"open": len(pairs), "conflicts": pairs, "suspect": suspects(sh, at)["suspect"]}
+
+
+def suspects(sh: Shell, at: int | None = None) -> dict[str, Any]:
+    """Facts valid at ``at`` whose latest audit found a citation unsupported or its file missing:
+    {count, suspect: [{fact, verdicts}]}, oldest fact first; verdicts are the bad citations."""
+    at = sh.now() if at is None else at
+    ids = sh.store.suspect_fact_ids()
+    if not ids:
+        return {"count": 0, "suspect": []}
+    facts = [f for f in sh.store.get_facts_by_ids(ids) if R.fact_valid_at(f, at)]
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for row in sh.store.get_audit([f["id"] for f in facts]):
+        if row["verdict"] in SUSPECT_VERDICTS:
+            rows.setdefault(row["fact_id"], []).append(row)
+    out = [{"fact": with_state(f), "verdicts": rows.get(f["id"], [])}
+           for f in sorted(facts, key=lambda f: (f["recorded_at"], f["id"]))]
+    return {"count": len(out), "suspect": out}
 
 
 def stats(sh: Shell) -> dict[str, Any]:

@@ -104,11 +104,16 @@ def execute_plan(w: Writer, plan: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _reinforce_existing(sh: Shell, existing: Mapping[str, Any], incoming: Mapping[str, Any]) -> dict[str, Any]:
-    """Reset the disuse clock; raise the base only as far as the better source allows."""
+    """Reset the disuse clock; raise the base only as far as the better source allows.
+
+    A dormant fact is revived in the same transaction: being said again is what brings a
+    faded belief back (DESIGN §7)."""
     source = resourced_type(existing.get("source_type"), incoming.get("source_type"))
     boosted = reinforced_confidence(existing, incoming["confidence"], incoming.get("source_type"))
     changed = source if source != existing.get("source_type") else None
-    sh.store.reinforce(existing["id"], incoming["recorded_at"], boosted, changed)
+    with sh.store.transaction():
+        sh.store.reinforce(existing["id"], incoming["recorded_at"], boosted, changed)
+        sh.store.revive([existing["id"]])  # a no-op for an active fact; never trusts a stale read
     return {"status": "reinforced", "fact": sh.store.get_fact(existing["id"])}
 
 

@@ -19,12 +19,14 @@ from typing import Any, Mapping
 from claimgraph.errors import ClaimgraphError
 
 #: Fact fields in canonical order (REFERENCE §1.1) plus ``evidence``: a list of
-#: "path: quote" strings citing a file or a line of the episode's transcript.
+#: "path: quote" strings citing a file or a line of the episode's transcript, and
+#: ``dormant_since``: when the curator's decay stage found the fact's effective confidence below
+#: the dormancy threshold (None = active; reinforcement revives it). See ``fact_state``.
 FACT_FIELDS = (
     "id", "subject", "predicate", "object_kind", "object_ref", "object_lit",
     "t_valid", "t_invalid", "recorded_at", "last_reinforced_at", "confidence",
     "epistemic", "scope", "source_type", "episode", "conflicts",
-    "invalidation_reason", "invalidation_kind", "successor", "evidence",
+    "invalidation_reason", "invalidation_kind", "successor", "evidence", "dormant_since",
 )
 REQUIRED_FACT_FIELDS = (
     "id", "subject", "predicate", "object_kind", "t_valid", "recorded_at",
@@ -39,6 +41,19 @@ PREDICATE_FIELDS = (
 )
 
 DEFAULT_SCOPE = "project"
+
+#: A fact's curation state as readers see it (``dormant_since`` set or not).
+FACT_STATES = ("active", "dormant")
+#: The latest audit verdict of one (fact, citation) pair, as every backend returns it.
+AUDIT_FIELDS = ("fact_id", "evidence", "file", "verdict", "reason", "content_hash",
+                "checked_at", "details")
+#: Verdicts that make a claim suspect: its evidence no longer backs it (REFERENCE §17).
+SUSPECT_VERDICTS = ("unsupported", "file-missing")
+
+
+def fact_state(fact: Mapping[str, Any]) -> str:
+    """"dormant" once decay has marked the fact, else "active" (invalidation is separate)."""
+    return "dormant" if fact.get("dormant_since") is not None else "active"
 
 # --- epistemic classes (REFERENCE §2.3) -------------------------------------------------
 EPISTEMIC_STRENGTH = {"observation": 1, "preference": 2, "commitment": 3}

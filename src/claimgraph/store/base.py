@@ -105,6 +105,29 @@ class Store(Protocol):
                   source_type: str | None = None) -> None:
         """Set last_reinforced_at and confidence (and the source type when given)."""
 
+    # --- curation state: dormancy and audit verdicts (DESIGN §7) ---------------------------
+    def set_dormant(self, ids: Iterable[str], at: int) -> int:
+        """Mark facts dormant since ``at``; an already dormant fact keeps its first time.
+        Unknown ids are ignored. Returns how many facts changed."""
+
+    def revive(self, ids: Iterable[str]) -> int:
+        """Clear the dormant mark; unknown or active ids are ignored. Returns how many changed."""
+
+    def dormant_fact_ids(self) -> list[str]:
+        """Ids of every dormant fact (valid or not), sorted."""
+
+    def record_audit(self, rows: Iterable[Record]) -> None:
+        """Upsert audit verdicts keyed by (fact_id, evidence): {fact_id, evidence, file, verdict,
+        reason, content_hash, checked_at, details}. A row for an unknown fact is refused
+        (fact-not-found) and nothing of the batch is written."""
+
+    def get_audit(self, fact_ids: Iterable[str] | None = None) -> list[Record]:
+        """Stored verdicts (all, or for the given facts), sorted by fact_id, then evidence."""
+
+    def suspect_fact_ids(self) -> list[str]:
+        """Facts with a citation whose latest verdict is unsupported or file-missing, sorted.
+        Raw: invalidated facts are included; readers decide what to show."""
+
     # --- usage -----------------------------------------------------------------------------
     def predicate_usage(self) -> dict[str, int]:
         """predicate id -> number of facts using it."""

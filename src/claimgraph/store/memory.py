@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Sequence
 
 from claimgraph import STORE_FORMAT
+from claimgraph.logic.model import SUSPECT_VERDICTS
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
 from claimgraph.store.records import Record
@@ -24,7 +25,8 @@ class MemoryStore:
 
     def __init__(self) -> None:
         self._s: dict[str, dict[str, Any]] = {
-            "entities": {}, "facts": {}, "episodes": {}, "predicates": {}, "marks": {}}
+            "entities": {}, "facts": {}, "episodes": {}, "predicates": {}, "marks": {},
+            "audit": {}}
         self._depth = 0
 
     # --- transactions and marks ----------------------------------------------------
@@ -216,6 +218,42 @@ class MemoryStore:
 
     def _sorted(self, rows: Iterable[Record]) -> list[Record]:
         return [self._hydrate(f) for f in sorted(rows, key=rec.fact_order)]
+
+    # --- curation state --------------------------------------------------------------
+    def set_dormant(self, ids: Iterable[str], at: int) -> int:
+        rows = [self._s["facts"][i] for i in set(rec.as_list(ids) or []) if i in self._s["facts"]]
+        fresh = [r for r in rows if r["dormant_since"] is None]
+        for row in fresh:
+            row["dormant_since"] = int(at)
+        return len(fresh)
+
+    def revive(self, ids: Iterable[str]) -> int:
+        rows = [self._s["facts"][i] for i in set(rec.as_list(ids) or []) if i in self._s["facts"]]
+        dormant = [r for r in rows if r["dormant_since"] is not None]
+        for row in dormant:
+            row["dormant_since"] = None
+        return len(dormant)
+
+    def dormant_fact_ids(self) -> list[str]:
+        return sorted(i for i, f in self._s["facts"].items() if f["dormant_since"] is not None)
+
+    def record_audit(self, rows: Iterable[Record]) -> None:
+        batch = [rec.audit_record(r) for r in rows]
+        for row in batch:
+            if row["fact_id"] not in self._s["facts"]:
+                raise rec.not_found("fact", row["fact_id"])
+        for row in batch:
+            self._s["audit"][(row["fact_id"], row["evidence"])] = row
+
+    def get_audit(self, fact_ids: Iterable[str] | None = None) -> list[Record]:
+        wanted = rec.as_list(fact_ids)
+        keep = None if wanted is None else set(wanted)
+        rows = [r for r in self._s["audit"].values() if keep is None or r["fact_id"] in keep]
+        return [copy.deepcopy(r) for r in sorted(rows, key=rec.audit_order)]
+
+    def suspect_fact_ids(self) -> list[str]:
+        return sorted({r["fact_id"] for r in self._s["audit"].values()
+                       if r["verdict"] in SUSPECT_VERDICTS})
 
     # --- usage ---------------------------------------------------------------------
     def predicate_usage(self) -> dict[str, int]:

@@ -12,7 +12,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.model import (
-    DEFAULT_SCOPE, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, PREDICATE_FIELDS,
+    AUDIT_FIELDS, DEFAULT_SCOPE, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, PREDICATE_FIELDS,
     REQUIRED_FACT_FIELDS,
 )
 
@@ -85,6 +85,24 @@ def episode_record(episode: Mapping[str, Any]) -> Record:
         raise ClaimgraphError("invalid-episode", "an episode needs an id",
                               hint="mint an id (ep-<uuid>)", episode=dict(episode))
     return {field: episode.get(field) for field in EPISODE_FIELDS}
+
+
+def audit_record(row: Mapping[str, Any]) -> Record:
+    """A complete audit verdict row: every field present, ``details`` a JSON-clean dict."""
+    for field in ("fact_id", "evidence", "verdict", "checked_at"):
+        if row.get(field) is None:
+            raise ClaimgraphError("invalid-audit", f"an audit verdict needs {field}",
+                                  hint="build rows with core.audit_record", field=field,
+                                  fact=row.get("fact_id"))
+    out = {field: row.get(field) for field in AUDIT_FIELDS}
+    out["checked_at"] = int(out["checked_at"])
+    out["details"] = json.loads(json.dumps(row.get("details") or {}, sort_keys=True))
+    return out
+
+
+def audit_order(row: Mapping[str, Any]) -> tuple:
+    """Audit rows: by fact id, then the citation text."""
+    return (row["fact_id"], row["evidence"])
 
 
 def unique(values: Iterable[str]) -> list[str]:

@@ -20,7 +20,9 @@ from typing import Any, Iterable, Sequence
 
 from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
-from claimgraph.logic.model import ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS
+from claimgraph.logic.model import (
+    AUDIT_FIELDS, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, SUSPECT_VERDICTS,
+)
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
 from claimgraph.store import sqlite_schema as schema
@@ -307,6 +309,52 @@ class SqliteStore:
         fact["evidence"] = json.loads(evidence) if evidence != "[]" else []
         return fact
 
+    # --- curation state ----------------------------------------------------------------
+    def set_dormant(self, ids: Iterable[str], at: int) -> int:
+        wanted = sorted(set(rec.as_list(ids) or []))
+        if not wanted:
+            return 0
+        with self._db.transaction():
+            return self._db.run(q.SET_DORMANT, (int(at), json.dumps(wanted)))
+
+    def revive(self, ids: Iterable[str]) -> int:
+        wanted = sorted(set(rec.as_list(ids) or []))
+        if not wanted:
+            return 0
+        with self._db.transaction():
+            return self._db.run(q.REVIVE, (json.dumps(wanted),))
+
+    def dormant_fact_ids(self) -> list[str]:
+        return [r[0] for r in self._db.rows(q.DORMANT_IDS)]
+
+    def record_audit(self, rows: Iterable[Record]) -> None:
+        batch = [rec.audit_record(r) for r in rows]
+        if not batch:
+            return
+        params = [(*(r[f] for f in AUDIT_FIELDS[:-1]), json.dumps(r["details"], sort_keys=True))
+                  for r in batch]
+        try:
+            with self._db.atomic(can_fail_midway=len(params) > 1):
+                self._db.many(q.UPSERT_AUDIT, params)
+        except sqlite3.IntegrityError:
+            known = {f["id"] for f in self.get_facts_by_ids(sorted({r["fact_id"] for r in batch}))}
+            missing = next((r["fact_id"] for r in batch if r["fact_id"] not in known), None)
+            raise rec.not_found("fact", missing or batch[0]["fact_id"]) from None
+
+    def get_audit(self, fact_ids: Iterable[str] | None = None) -> list[Record]:
+        wanted = rec.as_list(fact_ids)
+        if wanted is None:
+            rows = self._db.rows(q.AUDIT_SELECT + q.AUDIT_ORDER)
+        elif not wanted:
+            return []
+        else:
+            rows = self._db.rows(q.AUDIT_SELECT + " WHERE fact_id IN (SELECT value FROM json_each(?))"
+                                 + q.AUDIT_ORDER, (json.dumps(sorted(set(wanted))),))
+        return [_audit_from_row(r) for r in rows]
+
+    def suspect_fact_ids(self) -> list[str]:
+        return [r[0] for r in self._db.rows(q.SUSPECT_IDS, (json.dumps(list(SUSPECT_VERDICTS)),))]
+
     # --- usage -----------------------------------------------------------------------
     def predicate_usage(self) -> dict[str, int]:
         return rec.counted(
@@ -410,6 +458,12 @@ def _entity_from_row(row: tuple) -> Record:
     entity = dict(zip(ENTITY_FIELDS, row))
     entity["aliases"] = json.loads(entity["aliases"])
     return entity
+
+
+def _audit_from_row(row: tuple) -> Record:
+    out = dict(zip(AUDIT_FIELDS, row))
+    out["details"] = json.loads(out["details"])
+    return out
 
 
 def _entity_copy(row: Record) -> Record:

@@ -2,7 +2,8 @@
 
 The schema version is ``PRAGMA user_version`` (readable before any table is trusted);
 ``MIGRATIONS[i]`` takes a database from version i to i+1, and every pending step runs in ONE
-transaction, so a failure leaves the file exactly as it was. Version 1 is the baseline.
+transaction, so a failure leaves the file exactly as it was. Version 1 is the baseline;
+version 2 adds the dormant fact state and the audit verdicts (``DECAY_AND_AUDIT``).
 
 Full-text search uses FTS5's ``trigram`` tokenizer: it matches any substring of three or
 more characters, case-insensitively, so "auth" finds ``AuthService``, "core" finds
@@ -92,8 +93,23 @@ BASELINE: tuple[str, ...] = (
     f"PRAGMA application_id = {APPLICATION_ID}",
 )
 
+#: Version 2: the curator's decay and audit stages (DESIGN §7). ``dormant_since`` marks a valid
+#: fact whose effective confidence fell below the dormancy threshold (NULL = active); the partial
+#: index keeps "which facts are dormant" cheap while almost every fact is active.
+#: ``audit_verdicts`` keeps the latest claim-vs-evidence verdict per (fact, citation) with the
+#: cited file's content hash, so an unchanged file is not re-judged.
+DECAY_AND_AUDIT: tuple[str, ...] = (
+    "ALTER TABLE facts ADD COLUMN dormant_since INTEGER",
+    "CREATE INDEX facts_dormant ON facts(dormant_since) WHERE dormant_since IS NOT NULL",
+    """CREATE TABLE audit_verdicts (
+        fact_id TEXT NOT NULL REFERENCES facts(id), evidence TEXT NOT NULL, file TEXT,
+        verdict TEXT NOT NULL, reason TEXT, content_hash TEXT, checked_at INTEGER NOT NULL,
+        details TEXT NOT NULL DEFAULT '{}', PRIMARY KEY (fact_id, evidence)) WITHOUT ROWID""",
+    "CREATE INDEX audit_verdicts_verdict ON audit_verdicts(verdict)",
+)
+
 #: MIGRATIONS[i] moves a database from schema version i to i + 1.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (BASELINE,)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (BASELINE, DECAY_AND_AUDIT)
 assert len(MIGRATIONS) == STORE_FORMAT, "every store format needs its migration step"
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"

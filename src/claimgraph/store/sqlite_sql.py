@@ -30,7 +30,7 @@ FACT_ORDER = " ORDER BY f.t_valid, f.id"
 _INSERT_COLUMNS = ("id", "subject_id", "predicate", "object_kind", "object_ref_id", "object_lit",
                    "t_valid", "t_invalid", "recorded_at", "last_reinforced_at", "confidence",
                    "epistemic", "scope", "source_type", "episode", "invalidation_reason",
-                   "invalidation_kind", "successor", "evidence")
+                   "invalidation_kind", "successor", "evidence", "dormant_since")
 INSERT_FACT = (f"INSERT INTO facts ({', '.join(_INSERT_COLUMNS)}) "
                f"VALUES ({', '.join('?' * len(_INSERT_COLUMNS))})")
 INDEX_NEW_LITERALS = ("INSERT INTO fact_fts (rowid, object_lit) SELECT pk, object_lit FROM facts"
@@ -44,6 +44,21 @@ INDEX_ENTITIES = (f"INSERT INTO entity_fts (rowid, text) SELECT pk, name || {_SE
                   f"FROM entities WHERE id IN ({_DIRTY_ENTITIES})")
 INSERT_LINK = "INSERT OR IGNORE INTO conflict_links (fact_id, other_id) VALUES (?, ?)"
 DELETE_LINK = "DELETE FROM conflict_links WHERE fact_id = ? AND other_id = ?"
+
+#: Decay's two writes: mark (keeping the first time a fact went dormant) and revive.
+SET_DORMANT = ("UPDATE facts SET dormant_since = ? WHERE id IN (SELECT value FROM json_each(?))"
+               " AND dormant_since IS NULL")
+REVIVE = ("UPDATE facts SET dormant_since = NULL WHERE id IN (SELECT value FROM json_each(?))"
+          " AND dormant_since IS NOT NULL")
+DORMANT_IDS = "SELECT id FROM facts WHERE dormant_since IS NOT NULL ORDER BY id"
+
+AUDIT_SELECT = ("SELECT fact_id, evidence, file, verdict, reason, content_hash, checked_at, details"
+                " FROM audit_verdicts")
+AUDIT_ORDER = " ORDER BY fact_id, evidence"
+UPSERT_AUDIT = ("INSERT OR REPLACE INTO audit_verdicts (fact_id, evidence, file, verdict, reason,"
+                " content_hash, checked_at, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+SUSPECT_IDS = ("SELECT DISTINCT fact_id FROM audit_verdicts WHERE verdict IN"
+               " (SELECT value FROM json_each(?)) ORDER BY fact_id")
 
 ENTITY_SELECT = "SELECT id, name, type, scope, aliases FROM entities"
 ENTITY_ORDER = " ORDER BY name, id"
@@ -145,4 +160,4 @@ def fact_params(fact: dict[str, Any]) -> tuple:
             get("recorded_at"), get("last_reinforced_at"), float(get("confidence")),
             get("epistemic"), get("scope"), get("source_type"), get("episode"),
             get("invalidation_reason"), get("invalidation_kind"), get("successor"),
-            json.dumps(list(evidence)) if evidence else "[]")
+            json.dumps(list(evidence)) if evidence else "[]", get("dormant_since"))
