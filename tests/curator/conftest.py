@@ -43,10 +43,10 @@ def curate_proc() -> Callable[..., subprocess.Popen]:
     """Start a real ``claimgraph curate --json`` (stdout: the result; stderr: the log)."""
     started: list[subprocess.Popen] = []
 
-    def start(*argv: str, env: dict[str, str] | None = None) -> subprocess.Popen:
+    def start(*argv: str, env: dict[str, str] | None = None, cwd: Any = None) -> subprocess.Popen:
         proc = subprocess.Popen([sys.executable, "-m", "claimgraph", "curate", "--json", *argv],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                env={**os.environ, **(env or {})})
+                                env={**os.environ, **(env or {})}, cwd=cwd)
         started.append(proc)
         return proc
 

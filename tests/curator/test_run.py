@@ -19,6 +19,8 @@ from claimgraph.curator import spawn_curator, stages
 from claimgraph.curator.dirty import DirtyMark
 from claimgraph.logsetup import reset_logging
 from claimgraph.sidecar import Sidecars
+from claimgraph.core import Shell
+from claimgraph.core.vocabulary import seed
 
 
 @pytest.fixture(autouse=True)
@@ -56,7 +58,7 @@ def test_a_lone_curator_runs_every_stage_once_and_releases(db, curate_proc, fini
     assert (code, result["status"], result["passes"]) == (0, "ok", 1)
     assert list(result["stages"]) == ["consolidate", "decay", "audit"]
     assert result["stages"]["consolidate"]["status"] == "ok"
-    assert {result["stages"][s]["status"] for s in ("decay", "audit")} == {"skipped"}
+    assert {result["stages"][s]["status"] for s in ("decay", "audit")} == {"ok"}
     assert all("duration_ms" in s for s in result["stages"].values())
     assert events(logs)[:3] == ["curate.started", "curate.lease-acquired", "curate.pass-started"]
     assert events(logs)[-1] == "curate.lease-released"
@@ -117,13 +119,14 @@ def test_the_cli_stage_choices_are_the_stage_table():
 def test_a_failing_stage_is_contained_and_the_run_is_partial(db, monkeypatch):
     def boom(_ctx):
         raise RuntimeError("kaboom")
-    table = {"consolidate": boom, "decay": stages.not_yet_available("later"),
-             "audit": stages.not_yet_available("later")}
+    def fine(_ctx):
+        return {"counts": {"looked_at": 0}}
+    table = {"consolidate": boom, "decay": fine, "audit": fine}
     monkeypatch.setattr(R, "stage_table", lambda: table)
     result = R.curate(R.Options(db=db), "cur-test")
     assert result["status"] == "partial"
     assert result["stages"]["consolidate"]["error"] == "RuntimeError: kaboom"
-    assert result["stages"]["audit"]["status"] == "skipped"
+    assert result["stages"]["audit"]["status"] == "ok"
 
 
 def test_losing_the_curation_lease_stops_the_run_before_writing(db, monkeypatch):
@@ -160,3 +163,27 @@ def _wait_for(predicate, timeout: float = 20.0) -> None:
 def _wait_for_result(log: Path) -> list[dict[str, Any]]:
     _wait_for(lambda: '"curate.result"' in log.read_text())
     return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def test_decay_and_audit_stages_really_write_through_the_curator(db, curate_proc, finish_proc, tmp_path):
+    from claimgraph.core.writes import assert_fact
+    from claimgraph.store.open import open_store
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    store = open_store(str(db))
+    sh = Shell(store=store, clock=lambda: 1_000)  # asserted long ago: decays below the threshold
+    seed(sh)
+    faded = assert_fact(sh, "api", "depends-on", "redis", source_type="session-log", confidence=0.3)
+    cited = assert_fact(sh, "add", "defined-in", "calc.py", source_type="code",
+                        evidence=["calc.py: `def add(a, b):`"])
+    store.close()
+    code, result, _ = finish_proc(curate_proc(cwd=project))
+    assert code == 0 and result["stages"]["decay"]["status"] == "ok", result
+    store = open_store(str(db))
+    try:
+        assert faded["fact"]["id"] in store.dormant_fact_ids()
+        verdicts = {row["fact_id"]: row["verdict"] for row in store.get_audit()}
+        assert verdicts == {cited["fact"]["id"]: "supported"}
+    finally:
+        store.close()

@@ -2,8 +2,8 @@
 
 ``run.py`` takes the curation lease (or leaves the dirty mark of ``dirty.py``) and runs the
 stages of ``stages.py``; ``consolidate.py`` is the consolidate stage, ``scope.py`` picks the
-facts a pass looks at. Decay and audit are registered but skipped until the store can hold
-dormant facts and audit verdicts.
+facts a pass looks at; ``upkeep.py`` adapts the decay and audit passes of ``core`` to the
+curator's fenced writes.
 """
 
 from __future__ import annotations

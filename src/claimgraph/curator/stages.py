@@ -87,13 +87,6 @@ class StageContext:
 Stage = Callable[[StageContext], dict[str, Any]]
 
 
-def not_yet_available(reason: str) -> Stage:
-    """A registered stage whose store support has not landed: reported as skipped, never faked."""
-    def stage(_ctx: StageContext) -> dict[str, Any]:
-        return {"status": "skipped", "reason": reason, "counts": {}}
-    return stage
-
-
 def run_stage(name: str, stage: Stage, ctx: StageContext) -> dict[str, Any]:
     """One stage, timed and contained; only LeaseLost escapes."""
     started = time.monotonic()
@@ -113,14 +106,11 @@ def run_stage(name: str, stage: Stage, ctx: StageContext) -> dict[str, Any]:
 
 
 def stage_table() -> dict[str, Stage]:
-    """Every stage in run order; decay and audit wait on the store's fact states and verdicts."""
+    """Every stage in run order."""
     from claimgraph.curator.consolidate import consolidate
+    from claimgraph.curator.upkeep import audit, decay
 
-    return {
-        "consolidate": consolidate,
-        "decay": not_yet_available("needs the dormant fact state in the store (not yet landed)"),
-        "audit": not_yet_available("needs stored audit verdicts in the store (not yet landed)"),
-    }
+    return {"consolidate": consolidate, "decay": decay, "audit": audit}
 
 
 STAGE_NAMES = ("consolidate", "decay", "audit")
