@@ -106,3 +106,21 @@ def test_provenance_of_a_captured_fact_shows_the_transcript_line_and_the_file_ve
     assert cli("audit").code == 5
     human = ok("provenance", fact_id).out
     assert "transcript  L2 tool_call: Write" in human and "file-missing" in human
+
+
+def test_conflicts_lists_a_claim_the_audit_found_unsupported(tmp_path, monkeypatch, capsys):
+    from claimgraph.cli.main import main
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    monkeypatch.chdir(project)
+    assert main(["assert", "mul", "defined-in", "calc.py", "--source-type", "code",
+                 "--evidence", "calc.py: `def multiply_numbers(a, b):`"]) == 0
+    assert main(["curate", "--stage", "audit"]) == 0
+    capsys.readouterr()
+    assert main(["conflicts"]) == 0
+    out = capsys.readouterr().out
+    assert "suspect" in out and "mul defined-in calc.py" in out and "unsupported" in out
+    assert main(["conflicts", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [s["verdicts"][0]["verdict"] for s in data["suspect"]] == ["unsupported"]

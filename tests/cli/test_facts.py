@@ -43,7 +43,8 @@ def test_assert_json_names_entities_and_writes_iso_times(ok):
     assert list(fact) == [
         "id", "subject", "predicate", "object", "object_kind", "t_valid", "t_invalid",
         "recorded_at", "last_reinforced_at", "confidence", "epistemic", "scope", "source_type",
-        "episode", "conflicts", "invalidation_kind", "invalidation_reason", "successor", "evidence"]
+        "episode", "conflicts", "invalidation_kind", "invalidation_reason", "successor", "evidence",
+        "state", "dormant_since"]
     assert (fact["subject"], fact["predicate"], fact["object"]) == ("api", "core/has-version", "1.2.0")
     assert fact["t_valid"] == "2026-01-05T10:00:00.000Z" and fact["t_invalid"] is None
     assert fact["source_type"] == "code" and fact["confidence"] == 0.9

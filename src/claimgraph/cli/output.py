@@ -17,11 +17,11 @@ from claimgraph.logic.timeutil import to_date, to_iso
 
 #: Integer-millisecond fields that JSON output turns into ISO-8601 text.
 TIME_KEYS = frozenset({"t_valid", "t_invalid", "recorded_at", "last_reinforced_at",
-                       "opened_at", "closed_at", "as_of", "at"})
+                       "opened_at", "closed_at", "as_of", "at", "dormant_since"})
 FACT_KEYS = ("id", "subject", "predicate", "object", "object_kind", "t_valid", "t_invalid",
              "recorded_at", "last_reinforced_at", "confidence", "effective_confidence",
              "epistemic", "scope", "source_type", "episode", "conflicts", "invalidation_kind",
-             "invalidation_reason", "successor", "evidence")
+             "invalidation_reason", "successor", "evidence", "state", "dormant_since")
 SHORT_ID_CHARS = 8
 
 

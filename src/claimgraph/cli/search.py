@@ -97,8 +97,12 @@ def run_conflicts(ctx: Context, args: argparse.Namespace) -> int:
     if ctx.json:
         emit_json({"open": result["open"], "conflicts": [
             {"fact": fact_json(p["fact"]), "candidate": fact_json(p["candidate"])}
-            for p in result["conflicts"]]})
+            for p in result["conflicts"]], "suspect": [
+            {"fact": fact_json(s["fact"]), "verdicts": [
+                {"evidence": v["evidence"], "verdict": v["verdict"]} for v in s["verdicts"]]}
+            for s in result.get("suspect", [])]})
         return 0
+    _emit_suspects(result.get("suspect", []))
     if not result["conflicts"]:
         emit("no open conflicts")
     for pair in result["conflicts"]:
@@ -109,6 +113,14 @@ def run_conflicts(ctx: Context, args: argparse.Namespace) -> int:
              f"`claimgraph invalidate {short_id(result['conflicts'][0]['candidate']['id'])}` "
              "(or the other side)")
     return 0
+
+
+def _emit_suspects(suspect: list) -> None:
+    """Claims the audit could not back with their cited files: they want the same review."""
+    for item in suspect:
+        emit(f"suspect  {fact_line(item['fact'])}")
+        for verdict in item["verdicts"]:
+            emit(f"  {verdict['verdict']}: {verdict['evidence']}")
 
 
 COMMANDS = {"search": run_search, "neighbor": run_neighbor, "conflicts": run_conflicts}
