@@ -241,11 +241,13 @@ def test_get_facts_for_batches_entities_and_returns_each_fact_once(graph):
     ({"conflicted": True}, ["f-2"]),
     ({"valid_cheap": True}, ["f-1", "f-2"]),
     ({"valid_cheap": True, "predicates": ["core/prefers"], "episodes": ["ep-1"]}, ["f-2"]),
+    ({"with_evidence": True}, ["f-1"]),
 ])
 def test_select_facts_ands_its_criteria(store, criteria, expected):
     entity(store, "e-1", "Core")
     store.insert_facts([
-        fact("f-1", "e-1", ref="e-1", t_valid=100, scope="user", episode="ep-1"),
+        fact("f-1", "e-1", ref="e-1", t_valid=100, scope="user", episode="ep-1",
+             evidence=["core.py: `class Core`"]),
         fact("f-2", "e-1", "core/prefers", lit="uv", t_valid=200, source_type="code",
              episode="ep-1", conflicts=["f-3"]),
         fact("f-3", "e-1", "core/prefers", lit="pip", t_valid=50, t_invalid=150, episode="ep-2"),

@@ -80,9 +80,11 @@ class Store(Protocol):
     def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,
                      episodes: Iterable[str] | None = None, recorded_before: int | None = None,
-                     conflicted: bool = False, valid_cheap: bool = False) -> list[Record]:
+                     conflicted: bool = False, valid_cheap: bool = False,
+                     with_evidence: bool = False) -> list[Record]:
         """Criteria are ANDed; over-inclusion is allowed. conflicted: has conflict links;
-        valid_cheap: t_invalid is absent. Sorted by t_valid, then id."""
+        valid_cheap: t_invalid is absent; with_evidence: cites something (the audit's
+        candidates). Sorted by t_valid, then id."""
 
     def get_history(self, entity_id: str, predicate: str) -> list[Record]:
         """Every version (valid and invalidated) of subject+predicate, sorted by t_valid, id."""

@@ -155,7 +155,8 @@ class MemoryStore:
     def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,
                      episodes: Iterable[str] | None = None, recorded_before: int | None = None,
-                     conflicted: bool = False, valid_cheap: bool = False) -> list[Record]:
+                     conflicted: bool = False, valid_cheap: bool = False,
+                     with_evidence: bool = False) -> list[Record]:
         tests = [(rec.as_list(ids), "id"), (rec.as_list(predicates), "predicate"),
                  (rec.as_list(scopes), "scope"), (rec.as_list(episodes), "episode")]
 
@@ -164,7 +165,8 @@ class MemoryStore:
                     and (source_type is None or f["source_type"] == source_type)
                     and (recorded_before is None or f["recorded_at"] < recorded_before)
                     and (not conflicted or bool(f["conflicts"]))
-                    and (not valid_cheap or f["t_invalid"] is None))
+                    and (not valid_cheap or f["t_invalid"] is None)
+                    and (not with_evidence or bool(f["evidence"])))
         return self._sorted(filter(keep, self._s["facts"].values()))
 
     def get_history(self, entity_id: str, predicate: str) -> list[Record]:

@@ -251,11 +251,12 @@ class SqliteStore:
     def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,
                      episodes: Iterable[str] | None = None, recorded_before: int | None = None,
-                     conflicted: bool = False, valid_cheap: bool = False) -> list[Record]:
+                     conflicted: bool = False, valid_cheap: bool = False,
+                     with_evidence: bool = False) -> list[Record]:
         lists = {"id": rec.as_list(ids), "predicate": rec.as_list(predicates),
                  "scope": rec.as_list(scopes), "episode": rec.as_list(episodes)}
         return self._facts(q.select_facts(lists, source_type, recorded_before,
-                                          conflicted, valid_cheap))
+                                          conflicted, valid_cheap, with_evidence))
 
     def get_history(self, entity_id: str, predicate: str) -> list[Record]:
         return self.get_facts(entity_id, "out", [predicate])

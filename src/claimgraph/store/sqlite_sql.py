@@ -128,7 +128,8 @@ def facts_touching(entity_ids: Sequence[str], direction: str,
 
 
 def select_facts(lists: dict[str, Sequence[str] | None], source_type: str | None,
-                 recorded_before: int | None, conflicted: bool, valid_cheap: bool) -> Plan:
+                 recorded_before: int | None, conflicted: bool, valid_cheap: bool,
+                 with_evidence: bool = False) -> Plan:
     """select_facts criteria, ANDed; ``lists`` maps a column to its allowed values."""
     params: list[Any] = []
     where = [in_list(f"f.{column}", values, params)
@@ -143,6 +144,8 @@ def select_facts(lists: dict[str, Sequence[str] | None], source_type: str | None
         where.append("EXISTS (SELECT 1 FROM conflict_links c WHERE c.fact_id = f.id)")
     if valid_cheap:
         where.append("f.t_invalid IS NULL")
+    if with_evidence:
+        where.append("f.evidence <> '[]'")
     clause = " WHERE " + " AND ".join(where) if where else ""
     return FACT_SELECT + clause + FACT_ORDER, params
 
