@@ -1,0 +1,179 @@
+"""``daemon run|start|stop|status|sweep|install-unit``: the optional backstop (DESIGN §8).
+
+``start`` detaches ``daemon run`` (new session, stdin from /dev/null, output appended to
+``<db>.daemon.log``, ``/`` as cwd) and waits until its status file names it; ``stop`` sends
+SIGTERM and waits for the process to go. ``status`` always exits 0 and says running, stopped
+or stale (a pid file whose process died); ``sweep`` runs one sweep pass in the foreground.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+from typing import Any
+
+import psutil
+
+from claimgraph.cli.context import Context
+from claimgraph.cli.output import emit, emit_json
+from claimgraph.daemon import DaemonSettings
+from claimgraph.daemon import singleton, unit
+from claimgraph.errors import ClaimgraphError
+from claimgraph.sidecar import Sidecars
+
+START_WAIT_S = 15.0
+STOP_WAIT_S = 15.0
+POLL_S = 0.1
+ACTIONS = {"run": "run in the foreground until SIGTERM",
+           "start": "start in the background (output to <db>.daemon.log)",
+           "stop": "stop the running daemon (SIGTERM) and wait for it",
+           "status": "running / stopped / stale, pid, uptime, last run of each job",
+           "sweep": "run one sweep pass now and print what it did",
+           "install-unit": "write a systemd user unit for `daemon run`"}
+
+
+def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("daemon", parents=[common], help="the optional backstop daemon",
+                       description="Sweeps for sessions that ended without a capture, starts "
+                                   "the curator periodically, rotates the logs. claimgraph "
+                                   "works fully without it. Tuned by CLAIMGRAPH_DAEMON_* "
+                                   "(see claimgraph.daemon).")
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    for name, text in ACTIONS.items():
+        action = actions.add_parser(name, parents=[common], help=text, description=text)
+        action.set_defaults(command=f"daemon {name}")
+        if name == "install-unit":
+            action.add_argument("--dry-run", action="store_true", help="print, write nothing")
+
+
+def run_run(ctx: Context, args: argparse.Namespace) -> int:
+    from claimgraph.daemon.service import Service  # apscheduler only when serving
+
+    settings = DaemonSettings.from_environ(ctx.environ)
+    return Service(ctx.db_path, ctx.environ, settings, ctx.settings.value("log_level")).run()
+
+
+def run_start(ctx: Context, args: argparse.Namespace) -> int:
+    state, record = singleton.state(ctx.db_path)
+    if state == "running":
+        return _say(ctx, {"status": "already-running", "pid": record["pid"]},
+                    f"the daemon already runs (pid {record['pid']})")
+    child = _spawn(ctx, args)
+    _wait_started(ctx, child)
+    return _say(ctx, {"status": "started", "pid": child.pid,
+                      "log": str(Sidecars(ctx.db_path).daemon_log)},
+                f"daemon started (pid {child.pid}); its log is {Sidecars(ctx.db_path).daemon_log}")
+
+
+def _spawn(ctx: Context, args: argparse.Namespace) -> subprocess.Popen[bytes]:
+    db = ctx.db_path.absolute()
+    log_path = Sidecars(db).daemon_log
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    config = getattr(args, "config", None)
+    extra = ["--config", os.path.abspath(config)] if config else []
+    argv = [sys.executable, "-m", "claimgraph", "daemon", "run", "--db", str(db), *extra]
+    with open(log_path, "ab") as log_file:
+        return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log_file,
+                                stderr=subprocess.STDOUT, start_new_session=True,
+                                close_fds=True, cwd="/", env=dict(ctx.environ))
+
+
+def _wait_started(ctx: Context, child: subprocess.Popen[bytes]) -> None:
+    """Until the status file names the child; refuse if it exits first or never says so."""
+    deadline = time.monotonic() + START_WAIT_S
+    while time.monotonic() < deadline:
+        if child.poll() is not None:
+            raise ClaimgraphError("daemon-start-failed", f"the daemon exited at once "
+                                  f"(code {child.returncode})", hint="see "
+                                  f"{Sidecars(ctx.db_path).daemon_log} for why", pid=child.pid)
+        report = singleton.describe(ctx.db_path)
+        if report["state"] == "running" and report["pid"] == child.pid and report.get("jobs"):
+            child.returncode = 0  # never awaited: keep Popen's finalizer quiet
+            return
+        time.sleep(POLL_S)
+    child.returncode = 0
+    raise ClaimgraphError("daemon-start-slow", f"the daemon (pid {child.pid}) did not report "
+                          f"within {START_WAIT_S:.0f} s", hint="check `claimgraph daemon status` "
+                          f"and {Sidecars(ctx.db_path).daemon_log}", pid=child.pid)
+
+
+def run_stop(ctx: Context, args: argparse.Namespace) -> int:
+    state, record = singleton.state(ctx.db_path)
+    if state != "running":
+        return _say(ctx, {"status": f"not-running ({state})", "pid": (record or {}).get("pid")},
+                    f"the daemon is not running ({state})")
+    pid = record["pid"]
+    try:
+        process = psutil.Process(pid)
+        os.kill(pid, signal.SIGTERM)
+        process.wait(STOP_WAIT_S)
+    except psutil.NoSuchProcess:
+        pass
+    except psutil.TimeoutExpired:
+        raise ClaimgraphError("daemon-stop-slow", f"the daemon (pid {pid}) is still running "
+                              f"{STOP_WAIT_S:.0f} s after SIGTERM", hint=f"kill -9 {pid}; the "
+                              "next start takes its pid file over", pid=pid) from None
+    return _say(ctx, {"status": "stopped", "pid": pid}, f"daemon stopped (pid {pid})")
+
+
+def run_status(ctx: Context, args: argparse.Namespace) -> int:
+    report = singleton.describe(ctx.db_path)
+    if ctx.json:
+        emit_json(report)
+        return 0
+    head = f"daemon {report['state']}"
+    if report["pid"]:
+        head += f" (pid {report['pid']}"
+        head += f", up {_duration(report['uptime_s'])})" if "uptime_s" in report else ")"
+    emit(head)
+    for name, job in sorted((report.get("jobs") or {}).items()):
+        result = job.get("result")
+        detail = job.get("error") if result == "error" else job.get("detail")
+        emit(f"  {name:<9} {job.get('last_run')}  {result}"
+             + (f"  {detail}" if detail not in (None, {}) else ""))
+    return 0
+
+
+def _duration(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{secs:02d}s"
+
+
+def run_sweep(ctx: Context, args: argparse.Namespace) -> int:
+    from claimgraph.daemon.sweep import Sweeper
+
+    settings = DaemonSettings.from_environ(ctx.environ)
+    summary = Sweeper(ctx.db_path, ctx.environ, settings).run()
+    return _say(ctx, summary, " ".join(f"{k} {v}" for k, v in summary.items()))
+
+
+def run_install_unit(ctx: Context, args: argparse.Namespace) -> int:
+    result = unit.install(ctx.db_path, ctx.environ, dry_run=args.dry_run)
+    if ctx.json:
+        emit_json(result)
+        return 0
+    if args.dry_run:
+        emit(result["unit"])
+    emit(f"{result['status']}: {result['path']}")
+    emit("enable and start it with:")
+    for command in result["enable"]:
+        emit(f"  {command}")
+    return 0
+
+
+def _say(ctx: Context, data: dict[str, Any], text: str) -> int:
+    if ctx.json:
+        emit_json(data)
+    else:
+        emit(text)
+    return 0
+
+
+COMMANDS = {"daemon run": run_run, "daemon start": run_start, "daemon stop": run_stop,
+            "daemon status": run_status, "daemon sweep": run_sweep,
+            "daemon install-unit": run_install_unit}

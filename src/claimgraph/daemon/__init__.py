@@ -1,0 +1,80 @@
+"""The backstop daemon (DESIGN §8): sweep, periodic curation, log rotation, a status file.
+
+The hooks are the path; the daemon only catches what they missed (a SessionEnd that never
+fired, a capture that died, a spool file left behind), so claimgraph works fully without it.
+
+Its knobs are not config-file settings (the daemon is optional plumbing, not behaviour): the
+defaults below are module constants, each overridable by an environment variable
+``CLAIMGRAPH_DAEMON_<NAME>`` (upper case), for example ``CLAIMGRAPH_DAEMON_IDLE_MINUTES=0``:
+
+=====================  =========  ===============================================================
+name                   default    meaning
+=====================  =========  ===============================================================
+sweep_seconds          300        how often the sweep looks for uncaptured sessions
+curate_seconds         3600       how often the curator is started (it stands aside if running)
+rotate_seconds         60         how often sidecar logs are checked for size
+heartbeat_seconds      30         how often the status file is refreshed
+idle_minutes           10         a transcript untouched this long is a session that ended
+spool_age_seconds      60         a spool file this old was not consumed by its hook's capture
+capture_timeout_secs   600        a capture child running longer is killed (its tree too)
+log_max_bytes          10485760   a sidecar log this large is rotated
+log_keep               5          rotated generations kept (``<log>.1`` … ``<log>.N``)
+=====================  =========  ===============================================================
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+from typing import Mapping
+
+from claimgraph.errors import ClaimgraphError
+
+ENV_PREFIX = "CLAIMGRAPH_DAEMON_"
+
+
+def status_path(db: Path | str) -> Path:
+    """``<db>.daemon.status``: the heartbeat file ``daemon status`` reads."""
+    return Path(f"{os.fspath(db)}.daemon.status")
+
+
+def pid_path(db: Path | str) -> Path:
+    """``<db>.daemon.pid``: the singleton's pid file (same name as ``Sidecars.daemon_pid``)."""
+    return Path(f"{os.fspath(db)}.daemon.pid")
+
+
+@dataclasses.dataclass(frozen=True)
+class DaemonSettings:
+    sweep_seconds: float = 300
+    curate_seconds: float = 3600
+    rotate_seconds: float = 60
+    heartbeat_seconds: float = 30
+    idle_minutes: float = 10
+    spool_age_seconds: float = 60
+    capture_timeout_secs: float = 600
+    log_max_bytes: int = 10 * 1024 * 1024
+    log_keep: int = 5
+
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str]) -> DaemonSettings:
+        """Defaults, overridden by ``CLAIMGRAPH_DAEMON_<NAME>``; a bad value is refused by name."""
+        values = {}
+        for field in dataclasses.fields(cls):
+            raw = environ.get(ENV_PREFIX + field.name.upper(), "").strip()
+            if raw:
+                values[field.name] = _number(field.name, raw, int if field.type == "int" else float)
+        return cls(**values)
+
+
+def _number(name: str, raw: str, kind: type) -> float:
+    try:
+        value = kind(raw)
+    except ValueError:
+        value = -1
+    if value < 0:
+        variable = ENV_PREFIX + name.upper()
+        raise ClaimgraphError("invalid-setting", f"{variable}={raw!r} is not a number ≥ 0",
+                              hint=f"unset {variable} or give it a non-negative number",
+                              setting=variable, value=raw)
+    return value

@@ -1,0 +1,216 @@
+"""The sweep: find sessions that ended without a capture, and capture each in a child process.
+
+What counts as uncaptured: a Claude Code transcript (``$CLAUDE_CONFIG_DIR`` or ``~/.claude``,
+``projects/*/*.jsonl``) or a Codex rollout (``$CODEX_HOME`` or ``~/.codex``,
+``sessions/**/*.jsonl``) untouched for the idle time and larger than its session's high-water
+mark (``capture:<agent>:<session>``), and a spool file older than the spool age (its hook's own
+capture should have consumed it by then). The capture pass itself is idempotent and guarantees
+that racing captures of one session capture it once, so the sweep may be wrong in the safe
+direction (start a capture that finds nothing new) and needs no lock of its own.
+
+Each capture runs as ``python -m claimgraph capture`` in a child process with a bounded
+timeout: a crash or a hang in extraction cannot take the daemon down, and a killed capture
+leaves nothing half-written. Our own model calls run in ``claimgraph-llm-*`` temp directories;
+sessions an agent recorded there are our extractor talking, never the user's work, and skipped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+import structlog
+
+from claimgraph.daemon import DaemonSettings
+from claimgraph.hooks.install import claude_config_dir
+from claimgraph.llm import TEMP_PREFIX, kill_tree
+from claimgraph.sidecar import Sidecars
+from claimgraph.store.open import open_store
+
+OWN_LLM_DIR = "-" + re.sub(r"[^A-Za-z0-9]", "-", TEMP_PREFIX)  # as Claude Code munges a cwd
+log = structlog.get_logger("claimgraph.daemon")
+
+
+@dataclasses.dataclass(frozen=True)
+class Candidate:
+    """A capture to start: a spool file, or a transcript with its agent and session."""
+
+    kind: str
+    path: str
+    agent: str | None = None
+    session: str | None = None
+
+    def argv(self, db: Path) -> list[str]:
+        head = [sys.executable, "-m", "claimgraph", "capture", "--db", str(db), "--no-curate"]
+        if self.kind == "spool":
+            return [*head, "--spool", self.path]
+        return [*head, "--agent", str(self.agent), "--session", str(self.session), "--", self.path]
+
+
+def codex_home(environ: Mapping[str, str]) -> Path:
+    """``$CODEX_HOME``, else ``~/.codex``."""
+    explicit = environ.get("CODEX_HOME", "").strip()
+    if explicit:
+        return Path(os.path.expanduser(explicit))
+    return Path(environ.get("HOME") or os.path.expanduser("~")) / ".codex"
+
+
+def transcripts(environ: Mapping[str, str]) -> Iterator[tuple[Path, str]]:
+    """Every agent transcript on this machine, with its agent; our own model calls left out."""
+    for path in sorted((claude_config_dir(environ) / "projects").glob("*/*.jsonl")):
+        if OWN_LLM_DIR not in path.parent.name:
+            yield path, "claude-code"
+    for path in sorted((codex_home(environ) / "sessions").glob("**/*.jsonl")):
+        if not _codex_cwd(path).startswith(TEMP_PREFIX):
+            yield path, "codex"
+
+
+def _codex_cwd(path: Path) -> str:
+    """The base name of the rollout's session cwd (its first line is ``session_meta``)."""
+    try:
+        with open(path, "rb") as handle:
+            first = json.loads(handle.readline(65536) or b"{}")
+        return os.path.basename(str(first.get("payload", {}).get("cwd") or ""))
+    except (OSError, ValueError, AttributeError):
+        return ""
+
+
+def spool_files(db: Path, min_age_s: float, now: float) -> list[Path]:
+    """Spool files at least ``min_age_s`` old (younger ones belong to a running capture)."""
+    directory = Sidecars(db).spool_dir
+    if not directory.is_dir():
+        return []
+    return sorted(p for p in directory.glob("*.json") if now - _mtime(p) >= min_age_s)
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except FileNotFoundError:
+        return float("inf")
+
+
+def is_due(path: Path, mark: Any, now: float, idle_s: float) -> bool:
+    """Idle long enough, and holding bytes beyond the mark (or marked on another file)."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return False
+    if now - info.st_mtime < idle_s or info.st_size == 0:
+        return False
+    if not isinstance(mark, dict) or not isinstance(mark.get("offset"), int):
+        return True
+    if os.path.realpath(str(mark.get("transcript"))) != os.path.realpath(path):
+        return True
+    return info.st_size > mark["offset"]
+
+
+def find_candidates(db: Path, environ: Mapping[str, str], settings: DaemonSettings,
+                    now: float) -> list[Candidate]:
+    """Spool files first (they carry the hook's cwd); then due transcripts not spooled."""
+    spools = spool_files(db, settings.spool_age_seconds, now)
+    found = [Candidate("spool", str(p)) for p in spools]
+    spooled = {_spooled_transcript(p) for p in spools}
+    marks = _MarkReader(db)
+    try:
+        for path, agent in transcripts(environ):
+            mark = marks.get(f"capture:{agent}:{path.stem}")
+            if str(path) not in spooled and is_due(path, mark, now, settings.idle_minutes * 60):
+                found.append(Candidate("transcript", str(path), agent, path.stem))
+    finally:
+        marks.close()
+    return found
+
+
+def _spooled_transcript(spool: Path) -> str | None:
+    try:
+        return json.loads(spool.read_text(encoding="utf-8")).get("transcript_path")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+class _MarkReader:
+    """The store's marks, opened lazily and only if the store exists (a sweep never creates it)."""
+
+    def __init__(self, db: Path) -> None:
+        self.store = open_store(db, create=False) if Path(db).exists() else None
+
+    def get(self, key: str) -> Any:
+        return None if self.store is None else self.store.get_mark(key)
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+
+
+class Sweeper:
+    """One sweep pass at a time; ``cancel`` (from another thread) stops it and its child."""
+
+    def __init__(self, db: Path, environ: Mapping[str, str], settings: DaemonSettings) -> None:
+        self.db, self.environ, self.settings = Path(db).absolute(), dict(environ), settings
+        self._stop = threading.Event()
+        self._child: subprocess.Popen[bytes] | None = None
+
+    def run(self) -> dict[str, Any]:
+        """Capture every candidate; a summary with counts per outcome."""
+        counts: dict[str, int] = {}
+        candidates = find_candidates(self.db, self.environ, self.settings, time.time())
+        for candidate in candidates:
+            if self._stop.is_set():
+                break
+            outcome = self._capture(candidate)
+            counts[outcome] = counts.get(outcome, 0) + 1
+        return {"found": len(candidates), **counts}
+
+    def cancel(self) -> None:
+        self._stop.set()
+        child = self._child
+        if child is not None and child.poll() is None:
+            kill_tree(child)
+
+    def _capture(self, candidate: Candidate) -> str:
+        """Run one capture child; its report line goes to the capture log like any other."""
+        logfile = Sidecars(self.db).capture_log
+        logfile.parent.mkdir(parents=True, exist_ok=True)
+        with open(logfile, "ab") as errors:
+            self._child = subprocess.Popen(
+                candidate.argv(self.db), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=errors, start_new_session=True, close_fds=True, cwd="/", env=self.environ)
+        try:
+            out, _ = self._child.communicate(timeout=self.settings.capture_timeout_secs)
+        except subprocess.TimeoutExpired:
+            kill_tree(self._child)
+            log.error("daemon.capture-timeout", transcript=candidate.path,
+                      timeout_s=self.settings.capture_timeout_secs)
+            return "timed-out"
+        finally:
+            child, self._child = self._child, None
+        _append(logfile, out)
+        return _outcome(child.returncode, out, self._stop.is_set())
+
+
+def _append(logfile: Path, data: bytes) -> None:
+    """The child's report line, in one O_APPEND write so it never interleaves."""
+    if data:
+        fd = os.open(logfile, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, data if data.endswith(b"\n") else data + b"\n")
+        finally:
+            os.close(fd)
+
+
+def _outcome(code: int | None, out: bytes, stopped: bool) -> str:
+    if code != 0:
+        return "cancelled" if stopped else "failed"
+    try:
+        return str(json.loads(out.decode("utf-8").strip().splitlines()[-1]).get("status"))
+    except (ValueError, IndexError, AttributeError):
+        return "ok"
