@@ -1,14 +1,15 @@
 """The hook itself: stdin -> spool file -> detached capture pass -> exit 0, in milliseconds.
 
-Contract with the agent (../shared/INTEGRATIONS.md): nothing on stdout (SessionStart's stdout
-would become context), exit 0 always — our failures go to ``<db>.capture.log`` as JSON lines
-with a ``reason``, or nowhere when even that log cannot be written — and no waiting on anything
-we start. Standard library only; see ``claimgraph.hooks``.
+Contract with the agent (../shared/INTEGRATIONS.md): nothing on stdout but SessionStart's
+context (anything else there would become context too), exit 0 always — our failures go to
+``<db>.capture.log`` as JSON lines with a ``reason``, or nowhere when even that log cannot be
+written — and no waiting on anything we start. Standard library only (session-start with a
+store also reads it); see ``claimgraph.hooks``.
 
 Events: ``session-end`` (Claude Code, Gemini CLI) and ``stop`` (Codex CLI has no SessionEnd)
-spool and capture; ``session-start`` reads its payload and prints nothing until context
-injection lands. Sessions run by our own model extractor carry ``CLAIMGRAPH_INTERNAL=1`` and are
-ignored, so memory never captures its own prompts.
+spool and capture; ``session-start`` prints memory's compiled context as the agent's JSON
+(``hooks.session_start``), or nothing. Sessions run by our own model extractor carry
+``CLAIMGRAPH_INTERNAL=1`` and are ignored, so memory never captures its own prompts.
 """
 
 from __future__ import annotations
@@ -55,6 +56,10 @@ def run(argv: list[str], environ: Mapping[str, str], stdin_fd: int = 0) -> None:
     raw, total, timed_out = read_stdin(stdin_fd)
     if event in CAPTURING_EVENTS:
         capture(event, agent, raw, total, timed_out, environ)
+    else:
+        from claimgraph.hooks import session_start
+
+        session_start.inject(raw, agent, environ)
 
 
 def parse_argv(argv: list[str]) -> tuple[str, str] | None:
@@ -99,7 +104,7 @@ def read_stdin(fd: int, limit: int = STDIN_LIMIT,
 def capture(event: str, agent: str, raw: bytes, total: int, timed_out: bool,
             environ: Mapping[str, str]) -> None:
     # Imported here, not above: json (and the re it imports) is most of the hook's cost, and
-    # session-start, which the agent waits for at every start, has no use for it yet.
+    # session-start without a store, which the agent waits for at every start, never needs it.
     from claimgraph.hooks import spawn, spool
 
     payload, problem = spool.parse_payload(raw)

@@ -1,0 +1,67 @@
+"""Gather what the compiled context needs from the store, then let ``logic.context`` decide.
+
+Used by ``claimgraph context`` and by the SessionStart hook, which the agent waits for at every
+start: so this imports no CLI, config or logging machinery, and asks the store two questions —
+every fact in the project's and the user's scopes, and which facts the audit found suspect —
+plus, rarely, a successor that lives in another scope. One scan over the facts table, no
+per-entity reads.
+
+Suspect facts (their cited code no longer backs them) and dormant ones are left out: the agent
+should not start a session believing either. Conflict links to facts outside the two scopes are
+not shown (the other side belongs to another project).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from claimgraph.logic import context as compiled
+from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
+from claimgraph.logic.conflicts import open_conflicts
+from claimgraph.logic.retrieval import fact_valid_at
+from claimgraph.logic.timeutil import DAY_MS
+from claimgraph.store.base import Store
+
+USER_SCOPE = "user"
+
+
+def gather(store: Store, project_id: str, now: int) -> dict[str, Any]:
+    """{facts, conflicts}: facts valid now or superseded within the window, minus suspects."""
+    since = now - compiled.SUPERSESSION_WINDOW_DAYS * DAY_MS
+    suspect = set(store.suspect_fact_ids())
+    facts = [f for f in store.select_facts(scopes=scopes(project_id))
+             if f["id"] not in suspect and f.get("dormant_since") is None
+             and (fact_valid_at(f, now) or _recently_closed(f, since, now))]
+    valid = [f for f in facts if fact_valid_at(f, now)]
+    return {"facts": facts, "conflicts": open_conflicts(valid, {}, now),
+            "successors": _missing_successors(store, facts)}
+
+
+def scopes(project_id: str) -> list[str]:
+    return sorted({project_id, USER_SCOPE})
+
+
+def _recently_closed(fact: Mapping[str, Any], since: int, now: int) -> bool:
+    ended = fact.get("t_invalid")
+    return ended is not None and since <= ended <= now and compiled.supersession_successor(fact)[0]
+
+
+def _missing_successors(store: Store, facts: list[dict[str, Any]]) -> dict[str, Any]:
+    """Successors named by recent changes but not among ``facts`` (another scope, dormant or
+    suspect): shown as the new value of a change, never as facts of their own."""
+    have = {f["id"] for f in facts}
+    wanted = sorted({succ for f in facts if f.get("t_invalid") is not None
+                     for succ in [compiled.supersession_successor(f)[1]]
+                     if succ and succ not in have})
+    return {f["id"]: f for f in store.get_facts_by_ids(wanted)} if wanted else {}
+
+
+def compile_for(store: Store, project_id: str, now: int,
+                budget_chars: int = compiled.DEFAULT_BUDGET_CHARS,
+                half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
+    """{project, as_of, text, chars, sections}: the block for ``project_id`` as of ``now``."""
+    found = gather(store, project_id, now)
+    sections = compiled.plan(found["facts"], found["conflicts"], now, half_life_days,
+                             found["successors"])
+    rendered = compiled.render(sections, now, project_id, budget_chars)
+    return {"project": project_id, "as_of": now, **rendered}

@@ -1,0 +1,77 @@
+"""SessionStart: print memory's compiled context for the agent to start with (DESIGN §10).
+
+The one hook whose stdout matters: Claude Code reads ``{"hookSpecificOutput": {"hookEventName":
+"SessionStart", "additionalContext": …}}`` from it and shows the text to the model. So stdout
+carries that JSON object or nothing at all — never a warning, never a partial line — and any
+failure is one line in ``<db>.capture.log`` and silence: a session without memory is fine, a
+session that cannot start is not.
+
+The agent waits for this hook at every start, so the path stays light: no store means nothing
+is imported beyond the standard library; otherwise SQLite, our store and ``logic``, and git
+(through ``capture.project``) to name the project — no config file, no structlog. The decay
+half-life is therefore the default one; ``claimgraph context`` honours a configured one.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Mapping
+
+EVENT_NAME = "SessionStart"
+#: Naming the project asks git; a wedged repository must not hold the session up for long.
+GIT_TIMEOUT_S = 2.0
+
+
+def inject(raw: bytes, agent: str, environ: Mapping[str, str]) -> None:
+    """Print the context block for the payload's project, or nothing."""
+    from claimgraph.hooks import spool
+
+    db = spool.db_path(environ)
+    if not os.path.isfile(db):
+        return
+    started = time.monotonic()
+    payload, _ = spool.parse_payload(raw)
+    log = spool.HookLog(spool.open_log(db), hook="session-start", agent=agent,
+                        session=payload.get("session_id") if isinstance(payload, dict) else None)
+    try:
+        result = compile_block(db, payload_cwd(payload), environ)
+    except Exception as error:  # noqa: BLE001 - memory is optional, starting the session is not
+        log.write("error", "hook.context-failed", reason=f"{type(error).__name__}: {error}")
+        return
+    if result["text"]:
+        emit(result["text"])
+    log.write("info", "hook.context-injected" if result["text"] else "hook.context-empty",
+              project=result["project"], chars=result["chars"],
+              ms=round((time.monotonic() - started) * 1000, 1))
+
+
+def payload_cwd(payload: Mapping[str, object]) -> str:
+    """The session's directory as the agent reports it, else where the hook runs."""
+    cwd = payload.get("cwd")
+    return cwd if isinstance(cwd, str) and os.path.isabs(cwd) else os.getcwd()
+
+
+def compile_block(db: str, cwd: str, environ: Mapping[str, str]) -> dict[str, object]:
+    """The compiled context for ``cwd``'s project from the store at ``db``, as of now."""
+    from claimgraph.capture.project import resolve_project
+    from claimgraph.core.context import compile_for
+    from claimgraph.store.sqlite import SqliteStore
+
+    project = resolve_project(cwd, environ, timeout=GIT_TIMEOUT_S)
+    store = SqliteStore(db)
+    try:
+        return compile_for(store, project.id, time.time_ns() // 1_000_000)
+    finally:
+        store.close()
+
+
+def emit(text: str) -> None:
+    """One JSON object and a newline; ASCII-escaped, because a hook's stdout may be opened
+    with the C locale's encoding, and an encoding error there would lose the whole block."""
+    import json
+
+    sys.stdout.write(json.dumps({"hookSpecificOutput": {"hookEventName": EVENT_NAME,
+                                                        "additionalContext": text}}) + "\n")
+    sys.stdout.flush()

@@ -1,0 +1,160 @@
+"""What SessionStart injects: the compiled view of memory (REFERENCE §13, DESIGN §10).
+
+Pure and deterministic: the same facts, pairs, instant and budget give the same bytes, so a
+session never sees its context churn while memory did not change. Sections come in priority
+order and a tight budget drops from the bottom: standing decisions, open conflicts, recent
+changes of belief, then the strongest current facts. Lines read as statements about the project
+("api prefers REST"), never as orders to the agent: Claude Code shows this text to the model as
+context, and an order from memory would outrank the user.
+
+Differences from the original (DESIGN wins): the budget is 10,000 CHARACTERS (Claude Code's cap
+on ``additionalContext``), not bytes; the block is wrapped in ``logic.clean``'s markers, which
+capture strips, so memory never re-learns its own injection; and the header names our CLI.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, Mapping, Sequence
+
+from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_HEADING, CONTEXT_OPEN
+from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS, effective_confidence
+from claimgraph.logic.context_lines import (
+    change_line, component_line, conflict_components, decision_line, fact_line,
+)
+from claimgraph.logic.model import SUPERSESSION_KINDS
+from claimgraph.logic.retrieval import fact_valid_at
+from claimgraph.logic.timeutil import DAY_MS, to_date
+
+Fact = Mapping[str, Any]
+DEFAULT_BUDGET_CHARS = 10_000
+SUPERSESSION_WINDOW_DAYS = 30
+MAX_FACTS = 50
+#: Invalidations recorded before kinds existed: the reason names the successor.
+LEGACY_SUPERSEDED = re.compile(r"^(?:judged )?superseded by (\S+)$")
+PREAMBLE = ("What claimgraph remembers for this project ({project}) and for the user across "
+            "projects, compiled from earlier sessions. History and provenance: "
+            "`claimgraph facts`, `claimgraph history`, `claimgraph provenance`.")
+SECTIONS = (
+    ("decisions", "Standing decisions"),
+    ("conflicts", "Open conflicts (awaiting review — `claimgraph conflicts`)"),
+    ("changed", "Changed recently"),
+    ("current", "Current facts (by effective confidence)"),
+)
+
+
+def compile(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: int,
+            project_id: str, budget_chars: int = DEFAULT_BUDGET_CHARS,
+            half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> str:
+    """The marked block, or "" when memory has nothing to say (or nothing fits)."""
+    return render(plan(facts, conflicts, now, half_life_days), now, project_id,
+                  budget_chars)["text"]
+
+
+def plan(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: int,
+         half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+         successors: Mapping[str, Fact] | None = None) -> dict[str, list[str]]:
+    """Every section's lines in priority order, before the budget cuts any.
+
+    Dormant facts never show (decay found them faded). The pairs are open conflicts (both sides
+    valid); a fact in one, or carrying a link, is contended and not a "current fact".
+    ``successors`` are new values of recent changes that are not themselves shown.
+    """
+    live = {f["id"]: f for f in facts if f.get("dormant_since") is None}
+    valid = sorted((f for f in live.values() if fact_valid_at(f, now)), key=_by_time)
+    contended = {f["id"] for pair in conflicts for f in pair.values()}
+    contended |= {f["id"] for f in valid if f.get("conflicts")}
+    return {
+        "decisions": [decision_line(f) for f in valid if f.get("epistemic") == "commitment"],
+        "conflicts": [component_line(c) for c in conflict_components(conflicts)],
+        "changed": _changed(live, {**(successors or {}), **live}, now),
+        "current": _current(valid, contended, now, half_life_days),
+    }
+
+
+def _by_time(fact: Fact) -> tuple:
+    return (fact.get("t_valid") or 0, fact["id"])
+
+
+def supersession_successor(fact: Fact) -> tuple[bool, str | None]:
+    """(whether the invalidation was a change of belief, the successor's id if known)."""
+    if fact.get("invalidation_kind") in SUPERSESSION_KINDS:
+        return True, fact.get("successor")
+    if fact.get("invalidation_kind") is None:
+        legacy = LEGACY_SUPERSEDED.match(fact.get("invalidation_reason") or "")
+        if legacy:
+            return True, fact.get("successor") or legacy.group(1)
+    return False, None
+
+
+def _changed(live: Mapping[str, Fact], known: Mapping[str, Fact], now: int) -> list[str]:
+    """Supersessions in the last 30 days, newest first."""
+    since = now - SUPERSESSION_WINDOW_DAYS * DAY_MS
+    changes = []
+    for fact in live.values():
+        ended = fact.get("t_invalid")
+        superseded, successor = supersession_successor(fact)
+        if superseded and ended is not None and since <= ended <= now:
+            changes.append((fact, known.get(successor) if successor else None))
+    changes.sort(key=lambda c: (-c[0]["t_invalid"], c[0]["id"]))
+    return [change_line(old, new) for old, new in changes]
+
+
+def _current(valid: list[Fact], contended: set[str], now: int,
+             half_life_days: float) -> list[str]:
+    """The strongest plain beliefs: not commitments (above), not code structure (the code
+    itself says it), not contended (the conflicts section says it)."""
+    ranked = [(effective_confidence(f, now, half_life_days), f) for f in valid
+              if f.get("epistemic") != "commitment" and f.get("source_type") != "code"
+              and f["id"] not in contended]
+    ranked.sort(key=lambda r: (-r[0], (r[1].get("subject") or {}).get("name") or "", r[1]["id"]))
+    return [fact_line(f, conf) for conf, f in ranked[:MAX_FACTS]]
+
+
+def render(sections: Mapping[str, list[str]], now: int, project_id: str,
+           budget_chars: int = DEFAULT_BUDGET_CHARS) -> dict[str, Any]:
+    """{text, chars, sections: {key: {shown, total}}}: the block cut to ``budget_chars``."""
+    counts = {key: {"shown": 0, "total": len(sections.get(key) or ())} for key, _ in SECTIONS}
+    if not any(sections.get(key) for key, _ in SECTIONS):
+        return {"text": "", "chars": 0, "sections": counts}
+    head = (f"{CONTEXT_HEADING} (as of {to_date(now)})\n\n"
+            + PREAMBLE.format(project=project_id))
+    room = budget_chars - (len(CONTEXT_OPEN) + len(CONTEXT_CLOSE) + 2) - len(head)
+    parts = [head]
+    for key, title in SECTIONS:
+        text, shown = fit_section(title, sections.get(key) or [], room)
+        room -= len(text)
+        parts.append(text)
+        counts[key]["shown"] = shown
+    if room < 0 or not any(c["shown"] for c in counts.values()):
+        return {"text": "", "chars": 0, "sections": counts}
+    text = f"{CONTEXT_OPEN}\n{''.join(parts)}\n{CONTEXT_CLOSE}"
+    return {"text": text, "chars": len(text), "sections": counts}
+
+
+def fit_section(title: str, lines: Sequence[str], room: int) -> tuple[str, int]:
+    """The section's text within ``room`` characters, and how many lines it shows.
+
+    A cut section ends with "- … N more — query the graph", lines dropped until that fits;
+    a section that cannot fit even its header and that line is left out whole.
+    """
+    if not lines:
+        return "", 0
+    header = f"\n\n### {title}"
+    used = len(header)
+    widths = [len(line) + 1 for line in lines]
+    if used + sum(widths) <= room:
+        return header + "".join(f"\n{line}" for line in lines), len(lines)
+    shown = 0
+    while (shown < len(lines)
+           and used + widths[shown] + len(more_line(len(lines) - shown - 1)) + 1 <= room):
+        used += widths[shown]
+        shown += 1
+    if used + len(more_line(len(lines) - shown)) + 1 > room:
+        return "", 0
+    body = "".join(f"\n{line}" for line in lines[:shown])
+    return f"{header}{body}\n{more_line(len(lines) - shown)}", shown
+
+
+def more_line(count: int) -> str:
+    return f"- … {count} more — query the graph"

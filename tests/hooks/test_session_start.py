@@ -1,0 +1,102 @@
+"""SessionStart as the agent runs it: the compiled context as hook JSON on stdout, or silence."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from claimgraph.capture.project import resolve_project
+from claimgraph.core import Shell
+from claimgraph.core.vocabulary import seed
+from claimgraph.core.writes import assert_fact
+from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_OPEN
+from claimgraph.store.open import open_store
+
+from .conftest import FAST_S, Hooks
+from .test_hook_fast_path import imported_modules
+
+#: The session-start path with a store may read SQLite, but never these.
+HEAVY = {"structlog", "psutil", "filelock", "apscheduler", "tomli", "tomllib", "argparse",
+         "logging", "claimgraph.cli", "claimgraph.config", "claimgraph.logsetup",
+         "claimgraph.sidecar", "claimgraph.lease", "claimgraph.curator"}
+
+
+def start_payload(hooks: Hooks) -> dict:
+    return hooks.payload(hook_event_name="SessionStart", source="startup", reason=None)
+
+
+def remember(hooks: Hooks, *facts: tuple[str, str, str], scope: str | None = None) -> None:
+    scope = scope or resolve_project(hooks.home).id
+    store = open_store(hooks.db)
+    try:
+        sh = Shell(store)
+        seed(sh)
+        for subject, pred, obj in facts:
+            assert_fact(sh, subject, pred, obj, scope=scope)
+    finally:
+        store.close()
+
+
+def injected(run) -> str:
+    assert run.code == 0 and run.err == b""
+    output = json.loads(run.out)
+    assert list(output) == ["hookSpecificOutput"]
+    assert output["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    return output["hookSpecificOutput"]["additionalContext"]
+
+
+def test_the_project_memory_is_printed_as_hook_json(hooks: Hooks):
+    remember(hooks, ("api", "depends-on", "postgres"), ("api", "tested-by", "pytest"))
+    run = hooks.run(start_payload(hooks), "session-start")
+    text = injected(run)
+    assert text.startswith(CONTEXT_OPEN) and text.endswith(CONTEXT_CLOSE)
+    assert "api depends-on postgres" in text and len(text) <= 10_000
+    assert run.seconds < FAST_S
+    assert hooks.events() == ["hook.context-injected"]
+    assert hooks.spooled() == [] and hooks.no_child_started()
+
+
+def test_another_projects_memory_is_not_injected(hooks: Hooks):
+    remember(hooks, ("web", "depends-on", "react"), scope="github.com/some/other")
+    run = hooks.run(start_payload(hooks), "session-start")
+    assert (run.code, run.out) == (0, b"")
+    assert hooks.events() == ["hook.context-empty"]
+
+
+def test_no_store_means_no_output_and_no_store_created(hooks: Hooks):
+    run = hooks.run(start_payload(hooks), "session-start")
+    assert (run.code, run.out, run.err) == (0, b"", b"")
+    assert not hooks.db.exists()
+
+
+def test_a_broken_store_is_logged_and_the_agent_sees_nothing(hooks: Hooks):
+    hooks.db.parent.mkdir(parents=True, exist_ok=True)
+    hooks.db.write_bytes(b"this is not a database" * 100)
+    run = hooks.run(start_payload(hooks), "session-start")
+    assert (run.code, run.out) == (0, b"")
+    [line] = hooks.log()
+    assert line["event"] == "hook.context-failed" and line["reason"]
+
+
+def test_garbage_on_stdin_falls_back_to_the_directory_the_hook_runs_in(hooks: Hooks):
+    remember(hooks, ("api", "depends-on", "postgres"))
+    run = hooks.run(b"{not json", "session-start", prefix=("env", "-C", str(hooks.home)))
+    assert "api depends-on postgres" in injected(run)
+
+
+def test_the_same_store_gives_the_same_bytes(hooks: Hooks):
+    remember(hooks, *[(f"svc{n}", "depends-on", f"lib{n}") for n in range(20)])
+    first = hooks.run(start_payload(hooks), "session-start").out
+    assert first and hooks.run(start_payload(hooks), "session-start").out == first
+
+
+def test_session_start_with_a_store_imports_no_heavy_module(hooks: Hooks):
+    remember(hooks, ("api", "depends-on", "postgres"))
+    payload = json.dumps(start_payload(hooks)).encode()
+    before = imported_modules(["-c", "import runpy"], hooks, b"")
+    during = imported_modules(["-m", "claimgraph.hooks", "session-start"], hooks, payload) - before
+    # ``copy`` probes Jython's ``org.python.core`` (a failed import, still listed by -X importtime).
+    foreign = {n for n in during if n.split(".")[0] not in sys.stdlib_module_names
+               and n.split(".")[0] not in ("claimgraph", "org")}
+    assert foreign == set()
+    assert not {n for n in during if n in HEAVY or any(n.startswith(h + ".") for h in HEAVY)}
