@@ -693,15 +693,24 @@ def test_a_capture_that_wrote_starts_the_curator_detached(tmp_path, db):
     done = capture_process(str(SMALL))
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["curator"] == "spawned"
-    log = Sidecars(db).curate_log
-    wait_for(lambda: log.exists() and '"status"' in log.read_text())
-    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    spawned = [json.loads(line) for line in done.stderr.splitlines()
+               if "capture.curator-spawned" in line]
+    assert spawned
+    curator = spawned[0]["curator_pid"]
+    wait_for(lambda: not _running(curator))  # read the log only once the curator has finished
+    lines = [json.loads(line) for line in Sidecars(db).curate_log.read_text().splitlines()]
     assert {"curate.started", "curate.lease-acquired", "curate.lease-released"} <= {
         line.get("event") for line in lines}
     assert lines[-1]["status"] == "ok"
-    spawned = [json.loads(line) for line in done.stderr.splitlines()
-               if "capture.curator-spawned" in line]
-    assert spawned and spawned[0]["curator_pid"] == lines[0]["pid"]
+    assert curator == lines[0]["pid"]
+
+
+def _running(pid: int) -> bool:
+    import psutil
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
 
 
 # --- bad input ---------------------------------------------------------------------------------
