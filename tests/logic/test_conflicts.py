@@ -209,3 +209,14 @@ def test_every_candidate_is_one_subject_newer_first_and_unique(facts):
         newer, older = pair["fact"], pair["candidate"]
         assert newer["subject"]["id"] == older["subject"]["id"] and newer["id"] != older["id"]
         assert (newer["recorded_at"], newer["id"]) > (older["recorded_at"], older["id"])
+
+
+def test_without_a_judge_only_opposite_stances_and_exclusive_values_contradict():
+    from claimgraph.logic.conflicts import contradicts_without_judge
+
+    def pair(a, b, reason="cross-predicate"):
+        return {"fact": {"predicate": a}, "candidate": {"predicate": b}, "reason": reason}
+    assert contradicts_without_judge(pair("core/decided-against", "core/prefers"))
+    assert contradicts_without_judge(pair("core/depends-on", "core/decided-against"))
+    assert not contradicts_without_judge(pair("core/prefers", "core/tested-by"))
+    assert contradicts_without_judge(pair("core/prefers", "core/prefers", "exclusive-values"))

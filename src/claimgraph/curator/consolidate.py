@@ -21,7 +21,8 @@ import structlog
 from claimgraph.curator.scope import WATERMARK, plan_scope
 from claimgraph.curator.stages import StageContext
 from claimgraph.logic import entities as E
-from claimgraph.logic.conflicts import conflict_candidates, conflict_pair_key
+from claimgraph.logic.conflicts import (conflict_candidates, conflict_pair_key,
+                                        contradicts_without_judge)
 from claimgraph.logic.retrieval import fact_valid_at
 
 log = structlog.get_logger("claimgraph.curate")
@@ -97,7 +98,7 @@ def sweep(ctx: StageContext, facts: list[dict[str, Any]], now: int) -> dict[str,
     watched = _watched(preds)
     seeded = {(f.get("subject") or {}).get("id") for f in facts if f["predicate"] in watched}
     pool = [f for f in facts if (f.get("subject") or {}).get("id") in seeded]
-    pairs = conflict_candidates(pool, preds, now)
+    pairs = [p for p in conflict_candidates(pool, preds, now) if contradicts_without_judge(p)]
     fresh = [p for p in pairs
              if ctx.sh.store.get_mark(swept_key(p["fact"]["id"], p["candidate"]["id"])) is None]
     linked = _already_linked_unmarked(ctx, pool)

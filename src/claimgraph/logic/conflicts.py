@@ -115,3 +115,22 @@ def _pair_order(pair: Pair) -> tuple[int, str, str]:
     """Newest flag first: a curator on a budget judges the freshest disagreements first."""
     return (-(pair["fact"].get("recorded_at") or 0), str(pair["fact"]["id"]),
             str(pair["candidate"]["id"]))
+
+
+#: Predicates that state a stance AGAINST their object; every other predicate is "for" it
+#: (using, preferring, depending on, testing with ...).
+NEGATIVE_STANCE = frozenset({"core/decided-against"})
+
+
+def contradicts_without_judge(pair: Mapping[str, Any]) -> bool:
+    """Whether a candidate pair is a contradiction on its face, with no model to judge it.
+
+    Exclusive values of one predicate (prefers tabs / prefers spaces) are. Across predicates,
+    only opposite stances are: ``decided-against X`` beside anything that uses or prefers X.
+    ``prefers pytest`` beside ``tested-by pytest`` agree, and linking them would bury real
+    conflicts in noise (REFERENCE leaves this to the judge; without one, we decide here).
+    """
+    if pair.get("reason") == EXCLUSIVE_VALUES:
+        return True
+    against = [f["predicate"] in NEGATIVE_STANCE for f in (pair["fact"], pair["candidate"])]
+    return against[0] != against[1]
