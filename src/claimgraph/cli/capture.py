@@ -129,6 +129,7 @@ def run_curate(ctx: Context, args: argparse.Namespace) -> int:
         raise
     if ctx.json:
         return _print(_log_record("curate.result", run_id, result))
+    structlog.get_logger("claimgraph.curate").info("curate.result", **result)
     print(f"curate {run_id}: {_curate_line(result)}", file=sys.stdout)
     return 0
 
