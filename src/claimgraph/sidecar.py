@@ -172,3 +172,15 @@ def _bad_stamp(path: Path, why: str) -> ClaimgraphError:
         "bad-version-stamp", f"cannot read the version stamp {path}: {why}",
         hint=('the file should hold {"format": 1, "version": "..."}; if the store itself is '
               "fine, delete the stamp and claimgraph will write it again"), path=str(path))
+
+
+def read_json_object(path: Path) -> dict[str, Any] | None:
+    """A small JSON-object file (pid file, status file, settings): None when absent,
+    ``{"unreadable": True}`` when garbled, so callers can tell "missing" from "broken"."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        return {"unreadable": True}
+    return data if isinstance(data, dict) else {"unreadable": True}

@@ -17,7 +17,7 @@ from claimgraph import lease, logs
 from claimgraph.errors import ClaimgraphError
 from claimgraph.hooks import install as hooks_install
 from claimgraph.logic.timeutil import to_iso
-from claimgraph.sidecar import Sidecars
+from claimgraph.sidecar import Sidecars, read_json_object
 from claimgraph.store.open import open_store
 
 DAY_MS = 86_400_000
@@ -122,33 +122,16 @@ def lease_section(path: Path, now_ms: int) -> dict[str, Any]:
 
 
 def daemon_state(db: Path) -> dict[str, Any]:
-    """From the daemon's pid file and heartbeat (``<db>.daemon.status``), read as plain JSON so
-    status works whether or not the daemon is installed, and agrees with ``daemon status``
-    on what "dead" means (the lease module's test)."""
-    record = _read_json(Sidecars(db).daemon_pid)
-    beat = _read_json(Path(f"{db}.daemon.status")) or {}
-    state = "stopped"
-    if record is not None:
-        alive = not record.get("unreadable") and lease.holder_alive(record)
-        state = "running" if alive else "stale"
-    return {"state": state, "pid": (record or {}).get("pid"),
-            "heartbeat_at": beat.get("heartbeat_at"), "jobs": beat.get("jobs") or {}}
-
-
-def _read_json(path: Path) -> dict[str, Any] | None:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError):
-        return {"unreadable": True}
-    return data if isinstance(data, dict) else {"unreadable": True}
+    """The daemon's own account (pid file + heartbeat), so `status` and `daemon status` agree."""
+    from claimgraph.daemon.singleton import describe
+    report = describe(db)
+    return {**report, "jobs": report.get("jobs") or {}}
 
 
 def hooks_section(environ: Mapping[str, str]) -> dict[str, Any]:
     """Per agent: which of our hook events its user settings file registers."""
     path = hooks_install.claude_config_dir(environ) / "settings.json"
-    data = _read_json(path) or {}
+    data = read_json_object(path) or {}
     hooks = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}
     events = sorted(event for event, groups in hooks.items() if _has_ours(groups))
     return {"claude-code": {"settings": str(path), "events": events,

@@ -21,20 +21,14 @@ from filelock import FileLock
 from claimgraph import lease
 from claimgraph.daemon import pid_path
 from claimgraph.errors import ClaimgraphError
-from claimgraph.sidecar import atomic_write_text
+from claimgraph.sidecar import atomic_write_text, read_json_object
 
 GUARD_TIMEOUT_S = 5.0
 
 
 def read_record(path: Path) -> dict[str, Any] | None:
     """The pid file's record; None when absent; ``{"unreadable": True}`` when garbled."""
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError):
-        return {"unreadable": True}
-    return record if isinstance(record, dict) else {"unreadable": True}
+    return read_json_object(path)
 
 
 def state(db: Path | str) -> tuple[str, dict[str, Any] | None]:
