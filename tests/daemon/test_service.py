@@ -109,3 +109,27 @@ def test_a_live_daemon_is_not_taken_over(db):
         Singleton(db).acquire()
     assert getattr(err.value, "type", None) == "daemon-running"
     first.release()
+
+
+def test_the_periodic_jobs_curate_and_rotate_the_daemons_own_log_while_it_runs(db):
+    env = {**FAST, "CLAIMGRAPH_DAEMON_CURATE_SECONDS": "1", "CLAIMGRAPH_DAEMON_ROTATE_SECONDS": "1",
+           "CLAIMGRAPH_DAEMON_LOG_MAX_BYTES": "1500"}
+    result = cli("daemon", "start", "--json", env=env)
+    assert result.returncode == 0, result.stderr
+    pid = json.loads(result.stdout)["pid"]
+    try:
+        wait_for(lambda: "curate" in status().get("jobs", {}), timeout=30)
+        wait_for(lambda: Path(f"{db}.curate.log").exists()
+                 and "curate.result" in Path(f"{db}.curate.log").read_text(), timeout=30)
+        wait_for(lambda: Path(f"{db}.daemon.log.1").exists(), timeout=30)
+        before = Path(f"{db}.daemon.log").stat().st_size
+        wait_for(lambda: Path(f"{db}.daemon.log").exists()
+                 and Path(f"{db}.daemon.log").stat().st_size > before, timeout=30)
+        assert status()["state"] == "running"
+    finally:
+        cli("daemon", "stop", env=env)
+        if psutil.pid_exists(pid):
+            os.kill(pid, signal.SIGKILL)
+    generations = [Path(f"{db}.daemon.log")] + sorted(Path(db).parent.glob("*.daemon.log.*"))
+    lines = [line for path in generations for line in path.read_text().splitlines()]
+    assert all(json.loads(line)["event"] for line in lines)  # none lost mid-line or split

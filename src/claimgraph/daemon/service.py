@@ -91,8 +91,11 @@ class Service:
                 ("rotate", self._rotate, s.rotate_seconds, now),
                 ("sweep", self._sweep, s.sweep_seconds, now),
                 ("curate", self._curate, s.curate_seconds, None)):
+            # APScheduler 3 reads an explicit next_run_time=None as "add paused": pass a
+            # first run time only for the jobs that start at once.
+            start = {"next_run_time": first} if first is not None else {}
             scheduler.add_job(self._job(name, job), "interval", seconds=max(every, 1), id=name,
-                              name=name, next_run_time=first)
+                              name=name, **start)
         return scheduler
 
     def _job(self, name: str, work: Callable[[], Any]) -> Callable[[], None]:
