@@ -118,13 +118,13 @@ def test_the_periodic_jobs_curate_and_rotate_the_daemons_own_log_while_it_runs(d
     assert result.returncode == 0, result.stderr
     pid = json.loads(result.stdout)["pid"]
     try:
-        wait_for(lambda: "curate" in status().get("jobs", {}), timeout=30)
+        wait_for(lambda: "curate" in status().get("jobs", {}), timeout=90)
         wait_for(lambda: Path(f"{db}.curate.log").exists()
-                 and "curate.result" in Path(f"{db}.curate.log").read_text(), timeout=30)
-        wait_for(lambda: Path(f"{db}.daemon.log.1").exists(), timeout=30)
+                 and "curate.result" in Path(f"{db}.curate.log").read_text(), timeout=90)
+        wait_for(lambda: Path(f"{db}.daemon.log.1").exists(), timeout=90)
         before = Path(f"{db}.daemon.log").stat().st_size
         wait_for(lambda: Path(f"{db}.daemon.log").exists()
-                 and Path(f"{db}.daemon.log").stat().st_size > before, timeout=30)
+                 and Path(f"{db}.daemon.log").stat().st_size > before, timeout=90)
         assert status()["state"] == "running"
     finally:
         cli("daemon", "stop", env=env)

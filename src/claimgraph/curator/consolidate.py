@@ -18,6 +18,7 @@ from typing import Any, Iterable
 
 import structlog
 
+from claimgraph.curator.judge import CuratorModel, curator_model, judge_conflicts, model_summaries
 from claimgraph.curator.scope import WATERMARK, plan_scope
 from claimgraph.curator.stages import StageContext
 from claimgraph.logic import entities as E
@@ -39,7 +40,10 @@ def consolidate(ctx: StageContext) -> dict[str, Any]:
     counts: dict[str, Any] = {"mode": scope.mode, "facts_scanned": len(scope.facts)}
     counts["duplicates_invalidated"] = collapse(ctx, scope.facts, now)
     counts.update(sweep(ctx, scope.facts, now))
-    counts.update(close_episodes(ctx, now))
+    model = curator_model(ctx)
+    if model is not None:
+        counts.update(judge_conflicts(ctx, model, now))
+    counts.update(close_episodes(ctx, now, model))
     counts["entity_clusters"] = report_entity_clusters(ctx)
     if not ctx.dry_run:
         with ctx.fence.writing(ctx.sh):
@@ -152,9 +156,11 @@ def mechanical_summary(episode: dict[str, Any], predicates: Iterable[str]) -> st
     return f"{episode['source_type']} episode ({episode['ref']}): {total} {noun} — {listing}"
 
 
-def close_episodes(ctx: StageContext, now: int) -> dict[str, int]:
+def close_episodes(ctx: StageContext, now: int,
+                   model: CuratorModel | None = None) -> dict[str, int]:
     """Close open episodes with facts, older than a minute (a writer may still be filling a
-    younger one; captures close their own). Empty ones stay open (REFERENCE §9)."""
+    younger one; captures close their own). Empty ones stay open (REFERENCE §9). With the
+    model on, it writes the summaries; those its budget cannot reach stay open for later."""
     open_eps = [e for e in ctx.sh.store.list_episodes() if e.get("closed_at") is None]
     settled = [e for e in open_eps if (e.get("opened_at") or 0) <= now - EPISODE_GRACE_MS]
     facts = ctx.sh.store.select_facts(episodes=[e["id"] for e in settled]) if settled else []
@@ -162,20 +168,27 @@ def close_episodes(ctx: StageContext, now: int) -> dict[str, int]:
     for fact in facts:
         by_episode.setdefault(fact["episode"], []).append(fact["predicate"])
     to_close = [e for e in settled if by_episode.get(e["id"])]
+    found = len(to_close)
+    summaries, deferred = model_summaries(model, to_close, facts) if model else ({}, set())
+    to_close = [e for e in to_close if e["id"] not in deferred]
     if not ctx.dry_run:
         for batch in _batches(to_close):
             with ctx.fence.writing(ctx.sh):
-                _close_batch(ctx, batch, by_episode, now)
-    return {"episodes_closed": len(to_close), "episodes_empty": len(settled) - len(to_close),
-            "episodes_too_young": len(open_eps) - len(settled)}
+                _close_batch(ctx, batch, by_episode, summaries, now)
+    counts = {"episodes_closed": len(to_close), "episodes_empty": len(settled) - found,
+              "episodes_too_young": len(open_eps) - len(settled)}
+    if model is not None:
+        counts.update(episodes_summarized=len(summaries), episodes_deferred=len(deferred))
+    return counts
 
 
 def _close_batch(ctx: StageContext, batch: list[dict[str, Any]],
-                 by_episode: dict[str, list[str]], now: int) -> None:
+                 by_episode: dict[str, list[str]], summaries: dict[str, str], now: int) -> None:
     for episode in batch:
         current = ctx.sh.store.get_episode(episode["id"])
         if current is not None and current.get("closed_at") is None:
-            summary = mechanical_summary(episode, by_episode[episode["id"]])
+            summary = (summaries.get(episode["id"])
+                       or mechanical_summary(episode, by_episode[episode["id"]]))
             ctx.sh.store.close_episode(episode["id"], summary, now)
 
 
