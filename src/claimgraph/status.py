@@ -8,7 +8,6 @@ the next command to run rather than a diagnosis to work out.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any, Mapping
