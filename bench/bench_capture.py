@@ -34,7 +34,7 @@ import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FIXTURE = (ROOT / ".." / "shared" / "fixtures" / "transcripts" / "claude-code" /
+FIXTURE = (ROOT / "tests" / "fixtures" / "transcripts" / "claude-code" /
            "8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl").resolve()
 RESULTS = ROOT / "bench" / "results"
 _UUID = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")

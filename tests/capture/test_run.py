@@ -26,7 +26,7 @@ from claimgraph.logsetup import reset_logging
 from claimgraph.sidecar import Sidecars
 from claimgraph.store.open import open_store
 
-TRANSCRIPTS = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "transcripts"
+TRANSCRIPTS = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
 CLAUDE = TRANSCRIPTS / "claude-code"
 BIG = CLAUDE / "8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl"
 SMALL = CLAUDE / "full-session-four.jsonl"

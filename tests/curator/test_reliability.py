@@ -18,7 +18,7 @@ from claimgraph.curator.stages import PAUSE_ENV
 from claimgraph.sidecar import Sidecars
 from claimgraph.store.open import open_store
 
-TRANSCRIPT = (Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "transcripts"
+TRANSCRIPT = (Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
               / "claude-code" / "full-session-four.jsonl")
 
 

@@ -1,4 +1,4 @@
-"""``claimgraph install`` / ``uninstall``: each rule of ../shared/STYLE.md's pre-commit section
+"""``claimgraph install`` / ``uninstall``: each rule of the pre-commit-style installer contract
 (marker ownership, foreign entries untouched, one backup, atomic write, refusal on unparsable
 JSON, absolute interpreter baked in) has a test named after it."""
 

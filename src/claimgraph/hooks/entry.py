@@ -1,6 +1,6 @@
 """The hook itself: stdin -> spool file -> detached capture pass -> exit 0, in milliseconds.
 
-Contract with the agent (../shared/INTEGRATIONS.md): nothing on stdout but SessionStart's
+Contract with the agent (docs/hooks.md): nothing on stdout but SessionStart's
 context (anything else there would become context too), exit 0 always — our failures go to
 ``<db>.capture.log`` as JSON lines with a ``reason``, or nowhere when even that log cannot be
 written — and no waiting on anything we start. Standard library only (session-start with a

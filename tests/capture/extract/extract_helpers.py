@@ -11,7 +11,7 @@ from claimgraph.capture.events import Event, Transcript, TranscriptBuilder
 from claimgraph.capture.extract.builtin import extract
 
 ROOT = "/home/dev/shop"
-TRANSCRIPTS = Path(__file__).resolve().parents[3] / ".." / "shared" / "fixtures" / "transcripts"
+TRANSCRIPTS = Path(__file__).resolve().parents[2] / "fixtures" / "transcripts"
 
 
 class Session:

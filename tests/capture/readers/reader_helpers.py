@@ -6,9 +6,8 @@ from pathlib import Path
 
 from claimgraph.capture.events import Event, Transcript
 
-#: The real-transcript fixtures are third-party data read in place, never copied into the
-#: repository: ``shared`` sits beside the project root (/work/main/../shared/...).
-TRANSCRIPTS = Path(__file__).resolve().parents[3] / ".." / "shared" / "fixtures" / "transcripts"
+#: Real recorded transcripts (MIT-licensed third-party data; see tests/fixtures/transcripts/SOURCES.md).
+TRANSCRIPTS = Path(__file__).resolve().parents[2] / "fixtures" / "transcripts"
 CLAUDE = TRANSCRIPTS / "claude-code"
 CODEX = TRANSCRIPTS / "codex"
 GEMINI = TRANSCRIPTS / "gemini"
