@@ -282,7 +282,7 @@ def _scoped(candidate: Mapping[str, Any], project: str) -> dict[str, Any]:
 
 def _screen_ctx(sh: Shell) -> dict[str, set[str]]:
     """Known entities and predicates; the core rows count even before a new store is seeded."""
-    rows = {row["id"]: row for row in P.CORE_PREDICATES}
+    rows = {row["id"]: row for row in (*P.CORE_PREDICATES, *P.CAPTURE_PREDICATES)}
     rows.update(sh.predicates())
     return admission_ctx(sh.store.list_entities(), rows.values())
 

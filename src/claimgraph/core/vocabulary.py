@@ -10,12 +10,17 @@ from claimgraph.logic import predicates as P
 
 
 def seed(sh: Shell) -> int:
-    """Register any missing core/* row (curated rows are reconciled to the shipped seed)."""
+    """Register any missing core/* row (curated rows are reconciled to the shipped seed) and
+    capture's own x/* rows when absent."""
     known = sh.predicates()
     added = 0
     with sh.store.transaction():
         for row in P.CORE_PREDICATES:
             if known.get(row["id"]) != row:
+                sh.store.register_predicate(dict(row))
+                added += 1
+        for row in P.CAPTURE_PREDICATES:
+            if row["id"] not in known:
                 sh.store.register_predicate(dict(row))
                 added += 1
     if added:

@@ -215,3 +215,26 @@ def predicate_error(pred_id: str, result: Mapping[str, Any],
         "use a core/* predicate, or coin one as x/<name>"
     return ClaimgraphError(error.get("type") or "unknown-predicate", f"unknown predicate {pred_id}",
                            hint=hint, predicate=pred_id, did_you_mean=suggestions)
+
+
+def _capture_row(name: str, category: str, definition: str,
+                 epistemic: str = "observation") -> dict[str, Any]:
+    return prepare_registration({
+        "id": f"{EXPERIMENTAL_NAMESPACE}/{name}", "category": category, "object_kind": "literal",
+        "object_shape": "prose", "default_epistemic": epistemic, "definition": definition})
+
+
+#: The experimental rows capture coins for what it learns beyond the curated core. They are
+#: seeded (registered when missing, never reconciled: a user may amend x/* rows) so that their
+#: whole-sentence objects are screened and stored as prose from the first capture on.
+CAPTURE_PREDICATES: tuple[dict[str, Any], ...] = (
+    _capture_row("convention", "procedural",
+                 "A rule for how work on the subject is done or accepted: a directive, a gate "
+                 "that blocks until it holds, or a documented convention.", "commitment"),
+    _capture_row("decided", "decision",
+                 "The subject settled on the object, a decision kept in the words it was made.",
+                 "commitment"),
+    _capture_row("role", "structural", "What the subject (a file or module) is for."),
+    _capture_row("runs", "procedural",
+                 "The subject (a task-runner recipe or script) runs the object command."),
+)

@@ -1,13 +1,20 @@
-"""The built-in extractor: deterministic, offline rules that prefer fewer, correct facts.
+"""The built-in extractor: deterministic, offline rules that keep what a careful reviewer would.
 
-Four rules, each in its own module: user directives (prefers / decided-against), project
-structure (written-in / defined-in), tooling (tested-by / built-with / depends-on) and
-failure-to-fix lessons (failure-mode). What they share is deliberate: none reads assistant
-text, tool output is read only for an exit status or a failing run's first error line, and
-every candidate cites the transcript line or the written code it came from.
+Each source of knowledge is its own module, in the order a reviewer values them:
 
-Candidates saying the same thing (subject, predicate, object, scope) are merged, their
-evidence pooled, so a runner used twenty times is one fact with a few citations.
+- ``statements``: what the user said -- conventions, decisions, preferences, as whole sentences;
+- ``answers``: the user's answers to the agent's questions and verdicts on its plans;
+- ``gates``: hooks and pre-commit checks that block until a rule holds, and how a block cleared;
+- ``lessons``: a command that failed, what changed, the same command then working;
+- ``instructions``: rules written in the project's instruction files, docs and loud comments;
+- ``summaries``: the agent's own summaries (decisions, fixes, what files are for), trusted least;
+- ``tooling``: the test/lint/build commands that worked and packages installed;
+- ``structure``: where the names the conversation talks about are defined.
+
+What they share is deliberate: every candidate cites the transcript line or the file line it
+came from, and carries the time of that line (the fact is valid from then). Candidates saying
+the same thing (subject, predicate, object, scope) are merged, their evidence pooled, so a
+runner used twenty times is one fact with a few citations.
 """
 
 from __future__ import annotations
@@ -15,14 +22,20 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Iterator
 
 from claimgraph.capture.events import Transcript
-from claimgraph.capture.extract.directives import directive_candidates
+from claimgraph.capture.extract.answers import answer_candidates
+from claimgraph.capture.extract.gates import gate_candidates
+from claimgraph.capture.extract.instructions import instruction_candidates
 from claimgraph.capture.extract.lessons import lesson_candidates
 from claimgraph.capture.extract.session import SessionView
-from claimgraph.capture.extract.structure import structure_candidates
+from claimgraph.capture.extract.statements import statement_candidates
+from claimgraph.capture.extract.structure import module_index_candidates, structure_candidates
+from claimgraph.capture.extract.summaries import summary_candidates
 from claimgraph.capture.extract.tooling import tooling_candidates
 
 RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
-    directive_candidates, structure_candidates, tooling_candidates, lesson_candidates)
+    statement_candidates, answer_candidates, gate_candidates, lesson_candidates,
+    instruction_candidates, summary_candidates, tooling_candidates, structure_candidates,
+    module_index_candidates)
 MAX_EVIDENCE = 3
 
 
@@ -43,4 +56,7 @@ def merge(candidates: Iterator[dict[str, Any]]) -> list[dict[str, Any]]:
             pooled = [*known["evidence"], *found["evidence"]]
             known["evidence"] = list(dict.fromkeys(pooled))[:MAX_EVIDENCE]
             known["confidence"] = max(known["confidence"], found["confidence"])
+            if found.get("valid_from") is not None:
+                known["valid_from"] = min(known.get("valid_from") or found["valid_from"],
+                                          found["valid_from"])
     return list(merged.values())

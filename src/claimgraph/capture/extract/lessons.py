@@ -1,90 +1,243 @@
-"""failure-mode lessons: a check that failed, files edited, then the same check passing.
+"""failure-mode lessons: a command that failed, what changed, and the same command then working.
 
-Only known test/lint/build runs qualify (``tooling.runner_of``): a failing ``git commit``
-that later succeeds after edits is not a lesson about the project. The run must decide the
-line's outcome on its own (only ``cd``/``source``/``export`` before it, no pipe hiding its
-status), "the same check" means the same directory, program and first positional words,
-and a missing program (exit 126/127) is an environment problem, not something an edit fixed.
-When only test files were edited in between, the session fixed its own test, not the
-project: no lesson. Nor when the check names a file this session wrote from scratch (``pytest
-tests/test_new.py`` right after creating it): that is work in progress failing on its way to
-done, not a way the project is known to fail.
+A failure is a shell command whose tool reported an error or a non-zero exit, or -- when the
+output went through ``tail``/``head``/``grep`` and the exit status is the filter's -- whose
+output says it failed. "The same command" is the same program doing the same thing: a known
+test/build runner whatever its arguments, else the program and the file it runs
+(``node assets/build.js`` and ``node build.js`` from ``assets/`` are one). What changed between
+the failure and the success is the lesson:
 
-The lesson is built mechanically from the command, the first error line the runner printed,
-and the files edited in between -- never from the assistant's explanation. No fact at all is
-read from assistant text, which is what keeps a hypothesis the assistant stated and later
-refuted out of memory. Confidence stays low (0.4): the edit is what happened between, not
-necessarily the cause.
+- files edited → "failed with E; fixed by editing F" (or "by adding `x` to F" for a small change);
+- a command run in between (a formatter, an install) → "fixed by running `mix format`";
+- nothing but where it ran → "fails when run from the project root: E; run it from assets/";
+- nothing but its arguments → "fails: E; `<the working form>` works".
+
+Not lessons: a missing program (exit 126/127: the machine, not the project), reading and
+searching commands, ad-hoc scripts (``python -c``), git other than a commit a hook refused,
+the same command passing with nothing changed (flaky), only test files edited (the session
+fixed its own test), and a check aimed at a file this session wrote from scratch (work in
+progress on its way to done). No fact is read from assistant text, which is what keeps a
+hypothesis the assistant stated and later refuted out of memory.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.code import is_test_file
+from claimgraph.capture.extract.gates import added_lines, describe_edits
 from claimgraph.capture.extract.session import (
-    FAILED, OK, SessionView, candidate, exit_code, short_quote, transcript_evidence)
+    FAILED, OK, UNKNOWN, SessionView, candidate, exit_code, short_quote, transcript_evidence)
 from claimgraph.capture.extract.shell import (
     Invocation, call_cwd, command_text, invocations, positional, unwrap)
 from claimgraph.capture.extract.tooling import runner_of
 from claimgraph.capture.extract.writes import file_ops
 
-LESSON_CONFIDENCE = 0.4
-_SETUP = frozenset({"cd", "source", ".", "export", "set"})
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-_NAMED_ERROR = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b|\berror(?:\[\w+\])?:|^E\s")
-_FAILURE_WORD = re.compile(r"\b(?:FAIL(?:ED)?|[Ff]ailed|[Ee]rror|panicked)\b")
-_GUTTER = re.compile(r"^E\s+")  # pytest's margin before an error line
+LESSON_CONFIDENCE = 0.5
+_SETUP = frozenset({"cd", "source", ".", "export", "set", "sleep"})
+#: Commands that only prepare the last one (``git add -A && git commit``).
+_PREPARES = (("git", "add"),)
+_LOOKING = frozenset({
+    "ls", "cat", "sed", "grep", "rg", "ag", "find", "fd", "head", "tail", "echo", "printf",
+    "pwd", "which", "type", "wc", "tree", "file", "stat", "du", "df", "ps", "env", "awk",
+    "diff", "less", "more", "nl", "jq", "test", "[", "true", "false", "curl", "wget", "kill",
+    "pkill", "lsof", "mkdir", "touch", "rm", "cp", "mv", "chmod", "open", "sort", "uniq",
+    "xargs", "tee", "date", "whoami", "uname", "bd", "gh"})
+_SCRIPT_FLAGS = frozenset({"-c", "-e", "--eval", "-p", "--print"})
 _MISSING_PROGRAM = (126, 127)
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_FAILED_OUTPUT = re.compile(
+    r"\b(?:FAILED|FAIL|[1-9]\d* (?:failed|failures?|errors?)|Traceback|panicked|"
+    r"npm ERR!|error(?:\[\w+\])?:|ERROR\b|✘|✗)", re.MULTILINE)
+_PASSED_OUTPUT = re.compile(r"\b(?:passed|0 failures|0 failed|ok\b|Finished|✓|succeeded|"
+                            r"All \d+ tests? pass)", re.IGNORECASE)
+#: How telling a line of failure output is, most telling first.
+_ERROR_SHAPES = (
+    re.compile(r"^\[[A-Z][A-Z0-9_ -]+\]\s*\w|\b[A-Z]\w*(?:Error|Exception)\b|"
+               r"\berror(?:\[\w+\])?:|\bERROR\b|^E\s"),
+    re.compile(r"could not|cannot|can't|not found|no such file|failed to|undefined",
+               re.IGNORECASE),
+    re.compile(r"\b\d+ (?:failures?|failed|errors?)\b"),
+    re.compile(r"\b(?:FAIL(?:ED)?|[Ff]ailed|[Ee]rror|panicked)\b"),
+)
+_MAX_ERROR_LINE = 300
+_TELLING = 1  # the least telling error shape an edit-fixed lesson may quote
+_MESSAGE_FLAGS = frozenset({"-m", "--message", "-F", "--file", "-c", "-e"})
+_ERROR_PREFIX = re.compile(r"^(?:[✘✗×!>]+\s*)?(?:\[(?:ERROR|error)\]\s*)?(?:E\s+)?")
+_GIT_GATE = re.compile(r"pre-commit|hook|validation failed|husky|lefthook", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
-class _Failure:
+class _Run:
     order: int
     call: Event
-    error: str
+    invocation: Invocation
+    key: tuple[str, ...]
+
+
+@dataclass
+class _Window:
+    """What happened since a failure: files edited and commands that changed something."""
+
+    failure: _Run
+    error: tuple[str, int]
+    edits: list[tuple[Event, str, list[str]]] = field(default_factory=list)
+    commands: list[str] = field(default_factory=list)
 
 
 def lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     if not view.project:
         return
-    failures: dict[tuple[Any, ...], _Failure] = {}
-    edits: list[tuple[int, str]] = []
+    open_failures: dict[tuple[str, ...], _Window] = {}
     created: set[str] = set()
-    taught: set[tuple[Any, ...]] = set()
+    taught: set[tuple[str, ...]] = set()
     for order, call in enumerate(view.calls()):
-        outcome = view.outcome(call)
-        if outcome == OK:
-            ops = [op for op in file_ops(view, call) if op.kind != "delete"]
-            edits.extend((order, view.relative(op.path) or op.path) for op in ops)
-            created.update(posixpath.basename(op.path) for op in ops if op.kind == "write")
-        run = _decisive_run(call)
-        if run is None:
+        verdict = run_verdict(view, call)
+        run = _decisive_run(order, call)
+        _note_changes(view, call, verdict, run, open_failures, created)
+        if run is None or run.key in taught:
             continue
-        key = (run.cwd, *positional(unwrap(run.argv))[:3])
-        if outcome == FAILED and _edit_can_fix(view, call):
-            failures[key] = _Failure(order, call, _first_error_line(view, call))
-        elif outcome == OK and key in failures and key not in taught:
-            failure = failures.pop(key)
-            files = list(dict.fromkeys(path for when, path in edits if when > failure.order))
-            if not all(is_test_file(path) for path in files) \
-                    and not _checks_new_work(run, created):
-                taught.add(key)
-                yield _lesson(view, run, failure, call, files)
+        if verdict == FAILED and _fixable(view, call, run):
+            open_failures.setdefault(run.key, _Window(run, first_error_line(view, call)))
+        elif verdict == OK and run.key in open_failures:
+            window = open_failures.pop(run.key)
+            lesson = _lesson(view, window, run, created)
+            if lesson:
+                taught.add(run.key)
+                yield lesson
 
 
-def _decisive_run(call: Event) -> Invocation | None:
-    """The test/build run whose status is the call's status, if there is exactly that."""
+def run_verdict(view: SessionView, call: Event) -> str:
+    """ok / failed / unknown; a run piped into an output filter is judged by its output."""
+    outcome = view.outcome(call)
+    command = command_text(call)
+    runs = invocations(command, call_cwd(call)) if command else []
+    if outcome != OK or not runs or not runs[-1].piped:
+        return outcome
+    result = view.results.get(call.call_id or "")
+    text = _ANSI.sub("", result.text if result else "")
+    if _FAILED_OUTPUT.search(text) and not re.search(r"\b0 (?:failures|failed|errors)\b", text):
+        return FAILED
+    return OK if _PASSED_OUTPUT.search(text) else UNKNOWN
+
+
+def _decisive_run(order: int, call: Event) -> _Run | None:
+    """The command whose status is the call's: the last one, after only setup commands."""
     command = command_text(call)
     found = invocations(command, call_cwd(call)) if command else []
-    if not found or any(inv.argv[0] not in _SETUP for inv in found[:-1]):
+    if not found or not all(_prepares(inv) for inv in found[:-1]):
         return None
     last = found[-1]
-    return last if not last.piped and runner_of(last.argv) else None
+    if last.piped and not last.filtered:
+        return None
+    key = same_command_key(last.argv)
+    return _Run(order, call, last, key) if key else None
+
+
+def _prepares(invocation: Invocation) -> bool:
+    return invocation.argv[0] in _SETUP or tuple(invocation.argv[:2]) in _PREPARES
+
+
+def same_command_key(argv: tuple[str, ...]) -> tuple[str, ...] | None:
+    """What makes two runs "the same command", or None for commands that teach nothing."""
+    words = unwrap(argv)
+    if not words or words[0] in _LOOKING or _SCRIPT_FLAGS & set(words[1:2]):
+        return None
+    runner = runner_of(argv)
+    if runner:
+        return ("runner", runner[1])
+    names = positional(words)
+    if names[0] == "git":
+        return ("git", "commit") if names[1:2] == ["commit"] else None
+    target = next((posixpath.basename(n) for n in names[1:] if "/" in n or "." in n), None)
+    return (names[0], target or (names[1] if len(names) > 1 else ""))
+
+
+def _fixable(view: SessionView, call: Event, run: _Run) -> bool:
+    """A failure an edit or a changed command can fix: not a missing program, and a git
+    commit only when a hook or validation refused it."""
+    result = view.results.get(call.call_id or "")
+    if result is None or exit_code(result) in _MISSING_PROGRAM \
+            or "command not found" in result.text:
+        return False
+    return run.key != ("git", "commit") or bool(_GIT_GATE.search(result.text))
+
+
+def _note_changes(view: SessionView, call: Event, verdict: str, run: _Run | None,
+                  windows: dict[tuple[str, ...], _Window], created: set[str]) -> None:
+    """Record an edit or a state-changing command in every open failure's window."""
+    if verdict == FAILED:
+        return
+    for op in file_ops(view, call):
+        if op.kind == "delete":
+            continue
+        cited = view.relative(op.path) or posixpath.basename(op.path)
+        if op.kind == "write":
+            created.update((posixpath.basename(op.path), cited))
+        for window in windows.values():
+            window.edits.append((call, cited, added_lines(op)))
+    command = command_text(call)
+    if run is not None and verdict == OK and command and not file_ops(view, call):
+        for key, window in windows.items():
+            if key != run.key:
+                window.commands.append(short_quote(" ".join(run.invocation.argv), 60))
+
+
+def _lesson(view: SessionView, window: _Window, fixed: _Run,
+            created: set[str]) -> dict[str, Any] | None:
+    failure = window.failure
+    files = [cited for _, cited, _ in window.edits if not is_test_file(cited)]
+    if window.edits and (not files or all(path in created for path in files)):
+        return None  # the session fixed its own test, or its own new code
+    if _checks_new_work(fixed.invocation, created) or _checks_new_work(failure.invocation,
+                                                                       created):
+        return None
+    shown = f"`{shown_command(failure.invocation.argv)}`"
+    error = f": {window.error[0]}" if window.error[0] else ""
+    if window.edits and window.error[1] > _TELLING:
+        return None  # "11 failures; fixed by editing f" teaches nothing
+    if window.edits:
+        text = f"{shown} failed{error}; fixed by {describe_edits(window.edits)}"
+    elif window.commands:
+        text = f"{shown} failed{error}; fixed by running `{window.commands[-1]}`"
+    elif failure.invocation.cwd != fixed.invocation.cwd and fixed.invocation.cwd:
+        where = _where(view, failure.invocation.cwd)
+        text = (f"{shown} fails when run from {where}{error}; run it from "
+                f"{_where(view, fixed.invocation.cwd)} "
+                f"(`{shown_command(fixed.invocation.argv)}`)")
+    elif failure.invocation.argv != fixed.invocation.argv:
+        text = f"{shown} fails{error}; `{shown_command(fixed.invocation.argv)}` works"
+    else:
+        return None
+    evidence = [transcript_evidence(failure.call.line, command_text(failure.call) or shown),
+                transcript_evidence(fixed.call.line, command_text(fixed.call) or shown)]
+    return candidate("lessons", view.project or "", "core/failure-mode", text,
+                     evidence=evidence, epistemic="observation", confidence=LESSON_CONFIDENCE,
+                     source_type="failure-report", object_kind="literal",
+                     subject_type="project", at=fixed.call.timestamp)
+
+
+def shown_command(argv: tuple[str, ...]) -> str:
+    """A command as a lesson quotes it: a commit message or inline script left out."""
+    words: list[str] = []
+    for word in argv:
+        if words and words[-1] in _MESSAGE_FLAGS:
+            words[-1] += " …"
+            continue
+        words.append(word)
+    return short_quote(" ".join(words), 80)
+
+
+def _where(view: SessionView, cwd: str | None) -> str:
+    if not cwd:
+        return "another directory"
+    cited = view.relative(cwd)
+    return "the project root" if cited in (".", None) and cwd == view.root else \
+        f"{cited or cwd}/"
 
 
 def _checks_new_work(run: Invocation, created: set[str]) -> bool:
@@ -95,36 +248,18 @@ def _checks_new_work(run: Invocation, created: set[str]) -> bool:
                for arg in arguments)
 
 
-def _edit_can_fix(view: SessionView, call: Event) -> bool:
+def first_error_line(view: SessionView, call: Event) -> tuple[str, int]:
+    """The most telling line of the failure and how telling it is (0 = a named error; a bare
+    count of failures or a failure word say less)."""
     result = view.results.get(call.call_id or "")
-    if result is None:
-        return False
-    return exit_code(result) not in _MISSING_PROGRAM and "command not found" not in result.text
-
-
-def _first_error_line(view: SessionView, call: Event) -> str:
-    """The most telling line of the failure: a named error first, then any failure word."""
-    result = view.results.get(call.call_id or "")
-    text = _ANSI.sub("", result.text) if result else ""
+    text = _ANSI.sub("", result.text if result else "").replace("\\n", "\n")
     lines = [line.strip() for line in text.splitlines()]
     lines = [line for line in lines if sum(char.isalnum() for char in line) >= 6
-             and not line.startswith("Exit code")]
-    for pattern in (_NAMED_ERROR, _FAILURE_WORD):
+             and len(line) <= _MAX_ERROR_LINE
+             and not line.lower().startswith(("exit code", "at ", "file \""))]
+    for tier, pattern in enumerate(_ERROR_SHAPES):
         hit = next((line for line in lines if pattern.search(line)), None)
         if hit:
-            return "with " + short_quote(_GUTTER.sub("", hit), 100).rstrip(".;: ")
+            return short_quote(_ERROR_PREFIX.sub("", hit), 100).rstrip(".;: "), tier
     code = exit_code(result) if result else None
-    return f"with exit code {code}" if code is not None else ""
-
-
-def _lesson(view: SessionView, run: Invocation, failure: _Failure, fixed: Event,
-            files: list[str]) -> dict[str, Any]:
-    shown = " ".join(run.argv)
-    edited = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
-    text = f"`{shown}` failed {failure.error}".rstrip() + f"; fixed by editing {edited}"
-    evidence = [transcript_evidence(failure.call.line, command_text(failure.call) or shown),
-                transcript_evidence(fixed.line, command_text(fixed) or shown)]
-    return candidate("lessons", view.project or "", "core/failure-mode", text,
-                     evidence=evidence, epistemic="observation", confidence=LESSON_CONFIDENCE,
-                     source_type="failure-report", object_kind="literal",
-                     subject_type="project")
+    return (f"exit code {code}" if code is not None else ""), len(_ERROR_SHAPES)

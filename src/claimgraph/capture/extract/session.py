@@ -17,10 +17,12 @@ from claimgraph.capture.events import Event, Transcript
 
 OK, FAILED, UNKNOWN = "ok", "failed", "unknown"
 QUOTE_CHARS = 120
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _GEMINI_EXIT = re.compile(r"^Exit Code: (\d+)\s*$", re.MULTILINE)
 #: Results that are not the tool's verdict: the user said no, or the run was cut short.
 _NOT_A_VERDICT = ("The user doesn't want to proceed", "[Request interrupted",
-                  "Command timed out", "Permission to use", "[Operation Cancelled]")
+                  "Command timed out", "Permission to use", "[Operation Cancelled]",
+                  "<tool_use_error>Sibling tool call errored")
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,15 @@ class SessionView:
         results = {e.call_id: e for e in transcript.events
                    if e.kind == "tool_result" and e.call_id}
         return cls(transcript, root, project, results)
+
+    def talked_about(self) -> frozenset[str]:
+        """Identifiers the people in the session wrote in prose: the user's prompts and the
+        agent's messages (not tool input or output). A name nobody mentions is a detail."""
+        words: set[str] = set()
+        for event in self.transcript.events:
+            if event.kind in ("prompt", "assistant") and not event.derived:
+                words.update(_IDENTIFIER.findall(event.text))
+        return frozenset(words)
 
     def calls(self) -> list[Event]:
         """Tool calls an agent really made; a compaction agent's replay is not one."""
@@ -120,11 +131,14 @@ def file_evidence(cited_path: str, code: str) -> str:
 
 def candidate(rule: str, subject: str, predicate: str, obj: str, *, evidence: list[str],
               epistemic: str, confidence: float, source_type: str, scope: str = "project",
-              **types: Any) -> dict[str, Any]:
-    """One candidate in the shape the capture pass screens; ``types`` adds object_kind,
-    subject_type and object_type where the rule knows them."""
+              at: int | None = None, **types: Any) -> dict[str, Any]:
+    """One candidate in the shape the capture pass screens; ``at`` is when the teaching line
+    was written (the fact is valid from then, not from when capture ran); ``types`` adds
+    object_kind, subject_type and object_type where the rule knows them."""
     fact = {"subject": subject, "predicate": predicate, "object": obj, "epistemic": epistemic,
             "confidence": confidence, "scope": scope, "source_type": source_type,
             "evidence": evidence, "rule": rule}
+    if at is not None:
+        fact["valid_from"] = at
     fact.update({key: value for key, value in types.items() if value is not None})
     return fact

@@ -1,4 +1,5 @@
-"""written-in and defined-in from the files a session changed, as the session left them.
+"""defined-in from the files a session changed, as the session left them, for the names the
+conversation is about.
 
 Each successful operation is replayed on a per-file model. A whole-file write makes the
 content known, and later edits are applied to it, so a definition an edit removed is gone
@@ -15,6 +16,8 @@ files is dropped: defined-in says "exactly one place".
 
 from __future__ import annotations
 
+import posixpath
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -26,6 +29,13 @@ from claimgraph.capture.extract.session import (
 from claimgraph.capture.extract.writes import FileOp, removes, session_ops
 
 MAX_DEFINITIONS_PER_FILE = 20
+_RUST_MODS = re.compile(r"^[ \t]*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", re.MULTILINE)
+_INDEX_FILES = {
+    "lib.rs": _RUST_MODS, "main.rs": _RUST_MODS, "mod.rs": _RUST_MODS,
+    "__init__.py": re.compile(r"^from\s+\.(\w+)\s+import\b.*$", re.MULTILINE),
+    **{f"index.{ext}": re.compile(r"^export\s+(?:\*|\{[^}]*\})\s+from\s+['\"]\./([\w/-]+)['\"].*$",
+                                  re.MULTILINE) for ext in ("ts", "js", "mjs", "tsx")},
+}
 _VENDORED = frozenset({"node_modules", ".venv", "venv", "site-packages", "_build", "target",
                        "dist", "build", "vendor", ".git", "deps", "__pycache__"})
 
@@ -99,25 +109,38 @@ def replay(view: SessionView) -> dict[str, FileModel]:
 
 
 def structure_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    """defined-in for the definitions the conversation talks about; a file's language and
+    every other name it holds are one glance away, so they are not remembered."""
     models = replay(view)
     found = {path: model.current_definitions() for path, model in models.items()}
     per_name = Counter(d.name for path, defs in found.items()
                        if not is_test_file(view.relative(path) or path) for d in defs)
+    talked = view.talked_about()
     for path, model in models.items():
         cited = view.relative(path) or path
-        yield _written_in(cited, model)
         if is_test_file(cited) or any(char.isspace() for char in cited):
             continue  # a path with spaces cannot be cited in ``path: `code``` form
-        unique = [d for d in found[path] if per_name[d.name] == 1]
+        unique = [d for d in found[path] if per_name[d.name] == 1 and d.name in talked]
         for definition in unique[:MAX_DEFINITIONS_PER_FILE]:
             yield _defined_in(cited, definition, model)
 
 
-def _written_in(cited: str, model: FileModel) -> dict[str, Any]:
-    return candidate("written-in", cited, "core/written-in", model.language,
-                     evidence=[model.origin],
-                     epistemic="observation", confidence=0.7, source_type="session-log",
-                     object_kind="literal", subject_type="file")
+def module_index_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    """What a package root the session wrote declares: a crate's ``mod`` lines, a Python
+    package's relative imports, a JS index's re-exports -- the layout of the code in one fact."""
+    for path, model in replay(view).items():
+        cited = view.relative(path) or path
+        pattern = _INDEX_FILES.get(posixpath.basename(path))
+        if pattern is None or model.content is None or " " in cited:
+            continue
+        found = [(m.group(0).strip(), m.group(1)) for m in pattern.finditer(model.content)]
+        names = list(dict.fromkeys(name for _, name in found))
+        if len(names) >= 2:
+            yield candidate("module-index", cited, "x/role",
+                            "declares the modules " + ", ".join(names[:12]),
+                            evidence=[file_evidence(cited, found[0][0]), model.origin],
+                            epistemic="observation", confidence=0.7, source_type="session-log",
+                            object_kind="literal", subject_type="file")
 
 
 def _defined_in(cited: str, definition: Definition, model: FileModel) -> dict[str, Any]:

@@ -156,6 +156,44 @@ def _bare_name(spec: str, ecosystem: str) -> str | None:
     return name if _NAME_SHAPES[ecosystem].fullmatch(name) else None
 
 
+#: Flags that change how a run reports, not what it checks: left out of the remembered form.
+_REPORTING_FLAGS = frozenset({
+    "-v", "-vv", "-vvv", "-q", "-qq", "-x", "-s", "--verbose", "--quiet", "--color", "--colors",
+    "--no-header", "--tb", "--seed", "--maxfail", "--bail", "--silent", "--reporter",
+    "--watch=false", "--run", "--no-cache", "--lf", "--ff", "--trace", "--max-cases"})
+_TAKES_VALUE = frozenset({"--tb", "--seed", "--maxfail", "--reporter", "--max-cases", "-k"})
+
+
+def command_form(argv: tuple[str, ...]) -> str:
+    """How the project runs a check, as the session ran it, minus what varies per run: the
+    files or tests it was pointed at and the reporting flags (``python -m pytest tests/x.py
+    -v`` is ``python -m pytest``; ``cargo llvm-cov --fail-under-lines 100`` stays whole)."""
+    words: list[str] = []
+    skip = False
+    for index, word in enumerate(argv):
+        if skip:
+            skip = False
+            continue
+        flag = word.split("=", 1)[0]
+        if flag in _REPORTING_FLAGS or flag in _TAKES_VALUE:
+            skip = flag in _TAKES_VALUE and "=" not in word
+            continue
+        if index and not word.startswith("-") and _is_target(word) and not _follows_flag(argv, index):
+            continue
+        words.append(word)
+    return " ".join(words)
+
+
+def _is_target(word: str) -> bool:
+    """A file, directory or test id the run was aimed at (not a subcommand or a value)."""
+    return "/" in word or "::" in word or bool(re.search(r"\.\w{1,5}$", word))
+
+
+def _follows_flag(argv: tuple[str, ...], index: int) -> bool:
+    previous = argv[index - 1]
+    return previous.startswith("--") and "=" not in previous and previous not in _REPORTING_FLAGS
+
+
 def tooling_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     """One candidate per confirmed runner or package, evidence the command's line."""
     if not view.project:
@@ -175,7 +213,7 @@ def _facts_of(view: SessionView, call: Event, command: str,
     evidence = [transcript_evidence(call.line, command)]
     runner = runner_of(invocation.argv)
     if runner:
-        yield candidate("tooling", view.project or "", runner[0], runner[1],
+        yield candidate("tooling", view.project or "", runner[0], command_form(invocation.argv),
                         evidence=evidence, epistemic="observation", confidence=0.7,
                         source_type="session-log", object_kind="entity",
                         subject_type="project", object_type="tool")

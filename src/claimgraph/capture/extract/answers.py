@@ -1,0 +1,178 @@
+"""Answers to the agent's questions: what the user chose, what they turned down, what they approved.
+
+Two harness exchanges carry a user's decision without the user typing a sentence:
+
+- **AskUserQuestion** (Claude Code): the call lists each question with its options; the result
+  says which option (or free "Other" text) was picked. Each answer is a decision
+  (``x/decided``, "<header>: <choice>"). When the agent marked an option "(Recommended)" and the
+  user picked another, the recommendation was turned down: ``core/decided-against`` names what
+  the recommendation had and the choice lacks ("All four" minus the three chosen is
+  "Sobelow"), else the recommended option itself.
+- **ExitPlanMode**: an approved plan's explicit exclusions (a "No-gos" / "Out of scope" /
+  "Non-goals" list) are decisions against those things; its title is the approved plan. A
+  rejected plan's feedback is the user's own words and is read like a prompt.
+
+The question and the answer are cited from the transcript; the agent's recommendation is never
+a fact on its own (the user did not take it).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator, Mapping
+
+from claimgraph.capture.events import Event
+from claimgraph.capture.extract.prose import sentences
+from claimgraph.capture.extract.session import (
+    SessionView, candidate, short_quote, transcript_evidence)
+from claimgraph.capture.extract.statements import classify
+
+DECIDED, AGAINST = "x/decided", "core/decided-against"
+ANSWER_CONFIDENCE = 0.8
+PLAN_CONFIDENCE = 0.65
+_ANSWER = re.compile(r'"(?P<q>(?:[^"\\]|\\.)+?)"="(?P<a>(?:[^"\\]|\\.)*?)"(?=,\s*"|\.\s|\.?$)')
+_RECOMMENDED = re.compile(r"\s*\((?:recommended|suggested|default)\)\s*", re.IGNORECASE)
+_ITEMS = re.compile(r"\s*(?:\+|,|&|/|\band\b|\bplus\b)\s*", re.IGNORECASE)
+_APPROVED = ("User has approved", "User approved")
+_REJECTED_FEEDBACK = re.compile(r"the user said:\s*(?P<said>.+)", re.IGNORECASE | re.DOTALL)
+_EXCLUSIONS = re.compile(r"^(?:no[- ]gos?|out of scope|non[- ]goals?|not (?:in scope|doing)|"
+                         r"won'?t do|excluded|scope fences?)\b", re.IGNORECASE)
+_HEADING = re.compile(r"^\s*(?:>\s*)?#{1,6}\s*(?P<title>.+?)\s*#*$")
+_BULLET = re.compile(r"^\s*(?:>\s*)?[-*•]\s+(?P<text>.+)$")
+_MAX_EXCLUSIONS = 6
+_NEGATION = re.compile(r"^(?:no|not|don'?t|do not|never|skip)\s+", re.IGNORECASE)
+
+
+def answer_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    if not view.project:
+        return
+    for call in view.calls():
+        result = view.results.get(call.call_id or "")
+        if result is None:
+            continue
+        if call.tool_name == "AskUserQuestion":
+            yield from _answers(view, call, result)
+        elif call.tool_name == "ExitPlanMode":
+            yield from _plan_verdict(view, call, result)
+
+
+def parse_answers(text: str) -> dict[str, str]:
+    """``"question"="answer"`` pairs of an AskUserQuestion result."""
+    return {m["q"].replace('\\"', '"'): m["a"].replace('\\"', '"')
+            for m in _ANSWER.finditer(text)}
+
+
+def _answers(view: SessionView, call: Event, result: Event) -> Iterator[dict[str, Any]]:
+    answered = parse_answers(result.text)
+    for question in _questions(call):
+        answer = answered.get(question.get("question", ""))
+        if not answer:
+            continue
+        yield _decision(view, call, result, question, answer)
+        rejected = turned_down(question.get("options") or [], answer)
+        if rejected:
+            yield _candidate(view, AGAINST, rejected, call, result, ANSWER_CONFIDENCE,
+                             question["question"])
+
+
+def _questions(call: Event) -> list[Mapping[str, Any]]:
+    questions = (call.tool_input or {}).get("questions")
+    return [q for q in questions if isinstance(q, Mapping) and isinstance(q.get("question"), str)] \
+        if isinstance(questions, list) else []
+
+
+def _decision(view: SessionView, call: Event, result: Event, question: Mapping[str, Any],
+              answer: str) -> dict[str, Any]:
+    header = question.get("header") if isinstance(question.get("header"), str) else None
+    text = f'{header}: {answer} (asked "{question["question"]}")' if header \
+        else f'{question["question"]} {answer}'
+    return _candidate(view, DECIDED, text, call, result, ANSWER_CONFIDENCE,
+                      question["question"])
+
+
+def turned_down(options: list[Any], answer: str) -> str | None:
+    """What a recommended option had that the chosen one lacks, or the recommended option;
+    None when nothing was recommended or the recommendation was taken."""
+    labels = [o for o in options if isinstance(o, Mapping) and isinstance(o.get("label"), str)]
+    recommended = next((o for o in labels if _RECOMMENDED.search(o["label"])), None)
+    if recommended is None or recommended["label"] in answer:
+        return None
+    name = _RECOMMENDED.sub(" ", recommended["label"]).strip()
+    offered = _items(str(recommended.get("description") or "")) or _items(name)
+    chosen = {item.lower() for item in _items(answer)}
+    missing = [item for item in offered if item.lower() not in chosen]
+    if chosen and missing and len(missing) < len(offered):
+        return ", ".join(_described(item, labels) for item in missing)
+    return name
+
+
+def _described(item: str, options: list[Mapping[str, Any]]) -> str:
+    """An item with the gloss an option gave it ("Sobelow (Phoenix security scanner)")."""
+    pattern = re.compile(re.escape(item) + r"\s*(\([^()]{3,60}\))", re.IGNORECASE)
+    for option in options:
+        found = pattern.search(f"{option['label']} {option.get('description') or ''}")
+        if found:
+            return f"{item} {found.group(1)}"
+    return item
+
+
+def _items(text: str) -> list[str]:
+    parts = [p.strip(" .()") for p in _ITEMS.split(text) if p.strip(" .()")]
+    return parts if len(parts) > 1 and all(len(p.split()) <= 3 for p in parts) else []
+
+
+def _plan_verdict(view: SessionView, call: Event, result: Event) -> Iterator[dict[str, Any]]:
+    if result.text.startswith(_APPROVED):
+        plan, source = _plan_text(view, call)
+        for item in exclusions(plan)[:_MAX_EXCLUSIONS]:
+            yield _candidate(view, AGAINST, _NEGATION.sub("", item), source, result,
+                             PLAN_CONFIDENCE, item)
+        return
+    said = _REJECTED_FEEDBACK.search(result.text)
+    for sentence in sentences(said["said"]) if said else []:
+        predicate = classify(sentence)
+        if predicate:
+            yield _candidate(view, predicate, sentence, call, result, ANSWER_CONFIDENCE,
+                             sentence)
+
+
+def _plan_text(view: SessionView, call: Event) -> tuple[str, Event]:
+    """The plan the user approved and where it is written: the call's own ``plan``, else the
+    longest of the last agent messages before it (where the plan was laid out for approval)."""
+    plan = (call.tool_input or {}).get("plan")
+    if isinstance(plan, str) and plan.strip():
+        return plan, call
+    before = [e for e in view.transcript.events if e.kind == "assistant" and e.line < call.line
+              and not e.is_sidechain][-3:]
+    source = max(before, key=lambda e: len(e.text)) if before else call
+    return source.text, source
+
+
+def exclusions(plan: str) -> list[str]:
+    """The bullets under a plan's "No-gos" / "Out of scope" / "Non-goals" heading."""
+    found: list[str] = []
+    inside = False
+    for line in plan.splitlines():
+        heading = _HEADING.match(line) or re.match(r"^\s*(?:>\s*)?\*\*(?P<title>[^*]+)\*\*:?\s*$",
+                                                    line)
+        if heading:
+            inside = bool(_EXCLUSIONS.match(heading["title"].strip(" :*")))
+            continue
+        bullet = _BULLET.match(line)
+        if inside and bullet:
+            found.append(bullet["text"].strip(" *"))
+        elif inside and line.strip(" >") and not bullet:
+            inside = False
+    return list(dict.fromkeys(found))
+
+
+def _candidate(view: SessionView, predicate: str, obj: str, call: Event, result: Event,
+               confidence: float, quote: str) -> dict[str, Any]:
+    evidence = [transcript_evidence(call.line, short_quote(quote)),
+                transcript_evidence(result.line, result.text)]
+    kind = "literal" if predicate == DECIDED or len(obj.split()) > 3 or "(" in obj \
+        else "entity"
+    return candidate("answers", view.project or "", predicate, obj, evidence=evidence,
+                     epistemic="commitment", confidence=confidence,
+                     source_type="user-assertion", object_kind=kind, subject_type="project",
+                     at=result.timestamp)

@@ -1,0 +1,181 @@
+"""Gates: checks that block the agent until the work meets a rule, and how a block was cleared.
+
+A gate says more about how a project is worked on than any document: the Stop hook that refuses
+to end a session with uncommitted files, the pre-commit validation that refuses an unformatted
+commit. Two places record one:
+
+- the harness's hook messages (Claude Code writes "Stop hook feedback:\\n[<command>]: <reason>",
+  "PreToolUse:Bash hook error: [<command>]: <reason>", "… operation blocked by hook") as
+  injected text or as a tool result;
+- a ``git commit`` that failed with a hook's or validation's report.
+
+Each gate becomes one convention naming the gate and every distinct reason it gave. A harness
+block that the agent cleared by editing files -- the same gate not blocking for that reason
+again -- is also a lesson: the reason and the edit, both lines cited. (A commit gate's lesson
+comes from the failure→fix rule, which sees the fixing command.)
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from claimgraph.capture.events import Event
+from claimgraph.capture.extract.session import (
+    FAILED, SessionView, candidate, short_quote, transcript_evidence)
+from claimgraph.capture.extract.shell import command_text, invocations, positional
+from claimgraph.capture.extract.writes import file_ops
+
+CONVENTION, LESSON = "x/convention", "core/failure-mode"
+GATE_CONFIDENCE = 0.7
+LESSON_CONFIDENCE = 0.5
+MAX_REASONS = 4
+_HOOK = re.compile(r"(?P<event>[A-Z][A-Za-z]+)(?::\w+)? (?:hook (?:feedback|error|blocking error)|"
+                   r"operation blocked by hook):?\s*(?:\n-?\s*)?\[(?P<cmd>[^\]\n]+)\]:\s*(?P<body>.*)",
+                   re.DOTALL)
+_COMMIT_GATE = re.compile(r"pre-commit|pre-push|commit-msg|\bhook\b|husky|lefthook|"
+                          r"validation failed|checks? failed", re.IGNORECASE)
+_LABELLED = re.compile(r"^\[(?P<label>[A-Z][A-Z0-9_ -]{1,20})\]\s*(?P<text>.*)$")
+_REASON = re.compile(r"^(?:cannot|can't|must|please|blocked|not allowed|you must|refus|"
+                     r"error|failed|missing|no |only )", re.IGNORECASE)
+_NOISE = re.compile(r"^(?:#|running|checking|finding|done|---|=+|before stopping|if you)",
+                    re.IGNORECASE)
+_BLOCKS = {"Stop": "ending the session", "SubagentStop": "a subagent finishing",
+           "PreToolUse": "tool calls", "UserPromptSubmit": "prompts",
+           "PostToolUse": "tool results", "PreCompact": "compaction"}
+_HINT = re.compile(r"^(?:run|use|try|fix)\b", re.IGNORECASE)
+_PLUGIN_ROOT = re.compile(r"^\$\{?[A-Z_]+\}?/")
+
+
+@dataclass
+class _Gate:
+    name: str
+    blocks: str
+    reasons: dict[str, Event] = field(default_factory=dict)
+
+
+def gate_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    if not view.project:
+        return
+    gates: dict[str, _Gate] = {}
+    blocked: list[tuple[str, str, Event]] = []
+    for event in view.transcript.events:
+        for name, blocks, reason in _gate_reports(view, event):
+            gate = gates.setdefault(name, _Gate(name, blocks))
+            gate.reasons.setdefault(reason, event)
+            if event.kind != "tool_result":
+                blocked.append((name, reason, event))
+    for gate in gates.values():
+        yield _convention(view, gate)
+    yield from _cleared(view, blocked)
+
+
+def _gate_reports(view: SessionView, event: Event) -> Iterator[tuple[str, str, str]]:
+    """(gate name, what it blocks, reason) for a harness hook message or a failed commit."""
+    hook = _HOOK.search(event.text) if event.kind in ("meta", "tool_result") else None
+    if hook:
+        script = _PLUGIN_ROOT.sub("", hook["cmd"].strip().split()[0])
+        name = f"the {hook['event']} hook ({script})"
+        for reason in reasons(hook["body"])[:1]:
+            yield name, _BLOCKS.get(hook["event"], "the agent"), reason
+        return
+    if event.kind == "tool_result" and _is_failed_commit(view, event) \
+            and _COMMIT_GATE.search(event.text):
+        for reason in reasons(event.text.replace("\\n", "\n")):
+            yield "a pre-commit check", "commits", reason
+
+
+def _is_failed_commit(view: SessionView, result: Event) -> bool:
+    call = next((c for c in view.calls() if c.call_id == result.call_id), None)
+    command = command_text(call) if call else None
+    if not command or view.outcome(call) != FAILED:
+        return False
+    return any(positional(run.argv)[:2] == ["git", "commit"] for run in invocations(command))
+
+
+def reasons(body: str) -> list[str]:
+    """The lines of a gate's report that say why it blocked: labelled checks first
+    ("[FORMAT] Code is not formatted."), else the first line that reads as a reason."""
+    lines = [line.strip() for line in body.splitlines() if line.strip()]
+    labelled = [_with_hint(f"[{m['label']}] {m['text']}".strip(), lines[i + 1:i + 2])
+                for i, m in enumerate(map(_LABELLED.match, lines)) if m]
+    if labelled:
+        return list(dict.fromkeys(short_quote(line, 100) for line in labelled))
+    plain = [line for line in lines if not _NOISE.match(line)]
+    found = next((line for line in plain if _REASON.match(line)), plain[0] if plain else None)
+    return [short_quote(found, 100)] if found else []
+
+
+def _with_hint(reason: str, following: list[str]) -> str:
+    """A check's line plus the fix it suggests on the next line ("Run 'mix format' to fix.")."""
+    hint = following[0] if following and _HINT.match(following[0]) else ""
+    return f"{reason.rstrip('.')}. {hint}".strip() if hint else reason
+
+
+def _convention(view: SessionView, gate: _Gate) -> dict[str, Any]:
+    shown = list(gate.reasons)[:MAX_REASONS]
+    text = f"{gate.name[0].upper()}{gate.name[1:]} blocks {gate.blocks}: " + "; ".join(
+        reason.rstrip(".") for reason in shown)
+    first = min(gate.reasons.values(), key=lambda e: e.line)
+    evidence = [transcript_evidence(e.line, r) for r, e in list(gate.reasons.items())[:2]]
+    return candidate("gates", view.project or "", CONVENTION, text, evidence=evidence,
+                     epistemic="observation", confidence=GATE_CONFIDENCE,
+                     source_type="session-log", object_kind="literal", subject_type="project",
+                     at=first.timestamp)
+
+
+def _cleared(view: SessionView, blocked: list[tuple[str, str, Event]]) -> Iterator[dict]:
+    """A harness block followed by edits, and no block for the same reason afterwards."""
+    for index, (name, reason, event) in enumerate(blocked):
+        again = any(n == name and r == reason for n, r, _ in blocked[index + 1:])
+        until = next((e.line for n, _, e in blocked[index + 1:] if n == name), None)
+        edits = _edits_between(view, event.line, until)
+        if again or not edits:
+            continue
+        change = describe_edits(edits)
+        text = f"{name[0].upper()}{name[1:]} blocked ({reason.rstrip('.')}); cleared by {change}"
+        evidence = [transcript_evidence(event.line, reason),
+                    transcript_evidence(edits[0][0].line, f"{edits[0][0].tool_name} {edits[0][1]}")]
+        yield candidate("gates", view.project or "", LESSON, text, evidence=evidence,
+                        epistemic="observation", confidence=LESSON_CONFIDENCE,
+                        source_type="failure-report", object_kind="literal",
+                        subject_type="project", at=edits[-1][0].timestamp)
+
+
+def _edits_between(view: SessionView, start: int, end: int | None) -> list[tuple[Event, str, list[str]]]:
+    """(call, cited path, added lines) for each successful file change in the window."""
+    found = []
+    for call in view.calls():
+        if call.line <= start or (end is not None and call.line >= end):
+            continue
+        if view.outcome(call) == FAILED:
+            continue
+        for op in file_ops(view, call):
+            if op.kind != "delete":
+                cited = view.relative(op.path) or posixpath.basename(op.path)
+                found.append((call, cited, added_lines(op)))
+    return found
+
+
+def added_lines(op: Any) -> list[str]:
+    """The meaningful lines an edit added (new text minus old, comments and blanks dropped)."""
+    if op.kind == "write":
+        added = op.content.splitlines()
+    else:
+        old = {line.strip() for o, _, _ in op.edits for line in o.splitlines()}
+        added = [line for _, n, _ in op.edits for line in n.splitlines()
+                 if line.strip() not in old]
+    return [line.strip() for line in added if line.strip() and not line.strip().startswith(
+        ("#", "//", "--", ";"))]
+
+
+def describe_edits(edits: list[tuple[Event, str, list[str]]]) -> str:
+    """"adding `a`, `b` to .gitignore" for a small change, else "editing f, g"."""
+    files = list(dict.fromkeys(cited for _, cited, _ in edits))
+    lines = [line for _, _, added in edits for line in added]
+    if len(files) == 1 and 0 < len(lines) <= 4 and all(len(line) <= 40 for line in lines):
+        return "adding " + ", ".join(f"`{line}`" for line in lines) + f" to {files[0]}"
+    shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+    return f"editing {shown}"

@@ -1,0 +1,102 @@
+"""Rules the project writes down for whoever works on it, from the files the session saw.
+
+Agent instruction files (CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, Copilot's
+instructions), contributor guides and the project's own docs state conventions ("Always set
+NODE_ENV=test when running tests", "No barrel exports"); code states them as loud comments
+("// CRITICAL: Always update schemas when database changes"). Each agent loads only its own
+instruction file, so a rule one agent read is news to the next agent on the project.
+
+Only lines that read as a rule count (the same test as the user's own conventions, after a
+"**Label**:" prefix is set aside), at most a few per file, and a comment only when it is marked
+(CRITICAL / IMPORTANT / NOTE / WARNING). Each is cited as ``path: `quoted line``` so the audit
+can check the file still says it. What the session itself wrote into such a file counts too
+(it is what the project now says).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import Any, Iterator
+
+from claimgraph.capture.extract.prose import split_sentences
+from claimgraph.capture.extract.reads import SeenFile, surviving_looks
+from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
+from claimgraph.capture.extract.statements import CONVENTION, classify
+
+CONFIDENCE = 0.7
+MAX_PER_DOC = 10
+MAX_PER_CODE_FILE = 3
+INSTRUCTION_FILES = frozenset({
+    "claude.md", "agents.md", "gemini.md", ".cursorrules", ".windsurfrules",
+    "copilot-instructions.md", "contributing.md", "conventions.md", "style.md",
+    "styleguide.md", "development.md", "hacking.md"})
+_DOC_DIRS = ("docs/", "doc/", ".cursor/rules/", ".github/", ".claude/")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+")
+_LABEL = re.compile(r"^(?P<label>\*\*[^*]{1,40}\*\*|[A-Z][\w /-]{1,30}):\s+(?P<rest>.+)$")
+_MARKED_COMMENT = re.compile(r"^\s*(?://+|#+|--|/?\*+|;+)\s*(?P<mark>CRITICAL|IMPORTANT|NOTE|"
+                             r"WARNING|NB)\b[:!-]?\s*(?P<rest>.+)$")
+_DOC_IMPERATIVE = re.compile(r"^(?:use|avoid|prefer|keep|put|name|write|run|place|import|"
+                             r"do not|don't)\s+\S+.*\S", re.IGNORECASE)
+_MARKDOWN = re.compile(r"\*\*|__|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
+
+
+def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    if not view.project:
+        return
+    for path, looks in surviving_looks(view).items():
+        cited = looks[-1].cited
+        if cited is None or " " in cited:
+            continue
+        rules = doc_rules if is_instruction_file(cited) else comment_rules
+        limit = MAX_PER_DOC if rules is doc_rules else MAX_PER_CODE_FILE
+        found: dict[str, str] = {}
+        for look in looks:
+            for line, rule in rules(look.text):
+                found.setdefault(rule, line)
+        for rule, line in list(found.items())[:limit]:
+            yield _candidate(view, looks[-1], line, rule)
+
+
+def is_instruction_file(cited: str) -> bool:
+    name = posixpath.basename(cited).lower()
+    if name in INSTRUCTION_FILES or name.endswith(".mdc"):
+        return True
+    return name.endswith(".md") and cited.lower().startswith(_DOC_DIRS)
+
+
+def doc_rules(text: str) -> Iterator[tuple[str, str]]:
+    """(verbatim line, the rule as a sentence) for each line of a doc that states one."""
+    fenced = False
+    for line in text.splitlines():
+        if line.strip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        if fenced or not line.strip() or line.lstrip().startswith(("#", "|", ">")):
+            continue
+        item = _MARKDOWN.sub("", _LIST_ITEM.sub("", line)).strip()
+        labelled = _LABEL.match(item)
+        body = labelled["rest"] if labelled else item
+        if not body.endswith(":") and any(_is_rule(s) for s in split_sentences(body)):
+            yield line.strip(), item.rstrip(".")
+
+
+def _is_rule(sentence: str) -> bool:
+    """A convention, or (in a doc, where sentences are addressed to the contributor) an
+    imperative to use, avoid or prefer something."""
+    return classify(sentence) == CONVENTION or bool(_DOC_IMPERATIVE.match(sentence))
+
+
+def comment_rules(text: str) -> Iterator[tuple[str, str]]:
+    """A marked comment that states a rule ("// CRITICAL: Always update schemas …")."""
+    for line in text.splitlines():
+        marked = _MARKED_COMMENT.match(line)
+        if marked and classify(marked["rest"].strip(" */")) == CONVENTION:
+            yield line.strip(), marked["rest"].strip(" */").rstrip(".")
+
+
+def _candidate(view: SessionView, look: SeenFile, line: str, rule: str) -> dict[str, Any]:
+    evidence = [file_evidence(look.cited or look.path, line)]
+    return candidate("instructions", view.project or "", CONVENTION, rule, evidence=evidence,
+                     epistemic="commitment", confidence=CONFIDENCE, source_type="session-log",
+                     object_kind="literal", subject_type="project", at=look.call.timestamp)

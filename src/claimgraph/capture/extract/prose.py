@@ -1,0 +1,109 @@
+"""Whole sentences out of text a person or an agent wrote, and the lines that are not prose.
+
+A remembered statement is only as good as its boundaries: a sentence cut at a comma loses its
+condition ("use X, but only for Y"), and one cut at a line break (prompts pasted from a narrow
+terminal wrap mid-sentence) loses its object. So lines of one paragraph are joined first and
+split only at sentence ends; list items, headings and blank lines end a paragraph.
+
+What is not prose never becomes a sentence: fenced code, quoted lines, tables, and lines that
+look like code, a log, a stack trace or a shell session. A prompt that is mostly such lines is
+a paste, and its few prose-looking lines are skipped with it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+MAX_SENTENCE_CHARS = 400
+#: Codex prefixes the request with the IDE's open tabs; only the request is the user's.
+_REQUEST_MARKS = ("## My request for Codex:",)
+_FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
+_INLINE_TAGS = re.compile(r"</?[a-z][\w-]*(?:\s[^<>]*)?>")
+_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|[a-z][.)])\s+")
+_HEADING = re.compile(r"^\s*#{1,6}\s|^\s*[=-]{3,}\s*$")
+_CODE_LINE = re.compile(
+    r"[{};]\s*$|^\s*[{}\])]|=>|</|/>|^\s*(?:import|from\s+\S+\s+import|const|let|var|def|"
+    r"function|class|return|export|public|private|fn|pub|use|package|#include)\b|"
+    r"^\s*(?:\$|>>>|%|PS>)\s|\w+\([^()]*\)\s*[;{]|^\s{4,}\S|^\t")
+_LOG_LINE = re.compile(
+    r"^\s*(?:\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\d\d:\d\d:\d\d|at\s+\S+\s+\(|File \"|"
+    r"Traceback|(?:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL)\b|\[(?:error|warn|info|debug)\]|"
+    r"npm ERR!|E\s{2,}|\s*\^+\s*$)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=\S)")
+_ABBREVIATIONS = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|fig|no)\.$",
+                            re.IGNORECASE)
+_PASTE_SHARE = 0.5
+
+
+def request_text(text: str) -> str:
+    """The part of a prompt the person typed (an IDE preamble dropped)."""
+    for mark in _REQUEST_MARKS:
+        if mark in text:
+            return text.split(mark, 1)[1]
+    return text
+
+
+def is_prose_line(line: str) -> bool:
+    """A line a person wrote as words, not code, a log line, a table row or a quote."""
+    stripped = line.strip()
+    if not stripped or stripped.startswith((">", "|", "<")):
+        return False
+    if _CODE_LINE.search(line) or _LOG_LINE.search(line):
+        return False
+    letters = sum(ch.isalpha() or ch.isspace() for ch in stripped)
+    return letters / len(stripped) >= 0.7
+
+
+def is_paste(text: str) -> bool:
+    """Mostly non-prose lines: pasted code, logs or tool output, not instructions."""
+    lines = [line for line in _FENCE.sub("\n", text).splitlines() if line.strip()]
+    fenced = len(text) - len(_FENCE.sub("", text))
+    if not lines:
+        return fenced > 0
+    other = sum(not is_prose_line(line) and not _ITEM.match(line) and not _HEADING.match(line)
+                for line in lines)
+    return other / len(lines) > _PASTE_SHARE or fenced > len(text) * _PASTE_SHARE
+
+
+def paragraphs(text: str) -> Iterator[str]:
+    """Runs of prose lines joined with spaces; list items and headings stand alone."""
+    current: list[str] = []
+    for raw in _FENCE.sub("\n\n", text).replace("\u2019", "'").splitlines():
+        starts_item = bool(_ITEM.match(raw))
+        if not raw.strip() or _HEADING.match(raw) or starts_item or not is_prose_line(raw):
+            if current:
+                yield " ".join(current)
+            current = []
+            if starts_item and is_prose_line(_ITEM.sub("", raw)):
+                current = [_ITEM.sub("", raw).strip()]
+            continue
+        current.append(raw.strip())
+    if current:
+        yield " ".join(current)
+
+
+def sentences(text: str) -> Iterator[str]:
+    """Whole sentences of a text's prose, whitespace collapsed, inline tags removed."""
+    for paragraph in paragraphs(text):
+        for sentence in split_sentences(_INLINE_TAGS.sub("", paragraph)):
+            if len(sentence) <= MAX_SENTENCE_CHARS:
+                yield sentence
+
+
+def split_sentences(paragraph: str) -> list[str]:
+    """Split at ``. ! ?`` before a new sentence, never after "e.g." or inside a file name."""
+    flat = " ".join(paragraph.split())
+    out: list[str] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(flat):
+        piece = flat[start:match.start()].strip()
+        if _ABBREVIATIONS.search(piece) and match.end() < len(flat):
+            continue
+        if piece:
+            out.append(piece)
+        start = match.end()
+    tail = flat[start:].strip()
+    if tail:
+        out.append(tail)
+    return out

@@ -1,0 +1,128 @@
+"""The files a session saw, with the text it saw: read by a tool, printed by a shell, or written.
+
+Several sources learn from file contents (manifests, task runners, project instruction files,
+warnings in comments), and they must not care HOW the agent looked: Claude's Read renders a
+file with line numbers and an arrow, Gemini's read_file returns it bare, Codex prints it with
+``cat``, ``sed -n '1,200p'``, ``head`` or ``nl -ba``. A shell read counts only when the line
+is exactly one such read of one file (after ``cd``s) that succeeded, so the output is that
+file's text and nothing else. Written text (a Write's content, an Edit's new string) counts
+too, as what the session put there.
+
+A read's text is what the tool showed, so citations quote lines that are in the file; a
+partial read (a line range) is still true of the lines it shows.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from claimgraph.capture.events import Event
+from claimgraph.capture.extract.session import OK, SessionView
+from claimgraph.capture.extract.shell import call_cwd, command_text, invocations, positional
+from claimgraph.capture.extract.writes import file_ops, removes
+
+READ_TOOLS = frozenset({"Read", "read_file", "view", "read_many_files"})
+_SHELL_READERS = frozenset({"cat", "sed", "head", "nl", "bat", "less", "more", "tail"})
+_NUMBERED = re.compile(r"^ *\d+(?:→|\t)", re.MULTILINE)
+_REMINDER = re.compile(r"\n*<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class SeenFile:
+    """One look at one file: ``how`` is read / write / edit; ``text`` the lines seen."""
+
+    path: str
+    cited: str | None  # relative to the project root; None outside it
+    text: str
+    how: str
+    call: Event
+
+    @property
+    def name(self) -> str:
+        return posixpath.basename(self.path)
+
+
+def seen_files(view: SessionView) -> Iterator[SeenFile]:
+    """Every successful read or write of a file, in session order."""
+    for call in view.calls():
+        if view.outcome(call) != OK:
+            continue
+        for path, text, how in _looks(view, call):
+            if text.strip():
+                yield SeenFile(path, view.relative(path), text, how, call)
+
+
+def surviving_looks(view: SessionView) -> dict[str, list[SeenFile]]:
+    """Path -> its looks in order, forgetting every look before the file was deleted: what a
+    session read in a file it then removed (a port that deletes the old manifests) is gone."""
+    looks: dict[str, list[SeenFile]] = {}
+    for call in view.calls():
+        if view.outcome(call) != OK:
+            continue
+        for op in file_ops(view, call):
+            if op.kind == "delete":
+                for path in [p for p in looks if removes(op.path, p)]:
+                    del looks[path]
+        for path, text, how in _looks(view, call):
+            if text.strip():
+                looks.setdefault(path, []).append(
+                    SeenFile(path, view.relative(path), text, how, call))
+    return looks
+
+
+def strip_line_numbers(text: str) -> str:
+    """A file as a tool rendered it, back to its lines: the ``   12→`` prefix of Claude's
+    Read and the ``    12<TAB>`` of ``cat -n``/``nl -ba`` removed only when every line has it."""
+    lines = text.split("\n")
+    numbered = [line for line in lines if line.strip()]
+    if numbered and all(_NUMBERED.match(line) for line in numbered):
+        return "\n".join(_NUMBERED.sub("", line, count=1) for line in lines)
+    return text
+
+
+def _looks(view: SessionView, call: Event) -> Iterator[tuple[str, str, str]]:
+    tool_input: dict[str, Any] = dict(call.tool_input or {})
+    if call.tool_name in READ_TOOLS:
+        path = tool_input.get("file_path") or tool_input.get("absolute_path") \
+            or tool_input.get("path")
+        target = view.resolve(path, call.cwd) if isinstance(path, str) else None
+        result = view.results.get(call.call_id or "")
+        if target and result is not None:
+            yield target, strip_line_numbers(_REMINDER.sub("", result.text)), "read"
+        return
+    for op in file_ops(view, call):
+        if op.kind == "write":
+            yield op.path, op.content, "write"
+        elif op.kind in ("edit", "append"):
+            new_text = "\n".join(new for _, new, _ in op.edits) or op.content
+            yield op.path, new_text, "edit"
+    shown = _shell_read(view, call)
+    if shown:
+        yield shown
+
+
+def _shell_read(view: SessionView, call: Event) -> tuple[str, str, str] | None:
+    """``cat f`` / ``sed -n '1,80p' f`` / ``nl -ba f | sed -n …`` / ``head -n 40 f``."""
+    command = command_text(call)
+    runs = invocations(command, call_cwd(call)) if command else []
+    runs = [run for run in runs if run.argv[0] != "cd"]
+    if len(runs) != 1 or runs[0].argv[0] not in _SHELL_READERS:
+        return None
+    run = runs[0]
+    if run.piped and not run.filtered and not (command or "").count("| sed -n"):
+        return None
+    files = [word for word in positional(run.argv)[1:] if not _is_script(run.argv[0], word)]
+    target = view.resolve(files[0], run.cwd) if len(files) == 1 else None
+    result = view.results.get(call.call_id or "")
+    if target is None or result is None:
+        return None
+    return target, strip_line_numbers(result.text), "read"
+
+
+def _is_script(program: str, word: str) -> bool:
+    """``sed -n '1,200p' f``: the sed script is not a file; ``head -n 40``'s count neither."""
+    return (program == "sed" and bool(re.fullmatch(r"[\d,$]*[pd]|/.*/p?", word))) \
+        or word.isdigit()

@@ -1,0 +1,174 @@
+"""The agent's own summaries: compaction summaries and the message that closes a turn.
+
+When an agent summarizes, it writes down what a careful reviewer would: decisions with their
+reasons, errors and how they were fixed, what a file is for, rules it discovered. The bullets of
+such a summary are read by their section and their shape:
+
+- under a heading about errors, issues or fixes, a bullet that names a fix ("X → Y",
+  "X - fixed by Y", "X; fix: Y") is a lesson (``core/failure-mode``);
+- under a heading about decisions, adaptations, approach or design, and any bullet that says
+  "instead of" / "rather than", a decision (``x/decided``);
+- a bullet that starts with a file path and says what it does ("`src/db.ts:14` exports the
+  service-role client") is what that file is for (``x/role``);
+- a bullet that states a rule ("must", "always", "never", "enforces") is a convention.
+
+These are the agent's words, not the user's and not a tool's verdict: source ``agent-note``
+(trusted least), observation, lower confidence. A claim about a file the session deleted later
+is dropped (the session contradicted it). Plans, proposals and next steps are not facts about
+the project: sections named like that are skipped. The closing message of a turn counts only
+when it is a summary (several bullets or headings), not a remark.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from claimgraph.capture.events import Event
+from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
+from claimgraph.capture.extract.statements import CONVENTION, classify
+from claimgraph.capture.extract.writes import removes, session_ops
+
+DECIDED, ROLE, LESSON = "x/decided", "x/role", "core/failure-mode"
+CONFIDENCE = 0.5
+MAX_PER_SUMMARY = 12
+_MIN_BULLETS = 3
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s*|\d+\.\s+(?=[A-Z][\w ]+:\s*$))?(?:\*\*)?(?P<title>[A-Z][^*#\n]{2,60}?)"
+                      r"(?:\*\*)?\s*:?\s*(?:\*\*)?\s*$")
+_BOLD_LABEL = re.compile(r"^\s*[-*]?\s*\*\*(?P<title>[^*]{3,60}?)\*\*:?\s*$")
+_BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*•]|\d+[.)])\s+(?P<text>.+)$")
+_SECTIONS = (
+    (LESSON, re.compile(r"error|issue|problem|fix|gotcha|pitfall|lesson|bug", re.I)),
+    (DECIDED, re.compile(r"decision|adaptation|approach|design|trade-?off|chose|choice|why|"
+                         r"rationale", re.I)),
+    (None, re.compile(r"plan|next|todo|pending|remaining|propos|phase|step|recommend|"
+                      r"consideration|question|summary request|intent|request", re.I)),
+)
+_FIX = re.compile(r"\s*(?:→|->|=>|\s[-–—]\s*(?:fixed|solved|resolved)\s+(?:by|with)|;?\s*fix(?:ed)?:|"
+                  r"\bfixed by\b|\bresolved by\b|\bsolution:)\s*", re.I)
+_PATH_LEAD = re.compile(r"^(?:\*\*)?`(?P<path>(?:[\w@.-]+/)*[\w@-]+\.[a-z]{1,5})(?::\d+)?`"
+                        r"(?:\*\*)?\s*(?:[-–—:]\s*|\((?:new|modified|created)[^)]*\)\s*[-–—:]?\s*)?"
+                        r"(?P<rest>.+)$", re.I)
+_INSTEAD = re.compile(r"\b(?:instead of|rather than)\b", re.I)
+_VERB_START = re.compile(r"^(?:[a-z]+s|is|are|has|holds|wraps|defines|exports|owns|keeps|"
+                         r"creates|runs|compensates?|contains|provides|handles)\b")
+_MARKDOWN = re.compile(r"\*\*|__")
+_ATTEMPTS = re.compile(r"\b(?:tried|attempts?|attempted)\b", re.I)
+_CHOICE = re.compile(r"^(?:used|use|chose|chosen|went with|picked|kept|modell?ed|represented|"
+                     r"switched|replaced|preferred|opted)\b", re.I)
+#: Slips in the session's own new code are not lessons about the project.
+_OWN_SLIP = re.compile(r"compile error|syntax error|typo|undefined (?:variable|function)|"
+                       r"unused (?:variable|import|alias)|missing (?:import|require)", re.I)
+
+
+@dataclass(frozen=True)
+class Claim:
+    predicate: str
+    subject: str | None  # a file path for x/role, else the project
+    text: str
+
+
+def summary_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    if not view.project:
+        return
+    deleted = _deleted_paths(view)
+    for event in summary_events(view):
+        shown = 0
+        for claim in claims(event.text):
+            if claim.subject and any(removes(gone, claim.subject) for gone in deleted):
+                continue
+            yield _candidate(view, event, claim)
+            shown += 1
+            if shown >= MAX_PER_SUMMARY:
+                break
+
+
+def summary_events(view: SessionView) -> Iterator[Event]:
+    """Compaction summaries, and the last summary-shaped agent message of each turn (a turn
+    may go on after it: a Stop hook sends the agent back to commit)."""
+    last: Event | None = None
+    for event in view.transcript.events:
+        if event.kind == "compaction" and not event.subagent_id:
+            yield event
+        elif event.is_human_prompt and not event.subagent_id:
+            if last is not None:
+                yield last
+            last = None
+        elif event.kind == "assistant" and not event.is_sidechain and not event.subagent_id \
+                and _is_summary(event.text):
+            last = event
+    if last is not None:
+        yield last
+
+
+def _is_summary(text: str) -> bool:
+    return sum(bool(_BULLET.match(line)) for line in text.splitlines()) >= _MIN_BULLETS
+
+
+def claims(text: str) -> Iterator[Claim]:
+    """Each claim a summary makes, by the section it is in and the shape of its bullet."""
+    section: str | None = ""
+    tried_below: int | None = None  # the indent under a "tried …:" line: failed attempts
+    for line in text.splitlines():
+        heading = _BOLD_LABEL.match(line) or (None if _BULLET.match(line) else _HEADING.match(line))
+        if heading:
+            section, tried_below = _section(heading["title"]), None
+            continue
+        bullet = _BULLET.match(line)
+        if not bullet or section is None:
+            continue
+        indent = len(bullet["indent"])
+        if tried_below is not None and indent > tried_below:
+            continue
+        tried_below = indent if _ATTEMPTS.search(bullet["text"]) else None
+        claim = read_bullet(_MARKDOWN.sub("", bullet["text"]).strip(), section)
+        if claim:
+            yield claim
+
+
+def _section(title: str) -> str | None:
+    """The predicate a section's bullets default to; None for sections that are not facts."""
+    for predicate, pattern in _SECTIONS:
+        if pattern.search(title):
+            return predicate
+    return ""
+
+
+def read_bullet(text: str, section: str) -> Claim | None:
+    if len(text.split()) < 4 or text.endswith(":"):
+        return None
+    if section == LESSON:
+        problem, _, fix = _split_fix(text)
+        if not problem or not fix or _OWN_SLIP.search(problem):
+            return None
+        return Claim(LESSON, None, f"{problem.rstrip(' .;:')}; fixed: {fix.rstrip('.')}")
+    if section == DECIDED or (_CHOICE.match(text) and _INSTEAD.search(text)):
+        return Claim(DECIDED, None, text.rstrip("."))
+    located = _PATH_LEAD.match(text)
+    if located and _VERB_START.match(located["rest"]):
+        return Claim(ROLE, located["path"], located["rest"].rstrip("."))
+    if classify(text) == CONVENTION:
+        return Claim(CONVENTION, None, text.rstrip("."))
+    return None
+
+
+def _split_fix(text: str) -> tuple[str, str, str]:
+    match = _FIX.search(text)
+    if not match:
+        return "", "", ""
+    return text[:match.start()].strip(), match.group(0), text[match.end():].strip()
+
+
+def _deleted_paths(view: SessionView) -> list[str]:
+    return [view.relative(op.path) or op.path for _, _, ops in session_ops(view)
+            for op in ops if op.kind == "delete"]
+
+
+def _candidate(view: SessionView, event: Event, claim: Claim) -> dict[str, Any]:
+    subject = claim.subject or view.project or ""
+    return candidate("summaries", subject, claim.predicate, claim.text,
+                     evidence=[transcript_evidence(event.line, claim.text)],
+                     epistemic="observation", confidence=CONFIDENCE, source_type="agent-note",
+                     object_kind="literal", subject_type="file" if claim.subject else "project",
+                     at=event.timestamp)
