@@ -1,6 +1,6 @@
 """The built-in extractor over every real transcript: it never raises, every candidate is
 well formed and screenable, every transcript citation points at a line of the right kind, and
-every code quote occurs verbatim in text the session itself wrote into that file."""
+every file quote occurs verbatim in text the session wrote into that file or read from it."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from claimgraph.capture.extract import EXTRACTORS, get_extractor
 from claimgraph.capture.readers import read_transcript
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.admission import admission_ctx, screen_candidates
-from claimgraph.logic.predicates import CORE_BY_ID, CORE_PREDICATES
+from claimgraph.logic.predicates import CAPTURE_PREDICATES, CORE_BY_ID, CORE_PREDICATES
 
 from .extract_helpers import TRANSCRIPTS
 
@@ -26,6 +26,17 @@ EVIDENCE = re.compile(r"(?s)(\S+?):\s+(.*)")  # the audit's own parse (REFERENCE
 TRANSCRIPT_REF = re.compile(r"^transcript#L(\d+)$")
 REQUIRED = ("subject", "predicate", "object", "epistemic", "confidence", "scope",
             "source_type", "evidence", "rule")
+KNOWN_PREDICATES = {*CORE_BY_ID, *(row["id"] for row in CAPTURE_PREDICATES)}
+#: The kinds of line each rule may cite: the user's words, the agent's, or a tool exchange.
+CITED_KINDS = {
+    "statements": {"human", "meta"}, "answers": {"tool_call", "tool_result", "assistant"},
+    "gates": {"meta", "tool_result", "tool_call"}, "lessons": {"tool_call"},
+    "summaries": {"assistant", "compaction"}, "tooling": {"tool_call"},
+    "packages": {"tool_call"}, "defined-in": {"tool_call"}, "module-index": {"tool_call"},
+    "instructions": set(), "manifests": {"tool_call"}, "recipes": {"tool_call"},
+    "dev-server": {"tool_call", "human"},
+}
+NUMBERED = re.compile(r"^ *\d+(?:→|\t)", re.MULTILINE)
 
 
 @lru_cache(maxsize=None)
@@ -51,12 +62,13 @@ def test_candidates_are_well_formed_and_screenable(path):
     _, found = _run(path)
     for candidate in found:
         assert all(candidate.get(key) not in (None, "") for key in REQUIRED), candidate
-        assert candidate["predicate"] in CORE_BY_ID
+        assert candidate["predicate"] in KNOWN_PREDICATES
         assert candidate["scope"] in ("project", "user")
         assert candidate["epistemic"] in ("observation", "preference", "commitment")
         assert 0.3 <= candidate["confidence"] <= 0.9
         assert candidate["evidence"] and all(isinstance(e, str) for e in candidate["evidence"])
-    screened = screen_candidates(list(found), admission_ctx([], CORE_PREDICATES))
+    screened = screen_candidates(list(found),
+                                 admission_ctx([], (*CORE_PREDICATES, *CAPTURE_PREDICATES)))
     assert screened["inadmissible"] == []
 
 
@@ -68,20 +80,19 @@ def test_transcript_citations_point_at_lines_of_the_right_kind(path):
         kinds.setdefault(event.line, set()).add(
             "human" if event.is_human_prompt else event.kind)
     for candidate in found:
-        wanted = "human" if candidate["rule"] == "directives" else "tool_call"
+        wanted = CITED_KINDS[candidate["rule"]]
         for evidence in candidate["evidence"]:
             reference, quote = EVIDENCE.fullmatch(evidence).groups()
             line = TRANSCRIPT_REF.match(reference)
             if line:
                 assert quote and "\n" not in quote
-                assert wanted in kinds.get(int(line[1]), set()), evidence
+                assert wanted & kinds.get(int(line[1]), set()), evidence
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=_name)
-def test_every_code_quote_occurs_in_what_the_session_wrote(path):
+def test_every_file_quote_occurs_in_what_the_session_wrote_or_read(path):
     transcript, found = _run(path)
-    written = _written_texts(transcript)
-    root = _root(transcript)
+    seen = _file_texts(transcript)
     cited = 0
     for candidate in found:
         for evidence in candidate["evidence"]:
@@ -89,25 +100,24 @@ def test_every_code_quote_occurs_in_what_the_session_wrote(path):
             if TRANSCRIPT_REF.match(reference):
                 continue
             assert "/" in reference or "." in reference  # the audit must see a file
-            code = re.fullmatch(r"`([^`]+)`", quote)[1]
-            target = reference if reference.startswith("/") else posixpath.join(root, reference)
-            assert any(code in text for text in written.get(posixpath.normpath(target), [])), \
-                evidence
+            code = re.fullmatch(r"`(.+)`", quote)[1]
+            assert any(code in text for text in seen), evidence
             cited += 1
-    assert cited == sum(c["predicate"] == "core/defined-in" for c in found)
+    assert cited >= sum(c["predicate"] == "core/defined-in" for c in found)
 
 
-def _written_texts(transcript: Transcript) -> dict[str, list[str]]:
-    """Re-read, independently of the extractor, every text a tool call put into a file."""
-    texts: dict[str, list[str]] = {}
+def _file_texts(transcript: Transcript) -> list[str]:
+    """Independently of the extractor: every text a tool call put into a file, and every
+    tool output with a reader's line numbers taken off."""
+    texts: list[str] = []
     for event in transcript.events:
         tool_input = event.tool_input or {}
-        path = tool_input.get("file_path")
-        if event.kind != "tool_call" or not isinstance(path, str):
-            continue
-        pieces = [tool_input.get("content"), tool_input.get("new_string")]
-        pieces += [e.get("new_string") for e in tool_input.get("edits") or []]
-        texts.setdefault(path, []).extend(p for p in pieces if isinstance(p, str))
+        if event.kind == "tool_call":
+            pieces = [tool_input.get("content"), tool_input.get("new_string")]
+            pieces += [e.get("new_string") for e in tool_input.get("edits") or []]
+            texts.extend(p for p in pieces if isinstance(p, str))
+        elif event.kind == "tool_result":
+            texts.append(NUMBERED.sub("", event.text))
     return texts
 
 
@@ -117,21 +127,27 @@ def _facts(name: str) -> set[tuple[str, str, str]]:
 
 
 def test_the_python_session_yields_exactly_what_it_did():
+    """The Stop hook's rule and how its block was cleared, how tests run, and the function
+    the user asked for -- not the files' languages, not add_numbers (nobody mentions it)."""
     assert _facts("claude-code/coverage-test-fix.jsonl") == {
-        ("src/math_utils.py", "core/written-in", "Python"),
-        ("add_numbers", "core/defined-in", "src/math_utils.py"),
-        ("multiply_numbers", "core/defined-in", "src/math_utils.py"),
-        ("tests/test_math_utils.py", "core/written-in", "Python"),
-        ("tmpw6sk2trg", "core/tested-by", "pytest")}
+        ("tmpw6sk2trg", "x/convention", "The Stop hook (scripts/hooks/stop.sh) blocks ending "
+         "the session: Cannot exit with unstaged changes; Cannot exit with untracked files"),
+        ("tmpw6sk2trg", "core/failure-mode", "The Stop hook (scripts/hooks/stop.sh) blocked "
+         "(Cannot exit with untracked files); cleared by adding `__pycache__/`, `*.pyc`, "
+         "`.coverage` to .gitignore"),
+        ("tmpw6sk2trg", "core/tested-by", "python -m pytest"),
+        ("multiply_numbers", "core/defined-in", "src/math_utils.py")}
 
 
 def test_a_config_failure_fixed_by_editing_config_is_a_lesson():
-    lessons = [f for f in _facts("claude-code/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl")
-               if f[1] == "core/failure-mode"]
-    assert lessons == [("spotter-fum", "core/failure-mode",
-                        "`mix test` failed with ** (RuntimeError) no :secret_key_base "
-                        "configuration found in SpotterWeb.Endpoint; fixed by editing "
-                        "config/test.exs, mix.exs, test/spotter_web/live/session_live_test.exs")]
+    found = _facts("claude-code/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl")
+    assert ("spotter-fum", "core/failure-mode",
+            "`mix test` failed: ** (RuntimeError) no :secret_key_base configuration found in "
+            "SpotterWeb.Endpoint; fixed by editing config/test.exs, mix.exs, "
+            "test/spotter_web/live/session_live_test.exs") in found
+    assert ("spotter-fum", "core/failure-mode",
+            '`node assets/build.js` fails when run from the project root: Could not resolve '
+            '"js/app.js"; run it from assets/ (`node build.js`)') in found
 
 
 def test_a_test_the_session_just_wrote_failing_then_passing_is_no_lesson():
@@ -140,28 +156,64 @@ def test_a_test_the_session_just_wrote_failing_then_passing_is_no_lesson():
     found = _facts("claude-code/full-session-four.jsonl")
     assert not [f for f in found if f[1] == "core/failure-mode"]
     assert ("agent-workflows-monorepo-v2", "core/tested-by", "pnpm test") in found
+    assert ("agent-workflows-monorepo-v2", "core/prefers", "We should use the initials from "
+            "the username if name isn't present") in found
 
 
-def test_the_rust_port_reports_rust_files_and_their_public_items():
+def test_the_rust_port_keeps_the_users_decisions_and_its_layout():
     found = _facts("claude-code/python-to-rust-port.jsonl")
+    assert ("tmpqwh7888i", "x/decided",
+            "Create a standalone Rust library (no Python bindings needed)") in found
+    assert ("tmpqwh7888i", "x/decided",
+            "keep the Justfile - update it to run Rust tests instead") in found
+    assert ("tmpqwh7888i", "x/convention", "Don't stop until all functions are ported, tests "
+            "pass, and you have 100% coverage") in found
+    assert ("src/lib.rs", "x/role", "declares the modules dict_utils, list_utils, math_utils, "
+            "string_utils, validation") in found
+    assert ("tmpqwh7888i", "x/decided",
+            "Used `Result<T, E>` instead of raising exceptions for `factorial()`") in found
     assert ("reverse_string", "core/defined-in", "src/string_utils.rs") in found
-    assert ("NegativeInputError", "core/defined-in", "src/math_utils.rs") in found
     assert ("tmpqwh7888i", "core/tested-by", "cargo test") in found
     assert not any(f[0] == "fmt" for f in found)  # a trait method, not a top-level item
+    assert not any(f[1] == "core/written-in" for f in found)
 
 
-def test_read_only_and_conversation_only_sessions_yield_nothing():
-    for name in ("codex/rollout-2025-09-24T20-12-23-01997ea4-a70d-7da3-8c20-c736db82a7c5.jsonl",
-                 "claude-code/short.jsonl", "claude-code/tool_heavy.jsonl",
-                 "claude-code/06381696-0074-49f8-863e-6ad4fac507f9.jsonl"):
-        assert _facts(name) == set(), name
+def test_answers_to_the_agents_questions_are_decisions():
+    found = _facts("claude-code/subagent.jsonl")
+    assert ("spotter", "x/decided", 'Tools: Credo + Dialyxir + mix_audit (asked "Which tools '
+            'should we set up?")') in found
+    assert ("spotter", "core/decided-against", "Sobelow (Phoenix security scanner)") in found
+    assert ("spotter", "core/decided-against", "custom Credo checks") in found
+    assert not any("Recommended" in f[2] for f in found)
+
+
+def test_project_instructions_the_agent_read_become_conventions():
+    found = _facts("codex/rollout-2025-09-25T09-49-46-01998190-fba6-7f40-9309-dc4e48c5844a.jsonl")
+    assert ("spectora-labs-monorepo-v2", "x/convention",
+            "Testing: Always set `NODE_ENV=test` when running tests") in found
+    assert ("spectora-labs-monorepo-v2", "x/decided",
+            "We should start with packages/services") in found
+    assert not any("ultrathink" in f[2] for f in found)
+
+
+def test_a_pre_commit_gate_and_how_it_was_passed():
+    found = _facts("claude-code/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl")
+    assert ("spotter-4te", "core/failure-mode", "`git commit -m …` failed: [FORMAT] Code is "
+            "not formatted; fixed by running `mix format`") in found
+    assert any(f[1] == "x/convention" and f[2].startswith("A pre-commit check blocks commits")
+               for f in found)
+
+
+def test_sessions_with_nothing_durable_yield_at_most_their_dev_server():
+    assert _facts("claude-code/short.jsonl") == {
+        ("spotter", "x/runs", "its dev server with `mix phx.server`")}
+    assert _facts("claude-code/tool_heavy.jsonl") == {
+        ("spotter", "x/runs", "its dev server with `mix phx.server`")}
 
 
 def test_plans_written_outside_the_project_are_not_project_structure():
     found = _facts("claude-code/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl")
     assert not any(".claude/plans" in part for fact in found for part in fact)
-    assert ("Spotter.Services.TranscriptRenderer", "core/defined-in",
-            "lib/spotter/services/transcript_renderer.ex") in found
 
 
 def test_an_unknown_extractor_name_is_refused_with_the_known_ones():

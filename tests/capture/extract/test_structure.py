@@ -1,4 +1,5 @@
-"""written-in and defined-in: from successful writes only, as the session left the files."""
+"""defined-in: from successful writes only, as the session left the files, and only for the
+names the conversation talks about (a file's language and its other names are one glance away)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,16 @@ import pytest
 from claimgraph.capture.extract.code import definitions, is_test_file
 
 from .extract_helpers import ROOT, Session, facts, only
+
+#: What the agent says about its work: every name these tests expect to be remembered.
+TALK = ("Added Cart, add_item, keep_me, legacy_total, new_total, slugify, vat, run_agent, "
+        "third, helper, make_cart, compute and func_0 … func_29 " + " ".join(
+            f"func_{i}" for i in range(30)))
+
+
+def talked(session: Session) -> Session:
+    session.event("assistant", text=TALK)
+    return session
 
 PY = f"{ROOT}/src/shop/cart.py"
 CART = '''"""Cart."""
@@ -30,32 +41,30 @@ def main():
 '''
 
 
-def test_a_written_python_file_gives_its_language_and_top_level_definitions():
-    session = Session()
+def test_a_written_python_file_gives_its_top_level_definitions():
+    session = talked(Session())
     session.write(PY, CART)
     found = session.extract()
     assert facts(found) == {
-        ("src/shop/cart.py", "core/written-in", "Python"),
         ("Cart", "core/defined-in", "src/shop/cart.py"),
         ("add_item", "core/defined-in", "src/shop/cart.py"),
     }
     cart = next(c for c in found if c["subject"] == "Cart")
     assert cart["evidence"][0] == "src/shop/cart.py: `class Cart:`"
-    assert cart["evidence"][1] == f"transcript#L1: Write {PY}"
+    assert cart["evidence"][1] == f"transcript#L2: Write {PY}"
     assert (cart["subject_type"], cart["object_type"], cart["object_kind"]) == (
         "class", "file", "entity")
-    written = only(found, "core/written-in")[0]
-    assert written["object_kind"] == "literal" and written["subject_type"] == "file"
+    assert only(found, "core/written-in") == []
 
 
 def test_a_failed_write_produces_nothing():
-    session = Session()
+    session = talked(Session())
     session.write(PY, CART, error=True, output="Error: permission denied")
     assert session.extract() == []
 
 
 def test_an_unanswered_or_refused_write_produces_nothing():
-    session = Session()
+    session = talked(Session())
     session.write(PY, CART, answered=False)
     session.write(f"{ROOT}/b.py", "def b_func():\n    pass\n", error=True,
                   output="The user doesn't want to proceed with this tool use.")
@@ -63,21 +72,21 @@ def test_an_unanswered_or_refused_write_produces_nothing():
 
 
 def test_a_definition_removed_by_a_later_edit_is_not_emitted():
-    session = Session()
+    session = talked(Session())
     session.write(PY, CART)
     session.edit(PY, "def add_item(cart, item):\n    cart.items.append(item)\n", "")
     assert ("add_item", "core/defined-in", "src/shop/cart.py") not in facts(session.extract())
 
 
 def test_a_definition_removed_from_a_file_known_only_by_edits_is_not_emitted():
-    session = Session()
+    session = talked(Session())
     session.edit(PY, "x = 1", "def legacy_total(cart):\n    return 0\n\nx = 1")
     session.edit(PY, "def legacy_total(cart):\n    return 0\n", "")
-    assert facts(session.extract()) == {("src/shop/cart.py", "core/written-in", "Python")}
+    assert facts(session.extract()) == set()
 
 
 def test_a_renamed_definition_is_cited_by_its_new_line():
-    session = Session()
+    session = talked(Session())
     session.write(PY, CART)
     session.edit(PY, "def add_item(cart, item):", "def add_item(cart, item, quantity=1):")
     [add] = [c for c in session.extract() if c["subject"] == "add_item"]
@@ -85,7 +94,7 @@ def test_a_renamed_definition_is_cited_by_its_new_line():
 
 
 def test_a_failed_edit_does_not_remove_a_definition():
-    session = Session()
+    session = talked(Session())
     session.write(PY, CART)
     session.edit(PY, "def add_item(cart, item):\n    cart.items.append(item)\n", "", error=True,
                  output="<tool_use_error>String to replace not found in file.")
@@ -93,73 +102,69 @@ def test_a_failed_edit_does_not_remove_a_definition():
 
 
 def test_a_file_deleted_later_in_the_session_yields_nothing():
-    session = Session()
+    session = talked(Session())
     session.write(PY, CART)
     session.write(f"{ROOT}/src/shop/keep.py", "def keep_me():\n    pass\n")
     session.bash("rm -r src/shop/cart.py && git status")
     assert facts(session.extract()) == {
-        ("src/shop/keep.py", "core/written-in", "Python"),
         ("keep_me", "core/defined-in", "src/shop/keep.py")}
 
 
 def test_files_outside_the_project_and_non_code_files_yield_nothing():
-    session = Session()
+    session = talked(Session())
     session.write("/home/dev/.claude/plans/plan.py", "def plan():\n    pass\n")
     session.write(f"{ROOT}/README.md", "# Shop\n")
     session.write(f"{ROOT}/node_modules/x/index.js", "function vendored() {}\n")
     assert session.extract() == []
 
 
-def test_test_files_get_a_language_but_not_their_helpers():
-    session = Session()
+def test_test_files_yield_nothing():
+    session = talked(Session())
     session.write(f"{ROOT}/tests/test_cart.py", "def make_cart():\n    pass\n")
-    assert facts(session.extract()) == {("tests/test_cart.py", "core/written-in", "Python")}
+    assert facts(session.extract()) == set()
 
 
 def test_a_name_defined_in_two_files_is_left_out():
-    session = Session()
+    session = talked(Session())
     session.write(f"{ROOT}/a.py", "def helper():\n    pass\n")
     session.write(f"{ROOT}/b.py", "def helper():\n    pass\n")
     assert only(session.extract(), "core/defined-in") == []
 
 
 def test_definitions_are_capped_per_file():
-    session = Session()
+    session = talked(Session())
     session.write(PY, "".join(f"def func_{i}():\n    pass\n" for i in range(30)))
     assert len(only(session.extract(), "core/defined-in")) == 20
 
 
 def test_a_codex_patch_adds_and_updates_files():
-    session = Session(agent="codex")
+    session = talked(Session(agent="codex"))
     patch = ("*** Begin Patch\n*** Add File: src/shop/tax.py\n+def vat(amount):\n"
              "+    return amount\n*** Update File: src/shop/cart.py\n@@\n-def old_total():\n"
              "+def new_total():\n     return 0\n*** End Patch\n")
     session.tool("shell", {"command": ["apply_patch", patch], "workdir": ROOT},
                  extras={"exit_code": 0})
     assert facts(session.extract()) == {
-        ("src/shop/tax.py", "core/written-in", "Python"),
         ("vat", "core/defined-in", "src/shop/tax.py"),
-        ("src/shop/cart.py", "core/written-in", "Python"),
         ("new_total", "core/defined-in", "src/shop/cart.py")}
 
 
 def test_a_failed_codex_patch_produces_nothing():
-    session = Session(agent="codex")
+    session = talked(Session(agent="codex"))
     patch = "*** Begin Patch\n*** Add File: tax.py\n+def vat(amount):\n*** End Patch\n"
     session.tool("apply_patch", {"raw": patch}, error=True, extras={"exit_code": 1})
     assert session.extract() == []
 
 
 def test_a_shell_heredoc_write_counts_after_following_cd():
-    session = Session()
+    session = talked(Session())
     session.bash("cd src && cat > tools.py <<'EOF'\ndef slugify(text):\n    return text\nEOF")
     assert facts(session.extract()) == {
-        ("src/tools.py", "core/written-in", "Python"),
         ("slugify", "core/defined-in", "src/tools.py")}
 
 
 def test_gemini_write_file_and_replace_are_writes():
-    session = Session(agent="gemini")
+    session = talked(Session(agent="gemini"))
     session.tool("write_file", {"file_path": f"{ROOT}/agent.py",
                                 "content": "def run_agent():\n    pass\n"})
     session.tool("replace", {"file_path": f"{ROOT}/agent.py", "old_string": "def run_agent():",
@@ -170,7 +175,7 @@ def test_gemini_write_file_and_replace_are_writes():
 
 
 def test_multiedit_applies_its_edits_in_order():
-    session = Session()
+    session = talked(Session())
     session.write(PY, "def first():\n    pass\n")
     session.tool("MultiEdit", {"file_path": PY, "edits": [
         {"old_string": "def first():", "new_string": "def second():"},
@@ -212,7 +217,23 @@ def test_test_files_are_recognised(path, expected):
 def test_a_definition_line_no_single_write_contains_is_not_cited():
     """A mid-line edit composes a line that no text of the session holds verbatim: the
     quote could not be re-found in the session's own writes, so the fact is left out."""
-    session = Session()
+    session = talked(Session())
     session.write(PY, "def compute(a):\n    return a\n")
     session.edit(PY, "compute(a)", "compute(a, b)")
     assert only(session.extract(), "core/defined-in") == []
+
+
+def test_a_name_nobody_mentions_is_not_remembered():
+    session = Session()
+    session.write(PY, CART)
+    session.event("assistant", text="I added add_item to the cart module.")
+    assert facts(session.extract()) == {("add_item", "core/defined-in", "src/shop/cart.py")}
+
+
+def test_a_package_root_the_session_wrote_states_its_modules():
+    session = Session()
+    session.write(f"{ROOT}/src/lib.rs", "//! Shop.\n\npub mod cart;\npub mod tax;\nmod util;\n")
+    [index] = only(session.extract(), "x/role")
+    assert (index["subject"], index["object"]) == (
+        "src/lib.rs", "declares the modules cart, tax, util")
+    assert index["evidence"][0] == "src/lib.rs: `pub mod cart;`"

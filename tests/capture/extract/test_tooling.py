@@ -99,7 +99,7 @@ def test_successful_runs_give_project_tooling_facts():
     session.bash("npm run build 2>&1 | tail -3")
     session.bash("pip install requests", output="Successfully installed requests-2.32.0")
     found = session.extract()
-    assert facts(found) == {(PROJECT, "core/tested-by", "pytest"),
+    assert facts(found) == {(PROJECT, "core/tested-by", "python -m pytest"),
                             (PROJECT, "core/built-with", "npm run build"),
                             (PROJECT, "core/depends-on", "requests")}
     dep = next(c for c in found if c["predicate"] == "core/depends-on")

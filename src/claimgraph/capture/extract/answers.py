@@ -25,7 +25,7 @@ from claimgraph.capture.events import Event
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import (
     SessionView, candidate, short_quote, transcript_evidence)
-from claimgraph.capture.extract.statements import classify
+from claimgraph.capture.extract.statements import classify, statement_of
 
 DECIDED, AGAINST = "x/decided", "core/decided-against"
 ANSWER_CONFIDENCE = 0.8
@@ -84,7 +84,8 @@ def _questions(call: Event) -> list[Mapping[str, Any]]:
 def _decision(view: SessionView, call: Event, result: Event, question: Mapping[str, Any],
               answer: str) -> dict[str, Any]:
     header = question.get("header") if isinstance(question.get("header"), str) else None
-    text = f'{header}: {answer} (asked "{question["question"]}")' if header \
+    asked = re.sub(r"\s*\([^()]*\)", "", question["question"]).strip()
+    text = f'{header}: {answer} (asked "{asked}")' if header \
         else f'{question["question"]} {answer}'
     return _candidate(view, DECIDED, text, call, result, ANSWER_CONFIDENCE,
                       question["question"])
@@ -129,7 +130,7 @@ def _plan_verdict(view: SessionView, call: Event, result: Event) -> Iterator[dic
                              PLAN_CONFIDENCE, item)
         return
     said = _REJECTED_FEEDBACK.search(result.text)
-    for sentence in sentences(said["said"]) if said else []:
+    for sentence in map(statement_of, sentences(said["said"]) if said else []):
         predicate = classify(sentence)
         if predicate:
             yield _candidate(view, predicate, sentence, call, result, ANSWER_CONFIDENCE,

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.extract.code import language_of
 from claimgraph.capture.extract.session import (
     FAILED, SessionView, candidate, short_quote, transcript_evidence)
 from claimgraph.capture.extract.shell import command_text, invocations, positional
@@ -172,10 +173,12 @@ def added_lines(op: Any) -> list[str]:
 
 
 def describe_edits(edits: list[tuple[Event, str, list[str]]]) -> str:
-    """"adding `a`, `b` to .gitignore" for a small change, else "editing f, g"."""
+    """"adding `a`, `b` to .gitignore" for a small change to a non-code file (a line of code
+    out of its context says little), else "editing f, g"."""
     files = list(dict.fromkeys(cited for _, cited, _ in edits))
     lines = [line for _, _, added in edits for line in added]
-    if len(files) == 1 and 0 < len(lines) <= 4 and all(len(line) <= 40 for line in lines):
+    if len(files) == 1 and language_of(files[0]) is None and 0 < len(lines) <= 4 \
+            and all(len(line) <= 40 for line in lines):
         return "adding " + ", ".join(f"`{line}`" for line in lines) + f" to {files[0]}"
     shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
     return f"editing {shown}"

@@ -66,6 +66,8 @@ _ERROR_SHAPES = (
 )
 _MAX_ERROR_LINE = 300
 _TELLING = 1  # the least telling error shape an edit-fixed lesson may quote
+#: A runner's positional words that pick what it checks (a file, a directory, a test id).
+_TARGET = re.compile(r"/|::|\.\w{1,5}$")
 _MESSAGE_FLAGS = frozenset({"-m", "--message", "-F", "--file", "-c", "-e"})
 _ERROR_PREFIX = re.compile(r"^(?:[✘✗×!>]+\s*)?(?:\[(?:ERROR|error)\]\s*)?(?:E\s+)?")
 _GIT_GATE = re.compile(r"pre-commit|hook|validation failed|husky|lefthook", re.IGNORECASE)
@@ -101,7 +103,8 @@ def lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         _note_changes(view, call, verdict, run, open_failures, created)
         if run is None or run.key in taught:
             continue
-        if verdict == FAILED and _fixable(view, call, run):
+        if verdict == FAILED and _fixable(view, call, run) \
+                and not _checks_new_work(run.invocation, created):
             open_failures.setdefault(run.key, _Window(run, first_error_line(view, call)))
         elif verdict == OK and run.key in open_failures:
             window = open_failures.pop(run.key)
@@ -147,14 +150,14 @@ def same_command_key(argv: tuple[str, ...]) -> tuple[str, ...] | None:
     words = unwrap(argv)
     if not words or words[0] in _LOOKING or _SCRIPT_FLAGS & set(words[1:2]):
         return None
-    runner = runner_of(argv)
-    if runner:
-        return ("runner", runner[1])
     names = positional(words)
     if names[0] == "git":
         return ("git", "commit") if names[1:2] == ["commit"] else None
-    target = next((posixpath.basename(n) for n in names[1:] if "/" in n or "." in n), None)
-    return (names[0], target or (names[1] if len(names) > 1 else ""))
+    runner = runner_of(argv)
+    program = runner[1] if runner else names[0]
+    skip = len(program.split()) if runner else 1
+    targets = [n for n in names[skip:] if not runner or _TARGET.search(n)]
+    return (program, *(posixpath.basename(name.rstrip("/")) for name in targets))
 
 
 def _fixable(view: SessionView, call: Event, run: _Run) -> bool:
@@ -193,9 +196,6 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
     files = [cited for _, cited, _ in window.edits if not is_test_file(cited)]
     if window.edits and (not files or all(path in created for path in files)):
         return None  # the session fixed its own test, or its own new code
-    if _checks_new_work(fixed.invocation, created) or _checks_new_work(failure.invocation,
-                                                                       created):
-        return None
     shown = f"`{shown_command(failure.invocation.argv)}`"
     error = f": {window.error[0]}" if window.error[0] else ""
     if window.edits and window.error[1] > _TELLING:

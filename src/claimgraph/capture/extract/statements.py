@@ -56,7 +56,9 @@ _CONVENTION = re.compile(
     r"^(?:(?:we|you)\s+)?(?:don't|dont|do not|must not|mustn't|should never)\s+(?:"
     + _DURABLE_VERBS + r")\b|"
     r"\b(?:must|should always|has to be|have to be)\b|^make sure\b|^ensure\b|"
-    r"\bfrom now on\b|^no\s+[\w@`'\"-]+(?:\s+[\w@`'\"-]+)?(?:\s*[.:;]|$)|"
+    r"\bfrom now on\b|"
+    r"^no\s+(?!idea|problem|worries|thanks|need|way|one|it\b|that\b|this\b)[\w@`'\"/-]+"
+    r"(?:\s+[\w@`'\"/.-]+){0,7}\s*[.!]?$|"
     r"^(?:don't|do not) (?:stop|finish|end)\b.*\buntil\b.*(?:\d+\s*%|tests? pass|"
     r"no warnings|green|clean)", re.IGNORECASE)
 _DECISION = re.compile(

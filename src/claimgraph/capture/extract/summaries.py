@@ -47,13 +47,16 @@ _SECTIONS = (
 )
 _FIX = re.compile(r"\s*(?:→|->|=>|\s[-–—]\s*(?:fixed|solved|resolved)\s+(?:by|with)|;?\s*fix(?:ed)?:|"
                   r"\bfixed by\b|\bresolved by\b|\bsolution:)\s*", re.I)
-_PATH_LEAD = re.compile(r"^(?:\*\*)?`(?P<path>(?:[\w@.-]+/)*[\w@-]+\.[a-z]{1,5})(?::\d+)?`"
+_PATH_LEAD = re.compile(r"^(?:\*\*)?`(?P<path>(?:[\w@.-]+/)*[\w@-]+\.[a-z]{1,5}|[A-Za-z_][\w.]*\(\))"
+                        r"(?::[\d-]+)?`"
                         r"(?:\*\*)?\s*(?:[-–—:]\s*|\((?:new|modified|created)[^)]*\)\s*[-–—:]?\s*)?"
                         r"(?P<rest>.+)$", re.I)
 _INSTEAD = re.compile(r"\b(?:instead of|rather than)\b", re.I)
 _VERB_START = re.compile(r"^(?:[a-z]+s|is|are|has|holds|wraps|defines|exports|owns|keeps|"
                          r"creates|runs|compensates?|contains|provides|handles)\b")
 _MARKDOWN = re.compile(r"\*\*|__")
+#: A citation or a conversational tail after what a file does ("…, which explains the …").
+_ASIDE = re.compile(r"\s*\(`[^`]*`\)|,\s*which (?:explains|is why|means)\b.*$")
 _ATTEMPTS = re.compile(r"\b(?:tried|attempts?|attempted)\b", re.I)
 _CHOICE = re.compile(r"^(?:used|use|chose|chosen|went with|picked|kept|modell?ed|represented|"
                      r"switched|replaced|preferred|opted)\b", re.I)
@@ -147,7 +150,8 @@ def read_bullet(text: str, section: str) -> Claim | None:
         return Claim(DECIDED, None, text.rstrip("."))
     located = _PATH_LEAD.match(text)
     if located and _VERB_START.match(located["rest"]):
-        return Claim(ROLE, located["path"], located["rest"].rstrip("."))
+        role = _ASIDE.sub("", located["rest"]).rstrip(" .")
+        return Claim(ROLE, located["path"].removesuffix("()"), role)
     if classify(text) == CONVENTION:
         return Claim(CONVENTION, None, text.rstrip("."))
     return None
@@ -157,7 +161,9 @@ def _split_fix(text: str) -> tuple[str, str, str]:
     match = _FIX.search(text)
     if not match:
         return "", "", ""
-    return text[:match.start()].strip(), match.group(0), text[match.end():].strip()
+    fix = re.sub(r"^(?:fixed|solved|resolved)\s+(?:by|with)\s+|^fix:\s*", "",
+                 text[match.end():].strip(), flags=re.I)
+    return text[:match.start()].strip(), match.group(0), fix
 
 
 def _deleted_paths(view: SessionView) -> list[str]:

@@ -11,11 +11,13 @@ editable paths, URLs or local paths -- only a plain package name, its version pi
 
 from __future__ import annotations
 
+import posixpath
 import re
 from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
-from claimgraph.capture.extract.session import OK, SessionView, candidate, transcript_evidence
+from claimgraph.capture.extract.session import (
+    OK, SessionView, candidate, transcript_evidence)
 from claimgraph.capture.extract.shell import (
     Invocation, call_cwd, command_text, invocations, positional, unwrap)
 
@@ -156,6 +158,13 @@ def _bare_name(spec: str, ecosystem: str) -> str | None:
     return name if _NAME_SHAPES[ecosystem].fullmatch(name) else None
 
 
+#: Commands that start a project's development server (matched on the unwrapped command).
+DEV_SERVERS = (
+    "mix phx.server", "iex -S mix phx.server", "npm run dev", "npm start", "pnpm dev",
+    "pnpm run dev", "yarn dev", "bun run dev", "bun dev", "next dev", "vite", "rails server",
+    "rails s", "bin/dev", "python manage.py runserver", "manage.py runserver", "flask run",
+    "uvicorn", "hugo server", "jekyll serve", "php artisan serve", "cargo watch",
+    "docker compose up")
 #: Flags that change how a run reports, not what it checks: left out of the remembered form.
 _REPORTING_FLAGS = frozenset({
     "-v", "-vv", "-vvv", "-q", "-qq", "-x", "-s", "--verbose", "--quiet", "--color", "--colors",
@@ -168,6 +177,9 @@ def command_form(argv: tuple[str, ...]) -> str:
     """How the project runs a check, as the session ran it, minus what varies per run: the
     files or tests it was pointed at and the reporting flags (``python -m pytest tests/x.py
     -v`` is ``python -m pytest``; ``cargo llvm-cov --fail-under-lines 100`` stays whole)."""
+    runner = runner_of(argv)
+    last = runner[1].split()[-1] if runner else None
+    key_end = max((i for i, w in enumerate(argv) if posixpath.basename(w) == last), default=0)
     words: list[str] = []
     skip = False
     for index, word in enumerate(argv):
@@ -178,7 +190,8 @@ def command_form(argv: tuple[str, ...]) -> str:
         if flag in _REPORTING_FLAGS or flag in _TAKES_VALUE:
             skip = flag in _TAKES_VALUE and "=" not in word
             continue
-        if index and not word.startswith("-") and _is_target(word) and not _follows_flag(argv, index):
+        aimed = index > key_end or _is_target(word)
+        if index and not word.startswith("-") and aimed and not _follows_flag(argv, index):
             continue
         words.append(word)
     return " ".join(words)
@@ -195,15 +208,42 @@ def _follows_flag(argv: tuple[str, ...], index: int) -> bool:
 
 
 def tooling_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
-    """One candidate per confirmed runner or package, evidence the command's line."""
+    """One candidate per confirmed runner or package, evidence the command's line; and the
+    dev server, which runs in the background (no verdict) or is named by the user."""
     if not view.project:
         return
     for call in view.calls():
         command = command_text(call)
-        if command is None or view.outcome(call) != OK:
+        if command is None:
             continue
-        for invocation in invocations(command, call_cwd(call)):
-            yield from _facts_of(view, call, command, invocation)
+        runs = invocations(command, call_cwd(call))
+        if view.outcome(call) == OK:
+            for invocation in runs:
+                yield from _facts_of(view, call, command, invocation)
+        elif (call.tool_input or {}).get("run_in_background") is True and runs \
+                and dev_server(runs[-1].argv):
+            yield _dev_server(view, dev_server(runs[-1].argv), call.line, command,
+                              call.timestamp)
+    for event in view.transcript.events:
+        if event.is_human_prompt and not event.subagent_id:
+            named = next((form for form in DEV_SERVERS if form in event.text), None)
+            if named:
+                yield _dev_server(view, named, event.line, event.text, event.timestamp)
+
+
+def dev_server(argv: tuple[str, ...]) -> str | None:
+    """The dev-server command a run is, if it is one (``mix phx.server``, ``npm run dev``)."""
+    text = " ".join(unwrap(argv))
+    return next((form for form in DEV_SERVERS if text == form or text.startswith(form + " ")),
+                None)
+
+
+def _dev_server(view: SessionView, form: str, line: int, quote: str,
+                at: int | None) -> dict[str, Any]:
+    return candidate("dev-server", view.project or "", "x/runs", f"its dev server with `{form}`",
+                     evidence=[transcript_evidence(line, quote)], epistemic="observation",
+                     confidence=0.6, source_type="session-log", object_kind="literal",
+                     subject_type="project", at=at)
 
 
 def _facts_of(view: SessionView, call: Event, command: str,

@@ -1,0 +1,79 @@
+"""Gates: hooks and pre-commit checks that block the agent, and how a block was cleared."""
+
+from __future__ import annotations
+
+from claimgraph.capture.extract.gates import reasons
+
+from .extract_helpers import ROOT, Session, only
+
+STOP_UNSTAGED = ("Stop hook feedback:\n[${CLAUDE_PLUGIN_ROOT}/scripts/hooks/stop.sh]: "
+                 "# Running Quality Checks...\n\n# Uncommitted Changes Detected\n\n"
+                 "Cannot exit with unstaged changes.\n\nBefore stopping, please:\n1. Run git")
+STOP_UNTRACKED = STOP_UNSTAGED.replace("unstaged changes", "untracked files")
+
+
+def test_a_stop_hook_is_a_convention_with_every_reason_it_gave():
+    session = Session()
+    session.event("meta", derived=True, text=STOP_UNSTAGED)
+    session.event("meta", derived=True, text=STOP_UNTRACKED)
+    [rule] = only(session.extract(), "x/convention")
+    assert rule["object"] == ("The Stop hook (scripts/hooks/stop.sh) blocks ending the "
+                              "session: Cannot exit with unstaged changes; Cannot exit with "
+                              "untracked files")
+    assert rule["evidence"] == ["transcript#L1: Cannot exit with unstaged changes.",
+                                "transcript#L2: Cannot exit with untracked files."]
+
+
+def test_a_block_cleared_by_an_edit_is_a_lesson_naming_what_was_added():
+    session = Session()
+    session.event("meta", derived=True, text=STOP_UNTRACKED)
+    session.edit(f"{ROOT}/.gitignore", "# managed\n", "# managed\n\n# Python\n__pycache__/\n")
+    [lesson] = only(session.extract(), "core/failure-mode")
+    assert lesson["object"] == ("The Stop hook (scripts/hooks/stop.sh) blocked (Cannot exit "
+                                "with untracked files); cleared by adding `__pycache__/` to "
+                                ".gitignore")
+
+
+def test_a_block_that_comes_back_for_the_same_reason_was_not_cleared():
+    session = Session()
+    session.event("meta", derived=True, text=STOP_UNTRACKED)
+    session.edit(f"{ROOT}/.gitignore", "a", "b")
+    session.event("meta", derived=True, text=STOP_UNTRACKED)
+    assert only(session.extract(), "core/failure-mode") == []
+
+
+def test_a_block_cleared_without_an_edit_is_no_lesson():
+    session = Session()
+    session.event("meta", derived=True, text=STOP_UNSTAGED)
+    session.bash("git add -A && git commit -m wip", output="[main 1] wip")
+    assert only(session.extract(), "core/failure-mode") == []
+
+
+def test_a_commit_refused_by_a_hook_is_a_gate_on_commits():
+    session = Session()
+    session.bash("git commit -m wip", error=True,
+                 output="Pre-commit validation failed:\n\n[FORMAT] Code is not formatted.\n"
+                        "Run 'mix format' to fix.\n\n[CREDO] 2 issues")
+    [rule] = only(session.extract(), "x/convention")
+    assert rule["object"] == ("A pre-commit check blocks commits: [FORMAT] Code is not "
+                              "formatted. Run 'mix format' to fix; [CREDO] 2 issues")
+
+
+def test_a_commit_with_nothing_to_commit_is_no_gate():
+    session = Session()
+    session.bash("git commit -m wip", error=True, output="nothing to commit, working tree clean")
+    assert session.extract() == []
+
+
+def test_a_pretooluse_block_in_a_tool_result_is_a_gate():
+    session = Session()
+    session.bash("rm -rf build", error=True,
+                 output="PreToolUse:Bash hook error: [./hooks/guard.sh]: Blocked: rm -rf is "
+                        "not allowed")
+    [rule] = only(session.extract(), "x/convention")
+    assert rule["object"].startswith("The PreToolUse hook (./hooks/guard.sh) blocks tool calls")
+
+
+def test_reasons_skip_headings_and_instructions_to_the_agent():
+    assert reasons("# Running checks\n\nCannot exit with untracked files.\n\nBefore stopping,"
+                   " please:") == ["Cannot exit with untracked files."]

@@ -1,0 +1,61 @@
+"""Rules written in the project's instruction files and loud comments the session saw."""
+
+from __future__ import annotations
+
+from claimgraph.capture.extract.instructions import comment_rules, doc_rules, is_instruction_file
+
+from .extract_helpers import ROOT, Session, only
+
+CLAUDE_MD = """# Project
+
+Modern TypeScript monorepo.
+
+## Key Patterns
+
+- **Error handling**: Always use `@repo/result` for Result types
+- **Testing**: Always set `NODE_ENV=test` when running tests
+- **No barrel exports**: Avoid index.ts re-exports
+- The dashboard shows metrics.
+
+```bash
+pnpm test   # never run this without NODE_ENV
+```
+"""
+
+
+def test_rules_in_an_instruction_file_the_agent_read_are_conventions():
+    session = Session(agent="codex")
+    session.tool("shell", {"command": ["bash", "-lc", "sed -n '1,200p' CLAUDE.md"],
+                           "workdir": ROOT}, output=CLAUDE_MD, extras={"exit_code": 0})
+    found = only(session.extract(), "x/convention")
+    assert [c["object"] for c in found] == [
+        "Error handling: Always use `@repo/result` for Result types",
+        "Testing: Always set `NODE_ENV=test` when running tests",
+        "No barrel exports: Avoid index.ts re-exports"]
+    assert found[0]["evidence"] == [
+        "CLAUDE.md: `- **Error handling**: Always use `@repo/result` for Result types`"]
+
+
+def test_a_claude_read_with_line_numbers_is_the_same_file():
+    numbered = "\n".join(f"{i + 1:>6}→{line}" for i, line in enumerate(CLAUDE_MD.splitlines()))
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/AGENTS.md"}, output=numbered)
+    assert len(only(session.extract(), "x/convention")) == 3
+
+
+def test_a_loud_comment_in_code_is_a_convention_and_a_quiet_one_is_not():
+    code = ("// CRITICAL: Always update schemas when the database changes\n"
+            "// always returns a promise\nexport const x = 1\n")
+    assert [rule for _, rule in comment_rules(code)] == [
+        "Always update schemas when the database changes"]
+
+
+def test_only_docs_are_instruction_files():
+    assert is_instruction_file("CLAUDE.md") and is_instruction_file("docs/conventions.md")
+    assert is_instruction_file(".cursor/rules/style.mdc")
+    assert not is_instruction_file("src/app.ts") and not is_instruction_file("NOTES.md")
+
+
+def test_code_blocks_and_descriptions_in_a_doc_are_not_rules():
+    assert list(doc_rules("The app never sleeps.\n```\n- Always use x\n```\n")) == []
+    assert [rule for _, rule in doc_rules("- Always use x\n")] == ["Always use x"]

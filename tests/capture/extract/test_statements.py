@@ -1,0 +1,141 @@
+"""What the user said: whole sentences that state a convention, a decision or a preference."""
+
+from __future__ import annotations
+
+import pytest
+
+from claimgraph.capture.extract.prose import is_paste, sentences
+from claimgraph.capture.extract.statements import CONVENTION, DECISION, PREFERS, classify
+
+from .extract_helpers import Session, only
+
+PROJECT = "shop"
+
+
+@pytest.mark.parametrize("sentence, predicate", [
+    ("Always use uv for Python dependencies.", CONVENTION),
+    ("Never commit directly to main.", CONVENTION),
+    ("Don't use mocks in the integration tests.", CONVENTION),
+    ("Do not hardcode API URLs.", CONVENTION),
+    ("Make sure the migrations run before the tests.", CONVENTION),
+    ("From now on, every endpoint gets a rate limit.", CONVENTION),
+    ("The tests must pass before merging.", CONVENTION),
+    ("No mocks in integration tests.", CONVENTION),
+    ("Don't stop until the tests pass and coverage is 100%.", CONVENTION),
+    ("We decided to use PostgreSQL.", DECISION),
+    ("We decided against GraphQL.", DECISION),
+    ("Let's go with fly.io for hosting.", DECISION),
+    ("We will keep Redis but connect through the proxy.", DECISION),
+    ("We'll have to ship this in two phases.", DECISION),
+    ("We can keep the old client while we migrate everything to the new one.", DECISION),
+    ("We should start with the billing service.", DECISION),
+    ("I want to migrate this app from Flask to FastAPI.", DECISION),
+    ("Port this project to Go.", DECISION),
+    ("Create a CLI tool (no web UI needed).", DECISION),
+    ("Use ruff instead of flake8.", DECISION),
+    ("Prefer pytest over unittest.", PREFERS),
+    ("We should use the initials from the username if name isn't present", PREFERS),
+    ("I prefer small commits.", PREFERS),
+])
+def test_a_standing_statement_is_classified_by_how_it_is_said(sentence, predicate):
+    assert classify(sentence) == predicate
+
+
+@pytest.mark.parametrize("sentence", [
+    "Should we always use uv?",
+    "Can you add the first two initials of the user who is logged in",
+    "Add a test for it.",
+    "Run bd ready to find available subtasks.",
+    "Start with the first ready task.",
+    "start phoenix in background",
+    "mix phx.server doesnt seem to start",
+    "Maybe we should never use mocks.",
+    "I think we should switch to Postgres.",
+    "Don't use mocks for now.",
+    "Don't worry about the tests.",
+    "Let's explore scrolling when new messages are added.",
+    "Please review the entire codebase and propose a solution.",
+    "We will see.",
+    "ultrathink",
+    "scrolling still does not work (maybe because the page catches it)?",
+])
+def test_requests_questions_and_guesses_are_not_statements(sentence):
+    assert classify(sentence) is None
+
+
+def test_a_sentence_wrapped_over_lines_is_kept_whole():
+    prompt = ("We can keep the old client\n  while we gradually\n  migrate everything. We "
+              "should\n  start with packages/services. ultrathink")
+    assert list(sentences(prompt)) == [
+        "We can keep the old client while we gradually migrate everything.",
+        "We should start with packages/services.", "ultrathink"]
+
+
+def test_a_list_inside_a_sentence_is_not_cut_at_its_commas():
+    assert list(sentences("Never use print, logging.debug, or warnings in the library.")) == [
+        "Never use print, logging.debug, or warnings in the library."]
+
+
+def test_pasted_code_and_logs_are_not_prose():
+    code = 'import { x } from "y";\nconst a = 1;\nexport function f() {\n  return a;\n}\n'
+    log = "2026-01-02 10:00:01 ERROR boom\n2026-01-02 10:00:02 ERROR again\nTraceback (most\n"
+    assert is_paste(code) and is_paste(log)
+    assert not is_paste("Always use uv. Never commit to main.")
+
+
+def test_the_project_is_the_subject_and_the_sentence_the_object():
+    session = Session()
+    session.prompt("Always use uv for dependencies. Add a test for the cart.")
+    [fact] = session.extract()
+    assert (fact["subject"], fact["predicate"], fact["object"]) == (
+        PROJECT, CONVENTION, "Always use uv for dependencies")
+    assert fact["epistemic"] == "commitment" and fact["object_kind"] == "literal"
+    assert fact["source_type"] == "user-assertion"
+    assert fact["evidence"] == ["transcript#L1: Always use uv for dependencies"]
+
+
+def test_speaking_for_oneself_is_the_user_scope():
+    session = Session()
+    session.prompt("I always use uv.")
+    [fact] = session.extract()
+    assert (fact["subject"], fact["scope"]) == ("user", "user")
+
+
+def test_an_aside_that_states_a_decision_is_kept_without_the_request_around_it():
+    session = Session()
+    session.prompt("Delete the Python files when done (but keep the Justfile - update it "
+                   "to run Rust tests instead).")
+    [fact] = session.extract()
+    assert fact["object"] == "keep the Justfile - update it to run Rust tests instead"
+
+
+def test_a_slash_commands_arguments_are_the_users_words():
+    session = Session()
+    session.event("meta", derived=True, text="<command-name>/plan</command-name>"
+                  "<command-args>We will keep SQLite for the cache.</command-args>")
+    [fact] = session.extract()
+    assert fact["object"] == "We will keep SQLite for the cache"
+
+
+def test_only_the_person_counts():
+    session = Session()
+    session.event("assistant", text="Always use uv. We decided to use Postgres.")
+    session.event("meta", derived=True, text="Never commit to main.")
+    session.prompt("Always use uv.", is_sidechain=True)
+    session.event("compaction", derived=True, text="We decided to use Postgres.")
+    assert only(session.extract(), CONVENTION) == [] and only(session.extract(), DECISION) == []
+
+
+def test_a_pasted_log_in_a_prompt_is_not_a_directive():
+    session = Session()
+    session.prompt("Never mind this log:\n```\nERROR: must not be null\n```\n"
+                   "2026-01-02 10:00 ERROR must retry\n2026-01-02 10:01 ERROR must retry\n"
+                   "2026-01-02 10:02 ERROR must retry\n")
+    assert session.extract() == []
+
+
+def test_the_valid_time_is_the_prompts_time():
+    session = Session()
+    session.prompt("Always use uv for dependencies.", timestamp=1_700_000_000_000)
+    [fact] = session.extract()
+    assert fact["valid_from"] == 1_700_000_000_000

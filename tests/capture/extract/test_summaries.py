@@ -1,0 +1,84 @@
+"""The agent's own summaries: lessons, decisions, what files are for -- trusted least."""
+
+from __future__ import annotations
+
+from claimgraph.capture.extract.summaries import claims, read_bullet
+
+from .extract_helpers import ROOT, Session
+
+SUMMARY = """Done. Summary:
+
+### Key decisions:
+- Used `Result<T, E>` instead of raising exceptions for `parse()`
+- Kept the CLI flags stable for existing users
+
+### Errors encountered:
+- BadMapError with the exporter config → fixed by using `traces_exporter: :stdout`
+- Compile error for undefined `row_classes/3` → added the function
+- Credo flagged nesting depth
+
+### Files:
+- `src/db.ts:14` exports the singleton service-role client consumed by every service
+- `src/old.ts` holds the legacy adapter
+
+### Next steps:
+- Migrate the payments module instead of the users module
+"""
+
+
+def _claims(text: str) -> set[tuple[str, str | None, str]]:
+    return {(c.predicate, c.subject, c.text) for c in claims(text)}
+
+
+def test_bullets_are_read_by_their_section_and_shape():
+    assert _claims(SUMMARY) == {
+        ("x/decided", None, "Used `Result<T, E>` instead of raising exceptions for `parse()`"),
+        ("x/decided", None, "Kept the CLI flags stable for existing users"),
+        ("core/failure-mode", None, "BadMapError with the exporter config; fixed: using "
+                                    "`traces_exporter: :stdout`"),
+        ("x/role", "src/db.ts", "exports the singleton service-role client consumed by every "
+                                "service"),
+        ("x/role", "src/old.ts", "holds the legacy adapter"),
+    }
+
+
+def test_plans_and_next_steps_are_not_facts():
+    assert not any("payments" in text for _, _, text in _claims(SUMMARY))
+
+
+def test_failed_attempts_listed_under_tried_are_not_decisions():
+    text = ("- **Dialyzer false positive**: tried several approaches:\n"
+            "  - Using `with` instead of `case`\n  - Adding a spec\n"
+            "- Used `with` instead of nested case in the parser\n")
+    assert [c.text for c in claims(text)] == ["Used `with` instead of nested case in the parser"]
+
+
+def test_a_slip_in_the_sessions_own_code_is_not_a_lesson():
+    assert read_bullet("Typo in `handle/2` → renamed the variable", "core/failure-mode") is None
+
+
+def test_the_closing_summary_and_compactions_are_read_with_low_trust():
+    session = Session()
+    session.prompt("Refactor the db layer.")
+    session.event("assistant", text="Let me look.")
+    session.event("assistant", text=SUMMARY)
+    session.event("meta", derived=True, text="Stop hook feedback:\n[x.sh]: commit first")
+    session.event("assistant", text="Committed.")
+    found = [c for c in session.extract() if c["rule"] == "summaries"]
+    assert len(found) == 5
+    assert all(c["source_type"] == "agent-note" and c["confidence"] <= 0.5 for c in found)
+    assert all(c["evidence"][0].startswith("transcript#L3: ") for c in found)
+
+
+def test_a_claim_about_a_file_deleted_later_is_dropped():
+    session = Session()
+    session.event("assistant", text=SUMMARY)
+    session.bash(f"rm {ROOT}/src/old.ts")
+    subjects = {c["subject"] for c in session.extract() if c["rule"] == "summaries"}
+    assert "src/old.ts" not in subjects and "src/db.ts" in subjects
+
+
+def test_a_remark_is_not_a_summary():
+    session = Session()
+    session.event("assistant", text="I used `with` instead of `case` here.")
+    assert [c for c in session.extract() if c["rule"] == "summaries"] == []
