@@ -55,15 +55,30 @@ def test_sections_come_in_priority_order_with_their_lines():
     a = fact("f-a", "api", "uses", "redis", conflicts=["f-b"])
     b = fact("f-b", "api", "uses", "memcached")
     plain = fact("f-p", "api", "tested-by", "pytest", conf=0.9)
-    text = block([old, new, decision, a, b, plain], [{"fact": a, "candidate": b}])
+    lesson = fact("f-l", "api", "failure-mode", "`make` fails from src/", literal=True)
+    shape = fact("f-s", "Cart", "defined-in", "cart.py", conf=0.9)
+    text = block([old, new, decision, a, b, plain, lesson, shape],
+                 [{"fact": a, "candidate": b}])
     heads = [line for line in text.splitlines() if line.startswith("### ")]
     assert heads == ["### " + title for _, title in C.SECTIONS]
     assert "- team decided-against mongodb (since 2026-01-30)" in text
     assert "- api uses: 2 claims in contention — memcached / redis" in text
     assert '- api prefers: "REST" → "gRPC" (2026-02-27)' in text
-    current = text.split("### Current facts")[1]
+    current = text.split("### Current facts")[1].split("### Structure")[0]
     assert "- api tested-by pytest (0.83)" in current
-    assert "redis" not in current and "mongodb" not in current
+    assert "redis" not in current and "mongodb" not in current and "Cart" not in current
+    assert text.index("### Lessons learned") < text.index("`make` fails") \
+        < text.index("### Current facts") < text.index("### Structure") < text.index("- Cart")
+    assert '- api prefers "gRPC"' in text.split("### Open conflicts")[0]  # a stance stands
+
+
+def test_structure_is_what_a_tight_budget_drops_first():
+    facts = [fact(f"f-s{i}", f"Name{i}", "defined-in", "mod.py", conf=0.9) for i in range(20)]
+    facts.append(fact("f-l", "api", "failure-mode", "`make` fails from src/", literal=True))
+    plan = C.plan(facts, [], NOW)
+    rendered = C.render(plan, NOW, "proj", budget_chars=700)
+    assert rendered["sections"]["lessons"]["shown"] == 1
+    assert rendered["sections"]["structure"]["shown"] < 20
 
 
 def test_current_facts_rank_by_effective_confidence_then_subject_and_skip_code():
@@ -111,7 +126,7 @@ def test_components_join_pairs_that_share_a_fact():
 def test_literals_are_quoted_on_one_line_and_shortened():
     text = block([fact("f-1", "api", "notes", "line one\n## Heading\n" + "x" * 400, literal=True)])
     [line] = [ln for ln in text.splitlines() if ln.startswith("- api notes")]
-    assert '"line one ## Heading x' in line and "…" in line and len(line) < 200
+    assert '"line one ## Heading x' in line and "…" in line and len(line) < 340
 
 
 def test_a_tight_budget_cuts_from_the_bottom_with_a_count_of_what_is_left():

@@ -39,8 +39,20 @@ SECTIONS = (
     ("decisions", "Standing decisions"),
     ("conflicts", "Open conflicts (awaiting review — `claimgraph conflicts`)"),
     ("changed", "Changed recently"),
+    ("lessons", "Lessons learned"),
     ("current", "Current facts (by effective confidence)"),
+    ("structure", "Structure"),
 )
+#: What helps the next session most comes first: standing decisions and conventions, then
+#: lessons, then how the project is worked on; structure (which the code itself shows) last,
+#: so it is the first thing a tight budget drops and never crowds out the rest.
+LESSON_PREDICATES = frozenset({"core/failure-mode"})
+STANCE_PREDICATES = frozenset({"core/prefers", "core/decided-against", "x/convention",
+                               "x/decided"})
+STRUCTURE_PREDICATES = frozenset({
+    "core/defined-in", "core/contains", "core/part-of", "core/implements", "core/imports",
+    "core/written-in", "x/role"})
+MAX_LESSONS, MAX_STRUCTURE = 20, 25
 
 
 def compile(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: int,
@@ -64,12 +76,25 @@ def plan(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: in
     valid = sorted((f for f in live.values() if fact_valid_at(f, now)), key=_by_time)
     contended = {f["id"] for pair in conflicts for f in pair.values()}
     contended |= {f["id"] for f in valid if f.get("conflicts")}
+    standing = [f for f in valid if _is_standing(f)]
+    rest = [f for f in valid if not _is_standing(f)]
+    ranked = _current(rest, contended, now, half_life_days)
     return {
-        "decisions": [decision_line(f) for f in valid if f.get("epistemic") == "commitment"],
+        "decisions": [decision_line(f) for f in standing],
         "conflicts": [component_line(c) for c in conflict_components(conflicts)],
         "changed": _changed(live, {**(successors or {}), **live}, now),
-        "current": _current(valid, contended, now, half_life_days),
+        "lessons": [line for f, line in ranked if f["predicate"] in LESSON_PREDICATES][
+            :MAX_LESSONS],
+        "current": [line for f, line in ranked if f["predicate"] not in LESSON_PREDICATES
+                    and f["predicate"] not in STRUCTURE_PREDICATES][:MAX_FACTS],
+        "structure": [line for f, line in ranked if f["predicate"] in STRUCTURE_PREDICATES][
+            :MAX_STRUCTURE],
     }
+
+
+def _is_standing(fact: Fact) -> bool:
+    """A commitment, or a stance (preference, convention, decision) whatever its class."""
+    return fact.get("epistemic") == "commitment" or fact.get("predicate") in STANCE_PREDICATES
 
 
 def _by_time(fact: Fact) -> tuple:
@@ -101,14 +126,13 @@ def _changed(live: Mapping[str, Fact], known: Mapping[str, Fact], now: int) -> l
 
 
 def _current(valid: list[Fact], contended: set[str], now: int,
-             half_life_days: float) -> list[str]:
-    """The strongest plain beliefs: not commitments (above), not code structure (the code
-    itself says it), not contended (the conflicts section says it)."""
+             half_life_days: float) -> list[tuple[Fact, str]]:
+    """The strongest plain beliefs, with their lines: not stances (above), not facts read
+    from code (the code itself says it), not contended (the conflicts section says it)."""
     ranked = [(effective_confidence(f, now, half_life_days), f) for f in valid
-              if f.get("epistemic") != "commitment" and f.get("source_type") != "code"
-              and f["id"] not in contended]
+              if f.get("source_type") != "code" and f["id"] not in contended]
     ranked.sort(key=lambda r: (-r[0], (r[1].get("subject") or {}).get("name") or "", r[1]["id"]))
-    return [fact_line(f, conf) for conf, f in ranked[:MAX_FACTS]]
+    return [(f, fact_line(f, conf)) for conf, f in ranked]
 
 
 def render(sections: Mapping[str, list[str]], now: int, project_id: str,

@@ -13,7 +13,7 @@ from claimgraph.logic.names import object_name
 from claimgraph.logic.timeutil import to_date
 
 Fact = Mapping[str, Any]
-MAX_OBJECT_CHARS = 160
+MAX_OBJECT_CHARS = 300
 MAX_CONTENDED_OBJECTS = 5
 MAX_CONTENDED_SLOTS = 3
 
