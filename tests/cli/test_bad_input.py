@@ -27,7 +27,7 @@ def fails_as_json(cli, *argv: str) -> dict:
 
 def test_an_unknown_predicate_suggests_the_nearest_ones(cli):
     line = fails(cli, "assert", "api", "prefer", "REST")
-    assert line == "claimgraph: unknown predicate prefer — did you mean core/prefers, core/part-of?"
+    assert line == "claimgraph: unknown predicate prefer — did you mean core/prefers, x/role, core/part-of?"
     error = fails_as_json(cli, "assert", "api", "prefer", "REST")
     assert error["type"] == "unknown-predicate"
     assert error["did_you_mean"][0] == "core/prefers"

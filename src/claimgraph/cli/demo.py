@@ -48,8 +48,10 @@ STORY_KEYS = ("object_kind", "subject_type", "object_type", "source_type", "epis
               "on_conflict", "evidence")
 DAY_MS = 86_400_000
 #: The order facts are shown in: what the person said first, then what the session did.
-SHOW_ORDER = ("core/prefers", "core/decided-against", "core/defined-in", "core/written-in",
-              "core/tested-by", "core/depends-on", "core/failure-mode")
+SHOW_ORDER = ("x/convention", "x/decided", "core/prefers", "core/decided-against",
+              "core/failure-mode", "core/tested-by", "core/depends-on", "core/defined-in")
+#: The person's own words: the fact whose provenance the demo walks back to its line.
+SAID = ("x/convention", "x/decided", "core/prefers", "core/decided-against")
 PROJECT_TOKEN, KEY_TOKEN = "{PROJECT_DIR}", "{FAKE_OPENAI_KEY}"
 
 
@@ -210,7 +212,8 @@ def gather(demo: Context, path: Path, report: dict[str, Any], scope: str,
     episode = sh.store.get_episode(report["episode"])
     segment = [json.loads(line) for line in
                Sidecars(path).get_evidence(report["evidence"]).splitlines()[1:]]
-    directive = next(f for f in captured if f["predicate"] == "core/prefers")
+    directive = next(f for f in captured if f["predicate"] in SAID
+                     and f["evidence"][0].startswith("transcript#"))
     reference, _, quote = directive["evidence"][0].partition(": ")
     cited = int(reference.removeprefix("transcript#L"))
     stored = next(e["text"] for e in segment if e["line"] == cited)

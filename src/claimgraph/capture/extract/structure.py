@@ -46,6 +46,7 @@ class FileModel:
 
     language: str
     origin: str  # the transcript citation of the session's first change to the file
+    at: int | None = None  # when that change was made: the definition is valid from then
     content: str | None = None  # known whole only after a whole-file write
     tracked: dict[str, Definition] = field(default_factory=dict)  # when content is unknown
     written: list[str] = field(default_factory=list)  # every text the session put in it
@@ -103,7 +104,7 @@ def replay(view: SessionView) -> dict[str, FileModel]:
                 continue
             if op.path not in models:
                 origin = transcript_evidence(call.line, f"{call.tool_name} {op.path}")
-                models[op.path] = FileModel(language, origin)
+                models[op.path] = FileModel(language, origin, call.timestamp)
             models[op.path].apply(op)
     return models
 
@@ -140,7 +141,7 @@ def module_index_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                             "declares the modules " + ", ".join(names[:12]),
                             evidence=[file_evidence(cited, found[0][0]), model.origin],
                             epistemic="observation", confidence=0.7, source_type="session-log",
-                            object_kind="literal", subject_type="file")
+                            object_kind="literal", subject_type="file", at=model.at)
 
 
 def _defined_in(cited: str, definition: Definition, model: FileModel) -> dict[str, Any]:
@@ -148,4 +149,4 @@ def _defined_in(cited: str, definition: Definition, model: FileModel) -> dict[st
     return candidate("defined-in", definition.name, "core/defined-in", cited,
                      evidence=evidence, epistemic="observation", confidence=0.7,
                      source_type="session-log", object_kind="entity",
-                     subject_type=definition.kind, object_type="file")
+                     subject_type=definition.kind, object_type="file", at=model.at)

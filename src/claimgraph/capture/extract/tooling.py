@@ -256,9 +256,9 @@ def _facts_of(view: SessionView, call: Event, command: str,
         yield candidate("tooling", view.project or "", runner[0], command_form(invocation.argv),
                         evidence=evidence, epistemic="observation", confidence=0.7,
                         source_type="session-log", object_kind="entity",
-                        subject_type="project", object_type="tool")
+                        subject_type="project", object_type="tool", at=call.timestamp)
     for name in [] if invocation.piped else packages_added(invocation.argv):
         yield candidate("packages", view.project or "", "core/depends-on", name,
                         evidence=evidence, epistemic="observation", confidence=0.7,
                         source_type="session-log", object_kind="entity",
-                        subject_type="project", object_type="package")
+                        subject_type="project", object_type="package", at=call.timestamp)
