@@ -29,7 +29,8 @@ FAKE = Path(__file__).parents[2] / "fixtures_bin" / "fake_model.py"
 PATH = "/work/session.jsonl"
 GITHUB_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 CANDIDATE_KEYS = {"subject", "predicate", "object", "object_kind", "epistemic", "confidence",
-                  "scope", "source_type", "subject_type", "object_type", "evidence", "rule"}
+                  "scope", "source_type", "subject_type", "object_type", "evidence", "rule",
+                  "valid_from"}
 
 
 def event(kind: str, line: int, text: str = "", **fields: Any) -> Event:
