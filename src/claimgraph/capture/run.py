@@ -204,8 +204,8 @@ def _capture_segment(sh: Shell, request: Request, options: Options, extractor: E
     project = _project(origin, cleaned, options)
     with problems.collecting() as trouble:
         candidates = list(extractor(cleaned, project_root=project.root if project else None))
-    scoped = [_scoped(c, project.id if project else None)
-              for c in dated(candidates, session_time(cleaned), sh.now())]
+    scoped = [_scoped(c, project.id if project else None)  # oldest first: a later value
+              for c in _by_valid_time(dated(candidates, session_time(cleaned), sh.now()))]
     screened = screen_candidates([c for c in scoped if c is not None], _screen_ctx(sh))
     _reach("extracted", options)
     result = _commit(sh, request, options, mark, cleaned, screened["admitted"], evidence,
@@ -293,6 +293,12 @@ def _project(origin: origins.Origin, cleaned: Transcript, options: Options) -> P
     if project.source == "path" and remote:
         return dataclasses.replace(project, id=remote, source="remote")
     return project
+
+
+def _by_valid_time(candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """In the order the session learned them, so a value changed later in the session
+    supersedes the earlier one instead of being flagged as backdated against it."""
+    return sorted(candidates, key=lambda c: c["valid_from"] or 0)
 
 
 def _here() -> str | None:
