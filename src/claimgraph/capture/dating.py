@@ -40,5 +40,14 @@ def dated(candidates: Iterable[Mapping[str, Any]], session_ms: int | None,
     return out
 
 
+def in_valid_order(candidates: Iterable[Mapping[str, Any]], transcript: Transcript,
+                   now_ms: int) -> list[dict[str, Any]]:
+    """Dated, then in the order the session learned them (stable: ties keep the extractor's
+    order), so a value changed later in the session supersedes the earlier one instead of
+    being flagged as backdated against it."""
+    return sorted(dated(candidates, session_time(transcript), now_ms),
+                  key=lambda c: c["valid_from"] or 0)
+
+
 def _is_ms(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0

@@ -37,3 +37,14 @@ def report(event: str, *, reason: str, message: str, hint: str | None, **fields:
     if found is not None:
         found.append({"event": event, "reason": reason, "message": message, "hint": hint,
                       **fields})
+
+
+def announce(found: list[dict[str, Any]], log: Any, **context: Any) -> list[str]:
+    """Each problem once in capture.log (``status`` counts them) and once as a one-line
+    warning for the report: what happened — what to install or set."""
+    warnings = []
+    for problem in found:
+        fields = {k: v for k, v in problem.items() if k != "event"}
+        log.warning(problem["event"], **context, **fields)
+        warnings.append(f"{problem['message']} — {problem['hint']}")
+    return warnings

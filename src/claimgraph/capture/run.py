@@ -40,11 +40,11 @@ from typing import Any, Callable, Iterable, Mapping
 import structlog
 
 from claimgraph import lease
-from claimgraph.capture import origin as origins
-from claimgraph.capture import problems
-from claimgraph.capture.dating import dated, session_time
+from claimgraph.capture import placement, problems
+from claimgraph.capture.dating import in_valid_order
 from claimgraph.capture.events import Transcript
-from claimgraph.capture.project import Project, normalize_remote, resolve_project
+from claimgraph.capture.origin import marked_origin, placed_nowhere
+from claimgraph.capture.project import Project
 from claimgraph.capture.readers import detect_format, open_transcript, read_transcript
 from claimgraph.capture.segment import (
     clean_transcript, segment_header, segment_lines, write_segment)
@@ -199,20 +199,19 @@ def _capture_segment(sh: Shell, request: Request, options: Options, extractor: E
                      mark: Any, since: Mapping[str, Any] | None,
                      cleaned: Transcript) -> dict[str, Any]:
     evidence = _store_segment(cleaned, request, since, options)
-    origin = origins.find_origin(cleaned, mark, request.cwd, lambda: _known_roots(sh),
-                                 _here())
-    project = _project(origin, cleaned, options)
+    placed = placement.place(sh, cleaned, mark, request.cwd, options.environ)
     with problems.collecting() as trouble:
-        candidates = list(extractor(cleaned, project_root=project.root if project else None))
-    scoped = [_scoped(c, project.id if project else None)  # oldest first: a later value
-              for c in _by_valid_time(dated(candidates, session_time(cleaned), sh.now()))]
+        candidates = list(extractor(cleaned, project_root=placed.root))
+    scoped = [placement.scoped(c, placed, SOURCE_TYPE)
+              for c in in_valid_order(candidates, cleaned, sh.now())]
     screened = screen_candidates([c for c in scoped if c is not None], _screen_ctx(sh))
     _reach("extracted", options)
-    result = _commit(sh, request, options, mark, cleaned, screened["admitted"], evidence,
-                     _placement(sh, origin, project))
-    outcome = _outcome(result, screened, candidates, project, evidence)
-    outcome["counts"].update({"unplaced": scoped.count(None)} if None in scoped else {})
-    return {**outcome, "warnings": _noticed(request, origin, trouble, scoped.count(None))}
+    result = _commit(sh, request, options, mark, cleaned, screened["admitted"], evidence, placed)
+    outcome = _outcome(result, screened, candidates, placed.project, evidence)
+    if None in scoped:
+        outcome["counts"]["unplaced"] = scoped.count(None)
+    return {**outcome, "warnings": problems.announce(trouble, log, agent=request.agent)
+            + placement.announce(placed, scoped.count(None), log, agent=request.agent)}
 
 
 _MISMATCH = ("the transcript no longer matches the mark (moved, replaced or truncated): "
@@ -230,7 +229,7 @@ def _read(request: Request, mark: Mapping[str, Any] | None) -> tuple[Transcript,
     mark = mark or {}
     if mark and not _same_file(mark.get("transcript"), request.transcript):
         return _read_from(request, 0, {}), _MISMATCH
-    if request.cwd and origins.placed_nowhere(mark):
+    if request.cwd and placed_nowhere(mark):
         return _read_from(request, 0, {}), _NOW_PLACED
     try:
         return _read_from(request, mark.get("offset", 0), mark.get("subagents") or {}), None
@@ -282,77 +281,10 @@ def _store_segment(cleaned: Transcript, request: Request, mark: Mapping[str, Any
     return name
 
 
-def _project(origin: origins.Origin, cleaned: Transcript, options: Options) -> Project | None:
-    """From where the session started (None: nowhere known); a cwd that is gone (another
-    machine's transcript) still has the remote the agent recorded (Codex does), which beats
-    a path that exists nowhere here."""
-    if origin.cwd is None:
-        return None
-    project = resolve_project(origin.cwd, options.environ)
-    remote = normalize_remote(cleaned.session.repository_url or "")
-    if project.source == "path" and remote:
-        return dataclasses.replace(project, id=remote, source="remote")
-    return project
-
-
-def _by_valid_time(candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """In the order the session learned them, so a value changed later in the session
-    supersedes the earlier one instead of being flagged as backdated against it."""
-    return sorted(candidates, key=lambda c: c["valid_from"] or 0)
-
-
-def _here() -> str | None:
-    """The directory capture runs in: a candidate for a Gemini hash, never a default."""
-    try:
-        return os.getcwd()
-    except OSError:
-        return None
-
-
-def _known_roots(sh: Shell) -> dict[str, str]:
-    """Directories (by hash) of projects this store knows: captured origins and path ids."""
-    known = origins.path_scopes(e.get("scope") for e in sh.store.list_entities())
-    known.update(sh.store.get_mark(origins.KNOWN_ROOTS_MARK) or {})
-    return known
-
-
-def _placement(sh: Shell, origin: origins.Origin, project: Project | None) -> dict[str, Any]:
-    """What the commit records: the session's origin, and the known roots it adds to."""
-    roots = sh.store.get_mark(origins.KNOWN_ROOTS_MARK) if project else None
-    return {"origin": origin.as_mark(),
-            "roots": origins.remember_roots(roots, origin.cwd, project.root) if project else None}
-
-
-def _noticed(request: Request, origin: origins.Origin, trouble: list[dict[str, Any]],
-             unplaced: int) -> list[str]:
-    """Each problem once in capture.log (status counts them) and once in the report."""
-    warnings = []
-    for problem in trouble:
-        fields = {k: v for k, v in problem.items() if k != "event"}
-        log.warning(problem["event"], agent=request.agent, **fields)
-        warnings.append(f"{problem['message']} — {problem['hint']}")
-    if origin.cwd is None:
-        hint = (f"capture it again with --cwd DIR (the directory the session started in) "
-                f"to store its {unplaced} project fact(s)")
-        log.warning("capture.no-project", agent=request.agent, unplaced=unplaced, hint=hint)
-        warnings.append("no project is known for this session (no cwd in the hook payload or "
-                        f"the transcript): only user-scope facts were kept — {hint}")
-    return warnings
-
-
 def find_extractor(name: str, environ: Mapping[str, str] | None = None) -> Extractor:
     """The named extractor(s), looked up before any work so a typo costs nothing."""
     from claimgraph.capture.extract import get_extractor  # the extractors load only to capture
     return get_extractor(name, environ)
-
-
-def _scoped(candidate: Mapping[str, Any], project: str | None) -> dict[str, Any] | None:
-    """``user`` scope stays; everything else is this project's, or, with no project known,
-    None: a project fact is never filed under an unrelated project, nor under every one."""
-    scope = "user" if candidate.get("scope") == "user" else project
-    if scope is None:
-        return None
-    return {**candidate, "scope": scope, "source_type": candidate.get("source_type") or SOURCE_TYPE}
 
 
 def _screen_ctx(sh: Shell) -> dict[str, set[str]]:
@@ -366,7 +298,7 @@ def _screen_ctx(sh: Shell) -> dict[str, set[str]]:
 
 def _commit(sh: Shell, request: Request, options: Options, mark: Any, transcript: Transcript,
             admitted: list[dict[str, Any]] | None = None, evidence: str | None = None,
-            placement: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+            placed: placement.Placement | None = None) -> dict[str, Any] | None:
     """Under the write lease, in one transaction: the episode with its facts, and the mark."""
     with lease.write_lease(options.db, OWNER, options.lease_wait_ms,
                            ttl_ms=options.lease_ttl_ms) as held:
@@ -382,9 +314,9 @@ def _commit(sh: Shell, request: Request, options: Options, mark: Any, transcript
                 result = _write_episode(sh, request, options, transcript, admitted or [], evidence)
             episode = result["episode"]["id"] if result else None
             sh.store.set_mark(request.mark_key, _next_mark(request, transcript, episode, sh,
-                                                           _origin_of(placement, mark)))
-            if placement and placement.get("roots"):
-                sh.store.set_mark(origins.KNOWN_ROOTS_MARK, placement["roots"])
+                                                           _origin_of(placed, mark)))
+            if placed:
+                placement.remember(sh, placed)
             _reach("marked", options)
         _reach("committed", options)
     return result
@@ -433,9 +365,9 @@ def _next_mark(request: Request, transcript: Transcript, episode: str | None,
     return {**mark, "origin": dict(origin)} if origin else mark
 
 
-def _origin_of(placement: Mapping[str, Any] | None, mark: Any) -> Mapping[str, Any] | None:
+def _origin_of(placed: placement.Placement | None, mark: Any) -> Mapping[str, Any] | None:
     """This pass's origin, else the one already marked (a pass with no events keeps it)."""
-    return (placement or {}).get("origin") or origins.marked_origin(mark)
+    return placed.origin.as_mark() if placed else marked_origin(mark)
 
 
 def _remove_spool(request: Request, options: Options) -> list[str]:
