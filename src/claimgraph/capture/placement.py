@@ -98,7 +98,7 @@ def announce(placement: Placement, unplaced: int, log: Any, **context: Any) -> l
     """The report's warning and capture.log's ``capture.no-project`` event, when unplaced."""
     if placement.project is not None:
         return []
-    hint = (f"capture it again with --cwd DIR (the directory the session started in) to "
-            f"store its {unplaced} project fact(s)")
+    gain = f"store its {unplaced} project fact(s)" if unplaced else "file it under a project"
+    hint = f"capture it again with --cwd DIR (the directory the session started in) to {gain}"
     log.warning("capture.no-project", unplaced=unplaced, hint=hint, **context)
     return [f"{NO_PROJECT} — {hint}"]
