@@ -160,6 +160,14 @@ def test_a_later_segment_under_an_old_mark_reads_the_start_from_the_file_head(tm
     assert found == origins.Origin(str(tmp_path / "started-here"), "transcript")
 
 
+def test_a_codex_rollout_read_from_an_offset_still_starts_at_its_session_meta_cwd():
+    rollout = next((TRANSCRIPTS / "codex").glob("rollout-2025-09-24*.jsonl"))
+    first_line = len(rollout.read_bytes().splitlines(True)[0])
+    tail = read_transcript(rollout, start_offset=first_line)
+    assert tail.session.start_cwd == origins.head_cwd(str(rollout)) == \
+        json.loads(rollout.read_text().splitlines()[0])["payload"]["cwd"]
+
+
 def test_nothing_known_is_no_origin_not_the_capture_s_own_directory():
     found = origins.find_origin(transcript_of(), None, None, no_known, os.getcwd())
     assert found == origins.Origin(None, "none")
