@@ -199,12 +199,13 @@ def test_candidates_are_named_paths_with_their_parents_then_the_capture_cwd():
     assert found == ["/r/src/app.py", "/r/src", "/r", "/w/proj", "/w", "/here"]
 
 
-def test_known_roots_are_bounded_and_keep_the_newest():
+def test_known_roots_are_bounded_keep_the_newest_and_change_only_on_news():
     roots: dict[str, str] = {}
     for n in range(origins.MAX_KNOWN_ROOTS + 5):
-        roots = origins.remember_roots(roots, f"/p{n}")
+        roots = origins.remember_roots(roots, f"/p{n}", f"/p{n}") or roots
     assert len(roots) == origins.MAX_KNOWN_ROOTS
     assert f"/p{origins.MAX_KNOWN_ROOTS + 4}" in roots.values() and "/p0" not in roots.values()
+    assert origins.remember_roots(roots, "/p7", None) is None
     assert origins.path_scopes(["/a", "github.com/x/y", "user", None]) == {
         origins.path_hash("/a"): "/a"}
 

@@ -145,14 +145,15 @@ def _with_parents(path: str) -> Iterator[str]:
         current = posixpath.dirname(current)
 
 
-def remember_roots(known: Mapping[str, str] | None, *dirs: str | None) -> dict[str, str]:
-    """``known`` with each directory added under its hash (newest last, oldest dropped)."""
+def remember_roots(known: Mapping[str, str] | None,
+                   *dirs: str | None) -> dict[str, str] | None:
+    """``known`` with each new directory added under its hash (the oldest dropped past the
+    bound), or None when every one is known already: the mark is rewritten only on news."""
     roots = {k: v for k, v in (known or {}).items() if isinstance(v, str)}
-    for directory in dirs:
-        if directory:
-            roots.pop(path_hash(directory), None)
-            roots[path_hash(directory)] = directory
-    return dict(list(roots.items())[-MAX_KNOWN_ROOTS:])
+    news = {path_hash(d): d for d in dirs if d and path_hash(d) not in roots}
+    if not news:
+        return None
+    return dict(list({**roots, **news}.items())[-MAX_KNOWN_ROOTS:])
 
 
 def path_scopes(scopes: Iterable[Any]) -> dict[str, str]:

@@ -89,9 +89,10 @@ def remember(sh: Shell, placement: Placement) -> None:
     """Inside the capture's transaction: add this session's directories to the known roots."""
     if placement.project is None:
         return
-    roots = sh.store.get_mark(origins.KNOWN_ROOTS_MARK)
-    sh.store.set_mark(origins.KNOWN_ROOTS_MARK, origins.remember_roots(
-        roots, placement.origin.cwd, placement.project.root))
+    roots = origins.remember_roots(sh.store.get_mark(origins.KNOWN_ROOTS_MARK),
+                                   placement.origin.cwd, placement.project.root)
+    if roots is not None:
+        sh.store.set_mark(origins.KNOWN_ROOTS_MARK, roots)
 
 
 def announce(placement: Placement, unplaced: int, log: Any, **context: Any) -> list[str]:
