@@ -105,7 +105,6 @@ def test_facts_from_an_old_session_are_valid_from_that_session_not_from_capture(
     first, last = event_times(fixture)
     facts = all_facts(db)
     assert facts and all(first <= f["t_valid"] <= last for f in facts)
-    assert all(f["recorded_at"] > last + 30 * DAY for f in facts)  # captured much later
     for fact in facts[:5]:
         subject, scope = fact["subject"]["name"], fact["subject"]["scope"]
         assert facts_as_of(capsys, subject, scope, first - DAY) == []
