@@ -13,6 +13,7 @@ import pytest
 
 from claimgraph import lease, status
 from claimgraph.cli.main import main
+from claimgraph.cli.status import render
 from claimgraph.logic.timeutil import from_iso, to_iso
 
 NOW = from_iso("2026-03-01T12:00:00Z")
@@ -108,6 +109,33 @@ def test_failures_in_the_last_day_are_counted_with_the_command(store: Path) -> N
     assert report["failures"]["by_log"] == {"capture": 1, "curate": 1}
     assert "claimgraph logs all --since 24h --level error" in problems(report)
     assert report["last_capture"]["error"] == "boom"
+
+
+def test_model_extractor_failures_of_the_day_are_counted_with_the_latest_hint(
+        store: Path, capsys) -> None:
+    missing = {"event": "capture.model-failed", "level": "warning", "reason": "llm-command-missing",
+               "message": "the model command 'claude' was not found", "hint": "install claude"}
+    write_log(Path(f"{store}.capture.log"),
+              {**missing, "ts": at(30)},
+              {**missing, "ts": at(4)},
+              {"ts": at(3), "event": "capture.model-budget", "level": "warning",
+               "reason": "llm-budget-exhausted", "message": "spent", "hint": "raise budget"},
+              {"ts": at(2), "event": "capture.report", "status": "captured", "run_id": "cap-2"})
+    report = gather(store)
+    assert report["model_extractor"] == {
+        "count": 2, "by_reason": {"llm-command-missing": 1, "llm-budget-exhausted": 1},
+        "latest": "spent", "hint": "raise budget"}
+    assert report["failures"]["count"] == 0  # warnings: the captures themselves went on
+    assert "model extractor failed 2 time(s)" in problems(report)
+    assert "-> raise budget" in problems(report)
+    lines = render(report, NOW)
+    assert any(line.startswith("model") and "2 failed call(s)" in line for line in lines)
+
+
+def test_no_model_failures_means_no_model_row(store: Path) -> None:
+    report = gather(store)
+    assert report["model_extractor"]["count"] == 0
+    assert not any(line.startswith("model") for line in render(report, NOW))
 
 
 def test_a_lease_held_by_a_dead_pid_is_shown_dead_with_what_to_do(store: Path) -> None:

@@ -9,6 +9,7 @@ the next command to run rather than a diagnosis to work out.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -25,6 +26,8 @@ SCAN_LINES = 200_000
 FAILED_STATUSES = frozenset({"failed", "error", "crashed"})
 CAPTURE_RESULTS = ("capture.report", "capture.failed")
 CURATE_RESULTS = ("curate.result", "curate.crashed", "curate.stopped")
+#: capture.model-failed and capture.model-budget: a pass that lost its model facts.
+MODEL_PROBLEMS = "capture.model-"
 
 
 def gather(db: Path, environ: Mapping[str, str], now_ms: int | None = None) -> dict[str, Any]:
@@ -35,6 +38,7 @@ def gather(db: Path, environ: Mapping[str, str], now_ms: int | None = None) -> d
         "last_capture": last_run(paths["capture"], "capture", CAPTURE_RESULTS, "capture."),
         "last_curation": last_run(paths["curate"], "curate", CURATE_RESULTS, "curate.started"),
         "failures": failures(paths, now_ms),
+        "model_extractor": model_problems(paths["capture"], now_ms),
         "leases": {"write": lease_section(lease.write_lock_path(db), now_ms),
                    "curate": lease_section(lease.curate_lock_path(db), now_ms)},
         "daemon": daemon_state(db),
@@ -111,6 +115,16 @@ def failures(paths: dict[str, Path], now_ms: int) -> dict[str, Any]:
             "command": "claimgraph logs all --since 24h --level error"}
 
 
+def model_problems(path: Path, now_ms: int) -> dict[str, Any]:
+    """The model extractor's failures in the last 24 hours, by reason, and the latest's hint:
+    warnings, not errors (the capture went on), so ``failures`` does not count them."""
+    wanted = logs.Filters(since_ms=now_ms - DAY_MS, event=MODEL_PROBLEMS)
+    found = [e.event for e in logs.tail_one("capture", path, wanted, SCAN_LINES) if e.event]
+    latest = found[-1] if found else {}
+    return {"count": len(found), "by_reason": dict(Counter(str(e.get("reason")) for e in found)),
+            "latest": latest.get("message"), "hint": latest.get("hint")}
+
+
 def lease_section(path: Path, now_ms: int) -> dict[str, Any]:
     holder = lease.read_holder(path)
     if holder is None:
@@ -158,6 +172,13 @@ def needs_attention(report: dict[str, Any]) -> list[dict[str, str]]:
     if failed["count"]:
         items.append(_item(f"{failed['count']} failure(s) in the last 24 hours "
                            f"({', '.join(failed['by_log'])})", f"run `{failed['command']}`"))
+    model = report["model_extractor"]
+    if model["count"]:
+        reasons = ", ".join(f"{n} {reason}" for reason, n in model["by_reason"].items())
+        items.append(_item(f"the model extractor failed {model['count']} time(s) in the last "
+                           f"24 hours ({reasons}): those captures stored no model facts; "
+                           f"latest: {model['latest']}", model["hint"] or
+                           "run `claimgraph logs capture --event capture.model --since 24h`"))
     items += _lease_items(report["leases"])
     if report["daemon"]["state"] == "stale":
         items.append(_item("the daemon's pid file names a process that is gone",

@@ -122,6 +122,26 @@ def test_a_backdated_assertion_overlapping_a_newer_value_is_flagged(shell):
     assert result["status"] == "flagged" and result["reason"] == "backdated-overlap"
 
 
+def test_an_old_session_replayed_after_a_newer_one_never_supersedes_the_newer_value(shell):
+    shell.clock.advance_days(90)
+    assert_fact(shell, "api", "has-version", "2.0", valid_from=from_iso("2026-03-01"))
+    replayed = assert_fact(shell, "api", "has-version", "1.0", valid_from=from_iso("2026-01-10"))
+    assert replayed["status"] == "flagged"  # for review, never a silent overwrite
+    assert "2.0" in objects(get_facts(shell, "api"))
+    assert objects(get_facts(shell, "api", as_of=from_iso("2026-01-15"))) == ["1.0"]
+
+
+def test_a_session_re_captured_after_its_value_was_superseded_reinforces_the_old_record(shell):
+    shell.clock.advance_days(90)
+    first = assert_fact(shell, "api", "has-version", "1.0", valid_from=from_iso("2026-01-10"))
+    assert_fact(shell, "api", "has-version", "2.0", valid_from=from_iso("2026-02-01"))
+    again = assert_fact(shell, "api", "has-version", "1.0", valid_from=from_iso("2026-01-10"))
+    assert again["status"] == "reinforced" and again["fact"]["id"] == first["fact"]["id"]
+    assert objects(get_facts(shell, "api")) == ["2.0"]  # no live copy of the retired value
+    assert objects(get_facts(shell, "api", as_of=from_iso("2026-01-15"))) == ["1.0"]
+    assert len(shell.store.all_facts()) == 2
+
+
 def test_valid_time_supersession_closes_the_old_interval_at_the_new_start(shell):
     assert_fact(shell, "api", "has-version", "1.0", valid_from=from_iso("2026-01-01"))
     assert_fact(shell, "api", "has-version", "2.0", valid_from=from_iso("2026-02-01"))

@@ -57,6 +57,16 @@ def test_our_own_model_calls_sessions_are_skipped(projects, db, tmp_path):
     assert [c.path for c in found] == [str(theirs)]
 
 
+def test_sessions_are_swept_oldest_first_so_valid_time_only_moves_forward(
+        projects, db, tmp_path):
+    newer = write_session(projects, tmp_path / "a-proj", "aaa-newer")
+    older = write_session(projects, tmp_path / "z-proj", "zzz-older")
+    os.utime(older, (time.time() - 7200, time.time() - 7200))
+    os.utime(newer, (time.time() - 3600, time.time() - 3600))
+    found = find_candidates(db, os.environ, DaemonSettings(idle_minutes=0), time.time())
+    assert [c.session for c in found] == ["zzz-older", "aaa-newer"]
+
+
 def test_codex_rollouts_are_found_under_codex_home(db, tmp_path, monkeypatch):
     monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))
     day = tmp_path / "codex" / "sessions" / "2026" / "03" / "01"

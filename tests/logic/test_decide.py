@@ -221,6 +221,37 @@ def test_equal_starts_supersede_because_backdating_is_strict():
     assert plan["action"] == "supersede" and plan["effective_at"] == JAN
 
 
+# --- replayed history (ours: a backdated fact already on record) ------------------------------------
+
+APR = from_iso("2026-04-01")
+
+
+def test_a_backdated_fact_already_on_record_for_its_time_reinforces_that_record():
+    retired = lit("f-old", "1.0", t_valid=JAN, t_invalid=APR)
+    successor = lit("f-succ", "2.0", t_valid=APR)
+    fact = lit("f-again", "1.0", t_valid=from_iso("2026-02-01"))
+    plan = decide(fact, existing=[successor], revenants=[retired], rivals=[successor])
+    assert plan == {"action": "reinforce", "existing": retired, "fact": fact}
+
+
+@pytest.mark.parametrize("start", [JUL, APR, from_iso("2025-12-31")])
+def test_a_retired_record_that_does_not_hold_the_new_start_is_not_reinforced(start):
+    retired = lit("f-old", "1.0", t_valid=JAN, t_invalid=APR)  # [JAN, APR): APR is outside
+    successor = lit("f-succ", "2.0", t_valid=APR)
+    plan = decide(lit("f-again", "1.0", t_valid=start), existing=[successor],
+                  revenants=[retired], rivals=[successor])
+    assert plan["action"] != "reinforce"
+
+
+def test_a_fact_valid_from_now_never_meets_a_retired_record_so_the_original_branches_hold():
+    retired = lit("f-old", "redis", predicate="core/deployed-via", t_valid=JAN, t_invalid=JUL)
+    rival = lit("f-rival", "memcached", predicate="core/deployed-via", t_valid=JUL)
+    fact = lit("f-now", "redis", predicate="core/deployed-via", t_valid=NOW)
+    inputs = decision_inputs(fact, [retired, rival], NOW)
+    plan = decide_assert(fact=fact, pred=MANY, **inputs)
+    assert plan["action"] == "flag" and plan["reason"] == "revenant"
+
+
 # --- trust defenses ------------------------------------------------------------------------------
 
 def test_a_weaker_source_contradicting_a_stronger_one_is_flagged_outranked():

@@ -74,12 +74,17 @@ class ReadWarning:
 
 @dataclass(frozen=True, slots=True)
 class SessionInfo:
+    """``start_cwd`` is where the session started (its project); ``cwd`` where it was last
+    (the agent may ``cd`` on). ``project_hash`` is Gemini's sha256 of its project root."""
+
     agent: str
     session_id: str | None = None
     cwd: str | None = None
+    start_cwd: str | None = None
     git_branch: str | None = None
     agent_version: str | None = None
     repository_url: str | None = None
+    project_hash: str | None = None
 
 
 @dataclass(frozen=True)
@@ -125,10 +130,13 @@ class TranscriptBuilder:
         self.warnings.append(ReadWarning(source_file, line, reason))
 
     def remember(self, **fields: str | None) -> None:
-        """Session metadata: the first session id wins, the latest cwd/branch/version win."""
+        """Session metadata: the first session id wins, the latest cwd/branch/version win;
+        the first cwd is also kept as ``start_cwd``, the session's project."""
         for name, value in fields.items():
             if value and (name != "session_id" or name not in self.session):
                 self.session[name] = value
+            if value and name == "cwd":
+                self.session.setdefault("start_cwd", value)
 
     def build(self, end_offset: int, end_line: int,
               subagent_offsets: Mapping[str, int] | None = None) -> Transcript:

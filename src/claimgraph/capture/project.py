@@ -6,7 +6,8 @@ A project is its repository, not its folder. The id is, in order of preference:
    stripped, so ``git@GitHub.com:org/repo.git`` and ``https://tok@github.com/org/repo`` are both
    ``github.com/org/repo``. Clones of one repository on two machines share their memory;
 2. without a remote, the repository's absolute path; worktrees resolve to the MAIN worktree
-   (through ``git rev-parse --git-common-dir``), so every worktree of a repo is one project;
+   (through ``git rev-parse --git-common-dir``), so every worktree of a repo is one project
+   (worktrees of a bare repository share the bare repository's path);
 3. outside git (or without git installed, or when git fails or hangs), the cwd's absolute path.
 Never the folder's base name: two ``api/`` folders in different places are different projects.
 
@@ -102,11 +103,15 @@ def _kill_group(pid: int) -> None:
 
 
 def _main_root(cwd: str, toplevel: str, common_dir: str) -> str:
-    """The main worktree's root: the common ``.git`` dir's parent (same for every worktree)."""
+    """What every worktree of one repository shares: the common ``.git`` dir's parent (the
+    main worktree), or the common dir itself when it stands alone (worktrees of a bare
+    repository, ``--separate-git-dir``). A submodule's ``.git/modules/<name>`` is not a
+    project of its own making: the submodule's worktree root stays its id."""
     common = os.path.realpath(os.path.join(cwd, common_dir))
     if os.path.basename(common) == ".git":
         return os.path.dirname(common)
-    return toplevel
+    inside_git_dir = ".git" in common.split(os.sep)
+    return common if os.path.isdir(common) and not inside_git_dir else toplevel
 
 
 def _remote_url(cwd: str, environ: Mapping[str, str], timeout: float) -> str | None:

@@ -7,8 +7,13 @@ Order of work, and why:
    No new complete line: ``nothing-new``, and nothing is written.
 2. The new events are cleaned (segment.py) before anything else sees them; the cleaned segment
    goes to the evidence tier (content-addressed, write-once, so a re-run reuses it).
-3. Candidates are extracted from the cleaned events, scoped (``project`` → the project id of
-   DESIGN §4, ``user`` stays) and screened (admission; only shape and floor reject).
+3. The session's project is found where the session STARTED (origin.py; recorded in the mark,
+   so every later segment goes to the same project). Candidates are extracted from the
+   cleaned events, dated (dating.py: valid from the session's time, not capture time), scoped
+   (``project`` → the project id of DESIGN §4, ``user`` stays; with no known project only
+   user facts are kept, and the report and capture.log say so) and screened (admission; only
+   shape and floor reject). What an extractor could not do (the model command failing) is
+   reported the same way (problems.py).
 4. Under the write lease, ONE store transaction opens the episode (ref
    ``<agent>:<session>@<from>-<to>``, BYTE offsets of the main transcript file, ``~2``… added
    when a file read again from the start repeats a range; subagent ranges and line numbers
@@ -35,8 +40,11 @@ from typing import Any, Callable, Iterable, Mapping
 import structlog
 
 from claimgraph import lease
+from claimgraph.capture import placement, problems
+from claimgraph.capture.dating import in_valid_order
 from claimgraph.capture.events import Transcript
-from claimgraph.capture.project import Project, normalize_remote, resolve_project
+from claimgraph.capture.origin import marked_origin, placed_nowhere
+from claimgraph.capture.project import Project
 from claimgraph.capture.readers import detect_format, open_transcript, read_transcript
 from claimgraph.capture.segment import (
     clean_transcript, segment_header, segment_lines, write_segment)
@@ -173,8 +181,7 @@ def _attempt(sh: Shell, request: Request, options: Options,
     since = None if reread else mark  # where this segment starts
     base = _report(request, transcript, since)
     if reread:
-        base["warnings"].append("the transcript no longer matches the mark (moved, replaced or "
-                                "truncated): read again from the start")
+        base["warnings"].append(reread)
     elif _unchanged(transcript, mark):
         return {**base, "status": "nothing-new"}
     cleaned, redactions = clean_transcript(transcript)
@@ -184,35 +191,52 @@ def _attempt(sh: Shell, request: Request, options: Options,
     if not cleaned.events:
         _commit(sh, request, options, mark, cleaned)
         return {**base, "status": "nothing-new"}
-    return {**base, **_capture_segment(sh, request, options, extractor, mark, since, cleaned)}
+    outcome = _capture_segment(sh, request, options, extractor, mark, since, cleaned)
+    return {**base, **outcome, "warnings": base["warnings"] + outcome["warnings"]}
 
 
 def _capture_segment(sh: Shell, request: Request, options: Options, extractor: Extractor,
                      mark: Any, since: Mapping[str, Any] | None,
                      cleaned: Transcript) -> dict[str, Any]:
     evidence = _store_segment(cleaned, request, since, options)
-    project = _project(request, cleaned, options)
-    candidates = list(extractor(cleaned, project_root=project.root))
-    screened = screen_candidates([_scoped(c, project.id) for c in candidates],
-                                 _screen_ctx(sh))
+    placed = placement.place(sh, cleaned, mark, request.cwd, options.environ)
+    with problems.collecting() as trouble:
+        candidates = list(extractor(cleaned, project_root=placed.root))
+    scoped = [placement.scoped(c, placed, SOURCE_TYPE)
+              for c in in_valid_order(candidates, cleaned, sh.now())]
+    screened = screen_candidates([c for c in scoped if c is not None], _screen_ctx(sh))
     _reach("extracted", options)
-    result = _commit(sh, request, options, mark, cleaned, screened["admitted"], evidence)
-    return _outcome(result, screened, candidates, project, evidence)
+    result = _commit(sh, request, options, mark, cleaned, screened["admitted"], evidence, placed)
+    outcome = _outcome(result, screened, candidates, placed.project, evidence)
+    if None in scoped:
+        outcome["counts"]["unplaced"] = scoped.count(None)
+    return {**outcome, "warnings": problems.announce(trouble, log, agent=request.agent)
+            + placement.announce(placed, scoped.count(None), log, agent=request.agent)}
 
 
-def _read(request: Request, mark: Mapping[str, Any] | None) -> tuple[Transcript, bool]:
+_MISMATCH = ("the transcript no longer matches the mark (moved, replaced or truncated): "
+             "read again from the start")
+_NOW_PLACED = ("the session was captured before with no known project; now that its cwd is "
+               "given, it is read again from the start")
+
+
+def _read(request: Request, mark: Mapping[str, Any] | None) -> tuple[Transcript, str | None]:
     """The transcript from the mark on. Offsets belong to a file: a mark made on another file
     (the session's transcript moved) or one the file no longer fits is not trusted, and the
-    file is read whole (what was captured already reinforces; it is not stored twice)."""
+    file is read whole (what was captured already reinforces; it is not stored twice). So is
+    a session captured with no known project once a cwd for it is given: its project facts
+    were left out, and now have a home."""
     mark = mark or {}
     if mark and not _same_file(mark.get("transcript"), request.transcript):
-        return _read_from(request, 0, {}), True
+        return _read_from(request, 0, {}), _MISMATCH
+    if request.cwd and placed_nowhere(mark):
+        return _read_from(request, 0, {}), _NOW_PLACED
     try:
-        return _read_from(request, mark.get("offset", 0), mark.get("subagents") or {}), False
+        return _read_from(request, mark.get("offset", 0), mark.get("subagents") or {}), None
     except ClaimgraphError as err:
         if err.type not in _REREAD_TYPES or not mark:
             raise
-    return _read_from(request, 0, {}), True
+    return _read_from(request, 0, {}), _MISMATCH
 
 
 def _read_from(request: Request, offset: int, subagents: Mapping[str, int]) -> Transcript:
@@ -257,27 +281,10 @@ def _store_segment(cleaned: Transcript, request: Request, mark: Mapping[str, Any
     return name
 
 
-def _project(request: Request, cleaned: Transcript, options: Options) -> Project:
-    """From the session's cwd; a cwd that is gone (another machine's transcript) still has the
-    remote the agent recorded (Codex does), which beats a path that exists nowhere here."""
-    cwd = request.cwd or cleaned.session.cwd or os.getcwd()
-    project = resolve_project(cwd, options.environ)
-    remote = normalize_remote(cleaned.session.repository_url or "")
-    if project.source == "path" and remote:
-        return dataclasses.replace(project, id=remote, source="remote")
-    return project
-
-
 def find_extractor(name: str, environ: Mapping[str, str] | None = None) -> Extractor:
     """The named extractor(s), looked up before any work so a typo costs nothing."""
     from claimgraph.capture.extract import get_extractor  # the extractors load only to capture
     return get_extractor(name, environ)
-
-
-def _scoped(candidate: Mapping[str, Any], project: str) -> dict[str, Any]:
-    """``user`` scope stays; everything else is this project's."""
-    scope = "user" if candidate.get("scope") == "user" else project
-    return {**candidate, "scope": scope, "source_type": candidate.get("source_type") or SOURCE_TYPE}
 
 
 def _screen_ctx(sh: Shell) -> dict[str, set[str]]:
@@ -290,8 +297,8 @@ def _screen_ctx(sh: Shell) -> dict[str, set[str]]:
 # --- the write --------------------------------------------------------------------------------
 
 def _commit(sh: Shell, request: Request, options: Options, mark: Any, transcript: Transcript,
-            admitted: list[dict[str, Any]] | None = None,
-            evidence: str | None = None) -> dict[str, Any] | None:
+            admitted: list[dict[str, Any]] | None = None, evidence: str | None = None,
+            placed: placement.Placement | None = None) -> dict[str, Any] | None:
     """Under the write lease, in one transaction: the episode with its facts, and the mark."""
     with lease.write_lease(options.db, OWNER, options.lease_wait_ms,
                            ttl_ms=options.lease_ttl_ms) as held:
@@ -306,7 +313,10 @@ def _commit(sh: Shell, request: Request, options: Options, mark: Any, transcript
             if evidence is not None:
                 result = _write_episode(sh, request, options, transcript, admitted or [], evidence)
             episode = result["episode"]["id"] if result else None
-            sh.store.set_mark(request.mark_key, _next_mark(request, transcript, episode, sh))
+            sh.store.set_mark(request.mark_key, _next_mark(request, transcript, episode, sh,
+                                                           _origin_of(placed, mark)))
+            if placed:
+                placement.remember(sh, placed)
             _reach("marked", options)
         _reach("committed", options)
     return result
@@ -348,10 +358,16 @@ def summarize(predicates: Iterable[str], reinforced: int = 0) -> str:
 
 
 def _next_mark(request: Request, transcript: Transcript, episode: str | None,
-               sh: Shell) -> dict[str, Any]:
-    return {"transcript": request.transcript, "offset": transcript.end_offset,
+               sh: Shell, origin: Mapping[str, Any] | None) -> dict[str, Any]:
+    mark = {"transcript": request.transcript, "offset": transcript.end_offset,
             "line": transcript.end_line, "subagents": dict(transcript.subagent_offsets),
             "episode": episode, "captured_at": sh.now()}
+    return {**mark, "origin": dict(origin)} if origin else mark
+
+
+def _origin_of(placed: placement.Placement | None, mark: Any) -> Mapping[str, Any] | None:
+    """This pass's origin, else the one already marked (a pass with no events keeps it)."""
+    return placed.origin.as_mark() if placed else marked_origin(mark)
 
 
 def _remove_spool(request: Request, options: Options) -> list[str]:
@@ -386,11 +402,12 @@ def _report(request: Request, transcript: Transcript, mark: Mapping[str, Any] | 
 
 
 def _outcome(result: Mapping[str, Any], screened: Mapping[str, list], candidates: list,
-             project: Project, evidence: str) -> dict[str, Any]:
+             project: Project | None, evidence: str) -> dict[str, Any]:
     counts = dict(result["counts"])
     if screened["inadmissible"]:
         counts["inadmissible"] = len(screened["inadmissible"])
-    return {"status": "captured", "project": project.id, "episode": result["episode"]["id"],
+    return {"status": "captured", "project": project.id if project else None,
+            "episode": result["episode"]["id"],
             "evidence": evidence, "candidates": len(candidates), "counts": counts,
             "inadmissible": [_why(c) for c in screened["inadmissible"]],
             "errors": [{"subject": e["input"].get("subject"), "predicate": e["input"].get(

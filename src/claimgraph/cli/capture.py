@@ -38,8 +38,9 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("transcript", nargs="?", metavar="TRANSCRIPT", help="the transcript file")
     p.add_argument("--agent", choices=AGENTS, help="who wrote it (default: sniffed)")
     p.add_argument("--session", help="session id (default: the payload's, else the file name)")
-    p.add_argument("--cwd", help="the session's working directory, for the project id "
-                   "(default: the payload's, else the transcript's)")
+    p.add_argument("--cwd", help="the directory the session started in, for the project id "
+                   "(default: the payload's, else the transcript's first; with neither, only "
+                   "user-scope facts are kept)")
     p.add_argument("--spool", metavar="FILE", help="a hook payload; removed after success")
     p.add_argument("--extractor", help="which extractor (default: the extractor setting)")
     p.add_argument("--no-curate", action="store_true", help="do not start the curator")

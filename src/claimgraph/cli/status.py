@@ -38,6 +38,8 @@ def render(report: dict[str, Any], now_ms: int) -> list[str]:
             ("capture", _run_line(report["last_capture"], now_ms)),
             ("curation", _run_line(report["last_curation"], now_ms)),
             ("failures", _failures_line(report["failures"]))]
+    if report["model_extractor"]["count"]:
+        rows.append(("model", _model_line(report["model_extractor"])))
     rows += [(f"{name} lease", _lease_line(held)) for name, held in report["leases"].items()]
     rows.append(("daemon", _daemon_line(report["daemon"])))
     rows += [("hooks", f"{agent}: {_hooks_line(hooks)}")
@@ -80,6 +82,11 @@ def _failures_line(failures: dict[str, Any]) -> str:
         return "none in the last 24 hours"
     where = ", ".join(f"{n} in {log}" for log, n in failures["by_log"].items())
     return f"{failures['count']} in the last 24 hours ({where}): `{failures['command']}`"
+
+
+def _model_line(model: dict[str, Any]) -> str:
+    reasons = ", ".join(f"{n} {reason}" for reason, n in model["by_reason"].items())
+    return f"{model['count']} failed call(s) in the last 24 hours ({reasons})"
 
 
 def _lease_line(held: dict[str, Any]) -> str:

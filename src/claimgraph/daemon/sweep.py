@@ -121,13 +121,22 @@ def find_candidates(db: Path, environ: Mapping[str, str], settings: DaemonSettin
     spooled = {_spooled_transcript(p) for p in spools}
     marks = _MarkReader(db)
     try:
-        for path, agent in transcripts(environ):
+        for path, agent in sorted(transcripts(environ), key=_age):  # oldest session first
             mark = marks.get(f"capture:{agent}:{path.stem}")
             if str(path) not in spooled and is_due(path, mark, now, settings.idle_minutes * 60):
                 found.append(Candidate("transcript", str(path), agent, path.stem))
     finally:
         marks.close()
     return found
+
+
+def _age(found: tuple[Path, str]) -> float:
+    """Sessions are captured in the order they happened: a fact's valid time then only ever
+    moves forward, and a newer value supersedes an older one instead of being flagged."""
+    try:
+        return found[0].stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def _spooled_transcript(spool: Path) -> str | None:

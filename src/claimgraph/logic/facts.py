@@ -118,6 +118,11 @@ def decide_assert(*, fact: Mapping[str, Any], pred: Mapping[str, Any],
     """The plan for asserting ``fact``: branches in the original's order (REFERENCE §3.3).
 
     1. same object already valid: reinforce it, or escalate when the caller STATED a stronger class;
+       1b. (ours) same object already on record as true at the fact's valid-from, though retired
+       since: reinforce that record. Only a BACKDATED fact can hit this (a retired record ends
+       at or before now), so the original's branches are unchanged for facts valid from now;
+       it keeps a replayed or re-captured old session from storing known history again as a
+       live fact (flagged against its own successor, or as a revenant);
     2. conflicts (single-valued rivals, exclusion antagonists): supersede, flag or ignore;
     3. a lower-trust source re-asserting a retired belief that has a successor: flag as revenant;
     4. otherwise insert.
@@ -133,6 +138,9 @@ def decide_assert(*, fact: Mapping[str, Any], pred: Mapping[str, Any],
     duplicate = next((f for f in existing if same_object(f, fact)), None)
     if duplicate is not None:
         return _duplicate_plan(fact, duplicate, stated_epistemic)
+    recorded = _on_record(fact, revenants)
+    if recorded is not None:
+        return {"action": "reinforce", "existing": recorded, "fact": fact}
     conflicting = _conflicting(fact, pred, existing, exclusion)
     if conflicting:
         return _conflict_plan(fact, conflicting, on_conflict)
@@ -154,6 +162,17 @@ def _duplicate_plan(fact: Mapping[str, Any], duplicate: Mapping[str, Any],
     if _starts_after(duplicate, fact):
         return _flag(fact, [duplicate], "backdated-overlap")
     return _supersede(fact, [duplicate])
+
+
+def _on_record(fact: Mapping[str, Any],
+               retired: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """A retired fact with the same object whose valid interval holds the new valid-from."""
+    start = fact.get("t_valid")
+    if start is None:
+        return None
+    return next((f for f in retired if same_object(f, fact) and f.get("t_invalid") is not None
+                 and f.get("t_valid") is not None and f["t_valid"] <= start < f["t_invalid"]),
+                None)
 
 
 def _conflicting(fact: Mapping[str, Any], pred: Mapping[str, Any],

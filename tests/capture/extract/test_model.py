@@ -15,10 +15,12 @@ from typing import Any, Iterator
 import psutil
 import pytest
 
+from claimgraph.capture import problems
 from claimgraph.capture.events import Event, Transcript, TranscriptBuilder
 from claimgraph.capture.extract.model import (
-    MAX_CANDIDATES, OMITTED, PROSE_NOTE, ModelExtractor, build_prompt, enabled_in, prepare,
-    read_candidates, render_turn)
+    MAX_CANDIDATES, OMITTED, PROSE_NOTE, ModelExtractor, build_prompt, enabled_in, failure_hint,
+    prepare, read_candidates, render_turn)
+from claimgraph.errors import ClaimgraphError
 from claimgraph.config import load_settings
 from claimgraph.llm import Budget
 from claimgraph.logic.predicates import CORE_PREDICATES
@@ -29,7 +31,8 @@ FAKE = Path(__file__).parents[2] / "fixtures_bin" / "fake_model.py"
 PATH = "/work/session.jsonl"
 GITHUB_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 CANDIDATE_KEYS = {"subject", "predicate", "object", "object_kind", "epistemic", "confidence",
-                  "scope", "source_type", "subject_type", "object_type", "evidence", "rule"}
+                  "scope", "source_type", "subject_type", "object_type", "evidence", "rule",
+                  "valid_from"}
 
 
 def event(kind: str, line: int, text: str = "", **fields: Any) -> Event:
@@ -285,6 +288,16 @@ def test_unlocatable_facts_say_only_the_model_vouches_for_them() -> None:
     assert candidates[0]["evidence"] == ["model: claude"]
 
 
+def test_a_fact_is_valid_from_the_turn_its_evidence_quotes() -> None:
+    dated = transcript(event("prompt", 1, "We use pytest for tests.", timestamp=1_000),
+                       event("prompt", 2, "Deploys go through Fly.io.", timestamp=2_000))
+    _, shown = build_prompt(dated, (), 60_000)
+    reply = lines(fact(predicate="deployed-via", object="fly.io"), fact(object="pytest"),
+                  fact(subject="db", object="postgres"))
+    candidates, _ = read_candidates(reply, shown, "claude")
+    assert [c["valid_from"] for c in candidates] == [2_000, 1_000, None]  # None: capture dates it
+
+
 def test_tool_output_and_turns_the_model_was_not_shown_are_never_quoted() -> None:
     old = event("prompt", 1, "we deploy to heroku")
     filler = [event("assistant", n, f"step {n} " + "z" * 100) for n in range(2, 200)]
@@ -366,6 +379,50 @@ def test_an_empty_segment_costs_no_call(fake_env: dict[str, str]) -> None:
     empty = transcript(event("meta", 1, "<command-name>/clear</command-name>"))
     assert extractor(fake_env, budget=budget).extract(empty, project_root="/work") == []
     assert reports(fake_env) == [] and budget.spent_calls == 0
+
+
+def test_a_reply_with_no_json_at_all_is_a_reported_failure(fake_env: dict[str, str]) -> None:
+    Path(fake_env["FAKE_MODEL_OUTPUT"]).write_text("Sure! This project uses pytest.\n")
+    with problems.collecting() as found:
+        assert extractor(fake_env).extract(SESSION, project_root="/work") == []
+    (problem,) = found
+    assert (problem["event"], problem["reason"]) == ("capture.model-failed",
+                                                     "model-output-unparsable")
+    assert "Sure! This project" in problem["message"] and "JSON" in problem["hint"]
+
+
+@pytest.mark.parametrize("reply", ["", "\n\n", lines(fact(), "and some chatter")])
+def test_an_empty_or_partly_parsable_reply_is_no_failure(fake_env: dict[str, str],
+                                                         reply: str) -> None:
+    Path(fake_env["FAKE_MODEL_OUTPUT"]).write_text(reply)
+    with problems.collecting() as found:
+        model = extractor(fake_env)
+        model.extract(SESSION, project_root="/work")
+    assert found == [] and model.error is None
+
+
+@pytest.mark.parametrize("mode, event", [("fail", "capture.model-failed"),
+                                         ("budget", "capture.model-budget")])
+def test_failures_reach_the_capture_pass_collecting_them(fake_env: dict[str, str], mode: str,
+                                                         event: str) -> None:
+    budget = Budget(0, 1_000_000) if mode == "budget" else None
+    with problems.collecting() as found:
+        extractor({**fake_env, "FAKE_MODEL_MODE": mode}, budget=budget).extract(
+            SESSION, project_root="/work")
+    assert [p["event"] for p in found] == [event]
+    assert found[0]["hint"] and "\n" not in found[0]["hint"]
+
+
+def test_outside_a_capture_pass_a_failure_is_only_recorded(fake_env: dict[str, str]) -> None:
+    model = extractor({**fake_env, "FAKE_MODEL_MODE": "fail"})
+    assert model.extract(SESSION, project_root="/work") == [] and model.error is not None
+
+
+@pytest.mark.parametrize("cmd, says", [("claude -p", "npm install -g @anthropic-ai/claude-code"),
+                                       ("/opt/llm/bin/ask --json", "install `ask`")])
+def test_a_missing_command_hint_says_what_to_install_or_set(cmd: str, says: str) -> None:
+    hint = failure_hint(ClaimgraphError("llm-command-missing", "gone"), cmd)
+    assert says in hint and "llm_cmd" in hint and "\n" not in hint
 
 
 def test_the_evidence_fallback_names_the_command() -> None:

@@ -18,8 +18,13 @@ REFERENCE §12.1):
   transcript file. When neither appears (a paraphrased lesson), the evidence is
   ``model: <command>``: only the model vouches for it. Neither form names a file, so the audit
   reads them as "no file cited", not as unsupported claims.
-- A failing command (missing, over budget, timing out, exiting non-zero) costs this pass its
-  model candidates, never the capture: ``extract`` logs it, keeps it in ``error``, returns [].
+- A candidate is valid from the time of the turn its evidence quotes (``valid_from``); one
+  only the model vouches for gets the session's time from the capture pass.
+- A failing command (missing, over budget, timing out, exiting non-zero, answering without a
+  single JSON line) costs this pass its model candidates, never the capture: ``extract`` logs
+  it, keeps it in ``error``, reports it to the capture pass (``capture.problems``: a warning
+  in the report, ``capture.model-failed``/``capture.model-budget`` in capture.log, counted by
+  ``status``) with a one-line hint, and returns [].
 """
 
 from __future__ import annotations
@@ -28,12 +33,13 @@ import json
 import math
 import os
 import re
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Tuple
 
+from claimgraph.capture import problems
 from claimgraph.capture.events import Event, Transcript
 from claimgraph.errors import ClaimgraphError
 from claimgraph.llm import (
-    Budget, Completion, UsageLog, command_argv, log_to_stdlib, run_model_command)
+    LLM_CMD_HINT, Budget, Completion, UsageLog, command_argv, log_to_stdlib, run_model_command)
 from claimgraph.logic.clean import clean_text
 from claimgraph.logic.model import EPISTEMIC_STRENGTH
 from claimgraph.logic.predicates import CORE_BY_ID, CORE_PREDICATES, object_shape
@@ -109,7 +115,8 @@ class ModelExtractor:
 
     def extract(self, transcript: Transcript, *, project_root: str | None = None,
                 roster: Iterable[Any] = ()) -> list[dict[str, Any]]:
-        """Candidates from the model; [] (with ``error`` set) when the command fails.
+        """Candidates from the model; [] (with ``error`` set, and the problem reported to the
+        capture pass) when the command fails or its reply holds no JSON at all.
 
         ``project_root`` is accepted for the common interface only: the model sees no files,
         and its evidence cites the transcript, never a project path.
@@ -122,15 +129,69 @@ class ModelExtractor:
             self.completion = run_model_command(
                 self.cmd, prompt, timeout_ms=self.timeout_ms, environ=self.environ,
                 budget=self.budget, on_usage=self.log)
+            candidates, self.rejected = read_candidates(self.completion.text, shown,
+                                                        self.command_name)
+            if not candidates and unparsable(self.completion.text, self.rejected):
+                raise _unparsable_error(self.command_name, self.completion.text)
         except ClaimgraphError as exc:
-            self.error = exc.to_dict()
-            self.log("extract.model.failed", **self.error)
-            return []
-        candidates, self.rejected = read_candidates(self.completion.text, shown, self.command_name)
+            return self._failed(exc)
         self.log("extract.model.done", candidates=len(candidates), rejected=len(self.rejected))
         return candidates
 
+    def _failed(self, exc: ClaimgraphError) -> list[dict[str, Any]]:
+        """Recorded here, logged, and reported to the capture pass: never silent."""
+        self.error = exc.to_dict()
+        self.log("extract.model.failed", **self.error)
+        budget = exc.type == "llm-budget-exhausted"
+        problems.report("capture.model-budget" if budget else "capture.model-failed",
+                        reason=exc.type, message=exc.message, hint=failure_hint(exc, self.cmd))
+        return []
+
     __call__ = extract  # an instance is an ``Extractor`` for the EXTRACTORS registry
+
+
+# --- failures -----------------------------------------------------------------------------
+
+CLAUDE_INSTALL = "npm install -g @anthropic-ai/claude-code"
+OFF_SWITCH = "or set extractor = \"builtin\" to capture without a model"
+REPLY_EXCERPT_CHARS = 120
+
+
+def failure_hint(exc: ClaimgraphError, cmd: str | Sequence[str]) -> str:
+    """One line: what to install or set so the next pass gets its model facts."""
+    if exc.type == "llm-command-missing":
+        program = _program(cmd)
+        install = (f"install Claude Code ({CLAUDE_INSTALL}) so `claude` is on PATH"
+                   if program == "claude" else f"install `{program}` or put it on PATH")
+        return f"{install}, or point llm_cmd (CLAIMGRAPH_LLM_CMD) at another command, {OFF_SWITCH}"
+    if exc.type == "llm-budget-exhausted":
+        return ("raise budget (CLAIMGRAPH_BUDGET, or budget in config.toml): model calls per "
+                "capture pass; this segment's model facts were skipped")
+    return exc.hint or LLM_CMD_HINT
+
+
+def _program(cmd: str | Sequence[str]) -> str:
+    try:
+        return os.path.basename(command_argv(cmd)[0])
+    except ClaimgraphError:
+        return RULE
+
+
+def unparsable(reply: str, rejected: Sequence[Mapping[str, Any]]) -> bool:
+    """Text came back, and not one line of it was a JSON object (an empty reply is fine:
+    the prompt asks for nothing when nothing qualifies)."""
+    return bool(rejected) and all(r["reason"] == "not a JSON object" for r in rejected) \
+        and bool(reply.strip())
+
+
+def _unparsable_error(command: str, reply: str) -> ClaimgraphError:
+    first = next((line.strip() for line in reply.splitlines() if line.strip()), "")
+    return ClaimgraphError(
+        "model-output-unparsable", f"the model command {command!r} answered, but no line of "
+        f"its reply is a JSON object (it begins: {_clip(first, REPLY_EXCERPT_CHARS)!r})",
+        hint="llm_cmd must print one JSON object per line (a plain prompt-in, text-out command "
+             "such as `claude -p`); run it by hand with a short prompt to see what it prints",
+        command=command)
 
 
 # --- the prompt ---------------------------------------------------------------------------
@@ -247,7 +308,9 @@ def read_candidates(text: str, shown: Sequence[Event],
             rejected.append({"line": number, "reason": reason, "text": raw[:QUOTE_CHARS]})
             continue
         seen.add(key)
-        candidate["evidence"] = [evidence_for(candidate, quotable) or f"model: {command}"]
+        found = locate(candidate, quotable)
+        candidate["evidence"] = [found[0] if found else f"model: {command}"]
+        candidate["valid_from"] = found[1] if found else None
         candidates.append(candidate)
     return candidates, rejected
 
@@ -309,7 +372,7 @@ def _candidate(fields: Mapping[str, Any], subject: str, predicate: str,
             "source_type": SOURCE_TYPE,
             "subject_type": _text(fields.get("subject_type"))[:TYPE_MAX] or None,
             "object_type": _text(fields.get("object_type"))[:TYPE_MAX] or None,
-            "evidence": [], "rule": RULE}
+            "evidence": [], "valid_from": None, "rule": RULE}
 
 
 def _text(value: Any, numbers: bool = False) -> str:
@@ -336,22 +399,32 @@ def _confidence(value: Any) -> float:
 
 # --- evidence -----------------------------------------------------------------------------
 
-def _quotable_turns(shown: Sequence[Event]) -> list[tuple[int, str]]:
+Turn = Tuple[int, str, Optional[int]]  # line, cleaned text, timestamp (ms)
+
+
+def _quotable_turns(shown: Sequence[Event]) -> list[Turn]:
     """Human prompts first (a person's words), then assistant text; tool traffic never."""
     turns = [e for e in shown if e.kind == "prompt"] + [e for e in shown if e.kind == "assistant"]
-    return [(event.line, clean_text(event.text)) for event in turns]
+    return [(event.line, clean_text(event.text), event.timestamp) for event in turns]
 
 
-def evidence_for(candidate: Mapping[str, Any],
-                 turns: Sequence[tuple[int, str]]) -> str | None:
+def evidence_for(candidate: Mapping[str, Any], turns: Sequence[Turn]) -> str | None:
+    found = locate(candidate, turns)
+    return found[0] if found else None
+
+
+def locate(candidate: Mapping[str, Any],
+           turns: Sequence[Turn]) -> tuple[str, int | None] | None:
+    """The evidence quote and the time of the turn that holds the object, else the subject:
+    that turn taught the fact, so the fact is valid from then (not from capture time)."""
     for needle in (candidate["object"], candidate["subject"]):
         if len(needle) < MIN_NEEDLE:
             continue
         pattern = re.compile(r"\s+".join(map(re.escape, needle.split())), re.IGNORECASE)
-        for line, text in turns:
+        for line, text, stamp in turns:
             found = pattern.search(text)
             if found:
-                return f"transcript#L{line}: {_quote(text, found.start(), found.end())}"
+                return f"transcript#L{line}: {_quote(text, found.start(), found.end())}", stamp
     return None
 
 

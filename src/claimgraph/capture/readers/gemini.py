@@ -28,13 +28,14 @@ AGENT = "gemini"
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
 _MESSAGES_KEY = re.compile(r'"messages"\s*:\s*\[')
 _SESSION_ID = re.compile(r'"sessionId"\s*:\s*"([^"\\]*)"')
+_PROJECT_HASH = re.compile(r'"projectHash"\s*:\s*"([0-9a-fA-F]{64})"')
 
 
 def read(path: str, start_offset: int = 0) -> Transcript:
     builder = TranscriptBuilder(path, AGENT, start_offset)
     text = _load(path, start_offset)
     session_id = _session_id(text)
-    builder.remember(session_id=session_id)
+    builder.remember(session_id=session_id, project_hash=_project_hash(text))
     end_offset, end_line = start_offset, 0
     for message, start, end, line, last_line in _messages(text, builder, path):
         end_offset, end_line = end, last_line
@@ -60,6 +61,13 @@ def _load(path: str, start_offset: int) -> str:
 def _session_id(text: str) -> str | None:
     match = _SESSION_ID.search(text)
     return match[1] if match else None
+
+
+def _project_hash(text: str) -> str | None:
+    """Looked for only before the messages: a message may quote another session's header."""
+    head = _MESSAGES_KEY.search(text)
+    match = _PROJECT_HASH.search(text, 0, head.start() if head else len(text))
+    return match[1].lower() if match else None
 
 
 def _messages(text: str, builder: TranscriptBuilder,

@@ -1,0 +1,358 @@
+"""Where facts belong: the project a session STARTED in (origin.py), never where a later `cd`
+went, never the directory capture runs in; worktrees share their repository's memory; Gemini
+sessions are placed by the project hash they recorded; no project means user facts only."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from claimgraph.capture import origin as origins
+from claimgraph.capture.events import Event, SessionInfo, Transcript
+from claimgraph.capture.extract import EXTRACTORS
+from claimgraph.capture.readers import read_transcript
+from claimgraph.store.open import open_store
+
+from .test_run import CLAUDE, TRANSCRIPTS, Session, capture, git_repo
+
+GEMINI_SESSION = TRANSCRIPTS / "gemini" / "session-2025-10-27T19-55-981c87cb.json"
+#: The Gemini fixture's projectHash is sha256 of this path (checked below, not assumed).
+GEMINI_ROOT = "/Users/jnarowski/Dev/playground/src/test-project"
+CD_SESSION = CLAUDE / "full-session-four.jsonl"  # starts at the monorepo root, then cd apps/app
+MONOREPO = "/Users/jnarowski/Dev/sourceborn/src/agent-workflows-monorepo-v2"
+
+needs_git = pytest.mark.skipif(
+    subprocess.run(["git", "--version"], capture_output=True).returncode != 0,
+    reason="git is not installed")
+
+
+@pytest.fixture
+def db() -> Path:
+    return Path(os.environ["CLAIMGRAPH_DB"])
+
+
+@pytest.fixture
+def probe(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    """A registered extractor with one project fact and one user fact, independent of the
+    built-in rules; it records the project_root each call was given."""
+    roots: list[str | None] = []
+
+    def extract(transcript: Transcript, *, project_root: str | None) -> list[dict[str, Any]]:
+        roots.append(project_root)
+        first = next(e for e in transcript.events if e.kind == "prompt")
+        quote = f"{first.source_file}:{first.line}: {first.text[:60]}"
+        return [{"subject": "shop", "predicate": "core/depends-on", "object": "postgres",
+                 "object_kind": "entity", "epistemic": "observation", "confidence": 0.8,
+                 "scope": "project", "evidence": [quote], "rule": "probe"},
+                {"subject": "me", "predicate": "core/prefers", "object": "ripgrep",
+                 "object_kind": "entity", "epistemic": "preference", "confidence": 0.8,
+                 "scope": "user", "evidence": [quote], "rule": "probe"}]
+    monkeypatch.setitem(EXTRACTORS, "probe", extract)
+    return roots
+
+
+def scopes(db: Path) -> dict[str, set[str]]:
+    store = open_store(db, create=False)
+    try:
+        found: dict[str, set[str]] = {}
+        for fact in store.all_facts():
+            found.setdefault(fact["scope"], set()).add(fact["subject"]["name"])
+        return found
+    finally:
+        store.close()
+
+
+def git(cwd: Path, *args: str) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@example.com")
+    subprocess.run(["git", "-C", str(cwd), *args], check=True, capture_output=True, env=env)
+
+
+def repo_with_worktree(tmp_path: Path, remote: str | None) -> tuple[Path, Path]:
+    main = tmp_path / "main"
+    main.mkdir()
+    git(main, "init", "-q")
+    git(main, "commit", "-q", "--allow-empty", "-m", "start")
+    if remote:
+        git(main, "remote", "add", "origin", remote)
+    git(main, "worktree", "add", "-q", str(tmp_path / "feature"))
+    return main, tmp_path / "feature"
+
+
+def one_prompt_session(path: Path, cwd: Path, text: str = "Keep the API small.",
+                       session_id: str = "s-1") -> Session:
+    session = Session(path, cwd, session_id)
+    session.write(session.prompt(text))
+    return session
+
+
+def logged(stderr: str, event: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in stderr.splitlines()
+            if line.startswith("{") and f'"{event}"' in line]
+
+
+def gemini_document(path: Path, root: str, *, tool_path: str | None = None) -> Path:
+    """A Gemini session whose projectHash is sha256(root), naming no directory (unless
+    ``tool_path``): only a matching hash can place it."""
+    calls = ([{"id": "c1", "name": "read_file", "args": {"absolute_path": tool_path},
+               "status": "success", "result": []}] if tool_path else [])
+    path.write_text(json.dumps({
+        "sessionId": "g-1", "projectHash": hashlib.sha256(root.encode()).hexdigest(),
+        "startTime": "2026-01-05T10:00:00.000Z", "lastUpdated": "2026-01-05T10:05:00.000Z",
+        "messages": [
+            {"id": "m1", "timestamp": "2026-01-05T10:00:00.000Z", "type": "user",
+             "content": "Keep the API small."},
+            {"id": "m2", "timestamp": "2026-01-05T10:01:00.000Z", "type": "gemini",
+             "content": "Understood.", "toolCalls": calls}]}, indent=2))
+    return path
+
+
+# --- the origin, unit by unit ------------------------------------------------------------------
+
+def transcript_of(*events: Event, start: int = 0, **session: Any) -> Transcript:
+    return Transcript("/nowhere/t.jsonl", "claude-code", SessionInfo("claude-code", **session),
+                      tuple(events), start, start + 10, 1, {}, ())
+
+
+def no_known() -> dict[str, str]:
+    raise AssertionError("known roots are looked up only for a Gemini hash")
+
+
+def test_the_reader_keeps_the_first_cwd_as_the_start_and_the_latest_as_cwd():
+    session = read_transcript(CD_SESSION).session
+    assert session.start_cwd == MONOREPO
+    assert session.cwd == MONOREPO + "/apps/app"
+
+
+def test_a_marked_origin_beats_the_payload_and_the_transcript():
+    mark = {"offset": 10, "origin": {"cwd": "/first", "source": "request"}}
+    found = origins.find_origin(transcript_of(start_cwd="/t"), mark, "/payload", no_known, "/x")
+    assert found == origins.Origin("/first", "mark")
+
+
+def test_the_payload_cwd_beats_the_transcript_s_first_cwd():
+    found = origins.find_origin(transcript_of(start_cwd="/t"), None, "/payload", no_known, "/x")
+    assert found == origins.Origin("/payload", "request")
+
+
+def test_without_a_payload_the_transcript_s_first_cwd_is_the_origin():
+    found = origins.find_origin(transcript_of(start_cwd="/t", cwd="/t/sub"), None, None,
+                                no_known, "/x")
+    assert found == origins.Origin("/t", "transcript")
+
+
+def test_a_later_segment_under_an_old_mark_reads_the_start_from_the_file_head(tmp_path):
+    path = tmp_path / "s.jsonl"
+    session = Session(path, tmp_path / "started-here")
+    session.write(session.prompt("one"))
+    session.cwd = tmp_path / "cd-ed-into"
+    session.write(session.prompt("two"))
+    tail = read_transcript(path, start_offset=len(path.read_bytes().splitlines(True)[0]))
+    assert tail.session.start_cwd == str(tmp_path / "cd-ed-into")  # all the segment shows
+    found = origins.find_origin(tail, {"offset": 1}, None, no_known, "/x")
+    assert found == origins.Origin(str(tmp_path / "started-here"), "transcript")
+
+
+def test_a_codex_rollout_read_from_an_offset_still_starts_at_its_session_meta_cwd():
+    rollout = next((TRANSCRIPTS / "codex").glob("rollout-2025-09-24*.jsonl"))
+    first_line = len(rollout.read_bytes().splitlines(True)[0])
+    tail = read_transcript(rollout, start_offset=first_line)
+    assert tail.session.start_cwd == origins.head_cwd(str(rollout)) == \
+        json.loads(rollout.read_text().splitlines()[0])["payload"]["cwd"]
+
+
+def test_nothing_known_is_no_origin_not_the_capture_s_own_directory():
+    found = origins.find_origin(transcript_of(), None, None, no_known, os.getcwd())
+    assert found == origins.Origin(None, "none")
+
+
+def test_gemini_computes_its_project_hash_as_sha256_of_the_root_path():
+    document = json.loads(GEMINI_SESSION.read_text())
+    assert origins.path_hash(GEMINI_ROOT) == document["projectHash"]
+    assert read_transcript(GEMINI_SESSION).session.project_hash == document["projectHash"]
+
+
+def test_a_gemini_session_is_placed_by_a_directory_it_names_whose_hash_matches():
+    transcript = read_transcript(GEMINI_SESSION)
+    found = origins.find_origin(transcript, None, None, dict, "/somewhere/else")
+    assert found == origins.Origin(GEMINI_ROOT, "gemini-hash")
+
+
+def test_a_gemini_hash_is_matched_against_known_roots_before_any_hashing():
+    wanted = origins.path_hash("/known/root")
+    assert origins.match_project_hash(wanted, iter(()), {wanted: "/known/root"}) == "/known/root"
+    assert origins.match_project_hash(wanted, ["/a", "/b"], {}) is None
+
+
+def test_candidates_are_named_paths_with_their_parents_then_the_capture_cwd():
+    event = Event("tool_call", "gemini", "f", 1, tool_input={"file_path": "/r/src/app.py",
+                                                              "limit": 3})
+    prompt = Event("prompt", "gemini", "f", 2, "Workspace Directories:\n  - /w/proj\n")
+    found = list(origins.candidate_dirs(transcript_of(event, prompt), "/here"))
+    assert found == ["/r/src/app.py", "/r/src", "/r", "/w/proj", "/w", "/here"]
+
+
+def test_known_roots_are_bounded_keep_the_newest_and_change_only_on_news():
+    roots: dict[str, str] = {}
+    for n in range(origins.MAX_KNOWN_ROOTS + 5):
+        roots = origins.remember_roots(roots, f"/p{n}", f"/p{n}") or roots
+    assert len(roots) == origins.MAX_KNOWN_ROOTS
+    assert f"/p{origins.MAX_KNOWN_ROOTS + 4}" in roots.values() and "/p0" not in roots.values()
+    assert origins.remember_roots(roots, "/p7", None) is None
+    assert origins.path_scopes(["/a", "github.com/x/y", "user", None]) == {
+        origins.path_hash("/a"): "/a"}
+
+
+# --- captures end to end -----------------------------------------------------------------------
+
+def test_a_session_that_cds_elsewhere_stays_in_the_project_it_started_in(capsys, db):
+    code, report, _ = capture(capsys, str(CD_SESSION), "--no-curate")
+    assert code == 0 and report["project"] == MONOREPO  # not .../apps/app, where it ended
+
+
+@needs_git
+def test_a_cd_into_another_repository_does_not_move_the_session(capsys, tmp_path, db, probe):
+    home = git_repo(tmp_path / "home-repo", "https://github.com/acme/shop.git")
+    other = git_repo(tmp_path / "other-repo", "https://github.com/acme/other.git")
+    session = Session(tmp_path / "s.jsonl", home)
+    session.write(session.prompt("Look at the other repo."))
+    session.cwd = other
+    session.write(session.prompt("Now fix it there."))
+    _, report, _ = capture(capsys, str(session.path), "--extractor", "probe", "--no-curate")
+    assert report["project"] == "github.com/acme/shop"
+    assert probe == [str(home.resolve())]
+
+
+@needs_git
+@pytest.mark.parametrize("remote", [None, "git@github.com:acme/shop.git"])
+def test_two_worktrees_of_one_repository_share_one_memory(capsys, tmp_path, db, probe, remote):
+    main, feature = repo_with_worktree(tmp_path, remote)
+    one_prompt_session(tmp_path / "a.jsonl", main, session_id="a")
+    one_prompt_session(tmp_path / "b.jsonl", feature, session_id="b")
+    _, first, _ = capture(capsys, str(tmp_path / "a.jsonl"), "--extractor", "probe", "--no-curate")
+    _, second, _ = capture(capsys, str(tmp_path / "b.jsonl"), "--extractor", "probe",
+                           "--no-curate")
+    expected = "github.com/acme/shop" if remote else str(main.resolve())
+    assert first["project"] == second["project"] == expected
+    assert second["counts"] == {"reinforced": 2}  # the feature worktree's session found them
+    assert probe == [str(main.resolve()), str(feature.resolve())]  # files live in each
+
+
+@needs_git
+def test_worktrees_of_a_bare_repository_share_one_memory(tmp_path):
+    from claimgraph.capture.project import resolve_project
+    seed = tmp_path / "seed"
+    seed.mkdir()
+    git(seed, "init", "-q")
+    git(seed, "commit", "-q", "--allow-empty", "-m", "start")
+    bare = tmp_path / "shop.git"
+    git(tmp_path, "clone", "-q", "--bare", str(seed), str(bare))
+    git(bare, "remote", "remove", "origin")  # no remote: the repository's path is the id
+    git(bare, "worktree", "add", "-q", str(tmp_path / "one"))
+    git(bare, "worktree", "add", "-q", str(tmp_path / "two"))
+    one, two = resolve_project(tmp_path / "one"), resolve_project(tmp_path / "two")
+    assert one.id == two.id == str(bare.resolve())
+    assert (one.root, two.root) == (str((tmp_path / "one").resolve()),
+                                    str((tmp_path / "two").resolve()))
+
+
+@needs_git
+def test_a_resumed_session_stays_where_it_started_even_from_another_payload(
+        capsys, tmp_path, db, probe):
+    home = git_repo(tmp_path / "home-repo", "https://github.com/acme/shop.git")
+    session = one_prompt_session(tmp_path / "s.jsonl", home)
+    capture(capsys, str(session.path), "--extractor", "probe", "--no-curate")
+    session.write(session.prompt("Resumed."))
+    _, report, _ = capture(capsys, str(session.path), "--cwd", str(tmp_path), "--extractor",
+                           "probe", "--no-curate")
+    assert report["segment"]["from"] > 0 and report["project"] == "github.com/acme/shop"
+
+
+def test_no_project_keeps_user_facts_only_and_says_so(capsys, tmp_path, db, probe,
+                                                      monkeypatch):
+    unrelated = tmp_path / "some-other-project"
+    unrelated.mkdir()
+    monkeypatch.chdir(unrelated)  # capture runs here; the session never did
+    path = tmp_path / "notes.txt"
+    path.write_text("User: Keep the API small.\n")
+    code, report, err = capture(capsys, str(path), "--agent", "text", "--extractor", "probe",
+                                "--no-curate")
+    assert code == 0 and report["project"] is None
+    assert report["counts"] == {"created": 1, "unplaced": 1}
+    assert any("no project is known" in w and "--cwd" in w for w in report["warnings"])
+    (event,) = logged(err, "capture.no-project")
+    assert event["level"] == "warning" and event["unplaced"] == 1 and "--cwd" in event["hint"]
+    assert scopes(db) == {"user": {"me"}}
+    assert probe == [None]
+
+
+def test_a_session_placed_nowhere_is_read_again_once_its_cwd_is_given(capsys, tmp_path, db,
+                                                                      probe):
+    path = tmp_path / "notes.txt"
+    path.write_text("User: Keep the API small.\n")
+    capture(capsys, str(path), "--agent", "text", "--extractor", "probe", "--no-curate")
+    project = tmp_path / "proj"
+    project.mkdir()
+    _, report, _ = capture(capsys, str(path), "--agent", "text", "--cwd", str(project),
+                           "--extractor", "probe", "--no-curate")
+    assert report["segment"]["from"] == 0 and report["project"] == str(project.resolve())
+    assert report["counts"] == {"created": 1, "reinforced": 1}  # the user fact, not twice
+    assert any("read again from the start" in w for w in report["warnings"])
+    assert scopes(db) == {"user": {"me"}, str(project.resolve()): {"shop"}}
+
+
+def test_the_gemini_fixture_lands_in_the_project_its_hash_names(capsys, tmp_path, db,
+                                                                monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, report, _ = capture(capsys, str(GEMINI_SESSION), "--no-curate")
+    assert code == 0 and report["project"] == GEMINI_ROOT
+    assert report["warnings"] == []
+
+
+def test_a_gemini_session_naming_no_directory_never_takes_the_capture_cwd(
+        capsys, tmp_path, db, probe, monkeypatch):
+    root = tmp_path / "gproj"
+    root.mkdir()
+    document = gemini_document(tmp_path / "session-g.json", str(root))
+    monkeypatch.chdir(tmp_path)  # not the project: its hash does not match
+    _, report, _ = capture(capsys, str(document), "--extractor", "probe", "--no-curate")
+    assert report["project"] is None and report["counts"]["unplaced"] == 1
+
+
+def test_a_gemini_session_run_from_its_own_project_is_placed_there(capsys, tmp_path, db, probe,
+                                                                   monkeypatch):
+    root = tmp_path / "gproj"
+    root.mkdir()
+    document = gemini_document(tmp_path / "session-g.json", str(root))
+    monkeypatch.chdir(root)
+    _, report, _ = capture(capsys, str(document), "--extractor", "probe", "--no-curate")
+    assert report["project"] == str(root.resolve())
+
+
+def test_a_gemini_session_finds_a_root_an_earlier_capture_made_known(capsys, tmp_path, db,
+                                                                     probe, monkeypatch):
+    root = tmp_path / "gproj"
+    root.mkdir()
+    one_prompt_session(tmp_path / "claude.jsonl", root)
+    capture(capsys, str(tmp_path / "claude.jsonl"), "--extractor", "probe", "--no-curate")
+    document = gemini_document(tmp_path / "session-g.json", str(root))
+    monkeypatch.chdir(tmp_path)
+    _, report, _ = capture(capsys, str(document), "--extractor", "probe", "--no-curate")
+    assert report["project"] == str(root.resolve())
+    assert report["counts"] == {"reinforced": 2}
+
+
+def test_a_gemini_hook_payload_cwd_places_the_session_directly(capsys, tmp_path, db, probe):
+    root = tmp_path / "gproj"
+    root.mkdir()
+    document = gemini_document(tmp_path / "session-g.json", "/a/different/root")
+    _, report, _ = capture(capsys, str(document), "--cwd", str(root), "--extractor", "probe",
+                           "--no-curate")
+    assert report["project"] == str(root.resolve())
