@@ -170,7 +170,7 @@ def working_session(path: Path, cwd: Path) -> Session:
                                                     "filePath": str(cwd / "app" / "models.py")}),
         *session.tool("Bash", {"command": "uv run pytest -q"}, "3 passed in 0.12s",
                       {"stdout": "3 passed in 0.12s", "stderr": "", "interrupted": False}),
-        session.say("The tests pass."))
+        session.say("Added Invoice and total to app/models.py; the tests pass."))
     return session
 
 
