@@ -22,12 +22,12 @@ from claimgraph.capture.extract.manifest_common import Draft, Manifest, looks_li
 
 _NODE_SECTIONS = {"dependencies": "runtime", "devDependencies": "dev",
                   "peerDependencies": "peer", "optionalDependencies": "optional"}
-_NODE_FIELDS = frozenset({
+PACKAGE_JSON_FIELDS = frozenset({
     "name", "version", "description", "main", "module", "types", "typings", "type", "license",
     "author", "private", "homepage", "bugs", "repository", "keywords", "files", "bin",
     "browser", "exports", "scripts", "packageManager", "engines", "workspaces", "sideEffects",
     "publishConfig", "node", "npm", "pnpm", "yarn", "bun", "deno"})
-_NODE_SOURCES = (("workspace:", "workspace"), ("npm:", "alias"), ("file:", "path"),
+PACKAGE_JSON_SOURCES = (("workspace:", "workspace"), ("npm:", "alias"), ("file:", "path"),
                  ("link:", "path"), ("git", "git"), ("github:", "git"), ("http", "url"))
 
 
@@ -54,13 +54,13 @@ def _node_leaf(draft: Draft, leaf: JsonLeaf) -> None:
         draft.setting("packageManager", value, leaf.quote)
     elif path in (("workspaces",), ("workspaces", "packages")) and isinstance(value, list):
         draft.setting("workspaces", ", ".join(map(str, value)), leaf.quote)
-    elif len(path) == 1 and path[0] not in _NODE_FIELDS and isinstance(value, str) \
+    elif len(path) == 1 and path[0] not in PACKAGE_JSON_FIELDS and isinstance(value, str) \
             and (looks_like_version(value) or _node_flags(value)):
         draft.dep(path[0], value, "runtime", leaf.quote, None, _node_flags(value))
 
 
 def _node_flags(value: str) -> tuple[str, ...]:
-    return tuple(flag for prefix, flag in _NODE_SOURCES if value.startswith(prefix))[:1]
+    return tuple(flag for prefix, flag in PACKAGE_JSON_SOURCES if value.startswith(prefix))[:1]
 
 
 _REFUSED_XML = re.compile(r"<!(?:DOCTYPE|ENTITY)", re.I)

@@ -11,18 +11,18 @@ skipped). mix.exs and Gradle lines carry their own kind (``only: :test``,
 from __future__ import annotations
 
 import re
+from typing import Iterator
 
 from claimgraph.capture.extract.manifest_common import (
     Draft, Manifest, kind_for_group, split_requirement)
 
-_CONTINUATION = re.compile(r"\\\n")
 
 
 def parse_requirements(text: str, kind: str = "runtime", section: str | None = None
                        ) -> Manifest | None:
     """pip requirement lines; -r/-c/-e and other options, URLs, paths and comments skipped."""
     draft = Draft("python")
-    for raw in _CONTINUATION.sub(" ", text).splitlines():
+    for raw, quote in _joined_lines(text):
         line = re.sub(r"(^|\s)#.*", "", raw).strip()
         line = re.split(r"\s+--?[a-z]", line, maxsplit=1)[0].strip()
         if not line or line.startswith(("-", ".", "/", "~")) or "://" in line \
@@ -30,8 +30,22 @@ def parse_requirements(text: str, kind: str = "runtime", section: str | None = N
             continue
         parsed = split_requirement(line)
         if parsed and not parsed[2]:
-            draft.dep(parsed[0], parsed[1], kind, raw.strip(), section)
+            draft.dep(parsed[0], parsed[1], kind, quote, section)
     return draft.build()
+
+
+def _joined_lines(text: str) -> Iterator[tuple[str, str]]:
+    """(logical line, its first physical line): backslash continuations are joined for
+    parsing, and the first physical line is what gets quoted, as it appears in the text."""
+    pending: list[str] = []
+    for raw in text.splitlines():
+        if raw.rstrip().endswith("\\"):
+            pending.append(raw)
+            continue
+        yield " ".join([*(p.rstrip()[:-1] for p in pending), raw]), (pending or [raw])[0].strip()
+        pending = []
+    if pending:
+        yield " ".join(p.rstrip()[:-1] for p in pending), pending[0].strip()
 
 
 def requirements_kind(basename: str, folder: str) -> str:
