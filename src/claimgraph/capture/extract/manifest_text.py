@@ -99,11 +99,11 @@ def parse_mix_exs(text: str) -> Manifest | None:
         line = raw.strip()
         if line.startswith("#"):
             continue
-        app = re.match(r"app:\s*:(\w+)", line)
-        elixir = re.match(r"elixir:\s*\"([^\"]+)\"", line)
+        app = re.search(r"(?:^|[\[,\s])app:\s*:(\w+)", line)
+        elixir = re.search(r"(?:^|[\[,\s])elixir:\s*\"([^\"]+)\"", line)
         if app:
             draft.set_package(app.group(1))
-        elif elixir:
+        if elixir:
             draft.set_runtime("Elixir", elixir.group(1), line)
         for name, rest in _MIX_DEP.findall(line.split(" #")[0]):
             _mix_dep(draft, name, rest, line)
