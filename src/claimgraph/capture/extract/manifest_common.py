@@ -13,6 +13,9 @@ import re
 from dataclasses import dataclass, field
 
 KINDS = ("runtime", "dev", "test", "build", "optional", "peer")
+#: Dependencies read from one text. A manifest with more is generated, not kept by hand; the
+#: readers are lazy and stop there, so one call's cost stays bounded whatever the input.
+MAX_DEPENDENCIES = 500
 
 
 @dataclass(frozen=True)
@@ -68,11 +71,15 @@ class Draft:
     def dep(self, name: str, constraint: str | None, kind: str, quote: str,
             section: str | None = None, flags: tuple[str, ...] = ()) -> None:
         name = name.strip()
-        if not name or (name, section) in self._seen:
+        if not name or (name, section) in self._seen or self.full:
             return
         self._seen.add((name, section))
         constraint = (constraint or "").strip() or None
         self.dependencies.append(Dependency(name, constraint, kind, quote, section, flags))
+
+    @property
+    def full(self) -> bool:
+        return len(self.dependencies) >= MAX_DEPENDENCIES
 
     def set_runtime(self, language: str, constraint: str, quote: str) -> None:
         if self.runtime is None and constraint.strip():
@@ -117,9 +124,8 @@ def strip_line_numbers(text: str) -> str:
     return "".join(_TAB_PREFIX.sub("", line, count=1) for line in lines)
 
 
-_REQUIREMENT = re.compile(
-    r"^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*"
-    r"(\(?\s*(?:===|[<>=!~]=?)[^;@]*?\)?|@\s*\S+)?\s*(?:;.*)?$")
+_REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*(.*)$")
+_SPEC = re.compile(r"^\(?\s*(?:===|[<>=!~]=?)[^@()]*\)?$")
 
 
 def split_requirement(text: str) -> tuple[str, str | None, tuple[str, ...]] | None:
@@ -130,11 +136,13 @@ def split_requirement(text: str) -> tuple[str, str | None, tuple[str, ...]] | No
     found = _REQUIREMENT.match(text)
     if not found:
         return None
-    spec = (found.group(2) or "").strip()
+    spec = found.group(2).split(";", 1)[0].strip()
     if spec.startswith("@"):
-        return found.group(1), None, ("url",)
-    spec = spec.strip("()").strip()
-    return found.group(1), re.sub(r"\s+", "", spec) or None, ()
+        return (found.group(1), None, ("url",)) if len(spec) > 1 else None
+    if spec and not _SPEC.match(spec):
+        return None
+    spec = spec.strip("()").replace(" ", "")
+    return found.group(1), spec or None, ()
 
 
 _TEST_GROUPS = frozenset({"test", "tests", "testing", "unittest", "pytest", "coverage"})

@@ -35,6 +35,8 @@ def parse_package_json(text: str) -> Manifest | None:
     """Dependencies of every kind, engines (Node is the runtime), packageManager, workspaces."""
     draft = Draft("node")
     for leaf in read_json(text):
+        if draft.full:
+            break
         _node_leaf(draft, leaf)
     return draft.build()
 
@@ -59,7 +61,12 @@ def _node_leaf(draft: Draft, leaf: JsonLeaf) -> None:
         draft.dep(path[0], value, "runtime", leaf.quote, None, _node_flags(value))
 
 
+_VERSION_STARTS = frozenset("0123456789^~<>=*")
+
+
 def _node_flags(value: str) -> tuple[str, ...]:
+    if value[:1] in _VERSION_STARTS:
+        return ()
     return tuple(flag for prefix, flag in PACKAGE_JSON_SOURCES if value.startswith(prefix))[:1]
 
 
@@ -90,6 +97,8 @@ def parse_pom(text: str) -> Manifest | None:
             draft.set_runtime("Java", properties[name], lines.find(f"<{name}>") or name)
     managed = {id(dep) for dep in root.iterfind("dependencyManagement/dependencies/dependency")}
     for dep in root.iter("dependency"):
+        if draft.full:
+            break
         _maven_dependency(draft, dep, properties, lines, id(dep) in managed)
     return draft.build()
 

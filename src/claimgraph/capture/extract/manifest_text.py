@@ -18,13 +18,17 @@ from claimgraph.capture.extract.manifest_common import (
 
 
 
+_OPTION_OR_COMMENT = re.compile(r"(?:^|\s)#|\s--?[a-z]")
+
+
 def parse_requirements(text: str, kind: str = "runtime", section: str | None = None
                        ) -> Manifest | None:
     """pip requirement lines; -r/-c/-e and other options, URLs, paths and comments skipped."""
     draft = Draft("python")
     for raw, quote in _joined_lines(text):
-        line = re.sub(r"(^|\s)#.*", "", raw).strip()
-        line = re.split(r"\s+--?[a-z]", line, maxsplit=1)[0].strip()
+        if draft.full:
+            break
+        line = _OPTION_OR_COMMENT.split(raw, maxsplit=1)[0].strip()
         if not line or line.startswith(("-", ".", "/", "~")) or "://" in line \
                 or line.startswith("git+"):
             continue
@@ -61,18 +65,24 @@ _GO_REQUIRE = re.compile(r"^(?:require\s+)?([A-Za-z0-9][\w.~/-]*[\w~])\s+(v[0-9]
                          r"\s*(//\s*indirect)?")
 
 
+_GO_BLOCK = re.compile(r"^(require|replace|exclude|retract|tool|godebug)\s*\($")
+_GO_VERSION = re.compile(r"^go\s+[0-9]")
+
+
 def parse_go_mod(text: str) -> Manifest | None:
     """module, go directive (the runtime), toolchain, require lines (``// indirect`` flagged)."""
     draft, block = Draft("go"), ""
     for raw in text.splitlines():
+        if draft.full:
+            break
         line = raw.strip()
-        opened = re.match(r"^(require|replace|exclude|retract|tool|godebug)\s*\($", line)
+        opened = _GO_BLOCK.match(line)
         if opened or line == ")":
             block = opened.group(1) if opened else ""
             continue
         if line.startswith("module "):
             draft.set_package(line.split()[1].strip('"'))
-        elif re.match(r"^go\s+[0-9]", line):
+        elif _GO_VERSION.match(line):
             draft.set_runtime("Go", line.split()[1], line)
         elif line.startswith("toolchain "):
             draft.setting("toolchain", line.split()[1], line)
@@ -87,20 +97,30 @@ def parse_go_mod(text: str) -> Manifest | None:
 _MIX_DEP = re.compile(r"\{\s*:([a-z_][\w]*)\s*,([^{}]*)\}")
 _MIX_OPTION = re.compile(r"(\w+):\s*(\[[^\]]*\]|\"[^\"]*\"|:\w+|true|false|[^,]+)")
 _MIX_SOURCES = ("github", "git", "path", "in_umbrella", "hex", "organization", "repo")
+_MIX_FLAGS = ("runtime", "override", *_MIX_SOURCES)
 _MIX_OPTIONS = frozenset(_MIX_SOURCES + ("only", "runtime", "optional", "override", "app",
                                          "env", "manager", "compile", "targets", "sparse",
                                          "submodules", "tag", "branch", "ref", "system_env"))
+
+
+_MIX_APP = re.compile(r"(?:^|[\[,\s])app:\s*:(\w+)")
+_MIX_ELIXIR = re.compile(r"(?:^|[\[,\s])elixir:\s*\"([^\"]+)\"")
+_MIX_VERSION = re.compile(r"\"([^\"]*)\"\s*(?:,|$)")
+_MIX_REQUIREMENT = re.compile(r"^\s*(~>|>=|<=|==|!=|>|<|[0-9])")
+_WORD = re.compile(r"\w+")
 
 
 def parse_mix_exs(text: str) -> Manifest | None:
     """The app name, the ``elixir:`` requirement, and every ``{:dep, ...}`` tuple."""
     draft = Draft("elixir")
     for raw in text.splitlines():
+        if draft.full:
+            break
         line = raw.strip()
         if line.startswith("#"):
             continue
-        app = re.search(r"(?:^|[\[,\s])app:\s*:(\w+)", line)
-        elixir = re.search(r"(?:^|[\[,\s])elixir:\s*\"([^\"]+)\"", line)
+        app = _MIX_APP.search(line) if "app:" in line else None
+        elixir = _MIX_ELIXIR.search(line) if "elixir:" in line else None
         if app:
             draft.set_package(app.group(1))
         if elixir:
@@ -112,18 +132,17 @@ def parse_mix_exs(text: str) -> Manifest | None:
 
 def _mix_dep(draft: Draft, name: str, rest: str, quote: str) -> None:
     rest = rest.strip()
-    version = re.match(r"\"([^\"]*)\"\s*(?:,|$)", rest)
+    version = _MIX_VERSION.match(rest)
     options = dict(_MIX_OPTION.findall(rest[version.end():] if version else rest))
-    if version and not re.match(r"^\s*(~>|>=|<=|==|!=|>|<|[0-9])", version.group(1)):
+    if version and not _MIX_REQUIREMENT.match(version.group(1)):
         return
     if not version and not (options and set(options) <= _MIX_OPTIONS):
         return
-    only = set(re.findall(r"\w+", options.get("only", "")))
+    only = set(_WORD.findall(options.get("only", "")))
     kind = "optional" if options.get("optional") == "true" else "runtime"
     if only and "prod" not in only:
         kind = "test" if only == {"test"} else "dev"
-    flags = tuple(f"{key}: {options[key].strip()}" for key in ("runtime", "override", *_MIX_SOURCES)
-                  if key in options)
+    flags = tuple(f"{key}: {options[key].strip()}" for key in _MIX_FLAGS if key in options)
     draft.dep(name, version.group(1) if version else None, kind, quote, "deps", flags)
 
 
@@ -131,21 +150,27 @@ _GEM = re.compile(r"^gem\s*\(?\s*[\"']([^\"']+)[\"']\s*(.*)$")
 _GEM_VERSION = re.compile(r"^,\s*[\"']([^\"']+)[\"']")
 _RUBY = re.compile(r"^ruby\s*\(?\s*[\"']([^\"']+)[\"']")
 _BLOCK = re.compile(r"\bdo(\s*\|[^|]*\|)?\s*$")
+_SYMBOL = re.compile(r":(\w+)")
+_GEM_GROUPS = re.compile(r"groups?:\s*(\[[^\]]*\]|:\w+)")
+_GEM_SOURCE = re.compile(r"\b(git|github|path):")
 
 
 def parse_gemfile(text: str) -> Manifest | None:
     """``gem`` lines with their versions and groups (``group :test do`` blocks and ``group:``)."""
     draft, groups = Draft("ruby"), []
     for raw in text.splitlines():
+        if draft.full:
+            break
         line = raw.split(" #")[0].strip()
+        ruby, gem = _RUBY.match(line), _GEM.match(line)
         if _BLOCK.search(line):
-            groups.append(re.findall(r":(\w+)", line) if line.startswith("group") else [])
+            groups.append(_SYMBOL.findall(line) if line.startswith("group") else [])
         elif line == "end" and groups:
             groups.pop()
-        elif _RUBY.match(line):
-            draft.set_runtime("Ruby", _RUBY.match(line).group(1), raw.strip())  # type: ignore[union-attr]
-        elif _GEM.match(line):
-            _gem(draft, _GEM.match(line), [g for block in groups for g in block], raw.strip())  # type: ignore[arg-type]
+        elif ruby:
+            draft.set_runtime("Ruby", ruby.group(1), raw.strip())
+        elif gem:
+            _gem(draft, gem, [g for block in groups for g in block], raw.strip())
     return draft.build()
 
 
@@ -154,11 +179,11 @@ def _gem(draft: Draft, found: re.Match[str], groups: list[str], quote: str) -> N
     while (version := _GEM_VERSION.match(rest.strip())):
         versions.append(version.group(1))
         rest = rest.strip()[version.end():]
-    inline = re.search(r"groups?:\s*(\[[^\]]*\]|:\w+)", rest)
-    groups = groups + (re.findall(r":?(\w+)", inline.group(1)) if inline else [])
+    inline = _GEM_GROUPS.search(rest) if "group" in rest else None
+    groups = groups + (_WORD.findall(inline.group(1)) if inline else [])
     kinds = {kind_for_group(g, "runtime") for g in groups}
     kind = "test" if kinds == {"test"} else "dev" if "dev" in kinds else "runtime"
-    flags = tuple(key for key in ("git", "github", "path") if re.search(rf"\b{key}:", rest))
+    flags = tuple(_GEM_SOURCE.findall(rest)[:1])
     draft.dep(found.group(1), ", ".join(versions), kind, quote,
               "group " + ", ".join(groups) if groups else None, flags)
 
@@ -181,6 +206,8 @@ def parse_gradle(text: str) -> Manifest | None:
     """Dependency declarations (string, map and version-catalog forms) and the Java version."""
     draft = Draft("gradle")
     for raw in text.splitlines():
+        if draft.full:
+            break
         line = raw.strip()
         java = _JAVA_VERSION.search(line)
         if java:

@@ -13,21 +13,30 @@ from typing import Any
 
 from claimgraph.capture.extract.lenient_toml import TomlEntry, read_toml
 from claimgraph.capture.extract.manifest_common import (
-    Draft, Manifest, kind_for_group, looks_like_version, split_requirement)
+    MAX_DEPENDENCIES, Draft, Manifest, kind_for_group, looks_like_version, split_requirement)
 
-_PY_ROOTS = frozenset({"project", "dependency-groups", "tool", "build-system"})
+_PY_ROOTS = frozenset({"project", "dependency-groups", "build-system"})
+_PY_HEADERLESS = frozenset({(), ("dependencies",), ("requires-python",)})
 
 
 def _python_wanted(path: tuple[str, ...]) -> bool:
-    if not path or path[0] not in _PY_ROOTS:
-        return len(path) <= 1  # headerless fragments: top-level keys and orphans
-    return path[0] != "tool" or path[1:2] == ("poetry",)
+    """[project], [dependency-groups], [build-system], [tool.poetry], and in a headerless
+    fragment only the keys that can only mean dependencies or the Python version."""
+    if path[:1] == ("tool",):
+        return path[1:2] in ((), ("poetry",))
+    return path[:1] in _PY_ROOT_PATHS or path in _PY_HEADERLESS
+
+
+_PY_ROOT_PATHS = frozenset((root,) for root in _PY_ROOTS)
 
 
 def parse_pyproject(text: str) -> Manifest | None:
     """PEP 621 [project], [dependency-groups] (PEP 735), Poetry, and build-system requires."""
-    draft, tables = Draft("python"), TableDeps()
-    for entry in read_toml(text, _python_wanted):
+    draft = Draft("python")
+    tables = TableDeps(draft)
+    for entry in read_toml(text, _python_wanted, _python_wanted):
+        if tables.full:
+            break
         _python_entry(draft, tables, entry)
     tables.flush(draft)
     return draft.build()
@@ -73,6 +82,8 @@ def _requirement_list_kind(path: tuple[str, ...], headed: bool) -> tuple[str, st
 
 def _requirements(draft: Draft, entry: TomlEntry, kind: str, section: str | None) -> None:
     for item in entry.value:
+        if draft.full:
+            return
         parsed = split_requirement(item) if isinstance(item, str) else None
         if parsed:
             name, constraint, flags = parsed
@@ -87,8 +98,14 @@ class TableDeps:
     line that names it (the statement, or the table header).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, draft: Draft) -> None:
+        self.draft = draft
         self.found: dict[tuple[str, str], tuple[dict[str, Any], str, str]] = {}
+
+    @property
+    def full(self) -> bool:
+        """No room left for another dependency, counting those not yet flushed."""
+        return len(self.draft.dependencies) + len(self.found) >= MAX_DEPENDENCIES
 
     def add(self, entry: TomlEntry, at: int, kind: str, section: str | None = "") -> None:
         """Record the dependency named at ``entry.path[at]``; ``section`` defaults to the path
@@ -139,8 +156,11 @@ _CARGO_PACKAGE_KEYS = frozenset({"name", "version", "edition", "rust-version", "
 
 def parse_cargo(text: str) -> Manifest | None:
     """[package]/[workspace.package], every dependency table (also per target), and [lints]."""
-    draft, tables = Draft("rust"), TableDeps()
-    for entry in read_toml(text):
+    draft = Draft("rust")
+    tables = TableDeps(draft)
+    for entry in read_toml(text, wanted_table=_cargo_table):
+        if tables.full:
+            break
         _cargo_entry(draft, tables, entry)
     tables.flush(draft)
     toolchain = {setting.key: setting for setting in draft.settings}
@@ -148,6 +168,14 @@ def parse_cargo(text: str) -> Manifest | None:
         if key in toolchain:
             draft.set_runtime(language, toolchain[key].value, toolchain[key].quote)
     return draft.build()
+
+
+def _cargo_table(table: tuple[str, ...]) -> bool:
+    return not table or table[0] in _CARGO_ROOTS
+
+
+_CARGO_ROOTS = frozenset({"package", "dependencies", "dev-dependencies", "build-dependencies",
+                          "workspace", "target", "lints"})
 
 
 def _cargo_entry(draft: Draft, tables: TableDeps, entry: TomlEntry) -> None:

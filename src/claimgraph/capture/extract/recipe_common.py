@@ -53,14 +53,23 @@ _NAME_WORDS = (
 )
 
 
+def _word_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    """Whole name tokens; a word longer than three letters also matches as a token's prefix
+    (tests, linting, compile, validate)."""
+    forms = [w + "[a-z0-9]*" if len(w) > 3 else w for w in words]
+    return re.compile(r"(?<![a-z0-9])(?:" + "|".join(forms) + r")(?![a-z0-9])")
+
+
+_NAME_PATTERNS = tuple((role, _word_pattern(words)) for role, words in _NAME_WORDS)
+_TYPE_CHECK = re.compile(r"check\W?types?|types?\W?check")
+
+
 def role_of_name(name: str) -> str | None:
     """The role a recipe name announces: test:watch -> test, check-types -> lint, dev -> run."""
-    lowered = re.sub(r"check\W?types?|types?\W?check", "typecheck", name.lower())
-    tokens = [t for t in re.split(r"[^a-z0-9]+", lowered) if t]
-    for role, words in _NAME_WORDS:
-        for token in tokens:
-            if any(token == w or (len(w) > 3 and token.startswith(w)) for w in words):
-                return role
+    lowered = _TYPE_CHECK.sub("typecheck", name.lower())
+    for role, pattern in _NAME_PATTERNS:
+        if pattern.search(lowered):
+            return role
     return None
 
 
@@ -88,8 +97,8 @@ _COMMAND_ROLES = (
             r"mix phx\.server|iex -S|cargo run|go run|node|nodemon|docker compose up|"
             r"rails s(?:erver)?|fastapi dev|streamlit run|npm start"),
 )
-_COMMAND_PATTERNS = tuple((role, re.compile(rf"^(?:{pattern})(?:\s|$)"))
-                          for role, pattern in _COMMAND_ROLES)
+_COMMAND_PATTERN = re.compile("^(?:" + "|".join(
+    f"(?P<{role}>{pattern})" for role, pattern in _COMMAND_ROLES) + r")(?:\s|$)")
 _DELEGATE = re.compile(r"^(?:npm|pnpm|yarn|bun|just|make|task|poe|turbo|nx|mix|hatch|pdm)"
                        r"(?:\s+run)?\s+([\w:.-]+)")
 
@@ -98,16 +107,19 @@ def role_of_command(command: str) -> str | None:
     """The role of one shell command, wrappers (``uv run``, ``npx``, ``python -m``) removed;
     a delegation to another recipe (``npm run lint``, ``turbo run test``) takes that name's."""
     bare = _WRAPPERS.sub("", command.strip(), count=1)
-    for role, pattern in _COMMAND_PATTERNS:
-        if pattern.match(bare):
-            return role
+    found = _COMMAND_PATTERN.match(bare)
+    if found:
+        return found.lastgroup
     delegate = _DELEGATE.match(bare)
     return role_of_name(delegate.group(1)) if delegate else None
 
 
+_COMMAND_SEPARATOR = re.compile(r"\s*(?:;|&&|\|\||\|)\s*")
+
+
 def role_of_commands(runs: str) -> str:
     """One role for a body: its only role, "check" when it runs several of test/lint/format."""
-    roles = {role for part in re.split(r"\s*(?:;|&&|\|\||\|)\s*", runs)
+    roles = {role for part in _COMMAND_SEPARATOR.split(runs)
              if (role := role_of_command(part))}
     if len(roles) <= 1:
         return next(iter(roles), "other")

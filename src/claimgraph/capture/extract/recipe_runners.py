@@ -7,29 +7,26 @@ that changed one command) cannot say which recipe they belong to and yield nothi
 
 from __future__ import annotations
 
-import ast
 import re
-import textwrap
 from typing import Callable, Iterator
 
 from claimgraph.capture.extract.recipe_common import Recipe, recipe
 
 _JUST_HEADER = re.compile(r"^@?([A-Za-z_][\w-]*)((?:\s+[^:#]*?)?)\s*:(?![=:])\s*(.*)$")
+_JUST_WORD = re.compile(r"[A-Za-z_][\w-]*")
+_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
 _JUST_NOT_RECIPES = frozenset({"set", "alias", "export", "import", "mod", "unexport"})
 
 
-def parse_justfile(text: str) -> list[Recipe]:
+def parse_justfile(text: str) -> Iterator[Recipe | None]:
     """``name params: deps`` headers and their indented bodies (``@``/``-`` prefixes dropped)."""
-    found = []
     for header, body in _blocks(text, _is_just_header, indent=(" ", "\t")):
         match = _JUST_HEADER.match(header)
         name = match.group(1)  # type: ignore[union-attr]
-        after_colon = re.sub(r"\"[^\"]*\"|'[^']*'", "", match.group(3).split("#")[0])  # type: ignore[union-attr]
-        deps = [f"just {d}" for d in re.findall(r"[A-Za-z_][\w-]*", after_colon)]
-        item = recipe(name, f"just {name}", deps + _commands(body), _first(body, header),
-                      "justfile")
-        found.append(item)
-    return [item for item in found if item]
+        after_colon = _QUOTED.sub("", match.group(3).split("#")[0])  # type: ignore[union-attr]
+        deps = [f"just {d}" for d in _JUST_WORD.findall(after_colon)]
+        yield recipe(name, f"just {name}", deps + _commands(body), _first(body, header),
+                     "justfile")
 
 
 def _is_just_header(line: str) -> bool:
@@ -39,15 +36,15 @@ def _is_just_header(line: str) -> bool:
 
 
 _MAKE_HEADER = re.compile(r"^([^\s:=#][^:=#]*?)\s*::?(?!=)\s*(.*)$")
+_TARGET_VARIABLE = re.compile(r"^\s*[\w.]+\s*[:+?!]?=")
 _MAKE_TARGET = re.compile(r"^[A-Za-z0-9_][\w.-]*$")
 _MAKE_DIRECTIVE = re.compile(r"^-?(?:ifn?eq|ifn?def|else|endif|include|sinclude|define|endef|"
                              r"export|unexport|override|vpath|undefine)\b")
 
 
-def parse_makefile(text: str) -> list[Recipe]:
+def parse_makefile(text: str) -> Iterator[Recipe | None]:
     """Targets with tab-indented bodies; pattern rules, special targets (.PHONY) and variable
     lines are skipped; a plain-word prerequisite is run first (``make build``)."""
-    found = []
     for header, body in _blocks(text, _is_make_header, indent=("\t",)):
         targets, rest = _MAKE_HEADER.match(header).groups()  # type: ignore[union-attr]
         prerequisites, _, inline = rest.partition(";")
@@ -56,9 +53,8 @@ def parse_makefile(text: str) -> list[Recipe]:
         commands = [inline.strip()] + _commands(body)
         for target in targets.split():
             if _MAKE_TARGET.match(target) and not target.startswith("."):
-                found.append(recipe(target, f"make {target}", deps + commands,
-                                    _first(body, header), "makefile"))
-    return [item for item in found if item]
+                yield recipe(target, f"make {target}", deps + commands, _first(body, header),
+                             "makefile")
 
 
 def _is_make_header(line: str) -> bool:
@@ -66,7 +62,7 @@ def _is_make_header(line: str) -> bool:
     if not match or _MAKE_DIRECTIVE.match(line) or "%" in match.group(1) or "$" in match.group(1):
         return False
     rest = match.group(2)  # a target-specific variable or a ``::=`` assignment is no rule
-    return not (rest.startswith(("=", ":=")) or re.match(r"^\s*[\w.]+\s*[:+?!]?=", rest))
+    return not (rest.startswith(("=", ":=")) or _TARGET_VARIABLE.match(rest))
 
 
 def _blocks(text: str, is_header: Callable[[str], bool], indent: tuple[str, ...]
@@ -115,17 +111,19 @@ def _first(body: list[tuple[str, str]], header: str) -> str:
 
 _MIX_ALIASES = re.compile(r"^(\s*)defp?\s+aliases\b[^\n]*?\bdo\b(?!:)(.*?)^\1end\b", re.M | re.S)
 _MIX_ENTRY = re.compile(r"^\s*\[?\s*(?:\"([\w.:-]+)\"|([a-z_][\w.]*)):\s*(.*)$")
+_MIX_TASK = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|(&[\w.]+/\d)")
+_MIX_TASK_NAME = re.compile(r"^[a-z][\w.]*(\s|$)")
 _MIX_NOT_ALIASES = frozenset({"deps", "aliases", "app", "version", "elixir", "elixirc_paths",
                               "extra_applications", "mod", "docs", "package", "test_paths",
                               "compilers", "preferred_cli_env", "listeners", "releases"})
 
 
-def parse_mix_aliases(text: str) -> list[Recipe]:
+def parse_mix_aliases(text: str) -> Iterator[Recipe | None]:
     """``name: ["task args", "task"]`` entries of ``defp aliases``; without that function in
     sight (a fragment), only entries whose value is a list of task strings count."""
     body = _MIX_ALIASES.search(text)
     lines = (body.group(2) if body else text).splitlines()
-    found, index = [], 0
+    index = 0
     while index < len(lines):
         entry = _MIX_ENTRY.match(lines[index].split(" #")[0])
         index += 1
@@ -135,81 +133,106 @@ def parse_mix_aliases(text: str) -> list[Recipe]:
         while value.count("[") > value.count("]") and index < len(lines):
             value += " " + lines[index].strip()
             index += 1
-        tasks = re.findall(r"\"((?:[^\"\\]|\\.)*)\"|(&[\w.]+/\d)", value)
+        tasks = _MIX_TASK.findall(value)
         commands = [string or ref for string, ref in tasks]
         if body is None and (not value.lstrip().startswith("[") or name in _MIX_NOT_ALIASES
-                             or not all(re.match(r"^[a-z][\w.]*(\s|$)", c) for c in commands)):
+                             or not all(_MIX_TASK_NAME.match(c) for c in commands)):
             continue
-        found.append(recipe(name, f"mix {name}", commands, quote, "mix"))
-    return [item for item in found if item]
+        yield recipe(name, f"mix {name}", commands, quote, "mix")
 
 
-def parse_noxfile(text: str) -> list[Recipe]:
-    """``@nox.session`` functions (``name=`` honoured) and the ``session.run`` calls in them."""
-    tree = _python_tree(text)
-    if tree is None:
-        return []
-    lines, found = text.splitlines(), []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            name = _session_name(node)
-            runs = [call for call in ast.walk(node) if _is_session_run(call)]
-            if name and runs:
-                commands = [" ".join(_arguments(call)) for call in runs]  # type: ignore[arg-type]
-                quote = lines[runs[0].lineno - 1] if runs[0].lineno <= len(lines) else name
-                found.append(recipe(name, f"nox -s {name}", commands, quote, "nox"))
-    return [item for item in found if item]
+_NOX_DECORATOR = re.compile(r"^\s*@(?:nox\.)?session\b")
+_DEF = re.compile(r"^(\s*)(?:async\s+)?def\s+(\w+)\s*\(")
+_SESSION_RUN = re.compile(r"\bsession\.(?:run|run_always)\s*\(")
+_NAME_KEYWORD = re.compile(r"\bname\s*=\s*[\"']([^\"']+)[\"']")
+_ARGUMENT = re.compile(r"""[rRuU]?("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|\*\s*session\.(posargs)|"""
+                       r",\s*\w+\s*=(?!=)")
+_PY_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|#.*')
 
 
-def _python_tree(text: str) -> ast.Module | None:
-    for candidate in (text, textwrap.dedent(text)):
-        try:
-            return ast.parse(candidate)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
+def parse_noxfile(text: str) -> Iterator[Recipe | None]:
+    """``@nox.session`` functions (``name=`` honoured) and the ``session.run`` calls in them.
+
+    Read line by line rather than with ``ast``: a fragment need not be valid Python, and a
+    line scan stays cheap on a large file. Only literal arguments are kept (``*session.posargs``
+    reads as ``{posargs}``); keyword arguments end the command.
+    """
+    lines = text.splitlines()
+    decorator: str | None = None
+    session: tuple[str, int, list[str], list[str]] | None = None
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if session and line.strip() and len(line) - len(line.lstrip()) <= session[1]:
+            yield _nox_recipe(*session)
+            session = None
+        definition = _DEF.match(line)
+        if _NOX_DECORATOR.match(line):
+            decorator, index = _balanced(lines, index)
             continue
-    return None
+        if definition:
+            if decorator is not None:
+                named = _NAME_KEYWORD.search(decorator)
+                name = named.group(1) if named else definition.group(2)
+                session = (name, len(definition.group(1)), [], [])
+            decorator = None
+        elif session and _SESSION_RUN.search(line):
+            call, index = _balanced(lines, index)
+            session[2].append(" ".join(_literal_arguments(call)))
+            session[3].append(line.strip())
+            continue
+        index += 1
+    if session:
+        yield _nox_recipe(*session)
 
 
-def _session_name(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
-    for decorator in node.decorator_list:
-        target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        if ast.unparse(target) in ("nox.session", "session"):
-            if isinstance(decorator, ast.Call):
-                for keyword in decorator.keywords:
-                    if keyword.arg == "name" and isinstance(keyword.value, ast.Constant):
-                        return str(keyword.value.value)
-            return node.name
-    return None
+def _nox_recipe(name: str, _indent: int, commands: list[str], quotes: list[str]
+                ) -> Recipe | None:
+    return recipe(name, f"nox -s {name}", commands, quotes[0], "nox") if quotes else None
 
 
-def _is_session_run(node: ast.AST) -> bool:
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-        and node.func.attr in ("run", "run_always") and isinstance(node.func.value, ast.Name) \
-        and node.func.value.id == "session"
+def _balanced(lines: list[str], start: int) -> tuple[str, int]:
+    """The lines from ``start`` joined until their parentheses close (at most 50), and the
+    index after them."""
+    depth, end = 0, start
+    while end < len(lines) and end - start < 50:
+        bare = _PY_STRING_OR_COMMENT.sub("", lines[end])
+        depth += bare.count("(") - bare.count(")")
+        end += 1
+        if depth <= 0:
+            break
+    return " ".join(line.strip() for line in lines[start:end]), end
 
 
-def _arguments(call: ast.Call) -> list[str]:
+def _literal_arguments(call: str) -> list[str]:
+    opened = _SESSION_RUN.search(call)
     words = []
-    for argument in call.args:
-        if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
-            words.append(argument.value)
-        elif isinstance(argument, ast.Starred):
-            words.append("{" + ast.unparse(argument.value).split(".")[-1] + "}")
+    for argument in _ARGUMENT.finditer(call, opened.end() if opened else 0):
+        if argument.group(1):
+            words.append(argument.group(1)[1:-1])
+        elif argument.group(2):
+            words.append("{posargs}")
+        else:
+            break
     return words
 
 
-def parse_tox_ini(text: str) -> list[Recipe]:
+_TOX_SECTION = re.compile(r"^\[(testenv(?::([^\]]+))?)\]\s*$")
+_TOX_COMMANDS = re.compile(r"^commands\s*[=:]\s*(.*)$")
+
+
+def parse_tox_ini(text: str) -> Iterator[Recipe | None]:
     """``commands`` of each ``[testenv]`` / ``[testenv:name]`` section (``tox`` / ``tox -e``)."""
-    found, section, index = [], None, 0
+    section, index = None, 0
     lines = text.splitlines()
     while index < len(lines):
         line = lines[index]
         index += 1
-        header = re.match(r"^\[(testenv(?::([^\]]+))?)\]\s*$", line.strip())
-        if header or re.match(r"^\[", line.strip()):
+        header = _TOX_SECTION.match(line.strip())
+        if header or line.strip().startswith("["):
             section = (header.group(2) or "") if header else None
             continue
-        key = re.match(r"^commands\s*[=:]\s*(.*)$", line)
+        key = _TOX_COMMANDS.match(line)
         if section is None or not key:
             continue
         commands = [key.group(1).strip()]
@@ -219,5 +242,4 @@ def parse_tox_ini(text: str) -> list[Recipe]:
         commands = [c for c in commands if c and not c.startswith("#")]
         invocation = f"tox -e {section}" if section else "tox"
         quote = commands[0] if commands else line
-        found.append(recipe(section or "testenv", invocation, commands, quote, "tox"))
-    return [item for item in found if item]
+        yield recipe(section or "testenv", invocation, commands, quote, "tox")

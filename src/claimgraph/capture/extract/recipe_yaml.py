@@ -21,7 +21,7 @@ _ITEM = re.compile(r"^(-\s+)?(?:(\"[^\"]*\"|'[^']*'|[^\s#\"'\-][^:#]*?|-[^\s:#][
 _BLOCK_SCALAR = re.compile(r"^[|>][+-]?[0-9]?\s*(?:#.*)?$")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class YamlLine:
     column: int  # where the key (or bare item) starts, after any "- "
     dash: bool
@@ -76,13 +76,12 @@ def _unquote(text: str) -> str:
     return text
 
 
-def parse_workflow(file_name: str, text: str) -> list[Recipe]:
+def parse_workflow(file_name: str, text: str) -> Iterator[Recipe | None]:
     """Each ``run:`` step, named by its step name (else its job), invoked as "CI <file> job <job>".
 
     The role comes from the step's name or its commands, never from the job's name: a job
     called "test" also installs dependencies.
     """
-    found: list[Recipe | None] = []
     jobs, job_column, job, step = False, None, None, None
     for line in yaml_lines(text):
         if line.column == 0 and not line.dash:
@@ -100,58 +99,66 @@ def parse_workflow(file_name: str, text: str) -> list[Recipe]:
             if commands:
                 role = role_of_name(step or "") or role_of_commands("; ".join(commands))
                 invocation = f"CI {file_name}" + (f" job {job}" if job else "")
-                found.append(recipe(step or job or "run", invocation, commands,
-                                    commands[0] if line.block else line.text,
-                                    "github-actions", role=role))
-    return [item for item in found if item]
+                yield recipe(step or job or "run", invocation, commands,
+                             commands[0] if line.block else line.text, "github-actions",
+                             role=role)
 
 
-def parse_precommit(text: str) -> list[Recipe]:
+def parse_precommit(text: str) -> Iterator[Recipe | None]:
     """Each hook id with the repo (and rev) it comes from, or its ``entry`` for local hooks."""
-    repo, rev, hooks = "", "", []
+    repo, rev, hook = "", "", None
     for line in yaml_lines(text):
+        if line.key in ("repo", "id") and hook:
+            yield _hook(hook)
+            hook = None
         if line.key == "repo":
             repo, rev = line.value, ""
         elif line.key == "rev":
             rev = line.value
         elif line.key == "id":
-            hooks.append({"id": line.value, "quote": line.text, "repo": repo, "rev": rev})
-        elif hooks and line.key in ("entry", "args") and line.value:
-            hooks[-1][line.key] = line.value
-    return [item for item in map(_hook, hooks) if item]
+            hook = {"id": line.value, "quote": line.text, "repo": repo, "rev": rev}
+        elif hook and line.key in ("entry", "args") and line.value:
+            hook[line.key] = line.value
+    if hook:
+        yield _hook(hook)
 
 
 def _hook(hook: dict[str, str]) -> Recipe | None:
     args = " ".join(scalar(a) for a in hook.get("args", "").strip("[]").split(",") if a.strip())
     command = " ".join(filter(None, (hook.get("entry") or hook["id"], args)))
-    origin = re.sub(r"^https?://(www\.)?github\.com/", "", hook["repo"])
+    origin = _GITHUB.sub("", hook["repo"])
     if origin and origin not in ("local", "meta"):
         command += f" (from {origin}" + (f" {hook['rev']})" if hook["rev"] else ")")
     return recipe(hook["id"], f"pre-commit run {hook['id']}", [command], hook["quote"],
                   "pre-commit")
 
 
-def parse_taskfile(text: str) -> list[Recipe]:
+_TASKS_KEY = re.compile(r"^tasks:\s*$", re.M)
+_GITHUB = re.compile(r"^https?://(www\.)?github\.com/")
+
+
+def parse_taskfile(text: str) -> Iterator[Recipe | None]:
     """Tasks under ``tasks:`` with their ``cmds`` (strings, ``cmd:``, ``task:`` calls, blocks).
 
     A fragment without the ``tasks:`` line is read as if its least indented keys were tasks.
     """
-    tasks: dict[str, list[tuple[str, str]]] = {}
-    inside = not re.search(r"^tasks:\s*$", text, re.M)
-    fragment = inside
-    task_column, name = None, None
+    inside = fragment = not _TASKS_KEY.search(text)
+    task_column, name, commands = None, None, []
     for line in yaml_lines(text):
-        if line.column == 0 and not line.dash and not fragment:
-            inside, task_column, name = line.key == "tasks", None, None
-            continue
-        if not inside:
-            continue
-        if not line.dash and line.key and task_column in (None, line.column):
+        starts_task = inside and not line.dash and line.key and task_column in (None, line.column)
+        leaves = line.column == 0 and not line.dash and not fragment
+        if name and (starts_task or leaves):
+            yield _task(name, commands)
+            name = None
+        if leaves:
+            inside, task_column = line.key == "tasks", None
+        elif starts_task:
             task_column, name = line.column, line.key
-            tasks[name] = [(line.value, line.text)] if line.value else []
-        elif name is not None and line.column > (task_column or 0):
-            tasks[name].extend(_task_commands(line))
-    return [item for item in (_task(name, cmds) for name, cmds in tasks.items()) if item]
+            commands = [(line.value, line.text)] if line.value else []
+        elif inside and name is not None and line.column > (task_column or 0):
+            commands.extend(_task_commands(line))
+    if name:
+        yield _task(name, commands)
 
 
 def _task_commands(line: YamlLine) -> list[tuple[str, str]]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import posixpath
 import re
-from typing import Any, Callable
+from itertools import islice
+from typing import Any, Callable, Iterator
 
 from claimgraph.capture.extract.lenient_json import read_json
 from claimgraph.capture.extract.lenient_toml import TomlEntry, read_toml
@@ -27,6 +28,9 @@ from claimgraph.capture.extract.recipe_yaml import (
 __all__ = ["ROLES", "Recipe", "parse_recipes", "recipe_format", "role_of_command"]
 
 MAX_TEXT = 2_000_000
+#: Recipes read from one text; the parsers are lazy, so reading stops there. A file with more
+#: is generated, not kept by hand, and the bound keeps one call's cost bounded.
+MAX_RECIPES = 300
 
 _BY_NAME = {"justfile": "justfile", ".justfile": "justfile", "makefile": "makefile",
             "gnumakefile": "makefile", "package.json": "package.json", "mix.exs": "mix",
@@ -60,33 +64,29 @@ def parse_recipes(path: str, text: str) -> list[Recipe]:
         return []
     text = strip_line_numbers(text)
     if kind == "github-actions":
-        return parse_workflow(posixpath.basename(path.replace("\\", "/")), text)
-    try:
-        return _PARSERS[kind](text)
-    except RecursionError:  # pragma: no cover - a defensive last resort
-        return []
+        found = parse_workflow(posixpath.basename(path.replace("\\", "/")), text)
+    else:
+        found = _PARSERS[kind](text)
+    return list(islice(filter(None, found), MAX_RECIPES))
 
 
-def parse_package_scripts(text: str) -> list[Recipe]:
+def parse_package_scripts(text: str) -> Iterator[Recipe | None]:
     """``scripts`` entries, run through the project's package manager (``packageManager``,
     else a pnpm/yarn/bun call inside a script, else npm).
 
     A fragment that does not show ``"scripts": {`` yields a line only when its key is not a
     package.json field and its value is neither a version nor a package source.
     """
-    leaves = list(read_json(text))
-    manager = _package_manager(leaves)
-    found = []
-    for leaf in leaves:
+    manager = _package_manager(text)
+    for leaf in read_json(text):
         if not isinstance(leaf.value, str):
             continue
         named = leaf.path[1] if len(leaf.path) == 2 and leaf.path[0] == "scripts" else None
         if named is None and len(leaf.path) == 1 and _script_like(leaf.path[0], leaf.value):
             named = leaf.path[0]
         if named:
-            found.append(recipe(named, f"{manager} run {named}", [leaf.value], leaf.quote,
-                                "package.json"))
-    return [item for item in found if item]
+            yield recipe(named, f"{manager} run {named}", [leaf.value], leaf.quote,
+                         "package.json")
 
 
 def _script_like(key: str, value: str) -> bool:
@@ -94,40 +94,48 @@ def _script_like(key: str, value: str) -> bool:
         and not value.startswith(tuple(prefix for prefix, _ in PACKAGE_JSON_SOURCES))
 
 
-_MANAGERS = ("pnpm", "yarn", "bun", "npm")
+def _package_manager(text: str) -> str:
+    """``packageManager``'s tool, else the first pnpm/yarn/bun command a script runs, else npm.
+
+    Searched in the raw text so the answer does not wait for the whole file to be read.
+    """
+    declared = _DECLARED_MANAGER.search(text)
+    if declared:
+        return declared.group(1)
+    hint = _MANAGER_CALL.search(text)
+    return hint.group(1) if hint else "npm"
 
 
-def _package_manager(leaves: list[Any]) -> str:
-    for leaf in leaves:
-        if leaf.path == ("packageManager",) and isinstance(leaf.value, str):
-            name = leaf.value.split("@")[0].strip()
-            if name in _MANAGERS:
-                return name
-    for leaf in leaves:
-        if leaf.path[:1] == ("scripts",) and isinstance(leaf.value, str):
-            hint = re.search(r"(?:^|&&|;|\|\|)\s*(pnpm|yarn|bun)\s", leaf.value)
-            if hint:
-                return hint.group(1)
-    return "npm"
+_DECLARED_MANAGER = re.compile(r'"packageManager"\s*:\s*"(pnpm|yarn|bun|npm)@')
+_MANAGER_CALL = re.compile(r'(?:":\s*"|&&|;|\|\|)\s*(pnpm|yarn|bun)\s')
 
 
-def parse_pyproject_tasks(text: str) -> list[Recipe]:
+def parse_pyproject_tasks(text: str) -> Iterator[Recipe | None]:
     """[tool.poe.tasks], [tool.hatch.envs.<env>.scripts] and [tool.pdm.scripts]."""
-    named: dict[tuple[str, str, str], tuple[dict[str, Any], str]] = {}
-    for entry in read_toml(text, lambda p: p[:2] in (("tool", "poe"), ("tool", "hatch"),
-                                                     ("tool", "pdm"))):
+    current: tuple[str, str, str] | None = None
+    attrs: dict[str, Any] = {}
+    quote = ""
+    for entry in read_toml(text, _task_tables, _task_tables):
         located = _task_location(entry)
-        if located:
-            tool, name, attrs = located
-            known = named.setdefault((tool, name, _env(entry)), ({}, entry.quote))
-            known[0].update(attrs)
-            if attrs.keys() & _COMMAND_KEYS:
-                named[(tool, name, _env(entry))] = (known[0], entry.quote)
-    found = [_pyproject_task(tool, name, env, attrs, quote)
-             for (tool, name, env), (attrs, quote) in named.items()]
-    return [item for item in found if item]
+        if located is None:
+            continue
+        tool, name, found = located
+        if (tool, name, _env(entry)) != current:
+            if current:
+                yield _pyproject_task(*current, attrs, quote)
+            current, attrs, quote = (tool, name, _env(entry)), {}, entry.quote
+        attrs.update(found)
+        if found.keys() & _COMMAND_KEYS:
+            quote = entry.quote
+    if current:
+        yield _pyproject_task(*current, attrs, quote)
 
 
+def _task_tables(path: tuple[str, ...]) -> bool:
+    return path[:2] in _TASK_TABLES or path in ((), ("tool",))
+
+
+_TASK_TABLES = frozenset({("tool", "poe"), ("tool", "hatch"), ("tool", "pdm")})
 _COMMAND_KEYS = frozenset({"cmd", "shell", "script", "ref", "expr", "call", "sequence",
                            "composite"})
 
@@ -176,7 +184,7 @@ def _pyproject_task(tool: str, name: str, env: str, attrs: dict[str, Any],
     return recipe(name, invocation, commands, quote, tool)
 
 
-_PARSERS: dict[str, Callable[[str], list[Recipe]]] = {
+_PARSERS: dict[str, Callable[[str], Iterator[Recipe | None]]] = {
     "justfile": parse_justfile, "makefile": parse_makefile,
     "package.json": parse_package_scripts, "mix": parse_mix_aliases, "tox": parse_tox_ini,
     "nox": parse_noxfile, "pre-commit": parse_precommit, "pyproject": parse_pyproject_tasks,
