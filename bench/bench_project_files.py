@@ -71,8 +71,8 @@ def inputs(size: int) -> dict[str, tuple[str, str, Callable[[str], object] | Non
             lambda i: f"  <dependency>\n    <groupId>com.acme</groupId>\n    <artifactId>lib{i}"
                       f"</artifactId>\n    <version>{i}.0</version>\n  </dependency>\n",
             "</dependencies></project>\n", size), ET.fromstring),
-        "Justfile": ("Justfile", repeat("", lambda i: f"# recipe {i}\nr{i}:\n    cargo test -p c{i}\n\n",
-                                        "", size), None),
+        "Justfile": ("Justfile", repeat(
+            "", lambda i: f"# recipe {i}\nr{i}:\n    cargo test -p c{i}\n\n", "", size), None),
         "Makefile": ("Makefile", repeat("", lambda i: f"t{i}: dep{i}\n\t@pytest -q tests/t{i}\n",
                                         "", size), None),
         "package.json scripts": ("package.json", repeat(
@@ -96,9 +96,9 @@ def inputs(size: int) -> dict[str, tuple[str, str, Callable[[str], object] | Non
         "poe tasks": ("pyproject.toml", repeat("[tool.poe.tasks]\n",
                                                lambda i: f't{i} = "pytest tests/{i}"\n', "", size),
                       toml),
-        "Taskfile": ("Taskfile.yml", repeat("version: '3'\ntasks:\n",
-                                            lambda i: f"  t{i}:\n    cmds:\n      - go test ./p{i}\n",
-                                            "", size), None),
+        "Taskfile": ("Taskfile.yml", repeat(
+            "version: '3'\ntasks:\n", lambda i: f"  t{i}:\n    cmds:\n      - go test ./p{i}\n",
+            "", size), None),
         "noise (toml)": ("pyproject.toml", repeat("", lambda i: f'k{i} = [{{"x": ({i}, ]]]\n',
                                                    "", size), None),
         "noise (json)": ("package.json", repeat("", lambda i: f'"k{i}": {{"x": [{i}, ]]]\n', "",
@@ -125,10 +125,10 @@ def main() -> int:
     for name, (path, text, stdlib) in inputs(args.kb * 1024).items():
         manifest = parse_manifest(path, text)
         items = len(parse_recipes(path, text)) + (len(manifest.dependencies) if manifest else 0)
-        of_manifest = median_ms(lambda: parse_manifest(path, text), args.runs)
-        of_recipes = median_ms(lambda: parse_recipes(path, text), args.runs)
+        of_manifest = median_ms(lambda p=path, t=text: parse_manifest(p, t), args.runs)
+        of_recipes = median_ms(lambda p=path, t=text: parse_recipes(p, t), args.runs)
         lines = median_ms(text.splitlines, args.runs)
-        base = median_ms(lambda: stdlib(text), args.runs) if stdlib else None
+        base = median_ms(lambda f=stdlib, t=text: f(t), args.runs) if stdlib else None
         slower = max(of_manifest, of_recipes)
         ratio = f"{slower / base:13.2f}" if base else f"{'-':>13}"
         base_text = f"{base:9.2f}" if base else f"{'-':>9}"

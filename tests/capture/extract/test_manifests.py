@@ -261,7 +261,8 @@ def test_a_minified_package_json_is_read_as_one_line():
 def test_a_package_json_fragment_without_its_section_key_cannot_tell_dev_from_runtime():
     manifest = parse("package.json", '    "vitest": "^3.2.4",\n')
     [dep] = manifest.dependencies
-    assert (dep.name, dep.constraint, dep.kind, dep.section) == ("vitest", "^3.2.4", "runtime", None)
+    assert (dep.name, dep.constraint, dep.kind) == ("vitest", "^3.2.4", "runtime")
+    assert dep.section is None
 
 
 def test_a_package_json_fragment_that_shows_its_section_key_keeps_the_kind():
@@ -412,7 +413,8 @@ def test_a_go_mod_yields_the_go_version_and_requirements_with_indirect_marked():
 
 
 def test_a_go_mod_fragment_of_requirement_lines_still_yields_them():
-    manifest = parse("go.mod", "\tgithub.com/google/uuid v1.6.0\n\tgithub.com/a/b v0.1.0 // indirect\n")
+    manifest = parse("go.mod", "\tgithub.com/google/uuid v1.6.0\n"
+                               "\tgithub.com/a/b v0.1.0 // indirect\n")
     assert [d.name for d in manifest.dependencies] == ["github.com/google/uuid", "github.com/a/b"]
 
 
@@ -641,7 +643,8 @@ def test_text_without_a_leading_line_number_prefix_is_unchanged(text):
 
 
 def test_a_manifest_rendered_by_the_read_tool_parses_like_the_file():
-    numbered = '     1→[project]\n     2→requires-python = ">=3.11"\n     3→dependencies = ["rich>=13"]\n'
+    numbered = ('     1→[project]\n     2→requires-python = ">=3.11"\n'
+                '     3→dependencies = ["rich>=13"]\n')
     manifest = parse("pyproject.toml", numbered)
     assert manifest.runtime == ("Python", ">=3.11")
     assert deps(manifest) == {"rich": (">=13", "runtime")}

@@ -112,7 +112,8 @@ class _Reader:
         self.failures = 0
 
     def entries(self) -> Iterator[TomlEntry]:
-        lines, open_key, index = self.lines, (), 0
+        lines, index = self.lines, 0
+        open_key: tuple[str, ...] = ()
         while index < len(lines):
             line = lines[index].strip()
             index += 1

@@ -105,7 +105,7 @@ _TAB_PREFIX = re.compile(r"^ *([0-9]+)\t")
 
 
 def strip_line_numbers(text: str) -> str:
-    """Undo the Claude Code Read rendering (``"     8→text"``) or ``cat -n`` (``"     8\\ttext"``).
+    """Undo the Claude Code Read rendering (``"  8→text"``) or ``cat -n`` (``"  8\\ttext"``).
 
     Only when the text's first non-blank line carries that prefix; then exactly the prefix is
     removed from every line that has it, and other lines (a trailing ``<system-reminder>``) stay
@@ -124,7 +124,8 @@ def strip_line_numbers(text: str) -> str:
     return "".join(_TAB_PREFIX.sub("", line, count=1) for line in lines)
 
 
-_REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*(.*)$")
+_REQUIREMENT = re.compile(
+    r"^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*(.*)$")
 _SPEC = re.compile(r"^\(?\s*(?:===|[<>=!~]=?)[^@()]*\)?$")
 
 

@@ -139,7 +139,7 @@ def _version_of(value: dict[str, Any]) -> str | None:
 
 
 def _source_flags(value: dict[str, Any]) -> tuple[str, ...]:
-    flags = [key for key in ("git", "path", "url") if key in value]
+    flags: list[str] = [key for key in ("git", "path", "url") if key in value]
     if value.get("workspace") is True:
         flags.append("workspace")
     return tuple(flags)

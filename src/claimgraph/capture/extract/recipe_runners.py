@@ -20,19 +20,18 @@ _JUST_NOT_RECIPES = frozenset({"set", "alias", "export", "import", "mod", "unexp
 
 def parse_justfile(text: str) -> Iterator[Recipe | None]:
     """``name params: deps`` headers and their indented bodies (``@``/``-`` prefixes dropped)."""
-    for header, body in _blocks(text, _is_just_header, indent=(" ", "\t")):
-        match = _JUST_HEADER.match(header)
-        name = match.group(1)  # type: ignore[union-attr]
-        after_colon = _QUOTED.sub("", match.group(3).split("#")[0])  # type: ignore[union-attr]
+    for match, header, body in _blocks(text, _just_header, indent=(" ", "\t")):
+        name = match.group(1)
+        after_colon = _QUOTED.sub("", match.group(3).split("#")[0])
         deps = [f"just {d}" for d in _JUST_WORD.findall(after_colon)]
         yield recipe(name, f"just {name}", deps + _commands(body), _first(body, header),
                      "justfile")
 
 
-def _is_just_header(line: str) -> bool:
+def _just_header(line: str) -> re.Match[str] | None:
     """A recipe header, not a setting, alias, import or ``name := value`` assignment."""
     match = _JUST_HEADER.match(line)
-    return bool(match) and match.group(1) not in _JUST_NOT_RECIPES  # type: ignore[union-attr]
+    return match if match and match.group(1) not in _JUST_NOT_RECIPES else None
 
 
 _MAKE_HEADER = re.compile(r"^([^\s:=#][^:=#]*?)\s*::?(?!=)\s*(.*)$")
@@ -45,8 +44,8 @@ _MAKE_DIRECTIVE = re.compile(r"^-?(?:ifn?eq|ifn?def|else|endif|include|sinclude|
 def parse_makefile(text: str) -> Iterator[Recipe | None]:
     """Targets with tab-indented bodies; pattern rules, special targets (.PHONY) and variable
     lines are skipped; a plain-word prerequisite is run first (``make build``)."""
-    for header, body in _blocks(text, _is_make_header, indent=("\t",)):
-        targets, rest = _MAKE_HEADER.match(header).groups()  # type: ignore[union-attr]
+    for match, header, body in _blocks(text, _make_header, indent=("\t",)):
+        targets, rest = match.groups()
         prerequisites, _, inline = rest.partition(";")
         deps = [f"make {d}" for d in prerequisites.split() if _MAKE_TARGET.match(d)
                 and "." not in d]
@@ -57,20 +56,25 @@ def parse_makefile(text: str) -> Iterator[Recipe | None]:
                              "makefile")
 
 
-def _is_make_header(line: str) -> bool:
+def _make_header(line: str) -> re.Match[str] | None:
+    """A rule's first line, not a directive, a pattern rule, a target-specific variable or a
+    ``::=`` assignment."""
     match = _MAKE_HEADER.match(line)
     if not match or _MAKE_DIRECTIVE.match(line) or "%" in match.group(1) or "$" in match.group(1):
-        return False
-    rest = match.group(2)  # a target-specific variable or a ``::=`` assignment is no rule
-    return not (rest.startswith(("=", ":=")) or _TARGET_VARIABLE.match(rest))
+        return None
+    rest = match.group(2)
+    return None if rest.startswith(("=", ":=")) or _TARGET_VARIABLE.match(rest) else match
 
 
-def _blocks(text: str, is_header: Callable[[str], bool], indent: tuple[str, ...]
-            ) -> Iterator[tuple[str, list[tuple[str, str]]]]:
-    """(header, body) for each header line and the indented lines under it. A body line is
-    (command, quote): backslash-continued lines are joined into one command, and the quote is
-    the first physical line, so it is found verbatim in the text."""
-    header: str | None = None
+Block = tuple[re.Match[str], str, list[tuple[str, str]]]
+
+
+def _blocks(text: str, header_of: Callable[[str], re.Match[str] | None],
+            indent: tuple[str, ...]) -> Iterator[Block]:
+    """(header match, header line, body) for each header line and the indented lines under
+    it. A body line is (command, quote): backslash-continued lines are joined into one
+    command, and the quote is the first physical line, so it is found verbatim in the text."""
+    header: tuple[re.Match[str], str] | None = None
     body: list[tuple[str, str]] = []
     for raw, quote in _logical_lines(text):
         if raw.startswith(indent) and raw.strip():
@@ -78,10 +82,11 @@ def _blocks(text: str, is_header: Callable[[str], bool], indent: tuple[str, ...]
                 body.append((_command(raw.strip()), quote))
         elif raw.strip():
             if header is not None:
-                yield header, body
-            header, body = (quote, []) if is_header(raw) else (None, [])
+                yield header[0], header[1], body
+            match = header_of(raw)
+            header, body = ((match, quote) if match else None), []
     if header is not None:
-        yield header, body
+        yield header[0], header[1], body
 
 
 def _logical_lines(text: str) -> Iterator[tuple[str, str]]:
