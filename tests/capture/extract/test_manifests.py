@@ -8,6 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from claimgraph.capture.extract.lenient_json import MAX_FAILURES as JSON_FAILURES
+from claimgraph.capture.extract.lenient_toml import MAX_SLOW_FAILURES, MAX_STATEMENT_LINES
+from claimgraph.capture.extract.manifest_common import MAX_DEPENDENCIES
 from claimgraph.capture.extract.manifests import (
     Manifest, manifest_format, parse_manifest, strip_line_numbers)
 
@@ -696,6 +699,47 @@ def test_the_monorepo_package_json_a_codex_session_printed_yields_pnpm_and_node_
     assert manifest.runtime == ("Node", ">=18")
     assert deps(manifest)["turbo"] == ("^2.5.8", "dev")
     assert {s.key: s.value for s in manifest.settings}["packageManager"].startswith("pnpm@10")
+
+
+# --- bounded work -----------------------------------------------------------------------------
+
+def test_a_dependency_array_longer_than_one_statement_is_read_item_by_item():
+    lines = [f'    "pkg{i}>=1.{i}",' for i in range(MAX_STATEMENT_LINES + 200)]
+    text = "[project]\ndependencies = [\n" + "\n".join(lines[:300]) + "\n" + \
+        "\n".join(lines[300:]) + "\n]\n"
+    manifest = parse("pyproject.toml", text)
+    assert len(manifest.dependencies) == MAX_DEPENDENCIES
+    first = manifest.dependencies[0]
+    assert (first.name, first.constraint, first.kind, first.section) == (
+        "pkg0", ">=1.0", "runtime", "project.dependencies")
+
+
+@pytest.mark.parametrize("path, line", [
+    ("requirements.txt", "pkg{i}=={i}.0"), ("go.mod", "require example.com/m{i} v1.{i}.0"),
+    ("package.json", '"pkg{i}": "^{i}.0.0",'), ("mix.exs", '{{:dep_{i}, "~> {i}.0"}},'),
+    ("Cargo.toml", 'crate_{i} = {{ version = "{i}" }}'), ("Gemfile", 'gem "g{i}", "~> {i}.0"'),
+])
+def test_a_manifest_with_more_dependencies_than_the_bound_reports_the_first_ones(path, line):
+    text = "\n".join(line.format(i=i) for i in range(MAX_DEPENDENCIES + 50))
+    manifest = parse(path, text)
+    assert len(manifest.dependencies) == MAX_DEPENDENCIES
+    assert manifest.dependencies[0].quote == line.format(i=0)
+
+
+def test_toml_junk_stops_costing_tomllib_calls_but_plain_values_are_still_read():
+    junk = "\n".join(f"dependencies = [{{x = ({i}, ]" for i in range(MAX_SLOW_FAILURES + 10))
+    manifest = parse("pyproject.toml", junk + '\nrequires-python = ">=3.12"\n')
+    assert manifest.runtime == ("Python", ">=3.12")
+    escaped = parse_manifest("pyproject.toml", junk + '\nrequires-python = ">=3.\\u0031"\n')
+    assert escaped is None  # a value only tomllib can read is no longer tried after the junk
+
+
+def test_json_junk_stops_costing_json_calls_but_plain_members_are_still_read():
+    junk = "\n".join(f'"k{i}": tru{i},' for i in range(JSON_FAILURES + 10))
+    manifest = parse("package.json", junk + '\n"vitest": "^3.2.4"\n')
+    assert deps(manifest) == {"vitest": ("^3.2.4", "runtime")}
+    escaped = parse_manifest("package.json", junk + '\n"vitest": "^3.\\u0032"\n')
+    assert escaped is None  # a value only json can read is no longer tried after the junk
 
 
 # --- junk never raises ------------------------------------------------------------------------

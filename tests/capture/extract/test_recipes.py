@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from claimgraph.capture.extract.recipes import (
-    ROLES, Recipe, parse_recipes, recipe_format, role_of_command)
+    MAX_RECIPES, ROLES, Recipe, parse_recipes, recipe_format, role_of_command)
 
 from .transcript_lines import codex_output, tool_input, tool_result
 
@@ -479,6 +479,23 @@ def test_the_app_package_json_a_codex_session_printed_runs_through_pnpm():
 def test_the_assets_package_json_read_in_a_claude_session_has_one_npm_script():
     recipes = parse("assets/package.json", tool_result(SPOTTER_FUM, 646))
     assert table(recipes) == {"test": ("npm run test", "vitest run", "test")}
+
+
+# --- bounded work -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path, recipe_text", [
+    ("Justfile", "r{i}:\n    cargo test -p c{i}\n"), ("Makefile", "t{i}:\n\tpytest t{i}\n"),
+    ("tox.ini", "[testenv:e{i}]\ncommands = pytest {i}\n"),
+    (".pre-commit-config.yaml", "  - id: h{i}\n    entry: ruff {i}\n"),
+    ("Taskfile.yml", "  t{i}:\n    cmds:\n      - go test ./p{i}\n"),
+    ("noxfile.py", "@nox.session\ndef s{i}(session):\n    session.run('pytest', '{i}')\n"),
+])
+def test_a_recipe_file_with_more_recipes_than_the_bound_reports_the_first_ones(path,
+                                                                              recipe_text):
+    text = "".join(recipe_text.format(i=i) for i in range(MAX_RECIPES + 40))
+    recipes = parse(path, text)
+    assert len(recipes) == MAX_RECIPES
+    assert recipes[0].runs.endswith("0") and recipes[-1].runs.endswith(str(MAX_RECIPES - 1))
 
 
 # --- junk never raises ------------------------------------------------------------------------
