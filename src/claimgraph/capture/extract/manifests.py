@@ -6,7 +6,8 @@ wrote or saw. ``parse_manifest`` therefore takes a path (only its name is used) 
 undoes the Read tool's line numbering, and returns what that text declares: dependencies with
 their constraint, kind and the exact line they came from, the language/runtime constraint, the
 package name. Each format's module says what its fragments can and cannot tell. The parse is
-pure and never raises: junk, binary or truncated text gives ``None`` or fewer dependencies.
+pure and never raises: junk, binary or truncated text gives ``None`` or fewer dependencies;
+a text declaring more than ``MAX_DEPENDENCIES`` yields the first ones (see manifest_common).
 """
 
 from __future__ import annotations
@@ -16,15 +17,15 @@ import re
 from typing import Callable
 
 from claimgraph.capture.extract.manifest_common import (
-    KINDS, Dependency, Manifest, Setting, strip_line_numbers)
+    KINDS, MAX_DEPENDENCIES, Dependency, Manifest, Setting, strip_line_numbers)
 from claimgraph.capture.extract.manifest_structured import parse_package_json, parse_pom
 from claimgraph.capture.extract.manifest_text import (
     parse_gemfile, parse_go_mod, parse_gradle, parse_mix_exs, parse_requirements,
     requirements_kind)
 from claimgraph.capture.extract.manifest_toml import parse_cargo, parse_pyproject
 
-__all__ = ["KINDS", "Dependency", "Manifest", "Setting", "manifest_format", "parse_manifest",
-           "strip_line_numbers"]
+__all__ = ["KINDS", "MAX_DEPENDENCIES", "Dependency", "Manifest", "Setting", "manifest_format",
+           "parse_manifest", "strip_line_numbers"]
 
 MAX_TEXT = 2_000_000  # characters; a manifest beyond this is not a manifest a session wrote
 
@@ -68,7 +69,4 @@ def parse_manifest(path: str, text: str) -> Manifest | None:
         folder = posixpath.basename(posixpath.dirname(normalized))
         base = posixpath.basename(normalized)
         return parse_requirements(text, requirements_kind(base, folder), base)
-    try:
-        return _BY_NAME[kind](text)
-    except (RecursionError, MemoryError):  # pragma: no cover - a defensive last resort
-        return None
+    return _BY_NAME[kind](text)

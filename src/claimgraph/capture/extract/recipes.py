@@ -4,7 +4,8 @@ Like ``manifests``, this reads what a session wrote or saw (a Write, an Edit's n
 result with its line numbers) and never opens a file. ``parse_recipes`` recognises the file by
 its path and returns each recipe as what one types, what that runs, the line it was read from
 and a guess of its role (test, lint, format, build, run, check, other). Fragments yield the
-recipes whose name they show. Pure; never raises; junk gives ``[]``.
+recipes whose name they show. Pure; never raises; junk gives ``[]``; a text with more than
+``MAX_RECIPES`` recipes yields the first ones.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from claimgraph.capture.extract.recipe_runners import (
 from claimgraph.capture.extract.recipe_yaml import (
     parse_precommit, parse_taskfile, parse_workflow)
 
-__all__ = ["ROLES", "Recipe", "parse_recipes", "recipe_format", "role_of_command"]
+__all__ = ["MAX_RECIPES", "ROLES", "Recipe", "parse_recipes", "recipe_format",
+           "role_of_command"]
 
 MAX_TEXT = 2_000_000
 #: Recipes read from one text; the parsers are lazy, so reading stops there. A file with more
