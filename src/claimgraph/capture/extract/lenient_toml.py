@@ -68,6 +68,8 @@ class TomlEntry:
 
     def quote_for(self, item: str) -> str:
         """The line of this statement that holds ``item`` as a string literal."""
+        if len(self.lines) == 1:
+            return self.lines[0]
         line = self._literal_lines.get(item)
         if line is None:
             line = next((line for line in self.lines if item in line), self.lines[0])
