@@ -33,7 +33,7 @@ CITED_KINDS = {
     "gates": {"meta", "tool_result", "tool_call"}, "lessons": {"tool_call"},
     "summaries": {"assistant", "compaction"}, "tooling": {"tool_call"},
     "packages": {"tool_call"}, "defined-in": {"tool_call"}, "module-index": {"tool_call"},
-    "instructions": set(), "manifests": {"tool_call"}, "recipes": {"tool_call"},
+    "instructions": set(), "manifests": set(), "recipes": set(),
     "dev-server": {"tool_call", "human"},
 }
 NUMBERED = re.compile(r"^ *\d+(?:→|\t)", re.MULTILINE)
@@ -175,7 +175,12 @@ def test_the_rust_port_keeps_the_users_decisions_and_its_layout():
     assert ("reverse_string", "core/defined-in", "src/string_utils.rs") in found
     assert ("tmpqwh7888i", "core/tested-by", "cargo test") in found
     assert not any(f[0] == "fmt" for f in found)  # a trait method, not a top-level item
-    assert not any(f[1] == "core/written-in" for f in found)
+    assert {f for f in found if f[1] == "core/written-in"} == {
+        ("tmpqwh7888i", "core/written-in", "Rust edition 2024")}  # the manifest's, not a file's
+    assert ("just check", "x/runs", "cargo llvm-cov --fail-under-lines 100") in found
+    assert ("tmpqwh7888i", "x/convention", "Cargo.toml sets lints.rust.missing_docs = warn") \
+        in found
+    assert not any("uv run pytest" in f[2] for f in found)  # the old Justfile was rewritten
 
 
 def test_answers_to_the_agents_questions_are_decisions():
@@ -221,3 +226,11 @@ def test_an_unknown_extractor_name_is_refused_with_the_known_ones():
     with pytest.raises(ClaimgraphError) as refused:
         get_extractor("magic")
     assert refused.value.type == "unknown-extractor" and "builtin" in refused.value.hint
+
+
+def test_a_manifest_the_agent_read_gives_the_stack_and_its_language():
+    found = _facts("claude-code/subagent.jsonl")
+    assert ("spotter", "core/depends-on", "ash_sqlite") in found
+    assert ("spotter", "core/written-in", "Elixir ~> 1.19") in found
+    assert ("mix test", "x/runs", "ash.setup --quiet; test") in found
+    assert ("spotter", "core/depends-on", "igniter") not in found  # dev/test only: a glance

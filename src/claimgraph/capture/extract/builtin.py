@@ -7,6 +7,8 @@ Each source of knowledge is its own module, in the order a reviewer values them:
 - ``gates``: hooks and pre-commit checks that block until a rule holds, and how a block cleared;
 - ``lessons``: a command that failed, what changed, the same command then working;
 - ``instructions``: rules written in the project's instruction files, docs and loud comments;
+- ``workflow``: the task-runner recipes, scripts and CI steps, as the session left them;
+- ``dependencies``: what the manifests the session wrote or read declare;
 - ``summaries``: the agent's own summaries (decisions, fixes, what files are for), trusted least;
 - ``tooling``: the test/lint/build commands that worked and packages installed;
 - ``structure``: where the names the conversation talks about are defined.
@@ -23,6 +25,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from claimgraph.capture.events import Transcript
 from claimgraph.capture.extract.answers import answer_candidates
+from claimgraph.capture.extract.dependencies import dependency_candidates
 from claimgraph.capture.extract.gates import gate_candidates
 from claimgraph.capture.extract.instructions import instruction_candidates
 from claimgraph.capture.extract.lessons import lesson_candidates
@@ -31,11 +34,12 @@ from claimgraph.capture.extract.statements import statement_candidates
 from claimgraph.capture.extract.structure import module_index_candidates, structure_candidates
 from claimgraph.capture.extract.summaries import summary_candidates
 from claimgraph.capture.extract.tooling import tooling_candidates
+from claimgraph.capture.extract.workflow import recipe_candidates
 
 RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
     statement_candidates, answer_candidates, gate_candidates, lesson_candidates,
-    instruction_candidates, summary_candidates, tooling_candidates, structure_candidates,
-    module_index_candidates)
+    instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
+    tooling_candidates, structure_candidates, module_index_candidates)
 MAX_EVIDENCE = 3
 
 

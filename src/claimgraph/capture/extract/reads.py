@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.extract.manifest_common import strip_line_numbers
 from claimgraph.capture.extract.session import OK, SessionView
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations, positional
 from claimgraph.capture.extract.writes import file_ops, removes
 
 READ_TOOLS = frozenset({"Read", "read_file", "view", "read_many_files"})
 _SHELL_READERS = frozenset({"cat", "sed", "head", "nl", "bat", "less", "more", "tail"})
-_NUMBERED = re.compile(r"^ *\d+(?:→|\t)", re.MULTILINE)
 _REMINDER = re.compile(r"\n*<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
 
 
@@ -45,16 +45,6 @@ class SeenFile:
         return posixpath.basename(self.path)
 
 
-def seen_files(view: SessionView) -> Iterator[SeenFile]:
-    """Every successful read or write of a file, in session order."""
-    for call in view.calls():
-        if view.outcome(call) != OK:
-            continue
-        for path, text, how in _looks(view, call):
-            if text.strip():
-                yield SeenFile(path, view.relative(path), text, how, call)
-
-
 def surviving_looks(view: SessionView) -> dict[str, list[SeenFile]]:
     """Path -> its looks in order, forgetting every look before the file was deleted: what a
     session read in a file it then removed (a port that deletes the old manifests) is gone."""
@@ -71,16 +61,6 @@ def surviving_looks(view: SessionView) -> dict[str, list[SeenFile]]:
                 looks.setdefault(path, []).append(
                     SeenFile(path, view.relative(path), text, how, call))
     return looks
-
-
-def strip_line_numbers(text: str) -> str:
-    """A file as a tool rendered it, back to its lines: the ``   12→`` prefix of Claude's
-    Read and the ``    12<TAB>`` of ``cat -n``/``nl -ba`` removed only when every line has it."""
-    lines = text.split("\n")
-    numbered = [line for line in lines if line.strip()]
-    if numbered and all(_NUMBERED.match(line) for line in numbered):
-        return "\n".join(_NUMBERED.sub("", line, count=1) for line in lines)
-    return text
 
 
 def _looks(view: SessionView, call: Event) -> Iterator[tuple[str, str, str]]:

@@ -1,0 +1,68 @@
+"""How the project is worked on: the task-runner recipes, scripts, hooks and CI steps the
+session wrote, edited or read ("`just check` runs `cargo llvm-cov --fail-under-lines 100`").
+
+A recipe is cited as its file line, so the audit can check it still says so. The file as the
+session left it wins: a whole read or write replaces what was known of it, an edit adds to it
+(so a Justfile rewritten for another language forgets its old recipes). From a file the session
+only read, the recipes that check, test, lint, format, build or run the project count, and
+those the session ran; from a file it wrote, every recipe.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import Any, Iterator
+
+from claimgraph.capture.extract.reads import SeenFile, surviving_looks
+from claimgraph.capture.extract.recipes import Recipe, parse_recipes
+from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
+from claimgraph.capture.extract.shell import command_text
+
+MAX_PER_FILE = 12
+WORKING_ROLES = frozenset({"test", "lint", "format", "build", "check"})
+#: Of the recipes that run something, the ones that start the project itself.
+STARTING_NAMES = frozenset({"dev", "start", "serve", "server", "run"})
+WRITTEN_CONFIDENCE, READ_CONFIDENCE = 0.75, 0.65
+
+
+def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    if not view.project:
+        return
+    ran = " \n".join(filter(None, map(command_text, view.calls())))
+    for looks in surviving_looks(view).values():
+        cited = looks[-1].cited
+        if cited is None or " " in cited:
+            continue
+        current = _as_left(looks)
+        written = any(look.how != "read" for look, _ in current.values())
+        chosen = [(look, recipe) for look, recipe in current.values()
+                  if written or working(recipe) or recipe.invocation in ran]
+        for look, recipe in chosen[:MAX_PER_FILE]:
+            yield _fact(cited, look, recipe, WRITTEN_CONFIDENCE if written else READ_CONFIDENCE)
+
+
+def working(recipe: Recipe) -> bool:
+    """A recipe that checks or builds the project, or starts it."""
+    return recipe.role in WORKING_ROLES or (recipe.role == "run" and recipe.name in STARTING_NAMES)
+
+
+def _as_left(looks: list[SeenFile]) -> dict[str, tuple[SeenFile, Recipe]]:
+    """Invocation -> (look, recipe) for the file as the session left it."""
+    current: dict[str, tuple[SeenFile, Recipe]] = {}
+    for look in looks:
+        recipes = parse_recipes(look.path, look.text)
+        if look.how in ("read", "write") and recipes:
+            current = {}
+        current.update((recipe.invocation, (look, recipe)) for recipe in recipes)
+    return current
+
+
+def _fact(cited: str, look: SeenFile, recipe: Recipe, confidence: float) -> dict[str, Any]:
+    """The recipe as its invocation; a file below the root says where it is run from."""
+    folder = posixpath.dirname(cited)
+    where = f" (in {folder}/)" if folder and recipe.source != "github-actions" \
+        and not folder.startswith(".") else ""
+    return candidate("recipes", recipe.invocation + where, "x/runs", recipe.runs,
+                     evidence=[file_evidence(cited, recipe.quote)], epistemic="observation",
+                     confidence=confidence, source_type="session-log", object_kind="literal",
+                     subject_type="tool", at=look.call.timestamp)
