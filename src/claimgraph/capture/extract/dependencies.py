@@ -5,7 +5,8 @@ manifest line it was read from (``mix.exs: `{:credo, "~> 1.7", only: [:dev, :tes
 version constraint and whether it is dev/test-only are in that line, and the audit can check
 the file still says it. What the session wrote or edited counts as written (the edit's new
 text, never the file re-read from disk); a manifest it only read contributes its direct
-dependencies, capped, since a long list the session never touched says less.
+runtime dependencies (the stack), unless the list is long: a long list the session never
+touched is a glance away. An edit counts for what it added, not what it kept.
 
 Besides dependencies a manifest states the language and its version (``elixir: "~> 1.19"``,
 ``requires-python``, a Rust edition) and a few settings worth a convention (a lint level,
@@ -56,9 +57,13 @@ def _declared(view: SessionView, cited: str, subject: str,
     for look, manifest in parsed:
         if written and look.how == "read":
             continue  # only what the session put in a manifest it changed
-        for dependency in manifest.dependencies:
-            if written or _tells_the_stack(dependency):
-                seen[dependency.name] = (look, dependency)
+        stack = [d for d in manifest.dependencies if _tells_the_stack(d)]
+        for dependency in manifest.dependencies if written else stack:
+            if dependency.quote in look.replaced:
+                continue  # the edit kept it: it was there before the session
+            seen[dependency.name] = (look, dependency)
+    if not written and len(seen) > MAX_READ_DEPENDENCIES:
+        seen = {}  # a long list the session only read is a glance away, not a memory
     limit = None if written else MAX_READ_DEPENDENCIES
     confidence = WRITTEN_CONFIDENCE if written else READ_CONFIDENCE
     for look, dependency in list(seen.values())[:limit]:

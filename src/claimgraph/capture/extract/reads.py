@@ -39,6 +39,7 @@ class SeenFile:
     text: str
     how: str
     call: Event
+    replaced: str = ""  # for an edit: the text it replaced (what was there already)
 
     @property
     def name(self) -> str:
@@ -56,14 +57,14 @@ def surviving_looks(view: SessionView) -> dict[str, list[SeenFile]]:
             if op.kind == "delete":
                 for path in [p for p in looks if removes(op.path, p)]:
                     del looks[path]
-        for path, text, how in _looks(view, call):
+        for path, text, how, replaced in _looks(view, call):
             if text.strip():
                 looks.setdefault(path, []).append(
-                    SeenFile(path, view.relative(path), text, how, call))
+                    SeenFile(path, view.relative(path), text, how, call, replaced))
     return looks
 
 
-def _looks(view: SessionView, call: Event) -> Iterator[tuple[str, str, str]]:
+def _looks(view: SessionView, call: Event) -> Iterator[tuple[str, str, str, str]]:
     tool_input: dict[str, Any] = dict(call.tool_input or {})
     if call.tool_name in READ_TOOLS:
         path = tool_input.get("file_path") or tool_input.get("absolute_path") \
@@ -71,17 +72,17 @@ def _looks(view: SessionView, call: Event) -> Iterator[tuple[str, str, str]]:
         target = view.resolve(path, call.cwd) if isinstance(path, str) else None
         result = view.results.get(call.call_id or "")
         if target and result is not None:
-            yield target, strip_line_numbers(_REMINDER.sub("", result.text)), "read"
+            yield target, strip_line_numbers(_REMINDER.sub("", result.text)), "read", ""
         return
     for op in file_ops(view, call):
         if op.kind == "write":
-            yield op.path, op.content, "write"
+            yield op.path, op.content, "write", ""
         elif op.kind in ("edit", "append"):
             new_text = "\n".join(new for _, new, _ in op.edits) or op.content
-            yield op.path, new_text, "edit"
+            yield op.path, new_text, "edit", "\n".join(old for old, _, _ in op.edits)
     shown = _shell_read(view, call)
     if shown:
-        yield shown
+        yield (*shown, "")
 
 
 def _shell_read(view: SessionView, call: Event) -> tuple[str, str, str] | None:
