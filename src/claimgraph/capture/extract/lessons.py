@@ -66,10 +66,15 @@ _ERROR_SHAPES = (
 )
 _MAX_ERROR_LINE = 300
 _TELLING = 1  # the least telling error shape an edit-fixed lesson may quote
+#: ``pip3`` and ``python3.12`` are pip and python: the same command on another install.
+_VERSIONED = re.compile(r"^(pip|python|node|ruby|perl)[\d.]+$")
 #: A runner's positional words that pick what it checks (a file, a directory, a test id).
 _TARGET = re.compile(r"/|::|\.\w{1,5}$")
-_MESSAGE_FLAGS = frozenset({"-m", "--message", "-F", "--file", "-c", "-e"})
-_ERROR_PREFIX = re.compile(r"^(?:[✘✗×!>]+\s*)?(?:\[(?:ERROR|error)\]\s*)?(?:E\s+)?")
+#: Per program, the flags whose value is a message or an inline script, not the command.
+_ELIDED = {"git": frozenset({"-m", "--message", "-F", "--file"}),
+           **{name: frozenset({"-c", "-e"}) for name in (
+               "python", "python3", "node", "ruby", "perl", "bash", "sh", "zsh")}}
+_ERROR_PREFIX = re.compile(r"^(?:Output:\s*)?(?:[✘✗×!>]+\s*)?(?:\[(?:ERROR|error)\]\s*)?(?:E\s+)?")
 _GIT_GATE = re.compile(r"pre-commit|hook|validation failed|husky|lefthook", re.IGNORECASE)
 
 
@@ -154,7 +159,7 @@ def same_command_key(argv: tuple[str, ...]) -> tuple[str, ...] | None:
     if names[0] == "git":
         return ("git", "commit") if names[1:2] == ["commit"] else None
     runner = runner_of(argv)
-    program = runner[1] if runner else names[0]
+    program = runner[1] if runner else _VERSIONED.sub(r"\1", names[0])
     skip = len(program.split()) if runner else 1
     targets = [n for n in names[skip:] if not runner or _TARGET.search(n)]
     return (program, *(posixpath.basename(name.rstrip("/")) for name in targets))
@@ -187,7 +192,7 @@ def _note_changes(view: SessionView, call: Event, verdict: str, run: _Run | None
     if run is not None and verdict == OK and command and not file_ops(view, call):
         for key, window in windows.items():
             if key != run.key:
-                window.commands.append(short_quote(" ".join(run.invocation.argv), 60))
+                window.commands.append(shown_command(run.invocation.argv, view.root))
 
 
 def _lesson(view: SessionView, window: _Window, fixed: _Run,
@@ -221,11 +226,15 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
                      subject_type="project", at=fixed.call.timestamp)
 
 
-def shown_command(argv: tuple[str, ...]) -> str:
-    """A command as a lesson quotes it: a commit message or inline script left out."""
+def shown_command(argv: tuple[str, ...], root: str | None = None) -> str:
+    """A command as a lesson quotes it: a commit message or inline script left out, paths
+    inside the project relative to it."""
+    if root:
+        argv = tuple(w.replace(root.rstrip("/") + "/", "") for w in argv)
+    elided = _ELIDED.get(posixpath.basename(argv[0]) if argv else "", frozenset())
     words: list[str] = []
     for word in argv:
-        if words and words[-1] in _MESSAGE_FLAGS:
+        if words and words[-1] in elided:
             words[-1] += " …"
             continue
         words.append(word)

@@ -169,7 +169,8 @@ DEV_SERVERS = (
 _REPORTING_FLAGS = frozenset({
     "-v", "-vv", "-vvv", "-q", "-qq", "-x", "-s", "--verbose", "--quiet", "--color", "--colors",
     "--no-header", "--tb", "--seed", "--maxfail", "--bail", "--silent", "--reporter",
-    "--watch=false", "--run", "--no-cache", "--lf", "--ff", "--trace", "--max-cases"})
+    "--watch=false", "--run", "--no-cache", "--lf", "--ff", "--trace", "--max-cases", "--html",
+    "--open", "--json", "--lcov"})
 _TAKES_VALUE = frozenset({"--tb", "--seed", "--maxfail", "--reporter", "--max-cases", "-k"})
 
 
@@ -208,10 +209,21 @@ def _follows_flag(argv: tuple[str, ...], index: int) -> bool:
 
 
 def tooling_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
-    """One candidate per confirmed runner or package, evidence the command's line; and the
-    dev server, which runs in the background (no verdict) or is named by the user."""
+    """One candidate per runner form (a form that another one only extends is left out:
+    ``mix compile`` beside ``mix compile --warnings-as-errors``), per package, and the dev
+    server, which runs in the background (no verdict) or is named by the user."""
     if not view.project:
         return
+    found = list(_tooling(view))
+    forms = {(c["predicate"], c["object"]) for c in found if c["rule"] == "tooling"}
+    for fact in found:
+        extended = fact["rule"] == "tooling" and any(
+            p == fact["predicate"] and o.startswith(fact["object"] + " ") for p, o in forms)
+        if not extended:
+            yield fact
+
+
+def _tooling(view: SessionView) -> Iterator[dict[str, Any]]:
     for call in view.calls():
         command = command_text(call)
         if command is None:
