@@ -234,3 +234,14 @@ def test_a_manifest_the_agent_read_gives_the_stack_and_its_language():
     assert ("spotter", "core/written-in", "Elixir ~> 1.19") in found
     assert ("mix test", "x/runs", "ash.setup --quiet; test") in found
     assert ("spotter", "core/depends-on", "igniter") not in found  # dev/test only: a glance
+
+
+def test_a_gemini_session_placed_in_its_project_teaches_its_install_lesson():
+    """Gemini records no cwd; capture places it by its project hash and passes the root."""
+    transcript = read_transcript(TRANSCRIPTS / "gemini" / "session-2025-10-27T19-55-981c87cb.json")
+    found = {(c["subject"], c["predicate"], c["object"]) for c in EXTRACTORS["builtin"](
+        transcript, project_root="/Users/jnarowski/Dev/playground/src/test-project")}
+    assert found == {
+        ("test-project", "core/failure-mode", "`pip3 install RestrictedPython` failed: error: "
+         "externally-managed-environment; fixed by running `python3 -m venv venv`"),
+        ("test-project", "core/depends-on", "RestrictedPython")}
