@@ -78,9 +78,9 @@ def test_a_pipe_and_a_background_run_are_marked():
 
 
 def test_unreadable_lines_yield_no_commands():
-    assert invocations("echo $(pip install evil) && pytest") == []
-    assert invocations("pytest 'unbalanced") == []
-    assert invocations("(cd web && npm test)") == []
+    assert invocations("echo $(pip install evil) && pytest") == ()
+    assert invocations("pytest 'unbalanced") == ()
+    assert invocations("(cd web && npm test)") == ()
 
 
 def test_cd_changes_the_directory_of_what_follows():

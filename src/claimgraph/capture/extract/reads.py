@@ -49,6 +49,10 @@ class SeenFile:
 def surviving_looks(view: SessionView) -> dict[str, list[SeenFile]]:
     """Path -> its looks in order, forgetting every look before the file was deleted: what a
     session read in a file it then removed (a port that deletes the old manifests) is gone."""
+    return view.remembered("surviving_looks", _surviving_looks)
+
+
+def _surviving_looks(view: SessionView) -> dict[str, list[SeenFile]]:
     looks: dict[str, list[SeenFile]] = {}
     for call in view.calls():
         if view.outcome(call) != OK:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from claimgraph.capture.events import Event, Transcript
@@ -33,6 +33,8 @@ class SessionView:
     root: str | None
     project: str | None
     results: Mapping[str, Event]
+    #: What several sources derive from the whole session, computed once per view.
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, transcript: Transcript, project_root: str | None) -> SessionView:
@@ -54,7 +56,16 @@ class SessionView:
 
     def calls(self) -> list[Event]:
         """Tool calls an agent really made; a compaction agent's replay is not one."""
-        return [e for e in self.transcript.events if e.kind == "tool_call" and not e.derived]
+        if "calls" not in self.memo:
+            self.memo["calls"] = [e for e in self.transcript.events
+                                  if e.kind == "tool_call" and not e.derived]
+        return self.memo["calls"]
+
+    def remembered(self, key: str, compute: Any) -> Any:
+        """``compute(self)`` once per view under ``key``."""
+        if key not in self.memo:
+            self.memo[key] = compute(self)
+        return self.memo[key]
 
     def outcome(self, call: Event) -> str:
         """ok / failed, or unknown when no verdict exists (no result, backgrounded, refused)."""

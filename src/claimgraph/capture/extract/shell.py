@@ -8,6 +8,7 @@ substitution, subshells, unbalanced quotes) yields nothing rather than a guess.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 import shlex
@@ -67,8 +68,14 @@ def call_cwd(call: Event) -> str | None:
     return workdir if isinstance(workdir, str) and workdir.startswith("/") else call.cwd
 
 
-def invocations(command: str, cwd: str | None = None) -> list[Invocation]:
-    """The simple commands of a line, in order; [] when the line cannot be read safely."""
+@functools.lru_cache(maxsize=4096)
+def invocations(command: str, cwd: str | None = None) -> tuple[Invocation, ...]:
+    """The simple commands of a line, in order; () when the line cannot be read safely.
+    Memoized: several sources ask about the same command, and tokenizing is the cost."""
+    return tuple(_invocations(command, cwd))
+
+
+def _invocations(command: str, cwd: str | None) -> list[Invocation]:
     tokens = _tokens(_first_logical_line(command))
     if tokens is None or "(" in tokens or ")" in tokens:
         return []

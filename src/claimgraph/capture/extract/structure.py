@@ -89,6 +89,10 @@ class FileModel:
 
 def replay(view: SessionView) -> dict[str, FileModel]:
     """Absolute path -> model of every project code file the session changed and kept."""
+    return view.remembered("replay", _replay)
+
+
+def _replay(view: SessionView) -> dict[str, FileModel]:
     models: dict[str, FileModel] = {}
     for call, outcome, ops in session_ops(view):
         if outcome != OK:

@@ -36,7 +36,16 @@ class FileOp:
 
 
 def file_ops(view: SessionView, call: Event) -> list[FileOp]:
-    """The file operations one tool call asked for (its success is judged elsewhere)."""
+    """The file operations one tool call asked for (its success is judged elsewhere);
+    memoized per call, since several sources replay the session's writes."""
+    ops = view.memo.setdefault("file_ops", {})
+    key = (call.line, call.call_id)
+    if key not in ops:
+        ops[key] = _file_ops(view, call)
+    return ops[key]
+
+
+def _file_ops(view: SessionView, call: Event) -> list[FileOp]:
     tool_input: Mapping[str, Any] = call.tool_input or {}
     name = call.tool_name or ""
     path = _text(tool_input.get("file_path") or tool_input.get("path"))
