@@ -113,7 +113,7 @@ def measure(name: str, path: Path, repeat: int) -> dict[str, object]:
 
 def stages(path: Path) -> dict[str, float]:
     """CPU seconds per stage of one in-process pass, plus the json.loads baseline."""
-    from claimgraph.capture import run
+    from claimgraph.capture import placement, run
     from claimgraph.capture.extract import get_extractor
     from claimgraph.capture.readers import read_transcript
     from claimgraph.capture.segment import (
@@ -144,11 +144,12 @@ def stages(path: Path) -> dict[str, float]:
             cleaned, "s", 0, {})))
         lap("evidence")
         request = run.Request(str(path), "claude-code", "bench")
-        project = run._project(request, cleaned, run.Options(db=db))
-        candidates = get_extractor("builtin")(cleaned, project_root=project.root)
-        lap("project_and_extract")
         shell = Shell(open_store(db))
-        screened = run.screen_candidates([run._scoped(c, "p") for c in candidates],
+        placed = placement.place(shell, cleaned, None, None, dict(os.environ))
+        candidates = get_extractor("builtin")(cleaned, project_root=placed.root)
+        lap("project_and_extract")
+        scoped = [placement.scoped(c, placed, run.SOURCE_TYPE) for c in candidates]
+        screened = run.screen_candidates([c for c in scoped if c is not None],
                                          run._screen_ctx(shell))
         run._commit(shell, request, run.Options(db=db), None, cleaned, screened["admitted"],
                     "sha256-" + "0" * 64)
