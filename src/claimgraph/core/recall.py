@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Collection
 
-from claimgraph.core.reads import search
+from claimgraph.core.reads import FTS_LIMIT, search
 from claimgraph.core.shell import Shell
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import recall as R
@@ -30,9 +30,10 @@ SUMMARY_EPISODES = 20
 Fetch = Callable[[str], str]
 
 
-def scoped_search(sh: Shell, query: str, scopes: Collection[str] | None) -> dict[str, Any]:
+def scoped_search(sh: Shell, query: str, scopes: Collection[str] | None,
+                  fts_limit: int = FTS_LIMIT) -> dict[str, Any]:
     """``reads.search`` limited to facts in ``scopes`` (None: every scope)."""
-    found = search(sh, query)
+    found = search(sh, query, fts_limit=fts_limit)
     return {**found, "facts": R.in_scopes(found["facts"], scopes)}
 
 

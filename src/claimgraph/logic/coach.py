@@ -26,7 +26,7 @@ from claimgraph.logic.retrieval import query_tokens
 
 Fact = Mapping[str, Any]
 PER_KIND = 3
-MAX_QUERY_TOKENS = 12
+MAX_QUERY_TOKENS = 8
 STANCES = ("commitment", "preference")
 HAZARD_PREDICATES = frozenset({"core/failure-mode"})
 HEADING = "### claimgraph: memory relevant to this prompt"
