@@ -25,6 +25,9 @@ def fact_view(fact: Mapping[str, Any]) -> dict[str, Any]:
     view = {k: v for k, v in compact(fact_json(fact)).items() if k not in DROPPED_FACT_KEYS}
     if "effective_confidence" in view:
         view.pop("confidence", None)
+    for key in ("confidence", "effective_confidence"):
+        if isinstance(view.get(key), float):
+            view[key] = round(view[key], 3)
     if fact.get("retrieval_score") is not None:
         view["retrieval_score"] = round(fact["retrieval_score"], 6)
     return view
