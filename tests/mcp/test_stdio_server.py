@@ -192,7 +192,7 @@ def test_the_server_logs_its_start_and_every_call_beside_the_store(served: Serve
     events = served.log_events()
     started = events[0]
     assert started["event"] == "mcp.started" and started["project"] == served.project_id
-    calls = [(e["tool"], e["outcome"]) for e in events if e["event"] == "mcp.tool"]
+    calls = [(e["tool"], e["status"]) for e in events if e["event"] == "mcp.tool"]
     assert calls == [("memory_search", "ok"), ("memory_facts", "unknown-entity")]
     assert events[-1]["event"] == "mcp.stopped"
 

@@ -25,6 +25,7 @@ import structlog
 from claimgraph.config import Settings, load_settings
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logsetup import configure_logging
+from claimgraph.sidecar import Sidecars
 from claimgraph.mcp.session import ToolContext, default_project, session_ref
 
 log = structlog.get_logger("claimgraph.mcp")
@@ -95,7 +96,7 @@ def context(settings: Settings, cwd: str, environ: Mapping[str, str]) -> ToolCon
 def start_log(db: Path, level: str) -> None:
     """JSON lines to ``<db>.mcp.log`` (stderr when that cannot be opened); the SDK's own
     warnings go to the same file."""
-    path = Path(f"{db}.mcp.log")
+    path = Sidecars(db).mcp_log
     try:
         configure_logging("json", path, level=level)
         handler: logging.Handler = logging.FileHandler(path, encoding="utf-8")

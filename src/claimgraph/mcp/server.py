@@ -11,7 +11,8 @@ module maps the memory_* tools onto it:
 - an unknown tool is a protocol error, -32602 with the known names;
 - reads run on one worker thread and writes on another (``session.ToolContext``), so the event
   loop keeps answering while a write waits for the lease;
-- every call is logged to ``<db>.mcp.log`` (JSON lines: tool, ms, outcome).
+- every call is logged to ``<db>.mcp.log`` (JSON lines: tool, status — "ok" or the error
+  type — and duration_ms).
 """
 
 from __future__ import annotations
@@ -80,8 +81,8 @@ def call(ctx: ToolContext, tool: Tool, raw: Mapping[str, Any] | None) -> types.C
                                 f"{type(error).__name__}: {error}",
                                 hint=f"this is a bug; the traceback is in {ctx.db}.mcp.log")
         result, outcome = text_result(error_payload(crash), is_error=True), "internal-error"
-    log.info("mcp.tool", tool=tool.name, outcome=outcome,
-             ms=round((time.monotonic() - started) * 1000, 2))
+    log.info("mcp.tool", tool=tool.name, status=outcome,
+             duration_ms=round((time.monotonic() - started) * 1000, 2))
     return result
 
 
