@@ -99,13 +99,10 @@ class Workers:
         return await asyncio.get_running_loop().run_in_executor(pool, call, ctx, tool, raw)
 
     def close(self, ctx: ToolContext) -> None:
-        """Close each shell on its own thread, then stop both threads."""
-        reader, writer = ctx._reader, ctx._writer  # noqa: SLF001 - the owner closes its shells
-        for pool, shell in ((self.reads, reader), (self.writes, writer)):
-            if shell is not None:
-                pool.submit(shell.store.close).result()
+        """Close each shell on its own thread (SQLite insists), then stop both threads."""
+        for pool, close in ((self.reads, ctx.close_reader), (self.writes, ctx.close_writer)):
+            pool.submit(close).result()
             pool.shutdown(wait=True)
-        ctx._reader = ctx._writer = None  # noqa: SLF001
 
 
 def build(ctx: ToolContext, workers: Workers) -> Server:

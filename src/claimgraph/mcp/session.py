@@ -106,11 +106,21 @@ class ToolContext:
         """Append to ``<db>.retrievals``; a read that answered is not failed by its log."""
         retrievals.log_read(self.db, verb, fact_ids, self.read().now())
 
+    def close_reader(self) -> None:
+        """Close the read shell (on the thread that opened it)."""
+        if self._reader is not None:
+            self._reader.store.close()
+            self._reader = None
+
+    def close_writer(self) -> None:
+        """Close the write shell (on the thread that opened it)."""
+        if self._writer is not None:
+            self._writer.store.close()
+            self._writer = None
+
     def close(self) -> None:
-        for shell in (self._reader, self._writer):
-            if shell is not None:
-                shell.store.close()
-        self._reader = self._writer = None
+        self.close_reader()
+        self.close_writer()
 
 
 def require_episode(sh: Shell, episode_id: str) -> dict[str, Any]:
