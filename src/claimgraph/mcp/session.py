@@ -67,10 +67,13 @@ class ToolContext:
 
     def read(self) -> Shell:
         """The read shell over an EXISTING store (opened on first use; a missing store is an
-        error until the first assert creates it)."""
+        error until the first assert creates it). Its predicate registry is re-read on each
+        call: the server lives for a whole session while other processes register predicates."""
         if self._reader is None:
             store = open_store(self.db, create=False)
             self._reader = Shell(store, half_life_days=self.half_life_days)
+        else:
+            self._reader.forget_predicates()
         return self._reader
 
     @contextmanager
@@ -85,6 +88,8 @@ class ToolContext:
                 self._writer = Shell(open_store(self.db, create=True),
                                      half_life_days=self.half_life_days)
                 seed(self._writer)
+            else:
+                self._writer.forget_predicates()
             yield self._writer, warnings
 
     def session_episode(self, sh: Shell) -> dict[str, Any]:
@@ -104,7 +109,7 @@ class ToolContext:
 
     def log_read(self, verb: str, fact_ids: Iterable[str]) -> None:
         """Append to ``<db>.retrievals``; a read that answered is not failed by its log."""
-        retrievals.log_read(self.db, verb, fact_ids, self.read().now())
+        retrievals.log_read(self.db, verb, fact_ids, lease.now_ms())
 
     def close_reader(self) -> None:
         """Close the read shell (on the thread that opened it)."""
