@@ -1,11 +1,13 @@
 """Memory asked mid-session through the real Claude Code CLI and our MCP server.
 
-The hooks and the MCP server are registered by our own installer (``install --mcp``) in a temp
-HOME. Session 1 carries a user directive; the SessionEnd hook captures it. Session 2 is driven
-by the fake Messages API: the scripted model calls ``mcp__claimgraph__memory_search`` for what
-session 1 taught, then ``mcp__claimgraph__memory_assert`` for a new decision. The request log
-shows the search's tool result reaching the model with the captured fact; the store holds the
-asserted fact afterwards, in the episode of session 2 (``mcp:claude-code:<session>``).
+The hooks, the coach and the MCP server are registered by our own installer (``install --coach
+--mcp``) in a temp HOME. Session 1 carries a user directive; the SessionEnd hook captures it.
+Session 2 is driven by the fake Messages API: the scripted model calls
+``mcp__claimgraph__memory_search`` for what session 1 taught, then
+``mcp__claimgraph__memory_assert`` for a new decision. The request log shows the coach's
+briefing and the search's tool result reaching the model with the captured fact; the store holds
+the asserted fact afterwards, in the episode of session 2 (``mcp:claude-code:<session>``), and
+session 2's capture learned nothing from the briefing it was shown.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import pytest
 from fake_messages_api import say, tool, write
 from harness import World, wait_for
 from test_claude_code_session import run_session, session_facts
+
+from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_OPEN
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -32,6 +36,23 @@ def scripts(world: World) -> dict[str, list[Any]]:
                         tool(ASSERT, subject="tests", predicate="decided-against",
                              object="nose", **{"class": "commitment"}),
                         say("We use pytest; recorded that nose is out.")]}
+
+
+def coach_briefing(world: World) -> str:
+    """Our coach block as the model received it with the ASK prompt (hook context is sent as
+    text in the conversation; measured with 2.1.332 as a system-role message)."""
+    for entry in world.api.requests.snapshot():
+        body = entry.get("body")
+        if not isinstance(body, dict) or "E2E-ASK" not in json.dumps(body):
+            continue
+        for message in body.get("messages") or ():
+            content = message.get("content")
+            blocks = [{"text": content}] if isinstance(content, str) else content or ()
+            for block in blocks:
+                text = block.get("text") or ""
+                if CONTEXT_OPEN in text and "memory relevant to this prompt" in text:
+                    return text[text.index(CONTEXT_OPEN):text.index(CONTEXT_CLOSE)]
+    raise AssertionError("no request of the ASK session carries the coach's briefing")
 
 
 def tool_results(world: World, name: str) -> list[dict[str, Any]]:
@@ -55,8 +76,8 @@ def tool_results(world: World, name: str) -> list[dict[str, Any]]:
 
 def test_the_agent_asks_memory_mid_session_and_records_a_decision(world: World) -> None:
     with world.explained(), world.serving(scripts(world)):
-        done = world.install_hooks("--mcp")
-        assert done.returncode == 0, "claimgraph install --mcp failed"
+        done = world.install_hooks("--coach", "--mcp")
+        assert done.returncode == 0, "claimgraph install --coach --mcp failed"
         first = run_session(world, LEARN)
         world.wait_for_reports(first, 1)
         world.wait_until_settled(curators=1)
@@ -69,6 +90,8 @@ def test_the_agent_asks_memory_mid_session_and_records_a_decision(world: World) 
         assert run.returncode == 0 and run.result.get("is_error") is False, run.brief()
         second = run.result["session_id"]
 
+        briefing = coach_briefing(world)
+        assert "pytest" in briefing, briefing
         [searched] = tool_results(world, SEARCH)
         assert not searched["is_error"], searched
         answer = json.loads(searched["text"])
@@ -92,3 +115,9 @@ def test_the_agent_asks_memory_mid_session_and_records_a_decision(world: World) 
         assert '"tool": "memory_search"' in log and '"tool": "memory_assert"' in log
         world.wait_for_reports(second, 1)  # the transcript with MCP calls captures cleanly
         world.wait_until_settled(curators=2)
+        assert "memory relevant to this prompt" in world.transcript(second).read_text(), \
+            "the transcript does not hold the briefing, so the next check proves nothing"
+        episodes, after = session_facts(world, second)
+        relearned = [f for f in after if f["episode"] in {e["id"] for e in episodes}
+                     and any("pytest" in cite for cite in f["evidence"])]
+        assert relearned == [], f"session 2 learned the coach's briefing back: {relearned}"
