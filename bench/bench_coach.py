@@ -5,8 +5,12 @@ payload whose prompt mixes the workload's vocabulary (module names, libraries, t
 ordinary words, so most prompts match something and some push a briefing. The store's facts
 live in the scope of a real git project (bench/results/coach-project), as capture would put
 them, plus user-scope stances and a few open conflicts. Target (issue 11): p95 <= 150 ms.
+``--session-start`` adds the SessionStart hook on the same store and project as a second series
+(it pays the same interpreter, imports and git lookup, then compiles its block from every fact
+in scope: seconds, not milliseconds, at this size).
 
 Usage: .venv/bin/python bench/bench_coach.py [--facts 100000] [--runs 60] [--rebuild]
+       [--session-start]
 """
 
 from __future__ import annotations
@@ -113,25 +117,32 @@ def main() -> None:
     parser.add_argument("--facts", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=60)
     parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument("--session-start", action="store_true")
     args = parser.parse_args()
     db, project = build(args.facts, args.rebuild)
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMGRAPH_")}
     env["CLAIMGRAPH_DB"] = str(db)
     hook = [sys.executable, "-m", "claimgraph.hooks", "user-prompt-submit"]
+    start = [sys.executable, "-m", "claimgraph.hooks", "session-start"]
     base = [sys.executable, "-c", "pass"]
     pool = prompts(args.runs + 3, args.facts)
     payloads = [json.dumps({"session_id": "bench", "prompt": p, "cwd": str(project),
                             "hook_event_name": "UserPromptSubmit"}).encode() for p in pool]
     for payload in payloads[:3]:
         timed(base, payload, env), timed(hook, payload, env)
-    baseline, coach, pushed = [], [], 0
+    baseline, session_start, coach, pushed = [], [], [], 0
     for payload in payloads[3:]:
         baseline.append(timed(base, payload, env)[0])
+        if args.session_start:
+            session_start.append(timed(start, payload, env)[0])
         seconds, out = timed(hook, payload, env)
         coach.append(seconds)
         pushed += bool(out.strip())
     report = {"facts": args.facts, "runs": args.runs, "pushed": pushed}
-    for name, values in (("python -c pass", baseline), ("coach hook", coach)):
+    series = [("python -c pass", baseline), ("coach hook", coach)]
+    if args.session_start:
+        series.insert(1, ("session-start hook", session_start))
+    for name, values in series:
         report[name] = {"p50_ms": round(percentile(values, 0.5) * 1000, 1),
                         "p95_ms": round(percentile(values, 0.95) * 1000, 1)}
     report["ratio_p50"] = round(percentile(coach, 0.5) / percentile(baseline, 0.5), 2)
