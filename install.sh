@@ -9,10 +9,11 @@ usage() {
 Usage: ./install.sh [--python PATH] [--venv DIR] [--no-init] [--no-hooks] [--uninstall] [--help]
 
 Creates a virtual environment (default: .venv beside this script), installs claimgraph
-with its test dependencies into it, initializes the default store
-($CLAIMGRAPH_DB, else $XDG_DATA_HOME/claimgraph/claims.db), and, when Claude Code's
-directory exists ($CLAUDE_CONFIG_DIR, else ~/.claude), registers claimgraph's SessionEnd and
-SessionStart hooks in its user settings (claimgraph install --agent claude-code --scope user).
+with its test dependencies and the MCP server's SDK (the `mcp` extra) into it,
+initializes the default store ($CLAIMGRAPH_DB, else $XDG_DATA_HOME/claimgraph/claims.db),
+and, when Claude Code's directory exists ($CLAUDE_CONFIG_DIR, else ~/.claude), registers
+claimgraph's SessionEnd and SessionStart hooks in its user settings
+(claimgraph install --agent claude-code --scope user).
 
   --python PATH   the Python 3.10+ interpreter to use (default: python3)
   --venv DIR      where to create the virtual environment
@@ -82,8 +83,8 @@ fi
 stamp="$venv/.claimgraph-install"
 want="$(cat "$here/pyproject.toml" | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  say "installing claimgraph and its test dependencies"
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$here[test]" \
+  say "installing claimgraph, its test dependencies and the MCP server's SDK"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$here[test,mcp]" \
     || fail "pip could not install claimgraph; see the messages above"
   echo "$want" > "$stamp"
   changed=1

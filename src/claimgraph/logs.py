@@ -24,7 +24,7 @@ from claimgraph.logic.timeutil import from_iso
 from claimgraph.logsetup import LEVELS
 from claimgraph.sidecar import Sidecars
 
-LOG_NAMES = ("capture", "curate", "daemon")
+LOG_NAMES = ("capture", "curate", "daemon", "mcp")
 BLOCK = 1 << 16
 MAX_ROTATIONS = 50
 MAX_PENDING_RAW = 10_000
@@ -120,7 +120,8 @@ def parse_since(text: str | None, now_ms: int) -> int | None:
 
 def log_paths(db: Path | str) -> dict[str, Path]:
     side = Sidecars(db)
-    return {"capture": side.capture_log, "curate": side.curate_log, "daemon": side.daemon_log}
+    return {"capture": side.capture_log, "curate": side.curate_log, "daemon": side.daemon_log,
+            "mcp": side.mcp_log}
 
 
 def rotated(path: Path) -> list[Path]:

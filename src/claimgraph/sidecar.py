@@ -94,6 +94,7 @@ class Sidecars:
     capture_log = _sidecar(".capture.log", "capture pass log (JSON lines)")
     curate_log = _sidecar(".curate.log", "curator log (JSON lines)")
     daemon_log = _sidecar(".daemon.log", "daemon log (JSON lines)")
+    mcp_log = _sidecar(".mcp.log", "MCP server log (JSON lines)")
     version_file = _sidecar(".version", 'the stamp {"format", "version"}')
     spool_dir = _sidecar(".spool", "hook payloads not yet captured")
     daemon_pid = _sidecar(".daemon.pid", "the daemon's pid and start time")

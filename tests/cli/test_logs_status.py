@@ -78,7 +78,7 @@ def test_logs_on_no_logs_says_so(cli, db: Path) -> None:
 def test_logs_path(cli, db: Path) -> None:
     assert cli("logs", "path", "--json").json() == {
         "capture": f"{db}.capture.log", "curate": f"{db}.curate.log",
-        "daemon": f"{db}.daemon.log"}
+        "daemon": f"{db}.daemon.log", "mcp": f"{db}.mcp.log"}
 
 
 @pytest.mark.parametrize("argv, needle", [

@@ -100,9 +100,9 @@ class World:
             env["ANTHROPIC_BASE_URL"] = self.api.base_url
         return env
 
-    def install_hooks(self) -> subprocess.CompletedProcess[str]:
+    def install_hooks(self, *extra: str) -> subprocess.CompletedProcess[str]:
         argv = [str(PYTHON), "-m", "claimgraph", "install", "--agent", "claude-code",
-                "--scope", "user"]
+                "--scope", "user", *extra]
         done = subprocess.run(argv, env=self.env(), cwd=self.project, capture_output=True,
                               text=True, timeout=60, stdin=subprocess.DEVNULL)
         self.notes.append(f"install exit {done.returncode}\nstdout: {done.stdout}\n"
@@ -115,9 +115,10 @@ class World:
             self.api = api
             yield api
 
-    def run_claude(self, prompt: str, resume: str | None = None) -> Run:
+    def run_claude(self, prompt: str, resume: str | None = None,
+                   allowed: str = "Write Bash") -> Run:
         argv = [str(self.claude), *(["--resume", resume] if resume else []), "-p", prompt,
-                "--allowedTools", "Write Bash", "--output-format", "json"]
+                "--allowedTools", allowed, "--output-format", "json"]
         started = time.monotonic()
         child = subprocess.Popen(argv, cwd=self.project, env=self.env(), text=True,
                                  stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

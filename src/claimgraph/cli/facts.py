@@ -11,6 +11,7 @@ import argparse
 from typing import Any
 
 from claimgraph.cli.context import Context
+from claimgraph.cli.memory import log_surfaced
 from claimgraph.cli.output import (
     emit, emit_fact_lines, emit_json, entity_json, fact_json, fact_line, facts_json, short_id,
     show_name, show_predicate,
@@ -125,6 +126,7 @@ def run_facts(ctx: Context, args: argparse.Namespace) -> int:
         predicate=args.predicate, scope=args.scope, as_of=time_arg(args.as_of, "--as-of"),
         include_invalidated=args.all,
         min_confidence=fraction_arg(args.min_confidence, "--min-confidence"))
+    log_surfaced(ctx, "facts", [f["id"] for f in result["facts"]])
     if ctx.json:
         emit_json({"entity": entity_json(result["entity"]), "as_of": result["as_of"],
                    "facts": facts_json(result["facts"])})

@@ -3,12 +3,17 @@
 ``claimgraph hook EVENT`` is the same hook as ``python -m claimgraph.hooks EVENT`` (it delegates
 to ``claimgraph.hooks.entry``: nothing on stdout, exit 0), but pays for the whole CLI's imports;
 the installed command therefore uses the module form. ``install`` / ``uninstall`` edit the
-agent's settings file through ``claimgraph.hooks.install``.
+agent's settings file through ``claimgraph.hooks.install``; ``--coach`` adds (or with uninstall,
+removes only) the UserPromptSubmit coach hook, ``--mcp`` the MCP server's entry in Claude
+Code's user config (``claimgraph.hooks.mcp_config``). Install only adds: a coach or server
+registered before stays when install runs again without the flag. Plain uninstall removes
+everything of ours.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +22,7 @@ from claimgraph.cli.output import emit, emit_json
 from claimgraph.errors import ClaimgraphError
 from claimgraph.hooks import entry
 from claimgraph.hooks import install as installer
+from claimgraph.hooks import mcp_config
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -44,6 +50,12 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
         p.add_argument("--settings-file", metavar="FILE", help="edit this file instead")
         p.add_argument("--dry-run", action="store_true", help="print the change as a diff; "
                        "write nothing")
+        p.add_argument("--coach", action="store_true", help="the UserPromptSubmit hook that "
+                       "briefs the agent on each prompt" + (" (only it)" if name == "uninstall"
+                                                            else ""))
+        p.add_argument("--mcp", action="store_true", help="the MCP server in Claude Code's "
+                       "user config ($CLAUDE_CONFIG_DIR/.claude.json or ~/.claude.json)"
+                       + (" (only it)" if name == "uninstall" else ""))
         p.set_defaults(command=name)
 
 
@@ -54,14 +66,28 @@ def run_hook(ctx: Context, args: argparse.Namespace) -> int:
 
 
 def run_install(ctx: Context, args: argparse.Namespace) -> int:
-    result = installer.install(target(ctx, args), dry_run=args.dry_run)
-    show(ctx, args, result)
+    hooks_file = target(ctx, args)
+    server = None
+    if args.mcp:
+        installer.check_interpreter(sys.executable, "claimgraph.mcp.server", "the MCP server")
+        server = mcp_config.register(mcp_config.config_path(ctx.environ), sys.executable,
+                                     dry_run=args.dry_run)
+    result = installer.install(hooks_file, dry_run=args.dry_run, coach=args.coach)
+    show(ctx, args, result, server)
     return 0
 
 
 def run_uninstall(ctx: Context, args: argparse.Namespace) -> int:
-    result = installer.uninstall(target(ctx, args), dry_run=args.dry_run)
-    show(ctx, args, result)
+    every = not (args.coach or args.mcp)
+    result = server = None
+    if every or args.coach:
+        result = installer.uninstall(target(ctx, args), dry_run=args.dry_run,
+                                     coach_only=args.coach)
+    if every or args.mcp:
+        path = mcp_config.config_path(ctx.environ)
+        if args.mcp or path.exists():
+            server = mcp_config.unregister(path, dry_run=args.dry_run)
+    show(ctx, args, result, server)
     return 0
 
 
@@ -89,10 +115,43 @@ DRY_RUN_MESSAGES = {
 }
 
 
-def show(ctx: Context, args: argparse.Namespace, result: dict[str, Any]) -> None:
+MCP_MESSAGES = {
+    "installed": "registered the claimgraph MCP server in {path} (as `claude mcp add --scope "
+                 "user` would); Claude Code sessions started from now on have memory_* tools",
+    "updated": "updated the claimgraph MCP server in {path}",
+    "already-installed": "already registered: the claimgraph MCP server in {path}; "
+                         "nothing changed",
+    "removed": "removed the claimgraph MCP server from {path}; other servers left as they were",
+    "not-installed": "not registered: no claimgraph MCP server in {path}; nothing changed",
+}
+
+
+def show(ctx: Context, args: argparse.Namespace, result: dict[str, Any] | None,
+         server: dict[str, Any] | None = None) -> None:
     if ctx.json:
-        emit_json({"agent": args.agent, **result})
+        emit_json({"agent": args.agent, **(result or {}),
+                   **({"mcp": server} if server is not None else {})})
         return
+    if result is not None:
+        show_hooks(args, result)
+    if server is not None:
+        show_server(server)
+
+
+def show_server(server: dict[str, Any]) -> None:
+    line = MCP_MESSAGES[server["status"]].format(path=server["config_file"])
+    if server["dry_run"] and "diff" in server:
+        emit(server["diff"].rstrip("\n"))
+        emit(f"dry run, nothing written: would have {line}")
+        return
+    emit(line)
+    if server.get("deleted"):
+        emit("  the file held nothing else and claimgraph had created it, so it was removed")
+    if server.get("backup"):
+        emit(f"  the file as it was before is saved in {server['backup']}")
+
+
+def show_hooks(args: argparse.Namespace, result: dict[str, Any]) -> None:
     status, fields = result["status"], {"events": ", ".join(result["events"]),
                                           "path": result["settings_file"]}
     if result["dry_run"] and status in DRY_RUN_MESSAGES:

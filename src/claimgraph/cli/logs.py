@@ -20,7 +20,8 @@ from claimgraph.errors import ClaimgraphError
 
 CHOICES = (*logs.LOG_NAMES, "all", "path")
 DEFAULT_LINES = 20
-KEY_FIELDS = ("status", "session", "run_id", "stage", "duration_ms", "error", "reason", "hint")
+KEY_FIELDS = ("status", "session", "run_id", "stage", "tool", "duration_ms", "error", "reason",
+              "hint")
 MAX_VALUE_CHARS = 80
 
 
@@ -29,7 +30,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
                        description="The last events of a log, oldest to newest, across rotated "
                                    "files. `claimgraph logs path` prints where each log is.")
     p.add_argument("which", nargs="?", choices=CHOICES, default="all", metavar="LOG",
-                   help="capture, curate, daemon, all (default), or path")
+                   help="capture, curate, daemon, mcp, all (default), or path")
     p.add_argument("-n", dest="lines", type=int, default=DEFAULT_LINES, metavar="N",
                    help=f"how many events (default {DEFAULT_LINES}; 0 = all)")
     p.add_argument("-f", "--follow", action="store_true",

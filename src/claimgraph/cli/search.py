@@ -10,6 +10,7 @@ import argparse
 from typing import Any
 
 from claimgraph.cli.context import Context
+from claimgraph.cli.memory import log_surfaced
 from claimgraph.cli.output import (
     emit, emit_fact_lines, emit_json, entity_json, fact_json, fact_line, facts_json, plural,
     short_id, show_name,
@@ -56,6 +57,7 @@ def run_search(ctx: Context, args: argparse.Namespace) -> int:
                               hint="give 0 for all, or a positive number")
     result = reads.search(ctx.shell(), " ".join(args.query))
     found = result["facts"][:args.limit] if args.limit else result["facts"]
+    log_surfaced(ctx, "search", [f["id"] for f in found])
     if ctx.json:
         emit_json({"query": result["query"], "facts": [search_hit(f) for f in found],
                    "matched_entities": result["matched_entities"],

@@ -18,6 +18,7 @@ from claimgraph.logic.conflicts import open_conflicts
 from claimgraph.logic.model import SUSPECT_VERDICTS, fact_state
 
 DIRECTIONS = ("out", "in", "both")
+FTS_LIMIT = 50
 
 
 def _direction(direction: str) -> str:
@@ -74,12 +75,13 @@ def _matched_entities(sh: Shell, queries: list[str]) -> list[dict[str, Any]]:
     return list(found.values())
 
 
-def _fts_route(sh: Shell, queries: list[str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def _fts_route(sh: Shell, queries: list[str],
+               limit: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Full-text hits for the whole query first, then per token; first occurrence wins."""
     seen: dict[str, dict[str, Any]] = {}
     first: dict[str, Any] = {"entities": [], "episodes": []}
     for i, text in enumerate(queries):
-        hits = sh.store.search(text)
+        hits = sh.store.search(text, limit)
         if i == 0:
             first = hits
         for fact in hits["facts"]:
@@ -87,13 +89,16 @@ def _fts_route(sh: Shell, queries: list[str]) -> tuple[list[dict[str, Any]], dic
     return list(seen.values()), first
 
 
-def search(sh: Shell, query: str) -> dict[str, Any]:
-    """Three routes fused by rank (full text 1.0, entity 1.2, one hop 0.3), times freshness."""
+def search(sh: Shell, query: str, *, fts_limit: int = FTS_LIMIT) -> dict[str, Any]:
+    """Three routes fused by rank (full text 1.0, entity 1.2, one hop 0.3), times freshness.
+
+    ``fts_limit`` caps the full-text hits per query and token (the coach, which runs on every
+    prompt and pushes at most a few facts, asks for fewer)."""
     if not query or not query.strip():
         raise ClaimgraphError("empty-query", "the search query is empty", hint="give some words to look for")
     now = sh.now()
     queries = [query.strip(), *[t for t in R.query_tokens(query) if t != query.strip()]]
-    fts_facts, hits = _fts_route(sh, queries)
+    fts_facts, hits = _fts_route(sh, queries, fts_limit)
     matched = _matched_entities(sh, queries)
     matched_ids = {e["id"] for e in matched}
     entity_facts = sh.store.get_facts_for(matched_ids, "both") if matched_ids else []

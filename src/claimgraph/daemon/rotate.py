@@ -26,9 +26,9 @@ GUARD_TIMEOUT_S = 5.0
 
 
 def sidecar_logs(db: Path | str) -> list[Path]:
-    """Every log beside the store: capture, curate, daemon."""
+    """Every log beside the store: capture, curate, daemon, mcp."""
     sidecars = Sidecars(db)
-    return [sidecars.capture_log, sidecars.curate_log, sidecars.daemon_log]
+    return [sidecars.capture_log, sidecars.curate_log, sidecars.daemon_log, sidecars.mcp_log]
 
 
 def generation(log: Path, n: int) -> Path:

@@ -8,7 +8,8 @@ store also reads it); see ``claimgraph.hooks``.
 
 Events: ``session-end`` (Claude Code, Gemini CLI) and ``stop`` (Codex CLI has no SessionEnd)
 spool and capture; ``session-start`` prints memory's compiled context as the agent's JSON
-(``hooks.session_start``), or nothing. Sessions run by our own model extractor carry
+(``hooks.session_start``), or nothing; ``user-prompt-submit`` prints the coach's briefing for
+the prompt (``hooks.coach``), or nothing. Sessions run by our own model extractor carry
 ``CLAIMGRAPH_INTERNAL=1`` and are ignored, so memory never captures its own prompts.
 """
 
@@ -29,9 +30,10 @@ if TYPE_CHECKING:
 STDIN_LIMIT = 1 << 20  # bytes kept; the rest is read and dropped so the agent's write succeeds
 STDIN_DEADLINE_S = 0.5  # an agent that never closes stdin costs us this much, not the budget
 CAPTURING_EVENTS = ("session-end", "stop")
-EVENTS = (*CAPTURING_EVENTS, "session-start")
+EVENTS = (*CAPTURING_EVENTS, "session-start", "user-prompt-submit")
 DEFAULT_AGENT = "claude-code"
-USAGE = "usage: python -m claimgraph.hooks {session-end|session-start|stop} [--agent NAME]"
+USAGE = ("usage: python -m claimgraph.hooks {session-end|session-start|stop|user-prompt-submit}"
+         " [--agent NAME]")
 
 
 def main(argv: list[str], environ: Mapping[str, str] | None = None, stdin_fd: int = 0) -> int:
@@ -56,6 +58,10 @@ def run(argv: list[str], environ: Mapping[str, str], stdin_fd: int = 0) -> None:
     raw, total, timed_out = read_stdin(stdin_fd)
     if event in CAPTURING_EVENTS:
         capture(event, agent, raw, total, timed_out, environ)
+    elif event == "user-prompt-submit":
+        from claimgraph.hooks import coach
+
+        coach.push(raw, agent, environ)
     else:
         from claimgraph.hooks import session_start
 

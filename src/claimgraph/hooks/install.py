@@ -19,7 +19,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.hooks import settings_file
@@ -30,7 +30,11 @@ MARKER = "claimgraph-hook:v1"
 PRIOR_MARKERS: tuple[str, ...] = ()
 #: Claude Code's hook event -> our hook's event argument.
 EVENTS = {"SessionEnd": "session-end", "SessionStart": "session-start"}
+#: The coach (``install --coach``): runs before each prompt reaches the model.
+COACH_EVENTS = {"UserPromptSubmit": "user-prompt-submit"}
 TIMEOUT_S = 10  # Claude Code reads hook timeouts in seconds
+#: The prompt waits for the coach; it answers in well under a second or says nothing.
+COACH_TIMEOUT_S = 5
 AGENTS = ("claude-code",)
 SCOPES = ("user", "project")
 
@@ -39,10 +43,14 @@ def hook_command(python: str, event: str) -> str:
     return f"{shlex.quote(python)} -m claimgraph.hooks {event} # {MARKER}"
 
 
-def our_handlers(python: str) -> dict[str, dict[str, Any]]:
-    """The handler we want under each event."""
-    return {name: {"type": "command", "command": hook_command(python, event), "timeout": TIMEOUT_S}
-            for name, event in EVENTS.items()}
+def our_handlers(python: str, coach: bool = False) -> dict[str, dict[str, Any]]:
+    """The handler we want under each event (and the coach's, when asked for)."""
+    wanted = {name: {"type": "command", "command": hook_command(python, event),
+                     "timeout": TIMEOUT_S} for name, event in EVENTS.items()}
+    if coach:
+        wanted.update({name: {"type": "command", "command": hook_command(python, event),
+                              "timeout": COACH_TIMEOUT_S} for name, event in COACH_EVENTS.items()})
+    return wanted
 
 
 def is_ours(handler: Any) -> bool:
@@ -68,15 +76,19 @@ def with_our_hooks(settings: Mapping[str, Any], wanted: Mapping[str, dict[str, A
     return new
 
 
-def without_our_hooks(settings: Mapping[str, Any]) -> dict[str, Any]:
-    """``settings`` without any handler of ours. A group, event list or ``hooks`` object left
-    empty by that removal goes too; one that was empty before stays, as does anything of a
-    shape we do not know (it cannot hold our handlers)."""
+def without_our_hooks(settings: Mapping[str, Any],
+                      events: Iterable[str] | None = None) -> dict[str, Any]:
+    """``settings`` without any handler of ours (under ``events`` only, when given). A group,
+    event list or ``hooks`` object left empty by that removal goes too; one that was empty
+    before stays, as does anything of a shape we do not know (it cannot hold our handlers)."""
     new = copy.deepcopy(dict(settings))
     hooks = new.get("hooks")
     if not isinstance(hooks, dict):
         return new
+    only = None if events is None else set(events)
     for event, groups in list(hooks.items()):
+        if only is not None and event not in only:
+            continue
         if isinstance(groups, list) and any(is_ours(h) for h in _handlers(groups)):
             remaining, _ = _strip_ours(groups, None)
             if remaining:
@@ -142,51 +154,57 @@ def claude_config_dir(environ: Mapping[str, str]) -> Path:
     return Path(environ.get("HOME") or os.path.expanduser("~")) / ".claude"
 
 
-def install(path: Path, python: str | None = None, dry_run: bool = False) -> dict[str, Any]:
-    """Register our hooks in ``path``; ``status`` is installed, updated or already-installed."""
+def install(path: Path, python: str | None = None, dry_run: bool = False,
+            coach: bool = False) -> dict[str, Any]:
+    """Register our hooks in ``path`` (the coach's too with ``coach``; one installed before is
+    kept either way); ``status`` is installed, updated or already-installed."""
     python = python or sys.executable
     check_interpreter(python)
     current = settings_file.read(path)
     had_ours = any(is_ours(h) for h in _all_handlers(current.data))
-    planned = with_our_hooks(current.data, our_handlers(python), path)
+    wanted = our_handlers(python, coach)
+    planned = with_our_hooks(current.data, wanted, path)
     if planned == current.data:
         status = "already-installed"
     else:
         status = "updated" if had_ours else "installed"
-    return _apply(current, planned, status, dry_run)
+    return _apply(current, planned, status, dry_run, list(wanted))
 
 
-def check_interpreter(python: str) -> None:
-    """Refuse an interpreter the agent could not run the hook with: not an absolute path, or
-    one that imports claimgraph only thanks to this shell (PYTHONPATH, the current directory)."""
+def check_interpreter(python: str, module: str = "claimgraph.hooks.entry",
+                      what: str = "the hook") -> None:
+    """Refuse an interpreter the agent could not run ``module`` with: not an absolute path, or
+    one that imports it only thanks to this shell (PYTHONPATH, the current directory)."""
     if not python or not os.path.isabs(python):
         raise ClaimgraphError("no-interpreter", f"cannot bake this Python's path ({python!r}) "
                               "into the hook command: it is not absolute",
                               hint="run claimgraph through an absolute interpreter path")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    probe = subprocess.run([python, "-c", "import claimgraph.hooks.entry"], cwd="/", env=env,
+    probe = subprocess.run([python, "-c", f"import {module}"], cwd="/", env=env,
                            stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False)
     if probe.returncode != 0:
         why = (probe.stderr.strip().splitlines() or ["no error output"])[-1]
         raise ClaimgraphError(
-            "interpreter-cannot-run-hook", f"{python} cannot import claimgraph outside this "
-            f"shell ({why}), so the agent could not run the hook", hint="install claimgraph into "
-            "that interpreter (./install.sh or pip install), then run install with it",
-            python=python)
+            "interpreter-cannot-run-hook", f"{python} cannot import {module} outside this "
+            f"shell ({why}), so the agent could not run {what}", hint="install claimgraph into "
+            "that interpreter (./install.sh, or pip install 'claimgraph[mcp]'), then run "
+            "install with it", python=python)
 
 
-def uninstall(path: Path, dry_run: bool = False) -> dict[str, Any]:
-    """Remove our hooks from ``path``; ``status`` is removed or not-installed."""
+def uninstall(path: Path, dry_run: bool = False, coach_only: bool = False) -> dict[str, Any]:
+    """Remove our hooks from ``path`` (only the coach's with ``coach_only``); ``status`` is
+    removed or not-installed."""
     current = settings_file.read(path)
-    planned = without_our_hooks(current.data)
+    events = list(COACH_EVENTS) if coach_only else None
+    planned = without_our_hooks(current.data, events)
     status = "not-installed" if planned == current.data else "removed"
-    return _apply(current, planned, status, dry_run)
+    return _apply(current, planned, status, dry_run, events or [*EVENTS, *COACH_EVENTS])
 
 
-def _apply(current: SettingsFile, planned: dict[str, Any], status: str,
-           dry_run: bool) -> dict[str, Any]:
+def _apply(current: SettingsFile, planned: dict[str, Any], status: str, dry_run: bool,
+           events: list[str]) -> dict[str, Any]:
     result: dict[str, Any] = {"status": status, "settings_file": str(current.path),
-                              "events": list(EVENTS), "dry_run": dry_run, "backup": None}
+                              "events": events, "dry_run": dry_run, "backup": None}
     if status in ("already-installed", "not-installed"):
         return result
     delete = status == "removed" and not planned and not current.backup_path.exists()

@@ -1,0 +1,96 @@
+"""The coach's decisions, purely: what of a search is worth pushing, and the briefing text.
+
+REFERENCE §14 (coach): search the task, then push at most 3 standing commitments, 3 hazards and
+3 open conflicts touching the hits — and nothing when none of those turned up, so an ordinary
+prompt costs the agent no context at all.
+
+Choices where the reference is terse (DESIGN: build what a user expects):
+- "standing" means stances a person took: commitment-class facts first, then preferences
+  ("always use pytest" is stored as a preference, and is exactly what the agent should hear
+  before it writes a test);
+- hazards are the lessons capture learned from failures (``core/failure-mode``);
+- the prompt is cut to its first ``MAX_QUERY_TOKENS`` search tokens: the coach runs on every
+  prompt, and a pasted log must not turn one prompt into hundreds of index lookups;
+- the briefing is wrapped in the same markers as the SessionStart block (``logic.clean``), so
+  capture strips it and memory never learns its own advice back; our own block is stripped
+  from the prompt before it is searched, for the same reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Sequence
+
+from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_OPEN, strip_injected
+from claimgraph.logic.context_lines import statement
+from claimgraph.logic.retrieval import query_tokens
+
+Fact = Mapping[str, Any]
+PER_KIND = 3
+MAX_QUERY_TOKENS = 8
+STANCES = ("commitment", "preference")
+HAZARD_PREDICATES = frozenset({"core/failure-mode"})
+HEADING = "### claimgraph: memory relevant to this prompt"
+NOTE = ("Recorded in earlier sessions; check before relying on it "
+        "(`claimgraph facts`, `claimgraph conflicts`).")
+
+
+def coach_query(task: str | None) -> str:
+    """The search text for a task: its first search tokens, our own injected block removed."""
+    tokens = query_tokens(strip_injected(task or ""))
+    return " ".join(tokens[:MAX_QUERY_TOKENS])
+
+
+def standing(hits: Iterable[Fact]) -> list[Fact]:
+    """Commitments, then preferences, each in search order; at most ``PER_KIND``."""
+    hits = list(hits)
+    ranked = [f for cls in STANCES for f in hits if f.get("epistemic") == cls
+              and f.get("predicate") not in HAZARD_PREDICATES]
+    return ranked[:PER_KIND]
+
+
+def hazards(hits: Iterable[Fact]) -> list[Fact]:
+    return [f for f in hits if f.get("predicate") in HAZARD_PREDICATES][:PER_KIND]
+
+
+def touching(pairs: Iterable[Mapping[str, Fact]], fact_ids: set[str],
+             entity_ids: set[str]) -> list[Mapping[str, Fact]]:
+    """Open conflict pairs with a side among the hits or about a matched entity; at most 3."""
+    found = []
+    for pair in pairs:
+        sides = (pair["fact"], pair["candidate"])
+        if any(f["id"] in fact_ids or (f.get("subject") or {}).get("id") in entity_ids
+               for f in sides):
+            found.append(pair)
+    return found[:PER_KIND]
+
+
+def select(hits: Sequence[Fact], pairs: Iterable[Mapping[str, Fact]],
+           matched_entity_ids: set[str]) -> dict[str, Any]:
+    """{push, commitments, hazards, conflicts}: what the coach would say about these hits."""
+    chosen = {"commitments": standing(hits), "hazards": hazards(hits),
+              "conflicts": touching(pairs, {f["id"] for f in hits}, matched_entity_ids)}
+    return {"push": any(chosen.values()), **chosen}
+
+
+def briefing(selection: Mapping[str, Any]) -> str:
+    """The marked block the agent reads, or "" when there is nothing to push."""
+    if not selection.get("push"):
+        return ""
+    parts = [HEADING, NOTE]
+    parts += _section("Standing decisions and preferences",
+                      [f"- {statement(f)} ({f.get('epistemic')})" for f in selection["commitments"]])
+    parts += _section("Hazards (lessons from earlier failures)",
+                      [f"- {statement(f)}" for f in selection["hazards"]])
+    parts += _section("Open conflicts (awaiting review)",
+                      [f"- {statement(p['fact'])} — conflicts with — {statement(p['candidate'])}"
+                       for p in selection["conflicts"]])
+    return f"{CONTEXT_OPEN}\n" + "\n".join(parts) + f"\n{CONTEXT_CLOSE}"
+
+
+def _section(title: str, lines: list[str]) -> list[str]:
+    return [f"\n{title}:", *lines] if lines else []
+
+
+def surfaced_ids(selection: Mapping[str, Any]) -> list[str]:
+    """What a pushing coach logs as read: its commitments and hazards (REFERENCE §14)."""
+    return [f["id"] for key in ("commitments", "hazards") for f in selection.get(key, [])]

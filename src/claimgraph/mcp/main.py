@@ -1,0 +1,113 @@
+"""Starting the server: settings, the log, the project, then the SDK's stdio loop.
+
+Two doors lead here: ``claimgraph mcp`` (the CLI verb) and ``python -m claimgraph.mcp``, the
+command ``claimgraph install --mcp`` registers — it skips the CLI's imports of every other
+command, which the agent would otherwise wait for at each session start. Both take the same
+flags and settings (flag > ``CLAIMGRAPH_*`` > config file > default).
+
+Nothing here prints to stdout: stdout is the protocol. The log is ``<db>.mcp.log`` (JSON
+lines); a failure to start is one line on stderr (Claude Code shows MCP servers' stderr in its
+logs) and exit code 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import structlog
+
+from claimgraph.config import Settings, load_settings
+from claimgraph.errors import ClaimgraphError
+from claimgraph.logsetup import configure_logging
+from claimgraph.sidecar import Sidecars
+from claimgraph.mcp.session import ToolContext, default_project, session_ref
+
+log = structlog.get_logger("claimgraph.mcp")
+MISSING_SDK = ("claimgraph mcp: the MCP server needs the optional `mcp` package — install it "
+               "with `pip install 'claimgraph[mcp]'` (./install.sh does)")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m claimgraph.mcp",
+                                description="claimgraph's MCP server over stdio.")
+    add_flags(p)
+    p.add_argument("--db", metavar="PATH", help="the store (default: $CLAIMGRAPH_DB, else "
+                   "$XDG_DATA_HOME/claimgraph/claims.db)")
+    p.add_argument("--lease-wait", metavar="MS", type=int, help="how long memory_assert waits "
+                   "for another writer's lease before failing (default 5000)")
+    p.add_argument("--config", metavar="FILE", help="config file")
+    return p
+
+
+def add_flags(p: argparse.ArgumentParser) -> None:
+    """The flags the CLI verb shares (the CLI adds --db, --lease-wait, --config itself)."""
+    p.add_argument("--cwd", metavar="DIR", help="the project's directory (default: the "
+                   "server's working directory, which agents set to the project)")
+
+
+def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
+    environ = os.environ if environ is None else environ
+    args = parser().parse_args(argv)
+    if args.lease_wait is not None and args.lease_wait < 0:
+        return refuse("--lease-wait must be a whole number of milliseconds ≥ 0")
+    try:
+        settings = load_settings({"db": args.db, "lease_wait_ms": args.lease_wait}, environ,
+                                 args.config)
+    except ClaimgraphError as error:
+        return refuse(f"{error.message} — {error.hint}" if error.hint else error.message)
+    return serve(settings, args.cwd, environ)
+
+
+def serve(settings: Settings, cwd: str | None, environ: Mapping[str, str]) -> int:
+    """Run the server until the client hangs up; 0, or 1 with one line on stderr."""
+    try:
+        from claimgraph.mcp import server
+    except ImportError:
+        return refuse(MISSING_SDK)
+    cwd = os.path.abspath(cwd or os.getcwd())
+    if not os.path.isdir(cwd):
+        return refuse(f"--cwd {cwd} is not a directory — pass the project's directory")
+    ctx = context(settings, cwd, environ)
+    start_log(ctx.db, settings.value("log_level"))
+    log.info("mcp.started", project=ctx.project, db=str(ctx.db), episode_ref=ctx.episode_ref,
+             cwd=cwd, lease_wait_ms=ctx.lease_wait_ms)
+    try:
+        server.run(ctx)
+    except KeyboardInterrupt:
+        pass
+    log.info("mcp.stopped")
+    return 0
+
+
+def context(settings: Settings, cwd: str, environ: Mapping[str, str]) -> ToolContext:
+    return ToolContext(
+        db=Path(settings.value("db")), project=default_project(cwd, environ),
+        episode_ref=session_ref(environ, os.getpid(), time.time_ns() // 1_000_000),
+        lease_wait_ms=settings.value("lease_wait_ms"), lease_ttl_ms=settings.value("lease_ttl_ms"),
+        half_life_days=settings.value("half_life_days"))
+
+
+def start_log(db: Path, level: str) -> None:
+    """JSON lines to ``<db>.mcp.log`` (stderr when that cannot be opened); the SDK's own
+    warnings go to the same file."""
+    path = Sidecars(db).mcp_log
+    try:
+        configure_logging("json", path, level=level)
+        handler: logging.Handler = logging.FileHandler(path, encoding="utf-8")
+    except OSError as error:
+        configure_logging("console", level=level)
+        handler = logging.StreamHandler(sys.stderr)
+        log.warning("mcp.log-unwritable", path=str(path), reason=str(error))
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.WARNING, handlers=[handler], force=True)
+
+
+def refuse(line: str) -> int:
+    print(line, file=sys.stderr)
+    return 1

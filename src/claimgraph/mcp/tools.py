@@ -1,0 +1,197 @@
+"""The memory_* tools (REFERENCE §14): names, arguments, when to call them, and what they do.
+
+Each tool is a plain function ``(ToolContext, parsed arguments) -> dict`` over the shell verbs,
+so it is tested without the SDK; ``server`` only carries the calls. Argument names, defaults
+and coercions follow REFERENCE §14 (``arguments``); two additions, both optional: ``limit`` on
+memory_search and memory_recall (default 10), because every fact returned costs the agent
+context; and memory_neighbor's depth is capped at 6, the guided walk's own limit.
+
+Names resolve in the project's scope first, then the user's (``entity_scope`` / ``subject_scope``
+pin one); facts are limited to those two scopes unless ``scope`` names one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from claimgraph.core import reads, writes
+from claimgraph.core.coach import coach
+from claimgraph.core.neighbor import neighbor
+from claimgraph.core.recall import recall, scoped_search
+from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.coach import surfaced_ids
+from claimgraph.logic.model import EPISTEMIC_STRENGTH, SOURCE_TYPES
+from claimgraph.logic.recall import in_scopes
+from claimgraph.mcp import tools_args as A
+from claimgraph.mcp.arguments import Arg
+from claimgraph.mcp.session import ToolContext, require_episode
+from claimgraph.mcp.views import entity_view, episode_view, fact_view, facts_view, pair_view, wire
+
+DEFAULT_LIMIT = 10
+Handler = Callable[[ToolContext, dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    args: tuple[Arg, ...]
+    run: Handler
+    writes: bool = False
+
+
+# --- resolving names in the project's scopes ---------------------------------------------------
+
+def name_scopes(ctx: ToolContext, given: str | None) -> tuple[str, ...]:
+    return (given,) if given else ctx.scopes
+
+
+def resolving(ctx: ToolContext, read: Callable[[str], dict[str, Any]], name: str,
+              given: str | None, every: bool = False) -> list[dict[str, Any]]:
+    """``read(scope)`` for the scopes ``name`` resolves in (the first only, unless ``every``)."""
+    found = []
+    for scope in name_scopes(ctx, given):
+        try:
+            found.append(read(scope))
+        except ClaimgraphError as error:
+            if error.type != "unknown-entity":
+                raise
+            continue
+        if not every:
+            break
+    if not found:
+        where = " or ".join(repr(s) for s in name_scopes(ctx, given))
+        raise ClaimgraphError("unknown-entity", f"no entity named {name!r} in scope {where}",
+                              hint="find names with memory_search; entities of other projects "
+                                   "are reached by naming their scope")
+    return found
+
+
+def fact_scopes(ctx: ToolContext, a: dict[str, Any]) -> tuple[str, ...] | None:
+    """The scopes facts are limited to after the read: none when ``scope`` pinned one."""
+    return None if a.get("scope") else ctx.scopes
+
+
+# --- the read tools ---------------------------------------------------------------------------
+
+def memory_facts(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    sh = ctx.read()
+    options = {k: a[k] for k in ("predicate", "direction", "as_of", "scope", "include_invalidated",
+                                 "min_confidence") if k in a}
+    results = resolving(ctx, lambda s: reads.get_facts(sh, a["entity"], entity_scope=s, **options),
+                        a["entity"], a.get("entity_scope"), every=True)
+    merged = {f["id"]: f for r in results for f in in_scopes(r["facts"], fact_scopes(ctx, a))}
+    facts = sorted(merged.values(), key=lambda f: (f["t_valid"], f["id"]))
+    ctx.log_read("facts", [f["id"] for f in facts])
+    return wire({"entities": [entity_view(r["entity"]) for r in results],
+                 "as_of": results[0]["as_of"], "facts": facts_view(facts)})
+
+
+def memory_neighbor(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    sh = ctx.read()
+    options = {k: a[k] for k in ("predicate", "scope", "as_of", "min_confidence", "query",
+                                 "budget", "beam") if k in a}
+    [found] = resolving(ctx, lambda s: neighbor(sh, a["entity"], depth=a.get("depth", 1),
+                                                entity_scope=s, **options),
+                        a["entity"], a.get("entity_scope"))
+    facts = in_scopes(found["facts"], fact_scopes(ctx, a))
+    touched = {end["id"] for f in facts for end in (f.get("subject"), f.get("object_ref")) if end}
+    entities = [e for e in found["entities"] if e["id"] == found["root"]["id"] or e["id"] in touched]
+    return wire({"root": entity_view(found["root"]), "depth": found["depth"],
+                 "entities": [entity_view(e) for e in entities], "facts": facts_view(facts)})
+
+
+def memory_search(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    found = scoped_search(ctx.read(), a["query"], ctx.scopes)
+    limit = a.get("limit", DEFAULT_LIMIT)
+    shown = found["facts"][:limit]
+    ctx.log_read("search", [f["id"] for f in shown])
+    return wire({"query": found["query"], "scopes": list(ctx.scopes), "facts": facts_view(shown),
+                 "more": len(found["facts"]) - len(shown),
+                 "matched_entities": found["matched_entities"]})
+
+
+def memory_recall(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    found = recall(ctx.read(), a["query"], scopes=ctx.scopes, min_hits=a.get("min_hits", 1),
+                   fetch_evidence=ctx.fetch_evidence, limit=a.get("limit", DEFAULT_LIMIT))
+    ctx.log_read("recall", [f["id"] for f in found["facts"]])
+    return wire({**found, "facts": facts_view(found["facts"]),
+                 "episodes": [episode_view(e) for e in found["episodes"]]})
+
+
+def memory_history(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    sh = ctx.read()
+    [found] = resolving(ctx, lambda s: reads.history(sh, a["subject"], a["predicate"], s),
+                        a["subject"], a.get("subject_scope"))
+    return wire({"entity": entity_view(found["entity"]), "predicate": found["predicate"],
+                 "history": facts_view(found["history"])})
+
+
+def memory_conflicts(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    found = reads.conflicts(ctx.read())
+    pairs = [p for p in found["conflicts"]
+             if in_scopes([p["fact"], p["candidate"]], ctx.scopes)]
+    suspect = [s for s in found["suspect"] if in_scopes([s["fact"]], ctx.scopes)]
+    return wire({"open": len(pairs), "conflicts": [pair_view(p) for p in pairs],
+                 "suspect": [{"fact": fact_view(s["fact"]), "verdicts": [
+                     {"evidence": v["evidence"], "verdict": v["verdict"]} for v in s["verdicts"]]}
+                     for s in suspect]})
+
+
+def memory_coach(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    found = coach(ctx.read(), a["task"], ctx.scopes)
+    if found["push"]:
+        ctx.log_read("coach", surfaced_ids(found))
+    return wire({"push": found["push"], "query": found["query"],
+                 "commitments": facts_view(found["commitments"]),
+                 "hazards": facts_view(found["hazards"]),
+                 "conflicts": [pair_view(p) for p in found["conflicts"]],
+                 "briefing": found["briefing"]})
+
+
+# --- the write tool ---------------------------------------------------------------------------
+
+ASSERT_OPTIONS = {"subject_type": "subject_type", "subject_scope": "subject_scope",
+                  "object_type": "object_type", "object_scope": "object_scope",
+                  "object_kind": "object_kind", "class": "epistemic", "confidence": "confidence",
+                  "source_type": "source_type", "on_conflict": "on_conflict",
+                  "valid_from": "valid_from", "valid_until": "valid_until"}
+
+
+def memory_assert(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    options = {ours: a[theirs] for theirs, ours in ASSERT_OPTIONS.items() if theirs in a}
+    options.setdefault("source_type", "user-assertion")
+    with ctx.writing() as (sh, warnings):
+        episode = (require_episode(sh, a["episode"]) if a.get("episode")
+                   else ctx.session_episode(sh))
+        result = writes.assert_fact(sh, a["subject"], a["predicate"], a["object"],
+                                    scope=a.get("scope", ctx.project), episode=episode["id"],
+                                    **options)
+    out: dict[str, Any] = {"status": result["status"], "fact": fact_view(result["fact"]),
+                           "episode": {"id": episode["id"], "ref": episode["ref"]}}
+    for key in ("superseded", "reason"):
+        if result.get(key):
+            out[key] = result[key]
+    if result.get("candidates"):
+        out["candidates"] = facts_view(result["candidates"])
+    if warnings:
+        out["warnings"] = warnings
+    return wire(out)
+
+
+# --- the table --------------------------------------------------------------------------------
+
+TOOLS: tuple[Tool, ...] = (
+    Tool("memory_search", A.SEARCH_DOC, A.SEARCH, memory_search),
+    Tool("memory_recall", A.RECALL_DOC, A.RECALL, memory_recall),
+    Tool("memory_facts", A.FACTS_DOC, A.FACTS, memory_facts),
+    Tool("memory_neighbor", A.NEIGHBOR_DOC, A.NEIGHBOR, memory_neighbor),
+    Tool("memory_history", A.HISTORY_DOC, A.HISTORY, memory_history),
+    Tool("memory_conflicts", A.CONFLICTS_DOC, (), memory_conflicts),
+    Tool("memory_coach", A.COACH_DOC, A.COACH, memory_coach),
+    Tool("memory_assert", A.ASSERT_DOC, A.assert_args(tuple(EPISTEMIC_STRENGTH),
+                                                      tuple(SOURCE_TYPES)), memory_assert,
+         writes=True),
+)
+BY_NAME = {tool.name: tool for tool in TOOLS}

@@ -1,0 +1,186 @@
+"""Recall's escalation, the coach and outcomes on every backend (REFERENCE §6, §14)."""
+
+from __future__ import annotations
+
+import pytest
+
+from claimgraph.core.coach import coach
+from claimgraph.core.ingest import open_episode
+from claimgraph.core.outcome import judge
+from claimgraph.core.recall import recall, scoped_search
+from claimgraph.core.writes import assert_fact, invalidate
+from claimgraph.errors import ClaimgraphError
+
+HERE, USER, OTHER = "github.com/acme/shop", "user", "github.com/acme/other"
+SCOPES = (HERE, USER)
+
+
+def in_scope(shell, subject, predicate, obj, scope=HERE, **options):
+    return assert_fact(shell, subject, predicate, obj, scope=scope, **options)["fact"]
+
+
+def episode(shell, ref, summary=None, evidence=None, facts=()):
+    """An episode with a summary, evidence and the given facts (subject, predicate, object, scope)."""
+    ep = open_episode(shell, "session-log", ref, evidence)
+    for subject, predicate, obj, scope in facts:
+        assert_fact(shell, subject, predicate, obj, scope=scope, episode=ep["id"])
+    if summary is not None:
+        shell.store.close_episode(ep["id"], summary, shell.now())
+    return ep
+
+
+def ids(facts):
+    return [f["id"] for f in facts]
+
+
+# --- scoped search and recall -------------------------------------------------------------------
+
+def test_scoped_search_sees_this_project_and_the_user_never_another_project(shell):
+    mine = in_scope(shell, "billing", "depends-on", "stripe")
+    theirs = in_scope(shell, "billing", "depends-on", "stripe-legacy", scope=OTHER)
+    habit = in_scope(shell, "user", "prefers", "stripe-cli", scope=USER)
+    found = ids(scoped_search(shell, "stripe", SCOPES)["facts"])
+    assert mine["id"] in found and habit["id"] in found and theirs["id"] not in found
+    assert theirs["id"] in ids(scoped_search(shell, "stripe", None)["facts"])
+
+
+def test_recall_answers_from_facts_when_there_are_enough(shell):
+    fact = in_scope(shell, "parser", "failure-mode", "chokes on BOM-prefixed files")
+    result = recall(shell, "BOM", scopes=SCOPES)
+    assert result["tier"] == "facts" and ids(result["facts"]) == [fact["id"]]
+    assert result["episodes"] == [] and result["evidence"] == []
+
+
+def test_recall_escalates_to_session_summaries_in_scope(shell):
+    episode(shell, "claude-code:s1@0-10", "tried flamegraph profiling of the importer",
+            facts=[("importer", "written-in", "python", HERE)])
+    episode(shell, "claude-code:s2@0-10", "flamegraph of another project",
+            facts=[("other", "written-in", "rust", OTHER)])
+    result = recall(shell, "flamegraph", scopes=SCOPES)
+    assert result["tier"] == "episodes"
+    assert [e["ref"] for e in result["episodes"]] == ["claude-code:s1@0-10"]
+
+
+def test_recall_escalates_while_facts_are_fewer_than_min_hits(shell):
+    in_scope(shell, "importer", "depends-on", "flamegraph-rs")
+    episode(shell, "claude-code:s1@0-10", "flamegraph profiling session",
+            facts=[("importer", "written-in", "python", HERE)])
+    assert recall(shell, "flamegraph", scopes=SCOPES)["tier"] == "facts"
+    deeper = recall(shell, "flamegraph", scopes=SCOPES, min_hits=2)
+    assert deeper["tier"] == "episodes" and len(deeper["facts"]) == 1
+
+
+def test_recall_reads_raw_evidence_of_in_scope_sessions_last(shell, tmp_path):
+    texts = {"ev-here": "user: the deploy hangs on vacuum\nassistant: run VACUUM later\nok",
+             "ev-there": "user: vacuum the other db"}
+    episode(shell, "claude-code:s1@0-10", evidence="ev-here",
+            facts=[("db", "written-in", "sql", HERE)])
+    episode(shell, "claude-code:s2@0-10", evidence="ev-there",
+            facts=[("db", "written-in", "sql", OTHER)])
+    episode(shell, "claude-code:s3@0-10", evidence="ev-gone",
+            facts=[("db", "built-with", "make", HERE)])
+
+    def fetch(name):
+        if name not in texts:
+            raise ClaimgraphError("evidence-missing", f"no evidence {name}")
+        return texts[name]
+
+    result = recall(shell, "vacuum", scopes=SCOPES, fetch_evidence=fetch)
+    assert result["tier"] == "evidence"
+    [hit] = result["evidence"]
+    assert hit["ref"] == "claude-code:s1@0-10"
+    assert hit["lines"] == ["user: the deploy hangs on vacuum", "assistant: run VACUUM later"]
+
+
+def test_recall_with_nothing_anywhere_says_nothing(shell):
+    assert recall(shell, "zeppelin", scopes=SCOPES, fetch_evidence=lambda n: "")["tier"] == "nothing"
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, True, "3"])
+def test_recall_refuses_a_min_hits_that_is_not_a_whole_number_of_one_or_more(shell, bad):
+    with pytest.raises(ClaimgraphError) as refused:
+        recall(shell, "x", min_hits=bad)
+    assert refused.value.type == "invalid-argument"
+
+
+# --- coach -------------------------------------------------------------------------------------
+
+def test_the_coach_pushes_stances_and_hazards_touching_the_task(shell):
+    against = in_scope(shell, "billing", "decided-against", "GraphQL")
+    prefers = in_scope(shell, "billing", "prefers", "REST endpoints")
+    hazard = in_scope(shell, "billing", "failure-mode", "double charges when the retry has no "
+                                                        "idempotency key")
+    in_scope(shell, "billing", "depends-on", "stripe")
+    result = coach(shell, "add a retry to the billing webhook", SCOPES)
+    assert result["push"] is True
+    assert ids(result["commitments"]) == [against["id"], prefers["id"]]
+    assert ids(result["hazards"]) == [hazard["id"]]
+    assert "double charges" in result["briefing"] and "GraphQL" in result["briefing"]
+
+
+def test_the_coach_says_nothing_when_nothing_is_relevant(shell):
+    in_scope(shell, "billing", "decided-against", "GraphQL")
+    result = coach(shell, "write a haiku about autumn", SCOPES)
+    assert (result["push"], result["briefing"]) == (False, "")
+
+
+def test_the_coach_ignores_other_projects(shell):
+    in_scope(shell, "billing", "decided-against", "GraphQL", scope=OTHER)
+    assert coach(shell, "billing api design", SCOPES)["push"] is False
+
+
+def test_the_coach_surfaces_an_open_conflict_touching_the_task(shell):
+    first = in_scope(shell, "billing", "decided-against", "webhooks")
+    flagged = in_scope(shell, "billing", "prefers", "webhooks", on_conflict="flag")
+    assert flagged["conflicts"] == [first["id"]], "the write path did not flag the contradiction"
+    result = coach(shell, "webhooks", SCOPES)
+    assert [(p["fact"]["id"], p["candidate"]["id"]) for p in result["conflicts"]] == [
+        (flagged["id"], first["id"])]
+    assert "conflicts with" in result["briefing"]
+
+
+def test_a_conflict_is_found_from_its_older_side_alone(shell):
+    older = in_scope(shell, "billing", "decided-against", "long polling of the ledger")
+    newer = in_scope(shell, "billing", "prefers", "REST", on_conflict="flag")
+    shell.store.link_conflicts(newer["id"], [older["id"]])
+    result = coach(shell, "ledger", SCOPES)
+    assert [(p["fact"]["id"], p["candidate"]["id"]) for p in result["conflicts"]] == [
+        (newer["id"], older["id"])]
+
+
+def test_an_empty_or_stopword_task_is_nothing_to_search(shell):
+    in_scope(shell, "billing", "decided-against", "GraphQL")
+    assert coach(shell, "the and for", SCOPES)["query"] == ""
+    assert coach(shell, "", SCOPES)["push"] is False
+
+
+# --- outcome -----------------------------------------------------------------------------------
+
+def test_accepted_reinforces_each_valid_fact_resetting_only_its_clock(shell):
+    fact = in_scope(shell, "api", "prefers", "REST")
+    result = judge(shell, "accepted", [fact["id"]])
+    [after] = result["reinforced"]
+    assert after["confidence"] == fact["confidence"]
+    assert after["last_reinforced_at"] > fact["last_reinforced_at"]
+
+
+def test_rejected_reports_review_candidates_and_changes_nothing(shell):
+    fact = in_scope(shell, "api", "prefers", "REST")
+    result = judge(shell, "rejected", [fact["id"]])
+    assert ids(result["review"]) == [fact["id"]] and result["reinforced"] == []
+    assert shell.store.get_fact(fact["id"]) == fact
+
+
+def test_outcomes_skip_facts_no_longer_valid_or_no_longer_stored(shell):
+    gone = in_scope(shell, "api", "prefers", "SOAP")
+    invalidate(shell, gone["id"])
+    result = judge(shell, "accepted", [gone["id"], "f-missing"])
+    assert result["reinforced"] == [] and ids(result["invalid"]) == [gone["id"]]
+    assert result["missing"] == ["f-missing"]
+    assert shell.store.get_fact(gone["id"])["last_reinforced_at"] == gone["last_reinforced_at"]
+
+
+def test_an_unknown_valence_is_refused(shell):
+    with pytest.raises(ClaimgraphError) as refused:
+        judge(shell, "meh", [])
+    assert refused.value.type == "invalid-valence"

@@ -1,0 +1,148 @@
+"""The memory_* tools as plain functions over a ToolContext (no SDK, no process)."""
+
+from __future__ import annotations
+
+import pytest
+
+from claimgraph import retrievals
+from claimgraph.core import Shell
+from claimgraph.core.ingest import open_episode
+from claimgraph.errors import ClaimgraphError
+from claimgraph.mcp.arguments import parse
+from claimgraph.mcp.session import ToolContext, session_ref
+from claimgraph.mcp.tools import BY_NAME
+from claimgraph.store.open import open_store
+
+from .conftest import OTHER, Served
+
+SESSION_REF = "mcp:claude-code:s-1"
+
+
+@pytest.fixture
+def ctx(served: Served):
+    context = ToolContext(db=served.db, project=served.project_id, episode_ref=SESSION_REF,
+                          lease_wait_ms=1000)
+    yield context
+    context.close()
+
+
+def run(ctx: ToolContext, name: str, **raw):
+    tool = BY_NAME[name]
+    return tool.run(ctx, parse(tool.args, raw))
+
+
+def objects(result, key="facts"):
+    return sorted(f["object"] for f in result[key])
+
+
+def test_names_resolve_in_the_project_then_the_user_scope(ctx):
+    assert objects(run(ctx, "memory_facts", entity="user")) == ["uv"]
+    with pytest.raises(ClaimgraphError) as missing:
+        run(ctx, "memory_facts", entity="billing", entity_scope="user")
+    assert "scope 'user'" in missing.value.message
+
+
+def test_facts_of_another_project_need_its_scope_named(ctx):
+    assert "stripe-legacy" not in objects(run(ctx, "memory_facts", entity="billing"))
+    assert objects(run(ctx, "memory_facts", entity="billing", entity_scope=OTHER,
+                       scope=OTHER)) == ["stripe-legacy"]
+
+
+def test_neighbor_keeps_to_the_projects_facts_and_the_entities_they_touch(ctx):
+    result = run(ctx, "memory_neighbor", entity="stripe", depth="2")
+    assert result["root"]["name"] == "stripe"
+    assert {e["name"] for e in result["entities"]} == {"stripe", "billing"}
+    assert "stripe-legacy" not in objects(result)
+
+
+def test_neighbor_with_a_query_walks_toward_it(ctx):
+    result = run(ctx, "memory_neighbor", entity="stripe", query="webhook retries", budget="3")
+    assert len(result["facts"]) == 3
+    assert result["facts"][0]["object"] == "double charges when the webhook retries"
+
+
+def test_history_shows_every_version_oldest_first(ctx):
+    run(ctx, "memory_assert", subject="stripe", predicate="has-version", object="13.0")
+    history = run(ctx, "memory_history", subject="stripe", predicate="has-version")["history"]
+    assert [f["object"] for f in history] == ["12.1", "13.0"]
+    assert history[0]["invalidation_kind"] == "superseded"
+
+
+def test_recall_escalates_to_this_projects_session_summaries(ctx, served):
+    sh = Shell(open_store(served.db))
+    episode = open_episode(sh, "session-log", "claude-code:s7@0-9")
+    sh.store.close_episode(episode["id"], "profiled the importer with flamegraph", sh.now())
+    from claimgraph.core.writes import assert_fact
+    assert_fact(sh, "importer", "written-in", "python", scope=served.project_id,
+                episode=episode["id"])
+    sh.store.close()
+    result = run(ctx, "memory_recall", query="flamegraph")
+    assert result["tier"] == "episodes"
+    assert [e["ref"] for e in result["episodes"]] == ["claude-code:s7@0-9"]
+
+
+def test_conflicts_are_this_projects_open_pairs(ctx):
+    run(ctx, "memory_assert", subject="billing", predicate="prefers", object="GraphQL",
+        on_conflict="flag")
+    result = run(ctx, "memory_conflicts")
+    assert result["open"] == 1
+    [pair] = result["conflicts"]
+    assert {pair["fact"]["object"], pair["candidate"]["object"]} == {"GraphQL"}
+
+
+def test_assert_defaults_to_the_project_scope_and_a_user_assertion(ctx, served):
+    out = run(ctx, "memory_assert", subject="billing", predicate="built-with", object="make")
+    assert out["status"] == "created"
+    assert (out["fact"]["scope"], out["fact"]["source_type"]) == (served.project_id,
+                                                                   "user-assertion")
+    assert out["episode"]["ref"] == SESSION_REF
+
+
+def test_assert_to_the_user_scope_puts_subject_and_object_there_too(ctx):
+    out = run(ctx, "memory_assert", subject="user", predicate="prefers", object="ruff",
+              scope="user", **{"class": "commitment"})
+    assert out["fact"]["scope"] == "user" and out["fact"]["epistemic"] == "commitment"
+    assert "ruff" in objects(run(ctx, "memory_facts", entity="user", entity_scope="user"))
+
+
+def test_assert_into_a_named_episode_needs_it_to_exist(ctx, served):
+    with pytest.raises(ClaimgraphError) as refused:
+        run(ctx, "memory_assert", subject="a", predicate="prefers", object="b", episode="ep-nope")
+    assert refused.value.data == {"argument": "episode"}
+    sh = Shell(open_store(served.db))
+    episode = open_episode(sh, "session-log", "manual:1")
+    sh.store.close()
+    out = run(ctx, "memory_assert", subject="a", predicate="prefers", object="b",
+              episode=episode["id"])
+    assert out["episode"]["id"] == episode["id"]
+
+
+def test_a_superseding_assert_says_what_it_replaced(ctx):
+    out = run(ctx, "memory_assert", subject="stripe", predicate="has-version", object="14")
+    assert out["status"] == "superseded" and len(out["superseded"]) == 1
+
+
+def test_search_limit_cuts_the_answer_and_says_how_many_more(ctx):
+    result = run(ctx, "memory_search", query="billing", limit=1)
+    assert len(result["facts"]) == 1 and result["more"] >= 1
+
+
+def test_every_surfacing_read_is_logged_with_its_verb(ctx, served):
+    run(ctx, "memory_facts", entity="billing")
+    run(ctx, "memory_search", query="stripe")
+    run(ctx, "memory_recall", query="GraphQL")
+    run(ctx, "memory_coach", task="retry the billing webhook")
+    run(ctx, "memory_history", subject="stripe", predicate="has-version")
+    verbs = [r["verb"] for r in retrievals.pending(served.db)["reads"]]
+    assert verbs == ["facts", "search", "recall", "coach"]
+
+
+def test_views_drop_empty_fields_and_carry_iso_times(ctx):
+    [fact] = [f for f in run(ctx, "memory_facts", entity="stripe")["facts"]]
+    assert fact["t_valid"].endswith("Z") and "t_invalid" not in fact and "conflicts" not in fact
+    assert "effective_confidence" in fact and "confidence" not in fact
+
+
+def test_the_session_ref_is_claude_codes_session_or_this_process():
+    assert session_ref({"CLAUDE_CODE_SESSION_ID": "abc"}, 7, 9) == "mcp:claude-code:abc"
+    assert session_ref({}, 7, 9).endswith(":7@9")
