@@ -34,9 +34,21 @@ class Run:
 
 
 def normalize(text: str) -> str:
-    """Ids become <f>, <e>, <ep> and full timestamps <time>; dates the tests chose stay."""
+    """Ids become <f>, <e>, <ep>, full timestamps <time> and the test's project directory (the
+    default scope) <project>; dates the tests chose stay."""
+    text = text.replace(os.path.realpath(os.getcwd()), "<project>")
     text = _SHORT_OR_FULL_ID.sub(lambda m: f"<{m.group(1)}>", text)
     return _ISO.sub("<time>", text)
+
+
+@pytest.fixture(autouse=True)
+def project_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every CLI test runs inside a fresh directory outside git, so its project (the default
+    scope of facts, assert, search ...) is that directory's path, whatever the checkout."""
+    here = tmp_path / "project"
+    here.mkdir(exist_ok=True)
+    monkeypatch.chdir(here)
+    return here
 
 
 @pytest.fixture

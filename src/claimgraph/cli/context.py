@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from claimgraph import lease
+from claimgraph.capture.project import Project
+from claimgraph.cli.scope import USER_SCOPE, current_project
 from claimgraph.config import Settings, load_settings
 from claimgraph.core import Shell
 from claimgraph.core.vocabulary import seed
@@ -37,6 +39,7 @@ class Context:
         self.environ = os.environ if environ is None else environ
         self._settings: Settings | None = None
         self._shell: Shell | None = None
+        self._project: Project | None = None
 
     @property
     def settings(self) -> Settings:
@@ -50,6 +53,22 @@ class Context:
                 level = CLI_DEFAULT_LOG_LEVEL
             configure_logging("console", level=level)
         return self._settings
+
+    @property
+    def project(self) -> Project:
+        """The current directory's project (resolved once: it runs git)."""
+        if self._project is None:
+            self._project = current_project(self.environ)
+        return self._project
+
+    def write_scope(self) -> str:
+        """``--scope``, else the current project: where a command's writes land."""
+        return getattr(self.args, "scope", None) or self.project.id
+
+    def read_scopes(self) -> list[str]:
+        """``--scope`` alone, else the current project then the user scope."""
+        given = getattr(self.args, "scope", None)
+        return [given] if given else [self.project.id, USER_SCOPE]
 
     @property
     def db_path(self) -> Path:
