@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -90,3 +91,15 @@ def one_line(text: str) -> str:
     lines = text.strip("\n").split("\n")
     assert len(lines) == 1, f"expected one line on stderr, got: {text!r}"
     return lines[0]
+
+
+def without_dac_override() -> tuple[str, ...]:
+    """A command prefix that takes away root's power to ignore file permissions, so a test of
+    a read-only store means the same for root (CI) as for a user (see tests/hooks too)."""
+    if os.geteuid() != 0:
+        return ()
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv (util-linux): cannot drop the capability "
+                    "that makes every file writable, so a read-only store cannot be staged")
+    return (setpriv, "--bounding-set", "-dac_override,-dac_read_search")

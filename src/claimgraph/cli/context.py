@@ -40,6 +40,7 @@ class Context:
         self._settings: Settings | None = None
         self._shell: Shell | None = None
         self._project: Project | None = None
+        self._read_only = False
 
     @property
     def settings(self) -> Settings:
@@ -75,13 +76,15 @@ class Context:
         return Path(self.settings.value("db"))
 
     def shell(self) -> Shell:
-        """The shell over an EXISTING store: reads never create one as a side effect."""
+        """The shell over an EXISTING store, opened read-only: a read never creates, stamps
+        or migrates anything, so it works where the user may not write."""
         if self._shell is None:
-            self._shell = self._open(create=False)
+            self._shell = self._open(read_only=True)
         return self._shell
 
-    def _open(self, create: bool) -> Shell:
-        store = open_store(self.db_path, create=create)
+    def _open(self, read_only: bool) -> Shell:
+        store = open_store(self.db_path, create=not read_only, read_only=read_only)
+        self._read_only = read_only
         return Shell(store, half_life_days=self.settings.value("half_life_days"))
 
     @contextmanager
@@ -90,8 +93,10 @@ class Context:
         held = lease.write_lease(self.db_path, OWNER, self.settings.value("lease_wait_ms"),
                                  ttl_ms=self.settings.value("lease_ttl_ms"))
         with held:
+            if self._shell is not None and self._read_only:
+                self.close()  # a read came first: writes need a writable connection
             if self._shell is None:
-                self._shell = self._open(create=True)
+                self._shell = self._open(read_only=False)
             seed(self._shell)
             yield self._shell
 

@@ -125,7 +125,7 @@ def recreate(path: Path) -> None:
 
 def is_demo_store(path: Path) -> bool:
     try:
-        store = open_store(path, create=False)
+        store = open_store(path, read_only=True)
     except ClaimgraphError:
         return False
     try:

@@ -60,7 +60,7 @@ def compile_block(db: str, cwd: str, environ: Mapping[str, str]) -> dict[str, ob
     from claimgraph.store.sqlite import SqliteStore
 
     project = resolve_project(cwd, environ, timeout=GIT_TIMEOUT_S)
-    store = SqliteStore(db)
+    store = SqliteStore(db, read_only=True)  # reading memory never changes the store
     try:
         return compile_for(store, project.id, time.time_ns() // 1_000_000)
     finally:
