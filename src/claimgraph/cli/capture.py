@@ -48,7 +48,8 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="capture")
     p = sub.add_parser(
         "curate", parents=[common], help="run the curator: consolidate, decay, audit",
-        description="Take the curation lease (never waiting) and run the curator's stages, each "
+        description="Take the curation lease (never waiting) and run the curator's stages "
+                    "(consolidate, decay, audit; see docs/curator.md), each "
                     "contained, in short fenced write transactions; re-run while curators that "
                     "were turned away left a dirty mark (3 passes at most); release. If another "
                     "curator holds the lease, log curate.skipped naming it, leave the dirty mark "
