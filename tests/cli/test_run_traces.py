@@ -99,7 +99,7 @@ def test_a_file_not_on_this_machine_is_reported_but_needs_no_one(cli, ok, cited)
     ok("curate")
     audit = cli("audit")
     assert audit.code == 0
-    assert "1 citation name a file that is not on this machine (file-missing)" in audit.out
+    assert "file-missing: 1 citation whose file is not on this machine" in audit.out
     assert cli("audit", "--strict").code == 5
     report = cli("status", "--json").json()
     assert report["store"]["counts"]["files_missing"] == 1

@@ -73,8 +73,8 @@ def missing_note(count: int, strict: bool) -> str:
     """What file-missing means, and what the exit code makes of it."""
     verdict = "so this audit fails (--strict)" if strict else "not counted as confabulation " \
         "(--strict fails on them)"
-    return (f"{plural(count, 'citation')} name a file that is not on this machine (file-missing): "
-            f"checked out elsewhere, or deleted; {verdict}")
+    return (f"file-missing: {plural(count, 'citation')} whose file is not on this machine "
+            f"(checked out elsewhere, or deleted); {verdict}")
 
 
 def emit_check(check: Mapping[str, Any], indent: str) -> None:

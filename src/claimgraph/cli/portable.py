@@ -18,7 +18,7 @@ from typing import Any, Iterable
 
 from claimgraph.cli.context import Context
 from claimgraph.cli.evidence import read_text
-from claimgraph.cli.output import emit, emit_error, emit_json
+from claimgraph.cli.output import emit, emit_error, emit_json, plural
 from claimgraph.core import portable
 from claimgraph.errors import ClaimgraphError
 from claimgraph.sidecar import Sidecars
@@ -86,9 +86,11 @@ def run_load(ctx: Context, args: argparse.Namespace) -> int:
     if ctx.json:
         emit_json({"status": "loaded", "db": str(ctx.db_path), "counts": counts})
     else:
-        emit(f"loaded {counts['fact']} facts, {counts['entity']} entities, "
-             f"{counts['episode']} episodes ({counts['evidence']} transcript segments), "
-             f"{counts['predicate']} predicates into {ctx.db_path}")
+        emit(f"loaded {plural(counts['fact'], 'fact')}, "
+             f"{plural(counts['entity'], 'entity', 'entities')}, "
+             f"{plural(counts['episode'], 'episode')} "
+             f"({plural(counts['evidence'], 'transcript segment')}), "
+             f"{plural(counts['predicate'], 'predicate')} into {ctx.db_path}")
     return 0
 
 
