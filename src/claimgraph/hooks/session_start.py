@@ -3,8 +3,9 @@
 The one hook whose stdout matters: Claude Code reads ``{"hookSpecificOutput": {"hookEventName":
 "SessionStart", "additionalContext": …}}`` from it and shows the text to the model. So stdout
 carries that JSON object or nothing at all — never a warning, never a partial line — and any
-failure is one line in ``<db>.capture.log`` and silence: a session without memory is fine, a
-session that cannot start is not.
+failure is one line in ``<db>.capture.log`` (stderr when that cannot be written) and silence: a
+session without memory is fine, a session that cannot start is not. The store is opened
+read-only, so a store the user may not write still gives its memory.
 
 The agent waits for this hook at every start, so the path stays light: no store means nothing
 is imported beyond the standard library; otherwise SQLite, our store and ``logic``, and git
