@@ -79,6 +79,19 @@ def test_writes_fail_with_one_line_naming_the_path_and_the_permission(read_only,
     assert sorted(p.name for p in db.parent.iterdir()) == before
 
 
+def test_a_capture_into_a_read_only_store_fails_in_one_json_line_naming_the_path(
+        read_only, db):
+    prefix, before = read_only
+    transcript = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts" / \
+        "claude-code" / "short.jsonl"
+    done = run(prefix, "capture", str(transcript), "--no-curate")
+    assert done.returncode == 1 and done.stdout == "" and "Traceback" not in done.stderr
+    error = json.loads(one_line(done.stderr))
+    assert error["event"] == "capture.failed" and error["type"] == "store-read-only"
+    assert error["path"].startswith(str(db)) and "permission denied" in error["error"]
+    assert sorted(p.name for p in db.parent.iterdir()) == before
+
+
 def test_the_hook_on_a_read_only_store_logs_on_stderr_and_exits_zero(read_only, db, tmp_path):
     prefix, before = read_only
     transcript = tmp_path / "s.jsonl"

@@ -14,6 +14,7 @@ deferred work into the transaction.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
@@ -230,11 +231,18 @@ _KIND_BY_WORDING = (("corrupt", ("malformed", "not a database")), ("busy", ("loc
 
 
 def read_only_store(path: str, why: str) -> ClaimgraphError:
-    """A write refused by the file system: name the file and the permission, and the fix."""
+    """A write SQLite refused: name the file and the permission it lacks, and the fix."""
+    where = Path(path).parent
+    if not os.access(where, os.W_OK):
+        lacking = f"permission denied (no write permission in {where})"
+    elif not os.access(path, os.W_OK):
+        lacking = "permission denied (the file is read-only)"
+    else:
+        lacking = f"the database is read-only ({why})"
     return ClaimgraphError(
-        "store-read-only", f"cannot write the store {path}: {why} (no write permission)",
-        hint=f"make {Path(path).parent} and the store's files writable for this user, or "
-             "point --db (or CLAIMGRAPH_DB) at a writable store; reads still work", path=path)
+        "store-read-only", f"cannot write the store {path}: {lacking}",
+        hint=f"make {where} and the store's files writable for this user, or point --db "
+             "(or CLAIMGRAPH_DB) at a writable store; reads still work", path=path)
 
 
 def _failure_kind(error: sqlite3.DatabaseError) -> str | None:
