@@ -6,21 +6,25 @@ set -euo pipefail
 
 usage() {
   cat <<'USAGE'
-Usage: ./install.sh [--python PATH] [--venv DIR] [--no-init] [--no-hooks] [--uninstall] [--help]
+Usage: ./install.sh [--python PATH] [--venv DIR] [--no-init] [--no-hooks] [--no-link]
+                    [--uninstall] [--help]
 
 Creates a virtual environment (default: .venv beside this script), installs claimgraph
-with its test dependencies and the MCP server's SDK (the `mcp` extra) into it,
-initializes the default store ($CLAIMGRAPH_DB, else $XDG_DATA_HOME/claimgraph/claims.db),
-and, when Claude Code's directory exists ($CLAUDE_CONFIG_DIR, else ~/.claude), registers
-claimgraph's SessionEnd and SessionStart hooks in its user settings
-(claimgraph install --agent claude-code --scope user).
+with its test dependencies and the MCP server's SDK (the `mcp` extra) into it, puts the
+`claimgraph` command on your PATH (a link in $XDG_BIN_HOME, else ~/.local/bin; if that
+directory is not on PATH it prints the line to add), initializes the default store
+($CLAIMGRAPH_DB, else $XDG_DATA_HOME/claimgraph/claims.db), and, when Claude Code's directory
+exists ($CLAUDE_CONFIG_DIR, else ~/.claude), registers claimgraph's SessionEnd and SessionStart
+hooks in its user settings (claimgraph install --agent claude-code --scope user).
 
   --python PATH   the Python 3.10+ interpreter to use (default: python3)
   --venv DIR      where to create the virtual environment
-  --no-init       only build the environment: do not initialize the default store,
-                  and do not register hooks (what tests and CI want)
+  --no-init       only build the environment: no store, no hooks, no link on PATH
+                  (what tests and CI want)
   --no-hooks      do not register Claude Code's hooks
-  --uninstall     remove claimgraph's hooks from Claude Code's settings, and nothing else
+  --no-link       do not link the claimgraph command into ~/.local/bin
+  --uninstall     remove claimgraph's hooks from Claude Code's settings and the link
+                  on PATH, and nothing else
   --help          show this help
 
 Run it again at any time: a second run changes nothing and says so.
@@ -34,6 +38,7 @@ python="${PYTHON:-python3}"
 venv="$here/.venv"
 init=1
 hooks=1
+link=1
 uninstall=0
 
 while [ $# -gt 0 ]; do
@@ -41,8 +46,9 @@ while [ $# -gt 0 ]; do
     --help|-h) usage; exit 0 ;;
     --python) python="${2:?--python needs a path}"; shift 2 ;;
     --venv) venv="${2:?--venv needs a directory}"; shift 2 ;;
-    --no-init) init=0; hooks=0; shift ;;
+    --no-init) init=0; hooks=0; link=0; shift ;;
     --no-hooks) hooks=0; shift ;;
+    --no-link) link=0; shift ;;
     --uninstall) uninstall=1; shift ;;
     *) echo "install.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -51,6 +57,47 @@ done
 say() { echo "install.sh: $*"; }
 fail() { echo "install.sh: error: $*" >&2; exit 1; }
 claude_dir="${CLAUDE_CONFIG_DIR:-${HOME:-}/.claude}"
+case "${XDG_BIN_HOME:-}" in
+  /*) bin_dir="$XDG_BIN_HOME" ;;
+  *) bin_dir="${HOME:-}/.local/bin" ;;
+esac
+command_link="$bin_dir/claimgraph"
+
+on_path() { case ":${PATH:-}:" in *":$1:"*|*":$1/:"*) return 0 ;; *) return 1 ;; esac; }
+
+# Link <venv>/bin/claimgraph into $bin_dir, so the README's `claimgraph ...` works in any
+# shell. Never replaces a file that is not a link, and says what it did.
+link_command() {
+  local target="$venv/bin/claimgraph"
+  if [ -L "$command_link" ] && [ "$(readlink "$command_link")" = "$target" ]; then
+    :
+  elif [ -e "$command_link" ] && [ ! -L "$command_link" ]; then
+    say "warning: $command_link exists and is not a link; left as it is (run $target instead)"
+    return 0
+  else
+    mkdir -p "$bin_dir" || { say "warning: cannot create $bin_dir; run $target instead"; return 0; }
+    ln -sfn "$target" "$command_link" || { say "warning: cannot link $command_link"; return 0; }
+    say "linked $command_link -> $target"
+    changed=1
+  fi
+  if ! on_path "$bin_dir"; then
+    say "$bin_dir is not on your PATH; to run \`claimgraph\` by name, add this line to your"
+    say "shell profile (~/.bashrc, ~/.zshrc or ~/.profile) and open a new shell:"
+    echo "    export PATH=\"$bin_dir:\$PATH\""
+  else
+    found="$(PATH="$PATH" command -v claimgraph 2>/dev/null || true)"
+    if [ -n "$found" ] && [ "$found" != "$command_link" ]; then
+      say "warning: \`claimgraph\` on your PATH is $found, ahead of $command_link"
+    fi
+  fi
+}
+
+unlink_command() {
+  if [ -L "$command_link" ] && [ "$(readlink "$command_link")" = "$venv/bin/claimgraph" ]; then
+    rm -f "$command_link"
+    say "removed the link $command_link"
+  fi
+}
 
 if [ "$uninstall" = 1 ]; then
   if [ ! -x "$venv/bin/claimgraph" ]; then
@@ -62,6 +109,7 @@ if [ "$uninstall" = 1 ]; then
   else
     say "no Claude Code directory ($claude_dir); no hooks to remove"
   fi
+  unlink_command
   say "to remove claimgraph itself, delete $venv; the store stays where it is"
   exit 0
 fi
@@ -90,6 +138,10 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   changed=1
 fi
 
+if [ "$link" = 1 ]; then
+  link_command
+fi
+
 if [ "$init" = 1 ]; then
   out="$("$venv/bin/claimgraph" init)" || fail "could not initialize the store: $out"
   case "$out" in
@@ -112,5 +164,9 @@ fi
 if [ "$changed" = 0 ]; then
   say "already set up; nothing changed ($venv)"
 else
-  say "done. Try: $venv/bin/claimgraph --help"
+  if [ "$link" = 1 ] && on_path "$bin_dir" && [ -L "$command_link" ]; then
+    say "done. Try: claimgraph --help"
+  else
+    say "done. Try: $venv/bin/claimgraph --help"
+  fi
 fi

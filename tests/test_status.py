@@ -69,7 +69,7 @@ def test_empty_machine_says_there_is_no_store_and_what_to_run(db: Path) -> None:
 def test_healthy_store_needs_nothing(store: Path) -> None:
     report = gather(store)
     assert report["store"]["counts"] == {"valid": 1, "dormant": 0, "suspect": 0, "flagged": 0,
-                                         "episodes": 0}
+                                         "episodes": 0, "unsupported": 0, "files_missing": 0}
     assert report["hooks"]["claude-code"]["installed"]
     assert report["needs_attention"] == []
 

@@ -54,6 +54,7 @@ class Setting:
     default: Any  # a value, or a function of environ for defaults that depend on it
     env: str = ""
     rule: Rule | None = None
+    help: str = ""
 
     @property
     def env_var(self) -> str:
@@ -64,17 +65,30 @@ class Setting:
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("db", "path", default_db),
-    Setting("lease_wait_ms", "int", 5000, rule=NON_NEGATIVE),
-    Setting("lease_ttl_ms", "int", 30000, rule=POSITIVE),
-    Setting("half_life_days", "float", 90.0, rule=POSITIVE),
-    Setting("log_level", "level", "info", rule=LOG_LEVEL),
-    Setting("budget", "int", 20, rule=NON_NEGATIVE),
-    Setting("llm_cmd", "str", "claude -p"),
-    Setting("llm_timeout_ms", "int", 120000, rule=POSITIVE),
-    Setting("extractor", "str", "builtin"),
-    Setting("dormancy_threshold", "float", 0.1, rule=FRACTION),
-    Setting("context_budget_chars", "int", 10000, rule=POSITIVE),
+    Setting("db", "path", default_db,
+            help="the store file; its sidecar files sit beside it"),
+    Setting("lease_wait_ms", "int", 5000, rule=NON_NEGATIVE,
+            help="how long a write waits for another writer's lease"),
+    Setting("lease_ttl_ms", "int", 30000, rule=POSITIVE,
+            help="a lease its holder stopped renewing this long ago may be broken"),
+    Setting("half_life_days", "float", 90.0, rule=POSITIVE,
+            help="confidence halves after this many days without reinforcement"),
+    Setting("log_level", "level", "info", rule=LOG_LEVEL,
+            help="the least severe event background runs write to the sidecar logs"),
+    Setting("budget", "int", 20, rule=NON_NEGATIVE,
+            help="most model calls one capture or curator pass may make (only with the "
+                 "model extractor opted in; 0 = none)"),
+    Setting("llm_cmd", "str", "claude -p",
+            help="the model command (prompt on stdin) for the opt-in model extractor"),
+    Setting("llm_timeout_ms", "int", 120000, rule=POSITIVE,
+            help="a model call running longer is killed"),
+    Setting("extractor", "str", "builtin",
+            help="which extractors capture runs: builtin, or builtin,model to opt in"),
+    Setting("dormancy_threshold", "float", 0.1, rule=FRACTION,
+            help="facts whose decayed confidence falls below this go dormant"),
+    Setting("context_budget_chars", "int", 10000, rule=POSITIVE,
+            help="most characters of the block `claimgraph context` prints (the "
+                 "SessionStart hook reads no config file: it always uses 10000)"),
 )
 BY_NAME = {setting.name: setting for setting in SETTINGS}
 

@@ -6,6 +6,8 @@ tag that tests and JSON consumers match on; ``data`` carries the details worth s
 
 from __future__ import annotations
 
+import errno
+import os
 from typing import Any
 
 
@@ -26,3 +28,20 @@ class ClaimgraphError(Exception):
             out["hint"] = self.hint
         out.update(self.data)
         return out
+
+
+def is_write_refusal(error: OSError) -> bool:
+    """The file system said no to a write: missing permission or a read-only mount."""
+    return isinstance(error, PermissionError) or error.errno in (errno.EROFS, errno.EACCES)
+
+
+def write_refused(target: str | os.PathLike[str], error: OSError) -> ClaimgraphError:
+    """A write the file system refused: one line naming the file and the permission it lacks,
+    and the ways out (the store stays readable)."""
+    path = os.fspath(target)
+    why = "read-only file system" if error.errno == errno.EROFS else "permission denied"
+    where = os.path.dirname(path) or "."
+    return ClaimgraphError(
+        "store-read-only", f"cannot write {path}: {why} (no write permission in {where})",
+        hint=f"make {where} writable for this user, or point --db (or CLAIMGRAPH_DB) at a "
+             "writable store; reads still work", path=path)

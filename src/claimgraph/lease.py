@@ -25,7 +25,7 @@ from typing import Any, Callable
 import psutil
 from filelock import FileLock, Timeout
 
-from claimgraph.errors import ClaimgraphError
+from claimgraph.errors import ClaimgraphError, is_write_refusal, write_refused
 
 DEFAULT_TTL_MS = 30_000
 DEFAULT_WAIT_MS = 5_000
@@ -155,7 +155,12 @@ class Lease:
         self.token = secrets.token_hex(16)
         deadline = time.monotonic() + max(0, wait_ms) / 1000
         while True:
-            holder = self._attempt()
+            try:
+                holder = self._attempt()
+            except OSError as error:
+                if not is_write_refusal(error):
+                    raise
+                raise write_refused(error.filename or self.path, error) from None
             if holder is None:
                 self._start_heartbeat()
                 return self

@@ -85,8 +85,10 @@ def console_processors() -> list[Processor]:
 
 
 def configure_logging(mode: str, log_path: str | os.PathLike[str] | None = None,
-                      level: str = "info") -> None:
-    """Route structlog to stderr ("console") or to JSON lines appended to ``log_path`` ("json").
+                      level: str = "info", echo: bool = False) -> None:
+    """Route structlog to stderr ("console") or to JSON lines appended to ``log_path`` ("json");
+    ``echo`` copies each line to stderr as well (a run by hand: the log keeps the trace, the
+    person still sees it happen).
 
     Safe to call again: the previous log file is closed and loggers pick up the new setup,
     because loggers are not cached.
@@ -97,13 +99,37 @@ def configure_logging(mode: str, log_path: str | os.PathLike[str] | None = None,
         raise ValueError(f"unknown logging mode {mode!r}; use 'console' or 'json'")
     previous, _open_log = _open_log, _open_target(mode, log_path)
     processors = json_processors() if mode == "json" else console_processors()
+    target: Any = _open_log or sys.stderr
+    if echo and _open_log is not None:
+        target = _Tee(_open_log, sys.stderr)
     structlog.configure(
         processors=processors,
         wrapper_class=structlog.make_filtering_bound_logger(threshold),
-        logger_factory=structlog.WriteLoggerFactory(file=_open_log or sys.stderr),
+        logger_factory=structlog.WriteLoggerFactory(file=target),
         cache_logger_on_first_use=False)
     if previous is not None:
         previous.close()
+
+
+class _Tee:
+    """A file-like that writes every line to several streams (the log first)."""
+
+    def __init__(self, *streams: IO[str]) -> None:
+        self.streams = streams
+
+    def write(self, text: str) -> None:
+        for stream in self.streams:
+            try:
+                stream.write(text)
+            except (OSError, ValueError):
+                pass
+
+    def flush(self) -> None:
+        for stream in self.streams:
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
 
 
 def _open_target(mode: str, log_path: str | os.PathLike[str] | None) -> IO[str] | None:

@@ -25,7 +25,7 @@ DAY_MS = 86_400_000
 SCAN_LINES = 200_000
 FAILED_STATUSES = frozenset({"failed", "error", "crashed"})
 CAPTURE_RESULTS = ("capture.report", "capture.failed")
-CURATE_RESULTS = ("curate.result", "curate.crashed", "curate.stopped")
+CURATE_RESULTS = ("curate.result", "curate.failed", "curate.crashed", "curate.stopped")
 #: capture.model-failed and capture.model-budget: a pass that lost its model facts.
 MODEL_PROBLEMS = "capture.model-"
 
@@ -54,7 +54,7 @@ def store_section(db: Path) -> dict[str, Any]:
         return section
     try:
         Sidecars(db).check_version_stamp()
-        store = open_store(db, create=False)
+        store = open_store(db, read_only=True)
     except ClaimgraphError as err:
         return {**section, "error": err.message, "error_type": err.type, "hint": err.hint}
     try:
@@ -65,12 +65,25 @@ def store_section(db: Path) -> dict[str, Any]:
 
 
 def _counts(store: Any) -> dict[str, int]:
-    """Dormant and suspect count every such fact, valid or not, as the store reports them."""
+    """Dormant and suspect count every such fact, valid or not, as the store reports them;
+    ``unsupported`` and ``files_missing`` split the VALID suspects the way ``audit`` does."""
     stats = store.stats()
     return {"valid": stats["facts"]["valid"], "dormant": len(store.dormant_fact_ids()),
             "suspect": len(store.suspect_fact_ids()),
             "flagged": len(store.select_facts(conflicted=True, valid_cheap=True)),
-            "episodes": stats["episodes"]}
+            "episodes": stats["episodes"], **_suspect_split(store)}
+
+
+def _suspect_split(store: Any) -> dict[str, int]:
+    """Valid facts whose recorded audit found a citation unsupported (confabulation: needs a
+    person), and those whose only problem is a cited file not on this machine."""
+    from claimgraph.core.reads import suspects
+    from claimgraph.core.shell import Shell
+
+    found = suspects(Shell(store))["suspect"]
+    unsupported = sum(1 for item in found
+                      if any(v["verdict"] == "unsupported" for v in item["verdicts"]))
+    return {"unsupported": unsupported, "files_missing": len(found) - unsupported}
 
 
 def last_run(path: Path, log: str, results: tuple[str, ...], start: str) -> dict[str, Any] | None:
@@ -168,6 +181,11 @@ def needs_attention(report: dict[str, Any]) -> list[dict[str, str]]:
                            "run ./install.sh or claimgraph init"))
     elif "error" in store:
         items.append(_item(store["error"], store.get("hint") or "see `claimgraph logs all`"))
+    unsupported = (store.get("counts") or {}).get("unsupported", 0)
+    if unsupported:
+        items.append(_item(f"{unsupported} claim(s) cite code their files do not contain "
+                           "(unsupported: suspected confabulation)",
+                           "run `claimgraph audit` and invalidate what is wrong"))
     failed = report["failures"]
     if failed["count"]:
         items.append(_item(f"{failed['count']} failure(s) in the last 24 hours "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -34,9 +35,21 @@ class Run:
 
 
 def normalize(text: str) -> str:
-    """Ids become <f>, <e>, <ep> and full timestamps <time>; dates the tests chose stay."""
+    """Ids become <f>, <e>, <ep>, full timestamps <time> and the test's project directory (the
+    default scope) <project>; dates the tests chose stay."""
+    text = text.replace(os.path.realpath(os.getcwd()), "<project>")
     text = _SHORT_OR_FULL_ID.sub(lambda m: f"<{m.group(1)}>", text)
     return _ISO.sub("<time>", text)
+
+
+@pytest.fixture(autouse=True)
+def project_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every CLI test runs inside a fresh directory outside git, so its project (the default
+    scope of facts, assert, search ...) is that directory's path, whatever the checkout."""
+    here = tmp_path / "project"
+    here.mkdir(exist_ok=True)
+    monkeypatch.chdir(here)
+    return here
 
 
 @pytest.fixture
@@ -78,3 +91,15 @@ def one_line(text: str) -> str:
     lines = text.strip("\n").split("\n")
     assert len(lines) == 1, f"expected one line on stderr, got: {text!r}"
     return lines[0]
+
+
+def without_dac_override() -> tuple[str, ...]:
+    """A command prefix that takes away root's power to ignore file permissions, so a test of
+    a read-only store means the same for root (CI) as for a user (see tests/hooks too)."""
+    if os.geteuid() != 0:
+        return ()
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv (util-linux): cannot drop the capability "
+                    "that makes every file writable, so a read-only store cannot be staged")
+    return (setpriv, "--bounding-set", "-dac_override,-dac_read_search")

@@ -92,7 +92,7 @@ def test_a_name_matching_several_entities_is_ambiguous_not_a_guess(ok, cli):
 
 def test_an_unknown_entity_says_how_to_find_one(ok, cli):
     ok("init")
-    assert fails(cli, "facts", "nobody").startswith("claimgraph: no entity named 'nobody' — ")
+    assert fails(cli, "facts", "nobody").startswith("claimgraph: no entity named 'nobody' in scope ")
 
 
 def test_an_unreadable_time_is_refused_naming_the_flag(cli):

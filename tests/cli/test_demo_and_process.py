@@ -25,8 +25,11 @@ def test_demo_captures_a_session_and_tells_the_story(ok, isolated_home):
     assert ", superseded by <f>)" in text
     assert "  <f>  invoice-tools prefers pytest  (conf 0.80, valid since " in text
     assert "    conflicts with <f>  invoice-tools decided-against pytest" in text
-    assert text.rstrip().endswith(f"claimgraph --db {demo_db(isolated_home)} search pytest")
+    hint = f"claimgraph --db {demo_db(isolated_home)} search pytest --all-projects"
+    assert text.rstrip().endswith(hint)
     assert len(text.splitlines()) <= 60
+    found = ok(*hint.split()[1:]).out  # the hint works as printed, from anywhere
+    assert "invoice-tools prefers pytest" in found
 
 
 def test_demo_never_touches_the_configured_store(ok, db):

@@ -10,7 +10,7 @@ def test_ensure_creates_once_and_then_finds_the_same_entity(ok):
     again = ok("entity", "ensure", "billing-api", "--json").json()
     assert first["entity"]["id"] == again["entity"]["id"]
     assert normalize(ok("entity", "ensure", "billing-api").out) == (
-        "ok  <e>  billing-api  (service, scope project)\n")
+        "ok  <e>  billing-api  (service, scope <project>)\n")
 
 
 def test_list_shows_every_entity_by_name(ok):
@@ -19,8 +19,8 @@ def test_list_shows_every_entity_by_name(ok):
     result = ok("entity", "list")
     assert normalize(result.out) == (
         "<e>  alice  (person, scope user)\n"
-        "<e>  api  (scope project)\n"
-        "<e>  postgres  (scope project)\n"
+        "<e>  api  (scope <project>)\n"
+        "<e>  postgres  (scope <project>)\n"
         "3 entities\n")
     assert [e["name"] for e in ok("entity", "list", "--scope", "user", "--json").json()["entities"]] == ["alice"]
 
@@ -28,7 +28,7 @@ def test_list_shows_every_entity_by_name(ok):
 def test_rename_keeps_the_old_name_as_an_alias_so_facts_still_resolve(ok):
     ok("assert", "api", "depends-on", "postgres")
     result = ok("entity", "rename", "api", "billing-api")
-    assert normalize(result.out) == "renamed  <e>  billing-api  (scope project, aka api)\n"
+    assert normalize(result.out) == "renamed  <e>  billing-api  (scope <project>, aka api)\n"
     facts = ok("facts", "api", "--json").json()
     assert facts["entity"]["name"] == "billing-api" and len(facts["facts"]) == 1
 
@@ -63,7 +63,7 @@ def test_merge_prints_what_moved(ok):
     ok("entity", "ensure", "billing-api")
     result = ok("entity", "merge", "api", "billing-api")
     assert normalize(result.out) == (
-        "merged  <e>  billing-api  (scope project, aka api)\n"
+        "merged  <e>  billing-api  (scope <project>, aka api)\n"
         "  1 fact moved, 0 duplicates collapsed\n")
 
 
@@ -71,7 +71,7 @@ def test_duplicates_lists_look_alike_names_as_merge_candidates(ok):
     ok("entity", "ensure", "auth-service", "--type", "service")
     ok("entity", "ensure", "Auth Service", "--type", "library")
     result = ok("entity", "duplicates")
-    assert result.out == ("authservice (scope project): 'Auth Service', 'auth-service'\n"
+    assert normalize(result.out) == ("authservice (scope <project>): 'Auth Service', 'auth-service'\n"
                           "merge one into another with `claimgraph entity merge SOURCE TARGET`\n")
     clusters = ok("entity", "duplicates", "--json").json()["clusters"]
     assert [len(c["entities"]) for c in clusters] == [2]

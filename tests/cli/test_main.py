@@ -94,10 +94,10 @@ def test_a_lease_wait_that_is_not_whole_milliseconds_is_a_usage_error(cli, wait)
 
 
 def test_usage_errors_under_json_are_json_on_stderr(cli):
-    result = cli("--json", "facts")
+    result = cli("--json", "history", "api")
     assert result.code == 2
     error = result.error()
-    assert error["type"] == "usage" and "ENTITY" in error["error"]
+    assert error["type"] == "usage" and "PREDICATE" in error["error"]
 
 
 def test_global_flags_work_before_and_after_the_command(cli, tmp_path):

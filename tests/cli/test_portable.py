@@ -29,7 +29,8 @@ def test_dump_then_load_then_dump_is_byte_identical(story, ok, tmp_path):
     dump_file = tmp_path / "store.jsonl"
     dump_file.write_text(first)
     loaded = ok("--db", str(copy), "load", str(dump_file), "--json").json()
-    assert loaded["counts"] == {"predicate": 28, "entity": 3, "episode": 0, "fact": 6}
+    assert loaded["counts"] == {"predicate": 28, "entity": 3, "episode": 0, "fact": 6,
+                                "evidence": 0}
     assert ok("--db", str(copy), "dump").out == first
 
 
@@ -100,3 +101,60 @@ def test_load_of_a_missing_file_names_it(cli, tmp_path):
     result = cli("load", str(tmp_path / "nope.jsonl"))
     assert result.code == 1
     assert one_line(result.err).startswith(f"claimgraph: no file {tmp_path / 'nope.jsonl'}")
+
+
+# --- backups are whole: the evidence tier travels with the dump ------------------------------
+
+@pytest.fixture
+def captured(ok, tmp_path, project_dir):
+    """A store holding a captured session: an episode whose facts cite its transcript lines."""
+    from claimgraph.cli.demo import session_text
+
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_text(session_text(project_dir), encoding="utf-8")
+    report = json.loads(ok("capture", str(transcript), "--no-curate").out)
+    cited = [f for f in ok("dump").out.splitlines()
+             if '"record":"fact"' in f and "transcript#L" in f]
+    assert report["status"] == "captured" and cited
+    return json.loads(cited[0])["id"]
+
+
+def provenance_lines(ok, fact_id, *db):
+    return ok(*db, "provenance", fact_id, "--json").json()["transcript"]
+
+
+@pytest.mark.parametrize("bundled", [False, True], ids=["inline", "bundle-dir"])
+def test_a_round_trip_keeps_provenance_down_to_the_transcript_line(ok, tmp_path, captured,
+                                                                  bundled):
+    original = provenance_lines(ok, captured)
+    assert original["lines"] and not original.get("error")
+    backup, new = tmp_path / "backup.jsonl", tmp_path / "restored" / "new.db"
+    bundle = ["--evidence", str(tmp_path / "evidence")] if bundled else []
+    ok("dump", "--out", str(backup), *bundle)
+    assert ('"record":"evidence"' in backup.read_text()) and (
+        ('"text":' in backup.read_text()) != bundled)
+    loaded = ok("load", str(backup), "--db", str(new), *bundle, "--json").json()
+    assert loaded["counts"]["evidence"] == 1
+    assert provenance_lines(ok, captured, "--db", str(new)) == original
+    assert ok("--db", str(new), "dump").out == ok("dump").out
+
+
+def test_a_bundled_dump_without_its_directory_is_refused_with_the_flag_to_pass(
+        cli, ok, tmp_path, captured):
+    backup = tmp_path / "backup.jsonl"
+    ok("dump", "--out", str(backup), "--evidence", str(tmp_path / "evidence"))
+    refused = cli("load", str(backup), "--db", str(tmp_path / "new.db"))
+    assert refused.code == 1 and "pass --evidence DIR" in one_line(refused.err)
+    assert not (tmp_path / "new.db").exists()
+
+
+def test_evidence_that_does_not_match_its_name_is_refused_before_anything_is_written(
+        cli, ok, tmp_path, captured):
+    lines = ok("dump").out.splitlines()
+    tampered = [line.replace("invoices", "INVOICES") if '"record":"evidence"' in line else line
+                for line in lines]
+    backup = tmp_path / "tampered.jsonl"
+    backup.write_text("\n".join(tampered) + "\n")
+    refused = cli("load", str(backup), "--db", str(tmp_path / "new.db"))
+    assert refused.code == 1 and "does not match its content" in one_line(refused.err)
+    assert not (tmp_path / "new.db.evidence").exists()

@@ -35,7 +35,8 @@ def test_search_limit_says_how_many_more_there_are(graph, ok):
 
 
 def test_search_for_nothing_known_says_so(graph, ok):
-    assert ok("search", "kubernetes").out == "nothing found for kubernetes\n"
+    assert normalize(ok("search", "kubernetes").out) == (
+        "nothing found for kubernetes in <project> and user\n")
 
 
 def test_neighbor_shows_entities_by_depth_then_facts(graph, ok):

@@ -88,9 +88,12 @@ def test_config_shows_each_setting_and_where_it_came_from(ok, db, tmp_path, monk
     assert by_name["log_level"] == ("info", "default")
 
 
-def test_config_human_output_is_one_aligned_line_per_setting(ok, db):
+def test_config_human_output_is_an_aligned_line_per_setting_and_what_it_does(ok, db):
     lines = ok("config").out.splitlines()
     assert lines[0].split() == ["db", str(db), "(env)"]
+    assert lines[1].strip() == "the store file; its sidecar files sit beside it"
+    budget = lines.index(next(line for line in lines if line.startswith("budget ")))
+    assert "model calls" in lines[budget + 1]
     assert lines[-1].startswith("config file: ")
 
 

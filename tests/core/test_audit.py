@@ -149,7 +149,8 @@ def test_audit_checks_valid_facts_citing_files_and_flags_confabulation(shell, pr
     invalidate(shell, gone["id"], reason="test")
     result = audit(shell, project)
     assert result["summary"] == {"total": 2, "by_verdict": {"supported": 1, "unsupported": 1},
-                                 "confabulation_suspected": True, "overall": "suspect"}
+                                 "confabulation_suspected": True, "files_missing": 0,
+                                 "overall": "suspect"}
     ghost = next(c for c in result["checks"] if c["verdict"] == "unsupported")
     assert ghost["identifiers"]["missing"] == ["ghost_total", "ghostmodel"]
 

@@ -1,5 +1,6 @@
 """Every bad input the hook can meet (issue 3's list): exit 0 at once, nothing on stdout, the
-reason in capture.log when that can be written, and whatever can still be captured is handed on."""
+reason in capture.log (on stderr when that cannot be written), and whatever can still be
+captured is handed on."""
 
 from __future__ import annotations
 
@@ -171,13 +172,15 @@ def test_an_unwritable_spool_dir_is_logged_and_capture_gets_the_payload_instead(
     assert hooks.children()[0]["argv"][-1] == str(hooks.transcript)
 
 
-def test_an_unwritable_db_directory_drops_log_and_spool_silently_but_still_captures(
-        hooks: Hooks):
+def test_an_unwritable_db_directory_logs_on_stderr_and_still_captures(hooks: Hooks):
     prefix = without_dac_override()
     hooks.db.parent.mkdir(parents=True)
     hooks.db.parent.chmod(0o500)
-    quietly_ok(hooks.run(hooks.payload(), prefix=prefix))
-    assert list(hooks.db.parent.iterdir()) == []  # nowhere to write the reason: dropped
+    run = hooks.run(hooks.payload(), prefix=prefix)
+    quietly_ok(run)
+    assert list(hooks.db.parent.iterdir()) == []  # the log cannot be written there...
+    [line] = [json.loads(l) for l in run.err.decode().splitlines() if "hook.spool-failed" in l]
+    assert "Permission denied" in line["reason"]  # ...so the reason goes to stderr
     assert hooks.children()[0]["argv"][-1] == str(hooks.transcript)
 
 

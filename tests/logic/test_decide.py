@@ -317,7 +317,7 @@ def test_decision_inputs_sort_the_subjects_facts_as_the_reference_says():
     fact = lit("f-new", "2.0", t_valid=NOW)
     inputs = decision_inputs(fact, [valid, retired, future, antagonist, unrelated], NOW)
     assert inputs == {"existing": [valid], "exclusion": [antagonist],
-                      "revenants": [retired], "rivals": [valid]}
+                      "revenants": [retired], "rivals": [valid], "mentions": []}
 
 
 def test_validity_is_closed_at_the_start_and_open_at_the_end():
@@ -419,3 +419,36 @@ def test_an_explicit_kind_against_a_typed_predicate_is_a_mismatch():
 ])
 def test_either_predicates_take_the_explicit_kind_then_a_known_entity(explicit, resolves, kind):
     assert resolve_object_kind(CORE_BY_ID["core/prefers"], explicit, resolves) == kind
+
+
+# --- a rejection naming a standing preference -------------------------------------------------
+
+def _pref(fact_id, text, **fields):
+    return lit(fact_id, text, predicate="core/prefers", epistemic="preference", **fields)
+
+
+def test_a_rejection_flags_the_preferences_that_name_it_as_a_whole_word_in_any_case():
+    named, longer, unrelated = (_pref("f-1", "REST over GraphQL"), _pref("f-2", "GraphQLite"),
+                                _pref("f-3", "small pull requests"))
+    fact = lit("f-new", "graphql", predicate="core/decided-against", epistemic="commitment")
+    inputs = decision_inputs(fact, [named, longer, unrelated], NOW)
+    assert inputs["mentions"] == [named]
+    plan = decide_assert(fact=fact, pred=CORE_BY_ID["core/decided-against"], **inputs)
+    assert plan["action"] == "flag" and plan["link"] == ["f-1"]
+    assert plan["reason"] == "names-rejected"
+
+
+def test_a_mention_is_flagged_even_under_supersede_and_skipped_only_by_ignore():
+    fact = lit("f-new", "GraphQL", predicate="core/decided-against", epistemic="commitment")
+    inputs = decision_inputs(fact, [_pref("f-1", "REST over GraphQL")], NOW)
+    pred = CORE_BY_ID["core/decided-against"]
+    assert decide_assert(fact=fact, pred=pred, **inputs, on_conflict="supersede")["action"] == "flag"
+    assert decide_assert(fact=fact, pred=pred, **inputs, on_conflict="ignore")["action"] == "insert"
+
+
+def test_only_rejections_look_for_mentions_and_retired_preferences_are_not_standing():
+    retired = _pref("f-1", "REST over GraphQL", t_invalid=JUL)
+    against = lit("f-new", "GraphQL", predicate="core/decided-against")
+    assert decision_inputs(against, [retired], NOW)["mentions"] == []
+    uses = lit("f-new", "GraphQL", predicate="core/depends-on")
+    assert decision_inputs(uses, [_pref("f-1", "REST over GraphQL")], NOW)["mentions"] == []

@@ -137,7 +137,8 @@ def test_evidence_citing_no_file_is_no_file_cited():
     (["supported", "unverifiable", "no-file-cited", "file-unreadable", "outside-project"],
      "supported", False),
     (["supported", "partial"], "mixed", False),
-    (["partial", "file-missing"], "suspect", True),
+    (["partial", "file-missing"], "incomplete", False),
+    (["unsupported", "file-missing"], "suspect", True),
     (["supported", "unsupported"], "suspect", True),
 ])
 def test_summary_overall_rules(verdicts, overall, suspected):

@@ -81,6 +81,13 @@ def test_include_invalidated_keeps_closed_facts():
     assert fact_filter(at=NOW, include_invalidated=True)(closed)
 
 
+def test_include_invalidated_never_keeps_a_fact_that_began_after_the_instant():
+    later = make_fact("later", t_valid=T0 + 300 * DAY_MS)
+    ended = make_fact("ended", t_valid=T0, t_invalid=T0 + DAY_MS)
+    as_of = fact_filter(at=T0 + 10 * DAY_MS, include_invalidated=True)
+    assert [f["id"] for f in (later, ended) if as_of(f)] == ["ended"]
+
+
 def test_min_confidence_compares_the_decayed_value_at_the_as_of_instant():
     fact = make_fact("f", confidence=0.8)
     assert fact_filter(at=T0, min_confidence=0.5)(fact)

@@ -1,8 +1,10 @@
 """``audit`` and ``provenance``: does memory still match the code, and where did a fact come from.
 
-Both only read (no lease). ``audit`` exits 5 when confabulation is suspected (a claim cites a
-file that is not there, or code the file does not contain), so a script or CI step can stop on
-it; every other verdict, including claims that could not be checked, exits 0.
+Both only read (no lease). ``audit`` exits 5 when confabulation is suspected (a cited file is
+here and does not contain what the claim quotes), so a script or CI step can stop on it. A
+cited file that is not on this machine (``file-missing``: a clone elsewhere, a deleted branch)
+is reported but exits 0, unless ``--strict``; every other verdict exits 0. ``status`` applies
+the same rule to the curator's recorded verdicts.
 """
 
 from __future__ import annotations
@@ -27,9 +29,13 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("audit", parents=[common], help="check facts' cited code against the files",
                        description="Claim-vs-evidence: for every valid fact citing 'path: quote', "
                                    "check that the quoted identifiers and `code` occur in the "
-                                   "file now. Exit 5 when confabulation is suspected.")
+                                   "file now. Exit 5 when a file is here and does not say "
+                                   "what its claim quotes (unsupported); a cited file that is "
+                                   "not on this machine (file-missing) is reported, exit 0.")
     p.add_argument("--base", metavar="DIR", help="resolve relative citations against DIR "
                    "(default: the project root of each fact's episode, else the current project)")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 5 for file-missing citations too")
     p.set_defaults(command="audit")
     p = sub.add_parser("provenance", parents=[common], help="the chain that backs a fact",
                        description="A fact, its episode, the transcript lines it came from and "
@@ -49,7 +55,10 @@ def run_audit(ctx: Context, args: argparse.Namespace) -> int:
         emit(banner(summary))
         for check in result["checks"]:
             emit_check(check, "  ")
-    return EXIT_CONFABULATION if summary["confabulation_suspected"] else 0
+        if summary["files_missing"]:
+            emit(missing_note(summary["files_missing"], args.strict))
+    failing = summary["confabulation_suspected"] or (args.strict and summary["files_missing"])
+    return EXIT_CONFABULATION if failing else 0
 
 
 def banner(summary: Mapping[str, Any]) -> str:
@@ -58,6 +67,14 @@ def banner(summary: Mapping[str, Any]) -> str:
     head = f"audit: {plural(summary['total'], 'claim')}" + (f" ({counts})" if counts else "")
     flag = ", confabulation suspected" if summary["confabulation_suspected"] else ""
     return f"{head} — overall {summary['overall']}{flag}"
+
+
+def missing_note(count: int, strict: bool) -> str:
+    """What file-missing means, and what the exit code makes of it."""
+    verdict = "so this audit fails (--strict)" if strict else "not counted as confabulation " \
+        "(--strict fails on them)"
+    return (f"file-missing: {plural(count, 'citation')} whose file is not on this machine "
+            f"(checked out elsewhere, or deleted); {verdict}")
 
 
 def emit_check(check: Mapping[str, Any], indent: str) -> None:

@@ -23,7 +23,7 @@ from claimgraph.cli.context import Context
 from claimgraph.cli.output import emit_error
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import to_iso
-from claimgraph.logsetup import configure_logging
+from claimgraph.cli.runlog import RunLog
 
 CURATE_STAGES = ("consolidate", "decay", "audit")
 
@@ -36,7 +36,9 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
                     "write them in one episode, print one JSON report line, then start the "
                     "curator. Output is always JSON.")
     p.add_argument("transcript", nargs="?", metavar="TRANSCRIPT", help="the transcript file")
-    p.add_argument("--agent", choices=AGENTS, help="who wrote it (default: sniffed)")
+    p.add_argument("--format", "--agent", dest="agent", choices=AGENTS,
+                   help="who wrote it (default: sniffed from the file; a file that is no "
+                        "agent's transcript is refused unless --format text)")
     p.add_argument("--session", help="session id (default: the payload's, else the file name)")
     p.add_argument("--cwd", help="the directory the session started in, for the project id "
                    "(default: the payload's, else the transcript's first; with neither, only "
@@ -46,8 +48,9 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--no-curate", action="store_true", help="do not start the curator")
     p.set_defaults(command="capture")
     p = sub.add_parser(
-        "curate", parents=[common], help="run the curator: consolidate (decay and audit to come)",
-        description="Take the curation lease (never waiting) and run the curator's stages, each "
+        "curate", parents=[common], help="run the curator: consolidate, decay, audit",
+        description="Take the curation lease (never waiting) and run the curator's stages "
+                    "(consolidate, decay, audit; see docs/curator.md), each "
                     "contained, in short fenced write transactions; re-run while curators that "
                     "were turned away left a dirty mark (3 passes at most); release. If another "
                     "curator holds the lease, log curate.skipped naming it, leave the dirty mark "
@@ -64,11 +67,13 @@ def run_capture(ctx: Context, args: argparse.Namespace) -> int:
 
     started = time.monotonic()
     context = {"agent": args.agent, "session": args.session, "spool": args.spool}
-    run_id = None
+    run_id, log = None, RunLog(None)
     try:
-        run_id = _background_logging(ctx, "cap-")
+        log = RunLog.beside(ctx.db_path, ".capture.log")
+        run_id = _background_logging(ctx, "cap-", log)
         extractor = args.extractor or ctx.settings.value("extractor")
-        request = run.make_request(args.transcript, agent=args.agent, session=args.session,
+        agent = args.agent or _sniffed_agent(args.transcript, args.spool)
+        request = run.make_request(args.transcript, agent=agent, session=args.session,
                                    cwd=args.cwd, spool=args.spool, extractor=extractor)
         context.update(agent=request.agent, session=request.session,
                        transcript=request.transcript)
@@ -76,12 +81,28 @@ def run_capture(ctx: Context, args: argparse.Namespace) -> int:
     except ClaimgraphError as err:
         if err.type == "spool-missing":
             return _print(_log_record("capture.report", run_id, {
-                "status": "spool-gone", **context, "warnings": [err.message]}))
-        return _fail(err.to_dict(), {"run_id": run_id, **context}, started)
+                "status": "spool-gone", **context, "warnings": [err.message]}), log)
+        return _fail(err.to_dict(), {"run_id": run_id, **context}, started, log)
     except Exception as err:  # a bug: still one JSON line, the traceback in the crash file
-        return _fail(_crash(ctx, err), {"run_id": run_id, **context}, started)
+        return _fail(_crash(ctx, err), {"run_id": run_id, **context}, started, log)
     report["curator"] = _start_curator(ctx, args, report)
-    return _print(_log_record("capture.report", run_id, report))
+    return _print(_log_record("capture.report", run_id, report), log)
+
+
+def _sniffed_agent(transcript: str | None, spool: str | None) -> str | None:
+    """Which agent wrote a transcript given by hand; a file that is none of theirs (a
+    pyproject.toml, a README) is refused rather than remembered as a conversation."""
+    if transcript is None or spool is not None:
+        return None  # the spool payload names its agent
+    from claimgraph.capture.readers import detect_format
+
+    agent = detect_format(os.path.abspath(transcript))
+    if agent == "text":
+        raise ClaimgraphError(
+            "not-a-transcript", f"{transcript} is not a Claude Code, Codex or Gemini transcript",
+            hint="pass --format text to capture it as a plain-text conversation "
+                 "(user: / assistant: lines)", path=os.path.abspath(transcript))
+    return agent
 
 
 def _options(ctx: Context, run: Any) -> Any:
@@ -115,7 +136,8 @@ def run_curate(ctx: Context, args: argparse.Namespace) -> int:
     """Exit 0 whenever the curator ran or rightly stood aside; a crash leaves its traceback."""
     from claimgraph.curator import run
 
-    run_id = _background_logging(ctx, "cur-")
+    log = RunLog.beside(ctx.db_path, ".curate.log")
+    run_id = _background_logging(ctx, "cur-", log)
     settings = ctx.settings
     options = run.Options(db=ctx.db_path, stages=tuple(args.stages or CURATE_STAGES),
                           dry_run=args.dry_run, lease_wait_ms=settings.value("lease_wait_ms"),
@@ -124,12 +146,16 @@ def run_curate(ctx: Context, args: argparse.Namespace) -> int:
                           environ=dict(ctx.environ))
     try:
         result = run.curate(options, run_id)
+    except ClaimgraphError as err:  # expected (a read-only store ...): one line, no traceback
+        structlog.get_logger("claimgraph.curate").error("curate.failed", status="failed",
+                                                        **err.to_dict())
+        raise
     except Exception:
         structlog.get_logger("claimgraph.curate").error(
             "curate.crashed", traceback=traceback.format_exc())
         raise
     if ctx.json:
-        return _print(_log_record("curate.result", run_id, result))
+        return _print(_log_record("curate.result", run_id, result), log)
     structlog.get_logger("claimgraph.curate").info("curate.result", **result)
     print(f"curate {run_id}: {_curate_line(result)}", file=sys.stdout)
     return 0
@@ -144,17 +170,18 @@ def _curate_line(result: dict[str, Any]) -> str:
     return f"{result['status']} in {result['passes']} pass(es): {stages}"
 
 
-def _background_logging(ctx: Context, prefix: str) -> str:
-    """JSON lines on stderr (the log file, when detached), bound to a fresh run id."""
-    configure_logging("json", None, ctx.settings.value("log_level"))
+def _background_logging(ctx: Context, prefix: str, log: RunLog) -> str:
+    """JSON lines into the run's sidecar log (see ``runlog``), bound to a fresh run id."""
+    log.configure(ctx.settings.value("log_level"))
     run_id = prefix + os.urandom(6).hex()
     structlog.contextvars.clear_contextvars()
     structlog.contextvars.bind_contextvars(run_id=run_id)
     return run_id
 
 
-def _print(report: dict[str, Any]) -> int:
+def _print(report: dict[str, Any], log: RunLog) -> int:
     print(json.dumps(report, ensure_ascii=False, default=str), file=sys.stdout, flush=True)
+    log.record(report)
     return 0
 
 
@@ -166,7 +193,7 @@ def _log_record(event: str, run_id: str | None, fields: dict[str, Any],
     return {**head, **fields}
 
 
-def _fail(error: dict[str, Any], context: dict[str, Any], started: float) -> int:
+def _fail(error: dict[str, Any], context: dict[str, Any], started: float, log: RunLog) -> int:
     """The one JSON error line: what failed, what to do, which session, how long it took."""
     known = {k: v for k, v in context.items() if v is not None and k != "run_id"}
     line = _log_record("capture.failed", context.get("run_id"), {
@@ -175,6 +202,7 @@ def _fail(error: dict[str, Any], context: dict[str, Any], started: float) -> int
     if context.get("spool"):
         line["spool_kept"] = os.path.exists(context["spool"])
     emit_error(json.dumps(line, ensure_ascii=False, default=str))
+    log.record(line)
     return 1
 
 

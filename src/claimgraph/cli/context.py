@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from claimgraph import lease
+from claimgraph.capture.project import Project
+from claimgraph.cli.scope import USER_SCOPE, current_project
 from claimgraph.config import Settings, load_settings
 from claimgraph.core import Shell
 from claimgraph.core.vocabulary import seed
@@ -37,6 +39,8 @@ class Context:
         self.environ = os.environ if environ is None else environ
         self._settings: Settings | None = None
         self._shell: Shell | None = None
+        self._project: Project | None = None
+        self._read_only = False
 
     @property
     def settings(self) -> Settings:
@@ -52,17 +56,35 @@ class Context:
         return self._settings
 
     @property
+    def project(self) -> Project:
+        """The current directory's project (resolved once: it runs git)."""
+        if self._project is None:
+            self._project = current_project(self.environ)
+        return self._project
+
+    def write_scope(self) -> str:
+        """``--scope``, else the current project: where a command's writes land."""
+        return getattr(self.args, "scope", None) or self.project.id
+
+    def read_scopes(self) -> list[str]:
+        """``--scope`` alone, else the current project then the user scope."""
+        given = getattr(self.args, "scope", None)
+        return [given] if given else [self.project.id, USER_SCOPE]
+
+    @property
     def db_path(self) -> Path:
         return Path(self.settings.value("db"))
 
     def shell(self) -> Shell:
-        """The shell over an EXISTING store: reads never create one as a side effect."""
+        """The shell over an EXISTING store, opened read-only: a read never creates, stamps
+        or migrates anything, so it works where the user may not write."""
         if self._shell is None:
-            self._shell = self._open(create=False)
+            self._shell = self._open(read_only=True)
         return self._shell
 
-    def _open(self, create: bool) -> Shell:
-        store = open_store(self.db_path, create=create)
+    def _open(self, read_only: bool) -> Shell:
+        store = open_store(self.db_path, create=not read_only, read_only=read_only)
+        self._read_only = read_only
         return Shell(store, half_life_days=self.settings.value("half_life_days"))
 
     @contextmanager
@@ -71,8 +93,10 @@ class Context:
         held = lease.write_lease(self.db_path, OWNER, self.settings.value("lease_wait_ms"),
                                  ttl_ms=self.settings.value("lease_ttl_ms"))
         with held:
+            if self._shell is not None and self._read_only:
+                self.close()  # a read came first: writes need a writable connection
             if self._shell is None:
-                self._shell = self._open(create=True)
+                self._shell = self._open(read_only=False)
             seed(self._shell)
             yield self._shell
 

@@ -9,6 +9,7 @@ or stale (a pid file whose process died); ``sweep`` runs one sweep pass in the f
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import signal
 import subprocess
@@ -20,7 +21,7 @@ import psutil
 
 from claimgraph.cli.context import Context
 from claimgraph.cli.output import emit, emit_json
-from claimgraph.daemon import DaemonSettings
+from claimgraph.daemon import ENV_PREFIX, SETTING_HELP, DaemonSettings
 from claimgraph.daemon import singleton, unit
 from claimgraph.errors import ClaimgraphError
 from claimgraph.sidecar import Sidecars
@@ -40,14 +41,22 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("daemon", parents=[common], help="the optional backstop daemon",
                        description="Sweeps for sessions that ended without a capture, starts "
                                    "the curator periodically, rotates the logs. claimgraph "
-                                   "works fully without it. Tuned by CLAIMGRAPH_DAEMON_* "
-                                   "(see claimgraph.daemon).")
+                                   "works fully without it.",
+                       epilog=settings_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     for name, text in ACTIONS.items():
         action = actions.add_parser(name, parents=[common], help=text, description=text)
         action.set_defaults(command=f"daemon {name}")
         if name == "install-unit":
             action.add_argument("--dry-run", action="store_true", help="print, write nothing")
+
+
+def settings_epilog() -> str:
+    """The daemon's knobs, their defaults and meaning, from ``DaemonSettings`` itself."""
+    rows = [f"  {ENV_PREFIX}{f.name.upper():<22} {f.default!s:<10} {SETTING_HELP[f.name]}"
+            for f in dataclasses.fields(DaemonSettings)]
+    return ("settings (environment variables; not in the config file), name, default, "
+            "meaning:\n" + "\n".join(rows) + "\nMore in docs/daemon.md.")
 
 
 def run_run(ctx: Context, args: argparse.Namespace) -> int:
@@ -132,10 +141,20 @@ def run_status(ctx: Context, args: argparse.Namespace) -> int:
     emit(head)
     for name, job in sorted((report.get("jobs") or {}).items()):
         result = job.get("result")
-        detail = job.get("error") if result == "error" else job.get("detail")
+        detail = job.get("error") if result == "error" else show_detail(job.get("detail"))
         emit(f"  {name:<9} {job.get('last_run')}  {result}"
-             + (f"  {detail}" if detail not in (None, {}) else ""))
+             + (f"  {detail}" if detail else ""))
     return 0
+
+
+def show_detail(detail: Any) -> str:
+    """A job's outcome for people: ``found=2 captured=1``, lists joined, nothing empty."""
+    if isinstance(detail, dict):
+        return " ".join(f"{key}={show_detail(value) or '-'}" for key, value in detail.items()
+                        if value not in (None, {}, []))
+    if isinstance(detail, (list, tuple)):
+        return ",".join(show_detail(item) for item in detail)
+    return "" if detail is None else str(detail)
 
 
 def _duration(seconds: float) -> str:

@@ -127,7 +127,7 @@ def recreate(path: Path) -> None:
 
 def is_demo_store(path: Path) -> bool:
     try:
-        store = open_store(path, create=False)
+        store = open_store(path, read_only=True)
     except ClaimgraphError:
         return False
     try:
@@ -285,7 +285,8 @@ def narrate(path: Path, history_results: list[dict[str, Any]], report: dict[str,
     for pair in shown["conflicts"]:
         emit(f"  {fact_line(pair['fact'])}")
         emit(f"    conflicts with {fact_line(pair['candidate'])}")
-    emit(f"\nExplore it: claimgraph --db {path} search pytest")
+    emit(f"\nExplore it (the demo project was a temporary directory, so search every "
+         f"project):\n  claimgraph --db {path} search pytest --all-projects")
 
 
 COMMANDS = {"demo": run_demo}

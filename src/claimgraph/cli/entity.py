@@ -10,6 +10,7 @@ import argparse
 from typing import Any
 
 from claimgraph.cli.context import Context
+from claimgraph.cli.scope import add_scope_argument
 from claimgraph.cli.output import emit, emit_json, entity_json, entity_line, plural, short_id
 from claimgraph.core import entities as ents
 
@@ -19,13 +20,14 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
                            description="Entities are the subjects and objects facts name.")
     actions = group.add_subparsers(dest="action", metavar="ACTION", required=True)
     scoped = argparse.ArgumentParser(add_help=False)
-    scoped.add_argument("--scope", help="the scope the names live in (default project)")
+    add_scope_argument(scoped, "the scope the names live in: a project id, or user "
+                       "(default: the project of the current directory)")
     p = actions.add_parser("ensure", parents=[common, scoped], help="find or create an entity")
     p.add_argument("name", metavar="NAME")
     p.add_argument("--type", help="e.g. service, library, person")
-    p = actions.add_parser("list", parents=[common], help="all entities, by name")
+    p = actions.add_parser("list", parents=[common], help="all entities of every scope, by name")
     p.add_argument("--type", help="only this type")
-    p.add_argument("--scope", help="only this scope")
+    p.add_argument("--scope", help="only this scope (a project id, or user)")
     p = actions.add_parser("rename", parents=[common, scoped],
                            help="rename; the old name stays as an alias")
     p.add_argument("name", metavar="NAME")
@@ -53,7 +55,7 @@ def show_entity(ctx: Context, entity: dict[str, Any], verb: str) -> int:
 
 def run_ensure(ctx: Context, args: argparse.Namespace) -> int:
     with ctx.writing() as sh:
-        entity = ents.ensure_entity(sh, args.name, args.scope, args.type)
+        entity = ents.ensure_entity(sh, args.name, ctx.write_scope(), args.type)
     return show_entity(ctx, entity, "ok")
 
 
@@ -70,19 +72,19 @@ def run_list(ctx: Context, args: argparse.Namespace) -> int:
 
 def run_rename(ctx: Context, args: argparse.Namespace) -> int:
     with ctx.writing() as sh:
-        entity = ents.rename(sh, args.name, args.new_name, args.scope)
+        entity = ents.rename(sh, args.name, args.new_name, ctx.write_scope())
     return show_entity(ctx, entity, "renamed")
 
 
 def run_alias(ctx: Context, args: argparse.Namespace) -> int:
     with ctx.writing() as sh:
-        entity = ents.add_alias(sh, args.name, args.alias, args.scope)
+        entity = ents.add_alias(sh, args.name, args.alias, ctx.write_scope())
     return show_entity(ctx, entity, "aliased")
 
 
 def run_merge(ctx: Context, args: argparse.Namespace) -> int:
     with ctx.writing() as sh:
-        result = ents.merge(sh, args.source, args.target, args.scope)
+        result = ents.merge(sh, args.source, args.target, ctx.write_scope())
     if ctx.json:
         emit_json({"status": "merged", "entity": entity_json(result["entity"]),
                    "repointed": result["repointed"], "collapsed": result["collapsed"]})

@@ -16,34 +16,44 @@ from claimgraph.cli.output import (
     emit, emit_fact_lines, emit_json, entity_json, fact_json, fact_line, facts_json, short_id,
     show_name, show_predicate,
 )
+from claimgraph.cli.scope import READ_HELP, USER_SCOPE, WRITE_HELP, add_scope_argument
 from claimgraph.cli.values import drop_none, fraction_arg, resolve_fact_id, time_arg
 from claimgraph.core import reads, writes
+from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.facts import NAMES_REJECTED
 from claimgraph.logic.model import EPISTEMIC_STRENGTH, SOURCE_TYPES
+from claimgraph.logic.names import object_name
 
 ON_CONFLICT = ("supersede", "flag", "ignore")
+DEFAULT_LIMIT = 50
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     add_assert_parser(sub, common)
-    p = sub.add_parser("facts", parents=[common], help="what is believed about an entity",
-                       description="Facts about an entity, valid now or at --as-of.")
-    p.add_argument("entity", metavar="ENTITY")
+    p = sub.add_parser("facts", parents=[common], help="what is believed, about an entity or "
+                       "the whole project", description="Facts about ENTITY, valid now or at "
+                       "--as-of. Without ENTITY: every fact of the current project (or "
+                       "--scope), standing commitments first, then by effective confidence.")
+    p.add_argument("entity", metavar="ENTITY", nargs="?",
+                   help="an entity name (default: list the project's facts)")
     p.add_argument("--predicate", "-p", help="only this predicate")
     p.add_argument("--direction", choices=("out", "in", "both"), default="out",
                    help="as subject (out, default), as object (in), or both")
-    p.add_argument("--scope", help="only facts in this scope")
-    p.add_argument("--entity-scope", help="the scope ENTITY is named in (default project)")
-    p.add_argument("--as-of", metavar="TIME", help="what was believed valid at TIME (ISO date)")
-    p.add_argument("--all", action="store_true", help="include invalidated facts")
+    add_scope_argument(p, READ_HELP, "--entity-scope")
+    p.add_argument("--as-of", metavar="TIME", help="what was believed valid at TIME (ISO date); "
+                   "never shows a fact that began after TIME")
+    p.add_argument("--all", action="store_true", help="include invalidated and dormant facts")
     p.add_argument("--min-confidence", metavar="X", help="only facts at or above X (0..1), "
                    "judged by confidence after decay")
+    p.add_argument("--limit", "-n", type=int, default=DEFAULT_LIMIT, help="without ENTITY: at "
+                   f"most this many facts (default {DEFAULT_LIMIT}; 0 = all)")
     p.set_defaults(command="facts")
     p = sub.add_parser("history", parents=[common], help="every version of subject+predicate",
                        description="All versions of SUBJECT PREDICATE, oldest first, "
                                    "including superseded and invalidated ones.")
     p.add_argument("subject", metavar="SUBJECT")
     p.add_argument("predicate", metavar="PREDICATE")
-    p.add_argument("--subject-scope", help="the scope SUBJECT is named in (default project)")
+    add_scope_argument(p, READ_HELP, "--subject-scope")
     p.set_defaults(command="history")
     p = sub.add_parser("invalidate", parents=[common], help="close a fact's valid time by hand",
                        description="Mark a fact as no longer true. Facts are never deleted.")
@@ -66,7 +76,7 @@ def add_assert_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--source-type", choices=tuple(SOURCE_TYPES), default="user-assertion",
                    help="where the claim comes from; caps its confidence (default user-assertion)")
     p.add_argument("--confidence", metavar="X", help="0..1 (default 0.8)")
-    p.add_argument("--scope", help="project id, or user (default project)")
+    add_scope_argument(p, WRITE_HELP)
     p.add_argument("--object-kind", choices=("entity", "literal"),
                    help="for predicates that take either")
     p.add_argument("--subject-type", help="e.g. service, library")
@@ -82,7 +92,7 @@ def add_assert_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 def run_assert(ctx: Context, args: argparse.Namespace) -> int:
     options = drop_none(
-        epistemic=args.epistemic, source_type=args.source_type, scope=args.scope,
+        epistemic=args.epistemic, source_type=args.source_type, scope=ctx.write_scope(),
         confidence=fraction_arg(args.confidence, "--confidence"), object_kind=args.object_kind,
         subject_type=args.subject_type, object_type=args.object_type,
         valid_from=time_arg(args.valid_from, "--valid-from"),
@@ -114,16 +124,20 @@ def emit_assert(result: dict[str, Any]) -> None:
     emit(f"{status}{reason}  {fact_line(result['fact'])}")
     for old in result.get("superseded", []):
         emit(f"  supersedes {short_id(old)}")
+    named = (f" — its object names {show_name(object_name(result['fact']))}"
+             if result.get("reason") == NAMES_REJECTED else "")
     for candidate in result.get("candidates", []):
-        emit(f"  conflicts with {fact_line(candidate)}")
+        emit(f"  conflicts with {fact_line(candidate)}{named}")
     if status == "flagged":
         emit("  review with `claimgraph conflicts`")
 
 
 def run_facts(ctx: Context, args: argparse.Namespace) -> int:
+    if args.entity is None:
+        return run_scope_facts(ctx, args)
     result = reads.get_facts(
-        ctx.shell(), args.entity, entity_scope=args.entity_scope, direction=args.direction,
-        predicate=args.predicate, scope=args.scope, as_of=time_arg(args.as_of, "--as-of"),
+        ctx.shell(), args.entity, entity_scope=ctx.read_scopes(), direction=args.direction,
+        predicate=args.predicate, as_of=time_arg(args.as_of, "--as-of"),
         include_invalidated=args.all,
         min_confidence=fraction_arg(args.min_confidence, "--min-confidence"))
     log_surfaced(ctx, "facts", [f["id"] for f in result["facts"]])
@@ -136,8 +150,30 @@ def run_facts(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
+def run_scope_facts(ctx: Context, args: argparse.Namespace) -> int:
+    """``facts`` alone: the project's memory (the user scope only when asked for)."""
+    if args.limit < 0:
+        raise ClaimgraphError("invalid-limit", f"--limit {args.limit} is negative",
+                              hint="give 0 for all, or a positive number")
+    scope = ctx.write_scope()
+    result = reads.scope_facts(
+        ctx.shell(), [scope], predicate=args.predicate, as_of=time_arg(args.as_of, "--as-of"),
+        include_invalidated=args.all,
+        min_confidence=fraction_arg(args.min_confidence, "--min-confidence"))
+    facts = result["facts"][:args.limit] if args.limit > 0 else result["facts"]
+    if ctx.json:
+        emit_json({"scope": scope, "as_of": result["as_of"], "total": len(result["facts"]),
+                   "facts": facts_json(facts)})
+        return 0
+    hint = "" if scope == USER_SCOPE else " (`--scope user` lists the facts across projects)"
+    emit_fact_lines(facts, f"no {'' if args.all else 'valid '}facts in scope {scope}{hint}")
+    if len(result["facts"]) > len(facts):
+        emit(f"… {len(result['facts']) - len(facts)} more (raise --limit)")
+    return 0
+
+
 def run_history(ctx: Context, args: argparse.Namespace) -> int:
-    result = reads.history(ctx.shell(), args.subject, args.predicate, args.subject_scope)
+    result = reads.history(ctx.shell(), args.subject, args.predicate, ctx.read_scopes())
     if ctx.json:
         emit_json({"entity": entity_json(result["entity"]), "predicate": result["predicate"],
                    "history": facts_json(result["history"])})

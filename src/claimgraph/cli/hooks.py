@@ -27,9 +27,13 @@ from claimgraph.hooks import mcp_config
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("hook", parents=[common], help="run an agent hook (agents call this)",
-                       description="Read the agent's hook payload on stdin and hand the session "
-                                   "to a detached capture pass. Prints nothing, exits 0; "
-                                   "problems go to <db>.capture.log.")
+                       description="Read the agent's hook payload on stdin. session-end and "
+                                   "stop spool it and start a detached capture pass, printing "
+                                   "nothing; session-start prints the compiled memory for the "
+                                   "session's project as the agent's JSON (additionalContext), "
+                                   "or nothing when there is none. Always exits 0; problems go "
+                                   "to <db>.capture.log (stderr when that cannot be written). "
+                                   "See docs/hooks.md.")
     # Not argparse choices: a wrong event must still exit 0 (exit 2 would block a Stop hook).
     p.add_argument("event", metavar="EVENT", help=", ".join(entry.EVENTS))
     p.add_argument("--agent", default=entry.DEFAULT_AGENT, help="whose hook this is "

@@ -12,6 +12,7 @@ from typing import Any
 from claimgraph import STORE_FORMAT, __version__
 from claimgraph.cli.context import Context, describe
 from claimgraph.cli.output import emit, emit_error, emit_json
+from claimgraph.config import BY_NAME
 from claimgraph.core import reads
 
 
@@ -20,8 +21,9 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
                        description="How much the store holds.")
     p.set_defaults(command="stats")
     p = sub.add_parser("config", parents=[common], help="effective settings and their sources",
-                       description="Every setting, its value, and where it came from "
-                                   "(flag > env CLAIMGRAPH_* > config file > default).")
+                       description="Every setting, its value, where it came from "
+                                   "(flag > env CLAIMGRAPH_* > config file > default) and what "
+                                   "it does. See docs/configuration.md.")
     p.set_defaults(command="config")
     p = sub.add_parser("version", parents=[common], help="claimgraph and store format versions")
     p.set_defaults(command="version")
@@ -52,6 +54,7 @@ def run_config(ctx: Context, args: argparse.Namespace) -> int:
     width = max(len(r["name"]) for r in rows)
     for row in rows:
         emit(f"{row['name']:<{width}}  {row['value']}  ({row['source']})")
+        emit(f"{'':<{width}}    {BY_NAME[row['name']].help}")
     emit(f"config file: {settings.file_path}")
     for warning in settings.warnings:
         emit_error(f"claimgraph: warning: {warning}")

@@ -31,8 +31,9 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
                                    "standing decisions, open conflicts, recent changes and "
                                    "current facts for the project plus the user scope.")
     p.add_argument("--cwd", metavar="DIR", help="the project's directory (default: the current one)")
-    p.add_argument("--budget", metavar="CHARS", type=budget, default=DEFAULT_BUDGET_CHARS,
-                   help=f"most characters in the block (default {DEFAULT_BUDGET_CHARS})")
+    p.add_argument("--budget", metavar="CHARS", type=budget,
+                   help="most characters in the block (default: the context_budget_chars "
+                        f"setting, {DEFAULT_BUDGET_CHARS} unless configured)")
     p.set_defaults(command="context")
 
 
@@ -43,7 +44,8 @@ def run_context(ctx: Context, args: argparse.Namespace) -> int:
         return 1
     sh = ctx.shell()
     project = resolve_project(cwd, ctx.environ)
-    result = compile_for(sh.store, project.id, sh.now(), args.budget, sh.half_life_days)
+    chars = args.budget or ctx.settings.value("context_budget_chars")
+    result = compile_for(sh.store, project.id, sh.now(), chars, sh.half_life_days)
     if ctx.json:
         emit_json({**result, "source": project.source})
     elif result["text"]:

@@ -12,9 +12,10 @@ from typing import Any
 from claimgraph.cli.context import Context
 from claimgraph.cli.memory import log_surfaced
 from claimgraph.cli.output import (
-    emit, emit_fact_lines, emit_json, entity_json, fact_json, fact_line, facts_json, plural,
+    emit, emit_json, entity_json, fact_json, fact_line, facts_json, plural,
     short_id, show_name,
 )
+from claimgraph.cli.scope import READ_HELP, add_scope_argument
 from claimgraph.cli.values import drop_none, fraction_arg, time_arg
 from claimgraph.core import reads
 from claimgraph.core.neighbor import neighbor
@@ -29,15 +30,19 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("query", nargs="+", metavar="WORD")
     p.add_argument("--limit", "-n", type=int, default=DEFAULT_LIMIT,
                    help=f"at most this many facts (default {DEFAULT_LIMIT}; 0 = all)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--scope", metavar="SCOPE", help="search this scope only: a project id, "
+                       "or user (default: the current directory's project plus user)")
+    where.add_argument("--all-projects", action="store_true",
+                       help="search every project's facts")
     p.set_defaults(command="search")
     p = sub.add_parser("neighbor", parents=[common], help="the graph around an entity",
                        description="Entities and facts within --depth hops of ENTITY, or, with "
                                    "--query, a walk toward the facts that match it.")
     p.add_argument("entity", metavar="ENTITY")
     p.add_argument("--depth", type=int, default=1, help="hops (default 1)")
-    p.add_argument("--entity-scope", help="the scope ENTITY is named in (default project)")
+    add_scope_argument(p, READ_HELP, "--entity-scope")
     p.add_argument("--predicate", "-p", help="only follow this predicate")
-    p.add_argument("--scope", help="only facts in this scope")
     p.add_argument("--as-of", metavar="TIME", help="the graph as believed at TIME (ISO date)")
     p.add_argument("--min-confidence", metavar="X", help="only facts at or above X (0..1)")
     p.add_argument("--query", "-q", help="walk toward facts mentioning these words")
@@ -55,15 +60,21 @@ def run_search(ctx: Context, args: argparse.Namespace) -> int:
     if args.limit < 0:
         raise ClaimgraphError("invalid-limit", f"--limit {args.limit} is negative",
                               hint="give 0 for all, or a positive number")
-    result = reads.search(ctx.shell(), " ".join(args.query))
+    scopes = None if args.all_projects else ctx.read_scopes()
+    result = reads.search(ctx.shell(), " ".join(args.query), scopes)
     found = result["facts"][:args.limit] if args.limit else result["facts"]
     log_surfaced(ctx, "search", [f["id"] for f in found])
     if ctx.json:
-        emit_json({"query": result["query"], "facts": [search_hit(f) for f in found],
+        emit_json({"query": result["query"], "scopes": scopes,
+                   "facts": [search_hit(f) for f in found],
                    "matched_entities": result["matched_entities"],
                    "entities": [entity_json(e) for e in result["entities"]]})
         return 0
-    emit_fact_lines(found, f"nothing found for {show_name(result['query'])}")
+    where = "in every project" if scopes is None else "in " + " and ".join(scopes)
+    if not found:
+        emit(f"nothing found for {show_name(result['query'])} {where}")
+    for fact in found:
+        emit(f"{fact_line(fact)}  [{fact.get('scope')}]")
     if len(result["facts"]) > len(found):
         emit(f"… {len(result['facts']) - len(found)} more (raise --limit)")
     return 0
@@ -74,8 +85,8 @@ def search_hit(fact: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_neighbor(ctx: Context, args: argparse.Namespace) -> int:
-    options = drop_none(entity_scope=args.entity_scope, predicate=args.predicate,
-                        scope=args.scope, as_of=time_arg(args.as_of, "--as-of"),
+    options = drop_none(entity_scope=ctx.read_scopes(), predicate=args.predicate,
+                        as_of=time_arg(args.as_of, "--as-of"),
                         min_confidence=fraction_arg(args.min_confidence, "--min-confidence"),
                         query=args.query, budget=args.budget, beam=args.beam)
     result = neighbor(ctx.shell(), args.entity, depth=args.depth, **options)

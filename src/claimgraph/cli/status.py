@@ -59,9 +59,11 @@ def _store_line(store: dict[str, Any]) -> str:
     if "error" in store:
         return f"{store['path']} (cannot open: {store['error_type']})"
     counts = store["counts"]
+    missing = (f" ({counts['files_missing']} only cite files not on this machine)"
+               if counts.get("files_missing") else "")
     return (f"{store['path']} (format {store['format']}): {counts['valid']} valid facts, "
-            f"{counts['dormant']} dormant, {counts['suspect']} suspect, {counts['flagged']} "
-            f"flagged, {plural(counts['episodes'], 'episode')}")
+            f"{counts['dormant']} dormant, {counts['suspect']} suspect{missing}, "
+            f"{counts['flagged']} flagged, {plural(counts['episodes'], 'episode')}")
 
 
 def _run_line(run: dict[str, Any] | None, now_ms: int) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from claimgraph.core.shell import Shell
 from claimgraph.errors import ClaimgraphError
@@ -59,13 +59,43 @@ def ensure_entity_noting_creation(sh: Shell, name: str, scope: str | None = None
     return entity, False
 
 
-def require_entity(sh: Shell, name: str, scope: str | None = None) -> Entity:
-    """Like resolve_entity, but a miss is an error that says how to look."""
-    entity = resolve_entity(sh, name, scope)
-    if entity is None:
-        raise ClaimgraphError("unknown-entity", f"no entity named {name!r}",
-                              hint="list them with `claimgraph entity list` or search with `claimgraph search`")
-    return entity
+def require_entity(sh: Shell, name: str, scope: str | Sequence[str] | None = None) -> Entity:
+    """Like resolve_entity, but a miss is an error that says how to look.
+
+    ``scope`` may be a list: the first scope that names the entity wins (the CLI reads the
+    current project, then the user scope). A name that lives only in another scope is named
+    in the error with the flag that reaches it, so a person never guesses where it went.
+    """
+    scopes = [scope or DEFAULT_SCOPE] if scope is None or isinstance(scope, str) else list(scope)
+    for each in scopes:
+        entity = resolve_entity(sh, name, each)
+        if entity is not None:
+            return entity
+    raise _unknown_entity(sh, _require_name(name), scopes)
+
+
+def scopes_naming(sh: Shell, name: str) -> list[str]:
+    """Every scope in which ``name`` resolves to an entity (ambiguous matches count)."""
+    by_scope: dict[str, list[Entity]] = {}
+    for candidate in sh.store.find_entities(name, None):
+        by_scope.setdefault(candidate.get("scope") or DEFAULT_SCOPE, []).append(candidate)
+    return sorted(scope for scope, found in by_scope.items() if E.pick_entity_match(name, found))
+
+
+def _unknown_entity(sh: Shell, name: str, scopes: Sequence[str]) -> ClaimgraphError:
+    where = " or ".join(repr(s) for s in scopes)
+    elsewhere = [s for s in scopes_naming(sh, name) if s not in scopes]
+    if not elsewhere:
+        return ClaimgraphError(
+            "unknown-entity", f"no entity named {name!r} in scope {where}",
+            hint="list them with `claimgraph entity list` or search with `claimgraph search`",
+            scopes=list(scopes))
+    listed = ", ".join(repr(s) for s in elsewhere)
+    return ClaimgraphError(
+        "unknown-entity",
+        f"no entity named {name!r} in scope {where}; it exists in scope {listed}",
+        hint=f"pass --scope {elsewhere[0]} to read it there", scopes=list(scopes),
+        found_in=elsewhere)
 
 
 def rename(sh: Shell, name: str, new_name: str, scope: str | None = None) -> Entity:

@@ -2,21 +2,26 @@
 
 Dumps carry no timestamp of their own and are sorted, so an unchanged store dumps
 byte-identically. Times are ISO-8601 with milliseconds. Load validates the WHOLE input
-before writing anything, and refuses a non-empty store (REFERENCE §14).
+before writing anything, and refuses a non-empty store (REFERENCE §14). Given the store's
+sidecars, a dump also carries the evidence its episodes cite (``dump_evidence``), so a
+restored store still shows provenance down to the transcript line.
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from claimgraph import STORE_FORMAT, __version__
+from claimgraph.core import dump_evidence as EV
 from claimgraph.core.shell import Shell
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import from_iso, to_iso
+from claimgraph.sidecar import Sidecars
 
 HEADER_RECORD = "claimgraph-dump"
-KINDS = ("predicate", "entity", "episode", "fact")
+KINDS = ("predicate", "entity", "episode", "fact", EV.KIND)
 EPISODE_TIMES = ("opened_at", "closed_at")
 FACT_TIMES = ("t_valid", "t_invalid", "recorded_at", "last_reinforced_at", "dormant_since")
 
@@ -37,16 +42,24 @@ def _fact_record(fact: dict[str, Any]) -> dict[str, Any]:
     return {"record": "fact", **_with_times(flat, FACT_TIMES, to_iso)}
 
 
-def dump_lines(sh: Shell) -> Iterator[str]:
-    """The header, then predicates, entities, episodes and facts, each in a stable order."""
+def dump_lines(sh: Shell, sidecars: Sidecars | None = None, bundle: Path | None = None,
+               missing: list[str] | None = None) -> Iterator[str]:
+    """The header, then predicates, entities, episodes, the episodes' evidence (when the
+    store's ``sidecars`` are given; into ``bundle`` when given) and facts, each in a stable
+    order. Evidence the tier no longer holds is listed in ``missing``."""
     store = sh.store
     yield _line({"record": HEADER_RECORD, "format": STORE_FORMAT, "version": __version__})
     for row in store.list_predicates():
         yield _line({"record": "predicate", **row})
     for entity in sorted(store.list_entities(), key=lambda e: e["id"]):
         yield _line({"record": "entity", **entity, "aliases": sorted(entity.get("aliases") or [])})
-    for episode in sorted(store.list_episodes(), key=lambda e: e["id"]):
+    episodes = sorted(store.list_episodes(), key=lambda e: e["id"])
+    for episode in episodes:
         yield _line({"record": "episode", **_with_times(episode, EPISODE_TIMES, to_iso)})
+    if sidecars is not None:
+        names = EV.referenced(episodes)
+        for record in EV.evidence_records(names, sidecars, bundle, [] if missing is None else missing):
+            yield _line(record)
     for fact in sorted(store.all_facts(), key=lambda f: (f["recorded_at"], f["id"])):
         yield _line(_fact_record(fact))
 
@@ -98,17 +111,36 @@ def _check_kinds(records: list[tuple[int, dict[str, Any]]]) -> None:
                           "it may come from a newer claimgraph; upgrade", line=number)
 
 
-def load_lines(sh: Shell, lines: Iterable[str]) -> dict[str, int]:
-    """Restore a dump into an EMPTY store, ids kept, invalidations and conflicts re-applied."""
+def load_lines(sh: Shell, lines: Iterable[str], sidecars: Sidecars | None = None,
+               bundle: Path | None = None) -> dict[str, int]:
+    """Restore a dump into an EMPTY store, ids kept, invalidations and conflicts re-applied;
+    its evidence goes into ``sidecars``' tier (checked against each name first)."""
+    return load_parsed(sh, parse_dump(lines, bundle if sidecars is not None else None,
+                                      with_evidence=sidecars is not None), sidecars)
+
+
+def parse_dump(lines: Iterable[str], bundle: Path | None = None,
+               with_evidence: bool = True) -> dict[str, Any]:
+    """The WHOLE dump validated, records by kind, evidence texts checked against their names:
+    everything that can refuse a dump does so before a store is created or touched."""
     records = _parse(lines)
     _check_header(records)
     _check_kinds(records)
-    if not sh.store.is_empty():
-        raise _refuse("store-not-empty", "the store already holds data; load only fills an empty store",
-                      "load into a new --db, or dump this one first")
     by_kind: dict[str, list[dict[str, Any]]] = {k: [] for k in KINDS}
     for _, record in records[1:]:
         by_kind[record.pop("record")].append(record)
+    texts = EV.resolve_texts(by_kind[EV.KIND], bundle) if with_evidence else {}
+    return {"by_kind": by_kind, "texts": texts}
+
+
+def load_parsed(sh: Shell, parsed: dict[str, Any], sidecars: Sidecars | None = None) -> dict[str, int]:
+    """Fill an EMPTY store from ``parse_dump``'s result."""
+    if not sh.store.is_empty():
+        raise _refuse("store-not-empty", "the store already holds data; load only fills an empty store",
+                      "load into a new --db, or dump this one first")
+    by_kind = parsed["by_kind"]
+    if sidecars is not None:
+        EV.restore(parsed["texts"], sidecars)  # first: a restored episode never lacks its text
     with sh.store.transaction():
         _restore(sh, by_kind)
     sh.forget_predicates()

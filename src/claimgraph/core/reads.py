@@ -7,12 +7,13 @@ out of default listings and shown by ``include_dormant`` (``facts --all``) and b
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from claimgraph.core import entities as ents
 from claimgraph.core.shell import Shell
 from claimgraph.core.vocabulary import resolve_predicate
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic import entities as E
 from claimgraph.logic import retrieval as R
 from claimgraph.logic.conflicts import open_conflicts
 from claimgraph.logic.model import SUSPECT_VERDICTS, fact_state
@@ -49,6 +50,23 @@ def get_facts(sh: Shell, entity: str, *, entity_scope: str | None = None, direct
     return {"entity": subject, "as_of": at, "facts": facts}
 
 
+def scope_facts(sh: Shell, scopes: Sequence[str], *, predicate: str | None = None,
+                as_of: int | None = None, include_invalidated: bool = False,
+                min_confidence: float | None = None) -> dict[str, Any]:
+    """Every fact in the scopes (a project's memory, no entity named), most useful first:
+    standing commitments, then by effective confidence at the instant, then the fresher."""
+    at = sh.now() if as_of is None else as_of
+    pred_id = resolve_predicate(sh, predicate)["id"] if predicate else None
+    keep = R.fact_filter(at=at, include_invalidated=include_invalidated, predicate=pred_id,
+                         min_confidence=min_confidence, half_life_days=sh.half_life_days)
+    raw = sh.store.select_facts(scopes=list(scopes), valid_cheap=not include_invalidated,
+                                predicates=[pred_id] if pred_id else None)
+    facts = [with_state(R.with_effective_confidence(f, at, sh.half_life_days)) for f in raw
+             if f.get("scope") in scopes and keep(f)
+             and (include_invalidated or f.get("dormant_since") is None)]
+    return {"scopes": list(scopes), "as_of": at, "facts": R.most_useful_first(facts)}
+
+
 def with_state(fact: dict[str, Any]) -> dict[str, Any]:
     """A copy annotated with the fact's curation state for readers."""
     return {**fact, "state": fact_state(fact)}
@@ -62,20 +80,25 @@ def history(sh: Shell, subject: str, predicate: str, subject_scope: str | None =
             "history": sh.store.get_history(entity["id"], pred["id"])}
 
 
-def _matched_entities(sh: Shell, queries: list[str]) -> list[dict[str, Any]]:
-    """Entities the whole query or any token names; ambiguous names are skipped, not errors."""
+def _matched_entities(sh: Shell, queries: list[str],
+                      scopes: Sequence[str] | None) -> list[dict[str, Any]]:
+    """Entities the whole query or any token names, in each searched scope (None: every
+    scope); names ambiguous within a scope are skipped, not errors."""
     found: dict[str, dict[str, Any]] = {}
     for text in queries:
-        try:
-            entity = ents.resolve_entity(sh, text)
-        except ClaimgraphError:
-            continue
-        if entity is not None:
-            found.setdefault(entity["id"], entity)
+        by_scope: dict[str, list[dict[str, Any]]] = {}
+        for candidate in sh.store.find_entities(text, None):
+            if scopes is None or candidate.get("scope") in scopes:
+                by_scope.setdefault(candidate.get("scope") or "", []).append(candidate)
+        for candidates in by_scope.values():
+            match = E.pick_entity_match(text, candidates)
+            if match and match["via"] != "ambiguous":
+                found.setdefault(match["entity"]["id"], match["entity"])
     return list(found.values())
 
 
 def _fts_route(sh: Shell, queries: list[str],
+               in_scope: Callable[[dict[str, Any]], bool],
                limit: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Full-text hits for the whole query first, then per token; first occurrence wins."""
     seen: dict[str, dict[str, Any]] = {}
@@ -85,29 +108,45 @@ def _fts_route(sh: Shell, queries: list[str],
         if i == 0:
             first = hits
         for fact in hits["facts"]:
-            seen.setdefault(fact["id"], fact)
+            if in_scope(fact):
+                seen.setdefault(fact["id"], fact)
     return list(seen.values()), first
 
 
-def search(sh: Shell, query: str, *, fts_limit: int = FTS_LIMIT) -> dict[str, Any]:
+def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
+           fts_limit: int = FTS_LIMIT) -> dict[str, Any]:
     """Three routes fused by rank (full text 1.0, entity 1.2, one hop 0.3), times freshness.
 
-    ``fts_limit`` caps the full-text hits per query and token (the coach, which runs on every
-    prompt and pushes at most a few facts, asks for fewer)."""
+    ``scopes`` limits every route BEFORE fusion (so another project's facts neither show nor
+    push this one's down a rank); None searches every project. ``fts_limit`` caps the
+    full-text hits per query and token (the coach, which runs on every prompt and pushes at
+    most a few facts, asks for fewer)."""
     if not query or not query.strip():
         raise ClaimgraphError("empty-query", "the search query is empty", hint="give some words to look for")
-    now = sh.now()
+    in_scope = _scope_test(scopes)
     queries = [query.strip(), *[t for t in R.query_tokens(query) if t != query.strip()]]
-    fts_facts, hits = _fts_route(sh, queries, fts_limit)
-    matched = _matched_entities(sh, queries)
+    fts_facts, hits = _fts_route(sh, queries, in_scope, fts_limit)
+    matched = _matched_entities(sh, queries, scopes)
     matched_ids = {e["id"] for e in matched}
-    entity_facts = sh.store.get_facts_for(matched_ids, "both") if matched_ids else []
-    hop_ids = _neighbour_ids(entity_facts) - matched_ids
-    hop_facts = sh.store.get_facts_for(hop_ids, "out") if hop_ids else []
-    fused = R.fuse_search_routes(fts_facts, entity_facts, hop_facts, now, sh.half_life_days)
-    return {"query": query, "entities": hits.get("entities", []), "episodes": hits.get("episodes", []),
-            "facts": [with_state(f) for f in fused], "matched_entities": [
-                {"id": e["id"], "name": e["name"], "type": e.get("type")} for e in matched]}
+    entity_facts = _facts_for(sh, matched_ids, "both", in_scope)
+    hop_facts = _facts_for(sh, _neighbour_ids(entity_facts) - matched_ids, "out", in_scope)
+    fused = R.fuse_search_routes(fts_facts, entity_facts, hop_facts, sh.now(), sh.half_life_days)
+    return {"query": query, "scopes": None if scopes is None else list(scopes),
+            "entities": [e for e in hits.get("entities", []) if in_scope(e)],
+            "episodes": hits.get("episodes", []), "facts": [with_state(f) for f in fused],
+            "matched_entities": [{"id": e["id"], "name": e["name"], "type": e.get("type"),
+                                  "scope": e.get("scope")} for e in matched]}
+
+
+def _scope_test(scopes: Sequence[str] | None) -> Callable[[dict[str, Any]], bool]:
+    """Whether a fact or entity belongs to the searched scopes (None: all of them)."""
+    wanted = None if scopes is None else set(scopes)
+    return lambda record: wanted is None or record.get("scope") in wanted
+
+
+def _facts_for(sh: Shell, ids: set[str], direction: str,
+               in_scope: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
+    return [f for f in sh.store.get_facts_for(ids, direction) if in_scope(f)] if ids else []
 
 
 def _neighbour_ids(facts: list[dict[str, Any]]) -> set[str]:

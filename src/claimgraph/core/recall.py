@@ -33,7 +33,7 @@ Fetch = Callable[[str], str]
 def scoped_search(sh: Shell, query: str, scopes: Collection[str] | None,
                   fts_limit: int = FTS_LIMIT) -> dict[str, Any]:
     """``reads.search`` limited to facts in ``scopes`` (None: every scope)."""
-    found = search(sh, query, fts_limit=fts_limit)
+    found = search(sh, query, None if scopes is None else list(scopes), fts_limit=fts_limit)
     return {**found, "facts": R.in_scopes(found["facts"], scopes)}
 
 

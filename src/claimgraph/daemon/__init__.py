@@ -32,6 +32,18 @@ from typing import Mapping
 from claimgraph.errors import ClaimgraphError
 
 ENV_PREFIX = "CLAIMGRAPH_DAEMON_"
+#: One line per knob, for ``daemon --help`` (the table above says the same).
+SETTING_HELP = {
+    "sweep_seconds": "how often the sweep looks for uncaptured sessions",
+    "curate_seconds": "how often the curator is started (it stands aside if running)",
+    "rotate_seconds": "how often sidecar logs are checked for size",
+    "heartbeat_seconds": "how often the status file is refreshed",
+    "idle_minutes": "a transcript untouched this long is a session that ended",
+    "spool_age_seconds": "a spool file this old was missed by its hook's capture",
+    "capture_timeout_secs": "a capture child running longer is killed (its tree too)",
+    "log_max_bytes": "a sidecar log this large is rotated",
+    "log_keep": "rotated generations kept (<log>.1 ... <log>.N)",
+}
 
 
 def status_path(db: Path | str) -> Path:

@@ -2,8 +2,8 @@
 
 Contract with the agent (docs/hooks.md): nothing on stdout but SessionStart's
 context (anything else there would become context too), exit 0 always — our failures go to
-``<db>.capture.log`` as JSON lines with a ``reason``, or nowhere when even that log cannot be
-written — and no waiting on anything we start. Standard library only (session-start with a
+``<db>.capture.log`` as JSON lines with a ``reason``, or to stderr when even that log cannot
+be written (never stdout) — and no waiting on anything we start. Standard library only (session-start with a
 store also reads it); see ``claimgraph.hooks``.
 
 Events: ``session-end`` (Claude Code, Gemini CLI) and ``stop`` (Codex CLI has no SessionEnd)

@@ -3,8 +3,9 @@
 The one hook whose stdout matters: Claude Code reads ``{"hookSpecificOutput": {"hookEventName":
 "SessionStart", "additionalContext": …}}`` from it and shows the text to the model. So stdout
 carries that JSON object or nothing at all — never a warning, never a partial line — and any
-failure is one line in ``<db>.capture.log`` and silence: a session without memory is fine, a
-session that cannot start is not.
+failure is one line in ``<db>.capture.log`` (stderr when that cannot be written) and silence: a
+session without memory is fine, a session that cannot start is not. The store is opened
+read-only, so a store the user may not write still gives its memory.
 
 The agent waits for this hook at every start, so the path stays light: no store means nothing
 is imported beyond the standard library; otherwise SQLite, our store and ``logic``, and git
@@ -60,7 +61,7 @@ def compile_block(db: str, cwd: str, environ: Mapping[str, str]) -> dict[str, ob
     from claimgraph.store.sqlite import SqliteStore
 
     project = resolve_project(cwd, environ, timeout=GIT_TIMEOUT_S)
-    store = SqliteStore(db)
+    store = SqliteStore(db, read_only=True)  # reading memory never changes the store
     try:
         return compile_for(store, project.id, time.time_ns() // 1_000_000)
     finally:

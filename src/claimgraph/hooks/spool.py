@@ -26,6 +26,7 @@ HOOK_EVENT_NAMES = {"session-end": "SessionEnd", "session-start": "SessionStart"
 _SALVAGE = re.compile(r'"(%s)"\s*:\s*"((?:[^"\\]|\\.)*)"' % "|".join(FIELDS))
 _UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9._-]")
 MAX_NAME_PART = 100
+STDERR = 2
 
 
 def db_path(environ: Mapping[str, str]) -> str:
@@ -139,14 +140,14 @@ class HookLog:
         self.context = context
 
     def write(self, level: str, event: str, **fields: object) -> None:
-        """One ``O_APPEND`` write per line, so concurrent writers never interleave; a log that
-        cannot be written is silently skipped (there is nowhere left to report it)."""
-        if self.fd is None:
-            return
+        """One ``O_APPEND`` write per line, so concurrent writers never interleave. When the
+        log itself cannot be opened (a read-only store directory), the line goes to stderr,
+        which agents keep for hook debugging, never to stdout (that would become context)."""
         line = {"ts": iso_utc(time.time()), "level": level, "event": event, "pid": os.getpid(),
                 **self.context, **fields}
         try:
-            os.write(self.fd, (json.dumps(line, ensure_ascii=False, default=str) + "\n")
+            os.write(STDERR if self.fd is None else self.fd,
+                     (json.dumps(line, ensure_ascii=False, default=str) + "\n")
                      .encode("utf-8", "replace"))
         except (OSError, ValueError):
             pass

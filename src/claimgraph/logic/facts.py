@@ -8,6 +8,7 @@ flag. Every plan carries the candidate ``fact``.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Mapping, Sequence
 
 from claimgraph.errors import ClaimgraphError
@@ -15,7 +16,7 @@ from claimgraph.logic.model import (
     DEFAULT_SCOPE, DEFAULT_SOURCE_TYPE, blank_fact, confidence_ceiling, epistemic_strength,
     resolve_epistemic, trust_rank,
 )
-from claimgraph.logic.names import same_object, same_object_loosely
+from claimgraph.logic.names import object_name, same_object, same_object_loosely
 from claimgraph.logic.retrieval import fact_valid_at
 
 DEFAULT_CONFIDENCE = 0.8
@@ -23,6 +24,8 @@ ON_CONFLICT_POLICIES = ("supersede", "flag", "ignore")
 FACT_OBJECT_KINDS = ("entity", "literal")
 #: Sources at this rank are trusted to bring back a retired belief without a flag.
 TRUSTED_RANK = 3
+#: The flag reason when a rejection names what a standing preference prefers.
+NAMES_REJECTED = "names-rejected"
 
 Fact = dict[str, Any]
 
@@ -107,13 +110,39 @@ def decision_inputs(fact: Mapping[str, Any], raw_facts: Sequence[Mapping[str, An
     revenants = [f for f in raw_facts if f.get("predicate") == fact.get("predicate")
                  and f.get("t_invalid") is not None and not fact_valid_at(f, now)]
     return {"existing": same_pred_valid, "exclusion": exclusion,
-            "revenants": revenants, "rivals": list(same_pred_valid)}
+            "revenants": revenants, "rivals": list(same_pred_valid),
+            "mentions": named_preferences(fact, fetched, exclusion)}
+
+
+#: Predicates whose facts reject their object: a standing preference that names it wants review.
+REJECTING = frozenset({"core/decided-against"})
+
+
+def named_preferences(fact: Mapping[str, Any], valid: Sequence[Mapping[str, Any]],
+                      exclusion: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Standing preferences whose object names the rejected thing as a whole word, any case:
+    ``decided-against GraphQL`` meets ``prefers "REST over GraphQL"``. They are only flagged,
+    never superseded (a sentence that mentions X is not the same claim as X); loosely equal
+    objects are exclusion antagonists already and are left to that branch."""
+    if fact.get("predicate") not in REJECTING:
+        return []
+    rejected = object_name(fact)
+    if not rejected or not rejected.strip():
+        return []
+    word = re.compile(rf"(?<!\w){re.escape(rejected.strip())}(?!\w)", re.IGNORECASE)
+    taken = {f["id"] for f in exclusion}
+    return [f for f in valid if f["id"] not in taken and _is_preference(f)
+            and word.search(object_name(f) or "")]
+
+
+def _is_preference(fact: Mapping[str, Any]) -> bool:
+    return fact.get("predicate") == "core/prefers" or fact.get("epistemic") == "preference"
 
 
 def decide_assert(*, fact: Mapping[str, Any], pred: Mapping[str, Any],
                   existing: Sequence[Mapping[str, Any]], exclusion: Sequence[Mapping[str, Any]],
                   revenants: Sequence[Mapping[str, Any]], rivals: Sequence[Mapping[str, Any]],
-                  on_conflict: str | None = None,
+                  mentions: Sequence[Mapping[str, Any]] = (), on_conflict: str | None = None,
                   stated_epistemic: str | None = None) -> dict[str, Any]:
     """The plan for asserting ``fact``: branches in the original's order (REFERENCE §3.3).
 
@@ -125,7 +154,9 @@ def decide_assert(*, fact: Mapping[str, Any], pred: Mapping[str, Any],
        live fact (flagged against its own successor, or as a revenant);
     2. conflicts (single-valued rivals, exclusion antagonists): supersede, flag or ignore;
     3. a lower-trust source re-asserting a retired belief that has a successor: flag as revenant;
-    4. otherwise insert.
+    4. a rejection naming a standing preference's object (``mentions``): flag, unless the
+       caller said ``ignore``; never supersede (only an exact match may replace a belief);
+    5. otherwise insert.
 
     Kept from the original on purpose (DESIGN §5, REFERENCE §16): an explicit ``supersede``
     policy still flags ``outranked`` and ``backdated-overlap``, and backdating is strict — a
@@ -146,6 +177,8 @@ def decide_assert(*, fact: Mapping[str, Any], pred: Mapping[str, Any],
         return _conflict_plan(fact, conflicting, on_conflict)
     if _is_revenant(fact, revenants, rivals, on_conflict):
         return _flag(fact, rivals, "revenant")
+    if mentions and on_conflict != "ignore":
+        return _flag(fact, mentions, NAMES_REJECTED)
     return {"action": "insert", "fact": fact}
 
 

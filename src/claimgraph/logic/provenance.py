@@ -19,8 +19,11 @@ from typing import Any, Iterable, Mapping
 
 SUPPORT_RATIO = 0.6
 MIN_TOKEN_CHARS = 4
-#: Verdicts whose claim cites something that is not there: these raise the confabulation flag.
+#: Verdicts whose claim cites something that is not there (both make a fact suspect).
 BAD_VERDICTS = ("unsupported", "file-missing")
+#: Only this one raises the confabulation flag: the file is here and does not say that. A
+#: missing file may simply live on another machine (a clone elsewhere, a deleted branch).
+CONFABULATION_VERDICTS = ("unsupported",)
 #: Read outcomes the shell reports, and the verdict each gives before any matching.
 EARLY_VERDICTS = {"missing": "file-missing", "unreadable": "file-unreadable",
                   "outside": "outside-project"}
@@ -130,17 +133,24 @@ def check(parsed: Mapping[str, Any], read: Mapping[str, Any] | None) -> dict[str
 def summarize(checks: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """One banner: counts per verdict and an overall trust call.
 
-    Only unsupported and file-missing claims are "bad": a claim we could not check
-    (unverifiable, no file, unreadable, outside the project) does not lower the overall call.
+    ``unsupported`` (the file is here and does not contain what the claim quotes) is
+    confabulation: overall ``suspect``. ``file-missing`` (the cited file is not on this
+    machine) cannot be judged here: overall ``incomplete``, counted in ``files_missing``,
+    never the confabulation flag. A claim we could not check for other reasons
+    (unverifiable, no file, unreadable, outside the project) does not lower the call.
     """
     counts = Counter(c["verdict"] for c in checks)
     total = sum(counts.values())
-    bad = sum(counts[v] for v in BAD_VERDICTS)
+    confabulated = sum(counts[v] for v in CONFABULATION_VERDICTS)
+    missing = counts["file-missing"]
     if total == 0:
         overall = "no-claims"
-    elif bad:
+    elif confabulated:
         overall = "suspect"
+    elif missing:
+        overall = "incomplete"
     else:
         overall = "mixed" if counts["partial"] else "supported"
     return {"total": total, "by_verdict": dict(sorted(counts.items())),
-            "confabulation_suspected": bad > 0, "overall": overall}
+            "confabulation_suspected": confabulated > 0, "files_missing": missing,
+            "overall": overall}

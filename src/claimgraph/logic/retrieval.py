@@ -32,12 +32,22 @@ def fact_valid_at(fact: Fact, at: int) -> bool:
     return t_valid is not None and t_valid <= at and (t_invalid is None or t_invalid > at)
 
 
+def fact_began_by(fact: Fact, at: int) -> bool:
+    """The fact's valid time had started at ``at`` (it may have ended since)."""
+    t_valid = fact.get("t_valid")
+    return t_valid is not None and t_valid <= at
+
+
 def fact_filter(*, at: int, include_invalidated: bool = False, min_confidence: float | None = None,
                 scope: str | None = None, predicate: str | None = None,
                 half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> Callable[[Fact], bool]:
-    """One predicate for every read; confidence is judged as it stands at ``at`` (decayed)."""
+    """One predicate for every read; confidence is judged as it stands at ``at`` (decayed).
+
+    ``include_invalidated`` adds facts whose valid time has ENDED by ``at``; a fact whose valid
+    time starts after ``at`` was not believed then and never passes (time travel must not
+    show the future)."""
     def keep(fact: Fact) -> bool:
-        return ((include_invalidated or fact_valid_at(fact, at))
+        return ((fact_valid_at(fact, at) or (include_invalidated and fact_began_by(fact, at)))
                 and (min_confidence is None
                      or effective_confidence(fact, at, half_life_days) >= min_confidence)
                 and (scope is None or fact.get("scope") == scope)
@@ -63,6 +73,16 @@ def by_effective_confidence(facts: Iterable[Fact], at: int,
         unique.setdefault(fact["id"], fact)
     return sorted(unique.values(),
                   key=lambda f: (-effective_confidence(f, at, half_life_days), str(f["id"])))
+
+
+def most_useful_first(facts: Iterable[Fact]) -> list[Fact]:
+    """A scope's listing order: standing commitments first (what an agent must not undo), then
+    by effective confidence (annotated by ``with_effective_confidence``), fresher first on
+    ties, ids last so the order never depends on the store's."""
+    def key(fact: Fact) -> tuple[Any, ...]:
+        return (fact.get("epistemic") != "commitment", -(fact.get("effective_confidence") or 0.0),
+                -(fact.get("last_reinforced_at") or fact.get("recorded_at") or 0), str(fact["id"]))
+    return sorted(facts, key=key)
 
 
 # --- rank fusion --------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claimgraph.errors import ClaimgraphError
+from claimgraph.errors import ClaimgraphError, is_write_refusal, write_refused
 from claimgraph.sidecar import Sidecars
 from claimgraph.store.memory import MemoryStore
 from claimgraph.store.sqlite import SqliteStore
@@ -18,12 +18,18 @@ from claimgraph.store.sqlite import SqliteStore
 MEMORY = ":memory:"
 
 
-def open_store(db_path: Path | str, *, create: bool = True) -> SqliteStore:
-    """Open (creating when allowed) the store at ``db_path``, or a private ":memory:" one."""
+def open_store(db_path: Path | str, *, create: bool = True,
+               read_only: bool = False) -> SqliteStore:
+    """Open (creating when allowed) the store at ``db_path``, or a private ":memory:" one.
+
+    ``read_only`` is how reads open a store: nothing is created, stamped or migrated, so a
+    read works on a store the user may not write (a read-only directory, another user's
+    backup) and never changes a file behind the user's back.
+    """
     if str(db_path) == MEMORY:
         return SqliteStore(MEMORY)
     path = Path(db_path).expanduser()
-    if not path.exists() and not create:
+    if not path.exists() and (read_only or not create):
         raise ClaimgraphError(
             "store-missing", f"there is no claimgraph store at {path}",
             hint="run `claimgraph init`, or pass --db (or set CLAIMGRAPH_DB) to an existing store",
@@ -34,6 +40,8 @@ def open_store(db_path: Path | str, *, create: bool = True) -> SqliteStore:
             hint="point --db (or CLAIMGRAPH_DB) at a file such as claims.db", path=str(path))
     sidecars = Sidecars(path)
     sidecars.check_version_stamp()
+    if read_only:
+        return SqliteStore(path, read_only=True)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -48,6 +56,8 @@ def open_store(db_path: Path | str, *, create: bool = True) -> SqliteStore:
 
 
 def _unwritable(path: Path, error: OSError) -> ClaimgraphError:
+    if is_write_refusal(error):
+        return write_refused(Path(error.filename or path), error)
     return ClaimgraphError(
         "store-unopenable", f"cannot set up the store {path}: {error.strerror or error}",
         hint="check that the directory is writable, or choose another --db", path=str(path))

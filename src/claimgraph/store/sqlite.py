@@ -37,13 +37,16 @@ class SqliteStore:
     """A claimgraph store in one SQLite file (or ``":memory:"``)."""
 
     def __init__(self, path: str | Path = ":memory:",
-                 migrations: Sequence[Sequence[str]] = schema.MIGRATIONS) -> None:
+                 migrations: Sequence[Sequence[str]] = schema.MIGRATIONS, *,
+                 read_only: bool = False) -> None:
+        """``read_only`` opens the file for reading only: no journal-mode write, no migration
+        (an older format is refused), and any write attempt fails as ``store-read-only``."""
         self.path = str(path)
         self._entities: dict[str, Record] = {}
         self._unindexed_after: int | None = None
         self._unindexed_entities: set[str] = set()
         self._db = SqliteDb(path, migrations, before_commit=self._index_pending,
-                            on_stale=self._forget)
+                            on_stale=self._forget, read_only=read_only)
 
     def _forget(self, rolled_back: bool) -> None:
         """Cached entities may be stale; after a rollback, so are the pending-index notes."""

@@ -14,6 +14,7 @@ deferred work into the transaction.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,35 +30,63 @@ class SqliteDb:
     """A migrated, configured connection to one store file (or ``":memory:"``)."""
 
     def __init__(self, path: str | Path, migrations: Sequence[Sequence[str]], *,
-                 before_commit: Callable[[], None], on_stale: Callable[[bool], None]) -> None:
+                 before_commit: Callable[[], None], on_stale: Callable[[bool], None],
+                 read_only: bool = False) -> None:
         self.path = str(path)
         self.in_memory = self.path == ":memory:"
+        self.read_only = read_only and not self.in_memory
         self.depth = 0
         self._data_version = -1
         self._before_commit, self._on_stale = before_commit, on_stale
         if not self.in_memory:
             schema.check_file(Path(self.path))
-        try:
-            self._conn = sqlite3.connect(self.path, isolation_level=None, cached_statements=512)
-        except sqlite3.DatabaseError as error:
-            raise self._translate(error) from error
-        try:
-            self._configure()
-            schema.migrate(self._conn, self.path, migrations)
-        except sqlite3.DatabaseError as error:
-            self._conn.close()
-            raise self._translate(error) from error
-        except BaseException:
-            self._conn.close()
-            raise
+        self._conn = self._connect(len(migrations), migrations)
 
-    def _configure(self) -> None:
-        """WAL lets readers run beside the writer; NORMAL is durable enough under WAL."""
-        if not self.in_memory:
-            self._conn.execute("PRAGMA journal_mode = WAL")
+    def _connect(self, target: int, migrations: Sequence[Sequence[str]]) -> sqlite3.Connection:
+        """Writers migrate; readers only check the version (a read never changes the file).
+
+        A read-only open of a WAL store needs its ``-shm`` file; when the directory is not
+        writable and nobody has the store open, that file cannot be made, so the reader falls
+        back to ``immutable=1``: nothing can be writing a store whose directory is read-only.
+        """
+        attempts = (["mode=ro"], ["mode=ro", "immutable=1"]) if self.read_only else ([],)
+        for n, options in enumerate(attempts):
+            conn = self._open(options)
+            try:
+                self._configure(conn)
+                if self.read_only:
+                    schema.require_current(conn, self.path, target)
+                else:
+                    schema.migrate(conn, self.path, migrations)
+                return conn
+            except sqlite3.DatabaseError as error:
+                conn.close()
+                if n + 1 < len(attempts) and _failure_kind(error) in ("cantopen", "readonly"):
+                    continue
+                raise self._translate(error) from error
+            except BaseException:
+                conn.close()
+                raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _open(self, options: list[str]) -> sqlite3.Connection:
+        target = self.path
+        if options:
+            target = f"{Path(self.path).absolute().as_uri()}?{'&'.join(options)}"
+        try:
+            return sqlite3.connect(target, isolation_level=None, cached_statements=512,
+                                   uri=bool(options))
+        except sqlite3.DatabaseError as error:
+            raise self._translate(error) from error
+
+    def _configure(self, conn: sqlite3.Connection) -> None:
+        """WAL lets readers run beside the writer; NORMAL is durable enough under WAL. Setting
+        the journal mode is a write, so a reader leaves it as the writer stored it."""
+        if not self.in_memory and not self.read_only:
+            conn.execute("PRAGMA journal_mode = WAL")
         for pragma in ("synchronous = NORMAL", f"busy_timeout = {BUSY_TIMEOUT_MS}",
                        "foreign_keys = ON", "temp_store = MEMORY", "cache_size = -32000"):
-            self._conn.execute(f"PRAGMA {pragma}")
+            conn.execute(f"PRAGMA {pragma}")
 
     # --- choke points ----------------------------------------------------------------
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
@@ -99,6 +128,8 @@ class SqliteDb:
                 "store-unopenable", f"cannot open the store {self.path}: {error}",
                 hint="check that the directory exists and is writable, or choose another --db",
                 path=self.path)
+        if kind == "readonly":
+            return read_only_store(self.path, str(error))
         if kind == "busy":
             return ClaimgraphError(
                 "store-busy", f"the store {self.path} stayed locked by another writer",
@@ -193,9 +224,25 @@ class SqliteDb:
         self._conn.close()
 
 
-_KIND_BY_CODE = {11: "corrupt", 26: "corrupt", 5: "busy", 6: "busy", 14: "cantopen"}
+_KIND_BY_CODE = {11: "corrupt", 26: "corrupt", 5: "busy", 6: "busy", 14: "cantopen",
+                 8: "readonly"}
 _KIND_BY_WORDING = (("corrupt", ("malformed", "not a database")), ("busy", ("locked", "busy")),
-                    ("cantopen", ("unable to open",)))
+                    ("cantopen", ("unable to open",)), ("readonly", ("readonly database",)))
+
+
+def read_only_store(path: str, why: str) -> ClaimgraphError:
+    """A write SQLite refused: name the file and the permission it lacks, and the fix."""
+    where = Path(path).parent
+    if not os.access(where, os.W_OK):
+        lacking = f"permission denied (no write permission in {where})"
+    elif not os.access(path, os.W_OK):
+        lacking = "permission denied (the file is read-only)"
+    else:
+        lacking = f"the database is read-only ({why})"
+    return ClaimgraphError(
+        "store-read-only", f"cannot write the store {path}: {lacking}",
+        hint=f"make {where} and the store's files writable for this user, or point --db "
+             "(or CLAIMGRAPH_DB) at a writable store; reads still work", path=path)
 
 
 def _failure_kind(error: sqlite3.DatabaseError) -> str | None:

@@ -135,6 +135,21 @@ def migrate(conn: sqlite3.Connection, where: str,
     return target
 
 
+def require_current(conn: sqlite3.Connection, where: str, target: int = STORE_FORMAT) -> None:
+    """A reader's check: the schema must already be ``target`` (readers never migrate)."""
+    found = schema_version(conn, where, target)
+    if found == 0:
+        raise ClaimgraphError(
+            "store-empty", f"{where} is not an initialized claimgraph store yet",
+            hint="run `claimgraph init` (with write permission) to create it", path=where)
+    if found < target:
+        raise ClaimgraphError(
+            "store-needs-upgrade", f"{where} has store format {found}; this claimgraph reads "
+            f"format {target}, and a read never migrates a store",
+            hint="run `claimgraph init` with write permission: it upgrades the store in place",
+            path=where, found=found, supported=target)
+
+
 def schema_version(conn: sqlite3.Connection, where: str, supported: int = STORE_FORMAT) -> int:
     """The stored version; refuse a future one and a database that is not ours."""
     version = conn.execute("PRAGMA user_version").fetchone()[0]

@@ -1,0 +1,42 @@
+"""Which scope a command reads or writes: the current directory's project unless ``--scope``.
+
+Capture files a session's facts under its project id (git remote, else the repository root,
+else the directory: ``capture.project``). Commands typed in that project must land in the same
+place, or ``assert`` writes a fact the agent is never shown and ``facts`` cannot find what
+capture wrote. So every scoped command resolves the current directory exactly as capture does;
+``--scope user`` reaches the facts that hold across projects, ``--scope ID`` another project.
+Reads look in the project first and then in the user scope, as the injected context does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from claimgraph.capture.project import Project, resolve_project
+from claimgraph.errors import ClaimgraphError
+
+USER_SCOPE = "user"
+WRITE_HELP = ("the project id to write to, or user for facts that hold across projects "
+              "(default: the project of the current directory)")
+READ_HELP = ("read this scope only: a project id, or user (default: the current directory's "
+             "project, then user)")
+
+
+def add_scope_argument(parser: argparse.ArgumentParser, help_text: str,
+                       *old_names: str) -> None:
+    """``--scope``; flags it replaced stay accepted (hidden) so scripts keep working."""
+    parser.add_argument("--scope", metavar="SCOPE", help=help_text)
+    for name in old_names:
+        parser.add_argument(name, dest="scope", help=argparse.SUPPRESS)
+
+
+def current_project(environ: Any) -> Project:
+    """The project of the current directory, as capture would file a session started here."""
+    try:
+        here = os.getcwd()
+    except OSError:
+        raise ClaimgraphError("cwd-gone", "the current directory no longer exists",
+                              hint="cd into your project, or pass --scope") from None
+    return resolve_project(here, environ)
