@@ -68,7 +68,8 @@ def claude_record(cwd: Path, n: int, kind: str, **fields: Any) -> dict[str, Any]
 
 
 def write_session(path: Path, cwd: Path) -> None:
-    """A user directive, then a Write of app/models.py (so capture cites its definitions)."""
+    """A user directive, a Write of app/models.py and the agent saying what it added (so
+    capture cites the definition the conversation talks about)."""
     target = str(cwd / "app" / "models.py")
     records = [
         claude_record(cwd, 1, "user", message={"role": "user",
@@ -81,6 +82,9 @@ def write_session(path: Path, cwd: Path) -> None:
             {"type": "tool_result", "tool_use_id": "toolu-2",
              "content": "File created successfully", "is_error": False}]},
             toolUseResult={"type": "create", "filePath": target}),
+        claude_record(cwd, 4, "assistant", message={
+            "id": "msg-4", "role": "assistant", "model": "claude-test",
+            "content": [{"type": "text", "text": "Added Invoice to app/models.py."}]}),
     ]
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
 

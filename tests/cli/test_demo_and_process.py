@@ -23,13 +23,15 @@ def test_demo_captures_a_session_and_tells_the_story(ok, isolated_home):
     assert "superseded  <f>  invoice-tools decided-against requests" in text
     assert "  <f>  invoice-tools prefers requests  (conf 0.70, valid " in text
     assert ", superseded by <f>)" in text
-    assert "  <f>  invoice-tools prefers pytest  (conf 0.80, valid since " in text
+    assert ('  <f>  invoice-tools x/convention "Always use pytest, and never use requests — '
+            'we decided on httpx"  (conf 0.80, commitment, valid since ') in text
     assert "    conflicts with <f>  invoice-tools decided-against pytest" in text
+    assert "conflicts with <f>  invoice-tools decided-against requests" not in text  # agrees
     hint = f"claimgraph --db {demo_db(isolated_home)} search pytest --all-projects"
     assert text.rstrip().endswith(hint)
     assert len(text.splitlines()) <= 60
     found = ok(*hint.split()[1:]).out  # the hint works as printed, from anywhere
-    assert "invoice-tools prefers pytest" in found
+    assert "invoice-tools x/convention" in found and "Always use pytest" in found
 
 
 def test_demo_never_touches_the_configured_store(ok, db):
@@ -40,11 +42,11 @@ def test_demo_never_touches_the_configured_store(ok, db):
 def test_demo_recreates_its_store_on_every_run(ok, isolated_home):
     first = ok("demo", "--json").json()
     second = ok("demo", "--json").json()
-    assert len(first["facts"]) == len(second["facts"]) == 8
+    assert len(first["facts"]) == len(second["facts"]) == 5
     assert [r["status"] for r in second["history_replay"]] == ["created", "superseded", "created"]
-    assert second["capture"]["counts"] == {"created": 7, "flagged": 1, "reinforced": 1}
+    assert second["capture"]["counts"] == {"created": 4, "flagged": 1}
     stats = ok("--db", str(demo_db(isolated_home)), "stats", "--json").json()
-    assert stats["facts"]["total"] == 11
+    assert stats["facts"]["total"] == 8
 
 
 def test_demo_with_db_uses_that_path(ok, tmp_path):

@@ -28,7 +28,7 @@ def test_the_bundled_transcript_holds_no_key_only_a_placeholder():
 
 def test_demo_prints_the_capture_report(ok):
     text = normalize(ok("demo").out)
-    assert ("  captured: 18 events, 9 candidates -> 7 created, 1 flagged, 1 reinforced; "
+    assert ("  captured: 18 events, 5 candidates -> 4 created, 1 flagged; "
             "0 inadmissible") in text
     assert "  secrets redacted before storing: 2 openai-api-key" in text
     assert re.search(r"  episode <ep>, segment stored as evidence sha256-[0-9a-f]{12}…", text)
@@ -59,11 +59,14 @@ def test_demo_json_carries_the_report_provenance_and_verified_evidence(ok):
     assert data["capture"]["redactions"] == {"openai-api-key": 2}
     assert data["capture"]["inadmissible"] == [] and data["capture"]["errors"] == []
     triples = {(f["subject"], f["predicate"], f["object"]) for f in data["facts"]}
-    assert {("invoice-tools", "core/prefers", "pytest"),
+    assert {("invoice-tools", "x/convention",
+             "Always use pytest, and never use requests — we decided on httpx"),
             ("line_total", "core/defined-in", "invoices/totals.py"),
             ("Invoice", "core/defined-in", "invoices/totals.py"),
-            ("invoice-tools", "core/tested-by", "pytest"),
+            ("invoice-tools", "core/tested-by", "python -m pytest"),
             ("invoice-tools", "core/depends-on", "httpx")} <= triples
+    assert all(f["t_valid"] >= data["history_replay"][-1]["fact"]["t_valid"]
+               for f in data["facts"])  # the session is the newest thing in the story
     assert len(data["verified"]) == 2 and all(data["verified"].values())
     assert data["provenance"]["line"] == 2
     assert data["provenance"]["evidence"] == data["capture"]["evidence"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import tempfile
 from importlib import resources
@@ -36,6 +37,7 @@ from claimgraph.config import default_db
 from claimgraph.core import reads, writes
 from claimgraph.core.ingest import normalize_item, open_episode
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.timeutil import from_iso, to_iso
 from claimgraph.sidecar import Sidecars
 from claimgraph.store.open import open_store
 
@@ -53,6 +55,7 @@ SHOW_ORDER = ("x/convention", "x/decided", "core/prefers", "core/decided-against
 #: The person's own words: the fact whose provenance the demo walks back to its line.
 SAID = ("x/convention", "x/decided", "core/prefers", "core/decided-against")
 PROJECT_TOKEN, KEY_TOKEN = "{PROJECT_DIR}", "{FAKE_OPENAI_KEY}"
+_TIMESTAMP = re.compile(r'"timestamp": "([0-9T:.\-]+Z)"')
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -76,11 +79,16 @@ def story() -> list[dict[str, Any]]:
     return [normalize_item(json.loads(line)) for line in text.splitlines() if line.strip()]
 
 
-def session_text(project_dir: Path) -> str:
-    """The bundled transcript, its cwd and paths pointing at ``project_dir``, the key planted."""
+def session_text(project_dir: Path, now_ms: int) -> str:
+    """The bundled transcript, its cwd and paths pointing at ``project_dir``, the key planted,
+    and its clock moved so the session ends at ``now_ms`` (facts are valid from the session's
+    own time, and the demo's session is the newest thing in the story)."""
     text = resources.files("claimgraph").joinpath(SESSION_FILE).read_text("utf-8")
-    return (text.replace(PROJECT_TOKEN, json.dumps(str(project_dir))[1:-1])
+    text = (text.replace(PROJECT_TOKEN, json.dumps(str(project_dir))[1:-1])
             .replace(KEY_TOKEN, fake_key()))
+    stamps = [from_iso(m) for m in _TIMESTAMP.findall(text)]
+    shift = now_ms - max(stamps) if stamps else 0
+    return _TIMESTAMP.sub(lambda m: f'"timestamp": "{to_iso(from_iso(m[1]) + shift)}"', text)
 
 
 def write_session_files(text: str, project_dir: Path) -> list[Path]:
@@ -175,12 +183,13 @@ def run_demo(ctx: Context, args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="claimgraph-demo-") as tmp:
             project_dir = Path(tmp).resolve() / PROJECT
             transcript = Path(tmp).resolve() / "transcripts" / f"{SESSION}.jsonl"
-            text = session_text(project_dir)
+            project_dir.mkdir(parents=True)
+            scope = resolve_project(project_dir, ctx.environ).id
+            history_results = replay(demo, scope)
+            text = session_text(project_dir, demo.shell().now())
             transcript.parent.mkdir()
             transcript.write_text(text, encoding="utf-8")
             written = write_session_files(text, project_dir)
-            scope = resolve_project(project_dir, ctx.environ).id
-            history_results = replay(demo, scope)
             report = capture_session(demo, path, transcript, project_dir)
             shown = gather(demo, path, report, scope, project_dir)
             shown["files"] = [str(p.relative_to(project_dir)) for p in written]

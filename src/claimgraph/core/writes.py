@@ -55,7 +55,8 @@ def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
         object_kind=kind, object_ref=object_entity, object=obj, t_valid=valid_from,
         t_invalid=valid_until, confidence=confidence, epistemic=resolved_class,
         scope=scope, source_type=source_type, episode=episode, evidence=list(evidence))
-    raw = w.out_facts(subject_entity["id"], [pred["id"], *group_mates(sh, pred)])
+    raw = w.out_facts(subject_entity["id"], [pred["id"], *group_mates(sh, pred),
+                                             *F.mention_partners(pred["id"])])
     plan = F.decide_assert(fact=fact, pred=pred, **F.decision_inputs(fact, raw, now),
                            on_conflict=on_conflict, stated_epistemic=epistemic or None)
     return execute_plan(w, plan)

@@ -116,27 +116,48 @@ def decision_inputs(fact: Mapping[str, Any], raw_facts: Sequence[Mapping[str, An
 
 #: Predicates whose facts reject their object: a standing preference that names it wants review.
 REJECTING = frozenset({"core/decided-against"})
+#: Stances kept as whole sentences (capture's conventions and decisions) or as preferences.
+STANCES = frozenset({"core/prefers", "x/convention", "x/decided"})
+#: Words just before a mention that make it agree with a rejection ("never use requests").
+_NEGATED = re.compile(r"(?:\b(?:never|not|no|don't|dont|avoid|against|without|skip|instead of|"
+                      r"rather than|drop|remove|replace)\b[\w\s-]{0,20})$", re.IGNORECASE)
+
+
+def mention_partners(predicate: str) -> list[str]:
+    """The predicates whose facts a new fact on ``predicate`` may name (or be named by)."""
+    if predicate in REJECTING:
+        return sorted(STANCES)
+    return sorted(REJECTING) if predicate in STANCES else []
 
 
 def named_preferences(fact: Mapping[str, Any], valid: Sequence[Mapping[str, Any]],
                       exclusion: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """Standing preferences whose object names the rejected thing as a whole word, any case:
-    ``decided-against GraphQL`` meets ``prefers "REST over GraphQL"``. They are only flagged,
-    never superseded (a sentence that mentions X is not the same claim as X); loosely equal
-    objects are exclusion antagonists already and are left to that branch."""
-    if fact.get("predicate") not in REJECTING:
-        return []
-    rejected = object_name(fact)
-    if not rejected or not rejected.strip():
-        return []
-    word = re.compile(rf"(?<!\w){re.escape(rejected.strip())}(?!\w)", re.IGNORECASE)
+    """The other side of a rejection named in a sentence, as a whole word, any case, either
+    way round: ``decided-against GraphQL`` meets ``prefers "REST over GraphQL"``, and a new
+    convention "Always use pytest" meets a standing ``decided-against pytest``. A mention
+    that itself rejects the thing ("never use requests") agrees, and is not one. They are
+    only flagged, never superseded (a sentence that mentions X is not the same claim as X);
+    loosely equal objects are exclusion antagonists already and are left to that branch."""
     taken = {f["id"] for f in exclusion}
-    return [f for f in valid if f["id"] not in taken and _is_preference(f)
-            and word.search(object_name(f) or "")]
+    others = [f for f in valid if f["id"] not in taken and f["id"] != fact.get("id")]
+    if fact.get("predicate") in REJECTING:
+        return [f for f in others if _is_preference(f) and _names(object_name(f), fact)]
+    if _is_preference(fact):
+        return [f for f in others if f.get("predicate") in REJECTING
+                and _names(object_name(fact), f)]
+    return []
+
+
+def _names(sentence: str | None, rejection: Mapping[str, Any]) -> bool:
+    rejected = (object_name(rejection) or "").strip()
+    if not rejected or not sentence:
+        return False
+    word = re.compile(rf"(?<!\w){re.escape(rejected)}(?!\w)", re.IGNORECASE)
+    return any(not _NEGATED.search(sentence[:m.start()]) for m in word.finditer(sentence))
 
 
 def _is_preference(fact: Mapping[str, Any]) -> bool:
-    return fact.get("predicate") == "core/prefers" or fact.get("epistemic") == "preference"
+    return fact.get("predicate") in STANCES or fact.get("epistemic") == "preference"
 
 
 def decide_assert(*, fact: Mapping[str, Any], pred: Mapping[str, Any],
