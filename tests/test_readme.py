@@ -111,3 +111,20 @@ def test_the_docs_cover_what_the_readme_promises():
     hooks_doc = REPO / "docs" / "hooks.md"
     assert "docs/hooks.md" in (REPO / "src/claimgraph/hooks/entry.py").read_text()
     assert "session-start" in hooks_doc.read_text()
+
+
+def test_what_capture_learns_shows_what_capture_really_learns(tour_shell):
+    """The README's example of captured facts is real: capturing the fixture it names gives
+    every line it shows (fact ids differ per run and are compared without them)."""
+    [block] = re.findall(r"```text\n(\$ claimgraph capture .*?)```", section(
+        "What capture learns"), re.DOTALL)
+    lines = block.strip("\n").splitlines()
+    fixture = lines[0].split()[-1]
+    facts_cmd = lines[1].removeprefix("$ ")
+    assert tour_shell(f"claimgraph capture {REPO / fixture} --no-curate").returncode == 0
+    result = tour_shell(facts_cmd)
+    assert result.returncode == 0, result.stderr
+    shown = {re.sub(r"^f-[0-9a-f]{8}", "", line) for line in result.stdout.splitlines()}
+    for line in lines[2:]:
+        if line != "…":
+            assert re.sub(r"^f-[0-9a-f]{8}", "", line) in shown, line
