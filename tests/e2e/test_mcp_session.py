@@ -82,7 +82,7 @@ def test_the_agent_asks_memory_mid_session_and_records_a_decision(world: World) 
         world.wait_for_reports(first, 1)
         world.wait_until_settled(curators=1)
         _, learned = session_facts(world, first)
-        captured = [f for f in learned if f["predicate"] == "core/prefers"
+        captured = [f for f in learned if f["predicate"] in ("core/prefers", "x/convention")
                     and "pytest" in (f["object_lit"] or (f["object_ref"] or {}).get("name"))]
         assert captured, "session 1 did not teach memory that we use pytest"
 

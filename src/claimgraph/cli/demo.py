@@ -79,15 +79,15 @@ def story() -> list[dict[str, Any]]:
     return [normalize_item(json.loads(line)) for line in text.splitlines() if line.strip()]
 
 
-def session_text(project_dir: Path, now_ms: int) -> str:
+def session_text(project_dir: Path, now_ms: int | None = None) -> str:
     """The bundled transcript, its cwd and paths pointing at ``project_dir``, the key planted,
-    and its clock moved so the session ends at ``now_ms`` (facts are valid from the session's
-    own time, and the demo's session is the newest thing in the story)."""
+    and (given ``now_ms``) its clock moved so the session ends then: facts are valid from the
+    session's own time, and the demo's session is the newest thing in its story."""
     text = resources.files("claimgraph").joinpath(SESSION_FILE).read_text("utf-8")
     text = (text.replace(PROJECT_TOKEN, json.dumps(str(project_dir))[1:-1])
             .replace(KEY_TOKEN, fake_key()))
     stamps = [from_iso(m) for m in _TIMESTAMP.findall(text)]
-    shift = now_ms - max(stamps) if stamps else 0
+    shift = now_ms - max(stamps) if stamps and now_ms is not None else 0
     return _TIMESTAMP.sub(lambda m: f'"timestamp": "{to_iso(from_iso(m[1]) + shift)}"', text)
 
 
