@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph.logic.names import object_name
+from claimgraph.logic.predicates import CAPTURE_PREDICATES
 from claimgraph.logic.timeutil import to_date
 
 Fact = Mapping[str, Any]
 MAX_OBJECT_CHARS = 300
+CAPTURE_IDS = frozenset(row["id"] for row in CAPTURE_PREDICATES)
 MAX_CONTENDED_OBJECTS = 5
 MAX_CONTENDED_SLOTS = 3
 
@@ -28,9 +30,12 @@ def subject_text(fact: Fact) -> str:
 
 
 def predicate_text(fact: Fact) -> str:
-    """``core/prefers`` reads as "prefers"; other namespaces keep theirs, so they stay apart."""
+    """``core/prefers`` reads as "prefers", and capture's own ``x/decided`` as "decided";
+    other namespaces keep theirs, so they stay apart."""
     pred = str(fact.get("predicate") or "?")
-    return pred[len("core/"):] if pred.startswith("core/") else pred
+    if pred.startswith("core/") or pred in CAPTURE_IDS:
+        return pred.split("/", 1)[1]
+    return pred
 
 
 def object_text(fact: Fact) -> str:
