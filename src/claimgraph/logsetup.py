@@ -54,6 +54,13 @@ def pid_stamper(pid: Callable[[], int] = os.getpid) -> Processor:
     return add_pid
 
 
+def redact_secrets(_logger: Any, _method: str, event_dict: EventDict) -> EventDict:
+    """No secret reaches a log: every string value is redacted (keys name things; they stay).
+    Imported on first use, so a process that never logs never loads the redactor."""
+    from claimgraph.logic.redact import redact_value
+    return {key: redact_value(value) for key, value in event_dict.items()}
+
+
 def leading_keys_first(_logger: Any, _method: str, event_dict: EventDict) -> EventDict:
     """Put ts, level, event, pid, run_id, session first so raw log lines read left to right."""
     ordered = {key: event_dict[key] for key in LEADING_KEYS if key in event_dict}
@@ -73,7 +80,7 @@ def level_number(level: str) -> int:
 
 def json_processors() -> list[Processor]:
     return [structlog.contextvars.merge_contextvars, add_level, timestamper(), pid_stamper(),
-            structlog.processors.format_exc_info, leading_keys_first,
+            structlog.processors.format_exc_info, redact_secrets, leading_keys_first,
             structlog.processors.JSONRenderer(ensure_ascii=False)]
 
 
@@ -81,7 +88,7 @@ def console_processors() -> list[Processor]:
     """Like the JSON chain minus the pid: a person at a terminal knows which process it is."""
     renderer = structlog.dev.ConsoleRenderer(colors=False, timestamp_key="ts", sort_keys=False)
     return [structlog.contextvars.merge_contextvars, add_level, timestamper(),
-            leading_keys_first, renderer]
+            redact_secrets, leading_keys_first, renderer]
 
 
 def configure_logging(mode: str, log_path: str | os.PathLike[str] | None = None,

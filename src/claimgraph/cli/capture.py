@@ -26,6 +26,9 @@ from claimgraph.logic.timeutil import to_iso
 from claimgraph.logsetup import configure_logging
 
 CURATE_STAGES = ("consolidate", "decay", "audit")
+#: A crash's traceback and message are cut to this: a RecursionError's runs to megabytes.
+MAX_TRACEBACK_CHARS = 20_000
+MAX_ERROR_CHARS = 2_000
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -153,7 +156,10 @@ def _background_logging(ctx: Context, prefix: str) -> str:
 
 
 def _print(report: dict[str, Any]) -> int:
-    print(json.dumps(report, ensure_ascii=False, default=str), file=sys.stdout, flush=True)
+    """The result line, redacted like every log line (it lands in the capture log)."""
+    from claimgraph.logic.redact import redact_value
+    print(json.dumps(redact_value(report), ensure_ascii=False, default=str), file=sys.stdout,
+          flush=True)
     return 0
 
 
@@ -173,21 +179,32 @@ def _fail(error: dict[str, Any], context: dict[str, Any], started: float) -> int
         "duration_ms": round((time.monotonic() - started) * 1000)}, level="error")
     if context.get("spool"):
         line["spool_kept"] = os.path.exists(context["spool"])
-    emit_error(json.dumps(line, ensure_ascii=False, default=str))
+    from claimgraph.logic.redact import redact_value
+    emit_error(json.dumps(redact_value(line), ensure_ascii=False, default=str))
     return 1
 
 
 def _crash(ctx: Context, err: Exception) -> dict[str, Any]:
+    """The traceback goes to the crash log, redacted and cut to its last lines: a transcript
+    that crashes every retry must not grow it by its own size each time."""
+    from claimgraph.logic.redact import redact
     path = ctx.crash_path()
     try:
         with open(path, "a", encoding="utf-8") as crash:
-            crash.write(f"--- capture {to_iso(time.time_ns() // 1_000_000)}\n"
-                        f"{traceback.format_exc()}")
+            crash.write(redact(f"--- capture {to_iso(time.time_ns() // 1_000_000)}\n"
+                               f"{_short_traceback()}"))
         where = f"the traceback is in {path}"
     except OSError:
         where = "the traceback could not be saved"
-    return {"error": f"unexpected error: {type(err).__name__}: {err}", "type": "internal-error",
-            "hint": f"this is a bug; {where}"}
+    message = redact(f"unexpected error: {type(err).__name__}: {err}")[:MAX_ERROR_CHARS]
+    return {"error": message, "type": "internal-error", "hint": f"this is a bug; {where}"}
+
+
+def _short_traceback() -> str:
+    text = traceback.format_exc()
+    if len(text) <= MAX_TRACEBACK_CHARS:
+        return text
+    return f"[… {len(text) - MAX_TRACEBACK_CHARS} characters cut …]\n" + text[-MAX_TRACEBACK_CHARS:]
 
 
 COMMANDS = {"capture": run_capture, "curate": run_curate}

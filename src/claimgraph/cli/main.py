@@ -142,11 +142,13 @@ def report_usage(err: UsageError, as_json: bool) -> int:
 
 
 def report_crash(err: Exception, ctx: Context, argv: list[str]) -> int:
-    """Append the traceback (with versions and the command) to a crash file; print one line."""
+    """Append the traceback (with versions and the command) to a crash file; print one line.
+    Both are redacted: a traceback quotes the values it failed on, and argv may hold a key."""
+    from claimgraph.logic.redact import redact
     path = ctx.crash_path()
     stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds")
-    report = (f"--- {stamp} claimgraph {__version__} (format {STORE_FORMAT}), "
-              f"python {sys.version.split()[0]}\nargv: {argv}\n{traceback.format_exc()}")
+    report = redact(f"--- {stamp} claimgraph {__version__} (format {STORE_FORMAT}), "
+                    f"python {sys.version.split()[0]}\nargv: {argv}\n{traceback.format_exc()}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "a", encoding="utf-8") as crash:
@@ -154,8 +156,8 @@ def report_crash(err: Exception, ctx: Context, argv: list[str]) -> int:
         where = f"details in {path}"
     except OSError:
         where = "the traceback follows\n" + report
-    emit_error(f"claimgraph: unexpected error: {type(err).__name__}: {err} — "
-               f"this is a bug; {where}")
+    emit_error(redact(f"claimgraph: unexpected error: {type(err).__name__}: {err} — "
+                      f"this is a bug; {where}"))
     return EXIT_FAILED
 
 
