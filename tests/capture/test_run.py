@@ -363,7 +363,7 @@ def test_a_transcript_cut_short_while_read_fails_cleanly_and_keeps_the_mark(
         capsys, tmp_path, db, monkeypatch):
     copy = tmp_path / "s.jsonl"
     shutil.copy(SMALL, copy)
-    real_read = capture_run.read_transcript
+    real_read = capture_run.read_cleaned
 
     def read_then_truncate(*args: Any, **kwargs: Any):
         transcript = real_read(*args, **kwargs)
@@ -371,7 +371,7 @@ def test_a_transcript_cut_short_while_read_fails_cleanly_and_keeps_the_mark(
             handle.truncate(100)
         return transcript
 
-    monkeypatch.setattr(capture_run, "read_transcript", read_then_truncate)
+    monkeypatch.setattr(capture_run, "read_cleaned", read_then_truncate)
     code, report, err = capture(capsys, str(copy), "--no-curate")
     assert (code, report) == (1, None)
     assert error_line(err)["type"] == "transcript-changed"

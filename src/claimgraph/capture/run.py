@@ -5,8 +5,8 @@ Order of work, and why:
    ``{transcript, offset, line, subagents: {path: offset}, episode, captured_at}``) says where
    the last capture stopped; the transcript is read from there (resumed sessions append).
    No new complete line: ``nothing-new``, and nothing is written.
-2. The new events are cleaned (segment.py) before anything else sees them; the cleaned segment
-   goes to the evidence tier (content-addressed, write-once, so a re-run reuses it).
+2. The new events are cleaned (segment.py) as they are read, before anything else sees them
+   (the raw events are never all held); the cleaned segment goes to the evidence tier (content-addressed, write-once, so a re-run reuses it).
 3. Candidates are extracted from the cleaned events, scoped (``project`` → the project id of
    DESIGN §4, ``user`` stays) and screened (admission; only shape and floor reject).
 4. Under the write lease, ONE store transaction opens the episode (ref
@@ -37,9 +37,8 @@ import structlog
 from claimgraph import lease
 from claimgraph.capture.events import Transcript
 from claimgraph.capture.project import Project, normalize_remote, resolve_project
-from claimgraph.capture.readers import detect_format, open_transcript, read_transcript
-from claimgraph.capture.segment import (
-    clean_transcript, segment_header, segment_lines, write_segment)
+from claimgraph.capture.readers import detect_format, open_transcript
+from claimgraph.capture.segment import read_cleaned, segment_header, segment_lines, write_segment
 from claimgraph.core import Shell
 from claimgraph.core.ingest import ingest, open_episode
 from claimgraph.core.vocabulary import seed
@@ -60,6 +59,7 @@ MAX_WARNINGS = 20
 _REREAD_TYPES = ("offset-out-of-range", "offset-misaligned")
 log = structlog.get_logger("claimgraph.capture")
 Extractor = Callable[..., Iterable[Mapping[str, Any]]]
+Cleaned = tuple[Transcript, Counter]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -168,17 +168,15 @@ def capture(request: Request, options: Options) -> dict[str, Any]:
 def _attempt(sh: Shell, request: Request, options: Options,
              extractor: Extractor) -> dict[str, Any]:
     mark = sh.store.get_mark(request.mark_key)
-    transcript, reread = _read(request, mark)
+    (cleaned, redactions), reread = _read(request, mark)  # cleaned as it was read
     _reach("read", options)
     since = None if reread else mark  # where this segment starts
-    base = _report(request, transcript, since)
+    base = _report(request, cleaned, since)
     if reread:
         base["warnings"].append("the transcript no longer matches the mark (moved, replaced or "
                                 "truncated): read again from the start")
-    elif _unchanged(transcript, mark):
+    elif _unchanged(cleaned, mark):
         return {**base, "status": "nothing-new"}
-    cleaned, redactions = clean_transcript(transcript)
-    del transcript  # the raw events, secrets included, go no further
     base["redactions"] = dict(sorted(redactions.items()))
     _reach("cleaned", options)
     if not cleaned.events:
@@ -200,7 +198,7 @@ def _capture_segment(sh: Shell, request: Request, options: Options, extractor: E
     return _outcome(result, screened, candidates, project, evidence)
 
 
-def _read(request: Request, mark: Mapping[str, Any] | None) -> tuple[Transcript, bool]:
+def _read(request: Request, mark: Mapping[str, Any] | None) -> tuple[Cleaned, bool]:
     """The transcript from the mark on. Offsets belong to a file: a mark made on another file
     (the session's transcript moved) or one the file no longer fits is not trusted, and the
     file is read whole (what was captured already reinforces; it is not stored twice)."""
@@ -215,18 +213,19 @@ def _read(request: Request, mark: Mapping[str, Any] | None) -> tuple[Transcript,
     return _read_from(request, 0, {}), True
 
 
-def _read_from(request: Request, offset: int, subagents: Mapping[str, int]) -> Transcript:
-    """Read, then make sure the file was not replaced or cut short while we read it."""
+def _read_from(request: Request, offset: int, subagents: Mapping[str, int]) -> Cleaned:
+    """Read (cleaning as it goes), then make sure the file was not replaced or cut short
+    while we read it."""
     before = _stat(request.transcript)
     options = {"subagent_offsets": dict(subagents)} if request.agent == "claude-code" else {}
-    transcript = read_transcript(request.transcript, request.agent, offset, **options)
+    transcript, counts = read_cleaned(request.transcript, request.agent, offset, **options)
     after = _stat(request.transcript)
     if before and after and (after.st_ino != before.st_ino or after.st_size < transcript.end_offset):
         raise ClaimgraphError("transcript-changed",
                               f"{request.transcript} was replaced or truncated while being read",
                               hint="the agent may still be writing it; capture again later",
                               path=request.transcript)
-    return transcript
+    return transcript, counts
 
 
 def _same_file(marked: Any, path: str) -> bool:

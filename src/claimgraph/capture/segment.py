@@ -34,7 +34,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
-from claimgraph.capture.events import Event, Transcript
+from claimgraph.capture.events import Event, Transcript, cleaning
 from claimgraph.logic.clean import clean_text_with_counts
 from claimgraph.logic.redact import is_secret_name, placeholder, redact_value
 from claimgraph.logic.secret_blocks import SECRET_PRINTING_COMMAND
@@ -48,13 +48,14 @@ _DEFAULTS = {f.name: f.default for f in dataclasses.fields(Event)
 
 
 def cap_output(text: str) -> str:
-    """Head and tail of an oversized tool output, and how much was left out between them."""
+    """Head and tail of an oversized tool output, and how much was left out between them.
+    The marker is ASCII: one non-Latin-1 character would double the memory of an ASCII output."""
     if len(text) <= MAX_OUTPUT_CHARS:
         return text
     tail = MAX_OUTPUT_CHARS - OUTPUT_HEAD_CHARS
     omitted = len(text) - MAX_OUTPUT_CHARS
-    return (f"{text[:OUTPUT_HEAD_CHARS]}\n[… {omitted} characters of output omitted by "
-            f"claimgraph …]\n{text[-tail:]}")
+    return (f"{text[:OUTPUT_HEAD_CHARS]}\n[... {omitted} characters of output omitted by "
+            f"claimgraph ...]\n{text[-tail:]}")
 
 
 Cleaned = tuple[Any, Counter]
@@ -82,12 +83,14 @@ class _Cleaner:
         copies: dict[str, Cleaned] = {}
         if event.kind == "tool_result" and event.call_id:
             copies = self._given.pop(event.call_id, {})
-        cap = event.kind == "tool_result"
+        capped: dict[int, str] = {}  # one capped copy of an output the result repeats
         if event.text:
             text, found = clean_text_with_counts(event.text)
             self.counts.update(found)
             copies[event.text] = (text, found)
-            changes["text"] = cap_output(text) if cap else text
+            changes["text"] = text
+            if event.kind == "tool_result":
+                changes["text"] = capped[id(text)] = cap_output(text)
         if event.tool_input:
             given = self._given.setdefault(event.call_id, {}) if event.call_id else None
             changes["tool_input"] = self._fields(event.tool_input, {}, given)
@@ -95,9 +98,20 @@ class _Cleaner:
                 self._printing.add(event.call_id)
         if event.extras:
             extras = self._fields(event.extras, copies, None)
-            changes["extras"] = {k: cap_output(v) if isinstance(v, str) else v
-                                 for k, v in extras.items()}
+            changes["extras"] = {k: capped.get(id(v)) or cap_output(v) if isinstance(v, str)
+                                 else v for k, v in extras.items()}
         return dataclasses.replace(event, **changes) if changes else event
+
+    def amended(self, event: Event, changes: dict[str, Any]) -> Event:
+        """A reader's later change to an event (a merged message's joined text, a compaction's
+        summary), cleaned like the event was; cleaning clean text again changes nothing."""
+        if isinstance(changes.get("text"), str):
+            text, found = clean_text_with_counts(changes["text"])
+            self.counts.update(found)
+            changes["text"] = cap_output(text) if event.kind == "tool_result" else text
+        if isinstance(changes.get("extras"), Mapping):
+            changes["extras"] = self._fields(changes["extras"], {}, None)
+        return dataclasses.replace(event, **changes)
 
     def _printed_secret(self, event: Event) -> Event:
         """The whole output of a secret-printing command goes (module docstring)."""
@@ -141,6 +155,15 @@ def clean_event(event: Event, counts: Counter[str]) -> Event:
     cleaned = cleaner.event(event)
     counts.update(cleaner.counts)
     return cleaned
+
+
+def read_cleaned(path: str, agent: str, start_offset: int = 0,
+                 **options: Any) -> tuple[Transcript, Counter[str]]:
+    """Read and clean in one pass (``events.cleaning``): the raw events are never all held."""
+    from claimgraph.capture.readers import read_transcript
+    with cleaning(_Cleaner()) as cleaner:
+        transcript = read_transcript(path, agent, start_offset, **options)
+    return transcript, cleaner.counts
 
 
 def clean_transcript(transcript: Transcript) -> tuple[Transcript, Counter[str]]:

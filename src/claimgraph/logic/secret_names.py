@@ -21,6 +21,7 @@ colon, a short lowercase word ("the token: we rotate it").
 
 from __future__ import annotations
 
+import functools
 import re
 
 STRONG_ENDINGS = ("password", "passwd", "passphrase", "pass", "pwd", "secret", "secrets",
@@ -62,6 +63,7 @@ def _holds_secret_word(word: str) -> bool:
     return word not in NOT_SECRET_WORDS and any(w in word for w in SECRET_WORDS)
 
 
+@functools.lru_cache(maxsize=4096)
 def name_strength(name: str) -> int:
     """2 strong, 1 weak, 0 not a secret's name (module docstring)."""
     words = words_of(name)
