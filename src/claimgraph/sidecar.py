@@ -97,6 +97,8 @@ class Sidecars:
     version_file = _sidecar(".version", 'the stamp {"format", "version"}')
     spool_dir = _sidecar(".spool", "hook payloads not yet captured")
     daemon_pid = _sidecar(".daemon.pid", "the daemon's pid and start time")
+    crash_log = _sidecar(".crash.log", "tracebacks of unexpected errors (rotated like the logs)")
+    capture_failures = _sidecar(".capture-failures.json", "sessions whose capture failed")
 
     # --- version stamp -----------------------------------------------------------------
     def write_version_stamp(self, fmt: int = STORE_FORMAT) -> None:

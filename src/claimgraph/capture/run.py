@@ -36,6 +36,7 @@ import structlog
 
 from claimgraph import lease
 from claimgraph.capture.events import Transcript
+from claimgraph.capture.links import check_transcript_link
 from claimgraph.capture.project import Project, normalize_remote, resolve_project
 from claimgraph.capture.readers import detect_format, open_transcript
 from claimgraph.capture.segment import read_cleaned, segment_header, segment_lines, write_segment
@@ -45,6 +46,7 @@ from claimgraph.core.vocabulary import seed
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import predicates as P
 from claimgraph.logic.admission import HARD_RULES, admission_ctx, screen_candidates
+from claimgraph.logic.redact import replace_surrogates
 from claimgraph.sidecar import Sidecars
 from claimgraph.store.open import open_store
 
@@ -73,6 +75,7 @@ class Request:
     spool: str | None = None
     spool_bytes: bytes | None = None
     extractor: str = "builtin"
+    link_target: str | None = None  # where a symlinked transcript led (said in the report)
 
     @property
     def mark_key(self) -> str:
@@ -118,25 +121,41 @@ def read_spool(path: str) -> tuple[dict[str, Any], bytes]:
 
 
 def make_request(transcript: str | None, *, agent: str | None = None, session: str | None = None,
-                 cwd: str | None = None, spool: str | None = None,
-                 extractor: str = "builtin") -> Request:
+                 cwd: str | None = None, spool: str | None = None, extractor: str = "builtin",
+                 environ: Mapping[str, str] | None = None) -> Request:
     """Arguments win over the spool payload; the agent is sniffed and the session defaults to
-    the transcript's file name (Claude Code names files after the session id)."""
+    the transcript's file name (Claude Code names files after the session id). A symlink out
+    of the agent's transcript directories is refused (``capture.links``)."""
     payload, raw = read_spool(spool) if spool else ({}, None)
     path = transcript or _text(payload.get("transcript_path"))
+    if not path and spool:
+        _give_up_spool(spool, payload)
     if not path:
         raise ClaimgraphError("transcript-missing", "no transcript to capture",
                               hint="pass TRANSCRIPT, or --spool FILE naming a transcript_path",
                               spool=spool)
     path = os.path.abspath(path)
+    target = check_transcript_link(path, os.environ if environ is None else environ)
     open_transcript(path).close()  # fail on a missing or unreadable file before the store opens
     agent = agent or _text(payload.get("agent")) or detect_format(path)
     session = session or _text(payload.get("session_id")) or Path(path).stem
-    return Request(path, agent, session, cwd or _text(payload.get("cwd")), spool, raw, extractor)
+    return Request(path, agent, session, cwd or _text(payload.get("cwd")), spool, raw, extractor,
+                   target)
 
 
 def _text(value: Any) -> str | None:
-    return value.strip() or None if isinstance(value, str) else None
+    return replace_surrogates(value.strip()) or None if isinstance(value, str) else None
+
+
+def _give_up_spool(spool: str, payload: Mapping[str, Any]) -> None:
+    """A payload naming no transcript can never be captured: retrying it forever helps no
+    one, so it is removed, and the log line keeps what it said."""
+    Path(spool).unlink(missing_ok=True)
+    fields = {k: payload.get(k) for k in ("agent", "session_id", "hook_event_name", "cwd")}
+    log.warning("capture.spool-given-up", spool=spool, reason="no transcript_path", **fields)
+    raise ClaimgraphError("spool-hopeless", f"spool file {spool} names no transcript: removed",
+                          hint="nothing to capture; the agent's hook sent no transcript_path",
+                          spool=spool)
 
 
 # --- the pass ---------------------------------------------------------------------------------
@@ -376,6 +395,8 @@ def _report(request: Request, transcript: Transcript, mark: Mapping[str, Any] | 
     warnings = [f"{Path(w.source_file).name}:{w.line}: {w.reason}" for w in transcript.warnings]
     if len(warnings) > MAX_WARNINGS:
         warnings = warnings[:MAX_WARNINGS] + [f"… and {len(warnings) - MAX_WARNINGS} more"]
+    if request.link_target:
+        warnings.insert(0, f"{request.transcript} is a symlink to {request.link_target}")
     return {"status": None, "agent": request.agent, "session": request.session,
             "transcript": request.transcript, "project": None, "episode": None,
             "segment": {"from": transcript.start_offset, "to": transcript.end_offset,

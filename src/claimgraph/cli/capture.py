@@ -14,11 +14,14 @@ import os
 import sys
 import time
 import traceback
+from pathlib import Path
 from typing import Any
 
 import structlog
 
 from claimgraph.capture.events import AGENTS
+from claimgraph.capture.failures import MAX_FAILURES, TRANSIENT_TYPES, FailureLedger, is_poisoned
+from claimgraph.daemon.rotate import append_rotated
 from claimgraph.cli.context import Context
 from claimgraph.cli.output import emit_error
 from claimgraph.errors import ClaimgraphError
@@ -46,6 +49,8 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--spool", metavar="FILE", help="a hook payload; removed after success")
     p.add_argument("--extractor", help="which extractor (default: the extractor setting)")
     p.add_argument("--no-curate", action="store_true", help="do not start the curator")
+    p.add_argument("--retry", metavar="SESSION", help="capture a session given up after "
+                   f"{MAX_FAILURES} failures (poisoned) again, from its recorded transcript")
     p.set_defaults(command="capture")
     p = sub.add_parser(
         "curate", parents=[common], help="run the curator: consolidate (decay and audit to come)",
@@ -66,24 +71,92 @@ def run_capture(ctx: Context, args: argparse.Namespace) -> int:
 
     started = time.monotonic()
     context = {"agent": args.agent, "session": args.session, "spool": args.spool}
-    run_id = None
+    run_id, ledger, request = None, None, None
     try:
         run_id = _background_logging(ctx, "cap-")
+        ledger = FailureLedger(ctx.db_path)
         extractor = args.extractor or ctx.settings.value("extractor")
-        request = run.make_request(args.transcript, agent=args.agent, session=args.session,
-                                   cwd=args.cwd, spool=args.spool, extractor=extractor)
+        request = _request(run, ledger, args, extractor, ctx.environ)
         context.update(agent=request.agent, session=request.session,
                        transcript=request.transcript)
+        if not args.retry and is_poisoned(ledger.get(request.mark_key)):
+            return _print(_log_record("capture.report", run_id, _poisoned(request, ledger)))
         report = run.capture(request, _options(ctx, run))
     except ClaimgraphError as err:
         if err.type == "spool-missing":
             return _print(_log_record("capture.report", run_id, {
                 "status": "spool-gone", **context, "warnings": [err.message]}))
-        return _fail(err.to_dict(), {"run_id": run_id, **context}, started)
+        if err.type == "spool-hopeless":
+            return _print(_log_record("capture.report", run_id, {
+                "status": "spool-given-up", **context, "warnings": [err.message]}))
+        return _fail(err.to_dict(), {"run_id": run_id, **context}, started,
+                     _count_failure(ledger, request, err.type, err.message))
     except Exception as err:  # a bug: still one JSON line, the traceback in the crash file
-        return _fail(_crash(ctx, err), {"run_id": run_id, **context}, started)
+        error = _crash(ctx, err)
+        return _fail(error, {"run_id": run_id, **context}, started,
+                     _count_failure(ledger, request, error["type"], error["error"]))
+    _forget_failures(ledger, request)
     report["curator"] = _start_curator(ctx, args, report)
     return _print(_log_record("capture.report", run_id, report))
+
+
+def _request(run: Any, ledger: FailureLedger, args: argparse.Namespace, extractor: str,
+             environ: Any) -> Any:
+    """The request from the arguments; with ``--retry``, from the failed capture's record."""
+    recorded: dict[str, Any] = {}
+    if args.retry:
+        found = ledger.for_session(args.retry)
+        if not found and not args.transcript:
+            raise ClaimgraphError("retry-unknown", f"no failed capture of session {args.retry} "
+                                  "is recorded", hint="`claimgraph status` lists the poisoned "
+                                  "sessions; or pass the TRANSCRIPT to capture")
+        if found:
+            key, recorded = found[0]
+            ledger.clear(key)
+            structlog.get_logger("claimgraph.capture").info(
+                "capture.retry", key=key, failures=recorded.get("failures"))
+    return run.make_request(
+        args.transcript or recorded.get("transcript"), agent=args.agent or recorded.get("agent"),
+        session=args.session or recorded.get("session") or (args.retry if args.transcript else None),
+        cwd=args.cwd or recorded.get("cwd"), spool=args.spool, extractor=extractor,
+        environ=environ)
+
+
+def _poisoned(request: Any, ledger: FailureLedger) -> dict[str, Any]:
+    """A poisoned session is not tried again on its own: say so, and how to retry it."""
+    entry = ledger.get(request.mark_key) or {}
+    if request.spool:
+        Path(request.spool).unlink(missing_ok=True)  # its request is in the ledger
+    message = (f"session {request.session} failed to capture {entry.get('failures')} times "
+               f"(last: {entry.get('last_error')}); it is no longer retried: run "
+               f"`claimgraph capture --retry {request.session}` once the cause is fixed")
+    structlog.get_logger("claimgraph.capture").warning("capture.poisoned", key=request.mark_key)
+    return {"status": "poisoned", "agent": request.agent, "session": request.session,
+            "transcript": request.transcript, "warnings": [message]}
+
+
+def _count_failure(ledger: FailureLedger | None, request: Any, error_type: str,
+                   message: str) -> dict[str, Any]:
+    """Record the failure against its session; what the error line says about it."""
+    if ledger is None or request is None or error_type in TRANSIENT_TYPES:
+        return {}
+    fields = {"agent": request.agent, "session": request.session,
+              "transcript": request.transcript, "cwd": request.cwd}
+    try:
+        entry = ledger.record(request.mark_key, fields, error_type, message, time.time())
+    except OSError as exc:
+        return {"failure_count": f"not recorded: {exc}"}
+    return {"failures": entry["failures"], "poisoned": entry["poisoned"],
+            "next_try_at": to_iso(int(entry["next_try_at"] * 1000))}
+
+
+def _forget_failures(ledger: FailureLedger | None, request: Any) -> None:
+    if ledger is not None and request is not None:
+        try:
+            ledger.clear(request.mark_key)
+        except OSError as exc:
+            structlog.get_logger("claimgraph.capture").warning(
+                "capture.ledger-unwritable", error=str(exc))
 
 
 def _options(ctx: Context, run: Any) -> Any:
@@ -171,11 +244,13 @@ def _log_record(event: str, run_id: str | None, fields: dict[str, Any],
     return {**head, **fields}
 
 
-def _fail(error: dict[str, Any], context: dict[str, Any], started: float) -> int:
-    """The one JSON error line: what failed, what to do, which session, how long it took."""
+def _fail(error: dict[str, Any], context: dict[str, Any], started: float,
+          counted: dict[str, Any] | None = None) -> int:
+    """The one JSON error line: what failed, what to do, which session, how long it took,
+    and how often this session has failed (``poisoned`` once it is given up)."""
     known = {k: v for k, v in context.items() if v is not None and k != "run_id"}
     line = _log_record("capture.failed", context.get("run_id"), {
-        "status": "error", **known, **error,
+        "status": "error", **known, **error, **(counted or {}),
         "duration_ms": round((time.monotonic() - started) * 1000)}, level="error")
     if context.get("spool"):
         line["spool_kept"] = os.path.exists(context["spool"])
@@ -190,9 +265,8 @@ def _crash(ctx: Context, err: Exception) -> dict[str, Any]:
     from claimgraph.logic.redact import redact
     path = ctx.crash_path()
     try:
-        with open(path, "a", encoding="utf-8") as crash:
-            crash.write(redact(f"--- capture {to_iso(time.time_ns() // 1_000_000)}\n"
-                               f"{_short_traceback()}"))
+        append_rotated(path, redact(f"--- capture {to_iso(time.time_ns() // 1_000_000)}\n"
+                                    f"{_short_traceback()}"))
         where = f"the traceback is in {path}"
     except OSError:
         where = "the traceback could not be saved"

@@ -37,7 +37,8 @@ def render(report: dict[str, Any], now_ms: int) -> list[str]:
     rows = [("store", _store_line(report["store"])),
             ("capture", _run_line(report["last_capture"], now_ms)),
             ("curation", _run_line(report["last_curation"], now_ms)),
-            ("failures", _failures_line(report["failures"]))]
+            ("failures", _failures_line(report["failures"])),
+            ("poisoned", _poisoned_line(report["poisoned"]))]
     rows += [(f"{name} lease", _lease_line(held)) for name, held in report["leases"].items()]
     rows.append(("daemon", _daemon_line(report["daemon"])))
     rows += [("hooks", f"{agent}: {_hooks_line(hooks)}")
@@ -80,6 +81,13 @@ def _failures_line(failures: dict[str, Any]) -> str:
         return "none in the last 24 hours"
     where = ", ".join(f"{n} in {log}" for log, n in failures["by_log"].items())
     return f"{failures['count']} in the last 24 hours ({where}): `{failures['command']}`"
+
+
+def _poisoned_line(poisoned: list[dict[str, Any]]) -> str:
+    if not poisoned:
+        return "no session given up"
+    return f"{plural(len(poisoned), 'session')} given up: " + ", ".join(
+        f"{p['session']} ({p['failures']} failures)" for p in poisoned)
 
 
 def _lease_line(held: dict[str, Any]) -> str:

@@ -23,12 +23,14 @@ from filelock import FileLock
 from claimgraph.sidecar import Sidecars
 
 GUARD_TIMEOUT_S = 5.0
+CRASH_LOG_MAX_BYTES = 1024 * 1024
+CRASH_LOG_KEEP = 3
 
 
 def sidecar_logs(db: Path | str) -> list[Path]:
-    """Every log beside the store: capture, curate, daemon."""
+    """Every log beside the store: capture, curate, daemon, and the crash log."""
     sidecars = Sidecars(db)
-    return [sidecars.capture_log, sidecars.curate_log, sidecars.daemon_log]
+    return [sidecars.capture_log, sidecars.curate_log, sidecars.daemon_log, sidecars.crash_log]
 
 
 def generation(log: Path, n: int) -> Path:
@@ -49,6 +51,20 @@ def rotate_if_large(log: Path, max_bytes: int, keep: int) -> bool:
 def rotate_all(logs: Iterable[Path], max_bytes: int, keep: int) -> list[str]:
     """Rotate each log that grew too large; the names of those rotated."""
     return [log.name for log in logs if rotate_if_large(log, max_bytes, keep)]
+
+
+def append_rotated(log: Path, text: str, max_bytes: int = CRASH_LOG_MAX_BYTES,
+                   keep: int = CRASH_LOG_KEEP) -> None:
+    """Append ``text`` to a log written rarely but in bulk (the crash log), rotating it first
+    when it is large, so it stays bounded even where no daemon rotates it."""
+    log.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        rotate_if_large(log, max_bytes, keep)
+    except Exception:  # a busy rotation guard costs nothing but a larger log
+        pass
+    fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    with os.fdopen(fd, "a", encoding="utf-8") as out:
+        out.write(text)
 
 
 def _shift(log: Path, keep: int) -> None:
