@@ -117,8 +117,9 @@ def _open_target(mode: str, log_path: str | os.PathLike[str] | None) -> IO[str] 
     """Append mode, so concurrent processes never clobber each other's lines."""
     if mode != "json" or log_path is None:
         return None
-    os.makedirs(os.path.dirname(os.path.abspath(log_path)), exist_ok=True)
-    return open(log_path, "a", encoding="utf-8")
+    from claimgraph.private import open_private, private_dir
+    private_dir(os.path.dirname(os.path.abspath(log_path)))
+    return open_private(log_path)
 
 
 def reset_logging() -> None:

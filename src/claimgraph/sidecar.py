@@ -19,6 +19,7 @@ from typing import Any, Mapping
 
 from claimgraph import STORE_FORMAT, __version__
 from claimgraph.errors import ClaimgraphError
+from claimgraph.private import private_dir
 
 _EVIDENCE_NAME = re.compile(r"(?:sha256-)?([0-9a-f]{64})")
 
@@ -106,7 +107,7 @@ class Sidecars:
         text = json.dumps({"format": fmt, "version": __version__}) + "\n"
         if self.version_file.exists() and self.version_file.read_text(encoding="utf-8") == text:
             return
-        self.db.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.db.parent)
         atomic_write_text(self.version_file, text)
 
     def check_version_stamp(self, supported: int = STORE_FORMAT) -> dict[str, Any] | None:
@@ -136,7 +137,7 @@ class Sidecars:
         name = "sha256-" + hashlib.sha256(data).hexdigest()
         path = self.evidence_dir / name
         if not path.exists():
-            self.evidence_dir.mkdir(parents=True, exist_ok=True)
+            private_dir(self.evidence_dir)
             atomic_write_text(path, text)
         return name
 

@@ -25,6 +25,7 @@ from typing import Any, Mapping
 
 from filelock import FileLock, Timeout
 
+from claimgraph.private import private_dir
 from claimgraph.sidecar import Sidecars, atomic_write_text, read_json_object
 
 MAX_FAILURES = 5
@@ -127,6 +128,5 @@ def _write(path: Path, entries: Mapping[str, Any]) -> None:
     if not entries:
         path.unlink(missing_ok=True)
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     atomic_write_text(path, json.dumps(entries, ensure_ascii=False, indent=1, sort_keys=True))
-    os.chmod(path, 0o600)

@@ -38,6 +38,7 @@ from claimgraph.capture.events import Event, Transcript, cleaning
 from claimgraph.logic.clean import clean_text_with_counts
 from claimgraph.logic.redact import is_secret_name, placeholder, redact_value
 from claimgraph.logic.secret_blocks import SECRET_PRINTING_COMMAND
+from claimgraph.private import private_dir
 
 SEGMENT_FORMAT = 1
 MAX_OUTPUT_CHARS = 12_000
@@ -210,7 +211,7 @@ def write_segment(evidence_dir: Path, lines: Iterable[str]) -> str:
     bytes; an existing copy is never rewritten; temp file + rename), but the text is never
     held whole: a 50 MB transcript's segment would otherwise cost several copies of itself.
     """
-    evidence_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(evidence_dir)
     digest = hashlib.sha256()
     handle, temp = tempfile.mkstemp(dir=evidence_dir, prefix=".segment.", suffix=".tmp")
     try:

@@ -27,6 +27,7 @@ from claimgraph.cli import logs as logs_cli, status as status_cli
 from claimgraph.cli.context import Context
 from claimgraph.cli.output import emit_error
 from claimgraph.errors import ClaimgraphError
+from claimgraph.private import open_private, private_dir, restrict_umask
 
 GROUPS = (init, facts, search, entity, predicates, evidence, portable, info, demo, capture,
           hooks, audit, memory_context, logs_cli, status_cli, daemon_cli)
@@ -89,6 +90,7 @@ def build_parser() -> Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    restrict_umask()  # whatever this command (or a child it starts) creates is private
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         args = build_parser().parse_args(argv)
@@ -150,8 +152,8 @@ def report_crash(err: Exception, ctx: Context, argv: list[str]) -> int:
     report = redact(f"--- {stamp} claimgraph {__version__} (format {STORE_FORMAT}), "
                     f"python {sys.version.split()[0]}\nargv: {argv}\n{traceback.format_exc()}")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a", encoding="utf-8") as crash:
+        private_dir(path.parent)
+        with open_private(path) as crash:
             crash.write(report)
         where = f"details in {path}"
     except OSError:

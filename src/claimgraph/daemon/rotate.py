@@ -20,6 +20,7 @@ from typing import Iterable
 
 from filelock import FileLock
 
+from claimgraph.private import private_dir
 from claimgraph.sidecar import Sidecars
 
 GUARD_TIMEOUT_S = 5.0
@@ -41,7 +42,7 @@ def rotate_if_large(log: Path, max_bytes: int, keep: int) -> bool:
     """Rotate ``log`` when it holds ``max_bytes`` or more; True when it was rotated."""
     if _size(log) < max(1, max_bytes):
         return False
-    with FileLock(f"{log}.rotate.lock", timeout=GUARD_TIMEOUT_S):
+    with FileLock(f"{log}.rotate.lock", timeout=GUARD_TIMEOUT_S, mode=0o600):
         if _size(log) < max(1, max_bytes):  # another rotator got here first
             return False
         _shift(log, max(1, keep))
@@ -57,7 +58,7 @@ def append_rotated(log: Path, text: str, max_bytes: int = CRASH_LOG_MAX_BYTES,
                    keep: int = CRASH_LOG_KEEP) -> None:
     """Append ``text`` to a log written rarely but in bulk (the crash log), rotating it first
     when it is large, so it stays bounded even where no daemon rotates it."""
-    log.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    private_dir(log.parent)
     try:
         rotate_if_large(log, max_bytes, keep)
     except Exception:  # a busy rotation guard costs nothing but a larger log

@@ -35,6 +35,7 @@ from claimgraph.errors import ClaimgraphError
 from claimgraph.daemon import DaemonSettings
 from claimgraph.hooks.install import claude_config_dir
 from claimgraph.llm import TEMP_PREFIX, kill_tree
+from claimgraph.private import open_private, private_dir
 from claimgraph.sidecar import Sidecars
 from claimgraph.store.open import open_store
 
@@ -216,8 +217,8 @@ class Sweeper:
     def _capture(self, candidate: Candidate) -> str:
         """Run one capture child; its report line goes to the capture log like any other."""
         logfile = Sidecars(self.db).capture_log
-        logfile.parent.mkdir(parents=True, exist_ok=True)
-        with open(logfile, "ab") as errors:
+        private_dir(logfile.parent)
+        with open_private(logfile, "ab") as errors:
             self._child = subprocess.Popen(
                 candidate.argv(self.db), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                 stderr=errors, start_new_session=True, close_fds=True, cwd="/", env=self.environ)

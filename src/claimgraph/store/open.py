@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import structlog
+
 from claimgraph.errors import ClaimgraphError
+from claimgraph.private import private_dir, tighten_store
 from claimgraph.sidecar import Sidecars
 from claimgraph.store.memory import MemoryStore
 from claimgraph.store.sqlite import SqliteStore
 
 MEMORY = ":memory:"
+log = structlog.get_logger("claimgraph.store")
 
 
 def open_store(db_path: Path | str, *, create: bool = True) -> SqliteStore:
@@ -35,16 +39,25 @@ def open_store(db_path: Path | str, *, create: bool = True) -> SqliteStore:
     sidecars = Sidecars(path)
     sidecars.check_version_stamp()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
     except OSError as error:
         raise _unwritable(path, error) from None
-    store = SqliteStore(path)
+    store = SqliteStore(path)  # refuses another program's database before touching it
+    _tighten(path)
     try:
         sidecars.write_version_stamp()
     except OSError as error:
         store.close()
         raise _unwritable(path, error) from None
     return store
+
+
+def _tighten(path: Path) -> None:
+    """Files an older claimgraph (or a loose umask) left readable by others are made private,
+    and each change is logged (``claimgraph.private``)."""
+    for change in tighten_store(path):
+        log.warning("store.permissions-tightened", **change,
+                    reason="the store holds transcript excerpts: private to its owner")
 
 
 def _unwritable(path: Path, error: OSError) -> ClaimgraphError:

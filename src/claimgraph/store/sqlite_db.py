@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from claimgraph.errors import ClaimgraphError
+from claimgraph.private import create_private_file
 from claimgraph.store import sqlite_schema as schema
 
 BUSY_TIMEOUT_MS = 10_000
@@ -37,6 +38,8 @@ class SqliteDb:
         self._before_commit, self._on_stale = before_commit, on_stale
         if not self.in_memory:
             schema.check_file(Path(self.path))
+            self._check_identity()
+            _create_private(Path(self.path))
         try:
             self._conn = sqlite3.connect(self.path, isolation_level=None, cached_statements=512)
         except sqlite3.DatabaseError as error:
@@ -50,6 +53,24 @@ class SqliteDb:
         except BaseException:
             self._conn.close()
             raise
+
+    def _check_identity(self) -> None:
+        """Another program's database must be refused before anything changes it (switching
+        it to WAL, creating our files beside it): so an existing file is first read through
+        a read-only connection."""
+        path = Path(self.path)
+        if not path.exists() or path.stat().st_size == 0:
+            return
+        try:
+            reader = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
+        except sqlite3.DatabaseError as error:
+            raise self._translate(error) from error
+        try:
+            schema.schema_version(reader, self.path)
+        except sqlite3.DatabaseError as error:
+            raise self._translate(error) from error
+        finally:
+            reader.close()
 
     def _configure(self) -> None:
         """WAL lets readers run beside the writer; NORMAL is durable enough under WAL."""
@@ -191,6 +212,14 @@ class SqliteDb:
     def close(self) -> None:
         """Close the connection; the last one out folds the WAL back into the file."""
         self._conn.close()
+
+
+def _create_private(path: Path) -> None:
+    """A new store file starts 0600; SQLite gives its WAL and SHM the same mode."""
+    try:
+        create_private_file(path)
+    except OSError:
+        pass  # SQLite reports what is wrong with the place, in its own words
 
 
 _KIND_BY_CODE = {11: "corrupt", 26: "corrupt", 5: "busy", 6: "busy", 14: "cantopen"}
