@@ -29,7 +29,7 @@ LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNI
           "error": logging.ERROR, "critical": logging.CRITICAL}
 _METHOD_LEVELS = {"warn": "warning", "exception": "error", "fatal": "critical", "msg": "info"}
 
-_open_log: IO[str] | None = None
+_open_log: Any = None
 
 
 def add_level(_logger: Any, method_name: str, event_dict: EventDict) -> EventDict:
@@ -113,13 +113,40 @@ def configure_logging(mode: str, log_path: str | os.PathLike[str] | None = None,
         previous.close()
 
 
-def _open_target(mode: str, log_path: str | os.PathLike[str] | None) -> IO[str] | None:
+def _open_target(mode: str, log_path: str | os.PathLike[str] | None) -> Any:
     """Append mode, so concurrent processes never clobber each other's lines."""
     if mode != "json" or log_path is None:
         return None
     from claimgraph.private import open_private, private_dir
     private_dir(os.path.dirname(os.path.abspath(log_path)))
-    return open_private(log_path)
+    return LossyFile(open_private(log_path))
+
+
+class LossyFile:
+    """A log file whose writes never raise: on a full disk the command goes on and loses
+    log lines (counted in ``lost``), rather than dying of its own logging."""
+
+    def __init__(self, handle: IO[str]) -> None:
+        self.handle, self.lost = handle, 0
+
+    def write(self, text: str) -> int:
+        try:
+            return self.handle.write(text)
+        except (OSError, ValueError):
+            self.lost += 1
+            return 0
+
+    def flush(self) -> None:
+        try:
+            self.handle.flush()
+        except (OSError, ValueError):
+            self.lost += 1
+
+    def close(self) -> None:
+        try:
+            self.handle.close()
+        except OSError:
+            pass
 
 
 def reset_logging() -> None:

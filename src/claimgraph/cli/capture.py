@@ -24,7 +24,7 @@ from claimgraph.capture.failures import MAX_FAILURES, TRANSIENT_TYPES, FailureLe
 from claimgraph.daemon.rotate import append_rotated
 from claimgraph.cli.context import Context
 from claimgraph.cli.output import emit_error
-from claimgraph.errors import ClaimgraphError
+from claimgraph.errors import ClaimgraphError, disk_full, is_disk_full
 from claimgraph.logic.timeutil import to_iso
 from claimgraph.logsetup import configure_logging
 
@@ -92,7 +92,8 @@ def run_capture(ctx: Context, args: argparse.Namespace) -> int:
         return _fail(err.to_dict(), {"run_id": run_id, **context}, started,
                      _count_failure(ledger, request, err.type, err.message))
     except Exception as err:  # a bug: still one JSON line, the traceback in the crash file
-        error = _crash(ctx, err)
+        error = (disk_full(err.filename or ctx.db_path.parent).to_dict() if is_disk_full(err)
+                 else _crash(ctx, err))  # a full disk is no bug: the spool stays for later
         return _fail(error, {"run_id": run_id, **context}, started,
                      _count_failure(ledger, request, error["type"], error["error"]))
     _forget_failures(ledger, request)

@@ -26,7 +26,7 @@ from claimgraph.cli import memory_context
 from claimgraph.cli import logs as logs_cli, status as status_cli
 from claimgraph.cli.context import Context
 from claimgraph.cli.output import emit_error
-from claimgraph.errors import ClaimgraphError
+from claimgraph.errors import ClaimgraphError, disk_full, is_disk_full
 from claimgraph.private import open_private, private_dir, restrict_umask
 
 GROUPS = (init, facts, search, entity, predicates, evidence, portable, info, demo, capture,
@@ -109,10 +109,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `claimgraph dump | head`: the reader left; not our failure
         silence_stdout()
         return EXIT_FAILED
+    except OSError as err:
+        if not is_disk_full(err):
+            return report_crash(err, ctx, argv)
+        return report_error(disk_full(err.filename or _store_dir(ctx)), ctx.json)
     except Exception as err:  # the last line of defence: anything here is a bug
         return report_crash(err, ctx, argv)
     finally:
         ctx.close()
+
+
+def _store_dir(ctx: Context) -> str | None:
+    try:
+        return str(ctx.db_path.parent)
+    except ClaimgraphError:
+        return None
 
 
 def silence_stdout() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import structlog
 
-from claimgraph.errors import ClaimgraphError
+from claimgraph.errors import ClaimgraphError, disk_full, is_disk_full
 from claimgraph.private import private_dir, tighten_store
 from claimgraph.sidecar import Sidecars
 from claimgraph.store.memory import MemoryStore
@@ -42,7 +42,8 @@ def open_store(db_path: Path | str, *, create: bool = True) -> SqliteStore:
         private_dir(path.parent)
     except OSError as error:
         raise _unwritable(path, error) from None
-    store = SqliteStore(path)  # refuses another program's database before touching it
+    # refuses another program's database before touching it; a reader survives a full disk
+    store = SqliteStore(path, snapshot_when_full=not create)
     _tighten(path)
     try:
         sidecars.write_version_stamp()
@@ -61,6 +62,8 @@ def _tighten(path: Path) -> None:
 
 
 def _unwritable(path: Path, error: OSError) -> ClaimgraphError:
+    if is_disk_full(error):
+        return disk_full(error.filename or path.parent)
     return ClaimgraphError(
         "store-unopenable", f"cannot set up the store {path}: {error.strerror or error}",
         hint="check that the directory is writable, or choose another --db", path=str(path))

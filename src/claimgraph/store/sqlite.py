@@ -37,13 +37,14 @@ class SqliteStore:
     """A claimgraph store in one SQLite file (or ``":memory:"``)."""
 
     def __init__(self, path: str | Path = ":memory:",
-                 migrations: Sequence[Sequence[str]] = schema.MIGRATIONS) -> None:
+                 migrations: Sequence[Sequence[str]] = schema.MIGRATIONS, *,
+                 snapshot_when_full: bool = False) -> None:
         self.path = str(path)
         self._entities: dict[str, Record] = {}
         self._unindexed_after: int | None = None
         self._unindexed_entities: set[str] = set()
         self._db = SqliteDb(path, migrations, before_commit=self._index_pending,
-                            on_stale=self._forget)
+                            on_stale=self._forget, snapshot_when_full=snapshot_when_full)
 
     def _forget(self, rolled_back: bool) -> None:
         """Cached entities may be stale; after a rollback, so are the pending-index notes."""

@@ -10,16 +10,24 @@ sees a raw sqlite3 traceback for an expected failure.
 The owner keeps caches; this class tells it when they may be stale: ``on_stale`` after our
 rollback or another connection's commit (``PRAGMA data_version``), ``before_commit`` to flush
 deferred work into the transaction.
+
+A full disk must not stop a reader: a WAL store with no open connection has no ``-shm``, and
+SQLite cannot make one without space. A reader (``snapshot_when_full``) then opens the file
+as an immutable snapshot, which needs no ``-shm``; that is exact when no ``-wal`` holds
+commits the file lacks (the last connection's close folded it in), and refused otherwise.
 """
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from claimgraph.errors import ClaimgraphError
+import structlog
+
+from claimgraph.errors import ClaimgraphError, disk_full
 from claimgraph.private import create_private_file
 from claimgraph.store import sqlite_schema as schema
 
@@ -30,9 +38,11 @@ class SqliteDb:
     """A migrated, configured connection to one store file (or ``":memory:"``)."""
 
     def __init__(self, path: str | Path, migrations: Sequence[Sequence[str]], *,
-                 before_commit: Callable[[], None], on_stale: Callable[[bool], None]) -> None:
+                 before_commit: Callable[[], None], on_stale: Callable[[bool], None],
+                 snapshot_when_full: bool = False) -> None:
         self.path = str(path)
         self.in_memory = self.path == ":memory:"
+        self.read_only = False
         self.depth = 0
         self._data_version = -1
         self._before_commit, self._on_stale = before_commit, on_stale
@@ -49,10 +59,32 @@ class SqliteDb:
             schema.migrate(self._conn, self.path, migrations)
         except sqlite3.DatabaseError as error:
             self._conn.close()
-            raise self._translate(error) from error
+            failure = self._translate(error)
+            if not (snapshot_when_full and getattr(failure, "type", "") == "disk-full"
+                    and self._snapshot_is_whole()):
+                raise failure from error
+            self._open_snapshot(len(migrations), failure)
         except BaseException:
             self._conn.close()
             raise
+
+    def _snapshot_is_whole(self) -> bool:
+        wal = Path(f"{self.path}-wal")
+        return not wal.exists() or wal.stat().st_size == 0
+
+    def _open_snapshot(self, version: int, failure: Exception) -> None:
+        """The file as it is, read-only and lock-free (module docstring)."""
+        self._conn = sqlite3.connect(_uri(self.path, "mode=ro&immutable=1"), uri=True,
+                                     isolation_level=None, cached_statements=512)
+        try:
+            if schema.schema_version(self._conn, self.path) != version:
+                raise failure
+        except BaseException:
+            self._conn.close()
+            raise
+        self.read_only = True
+        structlog.get_logger("claimgraph.store").warning(
+            "store.read-only-snapshot", path=self.path, reason=str(failure))
 
     def _check_identity(self) -> None:
         """Another program's database must be refused before anything changes it (switching
@@ -61,8 +93,8 @@ class SqliteDb:
         path = Path(self.path)
         if not path.exists() or path.stat().st_size == 0:
             return
-        try:
-            reader = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
+        try:  # immutable: reads the header without locks or a -shm, so nothing is created
+            reader = sqlite3.connect(_uri(self.path, "mode=ro&immutable=1"), uri=True)
         except sqlite3.DatabaseError as error:
             raise self._translate(error) from error
         try:
@@ -113,6 +145,17 @@ class SqliteDb:
     def _translate(self, error: sqlite3.DatabaseError) -> Exception:
         """Expected failures become ClaimgraphErrors; programming errors stay as they are."""
         kind = _failure_kind(error)
+        if kind == "full" or (kind == "ioerr" and _disk_is_full(self.path)):
+            return disk_full(self.path, "SQLite could not grow the store or its journal")
+        if kind == "ioerr":
+            return ClaimgraphError(
+                "store-io-error", f"cannot read or write the store {self.path}: {error}",
+                hint="check the disk; `claimgraph doctor` checks the store", path=self.path)
+        if kind == "readonly":
+            return ClaimgraphError(
+                "store-read-only", f"cannot write the store {self.path}: it is open read-only",
+                hint="the disk may be full, or the file or its directory not writable: free "
+                     "space or fix the permissions, then retry", path=self.path)
         if kind == "corrupt":
             return schema.corrupt(self.path, str(error))
         if kind == "cantopen":
@@ -222,9 +265,24 @@ def _create_private(path: Path) -> None:
         pass  # SQLite reports what is wrong with the place, in its own words
 
 
-_KIND_BY_CODE = {11: "corrupt", 26: "corrupt", 5: "busy", 6: "busy", 14: "cantopen"}
+_KIND_BY_CODE = {11: "corrupt", 26: "corrupt", 5: "busy", 6: "busy", 14: "cantopen",
+                 13: "full", 10: "ioerr", 8: "readonly"}
+#: Below this much free space, an I/O error is the disk being full.
+FULL_BELOW_BYTES = 256 * 1024
 _KIND_BY_WORDING = (("corrupt", ("malformed", "not a database")), ("busy", ("locked", "busy")),
-                    ("cantopen", ("unable to open",)))
+                    ("cantopen", ("unable to open",)), ("full", ("database or disk is full",)),
+                    ("ioerr", ("disk I/O error",)), ("readonly", ("readonly database",)))
+
+
+def _uri(path: str, query: str) -> str:
+    return f"{Path(path).absolute().as_uri()}?{query}"
+
+
+def _disk_is_full(path: str) -> bool:
+    try:
+        return shutil.disk_usage(Path(path).absolute().parent).free < FULL_BELOW_BYTES
+    except OSError:
+        return False
 
 
 def _failure_kind(error: sqlite3.DatabaseError) -> str | None:
