@@ -83,6 +83,11 @@ class SqliteStore:
             self._db.run("INSERT OR REPLACE INTO marks (key, value) VALUES (?, ?)",
                          (key, json.dumps(value)))
 
+    def list_marks(self, prefix: str = "") -> dict[str, Any]:
+        rows = self._db.rows("SELECT key, value FROM marks WHERE substr(key, 1, ?) = ? "
+                             "ORDER BY key", (len(prefix), prefix))
+        return {key: json.loads(value) for key, value in rows}
+
     # --- entities --------------------------------------------------------------------
     def insert_entity(self, entity: Record) -> Record:
         row = rec.entity_record(entity)
