@@ -100,6 +100,7 @@ class Sidecars:
     daemon_pid = _sidecar(".daemon.pid", "the daemon's pid and start time")
     crash_log = _sidecar(".crash.log", "tracebacks of unexpected errors (rotated like the logs)")
     capture_failures = _sidecar(".capture-failures.json", "sessions whose capture failed")
+    damaged = _sidecar(".damaged", "what an integrity check found; while it exists, writes stop")
 
     # --- version stamp -----------------------------------------------------------------
     def write_version_stamp(self, fmt: int = STORE_FORMAT) -> None:

@@ -33,7 +33,8 @@ BACKOFF_BASE_S = 300
 BACKOFF_MAX_S = 6 * 3600
 LOCK_TIMEOUT_S = 5.0
 TRANSIENT_TYPES = frozenset(("store-busy", "store-locked", "capture-contended", "lease-lost",
-                             "transcript-changed", "disk-full", "spool-missing"))
+                             "transcript-changed", "disk-full", "spool-missing",
+                             "store-damaged", "store-io-error", "store-read-only"))
 MAX_ERROR_CHARS = 500
 
 

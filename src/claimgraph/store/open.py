@@ -8,6 +8,7 @@ one forward in a transaction), and the stamp is written last, once the file is k
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import structlog
@@ -38,6 +39,8 @@ def open_store(db_path: Path | str, *, create: bool = True) -> SqliteStore:
             hint="point --db (or CLAIMGRAPH_DB) at a file such as claims.db", path=str(path))
     sidecars = Sidecars(path)
     sidecars.check_version_stamp()
+    if create and sidecars.damaged.exists():
+        raise damaged_store(path, sidecars.damaged)
     try:
         private_dir(path.parent)
     except OSError as error:
@@ -51,6 +54,19 @@ def open_store(db_path: Path | str, *, create: bool = True) -> SqliteStore:
         store.close()
         raise _unwritable(path, error) from None
     return store
+
+
+def damaged_store(path: Path, flag: Path) -> ClaimgraphError:
+    """Writes stop once a check found damage: writing on could spread it."""
+    try:
+        found = json.loads(flag.read_text(encoding="utf-8")).get("problems") or ["?"]
+    except (OSError, ValueError, AttributeError):
+        found = ["see the flag file"]
+    return ClaimgraphError(
+        "store-damaged", f"{path} failed its integrity check ({found[0]}); writes are stopped "
+        "so the damage does not spread", hint="run `claimgraph doctor`: it says what to do "
+        "(`claimgraph doctor --fix` rebuilds the store from its tables)", path=str(path),
+        flag=str(flag))
 
 
 def _tighten(path: Path) -> None:

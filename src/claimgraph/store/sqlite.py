@@ -31,6 +31,7 @@ from claimgraph.store.sqlite_db import SqliteDb
 from claimgraph.store.records import Record
 
 _ENTITY_CACHE_MAX = 50_000
+SEARCH_INDEXES = ("fact_fts", "entity_fts", "episode_fts")
 
 
 class SqliteStore:
@@ -82,6 +83,22 @@ class SqliteStore:
         with self._db.transaction():
             self._db.run("INSERT OR REPLACE INTO marks (key, value) VALUES (?, ?)",
                          (key, json.dumps(value)))
+
+    def check_integrity(self, quick: bool = True, limit: int = 20) -> list[str]:
+        """SQLite's own check (``quick_check``: b-trees and pages, linear and cheap;
+        ``integrity_check``: also every index against its table); the problems, [] if none."""
+        pragma = "quick_check" if quick else "integrity_check"
+        try:
+            found = [row[0] for row in self._db.rows(f"PRAGMA {pragma}({int(limit)})")]
+        except ClaimgraphError as error:
+            return [error.message]
+        problems = [] if found == ["ok"] else found
+        for table in () if quick else SEARCH_INDEXES:  # FTS5 checks its own index
+            try:
+                self._db.run(f"INSERT INTO {table}({table}) VALUES ('integrity-check')")
+            except (ClaimgraphError, sqlite3.DatabaseError) as error:
+                problems.append(f"search index {table}: {error}")
+        return problems
 
     def list_marks(self, prefix: str = "") -> dict[str, Any]:
         rows = self._db.rows("SELECT key, value FROM marks WHERE substr(key, 1, ?) = ? "
