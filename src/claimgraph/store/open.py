@@ -11,8 +11,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import structlog
-
 from claimgraph.errors import ClaimgraphError, disk_full, is_disk_full
 from claimgraph.private import private_dir, tighten_store
 from claimgraph.sidecar import Sidecars
@@ -20,7 +18,6 @@ from claimgraph.store.memory import MemoryStore
 from claimgraph.store.sqlite import SqliteStore
 
 MEMORY = ":memory:"
-log = structlog.get_logger("claimgraph.store")
 
 
 def open_store(db_path: Path | str, *, create: bool = True) -> SqliteStore:
@@ -72,9 +69,13 @@ def damaged_store(path: Path, flag: Path) -> ClaimgraphError:
 def _tighten(path: Path) -> None:
     """Files an older claimgraph (or a loose umask) left readable by others are made private,
     and each change is logged (``claimgraph.private``)."""
-    for change in tighten_store(path):
-        log.warning("store.permissions-tightened", **change,
-                    reason="the store holds transcript excerpts: private to its owner")
+    changes = tighten_store(path)
+    if changes:  # rare: structlog is imported only then (the SessionStart hook opens stores)
+        import structlog
+        for change in changes:
+            structlog.get_logger("claimgraph.store").warning(
+                "store.permissions-tightened", **change,
+                reason="the store holds transcript excerpts: private to its owner")
 
 
 def _unwritable(path: Path, error: OSError) -> ClaimgraphError:

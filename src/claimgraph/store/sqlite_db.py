@@ -25,8 +25,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-import structlog
-
 from claimgraph.errors import ClaimgraphError, disk_full
 from claimgraph.private import create_private_file
 from claimgraph.store import sqlite_schema as schema
@@ -83,6 +81,7 @@ class SqliteDb:
             self._conn.close()
             raise
         self.read_only = True
+        import structlog  # only here: the SessionStart hook opens stores and must stay light
         structlog.get_logger("claimgraph.store").warning(
             "store.read-only-snapshot", path=self.path, reason=str(failure))
 
