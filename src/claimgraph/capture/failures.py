@@ -19,7 +19,6 @@ lock. A ledger that cannot be written is reported in the capture log and costs o
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any, Mapping
 
