@@ -45,3 +45,18 @@ def write_refused(target: str | os.PathLike[str], error: OSError) -> ClaimgraphE
         "store-read-only", f"cannot write {path}: {why} (no write permission in {where})",
         hint=f"make {where} writable for this user, or point --db (or CLAIMGRAPH_DB) at a "
              "writable store; reads still work", path=path)
+def is_disk_full(error: BaseException) -> bool:
+    """An OSError that says the disk (or quota) is full."""
+    import errno
+    codes = {getattr(errno, "ENOSPC", 28), getattr(errno, "EDQUOT", 122)}
+    return isinstance(error, OSError) and error.errno in codes
+
+
+def disk_full(path: Any, detail: str | None = None) -> ClaimgraphError:
+    """The one refusal for a full disk: where, and that nothing already stored was lost."""
+    where = str(path) if path else "the store's directory"
+    return ClaimgraphError(
+        "disk-full", f"disk full at {where}" + (f" ({detail})" if detail else ""),
+        hint="free some space there; nothing stored was lost, and a capture's spool file is "
+             "kept so the next run (or the daemon's sweep) captures the session",
+        path=where)

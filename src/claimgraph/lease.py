@@ -26,6 +26,7 @@ import psutil
 from filelock import FileLock, Timeout
 
 from claimgraph.errors import ClaimgraphError, is_write_refusal, write_refused
+from claimgraph.private import FILE_MODE, open_private, private_dir
 
 DEFAULT_TTL_MS = 30_000
 DEFAULT_WAIT_MS = 5_000
@@ -197,13 +198,14 @@ class Lease:
 
     def _guard(self) -> FileLock:
         """The flock held only for the few milliseconds of one read-check-write."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        return FileLock(f"{self.path}.guard", timeout=GUARD_TIMEOUT_S)
+        private_dir(self.path.parent)
+        return FileLock(f"{self.path}.guard", timeout=GUARD_TIMEOUT_S, mode=FILE_MODE)
 
     def _write(self, record: dict[str, Any]) -> None:
         """Replace the lease file atomically, so readers outside the guard never see half a record."""
         scratch = self.path.with_name(self.path.name + ".tmp")
-        scratch.write_text(json.dumps(record), encoding="utf-8")
+        with open_private(scratch, "w") as out:
+            out.write(json.dumps(record))
         os.replace(scratch, self.path)
 
     def _is_ours(self, holder: dict[str, Any] | None, now: int) -> bool:

@@ -38,6 +38,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import psutil
 
+from claimgraph import private
 from claimgraph.errors import ClaimgraphError
 
 STDOUT_LIMIT = 4 * 1024 * 1024
@@ -233,7 +234,9 @@ def _spawn(argv: list[str], env: dict[str, str], workdir: str) -> subprocess.Pop
     try:
         return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, cwd=workdir, env=env,
-                                start_new_session=True, close_fds=True)
+                                start_new_session=True, close_fds=True,
+                                umask=-1 if private.ORIGINAL_UMASK is None
+                                else private.ORIGINAL_UMASK)  # what the agent writes is its own
     except (FileNotFoundError, PermissionError) as exc:  # vanished since _locate
         raise ClaimgraphError("llm-command-missing", f"cannot start the model command "
                               f"{argv[0]!r}: {exc.strerror or exc}", hint=LLM_CMD_HINT,

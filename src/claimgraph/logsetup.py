@@ -29,7 +29,7 @@ LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNI
           "error": logging.ERROR, "critical": logging.CRITICAL}
 _METHOD_LEVELS = {"warn": "warning", "exception": "error", "fatal": "critical", "msg": "info"}
 
-_open_log: IO[str] | None = None
+_open_log: Any = None
 
 
 def add_level(_logger: Any, method_name: str, event_dict: EventDict) -> EventDict:
@@ -54,6 +54,13 @@ def pid_stamper(pid: Callable[[], int] = os.getpid) -> Processor:
     return add_pid
 
 
+def redact_secrets(_logger: Any, _method: str, event_dict: EventDict) -> EventDict:
+    """No secret reaches a log: every string value is redacted (keys name things; they stay).
+    Imported on first use, so a process that never logs never loads the redactor."""
+    from claimgraph.logic.redact import redact_value
+    return {key: redact_value(value) for key, value in event_dict.items()}
+
+
 def leading_keys_first(_logger: Any, _method: str, event_dict: EventDict) -> EventDict:
     """Put ts, level, event, pid, run_id, session first so raw log lines read left to right."""
     ordered = {key: event_dict[key] for key in LEADING_KEYS if key in event_dict}
@@ -73,7 +80,7 @@ def level_number(level: str) -> int:
 
 def json_processors() -> list[Processor]:
     return [structlog.contextvars.merge_contextvars, add_level, timestamper(), pid_stamper(),
-            structlog.processors.format_exc_info, leading_keys_first,
+            structlog.processors.format_exc_info, redact_secrets, leading_keys_first,
             structlog.processors.JSONRenderer(ensure_ascii=False)]
 
 
@@ -81,7 +88,7 @@ def console_processors() -> list[Processor]:
     """Like the JSON chain minus the pid: a person at a terminal knows which process it is."""
     renderer = structlog.dev.ConsoleRenderer(colors=False, timestamp_key="ts", sort_keys=False)
     return [structlog.contextvars.merge_contextvars, add_level, timestamper(),
-            leading_keys_first, renderer]
+            redact_secrets, leading_keys_first, renderer]
 
 
 def configure_logging(mode: str, log_path: str | os.PathLike[str] | None = None,
@@ -132,12 +139,40 @@ class _Tee:
                 pass
 
 
-def _open_target(mode: str, log_path: str | os.PathLike[str] | None) -> IO[str] | None:
+def _open_target(mode: str, log_path: str | os.PathLike[str] | None) -> Any:
     """Append mode, so concurrent processes never clobber each other's lines."""
     if mode != "json" or log_path is None:
         return None
-    os.makedirs(os.path.dirname(os.path.abspath(log_path)), exist_ok=True)
-    return open(log_path, "a", encoding="utf-8")
+    from claimgraph.private import open_private, private_dir
+    private_dir(os.path.dirname(os.path.abspath(log_path)))
+    return LossyFile(open_private(log_path))
+
+
+class LossyFile:
+    """A log file whose writes never raise: on a full disk the command goes on and loses
+    log lines (counted in ``lost``), rather than dying of its own logging."""
+
+    def __init__(self, handle: IO[str]) -> None:
+        self.handle, self.lost = handle, 0
+
+    def write(self, text: str) -> int:
+        try:
+            return self.handle.write(text)
+        except (OSError, ValueError):
+            self.lost += 1
+            return 0
+
+    def flush(self) -> None:
+        try:
+            self.handle.flush()
+        except (OSError, ValueError):
+            self.lost += 1
+
+    def close(self) -> None:
+        try:
+            self.handle.close()
+        except OSError:
+            pass
 
 
 def reset_logging() -> None:

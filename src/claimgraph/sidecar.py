@@ -19,6 +19,7 @@ from typing import Any, Mapping
 
 from claimgraph import STORE_FORMAT, __version__
 from claimgraph.errors import ClaimgraphError
+from claimgraph.private import private_dir
 
 _EVIDENCE_NAME = re.compile(r"(?:sha256-)?([0-9a-f]{64})")
 
@@ -98,6 +99,9 @@ class Sidecars:
     version_file = _sidecar(".version", 'the stamp {"format", "version"}')
     spool_dir = _sidecar(".spool", "hook payloads not yet captured")
     daemon_pid = _sidecar(".daemon.pid", "the daemon's pid and start time")
+    crash_log = _sidecar(".crash.log", "tracebacks of unexpected errors (rotated like the logs)")
+    capture_failures = _sidecar(".capture-failures.json", "sessions whose capture failed")
+    damaged = _sidecar(".damaged", "what an integrity check found; while it exists, writes stop")
 
     # --- version stamp -----------------------------------------------------------------
     def write_version_stamp(self, fmt: int = STORE_FORMAT) -> None:
@@ -105,7 +109,7 @@ class Sidecars:
         text = json.dumps({"format": fmt, "version": __version__}) + "\n"
         if self.version_file.exists() and self.version_file.read_text(encoding="utf-8") == text:
             return
-        self.db.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.db.parent)
         atomic_write_text(self.version_file, text)
 
     def check_version_stamp(self, supported: int = STORE_FORMAT) -> dict[str, Any] | None:
@@ -135,7 +139,7 @@ class Sidecars:
         name = "sha256-" + hashlib.sha256(data).hexdigest()
         path = self.evidence_dir / name
         if not path.exists():
-            self.evidence_dir.mkdir(parents=True, exist_ok=True)
+            private_dir(self.evidence_dir)
             atomic_write_text(path, text)
         return name
 

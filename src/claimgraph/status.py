@@ -39,6 +39,7 @@ def gather(db: Path, environ: Mapping[str, str], now_ms: int | None = None) -> d
         "last_curation": last_run(paths["curate"], "curate", CURATE_RESULTS, "curate.started"),
         "failures": failures(paths, now_ms),
         "model_extractor": model_problems(paths["capture"], now_ms),
+        "poisoned": poisoned_sessions(db),
         "leases": {"write": lease_section(lease.write_lock_path(db), now_ms),
                    "curate": lease_section(lease.curate_lock_path(db), now_ms)},
         "daemon": daemon_state(db),
@@ -136,6 +137,13 @@ def model_problems(path: Path, now_ms: int) -> dict[str, Any]:
     latest = found[-1] if found else {}
     return {"count": len(found), "by_reason": dict(Counter(str(e.get("reason")) for e in found)),
             "latest": latest.get("message"), "hint": latest.get("hint")}
+def poisoned_sessions(db: Path) -> list[dict[str, Any]]:
+    """Sessions given up after repeated capture failures (``capture.failures``)."""
+    from claimgraph.capture.failures import FailureLedger
+    return [{"session": e.get("session"), "agent": e.get("agent"), "failures": e.get("failures"),
+             "last_error": e.get("last_error"), "transcript": e.get("transcript"),
+             "last_failed_at": to_iso(int(float(e.get("last_failed_at") or 0) * 1000))}
+            for e in FailureLedger(db).poisoned()]
 
 
 def lease_section(path: Path, now_ms: int) -> dict[str, Any]:
@@ -197,6 +205,11 @@ def needs_attention(report: dict[str, Any]) -> list[dict[str, str]]:
                            f"24 hours ({reasons}): those captures stored no model facts; "
                            f"latest: {model['latest']}", model["hint"] or
                            "run `claimgraph logs capture --event capture.model --since 24h`"))
+    for entry in report["poisoned"]:
+        items.append(_item(f"session {entry['session']} failed to capture {entry['failures']} "
+                           f"times and is no longer retried (last: {entry['last_error']})",
+                           f"fix the cause (`claimgraph logs capture --level error`), then run "
+                           f"`claimgraph capture --retry {entry['session']}`"))
     items += _lease_items(report["leases"])
     if report["daemon"]["state"] == "stale":
         items.append(_item("the daemon's pid file names a process that is gone",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ def project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     (root / "app").mkdir(parents=True)
     (root / "app" / "models.py").write_text(MODELS)
+    (root / "pyproject.toml").write_text("[project]\nname = 'app'\n")  # a real project root
     return root
 
 
@@ -119,6 +121,7 @@ def test_conflicts_lists_a_claim_the_audit_found_unsupported(tmp_path, monkeypat
     project = tmp_path / "proj"
     project.mkdir()
     (project / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    (project / "Makefile").write_text("test:\n\tpytest\n")  # a real project root
     monkeypatch.chdir(project)
     assert main(["assert", "mul", "defined-in", "calc.py", "--source-type", "code",
                  "--evidence", "calc.py: `def multiply_numbers(a, b):`"]) == 0
@@ -130,3 +133,31 @@ def test_conflicts_lists_a_claim_the_audit_found_unsupported(tmp_path, monkeypat
     assert main(["conflicts", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [s["verdicts"][0]["verdict"] for s in data["suspect"]] == ["unsupported"]
+
+
+@pytest.mark.parametrize("where", ["/", "~"])
+def test_an_audit_never_takes_the_root_or_home_directory_for_a_project(ok, cli, monkeypatch,
+                                                                      where):
+    """Outside any project the cwd was the root: ``/etc/passwd`` came back "supported"."""
+    home = Path(os.environ["HOME"])
+    (home / "notes.txt").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    cited = "/etc/passwd" if where == "/" else "notes.txt"
+    monkeypatch.chdir("/" if where == "/" else home)
+    ok("assert", "root", "defined-in", cited, "--evidence", f"{cited}: root:x:0:0")
+    result = ok("audit", "--json").json()
+    [check] = result["checks"]
+    assert (check["verdict"], check["reason"], check["content_hash"]) == (
+        "outside-project", "no-project-root", None)
+    refused = cli("audit", "--base", "/" if where == "/" else str(home))
+    assert refused.code == 1 and "cannot be an audit's project root" in refused.err
+
+
+def test_a_session_recorded_in_the_root_directory_cannot_make_the_audit_read_there(
+        ok, tmp_path, capsys):
+    from claimgraph.cli.main import main
+    transcript = tmp_path / "session.jsonl"
+    write_session(transcript, Path("/"))
+    main(["capture", str(transcript), "--no-curate"])
+    capsys.readouterr()
+    checks = ok("audit", "--json").json()["checks"]
+    assert checks and {c["reason"] for c in checks} == {"no-project-root"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -30,7 +31,7 @@ def test_dump_then_load_then_dump_is_byte_identical(story, ok, tmp_path):
     dump_file.write_text(first)
     loaded = ok("--db", str(copy), "load", str(dump_file), "--json").json()
     assert loaded["counts"] == {"predicate": 28, "entity": 3, "episode": 0, "fact": 6,
-                                "evidence": 0}
+                                "evidence": 0, "mark": 0}
     assert ok("--db", str(copy), "dump").out == first
 
 
@@ -158,3 +159,21 @@ def test_evidence_that_does_not_match_its_name_is_refused_before_anything_is_wri
     refused = cli("load", str(backup), "--db", str(tmp_path / "new.db"))
     assert refused.code == 1 and "does not match its content" in one_line(refused.err)
     assert not (tmp_path / "new.db.evidence").exists()
+
+
+def test_a_loaded_store_does_not_capture_a_captured_session_again(ok, tmp_path):
+    """The dump carries the capture high-water marks: re-capturing after a load finds
+    nothing new, instead of a duplicate episode reinforcing every fact again."""
+    import shutil
+    transcript = tmp_path / "session.jsonl"
+    shutil.copy(Path(__file__).resolve().parents[1] / "fixtures" / "transcripts" /
+                "claude-code" / "full-session-four.jsonl", transcript)
+    assert ok("capture", str(transcript), "--no-curate").json()["status"] == "captured"
+    dump = ok("dump").out
+    assert '"record":"mark"' in dump and '"key":"capture:claude-code:' in dump
+    (tmp_path / "store.jsonl").write_text(dump)
+    copy = tmp_path / "copy.db"
+    ok("--db", str(copy), "load", str(tmp_path / "store.jsonl"))
+    again = ok("--db", str(copy), "capture", str(transcript), "--no-curate").json()
+    assert again["status"] == "nothing-new"
+    assert ok("--db", str(copy), "dump").out == dump

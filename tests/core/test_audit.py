@@ -23,6 +23,7 @@ def project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     (root / "app").mkdir(parents=True)
     (root / "app" / "models.py").write_text(SOURCE)
+    (root / "pyproject.toml").write_text("[project]\nname = 'app'\n")  # a real project root
     return root
 
 
@@ -80,7 +81,7 @@ def test_a_permission_error_on_open_is_file_unreadable(project, monkeypatch):
     """The same refusal injected, so the case is covered where the suite runs as root."""
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
-    monkeypatch.setattr("builtins.open", refuse)
+    monkeypatch.setattr(os, "open", refuse)
     assert read_cited(project / "app" / "models.py") == {"status": "unreadable",
                                                          "reason": "permission-denied"}
 
@@ -166,3 +167,26 @@ def test_provenance_of_an_unknown_fact_is_an_error(shell):
     with pytest.raises(ClaimgraphError) as err:
         provenance(shell, "f-nope")
     assert err.value.type == "no-such-fact"
+
+
+def test_a_file_swapped_for_a_link_after_the_check_is_not_read(project, tmp_path):
+    """The path is resolved once and opened as resolved, without following a link: a file
+    replaced by a symlink between the check and the read is refused, not followed."""
+    secret = tmp_path / "outside.txt"
+    secret.write_text("def total(items):\n")
+    path, stopped = locate("app/models.py", project)
+    assert stopped is None and path == (project / "app" / "models.py").resolve()
+    path.unlink()
+    path.symlink_to(secret)
+    assert read_cited(path) == {"status": "outside", "reason": "outside-project"}
+
+
+def test_a_directory_without_git_or_a_project_marker_is_no_audit_root(tmp_path):
+    from claimgraph.core.audit import audit_root
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    environ = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path / "home")}
+    assert audit_root(bare, environ) is None
+    (bare / "go.mod").write_text("module x\n")
+    assert audit_root(bare, environ) == bare.resolve()
+    assert audit_root("/", environ) is None

@@ -171,6 +171,7 @@ def test_decay_and_audit_stages_really_write_through_the_curator(db, curate_proc
     project = tmp_path / "proj"
     project.mkdir()
     (project / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    (project / "pyproject.toml").write_text("[project]\nname = 'calc'\n")
     store = open_store(str(db))
     sh = Shell(store=store, clock=lambda: 1_000)  # asserted long ago: decays below the threshold
     seed(sh)

@@ -7,14 +7,21 @@ of reading as a missing key; and one extractor cannot mutate what the next one s
 
 One flat ``Event`` with a ``kind`` tag (not a class per kind) so that filtering, sorting and
 serializing are the same for all kinds; fields a kind does not use stay at their defaults.
+
+Capture cleans while it reads (``cleaning``): a builder made inside that block passes every
+event through the cleaner as it is added or amended, so a 200 MB transcript's raw text (tool
+outputs before truncation, secrets included) is never held whole, only each event's, once.
+A context variable carries the cleaner so that no reader has to know about cleaning.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping, Protocol
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import from_iso
@@ -105,6 +112,27 @@ class Transcript:
     subagent_offsets: Mapping[str, int] = field(default_factory=dict)
 
 
+class Cleaner(Protocol):
+    """What ``cleaning`` installs: the event as capture may keep it, and an amendment's."""
+
+    def event(self, event: Event) -> Event: ...
+
+    def amended(self, event: Event, changes: dict[str, Any]) -> Event: ...
+
+
+_CLEANER: contextvars.ContextVar[Cleaner | None] = contextvars.ContextVar("cleaner", default=None)
+
+
+@contextlib.contextmanager
+def cleaning(cleaner: Cleaner) -> Iterator[Cleaner]:
+    """Builders made in this block clean every event as it is added (module docstring)."""
+    token = _CLEANER.set(cleaner)
+    try:
+        yield cleaner
+    finally:
+        _CLEANER.reset(token)
+
+
 class TranscriptBuilder:
     """Mutable scratch space a reader fills while streaming; ``build()`` freezes it."""
 
@@ -116,14 +144,17 @@ class TranscriptBuilder:
         self.counts: Counter[str] = Counter()
         self.warnings: list[ReadWarning] = []
         self.session: dict[str, str] = {}
+        self._cleaner = _CLEANER.get()
 
     def add(self, event: Event) -> int:
         """Append an event and return its index, so a later line can still amend it."""
-        self.events.append(event)
+        self.events.append(self._cleaner.event(event) if self._cleaner else event)
         return len(self.events) - 1
 
     def amend(self, index: int, **changes: Any) -> None:
-        self.events[index] = dataclasses.replace(self.events[index], **changes)
+        event = self.events[index]
+        self.events[index] = (self._cleaner.amended(event, changes) if self._cleaner
+                              else dataclasses.replace(event, **changes))
 
     def warn(self, source_file: str, line: int, reason: str, counter: str = "malformed") -> None:
         self.counts[counter] += 1

@@ -5,8 +5,9 @@ Order of work, and why:
    ``{transcript, offset, line, subagents: {path: offset}, episode, captured_at}``) says where
    the last capture stopped; the transcript is read from there (resumed sessions append).
    No new complete line: ``nothing-new``, and nothing is written.
-2. The new events are cleaned (segment.py) before anything else sees them; the cleaned segment
-   goes to the evidence tier (content-addressed, write-once, so a re-run reuses it).
+2. The new events are cleaned (segment.py) as they are read, before anything else sees them
+   (the raw events are never all held); the cleaned segment goes to the evidence tier
+   (content-addressed, write-once, so a re-run reuses it).
 3. The session's project is found where the session STARTED (origin.py; recorded in the mark,
    so every later segment goes to the same project). Candidates are extracted from the
    cleaned events, dated (dating.py: valid from the session's time, not capture time), scoped
@@ -45,15 +46,16 @@ from claimgraph.capture.dating import in_valid_order
 from claimgraph.capture.events import Transcript
 from claimgraph.capture.origin import marked_origin, placed_nowhere
 from claimgraph.capture.project import Project
-from claimgraph.capture.readers import detect_format, open_transcript, read_transcript
-from claimgraph.capture.segment import (
-    clean_transcript, segment_header, segment_lines, write_segment)
+from claimgraph.capture.links import check_transcript_link
+from claimgraph.capture.readers import detect_format, open_transcript
+from claimgraph.capture.segment import read_cleaned, segment_header, segment_lines, write_segment
 from claimgraph.core import Shell
 from claimgraph.core.ingest import ingest, open_episode
 from claimgraph.core.vocabulary import seed
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import predicates as P
 from claimgraph.logic.admission import HARD_RULES, admission_ctx, screen_candidates
+from claimgraph.logic.redact import replace_surrogates
 from claimgraph.sidecar import Sidecars
 from claimgraph.store.open import open_store
 
@@ -68,6 +70,7 @@ MAX_WARNINGS = 20
 _REREAD_TYPES = ("offset-out-of-range", "offset-misaligned")
 log = structlog.get_logger("claimgraph.capture")
 Extractor = Callable[..., Iterable[Mapping[str, Any]]]
+Cleaned = tuple[Transcript, Counter]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,6 +84,7 @@ class Request:
     spool: str | None = None
     spool_bytes: bytes | None = None
     extractor: str = "builtin"
+    link_target: str | None = None  # where a symlinked transcript led (said in the report)
 
     @property
     def mark_key(self) -> str:
@@ -126,25 +130,41 @@ def read_spool(path: str) -> tuple[dict[str, Any], bytes]:
 
 
 def make_request(transcript: str | None, *, agent: str | None = None, session: str | None = None,
-                 cwd: str | None = None, spool: str | None = None,
-                 extractor: str = "builtin") -> Request:
+                 cwd: str | None = None, spool: str | None = None, extractor: str = "builtin",
+                 environ: Mapping[str, str] | None = None) -> Request:
     """Arguments win over the spool payload; the agent is sniffed and the session defaults to
-    the transcript's file name (Claude Code names files after the session id)."""
+    the transcript's file name (Claude Code names files after the session id). A symlink out
+    of the agent's transcript directories is refused (``capture.links``)."""
     payload, raw = read_spool(spool) if spool else ({}, None)
     path = transcript or _text(payload.get("transcript_path"))
+    if not path and spool:
+        _give_up_spool(spool, payload)
     if not path:
         raise ClaimgraphError("transcript-missing", "no transcript to capture",
                               hint="pass TRANSCRIPT, or --spool FILE naming a transcript_path",
                               spool=spool)
     path = os.path.abspath(path)
+    target = check_transcript_link(path, os.environ if environ is None else environ)
     open_transcript(path).close()  # fail on a missing or unreadable file before the store opens
     agent = agent or _text(payload.get("agent")) or detect_format(path)
     session = session or _text(payload.get("session_id")) or Path(path).stem
-    return Request(path, agent, session, cwd or _text(payload.get("cwd")), spool, raw, extractor)
+    return Request(path, agent, session, cwd or _text(payload.get("cwd")), spool, raw, extractor,
+                   target)
 
 
 def _text(value: Any) -> str | None:
-    return value.strip() or None if isinstance(value, str) else None
+    return replace_surrogates(value.strip()) or None if isinstance(value, str) else None
+
+
+def _give_up_spool(spool: str, payload: Mapping[str, Any]) -> None:
+    """A payload naming no transcript can never be captured: retrying it forever helps no
+    one, so it is removed, and the log line keeps what it said."""
+    Path(spool).unlink(missing_ok=True)
+    fields = {k: payload.get(k) for k in ("agent", "session_id", "hook_event_name", "cwd")}
+    log.warning("capture.spool-given-up", spool=spool, reason="no transcript_path", **fields)
+    raise ClaimgraphError("spool-hopeless", f"spool file {spool} names no transcript: removed",
+                          hint="nothing to capture; the agent's hook sent no transcript_path",
+                          spool=spool)
 
 
 # --- the pass ---------------------------------------------------------------------------------
@@ -176,16 +196,14 @@ def capture(request: Request, options: Options) -> dict[str, Any]:
 def _attempt(sh: Shell, request: Request, options: Options,
              extractor: Extractor) -> dict[str, Any]:
     mark = sh.store.get_mark(request.mark_key)
-    transcript, reread = _read(request, mark)
+    (cleaned, redactions), reread = _read(request, mark)  # cleaned as it was read
     _reach("read", options)
     since = None if reread else mark  # where this segment starts
-    base = _report(request, transcript, since)
+    base = _report(request, cleaned, since)
     if reread:
         base["warnings"].append(reread)
-    elif _unchanged(transcript, mark):
+    elif _unchanged(cleaned, mark):
         return {**base, "status": "nothing-new"}
-    cleaned, redactions = clean_transcript(transcript)
-    del transcript  # the raw events, secrets included, go no further
     base["redactions"] = dict(sorted(redactions.items()))
     _reach("cleaned", options)
     if not cleaned.events:
@@ -220,7 +238,7 @@ _NOW_PLACED = ("the session was captured before with no known project; now that 
                "given, it is read again from the start")
 
 
-def _read(request: Request, mark: Mapping[str, Any] | None) -> tuple[Transcript, str | None]:
+def _read(request: Request, mark: Mapping[str, Any] | None) -> tuple[Cleaned, str | None]:
     """The transcript from the mark on. Offsets belong to a file: a mark made on another file
     (the session's transcript moved) or one the file no longer fits is not trusted, and the
     file is read whole (what was captured already reinforces; it is not stored twice). So is
@@ -239,18 +257,19 @@ def _read(request: Request, mark: Mapping[str, Any] | None) -> tuple[Transcript,
     return _read_from(request, 0, {}), _MISMATCH
 
 
-def _read_from(request: Request, offset: int, subagents: Mapping[str, int]) -> Transcript:
-    """Read, then make sure the file was not replaced or cut short while we read it."""
+def _read_from(request: Request, offset: int, subagents: Mapping[str, int]) -> Cleaned:
+    """Read (cleaning as it goes), then make sure the file was not replaced or cut short
+    while we read it."""
     before = _stat(request.transcript)
     options = {"subagent_offsets": dict(subagents)} if request.agent == "claude-code" else {}
-    transcript = read_transcript(request.transcript, request.agent, offset, **options)
+    transcript, counts = read_cleaned(request.transcript, request.agent, offset, **options)
     after = _stat(request.transcript)
     if before and after and (after.st_ino != before.st_ino or after.st_size < transcript.end_offset):
         raise ClaimgraphError("transcript-changed",
                               f"{request.transcript} was replaced or truncated while being read",
                               hint="the agent may still be writing it; capture again later",
                               path=request.transcript)
-    return transcript
+    return transcript, counts
 
 
 def _same_file(marked: Any, path: str) -> bool:
@@ -393,6 +412,8 @@ def _report(request: Request, transcript: Transcript, mark: Mapping[str, Any] | 
     warnings = [f"{Path(w.source_file).name}:{w.line}: {w.reason}" for w in transcript.warnings]
     if len(warnings) > MAX_WARNINGS:
         warnings = warnings[:MAX_WARNINGS] + [f"… and {len(warnings) - MAX_WARNINGS} more"]
+    if request.link_target:
+        warnings.insert(0, f"{request.transcript} is a symlink to {request.link_target}")
     return {"status": None, "agent": request.agent, "session": request.session,
             "transcript": request.transcript, "project": None, "episode": None,
             "segment": {"from": transcript.start_offset, "to": transcript.end_offset,

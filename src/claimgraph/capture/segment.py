@@ -6,11 +6,16 @@ stripped, secrets redacted), and tool inputs and the structured side of tool res
 Write's file content, a command's stdout) through ``redact_value``. Extractors and the
 evidence tier only ever see the cleaned events, so a secret has no path into the store.
 
-Tool output is capped before cleaning (``MAX_OUTPUT_CHARS``: its head and tail are kept, with a
-marker saying how much was left out). A 150 KB file Read is the file, which is on disk; what
-the session learned from it is in the calls and replies around it, and an error a runner
-printed sits at the head or the tail. The cap bounds the memory and the redaction work that
-one huge output costs; tool INPUTS (the code an agent wrote) are never cut.
+Tool output is capped AFTER cleaning (``MAX_OUTPUT_CHARS``: its head and tail are kept, with a
+marker saying how much was left out), so a secret that the cut would split, or a key block
+whose BEGIN line falls into the dropped middle, is redacted while it is still whole. A 150 KB
+file Read is the file, which is on disk; what the session learned from it is in the calls and
+replies around it, and an error a runner printed sits at the head or the tail. Tool INPUTS
+(the code an agent wrote) are never cut.
+
+A command that prints a secret and nothing else (``heroku auth:token``, ``gh auth token``,
+``gcloud auth print-access-token``…) has its whole output replaced: a bare token there has no
+shape or name that would give it away.
 
 The stored form is JSON lines: a header naming the segment (agent, session, transcript,
 byte range and line range, subagent ranges), then one event per line with only the fields
@@ -29,9 +34,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
-from claimgraph.capture.events import Event, Transcript
+from claimgraph.capture.events import Event, Transcript, cleaning
 from claimgraph.logic.clean import clean_text_with_counts
-from claimgraph.logic.redact import is_secret_name, redact_value
+from claimgraph.logic.redact import is_secret_name, placeholder, redact_value
+from claimgraph.logic.secret_blocks import SECRET_PRINTING_COMMAND
+from claimgraph.private import private_dir
 
 SEGMENT_FORMAT = 1
 MAX_OUTPUT_CHARS = 12_000
@@ -42,13 +49,14 @@ _DEFAULTS = {f.name: f.default for f in dataclasses.fields(Event)
 
 
 def cap_output(text: str) -> str:
-    """Head and tail of an oversized tool output, and how much was left out between them."""
+    """Head and tail of an oversized tool output, and how much was left out between them.
+    The marker is ASCII: one non-Latin-1 character would double the memory of an ASCII output."""
     if len(text) <= MAX_OUTPUT_CHARS:
         return text
     tail = MAX_OUTPUT_CHARS - OUTPUT_HEAD_CHARS
     omitted = len(text) - MAX_OUTPUT_CHARS
-    return (f"{text[:OUTPUT_HEAD_CHARS]}\n[… {omitted} characters of output omitted by "
-            f"claimgraph …]\n{text[-tail:]}")
+    return (f"{text[:OUTPUT_HEAD_CHARS]}\n[... {omitted} characters of output omitted by "
+            f"claimgraph ...]\n{text[-tail:]}")
 
 
 Cleaned = tuple[Any, Counter]
@@ -67,25 +75,53 @@ class _Cleaner:
     def __init__(self) -> None:
         self.counts: Counter[str] = Counter()
         self._given: dict[str, dict[str, Cleaned]] = {}
+        self._printing: set[str] = set()
 
     def event(self, event: Event) -> Event:
+        if event.kind == "tool_result" and event.call_id in self._printing:
+            return self._printed_secret(event)
         changes: dict[str, Any] = {}
-        raw_text = cap_output(event.text) if event.kind == "tool_result" else event.text
         copies: dict[str, Cleaned] = {}
         if event.kind == "tool_result" and event.call_id:
             copies = self._given.pop(event.call_id, {})
-        if raw_text:
-            text, found = clean_text_with_counts(raw_text)
+        capped: dict[int, str] = {}  # one capped copy of an output the result repeats
+        if event.text:
+            text, found = clean_text_with_counts(event.text)
             self.counts.update(found)
-            copies[raw_text] = (text, found)
+            copies[event.text] = (text, found)
             changes["text"] = text
+            if event.kind == "tool_result":
+                changes["text"] = capped[id(text)] = cap_output(text)
         if event.tool_input:
             given = self._given.setdefault(event.call_id, {}) if event.call_id else None
             changes["tool_input"] = self._fields(event.tool_input, {}, given)
+            if event.call_id and _prints_a_secret(event.tool_input):
+                self._printing.add(event.call_id)
         if event.extras:
-            capped = {k: cap_output(v) if isinstance(v, str) else v for k, v in event.extras.items()}
-            changes["extras"] = self._fields(capped, copies, None)
+            extras = self._fields(event.extras, copies, None)
+            changes["extras"] = {k: capped.get(id(v)) or cap_output(v) if isinstance(v, str)
+                                 else v for k, v in extras.items()}
         return dataclasses.replace(event, **changes) if changes else event
+
+    def amended(self, event: Event, changes: dict[str, Any]) -> Event:
+        """A reader's later change to an event (a merged message's joined text, a compaction's
+        summary), cleaned like the event was; cleaning clean text again changes nothing."""
+        if isinstance(changes.get("text"), str):
+            text, found = clean_text_with_counts(changes["text"])
+            self.counts.update(found)
+            changes["text"] = cap_output(text) if event.kind == "tool_result" else text
+        if isinstance(changes.get("extras"), Mapping):
+            changes["extras"] = self._fields(changes["extras"], {}, None)
+        return dataclasses.replace(event, **changes)
+
+    def _printed_secret(self, event: Event) -> Event:
+        """The whole output of a secret-printing command goes (module docstring)."""
+        self._printing.discard(event.call_id or "")
+        self.counts["command-output"] += 1
+        hidden = placeholder("command-output")
+        extras = {k: hidden if isinstance(v, str) and k in ("stdout", "stderr", "content")
+                  else v for k, v in event.extras.items()}
+        return dataclasses.replace(event, text=hidden if event.text else "", extras=extras)
 
     def _fields(self, fields: Mapping[str, Any], known: Mapping[str, Cleaned],
                 remember: dict[str, Cleaned] | None) -> dict[str, Any]:
@@ -107,12 +143,28 @@ class _Cleaner:
         return out
 
 
+def _prints_a_secret(tool_input: Mapping[str, Any]) -> bool:
+    command = tool_input.get("command") or tool_input.get("cmd")
+    if isinstance(command, list):
+        command = " ".join(part for part in command if isinstance(part, str))
+    return isinstance(command, str) and SECRET_PRINTING_COMMAND.search(command) is not None
+
+
 def clean_event(event: Event, counts: Counter[str]) -> Event:
     """One event as capture may keep it; ``counts`` collects redactions per kind."""
     cleaner = _Cleaner()
     cleaned = cleaner.event(event)
     counts.update(cleaner.counts)
     return cleaned
+
+
+def read_cleaned(path: str, agent: str, start_offset: int = 0,
+                 **options: Any) -> tuple[Transcript, Counter[str]]:
+    """Read and clean in one pass (``events.cleaning``): the raw events are never all held."""
+    from claimgraph.capture.readers import read_transcript
+    with cleaning(_Cleaner()) as cleaner:
+        transcript = read_transcript(path, agent, start_offset, **options)
+    return transcript, cleaner.counts
 
 
 def clean_transcript(transcript: Transcript) -> tuple[Transcript, Counter[str]]:
@@ -159,7 +211,7 @@ def write_segment(evidence_dir: Path, lines: Iterable[str]) -> str:
     bytes; an existing copy is never rewritten; temp file + rename), but the text is never
     held whole: a 50 MB transcript's segment would otherwise cost several copies of itself.
     """
-    evidence_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(evidence_dir)
     digest = hashlib.sha256()
     handle, temp = tempfile.mkstemp(dir=evidence_dir, prefix=".segment.", suffix=".tmp")
     try:

@@ -14,6 +14,7 @@ import os
 import sys
 import time
 import traceback
+from pathlib import Path
 from typing import Any
 
 import structlog
@@ -21,11 +22,16 @@ import structlog
 from claimgraph.capture.events import AGENTS
 from claimgraph.cli.context import Context
 from claimgraph.cli.output import emit_error
-from claimgraph.errors import ClaimgraphError
+from claimgraph.capture.failures import MAX_FAILURES, TRANSIENT_TYPES, FailureLedger, is_poisoned
+from claimgraph.daemon.rotate import append_rotated
+from claimgraph.errors import ClaimgraphError, disk_full, is_disk_full
 from claimgraph.logic.timeutil import to_iso
 from claimgraph.cli.runlog import RunLog
 
 CURATE_STAGES = ("consolidate", "decay", "audit")
+#: A crash's traceback and message are cut to this: a RecursionError's runs to megabytes.
+MAX_TRACEBACK_CHARS = 20_000
+MAX_ERROR_CHARS = 2_000
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -46,6 +52,8 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--spool", metavar="FILE", help="a hook payload; removed after success")
     p.add_argument("--extractor", help="which extractor (default: the extractor setting)")
     p.add_argument("--no-curate", action="store_true", help="do not start the curator")
+    p.add_argument("--retry", metavar="SESSION", help="capture a session given up after "
+                   f"{MAX_FAILURES} failures (poisoned) again, from its recorded transcript")
     p.set_defaults(command="capture")
     p = sub.add_parser(
         "curate", parents=[common], help="run the curator: consolidate, decay, audit",
@@ -67,26 +75,97 @@ def run_capture(ctx: Context, args: argparse.Namespace) -> int:
 
     started = time.monotonic()
     context = {"agent": args.agent, "session": args.session, "spool": args.spool}
-    run_id, log = None, RunLog(None)
+    run_id, log, ledger, request = None, RunLog(None), None, None
     try:
         log = RunLog.beside(ctx.db_path, ".capture.log")
         run_id = _background_logging(ctx, "cap-", log)
+        ledger = FailureLedger(ctx.db_path)
         extractor = args.extractor or ctx.settings.value("extractor")
-        agent = args.agent or _sniffed_agent(args.transcript, args.spool)
-        request = run.make_request(args.transcript, agent=agent, session=args.session,
-                                   cwd=args.cwd, spool=args.spool, extractor=extractor)
+        request = _request(run, ledger, args, extractor, ctx.environ)
         context.update(agent=request.agent, session=request.session,
                        transcript=request.transcript)
+        if not args.retry and is_poisoned(ledger.get(request.mark_key)):
+            return _print(_log_record("capture.report", run_id, _poisoned(request, ledger)), log)
         report = run.capture(request, _options(ctx, run))
     except ClaimgraphError as err:
         if err.type == "spool-missing":
             return _print(_log_record("capture.report", run_id, {
                 "status": "spool-gone", **context, "warnings": [err.message]}), log)
-        return _fail(err.to_dict(), {"run_id": run_id, **context}, started, log)
+        if err.type == "spool-hopeless":
+            return _print(_log_record("capture.report", run_id, {
+                "status": "spool-given-up", **context, "warnings": [err.message]}), log)
+        return _fail(err.to_dict(), {"run_id": run_id, **context}, started, log,
+                     _count_failure(ledger, request, err.type, err.message))
     except Exception as err:  # a bug: still one JSON line, the traceback in the crash file
-        return _fail(_crash(ctx, err), {"run_id": run_id, **context}, started, log)
+        error = (disk_full(err.filename or ctx.db_path.parent).to_dict() if is_disk_full(err)
+                 else _crash(ctx, err))  # a full disk is no bug: the spool stays for later
+        return _fail(error, {"run_id": run_id, **context}, started, log,
+                     _count_failure(ledger, request, error["type"], error["error"]))
+    _forget_failures(ledger, request)
     report["curator"] = _start_curator(ctx, args, report)
     return _print(_log_record("capture.report", run_id, report), log)
+
+
+def _request(run: Any, ledger: FailureLedger, args: argparse.Namespace, extractor: str,
+             environ: Any) -> Any:
+    """The request from the arguments; with ``--retry``, from the failed capture's record."""
+    recorded: dict[str, Any] = {}
+    if args.retry:
+        found = ledger.for_session(args.retry)
+        if not found and not args.transcript:
+            raise ClaimgraphError("retry-unknown", f"no failed capture of session {args.retry} "
+                                  "is recorded", hint="`claimgraph status` lists the poisoned "
+                                  "sessions; or pass the TRANSCRIPT to capture")
+        if found:
+            key, recorded = found[0]
+            ledger.clear(key)
+            structlog.get_logger("claimgraph.capture").info(
+                "capture.retry", key=key, failures=recorded.get("failures"))
+    transcript = args.transcript or recorded.get("transcript")
+    agent = args.agent or recorded.get("agent") or _sniffed_agent(transcript, args.spool)
+    return run.make_request(
+        transcript, agent=agent,
+        session=args.session or recorded.get("session") or (args.retry if args.transcript else None),
+        cwd=args.cwd or recorded.get("cwd"), spool=args.spool, extractor=extractor,
+        environ=environ)
+
+
+def _poisoned(request: Any, ledger: FailureLedger) -> dict[str, Any]:
+    """A poisoned session is not tried again on its own: say so, and how to retry it."""
+    entry = ledger.get(request.mark_key) or {}
+    if request.spool:
+        Path(request.spool).unlink(missing_ok=True)  # its request is in the ledger
+    message = (f"session {request.session} failed to capture {entry.get('failures')} times "
+               f"(last: {entry.get('last_error')}); it is no longer retried: run "
+               f"`claimgraph capture --retry {request.session}` once the cause is fixed")
+    structlog.get_logger("claimgraph.capture").warning("capture.poisoned", key=request.mark_key)
+    return {"status": "poisoned", "agent": request.agent, "session": request.session,
+            "transcript": request.transcript, "warnings": [message]}
+
+
+def _count_failure(ledger: FailureLedger | None, request: Any, error_type: str,
+                   message: str) -> dict[str, Any]:
+    """Record the failure against its session; what the error line says about it."""
+    if ledger is None or request is None or error_type in TRANSIENT_TYPES:
+        return {}
+    fields = {"agent": request.agent, "session": request.session,
+              "transcript": request.transcript, "cwd": request.cwd}
+    try:
+        entry = ledger.record(request.mark_key, fields, error_type, message, time.time())
+    except OSError as exc:
+        return {"failure_count": f"not recorded: {exc}"}
+    return {"failures": entry["failures"], "poisoned": entry["poisoned"],
+            "next_try_at": to_iso(int(entry["next_try_at"] * 1000))}
+
+
+def _forget_failures(ledger: FailureLedger | None, request: Any) -> None:
+    if ledger is not None and request is not None:
+        try:
+            ledger.clear(request.mark_key)
+        except OSError as exc:
+            structlog.get_logger("claimgraph.capture").warning(
+                "capture.ledger-unwritable", error=str(exc))
+
 
 
 def _sniffed_agent(transcript: str | None, spool: str | None) -> str | None:
@@ -180,6 +259,9 @@ def _background_logging(ctx: Context, prefix: str, log: RunLog) -> str:
 
 
 def _print(report: dict[str, Any], log: RunLog) -> int:
+    """The result line, redacted like every log line (it lands in the capture log)."""
+    from claimgraph.logic.redact import redact_value
+    report = redact_value(report)
     print(json.dumps(report, ensure_ascii=False, default=str), file=sys.stdout, flush=True)
     log.record(report)
     return 0
@@ -193,30 +275,43 @@ def _log_record(event: str, run_id: str | None, fields: dict[str, Any],
     return {**head, **fields}
 
 
-def _fail(error: dict[str, Any], context: dict[str, Any], started: float, log: RunLog) -> int:
-    """The one JSON error line: what failed, what to do, which session, how long it took."""
+def _fail(error: dict[str, Any], context: dict[str, Any], started: float, log: RunLog,
+          counted: dict[str, Any] | None = None) -> int:
+    """The one JSON error line: what failed, what to do, which session, how long it took,
+    and how often this session has failed (``poisoned`` once it is given up)."""
+    from claimgraph.logic.redact import redact_value
     known = {k: v for k, v in context.items() if v is not None and k != "run_id"}
     line = _log_record("capture.failed", context.get("run_id"), {
-        "status": "error", **known, **error,
+        "status": "error", **known, **error, **(counted or {}),
         "duration_ms": round((time.monotonic() - started) * 1000)}, level="error")
     if context.get("spool"):
         line["spool_kept"] = os.path.exists(context["spool"])
+    line = redact_value(line)
     emit_error(json.dumps(line, ensure_ascii=False, default=str))
     log.record(line)
     return 1
 
 
 def _crash(ctx: Context, err: Exception) -> dict[str, Any]:
+    """The traceback goes to the crash log, redacted and cut to its last lines: a transcript
+    that crashes every retry must not grow it by its own size each time."""
+    from claimgraph.logic.redact import redact
     path = ctx.crash_path()
     try:
-        with open(path, "a", encoding="utf-8") as crash:
-            crash.write(f"--- capture {to_iso(time.time_ns() // 1_000_000)}\n"
-                        f"{traceback.format_exc()}")
+        append_rotated(path, redact(f"--- capture {to_iso(time.time_ns() // 1_000_000)}\n"
+                                    f"{_short_traceback()}"))
         where = f"the traceback is in {path}"
     except OSError:
         where = "the traceback could not be saved"
-    return {"error": f"unexpected error: {type(err).__name__}: {err}", "type": "internal-error",
-            "hint": f"this is a bug; {where}"}
+    message = redact(f"unexpected error: {type(err).__name__}: {err}")[:MAX_ERROR_CHARS]
+    return {"error": message, "type": "internal-error", "hint": f"this is a bug; {where}"}
+
+
+def _short_traceback() -> str:
+    text = traceback.format_exc()
+    if len(text) <= MAX_TRACEBACK_CHARS:
+        return text
+    return f"[… {len(text) - MAX_TRACEBACK_CHARS} characters cut …]\n" + text[-MAX_TRACEBACK_CHARS:]
 
 
 COMMANDS = {"capture": run_capture, "curate": run_curate}

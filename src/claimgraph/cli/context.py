@@ -23,6 +23,7 @@ from claimgraph.core import Shell
 from claimgraph.core.vocabulary import seed
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logsetup import configure_logging
+from claimgraph.sidecar import Sidecars
 from claimgraph.store.open import open_store
 
 OWNER = "claimgraph-cli"
@@ -108,7 +109,7 @@ class Context:
     def crash_path(self) -> Path:
         """Where an unexpected error's traceback goes: beside the store when we know where it is."""
         try:
-            return Path(f"{self.db_path}.crash.log")
+            return Sidecars(self.db_path).crash_log
         except ClaimgraphError:
             return Path(tempfile.gettempdir()) / "claimgraph.crash.log"
 

@@ -20,6 +20,7 @@ from typing import Any
 import psutil
 
 from claimgraph.cli.context import Context
+from claimgraph.private import open_private, private_dir
 from claimgraph.cli.output import emit, emit_json
 from claimgraph.daemon import ENV_PREFIX, SETTING_HELP, DaemonSettings
 from claimgraph.daemon import singleton, unit
@@ -81,11 +82,11 @@ def run_start(ctx: Context, args: argparse.Namespace) -> int:
 def _spawn(ctx: Context, args: argparse.Namespace) -> subprocess.Popen[bytes]:
     db = ctx.db_path.absolute()
     log_path = Sidecars(db).daemon_log
-    log_path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(log_path.parent)
     config = getattr(args, "config", None)
     extra = ["--config", os.path.abspath(config)] if config else []
     argv = [sys.executable, "-m", "claimgraph", "daemon", "run", "--db", str(db), *extra]
-    with open(log_path, "ab") as log_file:
+    with open_private(log_path, "ab") as log_file:
         return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log_file,
                                 stderr=subprocess.STDOUT, start_new_session=True,
                                 close_fds=True, cwd="/", env=dict(ctx.environ))

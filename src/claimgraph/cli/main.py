@@ -24,13 +24,15 @@ from claimgraph.cli import audit
 from claimgraph.cli import daemon as daemon_cli
 from claimgraph.cli import memory_context
 from claimgraph.cli import memory
+from claimgraph.cli import doctor as doctor_cli
 from claimgraph.cli import logs as logs_cli, status as status_cli
 from claimgraph.cli.context import Context
 from claimgraph.cli.output import emit_error
-from claimgraph.errors import ClaimgraphError
+from claimgraph.errors import ClaimgraphError, disk_full, is_disk_full
+from claimgraph.private import open_private, private_dir, restrict_umask
 
 GROUPS = (init, facts, search, entity, predicates, evidence, portable, info, demo, capture,
-          hooks, audit, memory_context, logs_cli, status_cli, daemon_cli, memory)
+          hooks, audit, memory_context, logs_cli, status_cli, daemon_cli, memory, doctor_cli)
 Handler = Callable[[Context, argparse.Namespace], int]
 DISPATCH: dict[str, Handler] = {name: run for group in GROUPS for name, run in group.COMMANDS.items()}
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -90,6 +92,7 @@ def build_parser() -> Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    restrict_umask()  # whatever this command (or a child it starts) creates is private
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         args = build_parser().parse_args(argv)
@@ -108,10 +111,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `claimgraph dump | head`: the reader left; not our failure
         silence_stdout()
         return EXIT_FAILED
+    except OSError as err:
+        if not is_disk_full(err):
+            return report_crash(err, ctx, argv)
+        return report_error(disk_full(err.filename or _store_dir(ctx)), ctx.json)
     except Exception as err:  # the last line of defence: anything here is a bug
         return report_crash(err, ctx, argv)
     finally:
         ctx.close()
+
+
+def _store_dir(ctx: Context) -> str | None:
+    try:
+        return str(ctx.db_path.parent)
+    except ClaimgraphError:
+        return None
 
 
 def silence_stdout() -> None:
@@ -143,20 +157,22 @@ def report_usage(err: UsageError, as_json: bool) -> int:
 
 
 def report_crash(err: Exception, ctx: Context, argv: list[str]) -> int:
-    """Append the traceback (with versions and the command) to a crash file; print one line."""
+    """Append the traceback (with versions and the command) to a crash file; print one line.
+    Both are redacted: a traceback quotes the values it failed on, and argv may hold a key."""
+    from claimgraph.logic.redact import redact
     path = ctx.crash_path()
     stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds")
-    report = (f"--- {stamp} claimgraph {__version__} (format {STORE_FORMAT}), "
-              f"python {sys.version.split()[0]}\nargv: {argv}\n{traceback.format_exc()}")
+    report = redact(f"--- {stamp} claimgraph {__version__} (format {STORE_FORMAT}), "
+                    f"python {sys.version.split()[0]}\nargv: {argv}\n{traceback.format_exc()}")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a", encoding="utf-8") as crash:
+        private_dir(path.parent)
+        with open_private(path) as crash:
             crash.write(report)
         where = f"details in {path}"
     except OSError:
         where = "the traceback follows\n" + report
-    emit_error(f"claimgraph: unexpected error: {type(err).__name__}: {err} — "
-               f"this is a bug; {where}")
+    emit_error(redact(f"claimgraph: unexpected error: {type(err).__name__}: {err} — "
+                      f"this is a bug; {where}"))
     return EXIT_FAILED
 
 

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable
 
+from claimgraph.private import open_private
 from claimgraph.cli.context import Context
 from claimgraph.cli.evidence import read_text
 from claimgraph.cli.output import emit, emit_error, emit_json, plural
@@ -64,7 +65,7 @@ def write_atomically(path: Path, lines: Iterable[str]) -> int:
     scratch = path.with_name(f".{path.name}.tmp")
     count = 0
     try:
-        with open(scratch, "w", encoding="utf-8", newline="\n") as out:
+        with open_private(scratch, "w") as out:
             for line in lines:
                 out.write(line + "\n")
                 count += 1

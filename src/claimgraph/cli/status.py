@@ -37,7 +37,8 @@ def render(report: dict[str, Any], now_ms: int) -> list[str]:
     rows = [("store", _store_line(report["store"])),
             ("capture", _run_line(report["last_capture"], now_ms)),
             ("curation", _run_line(report["last_curation"], now_ms)),
-            ("failures", _failures_line(report["failures"]))]
+            ("failures", _failures_line(report["failures"])),
+            ("poisoned", _poisoned_line(report["poisoned"]))]
     if report["model_extractor"]["count"]:
         rows.append(("model", _model_line(report["model_extractor"])))
     rows += [(f"{name} lease", _lease_line(held)) for name, held in report["leases"].items()]
@@ -89,6 +90,11 @@ def _failures_line(failures: dict[str, Any]) -> str:
 def _model_line(model: dict[str, Any]) -> str:
     reasons = ", ".join(f"{n} {reason}" for reason, n in model["by_reason"].items())
     return f"{model['count']} failed call(s) in the last 24 hours ({reasons})"
+def _poisoned_line(poisoned: list[dict[str, Any]]) -> str:
+    if not poisoned:
+        return "no session given up"
+    return f"{plural(len(poisoned), 'session')} given up: " + ", ".join(
+        f"{p['session']} ({p['failures']} failures)" for p in poisoned)
 
 
 def _lease_line(held: dict[str, Any]) -> str:

@@ -6,17 +6,26 @@ started in, read from the first event of its stored segment, resolved to its rep
 an audit run from anywhere judges a fact against the files its session wrote. ``base``
 overrides that root for every fact (``claimgraph audit --base DIR``).
 
-A memory is not allowed to make us read arbitrary files: a relative path that climbs out of the
-root (``../``, or a symlink pointing out) is refused as ``outside-project`` and never opened;
-so is an absolute path that exists outside it (one that does not exist is ``file-missing``).
-Reads are capped (``MAX_FILE_BYTES``), only regular files are opened (a FIFO would block), and
-a file with a NUL byte is binary: ``file-unreadable``. A path that is now a directory is
+A memory is not allowed to make us read arbitrary files. The root is a REAL project root: a
+git root, or a directory holding a project marker (``pyproject.toml``, ``package.json``…), and
+never ``/`` or the home directory, where every file on the machine would count as inside
+(an audit run from ``~``, or a session whose recorded cwd was ``/``): without one, a citation
+is ``outside-project`` (reason ``no-project-root``) and nothing is opened; ``--base /`` or
+``--base ~`` is refused. A relative path that climbs out of the root (``../``, or a symlink
+pointing out) is refused as ``outside-project`` and never opened; so is an absolute path that
+exists outside it (one that does not exist is ``file-missing``). The path is resolved ONCE, and
+that resolved path is what is opened (without following a link), and judged by the opened
+descriptor, so nothing can be swapped in between the check and the read. Reads are capped
+(``MAX_FILE_BYTES``), only regular files are read (a FIFO is never opened for reading: the
+open does not block and the descriptor is checked), and a file with a NUL byte is binary:
+``file-unreadable``. A path that is now a directory is
 ``file-missing`` with reason ``not-a-file``: the file the claim names is gone, exactly as if it
 had been deleted, so the claim is flagged rather than excused as merely unreadable.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -31,22 +40,56 @@ from claimgraph.logic import provenance as P
 from claimgraph.sidecar import Sidecars
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
+PROJECT_MARKERS = (".git", ".hg", ".svn", "pyproject.toml", "setup.py", "setup.cfg",
+                   "package.json", "Cargo.toml", "go.mod", "pom.xml", "build.gradle",
+                   "build.gradle.kts", "Gemfile", "composer.json", "mix.exs", "CMakeLists.txt",
+                   "Makefile", "deno.json", "Package.swift", "requirements.txt")
+NO_ROOT = {"status": "outside", "reason": "no-project-root"}
+_OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+               | getattr(os, "O_CLOEXEC", 0))
+
+
+def audit_root(cwd: str | os.PathLike[str], environ: Mapping[str, str]) -> Path | None:
+    """The project root a session's citations are read under, or None when there is no real
+    one (module docstring)."""
+    project = resolve_project(cwd, environ)
+    root = Path(project.root)
+    if project.source == "path" and not any((root / m).exists() for m in PROJECT_MARKERS):
+        return None
+    return None if _too_wide(root, environ) else root
+
+
+def _too_wide(root: Path, environ: Mapping[str, str]) -> bool:
+    """``/`` and the home directory hold everything: no audit may read under them as a root."""
+    home = Path(environ.get("HOME") or os.path.expanduser("~"))
+    return root.resolve() in (Path("/"), home.resolve()) or len(root.resolve().parts) < 2
 
 
 def read_cited(path: Path) -> dict[str, Any]:
-    """A read outcome for ``logic.provenance.check``: content and hash, or why there is none."""
+    """A read outcome for ``logic.provenance.check``: content and hash, or why there is none.
+    ``path`` is already resolved; it is opened without following a link and judged by the
+    descriptor, so what is checked is what is read."""
     try:
-        info = os.stat(path)
+        fd = os.open(path, _OPEN_FLAGS)
     except (FileNotFoundError, NotADirectoryError):
         return {"status": "missing", "reason": "no-such-file"}
-    except OSError as err:
-        return {"status": "unreadable", "reason": _os_reason(err)}
-    if not stat.S_ISREG(info.st_mode):
+    except IsADirectoryError:
         return {"status": "missing", "reason": "not-a-file"}
-    if info.st_size > MAX_FILE_BYTES:
-        return {"status": "unreadable", "reason": "too-large"}
+    except OSError as err:
+        if err.errno == errno.ELOOP:  # swapped for a link since it was resolved
+            return {"status": "outside", "reason": "outside-project"}
+        return {"status": "unreadable", "reason": _os_reason(err)}
+    return _read_descriptor(fd)
+
+
+def _read_descriptor(fd: int) -> dict[str, Any]:
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
+        os.close(fd)
+        return ({"status": "missing", "reason": "not-a-file"} if not stat.S_ISREG(info.st_mode)
+                else {"status": "unreadable", "reason": "too-large"})
     try:
-        with open(path, "rb") as handle:
+        with os.fdopen(fd, "rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as err:
         return {"status": "unreadable", "reason": _os_reason(err)}
@@ -76,9 +119,10 @@ def locate(cited: str, root: Path) -> tuple[Path | None, dict[str, Any] | None]:
         target = Path(os.path.normpath(root / given))
         if not _inside(target, root):
             return None, {"status": "outside", "reason": "climbs-out-of-project"}
-    if not _inside(target, root) or not _inside(target.resolve(), root.resolve()):
+    resolved = target.resolve()
+    if not _inside(target, root) or not _inside(resolved, root.resolve()):
         return None, {"status": "outside", "reason": "outside-project"}
-    return target, None
+    return resolved, None
 
 
 class Auditor:
@@ -87,18 +131,25 @@ class Auditor:
     def __init__(self, sh: Shell, base: str | os.PathLike[str] | None = None,
                  sidecars: Sidecars | None = None, environ: Mapping[str, str] | None = None) -> None:
         self.sh, self.sidecars = sh, sidecars
-        self.base = Path(base).resolve() if base is not None else None
         self.environ = os.environ if environ is None else environ
-        self._roots: dict[str | None, Path] = {}
+        self.base = Path(base).resolve() if base is not None else None
+        if self.base is not None and _too_wide(self.base, self.environ):
+            raise ClaimgraphError(
+                "audit-root-refused", f"{self.base} cannot be an audit's project root: every "
+                "file under it would count as the project's", hint="pass --base the project "
+                "directory itself (its git root, or where its pyproject.toml or package.json is)",
+                base=str(self.base))
+        self._roots: dict[str | None, Path | None] = {}
         self._reads: dict[Path, dict[str, Any]] = {}
 
-    def root_for(self, episode_id: str | None) -> Path:
-        """``base`` if given, else the episode's project root, else the current project's."""
+    def root_for(self, episode_id: str | None) -> Path | None:
+        """``base`` if given, else the episode's project root, else the current project's;
+        None when that is no real project (``audit_root``)."""
         if self.base is not None:
             return self.base
         if episode_id not in self._roots:
             cwd = self._episode_cwd(episode_id) or os.getcwd()
-            self._roots[episode_id] = Path(resolve_project(cwd, self.environ).root)
+            self._roots[episode_id] = audit_root(cwd, self.environ)
         return self._roots[episode_id]
 
     def _episode_cwd(self, episode_id: str | None) -> str | None:
@@ -120,11 +171,11 @@ class Auditor:
         """One citation of one fact, judged against its file as it is now."""
         parsed = P.parse_evidence(evidence)
         root = self.root_for(fact.get("episode"))
-        path, stopped = locate(parsed["file"], root)
+        path, stopped = locate(parsed["file"], root) if root else (None, NO_ROOT)
         read = stopped or self.read(path)  # type: ignore[arg-type]
         result = P.check(parsed, read)
         return {"fact_id": fact["id"], "evidence": evidence, "file": parsed["file"],
-                "quote": parsed["quote"], "root": str(root),
+                "quote": parsed["quote"], "root": str(root) if root else None,
                 "path": str(path) if path else None, **result,
                 "content_hash": read.get("content_hash")}
 

@@ -25,7 +25,7 @@ import stat as statmod
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from claimgraph.core.audit import Auditor, cited_files, locate
+from claimgraph.core.audit import NO_ROOT, Auditor, cited_files, locate
 from claimgraph.core.decay import Transaction, valid_now
 from claimgraph.core.shell import Shell
 from claimgraph.logic import provenance as P
@@ -117,12 +117,12 @@ def _judge(auditor: Auditor, fact: Mapping[str, Any], evidence: str,
     """The row to record for one citation, or None when its stored verdict still stands."""
     parsed = P.parse_evidence(evidence)
     root = auditor.root_for(fact.get("episode"))
-    path, stopped = locate(parsed["file"], root)
+    path, stopped = locate(parsed["file"], root) if root else (None, NO_ROOT)
     print_ = fingerprint(path, stopped)
     where = str(path) if path else None
     prior_details = (prior or {}).get("details") or {}
     if (prior is not None and print_ is not None and prior_details.get("stat") == print_
-            and prior_details.get("path") == where and prior_details.get("root") == str(root)):
+            and prior_details.get("path") == where and prior_details.get("root") == (str(root) if root else None)):
         counts["unchanged"] += 1
         return None
     check = auditor.check(fact, evidence)

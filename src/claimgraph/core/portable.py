@@ -5,6 +5,10 @@ byte-identically. Times are ISO-8601 with milliseconds. Load validates the WHOLE
 before writing anything, and refuses a non-empty store (REFERENCE §14). Given the store's
 sidecars, a dump also carries the evidence its episodes cite (``dump_evidence``), so a
 restored store still shows provenance down to the transcript line.
+
+The capture high-water marks travel too (``mark`` records, keys ``capture:…``): without them a
+loaded store would capture every session again from its start, opening a duplicate episode
+and reinforcing its facts a second time.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from claimgraph.logic.timeutil import from_iso, to_iso
 from claimgraph.sidecar import Sidecars
 
 HEADER_RECORD = "claimgraph-dump"
-KINDS = ("predicate", "entity", "episode", "fact", EV.KIND)
+KINDS = ("predicate", "entity", "episode", "fact", EV.KIND, "mark")
+MARK_PREFIX = "capture:"
 EPISODE_TIMES = ("opened_at", "closed_at")
 FACT_TIMES = ("t_valid", "t_invalid", "recorded_at", "last_reinforced_at", "dormant_since")
 
@@ -62,6 +67,8 @@ def dump_lines(sh: Shell, sidecars: Sidecars | None = None, bundle: Path | None 
             yield _line(record)
     for fact in sorted(store.all_facts(), key=lambda f: (f["recorded_at"], f["id"])):
         yield _line(_fact_record(fact))
+    for key, value in store.list_marks(MARK_PREFIX).items():
+        yield _line({"record": "mark", "key": key, "value": value})
 
 
 def _refuse(type: str, message: str, hint: str, **data: Any) -> ClaimgraphError:
@@ -164,6 +171,9 @@ def _restore(sh: Shell, by_kind: dict[str, list[dict[str, Any]]]) -> None:
                              reason=fact.get("invalidation_reason"), successor=fact.get("successor"))
         if fact.get("conflicts"):
             store.link_conflicts(fact["id"], fact["conflicts"])
+    for mark in by_kind["mark"]:
+        if isinstance(mark.get("key"), str) and mark["key"].startswith(MARK_PREFIX):
+            store.set_mark(mark["key"], mark.get("value"))
 
 
 def _raw_fact(fact: dict[str, Any], entities: dict[str, dict[str, Any]]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Mapping, Sequence
 
+from claimgraph.private import open_private, private_dir
 from claimgraph.sidecar import Sidecars
 
 
@@ -27,9 +28,9 @@ def spawn_curator(db: Path, extra_args: Sequence[str] = (),
     """
     db = Path(db).absolute()
     log_path = Sidecars(db).curate_log
-    log_path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(log_path.parent)
     argv = [sys.executable, "-m", "claimgraph", "curate", "--db", str(db), "--json", *extra_args]
-    with open(log_path, "ab") as log_file:
+    with open_private(log_path, "ab") as log_file:
         child = subprocess.Popen(
             argv, stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT,
             start_new_session=True, close_fds=True, cwd="/",

@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from claimgraph.private import private_dir
 from claimgraph.sidecar import atomic_write_text
 
 
@@ -29,7 +30,7 @@ class DirtyMark:
         self.path = dirty_path(db)
 
     def set(self, run_id: str, at_ms: int) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)
         atomic_write_text(self.path, json.dumps({"run_id": run_id, "pid": os.getpid(),
                                                  "at": at_ms}) + "\n")
 

@@ -10,10 +10,15 @@ check would strand its work, so after setting it the skipper tries the lease onc
 holder re-checks the mark after releasing and, if set, tries to take the lease back. Passes
 are bounded (``MAX_PASSES``); a mark still set after that stays for the next curator, which
 every capture starts anyway.
+
+Before its first pass the curator runs SQLite's ``quick_check`` (linear in the file, cheap
+beside a pass): a damaged store gets the ``<db>.damaged`` flag, which stops every writer with
+a clear message until ``claimgraph doctor`` finds it sound again, and no stage runs.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +32,7 @@ from claimgraph.curator.dirty import DirtyMark
 from claimgraph.curator.stages import (STAGE_NAMES, Fence, LeaseLost, StageContext, run_stage,
                                        stage_table)
 from claimgraph.errors import ClaimgraphError
+from claimgraph.sidecar import Sidecars, atomic_write_text
 from claimgraph.store.open import open_store
 
 log = structlog.get_logger("claimgraph.curate")
@@ -83,7 +89,7 @@ def _serve(run: Run, held: lease.Lease | None) -> None:
     """Hold, release, and take the lease back if a skipper's mark arrived after our last look."""
     while held is not None:
         _hold(run, held)
-        if run.status == "lease-lost" or run.passes >= run.options.max_passes:
+        if run.status in ("lease-lost", "damaged") or run.passes >= run.options.max_passes:
             return
         again = _try_lease(run.options) if DirtyMark(run.options.db).is_set() else None
         held = again if isinstance(again, lease.Lease) else None
@@ -126,7 +132,7 @@ def _hold(run: Run, held: lease.Lease) -> None:
             if run.passes and cleared:
                 log.info("curate.dirty-pass", set_by=cleared)
             _pass(run, held)
-            if run.status == "lease-lost" or not dirty.is_set():
+            if run.status in ("lease-lost", "damaged") or not dirty.is_set():
                 break
         if dirty.is_set() and run.passes >= run.options.max_passes:
             log.warning("curate.dirty-left", passes=run.passes,
@@ -141,7 +147,16 @@ def _pass(run: Run, held: lease.Lease | None) -> None:
     run.passes += 1
     options = run.options
     log.info("curate.pass-started", n=run.passes, at_ns=now_ns())
-    store = open_store(options.db, create=True)
+    try:
+        store = open_store(options.db, create=True)
+    except ClaimgraphError as error:
+        if error.type != "store-damaged":
+            raise
+        return _damaged(run, [error.message])
+    if run.passes == 1 and not options.dry_run and (problems := store.check_integrity(quick=True)):
+        store.close()
+        mark_damaged(options.db, problems, run.run_id)
+        return _damaged(run, problems)
     try:
         sh = Shell(store) if options.half_life_days is None else Shell(
             store, half_life_days=options.half_life_days)
@@ -151,6 +166,21 @@ def _pass(run: Run, held: lease.Lease | None) -> None:
     finally:
         store.close()
     log.info("curate.pass-finished", n=run.passes, status=run.status)
+
+
+def mark_damaged(db: Path, problems: list[str], found_by: str) -> None:
+    """Leave the flag that stops every writer (``store.open``) until ``doctor`` clears it."""
+    flag = Sidecars(db).damaged
+    atomic_write_text(flag, json.dumps({"problems": problems, "found_by": found_by,
+                                        "at": time.time_ns() // 1_000_000}) + "\n")
+
+
+def _damaged(run: Run, problems: list[str]) -> None:
+    """The store failed ``quick_check``: no stage runs, no curator writes on (module doc)."""
+    run.status = "damaged"
+    run.stages["integrity"] = {"status": "error", "problems": problems[:5]}
+    log.error("curate.store-damaged", problems=problems[:5],
+              hint="run `claimgraph doctor`; writes are stopped until it finds the store sound")
 
 
 def _run_stages(run: Run, ctx: StageContext) -> None:

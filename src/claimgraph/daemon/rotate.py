@@ -20,15 +20,19 @@ from typing import Iterable
 
 from filelock import FileLock
 
+from claimgraph.private import private_dir
 from claimgraph.sidecar import Sidecars
 
 GUARD_TIMEOUT_S = 5.0
+CRASH_LOG_MAX_BYTES = 1024 * 1024
+CRASH_LOG_KEEP = 3
 
 
 def sidecar_logs(db: Path | str) -> list[Path]:
-    """Every log beside the store: capture, curate, daemon, mcp."""
+    """Every log beside the store: capture, curate, daemon, mcp, and the crash log."""
     sidecars = Sidecars(db)
-    return [sidecars.capture_log, sidecars.curate_log, sidecars.daemon_log, sidecars.mcp_log]
+    return [sidecars.capture_log, sidecars.curate_log, sidecars.daemon_log, sidecars.mcp_log,
+            sidecars.crash_log]
 
 
 def generation(log: Path, n: int) -> Path:
@@ -39,7 +43,7 @@ def rotate_if_large(log: Path, max_bytes: int, keep: int) -> bool:
     """Rotate ``log`` when it holds ``max_bytes`` or more; True when it was rotated."""
     if _size(log) < max(1, max_bytes):
         return False
-    with FileLock(f"{log}.rotate.lock", timeout=GUARD_TIMEOUT_S):
+    with FileLock(f"{log}.rotate.lock", timeout=GUARD_TIMEOUT_S, mode=0o600):
         if _size(log) < max(1, max_bytes):  # another rotator got here first
             return False
         _shift(log, max(1, keep))
@@ -49,6 +53,20 @@ def rotate_if_large(log: Path, max_bytes: int, keep: int) -> bool:
 def rotate_all(logs: Iterable[Path], max_bytes: int, keep: int) -> list[str]:
     """Rotate each log that grew too large; the names of those rotated."""
     return [log.name for log in logs if rotate_if_large(log, max_bytes, keep)]
+
+
+def append_rotated(log: Path, text: str, max_bytes: int = CRASH_LOG_MAX_BYTES,
+                   keep: int = CRASH_LOG_KEEP) -> None:
+    """Append ``text`` to a log written rarely but in bulk (the crash log), rotating it first
+    when it is large, so it stays bounded even where no daemon rotates it."""
+    private_dir(log.parent)
+    try:
+        rotate_if_large(log, max_bytes, keep)
+    except Exception:  # a busy rotation guard costs nothing but a larger log
+        pass
+    fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    with os.fdopen(fd, "a", encoding="utf-8") as out:
+        out.write(text)
 
 
 def _shift(log: Path, keep: int) -> None:

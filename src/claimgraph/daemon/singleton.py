@@ -21,6 +21,7 @@ from filelock import FileLock
 from claimgraph import lease
 from claimgraph.daemon import pid_path
 from claimgraph.errors import ClaimgraphError
+from claimgraph.private import private_dir
 from claimgraph.sidecar import atomic_write_text, read_json_object
 
 GUARD_TIMEOUT_S = 5.0
@@ -48,11 +49,11 @@ class Singleton:
         self.took_over: dict[str, Any] | None = None
 
     def _guard(self) -> FileLock:
-        return FileLock(f"{self.path}.lock", timeout=GUARD_TIMEOUT_S)
+        return FileLock(f"{self.path}.lock", timeout=GUARD_TIMEOUT_S, mode=0o600)
 
     def acquire(self) -> dict[str, Any]:
         """Write our record, taking over a stale file; refuse while a live daemon holds it."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)
         with self._guard():
             current = read_record(self.path)
             if current is not None and lease.holder_alive(current):

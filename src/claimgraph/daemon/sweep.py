@@ -29,9 +29,13 @@ from typing import Any, Iterator, Mapping
 
 import structlog
 
+from claimgraph.capture.failures import FailureLedger, is_due as is_retry_due, is_poisoned
+from claimgraph.capture.links import check_transcript_link
+from claimgraph.errors import ClaimgraphError
 from claimgraph.daemon import DaemonSettings
 from claimgraph.hooks.install import claude_config_dir
 from claimgraph.llm import TEMP_PREFIX, kill_tree
+from claimgraph.private import open_private, private_dir
 from claimgraph.sidecar import Sidecars
 from claimgraph.store.open import open_store
 
@@ -115,15 +119,24 @@ def is_due(path: Path, mark: Any, now: float, idle_s: float) -> bool:
 
 def find_candidates(db: Path, environ: Mapping[str, str], settings: DaemonSettings,
                     now: float) -> list[Candidate]:
-    """Spool files first (they carry the hook's cwd); then due transcripts not spooled."""
+    """Spool files first (they carry the hook's cwd); then due transcripts not spooled.
+    A session whose captures keep failing waits out its backoff, and once poisoned is left
+    alone (``capture.failures``); a transcript that is a symlink leading out of the agent's
+    transcript directories is never followed."""
+    failures = FailureLedger(db).entries()
     spools = spool_files(db, settings.spool_age_seconds, now)
-    found = [Candidate("spool", str(p)) for p in spools]
-    spooled = {_spooled_transcript(p) for p in spools}
+    payloads = {p: _spool_fields(p) for p in spools}
+    found = [Candidate("spool", str(p)) for p in spools
+             if _retry_due(failures, _spool_key(payloads[p]), now, str(p))]
+    spooled = {payload.get("transcript_path") for payload in payloads.values()}
     marks = _MarkReader(db)
     try:
         for path, agent in sorted(transcripts(environ), key=_age):  # oldest session first
-            mark = marks.get(f"capture:{agent}:{path.stem}")
-            if str(path) not in spooled and is_due(path, mark, now, settings.idle_minutes * 60):
+            key = f"capture:{agent}:{path.stem}"
+            if str(path) in spooled or not is_due(path, marks.get(key), now,
+                                                  settings.idle_minutes * 60):
+                continue
+            if _retry_due(failures, key, now, str(path)) and _stays_inside(path, environ):
                 found.append(Candidate("transcript", str(path), agent, path.stem))
     finally:
         marks.close()
@@ -139,11 +152,36 @@ def _age(found: tuple[Path, str]) -> float:
         return 0.0
 
 
-def _spooled_transcript(spool: Path) -> str | None:
+def _spool_fields(spool: Path) -> dict[str, Any]:
     try:
-        return json.loads(spool.read_text(encoding="utf-8")).get("transcript_path")
-    except (OSError, ValueError, AttributeError):
-        return None
+        data = json.loads(spool.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _spool_key(payload: Mapping[str, Any]) -> str | None:
+    agent, session = payload.get("agent"), payload.get("session_id")
+    return f"capture:{agent}:{session}" if agent and session else None
+
+
+def _retry_due(failures: Mapping[str, Any], key: str | None, now: float, what: str) -> bool:
+    entry = failures.get(key) if key else None
+    if is_retry_due(entry, now):
+        return True
+    log.debug("daemon.capture-deferred", path=what, key=key, failures=entry.get("failures"),
+              poisoned=is_poisoned(entry), next_try_at=entry.get("next_try_at"))
+    return False
+
+
+def _stays_inside(path: Path, environ: Mapping[str, str]) -> bool:
+    """A transcript found in an agent's directory must not lead out of it through a link."""
+    try:
+        check_transcript_link(str(path), environ)
+    except ClaimgraphError as refused:
+        log.warning("daemon.symlink-refused", path=str(path), reason=refused.message)
+        return False
+    return True
 
 
 class _MarkReader:
@@ -188,8 +226,8 @@ class Sweeper:
     def _capture(self, candidate: Candidate) -> str:
         """Run one capture child; its report line goes to the capture log like any other."""
         logfile = Sidecars(self.db).capture_log
-        logfile.parent.mkdir(parents=True, exist_ok=True)
-        with open(logfile, "ab") as errors:
+        private_dir(logfile.parent)
+        with open_private(logfile, "ab") as errors:
             self._child = subprocess.Popen(
                 candidate.argv(self.db), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                 stderr=errors, start_new_session=True, close_fds=True, cwd="/", env=self.environ)

@@ -39,6 +39,7 @@ USAGE = ("usage: python -m claimgraph.hooks {session-end|session-start|stop|user
 def main(argv: list[str], environ: Mapping[str, str] | None = None, stdin_fd: int = 0) -> int:
     """Run one hook; return 0, whatever happened."""
     environ = os.environ if environ is None else environ
+    os.umask(os.umask(0o077) | 0o077)  # the spool and log are private (see claimgraph.private)
     try:
         run(argv, environ, stdin_fd)
     except BaseException as error:  # noqa: BLE001 - the agent must never see our failure

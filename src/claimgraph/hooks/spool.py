@@ -27,6 +27,8 @@ _SALVAGE = re.compile(r'"(%s)"\s*:\s*"((?:[^"\\]|\\.)*)"' % "|".join(FIELDS))
 _UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9._-]")
 MAX_NAME_PART = 100
 STDERR = 2
+#: What a secret in a path, an id or a reason would hold (a URL, ``=``, a secret word).
+_MAYBE_SECRET = re.compile(r"://|=|(?i:pass|pwd|secret|token|key|auth|cred|bearer|-----)")
 
 
 def db_path(environ: Mapping[str, str]) -> str:
@@ -79,7 +81,7 @@ def make_record(payload: Mapping[str, object], agent: str, event: str,
     record: dict[str, object] = {"agent": agent}
     for field in FIELDS:
         value = payload.get(field)
-        record[field] = value if isinstance(value, str) and value else None
+        record[field] = _redacted(value) if isinstance(value, str) and value else None
     record["hook_event_name"] = record["hook_event_name"] or HOOK_EVENT_NAMES.get(event)
     transcript, cwd = record["transcript_path"], record["cwd"]
     if transcript and not os.path.isabs(transcript) and cwd and os.path.isabs(cwd):
@@ -89,6 +91,15 @@ def make_record(payload: Mapping[str, object], agent: str, event: str,
         record["session_id"] = stem or None
     record["received_at"] = iso_utc(now)
     return record
+
+
+def _redacted(value: str) -> str:
+    """No secret in a spool file either. The redactor is loaded only for a value that could
+    hold one (a path or an id never does), so the hook's fast path stays stdlib-only."""
+    if _MAYBE_SECRET.search(value) is None:
+        return value
+    from claimgraph.logic.redact import redact
+    return redact(value)
 
 
 def spool_name(agent: str, session_id: str) -> str:

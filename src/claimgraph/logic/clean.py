@@ -28,8 +28,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from claimgraph.logic.redact import redact_with_counts
-
 CONTEXT_OPEN = "<claimgraph-context>"
 CONTEXT_CLOSE = "</claimgraph-context>"
 CONTEXT_HEADING = "## Project memory — compiled by claimgraph"
@@ -95,7 +93,9 @@ def has_injected_context(text: str) -> bool:
 
 
 def clean_text_with_counts(text: str) -> tuple[str, Counter[str]]:
-    """The cleaned text and the secrets removed per kind, so capture can log the counts."""
+    """The cleaned text and the secrets removed per kind, so capture can log the counts.
+    The redactor is imported here: the SessionStart hook uses this module's markers only."""
+    from claimgraph.logic.redact import redact_with_counts
     return redact_with_counts(strip_injected(text))
 
 

@@ -1,138 +1,59 @@
 """Secret redaction: no credential that a transcript carries ever reaches the store (DESIGN §6).
 
 Transcripts are plaintext and every tool output lands in them, keys included, so capture runs
-every text through here before the evidence tier or an extractor sees it. A secret becomes a
-typed placeholder such as ``[REDACTED:github-token]``: a reader still learns that a token was
-there and of which kind, while the names, users and hosts around it, which are what memory is
-about, stay. Counts per kind go to the capture log; the secrets themselves go nowhere.
+every text through here before the evidence tier, an extractor, a log line or a fact sees
+it. A secret becomes a typed placeholder such as ``[REDACTED:github-token]``: a reader still
+learns that a token was there and of which kind, while the names, users and hosts around it,
+which are what memory is about, stay. Counts per kind go to the capture log.
 
-Passes run most specific first: PEM blocks, tokens with a vendor prefix (``sk-ant-`` before
-``sk-``), passwords in URLs, Authorization headers, bare bearer tokens, and last ``NAME=value``
-assignments, which see only what the earlier passes left. A value that already begins with a
-placeholder is left alone, so redacting twice changes nothing.
+The detector is layered, not a list: one trigger scan (``logic.secret_scan``) finds every
+place a rule could start, then
+1. structure and self-naming tokens: PEM blocks (whole, headless or bare bodies), vendor
+   prefixes (``logic.secret_tokens``: gitleaks' and detect-secrets' coverage), URL
+   passwords, Kubernetes Secret data, a secret-printing command's output line;
+2. context (``logic.secret_context``, ``logic.secret_blocks``): values under secret-like
+   names, flags and query parameters, JSON escaped inside JSON, passwords said in prose,
+   short password flags of known commands, and a high-entropy fallback after a secret word.
+Layer 2 never looks inside what layer 1 found, and its value that starts where a layer-1
+token starts is that token (``GH_TOKEN=[REDACTED:github-token]``); otherwise overlapping
+finds merge. A placeholder holds no trigger, so redacting twice changes nothing.
 
-Every pattern is linear: a match may start only where a run of token characters starts, and
-each quantifier is bounded by a constant or ends where its character class ends.
-
-Most text holds no secret, so each pass first asks whether it could match at all: a substring
-every match must contain (a vendor prefix, ``authorization``, ``bearer``) or, for assignments,
-the runs of name characters that hold a secret word. Only those runs are tried, since a name
-is always a whole run; scanning every word start for one was most of the cost of capture.
-Case-blind words are looked up in ``str.lower()`` text, which agrees with the regex engine's
-case folding except on three characters (``İ``, ``ı``, ``ſ``); text holding one takes the
-plain path of every pass.
-
-Assignments are the one pass that judges context. A value under a secret-like name
-(``*password``, ``*passwd``, ``*passphrase``, ``*secret``, ``*token``, ``*api_key``,
-``*access_key``, ``*private_key``, ``*credentials``; weakly ``*_key``, ``*Key`` and ``auth``)
-is redacted, its name kept, unless it reads as code or prose rather than a secret:
-- it is empty, already redacted, or a reference (``$VAR``, ``${VAR}``, ``%VAR%``, ``{x}``,
-  ``<your-token>``);
-- unquoted, it is a keyword or type name (``None``, ``null``, ``true``, ``str``), a call,
-  subscript or parenthesis (``getpass()``, ``os.environ["X"]``, ``(t: string) =>``), or an
-  identifier that is itself secret-named and not credential-shaped (``token=token``,
-  ``api_key = settings.OPENAI_API_KEY``);
-- after a colon and unquoted, it is a short lowercase word ("the token: we rotate it");
-- under a weak name, it is not credential-shaped (12+ characters, no spaces, a digit and a
-  letter), so ``primary_key=True`` and ``sort_key = "name"`` stay.
-Only a name's ending counts: ``token_count=5`` and ``password_hash = …`` are never touched.
-Known gaps: a password given as a separate argument (``-p hunter2``) and JSON escaped inside a
-string (``\\"token\\": …``) are not recognised; vendor-prefixed tokens there still are.
+Every rule looks a bounded distance from its trigger, and a trigger inside a found secret is
+skipped, so the work is linear in the text. Lone UTF-16 surrogates (half an emoji, as a
+JavaScript slice writes them) become U+FFFD here too, so every string we keep encodes.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
-from re import Match
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
+
+from claimgraph.logic import secret_blocks as blocks
+from claimgraph.logic.secret_context import companion, run_spans
+from claimgraph.logic.secret_names import is_secret_name, keeps_value, name_strength
+from claimgraph.logic.secret_scan import TriggerScan
+from claimgraph.logic.secret_tokens import MARKED_RULES, TOKEN_RULES, TokenRule
+
+__all__ = ["PLACEHOLDER_PREFIX", "placeholder", "redact", "redact_with_counts", "redact_value",
+           "is_secret_name", "MAX_DEPTH", "replace_surrogates"]
 
 PLACEHOLDER_PREFIX = "[REDACTED:"
-#: Whether a pass could match ``text`` at all, given its lowercase copy (None: not trustworthy).
-_Gate = Callable[[str, "str | None"], bool]
-_RUN_CHARS, _ALNUM = "[A-Za-z0-9_-]", "[A-Za-z0-9]"
-
-
-def _shape(head: str, rest: str, edge: str | None = None) -> str:
-    """A pattern that starts with a literal, so the engine skips ahead to candidates quickly.
-
-    ``edge`` is a character class that must not precede ``head``: a match may start only where
-    a run of token characters starts, never inside one, which would rescan the run from every
-    offset. The check sits after the first character because a leading look-behind would cost
-    the engine its literal-prefix fast path.
-    """
-    first = re.escape(head[0])
-    guard = f"(?<!{edge}{first})" if edge else ""
-    return first + guard + re.escape(head[1:]) + rest
-
-
-#: Most specific first: a token is named by the first shape that matches it. The third item lists
-#: substrings of which every match holds one, so a pass is skipped on text that has none.
-_TOKEN_SHAPES = (
-    ("private-key", _shape("-----BEGIN", r"[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----(?s:.*?)"
-                           r"(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|\Z)"), ("-----BEGIN",)),
-    ("anthropic-api-key", _shape("sk-ant-", r"[A-Za-z0-9_-]{20,}", _RUN_CHARS), ("sk-ant-",)),
-    ("openai-api-key", _shape("sk-", r"(?=[A-Za-z0-9_-]*?[0-9])(?=[A-Za-z0-9_-]*?[a-z])"
-                              r"(?=[A-Za-z0-9_-]*?[A-Z])[A-Za-z0-9_-]{20,}", _RUN_CHARS), ("sk-",)),
-    ("github-token", _shape("g", r"(?:h[pousr]_[A-Za-z0-9]{36,}|ithub_pat_[A-Za-z0-9_]{22,})",
-                            _ALNUM), ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
-    ("gitlab-token", _shape("gl", r"(?:pat|dt|rt|ptt)-[A-Za-z0-9_-]{20,}", _ALNUM),
-     ("glpat-", "gldt-", "glrt-", "glptt-")),
-    ("slack-webhook", _shape("https://hooks.slack.com/",
-                             r"(?:services|workflows|triggers)/[A-Za-z0-9/_-]{8,}"), ("https://hooks.slack.com/",)),
-    ("slack-token", _shape("xox", r"[abprs]-[A-Za-z0-9-]{10,}", _ALNUM),
-     ("xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-")),
-    ("stripe-key", _shape("sk_", r"(?:live|test)_[A-Za-z0-9]{16,}", _ALNUM),
-     ("sk_live_", "sk_test_")),
-    ("stripe-key", _shape("rk_", r"(?:live|test)_[A-Za-z0-9]{16,}", _ALNUM),
-     ("rk_live_", "rk_test_")),
-    ("aws-access-key", _shape("A", r"(?:KIA|SIA)[A-Z0-9]{16}(?![A-Za-z0-9])", _ALNUM),
-     ("AKIA", "ASIA")),
-    ("jwt", _shape("eyJ", r"[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*", _RUN_CHARS),
-     (".eyJ",)),
-)
-_URL_PASSWORD = re.compile(r"(?<![A-Za-z0-9])([A-Za-z][A-Za-z0-9+.-]{1,30}://"
-                           r"[^\s:/?#@\[\]\"'<>]{0,256}:)([^\s/?#\"'<>]{1,256})(?=@)")
-#: What every URL password match holds from ``://`` on; its literal start makes it cheap to seek.
-_URL_PASSWORD_TAIL = re.compile(r"://[^\s:/?#@\[\]\"'<>]{0,256}:[^\s/?#\"'<>]{1,256}@")
-_AUTH_HEADER = re.compile(
-    r"(?i:(authorization[\"']?[ \t]*[:=][ \t]*(?:[rbfu]{0,2}[\"'])?"
-    r"(?:(?:bearer|basic|token|digest|negotiate)[ \t]+)?))([^\s\"',;]+)")
-_AUTH_SCHEMES = {"bearer", "basic", "token", "digest", "negotiate"}
-_BEARER = re.compile(r"(?i:\b(bearer[ \t]+))([A-Za-z0-9._~+/=-]{16,})")
-
-_STRONG_NAMES = (r"pass(?:word|wd|phrase)|secret|token|api[_-]?key|access[_-]?key"
-                 r"|private[_-]?key|credentials?")
-_NAME_END = re.compile(rf"(?i:{_STRONG_NAMES}|key|auth)\Z")
-_STRONG_NAME_END = re.compile(rf"(?i:{_STRONG_NAMES})\Z")
-_AWS_SECRET_NAME = re.compile(
-    r"(?i:aws[_-]?secret[_-]?(?:access[_-]?)?key|secret[_-]?access[_-]?key)\Z")
-_AWS_SECRET_VALUE = re.compile(r"[A-Za-z0-9/+=]{40}\Z")
-_WEAK_NAME_SHAPE = re.compile(
-    r"(?:[_-](?i:key|auth)|[a-z0-9](?:Key|KEY|Auth|AUTH)|\A(?i:auth))\Z")
-_ASSIGNMENT = re.compile(
-    rf"(?<![\w-])(?P<name>(?i:[\w-]{{0,80}}?(?:{_STRONG_NAMES}|key|auth)))"
-    r"(?P<sep>[\"']?\]?[ \t]{0,20}(?:=(?![=>~])|:(?![:=]))[ \t]{0,20})"
-    r"(?:(?P<open>[rbfuRBFU]{0,2}(?P<quote>[\"'`]))"
-    r"(?P<quoted>(?:\\.|(?!(?P=quote))[^\\\n])*)(?P<close>(?P=quote))?"
-    r"|(?P<bare>[^\s\"'`,;&<>)}]+))")
-#: A value that starts with a placeholder was redacted by an earlier pass: the secret began there.
-_PLACEHOLDER = re.compile(r"\[REDACTED:[a-z-]+\]")
-_REFERENCE = re.compile(r"\$[{\w]|%\w+%|\{|<[^<>]*>\Z")
-_CODE_EXPRESSION = re.compile(r"[(\[]|[A-Za-z_][\w.]*[(\[]")
-_IDENTIFIER_PATH = re.compile(r"[A-Za-z_][\w.]*\Z")
-_PROSE_WORD = re.compile(r"[a-z]{1,7}\Z")
-_CODE_WORDS = frozenset("none null nil true false undefined str string bytes int bool boolean"
-                        " number any object optional".split())
-_CREDENTIAL_MIN_CHARS = 12
-#: Every secret-like name ends in a word that holds one of these; sought in lowercased text.
-_NAME_WORD = re.compile("pass|secret|token|key|auth|credential")
-#: ``[\w-]{0,80}`` and the longest name word (``credentials``): no name is longer.
-_LONGEST_NAME = 80 + len("credentials")
-_RUN_REST = re.compile(r"[\w-]*")
-_RUN_TO_END = re.compile(r"(?<![\w-])[\w-]+\Z")
-#: Characters ``re.IGNORECASE`` folds to an ASCII letter that ``str.lower()`` does not.
-_FOLD_MISMATCH = ("\u0130", "\u0131", "\u017f")
+#: Deeper structures are not walked (a hostile transcript nests 10,000 levels): dropped.
+MAX_DEPTH = 100
+#: Text holding secrets is looked at again after their removal; crafted text may need more.
+MAX_PASSES = 4
+Span = tuple[int, int, str]
+Rule = Callable[[str, int], list[Span]]
+_SECRET_WORDS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "bearer")
+_QUERY_NAMES = ("sig=", "Signature=", "signature=", "code=")
+_NAME_CHAR = re.compile(r"[\w-]")
+_NAME_TAIL = re.compile(r"[\w-]{0,128}")
+_LONGEST_NAME = 128
+#: Finds that carry their whole secret: no companion token is looked for after them.
+_ALONE = frozenset(("private-key", "url-password", "k8s-secret", "command-output", "jwt",
+                    "slack-webhook", "password-hash"))
 
 
 def placeholder(kind: str) -> str:
@@ -140,170 +61,192 @@ def placeholder(kind: str) -> str:
     return f"{PLACEHOLDER_PREFIX}{kind}]"
 
 
-def _looks_like_credential(value: str) -> bool:
-    """Long, unbroken and mixing digits with letters: how generated keys look, words do not."""
-    return (len(value) >= _CREDENTIAL_MIN_CHARS and not any(ch.isspace() for ch in value)
-            and any(ch.isdigit() for ch in value) and any(ch.isalpha() for ch in value))
+def _token_rule(rule: TokenRule) -> Rule:
+    edge = re.compile(rule.edge)
+
+    def spans(text: str, at: int) -> list[Span]:
+        if at and edge.match(text, at - 1):
+            return []
+        found = rule.pattern.match(text, at)
+        return [(at, found.end(), rule.kind)] if found else []
+    return spans
 
 
-def is_secret_name(name: str) -> bool:
-    """A field or variable whose value is a secret; weak suffixes need a separator or a hump."""
-    if _STRONG_NAME_END.search(name):
-        return True
-    return bool(_NAME_END.search(name)) and bool(_WEAK_NAME_SHAPE.search(name))
+def _marked_rule(marker: str) -> Rule:
+    """Walk back from the marker to where its token's run starts, then match from there."""
+    kind, before, pattern = MARKED_RULES[marker]
+
+    def spans(text: str, at: int) -> list[Span]:
+        start = at
+        while start > 0 and at - start < 64 and text[start - 1] in before:
+            start -= 1
+        found = pattern.match(text, start)
+        return [(start, found.end(), kind)] if found and found.end() > at else []
+    return spans
 
 
-def _keeps_value(name: str, value: str, *, quoted: bool, after_colon: bool) -> bool:
-    """True when the value is code or prose rather than a secret; the module docstring has why."""
-    if not value or _PLACEHOLDER.match(value) or _REFERENCE.match(value):
-        return True
-    if not _STRONG_NAME_END.search(name) and not _looks_like_credential(value):
-        return True
-    if quoted:
-        return False
-    return (value.lower() in _CODE_WORDS or bool(_CODE_EXPRESSION.match(value))
-            or (bool(_IDENTIFIER_PATH.match(value)) and is_secret_name(value)
-                and not _looks_like_credential(value))
-            or (after_colon and bool(_PROSE_WORD.match(value))))
+def _word_run(text: str, at: int) -> tuple[int, int] | None:
+    """The run of name characters around ``at``, or None when it is too long to be a name."""
+    start = at
+    while start > 0 and _NAME_CHAR.match(text, start - 1):
+        start -= 1
+        if at - start > _LONGEST_NAME:
+            return None
+    if text.endswith(PLACEHOLDER_PREFIX, max(0, start - len(PLACEHOLDER_PREFIX)), start):
+        return None  # a placeholder's kind names a secret; it holds none
+    end = _NAME_TAIL.match(text, at).end()
+    return None if end - at >= _LONGEST_NAME else (start, end)
 
 
-def _assignment(match: Match[str], counts: Counter[str]) -> str:
-    """Replace only the value: the name is what memory needs, the value is what must not leak."""
-    name, quoted = match["name"], match["quote"] is not None
-    value = match["quoted"] if quoted else match["bare"]
-    if not is_secret_name(name) or _keeps_value(
-            name, value, quoted=quoted, after_colon=":" in match["sep"]):
-        return match[0]
-    kind = ("aws-secret-key" if _AWS_SECRET_NAME.search(name) and _AWS_SECRET_VALUE.match(value)
-            else "secret")
-    counts[kind] += 1
-    return f"{name}{match['sep']}{match['open'] or ''}{placeholder(kind)}{match['close'] or ''}"
+def _rules() -> tuple[dict[str, list[Rule]], dict[str, list[Rule]]]:
+    """Per trigger literal: its layer-1 rules and its layer-2 rules (the word rule is special)."""
+    first: dict[str, list[Rule]] = {}
+    for rule in TOKEN_RULES:
+        for prefix in rule.prefixes:
+            first.setdefault(prefix, []).append(_token_rule(rule))
+    for marker in MARKED_RULES:
+        first.setdefault(marker, []).append(_marked_rule(marker))
+    for literal, rule in (("-----BEGIN", blocks.pem_begin), ("MII", blocks.pem_body),
+                          ("b3BlbnNzaC1rZXktdjE", blocks.pem_body), ("://", blocks.url_password),
+                          ("kind: Secret", blocks.k8s_secret), ('"kind": "Secret"', blocks.k8s_secret),
+                          ('"kind":"Secret"', blocks.k8s_secret)):
+        first.setdefault(literal, []).append(rule)
+    for literal in blocks.PRINTING_COMMANDS:
+        first.setdefault(literal, []).append(blocks.printed_secret)
+    second: dict[str, list[Rule]] = {}
+    for literal, name in blocks.COMMAND_TRIGGERS.items():
+        second.setdefault(literal, []).append(blocks.command(name))
+    second.setdefault("password-stdin", []).append(blocks.password_stdin)
+    second.setdefault("pass:", []).append(blocks.openssl_pass)
+    return first, second
 
 
-def _whole(kind: str) -> Callable[[Match[str], Counter[str]], str]:
-    """A pass for self-describing tokens: the whole match is the secret."""
-    def replace(match: Match[str], counts: Counter[str]) -> str:
-        counts[kind] += 1
-        return placeholder(kind)
-    return replace
+_FIRST, _SECOND = _rules()
+_WORD_LITERALS = frozenset(variant for word in _SECRET_WORDS
+                           for variant in (word, word.capitalize(), word.upper())) | set(_QUERY_NAMES)
+SCAN = TriggerScan([*_FIRST, *_SECOND, *_WORD_LITERALS, "-----END"])
 
 
-def _labelled(kind: str, keep: Callable[[str], bool] | None = None,
-              ) -> Callable[[Match[str], Counter[str]], str]:
-    """A pass that keeps group 1 (the label) and redacts group 2 unless ``keep`` says otherwise."""
-    def replace(match: Match[str], counts: Counter[str]) -> str:
-        if _PLACEHOLDER.match(match[2]) or _REFERENCE.match(match[2]) or (
-                keep is not None and keep(match[2])):
-            return match[0]
-        counts[kind] += 1
-        return match[1] + placeholder(kind)
-    return replace
+class _Finder:
+    """The spans of one text, layer by layer (module docstring)."""
+
+    def __init__(self, text: str, scan: TriggerScan) -> None:
+        self.text, self.scan = text, scan
+        self.hits = [(at, scan.literals_at(text, at)) for at in scan.positions(text)]
+        self.first: list[Span] = []
+        self.second: list[Span] = []
+
+    def spans(self) -> list[Span]:
+        self._layer(self.first, self._first_rules, ())
+        self.first += self._companions()
+        self._layer(self.second, self._second_rules, self.first)
+        return _merge(self.first, self.second)
+
+    def _companions(self) -> list[Span]:
+        """A random token right after a known credential is its other half (an account id
+        and its secret passed side by side: Twilio's SID and token, AWS's key id and key)."""
+        found: list[Span] = []
+        for _, end, kind in self.first:
+            if kind not in _ALONE:
+                found += [(s, e, "high-entropy") for s, e, _ in companion(self.text, end)]
+        return found
+
+    def _layer(self, found: list[Span], rules_at: Callable[[int, list[str]], list[Span]],
+               earlier: list[Span] | tuple[()]) -> None:
+        skip_to = _cover(list(earlier))
+        for at, literals in self.hits:
+            if _covered(at, skip_to) or (found and at < found[-1][1]):
+                continue
+            found.extend(sorted(rules_at(at, literals)))
+
+    def _first_rules(self, at: int, literals: list[str]) -> list[Span]:
+        spans: list[Span] = []
+        for literal in literals:
+            for rule in _FIRST.get(literal, ()):
+                spans += rule(self.text, at)
+            if literal == "-----END":
+                floor = self.first[-1][1] if self.first else 0
+                spans += blocks.pem_end(self.text, at, floor)
+            if spans:
+                return spans[:1]
+        return []
+
+    def _second_rules(self, at: int, literals: list[str]) -> list[Span]:
+        spans: list[Span] = []
+        for literal in literals:
+            for rule in _SECOND.get(literal, ()):
+                spans += rule(self.text, at)
+            if literal in _WORD_LITERALS and not spans:
+                run = _word_run(self.text, at)
+                spans += run_spans(self.text, *run) if run else []
+            if spans:
+                return spans
+        return []
 
 
-def _is_scheme_word(value: str) -> bool:
-    """``Authorization: Bearer $TOKEN`` leaves only the scheme for the value: nothing to hide."""
-    return value.lower() in _AUTH_SCHEMES
+def _cover(spans: list[Span]) -> tuple[list[int], list[int]]:
+    ordered = sorted(spans)
+    return [start for start, _, _ in ordered], [end for _, end, _ in ordered]
 
 
-def _is_wordlike(value: str) -> bool:
-    """Outside a header, "bearer" is often prose; a token after it has digits, words do not."""
-    return not any(ch.isdigit() for ch in value)
+def _covered(at: int, cover: tuple[list[int], list[int]]) -> bool:
+    """Whether ``at`` lies inside one of the (sorted, disjoint) spans."""
+    starts, ends = cover
+    index = bisect.bisect_right(starts, at) - 1
+    return index >= 0 and at < ends[index]
 
 
-def _holds_any(needles: tuple[str, ...]) -> _Gate:
-    """A case-sensitive pass can only match text that holds one of its literal prefixes."""
-    def gate(text: str, folded: str | None) -> bool:
-        return any(needle in text for needle in needles)
-    return gate
+def _merge(first: list[Span], second: list[Span]) -> list[Span]:
+    """A layer-2 span inside a layer-1 one adds nothing; overlaps merge, named by the first
+    span (a layer-1 one where both start together)."""
+    ends = {start: end for start, end, _ in first}
+    ordered = sorted([(s, 0, e, k) for s, e, k in first] +
+                     [(s, 1, e, k) for s, e, k in second if e > ends.get(s, s)])
+    merged: list[Span] = []
+    for start, _, end, kind in ordered:
+        if merged and start < merged[-1][1]:
+            last = merged[-1]
+            merged[-1] = (last[0], max(last[1], end), last[2])
+        else:
+            merged.append((start, end, kind))
+    return merged
 
 
-def _holds_word(word: str) -> _Gate:
-    """A case-blind pass needs its word in the lowercase copy; without a copy it must run."""
-    def gate(text: str, folded: str | None) -> bool:
-        return folded is None or word in folded
-    return gate
+def replace_surrogates(text: str) -> str:
+    """Lone surrogates (never valid in UTF-8) become U+FFFD; everything else is kept."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
-def _holds_url_password(text: str, folded: str | None) -> bool:
-    """The URL pass starts at every letter; what follows ``://`` rules most text out at once."""
-    return _URL_PASSWORD_TAIL.search(text) is not None
+def redact_with_counts(text: str, scan: TriggerScan = SCAN) -> tuple[str, Counter[str]]:
+    """The redacted text and how many secrets of each kind it held, for the capture log.
 
-
-_Pass = tuple[re.Pattern[str], Callable[[Match[str], Counter[str]], str], _Gate]
-_TOKEN_PASSES: tuple[_Pass, ...] = tuple(
-    (re.compile(shape), _whole(kind), _holds_any(needles)) for kind, shape, needles in _TOKEN_SHAPES)
-#: One search for every token prefix at once: most text holds none, and then no pass runs.
-_ANY_TOKEN_PREFIX = re.compile("|".join(
-    re.escape(needle) for _, _, needles in _TOKEN_SHAPES for needle in needles))
-_LABELLED_PASSES: tuple[_Pass, ...] = (
-    (_URL_PASSWORD, _labelled("url-password"), _holds_url_password),
-    (_AUTH_HEADER, _labelled("auth-header", keep=_is_scheme_word), _holds_word("authorization")),
-    (_BEARER, _labelled("bearer-token", keep=_is_wordlike), _holds_word("bearer")),
-)
-
-
-def _folded(text: str) -> str | None:
-    """``text`` lowercased for the case-blind gates, or None where that could miss a match."""
-    if not text.isascii() and any(ch in text for ch in _FOLD_MISMATCH):
-        return None
-    return text.lower()
-
-
-def _name_run_ends(text: str, folded: str) -> list[int]:
-    """Where each run of name characters holding a secret word ends, in order.
-
-    A name is always a whole run (its separator is no name character), so only these runs can
-    hold one. Words are letters, so each run holding one yields a hit even though hits do not
-    overlap, and each run is walked once however many words it holds.
+    A placeholder changes what stands beside it (``-----END …-----sk-…`` hides the key's start
+    until the block is gone), so text that held a secret is looked at again, until nothing
+    more is found: redacting the result changes nothing.
     """
-    ends, reached = [], 0
-    for word in _NAME_WORD.finditer(folded):
-        if (at := word.start()) >= reached:
-            reached = _RUN_REST.match(text, at).end()  # type: ignore[union-attr]
-            ends.append(reached)
-    return ends
-
-
-def _assignment_matches(text: str, run_ends: list[int]) -> Iterator[Match[str]]:
-    """The matches ``_ASSIGNMENT.sub`` would make, sought only at the runs that end a name."""
-    done = 0
-    for end in run_ends:
-        run = _RUN_TO_END.search(text, max(done, end - _LONGEST_NAME - 1), end)
-        if run is not None and (match := _ASSIGNMENT.match(text, run.start())):
-            done = match.end()
-            yield match
-
-
-def _redact_assignments(text: str, folded: str | None, counts: Counter[str]) -> str:
-    """The assignment pass, last, so it sees only what the token passes left."""
-    if folded is None:
-        return _ASSIGNMENT.sub(lambda match: _assignment(match, counts), text)
-    kept, done = [], 0
-    for match in _assignment_matches(text, _name_run_ends(text, folded)):
-        kept += (text[done:match.start()], _assignment(match, counts))
-        done = match.end()
-    return "".join(kept) + text[done:] if kept else text
-
-
-def _run_passes(text: str, folded: str | None, passes: tuple[_Pass, ...],
-                counts: Counter[str]) -> tuple[str, str | None]:
-    """Each pass in order over what the previous left, skipping those that cannot match."""
-    for pattern, replace, may_match in passes:
-        if may_match(text, folded):
-            redacted = pattern.sub(lambda match: replace(match, counts), text)
-            if redacted is not text:
-                text, folded = redacted, _folded(redacted)
-    return text, folded
-
-
-def redact_with_counts(text: str) -> tuple[str, Counter[str]]:
-    """The redacted text and how many secrets of each kind it held, for the capture log."""
+    text = replace_surrogates(text)
     counts: Counter[str] = Counter()
-    folded = _folded(text)
-    if _ANY_TOKEN_PREFIX.search(text):
-        text, folded = _run_passes(text, folded, _TOKEN_PASSES, counts)
-    text, folded = _run_passes(text, folded, _LABELLED_PASSES, counts)
-    return _redact_assignments(text, folded, counts), counts
+    for _ in range(MAX_PASSES):
+        spans = _Finder(text, scan).spans() if text else []
+        if not spans:
+            break
+        text = _splice(text, spans, counts)
+    return text, counts
+
+
+def _splice(text: str, spans: list[Span], counts: Counter[str]) -> str:
+    parts, done = [], 0
+    for start, end, kind in spans:
+        parts += (text[done:start], placeholder(kind))
+        counts[kind] += 1
+        done = end
+    parts.append(text[done:])
+    return "".join(parts)
 
 
 def redact(text: str) -> str:
@@ -311,30 +254,40 @@ def redact(text: str) -> str:
     return redact_with_counts(text)[0]
 
 
-def redact_value(value: Any, counts: Counter[str] | None = None) -> Any:
+def redact_value(value: Any, counts: Counter[str] | None = None, depth: int = 0) -> Any:
     """Redact every string inside a tool input; a secret-named field loses its whole value.
 
     Dict keys are kept as they are: they name things, and rewriting them could merge entries.
+    Past ``MAX_DEPTH`` levels a structure is dropped for a placeholder instead of walked.
     """
     counts = Counter() if counts is None else counts
     if isinstance(value, str):
         text, found = redact_with_counts(value)
         counts.update(found)
         return text
+    if not isinstance(value, (dict, list, tuple)):
+        return value
+    if depth >= MAX_DEPTH:
+        counts["too-deep"] += 1
+        return placeholder("too-deep")
     if isinstance(value, dict):
-        return {key: _redact_field(key, item, counts) for key, item in value.items()}
-    if isinstance(value, list):
-        return [redact_value(item, counts) for item in value]
-    if isinstance(value, tuple):
-        return tuple(redact_value(item, counts) for item in value)
-    return value
+        return {_key(key): _redact_field(key, item, counts, depth + 1)
+                for key, item in value.items()}
+    items = [redact_value(item, counts, depth + 1) for item in value]
+    return items if isinstance(value, list) else tuple(items)
 
 
-def _redact_field(key: Any, item: Any, counts: Counter[str]) -> Any:
+def _key(key: Any) -> Any:
+    return replace_surrogates(key) if isinstance(key, str) else key
+
+
+def _redact_field(key: Any, item: Any, counts: Counter[str], depth: int) -> Any:
     """A field named like a secret holds one even without a ``NAME=`` around it."""
-    redacted = redact_value(item, counts)
-    if (isinstance(key, str) and isinstance(redacted, str) and is_secret_name(key)
-            and not _keeps_value(key, redacted, quoted=True, after_colon=False)):
+    redacted = redact_value(item, counts, depth)
+    if not isinstance(key, str) or not isinstance(redacted, str):
+        return redacted
+    strength = name_strength(key)
+    if strength and not keeps_value(strength, redacted, quoted=True):
         counts["secret"] += 1
         return placeholder("secret")
     return redacted

@@ -29,6 +29,9 @@ class Store(Protocol):
     def set_mark(self, key: str, value: Any) -> None:
         """Write a mark in the current transaction (so a mark and the data it covers commit together)."""
 
+    def list_marks(self, prefix: str = "") -> dict[str, Any]:
+        """Every mark whose key starts with ``prefix`` (a dump carries the capture marks)."""
+
     # --- entities ------------------------------------------------------------------------
     def insert_entity(self, entity: Record) -> Record:
         """Insert a complete entity {id, name, type, scope, aliases}; return it."""

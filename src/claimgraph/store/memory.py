@@ -57,6 +57,10 @@ class MemoryStore:
     def set_mark(self, key: str, value: Any) -> None:
         self._s["marks"][key] = json.dumps(value)
 
+    def list_marks(self, prefix: str = "") -> dict[str, Any]:
+        return {key: json.loads(raw) for key, raw in sorted(self._s["marks"].items())
+                if key.startswith(prefix)}
+
     # --- entities ------------------------------------------------------------------
     def insert_entity(self, entity: Record) -> Record:
         row = rec.entity_record(entity)

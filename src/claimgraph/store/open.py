@@ -8,9 +8,12 @@ one forward in a transaction), and the stamp is written last, once the file is k
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from claimgraph.errors import ClaimgraphError, is_write_refusal, write_refused
+from claimgraph.errors import (
+    ClaimgraphError, disk_full, is_disk_full, is_write_refusal, write_refused)
+from claimgraph.private import private_dir, tighten_store
 from claimgraph.sidecar import Sidecars
 from claimgraph.store.memory import MemoryStore
 from claimgraph.store.sqlite import SqliteStore
@@ -42,11 +45,15 @@ def open_store(db_path: Path | str, *, create: bool = True,
     sidecars.check_version_stamp()
     if read_only:
         return SqliteStore(path, read_only=True)
+    if create and sidecars.damaged.exists():
+        raise damaged_store(path, sidecars.damaged)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
     except OSError as error:
         raise _unwritable(path, error) from None
-    store = SqliteStore(path)
+    # refuses another program's database before touching it; a reader survives a full disk
+    store = SqliteStore(path, snapshot_when_full=not create)
+    _tighten(path)
     try:
         sidecars.write_version_stamp()
     except OSError as error:
@@ -55,7 +62,34 @@ def open_store(db_path: Path | str, *, create: bool = True,
     return store
 
 
+def damaged_store(path: Path, flag: Path) -> ClaimgraphError:
+    """Writes stop once a check found damage: writing on could spread it."""
+    try:
+        found = json.loads(flag.read_text(encoding="utf-8")).get("problems") or ["?"]
+    except (OSError, ValueError, AttributeError):
+        found = ["see the flag file"]
+    return ClaimgraphError(
+        "store-damaged", f"{path} failed its integrity check ({found[0]}); writes are stopped "
+        "so the damage does not spread", hint="run `claimgraph doctor`: it says what to do "
+        "(`claimgraph doctor --fix` rebuilds the store from its tables)", path=str(path),
+        flag=str(flag))
+
+
+def _tighten(path: Path) -> None:
+    """Files an older claimgraph (or a loose umask) left readable by others are made private,
+    and each change is logged (``claimgraph.private``)."""
+    changes = tighten_store(path)
+    if changes:  # rare: structlog is imported only then (the SessionStart hook opens stores)
+        import structlog
+        for change in changes:
+            structlog.get_logger("claimgraph.store").warning(
+                "store.permissions-tightened", **change,
+                reason="the store holds transcript excerpts: private to its owner")
+
+
 def _unwritable(path: Path, error: OSError) -> ClaimgraphError:
+    if is_disk_full(error):
+        return disk_full(error.filename or path.parent)
     if is_write_refusal(error):
         return write_refused(Path(error.filename or path), error)
     return ClaimgraphError(

@@ -31,6 +31,7 @@ from claimgraph.store.sqlite_db import SqliteDb
 from claimgraph.store.records import Record
 
 _ENTITY_CACHE_MAX = 50_000
+SEARCH_INDEXES = ("fact_fts", "entity_fts", "episode_fts")
 
 
 class SqliteStore:
@@ -38,15 +39,18 @@ class SqliteStore:
 
     def __init__(self, path: str | Path = ":memory:",
                  migrations: Sequence[Sequence[str]] = schema.MIGRATIONS, *,
-                 read_only: bool = False) -> None:
+                 read_only: bool = False, snapshot_when_full: bool = False) -> None:
         """``read_only`` opens the file for reading only: no journal-mode write, no migration
-        (an older format is refused), and any write attempt fails as ``store-read-only``."""
+        (an older format is refused), and any write attempt fails as ``store-read-only``.
+        ``snapshot_when_full``: when the disk is too full to open for writing, read the file
+        as it is (a reader must survive a full disk)."""
         self.path = str(path)
         self._entities: dict[str, Record] = {}
         self._unindexed_after: int | None = None
         self._unindexed_entities: set[str] = set()
         self._db = SqliteDb(path, migrations, before_commit=self._index_pending,
-                            on_stale=self._forget, read_only=read_only)
+                            on_stale=self._forget, read_only=read_only,
+                            snapshot_when_full=snapshot_when_full)
 
     def _forget(self, rolled_back: bool) -> None:
         """Cached entities may be stale; after a rollback, so are the pending-index notes."""
@@ -84,6 +88,27 @@ class SqliteStore:
         with self._db.transaction():
             self._db.run("INSERT OR REPLACE INTO marks (key, value) VALUES (?, ?)",
                          (key, json.dumps(value)))
+
+    def check_integrity(self, quick: bool = True, limit: int = 20) -> list[str]:
+        """SQLite's own check (``quick_check``: b-trees and pages, linear and cheap;
+        ``integrity_check``: also every index against its table); the problems, [] if none."""
+        pragma = "quick_check" if quick else "integrity_check"
+        try:
+            found = [row[0] for row in self._db.rows(f"PRAGMA {pragma}({int(limit)})")]
+        except ClaimgraphError as error:
+            return [error.message]
+        problems = [] if found == ["ok"] else found
+        for table in () if quick else SEARCH_INDEXES:  # FTS5 checks its own index
+            try:
+                self._db.run(f"INSERT INTO {table}({table}) VALUES ('integrity-check')")
+            except (ClaimgraphError, sqlite3.DatabaseError) as error:
+                problems.append(f"search index {table}: {error}")
+        return problems
+
+    def list_marks(self, prefix: str = "") -> dict[str, Any]:
+        rows = self._db.rows("SELECT key, value FROM marks WHERE substr(key, 1, ?) = ? "
+                             "ORDER BY key", (len(prefix), prefix))
+        return {key: json.loads(value) for key, value in rows}
 
     # --- entities --------------------------------------------------------------------
     def insert_entity(self, entity: Record) -> Record:

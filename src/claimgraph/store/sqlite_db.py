@@ -10,17 +10,24 @@ sees a raw sqlite3 traceback for an expected failure.
 The owner keeps caches; this class tells it when they may be stale: ``on_stale`` after our
 rollback or another connection's commit (``PRAGMA data_version``), ``before_commit`` to flush
 deferred work into the transaction.
+
+A full disk must not stop a reader: a WAL store with no open connection has no ``-shm``, and
+SQLite cannot make one without space. A reader (``snapshot_when_full``) then opens the file
+as an immutable snapshot, which needs no ``-shm``; that is exact when no ``-wal`` holds
+commits the file lacks (the last connection's close folded it in), and refused otherwise.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from claimgraph.errors import ClaimgraphError
+from claimgraph.errors import ClaimgraphError, disk_full
+from claimgraph.private import create_private_file
 from claimgraph.store import sqlite_schema as schema
 
 BUSY_TIMEOUT_MS = 10_000
@@ -31,7 +38,7 @@ class SqliteDb:
 
     def __init__(self, path: str | Path, migrations: Sequence[Sequence[str]], *,
                  before_commit: Callable[[], None], on_stale: Callable[[bool], None],
-                 read_only: bool = False) -> None:
+                 read_only: bool = False, snapshot_when_full: bool = False) -> None:
         self.path = str(path)
         self.in_memory = self.path == ":memory:"
         self.read_only = read_only and not self.in_memory
@@ -40,7 +47,16 @@ class SqliteDb:
         self._before_commit, self._on_stale = before_commit, on_stale
         if not self.in_memory:
             schema.check_file(Path(self.path))
-        self._conn = self._connect(len(migrations), migrations)
+            if not self.read_only:
+                self._check_identity()
+                _create_private(Path(self.path))
+        try:
+            self._conn = self._connect(len(migrations), migrations)
+        except ClaimgraphError as failure:
+            if not (snapshot_when_full and failure.type == "disk-full"
+                    and self._snapshot_is_whole()):
+                raise
+            self._open_snapshot(len(migrations), failure)
 
     def _connect(self, target: int, migrations: Sequence[Sequence[str]]) -> sqlite3.Connection:
         """Writers migrate; readers only check the version (a read never changes the file).
@@ -78,6 +94,43 @@ class SqliteDb:
                                    uri=bool(options))
         except sqlite3.DatabaseError as error:
             raise self._translate(error) from error
+
+    def _snapshot_is_whole(self) -> bool:
+        wal = Path(f"{self.path}-wal")
+        return not wal.exists() or wal.stat().st_size == 0
+
+    def _open_snapshot(self, version: int, failure: Exception) -> None:
+        """The file as it is, read-only and lock-free (module docstring)."""
+        self._conn = sqlite3.connect(_uri(self.path, "mode=ro&immutable=1"), uri=True,
+                                     isolation_level=None, cached_statements=512)
+        try:
+            if schema.schema_version(self._conn, self.path) != version:
+                raise failure
+        except BaseException:
+            self._conn.close()
+            raise
+        self.read_only = True
+        import structlog  # only here: the SessionStart hook opens stores and must stay light
+        structlog.get_logger("claimgraph.store").warning(
+            "store.read-only-snapshot", path=self.path, reason=str(failure))
+
+    def _check_identity(self) -> None:
+        """Another program's database must be refused before anything changes it (switching
+        it to WAL, creating our files beside it): so an existing file is first read through
+        a read-only connection."""
+        path = Path(self.path)
+        if not path.exists() or path.stat().st_size == 0:
+            return
+        try:  # immutable: reads the header without locks or a -shm, so nothing is created
+            reader = sqlite3.connect(_uri(self.path, "mode=ro&immutable=1"), uri=True)
+        except sqlite3.DatabaseError as error:
+            raise self._translate(error) from error
+        try:
+            schema.schema_version(reader, self.path)
+        except sqlite3.DatabaseError as error:
+            raise self._translate(error) from error
+        finally:
+            reader.close()
 
     def _configure(self, conn: sqlite3.Connection) -> None:
         """WAL lets readers run beside the writer; NORMAL is durable enough under WAL. Setting
@@ -121,6 +174,12 @@ class SqliteDb:
     def _translate(self, error: sqlite3.DatabaseError) -> Exception:
         """Expected failures become ClaimgraphErrors; programming errors stay as they are."""
         kind = _failure_kind(error)
+        if kind == "full" or (kind == "ioerr" and _disk_is_full(self.path)):
+            return disk_full(self.path, "SQLite could not grow the store or its journal")
+        if kind == "ioerr":
+            return ClaimgraphError(
+                "store-io-error", f"cannot read or write the store {self.path}: {error}",
+                hint="check the disk; `claimgraph doctor` checks the store", path=self.path)
         if kind == "corrupt":
             return schema.corrupt(self.path, str(error))
         if kind == "cantopen":
@@ -224,10 +283,32 @@ class SqliteDb:
         self._conn.close()
 
 
+def _create_private(path: Path) -> None:
+    """A new store file starts 0600; SQLite gives its WAL and SHM the same mode."""
+    try:
+        create_private_file(path)
+    except OSError:
+        pass  # SQLite reports what is wrong with the place, in its own words
+
+
 _KIND_BY_CODE = {11: "corrupt", 26: "corrupt", 5: "busy", 6: "busy", 14: "cantopen",
-                 8: "readonly"}
+                 13: "full", 10: "ioerr", 8: "readonly"}
+#: Below this much free space, an I/O error is the disk being full.
+FULL_BELOW_BYTES = 256 * 1024
 _KIND_BY_WORDING = (("corrupt", ("malformed", "not a database")), ("busy", ("locked", "busy")),
-                    ("cantopen", ("unable to open",)), ("readonly", ("readonly database",)))
+                    ("cantopen", ("unable to open",)), ("full", ("database or disk is full",)),
+                    ("ioerr", ("disk I/O error",)), ("readonly", ("readonly database",)))
+
+
+def _uri(path: str, query: str) -> str:
+    return f"{Path(path).absolute().as_uri()}?{query}"
+
+
+def _disk_is_full(path: str) -> bool:
+    try:
+        return shutil.disk_usage(Path(path).absolute().parent).free < FULL_BELOW_BYTES
+    except OSError:
+        return False
 
 
 def read_only_store(path: str, why: str) -> ClaimgraphError:

@@ -43,10 +43,18 @@ def test_a_directory_is_refused(tmp_path: Path):
 
 def test_a_binary_file_is_refused(tmp_path: Path):
     path = tmp_path / "image.jsonl"
-    path.write_bytes(b'{"type": "user"}\n\x89PNG\x00\x00\x00')
+    path.write_bytes(b'\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00' * 20)
     _refused(path, "transcript-binary")
     with pytest.raises(ClaimgraphError):
         detect_format(path)
+
+
+def test_a_transcript_with_a_binary_line_keeps_its_good_lines(tmp_path: Path):
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(json.dumps(PROMPT).encode() + b'\n\x89PNG\x00\x00\x00\n')
+    transcript = read_transcript(path, "claude-code")
+    assert [e.text for e in transcript.events] == ["use uv"]
+    assert transcript.counts["malformed"] == 1
 
 
 def test_dev_zero_is_refused_before_it_is_read():

@@ -5,6 +5,15 @@ opening it (a FIFO would block, /dev/zero would never end) and turns every files
 into a ClaimgraphError with a hint. ``LineStream`` hands out complete lines one at a time, so a
 200 MB transcript costs one line of memory, and a half-written last line is never consumed.
 Readers are imported lazily: the hook path must stay light.
+
+A hostile or damaged transcript costs lines, never the session (every retry would fail on
+the same bytes): a line nested deeper than ``MAX_JSON_DEPTH`` is skipped with a warning before
+it is decoded (a 10,000-level line would otherwise raise RecursionError, here or in whatever
+walks it later); a lone UTF-16 surrogate escape (``"\ud83d"``, half an emoji cut by a
+JavaScript slice) decodes to U+FFFD, as no encoder would take it; the zero bytes a crash leaves
+(a zero-filled tail or gap) are dropped from the line they precede, and a line that was only
+zeros is skipped. Only a file whose first 64 KiB hold NUL bytes outside such runs and not one
+JSON line is refused as binary.
 """
 
 from __future__ import annotations
@@ -13,7 +22,9 @@ import errno
 import importlib
 import json
 import os
+import re
 import stat
+from itertools import accumulate
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterator
 
@@ -22,6 +33,10 @@ from claimgraph.errors import ClaimgraphError
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
 SNIFF_BYTES = 64 * 1024
+#: Deeper JSON lines are skipped: real records nest a dozen levels, tool inputs a few more.
+MAX_JSON_DEPTH = 100
+#: A run of this many zero bytes is what a crash leaves (a block the file system zero-filled).
+ZERO_RUN = 8
 _CHUNK = 1024 * 1024
 _CODEX_TYPES = {"session_meta", "response_item", "event_msg", "turn_context", "compacted"}
 _CLAUDE_KEYS = {"parentUuid", "sessionId", "uuid", "isSidechain", "leafUuid"}
@@ -29,6 +44,14 @@ _CLAUDE_TYPES = {"user", "assistant", "system", "progress", "file-history-snapsh
                  "queue-operation", "summary", "attachment"}
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 _MODULES = {"claude-code": "claude_code", "codex": "codex", "gemini": "gemini", "text": "text"}
+_ZERO_RUNS = re.compile(b"\0{%d,}" % ZERO_RUN)
+#: A ``\uD800``–``\uDFFF`` escape with no partner: half a surrogate pair (module docstring).
+_LONE_SURROGATE = re.compile(r"(?<!\\)\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+                             r"|(?<![\\]u[dD][89abAB][0-9a-fA-F]{2})(?<!\\)\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+_NOT_BRACKETS = bytes(range(256)).translate(None, b"[]{}")
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 
 
 def open_transcript(path: str | os.PathLike[str]) -> BinaryIO:
@@ -50,13 +73,29 @@ def open_transcript(path: str | os.PathLike[str]) -> BinaryIO:
         handle.close()
         raise ClaimgraphError("transcript-not-regular", f"{name} is not a regular file",
                               hint="transcripts are ordinary files", path=name)
-    if b"\0" in handle.read(SNIFF_BYTES):
+    if looks_binary(handle.read(SNIFF_BYTES)):
         handle.close()
         raise ClaimgraphError(
             "transcript-binary", f"{name} looks binary (NUL bytes), not a transcript",
             hint="pass a Claude Code, Codex or Gemini transcript, or plain text", path=name)
     handle.seek(0)
     return handle
+
+
+def looks_binary(head: bytes) -> bool:
+    """NUL bytes outside zero-filled runs, and not one JSON line: an image, an executable."""
+    if b"\0" not in head or b"\0" not in _ZERO_RUNS.sub(b"", head):
+        return False
+    return not any(_json_object(line.strip(b"\0 \t\r")) for line in head.split(b"\n")[:200])
+
+
+def _json_object(raw: bytes) -> bool:
+    if not raw.startswith(b"{"):
+        return False
+    try:
+        return isinstance(json.loads(raw), dict)
+    except (ValueError, RecursionError):
+        return False
 
 
 def _stat(name: str) -> os.stat_result:
@@ -100,14 +139,26 @@ class LineStream:
                 self._skip_oversized(size)
                 continue
             if not raw.endswith(b"\n") and not self._take_tail:
-                self._builder.warn(self.source_file, self.line + 1,
-                                   "incomplete last line (no newline yet): left for the next read",
-                                   counter="incomplete")
+                zeros = not raw.strip(b"\0")
+                self._builder.warn(self.source_file, self.line + 1, (
+                    "zero-filled tail (what a crash leaves): left unread" if zeros else
+                    "incomplete last line (no newline yet): left for the next read"),
+                    counter="zero_filled" if zeros else "incomplete")
                 return
             self.line += 1
             self.end_offset += len(raw)
+            if b"\0" in raw:
+                raw = self._without_zeros(raw)
             text, raw = raw.decode("utf-8", errors="replace"), b""  # one copy alive, not two
             yield self.line, text
+
+    def _without_zeros(self, raw: bytes) -> bytes:
+        """Zero bytes a crash left before (or instead of) a line are dropped, with a warning."""
+        kept = raw.lstrip(b"\0")
+        self._builder.warn(self.source_file, self.line,
+                           f"{len(raw) - len(kept)} zero bytes (what a crash leaves) skipped"
+                           if kept.strip() else "a line of zero bytes skipped", "zero_filled")
+        return kept
 
     def _skip_oversized(self, size: int) -> None:
         """Drain an oversized line in chunks: its size must never become our memory use."""
@@ -162,15 +213,44 @@ def _parse_line(text: str, path: str, number: int,
                 builder: TranscriptBuilder) -> dict[str, Any] | None:
     if not text.strip():
         return None
+    if json_depth(text) > MAX_JSON_DEPTH:
+        builder.warn(path, number, f"nested deeper than {MAX_JSON_DEPTH} levels: skipped",
+                     "too_deep")
+        return None
     try:
-        record = json.loads(text.lstrip("\ufeff"))
+        record = json.loads(fix_surrogate_escapes(text.lstrip("\ufeff")))
     except ValueError as exc:
-        builder.warn(path, number, f"not valid JSON: {exc.msg}")
+        builder.warn(path, number, f"not valid JSON: {getattr(exc, 'msg', exc)}")
+        return None
+    except RecursionError:
+        builder.warn(path, number, "nested too deep to decode: skipped", "too_deep")
         return None
     if not isinstance(record, dict):
         builder.warn(path, number, "a JSON line that is not an object")
         return None
     return record
+
+
+def json_depth(text: str) -> int:
+    """How deep a JSON text nests (0 when it holds too few brackets to matter). Brackets
+    inside strings are counted first, which can only overstate; only a line that then seems
+    too deep is measured again without its strings."""
+    if text.count("{") + text.count("[") <= MAX_JSON_DEPTH:
+        return 0
+    depth = _deepest(text)
+    return depth if depth <= MAX_JSON_DEPTH else _deepest(_JSON_STRING.sub('""', text))
+
+
+def _deepest(text: str) -> int:
+    brackets = text.encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKETS)
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
+
+
+def fix_surrogate_escapes(text: str) -> str:
+    """Lone surrogate escapes become ``\ufffd`` (same length, so byte offsets hold)."""
+    if "\\u" not in text or _SURROGATE_ESCAPE.search(text) is None:  # both fast: a literal leads
+        return text
+    return _LONE_SURROGATE.sub(r"\\ufffd", text)
 
 
 def guarded(builder: TranscriptBuilder, path: str, line: int,
@@ -179,8 +259,8 @@ def guarded(builder: TranscriptBuilder, path: str, line: int,
     (every retry would fail on the same line): it is skipped, and the warning shows it."""
     try:
         handle(*args)
-    except (TypeError, AttributeError, KeyError, ValueError) as exc:
-        builder.warn(path, line, f"record of an unexpected shape skipped: {exc!r}",
+    except (TypeError, AttributeError, KeyError, ValueError, RecursionError) as exc:
+        builder.warn(path, line, f"record of an unexpected shape skipped: {exc!r}"[:500],
                      "unexpected_shape")
 
 
@@ -201,8 +281,8 @@ def detect_format(path: str | os.PathLike[str]) -> str:
 
 def _agent_of_line(raw: bytes) -> str | None:
     try:
-        record = json.loads(raw)
-    except ValueError:
+        record = json.loads(raw.strip(b"\0"))
+    except (ValueError, RecursionError):
         return None
     if not isinstance(record, dict):
         return None

@@ -8,8 +8,9 @@ Decisions, each driven by what real transcripts contain:
   block, so dropping them keeps memory from echoing itself.
 - Assistant lines hold ONE content block each; lines sharing ``message.id`` are one message,
   even when tool results of parallel calls sit between them. Their text blocks merge into one
-  ``assistant`` event placed at the first text line; thinking is dropped; each tool_use block
-  is its own ``tool_call``.
+  ``assistant`` event placed at the first text line (joined once, at the end of the file, so
+  20,000 lines of one message cost linear time); thinking is dropped; each tool_use block is
+  its own ``tool_call``.
 - User text is a ``prompt`` only when a person typed it. ``isMeta`` records, slash-command
   wrappers (``<command-name>``, ``<local-command-stdout>``, the local-command caveat), task
   notifications, ``!`` bash-mode echoes and "[Request interrupted …]" markers become derived
@@ -88,10 +89,21 @@ class _FileReader:
         self.builder, self.path, self.subagent_id = builder, path, subagent_id
         self.harness_only = bool(subagent_id and subagent_id.startswith("acompact"))
         self.message_index: dict[str, int] = {}
+        self.more_text: dict[int, list[str]] = {}
         self.open_compaction: int | None = None
+        self.shared: dict[str, str] = {}
 
     def run(self, start_offset: int) -> tuple[int, int]:
-        return read_jsonl(self.path, self.builder, start_offset, self.on_record)
+        try:
+            return read_jsonl(self.path, self.builder, start_offset, self.on_record)
+        finally:
+            self.join_texts()
+
+    def join_texts(self) -> None:
+        """Each merged message's text, joined once."""
+        for index, parts in self.more_text.items():
+            self.builder.amend(index, text="\n\n".join([self.builder.events[index].text, *parts]))
+        self.more_text.clear()
 
     def on_record(self, line: int, record: dict[str, Any]) -> None:
         kind = text_or_none(record.get("type"))
@@ -103,11 +115,12 @@ class _FileReader:
             self.builder.counts["skipped_noise" if kind in NOISE_TYPES else "skipped_unknown"] += 1
 
     def event(self, kind: str, line: int, record: dict[str, Any], **fields: Any) -> Event:
-        """An event carrying the record's envelope (session, cwd, branch, version, time)."""
-        envelope = {"session_id": text_or_none(record.get("sessionId")),
-                    "cwd": text_or_none(record.get("cwd")),
-                    "git_branch": text_or_none(record.get("gitBranch")),
-                    "agent_version": text_or_none(record.get("version"))}
+        """An event carrying the record's envelope (session, cwd, branch, version, time).
+        Every line repeats the envelope: its strings are shared, not kept once per event."""
+        envelope = {"session_id": self.one_copy(record.get("sessionId")),
+                    "cwd": self.one_copy(record.get("cwd")),
+                    "git_branch": self.one_copy(record.get("gitBranch")),
+                    "agent_version": self.one_copy(record.get("version"))}
         if self.subagent_id is None:
             self.builder.remember(**envelope)
         fields["derived"] = fields.get("derived", False) or self.harness_only
@@ -116,6 +129,10 @@ class _FileReader:
                      is_sidechain=record.get("isSidechain") is True,
                      subagent_id=text_or_none(record.get("agentId")) or self.subagent_id,
                      **fields)
+
+    def one_copy(self, value: Any) -> str | None:
+        text = text_or_none(value)
+        return None if text is None else self.shared.setdefault(text, text)
 
     def on_assistant(self, line: int, record: dict[str, Any]) -> None:
         message = record.get("message") if isinstance(record.get("message"), dict) else {}
@@ -141,7 +158,7 @@ class _FileReader:
             if message_id:
                 self.message_index[message_id] = index
         else:
-            self.builder.amend(index, text=self.builder.events[index].text + "\n\n" + text)
+            self.more_text.setdefault(index, []).append(text)
 
     def on_user(self, line: int, record: dict[str, Any]) -> None:
         message = record.get("message") if isinstance(record.get("message"), dict) else {}

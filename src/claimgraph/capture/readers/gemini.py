@@ -21,7 +21,7 @@ import re
 from typing import Any, Callable, Iterator
 
 from claimgraph.capture.events import Event, Transcript, TranscriptBuilder, iso_to_ms, text_or_none
-from claimgraph.capture.readers import guarded, open_transcript
+from claimgraph.capture.readers import fix_surrogate_escapes, guarded, open_transcript
 from claimgraph.errors import ClaimgraphError
 
 AGENT = "gemini"
@@ -55,7 +55,7 @@ def _load(path: str, start_offset: int) -> str:
         raise ClaimgraphError("offset-out-of-range", f"offset {start_offset} is outside {path} "
                               f"({len(raw)} bytes)", hint="the file was replaced or truncated: "
                               "read it again from offset 0", path=path, offset=start_offset)
-    return raw.decode("utf-8", errors="replace")
+    return fix_surrogate_escapes(raw.decode("utf-8", errors="replace"))
 
 
 def _session_id(text: str) -> str | None:
@@ -87,6 +87,10 @@ def _messages(text: str, builder: TranscriptBuilder,
             return
         try:
             message, position = decoder.raw_decode(text, start)
+        except RecursionError:
+            builder.warn(path, line_at + text.count("\n", char_at, start),
+                         "message nested too deep to decode: the rest is left unread", "too_deep")
+            return
         except ValueError:
             builder.warn(path, line_at + text.count("\n", char_at, start),
                          "incomplete message (document cut off mid-write): left for the next read",

@@ -1,0 +1,128 @@
+"""Private by default: every file the store writes is 0600, every directory 0700.
+
+The store holds transcript excerpts, so nothing of it may be world-readable, whatever the
+user's umask (022 makes 0644 files) and whoever creates it (hook, capture, curator, daemon,
+CLI). Two layers:
+- each process narrows its umask to at least 077 when it starts (``restrict_umask``: the CLI,
+  the hook, and so every child they spawn), so files made by any library (SQLite's WAL and
+  SHM, lock files) are private too; the agents we run for model calls get the user's own
+  umask back (``ORIGINAL_UMASK``), since what they write is theirs;
+- the creation points name their modes anyway (``private_dir``, ``open_private``), so code
+  used as a library stays private.
+Files made before this rule are tightened when the store is opened (``tighten_store``), each
+change logged. Only what is the store's own is touched: ``<db>``, ``<db>-wal``/``-shm``,
+``<db>.*`` sidecars, and the directory holding them when nothing else lives there.
+
+Standard library only: the hook imports this.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import IO
+
+FILE_MODE, DIR_MODE = 0o600, 0o700
+_OPEN_BITS = 0o077
+ORIGINAL_UMASK: int | None = None
+
+
+def restrict_umask() -> int:
+    """Narrow this process's umask to at least 077; returns the one it had."""
+    global ORIGINAL_UMASK
+    previous = os.umask(0o077)
+    os.umask(previous | 0o077)
+    if ORIGINAL_UMASK is None:
+        ORIGINAL_UMASK = previous
+    return previous
+
+
+def private_dir(path: Path | str) -> Path:
+    """``mkdir -p`` whose new directories are 0700."""
+    target = Path(path)
+    missing = [p for p in (target, *target.parents) if not p.exists()]
+    target.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
+    for created in missing:
+        _chmod(created, DIR_MODE)  # mkdir's mode is cut by the umask; parents ignore it
+    return target
+
+
+def open_private(path: Path | str, mode: str = "a", encoding: str | None = "utf-8") -> IO:
+    """``open(path, mode)`` for appending or writing, creating the file 0600."""
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+    flags |= os.O_APPEND if mode.startswith("a") else os.O_TRUNC
+    fd = os.open(path, flags, FILE_MODE)
+    binary = "b" in mode
+    return os.fdopen(fd, mode, **({} if binary else {"encoding": encoding}))
+
+
+def create_private_file(path: Path | str) -> None:
+    """Create an empty 0600 file unless one exists (SQLite then keeps its mode for WAL/SHM)."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE))
+    except FileExistsError:
+        pass
+
+
+def is_open_to_others(mode: int) -> bool:
+    return bool(stat.S_IMODE(mode) & _OPEN_BITS)
+
+
+def tighten(path: Path) -> tuple[str, str] | None:
+    """Make one existing file 0600 (a directory 0700) if others can read it; the old and new
+    modes when it changed, None when it was private already or cannot be changed."""
+    try:
+        info = path.lstat()
+    except OSError:
+        return None
+    if stat.S_ISLNK(info.st_mode) or not is_open_to_others(info.st_mode):
+        return None
+    wanted = DIR_MODE if stat.S_ISDIR(info.st_mode) else FILE_MODE
+    if not _chmod(path, stat.S_IMODE(info.st_mode) & ~_OPEN_BITS | (wanted & 0o700)):
+        return None
+    return oct(stat.S_IMODE(info.st_mode)), oct(stat.S_IMODE(path.stat().st_mode))
+
+
+def store_paths(db: Path) -> list[Path]:
+    """What belongs to the store at ``db``: the file, its journals and its sidecars, the
+    contents of a sidecar directory, and the directory when it holds nothing else."""
+    directory = db.parent
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return []
+    ours = [directory / n for n in names if n == db.name or n.startswith((db.name + ".",
+                                                                          db.name + "-"))]
+    inside = [child for p in ours if p.is_dir() and not p.is_symlink() for child in _children(p)]
+    alone = len(ours) == len(names) and directory != Path.home()
+    return ([directory] if alone else []) + ours + inside
+
+
+def tighten_store(db: Path) -> list[dict[str, str]]:
+    """Tighten what ``store_paths`` names; each change, for the caller to log."""
+    changes = []
+    for path in store_paths(Path(db)):
+        changed = tighten(path)
+        if changed:
+            changes.append({"path": str(path), "from": changed[0], "to": changed[1]})
+    return changes
+
+
+def _children(directory: Path) -> list[Path]:
+    """A sidecar directory's entries, only when the directory itself was open (a one-time
+    repair: a 0700 directory already hides its files, and the evidence tier is large)."""
+    try:
+        if not is_open_to_others(directory.lstat().st_mode):
+            return []
+        return list(directory.iterdir())
+    except OSError:
+        return []
+
+
+def _chmod(path: Path, mode: int) -> bool:
+    try:
+        os.chmod(path, mode)
+        return True
+    except OSError:
+        return False
