@@ -101,10 +101,10 @@ def test_sqlite_full_during_a_capture_is_disk_full_and_keeps_the_spool(capsys, t
     session = working_session(tmp_path / "s.jsonl", tmp_path)
     real_configure = sqlite_db.SqliteDb._configure
 
-    def no_room(self):  # SQLite's own limit: the file may not grow by a page (SQLITE_FULL)
-        real_configure(self)
-        pages = self._conn.execute("PRAGMA page_count").fetchone()[0]
-        self._conn.execute(f"PRAGMA max_page_count = {max(pages, 1)}")
+    def no_room(self, conn):  # SQLite's own limit: the file may not grow by a page (SQLITE_FULL)
+        real_configure(self, conn)
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count = {max(pages, 1)}")
 
     from claimgraph.store.open import open_store
     open_store(db).close()

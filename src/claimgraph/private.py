@@ -70,16 +70,17 @@ def is_open_to_others(mode: int) -> bool:
 
 
 def tighten(path: Path) -> tuple[str, str] | None:
-    """Make one existing file 0600 (a directory 0700) if others can read it; the old and new
-    modes when it changed, None when it was private already or cannot be changed."""
+    """Take every permission of group and others from one existing file or directory (0644
+    becomes 0600, 0755 becomes 0700, a read-only 0440 becomes 0400); the old and new modes
+    when it changed, None when it was private already or cannot be changed."""
     try:
         info = path.lstat()
     except OSError:
         return None
     if stat.S_ISLNK(info.st_mode) or not is_open_to_others(info.st_mode):
         return None
-    wanted = DIR_MODE if stat.S_ISDIR(info.st_mode) else FILE_MODE
-    if not _chmod(path, stat.S_IMODE(info.st_mode) & ~_OPEN_BITS | (wanted & 0o700)):
+    # only what others may do goes: an owner's read-only file (a read-only store) stays so
+    if not _chmod(path, stat.S_IMODE(info.st_mode) & ~_OPEN_BITS):
         return None
     return oct(stat.S_IMODE(info.st_mode)), oct(stat.S_IMODE(path.stat().st_mode))
 

@@ -86,7 +86,9 @@ def test_a_detached_run_is_not_logged_twice(db: Path):
 
 @pytest.fixture
 def cited(ok, project_dir: Path) -> Path:
-    """Two claims citing this project's files: one file here and saying so, one not here."""
+    """Two claims citing this project's files: one file here and saying so, one not here.
+    The directory is a project (it has a marker file): the audit reads only inside one."""
+    (project_dir / "pyproject.toml").write_text("[project]\nname = 'app'\n")
     (project_dir / "app").mkdir()
     (project_dir / "app" / "models.py").write_text("def total(items):\n    return sum(items)\n")
     ok("assert", "total", "defined-in", "app/models.py",

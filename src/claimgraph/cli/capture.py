@@ -122,6 +122,9 @@ def _request(run: Any, ledger: FailureLedger, args: argparse.Namespace, extracto
             structlog.get_logger("claimgraph.capture").info(
                 "capture.retry", key=key, failures=recorded.get("failures"))
     transcript = args.transcript or recorded.get("transcript")
+    if transcript:  # a link out of the agents' directories is refused before it is even read
+        from claimgraph.capture.links import check_transcript_link
+        check_transcript_link(os.path.abspath(transcript), environ)
     agent = args.agent or recorded.get("agent") or _sniffed_agent(transcript, args.spool)
     return run.make_request(
         transcript, agent=agent,

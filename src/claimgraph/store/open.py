@@ -44,7 +44,9 @@ def open_store(db_path: Path | str, *, create: bool = True,
     sidecars = Sidecars(path)
     sidecars.check_version_stamp()
     if read_only:
-        return SqliteStore(path, read_only=True)
+        store = SqliteStore(path, read_only=True, snapshot_when_full=True)  # refuses a foreign file first
+        _tighten(path)  # permissions only (never content): what others could read is theirs no more
+        return store
     if create and sidecars.damaged.exists():
         raise damaged_store(path, sidecars.damaged)
     try:
