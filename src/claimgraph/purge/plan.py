@@ -159,7 +159,8 @@ def _plan_sessions(plan: Plan, store: Any, by_episode: dict[str, Record]) -> Non
     """Every captured session whose transcript text leaves the tier gets a tombstone reaching
     as far as capture had read it, so it is never read (and stored, and learned) again."""
     touched = set(plan.episodes) | {e for e, row in plan.rewritten_episodes.items()
-                                    if row["evidence"] != by_episode[e].get("evidence")}
+                                    if row["evidence"] != by_episode[e].get("evidence")
+                                    or row["evidence"] in plan.rewrite_segments}
     for eid in sorted(touched):
         ref = by_episode[eid].get("ref")
         session, end = P.episode_session(ref), P.episode_end(ref)
