@@ -137,3 +137,8 @@ def process(*argv: str, stdin: str | None = None,
 
 def holding(files: dict[str, bytes], text: str = SECRET) -> list[str]:
     return sorted(name for name, data in files.items() if text.encode() in data)
+
+
+@pytest.fixture
+def db(isolated_home: Path) -> Path:
+    return Path(os.environ["CLAIMGRAPH_DB"])
