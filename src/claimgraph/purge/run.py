@@ -47,7 +47,11 @@ def finish_pending(sh: Shell, sidecars: Sidecars) -> dict[str, Any] | None:
     for path in F.oplog_files(sidecars.db):
         F.rewrite_lines(path, F.oplog_filter(pending.get("ids") or [], None))
     sh.store.compact(pending.get("tables") or ALL_TABLES)
-    _close(sh)
+    wal_truncated = _close(sh)
+    record = sh.store.get_mark(T.RECORD_PREFIX + str(pending.get("id"))) or {}
+    log_event(sidecars, {"purge": pending.get("id"), "at": pending.get("at") or sh.now(),
+                         "filters": record.get("filters"), "counts": record.get("counts"),
+                         "wal_truncated": wal_truncated, "finished_after_interruption": True})
     return pending
 
 
