@@ -101,7 +101,8 @@ def test_the_schema_lists_each_argument_with_its_type_and_the_required_ones():
 def test_every_tool_has_a_description_saying_when_to_call_it_and_a_valid_schema():
     names = [tool.name for tool in TOOLS]
     assert names == ["memory_search", "memory_recall", "memory_facts", "memory_neighbor",
-                     "memory_history", "memory_conflicts", "memory_coach", "memory_assert"]
+                     "memory_history", "memory_conflicts", "memory_coach", "memory_assert",
+                     "memory_forget"]
     for tool in TOOLS:
         assert "call" in tool.description.lower() or "use it" in tool.description.lower()
         schema = input_schema(tool.args)
@@ -122,3 +123,4 @@ def test_tool_arguments_are_those_of_the_reference():
         "subject", "subject_type", "subject_scope", "predicate", "object", "object_type",
         "object_scope", "object_kind", "class", "scope", "confidence", "source_type", "episode",
         "on_conflict", "valid_from", "valid_until"]
+    assert args["memory_forget"] == ["fact_id", "reason"]

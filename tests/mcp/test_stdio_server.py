@@ -25,6 +25,7 @@ GOOD_CALLS = {
     "memory_conflicts": {},
     "memory_coach": {"task": "add a retry to the billing webhook"},
     "memory_assert": {"subject": "billing", "predicate": "built-with", "object": "make"},
+    "memory_forget": {"fact_id": None, "reason": "outdated"},  # the id is looked up per test
 }
 BAD_CALLS = {
     "memory_search": ({}, "missing required argument 'query'"),
@@ -36,16 +37,29 @@ BAD_CALLS = {
     "memory_coach": ({"task": ["a", "list"]}, "task must be text"),
     "memory_assert": ({"subject": "billing", "predicate": "prefers", "object": "x",
                        "confidence": "1.5"}, "confidence 1.5 is out of range"),
+    "memory_forget": ({"fact_id": "f-nope"}, "no fact with id 'f-nope'"),
 }
+
+
+def fact_id(served: Served, subject: str, predicate: str) -> str:
+    store = open_store(served.db)
+    try:
+        return next(f["id"] for f in store.all_facts() if f["subject"]["name"] == subject
+                    and f["predicate"].endswith(predicate))
+    finally:
+        store.close()
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 def test_the_sdk_client_lists_every_tool_and_each_answers_good_and_bad_arguments(
         served: Served, mode: str):
+    calls = {**GOOD_CALLS, "memory_forget": {**GOOD_CALLS["memory_forget"],
+                                             "fact_id": fact_id(served, "stripe", "has-version")}}
+
     async def conversation():
         async with served.client(mode) as client:
             listed = (await client.list_tools()).tools
-            good = {name: await call(client, name, args) for name, args in GOOD_CALLS.items()}
+            good = {name: await call(client, name, args) for name, args in calls.items()}
             bad = {name: await call(client, name, args) for name, (args, _) in BAD_CALLS.items()}
             return client.server_info, listed, good, bad
     info, listed, good, bad = talk(conversation)
@@ -53,7 +67,7 @@ def test_the_sdk_client_lists_every_tool_and_each_answers_good_and_bad_arguments
     assert [t.name for t in listed] == list(GOOD_CALLS)
     assert all(t.description and t.input_schema["type"] == "object" for t in listed)
     assert {t.name for t in listed if t.annotations.read_only_hint} == set(GOOD_CALLS) - {
-        "memory_assert"}
+        "memory_assert", "memory_forget"}
     assert {name: is_error for name, (is_error, _) in good.items()} == dict.fromkeys(GOOD_CALLS,
                                                                                      False)
     for name, (is_error, payload) in bad.items():

@@ -146,3 +146,35 @@ def test_views_drop_empty_fields_and_carry_iso_times(ctx):
 def test_the_session_ref_is_claude_codes_session_or_this_process():
     assert session_ref({"CLAUDE_CODE_SESSION_ID": "abc"}, 7, 9) == "mcp:claude-code:abc"
     assert session_ref({}, 7, 9).endswith(":7@9")
+
+
+# --- memory_forget ------------------------------------------------------------------------------
+
+def fact_of(ctx: ToolContext, subject: str, obj: str, scope: str | None = None):
+    store = open_store(ctx.db)
+    try:
+        return next(f for f in store.all_facts() if f["subject"]["name"] == subject
+                    and (f["object_lit"] == obj or (f["object_ref"] or {}).get("name") == obj)
+                    and (scope is None or f["scope"] == scope))
+    finally:
+        store.close()
+
+
+def test_memory_forget_hides_the_fact_from_search_and_keeps_its_history(ctx):
+    stripe = fact_of(ctx, "billing", "stripe")
+    result = run(ctx, "memory_forget", fact_id=stripe["id"], reason="we moved to adyen")
+    assert (result["status"], result["fact"]["invalidation_kind"]) == ("forgotten", "forgotten")
+    assert result["fact"]["invalidation_reason"] == "we moved to adyen"
+    assert "stripe" not in objects(run(ctx, "memory_search", query="stripe"))
+    history = run(ctx, "memory_history", subject="billing", predicate="depends-on")["history"]
+    assert [(f["object"], f.get("invalidation_kind")) for f in history] == [
+        ("stripe", "forgotten")]
+    assert run(ctx, "memory_forget", fact_id=stripe["id"])["status"] == "already-forgotten"
+
+
+def test_memory_forget_refuses_another_projects_fact_and_changes_nothing(ctx):
+    legacy = fact_of(ctx, "billing", "stripe-legacy", OTHER)
+    with pytest.raises(ClaimgraphError) as refused:
+        run(ctx, "memory_forget", fact_id=legacy["id"])
+    assert refused.value.type == "invalid-argument" and "another project" in refused.value.message
+    assert fact_of(ctx, "billing", "stripe-legacy", OTHER)["t_invalid"] is None

@@ -50,6 +50,7 @@ from claimgraph.capture.links import check_transcript_link
 from claimgraph.capture.readers import detect_format, open_transcript
 from claimgraph.capture.segment import read_cleaned, segment_header, segment_lines, write_segment
 from claimgraph.core import Shell
+from claimgraph.core import tombstones
 from claimgraph.core.ingest import ingest, open_episode
 from claimgraph.core.vocabulary import seed
 from claimgraph.errors import ClaimgraphError
@@ -98,6 +99,7 @@ class Options:
     lease_ttl_ms: int = lease.DEFAULT_TTL_MS
     half_life_days: float = 90.0
     environ: Mapping[str, str] = dataclasses.field(default_factory=lambda: dict(os.environ))
+    allow_relearn: bool = False
 
 
 class _MarkMoved(Exception):
@@ -196,26 +198,30 @@ def capture(request: Request, options: Options) -> dict[str, Any]:
 def _attempt(sh: Shell, request: Request, options: Options,
              extractor: Extractor) -> dict[str, Any]:
     mark = sh.store.get_mark(request.mark_key)
-    (cleaned, redactions), reread = _read(request, mark)  # cleaned as it was read
+    epoch = tombstones.epoch(sh.store)
+    start = _past_purges(sh, request, mark, options)
+    (cleaned, redactions), reread = _read(request, start)  # cleaned as it was read
     _reach("read", options)
-    since = None if reread else mark  # where this segment starts
+    since = None if reread else start  # where this segment starts
     base = _report(request, cleaned, since)
     if reread:
         base["warnings"].append(reread)
-    elif _unchanged(cleaned, mark):
+    elif _unchanged(cleaned, start):
         return {**base, "status": "nothing-new"}
     base["redactions"] = dict(sorted(redactions.items()))
     _reach("cleaned", options)
     if not cleaned.events:
-        _commit(sh, request, options, mark, cleaned)
+        _commit(sh, request, options, (mark, epoch), cleaned)
         return {**base, "status": "nothing-new"}
-    outcome = _capture_segment(sh, request, options, extractor, mark, since, cleaned)
+    outcome = _capture_segment(sh, request, options, extractor, (mark, epoch), since, cleaned)
     return {**base, **outcome, "warnings": base["warnings"] + outcome["warnings"]}
 
 
 def _capture_segment(sh: Shell, request: Request, options: Options, extractor: Extractor,
-                     mark: Any, since: Mapping[str, Any] | None,
+                     seen: tuple[Any, Any], since: Mapping[str, Any] | None,
                      cleaned: Transcript) -> dict[str, Any]:
+    """``seen``: the session's mark and the purge epoch as this attempt first read them."""
+    mark = seen[0]
     evidence = _store_segment(cleaned, request, since, options)
     placed = placement.place(sh, cleaned, mark, request.cwd, options.environ)
     with problems.collecting() as trouble:
@@ -224,7 +230,7 @@ def _capture_segment(sh: Shell, request: Request, options: Options, extractor: E
               for c in in_valid_order(candidates, cleaned, sh.now())]
     screened = screen_candidates([c for c in scoped if c is not None], _screen_ctx(sh))
     _reach("extracted", options)
-    result = _commit(sh, request, options, mark, cleaned, screened["admitted"], evidence, placed)
+    result = _commit(sh, request, options, seen, cleaned, screened["admitted"], evidence, placed)
     outcome = _outcome(result, screened, candidates, placed.project, evidence)
     if None in scoped:
         outcome["counts"]["unplaced"] = scoped.count(None)
@@ -272,6 +278,23 @@ def _read_from(request: Request, offset: int, subagents: Mapping[str, int]) -> C
     return transcript, counts
 
 
+def _past_purges(sh: Shell, request: Request, mark: Any, options: Options) -> Any:
+    """Where reading starts: the mark, moved past the part of the transcript a purge of this
+    session reached (core.tombstones), so purged text is never read, stored or learned again
+    (unless ``--allow-relearn``). The origin stays with the real mark."""
+    floor = None if options.allow_relearn else tombstones.session_floor(
+        sh.store, request.agent, request.session)
+    if not floor:
+        return mark
+    mark = mark or {}
+    if _same_file(mark.get("transcript"), request.transcript) and \
+            mark.get("offset", 0) >= floor["offset"]:
+        return mark
+    return {**{k: v for k, v in mark.items() if k != "origin"},
+            "transcript": request.transcript, "offset": floor["offset"], "line": floor["line"],
+            "subagents": dict(floor.get("subagents") or {})}
+
+
 def _same_file(marked: Any, path: str) -> bool:
     return isinstance(marked, str) and os.path.realpath(marked) == os.path.realpath(path)
 
@@ -315,10 +338,14 @@ def _screen_ctx(sh: Shell) -> dict[str, set[str]]:
 
 # --- the write --------------------------------------------------------------------------------
 
-def _commit(sh: Shell, request: Request, options: Options, mark: Any, transcript: Transcript,
-            admitted: list[dict[str, Any]] | None = None, evidence: str | None = None,
+def _commit(sh: Shell, request: Request, options: Options, seen: tuple[Any, Any],
+            transcript: Transcript, admitted: list[dict[str, Any]] | None = None,
+            evidence: str | None = None,
             placed: placement.Placement | None = None) -> dict[str, Any] | None:
-    """Under the write lease, in one transaction: the episode with its facts, and the mark."""
+    """Under the write lease, in one transaction: the episode with its facts, and the mark.
+    A purge since this attempt read the store (the epoch moved) may have taken its segment or
+    buried its session: start over, as when another capture moved the mark."""
+    mark, epoch = seen
     with lease.write_lease(options.db, OWNER, options.lease_wait_ms,
                            ttl_ms=options.lease_ttl_ms) as held:
         if held.broken:
@@ -326,8 +353,11 @@ def _commit(sh: Shell, request: Request, options: Options, mark: Any, transcript
         _reach("leased", options)
         seed(sh)
         with sh.store.transaction():
-            if sh.store.get_mark(request.mark_key) != mark:
+            if sh.store.get_mark(request.mark_key) != mark or \
+                    tombstones.epoch(sh.store) != epoch:
                 raise _MarkMoved()
+            if options.allow_relearn:
+                tombstones.lift_session(sh.store, request.agent, request.session)
             result = None
             if evidence is not None:
                 result = _write_episode(sh, request, options, transcript, admitted or [], evidence)
@@ -345,7 +375,7 @@ def _write_episode(sh: Shell, request: Request, options: Options, cleaned: Trans
                    admitted: list[dict[str, Any]], evidence: str) -> dict[str, Any]:
     episode = open_episode(sh, SOURCE_TYPE, _free_ref(sh, request, cleaned), evidence)
     _reach("episode", options)
-    result = ingest(sh, admitted, episode=episode)
+    result = ingest(sh, admitted, episode=episode, relearn=options.allow_relearn)
     _reach("ingested", options)
     recorded = sh.store.select_facts(episodes=[episode["id"]])
     summary = summarize((f["predicate"] for f in recorded if f["episode"] == episode["id"]),

@@ -54,6 +54,8 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--no-curate", action="store_true", help="do not start the curator")
     p.add_argument("--retry", metavar="SESSION", help="capture a session given up after "
                    f"{MAX_FAILURES} failures (poisoned) again, from its recorded transcript")
+    p.add_argument("--allow-relearn", action="store_true",
+                   help="read and learn again what `claimgraph purge` removed of this session")
     p.set_defaults(command="capture")
     p = sub.add_parser(
         "curate", parents=[common], help="run the curator: consolidate, decay, audit",
@@ -192,7 +194,8 @@ def _options(ctx: Context, run: Any) -> Any:
     return run.Options(db=ctx.db_path, lease_wait_ms=settings.value("lease_wait_ms"),
                        lease_ttl_ms=settings.value("lease_ttl_ms"),
                        half_life_days=settings.value("half_life_days"),
-                       environ=dict(ctx.environ))
+                       environ=dict(ctx.environ),
+                       allow_relearn=bool(getattr(ctx.args, "allow_relearn", False)))
 
 
 def _start_curator(ctx: Context, args: argparse.Namespace, report: dict[str, Any]) -> str:

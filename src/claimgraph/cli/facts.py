@@ -87,6 +87,8 @@ def add_assert_parser(sub: Any, common: argparse.ArgumentParser) -> None:
                    help="override the policy (default: supersede; flag when a commitment is involved)")
     p.add_argument("--evidence", action="append", default=[], metavar="CITATION",
                    help="'path: quoted text' backing the claim (repeatable)")
+    p.add_argument("--allow-relearn", action="store_true",
+                   help="assert it even though `claimgraph purge` removed it (lifts the tombstone)")
     p.set_defaults(command="assert")
 
 
@@ -99,7 +101,8 @@ def run_assert(ctx: Context, args: argparse.Namespace) -> int:
         valid_until=time_arg(args.valid_until, "--valid-until"), on_conflict=args.on_conflict)
     with ctx.writing() as sh:
         result = writes.assert_fact(sh, args.subject, args.predicate, args.object,
-                                    evidence=args.evidence, **options)
+                                    evidence=args.evidence, relearn=args.allow_relearn,
+                                    **options)
     if ctx.json:
         emit_json(assert_json(result))
     else:

@@ -48,14 +48,16 @@ def normalize_item(item: Mapping[str, Any]) -> dict[str, Any]:
 
 def ingest(sh: Shell, items: Iterable[Mapping[str, Any]], *, episode: Mapping[str, Any] | None = None,
            source_type: str = "session-log", ref: str | None = None,
-           evidence: str | None = None) -> dict[str, Any]:
-    """Assert every item in one episode; returns {episode, total, counts, flagged, errors}."""
+           evidence: str | None = None, relearn: bool = False) -> dict[str, Any]:
+    """Assert every item in one episode; returns {episode, total, counts, flagged, errors}.
+
+    An item a purge buried is skipped and counted as ``purged`` (``relearn`` takes it back)."""
     counts: Counter[str] = Counter()
     flagged: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
     with sh.store.transaction():
         episode = episode or open_episode(sh, source_type, ref, evidence)
-        writer = BatchWriter(sh)
+        writer = BatchWriter(sh, relearn)
         for item in items:
             result = _ingest_one(writer, normalize_item(item), episode)
             counts[result["status"]] += 1
@@ -75,4 +77,6 @@ def _ingest_one(w: BatchWriter, item: dict[str, Any], episode: Mapping[str, Any]
         return assert_with(w, item.get("subject"), item.get("predicate"), item.get("object"),
                            episode=episode["id"], **kwargs)
     except ClaimgraphError as err:
+        if err.type == "purged-fact":
+            return {"status": "purged"}
         return {"status": "error", "message": err.message, "type": err.type, "input": item}

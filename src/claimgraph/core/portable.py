@@ -19,13 +19,15 @@ from typing import Any, Iterable, Iterator
 
 from claimgraph import STORE_FORMAT, __version__
 from claimgraph.core import dump_evidence as EV
+from claimgraph.core import tombstones as T
 from claimgraph.core.shell import Shell
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import from_iso, to_iso
 from claimgraph.sidecar import Sidecars
 
 HEADER_RECORD = "claimgraph-dump"
-KINDS = ("predicate", "entity", "episode", "fact", EV.KIND, "mark")
+TOMBSTONE = "tombstone"
+KINDS = ("predicate", "entity", "episode", "fact", EV.KIND, "mark", TOMBSTONE)
 MARK_PREFIX = "capture:"
 EPISODE_TIMES = ("opened_at", "closed_at")
 FACT_TIMES = ("t_valid", "t_invalid", "recorded_at", "last_reinforced_at", "dormant_since")
@@ -69,6 +71,8 @@ def dump_lines(sh: Shell, sidecars: Sidecars | None = None, bundle: Path | None 
         yield _line(_fact_record(fact))
     for key, value in store.list_marks(MARK_PREFIX).items():
         yield _line({"record": "mark", "key": key, "value": value})
+    for key, value in T.all_tombstones(store).items():  # what a purge took stays taken
+        yield _line({"record": TOMBSTONE, "key": key, "value": value})
 
 
 def _refuse(type: str, message: str, hint: str, **data: Any) -> ClaimgraphError:
@@ -151,7 +155,7 @@ def load_parsed(sh: Shell, parsed: dict[str, Any], sidecars: Sidecars | None = N
     with sh.store.transaction():
         _restore(sh, by_kind)
     sh.forget_predicates()
-    return {kind: len(rows) for kind, rows in by_kind.items()}
+    return {kind: len(rows) for kind, rows in by_kind.items() if kind != TOMBSTONE or rows}
 
 
 def _restore(sh: Shell, by_kind: dict[str, list[dict[str, Any]]]) -> None:
@@ -163,7 +167,11 @@ def _restore(sh: Shell, by_kind: dict[str, list[dict[str, Any]]]) -> None:
         entities[entity["id"]] = store.insert_entity(entity)
     for episode in by_kind["episode"]:
         store.open_episode(_with_times(episode, EPISODE_TIMES, from_iso))
-    facts = [_with_times(f, FACT_TIMES, from_iso) for f in by_kind["fact"]]
+    for row in by_kind[TOMBSTONE]:
+        if str(row.get("key", "")).startswith(T.TOMBSTONE_PREFIX):
+            store.set_mark(row["key"], row.get("value"))
+    facts = [f for f in (_with_times(f, FACT_TIMES, from_iso) for f in by_kind["fact"])
+             if not _buried(store, f, entities)]
     store.insert_facts([_raw_fact(f, entities) for f in facts])
     for fact in facts:
         if fact.get("t_invalid") is not None:
@@ -174,6 +182,12 @@ def _restore(sh: Shell, by_kind: dict[str, list[dict[str, Any]]]) -> None:
     for mark in by_kind["mark"]:
         if isinstance(mark.get("key"), str) and mark["key"].startswith(MARK_PREFIX):
             store.set_mark(mark["key"], mark.get("value"))
+
+
+def _buried(store: Any, fact: dict[str, Any], entities: dict[str, dict[str, Any]]) -> bool:
+    """A fact the dump's own tombstones say was purged is never restored."""
+    return T.is_buried(store, {**fact, "subject": entities.get(fact["subject"]) or {},
+                               "object_ref": entities.get(fact.get("object_ref") or "")})
 
 
 def _raw_fact(fact: dict[str, Any], entities: dict[str, dict[str, Any]]) -> dict[str, Any]:

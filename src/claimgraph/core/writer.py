@@ -13,16 +13,45 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from claimgraph.core import entities as ents
+from claimgraph.core import tombstones
 from claimgraph.core.shell import Shell
+from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.purge import statement_key
 
 Record = dict[str, Any]
 
 
 class Writer:
-    """Direct store access: every call goes to the store."""
+    """Direct store access: every call goes to the store.
 
-    def __init__(self, sh: Shell) -> None:
+    Every write path asks ``refuse_purged`` before it creates anything, so a purged fact is
+    never brought back by a capture, an ingest or an agent (``relearn`` lifts the tombstone
+    instead: a person said so). The tombstones are read once per writer, inside its lease.
+    """
+
+    def __init__(self, sh: Shell, relearn: bool = False) -> None:
         self.sh = sh
+        self.relearn = relearn
+        self._buried: dict[str, object] | None = None
+
+    def refuse_purged(self, scope: str, subject: str, predicate: str, obj: str) -> None:
+        """Raise ``purged-fact`` when a purge buried this statement (see core.tombstones).
+        The key is only hashed when tombstones exist: this runs once per fact of an ingest."""
+        if self._buried is None:
+            self._buried = tombstones.buried_facts(self.sh.store)
+        if not self._buried:
+            return
+        key = statement_key(scope, subject, predicate, obj)
+        if key not in self._buried:
+            return
+        if self.relearn:
+            tombstones.lift_fact(self.sh.store, key)
+            del self._buried[key]
+            return
+        raise ClaimgraphError(
+            "purged-fact", "this fact was purged from memory and is not learned again",
+            hint="if it should be remembered after all, assert it with --allow-relearn",
+            purged=self._buried[key])
 
     def entity(self, name: str, scope: str, type: str | None) -> Record:
         return ents.ensure_entity(self.sh, name, scope, type)
@@ -46,8 +75,8 @@ class Writer:
 class BatchWriter(Writer):
     """Caches entities and subjects' facts for one batch; buffers inserts."""
 
-    def __init__(self, sh: Shell) -> None:
-        super().__init__(sh)
+    def __init__(self, sh: Shell, relearn: bool = False) -> None:
+        super().__init__(sh, relearn)
         self._entities: dict[tuple[str, str], Record] = {}
         self._out: dict[str, dict[str, list[Record]]] = {}
         self._pending: list[Record] = []

@@ -19,13 +19,15 @@ from claimgraph.logic.model import DEFAULT_SCOPE, resolve_epistemic
 ON_CONFLICT = (None, "supersede", "flag", "ignore")
 
 
-def assert_fact(sh: Shell, subject: str, predicate: str, obj: Any, **options: Any) -> dict[str, Any]:
+def assert_fact(sh: Shell, subject: str, predicate: str, obj: Any, *, relearn: bool = False,
+                **options: Any) -> dict[str, Any]:
     """Assert one fact through the conflict policy; returns {status, fact, ...}.
 
     ``options`` are assert_with's keywords (object_kind, epistemic, source_type, confidence,
-    scope, valid_from/valid_until, on_conflict, episode, evidence, ...).
+    scope, valid_from/valid_until, on_conflict, episode, evidence, ...). A purged fact is
+    refused (``purged-fact``) unless ``relearn``.
     """
-    return assert_with(Writer(sh), subject, predicate, obj, **options)
+    return assert_with(Writer(sh, relearn), subject, predicate, obj, **options)
 
 
 def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
@@ -44,6 +46,7 @@ def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
         raise ClaimgraphError("invalid-on-conflict", f"unknown conflict policy {on_conflict!r}",
                               hint="use supersede, flag or ignore")
     pred = resolve_predicate(sh, predicate)
+    w.refuse_purged(scope or DEFAULT_SCOPE, _name(subject, "subject"), pred["id"], str(obj))
     resolved_class = resolve_epistemic(epistemic, pred)
     subject_scope = subject_scope or scope or DEFAULT_SCOPE
     object_scope = object_scope or scope or DEFAULT_SCOPE

@@ -29,8 +29,9 @@ import structlog
 from claimgraph import lease
 from claimgraph.core import Shell
 from claimgraph.curator.dirty import DirtyMark
-from claimgraph.curator.stages import (STAGE_NAMES, Fence, LeaseLost, StageContext, run_stage,
-                                       stage_table)
+from claimgraph.core import tombstones
+from claimgraph.curator.stages import (STAGE_NAMES, Fence, LeaseLost, PurgedMeanwhile,
+                                       StageContext, run_stage, stage_table)
 from claimgraph.errors import ClaimgraphError
 from claimgraph.sidecar import Sidecars, atomic_write_text
 from claimgraph.store.open import open_store
@@ -160,7 +161,8 @@ def _pass(run: Run, held: lease.Lease | None) -> None:
     try:
         sh = Shell(store) if options.half_life_days is None else Shell(
             store, half_life_days=options.half_life_days)
-        fence = Fence(options.db, held, options.lease_wait_ms, options.lease_ttl_ms)
+        fence = Fence(options.db, held, options.lease_wait_ms, options.lease_ttl_ms,
+                      epoch=tombstones.epoch(store))
         ctx = StageContext(sh, fence, run.run_id, options.dry_run, options.environ)
         _run_stages(run, ctx)
     finally:
@@ -191,6 +193,10 @@ def _run_stages(run: Run, ctx: StageContext) -> None:
         except LeaseLost as lost:
             log.error("curate.stopped", reason="lease-lost", detail=str(lost), stage=name)
             run.status = "lease-lost"
+            return
+        except PurgedMeanwhile:
+            log.info("curate.purge-seen", stage=name, detail="a purge ran; planning again")
+            DirtyMark(run.options.db).set(run.run_id, time.time_ns() // 1_000_000)
             return
         run.stages[name] = merge_outcome(run.stages.get(name), outcome)
         if outcome["status"] == "error":

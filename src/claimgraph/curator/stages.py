@@ -28,6 +28,7 @@ import structlog
 
 from claimgraph import lease
 from claimgraph.core import Shell
+from claimgraph.core import tombstones
 
 log = structlog.get_logger("claimgraph.curate")
 PAUSE_ENV = "CLAIMGRAPH_TEST_CURATE_PAUSE"
@@ -36,6 +37,11 @@ DEFAULT_PAUSE_S = 3600.0
 
 class LeaseLost(Exception):
     """The curation lease no longer carries our token: another curator took over."""
+
+
+class PurgedMeanwhile(Exception):
+    """A purge ran since this pass read the store: what it planned may name purged facts
+    (a verdict quoting them, a summary describing them), so the pass stops and runs again."""
 
 
 @dataclass
@@ -47,6 +53,7 @@ class Fence:
     wait_ms: int = lease.DEFAULT_WAIT_MS
     ttl_ms: int = lease.DEFAULT_TTL_MS
     writes: int = 0
+    epoch: Any = None  # the purge epoch when the pass began (core.tombstones)
 
     def check(self) -> None:
         if self.curation is not None and not self.curation.still_held():
@@ -62,6 +69,8 @@ class Fence:
                 log.warning("curate.write-lease-broken", holder=held.broken)
             self.check()  # the wait may have outlasted our curation lease
             with sh.store.transaction():
+                if tombstones.epoch(sh.store) != self.epoch:
+                    raise PurgedMeanwhile("a purge ran since this pass planned")
                 yield
         self.writes += 1
 
@@ -94,7 +103,7 @@ def run_stage(name: str, stage: Stage, ctx: StageContext) -> dict[str, Any]:
     ctx.pause(name)
     try:
         outcome = {"status": "ok", "counts": {}, **stage(ctx)}
-    except LeaseLost:
+    except (LeaseLost, PurgedMeanwhile):
         raise
     except Exception as err:
         outcome = {"status": "error", "counts": {}, "error": f"{type(err).__name__}: {err}"}

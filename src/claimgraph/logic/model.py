@@ -112,7 +112,11 @@ INVALIDATION_KINDS = {
     "reconcile-duplicate": "oplog reconcile",
     "code-absent": "code ingest",
     "manual": "claimgraph invalidate",
+    "forgotten": "claimgraph forget",
 }
+#: A fact forgotten by request (``claimgraph forget``, memory_forget): kept for its history,
+#: but read as never believed: no read shows it as valid at any instant (``fact_valid_at``).
+FORGOTTEN = "forgotten"
 #: Kinds that count as a change of belief; duplicate collapses do not.
 SUPERSESSION_KINDS = frozenset({"superseded", "judged-superseded"})
 

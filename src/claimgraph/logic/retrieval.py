@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS, effective_confidence
+from claimgraph.logic.model import FORGOTTEN
 from claimgraph.logic.names import object_name
 
 Fact = Mapping[str, Any]
@@ -27,9 +28,12 @@ QUERY_STOPWORDS = frozenset(
 # --- temporal filters ---------------------------------------------------------------------
 
 def fact_valid_at(fact: Fact, at: int) -> bool:
-    """Valid time is half-open, [t_valid, t_invalid): a fact closed at ``at`` is already gone."""
+    """Valid time is half-open, [t_valid, t_invalid): a fact closed at ``at`` is already gone.
+    A forgotten fact was never valid: context, search, coach and time travel all skip it;
+    only its history (and ``--all`` listings) still show it, with the reason."""
     t_valid, t_invalid = fact.get("t_valid"), fact.get("t_invalid")
-    return t_valid is not None and t_valid <= at and (t_invalid is None or t_invalid > at)
+    return (t_valid is not None and t_valid <= at and (t_invalid is None or t_invalid > at)
+            and fact.get("invalidation_kind") != FORGOTTEN)
 
 
 def fact_began_by(fact: Fact, at: int) -> bool:

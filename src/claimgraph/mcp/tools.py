@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from claimgraph.core import reads, writes
+from claimgraph.core import forget, reads, writes
 from claimgraph.core.coach import coach
 from claimgraph.core.neighbor import neighbor
 from claimgraph.core.recall import recall, scoped_search
@@ -180,6 +180,26 @@ def memory_assert(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     return wire(out)
 
 
+def memory_forget(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    """Soft only: the fact is invalidated as forgotten, its history kept. Purging (deleting
+    for good) stays a human command."""
+    with ctx.writing() as (sh, warnings):
+        fact = writes.require_fact(sh, a["fact_id"])
+        if not in_scopes([fact], ctx.scopes):
+            raise ClaimgraphError(
+                "invalid-argument", f"fact {a['fact_id']} belongs to another project",
+                hint="only this project's and the user's facts can be forgotten from here",
+                argument="fact_id")
+        result = forget.forget(sh, [fact["id"]], a.get("reason"))
+    out: dict[str, Any] = {
+        "status": "forgotten" if result["forgotten"] else "already-forgotten",
+        "fact": fact_view((result["forgotten"] or result["already"])[0]),
+        "reason": result["reason"]}
+    if warnings:
+        out["warnings"] = warnings
+    return wire(out)
+
+
 # --- the table --------------------------------------------------------------------------------
 
 TOOLS: tuple[Tool, ...] = (
@@ -193,5 +213,6 @@ TOOLS: tuple[Tool, ...] = (
     Tool("memory_assert", A.ASSERT_DOC, A.assert_args(tuple(EPISTEMIC_STRENGTH),
                                                       tuple(SOURCE_TYPES)), memory_assert,
          writes=True),
+    Tool("memory_forget", A.FORGET_DOC, A.FORGET, memory_forget, writes=True),
 )
 BY_NAME = {tool.name: tool for tool in TOOLS}

@@ -119,3 +119,14 @@ def assert_args(classes: tuple[str, ...], source_types: tuple[str, ...]) -> tupl
         Arg("valid_from", "time", "when it became true (default now)"),
         Arg("valid_until", "time", "when it stopped being true"),
     )
+
+
+FORGET_DOC = (
+    "Forget a fact that is wrong, outdated or should never have been recorded. Call this when "
+    "the user says to forget something, or when you find a recorded fact is false. It stops "
+    "being shown in context, search and coach; its history keeps it with your reason. Give the "
+    "fact's id from memory_search or memory_facts. This only hides the fact: deleting it for "
+    "good (a leaked secret) is for the user, with `claimgraph purge`.")
+FORGET = (Arg("fact_id", "string", "the fact's id, as memory_search or memory_facts show it",
+              required=True),
+          Arg("reason", "string", "why it should be forgotten (kept with the fact)"))

@@ -171,6 +171,32 @@ class Store(Protocol):
     def stats(self) -> dict[str, Any]:
         """{format, entities, facts: {total, valid, invalidated}, episodes, predicates: {status: n}}."""
 
+    # --- purge: the one supported way rows leave the store (docs/forget-and-purge.md) ----------
+    def delete_facts(self, ids: Iterable[str]) -> int:
+        """Delete facts with their conflict links (either side) and audit verdicts, and their
+        full-text entries; unknown ids are ignored. Returns how many facts went."""
+
+    def delete_episodes(self, ids: Iterable[str]) -> int:
+        """Delete episodes (and their full-text entries); unknown ids are ignored."""
+
+    def update_episode(self, episode_id: str, *, summary: str | None,
+                       evidence: str | None) -> None:
+        """Replace an episode's summary and evidence name (a purge rewrote or removed them)."""
+
+    def list_marks(self, prefix: str) -> dict[str, Any]:
+        """Every mark whose key starts with ``prefix``, by key."""
+
+    def delete_marks(self, keys: Iterable[str]) -> int:
+        """Remove marks; unknown keys are ignored. Returns how many went."""
+
+    def compact(self, tables: Iterable[str] = ("entities", "facts", "episodes")) -> dict[str, Any]:
+        """Make deleted rows unrecoverable from the store's files: rebuild the named tables'
+        full-text indexes, VACUUM, truncate the WAL. Outside any transaction.
+        Returns {vacuumed, wal_truncated}."""
+
+    def truncate_wal(self) -> bool:
+        """Fold the WAL into the file and cut it to zero bytes; False if readers kept it."""
+
     def is_empty(self) -> bool:
         """True when there are no entities, facts or episodes (predicates do not count)."""
 

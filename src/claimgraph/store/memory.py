@@ -17,10 +17,11 @@ from claimgraph import STORE_FORMAT
 from claimgraph.logic.model import SUSPECT_VERDICTS
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
+from claimgraph.store.memory_purge import MemoryPurge
 from claimgraph.store.records import Record
 
 
-class MemoryStore:
+class MemoryStore(MemoryPurge):
     """Dicts and filters. Linear scans are fine: this backend never holds a real memory."""
 
     def __init__(self) -> None:

@@ -28,13 +28,14 @@ from claimgraph.store import records as rec
 from claimgraph.store import sqlite_schema as schema
 from claimgraph.store import sqlite_sql as q
 from claimgraph.store.sqlite_db import SqliteDb
+from claimgraph.store.sqlite_purge import SqlitePurge
 from claimgraph.store.records import Record
 
 _ENTITY_CACHE_MAX = 50_000
 SEARCH_INDEXES = ("fact_fts", "entity_fts", "episode_fts")
 
 
-class SqliteStore:
+class SqliteStore(SqlitePurge):
     """A claimgraph store in one SQLite file (or ``":memory:"``)."""
 
     def __init__(self, path: str | Path = ":memory:",
@@ -71,7 +72,8 @@ class SqliteStore:
             self._unindexed_entities.clear()
 
     def _note_new_facts(self) -> None:
-        """Remember where this transaction's facts start (pks only grow: facts are never deleted)."""
+        """Remember where this transaction's facts start (new pks are above every pk present
+        now; only a purge deletes facts, and never one inserted in its own transaction)."""
         if self._unindexed_after is None:
             self._unindexed_after = self._db.one("SELECT coalesce(max(pk), 0) FROM facts")[0]
 

@@ -1,0 +1,97 @@
+"""SqliteStore's deletions: the only statements that remove rows, used by ``claimgraph purge``.
+
+Nothing else in claimgraph deletes a belief (a wrong one is invalidated, and its history is
+kept). Purge is the supported exception: a secret that got into memory, or a project the user
+wants gone. Deleting a row is not enough to make it unrecoverable, so these methods turn on
+``secure_delete`` (freed cells and pages are zeroed) and ``compact`` finishes the job: it
+rebuilds the full-text indexes that held the text (FTS5 keeps deleted terms in old segments
+until they are merged), VACUUMs (no free page survives) and truncates the WAL (whose old
+frames still hold the pages as they were before the delete).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, Iterable
+
+from claimgraph.store import records as rec
+
+#: Which full-text index holds the text of which table.
+FTS_OF = {"entities": "entity_fts", "facts": "fact_fts", "episodes": "episode_fts"}
+CHECKPOINT_TRIES = 20
+CHECKPOINT_PAUSE_S = 0.1
+
+
+class SqlitePurge:
+    """Mixed into SqliteStore; expects ``self._db`` (SqliteDb) and the entity cache."""
+
+    def _secure(self) -> None:
+        """Zero deleted content in place; per connection, and only purges ever delete."""
+        self._db.run("PRAGMA secure_delete = ON")
+
+    def delete_facts(self, ids: Iterable[str]) -> int:
+        wanted = json.dumps(sorted(set(rec.as_list(ids) or [])))
+        with self._db.transaction():
+            self._secure()
+            self._index_pending()  # a fact's index entry must exist before its delete trigger
+            self._db.run("DELETE FROM audit_verdicts WHERE fact_id IN"
+                         " (SELECT value FROM json_each(?))", (wanted,))
+            self._db.run("DELETE FROM conflict_links WHERE fact_id IN (SELECT value FROM"
+                         " json_each(?1)) OR other_id IN (SELECT value FROM json_each(?1))",
+                         (wanted,))
+            return self._db.run("DELETE FROM facts WHERE id IN (SELECT value FROM json_each(?))",
+                                (wanted,))
+
+    def delete_episodes(self, ids: Iterable[str]) -> int:
+        wanted = json.dumps(sorted(set(rec.as_list(ids) or [])))
+        with self._db.transaction():
+            self._secure()
+            return self._db.run("DELETE FROM episodes WHERE id IN"
+                                " (SELECT value FROM json_each(?))", (wanted,))
+
+    def update_episode(self, episode_id: str, *, summary: str | None,
+                       evidence: str | None) -> None:
+        with self._db.transaction():
+            self._secure()
+            if not self._db.run("UPDATE episodes SET summary = ?, evidence = ? WHERE id = ?",
+                                (summary, evidence, episode_id)):
+                raise rec.not_found("episode", episode_id)
+
+    def list_marks(self, prefix: str) -> dict[str, Any]:
+        rows = self._db.rows("SELECT key, value FROM marks WHERE substr(key, 1, ?) = ?"
+                             " ORDER BY key", (len(prefix), prefix))
+        return {key: json.loads(value) for key, value in rows}
+
+    def delete_marks(self, keys: Iterable[str]) -> int:
+        wanted = json.dumps(sorted(set(rec.as_list(keys) or [])))
+        with self._db.transaction():
+            self._secure()
+            return self._db.run("DELETE FROM marks WHERE key IN (SELECT value FROM json_each(?))",
+                                (wanted,))
+
+    def compact(self, tables: Iterable[str] = tuple(FTS_OF)) -> dict[str, Any]:
+        """Rebuild the named tables' full-text indexes, VACUUM, truncate the WAL.
+
+        Must run outside any transaction. ``wal_truncated`` is False when another process kept
+        a read open through every try; its pages are then folded back at the last close."""
+        if self._db.in_memory:
+            return {"vacuumed": False, "wal_truncated": True}
+        with self._db.transaction():
+            self._secure()
+            for table in sorted(set(tables)):
+                index = FTS_OF[table]
+                self._db.run(f"INSERT INTO {index}({index}) VALUES ('rebuild')")
+        self._db.run("VACUUM")
+        return {"vacuumed": True, "wal_truncated": self.truncate_wal()}
+
+    def truncate_wal(self) -> bool:
+        """Copy the WAL into the file and cut it to zero bytes, waiting out short readers."""
+        if self._db.in_memory:
+            return True
+        for _ in range(CHECKPOINT_TRIES):
+            busy = self._db.one("PRAGMA wal_checkpoint(TRUNCATE)")[0]
+            if not busy:
+                return True
+            time.sleep(CHECKPOINT_PAUSE_S)
+        return False
