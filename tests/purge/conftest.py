@@ -22,7 +22,7 @@ from claimgraph.logic.timeutil import from_iso
 from claimgraph.sidecar import Sidecars
 from claimgraph.store.open import open_store
 
-SECRET = "sk-live-7Hq2Zr9Xw4Lm8Np3"
+SECRET = "hunter2-acme-7412"
 PROJECT_A = "github.com/acme/shop"
 PROJECT_B = "github.com/acme/billing"
 JAN, FEB, MAR = (from_iso(d) for d in ("2026-01-10", "2026-02-10", "2026-03-10"))
