@@ -44,7 +44,7 @@ from claimgraph.capture import placement, problems
 from claimgraph.capture.dating import in_valid_order
 from claimgraph.capture.events import Transcript
 from claimgraph.capture.origin import marked_origin, placed_nowhere
-from claimgraph.capture.project import Project
+from claimgraph.project import Project
 from claimgraph.capture.readers import detect_format, open_transcript, read_transcript
 from claimgraph.capture.segment import (
     clean_transcript, segment_header, segment_lines, write_segment)

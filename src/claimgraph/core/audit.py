@@ -24,7 +24,7 @@ import stat
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from claimgraph.capture.project import resolve_project
+from claimgraph.project import resolve_project
 from claimgraph.core.shell import Shell
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import provenance as P

@@ -24,8 +24,8 @@ import structlog
 from claimgraph import lease
 from claimgraph.core import Shell
 from claimgraph.curator.dirty import DirtyMark
-from claimgraph.curator.stages import (STAGE_NAMES, Fence, LeaseLost, StageContext, run_stage,
-                                       stage_table)
+from claimgraph.curator.stage_context import Fence, LeaseLost, StageContext
+from claimgraph.curator.stages import STAGE_NAMES, run_stage, stage_table
 from claimgraph.errors import ClaimgraphError
 from claimgraph.store.open import open_store
 
