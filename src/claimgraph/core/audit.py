@@ -22,7 +22,7 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from claimgraph.project import resolve_project
 from claimgraph.core.shell import Shell
@@ -90,7 +90,7 @@ class Auditor:
         self.base = Path(base).resolve() if base is not None else None
         self.environ = os.environ if environ is None else environ
         self._roots: dict[str | None, Path] = {}
-        self._reads: dict[Path, dict[str, Any]] = {}
+        self.read = FileReads()
 
     def root_for(self, episode_id: str | None) -> Path:
         """``base`` if given, else the episode's project root, else the current project's."""
@@ -111,22 +111,43 @@ class Auditor:
             return None
         return next((e["cwd"] for e in map(_event, lines[1:]) if e.get("cwd")), None)
 
-    def read(self, path: Path) -> dict[str, Any]:
+    def check(self, fact: Mapping[str, Any], evidence: str) -> dict[str, Any]:
+        """One citation of one fact, judged against its file as it is now."""
+        root = self.root_for(fact.get("episode"))
+        return {"fact_id": fact["id"], **check_citation(evidence, root, self.read)}
+
+
+class FileReads:
+    """Each cited file read at most once per run (many claims cite the same file)."""
+
+    def __init__(self) -> None:
+        self._reads: dict[Path, dict[str, Any]] = {}
+
+    def __call__(self, path: Path) -> dict[str, Any]:
         if path not in self._reads:
             self._reads[path] = read_cited(path)
         return self._reads[path]
 
-    def check(self, fact: Mapping[str, Any], evidence: str) -> dict[str, Any]:
-        """One citation of one fact, judged against its file as it is now."""
-        parsed = P.parse_evidence(evidence)
-        root = self.root_for(fact.get("episode"))
-        path, stopped = locate(parsed["file"], root)
-        read = stopped or self.read(path)  # type: ignore[arg-type]
-        result = P.check(parsed, read)
-        return {"fact_id": fact["id"], "evidence": evidence, "file": parsed["file"],
-                "quote": parsed["quote"], "root": str(root),
-                "path": str(path) if path else None, **result,
-                "content_hash": read.get("content_hash")}
+    def content(self, path: Path) -> str | None:
+        """The text already read at ``path``, or None (never read, or not readable)."""
+        return self._reads.get(path, {}).get("content")
+
+
+def check_citation(evidence: str, root: Path,
+                   read: Callable[[Path], dict[str, Any]] = read_cited) -> dict[str, Any]:
+    """One ``path: quote`` citation judged against its file under ``root``, as it is now.
+
+    Shared by the fact audit and the document audit (``core.audit_document``), so both refuse
+    the same paths and give the same verdicts. Evidence that cites no file is ``no-file-cited``.
+    """
+    parsed = P.parse_evidence(evidence)
+    path, outcome = None, None
+    if parsed["file"]:
+        path, outcome = locate(parsed["file"], root)
+        outcome = outcome or read(path)  # type: ignore[arg-type]
+    return {"evidence": evidence, "file": parsed["file"], "quote": parsed["quote"],
+            "root": str(root), "path": str(path) if path else None, **P.check(parsed, outcome),
+            "content_hash": (outcome or {}).get("content_hash")}
 
 
 def _event(line: str) -> dict[str, Any]:
