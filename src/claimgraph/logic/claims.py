@@ -61,32 +61,42 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def _walk(value: Any, steps: list[str | int]) -> Iterator[tuple[list[str | int], dict[str, Any]]]:
+def _steps(trail: Any) -> list[str | int]:
+    """A trail is a chain of links ``(step, parent's trail)``, so the walk copies no path as
+    it descends (a 20,000-deep document would otherwise cost quadratic time)."""
+    steps: list[str | int] = []
+    while trail is not None:
+        step, trail = trail
+        steps.append(step)
+    return steps[::-1]
+
+
+def _walk(value: Any) -> Iterator[tuple[Any, dict[str, Any]]]:
     """Post-order: every object below ``value`` first, then ``value`` itself if an object.
 
     Iterative, so a deeply nested document cannot exhaust the interpreter's stack.
     """
-    pending: list[tuple[Any, list[str | int], bool]] = [(value, steps, False)]
+    pending: list[tuple[Any, Any, bool]] = [(value, None, False)]
     while pending:
-        node, at, children_done = pending.pop()
+        node, trail, children_done = pending.pop()
         if children_done:
-            yield at, node
+            yield trail, node
             continue
         if isinstance(node, dict):
-            pending.append((node, at, True))
-            pending.extend((v, [*at, str(k)], False) for k, v in reversed(list(node.items())))
+            pending.append((node, trail, True))
+            pending.extend((v, (str(k), trail), False) for k, v in reversed(list(node.items())))
         elif isinstance(node, list):
-            pending.extend((v, [*at, i], False) for i, v in reversed(list(enumerate(node))))
+            pending.extend((v, (i, trail), False) for i, v in reversed(list(enumerate(node))))
 
 
 def extract_claims(document: Any) -> list[dict[str, Any]]:
     """``[{label, json_path, evidence: [str, ...]}]`` for every evidenced object, post-order."""
     claims = []
-    for steps, node in _walk(document, []):
+    for trail, node in _walk(document):
         if EVIDENCE_KEY not in node:
             continue
         evidence = evidence_strings(node[EVIDENCE_KEY])
         if evidence:
-            claims.append({"label": label_of(node), "json_path": json_path(steps),
+            claims.append({"label": label_of(node), "json_path": json_path(_steps(trail)),
                            "evidence": evidence})
     return claims

@@ -28,8 +28,8 @@ MAX_FILE_CHARS = 12_000
 MAX_SOURCE_CHARS = 60_000
 CONTEXT_LINES = 4
 #: Budgets of reading a reply: how much text, how many JSON starts tried.
-SCAN_LIMIT_CHARS = 1024 * 1024
-SCAN_MAX_STARTS = 512
+SCAN_LIMIT_CHARS = 512 * 1024
+SCAN_MAX_STARTS = 256
 MAX_WHY_CHARS = 500
 MAX_QUOTE_CHARS = 500
 
@@ -153,7 +153,7 @@ def _json_values(text: str, opener: str) -> Iterator[tuple[Any, int]]:
         tries += 1
         try:
             value, end = decoder.raw_decode(text, start)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON here, or nested past the parser
             at = start + 1
             continue
         yield value, end
