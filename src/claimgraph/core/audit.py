@@ -22,7 +22,7 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from claimgraph.project import resolve_project
 from claimgraph.core.shell import Shell
@@ -61,7 +61,10 @@ def _os_reason(err: OSError) -> str:
 
 
 def _inside(path: Path, root: Path) -> bool:
-    return path == root or root in path.parents
+    """``path`` is ``root`` or lies below it (both absolute and normalized, so comparing the
+    strings is exact, and much cheaper than walking ``path.parents``)."""
+    p, r = str(path), str(root)
+    return p == r or p.startswith(r if r.endswith(os.sep) else r + os.sep)
 
 
 def locate(cited: str, root: Path) -> tuple[Path | None, dict[str, Any] | None]:
@@ -90,7 +93,7 @@ class Auditor:
         self.base = Path(base).resolve() if base is not None else None
         self.environ = os.environ if environ is None else environ
         self._roots: dict[str | None, Path] = {}
-        self.read = FileReads()
+        self.read = FileReads(keep_text=False)
 
     def root_for(self, episode_id: str | None) -> Path:
         """``base`` if given, else the episode's project root, else the current project's."""
@@ -118,14 +121,31 @@ class Auditor:
 
 
 class FileReads:
-    """Each cited file read at most once per run (many claims cite the same file)."""
+    """Each cited file read, and prepared for matching, at most once per run (many claims
+    cite the same file). ``keep_text=False`` keeps only the prepared form, which is all the
+    matcher needs; the document audit keeps the text for its ``--deep`` excerpts."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep_text: bool = True) -> None:
+        self.keep_text = keep_text
         self._reads: dict[Path, dict[str, Any]] = {}
+        self._located: dict[tuple[str, Path], tuple[Path | None, dict[str, Any] | None]] = {}
+
+    def locate(self, cited: str, root: Path) -> tuple[Path | None, dict[str, Any] | None]:
+        """``locate``, once per (citation path, root) in a run: resolving symlinks is what
+        checking a large report costs most, and its answer does not change mid-run."""
+        key = (cited, root)
+        if key not in self._located:
+            self._located[key] = locate(cited, root)
+        return self._located[key]
 
     def __call__(self, path: Path) -> dict[str, Any]:
         if path not in self._reads:
-            self._reads[path] = read_cited(path)
+            outcome = read_cited(path)
+            if outcome["status"] == "ok":
+                outcome["searchable"] = P.searchable(outcome["content"])
+                if not self.keep_text:
+                    del outcome["content"]
+            self._reads[path] = outcome
         return self._reads[path]
 
     def content(self, path: Path) -> str | None:
@@ -133,18 +153,18 @@ class FileReads:
         return self._reads.get(path, {}).get("content")
 
 
-def check_citation(evidence: str, root: Path,
-                   read: Callable[[Path], dict[str, Any]] = read_cited) -> dict[str, Any]:
+def check_citation(evidence: str, root: Path, reads: FileReads | None = None) -> dict[str, Any]:
     """One ``path: quote`` citation judged against its file under ``root``, as it is now.
 
     Shared by the fact audit and the document audit (``core.audit_document``), so both refuse
     the same paths and give the same verdicts. Evidence that cites no file is ``no-file-cited``.
     """
+    reads = reads or FileReads()
     parsed = P.parse_evidence(evidence)
     path, outcome = None, None
     if parsed["file"]:
-        path, outcome = locate(parsed["file"], root)
-        outcome = outcome or read(path)  # type: ignore[arg-type]
+        path, outcome = reads.locate(parsed["file"], root)
+        outcome = outcome or reads(path)  # type: ignore[arg-type]
     return {"evidence": evidence, "file": parsed["file"], "quote": parsed["quote"],
             "root": str(root), "path": str(path) if path else None, **P.check(parsed, outcome),
             "content_hash": (outcome or {}).get("content_hash")}
