@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from workload import LIBS, WORDS, make_items  # noqa: E402
 
-from claimgraph.capture.project import resolve_project  # noqa: E402
+from claimgraph.project import resolve_project  # noqa: E402
 from claimgraph.core import Shell  # noqa: E402
 from claimgraph.core.ingest import ingest  # noqa: E402
 from claimgraph.core.vocabulary import seed  # noqa: E402

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bench_coach import build, percentile  # noqa: E402
 from bench_search import queries  # noqa: E402
 
-from claimgraph.capture.project import resolve_project  # noqa: E402
+from claimgraph.project import resolve_project  # noqa: E402
 from claimgraph.core import Shell  # noqa: E402
 from claimgraph.core.recall import scoped_search  # noqa: E402
 from claimgraph.store.open import open_store  # noqa: E402

@@ -79,7 +79,8 @@ SETTINGS: tuple[Setting, ...] = (
             help="most model calls one capture or curator pass may make (only with the "
                  "model extractor opted in; 0 = none)"),
     Setting("llm_cmd", "str", "claude -p",
-            help="the model command (prompt on stdin) for the opt-in model extractor"),
+            help="the model command (prompt on stdin) for the opt-in model extractor, the "
+                 "judge and `audit --claims --deep`"),
     Setting("llm_timeout_ms", "int", 120000, rule=POSITIVE,
             help="a model call running longer is killed"),
     Setting("extractor", "str", "builtin",

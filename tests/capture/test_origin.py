@@ -247,7 +247,7 @@ def test_two_worktrees_of_one_repository_share_one_memory(capsys, tmp_path, db, 
 
 @needs_git
 def test_worktrees_of_a_bare_repository_share_one_memory(tmp_path):
-    from claimgraph.capture.project import resolve_project
+    from claimgraph.project import resolve_project
     seed = tmp_path / "seed"
     seed.mkdir()
     git(seed, "init", "-q")

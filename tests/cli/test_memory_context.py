@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from claimgraph.capture.project import resolve_project
+from claimgraph.project import resolve_project
 from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_OPEN
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from claimgraph import retrievals
-from claimgraph.capture.project import resolve_project
+from claimgraph.project import resolve_project
 
 from .conftest import normalize, one_line
 

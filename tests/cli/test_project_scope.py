@@ -1,7 +1,7 @@
 """Your project is the default: every scoped command reads and writes the scope capture uses.
 
 Each test runs inside a real git repository (with a remote, like a clone) or a plain
-directory, so the default scope comes from the same ``capture.project`` resolution a captured
+directory, so the default scope comes from the same ``claimgraph.project`` resolution a captured
 session's facts are filed under.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from claimgraph.capture.project import resolve_project
+from claimgraph.project import resolve_project
 from claimgraph.cli.demo import session_text
 
 from .conftest import normalize, one_line

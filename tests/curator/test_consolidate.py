@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from claimgraph.core.ingest import ingest, open_episode
 from claimgraph.curator.consolidate import consolidate, mechanical_summary, swept_key
-from claimgraph.curator.stages import Fence, StageContext
+from claimgraph.curator.stage_context import Fence, StageContext
 
 MINUTE = 60_000
 

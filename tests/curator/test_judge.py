@@ -14,7 +14,7 @@ import pytest
 from claimgraph.core.ingest import ingest
 from claimgraph.core.reads import conflicts
 from claimgraph.curator.consolidate import consolidate, mechanical_summary
-from claimgraph.curator.stages import Fence, StageContext
+from claimgraph.curator.stage_context import Fence, StageContext
 from claimgraph.logsetup import reset_logging
 
 FAKE = Path(__file__).parents[1] / "fixtures_bin" / "fake_model.py"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from claimgraph.capture.project import resolve_project
+from claimgraph.project import resolve_project
 from claimgraph.core import Shell
 from claimgraph.core.vocabulary import seed
 from claimgraph.core.writes import assert_fact

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from claimgraph.logic import provenance as P
 from claimgraph.logic.provenance import (
     check, code_spans, identifiers, match_evidence, parse_evidence, summarize)
 
@@ -164,3 +165,26 @@ def test_verdicts_are_deterministic_and_well_formed(evidence, content):
 def test_the_summary_does_not_depend_on_order(verdicts):
     checks = [{"verdict": v} for v in verdicts]
     assert summarize(checks) == summarize(list(reversed(checks)))
+
+
+# --- prepared text: one pass per file, the same verdicts --------------------------------------
+
+_CODEY = st.text(alphabet=st.sampled_from(list("abAB_.xy \t\n`()İ")), max_size=40)
+
+
+@given(_CODEY, _CODEY)
+def test_a_prepared_text_gives_exactly_the_verdict_of_the_raw_text(content, quote):
+    """Names hold no whitespace, so finding them in the collapsed text is finding them in the
+    raw lowercased text; the shell may prepare each file once for all its citations."""
+    parsed = {"file": "a.py", "quote": quote}
+    assert P.match_evidence(parsed, content, P.searchable(content)) == \
+        P.match_evidence(parsed, content)
+    for name in P.identifiers(quote):
+        assert (name in P.searchable(content)) == (name in content.lower())
+
+
+def test_check_accepts_a_read_that_carries_only_the_prepared_text():
+    parsed = P.parse_evidence("a.py: `def total(items):` and line_items")
+    content = "def   total(items):\n    return line_items\n"
+    prepared = {"status": "ok", "searchable": P.searchable(content)}
+    assert P.check(parsed, prepared) == P.check(parsed, {"status": "ok", "content": content})

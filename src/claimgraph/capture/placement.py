@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 from claimgraph.capture import origin as origins
 from claimgraph.capture.events import Transcript
-from claimgraph.capture.project import Project, normalize_remote, resolve_project
+from claimgraph.project import Project, normalize_remote, resolve_project
 from claimgraph.core import Shell
 
 NO_PROJECT = ("no project is known for this session (no cwd in the hook payload or the "

@@ -45,10 +45,10 @@ from claimgraph.capture import placement, problems
 from claimgraph.capture.dating import in_valid_order
 from claimgraph.capture.events import Transcript
 from claimgraph.capture.origin import marked_origin, placed_nowhere
-from claimgraph.capture.project import Project
 from claimgraph.capture.links import check_transcript_link
 from claimgraph.capture.readers import detect_format, open_transcript
 from claimgraph.capture.segment import read_cleaned, segment_header, segment_lines, write_segment
+from claimgraph.project import Project
 from claimgraph.core import Shell
 from claimgraph.core import tombstones
 from claimgraph.core.ingest import ingest, open_episode

@@ -4,7 +4,8 @@ Both only read (no lease). ``audit`` exits 5 when confabulation is suspected (a 
 here and does not contain what the claim quotes), so a script or CI step can stop on it. A
 cited file that is not on this machine (``file-missing``: a clone elsewhere, a deleted branch)
 is reported but exits 0, unless ``--strict``; every other verdict exits 0. ``status`` applies
-the same rule to the curator's recorded verdicts.
+the same rule to the curator's recorded verdicts. ``audit --claims FILE`` checks a JSON
+document instead of the store (``cli.audit_claims``), with the same verdicts and exit codes.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from claimgraph.cli.output import emit, emit_json, fact_json, fact_line, plural,
 from claimgraph.cli.values import resolve_fact_id
 from claimgraph.core import audit as audit_core
 from claimgraph.core import provenance as provenance_core
+from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import to_iso
 from claimgraph.sidecar import Sidecars
 
@@ -26,16 +28,25 @@ SHOWN_TEXT_CHARS = 300
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("audit", parents=[common], help="check facts' cited code against the files",
-                       description="Claim-vs-evidence: for every valid fact citing 'path: quote', "
-                                   "check that the quoted identifiers and `code` occur in the "
-                                   "file now. Exit 5 when a file is here and does not say "
-                                   "what its claim quotes (unsupported); a cited file that is "
-                                   "not on this machine (file-missing) is reported, exit 0.")
+    p = sub.add_parser("audit", parents=[common],
+                       help="check cited code (facts', or any JSON document's) against the files",
+                       description="Claim-vs-evidence: for every valid fact citing 'path: quote' "
+                                   "(or, with --claims, every object of a JSON document that "
+                                   "carries \"evidence\"), check that the quoted identifiers "
+                                   "and `code` occur in the file now. Exit 5 when a file is "
+                                   "here and does not say what its claim quotes (unsupported); "
+                                   "a cited file that is not on this machine (file-missing) is "
+                                   "reported, exit 0.")
     p.add_argument("--base", metavar="DIR", help="resolve relative citations against DIR "
                    "(default: the project root of each fact's episode, else the current project)")
     p.add_argument("--strict", action="store_true",
                    help="exit 5 for file-missing citations too")
+    p.add_argument("--claims", metavar="FILE", help="check the evidence cited in any JSON "
+                   "document (an agent's plan or report; - reads stdin) instead of the store's "
+                   "facts; --base defaults to the current project's root")
+    p.add_argument("--deep", action="store_true", help="with --claims: also ask the model "
+                   "command (llm_cmd) to refute each claim against the cited source; exit 5 "
+                   "when it refutes one, 1 when it cannot answer")
     p.set_defaults(command="audit")
     p = sub.add_parser("provenance", parents=[common], help="the chain that backs a fact",
                        description="A fact, its episode, the transcript lines it came from and "
@@ -46,6 +57,13 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run_audit(ctx: Context, args: argparse.Namespace) -> int:
+    if args.claims is not None:
+        from claimgraph.cli.audit_claims import run_claims  # no store: a document only
+
+        return run_claims(ctx, args)
+    if args.deep:
+        raise ClaimgraphError("usage", "--deep checks a document's claims: it needs --claims",
+                              hint="claimgraph audit --claims report.json --deep")
     result = audit_core.audit(ctx.shell(), args.base, sidecars=Sidecars(ctx.db_path),
                               environ=ctx.environ)
     summary = result["summary"]
@@ -80,6 +98,12 @@ def missing_note(count: int, strict: bool) -> str:
 def emit_check(check: Mapping[str, Any], indent: str) -> None:
     """The verdict, the fact and the citation, then what was found and what was not."""
     emit(f"{indent}{check['verdict']:<15} {short_id(check['fact_id'])}  {check['evidence']}")
+    for line in check_details(check):
+        emit(f"{indent}    {line}")
+
+
+def check_details(check: Mapping[str, Any]) -> list[str]:
+    """Why a check got its verdict: the reason, the names found and missing, the code found."""
     ids, spans = check["identifiers"], check["code_spans"]
     details = []
     if check.get("reason"):
@@ -89,8 +113,7 @@ def emit_check(check: Mapping[str, Any], indent: str) -> None:
                        f"missing: {', '.join(ids['missing']) or '-'}")
     if spans["checked"]:
         details.append(f"code found {len(spans['found'])}/{len(spans['checked'])}")
-    for line in details:
-        emit(f"{indent}    {line}")
+    return details
 
 
 def run_provenance(ctx: Context, args: argparse.Namespace) -> int:

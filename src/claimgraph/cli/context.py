@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from claimgraph import lease
-from claimgraph.capture.project import Project
+from claimgraph.project import Project
 from claimgraph.cli.scope import USER_SCOPE, current_project
 from claimgraph.config import Settings, load_settings
 from claimgraph.core import Shell

@@ -174,7 +174,7 @@ def capture_session(ctx: Context, path: Path, transcript: Path,
 
 
 def run_demo(ctx: Context, args: argparse.Namespace) -> int:
-    from claimgraph.capture.project import resolve_project
+    from claimgraph.project import resolve_project
 
     path = demo_path(ctx, args)
     recreate(path)

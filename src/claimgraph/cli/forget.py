@@ -127,7 +127,7 @@ def _set(values: Any) -> frozenset[str]:
 def _project_id(ctx: Context, given: str) -> str:
     """A project id as stored, or a directory (resolved as capture would file its sessions)."""
     if os.path.isdir(given):
-        from claimgraph.capture.project import resolve_project
+        from claimgraph.project import resolve_project
         return resolve_project(os.path.abspath(given), ctx.environ).id
     return given
 

@@ -69,7 +69,7 @@ def scopes(ctx: Context, args: argparse.Namespace) -> tuple[str, ...] | None:
     """This project's scope and the user's, or None (every scope) with --all-projects."""
     if args.all_projects:
         return None
-    from claimgraph.capture.project import resolve_project
+    from claimgraph.project import resolve_project
 
     cwd = os.path.abspath(args.cwd or os.getcwd())
     if not os.path.isdir(cwd):

@@ -11,7 +11,7 @@ import argparse
 import os
 from typing import Any
 
-from claimgraph.capture.project import resolve_project
+from claimgraph.project import resolve_project
 from claimgraph.cli.context import Context
 from claimgraph.cli.output import emit, emit_error, emit_json
 from claimgraph.core.context import compile_for

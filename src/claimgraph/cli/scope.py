@@ -1,7 +1,7 @@
 """Which scope a command reads or writes: the current directory's project unless ``--scope``.
 
 Capture files a session's facts under its project id (git remote, else the repository root,
-else the directory: ``capture.project``). Commands typed in that project must land in the same
+else the directory: ``claimgraph.project``). Commands typed in that project must land in the same
 place, or ``assert`` writes a fact the agent is never shown and ``facts`` cannot find what
 capture wrote. So every scoped command resolves the current directory exactly as capture does;
 ``--scope user`` reaches the facts that hold across projects, ``--scope ID`` another project.
@@ -14,7 +14,7 @@ import argparse
 import os
 from typing import Any
 
-from claimgraph.capture.project import Project, resolve_project
+from claimgraph.project import Project, resolve_project
 from claimgraph.errors import ClaimgraphError
 
 USER_SCOPE = "user"

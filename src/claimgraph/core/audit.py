@@ -33,7 +33,7 @@ import stat
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from claimgraph.capture.project import resolve_project
+from claimgraph.project import resolve_project
 from claimgraph.core.shell import Shell
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import provenance as P
@@ -56,10 +56,10 @@ def audit_root(cwd: str | os.PathLike[str], environ: Mapping[str, str]) -> Path 
     root = Path(project.root)
     if project.source == "path" and not any((root / m).exists() for m in PROJECT_MARKERS):
         return None
-    return None if _too_wide(root, environ) else root
+    return None if too_wide(root, environ) else root
 
 
-def _too_wide(root: Path, environ: Mapping[str, str]) -> bool:
+def too_wide(root: Path, environ: Mapping[str, str]) -> bool:
     """``/`` and the home directory hold everything: no audit may read under them as a root."""
     home = Path(environ.get("HOME") or os.path.expanduser("~"))
     return root.resolve() in (Path("/"), home.resolve()) or len(root.resolve().parts) < 2
@@ -104,7 +104,10 @@ def _os_reason(err: OSError) -> str:
 
 
 def _inside(path: Path, root: Path) -> bool:
-    return path == root or root in path.parents
+    """``path`` is ``root`` or lies below it (both absolute and normalized, so comparing the
+    strings is exact, and much cheaper than walking ``path.parents``)."""
+    p, r = str(path), str(root)
+    return p == r or p.startswith(r if r.endswith(os.sep) else r + os.sep)
 
 
 def locate(cited: str, root: Path) -> tuple[Path | None, dict[str, Any] | None]:
@@ -133,14 +136,14 @@ class Auditor:
         self.sh, self.sidecars = sh, sidecars
         self.environ = os.environ if environ is None else environ
         self.base = Path(base).resolve() if base is not None else None
-        if self.base is not None and _too_wide(self.base, self.environ):
+        if self.base is not None and too_wide(self.base, self.environ):
             raise ClaimgraphError(
                 "audit-root-refused", f"{self.base} cannot be an audit's project root: every "
                 "file under it would count as the project's", hint="pass --base the project "
                 "directory itself (its git root, or where its pyproject.toml or package.json is)",
                 base=str(self.base))
         self._roots: dict[str | None, Path | None] = {}
-        self._reads: dict[Path, dict[str, Any]] = {}
+        self.read = FileReads(keep_text=False)
 
     def root_for(self, episode_id: str | None) -> Path | None:
         """``base`` if given, else the episode's project root, else the current project's;
@@ -162,22 +165,65 @@ class Auditor:
             return None
         return next((e["cwd"] for e in map(_event, lines[1:]) if e.get("cwd")), None)
 
-    def read(self, path: Path) -> dict[str, Any]:
-        if path not in self._reads:
-            self._reads[path] = read_cited(path)
-        return self._reads[path]
-
     def check(self, fact: Mapping[str, Any], evidence: str) -> dict[str, Any]:
         """One citation of one fact, judged against its file as it is now."""
-        parsed = P.parse_evidence(evidence)
         root = self.root_for(fact.get("episode"))
-        path, stopped = locate(parsed["file"], root) if root else (None, NO_ROOT)
-        read = stopped or self.read(path)  # type: ignore[arg-type]
-        result = P.check(parsed, read)
-        return {"fact_id": fact["id"], "evidence": evidence, "file": parsed["file"],
-                "quote": parsed["quote"], "root": str(root) if root else None,
-                "path": str(path) if path else None, **result,
-                "content_hash": read.get("content_hash")}
+        return {"fact_id": fact["id"], **check_citation(evidence, root, self.read)}
+
+
+class FileReads:
+    """Each cited file read, and prepared for matching, at most once per run (many claims
+    cite the same file). ``keep_text=False`` keeps only the prepared form, which is all the
+    matcher needs; the document audit keeps the text for its ``--deep`` excerpts."""
+
+    def __init__(self, keep_text: bool = True) -> None:
+        self.keep_text = keep_text
+        self._reads: dict[Path, dict[str, Any]] = {}
+        self._located: dict[tuple[str, Path], tuple[Path | None, dict[str, Any] | None]] = {}
+
+    def locate(self, cited: str, root: Path) -> tuple[Path | None, dict[str, Any] | None]:
+        """``locate``, once per (citation path, root) in a run: resolving symlinks is what
+        checking a large report costs most, and its answer does not change mid-run."""
+        key = (cited, root)
+        if key not in self._located:
+            self._located[key] = locate(cited, root)
+        return self._located[key]
+
+    def __call__(self, path: Path) -> dict[str, Any]:
+        if path not in self._reads:
+            outcome = read_cited(path)
+            if outcome["status"] == "ok":
+                outcome["searchable"] = P.searchable(outcome["content"])
+                if not self.keep_text:
+                    del outcome["content"]
+            self._reads[path] = outcome
+        return self._reads[path]
+
+    def content(self, path: Path) -> str | None:
+        """The text already read at ``path``, or None (never read, or not readable)."""
+        return self._reads.get(path, {}).get("content")
+
+
+def check_citation(evidence: str, root: Path | None,
+                   reads: FileReads | None = None) -> dict[str, Any]:
+    """One ``path: quote`` citation judged against its file under ``root``, as it is now;
+    with no real project root (``audit_root`` gave None) nothing is opened: ``outside``.
+
+    Shared by the fact audit and the document audit (``core.audit_document``), so both refuse
+    the same paths and give the same verdicts. Evidence that cites no file is ``no-file-cited``.
+    """
+    reads = reads or FileReads()
+    parsed = P.parse_evidence(evidence)
+    path, outcome = None, None
+    if parsed["file"] and root is None:
+        outcome = NO_ROOT
+    elif parsed["file"]:
+        path, outcome = reads.locate(parsed["file"], root)
+        outcome = outcome or reads(path)  # type: ignore[arg-type]
+    return {"evidence": evidence, "file": parsed["file"], "quote": parsed["quote"],
+            "root": str(root) if root else None, "path": str(path) if path else None,
+            **P.check(parsed, outcome),
+            "content_hash": (outcome or {}).get("content_hash")}
 
 
 def _event(line: str) -> dict[str, Any]:

@@ -20,7 +20,7 @@ import structlog
 
 from claimgraph.curator.judge import CuratorModel, curator_model, judge_conflicts, model_summaries
 from claimgraph.curator.scope import WATERMARK, plan_scope
-from claimgraph.curator.stages import StageContext
+from claimgraph.curator.stage_context import StageContext
 from claimgraph.logic import entities as E
 from claimgraph.logic.conflicts import (conflict_candidates, conflict_pair_key,
                                         contradicts_without_judge)

@@ -24,7 +24,7 @@ from claimgraph.capture.extract.model import DEFAULT_PASS_INPUT_CHARS, enabled_i
 from claimgraph.config import load_settings
 from claimgraph.core.ingest import open_episode
 from claimgraph.core.reads import conflicts
-from claimgraph.curator.stages import StageContext
+from claimgraph.curator.stage_context import StageContext
 from claimgraph.errors import ClaimgraphError
 from claimgraph.llm import Budget, run_model_command
 from claimgraph.logic import judge as J

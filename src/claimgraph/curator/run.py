@@ -30,8 +30,8 @@ from claimgraph import lease
 from claimgraph.core import Shell
 from claimgraph.curator.dirty import DirtyMark
 from claimgraph.core import tombstones
-from claimgraph.curator.stages import (STAGE_NAMES, Fence, LeaseLost, PurgedMeanwhile,
-                                       StageContext, run_stage, stage_table)
+from claimgraph.curator.stage_context import Fence, LeaseLost, PurgedMeanwhile, StageContext
+from claimgraph.curator.stages import STAGE_NAMES, run_stage, stage_table
 from claimgraph.errors import ClaimgraphError
 from claimgraph.sidecar import Sidecars, atomic_write_text
 from claimgraph.store.open import open_store

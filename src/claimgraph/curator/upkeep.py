@@ -12,7 +12,7 @@ from typing import Any
 from claimgraph.config import load_settings
 from claimgraph.core.audit_record import audit_pass
 from claimgraph.core.decay import decay_pass
-from claimgraph.curator.stages import StageContext
+from claimgraph.curator.stage_context import StageContext
 from claimgraph.sidecar import Sidecars
 
 

@@ -9,7 +9,7 @@ read-only, so a store the user may not write still gives its memory.
 
 The agent waits for this hook at every start, so the path stays light: no store means nothing
 is imported beyond the standard library; otherwise SQLite, our store and ``logic``, and git
-(through ``capture.project``) to name the project — no config file, no structlog. The decay
+(through ``claimgraph.project``) to name the project — no config file, no structlog. The decay
 half-life is therefore the default one; ``claimgraph context`` honours a configured one.
 """
 
@@ -56,7 +56,7 @@ def payload_cwd(payload: Mapping[str, object]) -> str:
 
 def compile_block(db: str, cwd: str, environ: Mapping[str, str]) -> dict[str, object]:
     """The compiled context for ``cwd``'s project from the store at ``db``, as of now."""
-    from claimgraph.capture.project import resolve_project
+    from claimgraph.project import resolve_project
     from claimgraph.core.context import compile_for
     from claimgraph.store.sqlite import SqliteStore
 

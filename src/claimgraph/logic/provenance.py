@@ -76,6 +76,17 @@ def _collapsed(text: str) -> str:
     return _SPACE.sub(" ", text).lower()
 
 
+def searchable(content: str) -> str:
+    """A file's text as matching sees it: lowercased, each whitespace run one space.
+
+    Names hold no whitespace, so a name occurs here exactly where it occurs in the lowercased
+    file; one string serves both kinds of match. It is the costly part of a match (a pass
+    over the whole file), so a shell that checks many citations of one file computes it once
+    and passes it in (``check``'s ``read["searchable"]``).
+    """
+    return _collapsed(content)
+
+
 def _rounded(ratio: float | None) -> float | None:
     """Two decimals, halves rounded up (Clojure's Math/round), not Python's half-to-even."""
     return None if ratio is None else math.floor(ratio * 100 + 0.5) / 100.0
@@ -93,12 +104,16 @@ def _verdict(ids: list[str], found_ids: list[str], frags: list[str],
     return "partial"
 
 
-def match_evidence(parsed: Mapping[str, Any], content: str) -> dict[str, Any]:
-    """The verdict of one citation against the cited file's text, with hits and misses."""
+def match_evidence(parsed: Mapping[str, Any], content: str,
+                   prepared: str | None = None) -> dict[str, Any]:
+    """The verdict of one citation against the cited file's text, with hits and misses.
+
+    ``prepared`` is ``searchable(content)`` when the caller already has it.
+    """
     quote = parsed.get("quote") or ""
     ids, frags = identifiers(quote), code_spans(quote)
-    lowered, flat = content.lower(), _collapsed(content)
-    found_ids = [i for i in ids if i in lowered]
+    flat = searchable(content) if prepared is None else prepared
+    found_ids = [i for i in ids if i in flat]
     found_frags = [f for f in frags if _collapsed(f) in flat]
     ratio = len(found_ids) / len(ids) if ids else None
     return {"verdict": _verdict(ids, found_ids, frags, found_frags),
@@ -116,14 +131,15 @@ def no_match(verdict: str) -> dict[str, Any]:
 def check(parsed: Mapping[str, Any], read: Mapping[str, Any] | None) -> dict[str, Any]:
     """A citation's verdict given what the shell found at its path.
 
-    ``read`` is None when no file is cited, else ``{"status": "ok", "content": str}`` or
+    ``read`` is None when no file is cited, else ``{"status": "ok", "content": str}`` (with
+    ``"searchable"`` too when the shell prepared it: then ``content`` may be left out) or
     ``{"status": "missing" | "unreadable" | "outside", "reason": str}``.
     """
     if not parsed.get("file") or read is None:
         return no_match("no-file-cited")
     status = read.get("status")
     if status == "ok":
-        return match_evidence(parsed, read.get("content") or "")
+        return match_evidence(parsed, read.get("content") or "", read.get("searchable"))
     result = no_match(EARLY_VERDICTS.get(status, "file-unreadable"))
     if read.get("reason"):
         result["reason"] = read["reason"]

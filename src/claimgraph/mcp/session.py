@@ -139,6 +139,6 @@ def require_episode(sh: Shell, episode_id: str) -> dict[str, Any]:
 
 def default_project(cwd: str, environ: Mapping[str, str]) -> str:
     """The project id capture gives ``cwd``'s sessions (git remote, else root, else path)."""
-    from claimgraph.capture.project import resolve_project
+    from claimgraph.project import resolve_project
 
     return resolve_project(cwd or os.getcwd(), environ).id

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from claimgraph.capture.project import normalize_remote, project_id, resolve_project
+from claimgraph.project import normalize_remote, project_id, resolve_project
 
 pytestmark = pytest.mark.skipif(
     subprocess.run(["git", "--version"], capture_output=True).returncode != 0,

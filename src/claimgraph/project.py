@@ -1,0 +1,145 @@
+"""Which project a session belongs to (DESIGN §4): the key that keeps memories apart.
+
+A project is its repository, not its folder. The id is, in order of preference:
+1. the git repository's remote URL, normalized (``origin``, else the first remote by name):
+   scheme, user, password and port dropped, host lowercased, ``.git`` and trailing slashes
+   stripped, so ``git@GitHub.com:org/repo.git`` and ``https://tok@github.com/org/repo`` are both
+   ``github.com/org/repo``. Clones of one repository on two machines share their memory;
+2. without a remote, the repository's absolute path; worktrees resolve to the MAIN worktree
+   (through ``git rev-parse --git-common-dir``), so every worktree of a repo is one project
+   (worktrees of a bare repository share the bare repository's path);
+3. outside git (or without git installed, or when git fails or hangs), the cwd's absolute path.
+Never the folder's base name: two ``api/`` folders in different places are different projects.
+
+Git runs with a timeout and a scrubbed environment (no inherited ``GIT_DIR``: a hook may run
+inside another repository's git hook), and any git failure falls back to paths.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+from dataclasses import dataclass
+from typing import Mapping
+from urllib.parse import urlsplit
+
+GIT_TIMEOUT_S = 5.0
+#: ``user@host:path`` (scp-like syntax): no scheme, a colon before the first slash.
+_SCP_LIKE = re.compile(r"^(?:[^@/]+@)?(?P<host>[^:/]+):(?P<path>.*)$")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+@dataclass(frozen=True)
+class Project:
+    """The id facts are scoped by, and the directory extractors resolve file paths against
+    (the CURRENT worktree's root: that is where this session's files are)."""
+
+    id: str
+    root: str
+    source: str  # "remote" | "git-root" | "path"
+
+
+def normalize_remote(url: str) -> str | None:
+    """``host/path`` of a remote URL without credentials, port or ``.git``; None if empty.
+
+    Local remotes (``/srv/git/repo.git``, ``file:///srv/git/repo``) become their absolute path.
+    """
+    text = url.strip()
+    if not text:
+        return None
+    if text.startswith("file://"):
+        return _strip_repo_suffix(os.path.normpath(text[len("file://"):]))
+    if _SCHEME.match(text):
+        parts = urlsplit(text)
+        host, path = (parts.hostname or "").lower(), parts.path
+    elif (scp := _SCP_LIKE.match(text)) and not text.startswith(("/", ".")):
+        host, path = scp["host"].lower(), scp["path"]
+    else:
+        return _strip_repo_suffix(os.path.normpath(text))
+    path = _strip_repo_suffix("/".join(p for p in path.split("/") if p and p != "~"))
+    return f"{host}/{path}" if path else host or None
+
+
+def _strip_repo_suffix(path: str) -> str:
+    path = path.rstrip("/")
+    return path[:-4] if path.endswith(".git") else path
+
+
+def git_environ(environ: Mapping[str, str]) -> dict[str, str]:
+    """The caller's environment minus every ``GIT_*`` override, never prompting, C locale."""
+    clean = {k: v for k, v in environ.items() if not k.startswith("GIT_")}
+    clean.update(GIT_TERMINAL_PROMPT="0", LC_ALL="C")
+    return clean
+
+
+def _git(cwd: str, args: list[str], environ: Mapping[str, str],
+         timeout: float) -> list[str] | None:
+    """git's stdout lines, or None when git is missing, fails, or exceeds ``timeout`` (then
+    its whole process group is killed: nothing it started outlives the lookup)."""
+    try:
+        child = subprocess.Popen(["git", "-C", cwd, *args], stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                 env=git_environ(environ), start_new_session=True)
+    except OSError:
+        return None
+    with child:
+        try:
+            out, _ = child.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(child.pid)
+            child.communicate()
+            return None
+    text = out.decode("utf-8", errors="replace")
+    return text.splitlines() if child.returncode == 0 else None
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def _main_root(cwd: str, toplevel: str, common_dir: str) -> str:
+    """What every worktree of one repository shares: the common ``.git`` dir's parent (the
+    main worktree), or the common dir itself when it stands alone (worktrees of a bare
+    repository, ``--separate-git-dir``). A submodule's ``.git/modules/<name>`` is not a
+    project of its own making: the submodule's worktree root stays its id."""
+    common = os.path.realpath(os.path.join(cwd, common_dir))
+    if os.path.basename(common) == ".git":
+        return os.path.dirname(common)
+    inside_git_dir = ".git" in common.split(os.sep)
+    return common if os.path.isdir(common) and not inside_git_dir else toplevel
+
+
+def _remote_url(cwd: str, environ: Mapping[str, str], timeout: float) -> str | None:
+    """origin's URL, else the first remote's by name (remotes live in the shared config)."""
+    lines = _git(cwd, ["config", "--get-regexp", r"^remote\..*\.url$"], environ, timeout) or []
+    urls = {}
+    for line in lines:
+        key, _, value = line.partition(" ")
+        urls[key[len("remote."):-len(".url")]] = value
+    name = "origin" if "origin" in urls else min(urls, default=None)
+    return urls[name] if name is not None else None
+
+
+def resolve_project(cwd: str | os.PathLike[str], environ: Mapping[str, str] | None = None,
+                    timeout: float = GIT_TIMEOUT_S) -> Project:
+    """The project of a working directory; see the module docstring for the order."""
+    environ = os.environ if environ is None else environ
+    here = os.path.realpath(os.path.abspath(os.fspath(cwd)))
+    found = _git(here, ["rev-parse", "--show-toplevel", "--git-common-dir"], environ, timeout)
+    if not found or len(found) < 2:
+        return Project(here, here, "path")
+    worktree = os.path.realpath(found[0])
+    url = _remote_url(here, environ, timeout)
+    remote = normalize_remote(url) if url else None
+    if remote:
+        return Project(remote, worktree, "remote")
+    return Project(_main_root(here, worktree, found[1]), worktree, "git-root")
+
+
+def project_id(cwd: str | os.PathLike[str], environ: Mapping[str, str] | None = None) -> str:
+    return resolve_project(cwd, environ).id
