@@ -54,12 +54,15 @@ def scope_facts(sh: Shell, scopes: Sequence[str], *, predicate: str | None = Non
                 as_of: int | None = None, include_invalidated: bool = False,
                 min_confidence: float | None = None) -> dict[str, Any]:
     """Every fact in the scopes (a project's memory, no entity named), most useful first:
-    standing commitments, then by effective confidence at the instant, then the fresher."""
+    standing commitments, then by effective confidence at the instant, then the fresher.
+    As of a past instant, facts invalidated since were still believed then, so the store is
+    asked for them too."""
     at = sh.now() if as_of is None else as_of
     pred_id = resolve_predicate(sh, predicate)["id"] if predicate else None
     keep = R.fact_filter(at=at, include_invalidated=include_invalidated, predicate=pred_id,
                          min_confidence=min_confidence, half_life_days=sh.half_life_days)
-    raw = sh.store.select_facts(scopes=list(scopes), valid_cheap=not include_invalidated,
+    only_open = not include_invalidated and as_of is None
+    raw = sh.store.select_facts(scopes=list(scopes), valid_cheap=only_open,
                                 predicates=[pred_id] if pred_id else None)
     facts = [with_state(R.with_effective_confidence(f, at, sh.half_life_days)) for f in raw
              if f.get("scope") in scopes and keep(f)
