@@ -359,6 +359,11 @@ class SqliteStore:
     def suspect_fact_ids(self) -> list[str]:
         return [r[0] for r in self._db.rows(q.SUSPECT_IDS, (json.dumps(list(SUSPECT_VERDICTS)),))]
 
+    def scope_counts(self) -> dict[str, Record]:
+        self._db.refresh()
+        rows = self._db.rows(q.SCOPE_COUNTS, (json.dumps(list(SUSPECT_VERDICTS)),))
+        return {row[0]: rec.scope_count_record(*row[1:]) for row in rows}
+
     # --- usage -----------------------------------------------------------------------
     def predicate_usage(self) -> dict[str, int]:
         return rec.counted(

@@ -60,6 +60,12 @@ UPSERT_AUDIT = ("INSERT OR REPLACE INTO audit_verdicts (fact_id, evidence, file,
 SUSPECT_IDS = ("SELECT DISTINCT fact_id FROM audit_verdicts WHERE verdict IN"
                " (SELECT value FROM json_each(?)) ORDER BY fact_id")
 
+SCOPE_COUNTS = ("SELECT f.scope, count(*), coalesce(sum(f.t_invalid IS NULL), 0),"
+                " coalesce(sum(f.t_invalid IS NULL AND f.dormant_since IS NOT NULL), 0),"
+                " coalesce(sum(f.t_invalid IS NULL AND f.id IN (SELECT fact_id FROM audit_verdicts"
+                " WHERE verdict IN (SELECT value FROM json_each(?)))), 0), max(f.recorded_at)"
+                " FROM facts f GROUP BY f.scope ORDER BY f.scope")
+
 ENTITY_SELECT = "SELECT id, name, type, scope, aliases FROM entities"
 ENTITY_ORDER = " ORDER BY name, id"
 INSERT_ENTITY = "INSERT INTO entities (id, name, norm, type, scope, aliases) VALUES (?, ?, ?, ?, ?, ?)"
