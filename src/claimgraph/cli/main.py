@@ -25,12 +25,13 @@ from claimgraph.cli import daemon as daemon_cli
 from claimgraph.cli import memory_context
 from claimgraph.cli import memory
 from claimgraph.cli import logs as logs_cli, status as status_cli
+from claimgraph.cli import serve as serve_cli
 from claimgraph.cli.context import Context
 from claimgraph.cli.output import emit_error
 from claimgraph.errors import ClaimgraphError
 
 GROUPS = (init, facts, search, entity, predicates, evidence, portable, info, demo, capture,
-          hooks, audit, memory_context, logs_cli, status_cli, daemon_cli, memory)
+          hooks, audit, memory_context, logs_cli, status_cli, daemon_cli, memory, serve_cli)
 Handler = Callable[[Context, argparse.Namespace], int]
 DISPATCH: dict[str, Handler] = {name: run for group in GROUPS for name, run in group.COMMANDS.items()}
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130

@@ -67,7 +67,12 @@ def plan(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: in
          half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
          successors: Mapping[str, Fact] | None = None) -> dict[str, list[str]]:
     """Every section's lines in priority order, before the budget cuts any."""
-    found = groups(facts, conflicts, now, half_life_days, successors)
+    return lines(groups(facts, conflicts, now, half_life_days, successors))
+
+
+def lines(found: Mapping[str, list[Any]]) -> dict[str, list[str]]:
+    """``groups`` worded: one line per decision, conflict, change and ranked fact, the ranked
+    sections cut to their caps."""
     return {
         "decisions": [decision_line(f) for f in found["decisions"]],
         "conflicts": [component_line(c) for c in found["conflicts"]],
