@@ -50,8 +50,8 @@ def create_app(source: Source, token: str) -> Guard:
     """The app for one start of the viewer: every URL under ``/<token>/``."""
     env, assets, base = templates(), load_assets(), f"/{token}"
 
-    def page(name: str, status: int = 200, **data: Any) -> HTMLResponse:
-        html = env.get_template(name).render(base=base, **data)
+    def page(name: str, status: int = 200, active: str = "", **data: Any) -> HTMLResponse:
+        html = env.get_template(name).render(base=base, active=active, **data)
         return HTMLResponse(html, status_code=status)
 
     def handle(build: Callable[[Request], tuple[str, dict[str, Any]]]) -> Callable:

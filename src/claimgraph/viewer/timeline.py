@@ -30,7 +30,9 @@ def parse_at(text: str | None) -> int | None:
     if not text:
         return None
     raw = text.strip()
-    if raw.isdigit() and len(raw) <= 15:
+    if raw.isdigit():
+        if len(raw) > 15:
+            raise BadRequest(f"at={raw[:40]!r} is too far in the future")
         return int(raw)
     try:
         return from_iso(raw)
