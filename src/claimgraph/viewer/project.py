@@ -48,6 +48,9 @@ def project(src: Source, project_id: str, params: Mapping[str, str]) -> dict[str
             raise NotFound(f"no project {project_id!r} in this store")
         found = gather_from(sh.store, facts, now)
         suspect = set(sh.store.suspect_fact_ids())
+    predicates = sorted({f["predicate"] for f in facts})
+    if chosen["predicate"] and chosen["predicate"] not in predicates:
+        raise BadRequest(f"predicate {chosen['predicate'][:80]!r} is used by no fact here")
     everything = compiled.groups(found["facts"], found["conflicts"], now, src.half_life_days,
                                  found["successors"])
     block = compiled.render(compiled.lines(everything), now, project_id, src.budget_chars)
@@ -58,7 +61,7 @@ def project(src: Source, project_id: str, params: Mapping[str, str]) -> dict[str
     left = _left_out(facts, told, suspect, now, chosen)
     sections.append(_section(LEFT_OUT_KEY, LEFT_OUT_TITLE, left, now, src.half_life_days))
     return {"project": project_id, "now": now, "filters": chosen, "sections": sections,
-            "block": block, "predicates": sorted({f["predicate"] for f in facts}),
+            "block": block, "predicates": predicates,
             "classes": list(EPISTEMIC_STRENGTH), "total": len(facts),
             "budget": src.budget_chars}
 
