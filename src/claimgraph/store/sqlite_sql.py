@@ -146,10 +146,10 @@ def select_facts(lists: dict[str, Sequence[str] | None], source_type: str | None
     if recorded_before is not None:
         where.append("f.recorded_at < ?")
         params.append(recorded_before)
-    if conflicted:
-        where.append("EXISTS (SELECT 1 FROM conflict_links c WHERE c.fact_id = f.id)")
-    if valid_cheap:
-        where.append("f.t_invalid IS NULL")
+    if conflicted:  # driven from the (small) link table through facts' id index
+        where.append("f.id IN (SELECT fact_id FROM conflict_links)")
+    if valid_cheap:  # "+": with ``conflicted`` the link table, not this index, drives the scan
+        where.append("+f.t_invalid IS NULL" if conflicted else "f.t_invalid IS NULL")
     if with_evidence:
         where.append("f.evidence <> '[]'")
     clause = " WHERE " + " AND ".join(where) if where else ""
