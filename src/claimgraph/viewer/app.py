@@ -85,12 +85,12 @@ def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[st
         return "projects.html", {"page": overview.projects(src), "active": ""}
 
     def one_project(request: Request) -> tuple[str, dict[str, Any]]:
-        name = overview.known_project(src, request.query_params.get("id"))
+        name = overview.named_project(request.query_params.get("id"))
         return "project.html", {"page": project(src, name, request.query_params),
                                 "active": ""}
 
     def as_of(request: Request) -> tuple[str, dict[str, Any]]:
-        name = overview.known_project(src, request.query_params.get("id"))
+        name = overview.named_project(request.query_params.get("id"))
         data = timeline.as_of(src, name, request.query_params.get("at"))
         partial = request.query_params.get("part") == "facts"
         return ("asof_facts.html" if partial else "asof.html"), {"page": data, "active": ""}

@@ -40,14 +40,18 @@ def projects(src: Source) -> dict[str, Any]:
             "failures": status.failures(paths, now)}
 
 
-def known_project(src: Source, project_id: str | None) -> str:
-    """The project id when the store holds facts in that scope; else a 404."""
+def named_project(project_id: str | None) -> str:
+    """The ``id`` parameter, which a project page needs (whether the store holds it is for
+    the page to find out, from the facts it reads anyway)."""
     if not project_id:
         raise NotFound("no project named: pick one on the Projects page")
-    with src.shell() as sh:
-        if project_id not in sh.store.scope_counts():
-            raise NotFound(f"no project {project_id!r} in this store")
     return project_id
+
+
+def _holds(store: Any, project_id: str) -> bool:
+    """Whether any entity lives in the project's scope (an indexed lookup; a project's facts
+    always name one), so a review of an unknown project is a 404 without a scan."""
+    return bool(store.list_entities(scope=project_id))
 
 
 def review(src: Source, project_id: str | None = None) -> dict[str, Any]:
@@ -55,7 +59,7 @@ def review(src: Source, project_id: str | None = None) -> dict[str, Any]:
     unsupported citations first (a person must judge), then cited files not on this machine."""
     with src.shell() as sh:
         now = sh.now()
-        if project_id is not None and project_id not in sh.store.scope_counts():
+        if project_id is not None and not _holds(sh.store, project_id):
             raise NotFound(f"no project {project_id!r} in this store")
         found = reads.conflicts(sh, now)
     mine = (lambda fact: True) if project_id is None else (lambda fact: fact["scope"] == project_id)

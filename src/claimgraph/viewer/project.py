@@ -19,7 +19,7 @@ from claimgraph.logic.model import EPISTEMIC_STRENGTH
 from claimgraph.logic.retrieval import fact_valid_at
 from claimgraph.viewer.source import BadRequest, NotFound, Source
 
-SHOWN_PER_SECTION = 100
+SHOWN_PER_SECTION = 60
 LEFT_OUT_KEY = "left_out"
 LEFT_OUT_TITLE = "Not told to the next session"
 
@@ -57,8 +57,7 @@ def project(src: Source, project_id: str, params: Mapping[str, str]) -> dict[str
     shown = everything if not any(chosen.values()) else _narrowed(found, chosen, now, src)
     sections = [_section(key, title, shown[key], now, src.half_life_days)
                 for key, title in compiled.SECTIONS]
-    told = {f["id"] for items in everything.values() for f in _facts_of(items)}
-    left = _left_out(facts, told, suspect, now, chosen)
+    left = _left_out(facts, _told_ids(everything), suspect, now, chosen)
     sections.append(_section(LEFT_OUT_KEY, LEFT_OUT_TITLE, left, now, src.half_life_days))
     return {"project": project_id, "now": now, "filters": chosen, "sections": sections,
             "block": block, "predicates": predicates,
@@ -73,13 +72,14 @@ def _narrowed(found: Mapping[str, Any], chosen: Mapping[str, str], now: int,
     return compiled.groups(kept, pairs, now, src.half_life_days, found["successors"])
 
 
-def _facts_of(items: Iterable[Any]) -> Iterable[Mapping[str, Any]]:
-    """The facts in a section's items, whatever their shape (fact, pair, component)."""
-    for item in items:
-        if isinstance(item, Mapping):
-            yield item
-        else:
-            yield from (f for f in item if isinstance(f, Mapping))
+def _told_ids(found: Mapping[str, list[Any]]) -> set[str]:
+    """Ids of every fact in the groups, by each group's shape (see ``logic.context.groups``)."""
+    told = {f["id"] for f in found["decisions"]}
+    told |= {f["id"] for component in found["conflicts"] for f in component}
+    told |= {f["id"] for pair in found["changed"] for f in pair if f is not None}
+    for key in ("lessons", "current", "structure"):
+        told |= {f["id"] for f, _ in found[key]}
+    return told
 
 
 def _left_out(facts: Iterable[Mapping[str, Any]], told: set[str], suspect: set[str], now: int,
@@ -113,7 +113,7 @@ def _row(key: str, item: Any, now: int, half_life_days: float) -> dict[str, Any]
         old, new = item
         return {"facts": [old] + ([new] if new else []), "line": change_line(old, new),
                 "note": None, "confidence": effective_confidence(old, now, half_life_days)}
-    fact, extra = (item, None) if isinstance(item, Mapping) else item
+    fact, extra = (item, None) if isinstance(item, dict) else item
     confidence = extra if isinstance(extra, float) else effective_confidence(fact, now,
                                                                              half_life_days)
     return {"facts": [fact], "line": statement(fact), "confidence": confidence,
