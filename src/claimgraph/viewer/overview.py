@@ -19,7 +19,7 @@ from claimgraph.logic.context_lines import conflict_components
 from claimgraph.viewer import activity
 from claimgraph.viewer.source import NotFound, Source
 
-MAX_SHOWN = 200
+MAX_SHOWN = 100
 
 
 def projects(src: Source) -> dict[str, Any]:
@@ -67,7 +67,8 @@ def review(src: Source, project_id: str | None = None) -> dict[str, Any]:
     suspect = [s for s in found["suspect"] if mine(s["fact"])]
     unsupported = [s for s in suspect if any(v["verdict"] == "unsupported" for v in s["verdicts"])]
     missing = [s for s in suspect if s not in unsupported]
-    return {"project": project_id, "now": now, "components": conflict_components(pairs),
-            "pairs": len(pairs), "unsupported": unsupported[:MAX_SHOWN],
+    knots = conflict_components(pairs)
+    return {"project": project_id, "now": now, "components": knots[:MAX_SHOWN],
+            "knots": len(knots), "pairs": len(pairs), "unsupported": unsupported[:MAX_SHOWN],
             "missing": missing[:MAX_SHOWN], "counts": {
                 "unsupported": len(unsupported), "missing": len(missing)}}
