@@ -33,11 +33,11 @@ BAD_STATUSES = status.FAILED_STATUSES | {"partial", "lease-lost", "timeout"}
 
 def recent(log: str, path: Path, now_ms: int) -> Iterator[logs.Entry]:
     """The log's parsed lines, newest first, within the window and the line cap."""
-    since = now_ms - WINDOW_DAYS * DAY_MS
+    window = logs.Filters(since_ms=now_ms - WINDOW_DAYS * DAY_MS)
     for n, entry in enumerate(logs.entries_backward(log, path)):
-        if n >= SCAN_LINES or (entry.ts_ms is not None and entry.ts_ms < since):
+        if n >= SCAN_LINES or window.past_window(entry):
             return
-        if entry.event is not None:
+        if entry.event is not None and window.match(entry):
             yield entry
 
 
