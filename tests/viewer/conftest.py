@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 from typing import Iterator
@@ -17,9 +16,8 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from claimgraph.viewer.app import create_app  # noqa: E402
 from claimgraph.viewer.source import Source  # noqa: E402
+from viewer_helpers import TOKEN, Served  # noqa: E402
 from viewer_store import BuiltStore, build  # noqa: E402
-
-TOKEN = "test-token-0123456789abcdef"
 
 
 @pytest.fixture(scope="session")
@@ -43,31 +41,6 @@ def client(source: Source) -> Iterator[TestClient]:
 def get(client: TestClient):
     """``get("/fact/f-1", id=...)``: a GET under the token."""
     return lambda path, **params: client.get(f"/{TOKEN}{path}", params=params or None)
-
-
-class Served:
-    """A real ``claimgraph serve`` process: its URL (with the token), its pid, what it printed."""
-
-    def __init__(self, env: dict[str, str], *argv: str) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "claimgraph", "serve", *argv],
-                                     env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     text=True, stdin=subprocess.DEVNULL)
-        first = self.proc.stdout.readline()
-        if not first.startswith("claimgraph viewer: "):
-            self.stop()
-            raise AssertionError(f"serve printed {first!r}; stderr: {self.proc.stderr.read()}")
-        self.url = first.split(": ", 1)[1].strip()
-        self.origin = self.url.rsplit("/", 2)[0]
-        self.token = self.url.rstrip("/").rsplit("/", 1)[1]
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
 
 
 @pytest.fixture(scope="module")

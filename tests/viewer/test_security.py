@@ -9,7 +9,7 @@ import pytest
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.viewer.serve import check_host
-from conftest import TOKEN
+from viewer_helpers import TOKEN
 from viewer_store import PROJECT
 
 ROUTES = ["/", f"/project?id={PROJECT}", f"/asof?id={PROJECT}", "/fact/{fact}", "/activity",

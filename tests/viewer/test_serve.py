@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import socket
 import stat
 import subprocess
@@ -12,9 +11,8 @@ import urllib.error
 import urllib.request
 
 import psutil
-import pytest
 
-from conftest import Served
+from viewer_helpers import Served
 from viewer_store import claimgraph
 
 
