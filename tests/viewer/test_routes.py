@@ -6,10 +6,14 @@ import re
 from html import unescape
 
 import pytest
+from starlette.testclient import TestClient
 
 from claimgraph.core.context import compile_for
 from claimgraph.core.provenance import transcript_lines
 from claimgraph.store.open import open_store
+from claimgraph.viewer.app import create_app
+from claimgraph.viewer.source import Source
+from viewer_helpers import TOKEN
 from viewer_store import MARKUP, PROJECT
 
 
@@ -188,3 +192,22 @@ def test_no_page_references_anything_outside_the_viewer(get, built):
         html = get(path, **params).text
         external = re.findall(r'(?:src|href)="(https?:)?//', html)
         assert external == [], path
+
+
+def test_an_empty_store_says_there_is_nothing_yet(tmp_path):
+    open_store(tmp_path / "claims.db").close()
+    with TestClient(create_app(Source(tmp_path / "claims.db"), TOKEN),
+                    base_url="http://127.0.0.1") as client:
+        home = client.get(f"/{TOKEN}/")
+        assert home.status_code == 200 and "holds no facts yet" in home.text
+        for path in ("/activity", "/review"):
+            assert client.get(f"/{TOKEN}{path}").status_code == 200
+
+
+def test_a_store_that_went_away_is_a_clear_error_page(tmp_path):
+    with TestClient(create_app(Source(tmp_path / "gone.db"), TOKEN),
+                    base_url="http://127.0.0.1") as client:
+        answer = client.get(f"/{TOKEN}/")
+    assert answer.status_code == 503
+    assert "no claimgraph store" in answer.text and "claimgraph init" in answer.text
+    assert not (tmp_path / "gone.db").exists()
