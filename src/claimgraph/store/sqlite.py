@@ -361,8 +361,9 @@ class SqliteStore:
 
     def scope_counts(self) -> dict[str, Record]:
         self._db.refresh()
-        rows = self._db.rows(q.SCOPE_COUNTS, (json.dumps(list(SUSPECT_VERDICTS)),))
-        return {row[0]: rec.scope_count_record(*row[1:]) for row in rows}
+        suspect = dict(self._db.rows(q.SCOPE_SUSPECTS, (json.dumps(list(SUSPECT_VERDICTS)),)))
+        return {scope: rec.scope_count_record(total, valid, dormant, suspect.get(scope, 0), last)
+                for scope, total, valid, dormant, last in self._db.rows(q.SCOPE_COUNTS)}
 
     # --- usage -----------------------------------------------------------------------
     def predicate_usage(self) -> dict[str, int]:

@@ -60,11 +60,14 @@ UPSERT_AUDIT = ("INSERT OR REPLACE INTO audit_verdicts (fact_id, evidence, file,
 SUSPECT_IDS = ("SELECT DISTINCT fact_id FROM audit_verdicts WHERE verdict IN"
                " (SELECT value FROM json_each(?)) ORDER BY fact_id")
 
-SCOPE_COUNTS = ("SELECT f.scope, count(*), coalesce(sum(f.t_invalid IS NULL), 0),"
-                " coalesce(sum(f.t_invalid IS NULL AND f.dormant_since IS NOT NULL), 0),"
-                " coalesce(sum(f.t_invalid IS NULL AND f.id IN (SELECT fact_id FROM audit_verdicts"
-                " WHERE verdict IN (SELECT value FROM json_each(?)))), 0), max(f.recorded_at)"
-                " FROM facts f GROUP BY f.scope ORDER BY f.scope")
+#: Per-scope counts in two passes: one scan of facts, and the suspect ones driven from the
+#: (small) verdict table through facts' id index (one query with an IN per row was 2x slower).
+SCOPE_COUNTS = ("SELECT scope, count(*), coalesce(sum(t_invalid IS NULL), 0),"
+                " coalesce(sum(t_invalid IS NULL AND dormant_since IS NOT NULL), 0),"
+                " max(recorded_at) FROM facts GROUP BY scope ORDER BY scope")
+SCOPE_SUSPECTS = ("SELECT f.scope, count(DISTINCT f.id) FROM audit_verdicts a"
+                  " JOIN facts f ON f.id = a.fact_id WHERE f.t_invalid IS NULL AND a.verdict IN"
+                  " (SELECT value FROM json_each(?)) GROUP BY f.scope")
 
 ENTITY_SELECT = "SELECT id, name, type, scope, aliases FROM entities"
 ENTITY_ORDER = " ORDER BY name, id"
