@@ -7,7 +7,7 @@ import pytest
 from claimgraph.core import entities as ents
 from claimgraph.core.neighbor import neighbor
 from claimgraph.core.portable import dump_lines, load_lines
-from claimgraph.core.reads import get_facts, search
+from claimgraph.core.reads import get_facts, scope_facts, search
 from claimgraph.core.writes import assert_fact, invalidate
 from claimgraph.errors import ClaimgraphError
 from claimgraph.store.memory import MemoryStore
@@ -127,3 +127,13 @@ def test_load_refuses_bad_dumps_before_writing_anything(lines, kind):
         load_lines(sh, lines)
     assert err.value.type == kind
     assert sh.store.is_empty()
+
+
+def test_a_scope_as_of_a_past_instant_shows_what_was_believed_then_even_if_invalidated_since(shell):
+    old = assert_fact(shell, "api", "depends-on", "memcached", scope="proj")["fact"]
+    shell.clock.advance_days(2)
+    invalidate(shell, old["id"])
+    shell.clock.advance_days(1)
+    then = old["t_valid"] + 1
+    assert [f["id"] for f in scope_facts(shell, ["proj"], as_of=then)["facts"]] == [old["id"]]
+    assert scope_facts(shell, ["proj"])["facts"] == []

@@ -657,3 +657,25 @@ def test_audit_verdicts_roll_back_with_their_transaction(graph):
             graph.record_audit([_verdict("f-1")])
             raise RuntimeError("boom")
     assert graph.get_audit() == []
+
+
+def test_scope_counts_count_each_scope_without_reading_facts(store):
+    entity(store, "e-1", "Core")
+    entity(store, "e-2", "Other", scope="other")
+    store.insert_facts([
+        fact("f-1", "e-1", lit="a", t_valid=100),
+        fact("f-2", "e-1", lit="b", t_valid=300),
+        fact("f-3", "e-1", lit="c", t_valid=200, t_invalid=250),
+        fact("f-4", "e-1", lit="d", t_valid=250, dormant_since=400),
+        fact("f-5", "e-2", lit="e", t_valid=500, scope="other"),
+    ])
+    store.record_audit([_verdict("f-2", verdict="unsupported"), _verdict("f-3", verdict="file-missing"),
+                        _verdict("f-1", verdict="supported")])
+    assert store.scope_counts() == {
+        "other": {"total": 1, "valid": 1, "dormant": 0, "suspect": 0, "last_recorded_at": 500},
+        "proj": {"total": 4, "valid": 3, "dormant": 1, "suspect": 1, "last_recorded_at": 300},
+    }
+
+
+def test_scope_counts_of_an_empty_store_are_empty(store):
+    assert store.scope_counts() == {}

@@ -26,10 +26,17 @@ USER_SCOPE = "user"
 
 
 def gather(store: Store, project_id: str, now: int) -> dict[str, Any]:
-    """{facts, conflicts}: facts valid now or superseded within the window, minus suspects."""
+    """{facts, conflicts, successors}: facts valid now or superseded within the window, minus
+    suspects."""
+    return gather_from(store, store.select_facts(scopes=scopes(project_id)), now)
+
+
+def gather_from(store: Store, scope_facts: list[dict[str, Any]], now: int) -> dict[str, Any]:
+    """``gather`` over facts already read from the two scopes (the viewer reads them once and
+    shows what the context leaves out beside what it keeps)."""
     since = now - compiled.SUPERSESSION_WINDOW_DAYS * DAY_MS
     suspect = set(store.suspect_fact_ids())
-    facts = [f for f in store.select_facts(scopes=scopes(project_id))
+    facts = [f for f in scope_facts
              if f["id"] not in suspect and f.get("dormant_since") is None
              and (fact_valid_at(f, now) or _recently_closed(f, since, now))]
     valid = [f for f in facts if fact_valid_at(f, now)]

@@ -54,17 +54,29 @@ def scope_facts(sh: Shell, scopes: Sequence[str], *, predicate: str | None = Non
                 as_of: int | None = None, include_invalidated: bool = False,
                 min_confidence: float | None = None) -> dict[str, Any]:
     """Every fact in the scopes (a project's memory, no entity named), most useful first:
-    standing commitments, then by effective confidence at the instant, then the fresher."""
+    standing commitments, then by effective confidence at the instant, then the fresher.
+    As of a past instant, facts invalidated since were still believed then, so the store is
+    asked for them too."""
     at = sh.now() if as_of is None else as_of
     pred_id = resolve_predicate(sh, predicate)["id"] if predicate else None
     keep = R.fact_filter(at=at, include_invalidated=include_invalidated, predicate=pred_id,
                          min_confidence=min_confidence, half_life_days=sh.half_life_days)
-    raw = sh.store.select_facts(scopes=list(scopes), valid_cheap=not include_invalidated,
+    only_open = not include_invalidated and as_of is None
+    raw = sh.store.select_facts(scopes=list(scopes), valid_cheap=only_open,
                                 predicates=[pred_id] if pred_id else None)
-    facts = [with_state(R.with_effective_confidence(f, at, sh.half_life_days)) for f in raw
-             if f.get("scope") in scopes and keep(f)
-             and (include_invalidated or f.get("dormant_since") is None)]
-    return {"scopes": list(scopes), "as_of": at, "facts": R.most_useful_first(facts)}
+    return {"scopes": list(scopes), "as_of": at,
+            "facts": believed(raw, scopes, keep, at, sh.half_life_days, include_invalidated)}
+
+
+def believed(facts: Sequence[dict[str, Any]], scopes: Sequence[str],
+             keep: Callable[[dict[str, Any]], bool], at: int, half_life_days: float,
+             include_invalidated: bool = False) -> list[dict[str, Any]]:
+    """``scope_facts`` over facts already read: those in the scopes that ``keep`` passes (and,
+    unless invalidated ones are wanted, not dormant), annotated, most useful first."""
+    kept = [with_state(R.with_effective_confidence(f, at, half_life_days)) for f in facts
+            if f.get("scope") in scopes and keep(f)
+            and (include_invalidated or f.get("dormant_since") is None)]
+    return R.most_useful_first(kept)
 
 
 def with_state(fact: dict[str, Any]) -> dict[str, Any]:
@@ -158,18 +170,20 @@ def _neighbour_ids(facts: list[dict[str, Any]]) -> set[str]:
     return ids
 
 
-def conflicts(sh: Shell, at: int | None = None) -> dict[str, Any]:
+def conflicts(sh: Shell, at: int | None = None, with_suspects: bool = True) -> dict[str, Any]:
     """Open conflict pairs: both sides still valid. Links live on the newer fact.
 
     Also lists the suspect claims (the audit found their cited evidence unsupported or the file
-    missing), which want the same human review: ``suspect``, see ``suspects``.
+    missing), which want the same human review: ``suspect``, see ``suspects`` (left out, as
+    an empty list, when only the pairs are wanted).
     """
     at = sh.now() if at is None else at
     flagged = sh.store.select_facts(conflicted=True, valid_cheap=True)
     wanted = {cid for f in flagged for cid in f.get("conflicts", [])}
     by_id = {f["id"]: f for f in sh.store.get_facts_by_ids(sorted(wanted))}
     pairs = open_conflicts(flagged, by_id, at)
-    return {"open": len(pairs), "conflicts": pairs, "suspect": suspects(sh, at)["suspect"]}
+    found = suspects(sh, at)["suspect"] if with_suspects else []
+    return {"open": len(pairs), "conflicts": pairs, "suspect": found}
 
 
 def suspects(sh: Shell, at: int | None = None) -> dict[str, Any]:

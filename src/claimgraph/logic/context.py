@@ -66,8 +66,30 @@ def compile(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now:
 def plan(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: int,
          half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
          successors: Mapping[str, Fact] | None = None) -> dict[str, list[str]]:
-    """Every section's lines in priority order, before the budget cuts any.
+    """Every section's lines in priority order, before the budget cuts any."""
+    return lines(groups(facts, conflicts, now, half_life_days, successors))
 
+
+def lines(found: Mapping[str, list[Any]]) -> dict[str, list[str]]:
+    """``groups`` worded: one line per decision, conflict, change and ranked fact, the ranked
+    sections cut to their caps."""
+    return {
+        "decisions": [decision_line(f) for f in found["decisions"]],
+        "conflicts": [component_line(c) for c in found["conflicts"]],
+        "changed": [change_line(old, new) for old, new in found["changed"]],
+        "lessons": [fact_line(f, c) for f, c in found["lessons"][:MAX_LESSONS]],
+        "current": [fact_line(f, c) for f, c in found["current"][:MAX_FACTS]],
+        "structure": [fact_line(f, c) for f, c in found["structure"][:MAX_STRUCTURE]],
+    }
+
+
+def groups(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: int,
+           half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+           successors: Mapping[str, Fact] | None = None) -> dict[str, list[Any]]:
+    """The sections' facts in order, uncut: what ``plan`` words and the viewer shows.
+
+    ``decisions``: facts; ``conflicts``: components (lists of facts); ``changed``: (old, new or
+    None) pairs; ``lessons``, ``current``, ``structure``: (fact, effective confidence) pairs.
     Dormant facts never show (decay found them faded). The pairs are open conflicts (both sides
     valid); a fact in one, or carrying a link, is contended and not a "current fact".
     ``successors`` are new values of recent changes that are not themselves shown.
@@ -77,18 +99,15 @@ def plan(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: in
     contended = {f["id"] for pair in conflicts for f in pair.values()}
     contended |= {f["id"] for f in valid if f.get("conflicts")}
     standing = [f for f in valid if _is_standing(f)]
-    rest = [f for f in valid if not _is_standing(f)]
-    ranked = _current(rest, contended, now, half_life_days)
+    ranked = _current([f for f in valid if not _is_standing(f)], contended, now, half_life_days)
     return {
-        "decisions": [decision_line(f) for f in standing],
-        "conflicts": [component_line(c) for c in conflict_components(conflicts)],
+        "decisions": standing,
+        "conflicts": conflict_components(conflicts),
         "changed": _changed(live, {**(successors or {}), **live}, now),
-        "lessons": [line for f, line in ranked if f["predicate"] in LESSON_PREDICATES][
-            :MAX_LESSONS],
-        "current": [line for f, line in ranked if f["predicate"] not in LESSON_PREDICATES
-                    and f["predicate"] not in STRUCTURE_PREDICATES][:MAX_FACTS],
-        "structure": [line for f, line in ranked if f["predicate"] in STRUCTURE_PREDICATES][
-            :MAX_STRUCTURE],
+        "lessons": [(f, c) for f, c in ranked if f["predicate"] in LESSON_PREDICATES],
+        "current": [(f, c) for f, c in ranked if f["predicate"] not in LESSON_PREDICATES
+                    and f["predicate"] not in STRUCTURE_PREDICATES],
+        "structure": [(f, c) for f, c in ranked if f["predicate"] in STRUCTURE_PREDICATES],
     }
 
 
@@ -112,8 +131,9 @@ def supersession_successor(fact: Fact) -> tuple[bool, str | None]:
     return False, None
 
 
-def _changed(live: Mapping[str, Fact], known: Mapping[str, Fact], now: int) -> list[str]:
-    """Supersessions in the last 30 days, newest first."""
+def _changed(live: Mapping[str, Fact], known: Mapping[str, Fact],
+             now: int) -> list[tuple[Fact, Fact | None]]:
+    """Supersessions in the last 30 days, newest first: (old, its successor if known)."""
     since = now - SUPERSESSION_WINDOW_DAYS * DAY_MS
     changes = []
     for fact in live.values():
@@ -122,17 +142,18 @@ def _changed(live: Mapping[str, Fact], known: Mapping[str, Fact], now: int) -> l
         if superseded and ended is not None and since <= ended <= now:
             changes.append((fact, known.get(successor) if successor else None))
     changes.sort(key=lambda c: (-c[0]["t_invalid"], c[0]["id"]))
-    return [change_line(old, new) for old, new in changes]
+    return changes
 
 
 def _current(valid: list[Fact], contended: set[str], now: int,
-             half_life_days: float) -> list[tuple[Fact, str]]:
-    """The strongest plain beliefs, with their lines: not stances (above), not facts read
-    from code (the code itself says it), not contended (the conflicts section says it)."""
+             half_life_days: float) -> list[tuple[Fact, float]]:
+    """The strongest plain beliefs, with their effective confidence: not stances (above), not
+    facts read from code (the code itself says it), not contended (the conflicts section says
+    it)."""
     ranked = [(effective_confidence(f, now, half_life_days), f) for f in valid
               if f.get("source_type") != "code" and f["id"] not in contended]
     ranked.sort(key=lambda r: (-r[0], (r[1].get("subject") or {}).get("name") or "", r[1]["id"]))
-    return [(f, fact_line(f, conf)) for conf, f in ranked]
+    return [(f, conf) for conf, f in ranked]
 
 
 def render(sections: Mapping[str, list[str]], now: int, project_id: str,

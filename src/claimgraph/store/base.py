@@ -133,6 +133,11 @@ class Store(Protocol):
         """Facts with a citation whose latest verdict is unsupported or file-missing, sorted.
         Raw: invalidated facts are included; readers decide what to show."""
 
+    def scope_counts(self) -> dict[str, Record]:
+        """scope -> {total, valid, dormant, suspect, last_recorded_at}, sorted by scope, counted
+        without reading a fact (an overview of every project). ``valid``: no t_invalid;
+        ``dormant`` and ``suspect`` (a latest verdict in SUSPECT_VERDICTS) count valid facts."""
+
     # --- usage -----------------------------------------------------------------------------
     def predicate_usage(self) -> dict[str, int]:
         """predicate id -> number of facts using it."""

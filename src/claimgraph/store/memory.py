@@ -262,6 +262,19 @@ class MemoryStore(MemoryPurge):
         return sorted({r["fact_id"] for r in self._s["audit"].values()
                        if r["verdict"] in SUSPECT_VERDICTS})
 
+    def scope_counts(self) -> dict[str, Record]:
+        suspect = set(self.suspect_fact_ids())
+        counts: dict[str, list[Any]] = {}
+        for row in self._s["facts"].values():
+            entry = counts.setdefault(row["scope"], [0, 0, 0, 0, None])
+            valid = row.get("t_invalid") is None
+            entry[0] += 1
+            entry[1] += valid
+            entry[2] += valid and row.get("dormant_since") is not None
+            entry[3] += valid and row["id"] in suspect
+            entry[4] = max(entry[4] or row["recorded_at"], row["recorded_at"])
+        return {scope: rec.scope_count_record(*counts[scope]) for scope in sorted(counts)}
+
     # --- usage ---------------------------------------------------------------------
     def predicate_usage(self) -> dict[str, int]:
         counts: dict[str, int] = {}

@@ -170,6 +170,13 @@ def stats_record(fmt: int, entities: int, total: int, valid: int, episodes: int,
             "episodes": episodes, "predicates": counted(predicates.items())}
 
 
+def scope_count_record(total: int, valid: int, dormant: int, suspect: int,
+                       last_recorded_at: int | None) -> Record:
+    """One scope's counts, the same shape from every backend (``Store.scope_counts``)."""
+    return {"total": total, "valid": valid, "dormant": dormant, "suspect": suspect,
+            "last_recorded_at": last_recorded_at}
+
+
 def not_found(kind: str, ident: str) -> ClaimgraphError:
     """The one refusal for a write aimed at a record that is not there."""
     return ClaimgraphError(f"{kind}-not-found", f"no {kind} with id {ident!r}",

@@ -386,6 +386,12 @@ class SqliteStore(SqlitePurge):
     def suspect_fact_ids(self) -> list[str]:
         return [r[0] for r in self._db.rows(q.SUSPECT_IDS, (json.dumps(list(SUSPECT_VERDICTS)),))]
 
+    def scope_counts(self) -> dict[str, Record]:
+        self._db.refresh()
+        suspect = dict(self._db.rows(q.SCOPE_SUSPECTS, (json.dumps(list(SUSPECT_VERDICTS)),)))
+        return {scope: rec.scope_count_record(total, valid, dormant, suspect.get(scope, 0), last)
+                for scope, total, valid, dormant, last in self._db.rows(q.SCOPE_COUNTS)}
+
     # --- usage -----------------------------------------------------------------------
     def predicate_usage(self) -> dict[str, int]:
         return rec.counted(

@@ -60,6 +60,15 @@ UPSERT_AUDIT = ("INSERT OR REPLACE INTO audit_verdicts (fact_id, evidence, file,
 SUSPECT_IDS = ("SELECT DISTINCT fact_id FROM audit_verdicts WHERE verdict IN"
                " (SELECT value FROM json_each(?)) ORDER BY fact_id")
 
+#: Per-scope counts in two passes: one scan of facts, and the suspect ones driven from the
+#: (small) verdict table through facts' id index (one query with an IN per row was 2x slower).
+SCOPE_COUNTS = ("SELECT scope, count(*), coalesce(sum(t_invalid IS NULL), 0),"
+                " coalesce(sum(t_invalid IS NULL AND dormant_since IS NOT NULL), 0),"
+                " max(recorded_at) FROM facts GROUP BY scope ORDER BY scope")
+SCOPE_SUSPECTS = ("SELECT f.scope, count(DISTINCT f.id) FROM audit_verdicts a"
+                  " JOIN facts f ON f.id = a.fact_id WHERE f.t_invalid IS NULL AND a.verdict IN"
+                  " (SELECT value FROM json_each(?)) GROUP BY f.scope")
+
 ENTITY_SELECT = "SELECT id, name, type, scope, aliases FROM entities"
 ENTITY_ORDER = " ORDER BY name, id"
 INSERT_ENTITY = "INSERT INTO entities (id, name, norm, type, scope, aliases) VALUES (?, ?, ?, ?, ?, ?)"
@@ -140,10 +149,10 @@ def select_facts(lists: dict[str, Sequence[str] | None], source_type: str | None
     if recorded_before is not None:
         where.append("f.recorded_at < ?")
         params.append(recorded_before)
-    if conflicted:
-        where.append("EXISTS (SELECT 1 FROM conflict_links c WHERE c.fact_id = f.id)")
-    if valid_cheap:
-        where.append("f.t_invalid IS NULL")
+    if conflicted:  # driven from the (small) link table through facts' id index
+        where.append("f.id IN (SELECT fact_id FROM conflict_links)")
+    if valid_cheap:  # "+": with ``conflicted`` the link table, not this index, drives the scan
+        where.append("+f.t_invalid IS NULL" if conflicted else "f.t_invalid IS NULL")
     if with_evidence:
         where.append("f.evidence <> '[]'")
     clause = " WHERE " + " AND ".join(where) if where else ""
