@@ -114,6 +114,7 @@ def measure(name: str, path: Path, repeat: int) -> dict[str, object]:
 def stages(path: Path) -> dict[str, float]:
     """CPU seconds per stage of one in-process pass, plus the json.loads baseline."""
     from claimgraph.capture import placement, run
+    from claimgraph.core import tombstones
     from claimgraph.capture.extract import get_extractor
     from claimgraph.capture.readers import read_transcript
     from claimgraph.capture.segment import (
@@ -151,7 +152,8 @@ def stages(path: Path) -> dict[str, float]:
         scoped = [placement.scoped(c, placed, run.SOURCE_TYPE) for c in candidates]
         screened = run.screen_candidates([c for c in scoped if c is not None],
                                          run._screen_ctx(shell))
-        run._commit(shell, request, run.Options(db=db), None, cleaned, screened["admitted"],
+        seen = (None, tombstones.epoch(shell.store))  # the session's mark and the purge epoch
+        run._commit(shell, request, run.Options(db=db), seen, cleaned, screened["admitted"],
                     "sha256-" + "0" * 64)
         shell.store.close()
         lap("screen_and_write")
