@@ -267,7 +267,8 @@ def _read_from(request: Request, offset: int, subagents: Mapping[str, int]) -> C
     """Read (cleaning as it goes), then make sure the file was not replaced or cut short
     while we read it."""
     before = _stat(request.transcript)
-    options = {"subagent_offsets": dict(subagents)} if request.agent == "claude-code" else {}
+    options = ({"subagent_offsets": dict(subagents)} if request.agent in ("claude-code", "gemini")
+               else {})
     transcript, counts = read_cleaned(request.transcript, request.agent, offset, **options)
     after = _stat(request.transcript)
     if before and after and (after.st_ino != before.st_ino or after.st_size < transcript.end_offset):

@@ -1,147 +1,145 @@
-"""Gemini CLI sessions (``session-<date>-<8hex>.json``) as normalized events.
+"""Gemini CLI sessions as normalized events: both formats, one way of turning a message into events.
 
-A session is ONE JSON document, rewritten as it grows: ``{sessionId, projectHash, startTime,
-lastUpdated, messages: [{id, timestamp, type: user|gemini, content, thoughts, toolCalls}]}``.
-It cannot be streamed line by line, so it is read whole, under a size bound.
+Two formats, told apart by the file itself (there is no version field):
+- 0.61 and later (``session-<YYYY-MM-DDTHH-MM>-<8hex>.jsonl``): JSON lines, a metadata line
+  first, then message records that a later line with the same ``id`` replaces, ``$set``
+  metadata updates and ``$rewindTo`` records (``gemini_jsonl``);
+- before that (``session-<date>-<8hex>.json``): ONE JSON document, rewritten as it grows
+  (``gemini_document``). A document written on one line is also a valid first JSONL line: a
+  metadata record holding ``messages``, which Gemini itself reads that way, and so do we.
 
-Offsets still mean bytes, so incremental capture works as for JSONL: ``end_offset`` is the
-byte just past the last complete message object, and a read from ``start_offset`` yields only
-messages that start at or after it. Earlier messages keep their bytes when the CLI appends,
-so the mark stays valid. ``line`` is the line where the message object starts.
+A message is ``{id, timestamp, type: user|gemini|info|error|warning, content, thoughts,
+toolCalls}``; content is a string or a list of parts (``text``, or ``functionResponse`` for a
+tool's result, which the call's own ``result`` repeats). Each tool call becomes a
+``tool_call`` plus, once it has finished, a ``tool_result``; a status other than "success"
+("error", "cancelled") is a tool error. Thoughts are dropped. CLI notices become derived
+``meta`` events, and so does text the harness put in the user's place: the
+``<session_context>`` block Gemini opens each session with, and ``<hook_context>`` blocks,
+where hooks' context (our own SessionStart memory among it) is prepended to the prompt --
+the person's prompt is what is left around them.
 
-Each tool call becomes a ``tool_call`` plus a ``tool_result``; a status other than "success"
-("error", "cancelled") is a tool error: the tool did not do what was asked. Thoughts are
-dropped. CLI notices (types info/error/warning) become derived ``meta`` events.
+``MessageDelta`` turns a message into the events not yet emitted for it: a replaced message
+(written first without, then with its tool calls and results) yields only what it added.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from claimgraph.capture.events import Event, Transcript, TranscriptBuilder, iso_to_ms, text_or_none
-from claimgraph.capture.readers import fix_surrogate_escapes, guarded, open_transcript
-from claimgraph.errors import ClaimgraphError
 
 AGENT = "gemini"
-MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
-_MESSAGES_KEY = re.compile(r'"messages"\s*:\s*\[')
-_SESSION_ID = re.compile(r'"sessionId"\s*:\s*"([^"\\]*)"')
-_PROJECT_HASH = re.compile(r'"projectHash"\s*:\s*"([0-9a-fA-F]{64})"')
+HARNESS_PREFIXES = ("<session_context>",)
+FINISHED = frozenset({"success", "error", "cancelled"})
+_HOOK_CONTEXT = re.compile(r"<hook_context>(.*?)(?:</hook_context>|\Z)\s*", re.DOTALL)
 
 
-def read(path: str, start_offset: int = 0) -> Transcript:
-    builder = TranscriptBuilder(path, AGENT, start_offset)
-    text = _load(path, start_offset)
-    session_id = _session_id(text)
-    builder.remember(session_id=session_id, project_hash=_project_hash(text))
-    end_offset, end_line = start_offset, 0
-    for message, start, end, line, last_line in _messages(text, builder, path):
-        end_offset, end_line = end, last_line
-        if start >= start_offset and isinstance(message, dict):
-            guarded(builder, path, line, _add_message, builder, path, message, line, session_id)
-    return builder.build(max(end_offset, start_offset), end_line)
+def read(path: str, start_offset: int = 0, **options: Any) -> Transcript:
+    """Either format, judged by the first line: a complete JSON object there is JSONL."""
+    from claimgraph.capture.readers import gemini_document, gemini_jsonl
+
+    if gemini_jsonl.is_jsonl(path):
+        return gemini_jsonl.read(path, start_offset, **options)
+    return gemini_document.read(path, start_offset)
 
 
-def _load(path: str, start_offset: int) -> str:
-    with open_transcript(path) as handle:
-        raw = handle.read(MAX_DOCUMENT_BYTES + 1)
-    if len(raw) > MAX_DOCUMENT_BYTES:
-        raise ClaimgraphError("transcript-too-large", f"{path} is over {MAX_DOCUMENT_BYTES} "
-                              "bytes: too large for a single-document Gemini session",
-                              hint="split the session or pass agent='text'", path=path)
-    if not 0 <= start_offset <= len(raw):
-        raise ClaimgraphError("offset-out-of-range", f"offset {start_offset} is outside {path} "
-                              f"({len(raw)} bytes)", hint="the file was replaced or truncated: "
-                              "read it again from offset 0", path=path, offset=start_offset)
-    return fix_surrogate_escapes(raw.decode("utf-8", errors="replace"))
+@dataclass(frozen=True)
+class Seen:
+    """What was emitted for a message: its text's hash, its calls, its finished calls."""
+
+    text: int = 0
+    calls: frozenset[str] = frozenset()
+    finished: frozenset[str] = frozenset()
 
 
-def _session_id(text: str) -> str | None:
-    match = _SESSION_ID.search(text)
-    return match[1] if match else None
+def seen_of(message: dict[str, Any]) -> Seen:
+    calls = [c for c in _calls(message) if text_or_none(c.get("id"))]
+    return Seen(hash(content_text(message.get("content"))),
+                frozenset(c["id"] for c in calls),
+                frozenset(c["id"] for c in calls if _finished(c)))
 
 
-def _project_hash(text: str) -> str | None:
-    """Looked for only before the messages: a message may quote another session's header."""
-    head = _MESSAGES_KEY.search(text)
-    match = _PROJECT_HASH.search(text, 0, head.start() if head else len(text))
-    return match[1].lower() if match else None
+@dataclass
+class MessageDelta:
+    """Adds one message's events to a builder, minus what ``before`` says was emitted."""
 
+    builder: TranscriptBuilder
+    path: str
+    envelope: dict[str, Any]
 
-def _messages(text: str, builder: TranscriptBuilder,
-              path: str) -> Iterator[tuple[Any, int, int, int, int]]:
-    """Each message with its start/end byte offsets and lines, decoded one at a time,
-    so a document cut off mid-write still yields every message before the cut."""
-    found = _MESSAGES_KEY.search(text)
-    if not found:
-        builder.warn(path, 1, "no messages array: not a Gemini session document")
-        return
-    decoder, position = json.JSONDecoder(), found.end()
-    byte_at, char_at = len(text[:position].encode()), position
-    line_at = 1 + text.count("\n", 0, position)
-    while True:
-        start = _skip_separators(text, position)
-        if start >= len(text) or text[start] == "]":
-            return
-        try:
-            message, position = decoder.raw_decode(text, start)
-        except RecursionError:
-            builder.warn(path, line_at + text.count("\n", char_at, start),
-                         "message nested too deep to decode: the rest is left unread", "too_deep")
-            return
-        except ValueError:
-            builder.warn(path, line_at + text.count("\n", char_at, start),
-                         "incomplete message (document cut off mid-write): left for the next read",
-                         "incomplete")
-            return
-        byte_start = byte_at + len(text[char_at:start].encode())
-        line_at += text.count("\n", char_at, start)
-        byte_at, char_at = byte_start + len(text[start:position].encode()), position
-        first_line, line_at = line_at, line_at + text.count("\n", start, position)
-        yield message, byte_start, byte_at, first_line, line_at
+    def add(self, message: dict[str, Any], line: int, before: Seen | None = None) -> None:
+        def event(kind: str, **fields: Any) -> Event:
+            return Event(kind=kind, agent=AGENT, source_file=self.path, line=line,
+                         timestamp=iso_to_ms(message.get("timestamp")),
+                         record_id=text_or_none(message.get("id")),
+                         **{**self.envelope, **fields})
 
+        text = content_text(message.get("content"))
+        if text.strip() and (before is None or before.text != hash(text)):
+            self._add_text(event, message.get("type"), text)
+        for call in _calls(message):
+            call_id = text_or_none(call.get("id"))
+            if before is None or call_id not in before.calls:
+                _add_call(self.builder, event, call)
+            if _finished(call) and (before is None or call_id not in before.finished):
+                _add_result(self.builder, event, call)
 
-def _skip_separators(text: str, position: int) -> int:
-    while position < len(text) and text[position] in " \t\r\n,":
-        position += 1
-    return position
-
-
-def _add_message(builder: TranscriptBuilder, path: str, message: dict[str, Any], line: int,
-                 session_id: str | None) -> None:
-    def event(kind: str, **fields: Any) -> Event:
-        return Event(kind=kind, agent=AGENT, source_file=path, line=line, session_id=session_id,
-                     timestamp=iso_to_ms(message.get("timestamp")),
-                     record_id=text_or_none(message.get("id")), **fields)
-
-    kind, text = message.get("type"), _content_text(message.get("content"))
-    if text.strip():
-        if kind in ("user", "gemini"):
-            builder.add(event("prompt" if kind == "user" else "assistant", text=text))
+    def _add_text(self, event: Callable[..., Event], kind: Any, text: str) -> None:
+        if kind == "gemini":
+            self.builder.add(event("assistant", text=text))
+        elif kind != "user":
+            self.builder.add(event("meta", text=text, derived=True))
+        elif text.lstrip().startswith(HARNESS_PREFIXES):
+            self.builder.add(event("meta", text=text, derived=True))
         else:
-            builder.add(event("meta", text=text, derived=True))
+            context, prompt = split_hook_context(text)
+            if context:
+                self.builder.add(event("meta", text=context, derived=True))
+            if prompt.strip():
+                self.builder.add(event("prompt", text=prompt))
+
+
+def split_hook_context(text: str) -> tuple[str, str]:
+    """(the ``<hook_context>`` blocks' contents, the text around them)."""
+    blocks = [m[1].strip() for m in _HOOK_CONTEXT.finditer(text)]
+    if not blocks:
+        return "", text
+    return "\n\n".join(b for b in blocks if b), _HOOK_CONTEXT.sub("", text).strip()
+
+
+def _calls(message: dict[str, Any]) -> list[dict[str, Any]]:
     calls = message.get("toolCalls")
-    for call in calls if isinstance(calls, list) else []:
-        if isinstance(call, dict):
-            _add_tool_call(builder, event, call)
+    return [c for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
 
 
-def _add_tool_call(builder: TranscriptBuilder, event: Callable[..., Event],
-                   call: dict[str, Any]) -> None:
+def _finished(call: dict[str, Any]) -> bool:
+    """A call with its result, or a final status: one still running has no outcome yet."""
+    return call.get("result") is not None or call.get("status") in FINISHED
+
+
+def _add_call(builder: TranscriptBuilder, event: Callable[..., Event],
+              call: dict[str, Any]) -> None:
     args = call.get("args") if isinstance(call.get("args"), dict) else {}
-    call_id, status = text_or_none(call.get("id")), text_or_none(call.get("status"))
     builder.add(event("tool_call", tool_name=text_or_none(call.get("name")), tool_input=args,
-                      call_id=call_id))
+                      call_id=text_or_none(call.get("id"))))
+
+
+def _add_result(builder: TranscriptBuilder, event: Callable[..., Event],
+                call: dict[str, Any]) -> None:
+    args = call.get("args") if isinstance(call.get("args"), dict) else {}
+    status = text_or_none(call.get("status"))
     extras: dict[str, Any] = {"status": status} if status else {}
     if isinstance(args.get("file_path"), str):
         extras["filePath"] = args["file_path"]
-    builder.add(event("tool_result", call_id=call_id, text=_result_text(call.get("result")),
-                      is_error=status != "success", extras=extras))
+    builder.add(event("tool_result", call_id=text_or_none(call.get("id")),
+                      text=_result_text(call.get("result")), is_error=status != "success",
+                      extras=extras))
 
 
-def _content_text(content: Any) -> str:
+def content_text(content: Any) -> str:
     """Content is a string, or (newer CLIs) a list of parts with ``text``."""
     if isinstance(content, str):
         return content
