@@ -12,12 +12,18 @@ through its own config in the temp HOME, as measured (docs/agents.md):
   ``gemini --yolo --skip-trust -p`` runs headless in an untrusted temp folder.
 Every client run is bounded by a timeout that kills its whole process group (Codex never exits
 when its endpoint is down); the environment is built here, nothing inherited.
+
+``run_gemini_interactive`` drives the TUI on a pseudo-terminal (``pty``: no tmux needed): it
+waits for the scripted answer to show, types ``/quit`` and Enter, and waits for the exit --
+the path on which Gemini 0.61 fires SessionEnd three times.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import pty
+import select
 import signal
 import subprocess
 import time
@@ -117,6 +123,37 @@ class AgentsWorld(World):
         return self._run([str(self.gemini), "--yolo", "--skip-trust", "--output-format", "json",
                           "-p", prompt], "gemini")
 
+    def run_gemini_interactive(self, prompt: str, answer: str) -> Run:
+        """The TUI with ``-i PROMPT`` on a pty: ``answer`` on screen, then ``/quit``."""
+        argv = [str(self.gemini), "--yolo", "--skip-trust", "-i", prompt]
+        env = {**self.env(), "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
+        started = time.monotonic()
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: become the client, or die trying
+            try:
+                os.chdir(self.project)
+                os.execve(argv[0], argv, env)
+            finally:
+                os._exit(127)
+        screen = _Screen(fd)
+        try:
+            shown = screen.wait_for(answer.encode(), CLIENT_TIMEOUT)
+            screen.pump(1.0)  # let the TUI settle before typing
+            for key in "/quit":
+                os.write(fd, key.encode())
+                screen.pump(0.05)
+            screen.pump(0.5)
+            os.write(fd, b"\r")
+            code = screen.wait_exit(pid, 60)
+        finally:
+            _kill_quietly(pid)
+            os.close(fd)
+        note = "" if shown else f"\n[harness] {answer!r} never appeared"
+        run = Run(argv, code, screen.text()[-4000:], note, time.monotonic() - started)
+        self.runs.append(run)
+        print(f"[e2e] gemini TUI run {len(self.runs)}: exit {code} in {run.seconds:.1f} s")
+        return run
+
     def _run(self, argv: list[str], name: str) -> Run:
         started = time.monotonic()
         child = subprocess.Popen(argv, cwd=self.project, env=self.env(), text=True,
@@ -164,3 +201,54 @@ class AgentsWorld(World):
                      self.home / ".gemini" / "settings.json"):
             parts.append(f"--- {path}\n" + tail(path, 4000))
         return "\n".join(parts)
+
+
+class _Screen:
+    """What a program on a pty printed, read with bounded waits."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd, self.data, self.open = fd, b"", True
+
+    def pump(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while self.open and time.monotonic() < end:
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:  # the other side closed
+                chunk = b""
+            self.open = bool(chunk)
+            self.data += chunk
+
+    def wait_for(self, wanted: bytes, seconds: float) -> bool:
+        end = time.monotonic() + seconds
+        while wanted not in self.data and self.open and time.monotonic() < end:
+            self.pump(0.5)
+        return wanted in self.data
+
+    def wait_exit(self, pid: int, seconds: float) -> int | None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.pump(0.2)
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return os.waitstatus_to_exitcode(status)
+        return None
+
+    def text(self) -> str:
+        return self.data.decode("utf-8", "replace")
+
+
+def _kill_quietly(pid: int) -> None:
+    """End the TUI's whole process group: ``pty.fork`` made the child a session leader, so
+    its group is its pid, and anything it started (a relaunched node) goes with it."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass

@@ -165,6 +165,17 @@ def test_our_hook_context_is_split_from_the_prompt_it_was_prepended_to(tmp_path:
     assert prompt.is_human_prompt
 
 
+def test_the_context_gemini_escaped_is_read_back_with_our_markers(tmp_path: Path):
+    """Gemini 0.61 replaces ``<`` and ``>`` (nothing else) in a hook's context before wrapping it."""
+    block = "<claimgraph-context>\n- R&D uses <make>\n</claimgraph-context>"
+    escaped = block.replace("<", "&lt;").replace(">", "&gt;")
+    path = tmp_path / "session.jsonl"
+    path.write_text(HEADER + user("u1", f"<hook_context>{escaped}</hook_context>\n\nGo."))
+    meta, prompt = read_transcript(path).events
+    assert (meta.kind, meta.text) == ("meta", block)
+    assert prompt.text == "Go."
+
+
 def test_split_hook_context_keeps_text_without_a_block_whole():
     assert gemini.split_hook_context("plain <b>text</b>") == ("", "plain <b>text</b>")
     assert gemini.split_hook_context("<hook_context>cut off") == ("cut off", "")

@@ -16,7 +16,9 @@ tool's result, which the call's own ``result`` repeats). Each tool call becomes 
 ``meta`` events, and so does text the harness put in the user's place: the
 ``<session_context>`` block Gemini opens each session with, and ``<hook_context>`` blocks,
 where hooks' context (our own SessionStart memory among it) is prepended to the prompt --
-the person's prompt is what is left around them.
+the person's prompt is what is left around them. Gemini 0.61 escapes ``<`` and ``>`` (only
+those: ``&`` stays as it is) in a hook's context before wrapping it, so the block's contents
+are unescaped back: the meta event then holds our ``<claimgraph-context>`` markers as sent.
 
 ``MessageDelta`` turns a message into the events not yet emitted for it: a replaced message
 (written first without, then with its tool calls and results) yields only what it added.
@@ -104,10 +106,15 @@ class MessageDelta:
 
 def split_hook_context(text: str) -> tuple[str, str]:
     """(the ``<hook_context>`` blocks' contents, the text around them)."""
-    blocks = [m[1].strip() for m in _HOOK_CONTEXT.finditer(text)]
+    blocks = [_unescape_angles(m[1].strip()) for m in _HOOK_CONTEXT.finditer(text)]
     if not blocks:
         return "", text
     return "\n\n".join(b for b in blocks if b), _HOOK_CONTEXT.sub("", text).strip()
+
+
+def _unescape_angles(text: str) -> str:
+    """Undo Gemini's escaping of a hook's context, which replaces ``<`` and ``>`` only."""
+    return text.replace("&lt;", "<").replace("&gt;", ">")
 
 
 def _calls(message: dict[str, Any]) -> list[dict[str, Any]]:
