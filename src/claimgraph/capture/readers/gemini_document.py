@@ -18,7 +18,7 @@ from typing import Any, Iterator
 
 from claimgraph.capture.events import Transcript, TranscriptBuilder
 from claimgraph.capture.readers import fix_surrogate_escapes, guarded, open_transcript
-from claimgraph.capture.readers.gemini import AGENT, MessageDelta
+from claimgraph.capture.readers.gemini_messages import AGENT, MessageDelta
 from claimgraph.errors import ClaimgraphError
 
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024

@@ -39,7 +39,7 @@ from typing import Any, Mapping
 from claimgraph.capture.events import Transcript, TranscriptBuilder, text_or_none
 from claimgraph.capture.readers import (
     MAX_LINE_BYTES, guarded, open_transcript, read_jsonl)
-from claimgraph.capture.readers.gemini import AGENT, MessageDelta, Seen, seen_of
+from claimgraph.capture.readers.gemini_messages import AGENT, MessageDelta, Seen, seen_of
 from claimgraph.errors import ClaimgraphError
 
 _UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")  # the CLI's sanitizeFilenamePart
