@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up claimgraph on this machine: a virtual environment beside this script, the package
-# with what its tests need, the default store, and Claude Code's hooks when Claude Code is
-# there. Safe to run again: it changes only what is missing or out of date, and says so.
+# with what its tests need, the default store, and the hooks of every agent that is there
+# (Claude Code, Codex CLI, Gemini CLI). Safe to run again: it changes only what is missing or
+# out of date, and says so.
 set -euo pipefail
 
 usage() {
@@ -14,17 +15,20 @@ with its test dependencies, the MCP server's SDK (the `mcp` extra) and the web v
 packages (the `viewer` extra) into it, puts the `claimgraph` command on your PATH (a link
 in $XDG_BIN_HOME, else ~/.local/bin; if that directory is not on PATH it prints the line
 to add), initializes the default store
-($CLAIMGRAPH_DB, else $XDG_DATA_HOME/claimgraph/claims.db), and, when Claude Code's directory
-exists ($CLAUDE_CONFIG_DIR, else ~/.claude), registers claimgraph's SessionEnd and SessionStart
-hooks in its user settings (claimgraph install --agent claude-code --scope user).
+($CLAIMGRAPH_DB, else $XDG_DATA_HOME/claimgraph/claims.db), and registers claimgraph's hooks
+for every agent whose directory exists (claimgraph install --agent AGENT):
+  Claude Code  $CLAUDE_CONFIG_DIR, else ~/.claude     (settings.json)
+  Codex CLI    $CODEX_HOME, else ~/.codex             (hooks.json; trusted through `codex`
+                                                       when it is on PATH)
+  Gemini CLI   $GEMINI_CLI_HOME/.gemini, else ~/.gemini  (settings.json)
 
   --python PATH   the Python 3.10+ interpreter to use (default: python3)
   --venv DIR      where to create the virtual environment
   --no-init       only build the environment: no store, no hooks, no link on PATH
                   (what tests and CI want)
-  --no-hooks      do not register Claude Code's hooks
+  --no-hooks      do not register any agent's hooks
   --no-link       do not link the claimgraph command into ~/.local/bin
-  --uninstall     remove claimgraph's hooks from Claude Code's settings and the link
+  --uninstall     remove claimgraph's hooks from every agent's settings and the link
                   on PATH, and nothing else
   --help          show this help
 
@@ -58,6 +62,10 @@ done
 say() { echo "install.sh: $*"; }
 fail() { echo "install.sh: error: $*" >&2; exit 1; }
 claude_dir="${CLAUDE_CONFIG_DIR:-${HOME:-}/.claude}"
+codex_dir="${CODEX_HOME:-${HOME:-}/.codex}"
+if [ -n "${GEMINI_CLI_HOME:-}" ]; then gemini_dir="$GEMINI_CLI_HOME/.gemini"; else gemini_dir="${HOME:-}/.gemini"; fi
+# agent name and the directory that says it is used here, one pair a line
+agents() { printf '%s %s\n' claude-code "$claude_dir" codex "$codex_dir" gemini "$gemini_dir"; }
 case "${XDG_BIN_HOME:-}" in
   /*) bin_dir="$XDG_BIN_HOME" ;;
   *) bin_dir="${HOME:-}/.local/bin" ;;
@@ -103,12 +111,13 @@ unlink_command() {
 if [ "$uninstall" = 1 ]; then
   if [ ! -x "$venv/bin/claimgraph" ]; then
     say "no claimgraph in $venv; nothing to unregister"
-  elif [ -d "$claude_dir" ]; then
-    out="$("$venv/bin/claimgraph" uninstall --agent claude-code --scope user)" \
-      || fail "could not remove the hooks: $out"
-    say "$out"
   else
-    say "no Claude Code directory ($claude_dir); no hooks to remove"
+    while read -r agent dir; do
+      [ -d "$dir" ] || continue
+      out="$("$venv/bin/claimgraph" uninstall --agent "$agent" 2>&1)" \
+        || fail "could not remove $agent's hooks: $out"
+      say "$out"
+    done < <(agents)
   fi
   unlink_command
   say "to remove claimgraph itself, delete $venv; the store stays where it is"
@@ -152,14 +161,22 @@ if [ "$init" = 1 ]; then
   say "$out"
 fi
 
-if [ "$hooks" = 1 ] && [ -d "$claude_dir" ]; then
-  out="$("$venv/bin/claimgraph" install --agent claude-code --scope user)" \
-    || fail "could not register Claude Code's hooks: $out"
-  case "$out" in
-    *"already"*) ;;
-    *) changed=1 ;;
-  esac
-  say "$out"
+# Every agent whose directory exists gets its hooks. One agent's unreadable settings file
+# (Gemini allows comments in it; claimgraph never rewrites what it cannot parse) costs that
+# agent's hooks and a warning, not the others'.
+if [ "$hooks" = 1 ]; then
+  while read -r agent dir; do
+    [ -d "$dir" ] || continue
+    if ! out="$("$venv/bin/claimgraph" install --agent "$agent" 2>&1)"; then
+      say "warning: could not register $agent's hooks: $out"
+      continue
+    fi
+    case "$out" in
+      *"already installed"*) ;;
+      *) changed=1 ;;
+    esac
+    say "$out"
+  done < <(agents)
 fi
 
 if [ "$changed" = 0 ]; then

@@ -180,7 +180,7 @@ def test_no_hooks_and_no_daemon_means_nothing_captures(db: Path, capsys) -> None
     report = gather(db)
     assert report["hooks"]["claude-code"] == {
         "settings": str(Path(os.environ["HOME"]) / ".claude" / "settings.json"),
-        "events": [], "installed": False}
+        "events": [], "installed": False, "agent_found": False}
     assert "run `claimgraph install`" in problems(report)
 
 

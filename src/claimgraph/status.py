@@ -15,7 +15,6 @@ from typing import Any, Mapping
 
 from claimgraph import lease, logs
 from claimgraph.errors import ClaimgraphError
-from claimgraph.hooks import install as hooks_install
 from claimgraph.logic.timeutil import to_iso
 from claimgraph.sidecar import Sidecars, read_json_object
 from claimgraph.store.open import open_store
@@ -163,22 +162,10 @@ def daemon_state(db: Path) -> dict[str, Any]:
 
 
 def hooks_section(environ: Mapping[str, str]) -> dict[str, Any]:
-    """Per agent: which of our hook events its user settings file registers."""
-    path = hooks_install.claude_config_dir(environ) / "settings.json"
-    data = read_json_object(path) or {}
-    hooks = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}
-    events = sorted(event for event, groups in hooks.items() if _has_ours(groups))
-    return {"claude-code": {"settings": str(path), "events": events,
-                            "installed": set(hooks_install.EVENTS) <= set(events)}}
-
-
-def _has_ours(groups: Any) -> bool:
-    """Claude Code nests handlers: ``{"hooks": {event: [{"hooks": [handler, ...]}]}}``."""
-    if not isinstance(groups, list):
-        return False
-    handlers = [h for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list)
-                for h in g["hooks"]]
-    return any(hooks_install.is_ours(h) for h in handlers)
+    """Per agent: our hook events its user file registers, and whether it will run them
+    (``hooks.registered``)."""
+    from claimgraph.hooks.registered import hooks_section as registered
+    return registered(environ)
 
 
 def needs_attention(report: dict[str, Any]) -> list[dict[str, str]]:
@@ -211,6 +198,7 @@ def needs_attention(report: dict[str, Any]) -> list[dict[str, str]]:
                            f"fix the cause (`claimgraph logs capture --level error`), then run "
                            f"`claimgraph capture --retry {entry['session']}`"))
     items += _lease_items(report["leases"])
+    items += _hook_items(report["hooks"])
     if report["daemon"]["state"] == "stale":
         items.append(_item("the daemon's pid file names a process that is gone",
                            "run `claimgraph daemon start` (it takes the stale file over)"))
@@ -225,6 +213,24 @@ def _lease_items(leases: dict[str, dict[str, Any]]) -> list[dict[str, str]]:
                   "nothing is lost: the next claimgraph run takes it over; if no claimgraph "
                   f"process is running you may delete {held['path']}")
             for name, held in leases.items() if held["held"] and not held["alive"]]
+
+
+def _hook_items(hooks: dict[str, dict[str, Any]]) -> list[dict[str, str]]:
+    """Hooks that are registered but that their agent will not run."""
+    items = []
+    trust = hooks.get("codex", {}).get("trust") or {}
+    if trust.get("status") in ("untrusted", "modified"):
+        items.append(_item(f"Codex's claimgraph hooks are {trust['status']}: Codex skips them "
+                           "without a word, so Codex sessions are not captured",
+                           "run `claimgraph install --agent codex` where `codex` is on PATH "
+                           "(it trusts them as Codex's /hooks does), or trust them in "
+                           "`codex` → /hooks"))
+    if hooks.get("gemini", {}).get("disabled"):
+        items.append(_item("Gemini's hooks are turned off (hooksConfig in "
+                           f"{hooks['gemini']['settings']}), so Gemini sessions are not captured",
+                           "remove claimgraph from hooksConfig.disabled, or set "
+                           "hooksConfig.enabled to true"))
+    return items
 
 
 def _anything_captures(report: dict[str, Any]) -> bool:

@@ -79,7 +79,7 @@ def test_codex_rollouts_are_found_under_codex_home(db, tmp_path, monkeypatch):
     ours.write_text(json.dumps({**meta, "payload": {"id": "def", "cwd": "/tmp/claimgraph-llm-q"}})
                     + "\n", encoding="utf-8")
     found = find_candidates(db, os.environ, DaemonSettings(idle_minutes=0), time.time())
-    assert [(c.agent, c.session) for c in found] == [("codex", rollout.stem)]
+    assert [(c.agent, c.session) for c in found] == [("codex", "abc")]  # as its hooks say
 
 
 def test_a_recently_written_transcript_is_left_to_its_session(projects, db, tmp_path):
@@ -114,3 +114,41 @@ def test_bad_settings_are_refused_by_name():
         DaemonSettings.from_environ({"CLAIMGRAPH_DAEMON_IDLE_MINUTES": "soon"})
     assert "CLAIMGRAPH_DAEMON_IDLE_MINUTES" in err.value.message
     assert DaemonSettings.from_environ({"CLAIMGRAPH_DAEMON_LOG_KEEP": "2"}).log_keep == 2
+
+
+def test_gemini_sessions_are_found_under_gemini_cli_home_by_their_session_id(
+        db, tmp_path, monkeypatch):
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(tmp_path / "g"))
+    chats = tmp_path / "g" / ".gemini" / "tmp" / "proj" / "chats"
+    (chats / "5e55-full-id").mkdir(parents=True)
+    session = chats / "session-2026-12-02T18-15-5e55abcd.jsonl"
+    session.write_text(json.dumps({"sessionId": "5e55abcd-full-id", "projectHash": "0" * 64})
+                       + "\n" + json.dumps({"id": "u1", "type": "user", "content": "hi"}) + "\n")
+    legacy = chats / "session-2025-10-27T19-55-981c87cb.json"
+    legacy.write_text(json.dumps({"sessionId": "981c87cb-old", "messages": []}, indent=2))
+    (chats / "5e55-full-id" / "sub-1.jsonl").write_text('{"sessionId": "sub-1"}\n')
+    ours = tmp_path / "g" / ".gemini" / "tmp" / "claimgraph-llm-q" / "chats"
+    ours.mkdir(parents=True)
+    (ours / "session-2026-12-02T18-16-00000000.jsonl").write_text('{"sessionId": "x"}\n')
+    found = find_candidates(db, os.environ, DaemonSettings(idle_minutes=0), time.time())
+    assert sorted((c.agent, c.session, Path(c.path).name) for c in found) == [
+        ("gemini", "5e55abcd-full-id", session.name), ("gemini", "981c87cb-old", legacy.name)]
+
+
+def test_a_codex_session_the_sweep_captured_under_its_file_name_is_not_captured_again(
+        db, tmp_path, monkeypatch):
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))
+    day = tmp_path / "codex" / "sessions" / "2026" / "03" / "01"
+    day.mkdir(parents=True)
+    rollout = day / "rollout-2026-03-01T10-00-00-abc.jsonl"
+    rollout.write_text(json.dumps({"type": "session_meta", "payload": {"id": "abc",
+                                                                        "cwd": str(tmp_path)}})
+                       + "\n", encoding="utf-8")
+    from claimgraph.store.open import open_store
+    store = open_store(db, create=True)
+    try:
+        store.set_mark(f"capture:codex:{rollout.stem}",
+                       {"transcript": str(rollout), "offset": rollout.stat().st_size})
+    finally:
+        store.close()
+    assert find_candidates(db, os.environ, DaemonSettings(idle_minutes=0), time.time()) == []

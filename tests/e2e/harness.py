@@ -214,7 +214,7 @@ class World:
     def diagnostics(self) -> str:
         parts = ["=" * 30 + " e2e diagnostics " + "=" * 30, *self.notes]
         for n, run in enumerate(self.runs, 1):
-            parts.append(f"--- claude run {n}: exit {run.returncode} in {run.seconds:.1f} s\n"
+            parts.append(f"--- client run {n}: exit {run.returncode} in {run.seconds:.1f} s\n"
                          f"argv: {run.argv}\nresult: {run.brief()}\nstderr: {run.stderr}")
         if self.api is not None:
             parts.append("--- fake API requests\n" + self.api.requests.render(300))

@@ -1,4 +1,4 @@
-"""install.sh registers Claude Code's hooks when Claude Code is there, idempotently, and undoes it.
+"""install.sh registers each agent's hooks when the agent is there, idempotently, and undoes it.
 
 Runs the real script against the virtual environment running these tests (whose install stamp
 must be current, so the script installs nothing), with HOME and the store in temp directories.
@@ -84,3 +84,27 @@ def test_install_sh_uninstall_removes_our_hooks_and_nothing_else(settings):
     assert our_commands(settings) == []
     assert json.loads(settings.read_text())["hooks"]["SessionEnd"][0]["hooks"][0]["command"] \
         == "other-tool"
+
+
+def test_install_sh_registers_every_agent_whose_directory_exists(isolated_home: Path):
+    (isolated_home / ".codex").mkdir()
+    (isolated_home / ".gemini").mkdir()
+    out = install_sh()
+    codex, gemini = isolated_home / ".codex" / "hooks.json", isolated_home / ".gemini" / \
+        "settings.json"
+    assert f"installed claimgraph hooks (SessionEnd, SessionStart, Stop) in {codex}" in out
+    assert f"installed claimgraph hooks (SessionEnd, SessionStart) in {gemini}" in out
+    assert len(our_commands(codex)) == 3 and len(our_commands(gemini)) == 2
+    assert not (isolated_home / ".claude").exists()
+    out = install_sh("--uninstall")
+    assert not codex.exists() and not gemini.exists()  # install created them; nothing else
+
+
+def test_one_agent_s_unreadable_settings_cost_only_its_hooks(isolated_home: Path, settings):
+    (isolated_home / ".gemini").mkdir()
+    gemini = isolated_home / ".gemini" / "settings.json"
+    gemini.write_text('{\n  // comments are allowed by Gemini, not by JSON\n}\n')
+    out = install_sh()
+    assert "warning: could not register gemini's hooks" in out
+    assert len(our_commands(settings)) == 2
+    assert "// comments" in gemini.read_text()

@@ -47,6 +47,7 @@ from claimgraph.capture.events import Transcript
 from claimgraph.capture.origin import marked_origin, placed_nowhere
 from claimgraph.capture.links import check_transcript_link
 from claimgraph.capture.readers import detect_format, open_transcript
+from claimgraph.capture.session_ids import session_id_of
 from claimgraph.capture.segment import read_cleaned, segment_header, segment_lines, write_segment
 from claimgraph.project import Project
 from claimgraph.core import Shell
@@ -135,7 +136,7 @@ def make_request(transcript: str | None, *, agent: str | None = None, session: s
                  cwd: str | None = None, spool: str | None = None, extractor: str = "builtin",
                  environ: Mapping[str, str] | None = None) -> Request:
     """Arguments win over the spool payload; the agent is sniffed and the session defaults to
-    the transcript's file name (Claude Code names files after the session id). A symlink out
+    the id the transcript names (``capture.session_ids``: its hooks' session id). A symlink out
     of the agent's transcript directories is refused (``capture.links``)."""
     payload, raw = read_spool(spool) if spool else ({}, None)
     path = transcript or _text(payload.get("transcript_path"))
@@ -149,7 +150,7 @@ def make_request(transcript: str | None, *, agent: str | None = None, session: s
     target = check_transcript_link(path, os.environ if environ is None else environ)
     open_transcript(path).close()  # fail on a missing or unreadable file before the store opens
     agent = agent or _text(payload.get("agent")) or detect_format(path)
-    session = session or _text(payload.get("session_id")) or Path(path).stem
+    session = session or _text(payload.get("session_id")) or session_id_of(path, agent)
     return Request(path, agent, session, cwd or _text(payload.get("cwd")), spool, raw, extractor,
                    target)
 
@@ -267,7 +268,8 @@ def _read_from(request: Request, offset: int, subagents: Mapping[str, int]) -> C
     """Read (cleaning as it goes), then make sure the file was not replaced or cut short
     while we read it."""
     before = _stat(request.transcript)
-    options = {"subagent_offsets": dict(subagents)} if request.agent == "claude-code" else {}
+    options = ({"subagent_offsets": dict(subagents)} if request.agent in ("claude-code", "gemini")
+               else {})
     transcript, counts = read_cleaned(request.transcript, request.agent, offset, **options)
     after = _stat(request.transcript)
     if before and after and (after.st_ino != before.st_ino or after.st_size < transcript.end_offset):

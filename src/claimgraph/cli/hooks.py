@@ -1,5 +1,10 @@
 """``hook``, ``install``, ``uninstall``: the agent-facing side of claimgraph.
 
+``--agent`` picks Claude Code (the default), Codex CLI or Gemini CLI (``hooks.agents``): each
+gets its hooks in its own user-level file. Codex runs only hooks it trusts, so installing (and
+uninstalling) Codex's hooks also sets their trust through Codex itself (``hooks.codex_trust``);
+when Codex cannot be asked, the file is still written and the output says what to do.
+
 ``claimgraph hook EVENT`` is the same hook as ``python -m claimgraph.hooks EVENT`` (it delegates
 to ``claimgraph.hooks.entry``: nothing on stdout, exit 0), but pays for the whole CLI's imports;
 the installed command therefore uses the module form. ``install`` / ``uninstall`` edit the
@@ -20,7 +25,7 @@ from typing import Any
 from claimgraph.cli.context import Context
 from claimgraph.cli.output import emit, emit_json
 from claimgraph.errors import ClaimgraphError
-from claimgraph.hooks import entry
+from claimgraph.hooks import agents, codex_trust, entry
 from claimgraph.hooks import install as installer
 from claimgraph.hooks import mcp_config
 
@@ -42,13 +47,16 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     for name, verb in (("install", "register"), ("uninstall", "remove")):
         p = sub.add_parser(name, parents=[common], help=f"{verb} claimgraph's hooks in an "
                            "agent's settings", description=f"{verb.capitalize()} the SessionEnd "
-                           "and SessionStart hooks in Claude Code's settings. Other tools' "
-                           "hooks are never touched; the file is backed up once "
+                           "and SessionStart hooks (Codex: and Stop) in an agent's settings: "
+                           "Claude Code's settings.json, Codex's ~/.codex/hooks.json (trusted "
+                           "through Codex itself), Gemini's ~/.gemini/settings.json. Other "
+                           "tools' hooks are never touched; the file is backed up once "
                            "(<file>.claimgraph-backup) and written atomically.")
-        p.add_argument("--agent", choices=installer.AGENTS, default="claude-code",
+        p.add_argument("--agent", choices=agents.AGENTS, default="claude-code",
                        help="which agent (default claude-code)")
         p.add_argument("--scope", choices=installer.SCOPES, help="user: $CLAUDE_CONFIG_DIR or "
-                       "~/.claude/settings.json (default); project: <dir>/.claude/settings.json")
+                       "~/.claude/settings.json (default); project: <dir>/.claude/settings.json "
+                       "(Claude Code only)")
         p.add_argument("--project-dir", metavar="DIR", help="the project for --scope project "
                        "(default: the current directory)")
         p.add_argument("--settings-file", metavar="FILE", help="edit this file instead")
@@ -60,6 +68,8 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
         p.add_argument("--mcp", action="store_true", help="the MCP server in Claude Code's "
                        "user config ($CLAUDE_CONFIG_DIR/.claude.json or ~/.claude.json)"
                        + (" (only it)" if name == "uninstall" else ""))
+        p.add_argument("--codex", metavar="PATH", help="the codex executable that sets the "
+                       "hooks' trust (default: codex on PATH)")
         p.set_defaults(command=name)
 
 
@@ -76,17 +86,30 @@ def run_install(ctx: Context, args: argparse.Namespace) -> int:
         installer.check_interpreter(sys.executable, "claimgraph.mcp.server", "the MCP server")
         server = mcp_config.register(mcp_config.config_path(ctx.environ), sys.executable,
                                      dry_run=args.dry_run)
-    result = installer.install(hooks_file, dry_run=args.dry_run, coach=args.coach)
+    result = trusted(ctx, args, hooks_file, lambda: installer.install(
+        hooks_file, dry_run=args.dry_run, coach=args.coach, agent=args.agent))
     show(ctx, args, result, server)
     return 0
+
+
+def trusted(ctx: Context, args: argparse.Namespace, hooks_file: Path,
+            write: Any) -> dict[str, Any]:
+    """``write()``'s result; for Codex, with the trust of our hooks set around the write."""
+    if args.agent != "codex":
+        return write()
+    if args.dry_run:
+        return {**write(), "trust": {"status": "not-checked", "hooks": []}}
+    result, trust = codex_trust.sync(str(hooks_file), ctx.environ, write, args.codex)
+    return {**result, "trust": trust}
 
 
 def run_uninstall(ctx: Context, args: argparse.Namespace) -> int:
     every = not (args.coach or args.mcp)
     result = server = None
     if every or args.coach:
-        result = installer.uninstall(target(ctx, args), dry_run=args.dry_run,
-                                     coach_only=args.coach)
+        hooks_file = target(ctx, args)
+        result = trusted(ctx, args, hooks_file, lambda: installer.uninstall(
+            hooks_file, dry_run=args.dry_run, coach_only=args.coach, agent=args.agent))
     if every or args.mcp:
         path = mcp_config.config_path(ctx.environ)
         if args.mcp or path.exists():
@@ -96,11 +119,28 @@ def run_uninstall(ctx: Context, args: argparse.Namespace) -> int:
 
 
 def target(ctx: Context, args: argparse.Namespace) -> Path:
+    if args.agent != "claude-code":
+        return other_agent_target(ctx, args)
     scope = args.scope or ("project" if args.project_dir else "user")
     if args.project_dir and scope != "project":
         raise ClaimgraphError("usage", "--project-dir only applies to --scope project",
                               hint="drop --project-dir, or add --scope project")
     return installer.settings_path(ctx.environ, scope, args.project_dir, args.settings_file)
+
+
+def other_agent_target(ctx: Context, args: argparse.Namespace) -> Path:
+    """Codex and Gemini hooks go in the user's file: Gemini runs project-level hooks only in
+    a folder the user trusted, and both read the user's file in every project."""
+    for flag, given in (("--scope project", args.scope == "project"),
+                        ("--project-dir", args.project_dir), ("--coach", args.coach),
+                        ("--mcp", args.mcp)):
+        if given:
+            raise ClaimgraphError("usage", f"{flag} is for Claude Code only; {args.agent}'s "
+                                  "hooks are installed at user level",
+                                  hint=f"drop {flag}, or use --agent claude-code")
+    if args.settings_file:
+        return installer.settings_path(ctx.environ, "user", None, args.settings_file)
+    return agents.user_hooks_file(args.agent, ctx.environ)
 
 
 MESSAGES = {
@@ -161,6 +201,8 @@ def show_hooks(args: argparse.Namespace, result: dict[str, Any]) -> None:
     if result["dry_run"] and status in DRY_RUN_MESSAGES:
         emit(result["diff"].rstrip("\n"))
         emit("dry run, nothing written: " + DRY_RUN_MESSAGES[status].format(**fields))
+        if "trust" in result and status != "removed":
+            emit("  and would then trust them in Codex (through `codex app-server`)")
         return
     line = MESSAGES[status].format(**fields)
     emit(line)
@@ -170,6 +212,30 @@ def show_hooks(args: argparse.Namespace, result: dict[str, Any]) -> None:
         emit(f"  the file as it was before is saved in {result['backup']}")
     if result["status"] in ("installed", "updated"):
         emit(f"  undo with: claimgraph uninstall --agent {args.agent}" + undo_flags(args))
+    if "trust" in result and not result["dry_run"]:
+        show_trust(result["trust"], result["status"] in ("removed", "not-installed"))
+
+
+TRUST_HOWTO = ("Codex skips untrusted hooks without a word. To trust them: run `codex`, type "
+               "/hooks and trust the claimgraph hooks; or run `claimgraph install --agent "
+               "codex` again where `codex` is on PATH (or with --codex PATH)")
+
+
+def show_trust(trust: dict[str, Any], removing: bool) -> None:
+    """What Codex now says of our hooks' trust, and what to do when it is not given."""
+    if removing:
+        if trust.get("forgotten"):
+            emit(f"  removed their trust from Codex's config.toml "
+                 f"({len(trust['forgotten'])} entries)")
+        return
+    status = trust["status"]
+    if status == "trusted":
+        emit(f"  trusted in Codex (as its /hooks panel does): {len(trust['hooks'])} hooks "
+             "run from Codex's next session on")
+    elif status == "unknown":
+        emit(f"  NOT trusted yet: {trust['reason']}. {TRUST_HOWTO}")
+    else:
+        emit(f"  Codex reports them {status}. {TRUST_HOWTO}")
 
 
 def undo_flags(args: argparse.Namespace) -> str:

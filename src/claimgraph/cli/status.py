@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 from typing import Any
 
 from claimgraph import status
@@ -112,9 +113,20 @@ def _daemon_line(daemon: dict[str, Any]) -> str:
 
 def _hooks_line(hooks: dict[str, Any]) -> str:
     if hooks["installed"]:
-        return f"installed in {hooks['settings']}"
+        return f"installed in {hooks['settings']}" + _runs_line(hooks)
+    if not hooks["events"] and not hooks.get("agent_found", True):
+        return f"not installed (the agent is not used here: no {Path(hooks['settings']).parent})"
     found = ", ".join(hooks["events"]) or "none"
-    return f"not installed (found: {found}) in {hooks['settings']}"
+    return f"not installed (found: {found}) in {hooks['settings']}" + _runs_line(hooks)
+
+
+def _runs_line(hooks: dict[str, Any]) -> str:
+    """Whether the agent will run them: Codex's trust, Gemini's hooksConfig."""
+    trust = hooks.get("trust")
+    if trust:
+        return f"; trust: {trust['status']}" + (f" ({trust['reason']})" if trust.get("reason")
+                                                 and trust["status"] != "trusted" else "")
+    return "; DISABLED in hooksConfig" if hooks.get("disabled") else ""
 
 
 COMMANDS = {"status": run_status}

@@ -1,10 +1,14 @@
 """The sweep: find sessions that ended without a capture, and capture each in a child process.
 
 What counts as uncaptured: a Claude Code transcript (``$CLAUDE_CONFIG_DIR`` or ``~/.claude``,
-``projects/*/*.jsonl``) or a Codex rollout (``$CODEX_HOME`` or ``~/.codex``,
-``sessions/**/*.jsonl``) untouched for the idle time and larger than its session's high-water
-mark (``capture:<agent>:<session>``), and a spool file older than the spool age (its hook's own
-capture should have consumed it by then). The capture pass itself is idempotent and guarantees
+``projects/*/*.jsonl``), a Codex rollout (``$CODEX_HOME`` or ``~/.codex``,
+``sessions/**/*.jsonl``) or a Gemini session (``$GEMINI_CLI_HOME/.gemini`` or ``~/.gemini``,
+``tmp/*/chats/session-*.json[l]``; its subagents' files are read with it) untouched for the
+idle time and larger than its session's high-water mark (``capture:<agent>:<session>``, the
+session id as the agent's hooks name it: ``capture.session_ids``), and a spool file older than
+the spool age (its hook's own capture should have consumed it by then). Codex's default TUI
+fires SessionEnd only when its daemon unloads a session, so the sweep is what finally
+captures the end of a Codex session whose last Stop hook came before its last lines. The capture pass itself is idempotent and guarantees
 that racing captures of one session capture it once, so the sweep may be wrong in the safe
 direction (start a capture that finds nothing new) and needs no lock of its own.
 
@@ -31,9 +35,10 @@ import structlog
 
 from claimgraph.capture.failures import FailureLedger, is_due as is_retry_due, is_poisoned
 from claimgraph.capture.links import check_transcript_link
+from claimgraph.capture.session_ids import session_id_of
 from claimgraph.errors import ClaimgraphError
 from claimgraph.daemon import DaemonSettings
-from claimgraph.hooks.install import claude_config_dir
+from claimgraph.hooks.agents import claude_config_dir, codex_home, gemini_dir
 from claimgraph.llm import TEMP_PREFIX, kill_tree
 from claimgraph.private import open_private, private_dir
 from claimgraph.sidecar import Sidecars
@@ -59,14 +64,6 @@ class Candidate:
         return [*head, "--agent", str(self.agent), "--session", str(self.session), "--", self.path]
 
 
-def codex_home(environ: Mapping[str, str]) -> Path:
-    """``$CODEX_HOME``, else ``~/.codex``."""
-    explicit = environ.get("CODEX_HOME", "").strip()
-    if explicit:
-        return Path(os.path.expanduser(explicit))
-    return Path(environ.get("HOME") or os.path.expanduser("~")) / ".codex"
-
-
 def transcripts(environ: Mapping[str, str]) -> Iterator[tuple[Path, str]]:
     """Every agent transcript on this machine, with its agent; our own model calls left out."""
     for path in sorted((claude_config_dir(environ) / "projects").glob("*/*.jsonl")):
@@ -75,6 +72,11 @@ def transcripts(environ: Mapping[str, str]) -> Iterator[tuple[Path, str]]:
     for path in sorted((codex_home(environ) / "sessions").glob("**/*.jsonl")):
         if not _codex_cwd(path).startswith(TEMP_PREFIX):
             yield path, "codex"
+    chats = gemini_dir(environ) / "tmp"
+    for path in sorted([*chats.glob("*/chats/session-*.jsonl"),
+                        *chats.glob("*/chats/session-*.json")]):
+        if not path.parent.parent.name.startswith(TEMP_PREFIX):
+            yield path, "gemini"
 
 
 def _codex_cwd(path: Path) -> str:
@@ -132,12 +134,14 @@ def find_candidates(db: Path, environ: Mapping[str, str], settings: DaemonSettin
     marks = _MarkReader(db)
     try:
         for path, agent in sorted(transcripts(environ), key=_age):  # oldest session first
-            key = f"capture:{agent}:{path.stem}"
-            if str(path) in spooled or not is_due(path, marks.get(key), now,
-                                                  settings.idle_minutes * 60):
+            session = session_id_of(path, agent)
+            key = f"capture:{agent}:{session}"
+            # a Codex session swept before the ids were read from the files: keyed by name
+            mark = marks.get(key) or marks.get(f"capture:{agent}:{path.stem}")
+            if str(path) in spooled or not is_due(path, mark, now, settings.idle_minutes * 60):
                 continue
             if _retry_due(failures, key, now, str(path)) and _stays_inside(path, environ):
-                found.append(Candidate("transcript", str(path), agent, path.stem))
+                found.append(Candidate("transcript", str(path), agent, session))
     finally:
         marks.close()
     return found

@@ -17,7 +17,7 @@ from typing import Any, Mapping
 from claimgraph.sidecar import atomic_write_text
 
 UNIT_NAME = "claimgraph.service"
-PASSED_ENV = ("CLAUDE_CONFIG_DIR", "CODEX_HOME")
+PASSED_ENV = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME")
 _TEMPLATE = """\
 [Unit]
 Description=claimgraph memory daemon (backstop capture sweep, curation, log rotation)

@@ -6,8 +6,11 @@ context (anything else there would become context too), exit 0 always — our fa
 be written (never stdout) — and no waiting on anything we start. Standard library only (session-start with a
 store also reads it); see ``claimgraph.hooks``.
 
-Events: ``session-end`` (Claude Code, Gemini CLI) and ``stop`` (Codex CLI has no SessionEnd)
-spool and capture; ``session-start`` prints memory's compiled context as the agent's JSON
+Events: ``session-end`` (all three agents) and ``stop`` (Codex CLI: its default TUI fires
+SessionEnd only when its daemon unloads the session, so every turn's end captures too) spool
+and capture; a payload repeating one whose capture is still pending -- the same payload, the
+transcript unchanged since, the spool file younger than ``PENDING_S`` (Gemini CLI fires
+SessionEnd three times on an interactive exit) -- starts nothing; ``session-start`` prints memory's compiled context as the agent's JSON
 (``hooks.session_start``), or nothing; ``user-prompt-submit`` prints the coach's briefing for
 the prompt (``hooks.coach``), or nothing. Sessions run by our own model extractor carry
 ``CLAIMGRAPH_INTERNAL=1`` and are ignored, so memory never captures its own prompts.
@@ -30,6 +33,8 @@ if TYPE_CHECKING:
 STDIN_LIMIT = 1 << 20  # bytes kept; the rest is read and dropped so the agent's write succeeds
 STDIN_DEADLINE_S = 0.5  # an agent that never closes stdin costs us this much, not the budget
 CAPTURING_EVENTS = ("session-end", "stop")
+#: A pending capture older than this is presumed dead, and a repeated payload starts another.
+PENDING_S = 30.0
 EVENTS = (*CAPTURING_EVENTS, "session-start", "user-prompt-submit")
 DEFAULT_AGENT = "claude-code"
 USAGE = ("usage: python -m claimgraph.hooks {session-end|session-start|stop|user-prompt-submit}"
@@ -129,6 +134,11 @@ def capture(event: str, agent: str, raw: bytes, total: int, timed_out: bool,
                   reason=trouble, transcript=record["transcript_path"])
         if permanent:
             return
+    record["transcript_stat"] = _stat_of(record["transcript_path"])
+    if record["transcript_stat"] and spool.pending_duplicate(db, record, PENDING_S):
+        log.write("info", "hook.duplicate", reason="a capture of this session is pending and "
+                  "the transcript has not changed since its payload: nothing to start")
+        return
     try:
         spool_path: str | None = spool.write_spool(db, record)
     except OSError as error:
@@ -178,6 +188,15 @@ def transcript_problem(path: str | None) -> tuple[str | None, bool]:
     if b"\0" in head:
         return "transcript_path looks binary (NUL bytes in its first 4 KiB)", False
     return None, False
+
+
+def _stat_of(path: object) -> list[int] | None:
+    """[size, mtime_ns] of the transcript: a payload's identity beside its session."""
+    try:
+        info = os.stat(str(path))
+    except (OSError, ValueError):
+        return None
+    return [info.st_size, info.st_mtime_ns]
 
 
 def _ensure_std_fds() -> None:

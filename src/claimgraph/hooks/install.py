@@ -1,4 +1,5 @@
-"""Registering the hooks in Claude Code's settings, and removing them again.
+"""Registering the hooks in an agent's settings (Claude Code, Codex CLI, Gemini CLI), and
+removing them again; what differs between the agents is in ``agents``.
 
 Our entries are recognised by a marker inside their command (``# claimgraph-hook:v1``, a shell
 comment), never by their path or position: the current marker and every prior one, so an old
@@ -15,41 +16,41 @@ from __future__ import annotations
 
 import copy
 import os
-import shlex
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.hooks import settings_file
+from claimgraph.hooks.agents import (  # noqa: F401 - claude_config_dir is part of this API
+    AGENTS, BY_NAME, CLAUDE_CODE, MARKER, claude_config_dir)
 from claimgraph.hooks.settings_file import SettingsFile
 
-MARKER = "claimgraph-hook:v1"
 #: Markers of earlier releases' entries; ours too, replaced in place on the next install.
 PRIOR_MARKERS: tuple[str, ...] = ()
 #: Claude Code's hook event -> our hook's event argument.
-EVENTS = {"SessionEnd": "session-end", "SessionStart": "session-start"}
-#: The coach (``install --coach``): runs before each prompt reaches the model.
+EVENTS = dict(CLAUDE_CODE.events)
+#: The coach (``install --coach``, Claude Code only): runs before each prompt reaches the model.
 COACH_EVENTS = {"UserPromptSubmit": "user-prompt-submit"}
 TIMEOUT_S = 10  # Claude Code reads hook timeouts in seconds
 #: The prompt waits for the coach; it answers in well under a second or says nothing.
 COACH_TIMEOUT_S = 5
-AGENTS = ("claude-code",)
 SCOPES = ("user", "project")
 
 
-def hook_command(python: str, event: str) -> str:
-    return f"{shlex.quote(python)} -m claimgraph.hooks {event} # {MARKER}"
+def hook_command(python: str, event: str, agent: str = "claude-code") -> str:
+    return BY_NAME[agent].command(python, event)
 
 
-def our_handlers(python: str, coach: bool = False) -> dict[str, dict[str, Any]]:
-    """The handler we want under each event (and the coach's, when asked for)."""
-    wanted = {name: {"type": "command", "command": hook_command(python, event),
-                     "timeout": TIMEOUT_S} for name, event in EVENTS.items()}
+def our_handlers(python: str, coach: bool = False,
+                 agent: str = "claude-code") -> dict[str, dict[str, Any]]:
+    """The handler we want under each of the agent's events (and the coach's, if asked)."""
+    spec = BY_NAME[agent]
+    wanted = {name: spec.handler(python, name, event) for name, event in spec.events.items()}
     if coach:
-        wanted.update({name: {"type": "command", "command": hook_command(python, event),
-                              "timeout": COACH_TIMEOUT_S} for name, event in COACH_EVENTS.items()})
+        wanted.update({name: spec.handler(python, name, event, COACH_TIMEOUT_S)
+                       for name, event in COACH_EVENTS.items()})
     return wanted
 
 
@@ -59,10 +60,13 @@ def is_ours(handler: Any) -> bool:
 
 
 def with_our_hooks(settings: Mapping[str, Any], wanted: Mapping[str, dict[str, Any]],
-                   path: Path) -> dict[str, Any]:
+                   path: Path, group: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+                   ) -> dict[str, Any]:
     """``settings`` with exactly one handler of ours per event: an existing one is replaced in
     place (an upgrade keeps its position), extra ones are dropped, a missing one is appended in
-    a group of its own. Refuses a ``hooks`` that is not an object, or an event not a list."""
+    a group of its own (``group`` makes it: the agent's shape). Refuses a ``hooks`` that is not
+    an object, or an event not a list."""
+    group = group or CLAUDE_CODE.group
     new = copy.deepcopy(dict(settings))
     hooks = new.setdefault("hooks", {})
     if not isinstance(hooks, dict):
@@ -72,7 +76,7 @@ def with_our_hooks(settings: Mapping[str, Any], wanted: Mapping[str, dict[str, A
         if not isinstance(groups, list):
             raise settings_file.refusal(path, f'"hooks.{event}" is not a list')
         groups, placed = _strip_ours(groups, handler)
-        hooks[event] = groups if placed else [*groups, {"matcher": "", "hooks": [handler]}]
+        hooks[event] = groups if placed else [*groups, group(handler)]
     return new
 
 
@@ -146,24 +150,16 @@ def settings_path(environ: Mapping[str, str], scope: str, project_dir: str | Non
     return claude_config_dir(environ) / "settings.json"
 
 
-def claude_config_dir(environ: Mapping[str, str]) -> Path:
-    """``$CLAUDE_CONFIG_DIR``, else ``~/.claude``."""
-    explicit = environ.get("CLAUDE_CONFIG_DIR", "").strip()
-    if explicit:
-        return Path(os.path.expanduser(explicit))
-    return Path(environ.get("HOME") or os.path.expanduser("~")) / ".claude"
-
-
 def install(path: Path, python: str | None = None, dry_run: bool = False,
-            coach: bool = False) -> dict[str, Any]:
-    """Register our hooks in ``path`` (the coach's too with ``coach``; one installed before is
-    kept either way); ``status`` is installed, updated or already-installed."""
+            coach: bool = False, agent: str = "claude-code") -> dict[str, Any]:
+    """Register the agent's hooks in ``path`` (the coach's too with ``coach``; one installed
+    before is kept either way); ``status`` is installed, updated or already-installed."""
     python = python or sys.executable
     check_interpreter(python)
     current = settings_file.read(path)
     had_ours = any(is_ours(h) for h in _all_handlers(current.data))
-    wanted = our_handlers(python, coach)
-    planned = with_our_hooks(current.data, wanted, path)
+    wanted = our_handlers(python, coach, agent)
+    planned = with_our_hooks(current.data, wanted, path, BY_NAME[agent].group)
     if planned == current.data:
         status = "already-installed"
     else:
@@ -191,14 +187,16 @@ def check_interpreter(python: str, module: str = "claimgraph.hooks.entry",
             "install with it", python=python)
 
 
-def uninstall(path: Path, dry_run: bool = False, coach_only: bool = False) -> dict[str, Any]:
+def uninstall(path: Path, dry_run: bool = False, coach_only: bool = False,
+              agent: str = "claude-code") -> dict[str, Any]:
     """Remove our hooks from ``path`` (only the coach's with ``coach_only``); ``status`` is
     removed or not-installed."""
     current = settings_file.read(path)
     events = list(COACH_EVENTS) if coach_only else None
     planned = without_our_hooks(current.data, events)
     status = "not-installed" if planned == current.data else "removed"
-    return _apply(current, planned, status, dry_run, events or [*EVENTS, *COACH_EVENTS])
+    named = [*BY_NAME[agent].events, *(COACH_EVENTS if agent == "claude-code" else ())]
+    return _apply(current, planned, status, dry_run, events or named)
 
 
 def _apply(current: SettingsFile, planned: dict[str, Any], status: str, dry_run: bool,

@@ -8,7 +8,9 @@ test keeps the two in step.
 
 A spool file ``<db>.spool/<agent>-<session>.json`` holds only the fields the capture pass needs
 (never the payload's free text, such as a Stop hook's last assistant message, which may hold
-secrets). Two hooks of one session write the same name on purpose: the latest payload wins,
+secrets), and the transcript's size and mtime as the hook saw it (``transcript_stat``: a
+repeated payload with the transcript unchanged needs no second capture). Two hooks of one
+session write the same name on purpose: the latest payload wins,
 atomically, and the capture pass's high-water mark makes a second run capture nothing twice.
 """
 
@@ -131,6 +133,22 @@ def write_spool(db: str, record: Mapping[str, object]) -> str:
         _remove_quietly(temp)
         raise
     return path
+
+
+def pending_duplicate(db: str, record: Mapping[str, object], max_age_s: float) -> bool:
+    """Whether the session's spool file is younger than ``max_age_s`` and holds this very
+    payload (every field but the time it arrived), the transcript in the same state: its
+    capture, still to come, will read everything this payload could give it."""
+    path = os.path.join(db + ".spool", spool_name(record["agent"], record["session_id"]))
+    try:
+        if time.time() - os.stat(path).st_mtime > max_age_s:
+            return False
+        with open(path, "rb") as handle:
+            pending = json.loads(handle.read(65536))
+    except (OSError, ValueError):
+        return False
+    return isinstance(pending, dict) and all(
+        pending.get(key) == record.get(key) for key in (*FIELDS, "agent", "transcript_stat"))
 
 
 def open_log(db: str) -> int | None:

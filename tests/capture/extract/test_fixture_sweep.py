@@ -54,7 +54,7 @@ def _root(transcript: Transcript) -> str | None:
 
 
 def test_every_fixture_is_swept():
-    assert len(FIXTURES) == 14
+    assert len(FIXTURES) == 17
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=_name)

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 import claimgraph.capture.readers as readers
-from claimgraph.capture.readers import claude_code, detect_format, gemini, read_transcript
+from claimgraph.capture.readers import (
+    claude_code, detect_format, gemini_document, read_transcript)
 from claimgraph.errors import ClaimgraphError
 
 from .reader_helpers import CLAUDE
@@ -162,10 +163,11 @@ def test_json_of_no_known_agent_is_refused_rather_than_misread(tmp_path: Path):
 
 def test_a_gemini_document_over_the_bound_is_refused(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(gemini, "MAX_DOCUMENT_BYTES", 100)
-    path = tmp_path / "session.json"
+    monkeypatch.setattr(gemini_document, "MAX_DOCUMENT_BYTES", 100)
+    path = tmp_path / "session.json"  # pretty-printed, as the CLI wrote its documents
     path.write_text(json.dumps({"sessionId": "s", "messages": [{"type": "user",
-                                                                "content": "x" * 200}]}))
+                                                                "content": "x" * 200}]},
+                               indent=2))
     _refused(path, "transcript-too-large")
 
 

@@ -97,3 +97,88 @@ def test_a_message_really_sent_twice_is_kept_twice(tmp_path: Path):
     path = tmp_path / "rollout.jsonl"
     path.write_text("\n".join([item, echo, item, echo]) + "\n")
     assert [e.line for e in codex.read(str(path)).events] == [1, 3]
+
+
+# --- Codex CLI 0.171.0 rollouts (real, `codex exec` against a fake model; SOURCES.md) --------
+
+EXEC = CODEX / "rollout-2026-12-02T18-07-40-01a237f0-d880-7b31-b2ae-bfc68198b19b.jsonl"
+PATCH = CODEX / "rollout-2026-12-02T18-24-35-01a23800-5504-7d01-b935-a3d7c9b1de33.jsonl"
+# Read by eye from the 19 lines of each: one prompt (response_item line 8, echoed by an
+# item_completed UserMessage on line 9), one call (exec_command, or apply_patch as a
+# custom_tool_call), its output, one assistant message (line 16, echoed on line 15 BEFORE
+# it), two developer messages and the <environment_context> block (meta). world_state,
+# token_usage_record, token_count, task_started/complete, thread_settings_applied: noise.
+
+
+@pytest.mark.parametrize("path", [EXEC, PATCH], ids=["exec", "apply_patch"])
+def test_a_0_171_rollout_yields_each_visible_message_once(path: Path):
+    transcript = read_transcript(path)
+    assert transcript.agent == "codex"
+    assert tally(list(transcript.events)) == dict(prompts=1, tool_calls=1, tool_errors=0,
+                                                  assistant=1)
+    assert transcript.counts["duplicates"] == 2 and transcript.counts.get("skipped_unknown", 0) == 0
+    assert [(e.kind, e.line) for e in transcript.events if not e.derived] == [
+        ("prompt", 8), ("tool_call", 10), ("tool_result", 13), ("assistant", 16)]
+    assert transcript.session.agent_version == "0.171.0"
+    assert transcript.session.cwd == "/tmp/agents/proj-codex"
+
+
+def test_the_exec_command_output_gives_its_exit_code_from_the_process_line():
+    events = read_transcript(EXEC).events
+    call = next(e for e in events if e.kind == "tool_call")
+    assert call.tool_name == "exec_command" and "notes.txt" in call.tool_input["cmd"]
+    result = next(e for e in events if e.kind == "tool_result")
+    assert result.extras["exit_code"] == 0 and not result.is_error
+
+
+def test_apply_patch_arrives_as_the_custom_tool_s_raw_patch_text():
+    call = next(e for e in read_transcript(PATCH).events if e.kind == "tool_call")
+    assert call.tool_name == "apply_patch"
+    assert call.tool_input["raw"].startswith("*** Begin Patch\n*** Add File: notes.txt")
+
+
+def _v171(kind: str, payload: dict, ordinal: int) -> str:
+    return json.dumps({"timestamp": "2026-12-02T18:07:40.8Z", "ordinal": ordinal, "type": kind,
+                       "payload": payload, "metadata": {"history_sequence": ordinal}})
+
+
+def _exec_lines(output: str, exit_code: int) -> tuple[str, str]:
+    done = _v171("event_msg", {"type": "item_completed", "item": {
+        "type": "CommandExecution", "id": "call_9", "exit_code": exit_code,
+        "status": "completed"}}, 3)
+    out = _v171("response_item", {"type": "function_call_output", "call_id": "call_9",
+                                  "output": output}, 4)
+    return done, out
+
+
+@pytest.mark.parametrize("completed_first", [True, False], ids=["event-first", "output-first"])
+def test_a_command_s_failure_is_known_from_its_completed_event_in_either_order(
+        tmp_path: Path, completed_first: bool):
+    call = _v171("response_item", {"type": "function_call", "name": "exec_command",
+                                   "call_id": "call_9", "arguments": '{"cmd": "make"}'}, 2)
+    done, out = _exec_lines("Chunk ID: 1\nOutput:\nmake: *** no rule\n", 2)
+    path = tmp_path / "rollout.jsonl"
+    ordered = [done, out] if completed_first else [out, done]
+    path.write_text("\n".join([_v171("session_meta", {"id": "s", "cwd": "/p"}, 0), call,
+                               *ordered]) + "\n")
+    [result] = [e for e in codex.read(str(path)).events if e.kind == "tool_result"]
+    assert result.is_error and result.extras["exit_code"] == 2
+
+
+def test_an_exit_line_in_the_command_s_own_output_is_not_the_exit_code(tmp_path: Path):
+    output = "Chunk ID: 1\nWall time: 0\nOriginal token count: 9\nOutput:\n" + "\n" * 3 \
+             + "Exit code: 7\n"
+    path = tmp_path / "rollout.jsonl"
+    path.write_text(_v171("response_item", {"type": "function_call_output", "call_id": "c",
+                                            "output": output}, 1) + "\n")
+    [result] = codex.read(str(path)).events
+    assert "exit_code" not in result.extras and not result.is_error
+
+
+def test_our_context_as_a_developer_message_is_harness_meta(tmp_path: Path):
+    block = "<claimgraph-context>\n- uses make\n</claimgraph-context>"
+    path = tmp_path / "rollout.jsonl"
+    path.write_text(_v171("response_item", {"type": "message", "role": "developer", "content": [
+        {"type": "input_text", "text": block}]}, 1) + "\n")
+    [event] = codex.read(str(path)).events
+    assert event.kind == "meta" and event.derived

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from claimgraph.capture.readers import gemini, read_transcript
+from claimgraph.capture.readers import gemini_document, read_transcript
 
 from .reader_helpers import GEMINI, tally
 
@@ -60,9 +60,9 @@ def test_a_document_cut_off_mid_write_keeps_every_complete_message(tmp_path: Pat
     text = SESSION.read_text()
     path = tmp_path / SESSION.name
     path.write_text(text[: len(text) // 2])
-    transcript = gemini.read(str(path))
+    transcript = gemini_document.read(str(path))
     assert transcript.events
     assert transcript.counts["incomplete"] == 1
     assert transcript.end_offset < path.stat().st_size
-    again = gemini.read(str(path), start_offset=transcript.end_offset)
+    again = gemini_document.read(str(path), start_offset=transcript.end_offset)
     assert again.events == ()

@@ -38,7 +38,10 @@ MAX_JSON_DEPTH = 100
 #: A run of this many zero bytes is what a crash leaves (a block the file system zero-filled).
 ZERO_RUN = 8
 _CHUNK = 1024 * 1024
-_CODEX_TYPES = {"session_meta", "response_item", "event_msg", "turn_context", "compacted"}
+_CODEX_TYPES = {"session_meta", "response_item", "event_msg", "turn_context", "compacted",
+                "world_state", "token_usage_record"}
+#: Gemini CLI 0.61 sessions are JSONL: a metadata line, then messages and these updates.
+_GEMINI_KEYS = {"projectHash", "$set", "$rewindTo"}
 _CLAUDE_KEYS = {"parentUuid", "sessionId", "uuid", "isSidechain", "leafUuid"}
 _CLAUDE_TYPES = {"user", "assistant", "system", "progress", "file-history-snapshot",
                  "queue-operation", "summary", "attachment"}
@@ -196,8 +199,11 @@ def _line_number_at(handle: BinaryIO, offset: int, source_file: str) -> int:
 
 
 def read_jsonl(path: str, builder: TranscriptBuilder, start_offset: int,
-               on_record: Callable[[int, dict[str, Any]], None]) -> tuple[int, int]:
+               on_record: Callable[[int, dict[str, Any]], None],
+               stop_at: int | None = None) -> tuple[int, int]:
     """Stream a JSON-lines file into ``on_record``; bad lines become warnings, never errors.
+    With ``stop_at``, reading stops after the line that reaches that offset (a reader that
+    replays a file's head to know its state there, as the Gemini reader does).
 
     Returns ``(end_offset, last_line)`` of the complete lines consumed."""
     with open_transcript(path) as handle:
@@ -206,6 +212,8 @@ def read_jsonl(path: str, builder: TranscriptBuilder, start_offset: int,
             record = _parse_line(text, path, number, builder)
             if record is not None:
                 guarded(builder, path, number, on_record, number, record)
+            if stop_at is not None and stream.end_offset >= stop_at:
+                break
         return stream.end_offset, stream.line
 
 
@@ -288,7 +296,7 @@ def _agent_of_line(raw: bytes) -> str | None:
         return None
     if record.get("type") in _CODEX_TYPES and "payload" in record:
         return "codex"
-    if isinstance(record.get("messages"), list):
+    if isinstance(record.get("messages"), list) or _GEMINI_KEYS & record.keys():
         return "gemini"
     if _CLAUDE_KEYS & record.keys() or record.get("type") in _CLAUDE_TYPES:
         return "claude-code"

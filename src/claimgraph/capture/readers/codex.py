@@ -1,21 +1,30 @@
 """OpenAI Codex CLI rollouts (``rollout-<ts>-<uuid>.jsonl``) as normalized events.
 
-Lines are ``{timestamp, type, payload}``. ``session_meta`` gives the session (id, cwd,
-cli_version, git branch and repository); ``turn_context`` updates the cwd. ``response_item``
-carries the conversation: ``message`` (user/assistant), ``function_call`` and
-``function_call_output`` (whose output is a JSON string with ``metadata.exit_code``: a
-non-zero code is a tool error; a plain "execution error: …" output means the command never
-ran, also an error), ``custom_tool_call``/``local_shell_call`` likewise;
-``reasoning`` is thinking, dropped. ``compacted`` is a context summary.
+Lines are ``{timestamp, type, payload}`` (0.169+ add ``ordinal`` and ``metadata``, which say
+nothing a capture needs). ``session_meta`` gives the session (id, cwd, cli_version, git branch
+and repository); ``turn_context`` updates the cwd. ``response_item`` carries the conversation:
+``message`` (user/assistant), ``function_call`` and ``function_call_output``, and
+``custom_tool_call`` (0.171's ``apply_patch``, whose input is the patch text) with its
+``custom_tool_call_output``; ``local_shell_call`` likewise; ``reasoning`` is thinking, dropped.
+``compacted`` is a context summary. ``world_state`` (the harness's instructions and tools),
+``token_usage_record`` and the bookkeeping ``event_msg`` subtypes (task_started,
+thread_settings_applied, token_count, task_complete) are counted as noise.
 
-Deduplication: every visible message is written twice, as a ``response_item`` and as an
-``event_msg`` (user_message/agent_message), in either order (the assistant's echo comes
-first). Echoes are paired with items by (role, text) -- each item cancels one echo, so a
-message the user really sends twice is kept twice -- and the ``response_item`` is the one
-kept. An echo that never meets its item (a version that only writes event_msg) is kept.
+Exit codes, in every shape seen: a JSON output with ``metadata.exit_code`` (0.40), a plain
+text output whose header says ``Exit code: N`` (apply_patch) or ``Process exited with code N``
+(0.171's exec_command), and the ``item_completed`` CommandExecution event's ``exit_code``
+(0.171, written just before the output). A non-zero code is a tool error; a plain
+"execution error: …" output means the command never ran, also an error.
+
+Deduplication: a visible message is written twice, as a ``response_item`` and as an echo
+(``event_msg`` user_message/agent_message up to 0.4x, ``item_completed`` UserMessage /
+AgentMessage in 0.171), in either order. Echoes are paired with items by (role, text) -- each
+item cancels one echo, so a message the user really sends twice is kept twice -- and the
+``response_item`` is the one kept. An echo that never meets its item is kept.
 
 User text that is the harness's, not the person's (``<environment_context>``,
-``<user_instructions>``, developer/system roles), becomes a derived ``meta`` event.
+``<user_instructions>``, developer/system roles -- our own SessionStart context arrives as a
+developer message), becomes a derived ``meta`` event.
 """
 
 from __future__ import annotations
@@ -32,8 +41,12 @@ from claimgraph.capture.readers import MAX_LINE_BYTES, open_transcript, read_jso
 AGENT = "codex"
 INJECTED_PREFIXES = ("<environment_context>", "<user_instructions>", "# AGENTS.md instructions",
                      "<turn_aborted>", "<user_shell_command>")
-_ECHO_ROLES = {"user_message": "user", "agent_message": "assistant"}
-_EXIT_LINE = re.compile(r"^Exit code: (\d+)")
+_ECHO_ROLES = {"user_message": "user", "agent_message": "assistant",
+               "UserMessage": "user", "AgentMessage": "assistant"}
+#: The exit line of a plain-text output, within its short header (not in the command's output).
+_EXIT_LINE = re.compile(r"^(?:Exit code:|Process exited with code) (-?\d+)(?=\s|$)", re.MULTILINE)
+_HEADER_CHARS = 400
+NOISE_TYPES = frozenset({"world_state", "token_usage_record"})
 
 
 def read(path: str, start_offset: int = 0) -> Transcript:
@@ -50,6 +63,8 @@ class _RolloutReader:
         self.envelope: dict[str, Any] = {}
         self.waiting_echoes: dict[tuple[str, str], list[Event]] = defaultdict(list)
         self.unechoed_items: Counter[tuple[str, str]] = Counter()
+        self.exit_codes: dict[str, int] = {}  # call id -> code, from item_completed
+        self.results: dict[str, int] = {}  # call id -> index of its tool_result event
 
     def on_record(self, line: int, record: dict[str, Any]) -> None:
         kind = text_or_none(record.get("type")) or ""
@@ -64,7 +79,7 @@ class _RolloutReader:
         if handler:
             handler(line, stamp, payload)
         else:
-            self.builder.counts["skipped_unknown"] += 1
+            self.builder.counts["skipped_noise" if kind in NOISE_TYPES else "skipped_unknown"] += 1
 
     def on_header(self, header: Any) -> None:
         """A read from an offset still needs the session: it lives on the first line."""
@@ -108,7 +123,10 @@ class _RolloutReader:
                 "tool_call", line, stamp, call_id=text_or_none(payload.get("call_id")),
                 tool_name=_tool_name(payload), tool_input=_tool_input(payload)))
         elif kind in ("function_call_output", "custom_tool_call_output"):
-            self.builder.add(self.tool_result(line, stamp, payload))
+            index = self.builder.add(self.tool_result(line, stamp, payload))
+            call_id = self.builder.events[index].call_id
+            if call_id:
+                self.results[call_id] = index
         else:
             self.builder.counts["skipped_noise"] += 1
 
@@ -128,8 +146,33 @@ class _RolloutReader:
         self.builder.add(self.message_event(role, text, line, stamp))
 
     def on_event_msg(self, line: int, stamp: int | None, payload: dict[str, Any]) -> None:
-        role = _ECHO_ROLES.get(text_or_none(payload.get("type")) or "")
-        text = payload.get("message")
+        kind = text_or_none(payload.get("type")) or ""
+        if kind == "item_completed" and isinstance(payload.get("item"), dict):
+            self.on_item_completed(line, stamp, payload["item"])
+            return
+        self.on_echo(line, stamp, _ECHO_ROLES.get(kind), payload.get("message"))
+
+    def on_item_completed(self, line: int, stamp: int | None, item: dict[str, Any]) -> None:
+        """0.171's item events: messages are echoes; a command's exit code completes its
+        output (whichever of the two is written first)."""
+        kind = text_or_none(item.get("type")) or ""
+        if kind in _ECHO_ROLES:
+            self.on_echo(line, stamp, _ECHO_ROLES[kind], _item_text(item.get("content")))
+            return
+        self.builder.counts["skipped_noise"] += 1
+        call_id, code = text_or_none(item.get("id")), item.get("exit_code")
+        if kind != "CommandExecution" or not call_id or not isinstance(code, int) \
+                or isinstance(code, bool):
+            return
+        index = self.results.get(call_id)
+        if index is None:
+            self.exit_codes[call_id] = code
+        elif "exit_code" not in self.builder.events[index].extras:
+            result = self.builder.events[index]
+            self.builder.amend(index, is_error=result.is_error or code != 0,
+                               extras={**result.extras, "exit_code": code})
+
+    def on_echo(self, line: int, stamp: int | None, role: str | None, text: Any) -> None:
         if role is None or not isinstance(text, str) or not text.strip():
             self.builder.counts["skipped_noise"] += 1
             return
@@ -153,10 +196,13 @@ class _RolloutReader:
 
     def tool_result(self, line: int, stamp: int | None, payload: dict[str, Any]) -> Event:
         text, extras = _parse_output(payload.get("output"))
+        call_id = text_or_none(payload.get("call_id"))
+        if "exit_code" not in extras and call_id in self.exit_codes:
+            extras["exit_code"] = self.exit_codes.pop(call_id)
         code = extras.get("exit_code")
         failed = (isinstance(code, int) and code != 0) or extras.get("success") is False
-        return self.event("tool_result", line, stamp, call_id=text_or_none(payload.get("call_id")),
-                          text=text, is_error=failed, extras=extras)
+        return self.event("tool_result", line, stamp, call_id=call_id, text=text,
+                          is_error=failed, extras=extras)
 
     def finish(self, end_offset: int, end_line: int) -> Transcript:
         """Echoes that never met their item are real messages: put them back in line order."""
@@ -203,7 +249,9 @@ def _parse_output(output: Any) -> tuple[str, dict[str, Any]]:
             parsed = None
     if not isinstance(parsed, dict) or not {"output", "metadata"} & parsed.keys():
         text = output if isinstance(output, str) else ""
-        match = _EXIT_LINE.match(text)
+        match = _EXIT_LINE.search(text, 0, _HEADER_CHARS)
+        if match and text[:match.start()].count("\n") > 3:
+            match = None  # a line of the command's own output, not the header's
         if text.startswith("execution error:"):
             return text, {"success": False}
         return text, ({"exit_code": int(match[1])} if match else {})
@@ -212,3 +260,11 @@ def _parse_output(output: Any) -> tuple[str, dict[str, Any]]:
     if isinstance(parsed.get("success"), bool):
         extras["success"] = parsed["success"]
     return text_or_none(parsed.get("output")) or "", extras
+
+
+def _item_text(content: Any) -> str | None:
+    """An item_completed message's text: ``[{type: text|Text, text}]`` joined."""
+    if not isinstance(content, list):
+        return None
+    return "\n".join(part["text"] for part in content
+                     if isinstance(part, dict) and isinstance(part.get("text"), str))
