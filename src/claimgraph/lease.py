@@ -20,13 +20,16 @@ import socket
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
-
-import psutil
-from filelock import FileLock, Timeout
+from typing import TYPE_CHECKING, Any, Callable
 
 from claimgraph.errors import ClaimgraphError, is_write_refusal, write_refused
 from claimgraph.private import FILE_MODE, open_private, private_dir
+
+if TYPE_CHECKING:
+    from filelock import FileLock
+
+# psutil and filelock are imported where they are used: ``claimgraph status`` reads lease files
+# through this module, and a read command should not pay for either library's import.
 
 DEFAULT_TTL_MS = 30_000
 DEFAULT_WAIT_MS = 5_000
@@ -93,6 +96,7 @@ def _death_reason(holder: dict[str, Any]) -> str | None:
     pid = holder.get("pid")
     if holder.get("host") != HOST or not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0:
         return None
+    import psutil
     try:
         process = psutil.Process(pid)
         if process.status() == psutil.STATUS_ZOMBIE:
@@ -129,6 +133,7 @@ def describe_holder(holder: dict[str, Any], now: int) -> str:
 
 
 def _own_process_start() -> float:
+    import psutil
     return psutil.Process(os.getpid()).create_time()
 
 
@@ -177,6 +182,7 @@ class Lease:
 
     def _attempt(self) -> dict[str, Any] | None:
         """One atomic read-check-write: None when the lease is now ours, else the holder in the way."""
+        from filelock import Timeout
         try:
             with self._guard():
                 now = self.clock()
@@ -198,6 +204,7 @@ class Lease:
 
     def _guard(self) -> FileLock:
         """The flock held only for the few milliseconds of one read-check-write."""
+        from filelock import FileLock
         private_dir(self.path.parent)
         return FileLock(f"{self.path}.guard", timeout=GUARD_TIMEOUT_S, mode=FILE_MODE)
 
@@ -214,6 +221,7 @@ class Lease:
 
     def renew(self) -> bool:
         """Push expiry one TTL ahead, but only while the file still holds our unexpired token."""
+        from filelock import Timeout
         try:
             with self._guard():
                 now = self.clock()
@@ -263,6 +271,7 @@ class Lease:
         if not self.held:
             return
         self.held = False
+        from filelock import Timeout
         try:
             with self._guard():
                 holder = read_holder(self.path)

@@ -61,8 +61,8 @@ def run_search(ctx: Context, args: argparse.Namespace) -> int:
         raise ClaimgraphError("invalid-limit", f"--limit {args.limit} is negative",
                               hint="give 0 for all, or a positive number")
     scopes = None if args.all_projects else ctx.read_scopes()
-    result = reads.search(ctx.shell(), " ".join(args.query), scopes)
-    found = result["facts"][:args.limit] if args.limit else result["facts"]
+    result = reads.search(ctx.shell(), " ".join(args.query), scopes, limit=args.limit or None)
+    found = result["facts"]
     log_surfaced(ctx, "search", [f["id"] for f in found])
     if ctx.json:
         emit_json({"query": result["query"], "scopes": scopes,
@@ -75,8 +75,8 @@ def run_search(ctx: Context, args: argparse.Namespace) -> int:
         emit(f"nothing found for {show_name(result['query'])} {where}")
     for fact in found:
         emit(f"{fact_line(fact)}  [{fact.get('scope')}]")
-    if len(result["facts"]) > len(found):
-        emit(f"… {len(result['facts']) - len(found)} more (raise --limit)")
+    if result["total"] > len(found):
+        emit(f"… {result['total'] - len(found)} more (raise --limit)")
     return 0
 
 
