@@ -14,17 +14,18 @@ from __future__ import annotations
 
 import argparse
 import os
-import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
 from claimgraph.cli.scope import USER_SCOPE, current_project
 from claimgraph.config import Settings, load_settings
-from claimgraph.core.shell import Shell
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logsetup import configure_console_on_first_use
-from claimgraph.project import Project
+
+if TYPE_CHECKING:
+    from claimgraph.core.shell import Shell
+    from claimgraph.project import Project
 
 OWNER = "claimgraph-cli"
 #: A command-line tool stays quiet unless asked: the log level setting's default is for daemons.
@@ -84,6 +85,7 @@ class Context:
         return self._shell
 
     def _open(self, read_only: bool) -> Shell:
+        from claimgraph.core.shell import Shell
         from claimgraph.store.open import open_store
         store = open_store(self.db_path, create=not read_only, read_only=read_only)
         self._read_only = read_only
@@ -111,11 +113,19 @@ class Context:
 
     def crash_path(self) -> Path:
         """Where an unexpected error's traceback goes: beside the store when we know where it is."""
+        import tempfile
+
         from claimgraph.sidecar import Sidecars
         try:
             return Sidecars(self.db_path).crash_log
         except ClaimgraphError:
             return Path(tempfile.gettempdir()) / "claimgraph.crash.log"
+
+
+def log_surfaced(ctx: Context, verb: str, fact_ids: Iterable[str]) -> None:
+    """Record what a read showed, for ``outcome``; a read that answered is not failed by it."""
+    from claimgraph import retrievals
+    retrievals.log_read(ctx.db_path, verb, fact_ids, ctx.shell().now())
 
 
 def describe(settings: Settings) -> list[dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""``claimgraph``: the parser, the dispatch table and the error boundary.
+"""``claimgraph``: the dispatch table and the error boundary (the parser is ``cli.parser``).
 
 Commands live one group per module; each module adds its parsers and exports ``COMMANDS``, a
 table from command name to ``handler(ctx, args) -> int``. This module owns the exit codes:
@@ -8,19 +8,23 @@ unexpected exception is a bug: one line on stderr, the traceback in a crash file
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
 import sys
-from types import ModuleType
-from typing import TYPE_CHECKING, Callable, NoReturn, Sequence
 
 from claimgraph import __version__
 from claimgraph.private import restrict_umask
 
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
+    import argparse
+    from types import ModuleType
+    from typing import Callable
+
     from claimgraph.cli.context import Context
+    from claimgraph.cli.parser import UsageError
     from claimgraph.errors import ClaimgraphError
+
+    Handler = Callable[["Context", argparse.Namespace], int]
 
 #: The command groups (modules of ``claimgraph.cli``), in the order the top-level help lists them.
 GROUPS = ("init", "facts", "search", "entity", "predicates", "evidence", "portable", "info",
@@ -40,51 +44,11 @@ GROUP_OF = {
     "coach": "memory", "outcome": "memory", "mcp": "memory", "doctor": "doctor",
     "forget": "forget", "purge": "forget", "serve": "serve",
 }
-#: Global flags that take a value (so the word after them is not the command).
-_VALUE_FLAGS = ("--db", "--lease-wait", "--config")
-Handler = Callable[["Context", argparse.Namespace], int]
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
-class UsageError(Exception):
-    """argparse's complaint, carried out of the parser so the boundary decides how to print it."""
-
-    def __init__(self, prog: str, usage: str, message: str) -> None:
-        super().__init__(message)
-        self.prog, self.usage, self.message = prog, usage, message
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(self.prog, self.format_usage().strip(), message)
-
-
-def milliseconds(text: str) -> int:
-    """A wait in ms: a whole number, zero (do not wait) or more."""
-    if not text.strip().isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of milliseconds ≥ 0")
-    return int(text)
-
-
-def global_flags(suppress: bool) -> argparse.ArgumentParser:
-    """The flags every command accepts, before or after its name.
-
-    Sub-parsers use SUPPRESS defaults so a flag given before the command is not overwritten.
-    """
-    default = {"default": argparse.SUPPRESS} if suppress else {}
-    flags = Parser(add_help=False)
-    flags.add_argument("--db", metavar="PATH", help="the store (default: $CLAIMGRAPH_DB, "
-                       "else $XDG_DATA_HOME/claimgraph/claims.db)", **default)
-    flags.add_argument("--json", action="store_true", help="machine-readable output; "
-                       "errors as JSON on stderr", **default)
-    flags.add_argument("--lease-wait", metavar="MS", type=milliseconds, help="how long a write waits "
-                       "for another writer's lease (default 5000)", **default)
-    flags.add_argument("--config", metavar="FILE", help="config file (default: "
-                       "$XDG_CONFIG_HOME/claimgraph/config.toml)", **default)
-    return flags
-
-
 def group(name: str) -> ModuleType:
+    import importlib
     return importlib.import_module(f"claimgraph.cli.{name}")
 
 
@@ -99,55 +63,13 @@ def dispatch_table() -> dict[str, Handler]:
     return {name: run for g in GROUPS for name, run in group(g).COMMANDS.items()}
 
 
-def command_word(argv: Sequence[str]) -> str | None:
-    """The command named in ``argv`` (the first word that is not a global flag or its value),
-    or None when there is none; ``--`` and anything unusual also give None (the full parser
-    then decides, exactly as before)."""
-    words = iter(argv)
-    for word in words:
-        if word == "--":
-            return None
-        if not word.startswith("-"):
-            return word
-        if "=" not in word and any(f.startswith(word) for f in _VALUE_FLAGS if len(word) > 2):
-            next(words, None)
-    return None
-
-
-def build_parser(groups: Sequence[str] = GROUPS) -> Parser:
-    """The parser with the given groups' commands (all of them by default)."""
-    parser = Parser(prog="claimgraph", parents=[global_flags(suppress=False)],
-                    description="A local-first memory for coding agents: facts with history, "
-                                "provenance and conflicts.",
-                    epilog="New here? Run `claimgraph demo`. Exit codes: 0 ok, 1 the command "
-                           "failed, 2 usage error.")
-    parser.add_argument("--version", action="version", version=f"claimgraph {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
-                                parser_class=Parser)
-    common = global_flags(suppress=True)
-    for name in groups:
-        group(name).add_parsers(sub, common)
-    return parser
-
-
-def parser_for(argv: Sequence[str]) -> Parser:
-    """Only the named command's group when the command is known; none for a bare --version or
-    a missing command; every group for --help and for a word that names no command (so the
-    top-level help and "invalid choice" list them all)."""
-    word = command_word(argv)
-    if word in GROUP_OF:
-        return build_parser([GROUP_OF[word]])
-    if word is None and not {"-h", "--help"} & set(argv):
-        return build_parser(())
-    return build_parser()
-
-
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     restrict_umask()  # whatever this command (or a child it starts) creates is private
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv == ["--version"]:  # answered before anything else loads
         print(f"claimgraph {__version__}")
         return EXIT_OK
+    from claimgraph.cli.parser import UsageError, parser_for
     try:
         args = parser_for(argv).parse_args(argv)
     except UsageError as err:

@@ -9,8 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from claimgraph.cli.context import Context
-from claimgraph.cli.memory import log_surfaced
+from claimgraph.cli.context import Context, log_surfaced
 from claimgraph.cli.output import (
     emit, emit_json, entity_json, fact_json, fact_line, facts_json, plural,
     short_id, show_name,

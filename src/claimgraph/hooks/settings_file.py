@@ -12,9 +12,8 @@ from __future__ import annotations
 import difflib
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.sidecar import atomic_write_text
@@ -23,9 +22,10 @@ BACKUP_SUFFIX = ".claimgraph-backup"
 DEFAULT_INDENT = 2
 
 
-@dataclass(frozen=True)
-class SettingsFile:
-    """A settings file as read: its parsed object, its text (None when absent), its mode."""
+class SettingsFile(NamedTuple):
+    """A settings file as read: its parsed object, its text (None when absent), its mode.
+    (A named tuple: ``claimgraph status`` loads this module, and a read command should not
+    pay for ``dataclasses``.)"""
 
     path: Path
     data: dict[str, Any]
