@@ -4,7 +4,9 @@
 The commands read a small store (1,000 facts in one project, built once per run in a temporary
 HOME), so the figure is the command's own cost: interpreter start, imports, the store's open
 and one query. Each run is reported as the median over ``--rounds`` (and the spread between
-the fastest and slowest round), beside the same-run ``python -c pass``.
+the fastest and slowest round), beside the same-run ``python -c pass``; also the median CPU
+time (user + system) of each process and its ratio, which the other load on shared cores
+disturbs less than wall time.
 
 Targets (issue 13): a read command <= 5x `python -c pass`; `--version` <= 2x.
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -52,13 +55,18 @@ def build(env: dict[str, str], project: Path) -> None:
     store.close()
 
 
-def timed(argv: list[str], env: dict[str, str], cwd: Path) -> float:
+def timed(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """Wall seconds, and the child's CPU seconds (user + system: what the command itself
+    cost, less sensitive than wall time to the other load on 2 shared cores)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1) or (argv[-1] != "pass" and not done.stdout):
         raise SystemExit(f"{argv} exited {done.returncode}: {done.stderr.decode()[-500:]}")
-    return elapsed
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return elapsed, cpu
 
 
 def main() -> None:
@@ -73,17 +81,24 @@ def main() -> None:
                "XDG_DATA_HOME": str(home / ".local/share"),
                "CLAIMGRAPH_DB": str(home / "claims.db")}
         build(env, project)
-        samples: dict[str, list[float]] = {name: [] for name in COMMANDS}
+        wall: dict[str, list[float]] = {name: [] for name in COMMANDS}
+        cpu: dict[str, list[float]] = {name: [] for name in COMMANDS}
         for _ in range(args.rounds):
             for name, argv in COMMANDS.items():
-                samples[name].append(timed(argv, env, project))
-    base = statistics.median(samples["python -c pass"])
-    for name, values in samples.items():
-        median = statistics.median(values)
+                took, spent = timed(argv, env, project)
+                wall[name].append(took)
+                cpu[name].append(spent)
+    base = statistics.median(wall["python -c pass"])
+    cpu_base = statistics.median(cpu["python -c pass"])
+    for name, values in wall.items():
+        median, cpu_median = statistics.median(values), statistics.median(cpu[name])
         print(json.dumps({"command": name, "median_ms": round(median * 1000, 1),
                           "min_ms": round(min(values) * 1000, 1),
                           "max_ms": round(max(values) * 1000, 1),
-                          "ratio_to_python_pass": round(median / base, 2)}), flush=True)
+                          "ratio_to_python_pass": round(median / base, 2),
+                          "cpu_median_ms": round(cpu_median * 1000, 1),
+                          "cpu_ratio_to_python_pass": round(cpu_median / cpu_base, 2)}),
+              flush=True)
 
 
 if __name__ == "__main__":

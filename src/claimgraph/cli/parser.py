@@ -28,6 +28,28 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(self.prog, self.format_usage().strip(), message)
 
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        """argparse builds a formatter for every argument it adds, and without a width each
+        one imports ``shutil`` (with bz2 and lzma) to ask the terminal's; the same answer,
+        from ``os``."""
+        return self.formatter_class(prog=self.prog, width=_help_width())
+
+
+def _help_width() -> int:
+    """What argparse would use: $COLUMNS, else the terminal's width, else 80; less 2."""
+    import os
+    import sys
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
+
 
 def milliseconds(text: str) -> int:
     """A wait in ms: a whole number, zero (do not wait) or more."""

@@ -6,25 +6,34 @@ encoder would corrupt sub-second intervals in dumps (REFERENCE §14).
 
 from __future__ import annotations
 
-import datetime as _dt
+import time
 
 from claimgraph.errors import ClaimgraphError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import datetime as _dt
+
 DAY_MS = 86_400_000
-_UTC = _dt.timezone.utc
 
 
 def to_iso(ms: int | None) -> str | None:
-    """``1767225600000`` -> ``"2026-01-01T00:00:00.000Z"``; None stays None."""
+    """``1767225600000`` -> ``"2026-01-01T00:00:00.000Z"``; None stays None.
+
+    Formatted from ``time.gmtime``: every command prints times, and ``datetime`` (a Python
+    module before its C half replaces it) is loaded only where text is parsed."""
     if ms is None:
         return None
-    stamp = _dt.datetime.fromtimestamp(ms / 1000, tz=_UTC)
-    stamp = stamp.replace(microsecond=(ms % 1000) * 1000)
-    return stamp.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+    year, month, day, hour, minute, second = time.gmtime(ms // 1000)[:6]
+    if not 1 <= year <= 9999:  # what datetime refuses too
+        raise ValueError(f"year {year} is out of range")
+    return (f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}."
+            f"{ms % 1000:03d}Z")
 
 
 def from_iso(text: str) -> int:
     """Parse an ISO-8601 date or date-time (naive means UTC) into milliseconds."""
+    import datetime as _dt
     raw = text.strip()
     if raw.endswith("Z") or raw.endswith("z"):
         raw = raw[:-1] + "+00:00"
@@ -35,15 +44,17 @@ def from_iso(text: str) -> int:
             "invalid-time", f"cannot read {text!r} as a date or time",
             hint="use ISO-8601, e.g. 2026-01-31 or 2026-01-31T12:00:00Z") from None
     if stamp.tzinfo is None:
-        stamp = stamp.replace(tzinfo=_UTC)
+        stamp = stamp.replace(tzinfo=_dt.timezone.utc)
     return datetime_to_ms(stamp)
 
 
 def datetime_to_ms(stamp: _dt.datetime) -> int:
     """An aware (or naive-as-UTC) datetime -> integer milliseconds, exactly."""
+    import datetime as _dt
+    utc = _dt.timezone.utc
     if stamp.tzinfo is None:
-        stamp = stamp.replace(tzinfo=_UTC)
-    delta = stamp - _dt.datetime(1970, 1, 1, tzinfo=_UTC)
+        stamp = stamp.replace(tzinfo=utc)
+    delta = stamp - _dt.datetime(1970, 1, 1, tzinfo=utc)
     return (delta.days * 86_400 + delta.seconds) * 1000 + delta.microseconds // 1000
 
 
