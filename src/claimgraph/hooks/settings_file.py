@@ -9,7 +9,6 @@ file's mode and indentation, and follow a symlink to the real file (dotfile mana
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 from pathlib import Path
@@ -87,6 +86,7 @@ def indent_of(text: str | None) -> int | str:
 def diff(before: SettingsFile, after_text: str) -> str:
     """A unified diff from the file as it is to ``after_text``."""
     source = str(before.path) if before.text is not None else "/dev/null"
+    import difflib  # for --dry-run only
     lines = difflib.unified_diff((before.text or "").splitlines(keepends=True),
                                  after_text.splitlines(keepends=True),
                                  fromfile=source, tofile=str(before.path))
