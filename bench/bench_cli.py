@@ -2,15 +2,15 @@
 `python -c pass`, each a fresh process, interleaved round by round so all see the same noise.
 
 The commands read a small store (1,000 facts in one project, built once per run in a temporary
-HOME), so the figure is the command's own cost: interpreter start, imports, the store's open
-and one query. Each run is reported as the median over ``--rounds`` (and the spread between
+HOME; the project is a plain directory, or with ``--git`` a git repository), so the figure
+is the command's own cost: interpreter start, imports, the store's open and one query. Each run is reported as the median over ``--rounds`` (and the spread between
 the fastest and slowest round), beside the same-run ``python -c pass``; also the median CPU
 time (user + system) of each process and its ratio, which the other load on shared cores
 disturbs less than wall time.
 
 Targets (issue 13): a read command <= 5x `python -c pass`; `--version` <= 2x.
 
-Usage: .venv/bin/python bench/bench_cli.py [--rounds 30]
+Usage: .venv/bin/python bench/bench_cli.py [--rounds 30] [--git]
 """
 
 from __future__ import annotations
@@ -72,11 +72,15 @@ def timed(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--git", action="store_true", help="run the commands inside a git "
+                        "repository (each then asks git for its project: two git processes)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         home, project = Path(tmp) / "home", Path(tmp) / "project"
         home.mkdir(mode=0o700)
         project.mkdir()
+        if args.git:
+            subprocess.run(["git", "init", "-q", str(project)], check=True)
         env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
                "XDG_DATA_HOME": str(home / ".local/share"),
                "CLAIMGRAPH_DB": str(home / "claims.db")}
