@@ -27,7 +27,8 @@ NOT_ON_A_READ = {
 }
 #: Also never loaded by `facts` and `search` (`status` reports on these).
 NOT_ON_A_QUERY = {"claimgraph.lease", "claimgraph.logs", "claimgraph.capture",
-                  "claimgraph.daemon", "claimgraph.hooks"}
+                  "claimgraph.daemon", "claimgraph.hooks", "claimgraph.logic.facts",
+                  "claimgraph.core.neighbor"}
 #: Everything `--version` may load beyond the interpreter: the package, the entry point and
 #: the umask guard; not argparse, typing or pathlib.
 VERSION_ONLY = {"claimgraph", "claimgraph.__main__", "claimgraph.cli", "claimgraph.cli.main",

@@ -19,7 +19,6 @@ from claimgraph.cli.scope import READ_HELP, USER_SCOPE, WRITE_HELP, add_scope_ar
 from claimgraph.cli.values import drop_none, fraction_arg, resolve_fact_id, time_arg
 from claimgraph.core import reads
 from claimgraph.errors import ClaimgraphError
-from claimgraph.logic.facts import NAMES_REJECTED
 from claimgraph.logic.model import EPISTEMIC_STRENGTH, SOURCE_TYPES
 from claimgraph.logic.names import object_name
 
@@ -122,6 +121,7 @@ def assert_json(result: dict[str, Any]) -> dict[str, Any]:
 
 
 def emit_assert(result: dict[str, Any]) -> None:
+    from claimgraph.logic.facts import NAMES_REJECTED  # the write path's: not loaded by reads
     status = result["status"]
     reason = f" ({result['reason']})" if result.get("reason") else ""
     emit(f"{status}{reason}  {fact_line(result['fact'])}")

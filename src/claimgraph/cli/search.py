@@ -17,7 +17,6 @@ from claimgraph.cli.output import (
 from claimgraph.cli.scope import READ_HELP, add_scope_argument
 from claimgraph.cli.values import drop_none, fraction_arg, time_arg
 from claimgraph.core import reads
-from claimgraph.core.neighbor import neighbor
 from claimgraph.errors import ClaimgraphError
 
 DEFAULT_LIMIT = 10
@@ -88,6 +87,7 @@ def run_neighbor(ctx: Context, args: argparse.Namespace) -> int:
                         as_of=time_arg(args.as_of, "--as-of"),
                         min_confidence=fraction_arg(args.min_confidence, "--min-confidence"),
                         query=args.query, budget=args.budget, beam=args.beam)
+    from claimgraph.core.neighbor import neighbor  # `search` itself never walks the graph
     result = neighbor(ctx.shell(), args.entity, depth=args.depth, **options)
     if ctx.json:
         emit_json({"root": entity_json(result["root"]), "depth": result["depth"],
