@@ -1,5 +1,5 @@
 """Search latency (p50/p95) over stores of growing size, with a raw FTS5 query as the
-same-run baseline.
+same-run baseline, interleaved with ours query by query (never run after it).
 
 Usage: .venv/bin/python bench/bench_search.py [--sizes 10000,100000] [--queries 200]
 Stores are built once per size under bench/results/ (reused when present: --rebuild to redo).
@@ -68,30 +68,42 @@ def percentiles(samples: list[float]) -> dict:
             "p95_ms": round(ordered[int(len(ordered) * 0.95) - 1] * 1000, 3)}
 
 
-def time_ours(path: Path, pool: list[str]) -> dict:
-    store = open_store(str(path))
-    sh = Shell(store=store)
-    samples = []
-    for q in pool:
-        start = time.perf_counter()
-        search(sh, q)
-        samples.append(time.perf_counter() - start)
-    store.close()
-    return percentiles(samples)
-
-
-def time_raw_fts(path: Path, pool: list[str]) -> dict:
-    """One bare FTS5 MATCH per query on the same file: the floor any search pays."""
+def bare_fts(path: Path) -> tuple[sqlite3.Connection, str]:
+    """A plain connection to the same file, and the first FTS5 table in it (the baseline)."""
     con = sqlite3.connect(path)
     table = con.execute("SELECT name FROM sqlite_master WHERE sql LIKE '%fts5%' LIMIT 1").fetchone()[0]
-    samples = []
-    for q in pool:
+    return con, table
+
+
+def time_interleaved(path: Path, pool: list[str]) -> tuple[dict, dict]:
+    """Our search and one bare FTS5 MATCH (the floor any search pays) on the same file, query
+    by query, alternating which goes first, so both see the same moment's noise."""
+    store = open_store(str(path))
+    sh = Shell(store=store)
+    con, table = bare_fts(path)
+    sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? LIMIT 50"
+    ours: list[float] = []
+    raw: list[float] = []
+
+    def run_ours(q: str) -> None:
+        start = time.perf_counter()
+        search(sh, q)
+        ours.append(time.perf_counter() - start)
+
+    def run_raw(q: str) -> None:
         phrase = '"' + q.replace('"', '""') + '"'
         start = time.perf_counter()
-        con.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ? LIMIT 50", (phrase,)).fetchall()
-        samples.append(time.perf_counter() - start)
-    con.close()
-    return percentiles(samples)
+        con.execute(sql, (phrase,)).fetchall()
+        raw.append(time.perf_counter() - start)
+
+    try:
+        for i, q in enumerate(pool):
+            for run in ((run_ours, run_raw) if i % 2 == 0 else (run_raw, run_ours)):
+                run(q)
+    finally:
+        con.close()
+        store.close()
+    return percentiles(ours), percentiles(raw)
 
 
 def main() -> None:
@@ -103,7 +115,7 @@ def main() -> None:
     for size in [int(s) for s in args.sizes.split(",")]:
         path = build(size, args.rebuild)
         pool = queries(args.queries, size)
-        ours, raw = time_ours(path, pool), time_raw_fts(path, pool)
+        ours, raw = time_interleaved(path, pool)
         print(json.dumps({"facts": size, "search": ours, "raw_fts": raw,
                           "p50_ratio_to_raw": round(ours["p50_ms"] / max(raw["p50_ms"], 1e-6), 1)}), flush=True)
 

@@ -8,29 +8,23 @@ To add a setting, add one row to ``SETTINGS``.
 
 from __future__ import annotations
 
-import difflib
 import math
 import os
-import sys
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from claimgraph.errors import ClaimgraphError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised only on Python 3.10
-    import tomli as tomllib
 
 Environ = Mapping[str, str]
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 
 
-@dataclass(frozen=True)
-class Rule:
-    """An extra constraint beyond the type, and how to describe it in an error."""
+class Rule(NamedTuple):
+    """An extra constraint beyond the type, and how to describe it in an error.
+
+    Named tuples, not dataclasses, here and below: every command loads its settings, and
+    ``dataclasses`` would bring ``inspect`` into every command's start-up."""
 
     holds: Callable[[Any], bool]
     description: str
@@ -47,8 +41,7 @@ def default_db(environ: Environ) -> str:
     return str(xdg_dir(environ, "XDG_DATA_HOME", ".local/share") / "claimgraph" / "claims.db")
 
 
-@dataclass(frozen=True)
-class Setting:
+class Setting(NamedTuple):
     name: str
     type: str  # a key of _CONVERTERS: "int" | "float" | "str" | "level" | "path"
     default: Any  # a value, or a function of environ for defaults that depend on it
@@ -168,19 +161,37 @@ def _resolve(setting: Setting, flags: Mapping[str, Any], environ: Environ,
 def read_config_file(path: Path, environ: Environ) -> tuple[dict[str, Any], list[str]]:
     """Known keys of the TOML file (``-`` or ``_`` spelling), and warnings about the rest."""
     try:
-        with open(path, "rb") as handle:
-            raw = tomllib.load(handle)
+        handle = open(path, "rb")
     except FileNotFoundError:
         return {}, _missing_file_warnings(path, environ)
+    except OSError as problem:
+        raise _unreadable(path, problem) from None
+    tomllib = _toml()  # only when there is a file to read
+    try:
+        with handle:
+            raw = tomllib.load(handle)
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as problem:
-        raise ClaimgraphError("invalid-config", f"cannot read config file {path}: {problem}",
-                              hint="fix or remove the file, or point CLAIMGRAPH_CONFIG elsewhere",
-                              path=str(path)) from None
+        raise _unreadable(path, problem) from None
     known = {key.replace("-", "_"): value for key, value in raw.items()
              if key.replace("-", "_") in BY_NAME}
     warnings = [_unknown_key_warning(key, path) for key in raw
                 if key.replace("-", "_") not in BY_NAME]
     return known, warnings
+
+
+def _toml() -> Any:
+    import sys
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised only on Python 3.10
+        import tomli as tomllib
+    return tomllib
+
+
+def _unreadable(path: Path, problem: Exception) -> ClaimgraphError:
+    return ClaimgraphError("invalid-config", f"cannot read config file {path}: {problem}",
+                           hint="fix or remove the file, or point CLAIMGRAPH_CONFIG elsewhere",
+                           path=str(path))
 
 
 def _missing_file_warnings(path: Path, environ: Environ) -> list[str]:
@@ -190,6 +201,7 @@ def _missing_file_warnings(path: Path, environ: Environ) -> list[str]:
 
 
 def _unknown_key_warning(key: str, path: Path) -> str:
+    import difflib
     close = difflib.get_close_matches(key.replace("-", "_"), list(BY_NAME), n=1)
     suggestion = f" (did you mean {close[0]!r}?)" if close else ""
     return f"unknown setting {key!r} in {path} is ignored{suggestion}"

@@ -15,18 +15,20 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
-import socket
-import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
-
-import psutil
-from filelock import FileLock, Timeout
+from typing import TYPE_CHECKING, Any, Callable
 
 from claimgraph.errors import ClaimgraphError, is_write_refusal, write_refused
 from claimgraph.private import FILE_MODE, open_private, private_dir
+
+if TYPE_CHECKING:
+    import threading
+
+    from filelock import FileLock
+
+# psutil, filelock, secrets, socket and threading are imported where they are used: ``claimgraph status`` reads lease files
+# through this module, and a read command should not pay for either library's import.
 
 DEFAULT_TTL_MS = 30_000
 DEFAULT_WAIT_MS = 5_000
@@ -39,7 +41,23 @@ START_TIME_TOLERANCE_S = 1.0
 CURATOR_OWNER = "claimgraph-curator"
 WRITE_HINT = "another claimgraph process is writing; retry, or raise --lease-wait"
 CURATE_HINT = "a curator is already running on this store; it will pick up the new work"
-HOST = socket.gethostname()
+
+
+def _host_name() -> str:
+    """This machine's name (what ``socket.gethostname`` returns), without importing socket:
+    ``claimgraph status`` reads lease files through this module."""
+    if hasattr(os, "uname"):
+        return os.uname().nodename
+    import socket  # pragma: no cover - Windows
+    return socket.gethostname()
+
+
+HOST = _host_name()
+
+
+def _token() -> str:
+    """128 random bits as hex (``secrets.token_hex(16)``, which is this)."""
+    return os.urandom(16).hex()
 
 
 def now_ms() -> int:
@@ -93,6 +111,7 @@ def _death_reason(holder: dict[str, Any]) -> str | None:
     pid = holder.get("pid")
     if holder.get("host") != HOST or not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0:
         return None
+    import psutil
     try:
         process = psutil.Process(pid)
         if process.status() == psutil.STATUS_ZOMBIE:
@@ -129,6 +148,7 @@ def describe_holder(holder: dict[str, Any], now: int) -> str:
 
 
 def _own_process_start() -> float:
+    import psutil
     return psutil.Process(os.getpid()).create_time()
 
 
@@ -142,18 +162,18 @@ class Lease:
         self.path = Path(path)
         self.owner, self.ttl_ms, self.clock = owner, ttl_ms, clock
         self.heartbeat, self.on_lost, self.busy_hint = heartbeat, on_lost, busy_hint
-        self.token = secrets.token_hex(16)
+        self.token = _token()
         self.held = False
         self.lost = False
         self.broken: dict[str, Any] | None = None
-        self._stop = threading.Event()
+        self._stop: threading.Event | None = None
         self._beater: threading.Thread | None = None
 
     def acquire(self, wait_ms: int = 0) -> Lease:
         """Take the lease, retrying every 100 ms for up to ``wait_ms``; refuse naming the holder."""
         if self.held:
             return self
-        self.token = secrets.token_hex(16)
+        self.token = _token()
         deadline = time.monotonic() + max(0, wait_ms) / 1000
         while True:
             try:
@@ -177,6 +197,7 @@ class Lease:
 
     def _attempt(self) -> dict[str, Any] | None:
         """One atomic read-check-write: None when the lease is now ours, else the holder in the way."""
+        from filelock import Timeout
         try:
             with self._guard():
                 now = self.clock()
@@ -198,6 +219,7 @@ class Lease:
 
     def _guard(self) -> FileLock:
         """The flock held only for the few milliseconds of one read-check-write."""
+        from filelock import FileLock
         private_dir(self.path.parent)
         return FileLock(f"{self.path}.guard", timeout=GUARD_TIMEOUT_S, mode=FILE_MODE)
 
@@ -214,6 +236,7 @@ class Lease:
 
     def renew(self) -> bool:
         """Push expiry one TTL ahead, but only while the file still holds our unexpired token."""
+        from filelock import Timeout
         try:
             with self._guard():
                 now = self.clock()
@@ -232,6 +255,7 @@ class Lease:
     def _start_heartbeat(self) -> None:
         if not self.heartbeat:
             return
+        import threading
         self._stop = threading.Event()
         self._beater = threading.Thread(target=self._beat, name=f"lease-heartbeat:{self.path.name}",
                                         daemon=True)
@@ -252,9 +276,13 @@ class Lease:
                 return
 
     def _stop_heartbeat(self) -> None:
-        self._stop.set()
-        if self._beater is not None and self._beater is not threading.current_thread():
-            self._beater.join()
+        """Stop the heartbeat thread, if one runs (threading is imported only when one does)."""
+        if self._stop is not None:
+            self._stop.set()
+        if self._beater is not None:
+            import threading
+            if self._beater is not threading.current_thread():
+                self._beater.join()
         self._beater = None
 
     def release(self) -> None:
@@ -263,6 +291,7 @@ class Lease:
         if not self.held:
             return
         self.held = False
+        from filelock import Timeout
         try:
             with self._guard():
                 holder = read_holder(self.path)

@@ -9,15 +9,13 @@ writer caught mid-write) is kept too, marked truncated, rather than breaking the
 
 from __future__ import annotations
 
-import fnmatch
 import heapq
 import json
 import os
 import re
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import from_iso
@@ -35,15 +33,28 @@ _UNIT_MS = {"s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000, "w": 604_80
 SINCE_HINT = "give a duration like 30m, 1h, 2d, or an ISO time like 2026-01-31T09:00"
 
 
-@dataclass
 class Entry:
-    """One log line: a parsed event, or raw text; ``ts_ms`` orders lines across logs."""
+    """One log line: a parsed event, or raw text; ``ts_ms`` orders lines across logs.
 
-    log: str
-    event: dict[str, Any] | None
-    raw: str | None = None
-    truncated: bool = False
-    ts_ms: int | None = None
+    A plain class (``ts_ms`` is filled in after reading), not a dataclass: ``claimgraph
+    status`` reads logs, and ``dataclasses`` would bring ``inspect`` into its start-up."""
+
+    __slots__ = ("log", "event", "raw", "truncated", "ts_ms")
+
+    def __init__(self, log: str, event: dict[str, Any] | None, raw: str | None = None,
+                 truncated: bool = False, ts_ms: int | None = None) -> None:
+        self.log, self.event, self.raw = log, event, raw
+        self.truncated, self.ts_ms = truncated, ts_ms
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.log, self.event, self.raw, self.truncated, self.ts_ms)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Entry) and self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return "Entry(log={!r}, event={!r}, raw={!r}, truncated={!r}, ts_ms={!r})".format(
+            *self._fields())
 
     def as_json(self) -> dict[str, Any]:
         if self.event is not None:
@@ -52,8 +63,7 @@ class Entry:
         return {**record, "truncated": True} if self.truncated else record
 
 
-@dataclass
-class Filters:
+class Filters(NamedTuple):
     """Each flag is one predicate; an event must pass all of them."""
 
     level: str | None = None
@@ -91,6 +101,7 @@ def _level_of(entry: Entry) -> int:
 def _event_matches(name: str, pattern: str) -> bool:
     """A glob when the pattern has wildcards, else a prefix (``capture`` matches capture.*)."""
     if any(c in pattern for c in "*?["):
+        import fnmatch
         return fnmatch.fnmatchcase(name, pattern)
     return name.startswith(pattern)
 

@@ -7,17 +7,18 @@ Background processes (capture, curator, daemon) append one JSON object per line 
 stdout belongs to the command's own output (JSON reports, hook replies).
 
 The processors are pure functions over event dicts, so they are tested on plain dicts.
+
+structlog is imported on first use, not with this module: it brings asyncio along (some 25 ms),
+and most CLI commands never log. ``configure_console_on_first_use`` lets a command ask for its
+console logging up front while paying for structlog only if something imports it.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 import time
 from typing import IO, Any, Callable, MutableMapping
-
-import structlog
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import to_iso
@@ -25,8 +26,9 @@ from claimgraph.logic.timeutil import to_iso
 EventDict = MutableMapping[str, Any]
 Processor = Callable[[Any, str, EventDict], EventDict]
 LEADING_KEYS = ("ts", "level", "event", "pid", "run_id", "session", "episode")
-LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
-          "error": logging.ERROR, "critical": logging.CRITICAL}
+#: The standard library's numeric levels (``logging.DEBUG`` ...), spelled out so that reading
+#: a level does not import ``logging``.
+LEVELS = {"debug": 10, "info": 20, "warning": 30, "error": 40, "critical": 50}
 _METHOD_LEVELS = {"warn": "warning", "exception": "error", "fatal": "critical", "msg": "info"}
 
 _open_log: Any = None
@@ -79,6 +81,7 @@ def level_number(level: str) -> int:
 
 
 def json_processors() -> list[Processor]:
+    import structlog
     return [structlog.contextvars.merge_contextvars, add_level, timestamper(), pid_stamper(),
             structlog.processors.format_exc_info, redact_secrets, leading_keys_first,
             structlog.processors.JSONRenderer(ensure_ascii=False)]
@@ -86,6 +89,7 @@ def json_processors() -> list[Processor]:
 
 def console_processors() -> list[Processor]:
     """Like the JSON chain minus the pid: a person at a terminal knows which process it is."""
+    import structlog
     renderer = structlog.dev.ConsoleRenderer(colors=False, timestamp_key="ts", sort_keys=False)
     return [structlog.contextvars.merge_contextvars, add_level, timestamper(),
             redact_secrets, leading_keys_first, renderer]
@@ -100,6 +104,8 @@ def configure_logging(mode: str, log_path: str | os.PathLike[str] | None = None,
     Safe to call again: the previous log file is closed and loggers pick up the new setup,
     because loggers are not cached.
     """
+    import structlog  # first: importing it may apply a pending console setup, which this replaces
+
     global _open_log
     threshold = level_number(level)
     if mode not in ("console", "json"):
@@ -116,6 +122,52 @@ def configure_logging(mode: str, log_path: str | os.PathLike[str] | None = None,
         cache_logger_on_first_use=False)
     if previous is not None:
         previous.close()
+
+
+def configure_console_on_first_use(level: str = "info") -> None:
+    """Console logging at ``level``, applied when structlog is first imported (at once if it
+    is loaded already). Whatever imports it later (a module's ``log = structlog.get_logger()``,
+    a rare warning's lazy import) finds it configured before its first line, so nothing ever
+    reaches stdout through structlog's default printer."""
+    level_number(level)  # a bad setting fails now, inside the command's error boundary
+    if "structlog" in sys.modules:
+        configure_logging("console", level=level)
+        return
+    for finder in [f for f in sys.meta_path if isinstance(f, _ConfigureOnImport)]:
+        sys.meta_path.remove(finder)
+    sys.meta_path.insert(0, _ConfigureOnImport(level))
+
+
+class _ConfigureOnImport:
+    """A finder that answers for structlog only: it lets the normal import machinery find
+    the module, and runs the console setup right after the module has executed."""
+
+    def __init__(self, level: str) -> None:
+        self.level = level
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != "structlog":
+            return None
+        sys.meta_path.remove(self)
+        import importlib.util
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _ThenConfigure(spec.loader, self.level)
+        return spec
+
+
+class _ThenConfigure:
+    """structlog's own loader, then ``configure_logging("console")``."""
+
+    def __init__(self, loader: Any, level: str) -> None:
+        self.loader, self.level = loader, level
+
+    def create_module(self, spec: Any) -> Any:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        self.loader.exec_module(module)
+        configure_logging("console", level=self.level)
 
 
 class _Tee:
@@ -178,6 +230,8 @@ class LossyFile:
 def reset_logging() -> None:
     """Close our log file and restore structlog's pristine defaults (for tests: those defaults
     print to stdout, so production code calls ``configure_logging`` instead)."""
+    import structlog
+
     global _open_log
     structlog.reset_defaults()
     if _open_log is not None:

@@ -20,8 +20,11 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
-from typing import IO
+
+TYPE_CHECKING = False  # pathlib and typing load where used: `claimgraph --version` needs neither
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import IO
 
 FILE_MODE, DIR_MODE = 0o600, 0o700
 _OPEN_BITS = 0o077
@@ -40,6 +43,7 @@ def restrict_umask() -> int:
 
 def private_dir(path: Path | str) -> Path:
     """``mkdir -p`` whose new directories are 0700."""
+    from pathlib import Path
     target = Path(path)
     missing = [p for p in (target, *target.parents) if not p.exists()]
     target.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
@@ -96,12 +100,13 @@ def store_paths(db: Path) -> list[Path]:
     ours = [directory / n for n in names if n == db.name or n.startswith((db.name + ".",
                                                                           db.name + "-"))]
     inside = [child for p in ours if p.is_dir() and not p.is_symlink() for child in _children(p)]
-    alone = len(ours) == len(names) and directory != Path.home()
+    alone = len(ours) == len(names) and directory != directory.home()
     return ([directory] if alone else []) + ours + inside
 
 
 def tighten_store(db: Path) -> list[dict[str, str]]:
     """Tighten what ``store_paths`` names; each change, for the caller to log."""
+    from pathlib import Path
     changes = []
     for path in store_paths(Path(db)):
         changed = tighten(path)

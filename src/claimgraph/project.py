@@ -19,11 +19,7 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import subprocess
-from dataclasses import dataclass
-from typing import Mapping
-from urllib.parse import urlsplit
+from typing import Mapping, NamedTuple
 
 GIT_TIMEOUT_S = 5.0
 #: ``user@host:path`` (scp-like syntax): no scheme, a colon before the first slash.
@@ -31,10 +27,12 @@ _SCP_LIKE = re.compile(r"^(?:[^@/]+@)?(?P<host>[^:/]+):(?P<path>.*)$")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
-@dataclass(frozen=True)
-class Project:
+class Project(NamedTuple):
     """The id facts are scoped by, and the directory extractors resolve file paths against
-    (the CURRENT worktree's root: that is where this session's files are)."""
+    (the CURRENT worktree's root: that is where this session's files are).
+
+    A named tuple, and ``subprocess`` / ``urllib`` imported where used: every scoped command
+    resolves its project, and outside git it never needs either."""
 
     id: str
     root: str
@@ -52,6 +50,7 @@ def normalize_remote(url: str) -> str | None:
     if text.startswith("file://"):
         return _strip_repo_suffix(os.path.normpath(text[len("file://"):]))
     if _SCHEME.match(text):
+        from urllib.parse import urlsplit
         parts = urlsplit(text)
         host, path = (parts.hostname or "").lower(), parts.path
     elif (scp := _SCP_LIKE.match(text)) and not text.startswith(("/", ".")):
@@ -78,6 +77,7 @@ def _git(cwd: str, args: list[str], environ: Mapping[str, str],
          timeout: float) -> list[str] | None:
     """git's stdout lines, or None when git is missing, fails, or exceeds ``timeout`` (then
     its whole process group is killed: nothing it started outlives the lookup)."""
+    import subprocess
     try:
         child = subprocess.Popen(["git", "-C", cwd, *args], stdin=subprocess.DEVNULL,
                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -96,6 +96,7 @@ def _git(cwd: str, args: list[str], environ: Mapping[str, str],
 
 
 def _kill_group(pid: int) -> None:
+    import signal
     try:
         os.killpg(pid, signal.SIGKILL)
     except OSError:
@@ -130,6 +131,8 @@ def resolve_project(cwd: str | os.PathLike[str], environ: Mapping[str, str] | No
     """The project of a working directory; see the module docstring for the order."""
     environ = os.environ if environ is None else environ
     here = os.path.realpath(os.path.abspath(os.fspath(cwd)))
+    if not _inside_a_git_tree(here):
+        return Project(here, here, "path")
     found = _git(here, ["rev-parse", "--show-toplevel", "--git-common-dir"], environ, timeout)
     if not found or len(found) < 2:
         return Project(here, here, "path")
@@ -139,6 +142,19 @@ def resolve_project(cwd: str | os.PathLike[str], environ: Mapping[str, str] | No
     if remote:
         return Project(remote, worktree, "remote")
     return Project(_main_root(here, worktree, found[1]), worktree, "git-root")
+
+
+def _inside_a_git_tree(path: str) -> bool:
+    """Whether ``path`` or a parent holds a ``.git`` (directory or gitfile): git finds a work
+    tree no other way once its ``GIT_*`` overrides are scrubbed, so without one the answer
+    is the path, and a command run outside any repository starts no git process."""
+    while True:
+        if os.path.lexists(os.path.join(path, ".git")):
+            return True
+        parent = os.path.dirname(path)
+        if parent == path:
+            return False
+        path = parent
 
 
 def project_id(cwd: str | os.PathLike[str], environ: Mapping[str, str] | None = None) -> str:

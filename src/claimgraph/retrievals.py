@@ -7,7 +7,8 @@ judges only what was read after it. The file is capped: once it holds more than 
 only the newest 1000 are kept.
 
 Many processes append at once (ten MCP servers, the CLI), and the cap rewrites the file, so
-every append and every rewrite happens under one short ``filelock`` on ``<file>.guard``; a
+every append and every rewrite happens under one short flock on ``<file>.guard``
+(``claimgraph.guard``); a
 rewrite therefore never drops a line another process was appending. Logging is a side effect
 of a read that already answered: a failure to append is reported to the caller (False), never
 raised. Keys are snake_case like the rest of our JSON; REFERENCE's kebab ``fact-ids`` is read too.
@@ -20,8 +21,7 @@ import os
 from pathlib import Path
 from typing import Any, Iterable
 
-from filelock import FileLock, Timeout
-
+from claimgraph.guard import GuardBusy, guarded
 from claimgraph.sidecar import atomic_write_text
 
 CAP_LINES = 2000
@@ -55,7 +55,7 @@ def append(path: Path, entry: dict[str, Any]) -> bool:
     """One JSON line, then the cap; False (and nothing half-written) when the file is out of reach."""
     line = json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n"
     try:
-        with FileLock(f"{path}.guard", timeout=GUARD_TIMEOUT_S):
+        with guarded(f"{path}.guard", GUARD_TIMEOUT_S):
             handle = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
             try:
                 os.write(handle, line.encode("utf-8"))
@@ -64,7 +64,7 @@ def append(path: Path, entry: dict[str, Any]) -> bool:
                 os.close(handle)
             if size > CAP_LINES * MIN_LINE_BYTES:
                 enforce_cap(path)
-    except (OSError, Timeout):
+    except (OSError, GuardBusy):
         return False
     return True
 

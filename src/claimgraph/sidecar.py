@@ -9,11 +9,9 @@ normalized transcripts that facts cite; write-once, so a citation can never chan
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -45,6 +43,7 @@ def _expand_home(raw: str, home: Path) -> Path:
 
 def atomic_write_text(path: Path | str, text: str) -> None:
     """Write via a temp file in the same directory and rename: readers see old or new, never half."""
+    import tempfile  # a write path only: reads open sidecars through this module
     target = Path(path)
     handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
@@ -135,6 +134,7 @@ class Sidecars:
     # --- evidence tier -----------------------------------------------------------------
     def put_evidence(self, text: str) -> str:
         """Store text under the hash of its UTF-8 bytes; an existing copy is never rewritten."""
+        import hashlib
         data = text.encode("utf-8")
         name = "sha256-" + hashlib.sha256(data).hexdigest()
         path = self.evidence_dir / name

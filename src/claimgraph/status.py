@@ -68,15 +68,18 @@ def _counts(store: Any) -> dict[str, int]:
     """Dormant and suspect count every such fact, valid or not, as the store reports them;
     ``unsupported`` and ``files_missing`` split the VALID suspects the way ``audit`` does."""
     stats = store.stats()
+    suspect = len(store.suspect_fact_ids())
     return {"valid": stats["facts"]["valid"], "dormant": len(store.dormant_fact_ids()),
-            "suspect": len(store.suspect_fact_ids()),
+            "suspect": suspect,
             "flagged": len(store.select_facts(conflicted=True, valid_cheap=True)),
-            "episodes": stats["episodes"], **_suspect_split(store)}
+            "episodes": stats["episodes"],
+            **(_suspect_split(store) if suspect else {"unsupported": 0, "files_missing": 0})}
 
 
 def _suspect_split(store: Any) -> dict[str, int]:
     """Valid facts whose recorded audit found a citation unsupported (confabulation: needs a
-    person), and those whose only problem is a cited file not on this machine."""
+    person), and those whose only problem is a cited file not on this machine. (Only asked
+    when some fact is suspect: the read path it imports is most of `status`'s start-up.)"""
     from claimgraph.core.reads import suspects
     from claimgraph.core.shell import Shell
 

@@ -140,12 +140,12 @@ def test_a_store_stamped_with_a_future_format_is_refused_before_sqlite_opens_it(
 
 
 def test_a_multi_line_message_still_prints_as_one_line(cli, monkeypatch):
-    from claimgraph.cli import main as cli_main
+    from claimgraph.cli import info
     from claimgraph.errors import ClaimgraphError
 
     def refuse(ctx, args):
         raise ClaimgraphError("x", "first\nsecond", hint="fix it")
-    monkeypatch.setitem(cli_main.DISPATCH, "stats", refuse)
+    monkeypatch.setitem(info.COMMANDS, "stats", refuse)
     assert fails(cli, "stats") == "claimgraph: first second — fix it"
 
 

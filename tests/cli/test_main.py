@@ -7,8 +7,9 @@ import argparse
 import pytest
 
 from claimgraph import __version__
-from claimgraph.cli import main as cli_main
-from claimgraph.cli.main import DISPATCH, build_parser, main
+from claimgraph.cli import info
+from claimgraph.cli.main import GROUP_OF, GROUPS, dispatch_table, main
+from claimgraph.cli.parser import build_parser, command_word
 from claimgraph.errors import ClaimgraphError
 
 from .conftest import one_line
@@ -38,7 +39,36 @@ TOP_LEVEL = ("init assert facts history search neighbor invalidate conflicts ent
 
 def test_every_dispatch_entry_has_a_parser_and_every_parser_a_handler():
     parsers = set(leaf_parsers()) - {"predicates"}  # bare `predicates` runs `predicates list`
-    assert set(DISPATCH) == parsers
+    assert set(dispatch_table()) == parsers
+
+
+def test_the_command_table_names_each_groups_commands_and_nothing_else():
+    """GROUP_OF is read without importing a group; it must say what the groups define."""
+    defined = {}
+    for group in GROUPS:
+        parser = build_parser([group])
+        subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        defined.update((name, group) for name in subs.choices)
+    assert defined == GROUP_OF
+
+
+def test_every_cli_module_with_commands_is_a_group():
+    import pkgutil
+
+    from claimgraph import cli
+    with_commands = {m.name for m in pkgutil.iter_modules(cli.__path__)
+                     if hasattr(__import__(f"claimgraph.cli.{m.name}", fromlist=["_"]), "COMMANDS")}
+    assert with_commands == set(GROUPS)
+
+
+@pytest.mark.parametrize("argv, word", [
+    (["facts", "api"], "facts"), (["--json", "search", "x"], "search"),
+    (["--db", "facts", "status"], "status"), (["--db=x.db", "stats"], "stats"),
+    (["--lease-wait", "5", "init"], "init"), (["--lease", "5", "init"], "init"),
+    (["--config", "c.toml", "entity", "list"], "entity"), (["--version"], None), ([], None),
+    (["--", "facts"], None)])
+def test_the_command_word_skips_global_flags_and_their_values(argv, word):
+    assert command_word(argv) == word
 
 
 @pytest.mark.parametrize("command", COMMAND_LINES)
@@ -127,7 +157,7 @@ def test_an_expected_failure_under_json_is_the_error_dict(cli, db):
 def test_an_unexpected_exception_writes_a_crash_file_beside_the_db(cli, db, monkeypatch):
     def explode(ctx, args):
         raise RuntimeError("kaboom")
-    monkeypatch.setitem(cli_main.DISPATCH, "stats", explode)
+    monkeypatch.setitem(info.COMMANDS, "stats", explode)
     result = cli("stats")
     assert result.code == 1
     line = one_line(result.err)
@@ -140,14 +170,14 @@ def test_an_unexpected_exception_writes_a_crash_file_beside_the_db(cli, db, monk
 def test_ctrl_c_exits_130(cli, monkeypatch):
     def interrupted(ctx, args):
         raise KeyboardInterrupt
-    monkeypatch.setitem(cli_main.DISPATCH, "stats", interrupted)
+    monkeypatch.setitem(info.COMMANDS, "stats", interrupted)
     assert cli("stats").code == 130
 
 
 def test_a_handler_error_keeps_exit_one_even_from_deep_inside(cli, monkeypatch):
     def refuse(ctx, args):
         raise ClaimgraphError("nope", "it failed", hint="do the other thing")
-    monkeypatch.setitem(cli_main.DISPATCH, "version", refuse)
+    monkeypatch.setitem(info.COMMANDS, "version", refuse)
     result = cli("version")
     assert (result.code, result.err) == (1, "claimgraph: it failed — do the other thing\n")
 

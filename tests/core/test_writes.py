@@ -87,6 +87,21 @@ def test_ingest_never_escalates_its_own_facts(shell):
     assert report["counts"] == {"created": 1, "reinforced": 1}
 
 
+def test_a_batch_redacts_every_fact_that_names_a_secret_however_often(shell):
+    """Redaction is remembered per text within a batch; every fact still comes out clean."""
+    token = "ghp_" + "A" * 36  # assembled here: the right shape, and no real secret
+    items = [{"subject": f"deploy-{n % 2}", "predicate": "failure-mode",
+              "object": f"push fails with GH_TOKEN={token}"} for n in range(4)]
+    items.append({"subject": f"token {token}", "predicate": "tested-by", "object": "ci"})
+    report = ingest(shell, items)
+    assert report["counts"] == {"created": 3, "reinforced": 2}
+    stored = [f for name in ("deploy-0", "deploy-1")
+              for f in get_facts(shell, name, scope=None)["facts"]]
+    assert len(stored) == 2 and all(token not in f["object_lit"] for f in stored)
+    assert all("[REDACTED:github-token]" in f["object_lit"] for f in stored)
+    assert ents.resolve_entity(shell, "token [REDACTED:github-token]") is not None
+
+
 def test_birth_confidence_is_capped_by_the_source_ceiling(shell):
     result = assert_fact(shell, "api", "depends-on", "redis", source_type="agent-note", confidence=0.99)
     assert result["fact"]["confidence"] == 0.65

@@ -18,11 +18,10 @@ lock. A ledger that cannot be written is reported in the capture log and costs o
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any, Mapping
-
-from filelock import FileLock, Timeout
 
 from claimgraph.private import private_dir
 from claimgraph.sidecar import Sidecars, atomic_write_text, read_json_object
@@ -58,7 +57,12 @@ class FailureLedger:
 
     def __init__(self, db: Path | str) -> None:
         self.path = Sidecars(db).capture_failures
-        self._lock = FileLock(f"{self.path}.lock", timeout=LOCK_TIMEOUT_S, mode=0o600)
+
+    @functools.cached_property
+    def _lock(self) -> Any:
+        """Built on first write: reading the ledger (``claimgraph status``) needs no lock."""
+        from filelock import FileLock
+        return FileLock(f"{self.path}.lock", timeout=LOCK_TIMEOUT_S, mode=0o600)
 
     def entries(self) -> dict[str, dict[str, Any]]:
         data = read_json_object(self.path) or {}
@@ -108,6 +112,7 @@ class _Edit:
         self.ledger = ledger
 
     def __enter__(self) -> dict[str, dict[str, Any]]:
+        from filelock import Timeout
         try:
             self.ledger._lock.acquire()
         except Timeout:

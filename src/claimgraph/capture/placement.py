@@ -57,7 +57,7 @@ def _project(origin: origins.Origin, cleaned: Transcript,
     project = resolve_project(origin.cwd, environ)
     remote = normalize_remote(cleaned.session.repository_url or "")
     if project.source == "path" and remote:
-        return dataclasses.replace(project, id=remote, source="remote")
+        return project._replace(id=remote, source="remote")
     return project
 
 

@@ -4,27 +4,28 @@ Settings come from flags, environment and the config file (config.py decides pre
 store is opened lazily, so ``config`` and ``version`` work even when the store is broken. Reads
 open the store and nothing else; writes go through ``writing()``, which holds ``<db>.lock`` for
 the whole command, so two writers never interleave and a reader never waits.
+
+Every command builds one, so it imports only what every command needs: the lease (filelock,
+psutil), the store and structlog load when a command first uses them (a read command never
+loads the lease, nor structlog unless something logs).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
-from claimgraph import lease
-from claimgraph.project import Project
 from claimgraph.cli.scope import USER_SCOPE, current_project
 from claimgraph.config import Settings, load_settings
-from claimgraph.core import Shell
-from claimgraph.core.vocabulary import seed
 from claimgraph.errors import ClaimgraphError
-from claimgraph.logsetup import configure_logging
-from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
+from claimgraph.logsetup import configure_console_on_first_use
+
+if TYPE_CHECKING:
+    from claimgraph.core.shell import Shell
+    from claimgraph.project import Project
 
 OWNER = "claimgraph-cli"
 #: A command-line tool stays quiet unless asked: the log level setting's default is for daemons.
@@ -53,7 +54,7 @@ class Context:
             level = self._settings.value("log_level")
             if self._settings.source("log_level") == "default":
                 level = CLI_DEFAULT_LOG_LEVEL
-            configure_logging("console", level=level)
+            configure_console_on_first_use(level)
         return self._settings
 
     @property
@@ -84,6 +85,8 @@ class Context:
         return self._shell
 
     def _open(self, read_only: bool) -> Shell:
+        from claimgraph.core.shell import Shell
+        from claimgraph.store.open import open_store
         store = open_store(self.db_path, create=not read_only, read_only=read_only)
         self._read_only = read_only
         return Shell(store, half_life_days=self.settings.value("half_life_days"))
@@ -91,6 +94,8 @@ class Context:
     @contextmanager
     def writing(self) -> Iterator[Shell]:
         """Hold the write lease for the whole block; create and seed the store on first write."""
+        from claimgraph import lease
+        from claimgraph.core.vocabulary import seed
         held = lease.write_lease(self.db_path, OWNER, self.settings.value("lease_wait_ms"),
                                  ttl_ms=self.settings.value("lease_ttl_ms"))
         with held:
@@ -108,10 +113,19 @@ class Context:
 
     def crash_path(self) -> Path:
         """Where an unexpected error's traceback goes: beside the store when we know where it is."""
+        import tempfile
+
+        from claimgraph.sidecar import Sidecars
         try:
             return Sidecars(self.db_path).crash_log
         except ClaimgraphError:
             return Path(tempfile.gettempdir()) / "claimgraph.crash.log"
+
+
+def log_surfaced(ctx: Context, verb: str, fact_ids: Iterable[str]) -> None:
+    """Record what a read showed, for ``outcome``; a read that answered is not failed by it."""
+    from claimgraph import retrievals
+    retrievals.log_read(ctx.db_path, verb, fact_ids, ctx.shell().now())
 
 
 def describe(settings: Settings) -> list[dict[str, Any]]:

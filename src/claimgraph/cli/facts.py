@@ -10,17 +10,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from claimgraph.cli.context import Context
-from claimgraph.cli.memory import log_surfaced
+from claimgraph.cli.context import Context, log_surfaced
 from claimgraph.cli.output import (
     emit, emit_fact_lines, emit_json, entity_json, fact_json, fact_line, facts_json, short_id,
     show_name, show_predicate,
 )
 from claimgraph.cli.scope import READ_HELP, USER_SCOPE, WRITE_HELP, add_scope_argument
 from claimgraph.cli.values import drop_none, fraction_arg, resolve_fact_id, time_arg
-from claimgraph.core import reads, writes
+from claimgraph.core import reads
 from claimgraph.errors import ClaimgraphError
-from claimgraph.logic.facts import NAMES_REJECTED
 from claimgraph.logic.model import EPISTEMIC_STRENGTH, SOURCE_TYPES
 from claimgraph.logic.names import object_name
 
@@ -99,6 +97,7 @@ def run_assert(ctx: Context, args: argparse.Namespace) -> int:
         subject_type=args.subject_type, object_type=args.object_type,
         valid_from=time_arg(args.valid_from, "--valid-from"),
         valid_until=time_arg(args.valid_until, "--valid-until"), on_conflict=args.on_conflict)
+    from claimgraph.core import writes  # the write path: not loaded by `facts`, `history`
     with ctx.writing() as sh:
         result = writes.assert_fact(sh, args.subject, args.predicate, args.object,
                                     evidence=args.evidence, relearn=args.allow_relearn,
@@ -122,6 +121,7 @@ def assert_json(result: dict[str, Any]) -> dict[str, Any]:
 
 
 def emit_assert(result: dict[str, Any]) -> None:
+    from claimgraph.logic.facts import NAMES_REJECTED  # the write path's: not loaded by reads
     status = result["status"]
     reason = f" ({result['reason']})" if result.get("reason") else ""
     emit(f"{status}{reason}  {fact_line(result['fact'])}")
@@ -187,6 +187,7 @@ def run_history(ctx: Context, args: argparse.Namespace) -> int:
 
 
 def run_invalidate(ctx: Context, args: argparse.Namespace) -> int:
+    from claimgraph.core import writes
     at = time_arg(args.at, "--at")
     with ctx.writing() as sh:
         result = writes.invalidate(sh, resolve_fact_id(sh, args.fact), args.reason, at)

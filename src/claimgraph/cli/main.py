@@ -1,4 +1,4 @@
-"""``claimgraph``: the parser, the dispatch table and the error boundary.
+"""``claimgraph``: the dispatch table and the error boundary (the parser is ``cli.parser``).
 
 Commands live one group per module; each module adds its parsers and exports ``COMMANDS``, a
 table from command name to ``handler(ctx, args) -> int``. This module owns the exit codes:
@@ -8,104 +8,86 @@ unexpected exception is a bug: one line on stderr, the traceback in a crash file
 
 from __future__ import annotations
 
-import argparse
-import datetime as _dt
-import json
 import os
 import sys
-import traceback
-from typing import Callable, NoReturn, Sequence
 
-from claimgraph import STORE_FORMAT, __version__
-from claimgraph.cli import demo, entity, evidence, facts, info, init, portable, predicates, search
-from claimgraph.cli import capture
-from claimgraph.cli import hooks
-from claimgraph.cli import audit
-from claimgraph.cli import daemon as daemon_cli
-from claimgraph.cli import memory_context
-from claimgraph.cli import memory
-from claimgraph.cli import doctor as doctor_cli
-from claimgraph.cli import forget
-from claimgraph.cli import logs as logs_cli, status as status_cli
-from claimgraph.cli import serve as serve_cli
-from claimgraph.cli.context import Context
-from claimgraph.cli.output import emit_error
-from claimgraph.errors import ClaimgraphError, disk_full, is_disk_full
-from claimgraph.private import open_private, private_dir, restrict_umask
+from claimgraph import __version__
+from claimgraph.private import restrict_umask
 
-GROUPS = (init, facts, search, entity, predicates, evidence, portable, info, demo, capture,
-          hooks, audit, memory_context, logs_cli, status_cli, daemon_cli, memory, doctor_cli,
-          forget, serve_cli)
-Handler = Callable[[Context, argparse.Namespace], int]
-DISPATCH: dict[str, Handler] = {name: run for group in GROUPS for name, run in group.COMMANDS.items()}
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    import argparse
+    from types import ModuleType
+    from typing import Callable
+
+    from claimgraph.cli.context import Context
+    from claimgraph.cli.parser import UsageError
+    from claimgraph.errors import ClaimgraphError
+
+    Handler = Callable[["Context", argparse.Namespace], int]
+
+#: The command groups (modules of ``claimgraph.cli``), in the order the top-level help lists them.
+GROUPS = ("init", "facts", "search", "entity", "predicates", "evidence", "portable", "info",
+          "demo", "capture", "hooks", "audit", "memory_context", "logs", "status", "daemon",
+          "memory", "doctor", "forget", "serve")
+#: Each top-level command word and the group that defines it, known without importing any
+#: group: a command loads its own group only (`claimgraph facts` never loads the daemon's or
+#: the capture's libraries). tests/cli/test_main.py checks this against every group's parsers.
+GROUP_OF = {
+    "init": "init", "assert": "facts", "facts": "facts", "history": "facts",
+    "invalidate": "facts", "search": "search", "neighbor": "search", "conflicts": "search",
+    "entity": "entity", "predicates": "predicates", "evidence": "evidence", "dump": "portable",
+    "load": "portable", "stats": "info", "config": "info", "version": "info", "demo": "demo",
+    "capture": "capture", "curate": "capture", "hook": "hooks", "install": "hooks",
+    "uninstall": "hooks", "audit": "audit", "provenance": "audit", "context": "memory_context",
+    "logs": "logs", "status": "status", "daemon": "daemon", "recall": "memory",
+    "coach": "memory", "outcome": "memory", "mcp": "memory", "doctor": "doctor",
+    "forget": "forget", "purge": "forget", "serve": "serve",
+}
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
-class UsageError(Exception):
-    """argparse's complaint, carried out of the parser so the boundary decides how to print it."""
-
-    def __init__(self, prog: str, usage: str, message: str) -> None:
-        super().__init__(message)
-        self.prog, self.usage, self.message = prog, usage, message
+def group(name: str) -> ModuleType:
+    import importlib
+    return importlib.import_module(f"claimgraph.cli.{name}")
 
 
-class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(self.prog, self.format_usage().strip(), message)
+def handler(command: str) -> Handler:
+    """The handler of a parsed command line ("facts", "entity merge"), from its group's table
+    (looked up at call time, so a test can patch one group's ``COMMANDS``)."""
+    return group(GROUP_OF[command.split()[0]]).COMMANDS[command]
 
 
-def milliseconds(text: str) -> int:
-    """A wait in ms: a whole number, zero (do not wait) or more."""
-    if not text.strip().isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of milliseconds ≥ 0")
-    return int(text)
+def dispatch_table() -> dict[str, Handler]:
+    """Every command line's handler (imports every group: for tests and tools, not commands)."""
+    return {name: run for g in GROUPS for name, run in group(g).COMMANDS.items()}
 
 
-def global_flags(suppress: bool) -> argparse.ArgumentParser:
-    """The flags every command accepts, before or after its name.
-
-    Sub-parsers use SUPPRESS defaults so a flag given before the command is not overwritten.
-    """
-    default = {"default": argparse.SUPPRESS} if suppress else {}
-    flags = Parser(add_help=False)
-    flags.add_argument("--db", metavar="PATH", help="the store (default: $CLAIMGRAPH_DB, "
-                       "else $XDG_DATA_HOME/claimgraph/claims.db)", **default)
-    flags.add_argument("--json", action="store_true", help="machine-readable output; "
-                       "errors as JSON on stderr", **default)
-    flags.add_argument("--lease-wait", metavar="MS", type=milliseconds, help="how long a write waits "
-                       "for another writer's lease (default 5000)", **default)
-    flags.add_argument("--config", metavar="FILE", help="config file (default: "
-                       "$XDG_CONFIG_HOME/claimgraph/config.toml)", **default)
-    return flags
-
-
-def build_parser() -> Parser:
-    parser = Parser(prog="claimgraph", parents=[global_flags(suppress=False)],
-                    description="A local-first memory for coding agents: facts with history, "
-                                "provenance and conflicts.",
-                    epilog="New here? Run `claimgraph demo`. Exit codes: 0 ok, 1 the command "
-                           "failed, 2 usage error.")
-    parser.add_argument("--version", action="version", version=f"claimgraph {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
-                                parser_class=Parser)
-    common = global_flags(suppress=True)
-    for group in GROUPS:
-        group.add_parsers(sub, common)
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     restrict_umask()  # whatever this command (or a child it starts) creates is private
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv == ["--version"]:  # answered before anything else loads
+        print(f"claimgraph {__version__}")
+        return EXIT_OK
+    from claimgraph.cli.parser import UsageError, parser_for
     try:
-        args = build_parser().parse_args(argv)
+        args = parser_for(argv).parse_args(argv)
     except UsageError as err:
         return report_usage(err, "--json" in argv)
     except SystemExit as done:  # --help and --version exit through argparse
         return int(done.code or 0)
+    return run(args, argv)
+
+
+def run(args: argparse.Namespace, argv: list[str]) -> int:
+    """The parsed command inside the error boundary (the module docstring's exit codes)."""
+    from claimgraph.cli.context import Context
+    from claimgraph.cli.output import emit_error
+    from claimgraph.errors import ClaimgraphError, disk_full, is_disk_full
+
     ctx = Context(args)
     try:
-        return DISPATCH[args.command](ctx, args)
+        return handler(args.command)(ctx, args)
     except ClaimgraphError as err:
         return report_error(err, ctx.json)
     except KeyboardInterrupt:
@@ -125,6 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _store_dir(ctx: Context) -> str | None:
+    from claimgraph.errors import ClaimgraphError
     try:
         return str(ctx.db_path.parent)
     except ClaimgraphError:
@@ -141,6 +124,9 @@ def silence_stdout() -> None:
 
 def report_error(err: ClaimgraphError, as_json: bool) -> int:
     """``claimgraph: <what failed> — <what to do>``, or the error dict as JSON."""
+    import json
+
+    from claimgraph.cli.output import emit_error
     if as_json:
         emit_error(json.dumps(err.to_dict(), ensure_ascii=False, default=str))
     else:
@@ -150,6 +136,8 @@ def report_error(err: ClaimgraphError, as_json: bool) -> int:
 
 
 def report_usage(err: UsageError, as_json: bool) -> int:
+    from claimgraph.cli.output import emit_error
+    from claimgraph.errors import ClaimgraphError
     hint = f"see `{err.prog} --help`"
     if as_json:
         report_error(ClaimgraphError("usage", f"{err.prog}: {err.message}", hint=hint), True)
@@ -162,7 +150,13 @@ def report_usage(err: UsageError, as_json: bool) -> int:
 def report_crash(err: Exception, ctx: Context, argv: list[str]) -> int:
     """Append the traceback (with versions and the command) to a crash file; print one line.
     Both are redacted: a traceback quotes the values it failed on, and argv may hold a key."""
+    import datetime as _dt
+    import traceback
+
+    from claimgraph import STORE_FORMAT
+    from claimgraph.cli.output import emit_error
     from claimgraph.logic.redact import redact
+    from claimgraph.private import open_private, private_dir
     path = ctx.crash_path()
     stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds")
     report = redact(f"--- {stamp} claimgraph {__version__} (format {STORE_FORMAT}), "

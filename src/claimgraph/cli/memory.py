@@ -15,7 +15,7 @@ import os
 from typing import Any, Iterable, Mapping
 
 from claimgraph import retrievals
-from claimgraph.cli.context import Context
+from claimgraph.cli.context import Context, log_surfaced
 from claimgraph.cli.output import emit, emit_fact_lines, emit_json, facts_json, jsonable, plural
 from claimgraph.core.context import USER_SCOPE
 from claimgraph.core.outcome import check_valence, judge
@@ -76,11 +76,6 @@ def scopes(ctx: Context, args: argparse.Namespace) -> tuple[str, ...] | None:
         raise ClaimgraphError("no-project-dir", f"--cwd {cwd} is not a directory",
                               hint="pass the project's directory")
     return (resolve_project(cwd, ctx.environ).id, USER_SCOPE)
-
-
-def log_surfaced(ctx: Context, verb: str, fact_ids: Iterable[str]) -> None:
-    """Record what a read showed, for ``outcome``; a read that answered is not failed by it."""
-    retrievals.log_read(ctx.db_path, verb, fact_ids, ctx.shell().now())
 
 
 def run_recall(ctx: Context, args: argparse.Namespace) -> int:

@@ -9,8 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from claimgraph.cli.context import Context
-from claimgraph.cli.memory import log_surfaced
+from claimgraph.cli.context import Context, log_surfaced
 from claimgraph.cli.output import (
     emit, emit_json, entity_json, fact_json, fact_line, facts_json, plural,
     short_id, show_name,
@@ -18,7 +17,6 @@ from claimgraph.cli.output import (
 from claimgraph.cli.scope import READ_HELP, add_scope_argument
 from claimgraph.cli.values import drop_none, fraction_arg, time_arg
 from claimgraph.core import reads
-from claimgraph.core.neighbor import neighbor
 from claimgraph.errors import ClaimgraphError
 
 DEFAULT_LIMIT = 10
@@ -61,8 +59,8 @@ def run_search(ctx: Context, args: argparse.Namespace) -> int:
         raise ClaimgraphError("invalid-limit", f"--limit {args.limit} is negative",
                               hint="give 0 for all, or a positive number")
     scopes = None if args.all_projects else ctx.read_scopes()
-    result = reads.search(ctx.shell(), " ".join(args.query), scopes)
-    found = result["facts"][:args.limit] if args.limit else result["facts"]
+    result = reads.search(ctx.shell(), " ".join(args.query), scopes, limit=args.limit or None)
+    found = result["facts"]
     log_surfaced(ctx, "search", [f["id"] for f in found])
     if ctx.json:
         emit_json({"query": result["query"], "scopes": scopes,
@@ -75,8 +73,8 @@ def run_search(ctx: Context, args: argparse.Namespace) -> int:
         emit(f"nothing found for {show_name(result['query'])} {where}")
     for fact in found:
         emit(f"{fact_line(fact)}  [{fact.get('scope')}]")
-    if len(result["facts"]) > len(found):
-        emit(f"… {len(result['facts']) - len(found)} more (raise --limit)")
+    if result["total"] > len(found):
+        emit(f"… {result['total'] - len(found)} more (raise --limit)")
     return 0
 
 
@@ -89,6 +87,7 @@ def run_neighbor(ctx: Context, args: argparse.Namespace) -> int:
                         as_of=time_arg(args.as_of, "--as-of"),
                         min_confidence=fraction_arg(args.min_confidence, "--min-confidence"),
                         query=args.query, budget=args.budget, beam=args.beam)
+    from claimgraph.core.neighbor import neighbor  # `search` itself never walks the graph
     result = neighbor(ctx.shell(), args.entity, depth=args.depth, **options)
     if ctx.json:
         emit_json({"root": entity_json(result["root"]), "depth": result["depth"],

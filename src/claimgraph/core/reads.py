@@ -112,27 +112,30 @@ def _matched_entities(sh: Shell, queries: list[str],
 def _fts_route(sh: Shell, queries: list[str],
                in_scope: Callable[[dict[str, Any]], bool],
                limit: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Full-text hits for the whole query first, then per token; first occurrence wins."""
+    """Full-text hits for the whole query first, then per token; first occurrence wins.
+    Entities and episodes are kept for the whole query only, so tokens ask for facts alone."""
+    first = sh.store.search(queries[0], limit)
     seen: dict[str, dict[str, Any]] = {}
-    first: dict[str, Any] = {"entities": [], "episodes": []}
-    for i, text in enumerate(queries):
-        hits = sh.store.search(text, limit)
-        if i == 0:
-            first = hits
-        for fact in hits["facts"]:
+    for hits in (first["facts"], *(sh.store.search_facts(t, limit) for t in queries[1:])):
+        for fact in hits:
             if in_scope(fact):
                 seen.setdefault(fact["id"], fact)
     return list(seen.values()), first
 
 
 def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
-           fts_limit: int = FTS_LIMIT) -> dict[str, Any]:
+           fts_limit: int = FTS_LIMIT, limit: int | None = None) -> dict[str, Any]:
     """Three routes fused by rank (full text 1.0, entity 1.2, one hop 0.3), times freshness.
 
     ``scopes`` limits every route BEFORE fusion (so another project's facts neither show nor
     push this one's down a rank); None searches every project. ``fts_limit`` caps the
     full-text hits per query and token (the coach, which runs on every prompt and pushes at
-    most a few facts, asks for fewer)."""
+    most a few facts, asks for fewer). ``limit`` keeps the best that many facts (None: all);
+    ``total`` says how many were found.
+
+    The entity and hop routes can reach thousands of facts (a library named by every module):
+    with a ``limit`` they are ranked on fact heads (``Store.get_fact_heads_for``) and only the
+    facts returned are read whole, so the order and the facts are those a full read gives."""
     if not query or not query.strip():
         raise ClaimgraphError("empty-query", "the search query is empty", hint="give some words to look for")
     in_scope = _scope_test(scopes)
@@ -140,12 +143,16 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
     fts_facts, hits = _fts_route(sh, queries, in_scope, fts_limit)
     matched = _matched_entities(sh, queries, scopes)
     matched_ids = {e["id"] for e in matched}
-    entity_facts = _facts_for(sh, matched_ids, "both", in_scope)
-    hop_facts = _facts_for(sh, _neighbour_ids(entity_facts) - matched_ids, "out", in_scope)
-    fused = R.fuse_search_routes(fts_facts, entity_facts, hop_facts, sh.now(), sh.half_life_days)
+    read = sh.store.get_facts_for if limit is None else sh.store.get_fact_heads_for
+    entity_facts = _route(read, matched_ids, "both", in_scope)
+    hop_facts = _route(read, _neighbour_ids(entity_facts) - matched_ids, "out", in_scope)
+    fused, total = R.top_search_hits(fts_facts, entity_facts, hop_facts, sh.now(),
+                                     sh.half_life_days, limit)
+    shown = fused if limit is None else _read_whole(sh, fused, fts_facts)
     return {"query": query, "scopes": None if scopes is None else list(scopes),
             "entities": [e for e in hits.get("entities", []) if in_scope(e)],
-            "episodes": hits.get("episodes", []), "facts": [with_state(f) for f in fused],
+            "episodes": hits.get("episodes", []), "facts": [with_state(f) for f in shown],
+            "total": total,
             "matched_entities": [{"id": e["id"], "name": e["name"], "type": e.get("type"),
                                   "scope": e.get("scope")} for e in matched]}
 
@@ -156,18 +163,30 @@ def _scope_test(scopes: Sequence[str] | None) -> Callable[[dict[str, Any]], bool
     return lambda record: wanted is None or record.get("scope") in wanted
 
 
-def _facts_for(sh: Shell, ids: set[str], direction: str,
-               in_scope: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
-    return [f for f in sh.store.get_facts_for(ids, direction) if in_scope(f)] if ids else []
+def _route(read: Callable[..., list[dict[str, Any]]], ids: set[str], direction: str,
+           in_scope: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
+    return [f for f in read(ids, direction) if in_scope(f)] if ids else []
 
 
 def _neighbour_ids(facts: list[dict[str, Any]]) -> set[str]:
+    """Both ends of each fact (whole, or a head whose ends are bare ids)."""
     ids: set[str] = set()
     for fact in facts:
         for end in (fact.get("subject"), fact.get("object_ref")):
             if end:
-                ids.add(end["id"])
+                ids.add(end["id"] if isinstance(end, dict) else end)
     return ids
+
+
+def _read_whole(sh: Shell, ranked: list[dict[str, Any]],
+                whole: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Ranked facts (heads or whole, annotated by fusion) as whole facts with the annotations;
+    the full-text route's facts are whole already. A fact purged meanwhile is left out."""
+    by_id = {f["id"]: f for f in whole}
+    missing = [f["id"] for f in ranked if f["id"] not in by_id]
+    by_id.update((f["id"], f) for f in sh.store.get_facts_by_ids(missing))
+    return [{**by_id[f["id"]], "effective_confidence": f["effective_confidence"],
+             "retrieval_score": f["retrieval_score"]} for f in ranked if f["id"] in by_id]
 
 
 def conflicts(sh: Shell, at: int | None = None, with_suspects: bool = True) -> dict[str, Any]:

@@ -31,9 +31,11 @@ Fetch = Callable[[str], str]
 
 
 def scoped_search(sh: Shell, query: str, scopes: Collection[str] | None,
-                  fts_limit: int = FTS_LIMIT) -> dict[str, Any]:
-    """``reads.search`` limited to facts in ``scopes`` (None: every scope)."""
-    found = search(sh, query, None if scopes is None else list(scopes), fts_limit=fts_limit)
+                  fts_limit: int = FTS_LIMIT, limit: int | None = None) -> dict[str, Any]:
+    """``reads.search`` limited to facts in ``scopes`` (None: every scope), the best ``limit``
+    of them (None: all; ``total`` says how many were found)."""
+    found = search(sh, query, None if scopes is None else list(scopes), fts_limit=fts_limit,
+                   limit=limit)
     return {**found, "facts": R.in_scopes(found["facts"], scopes)}
 
 
@@ -45,8 +47,7 @@ def recall(sh: Shell, query: str, *, scopes: Collection[str] | None = None, min_
     if isinstance(min_hits, bool) or not isinstance(min_hits, int) or min_hits < 1:
         raise ClaimgraphError("invalid-argument", f"min_hits {min_hits!r} is not a whole number ≥ 1",
                               hint="give min_hits as 1 or more (default 1)", argument="min_hits")
-    facts = scoped_search(sh, query, scopes)["facts"]
-    facts = facts[:limit] if limit else facts
+    facts = scoped_search(sh, query, scopes, limit=limit or None)["facts"]
     episodes: list[dict[str, Any]] = []
     evidence: list[dict[str, Any]] = []
     if len(facts) < min_hits:

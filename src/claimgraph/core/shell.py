@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import time
 import os
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
@@ -32,18 +31,26 @@ def uuid_ids(prefix: str) -> str:
 _VARIANT = "89ab"
 
 
-@dataclass
 class Shell:
-    """What every shell verb needs: a store, a clock, an id mint and the decay half-life."""
+    """What every shell verb needs: a store, a clock, an id mint and the decay half-life.
 
-    store: Store
-    clock: Callable[[], int] = wall_clock_ms
-    new_id: Callable[[str], str] = uuid_ids
-    half_life_days: float = DEFAULT_HALF_LIFE_DAYS
-    #: Predicate rows by id, loaded once; writes that register rows keep it in step.
-    _predicates: dict[str, dict[str, Any]] | None = field(default=None, repr=False)
-    #: Derived registry answers (name resolution, group-mates), dropped with the cache.
-    registry_memo: dict[tuple[str, str], Any] = field(default_factory=dict, repr=False)
+    A plain class, not a dataclass: every CLI command builds one, and ``dataclasses`` pulls
+    ``inspect`` (and ``ast``, ``dis``, ``tokenize``) into a read command's start-up."""
+
+    def __init__(self, store: Store, clock: Callable[[], int] = wall_clock_ms,
+                 new_id: Callable[[str], str] = uuid_ids,
+                 half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> None:
+        self.store = store
+        self.clock = clock
+        self.new_id = new_id
+        self.half_life_days = half_life_days
+        #: Predicate rows by id, loaded once; writes that register rows keep it in step.
+        self._predicates: dict[str, dict[str, Any]] | None = None
+        #: Derived registry answers (name resolution, group-mates), dropped with the cache.
+        self.registry_memo: dict[tuple[str, str], Any] = {}
+
+    def __repr__(self) -> str:
+        return f"Shell(store={self.store!r}, half_life_days={self.half_life_days!r})"
 
     def now(self) -> int:
         return self.clock()

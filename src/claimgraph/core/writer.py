@@ -34,6 +34,13 @@ class Writer:
         self.relearn = relearn
         self._buried: dict[str, object] | None = None
 
+    def redact(self, value: Any) -> Any:
+        """No secret is stored, whoever asserts: capture cleaned its text already, a person
+        or a model extractor may not have. Imported here: the SessionStart hook reads
+        through this package and must not load the redactor."""
+        from claimgraph.logic.redact import redact
+        return redact(value) if isinstance(value, str) else value
+
     def refuse_purged(self, scope: str, subject: str, predicate: str, obj: str) -> None:
         """Raise ``purged-fact`` when a purge buried this statement (see core.tombstones).
         The key is only hashed when tombstones exist: this runs once per fact of an ingest."""
@@ -80,6 +87,16 @@ class BatchWriter(Writer):
         self._entities: dict[tuple[str, str], Record] = {}
         self._out: dict[str, dict[str, list[Record]]] = {}
         self._pending: list[Record] = []
+        #: Redacted text by text: a batch names each subject (and many objects) many times.
+        self._redacted: dict[str, str] = {}
+
+    def redact(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        clean = self._redacted.get(value)
+        if clean is None:
+            clean = self._redacted[value] = super().redact(value)
+        return clean
 
     def entity(self, name: str, scope: str, type: str | None) -> Record:
         cached = self._entities.get((name, scope))

@@ -41,7 +41,7 @@ def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
     """assert_fact through a given Writer (batches pass a caching one)."""
     sh = w.sh
     _require_object(obj)
-    subject, obj, evidence = _redacted(subject, obj, evidence)
+    subject, obj, evidence = w.redact(subject), w.redact(obj), [w.redact(e) for e in evidence]
     if on_conflict not in ON_CONFLICT:
         raise ClaimgraphError("invalid-on-conflict", f"unknown conflict policy {on_conflict!r}",
                               hint="use supersede, flag or ignore")
@@ -64,15 +64,6 @@ def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
     plan = F.decide_assert(fact=fact, pred=pred, **F.decision_inputs(fact, raw, now),
                            on_conflict=on_conflict, stated_epistemic=epistemic or None)
     return execute_plan(w, plan)
-
-
-def _redacted(subject: Any, obj: Any, evidence: Iterable[str]) -> tuple[Any, Any, list[str]]:
-    """No secret is stored, whoever asserts: capture cleaned its text already, a person or a
-    model extractor may not have. Imported here: the SessionStart hook reads through this
-    package and must not load the redactor."""
-    from claimgraph.logic.redact import redact
-    redact_one = (lambda v: redact(v) if isinstance(v, str) else v)
-    return redact_one(subject), redact_one(obj), [redact_one(e) for e in evidence]
 
 
 def _require_object(obj: Any) -> None:

@@ -15,9 +15,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import psutil
-from filelock import FileLock
-
 from claimgraph import lease
 from claimgraph.daemon import pid_path
 from claimgraph.errors import ClaimgraphError
@@ -48,7 +45,8 @@ class Singleton:
         self.record: dict[str, Any] | None = None
         self.took_over: dict[str, Any] | None = None
 
-    def _guard(self) -> FileLock:
+    def _guard(self) -> Any:
+        from filelock import FileLock  # here: `claimgraph status` reads the state, never locks
         return FileLock(f"{self.path}.lock", timeout=GUARD_TIMEOUT_S, mode=0o600)
 
     def acquire(self) -> dict[str, Any]:
@@ -78,6 +76,7 @@ class Singleton:
 
 
 def own_record() -> dict[str, Any]:
+    import psutil
     me = os.getpid()
     return {"pid": me, "process_start": psutil.Process(me).create_time(), "host": lease.HOST,
             "started_at": time.time()}

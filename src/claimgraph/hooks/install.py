@@ -14,9 +14,8 @@ hooks run with the agent's environment, whose PATH may not find our virtual envi
 
 from __future__ import annotations
 
-import copy
 import os
-import subprocess
+import shlex
 import sys
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
@@ -66,6 +65,8 @@ def with_our_hooks(settings: Mapping[str, Any], wanted: Mapping[str, dict[str, A
     place (an upgrade keeps its position), extra ones are dropped, a missing one is appended in
     a group of its own (``group`` makes it: the agent's shape). Refuses a ``hooks`` that is not
     an object, or an event not a list."""
+    import copy
+
     group = group or CLAUDE_CODE.group
     new = copy.deepcopy(dict(settings))
     hooks = new.setdefault("hooks", {})
@@ -85,6 +86,7 @@ def without_our_hooks(settings: Mapping[str, Any],
     """``settings`` without any handler of ours (under ``events`` only, when given). A group,
     event list or ``hooks`` object left empty by that removal goes too; one that was empty
     before stays, as does anything of a shape we do not know (it cannot hold our handlers)."""
+    import copy
     new = copy.deepcopy(dict(settings))
     hooks = new.get("hooks")
     if not isinstance(hooks, dict):
@@ -176,6 +178,7 @@ def check_interpreter(python: str, module: str = "claimgraph.hooks.entry",
                               "into the hook command: it is not absolute",
                               hint="run claimgraph through an absolute interpreter path")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    import subprocess  # only when installing: `claimgraph status` reads this module's tables
     probe = subprocess.run([python, "-c", f"import {module}"], cwd="/", env=env,
                            stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False)
     if probe.returncode != 0:

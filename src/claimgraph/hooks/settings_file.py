@@ -9,12 +9,10 @@ file's mode and indentation, and follow a symlink to the real file (dotfile mana
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.sidecar import atomic_write_text
@@ -23,9 +21,10 @@ BACKUP_SUFFIX = ".claimgraph-backup"
 DEFAULT_INDENT = 2
 
 
-@dataclass(frozen=True)
-class SettingsFile:
-    """A settings file as read: its parsed object, its text (None when absent), its mode."""
+class SettingsFile(NamedTuple):
+    """A settings file as read: its parsed object, its text (None when absent), its mode.
+    (A named tuple: ``claimgraph status`` loads this module, and a read command should not
+    pay for ``dataclasses``.)"""
 
     path: Path
     data: dict[str, Any]
@@ -87,6 +86,7 @@ def indent_of(text: str | None) -> int | str:
 def diff(before: SettingsFile, after_text: str) -> str:
     """A unified diff from the file as it is to ``after_text``."""
     source = str(before.path) if before.text is not None else "/dev/null"
+    import difflib  # for --dry-run only
     lines = difflib.unified_diff((before.text or "").splitlines(keepends=True),
                                  after_text.splitlines(keepends=True),
                                  fromfile=source, tofile=str(before.path))

@@ -138,14 +138,15 @@ def named_preferences(fact: Mapping[str, Any], valid: Sequence[Mapping[str, Any]
     that itself rejects the thing ("never use requests") agrees, and is not one. They are
     only flagged, never superseded (a sentence that mentions X is not the same claim as X);
     loosely equal objects are exclusion antagonists already and are left to that branch."""
+    rejecting, preference = fact.get("predicate") in REJECTING, _is_preference(fact)
+    if not (rejecting or preference):  # most facts: nothing to look at (checked first: per fact)
+        return []
     taken = {f["id"] for f in exclusion}
     others = [f for f in valid if f["id"] not in taken and f["id"] != fact.get("id")]
-    if fact.get("predicate") in REJECTING:
+    if rejecting:
         return [f for f in others if _is_preference(f) and _names(object_name(f), fact)]
-    if _is_preference(fact):
-        return [f for f in others if f.get("predicate") in REJECTING
-                and _names(object_name(fact), f)]
-    return []
+    return [f for f in others if f.get("predicate") in REJECTING
+            and _names(object_name(fact), f)]
 
 
 def _names(sentence: str | None, rejection: Mapping[str, Any]) -> bool:

@@ -28,6 +28,14 @@ FACT_FIELDS = (
     "epistemic", "scope", "source_type", "episode", "conflicts",
     "invalidation_reason", "invalidation_kind", "successor", "evidence", "dormant_since",
 )
+#: What ranking a fact needs (validity, scope, effective confidence, its two ends), with the
+#: entities as bare ids: search ranks thousands of candidates on these and hydrates the few
+#: it shows (``Store.get_fact_heads_for``).
+FACT_HEAD_FIELDS = (
+    "id", "subject", "object_ref", "scope", "confidence", "epistemic", "source_type",
+    "recorded_at", "last_reinforced_at", "t_valid", "t_invalid", "invalidation_kind",
+    "dormant_since",
+)
 REQUIRED_FACT_FIELDS = (
     "id", "subject", "predicate", "object_kind", "t_valid", "recorded_at",
     "confidence", "epistemic", "scope", "source_type",

@@ -137,6 +137,8 @@ class _Finder:
         self.second: list[Span] = []
 
     def spans(self) -> list[Span]:
+        if not self.hits:  # nearly all text: no rule can start anywhere
+            return []
         self._layer(self.first, self._first_rules, ())
         self.first += self._companions()
         self._layer(self.second, self._second_rules, self.first)

@@ -66,17 +66,22 @@ def with_effective_confidence(fact: Fact, at: int,
 
 
 def by_effective_confidence(facts: Iterable[Fact], at: int,
-                            half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> list[Fact]:
+                            half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+                            confidences: dict[str, float] | None = None) -> list[Fact]:
     """The entity and hop routes' ranking: liveliest first, ids break ties, repeats dropped.
 
     Repeats (a fact touching two matched entities) are dropped so they do not push later
-    facts down a rank in fusion.
+    facts down a rank in fusion. ``confidences`` (id -> effective confidence at ``at``) is
+    filled as it goes, so fusion need not compute them again.
     """
     unique: dict[str, Fact] = {}
     for fact in facts:
         unique.setdefault(fact["id"], fact)
-    return sorted(unique.values(),
-                  key=lambda f: (-effective_confidence(f, at, half_life_days), str(f["id"])))
+    known = {} if confidences is None else confidences
+    for fact_id, fact in unique.items():
+        if fact_id not in known:
+            known[fact_id] = effective_confidence(fact, at, half_life_days)
+    return sorted(unique.values(), key=lambda f: (-known[f["id"]], str(f["id"])))
 
 
 def most_useful_first(facts: Iterable[Fact]) -> list[Fact]:
@@ -111,19 +116,39 @@ def _rrf_scores(routes: Sequence[Mapping[str, Any]], k: int) -> dict[str, list[A
 
 
 def fuse_retrieval(routes: Sequence[Mapping[str, Any]], now: int, k: int = RRF_K,
-                   half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> list[dict[str, Any]]:
+                   half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+                   confidences: Mapping[str, float] | None = None) -> list[dict[str, Any]]:
     """Reciprocal rank fusion across routes, times effective confidence at ``now``.
 
     Ties keep first-seen order (route by route, best first), which is total, so the output
-    is a pure function of the input.
+    is a pure function of the input. ``confidences`` may carry effective confidences at
+    ``now`` already computed (by id), which are used as they are.
     """
-    fused = []
+    return [_annotated(entry) for entry in _fused(routes, now, k, half_life_days, confidences)]
+
+
+def _fused(routes: Sequence[Mapping[str, Any]], now: int, k: int, half_life_days: float,
+           confidences: Mapping[str, float] | None) -> list[tuple[float, float, Fact]]:
+    """(score, effective confidence, fact) of every fact valid at ``now``, best first."""
+    known = confidences or {}
+    scored = []
     for rrf, fact in _rrf_scores(routes, k).values():
         if fact_valid_at(fact, now):
-            annotated = with_effective_confidence(fact, now, half_life_days)
-            annotated["retrieval_score"] = rrf * annotated["effective_confidence"]
-            fused.append(annotated)
-    return sorted(fused, key=lambda f: -f["retrieval_score"])
+            conf = known.get(fact["id"])
+            if conf is None:
+                conf = effective_confidence(fact, now, half_life_days)
+            scored.append((rrf * conf, conf, fact))
+    scored.sort(key=_score, reverse=True)  # stable: equal scores keep first-seen order
+    return scored
+
+
+def _score(entry: tuple[float, float, Fact]) -> float:
+    return entry[0]
+
+
+def _annotated(entry: tuple[float, float, Fact]) -> dict[str, Any]:
+    score, conf, fact = entry
+    return {**fact, "effective_confidence": conf, "retrieval_score": score}
 
 
 def fuse_search_routes(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
@@ -134,11 +159,24 @@ def fuse_search_routes(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
     The entity and hop routes are (re)ordered by effective confidence here, so callers cannot
     hand fusion a store's arbitrary order; the full-text route keeps its own order.
     """
-    return fuse_retrieval([
+    return top_search_hits(fts_facts, entity_facts, hop_facts, now, half_life_days)[0]
+
+
+def top_search_hits(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
+                    hop_facts: Iterable[Fact], now: int,
+                    half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+                    limit: int | None = None) -> tuple[list[dict[str, Any]], int]:
+    """``fuse_search_routes`` cut to the best ``limit`` (None: all), and how many there were:
+    only the facts kept are copied and annotated."""
+    known: dict[str, float] = {}
+    fused = _fused([
         {"weight": FTS_WEIGHT, "facts": list(fts_facts)},
-        {"weight": ENTITY_WEIGHT, "facts": by_effective_confidence(entity_facts, now, half_life_days)},
-        {"weight": HOP_WEIGHT, "facts": by_effective_confidence(hop_facts, now, half_life_days)},
-    ], now, half_life_days=half_life_days)
+        {"weight": ENTITY_WEIGHT,
+         "facts": by_effective_confidence(entity_facts, now, half_life_days, known)},
+        {"weight": HOP_WEIGHT, "facts": by_effective_confidence(hop_facts, now, half_life_days, known)},
+    ], now, RRF_K, half_life_days, known)
+    kept = fused if limit is None else fused[:max(0, limit)]
+    return [_annotated(entry) for entry in kept], len(fused)
 
 
 # --- query tokens -------------------------------------------------------------------------

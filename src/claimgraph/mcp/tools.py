@@ -103,12 +103,12 @@ def memory_neighbor(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
 
 
 def memory_search(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
-    found = scoped_search(ctx.read(), a["query"], ctx.scopes)
     limit = a.get("limit", DEFAULT_LIMIT)
-    shown = found["facts"][:limit]
+    found = scoped_search(ctx.read(), a["query"], ctx.scopes, limit=limit)
+    shown = found["facts"]
     ctx.log_read("search", [f["id"] for f in shown])
     return wire({"query": found["query"], "scopes": list(ctx.scopes), "facts": facts_view(shown),
-                 "more": len(found["facts"]) - len(shown),
+                 "more": found["total"] - len(shown),
                  "matched_entities": found["matched_entities"]})
 
 

@@ -80,6 +80,13 @@ class Store(Protocol):
                       predicates: Iterable[str] | None = None) -> list[Record]:
         """Batched get_facts over several entities (each fact once). Sorted by t_valid, then id."""
 
+    def get_fact_heads_for(self, entity_ids: Iterable[str],
+                           direction: str = "out") -> list[Record]:
+        """The facts ``get_facts_for`` returns, cut to ``logic.model.FACT_HEAD_FIELDS`` with
+        ``subject`` and ``object_ref`` as bare ids (no links, no evidence), in no particular
+        order: enough to rank thousands of candidates before reading whole the few a reader
+        is shown."""
+
     def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,
                      episodes: Iterable[str] | None = None, recorded_before: int | None = None,
@@ -172,6 +179,10 @@ class Store(Protocol):
         """{entities, facts, episodes} matching the text in entity names/aliases, literal
         objects and episode summaries (SQLite: FTS5; memory: case-insensitive substring).
         Facts include those whose subject or object entity matched."""
+
+    def search_facts(self, query: str, limit: int = 50) -> list[Record]:
+        """``search(query, limit)["facts"]`` alone (search asks once per query word and keeps
+        only the facts of all but the first)."""
 
     def stats(self) -> dict[str, Any]:
         """{format, entities, facts: {total, valid, invalidated}, episodes, predicates: {status: n}}."""

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Sequence
 
 from claimgraph import STORE_FORMAT
-from claimgraph.logic.model import SUSPECT_VERDICTS
+from claimgraph.logic.model import FACT_HEAD_FIELDS, SUSPECT_VERDICTS
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
 from claimgraph.store.memory_purge import MemoryPurge
@@ -156,6 +156,13 @@ class MemoryStore(MemoryPurge):
         return self._sorted(
             f for f in self._s["facts"].values()
             if _touches(f, ids, direction) and (preds is None or f["predicate"] in preds))
+
+    def get_fact_heads_for(self, entity_ids: Iterable[str],
+                           direction: str = "out") -> list[Record]:
+        rec.check_direction(direction)
+        ids = set(entity_ids)
+        return [{field: row[field] for field in FACT_HEAD_FIELDS}
+                for row in self._s["facts"].values() if _touches(row, ids, direction)]
 
     def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,
@@ -338,18 +345,28 @@ class MemoryStore(MemoryPurge):
         if not rec.search_text_ok(query):
             return {"entities": [], "facts": [], "episodes": []}
         needle = query.lower()
-        ents = [e for e in self._s["entities"].values()
-                if any(needle in text.lower() for text in [e["name"], *e["aliases"]])]
-        hit_ids = {e["id"] for e in ents}
+        eps = [e for e in self._s["episodes"].values() if needle in (e["summary"] or "").lower()]
+        return {
+            "entities": [_entity_copy(e) for e in sorted(self._named(needle), key=_entity_order)
+                         [:limit]],
+            "facts": self.search_facts(query, limit),
+            "episodes": [dict(e) for e in sorted(eps, key=rec.search_episode_order)[:limit]],
+        }
+
+    def search_facts(self, query: str, limit: int = 50) -> list[Record]:
+        if not rec.search_text_ok(query):
+            return []
+        needle = query.lower()
+        hit_ids = {e["id"] for e in self._named(needle)}
         facts = [f for f in self._s["facts"].values()
                  if needle in (f["object_lit"] or "").lower()
                  or hit_ids & {f["subject"], f["object_ref"]}]
-        eps = [e for e in self._s["episodes"].values() if needle in (e["summary"] or "").lower()]
-        return {
-            "entities": [_entity_copy(e) for e in sorted(ents, key=_entity_order)[:limit]],
-            "facts": [self._hydrate(f) for f in sorted(facts, key=rec.search_fact_order)[:limit]],
-            "episodes": [dict(e) for e in sorted(eps, key=rec.search_episode_order)[:limit]],
-        }
+        return [self._hydrate(f) for f in sorted(facts, key=rec.search_fact_order)[:limit]]
+
+    def _named(self, needle: str) -> list[Record]:
+        """Entities whose name or an alias contains the (lower-cased) text."""
+        return [e for e in self._s["entities"].values()
+                if any(needle in text.lower() for text in [e["name"], *e["aliases"]])]
 
     def stats(self) -> dict[str, Any]:
         facts = self._s["facts"].values()

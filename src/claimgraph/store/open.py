@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from claimgraph.errors import (
     ClaimgraphError, disk_full, is_disk_full, is_write_refusal, write_refused)
 from claimgraph.private import private_dir, tighten_store
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.memory import MemoryStore
 from claimgraph.store.sqlite import SqliteStore
+
+if TYPE_CHECKING:
+    from claimgraph.store.memory import MemoryStore
 
 MEMORY = ":memory:"
 
@@ -100,5 +103,7 @@ def _unwritable(path: Path, error: OSError) -> ClaimgraphError:
 
 
 def open_memory_store() -> MemoryStore:
-    """A throwaway store for tests and dry runs; nothing touches the disk."""
+    """A throwaway store for tests and dry runs; nothing touches the disk (imported here:
+    every command opens a store through this module, none of them this one)."""
+    from claimgraph.store.memory import MemoryStore
     return MemoryStore()

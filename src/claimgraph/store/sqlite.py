@@ -21,7 +21,7 @@ from typing import Any, Iterable, Sequence
 from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.model import (
-    AUDIT_FIELDS, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, SUSPECT_VERDICTS,
+    AUDIT_FIELDS, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS, SUSPECT_VERDICTS,
 )
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
@@ -278,6 +278,16 @@ class SqliteStore(SqlitePurge):
         ids = sorted(set(entity_ids))
         return self._facts(q.facts_touching(ids, direction, rec.as_list(predicates))) if ids else []
 
+    def get_fact_heads_for(self, entity_ids: Iterable[str],
+                           direction: str = "out") -> list[Record]:
+        rec.check_direction(direction)
+        ids = sorted(set(entity_ids))
+        if not ids:
+            return []
+        self._db.refresh()
+        rows = self._db.rows(*q.facts_touching(ids, direction, None, q.FACT_HEAD_SELECT, ""))
+        return [dict(zip(FACT_HEAD_FIELDS, row)) for row in rows]
+
     def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,
                      episodes: Iterable[str] | None = None, recorded_before: int | None = None,
@@ -458,12 +468,31 @@ class SqliteStore(SqlitePurge):
         if self._db.depth:
             self._index_pending()
         params = (q.fts_phrase(query), limit)
+        named = json.dumps(sorted(r[0] for r in self._db.rows(q.ENTITY_MATCHES, params[:1])))
         return {
-            "entities": [self._cached_entity(r) for r in self._db.rows(q.SEARCH_ENTITIES, params)],
-            "facts": [self._fact(r) for r in self._db.rows(q.SEARCH_FACTS, params)],
+            "entities": [self._cached_entity(r)
+                         for r in self._db.rows(q.SEARCH_ENTITIES, (named, limit))],
+            "facts": self._search_facts((*params, named)),
             "episodes": [dict(zip(EPISODE_FIELDS, r))
                          for r in self._db.rows(q.SEARCH_EPISODES, params)],
         }
+
+    def search_facts(self, query: str, limit: int = 50) -> list[Record]:
+        if not rec.search_text_ok(query):
+            return []
+        self._db.refresh()
+        if self._db.depth:
+            self._index_pending()
+        return self._search_facts((q.fts_phrase(query), limit))
+
+    def _search_facts(self, params: tuple) -> list[Record]:
+        """The kept hits' keys first, then their full rows (sqlite_sql.search_fact_pks);
+        ``params``: the phrase, the limit and, when already matched, the entities' rowids."""
+        sql = q.search_fact_pks(entities_given=len(params) == 3)
+        pks = [row[0] for row in self._db.rows(sql, params)]
+        if not pks:
+            return []
+        return [self._fact(r) for r in self._db.rows(q.SEARCH_FACTS_BY_PK, (json.dumps(pks),))]
 
     def stats(self) -> dict[str, Any]:
         counts = self._db.one(

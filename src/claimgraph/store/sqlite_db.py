@@ -20,7 +20,6 @@ commits the file lacks (the last connection's close folded it in), and refused o
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
@@ -306,6 +305,7 @@ def _uri(path: str, query: str) -> str:
 
 def _disk_is_full(path: str) -> bool:
     try:
+        import shutil  # only when a write failed: not on every open
         return shutil.disk_usage(Path(path).absolute().parent).free < FULL_BELOW_BYTES
     except OSError:
         return False

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
-from claimgraph.logic.model import FACT_FIELDS
+from claimgraph.logic.model import FACT_FIELDS, FACT_HEAD_FIELDS
 from claimgraph.store import records as rec
 
 Plan = tuple[str, list[Any]]
@@ -26,6 +26,9 @@ _FACT_COLUMNS = {
 FACT_SELECT = ("SELECT " + ", ".join(_FACT_COLUMNS.get(n, f"f.{n}") for n in FACT_FIELDS)
                + " FROM facts f")
 FACT_ORDER = " ORDER BY f.t_valid, f.id"
+#: FACT_HEAD_FIELDS only: no link subquery, no evidence (``Store.get_fact_heads_for``).
+FACT_HEAD_SELECT = ("SELECT " + ", ".join(_FACT_COLUMNS.get(n, f"f.{n}") for n in FACT_HEAD_FIELDS)
+                    + " FROM facts f")
 
 _INSERT_COLUMNS = ("id", "subject_id", "predicate", "object_kind", "object_ref_id", "object_lit",
                    "t_valid", "t_invalid", "recorded_at", "last_reinforced_at", "confidence",
@@ -86,22 +89,40 @@ ENTITY_USAGE = """SELECT id, count(*) FROM (
     SELECT object_ref_id FROM facts WHERE object_ref_id IS NOT NULL AND object_ref_id != subject_id)
     GROUP BY id"""
 
-_ENTITY_HITS = ("SELECT e.id FROM entities e WHERE e.pk IN "
-                "(SELECT rowid FROM entity_fts WHERE entity_fts MATCH ?1)")
-SEARCH_ENTITIES = (ENTITY_SELECT + " WHERE pk IN (SELECT rowid FROM entity_fts "
-                   "WHERE entity_fts MATCH ?1)" + ENTITY_ORDER + " LIMIT ?2")
+ENTITY_MATCHES = "SELECT rowid FROM entity_fts WHERE entity_fts MATCH ?"
+#: Entities whose name or alias holds the text; ?1 is ENTITY_MATCHES' rowids as JSON (search
+#: reads them once for the entity list and the facts).
+SEARCH_ENTITIES = (ENTITY_SELECT + " WHERE pk IN (SELECT value FROM json_each(?1))"
+                   + ENTITY_ORDER + " LIMIT ?2")
 #: Facts named by the text, their subject or their object. Each route contributes at most
-#: ten times the limit (the newest full-text hits first) BEFORE the final sort, so a common
-#: word on a million facts costs a bounded amount of work instead of sorting every match.
-SEARCH_FACTS = (
+#: ten times the limit (the newest full-text hits; the entities first in the index) BEFORE
+#: the final sort, so a common word on a million facts costs a bounded amount of work instead
+#: of sorting every match. Only the candidates' sort keys are sorted; the full rows of the
+#: ``limit`` kept are read afterwards (SEARCH_FACTS_BY_PK), in the same order. ?1 is the text
+#: as an FTS5 phrase, ?2 the limit, and ?3 (search_fact_pks(True)) the matched entities'
+#: rowids as JSON, in index order.
+_SEARCH_ORDER = " ORDER BY f.t_invalid IS NOT NULL, f.t_valid DESC, f.id"
+_NAMED_BY_MATCH = ("SELECT e.id FROM entity_fts CROSS JOIN entities e ON e.pk = entity_fts.rowid"
+                   " WHERE entity_fts MATCH ?1 ORDER BY entity_fts.rowid LIMIT ?2 * 10")
+_NAMED_BY_ROWIDS = ("SELECT e.id FROM json_each(?3) j CROSS JOIN entities e ON e.pk = j.value"
+                    " LIMIT ?2 * 10")
+_SEARCH_FACT_PKS = (
     "WITH fts_hits(pk) AS (SELECT rowid FROM fact_fts WHERE fact_fts MATCH ?1"
     " ORDER BY rowid DESC LIMIT ?2 * 10),"
-    f" named(id) AS ({_ENTITY_HITS} LIMIT ?2 * 10),"
+    " named(id) AS ({named}),"
     " hits(pk) AS (SELECT pk FROM fts_hits"
     " UNION SELECT pk FROM (SELECT s.pk FROM facts s WHERE s.subject_id IN named LIMIT ?2 * 10)"
     " UNION SELECT pk FROM (SELECT o.pk FROM facts o WHERE o.object_ref_id IN named LIMIT ?2 * 10))"
-    + FACT_SELECT + " WHERE f.pk IN hits"
-    " ORDER BY f.t_invalid IS NOT NULL, f.t_valid DESC, f.id LIMIT ?2")
+    " SELECT f.pk FROM facts f WHERE f.pk IN hits" + _SEARCH_ORDER + " LIMIT ?2")
+SEARCH_FACTS_BY_PK = (FACT_SELECT + " WHERE f.pk IN (SELECT value FROM json_each(?))"
+                      + _SEARCH_ORDER)
+
+
+def search_fact_pks(entities_given: bool) -> str:
+    """SEARCH_FACT_PKS matching the entities itself, or taking their rowids (?3)."""
+    return _SEARCH_FACT_PKS.format(named=_NAMED_BY_ROWIDS if entities_given else _NAMED_BY_MATCH)
+
+
 SEARCH_EPISODES = (EPISODE_SELECT + " WHERE pk IN (SELECT rowid FROM episode_fts "
                    "WHERE episode_fts MATCH ?1)"
                    " ORDER BY opened_at IS NULL, opened_at DESC, id LIMIT ?2")
@@ -122,8 +143,10 @@ def in_list(column: str, values: Sequence[str], params: list[Any]) -> str:
 
 
 def facts_touching(entity_ids: Sequence[str], direction: str,
-                   predicates: Sequence[str] | None) -> Plan:
-    """Facts with the entities as subject (out), object (in) or either (both)."""
+                   predicates: Sequence[str] | None, select: str = FACT_SELECT,
+                   order: str = FACT_ORDER) -> Plan:
+    """Facts with the entities as subject (out), object (in) or either (both); ``select``
+    is FACT_SELECT or FACT_HEAD_SELECT (which wants no ``order``)."""
     params: list[Any] = []
     sides = {"out": ["f.subject_id"], "in": ["f.object_ref_id"],
              "both": ["f.subject_id", "f.object_ref_id"]}[direction]
@@ -133,7 +156,7 @@ def facts_touching(entity_ids: Sequence[str], direction: str,
         # Unary + keeps the planner off facts_predicate: the entity side is always narrower.
         column = "f.predicate" if direction == "out" else "+f.predicate"
         where.append(in_list(column, predicates, params))
-    return FACT_SELECT + " WHERE " + " AND ".join(where) + FACT_ORDER, params
+    return select + " WHERE " + " AND ".join(where) + order, params
 
 
 def select_facts(lists: dict[str, Sequence[str] | None], source_type: str | None,

@@ -1,0 +1,109 @@
+"""CLI start-up: wall time of `claimgraph --version`, `status`, `facts`, `search` beside
+`python -c pass`, each a fresh process, interleaved round by round so all see the same noise.
+
+The commands read a small store (1,000 facts in one project, built once per run in a temporary
+HOME; the project is a plain directory, or with ``--git`` a git repository), so the figure
+is the command's own cost: interpreter start, imports, the store's open and one query. Each run is reported as the median over ``--rounds`` (and the spread between
+the fastest and slowest round), beside the same-run ``python -c pass``; also the median CPU
+time (user + system) of each process and its ratio, which the other load on shared cores
+disturbs less than wall time.
+
+Targets (issue 13): a read command <= 5x `python -c pass`; `--version` <= 2x.
+
+Usage: .venv/bin/python bench/bench_cli.py [--rounds 30] [--git]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from workload import make_items  # noqa: E402
+
+BIN = Path(sys.executable).parent
+COMMANDS = {
+    "python -c pass": [sys.executable, "-c", "pass"],
+    "--version": [str(BIN / "claimgraph"), "--version"],
+    "status": [str(BIN / "claimgraph"), "status"],
+    "facts": [str(BIN / "claimgraph"), "facts", "module_7.queue"],
+    "search": [str(BIN / "claimgraph"), "search", "retry", "postgres"],
+}
+
+
+def build(env: dict[str, str], project: Path) -> None:
+    """1,000 facts in the project's scope, through the CLI's own ingest (``load``-free)."""
+    from claimgraph.core import Shell
+    from claimgraph.core.ingest import ingest
+    from claimgraph.core.vocabulary import seed
+    from claimgraph.project import resolve_project
+    from claimgraph.store.open import open_store
+
+    store = open_store(env["CLAIMGRAPH_DB"])
+    sh = Shell(store)
+    seed(sh)
+    scope = resolve_project(str(project), env).id
+    ingest(sh, [{**item, "scope": scope} for item in make_items(1000)])
+    store.close()
+
+
+def timed(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """Wall seconds, and the child's CPU seconds (user + system: what the command itself
+    cost, less sensitive than wall time to the other load on 2 shared cores)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1) or (argv[-1] != "pass" and not done.stdout):
+        raise SystemExit(f"{argv} exited {done.returncode}: {done.stderr.decode()[-500:]}")
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return elapsed, cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--git", action="store_true", help="run the commands inside a git "
+                        "repository (each then asks git for its project: two git processes)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        home, project = Path(tmp) / "home", Path(tmp) / "project"
+        home.mkdir(mode=0o700)
+        project.mkdir()
+        if args.git:
+            subprocess.run(["git", "init", "-q", str(project)], check=True)
+        env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+               "XDG_DATA_HOME": str(home / ".local/share"),
+               "CLAIMGRAPH_DB": str(home / "claims.db")}
+        build(env, project)
+        wall: dict[str, list[float]] = {name: [] for name in COMMANDS}
+        cpu: dict[str, list[float]] = {name: [] for name in COMMANDS}
+        for _ in range(args.rounds):
+            for name, argv in COMMANDS.items():
+                took, spent = timed(argv, env, project)
+                wall[name].append(took)
+                cpu[name].append(spent)
+    base = statistics.median(wall["python -c pass"])
+    cpu_base = statistics.median(cpu["python -c pass"])
+    for name, values in wall.items():
+        median, cpu_median = statistics.median(values), statistics.median(cpu[name])
+        print(json.dumps({"command": name, "median_ms": round(median * 1000, 1),
+                          "min_ms": round(min(values) * 1000, 1),
+                          "max_ms": round(max(values) * 1000, 1),
+                          "ratio_to_python_pass": round(median / base, 2),
+                          "cpu_median_ms": round(cpu_median * 1000, 1),
+                          "cpu_ratio_to_python_pass": round(cpu_median / cpu_base, 2)}),
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()

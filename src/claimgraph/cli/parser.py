@@ -1,0 +1,119 @@
+"""The ``claimgraph`` command line's parser: global flags, and each command's group loaded
+on demand (``main.GROUP_OF`` says which group defines a command word).
+
+Kept apart from ``main`` so ``claimgraph --version`` answers without importing argparse.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import NoReturn, Sequence
+
+from claimgraph import __version__
+from claimgraph.cli.main import GROUP_OF, GROUPS, group
+
+#: Global flags that take a value (so the word after them is not the command).
+_VALUE_FLAGS = ("--db", "--lease-wait", "--config")
+
+
+class UsageError(Exception):
+    """argparse's complaint, carried out of the parser so the boundary decides how to print it."""
+
+    def __init__(self, prog: str, usage: str, message: str) -> None:
+        super().__init__(message)
+        self.prog, self.usage, self.message = prog, usage, message
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(self.prog, self.format_usage().strip(), message)
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        """argparse builds a formatter for every argument it adds, and without a width each
+        one imports ``shutil`` (with bz2 and lzma) to ask the terminal's; the same answer,
+        from ``os``."""
+        return self.formatter_class(prog=self.prog, width=_help_width())
+
+
+def _help_width() -> int:
+    """What argparse would use: $COLUMNS, else the terminal's width, else 80; less 2."""
+    import os
+    import sys
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
+
+
+def milliseconds(text: str) -> int:
+    """A wait in ms: a whole number, zero (do not wait) or more."""
+    if not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of milliseconds ≥ 0")
+    return int(text)
+
+
+def global_flags(suppress: bool) -> argparse.ArgumentParser:
+    """The flags every command accepts, before or after its name.
+
+    Sub-parsers use SUPPRESS defaults so a flag given before the command is not overwritten.
+    """
+    default = {"default": argparse.SUPPRESS} if suppress else {}
+    flags = Parser(add_help=False)
+    flags.add_argument("--db", metavar="PATH", help="the store (default: $CLAIMGRAPH_DB, "
+                       "else $XDG_DATA_HOME/claimgraph/claims.db)", **default)
+    flags.add_argument("--json", action="store_true", help="machine-readable output; "
+                       "errors as JSON on stderr", **default)
+    flags.add_argument("--lease-wait", metavar="MS", type=milliseconds, help="how long a write waits "
+                       "for another writer's lease (default 5000)", **default)
+    flags.add_argument("--config", metavar="FILE", help="config file (default: "
+                       "$XDG_CONFIG_HOME/claimgraph/config.toml)", **default)
+    return flags
+
+
+def command_word(argv: Sequence[str]) -> str | None:
+    """The command named in ``argv`` (the first word that is not a global flag or its value),
+    or None when there is none; ``--`` and anything unusual also give None (the full parser
+    then decides, exactly as before)."""
+    words = iter(argv)
+    for word in words:
+        if word == "--":
+            return None
+        if not word.startswith("-"):
+            return word
+        if "=" not in word and any(f.startswith(word) for f in _VALUE_FLAGS if len(word) > 2):
+            next(words, None)
+    return None
+
+
+def build_parser(groups: Sequence[str] = GROUPS) -> Parser:
+    """The parser with the given groups' commands (all of them by default)."""
+    parser = Parser(prog="claimgraph", parents=[global_flags(suppress=False)],
+                    description="A local-first memory for coding agents: facts with history, "
+                                "provenance and conflicts.",
+                    epilog="New here? Run `claimgraph demo`. Exit codes: 0 ok, 1 the command "
+                           "failed, 2 usage error.")
+    parser.add_argument("--version", action="version", version=f"claimgraph {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
+                                parser_class=Parser)
+    common = global_flags(suppress=True)
+    for name in groups:
+        group(name).add_parsers(sub, common)
+    return parser
+
+
+def parser_for(argv: Sequence[str]) -> Parser:
+    """Only the named command's group when the command is known; none for a bare --version or
+    a missing command; every group for --help and for a word that names no command (so the
+    top-level help and "invalid choice" list them all)."""
+    word = command_word(argv)
+    if word in GROUP_OF:
+        return build_parser([GROUP_OF[word]])
+    if word is None and not {"-h", "--help"} & set(argv):
+        return build_parser(())
+    return build_parser()

@@ -1,0 +1,83 @@
+"""What a read command loads on its way to an answer (issue 13: a read command within 5x, and
+``--version`` within 2x, a bare ``python -c pass``).
+
+A real process under ``python -X importtime`` lists every module the command imported; the
+interpreter's own start-up (``-c "import runpy"``, which ``-m`` runs through) is subtracted.
+The lists below name what a read never needs: the write path, the lease and its libraries,
+the logging stack, the daemon, capture, and standard modules that cost milliseconds each.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+#: Never loaded by `facts`, `search` or `status` (their own group aside).
+NOT_ON_A_READ = {
+    "filelock", "psutil", "structlog", "asyncio", "logging", "decimal",
+    "dataclasses", "inspect", "tomllib", "difflib", "shutil", "tempfile", "secrets", "socket",
+    "threading", "hashlib", "random", "bz2", "lzma", "subprocess",
+    "claimgraph.core.writes", "claimgraph.core.writer", "claimgraph.core.ingest",
+    "claimgraph.store.memory", "claimgraph.cli.memory", "claimgraph.curator",
+    "claimgraph.daemon.settings",
+}
+#: Also never loaded by `facts` and `search` (`status` reports on these).
+NOT_ON_A_QUERY = {"claimgraph.lease", "claimgraph.logs", "claimgraph.capture",
+                  "claimgraph.daemon", "claimgraph.hooks", "claimgraph.logic.facts",
+                  "claimgraph.core.neighbor"}
+#: Everything `--version` may load beyond the interpreter: the package, the entry point and
+#: the umask guard; not argparse, typing or pathlib.
+VERSION_ONLY = {"claimgraph", "claimgraph.__main__", "claimgraph.cli", "claimgraph.cli.main",
+                "claimgraph.private", "__future__"}
+
+
+def imported(argv: list[str], cwd: Path) -> set[str]:
+    done = subprocess.run([sys.executable, "-X", "importtime", *argv], capture_output=True,
+                          text=True, timeout=60, env=dict(os.environ), cwd=cwd,
+                          stdin=subprocess.DEVNULL)
+    # `status` exits 1 when something needs attention (here: no hooks installed)
+    assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr[-2000:]
+    return {line.split("|")[-1].strip() for line in done.stderr.splitlines()
+            if line.startswith("import time:") and "[us]" not in line}
+
+
+def loaded_by(argv: list[str], cwd: Path) -> set[str]:
+    """The modules ``claimgraph ARGV`` imports beyond the interpreter's start-up."""
+    return imported(["-m", "claimgraph", *argv], cwd) - imported(["-c", "import runpy"], cwd)
+
+
+def heavy(loaded: set[str], names: set[str]) -> set[str]:
+    return {m for m in loaded if m in names or any(m.startswith(n + ".") for n in names)}
+
+
+@pytest.fixture
+def store(ok) -> None:
+    ok("assert", "billing", "depends-on", "stripe")
+    ok("assert", "billing", "tested-by", "pytest")
+
+
+@pytest.mark.parametrize("argv", [["facts", "billing"], ["search", "stripe"], ["facts"]])
+def test_a_query_loads_neither_the_write_path_nor_heavy_libraries(store, project_dir, argv):
+    loaded = loaded_by(argv, project_dir)
+    assert "claimgraph.store.sqlite" in loaded, "the probe did not read the store"
+    assert heavy(loaded, NOT_ON_A_READ | NOT_ON_A_QUERY) == set()
+
+
+def test_status_loads_no_heavy_library(store, project_dir):
+    loaded = loaded_by(["status"], project_dir)
+    assert "claimgraph.status" in loaded, "the probe did not run status"
+    assert heavy(loaded, NOT_ON_A_READ) == set()
+
+
+def test_a_read_outside_git_starts_no_git(store, project_dir):
+    """No ``.git`` above the directory: its project is its path, with no git process (and
+    no ``subprocess`` import) to learn that."""
+    assert "subprocess" not in loaded_by(["facts", "billing"], project_dir)
+
+
+def test_version_loads_only_the_entry_point(project_dir):
+    assert loaded_by(["--version"], project_dir) <= VERSION_ONLY
