@@ -17,7 +17,6 @@ import re
 from pathlib import Path
 from typing import Any, Mapping
 
-from claimgraph.hooks import codex_trust
 from claimgraph.hooks.agents import AGENTS, BY_NAME, agent_dir, codex_home, user_hooks_file
 from claimgraph.hooks.install import is_ours
 from claimgraph.sidecar import read_json_object
@@ -62,6 +61,8 @@ def our_positions(hooks: Mapping[str, Any]) -> list[tuple[str, int, int]]:
 def codex_trust_state(path: Path, positions: list[tuple[str, int, int]],
                       environ: Mapping[str, str], ask_codex: bool) -> dict[str, Any]:
     if ask_codex:
+        from claimgraph.hooks import codex_trust  # subprocess and threads: only for Codex
+
         asked = codex_trust.check(str(path), environ)
         if asked["status"] != "unknown":
             return {**asked, "source": "codex"}
