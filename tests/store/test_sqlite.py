@@ -405,7 +405,8 @@ def test_a_version_2_file_migrates_to_3_with_its_data_and_marks_intact(db):
     assert [f["id"] for f in store.search("sqlite")["facts"]] == ["f-1"]
     store.close()
     found = _indexes(db)
-    assert {"facts_scope", "facts_valid_recorded"} <= found and "facts_t_invalid" not in found
+    assert {"facts_scope", "facts_valid_recorded", "facts_cited"} <= found
+    assert "facts_t_invalid" not in found
 
 
 def test_a_failing_step_of_the_3_migration_leaves_a_version_2_file_untouched(db):
@@ -426,3 +427,12 @@ def test_a_projects_facts_and_decays_candidates_are_read_through_an_index():
     assert "USING INDEX facts_scope (scope=? AND t_invalid=?)" in _plan(store, sql, params)
     sql, params = sqlite_sql.select_facts({}, None, 1000, False, True)
     assert "facts_valid_recorded (t_invalid=? AND recorded_at<?)" in _plan(store, sql, params)
+
+
+def test_the_audits_cited_facts_and_the_dormant_ids_are_read_through_their_indexes():
+    """The audit reads only facts that cite something; the dormant list sorts its few ids
+    instead of walking every fact's id in order."""
+    store = SqliteStore(":memory:")
+    sql, params = sqlite_sql.select_facts({}, None, None, False, True, with_evidence=True)
+    assert "USING INDEX facts_cited (t_invalid=?)" in _plan(store, sql, params)
+    assert "USING INDEX facts_dormant" in _plan(store, sqlite_sql.DORMANT_IDS, [])

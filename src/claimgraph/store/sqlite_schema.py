@@ -110,14 +110,17 @@ DECAY_AND_AUDIT: tuple[str, ...] = (
     "CREATE INDEX audit_verdicts_verdict ON audit_verdicts(verdict)",
 )
 
-#: Version 3: two reads that scanned every fact. ``facts_scope``: a project's memory (context,
+#: Version 3: three reads that scanned every fact. ``facts_scope``: a project's memory (context,
 #: ``facts`` without an entity, the viewer) is one scope's valid facts. ``facts_valid_recorded``
 #: replaces ``facts_t_invalid`` (its prefix serves the same "valid facts" reads) and gives
 #: decay its candidates, the valid facts recorded before a cutoff, as one index range.
+#: ``facts_cited`` (partial: only facts with evidence) gives the audit the facts that cite
+#: something without reading the ones that cite nothing.
 READ_INDEXES: tuple[str, ...] = (
     "CREATE INDEX facts_scope ON facts(scope, t_invalid)",
     "DROP INDEX facts_t_invalid",
     "CREATE INDEX facts_valid_recorded ON facts(t_invalid, recorded_at)",
+    "CREATE INDEX facts_cited ON facts(t_invalid) WHERE evidence <> '[]'",
 )
 
 #: MIGRATIONS[i] moves a database from schema version i to i + 1.
