@@ -32,6 +32,7 @@ def capture(store: Path, tmp: Path) -> dict:
     shutil.copyfile(store, db)
     env = {**os.environ, "CLAIMGRAPH_DB": str(db), "HOME": str(tmp),
            "XDG_CONFIG_HOME": str(tmp / ".config"), "XDG_STATE_HOME": str(tmp / ".state")}
+    _as_in_use(db)
     subprocess.run([sys.executable, "-m", "claimgraph", "stats"], env=env, check=True,
                    capture_output=True)  # migrate/stamp the copy first: not timed
     started = time.perf_counter()
@@ -45,6 +46,15 @@ def capture(store: Path, tmp: Path) -> dict:
             "facts": report["counts"].get("created", 0)}
 
 
+def _as_in_use(db: Path) -> None:
+    """A store in use is in WAL mode; the cached file is not (one file copies whole), and
+    switching costs the first writer a moment that grows with the file: pay it untimed."""
+    import sqlite3
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA journal_mode = WAL")
+    con.close()
+
+
 def curate(store: Path, tmp: Path, rounds: int, size: int) -> dict:
     from claimgraph.core import Shell
     from claimgraph.core.ingest import ingest
@@ -54,6 +64,7 @@ def curate(store: Path, tmp: Path, rounds: int, size: int) -> dict:
 
     db = tmp / "claims.db"
     shutil.copyfile(store, db)
+    _as_in_use(db)
     configure_logging("json", tmp / "curate.log")
     open_store(db).close()  # migrate the copy first: not timed
 
