@@ -150,8 +150,8 @@ def stages(path: Path) -> dict[str, float]:
         candidates = get_extractor("builtin")(cleaned, project_root=placed.root)
         lap("project_and_extract")
         scoped = [placement.scoped(c, placed, run.SOURCE_TYPE) for c in candidates]
-        screened = run.screen_candidates([c for c in scoped if c is not None],
-                                         run._screen_ctx(shell))
+        placed_ones = [c for c in scoped if c is not None]
+        screened = run.screen_candidates(placed_ones, run._screen_ctx(shell, placed_ones))
         seen = (None, tombstones.epoch(shell.store))  # the session's mark and the purge epoch
         run._commit(shell, request, run.Options(db=db), seen, cleaned, screened["admitted"],
                     "sha256-" + "0" * 64)

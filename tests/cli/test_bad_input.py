@@ -7,6 +7,8 @@ import sqlite3
 
 import pytest
 
+from claimgraph import STORE_FORMAT
+
 from .conftest import one_line
 
 
@@ -132,10 +134,11 @@ def test_a_store_from_a_future_format_is_refused(ok, cli, db):
 
 def test_a_store_stamped_with_a_future_format_is_refused_before_sqlite_opens_it(ok, cli, db):
     ok("init")
-    db.with_name(db.name + ".version").write_text('{"format": 3, "version": "0.9.0"}\n')
+    newer = STORE_FORMAT + 1
+    db.with_name(db.name + ".version").write_text(f'{{"format": {newer}, "version": "0.9.0"}}\n')
     line = fails(cli, "stats")
-    assert line == (f"claimgraph: {db} has store format 3 (written by claimgraph 0.9.0), but this "
-                    "claimgraph reads format 2 at most — upgrade claimgraph "
+    assert line == (f"claimgraph: {db} has store format {newer} (written by claimgraph 0.9.0), but "
+                    f"this claimgraph reads format {STORE_FORMAT} at most — upgrade claimgraph "
                     "(pip install -U claimgraph) to open this store")
 
 

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+from claimgraph import STORE_FORMAT
+
 from .conftest import normalize
 
 
 def test_init_creates_the_store_and_says_where(ok, db):
     result = ok("init")
-    assert result.out == f"created: claimgraph store at {db} (format 2, 27 predicates)\n"
+    assert result.out == (f"created: claimgraph store at {db} (format {STORE_FORMAT}, "
+                          "27 predicates)\n")
     assert db.exists()
 
 
 def test_init_is_idempotent(ok, db):
     ok("init")
     again = ok("init", "--json").json()
-    assert again == {"status": "exists", "db": str(db), "format": 2, "predicates": 27}
+    assert again == {"status": "exists", "db": str(db), "format": STORE_FORMAT, "predicates": 27}
 
 
 def test_assert_prints_the_new_fact_on_one_line(ok):

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from claimgraph import STORE_FORMAT
+
 from .conftest import one_line
 
 
@@ -41,7 +43,8 @@ def test_dump_of_an_unchanged_store_is_stable(story, ok):
 
 def test_dump_starts_with_the_header_and_keeps_milliseconds(story, ok):
     lines = ok("dump").out.splitlines()
-    assert json.loads(lines[0]) == {"format": 2, "record": "claimgraph-dump", "version": "0.1.0"}
+    assert json.loads(lines[0]) == {"format": STORE_FORMAT, "record": "claimgraph-dump",
+                                    "version": "0.1.0"}
     assert '"t_valid":"2026-03-01T12:30:00.456Z"' in "\n".join(lines)
 
 
@@ -81,7 +84,7 @@ def test_load_of_a_dump_from_a_future_format_is_refused(cli, tmp_path):
     result = cli("load", str(dump), "--json")
     assert result.code == 1
     error = json.loads(one_line(result.err))
-    assert (error["type"], error["format"], error["supported"]) == ("future-format", 7, 2)
+    assert (error["type"], error["format"], error["supported"]) == ("future-format", 7, STORE_FORMAT)
     assert "upgrade claimgraph" in error["hint"]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import sys
 
-from claimgraph import __version__
+from claimgraph import STORE_FORMAT, __version__
 
 from .conftest import one_line
 
@@ -66,7 +66,7 @@ def test_stats_counts_what_the_store_holds(ok, db):
     ok("assert", "api", "has-version", "1.0", "--valid-from", "2026-01-01")
     ok("assert", "api", "has-version", "2.0", "--valid-from", "2026-02-01")
     assert ok("stats").out == (
-        f"store      {db} (format 2)\n"
+        f"store      {db} (format {STORE_FORMAT})\n"
         "facts      2 (1 valid, 1 invalidated)\n"
         "entities   1\n"
         "episodes   0\n"
@@ -112,5 +112,6 @@ def test_config_and_version_work_even_when_the_store_is_corrupt(ok, db):
 
 
 def test_version_prints_the_release_and_store_format(ok):
-    assert ok("version").out.startswith(f"claimgraph {__version__} (store format 2, python ")
-    assert ok("version", "--json").json()["format"] == 2
+    assert ok("version").out.startswith(
+        f"claimgraph {__version__} (store format {STORE_FORMAT}, python ")
+    assert ok("version", "--json").json()["format"] == STORE_FORMAT

@@ -10,7 +10,7 @@ import pytest
 from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
 from claimgraph.store import sqlite_db
-from claimgraph.store import sqlite_schema
+from claimgraph.store import sqlite_schema, sqlite_sql
 from claimgraph.store.open import open_memory_store, open_store
 from claimgraph.store.memory import MemoryStore
 from claimgraph.store.sqlite import SqliteStore
@@ -324,17 +324,18 @@ def _columns(path, table: str) -> list[str]:
         con.close()
 
 
-def test_the_current_format_adds_decay_and_audit_on_top_of_the_baseline():
-    assert STORE_FORMAT == 2 == len(sqlite_schema.MIGRATIONS)
+def test_the_current_format_adds_decay_and_audit_then_the_read_indexes_on_the_baseline():
+    assert STORE_FORMAT == 3 == len(sqlite_schema.MIGRATIONS)
     assert sqlite_schema.MIGRATIONS[0] is sqlite_schema.BASELINE
     assert sqlite_schema.MIGRATIONS[1] is sqlite_schema.DECAY_AND_AUDIT
+    assert sqlite_schema.MIGRATIONS[2] is sqlite_schema.READ_INDEXES
 
 
 def test_a_version_1_file_migrates_to_2_with_its_data_intact(db):
     _version_1_file(db)
     assert "dormant_since" not in _columns(db, "facts")
     store = SqliteStore(db)
-    assert store.schema_version() == 2
+    assert store.schema_version() == STORE_FORMAT
     facts = store.all_facts()
     assert [(f["id"], f["object_lit"], f["dormant_since"], f["evidence"]) for f in facts] == [
         ("f-1", "uses sqlite", None, ["src/a.py: `a`"]), ("f-2", "prefers uv", None, ["src/a.py: `a`"])]
@@ -356,9 +357,9 @@ def test_open_store_migrates_a_version_1_file_and_restamps_it(tmp_path):
     stamp = tmp_path / "claims.db.version"
     stamp.write_text('{"format": 1, "version": "0.1.0"}\n')
     store = open_store(path)
-    assert store.schema_version() == 2 and len(store.all_facts()) == 2
+    assert store.schema_version() == STORE_FORMAT and len(store.all_facts()) == 2
     store.close()
-    assert '"format": 2' in stamp.read_text()
+    assert f'"format": {STORE_FORMAT}' in stamp.read_text()
 
 
 def test_a_failing_step_of_the_2_migration_leaves_a_version_1_file_untouched(db):
@@ -375,5 +376,63 @@ def test_a_failing_step_of_the_2_migration_leaves_a_version_1_file_untouched(db)
     con.close()
     assert "dormant_since" not in _columns(db, "facts")
     store = SqliteStore(db)  # and the real migration still succeeds afterwards
-    assert store.schema_version() == 2 and len(store.all_facts()) == 2
+    assert store.schema_version() == STORE_FORMAT and len(store.all_facts()) == 2
     store.close()
+
+
+# --- format 2 -> 3: the read indexes ---------------------------------------------------------
+def _indexes(path) -> set[str]:
+    con = _raw(path)
+    try:
+        return {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'index'"
+                                          " AND name NOT LIKE 'sqlite_autoindex%'")}
+    finally:
+        con.close()
+
+
+def _plan(store: SqliteStore, sql: str, params: list) -> str:
+    return " ".join(str(row[-1]) for row in store._db.rows("EXPLAIN QUERY PLAN " + sql, params))
+
+
+def test_a_version_2_file_migrates_to_3_with_its_data_and_marks_intact(db):
+    _version_1_file(db)
+    SqliteStore(db, migrations=sqlite_schema.MIGRATIONS[:2]).close()
+    assert "facts_t_invalid" in _indexes(db) and "facts_scope" not in _indexes(db)
+    store = SqliteStore(db)
+    assert store.schema_version() == STORE_FORMAT
+    assert [f["id"] for f in store.select_facts(scopes=["proj"], valid_cheap=True)] == ["f-1", "f-2"]
+    assert store.get_mark("capture.high") == 42
+    assert [f["id"] for f in store.search("sqlite")["facts"]] == ["f-1"]
+    store.close()
+    found = _indexes(db)
+    assert {"facts_scope", "facts_valid_recorded", "facts_cited"} <= found
+    assert "facts_t_invalid" not in found
+
+
+def test_a_failing_step_of_the_3_migration_leaves_a_version_2_file_untouched(db):
+    _version_1_file(db)
+    SqliteStore(db, migrations=sqlite_schema.MIGRATIONS[:2]).close()
+    broken = (*sqlite_schema.MIGRATIONS[:2],
+              (*sqlite_schema.READ_INDEXES, "ALTER TABLE no_such_table ADD COLUMN y"))
+    with pytest.raises(sqlite3.OperationalError):
+        SqliteStore(db, migrations=broken)
+    assert _raw(db).execute("PRAGMA user_version").fetchone()[0] == 2
+    assert "facts_t_invalid" in _indexes(db) and "facts_scope" not in _indexes(db)
+
+
+def test_a_projects_facts_and_decays_candidates_are_read_through_an_index():
+    """Neither read may scan the facts table: both grow with the store, not the project."""
+    store = SqliteStore(":memory:")
+    sql, params = sqlite_sql.select_facts({"scope": ["p1"]}, None, None, False, True)
+    assert "USING INDEX facts_scope (scope=? AND t_invalid=?)" in _plan(store, sql, params)
+    sql, params = sqlite_sql.select_facts({}, None, 1000, False, True)
+    assert "facts_valid_recorded (t_invalid=? AND recorded_at<?)" in _plan(store, sql, params)
+
+
+def test_the_audits_cited_facts_and_the_dormant_ids_are_read_through_their_indexes():
+    """The audit reads only facts that cite something; the dormant list sorts its few ids
+    instead of walking every fact's id in order."""
+    store = SqliteStore(":memory:")
+    sql, params = sqlite_sql.select_facts({}, None, None, False, True, with_evidence=True)
+    assert "USING INDEX facts_cited (t_invalid=?)" in _plan(store, sql, params)
+    assert "USING INDEX facts_dormant" in _plan(store, sqlite_sql.DORMANT_IDS, [])

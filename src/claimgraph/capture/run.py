@@ -57,6 +57,7 @@ from claimgraph.core.vocabulary import seed
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import predicates as P
 from claimgraph.logic.admission import HARD_RULES, admission_ctx, screen_candidates
+from claimgraph.logic.names import normalize_entity_name
 from claimgraph.logic.redact import replace_surrogates
 from claimgraph.sidecar import Sidecars
 from claimgraph.store.open import open_store
@@ -229,7 +230,8 @@ def _capture_segment(sh: Shell, request: Request, options: Options, extractor: E
         candidates = list(extractor(cleaned, project_root=placed.root))
     scoped = [placement.scoped(c, placed, SOURCE_TYPE)
               for c in in_valid_order(candidates, cleaned, sh.now())]
-    screened = screen_candidates([c for c in scoped if c is not None], _screen_ctx(sh))
+    placed_ones = [c for c in scoped if c is not None]
+    screened = screen_candidates(placed_ones, _screen_ctx(sh, placed_ones))
     _reach("extracted", options)
     result = _commit(sh, request, options, seen, cleaned, screened["admitted"], evidence, placed)
     outcome = _outcome(result, screened, candidates, placed.project, evidence)
@@ -331,11 +333,26 @@ def find_extractor(name: str, environ: Mapping[str, str] | None = None) -> Extra
     return get_extractor(name, environ)
 
 
-def _screen_ctx(sh: Shell) -> dict[str, set[str]]:
-    """Known entities and predicates; the core rows count even before a new store is seeded."""
+def _screen_ctx(sh: Shell, candidates: Iterable[Mapping[str, Any]]) -> dict[str, set[str]]:
+    """Known predicates, and which of the candidates' subjects the store already names; the
+    core rows count even before a new store is seeded. Only the names this session mentions
+    are looked up (an index probe each), so a capture costs the same into any size of store."""
     rows = {row["id"]: row for row in (*P.CORE_PREDICATES, *P.CAPTURE_PREDICATES)}
     rows.update(sh.predicates())
-    return admission_ctx(sh.store.list_entities(), rows.values())
+    ctx = admission_ctx((), rows.values())
+    ctx["known_norms"] = known_subject_norms(sh, candidates)
+    return ctx
+
+
+def known_subject_norms(sh: Shell, candidates: Iterable[Mapping[str, Any]]) -> set[str]:
+    """The normalized subject names among ``candidates`` that an entity has as name or alias."""
+    wanted = {normalize_entity_name("" if c.get("subject") is None else str(c.get("subject")))
+              for c in candidates}
+    if not wanted:
+        return set()
+    if fast := getattr(sh.store, "known_name_norms", None):
+        return fast(wanted)
+    return admission_ctx(sh.store.list_entities(), ())["known_norms"] & wanted
 
 
 # --- the write --------------------------------------------------------------------------------

@@ -11,6 +11,16 @@ from claimgraph.logic.model import DEFAULT_SCOPE
 
 Entity = dict[str, Any]
 
+#: The curator's count of duplicate-name clusters, kept to be re-counted incrementally
+#: (``curator.consolidate.report_entity_clusters``). Any write that renames or deletes an
+#: entity must drop it (``names_changed``): the next pass then counts every entity again.
+ENTITY_CLUSTERS_MARK = "curator:entity-clusters"
+
+
+def names_changed(sh: Shell) -> None:
+    """An entity was renamed or deleted: clusters are counted from scratch next time."""
+    sh.store.set_mark(ENTITY_CLUSTERS_MARK, None)
+
 
 def _require_name(name: str | None, what: str = "entity name") -> str:
     if name is None or not str(name).strip():
@@ -106,6 +116,7 @@ def rename(sh: Shell, name: str, new_name: str, scope: str | None = None) -> Ent
         raise ClaimgraphError("entity-exists", f"another entity is already named {new_name!r}",
                               hint="merge them instead: `claimgraph entity merge`")
     with sh.store.transaction():
+        names_changed(sh)
         return sh.store.update_entity(entity["id"], name=new_name, add_aliases=[entity["name"]],
                                       remove_aliases=[new_name])
 
@@ -136,6 +147,7 @@ def merge(sh: Shell, src_name: str, dst_name: str, scope: str | None = None) -> 
         moved = sh.store.repoint_facts(src["id"], dst["id"])
         names = [src["name"], *src.get("aliases", [])]
         sh.store.delete_entity(src["id"])
+        names_changed(sh)
         merged = sh.store.update_entity(dst["id"], add_aliases=[n for n in names if n != dst["name"]])
         collapsed = collapse_duplicates(sh, dst["id"], kind="merge-duplicate")
     return {"entity": merged, "repointed": moved, "collapsed": collapsed}

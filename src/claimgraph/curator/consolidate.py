@@ -18,6 +18,8 @@ from typing import Any, Iterable
 
 import structlog
 
+from claimgraph.core.entities import ENTITY_CLUSTERS_MARK
+from claimgraph.curator import reads
 from claimgraph.curator.judge import CuratorModel, curator_model, judge_conflicts, model_summaries
 from claimgraph.curator.scope import WATERMARK, plan_scope
 from claimgraph.curator.stage_context import StageContext
@@ -35,19 +37,24 @@ EPISODE_GRACE_MS = 60_000
 def consolidate(ctx: StageContext) -> dict[str, Any]:
     """The stage entry: one scope, four steps, then the watermark (only if all went through)."""
     now = ctx.sh.now()
-    scope = plan_scope(ctx.sh, now)
+    scope = plan_scope(ctx.sh, now, reads.sweep_predicates(ctx.sh.predicates()))
     ctx.pause("planned")
-    counts: dict[str, Any] = {"mode": scope.mode, "facts_scanned": len(scope.facts)}
+    scanned = len(scope.facts) if scope.scanned is None else scope.scanned
+    counts: dict[str, Any] = {"mode": scope.mode, "facts_scanned": scanned}
     counts["duplicates_invalidated"] = collapse(ctx, scope.facts, now)
-    counts.update(sweep(ctx, scope.facts, now))
+    counts.update(sweep(ctx, scope.facts, now) if scope.pool is None
+                  else sweep(ctx, scope.pool, now, pooled=True))
     model = curator_model(ctx)
     if model is not None:
         counts.update(judge_conflicts(ctx, model, now))
     counts.update(close_episodes(ctx, now, model))
-    counts["entity_clusters"] = report_entity_clusters(ctx)
+    count, clusters_mark = report_entity_clusters(ctx, full=scope.mode == "full")
+    counts["entity_clusters"] = count
     if not ctx.dry_run:
         with ctx.fence.writing(ctx.sh):
             ctx.sh.store.set_mark(WATERMARK, scope.watermark)
+            if clusters_mark is not None:
+                ctx.sh.store.set_mark(ENTITY_CLUSTERS_MARK, clusters_mark)
     return {"counts": counts}
 
 
@@ -89,19 +96,13 @@ def swept_key(a_id: str, b_id: str) -> str:
     return "curator:swept:" + "+".join(conflict_pair_key(a_id, b_id))
 
 
-def _watched(preds: dict[str, dict[str, Any]]) -> set[str]:
-    """Predicates that can take part in a candidate pair (REFERENCE §8 sweep seeds)."""
-    return {pid for pid, row in preds.items()
-            if row.get("exclusion_group") or row.get("value_exclusivity") == "exclusive"
-            or row.get("category") == "decision"}
-
-
-def sweep(ctx: StageContext, facts: list[dict[str, Any]], now: int) -> dict[str, int]:
-    """Link each new candidate pair as an open conflict, newer → older, once ever."""
+def sweep(ctx: StageContext, facts: list[dict[str, Any]], now: int,
+          pooled: bool = False) -> dict[str, int]:
+    """Link each new candidate pair as an open conflict, newer → older, once ever. ``facts``
+    may hold more than the pool (an incremental pass's subjects): only seeded subjects count,
+    unless ``pooled`` says they were chosen already (``reads.sweep_pool``)."""
     preds = ctx.sh.predicates()
-    watched = _watched(preds)
-    seeded = {(f.get("subject") or {}).get("id") for f in facts if f["predicate"] in watched}
-    pool = [f for f in facts if (f.get("subject") or {}).get("id") in seeded]
+    pool = facts if pooled else _seeded(facts, reads.sweep_predicates(preds)["watched"])
     pairs = [p for p in conflict_candidates(pool, preds, now) if contradicts_without_judge(p)]
     fresh = [p for p in pairs
              if ctx.sh.store.get_mark(swept_key(p["fact"]["id"], p["candidate"]["id"])) is None]
@@ -114,6 +115,12 @@ def sweep(ctx: StageContext, facts: list[dict[str, Any]], now: int) -> dict[str,
             done += _link_batch(ctx, batch, now)
     _mark_swept(ctx, linked, now)
     return {"conflicts_linked": done, "pairs_already_swept": len(pairs) - len(fresh)}
+
+
+def _seeded(facts: list[dict[str, Any]], watched: set[str]) -> list[dict[str, Any]]:
+    """The facts of subjects with a watched predicate (pairs never cross subjects)."""
+    seeded = {(f.get("subject") or {}).get("id") for f in facts if f["predicate"] in watched}
+    return [f for f in facts if (f.get("subject") or {}).get("id") in seeded]
 
 
 def _link_batch(ctx: StageContext, batch: list[dict[str, Any]], now: int) -> int:
@@ -161,15 +168,13 @@ def close_episodes(ctx: StageContext, now: int,
     """Close open episodes with facts, older than a minute (a writer may still be filling a
     younger one; captures close their own). Empty ones stay open (REFERENCE §9). With the
     model on, it writes the summaries; those its budget cannot reach stay open for later."""
-    open_eps = [e for e in ctx.sh.store.list_episodes() if e.get("closed_at") is None]
+    open_eps = reads.open_episodes(ctx.sh)
     settled = [e for e in open_eps if (e.get("opened_at") or 0) <= now - EPISODE_GRACE_MS]
-    facts = ctx.sh.store.select_facts(episodes=[e["id"] for e in settled]) if settled else []
-    by_episode: dict[str, list[str]] = {}
-    for fact in facts:
-        by_episode.setdefault(fact["episode"], []).append(fact["predicate"])
+    by_episode = reads.predicate_counts(ctx.sh, [e["id"] for e in settled]) if settled else {}
     to_close = [e for e in settled if by_episode.get(e["id"])]
     found = len(to_close)
-    summaries, deferred = model_summaries(model, to_close, facts) if model else ({}, set())
+    summaries, deferred = ({}, set()) if model is None else model_summaries(
+        model, to_close, ctx.sh.store.select_facts(episodes=[e["id"] for e in to_close]))
     to_close = [e for e in to_close if e["id"] not in deferred]
     if not ctx.dry_run:
         for batch in _batches(to_close):
@@ -183,20 +188,33 @@ def close_episodes(ctx: StageContext, now: int,
 
 
 def _close_batch(ctx: StageContext, batch: list[dict[str, Any]],
-                 by_episode: dict[str, list[str]], summaries: dict[str, str], now: int) -> None:
+                 by_episode: dict[str, Counter[str]], summaries: dict[str, str], now: int) -> None:
     for episode in batch:
         current = ctx.sh.store.get_episode(episode["id"])
         if current is not None and current.get("closed_at") is None:
             summary = (summaries.get(episode["id"])
-                       or mechanical_summary(episode, by_episode[episode["id"]]))
+                       or mechanical_summary(episode, by_episode[episode["id"]].elements()))
             ctx.sh.store.close_episode(episode["id"], summary, now)
 
 
-def report_entity_clusters(ctx: StageContext) -> int:
-    """Report only: a human decides whether two spellings are one thing."""
-    clusters = E.entity_duplicate_clusters(ctx.sh.store.list_entities())
+def report_entity_clusters(ctx: StageContext, full: bool) -> tuple[int, dict[str, Any] | None]:
+    """Report only: a human decides whether two spellings are one thing.
+
+    Incremental when it can be: the mark ``ENTITY_CLUSTERS_MARK`` keeps the clusters' keys and
+    where the entity table ended; a pass re-counts only those keys and the keys of entities
+    added since. Renames, merges and purges drop the mark (``core.entities``), so the next
+    pass counts everything again. Returns the count and the mark to record (None: none)."""
+    cursor = reads.entity_cursor(ctx.sh)
+    mark = None if full else ctx.sh.store.get_mark(ENTITY_CLUSTERS_MARK)
+    keys = None
+    if cursor is not None and isinstance(mark, dict) and isinstance(mark.get("cursor"), int):
+        keys = reads.changed_name_keys(ctx.sh, mark.get("keys") or [], mark["cursor"])
+    clusters = reads.entity_clusters(ctx.sh, keys)
     if clusters:
         log.info("curate.entity-clusters", count=len(clusters), clusters=[
             {"scope": c["scope"], "names": [e["name"] for e in c["entities"]]}
             for c in clusters[:20]])
-    return len(clusters)
+    if cursor is None:
+        return len(clusters), None
+    found = [[c["scope"], c["normalized"]] for c in clusters]
+    return len(clusters), {"cursor": cursor, "keys": found}

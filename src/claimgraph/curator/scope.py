@@ -10,6 +10,10 @@ stamped before its transaction commits, so one may become visible a little after
 started later. Re-looking is harmless (every step is idempotent). If more episodes older than
 the window exist than the whole store held last time (a ``load`` of old history), the pass
 falls back to a full scan. Entity merges collapse their own duplicates (``entity merge``).
+
+A full pass reads only what can change: the facts whose claim repeats another's, and the
+facts of subjects with a predicate the sweep watches (``curator.reads``), counted, not loaded,
+otherwise.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from claimgraph.core import Shell
+from claimgraph.curator import reads
 
 WATERMARK = "curator:watermark"
 LAG_MS = 10 * 60 * 1000
@@ -25,30 +30,39 @@ LAG_MS = 10 * 60 * 1000
 
 @dataclass
 class Scope:
-    """The facts to consolidate, and the watermark to record once the pass succeeded."""
+    """What to consolidate, and the watermark to record once the pass succeeded.
+
+    ``facts`` feed the duplicate collapse; ``pool`` the conflict sweep (None: derive it from
+    ``facts``), already narrowed to the facts that can pair or carry a link. An incremental pass hands over every out-fact of the changed subjects; a full
+    pass only the facts that can take part (``curator.reads``), so it never loads the rest.
+    """
 
     mode: str
     facts: list[dict[str, Any]]
     watermark: dict[str, int]
+    pool: list[dict[str, Any]] | None = None
+    scanned: int | None = None
 
 
-def _changed_episodes(episodes: list[dict[str, Any]], mark: Any) -> list[str] | None:
+def _changed_episodes(sh: Shell, count: int, mark: Any) -> list[str] | None:
     """Ids of episodes to look at again, or None when only a full scan is safe."""
     if not isinstance(mark, dict) or not isinstance(mark.get("at"), int):
         return None
-    cutoff = mark["at"] - LAG_MS
-    recent = [e["id"] for e in episodes if (e.get("opened_at") or 0) >= cutoff]
-    older = len(episodes) - len(recent)
+    recent = [e["id"] for e in reads.episodes_opened_since(sh, mark["at"] - LAG_MS)]
+    older = count - len(recent)
     return None if older > int(mark.get("episodes") or 0) else recent
 
 
-def plan_scope(sh: Shell, started_at: int) -> Scope:
-    """Full on the first pass (or after an import), incremental afterwards."""
-    episodes = sh.store.list_episodes()
-    watermark = {"at": started_at, "episodes": len(episodes)}
-    changed = _changed_episodes(episodes, sh.store.get_mark(WATERMARK))
+def plan_scope(sh: Shell, started_at: int, sweep_classes: dict[str, set[str]]) -> Scope:
+    """Full on the first pass (or after an import), incremental afterwards.
+    ``sweep_classes``: ``reads.sweep_predicates`` of the registry."""
+    count = reads.episode_count(sh)
+    watermark = {"at": started_at, "episodes": count}
+    changed = _changed_episodes(sh, count, sh.store.get_mark(WATERMARK))
     if changed is None:
-        return Scope("full", sh.store.select_facts(valid_cheap=True), watermark)
+        return Scope("full", reads.repeated_claim_facts(sh), watermark,
+                     pool=reads.sweep_pool(sh, sweep_classes),
+                     scanned=reads.count_valid_facts(sh))
     if not changed:
         return Scope("incremental", [], watermark)
     fresh = sh.store.select_facts(episodes=changed)

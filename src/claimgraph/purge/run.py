@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from claimgraph.core import tombstones as T
+from claimgraph.core.entities import names_changed
 from claimgraph.core.shell import Shell
 from claimgraph.logic import purge as P
 from claimgraph.logic.timeutil import to_iso
@@ -98,6 +99,8 @@ def _write_rows(sh: Shell, plan: Plan, renamed: dict[str, str], purge_id: str, n
                              evidence=renamed.get(row["evidence"], row["evidence"]))
     for entity_id in plan.entities:
         store.delete_entity(entity_id)
+    if plan.entities:
+        names_changed(sh)  # the curator's cluster keys may hold a deleted name
     for entity_id, aliases in sorted(plan.aliases.items()):
         store.update_entity(entity_id, remove_aliases=aliases)
     store.delete_marks(plan.delete_marks)

@@ -27,6 +27,7 @@ from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
 from claimgraph.store import sqlite_schema as schema
 from claimgraph.store import sqlite_sql as q
+from claimgraph.store.sqlite_curation import SqliteCuration
 from claimgraph.store.sqlite_db import SqliteDb
 from claimgraph.store.sqlite_purge import SqlitePurge
 from claimgraph.store.records import Record
@@ -35,7 +36,7 @@ _ENTITY_CACHE_MAX = 50_000
 SEARCH_INDEXES = ("fact_fts", "entity_fts", "episode_fts")
 
 
-class SqliteStore(SqlitePurge):
+class SqliteStore(SqliteCuration, SqlitePurge):
     """A claimgraph store in one SQLite file (or ``":memory:"``)."""
 
     def __init__(self, path: str | Path = ":memory:",

@@ -3,7 +3,9 @@
 The schema version is ``PRAGMA user_version`` (readable before any table is trusted);
 ``MIGRATIONS[i]`` takes a database from version i to i+1, and every pending step runs in ONE
 transaction, so a failure leaves the file exactly as it was. Version 1 is the baseline;
-version 2 adds the dormant fact state and the audit verdicts (``DECAY_AND_AUDIT``).
+version 2 adds the dormant fact state and the audit verdicts (``DECAY_AND_AUDIT``); version 3
+adds the indexes that keep per-project reads and decay's candidates off full scans
+(``READ_INDEXES``).
 
 Full-text search uses FTS5's ``trigram`` tokenizer: it matches any substring of three or
 more characters, case-insensitively, so "auth" finds ``AuthService``, "core" finds
@@ -108,8 +110,21 @@ DECAY_AND_AUDIT: tuple[str, ...] = (
     "CREATE INDEX audit_verdicts_verdict ON audit_verdicts(verdict)",
 )
 
+#: Version 3: three reads that scanned every fact. ``facts_scope``: a project's memory (context,
+#: ``facts`` without an entity, the viewer) is one scope's valid facts. ``facts_valid_recorded``
+#: replaces ``facts_t_invalid`` (its prefix serves the same "valid facts" reads) and gives
+#: decay its candidates, the valid facts recorded before a cutoff, as one index range.
+#: ``facts_cited`` (partial: only facts with evidence) gives the audit the facts that cite
+#: something without reading the ones that cite nothing.
+READ_INDEXES: tuple[str, ...] = (
+    "CREATE INDEX facts_scope ON facts(scope, t_invalid)",
+    "DROP INDEX facts_t_invalid",
+    "CREATE INDEX facts_valid_recorded ON facts(t_invalid, recorded_at)",
+    "CREATE INDEX facts_cited ON facts(t_invalid) WHERE evidence <> '[]'",
+)
+
 #: MIGRATIONS[i] moves a database from schema version i to i + 1.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (BASELINE, DECAY_AND_AUDIT)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (BASELINE, DECAY_AND_AUDIT, READ_INDEXES)
 assert len(MIGRATIONS) == STORE_FORMAT, "every store format needs its migration step"
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"

@@ -53,7 +53,8 @@ SET_DORMANT = ("UPDATE facts SET dormant_since = ? WHERE id IN (SELECT value FRO
                " AND dormant_since IS NULL")
 REVIVE = ("UPDATE facts SET dormant_since = NULL WHERE id IN (SELECT value FROM json_each(?))"
           " AND dormant_since IS NOT NULL")
-DORMANT_IDS = "SELECT id FROM facts WHERE dormant_since IS NOT NULL ORDER BY id"
+#: "+id": sorting the few dormant ids beats walking the whole id index in order to skip the sort.
+DORMANT_IDS = "SELECT id FROM facts WHERE dormant_since IS NOT NULL ORDER BY +id"
 
 AUDIT_SELECT = ("SELECT fact_id, evidence, file, verdict, reason, content_hash, checked_at, details"
                 " FROM audit_verdicts")

@@ -1,0 +1,115 @@
+"""Search latency of two versions of the code on the SAME store file, rounds interleaved, each
+query timed beside a bare FTS5 query on the same connection (the same-run floor).
+
+The older version reads the store as it was built (``search_top10.py``'s base file); this
+checkout reads a copy of it (migrated on first open). Each round is one process per version:
+warm-up, then every query of the pool (``bench_search.queries``) once. Reported: per version,
+the median over rounds of p50 and p95 (with min and max), and the bare-FTS figures beside them.
+
+Usage:
+  .venv/bin/python bench/search_versions.py BASE_STORE --base /tmp/main/src [--rounds 5]
+      [--limit 10] [--size N]
+  (one round, internal) .venv/bin/python bench/search_versions.py STORE --round [--limit 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+
+def one_round(store: Path, size: int, limit: int | None) -> dict:
+    from bench_search import queries
+
+    from claimgraph.core import Shell
+    from claimgraph.core.reads import search
+    from claimgraph.store.open import open_store
+
+    pool = queries(200, size)
+    sh = Shell(open_store(str(store)))
+    raw = sqlite3.connect(store)
+    options = {} if limit is None else {"limit": limit}
+    for q in pool[:20]:
+        search(sh, q, **options)
+    ours, floor = [], []
+    for q in pool:
+        started = time.perf_counter()
+        search(sh, q, **options)
+        ours.append(time.perf_counter() - started)
+        phrase = '"' + q.replace('"', '""') + '"'
+        started = time.perf_counter()
+        raw.execute("SELECT rowid FROM fact_fts WHERE fact_fts MATCH ? LIMIT 50", (phrase,)).fetchall()
+        floor.append(time.perf_counter() - started)
+    sh.store.close()
+    raw.close()
+    return {"search": _percentiles(ours), "raw_fts": _percentiles(floor)}
+
+
+def _percentiles(samples: list[float]) -> dict:
+    ordered = sorted(samples)
+    return {"p50": statistics.median(ordered) * 1000,
+            "p95": ordered[max(0, int(len(ordered) * 0.95) - 1)] * 1000}
+
+
+def _spawn(code: str, store: Path, size: int, limit: int | None) -> dict:
+    argv = [sys.executable, __file__, str(store), "--round", "--size", str(size)]
+    argv += [] if limit is None else ["--limit", str(limit)]
+    done = subprocess.run(argv, env={**os.environ, "PYTHONPATH": code}, capture_output=True,
+                          text=True)
+    if done.returncode != 0:
+        raise SystemExit(done.stderr[-2000:])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _summary(rounds: list[dict], route: str) -> dict:
+    out = {}
+    for key in ("p50", "p95"):
+        values = [r[route][key] for r in rounds]
+        out[key] = {"median": round(statistics.median(values), 2), "min": round(min(values), 2),
+                    "max": round(max(values), 2)}
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("store", type=Path)
+    parser.add_argument("--base", help="the older tree's src/")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--limit", type=int)
+    parser.add_argument("--size", type=int)
+    parser.add_argument("--round", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    size = args.size or sqlite3.connect(args.store).execute(
+        "SELECT count(*) FROM facts").fetchone()[0]
+    if args.round:
+        print(json.dumps(one_round(args.store, size, args.limit)))
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "claims.db"
+        shutil.copyfile(args.store, copy)
+        versions = {"ours": (str(HERE.parent / "src"), copy)}
+        if args.base:
+            versions["base"] = (args.base, args.store)
+        found: dict[str, list[dict]] = {name: [] for name in versions}
+        for _ in range(args.rounds):
+            for name, (code, store) in versions.items():
+                found[name].append(_spawn(code, store, size, args.limit))
+    print(json.dumps({"facts": size, "limit": args.limit, "rounds": args.rounds, **{
+        name: {"search_ms": _summary(r, "search"), "raw_fts_ms": _summary(r, "raw_fts")}
+        for name, r in found.items()}}))
+
+
+if __name__ == "__main__":
+    main()
