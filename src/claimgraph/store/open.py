@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from claimgraph.errors import (
     ClaimgraphError, disk_full, is_disk_full, is_write_refusal, write_refused)
@@ -22,12 +23,13 @@ MEMORY = ":memory:"
 
 
 def open_store(db_path: Path | str, *, create: bool = True,
-               read_only: bool = False) -> SqliteStore:
+               read_only: bool = False) -> Any:
     """Open (creating when allowed) the store at ``db_path``, or a private ":memory:" one.
 
     ``read_only`` is how reads open a store: nothing is created, stamped or migrated, so a
     read works on a store the user may not write (a read-only directory, another user's
-    backup) and never changes a file behind the user's back.
+    backup) and never changes a file behind the user's back. A writable file store comes
+    wrapped in the oplog's ``LoggedStore``, so every write is recorded for sync.
     """
     if str(db_path) == MEMORY:
         return SqliteStore(MEMORY)
@@ -61,7 +63,10 @@ def open_store(db_path: Path | str, *, create: bool = True,
     except OSError as error:
         store.close()
         raise _unwritable(path, error) from None
-    return store
+    if store._db.read_only:  # a full disk opened it as a snapshot: nothing will be written
+        return store
+    from claimgraph.oplog import with_oplog  # every write is recorded for sync (docs/sync.md)
+    return with_oplog(store, path)
 
 
 def damaged_store(path: Path, flag: Path) -> ClaimgraphError:
