@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -34,3 +35,86 @@ def real_home_is_untouched():
     yield
     for path, existed in before.items():
         assert path.exists() == existed, f"a test touched the real home directory: {path}"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: a long stress run; CLAIMGRAPH_SKIP_SLOW=1 skips "
+                            "it (CI's second pass, so it runs once per CI run)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Read at collection, before the per-test guard above clears CLAIMGRAPH_* variables."""
+    if os.environ.get("CLAIMGRAPH_SKIP_SLOW") != "1":
+        return
+    skip = pytest.mark.skip(reason="slow stress run: CLAIMGRAPH_SKIP_SLOW=1 (it ran in CI's "
+                                   "first pass)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+# --- PostgreSQL: a private cluster for the server-store tests -------------------------------
+def _skip_or_fail_postgres(reason: str) -> None:
+    loud = f"POSTGRESQL STORE TESTS NOT RUN: {reason}"
+    print(f"\n*** {loud} ***", file=sys.stderr)
+    if os.environ.get("CLAIMGRAPH_REQUIRE_POSTGRES") == "1":
+        pytest.fail(f"{loud} (and CLAIMGRAPH_REQUIRE_POSTGRES=1 says they must run)",
+                    pytrace=False)
+    pytest.skip(loud)
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """The URL of a test database on a private cluster: CI's (CLAIMGRAPH_TEST_POSTGRES), else
+    one started here when PostgreSQL's server binaries are installed, else a loud skip."""
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        _skip_or_fail_postgres("psycopg is not installed (run ./install.sh)")
+    given = os.environ.get("CLAIMGRAPH_TEST_POSTGRES")
+    if given:
+        yield given
+        return
+    import tempfile
+
+    pg_cluster = _pg_cluster()
+    if pg_cluster.binaries() is None:
+        _skip_or_fail_postgres("PostgreSQL's server is not installed (apt-get install postgresql)")
+    root = Path(tempfile.mkdtemp(prefix="claimgraph-pg-"))
+    try:
+        url = pg_cluster.start(root)
+    except RuntimeError as error:
+        _skip_or_fail_postgres(f"could not start a private cluster: {error}")
+    yield url
+    pg_cluster.stop(root)
+    import shutil
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_url(postgres_server):
+    """A fresh schema on the test database for one test, dropped afterwards."""
+    import uuid
+
+    import psycopg
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_server, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    yield schema_url(postgres_server, schema)
+    with psycopg.connect(postgres_server, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def _pg_cluster():
+    """tests/pg_cluster.py (also a script .ci/run calls), loaded by path."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("pg_cluster", Path(__file__).with_name("pg_cluster.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def schema_url(url: str, schema: str) -> str:
+    """The URL with its search path set to ``schema`` (then public, where pg_trgm lives)."""
+    sep = "&" if "?" in url else "?"
+    return f"{url}{sep}options=-csearch_path%3D{schema}%2Cpublic"

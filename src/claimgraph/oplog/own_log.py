@@ -27,6 +27,9 @@ from claimgraph.oplog import files as F
 from claimgraph.private import FILE_MODE, open_private, private_dir
 
 OUTBOX = "oplog:outbox"
+#: A small mark beside the outbox: its writer and last seq, so the common case (the file has
+#: everything) is answered without decoding the outbox itself.
+OUTBOX_HEAD = "oplog:outbox-head"
 LOCK_TIMEOUT_S = 30.0
 
 
@@ -118,6 +121,7 @@ class OwnLog:
             lines = [L.encode(effect, self.writer, self._seq + n, hlc)
                      for n, effect in enumerate(effects, start=1)]
             store.set_mark(OUTBOX, {"writer": self.writer, "lines": lines})
+            store.set_mark(OUTBOX_HEAD, {"writer": self.writer, "last": self._seq + len(lines)})
             self._staged = lines
         except BaseException:
             self._lock.release()
@@ -154,6 +158,9 @@ class OwnLog:
             self._recover(store)
 
     def _recover(self, store: Any) -> None:
+        head = store.get_mark(OUTBOX_HEAD) or {}
+        if head.get("writer") != self.writer or int(head.get("last") or 0) <= self._seq:
+            return
         box = store.get_mark(OUTBOX) or {}
         if box.get("writer") != self.writer:
             return
