@@ -87,9 +87,9 @@ SETTINGS: tuple[Setting, ...] = (
             help="which extractors capture runs: builtin, or builtin,model to opt in"),
     Setting("dormancy_threshold", "float", 0.1, rule=FRACTION,
             help="facts whose decayed confidence falls below this go dormant"),
-    Setting("sync_dir", "str", "",
+    Setting("sync_dir", "str", "<db>.oplog",
             help="the directory `claimgraph sync` exchanges operation logs through (a git "
-                 "checkout, a synced folder); empty: <db>.oplog/ itself"),
+                 "checkout, a synced folder); <db>.oplog: the store's own log directory"),
     Setting("context_budget_chars", "int", 10000, rule=POSITIVE,
             help="most characters of the block `claimgraph context` prints (the "
                  "SessionStart hook reads no config file: it always uses 10000)"),

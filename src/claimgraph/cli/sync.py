@@ -19,6 +19,10 @@ from claimgraph.cli.output import emit, emit_json, plural
 from claimgraph.errors import ClaimgraphError
 
 
+#: The sync_dir default: read the logs where they are, beside the store.
+OWN_DIR = "<db>.oplog"
+
+
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("sync", parents=[common], help="exchange logs with other machines and "
                        "reconcile theirs into this store",
@@ -55,7 +59,7 @@ def run_sync(ctx: Context, args: argparse.Namespace) -> int:
 
 def _shared_dir(ctx: Context, args: argparse.Namespace) -> Path | None:
     given = args.dir or ctx.settings.value("sync_dir")
-    return Path(given).expanduser() if given else None
+    return None if given in (None, OWN_DIR) else Path(given).expanduser()
 
 
 def _summary(report: dict[str, Any]) -> str:
