@@ -254,7 +254,10 @@ def _to_level(raw: Any, environ: Environ) -> str | None:
 
 
 def _to_path(raw: Any, environ: Environ) -> str | None:
+    """A file path (``~`` expanded), or a server store's URL kept exactly as given."""
     text = _to_str(os.fspath(raw) if isinstance(raw, os.PathLike) else raw, environ)
+    if text is not None and text.startswith(("postgresql://", "postgres://")):
+        return text
     return None if text is None else str(_expand_home(text, environ))
 
 

@@ -19,6 +19,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 SCHEMES = ("postgresql://", "postgres://")
 SERVER_SUFFIX = ".server"
+#: The full URLs (password included) this process was given, by the base they resolve to.
+_GIVEN: dict[str, str] = {}
 
 
 def is_server_url(value: object) -> bool:
@@ -84,4 +86,18 @@ def resolve(value: str | os.PathLike[str], environ: Mapping[str, str] | None = N
         return Path(text)
     base = server_sidecar_base(text, environ)
     remember_server(base, text)
+    _GIVEN[str(base)] = text
     return base
+
+
+def server_url(base: Path | str, environ: Mapping[str, str] | None = None) -> str | None:
+    """The URL to connect to for ``base``: as this process was given it (with any password),
+    else ``$CLAIMGRAPH_DB`` when it names the same server, else ``<base>.server``."""
+    given = _GIVEN.get(os.fspath(base))
+    if given:
+        return given
+    environ = os.environ if environ is None else environ
+    from_env = environ.get("CLAIMGRAPH_DB", "")
+    if is_server_url(from_env) and str(server_sidecar_base(from_env, environ)) == os.fspath(base):
+        return from_env
+    return server_url_of(base)

@@ -27,6 +27,7 @@ from claimgraph.cli import memory
 from claimgraph.cli import doctor as doctor_cli
 from claimgraph.cli import forget
 from claimgraph.cli import sync as sync_cli
+from claimgraph.cli import migrate as migrate_cli
 from claimgraph.cli import logs as logs_cli, status as status_cli
 from claimgraph.cli import serve as serve_cli
 from claimgraph.cli.context import Context
@@ -36,7 +37,7 @@ from claimgraph.private import open_private, private_dir, restrict_umask
 
 GROUPS = (init, facts, search, entity, predicates, evidence, portable, info, demo, capture,
           hooks, audit, memory_context, logs_cli, status_cli, daemon_cli, memory, doctor_cli,
-          forget, serve_cli, sync_cli)
+          forget, serve_cli, sync_cli, migrate_cli)
 Handler = Callable[[Context, argparse.Namespace], int]
 DISPATCH: dict[str, Handler] = {name: run for group in GROUPS for name, run in group.COMMANDS.items()}
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130

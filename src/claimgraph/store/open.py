@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from claimgraph import location
 from claimgraph.errors import (
     ClaimgraphError, disk_full, is_disk_full, is_write_refusal, write_refused)
 from claimgraph.private import private_dir, tighten_store
@@ -33,6 +34,9 @@ def open_store(db_path: Path | str, *, create: bool = True,
     """
     if str(db_path) == MEMORY:
         return SqliteStore(MEMORY)
+    url = location.server_url(location.resolve(db_path))
+    if url is not None:
+        return _open_server(url, Path(location.resolve(db_path)), read_only=read_only)
     path = Path(db_path).expanduser()
     if not path.exists() and (read_only or not create):
         raise ClaimgraphError(
@@ -67,6 +71,21 @@ def open_store(db_path: Path | str, *, create: bool = True,
         return store
     from claimgraph.oplog import with_oplog  # every write is recorded for sync (docs/sync.md)
     return with_oplog(store, path)
+
+
+def _open_server(url: str, base: Path, read_only: bool) -> Any:
+    """A PostgreSQL store (docs/postgres.md). psycopg loads here, only for a server store; its
+    sidecars (spool, logs, lease records) live in a private local directory (``location``)."""
+    try:
+        from claimgraph.store.postgres import PostgresStore
+    except ImportError:
+        raise ClaimgraphError(
+            "postgres-driver-missing", "this store is on a PostgreSQL server, and psycopg is "
+            "not installed", hint="install the postgres extra: pip install 'claimgraph[postgres]'"
+            " (./install.sh does)", url=location.redact_password(url)) from None
+    if not read_only:
+        private_dir(base.parent)
+    return PostgresStore(url, read_only=read_only)
 
 
 def damaged_store(path: Path, flag: Path) -> ClaimgraphError:
