@@ -105,6 +105,12 @@ def pg_url(postgres_server):
         conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
+@pytest.fixture(scope="session")
+def pg_cluster_module():
+    """tests/pg_cluster.py, for tests that run a cluster of their own."""
+    return _pg_cluster()
+
+
 def _pg_cluster():
     """tests/pg_cluster.py (also a script .ci/run calls), loaded by path."""
     import importlib.util
