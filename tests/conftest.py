@@ -54,10 +54,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 # --- PostgreSQL: a private cluster for the server-store tests -------------------------------
+# Read when this file is imported: ``isolated_home`` removes every CLAIMGRAPH_* variable before
+# a test's own fixtures run, and the server fixture is first requested from inside those.
+CI_POSTGRES = os.environ.get("CLAIMGRAPH_TEST_POSTGRES")
+REQUIRE_POSTGRES = os.environ.get("CLAIMGRAPH_REQUIRE_POSTGRES") == "1"
+
+
 def _skip_or_fail_postgres(reason: str) -> None:
     loud = f"POSTGRESQL STORE TESTS NOT RUN: {reason}"
     print(f"\n*** {loud} ***", file=sys.stderr)
-    if os.environ.get("CLAIMGRAPH_REQUIRE_POSTGRES") == "1":
+    if REQUIRE_POSTGRES:
         pytest.fail(f"{loud} (and CLAIMGRAPH_REQUIRE_POSTGRES=1 says they must run)",
                     pytrace=False)
     pytest.skip(loud)
@@ -71,9 +77,8 @@ def postgres_server():
         import psycopg  # noqa: F401
     except ImportError:
         _skip_or_fail_postgres("psycopg is not installed (run ./install.sh)")
-    given = os.environ.get("CLAIMGRAPH_TEST_POSTGRES")
-    if given:
-        yield given
+    if CI_POSTGRES:
+        yield CI_POSTGRES
         return
     import tempfile
 

@@ -7,7 +7,7 @@ line), more than once, reconciling after every delivery; once everything has arr
 every replica's dump — and every writer's own, after it syncs — is the same text.
 
 The big run (5 writers x 2,000 operations) is marked ``slow``: CI runs it once
-(CLAIMGRAPH_SLOW_TESTS=1 in its first pass), not in both of its passes.
+(CLAIMGRAPH_SKIP_SLOW=1 skips it in its second pass).
 """
 
 from __future__ import annotations
