@@ -54,9 +54,13 @@ def audit_root(cwd: str | os.PathLike[str], environ: Mapping[str, str]) -> Path 
     one (module docstring)."""
     project = resolve_project(cwd, environ)
     root = Path(project.root)
+    if too_wide(root, environ):
+        return None
+    if not root.exists():
+        return root  # another machine's project: nothing under it can be read, its files are missing
     if project.source == "path" and not any((root / m).exists() for m in PROJECT_MARKERS):
         return None
-    return None if too_wide(root, environ) else root
+    return root
 
 
 def too_wide(root: Path, environ: Mapping[str, str]) -> bool:
