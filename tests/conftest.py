@@ -39,7 +39,7 @@ def real_home_is_untouched():
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: a long stress run; CLAIMGRAPH_SKIP_SLOW=1 skips "
-                            "it (CI's second pass, so it runs once per CI run)")
+                            "it and the server-store tests (CI's second pass: they run once)")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -48,9 +48,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     skip = pytest.mark.skip(reason="slow stress run: CLAIMGRAPH_SKIP_SLOW=1 (it ran in CI's "
                                    "first pass)")
+    skip_server = pytest.mark.skip(reason="server store: CLAIMGRAPH_SKIP_SLOW=1 (it ran against "
+                                          "CI's cluster in the first pass)")
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+        elif _uses_the_server(item):
+            item.add_marker(skip_server)
+
+
+def _uses_the_server(item: pytest.Item) -> bool:
+    """A test on the server store: it asks for the cluster, or runs a backend-parametrized
+    suite (store contract, core semantics) with the ``postgres`` backend."""
+    if "postgres_server" in getattr(item, "fixturenames", ()):
+        return True
+    callspec = getattr(item, "callspec", None)
+    return callspec is not None and "postgres" in callspec.params.values()
 
 
 # --- PostgreSQL: a private cluster for the server-store tests -------------------------------
