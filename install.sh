@@ -11,11 +11,11 @@ Usage: ./install.sh [--python PATH] [--venv DIR] [--no-init] [--no-hooks] [--no-
                     [--uninstall] [--help]
 
 Creates a virtual environment (default: .venv beside this script), installs claimgraph
-with its test dependencies, the MCP server's SDK (the `mcp` extra) and the web viewer's
-packages (the `viewer` extra) into it, byte-compiles the package (so commands start fast
-even with PYTHONDONTWRITEBYTECODE set), puts the `claimgraph` command on your PATH (a link
-in $XDG_BIN_HOME, else ~/.local/bin; if that directory is not on PATH it prints the line
-to add), initializes the default store
+with its test dependencies, the MCP server's SDK (the `mcp` extra), the web viewer's
+packages (the `viewer` extra) and the PostgreSQL driver (the `postgres` extra) into it,
+byte-compiles the package (so commands start fast even with PYTHONDONTWRITEBYTECODE set),
+puts the `claimgraph` command on your PATH (a link in $XDG_BIN_HOME, else ~/.local/bin; if
+that directory is not on PATH it prints the line to add), initializes the default store
 ($CLAIMGRAPH_DB, else $XDG_DATA_HOME/claimgraph/claims.db), and registers claimgraph's hooks
 for every agent whose directory exists (claimgraph install --agent AGENT):
   Claude Code  $CLAUDE_CONFIG_DIR, else ~/.claude     (settings.json)
@@ -142,8 +142,8 @@ fi
 stamp="$venv/.claimgraph-install"
 want="$(cat "$here/pyproject.toml" | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  say "installing claimgraph, its test dependencies, the MCP server's SDK and the viewer's packages"
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$here[test,mcp,viewer]" \
+  say "installing claimgraph, its test dependencies, the MCP server's SDK, the viewer's packages and the PostgreSQL driver"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$here[test,mcp,viewer,postgres]" \
     || fail "pip could not install claimgraph; see the messages above"
   echo "$want" > "$stamp"
   changed=1

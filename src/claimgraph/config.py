@@ -80,6 +80,9 @@ SETTINGS: tuple[Setting, ...] = (
             help="which extractors capture runs: builtin, or builtin,model to opt in"),
     Setting("dormancy_threshold", "float", 0.1, rule=FRACTION,
             help="facts whose decayed confidence falls below this go dormant"),
+    Setting("sync_dir", "str", "<db>.oplog",
+            help="the directory `claimgraph sync` exchanges operation logs through (a git "
+                 "checkout, a synced folder); <db>.oplog: the store's own log directory"),
     Setting("context_budget_chars", "int", 10000, rule=POSITIVE,
             help="most characters of the block `claimgraph context` prints (the "
                  "SessionStart hook reads no config file: it always uses 10000)"),
@@ -263,7 +266,10 @@ def _to_level(raw: Any, environ: Environ) -> str | None:
 
 
 def _to_path(raw: Any, environ: Environ) -> str | None:
+    """A file path (``~`` expanded), or a server store's URL kept exactly as given."""
     text = _to_str(os.fspath(raw) if isinstance(raw, os.PathLike) else raw, environ)
+    if text is not None and text.startswith(("postgresql://", "postgres://")):
+        return text
     return None if text is None else str(_expand_home(text, environ))
 
 

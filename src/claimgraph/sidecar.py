@@ -27,6 +27,9 @@ def default_db_path(environ: Mapping[str, str]) -> Path:
     home = Path(environ.get("HOME") or Path.home())
     explicit = environ.get("CLAIMGRAPH_DB")
     if explicit:
+        from claimgraph import location
+        if location.is_server_url(explicit):
+            return location.resolve(explicit, environ)
         return _expand_home(explicit, home)
     data_home = environ.get("XDG_DATA_HOME")
     if not data_home or not Path(data_home).is_absolute():  # the XDG spec ignores relative paths

@@ -34,7 +34,7 @@ def leaf_parsers() -> dict[str, argparse.ArgumentParser]:
 COMMAND_LINES = sorted(leaf_parsers())
 TOP_LEVEL = ("init assert facts history search neighbor invalidate conflicts entity predicates "
              "evidence dump load stats config version demo capture curate hook install uninstall audit provenance context daemon logs status "
-             "recall coach outcome mcp doctor forget purge serve").split()
+             "recall coach outcome mcp doctor forget purge serve sync migrate").split()
 
 
 def test_every_dispatch_entry_has_a_parser_and_every_parser_a_handler():

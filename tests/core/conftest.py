@@ -1,4 +1,5 @@
-"""The core-semantics suite runs against every backend: memory, SQLite in memory, SQLite on disk."""
+"""The core-semantics suite runs against every backend: memory, SQLite in memory, SQLite on disk,
+and a PostgreSQL server (a private test cluster)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,10 @@ class SteppingClock:
         self.now += int(days * DAY_MS)
 
 
-def _make_store(kind: str, tmp_path):
+def _make_store(kind: str, tmp_path, url=None):
+    if kind == "postgres":
+        from claimgraph.store.postgres import PostgresStore
+        return PostgresStore(url)
     if kind == "memory":
         from claimgraph.store.memory import MemoryStore
         return MemoryStore()
@@ -35,9 +39,10 @@ def _make_store(kind: str, tmp_path):
     return open_store(":memory:" if kind == "sqlite-memory" else str(tmp_path / "claims.db"))
 
 
-@pytest.fixture(params=["memory", "sqlite-memory", "sqlite-file"])
+@pytest.fixture(params=["memory", "sqlite-memory", "sqlite-file", "postgres"])
 def shell(request, tmp_path):
-    store = _make_store(request.param, tmp_path)
+    url = request.getfixturevalue("pg_url") if request.param == "postgres" else None
+    store = _make_store(request.param, tmp_path, url)
     counter = itertools.count(1)
     sh = Shell(store=store, clock=SteppingClock(), new_id=lambda p: f"{p}-{next(counter):04d}")
     seed(sh)

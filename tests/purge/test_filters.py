@@ -154,7 +154,7 @@ def test_dry_run_shows_the_counts_and_changes_no_byte(seeded, purge):
     plan = json.loads(out)
     assert code == 0 and plan["status"] == "plan"
     assert plan["counts"] == {"facts": 2, "episodes": 0, "entities": 0, "evidence segments": 2,
-                              "log lines": 3, "spool files": 0, "oplog entries": 0}
+                              "log lines": 3, "spool files": 0, "oplog entries": 2}  # 2 inserts
     assert files() == before
 
 

@@ -6,11 +6,12 @@ from typing import Any, Iterator
 
 import pytest
 
-from .store_helpers import BACKENDS, make_store
+from .store_helpers import ALL_BACKENDS, make_store
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=ALL_BACKENDS)
 def store(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Any]:
-    opened = make_store(request.param, tmp_path)
+    url = request.getfixturevalue("pg_url") if request.param == "postgres" else None
+    opened = make_store(request.param, tmp_path, url)
     yield opened
     opened.close()
 

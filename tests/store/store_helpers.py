@@ -9,10 +9,16 @@ from claimgraph.store.open import open_store
 from claimgraph.store.sqlite import SqliteStore
 
 BACKENDS = ("memory", "sqlite-memory", "sqlite-file")
+#: The contract suite's backends: the local three and a PostgreSQL server (a private cluster;
+#: skipped loudly where PostgreSQL is not installed, a failure in CI).
+ALL_BACKENDS = (*BACKENDS, "postgres")
 
 
-def make_store(kind: str, tmp_path: Any) -> Any:
-    """A fresh, empty store of the named backend."""
+def make_store(kind: str, tmp_path: Any, url: str | None = None) -> Any:
+    """A fresh, empty store of the named backend (``url``: the server schema for postgres)."""
+    if kind == "postgres":
+        from claimgraph.store.postgres import PostgresStore
+        return PostgresStore(url)
     if kind == "memory":
         return MemoryStore()
     if kind == "sqlite-memory":

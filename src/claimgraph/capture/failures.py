@@ -9,8 +9,9 @@ waits ``BACKOFF_BASE_S`` after the first failure, doubling each time (at most
 own, ``claimgraph status`` names it, and ``claimgraph capture --retry SESSION`` tries again
 (clearing the count). A success clears the entry.
 
-Failures that say nothing about the session (the store is busy or locked, the disk is full,
-another capture holds the session, the agent was still writing) are not counted: they pass.
+Failures that say nothing about the session (the store is busy, locked or its server down,
+the disk is full, another capture holds the session, the agent was still writing) are not
+counted: they pass.
 
 The file is small and rewritten whole, under a lock, by temp file and rename; readers never
 lock. A ledger that cannot be written is reported in the capture log and costs only the count.
@@ -32,7 +33,8 @@ BACKOFF_MAX_S = 6 * 3600
 LOCK_TIMEOUT_S = 5.0
 TRANSIENT_TYPES = frozenset(("store-busy", "store-locked", "capture-contended", "lease-lost",
                              "transcript-changed", "disk-full", "spool-missing",
-                             "store-damaged", "store-io-error", "store-read-only"))
+                             "store-damaged", "store-io-error", "store-read-only",
+                             "store-unreachable"))  # a server store that is down
 MAX_ERROR_CHARS = 500
 
 

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
+from claimgraph import location
 from claimgraph.cli.scope import USER_SCOPE, current_project
 from claimgraph.config import Settings, load_settings
 from claimgraph.errors import ClaimgraphError
@@ -75,7 +76,8 @@ class Context:
 
     @property
     def db_path(self) -> Path:
-        return Path(self.settings.value("db"))
+        """The store's ``<db>``: its file, or a server store's local stand-in (``location``)."""
+        return location.resolve(self.settings.value("db"), self.environ)
 
     def shell(self) -> Shell:
         """The shell over an EXISTING store, opened read-only: a read never creates, stamps

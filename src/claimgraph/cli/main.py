@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 #: The command groups (modules of ``claimgraph.cli``), in the order the top-level help lists them.
 GROUPS = ("init", "facts", "search", "entity", "predicates", "evidence", "portable", "info",
           "demo", "capture", "hooks", "audit", "memory_context", "logs", "status", "daemon",
-          "memory", "doctor", "forget", "serve")
+          "memory", "doctor", "forget", "serve", "sync", "migrate")
 #: Each top-level command word and the group that defines it, known without importing any
 #: group: a command loads its own group only (`claimgraph facts` never loads the daemon's or
 #: the capture's libraries). tests/cli/test_main.py checks this against every group's parsers.
@@ -42,7 +42,8 @@ GROUP_OF = {
     "uninstall": "hooks", "audit": "audit", "provenance": "audit", "context": "memory_context",
     "logs": "logs", "status": "status", "daemon": "daemon", "recall": "memory",
     "coach": "memory", "outcome": "memory", "mcp": "memory", "doctor": "doctor",
-    "forget": "forget", "purge": "forget", "serve": "serve",
+    "forget": "forget", "purge": "forget", "serve": "serve", "sync": "sync",
+    "migrate": "migrate",
 }
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 

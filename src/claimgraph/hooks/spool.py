@@ -37,6 +37,10 @@ def db_path(environ: Mapping[str, str]) -> str:
     """Absolute ``<db>``: the same rule as ``sidecar.default_db_path``."""
     home = environ.get("HOME") or os.path.expanduser("~")
     explicit = environ.get("CLAIMGRAPH_DB")
+    if explicit and explicit.startswith(("postgresql://", "postgres://")):
+        # a server store: the hook never connects; it spools beside the server's local stand-in
+        from claimgraph.location import server_sidecar_base
+        return str(server_sidecar_base(explicit, environ))
     if explicit:
         if explicit == "~" or explicit.startswith("~/"):
             explicit = os.path.join(home, explicit[2:])

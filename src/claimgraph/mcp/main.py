@@ -22,6 +22,7 @@ from typing import Mapping, Sequence
 
 import structlog
 
+from claimgraph import location
 from claimgraph.config import Settings, load_settings
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logsetup import configure_logging
@@ -87,7 +88,7 @@ def serve(settings: Settings, cwd: str | None, environ: Mapping[str, str]) -> in
 
 def context(settings: Settings, cwd: str, environ: Mapping[str, str]) -> ToolContext:
     return ToolContext(
-        db=Path(settings.value("db")), project=default_project(cwd, environ),
+        db=location.resolve(settings.value("db"), environ), project=default_project(cwd, environ),
         episode_ref=session_ref(environ, os.getpid(), time.time_ns() // 1_000_000),
         lease_wait_ms=settings.value("lease_wait_ms"), lease_ttl_ms=settings.value("lease_ttl_ms"),
         half_life_days=settings.value("half_life_days"))

@@ -19,6 +19,7 @@ from typing import Callable, Iterable
 
 from filelock import FileLock
 
+from claimgraph.logic import oplog
 from claimgraph.logic.purge import holds, match_forms, scrub
 from claimgraph.sidecar import Sidecars, atomic_write_text
 
@@ -167,14 +168,27 @@ def oplog_files(db: Path) -> list[Path]:
     return sorted(p for p in directory.glob("*.jsonl") if p.is_file()) if directory.is_dir() else []
 
 
+#: A purge's own effects name only ids (never the words): they stay, so other replicas purge too.
+_PURGE_VERBS = ("delete-facts", "delete-episodes", "delete-entity", "update-episode", "set-mark",
+                "delete-marks")
+
+
 def oplog_filter(ids: Iterable[str], needle: str | None) -> Transform:
-    """Drop an operation that names a purged record or holds the needle."""
+    """An operation that names a purged record or holds the needle becomes a ``purged``
+    placeholder under the same writer, seq and clock (a dropped line would leave a hole that
+    every replica waits on forever); the purge's own effects stay as they are."""
     wanted = [i for i in ids if i]
 
     def keep(line: str) -> str | None:
-        if (needle and holds(line, needle)) or any(i in line for i in wanted):
-            return None
-        return line
+        holds_needle = bool(needle) and holds(line, needle)
+        if not holds_needle and not any(i in line for i in wanted):
+            return line
+        parsed = oplog.parse(line)
+        if parsed is None or oplog.envelope_problem(parsed):
+            return None  # a torn line that holds it: nothing to keep
+        if not holds_needle and parsed.get("t") in _PURGE_VERBS:
+            return line
+        return oplog.encode({"t": "purged"}, parsed["writer"], parsed["seq"], parsed["hlc"])
     return keep
 
 
@@ -183,5 +197,5 @@ def oplog_entries(db: Path, ids: Iterable[str], needle: str | None) -> int:
     count = 0
     for path in oplog_files(db):
         text = path.read_bytes().decode("utf-8", "surrogateescape")
-        count += sum(1 for line in text.split("\n") if line and keep(line) is None)
+        count += sum(1 for line in text.split("\n") if line and keep(line) != line)
     return count if wanted or needle else 0

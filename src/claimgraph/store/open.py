@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from claimgraph import location
 from claimgraph.errors import (
     ClaimgraphError, disk_full, is_disk_full, is_write_refusal, write_refused)
 from claimgraph.private import private_dir, tighten_store
@@ -25,15 +26,19 @@ MEMORY = ":memory:"
 
 
 def open_store(db_path: Path | str, *, create: bool = True,
-               read_only: bool = False) -> SqliteStore:
+               read_only: bool = False) -> Any:
     """Open (creating when allowed) the store at ``db_path``, or a private ":memory:" one.
 
     ``read_only`` is how reads open a store: nothing is created, stamped or migrated, so a
     read works on a store the user may not write (a read-only directory, another user's
-    backup) and never changes a file behind the user's back.
+    backup) and never changes a file behind the user's back. A writable file store comes
+    wrapped in the oplog's ``LoggedStore``, so every write is recorded for sync.
     """
     if str(db_path) == MEMORY:
         return SqliteStore(MEMORY)
+    url = location.server_url(location.resolve(db_path))
+    if url is not None:
+        return _open_server(url, Path(location.resolve(db_path)), read_only=read_only)
     path = Path(db_path).expanduser()
     if not path.exists() and (read_only or not create):
         raise ClaimgraphError(
@@ -64,7 +69,25 @@ def open_store(db_path: Path | str, *, create: bool = True,
     except OSError as error:
         store.close()
         raise _unwritable(path, error) from None
-    return store
+    if store._db.read_only:  # a full disk opened it as a snapshot: nothing will be written
+        return store
+    from claimgraph.oplog import with_oplog  # every write is recorded for sync (docs/sync.md)
+    return with_oplog(store, path)
+
+
+def _open_server(url: str, base: Path, read_only: bool) -> Any:
+    """A PostgreSQL store (docs/postgres.md). psycopg loads here, only for a server store; its
+    sidecars (spool, logs, lease records) live in a private local directory (``location``)."""
+    try:
+        from claimgraph.store.postgres import PostgresStore
+    except ImportError:
+        raise ClaimgraphError(
+            "postgres-driver-missing", "this store is on a PostgreSQL server, and psycopg is "
+            "not installed", hint="install the postgres extra: pip install 'claimgraph[postgres]'"
+            " (./install.sh does)", url=location.redact_password(url)) from None
+    if not read_only:
+        private_dir(base.parent)
+    return PostgresStore(url, read_only=read_only)
 
 
 def damaged_store(path: Path, flag: Path) -> ClaimgraphError:

@@ -1,0 +1,84 @@
+"""``claimgraph sync [--dir DIR] [--abandon-deferred]``: one memory across machines.
+
+Every write is recorded in ``<db>.oplog/<writer>.jsonl``. ``sync`` publishes that log (and the
+evidence it cites) into DIR, takes the other writers' logs from DIR, and reconciles them into
+this store, under the write lease. DIR is any directory the machines share: a git checkout
+(commit and pull it as usual: each writer only appends to its own file, so merges never
+conflict), a synced folder, a mounted share. Without ``--dir`` (or the ``sync_dir`` setting)
+the logs are read from ``<db>.oplog/`` itself. See docs/sync.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from claimgraph.cli.context import Context
+from claimgraph.cli.output import emit, emit_json, plural
+from claimgraph.errors import ClaimgraphError
+
+
+#: The sync_dir default: read the logs where they are, beside the store.
+OWN_DIR = "<db>.oplog"
+
+
+def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("sync", parents=[common], help="exchange logs with other machines and "
+                       "reconcile theirs into this store",
+                       description="Publish this store's operation log into DIR, take the other "
+                                   "writers' logs from DIR, and fold them into this store. The "
+                                   "result never depends on the order logs arrive in.")
+    p.add_argument("--dir", metavar="DIR", help="the shared directory (default: the sync_dir "
+                   "setting, else <db>.oplog/)")
+    p.add_argument("--abandon-deferred", action="store_true",
+                   help="give up on effects that could not be applied in 3 passes")
+    p.set_defaults(command="sync")
+
+
+def run_sync(ctx: Context, args: argparse.Namespace) -> int:
+    from claimgraph.oplog.exchange import exchange
+    from claimgraph.oplog.reconcile import reconcile
+    with ctx.writing() as sh:
+        store = sh.store
+        if not hasattr(store, "oplog"):
+            raise ClaimgraphError("sync-unsupported", f"{ctx.db_path} keeps no operation log",
+                                  hint="sync works between file stores; a server store is "
+                                       "already shared by everyone who uses it")
+        shared = _shared_dir(ctx, args)
+        moved = exchange(ctx.db_path, shared, store.oplog.writer) if shared else None
+        report = reconcile(store, ctx.db_path, abandon_deferred=args.abandon_deferred)
+        sh.forget_predicates()
+    report = {**report, "writer": store.oplog.writer, "exchange": moved}
+    if ctx.json:
+        emit_json(report)
+    else:
+        emit(_summary(report))
+    return 0
+
+
+def _shared_dir(ctx: Context, args: argparse.Namespace) -> Path | None:
+    given = args.dir or ctx.settings.value("sync_dir")
+    return None if given in (None, OWN_DIR) else Path(given).expanduser()
+
+
+def _summary(report: dict[str, Any]) -> str:
+    effects = report["effects"]
+    lines = [f"synced as {report['writer']}: {plural(effects['applied'], 'effect')} applied, "
+             f"{effects['duplicate']} already here, {effects['deferred']} deferred "
+             f"from {plural(len(report['writers']), 'writer')}"
+             + (" (replayed every log in order)" if report["replayed"] else "")]
+    moved = report.get("exchange")
+    if moved:
+        lines.append(f"  {moved['dir']}: took {plural(moved['logs_taken'], 'log')}, "
+                     f"{'published' if moved['published'] else 'no change to'} ours; "
+                     f"evidence {moved['evidence_sent']} sent, {moved['evidence_received']} "
+                     "received")
+    for warning in report["warnings"][:10]:
+        lines.append("  warning: " + ", ".join(f"{k}={v}" for k, v in warning.items()))
+    if report.get("hint"):
+        lines.append(f"  {report['hint']}")
+    return "\n".join(lines)
+
+
+COMMANDS = {"sync": run_sync}

@@ -1,0 +1,182 @@
+"""This store's own log: numbering effects and appending them, crash-safe.
+
+The database is the truth and the log follows it. Inside the committing transaction the
+effects are numbered (dense ``seq``, one ``hlc`` for the transaction) under a file lock on
+the log, and copied into the store's ``oplog:outbox`` mark, so they commit with the data.
+After COMMIT they are appended to ``<writer>.jsonl`` and the lock is released. A process
+that dies between the two leaves the lines in the outbox; the next transaction of any
+process finds them missing from the file and appends them first. A rolled-back transaction
+leaves nothing: its numbers were never written anywhere.
+
+An append that fails (a full disk) never fails the write it records (REFERENCE §14): it is
+reported on stderr, and the outbox keeps the lines for the next transaction to append.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from filelock import FileLock, Timeout
+
+from claimgraph.logic import oplog as L
+from claimgraph.oplog import files as F
+from claimgraph.private import FILE_MODE, open_private, private_dir
+
+OUTBOX = "oplog:outbox"
+#: A small mark beside the outbox: its writer and last seq, so the common case (the file has
+#: everything) is answered without decoding the outbox itself.
+OUTBOX_HEAD = "oplog:outbox-head"
+LOCK_TIMEOUT_S = 30.0
+
+
+def wall_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class OwnLog:
+    """Seq and hlc allocation and the append, under one lock on ``<writer>.jsonl.lock``."""
+
+    def __init__(self, directory: Path, writer: str | None = None,
+                 clock: Callable[[], int] = wall_ms) -> None:
+        """``writer`` None: resolved (and persisted) at the first write, so opening a store
+        creates no file."""
+        self.directory, self.clock = directory, clock
+        self._writer = writer
+        self._lock_file: FileLock | None = None
+        self._size = -1
+        self._seq = 0
+        self._hlc = 0
+        self._floor: tuple[float, int] = (-1.0, 0)
+        self._staged: list[str] | None = None
+
+    @property
+    def writer(self) -> str:
+        if self._writer is None:
+            self._writer = F.writer_id(self.directory)
+        return self._writer
+
+    @property
+    def path(self) -> Path:
+        return F.log_path(self.directory, self.writer)
+
+    @property
+    def _lock(self) -> FileLock:
+        if self._lock_file is None:
+            private_dir(self.directory)
+            self._lock_file = FileLock(f"{self.path}.lock", timeout=LOCK_TIMEOUT_S,
+                                       mode=FILE_MODE)
+        return self._lock_file
+
+    # --- position -------------------------------------------------------------------------
+    def _sync_position(self) -> None:
+        """Resume above the highest seq in the file; re-read it if it changed behind us."""
+        try:
+            size = self.path.stat().st_size
+        except FileNotFoundError:
+            size = 0
+        if size == self._size:
+            return
+        last = F.last_line(self.path) or {}
+        self._seq, self._hlc, self._size = last.get("seq", 0), last.get("hlc", 0), size
+
+    def position(self) -> int:
+        """The highest seq written so far (reads the file)."""
+        self._size = -1
+        self._sync_position()
+        return self._seq
+
+    def _clock_floor(self) -> int:
+        """The highest peer clock a sync has seen (applied.json's ``clock``), re-read on change."""
+        path = self.directory / F.STATE_FILE
+        try:
+            stamp = path.stat().st_mtime
+        except FileNotFoundError:
+            return 0
+        if stamp != self._floor[0]:
+            try:
+                self._floor = (stamp, int(F.read_state(self.directory).get("clock") or 0))
+            except Exception:  # a damaged state is sync's to report; the clock stays ours
+                self._floor = (stamp, 0)
+        return self._floor[1]
+
+    # --- the two-phase append ---------------------------------------------------------------
+    def stage(self, store: Any, effects: Iterable[dict[str, Any]]) -> None:
+        """Inside the store's transaction: take the lock, append what a crashed process left in
+        the outbox, number ``effects`` and put them in the outbox (committing with the data)."""
+        effects = list(effects)
+        private_dir(self.directory)
+        try:
+            self._lock.acquire()
+        except Timeout:
+            _warn(f"the oplog {self.path} stayed locked; {len(effects)} effect(s) not logged")
+            return
+        try:
+            self._sync_position()
+            self._recover(store)
+            hlc = L.next_hlc(self.clock(), self._hlc, self._clock_floor())
+            lines = [L.encode(effect, self.writer, self._seq + n, hlc)
+                     for n, effect in enumerate(effects, start=1)]
+            store.set_mark(OUTBOX, {"writer": self.writer, "lines": lines})
+            store.set_mark(OUTBOX_HEAD, {"writer": self.writer, "last": self._seq + len(lines)})
+            self._staged = lines
+        except BaseException:
+            self._lock.release()
+            raise
+
+    def commit_staged(self) -> None:
+        """After COMMIT: append the staged lines and let go of the lock."""
+        lines, self._staged = self._staged, None
+        if lines is None:
+            return
+        try:
+            self._append(lines)
+        except OSError as error:
+            self._size = -1
+            _warn(f"could not append to {self.path} ({error.strerror or error}); the lines wait "
+                  "in the store and are appended by its next write")
+        finally:
+            self._lock.release()
+
+    def abandon_staged(self) -> None:
+        """The transaction rolled back: its numbers were never written; forget them."""
+        if self._staged is None:
+            return
+        self._staged = None
+        self._size = -1
+        self._lock.release()
+
+    def flush_outbox(self, store: Any) -> None:
+        """Append what a process that died after COMMIT left in the outbox (sync calls this
+        before it reads the logs, so a replay never misses our own last write)."""
+        private_dir(self.directory)
+        with self._lock:
+            self._sync_position()
+            self._recover(store)
+
+    def _recover(self, store: Any) -> None:
+        head = store.get_mark(OUTBOX_HEAD) or {}
+        if head.get("writer") != self.writer or int(head.get("last") or 0) <= self._seq:
+            return
+        box = store.get_mark(OUTBOX) or {}
+        if box.get("writer") != self.writer:
+            return
+        missing = [text for text in box.get("lines") or ()
+                   if (L.parse(text) or {}).get("seq", 0) > self._seq]
+        if missing:
+            self._append(missing)
+
+    def _append(self, lines: list[str]) -> None:
+        with open_private(self.path, "a") as out:
+            out.write("".join(f"{line}\n" for line in lines))
+            out.flush()  # no fsync: a crash is covered by the outbox, as SQLite's NORMAL sync is
+        last = L.parse(lines[-1]) or {}
+        self._seq, self._hlc = last.get("seq", self._seq), last.get("hlc", self._hlc)
+        self._size = self.path.stat().st_size
+
+
+def _warn(message: str) -> None:
+    print(f"claimgraph: oplog: {message}", file=sys.stderr)

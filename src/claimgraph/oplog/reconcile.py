@@ -1,0 +1,253 @@
+"""reconcile: bring the other writers' logs into this store (REFERENCE §14 steps 1–12).
+
+A replica's synced content is defined as the fold of every effect it knows — its own and
+every other writer's — applied in the canonical order (hlc, writer, seq). That definition is
+what makes the result independent of the order logs arrive in, of duplicates and of torn
+lines: two replicas that hold the same lines hold the same graph, byte for byte.
+
+Most passes only append to that fold: every new line sorts after everything the store
+already reflects (our own writes always do: their clock is floored by every peer clock seen),
+so they are applied in order on top. When a line arrives that sorts BEFORE something already
+applied (a laptop's log from yesterday, synced today), the fold is recomputed: the graph is
+cleared and every log replayed in canonical order, in ONE transaction, so readers see the
+old graph or the new one, never a mix. Marks (capture positions, tombstones) and audit
+verdicts are local and survive a replay; the evidence tier is files and is never touched.
+
+Bookkeeping is REFERENCE's: per-writer contiguous high-water marks, settled seqs beyond a
+hole in ``applied-beyond``, deferral counts (stuck after 3 passes; ``abandon_deferred``
+gives up on them), the entity map, the clock floor, all saved to ``applied.json``.
+
+Departure from REFERENCE step 10: duplicates that two writers stated independently are
+COUNTED here, and collapsed by the curator's consolidate pass (a logged write like any
+other). Collapsing inside reconcile would make the result depend on where a pass happened to
+stop, which is exactly what the fold rules out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterable
+
+from claimgraph.errors import ClaimgraphError
+from claimgraph.logic import oplog as L
+from claimgraph.logic.conflicts import conflict_candidates
+from claimgraph.logic.entities import duplicate_groups
+from claimgraph.oplog import files as F
+from claimgraph.oplog.apply import Applier, DEFERRED, DUPLICATE, ERROR, SETTLED, UNKNOWN
+
+STATE_MARK = "oplog:state"
+Line = dict[str, Any]
+
+
+def reconcile(logged: Any, db: Path | str, *, abandon_deferred: bool = False,
+              now: int | None = None) -> dict[str, Any]:
+    """Apply what the other writers' logs in ``<db>.oplog/`` hold; return the report."""
+    store, directory = logged.inner, F.oplog_dir(db)
+    logged.ensure_logging()  # a store with data before its log gets its baseline first
+    state = _current_state(store, directory)
+    me = logged.oplog.writer
+    lines, warnings = _read_logs(directory)
+    chosen, forks = L.dedupe(lines)
+    warnings += forks
+    own = [line for (writer, _), line in chosen.items() if writer == me]
+    foreign = [line for (writer, _), line in chosen.items() if writer != me]
+    plan = _plan(state, foreign, own)
+    with store.transaction():
+        outcome = _run(store, state, plan, own, foreign, abandon_deferred)
+        _settle(state, plan, outcome, abandon_deferred)
+        report_extra = _post_apply(store, outcome["touched"], now)
+        store.set_mark(STATE_MARK, state)
+    F.write_state(directory, state)
+    warnings += _gap_warnings(state, foreign)
+    return _report(state, plan, outcome, warnings, report_extra)
+
+
+def _current_state(store: Any, directory: Path) -> dict[str, Any]:
+    """The state committed with the store wins over the file (which mirrors it); both are
+    checked for a future format."""
+    from_file = F.read_state(directory)
+    committed = store.get_mark(STATE_MARK)
+    if committed is None:
+        return from_file
+    if int(committed.get("format", 0)) > L.FORMAT:
+        raise ClaimgraphError("future-format", "this store's sync state was written by a "
+                                "newer claimgraph", hint="upgrade claimgraph on this machine")
+    return {**F.fresh_state(), **committed}
+
+
+# --- reading ---------------------------------------------------------------------------------
+def _read_logs(directory: Path) -> tuple[list[Line], list[dict[str, Any]]]:
+    lines: list[Line] = []
+    warnings: list[dict[str, Any]] = []
+    for path in F.log_files(directory):
+        for number, text, complete in F.read_lines(path):
+            line = L.parse(text)
+            if line is None:
+                if complete:  # a torn last line is a write or a file sync still under way
+                    warnings.append({"warning": "unreadable", "file": path.name, "line": number})
+                continue
+            problem = L.envelope_problem(line)
+            if problem is not None:
+                warnings.append({"warning": "bad-envelope", "problem": problem,
+                                 "file": path.name, "line": number})
+                continue
+            lines.append(line)
+    return lines, warnings
+
+
+# --- planning --------------------------------------------------------------------------------
+def _unseen(state: dict[str, Any], line: Line) -> bool:
+    writer, seq = line["writer"], line["seq"]
+    if seq <= int(state["high-water"].get(writer, 0)):
+        return False
+    if seq in state["applied-beyond"].get(writer, ()):
+        return False
+    return f"{writer}:{seq}" not in set(state["abandoned"])
+
+
+def _plan(state: dict[str, Any], foreign: list[Line], own: list[Line]) -> dict[str, Any]:
+    """Which lines are pending, and whether the fold can be extended or must be replayed."""
+    pending = [l for l in foreign if _unseen(state, l)]
+    held = [l for l in pending if L.is_future(l)]
+    usable = sorted((l for l in pending if not L.is_future(l)), key=L.order_key)
+    tried = set(state["deferred"])
+    new = [l for l in usable if f"{l['writer']}:{l['seq']}" not in tried]
+    reached = [tuple(state["frontier"])] if state.get("frontier") else []
+    if own:
+        reached.append(max(map(L.order_key, own)))
+    top = max(reached, default=None)
+    replay = bool(new) and top is not None and L.order_key(usable[0]) <= top
+    return {"usable": usable, "held": held, "new": new, "replay": replay}
+
+
+def _run(store: Any, state: dict[str, Any], plan: dict[str, Any], own: list[Line],
+         foreign: list[Line], abandon: bool) -> dict[str, Any]:
+    """Extend the fold with the pending lines, or replay every log (module docstring)."""
+    statuses: dict[str, str] = {}
+    if not plan["new"]:
+        return {"statuses": statuses, "touched": set(), "applied_keys": []}
+    if plan["replay"]:
+        state["entity-map"], state["merged"] = {}, {}
+        lines = [l for l in [*own, *foreign] if _replayable(state, l)]
+        audit = _clear_graph(store)
+    else:
+        lines, audit = plan["usable"], None
+    applier = Applier(store, state["entity-map"], state.setdefault("merged", {}))
+    applied_keys = []
+    own_writer = own[0]["writer"] if own else None
+    for line in sorted(lines, key=L.order_key):
+        status = applier.apply(line)
+        if status in SETTLED:
+            applied_keys.append(L.order_key(line))
+        if line["writer"] != own_writer:
+            statuses[f"{line['writer']}:{line['seq']}"] = status
+    if audit:
+        _restore_audit(store, audit)
+    return {"statuses": statuses, "touched": applier.touched_subjects,
+            "applied_keys": applied_keys}
+
+
+def _replayable(state: dict[str, Any], line: Line) -> bool:
+    return (not L.is_future(line)
+            and f"{line['writer']}:{line['seq']}" not in set(state["abandoned"]))
+
+
+def _clear_graph(store: Any) -> list[dict[str, Any]]:
+    """Empty the synced graph for a replay; return the audit verdicts to put back after.
+    Predicates stay: every registration is replayed over them, and replays reach the same
+    rows (curated ones are replaced whole; staging ones only ever gain fields)."""
+    audit = store.get_audit()
+    store.delete_facts([f["id"] for f in store.all_facts()])
+    store.delete_episodes([e["id"] for e in store.list_episodes()])
+    for entity in store.list_entities():
+        store.delete_entity(entity["id"])
+    return audit
+
+
+def _restore_audit(store: Any, rows: list[dict[str, Any]]) -> None:
+    present = {f["id"] for f in store.get_facts_by_ids(sorted({r["fact_id"] for r in rows}))}
+    store.record_audit([r for r in rows if r["fact_id"] in present])
+
+
+# --- bookkeeping -----------------------------------------------------------------------------
+def _settle(state: dict[str, Any], plan: dict[str, Any], outcome: dict[str, Any],
+            abandon: bool) -> None:
+    """Advance high-water marks over contiguous settled runs; count and maybe abandon deferrals."""
+    statuses = outcome["statuses"]
+    settled_by_writer: dict[str, set[int]] = {}
+    deferred = dict(state["deferred"])
+    for line in plan["usable"]:
+        key = f"{line['writer']}:{line['seq']}"
+        status = statuses.get(key, DEFERRED if key in deferred else None)
+        if status is None:
+            continue
+        if status in SETTLED:
+            deferred.pop(key, None)
+            settled_by_writer.setdefault(line["writer"], set()).add(line["seq"])
+            continue
+        deferred[key] = int(deferred.get(key, 0)) + 1
+        if abandon and deferred[key] >= L.STUCK_AFTER_PASSES:
+            deferred.pop(key)
+            state["abandoned"] = sorted({*state["abandoned"], key})
+            settled_by_writer.setdefault(line["writer"], set()).add(line["seq"])
+    for writer, seqs in settled_by_writer.items():
+        start = int(state["high-water"].get(writer, 0))
+        beyond = set(state["applied-beyond"].get(writer, ()))
+        mark, rest = L.high_water(seqs | beyond, start)
+        state["high-water"][writer] = mark
+        state["applied-beyond"][writer] = rest
+    state["applied-beyond"] = {w: s for w, s in state["applied-beyond"].items() if s}
+    state["deferred"] = deferred
+    keys = outcome["applied_keys"]
+    if keys:
+        top = max(keys)
+        old = tuple(state["frontier"]) if state.get("frontier") else None
+        state["frontier"] = list(max(top, old) if old else top)
+    hlcs = [l["hlc"] for l in plan["usable"]]
+    state["clock"] = max([int(state.get("clock") or 0), *hlcs])
+
+
+def _gap_warnings(state: dict[str, Any], foreign: list[Line]) -> list[dict[str, Any]]:
+    by_writer: dict[str, list[int]] = {}
+    for line in foreign:
+        by_writer.setdefault(line["writer"], []).append(line["seq"])
+    return [{"warning": "seq-gap", "writer": writer, "from": first, "to": last}
+            for writer, seqs in sorted(by_writer.items())
+            for first, last in L.seq_gaps(seqs, int(state["high-water"].get(writer, 0)))]
+
+
+def _post_apply(store: Any, touched: Iterable[str], now: int | None) -> dict[str, Any]:
+    """Count duplicates among the touched subjects' facts and conflict candidates among the
+    valid facts (the curator collapses the one and the judge sweep takes the other)."""
+    subjects = sorted(set(touched))
+    if not subjects:
+        return {"duplicates": 0, "sweep_candidates": 0}
+    at = now if now is not None else max(f["recorded_at"] for f in store.all_facts())
+    facts = store.get_facts_for(subjects, "out")
+    preds = {row["id"]: row for row in store.list_predicates()}
+    valid = [f for f in facts if f.get("t_invalid") is None]
+    return {"duplicates": sum(len(g) - 1 for g in duplicate_groups(facts, at)),
+            "sweep_candidates": len(conflict_candidates(valid, preds, at))}
+
+
+def _report(state: dict[str, Any], plan: dict[str, Any], outcome: dict[str, Any],
+            warnings: list[dict[str, Any]], extra: dict[str, Any]) -> dict[str, Any]:
+    pending = {f"{l['writer']}:{l['seq']}" for l in plan["usable"]}
+    statuses = [s for k, s in outcome["statuses"].items() if k in pending]
+    effects = {"total": len(statuses), "applied": statuses.count("applied"),
+               "duplicate": statuses.count(DUPLICATE), "deferred": statuses.count(DEFERRED),
+               "unknown": statuses.count(UNKNOWN), "errors": statuses.count(ERROR)}
+    stuck = sorted(k for k, n in state["deferred"].items() if n >= L.STUCK_AFTER_PASSES)
+    writers = sorted({l["writer"] for l in plan["usable"]} | set(state["high-water"]))
+    report = {"status": "reconciled", "writers": writers, "effects": effects,
+              "replayed": bool(plan["replay"] and plan["new"]), "held": len(plan["held"]),
+              "stuck": stuck, "abandoned": len(state["abandoned"]), "warnings": warnings,
+              "duplicates": extra["duplicates"], "sweep_candidates": extra["sweep_candidates"]}
+    if stuck:
+        report["hint"] = ("some effects could not be applied in 3 passes (a writer's log is "
+                          "incomplete); sync again once it is, or give up on them with "
+                          "`claimgraph sync --abandon-deferred`")
+    elif extra["duplicates"]:
+        report["hint"] = "run `claimgraph curate` to collapse the duplicates two writers stated"
+    return report
+

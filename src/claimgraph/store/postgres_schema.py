@@ -1,0 +1,133 @@
+"""The PostgreSQL schema, its forward migrations, and the version check that guards opening.
+
+The same tables as SQLite (``sqlite_schema``), in the connection's current schema (set
+``options=-csearch_path=...`` in the URL to keep a store in its own). Text that is sorted
+or compared is ``COLLATE "C"``: byte order, as SQLite and the memory backend sort, whatever
+the database's locale. Full-text search is ``pg_trgm`` (trigram GIN indexes, ``ILIKE``): the
+same substring semantics as SQLite's FTS5 trigram tokenizer, so "auth" finds
+``AuthService`` on every backend (a tsvector index splits words and would not).
+
+The version lives in ``claimgraph_meta``; ``MIGRATIONS[i]`` takes a store from version i to
+i + 1 and every pending step runs in ONE transaction under a transaction-scoped advisory
+lock, so two processes opening a new store at once migrate it once. A store written by a
+newer claimgraph is refused before anything is changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from claimgraph import STORE_FORMAT
+from claimgraph.errors import ClaimgraphError
+from claimgraph.store.sqlite_schema import future_format
+
+C = 'COLLATE "C"'
+#: pg_advisory_xact_lock key for migrations (any fixed 64-bit number of our own).
+MIGRATION_LOCK = 0x434C4752_4D494752
+
+BASELINE: tuple[str, ...] = (
+    "CREATE EXTENSION IF NOT EXISTS pg_trgm",
+    f"""CREATE TABLE entities (
+        pk BIGSERIAL PRIMARY KEY, id TEXT {C} NOT NULL UNIQUE, name TEXT {C} NOT NULL,
+        norm TEXT {C} NOT NULL, type TEXT {C}, scope TEXT {C} NOT NULL,
+        aliases TEXT NOT NULL DEFAULT '[]', search_text TEXT NOT NULL DEFAULT '')""",
+    "CREATE INDEX entities_scope_name ON entities(scope, name)",
+    "CREATE INDEX entities_norm ON entities(norm)",
+    "CREATE INDEX entities_search ON entities USING gin (search_text gin_trgm_ops)",
+    f"""CREATE TABLE entity_aliases (
+        entity_id TEXT {C} NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+        alias TEXT {C} NOT NULL, norm TEXT {C} NOT NULL, PRIMARY KEY (entity_id, alias))""",
+    "CREATE INDEX entity_aliases_norm ON entity_aliases(norm)",
+    f"""CREATE TABLE facts (
+        pk BIGSERIAL PRIMARY KEY, id TEXT {C} NOT NULL UNIQUE,
+        subject_id TEXT {C} NOT NULL REFERENCES entities(id), predicate TEXT {C} NOT NULL,
+        object_kind TEXT {C} NOT NULL, object_ref_id TEXT {C} REFERENCES entities(id),
+        object_lit TEXT {C}, t_valid BIGINT NOT NULL, t_invalid BIGINT,
+        recorded_at BIGINT NOT NULL, last_reinforced_at BIGINT,
+        confidence DOUBLE PRECISION NOT NULL, epistemic TEXT {C} NOT NULL,
+        scope TEXT {C} NOT NULL, source_type TEXT {C} NOT NULL, episode TEXT {C},
+        invalidation_reason TEXT, invalidation_kind TEXT, successor TEXT {C},
+        evidence TEXT NOT NULL DEFAULT '[]', dormant_since BIGINT)""",
+    "CREATE INDEX facts_subject_predicate ON facts(subject_id, predicate, t_valid)",
+    "CREATE INDEX facts_object_ref ON facts(object_ref_id)",
+    "CREATE INDEX facts_episode ON facts(episode)",
+    "CREATE INDEX facts_predicate ON facts(predicate)",
+    "CREATE INDEX facts_t_invalid ON facts(t_invalid)",
+    "CREATE INDEX facts_dormant ON facts(dormant_since) WHERE dormant_since IS NOT NULL",
+    "CREATE INDEX facts_literal ON facts USING gin (object_lit gin_trgm_ops)",
+    f"""CREATE TABLE conflict_links (
+        fact_id TEXT {C} NOT NULL REFERENCES facts(id), other_id TEXT {C} NOT NULL,
+        PRIMARY KEY (fact_id, other_id))""",
+    "CREATE INDEX conflict_links_other ON conflict_links(other_id)",
+    f"""CREATE TABLE episodes (
+        pk BIGSERIAL PRIMARY KEY, id TEXT {C} NOT NULL UNIQUE, source_type TEXT {C},
+        ref TEXT {C} UNIQUE, summary TEXT, opened_at BIGINT, closed_at BIGINT,
+        evidence TEXT {C})""",
+    "CREATE INDEX episodes_summary ON episodes USING gin (summary gin_trgm_ops)",
+    f"""CREATE TABLE predicates (
+        id TEXT {C} PRIMARY KEY, category TEXT {C}, status TEXT {C}, row TEXT NOT NULL)""",
+    f"CREATE TABLE marks (key TEXT {C} PRIMARY KEY, value TEXT NOT NULL)",
+    f"""CREATE TABLE audit_verdicts (
+        fact_id TEXT {C} NOT NULL REFERENCES facts(id), evidence TEXT {C} NOT NULL, file TEXT,
+        verdict TEXT {C} NOT NULL, reason TEXT, content_hash TEXT, checked_at BIGINT NOT NULL,
+        details TEXT NOT NULL DEFAULT '{{}}', PRIMARY KEY (fact_id, evidence))""",
+    "CREATE INDEX audit_verdicts_verdict ON audit_verdicts(verdict)",
+    f"""CREATE TABLE leases (
+        name TEXT {C} PRIMARY KEY, holder TEXT NOT NULL)""",
+)
+
+#: Format 3, as in sqlite_schema: a project's valid facts, decay's candidates and the audit's
+#: cited facts each read through an index instead of a scan of every fact.
+READ_INDEXES: tuple[str, ...] = (
+    "CREATE INDEX facts_scope ON facts(scope, t_invalid)",
+    "DROP INDEX facts_t_invalid",
+    "CREATE INDEX facts_valid_recorded ON facts(t_invalid, recorded_at)",
+    "CREATE INDEX facts_cited ON facts(t_invalid) WHERE evidence <> '[]'",
+)
+
+#: The server schema began at format 2: version 2 is SQLite's baseline plus its decay-and-audit
+#: step, in one. Later formats add steps here and in sqlite_schema alike.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (BASELINE, (), READ_INDEXES)
+assert len(MIGRATIONS) == STORE_FORMAT, "every store format needs its migration step"
+
+META = "CREATE TABLE IF NOT EXISTS claimgraph_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+
+
+def migrate(db: Any, where: str, steps: Sequence[Sequence[str]] = MIGRATIONS) -> int:
+    """Bring the schema to ``len(steps)`` in one transaction; return the version reached."""
+    target = len(steps)
+    if stored_version(db, where, target) == target:
+        return target
+    with db.transaction():
+        db.run("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        db.run(META)
+        current = stored_version(db, where, target)
+        for step in steps[current:]:
+            for statement in step:
+                db.run(statement)
+        db.run("INSERT INTO claimgraph_meta (key, value) VALUES ('format', %s)"
+               " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (str(target),))
+    return target
+
+
+def stored_version(db: Any, where: str, supported: int = STORE_FORMAT) -> int:
+    """0 for a database without our tables; a future format is refused."""
+    exists = db.one("SELECT to_regclass('claimgraph_meta') IS NOT NULL")[0]
+    if not exists:
+        return 0
+    row = db.one("SELECT value FROM claimgraph_meta WHERE key = 'format'")
+    version = int(row[0]) if row else 0
+    if version > supported:
+        raise future_format(where, version, supported)
+    return version
+
+
+def require_current(db: Any, where: str, target: int = STORE_FORMAT) -> None:
+    """A reader's check: readers never migrate."""
+    found = stored_version(db, where, target)
+    if found < target:
+        raise ClaimgraphError(
+            "store-needs-upgrade" if found else "store-empty",
+            f"{where} has store format {found}; this claimgraph reads format {target}",
+            hint="run `claimgraph init --db <url>` with write permission to create or upgrade it",
+            found=found, supported=target)
