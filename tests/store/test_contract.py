@@ -499,6 +499,12 @@ def test_search_limits_each_list(searchable):
     assert len(hits["entities"]) == 1
 
 
+@pytest.mark.parametrize("query", ["auth", "kuzu", "over pip", "NEAR(", "zzz-none", "ab", ""])
+@pytest.mark.parametrize("limit", [1, 50])
+def test_search_facts_is_searchs_facts_alone(searchable, query, limit):
+    assert searchable.search_facts(query, limit) == searchable.search(query, limit)["facts"]
+
+
 @pytest.mark.parametrize("query", ['"', "AND", "*", "NEAR(", "a AND b", 'x" OR "y', "(((",
                                    "-auth", "auth*", "^auth", "{col}: x", "", "  ", "ab", "NOT auth"])
 def test_search_treats_hostile_text_as_plain_characters(searchable, query):

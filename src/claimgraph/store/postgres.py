@@ -371,6 +371,15 @@ class PostgresStore(PostgresPurge):
                          for r in self._db.rows(q.SEARCH_EPISODES, params)],
         }
 
+    def search_facts(self, query: str, limit: int = 50) -> list[Record]:
+        """``search``'s facts alone: the entity and episode matches are not run."""
+        if not rec.search_text_ok(query):
+            return []
+        rows = self._db.rows(q.SEARCH_FACTS, {"p": q.like_pattern(query), "n": limit})
+        refs = {r[1] for r in rows} | {r[4] for r in rows if r[4] is not None}
+        entities = self._entities_by_id(refs)
+        return [self._fact(r, entities) for r in rows]
+
     def stats(self) -> dict[str, Any]:
         counts = self._db.one(
             "SELECT (SELECT count(*) FROM entities), (SELECT count(*) FROM facts),"
