@@ -487,13 +487,20 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         return self._search_facts((q.fts_phrase(query), limit))
 
     def _search_facts(self, params: tuple) -> list[Record]:
-        """The kept hits' keys first, then their full rows (sqlite_sql.search_fact_pks);
+        """The kept hits' keys first, then their full rows (sqlite_sql SEARCH_*);
         ``params``: the phrase, the limit and, when already matched, the entities' rowids."""
-        sql = q.search_fact_pks(entities_given=len(params) == 3)
-        pks = [row[0] for row in self._db.rows(sql, params)]
+        phrase, limit = params[:2]
+        named_from = (params[2], limit) if len(params) == 3 else (phrase, limit)
+        named = [r[0] for r in self._db.rows(q.named_entity_ids(len(params) == 3), named_from)]
+        pks = {r[0] for r in self._db.rows(q.SEARCH_FTS_PKS, (phrase, limit))}
+        if named:
+            ends = (json.dumps(named), limit)
+            for sql in (q.SEARCH_SUBJECT_PKS, q.SEARCH_OBJECT_PKS):
+                pks.update(r[0] for r in self._db.rows(sql, ends))
         if not pks:
             return []
-        return [self._fact(r) for r in self._db.rows(q.SEARCH_FACTS_BY_PK, (json.dumps(pks),))]
+        best = [r[0] for r in self._db.rows(q.SEARCH_BEST_PKS, (json.dumps(sorted(pks)), limit))]
+        return [self._fact(r) for r in self._db.rows(q.SEARCH_FACTS_BY_PK, (json.dumps(best),))]
 
     def stats(self) -> dict[str, Any]:
         counts = self._db.one(
