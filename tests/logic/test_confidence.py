@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from claimgraph.logic.confidence import (
-    CONFIDENCE_FLOOR, effective_confidence, reinforced_confidence, resourced_type,
+    CONFIDENCE_FLOOR, effective_confidence, effective_confidences, reinforced_confidence,
+    resourced_type,
 )
 from claimgraph.logic.timeutil import DAY_MS, from_iso
 
@@ -75,3 +76,19 @@ def test_effective_confidence_never_rises_with_time(base, earlier, later_by):
 @given(confidences, days_apart)
 def test_effective_confidence_never_drops_below_the_floor(base, days):
     assert effective_confidence(fact(base), day(days)) >= CONFIDENCE_FLOOR
+
+
+@given(st.lists(st.fixed_dictionaries({
+    "confidence": st.floats(0.0, 1.0),
+    "epistemic": st.sampled_from(["observation", "commitment", "belief"]),
+    "source_type": st.sampled_from(["session-log", "decision-record", "user-stated"]),
+    "recorded_at": st.one_of(st.none(), st.integers(T0 - 400 * DAY_MS, T0 + 400 * DAY_MS)),
+    "last_reinforced_at": st.one_of(st.none(), st.integers(T0 - 400 * DAY_MS, T0 + 400 * DAY_MS)),
+}), max_size=20), st.integers(T0 - 500 * DAY_MS, T0 + 900 * DAY_MS), st.sampled_from([30, 90, 365]))
+def test_batched_confidences_equal_one_by_one(facts, now, half_life):
+    """Search ranks on the batched values: they must be the very floats, not close ones."""
+    into = {"known": 0.123}
+    effective_confidences([("known", facts[0] if facts else fact()),
+                           *((str(i), f) for i, f in enumerate(facts))], now, into, half_life)
+    assert into.pop("known") == 0.123
+    assert into == {str(i): effective_confidence(f, now, half_life) for i, f in enumerate(facts)}

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS, effective_confidence
+from claimgraph.logic.confidence import (DEFAULT_HALF_LIFE_DAYS, effective_confidence,
+                                         effective_confidences)
 from claimgraph.logic.model import FORGOTTEN
 from claimgraph.logic.names import object_name
 
@@ -78,10 +79,9 @@ def by_effective_confidence(facts: Iterable[Fact], at: int,
     for fact in facts:
         unique.setdefault(fact["id"], fact)
     known = {} if confidences is None else confidences
-    for fact_id, fact in unique.items():
-        if fact_id not in known:
-            known[fact_id] = effective_confidence(fact, at, half_life_days)
-    return sorted(unique.values(), key=lambda f: (-known[f["id"]], str(f["id"])))
+    effective_confidences(unique.items(), at, known, half_life_days)
+    ranked = sorted(unique, key=lambda fact_id: (-known[fact_id], str(fact_id)))
+    return [unique[fact_id] for fact_id in ranked]
 
 
 def most_useful_first(facts: Iterable[Fact]) -> list[Fact]:

@@ -33,6 +33,7 @@ from claimgraph.store.sqlite_purge import SqlitePurge
 from claimgraph.store.records import Record
 
 _ENTITY_CACHE_MAX = 50_000
+_SUBJECT_AT, _OBJECT_REF_AT = FACT_FIELDS.index("subject"), FACT_FIELDS.index("object_ref")
 SEARCH_INDEXES = ("fact_fts", "entity_fts", "episode_fts")
 
 
@@ -202,6 +203,18 @@ class SqliteStore(SqliteCuration, SqlitePurge):
             self._remember(entity)
         return entity
 
+    def _prefetch_entities(self, rows: list[tuple]) -> list[tuple]:
+        """Cache the ends of these fact rows that are not cached yet, in ONE query, so that
+        hydrating them does not ask once per fact (rows are FACT_FIELDS-ordered)."""
+        missing = {end for row in rows for end in (row[_SUBJECT_AT], row[_OBJECT_REF_AT])
+                   if end is not None and end not in self._entities}
+        if len(missing) > 1:
+            found = self._db.rows(q.ENTITY_SELECT + " WHERE id IN (SELECT value FROM json_each(?))",
+                                  (json.dumps(sorted(missing)),))
+            for row in found:
+                self._remember(_entity_from_row(row))
+        return rows
+
     def _cached_entity(self, row: tuple) -> Record:
         cached = self._entities.get(row[0])
         if cached is None:
@@ -339,7 +352,7 @@ class SqliteStore(SqliteCuration, SqlitePurge):
 
     def _facts(self, plan: q.Plan) -> list[Record]:
         self._db.refresh()
-        return [self._fact(row) for row in self._db.rows(*plan)]
+        return [self._fact(row) for row in self._prefetch_entities(self._db.rows(*plan))]
 
     def _fact(self, row: tuple) -> Record:
         fact = dict(zip(FACT_FIELDS, row))
@@ -487,13 +500,21 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         return self._search_facts((q.fts_phrase(query), limit))
 
     def _search_facts(self, params: tuple) -> list[Record]:
-        """The kept hits' keys first, then their full rows (sqlite_sql.search_fact_pks);
+        """The kept hits' keys first, then their full rows (sqlite_sql SEARCH_*);
         ``params``: the phrase, the limit and, when already matched, the entities' rowids."""
-        sql = q.search_fact_pks(entities_given=len(params) == 3)
-        pks = [row[0] for row in self._db.rows(sql, params)]
+        phrase, limit = params[:2]
+        named_from = (params[2], limit) if len(params) == 3 else (phrase, limit)
+        named = [r[0] for r in self._db.rows(q.named_entity_ids(len(params) == 3), named_from)]
+        pks = {r[0] for r in self._db.rows(q.SEARCH_FTS_PKS, (phrase, limit))}
+        if named:
+            ends = (json.dumps(named), limit)
+            for sql in (q.SEARCH_SUBJECT_PKS, q.SEARCH_OBJECT_PKS):
+                pks.update(r[0] for r in self._db.rows(sql, ends))
         if not pks:
             return []
-        return [self._fact(r) for r in self._db.rows(q.SEARCH_FACTS_BY_PK, (json.dumps(pks),))]
+        best = [r[0] for r in self._db.rows(q.SEARCH_BEST_PKS, (json.dumps(sorted(pks)), limit))]
+        rows = self._db.rows(q.SEARCH_FACTS_BY_PK, (json.dumps(best),))
+        return [self._fact(r) for r in self._prefetch_entities(rows)]
 
     def stats(self) -> dict[str, Any]:
         counts = self._db.one(

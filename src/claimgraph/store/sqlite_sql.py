@@ -100,28 +100,31 @@ SEARCH_ENTITIES = (ENTITY_SELECT + " WHERE pk IN (SELECT value FROM json_each(?1
 #: the final sort, so a common word on a million facts costs a bounded amount of work instead
 #: of sorting every match. Only the candidates' sort keys are sorted; the full rows of the
 #: ``limit`` kept are read afterwards (SEARCH_FACTS_BY_PK), in the same order. ?1 is the text
-#: as an FTS5 phrase, ?2 the limit, and ?3 (search_fact_pks(True)) the matched entities'
-#: rowids as JSON, in index order.
+#: as an FTS5 phrase (or, for named_entity_ids(True), the matched entities' rowids as JSON, in
+#: index order), ?2 the limit.
 _SEARCH_ORDER = " ORDER BY f.t_invalid IS NOT NULL, f.t_valid DESC, f.id"
 _NAMED_BY_MATCH = ("SELECT e.id FROM entity_fts CROSS JOIN entities e ON e.pk = entity_fts.rowid"
                    " WHERE entity_fts MATCH ?1 ORDER BY entity_fts.rowid LIMIT ?2 * 10")
-_NAMED_BY_ROWIDS = ("SELECT e.id FROM json_each(?3) j CROSS JOIN entities e ON e.pk = j.value"
+_NAMED_BY_ROWIDS = ("SELECT e.id FROM json_each(?1) j CROSS JOIN entities e ON e.pk = j.value"
                     " LIMIT ?2 * 10")
-_SEARCH_FACT_PKS = (
-    "WITH fts_hits(pk) AS (SELECT rowid FROM fact_fts WHERE fact_fts MATCH ?1"
-    " ORDER BY rowid DESC LIMIT ?2 * 10),"
-    " named(id) AS ({named}),"
-    " hits(pk) AS (SELECT pk FROM fts_hits"
-    " UNION SELECT pk FROM (SELECT s.pk FROM facts s WHERE s.subject_id IN named LIMIT ?2 * 10)"
-    " UNION SELECT pk FROM (SELECT o.pk FROM facts o WHERE o.object_ref_id IN named LIMIT ?2 * 10))"
-    " SELECT f.pk FROM facts f WHERE f.pk IN hits" + _SEARCH_ORDER + " LIMIT ?2")
+#: The three routes run apart (each a cheap index walk) and their keys are unioned in Python:
+#: one statement with a UNION of CTEs costs about twice as much (temp B-trees per UNION and an
+#: IN-list over the union) for the same candidates.
+SEARCH_FTS_PKS = ("SELECT rowid FROM fact_fts WHERE fact_fts MATCH ?1"
+                  " ORDER BY rowid DESC LIMIT ?2 * 10")
+_NAMED_ENDS = "SELECT s.pk FROM facts s WHERE s.{end} IN (SELECT value FROM json_each(?1)) LIMIT ?2 * 10"
+SEARCH_SUBJECT_PKS = _NAMED_ENDS.format(end="subject_id")
+SEARCH_OBJECT_PKS = _NAMED_ENDS.format(end="object_ref_id")
+#: The best ``limit`` of the candidates' keys (?1, JSON) by the search order, rows read by rowid.
+SEARCH_BEST_PKS = ("SELECT f.pk FROM json_each(?1) j CROSS JOIN facts f ON f.pk = j.value"
+                   + _SEARCH_ORDER + " LIMIT ?2")
 SEARCH_FACTS_BY_PK = (FACT_SELECT + " WHERE f.pk IN (SELECT value FROM json_each(?))"
                       + _SEARCH_ORDER)
 
 
-def search_fact_pks(entities_given: bool) -> str:
-    """SEARCH_FACT_PKS matching the entities itself, or taking their rowids (?3)."""
-    return _SEARCH_FACT_PKS.format(named=_NAMED_BY_ROWIDS if entities_given else _NAMED_BY_MATCH)
+def named_entity_ids(entities_given: bool) -> str:
+    """The entities a text names: matched here (?1 the phrase) or given as rowids (?1 JSON)."""
+    return _NAMED_BY_ROWIDS if entities_given else _NAMED_BY_MATCH
 
 
 SEARCH_EPISODES = (EPISODE_SELECT + " WHERE pk IN (SELECT rowid FROM episode_fts "
