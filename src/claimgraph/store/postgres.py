@@ -9,7 +9,6 @@ them, so there is no in-process cache to go stale).
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any, Iterable, Sequence
 
@@ -171,13 +170,7 @@ class PostgresStore(PostgresPurge):
     def get_facts_by_ids(self, ids: Iterable[str]) -> list[Record]:
         wanted = rec.as_list(ids) or []
         plan = q.select_facts({"id": sorted(set(wanted))}, None, None, False, False)
-        found = {f["id"]: f for f in self._facts(plan)}
-        handed: set[str] = set()
-        out = []
-        for fact_id in (i for i in wanted if i in found):
-            out.append(copy.deepcopy(found[fact_id]) if fact_id in handed else found[fact_id])
-            handed.add(fact_id)
-        return out
+        return rec.in_asked_order(wanted, {f["id"]: f for f in self._facts(plan)})
 
     def get_facts(self, entity_id: str, direction: str = "out",
                   predicates: Iterable[str] | None = None) -> list[Record]:

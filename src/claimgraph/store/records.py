@@ -7,6 +7,7 @@ must agree on lives here, once.
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -28,6 +29,17 @@ def ref_id(ref: Any) -> str | None:
     if isinstance(ref, dict):
         return ref.get("id")
     return ref
+
+
+def in_asked_order(wanted: Sequence[str], found: Mapping[str, Record]) -> list[Record]:
+    """The found records in the order ids were asked for, unknown ids skipped; an id asked
+    twice gets a copy the second time (a caller may change one without changing the other)."""
+    out: list[Record] = []
+    handed: set[str] = set()
+    for record_id in (i for i in wanted if i in found):
+        out.append(copy.deepcopy(found[record_id]) if record_id in handed else found[record_id])
+        handed.add(record_id)
+    return out
 
 
 def as_list(values: Iterable[str] | str | None) -> list[str] | None:

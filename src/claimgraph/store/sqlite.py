@@ -11,7 +11,6 @@ commit (seen through ``PRAGMA data_version``) clears the cache before the next r
 
 from __future__ import annotations
 
-import copy
 import json
 import sqlite3
 from contextlib import AbstractContextManager
@@ -274,13 +273,7 @@ class SqliteStore(SqliteCuration, SqlitePurge):
     def get_facts_by_ids(self, ids: Iterable[str]) -> list[Record]:
         wanted = rec.as_list(ids) or []
         plan = q.select_facts({"id": sorted(set(wanted))}, None, None, False, False)
-        found = {f["id"]: f for f in self._facts(plan)}
-        handed: set[str] = set()
-        out = []
-        for fact_id in (i for i in wanted if i in found):
-            out.append(copy.deepcopy(found[fact_id]) if fact_id in handed else found[fact_id])
-            handed.add(fact_id)
-        return out
+        return rec.in_asked_order(wanted, {f["id"]: f for f in self._facts(plan)})
 
     def get_facts(self, entity_id: str, direction: str = "out",
                   predicates: Iterable[str] | None = None) -> list[Record]:
