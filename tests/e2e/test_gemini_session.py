@@ -3,7 +3,7 @@
 Our installer registers user-level hooks in a temp HOME; a headless first session (`gemini
 -p`) writes a module and runs a command, and its capture lands with evidence; a second one
 gets the first one's memory inside ``<hook_context>`` and learns nothing from it. Then the
-interactive TUI on a pty: `/quit` fires SessionEnd three times, and one capture comes of it.
+interactive TUI on a pty: `/quit` fires SessionEnd two or three times, and one capture comes of it.
 """
 
 from __future__ import annotations
@@ -116,15 +116,21 @@ def test_a_gemini_session_is_captured_and_the_next_one_remembers_without_echo(
             "a fact of session 1 changed after session 2 (re-learned from the injection?)"
 
 
-def test_an_interactive_exit_fires_session_end_three_times_and_one_capture_comes_of_it(
+def test_an_interactive_exit_fires_session_end_more_than_once_and_one_capture_comes_of_it(
         gemini_world: AgentsWorld) -> None:
+    """Gemini 0.61 fires SessionEnd up to three times ~0.1 s apart on an interactive exit.
+
+    How many of those run before the TUI process is gone depends on the machine's load (three
+    on a quiet box, two on a loaded CI runner), so the test waits for two: enough to prove the
+    repeats are folded into a single capture.
+    """
     world = gemini_world
     with world.explained(), world.serving_gemini(scripts(world)):
         install(world)
         run = world.run_gemini_interactive(TUI, "all done")
         assert run.returncode == 0, f"the TUI exited {run.returncode}: {run.stderr}"
-        hooks = wait_for(lambda: _session_end_hooks(world, 3), 30,
-                         "three SessionEnd hook runs in the capture log")
+        hooks = wait_for(lambda: _session_end_hooks(world, 2), 30,
+                         "repeated SessionEnd hook runs in the capture log")
         sessions = {line["session"] for line in hooks}
         assert len(sessions) == 1, hooks
         session = sessions.pop()
