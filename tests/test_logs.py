@@ -162,7 +162,7 @@ def collect_follow(log: Path, actions, timeout_s: float = 5.0) -> list:
     return events(seen)
 
 
-def wait_for(predicate, timeout_s: float = 5.0) -> None:
+def wait_for(predicate, timeout_s: float = 30.0) -> None:
     deadline = time.monotonic() + timeout_s
     while not predicate():
         assert time.monotonic() < deadline, "timed out"

@@ -99,7 +99,7 @@ class Hooks:
     def spooled(self) -> list[Path]:
         return sorted(self.spool_dir.glob("*.json")) if self.spool_dir.is_dir() else []
 
-    def children(self, kind: str = "started", count: int = 1, timeout: float = 10.0) -> list[dict]:
+    def children(self, kind: str = "started", count: int = 1, timeout: float = 30.0) -> list[dict]:
         """The stand-in runs that reached ``kind``, waiting until ``count`` of them have."""
         wait_for(lambda: len(self._marks(kind)) >= count, timeout)
         return self._marks(kind)

@@ -36,7 +36,7 @@ def start_agent_like_group(hooks: Hooks, tmp_path: Path) -> tuple[subprocess.Pop
 def test_the_capture_pass_survives_a_kill_of_the_hooks_process_group(hooks: Hooks, tmp_path):
     wrapper, files = start_agent_like_group(hooks, tmp_path)
     try:
-        assert wait_for(lambda: files["HOOK_RC"].exists() and files["HOOK_RC"].read_text(), 10)
+        assert wait_for(lambda: files["HOOK_RC"].exists() and files["HOOK_RC"].read_text(), 30)
         os.killpg(wrapper.pid, signal.SIGKILL)
     finally:
         wrapper.kill()

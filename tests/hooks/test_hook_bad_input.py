@@ -72,7 +72,7 @@ def test_a_stdin_that_never_closes_costs_half_a_second_not_the_budget(hooks: Hoo
     child.stdin.write(json.dumps(hooks.payload()).encode())
     child.stdin.flush()
     try:
-        assert child.wait(timeout=5) == 0
+        assert child.wait(timeout=30) == 0
         elapsed = time.monotonic() - started
     finally:
         child.stdin.close()
