@@ -1,10 +1,10 @@
 """Gather what the compiled context needs from the store, then let ``logic.context`` decide.
 
 Used by ``claimgraph context`` and by the SessionStart hook, which the agent waits for at every
-start: so this imports no CLI, config or logging machinery, and asks the store two questions —
-every fact in the project's and the user's scopes, and which facts the audit found suspect —
-plus, rarely, a successor that lives in another scope. One scan over the facts table, no
-per-entity reads.
+start: so this imports no CLI, config or logging machinery, and its cost must not grow with the
+store. It asks for light rows of the project's and the user's facts, the conflict-linked ones,
+and which facts the audit found suspect; then reads whole only the shortlist the block can show
+(plus, rarely, a successor that lives in another scope).
 
 Suspect facts (their cited code no longer backs them) and dormant ones are left out: the agent
 should not start a session believing either. Conflict links to facts outside the two scopes are
@@ -18,6 +18,7 @@ from typing import Any, Mapping
 from claimgraph.logic import context as compiled
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
 from claimgraph.logic.conflicts import open_conflicts
+from claimgraph.logic.context_shortlist import shortlist, window_start
 from claimgraph.logic.retrieval import fact_valid_at
 from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.store.base import Store
@@ -25,10 +26,25 @@ from claimgraph.store.base import Store
 USER_SCOPE = "user"
 
 
-def gather(store: Store, project_id: str, now: int) -> dict[str, Any]:
+def gather(store: Store, project_id: str, now: int,
+           half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
     """{facts, conflicts, successors}: facts valid now or superseded within the window, minus
-    suspects."""
-    return gather_from(store, store.select_facts(scopes=scopes(project_id)), now)
+    suspects — every one ``logic.context.plan`` can show, on a store with 100k facts too.
+
+    A store that answers ``select_context_heads`` (SQLite) is asked for light rows first and
+    only the shortlist that ``plan`` could show is read whole (``logic.context_shortlist``
+    says why that gives the same block); any other store is read whole, as before."""
+    wanted = scopes(project_id)
+    heads_of = getattr(store, "select_context_heads", None)
+    if heads_of is None:
+        return gather_from(store, store.select_facts(scopes=wanted), now)
+    linked = store.select_facts(scopes=wanted, conflicted=True)
+    ends = {f["id"] for f in linked} | {other for f in linked for other in f["conflicts"]}
+    chosen = shortlist(heads_of(wanted, window_start(now)), ends, store.suspect_fact_ids(), now,
+                       half_life_days)
+    facts = sorted(store.get_facts_by_ids(sorted(chosen)),
+                   key=lambda f: (f["t_valid"], f["id"]))
+    return gather_from(store, facts, now)
 
 
 def gather_from(store: Store, scope_facts: list[dict[str, Any]], now: int) -> dict[str, Any]:
@@ -67,7 +83,7 @@ def compile_for(store: Store, project_id: str, now: int,
                 budget_chars: int = compiled.DEFAULT_BUDGET_CHARS,
                 half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
     """{project, as_of, text, chars, sections}: the block for ``project_id`` as of ``now``."""
-    found = gather(store, project_id, now)
+    found = gather(store, project_id, now, half_life_days)
     sections = compiled.plan(found["facts"], found["conflicts"], now, half_life_days,
                              found["successors"])
     rendered = compiled.render(sections, now, project_id, budget_chars)

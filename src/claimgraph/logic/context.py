@@ -98,8 +98,8 @@ def groups(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: 
     valid = sorted((f for f in live.values() if fact_valid_at(f, now)), key=_by_time)
     contended = {f["id"] for pair in conflicts for f in pair.values()}
     contended |= {f["id"] for f in valid if f.get("conflicts")}
-    standing = [f for f in valid if _is_standing(f)]
-    ranked = _current([f for f in valid if not _is_standing(f)], contended, now, half_life_days)
+    standing = [f for f in valid if is_standing(f)]
+    ranked = _current([f for f in valid if not is_standing(f)], contended, now, half_life_days)
     return {
         "decisions": standing,
         "conflicts": conflict_components(conflicts),
@@ -111,7 +111,7 @@ def groups(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: 
     }
 
 
-def _is_standing(fact: Fact) -> bool:
+def is_standing(fact: Fact) -> bool:
     """A commitment, or a stance (preference, convention, decision) whatever its class."""
     return fact.get("epistemic") == "commitment" or fact.get("predicate") in STANCE_PREDICATES
 

@@ -36,6 +36,13 @@ FACT_HEAD_FIELDS = (
     "recorded_at", "last_reinforced_at", "t_valid", "t_invalid", "invalidation_kind",
     "dormant_since",
 )
+#: What the SessionStart context's shortlist ranks on (``logic.context_shortlist``): ranking,
+#: validity, the supersession window, and the subject's NAME for the ranking's tie-break.
+CONTEXT_HEAD_FIELDS = (
+    "id", "predicate", "subject_name", "confidence", "epistemic", "source_type",
+    "recorded_at", "last_reinforced_at", "t_valid", "t_invalid", "invalidation_kind",
+    "invalidation_reason", "successor", "dormant_since",
+)
 REQUIRED_FACT_FIELDS = (
     "id", "subject", "predicate", "object_kind", "t_valid", "recorded_at",
     "confidence", "epistemic", "scope", "source_type",

@@ -20,7 +20,8 @@ from typing import Any, Iterable, Sequence
 from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.model import (
-    AUDIT_FIELDS, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS, SUSPECT_VERDICTS,
+    AUDIT_FIELDS, CONTEXT_HEAD_FIELDS, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS,
+    SUSPECT_VERDICTS,
 )
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
@@ -294,6 +295,16 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         self._db.refresh()
         rows = self._db.rows(*q.facts_touching(ids, direction, None, q.FACT_HEAD_SELECT, ""))
         return [dict(zip(FACT_HEAD_FIELDS, row)) for row in rows]
+
+    def select_context_heads(self, scopes: Iterable[str], since: int) -> list[Record]:
+        """Light rows of the scopes' live facts valid now or closed since ``since`` (the
+        SessionStart context's shortlist input: ``logic.context_shortlist``)."""
+        wanted = sorted(set(scopes))
+        if not wanted:
+            return []
+        self._db.refresh()
+        return [dict(zip(CONTEXT_HEAD_FIELDS, row))
+                for row in self._db.rows(*q.context_heads(wanted, since))]
 
     def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
-from claimgraph.logic.model import FACT_FIELDS, FACT_HEAD_FIELDS
+from claimgraph.logic.model import CONTEXT_HEAD_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS
 from claimgraph.store import records as rec
 
 Plan = tuple[str, list[Any]]
@@ -161,6 +161,20 @@ def facts_touching(entity_ids: Sequence[str], direction: str,
         column = "f.predicate" if direction == "out" else "+f.predicate"
         where.append(in_list(column, predicates, params))
     return select + " WHERE " + " AND ".join(where) + order, params
+
+
+def context_heads(scopes: Sequence[str], since: int) -> Plan:
+    """``logic.context_shortlist`` heads of the scopes' live facts valid now or closed since
+    ``since``: one walk of ``facts_scope(scope, t_invalid)``, the subject's name joined for the
+    ranking's tie-break; no links, no evidence, no entity records."""
+    columns = {"subject_name": "e.name"}
+    select = ", ".join(columns.get(n, f"f.{n}") for n in CONTEXT_HEAD_FIELDS)
+    params: list[Any] = []
+    where = in_list("f.scope", scopes, params)
+    params.append(since)
+    return (f"SELECT {select} FROM facts f LEFT JOIN entities e ON e.id = f.subject_id"
+            f" WHERE {where} AND (f.t_invalid IS NULL OR f.t_invalid >= ?)"
+            f" AND f.dormant_since IS NULL", params)
 
 
 def select_facts(lists: dict[str, Sequence[str] | None], source_type: str | None,

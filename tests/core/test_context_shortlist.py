@@ -1,0 +1,124 @@
+"""The SessionStart context read from a shortlist gives the same block as read whole.
+
+SQLite answers ``select_context_heads``, so ``core.context.gather`` ranks light rows and reads
+whole only what the block can show. These tests build real SQLite stores with more facts than
+every ranked section shows, ties on confidence and on subject names, decay, dormant, suspect,
+forgotten, superseded and conflicting facts, and another scope — and compare every compiled
+block with the one the same store gives when it is read whole.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import pytest
+
+from claimgraph.core import Shell
+from claimgraph.core.context import compile_for, gather
+from claimgraph.core.vocabulary import seed
+from claimgraph.core.writes import assert_fact
+from claimgraph.logic.timeutil import DAY_MS
+from claimgraph.store.sqlite import SqliteStore
+
+from .conftest import SteppingClock
+
+PROJECT = "github.com/o/a"
+SUBJECTS = ["api", "web", "db", "cli", "core", "Api", "module_1.io", "z"]
+PREDICATES = ["depends-on", "tested-by", "failure-mode", "defined-in", "written-in", "prefers",
+              "decided-against", "x/decided", "x/convention"]
+SOURCES = ["user-assertion", "session-log", "failure-report", "agent-note", "code",
+           "decision-record", "inferred"]
+
+
+class WholeReads:
+    """The same store without the light-row read: ``gather`` falls back to reading it whole."""
+
+    def __init__(self, store: SqliteStore) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "select_context_heads":
+            raise AttributeError(name)
+        return getattr(self._store, name)
+
+
+def build(tmp_path, rng: random.Random, facts: int) -> Shell:
+    counter = itertools.count(1)
+    clock = SteppingClock()
+    sh = Shell(store=SqliteStore(str(tmp_path / "claims.db")), clock=clock,
+               new_id=lambda p: f"{p}-{next(counter):05d}")
+    seed(sh)
+    made = []
+    for n in range(facts):
+        if rng.random() < 0.05:
+            clock.advance_days(rng.choice([1, 20, 45, 200]))
+        made.append(_one(sh, rng, n))
+    _disturb(sh, rng, [f for f in made if f is not None])
+    return sh
+
+
+def _one(sh: Shell, rng: random.Random, n: int) -> dict[str, Any] | None:
+    scope = "github.com/o/b" if rng.random() < 0.08 else ("user" if rng.random() < 0.1
+                                                           else PROJECT)
+    source = rng.choice(SOURCES)
+    result = assert_fact(sh, rng.choice(SUBJECTS), rng.choice(PREDICATES),
+                         f"thing{rng.randrange(40)}", scope=scope, source_type=source,
+                         confidence=rng.choice([0.5, 0.6, 0.6, 0.6, 0.65]),
+                         on_conflict=rng.choice(["supersede", "flag",
+                                                                        "ignore"]))
+    return result.get("fact")
+
+
+def _disturb(sh: Shell, rng: random.Random, facts: list[dict[str, Any]]) -> None:
+    """Dormant, suspect, forgotten, superseded and linked facts, and reinforcement."""
+    now = sh.now()
+    for fact in rng.sample(facts, len(facts) // 10):
+        sh.store.set_dormant([fact["id"]], now)
+    for fact in rng.sample(facts, len(facts) // 15):
+        sh.store.record_audit([{"fact_id": fact["id"], "evidence": "a.py: x", "file": "a.py",
+                                "verdict": "unsupported", "checked_at": now}])
+    for old, new in zip(rng.sample(facts, 12), rng.sample(facts, 12)):
+        kind = rng.choice(["superseded", "superseded", "forgotten", "duplicate"])
+        sh.store.invalidate(old["id"], now - rng.choice([0, 5, 40]) * DAY_MS, kind=kind,
+                            successor=new["id"] if kind == "superseded" else None)
+    for a, b in zip(rng.sample(facts, 10), rng.sample(facts, 10)):
+        if a["id"] != b["id"]:
+            sh.store.link_conflicts(a["id"], [b["id"]])
+    for fact in rng.sample(facts, len(facts) // 8):
+        sh.store.reinforce(fact["id"], now - rng.randrange(100) * DAY_MS, fact["confidence"])
+
+
+@pytest.mark.parametrize("seed_value", range(6))
+def test_the_shortlisted_block_is_the_block_read_whole(tmp_path, seed_value):
+    rng = random.Random(seed_value)
+    sh = build(tmp_path, rng, 260)
+    whole = WholeReads(sh.store)
+    for later_days, budget in [(0, 10_000), (0, 1_500), (10, 10_000), (120, 4_000),
+                               (400, 10_000)]:
+        now = sh.now() + later_days * DAY_MS
+        for project in (PROJECT, "github.com/o/b"):
+            fast = compile_for(sh.store, project, now, budget)
+            slow = compile_for(whole, project, now, budget)
+            assert fast == slow, (seed_value, later_days, budget, project)
+    sh.store.close()
+
+
+def test_ranked_sections_are_cut_to_their_caps_and_the_shortlist_reads_fewer_facts(tmp_path):
+    sh = build(tmp_path, random.Random(99), 400)
+    now = sh.now()
+    read_whole = gather(WholeReads(sh.store), PROJECT, now)["facts"]
+    shortlisted = gather(sh.store, PROJECT, now)["facts"]
+    assert {f["id"] for f in shortlisted} < {f["id"] for f in read_whole}
+    result = compile_for(sh.store, PROJECT, now)
+    assert result["sections"]["current"]["total"] == 50  # more than 50 compete
+    assert result == compile_for(WholeReads(sh.store), PROJECT, now)
+    sh.store.close()
+
+
+def test_a_store_without_light_rows_is_read_whole(shell):
+    assert_fact(shell, "api", "depends-on", "postgres", scope=PROJECT)
+    store = WholeReads(shell.store) if hasattr(shell.store, "select_context_heads") \
+        else shell.store
+    assert "api depends-on postgres" in compile_for(store, PROJECT, shell.now())["text"]
