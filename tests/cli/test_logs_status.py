@@ -151,12 +151,18 @@ def read_lines(proc: subprocess.Popen, count: int, timeout_s: float = 10.0) -> l
     return lines
 
 
+def as_from_a_terminal() -> None:
+    """Ctrl-C reaches a command started from a terminal. A suite run as a background job
+    (``cmd &`` in a script) inherits SIGINT ignored, and Python then keeps it ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_follow_as_a_process_sees_appends_and_rotation_and_stops_on_ctrl_c(db: Path) -> None:
     log = Path(f"{db}.capture.log")
     write(log, CAPTURED)
     proc = subprocess.Popen([sys.executable, "-m", "claimgraph", "logs", "capture", "-n", "1",
                              "-f", "--interval", "0.05"], stdout=subprocess.PIPE, text=True,
-                            env=dict(os.environ))
+                            env=dict(os.environ), preexec_fn=as_from_a_terminal)
     try:
         assert "capture.report" in read_lines(proc, 1)[0]
         write(log, {**CAPTURED, "event": "capture.appended"})
