@@ -6,8 +6,8 @@ ordinary words, so most prompts match something and some push a briefing. The st
 live in the scope of a real git project (bench/results/coach-project), as capture would put
 them, plus user-scope stances and a few open conflicts. Target (issue 11): p95 <= 150 ms.
 ``--session-start`` adds the SessionStart hook on the same store and project as a second series
-(it pays the same interpreter, imports and git lookup, then compiles its block from every fact
-in scope: seconds, not milliseconds, at this size).
+(it pays the same interpreter, imports and git lookup, then ranks light rows of every fact in
+scope and reads whole only the shortlist its block can show: about a second at this size).
 
 Usage: .venv/bin/python bench/bench_coach.py [--facts 100000] [--runs 60] [--rebuild]
        [--session-start]
