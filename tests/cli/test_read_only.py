@@ -28,7 +28,9 @@ from .conftest import one_line, without_dac_override
 
 READS = [("facts", "api"), ("facts",), ("search", "postgres"), ("history", "api", "depends-on"),
          ("entity", "list"), ("stats",), ("conflicts",), ("context",), ("dump",), ("audit",),
-         ("status", "--json")]
+         ("status", "--json"), ("facts", "--predicate", "x/never-registered"),
+         ("facts", "api", "--predicate", "x/never-registered"),
+         ("history", "api", "x/never-registered")]
 WRITES = [("assert", "api", "prefers", "ruff"), ("init",), ("curate",),
           ("entity", "ensure", "web"), ("load", "-")]
 
@@ -149,3 +151,12 @@ def test_capture_refuses_a_file_that_is_no_agents_transcript(cli, ok, tmp_path):
     assert not Path(os.environ["CLAIMGRAPH_DB"]).exists()
     taken = ok("capture", str(toml), "--format", "text", "--no-curate")
     assert json.loads(taken.out)["agent"] == "text"
+
+
+def test_a_read_naming_an_unregistered_x_predicate_finds_nothing_and_registers_nothing(ok, db):
+    ok("assert", "api", "depends-on", "postgres")
+    assert ok("facts", "api", "--predicate", "x/never-registered", "--json").json()["facts"] == []
+    assert ok("history", "api", "x/never-registered", "--json").json()["history"] == []
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT id FROM predicates WHERE id = 'x/never-registered'")
+        assert rows.fetchall() == []

@@ -17,7 +17,7 @@ def neighbor(sh: Shell, entity: str, *, depth: int = 1, entity_scope: str | None
     """Entities and facts around a root; with a query, a beam walk toward relevant facts."""
     root = ents.require_entity(sh, entity, entity_scope)
     at = sh.now() if as_of is None else as_of
-    pred_id = resolve_predicate(sh, predicate)["id"] if predicate else None
+    pred_id = resolve_predicate(sh, predicate, register_new=False)["id"] if predicate else None
     keep = R.fact_filter(at=at, scope=scope, predicate=pred_id, min_confidence=min_confidence,
                          half_life_days=sh.half_life_days)
     if query:

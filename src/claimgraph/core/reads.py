@@ -39,7 +39,7 @@ def get_facts(sh: Shell, entity: str, *, entity_scope: str | None = None, direct
     if include_dormant is None:
         include_dormant = include_invalidated
     subject = ents.require_entity(sh, entity, entity_scope)
-    pred_id = resolve_predicate(sh, predicate)["id"] if predicate else None
+    pred_id = resolve_predicate(sh, predicate, register_new=False)["id"] if predicate else None
     at = sh.now() if as_of is None else as_of
     keep = R.fact_filter(at=at, include_invalidated=include_invalidated, scope=scope,
                          min_confidence=min_confidence, predicate=pred_id,
@@ -58,7 +58,7 @@ def scope_facts(sh: Shell, scopes: Sequence[str], *, predicate: str | None = Non
     As of a past instant, facts invalidated since were still believed then, so the store is
     asked for them too."""
     at = sh.now() if as_of is None else as_of
-    pred_id = resolve_predicate(sh, predicate)["id"] if predicate else None
+    pred_id = resolve_predicate(sh, predicate, register_new=False)["id"] if predicate else None
     keep = R.fact_filter(at=at, include_invalidated=include_invalidated, predicate=pred_id,
                          min_confidence=min_confidence, half_life_days=sh.half_life_days)
     only_open = not include_invalidated and as_of is None
@@ -87,7 +87,7 @@ def with_state(fact: dict[str, Any]) -> dict[str, Any]:
 def history(sh: Shell, subject: str, predicate: str, subject_scope: str | None = None) -> dict[str, Any]:
     """Every version of (subject, predicate), valid and invalidated, oldest first."""
     entity = ents.require_entity(sh, subject, subject_scope)
-    pred = resolve_predicate(sh, predicate)
+    pred = resolve_predicate(sh, predicate, register_new=False)
     return {"entity": entity, "predicate": pred["id"],
             "history": sh.store.get_history(entity["id"], pred["id"])}
 

@@ -28,10 +28,13 @@ def seed(sh: Shell) -> int:
     return added
 
 
-def resolve_predicate(sh: Shell, name: str) -> dict[str, Any]:
+def resolve_predicate(sh: Shell, name: str, register_new: bool = True) -> dict[str, Any]:
     """The registry row for a user-typed name, registering x/* rows on first use.
 
     Unknown names fail with the nearest known ids; deprecated ones name their replacement.
+    A read (``register_new=False``) gets an unregistered x/* name's row without writing it: no
+    fact can carry a predicate nobody registered, so the read simply finds nothing, and a read
+    never writes (read commands open the store read-only).
     """
     if not name or not name.strip():
         raise ClaimgraphError("missing-predicate", "a predicate is required",
@@ -46,6 +49,8 @@ def resolve_predicate(sh: Shell, name: str) -> dict[str, Any]:
         sh.registry_memo[("name", name)] = result["ok"]
         return result["ok"]
     if "register" in result:
+        if not register_new:
+            return P.prepare_registration(result["register"])
         return register(sh, result["register"])
     raise P.predicate_error(pred_id, result, list(rows))
 
