@@ -128,12 +128,24 @@ def batch() -> list[dict[str, Any]]:
     return items
 
 
+def relearning_batch() -> list[dict[str, Any]]:
+    """New entities around writes the batch does not buffer: a predicate registered on first
+    use, and a purged statement taken back (``relearn``)."""
+    return [
+        {"subject": "fresh-1", "predicate": "depends-on", "object": "fresh-lib"},
+        {"subject": "fresh-2", "predicate": "x/brand-new", "object": "value"},
+        {"subject": "fresh-3", "predicate": "depends-on", "object": "fresh-lib-2"},
+        {"subject": "legacy", "predicate": "depends-on", "object": "cobol"},
+        {"subject": "fresh-4", "predicate": "x/brand-new", "object": "value"},
+    ]
+
+
 def run(db: Path) -> dict[str, Any]:
-    """Prepare a store at ``db``, ingest the batch, and dump what is there."""
+    """Prepare a store at ``db``, ingest the batches, and dump what is there."""
     sh = pinned_shell(db)
     try:
         prepare(sh)
-        report = ingest(sh, batch())
+        report = [ingest(sh, batch()), ingest(sh, relearning_batch(), relearn=True)]
         lines = _oplog_lines(sh)
     finally:
         sh.store.close()
