@@ -101,6 +101,13 @@ class LoggedStore:
             self._note({"t": "ensure-entity", "entity": {"record": "entity", **row}})
         return row
 
+    def insert_entities(self, entities: Iterable[Record]) -> list[Record]:
+        with self.transaction():
+            rows = self.inner.insert_entities(list(entities))
+            for row in rows:
+                self._note({"t": "ensure-entity", "entity": {"record": "entity", **row}})
+        return rows
+
     def update_entity(self, entity_id: str, *, name: str | None = None, type: str | None = None,
                       add_aliases: Sequence[str] = (), remove_aliases: Sequence[str] = ()) -> Record:
         updates = {"name": name, "type": type, "add_aliases": list(add_aliases),
