@@ -22,6 +22,7 @@ def test_a_batch_leaves_the_recorded_store_and_oplog(tmp_path):
     for table, rows in expected["tables"].items():
         assert got["tables"][table] == rows, table
     assert got["oplog"] == expected["oplog"]
+    assert got["oplog_canonical"]
 
 
 def test_a_batch_leaves_what_asserting_item_by_item_leaves(tmp_path, monkeypatch):

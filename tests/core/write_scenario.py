@@ -146,16 +146,19 @@ def run(db: Path) -> dict[str, Any]:
     try:
         prepare(sh)
         report = [ingest(sh, batch()), ingest(sh, relearning_batch(), relearn=True)]
-        lines = _oplog_lines(sh)
+        texts = sh.store.oplog.path.read_text(encoding="utf-8").splitlines()
     finally:
         sh.store.close()
-    return {"report": json.loads(json.dumps(report)), "tables": dump_tables(db), "oplog": lines}
+    lines = [json.loads(text) for text in texts]
+    return {"report": json.loads(json.dumps(report)), "tables": dump_tables(db),
+            "oplog": [{k: v for k, v in line.items() if k not in UNSTABLE_LINE_KEYS}
+                      for line in lines],
+            "oplog_canonical": all(text == _canonical(line) for text, line in zip(texts, lines))}
 
 
-def _oplog_lines(sh: Shell) -> list[dict[str, Any]]:
-    path = sh.store.oplog.path
-    lines = [json.loads(text) for text in path.read_text(encoding="utf-8").splitlines()]
-    return [{k: v for k, v in line.items() if k not in UNSTABLE_LINE_KEYS} for line in lines]
+def _canonical(line: dict[str, Any]) -> str:
+    """How every log line must read: keys sorted, compact, unescaped."""
+    return json.dumps(line, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def dump_tables(db: Path) -> dict[str, list[list[Any]]]:
@@ -170,4 +173,5 @@ if __name__ == "__main__":
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         dump = run(Path(tmp) / "claims.db")
+        dump.pop("oplog_canonical")
     Path(sys.argv[1]).write_text(json.dumps(dump, indent=1, sort_keys=True) + "\n", encoding="utf-8")
