@@ -219,9 +219,9 @@ def test_a_purge_reaches_every_replica_and_leaves_no_word_in_any_log(tmp_path):
         assert seqs == list(range(1, len(seqs) + 1))
 
 
-def test_a_fact_line_reads_as_canonical_text_whichever_way_it_is_encoded():
-    """encode writes a fact built in sorted order without sorting; the text must not change,
-    and anything not built that way (a nested mapping, keys out of order) is sorted."""
+def test_a_fact_line_reads_as_canonical_text_whatever_order_its_keys_came_in():
+    """Keys sorted at every depth (a nested mapping too), compact, unescaped: the same effect
+    always reads the same, however the effect was built."""
     from claimgraph.oplog.logged import fact_effect
     fact = {"id": "f-1", "subject": {"id": "e-1", "name": "api"}, "predicate": "core/prefers",
             "object_kind": "literal", "object_ref": None, "object_lit": "naïve “quotes” \\ \n",

@@ -20,8 +20,6 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, Mapping
 
-from claimgraph.logic.model import FACT_FIELDS
-
 #: The line format this claimgraph writes and reads; a higher one is held, never guessed at.
 FORMAT = 1
 VERBS = (
@@ -41,12 +39,9 @@ STUCK_AFTER_PASSES = 3
 SYNCED_MARK_PREFIX = "tombstone:"
 
 Line = dict[str, Any]
-#: A logged fact's keys in sorted order. An insert-fact effect whose fact is built in this
-#: order (``oplog.logged.fact_effect``) is written without sorting: the same text, and the
-#: line a batch writes per fact costs about half as much.
-SORTED_FACT_KEYS = tuple(sorted((*FACT_FIELDS, "record")))
+#: Built once: ``json.dumps`` with options builds an encoder per call (a batch writes a
+#: line per fact).
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-_AS_BUILT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
 def next_hlc(wall_ms: int, last: int, floor: int) -> int:
@@ -56,21 +51,8 @@ def next_hlc(wall_ms: int, last: int, floor: int) -> int:
 
 def encode(effect: Mapping[str, Any], writer: str, seq: int, hlc: int) -> str:
     """One log line, keys sorted so the same effect always reads the same."""
-    fact = effect.get("fact")
-    if len(effect) == 2 and _sorted_and_flat(fact):  # {"t", "fact"}, already in order
-        return _AS_BUILT.encode({"fact": fact, "format": FORMAT, "hlc": hlc, "seq": seq,
-                                 "t": effect["t"], "writer": writer})
     return _CANONICAL.encode({**effect, "writer": writer, "seq": seq, "hlc": hlc,
                               "format": FORMAT})
-
-
-def _sorted_and_flat(record: Any) -> bool:
-    """A fact record whose keys are in sorted order and that holds no mapping anywhere (so
-    sorting would change nothing)."""
-    return (type(record) is dict and tuple(record) == SORTED_FACT_KEYS
-            and all(type(v) is not dict and (type(v) is not list
-                                             or all(type(x) is str for x in v))
-                    for v in record.values()))
 
 
 def parse(text: str) -> Line | None:
