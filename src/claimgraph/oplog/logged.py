@@ -132,7 +132,7 @@ class LoggedStore:
         with self.transaction():
             self.inner.insert_facts(batch)
             for fact in batch:
-                self._note({"t": "insert-fact", "fact": fact_effect(fact)})
+                self._note({"t": "insert-fact", "fact": fact_effect(fact, checked=True)})
 
     def repoint_predicate(self, from_id: str, to_id: str) -> int:
         return self._logged(lambda: self.inner.repoint_predicate(from_id, to_id),
@@ -228,6 +228,6 @@ class LoggedStore:
             {"t": "update-episode", "id": episode_id, "summary": summary, "evidence": evidence})
 
 
-def fact_effect(fact: Record) -> Record:
+def fact_effect(fact: Record, checked: bool = False) -> Record:
     """A fact as the log keeps it: entities by id, every field present, tagged."""
-    return {"record": "fact", **rec.stored_fact(fact)}
+    return {"record": "fact", **rec.stored_fact(fact, checked)}
