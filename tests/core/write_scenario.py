@@ -104,7 +104,8 @@ def batch() -> list[dict[str, Any]]:
         {"subject": "shared-lib", "predicate": "depends-on", "object": "numpy", "scope": "user"},
         {"subject": "shared-lib", "predicate": "depends-on", "object": "numpy"},
         {"subject": "legacy", "predicate": "depends-on", "object": "cobol"},
-        {"subject": "deploy", "predicate": "failure-mode", "object": f"push fails with GH_TOKEN={TOKEN}"},
+        {"subject": "deploy", "predicate": "failure-mode",
+         "object": f"push fails with GH_TOKEN={TOKEN}"},
         {"subject": f"token {TOKEN}", "predicate": "tested-by", "object": "ci"},
         {"subject": "mod-a", "predicate": "x/role", "object": "router", "confidence": 0.9,
          "epistemic": "observation", "source-type": "human", "evidence": ["notes.md:3"]},
@@ -122,7 +123,8 @@ def batch() -> list[dict[str, Any]]:
     for n in range(40):  # repeats: reinforcements among plain inserts, flushed several times
         items.append({"subject": f"module_{n % 7}", "predicate": "depends-on",
                       "object": f"lib-{n % 5}"})
-        items.append({"subject": f"module_{n % 7}", "predicate": "has-version", "object": f"{n % 3}"})
+        items.append({"subject": f"module_{n % 7}", "predicate": "has-version",
+                      "object": f"{n % 3}"})
         items.append({"subject": f"Module-{n % 4}", "predicate": "failure-mode",
                       "object": f"times out at step {n % 6}"})
     return items
@@ -174,4 +176,5 @@ if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as tmp:
         dump = run(Path(tmp) / "claims.db")
         dump.pop("oplog_canonical")
-    Path(sys.argv[1]).write_text(json.dumps(dump, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    Path(sys.argv[1]).write_text(json.dumps(dump, indent=1, sort_keys=True) + "\n",
+                                 encoding="utf-8")

@@ -51,7 +51,8 @@ class Store(Protocol):
         May over-return; ``logic.entities.pick_entity_match`` decides. scope None = any scope.
         """
 
-    def find_entities_many(self, names: Iterable[str], scope: str | None) -> dict[str, list[Record]]:
+    def find_entities_many(self, names: Iterable[str],
+                           scope: str | None) -> dict[str, list[Record]]:
         """``find_entities`` for many names at once: {name: what find_entities answers}."""
 
     def update_entity(self, entity_id: str, *, name: str | None = None, type: str | None = None,

@@ -94,7 +94,8 @@ class MemoryStore(MemoryPurge):
                 if (scope is None or e["scope"] == scope) and _norm_match(e, norm)]
         return [_entity_copy(e) for e in sorted(hits, key=_entity_order)]
 
-    def find_entities_many(self, names: Iterable[str], scope: str | None) -> dict[str, list[Record]]:
+    def find_entities_many(self, names: Iterable[str],
+                           scope: str | None) -> dict[str, list[Record]]:
         return {name: self.find_entities(name, scope) for name in set(names)}
 
     def update_entity(self, entity_id: str, *, name: str | None = None, type: str | None = None,

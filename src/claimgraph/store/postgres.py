@@ -91,7 +91,8 @@ class PostgresStore(PostgresPurge):
         rows = self._db.rows(q.FIND_ENTITIES, {"n": normalize_entity_name(name), "s": scope})
         return [_entity_from_row(r) for r in rows]
 
-    def find_entities_many(self, names: Iterable[str], scope: str | None) -> dict[str, list[Record]]:
+    def find_entities_many(self, names: Iterable[str],
+                           scope: str | None) -> dict[str, list[Record]]:
         return {name: self.find_entities(name, scope) for name in set(names)}
 
     def update_entity(self, entity_id: str, *, name: str | None = None, type: str | None = None,

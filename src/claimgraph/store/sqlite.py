@@ -177,7 +177,8 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         rows = self._db.rows(q.FIND_ENTITIES, (normalize_entity_name(name), scope))
         return [self._cached_entity(r) for r in rows]
 
-    def find_entities_many(self, names: Iterable[str], scope: str | None) -> dict[str, list[Record]]:
+    def find_entities_many(self, names: Iterable[str],
+                           scope: str | None) -> dict[str, list[Record]]:
         """One query for every name (a batch resolves all its names up front)."""
         self._db.refresh()
         norms = {name: normalize_entity_name(name) for name in set(names)}
