@@ -26,8 +26,8 @@ CACHE = ROOT / ".cache" / "bench"
 PACKAGE = ROOT / "src" / "claimgraph"
 #: What a build writes depends on these (relative to the package), not on the readers.
 WRITE_PATH = ("store/sqlite_schema.py", "store/sqlite_db.py", "store/records.py",
-              "core/ingest.py", "core/writer.py", "core/writes.py", "core/entities.py",
-              "core/vocabulary.py", "core/shell.py", "logic")
+              "core/ingest.py", "core/writer.py", "core/batch_writer.py", "core/writes.py",
+              "core/entities.py", "core/vocabulary.py", "core/shell.py", "logic")
 
 Builder = Callable[[Path, int], None]
 

@@ -217,3 +217,22 @@ def test_a_purge_reaches_every_replica_and_leaves_no_word_in_any_log(tmp_path):
         assert secret not in log.read_text(), log
         seqs = [line["seq"] for line in lines(log)]
         assert seqs == list(range(1, len(seqs) + 1))
+
+
+def test_a_fact_line_reads_as_canonical_text_whatever_order_its_keys_came_in():
+    """Keys sorted at every depth (a nested mapping too), compact, unescaped: the same effect
+    always reads the same, however the effect was built."""
+    from claimgraph.oplog.logged import fact_effect
+    fact = {"id": "f-1", "subject": {"id": "e-1", "name": "api"}, "predicate": "core/prefers",
+            "object_kind": "literal", "object_ref": None, "object_lit": "naïve “quotes” \\ \n",
+            "t_valid": 1, "t_invalid": None, "recorded_at": 1, "last_reinforced_at": 1,
+            "confidence": 0.5, "epistemic": "preference", "scope": "project",
+            "source_type": "human", "episode": None, "conflicts": ["f-3", "f-2"],
+            "evidence": ["notes.md:1", "é"]}
+    effect = {"t": "insert-fact", "fact": fact_effect(fact)}
+    unordered = {"t": "insert-fact", "fact": dict(reversed(list(effect["fact"].items())))}
+    nested = {"t": "insert-fact", "fact": {**effect["fact"], "evidence": [{"b": 1, "a": 2}]}}
+    for each in (effect, unordered, nested):
+        text = L.encode(each, "w-1", 7, 99)
+        assert text == L.canonical_text(json.loads(text))
+        assert json.loads(text) == {**each, "writer": "w-1", "seq": 7, "hlc": 99, "format": 1}

@@ -58,6 +58,21 @@ def test_insert_entity_refuses_a_taken_id_and_a_missing_name(store):
         store.insert_entity({"id": "e-2"})
 
 
+def test_insert_entities_keeps_every_record_or_none(store):
+    rows = store.insert_entities([{"id": "e-1", "name": "Core"},
+                                  {"id": "e-2", "name": "Auth", "scope": "proj", "aliases": ["a"]}])
+    assert rows == [store.get_entity_by_id("e-1"), store.get_entity_by_id("e-2")]
+    assert rows[0] == {"id": "e-1", "name": "Core", "type": None, "scope": "project", "aliases": []}
+    assert ids(store.find_entities("a", "proj")) == ["e-2"]
+    assert store.insert_entities([]) == []
+    for taken in ([{"id": "e-3", "name": "New"}, {"id": "e-1", "name": "Again"}],
+                  [{"id": "e-4", "name": "New"}, {"id": "e-4", "name": "Twice"}]):
+        with refused("entity-exists"):
+            with store.transaction():
+                store.insert_entities(taken)
+    assert store.get_entity_by_id("e-3") is None and store.get_entity_by_id("e-4") is None
+
+
 def test_get_entity_matches_the_exact_name_within_the_scope(store):
     entity(store, "e-1", "Core", scope="a")
     assert store.get_entity("Core", "a")["id"] == "e-1"
@@ -77,6 +92,19 @@ def test_find_entities_matches_name_alias_and_their_normalized_forms(store):
     assert ids(store.find_entities("kuzu-db", "proj")) == ["e-2"]
     assert ids(store.find_entities("auth service", None)) == ["e-3", "e-1"]
     assert store.find_entities("nothing", None) == []
+
+
+def test_find_entities_many_answers_what_find_entities_answers_for_each_name(store):
+    entity(store, "e-1", "AuthService", aliases=["auth-svc"])
+    entity(store, "e-2", "Other", aliases=["Kuzu DB", "auth service"])
+    entity(store, "e-3", "Auth Service", scope="elsewhere")
+    names = ["AuthService", "auth_service", "AUTH.SVC", "kuzu-db", "nothing", "Other"]
+    for scope in ("proj", "elsewhere", None):
+        found = store.find_entities_many(names + ["AuthService"], scope)
+        assert found == {name: store.find_entities(name, scope) for name in names}
+    assert ids(store.find_entities_many(["auth service"], None)["auth service"]) == [
+        "e-3", "e-1", "e-2"]
+    assert store.find_entities_many([], None) == {}
 
 
 def test_update_entity_renames_retypes_and_applies_adds_before_removes(store):

@@ -22,7 +22,7 @@ def names_changed(sh: Shell) -> None:
     sh.store.set_mark(ENTITY_CLUSTERS_MARK, None)
 
 
-def _require_name(name: str | None, what: str = "entity name") -> str:
+def require_name(name: str | None, what: str = "entity name") -> str:
     if name is None or not str(name).strip():
         raise ClaimgraphError("empty-name", f"the {what} is empty",
                               hint=f"give a non-blank {what}")
@@ -31,7 +31,13 @@ def _require_name(name: str | None, what: str = "entity name") -> str:
 
 def _match(sh: Shell, name: str, scope: str, type: str | None) -> dict[str, Any] | None:
     """One candidate query, then the logic's precedence (exact name, alias, normalized)."""
-    match = E.pick_entity_match(name, sh.store.find_entities(name, scope), type)
+    return match_among(name, sh.store.find_entities(name, scope), type)
+
+
+def match_among(name: str, candidates: Sequence[Entity], type: str | None) -> dict[str, Any] | None:
+    """The logic's pick among ``candidates`` (what ``find_entities`` answers for ``name``);
+    ambiguity is an error, never a guess."""
+    match = E.pick_entity_match(name, candidates, type)
     if match and match["via"] == "ambiguous":
         names = sorted(c["name"] for c in match["candidates"])
         raise ClaimgraphError(
@@ -44,7 +50,7 @@ def _match(sh: Shell, name: str, scope: str, type: str | None) -> dict[str, Any]
 def resolve_entity(sh: Shell, name: str, scope: str | None = None,
                    type: str | None = None) -> Entity | None:
     """The entity a name refers to in scope, or None; ambiguity is an error, never a guess."""
-    match = _match(sh, _require_name(name), scope or DEFAULT_SCOPE, type)
+    match = _match(sh, require_name(name), scope or DEFAULT_SCOPE, type)
     return match["entity"] if match else None
 
 
@@ -56,17 +62,24 @@ def ensure_entity(sh: Shell, name: str, scope: str | None = None, type: str | No
 def ensure_entity_noting_creation(sh: Shell, name: str, scope: str | None = None,
                                   type: str | None = None) -> tuple[Entity, bool]:
     """ensure_entity, also saying whether the entity is new (so a batch knows it has no facts)."""
-    name, scope = _require_name(name), scope or DEFAULT_SCOPE
+    name, scope = require_name(name), scope or DEFAULT_SCOPE
     match = _match(sh, name, scope, type)
     if match is None:
         entity = {"id": sh.new_id("e"), "name": name, "type": type, "scope": scope, "aliases": []}
         return sh.store.insert_entity(entity), True
     entity = match["entity"]
-    heal_alias = [name] if match["via"] == "normalized" else []
-    heal_type = type if entity.get("type") is None and type else None
+    heal_alias, heal_type = healing(match, name, type)
     if heal_alias or heal_type:
         entity = sh.store.update_entity(entity["id"], type=heal_type, add_aliases=heal_alias)
     return entity, False
+
+
+def healing(match: dict[str, Any], name: str, type: str | None) -> tuple[list[str], str | None]:
+    """What a match teaches its entity: the typed name as an alias when it only matched
+    loosely, the type when the entity had none."""
+    heal_alias = [name] if match["via"] == "normalized" else []
+    heal_type = type if match["entity"].get("type") is None and type else None
+    return heal_alias, heal_type
 
 
 def require_entity(sh: Shell, name: str, scope: str | Sequence[str] | None = None) -> Entity:
@@ -81,7 +94,7 @@ def require_entity(sh: Shell, name: str, scope: str | Sequence[str] | None = Non
         entity = resolve_entity(sh, name, each)
         if entity is not None:
             return entity
-    raise _unknown_entity(sh, _require_name(name), scopes)
+    raise _unknown_entity(sh, require_name(name), scopes)
 
 
 def scopes_naming(sh: Shell, name: str) -> list[str]:
@@ -110,7 +123,7 @@ def _unknown_entity(sh: Shell, name: str, scopes: Sequence[str]) -> ClaimgraphEr
 
 def rename(sh: Shell, name: str, new_name: str, scope: str | None = None) -> Entity:
     """The old name becomes an alias, so old references still resolve."""
-    entity, new_name = require_entity(sh, name, scope), _require_name(new_name, "new name")
+    entity, new_name = require_entity(sh, name, scope), require_name(new_name, "new name")
     clash = sh.store.get_entity(new_name, entity["scope"])
     if clash is not None and clash["id"] != entity["id"]:
         raise ClaimgraphError("entity-exists", f"another entity is already named {new_name!r}",
@@ -123,7 +136,7 @@ def rename(sh: Shell, name: str, new_name: str, scope: str | None = None) -> Ent
 
 def add_alias(sh: Shell, name: str, alias: str, scope: str | None = None) -> Entity:
     """Teach an entity another name, refusing one that already names something else."""
-    entity, alias = require_entity(sh, name, scope), _require_name(alias, "alias")
+    entity, alias = require_entity(sh, name, scope), require_name(alias, "alias")
     for other in sh.store.find_entities(alias, entity["scope"]):
         if other["id"] == entity["id"]:
             continue

@@ -10,7 +10,8 @@ from collections import Counter
 from typing import Any, Iterable, Mapping
 
 from claimgraph.core.shell import Shell
-from claimgraph.core.writer import BatchWriter
+from claimgraph.core.batch_writer import BatchWriter
+from claimgraph.core.writer import Writer
 from claimgraph.core.writes import assert_with
 from claimgraph.errors import ClaimgraphError
 
@@ -55,11 +56,13 @@ def ingest(sh: Shell, items: Iterable[Mapping[str, Any]], *, episode: Mapping[st
     counts: Counter[str] = Counter()
     flagged: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
+    items = [normalize_item(item) for item in items]
     with sh.store.transaction():
         episode = episode or open_episode(sh, source_type, ref, evidence)
         writer = BatchWriter(sh, relearn)
+        writer.expect(items)
         for item in items:
-            result = _ingest_one(writer, normalize_item(item), episode)
+            result = _ingest_one(writer, item, episode)
             counts[result["status"]] += 1
             if result["status"] == "flagged":
                 flagged.append(result)
@@ -70,7 +73,7 @@ def ingest(sh: Shell, items: Iterable[Mapping[str, Any]], *, episode: Mapping[st
             "flagged": flagged, "errors": errors}
 
 
-def _ingest_one(w: BatchWriter, item: dict[str, Any], episode: Mapping[str, Any]) -> dict[str, Any]:
+def _ingest_one(w: Writer, item: dict[str, Any], episode: Mapping[str, Any]) -> dict[str, Any]:
     kwargs = {ITEM_KEYS[k]: v for k, v in item.items() if k in ITEM_KEYS and v is not None}
     kwargs.setdefault("source_type", episode.get("source_type"))
     try:

@@ -1,11 +1,5 @@
-"""Store access for the write path, in two flavours: direct, and batched for ``ingest``.
-
-A single assert reads and writes the store directly. A batch of thousands would pay a store
-round trip per entity and per fact, so ``BatchWriter`` caches what the batch itself resolves
-(entities by name, each subject's outgoing facts) and buffers plain inserts into one
-``insert_facts``. The cache lives for one batch inside one transaction under the write lease,
-so nobody else can change what it remembers; any write other than a plain insert flushes the
-buffer and forgets that subject's facts, so decisions always see the store's truth.
+"""Store access for the write path: ``Writer`` goes to the store directly (a single assert);
+``core.batch_writer.BatchWriter`` is its batched flavour for ``ingest``.
 """
 
 from __future__ import annotations
@@ -15,6 +9,7 @@ from typing import Any, Iterable
 from claimgraph.core import entities as ents
 from claimgraph.core import tombstones
 from claimgraph.core.shell import Shell
+from claimgraph.core.vocabulary import resolve_predicate
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.purge import statement_key
 
@@ -52,6 +47,7 @@ class Writer:
         if key not in self._buried:
             return
         if self.relearn:
+            self.before_store_write()
             tombstones.lift_fact(self.sh.store, key)
             del self._buried[key]
             return
@@ -59,6 +55,13 @@ class Writer:
             "purged-fact", "this fact was purged from memory and is not learned again",
             hint="if it should be remembered after all, assert it with --allow-relearn",
             purged=self._buried[key])
+
+    def expect(self, items: Iterable[Any]) -> None:
+        """Told every item of a batch up front; a direct writer asks the store as it goes."""
+
+    def predicate(self, name: str) -> Record:
+        """The registry row (an x/* name is registered on first use: a store write)."""
+        return resolve_predicate(self.sh, name)
 
     def entity(self, name: str, scope: str, type: str | None) -> Record:
         return ents.ensure_entity(self.sh, name, scope, type)
@@ -75,66 +78,8 @@ class Writer:
     def before_change(self, subject_id: str) -> None:
         """Called before any write that is not a plain insert of a new fact."""
 
+    def before_store_write(self) -> None:
+        """Called before a write this writer does not make itself (a tombstone lifted)."""
+
     def flush(self) -> None:
         """Write out anything buffered."""
-
-
-class BatchWriter(Writer):
-    """Caches entities and subjects' facts for one batch; buffers inserts."""
-
-    def __init__(self, sh: Shell, relearn: bool = False) -> None:
-        super().__init__(sh, relearn)
-        self._entities: dict[tuple[str, str], Record] = {}
-        self._out: dict[str, dict[str, list[Record]]] = {}
-        self._pending: list[Record] = []
-        #: Redacted text by text: a batch names each subject (and many objects) many times.
-        self._redacted: dict[str, str] = {}
-
-    def redact(self, value: Any) -> Any:
-        if not isinstance(value, str):
-            return value
-        clean = self._redacted.get(value)
-        if clean is None:
-            clean = self._redacted[value] = super().redact(value)
-        return clean
-
-    def entity(self, name: str, scope: str, type: str | None) -> Record:
-        cached = self._entities.get((name, scope))
-        if cached is not None and (type is None or cached.get("type") is not None):
-            return cached
-        entity, created = ents.ensure_entity_noting_creation(self.sh, name, scope, type)
-        self._entities[(name, scope)] = entity
-        if created:
-            self._out[entity["id"]] = {}
-        return entity
-
-    def resolves(self, name: str, scope: str) -> bool:
-        return (name, scope) in self._entities or super().resolves(name, scope)
-
-    def _by_predicate(self, subject_id: str) -> dict[str, list[Record]]:
-        """The subject's outgoing facts grouped by predicate, loaded once per batch."""
-        grouped = self._out.get(subject_id)
-        if grouped is None:
-            grouped = self._out[subject_id] = {}
-            for fact in self.sh.store.get_facts(subject_id, "out"):
-                grouped.setdefault(fact["predicate"], []).append(fact)
-        return grouped
-
-    def out_facts(self, subject_id: str, predicates: Iterable[str]) -> list[Record]:
-        grouped = self._by_predicate(subject_id)
-        return [f for p in predicates for f in grouped.get(p, ())]
-
-    def insert(self, fact: Record) -> None:
-        """Buffer the fact; its subject's cached list must include it (load the list first)."""
-        grouped = self._by_predicate(fact["subject"]["id"])
-        self._pending.append(fact)
-        grouped.setdefault(fact["predicate"], []).append(fact)
-
-    def before_change(self, subject_id: str) -> None:
-        self.flush()
-        self._out.pop(subject_id, None)
-
-    def flush(self) -> None:
-        if self._pending:
-            self.sh.store.insert_facts(self._pending)
-            self._pending = []

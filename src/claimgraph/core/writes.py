@@ -10,7 +10,7 @@ from typing import Any, Iterable, Mapping
 
 from claimgraph.core.shell import Shell
 from claimgraph.core.writer import Writer
-from claimgraph.core.vocabulary import group_mates, resolve_predicate
+from claimgraph.core.vocabulary import group_mates
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import facts as F
 from claimgraph.logic.confidence import reinforced_confidence, resourced_type
@@ -45,7 +45,7 @@ def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
     if on_conflict not in ON_CONFLICT:
         raise ClaimgraphError("invalid-on-conflict", f"unknown conflict policy {on_conflict!r}",
                               hint="use supersede, flag or ignore")
-    pred = resolve_predicate(sh, predicate)
+    pred = w.predicate(predicate)
     w.refuse_purged(scope or DEFAULT_SCOPE, _name(subject, "subject"), pred["id"], str(obj))
     resolved_class = resolve_epistemic(epistemic, pred)
     subject_scope = subject_scope or scope or DEFAULT_SCOPE

@@ -39,6 +39,9 @@ STUCK_AFTER_PASSES = 3
 SYNCED_MARK_PREFIX = "tombstone:"
 
 Line = dict[str, Any]
+#: Built once: ``json.dumps`` with options builds an encoder per call (a batch writes a
+#: line per fact).
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def next_hlc(wall_ms: int, last: int, floor: int) -> int:
@@ -48,8 +51,8 @@ def next_hlc(wall_ms: int, last: int, floor: int) -> int:
 
 def encode(effect: Mapping[str, Any], writer: str, seq: int, hlc: int) -> str:
     """One log line, keys sorted so the same effect always reads the same."""
-    line = {**effect, "writer": writer, "seq": seq, "hlc": hlc, "format": FORMAT}
-    return json.dumps(line, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode({**effect, "writer": writer, "seq": seq, "hlc": hlc,
+                              "format": FORMAT})
 
 
 def parse(text: str) -> Line | None:
@@ -94,7 +97,7 @@ def same_effect(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 
 
 def canonical_text(line: Mapping[str, Any]) -> str:
-    return json.dumps(line, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(line)
 
 
 def dedupe(lines: Iterable[Line]) -> tuple[dict[tuple[str, int], Line], list[dict[str, Any]]]:

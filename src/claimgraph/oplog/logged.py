@@ -101,6 +101,13 @@ class LoggedStore:
             self._note({"t": "ensure-entity", "entity": {"record": "entity", **row}})
         return row
 
+    def insert_entities(self, entities: Iterable[Record]) -> list[Record]:
+        with self.transaction():
+            rows = self.inner.insert_entities(list(entities))
+            for row in rows:
+                self._note({"t": "ensure-entity", "entity": {"record": "entity", **row}})
+        return rows
+
     def update_entity(self, entity_id: str, *, name: str | None = None, type: str | None = None,
                       add_aliases: Sequence[str] = (), remove_aliases: Sequence[str] = ()) -> Record:
         updates = {"name": name, "type": type, "add_aliases": list(add_aliases),
@@ -125,7 +132,7 @@ class LoggedStore:
         with self.transaction():
             self.inner.insert_facts(batch)
             for fact in batch:
-                self._note({"t": "insert-fact", "fact": fact_effect(fact)})
+                self._note({"t": "insert-fact", "fact": fact_effect(fact, checked=True)})
 
     def repoint_predicate(self, from_id: str, to_id: str) -> int:
         return self._logged(lambda: self.inner.repoint_predicate(from_id, to_id),
@@ -221,6 +228,6 @@ class LoggedStore:
             {"t": "update-episode", "id": episode_id, "summary": summary, "evidence": evidence})
 
 
-def fact_effect(fact: Record) -> Record:
+def fact_effect(fact: Record, checked: bool = False) -> Record:
     """A fact as the log keeps it: entities by id, every field present, tagged."""
-    return {"record": "fact", **rec.stored_fact(fact)}
+    return {"record": "fact", **rec.stored_fact(fact, checked)}

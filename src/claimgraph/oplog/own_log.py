@@ -171,7 +171,7 @@ class OwnLog:
 
     def _append(self, lines: list[str]) -> None:
         with open_private(self.path, "a") as out:
-            out.write("".join(f"{line}\n" for line in lines))
+            out.write("\n".join(lines) + "\n")
             out.flush()  # no fsync: a crash is covered by the outbox, as SQLite's NORMAL sync is
         last = L.parse(lines[-1]) or {}
         self._seq, self._hlc = last.get("seq", self._seq), last.get("hlc", self._hlc)

@@ -36,6 +36,10 @@ class Store(Protocol):
     def insert_entity(self, entity: Record) -> Record:
         """Insert a complete entity {id, name, type, scope, aliases}; return it."""
 
+    def insert_entities(self, entities: Iterable[Record]) -> list[Record]:
+        """Batch form of insert_entity, all or nothing (one round trip where the backend
+        allows); the records in the order given."""
+
     def get_entity(self, name: str, scope: str) -> Record | None:
         """Exact name match within scope."""
 
@@ -46,6 +50,10 @@ class Store(Protocol):
 
         May over-return; ``logic.entities.pick_entity_match`` decides. scope None = any scope.
         """
+
+    def find_entities_many(self, names: Iterable[str],
+                           scope: str | None) -> dict[str, list[Record]]:
+        """``find_entities`` for many names at once: {name: what find_entities answers}."""
 
     def update_entity(self, entity_id: str, *, name: str | None = None, type: str | None = None,
                       add_aliases: Sequence[str] = (), remove_aliases: Sequence[str] = ()) -> Record:

@@ -70,6 +70,15 @@ class MemoryStore(MemoryPurge):
         self._s["entities"][row["id"]] = row
         return _entity_copy(row)
 
+    def insert_entities(self, entities: Iterable[Record]) -> list[Record]:
+        """All or nothing: every record is checked before the first is kept."""
+        rows, seen = [rec.entity_record(e) for e in entities], set(self._s["entities"])
+        for row in rows:
+            if row["id"] in seen:
+                raise rec.exists("entity", row["id"])
+            seen.add(row["id"])
+        return [self.insert_entity(row) for row in rows]
+
     def get_entity(self, name: str, scope: str) -> Record | None:
         hits = [e for e in self._s["entities"].values()
                 if e["name"] == name and e["scope"] == scope]
@@ -84,6 +93,10 @@ class MemoryStore(MemoryPurge):
         hits = [e for e in self._s["entities"].values()
                 if (scope is None or e["scope"] == scope) and _norm_match(e, norm)]
         return [_entity_copy(e) for e in sorted(hits, key=_entity_order)]
+
+    def find_entities_many(self, names: Iterable[str],
+                           scope: str | None) -> dict[str, list[Record]]:
+        return {name: self.find_entities(name, scope) for name in set(names)}
 
     def update_entity(self, entity_id: str, *, name: str | None = None, type: str | None = None,
                       add_aliases: Sequence[str] = (), remove_aliases: Sequence[str] = ()) -> Record:

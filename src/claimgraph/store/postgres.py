@@ -66,6 +66,11 @@ class PostgresStore(PostgresPurge):
             self._write_aliases(row["id"], row["aliases"], fresh=True)
         return _entity_copy(row)
 
+    def insert_entities(self, entities: Iterable[Record]) -> list[Record]:
+        """One insert per entity (a batch's new entities are few beside its facts)."""
+        with self._db.atomic():
+            return [self.insert_entity(entity) for entity in entities]
+
     def _write_aliases(self, entity_id: str, aliases: Sequence[str], fresh: bool = False) -> None:
         if not fresh:
             self._db.run("DELETE FROM entity_aliases WHERE entity_id = %s", (entity_id,))
@@ -85,6 +90,10 @@ class PostgresStore(PostgresPurge):
     def find_entities(self, name: str, scope: str | None) -> list[Record]:
         rows = self._db.rows(q.FIND_ENTITIES, {"n": normalize_entity_name(name), "s": scope})
         return [_entity_from_row(r) for r in rows]
+
+    def find_entities_many(self, names: Iterable[str],
+                           scope: str | None) -> dict[str, list[Record]]:
+        return {name: self.find_entities(name, scope) for name in set(names)}
 
     def update_entity(self, entity_id: str, *, name: str | None = None, type: str | None = None,
                       add_aliases: Sequence[str] = (), remove_aliases: Sequence[str] = ()) -> Record:

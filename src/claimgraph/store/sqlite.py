@@ -129,6 +129,33 @@ class SqliteStore(SqliteCuration, SqlitePurge):
             self._unindexed_entities.add(row["id"])
         return _entity_copy(row)
 
+    def insert_entities(self, entities: Iterable[Record]) -> list[Record]:
+        """One executemany per table (a savepoint inside a caller's block)."""
+        rows = [rec.entity_record(e) for e in entities]
+        params = [(r["id"], r["name"], normalize_entity_name(r["name"]), r["type"], r["scope"],
+                   json.dumps(r["aliases"]) if r["aliases"] else "[]") for r in rows]
+        aliases = [(r["id"], a, normalize_entity_name(a)) for r in rows for a in r["aliases"]]
+        if not rows:
+            return []
+        try:
+            with self._db.atomic(can_fail_midway=len(rows) > 1):
+                self._db.many(q.INSERT_ENTITY, params)
+                if aliases:
+                    self._db.many(q.INSERT_ALIAS, aliases)
+                self._unindexed_entities.update(r["id"] for r in rows)
+        except sqlite3.IntegrityError:
+            raise rec.exists("entity", self._taken_entity_id(rows)) from None
+        return [_entity_copy(r) for r in rows]
+
+    def _taken_entity_id(self, rows: list[Record]) -> str:
+        """The first id of ``rows`` that the store (or an earlier row) already holds."""
+        seen: set[str] = set()
+        for row in rows:
+            if row["id"] in seen or self._fetch_entity(row["id"]) is not None:
+                return row["id"]
+            seen.add(row["id"])
+        return rows[0]["id"]
+
     def _write_aliases(self, entity_id: str, aliases: Sequence[str], fresh: bool = False) -> None:
         """Alias rows are derived from the entity's list (for normalized lookup); rewrite them."""
         if not fresh:
@@ -150,6 +177,21 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         self._db.refresh()
         rows = self._db.rows(q.FIND_ENTITIES, (normalize_entity_name(name), scope))
         return [self._cached_entity(r) for r in rows]
+
+    def find_entities_many(self, names: Iterable[str],
+                           scope: str | None) -> dict[str, list[Record]]:
+        """One query for every name (a batch resolves all its names up front)."""
+        self._db.refresh()
+        norms = {name: normalize_entity_name(name) for name in set(names)}
+        by_norm: dict[str, list[tuple]] = {}
+        if norms:
+            wanted = json.dumps(sorted(set(norms.values())), ensure_ascii=False)
+            for norm, *row in self._db.rows(q.FIND_ENTITIES_MANY, (wanted, scope)):
+                by_norm.setdefault(norm, []).append(tuple(row))
+        for found in by_norm.values():
+            found.sort(key=lambda row: (row[1], row[0]))  # ENTITY_ORDER: name, then id
+        return {name: [self._cached_entity(r) for r in by_norm.get(norm, ())]
+                for name, norm in norms.items()}
 
     def update_entity(self, entity_id: str, *, name: str | None = None, type: str | None = None,
                       add_aliases: Sequence[str] = (), remove_aliases: Sequence[str] = ()) -> Record:

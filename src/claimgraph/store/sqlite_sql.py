@@ -80,6 +80,15 @@ INSERT_ALIAS = "INSERT OR IGNORE INTO entity_aliases (entity_id, alias, norm) VA
 FIND_ENTITIES = (ENTITY_SELECT + " WHERE pk IN (SELECT pk FROM entities WHERE norm = ?1 UNION "
                  "SELECT e.pk FROM entity_aliases a JOIN entities e ON e.id = a.entity_id "
                  "WHERE a.norm = ?1) AND (?2 IS NULL OR scope = ?2)" + ENTITY_ORDER)
+#: FIND_ENTITIES for a JSON list of normalized names at once; each row leads with the norm it
+#: matched (an entity matching two of them comes twice).
+FIND_ENTITIES_MANY = (
+    "WITH wanted(norm) AS (SELECT DISTINCT value FROM json_each(?1)) "
+    "SELECT w.norm, e.id, e.name, e.type, e.scope, e.aliases FROM wanted w "
+    "JOIN entities e ON e.norm = w.norm WHERE ?2 IS NULL OR e.scope = ?2 UNION "
+    "SELECT w.norm, e.id, e.name, e.type, e.scope, e.aliases FROM wanted w "
+    "JOIN entity_aliases a ON a.norm = w.norm JOIN entities e ON e.id = a.entity_id "
+    "WHERE ?2 IS NULL OR e.scope = ?2")
 
 EPISODE_SELECT = "SELECT id, source_type, ref, summary, opened_at, closed_at, evidence FROM episodes"
 INSERT_EPISODE = ("INSERT INTO episodes (id, source_type, ref, summary, opened_at, closed_at, "

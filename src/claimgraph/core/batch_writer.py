@@ -1,0 +1,167 @@
+"""The batched Writer for ``ingest``: one store round trip per table, not per fact.
+
+A batch of thousands would pay a store round trip per entity lookup, per new entity and per
+fact. ``BatchWriter`` instead asks the store once for every name the batch mentions
+(``expect``), keeps those candidates in step with what the batch itself creates and heals,
+and buffers new entities and plain fact inserts into one ``insert_entities`` and one
+``insert_facts``. It also caches each subject's outgoing facts.
+
+Everything it remembers lives for one batch inside one transaction under the write lease, so
+nobody else can change it. Buffered writes go out, entities first, before any write that is
+not a plain insert (a supersession, a reinforcement, a healed entity, a predicate registered,
+a tombstone lifted), so decisions always see the store's truth and the oplog records the
+same effects in the same order as asserting item by item would.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from typing import Any, Iterable, Mapping
+
+from claimgraph.core import entities as ents
+from claimgraph.core.shell import Shell
+from claimgraph.core.writer import Record, Writer
+from claimgraph.logic.model import DEFAULT_SCOPE
+from claimgraph.logic.names import normalize_entity_name
+
+
+def _entity_order(entity: Record) -> tuple[str, str]:
+    """``find_entities``' order: name, then id."""
+    return entity["name"], entity["id"]
+
+
+class BatchWriter(Writer):
+    """Resolves entities against one prefetch; buffers new entities and inserts."""
+
+    def __init__(self, sh: Shell, relearn: bool = False) -> None:
+        super().__init__(sh, relearn)
+        self._entities: dict[tuple[str, str], Record] = {}
+        #: Every scope's candidates per normalized name, as ``find_entities`` would answer
+        #: now (a name absent here is answered by the store, which then holds all of them).
+        self._by_norm: dict[str, list[Record]] = {}
+        self._out: dict[str, dict[str, list[Record]]] = {}
+        self._new_entities: list[Record] = []
+        self._pending: list[Record] = []
+        #: Redacted text by text: a batch names each subject (and many objects) many times.
+        self._redacted: dict[str, str] = {}
+
+    def redact(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        clean = self._redacted.get(value)
+        if clean is None:
+            clean = self._redacted[value] = super().redact(value)
+        return clean
+
+    def expect(self, items: Iterable[Mapping[str, Any]]) -> None:
+        """Fetch the candidates of every subject and object the items name, in one query."""
+        names = {str(self.redact(value)).strip() for item in items
+                 for value in (item.get("subject"), item.get("object")) if value is not None}
+        names.discard("")
+        for name, found in self.sh.store.find_entities_many(names, None).items():
+            self._by_norm.setdefault(normalize_entity_name(name), found)
+
+    def predicate(self, name: str) -> Record:
+        known = self.sh.registry_memo.get(("name", name))
+        if known is not None:
+            return known
+        self._write_entities()  # a first use may register the predicate
+        return super().predicate(name)
+
+    # --- entities ---------------------------------------------------------------------------
+    def entity(self, name: str, scope: str, type: str | None) -> Record:
+        cached = self._entities.get((name, scope))
+        if cached is not None and (type is None or cached.get("type") is not None):
+            return cached
+        entity, created = self._ensure(ents.require_name(name), scope or DEFAULT_SCOPE, type)
+        self._entities[(name, scope)] = entity
+        if created:
+            self._out[entity["id"]] = {}
+        return entity
+
+    def _ensure(self, name: str, scope: str, type: str | None) -> tuple[Record, bool]:
+        """``entities.ensure_entity_noting_creation`` against the batch's candidates."""
+        match = ents.match_among(name, self._candidates(name, scope), type)
+        if match is None:
+            entity = {"id": self.sh.new_id("e"), "name": name, "type": type, "scope": scope,
+                      "aliases": []}
+            self._new_entities.append(entity)
+            self._index(entity)
+            return entity, True
+        entity = match["entity"]
+        heal_alias, heal_type = ents.healing(match, name, type)
+        if heal_alias or heal_type:
+            self._write_entities()
+            healed = self.sh.store.update_entity(entity["id"], type=heal_type,
+                                                 add_aliases=heal_alias)
+            self._unindex(entity)
+            self._index(healed)
+            entity = healed
+        return entity, False
+
+    def resolves(self, name: str, scope: str) -> bool:
+        if (name, scope) in self._entities:
+            return True
+        name = ents.require_name(name)
+        return ents.match_among(name, self._candidates(name, scope), None) is not None
+
+    def _candidates(self, name: str, scope: str) -> list[Record]:
+        norm = normalize_entity_name(name)
+        found = self._by_norm.get(norm)
+        if found is None:
+            found = self._by_norm[norm] = self.sh.store.find_entities_many([name], None)[name]
+        return [e for e in found if e["scope"] == scope]
+
+    def _norms(self, entity: Record) -> set[str]:
+        return {normalize_entity_name(n) for n in (entity["name"], *entity.get("aliases", ()))}
+
+    def _index(self, entity: Record) -> None:
+        for norm in self._norms(entity):
+            found = self._by_norm.get(norm)
+            if found is not None:
+                insort(found, entity, key=_entity_order)
+
+    def _unindex(self, entity: Record) -> None:
+        for norm in self._norms(entity):
+            found = self._by_norm.get(norm)
+            if found is not None:
+                found[:] = [e for e in found if e["id"] != entity["id"]]
+
+    # --- facts ------------------------------------------------------------------------------
+    def _by_predicate(self, subject_id: str) -> dict[str, list[Record]]:
+        """The subject's outgoing facts grouped by predicate, loaded once per batch."""
+        grouped = self._out.get(subject_id)
+        if grouped is None:
+            grouped = self._out[subject_id] = {}
+            for fact in self.sh.store.get_facts(subject_id, "out"):
+                grouped.setdefault(fact["predicate"], []).append(fact)
+        return grouped
+
+    def out_facts(self, subject_id: str, predicates: Iterable[str]) -> list[Record]:
+        grouped = self._by_predicate(subject_id)
+        return [f for p in predicates for f in grouped.get(p, ())]
+
+    def insert(self, fact: Record) -> None:
+        """Buffer the fact; its subject's cached list must include it (load the list first)."""
+        grouped = self._by_predicate(fact["subject"]["id"])
+        self._pending.append(fact)
+        grouped.setdefault(fact["predicate"], []).append(fact)
+
+    # --- writing out ------------------------------------------------------------------------
+    def before_change(self, subject_id: str) -> None:
+        self.flush()
+        self._out.pop(subject_id, None)
+
+    def before_store_write(self) -> None:
+        self._write_entities()
+
+    def _write_entities(self) -> None:
+        if self._new_entities:
+            self.sh.store.insert_entities(self._new_entities)
+            self._new_entities = []
+
+    def flush(self) -> None:
+        self._write_entities()
+        if self._pending:
+            self.sh.store.insert_facts(self._pending)
+            self._pending = []
