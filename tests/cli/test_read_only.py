@@ -30,7 +30,7 @@ READS = [("facts", "api"), ("facts",), ("search", "postgres"), ("history", "api"
          ("entity", "list"), ("stats",), ("conflicts",), ("context",), ("dump",), ("audit",),
          ("status", "--json"), ("facts", "--predicate", "x/never-registered"),
          ("facts", "api", "--predicate", "x/never-registered"),
-         ("history", "api", "x/never-registered")]
+         ("history", "api", "x/never-registered"), ("neighbor", "api", "-p", "x/never-registered")]
 WRITES = [("assert", "api", "prefers", "ruff"), ("init",), ("curate",),
           ("entity", "ensure", "web"), ("load", "-")]
 
