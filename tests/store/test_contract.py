@@ -227,6 +227,24 @@ def test_get_facts_for_batches_entities_and_returns_each_fact_once(graph):
     assert ids(graph.get_facts_for(["e-kuzu"], "out", ["core/depends-on"])) == ["f-4"]
     assert graph.get_facts_for([], "both") == []
 
+def test_get_fact_heads_for_gives_the_same_facts_cut_to_their_heads(graph):
+    """Search ranks on heads with a limit (the CLI's default), on every backend."""
+    from claimgraph.logic.model import FACT_HEAD_FIELDS
+    graph.insert_fact(fact("f-4", "e-kuzu", ref="e-auth", t_valid=300))
+    for entities, direction in ((["e-auth", "e-kuzu"], "both"), (["e-kuzu"], "in"),
+                                (["e-auth"], "out"), (["e-kuzu"], "out")):
+        whole = graph.get_facts_for(entities, direction)
+        heads = sorted(graph.get_fact_heads_for(entities, direction), key=lambda h: h["id"])
+        assert [list(h) for h in heads] == [list(FACT_HEAD_FIELDS)] * len(whole)
+        assert heads == sorted(({**{k: f[k] for k in FACT_HEAD_FIELDS},
+                                 "subject": f["subject"]["id"],
+                                 "object_ref": f["object_ref"] and f["object_ref"]["id"]}
+                                for f in whole), key=lambda h: h["id"])
+    assert graph.get_fact_heads_for([], "both") == []
+    with refused("invalid-direction"):
+        graph.get_fact_heads_for(["e-auth"], "sideways")
+
+
 
 @pytest.mark.parametrize("criteria, expected", [
     ({}, ["f-3", "f-1", "f-2"]),

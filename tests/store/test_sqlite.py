@@ -324,11 +324,12 @@ def _columns(path, table: str) -> list[str]:
         con.close()
 
 
-def test_the_current_format_adds_decay_and_audit_then_the_read_indexes_on_the_baseline():
-    assert STORE_FORMAT == 3 == len(sqlite_schema.MIGRATIONS)
+def test_the_current_format_adds_decay_and_audit_the_read_then_the_head_indexes_on_the_baseline():
+    assert STORE_FORMAT == 4 == len(sqlite_schema.MIGRATIONS)
     assert sqlite_schema.MIGRATIONS[0] is sqlite_schema.BASELINE
     assert sqlite_schema.MIGRATIONS[1] is sqlite_schema.DECAY_AND_AUDIT
     assert sqlite_schema.MIGRATIONS[2] is sqlite_schema.READ_INDEXES
+    assert sqlite_schema.MIGRATIONS[3] is sqlite_schema.HEAD_INDEXES
 
 
 def test_a_version_1_file_migrates_to_2_with_its_data_intact(db):
@@ -436,3 +437,85 @@ def test_the_audits_cited_facts_and_the_dormant_ids_are_read_through_their_index
     sql, params = sqlite_sql.select_facts({}, None, None, False, True, with_evidence=True)
     assert "USING INDEX facts_cited (t_invalid=?)" in _plan(store, sql, params)
     assert "USING INDEX facts_dormant" in _plan(store, sqlite_sql.DORMANT_IDS, [])
+
+
+# --- format 3 -> 4: the end indexes carry the fact heads ---------------------------------------
+def _version_3_file(path) -> None:
+    """The format-1 file migrated to 3, plus a fact whose object is an entity."""
+    _version_1_file(path)
+    SqliteStore(path, migrations=sqlite_schema.MIGRATIONS[:3]).close()
+    con = _raw(path)
+    con.execute("INSERT INTO entities (id, name, norm, type, scope, aliases)"
+                " VALUES ('e-2', 'SQLite', 'sqlite', 'library', 'proj', '[]')")
+    con.execute("INSERT INTO facts (id, subject_id, predicate, object_kind, object_ref_id, t_valid,"
+                " t_invalid, recorded_at, confidence, epistemic, scope, source_type) VALUES"
+                " ('f-3', 'e-1', 'core/depends-on', 'entity', 'e-2', 3000, 4000, 3000, 0.9,"
+                " 'observation', 'proj', 'code')")
+    con.execute("INSERT INTO entity_fts (rowid, text) SELECT pk, name FROM entities WHERE id = 'e-2'")
+    con.commit()
+    con.close()
+
+
+def test_a_version_3_file_migrates_to_4_with_its_data_and_marks_intact(db):
+    _version_3_file(db)
+    assert {"facts_subject_predicate", "facts_object_ref"} <= _indexes(db)
+    before = SqliteStore(db, migrations=sqlite_schema.MIGRATIONS[:3])
+    facts, heads = before.all_facts(), before.get_fact_heads_for(["e-1", "e-2"], "both")
+    before.close()
+    store = SqliteStore(db)
+    assert store.schema_version() == STORE_FORMAT == 4
+    assert store.all_facts() == facts and len(facts) == 3
+    assert sorted(store.get_fact_heads_for(["e-1", "e-2"], "both"), key=lambda h: h["id"]) == \
+        sorted(heads, key=lambda h: h["id"])
+    assert [h["id"] for h in store.get_fact_heads_for(["e-2"], "in")] == ["f-3"]
+    assert [f["id"] for f in store.get_history("e-1", "core/prefers")] == ["f-1", "f-2"]
+    assert store.get_mark("capture.high") == 42
+    assert [f["id"] for f in store.search("sqlite")["facts"]] == ["f-1", "f-3"]
+    store.close()
+    found = _indexes(db)
+    assert {"facts_subject_heads", "facts_object_heads"} <= found
+    assert not {"facts_subject_predicate", "facts_object_ref"} & found
+    assert SqliteStore(db).check_integrity(quick=False) == []
+
+
+def test_a_failing_step_of_the_4_migration_leaves_a_version_3_file_untouched(db):
+    _version_3_file(db)
+    broken = (*sqlite_schema.MIGRATIONS[:3],
+              (*sqlite_schema.HEAD_INDEXES, "ALTER TABLE no_such_table ADD COLUMN y"))
+    with pytest.raises(sqlite3.OperationalError):
+        SqliteStore(db, migrations=broken)
+    assert _raw(db).execute("PRAGMA user_version").fetchone()[0] == 3
+    found = _indexes(db)
+    assert {"facts_subject_predicate", "facts_object_ref"} <= found
+    assert not {"facts_subject_heads", "facts_object_heads"} & found
+    store = SqliteStore(db)  # and the real migration still succeeds afterwards
+    assert store.schema_version() == STORE_FORMAT and len(store.all_facts()) == 3
+    store.close()
+
+
+@pytest.mark.parametrize("direction, ends", [
+    ("out", ["e-1"]), ("out", ["e-1", "e-2"]), ("in", ["e-2"]), ("in", ["e-1", "e-2"]),
+    ("both", ["e-1"]), ("both", ["e-1", "e-2"])])
+def test_fact_heads_are_read_from_the_end_indexes_alone(direction, ends):
+    """Ranking a popular entity's facts must not read each fact's row: every side of the
+    heads query is a search of a covering index, never the table."""
+    store = SqliteStore(":memory:")
+    plan = _plan(store, *sqlite_sql.facts_touching(ends, direction, None,
+                                                   sqlite_sql.FACT_HEAD_SELECT, ""))
+    sides = {"out": ["subject"], "in": ["object"], "both": ["subject", "object"]}[direction]
+    for side in sides:
+        assert f"USING COVERING INDEX facts_{side}_heads" in plan, plan
+    assert plan.count("SEARCH f USING") == len(sides), plan
+
+
+def test_searchs_bounded_entity_routes_keep_walking_the_end_indexes_in_key_order():
+    """SEARCH_SUBJECT_PKS and SEARCH_OBJECT_PKS take the first rows an index gives (LIMIT, no
+    ORDER BY): the head indexes keep the old key order, so the same candidates come back."""
+    store = SqliteStore(":memory:")
+    for sql, side in ((sqlite_sql.SEARCH_SUBJECT_PKS, "subject"),
+                      (sqlite_sql.SEARCH_OBJECT_PKS, "object")):
+        assert f"COVERING INDEX facts_{side}_heads" in _plan(store, sql, ['["e-1"]', 5])
+    subject_cols = [r[2] for r in store._db.rows("PRAGMA index_info(facts_subject_heads)")]
+    object_cols = [r[2] for r in store._db.rows("PRAGMA index_info(facts_object_heads)")]
+    assert subject_cols[:4] == ["subject_id", "predicate", "t_valid", "pk"]
+    assert object_cols[:2] == ["object_ref_id", "pk"]
