@@ -509,13 +509,40 @@ def test_fact_heads_are_read_from_the_end_indexes_alone(direction, ends):
 
 
 def test_searchs_bounded_entity_routes_keep_walking_the_end_indexes_in_key_order():
-    """SEARCH_SUBJECT_PKS and SEARCH_OBJECT_PKS take the first rows an index gives (LIMIT, no
-    ORDER BY): the head indexes keep the old key order, so the same candidates come back."""
+    """SEARCH_SUBJECT_KEYS and SEARCH_OBJECT_KEYS take the first rows an index gives (LIMIT, no
+    ORDER BY): the head indexes keep the old key order, so the same candidates come back, and
+    their sort keys come from the index alone."""
     store = SqliteStore(":memory:")
-    for sql, side in ((sqlite_sql.SEARCH_SUBJECT_PKS, "subject"),
-                      (sqlite_sql.SEARCH_OBJECT_PKS, "object")):
+    for sql, side in ((sqlite_sql.SEARCH_SUBJECT_KEYS, "subject"),
+                      (sqlite_sql.SEARCH_OBJECT_KEYS, "object")):
         assert f"COVERING INDEX facts_{side}_heads" in _plan(store, sql, ['["e-1"]', 5])
     subject_cols = [r[2] for r in store._db.rows("PRAGMA index_info(facts_subject_heads)")]
     object_cols = [r[2] for r in store._db.rows("PRAGMA index_info(facts_object_heads)")]
     assert subject_cols[:4] == ["subject_id", "predicate", "t_valid", "pk"]
     assert object_cols[:2] == ["object_ref_id", "pk"]
+
+
+def test_search_order_in_python_is_the_sql_order_of_the_same_keys():
+    """Search sorts its candidates' keys in Python; the kept facts are then read with the SQL
+    order. Both must agree on every key: NULL and set t_invalid, equal valid times, ids that
+    differ only in case or past ASCII."""
+    import random
+    rng = random.Random(5)
+    ids = ["f-a", "f-B", "f-b", "f-é", "f-€", "f-\U0001f600", "F-a", "f-a0", "f-", "f-z"]
+    keys = [(pk, rng.choice([None, 5, 9]), rng.choice([1, 2, -3, 10**12]), f"{ids[pk % 10]}{pk}")
+            for pk in range(1, 200)]
+    con = sqlite3.connect(":memory:")
+    con.execute("CREATE TABLE f (pk INTEGER PRIMARY KEY, t_invalid INTEGER, t_valid INTEGER,"
+                " id TEXT)")
+    con.executemany("INSERT INTO f VALUES (?, ?, ?, ?)", keys)
+    in_sql = [r[0] for r in con.execute("SELECT pk FROM f" + sqlite_sql._SEARCH_ORDER)]
+    assert [k[0] for k in sorted(keys, key=sqlite_sql.search_order)] == in_sql
+
+
+def test_a_file_store_reads_through_a_memory_map():
+    """Search at 1M facts touches thousands of scattered pages: mapped, not copied by read()."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        store = SqliteStore(f"{tmp}/claims.db")
+        assert store.pragma("mmap_size") >= 1 << 30
+        store.close()

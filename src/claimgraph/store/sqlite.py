@@ -11,6 +11,7 @@ commit (seen through ``PRAGMA data_version``) clears the cache before the next r
 
 from __future__ import annotations
 
+import heapq
 import json
 import sqlite3
 from contextlib import AbstractContextManager
@@ -493,19 +494,25 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         return self._search_facts((q.fts_phrase(query), limit))
 
     def _search_facts(self, params: tuple) -> list[Record]:
-        """The kept hits' keys first, then their full rows (sqlite_sql SEARCH_*);
-        ``params``: the phrase, the limit and, when already matched, the entities' rowids."""
+        """The candidates' sort keys first, the best ``limit`` of them then read whole
+        (sqlite_sql SEARCH_*); ``params``: the phrase, the limit and, when already matched,
+        the entities' rowids."""
         phrase, limit = params[:2]
         named_from = (params[2], limit) if len(params) == 3 else (phrase, limit)
         named = [r[0] for r in self._db.rows(q.named_entity_ids(len(params) == 3), named_from)]
-        pks = {r[0] for r in self._db.rows(q.SEARCH_FTS_PKS, (phrase, limit))}
+        keys: dict[int, tuple] = {}
         if named:
             ends = (json.dumps(named), limit)
-            for sql in (q.SEARCH_SUBJECT_PKS, q.SEARCH_OBJECT_PKS):
-                pks.update(r[0] for r in self._db.rows(sql, ends))
-        if not pks:
+            for sql in (q.SEARCH_SUBJECT_KEYS, q.SEARCH_OBJECT_KEYS):
+                keys.update((r[0], r) for r in self._db.rows(sql, ends))
+        texts = [r[0] for r in self._db.rows(q.SEARCH_FTS_PKS, (phrase, limit)) if r[0] not in keys]
+        if texts:
+            keys.update((r[0], r) for r in self._db.rows(q.SEARCH_KEYS_BY_PK, (json.dumps(texts),)))
+        if not keys:
             return []
-        best = [r[0] for r in self._db.rows(q.SEARCH_BEST_PKS, (json.dumps(sorted(pks)), limit))]
+        ranked = (heapq.nsmallest(limit, keys.values(), key=q.search_order) if limit >= 0
+                  else sorted(keys.values(), key=q.search_order))  # as SQL's LIMIT -1: all
+        best = [r[0] for r in ranked]
         rows = self._db.rows(q.SEARCH_FACTS_BY_PK, (json.dumps(best),))
         return [self._fact(r) for r in self._prefetch_entities(rows)]
 
