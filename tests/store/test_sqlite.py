@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 
@@ -522,21 +523,24 @@ def test_searchs_bounded_entity_routes_keep_walking_the_end_indexes_in_key_order
     assert object_cols[:2] == ["object_ref_id", "pk"]
 
 
-def test_search_order_in_python_is_the_sql_order_of_the_same_keys():
-    """Search sorts its candidates' keys in Python; the kept facts are then read with the SQL
-    order. Both must agree on every key: NULL and set t_invalid, equal valid times, ids that
+def test_search_keys_sort_in_python_as_the_sql_search_order():
+    """Search sorts its candidates' key rows in Python; the kept facts are then read with the
+    SQL order. Both must agree on every key: NULL and set t_invalid, equal valid times, ids that
     differ only in case or past ASCII."""
     import random
     rng = random.Random(5)
     ids = ["f-a", "f-B", "f-b", "f-é", "f-€", "f-\U0001f600", "F-a", "f-a0", "f-", "f-z"]
-    keys = [(pk, rng.choice([None, 5, 9]), rng.choice([1, 2, -3, 10**12]), f"{ids[pk % 10]}{pk}")
-            for pk in range(1, 200)]
-    con = sqlite3.connect(":memory:")
-    con.execute("CREATE TABLE f (pk INTEGER PRIMARY KEY, t_invalid INTEGER, t_valid INTEGER,"
-                " id TEXT)")
-    con.executemany("INSERT INTO f VALUES (?, ?, ?, ?)", keys)
-    in_sql = [r[0] for r in con.execute("SELECT pk FROM f" + sqlite_sql._SEARCH_ORDER)]
-    assert [k[0] for k in sorted(keys, key=sqlite_sql.search_order)] == in_sql
+    store = SqliteStore(":memory:")
+    entity(store, "e-1", "Core")
+    store.insert_facts([fact(f"{ids[i % 10]}{i}", "e-1", lit="x", t_valid=rng.choice([1, 2, 10**12]),
+                             t_invalid=rng.choice([None, 10**13])) for i in range(200)])
+    every = json.dumps(list(range(1, 201)))
+    in_sql = [r[0] for r in store._db.rows("SELECT f.pk FROM facts f WHERE f.pk IN"
+                                           " (SELECT value FROM json_each(?))"
+                                           + sqlite_sql._SEARCH_ORDER, (every,))]
+    keys = store._db.rows(sqlite_sql.SEARCH_KEYS_BY_PK, (every,))
+    assert [k[-1] for k in sorted(keys)] == in_sql
+    assert len({k[1] for k in keys}) == 3 and {k[0] for k in keys} == {0, 1}
 
 
 def test_a_file_store_reads_through_a_memory_map():

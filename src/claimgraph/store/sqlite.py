@@ -500,19 +500,19 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         phrase, limit = params[:2]
         named_from = (params[2], limit) if len(params) == 3 else (phrase, limit)
         named = [r[0] for r in self._db.rows(q.named_entity_ids(len(params) == 3), named_from)]
-        keys: dict[int, tuple] = {}
+        keys: dict[int, tuple] = {}  # pk -> its sort key row (pk last)
         if named:
             ends = (json.dumps(named), limit)
             for sql in (q.SEARCH_SUBJECT_KEYS, q.SEARCH_OBJECT_KEYS):
-                keys.update((r[0], r) for r in self._db.rows(sql, ends))
+                keys.update((r[-1], r) for r in self._db.rows(sql, ends))
         texts = [r[0] for r in self._db.rows(q.SEARCH_FTS_PKS, (phrase, limit)) if r[0] not in keys]
         if texts:
-            keys.update((r[0], r) for r in self._db.rows(q.SEARCH_KEYS_BY_PK, (json.dumps(texts),)))
+            keys.update((r[-1], r) for r in self._db.rows(q.SEARCH_KEYS_BY_PK, (json.dumps(texts),)))
         if not keys:
             return []
-        ranked = (heapq.nsmallest(limit, keys.values(), key=q.search_order) if limit >= 0
-                  else sorted(keys.values(), key=q.search_order))  # as SQL's LIMIT -1: all
-        best = [r[0] for r in ranked]
+        ranked = (heapq.nsmallest(limit, keys.values()) if limit >= 0
+                  else sorted(keys.values()))  # as SQL's LIMIT -1: all of them
+        best = [r[-1] for r in ranked]
         rows = self._db.rows(q.SEARCH_FACTS_BY_PK, (json.dumps(best),))
         return [self._fact(r) for r in self._prefetch_entities(rows)]
 

@@ -109,12 +109,14 @@ _NAMED_BY_ROWIDS = ("SELECT e.id FROM json_each(?1) j CROSS JOIN entities e ON e
                     " LIMIT ?2 * 10")
 #: The three routes run apart (each a cheap index walk) and their keys are unioned in Python:
 #: one statement with a UNION of CTEs costs about twice as much (temp B-trees per UNION and an
-#: IN-list over the union) for the same candidates. Each route gives the candidates' sort
-#: keys (pk, t_invalid, t_valid, id): the entity routes straight from the end indexes (format
-#: 4 carries them), the full-text route's rowids through the table (SEARCH_KEYS_BY_PK).
+#: IN-list over the union) for the same candidates. Each route gives its candidates' sort
+#: keys as rows that sort as they are (_SEARCH_ORDER: valid first, newest valid time first,
+#: then id; Python orders str by code point, SQLite's BINARY by UTF-8 bytes: the same order),
+#: with the pk last: the entity routes straight from the end indexes (format 4 carries the
+#: keys), the full-text route's rowids through the table (SEARCH_KEYS_BY_PK).
 SEARCH_FTS_PKS = ("SELECT rowid FROM fact_fts WHERE fact_fts MATCH ?1"
                   " ORDER BY rowid DESC LIMIT ?2 * 10")
-_KEYS = "{t}.pk, {t}.t_invalid, {t}.t_valid, {t}.id"
+_KEYS = "{t}.t_invalid IS NOT NULL, -{t}.t_valid, {t}.id, {t}.pk"
 _NAMED_ENDS = ("SELECT " + _KEYS.format(t="s") + " FROM facts s"
                " WHERE s.{end} IN (SELECT value FROM json_each(?1)) LIMIT ?2 * 10")
 SEARCH_SUBJECT_KEYS = _NAMED_ENDS.format(end="subject_id")
@@ -124,12 +126,6 @@ SEARCH_KEYS_BY_PK = ("SELECT " + _KEYS.format(t="f") + " FROM json_each(?1) j"
 #: The kept facts' full rows (?1: their pks as JSON), in the search order.
 SEARCH_FACTS_BY_PK = (FACT_SELECT + " WHERE f.pk IN (SELECT value FROM json_each(?))"
                       + _SEARCH_ORDER)
-
-
-def search_order(keys: tuple) -> tuple:
-    """_SEARCH_ORDER over a SEARCH_*_KEYS row, in Python: valid first, newest valid time
-    first, then id (str order is SQLite's BINARY order: UTF-8 keeps code point order)."""
-    return keys[1] is not None, -keys[2], keys[3]
 
 
 def named_entity_ids(entities_given: bool) -> str:
