@@ -144,8 +144,8 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
     matched = _matched_entities(sh, queries, scopes)
     matched_ids = {e["id"] for e in matched}
     read = sh.store.get_facts_for if limit is None else sh.store.get_fact_heads_for
-    entity_facts = _route(read, matched_ids, "both", in_scope)
-    hop_facts = _route(read, _neighbour_ids(entity_facts) - matched_ids, "out", in_scope)
+    entity_facts = _route(read, matched_ids, "both", scopes)
+    hop_facts = _route(read, _neighbour_ids(entity_facts) - matched_ids, "out", scopes)
     fused, total = R.top_search_hits(fts_facts, entity_facts, hop_facts, sh.now(),
                                      sh.half_life_days, limit)
     shown = fused if limit is None else _read_whole(sh, fused, fts_facts)
@@ -164,8 +164,15 @@ def _scope_test(scopes: Sequence[str] | None) -> Callable[[dict[str, Any]], bool
 
 
 def _route(read: Callable[..., list[dict[str, Any]]], ids: set[str], direction: str,
-           in_scope: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
-    return [f for f in read(ids, direction) if in_scope(f)] if ids else []
+           scopes: Sequence[str] | None) -> list[dict[str, Any]]:
+    """The facts touching ``ids`` in the searched scopes (None: all, unfiltered: a popular
+    entity's neighbours reach thousands of facts)."""
+    if not ids:
+        return []
+    if scopes is None:
+        return read(ids, direction)
+    wanted = set(scopes)
+    return [f for f in read(ids, direction) if f.get("scope") in wanted]
 
 
 def _neighbour_ids(facts: list[dict[str, Any]]) -> set[str]:
