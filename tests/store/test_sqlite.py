@@ -550,3 +550,17 @@ def test_a_file_store_reads_through_a_memory_map():
         store = SqliteStore(f"{tmp}/claims.db")
         assert store.pragma("mmap_size") >= 1 << 30
         store.close()
+
+
+@pytest.mark.parametrize("matches, best", [(12, "f-03"), (10, "f-01"), (3, "f-01")])
+def test_a_phrase_of_several_words_keeps_the_newest_hits_however_it_reads_them(matches, best):
+    """Full-text candidates are the newest ten times the limit. A phrase with a space is read
+    oldest first while it matches no more than that; past it, the newest are walked back to.
+    Here newer facts (higher rowids) hold older valid times, so the candidate set shows."""
+    store = SqliteStore(":memory:")
+    entity(store, "e-1", "Core")
+    store.insert_facts([fact(f"f-{i:02d}", "e-1", lit="retry postgres", t_valid=1000 - i)
+                        for i in range(1, matches + 1)])
+    assert [f["id"] for f in store.search_facts("retry postgres", limit=1)] == [best]
+    assert [f["id"] for f in store.search_facts("retry postgres", limit=20)] == [
+        f"f-{i:02d}" for i in range(1, matches + 1)]

@@ -505,7 +505,7 @@ class SqliteStore(SqliteCuration, SqlitePurge):
             ends = (json.dumps(named), limit)
             for sql in (q.SEARCH_SUBJECT_KEYS, q.SEARCH_OBJECT_KEYS):
                 keys.update((r[-1], r) for r in self._db.rows(sql, ends))
-        texts = [r[0] for r in self._db.rows(q.SEARCH_FTS_PKS, (phrase, limit)) if r[0] not in keys]
+        texts = [pk for pk in self._text_hits(phrase, limit) if pk not in keys]
         if texts:
             keys.update((r[-1], r) for r in self._db.rows(q.SEARCH_KEYS_BY_PK, (json.dumps(texts),)))
         if not keys:
@@ -515,6 +515,18 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         best = [r[-1] for r in ranked]
         rows = self._db.rows(q.SEARCH_FACTS_BY_PK, (json.dumps(best),))
         return [self._fact(r) for r in self._prefetch_entities(rows)]
+
+    def _text_hits(self, phrase: str, limit: int) -> list[int]:
+        """The rowids of the newest ``limit * 10`` full-text hits. A phrase of several words
+        usually matches few facts, and then every match is a hit: read oldest first, they
+        come about twice as fast as walked back from the newest (a rare phrase reads its
+        whole posting lists either way). Only when there are more is the walk back needed."""
+        cap = limit * 10
+        if cap >= 0 and " " in phrase:
+            first = self._db.rows(q.SEARCH_FTS_FIRST_PKS, (phrase, cap + 1))
+            if len(first) <= cap:
+                return [r[0] for r in first]
+        return [r[0] for r in self._db.rows(q.SEARCH_FTS_PKS, (phrase, limit))]
 
     def stats(self) -> dict[str, Any]:
         counts = self._db.one(
