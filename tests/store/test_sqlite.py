@@ -538,8 +538,10 @@ def test_search_keys_sort_in_python_as_the_sql_search_order():
     in_sql = [r[0] for r in store._db.rows("SELECT f.pk FROM facts f WHERE f.pk IN"
                                            " (SELECT value FROM json_each(?))"
                                            + sqlite_sql._SEARCH_ORDER, (every,))]
-    keys = store._db.rows(sqlite_sql.SEARCH_KEYS_BY_PK, (every,))
+    keys = store._db.rows(sqlite_sql.SEARCH_KEYS_BY_PK, (every, -1))  # -1: no limit
     assert [k[-1] for k in sorted(keys)] == in_sql
+    assert [k[-1] for k in keys] == in_sql  # SQLite's own sort of the key rows agrees
+    assert [k[-1] for k in store._db.rows(sqlite_sql.SEARCH_KEYS_BY_PK, (every, 7))] == in_sql[:7]
     assert len({k[1] for k in keys}) == 3 and {k[0] for k in keys} == {0, 1}
 
 
@@ -564,3 +566,22 @@ def test_a_phrase_of_several_words_keeps_the_newest_hits_however_it_reads_them(m
     assert [f["id"] for f in store.search_facts("retry postgres", limit=1)] == [best]
     assert [f["id"] for f in store.search_facts("retry postgres", limit=20)] == [
         f"f-{i:02d}" for i in range(1, matches + 1)]
+
+
+def test_search_keeps_the_best_of_the_union_of_its_routes_when_they_overlap():
+    """Each route hands back only its own best keys; the best of the union must still be
+    the best of every candidate (facts found by text AND by their subject included)."""
+    store = SqliteStore(":memory:")
+    entity(store, "e-r", "RetryPolicy")
+    entity(store, "e-o", "Other")
+    store.insert_facts(
+        [fact(f"f-r{i:02d}", "e-r", lit=f"retry {i}", t_valid=(i * 37) % 101) for i in range(30)]
+        + [fact(f"f-o{i:02d}", "e-o", lit=f"retry again {i}", t_valid=(i * 53) % 97,
+                t_invalid=200 if i % 4 == 0 else None) for i in range(40)])
+    candidates = {r[0] for r in store._db.rows(
+        "SELECT rowid FROM fact_fts WHERE fact_fts MATCH '\"retry\"' ORDER BY rowid DESC LIMIT 50")}
+    candidates |= {r[0] for r in store._db.rows("SELECT pk FROM facts WHERE subject_id = 'e-r'")}
+    best = store._db.rows("SELECT f.id FROM facts f WHERE f.pk IN (SELECT value FROM json_each(?))"
+                          + sqlite_sql._SEARCH_ORDER + " LIMIT 5", (json.dumps(sorted(candidates)),))
+    assert [f["id"] for f in store.search_facts("retry", limit=5)] == [r[0] for r in best]
+    assert [f["id"] for f in store.search("retry", limit=5)["facts"]] == [r[0] for r in best]

@@ -505,9 +505,10 @@ class SqliteStore(SqliteCuration, SqlitePurge):
             ends = (json.dumps(named), limit)
             for sql in (q.SEARCH_SUBJECT_KEYS, q.SEARCH_OBJECT_KEYS):
                 keys.update((r[-1], r) for r in self._db.rows(sql, ends))
-        texts = [pk for pk in self._text_hits(phrase, limit) if pk not in keys]
+        texts = self._text_hits(phrase, limit)
         if texts:
-            keys.update((r[-1], r) for r in self._db.rows(q.SEARCH_KEYS_BY_PK, (json.dumps(texts),)))
+            keys.update((r[-1], r) for r in self._db.rows(q.SEARCH_KEYS_BY_PK,
+                                                           (json.dumps(texts), limit)))
         if not keys:
             return []
         ranked = (heapq.nsmallest(limit, keys.values()) if limit >= 0

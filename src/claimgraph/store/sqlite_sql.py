@@ -119,13 +119,17 @@ SEARCH_FTS_PKS = ("SELECT rowid FROM fact_fts WHERE fact_fts MATCH ?1"
 #: The same hits walked oldest first (FTS5's own order, about twice as fast as backwards),
 #: ?2 the most wanted: when no more than SEARCH_FTS_PKS keeps match, they are the same set.
 SEARCH_FTS_FIRST_PKS = "SELECT rowid FROM fact_fts WHERE fact_fts MATCH ?1 LIMIT ?2"
+#: Each route hands back only its own best ``limit`` keys (sorted by SQLite, in C): the best
+#: ``limit`` of a union are among the union of each part's best, and turning a row into
+#: Python objects costs far more than SQLite's sort of it.
 _KEYS = "{t}.t_invalid IS NOT NULL, -{t}.t_valid, {t}.id, {t}.pk"
-_NAMED_ENDS = ("SELECT " + _KEYS.format(t="s") + " FROM facts s"
-               " WHERE s.{end} IN (SELECT value FROM json_each(?1)) LIMIT ?2 * 10")
+_BEST = " ORDER BY 1, 2, 3 LIMIT ?2"
+_NAMED_ENDS = ("SELECT * FROM (SELECT " + _KEYS.format(t="s") + " FROM facts s"
+               " WHERE s.{end} IN (SELECT value FROM json_each(?1)) LIMIT ?2 * 10)" + _BEST)
 SEARCH_SUBJECT_KEYS = _NAMED_ENDS.format(end="subject_id")
 SEARCH_OBJECT_KEYS = _NAMED_ENDS.format(end="object_ref_id")
 SEARCH_KEYS_BY_PK = ("SELECT " + _KEYS.format(t="f") + " FROM json_each(?1) j"
-                     " CROSS JOIN facts f ON f.pk = j.value")
+                     " CROSS JOIN facts f ON f.pk = j.value" + _BEST)
 #: The kept facts' full rows (?1: their pks as JSON), in the search order.
 SEARCH_FACTS_BY_PK = (FACT_SELECT + " WHERE f.pk IN (SELECT value FROM json_each(?))"
                       + _SEARCH_ORDER)
