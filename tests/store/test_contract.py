@@ -506,6 +506,21 @@ def test_search_returns_literal_facts_and_facts_of_matched_entities(searchable):
     assert ids(searchable.search("over pip")["facts"]) == ["f-2"]
 
 
+@pytest.mark.parametrize("query, limit", [("auth", 50), ("auth", 2), ("kuzu", 50), ("over pip", 1),
+                                          ("zzz-nothing", 50)])
+def test_search_can_give_its_facts_as_heads_in_the_same_order(searchable, query, limit):
+    """Search with a limit ranks on heads and reads only the shown facts whole."""
+    from claimgraph.logic.model import FACT_HEAD_FIELDS
+    from claimgraph.store.records import fact_head
+    whole = searchable.search(query, limit)
+    as_heads = searchable.search(query, limit, heads=True)
+    assert as_heads["facts"] == [fact_head(f) for f in whole["facts"]]
+    assert all(list(h) == list(FACT_HEAD_FIELDS) for h in as_heads["facts"])
+    assert {k: v for k, v in as_heads.items() if k != "facts"} == {
+        k: v for k, v in whole.items() if k != "facts"}
+    assert searchable.search_facts(query, limit, heads=True) == as_heads["facts"]
+
+
 def test_search_finds_episode_summaries_newest_first(searchable):
     assert ids(searchable.search("AUTH")["episodes"]) == ["ep-2", "ep-1"]
     assert ids(searchable.search("auth", limit=1)["episodes"]) == ["ep-2"]

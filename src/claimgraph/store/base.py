@@ -175,14 +175,17 @@ class Store(Protocol):
         disappears. ``x/*`` rows are AMENDED: given non-None fields merged over the stored row."""
 
     # --- search and housekeeping -----------------------------------------------------------
-    def search(self, query: str, limit: int = 50) -> dict[str, list[Record]]:
+    def search(self, query: str, limit: int = 50, *,
+               heads: bool = False) -> dict[str, list[Record]]:
         """{entities, facts, episodes} matching the text in entity names/aliases, literal
         objects and episode summaries (SQLite: FTS5; memory: case-insensitive substring).
-        Facts include those whose subject or object entity matched."""
+        Facts include those whose subject or object entity matched. ``heads``: the facts cut
+        to their heads, as ``get_fact_heads_for`` gives them (to rank before reading whole
+        the few shown)."""
 
-    def search_facts(self, query: str, limit: int = 50) -> list[Record]:
-        """``search(query, limit)["facts"]`` alone (search asks once per query word and keeps
-        only the facts of all but the first)."""
+    def search_facts(self, query: str, limit: int = 50, *, heads: bool = False) -> list[Record]:
+        """``search(query, limit, heads=heads)["facts"]`` alone (search asks once per query
+        word and keeps only the facts of all but the first)."""
 
     def stats(self) -> dict[str, Any]:
         """{format, entities, facts: {total, valid, invalidated}, episodes, predicates: {status: n}}."""

@@ -340,7 +340,8 @@ class MemoryStore(MemoryPurge):
         self._s["predicates"][merged["id"]] = json.dumps(merged)
 
     # --- search and housekeeping ---------------------------------------------------
-    def search(self, query: str, limit: int = 50) -> dict[str, list[Record]]:
+    def search(self, query: str, limit: int = 50, *,
+               heads: bool = False) -> dict[str, list[Record]]:
         """Case-insensitive substring, with the same short-query rule and orders as SQLite."""
         if not rec.search_text_ok(query):
             return {"entities": [], "facts": [], "episodes": []}
@@ -349,11 +350,11 @@ class MemoryStore(MemoryPurge):
         return {
             "entities": [_entity_copy(e) for e in sorted(self._named(needle), key=_entity_order)
                          [:limit]],
-            "facts": self.search_facts(query, limit),
+            "facts": self.search_facts(query, limit, heads=heads),
             "episodes": [dict(e) for e in sorted(eps, key=rec.search_episode_order)[:limit]],
         }
 
-    def search_facts(self, query: str, limit: int = 50) -> list[Record]:
+    def search_facts(self, query: str, limit: int = 50, *, heads: bool = False) -> list[Record]:
         if not rec.search_text_ok(query):
             return []
         needle = query.lower()
@@ -361,7 +362,8 @@ class MemoryStore(MemoryPurge):
         facts = [f for f in self._s["facts"].values()
                  if needle in (f["object_lit"] or "").lower()
                  or hit_ids & {f["subject"], f["object_ref"]}]
-        return [self._hydrate(f) for f in sorted(facts, key=rec.search_fact_order)[:limit]]
+        found = [self._hydrate(f) for f in sorted(facts, key=rec.search_fact_order)[:limit]]
+        return [rec.fact_head(f) for f in found] if heads else found
 
     def _named(self, needle: str) -> list[Record]:
         """Entities whose name or an alias contains the (lower-cased) text."""

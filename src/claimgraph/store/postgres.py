@@ -360,7 +360,8 @@ class PostgresStore(PostgresPurge):
                          (merged["id"], merged["category"], merged["status"], json.dumps(merged)))
 
     # --- search and housekeeping -----------------------------------------------------
-    def search(self, query: str, limit: int = 50) -> dict[str, list[Record]]:
+    def search(self, query: str, limit: int = 50, *,
+               heads: bool = False) -> dict[str, list[Record]]:
         """Trigram ILIKE over names/aliases, literals and summaries; the query is one phrase."""
         if not rec.search_text_ok(query):
             return {"entities": [], "facts": [], "episodes": []}
@@ -370,19 +371,19 @@ class PostgresStore(PostgresPurge):
         entities = self._entities_by_id(refs)
         return {
             "entities": [_entity_from_row(r) for r in self._db.rows(q.SEARCH_ENTITIES, params)],
-            "facts": [self._fact(r, entities) for r in rows],
+            "facts": _cut([self._fact(r, entities) for r in rows], heads),
             "episodes": [dict(zip(EPISODE_FIELDS, r))
                          for r in self._db.rows(q.SEARCH_EPISODES, params)],
         }
 
-    def search_facts(self, query: str, limit: int = 50) -> list[Record]:
+    def search_facts(self, query: str, limit: int = 50, *, heads: bool = False) -> list[Record]:
         """``search``'s facts alone: the entity and episode matches are not run."""
         if not rec.search_text_ok(query):
             return []
         rows = self._db.rows(q.SEARCH_FACTS, {"p": q.like_pattern(query), "n": limit})
         refs = {r[1] for r in rows} | {r[4] for r in rows if r[4] is not None}
         entities = self._entities_by_id(refs)
-        return [self._fact(r, entities) for r in rows]
+        return _cut([self._fact(r, entities) for r in rows], heads)
 
     def stats(self) -> dict[str, Any]:
         counts = self._db.one(
@@ -442,3 +443,8 @@ def _audit_from_row(row: tuple) -> Record:
 
 def _entity_copy(row: Record) -> Record:
     return dict(row, aliases=list(row["aliases"]))
+
+
+def _cut(facts: list[Record], heads: bool) -> list[Record]:
+    """Search's facts whole, or cut to their heads when the caller ranks first."""
+    return [rec.fact_head(f) for f in facts] if heads else facts

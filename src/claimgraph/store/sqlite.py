@@ -468,7 +468,8 @@ class SqliteStore(SqliteCuration, SqlitePurge):
                                                   merged["status"], json.dumps(merged)))
 
     # --- search and housekeeping -----------------------------------------------------
-    def search(self, query: str, limit: int = 50) -> dict[str, list[Record]]:
+    def search(self, query: str, limit: int = 50, *,
+               heads: bool = False) -> dict[str, list[Record]]:
         """FTS5 trigram over names/aliases, literals and summaries; the query is one phrase."""
         if not rec.search_text_ok(query):
             return {"entities": [], "facts": [], "episodes": []}
@@ -480,23 +481,23 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         return {
             "entities": [self._cached_entity(r)
                          for r in self._db.rows(q.SEARCH_ENTITIES, (named, limit))],
-            "facts": self._search_facts((*params, named)),
+            "facts": self._search_facts((*params, named), heads),
             "episodes": [dict(zip(EPISODE_FIELDS, r))
                          for r in self._db.rows(q.SEARCH_EPISODES, params)],
         }
 
-    def search_facts(self, query: str, limit: int = 50) -> list[Record]:
+    def search_facts(self, query: str, limit: int = 50, *, heads: bool = False) -> list[Record]:
         if not rec.search_text_ok(query):
             return []
         self._db.refresh()
         if self._db.depth:
             self._index_pending()
-        return self._search_facts((q.fts_phrase(query), limit))
+        return self._search_facts((q.fts_phrase(query), limit), heads)
 
-    def _search_facts(self, params: tuple) -> list[Record]:
-        """The candidates' sort keys first, the best ``limit`` of them then read whole
-        (sqlite_sql SEARCH_*); ``params``: the phrase, the limit and, when already matched,
-        the entities' rowids."""
+    def _search_facts(self, params: tuple, heads: bool = False) -> list[Record]:
+        """The candidates' sort keys first, the best ``limit`` of them then read whole or as
+        heads (sqlite_sql SEARCH_*); ``params``: the phrase, the limit and, when already
+        matched, the entities' rowids."""
         phrase, limit = params[:2]
         named_from = (params[2], limit) if len(params) == 3 else (phrase, limit)
         named = [r[0] for r in self._db.rows(q.named_entity_ids(len(params) == 3), named_from)]
@@ -513,8 +514,10 @@ class SqliteStore(SqliteCuration, SqlitePurge):
             return []
         ranked = (heapq.nsmallest(limit, keys.values()) if limit >= 0
                   else sorted(keys.values()))  # as SQL's LIMIT -1: all of them
-        best = [r[-1] for r in ranked]
-        rows = self._db.rows(q.SEARCH_FACTS_BY_PK, (json.dumps(best),))
+        best = json.dumps([r[-1] for r in ranked])
+        if heads:
+            return [dict(zip(FACT_HEAD_FIELDS, r)) for r in self._db.rows(q.SEARCH_HEADS_BY_PK, (best,))]
+        rows = self._db.rows(q.SEARCH_FACTS_BY_PK, (best,))
         return [self._fact(r) for r in self._prefetch_entities(rows)]
 
     def _text_hits(self, phrase: str, limit: int) -> list[int]:

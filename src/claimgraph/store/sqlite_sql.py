@@ -133,6 +133,8 @@ SEARCH_KEYS_BY_PK = ("SELECT " + _KEYS.format(t="f") + " FROM json_each(?1) j"
 #: The kept facts' full rows (?1: their pks as JSON), in the search order.
 SEARCH_FACTS_BY_PK = (FACT_SELECT + " WHERE f.pk IN (SELECT value FROM json_each(?))"
                       + _SEARCH_ORDER)
+SEARCH_HEADS_BY_PK = (FACT_HEAD_SELECT + " WHERE f.pk IN (SELECT value FROM json_each(?))"
+                      + _SEARCH_ORDER)
 
 
 def named_entity_ids(entities_given: bool) -> str:
