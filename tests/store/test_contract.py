@@ -240,6 +240,10 @@ def test_get_fact_heads_for_gives_the_same_facts_cut_to_their_heads(graph):
                                  "subject": f["subject"]["id"],
                                  "object_ref": f["object_ref"] and f["object_ref"]["id"]}
                                 for f in whole), key=lambda h: h["id"])
+        bare = sorted(graph.get_fact_heads_for(entities, direction, ends=False),
+                      key=lambda h: h["id"])
+        assert bare == [{k: v for k, v in h.items() if k not in ("subject", "object_ref")}
+                        for h in heads]
     assert graph.get_fact_heads_for([], "both") == []
     with refused("invalid-direction"):
         graph.get_fact_heads_for(["e-auth"], "sideways")

@@ -148,7 +148,8 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
     matched_ids = {e["id"] for e in matched}
     read = sh.store.get_facts_for if limit is None else sh.store.get_fact_heads_for
     entity_facts = _route(read, matched_ids, "both", scopes)
-    hop_facts = _route(read, _neighbour_ids(entity_facts) - matched_ids, "out", scopes)
+    hop_read = read if limit is None else _heads_without_ends(sh)
+    hop_facts = _route(hop_read, _neighbour_ids(entity_facts) - matched_ids, "out", scopes)
     fused, total = R.top_search_hits(fts_facts, entity_facts, hop_facts, sh.now(),
                                      sh.half_life_days, limit)
     shown = fused if limit is None else _read_whole(sh, fused)
@@ -176,6 +177,12 @@ def _route(read: Callable[..., list[dict[str, Any]]], ids: set[str], direction: 
         return read(ids, direction)
     wanted = set(scopes)
     return [f for f in read(ids, direction) if f.get("scope") in wanted]
+
+
+def _heads_without_ends(sh: Shell) -> Callable[..., list[dict[str, Any]]]:
+    """The hop route's reader: its facts are ranked, never followed, so their ends (two ids
+    per fact, thousands of facts for a popular library's neighbours) are not read."""
+    return lambda ids, direction: sh.store.get_fact_heads_for(ids, direction, ends=False)
 
 
 def _neighbour_ids(facts: list[dict[str, Any]]) -> set[str]:

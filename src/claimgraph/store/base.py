@@ -80,12 +80,13 @@ class Store(Protocol):
                       predicates: Iterable[str] | None = None) -> list[Record]:
         """Batched get_facts over several entities (each fact once). Sorted by t_valid, then id."""
 
-    def get_fact_heads_for(self, entity_ids: Iterable[str],
-                           direction: str = "out") -> list[Record]:
+    def get_fact_heads_for(self, entity_ids: Iterable[str], direction: str = "out", *,
+                           ends: bool = True) -> list[Record]:
         """The facts ``get_facts_for`` returns, cut to ``logic.model.FACT_HEAD_FIELDS`` with
         ``subject`` and ``object_ref`` as bare ids (no links, no evidence), in no particular
         order: enough to rank thousands of candidates before reading whole the few a reader
-        is shown."""
+        is shown. ``ends=False``: without ``subject`` and ``object_ref``
+        (``FACT_HEAD_FIELDS_NO_ENDS``), for facts ranked but never followed."""
 
     def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,

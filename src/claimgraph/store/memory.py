@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Sequence
 
 from claimgraph import STORE_FORMAT
-from claimgraph.logic.model import FACT_HEAD_FIELDS, SUSPECT_VERDICTS
+from claimgraph.logic.model import FACT_HEAD_FIELDS, FACT_HEAD_FIELDS_NO_ENDS, SUSPECT_VERDICTS
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
 from claimgraph.store.memory_purge import MemoryPurge
@@ -157,11 +157,12 @@ class MemoryStore(MemoryPurge):
             f for f in self._s["facts"].values()
             if _touches(f, ids, direction) and (preds is None or f["predicate"] in preds))
 
-    def get_fact_heads_for(self, entity_ids: Iterable[str],
-                           direction: str = "out") -> list[Record]:
+    def get_fact_heads_for(self, entity_ids: Iterable[str], direction: str = "out", *,
+                           ends: bool = True) -> list[Record]:
         rec.check_direction(direction)
         ids = set(entity_ids)
-        return [{field: row[field] for field in FACT_HEAD_FIELDS}
+        fields = FACT_HEAD_FIELDS if ends else FACT_HEAD_FIELDS_NO_ENDS
+        return [{field: row[field] for field in fields}
                 for row in self._s["facts"].values() if _touches(row, ids, direction)]
 
     def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from claimgraph.logic.model import FACT_FIELDS, FACT_HEAD_FIELDS
+from claimgraph.logic.model import FACT_FIELDS, FACT_HEAD_FIELDS, FACT_HEAD_FIELDS_NO_ENDS
 
 Plan = tuple[str, list[Any]]
 
@@ -25,6 +25,8 @@ FACT_ORDER = " ORDER BY f.t_valid, f.id"
 #: FACT_HEAD_FIELDS only (``Store.get_fact_heads_for``): index-only over the end indexes.
 FACT_HEAD_SELECT = ("SELECT " + ", ".join(_FACT_COLUMNS.get(n, f"f.{n}") for n in FACT_HEAD_FIELDS)
                     + " FROM facts f")
+FACT_HEAD_NO_ENDS_SELECT = ("SELECT " + ", ".join(f"f.{n}" for n in FACT_HEAD_FIELDS_NO_ENDS)
+                            + " FROM facts f")
 
 INSERT_COLUMNS = ("id", "subject_id", "predicate", "object_kind", "object_ref_id", "object_lit",
                   "t_valid", "t_invalid", "recorded_at", "last_reinforced_at", "confidence",

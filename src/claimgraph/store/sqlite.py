@@ -21,7 +21,8 @@ from typing import Any, Iterable, Sequence
 from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.model import (
-    AUDIT_FIELDS, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS, SUSPECT_VERDICTS,
+    AUDIT_FIELDS, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS,
+    FACT_HEAD_FIELDS_NO_ENDS, SUSPECT_VERDICTS,
 )
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
@@ -286,15 +287,17 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         ids = sorted(set(entity_ids))
         return self._facts(q.facts_touching(ids, direction, rec.as_list(predicates))) if ids else []
 
-    def get_fact_heads_for(self, entity_ids: Iterable[str],
-                           direction: str = "out") -> list[Record]:
+    def get_fact_heads_for(self, entity_ids: Iterable[str], direction: str = "out", *,
+                           ends: bool = True) -> list[Record]:
         rec.check_direction(direction)
         ids = sorted(set(entity_ids))
         if not ids:
             return []
         self._db.refresh()
-        rows = self._db.rows(*q.facts_touching(ids, direction, None, q.FACT_HEAD_SELECT, ""))
-        return [dict(zip(FACT_HEAD_FIELDS, row)) for row in rows]
+        fields, select = ((FACT_HEAD_FIELDS, q.FACT_HEAD_SELECT) if ends
+                          else (FACT_HEAD_FIELDS_NO_ENDS, q.FACT_HEAD_NO_ENDS_SELECT))
+        rows = self._db.rows(*q.facts_touching(ids, direction, None, select, ""))
+        return [dict(zip(fields, row)) for row in rows]
 
     def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,
@@ -516,7 +519,8 @@ class SqliteStore(SqliteCuration, SqlitePurge):
                   else sorted(keys.values()))  # as SQL's LIMIT -1: all of them
         best = json.dumps([r[-1] for r in ranked])
         if heads:
-            return [dict(zip(FACT_HEAD_FIELDS, r)) for r in self._db.rows(q.SEARCH_HEADS_BY_PK, (best,))]
+            rows = self._db.rows(q.SEARCH_HEADS_BY_PK, (best,))
+            return [dict(zip(FACT_HEAD_FIELDS, r)) for r in rows]
         rows = self._db.rows(q.SEARCH_FACTS_BY_PK, (best,))
         return [self._fact(r) for r in self._prefetch_entities(rows)]
 
