@@ -97,3 +97,39 @@ def test_two_processes_opening_a_new_store_at_once_migrate_it_once(pg_url):
     db = PostgresDb(pg_url)
     assert db.one("SELECT count(*) FROM claimgraph_meta WHERE key = 'format'")[0] == 1
     db.close()
+
+
+def indexes(url: str) -> set[str]:
+    db = PostgresDb(url)
+    found = {row[0] for row in db.rows(
+        "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()")}
+    db.close()
+    return found
+
+
+def test_a_format_3_store_gets_the_head_indexes_with_its_facts_intact(pg_url):
+    db = PostgresDb(pg_url)
+    schema.migrate(db, "test store", schema.MIGRATIONS[:3])
+    db.run("INSERT INTO entities (id, name, norm, type, scope, aliases, search_text) VALUES"
+           " ('e-1', 'Core', 'core', 'module', 'p', '[]', 'Core'),"
+           " ('e-2', 'SQLite', 'sqlite', 'library', 'p', '[]', 'SQLite')")
+    db.run("INSERT INTO facts (id, subject_id, predicate, object_kind, object_ref_id, t_valid,"
+           " recorded_at, confidence, epistemic, scope, source_type) VALUES ('f-1', 'e-1',"
+           " 'core/depends-on', 'entity', 'e-2', 1000, 1000, 0.9, 'observation', 'p', 'code')")
+    db.close()
+    assert "facts_subject_predicate" in indexes(pg_url)
+    store = PostgresStore(pg_url)
+    heads = store.get_fact_heads_for(["e-2"], "in")
+    assert [(h["id"], h["subject"], h["object_ref"]) for h in heads] == [("f-1", "e-1", "e-2")]
+    assert [f["id"] for f in store.get_history("e-1", "core/depends-on")] == ["f-1"]
+    store.close()
+    found = indexes(pg_url)
+    assert {"facts_subject_heads", "facts_object_heads"} <= found
+    assert not {"facts_subject_predicate", "facts_object_ref"} & found
+    db = PostgresDb(pg_url)
+    with db.transaction():
+        db.run("SET LOCAL enable_seqscan = off")
+        plan = " ".join(r[0] for r in db.rows(
+            "EXPLAIN SELECT id, subject_id, t_valid FROM facts WHERE object_ref_id = 'e-2'"))
+    db.close()
+    assert "Index Only Scan using facts_object_heads" in plan, plan

@@ -255,6 +255,28 @@ def test_get_facts_for_batches_entities_and_returns_each_fact_once(graph):
     assert ids(graph.get_facts_for(["e-kuzu"], "out", ["core/depends-on"])) == ["f-4"]
     assert graph.get_facts_for([], "both") == []
 
+def test_get_fact_heads_for_gives_the_same_facts_cut_to_their_heads(graph):
+    """Search ranks on heads with a limit (the CLI's default), on every backend."""
+    from claimgraph.logic.model import FACT_HEAD_FIELDS
+    graph.insert_fact(fact("f-4", "e-kuzu", ref="e-auth", t_valid=300))
+    for entities, direction in ((["e-auth", "e-kuzu"], "both"), (["e-kuzu"], "in"),
+                                (["e-auth"], "out"), (["e-kuzu"], "out")):
+        whole = graph.get_facts_for(entities, direction)
+        heads = sorted(graph.get_fact_heads_for(entities, direction), key=lambda h: h["id"])
+        assert [list(h) for h in heads] == [list(FACT_HEAD_FIELDS)] * len(whole)
+        assert heads == sorted(({**{k: f[k] for k in FACT_HEAD_FIELDS},
+                                 "subject": f["subject"]["id"],
+                                 "object_ref": f["object_ref"] and f["object_ref"]["id"]}
+                                for f in whole), key=lambda h: h["id"])
+        bare = sorted(graph.get_fact_heads_for(entities, direction, ends=False),
+                      key=lambda h: h["id"])
+        assert bare == [{k: v for k, v in h.items() if k not in ("subject", "object_ref")}
+                        for h in heads]
+    assert graph.get_fact_heads_for([], "both") == []
+    with refused("invalid-direction"):
+        graph.get_fact_heads_for(["e-auth"], "sideways")
+
+
 
 @pytest.mark.parametrize("criteria, expected", [
     ({}, ["f-3", "f-1", "f-2"]),
@@ -514,6 +536,21 @@ def test_search_returns_literal_facts_and_facts_of_matched_entities(searchable):
     assert ids(hits["entities"]) == ["e-kuzu"] and ids(hits["facts"]) == ["f-1"]
     assert ids(searchable.search("auth")["facts"]) == ["f-2", "f-1", "f-3"]
     assert ids(searchable.search("over pip")["facts"]) == ["f-2"]
+
+
+@pytest.mark.parametrize("query, limit", [("auth", 50), ("auth", 2), ("kuzu", 50), ("over pip", 1),
+                                          ("zzz-nothing", 50)])
+def test_search_can_give_its_facts_as_heads_in_the_same_order(searchable, query, limit):
+    """Search with a limit ranks on heads and reads only the shown facts whole."""
+    from claimgraph.logic.model import FACT_HEAD_FIELDS
+    from claimgraph.store.records import fact_head
+    whole = searchable.search(query, limit)
+    as_heads = searchable.search(query, limit, heads=True)
+    assert as_heads["facts"] == [fact_head(f) for f in whole["facts"]]
+    assert all(list(h) == list(FACT_HEAD_FIELDS) for h in as_heads["facts"])
+    assert {k: v for k, v in as_heads.items() if k != "facts"} == {
+        k: v for k, v in whole.items() if k != "facts"}
+    assert searchable.search_facts(query, limit, heads=True) == as_heads["facts"]
 
 
 def test_search_finds_episode_summaries_newest_first(searchable):

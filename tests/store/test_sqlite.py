@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 
@@ -324,11 +325,12 @@ def _columns(path, table: str) -> list[str]:
         con.close()
 
 
-def test_the_current_format_adds_decay_and_audit_then_the_read_indexes_on_the_baseline():
-    assert STORE_FORMAT == 3 == len(sqlite_schema.MIGRATIONS)
+def test_the_current_format_adds_decay_and_audit_the_read_then_the_head_indexes_on_the_baseline():
+    assert STORE_FORMAT == 4 == len(sqlite_schema.MIGRATIONS)
     assert sqlite_schema.MIGRATIONS[0] is sqlite_schema.BASELINE
     assert sqlite_schema.MIGRATIONS[1] is sqlite_schema.DECAY_AND_AUDIT
     assert sqlite_schema.MIGRATIONS[2] is sqlite_schema.READ_INDEXES
+    assert sqlite_schema.MIGRATIONS[3] is sqlite_schema.HEAD_INDEXES
 
 
 def test_a_version_1_file_migrates_to_2_with_its_data_intact(db):
@@ -436,3 +438,150 @@ def test_the_audits_cited_facts_and_the_dormant_ids_are_read_through_their_index
     sql, params = sqlite_sql.select_facts({}, None, None, False, True, with_evidence=True)
     assert "USING INDEX facts_cited (t_invalid=?)" in _plan(store, sql, params)
     assert "USING INDEX facts_dormant" in _plan(store, sqlite_sql.DORMANT_IDS, [])
+
+
+# --- format 3 -> 4: the end indexes carry the fact heads ---------------------------------------
+def _version_3_file(path) -> None:
+    """The format-1 file migrated to 3, plus a fact whose object is an entity."""
+    _version_1_file(path)
+    SqliteStore(path, migrations=sqlite_schema.MIGRATIONS[:3]).close()
+    con = _raw(path)
+    con.execute("INSERT INTO entities (id, name, norm, type, scope, aliases)"
+                " VALUES ('e-2', 'SQLite', 'sqlite', 'library', 'proj', '[]')")
+    con.execute("INSERT INTO facts (id, subject_id, predicate, object_kind, object_ref_id, t_valid,"
+                " t_invalid, recorded_at, confidence, epistemic, scope, source_type) VALUES"
+                " ('f-3', 'e-1', 'core/depends-on', 'entity', 'e-2', 3000, 4000, 3000, 0.9,"
+                " 'observation', 'proj', 'code')")
+    con.execute("INSERT INTO entity_fts (rowid, text) SELECT pk, name FROM entities WHERE id = 'e-2'")
+    con.commit()
+    con.close()
+
+
+def test_a_version_3_file_migrates_to_4_with_its_data_and_marks_intact(db):
+    _version_3_file(db)
+    assert {"facts_subject_predicate", "facts_object_ref"} <= _indexes(db)
+    before = SqliteStore(db, migrations=sqlite_schema.MIGRATIONS[:3])
+    facts, heads = before.all_facts(), before.get_fact_heads_for(["e-1", "e-2"], "both")
+    before.close()
+    store = SqliteStore(db)
+    assert store.schema_version() == STORE_FORMAT == 4
+    assert store.all_facts() == facts and len(facts) == 3
+    assert sorted(store.get_fact_heads_for(["e-1", "e-2"], "both"), key=lambda h: h["id"]) == \
+        sorted(heads, key=lambda h: h["id"])
+    assert [h["id"] for h in store.get_fact_heads_for(["e-2"], "in")] == ["f-3"]
+    assert [f["id"] for f in store.get_history("e-1", "core/prefers")] == ["f-1", "f-2"]
+    assert store.get_mark("capture.high") == 42
+    assert [f["id"] for f in store.search("sqlite")["facts"]] == ["f-1", "f-3"]
+    store.close()
+    found = _indexes(db)
+    assert {"facts_subject_heads", "facts_object_heads"} <= found
+    assert not {"facts_subject_predicate", "facts_object_ref"} & found
+    assert SqliteStore(db).check_integrity(quick=False) == []
+
+
+def test_a_failing_step_of_the_4_migration_leaves_a_version_3_file_untouched(db):
+    _version_3_file(db)
+    broken = (*sqlite_schema.MIGRATIONS[:3],
+              (*sqlite_schema.HEAD_INDEXES, "ALTER TABLE no_such_table ADD COLUMN y"))
+    with pytest.raises(sqlite3.OperationalError):
+        SqliteStore(db, migrations=broken)
+    assert _raw(db).execute("PRAGMA user_version").fetchone()[0] == 3
+    found = _indexes(db)
+    assert {"facts_subject_predicate", "facts_object_ref"} <= found
+    assert not {"facts_subject_heads", "facts_object_heads"} & found
+    store = SqliteStore(db)  # and the real migration still succeeds afterwards
+    assert store.schema_version() == STORE_FORMAT and len(store.all_facts()) == 3
+    store.close()
+
+
+@pytest.mark.parametrize("direction, ends", [
+    ("out", ["e-1"]), ("out", ["e-1", "e-2"]), ("in", ["e-2"]), ("in", ["e-1", "e-2"]),
+    ("both", ["e-1"]), ("both", ["e-1", "e-2"])])
+def test_fact_heads_are_read_from_the_end_indexes_alone(direction, ends):
+    """Ranking a popular entity's facts must not read each fact's row: every side of the
+    heads query is a search of a covering index, never the table."""
+    store = SqliteStore(":memory:")
+    for select in (sqlite_sql.FACT_HEAD_SELECT, sqlite_sql.FACT_HEAD_NO_ENDS_SELECT):
+        plan = _plan(store, *sqlite_sql.facts_touching(ends, direction, None, select, ""))
+        sides = {"out": ["subject"], "in": ["object"], "both": ["subject", "object"]}[direction]
+        for side in sides:
+            assert f"USING COVERING INDEX facts_{side}_heads" in plan, plan
+        assert plan.count("SEARCH f USING") == len(sides), plan
+
+
+def test_searchs_bounded_entity_routes_keep_walking_the_end_indexes_in_key_order():
+    """SEARCH_SUBJECT_KEYS and SEARCH_OBJECT_KEYS take the first rows an index gives (LIMIT, no
+    ORDER BY): the head indexes keep the old key order, so the same candidates come back, and
+    their sort keys come from the index alone."""
+    store = SqliteStore(":memory:")
+    for sql, side in ((sqlite_sql.SEARCH_SUBJECT_KEYS, "subject"),
+                      (sqlite_sql.SEARCH_OBJECT_KEYS, "object")):
+        assert f"COVERING INDEX facts_{side}_heads" in _plan(store, sql, ['["e-1"]', 5])
+    subject_cols = [r[2] for r in store._db.rows("PRAGMA index_info(facts_subject_heads)")]
+    object_cols = [r[2] for r in store._db.rows("PRAGMA index_info(facts_object_heads)")]
+    assert subject_cols[:4] == ["subject_id", "predicate", "t_valid", "pk"]
+    assert object_cols[:2] == ["object_ref_id", "pk"]
+
+
+def test_search_keys_sort_in_python_as_the_sql_search_order():
+    """Search sorts its candidates' key rows in Python; the kept facts are then read with the
+    SQL order. Both must agree on every key: NULL and set t_invalid, equal valid times, ids that
+    differ only in case or past ASCII."""
+    import random
+    rng = random.Random(5)
+    ids = ["f-a", "f-B", "f-b", "f-é", "f-€", "f-\U0001f600", "F-a", "f-a0", "f-", "f-z"]
+    store = SqliteStore(":memory:")
+    entity(store, "e-1", "Core")
+    store.insert_facts([fact(f"{ids[i % 10]}{i}", "e-1", lit="x", t_valid=rng.choice([1, 2, 10**12]),
+                             t_invalid=rng.choice([None, 10**13])) for i in range(200)])
+    every = json.dumps(list(range(1, 201)))
+    in_sql = [r[0] for r in store._db.rows("SELECT f.pk FROM facts f WHERE f.pk IN"
+                                           " (SELECT value FROM json_each(?))"
+                                           + sqlite_sql._SEARCH_ORDER, (every,))]
+    keys = store._db.rows(sqlite_sql.SEARCH_KEYS_BY_PK, (every, -1))  # -1: no limit
+    assert [k[-1] for k in sorted(keys)] == in_sql
+    assert [k[-1] for k in keys] == in_sql  # SQLite's own sort of the key rows agrees
+    assert [k[-1] for k in store._db.rows(sqlite_sql.SEARCH_KEYS_BY_PK, (every, 7))] == in_sql[:7]
+    assert len({k[1] for k in keys}) == 3 and {k[0] for k in keys} == {0, 1}
+
+
+def test_a_file_store_reads_through_a_memory_map():
+    """Search at 1M facts touches thousands of scattered pages: mapped, not copied by read()."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        store = SqliteStore(f"{tmp}/claims.db")
+        assert store.pragma("mmap_size") >= 1 << 30
+        store.close()
+
+
+@pytest.mark.parametrize("matches, best", [(12, "f-03"), (10, "f-01"), (3, "f-01")])
+def test_a_phrase_of_several_words_keeps_the_newest_hits_however_it_reads_them(matches, best):
+    """Full-text candidates are the newest ten times the limit. A phrase with a space is read
+    oldest first while it matches no more than that; past it, the newest are walked back to.
+    Here newer facts (higher rowids) hold older valid times, so the candidate set shows."""
+    store = SqliteStore(":memory:")
+    entity(store, "e-1", "Core")
+    store.insert_facts([fact(f"f-{i:02d}", "e-1", lit="retry postgres", t_valid=1000 - i)
+                        for i in range(1, matches + 1)])
+    assert [f["id"] for f in store.search_facts("retry postgres", limit=1)] == [best]
+    assert [f["id"] for f in store.search_facts("retry postgres", limit=20)] == [
+        f"f-{i:02d}" for i in range(1, matches + 1)]
+
+
+def test_search_keeps_the_best_of_the_union_of_its_routes_when_they_overlap():
+    """Each route hands back only its own best keys; the best of the union must still be
+    the best of every candidate (facts found by text AND by their subject included)."""
+    store = SqliteStore(":memory:")
+    entity(store, "e-r", "RetryPolicy")
+    entity(store, "e-o", "Other")
+    store.insert_facts(
+        [fact(f"f-r{i:02d}", "e-r", lit=f"retry {i}", t_valid=(i * 37) % 101) for i in range(30)]
+        + [fact(f"f-o{i:02d}", "e-o", lit=f"retry again {i}", t_valid=(i * 53) % 97,
+                t_invalid=200 if i % 4 == 0 else None) for i in range(40)])
+    candidates = {r[0] for r in store._db.rows(
+        "SELECT rowid FROM fact_fts WHERE fact_fts MATCH '\"retry\"' ORDER BY rowid DESC LIMIT 50")}
+    candidates |= {r[0] for r in store._db.rows("SELECT pk FROM facts WHERE subject_id = 'e-r'")}
+    best = store._db.rows("SELECT f.id FROM facts f WHERE f.pk IN (SELECT value FROM json_each(?))"
+                          + sqlite_sql._SEARCH_ORDER + " LIMIT 5", (json.dumps(sorted(candidates)),))
+    assert [f["id"] for f in store.search_facts("retry", limit=5)] == [r[0] for r in best]
+    assert [f["id"] for f in store.search("retry", limit=5)["facts"]] == [r[0] for r in best]

@@ -111,12 +111,14 @@ def _matched_entities(sh: Shell, queries: list[str],
 
 def _fts_route(sh: Shell, queries: list[str],
                in_scope: Callable[[dict[str, Any]], bool],
-               limit: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+               limit: int, heads: bool) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Full-text hits for the whole query first, then per token; first occurrence wins.
-    Entities and episodes are kept for the whole query only, so tokens ask for facts alone."""
-    first = sh.store.search(queries[0], limit)
+    Entities and episodes are kept for the whole query only, so tokens ask for facts alone.
+    ``heads``: the facts as heads (ranked first, the few shown read whole afterwards)."""
+    first = sh.store.search(queries[0], limit, heads=heads)
     seen: dict[str, dict[str, Any]] = {}
-    for hits in (first["facts"], *(sh.store.search_facts(t, limit) for t in queries[1:])):
+    for hits in (first["facts"],
+                 *(sh.store.search_facts(t, limit, heads=heads) for t in queries[1:])):
         for fact in hits:
             if in_scope(fact):
                 seen.setdefault(fact["id"], fact)
@@ -134,21 +136,23 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
     ``total`` says how many were found.
 
     The entity and hop routes can reach thousands of facts (a library named by every module):
-    with a ``limit`` they are ranked on fact heads (``Store.get_fact_heads_for``) and only the
-    facts returned are read whole, so the order and the facts are those a full read gives."""
+    with a ``limit`` every route is ranked on fact heads (``Store.get_fact_heads_for``, and
+    search's ``heads``) and only the facts returned are read whole, so the order and the
+    facts are those a full read gives."""
     if not query or not query.strip():
         raise ClaimgraphError("empty-query", "the search query is empty", hint="give some words to look for")
     in_scope = _scope_test(scopes)
     queries = [query.strip(), *[t for t in R.query_tokens(query) if t != query.strip()]]
-    fts_facts, hits = _fts_route(sh, queries, in_scope, fts_limit)
+    fts_facts, hits = _fts_route(sh, queries, in_scope, fts_limit, limit is not None)
     matched = _matched_entities(sh, queries, scopes)
     matched_ids = {e["id"] for e in matched}
     read = sh.store.get_facts_for if limit is None else sh.store.get_fact_heads_for
-    entity_facts = _route(read, matched_ids, "both", in_scope)
-    hop_facts = _route(read, _neighbour_ids(entity_facts) - matched_ids, "out", in_scope)
+    entity_facts = _route(read, matched_ids, "both", scopes)
+    hop_read = read if limit is None else _heads_without_ends(sh)
+    hop_facts = _route(hop_read, _neighbour_ids(entity_facts) - matched_ids, "out", scopes)
     fused, total = R.top_search_hits(fts_facts, entity_facts, hop_facts, sh.now(),
                                      sh.half_life_days, limit)
-    shown = fused if limit is None else _read_whole(sh, fused, fts_facts)
+    shown = fused if limit is None else _read_whole(sh, fused)
     return {"query": query, "scopes": None if scopes is None else list(scopes),
             "entities": [e for e in hits.get("entities", []) if in_scope(e)],
             "episodes": hits.get("episodes", []), "facts": [with_state(f) for f in shown],
@@ -164,8 +168,21 @@ def _scope_test(scopes: Sequence[str] | None) -> Callable[[dict[str, Any]], bool
 
 
 def _route(read: Callable[..., list[dict[str, Any]]], ids: set[str], direction: str,
-           in_scope: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
-    return [f for f in read(ids, direction) if in_scope(f)] if ids else []
+           scopes: Sequence[str] | None) -> list[dict[str, Any]]:
+    """The facts touching ``ids`` in the searched scopes (None: all, unfiltered: a popular
+    entity's neighbours reach thousands of facts)."""
+    if not ids:
+        return []
+    if scopes is None:
+        return read(ids, direction)
+    wanted = set(scopes)
+    return [f for f in read(ids, direction) if f.get("scope") in wanted]
+
+
+def _heads_without_ends(sh: Shell) -> Callable[..., list[dict[str, Any]]]:
+    """The hop route's reader: its facts are ranked, never followed, so their ends (two ids
+    per fact, thousands of facts for a popular library's neighbours) are not read."""
+    return lambda ids, direction: sh.store.get_fact_heads_for(ids, direction, ends=False)
 
 
 def _neighbour_ids(facts: list[dict[str, Any]]) -> set[str]:
@@ -178,13 +195,10 @@ def _neighbour_ids(facts: list[dict[str, Any]]) -> set[str]:
     return ids
 
 
-def _read_whole(sh: Shell, ranked: list[dict[str, Any]],
-                whole: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Ranked facts (heads or whole, annotated by fusion) as whole facts with the annotations;
-    the full-text route's facts are whole already. A fact purged meanwhile is left out."""
-    by_id = {f["id"]: f for f in whole}
-    missing = [f["id"] for f in ranked if f["id"] not in by_id]
-    by_id.update((f["id"], f) for f in sh.store.get_facts_by_ids(missing))
+def _read_whole(sh: Shell, ranked: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Ranked heads (annotated by fusion) as whole facts with the annotations, in one read.
+    A fact purged meanwhile is left out."""
+    by_id = {f["id"]: f for f in sh.store.get_facts_by_ids([f["id"] for f in ranked])}
     return [{**by_id[f["id"]], "effective_confidence": f["effective_confidence"],
              "retrieval_score": f["retrieval_score"]} for f in ranked if f["id"] in by_id]
 

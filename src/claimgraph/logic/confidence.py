@@ -56,8 +56,12 @@ def effective_confidences(facts: Iterable[tuple[str, Mapping[str, Any]]], now: i
                 or fact.get("source_type") == "decision-record"):
             into[fact_id] = conf
             continue
-        anchor = max(recorded, fact.get("last_reinforced_at") or recorded)
-        into[fact_id] = max(floor, conf * 0.5 ** max(0.0, (now - anchor) / period))
+        # max() spelled as conditionals (same picks, same floats): builtin calls were a
+        # third of this loop's time.
+        reinforced = fact.get("last_reinforced_at") or recorded
+        periods = (now - (reinforced if reinforced > recorded else recorded)) / period
+        value = conf * 0.5 ** (periods if periods > 0.0 else 0.0)
+        into[fact_id] = value if value > floor else floor
 
 
 def resourced_type(existing_source: str | None, incoming_source: str | None) -> str | None:

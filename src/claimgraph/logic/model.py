@@ -43,6 +43,8 @@ CONTEXT_HEAD_FIELDS = (
     "recorded_at", "last_reinforced_at", "t_valid", "t_invalid", "invalidation_kind",
     "invalidation_reason", "successor", "dormant_since",
 )
+#: A head without its ends, for facts ranked but never followed (search's hop route).
+FACT_HEAD_FIELDS_NO_ENDS = tuple(f for f in FACT_HEAD_FIELDS if f not in ("subject", "object_ref"))
 REQUIRED_FACT_FIELDS = (
     "id", "subject", "predicate", "object_kind", "t_valid", "recorded_at",
     "confidence", "epistemic", "scope", "source_type",

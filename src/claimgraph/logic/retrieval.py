@@ -8,6 +8,7 @@ fact invalid at ``now`` never surfaces.
 
 from __future__ import annotations
 
+import heapq
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from claimgraph.logic.confidence import (DEFAULT_HALF_LIFE_DAYS, effective_confidence,
@@ -80,7 +81,8 @@ def by_effective_confidence(facts: Iterable[Fact], at: int,
         unique.setdefault(fact["id"], fact)
     known = {} if confidences is None else confidences
     effective_confidences(unique.items(), at, known, half_life_days)
-    ranked = sorted(unique, key=lambda fact_id: (-known[fact_id], str(fact_id)))
+    ranked = sorted(unique, key=str)  # ids ascending break ties: a stable sort keeps them
+    ranked.sort(key=known.__getitem__, reverse=True)  # (reverse keeps ties in order too)
     return [unique[fact_id] for fact_id in ranked]
 
 
@@ -107,11 +109,15 @@ def _rrf_scores(routes: Sequence[Mapping[str, Any]], k: int) -> dict[str, list[A
         weight = 1.0 if route.get("weight") is None else route["weight"]
         seen: set[str] = set()
         for rank, fact in enumerate(route.get("facts") or ()):
-            if fact["id"] in seen:
+            fact_id = fact["id"]
+            if fact_id in seen:
                 continue
-            seen.add(fact["id"])
-            entry = scores.setdefault(fact["id"], [0.0, fact])
-            entry[0] += weight / (k + rank + 1)
+            seen.add(fact_id)
+            entry = scores.get(fact_id)
+            if entry is None:  # 0.0 + x is x: the same float as adding to a fresh 0.0
+                scores[fact_id] = [weight / (k + rank + 1), fact]
+            else:
+                entry[0] += weight / (k + rank + 1)
     return scores
 
 
@@ -124,12 +130,14 @@ def fuse_retrieval(routes: Sequence[Mapping[str, Any]], now: int, k: int = RRF_K
     is a pure function of the input. ``confidences`` may carry effective confidences at
     ``now`` already computed (by id), which are used as they are.
     """
-    return [_annotated(entry) for entry in _fused(routes, now, k, half_life_days, confidences)]
+    return [_annotated(entry) for entry in _fused(routes, now, k, half_life_days, confidences)[0]]
 
 
 def _fused(routes: Sequence[Mapping[str, Any]], now: int, k: int, half_life_days: float,
-           confidences: Mapping[str, float] | None) -> list[tuple[float, float, Fact]]:
-    """(score, effective confidence, fact) of every fact valid at ``now``, best first."""
+           confidences: Mapping[str, float] | None,
+           limit: int | None = None) -> tuple[list[tuple[float, float, Fact]], int]:
+    """(score, effective confidence, fact) of the best ``limit`` facts valid at ``now`` (None:
+    all of them), best first; and how many facts were valid."""
     known = confidences or {}
     scored = []
     for rrf, fact in _rrf_scores(routes, k).values():
@@ -138,8 +146,10 @@ def _fused(routes: Sequence[Mapping[str, Any]], now: int, k: int, half_life_days
             if conf is None:
                 conf = effective_confidence(fact, now, half_life_days)
             scored.append((rrf * conf, conf, fact))
+    if limit is not None:  # documented as sorted(reverse=True)[:n], ties included
+        return heapq.nlargest(max(0, limit), scored, key=_score), len(scored)
     scored.sort(key=_score, reverse=True)  # stable: equal scores keep first-seen order
-    return scored
+    return scored, len(scored)
 
 
 def _score(entry: tuple[float, float, Fact]) -> float:
@@ -169,14 +179,13 @@ def top_search_hits(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
     """``fuse_search_routes`` cut to the best ``limit`` (None: all), and how many there were:
     only the facts kept are copied and annotated."""
     known: dict[str, float] = {}
-    fused = _fused([
+    kept, total = _fused([
         {"weight": FTS_WEIGHT, "facts": list(fts_facts)},
         {"weight": ENTITY_WEIGHT,
          "facts": by_effective_confidence(entity_facts, now, half_life_days, known)},
         {"weight": HOP_WEIGHT, "facts": by_effective_confidence(hop_facts, now, half_life_days, known)},
-    ], now, RRF_K, half_life_days, known)
-    kept = fused if limit is None else fused[:max(0, limit)]
-    return [_annotated(entry) for entry in kept], len(fused)
+    ], now, RRF_K, half_life_days, known, limit)
+    return [_annotated(entry) for entry in kept], total
 
 
 # --- query tokens -------------------------------------------------------------------------

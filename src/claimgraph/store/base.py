@@ -88,12 +88,13 @@ class Store(Protocol):
                       predicates: Iterable[str] | None = None) -> list[Record]:
         """Batched get_facts over several entities (each fact once). Sorted by t_valid, then id."""
 
-    def get_fact_heads_for(self, entity_ids: Iterable[str],
-                           direction: str = "out") -> list[Record]:
+    def get_fact_heads_for(self, entity_ids: Iterable[str], direction: str = "out", *,
+                           ends: bool = True) -> list[Record]:
         """The facts ``get_facts_for`` returns, cut to ``logic.model.FACT_HEAD_FIELDS`` with
         ``subject`` and ``object_ref`` as bare ids (no links, no evidence), in no particular
         order: enough to rank thousands of candidates before reading whole the few a reader
-        is shown."""
+        is shown. ``ends=False``: without ``subject`` and ``object_ref``
+        (``FACT_HEAD_FIELDS_NO_ENDS``), for facts ranked but never followed."""
 
     def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,
@@ -183,14 +184,17 @@ class Store(Protocol):
         disappears. ``x/*`` rows are AMENDED: given non-None fields merged over the stored row."""
 
     # --- search and housekeeping -----------------------------------------------------------
-    def search(self, query: str, limit: int = 50) -> dict[str, list[Record]]:
+    def search(self, query: str, limit: int = 50, *,
+               heads: bool = False) -> dict[str, list[Record]]:
         """{entities, facts, episodes} matching the text in entity names/aliases, literal
         objects and episode summaries (SQLite: FTS5; memory: case-insensitive substring).
-        Facts include those whose subject or object entity matched."""
+        Facts include those whose subject or object entity matched. ``heads``: the facts cut
+        to their heads, as ``get_fact_heads_for`` gives them (to rank before reading whole
+        the few shown)."""
 
-    def search_facts(self, query: str, limit: int = 50) -> list[Record]:
-        """``search(query, limit)["facts"]`` alone (search asks once per query word and keeps
-        only the facts of all but the first)."""
+    def search_facts(self, query: str, limit: int = 50, *, heads: bool = False) -> list[Record]:
+        """``search(query, limit, heads=heads)["facts"]`` alone (search asks once per query
+        word and keeps only the facts of all but the first)."""
 
     def stats(self) -> dict[str, Any]:
         """{format, entities, facts: {total, valid, invalidated}, episodes, predicates: {status: n}}."""

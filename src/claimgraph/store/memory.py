@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Sequence
 
 from claimgraph import STORE_FORMAT
-from claimgraph.logic.model import FACT_HEAD_FIELDS, SUSPECT_VERDICTS
+from claimgraph.logic.model import FACT_HEAD_FIELDS, FACT_HEAD_FIELDS_NO_ENDS, SUSPECT_VERDICTS
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
 from claimgraph.store.memory_purge import MemoryPurge
@@ -170,11 +170,12 @@ class MemoryStore(MemoryPurge):
             f for f in self._s["facts"].values()
             if _touches(f, ids, direction) and (preds is None or f["predicate"] in preds))
 
-    def get_fact_heads_for(self, entity_ids: Iterable[str],
-                           direction: str = "out") -> list[Record]:
+    def get_fact_heads_for(self, entity_ids: Iterable[str], direction: str = "out", *,
+                           ends: bool = True) -> list[Record]:
         rec.check_direction(direction)
         ids = set(entity_ids)
-        return [{field: row[field] for field in FACT_HEAD_FIELDS}
+        fields = FACT_HEAD_FIELDS if ends else FACT_HEAD_FIELDS_NO_ENDS
+        return [{field: row[field] for field in fields}
                 for row in self._s["facts"].values() if _touches(row, ids, direction)]
 
     def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
@@ -353,7 +354,8 @@ class MemoryStore(MemoryPurge):
         self._s["predicates"][merged["id"]] = json.dumps(merged)
 
     # --- search and housekeeping ---------------------------------------------------
-    def search(self, query: str, limit: int = 50) -> dict[str, list[Record]]:
+    def search(self, query: str, limit: int = 50, *,
+               heads: bool = False) -> dict[str, list[Record]]:
         """Case-insensitive substring, with the same short-query rule and orders as SQLite."""
         if not rec.search_text_ok(query):
             return {"entities": [], "facts": [], "episodes": []}
@@ -362,11 +364,11 @@ class MemoryStore(MemoryPurge):
         return {
             "entities": [_entity_copy(e) for e in sorted(self._named(needle), key=_entity_order)
                          [:limit]],
-            "facts": self.search_facts(query, limit),
+            "facts": self.search_facts(query, limit, heads=heads),
             "episodes": [dict(e) for e in sorted(eps, key=rec.search_episode_order)[:limit]],
         }
 
-    def search_facts(self, query: str, limit: int = 50) -> list[Record]:
+    def search_facts(self, query: str, limit: int = 50, *, heads: bool = False) -> list[Record]:
         if not rec.search_text_ok(query):
             return []
         needle = query.lower()
@@ -374,7 +376,8 @@ class MemoryStore(MemoryPurge):
         facts = [f for f in self._s["facts"].values()
                  if needle in (f["object_lit"] or "").lower()
                  or hit_ids & {f["subject"], f["object_ref"]}]
-        return [self._hydrate(f) for f in sorted(facts, key=rec.search_fact_order)[:limit]]
+        found = [self._hydrate(f) for f in sorted(facts, key=rec.search_fact_order)[:limit]]
+        return [rec.fact_head(f) for f in found] if heads else found
 
     def _named(self, needle: str) -> list[Record]:
         """Entities whose name or an alias contains the (lower-cased) text."""

@@ -14,7 +14,10 @@ from typing import Any, Iterable, Sequence
 
 from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
-from claimgraph.logic.model import AUDIT_FIELDS, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, SUSPECT_VERDICTS
+from claimgraph.logic.model import (
+    AUDIT_FIELDS, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS,
+    FACT_HEAD_FIELDS_NO_ENDS, SUSPECT_VERDICTS,
+)
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import postgres_schema as schema
 from claimgraph.store import postgres_sql as q
@@ -191,6 +194,17 @@ class PostgresStore(PostgresPurge):
         ids = sorted(set(entity_ids))
         return self._facts(q.facts_touching(ids, direction, rec.as_list(predicates))) if ids else []
 
+    def get_fact_heads_for(self, entity_ids: Iterable[str], direction: str = "out", *,
+                           ends: bool = True) -> list[Record]:
+        rec.check_direction(direction)
+        ids = sorted(set(entity_ids))
+        if not ids:
+            return []
+        fields, select = ((FACT_HEAD_FIELDS, q.FACT_HEAD_SELECT) if ends
+                          else (FACT_HEAD_FIELDS_NO_ENDS, q.FACT_HEAD_NO_ENDS_SELECT))
+        rows = self._db.rows(*q.facts_touching(ids, direction, None, select, ""))
+        return [dict(zip(fields, row)) for row in rows]
+
     def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,
                      episodes: Iterable[str] | None = None, recorded_before: int | None = None,
@@ -358,7 +372,8 @@ class PostgresStore(PostgresPurge):
                          (merged["id"], merged["category"], merged["status"], json.dumps(merged)))
 
     # --- search and housekeeping -----------------------------------------------------
-    def search(self, query: str, limit: int = 50) -> dict[str, list[Record]]:
+    def search(self, query: str, limit: int = 50, *,
+               heads: bool = False) -> dict[str, list[Record]]:
         """Trigram ILIKE over names/aliases, literals and summaries; the query is one phrase."""
         if not rec.search_text_ok(query):
             return {"entities": [], "facts": [], "episodes": []}
@@ -368,19 +383,19 @@ class PostgresStore(PostgresPurge):
         entities = self._entities_by_id(refs)
         return {
             "entities": [_entity_from_row(r) for r in self._db.rows(q.SEARCH_ENTITIES, params)],
-            "facts": [self._fact(r, entities) for r in rows],
+            "facts": _cut([self._fact(r, entities) for r in rows], heads),
             "episodes": [dict(zip(EPISODE_FIELDS, r))
                          for r in self._db.rows(q.SEARCH_EPISODES, params)],
         }
 
-    def search_facts(self, query: str, limit: int = 50) -> list[Record]:
+    def search_facts(self, query: str, limit: int = 50, *, heads: bool = False) -> list[Record]:
         """``search``'s facts alone: the entity and episode matches are not run."""
         if not rec.search_text_ok(query):
             return []
         rows = self._db.rows(q.SEARCH_FACTS, {"p": q.like_pattern(query), "n": limit})
         refs = {r[1] for r in rows} | {r[4] for r in rows if r[4] is not None}
         entities = self._entities_by_id(refs)
-        return [self._fact(r, entities) for r in rows]
+        return _cut([self._fact(r, entities) for r in rows], heads)
 
     def stats(self) -> dict[str, Any]:
         counts = self._db.one(
@@ -440,3 +455,8 @@ def _audit_from_row(row: tuple) -> Record:
 
 def _entity_copy(row: Record) -> Record:
     return dict(row, aliases=list(row["aliases"]))
+
+
+def _cut(facts: list[Record], heads: bool) -> list[Record]:
+    """Search's facts whole, or cut to their heads when the caller ranks first."""
+    return [rec.fact_head(f) for f in facts] if heads else facts

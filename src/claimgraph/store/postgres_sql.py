@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from claimgraph.logic.model import FACT_FIELDS
+from claimgraph.logic.model import FACT_FIELDS, FACT_HEAD_FIELDS, FACT_HEAD_FIELDS_NO_ENDS
 
 Plan = tuple[str, list[Any]]
 
@@ -22,6 +22,11 @@ _FACT_COLUMNS = {
 FACT_SELECT = ("SELECT " + ", ".join(_FACT_COLUMNS.get(n, f"f.{n}") for n in FACT_FIELDS)
                + " FROM facts f")
 FACT_ORDER = " ORDER BY f.t_valid, f.id"
+#: FACT_HEAD_FIELDS only (``Store.get_fact_heads_for``): index-only over the end indexes.
+FACT_HEAD_SELECT = ("SELECT " + ", ".join(_FACT_COLUMNS.get(n, f"f.{n}") for n in FACT_HEAD_FIELDS)
+                    + " FROM facts f")
+FACT_HEAD_NO_ENDS_SELECT = ("SELECT " + ", ".join(f"f.{n}" for n in FACT_HEAD_FIELDS_NO_ENDS)
+                            + " FROM facts f")
 
 INSERT_COLUMNS = ("id", "subject_id", "predicate", "object_kind", "object_ref_id", "object_lit",
                   "t_valid", "t_invalid", "recorded_at", "last_reinforced_at", "confidence",
@@ -114,14 +119,16 @@ def in_list(column: str, values: Sequence[str], params: list[Any]) -> str:
 
 
 def facts_touching(entity_ids: Sequence[str], direction: str,
-                   predicates: Sequence[str] | None) -> Plan:
+                   predicates: Sequence[str] | None, select: str = FACT_SELECT,
+                   order: str = FACT_ORDER) -> Plan:
+    """As ``sqlite_sql.facts_touching``: FACT_SELECT, or FACT_HEAD_SELECT with no order."""
     params: list[Any] = []
     sides = {"out": ["f.subject_id"], "in": ["f.object_ref_id"],
              "both": ["f.subject_id", "f.object_ref_id"]}[direction]
     where = ["(" + " OR ".join(in_list(side, entity_ids, params) for side in sides) + ")"]
     if predicates is not None:
         where.append(in_list("f.predicate", predicates, params))
-    return FACT_SELECT + " WHERE " + " AND ".join(where) + FACT_ORDER, params
+    return select + " WHERE " + " AND ".join(where) + order, params
 
 
 def select_facts(lists: dict[str, Sequence[str] | None], source_type: str | None,

@@ -13,8 +13,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.model import (
-    AUDIT_FIELDS, DEFAULT_SCOPE, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, PREDICATE_FIELDS,
-    REQUIRED_FACT_FIELDS,
+    AUDIT_FIELDS, DEFAULT_SCOPE, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS,
+    PREDICATE_FIELDS, REQUIRED_FACT_FIELDS,
 )
 
 Record = dict[str, Any]
@@ -29,6 +29,14 @@ def ref_id(ref: Any) -> str | None:
     if isinstance(ref, dict):
         return ref.get("id")
     return ref
+
+
+def fact_head(fact: Record) -> Record:
+    """A whole fact cut to ``FACT_HEAD_FIELDS``, its ends as bare ids (``get_fact_heads_for``'s
+    shape), for a backend that reads facts whole anyway."""
+    head = {field: fact.get(field) for field in FACT_HEAD_FIELDS}
+    head["subject"], head["object_ref"] = ref_id(fact["subject"]), ref_id(fact.get("object_ref"))
+    return head
 
 
 def in_asked_order(wanted: Sequence[str], found: Mapping[str, Record]) -> list[Record]:

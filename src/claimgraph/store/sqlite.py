@@ -11,6 +11,7 @@ commit (seen through ``PRAGMA data_version``) clears the cache before the next r
 
 from __future__ import annotations
 
+import heapq
 import json
 import sqlite3
 from contextlib import AbstractContextManager
@@ -21,7 +22,7 @@ from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.model import (
     AUDIT_FIELDS, CONTEXT_HEAD_FIELDS, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS,
-    SUSPECT_VERDICTS,
+    FACT_HEAD_FIELDS_NO_ENDS, SUSPECT_VERDICTS,
 )
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
@@ -328,15 +329,17 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         ids = sorted(set(entity_ids))
         return self._facts(q.facts_touching(ids, direction, rec.as_list(predicates))) if ids else []
 
-    def get_fact_heads_for(self, entity_ids: Iterable[str],
-                           direction: str = "out") -> list[Record]:
+    def get_fact_heads_for(self, entity_ids: Iterable[str], direction: str = "out", *,
+                           ends: bool = True) -> list[Record]:
         rec.check_direction(direction)
         ids = sorted(set(entity_ids))
         if not ids:
             return []
         self._db.refresh()
-        rows = self._db.rows(*q.facts_touching(ids, direction, None, q.FACT_HEAD_SELECT, ""))
-        return [dict(zip(FACT_HEAD_FIELDS, row)) for row in rows]
+        fields, select = ((FACT_HEAD_FIELDS, q.FACT_HEAD_SELECT) if ends
+                          else (FACT_HEAD_FIELDS_NO_ENDS, q.FACT_HEAD_NO_ENDS_SELECT))
+        rows = self._db.rows(*q.facts_touching(ids, direction, None, select, ""))
+        return [dict(zip(fields, row)) for row in rows]
 
     def select_context_heads(self, scopes: Iterable[str], since: int) -> list[Record]:
         """Light rows of the scopes' live facts valid now or closed since ``since`` (the
@@ -520,7 +523,8 @@ class SqliteStore(SqliteCuration, SqlitePurge):
                                                   merged["status"], json.dumps(merged)))
 
     # --- search and housekeeping -----------------------------------------------------
-    def search(self, query: str, limit: int = 50) -> dict[str, list[Record]]:
+    def search(self, query: str, limit: int = 50, *,
+               heads: bool = False) -> dict[str, list[Record]]:
         """FTS5 trigram over names/aliases, literals and summaries; the query is one phrase."""
         if not rec.search_text_ok(query):
             return {"entities": [], "facts": [], "episodes": []}
@@ -532,35 +536,57 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         return {
             "entities": [self._cached_entity(r)
                          for r in self._db.rows(q.SEARCH_ENTITIES, (named, limit))],
-            "facts": self._search_facts((*params, named)),
+            "facts": self._search_facts((*params, named), heads),
             "episodes": [dict(zip(EPISODE_FIELDS, r))
                          for r in self._db.rows(q.SEARCH_EPISODES, params)],
         }
 
-    def search_facts(self, query: str, limit: int = 50) -> list[Record]:
+    def search_facts(self, query: str, limit: int = 50, *, heads: bool = False) -> list[Record]:
         if not rec.search_text_ok(query):
             return []
         self._db.refresh()
         if self._db.depth:
             self._index_pending()
-        return self._search_facts((q.fts_phrase(query), limit))
+        return self._search_facts((q.fts_phrase(query), limit), heads)
 
-    def _search_facts(self, params: tuple) -> list[Record]:
-        """The kept hits' keys first, then their full rows (sqlite_sql SEARCH_*);
-        ``params``: the phrase, the limit and, when already matched, the entities' rowids."""
+    def _search_facts(self, params: tuple, heads: bool = False) -> list[Record]:
+        """The candidates' sort keys first, the best ``limit`` of them then read whole or as
+        heads (sqlite_sql SEARCH_*); ``params``: the phrase, the limit and, when already
+        matched, the entities' rowids."""
         phrase, limit = params[:2]
         named_from = (params[2], limit) if len(params) == 3 else (phrase, limit)
         named = [r[0] for r in self._db.rows(q.named_entity_ids(len(params) == 3), named_from)]
-        pks = {r[0] for r in self._db.rows(q.SEARCH_FTS_PKS, (phrase, limit))}
+        keys: dict[int, tuple] = {}  # pk -> its sort key row (pk last)
         if named:
             ends = (json.dumps(named), limit)
-            for sql in (q.SEARCH_SUBJECT_PKS, q.SEARCH_OBJECT_PKS):
-                pks.update(r[0] for r in self._db.rows(sql, ends))
-        if not pks:
+            for sql in (q.SEARCH_SUBJECT_KEYS, q.SEARCH_OBJECT_KEYS):
+                keys.update((r[-1], r) for r in self._db.rows(sql, ends))
+        texts = self._text_hits(phrase, limit)
+        if texts:
+            keys.update((r[-1], r) for r in self._db.rows(q.SEARCH_KEYS_BY_PK,
+                                                           (json.dumps(texts), limit)))
+        if not keys:
             return []
-        best = [r[0] for r in self._db.rows(q.SEARCH_BEST_PKS, (json.dumps(sorted(pks)), limit))]
-        rows = self._db.rows(q.SEARCH_FACTS_BY_PK, (json.dumps(best),))
+        ranked = (heapq.nsmallest(limit, keys.values()) if limit >= 0
+                  else sorted(keys.values()))  # as SQL's LIMIT -1: all of them
+        best = json.dumps([r[-1] for r in ranked])
+        if heads:
+            rows = self._db.rows(q.SEARCH_HEADS_BY_PK, (best,))
+            return [dict(zip(FACT_HEAD_FIELDS, r)) for r in rows]
+        rows = self._db.rows(q.SEARCH_FACTS_BY_PK, (best,))
         return [self._fact(r) for r in self._prefetch_entities(rows)]
+
+    def _text_hits(self, phrase: str, limit: int) -> list[int]:
+        """The rowids of the newest ``limit * 10`` full-text hits. A phrase of several words
+        usually matches few facts, and then every match is a hit: read oldest first, they
+        come about twice as fast as walked back from the newest (a rare phrase reads its
+        whole posting lists either way). Only when there are more is the walk back needed."""
+        cap = limit * 10
+        if cap >= 0 and " " in phrase:
+            first = self._db.rows(q.SEARCH_FTS_FIRST_PKS, (phrase, cap + 1))
+            if len(first) <= cap:
+                return [r[0] for r in first]
+        return [r[0] for r in self._db.rows(q.SEARCH_FTS_PKS, (phrase, limit))]
 
     def stats(self) -> dict[str, Any]:
         counts = self._db.one(

@@ -30,6 +30,11 @@ from claimgraph.private import create_private_file
 from claimgraph.store import sqlite_schema as schema
 
 BUSY_TIMEOUT_MS = 10_000
+#: Reads map the file (SQLite clamps this to its build's ceiling, 2 GB here) instead of copying
+#: each page through a read() call into its own cache: a search of a large store touches
+#: thousands of scattered pages, and the copy was a quarter of its time at 1M facts. Writes
+#: still go through write(); the OS page cache is shared, so other processes see the same data.
+MMAP_BYTES = 1 << 32
 
 
 class SqliteDb:
@@ -137,7 +142,8 @@ class SqliteDb:
         if not self.in_memory and not self.read_only:
             conn.execute("PRAGMA journal_mode = WAL")
         for pragma in ("synchronous = NORMAL", f"busy_timeout = {BUSY_TIMEOUT_MS}",
-                       "foreign_keys = ON", "temp_store = MEMORY", "cache_size = -32000"):
+                       "foreign_keys = ON", "temp_store = MEMORY", "cache_size = -32000",
+                       f"mmap_size = {MMAP_BYTES}"):
             conn.execute(f"PRAGMA {pragma}")
 
     # --- choke points ----------------------------------------------------------------

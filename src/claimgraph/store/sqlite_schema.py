@@ -5,7 +5,8 @@ The schema version is ``PRAGMA user_version`` (readable before any table is trus
 transaction, so a failure leaves the file exactly as it was. Version 1 is the baseline;
 version 2 adds the dormant fact state and the audit verdicts (``DECAY_AND_AUDIT``); version 3
 adds the indexes that keep per-project reads and decay's candidates off full scans
-(``READ_INDEXES``).
+(``READ_INDEXES``); version 4 makes the subject and object indexes cover a fact's head, so
+search ranks a popular entity's thousands of facts without reading their rows (``HEAD_INDEXES``).
 
 Full-text search uses FTS5's ``trigram`` tokenizer: it matches any substring of three or
 more characters, case-insensitively, so "auth" finds ``AuthService``, "core" finds
@@ -123,8 +124,28 @@ READ_INDEXES: tuple[str, ...] = (
     "CREATE INDEX facts_cited ON facts(t_invalid) WHERE evidence <> '[]'",
 )
 
+#: The columns of a fact head (``logic.model.FACT_HEAD_FIELDS``) an index on one end lacks.
+_HEAD_REST = ("id, scope, confidence, epistemic, source_type, recorded_at, last_reinforced_at,"
+              " t_invalid, invalidation_kind, dormant_since")
+
+#: Version 4: search ranks the facts of the entities a query names, and of their neighbours,
+#: on their heads (``Store.get_fact_heads_for``): a library named by every module reaches
+#: thousands of facts, and reading each row was a random page read per fact. Both end indexes
+#: now carry the head, so those reads never touch the table. Each keeps its old key order
+#: (``pk`` is the rowid, the old tie-breaker), so a ``LIMIT`` without ``ORDER BY`` over them
+#: (search's bounded candidate routes) returns the same rows as before. The object index is
+#: partial: a literal fact has no object to look up (and ``object_ref_id = ?`` implies it).
+HEAD_INDEXES: tuple[str, ...] = (
+    "DROP INDEX facts_subject_predicate",
+    "CREATE INDEX facts_subject_heads ON facts(subject_id, predicate, t_valid, pk,"
+    f" object_ref_id, {_HEAD_REST})",
+    "DROP INDEX facts_object_ref",
+    "CREATE INDEX facts_object_heads ON facts(object_ref_id, pk, subject_id, t_valid,"
+    f" {_HEAD_REST}) WHERE object_ref_id IS NOT NULL",
+)
+
 #: MIGRATIONS[i] moves a database from schema version i to i + 1.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (BASELINE, DECAY_AND_AUDIT, READ_INDEXES)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (BASELINE, DECAY_AND_AUDIT, READ_INDEXES, HEAD_INDEXES)
 assert len(MIGRATIONS) == STORE_FORMAT, "every store format needs its migration step"
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"

@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
-from claimgraph.logic.model import CONTEXT_HEAD_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS
+from claimgraph.logic.model import (
+    CONTEXT_HEAD_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS, FACT_HEAD_FIELDS_NO_ENDS,
+)
 from claimgraph.store import records as rec
 
 Plan = tuple[str, list[Any]]
@@ -29,6 +31,8 @@ FACT_ORDER = " ORDER BY f.t_valid, f.id"
 #: FACT_HEAD_FIELDS only: no link subquery, no evidence (``Store.get_fact_heads_for``).
 FACT_HEAD_SELECT = ("SELECT " + ", ".join(_FACT_COLUMNS.get(n, f"f.{n}") for n in FACT_HEAD_FIELDS)
                     + " FROM facts f")
+FACT_HEAD_NO_ENDS_SELECT = ("SELECT " + ", ".join(f"f.{n}" for n in FACT_HEAD_FIELDS_NO_ENDS)
+                            + " FROM facts f")
 
 _INSERT_COLUMNS = ("id", "subject_id", "predicate", "object_kind", "object_ref_id", "object_lit",
                    "t_valid", "t_invalid", "recorded_at", "last_reinforced_at", "confidence",
@@ -118,16 +122,31 @@ _NAMED_BY_ROWIDS = ("SELECT e.id FROM json_each(?1) j CROSS JOIN entities e ON e
                     " LIMIT ?2 * 10")
 #: The three routes run apart (each a cheap index walk) and their keys are unioned in Python:
 #: one statement with a UNION of CTEs costs about twice as much (temp B-trees per UNION and an
-#: IN-list over the union) for the same candidates.
+#: IN-list over the union) for the same candidates. Each route gives its candidates' sort
+#: keys as rows that sort as they are (_SEARCH_ORDER: valid first, newest valid time first,
+#: then id; Python orders str by code point, SQLite's BINARY by UTF-8 bytes: the same order),
+#: with the pk last: the entity routes straight from the end indexes (format 4 carries the
+#: keys), the full-text route's rowids through the table (SEARCH_KEYS_BY_PK).
 SEARCH_FTS_PKS = ("SELECT rowid FROM fact_fts WHERE fact_fts MATCH ?1"
                   " ORDER BY rowid DESC LIMIT ?2 * 10")
-_NAMED_ENDS = "SELECT s.pk FROM facts s WHERE s.{end} IN (SELECT value FROM json_each(?1)) LIMIT ?2 * 10"
-SEARCH_SUBJECT_PKS = _NAMED_ENDS.format(end="subject_id")
-SEARCH_OBJECT_PKS = _NAMED_ENDS.format(end="object_ref_id")
-#: The best ``limit`` of the candidates' keys (?1, JSON) by the search order, rows read by rowid.
-SEARCH_BEST_PKS = ("SELECT f.pk FROM json_each(?1) j CROSS JOIN facts f ON f.pk = j.value"
-                   + _SEARCH_ORDER + " LIMIT ?2")
+#: The same hits walked oldest first (FTS5's own order, about twice as fast as backwards),
+#: ?2 the most wanted: when no more than SEARCH_FTS_PKS keeps match, they are the same set.
+SEARCH_FTS_FIRST_PKS = "SELECT rowid FROM fact_fts WHERE fact_fts MATCH ?1 LIMIT ?2"
+#: Each route hands back only its own best ``limit`` keys (sorted by SQLite, in C): the best
+#: ``limit`` of a union are among the union of each part's best, and turning a row into
+#: Python objects costs far more than SQLite's sort of it.
+_KEYS = "{t}.t_invalid IS NOT NULL, -{t}.t_valid, {t}.id, {t}.pk"
+_BEST = " ORDER BY 1, 2, 3 LIMIT ?2"
+_NAMED_ENDS = ("SELECT * FROM (SELECT " + _KEYS.format(t="s") + " FROM facts s"
+               " WHERE s.{end} IN (SELECT value FROM json_each(?1)) LIMIT ?2 * 10)" + _BEST)
+SEARCH_SUBJECT_KEYS = _NAMED_ENDS.format(end="subject_id")
+SEARCH_OBJECT_KEYS = _NAMED_ENDS.format(end="object_ref_id")
+SEARCH_KEYS_BY_PK = ("SELECT " + _KEYS.format(t="f") + " FROM json_each(?1) j"
+                     " CROSS JOIN facts f ON f.pk = j.value" + _BEST)
+#: The kept facts' full rows (?1: their pks as JSON), in the search order.
 SEARCH_FACTS_BY_PK = (FACT_SELECT + " WHERE f.pk IN (SELECT value FROM json_each(?))"
+                      + _SEARCH_ORDER)
+SEARCH_HEADS_BY_PK = (FACT_HEAD_SELECT + " WHERE f.pk IN (SELECT value FROM json_each(?))"
                       + _SEARCH_ORDER)
 
 
