@@ -63,6 +63,7 @@ def build(size: int, rebuild: bool) -> tuple[Path, Path]:
     project = project_dir()
     path = RESULTS / f"coach-{size}.db"
     if path.exists() and not rebuild:
+        open_store(str(path)).close()  # a store built by older code: upgraded, as init would
         return path, project
     for stale in RESULTS.glob(f"coach-{size}.db*"):
         stale.unlink()
