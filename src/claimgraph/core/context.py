@@ -13,14 +13,13 @@ not shown (the other side belongs to another project).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
 from claimgraph.logic import context as compiled
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
 from claimgraph.logic.conflicts import open_conflicts
-from claimgraph.logic.context_shortlist import shortlist, window_start
+from claimgraph.logic.context_shortlist import shortlist
 from claimgraph.logic.retrieval import fact_valid_at
-from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.store.base import Store
 
 USER_SCOPE = "user"
@@ -40,21 +39,23 @@ def gather(store: Store, project_id: str, now: int,
         return gather_from(store, store.select_facts(scopes=wanted), now)
     linked = store.select_facts(scopes=wanted, conflicted=True)
     ends = {f["id"] for f in linked} | {other for f in linked for other in f["conflicts"]}
-    chosen = shortlist(heads_of(wanted, window_start(now)), ends, store.suspect_fact_ids(), now,
-                       half_life_days)
+    suspect = set(store.suspect_fact_ids())
+    heads = heads_of(wanted, compiled.window_start(now))
+    chosen = shortlist(heads, ends, suspect, now, half_life_days)
     facts = sorted(store.get_facts_by_ids(sorted(chosen)),
                    key=lambda f: (f["t_valid"], f["id"]))
-    return gather_from(store, facts, now)
+    return gather_from(store, facts, now, suspect)
 
 
-def gather_from(store: Store, scope_facts: list[dict[str, Any]], now: int) -> dict[str, Any]:
+def gather_from(store: Store, scope_facts: list[dict[str, Any]], now: int,
+                suspect: set[str] | None = None) -> dict[str, Any]:
     """``gather`` over facts already read from the two scopes (the viewer reads them once and
     shows what the context leaves out beside what it keeps)."""
-    since = now - compiled.SUPERSESSION_WINDOW_DAYS * DAY_MS
-    suspect = set(store.suspect_fact_ids())
+    if suspect is None:
+        suspect = set(store.suspect_fact_ids())
     facts = [f for f in scope_facts
              if f["id"] not in suspect and f.get("dormant_since") is None
-             and (fact_valid_at(f, now) or _recently_closed(f, since, now))]
+             and (fact_valid_at(f, now) or compiled.recently_superseded(f, now))]
     valid = [f for f in facts if fact_valid_at(f, now)]
     return {"facts": facts, "conflicts": open_conflicts(valid, {}, now),
             "successors": _missing_successors(store, facts)}
@@ -62,11 +63,6 @@ def gather_from(store: Store, scope_facts: list[dict[str, Any]], now: int) -> di
 
 def scopes(project_id: str) -> list[str]:
     return sorted({project_id, USER_SCOPE})
-
-
-def _recently_closed(fact: Mapping[str, Any], since: int, now: int) -> bool:
-    ended = fact.get("t_invalid")
-    return ended is not None and since <= ended <= now and compiled.supersession_successor(fact)[0]
 
 
 def _missing_successors(store: Store, facts: list[dict[str, Any]]) -> dict[str, Any]:

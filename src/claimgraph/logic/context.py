@@ -53,6 +53,8 @@ STRUCTURE_PREDICATES = frozenset({
     "core/defined-in", "core/contains", "core/part-of", "core/implements", "core/imports",
     "core/written-in", "x/role"})
 MAX_LESSONS, MAX_STRUCTURE = 20, 25
+#: The ranked sections and how many lines each shows.
+RANKED_CAPS = {"lessons": MAX_LESSONS, "current": MAX_FACTS, "structure": MAX_STRUCTURE}
 
 
 def compile(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: int,
@@ -77,9 +79,8 @@ def lines(found: Mapping[str, list[Any]]) -> dict[str, list[str]]:
         "decisions": [decision_line(f) for f in found["decisions"]],
         "conflicts": [component_line(c) for c in found["conflicts"]],
         "changed": [change_line(old, new) for old, new in found["changed"]],
-        "lessons": [fact_line(f, c) for f, c in found["lessons"][:MAX_LESSONS]],
-        "current": [fact_line(f, c) for f, c in found["current"][:MAX_FACTS]],
-        "structure": [fact_line(f, c) for f, c in found["structure"][:MAX_STRUCTURE]],
+        **{key: [fact_line(f, c) for f, c in found[key][:cap]]
+           for key, cap in RANKED_CAPS.items()},
     }
 
 
@@ -104,11 +105,35 @@ def groups(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: 
         "decisions": standing,
         "conflicts": conflict_components(conflicts),
         "changed": _changed(live, {**(successors or {}), **live}, now),
-        "lessons": [(f, c) for f, c in ranked if f["predicate"] in LESSON_PREDICATES],
-        "current": [(f, c) for f, c in ranked if f["predicate"] not in LESSON_PREDICATES
-                    and f["predicate"] not in STRUCTURE_PREDICATES],
-        "structure": [(f, c) for f, c in ranked if f["predicate"] in STRUCTURE_PREDICATES],
+        **{key: [(f, c) for f, c in ranked if ranked_section(f["predicate"]) == key]
+           for key in RANKED_CAPS},
     }
+
+
+def ranked_section(predicate: str) -> str:
+    """The ranked section a non-standing fact competes in."""
+    if predicate in LESSON_PREDICATES:
+        return "lessons"
+    return "structure" if predicate in STRUCTURE_PREDICATES else "current"
+
+
+def rank_key(fact: Fact, confidence: float) -> tuple:
+    """Strongest first; ties by the subject's name (a whole fact's subject record, or a light
+    row's ``subject_name``), then id."""
+    name = fact.get("subject_name") or (fact.get("subject") or {}).get("name") or ""
+    return (-confidence, name, fact["id"])
+
+
+def window_start(now: int) -> int:
+    """The oldest end of validity a recent change of belief can have."""
+    return now - SUPERSESSION_WINDOW_DAYS * DAY_MS
+
+
+def recently_superseded(fact: Fact, now: int) -> bool:
+    """Closed within the window by a change of belief: shown under "Changed recently"."""
+    ended = fact.get("t_invalid")
+    return (ended is not None and window_start(now) <= ended <= now
+            and supersession_successor(fact)[0])
 
 
 def is_standing(fact: Fact) -> bool:
@@ -134,12 +159,10 @@ def supersession_successor(fact: Fact) -> tuple[bool, str | None]:
 def _changed(live: Mapping[str, Fact], known: Mapping[str, Fact],
              now: int) -> list[tuple[Fact, Fact | None]]:
     """Supersessions in the last 30 days, newest first: (old, its successor if known)."""
-    since = now - SUPERSESSION_WINDOW_DAYS * DAY_MS
     changes = []
     for fact in live.values():
-        ended = fact.get("t_invalid")
-        superseded, successor = supersession_successor(fact)
-        if superseded and ended is not None and since <= ended <= now:
+        if recently_superseded(fact, now):
+            successor = supersession_successor(fact)[1]
             changes.append((fact, known.get(successor) if successor else None))
     changes.sort(key=lambda c: (-c[0]["t_invalid"], c[0]["id"]))
     return changes
@@ -152,7 +175,7 @@ def _current(valid: list[Fact], contended: set[str], now: int,
     it)."""
     ranked = [(effective_confidence(f, now, half_life_days), f) for f in valid
               if f.get("source_type") != "code" and f["id"] not in contended]
-    ranked.sort(key=lambda r: (-r[0], (r[1].get("subject") or {}).get("name") or "", r[1]["id"]))
+    ranked.sort(key=lambda r: rank_key(r[1], r[0]))
     return [(f, conf) for conf, f in ranked]
 
 

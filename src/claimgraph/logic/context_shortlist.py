@@ -24,21 +24,8 @@ from typing import Any, Iterable, Mapping
 from claimgraph.logic import context as compiled
 from claimgraph.logic.confidence import effective_confidences
 from claimgraph.logic.retrieval import fact_valid_at
-from claimgraph.logic.timeutil import DAY_MS
 
 Head = Mapping[str, Any]
-#: Each ranked section, the predicates that put a fact in it, and how many it shows.
-RANKED = (
-    ("lessons", lambda p: p in compiled.LESSON_PREDICATES, compiled.MAX_LESSONS),
-    ("structure", lambda p: p in compiled.STRUCTURE_PREDICATES, compiled.MAX_STRUCTURE),
-    ("current", lambda p: (p not in compiled.LESSON_PREDICATES
-                           and p not in compiled.STRUCTURE_PREDICATES), compiled.MAX_FACTS),
-)
-
-
-def window_start(now: int) -> int:
-    """The oldest end of validity a recent change of belief can have."""
-    return now - compiled.SUPERSESSION_WINDOW_DAYS * DAY_MS
 
 
 def shortlist(heads: Iterable[Head], linked: Iterable[str], suspect: Iterable[str], now: int,
@@ -51,19 +38,15 @@ def shortlist(heads: Iterable[Head], linked: Iterable[str], suspect: Iterable[st
     heads = [h for h in heads if h["id"] not in suspect]
     linked = set(linked) & {h["id"] for h in heads}
     keep = set(linked)
-    pools: dict[str, list[Head]] = {name: [] for name, _, _ in RANKED}
-    section_of: dict[str, str] = {}
+    pools: dict[str, list[Head]] = {key: [] for key in compiled.RANKED_CAPS}
     for head in heads:
         place = _placement(head, linked, now)
         if place == "keep":
             keep.add(head["id"])
         elif place == "rank":
-            predicate = head["predicate"]
-            if predicate not in section_of:
-                section_of[predicate] = _section(predicate)
-            pools[section_of[predicate]].append(head)
-    for name, _, cap in RANKED:
-        keep.update(_strongest(pools[name], cap, now, half_life_days))
+            pools[compiled.ranked_section(head["predicate"])].append(head)
+    for key, cap in compiled.RANKED_CAPS.items():
+        keep.update(_strongest(pools[key], cap, now, half_life_days))
     return keep
 
 
@@ -73,17 +56,12 @@ def _placement(head: Head, linked: set[str], now: int) -> str:
     if head.get("dormant_since") is not None:
         return "skip"
     if not fact_valid_at(head, now):
-        recent = head.get("t_invalid") is not None and window_start(now) <= head["t_invalid"] <= now
-        return "keep" if recent and compiled.supersession_successor(head)[0] else "skip"
+        return "keep" if compiled.recently_superseded(head, now) else "skip"
     if compiled.is_standing(head):
         return "keep"
     if head["id"] in linked or head.get("source_type") == "code":
         return "skip"
     return "rank"
-
-
-def _section(predicate: str) -> str:
-    return next(name for name, member, _ in RANKED if member(predicate))
 
 
 def _strongest(pool: list[Head], cap: int, now: int, half_life_days: float) -> list[str]:
@@ -97,5 +75,5 @@ def _strongest(pool: list[Head], cap: int, now: int, half_life_days: float) -> l
     effective_confidences(((h["id"], h) for h in pool), now, confidence, half_life_days)
     bar = heapq.nlargest(cap, confidence.values())[-1]
     placing = [h for h in pool if confidence[h["id"]] >= bar]
-    placing.sort(key=lambda h: (-confidence[h["id"]], h.get("subject_name") or "", h["id"]))
+    placing.sort(key=lambda h: compiled.rank_key(h, confidence[h["id"]]))
     return [h["id"] for h in placing[:cap]]
