@@ -10,8 +10,9 @@ with this one on the same stores: the same-run baseline.
 - capture: ``claimgraph capture`` of the fixture session ``full-session-four`` (``--no-curate``),
   the report's own ``duration_ms`` (the pass, not the interpreter start), median and spread of
   ``--rounds`` runs; growth = capture(size) / capture(0).
-- curate: one full pass (µs per fact), then ``--rounds`` times +50 facts and an incremental
-  pass; growth = incremental(size) / incremental(10k).
+- curate: ``--rounds`` rounds, each on a fresh copy in its own process: one full pass (µs per
+  fact), then +50 facts and an incremental pass; median and spread of both;
+  growth = incremental(size) / incremental(10k).
 
 Usage: .venv/bin/python bench/bench_scaling.py [--sizes 0,10000,100000,1000000] [--rounds 5]
        [--what capture,curate] [--base /tmp/base/src]
@@ -69,10 +70,16 @@ def capture_rows(sizes: list[int], codes: dict[str, str], rounds: int) -> dict:
 def curate_rows(sizes: list[int], codes: dict[str, str], rounds: int) -> dict:
     out = {label: {"full_us_per_fact": {}, "incremental_ms": {}} for label in codes}
     for n in [s for s in sizes if s]:
-        for label, code in codes.items():
-            result = one(code, ["curate", str(scaling_store(n)), str(n), str(rounds)])
-            out[label]["full_us_per_fact"][str(n)] = result["full_us_per_fact"]
-            out[label]["incremental_ms"][str(n)] = summary(result["incremental_ms"])
+        found = {label: [] for label in codes}
+        for i in range(rounds):  # each round a fresh copy: a full pass, then +50 and a pass
+            for label, code in codes.items():
+                found[label].append(one(code, ["curate", str(scaling_store(n)), str(n), "1",
+                                               str(i)]))
+        for label, results in found.items():
+            out[label]["full_us_per_fact"][str(n)] = summary(
+                [r["full_us_per_fact"] for r in results])
+            out[label]["incremental_ms"][str(n)] = summary(
+                [ms for r in results for ms in r["incremental_ms"]])
     for row in out.values():
         inc = row["incremental_ms"]
         if "10000" in inc:

@@ -5,8 +5,9 @@ checkout, or an older commit unpacked with ``git archive``), so two versions of 
 measured on copies of the SAME cached store, interleaved, in one run. Prints one JSON line.
 
   capture STORE   copy the store, time ``claimgraph capture FIXTURE --no-curate`` into it
-  curate STORE N  copy the store, time one full curator pass, then N times: ingest 50 facts
-                  (a captured session's worth, on existing subjects) and time an incremental pass
+  curate STORE SIZE N [SEED]  copy the store, time one full curator pass, then N times: ingest
+                  50 facts (a captured session's worth, on existing subjects; workload seed
+                  100 + SEED + i) and time an incremental pass
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def _as_in_use(db: Path) -> None:
     con.close()
 
 
-def curate(store: Path, tmp: Path, rounds: int, size: int) -> dict:
+def curate(store: Path, tmp: Path, rounds: int, size: int, seed: int = 0) -> dict:
     from claimgraph.core import Shell
     from claimgraph.core.ingest import ingest
     from claimgraph.curator import run
@@ -77,7 +78,7 @@ def curate(store: Path, tmp: Path, rounds: int, size: int) -> dict:
     incremental = []
     for i in range(rounds):
         shell = Shell(open_store(db))
-        ingest(shell, make_items(50, seed=100 + i, subjects=max(10, size // 10)))
+        ingest(shell, make_items(50, seed=100 + seed + i, subjects=max(10, size // 10)))
         shell.store.close()
         incremental.append(round(timed()[0], 1))
     return {"full_ms": round(full_ms, 1), "full_us_per_fact": round(full_ms * 1000 / max(size, 1), 2),
@@ -91,7 +92,8 @@ def main() -> None:
         if what == "capture":
             out = capture(store, Path(tmp))
         else:
-            out = curate(store, Path(tmp), int(sys.argv[4]), size)
+            out = curate(store, Path(tmp), int(sys.argv[4]), size,
+                         int(sys.argv[5]) if len(sys.argv) > 5 else 0)
     print(json.dumps(out))
 
 

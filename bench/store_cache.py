@@ -57,19 +57,27 @@ def cached_store(kind: str, size: int, builder: Builder, rebuild: bool = False) 
         return path
     CACHE.mkdir(parents=True, exist_ok=True)
     for stale in CACHE.glob(f"{kind}-{size}-*.db*"):
-        stale.unlink()
+        _remove(stale)
     partial = path.with_suffix(".building")
     for leftover in CACHE.glob(partial.name + "*"):
-        leftover.unlink()
+        _remove(leftover)
     started = time.perf_counter()
     builder(partial, size)
     _checkpoint(partial)
     partial.rename(path)
-    for sidecar in CACHE.glob(partial.name + ".*"):  # the version stamp and the like
-        sidecar.unlink()
+    for sidecar in CACHE.glob(partial.name + ".*"):  # the version stamp, the oplog directory
+        _remove(sidecar)
     print(f"# built {path.name} in {time.perf_counter() - started:.0f} s", file=sys.stderr,
           flush=True)
     return path
+
+
+def _remove(path: Path) -> None:
+    """A sidecar file, or a sidecar directory such as the store's oplog."""
+    if path.is_dir():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
 
 
 def _checkpoint(path: Path) -> None:

@@ -326,11 +326,12 @@ def _columns(path, table: str) -> list[str]:
 
 
 def test_the_current_format_adds_decay_and_audit_the_read_then_the_head_indexes_on_the_baseline():
-    assert STORE_FORMAT == 4 == len(sqlite_schema.MIGRATIONS)
+    assert STORE_FORMAT == 5 == len(sqlite_schema.MIGRATIONS)
     assert sqlite_schema.MIGRATIONS[0] is sqlite_schema.BASELINE
     assert sqlite_schema.MIGRATIONS[1] is sqlite_schema.DECAY_AND_AUDIT
     assert sqlite_schema.MIGRATIONS[2] is sqlite_schema.READ_INDEXES
     assert sqlite_schema.MIGRATIONS[3] is sqlite_schema.HEAD_INDEXES
+    assert sqlite_schema.MIGRATIONS[4] is sqlite_schema.MARKS_TABLE
 
 
 def test_a_version_1_file_migrates_to_2_with_its_data_intact(db):
@@ -463,8 +464,8 @@ def test_a_version_3_file_migrates_to_4_with_its_data_and_marks_intact(db):
     before = SqliteStore(db, migrations=sqlite_schema.MIGRATIONS[:3])
     facts, heads = before.all_facts(), before.get_fact_heads_for(["e-1", "e-2"], "both")
     before.close()
-    store = SqliteStore(db)
-    assert store.schema_version() == STORE_FORMAT == 4
+    store = SqliteStore(db, migrations=sqlite_schema.MIGRATIONS[:4])
+    assert store.schema_version() == 4
     assert store.all_facts() == facts and len(facts) == 3
     assert sorted(store.get_fact_heads_for(["e-1", "e-2"], "both"), key=lambda h: h["id"]) == \
         sorted(heads, key=lambda h: h["id"])
@@ -492,6 +493,71 @@ def test_a_failing_step_of_the_4_migration_leaves_a_version_3_file_untouched(db)
     store = SqliteStore(db)  # and the real migration still succeeds afterwards
     assert store.schema_version() == STORE_FORMAT and len(store.all_facts()) == 3
     store.close()
+
+
+# --- format 4 -> 5: marks becomes a rowid table ------------------------------------------------
+def _table_sql(path, name: str) -> str:
+    con = _raw(path)
+    try:
+        return con.execute("SELECT sql FROM sqlite_master WHERE name = ?", (name,)).fetchone()[0]
+    finally:
+        con.close()
+
+
+def _version_4_file_with_a_big_mark(path) -> None:
+    _version_3_file(path)
+    SqliteStore(path, migrations=sqlite_schema.MIGRATIONS[:4]).close()
+    con = _raw(path)
+    con.execute("INSERT INTO marks (key, value) VALUES ('oplog:outbox', ?)",
+                ('{"lines": ["' + "x" * 300_000 + '"]}',))
+    con.commit()
+    con.close()
+
+
+def test_a_version_4_file_migrates_to_5_with_every_mark_intact(db):
+    """A large value (the oplog's outbox after a big batch) in a WITHOUT ROWID table is copied
+    whole by every lookup of ANY key that compares against it; as a rowid table it is not."""
+    _version_4_file_with_a_big_mark(db)
+    assert "WITHOUT ROWID" in _table_sql(db, "marks")
+    store = SqliteStore(db)
+    assert store.schema_version() == STORE_FORMAT == 5
+    assert store.get_mark("capture.high") == 42
+    assert store.get_mark("oplog:outbox") == {"lines": ["x" * 300_000]}
+    assert len(store.all_facts()) == 3
+    store.set_mark("capture.high", 43)
+    store.close()
+    assert "WITHOUT ROWID" not in _table_sql(db, "marks")
+    assert SqliteStore(db).get_mark("capture.high") == 43
+
+
+def test_a_failing_step_of_the_5_migration_leaves_a_version_4_file_untouched(db):
+    _version_4_file_with_a_big_mark(db)
+    broken = (*sqlite_schema.MIGRATIONS[:4],
+              (*sqlite_schema.MARKS_TABLE, "ALTER TABLE no_such_table ADD COLUMN y"))
+    with pytest.raises(sqlite3.OperationalError):
+        SqliteStore(db, migrations=broken)
+    assert _raw(db).execute("PRAGMA user_version").fetchone()[0] == 4
+    assert "WITHOUT ROWID" in _table_sql(db, "marks")
+    store = SqliteStore(db)
+    assert store.schema_version() == 5 and store.get_mark("capture.high") == 42
+    store.close()
+
+
+def test_a_reader_reads_a_version_4_file_as_it_is_but_refuses_a_version_3_one(db, tmp_path):
+    """Format 5 changed only how marks are stored, so a read (the SessionStart hook on a store
+    not written since the upgrade) still works without migrating; format 3 lacks indexes the
+    reads rely on, and is refused with the way out."""
+    _version_4_file_with_a_big_mark(db)
+    reader = SqliteStore(db, read_only=True)
+    assert reader.schema_version() == 4 and reader.stats()["format"] == 4
+    assert len(reader.all_facts()) == 3 and reader.get_mark("capture.high") == 42
+    reader.close()
+    assert _raw(db).execute("PRAGMA user_version").fetchone()[0] == 4  # nothing migrated
+    older = tmp_path / "three.db"
+    _version_3_file(older)
+    with pytest.raises(ClaimgraphError) as refused:
+        SqliteStore(older, read_only=True)
+    assert refused.value.type == "store-needs-upgrade" and "format 5" in refused.value.message
 
 
 @pytest.mark.parametrize("direction, ends", [
@@ -585,3 +651,17 @@ def test_search_keeps_the_best_of_the_union_of_its_routes_when_they_overlap():
                           + sqlite_sql._SEARCH_ORDER + " LIMIT 5", (json.dumps(sorted(candidates)),))
     assert [f["id"] for f in store.search_facts("retry", limit=5)] == [r[0] for r in best]
     assert [f["id"] for f in store.search("retry", limit=5)["facts"]] == [r[0] for r in best]
+def test_a_batch_of_new_entities_is_indexed_in_one_full_text_segment(tmp_path):
+    """FTS5 starts a new segment whenever a rowid is not above the last one: new entities must
+    be indexed in rowid order, or a batch of new entities writes many segments (slow, and a
+    fragmented index until merged). Merging is turned off to see what was written."""
+    store = SqliteStore(tmp_path / "claims.db")
+    for option, value in (("automerge", 0), ("crisismerge", 2000)):
+        store._db.run("INSERT INTO entity_fts (entity_fts, rank) VALUES (?, ?)", (option, value))
+    segments = "SELECT count(*) FROM entity_fts_data WHERE id > 10"  # 1..10: structure rows
+    before = store._db.one(segments)[0]
+    store.insert_entities([{"id": f"e-{(i * 7919) % 1000:04d}", "name": f"module_{i}.part",
+                            "type": "module", "scope": "proj", "aliases": []} for i in range(300)])
+    assert store._db.one(segments)[0] - before <= 5  # in id order: 37
+    assert len(store.search("module_17.")["entities"]) >= 1
+    store.close()

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
-from claimgraph.store.sqlite_schema import future_format
+from claimgraph.store.sqlite_schema import READS_OLDER, future_format
 
 C = 'COLLATE "C"'
 #: pg_advisory_xact_lock key for migrations (any fixed 64-bit number of our own).
@@ -100,7 +100,9 @@ HEAD_INDEXES: tuple[str, ...] = (
 
 #: The server schema began at format 2: version 2 is SQLite's baseline plus its decay-and-audit
 #: step, in one. Later formats add steps here and in sqlite_schema alike.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (BASELINE, (), READ_INDEXES, HEAD_INDEXES)
+#: Format 5 changed only SQLite's marks table (a server stores a large value out of line
+#: already), so its step here is empty.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (BASELINE, (), READ_INDEXES, HEAD_INDEXES, ())
 assert len(MIGRATIONS) == STORE_FORMAT, "every store format needs its migration step"
 
 META = "CREATE TABLE IF NOT EXISTS claimgraph_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
@@ -136,9 +138,10 @@ def stored_version(db: Any, where: str, supported: int = STORE_FORMAT) -> int:
 
 
 def require_current(db: Any, where: str, target: int = STORE_FORMAT) -> None:
-    """A reader's check: readers never migrate."""
+    """A reader's check: readers never migrate (an older format that reads the same is
+    accepted, as in SQLite)."""
     found = stored_version(db, where, target)
-    if found < target:
+    if found < READS_OLDER.get(target, target):
         raise ClaimgraphError(
             "store-needs-upgrade" if found else "store-empty",
             f"{where} has store format {found}; this claimgraph reads format {target}",

@@ -18,7 +18,6 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.model import (
     AUDIT_FIELDS, CONTEXT_HEAD_FIELDS, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS,
@@ -593,7 +592,7 @@ class SqliteStore(SqliteCuration, SqlitePurge):
             "SELECT (SELECT count(*) FROM entities), (SELECT count(*) FROM facts),"
             " (SELECT count(*) FROM facts WHERE t_invalid IS NULL), (SELECT count(*) FROM episodes)")
         statuses = dict(self._db.rows("SELECT status, count(*) FROM predicates GROUP BY status"))
-        return rec.stats_record(STORE_FORMAT, *counts, statuses)
+        return rec.stats_record(self.schema_version(), *counts, statuses)  # a reader's may lag
 
     def is_empty(self) -> bool:
         return not self._db.one("SELECT EXISTS (SELECT 1 FROM entities)"

@@ -6,7 +6,10 @@ transaction, so a failure leaves the file exactly as it was. Version 1 is the ba
 version 2 adds the dormant fact state and the audit verdicts (``DECAY_AND_AUDIT``); version 3
 adds the indexes that keep per-project reads and decay's candidates off full scans
 (``READ_INDEXES``); version 4 makes the subject and object indexes cover a fact's head, so
-search ranks a popular entity's thousands of facts without reading their rows (``HEAD_INDEXES``).
+search ranks a popular entity's thousands of facts without reading their rows (``HEAD_INDEXES``);
+version 5 makes ``marks`` an ordinary rowid table, so a large mark never slows reading another
+(``MARKS_TABLE``). A reader also accepts a store one step behind when that step changed nothing
+it reads (``READS_OLDER``).
 
 Full-text search uses FTS5's ``trigram`` tokenizer: it matches any substring of three or
 more characters, case-insensitively, so "auth" finds ``AuthService``, "core" finds
@@ -144,8 +147,22 @@ HEAD_INDEXES: tuple[str, ...] = (
     f" {_HEAD_REST}) WHERE object_ref_id IS NOT NULL",
 )
 
+#: Version 5: ``marks`` was a WITHOUT ROWID table, where every row lives in the key's b-tree.
+#: To find a key SQLite compares it with the cells on its path, and a cell whose row overflows
+#: its page is read WHOLE for that comparison: the oplog's outbox (the last transaction's
+#: effects, megabytes after a big batch) made every mark lookup copy it (3 ms per lookup for
+#: 8 MB). As a rowid table the key lives in its own small index and a row's overflow is read
+#: only when that row's value is asked for.
+MARKS_TABLE: tuple[str, ...] = (
+    "CREATE TABLE marks_by_rowid (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "INSERT INTO marks_by_rowid (key, value) SELECT key, value FROM marks",
+    "DROP TABLE marks",
+    "ALTER TABLE marks_by_rowid RENAME TO marks",
+)
+
 #: MIGRATIONS[i] moves a database from schema version i to i + 1.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (BASELINE, DECAY_AND_AUDIT, READ_INDEXES, HEAD_INDEXES)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (BASELINE, DECAY_AND_AUDIT, READ_INDEXES, HEAD_INDEXES,
+                                           MARKS_TABLE)
 assert len(MIGRATIONS) == STORE_FORMAT, "every store format needs its migration step"
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -171,14 +188,21 @@ def migrate(conn: sqlite3.Connection, where: str,
     return target
 
 
+#: Formats a reader accepts below its own, by the format it reads: format 5 only rebuilt a
+#: table's storage (the same columns, the same answers), so a reader needs no upgrade for it and
+#: the SessionStart hook keeps giving context until the first write upgrades the store.
+READS_OLDER = {5: 4}
+
+
 def require_current(conn: sqlite3.Connection, where: str, target: int = STORE_FORMAT) -> None:
-    """A reader's check: the schema must already be ``target`` (readers never migrate)."""
+    """A reader's check: the schema must already be ``target``, or a format ``target`` reads
+    the same way (``READS_OLDER``): readers never migrate."""
     found = schema_version(conn, where, target)
     if found == 0:
         raise ClaimgraphError(
             "store-empty", f"{where} is not an initialized claimgraph store yet",
             hint="run `claimgraph init` (with write permission) to create it", path=where)
-    if found < target:
+    if found < READS_OLDER.get(target, target):
         raise ClaimgraphError(
             "store-needs-upgrade", f"{where} has store format {found}; this claimgraph reads "
             f"format {target}, and a read never migrates a store",

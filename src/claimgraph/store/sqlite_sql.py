@@ -46,9 +46,12 @@ _SEP = "char(31)"  # joins an entity's name and aliases so a phrase never spans 
 _DIRTY_ENTITIES = "SELECT value FROM json_each(?)"
 UNINDEX_ENTITIES = (f"DELETE FROM entity_fts WHERE rowid IN "
                     f"(SELECT pk FROM entities WHERE id IN ({_DIRTY_ENTITIES}))")
+#: In rowid order: FTS5 flushes its pending terms to a new segment whenever a rowid is not above
+#: the last one, and the id list would otherwise walk the entities in id (random) order, one
+#: segment per entity (7x slower for a batch's 5.5k new entities, and a fragmented index).
 INDEX_ENTITIES = (f"INSERT INTO entity_fts (rowid, text) SELECT pk, name || {_SEP} || "
                   f"(SELECT coalesce(group_concat(value, {_SEP}), '') FROM json_each(aliases)) "
-                  f"FROM entities WHERE id IN ({_DIRTY_ENTITIES})")
+                  f"FROM entities WHERE id IN ({_DIRTY_ENTITIES}) ORDER BY pk")
 INSERT_LINK = "INSERT OR IGNORE INTO conflict_links (fact_id, other_id) VALUES (?, ?)"
 DELETE_LINK = "DELETE FROM conflict_links WHERE fact_id = ? AND other_id = ?"
 
