@@ -11,7 +11,12 @@ Beside them, to show where the rest goes, the same ingest into a store opened WI
 oplog (``SqliteStore`` directly, as ``open_store`` never hands out for writing): what every
 fact's log line, the outbox mark and the append cost. Not the target's yardstick, a breakdown.
 
-Each round runs the four in turn on fresh files; the report gives the median over
+And the ceiling: the same ingest once more, with every statement it sends to SQLite timed at the
+store's choke points (``SqliteDb.rows/run/many``). Our statements alone against the raw
+same-schema time is the best ratio any Python could reach (``sql_only_ceiling``): what the
+target asks is out of reach when that is below it.
+
+Each round runs the five in turn on fresh files; the report gives the median over
 ``--rounds`` and the spread (min..max) of each ratio, never the best round: by wall time, and
 by CPU time (all three run in this process, SQLite included, so CPU time is the work itself
 and what other load on shared cores disturbs least).
@@ -131,11 +136,41 @@ def shell_ingest(items: list[dict], path: Path,
     return elapsed, report["counts"]
 
 
+def statements_seconds(items: list[dict], path: Path) -> float:
+    """Wall seconds our ingest spends inside SQLite calls (statements, COMMIT included)."""
+    from claimgraph.store.sqlite_db import SqliteDb
+    spent = [0.0]
+    originals = {name: getattr(SqliteDb, name) for name in ("rows", "run", "many")}
+
+    def timed(original):
+        def call(self, sql, params=()):
+            started = time.perf_counter()
+            try:
+                return original(self, sql, params)
+            finally:
+                spent[0] += time.perf_counter() - started
+        return call
+
+    store = open_store(str(path))
+    sh = Shell(store=store)
+    seed(sh)
+    try:
+        for name, original in originals.items():
+            setattr(SqliteDb, name, timed(original))
+        ingest(sh, items)
+    finally:
+        for name, original in originals.items():
+            setattr(SqliteDb, name, original)
+        store.close()
+    return spent[0]
+
+
 def one_round(items: list[dict], tmp: Path) -> dict:
     (ours, ours_cpu), counts = shell_ingest(items, tmp / "claims.db")
     raw, raw_cpu = same_schema(written_rows(tmp / "claims.db"), tmp / "raw.db")
     bare, bare_cpu = bare_table(items, tmp / "bare.db")
     (unlogged, unlogged_cpu), _ = shell_ingest(items, tmp / "unlogged.db", oplog=False)
+    statements = statements_seconds(items, tmp / "timed.db")
     n = len(items)
     return {"ours_facts_per_s": round(n / ours), "same_schema_rows_per_s": round(n / raw),
             "bare_rows_per_s": round(n / bare), "ratio_to_same_schema": round(raw / ours, 3),
@@ -145,7 +180,8 @@ def one_round(items: list[dict], tmp: Path) -> dict:
             "ours_us_per_fact": round(ours / n * 1e6, 1),
             "ours_cpu_us_per_fact": round(ours_cpu / n * 1e6, 1),
             "without_oplog_cpu_ratio_to_same_schema": round(raw_cpu / unlogged_cpu, 3),
-            "oplog_cpu_share": round(1 - unlogged_cpu / ours_cpu, 3), "counts": counts}
+            "oplog_cpu_share": round(1 - unlogged_cpu / ours_cpu, 3),
+            "sql_only_ceiling": round(raw / statements, 3), "counts": counts}
 
 
 def spread(values: list[float]) -> dict[str, float]:
@@ -167,7 +203,7 @@ def main() -> None:
     keys = ("ratio_to_same_schema", "ratio_to_bare_table", "cpu_ratio_to_same_schema",
             "cpu_ratio_to_bare_table", "ours_facts_per_s", "same_schema_rows_per_s",
             "bare_rows_per_s", "ours_us_per_fact", "ours_cpu_us_per_fact",
-            "without_oplog_cpu_ratio_to_same_schema", "oplog_cpu_share")
+            "without_oplog_cpu_ratio_to_same_schema", "oplog_cpu_share", "sql_only_ceiling")
     print(json.dumps({"n": args.n, "rounds": args.rounds,
                       **{k: spread([r[k] for r in results]) for k in keys}}))
 
