@@ -665,3 +665,12 @@ def test_a_batch_of_new_entities_is_indexed_in_one_full_text_segment(tmp_path):
     assert store._db.one(segments)[0] - before <= 5  # in id order: 37
     assert len(store.search("module_17.")["entities"]) >= 1
     store.close()
+
+
+def test_freed_pages_are_not_zeroed_on_every_write_whatever_the_build_default(tmp_path):
+    """Debian's SQLite zeroes every freed page (secure_delete ON): replacing the oplog's
+    outbox after a big batch then wrote megabytes of zeros into the next small write's COMMIT.
+    FAST zeroes only what costs nothing extra; purge turns it fully on and VACUUMs."""
+    store = SqliteStore(tmp_path / "claims.db")
+    assert store.pragma("secure_delete") == 2  # FAST
+    store.close()

@@ -138,11 +138,18 @@ class SqliteDb:
 
     def _configure(self, conn: sqlite3.Connection) -> None:
         """WAL lets readers run beside the writer; NORMAL is durable enough under WAL. Setting
-        the journal mode is a write, so a reader leaves it as the writer stored it."""
+        the journal mode is a write, so a reader leaves it as the writer stored it.
+
+        ``secure_delete = FAST`` whatever the build's default (Debian's is ON, most others OFF):
+        deleted content is zeroed where that costs no extra writes, but freed overflow pages
+        are not, so replacing the oplog's outbox after a big batch (megabytes) does not write
+        megabytes of zeros into the WAL (41 ms of the next capture's COMMIT after a 10k-fact
+        batch; 1 ms with FAST). A purge turns it fully on and VACUUMs (sqlite_purge), so no
+        freed page outlives it."""
         if not self.in_memory and not self.read_only:
             conn.execute("PRAGMA journal_mode = WAL")
-        for pragma in ("synchronous = NORMAL", f"busy_timeout = {BUSY_TIMEOUT_MS}",
-                       "foreign_keys = ON", "temp_store = MEMORY", "cache_size = -32000",
+        for pragma in ("synchronous = NORMAL", "secure_delete = FAST",
+                       f"busy_timeout = {BUSY_TIMEOUT_MS}", "foreign_keys = ON", "temp_store = MEMORY", "cache_size = -32000",
                        f"mmap_size = {MMAP_BYTES}"):
             conn.execute(f"PRAGMA {pragma}")
 
