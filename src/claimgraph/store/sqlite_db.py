@@ -147,7 +147,7 @@ class SqliteDb:
         batch; 1 ms with FAST). A purge turns it fully on and VACUUMs (sqlite_purge), so no
         freed page outlives it."""
         if not self.in_memory and not self.read_only:
-            conn.execute("PRAGMA journal_mode = WAL")
+            _switch_to_wal(conn)
         for pragma in ("synchronous = NORMAL", "secure_delete = FAST",
                        f"busy_timeout = {BUSY_TIMEOUT_MS}", "foreign_keys = ON", "temp_store = MEMORY", "cache_size = -32000",
                        f"mmap_size = {MMAP_BYTES}"):
@@ -337,6 +337,31 @@ def read_only_store(path: str, why: str) -> ClaimgraphError:
         "store-read-only", f"cannot write the store {path}: {lacking}",
         hint=f"make {where} and the store's files writable for this user, or point --db "
              "(or CLAIMGRAPH_DB) at a writable store; reads still work", path=path)
+
+
+#: How long, and how often, a new store's switch to WAL is retried while another process
+#: switches it or reads it (the switch fails at once instead of waiting on the busy handler).
+WAL_SWITCH_PAUSE_S = 0.01
+
+
+def _switch_to_wal(conn: sqlite3.Connection) -> None:
+    """``PRAGMA journal_mode = WAL``, waiting out another connection that holds the file.
+
+    A new store starts in rollback mode; switching needs the file to itself for a moment, and
+    SQLite answers "database is locked" at once, without its busy handler, when another
+    process is reading it or switching it too: several hooks opening a fresh store at the
+    same time lost all but one (a capture failed, counted against its session). A store
+    already in WAL mode answers at once."""
+    import time
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if _failure_kind(error) != "busy" or time.monotonic() >= deadline:
+                raise
+            time.sleep(WAL_SWITCH_PAUSE_S)
 
 
 def _failure_kind(error: sqlite3.DatabaseError) -> str | None:

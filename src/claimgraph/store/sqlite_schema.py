@@ -210,16 +210,23 @@ def require_current(conn: sqlite3.Connection, where: str, target: int = STORE_FO
             path=where, found=found, supported=target)
 
 
+#: The version, the owner and whether anything is in the file, read as ONE statement (one
+#: snapshot): read one by one, another process's first migration could commit in between, and
+#: a new store looked like "tables but no version", a database that is not ours.
+_HEADER = ("SELECT (SELECT user_version FROM pragma_user_version),"
+           " (SELECT application_id FROM pragma_application_id),"
+           " EXISTS (SELECT 1 FROM sqlite_master)")
+
+
 def schema_version(conn: sqlite3.Connection, where: str, supported: int = STORE_FORMAT) -> int:
     """The stored version; refuse a future one and a database that is not ours."""
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    version, app, has_tables = conn.execute(_HEADER).fetchone()
     if version > supported:
         raise future_format(where, version, supported)
-    if version == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+    if version == 0 and has_tables:
         raise ClaimgraphError(
             "not-a-store", f"{where} is a SQLite database, but not a claimgraph store",
             hint="point --db (or CLAIMGRAPH_DB) at a claimgraph store or a new path", path=where)
-    app = conn.execute("PRAGMA application_id").fetchone()[0]
     if version and app != APPLICATION_ID:
         raise ClaimgraphError(
             "not-a-store", f"{where} belongs to another program (application id {app})",
