@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -121,18 +122,28 @@ class SqliteDb:
     def _check_identity(self) -> None:
         """Another program's database must be refused before anything changes it (switching
         it to WAL, creating our files beside it): so an existing file is first read through
-        a read-only connection."""
+        a read-only connection, unless its header already says it is ours.
+
+        That connection is ``immutable`` (no locks, no ``-shm``, so nothing is created beside
+        a foreign file), so it can catch a page half-written by another process's checkpoint
+        (a new store being created by several captures at once) and call the file malformed:
+        such a read is tried again before the file is called corrupt."""
         path = Path(self.path)
-        if not path.exists() or path.stat().st_size == 0:
+        if not path.exists() or path.stat().st_size == 0 or schema.stamped_ours(path):
             return
-        try:  # immutable: reads the header without locks or a -shm, so nothing is created
-            reader = sqlite3.connect(_uri(self.path, "mode=ro&immutable=1"), uri=True)
-        except sqlite3.DatabaseError as error:
-            raise self._translate(error) from error
+        for attempt in range(IDENTITY_TRIES):
+            try:
+                self._read_identity()
+                return
+            except sqlite3.DatabaseError as error:
+                if _failure_kind(error) != "corrupt" or attempt + 1 == IDENTITY_TRIES:
+                    raise self._translate(error) from error
+                time.sleep(IDENTITY_PAUSE_S)
+
+    def _read_identity(self) -> None:
+        reader = sqlite3.connect(_uri(self.path, "mode=ro&immutable=1"), uri=True)
         try:
             schema.schema_version(reader, self.path)
-        except sqlite3.DatabaseError as error:
-            raise self._translate(error) from error
         finally:
             reader.close()
 
@@ -339,6 +350,9 @@ def read_only_store(path: str, why: str) -> ClaimgraphError:
              "(or CLAIMGRAPH_DB) at a writable store; reads still work", path=path)
 
 
+#: A lock-free identity read that met a page mid-write is tried again this many times.
+IDENTITY_TRIES = 5
+IDENTITY_PAUSE_S = 0.02
 #: How long, and how often, a new store's switch to WAL is retried while another process
 #: switches it or reads it (the switch fails at once instead of waiting on the busy handler).
 WAL_SWITCH_PAUSE_S = 0.01
@@ -352,7 +366,6 @@ def _switch_to_wal(conn: sqlite3.Connection) -> None:
     process is reading it or switching it too: several hooks opening a fresh store at the
     same time lost all but one (a capture failed, counted against its session). A store
     already in WAL mode answers at once."""
-    import time
     deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
     while True:
         try:

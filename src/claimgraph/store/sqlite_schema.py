@@ -266,6 +266,21 @@ def check_file(path: Path) -> None:
         raise corrupt(path, "it is truncated")
 
 
+def stamped_ours(path: Path) -> bool:
+    """Whether the file's header carries our application id (read without SQLite or locks).
+
+    A store's header is stamped by its first migration and never changes back, so this is
+    enough to know the file is ours; a file without it (new, or another program's) needs a
+    real look inside."""
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(100)
+    except OSError:
+        return False
+    return (len(header) == 100 and header.startswith(_SQLITE_MAGIC)
+            and int.from_bytes(header[68:72], "big") == APPLICATION_ID)
+
+
 def corrupt(path: Path | str, why: str) -> ClaimgraphError:
     """The one refusal for a damaged store file: say which file and what to do."""
     return ClaimgraphError(
