@@ -160,8 +160,8 @@ class SqliteDb:
         if not self.in_memory and not self.read_only:
             _switch_to_wal(conn)
         for pragma in ("synchronous = NORMAL", "secure_delete = FAST",
-                       f"busy_timeout = {BUSY_TIMEOUT_MS}", "foreign_keys = ON", "temp_store = MEMORY", "cache_size = -32000",
-                       f"mmap_size = {MMAP_BYTES}"):
+                       f"busy_timeout = {BUSY_TIMEOUT_MS}", "foreign_keys = ON",
+                       "temp_store = MEMORY", "cache_size = -32000", f"mmap_size = {MMAP_BYTES}"):
             conn.execute(f"PRAGMA {pragma}")
 
     # --- choke points ----------------------------------------------------------------
@@ -363,9 +363,9 @@ def _switch_to_wal(conn: sqlite3.Connection) -> None:
 
     A new store starts in rollback mode; switching needs the file to itself for a moment, and
     SQLite answers "database is locked" at once, without its busy handler, when another
-    process is reading it or switching it too: several hooks opening a fresh store at the
-    same time lost all but one (a capture failed, counted against its session). A store
-    already in WAL mode answers at once."""
+    process is reading it or switching it too: when several hooks opened a fresh store at
+    once, some of them failed (a capture lost, counted against its session). A store already
+    in WAL mode answers at once."""
     deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
     while True:
         try:
