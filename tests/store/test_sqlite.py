@@ -317,6 +317,12 @@ def _version_1_file(path) -> None:
     con.close()
 
 
+def _failing_at(version: int) -> tuple[tuple[str, ...], ...]:
+    """The real migrations up to ``version``, whose step to it fails after all its statements."""
+    steps = sqlite_schema.MIGRATIONS
+    return (*steps[:version - 1], (*steps[version - 1], "ALTER TABLE no_such_table ADD COLUMN y"))
+
+
 def _columns(path, table: str) -> list[str]:
     con = _raw(path)
     try:
@@ -367,8 +373,7 @@ def test_open_store_migrates_a_version_1_file_and_restamps_it(tmp_path):
 
 def test_a_failing_step_of_the_2_migration_leaves_a_version_1_file_untouched(db):
     _version_1_file(db)
-    broken = (sqlite_schema.BASELINE,
-              (*sqlite_schema.DECAY_AND_AUDIT, "ALTER TABLE no_such_table ADD COLUMN y"))
+    broken = _failing_at(2)
     with pytest.raises(sqlite3.OperationalError):
         SqliteStore(db, migrations=broken)
     con = _raw(db)
@@ -415,8 +420,7 @@ def test_a_version_2_file_migrates_to_3_with_its_data_and_marks_intact(db):
 def test_a_failing_step_of_the_3_migration_leaves_a_version_2_file_untouched(db):
     _version_1_file(db)
     SqliteStore(db, migrations=sqlite_schema.MIGRATIONS[:2]).close()
-    broken = (*sqlite_schema.MIGRATIONS[:2],
-              (*sqlite_schema.READ_INDEXES, "ALTER TABLE no_such_table ADD COLUMN y"))
+    broken = _failing_at(3)
     with pytest.raises(sqlite3.OperationalError):
         SqliteStore(db, migrations=broken)
     assert _raw(db).execute("PRAGMA user_version").fetchone()[0] == 2
@@ -482,8 +486,7 @@ def test_a_version_3_file_migrates_to_4_with_its_data_and_marks_intact(db):
 
 def test_a_failing_step_of_the_4_migration_leaves_a_version_3_file_untouched(db):
     _version_3_file(db)
-    broken = (*sqlite_schema.MIGRATIONS[:3],
-              (*sqlite_schema.HEAD_INDEXES, "ALTER TABLE no_such_table ADD COLUMN y"))
+    broken = _failing_at(4)
     with pytest.raises(sqlite3.OperationalError):
         SqliteStore(db, migrations=broken)
     assert _raw(db).execute("PRAGMA user_version").fetchone()[0] == 3
@@ -532,8 +535,7 @@ def test_a_version_4_file_migrates_to_5_with_every_mark_intact(db):
 
 def test_a_failing_step_of_the_5_migration_leaves_a_version_4_file_untouched(db):
     _version_4_file_with_a_big_mark(db)
-    broken = (*sqlite_schema.MIGRATIONS[:4],
-              (*sqlite_schema.MARKS_TABLE, "ALTER TABLE no_such_table ADD COLUMN y"))
+    broken = _failing_at(5)
     with pytest.raises(sqlite3.OperationalError):
         SqliteStore(db, migrations=broken)
     assert _raw(db).execute("PRAGMA user_version").fetchone()[0] == 4

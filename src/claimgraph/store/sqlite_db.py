@@ -51,9 +51,9 @@ class SqliteDb:
         self._data_version = -1
         self._before_commit, self._on_stale = before_commit, on_stale
         if not self.in_memory:
-            schema.check_file(Path(self.path))
+            header = schema.check_file(Path(self.path))
             if not self.read_only:
-                self._check_identity()
+                self._check_identity(header)
                 _create_private(Path(self.path))
         try:
             self._conn = self._connect(len(migrations), migrations)
@@ -119,7 +119,7 @@ class SqliteDb:
         structlog.get_logger("claimgraph.store").warning(
             "store.read-only-snapshot", path=self.path, reason=str(failure))
 
-    def _check_identity(self) -> None:
+    def _check_identity(self, header: bytes) -> None:
         """Another program's database must be refused before anything changes it (switching
         it to WAL, creating our files beside it): so an existing file is first read through
         a read-only connection, unless its header already says it is ours.
@@ -128,8 +128,7 @@ class SqliteDb:
         a foreign file), so it can catch a page half-written by another process's checkpoint
         (a new store being created by several captures at once) and call the file malformed:
         such a read is tried again before the file is called corrupt."""
-        path = Path(self.path)
-        if not path.exists() or path.stat().st_size == 0 or schema.stamped_ours(path):
+        if not header or schema.stamped_ours(header):  # no file yet, an empty one, or ours
             return
         for attempt in range(IDENTITY_TRIES):
             try:

@@ -243,15 +243,16 @@ def future_format(where: str, found: int, supported: int = STORE_FORMAT) -> Clai
         path=where, found=found, supported=supported)
 
 
-def check_file(path: Path) -> None:
-    """Refuse a file that is not SQLite, or is shorter than its own header says, before use.
+def check_file(path: Path) -> bytes:
+    """Refuse a file that is not SQLite, or is shorter than its own header says, before use;
+    return its 100-byte header (empty for a missing or empty file).
 
     SQLite only notices truncation when it reads a missing page, possibly deep inside a
     write; the header's page count (valid when its change counter matches) catches it up
     front. With a live WAL the main file may lag legitimately, so the size test is skipped.
     """
     if not path.exists() or path.stat().st_size == 0:
-        return
+        return b""
     with path.open("rb") as handle:
         header = handle.read(100)
     if len(header) < 100 or not header.startswith(_SQLITE_MAGIC):
@@ -264,19 +265,14 @@ def check_file(path: Path) -> None:
     wal_live = wal.exists() and wal.stat().st_size > 0
     if counter_valid and not wal_live and path.stat().st_size < pages * page_size:
         raise corrupt(path, "it is truncated")
+    return header
 
 
-def stamped_ours(path: Path) -> bool:
-    """Whether the file's header carries our application id (read without SQLite or locks).
-
-    A store's header is stamped by its first migration and never changes back, so this is
-    enough to know the file is ours; a file without it (new, or another program's) needs a
-    real look inside."""
-    try:
-        with path.open("rb") as handle:
-            header = handle.read(100)
-    except OSError:
-        return False
+def stamped_ours(header: bytes) -> bool:
+    """Whether a file's header (``check_file``'s, read without SQLite or locks) carries our
+    application id. A store's header is stamped by its first migration and never changes
+    back, so this is enough to know the file is ours; a file without it (new, or another
+    program's) needs a real look inside."""
     return (len(header) == 100 and header.startswith(_SQLITE_MAGIC)
             and int.from_bytes(header[68:72], "big") == APPLICATION_ID)
 
