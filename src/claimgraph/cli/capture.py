@@ -14,6 +14,7 @@ import os
 import sys
 import time
 import traceback
+import types
 from pathlib import Path
 from typing import Any
 
@@ -93,16 +94,22 @@ def run_capture(ctx: Context, args: argparse.Namespace) -> int:
         if err.type == "spool-missing":
             return _print(_log_record("capture.report", run_id, {
                 "status": "spool-gone", **context, "warnings": [err.message]}), log)
+        if err.type == "no-transcript":
+            return _print(_log_record("capture.report", run_id, {
+                "status": "no-session", **context, "warnings": [err.message]},
+                level="debug"), log)
         if err.type == "spool-hopeless":
             return _print(_log_record("capture.report", run_id, {
                 "status": "spool-given-up", **context, "warnings": [err.message]}), log)
         return _fail(err.to_dict(), {"run_id": run_id, **context}, started, log,
-                     _count_failure(ledger, request, err.type, err.message))
+                     _count_failure(ledger, request or _spooled(args.spool), err.type,
+                                    err.message))
     except Exception as err:  # a bug: still one JSON line, the traceback in the crash file
         error = (disk_full(err.filename or ctx.db_path.parent).to_dict() if is_disk_full(err)
                  else _crash(ctx, err))  # a full disk is no bug: the spool stays for later
         return _fail(error, {"run_id": run_id, **context}, started, log,
-                     _count_failure(ledger, request, error["type"], error["error"]))
+                     _count_failure(ledger, request or _spooled(args.spool), error["type"],
+                                    error["error"]))
     _forget_failures(ledger, request)
     report["curator"] = _start_curator(ctx, args, report)
     return _print(_log_record("capture.report", run_id, report), log)
@@ -133,6 +140,27 @@ def _request(run: Any, ledger: FailureLedger, args: argparse.Namespace, extracto
         session=args.session or recorded.get("session") or (args.retry if args.transcript else None),
         cwd=args.cwd or recorded.get("cwd"), spool=args.spool, extractor=extractor,
         environ=environ)
+
+
+def _spooled(spool: str | None) -> Any:
+    """What a spool payload says of its session, for the failure ledger when the pass failed
+    before its request was built (a transcript that cannot be read): without it, such a
+    failure would be retried by every sweep, with no backoff and no giving up."""
+    if not spool:
+        return None
+    try:
+        with open(spool, "rb") as handle:
+            payload = json.loads(handle.read(1 << 20).decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(payload, dict):
+        return None
+    agent, session = payload.get("agent"), payload.get("session_id")
+    if not (isinstance(agent, str) and isinstance(session, str) and agent and session):
+        return None
+    return types.SimpleNamespace(
+        agent=agent, session=session, transcript=payload.get("transcript_path"),
+        cwd=payload.get("cwd"), mark_key=f"capture:{agent}:{session}")
 
 
 def _poisoned(request: Any, ledger: FailureLedger) -> dict[str, Any]:
