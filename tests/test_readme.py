@@ -87,8 +87,8 @@ def test_every_command_of_the_tour_runs_in_a_fresh_home(tour_shell, isolated_hom
 
 def test_the_quick_start_is_exactly_two_commands():
     blocks = code_blocks(section("Quick start"))
-    assert blocks == [["./install.sh && .venv/bin/claimgraph demo"],
-                      ["./install.sh --no-init && .venv/bin/python -m pytest -q"]]
+    assert blocks == [["./install.sh --demo"],
+                      ["./install.sh --dev && .venv/bin/python -m pytest -q"]]
 
 
 @pytest.mark.parametrize("page", ["README.md", *sorted(

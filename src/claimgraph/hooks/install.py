@@ -186,7 +186,7 @@ def check_interpreter(python: str, module: str = "claimgraph.hooks.entry",
         raise ClaimgraphError(
             "interpreter-cannot-run-hook", f"{python} cannot import {module} outside this "
             f"shell ({why}), so the agent could not run {what}", hint="install claimgraph into "
-            "that interpreter (./install.sh, or pip install 'claimgraph[mcp]'), then run "
+            "that interpreter (./install.sh in your claimgraph checkout), then run "
             "install with it", python=python)
 
 
@@ -225,6 +225,9 @@ def _apply(current: SettingsFile, planned: dict[str, Any], status: str, dry_run:
                               hint="check free space and the directory's permissions; the file "
                                    "was left as it was", path=str(current.path)) from None
     result["backup"] = str(backup) if backup else None
+    if status == "removed":
+        dropped = settings_file.drop_redundant_backup(current, planned)
+        result["backup_removed"] = str(dropped) if dropped else None
     return result
 
 
