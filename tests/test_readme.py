@@ -22,7 +22,7 @@ README = (REPO / "README.md").read_text(encoding="utf-8")
 TRANSCRIPT = REPO / "tests" / "fixtures" / "transcripts" / "claude-code" / "full-session-four.jsonl"
 _COMMENT = re.compile(r"\s{2,}#\s.*$")
 #: What some tour lines promise in their comment, checked on their output.
-PROMISES = {"decided-against GraphQL": "flagged (names-rejected)",
+PROMISES = {"decided-against GraphQL": "flagged (it names something decided against)",
             "facts api --as-of 2026-01-01 --all": "no facts about api",
             "dump --out backup.jsonl": "transcript segment"}
 

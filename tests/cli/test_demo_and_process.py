@@ -20,7 +20,8 @@ def test_demo_captures_a_session_and_tells_the_story(ok, isolated_home):
     text = normalize(result.out)
     assert text.startswith("claimgraph demo: capture one coding session into a fresh demo "
                            f"store: {demo_db(isolated_home)}\n")
-    assert "superseded  <f>  invoice-tools decided-against requests" in text
+    assert "created  <f>  invoice-tools decided-against requests" in text
+    assert "  replaces <f>" in text
     assert "  <f>  invoice-tools prefers requests  (conf 0.70, valid " in text
     assert ", superseded by <f>)" in text
     assert ('  <f>  invoice-tools x/convention "Always use pytest, and never use requests — '
@@ -29,7 +30,10 @@ def test_demo_captures_a_session_and_tells_the_story(ok, isolated_home):
     assert "conflicts with <f>  invoice-tools decided-against requests" not in text  # agrees
     hint = f"claimgraph --db {demo_db(isolated_home)} search pytest --all-projects"
     assert text.rstrip().endswith(hint)
-    assert len(text.splitlines()) <= 60
+    assert len(text.splitlines()) <= 80
+    block = text[text.index("7. What the next session in invoice-tools is told"):]
+    assert "<claimgraph-context>" in block and "### Standing decisions" in block
+    assert "install --agent claude-code" in block
     found = ok(*hint.split()[1:]).out  # the hint works as printed, from anywhere
     assert "invoice-tools x/convention" in found and "Always use pytest" in found
 

@@ -128,7 +128,7 @@ def test_decided_against_flags_a_preference_that_names_it_as_a_whole_word(ok, re
     ok("assert", "api", "prefers", "GraphQLite for tests", "--epistemic", "preference")
     result = ok("assert", "api", "decided-against", "graphql")
     assert normalize(result.out) == (
-        "flagged (names-rejected)  <f>  api decided-against graphql  (conf 0.80, commitment, "
+        "flagged (it names something decided against)  <f>  api decided-against graphql  (conf 0.80, commitment, "
         "valid since <date>, conflicts with <f>)\n"
         "  conflicts with <f>  api prefers \"GraphQL for the public API\"  (conf 0.80, valid since "
         "<date>) — its object names graphql\n"
