@@ -24,7 +24,7 @@ def test_demo_captures_a_session_and_tells_the_story(ok, isolated_home):
     assert "  replaces <f>" in text
     assert "  <f>  invoice-tools prefers requests  (conf 0.70, valid " in text
     assert ", superseded by <f>)" in text
-    assert ('  <f>  invoice-tools x/convention "Always use pytest, and never use requests — '
+    assert ('  <f>  invoice-tools convention "Always use pytest, and never use requests — '
             'we decided on httpx"  (conf 0.80, commitment, valid since ') in text
     assert "    conflicts with <f>  invoice-tools decided-against pytest" in text
     assert "conflicts with <f>  invoice-tools decided-against requests" not in text  # agrees
@@ -35,7 +35,7 @@ def test_demo_captures_a_session_and_tells_the_story(ok, isolated_home):
     assert "<claimgraph-context>" in block and "### Standing decisions" in block
     assert "install --agent claude-code" in block
     found = ok(*hint.split()[1:]).out  # the hint works as printed, from anywhere
-    assert "invoice-tools x/convention" in found and "Always use pytest" in found
+    assert "invoice-tools convention" in found and "Always use pytest" in found
 
 
 def test_demo_never_touches_the_configured_store(ok, db):
