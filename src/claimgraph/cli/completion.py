@@ -25,14 +25,7 @@ class Command(NamedTuple):
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("completion", parents=[common], help="print a shell completion script",
                        description="Print the completion script for SHELL, generated from "
-                                   "claimgraph's own parser.",
-                       epilog="examples:\n"
-                              "  claimgraph completion bash > "
-                              "~/.local/share/bash-completion/completions/claimgraph\n"
-                              "  eval \"$(claimgraph completion zsh)\"      # in ~/.zshrc\n"
-                              "  claimgraph completion fish > "
-                              "~/.config/fish/completions/claimgraph.fish",
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+                                   "claimgraph's own parser.")
     p.add_argument("shell", choices=SHELLS)
     p.set_defaults(command="completion")
 
