@@ -7,7 +7,7 @@ out of default listings and shown by ``include_dormant`` (``facts --all``) and b
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Collection, Sequence
 
 from claimgraph.core import entities as ents
 from claimgraph.core.shell import Shell
@@ -203,8 +203,10 @@ def _read_whole(sh: Shell, ranked: list[dict[str, Any]]) -> list[dict[str, Any]]
              "retrieval_score": f["retrieval_score"]} for f in ranked if f["id"] in by_id]
 
 
-def conflicts(sh: Shell, at: int | None = None, with_suspects: bool = True) -> dict[str, Any]:
-    """Open conflict pairs: both sides still valid. Links live on the newer fact.
+def conflicts(sh: Shell, at: int | None = None, with_suspects: bool = True,
+              scopes: Collection[str] | None = None) -> dict[str, Any]:
+    """Open conflict pairs: both sides still valid. Links live on the newer fact. With
+    ``scopes``, only the pairs with a side in one of them.
 
     Also lists the suspect claims (the audit found their cited evidence unsupported or the file
     missing), which want the same human review: ``suspect``, see ``suspects`` (left out, as
@@ -214,19 +216,23 @@ def conflicts(sh: Shell, at: int | None = None, with_suspects: bool = True) -> d
     flagged = sh.store.select_facts(conflicted=True, valid_cheap=True)
     wanted = {cid for f in flagged for cid in f.get("conflicts", [])}
     by_id = {f["id"]: f for f in sh.store.get_facts_by_ids(sorted(wanted))}
-    pairs = open_conflicts(flagged, by_id, at)
-    found = suspects(sh, at)["suspect"] if with_suspects else []
+    pairs = [p for p in open_conflicts(flagged, by_id, at)
+             if scopes is None or {p["fact"].get("scope"), p["candidate"].get("scope")} & set(scopes)]
+    found = suspects(sh, at, scopes)["suspect"] if with_suspects else []
     return {"open": len(pairs), "conflicts": pairs, "suspect": found}
 
 
-def suspects(sh: Shell, at: int | None = None) -> dict[str, Any]:
-    """Facts valid at ``at`` whose latest audit found a citation unsupported or its file missing:
-    {count, suspect: [{fact, verdicts}]}, oldest fact first; verdicts are the bad citations."""
+def suspects(sh: Shell, at: int | None = None,
+             scopes: Collection[str] | None = None) -> dict[str, Any]:
+    """Facts valid at ``at`` (in ``scopes``, when given) whose latest audit found a citation
+    unsupported or its file missing: {count, suspect: [{fact, verdicts}]}, oldest fact first;
+    verdicts are the bad citations."""
     at = sh.now() if at is None else at
     ids = sh.store.suspect_fact_ids()
     if not ids:
         return {"count": 0, "suspect": []}
-    facts = [f for f in sh.store.get_facts_by_ids(ids) if R.fact_valid_at(f, at)]
+    facts = [f for f in sh.store.get_facts_by_ids(ids) if R.fact_valid_at(f, at)
+             and (scopes is None or f.get("scope") in scopes)]
     rows: dict[str, list[dict[str, Any]]] = {}
     for row in sh.store.get_audit([f["id"] for f in facts]):
         if row["verdict"] in SUSPECT_VERDICTS:
