@@ -231,3 +231,24 @@ def test_the_mcp_server_without_claimgraph_fails_with_the_install_command(
     done = sandbox.run("mcp")
     assert done.returncode != 0 and done.stdout == ""
     assert MISSING in done.stderr and "install" in done.stderr
+
+
+def test_for_gemini_it_names_the_agent_and_steps_aside_for_gemini_settings(
+        sandbox: Sandbox) -> None:
+    sandbox.remember()
+    sandbox.link(sandbox.home / ".local" / "bin" / "claimgraph")
+    assert "pytest" in context_of(sandbox.run("hook", "session-start", "--agent", "gemini"))
+    sandbox.extra["CLAIMGRAPH_CAPTURE_CMD"] = "true"
+    sandbox.run("hook", "session-end", "--agent", "gemini", payload={
+        "session_id": "g-1", "cwd": str(sandbox.project), "hook_event_name": "SessionEnd",
+        "reason": "exit", "transcript_path": str(sandbox.root / "none.jsonl")})
+    assert [p.name for p in Path(f"{sandbox.db}.spool").glob("*g-1*")] == ["gemini-g-1.json"]
+
+    settings = sandbox.home / ".gemini" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"hooks": {"SessionStart": [{"hooks": [{"command": '
+                        '"python -m claimgraph.hooks session-start # claimgraph-hook:v1"}]}]}}')
+    done = sandbox.run("hook", "session-start", "--agent", "gemini")
+    assert (done.returncode, done.stdout) == (0, "")
+    assert MISSING not in sandbox.start().stdout and "pytest" in context_of(sandbox.start()), \
+        "Gemini's settings made Claude Code's hook step aside"

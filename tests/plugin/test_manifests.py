@@ -82,3 +82,35 @@ def test_the_remember_skill_says_what_not_to_record() -> None:
     body = (PLUGIN / "skills" / "remember" / "SKILL.md").read_text().lower()
     for must in ("today's task", "guesses", "secret", "password", "token"):
         assert must in body, must
+
+
+# --- the Gemini CLI extension (gemini/): a copy of the launcher and skills, Gemini's shapes ----
+
+GEMINI = REPO / "gemini"
+EXTENSION = json.loads((GEMINI / "gemini-extension.json").read_text())
+
+
+def test_the_gemini_extension_carries_the_same_launcher_and_skills() -> None:
+    """`gemini extensions install` copies the extension's folder alone, so it holds copies."""
+    for part in ("scripts/claimgraph-launch", *(f"skills/{s}/SKILL.md" for s in SKILLS)):
+        assert (GEMINI / part).read_bytes() == (PLUGIN / part).read_bytes(), part
+    assert sorted(p.name for p in (GEMINI / "skills").iterdir()) == sorted(SKILLS)
+
+
+def test_the_gemini_extension_is_claimgraph_at_its_version() -> None:
+    assert EXTENSION["name"] == "claimgraph" and EXTENSION["version"] == MANIFEST["version"]
+    server = EXTENSION["mcpServers"]["claimgraph"]
+    assert server["command"] == "sh" and server["args"][-1] == "mcp"
+    assert server["args"][0].startswith("${extensionPath}")
+
+
+def test_the_gemini_hooks_name_the_agent_and_count_in_milliseconds() -> None:
+    hooks = json.loads((GEMINI / "hooks" / "hooks.json").read_text())["hooks"]
+    assert set(hooks) == {"SessionStart", "SessionEnd"}
+    for event, argument in (("SessionStart", "session-start"), ("SessionEnd", "session-end")):
+        [group] = hooks[event]
+        [handler] = group["hooks"]
+        assert group["matcher"] == "*" and handler["name"] == f"claimgraph-{argument}"
+        assert handler["command"] == ('sh "${extensionPath}/scripts/claimgraph-launch" hook '
+                                      f"{argument} --agent gemini")
+        assert 1000 <= handler["timeout"] <= 10000
