@@ -252,3 +252,18 @@ def test_for_gemini_it_names_the_agent_and_steps_aside_for_gemini_settings(
     assert (done.returncode, done.stdout) == (0, "")
     assert MISSING not in sandbox.start().stdout and "pytest" in context_of(sandbox.start()), \
         "Gemini's settings made Claude Code's hook step aside"
+
+
+def test_an_agent_other_than_claude_code_running_the_plugin_hooks_starts_nothing(
+        sandbox: Sandbox) -> None:
+    """Codex CLI installs plugins from Claude Code marketplaces; Claude Code, and only it, sets
+    CLAUDE_PROJECT_DIR for its hooks. A Codex payload read as Claude Code's would go wrong."""
+    sandbox.remember()
+    sandbox.link(sandbox.home / ".local" / "bin" / "claimgraph")
+    env_without = {k: v for k, v in sandbox.env().items() if k != "CLAUDE_PROJECT_DIR"}
+    for event in ("session-start", "session-end"):
+        done = subprocess.run([SH, str(LAUNCHER), "hook", event], input="{}", env=env_without,
+                              cwd=sandbox.project, capture_output=True, text=True, timeout=60)
+        assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert not sandbox.db.with_name("claims.db.spool").exists()
+    assert "pytest" in context_of(sandbox.start())
