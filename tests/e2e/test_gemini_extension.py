@@ -4,7 +4,9 @@
 `claimgraph install`: the hooks come from the extension's hooks/hooks.json and find claimgraph
 where a user's install leaves it, a link in ~/.local/bin that is NOT on the session's PATH.
 Session 1 is captured through the extension's SessionEnd hook; session 2 gets that memory from
-its SessionStart hook, inside Gemini's ``<hook_context>``.
+its SessionStart hook, inside Gemini's ``<hook_context>``, and the scripted model's
+memory_search through the extension's MCP server answers with what session 1 taught. Without
+claimgraph anywhere, a session still succeeds and is told how to install it.
 """
 
 from __future__ import annotations
@@ -93,3 +95,16 @@ def test_the_extension_captures_a_session_and_the_next_one_starts_with_it(
         assert any(fact in json.dumps(answers[-1]) for fact in taught), answers[-1]
         settle(world, second)
     print(f"[e2e] gemini extension scenario took {time.monotonic() - started:.1f} s")
+
+
+def test_without_claimgraph_the_extension_says_how_to_install_it(
+        gemini_world: AgentsWorld) -> None:
+    world = gemini_world
+    with world.explained(), world.serving_gemini(scripts(world)) as api:
+        install_extension(world)
+        gemini_session(world, "E2E-GEMINI-LEARN: add a greeting module.")
+        [body] = [e["body"] for e in api.requests.snapshot()[:1]]
+        told = [unescaped(t) for t in prompt_texts(body) if "<hook_context>" in t]
+        assert told and "is not installed" in told[0], prompt_texts(body)
+        assert f"'{REPO}/install.sh' --no-hooks" in told[0] or "uv tool install" in told[0]
+        assert not world.db.parent.exists() or not any(world.db.parent.iterdir())

@@ -267,3 +267,21 @@ def test_an_agent_other_than_claude_code_running_the_plugin_hooks_starts_nothing
         assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     assert not sandbox.db.with_name("claims.db.spool").exists()
     assert "pytest" in context_of(sandbox.start())
+
+
+def test_for_gemini_the_install_command_names_the_folder_the_extension_came_from(
+        sandbox: Sandbox) -> None:
+    """`gemini extensions install <checkout>/gemini` notes its source beside the copy."""
+    checkout = sandbox.root / "clone"
+    (checkout / "gemini").mkdir(parents=True)
+    (checkout / "install.sh").write_text("#!/bin/sh\n")
+    (checkout / "pyproject.toml").write_text('[project]\nname = "claimgraph"\n')
+    extension = sandbox.home / ".gemini" / "extensions" / "claimgraph"
+    shutil.copytree(REPO / "gemini", extension)
+    (extension / ".gemini-extension-install.json").write_text(json.dumps(
+        {"source": str(checkout / "gemini"), "type": "local"}, indent=2))
+    env = {k: v for k, v in sandbox.env().items() if not k.startswith("CLAUDE_")}
+    done = subprocess.run([SH, str(extension / "scripts" / "claimgraph-launch"), "hook",
+                           "session-start", "--agent", "gemini"], input="{}", env=env,
+                          cwd=sandbox.project, capture_output=True, text=True, timeout=60)
+    assert f"'{checkout}/install.sh' --no-hooks" in context_of(done)
