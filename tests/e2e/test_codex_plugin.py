@@ -2,9 +2,11 @@
 
 Codex 0.171 reads `.claude-plugin/marketplace.json` and `.claude-plugin/plugin.json`: `codex
 plugin marketplace add <checkout>` and `codex plugin add claimgraph@claimgraph` install the
-plugin, and its skills reach the model. Its hooks are not Codex's way in: Codex runs a plugin's
-hooks only once trusted, and the plugin's launcher starts nothing outside Claude Code (no
-CLAUDE_PROJECT_DIR), because a Codex payload read as Claude Code's would be captured wrongly.
+plugin, and its skills reach the model (its MCP server does not start there: Codex expands no
+`${CLAUDE_PLUGIN_ROOT}` in its arguments; docs/plugin.md). Its hooks are not Codex's way in:
+Codex runs a plugin's hooks only once trusted, and the plugin's launcher starts nothing outside
+Claude Code (no CLAUDE_PROJECT_DIR), because a Codex payload read as Claude Code's would be
+captured wrongly.
 Codex's hooks are the ones `claimgraph install --agent codex` registers and trusts; with both in
 place, the session is captured exactly once, as Codex's.
 """
