@@ -126,6 +126,10 @@ def test_the_plugin_captures_a_session_and_the_next_one_starts_with_it(world: Wo
         assert '"tool": "memory_search"' in Path(f"{world.db}.mcp.log").read_text()
         world.wait_for_reports(second, 1)
         world.wait_until_settled(curators=2)
+
+        shown = subprocess.run([str(PYTHON), "-m", "claimgraph", "status"], env=world.env(),
+                               cwd=world.project, capture_output=True, text=True, timeout=60)
+        assert "installed by the plugin claimgraph@claimgraph" in shown.stdout, shown.stdout
     print(f"[e2e] plugin scenario took {time.monotonic() - started:.1f} s")
 
 
