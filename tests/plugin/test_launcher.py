@@ -285,3 +285,23 @@ def test_for_gemini_the_install_command_names_the_folder_the_extension_came_from
                            "session-start", "--agent", "gemini"], input="{}", env=env,
                           cwd=sandbox.project, capture_output=True, text=True, timeout=60)
     assert f"'{checkout}/install.sh' --no-hooks" in context_of(done)
+
+
+def test_settings_hooks_whose_interpreter_is_gone_do_not_silence_the_plugin(
+        sandbox: Sandbox) -> None:
+    """Hooks an old install left pointing into a deleted environment cannot run: the plugin's
+    do the work (a clone's .venv removed after moving to `uv tool install`, say)."""
+    sandbox.remember()
+    sandbox.link(sandbox.home / ".local" / "bin" / "claimgraph")
+    gone = sandbox.root / "deleted-clone" / ".venv" / "bin" / "python"
+    settings = sandbox.home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"hooks": {"SessionStart": [{"matcher": "", "hooks": [{
+        "type": "command", "timeout": 10,
+        "command": f"{gone} -m claimgraph.hooks session-start # claimgraph-hook:v1"}]}]}},
+        indent=2))
+    assert "pytest" in context_of(sandbox.start())
+    gone.parent.mkdir(parents=True)
+    gone.symlink_to(sys.executable)
+    done = sandbox.start()
+    assert (done.returncode, done.stdout) == (0, ""), "a working settings hook was doubled"
