@@ -9,6 +9,7 @@ are. In the same run the same turns go into two bare FTS5 tables (porter and tri
 asked the question's words OR-ed and ranked by bm25 (the floor a plain full-text index gives).
 
 Usage: .venv/bin/python bench/bench_locomo.py PATH/locomo.json [--conversations N] [--json]
+       [--no-captions]
 """
 
 from __future__ import annotations
@@ -35,12 +36,20 @@ KS = (5, 10)
 WORD = re.compile(r"\w+")
 
 
-def turns(conversation: dict) -> list[dict]:
-    """Every dialogue turn of every session, in order."""
+def turns(conversation: dict, captions: bool = True) -> list[dict]:
+    """Every dialogue turn of every session, in order. A turn that shares a photo carries the
+    dataset's caption of it ("[shares a photo of ...]"), as LoCoMo's own text baselines read
+    it; ``captions=False`` keeps the spoken words alone. Both sides of the comparison get the
+    same texts."""
     out = []
     for key, value in conversation.items():
         if re.fullmatch(r"session_\d+", key) and isinstance(value, list):
-            out.extend(t for t in value if t.get("text"))
+            for turn in value:
+                text = turn.get("text") or ""
+                if captions and turn.get("blip_caption"):
+                    text = f"{text} [shares {turn['blip_caption']}]".strip()
+                if text:
+                    out.append({**turn, "text": text})
     return out
 
 
@@ -75,13 +84,13 @@ def score(ranked: list[str], evidence: list[str], k: int) -> tuple[bool, bool]:
     return bool(top & set(evidence)), set(evidence) <= top
 
 
-def run(path: str, limit_conversations: int | None) -> dict:
+def run(path: str, limit_conversations: int | None, captions: bool = True) -> dict:
     data = json.loads(Path(path).read_text())[:limit_conversations]
     tally: dict[str, dict] = defaultdict(lambda: defaultdict(int))
     latencies: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         for n, conv in enumerate(data):
-            all_turns = turns(conv["conversation"])
+            all_turns = turns(conv["conversation"], captions)
             sh = Shell(store=open_store(str(Path(tmp) / f"c{n}.db")))
             seed(sh)
             ingest(sh, [{"subject": t["speaker"], "predicate": "x/said", "object": t["text"],
@@ -122,8 +131,10 @@ def main() -> None:
     parser.add_argument("path")
     parser.add_argument("--conversations", type=int)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--no-captions", action="store_true",
+                        help="leave out the captions of shared photos")
     args = parser.parse_args()
-    report = run(args.path, args.conversations)
+    report = run(args.path, args.conversations, not args.no_captions)
     if args.json:
         print(json.dumps(report, indent=1))
         return

@@ -4,7 +4,8 @@ query timed beside a bare FTS5 query on the same connection (the same-run floor)
 The older version reads the store as it was built (``search_top10.py``'s base file); this
 checkout reads a copy of it (migrated on first open). Each round is one process per version:
 warm-up, then every query of the pool (``bench_search.queries``) once. Reported: per version,
-the median over rounds of p50 and p95 (with min and max), and the bare-FTS figures beside them.
+the median over rounds of p50 and p95 (with min and max), and the bare-FTS figures beside them;
+also the search's CPU time per query (less moved by other processes on a shared machine).
 
 Usage:
   .venv/bin/python bench/search_versions.py BASE_STORE --base /tmp/main/src [--rounds 5]
@@ -43,18 +44,20 @@ def one_round(store: Path, size: int, limit: int | None) -> dict:
     options = {} if limit is None else {"limit": limit}
     for q in pool[:20]:
         search(sh, q, **options)
-    ours, floor = [], []
+    ours, floor, cpu = [], [], []
     for q in pool:
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         search(sh, q, **options)
         ours.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - started_cpu)
         phrase = '"' + q.replace('"', '""') + '"'
         started = time.perf_counter()
         raw.execute("SELECT rowid FROM fact_fts WHERE fact_fts MATCH ? LIMIT 50", (phrase,)).fetchall()
         floor.append(time.perf_counter() - started)
     sh.store.close()
     raw.close()
-    return {"search": _percentiles(ours), "raw_fts": _percentiles(floor)}
+    return {"search": _percentiles(ours), "raw_fts": _percentiles(floor),
+            "search_cpu": _percentiles(cpu)}
 
 
 def _percentiles(samples: list[float]) -> dict:
@@ -107,7 +110,8 @@ def main() -> None:
             for name, (code, store) in versions.items():
                 found[name].append(_spawn(code, store, size, args.limit))
     print(json.dumps({"facts": size, "limit": args.limit, "rounds": args.rounds, **{
-        name: {"search_ms": _summary(r, "search"), "raw_fts_ms": _summary(r, "raw_fts")}
+        name: {"search_ms": _summary(r, "search"), "raw_fts_ms": _summary(r, "raw_fts"),
+               "search_cpu_ms": _summary(r, "search_cpu")}
         for name, r in found.items()}}))
 
 

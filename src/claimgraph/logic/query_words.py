@@ -45,7 +45,7 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 #: group's thing in nearly every coding context.
 DEV_VOCABULARY: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
     # adding a dependency, and the tools that do it
-    "install installs installing installed dependency dependencies deps package packages"
+    "add install installs installing installed dependency dependencies deps package packages"
     " pip uv npm pnpm yarn cargo poetry pipenv conda bundler gem composer",
     # running the tests, and the runners
     "test tests testing spec specs pytest jest vitest mocha unittest rspec playwright",
@@ -71,6 +71,30 @@ for _group in DEV_VOCABULARY:
         _RELATED[_word] = _RELATED.get(_word, frozenset()) | (_group - {_word})
 
 
+#: How many matching facts the word ranking may score at most (BM25 reads each one's length):
+#: the commonest words go first (they weigh least in BM25), see ``within_budget``.
+WORD_POSTINGS_BUDGET = 500
+
+
+def within_budget(counts: Sequence[tuple[str, int]],
+                  budget: int = WORD_POSTINGS_BUDGET) -> list[str]:
+    """The words to rank on, given how many facts hold each (counted up to ``budget + 1``):
+    the rarest first while their facts add up to at most ``budget``; the commoner words are
+    left out (a word on thousands of facts says little about any of them, and scoring all of
+    them is what makes a ranking slow). [] when even the rarest is over the budget: the
+    trigram route then stands alone. The words keep their given order."""
+    kept: set[str] = set()
+    total = 0
+    for word, count in sorted(counts, key=lambda wc: wc[1]):
+        if count == 0:
+            continue
+        if total + count > budget:
+            break
+        kept.add(word)
+        total += count
+    return [word for word, _ in counts if word in kept]
+
+
 def words(text: str | None) -> list[str]:
     """Every token of the text, lower-cased, in order, repeats dropped."""
     return list(dict.fromkeys(w.lower() for w in _WORD.findall(text or "")))
@@ -78,8 +102,26 @@ def words(text: str | None) -> list[str]:
 
 def content_words(text: str | None) -> list[str]:
     """The words to rank on: tokens that are not stop words (a single letter never is one
-    to rank on; a number is: "2022", "v3")."""
+    to rank on; a number is: "2022", "v3"). None for a lone identifier ("numpy-74",
+    "module_9.retry", "AuthService"): its pieces are not what was asked for, and the trigram
+    index finds it whole."""
+    if is_identifier(text):
+        return []
     return [w for w in words(text) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
+
+
+def is_identifier(text: str | None) -> bool:
+    """One token holding a digit, ``_``, ``.``, ``-``, ``/``, ``:`` or an inner capital."""
+    token = (text or "").strip()
+    if not token or any(c.isspace() for c in token):
+        return False
+    return (any(c.isdigit() or c in "_.-/:" for c in token)
+            or any(c.isupper() for c in token[1:]))
+
+
+def is_vocabulary_word(word: str) -> bool:
+    """Whether the curated vocabulary knows the word (lower-case)."""
+    return word in _RELATED
 
 
 def related_words(query_words: Sequence[str],

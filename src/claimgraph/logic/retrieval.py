@@ -262,7 +262,7 @@ def by_relevance(facts: Iterable[Fact], relevance: Mapping[str, int], at: int,
 
 # --- query tokens -------------------------------------------------------------------------
 
-def _trim_edges(word: str) -> str:
+def trim_edges(word: str) -> str:
     """Strip punctuation at both ends only, so ``shoply.api`` and ``kuzu-db`` survive whole."""
     start, end = 0, len(word)
     while start < end and not word[start].isalnum():
@@ -280,7 +280,7 @@ def query_tokens(text: str | None) -> list[str]:
     """
     tokens: list[str] = []
     for word in (text or "").split():
-        token = _trim_edges(word)
+        token = trim_edges(word)
         if (len(token) >= MIN_TOKEN_CHARS and token.lower() not in QUERY_STOPWORDS
                 and token not in tokens):
             tokens.append(token)

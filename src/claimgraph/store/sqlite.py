@@ -23,6 +23,7 @@ from claimgraph.logic.model import (
     AUDIT_FIELDS, CONTEXT_HEAD_FIELDS, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS,
     FACT_HEAD_FIELDS_NO_ENDS, SUSPECT_VERDICTS,
 )
+from claimgraph.logic import query_words as QW
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
 from claimgraph.store import sqlite_schema as schema
@@ -580,7 +581,8 @@ class SqliteStore(SqliteCuration, SqlitePurge):
     def rank_words(self, words: Sequence[str], limit: int = 50, *,
                    heads: bool = False) -> list[Record] | None:
         """Open facts whose literal holds any of the words (porter stems), best BM25 first;
-        None when the store predates the word index (format < 6, read as it is)."""
+        None when the store predates the word index (format < 6, read as it is). Words on
+        too many facts are left out (``logic.query_words.within_budget``)."""
         if not self._has_words():
             return None
         wanted = [w for w in words if w and w.strip()]
@@ -589,6 +591,11 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         self._db.refresh()
         if self._db.depth:
             self._index_pending()
+        quoted = json.dumps([q.words_match([w]) for w in wanted])
+        counts = self._db.rows(q.WORD_COUNTS, (quoted, QW.WORD_POSTINGS_BUDGET + 1))
+        wanted = QW.within_budget([(w, r[0]) for w, r in zip(wanted, counts)])
+        if not wanted:
+            return []
         pks = [r[0] for r in self._db.rows(q.WORDS_RANKED, (q.words_match(wanted), limit))]
         if not pks:
             return []

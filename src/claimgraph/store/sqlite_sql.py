@@ -162,6 +162,10 @@ WORDS_RANKED = ("SELECT f.pk FROM (SELECT rowid, rank FROM fact_words WHERE fact
                 " ORDER BY rank LIMIT ?2 * 4) w CROSS JOIN facts f ON f.pk = w.rowid"
                 " WHERE f.t_invalid IS NULL ORDER BY w.rank, f.id LIMIT ?2")
 #: The kept facts' rows in any order (?1: their pks as JSON).
+#: How many facts hold each word (?1: a JSON list of quoted words), counted up to ?2; one
+#: row per word, in the list's order (one statement: a word's count is a short index walk).
+WORD_COUNTS = ("SELECT (SELECT count(*) FROM (SELECT 1 FROM fact_words WHERE fact_words"
+               " MATCH j.value LIMIT ?2)) FROM json_each(?1) j ORDER BY j.key")
 #: Each row leads with its pk (the caller orders by it).
 FACTS_BY_PK = ("SELECT f.pk, " + FACT_SELECT.removeprefix("SELECT ")
                + " WHERE f.pk IN (SELECT value FROM json_each(?))")
