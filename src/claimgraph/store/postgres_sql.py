@@ -110,6 +110,11 @@ WORDS_RANKED = ("SELECT f.pk FROM facts f, to_tsquery('english'::regconfig, %(q)
                 " ORDER BY ts_rank(f.words, q, 1) DESC, f.id LIMIT %(n)s")
 
 
+#: Whether this schema's facts have the word column (format 6).
+HAS_WORDS = ("SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema ="
+             " current_schema() AND table_name = 'facts' AND column_name = 'words')")
+
+
 def words_query(words: Sequence[str]) -> str:
     """Words as a tsquery of alternatives; only letters, digits and ``_`` reach it (every
     other character, the operators included, separates words)."""
