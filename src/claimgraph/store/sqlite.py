@@ -23,7 +23,6 @@ from claimgraph.logic.model import (
     AUDIT_FIELDS, CONTEXT_HEAD_FIELDS, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS,
     FACT_HEAD_FIELDS_NO_ENDS, SUSPECT_VERDICTS,
 )
-from claimgraph.logic import query_words as QW
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
 from claimgraph.store import sqlite_schema as schema
@@ -591,6 +590,8 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         self._db.refresh()
         if self._db.depth:
             self._index_pending()
+        from claimgraph.logic import query_words as QW  # search only: not the hook's path
+
         quoted = json.dumps([q.words_match([w]) for w in wanted])
         counts = self._db.rows(q.WORD_COUNTS, (quoted, QW.WORD_POSTINGS_BUDGET + 1))
         wanted = QW.within_budget([(w, r[0]) for w, r in zip(wanted, counts)])
