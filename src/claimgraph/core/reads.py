@@ -130,12 +130,19 @@ def _fts_route(sh: Shell, queries: list[str],
 
 
 def _word_routes(sh: Shell, query: str, matched: list[dict[str, Any]],
-                 in_scope: Callable[[dict[str, Any]], bool], limit: int,
+                 popular: set[str], in_scope: Callable[[dict[str, Any]], bool], limit: int,
                  heads: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The query's words ranked by BM25, and the words related to them (the developer
     vocabulary, the matched entities' one-word names and aliases) ranked the same way;
-    both empty on a store without the word index (docs/search.md)."""
+    both empty on a store without the word index (docs/search.md). The name of a popular
+    matched entity (``popular``: entity ids) is left out of the words when others remain:
+    its own route carries it, and in other facts' text it is weak evidence (a speaker's
+    name in the turns addressed to her, a library named by every module)."""
     words = QW.content_words(query)
+    weak = {n.lower() for e in matched if e["id"] in popular
+            for n in [e.get("name") or "", *(e.get("aliases") or [])]}
+    if any(w not in weak for w in words):
+        words = [w for w in words if w not in weak]
     if not words:
         return [], []
     own = sh.store.rank_words(words, limit, heads=heads)
@@ -172,16 +179,20 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
     heads = limit is not None
     fts_facts, hits, coordination = _fts_route(sh, queries, in_scope, fts_limit, heads)
     matched = _matched_entities(sh, queries, scopes)
-    word_facts, related_facts = _word_routes(sh, query, matched, in_scope, fts_limit, heads)
     matched_ids = {e["id"] for e in matched}
     read = sh.store.get_facts_for if limit is None else sh.store.get_fact_heads_for
     entity_facts = _route(read, matched_ids, "both", scopes)
+    groups = _by_entity(entity_facts, [e["id"] for e in matched])
+    popular = {entity_id for entity_id, group in groups.items()
+               if len(group) > R.SPECIFIC_FACTS}
+    word_facts, related_facts = _word_routes(sh, query, matched, popular, in_scope, fts_limit,
+                                             heads)
     hop_read = read if limit is None else _heads_without_ends(sh)
     hop_facts = _route(hop_read, _neighbour_ids(entity_facts) - matched_ids, "out", scopes)
     fused, total = R.top_search_hits(
         fts_facts, entity_facts, hop_facts, sh.now(), sh.half_life_days, limit,
         word_facts=word_facts, related_facts=related_facts, fts_hits=coordination,
-        entity_groups=_by_entity(entity_facts, [e["id"] for e in matched]))
+        entity_groups=list(groups.values()))
     shown = fused if limit is None else _read_whole(sh, fused)
     shown = _current_first(sh, shown, scopes)
     return {"query": query, "scopes": None if scopes is None else list(scopes),
@@ -192,15 +203,16 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
                                   "scope": e.get("scope")} for e in matched]}
 
 
-def _by_entity(facts: list[dict[str, Any]], entity_ids: list[str]) -> list[list[dict[str, Any]]]:
+def _by_entity(facts: list[dict[str, Any]],
+               entity_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
     """The entity route split per matched entity (a fact touching two is in both)."""
     groups: dict[str, list[dict[str, Any]]] = {entity_id: [] for entity_id in entity_ids}
     for fact in facts:
         for end in (fact.get("subject"), fact.get("object_ref")):
             end_id = end.get("id") if isinstance(end, dict) else end
-            if end_id in groups:
+            if end_id in groups and (not groups[end_id] or groups[end_id][-1] is not fact):
                 groups[end_id].append(fact)
-    return [group for group in groups.values() if group]
+    return {entity_id: group for entity_id, group in groups.items() if group}
 
 
 def _current_first(sh: Shell, shown: list[dict[str, Any]],
