@@ -621,6 +621,9 @@ def test_a_reader_reads_a_version_5_file_as_it_is_ranking_without_the_word_index
     assert [f["id"] for f in reader.search("sunrise")["facts"]] == ["f-4"]
     reader.close()
     assert _raw(db).execute("PRAGMA user_version").fetchone()[0] == 5
+    older = SqliteStore(db, migrations=sqlite_schema.MIGRATIONS[:5])  # no word index to check
+    assert older.check_integrity(quick=False) == []
+    older.close()
 
 
 def _table_names(path) -> set[str]:
