@@ -1,7 +1,7 @@
 """Coding-memory retrieval: does a later session's question or task find the fact that answers it?
 
-bench/coding_memory.json holds facts a coding session learned (five recorded sessions from
-three MIT-licensed repositories, plus a handful of handwritten team conventions; its
+bench/coding_memory.json holds facts a coding session learned (seven recorded sessions from
+five MIT-licensed repositories, plus a handful of handwritten team conventions; its
 ``sources`` say which) and questions or tasks written for this set, each naming the fact that
 answers it. The facts go into one store among ``--distractors`` synthetic facts
 (bench/workload.py, which shares their vocabulary: postgres, pytest, migration...). Each ask
