@@ -4,11 +4,12 @@ query timed beside a bare FTS5 query on the same connection (the same-run floor)
 The older version reads the store as it was built (``search_top10.py``'s base file); this
 checkout reads a copy of it (migrated on first open). Each round is one process per version:
 warm-up, then every query of the pool (``bench_search.queries``) once. Reported: per version,
-the median over rounds of p50 and p95 (with min and max), and the bare-FTS figures beside them.
+the median over rounds of p50 and p95 (with min and max), and the bare-FTS figures beside them;
+also the search's CPU time per query (less moved by other processes on a shared machine).
 
 Usage:
   .venv/bin/python bench/search_versions.py BASE_STORE --base /tmp/main/src [--rounds 5]
-      [--limit 10] [--size N]
+      [--limit 10] [--size N] [--questions]
   (one round, internal) .venv/bin/python bench/search_versions.py STORE --round [--limit 10]
 """
 
@@ -30,31 +31,46 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 
-def one_round(store: Path, size: int, limit: int | None) -> dict:
+def question_pool(n: int, size: int) -> list[str]:
+    """Questions in plain words over the same vocabulary (``--questions``)."""
+    import random
+
+    from workload import LIBS, WORDS
+    rng = random.Random(13)
+    forms = ("why does the {w} fail when we use {l}?", "how do we configure {l} for the {w}?",
+             "what did we decide about {w} and {l}", "which module handles the {w} {w2}?",
+             "is there a known problem with {l} {w} timeouts")
+    return [rng.choice(forms).format(w=rng.choice(WORDS), w2=rng.choice(WORDS), l=rng.choice(LIBS))
+            for _ in range(n)]
+
+
+def one_round(store: Path, size: int, limit: int | None, questions: bool = False) -> dict:
     from bench_search import queries
 
     from claimgraph.core import Shell
     from claimgraph.core.reads import search
     from claimgraph.store.open import open_store
 
-    pool = queries(200, size)
+    pool = question_pool(200, size) if questions else queries(200, size)
     sh = Shell(open_store(str(store)))
     raw = sqlite3.connect(store)
     options = {} if limit is None else {"limit": limit}
     for q in pool[:20]:
         search(sh, q, **options)
-    ours, floor = [], []
+    ours, floor, cpu = [], [], []
     for q in pool:
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         search(sh, q, **options)
         ours.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - started_cpu)
         phrase = '"' + q.replace('"', '""') + '"'
         started = time.perf_counter()
         raw.execute("SELECT rowid FROM fact_fts WHERE fact_fts MATCH ? LIMIT 50", (phrase,)).fetchall()
         floor.append(time.perf_counter() - started)
     sh.store.close()
     raw.close()
-    return {"search": _percentiles(ours), "raw_fts": _percentiles(floor)}
+    return {"search": _percentiles(ours), "raw_fts": _percentiles(floor),
+            "search_cpu": _percentiles(cpu)}
 
 
 def _percentiles(samples: list[float]) -> dict:
@@ -63,9 +79,10 @@ def _percentiles(samples: list[float]) -> dict:
             "p95": ordered[max(0, int(len(ordered) * 0.95) - 1)] * 1000}
 
 
-def _spawn(code: str, store: Path, size: int, limit: int | None) -> dict:
+def _spawn(code: str, store: Path, size: int, limit: int | None, questions: bool) -> dict:
     argv = [sys.executable, __file__, str(store), "--round", "--size", str(size)]
     argv += [] if limit is None else ["--limit", str(limit)]
+    argv += ["--questions"] if questions else []
     done = subprocess.run(argv, env={**os.environ, "PYTHONPATH": code}, capture_output=True,
                           text=True)
     if done.returncode != 0:
@@ -89,12 +106,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--limit", type=int)
     parser.add_argument("--size", type=int)
+    parser.add_argument("--questions", action="store_true",
+                        help="questions in plain words instead of bench_search's pool")
     parser.add_argument("--round", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     size = args.size or sqlite3.connect(args.store).execute(
         "SELECT count(*) FROM facts").fetchone()[0]
     if args.round:
-        print(json.dumps(one_round(args.store, size, args.limit)))
+        print(json.dumps(one_round(args.store, size, args.limit, args.questions)))
         return
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "claims.db"
@@ -105,9 +124,10 @@ def main() -> None:
         found: dict[str, list[dict]] = {name: [] for name in versions}
         for _ in range(args.rounds):
             for name, (code, store) in versions.items():
-                found[name].append(_spawn(code, store, size, args.limit))
+                found[name].append(_spawn(code, store, size, args.limit, args.questions))
     print(json.dumps({"facts": size, "limit": args.limit, "rounds": args.rounds, **{
-        name: {"search_ms": _summary(r, "search"), "raw_fts_ms": _summary(r, "raw_fts")}
+        name: {"search_ms": _summary(r, "search"), "raw_fts_ms": _summary(r, "raw_fts"),
+               "search_cpu_ms": _summary(r, "search_cpu")}
         for name, r in found.items()}}))
 
 

@@ -154,6 +154,36 @@ def test_an_empty_or_stopword_task_is_nothing_to_search(shell):
     assert coach(shell, "", SCOPES)["push"] is False
 
 
+def test_the_coach_finds_the_package_manager_rule_for_a_task_in_other_words(shell):
+    """Issue 28: "install httpx as a dependency" names no tool, yet the rule about tools
+    must reach the agent (the developer vocabulary relates installing to pip and uv)."""
+    rule = in_scope(shell, "project", "prefers", "We always use uv, never pip")
+    in_scope(shell, "billing", "prefers", "REST endpoints")
+    for task in ("install httpx as a dependency", "add requests to the project"):
+        result = coach(shell, task, SCOPES)
+        assert ids(result["commitments"])[:1] == [rule["id"]], task
+
+
+def test_a_question_in_plain_words_finds_the_turn_among_a_speakers_many(shell):
+    """Issue 28: the question names a speaker with many facts; the one whose words match
+    comes first (the entity is weak evidence; its facts rank by their text)."""
+    for n in range(40):
+        in_scope(shell, "Caroline", "x/said", f"Chatting about the weather on day {n}")
+    answer = in_scope(shell, "Caroline", "x/said", "I went to the LGBTQ support group yesterday")
+    for n in range(40, 60):
+        in_scope(shell, "Caroline", "x/said", f"Chatting about the weather on day {n}")
+    found = scoped_search(shell, "When did Caroline go to the LGBTQ support group?", SCOPES,
+                          limit=10)
+    assert ids(found["facts"])[:1] == [answer["id"]]
+
+
+def test_a_newer_value_in_open_conflict_comes_before_the_older(shell):
+    older = in_scope(shell, "checkout", "has-status", "blocked on review")
+    newer = in_scope(shell, "checkout", "has-status", "shipped to production", on_conflict="flag")
+    found = ids(scoped_search(shell, "what is the status of checkout", SCOPES, limit=10)["facts"])
+    assert found.index(newer["id"]) < found.index(older["id"])
+
+
 # --- outcome -----------------------------------------------------------------------------------
 
 def test_accepted_reinforces_each_valid_fact_resetting_only_its_clock(shell):

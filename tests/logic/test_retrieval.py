@@ -344,3 +344,71 @@ def test_walk_stops_on_an_empty_frontier_a_met_budget_or_max_depth():
     assert (WALK_BUDGET, WALK_BEAM, WALK_MAX_DEPTH) == (25, 8, 6)
     assert not walk_done({"e"}, 24, 5)
     assert walk_done(set(), 0, 0) and walk_done({"e"}, 25, 0) and walk_done({"e"}, 0, 6)
+
+
+# --- ranking by words (docs/search.md) ------------------------------------------------------
+from claimgraph.logic.retrieval import (  # noqa: E402
+    SPECIFIC_FACTS, by_coordination, current_first, specificity, top_search_hits)
+
+
+def test_an_entity_with_many_facts_is_weaker_evidence_for_each():
+    assert specificity(1) == specificity(SPECIFIC_FACTS) == 1.0
+    assert specificity(4 * SPECIFIC_FACTS) == 0.5
+    assert specificity(300) < specificity(40) < 1.0
+
+
+def test_a_popular_entitys_facts_rank_by_their_words_not_by_their_id():
+    """The issue's case: a question names a speaker with hundreds of facts; the one whose
+    words match must come first, whatever the ids."""
+    turns = [make_fact(f"f-{n:03d}") for n in range(300)]
+    answer = turns[250]
+    hits, _ = top_search_hits([], turns, [], NOW, limit=10, word_facts=[answer, turns[7]])
+    assert [h["id"] for h in hits[:2]] == ["f-250", "f-007"]
+
+
+def test_a_specific_entity_outweighs_a_popular_one():
+    popular = [make_fact(f"p-{n:03d}") for n in range(200)]
+    specific = [make_fact("s-1")]
+    hits, _ = top_search_hits([], [], [], NOW, limit=3, entity_groups=[popular, specific])
+    assert hits[0]["id"] == "s-1"
+
+
+def test_equal_scores_go_to_the_more_relevant_text_never_to_the_id():
+    a, b = make_fact("a"), make_fact("b")
+    hits, _ = top_search_hits([], [], [], NOW, word_facts=[b, a], entity_groups=[[a], [b]])
+    assert [h["id"] for h in hits] == ["b", "a"]
+
+
+def test_trigram_hits_rank_by_how_many_of_the_querys_pieces_hit_them():
+    one, three, two = make_fact("one"), make_fact("three"), make_fact("two")
+    ordered = by_coordination([one, three, two], {"one": 1, "three": 3, "two": 2}, {})
+    assert [f["id"] for f in ordered] == ["three", "two", "one"]
+    assert [f["id"] for f in by_coordination([one, two], None, {})] == ["one", "two"]
+
+
+def _version(fid: str, day: int, **over: Any) -> dict[str, Any]:
+    ranked = {"retrieval_score": 0.1, "effective_confidence": 0.8, **over}
+    return make_fact(fid, predicate="core/has-version", t_valid=T0 + day * DAY_MS,
+                     recorded_at=T0 + day * DAY_MS, **ranked)
+
+
+def test_the_newer_of_two_live_values_comes_first_and_takes_the_first_place():
+    old, new, other = _version("old", 1), _version("new", 9), make_fact("other")
+    out = current_first([other, old, make_fact("x"), new], [], {"core/has-version"})
+    assert [f["id"] for f in out] == ["other", "new", "old", "x"]
+
+
+def test_a_newer_value_not_found_is_brought_in_above_the_older_and_the_length_kept():
+    old = _version("old", 1)
+    new = {k: v for k, v in _version("new", 9).items() if k != "retrieval_score"}
+    out = current_first([old, make_fact("x")], [new, old], {"core/has-version"})
+    assert [f["id"] for f in out] == ["new", "old"]
+    assert out[0]["retrieval_score"] == 0.1
+
+
+def test_many_valued_predicates_and_other_subjects_keep_their_order():
+    a = _version("a", 9, subject=entity("e-x"))
+    b = _version("b", 1)
+    c, d = make_fact("c", t_valid=T0 + 9 * DAY_MS), make_fact("d")
+    assert [f["id"] for f in current_first([b, a, d, c], [], {"core/has-version"})] == [
+        "b", "a", "d", "c"]

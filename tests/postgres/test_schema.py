@@ -133,3 +133,25 @@ def test_a_format_3_store_gets_the_head_indexes_with_its_facts_intact(pg_url):
             "EXPLAIN SELECT id, subject_id, t_valid FROM facts WHERE object_ref_id = 'e-2'"))
     db.close()
     assert "Index Only Scan using facts_object_heads" in plan, plan
+
+
+def test_a_format_5_store_is_read_as_it_is_and_gets_its_word_index_on_the_first_write(pg_url):
+    """Format 6 only adds the words column: a reader searches a format-5 store by trigrams;
+    the first writer's upgrade fills the column for the facts already there."""
+    db = PostgresDb(pg_url)
+    schema.migrate(db, "test store", schema.MIGRATIONS[:5])
+    db.run("INSERT INTO entities (id, name, norm, type, scope, aliases, search_text) VALUES"
+           " ('e-1', 'Mel', 'mel', 'person', 'p', '[]', 'Mel')")
+    db.run("INSERT INTO facts (id, subject_id, predicate, object_kind, object_lit, t_valid,"
+           " recorded_at, confidence, epistemic, scope, source_type) VALUES ('f-1', 'e-1',"
+           " 'x/said', 'literal', 'I painted a lake sunrise', 1000, 1000, 0.9, 'observation',"
+           " 'p', 'code')")
+    db.close()
+    reader = PostgresStore(pg_url, read_only=True)
+    assert reader.rank_words(["painting"]) is None
+    assert [f["id"] for f in reader.search("sunrise")["facts"]] == ["f-1"]
+    reader.close()
+    writer = PostgresStore(pg_url)
+    assert [f["id"] for f in writer.rank_words(["paintings", "sunrises"])] == ["f-1"]
+    writer.close()
+

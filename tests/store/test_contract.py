@@ -625,6 +625,52 @@ def test_every_backend_answers_a_scenario_byte_for_byte_alike(tmp_path):
     assert outputs[0] == outputs[1] == outputs[2]
 
 
+# --- ranking by words ---------------------------------------------------------------------
+@pytest.fixture
+def wordy(store):
+    """Turns of a conversation: stems, a rare word, a common one, a closed fact."""
+    speaker = entity(store, "e-c", "Caroline", type="person")
+    store.insert_facts([
+        fact("w-1", speaker, "x/said", lit="I went to the LGBTQ support group yesterday", t_valid=10),
+        fact("w-2", speaker, "x/said", lit="My friends support me a lot, friends are great", t_valid=20),
+        fact("w-3", speaker, "x/said", lit="Painting sunsets is calming", t_valid=30),
+        fact("w-4", speaker, "x/said", lit="I painted a lake sunrise last year", t_valid=40),
+        fact("w-5", speaker, "x/said", lit="The support group moved to Tuesdays", t_valid=5,
+             t_invalid=25),
+        fact("w-6", "e-c", "x/said", ref=speaker, t_valid=50),
+    ])
+    return store
+
+
+def test_rank_words_finds_stems_and_ranks_the_rarer_words_higher(wordy):
+    assert ids(wordy.rank_words(["paintings"])) == ["w-3", "w-4"] or ids(
+        wordy.rank_words(["paintings"])) == ["w-4", "w-3"]
+    assert ids(wordy.rank_words(["lgbtq", "support", "group"]))[0] == "w-1"
+    assert set(ids(wordy.rank_words(["support"]))) == {"w-1", "w-2"}
+    assert ids(wordy.rank_words(["sunrise", "painting"]))[0] == "w-4"
+
+
+def test_rank_words_leaves_out_closed_facts_and_entity_objects(wordy):
+    found = ids(wordy.rank_words(["support", "group", "tuesdays", "caroline"]))
+    assert "w-5" not in found and "w-6" not in found
+    assert wordy.rank_words(["tuesdays"]) == []
+
+
+def test_rank_words_limits_gives_heads_and_treats_operators_as_words(wordy):
+    from claimgraph.logic.model import FACT_HEAD_FIELDS
+    assert len(wordy.rank_words(["support", "painting"], limit=1)) == 1
+    heads = wordy.rank_words(["sunrise"], heads=True)
+    assert ids(heads) == ["w-4"] and list(heads[0]) == list(FACT_HEAD_FIELDS)
+    assert wordy.rank_words(["AND", "NEAR(", '"', "*", "OR"]) == []
+    assert wordy.rank_words([]) == [] and wordy.rank_words(["sunrise"], limit=0) == []
+
+
+def test_rank_words_sees_a_transactions_own_writes(wordy):
+    with wordy.transaction():
+        wordy.insert_fact(fact("w-7", "e-c", "x/said", lit="Adopting a puppy next week", t_valid=60))
+        assert ids(wordy.rank_words(["puppies"])) == ["w-7"]
+
+
 def test_search_inside_a_transaction_sees_its_own_writes(store):
     with store.transaction():
         entity(store, "e-1", "Scheduler", aliases=["timer-jobs"])

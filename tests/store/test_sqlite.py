@@ -332,12 +332,13 @@ def _columns(path, table: str) -> list[str]:
 
 
 def test_the_current_format_adds_decay_and_audit_the_read_then_the_head_indexes_on_the_baseline():
-    assert STORE_FORMAT == 5 == len(sqlite_schema.MIGRATIONS)
+    assert STORE_FORMAT == 6 == len(sqlite_schema.MIGRATIONS)
     assert sqlite_schema.MIGRATIONS[0] is sqlite_schema.BASELINE
     assert sqlite_schema.MIGRATIONS[1] is sqlite_schema.DECAY_AND_AUDIT
     assert sqlite_schema.MIGRATIONS[2] is sqlite_schema.READ_INDEXES
     assert sqlite_schema.MIGRATIONS[3] is sqlite_schema.HEAD_INDEXES
     assert sqlite_schema.MIGRATIONS[4] is sqlite_schema.MARKS_TABLE
+    assert sqlite_schema.MIGRATIONS[5] is sqlite_schema.WORD_INDEX
 
 
 def test_a_version_1_file_migrates_to_2_with_its_data_intact(db):
@@ -522,8 +523,8 @@ def test_a_version_4_file_migrates_to_5_with_every_mark_intact(db):
     whole by every lookup of ANY key that compares against it; as a rowid table it is not."""
     _version_4_file_with_a_big_mark(db)
     assert "WITHOUT ROWID" in _table_sql(db, "marks")
-    store = SqliteStore(db)
-    assert store.schema_version() == STORE_FORMAT == 5
+    store = SqliteStore(db, migrations=sqlite_schema.MIGRATIONS[:5])
+    assert store.schema_version() == 5
     assert store.get_mark("capture.high") == 42
     assert store.get_mark("oplog:outbox") == {"lines": ["x" * 300_000]}
     assert len(store.all_facts()) == 3
@@ -540,7 +541,7 @@ def test_a_failing_step_of_the_5_migration_leaves_a_version_4_file_untouched(db)
         SqliteStore(db, migrations=broken)
     assert _raw(db).execute("PRAGMA user_version").fetchone()[0] == 4
     assert "WITHOUT ROWID" in _table_sql(db, "marks")
-    store = SqliteStore(db)
+    store = SqliteStore(db, migrations=sqlite_schema.MIGRATIONS[:5])
     assert store.schema_version() == 5 and store.get_mark("capture.high") == 42
     store.close()
 
@@ -559,7 +560,78 @@ def test_a_reader_reads_a_version_4_file_as_it_is_but_refuses_a_version_3_one(db
     _version_3_file(older)
     with pytest.raises(ClaimgraphError) as refused:
         SqliteStore(older, read_only=True)
-    assert refused.value.type == "store-needs-upgrade" and "format 5" in refused.value.message
+    assert refused.value.type == "store-needs-upgrade" and f"format {STORE_FORMAT}" in refused.value.message
+
+
+# --- format 5 -> 6: the word index ------------------------------------------------------------
+def _version_5_file(path) -> None:
+    """A format-5 store with facts in words: painting, a support group, a version."""
+    _version_1_file(path)
+    SqliteStore(path, migrations=sqlite_schema.MIGRATIONS[:5]).close()
+    con = _raw(path)
+    for i, lit in ((3, "went to the LGBTQ support group yesterday"), (4, "painted a sunrise")):
+        con.execute("INSERT INTO facts (id, subject_id, predicate, object_kind, object_lit, t_valid,"
+                    " recorded_at, confidence, epistemic, scope, source_type) VALUES"
+                    f" ('f-{i}', 'e-1', 'x/said', 'literal', '{lit}', {i}000, {i}000, 0.8,"
+                    " 'observation', 'proj', 'session-log')")
+        con.execute(f"INSERT INTO fact_fts (rowid, object_lit) SELECT pk, object_lit FROM facts"
+                    f" WHERE id = 'f-{i}'")
+    con.commit()
+    con.close()
+
+
+def test_a_version_5_file_migrates_to_6_and_its_facts_rank_by_their_words(db):
+    _version_5_file(db)
+    assert "fact_words" not in _table_names(db)
+    store = SqliteStore(db)
+    assert store.schema_version() == STORE_FORMAT == 6
+    assert [f["id"] for f in store.rank_words(["painting"], 10)] == ["f-4"]
+    assert [f["id"] for f in store.rank_words(["groups", "supported"], 10)] == ["f-3"]
+    store.close()
+    assert "fact_words" in _table_names(db)
+
+
+def test_the_word_index_follows_new_edited_and_deleted_facts(db):
+    _version_5_file(db)
+    store = SqliteStore(db)
+    with store.transaction():
+        store._db.run("UPDATE facts SET object_lit = 'sketched a sunset' WHERE id = 'f-4'")
+    assert store.rank_words(["painting"], 10) == []
+    assert [f["id"] for f in store.rank_words(["sketches"], 10)] == ["f-4"]
+    store.delete_facts(["f-3"])
+    assert store.rank_words(["support"], 10) == []
+    assert store.check_integrity(quick=False) == []
+    store.close()
+
+
+def test_a_failing_step_of_the_6_migration_leaves_a_version_5_file_untouched(db):
+    _version_5_file(db)
+    with pytest.raises(sqlite3.OperationalError):
+        SqliteStore(db, migrations=_failing_at(6))
+    assert _raw(db).execute("PRAGMA user_version").fetchone()[0] == 5
+    assert "fact_words" not in _table_names(db)
+
+
+def test_a_reader_reads_a_version_5_file_as_it_is_ranking_without_the_word_index(db):
+    """The word index only adds a route: a reader (the SessionStart hook, a read-only
+    ``search``) of a store not yet upgraded still reads and searches it by trigrams."""
+    _version_5_file(db)
+    reader = SqliteStore(db, read_only=True)
+    assert reader.schema_version() == 5 and reader.rank_words(["painting"], 10) is None
+    assert [f["id"] for f in reader.search("sunrise")["facts"]] == ["f-4"]
+    reader.close()
+    assert _raw(db).execute("PRAGMA user_version").fetchone()[0] == 5
+    older = SqliteStore(db, migrations=sqlite_schema.MIGRATIONS[:5])  # no word index to check
+    assert older.check_integrity(quick=False) == []
+    older.close()
+
+
+def _table_names(path) -> set[str]:
+    con = _raw(path)
+    try:
+        return {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    finally:
+        con.close()
 
 
 @pytest.mark.parametrize("direction, ends", [

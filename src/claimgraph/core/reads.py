@@ -14,6 +14,7 @@ from claimgraph.core.shell import Shell
 from claimgraph.core.vocabulary import resolve_predicate
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import entities as E
+from claimgraph.logic import query_words as QW
 from claimgraph.logic import retrieval as R
 from claimgraph.logic.conflicts import open_conflicts
 from claimgraph.logic.model import SUSPECT_VERDICTS, fact_state
@@ -111,23 +112,55 @@ def _matched_entities(sh: Shell, queries: list[str],
 
 def _fts_route(sh: Shell, queries: list[str],
                in_scope: Callable[[dict[str, Any]], bool],
-               limit: int, heads: bool) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Full-text hits for the whole query first, then per token; first occurrence wins.
-    Entities and episodes are kept for the whole query only, so tokens ask for facts alone.
-    ``heads``: the facts as heads (ranked first, the few shown read whole afterwards)."""
+               limit: int, heads: bool) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, int]]:
+    """Full-text (trigram) hits for the whole query first, then per token; first occurrence
+    wins. Entities and episodes are kept for the whole query only, so tokens ask for facts
+    alone. ``heads``: the facts as heads (ranked first, the few shown read whole afterwards).
+    Also how many of the queries hit each fact (the whole query counts as two: a phrase)."""
     first = sh.store.search(queries[0], limit, heads=heads)
     seen: dict[str, dict[str, Any]] = {}
-    for hits in (first["facts"],
-                 *(sh.store.search_facts(t, limit, heads=heads) for t in queries[1:])):
-        for fact in hits:
+    hits: dict[str, int] = {}
+    lists = (first["facts"], *(sh.store.search_facts(t, limit, heads=heads) for t in queries[1:]))
+    for n, found in enumerate(lists):
+        for fact in found:
             if in_scope(fact):
                 seen.setdefault(fact["id"], fact)
-    return list(seen.values()), first
+                hits[fact["id"]] = hits.get(fact["id"], 0) + (2 if n == 0 and len(lists) > 1 else 1)
+    return list(seen.values()), first, hits
+
+
+def _word_routes(sh: Shell, query: str, matched: list[dict[str, Any]],
+                 popular: set[str], in_scope: Callable[[dict[str, Any]], bool], limit: int,
+                 heads: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The query's words ranked by BM25, and the words related to them (the developer
+    vocabulary, the matched entities' one-word names and aliases) ranked the same way;
+    both empty on a store without the word index (docs/search.md). The name of a popular
+    matched entity (``popular``: entity ids) is left out of the words when others remain:
+    its own route carries it, and in other facts' text it is weak evidence (a speaker's
+    name in the turns addressed to her, a library named by every module)."""
+    words = QW.content_words(query)
+    weak = {n.lower() for e in matched if e["id"] in popular
+            for n in [e.get("name") or "", *(e.get("aliases") or [])]}
+    if any(w not in weak for w in words):
+        words = [w for w in words if w not in weak]
+    if not words:
+        return [], []
+    own = sh.store.rank_words(words, limit, heads=heads)
+    if own is None:
+        return [], []
+    names = [[n for n in [e.get("name") or "", *(e.get("aliases") or [])] if " " not in n]
+             for e in matched]
+    related = QW.related_words(words, names)
+    others = sh.store.rank_words(related, limit, heads=heads) if related else []
+    return [f for f in own if in_scope(f)], [f for f in others or [] if in_scope(f)]
 
 
 def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
            fts_limit: int = FTS_LIMIT, limit: int | None = None) -> dict[str, Any]:
-    """Three routes fused by rank (full text 1.0, entity 1.2, one hop 0.3), times freshness.
+    """Routes fused by rank (docs/search.md): the query's words by BM25, their related words,
+    trigram full text, each named entity's facts (weighted by how specific it is), one hop
+    out; times freshness. A single-valued predicate's newest live value comes before an older
+    live one (``logic.retrieval.current_first``); closed facts never show.
 
     ``scopes`` limits every route BEFORE fusion (so another project's facts neither show nor
     push this one's down a rank); None searches every project. ``fts_limit`` caps the
@@ -143,22 +176,59 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
         raise ClaimgraphError("empty-query", "the search query is empty", hint="give some words to look for")
     in_scope = _scope_test(scopes)
     queries = [query.strip(), *[t for t in R.query_tokens(query) if t != query.strip()]]
-    fts_facts, hits = _fts_route(sh, queries, in_scope, fts_limit, limit is not None)
+    heads = limit is not None
+    fts_facts, hits, coordination = _fts_route(sh, queries, in_scope, fts_limit, heads)
     matched = _matched_entities(sh, queries, scopes)
     matched_ids = {e["id"] for e in matched}
     read = sh.store.get_facts_for if limit is None else sh.store.get_fact_heads_for
     entity_facts = _route(read, matched_ids, "both", scopes)
+    groups = _by_entity(entity_facts, [e["id"] for e in matched])
+    popular = {entity_id for entity_id, group in groups.items()
+               if len(group) > R.SPECIFIC_FACTS}
+    word_facts, related_facts = _word_routes(sh, query, matched, popular, in_scope, fts_limit,
+                                             heads)
     hop_read = read if limit is None else _heads_without_ends(sh)
     hop_facts = _route(hop_read, _neighbour_ids(entity_facts) - matched_ids, "out", scopes)
-    fused, total = R.top_search_hits(fts_facts, entity_facts, hop_facts, sh.now(),
-                                     sh.half_life_days, limit)
+    fused, total = R.top_search_hits(
+        fts_facts, entity_facts, hop_facts, sh.now(), sh.half_life_days, limit,
+        word_facts=word_facts, related_facts=related_facts, fts_hits=coordination,
+        entity_groups=list(groups.values()))
     shown = fused if limit is None else _read_whole(sh, fused)
+    shown = _current_first(sh, shown, scopes)
     return {"query": query, "scopes": None if scopes is None else list(scopes),
             "entities": [e for e in hits.get("entities", []) if in_scope(e)],
             "episodes": hits.get("episodes", []), "facts": [with_state(f) for f in shown],
             "total": total,
             "matched_entities": [{"id": e["id"], "name": e["name"], "type": e.get("type"),
                                   "scope": e.get("scope")} for e in matched]}
+
+
+def _by_entity(facts: list[dict[str, Any]],
+               entity_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """The entity route split per matched entity (a fact touching two is in both)."""
+    groups: dict[str, list[dict[str, Any]]] = {entity_id: [] for entity_id in entity_ids}
+    for fact in facts:
+        for end in (fact.get("subject"), fact.get("object_ref")):
+            end_id = end.get("id") if isinstance(end, dict) else end
+            if end_id in groups and (not groups[end_id] or groups[end_id][-1] is not fact):
+                groups[end_id].append(fact)
+    return {entity_id: group for entity_id, group in groups.items() if group}
+
+
+def _current_first(sh: Shell, shown: list[dict[str, Any]],
+                   scopes: Sequence[str] | None) -> list[dict[str, Any]]:
+    """``logic.retrieval.current_first`` over the shown facts, with the other live values of
+    their single-valued predicates read (one indexed read, only when there are any)."""
+    single = {pid for pid, row in sh.predicates().items() if row.get("cardinality") == "one"}
+    subjects = sorted({f["subject"]["id"] for f in shown if f.get("predicate") in single})
+    if not subjects:
+        return shown
+    now = sh.now()
+    rivals = [f for f in sh.store.get_facts_for(subjects, "out")
+              if f.get("predicate") in single and R.fact_valid_at(f, now)
+              and (scopes is None or f.get("scope") in scopes)
+              and f.get("dormant_since") is None]
+    return R.current_first(shown, rivals, single)
 
 
 def _scope_test(scopes: Sequence[str] | None) -> Callable[[dict[str, Any]], bool]:

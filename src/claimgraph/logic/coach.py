@@ -22,7 +22,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_OPEN, strip_injected
 from claimgraph.logic.context_lines import statement
-from claimgraph.logic.retrieval import query_tokens
+from claimgraph.logic.query_words import is_vocabulary_word
+from claimgraph.logic.retrieval import query_tokens, trim_edges
 
 Fact = Mapping[str, Any]
 PER_KIND = 3
@@ -35,8 +36,13 @@ NOTE = ("Recorded in earlier sessions; check before relying on it "
 
 
 def coach_query(task: str | None) -> str:
-    """The search text for a task: its first search tokens, our own injected block removed."""
-    tokens = query_tokens(strip_injected(task or ""))
+    """The search text for a task: its first search tokens, our own injected block removed.
+    A word the developer vocabulary knows stays even when it is too common to search on its
+    own ("add", "run"): search relates it to the tools' names (``logic.query_words``)."""
+    text = strip_injected(task or "")
+    kept = set(query_tokens(text))
+    tokens = [t for t in dict.fromkeys(t for t in (trim_edges(w) for w in text.split()) if t)
+              if t in kept or is_vocabulary_word(t.lower())]
     return " ".join(tokens[:MAX_QUERY_TOKENS])
 
 

@@ -9,7 +9,7 @@ fact invalid at ``now`` never surfaces.
 from __future__ import annotations
 
 import heapq
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
 from claimgraph.logic.confidence import (DEFAULT_HALF_LIFE_DAYS, effective_confidence,
                                          effective_confidences)
@@ -20,6 +20,10 @@ Fact = Mapping[str, Any]
 
 RRF_K = 60
 FTS_WEIGHT, ENTITY_WEIGHT, HOP_WEIGHT = 1.0, 1.2, 0.3
+#: The word routes (docs/search.md): the query's own words, and the words related to them.
+WORD_WEIGHT, RELATED_WEIGHT = 1.5, 0.5
+#: An entity (or hop) route with at most this many facts counts in full (``specificity``).
+SPECIFIC_FACTS = 10
 WALK_BUDGET, WALK_BEAM, WALK_MAX_DEPTH = 25, 8, 6
 MIN_TOKEN_CHARS = 3
 QUERY_STOPWORDS = frozenset(
@@ -134,10 +138,11 @@ def fuse_retrieval(routes: Sequence[Mapping[str, Any]], now: int, k: int = RRF_K
 
 
 def _fused(routes: Sequence[Mapping[str, Any]], now: int, k: int, half_life_days: float,
-           confidences: Mapping[str, float] | None,
-           limit: int | None = None) -> tuple[list[tuple[float, float, Fact]], int]:
+           confidences: Mapping[str, float] | None, limit: int | None = None,
+           relevance: Mapping[str, int] | None = None) -> tuple[list[tuple[float, float, Fact]], int]:
     """(score, effective confidence, fact) of the best ``limit`` facts valid at ``now`` (None:
-    all of them), best first; and how many facts were valid."""
+    all of them), best first; and how many facts were valid. Equal scores go to the fact
+    more relevant by ``relevance`` (id -> place, lower first), then to first seen."""
     known = confidences or {}
     scored = []
     for rrf, fact in _rrf_scores(routes, k).values():
@@ -146,9 +151,13 @@ def _fused(routes: Sequence[Mapping[str, Any]], now: int, k: int, half_life_days
             if conf is None:
                 conf = effective_confidence(fact, now, half_life_days)
             scored.append((rrf * conf, conf, fact))
+    key = _score
+    if relevance:
+        unranked = len(relevance)
+        key = lambda entry: (entry[0], -relevance.get(entry[2]["id"], unranked))  # noqa: E731
     if limit is not None:  # documented as sorted(reverse=True)[:n], ties included
-        return heapq.nlargest(max(0, limit), scored, key=_score), len(scored)
-    scored.sort(key=_score, reverse=True)  # stable: equal scores keep first-seen order
+        return heapq.nlargest(max(0, limit), scored, key=key), len(scored)
+    scored.sort(key=key, reverse=True)  # stable: equal keys keep first-seen order
     return scored, len(scored)
 
 
@@ -175,22 +184,85 @@ def fuse_search_routes(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
 def top_search_hits(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
                     hop_facts: Iterable[Fact], now: int,
                     half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
-                    limit: int | None = None) -> tuple[list[dict[str, Any]], int]:
+                    limit: int | None = None, *, word_facts: Sequence[Fact] = (),
+                    related_facts: Sequence[Fact] = (),
+                    entity_groups: Sequence[Sequence[Fact]] | None = None,
+                    fts_hits: Mapping[str, int] | None = None) -> tuple[list[dict[str, Any]], int]:
     """``fuse_search_routes`` cut to the best ``limit`` (None: all), and how many there were:
-    only the facts kept are copied and annotated."""
+    only the facts kept are copied and annotated.
+
+    The routes (docs/search.md): ``word_facts``, the query's words ranked by BM25 (the main
+    route when the store has the word index); ``related_facts``, the same for the words the
+    vocabulary relates to them (weighted lower); ``fts_facts``, trigram hits of the whole
+    query and of each token, re-ranked by how many of them hit a fact (``fts_hits``: id ->
+    count); the entity route, one per matched entity (``entity_groups``; default: one group,
+    ``entity_facts``), each weighted by how specific the entity is (an entity with hundreds of
+    facts is weak evidence for any one of them) and ordered by the facts' text relevance
+    first; and the hop route, weighted and ordered the same way. Equal scores go to the more
+    relevant text, then to first seen; never to an id."""
     known: dict[str, float] = {}
-    kept, total = _fused([
-        {"weight": FTS_WEIGHT, "facts": list(fts_facts)},
-        {"weight": ENTITY_WEIGHT,
-         "facts": by_effective_confidence(entity_facts, now, half_life_days, known)},
-        {"weight": HOP_WEIGHT, "facts": by_effective_confidence(hop_facts, now, half_life_days, known)},
-    ], now, RRF_K, half_life_days, known, limit)
+    relevance = text_relevance(word_facts, related_facts)
+    groups = [list(entity_facts)] if entity_groups is None else [list(g) for g in entity_groups]
+    routes = [{"weight": WORD_WEIGHT, "facts": list(word_facts)},
+              {"weight": RELATED_WEIGHT, "facts": list(related_facts)},
+              {"weight": FTS_WEIGHT, "facts": by_coordination(fts_facts, fts_hits, relevance)}]
+    for group in groups:
+        routes.append({"weight": ENTITY_WEIGHT * specificity(_distinct(group)),
+                       "facts": by_relevance(group, relevance, now, half_life_days, known)})
+    hops = list(hop_facts)
+    routes.append({"weight": HOP_WEIGHT * specificity(_distinct(hops)),
+                   "facts": by_relevance(hops, relevance, now, half_life_days, known)})
+    kept, total = _fused(routes, now, RRF_K, half_life_days, known, limit, relevance)
     return [_annotated(entry) for entry in kept], total
+
+
+def specificity(fact_count: int) -> float:
+    """How much one route's match says about each of its facts: 1 for an entity with at most
+    ``SPECIFIC_FACTS`` facts, falling with the square root beyond (a speaker with 300 turns, a
+    library every module uses)."""
+    return 1.0 if fact_count <= SPECIFIC_FACTS else (SPECIFIC_FACTS / fact_count) ** 0.5
+
+
+def _distinct(facts: Iterable[Fact]) -> int:
+    return len({f["id"] for f in facts})
+
+
+def text_relevance(*ranked_routes: Sequence[Fact]) -> dict[str, int]:
+    """id -> the fact's best position in the word routes (0 = most relevant), routes taken in
+    turn (the query's own words before related ones)."""
+    place: dict[str, int] = {}
+    for route in ranked_routes:
+        offset = len(place)
+        for n, fact in enumerate(route):
+            place.setdefault(fact["id"], offset + n)
+    return place
+
+
+def by_coordination(facts: Sequence[Fact], hits: Mapping[str, int] | None,
+                    relevance: Mapping[str, int]) -> list[Fact]:
+    """The trigram route's order: facts hit by more of the query's pieces first (a fact that
+    holds three of the words beats one that holds one), then the more relevant text, then
+    the order given."""
+    counts = hits or {}
+    order = {f["id"]: n for n, f in enumerate(facts)}
+    unranked = len(relevance) + len(order)
+    return sorted(facts, key=lambda f: (-counts.get(f["id"], 1),
+                                        relevance.get(f["id"], unranked), order[f["id"]]))
+
+
+def by_relevance(facts: Iterable[Fact], relevance: Mapping[str, int], at: int,
+                 half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+                 confidences: dict[str, float] | None = None) -> list[Fact]:
+    """An entity's (or a hop's) facts: those the query's words found first, in that order;
+    then the rest by effective confidence (``by_effective_confidence``)."""
+    ranked = by_effective_confidence(facts, at, half_life_days, confidences)
+    found = sorted((f for f in ranked if f["id"] in relevance), key=lambda f: relevance[f["id"]])
+    return found + [f for f in ranked if f["id"] not in relevance]
 
 
 # --- query tokens -------------------------------------------------------------------------
 
-def _trim_edges(word: str) -> str:
+def trim_edges(word: str) -> str:
     """Strip punctuation at both ends only, so ``shoply.api`` and ``kuzu-db`` survive whole."""
     start, end = 0, len(word)
     while start < end and not word[start].isalnum():
@@ -208,7 +280,7 @@ def query_tokens(text: str | None) -> list[str]:
     """
     tokens: list[str] = []
     for word in (text or "").split():
-        token = _trim_edges(word)
+        token = trim_edges(word)
         if (len(token) >= MIN_TOKEN_CHARS and token.lower() not in QUERY_STOPWORDS
                 and token not in tokens):
             tokens.append(token)
@@ -283,3 +355,52 @@ def walk_done(frontier: Iterable[str], collected_count: int, depth: int,
               budget: int = WALK_BUDGET, max_depth: int = WALK_MAX_DEPTH) -> bool:
     """The walk stops when nothing is left to expand, the budget is met, or it went deep enough."""
     return not set(frontier) or collected_count >= budget or depth >= max_depth
+
+
+# --- the current value first ----------------------------------------------------------------
+
+def current_first(ranked: Sequence[Fact], rivals: Iterable[Fact],
+                  single_valued: Collection[str]) -> list[dict[str, Any]]:
+    """A single-valued predicate's values for one subject, newest first, wherever they rank.
+
+    Two live facts give one subject two values of a predicate that holds one (an open
+    conflict the curator has not settled): the newer is the likelier truth, so it takes the
+    first place the pair reached, and the older follows it. ``rivals`` are the subjects'
+    other live facts of those predicates (read by the caller): the newest of a pair that is
+    not among ``ranked`` is brought in, on the older one's score. Superseded and forgotten
+    values are closed and never reach here (docs/search.md). The list keeps its length."""
+    def key(fact: Fact) -> tuple[str, str] | None:
+        subject = fact.get("subject")
+        subject_id = subject.get("id") if isinstance(subject, Mapping) else subject
+        predicate = fact.get("predicate")
+        return (str(subject_id), predicate) if predicate in single_valued and subject_id else None
+
+    members: dict[tuple[str, str], dict[str, Fact]] = {}
+    for fact in [*ranked, *rivals]:
+        group = key(fact)
+        if group is not None:
+            members.setdefault(group, {}).setdefault(fact["id"], fact)
+    shown = {f["id"] for f in ranked}
+    out: list[dict[str, Any]] = []
+    done: set[tuple[str, str]] = set()
+    for fact in ranked:
+        group = key(fact)
+        if group is None or len(members[group]) == 1:
+            out.append(dict(fact))
+            continue
+        if group in done:
+            continue
+        done.add(group)
+        newest_first = sorted(members[group].values(), key=_recency, reverse=True)
+        wanted = [f for f in newest_first if f["id"] in shown or f is newest_first[0]]
+        for member in wanted:
+            out.append({**member, **{k: fact[k] for k in _RANK_FIELDS if k in fact}}
+                       if member["id"] not in shown else dict(member))
+    return out[:len(ranked)]
+
+
+_RANK_FIELDS = ("effective_confidence", "retrieval_score")
+
+
+def _recency(fact: Fact) -> tuple[Any, ...]:
+    return (fact.get("t_valid") or 0, fact.get("recorded_at") or 0, str(fact["id"]))

@@ -196,6 +196,14 @@ class Store(Protocol):
         """``search(query, limit, heads=heads)["facts"]`` alone (search asks once per query
         word and keeps only the facts of all but the first)."""
 
+    def rank_words(self, words: Sequence[str], limit: int = 50, *,
+                   heads: bool = False) -> list[Record] | None:
+        """Open facts whose literal object holds any of ``words`` (English stems: "painting"
+        finds "painted"), most relevant first (BM25 in SQLite and memory; ``ts_rank`` over the
+        'english' tsvector in PostgreSQL), ties by id; at most ``limit``. None when the store
+        predates the word index (format < 6, read as it is): search then ranks by the trigram
+        index alone. See docs/search.md."""
+
     def stats(self) -> dict[str, Any]:
         """{format, entities, facts: {total, valid, invalidated}, episodes, predicates: {status: n}}."""
 

@@ -397,6 +397,31 @@ class PostgresStore(PostgresPurge):
         entities = self._entities_by_id(refs)
         return _cut([self._fact(r, entities) for r in rows], heads)
 
+    def rank_words(self, words: Sequence[str], limit: int = 50, *,
+                   heads: bool = False) -> list[Record] | None:
+        """Open facts holding any of the words ('english' stems), best ``ts_rank`` first; None
+        on a store that predates the word index (format < 6, read as it is)."""
+        if not self._has_words():
+            return None
+        query = q.words_query(words)
+        if not query or limit == 0:
+            return []
+        pks = [r[0] for r in self._db.rows(q.WORDS_RANKED, {"q": query, "n": limit})]
+        if not pks:
+            return []
+        rows = self._db.rows(q.FACT_SELECT + ", unnest(%(pks)s::bigint[]) WITH ORDINALITY"
+                             " AS w(pk, n) WHERE f.pk = w.pk ORDER BY w.n", {"pks": pks})
+        refs = {r[1] for r in rows} | {r[4] for r in rows if r[4] is not None}
+        entities = self._entities_by_id(refs)
+        return _cut([self._fact(r, entities) for r in rows], heads)
+
+    def _has_words(self) -> bool:
+        """Whether the facts carry the ``words`` column (format 6); a reader may open 4 or 5."""
+        known = getattr(self, "_words_known", None)
+        if known is None:
+            known = self._words_known = bool(self._db.one(q.HAS_WORDS)[0])
+        return known
+
     def stats(self) -> dict[str, Any]:
         counts = self._db.one(
             "SELECT (SELECT count(*) FROM entities), (SELECT count(*) FROM facts),"

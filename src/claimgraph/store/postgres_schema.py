@@ -101,8 +101,18 @@ HEAD_INDEXES: tuple[str, ...] = (
 #: The server schema began at format 2: version 2 is SQLite's baseline plus its decay-and-audit
 #: step, in one. Later formats add steps here and in sqlite_schema alike.
 #: Format 5 changed only SQLite's marks table (a server stores a large value out of line
-#: already), so its step here is empty.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (BASELINE, (), READ_INDEXES, HEAD_INDEXES, ())
+#: already), so its step here is empty. Format 6 adds the word index (WORD_INDEX above).
+#: Format 6, as in sqlite_schema: a fact's words, for ranking a question in plain words. A
+#: stored generated ``tsvector`` with the 'english' configuration (the Snowball English stemmer:
+#: the same stems as SQLite's porter tokenizer for ordinary words) beside the trigram index,
+#: which stays for identifiers and substrings. Adding the column fills it for every fact.
+WORD_INDEX: tuple[str, ...] = (
+    "ALTER TABLE facts ADD COLUMN words tsvector GENERATED ALWAYS AS"
+    " (to_tsvector('english'::regconfig, coalesce(object_lit, ''))) STORED",
+    "CREATE INDEX facts_words ON facts USING gin (words)",
+)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (BASELINE, (), READ_INDEXES, HEAD_INDEXES, (),
+                                           WORD_INDEX)
 assert len(MIGRATIONS) == STORE_FORMAT, "every store format needs its migration step"
 
 META = "CREATE TABLE IF NOT EXISTS claimgraph_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"

@@ -7,6 +7,8 @@ trigram ``ILIKE`` where SQLite uses FTS5).
 
 from __future__ import annotations
 
+import re
+
 from typing import Any, Sequence
 
 from claimgraph.logic.model import FACT_FIELDS, FACT_HEAD_FIELDS, FACT_HEAD_FIELDS_NO_ENDS
@@ -97,6 +99,27 @@ SEARCH_FACTS = (
     " ORDER BY f.t_invalid IS NOT NULL, f.t_valid DESC, f.id LIMIT %(n)s")
 SEARCH_EPISODES = (EPISODE_SELECT + " WHERE summary ILIKE %(p)s"
                    " ORDER BY opened_at IS NULL, opened_at DESC, id LIMIT %(n)s")
+
+
+#: The open facts whose words match (%(q)s: words OR-ed, stemmed by the 'english' config),
+#: best ``ts_rank`` first (normalized by the log of the text's length), ties by id; at most
+#: %(n)s. PostgreSQL ranks without BM25's rarity weight: search's fusion and the stop words
+#: it drops keep the orders close (docs/search.md).
+WORDS_RANKED = ("SELECT f.pk FROM facts f, to_tsquery('english'::regconfig, %(q)s) AS q"
+                " WHERE f.words @@ q AND f.t_invalid IS NULL"
+                " ORDER BY ts_rank(f.words, q, 1) DESC, f.id LIMIT %(n)s")
+
+
+#: Whether this schema's facts have the word column (format 6).
+HAS_WORDS = ("SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema ="
+             " current_schema() AND table_name = 'facts' AND column_name = 'words')")
+
+
+def words_query(words: Sequence[str]) -> str:
+    """Words as a tsquery of alternatives; only letters, digits and ``_`` reach it (every
+    other character, the operators included, separates words)."""
+    parts = [part for word in words for part in re.split(r"[^\w]+", word) if part]
+    return " | ".join(dict.fromkeys(parts))
 
 
 def like_pattern(query: str) -> str:

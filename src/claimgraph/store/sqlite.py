@@ -34,7 +34,7 @@ from claimgraph.store.records import Record
 
 _ENTITY_CACHE_MAX = 50_000
 _SUBJECT_AT, _OBJECT_REF_AT = FACT_FIELDS.index("subject"), FACT_FIELDS.index("object_ref")
-SEARCH_INDEXES = ("fact_fts", "entity_fts", "episode_fts")
+SEARCH_INDEXES = ("fact_fts", "entity_fts", "episode_fts", "fact_words")
 
 
 class SqliteStore(SqliteCuration, SqlitePurge):
@@ -66,6 +66,8 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         """Index what this transaction wrote in a few set-based statements (see sqlite_schema)."""
         if self._unindexed_after is not None:
             self._db.run(q.INDEX_NEW_LITERALS, (self._unindexed_after,))
+            if self._has_words():
+                self._db.run(q.INDEX_NEW_WORDS, (self._unindexed_after,))
             self._unindexed_after = None
         if self._unindexed_entities:
             ids = json.dumps(sorted(self._unindexed_entities))
@@ -102,7 +104,8 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         except ClaimgraphError as error:
             return [error.message]
         problems = [] if found == ["ok"] else found
-        for table in () if quick else SEARCH_INDEXES:  # FTS5 checks its own index
+        tables = [t for t in SEARCH_INDEXES if t != "fact_words" or self._has_words()]
+        for table in () if quick else tables:  # FTS5 checks its own index (format 6: words)
             try:
                 self._db.run(f"INSERT INTO {table}({table}) VALUES ('integrity-check')")
             except (ClaimgraphError, sqlite3.DatabaseError) as error:
@@ -574,6 +577,48 @@ class SqliteStore(SqliteCuration, SqlitePurge):
             return [dict(zip(FACT_HEAD_FIELDS, r)) for r in rows]
         rows = self._db.rows(q.SEARCH_FACTS_BY_PK, (best,))
         return [self._fact(r) for r in self._prefetch_entities(rows)]
+
+    def rank_words(self, words: Sequence[str], limit: int = 50, *,
+                   heads: bool = False) -> list[Record] | None:
+        """Open facts whose literal holds any of the words (porter stems), best BM25 first;
+        None when the store predates the word index (format < 6, read as it is). Words on
+        too many facts are left out (``logic.query_words.within_budget``)."""
+        if not self._has_words():
+            return None
+        wanted = [w for w in words if w and w.strip()]
+        if not wanted or limit == 0:
+            return []
+        self._db.refresh()
+        if self._db.depth:
+            self._index_pending()
+        from claimgraph.logic import query_words as QW  # search only: not the hook's path
+
+        quoted = json.dumps([q.words_match([w]) for w in wanted])
+        counts = self._db.rows(q.WORD_COUNTS, (quoted, QW.WORD_POSTINGS_BUDGET + 1))
+        wanted = QW.within_budget([(w, r[0]) for w, r in zip(wanted, counts)])
+        if not wanted:
+            return []
+        pks = [r[0] for r in self._db.rows(q.WORDS_RANKED, (q.words_match(wanted), limit))]
+        if not pks:
+            return []
+        place = {pk: n for n, pk in enumerate(pks)}
+        if heads:
+            rows = self._db.rows(q.HEADS_BY_PK,
+                                 (json.dumps(pks),))
+            rows = sorted(rows, key=lambda r: place[r[0]])
+            return [dict(zip(FACT_HEAD_FIELDS, r[1:])) for r in rows]
+        rows = self._db.rows(q.FACTS_BY_PK,
+                             (json.dumps(pks),))
+        rows = sorted(rows, key=lambda r: place[r[0]])
+        return [self._fact(r) for r in self._prefetch_entities([r[1:] for r in rows])]
+
+    def _has_words(self) -> bool:
+        """Whether the store has the word index (format 6); a reader may open format 4 or 5."""
+        known = getattr(self, "_words_known", None)
+        if known is None:
+            known = self._words_known = bool(self._db.one(
+                "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'fact_words')")[0])
+        return known
 
     def _text_hits(self, phrase: str, limit: int) -> list[int]:
         """The rowids of the newest ``limit * 10`` full-text hits. A phrase of several words

@@ -17,8 +17,9 @@ from typing import Any, Iterable
 
 from claimgraph.store import records as rec
 
-#: Which full-text index holds the text of which table.
-FTS_OF = {"entities": "entity_fts", "facts": "fact_fts", "episodes": "episode_fts"}
+#: Which full-text indexes hold the text of which table.
+FTS_OF = {"entities": ("entity_fts",), "facts": ("fact_fts", "fact_words"),
+          "episodes": ("episode_fts",)}
 CHECKPOINT_TRIES = 20
 CHECKPOINT_PAUSE_S = 0.1
 
@@ -80,8 +81,8 @@ class SqlitePurge:
         with self._db.transaction():
             self._secure()
             for table in sorted(set(tables)):
-                index = FTS_OF[table]
-                self._db.run(f"INSERT INTO {index}({index}) VALUES ('rebuild')")
+                for index in FTS_OF[table]:
+                    self._db.run(f"INSERT INTO {index}({index}) VALUES ('rebuild')")
         self._db.run("VACUUM")
         return {"vacuumed": True, "wal_truncated": self.truncate_wal()}
 

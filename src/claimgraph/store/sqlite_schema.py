@@ -160,9 +160,30 @@ MARKS_TABLE: tuple[str, ...] = (
     "ALTER TABLE marks_by_rowid RENAME TO marks",
 )
 
+#: Version 6: search ranks a fact's words. ``fact_words`` indexes the same literal objects as
+#: ``fact_fts`` through FTS5's porter tokenizer (English stems: "painting" finds "painted"),
+#: so a question in plain words is ranked by BM25 over whole words; the trigram index stays for
+#: identifiers and substrings. New facts are indexed with the transaction's other index work
+#: (``SqliteStore._index_pending``); the triggers keep edits and deletes in step. The upgrade
+#: builds the index from the facts (docs/store.md).
+WORD_INDEX: tuple[str, ...] = (
+    """CREATE VIRTUAL TABLE fact_words USING fts5(
+        object_lit, content='facts', content_rowid='pk',
+        tokenize='porter unicode61 remove_diacritics 2')""",
+    """CREATE TRIGGER facts_words_update AFTER UPDATE OF object_lit ON facts BEGIN
+        INSERT INTO fact_words(fact_words, rowid, object_lit)
+            SELECT 'delete', old.pk, old.object_lit WHERE old.object_lit IS NOT NULL;
+        INSERT INTO fact_words(rowid, object_lit)
+            SELECT new.pk, new.object_lit WHERE new.object_lit IS NOT NULL; END""",
+    """CREATE TRIGGER facts_words_delete AFTER DELETE ON facts WHEN old.object_lit IS NOT NULL
+        BEGIN INSERT INTO fact_words(fact_words, rowid, object_lit)
+            VALUES ('delete', old.pk, old.object_lit); END""",
+    "INSERT INTO fact_words(fact_words) VALUES ('rebuild')",
+)
+
 #: MIGRATIONS[i] moves a database from schema version i to i + 1.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (BASELINE, DECAY_AND_AUDIT, READ_INDEXES, HEAD_INDEXES,
-                                           MARKS_TABLE)
+                                           MARKS_TABLE, WORD_INDEX)
 assert len(MIGRATIONS) == STORE_FORMAT, "every store format needs its migration step"
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -190,8 +211,9 @@ def migrate(conn: sqlite3.Connection, where: str,
 
 #: Formats a reader accepts below its own, by the format it reads: format 5 only rebuilt a
 #: table's storage (the same columns, the same answers), so a reader needs no upgrade for it and
-#: the SessionStart hook keeps giving context until the first write upgrades the store.
-READS_OLDER = {5: 4}
+#: the SessionStart hook keeps giving context until the first write upgrades the store. Format 6
+#: only added the word index: a reader of an older store ranks by the trigram index alone.
+READS_OLDER = {6: 4, 5: 4}
 
 
 def require_current(conn: sqlite3.Connection, where: str, target: int = STORE_FORMAT) -> None:

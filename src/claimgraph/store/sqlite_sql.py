@@ -42,6 +42,8 @@ INSERT_FACT = (f"INSERT INTO facts ({', '.join(_INSERT_COLUMNS)}) "
                f"VALUES ({', '.join('?' * len(_INSERT_COLUMNS))})")
 INDEX_NEW_LITERALS = ("INSERT INTO fact_fts (rowid, object_lit) SELECT pk, object_lit FROM facts"
                       " WHERE pk > ? AND object_lit IS NOT NULL")
+INDEX_NEW_WORDS = ("INSERT INTO fact_words (rowid, object_lit) SELECT pk, object_lit FROM facts"
+                   " WHERE pk > ? AND object_lit IS NOT NULL")
 _SEP = "char(31)"  # joins an entity's name and aliases so a phrase never spans two of them
 _DIRTY_ENTITIES = "SELECT value FROM json_each(?)"
 UNINDEX_ENTITIES = (f"DELETE FROM entity_fts WHERE rowid IN "
@@ -151,6 +153,29 @@ SEARCH_FACTS_BY_PK = (FACT_SELECT + " WHERE f.pk IN (SELECT value FROM json_each
                       + _SEARCH_ORDER)
 SEARCH_HEADS_BY_PK = (FACT_HEAD_SELECT + " WHERE f.pk IN (SELECT value FROM json_each(?))"
                       + _SEARCH_ORDER)
+
+
+#: The open facts whose words match (?1: an FTS5 expression of words OR-ed), best BM25 first,
+#: ties by id; at most ?2. FTS5 ranks a few times the limit (its own sorter, in C) and the
+#: closed ones among them are dropped: search never shows a closed fact.
+WORDS_RANKED = ("SELECT f.pk FROM (SELECT rowid, rank FROM fact_words WHERE fact_words MATCH ?1"
+                " ORDER BY rank LIMIT ?2 * 4) w CROSS JOIN facts f ON f.pk = w.rowid"
+                " WHERE f.t_invalid IS NULL ORDER BY w.rank, f.id LIMIT ?2")
+#: The kept facts' rows in any order (?1: their pks as JSON).
+#: How many facts hold each word (?1: a JSON list of quoted words), counted up to ?2; one
+#: row per word, in the list's order (one statement: a word's count is a short index walk).
+WORD_COUNTS = ("SELECT (SELECT count(*) FROM (SELECT 1 FROM fact_words WHERE fact_words"
+               " MATCH j.value LIMIT ?2)) FROM json_each(?1) j ORDER BY j.key")
+#: Each row leads with its pk (the caller orders by it).
+FACTS_BY_PK = ("SELECT f.pk, " + FACT_SELECT.removeprefix("SELECT ")
+               + " WHERE f.pk IN (SELECT value FROM json_each(?))")
+HEADS_BY_PK = ("SELECT f.pk, " + FACT_HEAD_SELECT.removeprefix("SELECT ")
+               + " WHERE f.pk IN (SELECT value FROM json_each(?))")
+
+
+def words_match(words: Sequence[str]) -> str:
+    """Words as an FTS5 expression: each a quoted string (so no word is an operator), OR-ed."""
+    return " OR ".join('"' + word.replace('"', '""') + '"' for word in words)
 
 
 def named_entity_ids(entities_given: bool) -> str:

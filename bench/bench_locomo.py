@@ -1,0 +1,151 @@
+"""LoCoMo recall@5/@10 through our search, beside bare SQLite FTS5 BM25 indexes of the same turns.
+
+LoCoMo (a public long-conversation memory benchmark, CC BY-NC) is never part of this
+repository: give its JSON file's path. Each conversation becomes its own store; each dialogue
+turn is one fact (the speaker ``x/said`` the turn's text). Each question of categories 1-4 is
+asked through the search the CLI runs (``core.reads.search``, limit 10); a question counts for
+recall_any@k when any of its evidence turns is among the first k facts, recall_all@k when all
+are. In the same run the same turns go into two bare FTS5 tables (porter and trigram), each
+asked the question's words OR-ed and ranked by bm25 (the floor a plain full-text index gives).
+
+Usage: .venv/bin/python bench/bench_locomo.py PATH/locomo.json [--conversations N] [--json]
+       [--no-captions]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from claimgraph.core import Shell
+from claimgraph.core.ingest import ingest
+from claimgraph.core.reads import search
+from claimgraph.core.vocabulary import seed
+from claimgraph.store.open import open_store
+
+CATEGORIES = (1, 2, 3, 4)
+KS = (5, 10)
+WORD = re.compile(r"\w+")
+
+
+def turns(conversation: dict, captions: bool = True) -> list[dict]:
+    """Every dialogue turn of every session, in order. A turn that shares a photo carries the
+    dataset's caption of it ("[shares a photo of ...]"), as LoCoMo's own text baselines read
+    it; ``captions=False`` keeps the spoken words alone. Both sides of the comparison get the
+    same texts."""
+    out = []
+    for key, value in conversation.items():
+        if re.fullmatch(r"session_\d+", key) and isinstance(value, list):
+            for turn in value:
+                text = turn.get("text") or ""
+                if captions and turn.get("blip_caption"):
+                    text = f"{text} [shares {turn['blip_caption']}]".strip()
+                if text:
+                    out.append({**turn, "text": text})
+    return out
+
+
+def bare_index(texts: list[tuple[str, str]], tokenizer: str) -> sqlite3.Connection:
+    con = sqlite3.connect(":memory:")
+    con.execute(f"CREATE VIRTUAL TABLE t USING fts5(dia, text, tokenize='{tokenizer}')")
+    con.executemany("INSERT INTO t (dia, text) VALUES (?, ?)", texts)
+    return con
+
+
+def bare_search(con: sqlite3.Connection, question: str, trigram: bool) -> list[str]:
+    words = [w for w in WORD.findall(question) if len(w) >= (3 if trigram else 1)]
+    if not words:
+        return []
+    match = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
+    rows = con.execute("SELECT dia FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT 10",
+                       (f"text : ({match})",)).fetchall()
+    return [r[0] for r in rows]
+
+
+def ours(sh: Shell, question: str, by_text: dict[str, list[str]]) -> list[str]:
+    found: list[str] = []
+    for fact in search(sh, question, limit=10)["facts"]:
+        for dia in by_text.get(fact.get("object_lit") or "", ()):
+            if dia not in found:
+                found.append(dia)
+    return found
+
+
+def score(ranked: list[str], evidence: list[str], k: int) -> tuple[bool, bool]:
+    top = set(ranked[:k])
+    return bool(top & set(evidence)), set(evidence) <= top
+
+
+def run(path: str, limit_conversations: int | None, captions: bool = True) -> dict:
+    data = json.loads(Path(path).read_text())[:limit_conversations]
+    tally: dict[str, dict] = defaultdict(lambda: defaultdict(int))
+    latencies: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n, conv in enumerate(data):
+            all_turns = turns(conv["conversation"], captions)
+            sh = Shell(store=open_store(str(Path(tmp) / f"c{n}.db")))
+            seed(sh)
+            ingest(sh, [{"subject": t["speaker"], "predicate": "x/said", "object": t["text"],
+                         "object_kind": "literal"} for t in all_turns])
+            by_text: dict[str, list[str]] = defaultdict(list)
+            for t in all_turns:
+                by_text[t["text"].strip()].append(t["dia_id"])
+                by_text[t["text"]].append(t["dia_id"])
+            pairs = [(t["dia_id"], t["text"]) for t in all_turns]
+            porter, trigram = bare_index(pairs, "porter unicode61"), bare_index(pairs, "trigram")
+            for qa in conv["qa"]:
+                if qa.get("category") not in CATEGORIES or not qa.get("evidence"):
+                    continue
+                evidence = [e.strip() for e in qa["evidence"]]
+                started = time.perf_counter()
+                mine = ours(sh, qa["question"], by_text)
+                latencies.append(time.perf_counter() - started)
+                runs = {"ours": mine, "bm25_porter": bare_search(porter, qa["question"], False),
+                        "bm25_trigram": bare_search(trigram, qa["question"], True)}
+                for cat in ("all", f"cat{qa['category']}"):
+                    tally[cat]["n"] += 1
+                    for name, ranked in runs.items():
+                        for k in KS:
+                            hit_any, hit_all = score(ranked, evidence, k)
+                            tally[cat][f"{name}_any@{k}"] += hit_any
+                            tally[cat][f"{name}_all@{k}"] += hit_all
+            sh.store.close()
+    report = {cat: {key: (value if key == "n" else round(value / t["n"], 3))
+                    for key, value in sorted(t.items())} for cat, t in sorted(tally.items())}
+    ordered = sorted(latencies)
+    report["latency_ms"] = {"p50": round(statistics.median(ordered) * 1000, 2),
+                            "p95": round(ordered[int(len(ordered) * 0.95) - 1] * 1000, 2)}
+    return report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("path")
+    parser.add_argument("--conversations", type=int)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--no-captions", action="store_true",
+                        help="leave out the captions of shared photos")
+    args = parser.parse_args()
+    report = run(args.path, args.conversations, not args.no_captions)
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return
+    for cat, row in report.items():
+        if cat == "latency_ms":
+            print(f"latency_ms {row}")
+            continue
+        print(f"{cat:5} n={row['n']:4}  " + "  ".join(
+            f"{name} any@5={row[f'{name}_any@5']:.3f} any@10={row[f'{name}_any@10']:.3f}"
+            for name in ("ours", "bm25_porter", "bm25_trigram")))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,142 @@
+"""A query's words, purely: which words of a question or task to rank on, and the words
+developers use for the same thing.
+
+Search ranks facts by the words they share with the query (docs/search.md). A question in
+plain words ("When did Caroline go to the LGBTQ support group?") carries question and function
+words that match almost every fact; they are dropped, so the words that matter ("LGBTQ
+support group") decide. The words kept are lower-cased as the index lower-cases them; the
+index stems them (porter), so "painting" here still finds "painted" there.
+
+A task names what it wants in its own words ("install httpx as a dependency") where memory
+holds the tool's name ("We always use uv, never pip"). ``related_words`` adds the names a
+small curated vocabulary ties to the query's words: package managers for installing, test
+runners for testing, and so on. Related words rank below the query's own (search gives them a
+route of their own, weighted lower), so a fact in the query's words still comes first.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Sequence
+
+#: Function words, question words and chat filler: they match nearly every fact.
+STOPWORDS = frozenset("""
+a about above after again against all am an and any are aren't as at be because been before
+being below between both but by can can't cannot could couldn't did didn't do does doesn't
+doing don't down during each few for from further had hadn't has hasn't have haven't having
+he he'd he'll he's her here here's hers herself him himself his how how's i i'd i'll i'm i've
+if in into is isn't it it's its itself let's me more most mustn't my myself no nor not of off
+on once only or other ought our ours ourselves out over own same shan't she she'd she'll she's
+should shouldn't so some such than that that's the their theirs them themselves then there
+there's these they they'd they'll they're they've this those through to too under until up
+very was wasn't we we'd we'll we're we've were weren't what what's when when's where where's
+which while who who's whom why why's with won't would wouldn't you you'd you'll you're you've
+your yours yourself yourselves
+also just like really would will shall may might must ever yet still now
+whats whos hows whens wheres whys im ive dont doesnt didnt isnt cant wont
+kind sort thing things something anything way ways lot lots
+""".split())
+
+#: Tokens as the index splits them: runs of letters and digits (``_``, ``.``, ``-`` split).
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+#: Groups of words developers use for one thing. A query word of a group brings the group's
+#: other words (see ``related_words``). Kept small and curated: each word here must mean the
+#: group's thing in nearly every coding context.
+DEV_VOCABULARY: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
+    # adding a dependency, and the tools that do it
+    "add install installs installing installed dependency dependencies deps package packages"
+    " pip uv npm pnpm yarn cargo poetry pipenv conda bundler gem composer",
+    # running the tests, and the runners
+    "test tests testing spec specs pytest jest vitest mocha unittest rspec playwright",
+    # shipping
+    "deploy deploys deployment release releases releasing ship shipping publish publishing tag",
+    # where the data lives
+    "db database databases postgres postgresql psql sqlite mysql mariadb",
+    # checking code without running it
+    "lint linter linting ruff flake8 eslint clippy pylint mypy typecheck pyright",
+    # formatting
+    "format formatter formatting black prettier rustfmt gofmt",
+    # continuous integration
+    "ci pipeline pipelines workflow workflows actions",
+    # schema changes
+    "migration migrations migrate alembic",
+    # containers
+    "container containers docker compose dockerfile podman",
+))
+#: A word -> the other words of its groups.
+_RELATED: dict[str, frozenset[str]] = {}
+for _group in DEV_VOCABULARY:
+    for _word in _group:
+        _RELATED[_word] = _RELATED.get(_word, frozenset()) | (_group - {_word})
+
+
+#: How many matching facts the word ranking may score at most (BM25 reads each one's length):
+#: the commonest words go first (they weigh least in BM25), see ``within_budget``.
+WORD_POSTINGS_BUDGET = 500
+
+
+def within_budget(counts: Sequence[tuple[str, int]],
+                  budget: int = WORD_POSTINGS_BUDGET) -> list[str]:
+    """The words to rank on, given how many facts hold each (counted up to ``budget + 1``):
+    the rarest first while their facts add up to at most ``budget``; the commoner words are
+    left out (a word on thousands of facts says little about any of them, and scoring all of
+    them is what makes a ranking slow). [] when even the rarest is over the budget: the
+    trigram route then stands alone. The words keep their given order."""
+    kept: set[str] = set()
+    total = 0
+    for word, count in sorted(counts, key=lambda wc: wc[1]):
+        if count == 0:
+            continue
+        if total + count > budget:
+            break
+        kept.add(word)
+        total += count
+    return [word for word, _ in counts if word in kept]
+
+
+def words(text: str | None) -> list[str]:
+    """Every token of the text, lower-cased, in order, repeats dropped."""
+    return list(dict.fromkeys(w.lower() for w in _WORD.findall(text or "")))
+
+
+def content_words(text: str | None) -> list[str]:
+    """The words to rank on: tokens that are not stop words (a single letter never is one
+    to rank on; a number is: "2022", "v3"). None for a lone identifier ("numpy-74",
+    "module_9.retry", "AuthService"): its pieces are not what was asked for, and the trigram
+    index finds it whole."""
+    if is_identifier(text):
+        return []
+    return [w for w in words(text) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
+
+
+def is_identifier(text: str | None) -> bool:
+    """One token holding a digit, ``_``, ``.``, ``-``, ``/``, ``:`` or an inner capital."""
+    token = (text or "").strip()
+    if not token or any(c.isspace() for c in token):
+        return False
+    return (any(c.isdigit() or c in "_.-/:" for c in token)
+            or any(c.isupper() for c in token[1:]))
+
+
+def is_vocabulary_word(word: str) -> bool:
+    """Whether the curated vocabulary knows the word (lower-case)."""
+    return word in _RELATED
+
+
+def related_words(query_words: Sequence[str],
+                  extra: Iterable[Iterable[str]] = ()) -> list[str]:
+    """Words the vocabulary (and ``extra`` groups: a store's entity names with their
+    aliases) ties to the query's words, not already among them, in a stable order."""
+    have = set(query_words)
+    found: dict[str, None] = {}
+    groups = [frozenset(w.lower() for w in group) for group in extra]
+    for word in query_words:
+        for other in sorted(_RELATED.get(word, ())):
+            if other not in have:
+                found.setdefault(other)
+        for group in groups:
+            if word in group:
+                for other in sorted(group - have):
+                    found.setdefault(other)
+    return list(found)
