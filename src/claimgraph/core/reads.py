@@ -216,7 +216,22 @@ def conflicts(sh: Shell, at: int | None = None, with_suspects: bool = True) -> d
     by_id = {f["id"]: f for f in sh.store.get_facts_by_ids(sorted(wanted))}
     pairs = open_conflicts(flagged, by_id, at)
     found = suspects(sh, at)["suspect"] if with_suspects else []
-    return {"open": len(pairs), "conflicts": pairs, "suspect": found}
+    waiting = held(sh, at) if with_suspects else []
+    return {"open": len(pairs), "conflicts": pairs, "suspect": found, "held": waiting}
+
+
+def held(sh: Shell, at: int | None = None, scopes: list[str] | None = None) -> list[dict[str, Any]]:
+    """Valid facts held for review instead of shown (``logic.safe_render.fact_held``: an
+    instruction to run remote code or send credentials), each with why; oldest first. A full
+    scan of the valid facts (of ``scopes`` when given): review is asked for, never hot."""
+    from claimgraph.logic.safe_render import fact_held
+    at = sh.now() if at is None else at
+    out = []
+    for fact in sh.store.select_facts(valid_cheap=True, scopes=scopes):
+        reason = fact_held(fact)
+        if reason and R.fact_valid_at(fact, at):
+            out.append({"fact": with_state(fact), "reason": reason})
+    return sorted(out, key=lambda h: (h["fact"]["recorded_at"], h["fact"]["id"]))
 
 
 def suspects(sh: Shell, at: int | None = None) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from mcp.shared.exceptions import MCPError
 
 from claimgraph import __version__
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.safe_render import safe_value
 from claimgraph.mcp.arguments import input_schema, parse
 from claimgraph.mcp.session import ToolContext
 from claimgraph.mcp.tools import BY_NAME, TOOLS, Tool
@@ -54,7 +55,7 @@ def tool_listing() -> list[types.Tool]:
 
 
 def text_result(payload: Any, is_error: bool = False) -> types.CallToolResult:
-    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(safe_value(payload), ensure_ascii=False, separators=(",", ":"))
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
                                 is_error=is_error)
 

@@ -68,7 +68,9 @@ def review(src: Source, project_id: str | None = None) -> dict[str, Any]:
     unsupported = [s for s in suspect if any(v["verdict"] == "unsupported" for v in s["verdicts"])]
     missing = [s for s in suspect if s not in unsupported]
     knots = conflict_components(pairs)
+    waiting = [h for h in found.get("held", []) if mine(h["fact"])]
     return {"project": project_id, "now": now, "components": knots[:MAX_SHOWN],
+            "held": waiting[:MAX_SHOWN], "held_count": len(waiting),
             "knots": len(knots), "pairs": len(pairs), "unsupported": unsupported[:MAX_SHOWN],
             "missing": missing[:MAX_SHOWN], "counts": {
                 "unsupported": len(unsupported), "missing": len(missing)}}
