@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -189,7 +190,13 @@ def test_the_cli_syncs_two_stores_through_a_shared_directory(tmp_path):
         assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["status"] == "reconciled" and report["exchange"]["logs_taken"] == 1
-    assert cli(one, "dump").stdout == cli(two, "dump").stdout
+    # the same graph, except that each store names the other writer as the source of its
+    # facts: a teammate's assertion is never this user's own (docs/sync.md, "Trust")
+    dumps = [cli(db, "dump").stdout for db in (one, two)]
+    assert all('"source_type":"sync:w-' in d for d in dumps)
+    same = [re.sub(r'"source_type":"sync:[^"]+"', '"source_type":"user-assertion"', d)
+            for d in dumps]
+    assert same[0] == same[1]
     assert len(list(shared.glob("*.jsonl"))) == 2
 
 

@@ -68,6 +68,9 @@ def _summary(report: dict[str, Any]) -> str:
              f"{effects['duplicate']} already here, {effects['deferred']} deferred "
              f"from {plural(len(report['writers']), 'writer')}"
              + (" (replayed every log in order)" if report["replayed"] else "")]
+    if report.get("quarantined"):
+        lines.append(f"  {plural(report['quarantined'], 'line')} quarantined (never applied: "
+                     "see `claimgraph logs` for sync.quarantined, docs/sync.md \"Trust\")")
     moved = report.get("exchange")
     if moved:
         lines.append(f"  {moved['dir']}: took {plural(moved['logs_taken'], 'log')}, "

@@ -59,7 +59,7 @@ def parse(text: str) -> Line | None:
     """A line's JSON object, or None when it is not one (a torn or garbled line)."""
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # garbled, or nested past what the parser can take
         return None
     return value if isinstance(value, dict) else None
 

@@ -41,11 +41,16 @@ def _take(source: Path, local: Path, writer: str) -> int:
     if source.name == F.log_path(local, writer).name:
         return 0  # our own log: we are its only author
     target = local / source.name
+    owner = source.name[:-len(F.LOG_SUFFIX)]
     lines: dict[int, dict[str, Any]] = {}
     for path in (target, source):
         for _, text, complete in F.read_lines(path):
             line = L.parse(text)
             if line is None or not complete or L.envelope_problem(line):
+                continue
+            if line["writer"] != owner:  # a line is taken from its own writer's file only
+                continue
+            if not _encodable(line):  # a lone surrogate: not text, never taken
                 continue
             lines[line["seq"]] = _winner(lines.get(line["seq"]), line)
     merged = "".join(L.canonical_text(lines[seq]) + "\n" for seq in sorted(lines))
@@ -54,6 +59,14 @@ def _take(source: Path, local: Path, writer: str) -> int:
     atomic_write_text(target, merged)
     os.chmod(target, FILE_MODE)
     return 1
+
+
+def _encodable(line: dict[str, Any]) -> bool:
+    try:
+        L.canonical_text(line).encode("utf-8")
+    except (UnicodeEncodeError, ValueError, RecursionError):
+        return False
+    return True
 
 
 def _winner(held: dict[str, Any] | None, line: dict[str, Any]) -> dict[str, Any]:
