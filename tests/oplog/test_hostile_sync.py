@@ -39,7 +39,7 @@ def team(tmp_path: Path) -> dict[str, Any]:
     assert _cli(one, "assert", "api", "prefers", "REST", "--scope", "p").returncode == 0
     assert _cli(two, "assert", "db", "depends-on", "postgres", "--scope", "p").returncode == 0
     for db in (one, two, one):
-        assert _cli(db, "sync", "--dir", str(shared)).returncode == 0
+        assert _cli(db, "sync", "--dir", str(shared), "--project", "p").returncode == 0
     mine = _lines(shared / f"{_writer(one)}.jsonl")
     fact = next(l["fact"] for l in mine if l["t"] == "insert-fact")
     entity = next(l["entity"] for l in mine if l["t"] == "ensure-entity")
@@ -87,7 +87,7 @@ def test_a_hostile_log_is_quarantined_line_by_line_and_the_rest_goes_on(team) ->
     (shared / f"{EVIL}.jsonl").write_text("\n".join(_evil_file(team, now)) + "\n")
     before = {db: _cli(db, "dump").stdout for db in (one, two)}
     for db in (one, two):
-        done = _cli(db, "sync", "--dir", str(shared), "--json")
+        done = _cli(db, "sync", "--dir", str(shared), "--project", "p", "--json")
         assert done.returncode == 0, done.stderr  # never a crash
         report = json.loads(done.stdout)
         assert report["quarantined"] >= 7, report  # 3-8 and 11; 9, 10, 12 never taken
@@ -120,10 +120,37 @@ def test_a_third_replica_never_takes_lines_forged_under_anothers_writer(team) ->
     (shared / f"{EVIL}.jsonl").write_text(json.dumps(forged) + "\n")
     three = team["root"] / "three" / "claims.db"
     assert _cli(three, "assert", "x", "prefers", "y", "--scope", "q").returncode == 0
-    done = _cli(three, "sync", "--dir", str(shared), "--json")
+    done = _cli(three, "sync", "--dir", str(shared), "--project", "q", "--json")
     assert done.returncode == 0, done.stderr
     assert team["fact"]["id"] in _cli(three, "dump").stdout
     copy = _lines(Path(f"{three}.oplog/{victim}.jsonl"))
     assert all(l["seq"] != 999 for l in copy)
     assert not Path(f"{three}.oplog/{EVIL}.jsonl").exists() or \
         all(l["writer"] == EVIL for l in _lines(Path(f"{three}.oplog/{EVIL}.jsonl")))
+
+
+def test_sync_publishes_only_the_shared_project_and_evidence_it_cites(tmp_path: Path) -> None:
+    import hashlib
+    from claimgraph.sidecar import Sidecars
+    one, two = tmp_path / "one" / "claims.db", tmp_path / "two" / "claims.db"
+    shared = tmp_path / "shared"
+    assert _cli(one, "assert", "api", "prefers", "REST", "--scope", "p").returncode == 0
+    assert _cli(one, "assert", "payroll", "prefers", "secret-vendor-x", "--scope", "q").returncode == 0
+    assert _cli(one, "assert", "me", "prefers", "private-habit-y", "--scope", "user").returncode == 0
+    stray = Sidecars(one).put_evidence("an uncited transcript excerpt")
+    for db in (one, two):
+        assert _cli(db, "sync", "--dir", str(shared), "--project", "p").returncode == 0
+    published = (shared / f"{_writer(one)}.jsonl").read_text()
+    assert "REST" in published
+    assert "secret-vendor-x" not in published and "private-habit-y" not in published
+    assert '"t":"withheld"' in published  # seqs stay dense
+    assert not (shared / "evidence" / stray).exists()
+    dump = _cli(two, "dump").stdout
+    assert "REST" in dump and "secret-vendor-x" not in dump and "private-habit-y" not in dump
+    # evidence in DIR that no episode here cites (a purge took its episode) is never pulled
+    text = "purged transcript words"
+    name = "sha256-" + hashlib.sha256(text.encode()).hexdigest()
+    (shared / "evidence").mkdir(exist_ok=True)
+    (shared / "evidence" / name).write_text(text)
+    assert _cli(two, "sync", "--dir", str(shared), "--project", "p").returncode == 0
+    assert not (Path(f"{two}.evidence") / name).exists()

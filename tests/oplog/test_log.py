@@ -186,7 +186,7 @@ def test_the_cli_syncs_two_stores_through_a_shared_directory(tmp_path):
     assert cli(one, "assert", "api", "prefers", "REST", "--scope", "p").returncode == 0
     assert cli(two, "assert", "db", "depends-on", "postgres", "--scope", "p").returncode == 0
     for db in (one, two, one):
-        done = cli(db, "sync", "--dir", str(shared), "--json")
+        done = cli(db, "sync", "--dir", str(shared), "--project", "p", "--json")
         assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["status"] == "reconciled" and report["exchange"]["logs_taken"] == 1
@@ -212,12 +212,12 @@ def test_a_purge_reaches_every_replica_and_leaves_no_word_in_any_log(tmp_path):
     assert cli(one, "assert", "api", "prefers", "REST", "--scope", "p").returncode == 0
     assert cli(one, "assert", "ci", "prefers", f"login {secret}", "--scope", "p").returncode == 0
     for db in (one, two):
-        assert cli(db, "sync", "--dir", shared).returncode == 0
+        assert cli(db, "sync", "--dir", shared, "--project", "p").returncode == 0
     assert secret in cli(two, "dump").stdout
     purged = cli(one, "purge", "--match", secret, "--yes")
     assert purged.returncode == 0, purged.stderr
     for db in (one, two, one):
-        assert cli(db, "sync", "--dir", shared).returncode == 0
+        assert cli(db, "sync", "--dir", shared, "--project", "p").returncode == 0
     assert secret not in cli(two, "dump").stdout
     assert cli(one, "dump").stdout.count("\n") > 20
     for log in [*Path(shared).glob("*.jsonl"), *(tmp_path / "one").glob("claims.db.oplog/*.jsonl")]:

@@ -31,13 +31,16 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
                                    "result never depends on the order logs arrive in.")
     p.add_argument("--dir", metavar="DIR", help="the shared directory (default: the sync_dir "
                    "setting, else <db>.oplog/)")
+    p.add_argument("--project", action="append", metavar="ID",
+                   help="a project to publish (repeatable; default: the sync_projects "
+                        "setting, else the current project). The user scope never is.")
     p.add_argument("--abandon-deferred", action="store_true",
                    help="give up on effects that could not be applied in 3 passes")
     p.set_defaults(command="sync")
 
 
 def run_sync(ctx: Context, args: argparse.Namespace) -> int:
-    from claimgraph.oplog.exchange import exchange
+    from claimgraph.oplog.exchange import exchange, exchange_evidence
     from claimgraph.oplog.reconcile import reconcile
     with ctx.writing() as sh:
         store = sh.store
@@ -46,15 +49,28 @@ def run_sync(ctx: Context, args: argparse.Namespace) -> int:
                                   hint="sync works between file stores; a server store is "
                                        "already shared by everyone who uses it")
         shared = _shared_dir(ctx, args)
-        moved = exchange(ctx.db_path, shared, store.oplog.writer) if shared else None
+        scopes = _shared_projects(ctx, args)
+        moved = exchange(ctx.db_path, shared, store.oplog.writer, scopes) if shared else None
         report = reconcile(store, ctx.db_path, abandon_deferred=args.abandon_deferred)
         sh.forget_predicates()
+        if shared:
+            moved.update(exchange_evidence(ctx.db_path, shared, store.oplog.writer, store))
     report = {**report, "writer": store.oplog.writer, "exchange": moved}
     if ctx.json:
         emit_json(report)
     else:
         emit(_summary(report))
     return 0
+
+
+def _shared_projects(ctx: Context, args: argparse.Namespace) -> set[str]:
+    """``--project``, else the sync_projects setting, else the current project; never the
+    user scope (docs/sync.md, "Share only what is shared")."""
+    from claimgraph.cli.scope import USER_SCOPE
+    given = args.project or [p for p in str(ctx.settings.value("sync_projects") or "")
+                             .split(",") if p.strip()]
+    chosen = {p.strip() for p in given} if given else {ctx.project.id}
+    return chosen - {USER_SCOPE}
 
 
 def _shared_dir(ctx: Context, args: argparse.Namespace) -> Path | None:

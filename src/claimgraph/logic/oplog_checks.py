@@ -51,7 +51,7 @@ _NEEDS: dict[str, dict[str, str]] = {
     "close-episode": {"id": _STR, "at": "int"}, "register-predicate": {"predicate": _DICT},
     "set-mark": {"key": _STR}, "delete-marks": {"keys": "ids"},
     "delete-facts": {"ids": "ids"}, "delete-episodes": {"ids": "ids"},
-    "update-episode": {"id": _STR}, "purged": {},
+    "update-episode": {"id": _STR}, "purged": {}, "withheld": {},
 }
 _RECORD_NEEDS = {"entity": ("id", "name"), "fact": ("id", "subject", "predicate", "scope"),
                  "episode": ("id",), "predicate": ("id",)}

@@ -24,16 +24,30 @@ from claimgraph.sidecar import Sidecars, atomic_write_text
 EVIDENCE = "evidence"
 
 
-def exchange(db: Path, shared: Path, writer: str) -> dict[str, Any]:
-    """Publish ours, take theirs; returns counts for the report."""
+def exchange(db: Path, shared: Path, writer: str, scopes: set[str]) -> dict[str, Any]:
+    """Publish ours (only ``scopes``: ``share.published``), take theirs; counts for the report.
+    Evidence moves after the reconcile (``exchange_evidence``), once we know what is cited."""
     local = F.oplog_dir(db)
     private_dir(local)
     shared.mkdir(parents=True, exist_ok=True)
     same = shared.resolve() == local.resolve()
     taken = 0 if same else sum(_take(path, local, writer) for path in F.log_files(shared))
-    published = False if same else _publish(F.log_path(local, writer), shared)
-    evidence = _exchange_evidence(Sidecars(db), shared / EVIDENCE)
-    return {"dir": str(shared), "logs_taken": taken, "published": published, **evidence}
+    published = False if same else _publish(F.log_path(local, writer), shared, scopes)
+    return {"dir": str(shared), "logs_taken": taken, "published": published,
+            "projects": sorted(scopes)}
+
+
+def exchange_evidence(db: Path, shared: Path, writer: str, store: Any) -> dict[str, int]:
+    """Send the evidence our published lines cite; take the evidence an episode in this store
+    cites and we lack. So evidence no shared fact cites stays home, and what a purge took
+    (its episodes deleted on every replica) is never pulled back."""
+    mine = DIR_SENT.get(str(shared), set())
+    wanted = {e.get("evidence") for e in store.list_episodes()} - {None}
+    return _exchange_evidence(Sidecars(db), shared / EVIDENCE, mine, wanted)
+
+
+#: What the last ``_publish`` into a directory cited (set per process; sync runs once).
+DIR_SENT: dict[str, set[str]] = {}
 
 
 def _take(source: Path, local: Path, writer: str) -> int:
@@ -76,31 +90,37 @@ def _winner(held: dict[str, Any] | None, line: dict[str, Any]) -> dict[str, Any]
     return next(iter(chosen.values()))
 
 
-def _publish(own: Path, shared: Path) -> bool:
-    """Replace DIR's copy of our log with ours (append-only, so ours is always the superset)."""
+def _publish(own: Path, shared: Path, scopes: set[str]) -> bool:
+    """Replace DIR's copy of our log with the shared view of ours (``share.published``: every
+    seq kept, lines about other projects and the user scope withheld)."""
+    from claimgraph.oplog.share import cited_evidence, published
     target = shared / own.name
     if not own.exists():
         return False
-    data = own.read_bytes()
-    complete = data[:data.rfind(b"\n") + 1]
-    if target.exists() and target.read_bytes() == complete:
+    lines = [line for _, text, complete in F.read_lines(own) if complete
+             for line in [L.parse(text)] if line is not None and not L.envelope_problem(line)]
+    shown = published(lines, scopes)
+    DIR_SENT[str(shared)] = cited_evidence(shown)
+    text = "".join(L.canonical_text(line) + "\n" for line in shown)
+    if target.exists() and target.read_text(encoding="utf-8", errors="replace") == text:
         return False
-    atomic_write_text(target, complete.decode("utf-8", "replace"))
+    atomic_write_text(target, text)
     return True
 
 
-def _exchange_evidence(sidecars: Sidecars, shared: Path) -> dict[str, int]:
-    """Content-addressed, write-once: copy what either side lacks; a file whose content does
-    not match its name is never taken."""
+def _exchange_evidence(sidecars: Sidecars, shared: Path, send: set[str],
+                       wanted: set[str]) -> dict[str, int]:
+    """Content-addressed, write-once: send what we cite and DIR lacks, take what we cite and
+    lack; a file whose content does not match its name is never taken."""
     mine = set(sidecars.list_evidence())
     theirs = {p.name for p in shared.glob("sha256-*")} if shared.is_dir() else set()
     sent = 0
-    for name in sorted(mine - theirs):
+    for name in sorted((mine & send) - theirs):
         shared.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(sidecars.evidence_dir / name, shared / name)
         sent += 1
     received = 0
-    for name in sorted(theirs - mine):
+    for name in sorted((theirs & wanted) - mine):
         data = (shared / name).read_bytes()
         if name == "sha256-" + hashlib.sha256(data).hexdigest():
             sidecars.put_evidence(data.decode("utf-8"))
