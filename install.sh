@@ -143,7 +143,7 @@ stamp="$venv/.claimgraph-install"
 want="$(cat "$here/pyproject.toml" | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   say "installing claimgraph, its test dependencies, the MCP server's SDK, the viewer's packages and the PostgreSQL driver"
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$here[test,mcp,viewer,postgres]" \
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$here[test,mcp,viewer,postgres,sync]" \
     || fail "pip could not install claimgraph; see the messages above"
   echo "$want" > "$stamp"
   changed=1

@@ -32,19 +32,42 @@ def _writer(db: Path) -> str:
     return Path(f"{db}.oplog/writer").read_text().strip()
 
 
+def _key(db: Path) -> str:
+    return json.loads(_cli(db, "sync", "status", "--json").stdout)["key"]
+
+
+def trust_each_other(*dbs: Path) -> None:
+    for db in dbs:
+        for other in dbs:
+            if other != db:
+                done = _cli(db, "sync", "trust", _key(other))
+                assert done.returncode == 0, done.stderr
+
+
+def _evil_signer(root: Path) -> tuple[Any, str]:
+    """A teammate's key pair (trusted by both stores below) that turns hostile."""
+    from claimgraph.oplog import identity
+    evil_dir = root / "evil.oplog"
+    return identity.signer(evil_dir), identity.public_key(evil_dir, EVIL)
+
+
 @pytest.fixture
 def team(tmp_path: Path) -> dict[str, Any]:
     one, two = tmp_path / "one" / "claims.db", tmp_path / "two" / "claims.db"
     shared = tmp_path / "shared"
     assert _cli(one, "assert", "api", "prefers", "REST", "--scope", "p").returncode == 0
     assert _cli(two, "assert", "db", "depends-on", "postgres", "--scope", "p").returncode == 0
+    trust_each_other(one, two)
+    sign, evil_key = _evil_signer(tmp_path)
+    for db in (one, two):
+        assert _cli(db, "sync", "trust", evil_key, "--name", "Mallory").returncode == 0
     for db in (one, two, one):
         assert _cli(db, "sync", "--dir", str(shared), "--project", "p").returncode == 0
     mine = _lines(shared / f"{_writer(one)}.jsonl")
     fact = next(l["fact"] for l in mine if l["t"] == "insert-fact")
     entity = next(l["entity"] for l in mine if l["t"] == "ensure-entity")
     return {"one": one, "two": two, "shared": shared, "fact": fact, "entity": entity,
-            "root": tmp_path}
+            "root": tmp_path, "sign": sign}
 
 
 def _evil_file(team: dict[str, Any], now: int) -> list[str]:
@@ -53,8 +76,8 @@ def _evil_file(team: dict[str, Any], now: int) -> list[str]:
     own_entity = {**entity, "id": "e-evil-1", "name": "evilsvc"}
 
     def line(seq: int, t: str, hlc: int | None = None, writer: str = EVIL, **payload: Any) -> str:
-        return json.dumps({"t": t, **payload, "writer": writer, "seq": seq,
-                           "hlc": now + seq if hlc is None else hlc, "format": 1})
+        return json.dumps(team["sign"]({"t": t, **payload, "writer": writer, "seq": seq,
+                                        "hlc": now + seq if hlc is None else hlc, "format": 1}))
 
     def new_fact(fid: str, **changes: Any) -> dict[str, Any]:
         return {**fact, "id": fid, "subject": "e-evil-1", "object_lit": "tabs",
@@ -120,6 +143,7 @@ def test_a_third_replica_never_takes_lines_forged_under_anothers_writer(team) ->
     (shared / f"{EVIL}.jsonl").write_text(json.dumps(forged) + "\n")
     three = team["root"] / "three" / "claims.db"
     assert _cli(three, "assert", "x", "prefers", "y", "--scope", "q").returncode == 0
+    trust_each_other(team["one"], three)
     done = _cli(three, "sync", "--dir", str(shared), "--project", "q", "--json")
     assert done.returncode == 0, done.stderr
     assert team["fact"]["id"] in _cli(three, "dump").stdout
@@ -138,6 +162,7 @@ def test_sync_publishes_only_the_shared_project_and_evidence_it_cites(tmp_path: 
     assert _cli(one, "assert", "payroll", "prefers", "secret-vendor-x", "--scope", "q").returncode == 0
     assert _cli(one, "assert", "me", "prefers", "private-habit-y", "--scope", "user").returncode == 0
     stray = Sidecars(one).put_evidence("an uncited transcript excerpt")
+    trust_each_other(one, two)
     for db in (one, two):
         assert _cli(db, "sync", "--dir", str(shared), "--project", "p").returncode == 0
     published = (shared / f"{_writer(one)}.jsonl").read_text()
@@ -154,3 +179,27 @@ def test_sync_publishes_only_the_shared_project_and_evidence_it_cites(tmp_path: 
     (shared / "evidence" / name).write_text(text)
     assert _cli(two, "sync", "--dir", str(shared), "--project", "p").returncode == 0
     assert not (Path(f"{two}.evidence") / name).exists()
+
+
+def test_lines_from_an_untrusted_or_unsigned_writer_are_never_taken(team) -> None:
+    one, shared = team["one"], team["shared"]
+    forged_fact = {**team["fact"], "id": "f-stranger", "object_lit": "stranger-words"}
+    stranger = {"t": "insert-fact", "fact": forged_fact, "writer": "w-stranger", "seq": 1,
+                "hlc": team["fact"]["recorded_at"] + 5, "format": 1}
+    (shared / "w-stranger.jsonl").write_text(json.dumps(stranger) + "\n")
+    # a trusted writer's name on a line the evil key signed: the signature does not verify
+    two = _writer(team["two"])
+    as_two = team["sign"]({**stranger, "writer": two, "seq": 99})
+    with (shared / f"{two}.jsonl").open("a") as out:
+        out.write(json.dumps(as_two) + "\n")
+    unsigned = {**stranger, "writer": EVIL, "seq": 1}
+    (shared / f"{EVIL}.jsonl").write_text(json.dumps(unsigned) + "\n")
+    done = _cli(one, "sync", "--dir", str(shared), "--project", "p", "--json")
+    assert done.returncode == 0, done.stderr
+    refused = json.loads(done.stdout)["exchange"]["refused"]
+    assert refused == {"untrusted-writer": 1, "bad-signature": 1, "unsigned": 1}, refused
+    assert "stranger-words" not in _cli(one, "dump").stdout
+    status = json.loads(_cli(one, "sync", "status", "--json").stdout)
+    assert status["trusted"][EVIL]["name"] == "Mallory" and two in status["trusted"]
+    assert _cli(one, "sync", "untrust", EVIL).returncode == 0
+    assert EVIL not in json.loads(_cli(one, "sync", "status", "--json").stdout)["trusted"]

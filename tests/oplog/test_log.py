@@ -18,6 +18,7 @@ from claimgraph.oplog import files as F
 from claimgraph.oplog.own_log import OUTBOX, OUTBOX_HEAD
 from claimgraph.store.open import open_store
 
+from .test_hostile_sync import trust_each_other
 from .oplog_helpers import Replica, deliver
 
 
@@ -185,6 +186,7 @@ def test_the_cli_syncs_two_stores_through_a_shared_directory(tmp_path):
                               capture_output=True, text=True, env=env, timeout=60)
     assert cli(one, "assert", "api", "prefers", "REST", "--scope", "p").returncode == 0
     assert cli(two, "assert", "db", "depends-on", "postgres", "--scope", "p").returncode == 0
+    trust_each_other(Path(one), Path(two))
     for db in (one, two, one):
         done = cli(db, "sync", "--dir", str(shared), "--project", "p", "--json")
         assert done.returncode == 0, done.stderr
@@ -211,6 +213,7 @@ def test_a_purge_reaches_every_replica_and_leaves_no_word_in_any_log(tmp_path):
                               capture_output=True, text=True, env=env, timeout=60)
     assert cli(one, "assert", "api", "prefers", "REST", "--scope", "p").returncode == 0
     assert cli(one, "assert", "ci", "prefers", f"login {secret}", "--scope", "p").returncode == 0
+    trust_each_other(Path(one), Path(two))
     for db in (one, two):
         assert cli(db, "sync", "--dir", shared, "--project", "p").returncode == 0
     assert secret in cli(two, "dump").stdout

@@ -29,6 +29,12 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
                        description="Publish this store's operation log into DIR, take the other "
                                    "writers' logs from DIR, and fold them into this store. The "
                                    "result never depends on the order logs arrive in.")
+    p.add_argument("action", nargs="?", choices=("status", "trust", "untrust"),
+                   help="status: this store's writer key, the writers it trusts, what was "
+                        "quarantined; trust WRITER-KEY / untrust WRITER: the trust list")
+    p.add_argument("writer_key", nargs="?", metavar="WRITER-KEY",
+                   help="a teammate's key as `claimgraph sync status` prints it")
+    p.add_argument("--name", help="with trust: the person's name, shown with their facts")
     p.add_argument("--dir", metavar="DIR", help="the shared directory (default: the sync_dir "
                    "setting, else <db>.oplog/)")
     p.add_argument("--project", action="append", metavar="ID",
@@ -39,7 +45,45 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="sync")
 
 
+def run_trust_verb(ctx: Context, args: argparse.Namespace) -> int:
+    """``sync status``, ``sync trust WRITER-KEY [--name N]``, ``sync untrust WRITER``."""
+    from claimgraph.oplog import files as F
+    from claimgraph.oplog import identity
+    directory = F.oplog_dir(ctx.db_path)
+    writer = F.writer_id(directory)
+    if args.action == "status":
+        state = F.read_state(directory)
+        data = {"writer": writer, "key": identity.public_key(directory, writer),
+                "trusted": identity.read_trusted(directory),
+                "quarantined": len(state.get("quarantined") or ()),
+                "high_water": state.get("high-water", {})}
+        if ctx.json:
+            emit_json(data)
+            return 0
+        emit(f"this store writes as {writer}; its key (give it to teammates):\n  {data['key']}")
+        for name, entry in sorted(data["trusted"].items()):
+            emit(f"trusts {name}{' (' + entry['name'] + ')' if entry.get('name') else ''}: "
+                 f"{entry['key']}")
+        if not data["trusted"]:
+            emit("trusts no other writer yet: `claimgraph sync trust WRITER-KEY`")
+        emit(f"{plural(data['quarantined'], 'line')} quarantined so far")
+        return 0
+    if not args.writer_key:
+        raise ClaimgraphError("missing-argument", f"sync {args.action} needs a WRITER-KEY",
+                              hint="copy it from `claimgraph sync status` on the other machine")
+    if args.action == "trust":
+        entry = identity.trust(directory, writer, args.writer_key, args.name)
+        emit_json(entry) if ctx.json else emit(f"trusting {entry['writer']}")
+        return 0
+    removed = identity.untrust(directory, args.writer_key)
+    emit_json({"removed": removed}) if ctx.json else emit(
+        "removed" if removed else "that writer was not trusted")
+    return 0
+
+
 def run_sync(ctx: Context, args: argparse.Namespace) -> int:
+    if args.action:
+        return run_trust_verb(ctx, args)
     from claimgraph.oplog.exchange import exchange, exchange_evidence
     from claimgraph.oplog.reconcile import reconcile
     with ctx.writing() as sh:
@@ -93,6 +137,10 @@ def _summary(report: dict[str, Any]) -> str:
                      f"{'published' if moved['published'] else 'no change to'} ours; "
                      f"evidence {moved['evidence_sent']} sent, {moved['evidence_received']} "
                      "received")
+    if moved and moved.get("refused"):
+        lines.append("  refused from DIR: " + ", ".join(
+            f"{n} {why}" for why, n in sorted(moved["refused"].items()))
+            + " (`claimgraph sync status`; trust a teammate with `claimgraph sync trust`)")
     for warning in report["warnings"][:10]:
         lines.append("  warning: " + ", ".join(f"{k}={v}" for k, v in warning.items()))
     if report.get("hint"):

@@ -27,14 +27,20 @@ EVIDENCE = "evidence"
 def exchange(db: Path, shared: Path, writer: str, scopes: set[str]) -> dict[str, Any]:
     """Publish ours (only ``scopes``: ``share.published``), take theirs; counts for the report.
     Evidence moves after the reconcile (``exchange_evidence``), once we know what is cited."""
+    from claimgraph.oplog import identity
     local = F.oplog_dir(db)
     private_dir(local)
     shared.mkdir(parents=True, exist_ok=True)
     same = shared.resolve() == local.resolve()
-    taken = 0 if same else sum(_take(path, local, writer) for path in F.log_files(shared))
-    published = False if same else _publish(F.log_path(local, writer), shared, scopes)
+    if same:
+        return {"dir": str(shared), "logs_taken": 0, "published": False,
+                "projects": sorted(scopes), "refused": {}}
+    check = identity.verifier(identity.read_trusted(local))
+    refused: dict[str, int] = {}
+    taken = sum(_take(path, local, writer, check, refused) for path in F.log_files(shared))
+    published = _publish(F.log_path(local, writer), shared, scopes, identity.signer(local))
     return {"dir": str(shared), "logs_taken": taken, "published": published,
-            "projects": sorted(scopes)}
+            "projects": sorted(scopes), "refused": refused}
 
 
 def exchange_evidence(db: Path, shared: Path, writer: str, store: Any) -> dict[str, int]:
@@ -50,10 +56,12 @@ def exchange_evidence(db: Path, shared: Path, writer: str, store: Any) -> dict[s
 DIR_SENT: dict[str, set[str]] = {}
 
 
-def _take(source: Path, local: Path, writer: str) -> int:
-    """Merge a writer's log from DIR into our copy; 1 when our copy changed."""
+def _take(source: Path, local: Path, writer: str, check: Any, refused: dict[str, int]) -> int:
+    """Merge a writer's log from DIR into our copy; 1 when our copy changed. A line from DIR
+    is taken only from its own writer's file, from a trusted writer, validly signed
+    (``identity``); what is refused is counted by reason."""
     if source.name == F.log_path(local, writer).name:
-        return 0  # our own log: we are its only author
+        return 0  # our own log: we are its only author, whatever DIR holds under our name
     target = local / source.name
     owner = source.name[:-len(F.LOG_SUFFIX)]
     lines: dict[int, dict[str, Any]] = {}
@@ -62,9 +70,12 @@ def _take(source: Path, local: Path, writer: str) -> int:
             line = L.parse(text)
             if line is None or not complete or L.envelope_problem(line):
                 continue
-            if line["writer"] != owner:  # a line is taken from its own writer's file only
-                continue
-            if not _encodable(line):  # a lone surrogate: not text, never taken
+            why = "not-its-file" if line["writer"] != owner else None
+            why = why or ("bad-text" if not _encodable(line) else None)
+            why = why or (check(line) if path is source else None)
+            if why:
+                if path is source:
+                    refused[why] = refused.get(why, 0) + 1
                 continue
             lines[line["seq"]] = _winner(lines.get(line["seq"]), line)
     merged = "".join(L.canonical_text(lines[seq]) + "\n" for seq in sorted(lines))
@@ -90,7 +101,7 @@ def _winner(held: dict[str, Any] | None, line: dict[str, Any]) -> dict[str, Any]
     return next(iter(chosen.values()))
 
 
-def _publish(own: Path, shared: Path, scopes: set[str]) -> bool:
+def _publish(own: Path, shared: Path, scopes: set[str], sign: Any) -> bool:
     """Replace DIR's copy of our log with the shared view of ours (``share.published``: every
     seq kept, lines about other projects and the user scope withheld)."""
     from claimgraph.oplog.share import cited_evidence, published
@@ -99,7 +110,7 @@ def _publish(own: Path, shared: Path, scopes: set[str]) -> bool:
         return False
     lines = [line for _, text, complete in F.read_lines(own) if complete
              for line in [L.parse(text)] if line is not None and not L.envelope_problem(line)]
-    shown = published(lines, scopes)
+    shown = [sign(line) for line in published(lines, scopes)]
     DIR_SENT[str(shared)] = cited_evidence(shown)
     text = "".join(L.canonical_text(line) + "\n" for line in shown)
     if target.exists() and target.read_text(encoding="utf-8", errors="replace") == text:
