@@ -21,6 +21,8 @@ from claimgraph.errors import ClaimgraphError
 
 #: The sync_dir default: read the logs where they are, beside the store.
 OWN_DIR = "<db>.oplog"
+#: The sync_projects default: the project of the directory sync runs in.
+CURRENT_PROJECT = "<current project>"
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -111,8 +113,9 @@ def _shared_projects(ctx: Context, args: argparse.Namespace) -> set[str]:
     """``--project``, else the sync_projects setting, else the current project; never the
     user scope (docs/sync.md, "Share only what is shared")."""
     from claimgraph.cli.scope import USER_SCOPE
-    given = args.project or [p for p in str(ctx.settings.value("sync_projects") or "")
-                             .split(",") if p.strip()]
+    setting = str(ctx.settings.value("sync_projects") or "")
+    given = args.project or [p for p in setting.split(",")
+                             if p.strip() and p.strip() != CURRENT_PROJECT]
     chosen = {p.strip() for p in given} if given else {ctx.project.id}
     return chosen - {USER_SCOPE}
 
