@@ -203,7 +203,8 @@ def _read_whole(sh: Shell, ranked: list[dict[str, Any]]) -> list[dict[str, Any]]
              "retrieval_score": f["retrieval_score"]} for f in ranked if f["id"] in by_id]
 
 
-def conflicts(sh: Shell, at: int | None = None, with_suspects: bool = True) -> dict[str, Any]:
+def conflicts(sh: Shell, at: int | None = None, with_suspects: bool = True,
+              held_scopes: list[str] | None = None) -> dict[str, Any]:
     """Open conflict pairs: both sides still valid. Links live on the newer fact.
 
     Also lists the suspect claims (the audit found their cited evidence unsupported or the file
@@ -216,7 +217,7 @@ def conflicts(sh: Shell, at: int | None = None, with_suspects: bool = True) -> d
     by_id = {f["id"]: f for f in sh.store.get_facts_by_ids(sorted(wanted))}
     pairs = open_conflicts(flagged, by_id, at)
     found = suspects(sh, at)["suspect"] if with_suspects else []
-    waiting = held(sh, at) if with_suspects else []
+    waiting = held(sh, at, held_scopes) if with_suspects else []
     return {"open": len(pairs), "conflicts": pairs, "suspect": found, "held": waiting}
 
 
