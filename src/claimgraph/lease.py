@@ -173,7 +173,7 @@ class Lease:
         """Take the lease, retrying every 100 ms for up to ``wait_ms``; refuse naming the holder."""
         if self.held:
             return self
-        from claimgraph.store.open import refuse_unsafe_directory
+        from claimgraph.private import refuse_unsafe_directory
         refuse_unsafe_directory(self.path)  # before the guard file is made (docs/store.md)
         self.token = _token()
         deadline = time.monotonic() + max(0, wait_ms) / 1000

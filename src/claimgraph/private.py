@@ -116,6 +116,23 @@ def unsafe_directory(directory: Path | str, reading: bool = False) -> str | None
     return None
 
 
+def refuse_unsafe_directory(path: Path | str, reading: bool = False) -> None:
+    """A store whose directory another local user may write is refused, reads included: they
+    could plant a symlink where a sidecar is opened, a spool file, or the store's content
+    itself (docs/store.md, "Trust")."""
+    from pathlib import Path
+    from claimgraph.errors import ClaimgraphError
+    path = Path(path)
+    why = unsafe_directory(path.absolute().parent, reading=reading)
+    if why:
+        raise ClaimgraphError(
+            "store-dir-unsafe", f"refusing the store {path}: its directory "
+            f"{path.absolute().parent} is not private ({why})",
+            hint="keep the store in a directory only you can write: `chmod go-w DIR` if it is "
+                 "yours, else move the store (--db / CLAIMGRAPH_DB) to e.g. "
+                 "~/.local/share/claimgraph/claims.db", path=str(path), reason=why)
+
+
 def _own_private_group(gid: int) -> bool:
     """The group is this user's primary group and has no other members."""
     try:

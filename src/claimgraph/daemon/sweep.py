@@ -40,9 +40,10 @@ from claimgraph.errors import ClaimgraphError
 from claimgraph.daemon import DaemonSettings
 from claimgraph.hooks.agents import claude_config_dir, codex_home, gemini_dir
 from claimgraph.llm import TEMP_PREFIX, kill_tree
-from claimgraph.private import NOFOLLOW, is_id, open_private, private_dir, read_nofollow
+from claimgraph.private import (
+    NOFOLLOW, is_id, open_private, private_dir, read_nofollow, refuse_unsafe_directory)
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store, refuse_unsafe_directory
+from claimgraph.store.open import open_store
 
 OWN_LLM_DIR = "-" + re.sub(r"[^A-Za-z0-9]", "-", TEMP_PREFIX)  # as Claude Code munges a cwd
 log = structlog.get_logger("claimgraph.daemon")

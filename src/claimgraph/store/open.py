@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from claimgraph import location
 from claimgraph.errors import (
     ClaimgraphError, disk_full, is_disk_full, is_write_refusal, write_refused)
-from claimgraph.private import private_dir, tighten_store
+from claimgraph.private import private_dir, refuse_unsafe_directory, tighten_store
 from claimgraph.sidecar import Sidecars
 from claimgraph.store.sqlite import SqliteStore
 
@@ -74,21 +74,6 @@ def open_store(db_path: Path | str, *, create: bool = True,
         return store
     from claimgraph.oplog import with_oplog  # every write is recorded for sync (docs/sync.md)
     return with_oplog(store, path)
-
-
-def refuse_unsafe_directory(path: Path, reading: bool = False) -> None:
-    """A store whose directory another local user may write is refused, reads included: they
-    could plant a symlink where a sidecar is opened, a spool file, or the store's content
-    itself (docs/store.md, "Trust")."""
-    from claimgraph.private import unsafe_directory
-    why = unsafe_directory(path.absolute().parent, reading=reading)
-    if why:
-        raise ClaimgraphError(
-            "store-dir-unsafe", f"refusing the store {path}: its directory "
-            f"{path.absolute().parent} is not private ({why})",
-            hint="keep the store in a directory only you can write: `chmod go-w DIR` if it is "
-                 "yours, else move the store (--db / CLAIMGRAPH_DB) to e.g. "
-                 "~/.local/share/claimgraph/claims.db", path=str(path), reason=why)
 
 
 def _open_server(url: str, base: Path, read_only: bool) -> Any:
