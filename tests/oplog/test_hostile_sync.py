@@ -113,7 +113,8 @@ def test_a_hostile_log_is_quarantined_line_by_line_and_the_rest_goes_on(team) ->
         done = _cli(db, "sync", "--dir", str(shared), "--project", "p", "--json")
         assert done.returncode == 0, done.stderr  # never a crash
         report = json.loads(done.stdout)
-        assert report["quarantined"] >= 7, report  # 3-8 and 11; 9, 10, 12 never taken
+        assert report["quarantined"] >= 6, report  # 3-8; 9, 10, 12 never taken
+        assert report["held"] >= 1, report  # 11: a clock from the far future waits
     for db in (one, two):
         dump = _cli(db, "dump").stdout
         assert "f-evil-good" in dump and "f-evil-last" in dump  # the next line goes on

@@ -58,7 +58,7 @@ def reconcile(logged: Any, db: Path | str, *, abandon_deferred: bool = False,
     warnings += forks
     own = [line for (writer, _), line in chosen.items() if writer == me]
     foreign = [line for (writer, _), line in chosen.items() if writer != me]
-    plan = _plan(state, foreign, own)
+    plan = _plan(state, foreign, own, clock)
     plan["checks"] = _Checks(clock, [*own, *foreign], store)
     with store.transaction():
         outcome = _run(store, state, plan, own, foreign, abandon_deferred)
@@ -168,11 +168,16 @@ def _unseen(state: dict[str, Any], line: Line) -> bool:
     return f"{writer}:{seq}" not in set(state["abandoned"])
 
 
-def _plan(state: dict[str, Any], foreign: list[Line], own: list[Line]) -> dict[str, Any]:
+def _plan(state: dict[str, Any], foreign: list[Line], own: list[Line],
+          now_ms: int) -> dict[str, Any]:
     """Which lines are pending, and whether the fold can be extended or must be replayed."""
     pending = [l for l in foreign if _unseen(state, l)]
-    held = [l for l in pending if L.is_future(l)]
-    usable = sorted((l for l in pending if not L.is_future(l)), key=L.order_key)
+    # a newer format, or a clock more than the skew window ahead of ours: held, not applied
+    # and not lost (a teammate's fast clock is applied once ours catches up to it)
+    later = [l for l in pending if L.is_future(l) or _ahead(l, now_ms)]
+    held = later
+    usable = sorted((l for l in pending if not (L.is_future(l) or _ahead(l, now_ms))),
+                    key=L.order_key)
     tried = set(state["deferred"])
     new = [l for l in usable if f"{l['writer']}:{l['seq']}" not in tried]
     reached = [tuple(state["frontier"])] if state.get("frontier") else []
@@ -183,6 +188,10 @@ def _plan(state: dict[str, Any], foreign: list[Line], own: list[Line]) -> dict[s
     return {"usable": usable, "held": held, "new": new, "replay": replay}
 
 
+def _ahead(line: Line, now_ms: int) -> bool:
+    return line["hlc"] > now_ms + C.MAX_SKEW_MS
+
+
 def _run(store: Any, state: dict[str, Any], plan: dict[str, Any], own: list[Line],
          foreign: list[Line], abandon: bool) -> dict[str, Any]:
     """Extend the fold with the pending lines, or replay every log (module docstring)."""
@@ -191,7 +200,7 @@ def _run(store: Any, state: dict[str, Any], plan: dict[str, Any], own: list[Line
         return {"statuses": statuses, "touched": set(), "applied_keys": []}
     if plan["replay"]:
         state["entity-map"], state["merged"] = {}, {}
-        lines = [l for l in [*own, *foreign] if _replayable(state, l)]
+        lines = [l for l in [*own, *foreign] if _replayable(state, l, plan["checks"].now_ms)]
         audit = _clear_graph(store)
     else:
         lines, audit = plan["usable"], None
@@ -215,8 +224,8 @@ def _run(store: Any, state: dict[str, Any], plan: dict[str, Any], own: list[Line
             "applied_keys": applied_keys}
 
 
-def _replayable(state: dict[str, Any], line: Line) -> bool:
-    return (not L.is_future(line)
+def _replayable(state: dict[str, Any], line: Line, now_ms: int | None = None) -> bool:
+    return (not L.is_future(line) and (now_ms is None or not _ahead(line, now_ms))
             and f"{line['writer']}:{line['seq']}" not in set(state["abandoned"]))
 
 
