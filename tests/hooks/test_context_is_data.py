@@ -55,3 +55,14 @@ def test_held_facts_are_listed_for_review(hooks: Hooks) -> None:
     held = {h["fact"]["object"]: h["reason"] for h in json.loads(done.stdout)["held"]}
     assert set(held) == {REMOTE, POWERSHELL, EXFIL}
     assert "remote code" in held[REMOTE] and "credentials" in held[EXFIL]
+
+
+def test_the_coach_briefing_is_data_too(hooks: Hooks) -> None:
+    _hostile(hooks)
+    payload = {**start_payload(hooks), "hook_event_name": "UserPromptSubmit",
+               "prompt": "set up the build and the api and the ui"}
+    run = hooks.run(payload, "user-prompt-submit")
+    assert run.code == 0 and run.out, run.err
+    text = json.loads(run.out)["hookSpecificOutput"]["additionalContext"]
+    assert text.count(CONTEXT_CLOSE) == 1 and "\x1b" not in text and "\u202e" not in text
+    assert "get.example.sh" not in text

@@ -251,6 +251,7 @@ def _settle(state: dict[str, Any], plan: dict[str, Any], outcome: dict[str, Any]
             abandon: bool) -> None:
     """Advance high-water marks over contiguous settled runs; count and maybe abandon deferrals."""
     statuses = outcome["statuses"]
+    quarantined = set(state.get("quarantined") or ())
     settled_by_writer: dict[str, set[int]] = {}
     deferred = dict(state["deferred"])
     for line in plan["usable"]:
@@ -259,7 +260,7 @@ def _settle(state: dict[str, Any], plan: dict[str, Any], outcome: dict[str, Any]
         if status is None:
             continue
         if status == QUARANTINED:
-            state["quarantined"] = sorted({*state.get("quarantined", []), key})
+            quarantined.add(key)
         if status in SETTLED or status == QUARANTINED:
             deferred.pop(key, None)
             settled_by_writer.setdefault(line["writer"], set()).add(line["seq"])
@@ -275,6 +276,7 @@ def _settle(state: dict[str, Any], plan: dict[str, Any], outcome: dict[str, Any]
         mark, rest = L.high_water(seqs | beyond, start)
         state["high-water"][writer] = mark
         state["applied-beyond"][writer] = rest
+    state["quarantined"] = sorted(quarantined)
     state["applied-beyond"] = {w: s for w, s in state["applied-beyond"].items() if s}
     state["deferred"] = deferred
     keys = outcome["applied_keys"]
