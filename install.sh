@@ -7,45 +7,57 @@ set -euo pipefail
 
 usage() {
   cat <<'USAGE'
-Usage: ./install.sh [--python PATH] [--venv DIR] [--no-init] [--no-hooks] [--no-link]
-                    [--uninstall] [--help]
+Usage: ./install.sh [--dev] [--postgres] [--demo] [--python PATH] [--venv DIR] [--no-init]
+                    [--no-hooks] [--no-link] [--uninstall [--purge-data]] [--help]
 
-Creates a virtual environment (default: .venv beside this script), installs claimgraph
-with its test dependencies, the MCP server's SDK (the `mcp` extra), the web viewer's
-packages (the `viewer` extra) and the PostgreSQL driver (the `postgres` extra) into it,
-byte-compiles the package (so commands start fast even with PYTHONDONTWRITEBYTECODE set),
-puts the `claimgraph` command on your PATH (a link in $XDG_BIN_HOME, else ~/.local/bin; if
-that directory is not on PATH it prints the line to add), initializes the default store
-($CLAIMGRAPH_DB, else $XDG_DATA_HOME/claimgraph/claims.db), and registers claimgraph's hooks
-for every agent whose directory exists (claimgraph install --agent AGENT):
+For users (the default): installs claimgraph with the MCP server's SDK (the `mcp` extra) and
+the web viewer's packages (the `viewer` extra) into its own virtual environment, at a stable
+place outside this clone ($XDG_DATA_HOME/claimgraph/venv, else
+~/.local/share/claimgraph/venv, where `uv tool` and `pipx` keep theirs), so moving or
+deleting the clone does not break the hooks; puts the `claimgraph` command on your PATH (a
+link in $XDG_BIN_HOME, else ~/.local/bin; if that directory is not on PATH it prints the
+line to add), initializes the default store ($CLAIMGRAPH_DB, else
+$XDG_DATA_HOME/claimgraph/claims.db), and registers claimgraph's hooks for every agent whose
+directory exists (claimgraph install --agent AGENT):
   Claude Code  $CLAUDE_CONFIG_DIR, else ~/.claude     (settings.json)
   Codex CLI    $CODEX_HOME, else ~/.codex             (hooks.json; trusted through `codex`
                                                        when it is on PATH)
   Gemini CLI   $GEMINI_CLI_HOME/.gemini, else ~/.gemini  (settings.json)
 
+  --dev           for working on claimgraph: an editable install in .venv beside this
+                  script, with the test tools and the PostgreSQL driver; implies --no-init
+  --postgres      also the PostgreSQL driver (the `postgres` extra)
+  --demo          when set up, run `claimgraph demo`
   --python PATH   the Python 3.10+ interpreter to use (default: python3)
   --venv DIR      where to create the virtual environment
   --no-init       only build the environment: no store, no hooks, no link on PATH
-                  (what tests and CI want)
   --no-hooks      do not register any agent's hooks
   --no-link       do not link the claimgraph command into ~/.local/bin
-  --uninstall     remove claimgraph's hooks from every agent's settings and the link
-                  on PATH, and nothing else
+  --uninstall     stop the daemon, remove its service unit, claimgraph's hooks and MCP
+                  entries from every agent's settings and the link on PATH; print where
+                  the store is (it stays)
+  --purge-data    with --uninstall: also delete the store and its sidecar files, after
+                  asking (no question without a terminal: then it is not deleted)
   --help          show this help
 
-Run it again at any time: a second run changes nothing and says so.
-To undo: ./install.sh --uninstall, then remove the virtual environment directory;
-the store stays where it is.
+Run it again at any time: a second run changes nothing and says so (a user install is
+refreshed when this clone's source changed).
+Other ways to install the same command: `uv tool install '.[mcp,viewer]'` or
+`pipx install '.[mcp,viewer]'` from this directory, then `claimgraph install --agent claude-code`.
 USAGE
 }
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 python="${PYTHON:-python3}"
-venv="$here/.venv"
+venv=""
 init=1
 hooks=1
 link=1
 uninstall=0
+purge_data=0
+dev=0
+postgres=0
+demo=0
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -53,6 +65,10 @@ while [ $# -gt 0 ]; do
     --python) python="${2:?--python needs a path}"; shift 2 ;;
     --venv) venv="${2:?--venv needs a directory}"; shift 2 ;;
     --no-init) init=0; hooks=0; link=0; shift ;;
+    --dev) dev=1; init=0; hooks=0; link=0; shift ;;
+    --postgres) postgres=1; shift ;;
+    --demo) demo=1; shift ;;
+    --purge-data) purge_data=1; shift ;;
     --no-hooks) hooks=0; shift ;;
     --no-link) link=0; shift ;;
     --uninstall) uninstall=1; shift ;;
@@ -60,6 +76,16 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+if [ -z "$venv" ]; then
+  if [ "$dev" = 1 ]; then
+    venv="$here/.venv"
+  else
+    case "${XDG_DATA_HOME:-}" in
+      /*) venv="$XDG_DATA_HOME/claimgraph/venv" ;;
+      *) venv="${HOME:-}/.local/share/claimgraph/venv" ;;
+    esac
+  fi
+fi
 say() { echo "install.sh: $*"; }
 fail() { echo "install.sh: error: $*" >&2; exit 1; }
 claude_dir="${CLAUDE_CONFIG_DIR:-${HOME:-}/.claude}"
@@ -109,19 +135,73 @@ unlink_command() {
   fi
 }
 
+# Everything claimgraph set up goes: the daemon and its service unit, every agent's hooks and
+# MCP entries (and the backups that no longer hold anything else), the link on PATH, and a
+# user install's own environment. The store stays unless --purge-data is given and confirmed.
+purge_store() {  # purge_store DB: the store file and every sidecar beside it, after asking
+  local db="$1" answer files
+  files=()
+  for f in "$db" "$db"-wal "$db"-shm "$db"-journal "$db".*; do
+    [ -e "$f" ] || [ -L "$f" ] || continue
+    files+=("$f")
+  done
+  if [ "${#files[@]}" = 0 ]; then
+    say "no store at $db; nothing to delete"
+    return 0
+  fi
+  if [ ! -t 0 ]; then
+    say "not deleting the store without a terminal to confirm it: rm -rf ${files[*]}"
+    return 0
+  fi
+  printf 'install.sh: delete the store %s and its %s sidecar file(s)? Facts cannot be recovered. [y/N] ' \
+    "$db" "$(( ${#files[@]} - 1 ))"
+  read -r answer || answer=""
+  case "$answer" in
+    y|Y|yes|YES) rm -rf -- "${files[@]}"; say "deleted $db and its sidecar files" ;;
+    *) say "kept the store at $db" ;;
+  esac
+}
+
 if [ "$uninstall" = 1 ]; then
+  store=""
   if [ ! -x "$venv/bin/claimgraph" ]; then
     say "no claimgraph in $venv; nothing to unregister"
   else
+    cg="$venv/bin/claimgraph"
+    store="$("$cg" config --json 2>/dev/null | "$venv/bin/python" -c 'import json, sys
+print(next(s["value"] for s in json.load(sys.stdin)["settings"] if s["name"] == "db"))' 2>/dev/null || true)"
+    "$cg" daemon stop >/dev/null 2>&1 && say "stopped the daemon" || true
+    unit="${XDG_CONFIG_HOME:-${HOME:-}/.config}/systemd/user/claimgraph.service"
+    case "${XDG_CONFIG_HOME:-}" in /*) ;; *) unit="${HOME:-}/.config/systemd/user/claimgraph.service" ;; esac
+    if [ -f "$unit" ]; then
+      if command -v systemctl >/dev/null 2>&1; then
+        systemctl --user disable --now claimgraph.service >/dev/null 2>&1 || true
+      fi
+      rm -f "$unit" && say "removed the service unit $unit"
+    fi
     while read -r agent dir; do
       [ -d "$dir" ] || continue
-      out="$("$venv/bin/claimgraph" uninstall --agent "$agent" 2>&1)" \
+      out="$("$cg" uninstall --agent "$agent" 2>&1)" \
         || fail "could not remove $agent's hooks: $out"
       say "$out"
     done < <(agents)
+    if [ -d "$claude_dir" ] || [ -f "${HOME:-}/.claude.json" ]; then
+      out="$("$cg" uninstall --agent claude-code --mcp 2>&1)" || say "warning: $out"
+      case "$out" in *"not registered"*|*"not installed"*) ;; *) say "$out" ;; esac
+    fi
   fi
   unlink_command
-  say "to remove claimgraph itself, delete $venv; the store stays where it is"
+  [ -n "$store" ] || store="${CLAIMGRAPH_DB:-${XDG_DATA_HOME:-${HOME:-}/.local/share}/claimgraph/claims.db}"
+  if [ "$purge_data" = 1 ]; then
+    purge_store "$store"
+  else
+    say "the store stays at $store (./install.sh --uninstall --purge-data deletes it)"
+  fi
+  if [ "$venv" != "$here/.venv" ] && [ -f "$venv/.claimgraph-install" ]; then
+    rm -rf -- "$venv" && say "removed claimgraph's environment $venv"
+  else
+    say "to remove claimgraph itself, delete $venv"
+  fi
   exit 0
 fi
 
@@ -139,21 +219,70 @@ if [ ! -x "$venv/bin/python" ]; then
   changed=1
 fi
 
+# What is installed is stamped in the environment: "<mode> <extras> <hash>". A developer's
+# editable install (mode dev) follows the source by itself, so its hash is pyproject.toml's;
+# a user's install is a copy, so its hash covers the source too, and a changed clone is
+# installed again. An environment that already has every extra asked for, in a mode that
+# serves the request, is left alone (a test running this script against the developer's
+# .venv must never turn it into a copy).
+extras="mcp,viewer,sync"
+[ "$postgres" = 1 ] && extras="$extras,postgres"
+[ "$dev" = 1 ] && extras="test,mcp,viewer,postgres,sync"
+tree_hash() {
+  if [ "$1" = dev ]; then
+    sha256sum < "$here/pyproject.toml" | cut -d' ' -f1
+  else
+    (cd "$here" && { echo pyproject.toml; find src -name '*.py' -o -name '*.json' \
+        -o -name '*.jsonl' -o -name '*.bin' | LC_ALL=C sort; } | xargs sha256sum) \
+      | sha256sum | cut -d' ' -f1
+  fi
+}
+has_extras() {  # has_extras HAVE WANT: every extra in WANT is in HAVE (comma lists)
+  local x
+  for x in ${2//,/ }; do
+    case ",$1," in *",$x,"*) ;; *) return 1 ;; esac
+  done
+}
 stamp="$venv/.claimgraph-install"
-want="$(cat "$here/pyproject.toml" | sha256sum | cut -d' ' -f1)"
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  say "installing claimgraph, its test dependencies, the MCP server's SDK, the viewer's packages and the PostgreSQL driver"
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$here[test,mcp,viewer,postgres,sync]" \
-    || fail "pip could not install claimgraph; see the messages above"
-  echo "$want" > "$stamp"
+mode=user
+[ "$dev" = 1 ] && mode=dev
+installed_mode="" installed_extras="" installed_hash=""
+[ -f "$stamp" ] && read -r installed_mode installed_extras installed_hash < "$stamp" || true
+satisfied=0
+if [ -n "$installed_hash" ] && has_extras "$installed_extras" "$extras"; then
+  if [ "$installed_mode" = dev ] && [ "$installed_hash" = "$(tree_hash dev)" ]; then
+    satisfied=1; mode=dev; extras="$installed_extras"
+  elif [ "$mode" = user ] && [ "$installed_mode" = user ] \
+      && [ "$installed_hash" = "$(tree_hash user)" ]; then
+    satisfied=1; extras="$installed_extras"
+  fi
+fi
+if [ "$satisfied" = 0 ]; then
+  pip_flags=(--disable-pip-version-check)
+  [ -t 1 ] || pip_flags+=(--quiet)  # on a terminal, pip shows its progress
+  if [ "$mode" = dev ]; then
+    say "installing claimgraph for development (editable) with the test tools, the MCP server's SDK, the viewer's packages and the PostgreSQL driver"
+    "$venv/bin/python" -m pip install "${pip_flags[@]}" -e "$here[$extras]" \
+      || fail "pip could not install claimgraph; see the messages above"
+  else
+    say "installing claimgraph with the MCP server's SDK and the viewer's packages ($extras) into $venv"
+    "$venv/bin/python" -m pip install "${pip_flags[@]}" --force-reinstall --no-deps "$here" \
+      >/dev/null || fail "pip could not install claimgraph; see the messages above"
+    "$venv/bin/python" -m pip install "${pip_flags[@]}" "$here[$extras]" \
+      || fail "pip could not install claimgraph's dependencies; see the messages above"
+  fi
+  echo "$mode $extras $(tree_hash "$mode")" > "$stamp"
   changed=1
 fi
 
-# Byte-compile the package (an editable install leaves that to the first import, and with
-# PYTHONDONTWRITEBYTECODE set no import ever writes it: every command would compile ~200
-# modules, some 70 ms). Only stale or missing files are written, so a re-run stays quiet.
-"$venv/bin/python" -m compileall -q -j 0 "$here/src" >/dev/null \
-  || say "warning: could not byte-compile $here/src; claimgraph works, but starts slower"
+# Byte-compile an editable install's source (an editable install leaves that to the first
+# import, and with PYTHONDONTWRITEBYTECODE set no import ever writes it: every command would
+# compile ~200 modules, some 70 ms); pip compiles a copy itself. Only stale or missing files
+# are written, so a re-run stays quiet.
+if [ "$mode" = dev ]; then
+  "$venv/bin/python" -m compileall -q -j 0 "$here/src" >/dev/null \
+    || say "warning: could not byte-compile $here/src; claimgraph works, but starts slower"
+fi
 
 if [ "$link" = 1 ]; then
   link_command
@@ -184,6 +313,11 @@ if [ "$hooks" = 1 ]; then
     esac
     say "$out"
   done < <(agents)
+fi
+
+if [ "$demo" = 1 ]; then
+  "$venv/bin/claimgraph" demo || fail "the demo failed; see the messages above"
+  exit 0
 fi
 
 if [ "$changed" = 0 ]; then

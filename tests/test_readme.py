@@ -22,7 +22,7 @@ README = (REPO / "README.md").read_text(encoding="utf-8")
 TRANSCRIPT = REPO / "tests" / "fixtures" / "transcripts" / "claude-code" / "full-session-four.jsonl"
 _COMMENT = re.compile(r"\s{2,}#\s.*$")
 #: What some tour lines promise in their comment, checked on their output.
-PROMISES = {"decided-against GraphQL": "flagged (names-rejected)",
+PROMISES = {"decided-against GraphQL": "flagged (it names something decided against)",
             "facts api --as-of 2026-01-01 --all": "no facts about api",
             "dump --out backup.jsonl": "transcript segment"}
 
@@ -87,8 +87,8 @@ def test_every_command_of_the_tour_runs_in_a_fresh_home(tour_shell, isolated_hom
 
 def test_the_quick_start_is_exactly_two_commands():
     blocks = code_blocks(section("Quick start"))
-    assert blocks == [["./install.sh && .venv/bin/claimgraph demo"],
-                      ["./install.sh --no-init && .venv/bin/python -m pytest -q"]]
+    assert blocks == [["./install.sh --demo"],
+                      ["./install.sh --dev && .venv/bin/python -m pytest -q"]]
 
 
 @pytest.mark.parametrize("page", ["README.md", *sorted(

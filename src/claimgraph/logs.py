@@ -15,7 +15,7 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Iterator, Mapping, NamedTuple
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import from_iso
@@ -71,6 +71,7 @@ class Filters(NamedTuple):
     session: str | None = None
     run: str | None = None
     since_ms: int | None = None
+    hide_routine: bool = False
 
     def past_window(self, entry: Entry) -> bool:
         """Lines are appended in time order, give or take concurrent writers: an event well
@@ -88,7 +89,23 @@ class Filters(NamedTuple):
             return False
         if self.session and str(data.get("session", "")) != self.session:
             return False
+        if self.hide_routine and is_routine(data):
+            return False
         return not (self.run and str(data.get("run_id", "")) != self.run)
+
+
+#: Lifecycle events of a run that went as it should: they say a stage began and ended, not
+#: what happened, and drown what a person reads the log for (what a capture learned, what
+#: failed). ``logs --all-events`` (or ``--level debug``, or ``--event``) shows them.
+ROUTINE_EVENTS = frozenset({
+    "curate.started", "curate.lease-acquired", "curate.pass-started", "curate.stage-started",
+    "curate.stage-finished", "curate.pass-finished", "curate.lease-released",
+    "capture.curator-spawned", "hook.spawned"})
+
+
+def is_routine(data: Mapping[str, Any]) -> bool:
+    return (data.get("event") in ROUTINE_EVENTS and data.get("level") in ("debug", "info")
+            and data.get("status") in (None, "ok"))
 
 
 def _level_of(entry: Entry) -> int:

@@ -197,3 +197,51 @@ def test_a_symlink_given_explicitly_is_followed_and_the_report_says_where(capsys
     code, report, _ = capture(capsys, str(link), "--no-curate")
     assert (code, report["status"]) == (0, "captured")
     assert f"is a symlink to {session.path}" in report["warnings"][0]
+
+
+# --- a SessionEnd that was no session ---------------------------------------------------------
+
+def test_a_spool_whose_transcript_was_never_written_is_dropped_quietly(
+        capsys, tmp_path, db, monkeypatch):
+    """`claude mcp list` fires SessionEnd naming a transcript it never writes: no failure,
+    no spool left for every sweep to fail on again, nothing in status."""
+    monkeypatch.setattr(capture_run, "LATE_TRANSCRIPT_S", 0.3)
+    spool = spool_payload(db, tmp_path / "never-written.jsonl", tmp_path, "cli-only")
+    code, report, err = capture(capsys, "--spool", str(spool), "--no-curate")
+    assert (code, report["status"]) == (0, "no-session")
+    assert not spool.exists() and '"capture.failed"' not in err
+    assert FailureLedger(db).entries() == {}
+    logged = [json.loads(line) for line in Path(f"{db}.capture.log").read_text().splitlines()]
+    assert [(e["event"], e["level"]) for e in logged] == [("capture.report", "debug")]
+    assert find_candidates(db, {}, DaemonSettings(idle_minutes=0), time.time() + 60) == []
+
+
+def test_a_transcript_written_just_after_session_end_is_still_captured(
+        capsys, tmp_path, db, monkeypatch):
+    import threading
+    monkeypatch.setattr(capture_run, "LATE_TRANSCRIPT_S", 10.0)
+    late = tmp_path / "late.jsonl"
+    spool = spool_payload(db, late, tmp_path, "late-one")
+    writer = threading.Timer(0.5, lambda: working_session(late, tmp_path))
+    writer.start()
+    try:
+        code, report, _ = capture(capsys, "--spool", str(spool), "--no-curate")
+    finally:
+        writer.join()
+    assert (code, report["status"]) == (0, "captured")
+
+
+def test_a_spooled_capture_failing_before_its_request_is_built_backs_off(capsys, tmp_path, db):
+    """A transcript that cannot be opened fails before the request exists: the failure is
+    still counted against the spool's session, so backoff and giving up start."""
+    loop = tmp_path / "loop.jsonl"
+    loop.symlink_to(loop)
+    spool = spool_payload(db, loop, tmp_path, "looping")
+    code, _, err = capture(capsys, "--spool", str(spool), "--no-curate")
+    assert code == 1 and '"transcript-symlink-loop"' in err
+    entry = FailureLedger(db).get("capture:claude-code:looping")
+    assert entry is not None and entry["failures"] == 1
+    assert find_candidates(db, {}, DaemonSettings(idle_minutes=0), time.time() + 60) == []
+    later = time.time() + backoff_s(1) + 1
+    assert [c.path for c in find_candidates(db, {}, DaemonSettings(idle_minutes=0), later)] \
+        == [str(spool)]

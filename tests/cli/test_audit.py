@@ -159,5 +159,6 @@ def test_a_session_recorded_in_the_root_directory_cannot_make_the_audit_read_the
     write_session(transcript, Path("/"))
     main(["capture", str(transcript), "--no-curate"])
     capsys.readouterr()
-    checks = ok("audit", "--json").json()["checks"]
+    assert ok("audit", "--json").json()["checks"] == []  # another project's: not by default
+    checks = ok("audit", "--all-projects", "--json").json()["checks"]
     assert checks and {c["reason"] for c in checks} == {"no-project-root"}

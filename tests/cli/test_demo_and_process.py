@@ -20,18 +20,22 @@ def test_demo_captures_a_session_and_tells_the_story(ok, isolated_home):
     text = normalize(result.out)
     assert text.startswith("claimgraph demo: capture one coding session into a fresh demo "
                            f"store: {demo_db(isolated_home)}\n")
-    assert "superseded  <f>  invoice-tools decided-against requests" in text
+    assert "created  <f>  invoice-tools decided-against requests" in text
+    assert "  replaces <f>" in text
     assert "  <f>  invoice-tools prefers requests  (conf 0.70, valid " in text
     assert ", superseded by <f>)" in text
-    assert ('  <f>  invoice-tools x/convention "Always use pytest, and never use requests — '
+    assert ('  <f>  invoice-tools convention "Always use pytest, and never use requests — '
             'we decided on httpx"  (conf 0.80, commitment, valid since ') in text
     assert "    conflicts with <f>  invoice-tools decided-against pytest" in text
     assert "conflicts with <f>  invoice-tools decided-against requests" not in text  # agrees
     hint = f"claimgraph --db {demo_db(isolated_home)} search pytest --all-projects"
     assert text.rstrip().endswith(hint)
-    assert len(text.splitlines()) <= 60
+    assert len(text.splitlines()) <= 80
+    block = text[text.index("7. What the next session in invoice-tools is told"):]
+    assert "<claimgraph-context>" in block and "### Standing decisions" in block
+    assert "install --agent claude-code" in block
     found = ok(*hint.split()[1:]).out  # the hint works as printed, from anywhere
-    assert "invoice-tools x/convention" in found and "Always use pytest" in found
+    assert "invoice-tools convention" in found and "Always use pytest" in found
 
 
 def test_demo_never_touches_the_configured_store(ok, db):
@@ -52,7 +56,8 @@ def test_demo_recreates_its_store_on_every_run(ok, isolated_home):
 def test_demo_with_db_uses_that_path(ok, tmp_path):
     target = tmp_path / "my-demo.db"
     ok("demo", "--db", str(target))
-    assert len(ok("--db", str(target), "conflicts", "--json").json()["conflicts"]) == 1
+    assert len(ok("--db", str(target), "conflicts", "--all-projects", "--json").json()[
+        "conflicts"]) == 1  # the demo project was a temporary directory
 
 
 def test_demo_refuses_to_recreate_a_store_it_did_not_make(ok, cli, db):

@@ -58,8 +58,8 @@ def test_a_new_single_value_supersedes_the_old_and_history_shows_both(ok):
     ok("assert", "api", "has-version", "1.0", "--valid-from", "2026-01-01")
     result = ok("assert", "api", "has-version", "2.0", "--valid-from", "2026-03-01")
     assert normalize(result.out) == (
-        "superseded  <f>  api has-version 2.0  (conf 0.80, valid since 2026-03-01)\n"
-        "  supersedes <f>\n")
+        "created  <f>  api has-version 2.0  (conf 0.80, valid since 2026-03-01)\n"
+        "  replaces <f>\n")
     history = ok("history", "api", "has-version")
     assert normalize(history.out) == (
         "<f>  api has-version 1.0  (conf 0.80, valid 2026-01-01 → 2026-03-01, superseded by <f>)\n"

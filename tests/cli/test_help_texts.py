@@ -53,3 +53,20 @@ def test_config_explains_each_setting(ok, name, words):
     lines = ok("config").out.splitlines()
     row = next(i for i, line in enumerate(lines) if line.startswith(name + " "))
     assert words in lines[row + 1]
+
+
+def test_the_main_commands_end_their_help_with_examples_that_parse(cli):
+    import shlex
+    from claimgraph.cli.examples import EXAMPLES
+    from claimgraph.cli.parser import build_parser
+    for command, lines in EXAMPLES.items():
+        assert "examples:" in cli(command, "--help").out, command
+        for line in lines:
+            words = shlex.split(line.split(" # ")[0].split(" > ")[0], comments=True)
+            if words[0] == "eval":
+                continue
+            build_parser().parse_args(words[1:])  # a usage error would raise
+
+
+def test_the_global_options_stand_apart_in_every_command_s_help(cli):
+    assert "global options (before or after the command):" in cli("search", "--help").out

@@ -45,11 +45,27 @@ def test_logs_human_view_one_line_per_event(cli, logged: Path) -> None:
     assert result.code == 0
     assert result.out.splitlines() == [
         "2026-03-01T10:00:00.000Z  capture  info     capture.report  status=captured  "
-        "session=s1  run_id=cap-1  duration_ms=812",
+        "session=s1  run_id=cap-1  duration_ms=812  learned=3 facts  project=no project",
         "2026-03-01T10:02:00.000Z  curate   info     curate.result  status=ok  run_id=cur-1",
         "2026-03-01T10:05:00.000Z  capture  error    capture.failed  status=error  session=s2"
         "  error=no such transcript",
         f"{'':24}  capture  raw      Traceback (most recent call last):"]
+
+
+def test_the_routine_events_of_a_run_that_went_well_are_shown_only_when_asked(
+        cli, db: Path) -> None:
+    routine = [{"ts": f"2026-03-01T10:0{n}:00.000Z", "level": "info", "event": event,
+                "run_id": "cur-2", **({"status": "ok"} if "finished" in event else {})}
+               for n, event in enumerate(("curate.started", "curate.lease-acquired",
+                                          "curate.stage-started", "curate.stage-finished"))]
+    failed_stage = {"ts": "2026-03-01T10:05:00.000Z", "level": "error",
+                    "event": "curate.stage-finished", "status": "failed", "run_id": "cur-2"}
+    write(Path(f"{db}.curate.log"), *routine, failed_stage, CURATED)
+    shown = [line.split()[3] for line in cli("logs").out.splitlines()]
+    assert sorted(shown) == ["curate.result", "curate.stage-finished"]
+    assert len(cli("logs", "--all-events").out.splitlines()) == 6
+    assert len(cli("logs", "--run", "cur-2").out.splitlines()) == 5
+    assert len(cli("logs", "--json").json()) == 6
 
 
 def test_logs_json_gives_the_events_as_written(cli, logged: Path) -> None:

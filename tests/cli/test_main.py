@@ -34,7 +34,7 @@ def leaf_parsers() -> dict[str, argparse.ArgumentParser]:
 COMMAND_LINES = sorted(leaf_parsers())
 TOP_LEVEL = ("init assert facts history search neighbor invalidate conflicts entity predicates "
              "evidence dump load stats config version demo capture curate hook install uninstall audit provenance context daemon logs status "
-             "recall coach outcome mcp doctor forget purge serve sync migrate").split()
+             "recall coach outcome mcp doctor forget purge serve sync migrate completion").split()
 
 
 def test_every_dispatch_entry_has_a_parser_and_every_parser_a_handler():
@@ -98,8 +98,13 @@ def test_version_flag_prints_the_version(cli):
     assert (result.code, result.out.strip()) == (0, f"claimgraph {__version__}")
 
 
-def test_no_command_is_a_usage_error_with_exit_two(cli):
+def test_no_command_shows_the_help_and_succeeds(cli):
     result = cli()
+    assert result.code == 0 and "usage: claimgraph" in result.out and not result.err
+
+
+def test_global_flags_without_a_command_are_a_usage_error_with_exit_two(cli):
+    result = cli("--json")
     assert result.code == 2
     assert "required" in result.err and "--help" in result.err
 

@@ -105,7 +105,7 @@ def test_mcp_without_the_sdk_says_how_to_install_it(db):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=60, env=dict(os.environ), stdin=subprocess.DEVNULL)
     assert done.returncode == 1 and done.stdout == ""
-    assert "pip install 'claimgraph[mcp]'" in one_line(done.stderr)
+    assert "./install.sh in your claimgraph checkout" in one_line(done.stderr)
 
 
 def imported(argv: list[str]) -> set[str]:

@@ -124,26 +124,26 @@ def test_as_of_never_shows_a_fact_that_began_later_with_or_without_all(ok, repo)
 
 
 def test_decided_against_flags_a_preference_that_names_it_as_a_whole_word(ok, repo):
-    ok("assert", "api", "prefers", "REST over GraphQL", "--epistemic", "preference")
+    ok("assert", "api", "prefers", "GraphQL for the public API", "--epistemic", "preference")
     ok("assert", "api", "prefers", "GraphQLite for tests", "--epistemic", "preference")
     result = ok("assert", "api", "decided-against", "graphql")
     assert normalize(result.out) == (
-        "flagged (names-rejected)  <f>  api decided-against graphql  (conf 0.80, commitment, "
+        "flagged (it names something decided against)  <f>  api decided-against graphql  (conf 0.80, commitment, "
         "valid since <date>, conflicts with <f>)\n"
-        "  conflicts with <f>  api prefers \"REST over GraphQL\"  (conf 0.80, valid since "
+        "  conflicts with <f>  api prefers \"GraphQL for the public API\"  (conf 0.80, valid since "
         "<date>) — its object names graphql\n"
         "  review with `claimgraph conflicts`\n".replace("<date>", _today(ok)))
     pairs = ok("conflicts", "--json").json()["conflicts"]
-    assert [p["candidate"]["object"] for p in pairs] == ["REST over GraphQL"]
+    assert [p["candidate"]["object"] for p in pairs] == ["GraphQL for the public API"]
 
 
 def test_a_mention_is_never_superseded_only_flagged(ok, repo):
-    ok("assert", "api", "prefers", "REST over GraphQL", "--epistemic", "preference")
+    ok("assert", "api", "prefers", "GraphQL for the public API", "--epistemic", "preference")
     result = ok("assert", "api", "decided-against", "GraphQL", "--on-conflict", "supersede",
                 "--json").json()
     assert result["status"] == "flagged" and result["reason"] == "names-rejected"
     still = [f["object"] for f in ok("facts", "api", "--json").json()["facts"]]
-    assert "REST over GraphQL" in still
+    assert "GraphQL for the public API" in still
     exact = ok("assert", "api", "prefers", "Kafka", "--json").json()
     assert exact["status"] == "created"
     replaced = ok("assert", "api", "decided-against", "Kafka", "--on-conflict", "supersede",

@@ -194,10 +194,21 @@ def test_the_original_is_backed_up_once_and_the_backup_never_overwritten(cli, se
     cli("install")
     backup = settings.with_name("settings.json.claimgraph-backup")
     assert backup.read_text() == original
-    cli("uninstall")
-    write(settings, {**FOREIGN_SETTINGS, "model": "sonnet"})
+    installed = json.loads(settings.read_text())
+    write(settings, {**installed, "model": "sonnet"})  # the user edits the file meanwhile
     cli("install")
     assert backup.read_text() == original
+    cli("uninstall")  # the file now differs from the backup: the backup stays
+    assert backup.read_text() == original
+
+
+def test_an_uninstall_that_restores_the_original_removes_the_backup_too(cli, settings):
+    write(settings, FOREIGN_SETTINGS)
+    cli("install")
+    backup = settings.with_name("settings.json.claimgraph-backup")
+    assert backup.exists()
+    cli("uninstall")
+    assert json.loads(settings.read_text()) == FOREIGN_SETTINGS and not backup.exists()
 
 
 def test_no_backup_is_made_when_there_was_no_file_to_back_up(cli, settings):

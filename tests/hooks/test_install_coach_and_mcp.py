@@ -94,7 +94,15 @@ def test_claude_codes_own_state_and_other_servers_are_left_exactly_as_they_were(
     assert json.loads(backup.read_text()) == CLAUDE_STATE
     cli("uninstall", "--mcp")
     assert json.loads(config.read_text()) == CLAUDE_STATE
-    assert json.loads(backup.read_text()) == CLAUDE_STATE
+    assert not backup.exists()  # it held exactly what the file holds again: nothing left
+
+
+def test_an_emptied_server_list_we_filled_goes_with_our_entry(cli, config, claude_dir):
+    write(config, {"numStartups": 3})
+    cli("install", "--mcp")
+    cli("uninstall", "--mcp")
+    assert json.loads(config.read_text()) == {"numStartups": 3}
+    assert not config.with_name(".claude.json.claimgraph-backup").exists()
 
 
 def test_reinstalling_the_server_is_a_no_op(cli, config, claude_dir):

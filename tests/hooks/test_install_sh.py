@@ -25,7 +25,7 @@ VENV = Path(sys.executable).parent.parent
 def current_venv() -> None:
     stamp = VENV / ".claimgraph-install"
     want = hashlib.sha256((REPO / "pyproject.toml").read_bytes()).hexdigest()
-    if not stamp.exists() or stamp.read_text().strip() != want:
+    if not stamp.exists() or stamp.read_text().split()[::2] != ["dev", want]:  # mode, hash
         pytest.skip(f"{VENV} was not set up by this checkout's install.sh; running it here "
                     "would reinstall the package")
 
@@ -108,3 +108,60 @@ def test_one_agent_s_unreadable_settings_cost_only_its_hooks(isolated_home: Path
     assert "warning: could not register gemini's hooks" in out
     assert len(our_commands(settings)) == 2
     assert "// comments" in gemini.read_text()
+
+
+def test_install_sh_uninstall_leaves_nothing_of_ours_and_says_where_the_store_is(
+        isolated_home: Path, settings):
+    settings.write_text(json.dumps({"model": "opus"}))
+    claude_json = isolated_home / ".claude.json"
+    claude_json.write_text(json.dumps({"numStartups": 2}))
+    install_sh()
+    done = subprocess.run([str(VENV / "bin" / "claimgraph"), "install", "--agent", "claude-code",
+                           "--mcp"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    unit = isolated_home / ".config" / "systemd" / "user" / "claimgraph.service"
+    unit.parent.mkdir(parents=True)
+    unit.write_text("[Service]\nExecStart=/gone/python -m claimgraph daemon run\n")
+    store = Path(os.environ["CLAIMGRAPH_DB"])
+    assert store.exists()
+    out = install_sh("--uninstall")
+    assert json.loads(settings.read_text()) == {"model": "opus"}
+    assert json.loads(claude_json.read_text()) == {"numStartups": 2}
+    assert not unit.exists()
+    leftovers = sorted(p.name for p in isolated_home.rglob("*claimgraph-backup*"))
+    assert leftovers == []
+    assert f"the store stays at {store}" in out and store.exists()
+
+
+def test_install_sh_purge_data_never_deletes_the_store_without_a_confirmation(isolated_home):
+    install_sh("--no-hooks")
+    store = Path(os.environ["CLAIMGRAPH_DB"])
+    out = install_sh("--uninstall", "--purge-data")  # stdin is not a terminal here
+    assert "not deleting the store without a terminal" in out and store.exists()
+
+
+def test_install_sh_purge_data_deletes_the_store_and_its_sidecars_once_confirmed(isolated_home):
+    import pty
+    install_sh("--no-hooks")
+    store = Path(os.environ["CLAIMGRAPH_DB"])
+    (store.parent / f"{store.name}.capture.log").write_text("{}\n")
+    keep = store.parent / "unrelated.txt"
+    keep.write_text("not ours")
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the script on a terminal, as a person runs it
+        os.execvpe("bash", ["bash", str(REPO / "install.sh"), "--venv", str(VENV),
+                            "--uninstall", "--purge-data"], dict(os.environ))
+    seen = b""
+    while b"[y/N]" not in seen:
+        chunk = os.read(fd, 1024)
+        assert chunk, seen
+        seen += chunk
+    os.write(fd, b"y\n")
+    try:
+        while os.read(fd, 1024):
+            pass
+    except OSError:  # the terminal closes with the script
+        pass
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert sorted(p.name for p in store.parent.iterdir()) == ["unrelated.txt"]

@@ -428,7 +428,7 @@ def _pref(fact_id, text, **fields):
 
 
 def test_a_rejection_flags_the_preferences_that_name_it_as_a_whole_word_in_any_case():
-    named, longer, unrelated = (_pref("f-1", "REST over GraphQL"), _pref("f-2", "GraphQLite"),
+    named, longer, unrelated = (_pref("f-1", "GraphQL for the public API"), _pref("f-2", "GraphQLite"),
                                 _pref("f-3", "small pull requests"))
     fact = lit("f-new", "graphql", predicate="core/decided-against", epistemic="commitment")
     inputs = decision_inputs(fact, [named, longer, unrelated], NOW)
@@ -438,9 +438,16 @@ def test_a_rejection_flags_the_preferences_that_name_it_as_a_whole_word_in_any_c
     assert plan["reason"] == "names-rejected"
 
 
+@pytest.mark.parametrize("agreeing", ["REST over GraphQL", "REST rather than GraphQL",
+                                      "plain SQL, not GraphQL", "tRPC vs. GraphQL: tRPC"])
+def test_a_preference_that_ranks_the_rejected_thing_below_another_agrees_with_it(agreeing):
+    fact = lit("f-new", "GraphQL", predicate="core/decided-against", epistemic="commitment")
+    assert decision_inputs(fact, [_pref("f-1", agreeing)], NOW)["mentions"] == []
+
+
 def test_a_mention_is_flagged_even_under_supersede_and_skipped_only_by_ignore():
     fact = lit("f-new", "GraphQL", predicate="core/decided-against", epistemic="commitment")
-    inputs = decision_inputs(fact, [_pref("f-1", "REST over GraphQL")], NOW)
+    inputs = decision_inputs(fact, [_pref("f-1", "GraphQL for the public API")], NOW)
     pred = CORE_BY_ID["core/decided-against"]
     assert decide_assert(fact=fact, pred=pred, **inputs, on_conflict="supersede")["action"] == "flag"
     assert decide_assert(fact=fact, pred=pred, **inputs, on_conflict="ignore")["action"] == "insert"

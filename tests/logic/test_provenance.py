@@ -188,3 +188,13 @@ def test_check_accepts_a_read_that_carries_only_the_prepared_text():
     content = "def   total(items):\n    return line_items\n"
     prepared = {"status": "ok", "searchable": P.searchable(content)}
     assert P.check(parsed, prepared) == P.check(parsed, {"status": "ok", "content": content})
+
+
+def test_a_plain_quote_found_whole_in_the_file_supports_the_claim_without_backticks():
+    source = "import os\nimport psycopg\n\nconn = psycopg.connect()\n"
+    assert match_evidence(parse_evidence("src/db.py: import psycopg"), source)["verdict"] \
+        == "supported"
+    assert match_evidence(parse_evidence('src/db.py: "import   psycopg"'), source)["verdict"] \
+        == "supported"
+    paraphrase = parse_evidence("src/db.py: it talks to postgres")
+    assert match_evidence(paraphrase, source)["verdict"] == "unverifiable"

@@ -71,6 +71,7 @@ STAGES = ("read", "cleaned", "evidence", "extracted", "leased", "episode", "inge
 MAX_ATTEMPTS = 3
 MAX_SPOOL_BYTES = 1024 * 1024
 MAX_WARNINGS = 20
+LATE_TRANSCRIPT_S = 3.0  # how long a spooled capture waits for a transcript not yet written
 _REREAD_TYPES = ("offset-out-of-range", "offset-misaligned")
 log = structlog.get_logger("claimgraph.capture")
 Extractor = Callable[..., Iterable[Mapping[str, Any]]]
@@ -154,6 +155,8 @@ def make_request(transcript: str | None, *, agent: str | None = None, session: s
                               hint="pass TRANSCRIPT, or --spool FILE naming a transcript_path",
                               spool=spool)
     path = os.path.abspath(path)
+    if spool and not _appears(path):
+        _drop_sessionless(spool, payload, path)
     target = check_transcript_link(path, os.environ if environ is None else environ)
     open_transcript(path).close()  # fail on a missing or unreadable file before the store opens
     agent = agent or _text(payload.get("agent")) or detect_format(path)
@@ -175,6 +178,29 @@ def _give_up_spool(spool: str, payload: Mapping[str, Any]) -> None:
     raise ClaimgraphError("spool-hopeless", f"spool file {spool} names no transcript: removed",
                           hint="nothing to capture; the agent's hook sent no transcript_path",
                           spool=spool)
+
+
+def _appears(path: str) -> bool:
+    """Whether the transcript exists, or appears within a few seconds: an agent may write
+    it just after firing SessionEnd. (A later one is still found by the daemon's sweep,
+    which looks in the agents' transcript directories itself.)"""
+    deadline = time.monotonic() + LATE_TRANSCRIPT_S
+    while not os.path.lexists(path):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.25)
+    return True
+
+
+def _drop_sessionless(spool: str, payload: Mapping[str, Any], path: str) -> None:
+    """A SessionEnd whose transcript was never written was no session: a CLI subcommand
+    such as ``claude mcp list`` fires the hook with a path it never creates. Nothing can
+    ever be captured from it, so it is dropped quietly, not counted as a failure."""
+    Path(spool).unlink(missing_ok=True)
+    fields = {k: payload.get(k) for k in ("agent", "session_id", "hook_event_name", "cwd")}
+    log.debug("capture.no-transcript", spool=spool, transcript=path, **fields)
+    raise ClaimgraphError("no-transcript", f"the session's transcript {path} was never written: "
+                          "nothing to capture", hint="nothing to do", spool=spool)
 
 
 # --- the pass ---------------------------------------------------------------------------------

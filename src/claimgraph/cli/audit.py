@@ -15,6 +15,7 @@ from typing import Any, Mapping
 
 from claimgraph.cli.context import Context
 from claimgraph.cli.output import emit, emit_json, fact_json, fact_line, plural, short_id
+from claimgraph.cli.scope import add_project_choice, review_scopes
 from claimgraph.cli.values import resolve_fact_id
 from claimgraph.core import audit as audit_core
 from claimgraph.core import provenance as provenance_core
@@ -41,6 +42,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
                    "(default: the project root of each fact's episode, else the current project)")
     p.add_argument("--strict", action="store_true",
                    help="exit 5 for file-missing citations too")
+    add_project_choice(p, "audit the facts")
     p.add_argument("--claims", metavar="FILE", help="check the evidence cited in any JSON "
                    "document (an agent's plan or report; - reads stdin) instead of the store's "
                    "facts; --base defaults to the current project's root")
@@ -65,7 +67,7 @@ def run_audit(ctx: Context, args: argparse.Namespace) -> int:
         raise ClaimgraphError("usage", "--deep checks a document's claims: it needs --claims",
                               hint="claimgraph audit --claims report.json --deep")
     result = audit_core.audit(ctx.shell(), args.base, sidecars=Sidecars(ctx.db_path),
-                              environ=ctx.environ)
+                              environ=ctx.environ, scopes=review_scopes(ctx, args))
     summary = result["summary"]
     if ctx.json:
         emit_json(result)

@@ -14,6 +14,7 @@ import os
 import sys
 import time
 import traceback
+import types
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +40,9 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
         "capture", parents=[common], help="capture a transcript's new tail into memory",
         description="Read TRANSCRIPT (or the transcript a hook's --spool payload names) from "
                     "where the last capture of its session stopped, extract and screen facts, "
-                    "write them in one episode, print one JSON report line, then start the "
-                    "curator. Output is always JSON.")
+                    "write them in one episode, then start the curator. On a terminal it says "
+                    "what it learned; with --json, or piped (as the hooks run it), it prints "
+                    "one JSON report line.")
     p.add_argument("transcript", nargs="?", metavar="TRANSCRIPT", help="the transcript file")
     p.add_argument("--format", "--agent", dest="agent", choices=AGENTS,
                    help="who wrote it (default: sniffed from the file; a file that is no "
@@ -78,34 +80,44 @@ def run_capture(ctx: Context, args: argparse.Namespace) -> int:
     started = time.monotonic()
     context = {"agent": args.agent, "session": args.session, "spool": args.spool}
     run_id, log, ledger, request = None, RunLog(None), None, None
+    human = _for_a_person(ctx)
     try:
         log = RunLog.beside(ctx.db_path, ".capture.log")
-        run_id = _background_logging(ctx, "cap-", log)
+        run_id = _background_logging(ctx, "cap-", log, echo=not human)
         ledger = FailureLedger(ctx.db_path)
         extractor = args.extractor or ctx.settings.value("extractor")
         request = _request(run, ledger, args, extractor, ctx.environ)
         context.update(agent=request.agent, session=request.session,
                        transcript=request.transcript)
         if not args.retry and is_poisoned(ledger.get(request.mark_key)):
-            return _print(_log_record("capture.report", run_id, _poisoned(request, ledger)), log)
+            return _print(_log_record("capture.report", run_id, _poisoned(request, ledger)), log,
+                          human=human)
         report = run.capture(request, _options(ctx, run))
     except ClaimgraphError as err:
         if err.type == "spool-missing":
             return _print(_log_record("capture.report", run_id, {
-                "status": "spool-gone", **context, "warnings": [err.message]}), log)
+                "status": "spool-gone", **context, "warnings": [err.message]}), log, human=human)
+        if err.type == "no-transcript":
+            return _print(_log_record("capture.report", run_id, {
+                "status": "no-session", **context, "warnings": [err.message]},
+                level="debug"), log, human=human)
         if err.type == "spool-hopeless":
             return _print(_log_record("capture.report", run_id, {
-                "status": "spool-given-up", **context, "warnings": [err.message]}), log)
+                "status": "spool-given-up", **context, "warnings": [err.message]}), log,
+                human=human)
         return _fail(err.to_dict(), {"run_id": run_id, **context}, started, log,
-                     _count_failure(ledger, request, err.type, err.message))
+                     _count_failure(ledger, request or _spooled(args.spool), err.type,
+                                    err.message), human=human)
     except Exception as err:  # a bug: still one JSON line, the traceback in the crash file
         error = (disk_full(err.filename or ctx.db_path.parent).to_dict() if is_disk_full(err)
                  else _crash(ctx, err))  # a full disk is no bug: the spool stays for later
         return _fail(error, {"run_id": run_id, **context}, started, log,
-                     _count_failure(ledger, request, error["type"], error["error"]))
+                     _count_failure(ledger, request or _spooled(args.spool), error["type"],
+                                    error["error"]), human=human)
     _forget_failures(ledger, request)
     report["curator"] = _start_curator(ctx, args, report)
-    return _print(_log_record("capture.report", run_id, report), log)
+    return _print(_log_record("capture.report", run_id, report), log, human=human,
+                  text=_human_report(ctx, report, args) if human else None)
 
 
 def _request(run: Any, ledger: FailureLedger, args: argparse.Namespace, extractor: str,
@@ -133,6 +145,27 @@ def _request(run: Any, ledger: FailureLedger, args: argparse.Namespace, extracto
         session=args.session or recorded.get("session") or (args.retry if args.transcript else None),
         cwd=args.cwd or recorded.get("cwd"), spool=args.spool, extractor=extractor,
         environ=environ)
+
+
+def _spooled(spool: str | None) -> Any:
+    """What a spool payload says of its session, for the failure ledger when the pass failed
+    before its request was built (a transcript that cannot be read): without it, such a
+    failure would be retried by every sweep, with no backoff and no giving up."""
+    if not spool:
+        return None
+    try:
+        with open(spool, "rb") as handle:
+            payload = json.loads(handle.read(1 << 20).decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(payload, dict):
+        return None
+    agent, session = payload.get("agent"), payload.get("session_id")
+    if not (isinstance(agent, str) and isinstance(session, str) and agent and session):
+        return None
+    return types.SimpleNamespace(
+        agent=agent, session=session, transcript=payload.get("transcript_path"),
+        cwd=payload.get("cwd"), mark_key=f"capture:{agent}:{session}")
 
 
 def _poisoned(request: Any, ledger: FailureLedger) -> dict[str, Any]:
@@ -255,20 +288,39 @@ def _curate_line(result: dict[str, Any]) -> str:
     return f"{result['status']} in {result['passes']} pass(es): {stages}"
 
 
-def _background_logging(ctx: Context, prefix: str, log: RunLog) -> str:
+def _for_a_person(ctx: Context) -> bool:
+    """A person at a terminal reads a summary; a pipe, a hook or ``--json`` gets the one JSON
+    line."""
+    try:
+        return sys.stdout.isatty() and not ctx.json
+    except (AttributeError, ValueError):
+        return False
+
+
+def _human_report(ctx: Context, report: dict[str, Any], args: argparse.Namespace) -> str:
+    from claimgraph.cli.capture_summary import summary
+    return summary(ctx.db_path, report, extractor_asked=bool(args.extractor))
+
+
+def _background_logging(ctx: Context, prefix: str, log: RunLog, echo: bool = True) -> str:
     """JSON lines into the run's sidecar log (see ``runlog``), bound to a fresh run id."""
-    log.configure(ctx.settings.value("log_level"))
+    log.configure(ctx.settings.value("log_level"), echo=echo)
     run_id = prefix + os.urandom(6).hex()
     structlog.contextvars.clear_contextvars()
     structlog.contextvars.bind_contextvars(run_id=run_id)
     return run_id
 
 
-def _print(report: dict[str, Any], log: RunLog) -> int:
-    """The result line, redacted like every log line (it lands in the capture log)."""
-    from claimgraph.logic.redact import redact_value
+def _print(report: dict[str, Any], log: RunLog, human: bool = False,
+           text: str | None = None) -> int:
+    """The result line, redacted like every log line (it lands in the capture log); for a
+    person, ``text`` (a summary), else the report's warnings, is printed instead."""
+    from claimgraph.logic.redact import redact, redact_value
     report = redact_value(report)
-    print(json.dumps(report, ensure_ascii=False, default=str), file=sys.stdout, flush=True)
+    if human and text is None:
+        text = "; ".join(report.get("warnings") or []) or str(report.get("status"))
+    shown = redact(text) if human else json.dumps(report, ensure_ascii=False, default=str)
+    print(shown, file=sys.stdout, flush=True)
     log.record(report)
     return 0
 
@@ -282,7 +334,7 @@ def _log_record(event: str, run_id: str | None, fields: dict[str, Any],
 
 
 def _fail(error: dict[str, Any], context: dict[str, Any], started: float, log: RunLog,
-          counted: dict[str, Any] | None = None) -> int:
+          counted: dict[str, Any] | None = None, human: bool = False) -> int:
     """The one JSON error line: what failed, what to do, which session, how long it took,
     and how often this session has failed (``poisoned`` once it is given up)."""
     from claimgraph.logic.redact import redact_value
@@ -293,7 +345,8 @@ def _fail(error: dict[str, Any], context: dict[str, Any], started: float, log: R
     if context.get("spool"):
         line["spool_kept"] = os.path.exists(context["spool"])
     line = redact_value(line)
-    emit_error(json.dumps(line, ensure_ascii=False, default=str))
+    emit_error(f"claimgraph capture: {line.get('error')}\n  → {line.get('hint')}" if human
+               else json.dumps(line, ensure_ascii=False, default=str))
     log.record(line)
     return 1
 

@@ -234,7 +234,27 @@ def gather(demo: Context, path: Path, report: dict[str, Any], scope: str,
                            "stored_text": sentence_around(stored, quote),
                            "redacted_line": secret_line},
             "history": reads.history(sh, PROJECT, HISTORY_PREDICATE, scope)["history"],
-            "conflicts": reads.conflicts(sh)["conflicts"]}
+            "conflicts": reads.conflicts(sh)["conflicts"],
+            "context": _next_session_block(demo, scope)}
+
+
+def _next_session_block(demo: Context, scope: str) -> str:
+    """The block the SessionStart hook would inject into the project's next session."""
+    from claimgraph.core.context import compile_for
+    sh = demo.shell()
+    budget = demo.settings.value("context_budget_chars")
+    return compile_for(sh.store, scope, sh.now(), budget, sh.half_life_days)["text"]
+
+
+def _command() -> str:
+    """How to run claimgraph from this shell: by name when PATH finds this installation,
+    else by its full path (a fresh install's ~/.local/bin may not be on PATH yet)."""
+    import sys
+    here = Path(sys.executable).parent / "claimgraph"
+    found = shutil.which("claimgraph")
+    if found and (not here.exists() or Path(found).resolve() == here.resolve()):
+        return "claimgraph"
+    return str(here) if here.exists() else "claimgraph"
 
 
 def sentence_around(text: str, quote: str) -> str:
@@ -294,8 +314,15 @@ def narrate(path: Path, history_results: list[dict[str, Any]], report: dict[str,
     for pair in shown["conflicts"]:
         emit(f"  {fact_line(pair['fact'])}")
         emit(f"    conflicts with {fact_line(pair['candidate'])}")
+    emit(f"\n7. What the next session in {PROJECT} is told when it starts (the SessionStart "
+         "hook injects this block):")
+    for line in (shown["context"] or "(nothing)").splitlines():
+        emit(f"    {line}")
+    emit("\nThis happens in every session once the hooks are registered: "
+         f"{_command()} install --agent claude-code\n(./install.sh registers them for every "
+         "agent it finds).")
     emit(f"\nExplore it (the demo project was a temporary directory, so search every "
-         f"project):\n  claimgraph --db {path} search pytest --all-projects")
+         f"project):\n  {_command()} --db {path} search pytest --all-projects")
 
 
 COMMANDS = {"demo": run_demo}

@@ -120,13 +120,22 @@ def assert_json(result: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: What a write did, in words (``--json`` keeps the status ids).
+STATUS_WORDS = {"superseded": "created"}  # the next line says what it replaces
+REASON_WORDS = {"names-rejected": "it names something decided against",
+                "revenant": "it brings back a value that was replaced",
+                "backdated-overlap": "an older record overlaps it",
+                "outranked": "a more trusted fact says otherwise"}
+
+
 def emit_assert(result: dict[str, Any]) -> None:
     from claimgraph.logic.facts import NAMES_REJECTED  # the write path's: not loaded by reads
-    status = result["status"]
-    reason = f" ({result['reason']})" if result.get("reason") else ""
-    emit(f"{status}{reason}  {fact_line(result['fact'])}")
+    status = STATUS_WORDS.get(result["status"], result["status"])
+    reason = result.get("reason")
+    said = f" ({REASON_WORDS.get(reason, reason)})" if reason else ""
+    emit(f"{status}{said}  {fact_line(result['fact'])}")
     for old in result.get("superseded", []):
-        emit(f"  supersedes {short_id(old)}")
+        emit(f"  replaces {short_id(old)}")
     named = (f" — its object names {show_name(object_name(result['fact']))}"
              if result.get("reason") == NAMES_REJECTED else "")
     for candidate in result.get("candidates", []):

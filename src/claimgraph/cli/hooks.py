@@ -83,7 +83,8 @@ def run_install(ctx: Context, args: argparse.Namespace) -> int:
     hooks_file = target(ctx, args)
     server = None
     if args.mcp:
-        installer.check_interpreter(sys.executable, "claimgraph.mcp.server", "the MCP server")
+        installer.check_interpreter(sys.executable, "claimgraph.mcp.server", "the MCP server",
+                                    needs=("mcp",))
         server = mcp_config.register(mcp_config.config_path(ctx.environ), sys.executable,
                                      dry_run=args.dry_run)
     result = trusted(ctx, args, hooks_file, lambda: installer.install(

@@ -41,6 +41,10 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--session", help="only this agent session id")
     p.add_argument("--run", metavar="RUN_ID", help="only this run (cap-… or cur-…)")
     p.add_argument("--since", metavar="WHEN", help="30m, 1h, 2d, or an ISO date/time")
+    p.add_argument("--all-events", action="store_true",
+                   help="also the routine events of runs that went well (a curator stage "
+                        "began, a lease was taken); shown anyway with --json, --run, --event "
+                        "or --level debug")
     p.add_argument("--interval", type=float, default=0.5, help=argparse.SUPPRESS)
     p.set_defaults(command="logs")
 
@@ -51,7 +55,7 @@ def run_logs(ctx: Context, args: argparse.Namespace) -> int:
     if args.which == "path":
         return show_paths(ctx, paths)
     chosen = paths if args.which == "all" else {args.which: paths[args.which]}
-    filters = build_filters(args, time.time_ns() // 1_000_000)
+    filters = build_filters(args, time.time_ns() // 1_000_000, ctx.json)
     followers = [logs.Follower(n, p) for n, p in chosen.items()] if args.follow else []
     ends = {f.log: f.offset for f in followers}
     entries = logs.tail(chosen, filters, args.lines, ends)
@@ -82,10 +86,13 @@ def check_combination(args: argparse.Namespace, as_json: bool) -> None:
                                    "`tail -F` on the file from `claimgraph logs path`")
 
 
-def build_filters(args: argparse.Namespace, now_ms: int) -> logs.Filters:
-    return logs.Filters(level=logs.parse_level(args.level), event=args.event,
-                        session=args.session, run=args.run,
-                        since_ms=logs.parse_since(args.since, now_ms))
+def build_filters(args: argparse.Namespace, now_ms: int, as_json: bool = False) -> logs.Filters:
+    level = logs.parse_level(args.level)
+    routine_hidden = not (as_json or args.all_events or args.event or args.run
+                          or level == "debug")
+    return logs.Filters(level=level, event=args.event, session=args.session, run=args.run,
+                        since_ms=logs.parse_since(args.since, now_ms),
+                        hide_routine=routine_hidden)
 
 
 def show_paths(ctx: Context, paths: dict[str, Any]) -> int:
@@ -117,7 +124,18 @@ def render(entry: logs.Entry) -> str:
     head = (f"{str(data.get('ts', '')):<24}  {entry.log:<8} {str(data.get('level', '')):<8} "
             f"{data.get('event', '')}")
     fields = [f"{key}={_short(data[key])}" for key in KEY_FIELDS if data.get(key) is not None]
+    fields += _what_it_did(data)
     return "  ".join([head, *fields]) if fields else head
+
+
+def _what_it_did(data: dict[str, Any]) -> list[str]:
+    """A capture's report says what it learned and where; a curator's what it changed."""
+    if data.get("event") == "capture.report" and isinstance(data.get("counts"), dict):
+        counts = data["counts"]
+        learned = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()) if n) or "nothing"
+        where = data.get("project") or "no project"
+        return [f"learned={_short(learned)}", f"project={_short(where)}"]
+    return []
 
 
 def _short(value: Any) -> str:

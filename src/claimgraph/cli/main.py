@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 #: The command groups (modules of ``claimgraph.cli``), in the order the top-level help lists them.
 GROUPS = ("init", "facts", "search", "entity", "predicates", "evidence", "portable", "info",
           "demo", "capture", "hooks", "audit", "memory_context", "logs", "status", "daemon",
-          "memory", "doctor", "forget", "serve", "sync", "migrate")
+          "memory", "doctor", "forget", "serve", "sync", "migrate", "completion")
 #: Each top-level command word and the group that defines it, known without importing any
 #: group: a command loads its own group only (`claimgraph facts` never loads the daemon's or
 #: the capture's libraries). tests/cli/test_main.py checks this against every group's parsers.
@@ -43,7 +43,7 @@ GROUP_OF = {
     "logs": "logs", "status": "status", "daemon": "daemon", "recall": "memory",
     "coach": "memory", "outcome": "memory", "mcp": "memory", "doctor": "doctor",
     "forget": "forget", "purge": "forget", "serve": "serve", "sync": "sync",
-    "migrate": "migrate",
+    "migrate": "migrate", "completion": "completion",
 }
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -70,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     if argv == ["--version"]:  # answered before anything else loads
         print(f"claimgraph {__version__}")
         return EXIT_OK
+    if not argv:  # a person trying the command out: what it can do, not a usage error
+        argv = ["--help"]
     from claimgraph.cli.parser import UsageError, parser_for
     try:
         args = parser_for(argv).parse_args(argv)

@@ -90,10 +90,19 @@ def show_name(name: Any) -> str:
     return json.dumps(text, ensure_ascii=False) if (not text or any(c.isspace() for c in text)) else text
 
 
+#: Namespaces a person never needs to read: the built-in vocabulary's (``core/``) and the
+#: extension namespace capture uses (``x/``). A user's own namespace (``team/…``) stays.
+_PLAIN_NAMESPACES = ("core/", "x/")
+
+
 def show_predicate(pred_id: str | None) -> str:
-    """Core predicates read as plain verbs; other namespaces keep theirs (x/owned-by)."""
+    """Predicates read as plain verbs (``decided-against``, ``convention``); ``--json`` keeps
+    the ids."""
     text = pred_id or "?"
-    return text.removeprefix("core/")
+    for namespace in _PLAIN_NAMESPACES:
+        if text.startswith(namespace):
+            return text[len(namespace):]
+    return text
 
 
 def fact_text(fact: Mapping[str, Any]) -> str:

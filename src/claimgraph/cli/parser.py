@@ -25,8 +25,17 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
+    #: Command lines shown under "examples:" at the end of the help (``cli.examples``).
+    examples: Sequence[str] = ()
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(self.prog, self.format_usage().strip(), message)
+
+    def format_help(self) -> str:
+        text = super().format_help()
+        if not self.examples:
+            return text
+        return text + "\nexamples:\n" + "".join(f"  {line}\n" for line in self.examples)
 
     def _get_formatter(self) -> argparse.HelpFormatter:
         """argparse builds a formatter for every argument it adds, and without a width each
@@ -64,7 +73,8 @@ def global_flags(suppress: bool) -> argparse.ArgumentParser:
     Sub-parsers use SUPPRESS defaults so a flag given before the command is not overwritten.
     """
     default = {"default": argparse.SUPPRESS} if suppress else {}
-    flags = Parser(add_help=False)
+    parser = Parser(add_help=False)
+    flags = parser.add_argument_group("global options (before or after the command)")
     flags.add_argument("--db", metavar="PATH", help="the store (default: $CLAIMGRAPH_DB, "
                        "else $XDG_DATA_HOME/claimgraph/claims.db)", **default)
     flags.add_argument("--json", action="store_true", help="machine-readable output; "
@@ -73,7 +83,7 @@ def global_flags(suppress: bool) -> argparse.ArgumentParser:
                        "for another writer's lease (default 5000)", **default)
     flags.add_argument("--config", metavar="FILE", help="config file (default: "
                        "$XDG_CONFIG_HOME/claimgraph/config.toml)", **default)
-    return flags
+    return parser
 
 
 def command_word(argv: Sequence[str]) -> str | None:
@@ -104,6 +114,10 @@ def build_parser(groups: Sequence[str] = GROUPS) -> Parser:
     common = global_flags(suppress=True)
     for name in groups:
         group(name).add_parsers(sub, common)
+    from claimgraph.cli.examples import EXAMPLES
+    for name, lines in EXAMPLES.items():
+        if name in sub.choices:
+            sub.choices[name].examples = lines
     return parser
 
 

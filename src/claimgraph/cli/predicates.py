@@ -10,7 +10,7 @@ import argparse
 from typing import Any
 
 from claimgraph.cli.context import Context
-from claimgraph.cli.output import emit, emit_json, plural, show_predicate
+from claimgraph.cli.output import emit, emit_json, plural
 from claimgraph.core import vocabulary
 from claimgraph.logic.model import EPISTEMIC_STRENGTH
 from claimgraph.logic.predicates import CARDINALITIES, OBJECT_KINDS, OBJECT_SHAPES, STATUSES
@@ -68,11 +68,16 @@ def predicate_line(row: dict[str, Any], with_usage: bool) -> str:
               row.get("default_epistemic")]
     if row.get("status") != "stable":
         traits.append(row.get("status") if not row.get("replaced_by")
-                      else f"{row.get('status')} → {show_predicate(row['replaced_by'])}")
+                      else f"{row.get('status')} → {_id(row['replaced_by'])}")
     if with_usage:
         traits.append(plural(row.get("usage", 0), "fact"))
     definition = f"  — {row['definition']}" if row.get("definition") else ""
-    return f"{show_predicate(row['id'])}  ({', '.join(t for t in traits if t)}){definition}"
+    return f"{_id(row['id'])}  ({', '.join(t for t in traits if t)}){definition}"
+
+
+def _id(pred_id: str) -> str:
+    """The vocabulary lists ids (``x/owned-by`` is what --predicate takes); core's read bare."""
+    return pred_id.removeprefix("core/")
 
 
 def run_register(ctx: Context, args: argparse.Namespace) -> int:

@@ -40,11 +40,12 @@ class RunLog:
         """True when this process must write the sidecar itself (not detached into it)."""
         return self.path is not None and not self.detached and _appendable(self.path)
 
-    def configure(self, level: str) -> None:
+    def configure(self, level: str, echo: bool = True) -> None:
         """JSON events on stderr as always (detached, stderr IS the sidecar); run by hand,
-        into the sidecar too."""
+        into the sidecar too, and echoed on stderr unless ``echo`` is off (a person at a
+        terminal reads the summary, not the events)."""
         configure_logging("json", self.path if self.writes_file else None, level,
-                          echo=self.writes_file)
+                          echo=self.writes_file and echo)
 
     def record(self, line: dict[str, Any]) -> None:
         """Append a result or failure line, as the detached run's stdout/stderr would have."""

@@ -40,3 +40,17 @@ def current_project(environ: Any) -> Project:
         raise ClaimgraphError("cwd-gone", "the current directory no longer exists",
                               hint="cd into your project, or pass --scope") from None
     return resolve_project(here, environ)
+
+
+def add_project_choice(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--scope`` or ``--all-projects`` for a review command (conflicts, audit), which
+    otherwise looks at the current project and your user scope, like every other read."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--scope", metavar="SCOPE", help=f"{what} in this scope only: a project "
+                       "id, or user (default: the current directory's project plus user)")
+    where.add_argument("--all-projects", action="store_true", help=f"{what} in every project")
+
+
+def review_scopes(ctx: Any, args: argparse.Namespace) -> list[str] | None:
+    """None (every scope) for ``--all-projects``, else what the reads look at."""
+    return None if getattr(args, "all_projects", False) else ctx.read_scopes()

@@ -14,7 +14,7 @@ from claimgraph.cli.output import (
     emit, emit_json, entity_json, fact_json, fact_line, facts_json, plural,
     short_id, show_name,
 )
-from claimgraph.cli.scope import READ_HELP, add_scope_argument
+from claimgraph.cli.scope import READ_HELP, add_project_choice, add_scope_argument, review_scopes
 from claimgraph.cli.values import drop_none, fraction_arg, time_arg
 from claimgraph.core import reads
 from claimgraph.errors import ClaimgraphError
@@ -51,6 +51,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
                        description="Pairs of facts flagged as contradicting that are both "
                                    "still valid, newer first.")
     p.add_argument("--as-of", metavar="TIME", help="open at TIME (default now)")
+    add_project_choice(p, "conflicts")
     p.set_defaults(command="conflicts")
 
 
@@ -105,7 +106,8 @@ def run_neighbor(ctx: Context, args: argparse.Namespace) -> int:
 
 
 def run_conflicts(ctx: Context, args: argparse.Namespace) -> int:
-    result = reads.conflicts(ctx.shell(), time_arg(args.as_of, "--as-of"))
+    result = reads.conflicts(ctx.shell(), time_arg(args.as_of, "--as-of"),
+                             scopes=review_scopes(ctx, args))
     if ctx.json:
         emit_json({"open": result["open"], "conflicts": [
             {"fact": fact_json(p["fact"]), "candidate": fact_json(p["candidate"])}

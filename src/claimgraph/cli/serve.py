@@ -43,8 +43,8 @@ def run_serve(ctx: Context, args: argparse.Namespace) -> int:
         from claimgraph.viewer.source import Source
     except ImportError as err:
         raise ClaimgraphError("viewer-missing", f"the viewer's packages are missing ({err.name})",
-                              hint="install the extra: pip install 'claimgraph[viewer]' "
-                                   "(./install.sh does)") from None
+                              hint="run ./install.sh in your claimgraph checkout (it installs the "
+                                   "viewer), or there: uv tool install '.[mcp,viewer]'") from None
     server.check_host(args.host)
     open_store(ctx.db_path, read_only=True).close()  # no store, or a newer one: say so now
     source = Source(ctx.db_path, dict(ctx.environ), ctx.settings.value("half_life_days"),

@@ -112,8 +112,12 @@ def _daemon_line(daemon: dict[str, Any]) -> str:
 
 
 def _hooks_line(hooks: dict[str, Any]) -> str:
+    plugin = hooks.get("plugin")
+    if plugin and not hooks["events"]:
+        return f"installed by the plugin {plugin}"
     if hooks["installed"]:
-        return f"installed in {hooks['settings']}" + _runs_line(hooks)
+        also = f" (the plugin {plugin} is enabled too: its hooks step aside)" if plugin else ""
+        return f"installed in {hooks['settings']}{also}" + _runs_line(hooks)
     if not hooks["events"] and not hooks.get("agent_found", True):
         return f"not installed (the agent is not used here: no {Path(hooks['settings']).parent})"
     found = ", ".join(hooks["events"]) or "none"

@@ -253,11 +253,13 @@ def audit_facts(sh: Shell, facts: Iterable[Mapping[str, Any]],
 
 
 def audit(sh: Shell, base: str | os.PathLike[str] | None = None, *,
-          sidecars: Sidecars | None = None,
-          environ: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """Every valid fact that cites a file, checked now: ``{summary, checks}``."""
+          sidecars: Sidecars | None = None, environ: Mapping[str, str] | None = None,
+          scopes: list[str] | None = None) -> dict[str, Any]:
+    """Every valid fact that cites a file (in ``scopes``, when given), checked now:
+    ``{summary, checks}``."""
     now = sh.now()
-    facts = [f for f in sh.store.select_facts(valid_cheap=True)
-             if (f.get("t_invalid") is None or f["t_invalid"] > now) and cited_files(f)]
+    facts = [f for f in sh.store.select_facts(valid_cheap=True, scopes=scopes)
+             if (scopes is None or f.get("scope") in scopes)
+             and (f.get("t_invalid") is None or f["t_invalid"] > now) and cited_files(f)]
     checks = audit_facts(sh, facts, base, sidecars=sidecars, environ=environ)
     return {"summary": P.summarize(checks), "checks": checks}

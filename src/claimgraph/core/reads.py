@@ -7,7 +7,7 @@ out of default listings and shown by ``include_dormant`` (``facts --all``) and b
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Collection, Sequence
 
 from claimgraph.core import entities as ents
 from claimgraph.core.shell import Shell
@@ -204,8 +204,9 @@ def _read_whole(sh: Shell, ranked: list[dict[str, Any]]) -> list[dict[str, Any]]
 
 
 def conflicts(sh: Shell, at: int | None = None, with_suspects: bool = True,
-              held_scopes: list[str] | None = None) -> dict[str, Any]:
-    """Open conflict pairs: both sides still valid. Links live on the newer fact.
+              scopes: Collection[str] | None = None) -> dict[str, Any]:
+    """Open conflict pairs: both sides still valid. Links live on the newer fact. With
+    ``scopes``, only the pairs with a side in one of them.
 
     Also lists the suspect claims (the audit found their cited evidence unsupported or the file
     missing), which want the same human review: ``suspect``, see ``suspects`` (left out, as
@@ -215,34 +216,38 @@ def conflicts(sh: Shell, at: int | None = None, with_suspects: bool = True,
     flagged = sh.store.select_facts(conflicted=True, valid_cheap=True)
     wanted = {cid for f in flagged for cid in f.get("conflicts", [])}
     by_id = {f["id"]: f for f in sh.store.get_facts_by_ids(sorted(wanted))}
-    pairs = open_conflicts(flagged, by_id, at)
-    found = suspects(sh, at)["suspect"] if with_suspects else []
-    waiting = held(sh, at, held_scopes) if with_suspects else []
+    pairs = [p for p in open_conflicts(flagged, by_id, at)
+             if scopes is None or {p["fact"].get("scope"), p["candidate"].get("scope")} & set(scopes)]
+    found = suspects(sh, at, scopes)["suspect"] if with_suspects else []
+    waiting = held(sh, at, scopes) if with_suspects else []
     return {"open": len(pairs), "conflicts": pairs, "suspect": found, "held": waiting}
 
 
-def held(sh: Shell, at: int | None = None, scopes: list[str] | None = None) -> list[dict[str, Any]]:
+def held(sh: Shell, at: int | None = None, scopes: Collection[str] | None = None) -> list[dict[str, Any]]:
     """Valid facts held for review instead of shown (``logic.safe_render.fact_held``: an
     instruction to run remote code or send credentials), each with why; oldest first. A full
     scan of the valid facts (of ``scopes`` when given): review is asked for, never hot."""
     from claimgraph.logic.safe_render import fact_held
     at = sh.now() if at is None else at
     out = []
-    for fact in sh.store.select_facts(valid_cheap=True, scopes=scopes):
+    for fact in sh.store.select_facts(valid_cheap=True, scopes=None if scopes is None else sorted(scopes)):
         reason = fact_held(fact)
         if reason and R.fact_valid_at(fact, at):
             out.append({"fact": with_state(fact), "reason": reason})
     return sorted(out, key=lambda h: (h["fact"]["recorded_at"], h["fact"]["id"]))
 
 
-def suspects(sh: Shell, at: int | None = None) -> dict[str, Any]:
-    """Facts valid at ``at`` whose latest audit found a citation unsupported or its file missing:
-    {count, suspect: [{fact, verdicts}]}, oldest fact first; verdicts are the bad citations."""
+def suspects(sh: Shell, at: int | None = None,
+             scopes: Collection[str] | None = None) -> dict[str, Any]:
+    """Facts valid at ``at`` (in ``scopes``, when given) whose latest audit found a citation
+    unsupported or its file missing: {count, suspect: [{fact, verdicts}]}, oldest fact first;
+    verdicts are the bad citations."""
     at = sh.now() if at is None else at
     ids = sh.store.suspect_fact_ids()
     if not ids:
         return {"count": 0, "suspect": []}
-    facts = [f for f in sh.store.get_facts_by_ids(ids) if R.fact_valid_at(f, at)]
+    facts = [f for f in sh.store.get_facts_by_ids(ids) if R.fact_valid_at(f, at)
+             and (scopes is None or f.get("scope") in scopes)]
     rows: dict[str, list[dict[str, Any]]] = {}
     for row in sh.store.get_audit([f["id"] for f in facts]):
         if row["verdict"] in SUSPECT_VERDICTS:

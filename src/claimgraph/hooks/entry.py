@@ -140,7 +140,9 @@ def capture(event: str, agent: str, raw: bytes, total: int, timed_out: bool,
         return
     trouble, permanent = transcript_problem(record["transcript_path"])
     if trouble:
-        log.write("warning", "hook.skipped" if permanent else "hook.transcript-suspect",
+        never_written = not permanent and not os.path.lexists(record["transcript_path"] or "")
+        log.write("debug" if never_written else "warning",
+                  "hook.skipped" if permanent else "hook.transcript-suspect",
                   reason=trouble, transcript=record["transcript_path"])
         if permanent:
             return

@@ -169,24 +169,38 @@ def install(path: Path, python: str | None = None, dry_run: bool = False,
     return _apply(current, planned, status, dry_run, list(wanted))
 
 
+#: Asks the interpreter whether it could import each module named, without importing it
+#: (the MCP SDK alone takes a second to import): the missing ones, one a line.
+_FIND = ("import importlib.util, sys\n"
+         "def found(name):\n"
+         "    try:\n"
+         "        return importlib.util.find_spec(name) is not None\n"
+         "    except (ImportError, ValueError):\n"
+         "        return False\n"
+         "missing = [m for m in sys.argv[1:] if not found(m)]\n"
+         "print('\\n'.join(f'No module named {m!r}' for m in missing))\n"
+         "sys.exit(1 if missing else 0)\n")
+
+
 def check_interpreter(python: str, module: str = "claimgraph.hooks.entry",
-                      what: str = "the hook") -> None:
-    """Refuse an interpreter the agent could not run ``module`` with: not an absolute path, or
-    one that imports it only thanks to this shell (PYTHONPATH, the current directory)."""
+                      what: str = "the hook", needs: tuple[str, ...] = ()) -> None:
+    """Refuse an interpreter the agent could not run ``module`` (and the packages it
+    ``needs``) with: not an absolute path, or one that finds it only thanks to this shell
+    (PYTHONPATH, the current directory)."""
     if not python or not os.path.isabs(python):
         raise ClaimgraphError("no-interpreter", f"cannot bake this Python's path ({python!r}) "
                               "into the hook command: it is not absolute",
                               hint="run claimgraph through an absolute interpreter path")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     import subprocess  # only when installing: `claimgraph status` reads this module's tables
-    probe = subprocess.run([python, "-c", f"import {module}"], cwd="/", env=env,
+    probe = subprocess.run([python, "-c", _FIND, module, *needs], cwd="/", env=env,
                            stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False)
     if probe.returncode != 0:
-        why = (probe.stderr.strip().splitlines() or ["no error output"])[-1]
+        why = ((probe.stdout + probe.stderr).strip().splitlines() or ["no error output"])[-1]
         raise ClaimgraphError(
             "interpreter-cannot-run-hook", f"{python} cannot import {module} outside this "
             f"shell ({why}), so the agent could not run {what}", hint="install claimgraph into "
-            "that interpreter (./install.sh, or pip install 'claimgraph[mcp]'), then run "
+            "that interpreter (./install.sh in your claimgraph checkout), then run "
             "install with it", python=python)
 
 
@@ -225,6 +239,9 @@ def _apply(current: SettingsFile, planned: dict[str, Any], status: str, dry_run:
                               hint="check free space and the directory's permissions; the file "
                                    "was left as it was", path=str(current.path)) from None
     result["backup"] = str(backup) if backup else None
+    if status == "removed":
+        dropped = settings_file.drop_redundant_backup(current, planned)
+        result["backup_removed"] = str(dropped) if dropped else None
     return result
 
 

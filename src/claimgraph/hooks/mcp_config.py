@@ -81,6 +81,8 @@ def without_our_server(config: Mapping[str, Any]) -> dict[str, Any]:
     servers = new.get("mcpServers")
     if isinstance(servers, dict) and is_ours(servers.get(SERVER_NAME)):
         del servers[SERVER_NAME]
+        if not servers:  # emptied by this removal (one that was empty before stays)
+            del new["mcpServers"]
     return new
 
 
@@ -104,7 +106,7 @@ def unregister(path: Path, dry_run: bool = False) -> dict[str, Any]:
 
 
 def _holds_nothing(config: Mapping[str, Any]) -> bool:
-    return all(key == "mcpServers" and value == {} for key, value in config.items())
+    return not config or all(key == "mcpServers" and value == {} for key, value in config.items())
 
 
 def apply(current: settings_file.SettingsFile, planned: dict[str, Any], status: str,
@@ -131,4 +133,7 @@ def apply(current: settings_file.SettingsFile, planned: dict[str, Any], status: 
                               hint="check free space and the directory's permissions; the file "
                                    "was left as it was", path=str(current.path)) from None
     result["backup"] = str(backup) if backup else None
+    if status == "removed":
+        dropped = settings_file.drop_redundant_backup(current, planned)
+        result["backup_removed"] = str(dropped) if dropped else None
     return result

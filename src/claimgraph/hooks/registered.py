@@ -9,6 +9,10 @@ two of the agents:
   untrusted; all present is "unverified" (the hash is Codex's to check).
 - Gemini skips a hook named in ``hooksConfig.disabled``, and every hook when
   ``hooksConfig.enabled`` is false.
+
+Claude Code's plugin and Gemini's extension (docs/plugin.md) bring the same hooks without any
+entry in those files: an enabled ``claimgraph@…`` plugin in Claude Code's user settings, or
+the ``claimgraph`` extension in Gemini's extensions folder, counts as installed too.
 """
 
 from __future__ import annotations
@@ -39,11 +43,28 @@ def _agent_entry(agent: str, environ: Mapping[str, str], ask_codex: bool) -> dic
     entry: dict[str, Any] = {"settings": str(path), "events": events,
                              "installed": set(BY_NAME[agent].events) <= set(events),
                              "agent_found": agent_dir(agent, environ).is_dir()}
+    plugin = our_plugin(agent, data, environ)
+    if plugin:
+        entry.update(plugin=plugin, installed=True)
     if agent == "codex" and events:
         entry["trust"] = codex_trust_state(path, positions, environ, ask_codex)
     if agent == "gemini" and events:
         entry["disabled"] = gemini_disabled(data)
     return entry
+
+
+def our_plugin(agent: str, settings: Mapping[str, Any],
+               environ: Mapping[str, str]) -> str | None:
+    """The plugin (Claude Code) or extension (Gemini) that brings our hooks, when enabled."""
+    if agent == "claude-code":
+        enabled = settings.get("enabledPlugins")
+        found = [name for name, on in (enabled.items() if isinstance(enabled, dict) else ())
+                 if isinstance(name, str) and name.startswith("claimgraph@") and on is True]
+        return found[0] if found else None
+    if agent == "gemini":
+        manifest = agent_dir(agent, environ) / "extensions/claimgraph/gemini-extension.json"
+        return "claimgraph (extension)" if manifest.is_file() else None
+    return None
 
 
 def our_positions(hooks: Mapping[str, Any]) -> list[tuple[str, int, int]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Mapping, NamedTuple
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.sidecar import atomic_write_text
@@ -99,6 +99,20 @@ def back_up_once(current: SettingsFile) -> Path | None:
         return None
     write(current.backup_path, current.text, current.mode)
     return current.backup_path
+
+
+def drop_redundant_backup(current: SettingsFile, now: Mapping[str, Any]) -> Path | None:
+    """After our entries are removed, a backup that holds exactly what the file now holds
+    keeps nothing the user could want back: it goes, so an uninstall leaves nothing behind.
+    A backup that differs (the user changed the file since) stays."""
+    backup = current.backup_path
+    try:
+        if not backup.exists() or read(backup).data != dict(now):
+            return None
+        backup.unlink()
+    except (OSError, ClaimgraphError):
+        return None
+    return backup
 
 
 def write(path: Path, text: str, mode: int | None) -> None:

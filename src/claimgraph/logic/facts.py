@@ -118,9 +118,12 @@ def decision_inputs(fact: Mapping[str, Any], raw_facts: Sequence[Mapping[str, An
 REJECTING = frozenset({"core/decided-against"})
 #: Stances kept as whole sentences (capture's conventions and decisions) or as preferences.
 STANCES = frozenset({"core/prefers", "x/convention", "x/decided"})
-#: Words just before a mention that make it agree with a rejection ("never use requests").
+#: Words just before a mention that make it agree with a rejection: "never use requests",
+#: and a ranking that puts it below something else, "REST over GraphQL", "tabs rather than
+#: spaces", "uv, not pip".
 _NEGATED = re.compile(r"(?:\b(?:never|not|no|don't|dont|avoid|against|without|skip|instead of|"
-                      r"rather than|drop|remove|replace)\b[\w\s-]{0,20})$", re.IGNORECASE)
+                      r"rather than|drop|remove|replace|over|than|versus|vs)\b[\w\s.-]{0,20})$",
+                      re.IGNORECASE)
 
 
 def mention_partners(predicate: str) -> list[str]:

@@ -113,6 +113,8 @@ def match_evidence(parsed: Mapping[str, Any], content: str,
     quote = parsed.get("quote") or ""
     ids, frags = identifiers(quote), code_spans(quote)
     flat = searchable(content) if prepared is None else prepared
+    if not ids and not frags:
+        frags = _plain_quote(quote, flat)
     found_ids = [i for i in ids if i in flat]
     found_frags = [f for f in frags if _collapsed(f) in flat]
     ratio = len(found_ids) / len(ids) if ids else None
@@ -120,6 +122,14 @@ def match_evidence(parsed: Mapping[str, Any], content: str,
             "identifiers": {"found": found_ids, "missing": [i for i in ids if i not in found_ids],
                             "ratio": _rounded(ratio)},
             "code_spans": {"checked": frags, "found": found_frags}}
+
+
+def _plain_quote(quote: str, flat: str) -> list[str]:
+    """A quote with neither names nor backticks ("src/db.py: import psycopg") is checked
+    whole, but only counts when the file holds it: prose that is not found stays
+    unverifiable, as before, rather than calling a paraphrase a confabulation."""
+    plain = quote.strip().strip("\"'“”‘’").strip()
+    return [plain] if len(plain) >= MIN_TOKEN_CHARS and _collapsed(plain) in flat else []
 
 
 def no_match(verdict: str) -> dict[str, Any]:

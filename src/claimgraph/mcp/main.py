@@ -31,7 +31,8 @@ from claimgraph.mcp.session import ToolContext, default_project, session_ref
 
 log = structlog.get_logger("claimgraph.mcp")
 MISSING_SDK = ("claimgraph mcp: the MCP server needs the optional `mcp` package — install it "
-               "with `pip install 'claimgraph[mcp]'` (./install.sh does)")
+               "by running ./install.sh in your claimgraph checkout (or there: "
+               "`uv tool install '.[mcp,viewer]'`)")
 
 
 def parser() -> argparse.ArgumentParser:

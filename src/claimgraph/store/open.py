@@ -84,8 +84,8 @@ def _open_server(url: str, base: Path, read_only: bool) -> Any:
     except ImportError:
         raise ClaimgraphError(
             "postgres-driver-missing", "this store is on a PostgreSQL server, and psycopg is "
-            "not installed", hint="install the postgres extra: pip install 'claimgraph[postgres]'"
-            " (./install.sh does)", url=location.redact_password(url)) from None
+            "not installed", hint="run ./install.sh --postgres in your claimgraph checkout (or "
+            "there: uv tool install '.[mcp,viewer,postgres]')", url=location.redact_password(url)) from None
     if not read_only:
         private_dir(base.parent)
     return PostgresStore(url, read_only=read_only)

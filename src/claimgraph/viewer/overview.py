@@ -61,7 +61,7 @@ def review(src: Source, project_id: str | None = None) -> dict[str, Any]:
         now = sh.now()
         if project_id is not None and not _holds(sh.store, project_id):
             raise NotFound(f"no project {project_id!r} in this store")
-        found = reads.conflicts(sh, now, held_scopes=None if project_id is None else [project_id])
+        found = reads.conflicts(sh, now, scopes=None if project_id is None else [project_id])
     mine = (lambda fact: True) if project_id is None else (lambda fact: fact["scope"] == project_id)
     pairs = [p for p in found["conflicts"] if mine(p["fact"]) or mine(p["candidate"])]
     suspect = [s for s in found["suspect"] if mine(s["fact"])]

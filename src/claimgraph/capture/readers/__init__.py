@@ -108,7 +108,8 @@ def _stat(name: str) -> os.stat_result:
         dangling = " (a dangling symlink)" if os.path.islink(name) else ""
         raise ClaimgraphError(
             "transcript-missing", f"no transcript at {name}{dangling}",
-            hint="check the path; agents delete old transcripts (Claude Code after 30 days)",
+            hint="check the path; an agent may also have deleted it (Claude Code removes "
+                 "transcripts older than 30 days)",
             path=name) from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
