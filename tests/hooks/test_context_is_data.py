@@ -50,7 +50,8 @@ def test_claimgraph_context_prints_no_control_characters(hooks: Hooks) -> None:
 def test_held_facts_are_listed_for_review(hooks: Hooks) -> None:
     _hostile(hooks)
     done = subprocess.run([sys.executable, "-m", "claimgraph", "conflicts", "--json"],
-                          env=hooks.env, capture_output=True, text=True, timeout=60)
+                          env=hooks.env, capture_output=True, text=True, timeout=60,
+                          cwd=hooks.home)  # the project's directory: conflicts are per project
     assert done.returncode == 0, done.stderr
     held = {h["fact"]["object"]: h["reason"] for h in json.loads(done.stdout)["held"]}
     assert set(held) == {REMOTE, POWERSHELL, EXFIL}
