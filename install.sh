@@ -225,9 +225,9 @@ fi
 # installed again. An environment that already has every extra asked for, in a mode that
 # serves the request, is left alone (a test running this script against the developer's
 # .venv must never turn it into a copy).
-extras="mcp,viewer"
+extras="mcp,viewer,sync"
 [ "$postgres" = 1 ] && extras="$extras,postgres"
-[ "$dev" = 1 ] && extras="test,mcp,viewer,postgres"
+[ "$dev" = 1 ] && extras="test,mcp,viewer,postgres,sync"
 tree_hash() {
   if [ "$1" = dev ]; then
     sha256sum < "$here/pyproject.toml" | cut -d' ' -f1

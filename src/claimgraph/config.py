@@ -83,6 +83,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("sync_dir", "str", "<db>.oplog",
             help="the directory `claimgraph sync` exchanges operation logs through (a git "
                  "checkout, a synced folder); <db>.oplog: the store's own log directory"),
+    Setting("sync_projects", "str", "<current project>",
+            help="comma-separated project ids `claimgraph sync` publishes (never the user "
+                 "scope); <current project>: the project of the directory sync runs in"),
+    Setting("mcp_user_scope", "int", 0, rule=NON_NEGATIVE,
+            help="1: memory_assert (MCP) may write the user scope, seen in every project; "
+                 "0: only the server's project"),
     Setting("context_budget_chars", "int", 10000, rule=POSITIVE,
             help="most characters of the block `claimgraph context` prints (the "
                  "SessionStart hook reads no config file: it always uses 10000)"),

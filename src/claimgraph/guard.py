@@ -16,7 +16,7 @@ import time
 from contextlib import contextmanager
 from typing import Iterator
 
-from claimgraph.private import FILE_MODE
+from claimgraph.private import FILE_MODE, NOFOLLOW
 
 try:
     import fcntl
@@ -38,7 +38,7 @@ def guarded(path: str, timeout_s: float) -> Iterator[None]:
     if fcntl is None:  # pragma: no cover - Windows
         yield from _filelock_guard(path, timeout_s)
         return
-    handle = os.open(path, os.O_RDWR | os.O_CREAT, FILE_MODE)
+    handle = os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW, FILE_MODE)
     try:
         _acquire(handle, path, timeout_s)
         try:

@@ -173,6 +173,8 @@ class Lease:
         """Take the lease, retrying every 100 ms for up to ``wait_ms``; refuse naming the holder."""
         if self.held:
             return self
+        from claimgraph.private import refuse_unsafe_directory
+        refuse_unsafe_directory(self.path)  # before the guard file is made (docs/store.md)
         self.token = _token()
         deadline = time.monotonic() + max(0, wait_ms) / 1000
         while True:
@@ -226,7 +228,8 @@ class Lease:
     def _write(self, record: dict[str, Any]) -> None:
         """Replace the lease file atomically, so readers outside the guard never see half a record."""
         scratch = self.path.with_name(self.path.name + ".tmp")
-        with open_private(scratch, "w") as out:
+        scratch.unlink(missing_ok=True)  # a leftover (or a planted link) goes; made anew
+        with open_private(scratch, "x") as out:
             out.write(json.dumps(record))
         os.replace(scratch, self.path)
 

@@ -28,6 +28,11 @@ if TYPE_CHECKING:
 
 FILE_MODE, DIR_MODE = 0o600, 0o700
 _OPEN_BITS = 0o077
+#: Never follow a symlink planted where a sidecar should be (docs/store.md, "Trust").
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+#: A session id (or agent name) is an id: what agents use (UUIDs, ``rollout-…`` stems), never
+#: a shell fragment, a path or a line break, since it ends up in file names and log lines.
+ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._:@+-]{0,199}"
 ORIGINAL_UMASK: int | None = None
 
 
@@ -54,9 +59,12 @@ def private_dir(path: Path | str) -> Path:
 
 def open_private(path: Path | str, mode: str = "a", encoding: str | None = "utf-8") -> IO:
     """``open(path, mode)`` for appending or writing, creating the file 0600."""
-    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+    flags = os.O_WRONLY | os.O_CREAT | NOFOLLOW
+    if mode.startswith("x"):
+        flags |= os.O_EXCL
     flags |= os.O_APPEND if mode.startswith("a") else os.O_TRUNC
     fd = os.open(path, flags, FILE_MODE)
+    mode = mode.replace("x", "w")
     binary = "b" in mode
     return os.fdopen(fd, mode, **({} if binary else {"encoding": encoding}))
 
@@ -64,9 +72,77 @@ def open_private(path: Path | str, mode: str = "a", encoding: str | None = "utf-
 def create_private_file(path: Path | str) -> None:
     """Create an empty 0600 file unless one exists (SQLite then keeps its mode for WAL/SHM)."""
     try:
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE))
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, FILE_MODE))
     except FileExistsError:
         pass
+
+
+def read_nofollow(path: Path | str, limit: int = -1) -> bytes:
+    """A sidecar's bytes (at most ``limit``), refusing a symlink in its place (ELOOP)."""
+    fd = os.open(path, os.O_RDONLY | NOFOLLOW)
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read(limit)
+
+
+def is_id(value: object) -> bool:
+    """Whether ``value`` is an id (``ID_PATTERN``)."""
+    import re
+    return isinstance(value, str) and re.fullmatch(ID_PATTERN, value) is not None
+
+
+def unsafe_directory(directory: Path | str, reading: bool = False) -> str | None:
+    """Why a store in ``directory`` could be tampered with by another local user, or None.
+
+    Anyone who may create files there can plant a symlink where a sidecar will be opened, or a
+    spool file the next capture trusts. So the directory must belong to this user (or root)
+    and be writable by nobody else: not by others, and not by its group unless that group is
+    this user's own private group (the usual Debian setup). Checked before any sidecar is
+    opened (docs/store.md, "Trust"). ``reading`` allows another user's directory that only
+    its owner may write (a colleague's backup the user chose to read)."""
+    try:
+        info = os.stat(directory)
+    except OSError:
+        return None  # not there yet: it will be made 0700 by us
+    euid = os.geteuid() if hasattr(os, "geteuid") else None
+    if euid is None:
+        return None
+    mode = stat.S_IMODE(info.st_mode)
+    if info.st_uid not in (euid, 0) and not reading:
+        return f"it belongs to another user (uid {info.st_uid})"
+    if mode & stat.S_IWOTH:
+        return f"every local user may write it (mode {oct(mode)})"
+    if mode & stat.S_IWGRP and not _own_private_group(info.st_gid):
+        return f"its group may write it (mode {oct(mode)}, gid {info.st_gid})"
+    return None
+
+
+def refuse_unsafe_directory(path: Path | str, reading: bool = False) -> None:
+    """A store whose directory another local user may write is refused, reads included: they
+    could plant a symlink where a sidecar is opened, a spool file, or the store's content
+    itself (docs/store.md, "Trust")."""
+    from pathlib import Path
+    from claimgraph.errors import ClaimgraphError
+    path = Path(path)
+    why = unsafe_directory(path.absolute().parent, reading=reading)
+    if why:
+        raise ClaimgraphError(
+            "store-dir-unsafe", f"refusing the store {path}: its directory "
+            f"{path.absolute().parent} is not private ({why})",
+            hint="keep the store in a directory only you can write: `chmod go-w DIR` if it is "
+                 "yours, else move the store (--db / CLAIMGRAPH_DB) to e.g. "
+                 "~/.local/share/claimgraph/claims.db", path=str(path), reason=why)
+
+
+def _own_private_group(gid: int) -> bool:
+    """The group is this user's primary group and has no other members."""
+    try:
+        import grp
+        import pwd
+        user = pwd.getpwuid(os.geteuid())
+        group = grp.getgrgid(gid)
+    except (ImportError, KeyError, OSError):
+        return False
+    return user.pw_gid == gid and all(member == user.pw_name for member in group.gr_mem)
 
 
 def is_open_to_others(mode: int) -> bool:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from claimgraph.guard import GuardBusy, guarded
+from claimgraph.private import NOFOLLOW
 from claimgraph.sidecar import atomic_write_text
 
 CAP_LINES = 2000
@@ -56,7 +57,7 @@ def append(path: Path, entry: dict[str, Any]) -> bool:
     line = json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n"
     try:
         with guarded(f"{path}.guard", GUARD_TIMEOUT_S):
-            handle = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            handle = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o600)
             try:
                 os.write(handle, line.encode("utf-8"))
                 size = os.fstat(handle).st_size

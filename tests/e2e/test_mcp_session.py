@@ -109,7 +109,7 @@ def test_the_agent_asks_memory_mid_session_and_records_a_decision(world: World) 
             return (fact, episode) if fact and episode else None
         fact, episode = wait_for(stored, 10, "the asserted fact and its episode in the store")
         assert fact["object_lit"] == "nose" and fact["epistemic"] == "commitment"
-        assert fact["source_type"] == "user-assertion"
+        assert fact["source_type"] == "agent-note"  # the agent's word, never the user's
         assert episode["ref"] == f"mcp:claude-code:{second}"
         log = world.db.with_name(world.db.name + ".mcp.log").read_text()
         assert '"tool": "memory_search"' in log and '"tool": "memory_assert"' in log

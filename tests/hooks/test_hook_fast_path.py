@@ -12,8 +12,9 @@ from .conftest import FAST_S, HOOK, PYTHON, Hooks
 HEAVY = {"structlog", "psutil", "filelock", "apscheduler", "tomli", "tomllib", "sqlite3",
          "subprocess", "argparse", "logging", "claimgraph.cli", "claimgraph.sidecar",
          "claimgraph.config", "claimgraph.store", "claimgraph.capture", "claimgraph.logsetup"}
+#: ``claimgraph.private`` (os and stat only) checks the store's directory and session ids.
 FAST_PATH_MODULES = {"claimgraph", "claimgraph.hooks", "claimgraph.hooks.entry",
-                     "claimgraph.hooks.spool", "claimgraph.hooks.spawn"}
+                     "claimgraph.hooks.spool", "claimgraph.hooks.spawn", "claimgraph.private"}
 
 
 def test_a_good_payload_is_spooled_and_handed_to_a_detached_capture(hooks: Hooks):

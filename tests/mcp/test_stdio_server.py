@@ -121,14 +121,14 @@ def test_an_assert_lands_in_the_sessions_episode_and_survives_a_restart(served: 
     (error1, first), (error2, again) = talk(conversation)
     assert not error1 and not error2
     assert first["status"] == "created" and first["fact"]["scope"] == served.project_id
-    assert first["fact"]["source_type"] == "user-assertion"
+    assert first["fact"]["source_type"] == "agent-note"
     assert first["episode"]["ref"] == "mcp:claude-code:5f1c-session"
     assert again["episode"] == first["episode"]
     store = open_store(served.db, create=False)
     try:
         stored = store.get_fact(first["fact"]["id"])
         assert stored["episode"] == first["episode"]["id"]
-        assert store.get_episode(stored["episode"])["source_type"] == "user-assertion"
+        assert store.get_episode(stored["episode"])["source_type"] == "agent-note"
     finally:
         store.close()
 

@@ -63,9 +63,9 @@ def test_neighbor_with_a_query_walks_toward_it(ctx):
 
 def test_history_shows_every_version_oldest_first(ctx):
     run(ctx, "memory_assert", subject="stripe", predicate="has-version", object="13.0")
+    run(ctx, "memory_assert", subject="stripe", predicate="has-version", object="13.1")
     history = run(ctx, "memory_history", subject="stripe", predicate="has-version")["history"]
-    assert [f["object"] for f in history] == ["12.1", "13.0"]
-    assert history[0]["invalidation_kind"] == "superseded"
+    assert [f["object"] for f in history] == ["12.1", "13.0", "13.1"]
 
 
 def test_recall_escalates_to_this_projects_session_summaries(ctx, served):
@@ -90,36 +90,63 @@ def test_conflicts_are_this_projects_open_pairs(ctx):
     assert {pair["fact"]["object"], pair["candidate"]["object"]} == {"GraphQL"}
 
 
-def test_assert_defaults_to_the_project_scope_and_a_user_assertion(ctx, served):
+def test_assert_defaults_to_the_project_scope_and_an_agent_note(ctx, served):
     out = run(ctx, "memory_assert", subject="billing", predicate="built-with", object="make")
     assert out["status"] == "created"
     assert (out["fact"]["scope"], out["fact"]["source_type"]) == (served.project_id,
-                                                                   "user-assertion")
+                                                                   "agent-note")
     assert out["episode"]["ref"] == SESSION_REF
 
 
-def test_assert_to_the_user_scope_puts_subject_and_object_there_too(ctx):
-    out = run(ctx, "memory_assert", subject="user", predicate="prefers", object="ruff",
-              scope="user", **{"class": "commitment"})
-    assert out["fact"]["scope"] == "user" and out["fact"]["epistemic"] == "commitment"
-    assert "ruff" in objects(run(ctx, "memory_facts", entity="user", entity_scope="user"))
-
-
-def test_assert_into_a_named_episode_needs_it_to_exist(ctx, served):
+def test_assert_to_the_user_scope_only_when_the_user_enabled_it(ctx, served):
     with pytest.raises(ClaimgraphError) as refused:
-        run(ctx, "memory_assert", subject="a", predicate="prefers", object="b", episode="ep-nope")
-    assert refused.value.data == {"argument": "episode"}
+        run(ctx, "memory_assert", subject="user", predicate="prefers", object="ruff",
+            scope="user")
+    assert refused.value.data == {"argument": "scope"} and "mcp_user_scope" in refused.value.hint
+    enabled = ToolContext(db=served.db, project=served.project_id, episode_ref=SESSION_REF,
+                          lease_wait_ms=1000, user_scope_writes=True)
+    try:
+        out = run(enabled, "memory_assert", subject="user", predicate="prefers", object="ruff",
+                  scope="user", **{"class": "commitment"})
+        assert out["fact"]["scope"] == "user" and out["fact"]["epistemic"] == "commitment"
+        assert "ruff" in objects(run(enabled, "memory_facts", entity="user", entity_scope="user"))
+    finally:
+        enabled.close()
+
+
+def test_assert_stays_in_its_lane(ctx, served):
+    """Another project, another episode, a back-dated fact, the user's word: all refused."""
     sh = Shell(open_store(served.db))
-    episode = open_episode(sh, "session-log", "manual:1")
+    captured = open_episode(sh, "session-log", "claude-code:captured@0-9")
     sh.store.close()
-    out = run(ctx, "memory_assert", subject="a", predicate="prefers", object="b",
-              episode=episode["id"])
-    assert out["episode"]["id"] == episode["id"]
+    for bad, argument in (({"scope": OTHER}, "scope"), ({"subject_scope": OTHER}, "subject_scope"),
+                          ({"episode": captured["id"]}, "episode"),
+                          ({"valid_from": "2020-01-01"}, "valid_from")):
+        with pytest.raises(ClaimgraphError) as refused:
+            run(ctx, "memory_assert", subject="a", predicate="prefers", object="b", **bad)
+        assert refused.value.data == {"argument": argument}
+    with pytest.raises(ClaimgraphError) as refused:
+        run(ctx, "memory_assert", subject="a", predicate="prefers", object="b",
+            source_type="user-assertion")
+    assert refused.value.data["argument"] == "source_type"
+    sh = Shell(open_store(served.db))
+    try:
+        assert not sh.store.select_facts(episodes=[captured["id"]])
+        assert not sh.store.select_facts(scopes=[OTHER], predicates=["core/prefers"])
+    finally:
+        sh.store.close()
 
 
-def test_a_superseding_assert_says_what_it_replaced(ctx):
+def test_assert_redacts_secrets_like_capture(ctx, served):
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    out = run(ctx, "memory_assert", subject="ci", predicate="prefers",
+              object=f"login with {token}")
+    assert token not in out["fact"]["object"] and "warnings" in out
+
+
+def test_an_agent_note_does_not_overwrite_the_users_word_but_flags_it(ctx):
     out = run(ctx, "memory_assert", subject="stripe", predicate="has-version", object="14")
-    assert out["status"] == "superseded" and len(out["superseded"]) == 1
+    assert out["status"] == "flagged"
 
 
 def test_search_limit_cuts_the_answer_and_says_how_many_more(ctx):

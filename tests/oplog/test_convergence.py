@@ -4,7 +4,8 @@ Writers do random work through the shell (asserts, invalidations, reinforcements
 renames and merges) and sync with each other now and then, so their logs depend on each
 other. Replicas then receive the logs in a random order, cut at random points (a torn last
 line), more than once, reconciling after every delivery; once everything has arrived,
-every replica's dump — and every writer's own, after it syncs — is the same text.
+every replica's dump is the same text (writers are not compared since the trust rules:
+each holds its own effects on teammates' facts, which the others refuse).
 
 The big run (5 writers x 2,000 operations) is marked ``slow``: CI runs it once
 (CLAIMGRAPH_SKIP_SLOW=1 skips it in its second pass).
@@ -42,7 +43,11 @@ def converge(root: Path, seed: int, writers: int, operations: int, replicas: int
             if log.parent != writer.log_dir():
                 deliver(writer, log)
         writer.sync()
-    dumps = {r.name: r.dump() for r in copies + team}
+    # Replicas that hold the same lines hold the same graph. A writer is not compared: it
+    # holds its own effects on teammates' facts (an invalidation, a supersession) that every
+    # other store refuses, and its own facts as the user's while the others name it as their
+    # source (docs/sync.md, "Trust"); the writers still sync everything, which must not fail.
+    dumps = {r.name: r.dump() for r in copies}
     for replica in copies + team:
         replica.close()
     return dumps
@@ -69,7 +74,7 @@ def assert_identical(dumps: dict[str, str]) -> None:
         assert text == first, f"{name} differs from {first_name}"
 
 
-def test_three_writers_converge_on_every_replica_and_every_writer(tmp_path):
+def test_three_writers_converge_on_every_replica(tmp_path):
     assert_identical(converge(tmp_path, seed=7, writers=3, operations=240, replicas=3))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from claimgraph.oplog import files as F
 from claimgraph.oplog.own_log import OUTBOX, OUTBOX_HEAD
 from claimgraph.store.open import open_store
 
+from .test_hostile_sync import trust_each_other
 from .oplog_helpers import Replica, deliver
 
 
@@ -184,12 +186,19 @@ def test_the_cli_syncs_two_stores_through_a_shared_directory(tmp_path):
                               capture_output=True, text=True, env=env, timeout=60)
     assert cli(one, "assert", "api", "prefers", "REST", "--scope", "p").returncode == 0
     assert cli(two, "assert", "db", "depends-on", "postgres", "--scope", "p").returncode == 0
+    trust_each_other(Path(one), Path(two))
     for db in (one, two, one):
-        done = cli(db, "sync", "--dir", str(shared), "--json")
+        done = cli(db, "sync", "--dir", str(shared), "--project", "p", "--json")
         assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["status"] == "reconciled" and report["exchange"]["logs_taken"] == 1
-    assert cli(one, "dump").stdout == cli(two, "dump").stdout
+    # the same graph, except that each store names the other writer as the source of its
+    # facts: a teammate's assertion is never this user's own (docs/sync.md, "Trust")
+    dumps = [cli(db, "dump").stdout for db in (one, two)]
+    assert all('"source_type":"sync:w-' in d for d in dumps)
+    same = [re.sub(r'"source_type":"sync:[^"]+"', '"source_type":"user-assertion"', d)
+            for d in dumps]
+    assert same[0] == same[1]
     assert len(list(shared.glob("*.jsonl"))) == 2
 
 
@@ -204,13 +213,14 @@ def test_a_purge_reaches_every_replica_and_leaves_no_word_in_any_log(tmp_path):
                               capture_output=True, text=True, env=env, timeout=60)
     assert cli(one, "assert", "api", "prefers", "REST", "--scope", "p").returncode == 0
     assert cli(one, "assert", "ci", "prefers", f"login {secret}", "--scope", "p").returncode == 0
+    trust_each_other(Path(one), Path(two))
     for db in (one, two):
-        assert cli(db, "sync", "--dir", shared).returncode == 0
+        assert cli(db, "sync", "--dir", shared, "--project", "p").returncode == 0
     assert secret in cli(two, "dump").stdout
     purged = cli(one, "purge", "--match", secret, "--yes")
     assert purged.returncode == 0, purged.stderr
     for db in (one, two, one):
-        assert cli(db, "sync", "--dir", shared).returncode == 0
+        assert cli(db, "sync", "--dir", shared, "--project", "p").returncode == 0
     assert secret not in cli(two, "dump").stdout
     assert cli(one, "dump").stdout.count("\n") > 20
     for log in [*Path(shared).glob("*.jsonl"), *(tmp_path / "one").glob("claims.db.oplog/*.jsonl")]:

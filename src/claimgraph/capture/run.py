@@ -59,6 +59,7 @@ from claimgraph.logic import predicates as P
 from claimgraph.logic.admission import HARD_RULES, admission_ctx, screen_candidates
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.logic.redact import replace_surrogates
+from claimgraph.private import is_id, read_nofollow
 from claimgraph.sidecar import Sidecars
 from claimgraph.store.open import open_store
 
@@ -114,8 +115,7 @@ class _MarkMoved(Exception):
 def read_spool(path: str) -> tuple[dict[str, Any], bytes]:
     """The hook's payload, and its bytes (compared again before the file is removed)."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_SPOOL_BYTES + 1)
+        raw = read_nofollow(path, MAX_SPOOL_BYTES + 1)  # a planted link is refused (ELOOP)
     except FileNotFoundError:
         raise ClaimgraphError("spool-missing", f"no spool file at {path}",
                               hint="another capture may have consumed it; nothing to do",
@@ -131,6 +131,12 @@ def read_spool(path: str) -> tuple[dict[str, Any], bytes]:
         raise ClaimgraphError("spool-invalid", f"spool file {path} is not a JSON object",
                               hint="it was written by something other than `claimgraph hook`; "
                                    "remove it", spool=path)
+    bad = [key for key in ("agent", "session_id")
+           if payload.get(key) is not None and not is_id(payload.get(key))]
+    if bad:  # our hook writes ids only; anything else was planted
+        raise ClaimgraphError("spool-invalid", f"spool file {path} has a {' and '.join(bad)} "
+                              "that is not an id", hint="it was not written by `claimgraph "
+                              "hook`; remove it", spool=path, fields=bad)
     return payload, raw
 
 

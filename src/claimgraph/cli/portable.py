@@ -65,7 +65,8 @@ def write_atomically(path: Path, lines: Iterable[str]) -> int:
     scratch = path.with_name(f".{path.name}.tmp")
     count = 0
     try:
-        with open_private(scratch, "w") as out:
+        scratch.unlink(missing_ok=True)
+        with open_private(scratch, "x") as out:
             for line in lines:
                 out.write(line + "\n")
                 count += 1

@@ -114,8 +114,13 @@ def run_conflicts(ctx: Context, args: argparse.Namespace) -> int:
             for p in result["conflicts"]], "suspect": [
             {"fact": fact_json(s["fact"]), "verdicts": [
                 {"evidence": v["evidence"], "verdict": v["verdict"]} for v in s["verdicts"]]}
-            for s in result.get("suspect", [])]})
+            for s in result.get("suspect", [])], "held": [
+            {"fact": fact_json(h["fact"]), "reason": h["reason"]} for h in result.get("held", [])]})
         return 0
+    for item in result.get("held", []):
+        emit(f"held     {fact_line(item['fact'])}")
+        emit(f"  not shown to agents: {item['reason']}; keep it out with "
+             f"`claimgraph invalidate {short_id(item['fact']['id'])}`")
     _emit_suspects(result.get("suspect", []))
     if not result["conflicts"]:
         emit("no open conflicts")

@@ -21,6 +21,8 @@ from claimgraph.errors import ClaimgraphError
 
 #: The sync_dir default: read the logs where they are, beside the store.
 OWN_DIR = "<db>.oplog"
+#: The sync_projects default: the project of the directory sync runs in.
+CURRENT_PROJECT = "<current project>"
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -29,15 +31,62 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
                        description="Publish this store's operation log into DIR, take the other "
                                    "writers' logs from DIR, and fold them into this store. The "
                                    "result never depends on the order logs arrive in.")
+    p.add_argument("action", nargs="?", choices=("status", "trust", "untrust"),
+                   help="status: this store's writer key, the writers it trusts, what was "
+                        "quarantined; trust WRITER-KEY / untrust WRITER: the trust list")
+    p.add_argument("writer_key", nargs="?", metavar="WRITER-KEY",
+                   help="a teammate's key as `claimgraph sync status` prints it")
+    p.add_argument("--name", help="with trust: the person's name, shown with their facts")
     p.add_argument("--dir", metavar="DIR", help="the shared directory (default: the sync_dir "
                    "setting, else <db>.oplog/)")
+    p.add_argument("--project", action="append", metavar="ID",
+                   help="a project to publish (repeatable; default: the sync_projects "
+                        "setting, else the current project). The user scope never is.")
     p.add_argument("--abandon-deferred", action="store_true",
                    help="give up on effects that could not be applied in 3 passes")
     p.set_defaults(command="sync")
 
 
+def run_trust_verb(ctx: Context, args: argparse.Namespace) -> int:
+    """``sync status``, ``sync trust WRITER-KEY [--name N]``, ``sync untrust WRITER``."""
+    from claimgraph.oplog import files as F
+    from claimgraph.oplog import identity
+    directory = F.oplog_dir(ctx.db_path)
+    writer = F.writer_id(directory)
+    if args.action == "status":
+        state = F.read_state(directory)
+        data = {"writer": writer, "key": identity.public_key(directory, writer),
+                "trusted": identity.read_trusted(directory),
+                "quarantined": len(state.get("quarantined") or ()),
+                "high_water": state.get("high-water", {})}
+        if ctx.json:
+            emit_json(data)
+            return 0
+        emit(f"this store writes as {writer}; its key (give it to teammates):\n  {data['key']}")
+        for name, entry in sorted(data["trusted"].items()):
+            emit(f"trusts {name}{' (' + entry['name'] + ')' if entry.get('name') else ''}: "
+                 f"{entry['key']}")
+        if not data["trusted"]:
+            emit("trusts no other writer yet: `claimgraph sync trust WRITER-KEY`")
+        emit(f"{plural(data['quarantined'], 'line')} quarantined so far")
+        return 0
+    if not args.writer_key:
+        raise ClaimgraphError("missing-argument", f"sync {args.action} needs a WRITER-KEY",
+                              hint="copy it from `claimgraph sync status` on the other machine")
+    if args.action == "trust":
+        entry = identity.trust(directory, writer, args.writer_key, args.name)
+        emit_json(entry) if ctx.json else emit(f"trusting {entry['writer']}")
+        return 0
+    removed = identity.untrust(directory, args.writer_key)
+    emit_json({"removed": removed}) if ctx.json else emit(
+        "removed" if removed else "that writer was not trusted")
+    return 0
+
+
 def run_sync(ctx: Context, args: argparse.Namespace) -> int:
-    from claimgraph.oplog.exchange import exchange
+    if args.action:
+        return run_trust_verb(ctx, args)
+    from claimgraph.oplog.exchange import exchange, exchange_evidence
     from claimgraph.oplog.reconcile import reconcile
     with ctx.writing() as sh:
         store = sh.store
@@ -46,15 +95,29 @@ def run_sync(ctx: Context, args: argparse.Namespace) -> int:
                                   hint="sync works between file stores; a server store is "
                                        "already shared by everyone who uses it")
         shared = _shared_dir(ctx, args)
-        moved = exchange(ctx.db_path, shared, store.oplog.writer) if shared else None
+        scopes = _shared_projects(ctx, args)
+        moved = exchange(ctx.db_path, shared, store.oplog.writer, scopes) if shared else None
         report = reconcile(store, ctx.db_path, abandon_deferred=args.abandon_deferred)
         sh.forget_predicates()
+        if shared:
+            moved.update(exchange_evidence(ctx.db_path, shared, store.oplog.writer, store))
     report = {**report, "writer": store.oplog.writer, "exchange": moved}
     if ctx.json:
         emit_json(report)
     else:
         emit(_summary(report))
     return 0
+
+
+def _shared_projects(ctx: Context, args: argparse.Namespace) -> set[str]:
+    """``--project``, else the sync_projects setting, else the current project; never the
+    user scope (docs/sync.md, "Share only what is shared")."""
+    from claimgraph.cli.scope import USER_SCOPE
+    setting = str(ctx.settings.value("sync_projects") or "")
+    given = args.project or [p for p in setting.split(",")
+                             if p.strip() and p.strip() != CURRENT_PROJECT]
+    chosen = {p.strip() for p in given} if given else {ctx.project.id}
+    return chosen - {USER_SCOPE}
 
 
 def _shared_dir(ctx: Context, args: argparse.Namespace) -> Path | None:
@@ -68,12 +131,19 @@ def _summary(report: dict[str, Any]) -> str:
              f"{effects['duplicate']} already here, {effects['deferred']} deferred "
              f"from {plural(len(report['writers']), 'writer')}"
              + (" (replayed every log in order)" if report["replayed"] else "")]
+    if report.get("quarantined"):
+        lines.append(f"  {plural(report['quarantined'], 'line')} quarantined (never applied: "
+                     "see `claimgraph logs` for sync.quarantined, docs/sync.md \"Trust\")")
     moved = report.get("exchange")
     if moved:
         lines.append(f"  {moved['dir']}: took {plural(moved['logs_taken'], 'log')}, "
                      f"{'published' if moved['published'] else 'no change to'} ours; "
                      f"evidence {moved['evidence_sent']} sent, {moved['evidence_received']} "
                      "received")
+    if moved and moved.get("refused"):
+        lines.append("  refused from DIR: " + ", ".join(
+            f"{n} {why}" for why, n in sorted(moved["refused"].items()))
+            + " (`claimgraph sync status`; trust a teammate with `claimgraph sync trust`)")
     for warning in report["warnings"][:10]:
         lines.append("  warning: " + ", ".join(f"{k}={v}" for k, v in warning.items()))
     if report.get("hint"):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Collection
 
+from claimgraph.logic.safe_render import fact_held
 from claimgraph.core.recall import scoped_search
 from claimgraph.core.shell import Shell
 from claimgraph.logic import coach as C
@@ -32,8 +33,8 @@ def coach(sh: Shell, task: str, scopes: Collection[str] | None) -> dict[str, Any
         return _result(task, query, C.select([], [], set()))
     found = scoped_search(sh, query, scopes, fts_limit=COACH_FTS_LIMIT)
     matched = {e["id"] for e in found["matched_entities"]}
-    selection = C.select(found["facts"], pairs_around(sh, found["facts"], scopes, sh.now()),
-                         matched)
+    hits = [f for f in found["facts"] if not fact_held(f)]  # held for review: never pushed
+    selection = C.select(hits, pairs_around(sh, hits, scopes, sh.now()), matched)
     return _result(task, query, selection)
 
 

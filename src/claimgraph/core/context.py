@@ -20,6 +20,7 @@ from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
 from claimgraph.logic.conflicts import open_conflicts
 from claimgraph.logic.context_shortlist import shortlist
 from claimgraph.logic.retrieval import fact_valid_at
+from claimgraph.logic.safe_render import fact_held
 from claimgraph.store.base import Store
 
 USER_SCOPE = "user"
@@ -53,8 +54,8 @@ def gather_from(store: Store, scope_facts: list[dict[str, Any]], now: int,
     shows what the context leaves out beside what it keeps)."""
     if suspect is None:
         suspect = set(store.suspect_fact_ids())
-    facts = [f for f in scope_facts
-             if f["id"] not in suspect and f.get("dormant_since") is None
+    facts = [f for f in scope_facts  # held facts wait for review (logic.safe_render)
+             if f["id"] not in suspect and f.get("dormant_since") is None and not fact_held(f)
              and (fact_valid_at(f, now) or compiled.recently_superseded(f, now))]
     valid = [f for f in facts if fact_valid_at(f, now)]
     return {"facts": facts, "conflicts": open_conflicts(valid, {}, now),
@@ -72,7 +73,8 @@ def _missing_successors(store: Store, facts: list[dict[str, Any]]) -> dict[str, 
     wanted = sorted({succ for f in facts if f.get("t_invalid") is not None
                      for succ in [compiled.supersession_successor(f)[1]]
                      if succ and succ not in have})
-    return {f["id"]: f for f in store.get_facts_by_ids(wanted)} if wanted else {}
+    return {f["id"]: f for f in store.get_facts_by_ids(wanted) if not fact_held(f)} \
+        if wanted else {}
 
 
 def compile_for(store: Store, project_id: str, now: int,

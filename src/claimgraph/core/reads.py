@@ -289,7 +289,22 @@ def conflicts(sh: Shell, at: int | None = None, with_suspects: bool = True,
     pairs = [p for p in open_conflicts(flagged, by_id, at)
              if scopes is None or {p["fact"].get("scope"), p["candidate"].get("scope")} & set(scopes)]
     found = suspects(sh, at, scopes)["suspect"] if with_suspects else []
-    return {"open": len(pairs), "conflicts": pairs, "suspect": found}
+    waiting = held(sh, at, scopes) if with_suspects else []
+    return {"open": len(pairs), "conflicts": pairs, "suspect": found, "held": waiting}
+
+
+def held(sh: Shell, at: int | None = None, scopes: Collection[str] | None = None) -> list[dict[str, Any]]:
+    """Valid facts held for review instead of shown (``logic.safe_render.fact_held``: an
+    instruction to run remote code or send credentials), each with why; oldest first. A full
+    scan of the valid facts (of ``scopes`` when given): review is asked for, never hot."""
+    from claimgraph.logic.safe_render import fact_held
+    at = sh.now() if at is None else at
+    out = []
+    for fact in sh.store.select_facts(valid_cheap=True, scopes=None if scopes is None else sorted(scopes)):
+        reason = fact_held(fact)
+        if reason and R.fact_valid_at(fact, at):
+            out.append({"fact": with_state(fact), "reason": reason})
+    return sorted(out, key=lambda h: (h["fact"]["recorded_at"], h["fact"]["id"]))
 
 
 def suspects(sh: Shell, at: int | None = None,

@@ -20,7 +20,7 @@ from typing import Iterable
 
 from filelock import FileLock
 
-from claimgraph.private import private_dir
+from claimgraph.private import NOFOLLOW, private_dir
 from claimgraph.sidecar import Sidecars
 
 GUARD_TIMEOUT_S = 5.0
@@ -64,7 +64,7 @@ def append_rotated(log: Path, text: str, max_bytes: int = CRASH_LOG_MAX_BYTES,
         rotate_if_large(log, max_bytes, keep)
     except Exception:  # a busy rotation guard costs nothing but a larger log
         pass
-    fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o600)
     with os.fdopen(fd, "a", encoding="utf-8") as out:
         out.write(text)
 
@@ -103,7 +103,7 @@ def reattach_std_streams(log: Path) -> bool:
         except OSError:
             continue
         if (current.st_dev, current.st_ino) == (rotated.st_dev, rotated.st_ino):
-            fresh = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fresh = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o600)
             os.dup2(fresh, fd)
             os.close(fresh)
             moved = True

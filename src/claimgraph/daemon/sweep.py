@@ -40,7 +40,8 @@ from claimgraph.errors import ClaimgraphError
 from claimgraph.daemon import DaemonSettings
 from claimgraph.hooks.agents import claude_config_dir, codex_home, gemini_dir
 from claimgraph.llm import TEMP_PREFIX, kill_tree
-from claimgraph.private import open_private, private_dir
+from claimgraph.private import (
+    NOFOLLOW, is_id, open_private, private_dir, read_nofollow, refuse_unsafe_directory)
 from claimgraph.sidecar import Sidecars
 from claimgraph.store.open import open_store
 
@@ -128,6 +129,7 @@ def find_candidates(db: Path, environ: Mapping[str, str], settings: DaemonSettin
     failures = FailureLedger(db).entries()
     spools = spool_files(db, settings.spool_age_seconds, now)
     payloads = {p: _spool_fields(p) for p in spools}
+    spools = [p for p in spools if _spool_ok(p, payloads[p])]
     found = [Candidate("spool", str(p)) for p in spools
              if _retry_due(failures, _spool_key(payloads[p]), now, str(p))]
     spooled = {payload.get("transcript_path") for payload in payloads.values()}
@@ -158,10 +160,22 @@ def _age(found: tuple[Path, str]) -> float:
 
 def _spool_fields(spool: Path) -> dict[str, Any]:
     try:
-        data = json.loads(spool.read_text(encoding="utf-8"))
+        data = json.loads(read_nofollow(spool, 1 << 20).decode("utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def _spool_ok(spool: Path, payload: Mapping[str, Any]) -> bool:
+    """A spool file is used only when it is a regular file naming ids (``private.is_id``):
+    a session id like ``$(touch x)`` was never written by our hook."""
+    bad = [key for key in ("agent", "session_id")
+           if payload.get(key) is not None and not is_id(payload.get(key))]
+    if bad or spool.is_symlink():
+        log.warning("daemon.spool-refused", path=str(spool), fields=bad or None,
+                    reason="a symlink" if not bad else "fields that are not ids")
+        return False
+    return True
 
 
 def _spool_key(payload: Mapping[str, Any]) -> str | None:
@@ -213,6 +227,7 @@ class Sweeper:
     def run(self) -> dict[str, Any]:
         """Capture every candidate; a summary with counts per outcome."""
         counts: dict[str, int] = {}
+        refuse_unsafe_directory(self.db)
         candidates = find_candidates(self.db, self.environ, self.settings, time.time())
         for candidate in candidates:
             if self._stop.is_set():
@@ -251,7 +266,7 @@ class Sweeper:
 def _append(logfile: Path, data: bytes) -> None:
     """The child's report line, in one O_APPEND write so it never interleaves."""
     if data:
-        fd = os.open(logfile, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = os.open(logfile, os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o600)
         try:
             os.write(fd, data if data.endswith(b"\n") else data + b"\n")
         finally:

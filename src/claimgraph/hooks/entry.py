@@ -118,12 +118,22 @@ def capture(event: str, agent: str, raw: bytes, total: int, timed_out: bool,
     # Imported here, not above: json (and the re it imports) is most of the hook's cost, and
     # session-start without a store, which the agent waits for at every start, never needs it.
     from claimgraph.hooks import spawn, spool
+    from claimgraph.private import unsafe_directory
 
     payload, problem = spool.parse_payload(raw)
     record = spool.make_record(payload, agent, event, time.time())
     db = spool.db_path(environ)
+    unsafe = unsafe_directory(os.path.dirname(db))
+    if unsafe:  # another user could plant links or spool files there: touch nothing
+        spool.HookLog(None, hook=event, agent=agent).write(
+            "error", "hook.store-dir-unsafe", reason=f"refusing the store {db}: {unsafe}",
+            hint="move the store to a private directory (chmod 700 its directory)")
+        return
     log = spool.HookLog(spool.open_log(db), session=record["session_id"], hook=event, agent=agent)
     report_stdin(log, problem, total, timed_out, sorted(payload))
+    if record.pop("bad_session_id", False):
+        log.write("warning", "hook.bad-session-id",
+                  reason="the payload's session_id is not an id; it is not used")
     if not record["session_id"]:
         log.write("warning", "hook.skipped",
                   reason="the payload names neither a session_id nor a transcript_path")

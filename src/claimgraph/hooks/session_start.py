@@ -29,13 +29,21 @@ def inject(raw: bytes, agent: str, environ: Mapping[str, str]) -> None:
     """Print the context block for the payload's project, or nothing."""
     from claimgraph.hooks import spool
 
+    from claimgraph.private import is_id, unsafe_directory
+
     db = spool.db_path(environ)
     if not os.path.isfile(db):
         return
     started = time.monotonic()
     payload, _ = spool.parse_payload(raw)
+    session = payload.get("session_id") if isinstance(payload, dict) else None
     log = spool.HookLog(spool.open_log(db), hook="session-start", agent=agent,
-                        session=payload.get("session_id") if isinstance(payload, dict) else None)
+                        session=session if is_id(session) else None)
+    unsafe = unsafe_directory(os.path.dirname(db))
+    if unsafe:  # whoever may write there could write our context: show none
+        log.write("error", "hook.store-dir-unsafe", reason=f"refusing the store {db}: {unsafe}",
+                  hint="move the store to a private directory (chmod 700 its directory)")
+        return
     try:
         result = compile_block(db, payload_cwd(payload), environ)
     except Exception as error:  # noqa: BLE001 - memory is optional, starting the session is not

@@ -22,6 +22,8 @@ import re
 import time
 from collections.abc import Mapping
 
+from claimgraph.private import NOFOLLOW, is_id
+
 #: The payload fields a spool file carries, besides ``agent`` and ``received_at``.
 FIELDS = ("session_id", "transcript_path", "cwd", "hook_event_name", "reason")
 HOOK_EVENT_NAMES = {"session-end": "SessionEnd", "session-start": "SessionStart", "stop": "Stop"}
@@ -92,9 +94,14 @@ def make_record(payload: Mapping[str, object], agent: str, event: str,
     transcript, cwd = record["transcript_path"], record["cwd"]
     if transcript and not os.path.isabs(transcript) and cwd and os.path.isabs(cwd):
         record["transcript_path"] = os.path.join(cwd, transcript)
+    if record["session_id"] and not is_id(record["session_id"]):
+        record["bad_session_id"] = True  # not an id (a shell fragment, a path): never used
+        record["session_id"] = None
     if not record["session_id"] and record["transcript_path"]:
         stem = os.path.splitext(os.path.basename(record["transcript_path"]))[0]
-        record["session_id"] = stem or None
+        record["session_id"] = stem if is_id(stem) else None
+    if not is_id(agent):
+        record["agent"] = "unknown-agent"
     record["received_at"] = iso_utc(now)
     return record
 
@@ -126,7 +133,8 @@ def write_spool(db: str, record: Mapping[str, object]) -> str:
     path = os.path.join(directory, spool_name(record["agent"], record["session_id"]))
     temp = f"{path}.{os.getpid()}.tmp"
     data = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
-    handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+    _remove_quietly(temp)  # a crashed run's leftover (or a planted link): created anew below
+    handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o600)
     try:
         try:
             os.write(handle, data)
@@ -147,7 +155,7 @@ def pending_duplicate(db: str, record: Mapping[str, object], max_age_s: float) -
     try:
         if time.time() - os.stat(path).st_mtime > max_age_s:
             return False
-        with open(path, "rb") as handle:
+        with os.fdopen(os.open(path, os.O_RDONLY | NOFOLLOW), "rb") as handle:
             pending = json.loads(handle.read(65536))
     except (OSError, ValueError):
         return False
@@ -157,10 +165,13 @@ def pending_duplicate(db: str, record: Mapping[str, object], max_age_s: float) -
 
 def open_log(db: str) -> int | None:
     """``<db>.capture.log`` opened for appending (creating ``<db>``'s directory), or None."""
+    from claimgraph.private import unsafe_directory
+    if unsafe_directory(os.path.dirname(db)):
+        return None  # another user may write there: the line goes to stderr instead
     try:
         os.makedirs(os.path.dirname(db), exist_ok=True)
         return os.open(db + ".capture.log",
-                       os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+                       os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | NOFOLLOW, 0o600)
     except OSError:
         return None
 

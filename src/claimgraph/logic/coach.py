@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_OPEN, strip_injected
+from claimgraph.logic.safe_render import safe_text
 from claimgraph.logic.context_lines import statement
 from claimgraph.logic.query_words import is_vocabulary_word
 from claimgraph.logic.retrieval import query_tokens, trim_edges
@@ -90,7 +91,8 @@ def briefing(selection: Mapping[str, Any]) -> str:
     parts += _section("Open conflicts (awaiting review)",
                       [f"- {statement(p['fact'])} — conflicts with — {statement(p['candidate'])}"
                        for p in selection["conflicts"]])
-    return f"{CONTEXT_OPEN}\n" + "\n".join(parts) + f"\n{CONTEXT_CLOSE}"
+    # every line is data: no stored text can close the block or hide in it (logic.safe_render)
+    return f"{CONTEXT_OPEN}\n" + "\n".join(map(safe_text, parts)) + f"\n{CONTEXT_CLOSE}"
 
 
 def _section(title: str, lines: list[str]) -> list[str]:

@@ -19,6 +19,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_HEADING, CONTEXT_OPEN
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS, effective_confidence
+from claimgraph.logic.safe_render import safe_text
 from claimgraph.logic.context_lines import (
     change_line, component_line, conflict_components, decision_line, fact_line,
 )
@@ -181,7 +182,10 @@ def _current(valid: list[Fact], contended: set[str], now: int,
 
 def render(sections: Mapping[str, list[str]], now: int, project_id: str,
            budget_chars: int = DEFAULT_BUDGET_CHARS) -> dict[str, Any]:
-    """{text, chars, sections: {key: {shown, total}}}: the block cut to ``budget_chars``."""
+    """{text, chars, sections: {key: {shown, total}}}: the block cut to ``budget_chars``.
+    Every line is ``safe_text`` first: no stored text can close our block or hide in it."""
+    sections = {key: [safe_text(line) for line in lines] for key, lines in sections.items()}
+    project_id = safe_text(project_id)
     counts = {key: {"shown": 0, "total": len(sections.get(key) or ())} for key, _ in SECTIONS}
     if not any(sections.get(key) for key, _ in SECTIONS):
         return {"text": "", "chars": 0, "sections": counts}

@@ -31,6 +31,8 @@ VERBS = (
     "set-mark", "delete-marks",
     # what a purge leaves where a line named purged data: the seq stays taken, the words go
     "purged",
+    # what a writer published in place of a line about a project it does not share
+    "withheld",
 )
 ENVELOPE = ("t", "writer", "seq", "hlc", "format")
 #: After this many passes in which a line could not be applied, it is reported as stuck.
@@ -59,7 +61,7 @@ def parse(text: str) -> Line | None:
     """A line's JSON object, or None when it is not one (a torn or garbled line)."""
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # garbled, or nested past what the parser can take
         return None
     return value if isinstance(value, dict) else None
 
@@ -113,7 +115,7 @@ def dedupe(lines: Iterable[Line]) -> tuple[dict[tuple[str, int], Line], list[dic
             chosen[key] = line
         elif not same_effect(held, line):
             winner = _fork_winner(held, line)
-            if not (held["t"] == "purged" or line["t"] == "purged"):
+            if not ({held["t"], line["t"]} & {"purged", "withheld"}):
                 forks.append({"warning": "duplicate-seq", "writer": key[0], "seq": key[1]})
             chosen[key] = winner
     return chosen, forks
@@ -122,6 +124,8 @@ def dedupe(lines: Iterable[Line]) -> tuple[dict[tuple[str, int], Line], list[dic
 def _fork_winner(a: Line, b: Line) -> Line:
     if (a["t"] == "purged") != (b["t"] == "purged"):
         return a if a["t"] == "purged" else b
+    if (a["t"] == "withheld") != (b["t"] == "withheld"):
+        return b if a["t"] == "withheld" else a  # the line itself, once it is shared
     return min(a, b, key=lambda line: (order_key(line), canonical_text(line)))
 
 

@@ -95,7 +95,11 @@ def _string(arg: Arg, value: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise invalid(arg.name, f"{arg.name} must be text, not {type(value).__name__}",
                       f"give {arg.name} as a string")
-    return str(value).strip()
+    text = str(value)
+    if "\x00" in text or any("\ud800" <= ch <= "\udfff" for ch in text):
+        raise invalid(arg.name, f"{arg.name} holds a NUL or an unpaired surrogate, which no "
+                      "text can hold", f"give {arg.name} as plain text")
+    return text.strip()
 
 
 def _number(arg: Arg, value: Any) -> float:

@@ -92,7 +92,8 @@ def context(settings: Settings, cwd: str, environ: Mapping[str, str]) -> ToolCon
         db=location.resolve(settings.value("db"), environ), project=default_project(cwd, environ),
         episode_ref=session_ref(environ, os.getpid(), time.time_ns() // 1_000_000),
         lease_wait_ms=settings.value("lease_wait_ms"), lease_ttl_ms=settings.value("lease_ttl_ms"),
-        half_life_days=settings.value("half_life_days"))
+        half_life_days=settings.value("half_life_days"),
+        user_scope_writes=bool(settings.value("mcp_user_scope")))
 
 
 def start_log(db: Path, level: str) -> None:

@@ -18,10 +18,12 @@ module maps the memory_* tools onto it:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Mapping
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator, Mapping
 
 import anyio
 import structlog
@@ -29,9 +31,11 @@ import mcp.types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
 
 from claimgraph import __version__
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.safe_render import safe_value
 from claimgraph.mcp.arguments import input_schema, parse
 from claimgraph.mcp.session import ToolContext
 from claimgraph.mcp.tools import BY_NAME, TOOLS, Tool
@@ -54,7 +58,7 @@ def tool_listing() -> list[types.Tool]:
 
 
 def text_result(payload: Any, is_error: bool = False) -> types.CallToolResult:
-    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(safe_value(payload), ensure_ascii=False, separators=(",", ":"))
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
                                 is_error=is_error)
 
@@ -127,9 +131,42 @@ async def serve(ctx: ToolContext) -> None:
     server = build(ctx, workers)
     try:
         async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+            async with answering_bad_lines(read_stream, write_stream) as messages:
+                await server.run(messages, write_stream, server.create_initialization_options())
     finally:
         workers.close(ctx)
+
+
+@asynccontextmanager
+async def answering_bad_lines(read_stream: Any, write_stream: Any) -> AsyncIterator[Any]:
+    """The messages the SDK read, minus the lines it could not: for each of those (not JSON, a
+    lone surrogate, nesting past what the parser takes, not a JSON-RPC message) the client gets
+    a JSON-RPC error reply with a null id (the spec's answer when the id cannot be read),
+    instead of silence."""
+    send, receive = anyio.create_memory_object_stream[Any](0)
+
+    async def relay() -> None:
+        with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
+            await _relay()
+
+    async def _relay() -> None:
+        async with send:
+            async for item in read_stream:
+                if isinstance(item, Exception):
+                    log.warning("mcp.bad-message", reason=f"{type(item).__name__}: "
+                                f"{str(item)[:200]}")
+                    await write_stream.send(SessionMessage(types.JSONRPCError(
+                        jsonrpc="2.0", id=None, error=types.ErrorData(
+                            code=types.PARSE_ERROR, message="parse error: the line is not a "
+                            "JSON-RPC message this server can read (invalid JSON or text, "
+                            "nesting too deep, or a malformed request)"))))
+                    continue
+                await send.send(item)
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(relay)
+        async with receive:
+            yield receive
 
 
 def run(ctx: ToolContext) -> None:

@@ -35,7 +35,8 @@ from claimgraph.sidecar import Sidecars
 from claimgraph.store.open import open_store
 
 OWNER = "claimgraph-mcp"
-EPISODE_SOURCE_TYPE = "user-assertion"
+#: An MCP episode holds what an agent said through a tool call (docs/sync.md, "Trust").
+EPISODE_SOURCE_TYPE = "agent-note"
 
 
 def session_ref(environ: Mapping[str, str], pid: int, started_ms: int) -> str:
@@ -56,6 +57,7 @@ class ToolContext:
     lease_wait_ms: int = lease.DEFAULT_WAIT_MS
     lease_ttl_ms: int = lease.DEFAULT_TTL_MS
     half_life_days: float = 90.0
+    user_scope_writes: bool = False
     _reader: Shell | None = field(default=None, repr=False)
     _writer: Shell | None = field(default=None, repr=False)
     _episode_id: str | None = field(default=None, repr=False)
@@ -65,12 +67,19 @@ class ToolContext:
         """The project first, then the user: the order names are resolved in."""
         return (self.project, USER_SCOPE) if self.project != USER_SCOPE else (USER_SCOPE,)
 
+    @property
+    def writable_scopes(self) -> tuple[str, ...]:
+        """The project; the user scope too only when the user enabled it (mcp_user_scope)."""
+        if self.user_scope_writes and self.project != USER_SCOPE:
+            return (self.project, USER_SCOPE)
+        return (self.project,)
+
     def read(self) -> Shell:
         """The read shell over an EXISTING store (opened on first use; a missing store is an
         error until the first assert creates it). Its predicate registry is re-read on each
         call: the server lives for a whole session while other processes register predicates."""
         if self._reader is None:
-            store = open_store(self.db, create=False)
+            store = open_store(self.db, read_only=True)  # as the CLI's reads: no lease, no write
             self._reader = Shell(store, half_life_days=self.half_life_days)
         else:
             self._reader.forget_predicates()

@@ -21,8 +21,9 @@ from claimgraph.core.neighbor import neighbor
 from claimgraph.core.recall import recall, scoped_search
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.coach import surfaced_ids
-from claimgraph.logic.model import EPISTEMIC_STRENGTH, SOURCE_TYPES
+from claimgraph.logic.model import EPISTEMIC_STRENGTH
 from claimgraph.logic.recall import in_scopes
+from claimgraph.logic.redact import redact
 from claimgraph.mcp import tools_args as A
 from claimgraph.mcp.arguments import Arg
 from claimgraph.mcp.session import ToolContext, require_episode
@@ -159,13 +160,33 @@ ASSERT_OPTIONS = {"subject_type": "subject_type", "subject_scope": "subject_scop
                   "valid_from": "valid_from", "valid_until": "valid_until"}
 
 
+#: What an agent may say a fact comes from: itself. The user's own word is the user's to
+#: give (the CLI's ``claimgraph assert``), never a tool call's (docs/sync.md, "Trust").
+AGENT_SOURCE_TYPES = ("agent-note", "inferred")
+
+
 def memory_assert(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+    """An agent-said fact of this server's own episode, in this project (or the user scope
+    when the user enabled it), never back-dated, its words redacted as capture redacts."""
+    _in_lane(ctx, a)
     options = {ours: a[theirs] for theirs, ours in ASSERT_OPTIONS.items() if theirs in a}
-    options.setdefault("source_type", "user-assertion")
+    options.setdefault("source_type", AGENT_SOURCE_TYPES[0])
     with ctx.writing() as (sh, warnings):
-        episode = (require_episode(sh, a["episode"]) if a.get("episode")
-                   else ctx.session_episode(sh))
-        result = writes.assert_fact(sh, a["subject"], a["predicate"], a["object"],
+        episode = ctx.session_episode(sh)
+        if a.get("episode") and a["episode"] != episode["id"]:
+            raise ClaimgraphError(
+                "invalid-argument", "facts asserted here belong to this session's episode "
+                f"({episode['id']}), not {a['episode']!r}",
+                hint="leave episode out", argument="episode")
+        if options.get("valid_from") is not None and options["valid_from"] < sh.now() - 1000:
+            raise ClaimgraphError(
+                "invalid-argument", "valid_from lies before this call: a fact asserted now "
+                "cannot be back-dated", hint="leave valid_from out (it defaults to now)",
+                argument="valid_from")
+        subject, obj = redact(a["subject"]), redact(a["object"])
+        if (subject, obj) != (a["subject"], a["object"]):
+            warnings.append("a secret in the fact was replaced by a placeholder")
+        result = writes.assert_fact(sh, subject, a["predicate"], obj,
                                     scope=a.get("scope", ctx.project), episode=episode["id"],
                                     **options)
     out: dict[str, Any] = {"status": result["status"], "fact": fact_view(result["fact"]),
@@ -178,6 +199,24 @@ def memory_assert(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     if warnings:
         out["warnings"] = warnings
     return wire(out)
+
+
+def _in_lane(ctx: ToolContext, a: dict[str, Any]) -> None:
+    """Scopes this server may write, and sources an agent may claim."""
+    for key in ("scope", "subject_scope", "object_scope"):
+        given = a.get(key)
+        if given is not None and given not in ctx.writable_scopes:
+            raise ClaimgraphError(
+                "invalid-argument", f"{key} {given!r} is not this server's to write: it writes "
+                f"{' and '.join(repr(s) for s in ctx.writable_scopes)}",
+                hint=("the user scope takes writes from MCP only when the user enables it "
+                      "(mcp_user_scope = 1)" if given == "user" else
+                      "run the server in that project to write there"), argument=key)
+    if a.get("source_type") not in (None, *AGENT_SOURCE_TYPES):
+        raise ClaimgraphError(
+            "invalid-argument", f"source_type {a['source_type']!r} is not an agent's to claim",
+            hint=f"use {' or '.join(AGENT_SOURCE_TYPES)}; the user's own word is recorded with "
+                 "`claimgraph assert`", argument="source_type")
 
 
 def memory_forget(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
@@ -211,7 +250,7 @@ TOOLS: tuple[Tool, ...] = (
     Tool("memory_conflicts", A.CONFLICTS_DOC, (), memory_conflicts),
     Tool("memory_coach", A.COACH_DOC, A.COACH, memory_coach),
     Tool("memory_assert", A.ASSERT_DOC, A.assert_args(tuple(EPISTEMIC_STRENGTH),
-                                                      tuple(SOURCE_TYPES)), memory_assert,
+                                                      AGENT_SOURCE_TYPES), memory_assert,
          writes=True),
     Tool("memory_forget", A.FORGET_DOC, A.FORGET, memory_forget, writes=True),
 )

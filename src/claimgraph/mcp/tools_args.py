@@ -110,13 +110,14 @@ def assert_args(classes: tuple[str, ...], source_types: tuple[str, ...]) -> tupl
         Arg("object_kind", "choice", "for predicates taking either: entity or literal",
             choices=("entity", "literal")),
         Arg("class", "choice", "epistemic class (default: the predicate's own)", choices=classes),
-        Arg("scope", "string", "this project's id (default) or 'user'"),
+        Arg("scope", "string", "this project's id (default); 'user' only when the user enabled "
+            "it (mcp_user_scope)"),
         Arg("confidence", "fraction", "0..1 (default 0.8; capped by the source type)"),
-        Arg("source_type", "choice", "where the claim comes from (default user-assertion)",
-            choices=source_types),
-        Arg("episode", "string", "an existing episode id (default: this session's episode)"),
+        Arg("source_type", "choice", "where the claim comes from: you (agent-note, the "
+            "default) or your inference", choices=source_types),
+        Arg("episode", "string", "only this session's episode (the default)"),
         Arg("on_conflict", "choice", "override the policy", choices=("supersede", "flag", "ignore")),
-        Arg("valid_from", "time", "when it became true (default now)"),
+        Arg("valid_from", "time", "when it becomes true (default now; never earlier)"),
         Arg("valid_until", "time", "when it stopped being true"),
     )
 

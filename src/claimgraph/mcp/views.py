@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from claimgraph.cli.output import entity_json, fact_json, jsonable
+from claimgraph.logic.safe_render import fact_held
 
 EPISODE_KEYS = ("id", "ref", "source_type", "summary", "opened_at", "closed_at", "evidence")
 #: Bookkeeping an agent does not reason with; ``claimgraph facts --json`` has all of it.
@@ -28,6 +29,9 @@ def fact_view(fact: Mapping[str, Any]) -> dict[str, Any]:
     for key in ("confidence", "effective_confidence"):
         if isinstance(view.get(key), float):
             view[key] = round(view[key], 3)
+    reason = fact_held(fact)
+    if reason:  # shown on request, but marked: it is not memory to act on (logic.safe_render)
+        view["held_for_review"] = reason
     if fact.get("retrieval_score") is not None:
         view["retrieval_score"] = round(fact["retrieval_score"], 6)
     return view

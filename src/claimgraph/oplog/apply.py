@@ -262,5 +262,6 @@ _HANDLERS: dict[str, Callable[[Applier, Mapping[str, Any]], str]] = {
     "close-episode": _close_episode, "register-predicate": _register_predicate,
     "set-mark": _set_mark, "delete-marks": _delete_marks, "delete-facts": _delete_facts,
     "delete-episodes": _delete_episodes, "update-episode": _update_episode, "purged": _purged,
+    "withheld": _purged,
 }
 assert set(_HANDLERS) == set(L.VERBS), "every verb the log can hold has a handler"

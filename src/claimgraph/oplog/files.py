@@ -17,7 +17,7 @@ from typing import Any, Iterator, Mapping
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import oplog as L
-from claimgraph.private import FILE_MODE, private_dir
+from claimgraph.private import FILE_MODE, NOFOLLOW, private_dir, read_nofollow
 from claimgraph.sidecar import Sidecars, atomic_write_text
 
 WRITER_FILE = "writer"
@@ -73,14 +73,14 @@ def log_files(directory: Path) -> list[Path]:
     """Every writer's log in a directory, sorted by name (order never matters: see reconcile)."""
     if not directory.is_dir():
         return []
-    return sorted(p for p in directory.glob(f"*{LOG_SUFFIX}") if p.is_file())
+    return sorted(p for p in directory.glob(f"*{LOG_SUFFIX}") if p.is_file() and not p.is_symlink())
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, str, bool]]:
     """(line number, text, complete) for each non-blank line; a last line with no newline is
     incomplete: a writer or a file sync may still be adding to it."""
     try:
-        data = path.read_bytes()
+        data = read_nofollow(path)  # a link planted in a log's place is never followed
     except FileNotFoundError:
         return
     text = data.decode("utf-8", "replace")
@@ -93,7 +93,7 @@ def read_lines(path: Path) -> Iterator[tuple[int, str, bool]]:
 def last_line(path: Path) -> dict[str, Any] | None:
     """The last complete, parseable line of a log, read from the end (logs grow large)."""
     try:
-        handle = path.open("rb")
+        handle = os.fdopen(os.open(path, os.O_RDONLY | NOFOLLOW), "rb")
     except FileNotFoundError:
         return None
     with handle:

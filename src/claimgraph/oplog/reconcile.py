@@ -25,17 +25,23 @@ stop, which is exactly what the fold rules out.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any, Iterable
 
+import structlog
+
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import oplog as L
+from claimgraph.logic import oplog_checks as C
 from claimgraph.logic.conflicts import conflict_candidates
 from claimgraph.logic.entities import duplicate_groups
 from claimgraph.oplog import files as F
 from claimgraph.oplog.apply import Applier, DEFERRED, DUPLICATE, ERROR, SETTLED, UNKNOWN
 
 STATE_MARK = "oplog:state"
+QUARANTINED = "quarantined"
+log = structlog.get_logger("claimgraph.sync")
 Line = dict[str, Any]
 
 
@@ -46,12 +52,14 @@ def reconcile(logged: Any, db: Path | str, *, abandon_deferred: bool = False,
     logged.ensure_logging()  # a store with data before its log gets its baseline first
     state = _current_state(store, directory)
     me = logged.oplog.writer
-    lines, warnings = _read_logs(directory)
+    clock = int(now if now is not None else time.time() * 1000)
+    lines, warnings = _read_logs(directory, me)
     chosen, forks = L.dedupe(lines)
     warnings += forks
     own = [line for (writer, _), line in chosen.items() if writer == me]
     foreign = [line for (writer, _), line in chosen.items() if writer != me]
-    plan = _plan(state, foreign, own)
+    plan = _plan(state, foreign, own, clock)
+    plan["checks"] = _Checks(clock, [*own, *foreign], store)
     with store.transaction():
         outcome = _run(store, state, plan, own, foreign, abandon_deferred)
         _settle(state, plan, outcome, abandon_deferred)
@@ -76,11 +84,60 @@ def _current_state(store: Any, directory: Path) -> dict[str, Any]:
 
 
 # --- reading ---------------------------------------------------------------------------------
-def _read_logs(directory: Path) -> tuple[list[Line], list[dict[str, Any]]]:
+class _Checks:
+    """Validation of foreign lines (``logic.oplog_checks``): each line judged once per pass."""
+
+    def __init__(self, now_ms: int, lines: list[Line], store: Any = None) -> None:
+        self.now_ms = now_ms
+        self.authors = _Authors(C.authors_of(sorted(lines, key=L.order_key), ""), store)
+        self.found: dict[str, str] = {}
+
+    def problem(self, line: Line) -> str | None:
+        key = f"{line['writer']}:{line['seq']}"
+        if key not in self.found:
+            why = C.shape_problem(line, self.now_ms)
+            if why is None:
+                why = C.authority_problem(line, self.authors)
+            self.found[key] = why or ""
+            if not why and line.get("t") in ("delete-facts", "delete-episodes"):
+                for name in line["ids"]:  # still its writer's once gone (a tombstone follows)
+                    self.authors.known[name] = line["writer"]
+            if why:
+                log.warning("sync.quarantined", writer=line["writer"], seq=line["seq"],
+                            verb=str(line.get("t"))[:40], reason=why)
+        return self.found[key] or None
+
+
+class _Authors:
+    """Who made a fact or episode: the log line that created it, else (a purge replaced that
+    line by a placeholder) the source a synced fact or episode carries here (``sync:<writer>``);
+    what neither names is this store's own."""
+
+    def __init__(self, known: dict[str, str], store: Any) -> None:
+        self.known, self.store = known, store
+
+    def get(self, name: str, default: str = "") -> str:
+        if name in self.known:
+            return self.known[name]
+        found = None
+        if self.store is not None and isinstance(name, str):
+            found = self.store.get_fact(name) or self.store.get_episode(name)
+        source = str((found or {}).get("source_type") or "")
+        return source[len(C.SYNC_SOURCE):] if source.startswith(C.SYNC_SOURCE) else default
+
+
+def _read_logs(directory: Path, me: str) -> tuple[list[Line], list[dict[str, Any]]]:
+    """Every placeable line. A line is taken only from its own writer's file: one naming
+    another writer (ours above all) in someone's file is refused where it stands."""
     lines: list[Line] = []
     warnings: list[dict[str, Any]] = []
     for path in F.log_files(directory):
+        owner = path.name[:-len(F.LOG_SUFFIX)]
         for number, text, complete in F.read_lines(path):
+            if len(text) > C.MAX_LINE_BYTES:
+                warnings.append({"warning": "quarantined", "reason": "too-large",
+                                 "file": path.name, "line": number})
+                continue
             line = L.parse(text)
             if line is None:
                 if complete:  # a torn last line is a write or a file sync still under way
@@ -89,6 +146,12 @@ def _read_logs(directory: Path) -> tuple[list[Line], list[dict[str, Any]]]:
             problem = L.envelope_problem(line)
             if problem is not None:
                 warnings.append({"warning": "bad-envelope", "problem": problem,
+                                 "file": path.name, "line": number})
+                continue
+            if line["writer"] != owner:
+                why = "claims-our-writer" if line["writer"] == me else "not-its-file"
+                log.warning("sync.quarantined", file=path.name, line=number, reason=why)
+                warnings.append({"warning": "quarantined", "reason": why,
                                  "file": path.name, "line": number})
                 continue
             lines.append(line)
@@ -105,11 +168,16 @@ def _unseen(state: dict[str, Any], line: Line) -> bool:
     return f"{writer}:{seq}" not in set(state["abandoned"])
 
 
-def _plan(state: dict[str, Any], foreign: list[Line], own: list[Line]) -> dict[str, Any]:
+def _plan(state: dict[str, Any], foreign: list[Line], own: list[Line],
+          now_ms: int) -> dict[str, Any]:
     """Which lines are pending, and whether the fold can be extended or must be replayed."""
     pending = [l for l in foreign if _unseen(state, l)]
-    held = [l for l in pending if L.is_future(l)]
-    usable = sorted((l for l in pending if not L.is_future(l)), key=L.order_key)
+    # a newer format, or a clock more than the skew window ahead of ours: held, not applied
+    # and not lost (a teammate's fast clock is applied once ours catches up to it)
+    later = [l for l in pending if L.is_future(l) or _ahead(l, now_ms)]
+    held = later
+    usable = sorted((l for l in pending if not (L.is_future(l) or _ahead(l, now_ms))),
+                    key=L.order_key)
     tried = set(state["deferred"])
     new = [l for l in usable if f"{l['writer']}:{l['seq']}" not in tried]
     reached = [tuple(state["frontier"])] if state.get("frontier") else []
@@ -120,6 +188,10 @@ def _plan(state: dict[str, Any], foreign: list[Line], own: list[Line]) -> dict[s
     return {"usable": usable, "held": held, "new": new, "replay": replay}
 
 
+def _ahead(line: Line, now_ms: int) -> bool:
+    return line["hlc"] > now_ms + C.MAX_SKEW_MS
+
+
 def _run(store: Any, state: dict[str, Any], plan: dict[str, Any], own: list[Line],
          foreign: list[Line], abandon: bool) -> dict[str, Any]:
     """Extend the fold with the pending lines, or replay every log (module docstring)."""
@@ -128,18 +200,23 @@ def _run(store: Any, state: dict[str, Any], plan: dict[str, Any], own: list[Line
         return {"statuses": statuses, "touched": set(), "applied_keys": []}
     if plan["replay"]:
         state["entity-map"], state["merged"] = {}, {}
-        lines = [l for l in [*own, *foreign] if _replayable(state, l)]
+        lines = [l for l in [*own, *foreign] if _replayable(state, l, plan["checks"].now_ms)]
         audit = _clear_graph(store)
     else:
         lines, audit = plan["usable"], None
     applier = Applier(store, state["entity-map"], state.setdefault("merged", {}))
     applied_keys = []
     own_writer = own[0]["writer"] if own else None
+    checks = plan["checks"]
     for line in sorted(lines, key=L.order_key):
-        status = applier.apply(line)
+        foreign_line = line["writer"] != own_writer
+        if foreign_line and checks.problem(line):
+            statuses[f"{line['writer']}:{line['seq']}"] = QUARANTINED
+            continue  # settled, never applied: the next line goes on
+        status = applier.apply(C.as_teammates(line) if foreign_line else line)
         if status in SETTLED:
             applied_keys.append(L.order_key(line))
-        if line["writer"] != own_writer:
+        if foreign_line:
             statuses[f"{line['writer']}:{line['seq']}"] = status
     if audit:
         _restore_audit(store, audit)
@@ -147,8 +224,8 @@ def _run(store: Any, state: dict[str, Any], plan: dict[str, Any], own: list[Line
             "applied_keys": applied_keys}
 
 
-def _replayable(state: dict[str, Any], line: Line) -> bool:
-    return (not L.is_future(line)
+def _replayable(state: dict[str, Any], line: Line, now_ms: int | None = None) -> bool:
+    return (not L.is_future(line) and (now_ms is None or not _ahead(line, now_ms))
             and f"{line['writer']}:{line['seq']}" not in set(state["abandoned"]))
 
 
@@ -174,6 +251,7 @@ def _settle(state: dict[str, Any], plan: dict[str, Any], outcome: dict[str, Any]
             abandon: bool) -> None:
     """Advance high-water marks over contiguous settled runs; count and maybe abandon deferrals."""
     statuses = outcome["statuses"]
+    quarantined = set(state.get("quarantined") or ())
     settled_by_writer: dict[str, set[int]] = {}
     deferred = dict(state["deferred"])
     for line in plan["usable"]:
@@ -181,7 +259,9 @@ def _settle(state: dict[str, Any], plan: dict[str, Any], outcome: dict[str, Any]
         status = statuses.get(key, DEFERRED if key in deferred else None)
         if status is None:
             continue
-        if status in SETTLED:
+        if status == QUARANTINED:
+            quarantined.add(key)
+        if status in SETTLED or status == QUARANTINED:
             deferred.pop(key, None)
             settled_by_writer.setdefault(line["writer"], set()).add(line["seq"])
             continue
@@ -196,6 +276,7 @@ def _settle(state: dict[str, Any], plan: dict[str, Any], outcome: dict[str, Any]
         mark, rest = L.high_water(seqs | beyond, start)
         state["high-water"][writer] = mark
         state["applied-beyond"][writer] = rest
+    state["quarantined"] = sorted(quarantined)
     state["applied-beyond"] = {w: s for w, s in state["applied-beyond"].items() if s}
     state["deferred"] = deferred
     keys = outcome["applied_keys"]
@@ -203,7 +284,9 @@ def _settle(state: dict[str, Any], plan: dict[str, Any], outcome: dict[str, Any]
         top = max(keys)
         old = tuple(state["frontier"]) if state.get("frontier") else None
         state["frontier"] = list(max(top, old) if old else top)
-    hlcs = [l["hlc"] for l in plan["usable"]]
+    ceiling = plan["checks"].now_ms + C.MAX_SKEW_MS  # a clock from outside is bounded
+    hlcs = [l["hlc"] for l in plan["usable"]
+            if statuses.get(f"{l['writer']}:{l['seq']}") != QUARANTINED and l["hlc"] <= ceiling]
     state["clock"] = max([int(state.get("clock") or 0), *hlcs])
 
 
@@ -236,12 +319,15 @@ def _report(state: dict[str, Any], plan: dict[str, Any], outcome: dict[str, Any]
     statuses = [s for k, s in outcome["statuses"].items() if k in pending]
     effects = {"total": len(statuses), "applied": statuses.count("applied"),
                "duplicate": statuses.count(DUPLICATE), "deferred": statuses.count(DEFERRED),
-               "unknown": statuses.count(UNKNOWN), "errors": statuses.count(ERROR)}
+               "unknown": statuses.count(UNKNOWN), "errors": statuses.count(ERROR),
+               "quarantined": statuses.count(QUARANTINED)}
     stuck = sorted(k for k, n in state["deferred"].items() if n >= L.STUCK_AFTER_PASSES)
     writers = sorted({l["writer"] for l in plan["usable"]} | set(state["high-water"]))
     report = {"status": "reconciled", "writers": writers, "effects": effects,
               "replayed": bool(plan["replay"] and plan["new"]), "held": len(plan["held"]),
               "stuck": stuck, "abandoned": len(state["abandoned"]), "warnings": warnings,
+              "quarantined": len(state.get("quarantined", [])) + sum(
+                  1 for w in warnings if w.get("warning") == "quarantined"),
               "duplicates": extra["duplicates"], "sweep_candidates": extra["sweep_candidates"]}
     if stuck:
         report["hint"] = ("some effects could not be applied in 3 passes (a writer's log is "

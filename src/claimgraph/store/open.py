@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from claimgraph import location
 from claimgraph.errors import (
     ClaimgraphError, disk_full, is_disk_full, is_write_refusal, write_refused)
-from claimgraph.private import private_dir, tighten_store
+from claimgraph.private import private_dir, refuse_unsafe_directory, tighten_store
 from claimgraph.sidecar import Sidecars
 from claimgraph.store.sqlite import SqliteStore
 
@@ -40,6 +40,7 @@ def open_store(db_path: Path | str, *, create: bool = True,
     if url is not None:
         return _open_server(url, Path(location.resolve(db_path)), read_only=read_only)
     path = Path(db_path).expanduser()
+    refuse_unsafe_directory(path, reading=read_only)
     if not path.exists() and (read_only or not create):
         raise ClaimgraphError(
             "store-missing", f"there is no claimgraph store at {path}",

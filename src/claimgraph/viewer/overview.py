@@ -61,14 +61,16 @@ def review(src: Source, project_id: str | None = None) -> dict[str, Any]:
         now = sh.now()
         if project_id is not None and not _holds(sh.store, project_id):
             raise NotFound(f"no project {project_id!r} in this store")
-        found = reads.conflicts(sh, now)
+        found = reads.conflicts(sh, now, scopes=None if project_id is None else [project_id])
     mine = (lambda fact: True) if project_id is None else (lambda fact: fact["scope"] == project_id)
     pairs = [p for p in found["conflicts"] if mine(p["fact"]) or mine(p["candidate"])]
     suspect = [s for s in found["suspect"] if mine(s["fact"])]
     unsupported = [s for s in suspect if any(v["verdict"] == "unsupported" for v in s["verdicts"])]
     missing = [s for s in suspect if s not in unsupported]
     knots = conflict_components(pairs)
+    waiting = [h for h in found.get("held", []) if mine(h["fact"])]
     return {"project": project_id, "now": now, "components": knots[:MAX_SHOWN],
+            "held": waiting[:MAX_SHOWN], "held_count": len(waiting),
             "knots": len(knots), "pairs": len(pairs), "unsupported": unsupported[:MAX_SHOWN],
             "missing": missing[:MAX_SHOWN], "counts": {
                 "unsupported": len(unsupported), "missing": len(missing)}}
