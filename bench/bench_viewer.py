@@ -29,21 +29,26 @@ import sys
 import tempfile
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Callable
 from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_context  # noqa: E402
+from store_cache import cached_store, working_copy  # noqa: E402
 from claimgraph.cli.main import main as cli  # noqa: E402
+from claimgraph.core import Shell  # noqa: E402
+from claimgraph.core.vocabulary import seed  # noqa: E402
 from claimgraph.logic.timeutil import DAY_MS, to_iso  # noqa: E402
 from claimgraph.store.open import open_store  # noqa: E402
 
 
-def add_audit(db: Path, now: int) -> None:
+def add_audit(db: Path, now: int, total: int = 100_000) -> None:
     """Every 50th fact cites a file the audit found missing (a suspect claim)."""
     store = open_store(db)
-    ids = [f"f-{i:07d}" for i in range(0, 100_000, 50)]
+    ids = [f"f-{i:07d}" for i in range(0, total, 50)]
     found = {f["id"] for f in store.get_facts_by_ids(ids)}
     with store.transaction():
         store.record_audit({"fact_id": fid, "evidence": "src/app.py: `main()`", "file": "src/app.py",
@@ -102,7 +107,7 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 def pages(dirs: list[Path], now: int) -> dict[str, tuple[str, list[str]]]:
-    project = str(dirs[7].resolve())
+    project = str(dirs[min(7, len(dirs) - 1)].resolve())
     p = quote(project, safe="")
     at = now - 45 * DAY_MS
     fact = "f-0002004"  # project 1's: superseded lately, history and a neighbour
@@ -117,35 +122,142 @@ def pages(dirs: list[Path], now: int) -> dict[str, tuple[str, list[str]]]:
     }
 
 
+BENCH_ROOT = Path(tempfile.gettempdir()) / "claimgraph-bench-viewer"
+USER_SHARE = 50  # facts in the user scope per 1,000 in the projects
+
+
+def project_dirs(projects: int) -> list[Path]:
+    """Fixed directories (the cached store names them as its projects' scopes)."""
+    dirs = [BENCH_ROOT / f"project-{n:02d}" for n in range(projects)]
+    for d in dirs:
+        d.mkdir(parents=True, exist_ok=True)
+    return dirs
+
+
+def builder_for(projects: int) -> Callable[[Path, int], None]:
+    def build_viewer_store(db: Path, size: int) -> None:
+        """``size`` facts over the projects (one project: all of them in it), a user scope of
+        5% more, audit verdicts and 30 days of logs; recorded as of the build."""
+        now = time.time_ns() // 1_000_000
+        scopes = [str(d.resolve()) for d in project_dirs(projects)]
+        store = open_store(db)
+        seed(Shell(store))
+        per = size // len(scopes)
+        user = max(1, size * USER_SHARE // 1000)
+        with store.transaction():
+            for p, scope in enumerate([*scopes, "user"]):
+                count = user if scope == "user" else per
+                subjects = [f"e-{p}-{n}" for n in range(40)]
+                for n, eid in enumerate(subjects):
+                    store.insert_entity({"id": eid, "name": f"component-{n}", "scope": scope})
+                store.insert_facts(bench_context.fact(p * per + k, scope, subjects[k % 40],
+                                                      f"value {k % 400} of {scope[-12:]}", now)
+                                   for k in range(count))
+                for k in range(0, 60, 6):
+                    store.link_conflicts(f"f-{p * per + k + 3:07d}",
+                                         [f"f-{p * per + k + 7:07d}"])
+        store.close()
+        add_audit(db, now, size + user)
+    return build_viewer_store
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--loads", type=int, default=50)
     parser.add_argument("--facts", type=int, default=100_000)
     parser.add_argument("--projects", type=int, default=50)
+    parser.add_argument("--concurrent", type=int, default=20,
+                        help="loads of the project page at once (issue 24: 20)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of concurrent loads")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="a checkout of the landed code (its src/ is served beside ours)")
+    parser.add_argument("--pages", default="all",
+                        help="'all', 'none' (only the concurrent project page) or a list")
+    parser.add_argument("--rebuild", action="store_true")
     args = parser.parse_args()
+    dirs = project_dirs(args.projects)
+    started = time.perf_counter()
+    cached = cached_store(f"viewer-{args.projects}p", args.facts, builder_for(args.projects),
+                          args.rebuild)
+    print(f"store: {args.facts} facts in {args.projects} project(s) + the user scope "
+          f"({cached.name}, ready in {time.perf_counter() - started:.1f} s)")
     with tempfile.TemporaryDirectory(prefix="bench-viewer-") as tmp:
         root = Path(tmp)
-        dirs = [root / f"project-{n:02d}" for n in range(args.projects)]
-        for d in dirs:
-            d.mkdir()
-        db = root / "store" / "claims.db"
+        db = working_copy(cached, root)
         now = time.time_ns() // 1_000_000
-        started = time.perf_counter()
-        bench_context.build(db, [str(d.resolve()) for d in dirs], args.facts, now)
-        add_audit(db, now)
         write_logs(db, [str(d.resolve()) for d in dirs], now)
-        print(f"built {args.facts} facts in {time.perf_counter() - started:.1f} s")
         env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMGRAPH_")}
         env.update(HOME=str(root), CLAIMGRAPH_DB=str(db))
         os.environ.update(HOME=str(root), CLAIMGRAPH_DB=str(db))
-        server = subprocess.Popen([sys.executable, "-m", "claimgraph", "serve", "--port", "0"],
-                                  env=env, stdout=subprocess.PIPE, text=True)
+        servers = {"this": Server(env)}
+        if args.baseline is not None:
+            servers["landed"] = Server({**env, "PYTHONPATH": str(args.baseline / "src")})
         try:
-            url = server.stdout.readline().split(": ", 1)[1].strip()
-            report(url, pages(dirs, now), args.loads)
+            wanted = pages(dirs, now)
+            if args.pages != "none":
+                names = list(wanted) if args.pages == "all" else args.pages.split(",")
+                for label, server in servers.items():
+                    print(f"\n== {label} code, each page {args.loads} loads")
+                    report(server.url, {n: wanted[n] for n in names}, args.loads)
+            path = wanted["project"][0]
+            print(f"\n== project page, {args.concurrent} loads at once, {args.rounds} rounds,"
+                  f" servers interleaved round by round")
+            concurrent_report(servers, path, args.concurrent, args.rounds)
         finally:
-            server.terminate()
-            server.wait()
+            for server in servers.values():
+                server.stop()
+
+
+class Server:
+    """A real ``claimgraph serve`` process and its URL."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "claimgraph", "serve", "--port", "0"],
+                                     env=env, stdout=subprocess.PIPE, text=True)
+        self.url = self.proc.stdout.readline().split(": ", 1)[1].strip()
+
+    def rss_mb(self, key: str = "VmRSS") -> float:
+        """The process's resident set (``VmHWM``: its peak so far), in MB."""
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait()
+
+
+def burst(url: str, count: int) -> tuple[float, list[float]]:
+    """``count`` loads started together: (wall time of the burst, each load's time)."""
+    with ThreadPoolExecutor(max_workers=count) as pool:
+        started = time.perf_counter()
+        times = list(pool.map(lambda _: load(url), range(count)))
+    return time.perf_counter() - started, times
+
+
+def concurrent_report(servers: dict[str, Server], path: str, count: int, rounds: int) -> None:
+    results: dict[str, dict[str, list[float]]] = {
+        label: {"times": [], "walls": [], "rss": []} for label in servers}
+    for label, server in servers.items():
+        load(server.url + path)  # warm: imports, the page cache
+    for _ in range(rounds):
+        for label, server in servers.items():
+            wall, times = burst(server.url + path, count)
+            results[label]["times"] += times
+            results[label]["walls"].append(wall)
+            results[label]["rss"].append(server.rss_mb("VmHWM"))
+    print(f"{'code':<7} {'p50':>8} {'p95':>8} {'max':>8} {'burst':>8} {'peak RSS':>9}")
+    for label, found in results.items():
+        times = found["times"]
+        print(f"{label:<7} {percentile(times, .5) * 1000:6.0f}ms {percentile(times, .95) * 1000:6.0f}ms"
+              f" {max(times) * 1000:6.0f}ms {max(found['walls']):7.1f}s {max(found['rss']):6.0f} MB")
+    if "landed" in results:
+        this, landed = results["this"]["times"], results["landed"]["times"]
+        print(f"p95 this/landed {percentile(this, .95) / percentile(landed, .95):.3f}; "
+              f"peak RSS this/landed {max(results['this']['rss']) / max(results['landed']['rss']):.3f}")
+    print("targets: p95 <= 1 s with 20 at once and < 300 MB RSS (issue 24); one load p95 <= 300 ms"
+          " (issue 29)")
 
 
 def report(url: str, wanted: dict[str, tuple[str, list[str]]], loads: int) -> None:
@@ -164,6 +276,7 @@ def report(url: str, wanted: dict[str, tuple[str, list[str]]], loads: int) -> No
               f"{percentile(cli_times, .5) * 1000:6.0f}ms {base95 * 1000:6.0f}ms   "
               f"{p95 / base95:5.2f}x")
     print(f"slowest page p95 {worst * 1000:.0f} ms (target <= 300 ms)")
+
 
 
 if __name__ == "__main__":

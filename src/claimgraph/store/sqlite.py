@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import heapq
 import json
+import math
 import sqlite3
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
+from claimgraph.logic.context_sections import SECTION_KEYS, Narrowing
 from claimgraph.logic.model import (
     AUDIT_FIELDS, CONTEXT_HEAD_FIELDS, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS,
     FACT_HEAD_FIELDS_NO_ENDS, SUSPECT_VERDICTS,
@@ -26,6 +29,7 @@ from claimgraph.logic.model import (
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
 from claimgraph.store import sqlite_schema as schema
+from claimgraph.store import sqlite_sections as sections_sql
 from claimgraph.store import sqlite_sql as q
 from claimgraph.store.sqlite_curation import SqliteCuration
 from claimgraph.store.sqlite_db import SqliteDb
@@ -349,6 +353,32 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         self._db.refresh()
         return [dict(zip(CONTEXT_HEAD_FIELDS, row))
                 for row in self._db.rows(*q.context_heads(wanted, since))]
+
+    def context_sections(self, scopes: Iterable[str], now: int, *,
+                         windows: Mapping[str, tuple[int, int]], open_ids: Iterable[str] = (),
+                         narrowing: Narrowing = Narrowing(),
+                         half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
+        """A project page's sections in one query: what ``logic.context_sections.sections_of``
+        answers over the scopes' facts read whole (``open_ids``: the members of open
+        conflicts), without reading them: {counts, ids, reasons}."""
+        wanted = sorted(set(scopes))
+        counts = dict.fromkeys(SECTION_KEYS, 0)
+        ids: dict[str, list[str]] = {key: [] for key in windows}
+        reasons: dict[str, str] = {}
+        if not wanted:
+            return {"counts": counts, "ids": ids, "reasons": reasons}
+        self._db.refresh()
+        self._db.ensure_function("pow", 2, math.pow)
+        plan = sections_sql.context_sections(wanted, now, half_life_days, sorted(set(open_ids)),
+                                             windows, narrowing)
+        for section, fact_id, reason, total, chosen in self._db.rows(*plan):
+            if not chosen:
+                counts[section] = total
+                continue
+            ids.setdefault(section, []).append(fact_id)
+            if reason:
+                reasons[fact_id] = reason
+        return {"counts": counts, "ids": ids, "reasons": reasons}
 
     def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,

@@ -22,6 +22,7 @@ from starlette.routing import Route
 from claimgraph import __version__
 from claimgraph.errors import ClaimgraphError
 from claimgraph.viewer import activity, overview, present, timeline
+from claimgraph.viewer.cache import PageCache, store_state
 from claimgraph.viewer.fact import fact_page
 from claimgraph.viewer.guard import Guard
 from claimgraph.viewer.project import project
@@ -81,12 +82,16 @@ def create_app(source: Source, token: str) -> Guard:
 
 
 def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[str, Any]]]]]:
+    kept = PageCache()
+
     def projects(request: Request) -> tuple[str, dict[str, Any]]:
         return "projects.html", {"page": overview.projects(src), "active": ""}
 
     def one_project(request: Request) -> tuple[str, dict[str, Any]]:
         name = overview.named_project(request.query_params.get("id"))
-        return "project.html", {"page": project(src, name, request.query_params),
+        params = request.query_params
+        key = ("project", name, tuple(sorted(params.multi_items())), store_state(src.db))
+        return "project.html", {"page": kept.get(key, lambda: project(src, name, params)),
                                 "active": ""}
 
     def as_of(request: Request) -> tuple[str, dict[str, Any]]:
