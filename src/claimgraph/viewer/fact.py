@@ -63,9 +63,13 @@ def versions(fact: dict[str, Any], every: list[dict[str, Any]],
         if successor in linked:
             linked[other["id"]].add(successor)
             linked[successor].add(other["id"])
-    same = _value(fact)
-    found = {f["id"] for f in every if _value(f) == same} | {fact["id"]}
-    todo = list(found)
+    by_value: dict[tuple[str, str], set[str]] = {}
+    for other in every:
+        by_value.setdefault(_value(other), set()).add(other["id"])
+    for ids in by_value.values():
+        for one in ids:
+            linked.setdefault(one, set()).update(ids - {one})
+    found, todo = {fact["id"]}, [fact["id"]]
     while todo:
         for near in linked.get(todo.pop(), ()):
             if near not in found:

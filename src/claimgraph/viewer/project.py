@@ -89,6 +89,9 @@ def project(src: Source, project_id: str, params: Mapping[str, str]) -> dict[str
         store = sh.store
         if not holds(store, project_id):
             raise NotFound(f"no project {project_id!r} in this store")
+        predicates = sorted(store.predicate_usage())
+        if chosen["predicate"] and chosen["predicate"] not in predicates:
+            raise BadRequest(f"predicate {chosen['predicate'][:80]!r} is used by no fact")
         wanted = scopes(project_id)
         suspect = set(store.suspect_fact_ids())
         pairs = open_pairs(store, wanted, suspect, now)
@@ -101,7 +104,6 @@ def project(src: Source, project_id: str, params: Mapping[str, str]) -> dict[str
             told = read_sections(store, wanted, now, windows, open_ids, Narrowing(), suspect,
                                  src.half_life_days)
         facts = read_whole(store, [placed, told])
-        predicates = sorted(store.predicate_usage())
     shown_pairs = [p for p in pairs if not narrowing.active or any(
         narrowing.matches(f) for f in p.values())]
     sections = build_sections(placed, facts, shown_pairs, section, page, now, src)
