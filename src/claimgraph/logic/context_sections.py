@@ -65,7 +65,8 @@ def ascii_lower(text: str) -> str:
     return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)
 
 
-def placement(fact: Fact, now: int, suspect: set[str], open_ids: set[str]) -> tuple[str, str | None] | None:
+def placement(fact: Fact, now: int, suspect: set[str],
+              open_ids: set[str]) -> tuple[str, str | None] | None:
     """(section, reason when left out), or None when the page shows the fact nowhere."""
     dormant, is_suspect = fact.get("dormant_since") is not None, fact["id"] in suspect
     if not fact_valid_at(fact, now):

@@ -92,7 +92,8 @@ def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
     with id NULL carrying its count (so an empty window still reports its section)."""
     params: dict[str, Any] = {
         "scopes": json.dumps(sorted(set(scopes))), "now": now, "floor": CONFIDENCE_FLOOR,
-        "window": compiled.window_start(now), "period": DAY_MS * half_life_days,
+        # A real period: SQLite divides two integers whole.
+        "window": compiled.window_start(now), "period": float(DAY_MS * half_life_days),
         "open": json.dumps(sorted(set(open_ids))),
         "windows": json.dumps({k: [int(o), int(o) + int(n)] for k, (o, n) in windows.items()}),
     }

@@ -121,7 +121,8 @@ def component_text(component: Sequence[Mapping[str, Any]]) -> str:
         shown = " / ".join(names[:MAX_CONTENDED_OBJECTS])
         more = f" / … {len(names) - MAX_CONTENDED_OBJECTS} more" if len(
             names) > MAX_CONTENDED_OBJECTS else ""
-        return f"{slots[0][0]} {slots[0][1]}: {len(component)} claims in contention — {shown}{more}"
+        subject, predicate = slots[0]
+        return f"{subject} {predicate}: {len(component)} claims in contention — {shown}{more}"
     predicates = len({p for _, p in slots})
     return (f"{len(component)} claims in contention across {predicates} "
             f"predicate{'s' if predicates != 1 else ''}")
