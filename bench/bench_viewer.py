@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import io
 import json
 import os
@@ -122,6 +123,7 @@ def pages(dirs: list[Path], now: int) -> dict[str, tuple[str, list[str]]]:
     }
 
 
+NONCES = itertools.count()
 BENCH_ROOT = Path(tempfile.gettempdir()) / "claimgraph-bench-viewer"
 USER_SHARE = 50  # facts in the user scope per 1,000 in the projects
 
@@ -173,6 +175,8 @@ def main() -> None:
                         help="a checkout of the landed code (its src/ is served beside ours)")
     parser.add_argument("--pages", default="all",
                         help="'all', 'none' (only the concurrent project page) or a list")
+    parser.add_argument("--distinct", action="store_true",
+                        help="also: the concurrent loads each ask a different page")
     parser.add_argument("--rebuild", action="store_true")
     args = parser.parse_args()
     dirs = project_dirs(args.projects)
@@ -202,7 +206,9 @@ def main() -> None:
             path = wanted["project"][0]
             print(f"\n== project page, {args.concurrent} loads at once, {args.rounds} rounds,"
                   f" servers interleaved round by round")
-            concurrent_report(servers, path, args.concurrent, args.rounds)
+            concurrent_report(servers, path, args.concurrent, args.rounds, distinct=False)
+            if args.distinct:
+                concurrent_report(servers, path, args.concurrent, args.rounds, distinct=True)
         finally:
             for server in servers.values():
                 server.stop()
@@ -228,25 +234,32 @@ class Server:
         self.proc.wait()
 
 
-def burst(url: str, count: int) -> tuple[float, list[float]]:
-    """``count`` loads started together: (wall time of the burst, each load's time)."""
+def burst(url: str, count: int, distinct: bool) -> tuple[float, list[float]]:
+    """``count`` loads started together: (wall time of the burst, each load's time). Each
+    burst is a page nobody asked for yet (a fresh ``nonce``, a parameter no page reads): one
+    page for all (``distinct`` False: 20 people open the same page) or one each."""
+    tag = next(NONCES)
     with ThreadPoolExecutor(max_workers=count) as pool:
         started = time.perf_counter()
-        times = list(pool.map(lambda _: load(url), range(count)))
+        times = list(pool.map(
+            lambda n: load(f"{url}&nonce={tag}-{n if distinct else 0}"), range(count)))
     return time.perf_counter() - started, times
 
 
-def concurrent_report(servers: dict[str, Server], path: str, count: int, rounds: int) -> None:
+def concurrent_report(servers: dict[str, Server], path: str, count: int, rounds: int,
+                      distinct: bool) -> None:
     results: dict[str, dict[str, list[float]]] = {
         label: {"times": [], "walls": [], "rss": []} for label in servers}
     for label, server in servers.items():
-        load(server.url + path)  # warm: imports, the page cache
+        load(server.url + path)  # warm: imports, the operating system's page cache
     for _ in range(rounds):
         for label, server in servers.items():
-            wall, times = burst(server.url + path, count)
+            wall, times = burst(server.url + path, count, distinct)
             results[label]["times"] += times
             results[label]["walls"].append(wall)
             results[label]["rss"].append(server.rss_mb("VmHWM"))
+    kind = "a different new page each" if distinct else "one new page for all"
+    print(f"-- {count} at once, {kind}")
     print(f"{'code':<7} {'p50':>8} {'p95':>8} {'max':>8} {'burst':>8} {'peak RSS':>9}")
     for label, found in results.items():
         times = found["times"]
@@ -261,14 +274,17 @@ def concurrent_report(servers: dict[str, Server], path: str, count: int, rounds:
 
 
 def report(url: str, wanted: dict[str, tuple[str, list[str]]], loads: int) -> None:
+    """Each load is a page nobody asked for yet (a fresh ``nonce``), so the viewer's page cache
+    never answers it: the figure is the page's own cost."""
     print(f"{'page':<9} {'p50':>7} {'p95':>7}   {'CLI p50':>7} {'CLI p95':>7}   p95 ratio")
     worst = 0.0
     for name, (path, argv) in wanted.items():
+        sep = "&" if "?" in path else "?"
         load(url + path)
         in_process(argv)  # warm both: the page cache, the interpreter's imports
         page_times, cli_times = [], []
         for _ in range(loads):
-            page_times.append(load(url + path))
+            page_times.append(load(f"{url}{path}{sep}nonce={next(NONCES)}"))
             cli_times.append(in_process(argv))
         p95, base95 = percentile(page_times, 0.95), percentile(cli_times, 0.95)
         worst = max(worst, p95)
