@@ -1,8 +1,9 @@
 """``Store.context_sections``: a project page's sections placed, ordered, counted and cut in the
 store, equal to ``logic.context_sections.sections_of`` over the same facts read whole.
 
-Runs on every backend of the contract suite that answers the query (SQLite, file and memory);
-the others are read whole by the viewer, so the definition itself is what they give.
+Runs on every backend of the contract suite that answers the query (SQLite, file and memory,
+and PostgreSQL); the memory store has no such query (the viewer reads it whole and places its
+facts with the definition itself), so it is skipped.
 """
 
 from __future__ import annotations

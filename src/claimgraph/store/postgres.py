@@ -10,16 +10,19 @@ them, so there is no in-process cache to go stale).
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
+from claimgraph.logic.context_sections import SECTION_KEYS, Narrowing
 from claimgraph.logic.model import (
     AUDIT_FIELDS, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS,
     FACT_HEAD_FIELDS_NO_ENDS, SUSPECT_VERDICTS,
 )
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import postgres_schema as schema
+from claimgraph.store import postgres_sections as sections_sql
 from claimgraph.store import postgres_sql as q
 from claimgraph.store import records as rec
 from claimgraph.store.postgres_db import IntegrityError, PostgresDb, redact_url
@@ -304,6 +307,28 @@ class PostgresStore(PostgresPurge):
             rows = self._db.rows(q.AUDIT_SELECT + " WHERE fact_id = ANY(%s::text[])"
                                  + q.AUDIT_ORDER, (sorted(set(wanted)),))
         return [_audit_from_row(r) for r in rows]
+
+    def context_sections(self, scopes: Iterable[str], now: int, *,
+                         windows: Mapping[str, tuple[int, int]], open_ids: Iterable[str] = (),
+                         narrowing: Narrowing = Narrowing(),
+                         half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
+        """``SqliteStore.context_sections`` in PostgreSQL: {counts, ids, reasons}."""
+        wanted = sorted(set(scopes))
+        counts = dict.fromkeys(SECTION_KEYS, 0)
+        ids: dict[str, list[str]] = {key: [] for key in windows}
+        reasons: dict[str, str] = {}
+        if not wanted:
+            return {"counts": counts, "ids": ids, "reasons": reasons}
+        plan = sections_sql.context_sections(wanted, now, half_life_days, sorted(set(open_ids)),
+                                             windows, narrowing)
+        for section, fact_id, reason, total, chosen in self._db.rows(*plan):
+            if not chosen:
+                counts[section] = total
+                continue
+            ids.setdefault(section, []).append(fact_id)
+            if reason:
+                reasons[fact_id] = reason
+        return {"counts": counts, "ids": ids, "reasons": reasons}
 
     def suspect_fact_ids(self) -> list[str]:
         return [r[0] for r in self._db.rows(q.SUSPECT_IDS, (list(SUSPECT_VERDICTS),))]
