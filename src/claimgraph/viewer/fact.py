@@ -53,29 +53,30 @@ def fact_page(src: Source, fact_id: str) -> dict[str, Any]:
 def versions(fact: dict[str, Any], every: list[dict[str, Any]],
              cardinality: str | None) -> list[dict[str, Any]]:
     """The facts of ``every`` (subject + predicate, oldest first) that are versions of ``fact``'s
-    belief: all of them for a one-valued predicate; else those linked to it through successor
-    links (either way, transitively) or holding the same value."""
+    belief: all of them for a one-valued predicate; else those joined to it through successor
+    links (either way, transitively) or holding the same value (a union-find: a hub subject
+    may hold thousands of facts of one predicate)."""
     if cardinality == "one":
         return every
-    linked: dict[str, set[str]] = {f["id"]: set() for f in every}
+    parent = {f["id"]: f["id"] for f in every}
+    parent.setdefault(fact["id"], fact["id"])
+
+    def root(fid: str) -> str:
+        while parent[fid] != fid:
+            parent[fid] = parent[parent[fid]]
+            fid = parent[fid]
+        return fid
+
+    def join(a: str, b: str) -> None:
+        parent[root(a)] = root(b)
+
+    first_of: dict[tuple[str, str], str] = {}
     for other in every:
-        successor = other.get("successor")
-        if successor in linked:
-            linked[other["id"]].add(successor)
-            linked[successor].add(other["id"])
-    by_value: dict[tuple[str, str], set[str]] = {}
-    for other in every:
-        by_value.setdefault(_value(other), set()).add(other["id"])
-    for ids in by_value.values():
-        for one in ids:
-            linked.setdefault(one, set()).update(ids - {one})
-    found, todo = {fact["id"]}, [fact["id"]]
-    while todo:
-        for near in linked.get(todo.pop(), ()):
-            if near not in found:
-                found.add(near)
-                todo.append(near)
-    return [f for f in every if f["id"] in found]
+        join(other["id"], first_of.setdefault(_value(other), other["id"]))
+        if other.get("successor") in parent:
+            join(other["id"], other["successor"])
+    mine = root(fact["id"])
+    return [f for f in every if root(f["id"]) == mine]
 
 
 def _value(fact: dict[str, Any]) -> tuple[str, str]:

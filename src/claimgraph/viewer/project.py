@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from claimgraph.core.context import USER_SCOPE, scopes
+from claimgraph.core.context import scopes
 from claimgraph.logic import context as compiled
 from claimgraph.logic.confidence import effective_confidence
 from claimgraph.logic.conflicts import open_conflicts
@@ -120,7 +120,7 @@ def project(src: Source, project_id: str, params: Mapping[str, str]) -> dict[str
 def holds(store: Any, project_id: str) -> bool:
     """Whether the store holds the project: an entity lives in its scope (an indexed lookup;
     a project's facts always name one)."""
-    return project_id == USER_SCOPE or bool(store.list_entities(scope=project_id))
+    return bool(store.list_entities(scope=project_id))
 
 
 def open_pairs(store: Any, wanted: list[str], suspect: set[str], now: int) -> list[dict]:
