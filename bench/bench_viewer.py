@@ -28,6 +28,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -230,9 +231,41 @@ class Server:
                 return int(line.split()[1]) / 1024
         return float("nan")
 
+    def memory_mb(self) -> dict[str, float]:
+        """VmRSS and its parts: RssAnon (the process's own) and RssFile (pages of mapped
+        files, the store's among them: shared with the page cache)."""
+        found = {}
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            key = line.split(":", 1)[0]
+            if key in ("VmRSS", "RssAnon", "RssFile"):
+                found[key] = int(line.split()[1]) / 1024
+        return found
+
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait()
+
+
+class Sampler:
+    """The largest VmRSS, RssAnon and RssFile seen while a burst runs (every 20 ms)."""
+
+    def __init__(self, server: Server) -> None:
+        self.server, self.peak = server, {"VmRSS": 0.0, "RssAnon": 0.0, "RssFile": 0.0}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.02):
+            for key, value in self.server.memory_mb().items():
+                self.peak[key] = max(self.peak[key], value)
+
+    def __enter__(self) -> "Sampler":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 def burst(url: str, count: int, distinct: bool) -> tuple[float, list[float]]:
@@ -251,22 +284,27 @@ def burst(url: str, count: int, distinct: bool) -> tuple[float, list[float]]:
 def concurrent_report(servers: dict[str, Server], path: str, count: int, rounds: int,
                       distinct: bool) -> None:
     results: dict[str, dict[str, list[float]]] = {
-        label: {"times": [], "walls": [], "rss": []} for label in servers}
+        label: {"times": [], "walls": [], "rss": [], "anon": [], "file": []} for label in servers}
     for label, server in servers.items():
         load(server.url + path)  # warm: imports, the operating system's page cache
     for _ in range(rounds):
         for label, server in servers.items():
-            wall, times = burst(server.url + path, count, distinct)
+            with Sampler(server) as sampled:
+                wall, times = burst(server.url + path, count, distinct)
+            results[label]["anon"].append(sampled.peak["RssAnon"])
+            results[label]["file"].append(sampled.peak["RssFile"])
             results[label]["times"] += times
             results[label]["walls"].append(wall)
             results[label]["rss"].append(server.rss_mb("VmHWM"))
     kind = "a different new page each" if distinct else "one new page for all"
     print(f"-- {count} at once, {kind}")
-    print(f"{'code':<7} {'p50':>8} {'p95':>8} {'max':>8} {'burst':>8} {'peak RSS':>9}")
+    print(f"{'code':<7} {'p50':>8} {'p95':>8} {'max':>8} {'burst':>8} {'peak RSS':>9}"
+          f" {'in bursts: anon':>16} {'file':>8}")
     for label, found in results.items():
         times = found["times"]
         print(f"{label:<7} {percentile(times, .5) * 1000:6.0f}ms {percentile(times, .95) * 1000:6.0f}ms"
-              f" {max(times) * 1000:6.0f}ms {max(found['walls']):7.1f}s {max(found['rss']):6.0f} MB")
+              f" {max(times) * 1000:6.0f}ms {max(found['walls']):7.1f}s {max(found['rss']):6.0f} MB"
+              f" {max(found['anon']):13.0f} MB {max(found['file']):5.0f} MB")
     if "landed" in results:
         this, landed = results["this"]["times"], results["landed"]["times"]
         print(f"p95 this/landed {percentile(this, .95) / percentile(landed, .95):.3f}; "

@@ -97,7 +97,8 @@ def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[st
     def as_of(request: Request) -> tuple[str, dict[str, Any]]:
         name = overview.named_project(request.query_params.get("id"))
         at = request.query_params.get("at")
-        key = ("asof", name, at, store_state(src.db))
+        key = ("asof", name, tuple(sorted(request.query_params.multi_items())),
+               store_state(src.db))
         data = kept.get(key, lambda: timeline.as_of(src, name, at))
         partial = request.query_params.get("part") == "facts"
         return ("asof_facts.html" if partial else "asof.html"), {"page": data, "active": ""}
