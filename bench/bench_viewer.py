@@ -1,20 +1,32 @@
-"""The viewer's pages over a 100k-fact store: p50/p95 of each page beside the same query
-through the CLI in-process, interleaved load by load.
+"""The viewer's pages over a 100k-fact store: each page's p50/p95 beside the same query through
+the CLI in-process, and 20 project-page loads at once: p50/p95 and the server's RSS, each beside
+the landed code's figure measured in the same run (``--baseline CHECKOUT``).
 
-The store is bench_context's (100,000 facts across 50 projects and the user scope, with
-commitments, recent supersessions, flagged conflicts and dormant facts in every project),
-plus audit verdicts (2% of facts suspect) and 30 days of capture and curator log lines, so
-every page has its real work. A real ``claimgraph serve`` process answers over loopback; each
-load is one HTTP GET of the whole page. Each page's baseline is the CLI command that reads the
-same thing (``main([...])`` in this process, output captured):
+The store (built once per store format and write path, cached under ``.cache/bench/`` by
+``store_cache``) holds ``--facts`` facts over ``--projects`` projects (one project: all of them
+in it, issue 29's case) and a user scope of 5% more, with commitments, recent supersessions,
+flagged conflicts, dormant facts and audit verdicts (2% suspect), plus 30 days of capture and
+curator log lines. A real ``claimgraph serve`` answers over loopback (``--baseline``: a second
+one serving that checkout's ``src/`` from the same store); each load is one HTTP GET of the
+whole page, asking a page nobody asked for yet (a ``nonce`` parameter no page reads), so the
+viewer's kept pages never answer these figures. Each page's baseline is the CLI command that
+reads the same thing (``main([...])`` in this process, output captured):
 
   projects  status --json          project  context --cwd DIR     fact    provenance ID --json
   asof      facts --scope P --as-of T --json                      activity logs all -n 200 --json
   review    conflicts --json
 
-Target (issue 14): every page p95 <= 300 ms.
+Then ``--concurrent`` loads of the project page at once, ``--rounds`` times, the servers taking
+turns: one new page for all of them, and with ``--distinct`` a different new page each. Printed:
+p50, p95, max, the burst's wall time, the server's peak RSS (VmHWM) and the largest RssAnon
+and RssFile sampled during the bursts.
+
+Targets: one project-page load p95 <= 300 ms at 100k facts (issue 29); 20 at once p95 <= 1 s
+and < 300 MB RSS (issue 24).
 
 Usage: .venv/bin/python bench/bench_viewer.py [--loads 50] [--facts 100000] [--projects 50]
+       [--concurrent 20] [--rounds 3] [--distinct] [--baseline /path/to/landed/checkout]
+       [--pages all|none|project,fact,...]
 """
 
 from __future__ import annotations
