@@ -14,6 +14,7 @@ import random
 import pytest
 
 from claimgraph.logic.context_sections import SECTION_KEYS, Narrowing, sections_of
+from claimgraph.logic.time_travel import believed_at, valid_times
 from claimgraph.logic.timeutil import DAY_MS
 
 from .store_helpers import entity, fact
@@ -113,3 +114,17 @@ def test_an_empty_scope_list_places_nothing(answering):
     got = answering.context_sections([], NOW, windows={"current": (0, 5)})
     assert got == {"counts": dict.fromkeys(SECTION_KEYS, 0), "ids": {"current": []},
                    "reasons": {}}
+
+
+def test_valid_times_are_every_begin_and_end_sorted(answering):
+    wanted = ["proj", "user"]
+    assert answering.valid_times(wanted) == valid_times(answering.select_facts(scopes=wanted))
+
+
+@pytest.mark.parametrize("at,since,limit", [
+    (NOW, None, 1000), (NOW - 30 * DAY_MS, NOW - 200 * DAY_MS, 7),
+    (NOW - 3 * DAY_MS, NOW - 5 * DAY_MS, 1000), (NOW - 10_000 * DAY_MS, None, 5)])
+def test_believed_at_an_instant_is_the_definitions(answering, at, since, limit):
+    wanted = ["proj", "user"]
+    got = answering.believed_at(wanted, at, since=since, limit=limit, half_life_days=30)
+    assert got == believed_at(answering.select_facts(scopes=wanted), at, since, limit, 30)

@@ -155,6 +155,22 @@ def test_the_page_never_reads_the_whole_scope(get, monkeypatch):
     monkeypatch.setattr(SqliteStore, "all_facts", refuse)
     for params in ({}, {"section": "current", "page": "3"}, {"text": "value 1"}):
         assert get("/project", id=PROJECT, **params).status_code == 200, params
+    for at in (None, "2026-12-01", str(NOW - 40 * DAY_MS)):
+        answer = get("/asof", id=PROJECT, **({"at": at} if at else {}))
+        assert answer.status_code == 200 and "Believed at" in answer.text, at
+
+
+def test_time_travel_on_a_big_project_shows_the_first_of_what_was_believed(get, source):
+    from claimgraph.core.reads import believed
+    from claimgraph.logic.retrieval import fact_filter
+    at = NOW - 40 * DAY_MS
+    html = get("/asof", id=PROJECT, at=str(at)).text
+    with source.shell() as sh:
+        facts = sh.store.select_facts(scopes=scopes(PROJECT))
+    expected = believed(facts, scopes(PROJECT), fact_filter(at=at), at, source.half_life_days)
+    shown = re.findall(r'<tr data-fact="([^"]+)">', html)
+    assert shown == [f["id"] for f in expected[:200]] and len(expected) > 200
+    assert f'data-total="{len(expected)}"' in html
 
 
 def test_a_page_is_built_once_for_everyone_who_asks_while_the_store_is_unchanged():

@@ -330,6 +330,22 @@ class PostgresStore(PostgresPurge):
                 reasons[fact_id] = reason
         return {"counts": counts, "ids": ids, "reasons": reasons}
 
+    def valid_times(self, scopes: Iterable[str]) -> dict[str, list[int]]:
+        """``SqliteStore.valid_times`` in PostgreSQL."""
+        begins, ends, params = sections_sql.valid_times(sorted(set(scopes)))
+        return {"begins": [r[0] for r in self._db.rows(begins, params)],
+                "ends": [r[0] for r in self._db.rows(ends, params)]}
+
+    def believed_at(self, scopes: Iterable[str], at: int, *, since: int | None, limit: int,
+                    half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
+        """``SqliteStore.believed_at`` in PostgreSQL."""
+        (count, first, began, ended), params = sections_sql.believed_at(
+            sorted(set(scopes)), at, since, limit, half_life_days)
+        return {"total": self._db.one(count, params)[0],
+                "ids": [r[0] for r in self._db.rows(first, params)],
+                "began": [r[0] for r in self._db.rows(began, params)],
+                "ended": [r[0] for r in self._db.rows(ended, params)]}
+
     def suspect_fact_ids(self) -> list[str]:
         return [r[0] for r in self._db.rows(q.SUSPECT_IDS, (list(SUSPECT_VERDICTS),))]
 

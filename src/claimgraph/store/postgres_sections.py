@@ -103,3 +103,34 @@ def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
     sql = (f"WITH placed AS MATERIALIZED ({placed}) SELECT section, id, reason, total, wanted"
            " FROM (" + " UNION ALL ".join(parts) + ") AS rows ORDER BY wanted, section, n")
     return sql, params
+
+
+_USEFUL_ORDER = ("(f.epistemic <> 'commitment'), -(" + _EFFECTIVE.replace("%(now)s", "%(at)s")
+                 + "), -coalesce(nullif(f.last_reinforced_at, 0), nullif(f.recorded_at, 0), 0),"
+                 " f.id")
+_IN_SCOPES = "f.scope = ANY(%(scopes)s::text[])"
+_BELIEVED = (f"{_IN_SCOPES} AND f.t_valid <= %(at)s AND (f.t_invalid IS NULL OR"
+             f" f.t_invalid > %(at)s) AND coalesce(f.invalidation_kind, '') <> '{FORGOTTEN}'"
+             " AND f.dormant_since IS NULL")
+
+
+def valid_times(scopes: Sequence[str]) -> tuple[str, str, dict[str, Any]]:
+    params = {"scopes": sorted(set(scopes))}
+    return (f"SELECT f.t_valid FROM facts f WHERE {_IN_SCOPES} ORDER BY 1",
+            f"SELECT f.t_invalid FROM facts f WHERE {_IN_SCOPES} AND f.t_invalid IS NOT NULL"
+            " ORDER BY 1", params)
+
+
+def believed_at(scopes: Sequence[str], at: int, since: int | None, limit: int,
+                half_life_days: float) -> tuple[list[str], dict[str, Any]]:
+    params = {"scopes": sorted(set(scopes)), "at": at, "floor": CONFIDENCE_FLOOR,
+              "period": float(DAY_MS * half_life_days), "since": since, "limit": int(limit)}
+    window = "({col} <= %(at)s AND (%(since)s::bigint IS NULL OR {col} > %(since)s::bigint))"
+    return ([f"SELECT count(*) FROM facts f WHERE {_BELIEVED}",
+             f"SELECT f.id FROM facts f WHERE {_BELIEVED} ORDER BY {_USEFUL_ORDER}"
+             " LIMIT %(limit)s",
+             f"SELECT f.id FROM facts f WHERE {_IN_SCOPES} AND "
+             + window.format(col="f.t_valid") + " ORDER BY f.t_valid, f.id LIMIT %(limit)s",
+             f"SELECT f.id FROM facts f WHERE {_IN_SCOPES} AND "
+             + window.format(col="f.t_invalid") + " ORDER BY f.t_valid, f.id LIMIT %(limit)s"],
+            params)

@@ -380,6 +380,27 @@ class SqliteStore(SqliteCuration, SqlitePurge):
                 reasons[fact_id] = reason
         return {"counts": counts, "ids": ids, "reasons": reasons}
 
+    def valid_times(self, scopes: Iterable[str]) -> dict[str, list[int]]:
+        """Every begin and every end of validity of the scopes' facts, each sorted
+        (``logic.time_travel.valid_times``)."""
+        begins, ends, params = sections_sql.valid_times(sorted(set(scopes)))
+        self._db.refresh()
+        return {"begins": [r[0] for r in self._db.rows(begins, params)],
+                "ends": [r[0] for r in self._db.rows(ends, params)]}
+
+    def believed_at(self, scopes: Iterable[str], at: int, *, since: int | None, limit: int,
+                    half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
+        """``logic.time_travel.believed_at`` without reading the scopes' facts: {total, ids,
+        began, ended}."""
+        (count, first, began, ended), params = sections_sql.believed_at(
+            sorted(set(scopes)), at, since, limit, half_life_days)
+        self._db.refresh()
+        self._db.ensure_function("pow", 2, math.pow)
+        return {"total": self._db.one(count, params)[0],
+                "ids": [r[0] for r in self._db.rows(first, params)],
+                "began": [r[0] for r in self._db.rows(began, params)],
+                "ended": [r[0] for r in self._db.rows(ended, params)]}
+
     def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,
                      episodes: Iterable[str] | None = None, recorded_before: int | None = None,

@@ -129,3 +129,39 @@ def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
     # Rows: (section, NULL, NULL, count, 0) per section, then each window's ids in order.
     sql = f"WITH keyed AS MATERIALIZED ({keyed}), placed AS ({placed}) " + " UNION ALL ".join(parts)
     return sql, params
+
+
+#: ``logic.retrieval.most_useful_first`` at ``:at``: commitments first, then effective
+#: confidence then, fresher first, ids last.
+_USEFUL_ORDER = ("(f.epistemic <> 'commitment'), -(" + _EFFECTIVE.replace("p.source", "f.source_type")
+                 .replace("p.reinforced", "f.last_reinforced_at").replace("p.", "f.")
+                 .replace(":now", ":at") + "), -coalesce(nullif(f.last_reinforced_at, 0),"
+                 " nullif(f.recorded_at, 0), 0), f.id")
+_IN_SCOPES = "f.scope IN (SELECT value FROM json_each(:scopes))"
+_BELIEVED = (f"{_IN_SCOPES} AND f.t_valid <= :at AND (f.t_invalid IS NULL OR f.t_invalid > :at)"
+             f" AND coalesce(f.invalidation_kind, '') <> '{FORGOTTEN}'"
+             " AND f.dormant_since IS NULL")
+
+
+def valid_times(scopes: Sequence[str]) -> tuple[str, str, dict[str, Any]]:
+    params = {"scopes": json.dumps(sorted(set(scopes)))}
+    return (f"SELECT f.t_valid FROM facts f WHERE {_IN_SCOPES} AND f.t_valid IS NOT NULL"
+            " ORDER BY 1",
+            f"SELECT f.t_invalid FROM facts f WHERE {_IN_SCOPES} AND f.t_invalid IS NOT NULL"
+            " ORDER BY 1", params)
+
+
+def believed_at(scopes: Sequence[str], at: int, since: int | None, limit: int,
+                half_life_days: float) -> tuple[list[str], dict[str, Any]]:
+    """Four statements: the count believed, the first ``limit`` of them, what began and what
+    ended after ``since`` up to ``at``."""
+    params = {"scopes": json.dumps(sorted(set(scopes))), "at": at, "floor": CONFIDENCE_FLOOR,
+              "period": float(DAY_MS * half_life_days), "since": since, "limit": int(limit)}
+    window = "({col} <= :at AND (:since IS NULL OR {col} > :since))"
+    return ([f"SELECT count(*) FROM facts f WHERE {_BELIEVED}",
+             f"SELECT f.id FROM facts f WHERE {_BELIEVED} ORDER BY {_USEFUL_ORDER} LIMIT :limit",
+             f"SELECT f.id FROM facts f WHERE {_IN_SCOPES} AND "
+             + window.format(col="f.t_valid") + " ORDER BY f.t_valid, f.id LIMIT :limit",
+             f"SELECT f.id FROM facts f WHERE {_IN_SCOPES} AND "
+             + window.format(col="f.t_invalid") + " ORDER BY f.t_valid, f.id LIMIT :limit"],
+            params)
