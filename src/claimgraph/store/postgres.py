@@ -15,14 +15,12 @@ from typing import Any, Iterable, Mapping, Sequence
 from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
-from claimgraph.logic.context_sections import SECTION_KEYS, Narrowing
 from claimgraph.logic.model import (
     AUDIT_FIELDS, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS,
     FACT_HEAD_FIELDS_NO_ENDS, SUSPECT_VERDICTS,
 )
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import postgres_schema as schema
-from claimgraph.store import postgres_sections as sections_sql
 from claimgraph.store import postgres_sql as q
 from claimgraph.store import records as rec
 from claimgraph.store.postgres_db import IntegrityError, PostgresDb, redact_url
@@ -310,10 +308,14 @@ class PostgresStore(PostgresPurge):
 
     def context_sections(self, scopes: Iterable[str], now: int, *,
                          windows: Mapping[str, tuple[int, int]], open_ids: Iterable[str] = (),
-                         narrowing: Narrowing = Narrowing(),
+                         narrowing: Any = None,
                          half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
         """``SqliteStore.context_sections`` in PostgreSQL: {counts, ids, reasons}."""
+        # Imported here: only the viewer asks, and every command's startup imports this module.
+        from claimgraph.logic.context_sections import SECTION_KEYS, Narrowing
+        from claimgraph.store import postgres_sections as sections_sql
         wanted = sorted(set(scopes))
+        narrowing = narrowing or Narrowing()
         counts = dict.fromkeys(SECTION_KEYS, 0)
         ids: dict[str, list[str]] = {key: [] for key in windows}
         reasons: dict[str, str] = {}
@@ -332,6 +334,7 @@ class PostgresStore(PostgresPurge):
 
     def valid_times(self, scopes: Iterable[str]) -> dict[str, list[int]]:
         """``SqliteStore.valid_times`` in PostgreSQL."""
+        from claimgraph.store import postgres_sections as sections_sql
         begins, ends, params = sections_sql.valid_times(sorted(set(scopes)))
         return {"begins": [r[0] for r in self._db.rows(begins, params)],
                 "ends": [r[0] for r in self._db.rows(ends, params)]}
@@ -339,6 +342,7 @@ class PostgresStore(PostgresPurge):
     def believed_at(self, scopes: Iterable[str], at: int, *, since: int | None, limit: int,
                     half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
         """``SqliteStore.believed_at`` in PostgreSQL."""
+        from claimgraph.store import postgres_sections as sections_sql
         (count, first, began, ended), params = sections_sql.believed_at(
             sorted(set(scopes)), at, since, limit, half_life_days)
         return {"total": self._db.one(count, params)[0],

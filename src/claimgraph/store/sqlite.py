@@ -21,7 +21,6 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
-from claimgraph.logic.context_sections import SECTION_KEYS, Narrowing
 from claimgraph.logic.model import (
     AUDIT_FIELDS, CONTEXT_HEAD_FIELDS, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS,
     FACT_HEAD_FIELDS_NO_ENDS, SUSPECT_VERDICTS,
@@ -29,7 +28,6 @@ from claimgraph.logic.model import (
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
 from claimgraph.store import sqlite_schema as schema
-from claimgraph.store import sqlite_sections as sections_sql
 from claimgraph.store import sqlite_sql as q
 from claimgraph.store.sqlite_curation import SqliteCuration
 from claimgraph.store.sqlite_db import SqliteDb
@@ -356,12 +354,16 @@ class SqliteStore(SqliteCuration, SqlitePurge):
 
     def context_sections(self, scopes: Iterable[str], now: int, *,
                          windows: Mapping[str, tuple[int, int]], open_ids: Iterable[str] = (),
-                         narrowing: Narrowing = Narrowing(),
+                         narrowing: Any = None,
                          half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
         """A project page's sections in one query: what ``logic.context_sections.sections_of``
         answers over the scopes' facts read whole (``open_ids``: the members of open
         conflicts), without reading them: {counts, ids, reasons}."""
+        # Imported here: only the viewer asks, and every command's startup imports this module.
+        from claimgraph.logic.context_sections import SECTION_KEYS, Narrowing
+        from claimgraph.store import sqlite_sections as sections_sql
         wanted = sorted(set(scopes))
+        narrowing = narrowing or Narrowing()
         counts = dict.fromkeys(SECTION_KEYS, 0)
         ids: dict[str, list[str]] = {key: [] for key in windows}
         reasons: dict[str, str] = {}
@@ -383,6 +385,7 @@ class SqliteStore(SqliteCuration, SqlitePurge):
     def valid_times(self, scopes: Iterable[str]) -> dict[str, list[int]]:
         """Every begin and every end of validity of the scopes' facts, each sorted
         (``logic.time_travel.valid_times``)."""
+        from claimgraph.store import sqlite_sections as sections_sql
         begins, ends, params = sections_sql.valid_times(sorted(set(scopes)))
         self._db.refresh()
         return {"begins": [r[0] for r in self._db.rows(begins, params)],
@@ -392,6 +395,7 @@ class SqliteStore(SqliteCuration, SqlitePurge):
                     half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
         """``logic.time_travel.believed_at`` without reading the scopes' facts: {total, ids,
         began, ended}."""
+        from claimgraph.store import sqlite_sections as sections_sql
         (count, first, began, ended), params = sections_sql.believed_at(
             sorted(set(scopes)), at, since, limit, half_life_days)
         self._db.refresh()
