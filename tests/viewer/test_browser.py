@@ -19,6 +19,7 @@ from urllib.parse import quote
 import pytest
 
 from claimgraph.store.open import open_store
+from claimgraph.viewer.present import instant
 from viewer_store import PROJECT
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -144,7 +145,10 @@ def test_the_as_of_slider_changes_what_is_shown(tab, served, built, tmp_path):
     then_shown = shown_facts(tab)
     assert versions["old"] in then_shown and versions["new"] not in then_shown
     assert len(then_shown) < len(now_shown)
-    assert "asof" in tab.url and f"at={old_fact['t_valid']}" in tab.url
+    # The box and the address name the instant as an ISO time, never milliseconds.
+    iso = instant(old_fact["t_valid"])
+    assert "asof" in tab.url and "at=" + quote(iso, safe="") in tab.url
+    assert tab.input_value("#asof-at") == iso
     shoot(tab, "asof", tmp_path)
     move_slider(tab, 0)
     assert len(shown_facts(tab)) <= len(then_shown)

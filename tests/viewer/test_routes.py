@@ -8,7 +8,8 @@ from html import unescape
 import pytest
 from starlette.testclient import TestClient
 
-from claimgraph.core.context import compile_for
+from claimgraph.core.context import compile_for, gather_from, scopes
+from claimgraph.logic.context import groups
 from claimgraph.core.provenance import transcript_lines
 from claimgraph.store.open import open_store
 from claimgraph.viewer.app import create_app
@@ -55,8 +56,17 @@ def test_the_project_page_groups_facts_as_the_context_does_and_shows_the_exact_b
         block = compile_for(sh.store, PROJECT, sh.now(), source.budget_chars)["text"]
     shown = re.search(r'<pre id="context-block">(.*?)</pre>', response.text, re.S).group(1)
     assert unescape(shown) == block
-    for section in ("decisions", "conflicts", "changed", "lessons", "current", "structure"):
-        assert f'id="section-{section}"' in response.text
+    with source.shell() as sh:  # the sections hold what the context's groups hold
+        found = gather_from(sh.store, sh.store.select_facts(scopes=scopes(PROJECT)), sh.now())
+        expected = groups(found["facts"], found["conflicts"], sh.now(), source.half_life_days,
+                          found["successors"])
+    shown_totals = dict(re.findall(r'id="section-(\w+)" data-total="(\d+)"', response.text))
+    for key, members in expected.items():
+        if members:
+            assert shown_totals.pop(key) == str(len(members)), key
+        else:
+            assert key not in shown_totals, key
+    assert list(shown_totals) == ["left_out"]
     conflicts = re.search(r'id="section-conflicts" data-total="(\d+)"', response.text)
     assert conflicts.group(1) == "1"
     assert '<svg class="bar"' in response.text
@@ -64,10 +74,10 @@ def test_the_project_page_groups_facts_as_the_context_does_and_shows_the_exact_b
 
 def test_the_project_page_filters_by_predicate_class_and_text(get):
     everything = text_of(get("/project", id=PROJECT))
-    assert "depends-on" in everything and "decided-against" in everything
+    assert "depends on" in everything and "decided against" in everything
     by_predicate = text_of(get("/project", id=PROJECT, predicate="core/decided-against"))
-    assert "spotter decided-against" in by_predicate.split("What the next session")[0]
-    assert "spotter depends-on" not in by_predicate.split("What the next session")[0]
+    assert "spotter decided against" in by_predicate.split("What the next session")[0]
+    assert "spotter depends on" not in by_predicate.split("What the next session")[0]
     by_class = get("/project", id=PROJECT, **{"class": "commitment"}).text
     facts = by_class.split('<aside class="block">')[0]
     assert "cls-commitment" in facts and "cls-observation" not in facts

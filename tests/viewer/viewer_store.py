@@ -82,3 +82,7 @@ def add_history(built: BuiltStore) -> None:
         "literal", "--valid-from", "2026-02-26", "--source-type", "session-log")
     built.ids["markup"] = assert_fact(built, "spotter", "x/convention", MARKUP,
                                       "--valid-from", "2026-02-27")
+    # A second, unrelated rule of the same subject: a separate belief, not a version.
+    built.ids["second_rule"] = assert_fact(built, "spotter", "x/convention",
+                                           "tests run with mix test", "--valid-from",
+                                           "2026-02-28")

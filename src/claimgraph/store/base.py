@@ -8,6 +8,12 @@ HYDRATED from the live entity table (so renames and merges show in old facts), w
 
 Backends: ``store.sqlite.SqliteStore`` (production, a real file or ":memory:") and
 ``store.memory.MemoryStore`` (tests). One contract suite runs against all of them.
+
+Optional reads, answered in SQL and found with ``getattr`` by their callers (a store without
+them is read whole and answered by their definitions in ``logic``): ``select_context_heads``
+(SQLite; ``logic.context_shortlist``) and, on SQLite and PostgreSQL, ``context_sections``
+(``logic.context_sections``: a project page's sections, paged), ``valid_times`` and
+``believed_at`` (``logic.time_travel``: the viewer's time travel).
 """
 
 from __future__ import annotations

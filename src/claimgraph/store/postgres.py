@@ -10,10 +10,11 @@ them, so there is no in-process cache to go stale).
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
 from claimgraph.logic.model import (
     AUDIT_FIELDS, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS,
     FACT_HEAD_FIELDS_NO_ENDS, SUSPECT_VERDICTS,
@@ -304,6 +305,50 @@ class PostgresStore(PostgresPurge):
             rows = self._db.rows(q.AUDIT_SELECT + " WHERE fact_id = ANY(%s::text[])"
                                  + q.AUDIT_ORDER, (sorted(set(wanted)),))
         return [_audit_from_row(r) for r in rows]
+
+    def context_sections(self, scopes: Iterable[str], now: int, *,
+                         windows: Mapping[str, tuple[int, int]], open_ids: Iterable[str] = (),
+                         narrowing: Any = None,
+                         half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
+        """``SqliteStore.context_sections`` in PostgreSQL: {counts, ids, reasons}."""
+        # Imported here: only the viewer asks, and every command's startup imports this module.
+        from claimgraph.logic.context_sections import SECTION_KEYS, Narrowing
+        from claimgraph.store import postgres_sections as sections_sql
+        wanted = sorted(set(scopes))
+        narrowing = narrowing or Narrowing()
+        counts = dict.fromkeys(SECTION_KEYS, 0)
+        ids: dict[str, list[str]] = {key: [] for key in windows}
+        reasons: dict[str, str] = {}
+        if not wanted:
+            return {"counts": counts, "ids": ids, "reasons": reasons}
+        plan = sections_sql.context_sections(wanted, now, half_life_days, sorted(set(open_ids)),
+                                             windows, narrowing)
+        for section, fact_id, reason, total, chosen in self._db.rows(*plan):
+            if not chosen:
+                counts[section] = total
+                continue
+            ids.setdefault(section, []).append(fact_id)
+            if reason:
+                reasons[fact_id] = reason
+        return {"counts": counts, "ids": ids, "reasons": reasons}
+
+    def valid_times(self, scopes: Iterable[str]) -> dict[str, list[int]]:
+        """``SqliteStore.valid_times`` in PostgreSQL."""
+        from claimgraph.store import postgres_sections as sections_sql
+        begins, ends, params = sections_sql.valid_times(sorted(set(scopes)))
+        return {"begins": [r[0] for r in self._db.rows(begins, params)],
+                "ends": [r[0] for r in self._db.rows(ends, params)]}
+
+    def believed_at(self, scopes: Iterable[str], at: int, *, since: int | None, limit: int,
+                    half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
+        """``SqliteStore.believed_at`` in PostgreSQL."""
+        from claimgraph.store import postgres_sections as sections_sql
+        (count, first, began, ended), params = sections_sql.believed_at(
+            sorted(set(scopes)), at, since, limit, half_life_days)
+        return {"total": self._db.one(count, params)[0],
+                "ids": [r[0] for r in self._db.rows(first, params)],
+                "began": [r[0] for r in self._db.rows(began, params)],
+                "ended": [r[0] for r in self._db.rows(ended, params)]}
 
     def suspect_fact_ids(self) -> list[str]:
         return [r[0] for r in self._db.rows(q.SUSPECT_IDS, (list(SUSPECT_VERDICTS),))]

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import heapq
 import json
+import math
 import sqlite3
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
 from claimgraph.logic.model import (
     AUDIT_FIELDS, CONTEXT_HEAD_FIELDS, ENTITY_FIELDS, EPISODE_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS,
     FACT_HEAD_FIELDS_NO_ENDS, SUSPECT_VERDICTS,
@@ -352,6 +354,59 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         self._db.refresh()
         return [dict(zip(CONTEXT_HEAD_FIELDS, row))
                 for row in self._db.rows(*q.context_heads(wanted, since))]
+
+    def context_sections(self, scopes: Iterable[str], now: int, *,
+                         windows: Mapping[str, tuple[int, int]], open_ids: Iterable[str] = (),
+                         narrowing: Any = None,
+                         half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
+        """A project page's sections in one query: what ``logic.context_sections.sections_of``
+        answers over the scopes' facts read whole (``open_ids``: the members of open
+        conflicts), without reading them: {counts, ids, reasons}."""
+        # Imported here: only the viewer asks, and every command's startup imports this module.
+        from claimgraph.logic.context_sections import SECTION_KEYS, Narrowing
+        from claimgraph.store import sqlite_sections as sections_sql
+        wanted = sorted(set(scopes))
+        narrowing = narrowing or Narrowing()
+        counts = dict.fromkeys(SECTION_KEYS, 0)
+        ids: dict[str, list[str]] = {key: [] for key in windows}
+        reasons: dict[str, str] = {}
+        if not wanted:
+            return {"counts": counts, "ids": ids, "reasons": reasons}
+        self._db.refresh()
+        self._db.ensure_function("pow", 2, math.pow)
+        plan = sections_sql.context_sections(wanted, now, half_life_days, sorted(set(open_ids)),
+                                             windows, narrowing)
+        for section, fact_id, reason, total, chosen in self._db.rows(*plan):
+            if not chosen:
+                counts[section] = total
+                continue
+            ids.setdefault(section, []).append(fact_id)
+            if reason:
+                reasons[fact_id] = reason
+        return {"counts": counts, "ids": ids, "reasons": reasons}
+
+    def valid_times(self, scopes: Iterable[str]) -> dict[str, list[int]]:
+        """Every begin and every end of validity of the scopes' facts, each sorted
+        (``logic.time_travel.valid_times``)."""
+        from claimgraph.store import sqlite_sections as sections_sql
+        begins, ends, params = sections_sql.valid_times(sorted(set(scopes)))
+        self._db.refresh()
+        return {"begins": [r[0] for r in self._db.rows(begins, params)],
+                "ends": [r[0] for r in self._db.rows(ends, params)]}
+
+    def believed_at(self, scopes: Iterable[str], at: int, *, since: int | None, limit: int,
+                    half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
+        """``logic.time_travel.believed_at`` without reading the scopes' facts: {total, ids,
+        began, ended}."""
+        from claimgraph.store import sqlite_sections as sections_sql
+        (count, first, began, ended), params = sections_sql.believed_at(
+            sorted(set(scopes)), at, since, limit, half_life_days)
+        self._db.refresh()
+        self._db.ensure_function("pow", 2, math.pow)
+        return {"total": self._db.one(count, params)[0],
+                "ids": [r[0] for r in self._db.rows(first, params)],
+                "began": [r[0] for r in self._db.rows(began, params)],
+                "ended": [r[0] for r in self._db.rows(ended, params)]}
 
     def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,

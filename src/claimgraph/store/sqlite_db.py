@@ -172,6 +172,14 @@ class SqliteDb:
         except sqlite3.DatabaseError as error:
             raise self._translate(error) from error
 
+    def ensure_function(self, name: str, args: int, function: Any) -> None:
+        """SQL ``name`` as SQLite's own where its build has it (the math functions are a
+        compile-time option), else ``function`` registered on this connection."""
+        try:
+            self._conn.execute(f"SELECT {name}({', '.join(['1'] * args)})")
+        except sqlite3.OperationalError:
+            self._conn.create_function(name, args, function, deterministic=True)
+
     def one(self, sql: str, params: Sequence[Any] = ()) -> tuple | None:
         found = self.rows(sql, params)
         return found[0] if found else None

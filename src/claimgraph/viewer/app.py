@@ -22,6 +22,7 @@ from starlette.routing import Route
 from claimgraph import __version__
 from claimgraph.errors import ClaimgraphError
 from claimgraph.viewer import activity, overview, present, timeline
+from claimgraph.viewer.cache import PageCache, store_state
 from claimgraph.viewer.fact import fact_page
 from claimgraph.viewer.guard import Guard
 from claimgraph.viewer.project import project
@@ -81,17 +82,24 @@ def create_app(source: Source, token: str) -> Guard:
 
 
 def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[str, Any]]]]]:
+    kept = PageCache()
+
     def projects(request: Request) -> tuple[str, dict[str, Any]]:
         return "projects.html", {"page": overview.projects(src), "active": ""}
 
     def one_project(request: Request) -> tuple[str, dict[str, Any]]:
         name = overview.named_project(request.query_params.get("id"))
-        return "project.html", {"page": project(src, name, request.query_params),
+        params = request.query_params
+        key = ("project", name, tuple(sorted(params.multi_items())), store_state(src.db))
+        return "project.html", {"page": kept.get(key, lambda: project(src, name, params)),
                                 "active": ""}
 
     def as_of(request: Request) -> tuple[str, dict[str, Any]]:
         name = overview.named_project(request.query_params.get("id"))
-        data = timeline.as_of(src, name, request.query_params.get("at"))
+        at = request.query_params.get("at")
+        key = ("asof", name, tuple(sorted(request.query_params.multi_items())),
+               store_state(src.db))
+        data = kept.get(key, lambda: timeline.as_of(src, name, at))
         partial = request.query_params.get("part") == "facts"
         return ("asof_facts.html" if partial else "asof.html"), {"page": data, "active": ""}
 

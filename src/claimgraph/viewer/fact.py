@@ -1,7 +1,11 @@
 """A fact's page: every version of it, the chain that backs it, and what contends with it.
 
-History is ``claimgraph history`` (every version of subject + predicate, superseded and
-invalidated ones included), provenance is ``claimgraph provenance`` (``core.provenance``: the
+History is every version of the same belief: for a predicate with one value per subject
+(``cardinality`` one) every fact of subject + predicate, as ``claimgraph history`` lists them;
+for a many-valued one (conventions, preferences, dependencies: a subject holds several at
+once) only the facts joined to this one by a chain of replacements or holding the same value,
+so an unrelated rule that shares the subject and predicate is never called an earlier version
+of it. Provenance is ``claimgraph provenance`` (``core.provenance``: the
 episode, the transcript lines its citations name, each cited file judged against the file as
 it is now), and the audit's recorded verdicts sit beside the live ones. Conflict links live on
 the newer fact, so the older side is found by looking for links that point at it.
@@ -33,15 +37,54 @@ def fact_page(src: Source, fact_id: str) -> dict[str, Any]:
             raise NotFound(f"no fact {fact_id!r} in this store")
         now = sh.now()
         chain = _chain(src, sh, fact_id)
-        history = sh.store.get_history(fact["subject"]["id"], fact["predicate"])
+        every = sh.store.get_history(fact["subject"]["id"], fact["predicate"])
         recorded = sh.store.get_audit([fact_id])
         contenders = conflicts(sh, fact, now)
         predicate = sh.predicates().get(fact["predicate"]) or {}
+    history = versions(fact, every, predicate.get("cardinality"))
     return {"fact": fact, "now": now, "state": fact_state(fact),
             "valid_now": fact_valid_at(fact, now),
             "confidence": effective_confidence(fact, now, src.half_life_days),
-            "predicate": predicate, "history": history, "chain": chain,
+            "predicate": predicate, "history": history,
+            "history_others": len(every) - len(history), "chain": chain,
             "recorded_audit": recorded, "conflicts": contenders, "actions": []}
+
+
+def versions(fact: dict[str, Any], every: list[dict[str, Any]],
+             cardinality: str | None) -> list[dict[str, Any]]:
+    """The facts of ``every`` (subject + predicate, oldest first) that are versions of ``fact``'s
+    belief: all of them for a one-valued predicate; else those joined to it through successor
+    links (either way, transitively) or holding the same value (a union-find: a hub subject
+    may hold thousands of facts of one predicate)."""
+    if cardinality == "one":
+        return every
+    parent = {f["id"]: f["id"] for f in every}
+    parent.setdefault(fact["id"], fact["id"])
+
+    def root(fid: str) -> str:
+        while parent[fid] != fid:
+            parent[fid] = parent[parent[fid]]
+            fid = parent[fid]
+        return fid
+
+    def join(a: str, b: str) -> None:
+        parent[root(a)] = root(b)
+
+    first_of: dict[tuple[str, str], str] = {}
+    for other in every:
+        join(other["id"], first_of.setdefault(_value(other), other["id"]))
+        if other.get("successor") in parent:
+            join(other["id"], other["successor"])
+    mine = root(fact["id"])
+    return [f for f in every if root(f["id"]) == mine]
+
+
+def _value(fact: dict[str, Any]) -> tuple[str, str]:
+    """What a fact holds: the entity's id, or the literal with case and spacing folded."""
+    if fact.get("object_kind") == "entity":
+        ref = fact.get("object_ref")
+        return ("entity", str(ref.get("id") if isinstance(ref, dict) else ref))
+    return ("literal", " ".join(str(fact.get("object_lit") or "").split()).casefold())
 
 
 def _chain(src: Source, sh: Any, fact_id: str) -> dict[str, Any]:

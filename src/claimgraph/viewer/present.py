@@ -1,17 +1,25 @@
 """How values read on a page: times, statements, confidence bars and the links between pages.
 
-Jinja filters and globals, plain functions of plain values so a test can call them. Statements
-are worded exactly as the SessionStart context words them (``logic.context_lines``), so what a
-person reads here is what the agent reads.
+Jinja filters and globals, plain functions of plain values so a test can call them. A page is
+read by a person, not an agent: statements name predicates in plain words ("decided against",
+not ``core/decided-against``), internal terms (source types, invalidation kinds, audit
+verdicts) read as words, times as dates, and the context's markdown (``- `` bullets, backticked
+commands) never shows as punctuation. Ids stay where machines read them: links, ``data-``
+attributes and the exact block the next session is told.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+import re
+from typing import Any, Mapping, Sequence
 from urllib.parse import urlencode
 
-from claimgraph.logic.context_lines import object_text, predicate_text, statement, subject_text
-from claimgraph.logic.timeutil import to_iso
+from markupsafe import Markup, escape
+
+from claimgraph.logic.context_lines import (
+    MAX_CONTENDED_OBJECTS, object_text, subject_text,
+)
+from claimgraph.logic.timeutil import to_date, to_iso
 
 BAR_WIDTH = 80
 
@@ -52,11 +60,101 @@ def href(base: str, path: str, **params: Any) -> str:
     return f"{base}{path}" + (f"?{query}" if query else "")
 
 
+def instant(ms: int | None) -> str:
+    """An exact instant a person can read and type back: ``2026-02-12T09:30:00Z`` (with
+    milliseconds only when it has them), for the time-travel box."""
+    iso = to_iso(ms) if ms is not None else None
+    return "" if iso is None else iso.replace(".000Z", "Z")
+
+
+#: Namespaces a person never needs: the built-in vocabulary's and capture's extension one.
+PLAIN_NAMESPACES = ("core/", "x/")
+#: Internal terms as words: source types, invalidation kinds, audit verdicts.
+TERMS = {
+    "session-log": "from a session", "user-assertion": "asserted by you",
+    "agent-note": "the agent's note", "failure-report": "from a failure report",
+    "decision-record": "a decision record", "code": "read from code",
+    "superseded": "replaced", "judged-superseded": "judged replaced",
+    "judged-duplicate": "judged a duplicate", "merge-duplicate": "merged as a duplicate",
+    "reconcile-duplicate": "a duplicate after sync", "code-absent": "gone from the code",
+    "manual": "ended by hand", "forgotten": "forgotten",
+    "file-missing": "file missing", "unsupported": "not supported by the file",
+    "supported": "supported", "unverifiable": "cannot be checked",
+}
+
+
+def plain_predicate(pred_id: str | None) -> str:
+    """``core/decided-against`` reads "decided against", ``x/convention`` "convention"; a
+    namespace of the user's own (``team/owned-by``) stays, so it stays apart."""
+    text = str(pred_id or "?")
+    for namespace in PLAIN_NAMESPACES:
+        if text.startswith(namespace):
+            return text[len(namespace):].replace("-", " ")
+    return text
+
+
+def plain(term: str | None) -> str:
+    """An internal term in words; an unknown one with its hyphens as spaces."""
+    if not term:
+        return ""
+    return TERMS.get(term, term.replace("-", " "))
+
+
+def statement(fact: Mapping[str, Any]) -> str:
+    """``spotter decided against "GraphQL"``: the context's statement, the predicate in words."""
+    return f"{subject_text(fact)} {plain_predicate(fact.get('predicate'))} {object_text(fact)}"
+
+
+def change_text(old: Mapping[str, Any], new: Mapping[str, Any] | None) -> str:
+    """``api prefers: "REST" → "gRPC" (2026-01-20)``; no successor: "(no longer)"."""
+    after = object_text(new) if new is not None else "(no longer)"
+    return (f"{subject_text(old)} {plain_predicate(old.get('predicate'))}: {object_text(old)}"
+            f" → {after} ({to_date(old['t_invalid'])})")
+
+
+def component_text(component: Sequence[Mapping[str, Any]]) -> str:
+    """``api prefers: 2 claims in contention — "REST" / "gRPC"`` (one slot), else how many
+    claims across how many predicates."""
+    slots = sorted({(subject_text(f), plain_predicate(f.get("predicate"))) for f in component})
+    if len(slots) == 1:
+        names = sorted({object_text(f) for f in component})
+        shown = " / ".join(names[:MAX_CONTENDED_OBJECTS])
+        more = f" / … {len(names) - MAX_CONTENDED_OBJECTS} more" if len(
+            names) > MAX_CONTENDED_OBJECTS else ""
+        subject, predicate = slots[0]
+        return f"{subject} {predicate}: {len(component)} claims in contention — {shown}{more}"
+    predicates = len({p for _, p in slots})
+    return (f"{len(component)} claims in contention across {predicates} "
+            f"predicate{'s' if predicates != 1 else ''}")
+
+
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def code_spans(text: str | None) -> Markup:
+    """Markdown's code spans as ``<code>``, everything else escaped; a stray backtick stays."""
+    raw = str(text or "")
+    out, last = [], 0
+    for match in _CODE_SPAN.finditer(raw):
+        out.append(escape(raw[last:match.start()]))
+        out.append(Markup("<code>%s</code>") % match.group(1))
+        last = match.end()
+    out.append(escape(raw[last:]))
+    return Markup("").join(out)
+
+
 def fact_words(fact: Mapping[str, Any]) -> dict[str, str]:
-    """Subject, predicate and object as the context words them, for a table row."""
-    return {"subject": subject_text(fact), "predicate": predicate_text(fact),
+    """Subject, predicate and object in words, for a table row."""
+    return {"subject": subject_text(fact), "predicate": plain_predicate(fact.get("predicate")),
             "object": object_text(fact)}
 
 
-FILTERS = {"when": when, "day": day, "short_id": short_id, "bar_width": bar_width,
-           "duration": duration, "statement": statement, "words": fact_words}
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 fact``, ``2 facts``, ``1 conflict``."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+FILTERS = {"when": when, "day": day, "instant": instant, "short_id": short_id,
+           "bar_width": bar_width, "duration": duration, "statement": statement,
+           "words": fact_words, "predicate": plain_predicate, "plain": plain,
+           "code_spans": code_spans, "plural": plural}

@@ -1,27 +1,44 @@
 """A project's page: its memory grouped as the next session will be told it, and the block itself.
 
-The grouping and ranking are the SessionStart context's own (``core.context.gather_from`` and
-``logic.context.groups``), over the project's scope and the user scope, so a section here holds
-what the same section of the injected block draws from, in the same order, uncut. What the
-context leaves out (dormant facts, suspect claims, plain facts read from code) is listed apart,
-with the reason. Filters narrow every section; the block is always the one injected.
+The sections are the SessionStart context's own (standing decisions, open conflicts, recent
+changes, lessons, current facts, structure), in its order, then what the context leaves out
+and why (dormant, suspect, read from code). A project may hold 100,000 facts, so the page never
+reads them all: the store places, orders and counts them (``Store.context_sections``, one query
+on SQLite; ``logic.context_sections`` defines it, and a store without that query is read whole
+and placed by it), and only one page of each section is read whole: the first
+``SHOWN_PER_SECTION`` rows, with a link to the section's next pages.
+
+The block beside it is rendered from the same reads (``context_block``): every section of the
+block is a prefix of the section here (the ranked ones cut to their caps), and the budget cuts a
+section long before ``block_rows`` of its lines, so reading that many gives the same bytes as
+``claimgraph context`` (the test compares them).
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from claimgraph.core.context import gather_from, scopes
+from claimgraph.core.context import scopes
 from claimgraph.logic import context as compiled
 from claimgraph.logic.confidence import effective_confidence
-from claimgraph.logic.context_lines import change_line, component_line, statement
+from claimgraph.logic.conflicts import open_conflicts
+from claimgraph.logic.context_lines import (
+    change_line, component_line, conflict_components, decision_line, fact_line,
+)
+from claimgraph.logic.context_sections import SECTION_KEYS, Narrowing, sections_of
 from claimgraph.logic.model import EPISTEMIC_STRENGTH
 from claimgraph.logic.retrieval import fact_valid_at
+from claimgraph.viewer.present import change_text, code_spans, component_text
 from claimgraph.viewer.source import BadRequest, NotFound, Source
 
 SHOWN_PER_SECTION = 60
 LEFT_OUT_KEY = "left_out"
 LEFT_OUT_TITLE = "Not told to the next session"
+TITLES = {**dict(compiled.SECTIONS), LEFT_OUT_KEY: LEFT_OUT_TITLE}
+#: The shortest line a block section can hold ("- a b "c" (since 2026-01-01)" is 28): reading
+#: ``budget // MIN_LINE_CHARS`` lines of a section fills any budget.
+MIN_LINE_CHARS = 16
+MAX_PAGE = 100_000
 
 
 def filters(params: Mapping[str, str]) -> dict[str, str]:
@@ -33,88 +50,185 @@ def filters(params: Mapping[str, str]) -> dict[str, str]:
     return chosen
 
 
-def matches(fact: Mapping[str, Any], chosen: Mapping[str, str]) -> bool:
-    return ((not chosen["predicate"] or fact.get("predicate") == chosen["predicate"])
-            and (not chosen["class"] or fact.get("epistemic") == chosen["class"])
-            and (not chosen["text"] or chosen["text"].lower() in statement(fact).lower()))
+def paging(params: Mapping[str, str]) -> tuple[str | None, int]:
+    """(the one section asked for, or None for all of them; its page, from 1)."""
+    section = (params.get("section") or "").strip() or None
+    if section is not None and section not in SECTION_KEYS:
+        raise BadRequest(f"section {section[:40]!r} is not one of " + ", ".join(SECTION_KEYS))
+    raw = (params.get("page") or "1").strip()
+    if not raw.isdigit() or not 1 <= int(raw) <= MAX_PAGE:
+        raise BadRequest(f"page={raw[:20]!r} is not a page number")
+    return section, int(raw)
+
+
+def block_rows(budget_chars: int) -> int:
+    return budget_chars // MIN_LINE_CHARS + 1
+
+
+def windows_for(section: str | None, page: int, budget_chars: int) -> dict[str, tuple[int, int]]:
+    """The (offset, limit) of each section to read: one page of each (the block's sections as
+    many lines as the budget can hold), or the asked page of one."""
+    if section is not None:
+        return {section: ((page - 1) * SHOWN_PER_SECTION, SHOWN_PER_SECTION)}
+    block = block_rows(budget_chars)
+    return {key: (0, max(SHOWN_PER_SECTION, block if key in ("decisions", "changed") else
+                         compiled.RANKED_CAPS.get(key, 0)))
+            for key in SECTION_KEYS if key != "conflicts"}
+
+
+def narrowing_of(chosen: Mapping[str, str]) -> Narrowing:
+    return Narrowing(chosen["predicate"] or None, chosen["class"] or None, chosen["text"] or None)
 
 
 def project(src: Source, project_id: str, params: Mapping[str, str]) -> dict[str, Any]:
     chosen = filters(params)
+    section, page = paging(params)
+    narrowing = narrowing_of(chosen)
     with src.shell() as sh:
         now = sh.now()
-        facts = sh.store.select_facts(scopes=scopes(project_id))
-        if not any(f["scope"] == project_id for f in facts):
+        store = sh.store
+        if not holds(store, project_id):
             raise NotFound(f"no project {project_id!r} in this store")
-        found = gather_from(sh.store, facts, now)
-        suspect = set(sh.store.suspect_fact_ids())
-    predicates = sorted({f["predicate"] for f in facts})
-    if chosen["predicate"] and chosen["predicate"] not in predicates:
-        raise BadRequest(f"predicate {chosen['predicate'][:80]!r} is used by no fact here")
-    everything = compiled.groups(found["facts"], found["conflicts"], now, src.half_life_days,
-                                 found["successors"])
-    block = compiled.render(compiled.lines(everything), now, project_id, src.budget_chars)
-    shown = everything if not any(chosen.values()) else _narrowed(found, chosen, now, src)
-    sections = [_section(key, title, shown[key], now, src.half_life_days)
-                for key, title in compiled.SECTIONS]
-    left = _left_out(facts, _told_ids(everything), suspect, now, chosen)
-    sections.append(_section(LEFT_OUT_KEY, LEFT_OUT_TITLE, left, now, src.half_life_days))
+        predicates = sorted(store.predicate_usage())
+        if chosen["predicate"] and chosen["predicate"] not in predicates:
+            raise BadRequest(f"predicate {chosen['predicate'][:80]!r} is used by no fact")
+        wanted = scopes(project_id)
+        suspect = set(store.suspect_fact_ids())
+        pairs = open_pairs(store, wanted, suspect, now)
+        open_ids = {f["id"] for pair in pairs for f in pair.values()}
+        windows = windows_for(section, page, src.budget_chars)
+        placed = read_sections(store, wanted, now, windows, open_ids, narrowing, suspect,
+                               src.half_life_days)
+        told = placed
+        if narrowing.active and section is None:
+            told = read_sections(store, wanted, now, windows, open_ids, Narrowing(), suspect,
+                                 src.half_life_days)
+        facts = read_whole(store, [placed, told])
+    shown_pairs = [p for p in pairs if not narrowing.active or any(
+        narrowing.matches(f) for f in p.values())]
+    sections = build_sections(placed, facts, shown_pairs, section, page, now, src)
+    block = (context_block(told, facts, pairs, now, project_id, src)
+             if section is None else None)
+    # Every fact believed now sits in exactly one placed section ("changed" holds ended ones).
+    believed = sum(n for key, n in placed["counts"].items() if key != "changed")
     return {"project": project_id, "now": now, "filters": chosen, "sections": sections,
-            "block": block, "predicates": predicates,
-            "classes": list(EPISTEMIC_STRENGTH), "total": len(facts),
+            "block": block, "predicates": predicates, "section": section, "page": page,
+            "classes": list(EPISTEMIC_STRENGTH), "believed": believed,
             "budget": src.budget_chars}
 
 
-def _narrowed(found: Mapping[str, Any], chosen: Mapping[str, str], now: int,
-              src: Source) -> dict[str, list[Any]]:
-    kept = [f for f in found["facts"] if matches(f, chosen)]
-    pairs = [p for p in found["conflicts"] if any(matches(f, chosen) for f in p.values())]
-    return compiled.groups(kept, pairs, now, src.half_life_days, found["successors"])
+def holds(store: Any, project_id: str) -> bool:
+    """Whether the store holds the project: an entity lives in its scope (an indexed lookup;
+    a project's facts always name one)."""
+    return bool(store.list_entities(scope=project_id))
 
 
-def _told_ids(found: Mapping[str, list[Any]]) -> set[str]:
-    """Ids of every fact in the groups, by each group's shape (see ``logic.context.groups``)."""
-    told = {f["id"] for f in found["decisions"]}
-    told |= {f["id"] for component in found["conflicts"] for f in component}
-    told |= {f["id"] for pair in found["changed"] for f in pair if f is not None}
-    for key in ("lessons", "current", "structure"):
-        told |= {f["id"] for f, _ in found[key]}
-    return told
+def open_pairs(store: Any, wanted: list[str], suspect: set[str], now: int) -> list[dict]:
+    """The open conflicts among the scopes' facts the context may show: read from the conflict
+    links (a few facts), as ``core.context.gather_from`` finds them among every fact."""
+    carriers = store.select_facts(scopes=wanted, conflicted=True)
+    have = {f["id"] for f in carriers}
+    ends = sorted({other for f in carriers for other in f.get("conflicts") or ()} - have)
+    facts = carriers + [f for f in store.get_facts_by_ids(ends) if f["scope"] in wanted]
+    valid = [f for f in facts if f["id"] not in suspect and f.get("dormant_since") is None
+             and fact_valid_at(f, now)]
+    return open_conflicts(valid, {}, now)
 
 
-def _left_out(facts: Iterable[Mapping[str, Any]], told: set[str], suspect: set[str], now: int,
-              chosen: Mapping[str, str]) -> list[tuple[Mapping[str, Any], str]]:
-    """Valid facts the context does not tell, with why: dormant, suspect, or read from code."""
-    left = []
-    for fact in facts:
-        if fact["id"] in told or not fact_valid_at(fact, now) or not matches(fact, chosen):
+def read_sections(store: Any, wanted: list[str], now: int, windows: Mapping[str, tuple[int, int]],
+                  open_ids: set[str], narrowing: Narrowing, suspect: set[str],
+                  half_life_days: float) -> dict[str, Any]:
+    placing = getattr(store, "context_sections", None)
+    if placing is not None:
+        return placing(wanted, now, windows=windows, open_ids=open_ids, narrowing=narrowing,
+                       half_life_days=half_life_days)
+    return sections_of(store.select_facts(scopes=wanted), suspect, open_ids, now, windows,
+                       narrowing, half_life_days)
+
+
+def read_whole(store: Any, answers: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """Every fact the answers name, and the successors of the changes among them, by id."""
+    ids = sorted({fid for answer in answers for found in answer["ids"].values() for fid in found})
+    facts = {f["id"]: f for f in store.get_facts_by_ids(ids)}
+    successors = sorted({s for key in ("changed",) for answer in answers
+                         for fid in answer["ids"].get(key, ())
+                         for s in [compiled.supersession_successor(facts[fid])[1]]
+                         if fid in facts and s and s not in facts})
+    facts.update({f["id"]: f for f in store.get_facts_by_ids(successors)})
+    return facts
+
+
+def _changes(ids: Iterable[str], facts: Mapping[str, Any]) -> list[tuple[Any, Any]]:
+    pairs = []
+    for fid in ids:
+        old = facts[fid]
+        successor = compiled.supersession_successor(old)[1]
+        pairs.append((old, facts.get(successor) if successor else None))
+    return pairs
+
+
+def build_sections(placed: Mapping[str, Any], facts: Mapping[str, Any], pairs: list[dict],
+                   only: str | None, page: int, now: int, src: Source) -> list[dict[str, Any]]:
+    """The sections to show, each with its rows, its count and where its other pages are;
+    an empty section is left out."""
+    counts = dict(placed["counts"])
+    components = conflict_components(pairs)
+    counts["conflicts"] = len(components)
+    out = []
+    for key in SECTION_KEYS:
+        if (only is not None and key != only) or not counts.get(key):
             continue
-        why = ("dormant" if fact.get("dormant_since") is not None else
-               "suspect" if fact["id"] in suspect else
-               "read from code" if fact.get("source_type") == "code" else "left out")
-        left.append((fact, why))
-    left.sort(key=lambda item: (item[1], item[0]["id"]))
-    return left
-
-
-def _section(key: str, title: str, items: list[Any], now: int,
-             half_life_days: float) -> dict[str, Any]:
-    """A section's rows (at most ``SHOWN_PER_SECTION``) and how many it holds."""
-    rows = [_row(key, item, now, half_life_days) for item in items[:SHOWN_PER_SECTION]]
-    return {"key": key, "title": title, "rows": rows, "total": len(items)}
+        first = (page - 1) * SHOWN_PER_SECTION if only else 0
+        if key == "conflicts":
+            items: list[Any] = components[first:first + SHOWN_PER_SECTION]
+        else:
+            ids = placed["ids"].get(key, [])[:SHOWN_PER_SECTION]
+            items = (_changes(ids, facts) if key == "changed" else
+                     [(facts[fid], placed["reasons"].get(fid)) for fid in ids])
+        rows = [_row(key, item, now, src.half_life_days) for item in items]
+        last = first + len(rows)
+        out.append({"key": key, "title": code_spans(TITLES[key]), "rows": rows,
+                    "total": counts[key], "first": first + 1, "last": last,
+                    "page": page if only else 1,
+                    "more": counts[key] > last, "pages": -(-counts[key] // SHOWN_PER_SECTION)})
+    return out
 
 
 def _row(key: str, item: Any, now: int, half_life_days: float) -> dict[str, Any]:
-    """One row: its facts, the line the context would print, a confidence for the bar."""
+    """One row: its facts, its line in words, a confidence for the bar, why it is left out."""
     if key == "conflicts":
-        return {"facts": list(item), "line": component_line(item), "note": None,
+        return {"facts": list(item), "line": component_text(item), "note": None,
                 "confidence": max(effective_confidence(f, now, half_life_days) for f in item)}
     if key == "changed":
         old, new = item
-        return {"facts": [old] + ([new] if new else []), "line": change_line(old, new),
+        return {"facts": [old] + ([new] if new else []), "line": change_text(old, new),
                 "note": None, "confidence": effective_confidence(old, now, half_life_days)}
-    fact, extra = (item, None) if isinstance(item, dict) else item
-    confidence = extra if isinstance(extra, float) else effective_confidence(fact, now,
-                                                                             half_life_days)
-    return {"facts": [fact], "line": statement(fact), "confidence": confidence,
-            "note": extra if isinstance(extra, str) else None}
+    fact, reason = item
+    return {"facts": [fact], "line": None, "note": reason,
+            "confidence": effective_confidence(fact, now, half_life_days)}
+
+
+def context_block(told: Mapping[str, Any], facts: Mapping[str, Any], pairs: list[dict], now: int,
+                  project_id: str, src: Source) -> dict[str, Any]:
+    """The block the SessionStart hook injects, from the sections read: each section's lines
+    are the first ones of the section here, and the lines not read stand in as lines too long
+    to fit, so the budget cuts (and counts "… N more") exactly where it would."""
+    counts, ids = told["counts"], told["ids"]
+    filler = "-" * (src.budget_chars + 1)
+
+    def padded(lines: list[str], total: int) -> list[str]:
+        return lines + [filler] * (total - len(lines))
+
+    ranked = {key: [fact_line(facts[fid], effective_confidence(facts[fid], now,
+                                                                src.half_life_days))
+                    for fid in ids.get(key, [])[:cap]]
+              for key, cap in compiled.RANKED_CAPS.items()}
+    lines = {
+        "decisions": padded([decision_line(facts[fid]) for fid in ids.get("decisions", [])],
+                            counts["decisions"]),
+        "conflicts": [component_line(c) for c in conflict_components(pairs)],
+        "changed": padded([change_line(old, new) for old, new in
+                           _changes(ids.get("changed", []), facts)], counts["changed"]),
+        **ranked,
+    }
+    return compiled.render(lines, now, project_id, src.budget_chars)

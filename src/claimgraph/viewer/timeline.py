@@ -2,19 +2,24 @@
 
 The timeline's instants are the moments something changed: a fact's valid time began or ended.
 What was believed at an instant is exactly ``claimgraph facts --scope P --as-of T`` (the same
-filter and order, ``core.reads.believed``), over the project's scope and the user scope, read
-from the store once. The slider moves over the instants, not over clock time, so a burst of
+filter and order, ``core.reads.believed``), over the project's scope and the user scope. A
+project may hold 100,000 facts, so the page never reads them all: the store answers the
+timeline's begins and ends (``Store.valid_times``, two sorted lists of numbers) and the first
+``MAX_SHOWN`` believed then, their count, and what began and ended since the previous instant
+(``Store.believed_at``); only those facts are read whole. A store without those queries is
+read whole and answered by their definitions (``logic.time_travel``). The slider moves over the instants, not over clock time, so a burst of
 changes in one afternoon is as easy to step through as a quiet month.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from claimgraph.core.context import scopes
-from claimgraph.core.reads import believed
-from claimgraph.logic.retrieval import fact_filter
+from claimgraph.core.reads import with_state
+from claimgraph.logic import time_travel as defined
+from claimgraph.logic.retrieval import with_effective_confidence
 from claimgraph.logic.timeutil import from_iso
 from claimgraph.errors import ClaimgraphError
 from claimgraph.viewer.source import BadRequest, NotFound, Source
@@ -41,10 +46,9 @@ def parse_at(text: str | None) -> int | None:
                          "or an ISO date like 2026-01-31") from None
 
 
-def instants(facts: Iterable[Mapping[str, Any]], now: int) -> list[int]:
+def instants(times: Mapping[str, list[int]], now: int) -> list[int]:
     """Every instant at which a fact began or stopped being valid, up to now, and now."""
-    found = {t for f in facts for t in (f.get("t_valid"), f.get("t_invalid"))
-             if t is not None and t <= now}
+    found = {t for key in ("begins", "ends") for t in times[key] if t <= now}
     return sorted(found | {now})
 
 
@@ -57,10 +61,9 @@ def thinned(points: list[int], keep: int, limit: int = MAX_INSTANTS) -> list[int
     return sorted(picked | {keep})
 
 
-def believed_counts(facts: Iterable[Mapping[str, Any]], points: list[int]) -> list[int]:
-    """How many facts were valid at each instant (a sweep over begin and end times)."""
-    begins = sorted(f["t_valid"] for f in facts if f.get("t_valid") is not None)
-    ends = sorted(f["t_invalid"] for f in facts if f.get("t_invalid") is not None)
+def believed_counts(times: Mapping[str, list[int]], points: list[int]) -> list[int]:
+    """How many facts were valid at each instant (a sweep over the sorted begins and ends)."""
+    begins, ends = times["begins"], times["ends"]
     return [bisect_right(begins, t) - bisect_right(ends, t) for t in points]
 
 
@@ -80,33 +83,53 @@ def as_of(src: Source, project_id: str, at_text: str | None) -> dict[str, Any]:
     at_given = parse_at(at_text)
     with src.shell() as sh:
         now = sh.now()
+        if not sh.store.list_entities(scope=project_id):
+            raise NotFound(f"no project {project_id!r} in this store")
         wanted = scopes(project_id)
-        facts = sh.store.select_facts(scopes=wanted)
-    if not any(f["scope"] == project_id for f in facts):
-        raise NotFound(f"no project {project_id!r} in this store")
-    at = now if at_given is None else min(at_given, now)
-    keep = fact_filter(at=at, half_life_days=src.half_life_days)
-    shown = believed(facts, wanted, keep, at, src.half_life_days)
-    points = thinned(instants(facts, now), at)
-    previous = max((t for t in points if t < at), default=None)
-    return {"project": project_id, "now": now, "at": at, "facts": shown[:MAX_SHOWN],
-            "total": len(shown), "instants": points, "index": _index(points, at),
-            "changes": changes(facts, previous, at), "previous": previous,
-            "spark": sparkline(points, believed_counts(facts, points)),
+        reader = Reader(sh.store, wanted)
+        times = reader.valid_times()
+        at = now if at_given is None else min(at_given, now)
+        points = thinned(instants(times, now), at)
+        previous = max((t for t in points if t < at), default=None)
+        found = reader.believed_at(at, previous, MAX_SHOWN, src.half_life_days)
+        by_id = {f["id"]: f for f in sh.store.get_facts_by_ids(
+            sorted({*found["ids"], *found["began"], *found["ended"]}))}
+    shown = [with_state(with_effective_confidence(by_id[fid], at, src.half_life_days))
+             for fid in found["ids"]]
+    return {"project": project_id, "now": now, "at": at, "facts": shown,
+            "total": found["total"], "instants": points, "index": _index(points, at),
+            "changes": {"began": [by_id[fid] for fid in found["began"]],
+                        "ended": [by_id[fid] for fid in found["ended"]]},
+            "previous": previous,
+            "spark": sparkline(points, believed_counts(times, points)),
             "spark_size": (SPARK_WIDTH, SPARK_HEIGHT)}
+
+
+class Reader:
+    """The store's own time-travel queries, or their definitions over the scopes read whole
+    (once) where a store has none."""
+
+    def __init__(self, store: Any, wanted: list[str]) -> None:
+        self.store, self.wanted, self._facts = store, wanted, None
+
+    def _all(self) -> list[dict[str, Any]]:
+        if self._facts is None:
+            self._facts = self.store.select_facts(scopes=self.wanted)
+        return self._facts
+
+    def valid_times(self) -> dict[str, list[int]]:
+        if hasattr(self.store, "valid_times"):
+            return self.store.valid_times(self.wanted)
+        return defined.valid_times(self._all())
+
+    def believed_at(self, at: int, since: int | None, limit: int,
+                    half_life_days: float) -> dict[str, Any]:
+        if hasattr(self.store, "believed_at"):
+            return self.store.believed_at(self.wanted, at, since=since, limit=limit,
+                                          half_life_days=half_life_days)
+        return defined.believed_at(self._all(), at, since, limit, half_life_days)
 
 
 def _index(points: list[int], at: int) -> int:
     """The slider's position: the last instant at or before ``at``."""
     return max(0, bisect_right(points, at) - 1)
-
-
-def changes(facts: Iterable[Mapping[str, Any]], since: int | None,
-            at: int) -> dict[str, list[Mapping[str, Any]]]:
-    """Facts that began, and that ended, after the previous instant and up to ``at``."""
-    def within(t: int | None) -> bool:
-        return t is not None and (since is None or t > since) and t <= at
-    facts = list(facts)
-    began = [f for f in facts if within(f.get("t_valid"))]
-    ended = [f for f in facts if within(f.get("t_invalid"))]
-    return {"began": began[:MAX_SHOWN], "ended": ended[:MAX_SHOWN]}

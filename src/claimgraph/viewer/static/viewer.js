@@ -1,6 +1,11 @@
 // claimgraph viewer: the little the pages need beyond HTML. Served from the package, never a CDN.
 "use strict";
 
+// The time-travel box shows an ISO instant a person can read (and edit), exact to the ms.
+function instantText(ms) {
+  return new Date(ms).toISOString().replace(".000Z", "Z");
+}
+
 function instantLabel(ms) {
   const iso = new Date(ms).toISOString();
   return iso.slice(0, 10) + " " + iso.slice(11, 16) + " UTC";
@@ -20,7 +25,7 @@ function setUpTimeline(form) {
   });
   slider.addEventListener("change", async () => {
     const at = instants[Number(slider.value)];
-    atField.value = String(at);
+    atField.value = instantText(at);
     const params = new URLSearchParams(new FormData(form));
     const ticket = ++asked;
     form.classList.add("loading");

@@ -1,0 +1,97 @@
+"""Pages worth keeping for a moment: one build per page and store state, however many ask.
+
+A project's page on a big store costs one query over all its facts (``Store.context_sections``):
+hundreds of milliseconds at 100,000 facts, and twenty people (or tabs, or a reload storm) asking
+at once would run it twenty times over, each with its own connection, sort and page cache. So
+a page is built once per key — the page's parameters and the store's state (the sizes and
+modification times of the database and its write-ahead log: any commit changes them) — and
+whoever asks while it is built waits for that build (a single flight); builds run on a pool of
+``builds`` threads of their own, so at most that many run at once and only those threads'
+allocator arenas ever hold a build's memory (glibc keeps an arena per thread at its high-water
+mark: builds spread over the server's forty request threads left 350 MB behind).
+
+A kept page is served for at most ``ttl_s`` seconds (effective confidence decays with time, so
+a page is rebuilt at least that often even when nothing was written) and shows the instant it
+was built, as every page does.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Hashable
+
+DEFAULT_TTL_S = 30.0
+DEFAULT_SIZE = 16
+DEFAULT_BUILDS = 2
+
+
+def store_state(db: Path) -> tuple:
+    """What changes whenever a transaction commits: the database's and its WAL's size and
+    modification time (nanoseconds)."""
+    found = []
+    for path in (db, Path(f"{db}-wal")):
+        try:
+            st = path.stat()
+            found.append((st.st_size, st.st_mtime_ns, st.st_ino))
+        except OSError:
+            found.append(None)
+    return tuple(found)
+
+
+@dataclass
+class _Flight:
+    done: threading.Event = field(default_factory=threading.Event)
+    value: Any = None
+    error: BaseException | None = None
+
+
+class PageCache:
+    def __init__(self, ttl_s: float = DEFAULT_TTL_S, size: int = DEFAULT_SIZE,
+                 builds: int = DEFAULT_BUILDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.ttl_s, self.size, self.clock = ttl_s, size, clock
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[Hashable, tuple[float, Any]] = OrderedDict()
+        self._flights: dict[Hashable, _Flight] = {}
+        self._builds = ThreadPoolExecutor(max_workers=builds, thread_name_prefix="page-build")
+        self.built = 0
+
+    def get(self, key: Hashable, build: Callable[[], Any]) -> Any:
+        """The kept page for ``key``, else the one being built, else ``build()``'s. A build
+        that fails is not kept: whoever waited for it gets its error."""
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None and self.clock() - kept[0] < self.ttl_s:
+                self._kept.move_to_end(key)
+                return kept[1]
+            flight = self._flights.get(key)
+            leader = flight is None
+            if leader:
+                flight = self._flights[key] = _Flight()
+        if not leader:
+            flight.done.wait()
+            if flight.error is not None:
+                raise flight.error
+            return flight.value
+        try:
+            flight.value = self._builds.submit(build).result()
+            self.built += 1
+        except BaseException as err:
+            flight.error = err
+            raise
+        else:
+            with self._lock:
+                self._kept[key] = (self.clock(), flight.value)
+                self._kept.move_to_end(key)
+                while len(self._kept) > self.size:
+                    self._kept.popitem(last=False)
+            return flight.value
+        finally:
+            with self._lock:
+                self._flights.pop(key, None)
+            flight.done.set()

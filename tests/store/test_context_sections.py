@@ -1,0 +1,130 @@
+"""``Store.context_sections``: a project page's sections placed, ordered, counted and cut in the
+store, equal to ``logic.context_sections.sections_of`` over the same facts read whole.
+
+Runs on every backend of the contract suite that answers the query (SQLite, file and memory,
+and PostgreSQL); the memory store has no such query (the viewer reads it whole and places its
+facts with the definition itself), so it is skipped.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from claimgraph.logic.context_sections import SECTION_KEYS, Narrowing, sections_of
+from claimgraph.logic.time_travel import believed_at, valid_times
+from claimgraph.logic.timeutil import DAY_MS
+
+from .store_helpers import entity, fact
+
+NOW = 1_800_000_000_000
+PREDICATES = ("core/depends-on", "core/prefers", "x/convention", "core/failure-mode",
+              "core/written-in", "core/part-of", "x/runs", "core/decided-against")
+
+
+def build(store, n: int = 400, seed: int = 7) -> None:
+    """Every kind of fact the sections tell apart, with ties of confidence and names."""
+    rng = random.Random(seed)
+    for scope, count in (("proj", 12), ("user", 4), ("other", 3)):
+        for k in range(count):
+            entity(store, f"e-{scope}-{k}", f"name-{k % 5}", scope=scope)
+    rows = []
+    for i in range(n):
+        scope = rng.choice(("proj", "proj", "proj", "user", "other"))
+        subject = f"e-{scope}-{rng.randrange(3 if scope == 'other' else 4)}"
+        recorded = NOW - rng.choice((0, 1, 5, 40, 200, 900)) * DAY_MS // 2
+        row = fact(f"f-{i:04d}", subject, rng.choice(PREDICATES), lit=f"v{i % 7}",
+                   t_valid=recorded, scope=scope, recorded_at=recorded,
+                   confidence=rng.choice((0.5, 0.7, 0.7, 0.9)),
+                   epistemic=rng.choice(("observation", "observation", "preference",
+                                         "commitment")),
+                   source_type=rng.choice(("session-log", "code", "user-assertion",
+                                           "decision-record")),
+                   last_reinforced_at=rng.choice((None, None, recorded + DAY_MS)))
+        roll = rng.random()
+        if roll < 0.15:
+            row.update(t_invalid=NOW - rng.choice((1, 10, 29, 31, 100)) * DAY_MS,
+                       invalidation_kind=rng.choice(("superseded", "judged-superseded",
+                                                     "judged-duplicate", "manual")),
+                       successor=f"f-{(i + 1) % n:04d}")
+        elif roll < 0.18:
+            row.update(t_invalid=NOW - 3 * DAY_MS, invalidation_kind=None,
+                       invalidation_reason=rng.choice((f"superseded by f-{i + 1:04d}",
+                                                       "judged superseded by f-0001",
+                                                       "superseded by two words")))
+        elif roll < 0.2:
+            row.update(t_invalid=NOW - DAY_MS, invalidation_kind="forgotten")
+        elif roll < 0.22:
+            row.update(t_valid=NOW + DAY_MS)  # not valid yet
+        elif roll < 0.25:
+            row.update(last_reinforced_at=0)  # "never": the recorded time anchors decay
+        rows.append(row)
+    store.insert_facts(rows)
+    store.set_dormant([f"f-{i:04d}" for i in range(0, n, 13)], NOW - DAY_MS)
+    for i in range(0, n, 17):
+        store.link_conflicts(f"f-{i:04d}", [f"f-{(i * 7 + 3) % n:04d}"])
+    store.record_audit([{"fact_id": f"f-{i:04d}", "evidence": "a.py: `x`", "file": "a.py",
+                         "verdict": rng.choice(("file-missing", "unsupported", "supported")),
+                         "reason": None, "content_hash": None, "checked_at": NOW, "details": {}}
+                        for i in range(0, n, 11)])
+
+
+def open_ids_of(store, wanted: list[str]) -> set[str]:
+    from claimgraph.viewer.project import open_pairs
+    pairs = open_pairs(store, wanted, set(store.suspect_fact_ids()), NOW)
+    return {f["id"] for pair in pairs for f in pair.values()}
+
+
+WINDOWS = [
+    {key: (0, 1000) for key in SECTION_KEYS},
+    {key: (0, 5) for key in SECTION_KEYS},
+    {"current": (3, 4), "decisions": (10, 7), "left_out": (2, 9), "changed": (1, 2)},
+    {"lessons": (0, 0)},
+]
+NARROWINGS = [Narrowing(), Narrowing(predicate="core/prefers"),
+              Narrowing(epistemic="commitment"), Narrowing(text="V3"),
+              Narrowing(text="name-2"), Narrowing(predicate="x/runs", text="v1")]
+
+
+@pytest.fixture
+def answering(store):
+    if not hasattr(store, "context_sections"):
+        pytest.skip(f"{type(store).__name__} has no context_sections (read whole by the viewer)")
+    build(store)
+    return store
+
+
+@pytest.mark.parametrize("windows,narrowing", list(itertools.product(WINDOWS, NARROWINGS)))
+def test_the_store_places_orders_counts_and_cuts_as_the_definition(answering, windows,
+                                                                    narrowing):
+    wanted = ["proj", "user"]
+    open_ids = open_ids_of(answering, wanted)
+    got = answering.context_sections(wanted, NOW, windows=windows, open_ids=open_ids,
+                                     narrowing=narrowing, half_life_days=30)
+    expected = sections_of(answering.select_facts(scopes=wanted),
+                           answering.suspect_fact_ids(), open_ids, NOW, windows, narrowing, 30)
+    assert got == expected
+    if windows is WINDOWS[0] and not narrowing.active:  # the fixture reaches every section
+        assert all(got["counts"][key] for key in SECTION_KEYS if key != "conflicts")
+
+
+def test_an_empty_scope_list_places_nothing(answering):
+    got = answering.context_sections([], NOW, windows={"current": (0, 5)})
+    assert got == {"counts": dict.fromkeys(SECTION_KEYS, 0), "ids": {"current": []},
+                   "reasons": {}}
+
+
+def test_valid_times_are_every_begin_and_end_sorted(answering):
+    wanted = ["proj", "user"]
+    assert answering.valid_times(wanted) == valid_times(answering.select_facts(scopes=wanted))
+
+
+@pytest.mark.parametrize("at,since,limit", [
+    (NOW, None, 1000), (NOW - 30 * DAY_MS, NOW - 200 * DAY_MS, 7),
+    (NOW - 3 * DAY_MS, NOW - 5 * DAY_MS, 1000), (NOW - 10_000 * DAY_MS, None, 5)])
+def test_believed_at_an_instant_is_the_definitions(answering, at, since, limit):
+    wanted = ["proj", "user"]
+    got = answering.believed_at(wanted, at, since=since, limit=limit, half_life_days=30)
+    assert got == believed_at(answering.select_facts(scopes=wanted), at, since, limit, 30)
