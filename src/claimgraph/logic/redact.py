@@ -33,6 +33,7 @@ from typing import Any, Callable
 from claimgraph.logic import secret_blocks as blocks
 from claimgraph.logic.secret_context import companion, run_spans
 from claimgraph.logic.secret_names import is_secret_name, keeps_value, name_strength
+from claimgraph.logic.secret_rules import vendor_rules
 from claimgraph.logic.secret_scan import TriggerScan
 from claimgraph.logic.secret_tokens import MARKED_RULES, TOKEN_RULES, TokenRule
 
@@ -137,11 +138,14 @@ class _Finder:
         self.second: list[Span] = []
 
     def spans(self) -> list[Span]:
-        if not self.hits:  # nearly all text: no rule can start anywhere
-            return []
         self._layer(self.first, self._first_rules, ())
+        tokens, assignments = vendor_rules().spans(self.text)
+        self.first = _add_disjoint(self.first, tokens)
         self.first += self._companions()
         self._layer(self.second, self._second_rules, self.first)
+        cover = _cover(self.first)
+        self.second = _add_disjoint(self.second, [
+            span for span in assignments if not _covered(span[0], cover)])
         return _merge(self.first, self.second)
 
     def _companions(self) -> list[Span]:
@@ -184,6 +188,25 @@ class _Finder:
             if spans:
                 return spans
         return []
+
+
+def _add_disjoint(ours: list[Span], vendored: list[Span]) -> list[Span]:
+    """The vendored finds that overlap none of ours (ours name the kind better), merged in."""
+    if not vendored:
+        return ours
+    cover = _cover(ours)
+    starts = cover[0]
+    kept = [span for span in vendored
+            if not _covered(span[0], cover) and not _covered(span[1] - 1, cover)
+            and bisect.bisect_left(starts, span[1]) == bisect.bisect_left(starts, span[0])]
+    merged: list[Span] = []
+    for span in sorted(ours + kept):
+        if merged and span[0] < merged[-1][1]:
+            last = merged[-1]
+            merged[-1] = (last[0], max(last[1], span[1]), last[2])
+        else:
+            merged.append(span)
+    return merged
 
 
 def _cover(spans: list[Span]) -> tuple[list[int], list[int]]:

@@ -1,0 +1,198 @@
+"""The vendored rule set: gitleaks' secret formats, run behind a keyword prefilter.
+
+Vendors publish new token formats every month; a list we grow by hand is always behind. So the
+bulk of the format knowledge is gitleaks' ``config/gitleaks.toml`` (MIT), vendored as data in
+``logic/data/gitleaks-rules.json`` by ``tools/vendor_gitleaks.py``, which also converts the Go
+regular expressions to Python's dialect and lists the rules it could not convert. The file
+records the upstream version, commit and licence (docs/capture.md, "Secrets").
+
+Each rule names lowercase keywords; a text where none occurs cannot hold its secret. One
+Aho-Corasick pass over the lowercased text finds every keyword, and a rule's expression then
+runs only on windows around its keywords' hits (``BEFORE`` characters back, ``AFTER`` ahead,
+overlapping windows merged), so the cost follows the keywords in the text, not the number of
+rules. A match is kept as gitleaks keeps it: its secret is the rule's ``secretGroup`` (else the
+first group that matched, else the whole match), it must reach the rule's entropy, and no
+allowlist of the rule or the global one may excuse it.
+
+The token formats' finds join our first layer, the named assignments' (``(?i)[\w.-]{0,50}?``
+then a vendor's name then a value) our second: where our context rules find the same value,
+theirs names it. A few rules are left to our own layers, which know transcripts better (``LEFT_TO_OUR_LAYERS``):
+their find would only repeat or widen what those layers already judge with more context.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+try:  # pragma: no cover - which branch runs depends on the installation
+    from ahocorasick_rs import AhoCorasick, MatchKind
+except ImportError:  # pragma: no cover
+    AhoCorasick = None
+
+Span = tuple[int, int, str]
+DATA_FILE = "gitleaks-rules.json"
+#: How far around a keyword a rule's match may start and end.
+BEFORE, AFTER = 256, 1536
+#: gitleaks rules whose finds our layers make with more context (see the module docstring):
+#: the generic assignment (``logic.secret_context`` judges name and value together), private
+#: keys and Kubernetes secrets (``logic.secret_blocks`` handles cut and prefixed blocks), and
+#: curl's user/header rules (``logic.secret_blocks``' per-command flags).
+LEFT_TO_OUR_LAYERS = frozenset(("generic-api-key", "private-key", "kubernetes-secret-yaml",
+                                "curl-auth-user", "curl-auth-header"))
+_ASSIGNMENT_HEAD = "(?i)[\\w.-]{0,50}?"
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+@dataclass(frozen=True)
+class Allowlist:
+    target: str  # "secret", "match" or "line"
+    regexes: tuple[re.Pattern[str], ...]
+    stopwords: tuple[str, ...]
+
+    def excuses(self, secret: str, match: str, line: str) -> bool:
+        value = {"match": match, "line": line}.get(self.target, secret)
+        if any(pattern.search(value) for pattern in self.regexes):
+            return True
+        lowered = secret.lower()
+        return any(word in lowered for word in self.stopwords)
+
+
+@dataclass(frozen=True)
+class VendorRule:
+    id: str
+    pattern: re.Pattern[str]
+    keywords: tuple[str, ...]
+    entropy: float
+    secret_group: int
+    allowlists: tuple[Allowlist, ...]
+
+    @property
+    def is_assignment(self) -> bool:
+        """A ``name = value`` rule (a vendor's name before any value), not a token's format."""
+        return self.pattern.pattern.startswith(_ASSIGNMENT_HEAD)
+
+    def secret_of(self, match: re.Match[str]) -> tuple[int, int]:
+        """Where the secret lies in the match: gitleaks' choice of group, quotes left out."""
+        span = match.span()
+        if self.secret_group and match.re.groups >= self.secret_group:
+            span = match.span(self.secret_group)
+        else:
+            for group in range(1, match.re.groups + 1):
+                if match.group(group):
+                    span = match.span(group)
+                    break
+        start, end = span
+        text = match.string
+        if end - start >= 2 and text[start] in "\"'`" and text[end - 1] == text[start]:
+            start, end = start + 1, end - 1
+        return start, end
+
+
+def _allowlist(raw: dict[str, Any]) -> Allowlist:
+    return Allowlist(raw.get("target", "secret"), tuple(re.compile(r) for r in raw["regexes"]),
+                     tuple(raw["stopwords"]))
+
+
+def load_data() -> dict[str, Any]:
+    """The vendored file as it is (version, licence, counts, rules, skipped)."""
+    text = resources.files("claimgraph.logic").joinpath("data", DATA_FILE).read_text("utf-8")
+    return json.loads(text)
+
+
+class VendorRules:
+    """The runnable rule set: compiled rules, and the keyword automaton that gates them."""
+
+    def __init__(self, data: dict[str, Any], left_out: frozenset[str] = LEFT_TO_OUR_LAYERS):
+        self.version = data["version"]
+        self.rules = tuple(
+            VendorRule(raw["id"], re.compile(raw["regex"]), tuple(raw["keywords"]),
+                       float(raw["entropy"] or 0), int(raw["secret_group"] or 0),
+                       tuple(_allowlist(a) for a in raw["allowlists"]))
+            for raw in data["rules"] if raw["id"] not in left_out and raw["keywords"])
+        self.global_allowlist = _allowlist(data["global_allowlist"])
+        by_keyword: dict[str, list[int]] = defaultdict(list)
+        for index, rule in enumerate(self.rules):
+            for keyword in rule.keywords:
+                by_keyword[keyword].append(index)
+        self.keywords = sorted(by_keyword)
+        self._rules_of = [tuple(by_keyword[k]) for k in self.keywords]
+        if AhoCorasick is not None:
+            self._automaton = AhoCorasick(self.keywords, matchkind=MatchKind.Standard)
+            self._pattern = None
+        else:  # pragma: no cover
+            self._pattern = re.compile("(?=(" + "|".join(map(re.escape, self.keywords)) + "))")
+
+    def _hits(self, text: str) -> list[tuple[int, int]]:
+        """(keyword index, position) of every keyword in ``text``, ignoring ASCII case."""
+        lowered = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+        if self._pattern is None:
+            return [(k, start) for k, start, _ in
+                    self._automaton.find_matches_as_indexes(lowered, overlapping=True)]
+        index = {k: i for i, k in enumerate(self.keywords)}  # pragma: no cover
+        return [(index[m[1]], m.start()) for m in self._pattern.finditer(lowered)]
+
+    def spans(self, text: str) -> tuple[list[Span], list[Span]]:
+        """Every secret a rule finds in ``text``: ``(start, end, rule id)``, sorted, as two
+        lists: the token formats' finds and the named assignments' finds."""
+        windows: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        for keyword, at in self._hits(text):
+            for rule in self._rules_of[keyword]:
+                windows[rule].append((max(0, at - BEFORE), min(len(text), at + AFTER)))
+        tokens: list[Span] = []
+        assignments: list[Span] = []
+        for rule_index, spans in windows.items():
+            rule = self.rules[rule_index]
+            into = assignments if rule.is_assignment else tokens
+            for start, end in _merged(spans):
+                into += self._run(rule, text, start, end)
+        return sorted(set(tokens)), sorted(set(assignments))
+
+    def _run(self, rule: VendorRule, text: str, start: int, end: int) -> list[Span]:
+        found = []
+        for match in rule.pattern.finditer(text, start, end):
+            s_start, s_end = rule.secret_of(match)
+            secret = text[s_start:s_end]
+            if not secret or (rule.entropy and shannon_bits(secret) <= rule.entropy):
+                continue
+            if rule.id.startswith("generic") and not any(ch.isdigit() for ch in secret):
+                continue
+            line = _line_of(text, s_start, s_end)
+            if self.global_allowlist.excuses(secret, match[0], line) or any(
+                    allow.excuses(secret, match[0], line) for allow in rule.allowlists):
+                continue
+            found.append((s_start, s_end, rule.id))
+        return found
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _line_of(text: str, start: int, end: int) -> str:
+    line_start = text.rfind("\n", max(0, start - 4096), start) + 1
+    line_end = text.find("\n", end, end + 4096)
+    return text[line_start:line_end if line_end >= 0 else min(len(text), end + 4096)]
+
+
+def shannon_bits(token: str) -> float:
+    counts, size = Counter(token), len(token)
+    return -sum(n / size * math.log2(n / size) for n in counts.values())
+
+
+@functools.lru_cache(maxsize=1)
+def vendor_rules() -> VendorRules:
+    """The vendored rule set, compiled once per process on first use."""
+    return VendorRules(load_data())
