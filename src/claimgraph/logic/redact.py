@@ -32,7 +32,8 @@ from typing import Any, Callable
 
 from claimgraph.logic import secret_blocks as blocks
 from claimgraph.logic.secret_context import companion, run_spans
-from claimgraph.logic.secret_names import is_secret_name, keeps_value, name_strength
+from claimgraph.logic.secret_names import (
+    is_placeholder, is_secret_name, keeps_value, name_strength)
 from claimgraph.logic.secret_rules import vendor_rules
 from claimgraph.logic.secret_scan import TriggerScan
 from claimgraph.logic.secret_tokens import MARKED_RULES, TOKEN_RULES, TokenRule
@@ -146,7 +147,8 @@ class _Finder:
         cover = _cover(self.first)
         self.second = _add_disjoint(self.second, [
             span for span in assignments if not _covered(span[0], cover)])
-        return _merge(self.first, self.second)
+        return [span for span in _merge(self.first, self.second)
+                if not is_placeholder(self.text[span[0]:span[1]])]
 
     def _companions(self) -> list[Span]:
         """A random token right after a known credential is its other half (an account id

@@ -30,14 +30,18 @@ _VALUE = re.compile(
     r"[rbfuRBFU]{0,2}(?P<q>[\"'`])(?P<quoted>(?:\\.|(?!(?P=q))[^\\\n]){0,4096})"
     r"|(?P<esc>\\{1,3})(?P<eq>[\"'])(?P<escaped>(?:(?!(?P=esc)(?P=eq))[^\n]){0,4096})"
     r"|(?P<bare>[^\s\"'`]{1,4096})")
+_ARN_INSIDE = re.compile(r"arn:aws[\w-]*:[^\s\"'=,;]*\Z")
 _FLAG_GAP = re.compile(r"(?:=|[ \t]+)")
 _ESCAPE_IN_BARE = re.compile(r"\\[nrt\"'\\]")
 _TRAILING_CODE = ")]},;"
 _QUERY_END = re.compile(r"[&#]")
 #: Inside a bare value, ``;``, ``&`` or ``,`` before another ``name=`` ends it.
 _NEXT_ASSIGNMENT = re.compile(r"[;&,](?=[\w.-]{1,100}[ \t]*[=:])")
-_PROSE = re.compile(r"(?:[ \t]+(?:is|was|are|were|of|to|be)\b){1,2}[ \t]*|[ \t]*(?::|=(?!=))[ \t]*"
-                    r"|(?P<direct>[ \t]+)")
+_PROSE = re.compile(r"(?:[ \t]+(?:for|on|of|in|at)[ \t]+(?:the[ \t]+|this[ \t]+|that[ \t]+)?"
+                    r"[\w.-]{1,40})?(?:[ \t]+(?:is|was|are|were|of|to|be)\b){1,2}[ \t]*"
+                    r"|[ \t]*(?::|=(?!=))[ \t]*|(?P<direct>[ \t]+)")
+#: Secret words that are also verbs: in prose they pass things along.
+_PROSE_VERBS = frozenset(("pass", "passes", "passed", "key", "keys"))
 _PROSE_VALUE = re.compile(r"[\"'`([{<]?(?P<value>[^\s\"'`;,]{1,200})")
 _PROSE_TRAILING = ".,;:!?)]}"
 #: Only these are said right before the password itself ("use password hunter2!").
@@ -72,6 +76,8 @@ def run_spans(text: str, start: int, end: int) -> list[Span]:
     """Spans to redact around the name run ``text[start:end]`` (module docstring)."""
     name = text[start:end].lstrip("-")
     lowered = name.lower()
+    if _ARN_INSIDE.search(text, max(0, start - 64), start):
+        return []  # a part of an ARN (``arn:aws:secretsmanager:…:secret:name``) names, never holds
     if lowered.endswith("authorization"):
         return _labelled(_AUTH_HEADER.match(text, end - 13), "auth-header", _is_scheme)
     if lowered == "bearer":
@@ -154,6 +160,8 @@ def _prose(text: str, end: int, name: str) -> list[Span] | None:
     if not name.isalpha():
         return None
     lowered_name = name.lower()
+    if lowered_name in _PROSE_VERBS:
+        return None  # "a second pass of linting", "pass the token along": a verb, no name
     joint = _PROSE.match(text, end)
     value = _PROSE_VALUE.match(text, joint.end()) if joint else None
     if value is None or is_reference(text[joint.end():value.end()].lstrip("\"'`({<")):
@@ -167,7 +175,14 @@ def _prose(text: str, end: int, name: str) -> list[Span] | None:
     if joint["direct"] is not None and not (
             _netrc_line(text, end) or (lowered_name in _SAID_DIRECTLY and _passwordish(word))):
         return None
+    if not (_passwordish(word) or _mixed_case(word) or _netrc_line(text, end)):
+        return None  # "the token is refreshed", "the key was rotated": words, not secrets
     return [(v_start, v_end, "secret")]
+
+
+def _mixed_case(word: str) -> bool:
+    return len(word) >= 8 and word.isalpha() and not word.istitle() and not word.isupper() \
+        and not word.islower()
 
 
 def _passwordish(word: str) -> bool:

@@ -1,4 +1,4 @@
-"""The vendored rule set: gitleaks' secret formats, run behind a keyword prefilter.
+r"""The vendored rule set: gitleaks' secret formats, run behind a keyword prefilter.
 
 Vendors publish new token formats every month; a list we grow by hand is always behind. So the
 bulk of the format knowledge is gitleaks' ``config/gitleaks.toml`` (MIT), vendored as data in
