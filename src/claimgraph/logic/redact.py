@@ -36,6 +36,7 @@ from claimgraph.logic.secret_names import (
     is_placeholder, is_secret_name, keeps_value, name_strength)
 from claimgraph.logic.secret_rules import vendor_rules
 from claimgraph.logic.secret_scan import TriggerScan
+from claimgraph.logic.secret_views import view_of
 from claimgraph.logic.secret_tokens import MARKED_RULES, TOKEN_RULES, TokenRule
 
 __all__ = ["PLACEHOLDER_PREFIX", "placeholder", "redact", "redact_with_counts", "redact_value",
@@ -259,11 +260,21 @@ def redact_with_counts(text: str, scan: TriggerScan = SCAN) -> tuple[str, Counte
     text = replace_surrogates(text)
     counts: Counter[str] = Counter()
     for _ in range(MAX_PASSES):
-        spans = _Finder(text, scan).spans() if text else []
+        spans = _spans(text, scan) if text else []
         if not spans:
             break
         text = _splice(text, spans, counts)
     return text, counts
+
+
+def _spans(text: str, scan: TriggerScan) -> list[Span]:
+    """What the text holds, and what its view (``logic.secret_views``) holds, mapped back."""
+    spans = _Finder(text, scan).spans()
+    view = view_of(text)
+    if view is None:
+        return spans
+    found = view.spans_back(_Finder(view.text, scan).spans())
+    return _merge(spans, [span for span in found if span[1] > span[0]])
 
 
 def _splice(text: str, spans: list[Span], counts: Counter[str]) -> str:
