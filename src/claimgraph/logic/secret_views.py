@@ -25,8 +25,10 @@ _NUMBERED = re.compile(r"^(?:[ \t]{0,8}\d{1,7}(?:\u2192|\t| {2})|[\w./@+-]{0,200
 #: break with its indent) and the opening quote of the next one.
 _LITERAL_JOIN = re.compile(r"(?<=[^\s\"'])(?P<q>[\"'])[ \t]*(?:\+|\.|\|\||,\s*\n)?[ \t]*\\?\r?\n?[ \t]*"
                            r"(?P=q)(?=[^\s\"',;)])|(?<= )(?P<q2>[\"'])[ \t]*\+[ \t]*(?P=q2)")
-#: A line of a wrapped token: token characters only (padding at its end), a digit and a letter.
-_WRAPPED_LINE = re.compile(r"^(?=[^\n]*\d)(?=[^\n]*[A-Za-z])[A-Za-z0-9+/_.~-]{12,200}=*\r?$",
+#: A line of a wrapped token: token characters only (padding at its end), mixing digits and
+#: letters or both cases.
+_WRAPPED_LINE = re.compile(r"^(?=[^\n]*\d[^\n]*[A-Za-z]|[^\n]*[A-Za-z][^\n]*\d|[^\n]*[a-z][^\n]*[A-Z]"
+                           r"|[^\n]*[A-Z][^\n]*[a-z])[A-Za-z0-9+/_.~-]{12,200}=*\r?$",
                            re.MULTILINE)
 
 
