@@ -25,11 +25,9 @@ _NUMBERED = re.compile(r"^(?:[ \t]{0,8}\d{1,7}(?:\u2192|\t| {2})|[\w./@+-]{0,200
 #: break with its indent) and the opening quote of the next one.
 _LITERAL_JOIN = re.compile(r"(?<=[^\s\"'])(?P<q>[\"'])[ \t]*(?:\+|\.|\|\||,\s*\n)?[ \t]*\\?\r?\n?[ \t]*"
                            r"(?P=q)(?=[^\s\"',;)])|(?<= )(?P<q2>[\"'])[ \t]*\+[ \t]*(?P=q2)")
-#: A line of a wrapped token: token characters only (padding at its end), mixing digits and
-#: letters or both cases.
-_WRAPPED_LINE = re.compile(r"^(?=[^\n]*\d[^\n]*[A-Za-z]|[^\n]*[A-Za-z][^\n]*\d|[^\n]*[a-z][^\n]*[A-Z]"
-                           r"|[^\n]*[A-Z][^\n]*[a-z])[A-Za-z0-9+/_.~-]{12,200}=*\r?$",
-                           re.MULTILINE)
+#: A line of a wrapped token: token characters only (padding at its end); it must also mix
+#: digits and letters or both cases (``_mixed``).
+_WRAPPED_LINE = re.compile(r"^[A-Za-z0-9+/_.~-]{12,200}=*\r?$", re.MULTILINE)
 
 
 def deletions(text: str) -> list[tuple[int, int]]:
@@ -67,7 +65,7 @@ def _joins(text: str) -> list[tuple[int, int]]:
 
 def _wraps(text: str) -> list[tuple[int, int]]:
     """Line breaks between lines of one width (``fold``'s output; the last may be shorter)."""
-    lines = list(_WRAPPED_LINE.finditer(text))
+    lines = [line for line in _WRAPPED_LINE.finditer(text) if _mixed(line[0])]
     found = []
     for this, following in zip(lines, lines[1:]):
         width = len(this[0].rstrip("\r"))
@@ -77,6 +75,12 @@ def _wraps(text: str) -> list[tuple[int, int]]:
             found.append((this.end() - (1 if this[0].endswith("\r") else 0), following.start(),
                           width))
     return [(start, end) for start, end, _ in found]
+
+
+def _mixed(line: str) -> bool:
+    digit = any(ch.isdigit() for ch in line)
+    upper, lower = any(ch.isupper() for ch in line), any(ch.islower() for ch in line)
+    return (digit and (upper or lower)) or (upper and lower)
 
 
 def _same_width_follows(lines: list[re.Match[str]], line: re.Match[str], width: int) -> bool:
