@@ -30,7 +30,7 @@ class Gen:
         """Random text that mixes digits and letters, as generated keys do."""
         body = "".join(self.rng.choice(alphabet) for _ in range(size - 2))
         digits = [c for c in alphabet if c.isdigit()] or ["0"]
-        letters = [c for c in alphabet if c.isalpha()] or ["a"]
+        letters = [c for c in alphabet if c.isalpha()] or digits[1:] or digits
         return self.rng.choice(letters) + body + self.rng.choice(digits)
 
     def password(self, size: int = 14, extra: str = "") -> str:

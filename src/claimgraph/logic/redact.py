@@ -36,6 +36,7 @@ from claimgraph.logic.secret_names import (
     is_placeholder, is_secret_name, keeps_value, name_strength)
 from claimgraph.logic.secret_rules import vendor_rules
 from claimgraph.logic.secret_scan import TriggerScan
+from claimgraph.logic.secret_urls import url_credentials
 from claimgraph.logic.secret_views import view_of
 from claimgraph.logic.secret_tokens import MARKED_RULES, TOKEN_RULES, TokenRule
 
@@ -55,7 +56,7 @@ _NAME_CHAR = re.compile(r"[\w-]")
 _NAME_TAIL = re.compile(r"[\w-]{0,128}")
 _LONGEST_NAME = 128
 #: Finds that carry their whole secret: no companion token is looked for after them.
-_ALONE = frozenset(("private-key", "url-password", "k8s-secret", "command-output", "jwt",
+_ALONE = frozenset(("private-key", "url-password", "url-token", "discord-webhook", "k8s-secret", "command-output", "jwt",
                     "slack-webhook", "password-hash"))
 
 
@@ -110,7 +111,7 @@ def _rules() -> tuple[dict[str, list[Rule]], dict[str, list[Rule]]]:
     for marker in MARKED_RULES:
         first.setdefault(marker, []).append(_marked_rule(marker))
     for literal, rule in (("-----BEGIN", blocks.pem_begin), ("MII", blocks.pem_body),
-                          ("b3BlbnNzaC1rZXktdjE", blocks.pem_body), ("://", blocks.url_password),
+                          ("b3BlbnNzaC1rZXktdjE", blocks.pem_body), ("://", url_credentials),
                           ("kind: Secret", blocks.k8s_secret), ('"kind": "Secret"', blocks.k8s_secret),
                           ('"kind":"Secret"', blocks.k8s_secret)):
         first.setdefault(literal, []).append(rule)

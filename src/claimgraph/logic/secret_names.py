@@ -99,7 +99,8 @@ def name_strength(name: str) -> int:
     if not words:
         return 0
     last = words[-1]
-    if last in PUBLIC_LAST_WORDS or PUBLIC_WORDS.intersection(words):
+    if last in PUBLIC_LAST_WORDS or any(public in word for word in words
+                                        for public in PUBLIC_WORDS):
         return 0
     if last not in NOT_SECRET_WORDS and last.endswith(STRONG_ENDINGS) or last in ("pat", "pw"):
         return 2

@@ -88,6 +88,8 @@ class VendorRule:
                 if match.group(group):
                     span = match.span(group)
                     break
+        if span[1] - span[0] < 8:
+            span = match.span()  # a repeated piece of the match (a UUID's group), not a secret
         start, end = span
         text = match.string
         if end - start >= 2 and text[start] in "\"'`" and text[end - 1] == text[start]:
