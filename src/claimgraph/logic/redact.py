@@ -122,6 +122,7 @@ def _rules() -> tuple[dict[str, list[Rule]], dict[str, list[Rule]]]:
         second.setdefault(literal, []).append(blocks.command(name))
     second.setdefault("password-stdin", []).append(blocks.password_stdin)
     second.setdefault("pass:", []).append(blocks.openssl_pass)
+    second.setdefault("::add-mask::", []).append(blocks.add_mask)
     return first, second
 
 
