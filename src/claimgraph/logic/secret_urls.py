@@ -40,6 +40,8 @@ def url_credentials(text: str, at: int) -> list[Span]:
     if at_sign is None:
         return []
     userinfo = url[:at_sign]
+    if "[REDACTED:" in userinfo:
+        return []  # found already (a placeholder is no user name)
     user, colon, password = userinfo.partition(":")
     if "/" in user or not _parses(scheme[0], userinfo, url[at_sign + 1:]):
         return []
