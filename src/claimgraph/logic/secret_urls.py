@@ -16,6 +16,7 @@ import re
 from urllib.parse import quote, urlsplit
 
 from claimgraph.logic.secret_names import is_placeholder, is_reference
+from claimgraph.logic.secret_tokens import TOKEN_RULES
 
 Span = tuple[int, int, str]
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,30}\Z")
@@ -24,6 +25,7 @@ _HOST_AFTER_AT = re.compile(r"@(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]
                             r"(?::\d{1,5})?(?=[/?#),;]|\Z)")
 _PORT_AND_PATH = re.compile(r"\d{1,5}(?:[/?#]|\Z)")
 MAX_URL = 4096
+_VENDOR_PREFIXES = tuple(prefix for rule in TOKEN_RULES for prefix in rule.prefixes)
 #: Passwords that say "the user name is the token" (GitHub's and others' conventions).
 _TOKEN_MARKERS = frozenset(("x-oauth-basic", "x", "", "x-token-auth"))
 
@@ -51,7 +53,8 @@ def url_credentials(text: str, at: int) -> list[Span]:
             and not is_reference(password) and not is_placeholder(password):
         start = base + len(user) + 1
         spans.append((start, start + len(password), "url-password"))
-    if (not colon or password in _TOKEN_MARKERS) and is_token(user):
+    if (not colon or password in _TOKEN_MARKERS) and is_token(user) \
+            and not user.startswith(_VENDOR_PREFIXES):  # its own rule names it
         spans.append((base, base + len(user), "url-token"))
     return spans
 
