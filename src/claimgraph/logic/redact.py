@@ -30,6 +30,7 @@ import re
 from collections import Counter
 from typing import Any, Callable
 
+from claimgraph.logic import secret_armour as armour
 from claimgraph.logic import secret_blocks as blocks
 from claimgraph.logic.secret_context import companion, run_spans
 from claimgraph.logic.secret_names import (
@@ -50,14 +51,14 @@ MAX_DEPTH = 100
 MAX_PASSES = 4
 Span = tuple[int, int, str]
 Rule = Callable[[str, int], list[Span]]
-_SECRET_WORDS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "bearer")
+_SECRET_WORDS = ("pass", "pwd", "pw", "secret", "token", "key", "auth", "cred", "bearer")
 _QUERY_NAMES = ("sig=", "Signature=", "signature=", "code=")
 _NAME_CHAR = re.compile(r"[\w-]")
 _NAME_TAIL = re.compile(r"[\w-]{0,128}")
 _LONGEST_NAME = 128
 #: Finds that carry their whole secret: no companion token is looked for after them.
 _ALONE = frozenset(("private-key", "url-password", "url-token", "discord-webhook", "k8s-secret", "command-output", "jwt",
-                    "slack-webhook", "password-hash"))
+                    "slack-webhook", "password-hash", "session-cookie", "encoded-credentials"))
 
 
 def placeholder(kind: str) -> str:
@@ -115,6 +116,8 @@ def _rules() -> tuple[dict[str, list[Rule]], dict[str, list[Rule]]]:
                           ("kind: Secret", blocks.k8s_secret), ('"kind": "Secret"', blocks.k8s_secret),
                           ('"kind":"Secret"', blocks.k8s_secret)):
         first.setdefault(literal, []).append(rule)
+    for literal, rule in armour.TRIGGERS.items():
+        first.setdefault(literal, []).append(rule)
     for literal in blocks.PRINTING_COMMANDS:
         first.setdefault(literal, []).append(blocks.printed_secret)
     second: dict[str, list[Rule]] = {}
@@ -128,7 +131,8 @@ def _rules() -> tuple[dict[str, list[Rule]], dict[str, list[Rule]]]:
 
 _FIRST, _SECOND = _rules()
 _WORD_LITERALS = frozenset(variant for word in _SECRET_WORDS
-                           for variant in (word, word.capitalize(), word.upper())) | set(_QUERY_NAMES)
+                           for variant in (word, word.capitalize(), word.upper())) | set(
+    _QUERY_NAMES) | {"_PAT", "_pat"}
 SCAN = TriggerScan([*_FIRST, *_SECOND, *_WORD_LITERALS, "-----END"])
 
 

@@ -31,6 +31,7 @@ _VALUE = re.compile(
     r"|(?P<esc>\\{1,3})(?P<eq>[\"'])(?P<escaped>(?:(?!(?P=esc)(?P=eq))[^\n]){0,4096})"
     r"|(?P<bare>[^\s\"'`]{1,4096})")
 _ARN_INSIDE = re.compile(r"arn:aws[\w-]*:[^\s\"'=,;]*\Z")
+_BLOCK_SCALAR = re.compile(r"[|>][-+]?[ \t]*\r?\n")
 _FLAG_GAP = re.compile(r"(?:=|[ \t]+)")
 _ESCAPE_IN_BARE = re.compile(r"\\[nrt\"'\\]")
 _TRAILING_CODE = ")]},;"
@@ -102,6 +103,8 @@ def _assignment(text: str, start: int, end: int, name: str, strength: int) -> li
     separator = _SEPARATOR.match(text, end)
     if separator is None:
         return None
+    if separator["op"] == ":" and (block := _BLOCK_SCALAR.match(text, separator.end())):
+        return _block_scalar(text, start, block.end())
     value = _VALUE.match(text, separator.end())
     if value is None:
         return []
@@ -118,6 +121,26 @@ def _assignment(text: str, start: int, end: int, name: str, strength: int) -> li
     kind = ("aws-secret-key" if _AWS_SECRET_NAME.search(name) and _AWS_SECRET_VALUE.match(raw)
             else "secret")
     return [(v_start, v_end, kind)]
+
+
+def _block_scalar(text: str, name_start: int, body: int) -> list[Span]:
+    """``secret: |`` (or ``>-``…): the lines indented deeper than the name are the value."""
+    line_start = text.rfind("\n", 0, name_start) + 1
+    indent = len(text[line_start:name_start]) - len(text[line_start:name_start].lstrip(" \t"))
+    end = position = body
+    while position < len(text):
+        line_end = text.find("\n", position)
+        line_end = len(text) if line_end < 0 else line_end
+        line = text[position:line_end]
+        if line.strip() and len(line) - len(line.lstrip(" \t")) <= indent:
+            break
+        if line.strip():
+            end = line_end
+        position = line_end + 1
+    start = body
+    while start < end and text[start] in " \t\r\n":
+        start += 1
+    return [(start, end, "secret")] if end > start else []
 
 
 def _value_span(value: re.Match[str], in_query: bool) -> tuple[int, int, bool] | None:
