@@ -30,7 +30,10 @@ _UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9._-]")
 MAX_NAME_PART = 100
 STDERR = 2
 #: What a secret in a path, an id or a reason would hold (a URL, ``=``, a secret word).
-_MAYBE_SECRET = re.compile(r"://|=|(?i:pass|pwd|secret|token|key|auth|cred|bearer|-----)")
+#: Shapes a secret may take (a flag, a prompt, a key word, a long token with a digit); a value
+#: with none of them (a path, an id) never loads the redactor.
+_MAYBE_SECRET = re.compile(r"://|=|@|::|\s-[A-Za-z]|(?i:pass|pwd|pw\b|secret|token|key|auth|cred|"
+                           r"bearer|-----|session)|(?=[A-Za-z+/_]*\d)[A-Za-z0-9+/_]{16,}")
 
 
 def db_path(environ: Mapping[str, str]) -> str:

@@ -7,7 +7,9 @@
   octet key's ``k``) of the JSON object after ``"kty"``;
 - base64-encoded JSON credentials (a service account's key file passed as one env value);
 - session cookies (Flask, Django, Rails, Express: ``session=…``, ``sessionid=…``);
-- ``.pgpass`` lines, ``host:port:db:user:password``.
+- ``.pgpass`` lines, ``host:port:db:user:password``;
+- ``auth=('user', 'X')`` in code, "basic auth is user:X" in prose, and a Discord bot token
+  handed to its client (``bot.run('…')``), which has no prefix to be found by.
 Each rule starts at its trigger literal (``logic.secret_scan``) and looks a bounded distance.
 """
 
@@ -116,6 +118,31 @@ def pgpass(text: str, at: int) -> list[Span]:
     return [(found.start("v"), found.end("v"), "secret")]
 
 
+_AUTH_TUPLE = re.compile(r"(?:auth|HTTPBasicAuth|HTTPDigestAuth)[ \t]*(?:=[ \t]*)?\([ \t]*"
+                         r"(?P<q1>[\"'])[^\"'\n]{0,128}(?P=q1)[ \t]*,[ \t]*(?P<q>[\"'])"
+                         r"(?P<v>[^\"'\n]{1,256})(?P=q)")
+_BASIC_AUTH = re.compile(r"(?i:basic[ -]?auth)(?:[ \t]+(?:is|was|=|:)|[ \t]*[:=])?[ \t]*"
+                         r"[\w.@+-]{1,64}:(?P<v>[^\s\"'`]{1,256})")
+_DISCORD_BOT = re.compile(r"[\"' ]?(?P<v>[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\."
+                          r"[A-Za-z0-9_-]{27,38})")
+
+
+def _value(pattern: re.Pattern[str], kind: str):
+    """A rule: the ``v`` group of ``pattern`` matched at the trigger, unless a reference."""
+    def spans(text: str, at: int) -> list[Span]:
+        found = pattern.match(text, at, min(len(text), at + 1024))
+        if found is None or found["v"].startswith(("$", "{", "[REDACTED:", "<")):
+            return []
+        return [(found.start("v"), found.end("v"), kind)]
+    return spans
+
+
+def discord_bot(text: str, at: int) -> list[Span]:
+    """A bot token handed to the Discord client (``bot.run(…)``, ``Authorization: Bot …``)."""
+    found = _DISCORD_BOT.search(text, at, min(len(text), at + 160))
+    return [(found.start("v"), found.end("v"), "discord-bot-token")] if found else []
+
+
 #: Trigger literal -> rule (layer 1).
 TRIGGERS = {
     "Private-Lines:": ppk, "---- BEGIN SSH2": ssh2, '"kty"': jwk, "'kty'": jwk,
@@ -123,4 +150,10 @@ TRIGGERS = {
     "session=": session_cookie, "sessionid=": session_cookie, "SESSID=": session_cookie,
     "_session=": session_cookie, "connect.sid=": session_cookie,
     ":5432:": pgpass, ":*:": pgpass, ":5433:": pgpass, ":6432:": pgpass,
+    **{literal: _value(_AUTH_TUPLE, "secret") for literal in (
+        "auth=(", "auth = (", "HTTPBasicAuth(", "HTTPDigestAuth(")},
+    **{literal: _value(_BASIC_AUTH, "secret") for literal in (
+        "basic auth", "Basic auth", "basic-auth", "Basic Auth", "BASIC AUTH", "basic_auth")},
+    **{literal: discord_bot for literal in ("bot.run(", "client.run(", "Authorization: Bot ",
+                                            "DISCORD_TOKEN", "DISCORD_BOT_TOKEN")},
 }
