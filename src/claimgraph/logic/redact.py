@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 from claimgraph.logic import secret_armour as armour
 from claimgraph.logic import secret_blocks as blocks
-from claimgraph.logic.secret_context import companion, run_spans
+from claimgraph.logic.secret_context import companion, env_assignments, run_spans
 from claimgraph.logic.secret_names import (
     is_placeholder, is_secret_name, keeps_value, name_strength)
 from claimgraph.logic.secret_rules import vendor_rules
@@ -153,7 +153,8 @@ class _Finder:
         self._layer(self.second, self._second_rules, self.first)
         cover = _cover(self.first)
         self.second = _add_disjoint(self.second, [
-            span for span in assignments if not _covered(span[0], cover)])
+            span for span in assignments + env_assignments(self.text)
+            if not _covered(span[0], cover)])
         return [span for span in _merge(self.first, self.second)
                 if not is_placeholder(self.text[span[0]:span[1]])]
 

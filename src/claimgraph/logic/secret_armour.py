@@ -9,7 +9,9 @@
 - session cookies (Flask, Django, Rails, Express: ``session=…``, ``sessionid=…``);
 - ``.pgpass`` lines, ``host:port:db:user:password``;
 - ``auth=('user', 'X')`` in code, "basic auth is user:X" in prose, and a Discord bot token
-  handed to its client (``bot.run('…')``), which has no prefix to be found by.
+  handed to its client (``bot.run('…')``), which has no prefix to be found by;
+- Terraform's ``default = "X"`` inside a ``variable "db_password"`` block, and a user and
+  password pair in prose ("creds: admin / X", "login as deploy / X").
 Each rule starts at its trigger literal (``logic.secret_scan``) and looks a bounded distance.
 """
 
@@ -18,6 +20,8 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+
+from claimgraph.logic.secret_names import keeps_value, name_strength
 
 Span = tuple[int, int, str]
 WINDOW = 16_384
@@ -143,6 +147,40 @@ def discord_bot(text: str, at: int) -> list[Span]:
     return [(found.start("v"), found.end("v"), "discord-bot-token")] if found else []
 
 
+_TF_VARIABLE = re.compile(r"variable[ \t]+\"(?P<name>[\w-]{1,128})\"[ \t]*\{")
+_TF_DEFAULT = re.compile(r"\n[ \t]*default[ \t]*=[ \t]*\"(?P<v>[^\"\n]{1,1024})\"")
+_USER_SLASH_PASSWORD = re.compile(
+    r"(?:[ \t]*[:=])?[ \t]+(?:as[ \t]+)?[\w.@+-]{1,64}[ \t]*/[ \t]*(?P<v>[^\s\"'`/]{6,256})"
+    r"(?=[\s,;.)]|\Z)")
+
+
+def terraform_default(text: str, at: int) -> list[Span]:
+    """``variable "db_password" { … default = "X" }``: the default of a secret-named variable."""
+    found = _TF_VARIABLE.match(text, at)
+    if found is None or name_strength(found["name"]) < 2:
+        return []
+    close = text.find("}", found.end(), found.end() + 2048)
+    default = _TF_DEFAULT.search(text, found.end(), close if close >= 0 else found.end() + 2048)
+    if default is None or keeps_value(2, default["v"], quoted=True):
+        return []
+    return [(default.start("v"), default.end("v"), "secret")]
+
+
+def user_slash_password(text: str, at: int) -> list[Span]:
+    """"creds: admin / X", "login as deploy / X": the second of a user and password pair, when
+    it reads as a password (digits or symbols in it)."""
+    end = text.find(" ", at, at + 24)
+    word_end = at + len(text[at:end if end >= 0 else at + 24].rstrip(":="))
+    found = _USER_SLASH_PASSWORD.match(text, word_end)
+    if found is None:
+        return []
+    value = found["v"].rstrip(".,;:")
+    if not (any(ch.isdigit() for ch in value) and any(ch.isalpha() for ch in value)) \
+            or value.startswith(("$", "[REDACTED:", "<", "{")):
+        return []
+    return [(found.start("v"), found.start("v") + len(value), "secret")]
+
+
 #: Trigger literal -> rule (layer 1).
 TRIGGERS = {
     "Private-Lines:": ppk, "---- BEGIN SSH2": ssh2, '"kty"': jwk, "'kty'": jwk,
@@ -154,6 +192,10 @@ TRIGGERS = {
         "auth=(", "auth = (", "HTTPBasicAuth(", "HTTPDigestAuth(")},
     **{literal: _value(_BASIC_AUTH, "secret") for literal in (
         "basic auth", "Basic auth", "basic-auth", "Basic Auth", "BASIC AUTH", "basic_auth")},
+    'variable "': terraform_default,
+    **{literal: user_slash_password for literal in (
+        "creds", "Creds", "credentials", "Credentials", "login as", "Login as", "log in as",
+        "Log in as", "logged in as", "sign in as", "ssh as")},
     **{literal: discord_bot for literal in ("bot.run(", "client.run(", "Authorization: Bot ",
                                             "DISCORD_TOKEN", "DISCORD_BOT_TOKEN")},
 }

@@ -21,7 +21,7 @@ from collections import Counter
 from typing import Callable
 
 from claimgraph.logic.secret_names import (
-    is_reference, keeps_value, looks_like_credential, name_strength)
+    PUBLIC_LAST_WORDS, is_reference, keeps_value, looks_like_credential, name_strength, words_of)
 
 Span = tuple[int, int, str]
 _SEPARATOR = re.compile(r"(?P<close>\\{0,3}[\"'])?\]?[ \t]{0,20}"
@@ -264,3 +264,28 @@ def _is_scheme(value: str) -> bool:
 def _is_wordlike(value: str) -> bool:
     """Outside a header, "bearer" is often prose; a token after it has digits, words do not."""
     return not any(ch.isdigit() for ch in value)
+
+
+_ENV_VALUE = re.compile(r"=[\"']?(?P<v>[A-Za-z0-9+/_~=-]{20,512})(?![A-Za-z0-9+/_~=.-])")
+_ENV_NAME = re.compile(r"(?<![\w$.-])[A-Z][A-Z0-9_]{2,64}\Z")
+#: Words that make an env name hold a digest, an id or a version: public however random.
+_DIGEST_WORDS = frozenset(("sha", "hash", "commit", "digest", "checksum", "version", "build",
+                           "etag", "nonce", "salt", "uuid", "guid", "ref", "rev", "revision",
+                           "tag", "image", "integrity", "run", "trace", "span", "request"))
+
+
+def env_assignments(text: str) -> list[Span]:
+    """``NAME=value`` where NAME is an environment variable's (``AZURE_DEVOPS_EXT_PAT``,
+    ``MAILGUN``, ``ALGOLIA_ADMIN``) and the value is a generated string: a credential by its
+    shape even when the name holds no secret word. Names that hold a digest, an id or a
+    version, or whose last word is public (``*_URL``, ``*_ID``), keep their values."""
+    found: list[Span] = []
+    for match in _ENV_VALUE.finditer(text):
+        name = _ENV_NAME.search(text, max(0, match.start() - 65), match.start())
+        if name is None or not is_random_token(match["v"]) or len(match["v"]) < 20:
+            continue
+        words = set(words_of(name[0]))
+        if name_strength(name[0]) or words & _DIGEST_WORDS or words & PUBLIC_LAST_WORDS:
+            continue
+        found.append((match.start("v"), match.end("v"), "high-entropy"))
+    return found
