@@ -69,6 +69,11 @@ _PLACEHOLDER_VALUE = re.compile(
     r"placeholder[\w-]*|redacted|secret|password|token|test|none|null|undefined|"
     r"x{3,}|\*{3,}|\.{3,}|•{3,}|[\w/+-]*(?:EXAMPLE|EXAMPLEKEY))\Z"
     r"|.*(?:x{8,}|X{8,}|\*{6,})")
+#: A value that says of itself that it is no secret: words joined by - or _, one of which is
+#: test, example, dummy, fake, sample, insecure… ("test-only-secret-base-minimum-64-bytes").
+_SELF_DECLARED = re.compile(r"(?i:(?=.*(?:^|[-_ ])(?:test|testing|example|dummy|fake|sample|"
+                            r"insecure|unsafe|placeholder|dev|development|local|not)(?:[-_ ]|$))"
+                            r"(?:[a-z]{2,}|\d{1,4})(?:[-_ ](?:[a-z]{2,}|\d{1,4})){2,})\Z")
 _URL_VALUE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,30}://")
 _ARN_VALUE = re.compile(r"arn:aws[\w-]*:")
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
@@ -142,7 +147,8 @@ def keeps_value(strength: int, value: str, *, quoted: bool, after_colon: bool = 
 
 def is_placeholder(value: str) -> bool:
     """``your-key``, ``changeme``, ``xxx``, ``********``, AWS's ``…EXAMPLE`` keys: no secret."""
-    return bool(_PLACEHOLDER_VALUE.match(value.strip("\"'`")))
+    value = value.strip("\"'`")
+    return bool(_PLACEHOLDER_VALUE.match(value) or _SELF_DECLARED.match(value))
 
 
 def is_public_value(value: str) -> bool:
