@@ -146,15 +146,17 @@ class _Finder:
         self.second: list[Span] = []
 
     def spans(self) -> list[Span]:
-        self._layer(self.first, self._first_rules, ())
         tokens, assignments = vendor_rules().spans(self.text)
+        environment = env_assignments(self.text)
+        if not (self.hits or tokens or assignments or environment):
+            return []  # nearly all text: no rule can start anywhere
+        self._layer(self.first, self._first_rules, ())
         self.first = _add_disjoint(self.first, tokens)
         self.first += self._companions()
         self._layer(self.second, self._second_rules, self.first)
         cover = _cover(self.first)
         self.second = _add_disjoint(self.second, [
-            span for span in assignments + env_assignments(self.text)
-            if not _covered(span[0], cover)])
+            span for span in assignments + environment if not _covered(span[0], cover)])
         return [span for span in _merge(self.first, self.second)
                 if not is_placeholder(self.text[span[0]:span[1]])]
 
@@ -169,6 +171,8 @@ class _Finder:
 
     def _layer(self, found: list[Span], rules_at: Callable[[int, list[str]], list[Span]],
                earlier: list[Span] | tuple[()]) -> None:
+        if not self.hits:
+            return
         skip_to = _cover(list(earlier))
         for at, literals in self.hits:
             if _covered(at, skip_to) or (found and at < found[-1][1]):

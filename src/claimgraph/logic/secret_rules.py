@@ -38,8 +38,9 @@ except ImportError:  # pragma: no cover
 
 Span = tuple[int, int, str]
 DATA_FILE = "gitleaks-rules.json"
-#: How far around a keyword a rule's match may start and end.
-BEFORE, AFTER = 256, 1536
+#: How far around a keyword a rule's match may start and end: gitleaks' assignment rules allow
+#: 50 name characters before the keyword and a value of at most a few hundred after it.
+BEFORE, AFTER = 72, 448
 #: gitleaks rules whose finds our layers make with more context (see the module docstring):
 #: the generic assignment (``logic.secret_context`` judges name and value together), private
 #: keys and Kubernetes secrets (``logic.secret_blocks`` handles cut and prefixed blocks), and
@@ -133,7 +134,9 @@ class VendorRules:
 
     def _hits(self, text: str) -> list[tuple[int, int]]:
         """(keyword index, position) of every keyword in ``text``, ignoring ASCII case."""
-        lowered = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+        lowered = text.lower()  # lower() never shortens; where it lengthens, positions move:
+        if len(lowered) != len(text):
+            lowered = text.translate(_ASCII_LOWER)
         if self._pattern is None:
             return [(k, start) for k, start, _ in
                     self._automaton.find_matches_as_indexes(lowered, overlapping=True)]
@@ -144,7 +147,10 @@ class VendorRules:
         """Every secret a rule finds in ``text``: ``(start, end, rule id)``, sorted, as two
         lists: the token formats' finds and the named assignments' finds."""
         windows: dict[int, list[tuple[int, int]]] = defaultdict(list)
-        for keyword, at in self._hits(text):
+        hits = self._hits(text)
+        if not hits:
+            return [], []
+        for keyword, at in hits:
             for rule in self._rules_of[keyword]:
                 windows[rule].append((max(0, at - BEFORE), min(len(text), at + AFTER)))
         tokens: list[Span] = []

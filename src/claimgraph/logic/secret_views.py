@@ -17,17 +17,19 @@ import bisect
 import re
 
 Span = tuple[int, int, str]
-#: A line-number prefix: Read's arrow, ``cat -n``/``nl``'s tab or two spaces, ``grep -n``'s
-#: ``path:N:`` or ``N:`` (also ``N-`` for grep's context lines).
-_NUMBERED = re.compile(r"^(?:[ \t]{0,8}\d{1,7}(?:\u2192|\t| {2})|[\w./@+-]{0,200}:\d{1,7}[:-]"
-                       r"|\d{1,7}[:-])", re.MULTILINE)
+#: A line-number prefix: Read's arrow, ``cat -n``/``nl``'s tab or two spaces after a number at
+#: a line's start; ``grep -n``'s ``path:N:`` (or ``N-`` for a context line) is found from its
+#: ``:N:`` (a literal start keeps the search fast) and checked back to its line's start.
+_NUMBER_AT_LINE = re.compile(r"\n([ \t]{0,8}\d{1,7}(?:\u2192|\t| {2}|[:-](?=\S)))")
+_GREP_N = re.compile(r"[:-]\d{1,7}[:-]")
+_GREP_PATH = re.compile(r"[\w./@+-]{0,200}\Z")
 #: Two string literals side by side: the closing quote, a join (``+``, ``.``, ``||``, a line
-#: break with its indent) and the opening quote of the next one.
-_LITERAL_JOIN = re.compile(r"(?<=[^\s\"'])(?P<q>[\"'])[ \t]*(?:\+|\.|\|\||,\s*\n)?[ \t]*\\?\r?\n?[ \t]*"
-                           r"(?P=q)(?=[^\s\"',;)])|(?<= )(?P<q2>[\"'])[ \t]*\+[ \t]*(?P=q2)")
+#: break with its indent) and the opening quote of the next one (checked around in Python).
+_LITERAL_JOIN = re.compile(r"([\"'])[ \t]*(?:\+|\.|\|\|)?[ \t]*\\?\r?\n?[ \t]*\1")
+_JOIN_EDGE = frozenset(" \t\n\"',;)")
 #: A line of a wrapped token: token characters only (padding at its end); it must also mix
 #: digits and letters or both cases (``_mixed``).
-_WRAPPED_LINE = re.compile(r"^[A-Za-z0-9+/_.~-]{12,200}=*\r?$", re.MULTILINE)
+_WRAPPED_LINE = re.compile(r"\n([A-Za-z0-9+/_.~-]{12,200}=*\r?)(?=\n|\Z)")
 
 
 def deletions(text: str) -> list[tuple[int, int]]:
@@ -44,9 +46,17 @@ def deletions(text: str) -> list[tuple[int, int]]:
 
 def _numbered(text: str) -> list[tuple[int, int]]:
     """Prefixes of numbered lines, when two or more lines in a row carry one."""
-    prefixes = [m.span() for m in _NUMBERED.finditer(text)]
+    prefixes = []
+    if "\u2192" in text or "\t" in text or "  " in text:
+        prefixes = [m.span(1) for m in _NUMBER_AT_LINE.finditer("\n" + text)]
+        prefixes = [(start - 1, end - 1) for start, end in prefixes]
+    for match in _GREP_N.finditer(text) if "\n" in text else ():
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        if _GREP_PATH.match(text, line_start, match.start()):
+            prefixes.append((line_start, match.end()))
     if len(prefixes) < 2:
         return []
+    prefixes.sort()
     kept = []
     for index, (start, end) in enumerate(prefixes):
         before = prefixes[index - 1] if index else None
@@ -58,22 +68,32 @@ def _numbered(text: str) -> list[tuple[int, int]]:
 
 
 def _joins(text: str) -> list[tuple[int, int]]:
-    if "'" not in text and '"' not in text:
-        return []
-    return [m.span() for m in _LITERAL_JOIN.finditer(text)]
+    """``"abc" "def"``, ``'abc' + 'def'``: the quotes and the join between two literals."""
+    found = []
+    for match in _LITERAL_JOIN.finditer(text):
+        start, end = match.span()
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        joined = match[0][1:-1]
+        if after in _JOIN_EDGE or (before in _JOIN_EDGE and not (before == " " and "+" in joined)):
+            continue
+        if not joined.strip(" \t") and "\n" not in joined and " " not in joined:
+            continue  # '' or "" : an empty literal, not a join
+        found.append((start, end))
+    return found
 
 
 def _wraps(text: str) -> list[tuple[int, int]]:
     """Line breaks between lines of one width (``fold``'s output; the last may be shorter)."""
-    lines = [line for line in _WRAPPED_LINE.finditer(text) if _mixed(line[0])]
+    if text.count("\n") < 1:
+        return []
+    lines = [(m.start(1) - 1, m.end(1) - 1, m[1]) for m in _WRAPPED_LINE.finditer("\n" + text)]
     found = []
-    for this, following in zip(lines, lines[1:]):
-        width = len(this[0].rstrip("\r"))
-        adjacent = following.start() == this.end() + 1
-        if adjacent and len(following[0].rstrip("\r")) <= width and (
-                found and found[-1][2] == width or _same_width_follows(lines, following, width)):
-            found.append((this.end() - (1 if this[0].endswith("\r") else 0), following.start(),
-                          width))
+    for (_, end, line), (next_start, _, next_line) in zip(lines, lines[1:]):
+        width = len(line.rstrip("\r"))
+        if next_start == end + 1 and len(next_line.rstrip("\r")) <= width \
+                and _mixed(line) and _mixed(next_line):
+            found.append((end - (1 if line.endswith("\r") else 0), next_start, width))
     return [(start, end) for start, end, _ in found]
 
 
@@ -81,10 +101,6 @@ def _mixed(line: str) -> bool:
     digit = any(ch.isdigit() for ch in line)
     upper, lower = any(ch.isupper() for ch in line), any(ch.islower() for ch in line)
     return (digit and (upper or lower)) or (upper and lower)
-
-
-def _same_width_follows(lines: list[re.Match[str]], line: re.Match[str], width: int) -> bool:
-    return len(line[0].rstrip("\r")) == width or len(line[0].rstrip("\r")) < width
 
 
 class View:
@@ -115,5 +131,7 @@ class View:
 
 def view_of(text: str) -> View | None:
     """The view of ``text``, or None when nothing would be left out."""
+    if "\n" not in text and "'" not in text and '"' not in text:
+        return None  # one line, no literal: nothing to strip or join
     cut = deletions(text)
     return View(text, cut) if cut else None
