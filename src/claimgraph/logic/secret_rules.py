@@ -67,17 +67,23 @@ class Allowlist:
 
 @dataclass(frozen=True)
 class VendorRule:
+    """One gitleaks rule; its expression is compiled on its keyword's first hit (compiling
+    all 200-odd costs a capture process a third of a second it mostly does not need)."""
     id: str
-    pattern: re.Pattern[str]
+    regex: str
     keywords: tuple[str, ...]
     entropy: float
     secret_group: int
     allowlists: tuple[Allowlist, ...]
 
     @property
+    def pattern(self) -> re.Pattern[str]:
+        return _compiled(self.regex)
+
+    @property
     def is_assignment(self) -> bool:
         """A ``name = value`` rule (a vendor's name before any value), not a token's format."""
-        return self.pattern.pattern.startswith(_ASSIGNMENT_HEAD)
+        return self.regex.startswith(_ASSIGNMENT_HEAD)
 
     def secret_of(self, match: re.Match[str]) -> tuple[int, int]:
         """Where the secret lies in the match: gitleaks' choice of group, quotes left out."""
@@ -98,6 +104,11 @@ class VendorRule:
         return start, end
 
 
+@functools.lru_cache(maxsize=None)
+def _compiled(regex: str) -> re.Pattern[str]:
+    return re.compile(regex)
+
+
 def _allowlist(raw: dict[str, Any]) -> Allowlist:
     return Allowlist(raw.get("target", "secret"), tuple(re.compile(r) for r in raw["regexes"]),
                      tuple(raw["stopwords"]))
@@ -115,7 +126,7 @@ class VendorRules:
     def __init__(self, data: dict[str, Any], left_out: frozenset[str] = LEFT_TO_OUR_LAYERS):
         self.version = data["version"]
         self.rules = tuple(
-            VendorRule(raw["id"], re.compile(raw["regex"]), tuple(raw["keywords"]),
+            VendorRule(raw["id"], raw["regex"], tuple(raw["keywords"]),
                        float(raw["entropy"] or 0), int(raw["secret_group"] or 0),
                        tuple(_allowlist(a) for a in raw["allowlists"]))
             for raw in data["rules"] if raw["id"] not in left_out and raw["keywords"])

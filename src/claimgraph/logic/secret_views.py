@@ -46,10 +46,7 @@ def deletions(text: str) -> list[tuple[int, int]]:
 
 def _numbered(text: str) -> list[tuple[int, int]]:
     """Prefixes of numbered lines, when two or more lines in a row carry one."""
-    prefixes = []
-    if "\u2192" in text or "\t" in text or "  " in text:
-        prefixes = [m.span(1) for m in _NUMBER_AT_LINE.finditer("\n" + text)]
-        prefixes = [(start - 1, end - 1) for start, end in prefixes]
+    prefixes = [(m.start(1) - 1, m.end(1) - 1) for m in _NUMBER_AT_LINE.finditer("\n" + text)]
     for match in _GREP_N.finditer(text) if "\n" in text else ():
         line_start = text.rfind("\n", 0, match.start()) + 1
         if _GREP_PATH.match(text, line_start, match.start()):
