@@ -133,7 +133,8 @@ _FIRST, _SECOND = _rules()
 _WORD_LITERALS = frozenset(variant for word in _SECRET_WORDS
                            for variant in (word, word.capitalize(), word.upper())) | set(
     _QUERY_NAMES) | {"_PAT", "_pat"}
-SCAN = TriggerScan([*_FIRST, *_SECOND, *_WORD_LITERALS, "-----END"])
+_VENDOR_KEYWORDS = vendor_rules().variants()
+SCAN = TriggerScan([*_FIRST, *_SECOND, *_WORD_LITERALS, "-----END", *_VENDOR_KEYWORDS])
 
 
 class _Finder:
@@ -146,7 +147,9 @@ class _Finder:
         self.second: list[Span] = []
 
     def spans(self) -> list[Span]:
-        tokens, assignments = vendor_rules().spans(self.text)
+        tokens, assignments = vendor_rules().spans(self.text, [
+            (_VENDOR_KEYWORDS[literal], at) for at, literals in self.hits
+            for literal in literals if literal in _VENDOR_KEYWORDS])
         environment = env_assignments(self.text)
         if not (self.hits or tokens or assignments or environment):
             return []  # nearly all text: no rule can start anywhere

@@ -6,8 +6,10 @@ bulk of the format knowledge is gitleaks' ``config/gitleaks.toml`` (MIT), vendor
 regular expressions to Python's dialect and lists the rules it could not convert. The file
 records the upstream version, commit and licence (docs/capture.md, "Secrets").
 
-Each rule names lowercase keywords; a text where none occurs cannot hold its secret. One
-Aho-Corasick pass over the lowercased text finds every keyword, and a rule's expression then
+Each rule names lowercase keywords; a text where none occurs cannot hold its secret. The
+redactor's one Aho-Corasick pass (``logic.secret_scan``) also looks for every keyword in its
+lowercase, UPPERCASE and Capitalized spellings (gitleaks ignores case altogether; a token's
+prefix is written one of those ways), and a rule's expression then
 runs only on windows around its keywords' hits (``BEFORE`` characters back, ``AFTER`` ahead,
 overlapping windows merged), so the cost follows the keywords in the text, not the number of
 rules. A match is kept as gitleaks keeps it: its secret is the rule's ``secretGroup`` (else the
@@ -154,11 +156,19 @@ class VendorRules:
         index = {k: i for i, k in enumerate(self.keywords)}  # pragma: no cover
         return [(index[m[1]], m.start()) for m in self._pattern.finditer(lowered)]
 
-    def spans(self, text: str) -> tuple[list[Span], list[Span]]:
+    def variants(self) -> dict[str, int]:
+        """Each keyword's lowercase, UPPERCASE and Capitalized spellings -> its index: the
+        literals a shared case-sensitive scan looks for (``logic.redact``)."""
+        return {variant: index for index, keyword in enumerate(self.keywords)
+                for variant in (keyword, keyword.upper(), keyword.capitalize())}
+
+    def spans(self, text: str, hits: list[tuple[int, int]] | None = None
+              ) -> tuple[list[Span], list[Span]]:
         """Every secret a rule finds in ``text``: ``(start, end, rule id)``, sorted, as two
-        lists: the token formats' finds and the named assignments' finds."""
+        lists: the token formats' finds and the named assignments' finds. ``hits`` are the
+        ``(keyword index, position)`` pairs when a shared scan found them already."""
         windows: dict[int, list[tuple[int, int]]] = defaultdict(list)
-        hits = self._hits(text)
+        hits = self._hits(text) if hits is None else hits
         if not hits:
             return [], []
         for keyword, at in hits:
