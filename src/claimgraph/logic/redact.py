@@ -134,6 +134,7 @@ _WORD_LITERALS = frozenset(variant for word in _SECRET_WORDS
                            for variant in (word, word.capitalize(), word.upper())) | set(
     _QUERY_NAMES) | {"_PAT", "_pat"}
 _VENDOR_KEYWORDS = vendor_rules().variants()
+_OWN_LITERALS = frozenset([*_FIRST, *_SECOND, *_WORD_LITERALS, "-----END"])
 SCAN = TriggerScan([*_FIRST, *_SECOND, *_WORD_LITERALS, "-----END", *_VENDOR_KEYWORDS])
 
 
@@ -142,14 +143,19 @@ class _Finder:
 
     def __init__(self, text: str, scan: TriggerScan) -> None:
         self.text, self.scan = text, scan
-        self.hits = [(at, scan.literals_at(text, at)) for at in scan.positions(text)]
+        self.hits, self.vendor_hits = [], []
+        for at in scan.positions(text):
+            literals = scan.literals_at(text, at)
+            own = [literal for literal in literals if literal in _OWN_LITERALS]
+            if own:
+                self.hits.append((at, own))
+            self.vendor_hits += [(_VENDOR_KEYWORDS[literal], at) for literal in literals
+                                 if literal in _VENDOR_KEYWORDS]
         self.first: list[Span] = []
         self.second: list[Span] = []
 
     def spans(self) -> list[Span]:
-        tokens, assignments = vendor_rules().spans(self.text, [
-            (_VENDOR_KEYWORDS[literal], at) for at, literals in self.hits
-            for literal in literals if literal in _VENDOR_KEYWORDS])
+        tokens, assignments = vendor_rules().spans(self.text, self.vendor_hits)
         environment = env_assignments(self.text)
         if not (self.hits or tokens or assignments or environment):
             return []  # nearly all text: no rule can start anywhere

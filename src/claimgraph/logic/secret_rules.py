@@ -46,9 +46,11 @@ BEFORE, AFTER = 72, 448
 #: gitleaks rules whose finds our layers make with more context (see the module docstring):
 #: the generic assignment (``logic.secret_context`` judges name and value together), private
 #: keys and Kubernetes secrets (``logic.secret_blocks`` handles cut and prefixed blocks), and
-#: curl's user/header rules (``logic.secret_blocks``' per-command flags).
+#: curl's user/header rules (``logic.secret_blocks``' per-command flags); and JWTs and Twilio
+#: keys, whose formats our token table has (``logic.secret_tokens``) while their keywords
+#: (``ey``, ``sk``) occur in nearly every text and would run their rules everywhere.
 LEFT_TO_OUR_LAYERS = frozenset(("generic-api-key", "private-key", "kubernetes-secret-yaml",
-                                "curl-auth-user", "curl-auth-header"))
+                                "curl-auth-user", "curl-auth-header", "jwt", "twilio-api-key"))
 _ASSIGNMENT_HEAD = "(?i)[\\w.-]{0,50}?"
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
