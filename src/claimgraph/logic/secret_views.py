@@ -22,6 +22,7 @@ Span = tuple[int, int, str]
 #: ``:N:`` (a literal start keeps the search fast) and checked back to its line's start.
 _NUMBER_AT_LINE = re.compile(r"\n([ \t]{0,8}\d{1,7}(?:\u2192|\t| {2}|[:-](?=\S)))")
 _GREP_N = re.compile(r"[:-]\d{1,7}[:-]")
+_DIGITS = re.compile(r"\d+")
 _GREP_PATH = re.compile(r"[\w./@+-]{0,200}\Z")
 #: Two string literals side by side: the closing quote, a join (``+``, ``.``, ``||``, a line
 #: break with its indent) and the opening quote of the next one (checked around in Python).
@@ -29,6 +30,9 @@ _LITERAL_JOIN = re.compile(r"([\"'])[ \t]*(?:\+|\.|\|\|)?[ \t]*\\?\r?\n?[ \t]*\1
 _JOIN_EDGE = frozenset(" \t\n\"',;)")
 #: A line of a wrapped token: token characters only (padding at its end); it must also mix
 #: digits and letters or both cases (``_mixed``).
+#: Lines 60 to 76 wide are base64's and PEM's own wrapping: a key's body, which the key rules
+#: read line by line; they are never joined.
+_BASE64_WIDTHS = (60, 76)
 _WRAPPED_LINE = re.compile(r"\n([A-Za-z0-9+/_.~-]{12,200}=*\r?)(?=\n|\Z)")
 
 
@@ -45,23 +49,26 @@ def deletions(text: str) -> list[tuple[int, int]]:
 
 
 def _numbered(text: str) -> list[tuple[int, int]]:
-    """Prefixes of numbered lines, when two or more lines in a row carry one."""
-    prefixes = [(m.start(1) - 1, m.end(1) - 1) for m in _NUMBER_AT_LINE.finditer("\n" + text)]
+    """Prefixes of numbered lines: two or more lines in a row whose numbers count up by one
+    (a listing; ``host:5432:…`` lines of a ``.pgpass`` repeat their number and stay)."""
+    prefixes = [(m.start(1) - 1, m.end(1) - 1, m[1]) for m in _NUMBER_AT_LINE.finditer("\n" + text)]
     for match in _GREP_N.finditer(text) if "\n" in text else ():
         line_start = text.rfind("\n", 0, match.start()) + 1
         if _GREP_PATH.match(text, line_start, match.start()):
-            prefixes.append((line_start, match.end()))
+            prefixes.append((line_start, match.end(), match[0]))
     if len(prefixes) < 2:
         return []
     prefixes.sort()
-    kept = []
-    for index, (start, end) in enumerate(prefixes):
-        before = prefixes[index - 1] if index else None
-        after = prefixes[index + 1] if index + 1 < len(prefixes) else None
-        if (before and text.count("\n", before[1], start) == 1) or (
-                after and text.count("\n", end, after[0]) == 1):
-            kept.append((start, end))
-    return kept
+    kept: set[tuple[int, int]] = set()
+    for (start, end, label), (next_start, next_end, next_label) in zip(prefixes, prefixes[1:]):
+        if text.count("\n", end, next_start) == 1 and _number(next_label) == _number(label) + 1:
+            kept.update(((start, end), (next_start, next_end)))
+    return sorted(kept)
+
+
+def _number(label: str) -> int:
+    digits = _DIGITS.search(label)
+    return int(digits[0]) if digits else -2
 
 
 def _joins(text: str) -> list[tuple[int, int]]:
@@ -89,6 +96,7 @@ def _wraps(text: str) -> list[tuple[int, int]]:
     for (_, end, line), (next_start, _, next_line) in zip(lines, lines[1:]):
         width = len(line.rstrip("\r"))
         if next_start == end + 1 and len(next_line.rstrip("\r")) <= width \
+                and not _BASE64_WIDTHS[0] <= width <= _BASE64_WIDTHS[1] \
                 and _mixed(line) and _mixed(next_line):
             found.append((end - (1 if line.endswith("\r") else 0), next_start, width))
     return [(start, end) for start, end, _ in found]
