@@ -43,6 +43,9 @@ DATA_FILE = "gitleaks-rules.json"
 #: How far around a keyword a rule's match may start and end: gitleaks' assignment rules allow
 #: 50 name characters before the keyword and a value of at most a few hundred after it.
 BEFORE, AFTER = 72, 448
+#: A token's keyword is its prefix or lies within it: the token starts just before the keyword
+#: and no format is longer than this window.
+TOKEN_WINDOW = (24, 320)
 #: gitleaks rules whose finds our layers make with more context (see the module docstring):
 #: the generic assignment (``logic.secret_context`` judges name and value together), private
 #: keys and Kubernetes secrets (``logic.secret_blocks`` handles cut and prefixed blocks), and
@@ -89,6 +92,12 @@ class VendorRule:
         """A ``name = value`` rule (a vendor's name before any value), not a token's format."""
         return self.regex.startswith(_ASSIGNMENT_HEAD)
 
+    @property
+    def names(self) -> re.Pattern[str] | None:
+        """An assignment rule's vendor names (``(?:gocardless)``), which must occur in a
+        window for its expression to match there: a cheap search that spares the costly one."""
+        return _names_of(self.regex) if self.is_assignment else None
+
     def secret_of(self, match: re.Match[str]) -> tuple[int, int]:
         """Where the secret lies in the match: gitleaks' choice of group, quotes left out."""
         span = match.span()
@@ -111,6 +120,26 @@ class VendorRule:
 @functools.lru_cache(maxsize=None)
 def _compiled(regex: str) -> re.Pattern[str]:
     return re.compile(regex)
+
+
+@functools.lru_cache(maxsize=None)
+def _names_of(regex: str) -> re.Pattern[str] | None:
+    """The group right after ``(?i)[\\w.-]{0,50}?`` in an assignment rule, case-insensitive."""
+    rest = regex[len(_ASSIGNMENT_HEAD):]
+    if not rest.startswith("(?:"):
+        return None
+    depth = 0
+    for index, ch in enumerate(rest):
+        if ch == "(" and rest[index - 1:index] != "\\":
+            depth += 1
+        elif ch == ")" and rest[index - 1:index] != "\\":
+            depth -= 1
+            if depth == 0:
+                try:
+                    return re.compile("(?i:" + rest[:index + 1] + ")")
+                except re.error:
+                    return None
+    return None
 
 
 def _allowlist(raw: dict[str, Any]) -> Allowlist:
@@ -175,14 +204,17 @@ class VendorRules:
             return [], []
         for keyword, at in hits:
             for rule in self._rules_of[keyword]:
-                windows[rule].append((max(0, at - BEFORE), min(len(text), at + AFTER)))
+                before, after = (BEFORE, AFTER) if self.rules[rule].is_assignment else TOKEN_WINDOW
+                windows[rule].append((max(0, at - before), min(len(text), at + after)))
         tokens: list[Span] = []
         assignments: list[Span] = []
         for rule_index, spans in windows.items():
             rule = self.rules[rule_index]
             into = assignments if rule.is_assignment else tokens
+            names = rule.names
             for start, end in _merged(spans):
-                into += self._run(rule, text, start, end)
+                if names is None or names.search(text, start, end):
+                    into += self._run(rule, text, start, end)
         return sorted(set(tokens)), sorted(set(assignments))
 
     def _run(self, rule: VendorRule, text: str, start: int, end: int) -> list[Span]:

@@ -20,9 +20,8 @@ Span = tuple[int, int, str]
 #: A line-number prefix: Read's arrow, ``cat -n``/``nl``'s tab or two spaces after a number at
 #: a line's start; ``grep -n``'s ``path:N:`` (or ``N-`` for a context line) is found from its
 #: ``:N:`` (a literal start keeps the search fast) and checked back to its line's start.
-_NUMBER_AT_LINE = re.compile(r"\n([ \t]{0,8}\d{1,7}(?:\u2192|\t| {2}|[:-](?=\S)))")
-_GREP_N = re.compile(r"[:-]\d{1,7}[:-]")
-_DIGITS = re.compile(r"\d+")
+_NUMBER_AT_LINE = re.compile(r"\n([ \t]{0,8}(\d{1,7})(?:\u2192|\t| {2}|[:-](?=\S)))")
+_GREP_N = re.compile(r"[:-](\d{1,7})[:-]")
 _GREP_PATH = re.compile(r"[\w./@+-]{0,200}\Z")
 #: Two string literals side by side: the closing quote, a join (``+``, ``.``, ``||``, a line
 #: break with its indent) and the opening quote of the next one (checked around in Python).
@@ -51,24 +50,21 @@ def deletions(text: str) -> list[tuple[int, int]]:
 def _numbered(text: str) -> list[tuple[int, int]]:
     """Prefixes of numbered lines: two or more lines in a row whose numbers count up by one
     (a listing; ``host:5432:…`` lines of a ``.pgpass`` repeat their number and stay)."""
-    prefixes = [(m.start(1) - 1, m.end(1) - 1, m[1]) for m in _NUMBER_AT_LINE.finditer("\n" + text)]
-    for match in _GREP_N.finditer(text) if "\n" in text else ():
-        line_start = text.rfind("\n", 0, match.start()) + 1
-        if _GREP_PATH.match(text, line_start, match.start()):
-            prefixes.append((line_start, match.end(), match[0]))
+    prefixes = [(m.start(1) - 1, m.end(1) - 1, int(m[2]))
+                for m in _NUMBER_AT_LINE.finditer("\n" + text)]
+    if "\n" in text:
+        for match in _GREP_N.finditer(text):
+            line_start = text.rfind("\n", 0, match.start()) + 1
+            if _GREP_PATH.match(text, line_start, match.start()):
+                prefixes.append((line_start, match.end(), int(match[1])))
     if len(prefixes) < 2:
         return []
     prefixes.sort()
     kept: set[tuple[int, int]] = set()
-    for (start, end, label), (next_start, next_end, next_label) in zip(prefixes, prefixes[1:]):
-        if text.count("\n", end, next_start) == 1 and _number(next_label) == _number(label) + 1:
+    for (start, end, number), (next_start, next_end, next_number) in zip(prefixes, prefixes[1:]):
+        if next_number == number + 1 and text.find("\n", end, next_start) + 1 == next_start:
             kept.update(((start, end), (next_start, next_end)))
     return sorted(kept)
-
-
-def _number(label: str) -> int:
-    digits = _DIGITS.search(label)
-    return int(digits[0]) if digits else -2
 
 
 def _joins(text: str) -> list[tuple[int, int]]:
