@@ -144,8 +144,7 @@ class _Finder:
     def __init__(self, text: str, scan: TriggerScan) -> None:
         self.text, self.scan = text, scan
         self.hits, self.vendor_hits = [], []
-        for at in scan.positions(text):
-            literals = scan.literals_at(text, at)
+        for at, literals in scan.hits(text):
             own = [literal for literal in literals if literal in _OWN_LITERALS]
             if own:
                 self.hits.append((at, own))
@@ -291,9 +290,12 @@ def _spans(text: str, scan: TriggerScan) -> list[Span]:
     """What the text holds, read through its view (``logic.secret_views``) when it has one:
     the view lacks only line numbers, the quotes between joined literals and the breaks of
     wrapped lines, none of which is part of a secret, so one pass over it finds everything."""
+    finder = _Finder(text, scan)
+    if not (finder.hits or finder.vendor_hits or "=" in text):
+        return []  # no rule can start anywhere, and a view only removes (see _Finder.spans)
     view = view_of(text)
     if view is None:
-        return _Finder(text, scan).spans()
+        return finder.spans()
     found = view.spans_back(_Finder(view.text, scan).spans())
     return [span for span in found if span[1] > span[0]]
 

@@ -48,8 +48,8 @@ def deletions(text: str) -> list[tuple[int, int]]:
 
 
 def _numbered(text: str) -> list[tuple[int, int]]:
-    """Prefixes of numbered lines: two or more lines in a row whose numbers count up by one
-    (a listing; ``host:5432:…`` lines of a ``.pgpass`` repeat their number and stay)."""
+    """Prefixes of numbered lines: two or more line prefixes in a row whose numbers count up by
+    one (a listing; ``host:5432:…`` lines of a ``.pgpass`` repeat their number and stay)."""
     prefixes = [(m.start(1) - 1, m.end(1) - 1, int(m[2]))
                 for m in _NUMBER_AT_LINE.finditer("\n" + text)]
     if "\n" in text:
@@ -60,11 +60,10 @@ def _numbered(text: str) -> list[tuple[int, int]]:
     if len(prefixes) < 2:
         return []
     prefixes.sort()
-    kept: set[tuple[int, int]] = set()
-    for (start, end, number), (next_start, next_end, next_number) in zip(prefixes, prefixes[1:]):
-        if next_number == number + 1 and text.find("\n", end, next_start) + 1 == next_start:
-            kept.update(((start, end), (next_start, next_end)))
-    return sorted(kept)
+    numbers = [number for _, _, number in prefixes]
+    counted = [a + 1 == b for a, b in zip(numbers, numbers[1:])]
+    return [(start, end) for index, (start, end, _) in enumerate(prefixes)
+            if (index and counted[index - 1]) or (index < len(counted) and counted[index])]
 
 
 def _joins(text: str) -> list[tuple[int, int]]:
