@@ -38,7 +38,7 @@ from claimgraph.logic.secret_names import (
 from claimgraph.logic.secret_rules import vendor_rules
 from claimgraph.logic.secret_scan import TriggerScan
 from claimgraph.logic.secret_urls import url_credentials
-from claimgraph.logic.secret_views import view_of
+from claimgraph.logic.secret_views import blank_listing, view_of
 from claimgraph.logic.secret_tokens import MARKED_RULES, TOKEN_RULES, TokenRule
 
 __all__ = ["PLACEHOLDER_PREFIX", "placeholder", "redact", "redact_with_counts", "redact_value",
@@ -290,6 +290,7 @@ def _spans(text: str, scan: TriggerScan) -> list[Span]:
     """What the text holds, read through its view (``logic.secret_views``) when it has one:
     the view lacks only line numbers, the quotes between joined literals and the breaks of
     wrapped lines, none of which is part of a secret, so one pass over it finds everything."""
+    text = blank_listing(text)  # same length: spans found here hold for the original
     finder = _Finder(text, scan)
     if not (finder.hits or finder.vendor_hits or "=" in text):
         return []  # no rule can start anywhere, and a view only removes (see _Finder.spans)

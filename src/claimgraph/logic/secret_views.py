@@ -1,8 +1,10 @@
 """The text as a scanner should see it: line numbers gone, split literals and wrapped lines joined.
 
 Transcripts quote files the way tools print them. Claude Code's Read puts ``     12→`` before
-every line, ``cat -n`` and ``nl`` a right-aligned number and a tab, ``grep -n`` a ``path:12:``;
-a key block or an ``.env`` line under such prefixes no longer looks like one. Code splits a
+every line, ``cat -n`` a right-aligned number and a tab, ``nl`` two spaces, ``grep -n`` a
+``path:12:``; a key block or an ``.env`` line under such prefixes no longer looks like one.
+Read's and ``cat -n``'s prefixes (the common case, seven characters wide) are blanked in place
+(``blank_listing``: no position moves); the others go with the view below. Code splits a
 token over two literals (``"ghp_abc" "def…"``, ``'Bearer ' + 'tok'``), and ``fold`` wraps one
 over lines of equal width. So redaction also looks at a VIEW of the text with those pieces
 deleted, and maps each span it finds there back to the original (a span across a deleted
@@ -20,7 +22,11 @@ Span = tuple[int, int, str]
 #: A line-number prefix: Read's arrow, ``cat -n``/``nl``'s tab or two spaces after a number at
 #: a line's start; ``grep -n``'s ``path:N:`` (or ``N-`` for a context line) is found from its
 #: ``:N:`` (a literal start keeps the search fast) and checked back to its line's start.
-_NUMBER_AT_LINE = re.compile(r"\n([ \t]{0,8}(\d{1,7})(?:\u2192|\t| {2}|[:-](?=\S)))")
+_NUMBER_AT_LINE = re.compile(r"\n([ \t]{0,8}(\d{1,7})(?: {2}|[:-](?=\S)))")
+#: Claude Code's Read (``{n:>6}→``) and ``cat -n`` (``{n:>6}\t``): seven characters wide up to
+#: line 999,999, so they are blanked in place (no positions move) by one substitution.
+_LISTING = re.compile(r"(?m)^(?=[ ]{0,5}\d)[ \d]{6}[\u2192\t]")
+_BLANK = " " * 7
 _GREP_N = re.compile(r"[:-](\d{1,7})[:-]")
 _GREP_PATH = re.compile(r"[\w./@+-]{0,200}\Z")
 #: Two string literals side by side: the closing quote, a join (``+``, ``.``, ``||``, a line
@@ -33,6 +39,13 @@ _JOIN_EDGE = frozenset(" \t\n\"',;)")
 #: read line by line; they are never joined.
 _BASE64_WIDTHS = (60, 76)
 _WRAPPED_LINE = re.compile(r"\n([A-Za-z0-9+/_.~-]{12,200}=*\r?)(?=\n|\Z)")
+
+
+def blank_listing(text: str) -> str:
+    """``text`` with Read's and ``cat -n``'s line numbers turned into spaces, same length."""
+    if "\u2192" not in text and "\t" not in text:
+        return text
+    return _LISTING.sub(_BLANK, text)
 
 
 def deletions(text: str) -> list[tuple[int, int]]:
