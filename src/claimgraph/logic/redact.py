@@ -292,7 +292,7 @@ def _spans(text: str, scan: TriggerScan) -> list[Span]:
     wrapped lines, none of which is part of a secret, so one pass over it finds everything."""
     text = blank_listing(text)  # same length: spans found here hold for the original
     finder = _Finder(text, scan)
-    if not (finder.hits or finder.vendor_hits or "=" in text):
+    if not (finder.hits or finder.vendor_hits or ("=" in text and env_assignments(text))):
         return []  # no rule can start anywhere, and a view only removes (see _Finder.spans)
     view = view_of(text)
     if view is None:

@@ -27,11 +27,11 @@ _NUMBER_AT_LINE = re.compile(r"\n([ \t]{0,8}(\d{1,7})(?: {2}|[:-](?=\S)))")
 #: line 999,999, so they are blanked in place (no positions move) by one substitution.
 _LISTING = re.compile(r"(?m)^(?=[ ]{0,5}\d)[ \d]{6}[\u2192\t]")
 _BLANK = " " * 7
-_GREP_N = re.compile(r"[:-](\d{1,7})[:-]")
-_GREP_PATH = re.compile(r"[\w./@+-]{0,200}\Z")
+_GREP_N = re.compile(r"\n([\w./@+-]{1,200}[:-](\d{1,7})[:-])")
 #: Two string literals side by side: the closing quote, a join (``+``, ``.``, ``||``, a line
 #: break with its indent) and the opening quote of the next one (checked around in Python).
 _LITERAL_JOIN = re.compile(r"([\"'])[ \t]*(?:\+|\.|\|\|)?[ \t]*\\?\r?\n?[ \t]*\1")
+_JOIN_PAIRS = tuple(quote + sep for quote in "\"'" for sep in (" ", "+", ".", "|", "\n", "\t"))
 _JOIN_EDGE = frozenset(" \t\n\"',;)")
 #: A line of a wrapped token: token characters only (padding at its end); it must also mix
 #: digits and letters or both cases (``_mixed``).
@@ -66,10 +66,7 @@ def _numbered(text: str) -> list[tuple[int, int]]:
     prefixes = [(m.start(1) - 1, m.end(1) - 1, int(m[2]))
                 for m in _NUMBER_AT_LINE.finditer("\n" + text)]
     if "\n" in text:
-        for match in _GREP_N.finditer(text):
-            line_start = text.rfind("\n", 0, match.start()) + 1
-            if _GREP_PATH.match(text, line_start, match.start()):
-                prefixes.append((line_start, match.end(), int(match[1])))
+        prefixes += [(m.start(1) - 1, m.end(1) - 1, int(m[2])) for m in _GREP_N.finditer("\n" + text)]
     if len(prefixes) < 2:
         return []
     prefixes.sort()
@@ -81,6 +78,8 @@ def _numbered(text: str) -> list[tuple[int, int]]:
 
 def _joins(text: str) -> list[tuple[int, int]]:
     """``"abc" "def"``, ``'abc' + 'def'``: the quotes and the join between two literals."""
+    if not any(pair in text for pair in _JOIN_PAIRS):
+        return []
     found = []
     for match in _LITERAL_JOIN.finditer(text):
         start, end = match.span()
