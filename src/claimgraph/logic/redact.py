@@ -6,14 +6,21 @@ it. A secret becomes a typed placeholder such as ``[REDACTED:github-token]``: a 
 learns that a token was there and of which kind, while the names, users and hosts around it,
 which are what memory is about, stay. Counts per kind go to the capture log.
 
-The detector is layered, not a list: one trigger scan (``logic.secret_scan``) finds every
-place a rule could start, then
+The detector is layered, not a list (docs/capture.md, "Secrets"). The text is first read as
+its view (``logic.secret_views``: line numbers blanked or removed, split literals and wrapped
+lines joined; finds are mapped back). One trigger scan (``logic.secret_scan``) then finds
+every place a rule could start, our own triggers and the vendored gitleaks rules' keywords
+(``logic.secret_rules``: their token formats join layer 1, their named assignments layer 2),
+then
 1. structure and self-naming tokens: PEM blocks (whole, headless or bare bodies), vendor
-   prefixes (``logic.secret_tokens``: gitleaks' and detect-secrets' coverage), URL
-   passwords, Kubernetes Secret data, a secret-printing command's output line;
+   prefixes (``logic.secret_tokens``), URL credentials parsed as URLs (``logic.secret_urls``),
+   other armours, cookies and ``.pgpass`` lines (``logic.secret_armour``), Kubernetes Secret
+   data, a secret-printing command's output line;
 2. context (``logic.secret_context``, ``logic.secret_blocks``): values under secret-like
    names, flags and query parameters, JSON escaped inside JSON, passwords said in prose,
-   short password flags of known commands, and a high-entropy fallback after a secret word.
+   short password flags of known commands, a high-entropy fallback after a secret word, and
+   env-style assignments of generated values whatever the name.
+Finds that are placeholders (``your-key``, ``xxx``, AWS's ``…EXAMPLE`` keys) are dropped.
 Layer 2 never looks inside what layer 1 found, and its value that starts where a layer-1
 token starts is that token (``GH_TOKEN=[REDACTED:github-token]``); otherwise overlapping
 finds merge. A placeholder holds no trigger, so redacting twice changes nothing.
