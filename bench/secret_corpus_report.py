@@ -16,7 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "logic"))
-from secret_shapes import leaked, lookalikes, shapes  # noqa: E402
+from secret_shapes import held_out, leaked, lookalikes, shapes  # noqa: E402
 
 from claimgraph.logic.redact import redact  # noqa: E402
 
@@ -62,7 +62,17 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seed", type=int, default=25)
     parser.add_argument("--show", action="store_true")
+    parser.add_argument("--held-out", action="store_true", help="the blind set instead")
     args = parser.parse_args()
+    if args.held_out:
+        secrets, public = held_out(args.seed)
+        missed = [(c, redact(t)) for c, s, t in secrets if leaked(s, redact(t))]
+        altered = [(c, redact(t)) for c, t in public if redact(t) != t]
+        for item in missed + altered:
+            print(item)
+        print(json.dumps({"held_out_leaks": f"{len(missed)}/{len(secrets)}",
+                          "held_out_altered": f"{len(altered)}/{len(public)}"}))
+        return 0
     leaks, total = collections.Counter(), collections.Counter()
     for cls, secret, text in shapes(args.seed):
         total[cls] += 1

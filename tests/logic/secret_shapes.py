@@ -313,3 +313,48 @@ def leaked(secret: str, redacted: str, window: int = 10) -> bool:
         if any(line[i:i + window] in redacted for i in range(len(line) - window + 1)):
             return True
     return False
+
+
+def held_out(seed: int) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]]]:
+    """Shapes and look-alikes written after the redactor was tuned on the lists above and
+    measured once, blind (bench/secret_corpus_report.py --held-out): how it does on what it
+    was not tuned on. A miss found here moves into ``shapes`` with its fix."""
+    g = Gen(seed)
+    pw = g.password
+    secrets = [
+        ("cli-value", pw(14), "kubectl create secret generic db --from-literal=password={}"),
+        ("cli-value", pw(14), "docker run -e POSTGRES_PASSWORD={} -d postgres:16"),
+        ("cli-value", pw(14), "openssl enc -aes-256-cbc -k {} -in a -out b"),
+        ("cli-value", pw(14), "mysql -h db -u root --password {} shop"),
+        ("cli-value", g.s(B64, 40), "aws configure set aws_secret_access_key {}"),
+        ("cli-value", "rk_" + "live_" + g.s(ALNUM, 24), "heroku config:set STRIPE_KEY={}"),
+        ("url-password", pw(12, "@"), "pg_dump \"postgresql://u:{}@h/db\""),
+        ("url-password", pw(12, "/"), "https://deploy:{}@git.corp.example/x.git"),
+        ("header", g.s(ALNUM, 32), "curl -H \"X-API-Key: {}\" https://api.x.io"),
+        ("name", g.s(ALNUM, 48), "JWT_SECRET={}"),
+        ("name", g.s(ALNUM, 40), "ANTHROPIC_AUTH_TOKEN={}"),
+        ("name", "oy2" + g.s(string.ascii_lowercase + string.digits, 43), "NUGET_API_KEY={}"),
+        ("name", base64.b64encode(f"me:{pw(12)}".encode()).decode(), "_auth={}"),
+        ("json", g.s(B64, 86) + "==", '{{"keyName": "key1", "permissions": "FULL", "value": "{}"}}'),
+        ("prefix", "sk-" + "ant-admin01-" + g.s(URLSAFE, 80) + "AA", "key {}"),
+        ("prefix", "ops_" + "eyJ" + g.s(B64, 120), "export OP_SERVICE_ACCOUNT_TOKEN={}"),
+        ("prose", pw(12), "the new password for grafana is {}"),
+        ("prose", pw(12), "use {} as the admin password"),
+    ]
+    public = [
+        ("name", "RESET_TOKEN_EXPIRY=3600"), ("name", "PASSWORD_MIN_LENGTH=12"),
+        ("code", "token.type == TokenType.IDENT"), ("code", "const key = `${prefix}:${id}`"),
+        ("name", "KEYCLOAK_REALM=master"), ("name", "AWS_REGION=us-east-1"),
+        ("yaml", "key_bindings: vim"), ("prose", "the passenger list is sorted"),
+        ("hash", f"sha1: {g.s(HEX, 40)}"), ("id", f"session_id={g.s(HEX, 8)}-{g.s(HEX, 4)}"),
+        ("id", f"X-Request-Id: {g.s(HEX, 8)}-{g.s(HEX, 4)}-{g.s(HEX, 4)}-{g.s(HEX, 4)}-{g.s(HEX, 12)}"),
+        ("path", "npm_config_cache=/tmp/npm"), ("ref", "CI_JOB_TOKEN=$CI_JOB_TOKEN"),
+        ("code", "SECRET_KEY_BASE=$(openssl rand -hex 64)"), ("yaml", "pass: true"),
+        ("yaml", "api_version: 2023-10-01"), ("prose", "I will pass the key to the function"),
+        ("code", "secret_santa.py assigns pairs"), ("code", "if password_confirmation != password:"),
+        ("url", "OAUTH_CALLBACK_URL=https://app.example.com/auth/callback"),
+        ("hash", f"BUNDLE_HASH={g.s(HEX, 64)}"), ("name", f"CLIENT_ID={g.s(ALNUM, 24)}"),
+    ]
+    return [(c, s, t.replace("{}", s)) for c, s, t in
+            [(c, s, t.replace("{{", "{").replace("}}", "}") if "{{" in t else t)
+             for c, s, t in secrets]], public
