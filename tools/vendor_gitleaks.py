@@ -13,7 +13,10 @@ file path) and converts the Go syntax that Python's ``re`` reads differently:
 - ``\\z`` (end of text) becomes Python's ``\\Z``;
 - a literal ``[`` inside a character class is escaped (Python warns of nested sets), and a
   POSIX class (``[[:alnum:]]``) is spelled out.
-A rule that still does not compile, or that matches on a file's path only, is listed under
+An allowlist entry that is itself a token of the rule's format (upstream lists a few public
+example keys verbatim) is dropped, so no token-shaped literal sits in our repository; those
+examples are then redacted like any key. A rule that still does not compile, or that matches
+on a file's path only, is listed under
 ``skipped`` with the reason, so the count is in the data file. See docs/capture.md.
 """
 
@@ -163,10 +166,14 @@ def convert_rules(config: dict) -> tuple[list[dict], list[dict]]:
         if problem:
             skipped.append({"id": rule["id"], "reason": problem})
             continue
-        allowlists, problems = [], []
+        allowlists, problems, dropped = [], [], 0
         for allowlist in rule.get("allowlists", []):
             kept, found = convert_allowlist(allowlist)
             problems += found
+            if kept:
+                literal = [r for r in kept["regexes"] if re.fullmatch(converted, r)]
+                dropped += len(literal)
+                kept["regexes"] = [r for r in kept["regexes"] if r not in literal]
             if kept and (kept["regexes"] or kept["stopwords"]):
                 allowlists.append(kept)
         entry = {"id": rule["id"], "regex": converted,
@@ -175,6 +182,8 @@ def convert_rules(config: dict) -> tuple[list[dict], list[dict]]:
                  "allowlists": allowlists, "converted": converted != rule["regex"]}
         if problems:
             entry["allowlist_problems"] = problems
+        if dropped:  # upstream's known example keys, spelled out: we redact them instead
+            entry["allowlist_literals_dropped"] = dropped
         rules.append(entry)
     return rules, skipped
 
