@@ -72,7 +72,7 @@ _PLACEHOLDER_VALUE = re.compile(
 #: A value that says of itself that it is no secret: words joined by - or _, one of which is
 #: test, example, dummy, fake, sample, insecure… ("test-only-secret-base-minimum-64-bytes").
 _SELF_DECLARED = re.compile(r"(?i:(?=.*(?:^|[-_ ])(?:test|testing|example|dummy|fake|sample|"
-                            r"insecure|unsafe|placeholder|dev|development|local|not)(?:[-_ ]|$))"
+                            r"insecure|placeholder|not)(?:[-_ ]|$))"
                             r"(?:[a-z]{2,}|\d{1,4})(?:[-_ ](?:[a-z]{2,}|\d{1,4})){2,})\Z")
 _URL_VALUE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,30}://")
 _ARN_VALUE = re.compile(r"arn:aws[\w-]*:")
