@@ -301,7 +301,7 @@ def _spans(text: str, scan: TriggerScan) -> list[Span]:
     finder = _Finder(text, scan)
     if not (finder.hits or finder.vendor_hits or ("=" in text and env_assignments(text))):
         return []  # no rule can start anywhere, and a view only removes (see _Finder.spans)
-    view = view_of(text)
+    view = view_of(text, [at for at, _ in finder.hits] + [at for _, at in finder.vendor_hits])
     if view is None:
         return finder.spans()
     found = view.spans_back(_Finder(view.text, scan).spans())

@@ -27,10 +27,12 @@ _NUMBER_AT_LINE = re.compile(r"\n([ \t]{0,8}(\d{1,7})(?: {2}|[:-](?=\S)))")
 #: line 999,999, so they are blanked in place (no positions move) by one substitution.
 _LISTING = re.compile(r"(?m)^(?=[ ]{0,5}\d)[ \d]{6}[\u2192\t]")
 _BLANK = " " * 7
+_CAT_N = re.compile(r"\n {0,5}\d{1,6}\t")
 _GREP_N = re.compile(r"\n([\w./@+-]{1,200}[:-](\d{1,7})[:-])")
 #: Two string literals side by side: the closing quote, a join (``+``, ``.``, ``||``, a line
 #: break with its indent) and the opening quote of the next one (checked around in Python).
 _LITERAL_JOIN = re.compile(r"([\"'])[ \t]*(?:\+|\.|\|\|)?[ \t]*\\?\r?\n?[ \t]*\1")
+JOIN_REACH = 96
 _JOIN_PAIRS = tuple(quote + sep for quote in "\"'" for sep in (" ", "+", ".", "|", "\n", "\t"))
 _JOIN_EDGE = frozenset(" \t\n\"',;)")
 #: A line of a wrapped token: token characters only (padding at its end); it must also mix
@@ -43,14 +45,16 @@ _WRAPPED_LINE = re.compile(r"\n([A-Za-z0-9+/_.~-]{12,200}=*\r?)(?=\n|\Z)")
 
 def blank_listing(text: str) -> str:
     """``text`` with Read's and ``cat -n``'s line numbers turned into spaces, same length."""
-    if "\u2192" not in text and "\t" not in text:
+    if "\u2192" not in text and ("\t" not in text or not _CAT_N.search("\n" + text)):
         return text
     return _LISTING.sub(_BLANK, text)
 
 
-def deletions(text: str) -> list[tuple[int, int]]:
-    """The pieces of ``text`` the view leaves out, sorted and disjoint."""
-    found = _numbered(text) + _joins(text) + _wraps(text)
+def deletions(text: str, near: list[int] | None = None) -> list[tuple[int, int]]:
+    """The pieces of ``text`` the view leaves out, sorted and disjoint. Literal joins are
+    looked for only within ``JOIN_REACH`` after a place ``near`` where a rule could start (a
+    split token keeps its prefix, a split header its ``Bearer``), when given."""
+    found = _numbered(text) + _joins(text, near) + _wraps(text)
     merged: list[tuple[int, int]] = []
     for start, end in sorted(found):
         if merged and start <= merged[-1][1]:
@@ -76,12 +80,21 @@ def _numbered(text: str) -> list[tuple[int, int]]:
             if (index and counted[index - 1]) or (index < len(counted) and counted[index])]
 
 
-def _joins(text: str) -> list[tuple[int, int]]:
+def _joins(text: str, near: list[int] | None = None) -> list[tuple[int, int]]:
     """``"abc" "def"``, ``'abc' + 'def'``: the quotes and the join between two literals."""
     if not any(pair in text for pair in _JOIN_PAIRS):
         return []
+    if near is None:
+        windows = [(0, len(text))]
+    else:
+        windows = []
+        for at in sorted(near):
+            if windows and at <= windows[-1][1]:
+                windows[-1] = (windows[-1][0], min(len(text), at + JOIN_REACH))
+            else:
+                windows.append((at, min(len(text), at + JOIN_REACH)))
     found = []
-    for match in _LITERAL_JOIN.finditer(text):
+    for match in (m for start, end in windows for m in _LITERAL_JOIN.finditer(text, start, end)):
         start, end = match.span()
         before = text[start - 1] if start else " "
         after = text[end] if end < len(text) else " "
@@ -141,9 +154,10 @@ class View:
                 for start, end, kind in spans]
 
 
-def view_of(text: str) -> View | None:
-    """The view of ``text``, or None when nothing would be left out."""
+def view_of(text: str, near: list[int] | None = None) -> View | None:
+    """The view of ``text``, or None when nothing would be left out (``near``: see
+    ``deletions``)."""
     if "\n" not in text and "'" not in text and '"' not in text:
         return None  # one line, no literal: nothing to strip or join
-    cut = deletions(text)
+    cut = deletions(text, near)
     return View(text, cut) if cut else None
