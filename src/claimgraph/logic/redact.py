@@ -142,6 +142,9 @@ _WORD_LITERALS = frozenset(variant for word in _SECRET_WORDS
     _QUERY_NAMES) | {"_PAT", "_pat"}
 _VENDOR_KEYWORDS = vendor_rules().variants()
 _OWN_LITERALS = frozenset([*_FIRST, *_SECOND, *_WORD_LITERALS, "-----END"])
+#: Where a token (or a header's value) may start: what a split literal or a wrap could cut.
+_TOKEN_STARTS = frozenset([*_FIRST, "Bearer", "bearer", "BEARER"])
+_VENDOR_TOKEN_STARTS = vendor_rules().token_keywords()
 SCAN = TriggerScan([*_FIRST, *_SECOND, *_WORD_LITERALS, "-----END", *_VENDOR_KEYWORDS])
 
 
@@ -301,7 +304,9 @@ def _spans(text: str, scan: TriggerScan) -> list[Span]:
     finder = _Finder(text, scan)
     if not (finder.hits or finder.vendor_hits or ("=" in text and env_assignments(text))):
         return []  # no rule can start anywhere, and a view only removes (see _Finder.spans)
-    view = view_of(text, [at for at, _ in finder.hits] + [at for _, at in finder.vendor_hits])
+    view = view_of(text, [at for at, literals in finder.hits
+                          if any(literal in _TOKEN_STARTS for literal in literals)]
+                   + [at for keyword, at in finder.vendor_hits if keyword in _VENDOR_TOKEN_STARTS])
     if view is None:
         return finder.spans()
     found = view.spans_back(_Finder(view.text, scan).spans())

@@ -187,6 +187,13 @@ class VendorRules:
         index = {k: i for i, k in enumerate(self.keywords)}  # pragma: no cover
         return [(index[m[1]], m.start()) for m in self._pattern.finditer(lowered)]
 
+    def token_keywords(self) -> frozenset[int]:
+        """Keywords that start a token format (3+ characters, a rule that is no named
+        assignment): where a split literal or a wrapped line may hide the rest of a token."""
+        return frozenset(index for index, keyword in enumerate(self.keywords)
+                         if len(keyword) >= 3 and any(not self.rules[r].is_assignment
+                                                      for r in self._rules_of[index]))
+
     def variants(self) -> dict[str, int]:
         """Each keyword's lowercase, UPPERCASE and Capitalized spellings -> its index: the
         literals a shared case-sensitive scan looks for (``logic.redact``)."""

@@ -28,11 +28,13 @@ _NUMBER_AT_LINE = re.compile(r"\n([ \t]{0,8}(\d{1,7})(?: {2}|[:-](?=\S)))")
 _LISTING = re.compile(r"(?m)^(?=[ ]{0,5}\d)[ \d]{6}[\u2192\t]")
 _BLANK = " " * 7
 _CAT_N = re.compile(r"\n {0,5}\d{1,6}\t")
-_GREP_N = re.compile(r"\n([\w./@+-]{1,200}[:-](\d{1,7})[:-])")
+_GREP_N = re.compile(r"\n([\w./@+-]{1,200}+:(\d{1,7})[:-])")
 #: Two string literals side by side: the closing quote, a join (``+``, ``.``, ``||``, a line
 #: break with its indent) and the opening quote of the next one (checked around in Python).
 _LITERAL_JOIN = re.compile(r"([\"'])[ \t]*(?:\+|\.|\|\|)?[ \t]*\\?\r?\n?[ \t]*\1")
 JOIN_REACH = 96
+LINE_MARKERS = ("-----", "MII", "b3BlbnNzaC1", "Private-Lines", "---- BEGIN", "kind: Secret",
+                ": |", ": >")
 _JOIN_PAIRS = tuple(quote + sep for quote in "\"'" for sep in (" ", "+", ".", "|", "\n", "\t"))
 _JOIN_EDGE = frozenset(" \t\n\"',;)")
 #: A line of a wrapped token: token characters only (padding at its end); it must also mix
@@ -52,9 +54,14 @@ def blank_listing(text: str) -> str:
 
 def deletions(text: str, near: list[int] | None = None) -> list[tuple[int, int]]:
     """The pieces of ``text`` the view leaves out, sorted and disjoint. Literal joins are
-    looked for only within ``JOIN_REACH`` after a place ``near`` where a rule could start (a
-    split token keeps its prefix, a split header its ``Bearer``), when given."""
-    found = _numbered(text) + _joins(text, near) + _wraps(text)
+    looked for only within ``JOIN_REACH`` after a place ``near`` where a token could start (a
+    split token keeps its prefix, a split header its ``Bearer``), when given, and wraps only
+    when there is such a place. grep's and nl's numbers matter only to rules that read line
+    by line (key blocks, manifests: ``LINE_MARKERS``); elsewhere a name's run stops at them."""
+    numbered = _numbered(text) if any(marker in text for marker in LINE_MARKERS) else []
+    if near is not None and not near:
+        return numbered  # no token can start anywhere: nothing split or wrapped to join
+    found = numbered + _joins(text, near) + _wraps(text)
     merged: list[tuple[int, int]] = []
     for start, end in sorted(found):
         if merged and start <= merged[-1][1]:
