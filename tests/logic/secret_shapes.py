@@ -318,7 +318,9 @@ def leaked(secret: str, redacted: str, window: int = 10) -> bool:
 def held_out(seed: int) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]]]:
     """Shapes and look-alikes written after the redactor was tuned on the lists above and
     measured once, blind (bench/secret_corpus_report.py --held-out): how it does on what it
-    was not tuned on. A miss found here moves into ``shapes`` with its fix."""
+    was not tuned on. Blind, it leaked 3 of 18 (openssl's -k, a key listed under "value",
+    "use X as the admin password"; main's redactor 5) and altered 0 of 22; those three are
+    fixed and the set is now tested like the rest. The next blind set starts empty."""
     g = Gen(seed)
     pw = g.password
     secrets = [

@@ -21,7 +21,7 @@ from claimgraph.logic.secret_rules import LEFT_TO_OUR_LAYERS, load_data, vendor_
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1] / "tools"))
-from secret_shapes import leaked, lookalikes, shapes  # noqa: E402
+from secret_shapes import held_out, leaked, lookalikes, shapes  # noqa: E402
 from vendor_gitleaks import convert, convert_rules  # noqa: E402
 
 SEED = random.SystemRandom().randrange(1 << 30)
@@ -49,6 +49,13 @@ def test_at_most_two_percent_of_look_alike_public_values_are_altered():
     altered = [(cls, redact(text)) for cls, text in values if redact(text) != text]
     assert len(values) >= 75
     assert len(altered) <= 0.02 * len(values), altered
+
+
+def test_the_once_blind_set_leaks_nothing_and_keeps_its_public_values():
+    secrets, public = held_out(SEED)
+    assert [(cls, redact(text)) for cls, secret, text in secrets
+            if leaked(secret, redact(text))] == [], SEED
+    assert [text for _, text in public if redact(text) != text] == []
 
 
 def test_the_whole_corpus_in_one_text_leaks_nothing():

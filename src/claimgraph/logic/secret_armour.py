@@ -10,6 +10,7 @@
 - ``.pgpass`` lines, ``host:port:db:user:password``;
 - ``auth=('user', 'X')`` in code, "basic auth is user:X" in prose, and a Discord bot token
   handed to its client (``bot.run('…')``), which has no prefix to be found by;
+- a key listed as ``{"keyName": …, "value": "X"}`` (Azure's ``keys list``);
 - Terraform's ``default = "X"`` inside a ``variable "db_password"`` block, and a user and
   password pair in prose ("creds: admin / X", "login as deploy / X").
 Each rule starts at its trigger literal (``logic.secret_scan``) and looks a bounded distance.
@@ -181,6 +182,16 @@ def user_slash_password(text: str, at: int) -> list[Span]:
     return [(found.start("v"), found.start("v") + len(value), "secret")]
 
 
+_KEY_LIST_VALUE = re.compile(r"[\"']value[\"'][ \t]*:[ \t]*[\"'](?P<v>[A-Za-z0-9+/]{40,}={0,2})[\"']")
+
+
+def listed_key(text: str, at: int) -> list[Span]:
+    """``az storage account keys list`` and the like: ``{"keyName": "key1", "value": "…"}``."""
+    close = text.find("}", at, at + 1024)
+    found = _KEY_LIST_VALUE.search(text, at, close if close >= 0 else at + 1024)
+    return [(found.start("v"), found.end("v"), "secret")] if found else []
+
+
 #: Trigger literal -> rule (layer 1).
 TRIGGERS = {
     "Private-Lines:": ppk, "---- BEGIN SSH2": ssh2, '"kty"': jwk, "'kty'": jwk,
@@ -192,7 +203,7 @@ TRIGGERS = {
         "auth=(", "auth = (", "HTTPBasicAuth(", "HTTPDigestAuth(")},
     **{literal: _value(_BASIC_AUTH, "secret") for literal in (
         "basic auth", "Basic auth", "basic-auth", "Basic Auth", "BASIC AUTH", "basic_auth")},
-    'variable "': terraform_default,
+    'variable "': terraform_default, '"keyName"': listed_key,
     **{literal: user_slash_password for literal in (
         "creds", "Creds", "credentials", "Credentials", "login as", "Login as", "log in as",
         "Log in as", "logged in as", "sign in as", "ssh as")},

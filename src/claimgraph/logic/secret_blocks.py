@@ -13,7 +13,8 @@
   ``smbclient -U user%X``, ``curl -u user:X``, ``htpasswd -b FILE USER X``,
   ``vault login X``, ``echo X | … --password-stdin`` and openssl's ``pass:X``;
   ``docker login -pX``, ``sqlcmd -P'X'``, ``ldapsearch -w X``, ``redis-cli``'s ``AUTH X``,
-  ``ssh-keygen -N X``, ``sqlplus user/X@db`` and GitHub Actions' ``::add-mask::X``.
+  ``ssh-keygen -N X``, ``sqlplus user/X@db``, ``openssl enc -k X`` and GitHub Actions'
+  ``::add-mask::X``.
 - The line a secret-printing command wrote (``heroku auth:token``, ``gh auth token``,
   ``gcloud auth print-access-token``, ``aws ecr get-login-password``…) after the command.
 - Kubernetes Secret manifests: every value under ``data:``/``stringData:`` (YAML or JSON).
@@ -71,6 +72,7 @@ _COMMAND_RULES: dict[str, re.Pattern[str]] = {
     "htpasswd": re.compile(r"(?<=\s)-[a-zA-Z]*b[a-zA-Z]*[ \t]+(?:-\w+[ \t]+)*\S+[ \t]+\S+[ \t]+"
                            + _FLAG_VALUE),
     "vault": re.compile(r"\blogin[ \t]+(?!-)" + _FLAG_VALUE),
+    "openssl": re.compile(r"(?<=\s)-k[ \t]+" + _FLAG_VALUE),
 }
 #: The trigger words of the command rules, each with the rule it runs.
 COMMAND_TRIGGERS: dict[str, str] = {
@@ -82,6 +84,7 @@ COMMAND_TRIGGERS: dict[str, str] = {
     "sqlcmd": "sqlcmd", "bcp": "sqlcmd", "zip": "zip", "unzip": "zip", "7z": "7z", "7za": "7z",
     "unrar": "7z", "smbclient": "smbclient", "rpcclient": "smbclient", "curl": "curl",
     "htpasswd": "htpasswd", "vault": "vault", "ssh-keygen": "ssh-keygen", "sqlplus": "sqlplus",
+    "openssl": "openssl",
     **{name: "ldap" for name in ("ldapsearch", "ldapadd", "ldapmodify", "ldapdelete",
                                  "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn")},
     "AUTH": "redis-auth",

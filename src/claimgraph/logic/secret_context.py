@@ -7,7 +7,8 @@ found the word; ``logic.secret_names`` judges the name). In order, the run may b
   query (``?access_token=v&…``) the value ends at ``&``; a bare value runs to whitespace or a
   quote (trailing ``) ] } , ;`` are code), so ``&``, ``#`` or ``,`` inside it never cut it short;
 - a FLAG given a value: ``--db-password v``, ``--token=v``, ``-storepass v``;
-- PROSE: "the staging db password is v", "password: v", ``.netrc``'s ``password v``;
+- PROSE: "the staging db password is v", "password: v", ``.netrc``'s ``password v``, "use v
+  as the admin password";
 - and, when none of those found a value after a strong word, the HIGH-ENTROPY fallback: a
   long random-looking token later on the same line ("twilio token 0a1b…").
 A rule returns spans ``(start, end, kind)`` of text to replace; the name itself always stays.
@@ -92,7 +93,7 @@ def run_spans(text: str, start: int, end: int) -> list[Span]:
     if found is None and text[start:start + 1] == "-" and _flag_start(text, start):
         found = _flag(text, end, strength)
     if found is None and strength == 2:
-        found = _prose(text, end, name)
+        found = _prose(text, end, name) or _said_before(text, start, name)
     if found is None and strength == 2:
         found = _high_entropy(text, end)
     return found or []
@@ -206,6 +207,20 @@ def _prose(text: str, end: int, name: str) -> list[Span] | None:
 def _mixed_case(word: str) -> bool:
     return len(word) >= 8 and word.isalpha() and not word.istitle() and not word.isupper() \
         and not word.islower()
+
+
+_USE_AS = re.compile(r"\b(?:use|using|set|with)[ \t]+[\"'`]?(?P<v>[^\s\"'`]{6,128})[\"'`]?[ \t]+as"
+                     r"[ \t]+(?:(?:the|a|an|our|my|your)[ \t]+)?(?:[\w-]{1,32}[ \t]+)?\Z")
+
+
+def _said_before(text: str, start: int, name: str) -> list[Span] | None:
+    """"use X as the admin password": the value said before the name."""
+    if not name.isalpha():
+        return None
+    found = _USE_AS.search(text, max(0, start - 200), start)
+    if found is None or not _passwordish(found["v"]) or is_reference(found["v"]):
+        return None
+    return [(found.start("v"), found.end("v"), "secret")]
 
 
 def _passwordish(word: str) -> bool:
