@@ -1,7 +1,8 @@
 """Issue 25 §4: every path that stores text redacts. A secret of each class of the generated
 corpus is planted through ``assert`` (the write path MCP's ``memory_assert`` shares:
-``core.writes.assert_fact``), ``evidence put`` and a hook's spool record, then every file under
-the store's directory is searched for it."""
+``core.writes.assert_fact``), ``evidence put``, a hook's spool record, a log line and a crash
+report, then every file written is searched for it. (Capture's paths: tests/capture's
+test_no_leak and test_no_leak_agents.)"""
 
 from __future__ import annotations
 
@@ -56,3 +57,40 @@ def test_a_spool_record_holds_no_planted_secret():
         record = make_record({"session_id": "s1", "cwd": "/work", "reason": text,
                               "transcript_path": "/t.jsonl"}, "claude", "SessionEnd", 0.0)
         assert not leaked(secret, repr(record)), (cls, SEED)
+
+
+def test_a_log_line_holds_no_planted_secret(tmp_path):
+    """Every JSON log line goes through the redacting processor (logsetup.redact_secrets)."""
+    import structlog
+
+    from claimgraph.logsetup import configure_logging, reset_logging
+    log = tmp_path / "claims.db.capture.log"
+    configure_logging("json", log)
+    try:
+        for cls, _, text in planted():
+            structlog.get_logger().info("capture.step", cls=cls, detail=text, nested={"x": text})
+    finally:
+        reset_logging()
+    data = log.read_text()
+    assert data.count("capture.step") == len(planted())
+    assert [cls for cls, secret, _ in planted() if leaked(secret, data)] == [], SEED
+
+
+def test_a_crash_file_holds_no_planted_secret(ok, cli, db, monkeypatch):
+    """An unexpected error's traceback quotes the values it failed on, and argv may hold a
+    key: the crash file beside the store is redacted."""
+    from claimgraph.core import writes
+
+    ok("init")
+    shapes_ = planted()
+
+    def explode(*_args, **_kwargs):
+        raise RuntimeError("failed on " + " | ".join(text for _, _, text in shapes_))
+    monkeypatch.setattr(writes, "assert_fact", explode)  # a fault injected: the crash path
+    result = cli("assert", "deploy", "core/prefers", shapes_[0][2])
+    assert result.code != 0
+    crash = [p for p in db.parent.rglob("*crash*") if p.is_file()]
+    assert crash and "RuntimeError" in crash[0].read_text()
+    found = leaks_under(db.parent, [secret for _, secret, _ in shapes_])
+    assert found == [], f"seed {SEED}: " + "; ".join(found)
+    assert not [cls for cls, secret, _ in shapes_ if leaked(secret, result.err)]
