@@ -215,7 +215,7 @@ _USE_AS = re.compile(r"\b(?:use|using|set|with)[ \t]+[\"'`]?(?P<v>[^\s\"'`]{6,12
 
 def _said_before(text: str, start: int, name: str) -> list[Span] | None:
     """"use X as the admin password": the value said before the name."""
-    if not name.isalpha():
+    if not name.isalpha() or " as " not in text[max(0, start - 48):start]:
         return None
     found = _USE_AS.search(text, max(0, start - 200), start)
     if found is None or not _passwordish(found["v"]) or is_reference(found["v"]):
