@@ -110,6 +110,7 @@ def test_the_vendored_rule_set_records_its_source_version_licence_and_counts():
     assert len(vendor_rules().rules) == counts["kept"] - len(
         LEFT_TO_OUR_LAYERS & {r["id"] for r in data["rules"]}) - sum(
         not r["keywords"] for r in data["rules"])
+    assert all(len(keyword) >= 3 for keyword in vendor_rules().keywords)
 
 
 @pytest.mark.parametrize(("go", "python"), [

@@ -54,6 +54,10 @@ TOKEN_WINDOW = (24, 320)
 LEFT_TO_OUR_LAYERS = frozenset(("generic-api-key", "private-key", "kubernetes-secret-yaml",
                                 "curl-auth-user", "curl-auth-header", "jwt", "twilio-api-key"))
 _ASSIGNMENT_HEAD = "(?i)[\\w.-]{0,50}?"
+#: Shorter keywords (``s.``, ``q~``) occur in nearly every text and would run their rules
+#: everywhere; a rule keeps its longer ones (vault's ``hvs.``), and ours cover the rest
+#: (Azure's ``Q~`` secrets in ``logic.secret_tokens``).
+MIN_KEYWORD = 3
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -167,7 +171,8 @@ class VendorRules:
         by_keyword: dict[str, list[int]] = defaultdict(list)
         for index, rule in enumerate(self.rules):
             for keyword in rule.keywords:
-                by_keyword[keyword].append(index)
+                if len(keyword) >= MIN_KEYWORD:
+                    by_keyword[keyword].append(index)
         self.keywords = sorted(by_keyword)
         self._rules_of = [tuple(by_keyword[k]) for k in self.keywords]
         if AhoCorasick is not None:
