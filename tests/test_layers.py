@@ -26,6 +26,7 @@ LOGIC_PURE_LIBS = {"ahocorasick_rs"}
 LOGIC_STDLIB = {"__future__", "collections", "datetime", "functools", "itertools", "json",
                 "math", "re", "typing", "dataclasses", "types", "enum", "hashlib", "unicodedata",
                 "bisect", "heapq", "string", "operator", "copy",
+                "base64", "binascii", "urllib",  # the redactor: decoding and URL parsing
                 "importlib"}  # logic/__init__ loads its own submodules on first use
 
 

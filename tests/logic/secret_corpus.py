@@ -95,7 +95,7 @@ CORPUS: list[tuple[str, str | None, str, str]] = [
     ("name", "secret", rand(ALNUM, 8) + "#" + rand(ALNUM, 5), "PASSWORD={}"),
     ("name", "secret", rand(ALNUM, 10), "machine api.example.com login bob password {}"),
     ("name", "secret", rand(ALNUM, 10), "machine git.corp\n  login bob\n  password {}\n"),
-    ("name", "secret", rand(ALNUM, 16), '{{"private_key_id": "{}", "type": "service_account"}}'),
+    ("name", "secret", rand(ALNUM, 16), '{{"client_secret": "{}", "type": "service_account"}}'),
     # --- vendor prefixes --------------------------------------------------------------------
     ("prefix", "sendgrid-api-key", "SG." + rand(URLSAFE, 22) + "." + rand(URLSAFE, 43),
      "SENDGRID={}"),

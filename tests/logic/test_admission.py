@@ -32,12 +32,14 @@ def test_book_screen_admits_one_and_explains_two_rejections():
             {"subject": "AuthService", "predicate": "prefers", "object": "argon2", "confidence": 0.1,
              "admission_signals": {"above_floor": False, "subject_shaped": True,
                                    "object_sane": True, "predicate_known": True,
-                                   "subject_known": True, "class_weight": 0.5},
+                                   "subject_known": True, "class_weight": 0.5,
+                                   "value_kept": True},
              "admission_score": 0.0},
             {"subject": LONG_SUBJECT, "predicate": "prefers", "object": "...", "confidence": 0.6,
              "admission_signals": {"above_floor": True, "subject_shaped": False,
                                    "object_sane": True, "predicate_known": True,
-                                   "subject_known": False, "class_weight": 0.5},
+                                   "subject_known": False, "class_weight": 0.5,
+                                   "value_kept": True},
              "admission_score": 0.0},
         ],
     }
@@ -128,3 +130,14 @@ def test_screening_never_admits_a_candidate_that_fails_a_hard_rule(batch):
         assert len(entry["subject"]) <= 80
         assert len(entry["object"]) <= (1000 if entry["predicate"] == "prefers" else 250)
         assert entry["admission_score"] > 0
+
+
+@pytest.mark.parametrize("field", ["subject", "object"])
+def test_a_candidate_whose_value_was_redacted_is_dropped_not_stored(field):
+    """Issue 25: "the deploy password is [REDACTED:secret]" has lost its point."""
+    candidate = {"subject": "deploy", "predicate": "prefers", "object": "argon2",
+                 "confidence": 0.9}
+    candidate[field] = "the staging password is [REDACTED:secret]"
+    screened = screen_candidates([candidate], BOOK_CTX)
+    assert screened["admitted"] == []
+    assert screened["inadmissible"][0]["admission_signals"]["value_kept"] is False

@@ -99,9 +99,9 @@ PLANTED = [
     ("bearer-token", BEARER, "it sends Bearer {} to the api"),
     ("secret", "hunter2", "PASSWORD={}"),
     ("secret", "hunter2", "export DB_PASSWORD={}"),
-    ("secret", "Fake-Secret-Value", "client_secret: {}\nscope: read"),
-    ("secret", "Fake-Secret-Value", '{{"api_token": "{}", "retries": 3}}'),
-    ("secret", "Fake value with spaces", "SMTP_PASSWD='{}'"),
+    ("secret", "Qx7-Secret-Value", "client_secret: {}\nscope: read"),
+    ("secret", "Qx7-Secret-Value", '{{"api_token": "{}", "retries": 3}}'),
+    ("secret", "Qx7 value with spaces", "SMTP_PASSWD='{}'"),
     ("secret", "Fake0AuthValue123", "AUTH={}"),
     ("secret", "Fake0Mapbox0Key", "MAPBOX_KEY={}"),
     ("secret", "Fake0Key0Value99", "const apiKey = \"{}\";"),
@@ -196,8 +196,9 @@ def test_ordinary_code_and_prose_pass_through_unchanged(text):
 @pytest.mark.parametrize(("name", "strength"), [
     ("DB_PASSWORD", 2), ("DB_PASS", 2), ("PGPASSWORD", 2), ("apiKey", 2), ("client-secret", 2),
     ("X-Api-Key", 2), ("AccountKey", 2), ("GITHUB_TOKEN", 2), ("REDIS_CREDS", 2), ("pwd", 2),
-    ("STRIPE_KEY", 1), ("sortKey", 1), ("AUTH", 1), ("token_count", 1), ("key", 1),
-    ("password_hash", 1), ("private_key_id", 1), ("SecretString", 1), ("oauth", 1),
+    ("STRIPE_KEY", 1), ("sortKey", 1), ("AUTH", 1), ("token_count", 0), ("key", 1),
+    ("password_hash", 1), ("private_key_id", 0), ("GPG_KEY_ID", 0), ("AUTH0_DOMAIN", 0),
+    ("NEXTAUTH_URL", 0), ("csrf_token", 0), ("AZURE_DEVOPS_EXT_PAT", 2), ("admin_pw", 2), ("SecretString", 1), ("oauth", 1),
     ("monkey", 0), ("author", 0), ("keyboard", 0), ("bypass", 0), ("signal", 0), ("user", 0),
 ])
 def test_names_holding_a_secret_word_are_strong_at_the_end_and_weak_elsewhere(name, strength):

@@ -48,11 +48,14 @@ def read_text(source: str) -> str:
 
 
 def run_put(ctx: Context, args: argparse.Namespace) -> int:
-    text = read_text(args.source)
+    """The text is stored redacted, like everything capture keeps: no secret in the tier."""
+    from claimgraph.logic.redact import redact_with_counts
+    text, redactions = redact_with_counts(read_text(args.source))
     with ctx.writing():
         name = Sidecars(ctx.db_path).put_evidence(text)
     if ctx.json:
-        emit_json({"status": "stored", "name": name, "chars": len(text)})
+        emit_json({"status": "stored", "name": name, "chars": len(text),
+                   "redactions": dict(sorted(redactions.items()))})
     else:
         emit(name)
     return 0

@@ -32,7 +32,12 @@ _UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9._-]")
 MAX_NAME_PART = 100
 STDERR = 2
 #: What a secret in a path, an id or a reason would hold (a URL, ``=``, a secret word).
-_MAYBE_SECRET = re.compile(r"://|=|(?i:pass|pwd|secret|token|key|auth|cred|bearer|-----)")
+#: Shapes a secret may take (a URL, an assignment, a flag, a prompt, a secret word); a value
+#: with none of them (a path, an id) and no long token mixing digits and both cases never
+#: loads the redactor.
+_MAYBE_SECRET = re.compile(r"://|=|@|::|\s-[A-Za-z]|(?i:pass|pwd|pw\b|secret|token|key|auth|cred|"
+                           r"bearer|-----)")
+_LONG_TOKEN = re.compile(r"[A-Za-z0-9+_.-]{20,}")
 
 
 def db_path(environ: Mapping[str, str]) -> str:
@@ -109,10 +114,16 @@ def make_record(payload: Mapping[str, object], agent: str, event: str,
 def _redacted(value: str) -> str:
     """No secret in a spool file either. The redactor is loaded only for a value that could
     hold one (a path or an id never does), so the hook's fast path stays stdlib-only."""
-    if _MAYBE_SECRET.search(value) is None:
+    if _MAYBE_SECRET.search(value) is None and not any(
+            _mixed(token) for token in _LONG_TOKEN.findall(value)):
         return value
     from claimgraph.logic.redact import redact
     return redact(value)
+
+
+def _mixed(token: str) -> bool:
+    return (any(c.isdigit() for c in token) and any(c.islower() for c in token)
+            and any(c.isupper() for c in token))
 
 
 def spool_name(agent: str, session_id: str) -> str:

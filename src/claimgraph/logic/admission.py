@@ -22,7 +22,10 @@ ASSUMED_CONFIDENCE = 0.5
 CLASS_WEIGHTS = {"commitment": 1.0, "preference": 0.8}
 DEFAULT_CLASS_WEIGHT = 0.5
 BASE_SCORE, KNOWN_PREDICATE_BONUS, KNOWN_SUBJECT_BONUS = 0.6, 0.25, 0.15
-HARD_RULES = ("above_floor", "subject_shaped", "object_sane")
+HARD_RULES = ("above_floor", "subject_shaped", "object_sane", "value_kept")
+
+
+REDACTION_MARK = "[REDACTED:"
 
 
 def admission_ctx(entities: Iterable[Mapping[str, Any]],
@@ -77,6 +80,10 @@ def admission_signals(candidate: Mapping[str, Any], ctx: Mapping[str, set[str]])
         "predicate_known": any(i in ctx["known_preds"] for i in ids),
         "subject_known": normalize_entity_name(_text(candidate.get("subject"))) in ctx["known_norms"],
         "class_weight": _class_weight(candidate),
+        # A fact whose subject or value was redacted has lost its point ("the deploy password
+        # is [REDACTED:secret]"): it is dropped rather than stored (docs/capture.md).
+        "value_kept": not any(REDACTION_MARK in _text(candidate.get(field))
+                              for field in ("subject", "object")),
     }
 
 

@@ -6,14 +6,21 @@ it. A secret becomes a typed placeholder such as ``[REDACTED:github-token]``: a 
 learns that a token was there and of which kind, while the names, users and hosts around it,
 which are what memory is about, stay. Counts per kind go to the capture log.
 
-The detector is layered, not a list: one trigger scan (``logic.secret_scan``) finds every
-place a rule could start, then
+The detector is layered, not a list (docs/capture.md, "Secrets"). The text is first read as
+its view (``logic.secret_views``: line numbers blanked or removed, split literals and wrapped
+lines joined; finds are mapped back). One trigger scan (``logic.secret_scan``) then finds
+every place a rule could start, our own triggers and the vendored gitleaks rules' keywords
+(``logic.secret_rules``: their token formats join layer 1, their named assignments layer 2),
+then
 1. structure and self-naming tokens: PEM blocks (whole, headless or bare bodies), vendor
-   prefixes (``logic.secret_tokens``: gitleaks' and detect-secrets' coverage), URL
-   passwords, Kubernetes Secret data, a secret-printing command's output line;
+   prefixes (``logic.secret_tokens``), URL credentials parsed as URLs (``logic.secret_urls``),
+   other armours, cookies and ``.pgpass`` lines (``logic.secret_armour``), Kubernetes Secret
+   data, a secret-printing command's output line;
 2. context (``logic.secret_context``, ``logic.secret_blocks``): values under secret-like
    names, flags and query parameters, JSON escaped inside JSON, passwords said in prose,
-   short password flags of known commands, and a high-entropy fallback after a secret word.
+   short password flags of known commands, a high-entropy fallback after a secret word, and
+   env-style assignments of generated values whatever the name.
+Finds that are placeholders (``your-key``, ``xxx``, AWS's ``…EXAMPLE`` keys) are dropped.
 Layer 2 never looks inside what layer 1 found, and its value that starts where a layer-1
 token starts is that token (``GH_TOKEN=[REDACTED:github-token]``); otherwise overlapping
 finds merge. A placeholder holds no trigger, so redacting twice changes nothing.
@@ -30,10 +37,15 @@ import re
 from collections import Counter
 from typing import Any, Callable
 
+from claimgraph.logic import secret_armour as armour
 from claimgraph.logic import secret_blocks as blocks
-from claimgraph.logic.secret_context import companion, run_spans
-from claimgraph.logic.secret_names import is_secret_name, keeps_value, name_strength
+from claimgraph.logic.secret_context import companion, env_assignments, run_spans
+from claimgraph.logic.secret_names import (
+    is_placeholder, is_secret_name, keeps_value, name_strength)
+from claimgraph.logic.secret_rules import vendor_rules
 from claimgraph.logic.secret_scan import TriggerScan
+from claimgraph.logic.secret_urls import url_credentials
+from claimgraph.logic.secret_views import blank_listing, view_of
 from claimgraph.logic.secret_tokens import MARKED_RULES, TOKEN_RULES, TokenRule
 
 __all__ = ["PLACEHOLDER_PREFIX", "placeholder", "redact", "redact_with_counts", "redact_value",
@@ -46,14 +58,14 @@ MAX_DEPTH = 100
 MAX_PASSES = 4
 Span = tuple[int, int, str]
 Rule = Callable[[str, int], list[Span]]
-_SECRET_WORDS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "bearer")
+_SECRET_WORDS = ("pass", "pwd", "pw", "secret", "token", "key", "auth", "cred", "bearer")
 _QUERY_NAMES = ("sig=", "Signature=", "signature=", "code=")
 _NAME_CHAR = re.compile(r"[\w-]")
 _NAME_TAIL = re.compile(r"[\w-]{0,128}")
 _LONGEST_NAME = 128
 #: Finds that carry their whole secret: no companion token is looked for after them.
-_ALONE = frozenset(("private-key", "url-password", "k8s-secret", "command-output", "jwt",
-                    "slack-webhook", "password-hash"))
+_ALONE = frozenset(("private-key", "url-password", "url-token", "discord-webhook", "k8s-secret", "command-output", "jwt",
+                    "slack-webhook", "password-hash", "session-cookie", "encoded-credentials"))
 
 
 def placeholder(kind: str) -> str:
@@ -107,9 +119,11 @@ def _rules() -> tuple[dict[str, list[Rule]], dict[str, list[Rule]]]:
     for marker in MARKED_RULES:
         first.setdefault(marker, []).append(_marked_rule(marker))
     for literal, rule in (("-----BEGIN", blocks.pem_begin), ("MII", blocks.pem_body),
-                          ("b3BlbnNzaC1rZXktdjE", blocks.pem_body), ("://", blocks.url_password),
+                          ("b3BlbnNzaC1rZXktdjE", blocks.pem_body), ("://", url_credentials),
                           ("kind: Secret", blocks.k8s_secret), ('"kind": "Secret"', blocks.k8s_secret),
                           ('"kind":"Secret"', blocks.k8s_secret)):
+        first.setdefault(literal, []).append(rule)
+    for literal, rule in armour.TRIGGERS.items():
         first.setdefault(literal, []).append(rule)
     for literal in blocks.PRINTING_COMMANDS:
         first.setdefault(literal, []).append(blocks.printed_secret)
@@ -118,13 +132,20 @@ def _rules() -> tuple[dict[str, list[Rule]], dict[str, list[Rule]]]:
         second.setdefault(literal, []).append(blocks.command(name))
     second.setdefault("password-stdin", []).append(blocks.password_stdin)
     second.setdefault("pass:", []).append(blocks.openssl_pass)
+    second.setdefault("::add-mask::", []).append(blocks.add_mask)
     return first, second
 
 
 _FIRST, _SECOND = _rules()
 _WORD_LITERALS = frozenset(variant for word in _SECRET_WORDS
-                           for variant in (word, word.capitalize(), word.upper())) | set(_QUERY_NAMES)
-SCAN = TriggerScan([*_FIRST, *_SECOND, *_WORD_LITERALS, "-----END"])
+                           for variant in (word, word.capitalize(), word.upper())) | set(
+    _QUERY_NAMES) | {"_PAT", "_pat"}
+_VENDOR_KEYWORDS = vendor_rules().variants()
+_OWN_LITERALS = frozenset([*_FIRST, *_SECOND, *_WORD_LITERALS, "-----END"])
+#: Where a token (or a header's value) may start: what a split literal or a wrap could cut.
+_TOKEN_STARTS = frozenset([*_FIRST, "Bearer", "bearer", "BEARER"])
+_VENDOR_TOKEN_STARTS = vendor_rules().token_keywords()
+SCAN = TriggerScan([*_FIRST, *_SECOND, *_WORD_LITERALS, "-----END", *_VENDOR_KEYWORDS])
 
 
 class _Finder:
@@ -132,17 +153,30 @@ class _Finder:
 
     def __init__(self, text: str, scan: TriggerScan) -> None:
         self.text, self.scan = text, scan
-        self.hits = [(at, scan.literals_at(text, at)) for at in scan.positions(text)]
+        self.hits, self.vendor_hits = [], []
+        for at, literals in scan.hits(text):
+            own = [literal for literal in literals if literal in _OWN_LITERALS]
+            if own:
+                self.hits.append((at, own))
+            self.vendor_hits += [(_VENDOR_KEYWORDS[literal], at) for literal in literals
+                                 if literal in _VENDOR_KEYWORDS]
         self.first: list[Span] = []
         self.second: list[Span] = []
 
     def spans(self) -> list[Span]:
-        if not self.hits:  # nearly all text: no rule can start anywhere
-            return []
+        tokens, assignments = vendor_rules().spans(self.text, self.vendor_hits)
+        environment = env_assignments(self.text)
+        if not (self.hits or tokens or assignments or environment):
+            return []  # nearly all text: no rule can start anywhere
         self._layer(self.first, self._first_rules, ())
+        self.first = _add_disjoint(self.first, tokens)
         self.first += self._companions()
         self._layer(self.second, self._second_rules, self.first)
-        return _merge(self.first, self.second)
+        cover = _cover(self.first)
+        self.second = _add_disjoint(self.second, [
+            span for span in assignments + environment if not _covered(span[0], cover)])
+        return [span for span in _merge(self.first, self.second)
+                if not is_placeholder(self.text[span[0]:span[1]])]
 
     def _companions(self) -> list[Span]:
         """A random token right after a known credential is its other half (an account id
@@ -155,6 +189,8 @@ class _Finder:
 
     def _layer(self, found: list[Span], rules_at: Callable[[int, list[str]], list[Span]],
                earlier: list[Span] | tuple[()]) -> None:
+        if not self.hits:
+            return
         skip_to = _cover(list(earlier))
         for at, literals in self.hits:
             if _covered(at, skip_to) or (found and at < found[-1][1]):
@@ -184,6 +220,25 @@ class _Finder:
             if spans:
                 return spans
         return []
+
+
+def _add_disjoint(ours: list[Span], vendored: list[Span]) -> list[Span]:
+    """The vendored finds that overlap none of ours (ours name the kind better), merged in."""
+    if not vendored:
+        return ours
+    cover = _cover(ours)
+    starts = cover[0]
+    kept = [span for span in vendored
+            if not _covered(span[0], cover) and not _covered(span[1] - 1, cover)
+            and bisect.bisect_left(starts, span[1]) == bisect.bisect_left(starts, span[0])]
+    merged: list[Span] = []
+    for span in sorted(ours + kept):
+        if merged and span[0] < merged[-1][1]:
+            last = merged[-1]
+            merged[-1] = (last[0], max(last[1], span[1]), last[2])
+        else:
+            merged.append(span)
+    return merged
 
 
 def _cover(spans: list[Span]) -> tuple[list[int], list[int]]:
@@ -234,11 +289,28 @@ def redact_with_counts(text: str, scan: TriggerScan = SCAN) -> tuple[str, Counte
     text = replace_surrogates(text)
     counts: Counter[str] = Counter()
     for _ in range(MAX_PASSES):
-        spans = _Finder(text, scan).spans() if text else []
+        spans = _spans(text, scan) if text else []
         if not spans:
             break
         text = _splice(text, spans, counts)
     return text, counts
+
+
+def _spans(text: str, scan: TriggerScan) -> list[Span]:
+    """What the text holds, read through its view (``logic.secret_views``) when it has one:
+    the view lacks only line numbers, the quotes between joined literals and the breaks of
+    wrapped lines, none of which is part of a secret, so one pass over it finds everything."""
+    text = blank_listing(text)  # same length: spans found here hold for the original
+    finder = _Finder(text, scan)
+    if not (finder.hits or finder.vendor_hits or ("=" in text and env_assignments(text))):
+        return []  # no rule can start anywhere, and a view only removes (see _Finder.spans)
+    view = view_of(text, [at for at, literals in finder.hits
+                          if any(literal in _TOKEN_STARTS for literal in literals)]
+                   + [at for keyword, at in finder.vendor_hits if keyword in _VENDOR_TOKEN_STARTS])
+    if view is None:
+        return finder.spans()
+    found = view.spans_back(_Finder(view.text, scan).spans())
+    return [span for span in found if span[1] > span[0]]
 
 
 def _splice(text: str, spans: list[Span], counts: Counter[str]) -> str:

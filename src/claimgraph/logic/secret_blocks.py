@@ -11,7 +11,10 @@
   ``sshpass -p X``, ``docker|podman|helm|cf|az … login -p X``, ``twine upload -p X``,
   ``mongosh -p X``, ``redis-cli -a X``, ``sqlcmd -P X``, ``zip -P X``, ``7z -pX``,
   ``smbclient -U user%X``, ``curl -u user:X``, ``htpasswd -b FILE USER X``,
-  ``vault login X``, ``echo X | … --password-stdin`` and openssl's ``pass:X``.
+  ``vault login X``, ``echo X | … --password-stdin`` and openssl's ``pass:X``;
+  ``docker login -pX``, ``sqlcmd -P'X'``, ``ldapsearch -w X``, ``redis-cli``'s ``AUTH X``,
+  ``ssh-keygen -N X``, ``sqlplus user/X@db``, ``openssl enc -k X`` and GitHub Actions'
+  ``::add-mask::X``.
 - The line a secret-printing command wrote (``heroku auth:token``, ``gh auth token``,
   ``gcloud auth print-access-token``, ``aws ecr get-login-password``…) after the command.
 - Kubernetes Secret manifests: every value under ``data:``/``stringData:`` (YAML or JSON).
@@ -52,11 +55,15 @@ _FLAG_VALUE = r"(?P<q>[\"']?)(?P<v>[^\s\"']+)(?P=q)"
 _COMMAND_RULES: dict[str, re.Pattern[str]] = {
     "mysql": re.compile(r"(?<=\s)-p(?P<v>[^\s-][^\s]*)"),
     "sshpass": re.compile(r"(?<=\s)-p[ \t]*" + _FLAG_VALUE),
-    "login": re.compile(r"(?<=\s)-p[ \t]+" + _FLAG_VALUE),
+    "login": re.compile(r"(?<=\s)-p(?:[ \t]+|(?=[^\s-]))" + _FLAG_VALUE),
+    "ldap": re.compile(r"(?<=\s)-w(?:[ \t]+|(?=[^\s-]))" + _FLAG_VALUE),
+    "ssh-keygen": re.compile(r"(?<=\s)-[NP](?:[ \t]+|(?=[^\s-]))" + _FLAG_VALUE),
+    "sqlplus": re.compile(r"(?<=\s)[\w$#.-]{1,64}/(?P<v>[^\s@/\"']{1,256})(?=@|\s|\Z)"),
+    "redis-auth": re.compile(r"(?<=AUTH)[ \t]+(?:[\w.-]{1,64}[ \t]+)?" + _FLAG_VALUE + r"[ \t]*(?=\r?\n|\Z)"),
     "twine": re.compile(r"(?<=\s)-p[ \t]+" + _FLAG_VALUE),
     "mongo": re.compile(r"(?<=\s)-p[ \t]+" + _FLAG_VALUE),
     "redis-cli": re.compile(r"(?<=\s)-a[ \t]+" + _FLAG_VALUE),
-    "sqlcmd": re.compile(r"(?<=\s)-P[ \t]+" + _FLAG_VALUE),
+    "sqlcmd": re.compile(r"(?<=\s)-P(?:[ \t]+|(?=[^\s-]))" + _FLAG_VALUE),
     "zip": re.compile(r"(?<=\s)-P[ \t]+" + _FLAG_VALUE),
     "7z": re.compile(r"(?<=\s)-p(?P<v>[^\s-][^\s]*)"),
     "smbclient": re.compile(r"(?<=\s)-U[ \t]+[\"']?[^\s%\"']*%(?P<v>[^\s\"']+)"),
@@ -65,6 +72,7 @@ _COMMAND_RULES: dict[str, re.Pattern[str]] = {
     "htpasswd": re.compile(r"(?<=\s)-[a-zA-Z]*b[a-zA-Z]*[ \t]+(?:-\w+[ \t]+)*\S+[ \t]+\S+[ \t]+"
                            + _FLAG_VALUE),
     "vault": re.compile(r"\blogin[ \t]+(?!-)" + _FLAG_VALUE),
+    "openssl": re.compile(r"(?<=\s)-k[ \t]+" + _FLAG_VALUE),
 }
 #: The trigger words of the command rules, each with the rule it runs.
 COMMAND_TRIGGERS: dict[str, str] = {
@@ -75,7 +83,11 @@ COMMAND_TRIGGERS: dict[str, str] = {
                                   "mongoexport", "mongoimport")},
     "sqlcmd": "sqlcmd", "bcp": "sqlcmd", "zip": "zip", "unzip": "zip", "7z": "7z", "7za": "7z",
     "unrar": "7z", "smbclient": "smbclient", "rpcclient": "smbclient", "curl": "curl",
-    "htpasswd": "htpasswd", "vault": "vault",
+    "htpasswd": "htpasswd", "vault": "vault", "ssh-keygen": "ssh-keygen", "sqlplus": "sqlplus",
+    "openssl": "openssl",
+    **{name: "ldap" for name in ("ldapsearch", "ldapadd", "ldapmodify", "ldapdelete",
+                                 "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn")},
+    "AUTH": "redis-auth",
 }
 PRINTING_COMMANDS = ("auth:token", "auth token", "print-access-token", "print-identity-token",
                      "get-login-password", "auth print-token", "token create")
@@ -86,7 +98,8 @@ SECRET_PRINTING_COMMAND = re.compile(
     r"az\s+account\s+get-access-token|printenv\s+\w*(?:TOKEN|SECRET|PASS|KEY)\w*|"
     r"echo\s+[\"']?\$\{?\w*(?:TOKEN|SECRET|PASS|KEY)\w*)")
 _NEXT_LINE_TOKEN = re.compile(r"\n[ \t]*([A-Za-z0-9._~+/=-]{16,512})[ \t]*\r?(?:\n|\Z)")
-_STDIN_PIPE = re.compile(r"(?:echo|printf)[ \t]+(?:-n[ \t]+)?" + _FLAG_VALUE +
+_STDIN_PIPE = re.compile(r"(?:echo|printf)[ \t]+(?:-n[ \t]+)?(?:[\"']%s(?:\\n)?[\"'][ \t]+)?"
+                         + _FLAG_VALUE +
                          r"[ \t]*\|[^|\n]*--password-stdin")
 _OPENSSL_PASS = re.compile(r"pass:(?P<v>[^\s\"']+)")
 _K8S_DATA_YAML = re.compile(r"^(?P<indent>[ \t]*)(?:data|stringData):[ \t]*$", re.MULTILINE)
@@ -160,12 +173,21 @@ def command(rule: str) -> Callable[[str, int], list[Span]]:
     def spans(text: str, at: int) -> list[Span]:
         if at and not (text[at - 1].isspace() or text[at - 1] in "/;|&(\"'`$"):
             return []
+        if rule == "redis-auth" and not _redis_line(text, at):
+            return []
         cut = _SEGMENT_END.search(text, at, at + LINE_WINDOW)
         segment_end = cut.start() if cut else min(len(text), at + LINE_WINDOW)
         return [(m.start("v"), m.end("v"), "secret")
                 for m in pattern.finditer(text, at, segment_end)
                 if not is_reference(m["v"])]
     return spans
+
+
+def _redis_line(text: str, at: int) -> bool:
+    """``AUTH`` is redis's when its line starts a redis-cli command or a redis prompt."""
+    line_start = text.rfind("\n", max(0, at - LINE_WINDOW), at) + 1
+    head = text[line_start:at]
+    return "redis" in head or bool(re.search(r"\d>[ \t]*\Z", head))
 
 
 def printed_secret(text: str, at: int) -> list[Span]:
@@ -181,6 +203,17 @@ def printed_secret(text: str, at: int) -> list[Span]:
 def password_stdin(text: str, at: int) -> list[Span]:
     line_start = text.rfind("\n", max(0, at - LINE_WINDOW), at) + 1
     found = _STDIN_PIPE.search(text, line_start, at + len("password-stdin"))
+    if found is None or is_reference(found["v"]):
+        return []
+    return [(found.start("v"), found.end("v"), "secret")]
+
+
+_ADD_MASK = re.compile(r"::add-mask::(?P<v>[^\s\"'`]{1,1024})")
+
+
+def add_mask(text: str, at: int) -> list[Span]:
+    """GitHub Actions' ``::add-mask::VALUE`` names the value to hide: it is a secret."""
+    found = _ADD_MASK.match(text, at)
     if found is None or is_reference(found["v"]):
         return []
     return [(found.start("v"), found.end("v"), "secret")]

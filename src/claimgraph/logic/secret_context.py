@@ -7,7 +7,8 @@ found the word; ``logic.secret_names`` judges the name). In order, the run may b
   query (``?access_token=v&…``) the value ends at ``&``; a bare value runs to whitespace or a
   quote (trailing ``) ] } , ;`` are code), so ``&``, ``#`` or ``,`` inside it never cut it short;
 - a FLAG given a value: ``--db-password v``, ``--token=v``, ``-storepass v``;
-- PROSE: "the staging db password is v", "password: v", ``.netrc``'s ``password v``;
+- PROSE: "the staging db password is v", "password: v", ``.netrc``'s ``password v``, "use v
+  as the admin password";
 - and, when none of those found a value after a strong word, the HIGH-ENTROPY fallback: a
   long random-looking token later on the same line ("twilio token 0a1b…").
 A rule returns spans ``(start, end, kind)`` of text to replace; the name itself always stays.
@@ -21,7 +22,7 @@ from collections import Counter
 from typing import Callable
 
 from claimgraph.logic.secret_names import (
-    is_reference, keeps_value, looks_like_credential, name_strength)
+    PUBLIC_LAST_WORDS, is_reference, keeps_value, looks_like_credential, name_strength, words_of)
 
 Span = tuple[int, int, str]
 _SEPARATOR = re.compile(r"(?P<close>\\{0,3}[\"'])?\]?[ \t]{0,20}"
@@ -30,14 +31,19 @@ _VALUE = re.compile(
     r"[rbfuRBFU]{0,2}(?P<q>[\"'`])(?P<quoted>(?:\\.|(?!(?P=q))[^\\\n]){0,4096})"
     r"|(?P<esc>\\{1,3})(?P<eq>[\"'])(?P<escaped>(?:(?!(?P=esc)(?P=eq))[^\n]){0,4096})"
     r"|(?P<bare>[^\s\"'`]{1,4096})")
+_ARN_INSIDE = re.compile(r"arn:aws[\w-]*:[^\s\"'=,;]*\Z")
+_BLOCK_SCALAR = re.compile(r"[|>][-+]?[ \t]*\r?\n")
 _FLAG_GAP = re.compile(r"(?:=|[ \t]+)")
 _ESCAPE_IN_BARE = re.compile(r"\\[nrt\"'\\]")
 _TRAILING_CODE = ")]},;"
 _QUERY_END = re.compile(r"[&#]")
 #: Inside a bare value, ``;``, ``&`` or ``,`` before another ``name=`` ends it.
 _NEXT_ASSIGNMENT = re.compile(r"[;&,](?=[\w.-]{1,100}[ \t]*[=:])")
-_PROSE = re.compile(r"(?:[ \t]+(?:is|was|are|were|of|to|be)\b){1,2}[ \t]*|[ \t]*(?::|=(?!=))[ \t]*"
-                    r"|(?P<direct>[ \t]+)")
+_PROSE = re.compile(r"(?:[ \t]+(?:for|on|of|in|at)[ \t]+(?:the[ \t]+|this[ \t]+|that[ \t]+)?"
+                    r"[\w.-]{1,40})?(?:[ \t]+(?:is|was|are|were|of|to|be)\b){1,2}[ \t]*"
+                    r"|[ \t]*(?::|=(?!=))[ \t]*|(?P<direct>[ \t]+)")
+#: Secret words that are also verbs: in prose they pass things along.
+_PROSE_VERBS = frozenset(("pass", "passes", "passed", "key", "keys"))
 _PROSE_VALUE = re.compile(r"[\"'`([{<]?(?P<value>[^\s\"'`;,]{1,200})")
 _PROSE_TRAILING = ".,;:!?)]}"
 #: Only these are said right before the password itself ("use password hunter2!").
@@ -72,6 +78,8 @@ def run_spans(text: str, start: int, end: int) -> list[Span]:
     """Spans to redact around the name run ``text[start:end]`` (module docstring)."""
     name = text[start:end].lstrip("-")
     lowered = name.lower()
+    if _ARN_INSIDE.search(text, max(0, start - 64), start):
+        return []  # a part of an ARN (``arn:aws:secretsmanager:…:secret:name``) names, never holds
     if lowered.endswith("authorization"):
         return _labelled(_AUTH_HEADER.match(text, end - 13), "auth-header", _is_scheme)
     if lowered == "bearer":
@@ -85,7 +93,7 @@ def run_spans(text: str, start: int, end: int) -> list[Span]:
     if found is None and text[start:start + 1] == "-" and _flag_start(text, start):
         found = _flag(text, end, strength)
     if found is None and strength == 2:
-        found = _prose(text, end, name)
+        found = _prose(text, end, name) or _said_before(text, start, name)
     if found is None and strength == 2:
         found = _high_entropy(text, end)
     return found or []
@@ -96,6 +104,8 @@ def _assignment(text: str, start: int, end: int, name: str, strength: int) -> li
     separator = _SEPARATOR.match(text, end)
     if separator is None:
         return None
+    if separator["op"] == ":" and (block := _BLOCK_SCALAR.match(text, separator.end())):
+        return _block_scalar(text, start, block.end())
     value = _VALUE.match(text, separator.end())
     if value is None:
         return []
@@ -112,6 +122,26 @@ def _assignment(text: str, start: int, end: int, name: str, strength: int) -> li
     kind = ("aws-secret-key" if _AWS_SECRET_NAME.search(name) and _AWS_SECRET_VALUE.match(raw)
             else "secret")
     return [(v_start, v_end, kind)]
+
+
+def _block_scalar(text: str, name_start: int, body: int) -> list[Span]:
+    """``secret: |`` (or ``>-``…): the lines indented deeper than the name are the value."""
+    line_start = text.rfind("\n", 0, name_start) + 1
+    indent = len(text[line_start:name_start]) - len(text[line_start:name_start].lstrip(" \t"))
+    end = position = body
+    while position < len(text):
+        line_end = text.find("\n", position)
+        line_end = len(text) if line_end < 0 else line_end
+        line = text[position:line_end]
+        if line.strip() and len(line) - len(line.lstrip(" \t")) <= indent:
+            break
+        if line.strip():
+            end = line_end
+        position = line_end + 1
+    start = body
+    while start < end and text[start] in " \t\r\n":
+        start += 1
+    return [(start, end, "secret")] if end > start else []
 
 
 def _value_span(value: re.Match[str], in_query: bool) -> tuple[int, int, bool] | None:
@@ -154,6 +184,8 @@ def _prose(text: str, end: int, name: str) -> list[Span] | None:
     if not name.isalpha():
         return None
     lowered_name = name.lower()
+    if lowered_name in _PROSE_VERBS:
+        return None  # "a second pass of linting", "pass the token along": a verb, no name
     joint = _PROSE.match(text, end)
     value = _PROSE_VALUE.match(text, joint.end()) if joint else None
     if value is None or is_reference(text[joint.end():value.end()].lstrip("\"'`({<")):
@@ -167,7 +199,28 @@ def _prose(text: str, end: int, name: str) -> list[Span] | None:
     if joint["direct"] is not None and not (
             _netrc_line(text, end) or (lowered_name in _SAID_DIRECTLY and _passwordish(word))):
         return None
+    if not (_passwordish(word) or _mixed_case(word) or _netrc_line(text, end)):
+        return None  # "the token is refreshed", "the key was rotated": words, not secrets
     return [(v_start, v_end, "secret")]
+
+
+def _mixed_case(word: str) -> bool:
+    return len(word) >= 8 and word.isalpha() and not word.istitle() and not word.isupper() \
+        and not word.islower()
+
+
+_USE_AS = re.compile(r"\b(?:use|using|set|with)[ \t]+[\"'`]?(?P<v>[^\s\"'`]{6,128})[\"'`]?[ \t]+as"
+                     r"[ \t]+(?:(?:the|a|an|our|my|your)[ \t]+)?(?:[\w-]{1,32}[ \t]+)?\Z")
+
+
+def _said_before(text: str, start: int, name: str) -> list[Span] | None:
+    """"use X as the admin password": the value said before the name."""
+    if not name.isalpha() or " as " not in text[max(0, start - 48):start]:
+        return None
+    found = _USE_AS.search(text, max(0, start - 200), start)
+    if found is None or not _passwordish(found["v"]) or is_reference(found["v"]):
+        return None
+    return [(found.start("v"), found.end("v"), "secret")]
 
 
 def _passwordish(word: str) -> bool:
@@ -226,3 +279,28 @@ def _is_scheme(value: str) -> bool:
 def _is_wordlike(value: str) -> bool:
     """Outside a header, "bearer" is often prose; a token after it has digits, words do not."""
     return not any(ch.isdigit() for ch in value)
+
+
+_ENV_VALUE = re.compile(r"=[\"']?(?P<v>[A-Za-z0-9+/_~=-]{20,512})(?![A-Za-z0-9+/_~=.-])")
+_ENV_NAME = re.compile(r"(?<![\w$.-])[A-Z][A-Z0-9_]{2,64}\Z")
+#: Words that make an env name hold a digest, an id or a version: public however random.
+_DIGEST_WORDS = frozenset(("sha", "hash", "commit", "digest", "checksum", "version", "build",
+                           "etag", "nonce", "salt", "uuid", "guid", "ref", "rev", "revision",
+                           "tag", "image", "integrity", "run", "trace", "span", "request"))
+
+
+def env_assignments(text: str) -> list[Span]:
+    """``NAME=value`` where NAME is an environment variable's (``AZURE_DEVOPS_EXT_PAT``,
+    ``MAILGUN``, ``ALGOLIA_ADMIN``) and the value is a generated string: a credential by its
+    shape even when the name holds no secret word. Names that hold a digest, an id or a
+    version, or whose last word is public (``*_URL``, ``*_ID``), keep their values."""
+    found: list[Span] = []
+    for match in _ENV_VALUE.finditer(text):
+        name = _ENV_NAME.search(text, max(0, match.start() - 65), match.start())
+        if name is None or not is_random_token(match["v"]) or len(match["v"]) < 20:
+            continue
+        words = set(words_of(name[0]))
+        if name_strength(name[0]) or words & _DIGEST_WORDS or words & PUBLIC_LAST_WORDS:
+            continue
+        found.append((match.start("v"), match.end("v"), "high-entropy"))
+    return found

@@ -47,6 +47,20 @@ class TriggerScan:
             return sorted({start for _, start, _ in found})
         return [match.start() for match in self._pattern.finditer(text)]
 
+    def hits(self, text: str) -> list[tuple[int, list[str]]]:
+        """Each position where a literal starts, with its literals longest first (what
+        ``positions`` and ``literals_at`` give together; the automaton names them itself)."""
+        if self.engine != "aho-corasick":
+            return [(at, self.literals_at(text, at)) for at in self.positions(text)]
+        found = self._automaton.find_matches_as_indexes(text, overlapping=True)
+        if not found:
+            return []
+        by_start: dict[int, list[int]] = defaultdict(list)
+        for index, start, _ in found:
+            by_start[start].append(index)
+        literals = self.literals
+        return [(at, [literals[i] for i in sorted(by_start[at])]) for at in sorted(by_start)]
+
     def literals_at(self, text: str, position: int) -> list[str]:
         """Every literal that starts at ``position``, longest first."""
         return [lit for lit in self._by_first.get(text[position], ())

@@ -46,6 +46,14 @@ TOKEN_RULES: tuple[TokenRule, ...] = (
     _rule("gitlab-token", "GR1348941", r"GR1348941[A-Za-z0-9_-]{20,}"),
     _rule("slack-webhook", "https://hooks.slack.com/",
           r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{8,}"),
+    _rule("discord-webhook", "https://discord.com/api/webhooks/ "
+          "https://discordapp.com/api/webhooks/ https://ptb.discord.com/api/webhooks/ "
+          "https://canary.discord.com/api/webhooks/",
+          r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{5,20}/[A-Za-z0-9_-]{30,}"),
+    _rule("aws-session-token", "IQoJb3JpZ2luX2Vj FwoGZXIvYXdz",
+          r"(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdz)[A-Za-z0-9+/]{60,}={0,2}"),
+    _rule("password-hash", "{SHA} {SSHA} {SHA256} {SSHA256} {SHA512} {SSHA512}",
+          r"\{S?SHA(?:256|512)?\}[A-Za-z0-9+/]{20,}={0,2}", r"[A-Za-z0-9]"),
     _rule("slack-token", "xoxa- xoxb- xoxp- xoxr- xoxs- xoxe- xoxo- xapp- xoxe.",
           r"x(?:ox[abprseo]|app)[.-][A-Za-z0-9.-]{10,}"),
     _rule("stripe-key", "sk_live_ sk_test_ sk_prod_ rk_live_ rk_test_ rk_prod_",
