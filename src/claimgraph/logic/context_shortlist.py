@@ -14,15 +14,30 @@ Why the shortlist is exact:
 - "contended" facts leave the ranked pools in ``plan``. Every fact that is linked to a conflict
   (either end of a link) is kept here and left out of the pools here, so the pool here is the
   plan's pool minus some kept facts: its top N plus the kept facts hold the plan's top N.
+
+``lasting_shortlist`` picks one that stays exact at every later instant until the store is
+written or an instant it names ("until"), so the curator can store it and the SessionStart
+hook render it at its own time (docs/hooks.md, "The stored shortlist"). Why it lasts:
+- decay multiplies every fading fact's confidence by the same factor over the same time (one
+  half-life), so the order between fading facts never changes: until one of them reaches the
+  floor, where ties fall to the subject's name. So a ranked pool keeps the top N of the fading
+  facts (lasting until the N-th reaches the floor), the top N of those that never fade (their
+  order is fixed), every fact reinforced after the instant (it starts fading later), and, when
+  fewer than N fading facts are above the floor, all of those and the first N at the floor
+  (whose order, by name, is fixed too);
+- what starts or stops being valid later (a fact valid from, or ending at, a later instant)
+  changes the pools: the earliest such instant ends the shortlist's life.
 """
 
 from __future__ import annotations
 
 import heapq
+import math
 from typing import Any, Iterable, Mapping
 
 from claimgraph.logic import context as compiled
-from claimgraph.logic.confidence import effective_confidences
+from claimgraph.logic.confidence import CONFIDENCE_FLOOR, effective_confidences, never_fades
+from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.logic.retrieval import fact_valid_at
 
 Head = Mapping[str, Any]
@@ -48,6 +63,88 @@ def shortlist(heads: Iterable[Head], linked: Iterable[str], suspect: Iterable[st
     for key, cap in compiled.RANKED_CAPS.items():
         keep.update(_strongest(pools[key], cap, now, half_life_days))
     return keep
+
+
+#: A lasting shortlist ends this long before a fading fact's exact arrival at the floor, so
+#: float rounding near that instant can never decide a place.
+FLOOR_MARGIN_MS = 60_000
+
+
+def lasting_shortlist(heads: Iterable[Head], linked: Iterable[str], suspect: Iterable[str],
+                      at: int, half_life_days: float) -> tuple[set[str], int | None]:
+    """(ids, until): ids holding every fact ``plan`` could show at any instant from ``at`` up
+    to (not including) ``until`` (None: no end), while the store is not written. Same inputs
+    as ``shortlist``, heads read at ``at`` (module docstring: why it lasts)."""
+    suspect = set(suspect)
+    heads = [h for h in heads if h["id"] not in suspect]
+    linked = set(linked) & {h["id"] for h in heads}
+    keep, until = set(linked), None
+    pools: dict[str, list[Head]] = {key: [] for key in compiled.RANKED_CAPS}
+    for head in heads:
+        if head.get("dormant_since") is not None:
+            continue
+        until = _earlier(until, _next_validity_change(head, at))
+        place = _placement(head, linked, at)
+        if place == "keep":
+            keep.add(head["id"])
+        elif place == "rank":
+            pools[compiled.ranked_section(head["predicate"])].append(head)
+    for key, cap in compiled.RANKED_CAPS.items():
+        ids, ends = _lasting_strongest(pools[key], cap, at, half_life_days)
+        keep.update(ids)
+        until = _earlier(until, ends)
+    return keep, until
+
+
+def _earlier(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else min(a, b)
+
+
+def _next_validity_change(head: Head, at: int) -> int | None:
+    """The first instant after ``at`` at which the fact starts or stops being valid."""
+    later = [t for t in (head.get("t_valid"), head.get("t_invalid")) if t is not None and t > at]
+    return min(later) if later else None
+
+
+def _anchor(head: Head) -> int | None:
+    recorded = head.get("recorded_at")
+    if recorded is None:
+        return None
+    return max(recorded, head.get("last_reinforced_at") or recorded)
+
+
+def _lasting_strongest(pool: list[Head], cap: int, at: int,
+                       half_life_days: float) -> tuple[list[str], int | None]:
+    """A ranked pool's ids that hold its top ``cap`` at every instant from ``at`` until the
+    instant returned (None: no end); module docstring."""
+    if not pool or cap <= 0:
+        return [], None
+    fixed, later, fading = [], [], []
+    for head in pool:
+        anchor = _anchor(head)
+        if anchor is None or never_fades(head):
+            fixed.append(head)
+        elif anchor > at:
+            later.append(head)  # not fading yet: kept whole (rare: a clock ahead of ours)
+        else:
+            fading.append(head)
+    keep = [h["id"] for h in later] + _strongest(fixed, cap, at, half_life_days)
+    confidence: dict[str, float] = {}
+    effective_confidences(((h["id"], h) for h in fading), at, confidence, half_life_days)
+    above = [h for h in fading if confidence[h["id"]] > CONFIDENCE_FLOOR]
+    if len(above) >= cap:
+        best = _strongest(above, cap, at, half_life_days)
+        weakest = next(h for h in above if h["id"] == best[-1])
+        return keep + best, _floor_reached(weakest, half_life_days)
+    floored = [h for h in fading if confidence[h["id"]] <= CONFIDENCE_FLOOR]
+    floored.sort(key=lambda h: compiled.rank_key(h, CONFIDENCE_FLOOR))
+    return keep + [h["id"] for h in above] + [h["id"] for h in floored[:cap]], None
+
+
+def _floor_reached(head: Head, half_life_days: float) -> int:
+    """When a fading fact's effective confidence comes down to the floor (less a margin)."""
+    periods = math.log2(head["confidence"] / CONFIDENCE_FLOOR)
+    return int(_anchor(head) + periods * DAY_MS * half_life_days) - FLOOR_MARGIN_MS
 
 
 def _placement(head: Head, linked: set[str], now: int) -> str:

@@ -90,8 +90,15 @@ class SqliteStore(SqliteCuration, SqlitePurge):
 
     def set_mark(self, key: str, value: Any) -> None:
         with self._db.transaction():
-            self._db.run("INSERT OR REPLACE INTO marks (key, value) VALUES (?, ?)",
-                         (key, json.dumps(value)))
+            self._db.uncounted("INSERT OR REPLACE INTO marks (key, value) VALUES (?, ?)",
+                               (key, json.dumps(value)))
+
+    def write_count(self) -> int:
+        return rec.write_count(self.get_mark(rec.WRITES_MARK))
+
+    def reading(self) -> AbstractContextManager[None]:
+        """Several reads from one snapshot (no write may happen inside)."""
+        return self._db.reading()
 
     def check_integrity(self, quick: bool = True, limit: int = 20) -> list[str]:
         """SQLite's own check (``quick_check``: b-trees and pages, linear and cheap;
