@@ -72,8 +72,7 @@ class MemoryStore(MemoryPurge):
         return self._writes
 
     def _fingerprint(self) -> str:
-        return json.dumps({k: v for k, v in self._s.items() if k != "marks"}, sort_keys=True,
-                          default=repr)
+        return repr({k: v for k, v in self._s.items() if k != "marks"})
 
     # --- entities ------------------------------------------------------------------
     def insert_entity(self, entity: Record) -> Record:
