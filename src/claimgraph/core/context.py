@@ -36,7 +36,7 @@ SHORTLIST_PREFIX = "context:shortlist:"
 
 def gather(store: Store, project_id: str, now: int,
            half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
-    """{facts, conflicts, successors}: facts valid now or superseded within the window, minus
+    """{facts, conflicts, successors, stored}: facts valid now or superseded within the window, minus
     suspects — every one ``logic.context.plan`` can show, on a store with 100k facts too.
 
     A store that answers ``select_context_heads`` (SQLite) is asked for light rows first and
@@ -49,8 +49,8 @@ def gather(store: Store, project_id: str, now: int,
         if stored is not None:
             # Nothing shortlisted is suspect, and the suspects cannot have changed since
             # (an audit verdict is a write): so the stored path needs no suspect read.
-            return gather_from(store, stored, now, set())
-        return _gather_live(store, project_id, now, half_life_days)
+            return {**gather_from(store, stored, now, set()), "stored": True}
+        return {**_gather_live(store, project_id, now, half_life_days), "stored": False}
 
 
 def _gather_live(store: Store, project_id: str, now: int,
@@ -153,7 +153,14 @@ def compile_for(store: Store, project_id: str, now: int,
                 budget_chars: int = compiled.DEFAULT_BUDGET_CHARS,
                 half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
     """{project, as_of, text, chars, sections}: the block for ``project_id`` as of ``now``."""
-    found = gather(store, project_id, now, half_life_days)
+    return compile_gathered(gather(store, project_id, now, half_life_days), project_id, now,
+                            budget_chars, half_life_days)
+
+
+def compile_gathered(found: Mapping[str, Any], project_id: str, now: int,
+                     budget_chars: int = compiled.DEFAULT_BUDGET_CHARS,
+                     half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
+    """``compile_for`` over what ``gather`` found."""
     sections = compiled.plan(found["facts"], found["conflicts"], now, half_life_days,
                              found["successors"])
     rendered = compiled.render(sections, now, project_id, budget_chars)
