@@ -87,7 +87,7 @@ def lasting_record(store: Store, project_id: str, at: int,
     counter has not moved since)."""
     wanted = scopes(project_id)
     ends, suspect = _linked_and_suspect(store, wanted)
-    heads_of = getattr(store, "select_context_heads", None)
+    heads_of = getattr(store, "iter_context_heads", None)  # streamed: a few are kept
     heads = (heads_of(wanted, compiled.window_start(at)) if heads_of is not None
              else store.select_facts(scopes=wanted))
     ids, until = lasting_shortlist(heads, ends, suspect, at, half_life_days)

@@ -74,23 +74,26 @@ def lasting_shortlist(heads: Iterable[Head], linked: Iterable[str], suspect: Ite
                       at: int, half_life_days: float) -> tuple[set[str], int | None]:
     """(ids, until): ids holding every fact ``plan`` could show at any instant from ``at`` up
     to (not including) ``until`` (None: no end), while the store is not written. Same inputs
-    as ``shortlist``, heads read at ``at`` (module docstring: why it lasts)."""
-    suspect = set(suspect)
-    heads = [h for h in heads if h["id"] not in suspect]
-    linked = set(linked) & {h["id"] for h in heads}
-    keep, until = set(linked), None
-    pools: dict[str, list[Head]] = {key: [] for key in compiled.RANKED_CAPS}
+    as ``shortlist``, heads read at ``at`` (module docstring: why it lasts).
+
+    One pass that keeps only what it may return, so the heads can stream from the store: a
+    project of a million facts costs the kept ids, not a million rows."""
+    suspect, linked = set(suspect), set(linked)
+    keep: set[str] = set()
+    until = None
+    pools = {key: _LastingPool(cap, at, half_life_days)
+             for key, cap in compiled.RANKED_CAPS.items()}
     for head in heads:
-        if head.get("dormant_since") is not None:
+        if head["id"] in suspect or head.get("dormant_since") is not None:
             continue
         until = _earlier(until, _next_validity_change(head, at))
-        place = _placement(head, linked, at)
+        place = "keep" if head["id"] in linked else _placement(head, linked, at)
         if place == "keep":
             keep.add(head["id"])
         elif place == "rank":
-            pools[compiled.ranked_section(head["predicate"])].append(head)
-    for key, cap in compiled.RANKED_CAPS.items():
-        ids, ends = _lasting_strongest(pools[key], cap, at, half_life_days)
+            pools[compiled.ranked_section(head["predicate"])].offer(head)
+    for pool in pools.values():
+        ids, ends = pool.result()
         keep.update(ids)
         until = _earlier(until, ends)
     return keep, until
@@ -113,32 +116,72 @@ def _anchor(head: Head) -> int | None:
     return max(recorded, head.get("last_reinforced_at") or recorded)
 
 
-def _lasting_strongest(pool: list[Head], cap: int, at: int,
-                       half_life_days: float) -> tuple[list[str], int | None]:
+class _Worst:
+    """A heap entry ordered worst first: the bounded heaps below drop their worst."""
+
+    __slots__ = ("key", "head")
+
+    def __init__(self, key: tuple, head: Head) -> None:
+        self.key, self.head = key, head
+
+    def __lt__(self, other: "_Worst") -> bool:
+        return other.key < self.key
+
+
+class _Best:
+    """The ``cap`` heads with the smallest ranking keys offered so far."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap, self.heap = cap, []
+
+    def offer(self, key: tuple, head: Head) -> None:
+        if len(self.heap) < self.cap:
+            heapq.heappush(self.heap, _Worst(key, head))
+        elif key < self.heap[0].key:
+            heapq.heapreplace(self.heap, _Worst(key, head))
+
+    def heads(self) -> list[Head]:
+        """Best first."""
+        return [e.head for e in sorted(self.heap, key=lambda e: e.key)]
+
+
+class _LastingPool:
     """A ranked pool's ids that hold its top ``cap`` at every instant from ``at`` until the
-    instant returned (None: no end); module docstring."""
-    if not pool or cap <= 0:
-        return [], None
-    fixed, later, fading = [], [], []
-    for head in pool:
+    instant ``result`` names (module docstring): the strongest ``cap`` of the facts that never
+    fade, every fact reinforced after ``at``, and the strongest ``cap`` fading facts above the
+    floor — or, when fewer are, all of those and the first ``cap`` at the floor."""
+
+    def __init__(self, cap: int, at: int, half_life_days: float) -> None:
+        self.cap, self.at, self.half_life_days = cap, at, half_life_days
+        self.later: list[str] = []
+        self.fixed, self.above, self.floored = _Best(cap), _Best(cap), _Best(cap)
+        self.above_count = 0
+
+    def offer(self, head: Head) -> None:
+        if self.cap <= 0:
+            return
         anchor = _anchor(head)
+        if anchor is not None and not never_fades(head) and anchor > self.at:
+            self.later.append(head["id"])  # not fading yet (rare: a clock ahead of ours)
+            return
+        value: dict[str, float] = {}
+        effective_confidences([(head["id"], head)], self.at, value, self.half_life_days)
+        confidence = value[head["id"]]
         if anchor is None or never_fades(head):
-            fixed.append(head)
-        elif anchor > at:
-            later.append(head)  # not fading yet: kept whole (rare: a clock ahead of ours)
+            self.fixed.offer(compiled.rank_key(head, confidence), head)
+        elif confidence > CONFIDENCE_FLOOR:
+            self.above_count += 1
+            self.above.offer(compiled.rank_key(head, confidence), head)
         else:
-            fading.append(head)
-    keep = [h["id"] for h in later] + _strongest(fixed, cap, at, half_life_days)
-    confidence: dict[str, float] = {}
-    effective_confidences(((h["id"], h) for h in fading), at, confidence, half_life_days)
-    above = [h for h in fading if confidence[h["id"]] > CONFIDENCE_FLOOR]
-    if len(above) >= cap:
-        best = _strongest(above, cap, at, half_life_days)
-        weakest = next(h for h in above if h["id"] == best[-1])
-        return keep + best, _floor_reached(weakest, half_life_days)
-    floored = [h for h in fading if confidence[h["id"]] <= CONFIDENCE_FLOOR]
-    floored.sort(key=lambda h: compiled.rank_key(h, CONFIDENCE_FLOOR))
-    return keep + [h["id"] for h in above] + [h["id"] for h in floored[:cap]], None
+            self.floored.offer(compiled.rank_key(head, CONFIDENCE_FLOOR), head)
+
+    def result(self) -> tuple[list[str], int | None]:
+        ids = self.later + [h["id"] for h in self.fixed.heads()]
+        above = self.above.heads()
+        ids += [h["id"] for h in above]
+        if self.above_count >= self.cap > 0:
+            return ids, _floor_reached(above[-1], self.half_life_days)
+        return ids + [h["id"] for h in self.floored.heads()], None
 
 
 def _floor_reached(head: Head, half_life_days: float) -> int:

@@ -16,7 +16,7 @@ import json
 import sqlite3
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.model import (
@@ -356,6 +356,16 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         self._db.refresh()
         return [dict(zip(CONTEXT_HEAD_FIELDS, row))
                 for row in self._db.rows(*q.context_heads(wanted, since))]
+
+    def iter_context_heads(self, scopes: Iterable[str], since: int) -> Iterator[Record]:
+        """``select_context_heads`` as a stream (the curator's shortlists stage keeps a few
+        hundred of a project's million heads)."""
+        wanted = sorted(set(scopes))
+        if not wanted:
+            return
+        self._db.refresh()
+        for row in self._db.stream(*q.context_heads(wanted, since)):
+            yield dict(zip(CONTEXT_HEAD_FIELDS, row))
 
     def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,

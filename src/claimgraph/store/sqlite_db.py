@@ -184,6 +184,17 @@ class SqliteDb:
         except sqlite3.DatabaseError as error:
             raise self._translate(error) from error
 
+    def stream(self, sql: str, params: Sequence[Any] = (), batch: int = 2000) -> Iterator[tuple]:
+        """``rows`` a batch at a time, for a reader that keeps only some of them."""
+        try:
+            cursor = self._conn.execute(sql, params)
+            while found := cursor.fetchmany(batch):
+                yield from found
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.DatabaseError as error:
+            raise self._translate(error) from error
+
     def one(self, sql: str, params: Sequence[Any] = ()) -> tuple | None:
         found = self.rows(sql, params)
         return found[0] if found else None
