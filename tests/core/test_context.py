@@ -75,3 +75,25 @@ def test_the_same_store_state_compiles_to_the_same_text(shell):
 
 def test_an_empty_project_has_nothing_to_say(shell):
     assert compile_for(shell.store, "nowhere", shell.now())["text"] == ""
+
+
+def test_every_backend_stores_a_shortlist_that_renders_the_live_block_until_a_write(
+        shell, tmp_path):
+    from claimgraph.core import tombstones
+    from claimgraph.curator.shortlists import refresh_shortlists
+    from claimgraph.curator.stage_context import Fence, StageContext
+
+    for n in range(60):
+        add(shell, f"svc{n}", "depends-on", f"lib{n}", confidence=0.5 + (n % 7) / 20)
+    add(shell, "api", "prefers", "REST")
+    add(shell, "me", "prefers", "uv", scope="user", object_kind="literal")
+    live = compile_for(shell.store, PROJECT, shell.now() + 3_600_000)
+    fence = Fence(tmp_path / "lease.db", None, epoch=tombstones.epoch(shell.store))
+    outcome = refresh_shortlists(StageContext(shell, fence, "test-run"))
+    assert outcome["counts"]["stored"] == 1
+    now = live["as_of"]
+    assert gather(shell.store, PROJECT, now)["stored"]
+    assert compile_for(shell.store, PROJECT, now) == live
+    add(shell, "api", "decided-against", "GraphQL")
+    found = gather(shell.store, PROJECT, now)
+    assert not found["stored"] and "GraphQL" in compile_for(shell.store, PROJECT, now)["text"]

@@ -5,6 +5,10 @@ whole only what the block can show. These tests build real SQLite stores with mo
 every ranked section shows, ties on confidence and on subject names, decay, dormant, suspect,
 forgotten, superseded and conflicting facts, and another scope — and compare every compiled
 block with the one the same store gives when it is read whole.
+
+The curator's shortlists stage stores a shortlist that lasts; the block rendered from it at a
+later instant must be the block compiled live at that instant, and a write after it was stored
+must send every reader back to a live compile.
 """
 
 from __future__ import annotations
@@ -16,9 +20,13 @@ from typing import Any
 import pytest
 
 from claimgraph.core import Shell
-from claimgraph.core.context import compile_for, gather
+from claimgraph.core import tombstones
+from claimgraph.core.context import (
+    compile_for, gather, shortlist_key, stored_shortlist)
 from claimgraph.core.vocabulary import seed
 from claimgraph.core.writes import assert_fact
+from claimgraph.curator.shortlists import refresh_shortlists
+from claimgraph.curator.stage_context import Fence, StageContext
 from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.store.sqlite import SqliteStore
 
@@ -39,9 +47,15 @@ class WholeReads:
         self._store = store
 
     def __getattr__(self, name: str) -> Any:
-        if name == "select_context_heads":
+        if name in ("select_context_heads", "write_count"):  # nor a stored shortlist
             raise AttributeError(name)
         return getattr(self._store, name)
+
+
+def store_shortlists(sh: Shell) -> dict[str, Any]:
+    """Run the curator's shortlists stage on the shell's store, as a pass ends."""
+    fence = Fence(sh.store.path, None, epoch=tombstones.epoch(sh.store))
+    return refresh_shortlists(StageContext(sh, fence, "test-run"))
 
 
 def build(tmp_path, rng: random.Random, facts: int) -> Shell:
@@ -122,3 +136,69 @@ def test_a_store_without_light_rows_is_read_whole(shell):
     store = WholeReads(shell.store) if hasattr(shell.store, "select_context_heads") \
         else shell.store
     assert "api depends-on postgres" in compile_for(store, PROJECT, shell.now())["text"]
+
+
+LATER_MS = [0, 3_600_000, DAY_MS, 7 * DAY_MS, 30 * DAY_MS]
+
+
+@pytest.mark.parametrize("seed_value", range(6))
+def test_the_stored_shortlist_renders_the_live_block_at_later_instants(tmp_path, seed_value):
+    rng = random.Random(seed_value)
+    sh = build(tmp_path, rng, 260)
+    outcome = store_shortlists(sh)
+    assert outcome["counts"]["stored"] == 2  # github.com/o/a and github.com/o/b
+    whole = WholeReads(sh.store)
+    stored_at = sh.store.get_mark(shortlist_key(PROJECT))["at"]
+    for later in LATER_MS + [120 * DAY_MS, 400 * DAY_MS]:
+        now = stored_at + later
+        for project in (PROJECT, "github.com/o/b"):
+            record = sh.store.get_mark(shortlist_key(project))
+            if later in LATER_MS:  # the shortlist must be the one read, not a live compile
+                assert stored_shortlist(sh.store, project, now) is not None, (project, later)
+                assert record["until"] is None or record["until"] > now
+            for budget in (10_000, 1_500):
+                fast = compile_for(sh.store, project, now, budget)
+                assert fast == compile_for(whole, project, now, budget), (
+                    seed_value, later, budget, project)
+    sh.store.close()
+
+
+def test_a_write_after_the_shortlist_was_stored_makes_every_reader_compile_live(tmp_path):
+    sh = build(tmp_path, random.Random(3), 200)
+    store_shortlists(sh)
+    now = sh.now()
+    assert stored_shortlist(sh.store, PROJECT, now) is not None
+    sh.store.set_mark("capture:claude-code:s1", {"offset": 10})  # a mark is not a write
+    assert stored_shortlist(sh.store, PROJECT, now) is not None
+    assert_fact(sh, "api", "x/decided", "keep the REST api", scope=PROJECT)
+    later = sh.now() + DAY_MS
+    assert stored_shortlist(sh.store, PROJECT, later) is None
+    block = compile_for(sh.store, PROJECT, later)["text"]
+    assert "keep the REST api" in block
+    assert block == compile_for(WholeReads(sh.store), PROJECT, later)["text"]
+    store_shortlists(sh)  # the next pass stores it again, with the new decision
+    assert [f for f in stored_shortlist(sh.store, PROJECT, later)
+            if f["object_lit"] == "keep the REST api"]
+    sh.store.close()
+
+
+def test_a_pass_that_wrote_nothing_keeps_the_stored_shortlists(tmp_path):
+    sh = build(tmp_path, random.Random(4), 120)
+    assert store_shortlists(sh)["counts"]["stored"] == 2
+    again = store_shortlists(sh)["counts"]
+    assert (again["stored"], again["current"]) == (0, 2)
+
+
+def test_storing_the_shortlists_skips_when_a_write_lands_meanwhile(tmp_path, monkeypatch):
+    sh = build(tmp_path, random.Random(5), 120)
+    from claimgraph.core import context as cx
+    real = cx.lasting_record
+
+    def with_a_capture_meanwhile(store, project, at, half_life_days):
+        record = real(store, project, at, half_life_days)
+        assert_fact(sh, "web", "depends-on", f"thing-{project}", scope=PROJECT)
+        return record
+
+    monkeypatch.setattr(cx, "lasting_record", with_a_capture_meanwhile)
+    assert store_shortlists(sh)["counts"]["written_meanwhile"] == 1
+    assert sh.store.get_mark(shortlist_key(PROJECT)) is None

@@ -56,9 +56,9 @@ def events(logs: list[dict[str, Any]]) -> list[str]:
 def test_a_lone_curator_runs_every_stage_once_and_releases(db, curate_proc, finish_proc):
     code, result, logs = finish_proc(curate_proc())
     assert (code, result["status"], result["passes"]) == (0, "ok", 1)
-    assert list(result["stages"]) == ["consolidate", "decay", "audit"]
+    assert list(result["stages"]) == ["consolidate", "decay", "audit", "shortlists"]
     assert result["stages"]["consolidate"]["status"] == "ok"
-    assert {result["stages"][s]["status"] for s in ("decay", "audit")} == {"ok"}
+    assert {result["stages"][s]["status"] for s in ("decay", "audit", "shortlists")} == {"ok"}
     assert all("duration_ms" in s for s in result["stages"].values())
     assert events(logs)[:3] == ["curate.started", "curate.lease-acquired", "curate.pass-started"]
     assert events(logs)[-1] == "curate.lease-released"

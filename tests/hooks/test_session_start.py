@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
+import time
 
 from claimgraph.project import resolve_project
 from claimgraph.core import Shell
@@ -100,3 +102,62 @@ def test_session_start_with_a_store_imports_no_heavy_module(hooks: Hooks):
                and n.split(".")[0] not in ("claimgraph", "org")}
     assert foreign == set()
     assert not {n for n in during if n in HEAVY or any(n.startswith(h + ".") for h in HEAVY)}
+
+
+def store_shortlists(hooks: Hooks) -> dict:
+    """The curator's shortlists stage, run as users get it (`claimgraph curate`)."""
+    done = subprocess.run([sys.executable, "-m", "claimgraph", "curate", "--db", str(hooks.db),
+                           "--stage", "shortlists", "--json"], env=hooks.env,
+                          capture_output=True, timeout=60, check=True)
+    return json.loads(done.stdout.splitlines()[-1])["stages"]["shortlists"]
+
+
+def live_block(hooks: Hooks) -> str:
+    """What a full read of the store compiles now (no shortlist, stored or fresh)."""
+    from claimgraph.core.context import compile_for
+
+    store = open_store(hooks.db, read_only=True)
+    try:
+        now = time.time_ns() // 1_000_000
+        return compile_for(WholeStore(store), resolve_project(hooks.home).id, now)["text"]
+    finally:
+        store.close()
+
+
+class WholeStore:
+    """A store without its fast paths: no light rows, no write counter (so no stored list)."""
+
+    def __init__(self, store) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str):
+        if name in ("select_context_heads", "write_count", "reading"):
+            raise AttributeError(name)
+        return getattr(self._store, name)
+
+
+def test_the_hook_renders_the_stored_shortlist_and_compiles_live_after_a_write(hooks: Hooks):
+    remember(hooks, *[(f"svc{n}", "depends-on", f"lib{n}") for n in range(80)],
+             ("api", "prefers", "REST"))
+    assert store_shortlists(hooks)["counts"]["stored"] == 1
+    stored = injected(hooks.run(start_payload(hooks), "session-start"))
+    assert hooks.log()[-1]["shortlist"] == "stored"
+    assert stored == live_block(hooks)
+    remember(hooks, ("api", "decided-against", "GraphQL"))  # a write after it was stored
+    fresh = injected(hooks.run(start_payload(hooks), "session-start"))
+    assert hooks.log()[-1]["shortlist"] == "live"
+    assert "GraphQL" in fresh and fresh == live_block(hooks)
+    store_shortlists(hooks)
+    assert injected(hooks.run(start_payload(hooks), "session-start")) == fresh
+    assert hooks.log()[-1]["shortlist"] == "stored"
+
+
+def test_the_stored_path_imports_nothing_the_live_path_does_not(hooks: Hooks):
+    remember(hooks, ("api", "depends-on", "postgres"))
+    payload = json.dumps(start_payload(hooks)).encode()
+    argv = ["-m", "claimgraph.hooks", "session-start"]
+    live = imported_modules(argv, hooks, payload)
+    store_shortlists(hooks)
+    stored = imported_modules(argv, hooks, payload)
+    assert hooks.log()[-1]["shortlist"] == "stored"
+    assert stored - live == set()

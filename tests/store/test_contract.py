@@ -796,3 +796,49 @@ def test_scope_counts_count_each_scope_without_reading_facts(store):
 
 def test_scope_counts_of_an_empty_store_are_empty(store):
     assert store.scope_counts() == {}
+
+
+# --- the write counter (docs/store.md) ------------------------------------------------------
+def test_every_write_moves_the_write_counter_and_marks_never_do(graph):
+    audit = {"fact_id": "f-1", "evidence": "a.py: x", "file": "a.py", "verdict": "unsupported",
+             "checked_at": 5}
+    writes = [
+        ("insert_entity", lambda: entity(graph, "e-new", "New")),
+        ("insert_facts", lambda: graph.insert_facts([fact("f-9", "e-new", lit="x")])),
+        ("update_entity", lambda: graph.update_entity("e-new", name="Newer")),
+        ("invalidate", lambda: graph.invalidate("f-9", 500, kind="superseded")),
+        ("reinforce", lambda: graph.reinforce("f-1", 600, 0.9)),
+        ("link_conflicts", lambda: graph.link_conflicts("f-1", ["f-2"])),
+        ("unlink_conflicts", lambda: graph.unlink_conflicts("f-1", ["f-2"])),
+        ("set_dormant", lambda: graph.set_dormant(["f-1"], 700)),
+        ("revive", lambda: graph.revive(["f-1"])),
+        ("record_audit", lambda: graph.record_audit([audit])),
+        ("open_episode", lambda: graph.open_episode(episode("ep-1", "r", 1))),
+        ("close_episode", lambda: graph.close_episode("ep-1", "done", 2)),
+        ("update_episode", lambda: graph.update_episode("ep-1", summary="s", evidence=None)),
+        ("register_predicate", lambda: graph.register_predicate({"id": "x/new"})),
+        ("repoint_facts", lambda: graph.repoint_facts("e-new", "e-kuzu")),
+        ("delete_entity", lambda: graph.delete_entity("e-new")),
+        ("delete_facts", lambda: graph.delete_facts(["f-9"])),
+        ("delete_episodes", lambda: graph.delete_episodes(["ep-1"])),
+    ]
+    last = graph.write_count()
+    for name, write in writes:
+        write()
+        assert graph.write_count() > last, name
+        last = graph.write_count()
+    graph.set_mark("context:shortlist:p", {"ids": ["f-1"]})
+    graph.delete_marks(["context:shortlist:p", "store:writes"])  # the counter never goes back
+    with pytest.raises(RuntimeError), graph.transaction():
+        graph.invalidate("f-1", 900)
+        raise RuntimeError("rolled back")
+    assert graph.write_count() == last
+
+
+def test_a_transaction_of_several_writes_moves_the_counter_once_it_commits(graph):
+    before = graph.write_count()
+    with graph.transaction():
+        graph.invalidate("f-1", 900)
+        graph.set_mark("hw", 1)
+        graph.reinforce("f-2", 901, 0.9)
+    assert graph.write_count() > before

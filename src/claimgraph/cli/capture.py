@@ -29,7 +29,7 @@ from claimgraph.errors import ClaimgraphError, disk_full, is_disk_full
 from claimgraph.logic.timeutil import to_iso
 from claimgraph.cli.runlog import RunLog
 
-CURATE_STAGES = ("consolidate", "decay", "audit")
+CURATE_STAGES = ("consolidate", "decay", "audit", "shortlists")
 #: A crash's traceback and message are cut to this: a RecursionError's runs to megabytes.
 MAX_TRACEBACK_CHARS = 20_000
 MAX_ERROR_CHARS = 2_000
@@ -62,7 +62,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "curate", parents=[common], help="run the curator: consolidate, decay, audit",
         description="Take the curation lease (never waiting) and run the curator's stages "
-                    "(consolidate, decay, audit; see docs/curator.md), each "
+                    "(consolidate, decay, audit, shortlists; see docs/curator.md), each "
                     "contained, in short fenced write transactions; re-run while curators that "
                     "were turned away left a dirty mark (3 passes at most); release. If another "
                     "curator holds the lease, log curate.skipped naming it, leave the dirty mark "

@@ -44,7 +44,7 @@ class Scope:
     scanned: int | None = None
 
 
-def _changed_episodes(sh: Shell, count: int, mark: Any) -> list[str] | None:
+def changed_episodes(sh: Shell, count: int, mark: Any) -> list[str] | None:
     """Ids of episodes to look at again, or None when only a full scan is safe."""
     if not isinstance(mark, dict) or not isinstance(mark.get("at"), int):
         return None
@@ -58,7 +58,7 @@ def plan_scope(sh: Shell, started_at: int, sweep_classes: dict[str, set[str]]) -
     ``sweep_classes``: ``reads.sweep_predicates`` of the registry."""
     count = reads.episode_count(sh)
     watermark = {"at": started_at, "episodes": count}
-    changed = _changed_episodes(sh, count, sh.store.get_mark(WATERMARK))
+    changed = changed_episodes(sh, count, sh.store.get_mark(WATERMARK))
     if changed is None:
         return Scope("full", reads.repeated_claim_facts(sh), watermark,
                      pool=reads.sweep_pool(sh, sweep_classes),

@@ -54,9 +54,12 @@ def stage_table() -> dict[str, Stage]:
     cheap. No cycle hides behind this: the stages import ``stage_context``, not this module.
     """
     from claimgraph.curator.consolidate import consolidate
+    from claimgraph.curator.shortlists import refresh_shortlists
     from claimgraph.curator.upkeep import audit, decay
 
-    return {"consolidate": consolidate, "decay": decay, "audit": audit}
+    return {"consolidate": consolidate, "decay": decay, "audit": audit,
+            "shortlists": refresh_shortlists}
 
 
-STAGE_NAMES = ("consolidate", "decay", "audit")
+#: ``shortlists`` last: it stamps what the stages before it wrote (curator/shortlists.py).
+STAGE_NAMES = ("consolidate", "decay", "audit", "shortlists")

@@ -7,9 +7,11 @@ failure is one line in ``<db>.capture.log`` (stderr when that cannot be written)
 session without memory is fine, a session that cannot start is not. The store is opened
 read-only, so a store the user may not write still gives its memory.
 
-The agent waits for this hook at every start, so the path stays light: no store means nothing
-is imported beyond the standard library; otherwise SQLite, our store and ``logic``, and git
-(through ``claimgraph.project``) to name the project — no config file, no structlog. The decay
+The agent waits for this hook at every start, so the path stays light: it renders the
+curator's stored shortlist when that still holds and compiles live otherwise (docs/hooks.md,
+"The stored shortlist"); no store means nothing is imported beyond the standard library;
+otherwise SQLite, our store and ``logic``, and git (through ``claimgraph.project``) to name
+the project — no config file, no structlog. The decay
 half-life is therefore the default one; ``claimgraph context`` honours a configured one.
 """
 
@@ -52,7 +54,7 @@ def inject(raw: bytes, agent: str, environ: Mapping[str, str]) -> None:
     if result["text"]:
         emit(result["text"])
     log.write("info", "hook.context-injected" if result["text"] else "hook.context-empty",
-              project=result["project"], chars=result["chars"],
+              project=result["project"], chars=result["chars"], shortlist=result["shortlist"],
               ms=round((time.monotonic() - started) * 1000, 1))
 
 
@@ -63,15 +65,19 @@ def payload_cwd(payload: Mapping[str, object]) -> str:
 
 
 def compile_block(db: str, cwd: str, environ: Mapping[str, str]) -> dict[str, object]:
-    """The compiled context for ``cwd``'s project from the store at ``db``, as of now."""
+    """The compiled context for ``cwd``'s project from the store at ``db``, as of now, and
+    whether it came from the curator's stored shortlist ("stored") or a live read ("live")."""
     from claimgraph.project import resolve_project
-    from claimgraph.core.context import compile_for
+    from claimgraph.core.context import compile_gathered, gather
     from claimgraph.store.sqlite import SqliteStore
 
     project = resolve_project(cwd, environ, timeout=GIT_TIMEOUT_S)
     store = SqliteStore(db, read_only=True)  # reading memory never changes the store
     try:
-        return compile_for(store, project.id, time.time_ns() // 1_000_000)
+        now = time.time_ns() // 1_000_000
+        found = gather(store, project.id, now)
+        return {**compile_gathered(found, project.id, now),
+                "shortlist": "stored" if found["stored"] else "live"}
     finally:
         store.close()
 

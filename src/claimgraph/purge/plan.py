@@ -181,7 +181,7 @@ def _plan_marks(plan: Plan, store: Any, gone: set[str]) -> None:
     needle = plan.filters.match
     doomed = set(plan.episodes)
     for key, value in store.list_marks("").items():
-        if key.startswith("tombstone:") or key.startswith("purge:"):
+        if key.startswith(("tombstone:", "purge:", "store:")):  # store:writes never goes back
             continue
         if (key.startswith("curator:swept:") and any(i in key for i in gone)) or \
                 (needle and P.holds(key, needle)):

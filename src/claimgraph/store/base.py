@@ -38,6 +38,11 @@ class Store(Protocol):
     def list_marks(self, prefix: str = "") -> dict[str, Any]:
         """Every mark whose key starts with ``prefix`` (a dump carries the capture marks)."""
 
+    def write_count(self) -> int:
+        """The write counter: it moves whenever a write changed anything but marks (mark
+        writes never move it), and never goes back; 0 for a store never written
+        (docs/store.md, "The write counter")."""
+
     # --- entities ------------------------------------------------------------------------
     def insert_entity(self, entity: Record) -> Record:
         """Insert a complete entity {id, name, type, scope, aliases}; return it."""

@@ -31,6 +31,7 @@ class MemoryStore(MemoryPurge):
             "entities": {}, "facts": {}, "episodes": {}, "predicates": {}, "marks": {},
             "audit": {}}
         self._depth = 0
+        self._writes, self._seen = 0, self._fingerprint()
 
     # --- transactions and marks ----------------------------------------------------
     @contextmanager
@@ -63,6 +64,17 @@ class MemoryStore(MemoryPurge):
     def list_marks(self, prefix: str = "") -> dict[str, Any]:
         return {key: json.loads(raw) for key, raw in sorted(self._s["marks"].items())
                 if key.startswith(prefix)}
+
+    def write_count(self) -> int:
+        """Counted when read: the state (marks aside) is compared with the one seen last, so
+        several writes between two reads move it once (it still moves, and never back)."""
+        now = self._fingerprint()
+        if now != self._seen:
+            self._writes, self._seen = self._writes + 1, now
+        return self._writes
+
+    def _fingerprint(self) -> str:
+        return repr({k: v for k, v in self._s.items() if k != "marks"})
 
     # --- entities ------------------------------------------------------------------
     def insert_entity(self, entity: Record) -> Record:

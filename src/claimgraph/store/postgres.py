@@ -54,7 +54,11 @@ class PostgresStore(PostgresPurge):
 
     def set_mark(self, key: str, value: Any) -> None:
         self._db.run("INSERT INTO marks (key, value) VALUES (%s, %s) ON CONFLICT (key)"
-                     " DO UPDATE SET value = excluded.value", (key, json.dumps(value)))
+                     " DO UPDATE SET value = excluded.value", (key, json.dumps(value)),
+                     counted=False)
+
+    def write_count(self) -> int:
+        return rec.write_count(self.get_mark(rec.WRITES_MARK))
 
     # --- entities --------------------------------------------------------------------
     def insert_entity(self, entity: Record) -> Record:

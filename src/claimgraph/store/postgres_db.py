@@ -6,6 +6,10 @@ multi-statement write all-or-nothing inside a caller's block (a savepoint). Ever
 passes through ``rows``/``run``, which turn a lost server into ``store-unreachable`` and the
 server's refusals into ClaimgraphErrors, so no caller sees a raw driver traceback for an
 expected failure. psycopg is imported here and only here (and only for a server store).
+
+The write counter (docs/store.md): a transaction in which an INSERT, UPDATE or DELETE outside
+``marks`` changed a row bumps the mark ``records.WRITES_MARK`` just before it commits; such a
+statement outside any transaction gets a transaction of its own, so its bump commits with it.
 """
 
 from __future__ import annotations
@@ -17,9 +21,18 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from claimgraph.errors import ClaimgraphError
+from claimgraph.store.records import WRITES_MARK
 
 CONNECT_TIMEOUT_S = 10
 IntegrityError = psycopg.IntegrityError
+WRITE_VERBS = ("INSERT", "UPDATE", "DELETE", "MERGE")
+#: The counter's bump; the row lock it takes is held only for the commit that follows.
+BUMP_WRITES = ("INSERT INTO marks (key, value) VALUES (%s, '1') ON CONFLICT (key)"
+               " DO UPDATE SET value = (marks.value::bigint + 1)::text")
+
+
+def _is_write(sql: str) -> bool:
+    return sql.lstrip()[:6].upper().startswith(WRITE_VERBS)
 
 
 class PostgresDb:
@@ -33,6 +46,7 @@ class PostgresDb:
         except psycopg.Error as error:
             raise unreachable(url, error) from None
         self._tx: Any = None
+        self._changed = False  # a counted write happened in the open transaction
 
     # --- choke points ----------------------------------------------------------------
     def rows(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[tuple]:
@@ -43,14 +57,29 @@ class PostgresDb:
         found = self.rows(sql, params)
         return found[0] if found else None
 
-    def run(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> int:
-        """Execute one write; return the number of rows it changed."""
-        return self._execute(sql, params).rowcount
+    def run(self, sql: str, params: Sequence[Any] | dict[str, Any] = (),
+            counted: bool = True) -> int:
+        """Execute one write; return the number of rows it changed. ``counted=False``: a mark
+        write, which never bumps the write counter."""
+        if counted and not self.depth and _is_write(sql):
+            with self.transaction():
+                return self.run(sql, params)
+        changed = self._execute(sql, params).rowcount
+        if counted and changed and changed > 0 and _is_write(sql):
+            self._changed = True
+        return changed
 
     def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        rows = list(rows)
+        if not rows:
+            return
+        if not self.depth:
+            with self.transaction():
+                return self.many(sql, rows)
         try:
             with self._conn.cursor() as cursor:
                 cursor.executemany(sql, rows)
+                self._changed = self._changed or cursor.rowcount != 0
         except psycopg.IntegrityError:
             raise
         except psycopg.Error as error:
@@ -93,9 +122,11 @@ class PostgresDb:
             tx.__enter__()
         except psycopg.Error as error:
             raise self._translate(error) from error
-        self.depth = 1
+        self.depth, self._changed = 1, False
         try:
             yield
+            if self._changed:
+                self._execute(BUMP_WRITES, (WRITES_MARK,))
         except BaseException as error:
             self.depth = 0
             _quietly_exit(tx, error)

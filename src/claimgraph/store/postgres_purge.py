@@ -52,7 +52,8 @@ class PostgresPurge:
         wanted = sorted(set(rec.as_list(keys) or []))
         if not wanted:
             return 0
-        return self._db.run("DELETE FROM marks WHERE key = ANY(%s::text[])", (wanted,))
+        return self._db.run("DELETE FROM marks WHERE key = ANY(%s::text[]) AND key <> %s",
+                            (wanted, rec.WRITES_MARK), counted=False)
 
     def compact(self, tables: Iterable[str] = tuple(PURGE_TABLES)) -> dict[str, Any]:
         """VACUUM FULL the tables that held purged rows (outside any transaction)."""

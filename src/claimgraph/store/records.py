@@ -22,6 +22,14 @@ Record = dict[str, Any]
 #: The trigram index cannot see fewer characters, so neither backend matches them.
 MIN_SEARCH_CHARS = 3
 DIRECTIONS = ("out", "in", "both")
+#: The write counter's mark: bumped by every transaction that changed anything but marks
+#: (docs/store.md, "The write counter"); ``Store.write_count`` reads it.
+WRITES_MARK = "store:writes"
+
+
+def write_count(value: Any) -> int:
+    """The counter's mark value as a count (0 when the store was never written)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def ref_id(ref: Any) -> str | None:

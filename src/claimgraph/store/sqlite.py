@@ -17,7 +17,7 @@ import math
 import sqlite3
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
@@ -94,8 +94,15 @@ class SqliteStore(SqliteCuration, SqlitePurge):
 
     def set_mark(self, key: str, value: Any) -> None:
         with self._db.transaction():
-            self._db.run("INSERT OR REPLACE INTO marks (key, value) VALUES (?, ?)",
-                         (key, json.dumps(value)))
+            self._db.uncounted("INSERT OR REPLACE INTO marks (key, value) VALUES (?, ?)",
+                               (key, json.dumps(value)))
+
+    def write_count(self) -> int:
+        return rec.write_count(self.get_mark(rec.WRITES_MARK))
+
+    def reading(self) -> AbstractContextManager[None]:
+        """Several reads from one snapshot (no write may happen inside)."""
+        return self._db.reading()
 
     def check_integrity(self, quick: bool = True, limit: int = 20) -> list[str]:
         """SQLite's own check (``quick_check``: b-trees and pages, linear and cheap;
@@ -407,6 +414,16 @@ class SqliteStore(SqliteCuration, SqlitePurge):
                 "ids": [r[0] for r in self._db.rows(first, params)],
                 "began": [r[0] for r in self._db.rows(began, params)],
                 "ended": [r[0] for r in self._db.rows(ended, params)]}
+
+    def iter_context_heads(self, scopes: Iterable[str], since: int) -> Iterator[Record]:
+        """``select_context_heads`` as a stream (the curator's shortlists stage keeps a few
+        hundred of a project's million heads)."""
+        wanted = sorted(set(scopes))
+        if not wanted:
+            return
+        self._db.refresh()
+        for row in self._db.stream(*q.context_heads(wanted, since)):
+            yield dict(zip(CONTEXT_HEAD_FIELDS, row))
 
     def select_facts(self, *, ids: Iterable[str] | None = None, source_type: str | None = None,
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,

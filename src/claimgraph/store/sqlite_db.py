@@ -11,6 +11,11 @@ The owner keeps caches; this class tells it when they may be stale: ``on_stale``
 rollback or another connection's commit (``PRAGMA data_version``), ``before_commit`` to flush
 deferred work into the transaction.
 
+Every outermost transaction that changed a row outside ``marks`` bumps the write counter (the
+mark ``records.WRITES_MARK``) just before COMMIT, measured by SQLite's ``total_changes``; mark
+writes go through ``uncounted``. A stored SessionStart shortlist is stamped with the counter, so
+a reader can tell that nothing it depends on changed since (docs/store.md, "The write counter").
+
 A full disk must not stop a reader: a WAL store with no open connection has no ``-shm``, and
 SQLite cannot make one without space. A reader (``snapshot_when_full``) then opens the file
 as an immutable snapshot, which needs no ``-shm``; that is exact when no ``-wal`` holds
@@ -29,6 +34,11 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from claimgraph.errors import ClaimgraphError, disk_full
 from claimgraph.private import create_private_file
 from claimgraph.store import sqlite_schema as schema
+from claimgraph.store.records import WRITES_MARK
+
+#: The write counter's bump: a mark row whose value is the count (docs/store.md).
+BUMP_WRITES = ("INSERT INTO marks (key, value) VALUES (?, '1') ON CONFLICT (key)"
+               " DO UPDATE SET value = CAST(value AS INTEGER) + 1")
 
 BUSY_TIMEOUT_MS = 10_000
 #: Reads map the file (SQLite clamps this to its build's ceiling, 2 GB here) instead of copying
@@ -49,6 +59,8 @@ class SqliteDb:
         self.read_only = read_only and not self.in_memory
         self.depth = 0
         self._data_version = -1
+        self._changes_at = 0  # total_changes when the outermost transaction began
+        self._uncounted = 0  # changes since then that were mark writes
         self._before_commit, self._on_stale = before_commit, on_stale
         if not self.in_memory:
             header = schema.check_file(Path(self.path))
@@ -180,6 +192,17 @@ class SqliteDb:
         except sqlite3.OperationalError:
             self._conn.create_function(name, args, function, deterministic=True)
 
+    def stream(self, sql: str, params: Sequence[Any] = (), batch: int = 2000) -> Iterator[tuple]:
+        """``rows`` a batch at a time, for a reader that keeps only some of them."""
+        try:
+            cursor = self._conn.execute(sql, params)
+            while found := cursor.fetchmany(batch):
+                yield from found
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.DatabaseError as error:
+            raise self._translate(error) from error
+
     def one(self, sql: str, params: Sequence[Any] = ()) -> tuple | None:
         found = self.rows(sql, params)
         return found[0] if found else None
@@ -239,6 +262,7 @@ class SqliteDb:
             return
         self.run("BEGIN IMMEDIATE")
         self.depth = 1
+        self._changes_at, self._uncounted = self._conn.total_changes, 0
         try:
             self.refresh(force=True)
             yield
@@ -252,6 +276,8 @@ class SqliteDb:
     def _commit(self) -> None:
         try:
             self._before_commit()
+            if self._conn.total_changes - self._changes_at > self._uncounted:
+                self.run(BUMP_WRITES, (WRITES_MARK,))
             self.run("COMMIT")
         except BaseException:
             self._abort()
@@ -261,6 +287,32 @@ class SqliteDb:
         self._on_stale(True)
         if self._conn.in_transaction:
             self._conn.execute("ROLLBACK")
+
+    def uncounted(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """A write inside a transaction that does not bump the write counter (mark writes:
+        bookkeeping no read of facts depends on, and the stored shortlist itself)."""
+        before = self._conn.total_changes
+        try:
+            return self.run(sql, params)
+        finally:
+            self._uncounted += self._conn.total_changes - before
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """One consistent snapshot for several reads (a deferred transaction that writes
+        nothing); inside a transaction, that transaction's view."""
+        if self.depth:
+            yield
+            return
+        self.run("BEGIN")
+        self.depth = 1
+        try:
+            self.refresh(force=True)
+            yield
+        finally:
+            self.depth = 0
+            if self._conn.in_transaction:
+                self._conn.execute("COMMIT")
 
     @contextmanager
     def atomic(self, can_fail_midway: bool = True) -> Iterator[None]:

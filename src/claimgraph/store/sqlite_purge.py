@@ -68,8 +68,9 @@ class SqlitePurge:
         wanted = json.dumps(sorted(set(rec.as_list(keys) or [])))
         with self._db.transaction():
             self._secure()
-            return self._db.run("DELETE FROM marks WHERE key IN (SELECT value FROM json_each(?))",
-                                (wanted,))
+            return self._db.uncounted("DELETE FROM marks WHERE key IN"
+                                      " (SELECT value FROM json_each(?)) AND key != ?",
+                                      (wanted, rec.WRITES_MARK))
 
     def compact(self, tables: Iterable[str] = tuple(FTS_OF)) -> dict[str, Any]:
         """Rebuild the named tables' full-text indexes, VACUUM, truncate the WAL.

@@ -1,0 +1,66 @@
+"""The curator's shortlists stage: each project's SessionStart shortlist, stored to last.
+
+Runs last in a pass, after every stage that writes facts, so what it stores is stamped with
+the counter those writes left. Which projects: every project that already has a stored
+shortlist (any write anywhere moves the one counter, so each is refreshed, or the next
+session in that project would compile live), and every project whose facts arrived in an
+episode since the last refresh (all projects on the first run, or after an import, as the
+consolidate stage's ``scope.changed_episodes`` decides). A shortlist whose stamp still matches
+and whose "until" is still ahead is left alone, so an idle pass costs one count.
+
+The counter is read before the facts, and the records are written in one fenced transaction
+only if it has not moved since: a capture that committed meanwhile leaves them unwritten
+(its own curator comes next). Storing them moves nothing: marks are not counted
+(docs/hooks.md, "The stored shortlist").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from claimgraph.core import context as cx
+from claimgraph.core.shell import Shell
+from claimgraph.curator import reads
+from claimgraph.curator.scope import changed_episodes
+from claimgraph.curator.stage_context import StageContext
+from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
+
+#: {"at", "episodes"} of the last refresh, as the consolidate watermark.
+REFRESHED = "curator:shortlists"
+#: The hook compiles at least this far ahead of a refresh before a shortlist runs out.
+AHEAD_MS = 3_600_000
+
+
+def refresh_shortlists(ctx: StageContext) -> dict[str, Any]:
+    sh = ctx.sh
+    at, written = sh.now(), sh.store.write_count()
+    projects = projects_to_refresh(sh)
+    current = {p for p in projects if _still_current(sh, p, written, at)}
+    records = {p: cx.lasting_record(sh.store, p, at, DEFAULT_HALF_LIFE_DAYS)
+               for p in sorted(projects - current)}
+    counts = {"projects": len(projects), "stored": 0, "current": len(current)}
+    if ctx.dry_run:
+        return {"counts": {**counts, "would_store": len(records)}}
+    with ctx.fence.writing(sh):
+        if sh.store.write_count() != written:
+            return {"counts": {**counts, "written_meanwhile": 1}}
+        for project, record in records.items():
+            sh.store.set_mark(cx.shortlist_key(project), {**record, "writes": written})
+        sh.store.set_mark(REFRESHED, {"at": at, "episodes": reads.episode_count(sh)})
+    return {"counts": {**counts, "stored": len(records)}}
+
+
+def projects_to_refresh(sh: Shell) -> set[str]:
+    """Projects with a stored shortlist, and those whose facts arrived since the last refresh."""
+    stored = {key[len(cx.SHORTLIST_PREFIX):] for key in sh.store.list_marks(cx.SHORTLIST_PREFIX)}
+    changed = changed_episodes(sh, reads.episode_count(sh), sh.store.get_mark(REFRESHED))
+    if changed is None:
+        touched = set(sh.store.scope_counts())
+    else:
+        touched = {f["scope"] for f in sh.store.select_facts(episodes=changed)} if changed else set()
+    return (stored | touched) - {cx.USER_SCOPE}
+
+
+def _still_current(sh: Shell, project: str, written: int, at: int) -> bool:
+    record = sh.store.get_mark(cx.shortlist_key(project))
+    return cx.holds(record, written, at + AHEAD_MS, DEFAULT_HALF_LIFE_DAYS)
