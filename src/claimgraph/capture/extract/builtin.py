@@ -28,7 +28,7 @@ from claimgraph.capture.extract.answers import answer_candidates
 from claimgraph.capture.extract.dependencies import dependency_candidates
 from claimgraph.capture.extract.gates import gate_candidates
 from claimgraph.capture.extract.instructions import instruction_candidates
-from claimgraph.capture.extract.lessons import lesson_candidates
+from claimgraph.capture.extract.lessons import lessons_of
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.capture.extract.statements import statement_candidates
 from claimgraph.capture.extract.structure import module_index_candidates, structure_candidates
@@ -37,7 +37,7 @@ from claimgraph.capture.extract.tooling import tooling_candidates
 from claimgraph.capture.extract.workflow import recipe_candidates
 
 RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
-    statement_candidates, answer_candidates, gate_candidates, lesson_candidates,
+    statement_candidates, answer_candidates, gate_candidates, lessons_of,
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
     tooling_candidates, structure_candidates, module_index_candidates)
 MAX_EVIDENCE = 3

@@ -1,0 +1,46 @@
+"""The user's words wherever they are typed: also inside the result of a call they turned down."""
+
+from __future__ import annotations
+
+from claimgraph.capture.extract.session import SessionView
+from claimgraph.capture.extract.statements import user_texts
+
+from .extract_helpers import Session, only
+
+REFUSED = ("The user doesn't want to proceed with this tool use. The tool use was rejected "
+           "(eg. if it was a file edit, the new_string was NOT written to the file). To tell you "
+           "how to proceed, the user said:\n{said}")
+BARE_REFUSAL = ("The user doesn't want to proceed with this tool use. The tool use was rejected "
+                "(eg. if it was a file edit, the new_string was NOT written to the file). STOP "
+                "what you are doing and wait for the user to tell you how to proceed.")
+
+
+def _refused(said: str) -> Session:
+    session = Session()
+    session.prompt("Tidy the parser.")
+    session.tool("Edit", {"file_path": "/home/dev/shop/parse.py", "old_string": "a",
+                          "new_string": "b"}, error=True, output=REFUSED.format(said=said))
+    return session
+
+
+def test_words_typed_while_turning_a_call_down_are_the_users():
+    session = _refused("Always use a match statement instead of chained elifs.")
+    view = SessionView.of(session.transcript(), None)
+    texts = [text for _, text in user_texts(view)]
+    assert texts == ["Tidy the parser.", "Always use a match statement instead of chained elifs."]
+
+
+def test_a_rule_given_while_turning_a_call_down_is_a_user_convention():
+    found = only(_refused("Always use a match statement instead of chained elifs.").extract(),
+                 "x/convention")
+    assert len(found) == 1 and "match statement" in found[0]["object"]
+    assert all(c["source_type"] == "user-assertion" for c in found)
+    assert found[0]["evidence"][0].startswith("transcript#L3: ")
+
+
+def test_a_refusal_without_words_and_a_tools_own_output_say_nothing():
+    session = Session()
+    session.tool("Bash", {"command": "rm -rf build"}, error=True, output=BARE_REFUSAL)
+    session.bash("cat notes.txt", output="the user said: always deploy on fridays")
+    view = SessionView.of(session.transcript(), None)
+    assert list(user_texts(view)) == []
