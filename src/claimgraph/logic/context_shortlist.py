@@ -23,6 +23,7 @@ from typing import Any, Iterable, Mapping
 
 from claimgraph.logic import context as compiled
 from claimgraph.logic.confidence import effective_confidences
+from claimgraph.logic.context_tiers import shown
 from claimgraph.logic.retrieval import fact_valid_at
 
 Head = Mapping[str, Any]
@@ -53,7 +54,7 @@ def shortlist(heads: Iterable[Head], linked: Iterable[str], suspect: Iterable[st
 def _placement(head: Head, linked: set[str], now: int) -> str:
     """"keep" (shown whenever it survives ``gather``), "rank" (competes for a ranked section),
     or "skip" (never shown)."""
-    if head.get("dormant_since") is not None:
+    if head.get("dormant_since") is not None or not shown(head):
         return "skip"
     if not fact_valid_at(head, now):
         return "keep" if compiled.recently_superseded(head, now) else "skip"
