@@ -153,3 +153,15 @@ def test_a_lesson_or_a_written_no_is_not_a_stance_acted_against():
                     source_type="user-assertion", rule="answers")
     later = Later(done=[(9, "mix test"), (10, "## Scope\n- No custom checks yet\n")])
     assert reconcile([lesson, against], later) == [lesson, against]
+
+
+def test_an_agents_note_it_later_took_back_is_dropped():
+    claim = _fact("Local settings hooks override the shared settings hooks", "transcript#L5: …",
+                  predicate="x/decided", source_type="agent-note", rule="summaries")
+    other = _fact("Used a queue for the exporter", "transcript#L5: …",
+                  predicate="x/decided", source_type="agent-note", rule="summaries")
+    later = Later(retractions=[(12, "I was wrong: the local settings hooks and the shared "
+                                    "settings hooks both fire; local does not override.")])
+    assert reconcile([claim, other], later) == [other]
+    earlier = Later(retractions=[(2, later.retractions[0][1])])
+    assert reconcile([claim], earlier) == [claim]

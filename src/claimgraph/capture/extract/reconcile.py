@@ -9,9 +9,9 @@ screening and drops, or rewrites, what the rest of the session overtook:
 - a "no X" / decided-against that the session then did anyway (it added `X` to a file, or
   ran it and it worked): the state changed again, the old stance is stale. The user's own
   words are exempt -- the agent going against them does not make them untrue;
-- the agent's own notes written while it laid out options ("Option 1 … Option 2 …") or
-  hedged ("might", "probably", "or its CI hasn't …"): a fragment of a choice or a guess is not
-  a fact about the project;
+- the agent's own notes written while it laid out options ("Option 1 … Option 2 …"),
+  hedged ("might", "probably") or later took back ("I was wrong: …", naming the same things):
+  a fragment of a choice, a guess or a refuted claim is not a fact about the project;
 - a user's choice among the agent's options in prose ("I like Option 1"): rewritten to what
   that option says, in the project's scope; dropped when no earlier message lists it.
 
@@ -42,12 +42,23 @@ _OPTION_LINE = re.compile(r"^\s*(?:#{1,6}\s*)?(?:[-*]\s*)?(?:\*\*)?\s*(?:option|
                           r"alternative)\s*#?\s*(?P<label>\d+|[A-Z])\b\s*(?:\*\*)?\s*"
                           r"[:.)\-–—]*\s*(?:\*\*)?\s*(?P<text>.*)$", re.IGNORECASE)
 _HEDGE = re.compile(r"\b(?:might|may|maybe|perhaps|probably|possibly|likely|could be|"
-                    r"i think|i believe|seems?|appears? to|or its|hasn'?t|unclear|not sure|"
+                    r"i think|i believe|seems?|appears? to|unclear|not sure|"
                     r"guess|presumably|should be fine)\b", re.IGNORECASE)
 _NEGATIVE_WORD = re.compile(r"\b(?:no|not|never|avoid|without|don'?t|do not|stop|skip|instead)\b",
                             re.IGNORECASE)
 #: Stances a later action can make stale (a lesson or a runner is about what happened).
 _STANCES = frozenset({"x/convention", "x/decided", "core/prefers", "core/decided-against"})
+_RETRACTION = re.compile(r"\b(?:i was wrong|i was mistaken|that was wrong|(?:my|the) (?:earlier |"
+                         r"previous )?(?:claim|assumption|statement) was (?:wrong|incorrect)|"
+                         r"contrary to what i (?:said|assumed)|turns out|so that'?s not (?:right|"
+                         r"true)|was incorrect)\b",
+                         re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z][\w.-]{3,}")
+_COMMON = frozenset({"that", "this", "with", "from", "into", "when", "then", "than", "they",
+                     "them", "have", "will", "would", "should", "could", "also", "only", "just",
+                     "used", "uses", "using", "file", "files", "instead"})
+#: Shared words that tie a retraction to an earlier note of the agent.
+_MIN_SHARED = 3
 _MIN_OPTIONS = 2
 #: Sources whose words reconcile may overrule with later actions (never the user's own).
 _CHANGEABLE_RULES = frozenset({"answers"})
@@ -76,6 +87,8 @@ class Later:
     options: list[tuple[int, dict[str, str]]] = field(default_factory=list)
     #: The project's name (a chosen option is a decision of the project).
     project: str | None = None
+    #: (line, text) of agent messages that take something back ("I was wrong: both run").
+    retractions: list[tuple[int, str]] = field(default_factory=list)
 
 
 def digest(view: SessionView) -> Later:
@@ -98,7 +111,10 @@ def digest(view: SessionView) -> Later:
     options = [(event.line, found) for event in view.transcript.events
                if event.kind == "assistant" and not event.is_sidechain
                for found in [options_in(event.text)] if len(found) >= _MIN_OPTIONS]
-    return Later(files, sorted(done), options, view.project)
+    retractions = [(event.line, event.text) for event in view.transcript.events
+                   if event.kind == "assistant" and not event.is_sidechain
+                   and _RETRACTION.search(event.text)]
+    return Later(files, sorted(done), options, view.project, retractions)
 
 
 def options_in(text: str) -> dict[str, str]:
@@ -205,10 +221,24 @@ def _negated_terms(found: Candidate) -> list[str]:
 
 
 def _agent_guess(found: Candidate, line: int | None, later: Later) -> bool:
-    """The agent's note is a hedge, or a piece of a list of options it laid out."""
-    if _HEDGE.search(str(found.get("object") or "")):
+    """The agent's note is a hedge, a piece of a list of options it laid out, or something
+    it later took back ("I was wrong: …") in words that name the same things."""
+    text = str(found.get("object") or "")
+    if _HEDGE.search(text):
         return True
-    return line is not None and any(at == line for at, _ in later.options)
+    if line is None:
+        return False
+    if any(at == line for at, _ in later.options):
+        return True
+    spans = {s.lower() for s in _CODE_SPAN.findall(text)}
+    words = _content_words(text)
+    return any(at > line and ({s for s in spans if s in said.lower()}
+                              or len(words & _content_words(said)) >= _MIN_SHARED)
+               for at, said in later.retractions)
+
+
+def _content_words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text)} - _COMMON
 
 
 def _chosen_option(found: Candidate, line: int | None, later: Later) -> Candidate | None:
