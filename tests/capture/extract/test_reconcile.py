@@ -30,14 +30,14 @@ def test_a_rule_from_an_earlier_version_of_a_rewritten_file_is_dropped():
 
 
 def test_an_edit_that_replaced_the_quoted_line_drops_it_a_later_read_restores_it():
-    quoted = _fact("Use the local settings file", "./docs/setup.md: `Use the local settings file.`")
+    quoted = _fact("Use the local cache folder", "./docs/setup.md: `Use the local cache folder.`")
     edited = Later(files={"docs/setup.md": [
-        FileChange(2, "read", "", "# Setup\nUse the local settings file.\n"),
-        FileChange(5, "edit", "Use the local settings file.", "Use the shared settings file.")]})
+        FileChange(2, "read", "", "# Setup\nUse the local cache folder.\n"),
+        FileChange(5, "edit", "Use the local cache folder.", "Use the shared cache folder.")]})
     assert reconcile([quoted], edited) == []
     restored = Later(files={"docs/setup.md": [
         *edited.files["docs/setup.md"],
-        FileChange(8, "read", "", "# Setup\nUse the local settings file.\n")]})
+        FileChange(8, "read", "", "# Setup\nUse the local cache folder.\n")]})
     assert reconcile([quoted], restored) == [quoted]
 
 
@@ -51,10 +51,10 @@ def test_a_partial_read_without_the_line_says_nothing():
 # --- a "no X" the session then did anyway ------------------------------------------------------
 
 def test_a_negative_stance_the_session_then_acted_against_is_dropped():
-    stance = _fact("No root `mise lint` task", "transcript#L4: no root mise lint",
+    stance = _fact("No `make docs` target", "transcript#L4: no make docs target",
                    source_type="agent-note", rule="summaries")
-    did = Later(done=[(9, "[tasks.lint]\nrun = 'mise lint'\n")])
-    before = Later(done=[(2, "mise lint")])
+    did = Later(done=[(9, "docs:\n\tmake docs\n")])
+    before = Later(done=[(2, "make docs")])
     assert reconcile([stance], did) == []
     assert reconcile([stance], before) == [stance]
 
@@ -75,13 +75,13 @@ def test_the_users_own_words_are_not_overruled_by_what_the_agent_did():
 # --- the agent's guesses and option lists --------------------------------------------------------
 
 def test_an_agent_note_that_hedges_or_lists_options_is_dropped():
-    guess = _fact("the CI probably hasn't hit the same mismatch", "transcript#L5: …",
+    guess = _fact("the flaky test probably comes from the clock", "transcript#L5: …",
                   predicate="x/decided", source_type="agent-note", rule="summaries")
-    option = _fact("Use settings.local.json for hooks", "transcript#L7: …",
+    option = _fact("Use a sidecar file for the index", "transcript#L7: …",
                    predicate="x/decided", source_type="agent-note", rule="summaries")
     plain = _fact("Used a Result type instead of exceptions", "transcript#L9: …",
                   predicate="x/decided", source_type="agent-note", rule="summaries")
-    later = Later(options=[(7, {"1": "Use settings.local.json for hooks", "2": "Use both"})])
+    later = Later(options=[(7, {"1": "Use a sidecar file for the index", "2": "Use both"})])
     assert reconcile([guess, option, plain], later) == [plain]
 
 
@@ -95,7 +95,7 @@ def test_options_are_read_from_labelled_lines():
 
 
 def test_a_choice_of_option_in_prose_becomes_what_the_option_says_in_the_project():
-    liked = _fact("I like Option 1, from a enabling perspective", "transcript#L12: I like Option 1",
+    liked = _fact("I like Option 1, it is simpler", "transcript#L12: I like Option 1",
                   predicate="core/prefers", source_type="user-assertion", rule="statements",
                   scope="user", subject="user")
     later = Later(options=[(10, {"1": "Strict decoding", "2": "Lenient decoding"})],
@@ -156,12 +156,12 @@ def test_a_lesson_or_a_written_no_is_not_a_stance_acted_against():
 
 
 def test_an_agents_note_it_later_took_back_is_dropped():
-    claim = _fact("Local settings hooks override the shared settings hooks", "transcript#L5: …",
+    claim = _fact("The write cache is flushed after every request", "transcript#L5: …",
                   predicate="x/decided", source_type="agent-note", rule="summaries")
     other = _fact("Used a queue for the exporter", "transcript#L5: …",
                   predicate="x/decided", source_type="agent-note", rule="summaries")
-    later = Later(retractions=[(12, "I was wrong: the local settings hooks and the shared "
-                                    "settings hooks both fire; local does not override.")])
+    later = Later(retractions=[(12, "I was wrong: the write cache is not flushed after "
+                                    "every request, only on shutdown.")])
     assert reconcile([claim, other], later) == [other]
     earlier = Later(retractions=[(2, later.retractions[0][1])])
     assert reconcile([claim], earlier) == [claim]

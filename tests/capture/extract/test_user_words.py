@@ -24,16 +24,16 @@ def _refused(said: str) -> Session:
 
 
 def test_words_typed_while_turning_a_call_down_are_the_users():
-    session = _refused("Always use a match statement instead of chained elifs.")
+    session = _refused("Always use pathlib instead of os.path.")
     view = SessionView.of(session.transcript(), None)
     texts = [text for _, text in user_texts(view)]
-    assert texts == ["Tidy the parser.", "Always use a match statement instead of chained elifs."]
+    assert texts == ["Tidy the parser.", "Always use pathlib instead of os.path."]
 
 
 def test_a_rule_given_while_turning_a_call_down_is_a_user_convention():
-    found = only(_refused("Always use a match statement instead of chained elifs.").extract(),
+    found = only(_refused("Always use pathlib instead of os.path.").extract(),
                  "x/convention")
-    assert len(found) == 1 and "match statement" in found[0]["object"]
+    assert len(found) == 1 and "pathlib" in found[0]["object"]
     assert all(c["source_type"] == "user-assertion" for c in found)
     assert found[0]["evidence"][0].startswith("transcript#L3: ")
 

@@ -12,7 +12,7 @@ screening and drops, or rewrites, what the rest of the session overtook:
 - the agent's own notes written while it laid out options ("Option 1 … Option 2 …"),
   hedged ("might", "probably") or later took back ("I was wrong: …", naming the same things):
   a fragment of a choice, a guess or a refuted claim is not a fact about the project;
-- a user's choice among the agent's options in prose ("I like Option 1"): rewritten to what
+- a user's choice among the agent's options in prose ("let's go with option 2"): rewritten to what
   that option says, in the project's scope; dropped when no earlier message lists it.
 
 Pure logic: ``digest`` reduces the in-memory session to the few facts reconciling needs, and
@@ -242,7 +242,7 @@ def _content_words(text: str) -> set[str]:
 
 
 def _chosen_option(found: Candidate, line: int | None, later: Later) -> Candidate | None:
-    """"I like Option 1" -> what option 1 said, decided by the user, in the project."""
+    """"let's go with option 2" -> what option 2 said, decided by the user, in the project."""
     label = _OPTION_REF.search(str(found["object"]))["label"].upper()
     offered = [(at, options) for at, options in later.options
                if line is not None and at < line and label in options]

@@ -15,8 +15,9 @@ such a summary are read by their section and their shape:
 These are the agent's words, not the user's and not a tool's verdict: source ``agent-note``
 (trusted least), observation, lower confidence. A claim about a file the session deleted later
 is dropped (the session contradicted it); what a function or hook does is kept only when the
-user or a lesson names it (like ``defined-in``: otherwise a glance at the code says it). Plans, proposals and next steps are not facts about
-the project: sections named like that are skipped. The closing message of a turn counts only
+user or a lesson names it (like ``defined-in``: otherwise a glance at the code says it).
+Plans, proposals and next steps are not facts about the project: sections named like that are
+skipped. The closing message of a turn counts only
 when it is a summary (several bullets or headings), not a remark.
 """
 
