@@ -87,7 +87,8 @@ def test_an_agent_note_that_hedges_or_lists_options_is_dropped():
 
 def test_options_are_read_from_labelled_lines():
     text = ("Two ways:\n\n**Option 1: Strict decoding** — reject unknown fields\n"
-            "- Option 2 - lenient decoding with a warning\n### Option C\nKeep both behind a flag\n")
+            "- Option 2 - lenient decoding with a warning\n"
+            "### Option C\nKeep both behind a flag\n")
     assert options_in(text) == {"1": "Strict decoding — reject unknown fields",
                                 "2": "lenient decoding with a warning",
                                 "C": "Keep both behind a flag"}
