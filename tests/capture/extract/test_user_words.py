@@ -1,4 +1,4 @@
-"""The user's words wherever they are typed: also inside the result of a call they turned down."""
+"""The user's words wherever they are typed, and which files are the project's own."""
 
 from __future__ import annotations
 
@@ -44,3 +44,13 @@ def test_a_refusal_without_words_and_a_tools_own_output_say_nothing():
     session.bash("cat notes.txt", output="the user said: always deploy on fridays")
     view = SessionView.of(session.transcript(), None)
     assert list(user_texts(view)) == []
+
+
+def test_a_file_is_the_projects_own_only_inside_the_root_and_outside_others_code():
+    view = SessionView.of(Session().transcript(), "/home/dev/shop")
+    assert view.own("/home/dev/shop/CLAUDE.md") == "CLAUDE.md"
+    assert view.own("/home/dev/shop/docs/dev.md") == "docs/dev.md"
+    assert view.own("/home/dev/shop/node_modules/x/CLAUDE.md") is None
+    assert view.own("/home/dev/shop/.venv/lib/python3.12/site-packages/x/AGENTS.md") is None
+    assert view.own("/home/dev/shop/vendor/github.com/x/AGENTS.md") is None
+    assert view.own("/home/dev/other/CLAUDE.md") is None
