@@ -824,7 +824,7 @@ def test_the_model_extractor_runs_beside_the_builtin_one_when_configured(
     assert call["internal"] == "1" and "uv instead of pip" in call["prompt"]
     facts = store_state(db)["facts"]
     assert ("billing", "core/prefers", "uv") in {f[:3] for f in facts}, facts
-    assert "core/defined-in" in {f[1] for f in facts}
+    assert "core/tested-by" in {f[1] for f in facts}
 
 
 def test_an_unknown_extractor_is_refused_before_any_work(capsys, tmp_path, db):

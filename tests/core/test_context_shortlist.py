@@ -120,7 +120,7 @@ def test_the_shortlisted_block_is_the_block_read_whole(tmp_path, seed_value):
 
 
 def test_ranked_sections_are_cut_to_their_caps_and_the_shortlist_reads_fewer_facts(tmp_path):
-    sh = build(tmp_path, random.Random(99), 400)
+    sh = build(tmp_path, random.Random(99), 700)
     now = sh.now()
     read_whole = gather(WholeReads(sh.store), PROJECT, now)["facts"]
     shortlisted = gather(sh.store, PROJECT, now)["facts"]

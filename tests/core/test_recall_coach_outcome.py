@@ -214,3 +214,14 @@ def test_an_unknown_valence_is_refused(shell):
     with pytest.raises(ClaimgraphError) as refused:
         judge(shell, "meh", [])
     assert refused.value.type == "invalid-valence"
+
+
+def test_recall_answers_with_an_agents_note_only_once_a_later_capture_reinforced_it(shell):
+    note = in_scope(shell, "parser", "failure-mode", "chokes on BOM-prefixed files",
+                    source_type="agent-note")
+    assert recall(shell, "BOM", scopes=SCOPES)["facts"] == []
+    shell.clock.advance_days(1)
+    again = assert_fact(shell, "parser", "failure-mode", "chokes on BOM-prefixed files",
+                        scope=HERE, source_type="agent-note")
+    assert again["fact"]["id"] == note["id"]
+    assert ids(recall(shell, "BOM", scopes=SCOPES)["facts"]) == [note["id"]]

@@ -61,11 +61,11 @@ def test_sections_come_in_priority_order_with_their_lines():
                  [{"fact": a, "candidate": b}])
     heads = [line for line in text.splitlines() if line.startswith("### ")]
     assert heads == ["### " + title for _, title in C.SECTIONS]
-    assert "- team decided-against mongodb (since 2026-01-30)" in text
+    assert "- team decided-against mongodb (seen, since 2026-01-30)" in text
     assert "- api uses: 2 claims in contention — memcached / redis" in text
     assert '- api prefers: "REST" → "gRPC" (2026-02-27)' in text
     current = text.split("### Current facts")[1].split("### Structure")[0]
-    assert "- api tested-by pytest (0.83)" in current
+    assert "- api tested-by pytest (seen, 0.83)" in current
     assert "redis" not in current and "mongodb" not in current and "Cart" not in current
     assert text.index("### Lessons learned") < text.index("`make` fails") \
         < text.index("### Current facts") < text.index("### Structure") < text.index("- Cart")
@@ -103,7 +103,7 @@ def test_dormant_facts_never_show_and_old_changes_drop_out():
     dup = fact("f-u", "api", "prefers", "XML", literal=True, t_invalid=NOW - DAY_MS,
                invalidation_kind="merge-duplicate")
     plan = C.plan([dormant, stale, dup, fact("f-k", "api", "uses", "http")], [], NOW)
-    assert plan["changed"] == [] and plan["current"] == ["- api uses http (0.74)"]
+    assert plan["changed"] == [] and plan["current"] == ["- api uses http (seen, 0.74)"]
 
 
 def test_a_legacy_reason_counts_as_a_supersession_and_a_missing_successor_reads_no_longer():
@@ -170,3 +170,24 @@ def test_the_block_never_exceeds_its_budget_and_ignores_input_order(budget, coun
 def test_identical_input_gives_identical_output():
     facts = [fact(f"f-{i}", "api", "uses", f"o{i}") for i in range(20)]
     assert block(facts) == block([dict(f) for f in reversed(facts)])
+
+
+def test_each_line_names_how_it_was_learned():
+    said = fact("f-1", "api", "prefers", "uv", literal=True, source="user-assertion",
+                epistemic="preference")
+    filed = fact("f-2", "api", "convention", "Always run tests", literal=True,
+                 evidence=["./CLAUDE.md: `Always run tests`"])
+    seen = fact("f-3", "api", "tested-by", "pytest", evidence=["transcript#L4: pytest"])
+    text = block([said, filed, seen])
+    assert '- api prefers "uv" (you said, since 2026-02-19)' in text
+    assert '- api convention "Always run tests" (CLAUDE.md, 0.74)' in text
+    assert "- api tested-by pytest (seen, 0.74)" in text
+
+
+def test_an_agents_note_shows_only_once_a_later_capture_corroborated_it():
+    alone = fact("f-1", "api", "uses", "redis", source="agent-note")
+    again = fact("f-2", "api", "uses", "kafka", source="agent-note",
+                 last_reinforced_at=NOW - DAY_MS)
+    text = block([alone, again])
+    assert "redis" not in text
+    assert "- api uses kafka (agent's note, " in text

@@ -74,16 +74,16 @@ def test_the_project_page_groups_facts_as_the_context_does_and_shows_the_exact_b
 
 def test_the_project_page_filters_by_predicate_class_and_text(get):
     everything = text_of(get("/project", id=PROJECT))
-    assert "depends on" in everything and "decided against" in everything
+    assert "written in" in everything and "decided against" in everything
     by_predicate = text_of(get("/project", id=PROJECT, predicate="core/decided-against"))
     assert "spotter decided against" in by_predicate.split("What the next session")[0]
-    assert "spotter depends on" not in by_predicate.split("What the next session")[0]
+    assert "spotter written in" not in by_predicate.split("What the next session")[0]
     by_class = get("/project", id=PROJECT, **{"class": "commitment"}).text
     facts = by_class.split('<aside class="block">')[0]
     assert "cls-commitment" in facts and "cls-observation" not in facts
     by_text = text_of(get("/project", id=PROJECT, text="Credo"))
     listed = by_text.split("What the next session")[0]
-    assert "Credo" in listed and "ash_sqlite" not in listed
+    assert "Credo" in listed and "Elixir" not in listed
 
 
 def test_an_unknown_class_is_a_bad_request_and_an_unknown_project_not_found(get):

@@ -41,7 +41,7 @@ from typing import Any, Callable, Iterable, Mapping
 import structlog
 
 from claimgraph import lease
-from claimgraph.capture import placement, problems
+from claimgraph.capture import ignored, placement, problems
 from claimgraph.capture.dating import in_valid_order
 from claimgraph.capture.events import Transcript
 from claimgraph.capture.origin import marked_origin, placed_nowhere
@@ -259,7 +259,8 @@ def _capture_segment(sh: Shell, request: Request, options: Options, extractor: E
     evidence = _store_segment(cleaned, request, since, options)
     placed = placement.place(sh, cleaned, mark, request.cwd, options.environ)
     with problems.collecting() as trouble:
-        candidates = list(extractor(cleaned, project_root=placed.root))
+        candidates = ignored.drop_ignored(extractor(cleaned, project_root=placed.root),
+                                          placed.root)
     scoped = [placement.scoped(c, placed, SOURCE_TYPE)
               for c in in_valid_order(candidates, cleaned, sh.now())]
     placed_ones = [c for c in scoped if c is not None]

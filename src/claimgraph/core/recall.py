@@ -3,7 +3,8 @@
 ``scoped_search`` is ``reads.search`` seen from one project: facts outside ``scopes`` are left
 out after fusion, so the survivors keep their fused order. ``recall`` asks the facts first and
 escalates only when they are too few: to episode summaries, then to the raw evidence segments
-those episodes were captured from.
+those episodes were captured from. An agent's note counts as an answer only once corroborated
+(``logic.context_tiers``): the agent's word alone is a lead, not a fact.
 
 Episodes carry no scope of their own, so an episode counts as in scope when it recorded a fact
 in one of the scopes. The evidence tier reads files: it looks at the newest in-scope episodes
@@ -19,6 +20,7 @@ from claimgraph.core.reads import FTS_LIMIT, search
 from claimgraph.core.shell import Shell
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import recall as R
+from claimgraph.logic.context_tiers import shown
 from claimgraph.logic.retrieval import query_tokens
 
 #: Newest in-scope episodes whose evidence the last tier reads, at most.
@@ -47,7 +49,8 @@ def recall(sh: Shell, query: str, *, scopes: Collection[str] | None = None, min_
     if isinstance(min_hits, bool) or not isinstance(min_hits, int) or min_hits < 1:
         raise ClaimgraphError("invalid-argument", f"min_hits {min_hits!r} is not a whole number ≥ 1",
                               hint="give min_hits as 1 or more (default 1)", argument="min_hits")
-    facts = scoped_search(sh, query, scopes, limit=limit or None)["facts"]
+    facts = [f for f in scoped_search(sh, query, scopes, limit=limit or None)["facts"]
+             if shown(f)]  # an agent's note nobody corroborated is not an answer
     episodes: list[dict[str, Any]] = []
     evidence: list[dict[str, Any]] = []
     if len(facts) < min_hits:

@@ -19,6 +19,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_HEADING, CONTEXT_OPEN
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS, effective_confidence
+from claimgraph.logic.context_tiers import shown
 from claimgraph.logic.safe_render import safe_text
 from claimgraph.logic.context_lines import (
     change_line, component_line, conflict_components, decision_line, fact_line,
@@ -92,11 +93,13 @@ def groups(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: 
 
     ``decisions``: facts; ``conflicts``: components (lists of facts); ``changed``: (old, new or
     None) pairs; ``lessons``, ``current``, ``structure``: (fact, effective confidence) pairs.
-    Dormant facts never show (decay found them faded). The pairs are open conflicts (both sides
+    Dormant facts never show (decay found them faded), nor an agent's note nobody
+    corroborated (``context_tiers.shown``). The pairs are open conflicts (both sides
     valid); a fact in one, or carrying a link, is contended and not a "current fact".
     ``successors`` are new values of recent changes that are not themselves shown.
     """
-    live = {f["id"]: f for f in facts if f.get("dormant_since") is None}
+    awake = {f["id"]: f for f in facts if f.get("dormant_since") is None}
+    live = {fid: f for fid, f in awake.items() if shown(f)}
     valid = sorted((f for f in live.values() if fact_valid_at(f, now)), key=_by_time)
     contended = {f["id"] for pair in conflicts for f in pair.values()}
     contended |= {f["id"] for f in valid if f.get("conflicts")}
@@ -105,7 +108,7 @@ def groups(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: 
     return {
         "decisions": standing,
         "conflicts": conflict_components(conflicts),
-        "changed": _changed(live, {**(successors or {}), **live}, now),
+        "changed": _changed(live, {**(successors or {}), **awake}, now),
         **{key: [(f, c) for f, c in ranked if ranked_section(f["predicate"]) == key]
            for key in RANKED_CAPS},
     }

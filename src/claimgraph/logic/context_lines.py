@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
+from claimgraph.logic.context_tiers import tier
 from claimgraph.logic.names import object_name
 from claimgraph.logic.predicates import CAPTURE_PREDICATES
 from claimgraph.logic.timeutil import to_date
@@ -51,11 +52,13 @@ def statement(fact: Fact) -> str:
 
 
 def decision_line(fact: Fact) -> str:
-    return f"- {statement(fact)} (since {to_date(fact['t_valid'])})"
+    """``- api decided "X" (you said, since 2026-01-02)``: how it was learned, then when."""
+    return f"- {statement(fact)} ({tier(fact)}, since {to_date(fact['t_valid'])})"
 
 
 def fact_line(fact: Fact, confidence: float) -> str:
-    return f"- {statement(fact)} ({confidence:.2f})"
+    """``- api tested-by pytest (seen, 0.70)``: how it was learned, then how strongly."""
+    return f"- {statement(fact)} ({tier(fact)}, {confidence:.2f})"
 
 
 def change_line(old: Fact, new: Fact | None) -> str:

@@ -37,6 +37,7 @@ from typing import Any, Iterable, Mapping
 
 from claimgraph.logic import context as compiled
 from claimgraph.logic.confidence import CONFIDENCE_FLOOR, effective_confidences, never_fades
+from claimgraph.logic.context_tiers import shown
 from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.logic.retrieval import fact_valid_at
 
@@ -193,7 +194,7 @@ def _floor_reached(head: Head, half_life_days: float) -> int:
 def _placement(head: Head, linked: set[str], now: int) -> str:
     """"keep" (shown whenever it survives ``gather``), "rank" (competes for a ranked section),
     or "skip" (never shown)."""
-    if head.get("dormant_since") is not None:
+    if head.get("dormant_since") is not None or not shown(head):
         return "skip"
     if not fact_valid_at(head, now):
         return "keep" if compiled.recently_superseded(head, now) else "skip"

@@ -172,12 +172,13 @@ def test_the_rust_port_keeps_the_users_decisions_and_its_layout():
             "string_utils, validation") in found
     assert ("tmpqwh7888i", "x/decided",
             "Used `Result<T, E>` instead of raising exceptions for `factorial()`") in found
-    assert ("reverse_string", "core/defined-in", "src/string_utils.rs") in found
+    assert not any(f[1] == "core/defined-in" for f in found)  # nobody asked where
     assert ("tmpqwh7888i", "core/tested-by", "cargo test") in found
     assert not any(f[0] == "fmt" for f in found)  # a trait method, not a top-level item
     assert {f for f in found if f[1] == "core/written-in"} == {
         ("tmpqwh7888i", "core/written-in", "Rust edition 2024")}  # the manifest's, not a file's
-    assert ("just check", "x/runs", "cargo llvm-cov --fail-under-lines 100") in found
+    assert any(f[0] == "Justfile" and "`just check` runs `cargo llvm-cov --fail-under-lines 100`"
+               in f[2] for f in found)
     assert ("tmpqwh7888i", "x/convention", "Cargo.toml sets lints.rust.missing_docs = warn") \
         in found
     assert not any("uv run pytest" in f[2] for f in found)  # the old Justfile was rewritten
@@ -228,12 +229,11 @@ def test_an_unknown_extractor_name_is_refused_with_the_known_ones():
     assert refused.value.type == "unknown-extractor" and "builtin" in refused.value.hint
 
 
-def test_a_manifest_the_agent_read_gives_the_stack_and_its_language():
+def test_a_manifest_the_agent_only_read_gives_its_language_not_its_dependencies():
     found = _facts("claude-code/subagent.jsonl")
-    assert ("spotter", "core/depends-on", "ash_sqlite") in found
+    assert not any(f[1] == "core/depends-on" for f in found)  # read, not changed: a glance
     assert ("spotter", "core/written-in", "Elixir ~> 1.19") in found
-    assert ("mix test", "x/runs", "ash.setup --quiet; test") in found
-    assert ("spotter", "core/depends-on", "igniter") not in found  # dev/test only: a glance
+    assert ("mix.exs", "x/runs", "`mix test` runs `ash.setup --quiet; test`") in found
 
 
 def test_a_gemini_session_placed_in_its_project_teaches_its_install_lesson():

@@ -59,3 +59,24 @@ def test_only_docs_are_instruction_files():
 def test_code_blocks_and_descriptions_in_a_doc_are_not_rules():
     assert list(doc_rules("The app never sleeps.\n```\n- Always use x\n```\n")) == []
     assert [rule for _, rule in doc_rules("- Always use x\n")] == ["Always use x"]
+
+
+def test_an_instruction_file_of_someone_elses_code_is_not_the_projects():
+    for folder in ("node_modules/left-pad", "vendor/github.com/x/y", ".venv/lib/python3.12/"
+                   "site-packages/pkg", "venv/lib/pkg", "lib/python3.12/site-packages/pkg"):
+        session = Session()
+        session.tool("Read", {"file_path": f"{ROOT}/{folder}/CLAUDE.md"}, output=CLAUDE_MD)
+        assert only(session.extract(), "x/convention") == [], folder
+
+
+def test_an_instruction_file_outside_the_project_root_is_not_the_projects():
+    session = Session()
+    session.tool("Read", {"file_path": "/home/dev/other/CLAUDE.md"}, output=CLAUDE_MD)
+    session.tool("Read", {"file_path": f"{ROOT}/../other/AGENTS.md"}, output=CLAUDE_MD)
+    assert only(session.extract(), "x/convention") == []
+
+
+def test_the_projects_own_instruction_file_still_counts():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"}, output=CLAUDE_MD)
+    assert len(only(session.extract(), "x/convention")) == 3

@@ -117,7 +117,7 @@ def test_makefile_targets_skip_pattern_rules_special_targets_and_variables():
         "lint": ("make lint", "ruff check .", "lint"),
         "build": ("make build", "python -m build", "build"),
         "dist": ("make dist", "python -m build", "build"),
-        "install": ("make install", "pip install -e .", "other")}
+        "install": ("make install", "pip install -e .", "install")}
     assert {r.name: r.quote for r in recipes}["test"] == "@$(PYTHON) -m pytest -q \\"
 
 
@@ -337,7 +337,7 @@ WORKFLOW = """\
 def test_workflow_run_steps_are_named_by_step_or_job_with_roles_from_step_and_body():
     recipes = parse("/p/.github/workflows/ci.yml", WORKFLOW)
     assert [(r.name, r.invocation, r.runs, r.role) for r in recipes] == [
-        ("Install", "CI ci.yml job test", "uv sync --all-extras", "other"),
+        ("Install", "CI ci.yml job test", "uv sync --all-extras", "install"),
         ("Run the suite", "CI ci.yml job test",
          "uv run pytest -q; uv run coverage report --fail-under=90", "test"),
         ("lint", "CI ci.yml job lint", "uv run ruff check .", "lint"),
@@ -430,7 +430,7 @@ def test_pyproject_poe_hatch_and_pdm_tasks_are_recipes():
     ("tsc -b", "build"), ("cargo build --release", "build"), ("python -m build", "build"),
     ("next build", "build"), ("next dev", "run"), ("uvicorn app:app", "run"),
     ("mix phx.server", "run"), ("FOO=1 cargo run", "run"), ("echo hi", None),
-    ("git status", None), ("pip install -e .", None),
+    ("git status", None), ("pip install -e .", "install"),
 ])
 def test_a_command_role_is_read_from_its_program_behind_any_wrapper(command, role):
     assert role_of_command(command) == role

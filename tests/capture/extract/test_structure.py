@@ -9,14 +9,14 @@ from claimgraph.capture.extract.code import definitions, is_test_file
 
 from .extract_helpers import ROOT, Session, facts, only
 
-#: What the agent says about its work: every name these tests expect to be remembered.
+#: What the user asks about: every name these tests expect to be remembered.
 TALK = ("Added Cart, add_item, keep_me, legacy_total, new_total, slugify, vat, run_agent, "
         "third, helper, make_cart, compute and func_0 … func_29 " + " ".join(
             f"func_{i}" for i in range(30)))
 
 
 def talked(session: Session) -> Session:
-    session.event("assistant", text=TALK)
+    session.prompt(TALK)
     return session
 
 PY = f"{ROOT}/src/shop/cart.py"
@@ -223,11 +223,25 @@ def test_a_definition_line_no_single_write_contains_is_not_cited():
     assert only(session.extract(), "core/defined-in") == []
 
 
-def test_a_name_nobody_mentions_is_not_remembered():
+def test_only_a_name_the_user_types_is_remembered_not_one_the_agent_mentions():
     session = Session()
     session.write(PY, CART)
-    session.event("assistant", text="I added add_item to the cart module.")
-    assert facts(session.extract()) == {("add_item", "core/defined-in", "src/shop/cart.py")}
+    session.event("assistant", text="I added add_item and Cart to the cart module.")
+    session.prompt("Why does add_item mutate the cart?")
+    assert facts(session.extract(), "defined-in") == {
+        ("add_item", "core/defined-in", "src/shop/cart.py")}
+
+
+def test_a_name_a_lesson_names_is_remembered():
+    session = Session()
+    session.bash("pytest tests/test_cart.py", error=True,
+                 output="E   ImportError: cannot import name 'add_item' from 'shop.cart'")
+    session.edit(PY, "class Cart:\n", "class Cart:\n    pass\n\n\ndef add_item(cart, item):\n"
+                 "    cart.items.append(item)\n")
+    session.bash("pytest tests/test_cart.py", output="1 passed")
+    found = session.extract()
+    assert any("add_item" in c["object"] for c in only(found, "core/failure-mode"))
+    assert facts(found, "defined-in") == {("add_item", "core/defined-in", "src/shop/cart.py")}
 
 
 def test_a_package_root_the_session_wrote_states_its_modules():

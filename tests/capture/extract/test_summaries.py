@@ -82,3 +82,19 @@ def test_a_remark_is_not_a_summary():
     session = Session()
     session.event("assistant", text="I used `with` instead of `case` here.")
     assert [c for c in session.extract() if c["rule"] == "summaries"] == []
+
+
+FUNCTIONS = """Done:
+
+- `rand_hex()` prefers openssl and falls back to /dev/urandom
+- `make_trace()` generates the traceparent header for each hook call
+- `src/trace.sh` holds the tracing helpers for every hook script
+"""
+
+
+def test_what_a_function_does_is_kept_only_when_the_user_names_it():
+    session = Session()
+    session.prompt("Add tracing to the hooks; make_trace must stay cheap.")
+    session.event("assistant", text=FUNCTIONS)
+    roles = {c["subject"] for c in session.extract() if c["predicate"] == "x/role"}
+    assert roles == {"make_trace", "src/trace.sh"}

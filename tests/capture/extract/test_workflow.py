@@ -8,22 +8,23 @@ OLD = "check:\n    uv run pytest --cov\n\ntest:\n    uv run pytest\n"
 NEW = "check:\n    cargo llvm-cov --fail-under-lines 100\n\nlint:\n    cargo clippy -- -D warnings\n"
 
 
-def test_a_recipe_says_what_it_runs_cited_from_its_file():
+def test_one_fact_per_file_says_what_each_recipe_runs_cited_from_its_file():
     session = Session()
     session.write(f"{ROOT}/Justfile", NEW)
-    found = only(session.extract(), "x/runs")
-    assert facts(found) == {("just check", "x/runs", "cargo llvm-cov --fail-under-lines 100"),
-                            ("just lint", "x/runs", "cargo clippy -- -D warnings")}
-    check = next(c for c in found if c["subject"] == "just check")
-    assert check["evidence"] == ["./Justfile: `cargo llvm-cov --fail-under-lines 100`"]
+    [runs] = only(session.extract(), "x/runs")
+    assert (runs["subject"], runs["object"]) == (
+        "Justfile", "`just check` runs `cargo llvm-cov --fail-under-lines 100`; "
+        "`just lint` runs `cargo clippy -- -D warnings`")
+    assert runs["evidence"] == ["./Justfile: `cargo llvm-cov --fail-under-lines 100`",
+                                "./Justfile: `cargo clippy -- -D warnings`"]
 
 
 def test_a_rewritten_file_forgets_the_recipes_it_no_longer_has():
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/Justfile"}, output=OLD)
     session.write(f"{ROOT}/Justfile", NEW)
-    objects = {c["object"] for c in only(session.extract(), "x/runs")}
-    assert objects == {"cargo llvm-cov --fail-under-lines 100", "cargo clippy -- -D warnings"}
+    [runs] = only(session.extract(), "x/runs")
+    assert "pytest" not in runs["object"] and "cargo clippy" in runs["object"]
 
 
 def test_from_a_file_only_read_the_working_recipes_count():
@@ -31,12 +32,30 @@ def test_from_a_file_only_read_the_working_recipes_count():
     session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=(
         '{\n  "scripts": {\n    "test": "vitest run",\n    "release:notes": "node x.js"\n'
         '  }\n}\n'))
-    assert facts(only(session.extract(), "x/runs")) == {("npm run test", "x/runs", "vitest run")}
+    assert facts(only(session.extract(), "x/runs")) == {
+        ("package.json", "x/runs", "`npm run test` runs `vitest run`")}
 
 
-def test_a_recipe_file_below_the_root_names_its_folder():
+def test_a_recipe_file_below_the_root_is_named_by_its_path():
     session = Session()
     session.write(f"{ROOT}/apps/web/package.json", '{\n  "scripts": {\n    "build": "next build"'
                   '\n  }\n}\n')
     [recipe] = only(session.extract(), "x/runs")
-    assert recipe["subject"] == "npm run build (in apps/web/)"
+    assert recipe["subject"] == "apps/web/package.json"
+
+
+def test_a_recipe_longer_than_one_short_line_of_shell_is_left_out():
+    blob = "docker run --rm -v $PWD:/src -w /src " + "-e X=1 " * 12 + "img make test"
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=(
+        '{\n  "scripts": {\n    "test": "vitest run",\n    "test:docker": "' + blob + '"\n'
+        '  }\n}\n'))
+    [runs] = only(session.extract(), "x/runs")
+    assert runs["object"] == "`npm run test` runs `vitest run`"
+
+
+def test_a_task_file_under_node_modules_is_not_the_projects():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/node_modules/left-pad/package.json"}, output=(
+        '{\n  "scripts": {\n    "test": "tape test.js"\n  }\n}\n'))
+    assert only(session.extract(), "x/runs") == []

@@ -16,7 +16,8 @@ Each source of knowledge is its own module, in the order a reviewer values them:
 What they share is deliberate: every candidate cites the transcript line or the file line it
 came from, and carries the time of that line (the fact is valid from then). Candidates saying
 the same thing (subject, predicate, object, scope) are merged, their evidence pooled, so a
-runner used twenty times is one fact with a few citations.
+runner used twenty times is one fact with a few citations. Then ``reconcile`` holds every
+candidate against how the session ended (what it reverted, rewrote or did anyway).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from claimgraph.capture.extract.answers import answer_candidates
 from claimgraph.capture.extract.dependencies import dependency_candidates
 from claimgraph.capture.extract.gates import gate_candidates
 from claimgraph.capture.extract.instructions import instruction_candidates
-from claimgraph.capture.extract.lessons import lesson_candidates
+from claimgraph.capture.extract.lessons import lessons_of
+from claimgraph.capture.extract.reconcile import digest, reconcile
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.capture.extract.statements import statement_candidates
 from claimgraph.capture.extract.structure import module_index_candidates, structure_candidates
@@ -37,7 +39,7 @@ from claimgraph.capture.extract.tooling import tooling_candidates
 from claimgraph.capture.extract.workflow import recipe_candidates
 
 RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
-    statement_candidates, answer_candidates, gate_candidates, lesson_candidates,
+    statement_candidates, answer_candidates, gate_candidates, lessons_of,
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
     tooling_candidates, structure_candidates, module_index_candidates)
 MAX_EVIDENCE = 3
@@ -47,7 +49,8 @@ def extract(transcript: Transcript, *, project_root: str | None = None) -> list[
     """Candidate facts for one transcript segment; ``project_root`` (else the session's
     starting directory) names the project and anchors relative file citations."""
     view = SessionView.of(transcript, project_root)
-    return merge(candidate for rule in RULES for candidate in rule(view))
+    return reconcile(merge(candidate for rule in RULES for candidate in rule(view)),
+                     digest(view))
 
 
 def merge(candidates: Iterator[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -1,18 +1,18 @@
-"""What the project depends on, from the manifests the session wrote, edited or read.
+"""What the project depends on, from the manifests the session wrote or edited.
 
 A manifest is the project's own statement of its dependencies, so a dependency is cited as the
 manifest line it was read from (``mix.exs: `{:credo, "~> 1.7", only: [:dev, :test]}```): the
 version constraint and whether it is dev/test-only are in that line, and the audit can check
-the file still says it. What the session wrote or edited counts as written (the edit's new
-text, never the file re-read from disk); a manifest it only read contributes its direct
-runtime dependencies (the stack), unless the list is long: a long list the session never
-touched is a glance away. An edit counts for what it added, not what it kept.
+the file still says it. Only what the session added or changed counts (the edit's new text,
+never the file re-read from disk, and never a line the edit kept): a manifest it merely read
+is a glance away for the next session too, so its list is not a memory.
 
 Besides dependencies a manifest states the language and its version (``elixir: "~> 1.19"``,
 ``requires-python``, a Rust edition) and a few settings worth a convention (a lint level,
-the package manager, the workspace layout). A manifest the session deleted says nothing.
-A manifest below the project root speaks for its own package (``apps/web/package.json`` is
-``@repo/web``, or ``apps/web`` when it names none).
+the package manager, the workspace layout); those count from a manifest only read too (one
+fact each, not a list). A manifest the session deleted says nothing. A manifest below the
+project root speaks for its own package (``apps/web/package.json`` is ``@repo/web``, or
+``apps/web`` when it names none).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from claimgraph.capture.extract.manifests import Manifest, parse_manifest
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
 
-MAX_READ_DEPENDENCIES = 15
 WRITTEN_CONFIDENCE, READ_CONFIDENCE = 0.75, 0.65
 #: Settings that say how the project is worked on (prefix match on the setting's key).
 _CONVENTION_SETTINGS = ("lints.", "workspace.lints.", "packageManager", "toolchain")
@@ -54,19 +53,15 @@ def _declared(view: SessionView, cited: str, subject: str,
               parsed: list[tuple[SeenFile, Manifest]]) -> Iterator[dict[str, Any]]:
     written = any(look.how != "read" for look, _ in parsed)
     seen: dict[str, tuple[SeenFile, Any]] = {}
-    for look, manifest in parsed:
-        if written and look.how == "read":
+    for look, manifest in parsed if written else []:
+        if look.how == "read":
             continue  # only what the session put in a manifest it changed
-        stack = [d for d in manifest.dependencies if _tells_the_stack(d)]
-        for dependency in manifest.dependencies if written else stack:
+        for dependency in manifest.dependencies:
             if dependency.quote in look.replaced:
                 continue  # the edit kept it: it was there before the session
             seen[dependency.name] = (look, dependency)
-    if not written and len(seen) > MAX_READ_DEPENDENCIES:
-        seen = {}  # a long list the session only read is a glance away, not a memory
-    limit = None if written else MAX_READ_DEPENDENCIES
     confidence = WRITTEN_CONFIDENCE if written else READ_CONFIDENCE
-    for look, dependency in list(seen.values())[:limit]:
+    for look, dependency in seen.values():
         yield _fact(cited, subject, "core/depends-on", dependency.name, dependency.quote, look,
                     confidence, kind="entity", object_type="package")
     for look, manifest in parsed[-1:]:
@@ -80,13 +75,6 @@ def _declared(view: SessionView, cited: str, subject: str,
                 yield _fact(cited, subject, "x/convention",
                             f"{cited} sets {setting.key} = {value}", setting.quote,
                             look, confidence)
-
-
-def _tells_the_stack(dependency: Any) -> bool:
-    """From a manifest only read: the runtime dependencies from a registry -- the stack.
-    Dev tools, peers, optional extras and the workspace's own packages are a glance away."""
-    local = {"path", "workspace"} & set(dependency.flags)
-    return dependency.kind == "runtime" and not local
 
 
 def _fact(cited: str, subject: str, predicate: str, obj: str, quote: str, look: SeenFile,

@@ -96,6 +96,11 @@ class _Window:
     commands: list[str] = field(default_factory=list)
 
 
+def lessons_of(view: SessionView) -> list[dict[str, Any]]:
+    """The session's lessons, computed once per view (other rules ask which names they name)."""
+    return view.remembered("lessons", lambda v: list(lesson_candidates(v)))
+
+
 def lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     if not view.project:
         return

@@ -35,7 +35,7 @@ class SeenFile:
     """One look at one file: ``how`` is read / write / edit; ``text`` the lines seen."""
 
     path: str
-    cited: str | None  # relative to the project root; None outside it
+    cited: str | None  # relative to the project root; None outside it or in others' code
     text: str
     how: str
     call: Event
@@ -64,7 +64,7 @@ def _surviving_looks(view: SessionView) -> dict[str, list[SeenFile]]:
         for path, text, how, replaced in _looks(view, call):
             if text.strip():
                 looks.setdefault(path, []).append(
-                    SeenFile(path, view.relative(path), text, how, call, replaced))
+                    SeenFile(path, view.own(path), text, how, call, replaced))
     return looks
 
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-ROLES = ("test", "lint", "format", "build", "run", "check", "other")
+from claimgraph.capture.extract.commands import kind_of_text
+
+ROLES = ("test", "lint", "format", "build", "run", "install", "check", "other")
 
 
 @dataclass(frozen=True)
@@ -73,44 +75,17 @@ def role_of_name(name: str) -> str | None:
     return None
 
 
-_WRAPPERS = re.compile(
-    r"^(?:(?:[A-Z_][A-Z0-9_]*=\S*|sudo|time|env|exec|command)\s+)*"
-    r"(?:(?:uv|poetry|pdm|hatch|rye|pipenv)\s+run\s+(?:--\S+\s+)*|npx\s+(?:--\S+\s+)*|"
-    r"bunx\s+|pnpm\s+(?:exec|dlx)\s+|yarn\s+dlx\s+|bundle\s+exec\s+|"
-    r"python[0-9.]*\s+-m\s+|(?:\S*/)?(?:\.venv|venv|node_modules)/\S*?/(?=\w))?")
-_COMMAND_ROLES = (
-    ("format", r"ruff format|black|isort|prettier|cargo fmt|rustfmt|gofmt|goimports|"
-               r"mix format|dprint|biome format|clang-format|shfmt|stylua|autopep8"),
-    ("lint", r"ruff(?: check)?|eslint|cargo clippy|cargo check|mypy|pyright|basedpyright|ty|"
-             r"flake8|pylint|tsc\b.*--noEmit|golangci-lint|go vet|mix credo|mix dialyzer|"
-             r"rubocop|next lint|biome (?:lint|check)|shellcheck|hadolint|stylelint|"
-             r"markdownlint|bandit|vulture|staticcheck|cargo deny|mix deps\.audit"),
-    ("test", r"pytest|py\.test|tox|nox|vitest|jest|mocha|ava|rspec|phpunit|ctest|unittest|"
-             r"cargo (?:test|nextest|llvm-cov|tarpaulin)|go test|mix test|deno test|bun test|"
-             r"dotnet test|mvn (?:test|verify)|(?:\./)?gradlew? test|coverage run|"
-             r"playwright test|cypress run|(?:npm|pnpm|yarn) (?:run )?test"),
-    ("build", r"cargo build|go build|tsc|vite build|next build|webpack|esbuild|rollup|parcel|"
-              r"tsup|mix compile|build|uv build|hatch build|poetry build|docker build|"
-              r"mvn (?:package|install|compile)|(?:\./)?gradlew? (?:build|assemble)|cmake|"
-              r"bazel build|zig build|swift build|dotnet build"),
-    ("run", r"next (?:dev|start)|vite(?: dev)?$|vite --|uvicorn|gunicorn|flask run|"
-            r"mix phx\.server|iex -S|cargo run|go run|node|nodemon|docker compose up|"
-            r"rails s(?:erver)?|fastapi dev|streamlit run|npm start"),
-)
-_COMMAND_PATTERN = re.compile("^(?:" + "|".join(
-    f"(?P<{role}>{pattern})" for role, pattern in _COMMAND_ROLES) + r")(?:\s|$)")
 _DELEGATE = re.compile(r"^(?:npm|pnpm|yarn|bun|just|make|task|poe|turbo|nx|mix|hatch|pdm)"
                        r"(?:\s+run)?\s+([\w:.-]+)")
 
 
 def role_of_command(command: str) -> str | None:
-    """The role of one shell command, wrappers (``uv run``, ``npx``, ``python -m``) removed;
-    a delegation to another recipe (``npm run lint``, ``turbo run test``) takes that name's."""
-    bare = _WRAPPERS.sub("", command.strip(), count=1)
-    found = _COMMAND_PATTERN.match(bare)
+    """The role of one shell command in the one command vocabulary (``commands``); a
+    delegation to another recipe (``npm run lint``, ``turbo run test``) takes that name's."""
+    found = kind_of_text(command.strip())
     if found:
-        return found.lastgroup
-    delegate = _DELEGATE.match(bare)
+        return found[0]
+    delegate = _DELEGATE.match(command.strip())
     return role_of_name(delegate.group(1)) if delegate else None
 
 

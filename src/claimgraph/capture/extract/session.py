@@ -20,9 +20,17 @@ QUOTE_CHARS = 120
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _GEMINI_EXIT = re.compile(r"^Exit Code: (\d+)\s*$", re.MULTILINE)
 #: Results that are not the tool's verdict: the user said no, or the run was cut short.
-_NOT_A_VERDICT = ("The user doesn't want to proceed", "[Request interrupted",
+_REFUSED = "The user doesn't want to proceed"
+_NOT_A_VERDICT = (_REFUSED, "[Request interrupted",
                   "Command timed out", "Permission to use", "[Operation Cancelled]",
                   "<tool_use_error>Sibling tool call errored")
+#: What the person typed while turning a call down (Claude Code puts it in the call's result).
+_REFUSAL_WORDS = re.compile(r"\bthe user said:\s*(?P<said>.+)", re.IGNORECASE | re.DOTALL)
+#: Folders that hold someone else's code: what is read there is not the project's word.
+FOREIGN_DIRS = frozenset({"node_modules", "vendor", ".venv", "venv", "virtualenv", ".virtualenv",
+                          "site-packages", "dist-packages", ".tox", ".nox", "bower_components",
+                          "__pypackages__", ".cargo", ".rustup", "third_party", "third-party",
+                          ".git"})
 
 
 @dataclass(frozen=True)
@@ -45,14 +53,22 @@ class SessionView:
                    if e.kind == "tool_result" and e.call_id}
         return cls(transcript, root, project, results)
 
-    def talked_about(self) -> frozenset[str]:
-        """Identifiers the people in the session wrote in prose: the user's prompts and the
-        agent's messages (not tool input or output). A name nobody mentions is a detail."""
-        words: set[str] = set()
-        for event in self.transcript.events:
-            if event.kind in ("prompt", "assistant") and not event.derived:
-                words.update(_IDENTIFIER.findall(event.text))
-        return frozenset(words)
+    def typed_in_results(self) -> list[tuple[Event, str]]:
+        """What the person typed where a tool result carries it: the words given while turning
+        a tool call or a plan down ("…the user said: use a switch instead"). They are the
+        user's, not the tool's; the result event is their evidence."""
+        if "typed_in_results" not in self.memo:
+            found = []
+            for call in self.calls():
+                result = self.results.get(call.call_id or "")
+                if result is None or result.subagent_id or result.is_sidechain \
+                        or not result.text.lstrip().startswith(_REFUSED):
+                    continue
+                said = _REFUSAL_WORDS.search(result.text)
+                if said and said["said"].strip():
+                    found.append((result, said["said"].strip()))
+            self.memo["typed_in_results"] = found
+        return self.memo["typed_in_results"]
 
     def calls(self) -> list[Event]:
         """Tool calls an agent really made; a compaction agent's replay is not one."""
@@ -97,6 +113,15 @@ class SessionView:
         if path != self.root and not path.startswith(self.root.rstrip("/") + "/"):
             return None
         return posixpath.relpath(path, self.root)
+
+
+    def own(self, path: str) -> str | None:
+        """The path as cited when it is the project's own file: inside the root and not in a
+        folder of someone else's code (node_modules/, vendor/, a virtualenv, site-packages)."""
+        cited = self.relative(path)
+        if cited is None or cited.startswith("../") or FOREIGN_DIRS & set(cited.split("/")[:-1]):
+            return None
+        return cited
 
 
 def _first_cwd(transcript: Transcript) -> str | None:

@@ -98,7 +98,8 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
 
 
 def user_texts(view: SessionView) -> Iterator[tuple[Event, str]]:
-    """Text a person typed in the main session: prompts, and a slash command's arguments."""
+    """Text a person typed in the main session: prompts, a slash command's arguments, and
+    what they typed while turning a tool call down."""
     for event in view.transcript.events:
         if event.subagent_id or event.is_sidechain:
             continue
@@ -109,6 +110,9 @@ def user_texts(view: SessionView) -> Iterator[tuple[Event, str]]:
         else:
             continue
         if text.strip() and not is_paste(text):
+            yield event, text
+    for event, text in view.typed_in_results():  # words typed while turning a call down
+        if not is_paste(text):
             yield event, text
 
 

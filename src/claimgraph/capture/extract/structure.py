@@ -1,5 +1,5 @@
 """defined-in from the files a session changed, as the session left them, for the names the
-conversation is about.
+user or a lesson names.
 
 Each successful operation is replayed on a per-file model. A whole-file write makes the
 content known, and later edits are applied to it, so a definition an edit removed is gone
@@ -24,8 +24,10 @@ from typing import Any, Iterator
 
 from claimgraph.capture.extract.code import (
     Definition, definitions, is_test_file, language_of)
+from claimgraph.capture.extract.lessons import lessons_of
 from claimgraph.capture.extract.session import (
     OK, SessionView, candidate, file_evidence, transcript_evidence)
+from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.writes import FileOp, removes, session_ops
 
 MAX_DEFINITIONS_PER_FILE = 20
@@ -36,6 +38,7 @@ _INDEX_FILES = {
     **{f"index.{ext}": re.compile(r"^export\s+(?:\*|\{[^}]*\})\s+from\s+['\"]\./([\w/-]+)['\"].*$",
                                   re.MULTILINE) for ext in ("ts", "js", "mjs", "tsx")},
 }
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _VENDORED = frozenset({"node_modules", ".venv", "venv", "site-packages", "_build", "target",
                        "dist", "build", "vendor", ".git", "deps", "__pycache__"})
 
@@ -114,13 +117,13 @@ def _replay(view: SessionView) -> dict[str, FileModel]:
 
 
 def structure_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
-    """defined-in for the definitions the conversation talks about; a file's language and
-    every other name it holds are one glance away, so they are not remembered."""
+    """defined-in for the definitions the user or a lesson names; a file's language and
+    every other name it holds (the agent's own talk included) are one glance away."""
     models = replay(view)
     found = {path: model.current_definitions() for path, model in models.items()}
     per_name = Counter(d.name for path, defs in found.items()
                        if not is_test_file(view.relative(path) or path) for d in defs)
-    talked = view.talked_about()
+    talked = named(view)
     for path, model in models.items():
         cited = view.relative(path) or path
         if is_test_file(cited) or any(char.isspace() for char in cited):
@@ -128,6 +131,17 @@ def structure_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         unique = [d for d in found[path] if per_name[d.name] == 1 and d.name in talked]
         for definition in unique[:MAX_DEFINITIONS_PER_FILE]:
             yield _defined_in(cited, definition, model)
+
+
+def named(view: SessionView) -> frozenset[str]:
+    """Identifiers the user typed or a lesson of this session names: where such a name lives
+    is worth remembering; a name only the agent mentions is a detail a glance finds."""
+    words: set[str] = set()
+    for _, text in user_texts(view):
+        words.update(_IDENTIFIER.findall(text))
+    for lesson in lessons_of(view):
+        words.update(_IDENTIFIER.findall(lesson["object"]))
+    return frozenset(words)
 
 
 def module_index_candidates(view: SessionView) -> Iterator[dict[str, Any]]:

@@ -14,8 +14,10 @@ such a summary are read by their section and their shape:
 
 These are the agent's words, not the user's and not a tool's verdict: source ``agent-note``
 (trusted least), observation, lower confidence. A claim about a file the session deleted later
-is dropped (the session contradicted it). Plans, proposals and next steps are not facts about
-the project: sections named like that are skipped. The closing message of a turn counts only
+is dropped (the session contradicted it); what a function or hook does is kept only when the
+user or a lesson names it (like ``defined-in``: otherwise a glance at the code says it).
+Plans, proposals and next steps are not facts about the project: sections named like that are
+skipped. The closing message of a turn counts only
 when it is a summary (several bullets or headings), not a remark.
 """
 
@@ -28,6 +30,7 @@ from typing import Any, Iterator
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
 from claimgraph.capture.extract.statements import CONVENTION, classify
+from claimgraph.capture.extract.structure import named
 from claimgraph.capture.extract.writes import removes, session_ops
 
 DECIDED, ROLE, LESSON = "x/decided", "x/role", "core/failure-mode"
@@ -81,10 +84,17 @@ def summary_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         for claim in claims(event.text):
             if claim.subject and any(removes(gone, claim.subject) for gone in deleted):
                 continue
+            if claim.subject and not _is_path(claim.subject) \
+                    and claim.subject not in named(view):
+                continue  # what a function does, told only by the agent: a glance at the code
             yield _candidate(view, event, claim)
             shown += 1
             if shown >= MAX_PER_SUMMARY:
                 break
+
+
+def _is_path(subject: str) -> bool:
+    return "/" in subject or "." in subject
 
 
 def summary_events(view: SessionView) -> Iterator[Event]:

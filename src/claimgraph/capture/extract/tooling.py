@@ -16,65 +16,22 @@ import re
 from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.extract.commands import kind_of
 from claimgraph.capture.extract.session import (
     OK, SessionView, candidate, transcript_evidence)
 from claimgraph.capture.extract.shell import (
     Invocation, call_cwd, command_text, invocations, positional, unwrap)
 
-TEST_RUNNERS = {
-    ("pytest",): "pytest", ("py.test",): "pytest", ("unittest",): "unittest", ("tox",): "tox",
-    ("nox",): "nox", ("jest",): "jest", ("vitest",): "vitest", ("mocha",): "mocha",
-    ("rspec",): "rspec", ("phpunit",): "phpunit", ("ctest",): "ctest",
-    ("cargo", "test"): "cargo test", ("cargo", "nextest"): "cargo nextest",
-    ("cargo", "llvm-cov"): "cargo llvm-cov", ("go", "test"): "go test", ("mix", "test"): "mix test",
-    ("npm", "test"): "npm test", ("npm", "t"): "npm test", ("npm", "run", "test"): "npm test",
-    ("pnpm", "test"): "pnpm test", ("pnpm", "run", "test"): "pnpm test",
-    ("yarn", "test"): "yarn test", ("yarn", "run", "test"): "yarn test",
-    ("bun", "test"): "bun test", ("deno", "test"): "deno test", ("dotnet", "test"): "dotnet test",
-    ("mvn", "test"): "mvn test", ("gradle", "test"): "gradle test",
-    ("gradlew", "test"): "gradle test", ("make", "test"): "make test", ("just", "test"): "just test",
-    ("swift", "test"): "swift test", ("stack", "test"): "stack test",
-    ("cabal", "test"): "cabal test",
-    ("mix", "credo"): "mix credo", ("mix", "dialyzer"): "mix dialyzer",
-    ("cargo", "clippy"): "cargo clippy", ("ruff", "check"): "ruff", ("mypy",): "mypy",
-    ("pyright",): "pyright", ("eslint",): "eslint", ("golangci-lint", "run"): "golangci-lint",
-}
-BUILD_TOOLS = {
-    ("cargo", "build"): "cargo build", ("go", "build"): "go build", ("make",): "make",
-    ("make", "all"): "make", ("make", "build"): "make", ("npm", "run", "build"): "npm run build",
-    ("pnpm", "build"): "pnpm build", ("pnpm", "run", "build"): "pnpm build",
-    ("yarn", "build"): "yarn build", ("yarn", "run", "build"): "yarn build",
-    ("bun", "run", "build"): "bun run build", ("python -m build",): "python -m build",
-    ("uv", "build"): "uv build", ("poetry", "build"): "poetry build",
-    ("hatch", "build"): "hatch build", ("tsc",): "tsc", ("mix", "compile"): "mix compile",
-    ("dotnet", "build"): "dotnet build", ("mvn", "package"): "mvn package",
-    ("mvn", "compile"): "mvn compile", ("gradle", "build"): "gradle build",
-    ("gradlew", "build"): "gradle build", ("bazel", "build"): "bazel build",
-    ("zig", "build"): "zig build", ("swift", "build"): "swift build",
-    ("vite", "build"): "vite build", ("next", "build"): "next build",
-}
-#: Programs whose arguments run arbitrary positional words: only an exact key matches them.
-_EXACT_ONLY = frozenset({"make", "just", "tsc"})
-_NOT_A_RUN = frozenset({"--help", "-h", "--version", "-V", "--init", "--watch", "-w"})
-
-
 def runner_of(argv: tuple[str, ...]) -> tuple[str, str] | None:
-    """(predicate, runner) for a known test/lint/build invocation, else None."""
-    words = unwrap(argv)
-    if not words or _NOT_A_RUN & set(words):
+    """(predicate, runner) for a test or lint run (``tested-by``) or a build (``built-with``),
+    as the one command vocabulary (``commands``) names it; else None."""
+    found = kind_of(argv)
+    if found is None:
         return None
-    if words[0] == "tsc" and "--noEmit" in words:
-        return "core/tested-by", "tsc --noEmit"
-    names = positional(words)
-    for size in (3, 2, 1):
-        key = tuple(names[:size])
-        if words[0] in _EXACT_ONLY and len(names) != size:
-            continue
-        if key in TEST_RUNNERS:
-            return "core/tested-by", TEST_RUNNERS[key]
-        if key in BUILD_TOOLS:
-            return "core/built-with", BUILD_TOOLS[key]
-    return None
+    kind, runner = found
+    if kind in ("test", "lint"):
+        return "core/tested-by", runner
+    return ("core/built-with", runner) if kind == "build" else None
 
 
 # manager key -> (ecosystem, flags that take a value, flags that make it not a project dependency)

@@ -1,5 +1,7 @@
 """How the project is worked on: the task-runner recipes, scripts, hooks and CI steps the
-session wrote, edited or read ("`just check` runs `cargo llvm-cov --fail-under-lines 100`").
+session wrote, edited or read -- one fact per file ("`just check` runs `cargo llvm-cov
+--fail-under-lines 100`; `just test` runs `cargo test`"), not one per script, and never a
+recipe body longer than one short line of shell.
 
 A recipe is cited as its file line, so the audit can check it still says so. The file as the
 session left it wins: a whole read or write replaces what was known of it, an edit adds to it
@@ -10,7 +12,6 @@ those the session ran; from a file it wrote, every recipe.
 
 from __future__ import annotations
 
-import posixpath
 from typing import Any, Iterator
 
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
@@ -18,7 +19,9 @@ from claimgraph.capture.extract.recipes import Recipe, parse_recipes
 from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
 from claimgraph.capture.extract.shell import command_text
 
-MAX_PER_FILE = 12
+MAX_PER_FILE = 8
+#: A recipe body longer than this (or spanning lines) is a script, not a command to remember.
+MAX_COMMAND_CHARS = 100
 WORKING_ROLES = frozenset({"test", "lint", "format", "build", "check"})
 #: Of the recipes that run something, the ones that start the project itself.
 STARTING_NAMES = frozenset({"dev", "start", "serve", "server", "run"})
@@ -26,6 +29,7 @@ WRITTEN_CONFIDENCE, READ_CONFIDENCE = 0.75, 0.65
 
 
 def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    """One fact per task-runner file: the commands that matter and what each runs."""
     if not view.project:
         return
     ran = " \n".join(filter(None, map(command_text, view.calls())))
@@ -36,14 +40,21 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         current = _as_left(looks)
         written = any(look.how != "read" for look, _ in current.values())
         chosen = [(look, recipe) for look, recipe in current.values()
-                  if written or working(recipe) or recipe.invocation in ran]
-        for look, recipe in chosen[:MAX_PER_FILE]:
-            yield _fact(cited, look, recipe, WRITTEN_CONFIDENCE if written else READ_CONFIDENCE)
+                  if (written or working(recipe) or recipe.invocation in ran)
+                  and one_line(recipe)]
+        if chosen:
+            yield _fact(cited, chosen[:MAX_PER_FILE],
+                        WRITTEN_CONFIDENCE if written else READ_CONFIDENCE)
 
 
 def working(recipe: Recipe) -> bool:
     """A recipe that checks or builds the project, or starts it."""
     return recipe.role in WORKING_ROLES or (recipe.role == "run" and recipe.name in STARTING_NAMES)
+
+
+def one_line(recipe: Recipe) -> bool:
+    """A command someone would type: one short line of shell, not a script."""
+    return "\n" not in recipe.runs and len(recipe.runs) <= MAX_COMMAND_CHARS
 
 
 def _as_left(looks: list[SeenFile]) -> dict[str, tuple[SeenFile, Recipe]]:
@@ -57,12 +68,14 @@ def _as_left(looks: list[SeenFile]) -> dict[str, tuple[SeenFile, Recipe]]:
     return current
 
 
-def _fact(cited: str, look: SeenFile, recipe: Recipe, confidence: float) -> dict[str, Any]:
-    """The recipe as its invocation; a file below the root says where it is run from."""
-    folder = posixpath.dirname(cited)
-    where = f" (in {folder}/)" if folder and recipe.source != "github-actions" \
-        and not folder.startswith(".") else ""
-    return candidate("recipes", recipe.invocation + where, "x/runs", recipe.runs,
-                     evidence=[file_evidence(cited, recipe.quote)], epistemic="observation",
-                     confidence=confidence, source_type="session-log", object_kind="literal",
-                     subject_type="tool", at=look.call.timestamp)
+def _fact(cited: str, chosen: list[tuple[SeenFile, Recipe]],
+          confidence: float) -> dict[str, Any]:
+    """"`just check` runs `cargo llvm-cov …`; `just test` runs `cargo test`", the file as
+    its subject (it also says where the commands are run from)."""
+    said = "; ".join(f"`{recipe.invocation}` runs `{recipe.runs}`" for _, recipe in chosen)
+    evidence = [file_evidence(cited, recipe.quote) for _, recipe in chosen][:3]
+    return candidate("recipes", cited, "x/runs", said, evidence=evidence,
+                     epistemic="observation", confidence=confidence, source_type="session-log",
+                     object_kind="literal", subject_type="file",
+                     at=min((look.call.timestamp for look, _ in chosen
+                          if look.call.timestamp is not None), default=None))

@@ -1,0 +1,99 @@
+"""One command vocabulary: what a shell command is -- test, lint, format, build, run or install.
+
+Every rule that asks "what does this command do?" asks here: ``tooling`` (a run that worked
+is how the project is tested or built), ``lessons`` (the same check failing then passing) and
+the recipe readers (what a Justfile recipe or a package.json script is for). One table, so
+``mypy`` cannot be a test in one rule and a lint in another, and ``playwright test`` is a test
+runner everywhere (docs/contributing-capture.md says how to add a command).
+
+A command is matched on its program and first positional words after the wrappers that only
+run it (``uv run``, ``npx``, ``python -m``, ``sudo``, ``FOO=1``) are removed; the longest key
+wins. Task runners that run arbitrary targets (``make``, ``just``) match only a whole key:
+``make`` is a build, ``make test`` a test, ``make clean`` nothing.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from claimgraph.capture.extract.shell import positional, unwrap
+
+KINDS = ("test", "lint", "format", "build", "run", "install")
+
+
+def _entries(kind: str, *names: str) -> dict[tuple[str, ...], tuple[str, str]]:
+    """``"cargo test"`` -> {("cargo", "test"): (kind, "cargo test")}; ``"npm t=npm test"``
+    names the runner differently from the words typed."""
+    table = {}
+    for name in names:
+        typed, _, runner = name.partition("=")
+        table[tuple(typed.split())] = (kind, runner or typed)
+    return table
+
+
+VOCABULARY: dict[tuple[str, ...], tuple[str, str]] = {
+    **_entries("test", "pytest", "py.test=pytest", "unittest", "tox", "nox", "jest", "vitest",
+               "mocha", "ava", "rspec", "phpunit", "ctest", "cargo test", "cargo nextest",
+               "cargo llvm-cov", "cargo tarpaulin", "go test", "mix test", "deno test",
+               "bun test", "dotnet test", "mvn test", "mvn verify", "gradle test",
+               "gradlew test=gradle test", "swift test", "stack test", "cabal test",
+               "coverage run", "playwright test", "cypress run", "npm test", "npm t=npm test",
+               "npm run test=npm test", "pnpm test", "pnpm run test=pnpm test", "yarn test",
+               "yarn run test=yarn test", "make test", "just test"),
+    **_entries("lint", "ruff=ruff", "ruff check=ruff", "mypy", "pyright", "basedpyright",
+               "flake8", "pylint", "eslint", "cargo clippy", "cargo check", "cargo deny",
+               "golangci-lint run=golangci-lint", "golangci-lint", "go vet", "staticcheck",
+               "mix credo", "mix dialyzer", "mix deps.audit", "rubocop", "next lint",
+               "biome lint", "biome check", "shellcheck", "hadolint", "stylelint",
+               "markdownlint", "bandit", "vulture", "make lint", "just lint"),
+    **_entries("format", "ruff format", "black", "isort", "prettier", "cargo fmt", "rustfmt",
+               "gofmt", "goimports", "mix format", "dprint", "biome format", "clang-format",
+               "shfmt", "stylua", "autopep8", "make format", "just format", "just fmt"),
+    **_entries("build", "make", "make all=make", "make build=make", "cargo build", "go build",
+               "tsc", "vite build", "next build", "webpack", "esbuild", "rollup", "tsup",
+               "mix compile", "python -m build", "uv build", "hatch build", "poetry build",
+               "mvn package", "mvn compile", "gradle build", "gradlew build=gradle build",
+               "bazel build", "zig build", "swift build", "dotnet build", "npm run build",
+               "pnpm build", "pnpm run build=pnpm build", "yarn build",
+               "yarn run build=yarn build", "bun run build"),
+    **_entries("run", "next dev", "next start", "vite", "uvicorn", "gunicorn", "flask run",
+               "mix phx.server", "cargo run", "go run", "nodemon", "docker compose up",
+               "rails server", "rails s", "fastapi dev", "streamlit run", "npm start",
+               "npm run dev", "pnpm dev", "pnpm run dev", "yarn dev", "bun run dev"),
+    **_entries("install", "pip install", "pip3 install", "uv pip install", "uv add", "uv sync",
+               "poetry add", "poetry install", "pdm add", "npm install", "npm i", "npm ci",
+               "npm add", "pnpm add", "pnpm install", "yarn add", "yarn install", "bun add",
+               "bun install", "cargo add", "go get", "mix deps.get", "bundle install"),
+}
+VOCABULARY[("python -m build",)] = ("build", "python -m build")  # ``unwrap`` keeps it one word
+#: Programs whose arguments name arbitrary targets: only a whole key matches them.
+EXACT_ONLY = frozenset({"make", "just", "tsc"})
+#: Flags that ask about the tool instead of running it.
+NOT_A_RUN = frozenset({"--help", "-h", "--version", "-V", "--init", "--watch", "-w"})
+_LONGEST = max(len(key) for key in VOCABULARY)
+
+
+def kind_of(argv: tuple[str, ...]) -> tuple[str, str] | None:
+    """(kind, runner) of one command's words, e.g. ("test", "cargo test"), or None."""
+    words = unwrap(argv)
+    if not words or NOT_A_RUN & set(words):
+        return None
+    if words[0] == "tsc" and "--noEmit" in words:
+        return "lint", "tsc --noEmit"
+    names = positional(words)
+    for size in range(min(_LONGEST, len(names)), 0, -1):
+        if words[0] in EXACT_ONLY and len(names) != size:
+            continue
+        found = VOCABULARY.get(tuple(names[:size]))
+        if found:
+            return found
+    return None
+
+
+def kind_of_text(command: str) -> tuple[str, str] | None:
+    """``kind_of`` for one command written as text (a recipe line)."""
+    try:
+        argv = tuple(shlex.split(command))
+    except ValueError:
+        argv = tuple(command.split())
+    return kind_of(argv) if argv else None

@@ -1,0 +1,263 @@
+"""Reconcile: every candidate held against what happened later in the same session.
+
+The rules read a session line by line, but what was true is decided by how the session ENDED
+(docs/capture.md, "The session's end state decides"). This stage sits between extraction and
+screening and drops, or rewrites, what the rest of the session overtook:
+
+- a rule or setting quoted from a file that a later write or edit of that file took out (a
+  design reverted, a doc rewritten three times: only the last version counts);
+- a "no X" / decided-against that the session then did anyway (it added `X` to a file, or
+  ran it and it worked): the state changed again, the old stance is stale. The user's own
+  words are exempt -- the agent going against them does not make them untrue;
+- the agent's own notes written while it laid out options ("Option 1 … Option 2 …"),
+  hedged ("might", "probably") or later took back ("I was wrong: …", naming the same things):
+  a fragment of a choice, a guess or a refuted claim is not a fact about the project;
+- a user's choice among the agent's options in prose ("let's go with option 2"): rewritten to what
+  that option says, in the project's scope; dropped when no earlier message lists it.
+
+Pure logic: ``digest`` reduces the in-memory session to the few facts reconciling needs, and
+``reconcile`` decides on plain data -- no file is read, no clock is asked.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from claimgraph.capture.extract.reads import surviving_looks
+from claimgraph.capture.extract.session import OK, SessionView, transcript_evidence
+from claimgraph.capture.extract.shell import command_text
+
+Candidate = dict[str, Any]
+_TRANSCRIPT_LINE = re.compile(r"^transcript#L(?P<line>\d+):")
+_FILE_QUOTE = re.compile(r"^(?P<path>[^\s`]+?): `(?P<quote>.*)`$", re.DOTALL)
+_CODE_SPAN = re.compile(r"`([^`\n]{3,80})`")
+_NEGATION = re.compile(r"^(?:no|not|never|avoid|without|don'?t|do not|stop|skip)\s+"
+                       r"(?:(?:use|using|add|adding|run|running|have|commit|any)\s+)?"
+                       r"(?P<what>[^,.;:!?]{3,60})$", re.IGNORECASE)
+_OPTION_REF = re.compile(r"\b(?:option|approach|alternative|choice)\s*#?\s*(?P<label>\d+|[A-Z])\b",
+                         re.IGNORECASE)
+_OPTION_LINE = re.compile(r"^\s*(?:#{1,6}\s*)?(?:[-*]\s*)?(?:\*\*)?\s*(?:option|approach|"
+                          r"alternative)\s*#?\s*(?P<label>\d+|[A-Z])\b\s*(?:\*\*)?\s*"
+                          r"[:.)\-–—]*\s*(?:\*\*)?\s*(?P<text>.*)$", re.IGNORECASE)
+_HEDGE = re.compile(r"\b(?:might|may|maybe|perhaps|probably|possibly|likely|could be|"
+                    r"i think|i believe|seems?|appears? to|unclear|not sure|"
+                    r"guess|presumably|should be fine)\b", re.IGNORECASE)
+_NEGATIVE_WORD = re.compile(r"\b(?:no|not|never|avoid|without|don'?t|do not|stop|skip|instead)\b",
+                            re.IGNORECASE)
+#: Stances a later action can make stale (a lesson or a runner is about what happened).
+_STANCES = frozenset({"x/convention", "x/decided", "core/prefers", "core/decided-against"})
+_RETRACTION = re.compile(r"\b(?:i was wrong|i was mistaken|that was wrong|(?:my|the) (?:earlier |"
+                         r"previous )?(?:claim|assumption|statement) was (?:wrong|incorrect)|"
+                         r"contrary to what i (?:said|assumed)|turns out|so that'?s not (?:right|"
+                         r"true)|was incorrect)\b",
+                         re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z][\w.-]{3,}")
+_COMMON = frozenset({"that", "this", "with", "from", "into", "when", "then", "than", "they",
+                     "them", "have", "will", "would", "should", "could", "also", "only", "just",
+                     "used", "uses", "using", "file", "files", "instead"})
+#: Shared words that tie a retraction to an earlier note of the agent.
+_MIN_SHARED = 3
+_MIN_OPTIONS = 2
+#: Sources whose words reconcile may overrule with later actions (never the user's own).
+_CHANGEABLE_RULES = frozenset({"answers"})
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One look at a file in session order: ``kind`` read / write / edit; ``old`` what an
+    edit replaced; ``new`` what a write or edit put there, or what a read showed."""
+
+    line: int
+    kind: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class Later:
+    """What reconciling needs to know about the session, as plain data."""
+
+    #: Cited path (relative, as in evidence) -> its looks in order.
+    files: Mapping[str, list[FileChange]] = field(default_factory=dict)
+    #: (line, text) of what the session did that worked: text it wrote, commands it ran.
+    done: list[tuple[int, str]] = field(default_factory=list)
+    #: (line, {label: option text}) of agent messages that laid out options.
+    options: list[tuple[int, dict[str, str]]] = field(default_factory=list)
+    #: The project's name (a chosen option is a decision of the project).
+    project: str | None = None
+    #: (line, text) of agent messages that take something back ("I was wrong: both run").
+    retractions: list[tuple[int, str]] = field(default_factory=list)
+
+
+def digest(view: SessionView) -> Later:
+    """The session reduced to what ``reconcile`` asks (in memory, no I/O)."""
+    files: dict[str, list[FileChange]] = {}
+    for looks in surviving_looks(view).values():
+        for look in looks:
+            if look.cited:
+                files.setdefault(_bare(look.cited), []).append(
+                    FileChange(look.call.line, look.how, look.replaced, look.text))
+    done: list[tuple[int, str]] = []
+    for call in view.calls():
+        if view.outcome(call) != OK:
+            continue
+        command = command_text(call)
+        if command:
+            done.append((call.line, command))
+    done += [(change.line, change.new) for changes in files.values() for change in changes
+             if change.kind != "read"]
+    options = [(event.line, found) for event in view.transcript.events
+               if event.kind == "assistant" and not event.is_sidechain
+               for found in [options_in(event.text)] if len(found) >= _MIN_OPTIONS]
+    retractions = [(event.line, event.text) for event in view.transcript.events
+                   if event.kind == "assistant" and not event.is_sidechain
+                   and _RETRACTION.search(event.text)]
+    return Later(files, sorted(done), options, view.project, retractions)
+
+
+def options_in(text: str) -> dict[str, str]:
+    """{label: what the option says} for "Option 1: …" / "**Option B** — …" lines; an option
+    whose line holds only its label takes the next non-empty line."""
+    found: dict[str, str] = {}
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        match = _OPTION_LINE.match(line)
+        if not match:
+            continue
+        said = _clean(match["text"])
+        if not said:
+            said = next((_clean(rest) for rest in lines[index + 1:] if rest.strip()), "")
+        if said:
+            found.setdefault(match["label"].upper(), said)
+    return found
+
+
+def reconcile(candidates: Iterable[Candidate], later: Later) -> list[Candidate]:
+    """The candidates the session's end still supports, some rewritten (module docstring)."""
+    kept: list[Candidate] = []
+    for found in candidates:
+        settled = _settle(found, later)
+        if settled is not None:
+            kept.append(settled)
+    return kept
+
+
+def _settle(found: Candidate, later: Later) -> Candidate | None:
+    if _file_quote_removed(found, later):
+        return None
+    line = taught_at(found)
+    if found.get("source_type") == "agent-note" and _agent_guess(found, line, later):
+        return None
+    if _changed_again(found, line, later):
+        return None
+    if found.get("rule") == "statements" and _OPTION_REF.search(str(found["object"])):
+        return _chosen_option(found, line, later)
+    return found
+
+
+def taught_at(found: Candidate) -> int | None:
+    """The transcript line the candidate's first evidence cites, if it cites one."""
+    evidence = found.get("evidence") or [""]
+    match = _TRANSCRIPT_LINE.match(str(evidence[0]))
+    return int(match["line"]) if match else None
+
+
+def _file_quote_removed(found: Candidate, later: Later) -> bool:
+    """The quoted line is gone from the file as the session left it: the last change that
+    touched it took it out (a whole write without it, an edit that replaced it). A read that
+    shows it again puts it back; a read without it says nothing (it may be partial)."""
+    evidence = found.get("evidence") or [""]
+    match = _FILE_QUOTE.match(str(evidence[0]))
+    if not match or match["path"].startswith("transcript#"):
+        return False
+    quote, present = match["quote"].strip(), None
+    if not quote:
+        return False
+    for change in later.files.get(_bare(match["path"]), []):
+        if change.kind == "write":
+            present = quote in change.new
+        elif change.kind == "edit" and quote in change.old and quote not in change.new:
+            present = False
+        elif quote in change.new:
+            present = True
+    return present is False
+
+
+def _changed_again(found: Candidate, line: int | None, later: Later) -> bool:
+    """A "no X" the session then did anyway: X written into a file or run successfully
+    after the line that said no. The user's own words are never overruled this way."""
+    if line is None or found.get("predicate") not in _STANCES or (
+            found.get("source_type") == "user-assertion"
+            and found.get("rule") not in _CHANGEABLE_RULES):
+        return False
+    terms = _negated_terms(found)
+    return bool(terms) and any(_does(term, text) for at, text in later.done if at > line
+                               for term in terms)
+
+
+def _does(term: str, text: str) -> bool:
+    """``text`` has ``term`` on a line that does not itself say no to it (a plan reading "no
+    custom checks" is not doing them)."""
+    return any(term in row.lower() and not _NEGATIVE_WORD.search(row)
+               for row in text.splitlines() if term in row.lower())
+
+
+def _negated_terms(found: Candidate) -> list[str]:
+    """What a negative stance says no to: its code spans, else the short phrase after "no"."""
+    text = str(found.get("object") or "")
+    phrase = _NEGATION.match(text)
+    if found.get("predicate") != "core/decided-against" and not phrase:
+        return []
+    spans = [s.lower() for s in _CODE_SPAN.findall(text)]
+    if spans:
+        return spans
+    if phrase and len(phrase["what"].split()) <= 3:
+        return [phrase["what"].strip().lower()]
+    if found.get("predicate") == "core/decided-against" and len(text.split()) <= 3:
+        return [text.strip().lower()]
+    return []
+
+
+def _agent_guess(found: Candidate, line: int | None, later: Later) -> bool:
+    """The agent's note is a hedge, a piece of a list of options it laid out, or something
+    it later took back ("I was wrong: …") in words that name the same things."""
+    text = str(found.get("object") or "")
+    if _HEDGE.search(text):
+        return True
+    if line is None:
+        return False
+    if any(at == line for at, _ in later.options):
+        return True
+    spans = {s.lower() for s in _CODE_SPAN.findall(text)}
+    words = _content_words(text)
+    return any(at > line and ({s for s in spans if s in said.lower()}
+                              or len(words & _content_words(said)) >= _MIN_SHARED)
+               for at, said in later.retractions)
+
+
+def _content_words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text)} - _COMMON
+
+
+def _chosen_option(found: Candidate, line: int | None, later: Later) -> Candidate | None:
+    """"let's go with option 2" -> what option 2 said, decided by the user, in the project."""
+    label = _OPTION_REF.search(str(found["object"]))["label"].upper()
+    offered = [(at, options) for at, options in later.options
+               if line is not None and at < line and label in options]
+    if not offered or not later.project:
+        return None
+    at, options = offered[-1]
+    return {**found, "object": options[label], "predicate": "x/decided",
+            "epistemic": "commitment", "scope": "project", "subject": later.project,
+            "subject_type": "project",
+            "evidence": [*found["evidence"][:1], transcript_evidence(at, options[label])]}
+
+
+def _clean(text: str) -> str:
+    return " ".join(re.sub(r"\*\*|__", "", text).split()).strip(" -–—:")
+
+
+def _bare(path: str) -> str:
+    return path[2:] if path.startswith("./") else path

@@ -1,0 +1,63 @@
+"""How a fact was learned, in a word or two, and whether the agent's own words may be shown.
+
+Every fact already records where it came from (``source_type``) and what backs it
+(``evidence``), so its trust tier is derived, never stored (docs/capture.md, "Trust tiers"):
+
+- **you said**: the user's own words (``user-assertion``; a ``decision-record`` too);
+- **a file**: a project file declares it; the line names the file (``CLAUDE.md``,
+  ``mix.exs``) and the curator's audit re-checks it against that file;
+- **seen**: observed in the session -- a tool's outcome, a gate that blocked, a command that
+  failed and then worked;
+- **agent's note**: the agent said it (``agent-note``, ``inferred``), trusted least.
+
+The context block and ``recall`` show an agent's note only once something corroborates it: a
+later capture reinforced it (another session learned it again), which the store records as
+``last_reinforced_at`` after ``recorded_at``. Pure: plain facts in, words out.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+Fact = Mapping[str, Any]
+YOU_SAID, SEEN, AGENT_NOTE = "you said", "seen", "agent's note"
+USER_SOURCES = frozenset({"user-assertion", "decision-record"})
+AGENT_SOURCES = frozenset({"agent-note", "inferred"})
+_FILE_CITATION = re.compile(r"^(?:\./)?(?P<path>[^\s`]+?): `")
+MAX_PATH_CHARS = 60
+
+
+def tier(fact: Fact) -> str:
+    """"you said", a cited file's path, "seen" or "agent's note"."""
+    source = fact.get("source_type")
+    if source in USER_SOURCES:
+        return YOU_SAID
+    if source in AGENT_SOURCES:
+        return AGENT_NOTE
+    cited = cited_file(fact)
+    return cited if cited else SEEN
+
+
+def cited_file(fact: Fact) -> str | None:
+    """The project file the fact's first evidence quotes, if it quotes one (a transcript
+    citation, ``transcript#L42: …``, names no file)."""
+    evidence = fact.get("evidence") or []
+    first = evidence[0] if evidence and isinstance(evidence[0], str) else ""
+    found = _FILE_CITATION.match(first)
+    if found is None or found["path"].startswith("transcript#"):
+        return None
+    path = found["path"]
+    return path if len(path) <= MAX_PATH_CHARS else "…" + path[-(MAX_PATH_CHARS - 1):]
+
+
+def corroborated(fact: Fact) -> bool:
+    """Reinforced after it was first recorded: a later capture learned it again."""
+    recorded, reinforced = fact.get("recorded_at"), fact.get("last_reinforced_at")
+    return recorded is not None and reinforced is not None and reinforced > recorded
+
+
+def shown(fact: Fact) -> bool:
+    """Whether the context and recall may show the fact: anything but an agent's note, and
+    an agent's note once corroborated."""
+    return fact.get("source_type") not in AGENT_SOURCES or corroborated(fact)

@@ -1,0 +1,168 @@
+"""Reconcile: candidates held against how the session ended (pure logic, plain data)."""
+
+from __future__ import annotations
+
+from claimgraph.capture.extract.reconcile import (
+    FileChange, Later, digest, options_in, reconcile, taught_at)
+from claimgraph.capture.extract.session import SessionView
+
+from .extract_helpers import ROOT, Session, only
+
+
+def _fact(obj: str, evidence: str, *, predicate: str = "x/convention",
+          source_type: str = "session-log", rule: str = "instructions",
+          scope: str = "project", subject: str = "shop") -> dict:
+    return {"subject": subject, "predicate": predicate, "object": obj, "scope": scope,
+            "source_type": source_type, "rule": rule, "evidence": [evidence],
+            "epistemic": "commitment", "confidence": 0.7}
+
+
+# --- a quoted file line the session took out ---------------------------------------------------
+
+def test_a_rule_from_an_earlier_version_of_a_rewritten_file_is_dropped():
+    later = Later(files={"CLAUDE.md": [
+        FileChange(3, "write", "", "Always use tabs.\nNever push to main.\n"),
+        FileChange(9, "write", "", "Always use spaces.\nNever push to main.\n")]})
+    tabs = _fact("Always use tabs", "CLAUDE.md: `Always use tabs.`")
+    spaces = _fact("Always use spaces", "CLAUDE.md: `Always use spaces.`")
+    push = _fact("Never push to main", "CLAUDE.md: `Never push to main.`")
+    assert reconcile([tabs, spaces, push], later) == [spaces, push]
+
+
+def test_an_edit_that_replaced_the_quoted_line_drops_it_a_later_read_restores_it():
+    quoted = _fact("Use the local cache folder", "./docs/setup.md: `Use the local cache folder.`")
+    edited = Later(files={"docs/setup.md": [
+        FileChange(2, "read", "", "# Setup\nUse the local cache folder.\n"),
+        FileChange(5, "edit", "Use the local cache folder.", "Use the shared cache folder.")]})
+    assert reconcile([quoted], edited) == []
+    restored = Later(files={"docs/setup.md": [
+        *edited.files["docs/setup.md"],
+        FileChange(8, "read", "", "# Setup\nUse the local cache folder.\n")]})
+    assert reconcile([quoted], restored) == [quoted]
+
+
+def test_a_partial_read_without_the_line_says_nothing():
+    quoted = _fact("Always lint", "CLAUDE.md: `Always lint.`")
+    later = Later(files={"CLAUDE.md": [FileChange(2, "read", "", "Always lint.\n"),
+                                       FileChange(4, "read", "", "## Other\n")]})
+    assert reconcile([quoted], later) == [quoted]
+
+
+# --- a "no X" the session then did anyway ------------------------------------------------------
+
+def test_a_negative_stance_the_session_then_acted_against_is_dropped():
+    stance = _fact("No `make docs` target", "transcript#L4: no make docs target",
+                   source_type="agent-note", rule="summaries")
+    did = Later(done=[(9, "docs:\n\tmake docs\n")])
+    before = Later(done=[(2, "make docs")])
+    assert reconcile([stance], did) == []
+    assert reconcile([stance], before) == [stance]
+
+
+def test_a_turned_down_option_the_session_added_after_all_is_dropped():
+    against = _fact("Sobelow", "transcript#L6: Tools: Credo", predicate="core/decided-against",
+                    source_type="user-assertion", rule="answers")
+    assert reconcile([against], Later(done=[(20, "mix sobelow --config")])) == []
+    assert reconcile([against], Later(done=[(20, "mix credo")])) == [against]
+
+
+def test_the_users_own_words_are_not_overruled_by_what_the_agent_did():
+    said = _fact("Never use `print` for logging", "transcript#L3: Never use print for logging",
+                 source_type="user-assertion", rule="statements")
+    assert reconcile([said], Later(done=[(9, "print('debug')")])) == [said]
+
+
+# --- the agent's guesses and option lists --------------------------------------------------------
+
+def test_an_agent_note_that_hedges_or_lists_options_is_dropped():
+    guess = _fact("the flaky test probably comes from the clock", "transcript#L5: …",
+                  predicate="x/decided", source_type="agent-note", rule="summaries")
+    option = _fact("Use a sidecar file for the index", "transcript#L7: …",
+                   predicate="x/decided", source_type="agent-note", rule="summaries")
+    plain = _fact("Used a Result type instead of exceptions", "transcript#L9: …",
+                  predicate="x/decided", source_type="agent-note", rule="summaries")
+    later = Later(options=[(7, {"1": "Use a sidecar file for the index", "2": "Use both"})])
+    assert reconcile([guess, option, plain], later) == [plain]
+
+
+def test_options_are_read_from_labelled_lines():
+    text = ("Two ways:\n\n**Option 1: Strict decoding** — reject unknown fields\n"
+            "- Option 2 - lenient decoding with a warning\n"
+            "### Option C\nKeep both behind a flag\n")
+    assert options_in(text) == {"1": "Strict decoding — reject unknown fields",
+                                "2": "lenient decoding with a warning",
+                                "C": "Keep both behind a flag"}
+    assert options_in("No choices here.") == {}
+
+
+def test_a_choice_of_option_in_prose_becomes_what_the_option_says_in_the_project():
+    liked = _fact("I like Option 1, it is simpler", "transcript#L12: I like Option 1",
+                  predicate="core/prefers", source_type="user-assertion", rule="statements",
+                  scope="user", subject="user")
+    later = Later(options=[(10, {"1": "Strict decoding", "2": "Lenient decoding"})],
+                  project="shop")
+    [decided] = reconcile([liked], later)
+    assert (decided["subject"], decided["predicate"], decided["object"], decided["scope"]) == (
+        "shop", "x/decided", "Strict decoding", "project")
+    assert decided["source_type"] == "user-assertion"
+    assert decided["evidence"][1].startswith("transcript#L10: ")
+
+
+def test_a_choice_of_an_option_nobody_offered_is_dropped():
+    liked = _fact("I like Option 3", "transcript#L12: I like Option 3", rule="statements",
+                  source_type="user-assertion")
+    later = Later(options=[(10, {"1": "A", "2": "B"}), (14, {"3": "C", "4": "D"})],
+                  project="shop")
+    assert reconcile([liked], later) == []
+
+
+def test_the_taught_line_is_read_from_the_first_evidence():
+    assert taught_at(_fact("x", "transcript#L42: hi")) == 42
+    assert taught_at(_fact("x", "CLAUDE.md: `x`")) is None
+
+
+# --- through a whole session -------------------------------------------------------------------
+
+DOC_V1 = "# Rules\n\n- Always run `make lint` before committing.\n"
+DOC_V2 = "# Rules\n\n- Always run `make check` before committing.\n"
+
+
+def test_a_doc_the_session_rewrote_keeps_only_its_last_version():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"}, output=DOC_V1)
+    session.write(f"{ROOT}/CLAUDE.md", DOC_V2)
+    objects = [c["object"] for c in only(session.extract(), "x/convention")]
+    assert objects == ["Always run `make check` before committing"]
+
+
+def test_digest_keeps_what_worked_in_order():
+    session = Session()
+    session.bash("make lint", error=True, output="boom")
+    session.bash("make check", output="ok")
+    session.event("assistant", text="Option 1: keep it\nOption 2: drop it\n")
+    later = digest(SessionView.of(session.transcript(), None))
+    assert [text for _, text in later.done] == ["make check"]
+    assert later.options == [(5, {"1": "keep it", "2": "drop it"})]
+    assert later.project == "shop"
+
+
+def test_a_lesson_or_a_written_no_is_not_a_stance_acted_against():
+    lesson = _fact("`mix test` failed: no :secret_key_base found; fixed by editing config",
+                   "transcript#L4: mix test", predicate="core/failure-mode",
+                   source_type="failure-report", rule="lessons")
+    against = _fact("custom checks", "transcript#L4: …", predicate="core/decided-against",
+                    source_type="user-assertion", rule="answers")
+    later = Later(done=[(9, "mix test"), (10, "## Scope\n- No custom checks yet\n")])
+    assert reconcile([lesson, against], later) == [lesson, against]
+
+
+def test_an_agents_note_it_later_took_back_is_dropped():
+    claim = _fact("The write cache is flushed after every request", "transcript#L5: …",
+                  predicate="x/decided", source_type="agent-note", rule="summaries")
+    other = _fact("Used a queue for the exporter", "transcript#L5: …",
+                  predicate="x/decided", source_type="agent-note", rule="summaries")
+    later = Later(retractions=[(12, "I was wrong: the write cache is not flushed after "
+                                    "every request, only on shutdown.")])
+    assert reconcile([claim, other], later) == [other]
+    earlier = Later(retractions=[(2, later.retractions[0][1])])
+    assert reconcile([claim], earlier) == [claim]

@@ -1,0 +1,56 @@
+"""The user's words wherever they are typed, and which files are the project's own."""
+
+from __future__ import annotations
+
+from claimgraph.capture.extract.session import SessionView
+from claimgraph.capture.extract.statements import user_texts
+
+from .extract_helpers import Session, only
+
+REFUSED = ("The user doesn't want to proceed with this tool use. The tool use was rejected "
+           "(eg. if it was a file edit, the new_string was NOT written to the file). To tell you "
+           "how to proceed, the user said:\n{said}")
+BARE_REFUSAL = ("The user doesn't want to proceed with this tool use. The tool use was rejected "
+                "(eg. if it was a file edit, the new_string was NOT written to the file). STOP "
+                "what you are doing and wait for the user to tell you how to proceed.")
+
+
+def _refused(said: str) -> Session:
+    session = Session()
+    session.prompt("Tidy the parser.")
+    session.tool("Edit", {"file_path": "/home/dev/shop/parse.py", "old_string": "a",
+                          "new_string": "b"}, error=True, output=REFUSED.format(said=said))
+    return session
+
+
+def test_words_typed_while_turning_a_call_down_are_the_users():
+    session = _refused("Always use pathlib instead of os.path.")
+    view = SessionView.of(session.transcript(), None)
+    texts = [text for _, text in user_texts(view)]
+    assert texts == ["Tidy the parser.", "Always use pathlib instead of os.path."]
+
+
+def test_a_rule_given_while_turning_a_call_down_is_a_user_convention():
+    found = only(_refused("Always use pathlib instead of os.path.").extract(),
+                 "x/convention")
+    assert len(found) == 1 and "pathlib" in found[0]["object"]
+    assert all(c["source_type"] == "user-assertion" for c in found)
+    assert found[0]["evidence"][0].startswith("transcript#L3: ")
+
+
+def test_a_refusal_without_words_and_a_tools_own_output_say_nothing():
+    session = Session()
+    session.tool("Bash", {"command": "rm -rf build"}, error=True, output=BARE_REFUSAL)
+    session.bash("cat notes.txt", output="the user said: always deploy on fridays")
+    view = SessionView.of(session.transcript(), None)
+    assert list(user_texts(view)) == []
+
+
+def test_a_file_is_the_projects_own_only_inside_the_root_and_outside_others_code():
+    view = SessionView.of(Session().transcript(), "/home/dev/shop")
+    assert view.own("/home/dev/shop/CLAUDE.md") == "CLAUDE.md"
+    assert view.own("/home/dev/shop/docs/dev.md") == "docs/dev.md"
+    assert view.own("/home/dev/shop/node_modules/x/CLAUDE.md") is None
+    assert view.own("/home/dev/shop/.venv/lib/python3.12/site-packages/x/AGENTS.md") is None
+    assert view.own("/home/dev/shop/vendor/github.com/x/AGENTS.md") is None
+    assert view.own("/home/dev/other/CLAUDE.md") is None
