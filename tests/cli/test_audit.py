@@ -70,12 +70,12 @@ def claude_record(cwd: Path, n: int, kind: str, **fields: Any) -> dict[str, Any]
 
 
 def write_session(path: Path, cwd: Path) -> None:
-    """A user directive, a Write of app/models.py and the agent saying what it added (so
-    capture cites the definition the conversation talks about)."""
+    """A user directive naming the class to write, a Write of app/models.py and the agent
+    saying what it added (so capture cites the definition the user asked for by name)."""
     target = str(cwd / "app" / "models.py")
     records = [
-        claude_record(cwd, 1, "user", message={"role": "user",
-                                                "content": "Always use uv instead of pip."}),
+        claude_record(cwd, 1, "user", message={"role": "user", "content": (
+            "Add an Invoice model in app/models.py. Always use uv instead of pip.")}),
         claude_record(cwd, 2, "assistant", message={
             "id": "msg-2", "role": "assistant", "model": "claude-test",
             "content": [{"type": "tool_use", "id": "toolu-2", "name": "Write",
