@@ -42,7 +42,10 @@ C = 4.0
 FOLDS = 5
 TARGET_PRECISION = 0.9
 MIN_RECALL = 0.05
-#: Sentences the labeller marked as not typed by the user are kept: capture sees them too.
+#: Sentences the labeller marked as not typed by the person (a skill's expansion, an injected
+#: tool list, a pasted file or template) are left out of training and of the scores: the
+#: statements rule is about what a person said, and such text should be dropped before it.
+NOT_TYPED = ("skill text", "injected", "pasted", "summary-format")
 _PHRASE_CLASS = {statements.CONVENTION: "convention", statements.DECISION: "decision",
                  statements.PREFERS: "preference"}
 
@@ -50,6 +53,7 @@ _PHRASE_CLASS = {statements.CONVENTION: "convention", statements.DECISION: "deci
 def load(path: Path = DATA) -> list[dict]:
     with open(path, encoding="utf-8") as handle:
         rows = [json.loads(line) for line in handle if line.strip()]
+    rows = [row for row in rows if not any(mark in row.get("note", "") for mark in NOT_TYPED)]
     return sorted(rows, key=lambda row: row["id"])
 
 
