@@ -43,33 +43,39 @@ CUES = (
 _CUE_INDEX = {name: BUCKETS + i for i, name in enumerate(CUES)}
 DIMENSIONS = BUCKETS + len(CUES)
 
-_REGEX_CUES = tuple((name, re.compile(pattern, re.IGNORECASE)) for name, pattern in (
-    ("starts_question_word", r"^(?:should|could|can|would|will|do|does|did|is|are|was|were|"
-                             r"what|why|how|when|where|which|who)\b"),
+#: Cues that are a word from a set (tokens as ``_TOKENS`` cuts them: "don't" is one token).
+_WORD_CUES = tuple((name, frozenset(words.split())) for name, words in (
+    ("starts_question_word", ""),  # computed from the first word, below
+    ("always_never", "always never ever"),
+    ("must_should", "must should shall required require requires"),
+    ("negation", "not no don't dont never avoid without nor can't won't shouldn't mustn't"),
+    ("every_all", "every everywhere everything all any each whenever"),
+    ("we_our", "we we're we'll we've our us"),
+    ("i_me_my", "i i'm i'd i've me my mine"),
+    ("you_your", "you your you're you'll"),
+    ("lets", "let's lets"),
+    ("will_going_to", "will gonna we'll i'll"),
+    ("prefer_rather", "prefer prefers preferred preferably rather ideally love favor favour"),
+    ("instead_over", "instead over vs versus"),
+    ("please_can_you", "please pls"),
+    ("now_then", "now then next first again continue proceed"),
+    ("this_that_here", "this that these those here it"),
+    ("project_words", "repo repository project codebase team"),
+))
+_QUESTION_WORDS = frozenset("should could can would will do does did is are was were what why "
+                            "how when where which who".split())
+#: Cues that take a phrase or a shape: one pass each over the lowercased sentence.
+_REGEX_CUES = tuple((name, re.compile(pattern)) for name, pattern in (
     ("has_url_or_path", r"https?://|\w/\w|\.\w{1,4}\b"),
     ("has_code_span", r"`[^`]+`"),
-    ("always_never", r"\b(?:always|never|ever)\b"),
-    ("must_should", r"\b(?:must|should|shall|have to|has to|need to|needs to|required?)\b"),
-    ("negation", r"\b(?:not|no|don't|dont|do not|never|avoid|without|nor)\b|n't\b"),
-    ("from_now_on", r"\b(?:from now on|going forward|in the future|moving forward|"
-                    r"henceforth|by default|as a rule|remember|standard|convention|policy)\b"),
-    ("every_all", r"\b(?:every|everywhere|everything|all|any|each|whenever)\b"),
-    ("we_our", r"\b(?:we|we're|we'll|we've|our|us)\b"),
-    ("i_me_my", r"\b(?:i|i'm|i'd|i've|me|my|mine)\b"),
-    ("you_your", r"\b(?:you|your|you're|you'll)\b"),
-    ("lets", r"\blet'?s\b"),
-    ("will_going_to", r"\b(?:will|going to|gonna|'ll)\b"),
-    ("prefer_rather", r"\b(?:prefer\w*|rather|ideally|like to|love|favou?r)\b"),
-    ("instead_over", r"\b(?:instead|over|not|vs|versus)\b"),
-    ("please_can_you", r"\b(?:please|can you|could you|would you|pls)\b"),
-    ("now_then", r"\b(?:now|then|next|first|again|continue|go ahead|proceed)\b"),
-    ("this_that_here", r"\b(?:this|that|these|those|here|it)\b"),
-    ("temporary", r"\b(?:for now|right now|this time|today|tonight|at the moment|"
-                  r"in this (?:pr|task|session|commit|branch))\b"),
-    ("project_words", r"\b(?:repo|repository|project|codebase|code base|team)\b"),
-    ("across_projects", r"\b(?:all my|every (?:repo|project)|any (?:repo|project)|everywhere i|"
+    ("from_now_on", r"from now on|going forward|in the future|moving forward|by default|"
+                    r"as a rule|remember|standard|convention|policy|have to|has to|need to"),
+    ("temporary", r"for now|right now|this time|today|tonight|at the moment|"
+                  r"in this (?:pr|task|session|commit|branch)"),
+    ("across_projects", r"all my|every (?:repo|project)|any (?:repo|project)|everywhere i|"
                         r"my (?:machine|setup|editor|shell|laptop|workflow|projects?)|"
-                        r"i(?:'m| am) on|personally)\b"),
+                        r"i(?:'m| am) on|personally"),
+    ("please_can_you", r"can you|could you|would you"),
 ))
 
 
@@ -94,7 +100,12 @@ def _cues(sentence: str, words: list[str], position: int, count: int,
           after_options: bool | None) -> list[int]:
     from claimgraph.capture.extract import statements  # the phrase lists, as evidence
 
-    fired = [name for name, pattern in _REGEX_CUES if pattern.search(sentence)]
+    present = set(words)
+    fired = [name for name, vocabulary in _WORD_CUES if not present.isdisjoint(vocabulary)]
+    lower = sentence.lower()
+    fired += [name for name, pattern in _REGEX_CUES if pattern.search(lower)]
+    if words and words[0] in _QUESTION_WORDS:
+        fired.append("starts_question_word")
     fired += _placement(position, count, after_options)
     fired.append(_length(len(words)))
     if sentence.rstrip().endswith("?"):

@@ -17,6 +17,7 @@ import sys
 from array import array
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 from importlib import resources
 
 from claimgraph.capture.classify.features import DIMENSIONS, featurize
@@ -28,8 +29,10 @@ DURABLE = ("convention", "decision", "preference", "personal")
 @dataclass(frozen=True)
 class Verdict:
     """What the model says of one sentence: ``label`` the class it stores it as (a durable
-    class when ``durable`` >= the threshold, else the likeliest other class), ``score`` the
-    probability that it is durable at all, and ``probabilities`` by class."""
+    class when ``kept``, else the likeliest other class), ``score`` the probability that it is
+    durable at all, and ``probabilities`` by class. ``kept``: the score reaches the threshold,
+    or the old phrase lists call the sentence a statement and the score reaches the (lower)
+    phrase floor -- the lists propose, the model can veto (docs/capture.md)."""
 
     label: str
     score: float
@@ -41,8 +44,11 @@ class Verdict:
 class Model:
     classes: tuple[str, ...]
     bias: tuple[float, ...]
-    weights: tuple[list[float], ...]
+    #: One tuple per feature: its weight for each class, in ``classes`` order.
+    weights: list[tuple[float, ...]]
     threshold: float
+    #: A sentence the old phrase lists call a statement is kept from this P(durable) on.
+    phrase_floor: float = 1.0
 
     @classmethod
     def from_json(cls, text: str) -> Model:
@@ -54,29 +60,42 @@ class Model:
         if sys.byteorder != "little":
             raw.byteswap()
         scale = data["scale"]
-        rows = tuple([w * scale for w in raw[i * DIMENSIONS:(i + 1) * DIMENSIONS]]
-                     for i in range(len(data["classes"])))
-        return cls(tuple(data["classes"]), tuple(data["bias"]), rows, data["threshold"])
+        rows = [[w * scale for w in raw[i * DIMENSIONS:(i + 1) * DIMENSIONS]]
+                for i in range(len(data["classes"]))]
+        return cls(tuple(data["classes"]), tuple(data["bias"]), list(zip(*rows)),
+                   data["threshold"], data.get("phrase_floor", 1.0))
 
     def probabilities(self, sentence: str, position: int = 0, count: int = 1,
                       after_options: bool | None = None) -> dict[str, float]:
         hashed, cues = featurize(sentence, position, count, after_options)
         unit = 1.0 / math.sqrt(len(hashed)) if hashed else 0.0
-        scores = [b + unit * sum(map(row.__getitem__, hashed)) + sum(map(row.__getitem__, cues))
-                  for b, row in zip(self.bias, self.weights)]
+        words, named = self._sums(hashed), self._sums(cues)
+        scores = [b + unit * w + c for b, w, c in zip(self.bias, words, named)]
         top = max(scores)
         exps = [math.exp(s - top) for s in scores]
         total = sum(exps)
         return {name: e / total for name, e in zip(self.classes, exps)}
 
+    def _sums(self, features: list[int]) -> Any:
+        """Per class, the sum of the weights of ``features`` (one C-level pass per class)."""
+        if not features:
+            return (0.0,) * len(self.bias)
+        return map(sum, zip(*map(self.weights.__getitem__, features)))
+
     def verdict(self, sentence: str, position: int = 0, count: int = 1,
                 after_options: bool | None = None) -> Verdict:
         probs = self.probabilities(sentence, position, count, after_options)
         durable = sum(probs[name] for name in DURABLE)
-        kept = durable >= self.threshold
+        kept = durable >= self.threshold or (durable >= self.phrase_floor
+                                             and _phrase_statement(sentence))
         pool = DURABLE if kept else tuple(n for n in self.classes if n not in DURABLE)
         label = max(pool, key=lambda name: (probs[name], name))
         return Verdict(label, durable, kept, probs)
+
+
+def _phrase_statement(sentence: str) -> bool:
+    from claimgraph.capture.extract.statements import classify  # the old phrase lists
+    return classify(sentence) is not None
 
 
 @lru_cache(maxsize=1)
