@@ -8,10 +8,10 @@ sorted input, a fixed solver with no randomness, weights rounded to int16, JSON 
 sorted keys -- the same labelled data gives the same file byte for byte.
 
 Validation (docs/capture.md, "The sentence model"): 5-fold cross-validation grouped by
-repository over the corpus sentences (no repository is ever in both the training and the test side); the written
-sentences (``own``) are always on the training side and never scored. The same folds score
-today's phrase lists (``statements.classify``). The threshold on P(durable): see
-``choose_threshold``.
+repository (no repository is ever on both the training and the test side), scored on the
+corpus sentences a person typed; the written sentences (``own``) always train and are never
+scored. The same sentences score today's phrase lists (``statements.classify``). The threshold
+and the phrase-list floor: see ``choose_threshold``.
 """
 
 from __future__ import annotations

@@ -157,8 +157,9 @@ def test_a_test_the_session_just_wrote_failing_then_passing_is_no_lesson():
     assert not [f for f in found if f[1] == "core/failure-mode"]
     assert ("agent-workflows-monorepo-v2", "core/tested-by", "pnpm test") in found
     # a product rule stated as a "should": the sentence model calls it a decision or a preference
-    assert {("agent-workflows-monorepo-v2", predicate, "We should use the initials from the "
-             "username if name isn't present") for predicate in ("x/decided", "core/prefers")} & found
+    sentence = "We should use the initials from the username if name isn't present"
+    assert {("agent-workflows-monorepo-v2", predicate, sentence)
+            for predicate in ("x/decided", "core/prefers")} & found
 
 
 def test_the_rust_port_keeps_the_users_decisions_and_its_layout():

@@ -148,3 +148,21 @@ def test_picking_an_option_is_never_a_personal_preference():
     session.event("assistant", text="Option 1: a queue.\nOption 2: a cron job.\nWhich one?")
     session.prompt("I like Option 1, from a enabling perspective")
     assert all(fact["scope"] != "user" for fact in session.extract())
+
+
+def test_a_prompt_answering_the_agents_question_or_options_is_marked():
+    from claimgraph.capture.extract.session import SessionView
+    from claimgraph.capture.extract.statements import after_options
+
+    session = Session()
+    first = session.prompt("Set up the project.")
+    session.event("assistant", text="Done. Shall I add CI too?")
+    answer = session.prompt("yes")
+    session.event("assistant", text="Two ways:\n1. GitHub Actions\n2. a Makefile target\n")
+    pick = session.prompt("the first")
+    again = session.prompt("and keep it small")
+    session.event("assistant", text="Added the workflow.")
+    plain = session.prompt("thanks")
+    marks = after_options(SessionView.of(session.transcript(), "/home/dev/shop"))
+    assert [marks[e.line] for e in (first, answer, pick, again, plain)] == [
+        None, True, True, None, False]

@@ -83,7 +83,8 @@ _MIN_WORDS = 3
 _ABOUT_ME = re.compile(r"\b(?:i|i'm|i'd|i've|me|my|myself)\b", re.IGNORECASE)
 _PICK = re.compile(r"\b(?:option|approach|choice|alternative|variant)\s+(?:\d+|[a-e])\b|"
                    r"\b(?:first|second|third|last) (?:one|option)\b", re.IGNORECASE)
-_OPTION_LINE = re.compile(r"^\s*(?:\d+[.)]|[a-zA-Z][.)]|\**option\s+\w+)", re.IGNORECASE | re.MULTILINE)
+_OPTION_LINE = re.compile(r"^\s*(?:\d+[.)]|[a-zA-Z][.)]|\**option\s+\w+)",
+                          re.IGNORECASE | re.MULTILINE)
 #: The class the model says, as the fact's predicate; a personal sentence is a preference of
 #: the user (user scope), unless the phrase lists read it as a rule or a choice.
 PREDICATES = {"convention": CONVENTION, "decision": DECISION, "preference": PREFERS}
