@@ -60,9 +60,14 @@ class Model:
         if sys.byteorder != "little":
             raw.byteswap()
         scale = data["scale"]
-        rows = [[w * scale for w in raw[i * DIMENSIONS:(i + 1) * DIMENSIONS]]
+        # One float object per distinct weight and one tuple for every unused feature: the
+        # model costs a capture a few MB of memory, not ten.
+        floats: dict[int, float] = {}
+        rows = [[floats.setdefault(w, w * scale) for w in raw[i * DIMENSIONS:(i + 1) * DIMENSIONS]]
                 for i in range(len(data["classes"]))]
-        return cls(tuple(data["classes"]), tuple(data["bias"]), list(zip(*rows)),
+        zero = (0.0,) * len(rows)
+        features = [weights if any(weights) else zero for weights in zip(*rows)]
+        return cls(tuple(data["classes"]), tuple(data["bias"]), features,
                    data["threshold"], data.get("phrase_floor", 1.0))
 
     def probabilities(self, sentence: str, position: int = 0, count: int = 1,
