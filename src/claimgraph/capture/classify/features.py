@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from zlib import crc32
 
+from claimgraph.capture.classify.phrases import phrase_hits
+
 BUCKETS = 1 << 15
 _MASK = BUCKETS - 1
 _WORD, _BIGRAM, _FIRST, _CHAR = 1, 2, 3, 4
@@ -98,8 +100,6 @@ def featurize(sentence: str, position: int = 0, count: int = 1,
 
 def _cues(sentence: str, words: list[str], position: int, count: int,
           after_options: bool | None) -> list[int]:
-    from claimgraph.capture.extract import statements  # the phrase lists, as evidence
-
     present = set(words)
     fired = [name for name, vocabulary in _WORD_CUES if not present.isdisjoint(vocabulary)]
     lower = sentence.lower()
@@ -110,7 +110,7 @@ def _cues(sentence: str, words: list[str], position: int, count: int,
     fired.append(_length(len(words)))
     if sentence.rstrip().endswith("?"):
         fired.append("ends_question")
-    fired += statements.phrase_hits(sentence)
+    fired += phrase_hits(sentence)
     return sorted(_CUE_INDEX[name] for name in set(fired))
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from importlib import resources
 
 from claimgraph.capture.classify.features import DIMENSIONS, featurize
+from claimgraph.capture.classify.phrases import classify
 
 WEIGHTS_FILE = "sentence_model.json"
 DURABLE = ("convention", "decision", "preference", "personal")
@@ -99,7 +100,6 @@ class Model:
 
 
 def _phrase_statement(sentence: str) -> bool:
-    from claimgraph.capture.extract.statements import classify  # the old phrase lists
     return classify(sentence) is not None
 
 

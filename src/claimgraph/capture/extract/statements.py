@@ -15,9 +15,10 @@ request for today, a question, or anything else. Only a sentence it calls durabl
 probability at or above the shipped threshold is stored; every sentence read is tallied for
 the capture report (``capture --explain`` lists each with its class and score).
 
-The phrase lists below are what decided this before the model. They stay, as features of the
-model and as ``classify`` for the rules that read text a person did not type to the agent
-(instruction files, the agent's summaries), where no model was trained.
+The phrase lists that decided this before the model live in ``capture.classify.phrases``. They
+stay, as features of the model, as proposals the model may veto, and as ``classify`` (re-exported
+here) for the rules that read text no model was trained on (instruction files, the agent's
+summaries, answers to the agent's questions).
 """
 
 from __future__ import annotations
@@ -27,58 +28,13 @@ import re
 from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.classify.phrases import (  # noqa: F401 (re-exported for other rules)
+    CONVENTION, DECISION, PREFERS, classify, core as _core, phrase_hits)
 from claimgraph.capture.extract.prose import is_paste, request_text, sentences
 from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
 
-CONVENTION, DECISION, PREFERS = "x/convention", "x/decided", "core/prefers"
 CONFIDENCE = 0.8
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
-_LEAD = re.compile(r"^(?:(?:please|also|and|but|so|ok|okay|btw|note|important|fyi|just|oh|"
-                   r"alright|great|good|cool|thanks|yes|no,)\b[,:!]?\s*)+", re.IGNORECASE)
-_QUESTION = re.compile(r"^(?:should|could|can|would|will|do(?!\s+not\b)|does|did|is|are|was|"
-                       r"were|what|why|how|when|where|which|who|shall|may|have|has)\b",
-                       re.IGNORECASE)
-_HEDGE = re.compile(r"\b(?:maybe|perhaps|might|probably|possibly|i think|i guess|i suspect|"
-                    r"not sure|wonder|whether|seems?|apparently)\b", re.IGNORECASE)
-_TEMPORARY = re.compile(r"\b(?:for now|right now|this time|today|tonight|at the moment|"
-                        r"in this (?:pr|task|session|commit))\b", re.IGNORECASE)
-_DURABLE_VERBS = (
-    r"use|add|import|install|commit|push|merge|mock|hard-?code|log|print|swallow|rely|depend|"
-    r"vendor|pin|bypass|disable|suppress|force-push|expose|store|call|catch|ignore|edit|modify|"
-    r"touch|delete|remove|change|skip|leak|return|raise|throw|write|run|rebase|amend|squash|"
-    r"upgrade|bump|reformat|generate|introduce|block|deploy|release|publish|create|put|keep|"
-    r"test|format|lint|document|type|annotate|name|prefix|check|validate|include|follow|"
-    r"update|wrap|handle|sort|escape|sanitize|target|support|set|prefer|avoid|require|export")
-_CONVENTION = re.compile(
-    r"^(?:(?:we|i|you)\s+)?(?:always|never)\s+(?:" + _DURABLE_VERBS + r")\b|"
-    r"^(?:(?:we|you)\s+)?(?:don't|dont|do not|must not|mustn't|should never)\s+(?:"
-    + _DURABLE_VERBS + r")\b|"
-    r"\b(?:must|should always|has to be|have to be)\b|^make sure\b|^ensure\b|"
-    r"\bfrom now on\b|"
-    r"^no\s+(?!idea|problem|worries|thanks|need|way|one|it\b|that\b|this\b)[\w@`'\"/-]+"
-    r"(?:\s+[\w@`'\"/.-]+){0,7}\s*[.!]?$|"
-    r"^(?:don't|do not) (?:stop|finish|end)\b.*\buntil\b.*(?:\d+\s*%|tests? pass|"
-    r"no warnings|green|clean)", re.IGNORECASE)
-_DECISION = re.compile(
-    r"^(?:we|i)\s*(?:'ve|\s+have)?\s+decided\b|"
-    r"\bwe(?:'ll|\s+will|\s+are\s+going\s+to|'re\s+going\s+to|\s+need\s+to|'ll\s+have\s+to|"
-    r"\s+have\s+to)\s+(?!be\s+able|see|try|look|check|need)\w+|"
-    r"^let's\s+(?:go\s+with|use|keep|stick\s+with|switch|move|migrate|adopt|drop|start\s+with|"
-    r"stay\s+with|standardi[sz]e)\b|"
-    r"^we\s+(?:can|could|should)\s+(?:keep|start\s+with|stick\s+with|stay\s+with|migrate|"
-    r"switch|move|drop)\b|"
-    r"^i\s+(?:want|'d\s+like|would\s+like)\s+(?:us\s+)?to\s+(?:migrate|move|switch|port|"
-    r"rewrite|convert|replace|adopt|standardi[sz]e)\b|"
-    r"^(?:port|migrate|rewrite|convert|switch|move)\s+(?:this|the|our|it|everything|all)\b.*"
-    r"\b(?:to|from)\b|"
-    r"\bkeep\s+(?:the|our|using)\s+\S+|\(no\s+[^()]+\s+needed\)|\binstead\b",
-    re.IGNORECASE)
-_PREFERENCE = re.compile(r"\bprefer(?:s|red)?\b|\brather than\b|\binstead of\b|"
-                         r"^(?:we|you)\s+should\s+(?:use|go\s+with|pick|choose)\b|"
-                         r"^i\s+(?:like|love)\s+\S+|^use\s+\S+.*\b(?:over|not)\b",
-                         re.IGNORECASE)
-_PERSONAL = re.compile(r"^i\s+(?:always|never|prefer|like|love|don't|do not|use)\b|"
-                       r"\bmy\s+(?:preference|rule|convention)\b", re.IGNORECASE)
 _MIN_WORDS = 3
 _ABOUT_ME = re.compile(r"\b(?:i|i'm|i'd|i've|me|my|myself)\b", re.IGNORECASE)
 _PICK = re.compile(r"\b(?:option|approach|choice|alternative|variant)\s+(?:\d+|[a-e])\b|"
@@ -180,38 +136,6 @@ def statement_of(sentence: str) -> str:
     if aside and classify(_ASIDE.sub("", sentence)) is None and classify(aside["clause"]):
         sentence = aside["clause"]
     return sentence.strip().rstrip(".!;:").strip()
-
-
-def classify(sentence: str) -> str | None:
-    """The predicate a sentence states (convention, decision, preference), or None."""
-    core = _core(sentence)
-    if len(core.split()) < _MIN_WORDS and not core.lower().startswith("no "):
-        return None
-    if core.endswith("?") or _QUESTION.match(core) or _HEDGE.search(core) \
-            or _TEMPORARY.search(core):
-        return None
-    for predicate, pattern in ((CONVENTION, _CONVENTION), (DECISION, _DECISION),
-                               (PREFERS, _PREFERENCE)):
-        if pattern.search(core):
-            return predicate
-    return None
-
-
-def phrase_hits(sentence: str) -> list[str]:
-    """Which of the phrase lists a sentence matches, each on its own (no gate, no order):
-    features for the sentence model, which weighs them against everything else it sees."""
-    core = _core(sentence)
-    hits = [name for name, pattern in (
-        ("phrase_convention", _CONVENTION), ("phrase_decision", _DECISION),
-        ("phrase_preference", _PREFERENCE), ("phrase_personal", _PERSONAL),
-        ("phrase_hedge", _HEDGE)) if pattern.search(core)]
-    if core.endswith("?") or _QUESTION.match(core):
-        hits.append("phrase_question")
-    return hits
-
-
-def _core(sentence: str) -> str:
-    return _LEAD.sub("", sentence.strip()).strip()
 
 
 def _candidate(view: SessionView, event: Event, label: str, sentence: str) -> dict[str, Any]:
