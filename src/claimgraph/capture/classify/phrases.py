@@ -1,17 +1,17 @@
 """The phrase lists that decided, before the sentence model, whether a sentence states a
 convention, a decision or a preference -- by how it is built, never by what it is about.
 
-They stay for two uses (docs/capture.md, "The sentence model"): as features of the model
+They stay (docs/capture.md, "The sentence model"): as features of the model
 (``phrase_hits``), and as ``classify`` for the rules that read text no model was trained on
 (instruction files, the agent's summaries, the user's answers) and as the proposals the
 model may veto in the statements rule. Pure: no I/O, imports nothing of capture.
 
 - a **convention** (``x/convention``): "always …", "never …", "don't <durable verb> …",
-  "… must …", "make sure …", "from now on …", "no <thing>", a bar for done ("don't stop until
-  … 100% coverage");
-- a **decision** (``x/decided``): "we will / we'll / we're going to …", "we decided …", "let's
-  go with / use / keep …", "we can keep … while …", "I want to migrate …", "port / migrate …
-  to …", "keep the X", "(no X needed)";
+  "… must …", "make sure …", "from now on …", "no <thing>", a bar for done ("don't stop
+  until … 100% coverage");
+- a **decision** (``x/decided``): "we will / we'll / we're going to …", "we decided …",
+  "let's go with / use / keep …", "we can keep … while …", "I want to migrate …",
+  "port / migrate … to …", "keep the X", "(no X needed)";
 - a **preference** (``core/prefers``): "prefer …", "… instead of / rather than …", "we should
   use …", "I like …".
 
