@@ -227,7 +227,7 @@ fi
 # .venv must never turn it into a copy).
 extras="mcp,viewer,sync"
 [ "$postgres" = 1 ] && extras="$extras,postgres"
-[ "$dev" = 1 ] && extras="test,mcp,viewer,postgres,sync"
+[ "$dev" = 1 ] && extras="test,mcp,viewer,postgres,sync,train"
 tree_hash() {
   if [ "$1" = dev ]; then
     sha256sum < "$here/pyproject.toml" | cut -d' ' -f1

@@ -42,6 +42,7 @@ import structlog
 
 from claimgraph import lease
 from claimgraph.capture import ignored, placement, problems
+from claimgraph.capture.classify import tally
 from claimgraph.capture.dating import in_valid_order
 from claimgraph.capture.events import Transcript
 from claimgraph.capture.origin import marked_origin, placed_nowhere
@@ -104,6 +105,8 @@ class Options:
     half_life_days: float = 90.0
     environ: Mapping[str, str] = dataclasses.field(default_factory=lambda: dict(os.environ))
     allow_relearn: bool = False
+    #: List every user sentence read, with the sentence model's class and score, in the report.
+    explain: bool = False
 
 
 class _MarkMoved(Exception):
@@ -258,7 +261,7 @@ def _capture_segment(sh: Shell, request: Request, options: Options, extractor: E
     mark = seen[0]
     evidence = _store_segment(cleaned, request, since, options)
     placed = placement.place(sh, cleaned, mark, request.cwd, options.environ)
-    with problems.collecting() as trouble:
+    with problems.collecting() as trouble, tally.collecting() as heard:
         candidates = ignored.drop_ignored(extractor(cleaned, project_root=placed.root),
                                           placed.root)
     scoped = [placement.scoped(c, placed, SOURCE_TYPE)
@@ -270,6 +273,9 @@ def _capture_segment(sh: Shell, request: Request, options: Options, extractor: E
     outcome = _outcome(result, screened, candidates, placed.project, evidence)
     if None in scoped:
         outcome["counts"]["unplaced"] = scoped.count(None)
+    outcome["user_sentences"] = tally.summary(heard)
+    if options.explain:
+        outcome["explain"] = heard
     return {**outcome, "warnings": problems.announce(trouble, log, agent=request.agent)
             + placement.announce(placed, scoped.count(None), log, agent=request.agent)}
 

@@ -56,6 +56,10 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--no-curate", action="store_true", help="do not start the curator")
     p.add_argument("--retry", metavar="SESSION", help="capture a session given up after "
                    f"{MAX_FAILURES} failures (poisoned) again, from its recorded transcript")
+    p.add_argument("--explain", action="store_true",
+                   help="list every user sentence read, with the class the sentence model gave "
+                        "it, its score (the probability it states something durable) and "
+                        "whether it was kept, in the report's `explain` field")
     p.add_argument("--allow-relearn", action="store_true",
                    help="read and learn again what `claimgraph purge` removed of this session")
     p.set_defaults(command="capture")
@@ -228,7 +232,8 @@ def _options(ctx: Context, run: Any) -> Any:
                        lease_ttl_ms=settings.value("lease_ttl_ms"),
                        half_life_days=settings.value("half_life_days"),
                        environ=dict(ctx.environ),
-                       allow_relearn=bool(getattr(ctx.args, "allow_relearn", False)))
+                       allow_relearn=bool(getattr(ctx.args, "allow_relearn", False)),
+                       explain=bool(getattr(ctx.args, "explain", False)))
 
 
 def _start_curator(ctx: Context, args: argparse.Namespace, report: dict[str, Any]) -> str:

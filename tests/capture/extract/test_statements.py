@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from claimgraph.capture.extract.prose import is_paste, sentences
-from claimgraph.capture.extract.statements import CONVENTION, DECISION, PREFERS, classify
+from claimgraph.capture.extract.statements import (
+    CONVENTION, DECISION, PREFERS, classify, statement_of)
 
 from .extract_helpers import Session, only
 
@@ -101,12 +102,11 @@ def test_speaking_for_oneself_is_the_user_scope():
     assert (fact["subject"], fact["scope"]) == ("user", "user")
 
 
-def test_an_aside_that_states_a_decision_is_kept_without_the_request_around_it():
-    session = Session()
-    session.prompt("Delete the Python files when done (but keep the Justfile - update it "
-                   "to run Rust tests instead).")
-    [fact] = session.extract()
-    assert fact["object"] == "keep the Justfile - update it to run Rust tests instead"
+def test_an_aside_that_states_a_decision_is_judged_without_the_request_around_it():
+    """What the sentence model then makes of the aside is its call (tests/capture/classify)."""
+    assert statement_of("Delete the Python files when done (but keep the Justfile - update it "
+                        "to run Rust tests instead).") == (
+        "keep the Justfile - update it to run Rust tests instead")
 
 
 def test_a_slash_commands_arguments_are_the_users_words():
@@ -139,3 +139,30 @@ def test_the_valid_time_is_the_prompts_time():
     session.prompt("Always use uv for dependencies.", timestamp=1_700_000_000_000)
     [fact] = session.extract()
     assert fact["valid_from"] == 1_700_000_000_000
+
+
+def test_picking_an_option_is_never_a_personal_preference():
+    """The model may call "I like Option 1" personal (it is first person, and "I like" is how
+    people state tastes); a pick among the agent's options is about this project."""
+    session = Session()
+    session.event("assistant", text="Option 1: a queue.\nOption 2: a cron job.\nWhich one?")
+    session.prompt("I like Option 1, from a enabling perspective")
+    assert all(fact["scope"] != "user" for fact in session.extract())
+
+
+def test_a_prompt_answering_the_agents_question_or_options_is_marked():
+    from claimgraph.capture.extract.session import SessionView
+    from claimgraph.capture.extract.statements import after_options
+
+    session = Session()
+    first = session.prompt("Set up the project.")
+    session.event("assistant", text="Done. Shall I add CI too?")
+    answer = session.prompt("yes")
+    session.event("assistant", text="Two ways:\n1. GitHub Actions\n2. a Makefile target\n")
+    pick = session.prompt("the first")
+    again = session.prompt("and keep it small")
+    session.event("assistant", text="Added the workflow.")
+    plain = session.prompt("thanks")
+    marks = after_options(SessionView.of(session.transcript(), "/home/dev/shop"))
+    assert [marks[e.line] for e in (first, answer, pick, again, plain)] == [
+        None, True, True, None, False]

@@ -6,95 +6,111 @@ agent's words). A sentence is kept whole, as a prose literal, because its qualif
 knowledge: "keep the Justfile - update it to run Rust tests instead" loses its point as
 "prefers Justfile".
 
-Three kinds, told apart by how the sentence is built, never by what it is about:
+Which sentences become facts is the sentence model's call (``capture.classify``; see
+docs/capture.md, "The sentence model"): a linear model learned from a few thousand labelled
+sentences typed to coding agents in public repositories, which tells a standing
+**convention** (``x/convention``), **decision** (``x/decided``), **preference**
+(``core/prefers``) or **personal** fact (user scope: about the person across projects) from a
+request for today, a question, or anything else. Only a sentence it calls durable with
+probability at or above the shipped threshold is stored; every sentence read is tallied for
+the capture report (``capture --explain`` lists each with its class and score).
 
-- a **convention** (``x/convention``, a commitment): a rule for how work is done -- "always …",
-  "never …", "don't <durable verb> …", "… must …", "make sure …", "from now on …", "no <thing>",
-  and a bar for done stated as a condition ("don't stop until … 100% coverage");
-- a **decision** (``x/decided``, a commitment): a choice for the project -- "we will / we'll /
-  we're going to …", "we decided …", "let's go with / use / keep …", "we can keep … while …",
-  "we should start with …", "I want to migrate …", "port / migrate / rewrite … to …", "keep the
-  X", "(no X needed)";
-- a **preference** (``core/prefers``, a preference): "prefer …", "… instead of / rather than …",
-  "we should use …", "I like …".
-
-Requests for today's work ("add a test", "run bd ready", "start phoenix"), questions, hedged
-guesses ("maybe because …", "I think …") and pasted code or logs are not statements. "I …" speaks
-for the user across projects (user scope); everything else is about this project.
+The phrase lists that decided this before the model live in ``capture.classify.phrases``. They
+stay, as features of the model, as proposals the model may veto, and as ``classify`` (re-exported
+here) for the rules that read text no model was trained on (instruction files, the agent's
+summaries, answers to the agent's questions).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.classify.phrases import (  # noqa: F401 (re-exported for other rules)
+    CONVENTION, DECISION, PREFERS, classify, core as _core, phrase_hits)
 from claimgraph.capture.extract.prose import is_paste, request_text, sentences
 from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
 
-CONVENTION, DECISION, PREFERS = "x/convention", "x/decided", "core/prefers"
 CONFIDENCE = 0.8
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
-_LEAD = re.compile(r"^(?:(?:please|also|and|but|so|ok|okay|btw|note|important|fyi|just|oh|"
-                   r"alright|great|good|cool|thanks|yes|no,)\b[,:!]?\s*)+", re.IGNORECASE)
-_QUESTION = re.compile(r"^(?:should|could|can|would|will|do(?!\s+not\b)|does|did|is|are|was|"
-                       r"were|what|why|how|when|where|which|who|shall|may|have|has)\b",
-                       re.IGNORECASE)
-_HEDGE = re.compile(r"\b(?:maybe|perhaps|might|probably|possibly|i think|i guess|i suspect|"
-                    r"not sure|wonder|whether|seems?|apparently)\b", re.IGNORECASE)
-_TEMPORARY = re.compile(r"\b(?:for now|right now|this time|today|tonight|at the moment|"
-                        r"in this (?:pr|task|session|commit))\b", re.IGNORECASE)
-_DURABLE_VERBS = (
-    r"use|add|import|install|commit|push|merge|mock|hard-?code|log|print|swallow|rely|depend|"
-    r"vendor|pin|bypass|disable|suppress|force-push|expose|store|call|catch|ignore|edit|modify|"
-    r"touch|delete|remove|change|skip|leak|return|raise|throw|write|run|rebase|amend|squash|"
-    r"upgrade|bump|reformat|generate|introduce|block|deploy|release|publish|create|put|keep|"
-    r"test|format|lint|document|type|annotate|name|prefix|check|validate|include|follow|"
-    r"update|wrap|handle|sort|escape|sanitize|target|support|set|prefer|avoid|require|export")
-_CONVENTION = re.compile(
-    r"^(?:(?:we|i|you)\s+)?(?:always|never)\s+(?:" + _DURABLE_VERBS + r")\b|"
-    r"^(?:(?:we|you)\s+)?(?:don't|dont|do not|must not|mustn't|should never)\s+(?:"
-    + _DURABLE_VERBS + r")\b|"
-    r"\b(?:must|should always|has to be|have to be)\b|^make sure\b|^ensure\b|"
-    r"\bfrom now on\b|"
-    r"^no\s+(?!idea|problem|worries|thanks|need|way|one|it\b|that\b|this\b)[\w@`'\"/-]+"
-    r"(?:\s+[\w@`'\"/.-]+){0,7}\s*[.!]?$|"
-    r"^(?:don't|do not) (?:stop|finish|end)\b.*\buntil\b.*(?:\d+\s*%|tests? pass|"
-    r"no warnings|green|clean)", re.IGNORECASE)
-_DECISION = re.compile(
-    r"^(?:we|i)\s*(?:'ve|\s+have)?\s+decided\b|"
-    r"\bwe(?:'ll|\s+will|\s+are\s+going\s+to|'re\s+going\s+to|\s+need\s+to|'ll\s+have\s+to|"
-    r"\s+have\s+to)\s+(?!be\s+able|see|try|look|check|need)\w+|"
-    r"^let's\s+(?:go\s+with|use|keep|stick\s+with|switch|move|migrate|adopt|drop|start\s+with|"
-    r"stay\s+with|standardi[sz]e)\b|"
-    r"^we\s+(?:can|could|should)\s+(?:keep|start\s+with|stick\s+with|stay\s+with|migrate|"
-    r"switch|move|drop)\b|"
-    r"^i\s+(?:want|'d\s+like|would\s+like)\s+(?:us\s+)?to\s+(?:migrate|move|switch|port|"
-    r"rewrite|convert|replace|adopt|standardi[sz]e)\b|"
-    r"^(?:port|migrate|rewrite|convert|switch|move)\s+(?:this|the|our|it|everything|all)\b.*"
-    r"\b(?:to|from)\b|"
-    r"\bkeep\s+(?:the|our|using)\s+\S+|\(no\s+[^()]+\s+needed\)|\binstead\b",
-    re.IGNORECASE)
-_PREFERENCE = re.compile(r"\bprefer(?:s|red)?\b|\brather than\b|\binstead of\b|"
-                         r"^(?:we|you)\s+should\s+(?:use|go\s+with|pick|choose)\b|"
-                         r"^i\s+(?:like|love)\s+\S+|^use\s+\S+.*\b(?:over|not)\b",
-                         re.IGNORECASE)
-_PERSONAL = re.compile(r"^i\s+(?:always|never|prefer|like|love|don't|do not|use)\b|"
-                       r"\bmy\s+(?:preference|rule|convention)\b", re.IGNORECASE)
 _MIN_WORDS = 3
+_ABOUT_ME = re.compile(r"\b(?:i|i'm|i'd|i've|me|my|myself)\b", re.IGNORECASE)
+_PICK = re.compile(r"\b(?:option|approach|choice|alternative|variant)\s+(?:\d+|[a-e])\b|"
+                   r"\b(?:first|second|third|last) (?:one|option)\b", re.IGNORECASE)
+_OPTION_LINE = re.compile(r"^\s*(?:\d+[.)]|[a-zA-Z][.)]|\**option\s+\w+)",
+                          re.IGNORECASE | re.MULTILINE)
+#: The class the model says, as the fact's predicate; a personal sentence is a preference of
+#: the user (user scope), unless the phrase lists read it as a rule or a choice.
+PREDICATES = {"convention": CONVENTION, "decision": DECISION, "preference": PREFERS}
 _ASIDE = re.compile(r"\s*\((?:but|and|except|although|though|just)\s+(?P<clause>[^()]{8,})\)",
                     re.IGNORECASE)
 
 
 def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    """The user's sentences the sentence model calls durable, with enough confidence to
+    store (docs/capture.md, "The sentence model"); every sentence read is tallied for the
+    capture report, kept or not."""
+    from claimgraph.capture.classify import tally
+    from claimgraph.capture.classify.model import shipped
+
+    model = shipped()
+    answering = view.remembered("statements.after_options", after_options)
     for event, text in user_texts(view):
-        for sentence in map(statement_of, sentences(text)):
-            kind = classify(sentence)
-            if kind is None:
-                continue
-            personal = bool(_PERSONAL.search(_core(sentence)))
-            if personal or view.project:
-                yield _candidate(view, event, kind, sentence, personal)
+        parts = [statement_of(s) for s in sentences(text)]
+        for index, sentence in enumerate(parts):
+            verdict = _personal_checked(
+                model.verdict(sentence, index, len(parts), answering.get(event.line)), sentence)
+            why = _not_stored(verdict, sentence, view)
+            tally.record(event.line, sentence, verdict.label, verdict.score, why is None,
+                         why if verdict.kept else None)
+            if why is None:
+                yield _candidate(view, event, verdict.label, sentence)
+
+
+def _personal_checked(verdict: Any, sentence: str) -> Any:
+    """Personal (user scope, told to every project) only when the person speaks of
+    themselves, and not when they pick an option the agent offered ("I like Option 1" is a
+    choice for this project): otherwise the likeliest project class."""
+    if verdict.label != "personal" or (_ABOUT_ME.search(sentence)
+                                       and not _PICK.search(sentence)):
+        return verdict
+    label = max(("convention", "decision", "preference"),
+                key=lambda name: verdict.probabilities[name])
+    return dataclasses.replace(verdict, label=label)
+
+
+def _not_stored(verdict: Any, sentence: str, view: SessionView) -> str | None:
+    """Why a sentence does not become a fact (None: it does)."""
+    if not verdict.kept:
+        return "not durable"
+    if len(_core(sentence).split()) < _MIN_WORDS:
+        return "too short to stand alone"  # "B", "Option 2": the choice lives in the question
+    if verdict.label != "personal" and not view.project:
+        return "no known project"
+    return None
+
+
+def after_options(view: SessionView) -> dict[int, bool | None]:
+    """For each prompt's line: does it answer an agent that just asked a question or offered
+    options (a "?" near the end of its last message, or two option-looking lines)? None for
+    the first prompt and for a prompt right after another prompt."""
+    found: dict[int, bool | None] = {}
+    last: str | None = None
+    for event in view.transcript.events:
+        if event.subagent_id or event.is_sidechain:
+            continue
+        if event.kind == "assistant" and not event.derived and event.text.strip():
+            last = event.text
+        elif event.is_human_prompt or (event.kind == "meta" and "<command-args>" in event.text):
+            found[event.line] = None if last is None else _offers(last)
+            last = None
+    return found
+
+
+def _offers(text: str) -> bool:
+    return "?" in text[-600:] or len(_OPTION_LINE.findall(text)) >= 2
 
 
 def user_texts(view: SessionView) -> Iterator[tuple[Event, str]]:
@@ -126,27 +142,9 @@ def statement_of(sentence: str) -> str:
     return sentence.strip().rstrip(".!;:").strip()
 
 
-def classify(sentence: str) -> str | None:
-    """The predicate a sentence states (convention, decision, preference), or None."""
-    core = _core(sentence)
-    if len(core.split()) < _MIN_WORDS and not core.lower().startswith("no "):
-        return None
-    if core.endswith("?") or _QUESTION.match(core) or _HEDGE.search(core) \
-            or _TEMPORARY.search(core):
-        return None
-    for predicate, pattern in ((CONVENTION, _CONVENTION), (DECISION, _DECISION),
-                               (PREFERS, _PREFERENCE)):
-        if pattern.search(core):
-            return predicate
-    return None
-
-
-def _core(sentence: str) -> str:
-    return _LEAD.sub("", sentence.strip()).strip()
-
-
-def _candidate(view: SessionView, event: Event, predicate: str, sentence: str,
-               personal: bool) -> dict[str, Any]:
+def _candidate(view: SessionView, event: Event, label: str, sentence: str) -> dict[str, Any]:
+    personal = label == "personal"
+    predicate = (classify(sentence) or PREFERS) if personal else PREDICATES[label]
     epistemic = "preference" if predicate == PREFERS else "commitment"
     return candidate("statements", "user" if personal else view.project or "", predicate,
                      sentence, evidence=[transcript_evidence(event.line, sentence)],

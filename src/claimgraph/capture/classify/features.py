@@ -1,0 +1,137 @@
+"""What the sentence classifier sees of a sentence: hashed n-grams and a few named cues.
+
+One function, ``featurize``, used both by the training script (train/train_classifier.py) and
+by inference, so the two can never drift apart. See docs/capture.md ("The sentence model").
+
+Features are meant to generalize past the sentences they were learned from:
+
+- word unigrams and bigrams, the first two words (imperatives and "we'll" / "let's" start a
+  sentence), and character 4-grams inside a padded, lowercased copy (they catch "prefer" in
+  "preferably" and survive typos). All are hashed with CRC-32 into ``BUCKETS`` buckets, each
+  kind with its own seed, so no vocabulary is stored;
+- named cues: where the sentence sits in its prompt, whether the prompt answers an agent that
+  just asked a question or offered options, its length, modality and negation words, and the
+  old phrase lists' verdicts (as evidence for the model, no longer the decision).
+
+Hashed features are binary and scaled to unit length (a long sentence does not win by
+length); named cues are 0/1. Everything is a pure function of its arguments: same sentence,
+same features, on every machine (CRC-32 is fixed, unlike Python's ``hash``).
+"""
+
+from __future__ import annotations
+
+import re
+from zlib import crc32
+
+from claimgraph.capture.classify.phrases import phrase_hits
+
+BUCKETS = 1 << 15
+_MASK = BUCKETS - 1
+_WORD, _BIGRAM, _FIRST, _CHAR = 1, 2, 3, 4
+_TOKENS = re.compile(r"[a-z0-9_']+|[^\sa-z0-9_']")
+_DIGITS = re.compile(r"\d+")
+
+#: Named cues, each a 0/1 feature; their order is the weights file's order (append only).
+CUES = (
+    "pos_first", "pos_last", "pos_only", "prompt_long", "after_options",
+    "words_1_2", "words_3_5", "words_6_12", "words_13_25", "words_26_plus",
+    "ends_question", "starts_question_word", "has_url_or_path", "has_code_span",
+    "always_never", "must_should", "negation", "from_now_on", "every_all", "we_our",
+    "i_me_my", "you_your", "lets", "will_going_to", "prefer_rather", "instead_over",
+    "please_can_you", "now_then", "this_that_here", "temporary",
+    "phrase_convention", "phrase_decision", "phrase_preference", "phrase_personal",
+    "phrase_hedge", "phrase_question", "project_words", "across_projects",
+)
+_CUE_INDEX = {name: BUCKETS + i for i, name in enumerate(CUES)}
+DIMENSIONS = BUCKETS + len(CUES)
+
+#: Cues that are a word from a set (tokens as ``_TOKENS`` cuts them: "don't" is one token).
+_WORD_CUES = tuple((name, frozenset(words.split())) for name, words in (
+    ("starts_question_word", ""),  # computed from the first word, below
+    ("always_never", "always never ever"),
+    ("must_should", "must should shall required require requires"),
+    ("negation", "not no don't dont never avoid without nor can't won't shouldn't mustn't"),
+    ("every_all", "every everywhere everything all any each whenever"),
+    ("we_our", "we we're we'll we've our us"),
+    ("i_me_my", "i i'm i'd i've me my mine"),
+    ("you_your", "you your you're you'll"),
+    ("lets", "let's lets"),
+    ("will_going_to", "will gonna we'll i'll"),
+    ("prefer_rather", "prefer prefers preferred preferably rather ideally love favor favour"),
+    ("instead_over", "instead over vs versus"),
+    ("please_can_you", "please pls"),
+    ("now_then", "now then next first again continue proceed"),
+    ("this_that_here", "this that these those here it"),
+    ("project_words", "repo repository project codebase team"),
+))
+_QUESTION_WORDS = frozenset("should could can would will do does did is are was were what why "
+                            "how when where which who".split())
+#: Cues that take a phrase or a shape: one pass each over the lowercased sentence.
+_REGEX_CUES = tuple((name, re.compile(pattern)) for name, pattern in (
+    ("has_url_or_path", r"https?://|\w/\w|\.\w{1,4}\b"),
+    ("has_code_span", r"`[^`]+`"),
+    ("from_now_on", r"from now on|going forward|in the future|moving forward|by default|"
+                    r"as a rule|remember|standard|convention|policy|have to|has to|need to"),
+    ("temporary", r"for now|right now|this time|today|tonight|at the moment|"
+                  r"in this (?:pr|task|session|commit|branch)"),
+    ("across_projects", r"all my|every (?:repo|project)|any (?:repo|project)|everywhere i|"
+                        r"my (?:machine|setup|editor|shell|laptop|workflow|projects?)|"
+                        r"i(?:'m| am) on|personally"),
+    ("please_can_you", r"can you|could you|would you"),
+))
+
+
+def featurize(sentence: str, position: int = 0, count: int = 1,
+              after_options: bool | None = None) -> tuple[list[int], list[int]]:
+    """``(hashed, cues)``: sorted distinct bucket indices (each worth 1/sqrt(len)) and the
+    indices of the cues that fire (each worth 1). ``position`` is the sentence's index in its
+    prompt of ``count`` sentences; ``after_options`` whether the prompt answers an agent's
+    question or options (None: unknown, or not an answer)."""
+    lower = _DIGITS.sub("0", sentence.lower().replace("\u2019", "'"))
+    words = _TOKENS.findall(lower)
+    hashed = {crc32(w.encode(), _WORD) & _MASK for w in words}
+    hashed.update(crc32(f"{a} {b}".encode(), _BIGRAM) & _MASK for a, b in zip(words, words[1:]))
+    hashed.update(crc32(w.encode(), _FIRST) & _MASK for w in (" ".join(words[:1]),
+                                                                  " ".join(words[:2])))
+    padded = f" {' '.join(lower.split())} ".encode()
+    hashed.update(crc32(padded[i:i + 4], _CHAR) & _MASK for i in range(len(padded) - 3))
+    return sorted(hashed), _cues(sentence, words, position, count, after_options)
+
+
+def _cues(sentence: str, words: list[str], position: int, count: int,
+          after_options: bool | None) -> list[int]:
+    present = set(words)
+    fired = [name for name, vocabulary in _WORD_CUES if not present.isdisjoint(vocabulary)]
+    lower = sentence.lower()
+    fired += [name for name, pattern in _REGEX_CUES if pattern.search(lower)]
+    if words and words[0] in _QUESTION_WORDS:
+        fired.append("starts_question_word")
+    fired += _placement(position, count, after_options)
+    fired.append(_length(len(words)))
+    if sentence.rstrip().endswith("?"):
+        fired.append("ends_question")
+    fired += phrase_hits(sentence)
+    return sorted(_CUE_INDEX[name] for name in set(fired))
+
+
+def _placement(position: int, count: int, after_options: bool | None) -> list[str]:
+    fired = []
+    if count <= 1:
+        fired.append("pos_only")
+    elif position == 0:
+        fired.append("pos_first")
+    elif position >= count - 1:
+        fired.append("pos_last")
+    if count >= 4:
+        fired.append("prompt_long")
+    if after_options:
+        fired.append("after_options")
+    return fired
+
+
+def _length(n: int) -> str:
+    for limit, name in ((2, "words_1_2"), (5, "words_3_5"), (12, "words_6_12"),
+                        (25, "words_13_25")):
+        if n <= limit:
+            return name
+    return "words_26_plus"

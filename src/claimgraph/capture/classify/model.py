@@ -1,0 +1,111 @@
+"""Plain-Python inference for the shipped sentence model (no numpy, no scikit-learn).
+
+The weights file holds the class names, the bias per class, and the weights per class as
+int16 (base64, little-endian) with one scale; a score is the bias plus the weights of the
+hashed features that fire (scaled to unit length) plus those of the named cues, and the
+softmax of the scores is the class distribution -- exactly what scikit-learn's
+``predict_proba`` computes, up to the int16 rounding of the weights (see
+tests/capture/classify). The file is read once per process, on the first sentence.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import sys
+from array import array
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+from importlib import resources
+
+from claimgraph.capture.classify.features import DIMENSIONS, featurize
+from claimgraph.capture.classify.phrases import classify
+
+WEIGHTS_FILE = "sentence_model.json"
+DURABLE = ("convention", "decision", "preference", "personal")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the model says of one sentence: ``label`` the class it stores it as (a durable
+    class when ``kept``, else the likeliest other class), ``score`` the probability that it is
+    durable at all, and ``probabilities`` by class. ``kept``: the score reaches the threshold,
+    or the old phrase lists call the sentence a statement and the score reaches the (lower)
+    phrase floor -- the lists propose, the model can veto (docs/capture.md)."""
+
+    label: str
+    score: float
+    kept: bool
+    probabilities: dict[str, float]
+
+
+@dataclass(frozen=True)
+class Model:
+    classes: tuple[str, ...]
+    bias: tuple[float, ...]
+    #: One tuple per feature: its weight for each class, in ``classes`` order.
+    weights: list[tuple[float, ...]]
+    threshold: float
+    #: A sentence the old phrase lists call a statement is kept from this P(durable) on.
+    phrase_floor: float = 1.0
+
+    @classmethod
+    def from_json(cls, text: str) -> Model:
+        data = json.loads(text)
+        if data.get("dimensions") != DIMENSIONS:
+            raise ValueError(f"weights for {data.get('dimensions')} features, the code makes "
+                             f"{DIMENSIONS}: retrain (train/train_classifier.py)")
+        raw = array("h", base64.b64decode(data["weights"]))
+        if sys.byteorder != "little":
+            raw.byteswap()
+        scale = data["scale"]
+        # One float object per distinct weight and one tuple for every unused feature: the
+        # model costs a capture a few MB of memory, not ten.
+        floats: dict[int, float] = {}
+        rows = [[floats.setdefault(w, w * scale) for w in raw[i * DIMENSIONS:(i + 1) * DIMENSIONS]]
+                for i in range(len(data["classes"]))]
+        zero = (0.0,) * len(rows)
+        features = [weights if any(weights) else zero for weights in zip(*rows)]
+        return cls(tuple(data["classes"]), tuple(data["bias"]), features,
+                   data["threshold"], data.get("phrase_floor", 1.0))
+
+    def probabilities(self, sentence: str, position: int = 0, count: int = 1,
+                      after_options: bool | None = None) -> dict[str, float]:
+        hashed, cues = featurize(sentence, position, count, after_options)
+        unit = 1.0 / math.sqrt(len(hashed)) if hashed else 0.0
+        words, named = self._sums(hashed), self._sums(cues)
+        scores = [b + unit * w + c for b, w, c in zip(self.bias, words, named)]
+        top = max(scores)
+        exps = [math.exp(s - top) for s in scores]
+        total = sum(exps)
+        return {name: e / total for name, e in zip(self.classes, exps)}
+
+    def _sums(self, features: list[int]) -> Any:
+        """Per class, the sum of the weights of ``features`` (one C-level pass per class)."""
+        if not features:
+            return (0.0,) * len(self.bias)
+        return map(sum, zip(*map(self.weights.__getitem__, features)))
+
+    def verdict(self, sentence: str, position: int = 0, count: int = 1,
+                after_options: bool | None = None) -> Verdict:
+        probs = self.probabilities(sentence, position, count, after_options)
+        durable = sum(probs[name] for name in DURABLE)
+        kept = durable >= self.threshold or (durable >= self.phrase_floor
+                                             and _phrase_statement(sentence))
+        pool = DURABLE if kept else tuple(n for n in self.classes if n not in DURABLE)
+        label = max(pool, key=lambda name: (probs[name], name))
+        return Verdict(label, durable, kept, probs)
+
+
+def _phrase_statement(sentence: str) -> bool:
+    return classify(sentence) is not None
+
+
+@lru_cache(maxsize=1)
+def shipped() -> Model:
+    """The model shipped with the package."""
+    text = resources.files("claimgraph.capture.classify").joinpath(WEIGHTS_FILE).read_text(
+        encoding="utf-8")
+    return Model.from_json(text)

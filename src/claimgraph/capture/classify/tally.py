@@ -1,0 +1,42 @@
+"""What the sentence model said of each user sentence this pass, told to the capture report.
+
+The statements rule reads every sentence a person typed and keeps few; without a tally the
+user is never told a sentence was dropped, or why. A context variable (as in
+``capture.problems``), because extractors sit behind one plain ``extract(...)`` interface.
+Outside a ``collecting`` block (a test, a library caller) nothing is recorded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from typing import Any, Iterator
+
+_heard: contextvars.ContextVar[list[dict[str, Any]] | None] = contextvars.ContextVar(
+    "claimgraph_capture_heard", default=None)
+
+
+@contextlib.contextmanager
+def collecting() -> Iterator[list[dict[str, Any]]]:
+    """Collect one entry per classified sentence inside the block into the list it yields."""
+    found: list[dict[str, Any]] = []
+    token = _heard.set(found)
+    try:
+        yield found
+    finally:
+        _heard.reset(token)
+
+
+def record(line: int, sentence: str, label: str, score: float, kept: bool,
+           why: str | None = None) -> None:
+    """``kept``: the sentence became a candidate fact; ``why`` says why a durable one did not."""
+    found = _heard.get()
+    if found is not None:
+        entry = {"line": line, "sentence": sentence, "class": label, "score": round(score, 3),
+                 "kept": kept}
+        found.append({**entry, "why": why} if why else entry)
+
+
+def summary(found: list[dict[str, Any]]) -> dict[str, int]:
+    """How many user sentences were read, and how many became facts."""
+    return {"read": len(found), "kept": sum(1 for entry in found if entry["kept"])}

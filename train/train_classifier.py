@@ -1,0 +1,278 @@
+"""Train the sentence model, validate it grouped by repository, and export its weights.
+
+    python train/train_classifier.py            # CV report + write the shipped weights file
+    python train/train_classifier.py --check    # retrain; exit 1 if the shipped file differs
+
+Needs scikit-learn (``pip install -e .[train]``); the package never does. Deterministic:
+sorted input, a fixed solver with no randomness, weights rounded to int16, JSON written with
+sorted keys -- the same labelled data gives the same file byte for byte.
+
+Validation (docs/capture.md, "The sentence model"): 5-fold cross-validation grouped by
+repository (no repository is ever on both the training and the test side), scored on the
+corpus sentences a person typed; the written sentences (``own``) always train and are never
+scored. The same sentences score today's phrase lists (``statements.classify``). The threshold
+and the phrase-list floor: see ``choose_threshold``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import sys
+from array import array
+from pathlib import Path
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GroupKFold
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from claimgraph.capture.classify.features import DIMENSIONS, featurize  # noqa: E402
+from claimgraph.capture.classify.model import DURABLE, WEIGHTS_FILE  # noqa: E402
+from claimgraph.capture.extract import statements  # noqa: E402
+
+DATA = ROOT / "train" / "data" / "labelled.jsonl"
+OUT = ROOT / "src" / "claimgraph" / "capture" / "classify" / WEIGHTS_FILE
+CLASSES = ("convention", "decision", "preference", "personal", "request", "question", "other")
+C = 4.0
+FOLDS = 5
+TARGET_PRECISION = 0.9
+MIN_RECALL = 0.05
+#: Floors tried for a phrase-list statement (1.0: the lists get no say).
+FLOORS = (1.0, 0.2, 0.1, 0.05)
+#: Sentences the labeller marked as not typed by the person (a skill's expansion, an injected
+#: tool list, a pasted file or template) are trained on (a skill's rules are rules, phrased as
+#: people phrase them) but never scored: the statements rule is about what a person said.
+NOT_TYPED = ("skill text", "injected", "pasted", "summary-format")
+_PHRASE_CLASS = {statements.CONVENTION: "convention", statements.DECISION: "decision",
+                 statements.PREFERS: "preference"}
+
+
+def load(path: Path = DATA) -> list[dict]:
+    with open(path, encoding="utf-8") as handle:
+        rows = [json.loads(line) for line in handle if line.strip()]
+    return sorted(rows, key=lambda row: row["id"])
+
+
+def matrix(rows: list[dict]) -> csr_matrix:
+    data, indices, indptr = [], [], [0]
+    for row in rows:
+        hashed, cues = featurize(row["text"], row.get("sentence_index", 0),
+                                 row.get("n_sentences", 1), row.get("after_options"))
+        unit = 1.0 / np.sqrt(len(hashed)) if hashed else 0.0
+        indices += hashed + cues
+        data += [unit] * len(hashed) + [1.0] * len(cues)
+        indptr.append(len(indices))
+    return csr_matrix((np.array(data), np.array(indices), np.array(indptr)),
+                      shape=(len(rows), DIMENSIONS))
+
+
+def fit(x: csr_matrix, y: np.ndarray, c: float = C) -> LogisticRegression:
+    model = LogisticRegression(C=c, max_iter=5000, tol=1e-4, solver="lbfgs")
+    return model.fit(x, y)
+
+
+def probabilities(model: LogisticRegression, x: csr_matrix) -> np.ndarray:
+    """Columns in CLASSES order whatever classes this fold's training side held."""
+    out = np.zeros((x.shape[0], len(CLASSES)))
+    proba = model.predict_proba(x)
+    for j, name in enumerate(model.classes_):
+        out[:, CLASSES.index(name)] = proba[:, j]
+    return out
+
+
+def decide(proba: np.ndarray, threshold: float, floor: float = 1.0,
+           phrases: np.ndarray | None = None) -> list[str]:
+    """Each row's class as capture takes it (``Model.verdict``): durable when P(durable) >=
+    ``threshold``, or when the phrase lists call it a statement and P(durable) >= ``floor``."""
+    durable = proba[:, :len(DURABLE)].sum(axis=1)
+    voted = np.zeros(len(proba), bool) if phrases is None else phrases
+    labels = []
+    for p, d, v in zip(proba, durable, voted):
+        kept = d >= threshold or (v and d >= floor)
+        pool = range(len(DURABLE)) if kept else range(len(DURABLE), len(CLASSES))
+        labels.append(CLASSES[max(pool, key=lambda j: (p[j], CLASSES[j]))])
+    return labels
+
+
+def phrase_label(row: dict) -> str:
+    """Today's phrase lists on one sentence, as a class (rest classes all read as "other")."""
+    predicate = statements.classify(row["text"])
+    if predicate is None:
+        return "other"
+    if statements.phrase_hits(row["text"]).count("phrase_personal"):
+        return "personal"
+    return _PHRASE_CLASS[predicate]
+
+
+def cross_validate(rows: list[dict], x: csr_matrix, y: np.ndarray, c: float = C) -> np.ndarray:
+    """Out-of-fold probabilities for the corpus rows (own rows: NaN); FOLDS folds of whole
+    repositories (GroupKFold: no repository on both sides)."""
+    oof = np.full((len(rows), len(CLASSES)), np.nan)
+    own = np.array([bool(row.get("own")) for row in rows])
+    groups = np.array([row["repo"] for row in rows])
+    corpus = np.flatnonzero(~own)
+    for train, test in GroupKFold(FOLDS).split(corpus, groups=groups[corpus]):
+        fit_on = np.concatenate([corpus[train], np.flatnonzero(own)])
+        model = fit(x[fit_on], y[fit_on], c)
+        oof[corpus[test]] = probabilities(model, x[corpus[test]])
+    return oof
+
+
+def binary_scores(truth: list[str], predicted: list[str]) -> tuple[float, float, float, int]:
+    t = np.array([label in DURABLE for label in truth])
+    p = np.array([label in DURABLE for label in predicted])
+    tp = int((t & p).sum())
+    precision = tp / p.sum() if p.sum() else 0.0
+    recall = tp / t.sum() if t.sum() else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1, int(t.sum())
+
+
+def class_scores(truth: list[str], predicted: list[str], name: str) -> tuple[float, float,
+                                                                              float, int]:
+    t = np.array([label == name for label in truth])
+    p = np.array([label == name for label in predicted])
+    tp = int((t & p).sum())
+    precision = tp / p.sum() if p.sum() else 0.0
+    recall = tp / t.sum() if t.sum() else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1, int(t.sum())
+
+
+def scored(rows: list[dict]) -> list[int]:
+    """The rows the validation scores: corpus sentences a person typed."""
+    return [i for i, row in enumerate(rows) if not row.get("own") and not any(
+        mark in row.get("note", "") for mark in NOT_TYPED)]
+
+
+def phrase_votes(rows: list[dict]) -> np.ndarray:
+    """Whether today's phrase lists call each sentence a statement (``statements.classify``)."""
+    return np.array([statements.classify(row["text"]) is not None for row in rows])
+
+
+def choose_threshold(truth: list[str], oof: np.ndarray,
+                     phrases: np.ndarray) -> tuple[float, float]:
+    """(threshold, floor): a sentence is kept when P(durable) >= threshold, or when the phrase
+    lists call it a statement and P(durable) >= floor (the model vetoes the lists' mistakes).
+    The first pair, from the strictest, whose pooled out-of-fold precision reaches
+    TARGET_PRECISION with at least MIN_RECALL; when none does, the pair of best F0.5
+    (precision weighted twice recall). The threshold never goes below 0.5: unsure is not
+    stored."""
+    best, best_f = (0.5, 1.0), -1.0
+    for threshold in [step / 100 for step in range(95, 45, -5)]:
+        for floor in FLOORS:
+            precision, recall, _, _ = binary_scores(truth, decide(oof, threshold, floor, phrases))
+            if precision >= TARGET_PRECISION and recall >= MIN_RECALL:
+                return threshold, floor
+            f_half = 1.25 * precision * recall / (0.25 * precision + recall) if recall else 0.0
+            if f_half > best_f + 1e-12:
+                best, best_f = (threshold, floor), f_half
+    return best
+
+
+def report(rows: list[dict], oof: np.ndarray, threshold: float, floor: float) -> str:
+    corpus = scored(rows)
+    truth = [rows[i]["label"] for i in corpus]
+    votes = phrase_votes([rows[i] for i in corpus])
+    model = decide(oof[corpus], threshold, floor, votes)
+    alone = decide(oof[corpus], threshold)
+    at_half = decide(oof[corpus], 0.5)
+    phrases = [phrase_label(rows[i]) for i in corpus]
+    repos = len({rows[i]["repo"] for i in corpus})
+    own = sum(1 for row in rows if row.get("own"))
+    lines = [f"{FOLDS}-fold CV grouped by repository, scored on {len(corpus)} corpus sentences "
+             f"typed by a person, from {repos} repositories ({own} written sentences always "
+             f"train only; {len(rows) - own - len(corpus)} not typed by the person train in "
+             "their repository's folds, never scored); "
+             f"kept: P(durable) >= {threshold:.2f}, or a phrase-list statement with P(durable) "
+             f">= {floor:.2f}.", "",
+             "| durable vs rest | precision | recall | F1 | n durable |", "|---|---|---|---|---|"]
+    compared = [(f"shipped: model @ {threshold:.2f} or lists @ {floor:.2f}", model),
+                (f"model alone @ {threshold:.2f}", alone), ("phrase lists alone", phrases)]
+    if threshold != 0.5:
+        compared.insert(2, ("model alone @ 0.50", at_half))
+    for name, predicted in compared:
+        p, r, f, n = binary_scores(truth, predicted)
+        lines.append(f"| {name} | {p:.3f} | {r:.3f} | {f:.3f} | {n} |")
+    lines += ["", "| class | n | model P | model R | model F1 | phrases P | phrases R | "
+              "phrases F1 |", "|---|---|---|---|---|---|---|---|"]
+    for name in CLASSES:
+        mp, mr, mf, n = class_scores(truth, model, name)
+        if name in DURABLE:
+            pp, pr, pf, _ = class_scores(truth, phrases, name)
+            tail = f"{pp:.3f} | {pr:.3f} | {pf:.3f}"
+        else:
+            tail = "– | – | –"
+        lines.append(f"| {name} | {n} | {mp:.3f} | {mr:.3f} | {mf:.3f} | {tail} |")
+    lines += ["", "Confusion (shipped rule): rows truth, columns predicted", "",
+              "| truth \\ predicted | " + " | ".join(CLASSES) + " |",
+              "|---" * (len(CLASSES) + 1) + "|"]
+    for name in CLASSES:
+        counts = [sum(1 for t, p in zip(truth, model) if t == name and p == other)
+                  for other in CLASSES]
+        lines.append(f"| {name} | " + " | ".join(map(str, counts)) + " |")
+    return "\n".join(lines)
+
+
+def export(model: LogisticRegression, threshold: float, floor: float, rows: int) -> str:
+    coef = np.zeros((len(CLASSES), DIMENSIONS))
+    bias = np.zeros(len(CLASSES))
+    for j, name in enumerate(model.classes_):
+        coef[CLASSES.index(name)] = model.coef_[j]
+        bias[CLASSES.index(name)] = model.intercept_[j]
+    scale = float(np.abs(coef).max()) / 32767
+    scale = float(f"{scale:.9e}")
+    quantized = array("h", np.rint(coef / scale).astype(np.int16).ravel().tolist())
+    if sys.byteorder != "little":
+        quantized.byteswap()
+    data = {"format": 1, "classes": list(CLASSES), "dimensions": DIMENSIONS,
+            "threshold": threshold, "phrase_floor": floor, "trained_on": rows, "c": C,
+            "bias": [round(float(b), 6) for b in bias], "scale": scale,
+            "weights": base64.b64encode(quantized.tobytes()).decode("ascii")}
+    return json.dumps(data, sort_keys=True, indent=0) + "\n"
+
+
+def build(path: Path = DATA, verbose: bool = True) -> tuple[str, str, LogisticRegression]:
+    """(weights file text, validation report, the fitted model) from the labelled data."""
+    rows = load(path)
+    x = matrix(rows)
+    y = np.array([row["label"] for row in rows])
+    oof = cross_validate(rows, x, y)
+    corpus = scored(rows)
+    threshold, floor = choose_threshold([rows[i]["label"] for i in corpus], oof[corpus],
+                                        phrase_votes([rows[i] for i in corpus]))
+    text = report(rows, oof, threshold, floor)
+    if verbose:
+        print(text)
+    model = fit(x, y)
+    return export(model, threshold, floor, len(rows)), text, model
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true",
+                        help="retrain and compare with the shipped file; write nothing")
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--c", type=float, default=None, help="try another regularization C")
+    args = parser.parse_args()
+    if args.c is not None:
+        global C
+        C = args.c
+    weights, text, _ = build(args.data)
+    if args.check:
+        same = OUT.read_text(encoding="utf-8") == weights
+        print("shipped weights reproduce" if same else "shipped weights DIFFER from a retrain")
+        return 0 if same else 1
+    OUT.write_text(weights, encoding="utf-8")
+    (ROOT / "train" / "validation.md").write_text(text + "\n", encoding="utf-8")
+    print(f"wrote {OUT} ({len(weights)} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
