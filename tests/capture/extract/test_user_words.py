@@ -31,9 +31,9 @@ def test_words_typed_while_turning_a_call_down_are_the_users():
 
 
 def test_a_rule_given_while_turning_a_call_down_is_a_user_convention():
-    found = only(_refused("Always use pathlib instead of os.path.").extract(),
-                 "x/convention")
-    assert len(found) == 1 and "pathlib" in found[0]["object"]
+    extracted = _refused("Always use pathlib instead of os.path.").extract()
+    found = [c for p in ("x/convention", "x/decided", "core/prefers") for c in only(extracted, p)]
+    assert len(found) == 1 and "pathlib" in found[0]["object"]  # its class: the model's call
     assert all(c["source_type"] == "user-assertion" for c in found)
     assert found[0]["evidence"][0].startswith("transcript#L3: ")
 
