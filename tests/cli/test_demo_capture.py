@@ -29,7 +29,7 @@ def test_the_bundled_transcript_holds_no_key_only_a_placeholder():
 def test_demo_prints_the_capture_report(ok):
     text = normalize(ok("demo").out)
     assert ("  captured: 18 events, 5 candidates -> 4 created, 1 flagged; "
-            "0 inadmissible") in text
+            "0 left out by screening") in text
     assert "  secrets redacted before storing: 2 openai-api-key" in text
     assert re.search(r"  episode <ep>, segment stored as evidence sha256-[0-9a-f]{12}…", text)
 

@@ -290,7 +290,7 @@ def narrate(path: Path, history_results: list[dict[str, Any]], report: dict[str,
          f"extractor (no model, no network),\n   screens them and writes them with evidence:")
     counts = ", ".join(f"{n} {status}" for status, n in sorted(report["counts"].items()))
     emit(f"  {report['status']}: {report['events']} events, {report['candidates']} candidates "
-         f"-> {counts}; {len(report['inadmissible'])} inadmissible")
+         f"-> {counts}; {len(report['inadmissible'])} left out by screening")
     redactions = ", ".join(f"{n} {kind}" for kind, n in report["redactions"].items()) or "none"
     emit(f"  secrets redacted before storing: {redactions} (a fake key planted in `cat .env` output)")
     emit(f"  episode {report['episode']}, segment stored as evidence {report['evidence'][:19]}…")
