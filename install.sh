@@ -170,7 +170,8 @@ if [ "$uninstall" = 1 ]; then
     cg="$venv/bin/claimgraph"
     store="$("$cg" config --json 2>/dev/null | "$venv/bin/python" -c 'import json, sys
 print(next(s["value"] for s in json.load(sys.stdin)["settings"] if s["name"] == "db"))' 2>/dev/null || true)"
-    "$cg" daemon stop >/dev/null 2>&1 && say "stopped the daemon" || true
+    out="$("$cg" daemon stop 2>&1)" || true
+    case "$out" in *"not running"*|"") ;; *) say "$out" ;; esac
     unit="${XDG_CONFIG_HOME:-${HOME:-}/.config}/systemd/user/claimgraph.service"
     case "${XDG_CONFIG_HOME:-}" in /*) ;; *) unit="${HOME:-}/.config/systemd/user/claimgraph.service" ;; esac
     if [ -f "$unit" ]; then
