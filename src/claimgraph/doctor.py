@@ -133,6 +133,7 @@ def _copy_tables(db: Path, fresh: Path) -> None:
                                "NOT INDEXED WHERE 1")
         connection.execute("INSERT INTO fact_fts(fact_fts) VALUES ('rebuild')")
         connection.execute("INSERT INTO episode_fts(episode_fts) VALUES ('rebuild')")
+        connection.execute("INSERT INTO fact_words(fact_words) VALUES ('rebuild')")
         connection.execute(INDEX_ALL_ENTITIES)
         connection.execute("COMMIT")
         connection.execute("DETACH DATABASE old")
@@ -142,7 +143,8 @@ def _copy_tables(db: Path, fresh: Path) -> None:
 
 #: The store's own tables (not SQLite's, not the search indexes or their shadow tables).
 _PLAIN_TABLES = ("SELECT name FROM old.sqlite_master WHERE type = 'table' AND name NOT LIKE "
-                 "'sqlite_%' AND name NOT LIKE '%_fts' AND name NOT LIKE '%_fts_%'")
+                 "'sqlite_%' AND name NOT LIKE '%_fts' AND name NOT LIKE '%_fts_%' "
+                 "AND name NOT LIKE 'fact_words' AND name NOT LIKE 'fact_words_%'")
 INDEX_ALL_ENTITIES = ("INSERT INTO entity_fts (rowid, text) SELECT pk, name || char(31) || "
                       "(SELECT coalesce(group_concat(value, char(31)), '') FROM "
                       "json_each(aliases)) FROM entities")
