@@ -45,8 +45,10 @@ MIN_RECALL = 0.05
 #: Floors tried for a phrase-list statement (1.0: the lists get no say).
 FLOORS = (1.0, 0.2, 0.1, 0.05)
 #: Sentences the labeller marked as not typed by the person (a skill's expansion, an injected
-#: tool list, a pasted file or template) are trained on (a skill's rules are rules, phrased as
-#: people phrase them) but never scored: the statements rule is about what a person said.
+#: tool list, a pasted file or template) train as "other" and are never scored: the statements
+#: rule stores what a person SAID, and a skill's or a pasted file's rules stored as "you said"
+#: put another author's words in the user's mouth (on the blind held-out sessions, a
+#: coordinator skill's "never edit source files" became the project's standing conventions).
 NOT_TYPED = ("skill text", "injected", "pasted", "summary-format")
 _PHRASE_CLASS = {statements.CONVENTION: "convention", statements.DECISION: "decision",
                  statements.PREFERS: "preference"}
@@ -55,7 +57,14 @@ _PHRASE_CLASS = {statements.CONVENTION: "convention", statements.DECISION: "deci
 def load(path: Path = DATA) -> list[dict]:
     with open(path, encoding="utf-8") as handle:
         rows = [json.loads(line) for line in handle if line.strip()]
+    for row in rows:
+        if not_typed(row):
+            row["label"] = "other"
     return sorted(rows, key=lambda row: row["id"])
+
+
+def not_typed(row: dict) -> bool:
+    return any(mark in row.get("note", "") for mark in NOT_TYPED)
 
 
 def matrix(rows: list[dict]) -> csr_matrix:

@@ -56,7 +56,6 @@ def test_the_test_sentences_are_not_in_the_training_data():
 #: Rules the shipped model does not learn (scores in docs/capture.md, "Known limits"). Strict:
 #: a retrain that learns one fails here until its mark is removed.
 NOT_YET = {
-    "FYI we use uv for everything, not pip.",
     "Please remember: tests run with `uv run pytest`, never plain pytest.",
     "Our convention is ruff for formatting and linting.",
     "We deploy with fly.io; don't touch the Dockerfile by hand.",

@@ -182,3 +182,15 @@ def test_our_context_as_a_developer_message_is_harness_meta(tmp_path: Path):
         {"type": "input_text", "text": block}]}, 1) + "\n")
     [event] = codex.read(str(path)).events
     assert event.kind == "meta" and event.derived
+
+
+def test_a_skill_the_harness_expands_into_a_user_message_is_meta_not_the_users_words(
+        tmp_path: Path):
+    skill = ("<skill>\n<name>coordinator</name>\n---\nname: coordinator\n---\n"
+             "You do NOT implement tasks yourself. Never edit source files directly.\n</skill>")
+    path = tmp_path / "rollout.jsonl"
+    path.write_text("\n".join(_line("response_item", {
+        "type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]})
+        for text in (skill, "use the coordinator to fix the flaky test")) + "\n")
+    assert [(e.kind, e.derived) for e in codex.read(str(path)).events] == [
+        ("meta", True), ("prompt", False)]

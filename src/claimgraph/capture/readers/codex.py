@@ -23,8 +23,9 @@ item cancels one echo, so a message the user really sends twice is kept twice --
 ``response_item`` is the one kept. An echo that never meets its item is kept.
 
 User text that is the harness's, not the person's (``<environment_context>``,
-``<user_instructions>``, developer/system roles -- our own SessionStart context arrives as a
-developer message), becomes a derived ``meta`` event.
+``<user_instructions>``, a skill's whole SKILL.md in ``<skill>``, developer/system roles -- our
+own SessionStart context arrives as a developer message), becomes a derived ``meta`` event: a
+skill's rules are its author's, never "you said".
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from claimgraph.capture.readers import MAX_LINE_BYTES, open_transcript, read_jso
 
 AGENT = "codex"
 INJECTED_PREFIXES = ("<environment_context>", "<user_instructions>", "# AGENTS.md instructions",
-                     "<turn_aborted>", "<user_shell_command>")
+                     "<turn_aborted>", "<user_shell_command>", "<skill>")
 _ECHO_ROLES = {"user_message": "user", "agent_message": "assistant",
                "UserMessage": "user", "AgentMessage": "assistant"}
 #: The exit line of a plain-text output, within its short header (not in the command's output).
