@@ -1,4 +1,5 @@
-"""README's "a secret got into memory" runs as printed, and does what it says."""
+"""docs/forget-and-purge.md's "a secret got into memory" runs as printed, and does what it
+says (the README sends a reader there)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 
 from .conftest import SECRET, holding, process
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+README = (Path(__file__).resolve().parents[2] / "docs" / "forget-and-purge.md").read_text(
+    encoding="utf-8")
 
 
 def commands() -> list[list[str]]:
