@@ -157,12 +157,10 @@ def _spooled(spool: str | None) -> Any:
     failure would be retried by every sweep, with no backoff and no giving up."""
     if not spool:
         return None
+    from claimgraph.capture.run import read_spool
     try:
-        with open(spool, "rb") as handle:
-            payload = json.loads(handle.read(1 << 20).decode("utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(payload, dict):
+        payload, _ = read_spool(spool)
+    except ClaimgraphError:
         return None
     agent, session = payload.get("agent"), payload.get("session_id")
     if not (isinstance(agent, str) and isinstance(session, str) and agent and session):
