@@ -98,7 +98,8 @@ def admission_score(signals: Mapping[str, Any]) -> float:
         return 0.0
     familiarity = (BASE_SCORE + (KNOWN_PREDICATE_BONUS if signals["predicate_known"] else 0)
                    + (KNOWN_SUBJECT_BONUS if signals["subject_known"] else 0))
-    return signals["class_weight"] * familiarity
+    weight: float = signals["class_weight"]
+    return weight * familiarity
 
 
 def screen_candidates(candidates: Sequence[Mapping[str, Any]],

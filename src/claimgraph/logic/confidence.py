@@ -29,13 +29,14 @@ def effective_confidence(
 
     An instant before the anchor counts zero periods, so time travel sees the base value.
     """
-    conf = fact["confidence"]
+    conf: float = fact["confidence"]
     recorded = fact.get("recorded_at")
     if never_fades(fact) or recorded is None:
         return conf
     anchor = max(recorded, fact.get("last_reinforced_at") or recorded)
     periods = max(0.0, (now - anchor) / (DAY_MS * half_life_days))
-    return max(floor, conf * 0.5 ** periods)
+    decayed: float = conf * 0.5 ** periods  # float ** float is typed Any (it may be complex)
+    return max(floor, decayed)
 
 
 def effective_confidences(facts: Iterable[tuple[str, Mapping[str, Any]]], now: int,
@@ -79,4 +80,5 @@ def reinforced_confidence(existing: Mapping[str, Any], incoming_confidence: floa
     disuse clock is the reinforcement.
     """
     source = resourced_type(existing.get("source_type"), incoming_source or existing.get("source_type"))
-    return max(existing["confidence"], min(confidence_ceiling(source), incoming_confidence))
+    current: float = existing["confidence"]
+    return max(current, min(confidence_ceiling(source), incoming_confidence))

@@ -63,8 +63,9 @@ def compile(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now:
             project_id: str, budget_chars: int = DEFAULT_BUDGET_CHARS,
             half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> str:
     """The marked block, or "" when memory has nothing to say (or nothing fits)."""
-    return render(plan(facts, conflicts, now, half_life_days), now, project_id,
-                  budget_chars)["text"]
+    block: str = render(plan(facts, conflicts, now, half_life_days), now, project_id,
+                        budget_chars)["text"]
+    return block
 
 
 def plan(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: int,
@@ -121,7 +122,7 @@ def ranked_section(predicate: str) -> str:
     return "structure" if predicate in STRUCTURE_PREDICATES else "current"
 
 
-def rank_key(fact: Fact, confidence: float) -> tuple:
+def rank_key(fact: Fact, confidence: float) -> tuple[Any, ...]:
     """Strongest first; ties by the subject's name (a whole fact's subject record, or a light
     row's ``subject_name``), then id."""
     name = fact.get("subject_name") or (fact.get("subject") or {}).get("name") or ""
@@ -145,7 +146,7 @@ def is_standing(fact: Fact) -> bool:
     return fact.get("epistemic") == "commitment" or fact.get("predicate") in STANCE_PREDICATES
 
 
-def _by_time(fact: Fact) -> tuple:
+def _by_time(fact: Fact) -> tuple[Any, ...]:
     return (fact.get("t_valid") or 0, fact["id"])
 
 

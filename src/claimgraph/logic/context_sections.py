@@ -89,7 +89,7 @@ def placement(fact: Fact, now: int, suspect: set[str],
 
 
 def order_key(section: str, fact: Fact, reason: str | None, now: int,
-              half_life_days: float) -> tuple:
+              half_life_days: float) -> tuple[Any, ...]:
     if section == "decisions":
         return (fact["t_valid"], fact["id"])
     if section == "changed":
@@ -109,7 +109,7 @@ def sections_of(facts: Iterable[Fact], suspect: Iterable[str], open_ids: Iterabl
     whole: what ``SqliteStore.context_sections`` answers with SQL. ``windows`` maps a section
     to the (offset, limit) of the ids wanted."""
     suspect, open_ids = set(suspect), set(open_ids)
-    placed: dict[str, list[tuple[tuple, str]]] = {key: [] for key in SECTION_KEYS}
+    placed: dict[str, list[tuple[tuple[Any, ...], str]]] = {key: [] for key in SECTION_KEYS}
     reasons: dict[str, str] = {}
     for fact in facts:
         if not narrowing.matches(fact):

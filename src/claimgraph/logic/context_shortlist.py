@@ -114,7 +114,8 @@ def _anchor(head: Head) -> int | None:
     recorded = head.get("recorded_at")
     if recorded is None:
         return None
-    return max(recorded, head.get("last_reinforced_at") or recorded)
+    anchor: int = max(recorded, head.get("last_reinforced_at") or recorded)
+    return anchor
 
 
 class _Worst:
@@ -122,7 +123,7 @@ class _Worst:
 
     __slots__ = ("key", "head")
 
-    def __init__(self, key: tuple, head: Head) -> None:
+    def __init__(self, key: tuple[Any, ...], head: Head) -> None:
         self.key, self.head = key, head
 
     def __lt__(self, other: "_Worst") -> bool:
@@ -133,9 +134,10 @@ class _Best:
     """The ``cap`` heads with the smallest ranking keys offered so far."""
 
     def __init__(self, cap: int) -> None:
-        self.cap, self.heap = cap, []
+        self.cap = cap
+        self.heap: list[_Worst] = []
 
-    def offer(self, key: tuple, head: Head) -> None:
+    def offer(self, key: tuple[Any, ...], head: Head) -> None:
         if len(self.heap) < self.cap:
             heapq.heappush(self.heap, _Worst(key, head))
         elif key < self.heap[0].key:
@@ -188,7 +190,9 @@ class _LastingPool:
 def _floor_reached(head: Head, half_life_days: float) -> int:
     """When a fading fact's effective confidence comes down to the floor (less a margin)."""
     periods = math.log2(head["confidence"] / CONFIDENCE_FLOOR)
-    return int(_anchor(head) + periods * DAY_MS * half_life_days) - FLOOR_MARGIN_MS
+    anchor = _anchor(head)
+    assert anchor is not None  # only a fact with an anchor fades (``offer``)
+    return int(anchor + periods * DAY_MS * half_life_days) - FLOOR_MARGIN_MS
 
 
 def _placement(head: Head, linked: set[str], now: int) -> str:

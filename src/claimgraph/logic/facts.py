@@ -72,7 +72,7 @@ def _object_fields(kind: str, object_ref: Mapping[str, Any] | None, obj: Any) ->
     if kind == "entity" and object_ref is None or kind == "literal" and obj is None:
         raise ClaimgraphError("missing-object", "a fact needs an object",
                               hint="give the object (an entity or a literal value)")
-    if kind == "entity":
+    if kind == "entity" and object_ref is not None:  # not None: checked above
         return {"object_ref": dict(object_ref), "object_lit": None}
     return {"object_ref": None, "object_lit": str(obj)}
 

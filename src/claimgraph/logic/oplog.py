@@ -86,10 +86,10 @@ def _count(value: Any) -> bool:
 
 
 def is_future(line: Mapping[str, Any]) -> bool:
-    return line["format"] > FORMAT
+    return bool(line["format"] > FORMAT)
 
 
-def order_key(line: Mapping[str, Any]) -> tuple:
+def order_key(line: Mapping[str, Any]) -> tuple[Any, ...]:
     """The canonical order every replica applies effects in."""
     return (line["hlc"], line["writer"], line["seq"])
 

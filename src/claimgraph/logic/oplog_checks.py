@@ -64,7 +64,7 @@ def shape_problem(line: Mapping[str, Any], now_ms: int) -> str | None:
         return problem
     if line["hlc"] > now_ms + MAX_SKEW_MS:
         return "clock-ahead"
-    needs = _NEEDS.get(line.get("t"))
+    needs = _NEEDS.get(line.get("t") or "")
     if needs is None:
         return None  # an unknown verb is the applier's "unknown", as before
     for key, kind in needs.items():
@@ -201,7 +201,7 @@ def authors_of(lines: list[Mapping[str, Any]], me: str) -> dict[str, str]:
     for line in lines:
         verb = line.get("t")
         record = {"insert-fact": "fact", "open-episode": "episode",
-                  "ensure-entity": "entity"}.get(verb)
+                  "ensure-entity": "entity"}.get(verb or "")
         value = line.get(record) if record else None
         if isinstance(value, dict) and isinstance(value.get("id"), str):
             made.setdefault(value["id"], line["writer"])
@@ -211,7 +211,7 @@ def authors_of(lines: list[Mapping[str, Any]], me: str) -> dict[str, str]:
 def as_teammates(line: Mapping[str, Any]) -> Mapping[str, Any]:
     """A foreign fact or episode keeps who said it: never the local user's own assertion or
     decision record; its source names the writer (``sync:<writer>``)."""
-    record = {"insert-fact": "fact", "open-episode": "episode"}.get(line.get("t"))
+    record = {"insert-fact": "fact", "open-episode": "episode"}.get(line.get("t") or "")
     if record is None:
         return line
     value = dict(line[record])

@@ -172,7 +172,7 @@ def prepare_registration(row: Mapping[str, Any]) -> dict[str, Any]:
         raise ClaimgraphError("invalid-predicate-row",
                               f"unknown predicate fields: {', '.join(unknown)}",
                               hint="allowed fields: " + ", ".join(PREDICATE_FIELDS), fields=unknown)
-    prepared = auto_row(pred_id)
+    prepared = auto_row(str(pred_id))  # a str: split_id found its namespace
     prepared.update({key: value for key, value in row.items() if value is not None})
     _check_choices(prepared)
     return prepared

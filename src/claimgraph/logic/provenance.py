@@ -147,10 +147,10 @@ def check(parsed: Mapping[str, Any], read: Mapping[str, Any] | None) -> dict[str
     """
     if not parsed.get("file") or read is None:
         return no_match("no-file-cited")
-    status = read.get("status")
+    status: str | None = read.get("status")
     if status == "ok":
         return match_evidence(parsed, read.get("content") or "", read.get("searchable"))
-    result = no_match(EARLY_VERDICTS.get(status, "file-unreadable"))
+    result = no_match(EARLY_VERDICTS.get(status or "", "file-unreadable"))
     if read.get("reason"):
         result["reason"] = read["reason"]
     return result

@@ -107,7 +107,7 @@ def scrub(text: str, needle: str) -> tuple[str, int]:
 
 
 def holds(text: str | None, needle: str) -> bool:
-    return bool(text) and any(form in text for form in match_forms(needle))
+    return text is not None and text != "" and any(form in text for form in match_forms(needle))
 
 
 def fact_texts(fact: Fact) -> list[str]:

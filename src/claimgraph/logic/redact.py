@@ -106,7 +106,9 @@ def _word_run(text: str, at: int) -> tuple[int, int] | None:
             return None
     if text.endswith(PLACEHOLDER_PREFIX, max(0, start - len(PLACEHOLDER_PREFIX)), start):
         return None  # a placeholder's kind names a secret; it holds none
-    end = _NAME_TAIL.match(text, at).end()
+    tail = _NAME_TAIL.match(text, at)
+    assert tail is not None  # the pattern matches the empty string too
+    end = tail.end()
     return None if end - at >= _LONGEST_NAME else (start, end)
 
 
@@ -118,13 +120,14 @@ def _rules() -> tuple[dict[str, list[Rule]], dict[str, list[Rule]]]:
             first.setdefault(prefix, []).append(_token_rule(rule))
     for marker in MARKED_RULES:
         first.setdefault(marker, []).append(_marked_rule(marker))
-    for literal, rule in (("-----BEGIN", blocks.pem_begin), ("MII", blocks.pem_body),
+    find: Rule
+    for literal, find in (("-----BEGIN", blocks.pem_begin), ("MII", blocks.pem_body),
                           ("b3BlbnNzaC1rZXktdjE", blocks.pem_body), ("://", url_credentials),
                           ("kind: Secret", blocks.k8s_secret), ('"kind": "Secret"', blocks.k8s_secret),
                           ('"kind":"Secret"', blocks.k8s_secret)):
-        first.setdefault(literal, []).append(rule)
-    for literal, rule in armour.TRIGGERS.items():
-        first.setdefault(literal, []).append(rule)
+        first.setdefault(literal, []).append(find)
+    for literal, find in armour.TRIGGERS.items():
+        first.setdefault(literal, []).append(find)
     for literal in blocks.PRINTING_COMMANDS:
         first.setdefault(literal, []).append(blocks.printed_secret)
     second: dict[str, list[Rule]] = {}
@@ -314,7 +317,8 @@ def _spans(text: str, scan: TriggerScan) -> list[Span]:
 
 
 def _splice(text: str, spans: list[Span], counts: Counter[str]) -> str:
-    parts, done = [], 0
+    parts: list[str] = []
+    done = 0
     for start, end, kind in spans:
         parts += (text[done:start], placeholder(kind))
         counts[kind] += 1

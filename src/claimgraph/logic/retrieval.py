@@ -151,7 +151,7 @@ def _fused(routes: Sequence[Mapping[str, Any]], now: int, k: int, half_life_days
             if conf is None:
                 conf = effective_confidence(fact, now, half_life_days)
             scored.append((rrf * conf, conf, fact))
-    key = _score
+    key: Callable[[tuple[float, float, Fact]], Any] = _score
     if relevance:
         unranked = len(relevance)
         key = lambda entry: (entry[0], -relevance.get(entry[2]["id"], unranked))  # noqa: E731
@@ -373,7 +373,9 @@ def current_first(ranked: Sequence[Fact], rivals: Iterable[Fact],
         subject = fact.get("subject")
         subject_id = subject.get("id") if isinstance(subject, Mapping) else subject
         predicate = fact.get("predicate")
-        return (str(subject_id), predicate) if predicate in single_valued and subject_id else None
+        if predicate in single_valued and subject_id:
+            return str(subject_id), str(predicate)
+        return None
 
     members: dict[tuple[str, str], dict[str, Fact]] = {}
     for fact in [*ranked, *rivals]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from typing import Callable
 
 from claimgraph.logic.secret_names import keeps_value, name_strength
 
@@ -132,7 +133,7 @@ _DISCORD_BOT = re.compile(r"[\"' ]?(?P<v>[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-
                           r"[A-Za-z0-9_-]{27,38})")
 
 
-def _value(pattern: re.Pattern[str], kind: str):
+def _value(pattern: re.Pattern[str], kind: str) -> Callable[[str, int], list[Span]]:
     """A rule: the ``v`` group of ``pattern`` matched at the trigger, unless a reference."""
     def spans(text: str, at: int) -> list[Span]:
         found = pattern.match(text, at, min(len(text), at + 1024))

@@ -188,7 +188,8 @@ def _prose(text: str, end: int, name: str) -> list[Span] | None:
         return None  # "a second pass of linting", "pass the token along": a verb, no name
     joint = _PROSE.match(text, end)
     value = _PROSE_VALUE.match(text, joint.end()) if joint else None
-    if value is None or is_reference(text[joint.end():value.end()].lstrip("\"'`({<")):
+    if joint is None or value is None or is_reference(
+            text[joint.end():value.end()].lstrip("\"'`({<")):
         return None
     v_start, v_end = value.span("value")
     while v_end > v_start and text[v_end - 1] in _PROSE_TRAILING:

@@ -35,7 +35,7 @@ from typing import Any
 try:  # pragma: no cover - which branch runs depends on the installation
     from ahocorasick_rs import AhoCorasick, MatchKind
 except ImportError:  # pragma: no cover
-    AhoCorasick = None
+    AhoCorasick = None  # type: ignore[assignment,misc]  # the regex engine stands in
 
 Span = tuple[int, int, str]
 DATA_FILE = "gitleaks-rules.json"
@@ -154,7 +154,8 @@ def load_data() -> dict[str, Any]:
     module with the builtin ``open`` (``importlib.resources`` alone costs a hook 25 ms)."""
     folder = __file__[:max(__file__.rfind("/"), __file__.rfind("\\"))]
     with open(f"{folder}/data/{DATA_FILE}", encoding="utf-8") as handle:
-        return json.load(handle)
+        data: dict[str, Any] = json.load(handle)
+    return data
 
 
 class VendorRules:
@@ -215,9 +216,9 @@ class VendorRules:
         if not hits:
             return [], []
         for keyword, at in hits:
-            for rule in self._rules_of[keyword]:
-                before, after = (BEFORE, AFTER) if self.rules[rule].is_assignment else TOKEN_WINDOW
-                windows[rule].append((max(0, at - before), min(len(text), at + after)))
+            for index in self._rules_of[keyword]:
+                before, after = (BEFORE, AFTER) if self.rules[index].is_assignment else TOKEN_WINDOW
+                windows[index].append((max(0, at - before), min(len(text), at + after)))
         tokens: list[Span] = []
         assignments: list[Span] = []
         for rule_index, spans in windows.items():

@@ -20,7 +20,7 @@ from typing import Iterable
 try:  # pragma: no cover - which branch runs depends on the installation
     from ahocorasick_rs import AhoCorasick, MatchKind
 except ImportError:  # pragma: no cover
-    AhoCorasick = None
+    AhoCorasick = None  # type: ignore[assignment,misc]  # the regex engine stands in
 
 
 class TriggerScan:
@@ -33,7 +33,7 @@ class TriggerScan:
         for literal in self.literals:
             grouped[literal[0]].append(literal)
         self._by_first = {first: tuple(group) for first, group in grouped.items()}
-        self.engine = "aho-corasick" if engine == "auto" and AhoCorasick else (
+        self.engine = "aho-corasick" if engine == "auto" and AhoCorasick is not None else (
             "regex" if engine == "auto" else engine)
         if self.engine == "aho-corasick":
             self._automaton = AhoCorasick(list(self.literals), matchkind=MatchKind.Standard)
