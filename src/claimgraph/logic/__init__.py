@@ -31,6 +31,8 @@ if TYPE_CHECKING:  # what a type checker and an editor see; nothing loads at run
     from claimgraph.logic.provenance import check as check_evidence
     from claimgraph.logic.provenance import match_evidence, parse_evidence
     from claimgraph.logic.provenance import summarize as summarize_checks
+    from claimgraph.logic.record_types import (
+        AdmissionSignals, Candidate, EntityRecord, EpisodeRecord, FactRecord, Screened)
     from claimgraph.logic.retrieval import (
         bfs_step, fact_filter, fact_valid_at, fuse_retrieval, initial_bfs_state, query_tokens)
     from claimgraph.logic.timeutil import DAY_MS, from_iso, to_iso
@@ -54,6 +56,8 @@ __all__ = [
     "verify_task", "parse_verdicts", "merge_verdicts",
     # time as plain values
     "from_iso", "to_iso", "DAY_MS",
+    # the records that cross layers, by name (plain dicts at run time)
+    "EntityRecord", "FactRecord", "EpisodeRecord", "Candidate", "AdmissionSignals", "Screened",
 ]
 
 #: Each public name and the submodule (and name there) it comes from.
@@ -70,6 +74,9 @@ _SOURCES = {
     "CORE_BY_ID": "predicates",
     "check_evidence": "provenance:check", "match_evidence": "provenance",
     "parse_evidence": "provenance", "summarize_checks": "provenance:summarize",
+    "AdmissionSignals": "record_types", "Candidate": "record_types",
+    "EntityRecord": "record_types", "EpisodeRecord": "record_types",
+    "FactRecord": "record_types", "Screened": "record_types",
     "bfs_step": "retrieval", "fact_filter": "retrieval", "fact_valid_at": "retrieval",
     "fuse_retrieval": "retrieval", "initial_bfs_state": "retrieval",
     "query_tokens": "retrieval",

@@ -8,10 +8,11 @@ extractor's full input: gate the graph, keep the log.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence, cast
 
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.logic.predicates import CORE_NAMESPACE, object_shape, split_id
+from claimgraph.logic.record_types import AdmissionSignals, Candidate, Screened
 
 ADMISSION_FLOOR_CONFIDENCE = 0.3
 MAX_SUBJECT_CHARS = 80
@@ -68,7 +69,8 @@ def _class_weight(candidate: Mapping[str, Any]) -> float:
     return CLASS_WEIGHTS.get(stated, DEFAULT_CLASS_WEIGHT)
 
 
-def admission_signals(candidate: Mapping[str, Any], ctx: Mapping[str, set[str]]) -> dict[str, Any]:
+def admission_signals(candidate: Mapping[str, Any],
+                      ctx: Mapping[str, set[str]]) -> AdmissionSignals:
     """Every signal the screen looks at, kept so a rejection can say exactly why."""
     ids = _predicate_ids(candidate.get("predicate"))
     is_prose = any(i in ctx["prose_preds"] for i in ids)
@@ -102,14 +104,14 @@ def admission_score(signals: Mapping[str, Any]) -> float:
     return weight * familiarity
 
 
-def screen_candidates(candidates: Sequence[Mapping[str, Any]],
-                      ctx: Mapping[str, set[str]]) -> dict[str, list[dict[str, Any]]]:
+def screen_candidates(candidates: Sequence[Candidate], ctx: Mapping[str, set[str]]) -> Screened:
     """Split candidates, in order; rejections keep their signals so the report can explain them."""
-    admitted: list[dict[str, Any]] = []
-    inadmissible: list[dict[str, Any]] = []
+    admitted: list[Candidate] = []
+    inadmissible: list[Candidate] = []
     for candidate in candidates:
         signals = admission_signals(candidate, ctx)
-        entry = {k: v for k, v in candidate.items() if k not in ("admit", "admission_signals")}
+        entry = cast(Candidate, {k: v for k, v in candidate.items()
+                                 if k not in ("admit", "admission_signals")})
         entry["admission_score"] = admission_score(signals)
         if admit(signals):
             admitted.append(entry)

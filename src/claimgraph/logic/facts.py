@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, cast
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.model import (
-    DEFAULT_SCOPE, DEFAULT_SOURCE_TYPE, blank_fact, confidence_ceiling, epistemic_strength,
+    DEFAULT_SCOPE, DEFAULT_SOURCE_TYPE, confidence_ceiling, epistemic_strength,
     resolve_epistemic, trust_rank,
 )
 from claimgraph.logic.names import object_name, same_object, same_object_loosely
+from claimgraph.logic.record_types import EntityRecord, FactRecord
 from claimgraph.logic.retrieval import fact_valid_at
 
 DEFAULT_CONFIDENCE = 0.8
@@ -27,7 +28,6 @@ TRUSTED_RANK = 3
 #: The flag reason when a rejection names what a standing preference prefers.
 NAMES_REJECTED = "names-rejected"
 
-Fact = dict[str, Any]
 
 
 def birth_confidence(confidence: Any, source_type: str) -> float:
@@ -44,7 +44,7 @@ def build_fact(*, id: str, now: int, subject: Mapping[str, Any], predicate: str,
                object: Any = None, t_valid: int | None = None, t_invalid: int | None = None,
                confidence: Any = None, epistemic: str | None = None, scope: str | None = None,
                source_type: str | None = None, episode: str | None = None,
-               evidence: Sequence[str] | None = None) -> Fact:
+               evidence: Sequence[str] | None = None) -> FactRecord:
     """A complete fact record, born within its source's ceiling and with a sane valid interval."""
     start = now if t_valid is None else t_valid
     if t_invalid is not None and t_invalid <= start:
@@ -52,19 +52,27 @@ def build_fact(*, id: str, now: int, subject: Mapping[str, Any], predicate: str,
                               hint="drop t_invalid or give a later time",
                               t_valid=start, t_invalid=t_invalid)
     source = source_type or DEFAULT_SOURCE_TYPE
-    fact = blank_fact()
-    fact.update(
-        id=id, subject=dict(subject), predicate=predicate, object_kind=object_kind,
-        t_valid=start, t_invalid=t_invalid, recorded_at=now, last_reinforced_at=now,
-        confidence=birth_confidence(confidence, source), epistemic=resolve_epistemic(epistemic, None),
-        scope=scope or DEFAULT_SCOPE, source_type=source, episode=episode,
-        evidence=list(evidence or []),
-    )
-    fact.update(_object_fields(object_kind, object_ref, object))
-    return fact
+    born = birth_confidence(confidence, source)
+    stated = resolve_epistemic(epistemic, None)
+    ref, literal = _object_fields(object_kind, object_ref, object)
+    return {  # every field, in FACT_FIELDS order
+        "id": id, "subject": _entity(subject), "predicate": predicate,
+        "object_kind": object_kind, "object_ref": ref, "object_lit": literal,
+        "t_valid": start, "t_invalid": t_invalid, "recorded_at": now, "last_reinforced_at": now,
+        "confidence": born, "epistemic": stated, "scope": scope or DEFAULT_SCOPE,
+        "source_type": source, "episode": episode, "conflicts": [],
+        "invalidation_reason": None, "invalidation_kind": None, "successor": None,
+        "evidence": list(evidence or []), "dormant_since": None,
+    }
 
 
-def _object_fields(kind: str, object_ref: Mapping[str, Any] | None, obj: Any) -> dict[str, Any]:
+def _entity(entity: Mapping[str, Any]) -> EntityRecord:
+    """A copy of an entity as the store returned it (every entity field present)."""
+    return cast(EntityRecord, dict(entity))
+
+
+def _object_fields(kind: str, object_ref: Mapping[str, Any] | None,
+                   obj: Any) -> tuple[EntityRecord | None, str | None]:
     """Exactly one of object_ref / object_lit is set, matching the kind."""
     if kind not in FACT_OBJECT_KINDS:
         raise ClaimgraphError("invalid-object-kind", f"object kind {kind!r} is not entity or literal",
@@ -73,8 +81,8 @@ def _object_fields(kind: str, object_ref: Mapping[str, Any] | None, obj: Any) ->
         raise ClaimgraphError("missing-object", "a fact needs an object",
                               hint="give the object (an entity or a literal value)")
     if kind == "entity" and object_ref is not None:  # not None: checked above
-        return {"object_ref": dict(object_ref), "object_lit": None}
-    return {"object_ref": None, "object_lit": str(obj)}
+        return _entity(object_ref), None
+    return None, str(obj)
 
 
 def resolve_object_kind(pred_row: Mapping[str, Any], explicit_kind: str | None,
@@ -97,7 +105,7 @@ def resolve_object_kind(pred_row: Mapping[str, Any], explicit_kind: str | None,
     return "entity" if object_resolves else "literal"
 
 
-def decision_inputs(fact: Mapping[str, Any], raw_facts: Sequence[Mapping[str, Any]],
+def decision_inputs(fact: FactRecord, raw_facts: Sequence[Mapping[str, Any]],
                     now: int) -> dict[str, list[Mapping[str, Any]]]:
     """Sort the subject's facts (on the predicate and its group-mates) into decide_assert's inputs.
 
@@ -164,7 +172,7 @@ def _is_preference(fact: Mapping[str, Any]) -> bool:
     return fact.get("predicate") in STANCES or fact.get("epistemic") == "preference"
 
 
-def decide_assert(*, fact: Mapping[str, Any], pred: Mapping[str, Any],
+def decide_assert(*, fact: FactRecord, pred: Mapping[str, Any],
                   existing: Sequence[Mapping[str, Any]], exclusion: Sequence[Mapping[str, Any]],
                   revenants: Sequence[Mapping[str, Any]], rivals: Sequence[Mapping[str, Any]],
                   mentions: Sequence[Mapping[str, Any]] = (), on_conflict: str | None = None,
