@@ -221,7 +221,7 @@ def check_citation(evidence: str, root: Path | None,
     path, outcome = None, None
     if parsed["file"] and root is None:
         outcome = NO_ROOT
-    elif parsed["file"]:
+    elif parsed["file"] and root is not None:  # always, past the branch above
         path, outcome = reads.locate(parsed["file"], root)
         outcome = outcome or reads(path)  # type: ignore[arg-type]
     return {"evidence": evidence, "file": parsed["file"], "quote": parsed["quote"],

@@ -62,7 +62,7 @@ class BatchWriter(Writer):
             self._by_norm.setdefault(normalize_entity_name(name), found)
 
     def predicate(self, name: str) -> Record:
-        known = self.sh.registry_memo.get(("name", name))
+        known: Record | None = self.sh.registry_memo.get(("name", name))
         if known is not None:
             return known
         self._write_entities()  # a first use may register the predicate
@@ -83,8 +83,8 @@ class BatchWriter(Writer):
         """``entities.ensure_entity_noting_creation`` against the batch's candidates."""
         match = ents.match_among(name, self._candidates(name, scope), type)
         if match is None:
-            entity = {"id": self.sh.new_id("e"), "name": name, "type": type, "scope": scope,
-                      "aliases": []}
+            entity: Record = {"id": self.sh.new_id("e"), "name": name, "type": type,
+                              "scope": scope, "aliases": []}
             self._new_entities.append(entity)
             self._index(entity)
             return entity, True

@@ -65,7 +65,8 @@ def ensure_entity_noting_creation(sh: Shell, name: str, scope: str | None = None
     name, scope = require_name(name), scope or DEFAULT_SCOPE
     match = _match(sh, name, scope, type)
     if match is None:
-        entity = {"id": sh.new_id("e"), "name": name, "type": type, "scope": scope, "aliases": []}
+        entity: Entity = {"id": sh.new_id("e"), "name": name, "type": type, "scope": scope,
+                          "aliases": []}
         return sh.store.insert_entity(entity), True
     entity = match["entity"]
     heal_alias, heal_type = healing(match, name, type)
@@ -182,6 +183,6 @@ def list_entities(sh: Shell, type: str | None = None, scope: str | None = None) 
     return sh.store.list_entities(type=type, scope=scope)
 
 
-def duplicate_clusters(sh: Shell) -> list[list[Entity]]:
+def duplicate_clusters(sh: Shell) -> list[dict[str, Any]]:
     """Entities whose names normalize alike: candidates for a human `entity merge`."""
     return E.entity_duplicate_clusters(sh.store.list_entities())

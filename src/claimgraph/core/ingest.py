@@ -56,12 +56,12 @@ def ingest(sh: Shell, items: Iterable[Mapping[str, Any]], *, episode: Mapping[st
     counts: Counter[str] = Counter()
     flagged: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
-    items = [normalize_item(item) for item in items]
+    normalized = [normalize_item(item) for item in items]
     with sh.store.transaction():
         episode = episode or open_episode(sh, source_type, ref, evidence)
         writer = BatchWriter(sh, relearn)
-        writer.expect(items)
-        for item in items:
+        writer.expect(normalized)
+        for item in normalized:
             result = _ingest_one(writer, item, episode)
             counts[result["status"]] += 1
             if result["status"] == "flagged":
@@ -76,8 +76,10 @@ def ingest(sh: Shell, items: Iterable[Mapping[str, Any]], *, episode: Mapping[st
 def _ingest_one(w: Writer, item: dict[str, Any], episode: Mapping[str, Any]) -> dict[str, Any]:
     kwargs = {ITEM_KEYS[k]: v for k, v in item.items() if k in ITEM_KEYS and v is not None}
     kwargs.setdefault("source_type", episode.get("source_type"))
+    subject: Any = item.get("subject")  # untrusted input: assert_with refuses a missing one
+    predicate: Any = item.get("predicate")
     try:
-        return assert_with(w, item.get("subject"), item.get("predicate"), item.get("object"),
+        return assert_with(w, subject, predicate, item.get("object"),
                            episode=episode["id"], **kwargs)
     except ClaimgraphError as err:
         if err.type == "purged-fact":

@@ -64,7 +64,8 @@ def session_key(agent: str, session: str) -> str:
 
 def session_floor(store: Store, agent: str, session: str) -> dict[str, Any] | None:
     """Where capture of this session must start at the earliest, or None."""
-    return store.get_mark(session_key(agent, session))
+    floor: dict[str, Any] | None = store.get_mark(session_key(agent, session))
+    return floor
 
 
 def bury_session(store: Store, agent: str, session: str, position: Mapping[str, Any],

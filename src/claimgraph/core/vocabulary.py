@@ -39,15 +39,16 @@ def resolve_predicate(sh: Shell, name: str, register_new: bool = True) -> dict[s
     if not name or not name.strip():
         raise ClaimgraphError("missing-predicate", "a predicate is required",
                               hint="run `claimgraph predicates` to list them")
-    known = sh.registry_memo.get(("name", name))
+    known: dict[str, Any] | None = sh.registry_memo.get(("name", name))
     if known is not None:
         return known
     rows = sh.predicates()
     pred_id = P.resolve_predicate_id(name.strip(), rows.keys())
     result = P.check_predicate(pred_id, rows.get(pred_id))
     if "ok" in result:
-        sh.registry_memo[("name", name)] = result["ok"]
-        return result["ok"]
+        row: dict[str, Any] = result["ok"]
+        sh.registry_memo[("name", name)] = row
+        return row
     if "register" in result:
         if not register_new:
             return P.prepare_registration(result["register"])
@@ -78,4 +79,5 @@ def group_mates(sh: Shell, row: dict[str, Any]) -> list[str]:
     key = ("mates", row["id"])
     if key not in sh.registry_memo:
         sh.registry_memo[key] = P.group_mates(row, list(sh.predicates().values()))
-    return sh.registry_memo[key]
+    mates: list[str] = sh.registry_memo[key]
+    return mates

@@ -9,7 +9,7 @@ fact invalid at ``now`` never surfaces.
 from __future__ import annotations
 
 import heapq
-from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any, Callable, Collection, Iterable, Mapping, Sequence, TypeVar
 
 from claimgraph.logic.confidence import (DEFAULT_HALF_LIFE_DAYS, effective_confidence,
                                          effective_confidences)
@@ -17,6 +17,8 @@ from claimgraph.logic.model import FORGOTTEN
 from claimgraph.logic.names import object_name
 
 Fact = Mapping[str, Any]
+#: A fact of any record type: what goes in comes back, in another order.
+AnyFact = TypeVar("AnyFact", bound=Mapping[str, Any])
 
 RRF_K = 60
 FTS_WEIGHT, ENTITY_WEIGHT, HOP_WEIGHT = 1.0, 1.2, 0.3
@@ -90,7 +92,7 @@ def by_effective_confidence(facts: Iterable[Fact], at: int,
     return [unique[fact_id] for fact_id in ranked]
 
 
-def most_useful_first(facts: Iterable[Fact]) -> list[Fact]:
+def most_useful_first(facts: Iterable[AnyFact]) -> list[AnyFact]:
     """A scope's listing order: standing commitments first (what an agent must not undo), then
     by effective confidence (annotated by ``with_effective_confidence``), fresher first on
     ties, ids last so the order never depends on the store's."""
