@@ -91,7 +91,8 @@ class Child:
         try:
             return self.lines.get(timeout=timeout)
         except queue.Empty:
-            raise AssertionError(f"child {self.pid} said nothing: {self.stderr_path.read_text()}")
+            raise AssertionError(
+                f"child {self.pid} said nothing: {self.stderr_path.read_text()}") from None
 
     def tell_to_release(self) -> dict[str, Any]:
         self.proc.stdin.write("\n")  # type: ignore[union-attr]

@@ -765,7 +765,7 @@ def test_a_crashed_writer_lease_is_broken_and_logged(tmp_path, db):
     holder.stdout.close()
     done = capture_process(str(SMALL), "--no-curate", "--lease-wait", "0")
     assert done.returncode == 0, done.stderr
-    broken = [json.loads(l) for l in done.stderr.splitlines() if "capture.lease-broken" in l]
+    broken = [json.loads(line) for line in done.stderr.splitlines() if "capture.lease-broken" in line]
     assert broken and broken[0]["holder"]["reason"] == "dead-pid"
 
 

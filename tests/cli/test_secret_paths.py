@@ -41,7 +41,7 @@ def test_assert_and_evidence_put_store_no_planted_secret(ok, db, tmp_path):
     ok("init")
     shapes_ = planted()
     assert len(shapes_) >= 8, shapes_
-    for index, (cls, _, text) in enumerate(shapes_):
+    for index, (_, _, text) in enumerate(shapes_):
         ok("assert", f"deploy-step-{index}", "core/prefers", text)
     notes = tmp_path / "notes.md"
     notes.write_text("\n".join(text for _, _, text in shapes_) + "\n")

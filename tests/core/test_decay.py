@@ -164,7 +164,8 @@ def test_a_dump_carries_the_dormant_time_and_loads_back_byte_identically(shell):
     [old] = [json.loads(line) for line in first if made["old"]["id"] in line
              and json.loads(line)["record"] == "fact"]
     assert old["dormant_since"].endswith("Z") or "T" in old["dormant_since"]
-    other = Shell(store=MemoryStore(), clock=shell.clock, new_id=lambda p, c=itertools.count(): f"{p}-x{next(c)}")
+    ids = itertools.count()
+    other = Shell(store=MemoryStore(), clock=shell.clock, new_id=lambda p: f"{p}-x{next(ids)}")
     load_lines(other, first)
     assert list(dump_lines(other)) == first
     assert other.store.dormant_fact_ids() == [made["old"]["id"]]

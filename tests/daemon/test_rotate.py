@@ -35,10 +35,10 @@ def test_rotation_under_a_running_writer_loses_and_splits_no_line(tmp_path):
         rotations += rotate_if_large(log, max_bytes=2000, keep=10_000)
     assert writer.returncode == 0 and rotations > 1
     files = [log, *(generation(log, n) for n in range(1, rotations + 1))]
-    lines = [l for f in files for l in f.read_text().splitlines(keepends=True)]
+    lines = [line for f in files for line in f.read_text().splitlines(keepends=True)]
     pattern = re.compile(r'\{"event": "([wh])", "n": (\d+), "pad": "x*"\}\n')
     matches = [pattern.fullmatch(line) for line in lines]
-    assert all(matches), [l for l, m in zip(lines, matches) if not m][:3]
+    assert all(matches), [line for line, m in zip(lines, matches) if not m][:3]
     numbers = {kind: sorted(int(m.group(2)) for m in matches if m.group(1) == kind)
                for kind in "wh"}
     assert numbers == {"w": list(range(LINES)), "h": list(range(hook_lines))}

@@ -55,7 +55,7 @@ def test_start_status_stop(daemon, db):
     assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
     assert status()["state"] == "stopped"
     assert not pid_path(db).exists()
-    events = [json.loads(l)["event"] for l in Path(f"{db}.daemon.log").read_text().splitlines()]
+    events = [json.loads(line)["event"] for line in Path(f"{db}.daemon.log").read_text().splitlines()]
     assert events[0] == "daemon.started" and events[-1] == "daemon.stopped"
 
 
@@ -74,8 +74,8 @@ def test_killed_with_9_then_restarted_takes_over_and_loses_no_spooled_session(
     assert second != first and status()["pid"] == second
     wait_for(lambda: not (spool / "claude-code-while-dead.json").exists(), what="the spool")
     assert episodes(db) == [f"claude-code:while-dead@0-{transcript.stat().st_size}"]
-    started = [json.loads(l) for l in Path(f"{db}.daemon.log").read_text().splitlines()
-               if '"daemon.started"' in l]
+    started = [json.loads(line) for line in Path(f"{db}.daemon.log").read_text().splitlines()
+               if '"daemon.started"' in line]
     assert started[-1]["took_over"]["pid"] == first
 
 

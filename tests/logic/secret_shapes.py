@@ -98,7 +98,7 @@ def shapes(seed: int) -> list[tuple[str, str, str]]:
         out.append((cls, secret, template.replace("{}", secret)))
 
     # URL passwords holding / ? # : and @
-    for scheme, template in (("postgresql", "psql 'postgresql://app:{}@db.internal:5432/prod'"),
+    for _scheme, template in (("postgresql", "psql 'postgresql://app:{}@db.internal:5432/prod'"),
                              ("amqp", "BROKER=amqp://worker:{}@rabbit:5672/vhost"),
                              ("ftp", "curl ftp://upload:{}@files.example.org/in/"),
                              ("mongodb", "mongosh \"mongodb://root:{}@mongo:27017/admin\""),

@@ -66,7 +66,9 @@ def test_contradicts_is_never_automated_whatever_the_confidence():
 
 
 def test_resolution_plans_per_relation():
-    plan = lambda rel, conf=0.95: J.resolution_plan(PAIR, {"relation": rel, "confidence": conf})
+    def plan(rel: str, conf: float = 0.95) -> dict:
+        return J.resolution_plan(PAIR, {"relation": rel, "confidence": conf})
+
     assert plan("unparseable")["reason"] == "unparseable"
     assert plan("compatible", 0.79)["reason"] == "low-confidence"
     assert plan("compatible") == {"action": "unlink", "fact": "f-b", "candidate": "f-a"}

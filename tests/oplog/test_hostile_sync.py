@@ -25,7 +25,7 @@ def _cli(db: Path, *argv: str) -> subprocess.CompletedProcess[str]:
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
 def _writer(db: Path) -> str:
@@ -64,8 +64,8 @@ def team(tmp_path: Path) -> dict[str, Any]:
     for db in (one, two, one):
         assert _cli(db, "sync", "--dir", str(shared), "--project", "p").returncode == 0
     mine = _lines(shared / f"{_writer(one)}.jsonl")
-    fact = next(l["fact"] for l in mine if l["t"] == "insert-fact")
-    entity = next(l["entity"] for l in mine if l["t"] == "ensure-entity")
+    fact = next(line["fact"] for line in mine if line["t"] == "insert-fact")
+    entity = next(line["entity"] for line in mine if line["t"] == "ensure-entity")
     return {"one": one, "two": two, "shared": shared, "fact": fact, "entity": entity,
             "root": tmp_path, "sign": sign}
 
@@ -121,13 +121,13 @@ def test_a_hostile_log_is_quarantined_line_by_line_and_the_rest_goes_on(team) ->
         for refused in ("f-evil-user", "f-evil-surrogate", "f-evil-clock", "f-forged",
                         "claimgraph-context", "tombstone:fact"):
             assert refused not in dump, refused
-        good = next(json.loads(l) for l in dump.splitlines() if "f-evil-good" in l)
+        good = next(json.loads(line) for line in dump.splitlines() if "f-evil-good" in line)
         assert good["source_type"] == f"sync:{EVIL}"  # never the local user's assertion
-        original = next(json.loads(l) for l in dump.splitlines() if team["fact"]["id"] in l)
+        original = next(json.loads(line) for line in dump.splitlines() if team["fact"]["id"] in line)
         assert original["t_invalid"] is None  # not invalidated, not deleted
-        core = [json.loads(l) for l in before[db].splitlines() if '"id":"core/prefers"' in l]
-        assert core and all(l in dump.splitlines() for l in before[db].splitlines()
-                            if '"id":"core/prefers"' in l)
+        core = [json.loads(line) for line in before[db].splitlines() if '"id":"core/prefers"' in line]
+        assert core and all(line in dump.splitlines() for line in before[db].splitlines()
+                            if '"id":"core/prefers"' in line)
     # our clock was not dragged to the end of time, and our own assert still works
     assert _cli(one, "assert", "api", "prefers", "REST", "--scope", "p").returncode == 0
     assert _cli(one, "assert", "web", "prefers", "htmx", "--scope", "p").returncode == 0
@@ -149,9 +149,9 @@ def test_a_third_replica_never_takes_lines_forged_under_anothers_writer(team) ->
     assert done.returncode == 0, done.stderr
     assert team["fact"]["id"] in _cli(three, "dump").stdout
     copy = _lines(Path(f"{three}.oplog/{victim}.jsonl"))
-    assert all(l["seq"] != 999 for l in copy)
+    assert all(line["seq"] != 999 for line in copy)
     assert not Path(f"{three}.oplog/{EVIL}.jsonl").exists() or \
-        all(l["writer"] == EVIL for l in _lines(Path(f"{three}.oplog/{EVIL}.jsonl")))
+        all(line["writer"] == EVIL for line in _lines(Path(f"{three}.oplog/{EVIL}.jsonl")))
 
 
 def test_sync_publishes_only_the_shared_project_and_evidence_it_cites(tmp_path: Path) -> None:

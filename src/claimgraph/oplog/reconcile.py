@@ -171,15 +171,15 @@ def _unseen(state: dict[str, Any], line: Line) -> bool:
 def _plan(state: dict[str, Any], foreign: list[Line], own: list[Line],
           now_ms: int) -> dict[str, Any]:
     """Which lines are pending, and whether the fold can be extended or must be replayed."""
-    pending = [l for l in foreign if _unseen(state, l)]
+    pending = [line for line in foreign if _unseen(state, line)]
     # a newer format, or a clock more than the skew window ahead of ours: held, not applied
     # and not lost (a teammate's fast clock is applied once ours catches up to it)
-    later = [l for l in pending if L.is_future(l) or _ahead(l, now_ms)]
+    later = [line for line in pending if L.is_future(line) or _ahead(line, now_ms)]
     held = later
-    usable = sorted((l for l in pending if not (L.is_future(l) or _ahead(l, now_ms))),
+    usable = sorted((line for line in pending if not (L.is_future(line) or _ahead(line, now_ms))),
                     key=L.order_key)
     tried = set(state["deferred"])
-    new = [l for l in usable if f"{l['writer']}:{l['seq']}" not in tried]
+    new = [line for line in usable if f"{line['writer']}:{line['seq']}" not in tried]
     reached = [tuple(state["frontier"])] if state.get("frontier") else []
     if own:
         reached.append(max(map(L.order_key, own)))
@@ -200,7 +200,7 @@ def _run(store: Any, state: dict[str, Any], plan: dict[str, Any], own: list[Line
         return {"statuses": statuses, "touched": set(), "applied_keys": []}
     if plan["replay"]:
         state["entity-map"], state["merged"] = {}, {}
-        lines = [l for l in [*own, *foreign] if _replayable(state, l, plan["checks"].now_ms)]
+        lines = [line for line in [*own, *foreign] if _replayable(state, line, plan["checks"].now_ms)]
         audit = _clear_graph(store)
     else:
         lines, audit = plan["usable"], None
@@ -285,8 +285,8 @@ def _settle(state: dict[str, Any], plan: dict[str, Any], outcome: dict[str, Any]
         old = tuple(state["frontier"]) if state.get("frontier") else None
         state["frontier"] = list(max(top, old) if old else top)
     ceiling = plan["checks"].now_ms + C.MAX_SKEW_MS  # a clock from outside is bounded
-    hlcs = [l["hlc"] for l in plan["usable"]
-            if statuses.get(f"{l['writer']}:{l['seq']}") != QUARANTINED and l["hlc"] <= ceiling]
+    hlcs = [line["hlc"] for line in plan["usable"]
+            if statuses.get(f"{line['writer']}:{line['seq']}") != QUARANTINED and line["hlc"] <= ceiling]
     state["clock"] = max([int(state.get("clock") or 0), *hlcs])
 
 
@@ -315,14 +315,14 @@ def _post_apply(store: Any, touched: Iterable[str], now: int | None) -> dict[str
 
 def _report(state: dict[str, Any], plan: dict[str, Any], outcome: dict[str, Any],
             warnings: list[dict[str, Any]], extra: dict[str, Any]) -> dict[str, Any]:
-    pending = {f"{l['writer']}:{l['seq']}" for l in plan["usable"]}
+    pending = {f"{line['writer']}:{line['seq']}" for line in plan["usable"]}
     statuses = [s for k, s in outcome["statuses"].items() if k in pending]
     effects = {"total": len(statuses), "applied": statuses.count("applied"),
                "duplicate": statuses.count(DUPLICATE), "deferred": statuses.count(DEFERRED),
                "unknown": statuses.count(UNKNOWN), "errors": statuses.count(ERROR),
                "quarantined": statuses.count(QUARANTINED)}
     stuck = sorted(k for k, n in state["deferred"].items() if n >= L.STUCK_AFTER_PASSES)
-    writers = sorted({l["writer"] for l in plan["usable"]} | set(state["high-water"]))
+    writers = sorted({line["writer"] for line in plan["usable"]} | set(state["high-water"]))
     report = {"status": "reconciled", "writers": writers, "effects": effects,
               "replayed": bool(plan["replay"] and plan["new"]), "held": len(plan["held"]),
               "stuck": stuck, "abandoned": len(state["abandoned"]), "warnings": warnings,

@@ -44,7 +44,7 @@ _MARKDOWN = re.compile(r"\*\*|__|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
 def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     if not view.project:
         return
-    for path, looks in surviving_looks(view).items():
+    for looks in surviving_looks(view).values():
         cited = looks[-1].cited
         if cited is None or " " in cited:
             continue
