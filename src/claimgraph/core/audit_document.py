@@ -24,7 +24,7 @@ from claimgraph.core.audit import FileReads, audit_root, check_citation, too_wid
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import provenance as P
 from claimgraph.logic.claims import extract_claims
-from claimgraph.llm import UsageLog, log_to_stdlib
+from claimgraph.model_command import UsageLog, log_to_stdlib
 
 #: A document bigger than this is refused rather than parsed into memory.
 MAX_DOCUMENT_BYTES = 32 * 1024 * 1024

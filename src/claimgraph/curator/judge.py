@@ -26,7 +26,7 @@ from claimgraph.core.ingest import open_episode
 from claimgraph.core.reads import conflicts
 from claimgraph.curator.stage_context import StageContext
 from claimgraph.errors import ClaimgraphError
-from claimgraph.llm import Budget, run_model_command
+from claimgraph.model_command import Budget, run_model_command
 from claimgraph.logic import judge as J
 
 log = structlog.get_logger("claimgraph.curate")

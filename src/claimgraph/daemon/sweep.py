@@ -39,7 +39,7 @@ from claimgraph.capture.session_ids import session_id_of
 from claimgraph.errors import ClaimgraphError
 from claimgraph.daemon import DaemonSettings
 from claimgraph.hooks.agents import claude_config_dir, codex_home, gemini_dir
-from claimgraph.llm import TEMP_PREFIX, kill_tree
+from claimgraph.model_command import TEMP_PREFIX, kill_tree
 from claimgraph.private import (
     NOFOLLOW, is_id, open_private, private_dir, read_nofollow, refuse_unsafe_directory)
 from claimgraph.sidecar import Sidecars

@@ -7,7 +7,7 @@ asks for a verdict vector: ``[{"id", "verdict": supported|refuted|unclear, "why"
 ``merge_verdicts`` folds that vector back onto the floor checks by id, as fractal-engine's
 ``merge-verdicts`` does; a check the reply does not cover keeps ``deep: None``.
 
-The model runs with no access to the repository (``llm.run_model_command`` starts it in an
+The model runs with no access to the repository (``model_command.run_model_command`` starts it in an
 empty temp directory), so the source it judges is what the prompt carries: each readable cited
 file whole when small, else the lines around what the claims quote, within fixed budgets. The
 reply is untrusted text: ``parse_verdicts`` finds the vector in prose, code fences or one

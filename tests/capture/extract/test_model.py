@@ -22,7 +22,7 @@ from claimgraph.capture.extract.model import (
     prepare, read_candidates, render_turn)
 from claimgraph.errors import ClaimgraphError
 from claimgraph.config import load_settings
-from claimgraph.llm import Budget
+from claimgraph.model_command import Budget
 from claimgraph.logic.predicates import CORE_PREDICATES
 
 pytestmark = pytest.mark.timeout(60)

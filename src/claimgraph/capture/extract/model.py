@@ -38,7 +38,7 @@ from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Tuple
 from claimgraph.capture import problems
 from claimgraph.capture.events import Event, Transcript
 from claimgraph.errors import ClaimgraphError
-from claimgraph.llm import (
+from claimgraph.model_command import (
     LLM_CMD_HINT, Budget, Completion, UsageLog, command_argv, log_to_stdlib, run_model_command)
 from claimgraph.logic.clean import clean_text
 from claimgraph.logic.model import EPISTEMIC_STRENGTH

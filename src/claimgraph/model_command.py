@@ -109,7 +109,7 @@ class _Raw:
 
 def log_to_stdlib(event: str, **fields: Any) -> None:
     """The fallback usage log, for callers that did not hand in their structlog logger."""
-    logging.getLogger("claimgraph.llm").info("%s %s", event, fields)
+    logging.getLogger("claimgraph.llm").info("%s %s", event, fields)  # its name in old logs
 
 
 def command_argv(cmd: str | Sequence[str]) -> list[str]:
