@@ -1,6 +1,6 @@
 """The deep check: a model reads the cited source and tries to refute each claim (REFERENCE §17).
 
-The floor (``logic.provenance``) only asks whether the quoted names occur in the file; a claim
+The floor (``logic.evidence_match``) only asks whether the quoted names occur in the file; a claim
 can quote real names and still be wrong about what the code does. ``verify_task`` builds one
 prompt that hands a model every claim, with an id, next to excerpts of the files it cites, and
 asks for a verdict vector: ``[{"id", "verdict": supported|refuted|unclear, "why", "quote"}]``.
