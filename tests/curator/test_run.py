@@ -34,7 +34,7 @@ def _fresh_logging():
 def hold_curation_lease(db: Path) -> subprocess.Popen:
     """Another live curator: a process holding the lease until its stdin closes."""
     holder = subprocess.Popen([sys.executable, "-c", (
-        "import sys; from claimgraph.lease import curation_lease; "
+        "import sys; from claimgraph.store.leases import curation_lease; "
         f"held = curation_lease({str(db)!r}); print('held', flush=True); sys.stdin.read(); "
         "held.release()")], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert holder.stdout.readline().strip() == "held"

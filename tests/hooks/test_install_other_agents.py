@@ -16,7 +16,7 @@ import pytest
 from claimgraph.cli.main import main
 from claimgraph.hooks import codex_trust
 from claimgraph.hooks import install as installer
-from claimgraph.status import gather
+from claimgraph.health.status import gather
 
 PY = sys.executable
 FOREIGN = {"type": "command", "command": "/opt/notify.sh", "timeout": 2}

@@ -8,7 +8,7 @@ import os
 import shutil
 from pathlib import Path
 
-from claimgraph import status
+from claimgraph.health import status
 from claimgraph.cli.status import render
 from claimgraph.logic.timeutil import from_iso
 

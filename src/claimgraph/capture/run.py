@@ -41,6 +41,7 @@ from typing import Any, Callable, Iterable, Mapping
 import structlog
 
 from claimgraph import lease
+from claimgraph.store import leases
 from claimgraph.capture import ignored, placement, problems
 from claimgraph.capture.classify import tally
 from claimgraph.capture.dating import in_valid_order
@@ -404,7 +405,7 @@ def _commit(sh: Shell, request: Request, options: Options, seen: tuple[Any, Any]
     A purge since this attempt read the store (the epoch moved) may have taken its segment or
     buried its session: start over, as when another capture moved the mark."""
     mark, epoch = seen
-    with lease.write_lease(options.db, OWNER, options.lease_wait_ms,
+    with leases.write_lease(options.db, OWNER, options.lease_wait_ms,
                            ttl_ms=options.lease_ttl_ms) as held:
         if held.broken:
             log.warning("capture.lease-broken", holder=held.broken)

@@ -1,7 +1,7 @@
 """``doctor``: check the store thoroughly and say what to do about each finding.
 
 Exit 1 when anything needs attention, like ``status``; ``--fix`` repairs what can be repaired
-without losing anything (see ``claimgraph.doctor``).
+without losing anything (see ``claimgraph.health.doctor``).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from claimgraph import doctor
+from claimgraph.health import doctor
 from claimgraph.cli.context import Context
 from claimgraph.cli.output import emit, emit_json
 

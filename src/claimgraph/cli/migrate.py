@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from claimgraph import lease, location
+from claimgraph import location
+from claimgraph.store import leases
 from claimgraph.cli.context import OWNER, Context
 from claimgraph.cli.output import emit, emit_json, plural
 from claimgraph.core import Shell, portable
@@ -39,7 +40,7 @@ def run_migrate(ctx: Context, args: argparse.Namespace) -> int:
     source = ctx.shell()
     lines = list(portable.dump_lines(source, Sidecars(source_db)))
     parsed = portable.parse_dump(lines)
-    with lease.write_lease(target_db, OWNER, ctx.settings.value("lease_wait_ms")):
+    with leases.write_lease(target_db, OWNER, ctx.settings.value("lease_wait_ms")):
         target = Shell(open_store(target_db, create=True))
         try:
             counts = portable.load_parsed(target, parsed, Sidecars(target_db))

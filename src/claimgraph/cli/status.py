@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from claimgraph import status
+from claimgraph.health import status
 from claimgraph.cli.context import Context
 from claimgraph.cli.output import emit, emit_json, plural
 

@@ -30,6 +30,7 @@ from typing import Any, Mapping, Sequence
 import structlog
 
 from claimgraph import lease
+from claimgraph.store import leases
 from claimgraph.core import Shell
 from claimgraph.curator.dirty import DirtyMark
 from claimgraph.core import tombstones
@@ -104,7 +105,7 @@ def _serve(run: Run, held: lease.Lease | None) -> None:
 def _try_lease(options: Options) -> lease.Lease | dict[str, Any]:
     """The lease, or the live holder in the way."""
     try:
-        held = lease.curation_lease(options.db, lease.CURATOR_OWNER, ttl_ms=options.lease_ttl_ms)
+        held = leases.curation_lease(options.db, lease.CURATOR_OWNER, ttl_ms=options.lease_ttl_ms)
     except ClaimgraphError as err:
         if err.type != "store-locked":
             raise

@@ -25,6 +25,7 @@ from typing import Any, Iterator, Mapping
 import structlog
 
 from claimgraph import lease
+from claimgraph.store import leases
 from claimgraph.core import Shell
 from claimgraph.core import tombstones
 
@@ -61,7 +62,7 @@ class Fence:
     def writing(self, sh: Shell) -> Iterator[None]:
         """Fence check, write lease, one all-or-nothing transaction (then the lease goes)."""
         self.check()
-        with lease.write_lease(self.db, lease.CURATOR_OWNER, self.wait_ms,
+        with leases.write_lease(self.db, lease.CURATOR_OWNER, self.wait_ms,
                                ttl_ms=self.ttl_ms) as held:
             if held.broken:
                 log.warning("curate.write-lease-broken", holder=held.broken)

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
 from claimgraph import lease, retrievals
+from claimgraph.store import leases
 from claimgraph.core import Shell
 from claimgraph.core.context import USER_SCOPE
 from claimgraph.core.ingest import open_episode
@@ -88,7 +89,7 @@ class ToolContext:
     @contextmanager
     def writing(self) -> Iterator[tuple[Shell, list[str]]]:
         """(the write shell, warnings) inside the write lease; the store is created on first use."""
-        held = lease.write_lease(self.db, OWNER, self.lease_wait_ms, ttl_ms=self.lease_ttl_ms)
+        held = leases.write_lease(self.db, OWNER, self.lease_wait_ms, ttl_ms=self.lease_ttl_ms)
         with held:
             warnings = []
             if held.broken:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from claimgraph import status
+from claimgraph.health import status
 from claimgraph.core import reads
 from claimgraph.core.context import USER_SCOPE
 from claimgraph.logic.context_lines import conflict_components

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from claimgraph import lease
+from claimgraph.store import leases
 from claimgraph.capture.failures import FailureLedger
 from claimgraph.errors import ClaimgraphError
 from claimgraph.private import create_private_file, tighten_store
@@ -103,7 +104,7 @@ def rebuild(db: Path) -> str:
     is never read), every index and search index built anew, swapped in under the lease."""
     fresh = db.with_name(db.name + ".rebuild")
     fresh.unlink(missing_ok=True)
-    with lease.write_lease(db, "claimgraph-doctor", lease.DEFAULT_WAIT_MS):
+    with leases.write_lease(db, "claimgraph-doctor", lease.DEFAULT_WAIT_MS):
         try:
             _copy_tables(db, fresh)
         except sqlite3.DatabaseError as error:
