@@ -120,7 +120,7 @@ def stages(path: Path) -> dict[str, float]:
     from claimgraph.capture.segment import (
         clean_transcript, segment_header, segment_lines, write_segment)
     from claimgraph.core import Shell
-    from claimgraph.store.open import open_store
+    from claimgraph.opening import open_store
 
     clock, split = time.process_time(), {}
 

@@ -33,7 +33,7 @@ from bench_search import queries  # noqa: E402
 from claimgraph.project import resolve_project  # noqa: E402
 from claimgraph.core import Shell  # noqa: E402
 from claimgraph.core.recall import scoped_search  # noqa: E402
-from claimgraph.store.open import open_store  # noqa: E402
+from claimgraph.opening import open_store  # noqa: E402
 
 
 def server(db: Path, project: Path) -> StdioServerParameters:

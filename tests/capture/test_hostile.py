@@ -18,7 +18,7 @@ from claimgraph.capture.readers import read_transcript
 from claimgraph.capture import segment
 from claimgraph.logsetup import reset_logging
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_run import Session, capture  # noqa: E402

@@ -24,7 +24,7 @@ from claimgraph.cli.main import main
 from claimgraph.logic.names import object_name
 from claimgraph.logsetup import reset_logging
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 TRANSCRIPTS = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
 CLAUDE = TRANSCRIPTS / "claude-code"

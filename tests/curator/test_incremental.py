@@ -19,7 +19,7 @@ from claimgraph.curator.scope import WATERMARK
 from claimgraph.curator.stage_context import Fence, StageContext
 from claimgraph.logic import entities as E
 from claimgraph.logic.conflicts import conflict_candidates
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 MINUTE = 60_000
 START = 1_800_000_000_000

@@ -167,7 +167,7 @@ def _wait_for_result(log: Path) -> list[dict[str, Any]]:
 
 def test_decay_and_audit_stages_really_write_through_the_curator(db, curate_proc, finish_proc, tmp_path):
     from claimgraph.core.writes import assert_fact
-    from claimgraph.store.open import open_store
+    from claimgraph.opening import open_store
     project = tmp_path / "proj"
     project.mkdir()
     (project / "calc.py").write_text("def add(a, b):\n    return a + b\n")

@@ -25,7 +25,7 @@ from claimgraph.project import resolve_project
 from claimgraph.core import Shell
 from claimgraph.core.vocabulary import seed
 from claimgraph.core.writes import assert_fact
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 T = TypeVar("T")
 OTHER = "github.com/acme/other"

@@ -11,7 +11,7 @@ from mcp.shared.exceptions import MCPError
 from claimgraph import retrievals
 from claimgraph.store import leases
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 from .conftest import OTHER, Served, call, talk
 

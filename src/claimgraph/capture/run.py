@@ -63,7 +63,7 @@ from claimgraph.logic.names import normalize_entity_name
 from claimgraph.logic.redact import replace_surrogates
 from claimgraph.private import is_id, read_nofollow
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 OWNER = "claimgraph-capture"
 SOURCE_TYPE = "session-log"

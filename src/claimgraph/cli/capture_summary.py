@@ -86,7 +86,7 @@ def _episode_facts(db: Path, episode: str | None) -> list[Mapping[str, Any]]:
     fails a capture that succeeded)."""
     if not episode:
         return []
-    from claimgraph.store.open import open_store
+    from claimgraph.opening import open_store
     try:
         store = open_store(db, read_only=True)
     except Exception:  # the capture succeeded; the summary is only a courtesy

@@ -88,7 +88,7 @@ class Context:
 
     def _open(self, read_only: bool) -> Shell:
         from claimgraph.core.shell import Shell
-        from claimgraph.store.open import open_store
+        from claimgraph.opening import open_store
         store = open_store(self.db_path, create=not read_only, read_only=read_only)
         self._read_only = read_only
         return Shell(store, half_life_days=self.settings.value("half_life_days"))

@@ -39,7 +39,7 @@ from claimgraph.core.ingest import normalize_item, open_episode
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import from_iso, to_iso
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 DEMO_MARK = "demo"
 PROJECT = "invoice-tools"

@@ -18,7 +18,7 @@ from claimgraph.cli.output import emit, emit_json, plural
 from claimgraph.core import Shell, portable
 from claimgraph.errors import ClaimgraphError
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:

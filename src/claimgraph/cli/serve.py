@@ -11,7 +11,7 @@ from typing import Any
 
 from claimgraph.cli.context import Context
 from claimgraph.errors import ClaimgraphError
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 
 def port_number(text: str) -> int:

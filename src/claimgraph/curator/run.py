@@ -38,7 +38,7 @@ from claimgraph.curator.stage_context import Fence, LeaseLost, PurgedMeanwhile, 
 from claimgraph.curator.stages import STAGE_NAMES, run_stage, stage_table
 from claimgraph.errors import ClaimgraphError
 from claimgraph.sidecar import Sidecars, atomic_write_text
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 log = structlog.get_logger("claimgraph.curate")
 MAX_PASSES = 3

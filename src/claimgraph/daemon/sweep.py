@@ -43,7 +43,7 @@ from claimgraph.model_command import TEMP_PREFIX, kill_tree
 from claimgraph.private import (
     NOFOLLOW, is_id, open_private, private_dir, read_nofollow, refuse_unsafe_directory)
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 OWN_LLM_DIR = "-" + re.sub(r"[^A-Za-z0-9]", "-", TEMP_PREFIX)  # as Claude Code munges a cwd
 log = structlog.get_logger("claimgraph.daemon")

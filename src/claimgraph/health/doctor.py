@@ -30,7 +30,7 @@ from claimgraph.capture.failures import FailureLedger
 from claimgraph.errors import ClaimgraphError
 from claimgraph.private import create_private_file, tighten_store
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 from claimgraph.store import sqlite_schema as schema
 
 STUCK_SPOOL_S = 24 * 3600

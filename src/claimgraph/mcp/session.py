@@ -33,7 +33,7 @@ from claimgraph.core.ingest import open_episode
 from claimgraph.core.vocabulary import seed
 from claimgraph.errors import ClaimgraphError
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 OWNER = "claimgraph-mcp"
 #: An MCP episode holds what an agent said through a tool call (docs/sync.md, "Trust").
