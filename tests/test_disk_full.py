@@ -21,7 +21,7 @@ import pytest
 from claimgraph.capture import run as capture_run
 from claimgraph.capture import segment
 from claimgraph.capture.failures import FailureLedger
-from claimgraph.daemon import DaemonSettings
+from claimgraph.daemon.settings import DaemonSettings
 from claimgraph.daemon.sweep import find_candidates
 from claimgraph.hooks import entry as hook_entry
 from claimgraph.logsetup import reset_logging

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from claimgraph.daemon import DaemonSettings
+from claimgraph.daemon.settings import DaemonSettings
 from claimgraph.daemon.sweep import Sweeper, find_candidates, is_due
 from claimgraph.errors import ClaimgraphError
 

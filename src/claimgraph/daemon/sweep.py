@@ -37,7 +37,7 @@ from claimgraph.capture.failures import FailureLedger, is_due as is_retry_due, i
 from claimgraph.capture.links import check_transcript_link
 from claimgraph.capture.session_ids import session_id_of
 from claimgraph.errors import ClaimgraphError
-from claimgraph.daemon import DaemonSettings
+from claimgraph.daemon.settings import DaemonSettings
 from claimgraph.hooks.agents import claude_config_dir, codex_home, gemini_dir
 from claimgraph.model_command import TEMP_PREFIX, kill_tree
 from claimgraph.private import (
