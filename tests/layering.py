@@ -21,7 +21,10 @@ literal name or an f-string whose prefix is a package (the command groups, the l
 name appears as a string in the same file count as imported.
 
 Separately, no two modules may import each other in a circle (the package ``__init__`` of a
-module counts as a module of its own), whatever their layers.
+module counts as a module of its own), whatever their layers. A registry's load by name
+(the f-string case above) is left out of the circle check, never out of the layer check: the
+registry names its plugins without depending on them, and a plugin that reads the registry
+back (``completion`` walks the whole command line) is the point of having one.
 """
 
 from __future__ import annotations
@@ -53,11 +56,10 @@ LAYERS: tuple[tuple[str, dict[str, tuple[str, ...]]], ...] = (
     ("cli", {"cli": ("claimgraph.cli", "claimgraph.__main__")}),
 )
 
-#: Sideways imports the table allows: (importing unit, imported unit).
-ALLOWED: frozenset[tuple[str, str]] = frozenset({
-    ("capture", "curator"),  # a capture pass starts the curator when it has written
-    ("hooks", "capture"),    # the hook's spool is read back by capture's own reader
-})
+#: Sideways imports the table allows: (importing unit, imported unit). None today: capture
+#: starts the curator, and the hook starts capture, as processes (``python -m``), not imports;
+#: the CLI starts the MCP server and the viewer from the layer above them.
+ALLOWED: frozenset[tuple[str, str]] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,11 @@ class Graph:
     """Every module under a package root and the modules of that root it imports."""
 
     edges: dict[str, set[str]] = field(default_factory=dict)
+    #: Loads by name through a registry (``import_module(f"pkg.{name}")``), per importer.
+    registry: dict[str, set[str]] = field(default_factory=dict)
+
+    def all_edges(self, module: str) -> set[str]:
+        return self.edges.get(module, set()) | self.registry.get(module, set())
 
     @property
     def modules(self) -> list[str]:
@@ -86,8 +93,10 @@ def module_name(path: Path, root: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _names_imported(tree: ast.AST, package: str, strings: set[str]) -> set[str]:
+def _names_imported(tree: ast.AST, package: str, strings: set[str]) -> tuple[set[str], set[str]]:
+    """(names imported outright, names loaded through a registry)."""
     found: set[str] = set()
+    by_name: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
@@ -99,8 +108,9 @@ def _names_imported(tree: ast.AST, package: str, strings: set[str]) -> set[str]:
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
         elif isinstance(node, ast.Call) and _is_import_module(node.func) and node.args:
-            found.update(_dynamic_targets(node.args[0], strings))
-    return found
+            targets, registry = _dynamic_targets(node.args[0], strings)
+            (by_name if registry else found).update(targets)
+    return found, by_name
 
 
 def _is_import_module(func: ast.expr) -> bool:
@@ -108,17 +118,16 @@ def _is_import_module(func: ast.expr) -> bool:
         isinstance(func, ast.Name) and func.id == "import_module")
 
 
-def _dynamic_targets(arg: ast.expr, strings: set[str]) -> set[str]:
+def _dynamic_targets(arg: ast.expr, strings: set[str]) -> tuple[set[str], bool]:
     """``import_module("a.b")`` -> a.b; ``import_module(f"a.{x}")`` -> a.<s> for every string
-    s in the file (a table of names); anything else cannot be read and adds nothing."""
+    s in the file (a table of names), as a registry's; anything else cannot be read."""
     if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-        return {arg.value}
+        return {arg.value}, False
     if isinstance(arg, ast.JoinedStr) and arg.values:
         head = arg.values[0]
         if isinstance(head, ast.Constant) and isinstance(head.value, str):
-            prefix = head.value
-            return {prefix + s.split(":")[0] for s in strings}
-    return set()
+            return {head.value + s.split(":")[0] for s in strings}, True
+    return set(), False
 
 
 def _package_of(path: Path, root: Path) -> str:
@@ -136,9 +145,10 @@ def build_graph(root: Path) -> Graph:
         strings = {n.value for n in ast.walk(tree)
                    if isinstance(n, ast.Constant) and isinstance(n.value, str)}
         importer = module_name(path, root)
-        targets = {_resolve(n, names) for n in _names_imported(tree, _package_of(path, root),
-                                                               strings)}
-        graph.edges[importer] = {t for t in targets if t and t != importer}
+        direct, by_name = _names_imported(tree, _package_of(path, root), strings)
+        for table, found in ((graph.edges, direct), (graph.registry, by_name)):
+            targets = {_resolve(n, names) for n in found}
+            table[importer] = {t for t in targets if t and t != importer}
     return graph
 
 
@@ -173,9 +183,9 @@ def layer_violations(graph: Graph, layers=LAYERS, allowed=ALLOWED) -> list[Viola
     """Every import that goes up the table or sideways between units without leave."""
     found = []
     names = [name for name, _ in layers]
-    for importer, targets in sorted(graph.edges.items()):
+    for importer in graph.modules:
         here = unit_of(importer, layers)
-        for target in sorted(targets):
+        for target in sorted(graph.all_edges(importer)):
             there = unit_of(target, layers)
             if here is None or there is None or here[1] == there[1]:
                 continue
@@ -189,7 +199,8 @@ def layer_violations(graph: Graph, layers=LAYERS, allowed=ALLOWED) -> list[Viola
 
 
 def cycles(graph: Graph) -> list[list[str]]:
-    """Import cycles between modules (Tarjan's strongly connected components, iterative)."""
+    """Import cycles between modules (Tarjan's strongly connected components, iterative),
+    registry loads left out (the module docstring says why)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     on_stack: set[str] = set()
@@ -234,7 +245,8 @@ def cycles(graph: Graph) -> list[list[str]]:
 
 def report(root: Path) -> str:
     graph = build_graph(root)
-    lines = [f"modules: {len(graph.modules)}, imports: {sum(map(len, graph.edges.values()))}"]
+    lines = [f"modules: {len(graph.modules)}, imports: {sum(map(len, graph.edges.values()))}"
+             f" (+{sum(map(len, graph.registry.values()))} by name through a registry)"]
     lines += [f"unassigned: {m}" for m in unassigned(graph)]
     lines += [f"cycle: {' <-> '.join(c)}" for c in cycles(graph)]
     lines += [f"layer: {v}" for v in layer_violations(graph)]
