@@ -17,8 +17,8 @@ import psutil
 import pytest
 from filelock import FileLock
 
-import claimgraph.lease as lease_module
 from claimgraph.errors import ClaimgraphError
+import claimgraph.lease as lease_module
 from claimgraph.lease import (CURATE_HINT, HOST, Lease, curate_lock_path, holder_alive, now_ms,
                               read_holder, write_lock_path)
 from claimgraph.store.leases import curation_lease, write_lease

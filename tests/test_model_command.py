@@ -14,8 +14,8 @@ from typing import Any, Iterator
 import psutil
 import pytest
 
-import claimgraph.model_command as model_command
 from claimgraph.errors import ClaimgraphError
+import claimgraph.model_command as model_command
 from claimgraph.model_command import (
     STDOUT_LIMIT, TEMP_PREFIX, Budget, child_environment, command_argv, run_model_command)
 

@@ -12,11 +12,11 @@ import psutil
 import pytest
 
 from claimgraph import lease
-from claimgraph.store import leases
-from claimgraph.health import status
 from claimgraph.cli.main import main
 from claimgraph.cli.status import render
+from claimgraph.health import status
 from claimgraph.logic.timeutil import from_iso, to_iso
+from claimgraph.store import leases
 
 NOW = from_iso("2026-03-01T12:00:00Z")
 HOUR = 3_600_000

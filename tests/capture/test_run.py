@@ -16,15 +16,15 @@ from typing import Any
 
 import pytest
 
-from claimgraph.store import leases
 from claimgraph.capture import run as capture_run
 from claimgraph.capture.segment import (
     MAX_OUTPUT_CHARS, cap_output, clean_transcript, segment_header, segment_lines, write_segment)
 from claimgraph.cli.main import main
 from claimgraph.logic.names import object_name
 from claimgraph.logsetup import reset_logging
-from claimgraph.sidecar import Sidecars
 from claimgraph.opening import open_store
+from claimgraph.sidecar import Sidecars
+from claimgraph.store import leases
 
 TRANSCRIPTS = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
 CLAUDE = TRANSCRIPTS / "claude-code"

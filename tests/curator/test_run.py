@@ -14,13 +14,13 @@ import pytest
 
 from claimgraph import lease
 from claimgraph.cli.capture import CURATE_STAGES
+from claimgraph.core import Shell
+from claimgraph.core.vocabulary import seed
 from claimgraph.curator import run as R
 from claimgraph.curator import spawn_curator, stages
 from claimgraph.curator.dirty import DirtyMark
 from claimgraph.logsetup import reset_logging
 from claimgraph.sidecar import Sidecars
-from claimgraph.core import Shell
-from claimgraph.core.vocabulary import seed
 
 
 @pytest.fixture(autouse=True)

@@ -7,12 +7,12 @@ import subprocess
 import sys
 import time
 
-from claimgraph.project import resolve_project
 from claimgraph.core import Shell
 from claimgraph.core.vocabulary import seed
 from claimgraph.core.writes import assert_fact
 from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_OPEN
 from claimgraph.opening import open_store
+from claimgraph.project import resolve_project
 
 from .conftest import FAST_S, Hooks
 from .test_hook_fast_path import imported_modules

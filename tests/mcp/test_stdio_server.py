@@ -9,9 +9,9 @@ import pytest
 from mcp.shared.exceptions import MCPError
 
 from claimgraph import retrievals
-from claimgraph.store import leases
-from claimgraph.sidecar import Sidecars
 from claimgraph.opening import open_store
+from claimgraph.sidecar import Sidecars
+from claimgraph.store import leases
 
 from .conftest import OTHER, Served, call, talk
 

@@ -14,9 +14,9 @@ from claimgraph.core import entities as ents
 from claimgraph.core import writes
 from claimgraph.core.vocabulary import seed
 from claimgraph.logic import oplog as L
+from claimgraph.opening import open_store
 from claimgraph.oplog import files as F
 from claimgraph.oplog.own_log import OUTBOX, OUTBOX_HEAD
-from claimgraph.opening import open_store
 
 from .test_hostile_sync import trust_each_other
 from .oplog_helpers import Replica, deliver

@@ -15,13 +15,13 @@ import json
 from typing import Any, Mapping
 
 from claimgraph.cli.context import Context
-from claimgraph.cli.output import (
-    emit, emit_error, emit_json, fact_json, fact_line, plural, short_id)
+from claimgraph.cli.output import emit, emit_error, emit_json
 from claimgraph.cli.scope import add_project_choice, review_scopes
 from claimgraph.cli.values import resolve_fact_id
 from claimgraph.core import audit as audit_core
 from claimgraph.core import provenance as provenance_core
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.present_records import fact_json, fact_line, plural, short_id
 from claimgraph.logic.timeutil import to_iso
 from claimgraph.sidecar import Sidecars
 

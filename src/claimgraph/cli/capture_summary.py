@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from claimgraph.cli.output import fact_text, show_name
+from claimgraph.logic.present_records import fact_text, show_name
 
 SHOWN = 10
 

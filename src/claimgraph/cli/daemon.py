@@ -20,11 +20,11 @@ from typing import Any
 import psutil
 
 from claimgraph.cli.context import Context
-from claimgraph.private import open_private, private_dir
 from claimgraph.cli.output import emit, emit_json
 from claimgraph.daemon import singleton, unit
 from claimgraph.daemon.settings import ENV_PREFIX, SETTING_HELP, DaemonSettings
 from claimgraph.errors import ClaimgraphError
+from claimgraph.private import open_private, private_dir
 from claimgraph.sidecar import Sidecars
 
 START_WAIT_S = 15.0

@@ -32,14 +32,15 @@ from typing import Any
 
 from claimgraph.cli import facts as facts_cmd
 from claimgraph.cli.context import Context
-from claimgraph.cli.output import emit, emit_json, fact_json, fact_line, facts_json
+from claimgraph.cli.output import emit, emit_json
 from claimgraph.config import default_db
 from claimgraph.core import reads, writes
 from claimgraph.core.ingest import normalize_item, open_episode
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.present_records import fact_json, fact_line, facts_json
 from claimgraph.logic.timeutil import from_iso, to_iso
-from claimgraph.sidecar import Sidecars
 from claimgraph.opening import open_store
+from claimgraph.sidecar import Sidecars
 
 DEMO_MARK = "demo"
 PROJECT = "invoice-tools"

@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from claimgraph.health import doctor
 from claimgraph.cli.context import Context
 from claimgraph.cli.output import emit, emit_json
+from claimgraph.health import doctor
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:

@@ -10,9 +10,10 @@ import argparse
 from typing import Any
 
 from claimgraph.cli.context import Context
+from claimgraph.cli.output import emit, emit_json
 from claimgraph.cli.scope import add_scope_argument
-from claimgraph.cli.output import emit, emit_json, entity_json, entity_line, plural, short_id
 from claimgraph.core import entities as ents
+from claimgraph.logic.present_records import entity_json, entity_line, plural, short_id
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:

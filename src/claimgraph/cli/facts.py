@@ -11,16 +11,15 @@ import argparse
 from typing import Any
 
 from claimgraph.cli.context import Context, log_surfaced
-from claimgraph.cli.output import (
-    emit, emit_fact_lines, emit_json, entity_json, fact_json, fact_line, facts_json, short_id,
-    show_name, show_predicate,
-)
+from claimgraph.cli.output import emit, emit_fact_lines, emit_json
 from claimgraph.cli.scope import READ_HELP, USER_SCOPE, WRITE_HELP, add_scope_argument
 from claimgraph.cli.values import drop_none, fraction_arg, resolve_fact_id, time_arg
 from claimgraph.core import reads
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.model import EPISTEMIC_STRENGTH, SOURCE_TYPES
 from claimgraph.logic.names import object_name
+from claimgraph.logic.present_records import (
+    entity_json, fact_json, fact_line, facts_json, short_id, show_name, show_predicate)
 
 ON_CONFLICT = ("supersede", "flag", "ignore")
 DEFAULT_LIMIT = 50

@@ -16,11 +16,12 @@ import sys
 from typing import Any
 
 from claimgraph.cli.context import Context
-from claimgraph.cli.output import emit, emit_error, emit_fact_lines, emit_json, facts_json, plural
+from claimgraph.cli.output import emit, emit_error, emit_fact_lines, emit_json
 from claimgraph.cli.scope import READ_HELP, add_scope_argument
 from claimgraph.cli.values import resolve_fact_id, time_arg
 from claimgraph.core import forget as forgetting
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.present_records import facts_json, plural
 from claimgraph.logic.purge import PLACEHOLDER, Filters
 from claimgraph.sidecar import Sidecars
 

@@ -16,10 +16,11 @@ from typing import Any, Iterable, Mapping
 
 from claimgraph import retrievals
 from claimgraph.cli.context import Context, log_surfaced
-from claimgraph.cli.output import emit, emit_fact_lines, emit_json, facts_json, jsonable, plural
+from claimgraph.cli.output import emit, emit_fact_lines, emit_json
 from claimgraph.core.context import USER_SCOPE
 from claimgraph.core.outcome import check_valence, judge
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.present_records import facts_json, jsonable, plural
 from claimgraph.retrievals import VALENCES
 from claimgraph.sidecar import Sidecars
 

@@ -12,13 +12,14 @@ import argparse
 from typing import Any
 
 from claimgraph import location
-from claimgraph.store import leases
 from claimgraph.cli.context import OWNER, Context
-from claimgraph.cli.output import emit, emit_json, plural
+from claimgraph.cli.output import emit, emit_json
 from claimgraph.core import Shell, portable
 from claimgraph.errors import ClaimgraphError
-from claimgraph.sidecar import Sidecars
+from claimgraph.logic.present_records import plural
 from claimgraph.opening import open_store
+from claimgraph.sidecar import Sidecars
+from claimgraph.store import leases
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:

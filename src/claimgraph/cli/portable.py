@@ -16,12 +16,13 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable
 
-from claimgraph.private import open_private
 from claimgraph.cli.context import Context
 from claimgraph.cli.evidence import read_text
-from claimgraph.cli.output import emit, emit_error, emit_json, plural
+from claimgraph.cli.output import emit, emit_error, emit_json
 from claimgraph.core import portable
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.present_records import plural
+from claimgraph.private import open_private
 from claimgraph.sidecar import Sidecars
 
 

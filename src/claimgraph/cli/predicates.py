@@ -10,10 +10,11 @@ import argparse
 from typing import Any
 
 from claimgraph.cli.context import Context
-from claimgraph.cli.output import emit, emit_json, plural
+from claimgraph.cli.output import emit, emit_json
 from claimgraph.core import vocabulary
 from claimgraph.logic.model import EPISTEMIC_STRENGTH
 from claimgraph.logic.predicates import CARDINALITIES, OBJECT_KINDS, OBJECT_SHAPES, STATUSES
+from claimgraph.logic.present_records import plural
 
 #: Registration flags and the row fields they fill (the flag is the field, dashed).
 REGISTER_FIELDS = {

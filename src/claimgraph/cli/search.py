@@ -10,14 +10,13 @@ import argparse
 from typing import Any
 
 from claimgraph.cli.context import Context, log_surfaced
-from claimgraph.cli.output import (
-    emit, emit_json, entity_json, fact_json, fact_line, facts_json, plural,
-    short_id, show_name,
-)
+from claimgraph.cli.output import emit, emit_json
 from claimgraph.cli.scope import READ_HELP, add_project_choice, add_scope_argument, review_scopes
 from claimgraph.cli.values import drop_none, fraction_arg, time_arg
 from claimgraph.core import reads
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.present_records import (
+    entity_json, fact_json, fact_line, facts_json, plural, short_id, show_name)
 
 DEFAULT_LIMIT = 10
 

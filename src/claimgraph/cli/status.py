@@ -11,9 +11,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from claimgraph.health import status
 from claimgraph.cli.context import Context
-from claimgraph.cli.output import emit, emit_json, plural
+from claimgraph.cli.output import emit, emit_json
+from claimgraph.health import status
+from claimgraph.logic.present_records import plural
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:

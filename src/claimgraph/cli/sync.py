@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from claimgraph.cli.context import Context
-from claimgraph.cli.output import emit, emit_json, plural
+from claimgraph.cli.output import emit, emit_json
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.present_records import plural
 
 
 #: The sync_dir default: read the logs where they are, beside the store.

@@ -33,10 +33,10 @@ import stat
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from claimgraph.project import resolve_project
 from claimgraph.core.shell import Shell
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import evidence_match as P
+from claimgraph.project import resolve_project
 from claimgraph.sidecar import Sidecars
 
 MAX_FILE_BYTES = 2 * 1024 * 1024

@@ -20,14 +20,14 @@ from typing import Any, Mapping
 
 import structlog
 
-from claimgraph.capture.extract.model import DEFAULT_PASS_INPUT_CHARS, enabled_in
 from claimgraph.config import load_settings
 from claimgraph.core.ingest import open_episode
 from claimgraph.core.reads import conflicts
 from claimgraph.curator.stage_context import StageContext
 from claimgraph.errors import ClaimgraphError
-from claimgraph.model_command import Budget, run_model_command
 from claimgraph.logic import judge as J
+from claimgraph.model_command import (
+    DEFAULT_PASS_INPUT_CHARS, Budget, enabled_in, run_model_command)
 
 log = structlog.get_logger("claimgraph.curate")
 EXHAUSTED = "llm-budget-exhausted"

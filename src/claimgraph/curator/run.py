@@ -30,15 +30,15 @@ from typing import Any, Mapping, Sequence
 import structlog
 
 from claimgraph import lease
-from claimgraph.store import leases
 from claimgraph.core import Shell
-from claimgraph.curator.dirty import DirtyMark
 from claimgraph.core import tombstones
+from claimgraph.curator.dirty import DirtyMark
 from claimgraph.curator.stage_context import Fence, LeaseLost, PurgedMeanwhile, StageContext
 from claimgraph.curator.stages import STAGE_NAMES, run_stage, stage_table
 from claimgraph.errors import ClaimgraphError
-from claimgraph.sidecar import Sidecars, atomic_write_text
 from claimgraph.opening import open_store
+from claimgraph.sidecar import Sidecars, atomic_write_text
+from claimgraph.store import leases
 
 log = structlog.get_logger("claimgraph.curate")
 MAX_PASSES = 3

@@ -25,9 +25,9 @@ from typing import Any, Iterator, Mapping
 import structlog
 
 from claimgraph import lease
-from claimgraph.store import leases
 from claimgraph.core import Shell
 from claimgraph.core import tombstones
+from claimgraph.store import leases
 
 log = structlog.get_logger("claimgraph.curate")
 PAUSE_ENV = "CLAIMGRAPH_TEST_CURATE_PAUSE"

@@ -25,12 +25,12 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from claimgraph import lease
-from claimgraph.store import leases
 from claimgraph.capture.failures import FailureLedger
 from claimgraph.errors import ClaimgraphError
+from claimgraph.opening import open_store
 from claimgraph.private import create_private_file, tighten_store
 from claimgraph.sidecar import Sidecars
-from claimgraph.opening import open_store
+from claimgraph.store import leases
 from claimgraph.store import sqlite_schema as schema
 
 STUCK_SPOOL_S = 24 * 3600

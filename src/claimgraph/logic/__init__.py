@@ -26,11 +26,11 @@ if TYPE_CHECKING:  # what a type checker and an editor see; nothing loads at run
         DEFAULT_HALF_LIFE_DAYS, effective_confidence, never_fades, reinforced_confidence)
     from claimgraph.logic.conflicts import conflict_candidates, open_conflicts
     from claimgraph.logic.entities import collapse_plan, duplicate_groups, pick_entity_match
-    from claimgraph.logic.facts import build_fact, decide_assert, decision_inputs
-    from claimgraph.logic.predicates import CORE_BY_ID
     from claimgraph.logic.evidence_match import check as check_evidence
     from claimgraph.logic.evidence_match import match_evidence, parse_evidence
     from claimgraph.logic.evidence_match import summarize as summarize_checks
+    from claimgraph.logic.facts import build_fact, decide_assert, decision_inputs
+    from claimgraph.logic.predicates import CORE_BY_ID
     from claimgraph.logic.retrieval import (
         bfs_step, fact_filter, fact_valid_at, fuse_retrieval, initial_bfs_state, query_tokens)
     from claimgraph.logic.timeutil import DAY_MS, from_iso, to_iso

@@ -26,14 +26,14 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
 from claimgraph import lease, retrievals
-from claimgraph.store import leases
 from claimgraph.core import Shell
 from claimgraph.core.context import USER_SCOPE
 from claimgraph.core.ingest import open_episode
 from claimgraph.core.vocabulary import seed
 from claimgraph.errors import ClaimgraphError
-from claimgraph.sidecar import Sidecars
 from claimgraph.opening import open_store
+from claimgraph.sidecar import Sidecars
+from claimgraph.store import leases
 
 OWNER = "claimgraph-mcp"
 #: An MCP episode holds what an agent said through a tool call (docs/sync.md, "Trust").

@@ -16,8 +16,8 @@ from claimgraph import logs
 from claimgraph.core.shell import Shell, wall_clock_ms
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
 from claimgraph.logic.context import DEFAULT_BUDGET_CHARS
-from claimgraph.sidecar import Sidecars
 from claimgraph.opening import open_store
+from claimgraph.sidecar import Sidecars
 
 
 @dataclass(frozen=True)

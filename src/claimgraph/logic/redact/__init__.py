@@ -44,9 +44,9 @@ from claimgraph.logic.redact.names import (
     is_placeholder, is_secret_name, keeps_value, name_strength)
 from claimgraph.logic.redact.rules import vendor_rules
 from claimgraph.logic.redact.scan import TriggerScan
+from claimgraph.logic.redact.tokens import MARKED_RULES, TOKEN_RULES, TokenRule
 from claimgraph.logic.redact.urls import url_credentials
 from claimgraph.logic.redact.views import blank_listing, view_of
-from claimgraph.logic.redact.tokens import MARKED_RULES, TOKEN_RULES, TokenRule
 
 __all__ = ["PLACEHOLDER_PREFIX", "placeholder", "redact", "redact_with_counts", "redact_value",
            "is_secret_name", "MAX_DEPTH", "replace_surrogates"]
