@@ -114,7 +114,7 @@ def store_shortlists(hooks: Hooks) -> dict:
 
 def live_block(hooks: Hooks) -> str:
     """What a full read of the store compiles now (no shortlist, stored or fresh)."""
-    from claimgraph.core.context import compile_for
+    from claimgraph.core.briefing import compile_for
 
     store = open_store(hooks.db, read_only=True)
     try:

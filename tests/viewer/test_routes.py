@@ -8,9 +8,9 @@ from html import unescape
 import pytest
 from starlette.testclient import TestClient
 
-from claimgraph.core.context import compile_for, gather_from, scopes
+from claimgraph.core.briefing import compile_for, gather_from, scopes
 from claimgraph.core.provenance import transcript_lines
-from claimgraph.logic.context import groups
+from claimgraph.logic.briefing import groups
 from claimgraph.opening import open_store
 from claimgraph.viewer.app import create_app
 from claimgraph.viewer.source import Source

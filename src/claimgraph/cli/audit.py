@@ -14,7 +14,7 @@ import argparse
 import json
 from typing import Any, Mapping
 
-from claimgraph.cli.context import Context
+from claimgraph.cli.invocation import Invocation
 from claimgraph.cli.output import emit, emit_error, emit_json
 from claimgraph.cli.scope import add_project_choice, review_scopes
 from claimgraph.cli.values import resolve_fact_id
@@ -63,7 +63,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="provenance")
 
 
-def run_audit(ctx: Context, args: argparse.Namespace) -> int:
+def run_audit(ctx: Invocation, args: argparse.Namespace) -> int:
     if args.claims is not None:
         return run_claims(ctx, args)  # no store: a document only
     if args.deep:
@@ -121,7 +121,7 @@ def check_details(check: Mapping[str, Any]) -> list[str]:
     return details
 
 
-def run_claims(ctx: Context, args: argparse.Namespace) -> int:
+def run_claims(ctx: Invocation, args: argparse.Namespace) -> int:
     """``audit --claims FILE [--deep]``: the evidence a JSON document cites (an agent's plan,
     review or report), checked the way facts are; never opens the store. Exit 5 as ``audit``,
     and when ``--deep`` has the model refute a claim; 1 when the document cannot be read or
@@ -187,7 +187,7 @@ def deep_line(deep: Mapping[str, Any]) -> str:
     return f"{head}: {deep['status']}{why} — {counts}{extra}"
 
 
-def run_provenance(ctx: Context, args: argparse.Namespace) -> int:
+def run_provenance(ctx: Invocation, args: argparse.Namespace) -> int:
     sh = ctx.shell()
     chain = provenance_core.provenance(sh, resolve_fact_id(sh, args.fact),
                                        sidecars=Sidecars(ctx.db_path), base=args.base,

@@ -14,14 +14,14 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Callable
 
-    from claimgraph.cli.context import Context
+    from claimgraph.cli.invocation import Invocation
 
-    Handler = Callable[["Context", argparse.Namespace], int]
+    Handler = Callable[["Invocation", argparse.Namespace], int]
 
 
 #: The command groups (modules of ``claimgraph.cli``), in the order the top-level help lists them.
 GROUPS = ("init", "facts", "search", "entity", "predicates", "evidence", "portable", "info",
-          "demo", "capture", "hooks", "audit", "memory_context", "logs", "status", "daemon",
+          "demo", "capture", "hooks", "audit", "briefing", "logs", "status", "daemon",
           "memory", "doctor", "forget", "serve", "sync", "migrate", "completion")
 #: Each top-level command word and the group that defines it, known without importing any
 #: group: a command loads its own group only (`claimgraph facts` never loads the daemon's or
@@ -32,7 +32,7 @@ GROUP_OF = {
     "entity": "entity", "predicates": "predicates", "evidence": "evidence", "dump": "portable",
     "load": "portable", "stats": "info", "config": "info", "version": "info", "demo": "demo",
     "capture": "capture", "curate": "capture", "hook": "hooks", "install": "hooks",
-    "uninstall": "hooks", "audit": "audit", "provenance": "audit", "context": "memory_context",
+    "uninstall": "hooks", "audit": "audit", "provenance": "audit", "context": "briefing",
     "logs": "logs", "status": "status", "daemon": "daemon", "recall": "memory",
     "coach": "memory", "outcome": "memory", "mcp": "memory", "doctor": "doctor",
     "forget": "forget", "purge": "forget", "serve": "serve", "sync": "sync",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from claimgraph.cli.context import Context
+from claimgraph.cli.invocation import Invocation
 from claimgraph.cli.output import emit, emit_json
 from claimgraph.health import doctor
 
@@ -26,7 +26,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="doctor")
 
 
-def run_doctor(ctx: Context, args: argparse.Namespace) -> int:
+def run_doctor(ctx: Invocation, args: argparse.Namespace) -> int:
     report = doctor.examine(ctx.db_path, ctx.environ, fix=args.fix)
     if ctx.json:
         emit_json(report)

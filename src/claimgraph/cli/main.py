@@ -18,7 +18,7 @@ TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is Fal
 if TYPE_CHECKING:
     import argparse
 
-    from claimgraph.cli.context import Context
+    from claimgraph.cli.invocation import Invocation
     from claimgraph.cli.parser import UsageError
     from claimgraph.errors import ClaimgraphError
 
@@ -46,11 +46,11 @@ def main(argv: list[str] | None = None) -> int:
 def run(args: argparse.Namespace, argv: list[str]) -> int:
     """The parsed command inside the error boundary (the module docstring's exit codes)."""
     from claimgraph.cli.commands import handler
-    from claimgraph.cli.context import Context
+    from claimgraph.cli.invocation import Invocation
     from claimgraph.cli.output import emit_error
     from claimgraph.errors import ClaimgraphError, disk_full, is_disk_full
 
-    ctx = Context(args)
+    ctx = Invocation(args)
     try:
         return handler(args.command)(ctx, args)
     except ClaimgraphError as err:
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace, argv: list[str]) -> int:
         ctx.close()
 
 
-def _store_dir(ctx: Context) -> str | None:
+def _store_dir(ctx: Invocation) -> str | None:
     from claimgraph.errors import ClaimgraphError
     try:
         return str(ctx.db_path.parent)
@@ -112,7 +112,7 @@ def report_usage(err: UsageError, as_json: bool) -> int:
     return EXIT_USAGE
 
 
-def report_crash(err: Exception, ctx: Context, argv: list[str]) -> int:
+def report_crash(err: Exception, ctx: Invocation, argv: list[str]) -> int:
     """Append the traceback (with versions and the command) to a crash file; print one line.
     Both are redacted: a traceback quotes the values it failed on, and argv may hold a key."""
     import datetime as _dt

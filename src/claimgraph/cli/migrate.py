@@ -12,7 +12,7 @@ import argparse
 from typing import Any
 
 from claimgraph import location
-from claimgraph.cli.context import OWNER, Context
+from claimgraph.cli.invocation import OWNER, Invocation
 from claimgraph.cli.output import emit, emit_json
 from claimgraph.core import Shell, portable
 from claimgraph.errors import ClaimgraphError
@@ -32,7 +32,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="migrate")
 
 
-def run_migrate(ctx: Context, args: argparse.Namespace) -> int:
+def run_migrate(ctx: Invocation, args: argparse.Namespace) -> int:
     source_db = ctx.db_path
     target_db = location.resolve(args.to, ctx.environ)
     if str(target_db) == str(source_db):

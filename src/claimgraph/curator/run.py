@@ -33,7 +33,7 @@ from claimgraph import lease
 from claimgraph.core import Shell
 from claimgraph.core import tombstones
 from claimgraph.curator.dirty import DirtyMark
-from claimgraph.curator.stage_context import Fence, LeaseLost, PurgedMeanwhile, StageContext
+from claimgraph.curator.stage_tools import Fence, LeaseLost, PurgedMeanwhile, StageTools
 from claimgraph.curator.stages import STAGE_NAMES, run_stage, stage_table
 from claimgraph.errors import ClaimgraphError
 from claimgraph.opening import open_store
@@ -172,7 +172,7 @@ def _pass(run: Run, held: lease.Lease | None) -> None:
                       epoch=tombstones.epoch(store))
         if checked:
             _note_clean_check(sh, fence)
-        ctx = StageContext(sh, fence, run.run_id, options.dry_run, options.environ)
+        ctx = StageTools(sh, fence, run.run_id, options.dry_run, options.environ)
         _run_stages(run, ctx)
     finally:
         store.close()
@@ -212,7 +212,7 @@ def _damaged(run: Run, problems: list[str]) -> None:
               hint="run `claimgraph doctor`; writes are stopped until it finds the store sound")
 
 
-def _run_stages(run: Run, ctx: StageContext) -> None:
+def _run_stages(run: Run, ctx: StageTools) -> None:
     table = stage_table()
     for name in [n for n in table if n in run.options.stages]:
         try:

@@ -27,7 +27,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from claimgraph import lease, retrievals
 from claimgraph.core import Shell
-from claimgraph.core.context import USER_SCOPE
+from claimgraph.core.briefing import USER_SCOPE
 from claimgraph.core.ingest import open_episode
 from claimgraph.core.vocabulary import seed
 from claimgraph.errors import ClaimgraphError

@@ -29,10 +29,10 @@ from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
 from claimgraph.store import sqlite_schema as schema
 from claimgraph.store import sqlite_sql as q
+from claimgraph.store.records import Record
 from claimgraph.store.sqlite_curation import SqliteCuration
 from claimgraph.store.sqlite_db import SqliteDb
 from claimgraph.store.sqlite_purge import SqlitePurge
-from claimgraph.store.records import Record
 
 _ENTITY_CACHE_MAX = 50_000
 _SUBJECT_AT, _OBJECT_REF_AT = FACT_FIELDS.index("subject"), FACT_FIELDS.index("object_ref")
@@ -354,7 +354,7 @@ class SqliteStore(SqliteCuration, SqlitePurge):
 
     def select_context_heads(self, scopes: Iterable[str], since: int) -> list[Record]:
         """Light rows of the scopes' live facts valid now or closed since ``since`` (the
-        SessionStart context's shortlist input: ``logic.context_shortlist``)."""
+        SessionStart context's shortlist input: ``logic.briefing_shortlist``)."""
         wanted = sorted(set(scopes))
         if not wanted:
             return []
@@ -366,11 +366,11 @@ class SqliteStore(SqliteCuration, SqlitePurge):
                          windows: Mapping[str, tuple[int, int]], open_ids: Iterable[str] = (),
                          narrowing: Any = None,
                          half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
-        """A project page's sections in one query: what ``logic.context_sections.sections_of``
+        """A project page's sections in one query: what ``logic.briefing_sections.sections_of``
         answers over the scopes' facts read whole (``open_ids``: the members of open
         conflicts), without reading them: {counts, ids, reasons}."""
         # Imported here: only the viewer asks, and every command's startup imports this module.
-        from claimgraph.logic.context_sections import SECTION_KEYS, Narrowing
+        from claimgraph.logic.briefing_sections import SECTION_KEYS, Narrowing
         from claimgraph.store import sqlite_sections as sections_sql
         wanted = sorted(set(scopes))
         narrowing = narrowing or Narrowing()

@@ -13,9 +13,9 @@ from collections import Counter
 from typing import Any
 
 from claimgraph.core import reads
-from claimgraph.core.context import USER_SCOPE
+from claimgraph.core.briefing import USER_SCOPE
 from claimgraph.health import status
-from claimgraph.logic.context_lines import conflict_components
+from claimgraph.logic.briefing_lines import conflict_components
 from claimgraph.viewer import activity
 from claimgraph.viewer.source import NotFound, Source
 

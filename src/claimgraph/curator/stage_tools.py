@@ -75,7 +75,7 @@ class Fence:
 
 
 @dataclass
-class StageContext:
+class StageTools:
     """What a stage gets: the shell, the fence, and whether to write at all."""
 
     sh: Shell
