@@ -29,10 +29,10 @@ from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
 from claimgraph.store import sqlite_schema as schema
 from claimgraph.store import sqlite_sql as q
-from claimgraph.store.records import Record
 from claimgraph.store.sqlite_curation import SqliteCuration
 from claimgraph.store.sqlite_db import SqliteDb
 from claimgraph.store.sqlite_purge import SqlitePurge
+from claimgraph.store.records import Record
 
 _ENTITY_CACHE_MAX = 50_000
 _SUBJECT_AT, _OBJECT_REF_AT = FACT_FIELDS.index("subject"), FACT_FIELDS.index("object_ref")
