@@ -34,26 +34,26 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-#: (layer, {unit: module prefixes}), bottom first. A prefix matches the module itself and
-#: everything under it; the longest matching prefix decides a module's unit.
+#: (layer, {unit: modules}), bottom first. ``pkg.*`` is a package and everything under it;
+#: any other entry is that one module. The most specific entry decides a module's unit.
 LAYERS: tuple[tuple[str, dict[str, tuple[str, ...]]], ...] = (
-    ("pure logic", {"logic": ("claimgraph.logic", "claimgraph.errors")}),
+    ("pure logic", {"logic": ("claimgraph.logic.*", "claimgraph.errors")}),
     ("plumbing", {"plumbing": (
         "claimgraph", "claimgraph.private", "claimgraph.guard", "claimgraph.config",
         "claimgraph.location", "claimgraph.sidecar", "claimgraph.project", "claimgraph.lease",
         "claimgraph.logsetup", "claimgraph.logs", "claimgraph.retrievals",
         "claimgraph.model_command")}),
-    ("store", {"store": ("claimgraph.store",)}),
-    ("core", {"core": ("claimgraph.core",)}),
-    ("oplog, purge", {"oplog": ("claimgraph.oplog",), "purge": ("claimgraph.purge",)}),
-    ("composition", {"open": ("claimgraph.opening",)}),
-    ("hooks, capture, curator", {"hooks": ("claimgraph.hooks",),
-                                 "capture": ("claimgraph.capture",),
-                                 "curator": ("claimgraph.curator",)}),
-    ("daemon", {"daemon": ("claimgraph.daemon",)}),
-    ("health", {"health": ("claimgraph.health",)}),
-    ("mcp, viewer", {"mcp": ("claimgraph.mcp",), "viewer": ("claimgraph.viewer",)}),
-    ("cli", {"cli": ("claimgraph.cli", "claimgraph.__main__")}),
+    ("store", {"store": ("claimgraph.store.*",)}),
+    ("core", {"core": ("claimgraph.core.*",)}),
+    ("oplog, purge", {"oplog": ("claimgraph.oplog.*",), "purge": ("claimgraph.purge.*",)}),
+    ("composition root", {"opening": ("claimgraph.opening",)}),  # the store, logged
+    ("hooks, capture, curator", {"hooks": ("claimgraph.hooks.*",),
+                                 "capture": ("claimgraph.capture.*",),
+                                 "curator": ("claimgraph.curator.*",)}),
+    ("daemon", {"daemon": ("claimgraph.daemon.*",)}),
+    ("health", {"health": ("claimgraph.health.*",)}),
+    ("mcp, viewer", {"mcp": ("claimgraph.mcp.*",), "viewer": ("claimgraph.viewer.*",)}),
+    ("cli", {"cli": ("claimgraph.cli.*", "claimgraph.__main__")}),
 )
 
 #: Sideways imports the table allows: (importing unit, imported unit). None today: capture
@@ -120,7 +120,8 @@ def _is_import_module(func: ast.expr) -> bool:
 
 def _dynamic_targets(arg: ast.expr, strings: set[str]) -> tuple[set[str], bool]:
     """``import_module("a.b")`` -> a.b; ``import_module(f"a.{x}")`` -> a.<s> for every string
-    s in the file (a table of names), as a registry's; anything else cannot be read."""
+    s in the file (a table of names), as a registry's (only the names that are modules count);
+    anything else cannot be read."""
     if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
         return {arg.value}, False
     if isinstance(arg, ast.JoinedStr) and arg.values:
@@ -146,9 +147,9 @@ def build_graph(root: Path) -> Graph:
                    if isinstance(n, ast.Constant) and isinstance(n.value, str)}
         importer = module_name(path, root)
         direct, by_name = _names_imported(tree, _package_of(path, root), strings)
-        for table, found in ((graph.edges, direct), (graph.registry, by_name)):
-            targets = {_resolve(n, names) for n in found}
-            table[importer] = {t for t in targets if t and t != importer}
+        targets = {_resolve(n, names) for n in direct}
+        graph.edges[importer] = {t for t in targets if t and t != importer}
+        graph.registry[importer] = {n for n in by_name if n in names and n != importer}
     return graph
 
 
@@ -164,15 +165,22 @@ def _resolve(name: str, modules: set[str]) -> str | None:
 
 
 def unit_of(module: str, layers=LAYERS) -> tuple[int, str] | None:
-    """(layer index, unit) of a module by its longest matching prefix; None if unassigned."""
+    """(layer index, unit) of a module by its most specific entry; None if unassigned."""
     best: tuple[int, int, str] | None = None
     for rank, (_, units) in enumerate(layers):
-        for unit, prefixes in units.items():
-            for prefix in prefixes:
-                if module == prefix or module.startswith(prefix + "."):
-                    if best is None or len(prefix) > best[0]:
-                        best = (len(prefix), rank, unit)
+        for unit, entries in units.items():
+            for entry in entries:
+                if covers(entry, module) and (best is None or len(entry) > best[0]):
+                    best = (len(entry), rank, unit)
     return None if best is None else (best[1], best[2])
+
+
+def covers(entry: str, module: str) -> bool:
+    """``pkg.*`` covers pkg and everything under it; any other entry only itself."""
+    if entry.endswith(".*"):
+        package = entry[:-2]
+        return module == package or module.startswith(package + ".")
+    return module == entry
 
 
 def unassigned(graph: Graph, layers=LAYERS) -> list[str]:
