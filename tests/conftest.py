@@ -10,7 +10,8 @@ import pytest
 
 
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def isolated_home(tmp_path_factory: pytest.TempPathFactory,
+                  monkeypatch: pytest.MonkeyPatch) -> Path:
     """Point HOME, the XDG dirs and CLAIMGRAPH_DB at a fresh temp tree for every test."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
@@ -132,7 +133,8 @@ def pg_cluster_module():
 def _pg_cluster():
     """tests/pg_cluster.py (also a script .ci/run calls), loaded by path."""
     import importlib.util
-    spec = importlib.util.spec_from_file_location("pg_cluster", Path(__file__).with_name("pg_cluster.py"))
+    spec = importlib.util.spec_from_file_location("pg_cluster",
+                                                  Path(__file__).with_name("pg_cluster.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

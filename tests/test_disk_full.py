@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from claimgraph.capture import run as capture_run
 from claimgraph.capture import segment
 from claimgraph.capture.failures import FailureLedger
 from claimgraph.daemon.settings import DaemonSettings

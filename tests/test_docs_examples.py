@@ -73,10 +73,12 @@ def test_the_internals_page_uses_only_the_public_surface_of_the_core() -> None:
     text = (REPO / "docs/internals.md").read_text(encoding="utf-8")
     for code, _ in examples("docs/internals.md"):
         for node in ast.walk(ast.parse(code)):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("claimgraph.logic"):
+            if isinstance(node, ast.ImportFrom) and (node.module
+                                                     or "").startswith("claimgraph.logic"):
                 assert node.module == "claimgraph.logic", f"import from {node.module}"
     missing = [name for name in claimgraph.logic.__all__ if f"`{name}`" not in text
-               and not re.search(rf"\b{name}\b", "".join(c for c, _ in examples("docs/internals.md")))]
+               and not re.search(rf"\b{name}\b",
+                                 "".join(c for c, _ in examples("docs/internals.md")))]
     assert missing == []
 
 

@@ -9,6 +9,7 @@ project was built from (``DESIGN §4``, ``REFERENCE §14``): a clone does not ha
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,24 @@ def test_the_pattern_catches_the_old_citations() -> None:
         assert OUTSIDE.search(line), line
     for line in ("REFERENCES entities(id)", "_REFERENCE = re.compile(", "docs/sync.md"):
         assert not OUTSIDE.search(line), line
+
+
+def test_architecture_shows_the_layer_table_the_layer_test_checks() -> None:
+    """docs/architecture.md's table lists the layers of tests/layering.py, bottom first, and
+    names every package or module each one holds."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("layering", ROOT / "tests" / "layering.py")
+    assert spec is not None and spec.loader is not None
+    layering = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("layering", layering)  # dataclasses look their module up by name
+    spec.loader.exec_module(layering)
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    rows = [line.split("|")[1:-1] for line in text.splitlines() if re.match(r"\| \d+ \|", line)]
+    assert [cells[1].strip() for cells in rows] == [name for name, _ in layering.LAYERS]
+    for cells, (name, units) in zip(rows, layering.LAYERS):
+        for module in (m for unit in units.values() for m in unit):
+            shown = module.removeprefix("claimgraph").lstrip(".").replace(".", "/")
+            shown = shown.replace("/*", "/") if shown.endswith("*") else (shown or "__init__")
+            if not shown.endswith("/"):
+                shown += ".py"
+            assert f"`{shown}`" in cells[2], f"{name}: {module} is not in the table"

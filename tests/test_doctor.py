@@ -97,7 +97,8 @@ def test_doctor_names_missing_evidence_stuck_spools_poisoned_sessions_and_loose_
     done = cg("doctor", "--json")
     checks = {c["check"]: c for c in json.loads(done.stdout)["checks"]}
     assert done.returncode == 1
-    assert not checks["permissions"]["ok"] and "readable by others" in checks["permissions"]["problems"][0]
+    assert not checks["permissions"]["ok"]
+    assert "readable by others" in checks["permissions"]["problems"][0]
     assert not checks["spools"]["ok"] and str(spool) in checks["spools"]["problems"][0]
     assert not checks["poisoned"]["ok"] and "--retry" in checks["poisoned"]["what_to_do"]
     assert not checks["evidence"]["ok"] and "is gone" in checks["evidence"]["problems"][0]

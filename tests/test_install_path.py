@@ -59,7 +59,8 @@ def test_with_local_bin_on_path_claimgraph_runs_by_name_and_install_says_so(isol
 def test_without_it_on_path_install_prints_the_exact_line_that_makes_it_work(isolated_home):
     assert by_name(isolated_home).returncode != 0  # not on PATH before
     out = install_sh(isolated_home, BASE_PATH)
-    [line] = [entry.strip() for entry in out.splitlines() if entry.strip().startswith("export PATH=")]
+    [line] = [entry.strip() for entry in out.splitlines()
+              if entry.strip().startswith("export PATH=")]
     assert line == f'export PATH="{isolated_home}/.local/bin:$PATH"'
     done = by_name(isolated_home, line)
     assert done.returncode == 0 and done.stdout.startswith("claimgraph "), done.stderr

@@ -145,7 +145,8 @@ def test_an_upward_import_for_type_checking_only_is_found(tmp_path: Path) -> Non
                               if TYPE_CHECKING:
                                   from toy.capture.run import Pass
                               """})
-    assert violations(root) == ["toy.logic.rules -> toy.capture.run: up from pure logic to verticals"]
+    assert violations(root) == ["toy.logic.rules -> toy.capture.run: up from pure logic to "
+                                "verticals"]
 
 
 def test_a_sideways_import_between_verticals_is_found_unless_the_table_allows_it(

@@ -79,7 +79,7 @@ def test_the_checks_read_the_projects_settings() -> None:
         import tomli as tomllib
     settings = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
     assert settings["ruff"]["line-length"] == 100
-    assert {"E", "F", "W", "I"} <= set(settings["ruff"]["lint"]["select"])
+    assert {"E", "F", "W"} <= set(settings["ruff"]["lint"]["select"])
     assert settings["mypy"]["strict"] is True
     assert "src/claimgraph/logic" in settings["mypy"]["files"]
     assert all((ROOT / f).exists() for f in settings["mypy"]["files"])

@@ -1,10 +1,13 @@
 """claimgraph: a local-first long-term memory for coding agents.
 
-Layering (a file's path says what it may touch):
-  logic/   pure functional core: plain values in, decisions (plans) out; no I/O, no clock.
-  store/   the Store protocol and its backends (SQLite for users, memory for tests).
-  core.py  the imperative shell: gather reads -> ask logic -> execute the plan.
-  cli/     argparse commands on top of the shell.
+A module's package says what it may touch (docs/architecture.md has the whole table, which
+tests/test_layers.py checks): ``logic/`` decides, purely (plain values in, plans out; no I/O,
+no clock); plumbing modules here give every layer settings, files, leases and logs;
+``store/`` keeps records behind one protocol (SQLite, PostgreSQL, memory); ``core/`` gathers
+what logic needs, asks it and carries out the plan; ``oplog/`` and ``purge/`` record and take
+back writes; ``opening`` opens a store the way the programs use it; ``hooks/``, ``capture/``
+and ``curator/`` are the background verticals, ``daemon/`` their backstop, ``health/`` their
+report; ``mcp/``, ``viewer/`` and ``cli/`` are what agents and people talk to.
 
 As a library: ``from claimgraph import audit_claims`` checks the evidence any JSON document
 cites against the files (docs/claims-audit.md); ``claimgraph.logic`` is the pure core

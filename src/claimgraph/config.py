@@ -1,4 +1,5 @@
-"""Settings: flag > environment (``CLAIMGRAPH_*``) > TOML config file > default (DESIGN §11).
+"""Settings: flag > environment (``CLAIMGRAPH_*``) > TOML config file > default
+(docs/configuration.md).
 
 Everything here is a pure function of ``flags``, ``environ`` and the file's text, so precedence
 can be tested without touching the process environment. Each value remembers where it came from,

@@ -27,8 +27,9 @@ if TYPE_CHECKING:
 
     from filelock import FileLock
 
-# psutil, filelock, secrets, socket and threading are imported where they are used: ``claimgraph status`` reads lease files
-# through this module, and a read command should not pay for either library's import.
+# psutil, filelock, secrets, socket and threading are imported where they are used:
+# ``claimgraph status`` reads lease files through this module, and a read command should not pay for
+# either library's import.
 
 DEFAULT_TTL_MS = 30_000
 DEFAULT_WAIT_MS = 5_000
@@ -198,7 +199,8 @@ class Lease:
                                holder=holder, lock=str(self.path))
 
     def _attempt(self) -> dict[str, Any] | None:
-        """One atomic read-check-write: None when the lease is now ours, else the holder in the way."""
+        """One atomic read-check-write: None when the lease is now ours, else the holder in the
+        way."""
         from filelock import Timeout
         try:
             with self._guard():
@@ -226,7 +228,8 @@ class Lease:
         return FileLock(f"{self.path}.guard", timeout=GUARD_TIMEOUT_S, mode=FILE_MODE)
 
     def _write(self, record: dict[str, Any]) -> None:
-        """Replace the lease file atomically, so readers outside the guard never see half a record."""
+        """Replace the lease file atomically, so readers outside the guard never see half a
+        record."""
         scratch = self.path.with_name(self.path.name + ".tmp")
         scratch.unlink(missing_ok=True)  # a leftover (or a planted link) goes; made anew
         with open_private(scratch, "x") as out:

@@ -1,7 +1,7 @@
 """Running the configured model command (``claude -p`` by default) without letting it run away.
 
-INTEGRATIONS.md records what an unguarded model observer costs: tokens by the million, leaked
-children at full CPU. So every call here is held to these rules (REFERENCE §11, DESIGN §6.3):
+An unguarded model observer costs tokens by the million and leaks children at full CPU. So
+every call here is held to these rules (docs/model-calls.md says why, for users):
 - It is paid for up front from a ``Budget`` (calls and input characters per pass). A call the
   budget cannot cover is refused before anything is spawned.
 - It runs from a fresh temp directory, so a child Claude Code loads no project hooks and cannot

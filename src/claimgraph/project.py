@@ -1,4 +1,5 @@
-"""Which project a session belongs to (DESIGN §4): the key that keeps memories apart.
+"""Which project a session belongs to (docs/architecture.md, "Projects and scopes"): the key that
+keeps memories apart.
 
 A project is its repository, not its folder. The id is, in order of preference:
 1. the git repository's remote URL, normalized (``origin``, else the first remote by name):

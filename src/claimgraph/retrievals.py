@@ -1,6 +1,6 @@
 """``<db>.retrievals``: which facts reads surfaced, and the outcomes that judged them.
 
-REFERENCE §14 (outcome): a JSONL file. Reads that surface facts append
+A JSONL file (docs/mcp.md, ``outcome``). Reads that surface facts append
 ``{"type": "read", "verb", "fact_ids", "at"}``; ``claimgraph outcome`` appends
 ``{"type": "outcome", "valence", "facts", "at"}``, and that line is the mark: the next outcome
 judges only what was read after it. The file is capped: once it holds more than 2000 lines,
@@ -11,7 +11,8 @@ every append and every rewrite happens under one short flock on ``<file>.guard``
 (``claimgraph.guard``); a
 rewrite therefore never drops a line another process was appending. Logging is a side effect
 of a read that already answered: a failure to append is reported to the caller (False), never
-raised. Keys are snake_case like the rest of our JSON; REFERENCE's kebab ``fact-ids`` is read too.
+raised. Keys are snake_case like the rest of our JSON; the older kebab-case ``fact-ids`` is read
+too.
 """
 
 from __future__ import annotations
@@ -53,7 +54,8 @@ def log_outcome(db: str | os.PathLike[str], valence: str, fact_ids: Iterable[str
 
 
 def append(path: Path, entry: dict[str, Any]) -> bool:
-    """One JSON line, then the cap; False (and nothing half-written) when the file is out of reach."""
+    """One JSON line, then the cap; False (and nothing half-written) when the file is out of
+    reach."""
     line = json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n"
     try:
         with guarded(f"{path}.guard", GUARD_TIMEOUT_S):

@@ -1,4 +1,4 @@
-"""The store file ``<db>`` and the sidecar files beside it (DESIGN §3).
+"""The store file ``<db>`` and the sidecar files beside it (docs/store.md).
 
 Everything a store owns lives next to it under one name, so moving, backing up or deleting
 a memory is moving ``<db>*``. This module only names paths and keeps two small tiers that
@@ -45,7 +45,8 @@ def _expand_home(raw: str, home: Path) -> Path:
 
 
 def atomic_write_text(path: Path | str, text: str) -> None:
-    """Write via a temp file in the same directory and rename: readers see old or new, never half."""
+    """Write via a temp file in the same directory and rename: readers see old or new, never
+    half."""
     import tempfile  # a write path only: reads open sidecars through this module
     target = Path(path)
     handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
@@ -129,7 +130,8 @@ class Sidecars:
             raise ClaimgraphError(
                 "future-format",
                 f"{self.db} has store format {stamp['format']} (written by claimgraph "
-                f"{stamp.get('version', '?')}), but this claimgraph reads format {supported} at most",
+                f"{stamp.get('version', '?')}), but this claimgraph reads format {supported} at "
+                "most",
                 hint="upgrade claimgraph (pip install -U claimgraph) to open this store",
                 path=str(self.db), found=stamp["format"], supported=supported)
         return stamp

@@ -24,7 +24,7 @@ from claimgraph.logsetup import reset_logging
 from claimgraph.sidecar import Sidecars
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_run import Session, capture, spool_payload, working_session  # noqa: E402
+from test_run import capture, spool_payload, working_session  # noqa: E402
 
 SECRET = "ghp_" + "Q" * 36
 
@@ -123,7 +123,8 @@ def test_a_success_clears_earlier_failures(capsys, tmp_path, db, broken_capture)
     assert FailureLedger(db).get("capture:claude-code:s4")["failures"] == 1
     broken_capture.fixed = True
     code, report, _ = capture(capsys, str(session.path), "--no-curate")
-    assert report["status"] == "captured" and FailureLedger(db).get("capture:claude-code:s4") is None
+    assert report["status"] == "captured"
+    assert FailureLedger(db).get("capture:claude-code:s4") is None
 
 
 def test_the_backoff_doubles_up_to_its_cap():
@@ -151,7 +152,8 @@ def test_the_sweep_waits_out_the_backoff_and_skips_a_poisoned_session(tmp_path, 
     assert find_candidates(db, env, settings, now + 10) == []
     assert [c.session for c in find_candidates(db, env, settings, now + backoff_s(1))] == ["sweepy"]
     for _ in range(MAX_FAILURES):
-        ledger.record(key, {"agent": "claude-code", "session": "sweepy"}, "internal-error", "x", now)
+        ledger.record(key, {"agent": "claude-code", "session": "sweepy"},
+                      "internal-error", "x", now)
     assert find_candidates(db, env, settings, now + 10 * failures.BACKOFF_MAX_S) == []
 
 

@@ -30,7 +30,8 @@ TRANSCRIPTS = HERE.parent / "fixtures" / "transcripts"
 SEED = random.SystemRandom().randrange(1 << 30)
 FIXTURES = {
     "claude-code": TRANSCRIPTS / "claude-code" / "short.jsonl",
-    "codex": TRANSCRIPTS / "codex" / "rollout-2026-12-02T18-07-40-01a237f0-d880-7b31-b2ae-bfc68198b19b.jsonl",
+    "codex": TRANSCRIPTS / "codex"
+    / "rollout-2026-12-02T18-07-40-01a237f0-d880-7b31-b2ae-bfc68198b19b.jsonl",
     "gemini": TRANSCRIPTS / "gemini" / "session-2026-12-02T18-15-89c95452.jsonl",
 }
 #: The fields that carry what the user typed and what tools printed, per format.
@@ -65,7 +66,8 @@ def planted_copy(source: Path, target: Path, block: str) -> int:
     lines = []
     for line in source.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
-        if record.get("type") in ("user", "message", "response_item", "gemini") or "$set" in record \
+        if record.get("type") in ("user", "message", "response_item",
+                                  "gemini") or "$set" in record \
                 or record.get("type") == "assistant":
             record = _plant(record, block, budget)
         lines.append(json.dumps(record))

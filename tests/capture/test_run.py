@@ -656,7 +656,8 @@ def test_a_real_sigkill_at_a_random_moment_then_a_rerun_is_a_clean_run(
     child.send_signal(signal.SIGKILL)
     child.wait(timeout=30)
     if spool.exists():
-        rerun = capture_process("--spool", str(spool), "--no-curate", env={"CLAIMGRAPH_DB": str(db)})
+        rerun = capture_process("--spool", str(spool), "--no-curate",
+                                env={"CLAIMGRAPH_DB": str(db)})
         assert rerun.returncode == 0, rerun.stderr
     assert store_state(db) == clean_run_state
 
@@ -765,7 +766,8 @@ def test_a_crashed_writer_lease_is_broken_and_logged(tmp_path, db):
     holder.stdout.close()
     done = capture_process(str(SMALL), "--no-curate", "--lease-wait", "0")
     assert done.returncode == 0, done.stderr
-    broken = [json.loads(line) for line in done.stderr.splitlines() if "capture.lease-broken" in line]
+    broken = [json.loads(line) for line in done.stderr.splitlines()
+              if "capture.lease-broken" in line]
     assert broken and broken[0]["holder"]["reason"] == "dead-pid"
 
 
@@ -797,7 +799,8 @@ def test_summaries_count_the_episode_facts_by_predicate():
     predicates = ["core/written-in", "core/prefers", "core/written-in", "x/owned-by"]
     assert capture_run.summarize(predicates) == "4 facts — 2 written-in, 1 prefers, 1 x/owned-by"
     assert capture_run.summarize([]) == "0 facts"
-    assert capture_run.summarize(["core/prefers"], reinforced=2) == "1 fact — 1 prefers; 2 reinforced"
+    assert capture_run.summarize(["core/prefers"],
+                                 reinforced=2) == "1 fact — 1 prefers; 2 reinforced"
 
 
 # --- the opt-in model extractor, through a real stand-in command --------------------------------
@@ -818,7 +821,8 @@ def test_the_model_extractor_runs_beside_the_builtin_one_when_configured(
     monkeypatch.setenv("FAKE_MODEL_OUTPUT", str(reply))
     monkeypatch.setenv("FAKE_MODEL_REPORT", str(calls))
     code, report, err = capture(capsys, str(tmp_path / "s.jsonl"), "--agent", "claude-code",
-                                "--cwd", str(project), "--extractor", "builtin,model", "--no-curate")
+                                "--cwd", str(project), "--extractor", "builtin,model",
+                                "--no-curate")
     assert code == 0, err
     call = json.loads(calls.read_text().splitlines()[0])
     assert call["internal"] == "1" and "uv instead of pip" in call["prompt"]

@@ -203,7 +203,8 @@ def test_the_docs_pre_commit_hook_refuses_a_report_that_cites_missing_code(hooke
 def test_the_docs_pre_commit_hook_lets_a_sound_report_through(hooked_repo):
     repo, env = hooked_repo
     (repo / ".agent" / "plan one.json").write_text(json.dumps(
-        {"steps": [{"name": "round once", "evidence": "billing/invoice.py: `def invoice_total(`"}]}))
+        {"steps": [{"name": "round once",
+                    "evidence": "billing/invoice.py: `def invoice_total(`"}]}))
     git(repo, "add", ".agent", env=env)
     done = git(repo, "commit", "-q", "-m", "agent plan", env=env)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -1,4 +1,5 @@
-"""Every bad input fails with exit 1 and ONE line naming the problem (or the error dict under --json)."""
+"""Every bad input fails with exit 1 and ONE line naming the problem (or the error dict under
+--json)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ def fails_as_json(cli, *argv: str) -> dict:
 
 def test_an_unknown_predicate_suggests_the_nearest_ones(cli):
     line = fails(cli, "assert", "api", "prefer", "REST")
-    assert line == "claimgraph: unknown predicate prefer — did you mean core/prefers, x/role, core/part-of?"
+    assert line == ("claimgraph: unknown predicate prefer — "
+                    "did you mean core/prefers, x/role, core/part-of?")
     error = fails_as_json(cli, "assert", "api", "prefer", "REST")
     assert error["type"] == "unknown-predicate"
     assert error["did_you_mean"][0] == "core/prefers"
@@ -47,7 +49,8 @@ def test_a_deprecated_predicate_names_its_replacement(ok, cli):
 def test_an_object_of_the_wrong_kind_is_refused(cli):
     line = fails(cli, "assert", "api", "depends-on", "postgres", "--object-kind", "literal")
     assert line.startswith("claimgraph: core/depends-on takes entity objects, not literal ones")
-    error = fails_as_json(cli, "assert", "api", "depends-on", "postgres", "--object-kind", "literal")
+    error = fails_as_json(cli, "assert", "api", "depends-on", "postgres",
+                          "--object-kind", "literal")
     assert (error["type"], error["expected"]) == ("object-kind-mismatch", "entity")
 
 
@@ -94,12 +97,14 @@ def test_a_name_matching_several_entities_is_ambiguous_not_a_guess(ok, cli):
 
 def test_an_unknown_entity_says_how_to_find_one(ok, cli):
     ok("init")
-    assert fails(cli, "facts", "nobody").startswith("claimgraph: no entity named 'nobody' in scope ")
+    assert fails(cli, "facts",
+                 "nobody").startswith("claimgraph: no entity named 'nobody' in scope ")
 
 
 def test_an_unreadable_time_is_refused_naming_the_flag(cli):
     line = fails(cli, "assert", "api", "prefers", "REST", "--valid-from", "last tuesday")
-    assert line.startswith("claimgraph: --valid-from 'last tuesday' is not a date or time — use ISO")
+    assert line.startswith(
+        "claimgraph: --valid-from 'last tuesday' is not a date or time — use ISO")
 
 
 @pytest.mark.parametrize("command", [["facts", "api"], ["stats"], ["assert", "a", "prefers", "b"]])
@@ -154,13 +159,15 @@ def test_a_multi_line_message_still_prints_as_one_line(cli, monkeypatch):
 
 def test_invalidating_an_unknown_fact_says_how_to_find_ids(ok, cli):
     ok("init")
-    assert fails(cli, "invalidate", "f-00000000").startswith("claimgraph: no fact with id 'f-00000000'")
+    assert fails(cli, "invalidate",
+                 "f-00000000").startswith("claimgraph: no fact with id 'f-00000000'")
 
 
 def test_invalidating_twice_is_refused(ok, cli):
     fact_id = ok("assert", "api", "prefers", "REST", "--json").json()["fact"]["id"]
     ok("invalidate", fact_id)
-    assert fails(cli, "invalidate", fact_id).startswith(f"claimgraph: fact {fact_id} is already invalidated")
+    assert fails(cli, "invalidate",
+                 fact_id).startswith(f"claimgraph: fact {fact_id} is already invalidated")
 
 
 def test_a_bad_setting_in_the_environment_names_the_variable(cli, monkeypatch):
@@ -173,9 +180,11 @@ def test_a_bad_setting_in_the_environment_names_the_variable(cli, monkeypatch):
 
 def test_a_curated_predicate_cannot_be_registered(cli):
     line = fails(cli, "predicates", "register", "core/owned-by")
-    assert line == "claimgraph: cannot register core/owned-by: core/* is curated — coin it as x/owned-by and promote it later"
+    assert line == ("claimgraph: cannot register core/owned-by: core/* is curated — "
+                    "coin it as x/owned-by and promote it later")
 
 
 def test_a_negative_search_limit_is_refused(ok, cli):
     ok("init")
-    assert fails(cli, "search", "api", "--limit", "-1").startswith("claimgraph: --limit -1 is negative")
+    assert fails(cli, "search", "api", "--limit",
+                 "-1").startswith("claimgraph: --limit -1 is negative")

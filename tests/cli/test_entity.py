@@ -22,7 +22,9 @@ def test_list_shows_every_entity_by_name(ok):
         "<e>  api  (scope <project>)\n"
         "<e>  postgres  (scope <project>)\n"
         "3 entities\n")
-    assert [e["name"] for e in ok("entity", "list", "--scope", "user", "--json").json()["entities"]] == ["alice"]
+    assert [e["name"]
+            for e in ok("entity", "list", "--scope", "user",
+                        "--json").json()["entities"]] == ["alice"]
 
 
 def test_rename_keeps_the_old_name_as_an_alias_so_facts_still_resolve(ok):
@@ -71,7 +73,8 @@ def test_duplicates_lists_look_alike_names_as_merge_candidates(ok):
     ok("entity", "ensure", "auth-service", "--type", "service")
     ok("entity", "ensure", "Auth Service", "--type", "library")
     result = ok("entity", "duplicates")
-    assert normalize(result.out) == ("authservice (scope <project>): 'Auth Service', 'auth-service'\n"
+    assert normalize(result.out) == ("authservice (scope <project>): 'Auth Service', "
+                                     "'auth-service'\n"
                           "merge one into another with `claimgraph entity merge SOURCE TARGET`\n")
     clusters = ok("entity", "duplicates", "--json").json()["clusters"]
     assert [len(c["entities"]) for c in clusters] == [2]

@@ -48,7 +48,8 @@ def test_assert_json_names_entities_and_writes_iso_times(ok):
         "recorded_at", "last_reinforced_at", "confidence", "epistemic", "scope", "source_type",
         "episode", "conflicts", "invalidation_kind", "invalidation_reason", "successor", "evidence",
         "state", "dormant_since"]
-    assert (fact["subject"], fact["predicate"], fact["object"]) == ("api", "core/has-version", "1.2.0")
+    assert (fact["subject"], fact["predicate"], fact["object"]) == ("api",
+                                                                    "core/has-version", "1.2.0")
     assert fact["t_valid"] == "2026-01-05T10:00:00.000Z" and fact["t_invalid"] is None
     assert fact["source_type"] == "code" and fact["confidence"] == 0.9
     assert fact["evidence"] == ['pyproject.toml: version = "1.2.0"']

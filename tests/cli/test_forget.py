@@ -3,7 +3,6 @@ its reason."""
 
 from __future__ import annotations
 
-import json
 
 
 def fact_id(ok, entity: str, obj: str) -> str:

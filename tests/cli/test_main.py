@@ -1,4 +1,5 @@
-"""The parser, the dispatch table and the error boundary: exit codes 0/1/2/130 and their messages."""
+"""The parser, the dispatch table and the error boundary: exit codes 0/1/2/130 and their
+messages."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ def leaf_parsers() -> dict[str, argparse.ArgumentParser]:
 
 COMMAND_LINES = sorted(leaf_parsers())
 TOP_LEVEL = ("init assert facts history search neighbor invalidate conflicts entity predicates "
-             "evidence dump load stats config version demo capture curate hook install uninstall audit provenance context daemon logs status "
+             "evidence dump load stats config version demo capture curate hook install uninstall "
+             "audit provenance context daemon logs status "
              "recall coach outcome mcp doctor forget purge serve sync migrate completion").split()
 
 

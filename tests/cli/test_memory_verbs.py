@@ -39,7 +39,8 @@ def test_recall_answers_from_this_projects_and_the_users_facts(memory, ok):
     result = ok("recall", "stripe-legacy")
     assert result.out == "nothing in memory about 'stripe-legacy'\n"
     found = ok("recall", "GraphQL").out
-    assert normalize(found).startswith("answered from facts\n  <f>  billing decided-against GraphQL")
+    assert normalize(found).startswith(
+        "answered from facts\n  <f>  billing decided-against GraphQL")
 
 
 def test_recall_all_projects_reaches_the_others(memory, ok):

@@ -84,7 +84,8 @@ def test_load_of_a_dump_from_a_future_format_is_refused(cli, tmp_path):
     result = cli("load", str(dump), "--json")
     assert result.code == 1
     error = json.loads(one_line(result.err))
-    assert (error["type"], error["format"], error["supported"]) == ("future-format", 7, STORE_FORMAT)
+    assert (error["type"], error["format"], error["supported"]) == ("future-format", 7,
+                                                                    STORE_FORMAT)
     assert "upgrade claimgraph" in error["hint"]
 
 

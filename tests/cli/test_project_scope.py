@@ -98,7 +98,7 @@ def test_search_covers_this_project_and_the_user_scope_and_names_each_hits_proje
     hits = ok("search", "postgres", "--json").json()["facts"]
     assert sorted(h["scope"] for h in hits) == sorted([PROJECT_ID, "user"])
     out = ok("search", "postgres").out
-    assert f"api depends-on postgres" in out and f"[{PROJECT_ID}]" in out and "[user]" in out
+    assert "api depends-on postgres" in out and f"[{PROJECT_ID}]" in out and "[user]" in out
     assert "billing" not in out
     everywhere = ok("search", "postgres", "--all-projects", "--json").json()["facts"]
     assert {h["scope"] for h in everywhere} == {PROJECT_ID, "user", "github.com/acme/other"}
@@ -128,7 +128,8 @@ def test_decided_against_flags_a_preference_that_names_it_as_a_whole_word(ok, re
     ok("assert", "api", "prefers", "GraphQLite for tests", "--epistemic", "preference")
     result = ok("assert", "api", "decided-against", "graphql")
     assert normalize(result.out) == (
-        "flagged (it names something decided against)  <f>  api decided-against graphql  (conf 0.80, commitment, "
+        "flagged (it names something decided against)  <f>  api decided-against graphql  (conf "
+        "0.80, commitment, "
         "valid since <date>, conflicts with <f>)\n"
         "  conflicts with <f>  api prefers \"GraphQL for the public API\"  (conf 0.80, valid since "
         "<date>) — its object names graphql\n"

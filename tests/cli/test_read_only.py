@@ -104,7 +104,8 @@ def test_the_hook_on_a_read_only_store_logs_on_stderr_and_exits_zero(read_only, 
                           input=payload, capture_output=True, text=True, timeout=60,
                           env=dict(os.environ))
     assert done.returncode == 0 and done.stdout == ""
-    [line] = [json.loads(entry) for entry in done.stderr.splitlines() if "hook.spool-failed" in entry]
+    [line] = [json.loads(entry) for entry in done.stderr.splitlines()
+              if "hook.spool-failed" in entry]
     assert f"{db}.spool" in line["reason"] and "Permission denied" in line["reason"]
     start = subprocess.run([*prefix, sys.executable, "-m", "claimgraph.hooks", "session-start"],
                            input=payload, capture_output=True, text=True, timeout=60,

@@ -61,7 +61,8 @@ def test_neighbor_json_reports_depths(graph, ok):
 def test_neighbor_with_a_query_walks_toward_matching_facts(graph, ok):
     out = ok("neighbor", "pytest", "--query", "postgres version", "--budget", "2", "--json").json()
     assert len(out["facts"]) == 2
-    assert (out["facts"][0]["predicate"], out["facts"][0]["object"]) == ("core/depends-on", "postgres")
+    assert (out["facts"][0]["predicate"],
+            out["facts"][0]["object"]) == ("core/depends-on", "postgres")
 
 
 def test_conflicts_lists_each_open_pair_newer_first(graph, ok):

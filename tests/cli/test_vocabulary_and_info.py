@@ -22,7 +22,8 @@ def test_predicates_lists_the_core_vocabulary(ok):
 def test_predicates_filters_by_category_and_counts_usage(ok):
     ok("assert", "api", "depends-on", "postgres")
     ok("assert", "api", "depends-on", "redis")
-    rows = ok("predicates", "list", "--category", "structural", "--usage", "--json").json()["predicates"]
+    rows = ok("predicates", "list", "--category", "structural", "--usage",
+              "--json").json()["predicates"]
     assert {r["category"] for r in rows} == {"structural"}
     assert {r["id"]: r["usage"] for r in rows}["core/depends-on"] == 2
     assert ok("predicates", "--usage").out.count("2 facts") == 1
@@ -57,7 +58,8 @@ def test_evidence_put_reads_stdin(ok, monkeypatch):
 def test_evidence_show_of_an_unknown_name_fails_with_one_line(ok, cli):
     ok("init")
     missing = cli("evidence", "show", "sha256-" + "0" * 64)
-    assert missing.code == 1 and one_line(missing.err).startswith("claimgraph: no evidence sha256-000")
+    assert missing.code == 1 and one_line(missing.err).startswith("claimgraph: no evidence "
+                                                                  "sha256-000")
     malformed = cli("evidence", "show", "../etc/passwd")
     assert malformed.code == 1 and "is not an evidence name" in one_line(malformed.err)
 

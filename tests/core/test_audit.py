@@ -103,7 +103,8 @@ def test_a_path_climbing_out_of_the_project_is_refused_and_never_read(shell, pro
     secret.write_text("def total(items): pass\n")
     opened: list[str] = []
     real_open = open
-    monkeypatch.setattr("builtins.open", lambda p, *a, **k: opened.append(str(p)) or real_open(p, *a, **k))
+    monkeypatch.setattr("builtins.open", lambda p, *a, **k: opened.append(str(p))
+                        or real_open(p, *a, **k))
     result = one_check(shell, "app/../../secret.py: `def total(items):`", project)
     assert (result["verdict"], result["reason"]) == ("outside-project", "climbs-out-of-project")
     assert str(secret) not in opened and result["content_hash"] is None
@@ -113,8 +114,10 @@ def test_a_symlink_out_of_the_project_and_an_absolute_path_outside_are_refused(s
     outside = project.parent / "elsewhere.py"
     outside.write_text(SOURCE)
     (project / "app" / "link.py").symlink_to(outside)
-    assert one_check(shell, "app/link.py: `def total(items):`", project)["verdict"] == "outside-project"
-    assert one_check(shell, f"{outside}: `def total(items):`", project)["verdict"] == "outside-project"
+    assert one_check(shell, "app/link.py: `def total(items):`",
+                     project)["verdict"] == "outside-project"
+    assert one_check(shell, f"{outside}: `def total(items):`",
+                     project)["verdict"] == "outside-project"
 
 
 def test_an_absolute_path_inside_the_project_is_read(shell, project):
@@ -127,7 +130,8 @@ def test_locate_keeps_dotdot_that_stays_inside(project):
     assert stopped is None and path == project / "app" / "models.py"
 
 
-def test_relative_paths_resolve_against_the_project_root_of_the_facts_episode(shell, project, tmp_path):
+def test_relative_paths_resolve_against_the_project_root_of_the_facts_episode(shell,
+                                                                              project, tmp_path):
     sidecars = Sidecars(tmp_path / "store" / "claims.db")
     header = {"kind": "segment", "format": 1}
     event = {"kind": "prompt", "agent": "claude-code", "line": 1, "text": "hi",

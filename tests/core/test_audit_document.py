@@ -111,7 +111,8 @@ def test_a_base_that_is_not_a_directory_is_a_clear_error(repo: Path):
 
 def test_a_document_without_evidence_has_no_claims(repo: Path):
     report = audit_claims({"plan": ["step one", {"do": "x"}]}, repo)
-    assert (report["claims"], report["checks"], report["summary"]["overall"]) == (0, [], "no-claims")
+    assert (report["claims"], report["checks"], report["summary"]["overall"]) == (0, [],
+                                                                                  "no-claims")
 
 
 # --- loading a document -------------------------------------------------------------------

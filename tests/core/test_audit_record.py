@@ -1,4 +1,5 @@
-"""The audit stage: verdicts recorded with the file's hash, unchanged files skipped, suspects listed."""
+"""The audit stage: verdicts recorded with the file's hash, unchanged files skipped, suspects
+listed."""
 
 from __future__ import annotations
 
@@ -48,7 +49,8 @@ def test_verdicts_are_recorded_with_the_content_hash(shell, project):
     now = shell.now()
     counts = audit_pass(shell, now, base=project)
     assert counts["status"] == "ok"
-    assert (counts["facts"], counts["citations"], counts["judged"], counts["recorded"]) == (1, 1, 1, 1)
+    assert (counts["facts"], counts["citations"], counts["judged"],
+            counts["recorded"]) == (1, 1, 1, 1)
     assert counts["by_verdict"] == {"supported": 1} and counts["suspect"] == 0
     [row] = shell.store.get_audit([fact["id"]])
     assert (row["verdict"], row["file"], row["checked_at"]) == ("supported", "app/models.py", now)

@@ -16,7 +16,8 @@ def _facts(shell) -> dict[str, dict]:
     """old observation, a commitment, a decision record, then (400 days later) a fresh fact."""
     made = {
         "old": assert_fact(shell, "api", "depends-on", "postgres")["fact"],
-        "commitment": assert_fact(shell, "api", "depends-on", "kafka", epistemic="commitment")["fact"],
+        "commitment": assert_fact(shell, "api", "depends-on", "kafka",
+                                  epistemic="commitment")["fact"],
         "decision": assert_fact(shell, "api", "depends-on", "redis",
                                 source_type="decision-record")["fact"],
     }
@@ -57,7 +58,8 @@ def test_default_listings_hide_dormant_facts_and_all_and_search_show_their_state
     listed = reads.get_facts(shell, "api")["facts"]
     assert made["old"]["id"] not in [f["id"] for f in listed]
     assert {f["state"] for f in listed} == {"active"}
-    everything = {f["id"]: f for f in reads.get_facts(shell, "api", include_invalidated=True)["facts"]}
+    everything = {f["id"]: f
+                  for f in reads.get_facts(shell, "api", include_invalidated=True)["facts"]}
     assert everything[made["old"]["id"]]["state"] == "dormant"
     shown = reads.get_facts(shell, "api", include_dormant=True)["facts"]
     assert made["old"]["id"] in [f["id"] for f in shown]

@@ -20,7 +20,8 @@ def in_scope(shell, subject, predicate, obj, scope=HERE, **options):
 
 
 def episode(shell, ref, summary=None, evidence=None, facts=()):
-    """An episode with a summary, evidence and the given facts (subject, predicate, object, scope)."""
+    """An episode with a summary, evidence and the given facts (subject, predicate, object,
+    scope)."""
     ep = open_episode(shell, "session-log", ref, evidence)
     for subject, predicate, obj, scope in facts:
         assert_fact(shell, subject, predicate, obj, scope=scope, episode=ep["id"])
@@ -93,7 +94,8 @@ def test_recall_reads_raw_evidence_of_in_scope_sessions_last(shell, tmp_path):
 
 
 def test_recall_with_nothing_anywhere_says_nothing(shell):
-    assert recall(shell, "zeppelin", scopes=SCOPES, fetch_evidence=lambda n: "")["tier"] == "nothing"
+    assert recall(shell, "zeppelin", scopes=SCOPES,
+                  fetch_evidence=lambda n: "")["tier"] == "nothing"
 
 
 @pytest.mark.parametrize("bad", [0, -1, 2.5, True, "3"])

@@ -22,7 +22,8 @@ def test_seeding_registers_the_23_core_predicates(shell):
 
 
 def test_an_asserted_fact_reads_back_with_its_fields(shell):
-    result = assert_fact(shell, "api", "depends-on", "postgres", evidence=["src/db.py: import psycopg"])
+    result = assert_fact(shell, "api", "depends-on", "postgres",
+                         evidence=["src/db.py: import psycopg"])
     assert result["status"] == "created"
     fact = get_facts(shell, "api")["facts"][0]
     assert fact["predicate"] == "core/depends-on"
@@ -32,8 +33,10 @@ def test_an_asserted_fact_reads_back_with_its_fields(shell):
 
 
 def test_asserting_the_same_fact_again_reinforces_instead_of_duplicating(shell):
-    first = assert_fact(shell, "api", "depends-on", "postgres", source_type="session-log", confidence=0.6)
-    second = assert_fact(shell, "api", "depends-on", "postgres", source_type="session-log", confidence=0.95)
+    first = assert_fact(shell, "api", "depends-on", "postgres", source_type="session-log",
+                        confidence=0.6)
+    second = assert_fact(shell, "api", "depends-on", "postgres", source_type="session-log",
+                         confidence=0.95)
     assert second["status"] == "reinforced"
     assert second["fact"]["id"] == first["fact"]["id"]
     assert second["fact"]["confidence"] == 0.7  # capped by the session-log ceiling
@@ -103,7 +106,8 @@ def test_a_batch_redacts_every_fact_that_names_a_secret_however_often(shell):
 
 
 def test_birth_confidence_is_capped_by_the_source_ceiling(shell):
-    result = assert_fact(shell, "api", "depends-on", "redis", source_type="agent-note", confidence=0.99)
+    result = assert_fact(shell, "api", "depends-on", "redis", source_type="agent-note",
+                         confidence=0.99)
     assert result["fact"]["confidence"] == 0.65
 
 
@@ -127,7 +131,8 @@ def test_a_trusted_source_may_bring_a_value_back_without_a_flag(shell):
     old = assert_fact(shell, "api", "depends-on", "redis")["fact"]
     invalidate(shell, old["id"])
     assert_fact(shell, "api", "depends-on", "memcached")
-    assert assert_fact(shell, "api", "depends-on", "redis", source_type="code")["status"] == "created"
+    assert assert_fact(shell, "api", "depends-on", "redis",
+                       source_type="code")["status"] == "created"
 
 
 def test_a_backdated_assertion_overlapping_a_newer_value_is_flagged(shell):
@@ -169,7 +174,8 @@ def test_a_closed_interval_expires_on_its_own(shell):
                 valid_until=from_iso("2026-01-10"))
     assert objects(get_facts(shell, "api", as_of=from_iso("2026-01-05"))) == ["beta"]
     assert objects(get_facts(shell, "api", as_of=from_iso("2026-01-20"))) == []
-    assert objects(get_facts(shell, "api", as_of=from_iso("2026-01-20"), include_invalidated=True)) == ["beta"]
+    assert objects(get_facts(shell, "api", as_of=from_iso("2026-01-20"),
+                             include_invalidated=True)) == ["beta"]
 
 
 def test_t_invalid_before_t_valid_is_refused(shell):
@@ -216,7 +222,8 @@ def test_a_confidence_that_is_not_a_number_is_refused(shell):
     assert err.value.type == "invalid-confidence"
 
 
-@pytest.mark.parametrize("subject,obj,kind", [("", "x", "empty-name"), ("api", "  ", "missing-object")])
+@pytest.mark.parametrize("subject,obj,kind",
+                         [("", "x", "empty-name"), ("api", "  ", "missing-object")])
 def test_an_empty_subject_or_object_is_refused(shell, subject, obj, kind):
     with pytest.raises(ClaimgraphError) as err:
         assert_fact(shell, subject, "depends-on", obj)
@@ -226,25 +233,30 @@ def test_an_empty_subject_or_object_is_refused(shell, subject, obj, kind):
 def test_manual_invalidation_closes_the_fact_and_says_why(shell):
     fact = assert_fact(shell, "api", "depends-on", "redis")["fact"]
     out = invalidate(shell, fact["id"], reason="moved to memcached")["fact"]
-    assert out["invalidation_kind"] == "manual" and out["invalidation_reason"] == "moved to memcached"
+    assert out["invalidation_kind"] == "manual"
+    assert out["invalidation_reason"] == "moved to memcached"
     assert get_facts(shell, "api")["facts"] == []
     with pytest.raises(ClaimgraphError):
         invalidate(shell, fact["id"])
 
 
 def test_invalidating_before_the_fact_was_valid_is_refused(shell):
-    fact = assert_fact(shell, "api", "depends-on", "redis", valid_from=from_iso("2026-05-01"))["fact"]
+    fact = assert_fact(shell, "api", "depends-on", "redis",
+                       valid_from=from_iso("2026-05-01"))["fact"]
     with pytest.raises(ClaimgraphError) as err:
         invalidate(shell, fact["id"], at=from_iso("2026-04-01"))
     assert err.value.type == "invalid-interval"
 
 
 def test_reinforcement_resets_the_decay_clock(shell):
-    fact = assert_fact(shell, "api", "depends-on", "redis", source_type="session-log", confidence=0.6)["fact"]
+    fact = assert_fact(shell, "api", "depends-on", "redis", source_type="session-log",
+                       confidence=0.6)["fact"]
     shell.clock.advance_days(90)
-    assert get_facts(shell, "api")["facts"][0]["effective_confidence"] == pytest.approx(0.3, abs=1e-3)
+    assert get_facts(shell,
+                     "api")["facts"][0]["effective_confidence"] == pytest.approx(0.3, abs=1e-3)
     reinforce(shell, fact["id"])
-    assert get_facts(shell, "api")["facts"][0]["effective_confidence"] == pytest.approx(0.6, abs=1e-3)
+    assert get_facts(shell,
+                     "api")["facts"][0]["effective_confidence"] == pytest.approx(0.6, abs=1e-3)
 
 
 def test_min_confidence_filters_on_effective_confidence(shell):

@@ -86,7 +86,8 @@ def test_open_episodes_with_facts_close_with_the_mechanical_summary(shell, db, c
     assert (counts["episodes_closed"], counts["episodes_empty"],
             counts["episodes_too_young"]) == (1, 1, 1)
     closed = shell.store.get_episode(filled["id"])
-    assert closed["summary"] == "session-log episode (notes:1): 3 facts — 2 depends-on, 1 written-in"
+    assert closed["summary"] == ("session-log episode (notes:1): "
+                                 "3 facts — 2 depends-on, 1 written-in")
     assert closed["closed_at"] == clock[0]
     assert shell.store.get_episode(empty["id"])["closed_at"] is None
     assert shell.store.get_episode(young["id"])["closed_at"] is None

@@ -165,7 +165,8 @@ def _wait_for_result(log: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in log.read_text().splitlines()]
 
 
-def test_decay_and_audit_stages_really_write_through_the_curator(db, curate_proc, finish_proc, tmp_path):
+def test_decay_and_audit_stages_really_write_through_the_curator(db, curate_proc,
+                                                                 finish_proc, tmp_path):
     from claimgraph.core.writes import assert_fact
     from claimgraph.opening import open_store
     project = tmp_path / "proj"

@@ -53,7 +53,8 @@ def test_start_status_stop(daemon, db):
     assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
     assert status()["state"] == "stopped"
     assert not pid_path(db).exists()
-    events = [json.loads(line)["event"] for line in Path(f"{db}.daemon.log").read_text().splitlines()]
+    events = [json.loads(line)["event"]
+              for line in Path(f"{db}.daemon.log").read_text().splitlines()]
     assert events[0] == "daemon.started" and events[-1] == "daemon.stopped"
 
 

@@ -19,7 +19,8 @@ from harness import (
 pytestmark = pytest.mark.timeout(300)
 
 DIRECTIVE = "Always use pytest for tests."
-FIRST_PROMPT = f"E2E-FIRST: add a calculator module with an add function and a test for it. {DIRECTIVE}"
+FIRST_PROMPT = ("E2E-FIRST: add a calculator module with an add function and a test for it. "
+                f"{DIRECTIVE}")
 SECOND_PROMPT = "E2E-SECOND: now add a multiply helper."
 CALC = 'def add(a, b):\n    """The sum of a and b."""\n    return a + b\n'
 TEST_CALC = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
@@ -42,7 +43,8 @@ def run_session(world: World, prompt: str, resume: str | None = None) -> str:
     """One claude run that must succeed with our SessionEnd hook intact; its session id."""
     run = world.run_claude(prompt, resume=resume)
     assert run.returncode == 0, f"claude exited {run.returncode}"
-    assert "Hook cancelled" not in run.stderr, "Claude Code cancelled a hook: it outlived its budget"
+    assert "Hook cancelled" not in run.stderr, \
+        "Claude Code cancelled a hook: it outlived its budget"
     result = run.result
     assert result.get("is_error") is False and result.get("subtype") == "success", result
     return result["session_id"]

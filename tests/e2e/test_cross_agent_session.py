@@ -31,7 +31,8 @@ pytestmark = pytest.mark.timeout(400)
 CALC = 'def add(a, b):\n    """The sum."""\n    return a + b\n'
 HELLO = 'def hello(name):\n    """A greeting."""\n    return f"hello {name}"\n'
 BYE = 'def bye(name):\n    """A farewell."""\n    return f"bye {name}"\n'
-CLAUDE_FIRST = "E2E-CROSS-CLAUDE: add a calculator module with an add function. Always use pytest for tests."
+CLAUDE_FIRST = ("E2E-CROSS-CLAUDE: add a calculator module with an add function. "
+                "Always use pytest for tests.")
 CODEX = "E2E-CROSS-CODEX: add a greeting module with a hello function."
 CLAUDE_AGAIN = "E2E-RECALL: add a farewell module with a bye function."
 

@@ -28,7 +28,8 @@ pytestmark = pytest.mark.timeout(300)
 
 REPO = Path(__file__).resolve().parents[2]
 SEARCH = "mcp_claimgraph_memory_search"
-LEARN = "E2E-GEMINI-LEARN: add a greeting module with a hello function. Always use pytest for tests."
+LEARN = ("E2E-GEMINI-LEARN: add a greeting module with a hello function. "
+         "Always use pytest for tests.")
 RECALL = "E2E-GEMINI-RECALL: add a farewell module with a bye function."
 HELLO = 'def hello(name):\n    """A greeting."""\n    return f"hello {name}"\n'
 BYE = 'def bye(name):\n    """A farewell."""\n    return f"bye {name}"\n'

@@ -180,7 +180,8 @@ def test_an_unwritable_db_directory_logs_on_stderr_and_still_captures(hooks: Hoo
     run = hooks.run(hooks.payload(), prefix=prefix)
     quietly_ok(run)
     assert list(hooks.db.parent.iterdir()) == []  # the log cannot be written there...
-    [line] = [json.loads(entry) for entry in run.err.decode().splitlines() if "hook.spool-failed" in entry]
+    [line] = [json.loads(entry) for entry in run.err.decode().splitlines()
+              if "hook.spool-failed" in entry]
     assert "Permission denied" in line["reason"]  # ...so the reason goes to stderr
     assert hooks.children()[0]["argv"][-1] == str(hooks.transcript)
 

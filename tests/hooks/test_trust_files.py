@@ -140,7 +140,8 @@ def test_another_users_planted_link_never_reaches_the_victims_file(
              "open(path, 'w').write(json.dumps({'agent': 'claude-code', 'session_id': sys.argv[3],"
              " 'transcript_path': sys.argv[4]}))\n"
              "os.utime(path, (1, 1))\n")
-    subprocess.run([_system_python(), "-c", plant, str(db), str(victim), EVIL, str(hooks.transcript)],
+    subprocess.run([_system_python(), "-c", plant, str(db), str(victim), EVIL,
+                    str(hooks.transcript)],
                    check=True, preexec_fn=_as_nobody, timeout=30)
     assert os.lstat(f"{db}.capture.log").st_uid == 65534
     env = dict(hooks.env, CLAIMGRAPH_DB=str(db))

@@ -150,7 +150,8 @@ def shapes(seed: int) -> list[tuple[str, str, str]]:
     add("bare-token", f"{'M' + g.s(URLSAFE, 25)}.{g.s(URLSAFE, 6)}.{g.s(URLSAFE, 38)}",
         "bot.run('{}')")
     add("bare-token", "IQoJb3JpZ2luX2Vj" + g.s(B64, 300),
-        f"$ aws sts get-session-token --output text\nCREDENTIALS\tASIA{g.s(string.ascii_uppercase + '234567', 16)}"
+        "$ aws sts get-session-token --output "
+        f"text\nCREDENTIALS\tASIA{g.s(string.ascii_uppercase + '234567', 16)}"
         f"\t2030-01-01T00:00:00Z\t{g.s(B64, 40)}\t{{}}")
     add("bare-token", "FwoGZXIvYXdzE" + g.s(B64, 200), "aws_session_token = {}")
     sa = {"type": "service_account", "project_id": "acme-prod", "private_key_id": g.s(HEX, 40),
@@ -165,9 +166,11 @@ def shapes(seed: int) -> list[tuple[str, str, str]]:
     flask = (base64.urlsafe_b64encode(json.dumps({"user_id": 7, "_fresh": True}).encode())
              .decode().rstrip("=") + "." + g.s(URLSAFE, 6) + "." + g.s(URLSAFE, 27))
     add("bare-token", flask, "Set-Cookie: session={}; HttpOnly; Path=/")
-    add("bare-token", "." + "eJw" + g.s(URLSAFE, 60) + "." + g.s(URLSAFE, 6) + "." + g.s(URLSAFE, 27),
+    add("bare-token",
+        "." + "eJw" + g.s(URLSAFE, 60) + "." + g.s(URLSAFE, 6) + "." + g.s(URLSAFE, 27),
         "cookie session={}")
-    add("bare-token", g.s(string.ascii_lowercase + string.digits, 32), "Cookie: sessionid={}; csrftoken=x")
+    add("bare-token", g.s(string.ascii_lowercase + string.digits, 32),
+        "Cookie: sessionid={}; csrftoken=x")
     add("bare-token", g.password(14), "db.acme.internal:5432:prod:app:{}")
     add("bare-token", g.password(14), "cat ~/.pgpass\n*:*:*:postgres:{}")
     # split and wrapped
@@ -179,7 +182,8 @@ def shapes(seed: int) -> list[tuple[str, str, str]]:
     token = "sk_" + "live_" + g.s(ALNUM, 99)
     wrapped = "\n".join(token[i:i + 20] for i in range(0, len(token), 20))
     out.append(("wrapped", token, f"$ echo $STRIPE | fold -w 20\n{wrapped}\n$ "))
-    token = "xox" + "b-" + g.s("0123456789", 12) + "-" + g.s("0123456789", 12) + "-" + g.s(ALNUM, 24)
+    token = "xox" + "b-" + g.s("0123456789", 12) + "-" + g.s("0123456789",
+                                                             12) + "-" + g.s(ALNUM, 24)
     wrapped = "\n".join(token[i:i + 16] for i in range(0, len(token), 16))
     out.append(("wrapped", token, f"{wrapped}\n"))
     # prose
@@ -193,7 +197,7 @@ def shapes(seed: int) -> list[tuple[str, str, str]]:
         key = _pem(g, "RSA ")
         lines = key.splitlines()
         out.append(("line-numbered", "\n".join(lines[1:-1]), _numbered(lines, style)))
-    env = [f"DB_HOST=db", f"DB_PASSWORD={g.password(14)}", "DEBUG=0"]
+    env = ["DB_HOST=db", f"DB_PASSWORD={g.password(14)}", "DEBUG=0"]
     out.append(("line-numbered", env[1].split("=", 1)[1], _numbered(env, "read", 1)))
     key = _pem(g, "OPENSSH ")
     lines = key.splitlines()
@@ -242,10 +246,10 @@ def lookalikes(seed: int) -> list[tuple[str, str]]:
         ("arn", f"role: arn:aws:iam::{acct}:role/deploy-token-issuer"),
         ("key-id", f"GPG_KEY_ID={g.s('0123456789ABCDEF', 16)}"),
         ("key-id", f"KEY_ID={uuid}"),
-        ("key-id", f"\"private_key_id_field\": \"kid\""),
+        ("key-id", "\"private_key_id_field\": \"kid\""),
         ("key-id", f"kms_key_id = \"alias/{g.s(string.ascii_lowercase, 8)}\""),
         ("key-id", f"SSH_KEY_FINGERPRINT=SHA256:{g.s(B64, 43)}"),
-        ("key-id", f"API_KEY_NAME=prod-reader"),
+        ("key-id", "API_KEY_NAME=prod-reader"),
         ("domain", "AUTH0_DOMAIN=dev-acme.us.auth0.com"),
         ("domain", "COGNITO_AUTH_DOMAIN=acme.auth.us-east-1.amazoncognito.com"),
         ("domain", "SECRET_HOST=vault.internal"),
@@ -291,12 +295,14 @@ def lookalikes(seed: int) -> list[tuple[str, str]]:
         ("cli", "ldapsearch -x -W -b dc=acme"),
         ("cli", "sqlcmd -S db -U sa -P \"$SA_PASSWORD\""),
         ("cli", "grep -n password src/settings.py"),
-        ("numbered", _numbered(["import os", "PASSWORD = os.environ['DB_PASSWORD']", "DEBUG = False"],
+        ("numbered",
+         _numbered(["import os", "PASSWORD = os.environ['DB_PASSWORD']", "DEBUG = False"],
                                "read", 1)),
         ("numbered", _numbered(["def login(user, password):", "    return check(user, password)"],
                                "cat-n", 40)),
         ("public-key", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI" + g.s(B64, 43) + " dev@laptop"),
-        ("public-key", json.dumps({"kty": "RSA", "kid": "pub-1", "use": "sig", "n": g.s(URLSAFE, 342),
+        ("public-key",
+         json.dumps({"kty": "RSA", "kid": "pub-1", "use": "sig", "n": g.s(URLSAFE, 342),
                                    "e": "AQAB"})),
     ]
     return out
@@ -337,7 +343,8 @@ def held_out(seed: int) -> tuple[list[tuple[str, str, str]], list[tuple[str, str
         ("name", g.s(ALNUM, 40), "ANTHROPIC_AUTH_TOKEN={}"),
         ("name", "oy2" + g.s(string.ascii_lowercase + string.digits, 43), "NUGET_API_KEY={}"),
         ("name", base64.b64encode(f"me:{pw(12)}".encode()).decode(), "_auth={}"),
-        ("json", g.s(B64, 86) + "==", '{{"keyName": "key1", "permissions": "FULL", "value": "{}"}}'),
+        ("json", g.s(B64, 86) + "==",
+         '{{"keyName": "key1", "permissions": "FULL", "value": "{}"}}'),
         ("prefix", "sk-" + "ant-admin01-" + g.s(URLSAFE, 80) + "AA", "key {}"),
         ("prefix", "ops_" + "eyJ" + g.s(B64, 120), "export OP_SERVICE_ACCOUNT_TOKEN={}"),
         ("prose", pw(12), "the new password for grafana is {}"),
@@ -349,11 +356,13 @@ def held_out(seed: int) -> tuple[list[tuple[str, str, str]], list[tuple[str, str
         ("name", "KEYCLOAK_REALM=master"), ("name", "AWS_REGION=us-east-1"),
         ("yaml", "key_bindings: vim"), ("prose", "the passenger list is sorted"),
         ("hash", f"sha1: {g.s(HEX, 40)}"), ("id", f"session_id={g.s(HEX, 8)}-{g.s(HEX, 4)}"),
-        ("id", f"X-Request-Id: {g.s(HEX, 8)}-{g.s(HEX, 4)}-{g.s(HEX, 4)}-{g.s(HEX, 4)}-{g.s(HEX, 12)}"),
+        ("id",
+         f"X-Request-Id: {g.s(HEX, 8)}-{g.s(HEX, 4)}-{g.s(HEX, 4)}-{g.s(HEX, 4)}-{g.s(HEX, 12)}"),
         ("path", "npm_config_cache=/tmp/npm"), ("ref", "CI_JOB_TOKEN=$CI_JOB_TOKEN"),
         ("code", "SECRET_KEY_BASE=$(openssl rand -hex 64)"), ("yaml", "pass: true"),
         ("yaml", "api_version: 2023-10-01"), ("prose", "I will pass the key to the function"),
-        ("code", "secret_santa.py assigns pairs"), ("code", "if password_confirmation != password:"),
+        ("code", "secret_santa.py assigns pairs"),
+        ("code", "if password_confirmation != password:"),
         ("url", "OAUTH_CALLBACK_URL=https://app.example.com/auth/callback"),
         ("hash", f"BUNDLE_HASH={g.s(HEX, 64)}"), ("name", f"CLIENT_ID={g.s(ALNUM, 24)}"),
     ]

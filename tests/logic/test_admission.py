@@ -13,7 +13,8 @@ from claimgraph.logic.predicates import CORE_PREDICATES
 
 BOOK_CTX = admission_ctx([{"name": "AuthService", "aliases": ["auth-service"]}],
                          [{"id": "core/prefers"}, {"id": "core/depends-on"}])
-LONG_SUBJECT = "the whole discussion we had about maybe possibly restructuring the api at some point"
+LONG_SUBJECT = ("the whole discussion we had about maybe possibly restructuring the api "
+                "at some point")
 
 
 def test_book_screen_admits_one_and_explains_two_rejections():
@@ -29,7 +30,8 @@ def test_book_screen_admits_one_and_explains_two_rejections():
              "confidence": 0.6, "admission_score": 0.5},
         ],
         "inadmissible": [
-            {"subject": "AuthService", "predicate": "prefers", "object": "argon2", "confidence": 0.1,
+            {"subject": "AuthService", "predicate": "prefers", "object": "argon2",
+             "confidence": 0.1,
              "admission_signals": {"above_floor": False, "subject_shaped": True,
                                    "object_sane": True, "predicate_known": True,
                                    "subject_known": True, "class_weight": 0.5,

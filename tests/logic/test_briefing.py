@@ -82,7 +82,8 @@ def test_structure_is_what_a_tight_budget_drops_first():
 
 
 def test_current_facts_rank_by_effective_confidence_then_subject_and_skip_code():
-    facts = [fact("f-1", "zeta", "uses", "a", conf=0.9), fact("f-2", "alpha", "uses", "b", conf=0.9),
+    facts = [fact("f-1", "zeta", "uses", "a", conf=0.9),
+             fact("f-2", "alpha", "uses", "b", conf=0.9),
              fact("f-3", "mid", "uses", "c", conf=0.9, days_ago=400),
              fact("f-4", "calc", "defined-in", "calc.py", source="code", conf=0.95)]
     current = block(facts).split("### Current facts (by effective confidence)\n")[1]
@@ -120,7 +121,8 @@ def test_components_join_pairs_that_share_a_fact():
                                  {"fact": e, "candidate": d}])
     assert [[f["id"] for f in part] for part in parts] == [["f-a", "f-b", "f-c"], ["f-d", "f-e"]]
     line = C.plan([], [{"fact": e, "candidate": d}], NOW)["conflicts"][0]
-    assert line == "- 2 claims in contention across 2 predicates — ui prefers (1: e); ui uses (1: d)"
+    assert line == ("- 2 claims in contention across 2 predicates — "
+                    "ui prefers (1: e); ui uses (1: d)")
 
 
 def test_literals_are_quoted_on_one_line_and_shortened():

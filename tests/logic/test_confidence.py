@@ -33,7 +33,8 @@ def test_reinforcement_at_day_ninety_restores_the_base_at_day_ninety():
     assert effective_confidence(fact(last_reinforced_at=day(90)), day(90)) == 0.8
 
 
-@pytest.mark.parametrize("standing", [{"epistemic": "commitment"}, {"source_type": "decision-record"}])
+@pytest.mark.parametrize("standing",
+                         [{"epistemic": "commitment"}, {"source_type": "decision-record"}])
 def test_commitments_and_decision_records_do_not_fade(standing):
     assert effective_confidence(fact(**standing), day(365)) == 0.8
 

@@ -1,4 +1,5 @@
-"""The write path's decisions: build_fact, object kinds, decision inputs, every decide_assert branch."""
+"""The write path's decisions: build_fact, object kinds, decision inputs, every decide_assert
+branch."""
 
 from __future__ import annotations
 
@@ -69,7 +70,8 @@ def test_book_an_observation_on_a_single_valued_predicate_is_superseded():
     standing = lit("f-old", "1.0")
     fact = lit("f-new", "2.0", t_valid=JUL)
     plan = decide(fact, ONE, existing=[standing], rivals=[standing])
-    assert plan == {"action": "supersede", "fact": fact, "invalidate": ["f-old"], "effective_at": JUL}
+    assert plan == {"action": "supersede", "fact": fact, "invalidate": ["f-old"],
+                    "effective_at": JUL}
 
 
 # --- 1. duplicates and escalation -------------------------------------------------------------
@@ -99,7 +101,8 @@ def test_a_stated_stronger_class_escalates_by_superseding_the_duplicate():
     standing = lit("f-old", "2.0")
     fact = lit("f-new", "2.0", t_valid=JUL, epistemic="commitment")
     plan = decide(fact, existing=[standing], stated_epistemic="commitment")
-    assert plan == {"action": "supersede", "fact": fact, "invalidate": ["f-old"], "effective_at": JUL}
+    assert plan == {"action": "supersede", "fact": fact, "invalidate": ["f-old"],
+                    "effective_at": JUL}
 
 
 @pytest.mark.parametrize("stated", ["observation", None])
@@ -156,14 +159,16 @@ def test_an_explicit_flag_policy_flags_without_a_reason():
 def test_an_ignore_policy_inserts_beside_the_conflict():
     standing = lit("f-old", "1.0", epistemic="commitment", source_type="code")
     fact = lit("f-new", "2.0", t_valid=JUL)
-    assert decide(fact, existing=[standing], on_conflict="ignore") == {"action": "insert", "fact": fact}
+    assert decide(fact, existing=[standing], on_conflict="ignore") == {"action": "insert",
+                                                                       "fact": fact}
 
 
 def test_an_explicit_supersede_policy_overrides_the_commitment_flag():
     standing = lit("f-old", "proposed", epistemic="commitment")
     fact = lit("f-new", "accepted", t_valid=JUL)
     plan = decide(fact, existing=[standing], on_conflict="supersede")
-    assert plan == {"action": "supersede", "fact": fact, "invalidate": ["f-old"], "effective_at": JUL}
+    assert plan == {"action": "supersede", "fact": fact, "invalidate": ["f-old"],
+                    "effective_at": JUL}
 
 
 def test_an_explicit_supersede_policy_still_flags_a_backdated_successor():
@@ -189,7 +194,8 @@ def test_an_unknown_conflict_policy_is_refused():
 # --- exclusion antagonists ---------------------------------------------------------------------
 
 def test_a_decided_against_commitment_flags_a_standing_preference_for_the_same_thing():
-    preference = {"id": "f-pref", "subject": AUTH, "predicate": "core/prefers", "object_kind": "entity",
+    preference = {"id": "f-pref", "subject": AUTH, "predicate": "core/prefers",
+                  "object_kind": "entity",
                   "object_ref": {"id": "e-gql", "name": "GraphQL"}, "object_lit": None,
                   "epistemic": "preference", "source_type": "session-log", "t_valid": JAN,
                   "t_invalid": None}
@@ -221,7 +227,7 @@ def test_equal_starts_supersede_because_backdating_is_strict():
     assert plan["action"] == "supersede" and plan["effective_at"] == JAN
 
 
-# --- replayed history (ours: a backdated fact already on record) ------------------------------------
+# --- replayed history (ours: a backdated fact already on record) ----------------------------------
 
 APR = from_iso("2026-04-01")
 
@@ -271,8 +277,10 @@ def test_an_equally_trusted_source_supersedes():
 @pytest.mark.parametrize("old_source", ["mystery-source", None])
 def test_unknown_and_missing_sources_rank_two(old_source):
     standing = lit("f-old", "1.0", source_type=old_source)
-    by_log = decide(lit("f-log", "2.0", t_valid=JUL, source_type="session-log"), existing=[standing])
-    by_note = decide(lit("f-note", "2.0", t_valid=JUL, source_type="agent-note"), existing=[standing])
+    by_log = decide(lit("f-log", "2.0", t_valid=JUL, source_type="session-log"),
+                    existing=[standing])
+    by_note = decide(lit("f-note", "2.0", t_valid=JUL, source_type="agent-note"),
+                     existing=[standing])
     assert by_log["action"] == "supersede"
     assert by_note["reason"] == "outranked"
 
@@ -290,7 +298,8 @@ def test_a_session_log_reasserting_a_retired_belief_is_flagged_revenant():
 
 def test_a_trusted_source_may_bring_a_retired_belief_back():
     fact = lit("f-again", "Heroku", predicate="core/deployed-via", t_valid=NOW, source_type="code")
-    assert decide(fact, MANY, existing=[FLY], revenants=[HEROKU], rivals=[FLY])["action"] == "insert"
+    assert decide(fact, MANY, existing=[FLY], revenants=[HEROKU],
+                  rivals=[FLY])["action"] == "insert"
 
 
 @pytest.mark.parametrize("policy, action", [("supersede", "insert"), ("ignore", "insert"),
@@ -306,7 +315,7 @@ def test_a_revenant_needs_a_standing_rival():
     assert decide(fact, MANY, revenants=[HEROKU])["action"] == "insert"
 
 
-# --- decision inputs -------------------------------------------------------------------------------
+# --- decision inputs ------------------------------------------------------------------------------
 
 def test_decision_inputs_sort_the_subjects_facts_as_the_reference_says():
     valid = lit("f-valid", "2.0")
@@ -428,7 +437,8 @@ def _pref(fact_id, text, **fields):
 
 
 def test_a_rejection_flags_the_preferences_that_name_it_as_a_whole_word_in_any_case():
-    named, longer, unrelated = (_pref("f-1", "GraphQL for the public API"), _pref("f-2", "GraphQLite"),
+    named, longer, unrelated = (_pref("f-1", "GraphQL for the public API"),
+                                _pref("f-2", "GraphQLite"),
                                 _pref("f-3", "small pull requests"))
     fact = lit("f-new", "graphql", predicate="core/decided-against", epistemic="commitment")
     inputs = decision_inputs(fact, [named, longer, unrelated], NOW)
@@ -449,7 +459,8 @@ def test_a_mention_is_flagged_even_under_supersede_and_skipped_only_by_ignore():
     fact = lit("f-new", "GraphQL", predicate="core/decided-against", epistemic="commitment")
     inputs = decision_inputs(fact, [_pref("f-1", "GraphQL for the public API")], NOW)
     pred = CORE_BY_ID["core/decided-against"]
-    assert decide_assert(fact=fact, pred=pred, **inputs, on_conflict="supersede")["action"] == "flag"
+    assert decide_assert(fact=fact, pred=pred, **inputs,
+                         on_conflict="supersede")["action"] == "flag"
     assert decide_assert(fact=fact, pred=pred, **inputs, on_conflict="ignore")["action"] == "insert"
 
 

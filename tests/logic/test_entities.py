@@ -19,7 +19,8 @@ def entity(entity_id, name, aliases=(), type=None, scope="project"):
     return {"id": entity_id, "name": name, "type": type, "scope": scope, "aliases": list(aliases)}
 
 
-@pytest.mark.parametrize("spelling", ["AuthService", "auth-service", "auth_service", "Auth Service"])
+@pytest.mark.parametrize("spelling",
+                         ["AuthService", "auth-service", "auth_service", "Auth Service"])
 def test_separators_and_case_do_not_change_a_normalized_name(spelling):
     assert normalize_entity_name(spelling) == "authservice"
 
@@ -40,7 +41,8 @@ def test_a_single_alias_holder_matches_by_alias():
 
 
 def test_two_alias_holders_are_ambiguous():
-    first, second = entity("e-1", "Auth", aliases=["svc"]), entity("e-2", "Billing", aliases=["svc"])
+    first, second = entity("e-1", "Auth", aliases=["svc"]), entity("e-2", "Billing",
+                                                                   aliases=["svc"])
     assert pick_entity_match("svc", [first, second]) == {
         "via": "ambiguous", "candidates": [first, second]}
 
@@ -81,7 +83,8 @@ AUTH = entity("e-auth", "AuthService")
 
 def claim(fact_id, recorded_days_ago, **fields):
     base = {"id": fact_id, "subject": AUTH, "predicate": "core/depends-on", "object_kind": "entity",
-            "object_ref": {"id": "e-pg", "name": "Postgres"}, "object_lit": None, "scope": "project",
+            "object_ref": {"id": "e-pg", "name": "Postgres"}, "object_lit": None,
+            "scope": "project",
             "epistemic": "observation", "t_valid": NOW - 400 * DAY_MS, "t_invalid": None,
             "recorded_at": NOW - recorded_days_ago * DAY_MS}
     return {**base, **fields}
@@ -114,18 +117,21 @@ def test_only_facts_valid_at_the_instant_are_collapsed():
 
 def test_literal_duplicates_group_by_the_exact_string():
     literal = {"object_kind": "literal", "object_ref": None}
-    facts = [claim("f-1", 3, object_lit="uv", **literal), claim("f-2", 2, object_lit="uv", **literal),
+    facts = [claim("f-1", 3, object_lit="uv", **literal),
+             claim("f-2", 2, object_lit="uv", **literal),
              claim("f-3", 1, object_lit="UV", **literal)]
     assert [[f["id"] for f in group] for group in duplicate_groups(facts, NOW)] == [["f-1", "f-2"]]
 
 
 @given(st.permutations([claim(f"f-{i}", days) for i, days in enumerate([4, 9, 1, 9, 6])]))
 def test_the_collapse_plan_does_not_depend_on_input_order(facts):
-    assert collapse_plan(facts, NOW) == [{"keep": "f-1", "invalidate": ["f-3", "f-4", "f-0", "f-2"]}]
+    assert collapse_plan(facts,
+                         NOW) == [{"keep": "f-1", "invalidate": ["f-3", "f-4", "f-0", "f-2"]}]
 
 
 def test_entity_clusters_group_by_scope_and_normalized_name():
-    entities = [entity("e-3", "auth_service"), entity("e-1", "AuthService"), entity("e-2", "Billing"),
+    entities = [entity("e-3", "auth_service"), entity("e-1", "AuthService"),
+                entity("e-2", "Billing"),
                 entity("e-4", "AuthService", scope="user"), entity("e-5", "billing"),
                 entity("e-6", "Gateway")]
     assert entity_duplicate_clusters(entities) == [

@@ -97,7 +97,8 @@ def test_ratio_exactly_at_the_threshold_is_supported_and_rounds_half_up():
 
 
 def test_nothing_to_check_is_unverifiable_and_nothing_found_is_unsupported():
-    assert match_evidence(parse_evidence("r.py: it computes risk"), FILE)["verdict"] == "unverifiable"
+    assert match_evidence(parse_evidence("r.py: it computes risk"),
+                          FILE)["verdict"] == "unverifiable"
     assert match_evidence(parse_evidence("r.py: `ghost_fn()`"), FILE)["verdict"] == "unsupported"
 
 

@@ -74,7 +74,8 @@ def test_seed_rows_match_the_reference_table(pred_id, expected):
 
 def test_exactly_four_predicates_are_prose_shaped():
     prose = {row["id"] for row in CORE_PREDICATES if row["object_shape"] == "prose"}
-    assert prose == {"core/failure-mode", "core/decided-against", "core/prefers", "core/motivated-by"}
+    assert prose == {"core/failure-mode", "core/decided-against", "core/prefers",
+                     "core/motivated-by"}
     assert {row["object_shape"] for row in CORE_PREDICATES} == {"prose", None}
 
 
@@ -200,7 +201,8 @@ def test_unknown_predicate_error_suggests_near_misses():
 
 
 def test_unknown_predicate_error_without_near_misses_says_how_to_coin_one():
-    error = predicate_error("core/zzzzzzzzzzzzzzzz", {"error": {"type": "unknown-predicate"}}, CORE_IDS)
+    error = predicate_error("core/zzzzzzzzzzzzzzzz",
+                            {"error": {"type": "unknown-predicate"}}, CORE_IDS)
     assert error.data["did_you_mean"] == [] and "x/<name>" in error.hint
 
 

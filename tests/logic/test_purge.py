@@ -10,7 +10,8 @@ from claimgraph.logic.retrieval import fact_valid_at
 
 
 def fact(fid="f-1", subject="api", obj="REST", **extra):
-    return {"id": fid, "subject": {"id": "e-" + subject, "name": subject}, "predicate": "core/prefers",
+    return {"id": fid, "subject": {"id": "e-" + subject, "name": subject},
+            "predicate": "core/prefers",
             "object_kind": "literal", "object_ref": None, "object_lit": obj, "scope": "p",
             "episode": "ep-1", "recorded_at": 100, "evidence": [], "invalidation_reason": None,
             **extra}

@@ -10,7 +10,8 @@ from claimgraph.logic import recall as R
 from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_OPEN, strip_injected
 
 
-def fact(fid: str, *, scope: str = "p", predicate: str = "core/prefers", epistemic: str = "preference",
+def fact(fid: str, *, scope: str = "p", predicate: str = "core/prefers",
+         epistemic: str = "preference",
          subject: str = "api", obj: str = "REST", conflicts: list[str] | None = None) -> dict:
     return {"id": fid, "scope": scope, "predicate": predicate, "epistemic": epistemic,
             "subject": {"id": f"e-{subject}", "name": subject}, "object_kind": "literal",
@@ -106,7 +107,8 @@ def test_conflicts_touching_a_hit_or_a_matched_entity_are_kept():
 
 
 def test_nothing_relevant_means_no_push_and_no_briefing():
-    selection = C.select([fact("o", epistemic="observation", predicate="core/depends-on")], [], set())
+    selection = C.select([fact("o", epistemic="observation",
+                               predicate="core/depends-on")], [], set())
     assert selection["push"] is False
     assert C.briefing(selection) == ""
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 import sys
 from pathlib import Path
 from collections import Counter
@@ -198,7 +197,8 @@ def test_ordinary_code_and_prose_pass_through_unchanged(text):
     ("X-Api-Key", 2), ("AccountKey", 2), ("GITHUB_TOKEN", 2), ("REDIS_CREDS", 2), ("pwd", 2),
     ("STRIPE_KEY", 1), ("sortKey", 1), ("AUTH", 1), ("token_count", 0), ("key", 1),
     ("password_hash", 1), ("private_key_id", 0), ("GPG_KEY_ID", 0), ("AUTH0_DOMAIN", 0),
-    ("NEXTAUTH_URL", 0), ("csrf_token", 0), ("AZURE_DEVOPS_EXT_PAT", 2), ("admin_pw", 2), ("SecretString", 1), ("oauth", 1),
+    ("NEXTAUTH_URL", 0), ("csrf_token", 0), ("AZURE_DEVOPS_EXT_PAT", 2), ("admin_pw", 2),
+    ("SecretString", 1), ("oauth", 1),
     ("monkey", 0), ("author", 0), ("keyboard", 0), ("bypass", 0), ("signal", 0), ("user", 0),
 ])
 def test_names_holding_a_secret_word_are_strong_at_the_end_and_weak_elsewhere(name, strength):
@@ -334,7 +334,8 @@ MORE_FALSE_POSITIVES = [
     "PWD=/home/dev/project\nOLDPWD=/home/dev",
     "commit 3f786850e387550fdab836ed7e6dc881de23001b",
     "request 550e8400-e29b-41d4-a716-446655440000 failed",
-    "-----BEGIN CERTIFICATE-----\n" + "\n".join(["MIIC" + "Q" * 60] * 4) + "\n-----END CERTIFICATE-----",
+    "-----BEGIN CERTIFICATE-----\n" + "\n".join(["MIIC" + "Q" * 60] * 4) + "\n-----END "
+    "CERTIFICATE-----",
     "[REDACTED:github-token] [REDACTED:aws-access-key] passed",
 ]
 

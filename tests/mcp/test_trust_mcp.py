@@ -5,10 +5,8 @@ bytes where the SDK would never send them)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 from mcp import Client, StdioServerParameters
 

@@ -78,7 +78,8 @@ def test_three_writers_converge_on_every_replica(tmp_path):
     assert_identical(converge(tmp_path, seed=7, writers=3, operations=240, replicas=3))
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), writers=st.integers(2, 4), operations=st.integers(8, 80))
 def test_any_delivery_order_converges(tmp_path_factory, seed, writers, operations):
     root = tmp_path_factory.mktemp("converge")

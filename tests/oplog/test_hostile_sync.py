@@ -123,9 +123,11 @@ def test_a_hostile_log_is_quarantined_line_by_line_and_the_rest_goes_on(team) ->
             assert refused not in dump, refused
         good = next(json.loads(line) for line in dump.splitlines() if "f-evil-good" in line)
         assert good["source_type"] == f"sync:{EVIL}"  # never the local user's assertion
-        original = next(json.loads(line) for line in dump.splitlines() if team["fact"]["id"] in line)
+        original = next(json.loads(line) for line in dump.splitlines()
+                        if team["fact"]["id"] in line)
         assert original["t_invalid"] is None  # not invalidated, not deleted
-        core = [json.loads(line) for line in before[db].splitlines() if '"id":"core/prefers"' in line]
+        core = [json.loads(line) for line in before[db].splitlines()
+                if '"id":"core/prefers"' in line]
         assert core and all(line in dump.splitlines() for line in before[db].splitlines()
                             if '"id":"core/prefers"' in line)
     # our clock was not dragged to the end of time, and our own assert still works
@@ -160,8 +162,10 @@ def test_sync_publishes_only_the_shared_project_and_evidence_it_cites(tmp_path: 
     one, two = tmp_path / "one" / "claims.db", tmp_path / "two" / "claims.db"
     shared = tmp_path / "shared"
     assert _cli(one, "assert", "api", "prefers", "REST", "--scope", "p").returncode == 0
-    assert _cli(one, "assert", "payroll", "prefers", "secret-vendor-x", "--scope", "q").returncode == 0
-    assert _cli(one, "assert", "me", "prefers", "private-habit-y", "--scope", "user").returncode == 0
+    assert _cli(one, "assert", "payroll", "prefers", "secret-vendor-x", "--scope",
+                "q").returncode == 0
+    assert _cli(one, "assert", "me", "prefers", "private-habit-y", "--scope",
+                "user").returncode == 0
     stray = Sidecars(one).put_evidence("an uncited transcript excerpt")
     trust_each_other(one, two)
     for db in (one, two):

@@ -17,7 +17,8 @@ ALL = {("api", "prefers", "REST"), ("api", "prefers", f"auth token {SECRET}"),
 
 def fact_id(seeded, subject, obj):
     return next(f["id"] for f in seeded.facts()
-                if f["subject"]["name"] == subject and (f["object_lit"] or f["object_ref"]["name"]) == obj)
+                if f["subject"]["name"] == subject
+                and (f["object_lit"] or f["object_ref"]["name"]) == obj)
 
 
 def episodes(seeded):

@@ -1,4 +1,5 @@
-"""The storage contract: every Store method, run against memory, SQLite in memory and SQLite on disk.
+"""The storage contract: every Store method, run against memory, SQLite in memory and SQLite on
+disk.
 
 A behaviour that passes here on all three backends is a behaviour the shell may rely on.
 """
@@ -243,7 +244,8 @@ def test_get_facts_filters_by_predicates(graph):
 
 def test_get_facts_sorts_by_valid_time_then_id(store):
     entity(store, "e-1", "Core")
-    store.insert_facts([fact("f-b", "e-1", lit="x", t_valid=5), fact("f-a", "e-1", lit="y", t_valid=5),
+    store.insert_facts([fact("f-b", "e-1", lit="x", t_valid=5),
+                        fact("f-a", "e-1", lit="y", t_valid=5),
                         fact("f-0", "e-1", lit="z", t_valid=9)])
     assert ids(store.get_facts("e-1")) == ["f-a", "f-b", "f-0"]
 
@@ -437,7 +439,8 @@ def test_staging_predicates_are_amended_field_by_field(store):
 
 
 def test_list_predicates_filters_and_sorts_by_id(store):
-    for pred_id, category, status in (("core/b", "decision", "stable"), ("core/a", "structural", "stable"),
+    for pred_id, category, status in (("core/b", "decision", "stable"),
+                                      ("core/a", "structural", "stable"),
                                       ("x/c", "experimental", "testing")):
         store.register_predicate({"id": pred_id, "category": category, "status": status})
     assert ids(store.list_predicates()) == ["core/a", "core/b", "x/c"]
@@ -571,7 +574,8 @@ def test_search_facts_is_searchs_facts_alone(searchable, query, limit):
 
 
 @pytest.mark.parametrize("query", ['"', "AND", "*", "NEAR(", "a AND b", 'x" OR "y', "(((",
-                                   "-auth", "auth*", "^auth", "{col}: x", "", "  ", "ab", "NOT auth"])
+                                   "-auth", "auth*", "^auth", "{col}: x", "", "  ", "ab",
+                                   "NOT auth"])
 def test_search_treats_hostile_text_as_plain_characters(searchable, query):
     hits = searchable.search(query)
     assert set(hits) == {"entities", "facts", "episodes"}
@@ -631,8 +635,10 @@ def wordy(store):
     """Turns of a conversation: stems, a rare word, a common one, a closed fact."""
     speaker = entity(store, "e-c", "Caroline", type="person")
     store.insert_facts([
-        fact("w-1", speaker, "x/said", lit="I went to the LGBTQ support group yesterday", t_valid=10),
-        fact("w-2", speaker, "x/said", lit="My friends support me a lot, friends are great", t_valid=20),
+        fact("w-1", speaker, "x/said", lit="I went to the LGBTQ support group yesterday",
+             t_valid=10),
+        fact("w-2", speaker, "x/said", lit="My friends support me a lot, friends are great",
+             t_valid=20),
         fact("w-3", speaker, "x/said", lit="Painting sunsets is calming", t_valid=30),
         fact("w-4", speaker, "x/said", lit="I painted a lake sunrise last year", t_valid=40),
         fact("w-5", speaker, "x/said", lit="The support group moved to Tuesdays", t_valid=5,
@@ -667,7 +673,8 @@ def test_rank_words_limits_gives_heads_and_treats_operators_as_words(wordy):
 
 def test_rank_words_sees_a_transactions_own_writes(wordy):
     with wordy.transaction():
-        wordy.insert_fact(fact("w-7", "e-c", "x/said", lit="Adopting a puppy next week", t_valid=60))
+        wordy.insert_fact(fact("w-7", "e-c", "x/said", lit="Adopting a puppy next week",
+                               t_valid=60))
         assert ids(wordy.rank_words(["puppies"])) == ["w-7"]
 
 
@@ -786,7 +793,8 @@ def test_scope_counts_count_each_scope_without_reading_facts(store):
         fact("f-4", "e-1", lit="d", t_valid=250, dormant_since=400),
         fact("f-5", "e-2", lit="e", t_valid=500, scope="other"),
     ])
-    store.record_audit([_verdict("f-2", verdict="unsupported"), _verdict("f-3", verdict="file-missing"),
+    store.record_audit([_verdict("f-2", verdict="unsupported"),
+                        _verdict("f-3", verdict="file-missing"),
                         _verdict("f-1", verdict="supported")])
     assert store.scope_counts() == {
         "other": {"total": 1, "valid": 1, "dormant": 0, "suspect": 0, "last_recorded_at": 500},

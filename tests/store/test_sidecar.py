@@ -58,7 +58,8 @@ def test_the_stamp_is_written_and_read_back(tmp_path):
     side = Sidecars(tmp_path / "sub" / "claims.db")
     assert side.check_version_stamp() is None
     side.write_version_stamp()
-    assert json.loads(side.version_file.read_text()) == {"format": STORE_FORMAT, "version": __version__}
+    assert json.loads(side.version_file.read_text()) == {"format": STORE_FORMAT,
+                                                         "version": __version__}
     assert side.check_version_stamp() == {"format": STORE_FORMAT, "version": __version__}
 
 

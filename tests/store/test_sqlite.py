@@ -273,7 +273,8 @@ def test_the_search_indexes_stay_consistent_through_every_kind_of_write(db):
         store.update_entity("e-1", name="Kernel", add_aliases=["core"], remove_aliases=["kernel"])
         store.delete_entity("e-2")
         with pytest.raises(ClaimgraphError):
-            store.insert_facts([fact("f-x", "e-1", lit="rolled back"), fact("f-0", "e-1", lit="dup")])
+            store.insert_facts([fact("f-x", "e-1", lit="rolled back"),
+                                fact("f-0", "e-1", lit="dup")])
     with pytest.raises(RuntimeError), store.transaction():
         entity(store, "e-3", "Ghost")
         store.insert_fact(fact("f-ghost", "e-3", lit="ghost literal"))
@@ -284,7 +285,8 @@ def test_the_search_indexes_stay_consistent_through_every_kind_of_write(db):
         store._db.run(f"INSERT INTO {table} ({table}) VALUES ('integrity-check')")
     assert [e["id"] for e in store.search("kernel")["entities"]] == ["e-1"]
     assert store.search("husk")["entities"] == [] and store.search("ghost")["facts"] == []
-    assert store.search("rolled back")["facts"] == [] and store.search("first summ")["episodes"] == []
+    assert store.search("rolled back")["facts"] == []
+    assert store.search("first summ")["episodes"] == []
     store.close()
 
 
@@ -307,7 +309,8 @@ def _version_1_file(path) -> None:
     con.execute("INSERT INTO entities (id, name, norm, type, scope, aliases)"
                 " VALUES ('e-1', 'Core', 'core', 'module', 'proj', '[]')")
     for i, lit in ((1, "uses sqlite"), (2, "prefers uv")):
-        con.execute("INSERT INTO facts (id, subject_id, predicate, object_kind, object_lit, t_valid,"
+        con.execute("INSERT INTO facts (id, subject_id, predicate, object_kind, object_lit, "
+                    "t_valid,"
                     " recorded_at, confidence, epistemic, scope, source_type, evidence) VALUES"
                     f" ('f-{i}', 'e-1', 'core/prefers', 'literal', '{lit}', {i}000, {i}000, 0.8,"
                     " 'observation', 'proj', 'session-log', '[\"src/a.py: `a`\"]')")
@@ -349,7 +352,8 @@ def test_a_version_1_file_migrates_to_2_with_its_data_intact(db):
     assert store.schema_version() == STORE_FORMAT
     facts = store.all_facts()
     assert [(f["id"], f["object_lit"], f["dormant_since"], f["evidence"]) for f in facts] == [
-        ("f-1", "uses sqlite", None, ["src/a.py: `a`"]), ("f-2", "prefers uv", None, ["src/a.py: `a`"])]
+        ("f-1", "uses sqlite", None, ["src/a.py: `a`"]),
+        ("f-2", "prefers uv", None, ["src/a.py: `a`"])]
     assert facts[0]["subject"]["name"] == "Core" and store.get_mark("capture.high") == 42
     assert [f["id"] for f in store.search("sqlite")["facts"]] == ["f-1"]
     assert store.dormant_fact_ids() == [] and store.get_audit() == []
@@ -410,7 +414,8 @@ def test_a_version_2_file_migrates_to_3_with_its_data_and_marks_intact(db):
     assert "facts_t_invalid" in _indexes(db) and "facts_scope" not in _indexes(db)
     store = SqliteStore(db)
     assert store.schema_version() == STORE_FORMAT
-    assert [f["id"] for f in store.select_facts(scopes=["proj"], valid_cheap=True)] == ["f-1", "f-2"]
+    assert [f["id"]
+            for f in store.select_facts(scopes=["proj"], valid_cheap=True)] == ["f-1", "f-2"]
     assert store.get_mark("capture.high") == 42
     assert [f["id"] for f in store.search("sqlite")["facts"]] == ["f-1"]
     store.close()
@@ -459,7 +464,8 @@ def _version_3_file(path) -> None:
                 " t_invalid, recorded_at, confidence, epistemic, scope, source_type) VALUES"
                 " ('f-3', 'e-1', 'core/depends-on', 'entity', 'e-2', 3000, 4000, 3000, 0.9,"
                 " 'observation', 'proj', 'code')")
-    con.execute("INSERT INTO entity_fts (rowid, text) SELECT pk, name FROM entities WHERE id = 'e-2'")
+    con.execute("INSERT INTO entity_fts (rowid, text) SELECT pk, name FROM entities WHERE id = "
+                "'e-2'")
     con.commit()
     con.close()
 
@@ -561,7 +567,8 @@ def test_a_reader_reads_a_version_4_file_as_it_is_but_refuses_a_version_3_one(db
     _version_3_file(older)
     with pytest.raises(ClaimgraphError) as refused:
         SqliteStore(older, read_only=True)
-    assert refused.value.type == "store-needs-upgrade" and f"format {STORE_FORMAT}" in refused.value.message
+    assert refused.value.type == "store-needs-upgrade"
+    assert f"format {STORE_FORMAT}" in refused.value.message
 
 
 # --- format 5 -> 6: the word index ------------------------------------------------------------
@@ -571,7 +578,8 @@ def _version_5_file(path) -> None:
     SqliteStore(path, migrations=sqlite_schema.MIGRATIONS[:5]).close()
     con = _raw(path)
     for i, lit in ((3, "went to the LGBTQ support group yesterday"), (4, "painted a sunrise")):
-        con.execute("INSERT INTO facts (id, subject_id, predicate, object_kind, object_lit, t_valid,"
+        con.execute("INSERT INTO facts (id, subject_id, predicate, object_kind, object_lit, "
+                    "t_valid,"
                     " recorded_at, confidence, epistemic, scope, source_type) VALUES"
                     f" ('f-{i}', 'e-1', 'x/said', 'literal', '{lit}', {i}000, {i}000, 0.8,"
                     " 'observation', 'proj', 'session-log')")
@@ -673,7 +681,8 @@ def test_search_keys_sort_in_python_as_the_sql_search_order():
     ids = ["f-a", "f-B", "f-b", "f-é", "f-€", "f-\U0001f600", "F-a", "f-a0", "f-", "f-z"]
     store = SqliteStore(":memory:")
     entity(store, "e-1", "Core")
-    store.insert_facts([fact(f"{ids[i % 10]}{i}", "e-1", lit="x", t_valid=rng.choice([1, 2, 10**12]),
+    store.insert_facts([fact(f"{ids[i % 10]}{i}", "e-1", lit="x",
+                             t_valid=rng.choice([1, 2, 10**12]),
                              t_invalid=rng.choice([None, 10**13])) for i in range(200)])
     every = json.dumps(list(range(1, 201)))
     in_sql = [r[0] for r in store._db.rows("SELECT f.pk FROM facts f WHERE f.pk IN"
@@ -723,7 +732,8 @@ def test_search_keeps_the_best_of_the_union_of_its_routes_when_they_overlap():
         "SELECT rowid FROM fact_fts WHERE fact_fts MATCH '\"retry\"' ORDER BY rowid DESC LIMIT 50")}
     candidates |= {r[0] for r in store._db.rows("SELECT pk FROM facts WHERE subject_id = 'e-r'")}
     best = store._db.rows("SELECT f.id FROM facts f WHERE f.pk IN (SELECT value FROM json_each(?))"
-                          + sqlite_sql._SEARCH_ORDER + " LIMIT 5", (json.dumps(sorted(candidates)),))
+                          + sqlite_sql._SEARCH_ORDER + " LIMIT 5",
+                          (json.dumps(sorted(candidates)),))
     assert [f["id"] for f in store.search_facts("retry", limit=5)] == [r[0] for r in best]
     assert [f["id"] for f in store.search("retry", limit=5)["facts"]] == [r[0] for r in best]
 def test_a_batch_of_new_entities_is_indexed_in_one_full_text_segment(tmp_path):

@@ -1,4 +1,4 @@
-"""Where a session started, and so which project its facts belong to (DESIGN §4).
+"""Where a session started, and so which project its facts belong to (docs/architecture.md).
 
 A session belongs to the project it STARTED in, never to where a later ``cd`` took the agent
 and never to the directory ``claimgraph capture`` happens to run in (a sweep or a person

@@ -1,4 +1,4 @@
-"""Where a captured segment's facts go: the session's origin made a project (DESIGN §4).
+"""Where a captured segment's facts go: the session's origin made a project (docs/architecture.md).
 
 The origin (origin.py: where the session started) becomes a project through
 ``resolve_project``, so every worktree of a repository shares its memory. With no origin there

@@ -1,4 +1,4 @@
-"""The capture pass (DESIGN §6.2): one transcript's new tail into one episode, exactly once.
+"""The capture pass (docs/capture.md): one transcript's new tail into one episode, exactly once.
 
 Order of work, and why:
 1. The per-session high-water mark (store mark ``capture:<agent>:<session>``, value
@@ -11,7 +11,7 @@ Order of work, and why:
 3. The session's project is found where the session STARTED (origin.py; recorded in the mark,
    so every later segment goes to the same project). Candidates are extracted from the
    cleaned events, dated (dating.py: valid from the session's time, not capture time), scoped
-   (``project`` → the project id of DESIGN §4, ``user`` stays; with no known project only
+   (``project`` → the project id, docs/architecture.md; ``user`` stays; with no known project only
    user facts are kept, and the report and capture.log say so) and screened (admission; only
    shape and floor reject). What an extractor could not do (the model command failing) is
    reported the same way (problems.py).
@@ -314,7 +314,8 @@ def _read_from(request: Request, offset: int, subagents: Mapping[str, int]) -> C
                else {})
     transcript, counts = read_cleaned(request.transcript, request.agent, offset, **options)
     after = _stat(request.transcript)
-    if before and after and (after.st_ino != before.st_ino or after.st_size < transcript.end_offset):
+    if before and after and (after.st_ino != before.st_ino
+                             or after.st_size < transcript.end_offset):
         raise ClaimgraphError("transcript-changed",
                               f"{request.transcript} was replaced or truncated while being read",
                               hint="the agent may still be writing it; capture again later",

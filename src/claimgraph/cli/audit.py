@@ -85,7 +85,8 @@ def run_audit(ctx: Invocation, args: argparse.Namespace) -> int:
 
 
 def banner(summary: Mapping[str, Any]) -> str:
-    """``audit: 3 claims (2 supported, 1 unsupported) — overall suspect, confabulation suspected``"""
+    """The summary line, e.g.
+    ``audit: 3 claims (2 supported, 1 unsupported) — overall suspect, confabulation suspected``"""
     counts = ", ".join(f"{n} {verdict}" for verdict, n in summary["by_verdict"].items())
     head = f"audit: {plural(summary['total'], 'claim')}" + (f" ({counts})" if counts else "")
     flag = ", confabulation suspected" if summary["confabulation_suspected"] else ""

@@ -30,7 +30,8 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
                        description="The compiled context the SessionStart hook gives the agent: "
                                    "standing decisions, open conflicts, recent changes and "
                                    "current facts for the project plus the user scope.")
-    p.add_argument("--cwd", metavar="DIR", help="the project's directory (default: the current one)")
+    p.add_argument("--cwd", metavar="DIR",
+                   help="the project's directory (default: the current one)")
     p.add_argument("--budget", metavar="CHARS", type=budget,
                    help="most characters in the block (default: the context_budget_chars "
                         f"setting, {DEFAULT_BUDGET_CHARS} unless configured)")

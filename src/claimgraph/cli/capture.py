@@ -146,7 +146,8 @@ def _request(run: Any, ledger: FailureLedger, args: argparse.Namespace, extracto
     agent = args.agent or recorded.get("agent") or _sniffed_agent(transcript, args.spool)
     return run.make_request(
         transcript, agent=agent,
-        session=args.session or recorded.get("session") or (args.retry if args.transcript else None),
+        session=args.session or recorded.get("session")
+        or (args.retry if args.transcript else None),
         cwd=args.cwd or recorded.get("cwd"), spool=args.spool, extractor=extractor,
         environ=environ)
 

@@ -1,4 +1,4 @@
-"""``daemon run|start|stop|status|sweep|install-unit``: the optional backstop (DESIGN §8).
+"""``daemon run|start|stop|status|sweep|install-unit``: the optional backstop (docs/daemon.md).
 
 ``start`` detaches ``daemon run`` (new session, stdin from /dev/null, output appended to
 ``<db>.daemon.log``, ``/`` as cwd) and waits until its status file names it; ``stop`` sends
@@ -43,7 +43,8 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
                        description="Sweeps for sessions that ended without a capture, starts "
                                    "the curator periodically, rotates the logs. claimgraph "
                                    "works fully without it.",
-                       epilog=settings_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
+                       epilog=settings_epilog(),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     for name, text in ACTIONS.items():
         action = actions.add_parser(name, parents=[common], help=text, description=text)

@@ -1,4 +1,4 @@
-"""``claimgraph demo``: run the main job, capture, on a bundled session and show what memory made of it.
+"""``claimgraph demo``: capture a bundled session (the main job) and show what memory made of it.
 
 In one command a newcomer sees what happens after every coding session: a Claude Code
 transcript (``examples/demo-session.jsonl``, synthetic) is read, cleaned, redacted, its facts
@@ -60,7 +60,8 @@ _TIMESTAMP = re.compile(r'"timestamp": "([0-9T:.\-]+Z)"')
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("demo", parents=[common], help="capture an example session into a demo store",
+    p = sub.add_parser("demo", parents=[common],
+                       help="capture an example session into a demo store",
                        description="Capture a bundled Claude Code session (synthetic) into a "
                                    "fresh demo store the way the SessionEnd hook does: clean, "
                                    "redact, extract, screen, write with evidence. Then show the "
@@ -127,7 +128,8 @@ def recreate(path: Path) -> None:
     if path.exists() and not is_demo_store(path):
         raise ClaimgraphError("not-a-demo-store", f"{path} exists and is not a demo store",
                               hint="give the demo a new path with --db, or omit --db", db=str(path))
-    for leftover in [path, *path.parent.glob(f"{path.name}-*"), *path.parent.glob(f"{path.name}.*")]:
+    for leftover in [path, *path.parent.glob(f"{path.name}-*"),
+                     *path.parent.glob(f"{path.name}.*")]:
         if leftover.is_dir():
             shutil.rmtree(leftover)
         else:
@@ -293,7 +295,8 @@ def narrate(path: Path, history_results: list[dict[str, Any]], report: dict[str,
     emit(f"  {report['status']}: {report['events']} events, {report['candidates']} candidates "
          f"-> {counts}; {len(report['inadmissible'])} left out by screening")
     redactions = ", ".join(f"{n} {kind}" for kind, n in report["redactions"].items()) or "none"
-    emit(f"  secrets redacted before storing: {redactions} (a fake key planted in `cat .env` output)")
+    emit(f"  secrets redacted before storing: {redactions} (a fake key planted in `cat .env` "
+         "output)")
     emit(f"  episode {report['episode']}, segment stored as evidence {report['evidence'][:19]}…")
     emit("\n3. What memory now holds from this session, with evidence:")
     for fact in shown["facts"]:

@@ -45,7 +45,8 @@ def read_text(source: str) -> str:
                               hint="check the path, or pass - to read stdin", path=source) from None
     except (OSError, UnicodeDecodeError) as err:
         raise ClaimgraphError("unreadable-file", f"cannot read {source} as UTF-8 text: {err}",
-                              hint="evidence is text; convert the file first", path=source) from None
+                              hint="evidence is text; convert the file first",
+                              path=source) from None
 
 
 def run_put(ctx: Invocation, args: argparse.Namespace) -> int:

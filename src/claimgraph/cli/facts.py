@@ -81,7 +81,8 @@ def add_assert_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--valid-from", metavar="TIME", help="when it became true (default now)")
     p.add_argument("--valid-until", metavar="TIME", help="when it stopped being true")
     p.add_argument("--on-conflict", choices=ON_CONFLICT,
-                   help="override the policy (default: supersede; flag when a commitment is involved)")
+                   help="override the policy (default: supersede; flag when a commitment is "
+                   "involved)")
     p.add_argument("--evidence", action="append", default=[], metavar="CITATION",
                    help="'path: quoted text' backing the claim (repeatable)")
     p.add_argument("--allow-relearn", action="store_true",

@@ -36,7 +36,8 @@ def run_stats(ctx: Invocation, args: argparse.Namespace) -> int:
         return 0
     facts = stats["facts"]
     emit(f"store      {ctx.db_path} (format {stats['format']})")
-    emit(f"facts      {facts['total']} ({facts['valid']} valid, {facts['invalidated']} invalidated)")
+    emit(f"facts      {facts['total']} "
+         f"({facts['valid']} valid, {facts['invalidated']} invalidated)")
     emit(f"entities   {stats['entities']}")
     emit(f"episodes   {stats['episodes']}")
     by_status = ", ".join(f"{n} {status}" for status, n in sorted(stats["predicates"].items()))

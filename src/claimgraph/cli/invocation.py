@@ -96,7 +96,6 @@ class Invocation:
     @contextmanager
     def writing(self) -> Iterator[Shell]:
         """Hold the write lease for the whole block; create and seed the store on first write."""
-        from claimgraph import lease
         from claimgraph.core.vocabulary import seed
         from claimgraph.store import leases
         held = leases.write_lease(self.db_path, OWNER, self.settings.value("lease_wait_ms"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from claimgraph import retrievals
 from claimgraph.cli.invocation import Invocation, log_surfaced

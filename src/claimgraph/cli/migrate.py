@@ -60,7 +60,8 @@ def run_migrate(ctx: Invocation, args: argparse.Namespace) -> int:
     else:
         emit(f"migrated {plural(counts.get('fact', 0), 'fact')}, "
              f"{plural(counts.get('entity', 0), 'entity', 'entities')} and "
-             f"{plural(counts.get('episode', 0), 'episode')} to {report['to']}; both dumps are identical "
+             f"{plural(counts.get('episode', 0), 'episode')} to {report['to']}; both dumps are "
+             "identical "
              f"({len(lines)} lines). Point claimgraph at it with --db or CLAIMGRAPH_DB.")
     return 0
 

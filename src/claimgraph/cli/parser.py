@@ -79,7 +79,8 @@ def global_flags(suppress: bool) -> argparse.ArgumentParser:
                        "else $XDG_DATA_HOME/claimgraph/claims.db)", **default)
     flags.add_argument("--json", action="store_true", help="machine-readable output; "
                        "errors as JSON on stderr", **default)
-    flags.add_argument("--lease-wait", metavar="MS", type=milliseconds, help="how long a write waits "
+    flags.add_argument("--lease-wait", metavar="MS", type=milliseconds,
+                       help="how long a write waits "
                        "for another writer's lease (default 5000)", **default)
     flags.add_argument("--config", metavar="FILE", help="config file (default: "
                        "$XDG_CONFIG_HOME/claimgraph/config.toml)", **default)

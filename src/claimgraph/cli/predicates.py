@@ -20,7 +20,8 @@ from claimgraph.logic.present_records import plural
 REGISTER_FIELDS = {
     "label": {}, "category": {}, "definition": {},
     "object_kind": {"choices": OBJECT_KINDS}, "object_shape": {"choices": OBJECT_SHAPES},
-    "cardinality": {"choices": CARDINALITIES}, "default_epistemic": {"choices": tuple(EPISTEMIC_STRENGTH)},
+    "cardinality": {"choices": CARDINALITIES},
+    "default_epistemic": {"choices": tuple(EPISTEMIC_STRENGTH)},
     "status": {"choices": STATUSES}, "replaced_by": {}, "inverse_of": {}, "exclusion_group": {},
 }
 

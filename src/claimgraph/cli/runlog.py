@@ -6,8 +6,9 @@ events and its result line land there by themselves. A run started by hand, by c
 script must leave the same trace, or ``status`` reports "capture never" after a capture and
 misses every failure that happened at a terminal. So such a run writes its events to the
 sidecar log directly and appends its result (or failure) line there too, while the person
-still sees everything on the console as before (result on stdout, events on stderr). When the log cannot be written (a read-only store
-directory), events stay on stderr: the run itself must not fail over its diary.
+still sees everything on the console as before (result on stdout, events on stderr). When the log
+cannot be written (a read-only store directory), events stay on stderr: the run itself must not fail
+over its diary.
 """
 
 from __future__ import annotations

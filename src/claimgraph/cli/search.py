@@ -1,6 +1,6 @@
 """``search``, ``neighbor``, ``conflicts``: finding beliefs without knowing their exact names.
 
-All three only read. Search fuses full text, entity and one-hop routes (REFERENCE §6); neighbor
+All three only read. Search fuses full text, entity and one-hop routes (docs/search.md); neighbor
 walks the graph around an entity; conflicts lists flagged pairs that still both stand.
 """
 
@@ -98,7 +98,8 @@ def run_neighbor(ctx: Invocation, args: argparse.Namespace) -> int:
     emit(f"{show_name(result['root']['name'])}: {plural(len(others), 'neighbour')}, "
          f"{plural(len(result['facts']), 'fact')}")
     for entity in others:
-        emit(f"  {'  ' * (entity['depth'] - 1)}{show_name(entity['name'])}  (depth {entity['depth']})")
+        emit(f"  {'  ' * (entity['depth'] - 1)}{show_name(entity['name'])}  (depth "
+             f"{entity['depth']})")
     for fact in result["facts"]:
         emit("  " + fact_line(fact))
     return 0

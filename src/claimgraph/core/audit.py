@@ -57,7 +57,8 @@ def audit_root(cwd: str | os.PathLike[str], environ: Mapping[str, str]) -> Path 
     if too_wide(root, environ):
         return None
     if not root.exists():
-        return root  # another machine's project: nothing under it can be read, its files are missing
+        # another machine's project: nothing under it can be read, its files are missing
+        return root
     if project.source == "path" and not any((root / m).exists() for m in PROJECT_MARKERS):
         return None
     return root
@@ -136,7 +137,8 @@ class Auditor:
     """One audit run: project roots per episode and file reads, each looked up once."""
 
     def __init__(self, sh: Shell, base: str | os.PathLike[str] | None = None,
-                 sidecars: Sidecars | None = None, environ: Mapping[str, str] | None = None) -> None:
+                 sidecars: Sidecars | None = None,
+                 environ: Mapping[str, str] | None = None) -> None:
         self.sh, self.sidecars = sh, sidecars
         self.environ = os.environ if environ is None else environ
         self.base = Path(base).resolve() if base is not None else None

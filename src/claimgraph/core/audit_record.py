@@ -1,9 +1,10 @@
 """The curator's audit stage: claim-vs-evidence over every valid fact citing a file, recorded.
 
-``core.audit`` judges (REFERENCE §17); this module decides what needs judging again and stores
-the latest verdict per (fact, citation) with the cited file's content hash (``audit_verdicts``).
-A claim whose citation is judged ``unsupported`` or ``file-missing`` is SUSPECT: listed by
-``reads.suspects`` and ``reads.conflicts`` until a later audit finds it backed again.
+``core.audit`` judges (docs/claims-audit.md); this module decides what needs judging again and
+stores the latest verdict per (fact, citation) with the cited file's content hash
+(``audit_verdicts``). A claim whose citation is judged ``unsupported`` or ``file-missing`` is
+SUSPECT: listed by ``reads.suspects`` and ``reads.conflicts`` until a later audit finds it backed
+again.
 
 An unchanged file is not re-read. Each stored verdict keeps, in ``details``, where the citation
 resolved (``path``) and a stat fingerprint of what was there (size, mtime, ctime, inode for a
@@ -113,7 +114,8 @@ def audit_pass(sh: Shell, now: int, fenced: Callable[[], bool] = lambda: True, *
 
 
 def _judge(auditor: Auditor, fact: Mapping[str, Any], evidence: str,
-           prior: Mapping[str, Any] | None, now: int, counts: dict[str, Any]) -> dict[str, Any] | None:
+           prior: Mapping[str, Any] | None, now: int, counts: dict[str, Any]) -> dict[str,
+                                                                                      Any] | None:
     """The row to record for one citation, or None when its stored verdict still stands."""
     parsed = P.parse_evidence(evidence)
     root = auditor.root_for(fact.get("episode"))
@@ -122,7 +124,8 @@ def _judge(auditor: Auditor, fact: Mapping[str, Any], evidence: str,
     where = str(path) if path else None
     prior_details = (prior or {}).get("details") or {}
     if (prior is not None and print_ is not None and prior_details.get("stat") == print_
-            and prior_details.get("path") == where and prior_details.get("root") == (str(root) if root else None)):
+            and prior_details.get("path") == where
+        and prior_details.get("root") == (str(root) if root else None)):
         counts["unchanged"] += 1
         return None
     check = auditor.check(fact, evidence)

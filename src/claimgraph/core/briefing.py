@@ -37,8 +37,8 @@ SHORTLIST_PREFIX = "context:shortlist:"
 
 def gather(store: Store, project_id: str, now: int,
            half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
-    """{facts, conflicts, successors, stored}: facts valid now or superseded within the window, minus
-    suspects — every one ``logic.briefing.plan`` can show, on a store with 100k facts too.
+    """{facts, conflicts, successors, stored}: facts valid now or superseded within the window,
+    minus suspects — every one ``logic.briefing.plan`` can show, on a store with 100k facts too.
 
     A store that answers ``select_context_heads`` (SQLite) is asked for light rows first and
     only the shortlist that ``plan`` could show is read whole (``logic.briefing_shortlist``

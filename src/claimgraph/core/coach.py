@@ -1,4 +1,4 @@
-"""The coach (REFERENCE §14): search the task, then let ``logic.coach`` pick what to push.
+"""The coach (docs/mcp.md): search the task, then let ``logic.coach`` pick what to push.
 
 Used by ``claimgraph coach``, the memory_coach tool and the UserPromptSubmit hook, which runs on
 every prompt: so this module imports only our store-facing code and the standard library, and

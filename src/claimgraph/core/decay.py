@@ -1,4 +1,4 @@
-"""The curator's decay stage: which valid facts have faded into dormancy (DESIGN §7).
+"""The curator's decay stage: which valid facts have faded into dormancy (docs/curator.md).
 
 Effective confidence stays a VIEW (``logic.confidence.effective_confidence``, computed at read
 time from the stored base, the last reinforcement and the half-life); nothing stores a decayed

@@ -1,4 +1,5 @@
-"""Entity resolution and the human curation verbs: ensure, rename, alias, merge (REFERENCE §7)."""
+"""Entity resolution and the human curation verbs: ensure, rename, alias, merge
+(docs/data-model.md)."""
 
 from __future__ import annotations
 
@@ -54,7 +55,8 @@ def resolve_entity(sh: Shell, name: str, scope: str | None = None,
     return match["entity"] if match else None
 
 
-def ensure_entity(sh: Shell, name: str, scope: str | None = None, type: str | None = None) -> Entity:
+def ensure_entity(sh: Shell, name: str, scope: str | None = None,
+                  type: str | None = None) -> Entity:
     """Find or create. A normalized hit self-heals by learning the typed name as an alias."""
     return ensure_entity_noting_creation(sh, name, scope, type)[0]
 
@@ -145,7 +147,8 @@ def add_alias(sh: Shell, name: str, alias: str, scope: str | None = None) -> Ent
             raise ClaimgraphError("entity-exists", f"{alias!r} is the name of another entity",
                                   hint="merge them with `claimgraph entity merge`")
         if alias in other.get("aliases", []):
-            raise ClaimgraphError("alias-taken", f"{alias!r} is already an alias of {other['name']!r}",
+            raise ClaimgraphError("alias-taken",
+                                  f"{alias!r} is already an alias of {other['name']!r}",
                                   hint="remove it there first, or merge the two entities")
     with sh.store.transaction():
         return sh.store.update_entity(entity["id"], add_aliases=[alias])
@@ -162,7 +165,8 @@ def merge(sh: Shell, src_name: str, dst_name: str, scope: str | None = None) -> 
         names = [src["name"], *src.get("aliases", [])]
         sh.store.delete_entity(src["id"])
         names_changed(sh)
-        merged = sh.store.update_entity(dst["id"], add_aliases=[n for n in names if n != dst["name"]])
+        merged = sh.store.update_entity(dst["id"],
+                                        add_aliases=[n for n in names if n != dst["name"]])
         collapsed = collapse_duplicates(sh, dst["id"], kind="merge-duplicate")
     return {"entity": merged, "repointed": moved, "collapsed": collapsed}
 

@@ -47,7 +47,8 @@ def normalize_item(item: Mapping[str, Any]) -> dict[str, Any]:
     return clean
 
 
-def ingest(sh: Shell, items: Iterable[Mapping[str, Any]], *, episode: Mapping[str, Any] | None = None,
+def ingest(sh: Shell, items: Iterable[Mapping[str, Any]], *,
+           episode: Mapping[str, Any] | None = None,
            source_type: str = "session-log", ref: str | None = None,
            evidence: str | None = None, relearn: bool = False) -> dict[str, Any]:
     """Assert every item in one episode; returns {episode, total, counts, flagged, errors}.

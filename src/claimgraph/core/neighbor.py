@@ -1,4 +1,4 @@
-"""Graph neighbourhoods: breadth-first by depth, or a query-guided beam walk (REFERENCE §6)."""
+"""Graph neighbourhoods: breadth-first by depth, or a query-guided beam walk (docs/search.md)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,8 @@ def _guided_walk(sh: Shell, root: dict[str, Any], keep: Any, at: int, query: str
                     depth_of[end["id"]] = depth
                     entities[end["id"]] = {**end, "depth": depth}
                     frontier.add(end["id"])
-    ranked = sorted(collected.values(), key=lambda f: (-R.walk_score(f, tokens, at), f["id"]))[:budget]
+    ranked = sorted(collected.values(),
+                    key=lambda f: (-R.walk_score(f, tokens, at), f["id"]))[:budget]
     return {"root": root, "depth": max(depth_of.values()), "query": query,
             "entities": sorted(entities.values(), key=lambda e: (e["depth"], e["name"])),
             "facts": [R.with_effective_confidence(f, at, sh.half_life_days) for f in ranked]}

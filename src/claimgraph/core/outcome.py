@@ -1,6 +1,6 @@
 """``outcome accepted|rejected``: judge what the reads since the last outcome surfaced.
 
-REFERENCE §14 (outcome): accepted reinforces each surfaced fact at its current confidence —
+``outcome`` (docs/mcp.md): accepted reinforces each surfaced fact at its current confidence —
 only the disuse clock resets, so a belief that helped stops fading, and a dormant one is
 revived; rejected changes nothing and reports the facts as review candidates. Rejected does
 not cut confidences: one "that did not work" judges a whole batch of reads, and docking every

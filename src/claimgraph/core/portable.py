@@ -2,7 +2,7 @@
 
 Dumps carry no timestamp of their own and are sorted, so an unchanged store dumps
 byte-identically. Times are ISO-8601 with milliseconds. Load validates the WHOLE input
-before writing anything, and refuses a non-empty store (REFERENCE §14). Given the store's
+before writing anything, and refuses a non-empty store (docs/store.md). Given the store's
 sidecars, a dump also carries the evidence its episodes cite (``dump_evidence``), so a
 restored store still shows provenance down to the transcript line.
 
@@ -38,7 +38,8 @@ def _line(record: dict[str, Any]) -> str:
 
 
 def _with_times(record: dict[str, Any], fields: tuple[str, ...], convert: Any) -> dict[str, Any]:
-    return {**record, **{f: convert(record[f]) if record.get(f) is not None else None for f in fields}}
+    return {**record,
+            **{f: convert(record[f]) if record.get(f) is not None else None for f in fields}}
 
 
 def _fact_record(fact: dict[str, Any]) -> dict[str, Any]:
@@ -65,7 +66,8 @@ def dump_lines(sh: Shell, sidecars: Sidecars | None = None, bundle: Path | None 
         yield _line({"record": "episode", **_with_times(episode, EPISODE_TIMES, to_iso)})
     if sidecars is not None:
         names = EV.referenced(episodes)
-        for record in EV.evidence_records(names, sidecars, bundle, [] if missing is None else missing):
+        for record in EV.evidence_records(names, sidecars, bundle, [] if missing is None
+                                          else missing):
             yield _line(record)
     for fact in sorted(store.all_facts(), key=lambda f: (f["recorded_at"], f["id"])):
         yield _line(_fact_record(fact))
@@ -102,11 +104,13 @@ def _check_header(records: list[tuple[int, dict[str, Any]]]) -> None:
     header = records[0][1]
     fmt = header.get("format")
     if header.get("record") != HEADER_RECORD or not isinstance(fmt, int) or isinstance(fmt, bool):
-        raise _refuse("invalid-dump", "the first line is not a claimgraph dump header with an integer format",
+        raise _refuse("invalid-dump",
+                      "the first line is not a claimgraph dump header with an integer format",
                       "check the file is a claimgraph dump")
     if fmt > STORE_FORMAT:
         raise _refuse("future-format",
-                      f"the dump is format {fmt}, newer than this claimgraph's format {STORE_FORMAT}",
+                      f"the dump is format {fmt}, newer than this claimgraph's format "
+                      f"{STORE_FORMAT}",
                       "upgrade claimgraph to load it", format=fmt, supported=STORE_FORMAT)
 
 
@@ -144,10 +148,12 @@ def parse_dump(lines: Iterable[str], bundle: Path | None = None,
     return {"by_kind": by_kind, "texts": texts}
 
 
-def load_parsed(sh: Shell, parsed: dict[str, Any], sidecars: Sidecars | None = None) -> dict[str, int]:
+def load_parsed(sh: Shell, parsed: dict[str, Any],
+                sidecars: Sidecars | None = None) -> dict[str, int]:
     """Fill an EMPTY store from ``parse_dump``'s result."""
     if not sh.store.is_empty():
-        raise _refuse("store-not-empty", "the store already holds data; load only fills an empty store",
+        raise _refuse("store-not-empty",
+                      "the store already holds data; load only fills an empty store",
                       "load into a new --db, or dump this one first")
     by_kind = parsed["by_kind"]
     if sidecars is not None:
@@ -176,7 +182,8 @@ def _restore(sh: Shell, by_kind: dict[str, list[dict[str, Any]]]) -> None:
     for fact in facts:
         if fact.get("t_invalid") is not None:
             store.invalidate(fact["id"], fact["t_invalid"], kind=fact.get("invalidation_kind"),
-                             reason=fact.get("invalidation_reason"), successor=fact.get("successor"))
+                             reason=fact.get("invalidation_reason"),
+                             successor=fact.get("successor"))
         if fact.get("conflicts"):
             store.link_conflicts(fact["id"], fact["conflicts"])
     for mark in by_kind["mark"]:

@@ -85,7 +85,8 @@ def with_state(fact: dict[str, Any]) -> dict[str, Any]:
     return {**fact, "state": fact_state(fact)}
 
 
-def history(sh: Shell, subject: str, predicate: str, subject_scope: str | None = None) -> dict[str, Any]:
+def history(sh: Shell, subject: str, predicate: str,
+            subject_scope: str | None = None) -> dict[str, Any]:
     """Every version of (subject, predicate), valid and invalidated, oldest first."""
     entity = ents.require_entity(sh, subject, subject_scope)
     pred = resolve_predicate(sh, predicate, register_new=False)
@@ -112,7 +113,8 @@ def _matched_entities(sh: Shell, queries: list[str],
 
 def _fts_route(sh: Shell, queries: list[str],
                in_scope: Callable[[dict[str, Any]], bool],
-               limit: int, heads: bool) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, int]]:
+               limit: int, heads: bool) -> tuple[list[dict[str, Any]], dict[str, Any],
+                                                 dict[str, int]]:
     """Full-text (trigram) hits for the whole query first, then per token; first occurrence
     wins. Entities and episodes are kept for the whole query only, so tokens ask for facts
     alone. ``heads``: the facts as heads (ranked first, the few shown read whole afterwards).
@@ -173,7 +175,8 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
     search's ``heads``) and only the facts returned are read whole, so the order and the
     facts are those a full read gives."""
     if not query or not query.strip():
-        raise ClaimgraphError("empty-query", "the search query is empty", hint="give some words to look for")
+        raise ClaimgraphError("empty-query", "the search query is empty",
+                              hint="give some words to look for")
     in_scope = _scope_test(scopes)
     queries = [query.strip(), *[t for t in R.query_tokens(query) if t != query.strip()]]
     heads = limit is not None
@@ -287,20 +290,23 @@ def conflicts(sh: Shell, at: int | None = None, with_suspects: bool = True,
     wanted = {cid for f in flagged for cid in f.get("conflicts", [])}
     by_id = {f["id"]: f for f in sh.store.get_facts_by_ids(sorted(wanted))}
     pairs = [p for p in open_conflicts(flagged, by_id, at)
-             if scopes is None or {p["fact"].get("scope"), p["candidate"].get("scope")} & set(scopes)]
+             if scopes is None
+             or {p["fact"].get("scope"), p["candidate"].get("scope")} & set(scopes)]
     found = suspects(sh, at, scopes)["suspect"] if with_suspects else []
     waiting = held(sh, at, scopes) if with_suspects else []
     return {"open": len(pairs), "conflicts": pairs, "suspect": found, "held": waiting}
 
 
-def held(sh: Shell, at: int | None = None, scopes: Collection[str] | None = None) -> list[dict[str, Any]]:
+def held(sh: Shell, at: int | None = None,
+         scopes: Collection[str] | None = None) -> list[dict[str, Any]]:
     """Valid facts held for review instead of shown (``logic.safe_render.fact_held``: an
     instruction to run remote code or send credentials), each with why; oldest first. A full
     scan of the valid facts (of ``scopes`` when given): review is asked for, never hot."""
     from claimgraph.logic.safe_render import fact_held
     at = sh.now() if at is None else at
     out = []
-    for fact in sh.store.select_facts(valid_cheap=True, scopes=None if scopes is None else sorted(scopes)):
+    for fact in sh.store.select_facts(valid_cheap=True, scopes=None if scopes is None
+                                      else sorted(scopes)):
         reason = fact_held(fact)
         if reason and R.fact_valid_at(fact, at):
             out.append({"fact": with_state(fact), "reason": reason})

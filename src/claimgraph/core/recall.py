@@ -1,4 +1,4 @@
-"""Scoped search and recall's tiered escalation (REFERENCE §6): reads only, never a lease.
+"""Scoped search and recall's tiered escalation (docs/mcp.md): reads only, never a lease.
 
 ``scoped_search`` is ``reads.search`` seen from one project: facts outside ``scopes`` are left
 out after fusion, so the survivors keep their fused order. ``recall`` asks the facts first and
@@ -47,7 +47,8 @@ def recall(sh: Shell, query: str, *, scopes: Collection[str] | None = None, min_
     than ``min_hits``. ``fetch_evidence`` reads an episode's evidence by name (None: no tier 3).
     The facts found are always returned, also when recall escalated past them."""
     if isinstance(min_hits, bool) or not isinstance(min_hits, int) or min_hits < 1:
-        raise ClaimgraphError("invalid-argument", f"min_hits {min_hits!r} is not a whole number ≥ 1",
+        raise ClaimgraphError("invalid-argument",
+                              f"min_hits {min_hits!r} is not a whole number ≥ 1",
                               hint="give min_hits as 1 or more (default 1)", argument="min_hits")
     facts = [f for f in scoped_search(sh, query, scopes, limit=limit or None)["facts"]
              if shown(f)]  # an agent's note nobody corroborated is not an answer

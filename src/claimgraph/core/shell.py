@@ -25,7 +25,8 @@ def uuid_ids(prefix: str) -> str:
     the write path mints one per fact, and ``uuid.uuid4()`` costs several times more.
     """
     h = _random_hex()
-    return f"{prefix}-{h[:8]}-{h[8:12]}-4{h[13:16]}-{_VARIANT[int(h[16], 16) & 3]}{h[17:20]}-{h[20:]}"
+    variant = _VARIANT[int(h[16], 16) & 3]
+    return f"{prefix}-{h[:8]}-{h[8:12]}-4{h[13:16]}-{variant}{h[17:20]}-{h[20:]}"
 
 
 _VARIANT = "89ab"

@@ -23,7 +23,8 @@ from claimgraph.core.audit import FileReads
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import verify as V
 from claimgraph.logic.redact import redact
-from claimgraph.model_command import Budget, UsageLog, command_argv, log_to_stdlib, run_model_command
+from claimgraph.model_command import (
+    Budget, UsageLog, command_argv, log_to_stdlib, run_model_command)
 
 #: The most prompt one deep check may send (the source part is capped well below this).
 DEEP_INPUT_CHARS = 200_000

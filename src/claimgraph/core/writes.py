@@ -1,4 +1,4 @@
-"""The write path: assert (single and batch), invalidate, reinforce (REFERENCE §3.4–3.5).
+"""The write path: assert (single and batch), invalidate, reinforce (docs/conflicts.md).
 
 Each verb gathers what ``logic.facts.decide_assert`` needs, lets it decide, then executes the
 returned plan. Callers hold the write lease; this module never takes it.
@@ -52,7 +52,8 @@ def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
     object_scope = object_scope or scope or DEFAULT_SCOPE
     kind = _object_kind(w, pred, object_kind, obj, object_scope)
     subject_entity = w.entity(_name(subject, "subject"), subject_scope, subject_type)
-    object_entity = w.entity(str(obj).strip(), object_scope, object_type) if kind == "entity" else None
+    object_entity = w.entity(str(obj).strip(), object_scope,
+                             object_type) if kind == "entity" else None
     now = sh.now()
     fact = F.build_fact(
         id=sh.new_id("f"), now=now, subject=subject_entity, predicate=pred["id"],
@@ -69,7 +70,8 @@ def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
 def _require_object(obj: Any) -> None:
     if obj is None or (isinstance(obj, str) and not obj.strip()):
         raise ClaimgraphError("missing-object", "the object is empty",
-                              hint="give the fact an object, e.g. `claimgraph assert api prefers REST`")
+                              hint="give the fact an object, e.g. `claimgraph assert api prefers "
+                              "REST`")
 
 
 def _name(value: Any, what: str) -> str:
@@ -108,11 +110,12 @@ def execute_plan(w: Writer, plan: Mapping[str, Any]) -> dict[str, Any]:
     raise ValueError(f"unknown plan action {action!r}")
 
 
-def _reinforce_existing(sh: Shell, existing: Mapping[str, Any], incoming: Mapping[str, Any]) -> dict[str, Any]:
+def _reinforce_existing(sh: Shell, existing: Mapping[str, Any],
+                        incoming: Mapping[str, Any]) -> dict[str, Any]:
     """Reset the disuse clock; raise the base only as far as the better source allows.
 
     A dormant fact is revived in the same transaction: being said again is what brings a
-    faded belief back (DESIGN §7)."""
+    faded belief back (docs/curator.md)."""
     source = resourced_type(existing.get("source_type"), incoming.get("source_type"))
     boosted = reinforced_confidence(existing, incoming["confidence"], incoming.get("source_type"))
     changed = source if source != existing.get("source_type") else None
@@ -133,7 +136,8 @@ def _insert_flagged(sh: Shell, plan: Mapping[str, Any]) -> dict[str, Any]:
     return result
 
 
-def invalidate(sh: Shell, fact_id: str, reason: str | None = None, at: int | None = None) -> dict[str, Any]:
+def invalidate(sh: Shell, fact_id: str, reason: str | None = None,
+               at: int | None = None) -> dict[str, Any]:
     """Close a fact's valid time by hand; facts are never deleted."""
     fact = require_fact(sh, fact_id)
     if fact.get("t_invalid") is not None:
@@ -141,7 +145,8 @@ def invalidate(sh: Shell, fact_id: str, reason: str | None = None, at: int | Non
                               hint="see `claimgraph history` for its versions")
     at = sh.now() if at is None else at
     if at < fact["t_valid"]:
-        raise ClaimgraphError("invalid-interval", "invalidation time is before the fact became valid",
+        raise ClaimgraphError("invalid-interval",
+                              "invalidation time is before the fact became valid",
                               hint="give --at at or after the fact's valid-from")
     sh.store.invalidate(fact_id, at, kind="manual", reason=reason or "manually invalidated")
     return {"status": "invalidated", "fact": sh.store.get_fact(fact_id)}

@@ -1,4 +1,4 @@
-"""The curator (DESIGN §7): a singleton, started detached after each capture.
+"""The curator (docs/curator.md): a singleton, started detached after each capture.
 
 ``run.py`` takes the curation lease (or leaves the dirty mark of ``dirty.py``) and runs the
 stages of ``stages.py``, each handed a ``stage_tools.StageTools``; ``consolidate.py`` is

@@ -66,7 +66,7 @@ def _batches(items: list[Any], size: int = BATCH) -> Iterable[list[Any]]:
 # --- duplicates --------------------------------------------------------------------------
 
 def collapse(ctx: StageTools, facts: list[dict[str, Any]], now: int) -> int:
-    """Keep the earliest of each duplicate group (REFERENCE §7); invalidate the rest."""
+    """Keep the earliest of each duplicate group (docs/curator.md); invalidate the rest."""
     plan = E.collapse_plan(facts, now)
     if ctx.dry_run:
         return sum(len(group["invalidate"]) for group in plan)
@@ -154,7 +154,7 @@ def _mark_swept(ctx: StageTools, keys: list[str], now: int) -> None:
 # --- episodes and entities ---------------------------------------------------------------
 
 def mechanical_summary(episode: dict[str, Any], predicates: Iterable[str]) -> str:
-    """``<source-type> episode (<ref>): N facts — n1 pred1, n2 pred2`` (REFERENCE §9)."""
+    """``<source-type> episode (<ref>): N facts — n1 pred1, n2 pred2`` (docs/curator.md)."""
     by_predicate = Counter(p.removeprefix("core/") for p in predicates)
     total = sum(by_predicate.values())
     parts = sorted(by_predicate.items(), key=lambda item: (-item[1], item[0]))
@@ -166,7 +166,7 @@ def mechanical_summary(episode: dict[str, Any], predicates: Iterable[str]) -> st
 def close_episodes(ctx: StageTools, now: int,
                    model: CuratorModel | None = None) -> dict[str, int]:
     """Close open episodes with facts, older than a minute (a writer may still be filling a
-    younger one; captures close their own). Empty ones stay open (REFERENCE §9). With the
+    younger one; captures close their own). Empty ones stay open (docs/curator.md). With the
     model on, it writes the summaries; those its budget cannot reach stay open for later."""
     open_eps = reads.open_episodes(ctx.sh)
     settled = [e for e in open_eps if (e.get("opened_at") or 0) <= now - EPISODE_GRACE_MS]

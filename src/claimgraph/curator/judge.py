@@ -2,14 +2,14 @@
 
 Off by default, behind the same opt-in as the model extractor: the ``extractor`` setting must
 name "model" (``enabled_in``); ``llm_cmd``, ``llm_timeout_ms`` and ``budget`` apply as there,
-and one ``Budget`` per pass is shared, spent on judging first, then summaries (REFERENCE §9).
+and one ``Budget`` per pass is shared, spent on judging first, then summaries (docs/curator.md).
 A dry run never calls the model.
 
-Unattended rules (REFERENCE §10): nothing here invalidates a fact. A ``compatible`` verdict
-confident enough unlinks the pair; ``duplicate``/``supersedes`` are only recorded (a human
-resolves them); ``contradicts`` always waits for a human. Every parseable verdict is recorded
-as a ``curation`` episode whose ref names the pair, so a pair never costs a second call, in
-this run or any later one. No model call happens inside a write transaction.
+Unattended rules (docs/curator.md, docs/model-calls.md): nothing here invalidates a fact. A
+``compatible`` verdict confident enough unlinks the pair; ``duplicate``/``supersedes`` are only
+recorded (a human resolves them); ``contradicts`` always waits for a human. Every parseable verdict
+is recorded as a ``curation`` episode whose ref names the pair, so a pair never costs a second call,
+in this run or any later one. No model call happens inside a write transaction.
 """
 
 from __future__ import annotations

@@ -30,9 +30,9 @@ def repeated_claim_facts(sh: Shell) -> list[Record]:
 
 
 def sweep_predicates(preds: dict[str, dict[str, Any]]) -> dict[str, set[str]]:
-    """The predicate classes the sweep cares about (REFERENCE §8 sweep seeds): ``watched``
-    seed a subject; ``exclusive`` values pair with each other; a ``decision`` pairs with any
-    other claim about the same object (``logic.conflicts``)."""
+    """The predicate classes the sweep cares about (the conflict sweep's seeds, docs/curator.md):
+    ``watched`` seed a subject; ``exclusive`` values pair with each other; a ``decision`` pairs with
+    any other claim about the same object (``logic.conflicts``)."""
     exclusive = {p for p, row in preds.items() if row.get("value_exclusivity") == "exclusive"}
     decisions = {p for p, row in preds.items() if row.get("category") == "decision"}
     grouped = {p for p, row in preds.items() if row.get("exclusion_group")}

@@ -33,8 +33,9 @@ class Scope:
     """What to consolidate, and the watermark to record once the pass succeeded.
 
     ``facts`` feed the duplicate collapse; ``pool`` the conflict sweep (None: derive it from
-    ``facts``), already narrowed to the facts that can pair or carry a link. An incremental pass hands over every out-fact of the changed subjects; a full
-    pass only the facts that can take part (``curator.reads``), so it never loads the rest.
+    ``facts``), already narrowed to the facts that can pair or carry a link. An incremental pass
+    hands over every out-fact of the changed subjects; a full pass only the facts that can take part
+    (``curator.reads``), so it never loads the rest.
     """
 
     mode: str

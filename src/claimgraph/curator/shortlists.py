@@ -57,7 +57,8 @@ def projects_to_refresh(sh: Shell) -> set[str]:
     if changed is None:
         touched = set(sh.store.scope_counts())
     else:
-        touched = {f["scope"] for f in sh.store.select_facts(episodes=changed)} if changed else set()
+        touched = {f["scope"]
+                   for f in sh.store.select_facts(episodes=changed)} if changed else set()
     return (stored | touched) - {cx.USER_SCOPE}
 
 

@@ -1,4 +1,4 @@
-"""The backstop daemon (DESIGN §8): sweep, periodic curation, log rotation, a status file.
+"""The backstop daemon (docs/daemon.md): sweep, periodic curation, log rotation, a status file.
 
 The hooks are the path; the daemon only catches what they missed (a SessionEnd that never
 fired, a capture that died, a spool file left behind), so claimgraph works fully without it.

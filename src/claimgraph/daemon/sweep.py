@@ -8,9 +8,10 @@ idle time and larger than its session's high-water mark (``capture:<agent>:<sess
 session id as the agent's hooks name it: ``capture.session_ids``), and a spool file older than
 the spool age (its hook's own capture should have consumed it by then). Codex's default TUI
 fires SessionEnd only when its daemon unloads a session, so the sweep is what finally
-captures the end of a Codex session whose last Stop hook came before its last lines. The capture pass itself is idempotent and guarantees
-that racing captures of one session capture it once, so the sweep may be wrong in the safe
-direction (start a capture that finds nothing new) and needs no lock of its own.
+captures the end of a Codex session whose last Stop hook came before its last lines. The capture
+pass itself is idempotent and guarantees that racing captures of one session capture it once, so the
+sweep may be wrong in the safe direction (start a capture that finds nothing new) and needs no lock
+of its own.
 
 Each capture runs as ``python -m claimgraph capture`` in a child process with a bounded
 timeout: a crash or a hang in extraction cannot take the daemon down, and a killed capture

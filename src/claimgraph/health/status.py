@@ -17,7 +17,7 @@ from claimgraph import lease, logs
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import to_iso
 from claimgraph.opening import open_store
-from claimgraph.sidecar import Sidecars, read_json_object
+from claimgraph.sidecar import Sidecars
 
 DAY_MS = 86_400_000
 #: How far back into the logs status looks for the last run and the day's failures.

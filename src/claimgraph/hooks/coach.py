@@ -10,8 +10,8 @@ It runs before every prompt reaches the model, so it keeps the hooks' rules: sta
 and our own store code only (no config file, no structlog), no store means nothing is imported
 beyond the standard library, exit 0 always, and any failure is one line in
 ``<db>.capture.log`` and silence. The briefing is wrapped in the SessionStart block's markers,
-which capture strips: memory never learns its own advice back. REFERENCE §14: the hook does not
-log to ``<db>.retrievals`` (``claimgraph coach`` and memory_coach do).
+which capture strips: memory never learns its own advice back. The hook does not log to
+``<db>.retrievals`` (``claimgraph coach`` and memory_coach do; docs/mcp.md).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def push(raw: bytes, agent: str, environ: Mapping[str, str]) -> None:
 
 
 def prompt_of(payload: Mapping[str, object]) -> str:
-    """The prompt; else the string values of ``tool_input`` (REFERENCE §14's hook mode)."""
+    """The prompt; else the string values of ``tool_input`` (the hook's mode, docs/mcp.md)."""
     prompt = payload.get("prompt")
     if isinstance(prompt, str) and prompt.strip():
         return prompt

@@ -3,17 +3,18 @@
 Contract with the agent (docs/hooks.md): nothing on stdout but SessionStart's
 context (anything else there would become context too), exit 0 always — our failures go to
 ``<db>.capture.log`` as JSON lines with a ``reason``, or to stderr when even that log cannot
-be written (never stdout) — and no waiting on anything we start. Standard library only (session-start with a
-store also reads it); see ``claimgraph.hooks``.
+be written (never stdout) — and no waiting on anything we start. Standard library only
+(session-start with a store also reads it); see ``claimgraph.hooks``.
 
 Events: ``session-end`` (all three agents) and ``stop`` (Codex CLI: its default TUI fires
 SessionEnd only when its daemon unloads the session, so every turn's end captures too) spool
 and capture; a payload repeating one whose capture is still pending -- the same payload, the
 transcript unchanged since, the spool file younger than ``PENDING_S`` (Gemini CLI fires
-SessionEnd three times on an interactive exit) -- starts nothing; ``session-start`` prints memory's compiled context as the agent's JSON
-(``hooks.session_start``), or nothing; ``user-prompt-submit`` prints the coach's briefing for
-the prompt (``hooks.coach``), or nothing. Sessions run by our own model extractor carry
-``CLAIMGRAPH_INTERNAL=1`` and are ignored, so memory never captures its own prompts.
+SessionEnd three times on an interactive exit) -- starts nothing; ``session-start`` prints memory's
+compiled context as the agent's JSON (``hooks.session_start``), or nothing; ``user-prompt-submit``
+prints the coach's briefing for the prompt (``hooks.coach``), or nothing. Sessions run by our own
+model extractor carry ``CLAIMGRAPH_INTERNAL=1`` and are ignored, so memory never captures its own
+prompts.
 """
 
 from __future__ import annotations

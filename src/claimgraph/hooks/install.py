@@ -15,7 +15,6 @@ hooks run with the agent's environment, whose PATH may not find our virtual envi
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping

@@ -1,4 +1,4 @@
-"""SessionStart: print memory's compiled context for the agent to start with (DESIGN §10).
+"""SessionStart: print memory's compiled context for the agent to start with (docs/context.md).
 
 The one hook whose stdout matters: Claude Code reads ``{"hookSpecificOutput": {"hookEventName":
 "SessionStart", "additionalContext": …}}`` from it and shows the text to the model. So stdout

@@ -1,4 +1,4 @@
-"""Admission control: the screen between extraction and the graph (REFERENCE §5).
+"""Admission control: the screen between extraction and the graph (docs/capture.md).
 
 Only shape and floor are hard rules; knowing the subject or predicate merely raises the score,
 so new vocabulary still gets in. Screening is safe because the evidence tier keeps the
@@ -50,7 +50,8 @@ def _text(value: Any) -> str:
 
 
 def _predicate_ids(predicate: Any) -> tuple[str, str]:
-    """The predicate as written (hyphenated) and its core/* reading, so bare names count as known."""
+    """The predicate as written (hyphenated) and its core/* reading, so bare names count as
+    known."""
     written = _text(predicate).strip().lstrip(":").replace("_", "-")
     return written, f"{CORE_NAMESPACE}/{split_id(written)[1]}"
 
@@ -80,7 +81,8 @@ def admission_signals(candidate: Mapping[str, Any],
         "subject_shaped": len(_text(candidate.get("subject"))) <= MAX_SUBJECT_CHARS,
         "object_sane": len(_text(candidate.get("object"))) <= literal_limit,
         "predicate_known": any(i in ctx["known_preds"] for i in ids),
-        "subject_known": normalize_entity_name(_text(candidate.get("subject"))) in ctx["known_norms"],
+        "subject_known":
+            normalize_entity_name(_text(candidate.get("subject"))) in ctx["known_norms"],
         "class_weight": _class_weight(candidate),
         # A fact whose subject or value was redacted has lost its point ("the deploy password
         # is [REDACTED:secret]"): it is dropped rather than stored (docs/capture.md).

@@ -1,4 +1,4 @@
-"""What SessionStart injects: the compiled view of memory (REFERENCE §13, DESIGN §10).
+"""What SessionStart injects: the compiled view of memory (docs/context.md).
 
 Pure and deterministic: the same facts, pairs, instant and budget give the same bytes, so a
 session never sees its context churn while memory did not change. Sections come in priority
@@ -7,7 +7,7 @@ changes of belief, then the strongest current facts. Lines read as statements ab
 ("api prefers REST"), never as orders to the agent: Claude Code shows this text to the model as
 context, and an order from memory would outrank the user.
 
-Differences from the original (DESIGN wins): the budget is 10,000 CHARACTERS (Claude Code's cap
+Choices worth knowing: the budget is 10,000 CHARACTERS (Claude Code's cap
 on ``additionalContext``), not bytes; the block is wrapped in ``logic.clean``'s markers, which
 capture strips, so memory never re-learns its own injection; and the header names our CLI.
 """

@@ -1,4 +1,4 @@
-"""One line of the compiled context per fact, change or conflict (REFERENCE §13).
+"""One line of the compiled context per fact, change or conflict (docs/context.md).
 
 Lines are statements ("api prefers REST (since 2026-01-02)"), one per line whatever the stored
 text holds: a literal's newlines would let stored text start a heading of its own inside our

@@ -1,4 +1,4 @@
-"""Claims in any JSON document: every object that carries ``evidence`` (REFERENCE §17).
+"""Claims in any JSON document: every object that carries ``evidence`` (docs/claims-audit.md).
 
 An agent's plan, review or report is a claim, not a fact. Before it is trusted, each place it
 cites code (``"evidence": "src/a.py: `def total(items):`"``) can be checked against the files

@@ -1,4 +1,4 @@
-"""Cleaning transcript text before anything is stored or extracted (DESIGN §6).
+"""Cleaning transcript text before anything is stored or extracted (docs/capture.md).
 
 Three kinds of text in a transcript are not the user's session and must never become memory:
 - our own SessionStart context, which Claude Code saves into the transcript; captured again, it

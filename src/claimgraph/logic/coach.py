@@ -1,10 +1,10 @@
 """The coach's decisions, purely: what of a search is worth pushing, and the briefing text.
 
-REFERENCE §14 (coach): search the task, then push at most 3 standing commitments, 3 hazards and
+The coach (docs/mcp.md): search the task, then push at most 3 standing commitments, 3 hazards and
 3 open conflicts touching the hits — and nothing when none of those turned up, so an ordinary
 prompt costs the agent no context at all.
 
-Choices where the reference is terse (DESIGN: build what a user expects):
+Choices made here, as a user would expect them:
 - "standing" means stances a person took: commitment-class facts first, then preferences
   ("always use pytest" is stored as a preference, and is exactly what the agent should hear
   before it writes a test);
@@ -85,7 +85,8 @@ def briefing(selection: Mapping[str, Any]) -> str:
         return ""
     parts = [HEADING, NOTE]
     parts += _section("Standing decisions and preferences",
-                      [f"- {statement(f)} ({f.get('epistemic')})" for f in selection["commitments"]])
+                      [f"- {statement(f)} ({f.get('epistemic')})"
+                       for f in selection["commitments"]])
     parts += _section("Hazards (lessons from earlier failures)",
                       [f"- {statement(f)}" for f in selection["hazards"]])
     parts += _section("Open conflicts (awaiting review)",
@@ -100,5 +101,5 @@ def _section(title: str, lines: list[str]) -> list[str]:
 
 
 def surfaced_ids(selection: Mapping[str, Any]) -> list[str]:
-    """What a pushing coach logs as read: its commitments and hazards (REFERENCE §14)."""
+    """What a pushing coach logs as read: its commitments and hazards (docs/mcp.md)."""
     return [f["id"] for key in ("commitments", "hazards") for f in selection.get(key, [])]

@@ -1,4 +1,4 @@
-"""Confidence as a view: decay by disuse, and what reinforcement does (REFERENCE §4).
+"""Confidence as a view: decay by disuse, and what reinforcement does (docs/conflicts.md).
 
 Nothing here is stored; effective confidence is computed at read time from ``now``.
 """
@@ -66,8 +66,10 @@ def effective_confidences(facts: Iterable[tuple[str, Mapping[str, Any]]], now: i
 
 
 def resourced_type(existing_source: str | None, incoming_source: str | None) -> str | None:
-    """The source a reinforced fact keeps: the incoming one wins only with a STRICTLY higher ceiling."""
-    if incoming_source and confidence_ceiling(incoming_source) > confidence_ceiling(existing_source):
+    """The source a reinforced fact keeps: the incoming one wins only with a STRICTLY higher
+    ceiling."""
+    if incoming_source and (confidence_ceiling(incoming_source)
+                            > confidence_ceiling(existing_source)):
         return incoming_source
     return existing_source
 
@@ -79,6 +81,7 @@ def reinforced_confidence(existing: Mapping[str, Any], incoming_confidence: floa
     Repetition alone does not raise belief beyond what the source may claim; resetting the
     disuse clock is the reinforcement.
     """
-    source = resourced_type(existing.get("source_type"), incoming_source or existing.get("source_type"))
+    source = resourced_type(existing.get("source_type"), incoming_source
+                            or existing.get("source_type"))
     current: float = existing["confidence"]
     return max(current, min(confidence_ceiling(source), incoming_confidence))

@@ -1,8 +1,8 @@
 """Which pairs of facts disagree: the links already flagged, and the pairs worth a verdict.
 
-REFERENCE §8 is the spec (the judge itself lives elsewhere). Pure: facts, registry rows and the
-instant ``at`` come in, pairs go out. Conflict links live on the newer fact only (§16.8), so
-every pair is reported newer-first as ``{"fact": newer, "candidate": older}``.
+docs/conflicts.md and docs/curator.md describe it (the judge itself lives elsewhere). Pure: facts,
+registry rows and the instant ``at`` come in, pairs go out. Conflict links live on the newer fact
+only, so every pair is reported newer-first as ``{"fact": newer, "candidate": older}``.
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def contradicts_without_judge(pair: Mapping[str, Any]) -> bool:
     Exclusive values of one predicate (prefers tabs / prefers spaces) are. Across predicates,
     only opposite stances are: ``decided-against X`` beside anything that uses or prefers X.
     ``prefers pytest`` beside ``tested-by pytest`` agree, and linking them would bury real
-    conflicts in noise (REFERENCE leaves this to the judge; without one, we decide here).
+    conflicts in noise (a judge could weigh this; without one, it is decided here).
     """
     if pair.get("reason") == EXCLUSIVE_VALUES:
         return True

@@ -1,4 +1,4 @@
-"""Entity resolution and duplicate detection (REFERENCE §7).
+"""Entity resolution and duplicate detection (docs/data-model.md, "Entities").
 
 Pure: the store over-returns candidates (``find_entities``) and these functions decide. A
 normalized match is how "auth-service" finds "AuthService"; more than one plausible match is

@@ -1,7 +1,7 @@
 """Claim-vs-evidence: does the file a fact cites actually contain what the citation quotes?
 
 A model can write a fluent, code-quoted claim about a file it never read. This is the
-backstop (REFERENCE §17, fractal-engine.provenance): from each ``path: quote`` citation take the
+backstop (docs/claims-audit.md): from each ``path: quote`` citation take the
 code-shaped identifiers and the backtick fragments, and report which of them occur in the file,
 naming the misses so a person judges instead of trusting one boolean. Matching is tolerant on
 purpose (evidence is paraphrase, not a byte-exact slice): identifiers are case-insensitive

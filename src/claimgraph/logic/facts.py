@@ -1,4 +1,5 @@
-"""The write path's decisions: build a fact, then decide what asserting it means (REFERENCE §3).
+"""The write path's decisions: build a fact, then decide what asserting it means
+(docs/conflicts.md).
 
 Pure: the shell mints the id and reads the clock, gathers the standing facts, and executes the
 plan that comes back. Plans are plain dicts; ``action`` is one of reinforce, insert, supersede,
@@ -75,7 +76,8 @@ def _object_fields(kind: str, object_ref: Mapping[str, Any] | None,
                    obj: Any) -> tuple[EntityRecord | None, str | None]:
     """Exactly one of object_ref / object_lit is set, matching the kind."""
     if kind not in FACT_OBJECT_KINDS:
-        raise ClaimgraphError("invalid-object-kind", f"object kind {kind!r} is not entity or literal",
+        raise ClaimgraphError("invalid-object-kind",
+                              f"object kind {kind!r} is not entity or literal",
                               hint="use entity or literal", object_kind=kind)
     if kind == "entity" and object_ref is None or kind == "literal" and obj is None:
         raise ClaimgraphError("missing-object", "a fact needs an object",
@@ -98,7 +100,8 @@ def resolve_object_kind(pred_row: Mapping[str, Any], explicit_kind: str | None,
             raise ClaimgraphError(
                 "object-kind-mismatch",
                 f"{pred_row.get('id')} takes {declared} objects, not {explicit_kind} ones",
-                hint=f"drop the object kind or use {declared}", expected=declared, given=explicit_kind)
+                hint=f"drop the object kind or use {declared}", expected=declared,
+                given=explicit_kind)
         return declared
     if explicit_kind is not None:
         return explicit_kind
@@ -177,12 +180,12 @@ def decide_assert(*, fact: FactRecord, pred: Mapping[str, Any],
                   revenants: Sequence[Mapping[str, Any]], rivals: Sequence[Mapping[str, Any]],
                   mentions: Sequence[Mapping[str, Any]] = (), on_conflict: str | None = None,
                   stated_epistemic: str | None = None) -> dict[str, Any]:
-    """The plan for asserting ``fact``: branches in the original's order (REFERENCE §3.3).
+    """The plan for asserting ``fact``: branches in this order (docs/conflicts.md).
 
     1. same object already valid: reinforce it, or escalate when the caller STATED a stronger class;
        1b. (ours) same object already on record as true at the fact's valid-from, though retired
        since: reinforce that record. Only a BACKDATED fact can hit this (a retired record ends
-       at or before now), so the original's branches are unchanged for facts valid from now;
+       at or before now), so the other branches are unchanged for facts valid from now;
        it keeps a replayed or re-captured old session from storing known history again as a
        live fact (flagged against its own successor, or as a revenant);
     2. conflicts (single-valued rivals, exclusion antagonists): supersede, flag or ignore;
@@ -191,7 +194,7 @@ def decide_assert(*, fact: FactRecord, pred: Mapping[str, Any],
        caller said ``ignore``; never supersede (only an exact match may replace a belief);
     5. otherwise insert.
 
-    Kept from the original on purpose (DESIGN §5, REFERENCE §16): an explicit ``supersede``
+    Kept on purpose: an explicit ``supersede``
     policy still flags ``outranked`` and ``backdated-overlap``, and backdating is strict — a
     predecessor starting at the same instant is superseded and keeps an empty interval.
     """
@@ -219,7 +222,8 @@ def _duplicate_plan(fact: Mapping[str, Any], duplicate: Mapping[str, Any],
                     stated: str | None) -> dict[str, Any]:
     """Saying it again reinforces; only a stated, strictly stronger class changes the belief.
 
-    The resolved or default class is ignored here, or every ingest pass would escalate its own facts.
+    The resolved or default class is ignored here, or every ingest pass would escalate its own
+    facts.
     """
     stated_strength = epistemic_strength(stated)
     held_strength = epistemic_strength(duplicate.get("epistemic"))
@@ -274,7 +278,8 @@ def _default_policy(fact: Mapping[str, Any], conflicting: list[Mapping[str, Any]
 
 def _is_revenant(fact: Mapping[str, Any], revenants: Sequence[Mapping[str, Any]],
                  rivals: Sequence[Mapping[str, Any]], on_conflict: str | None) -> bool:
-    """A weak source repeating what was retired, while a successor stands, is likely stale memory."""
+    """A weak source repeating what was retired, while a successor stands, is likely stale
+    memory."""
     return (trust_rank(fact.get("source_type")) < TRUSTED_RANK
             and any(same_object(old, fact) for old in revenants)
             and bool(rivals)
@@ -287,7 +292,8 @@ def _starts_after(old: Mapping[str, Any], fact: Mapping[str, Any]) -> bool:
     return old_start is not None and new_start is not None and old_start > new_start
 
 
-def _supersede(fact: Mapping[str, Any], predecessors: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def _supersede(fact: Mapping[str, Any],
+               predecessors: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Predecessors close at the successor's valid-from, so history has no gap and no overlap."""
     return {"action": "supersede", "fact": fact, "invalidate": [f["id"] for f in predecessors],
             "effective_at": fact.get("t_valid")}

@@ -1,6 +1,6 @@
 """The model judge and episode summaries, pure: prompts, reply parsing, plans, verdict refs.
 
-A model reply is untrusted text (REFERENCE §8): it is read leniently (a JSON line, else any
+A model reply is untrusted text (docs/model-calls.md): it is read leniently (a JSON line, else any
 balanced object in the text, within fixed caps) and anything unreadable becomes the
 ``unparseable`` verdict, which nothing acts on. A contradiction is never planned for
 automation: only a human picks the side that wins. Verdicts are remembered as episode refs
@@ -54,7 +54,7 @@ def fact_summary(fact: Fact) -> dict[str, Any]:
 
 
 def judge_prompt(fact_a: Fact, fact_b: Fact, pred_rows: Mapping[str, Mapping[str, Any]]) -> str:
-    """§8's prompt: the relations, each predicate's definition, both facts as JSON."""
+    """The judge's prompt: the relations, each predicate's definition, both facts as JSON."""
     preds = sorted({str(fact_a.get("predicate")), str(fact_b.get("predicate"))})
     defs = [f"  {p} — {(pred_rows.get(p) or {}).get('definition') or '(no definition)'}"
             for p in preds]

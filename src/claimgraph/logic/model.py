@@ -1,6 +1,6 @@
 """The shapes every layer shares, and the small tables of trust they are judged by.
 
-All records are plain dicts (as in the seed book: pure functions take plain values), with
+All records are plain dicts (pure functions take plain values), with
 snake_case keys. Times are integer milliseconds since the epoch, UTC. Enumerations are
 kebab-case strings ("session-log", "decision-record"); predicate ids are "ns/name".
 
@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 from claimgraph.errors import ClaimgraphError
 
-#: Fact fields in canonical order (REFERENCE §1.1) plus ``evidence``: a list of
+#: Fact fields in canonical order (docs/data-model.md) plus ``evidence``: a list of
 #: "path: quote" strings citing a file or a line of the episode's transcript, and
 #: ``dormant_since``: when the curator's decay stage found the fact's effective confidence below
 #: the dormancy threshold (None = active; reinforcement revives it). See ``fact_state``.
@@ -64,7 +64,7 @@ FACT_STATES = ("active", "dormant")
 #: The latest audit verdict of one (fact, citation) pair, as every backend returns it.
 AUDIT_FIELDS = ("fact_id", "evidence", "file", "verdict", "reason", "content_hash",
                 "checked_at", "details")
-#: Verdicts that make a claim suspect: its evidence no longer backs it (REFERENCE §17).
+#: Verdicts that make a claim suspect: its evidence no longer backs it (docs/claims-audit.md).
 SUSPECT_VERDICTS = ("unsupported", "file-missing")
 
 
@@ -72,7 +72,7 @@ def fact_state(fact: Mapping[str, Any]) -> str:
     """"dormant" once decay has marked the fact, else "active" (invalidation is separate)."""
     return "dormant" if fact.get("dormant_since") is not None else "active"
 
-# --- epistemic classes (REFERENCE §2.3) -------------------------------------------------
+# --- epistemic classes (docs/conflicts.md) ------------------------------------------------
 EPISTEMIC_STRENGTH = {"observation": 1, "preference": 2, "commitment": 3}
 
 
@@ -93,7 +93,7 @@ def resolve_epistemic(stated: str | None, pred_row: Mapping[str, Any] | None) ->
     return default or "observation"
 
 
-# --- source types: trust rank and confidence ceiling (REFERENCE §2.4) --------------------
+# --- source types: trust rank and confidence ceiling (docs/conflicts.md) -------------------
 SOURCE_TYPES = {
     "decision-record": (3, 1.0),
     "user-assertion": (3, 0.9),
@@ -120,7 +120,7 @@ def confidence_ceiling(source_type: str | None) -> float:
     return SOURCE_TYPES.get(source_type or "", (None, UNKNOWN_SOURCE_CEILING))[1]
 
 
-# --- invalidation kinds (REFERENCE §3.6) --------------------------------------------------
+# --- invalidation kinds (docs/data-model.md) -------------------------------------------------
 INVALIDATION_KINDS = {
     "superseded": "assert",
     "judged-superseded": "judge",

@@ -1,4 +1,5 @@
-"""How names and objects compare: exact for reinforcement, loose for antagonists (REFERENCE §7, §16.5).
+"""How names and objects compare: exact for reinforcement, loose for antagonists
+(docs/data-model.md).
 
 Reinforcement needs the SAME object (entity id, or the exact literal string). Exclusion
 antagonists and the conflict sweep compare loosely: normalized name-or-literal equality
@@ -16,7 +17,8 @@ _SEPARATORS = re.compile(r"[\s\-_./]+")
 
 @lru_cache(maxsize=65536)
 def normalize_entity_name(name: str | None) -> str:
-    """Lowercase and drop separators: "Auth Service", "auth-service", "auth_service" -> "authservice"."""
+    """Lowercase and drop separators: "Auth Service", "auth-service", "auth_service" ->
+    "authservice"."""
     return _SEPARATORS.sub("", (name or "").lower())
 
 

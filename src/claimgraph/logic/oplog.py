@@ -1,7 +1,7 @@
 """The operation log's rules, decided purely: envelopes, canonical order, high-water marks.
 
 Every write a store commits is recorded as effect lines in its writer's log
-(``<db>.oplog/<writer>.jsonl``, REFERENCE §14)::
+(``<db>.oplog/<writer>.jsonl``, docs/sync.md)::
 
     {"t": "<verb>", ...payload, "writer": W, "seq": N, "hlc": H, "format": 1}
 
@@ -26,7 +26,7 @@ VERBS = (
     "ensure-entity", "update-entity", "repoint-facts", "repoint-predicate", "delete-entity",
     "insert-fact", "invalidate", "link-conflicts", "unlink-conflicts", "reinforce",
     "open-episode", "close-episode", "register-predicate",
-    # beyond REFERENCE §14: curation state, and a purge's deletions and tombstones
+    # beyond the graph's own writes: curation state, and a purge's deletions and tombstones
     "set-dormant", "revive", "delete-facts", "delete-episodes", "update-episode",
     "set-mark", "delete-marks",
     # what a purge leaves where a line named purged data: the seq stays taken, the words go

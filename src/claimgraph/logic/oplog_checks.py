@@ -126,7 +126,8 @@ def _walk(value: Any) -> str | None:
 def _times(line: Mapping[str, Any], now_ms: int) -> str | None:
     """Every time the line carries (at top level and in its record) is a millisecond count
     from 0 to the skew window past now; ``t_valid`` may lie anywhere in the past."""
-    records = [line, *(line[k] for k in ("fact", "episode", "entity") if isinstance(line.get(k), dict))]
+    records = [line,
+               *(line[k] for k in ("fact", "episode", "entity") if isinstance(line.get(k), dict))]
     for record in records:
         for key in TIME_KEYS:
             value = record.get(key)

@@ -1,4 +1,5 @@
-"""The predicate vocabulary: the curated core/* seed, and the rules for coining x/* (REFERENCE §2).
+"""The predicate vocabulary: the curated core/* seed, and the rules for coining x/*
+(docs/data-model.md).
 
 The seed is data, not a schema: extractors and the judge read the labels and definitions, and the
 write path reads cardinality, exclusion groups and object shape to decide conflicts and admission.
@@ -29,7 +30,8 @@ _SEED = (
     ("imports", "structural", "entity", "many", None, None, None, None,
      "observation", ["codeontology:imports"], "The subject's source code imports the object."),
     ("defined-in", "structural", "entity", "one", None, None, None, None,
-     "observation", ["spdx:CONTAINED_BY"], "The subject is defined in exactly one place, the object."),
+     "observation", ["spdx:CONTAINED_BY"],
+     "The subject is defined in exactly one place, the object."),
     ("contains", "structural", "entity", "many", "core/part-of", None, None, None,
      "observation", ["spdx:CONTAINS", "dcterms:hasPart"],
      "The subject holds the object as a component."),
@@ -39,11 +41,13 @@ _SEED = (
      "observation", ["doap:implements", "seon:implements"],
      "The subject provides an implementation of the object (an interface, protocol or spec)."),
     ("written-in", "structural", "either", "many", None, None, None, None,
-     "observation", ["doap:programming-language"], "The subject is written in the object language."),
+     "observation", ["doap:programming-language"],
+     "The subject is written in the object language."),
     ("has-version", "structural", "literal", "one", None, None, None, None,
      "observation", ["dcterms:hasVersion"], "The subject is currently at the object version."),
     ("tested-by", "procedural", "entity", "many", None, None, None, None,
-     "observation", ["spdx:hasTest"], "The subject is checked by the object test, suite or command."),
+     "observation", ["spdx:hasTest"],
+     "The subject is checked by the object test, suite or command."),
     ("built-with", "procedural", "entity", "many", None, None, None, None,
      "observation", ["spdx:BUILD_DEPENDENCY_OF"], "The subject is built using the object tool."),
     ("generated-from", "procedural", "entity", "many", None, None, None, None,
@@ -52,7 +56,8 @@ _SEED = (
     ("deployed-via", "procedural", "either", "many", None, None, None, None,
      "observation", ["LOCAL"], "The subject is deployed through the object platform or process."),
     ("failure-mode", "procedural", "literal", "many", None, None, None, "prose",
-     "observation", ["LOCAL"], "A way the subject is known to fail, and the lesson learned from it."),
+     "observation", ["LOCAL"],
+     "A way the subject is known to fail, and the lesson learned from it."),
     ("supersedes", "decision", "entity", "many", "core/superseded-by", "revision", None, None,
      "commitment", ["prov:wasRevisionOf", "dcterms:replaces"],
      "The subject replaces the object as the current decision or artifact."),
@@ -64,7 +69,8 @@ _SEED = (
     ("prefers", "decision", "either", "many", None, "stance", "exclusive", "prose",
      "preference", ["LOCAL"], "The subject favours the object over its alternatives."),
     ("motivated-by", "decision", "either", "many", None, None, None, "prose",
-     "observation", ["prov:wasInfluencedBy"], "The subject was chosen or done because of the object."),
+     "observation", ["prov:wasInfluencedBy"],
+     "The subject was chosen or done because of the object."),
     ("has-status", "decision", "literal", "one", None, None, None, None,
      "commitment", ["LOCAL"],
      "The subject decision currently has the object status, as an ADR's status line records it."),
@@ -193,7 +199,8 @@ def _check_choices(row: Mapping[str, Any]) -> None:
 
 
 def group_mates(row: Mapping[str, Any], rows: Iterable[Mapping[str, Any]]) -> list[str]:
-    """Predicates that can contradict this one across predicates (e.g. prefers vs decided-against)."""
+    """Predicates that can contradict this one across predicates (e.g. prefers vs
+    decided-against)."""
     group = row.get("exclusion_group")
     if group is None:
         return []

@@ -70,7 +70,8 @@ def short_id(full: str | None) -> str:
 def show_name(name: Any) -> str:
     """Names with spaces are quoted so the three parts of a fact stay readable."""
     text = "" if name is None else str(name)
-    return json.dumps(text, ensure_ascii=False) if (not text or any(c.isspace() for c in text)) else text
+    return json.dumps(text, ensure_ascii=False) if (not text
+                                                    or any(c.isspace() for c in text)) else text
 
 
 #: Namespaces a person never needs to read: the built-in vocabulary's (``core/``) and the
@@ -90,7 +91,8 @@ def show_predicate(pred_id: str | None) -> str:
 
 def fact_text(fact: Mapping[str, Any]) -> str:
     subject = (fact.get("subject") or {}).get("name")
-    return f"{show_name(subject)} {show_predicate(fact.get('predicate'))} {show_name(object_name(fact))}"
+    predicate = show_predicate(fact.get("predicate"))
+    return f"{show_name(subject)} {predicate} {show_name(object_name(fact))}"
 
 
 def validity(fact: Mapping[str, Any]) -> str:

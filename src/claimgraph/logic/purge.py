@@ -23,7 +23,8 @@ Fact = Mapping[str, Any]
 PLACEHOLDER = "[purged]"
 #: ``<agent>:<session>@<from>-<to>`` (capture; ``~n`` when a range repeats) and
 #: ``mcp:<agent>:<session>`` (facts an agent asserted over MCP in that session).
-_CAPTURE_REF = re.compile(r"^(?P<agent>[^:@]+):(?P<session>.+)@(?P<start>\d+)-(?P<end>\d+)(?:~\d+)?$")
+_CAPTURE_REF = re.compile(r"^(?P<agent>[^:@]+):(?P<session>.+)"
+                          r"@(?P<start>\d+)-(?P<end>\d+)(?:~\d+)?$")
 _MCP_REF = re.compile(r"^mcp:(?P<agent>claude-code):(?P<session>.+)$")
 
 

@@ -1,6 +1,6 @@
 """Recall's decisions, purely: which scopes a read may see, and which evidence lines answer it.
 
-REFERENCE §6 ``recall`` escalates facts → episode summaries → raw evidence. The shell gathers
+``recall`` escalates facts → episode summaries → raw evidence (docs/mcp.md). The shell gathers
 each tier; what counts as a hit is decided here, so it is tested on plain values.
 
 Scopes are a set: an agent working in a project sees that project's facts and the user's
@@ -16,7 +16,7 @@ from claimgraph.logic.retrieval import query_tokens
 
 Fact = Mapping[str, Any]
 TIERS = ("facts", "episodes", "evidence", "nothing")
-#: Lines kept per episode's evidence (REFERENCE §6: "first 5").
+#: Lines kept per episode's evidence: its first 5.
 EVIDENCE_LINES_PER_EPISODE = 5
 #: A matched evidence line is shown cut to this many characters: a transcript line can be a
 #: whole tool output, and recall's answer goes into the agent's context.
@@ -31,7 +31,7 @@ def in_scopes(facts: Iterable[Fact], scopes: Collection[str] | None) -> list[Fac
 
 
 def recall_queries(query: str) -> list[str]:
-    """The whole query first, then its tokens (REFERENCE §6: "full query plus tokens")."""
+    """The whole query first, then its tokens."""
     whole = query.strip()
     return [whole, *[t for t in query_tokens(query) if t != whole]]
 

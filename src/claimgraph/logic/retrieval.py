@@ -1,7 +1,7 @@
 """Reading memory back, purely: temporal filters, rank fusion, query tokens, BFS, guided walk.
 
-REFERENCE §6 is the spec. Nothing here reads a clock or a store: the shell fetches facts and
-passes ``now`` (integer ms UTC); these functions decide what surfaces and in which order. Scores
+docs/search.md describes the ranking. Nothing here reads a clock or a store: the shell fetches facts
+and passes ``now`` (integer ms UTC); these functions decide what surfaces and in which order. Scores
 multiply by effective confidence, so consensus across routes and freshness both count, and a
 fact invalid at ``now`` never surfaces.
 """
@@ -141,7 +141,8 @@ def fuse_retrieval(routes: Sequence[Mapping[str, Any]], now: int, k: int = RRF_K
 
 def _fused(routes: Sequence[Mapping[str, Any]], now: int, k: int, half_life_days: float,
            confidences: Mapping[str, float] | None, limit: int | None = None,
-           relevance: Mapping[str, int] | None = None) -> tuple[list[tuple[float, float, Fact]], int]:
+           relevance: Mapping[str,
+                              int] | None = None) -> tuple[list[tuple[float, float, Fact]], int]:
     """(score, effective confidence, fact) of the best ``limit`` facts valid at ``now`` (None:
     all of them), best first; and how many facts were valid. Equal scores go to the fact
     more relevant by ``relevance`` (id -> place, lower first), then to first seen."""

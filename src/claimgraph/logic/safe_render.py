@@ -1,4 +1,4 @@
-"""Stored text shown to an agent is data, never instructions (docs/sync.md, "Context is data").
+"""Stored text shown to an agent is data, never instructions (docs/context.md, "Context is data").
 
 Facts come from transcripts, teammates' logs and agents' tool calls, so any of them may hold
 text written to steer the next agent: a fake ``</claimgraph-context>`` that closes our block
@@ -29,7 +29,8 @@ _OUR_TAG = re.compile(r"<(\s*/?\s*claimgraph)", re.IGNORECASE)
 
 _FETCH = r"(?:curl|wget|fetch|aria2c|http(?:ie)?)\b"
 _SHELL = r"(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|k|da|fi|c|tc)?sh\b|python[0-9.]*\b|perl\b|ruby\b|node\b"
-_PS_FETCH = r"(?:iwr|irm|invoke-webrequest|invoke-restmethod|new-object\s+(?:system\.)?net\.webclient|downloadstring)\b"
+_PS_FETCH = (r"(?:iwr|irm|invoke-webrequest|invoke-restmethod"
+             r"|new-object\s+(?:system\.)?net\.webclient|downloadstring)\b")
 _REMOTE_RUN = re.compile("|".join((
     rf"\b{_FETCH}[^|\n]{{0,400}}\|\s*(?:{_SHELL})",                       # curl … | sh
     rf"\b(?:{_SHELL})\s+(?:-\S+\s+)*['\"]?[<$]\(\s*{_FETCH}",               # sh -c "$(curl …)"

@@ -1,7 +1,7 @@
 """Conversions between integer milliseconds (how we store time) and ISO-8601 text.
 
 Pure: no clock reads. ISO output always carries milliseconds, because a second-granularity
-encoder would corrupt sub-second intervals in dumps (REFERENCE §14).
+encoder would corrupt sub-second intervals in dumps (docs/store.md).
 """
 
 from __future__ import annotations

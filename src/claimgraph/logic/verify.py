@@ -1,4 +1,5 @@
-"""The deep check: a model reads the cited source and tries to refute each claim (REFERENCE §17).
+"""The deep check: a model reads the cited source and tries to refute each claim
+(docs/claims-audit.md).
 
 The floor (``logic.evidence_match``) only asks whether the quoted names occur in the file; a claim
 can quote real names and still be wrong about what the code does. ``verify_task`` builds one
@@ -19,7 +20,6 @@ Pure: the shell reads the files, redacts them and runs the command.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Iterator, Mapping, Sequence
 
 VERDICTS = ("supported", "refuted", "unclear")

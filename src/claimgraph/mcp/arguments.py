@@ -1,4 +1,4 @@
-"""Tool arguments as the agent sends them, turned into values (REFERENCE §14, mcp.clj).
+"""Tool arguments as the agent sends them, turned into values (docs/mcp.md).
 
 The rules: snake_case and kebab-case names are both accepted (``entity_scope``,
 ``entity-scope``); a blank string means the argument is absent; numbers may come as JSON numbers

@@ -6,7 +6,7 @@ descriptor and points fd 1 at stderr, so a stray print can never corrupt the pro
 module maps the memory_* tools onto it:
 
 - a tool's failure is a tool result with ``isError`` and one line of JSON text,
-  ``{"error", "type", "hint", ...}`` (REFERENCE §14: the CLI's error shape), never a crashed
+  ``{"error", "type", "hint", ...}`` (the CLI's error shape), never a crashed
   server; an unexpected exception is logged with its traceback and reported the same way;
 - an unknown tool is a protocol error, -32602 with the known names;
 - reads run on one worker thread and writes on another (``session.ToolContext``), so the event

@@ -1,8 +1,8 @@
-"""The memory_* tools (REFERENCE §14): names, arguments, when to call them, and what they do.
+"""The memory_* tools (docs/mcp.md): names, arguments, when to call them, and what they do.
 
 Each tool is a plain function ``(ToolContext, parsed arguments) -> dict`` over the shell verbs,
 so it is tested without the SDK; ``server`` only carries the calls. Argument names, defaults
-and coercions follow REFERENCE §14 (``arguments``); two additions, both optional: ``limit`` on
+and coercions live in ``arguments``; two additions, both optional: ``limit`` on
 memory_search and memory_recall (default 10), because every fact returned costs the agent
 context; and memory_neighbor's depth is capped at 6, the guided walk's own limit.
 
@@ -26,7 +26,7 @@ from claimgraph.logic.recall import in_scopes
 from claimgraph.logic.redact import redact
 from claimgraph.mcp import tools_args as A
 from claimgraph.mcp.arguments import Arg
-from claimgraph.mcp.session import ToolContext, require_episode
+from claimgraph.mcp.session import ToolContext
 from claimgraph.mcp.views import entity_view, episode_view, fact_view, facts_view, pair_view, wire
 
 DEFAULT_LIMIT = 10
@@ -98,7 +98,8 @@ def memory_neighbor(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
                         a["entity"], a.get("entity_scope"))
     facts = in_scopes(found["facts"], fact_scopes(ctx, a))
     touched = {end["id"] for f in facts for end in (f.get("subject"), f.get("object_ref")) if end}
-    entities = [e for e in found["entities"] if e["id"] == found["root"]["id"] or e["id"] in touched]
+    entities = [e for e in found["entities"] if e["id"] == found["root"]["id"]
+                or e["id"] in touched]
     return wire({"root": entity_view(found["root"]), "depth": found["depth"],
                  "entities": [entity_view(e) for e in entities], "facts": facts_view(facts)})
 

@@ -1,7 +1,7 @@
 """Each memory_* tool's arguments and description: what the agent reads in ``tools/list``.
 
 Descriptions say WHEN to call the tool (the agent decides from them alone), then what it
-returns. Argument names and defaults are REFERENCE §14's.
+returns. docs/mcp.md describes the tools for users.
 """
 
 from __future__ import annotations
@@ -116,7 +116,8 @@ def assert_args(classes: tuple[str, ...], source_types: tuple[str, ...]) -> tupl
         Arg("source_type", "choice", "where the claim comes from: you (agent-note, the "
             "default) or your inference", choices=source_types),
         Arg("episode", "string", "only this session's episode (the default)"),
-        Arg("on_conflict", "choice", "override the policy", choices=("supersede", "flag", "ignore")),
+        Arg("on_conflict", "choice", "override the policy",
+            choices=("supersede", "flag", "ignore")),
         Arg("valid_from", "time", "when it becomes true (default now; never earlier)"),
         Arg("valid_until", "time", "when it stopped being true"),
     )

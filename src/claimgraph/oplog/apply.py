@@ -1,4 +1,4 @@
-"""Applying one logged effect to a raw (unlogged) store (REFERENCE §14 step 6–7).
+"""Applying one logged effect to a raw (unlogged) store (docs/sync.md, "Reconcile").
 
 Each effect becomes the same store call its writer made, after translating entity ids:
 entities are remapped BY NAME (an ``ensure-entity`` whose name already resolves here maps
@@ -25,7 +25,8 @@ from claimgraph.logic import oplog as L
 from claimgraph.logic.model import DEFAULT_SCOPE
 
 Record = dict[str, Any]
-APPLIED, DUPLICATE, DEFERRED, UNKNOWN, ERROR = "applied", "duplicate", "deferred", "unknown", "error"
+APPLIED, DUPLICATE, DEFERRED = "applied", "duplicate", "deferred"
+UNKNOWN, ERROR = "unknown", "error"
 SETTLED = (APPLIED, DUPLICATE)
 
 

@@ -1,6 +1,6 @@
 """The oplog's files: the writer id, reading a log (torn tails included), and applied.json.
 
-Layout (REFERENCE §14): ``<db>.oplog/`` holds ``writer`` (this store's writer id),
+Layout (docs/sync.md, "Files"): ``<db>.oplog/`` holds ``writer`` (this store's writer id),
 ``<writer>.jsonl`` (one per writer: our own, and the copies of other writers' logs that sync
 brought in) and ``applied.json`` (how far each writer's log is applied, written atomically).
 """
@@ -123,7 +123,7 @@ def _last_parsed(tail: bytes, whole: bool) -> dict[str, Any] | None:
 
 
 def read_state(directory: Path) -> dict[str, Any]:
-    """applied.json, or a fresh state; a future format is refused (REFERENCE §14 step 1)."""
+    """applied.json, or a fresh state; a future format is refused (docs/sync.md)."""
     path = directory / STATE_FILE
     try:
         state = json.loads(path.read_text(encoding="utf-8"))

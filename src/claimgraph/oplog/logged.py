@@ -1,6 +1,6 @@
 """LoggedStore: the Store protocol, with every committed write recorded in the oplog.
 
-A decorator over any backend (REFERENCE §14's ``LoggedStore``). Each mutating method runs
+A decorator over any backend (docs/sync.md, "The log"). Each mutating method runs
 on the inner store and, once it has succeeded, notes its effect; the effects of one
 transaction are numbered and committed with it (``own_log``), so the log holds exactly
 what the store holds: nothing of a rolled-back write, nothing twice. Reads, marks (except
@@ -109,7 +109,8 @@ class LoggedStore:
         return rows
 
     def update_entity(self, entity_id: str, *, name: str | None = None, type: str | None = None,
-                      add_aliases: Sequence[str] = (), remove_aliases: Sequence[str] = ()) -> Record:
+                      add_aliases: Sequence[str] = (),
+                      remove_aliases: Sequence[str] = ()) -> Record:
         updates = {"name": name, "type": type, "add_aliases": list(add_aliases),
                    "remove_aliases": list(remove_aliases)}
         return self._logged(lambda: self.inner.update_entity(entity_id, **updates),

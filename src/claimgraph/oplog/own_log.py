@@ -8,13 +8,12 @@ that dies between the two leaves the lines in the outbox; the next transaction o
 process finds them missing from the file and appends them first. A rolled-back transaction
 leaves nothing: its numbers were never written anywhere.
 
-An append that fails (a full disk) never fails the write it records (REFERENCE §14): it is
+An append that fails (a full disk) never fails the write it records (docs/sync.md): it is
 reported on stderr, and the outbox keeps the lines for the next transaction to append.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""reconcile: bring the other writers' logs into this store (REFERENCE §14 steps 1–12).
+"""reconcile: bring the other writers' logs into this store (docs/sync.md, "Reconcile").
 
 A replica's synced content is defined as the fold of every effect it knows — its own and
 every other writer's — applied in the canonical order (hlc, writer, seq). That definition is
@@ -13,12 +13,12 @@ cleared and every log replayed in canonical order, in ONE transaction, so reader
 old graph or the new one, never a mix. Marks (capture positions, tombstones) and audit
 verdicts are local and survive a replay; the evidence tier is files and is never touched.
 
-Bookkeeping is REFERENCE's: per-writer contiguous high-water marks, settled seqs beyond a
+The bookkeeping: per-writer contiguous high-water marks, settled seqs beyond a
 hole in ``applied-beyond``, deferral counts (stuck after 3 passes; ``abandon_deferred``
 gives up on them), the entity map, the clock floor, all saved to ``applied.json``.
 
-Departure from REFERENCE step 10: duplicates that two writers stated independently are
-COUNTED here, and collapsed by the curator's consolidate pass (a logged write like any
+Duplicates that two writers stated independently are only COUNTED
+here, and collapsed by the curator's consolidate pass (a logged write like any
 other). Collapsing inside reconcile would make the result depend on where a pass happened to
 stop, which is exactly what the fold rules out.
 """
@@ -200,7 +200,8 @@ def _run(store: Any, state: dict[str, Any], plan: dict[str, Any], own: list[Line
         return {"statuses": statuses, "touched": set(), "applied_keys": []}
     if plan["replay"]:
         state["entity-map"], state["merged"] = {}, {}
-        lines = [line for line in [*own, *foreign] if _replayable(state, line, plan["checks"].now_ms)]
+        lines = [line for line in [*own, *foreign]
+                 if _replayable(state, line, plan["checks"].now_ms)]
         audit = _clear_graph(store)
     else:
         lines, audit = plan["usable"], None
@@ -286,7 +287,8 @@ def _settle(state: dict[str, Any], plan: dict[str, Any], outcome: dict[str, Any]
         state["frontier"] = list(max(top, old) if old else top)
     ceiling = plan["checks"].now_ms + C.MAX_SKEW_MS  # a clock from outside is bounded
     hlcs = [line["hlc"] for line in plan["usable"]
-            if statuses.get(f"{line['writer']}:{line['seq']}") != QUARANTINED and line["hlc"] <= ceiling]
+            if statuses.get(f"{line['writer']}:{line['seq']}") != QUARANTINED
+            and line["hlc"] <= ceiling]
     state["clock"] = max([int(state.get("clock") or 0), *hlcs])
 
 

@@ -85,7 +85,8 @@ def build(sh: Shell, sidecars: Sidecars, filters: P.Filters) -> Plan:
 def _plan_entities(plan: Plan, entities: list[Record], kept: list[Record]) -> None:
     usage: Counter[str] = Counter()
     for fact in kept:
-        for end in {(fact.get("subject") or {}).get("id"), (fact.get("object_ref") or {}).get("id")}:
+        for end in {(fact.get("subject") or {}).get("id"),
+                    (fact.get("object_ref") or {}).get("id")}:
             if end:
                 usage[end] += 1
     touched = {end for f in plan.facts for end in
@@ -188,7 +189,8 @@ def _plan_marks(plan: Plan, store: Any, gone: set[str]) -> None:
             plan.delete_marks.append(key)
             continue
         new = value
-        if key.startswith("capture:") and isinstance(value, dict) and value.get("episode") in doomed:
+        if key.startswith("capture:") and isinstance(value,
+                                                     dict) and value.get("episode") in doomed:
             new = {**value, "episode": None}
         if needle:
             new = _scrubbed_json(new, needle)

@@ -1,4 +1,5 @@
-"""The Store protocol: the one seam between the shell and storage (REFERENCE §1.2).
+"""The Store protocol: the one seam between the shell and storage (docs/internals.md, "The storage
+seam").
 
 Every method is raw: no policy, no clock, no id minting. Policy lives in ``logic``; the shell
 (``core``) mints ids and times and passes complete records in. Records are the plain dicts
@@ -30,10 +31,12 @@ class Store(Protocol):
         """All writes inside commit together or not at all. Re-entrant (inner blocks join)."""
 
     def get_mark(self, key: str) -> Any:
-        """A small JSON value kept beside the data (high-water marks, dirty flags); None if unset."""
+        """A small JSON value kept beside the data (high-water marks, dirty flags); None if
+        unset."""
 
     def set_mark(self, key: str, value: Any) -> None:
-        """Write a mark in the current transaction (so a mark and the data it covers commit together)."""
+        """Write a mark in the current transaction (so a mark and the data it covers commit
+        together)."""
 
     def list_marks(self, prefix: str = "") -> dict[str, Any]:
         """Every mark whose key starts with ``prefix`` (a dump carries the capture marks)."""
@@ -67,7 +70,8 @@ class Store(Protocol):
         """``find_entities`` for many names at once: {name: what find_entities answers}."""
 
     def update_entity(self, entity_id: str, *, name: str | None = None, type: str | None = None,
-                      add_aliases: Sequence[str] = (), remove_aliases: Sequence[str] = ()) -> Record:
+                      add_aliases: Sequence[str] = (),
+                      remove_aliases: Sequence[str] = ()) -> Record:
         """Adds apply before removes. Returns the updated entity."""
 
     def repoint_facts(self, from_id: str, to_id: str) -> int:
@@ -137,7 +141,7 @@ class Store(Protocol):
                   source_type: str | None = None) -> None:
         """Set last_reinforced_at and confidence (and the source type when given)."""
 
-    # --- curation state: dormancy and audit verdicts (DESIGN §7) ---------------------------
+    # --- curation state: dormancy and audit verdicts (docs/curator.md) ---------------------------
     def set_dormant(self, ids: Iterable[str], at: int) -> int:
         """Mark facts dormant since ``at``; an already dormant fact keeps its first time.
         Unknown ids are ignored. Returns how many facts changed."""
@@ -187,7 +191,8 @@ class Store(Protocol):
     # --- predicates ------------------------------------------------------------------------
     def get_predicate(self, pred_id: str) -> Record | None: ...
 
-    def list_predicates(self, category: str | None = None, status: str | None = None) -> list[Record]:
+    def list_predicates(self, category: str | None = None,
+                        status: str | None = None) -> list[Record]:
         """Sorted by id."""
 
     def register_predicate(self, row: Record) -> None:
@@ -216,7 +221,8 @@ class Store(Protocol):
         index alone. See docs/search.md."""
 
     def stats(self) -> dict[str, Any]:
-        """{format, entities, facts: {total, valid, invalidated}, episodes, predicates: {status: n}}."""
+        """{format, entities, facts: {total, valid, invalidated}, episodes, predicates: {status:
+        n}}."""
 
     # --- purge: the one supported way rows leave the store (docs/forget-and-purge.md) ----------
     def delete_facts(self, ids: Iterable[str]) -> int:

@@ -29,7 +29,7 @@ def write_lease(db_path: str | os.PathLike[str], owner: str, wait_ms: int = DEFA
 
 def curation_lease(db_path: str | os.PathLike[str], owner: str = CURATOR_OWNER,
                    **options: Any) -> Lease:
-    """Try ``<db>.curate.lock`` once: a second curator never waits (DESIGN §7)."""
+    """Try ``<db>.curate.lock`` once: a second curator never waits (docs/curator.md)."""
     server = _server_lease(db_path, "curate", owner, CURATE_HINT)
     if server is not None:
         return server.acquire(0)

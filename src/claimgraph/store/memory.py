@@ -113,7 +113,8 @@ class MemoryStore(MemoryPurge):
         return {name: self.find_entities(name, scope) for name in set(names)}
 
     def update_entity(self, entity_id: str, *, name: str | None = None, type: str | None = None,
-                      add_aliases: Sequence[str] = (), remove_aliases: Sequence[str] = ()) -> Record:
+                      add_aliases: Sequence[str] = (),
+                      remove_aliases: Sequence[str] = ()) -> Record:
         row = self._s["entities"].get(entity_id)
         if row is None:
             raise rec.not_found("entity", entity_id)
@@ -358,7 +359,8 @@ class MemoryStore(MemoryPurge):
         row = self._s["predicates"].get(pred_id)
         return json.loads(row) if row else None
 
-    def list_predicates(self, category: str | None = None, status: str | None = None) -> list[Record]:
+    def list_predicates(self, category: str | None = None,
+                        status: str | None = None) -> list[Record]:
         rows = [json.loads(self._s["predicates"][k]) for k in sorted(self._s["predicates"])]
         return [r for r in rows if (category is None or r["category"] == category)
                 and (status is None or r["status"] == status)]

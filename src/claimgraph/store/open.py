@@ -79,7 +79,8 @@ def _check_file_location(path: Path, *, create: bool, read_only: bool) -> None:
 
 
 def _open_for_reading(path: Path) -> SqliteStore:
-    store = SqliteStore(path, read_only=True, snapshot_when_full=True)  # refuses a foreign file first
+    store = SqliteStore(path, read_only=True,
+                        snapshot_when_full=True)  # refuses a foreign file first
     _tighten(path)  # permissions only (never content): what others could read is theirs no more
     return store
 
@@ -112,7 +113,8 @@ def _open_server(url: str, base: Path, read_only: bool) -> Store:
         raise ClaimgraphError(
             "postgres-driver-missing", "this store is on a PostgreSQL server, and psycopg is "
             "not installed", hint="run ./install.sh --postgres in your claimgraph checkout (or "
-            "there: uv tool install '.[mcp,viewer,postgres]')", url=location.redact_password(url)) from None
+            "there: uv tool install '.[mcp,viewer,postgres]')",
+            url=location.redact_password(url)) from None
     if not read_only:
         private_dir(base.parent)
     return PostgresStore(url, read_only=read_only)

@@ -104,7 +104,8 @@ class PostgresStore(PostgresPurge):
         return {name: self.find_entities(name, scope) for name in set(names)}
 
     def update_entity(self, entity_id: str, *, name: str | None = None, type: str | None = None,
-                      add_aliases: Sequence[str] = (), remove_aliases: Sequence[str] = ()) -> Record:
+                      add_aliases: Sequence[str] = (),
+                      remove_aliases: Sequence[str] = ()) -> Record:
         with self._db.atomic():
             row = self.get_entity_by_id(entity_id)
             if row is None:
@@ -227,7 +228,8 @@ class PostgresStore(PostgresPurge):
         return self._facts((q.FACT_SELECT + " ORDER BY f.recorded_at, f.id", []))
 
     def repoint_predicate(self, from_id: str, to_id: str) -> int:
-        return self._db.run("UPDATE facts SET predicate = %s WHERE predicate = %s", (to_id, from_id))
+        return self._db.run("UPDATE facts SET predicate = %s WHERE predicate = %s",
+                            (to_id, from_id))
 
     def invalidate(self, fact_id: str, at: int, kind: str | None = None,
                    reason: str | None = None, successor: str | None = None) -> None:
@@ -406,8 +408,10 @@ class PostgresStore(PostgresPurge):
         row = self._db.one("SELECT row FROM predicates WHERE id = %s", (pred_id,))
         return json.loads(row[0]) if row else None
 
-    def list_predicates(self, category: str | None = None, status: str | None = None) -> list[Record]:
-        rows = self._db.rows("SELECT row FROM predicates WHERE (%(c)s::text IS NULL OR category = %(c)s)"
+    def list_predicates(self, category: str | None = None,
+                        status: str | None = None) -> list[Record]:
+        rows = self._db.rows("SELECT row FROM predicates WHERE (%(c)s::text IS NULL OR category = "
+                             "%(c)s)"
                              " AND (%(s)s::text IS NULL OR status = %(s)s) ORDER BY id",
                              {"c": category, "s": status})
         return [json.loads(r[0]) for r in rows]
@@ -415,7 +419,8 @@ class PostgresStore(PostgresPurge):
     def register_predicate(self, row: Record) -> None:
         with self._db.atomic():
             merged = rec.registered_predicate(self.get_predicate(row.get("id")), row)
-            self._db.run("INSERT INTO predicates (id, category, status, row) VALUES (%s, %s, %s, %s)"
+            self._db.run("INSERT INTO predicates (id, category, status, row) VALUES (%s, %s, %s, "
+                         "%s)"
                          " ON CONFLICT (id) DO UPDATE SET category = excluded.category,"
                          " status = excluded.status, row = excluded.row",
                          (merged["id"], merged["category"], merged["status"], json.dumps(merged)))

@@ -66,9 +66,11 @@ def _narrowing(narrowing: Narrowing, params: dict[str, Any]) -> str:
         where.append("f.epistemic = %(epistemic)s")
         params["epistemic"] = narrowing.epistemic
     if narrowing.text:
-        where.append("(strpos(translate(coalesce(s.name, ''), %(upper)s, %(lower)s), translate(%(text)s, %(upper)s, %(lower)s)) > 0"
+        where.append("(strpos(translate(coalesce(s.name, ''), %(upper)s, %(lower)s), "
+                     "translate(%(text)s, %(upper)s, %(lower)s)) > 0"
                      " OR strpos(translate(coalesce(CASE WHEN f.object_kind = 'entity' THEN"
-                     " o.name ELSE f.object_lit END, ''), %(upper)s, %(lower)s), translate(%(text)s, %(upper)s, %(lower)s)) > 0)")
+                     " o.name ELSE f.object_lit END, ''), %(upper)s, %(lower)s), "
+                     "translate(%(text)s, %(upper)s, %(lower)s)) > 0)")
         params.update(text=narrowing.text, upper=ASCII_UPPER, lower=ASCII_UPPER.lower())
     return "".join(f" AND {w}" for w in where)
 

@@ -75,7 +75,7 @@ def check_direction(direction: str) -> None:
 
 
 def check_fact(fact: Mapping[str, Any]) -> None:
-    """A raw insert still refuses a fact missing a non-nullable field (REFERENCE §1.1)."""
+    """A raw insert still refuses a fact missing a non-nullable field (docs/data-model.md)."""
     for field in REQUIRED_FACT_FIELDS:
         if fact.get(field) is None:
             raise ClaimgraphError(
@@ -194,7 +194,7 @@ def counted(pairs: Iterable[tuple[Any, int]]) -> dict[Any, int]:
 
 def stats_record(fmt: int, entities: int, total: int, valid: int, episodes: int,
                  predicates: dict[Any, int]) -> Record:
-    """The shared stats shape (REFERENCE §1.2)."""
+    """The shared stats shape (``Store.stats``, ``claimgraph stats``)."""
     return {"format": fmt, "entities": entities,
             "facts": {"total": total, "valid": valid, "invalidated": total - valid},
             "episodes": episodes, "predicates": counted(predicates.items())}

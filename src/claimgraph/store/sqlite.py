@@ -1,4 +1,4 @@
-"""SqliteStore: the production Store on stdlib sqlite3 (DESIGN §3).
+"""SqliteStore: the production Store on stdlib sqlite3 (docs/store.md).
 
 Statements live in ``sqlite_sql``, the schema and migrations in ``sqlite_schema``, and the
 connection's guarantees (choke points, re-entrant transactions) in ``sqlite_db``; this module
@@ -206,7 +206,8 @@ class SqliteStore(SqliteCuration, SqlitePurge):
                 for name, norm in norms.items()}
 
     def update_entity(self, entity_id: str, *, name: str | None = None, type: str | None = None,
-                      add_aliases: Sequence[str] = (), remove_aliases: Sequence[str] = ()) -> Record:
+                      add_aliases: Sequence[str] = (),
+                      remove_aliases: Sequence[str] = ()) -> Record:
         with self._db.atomic(can_fail_midway=False):
             row = self._fetch_entity(entity_id)
             if row is None:
@@ -226,7 +227,8 @@ class SqliteStore(SqliteCuration, SqlitePurge):
             if self._fetch_entity(to_id) is None:
                 raise rec.not_found("entity", to_id)
             return self._db.run(
-                "UPDATE facts SET subject_id = CASE WHEN subject_id = ?1 THEN ?2 ELSE subject_id END,"
+                "UPDATE facts SET subject_id = CASE WHEN subject_id = ?1 THEN ?2 ELSE subject_id "
+                "END,"
                 " object_ref_id = CASE WHEN object_ref_id = ?1 THEN ?2 ELSE object_ref_id END"
                 " WHERE subject_id = ?1 OR object_ref_id = ?1", (from_id, to_id))
 
@@ -312,7 +314,8 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         """Name the offending fact: a taken id, or an entity that does not exist."""
         seen: set[str] = set()
         for fact in batch:
-            if fact["id"] in seen or self._db.one("SELECT 1 FROM facts WHERE id = ?", (fact["id"],)):
+            if fact["id"] in seen or self._db.one("SELECT 1 FROM facts WHERE id = ?",
+                                                  (fact["id"],)):
                 return rec.exists("fact", fact["id"])
             seen.add(fact["id"])
             for ref in (rec.ref_id(fact["subject"]), rec.ref_id(fact.get("object_ref"))):
@@ -443,7 +446,8 @@ class SqliteStore(SqliteCuration, SqlitePurge):
 
     def repoint_predicate(self, from_id: str, to_id: str) -> int:
         with self._db.transaction():
-            return self._db.run("UPDATE facts SET predicate = ? WHERE predicate = ?", (to_id, from_id))
+            return self._db.run("UPDATE facts SET predicate = ? WHERE predicate = ?",
+                                (to_id, from_id))
 
     def invalidate(self, fact_id: str, at: int, kind: str | None = None,
                    reason: str | None = None, successor: str | None = None) -> None:
@@ -526,7 +530,8 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         elif not wanted:
             return []
         else:
-            rows = self._db.rows(q.AUDIT_SELECT + " WHERE fact_id IN (SELECT value FROM json_each(?))"
+            rows = self._db.rows(q.AUDIT_SELECT + " WHERE fact_id IN (SELECT value FROM "
+                                 "json_each(?))"
                                  + q.AUDIT_ORDER, (json.dumps(sorted(set(wanted))),))
         return [_audit_from_row(r) for r in rows]
 
@@ -584,7 +589,8 @@ class SqliteStore(SqliteCuration, SqlitePurge):
         row = self._db.one("SELECT row FROM predicates WHERE id = ?", (pred_id,))
         return json.loads(row[0]) if row else None
 
-    def list_predicates(self, category: str | None = None, status: str | None = None) -> list[Record]:
+    def list_predicates(self, category: str | None = None,
+                        status: str | None = None) -> list[Record]:
         rows = self._db.rows("SELECT row FROM predicates WHERE (?1 IS NULL OR category = ?1)"
                              " AND (?2 IS NULL OR status = ?2) ORDER BY id", (category, status))
         return [json.loads(r[0]) for r in rows]

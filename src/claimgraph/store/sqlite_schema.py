@@ -99,9 +99,9 @@ BASELINE: tuple[str, ...] = (
     f"PRAGMA application_id = {APPLICATION_ID}",
 )
 
-#: Version 2: the curator's decay and audit stages (DESIGN §7). ``dormant_since`` marks a valid
-#: fact whose effective confidence fell below the dormancy threshold (NULL = active); the partial
-#: index keeps "which facts are dormant" cheap while almost every fact is active.
+#: Version 2: the curator's decay and audit stages (docs/curator.md). ``dormant_since`` marks a
+#: valid fact whose effective confidence fell below the dormancy threshold (NULL = active); the
+#: partial index keeps "which facts are dormant" cheap while almost every fact is active.
 #: ``audit_verdicts`` keeps the latest claim-vs-evidence verdict per (fact, citation) with the
 #: cited file's content hash, so an unchanged file is not re-judged.
 DECAY_AND_AUDIT: tuple[str, ...] = (

@@ -133,7 +133,8 @@ def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
 
 #: ``logic.retrieval.most_useful_first`` at ``:at``: commitments first, then effective
 #: confidence then, fresher first, ids last.
-_USEFUL_ORDER = ("(f.epistemic <> 'commitment'), -(" + _EFFECTIVE.replace("p.source", "f.source_type")
+_USEFUL_ORDER = ("(f.epistemic <> 'commitment'), -(" + _EFFECTIVE.replace("p.source",
+                                                                          "f.source_type")
                  .replace("p.reinforced", "f.last_reinforced_at").replace("p.", "f.")
                  .replace(":now", ":at") + "), -coalesce(nullif(f.last_reinforced_at, 0),"
                  " nullif(f.recorded_at, 0), 0), f.id")

@@ -80,7 +80,8 @@ def run_counts(log: str, data: dict[str, Any]) -> str:
     if log == "curate":
         stages = data.get("stages") or {}
         return "; ".join(f"{name} {stage.get('status')}" + (
-            f": {_pairs(_numbers(stage.get('counts') or {}))}" if _numbers(stage.get("counts") or {})
+            f": {_pairs(_numbers(stage.get('counts') or {}))}"
+            if _numbers(stage.get("counts") or {})
             else "") for name, stage in stages.items() if isinstance(stage, dict))
     return _pairs(_numbers({k: v for k, v in data.items() if k not in ("pid", "ts")}))
 

@@ -33,7 +33,8 @@ TUNNEL_HINT = ("to view it from another machine, forward the port over SSH "
 def check_host(host: str) -> str:
     """127.0.0.1 (or localhost, which means it); anything else is refused."""
     if host.strip().lower() not in ACCEPTED_HOSTS:
-        raise ClaimgraphError("not-loopback", f"claimgraph serve binds 127.0.0.1 only, not {host!r}",
+        raise ClaimgraphError("not-loopback",
+                              f"claimgraph serve binds 127.0.0.1 only, not {host!r}",
                               hint=TUNNEL_HINT.format(port=DEFAULT_PORT), host=host)
     return LOOPBACK
 

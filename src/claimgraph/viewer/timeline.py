@@ -7,8 +7,9 @@ project may hold 100,000 facts, so the page never reads them all: the store answ
 timeline's begins and ends (``Store.valid_times``, two sorted lists of numbers) and the first
 ``MAX_SHOWN`` believed then, their count, and what began and ended since the previous instant
 (``Store.believed_at``); only those facts are read whole. A store without those queries is
-read whole and answered by their definitions (``logic.time_travel``). The slider moves over the instants, not over clock time, so a burst of
-changes in one afternoon is as easy to step through as a quiet month.
+read whole and answered by their definitions (``logic.time_travel``). The slider moves over the
+instants, not over clock time, so a burst of changes in one afternoon is as easy to step through as
+a quiet month.
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ def sparkline(points: list[int], counts: list[int]) -> str:
     pairs = list(zip(points, counts))[::step]
     top = max([1, *counts])
     width = max(1, len(pairs) - 1)
-    return " ".join(f"{round(i * SPARK_WIDTH / width)},{round(SPARK_HEIGHT - c * SPARK_HEIGHT / top)}"
+    return " ".join(f"{round(i * SPARK_WIDTH / width)},"
+                    f"{round(SPARK_HEIGHT - c * SPARK_HEIGHT / top)}"
                     for i, (_, c) in enumerate(pairs))
 
 

@@ -4,7 +4,6 @@ every file quote occurs verbatim in text the session wrote into that file or rea
 
 from __future__ import annotations
 
-import posixpath
 import re
 from functools import lru_cache
 from pathlib import Path

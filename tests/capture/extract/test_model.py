@@ -18,12 +18,12 @@ import pytest
 from claimgraph.capture import problems
 from claimgraph.capture.events import Event, Transcript, TranscriptBuilder
 from claimgraph.capture.extract.model import (
-    MAX_CANDIDATES, OMITTED, PROSE_NOTE, ModelExtractor, build_prompt, enabled_in, failure_hint,
-    prepare, read_candidates, render_turn)
+    MAX_CANDIDATES, OMITTED, PROSE_NOTE, ModelExtractor, build_prompt, failure_hint, prepare,
+    read_candidates, render_turn)
 from claimgraph.config import load_settings
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.predicates import CORE_PREDICATES
-from claimgraph.model_command import Budget
+from claimgraph.model_command import Budget, enabled_in
 
 pytestmark = pytest.mark.timeout(60)
 

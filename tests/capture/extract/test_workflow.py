@@ -5,7 +5,8 @@ from __future__ import annotations
 from .extract_helpers import ROOT, Session, facts, only
 
 OLD = "check:\n    uv run pytest --cov\n\ntest:\n    uv run pytest\n"
-NEW = "check:\n    cargo llvm-cov --fail-under-lines 100\n\nlint:\n    cargo clippy -- -D warnings\n"
+NEW = ("check:\n    cargo llvm-cov --fail-under-lines 100\n\n"
+       "lint:\n    cargo clippy -- -D warnings\n")
 
 
 def test_one_fact_per_file_says_what_each_recipe_runs_cited_from_its_file():

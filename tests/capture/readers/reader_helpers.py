@@ -6,7 +6,8 @@ from pathlib import Path
 
 from claimgraph.capture.events import Event, Transcript
 
-#: Real recorded transcripts (MIT-licensed third-party data; see tests/fixtures/transcripts/SOURCES.md).
+#: Real recorded transcripts (MIT-licensed third-party data; see
+#: tests/fixtures/transcripts/SOURCES.md).
 TRANSCRIPTS = Path(__file__).resolve().parents[2] / "fixtures" / "transcripts"
 CLAUDE = TRANSCRIPTS / "claude-code"
 CODEX = TRANSCRIPTS / "codex"

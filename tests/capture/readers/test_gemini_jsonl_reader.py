@@ -166,7 +166,8 @@ def test_our_hook_context_is_split_from_the_prompt_it_was_prepended_to(tmp_path:
 
 
 def test_the_context_gemini_escaped_is_read_back_with_our_markers(tmp_path: Path):
-    """Gemini 0.61 replaces ``<`` and ``>`` (nothing else) in a hook's context before wrapping it."""
+    """Gemini 0.61 replaces ``<`` and ``>`` (nothing else) in a hook's context before wrapping
+    it."""
     block = "<claimgraph-context>\n- R&D uses <make>\n</claimgraph-context>"
     escaped = block.replace("<", "&lt;").replace(">", "&gt;")
     path = tmp_path / "session.jsonl"

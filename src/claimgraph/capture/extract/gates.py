@@ -34,7 +34,8 @@ GATE_CONFIDENCE = 0.7
 LESSON_CONFIDENCE = 0.5
 MAX_REASONS = 4
 _HOOK = re.compile(r"(?P<event>[A-Z][A-Za-z]+)(?::\w+)? (?:hook (?:feedback|error|blocking error)|"
-                   r"operation blocked by hook):?\s*(?:\n-?\s*)?\[(?P<cmd>[^\]\n]+)\]:\s*(?P<body>.*)",
+                   r"operation blocked by hook):?\s*(?:\n-?\s*)?"
+                   r"\[(?P<cmd>[^\]\n]+)\]:\s*(?P<body>.*)",
                    re.DOTALL)
 _COMMIT_GATE = re.compile(r"pre-commit|pre-push|commit-msg|\bhook\b|husky|lefthook|"
                           r"validation failed|checks? failed", re.IGNORECASE)
@@ -145,7 +146,8 @@ def _cleared(view: SessionView, blocked: list[tuple[str, str, Event]]) -> Iterat
                         subject_type="project", at=edits[-1][0].timestamp)
 
 
-def _edits_between(view: SessionView, start: int, end: int | None) -> list[tuple[Event, str, list[str]]]:
+def _edits_between(view: SessionView, start: int,
+                   end: int | None) -> list[tuple[Event, str, list[str]]]:
     """(call, cited path, added lines) for each successful file change in the window."""
     found = []
     for call in view.calls():

@@ -1,8 +1,8 @@
 """The optional model extractor: a configured command reads the session and proposes facts.
 
 Off by default: it runs only when the ``extractor`` setting names "model" (``enabled_in``). The
-built-in extractor is the precise path; this one buys recall with tokens, so (DESIGN §6.3,
-REFERENCE §12.1):
+built-in extractor is the precise path; this one buys recall with tokens, so
+(docs/model-calls.md):
 - The prompt holds the output contract, the predicate vocabulary with definitions, the roster
   of known entities and the conversation: human prompts, assistant text, tool calls summarized
   in a line, tool output cut to a short excerpt; never derived, meta or subagent events. Text is
@@ -12,7 +12,7 @@ REFERENCE §12.1):
   ``rejected`` with a reason, never in memory. Only core predicates are accepted: letting a
   model coin x/* vocabulary on every pass would grow the registry with noise.
 - Confidence is min(0.7, c or 0.6) and the source type is forced to session-log: the model is
-  no better a witness than the transcript it read. Its class is kept as given (§12.1).
+  no better a witness than the transcript it read. Its class is kept as given.
 - Evidence points back at the turn the model was shown where the object, else the subject,
   appears: ``transcript#L<line>: <quote>``, the line being where that turn starts in the
   transcript file. When neither appears (a paraphrased lesson), the evidence is
@@ -42,7 +42,7 @@ from claimgraph.logic.clean import clean_text
 from claimgraph.logic.model import EPISTEMIC_STRENGTH
 from claimgraph.logic.predicates import CORE_BY_ID, CORE_PREDICATES, object_shape
 from claimgraph.model_command import (
-    DEFAULT_PASS_INPUT_CHARS, LLM_CMD_HINT, Budget, Completion, UsageLog, command_argv, enabled_in,
+    DEFAULT_PASS_INPUT_CHARS, LLM_CMD_HINT, Budget, Completion, UsageLog, command_argv,
     log_to_stdlib, run_model_command)
 
 RULE = "model"
@@ -215,7 +215,7 @@ def vocabulary_lines() -> list[str]:
 
 
 def roster_lines(roster: Iterable[Any]) -> list[str]:
-    """Names as strings, or mappings with name, aliases and type (REFERENCE §12.1 rendering)."""
+    """Names as strings, or mappings with name, aliases and type (as the prompt renders them)."""
     lines = []
     for entry in list(roster)[:ROSTER_LIMIT]:
         entry = entry if isinstance(entry, Mapping) else {"name": entry}

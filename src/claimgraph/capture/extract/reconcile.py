@@ -1,7 +1,7 @@
 """Reconcile: every candidate held against what happened later in the same session.
 
 The rules read a session line by line, but what was true is decided by how the session ENDED
-(docs/capture.md, "The session's end state decides"). This stage sits between extraction and
+(docs/capture.md, "The pass, step by step"). This stage sits between extraction and
 screening and drops, or rewrites, what the rest of the session overtook:
 
 - a rule or setting quoted from a file that a later write or edit of that file took out (a

@@ -37,7 +37,8 @@ DECIDED, ROLE, LESSON = "x/decided", "x/role", "core/failure-mode"
 CONFIDENCE = 0.5
 MAX_PER_SUMMARY = 12
 _MIN_BULLETS = 3
-_HEADING = re.compile(r"^\s*(?:#{1,6}\s*|\d+\.\s+(?=[A-Z][\w ]+:\s*$))?(?:\*\*)?(?P<title>[A-Z][^*#\n]{2,60}?)"
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s*|"
+                      r"\d+\.\s+(?=[A-Z][\w ]+:\s*$))?(?:\*\*)?(?P<title>[A-Z][^*#\n]{2,60}?)"
                       r"(?:\*\*)?\s*:?\s*(?:\*\*)?\s*$")
 _BOLD_LABEL = re.compile(r"^\s*[-*]?\s*\*\*(?P<title>[^*]{3,60}?)\*\*:?\s*$")
 _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*•]|\d+[.)])\s+(?P<text>.+)$")
@@ -48,9 +49,11 @@ _SECTIONS = (
     (None, re.compile(r"plan|next|todo|pending|remaining|propos|phase|step|recommend|"
                       r"consideration|question|summary request|intent|request", re.I)),
 )
-_FIX = re.compile(r"\s*(?:→|->|=>|\s[-–—]\s*(?:fixed|solved|resolved)\s+(?:by|with)|;?\s*fix(?:ed)?:|"
+_FIX = re.compile(r"\s*(?:→|->|=>|\s[-–—]\s*(?:fixed|solved|resolved)\s+(?:by|with)|"
+                  r";?\s*fix(?:ed)?:|"
                   r"\bfixed by\b|\bresolved by\b|\bsolution:)\s*", re.I)
-_PATH_LEAD = re.compile(r"^(?:\*\*)?`(?P<path>(?:[\w@.-]+/)*[\w@-]+\.[a-z]{1,5}|[A-Za-z_][\w.]*\(\))"
+_PATH_LEAD = re.compile(r"^(?:\*\*)?`(?P<path>(?:[\w@.-]+/)*[\w@-]+\.[a-z]{1,5}|"
+                        r"[A-Za-z_][\w.]*\(\))"
                         r"(?::[\d-]+)?`"
                         r"(?:\*\*)?\s*(?:[-–—:]\s*|\((?:new|modified|created)[^)]*\)\s*[-–—:]?\s*)?"
                         r"(?P<rest>.+)$", re.I)

@@ -20,7 +20,7 @@ from claimgraph.capture.extract.commands import kind_of
 from claimgraph.capture.extract.session import (
     OK, SessionView, candidate, transcript_evidence)
 from claimgraph.capture.extract.shell import (
-    Invocation, call_cwd, command_text, invocations, positional, unwrap)
+    Invocation, call_cwd, command_text, invocations, unwrap)
 
 def runner_of(argv: tuple[str, ...]) -> tuple[str, str] | None:
     """(predicate, runner) for a test or lint run (``tested-by``) or a build (``built-with``),

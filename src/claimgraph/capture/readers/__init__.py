@@ -49,7 +49,8 @@ _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXE
 _MODULES = {"claude-code": "claude_code", "codex": "codex", "gemini": "gemini", "text": "text"}
 _ZERO_RUNS = re.compile(b"\0{%d,}" % ZERO_RUN)
 #: A ``\uD800``–``\uDFFF`` escape with no partner: half a surrogate pair (module docstring).
-_LONE_SURROGATE = re.compile(r"(?<!\\)\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+_LONE_SURROGATE = re.compile(r"(?<!\\)\\u[dD][89abAB][0-9a-fA-F]{2}"
+                             r"(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
                              r"|(?<![\\]u[dD][89abAB][0-9a-fA-F]{2})(?<!\\)\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}

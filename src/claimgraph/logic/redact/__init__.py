@@ -1,4 +1,5 @@
-"""Secret redaction: no credential that a transcript carries ever reaches the store (DESIGN §6).
+"""Secret redaction: no credential that a transcript carries ever reaches the store
+(docs/capture.md, "Secrets").
 
 Transcripts are plaintext and every tool output lands in them, keys included, so capture runs
 every text through here before the evidence tier, an extractor, a log line or a fact sees
@@ -64,7 +65,8 @@ _NAME_CHAR = re.compile(r"[\w-]")
 _NAME_TAIL = re.compile(r"[\w-]{0,128}")
 _LONGEST_NAME = 128
 #: Finds that carry their whole secret: no companion token is looked for after them.
-_ALONE = frozenset(("private-key", "url-password", "url-token", "discord-webhook", "k8s-secret", "command-output", "jwt",
+_ALONE = frozenset(("private-key", "url-password", "url-token", "discord-webhook", "k8s-secret",
+                    "command-output", "jwt",
                     "slack-webhook", "password-hash", "session-cookie", "encoded-credentials"))
 
 
@@ -123,7 +125,8 @@ def _rules() -> tuple[dict[str, list[Rule]], dict[str, list[Rule]]]:
     find: Rule
     for literal, find in (("-----BEGIN", blocks.pem_begin), ("MII", blocks.pem_body),
                           ("b3BlbnNzaC1rZXktdjE", blocks.pem_body), ("://", url_credentials),
-                          ("kind: Secret", blocks.k8s_secret), ('"kind": "Secret"', blocks.k8s_secret),
+                          ("kind: Secret", blocks.k8s_secret),
+                          ('"kind": "Secret"', blocks.k8s_secret),
                           ('"kind":"Secret"', blocks.k8s_secret)):
         first.setdefault(literal, []).append(find)
     for literal, find in armour.TRIGGERS.items():

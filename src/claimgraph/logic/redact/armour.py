@@ -31,7 +31,8 @@ _PPK_LINES = re.compile(r"Private-Lines:[ \t]*(\d{1,3})[ \t]*\r?\n")
 _PPK_MAC = re.compile(r"[ \t]*Private-MAC:[ \t]*([0-9a-fA-F]{16,})")
 _SSH2 = re.compile(r"---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----[^\n]*\n(?P<body>.*?)"
                    r"(?:\n[^\n]*?---- END SSH2 (?:ENCRYPTED )?PRIVATE KEY ----|\Z)", re.DOTALL)
-_JWK_PRIVATE = re.compile(r"[\"'](?:d|p|q|dp|dq|qi|k)[\"'][ \t]*:[ \t]*[\"']([A-Za-z0-9_-]{16,})[\"']")
+_JWK_PRIVATE = re.compile(r"[\"'](?:d|p|q|dp|dq|qi|"
+                          r"k)[\"'][ \t]*:[ \t]*[\"']([A-Za-z0-9_-]{16,})[\"']")
 _B64_JSON = re.compile(r"[A-Za-z0-9+/]{120,}={0,2}")
 _B64_SECRET_FIELDS = (b'"private_key"', b'"client_secret"', b'"password"', b'"secret"',
                       b'"refresh_token"', b'"access_token"')
@@ -183,7 +184,8 @@ def user_slash_password(text: str, at: int) -> list[Span]:
     return [(found.start("v"), found.start("v") + len(value), "secret")]
 
 
-_KEY_LIST_VALUE = re.compile(r"[\"']value[\"'][ \t]*:[ \t]*[\"'](?P<v>[A-Za-z0-9+/]{40,}={0,2})[\"']")
+_KEY_LIST_VALUE = re.compile(r"[\"']value[\"'][ \t]*:[ \t]*"
+                             r"[\"'](?P<v>[A-Za-z0-9+/]{40,}={0,2})[\"']")
 
 
 def listed_key(text: str, at: int) -> list[Span]:

@@ -1,9 +1,9 @@
 """Secrets known by their structure: key blocks, URLs, command lines and manifests.
 
 - PEM private keys: ``BEGIN … PRIVATE KEY``, its body lines and its ``END`` (the body's last
-  line when the end is missing, as in a cut text); an ``END`` line with no ``BEGIN`` (the head was cut off) takes the
-  base64 lines above it; and a body alone is known by its shape (64-column base64 lines
-  opening with ``MII`` or ``b3BlbnNzaC1rZXktdjE``, the DER and OpenSSH key headers) unless a
+  line when the end is missing, as in a cut text); an ``END`` line with no ``BEGIN`` (the head was
+  cut off) takes the base64 lines above it; and a body alone is known by its shape (64-column base64
+  lines opening with ``MII`` or ``b3BlbnNzaC1rZXktdjE``, the DER and OpenSSH key headers) unless a
   ``BEGIN`` line that is not a private key's (a certificate) stands right above it. Lines may
   be real newlines or ``\\n`` escapes (a key inside a JSON string).
 - URL credentials: ``scheme://user:PASSWORD@host``.
@@ -59,7 +59,8 @@ _COMMAND_RULES: dict[str, re.Pattern[str]] = {
     "ldap": re.compile(r"(?<=\s)-w(?:[ \t]+|(?=[^\s-]))" + _FLAG_VALUE),
     "ssh-keygen": re.compile(r"(?<=\s)-[NP](?:[ \t]+|(?=[^\s-]))" + _FLAG_VALUE),
     "sqlplus": re.compile(r"(?<=\s)[\w$#.-]{1,64}/(?P<v>[^\s@/\"']{1,256})(?=@|\s|\Z)"),
-    "redis-auth": re.compile(r"(?<=AUTH)[ \t]+(?:[\w.-]{1,64}[ \t]+)?" + _FLAG_VALUE + r"[ \t]*(?=\r?\n|\Z)"),
+    "redis-auth": re.compile(r"(?<=AUTH)[ \t]+(?:[\w.-]{1,64}[ \t]+)?" + _FLAG_VALUE
+                             + r"[ \t]*(?=\r?\n|\Z)"),
     "twine": re.compile(r"(?<=\s)-p[ \t]+" + _FLAG_VALUE),
     "mongo": re.compile(r"(?<=\s)-p[ \t]+" + _FLAG_VALUE),
     "redis-cli": re.compile(r"(?<=\s)-a[ \t]+" + _FLAG_VALUE),

@@ -195,7 +195,8 @@ def _prose(text: str, end: int, name: str) -> list[Span] | None:
     while v_end > v_start and text[v_end - 1] in _PROSE_TRAILING:
         v_end -= 1
     word = text[v_start:v_end]
-    if not any(ch.isalnum() for ch in word) or is_reference(word) or word.lower() in PROSE_STOPWORDS:
+    if not any(ch.isalnum()
+               for ch in word) or is_reference(word) or word.lower() in PROSE_STOPWORDS:
         return None
     if joint["direct"] is not None and not (
             _netrc_line(text, end) or (lowered_name in _SAID_DIRECTLY and _passwordish(word))):

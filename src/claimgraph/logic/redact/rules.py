@@ -2,8 +2,8 @@ r"""The vendored rule set: gitleaks' secret formats, run behind a keyword prefil
 
 Vendors publish new token formats every month; a list we grow by hand is always behind. So the
 bulk of the format knowledge is gitleaks' ``config/gitleaks.toml`` (MIT), vendored as data in
-``logic/redact/data/gitleaks-rules.json`` by ``tools/vendor_gitleaks.py``, which also converts the Go
-regular expressions to Python's dialect and lists the rules it could not convert. The file
+``logic/redact/data/gitleaks-rules.json`` by ``tools/vendor_gitleaks.py``, which also converts the
+Go regular expressions to Python's dialect and lists the rules it could not convert. The file
 records the upstream version, commit and licence (docs/capture.md, "Secrets").
 
 Each rule names lowercase keywords; a text where none occurs cannot hold its secret. The
@@ -18,8 +18,9 @@ allowlist of the rule or the global one may excuse it.
 
 The token formats' finds join our first layer, the named assignments' (``(?i)[\w.-]{0,50}?``
 then a vendor's name then a value) our second: where our context rules find the same value,
-theirs names it. A few rules are left to our own layers, which know transcripts better (``LEFT_TO_OUR_LAYERS``):
-their find would only repeat or widen what those layers already judge with more context.
+theirs names it. A few rules are left to our own layers, which know transcripts better
+(``LEFT_TO_OUR_LAYERS``): their find would only repeat or widen what those layers already judge with
+more context.
 """
 
 from __future__ import annotations

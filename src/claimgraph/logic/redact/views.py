@@ -77,7 +77,8 @@ def _numbered(text: str) -> list[tuple[int, int]]:
     prefixes = [(m.start(1) - 1, m.end(1) - 1, int(m[2]))
                 for m in _NUMBER_AT_LINE.finditer("\n" + text)]
     if "\n" in text:
-        prefixes += [(m.start(1) - 1, m.end(1) - 1, int(m[2])) for m in _GREP_N.finditer("\n" + text)]
+        prefixes += [(m.start(1) - 1, m.end(1) - 1, int(m[2]))
+                     for m in _GREP_N.finditer("\n" + text)]
     if len(prefixes) < 2:
         return []
     prefixes.sort()
