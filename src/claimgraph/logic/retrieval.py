@@ -276,15 +276,25 @@ def query_tokens(text: str | None) -> list[str]:
     """Tokens worth searching on their own; short words and stopwords match everywhere.
 
     Case is kept (entity resolution tries exact names first); stopwords are matched
-    case-insensitively; de-duplication is exact and keeps first occurrence.
+    case-insensitively; de-duplication is exact and keeps first occurrence. A possessive
+    names its owner: "Caroline's" is the token "Caroline" (so it resolves to her entity).
     """
     tokens: list[str] = []
     for word in (text or "").split():
-        token = trim_edges(word)
+        token = _owner(trim_edges(word))
         if (len(token) >= MIN_TOKEN_CHARS and token.lower() not in QUERY_STOPWORDS
                 and token not in tokens):
             tokens.append(token)
     return tokens
+
+
+def _owner(token: str) -> str:
+    """A possessive's owner ("Caroline's" -> "Caroline", with either apostrophe); any other
+    token as it is."""
+    for ending in ("'s", "\u2019s", "'S"):
+        if token.endswith(ending) and len(token) > len(ending):
+            return token[:-len(ending)]
+    return token
 
 
 # --- BFS ----------------------------------------------------------------------------------
