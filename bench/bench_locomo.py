@@ -8,8 +8,11 @@ recall_any@k when any of its evidence turns is among the first k facts, recall_a
 are. In the same run the same turns go into two bare FTS5 tables (porter and trigram), each
 asked the question's words OR-ed and ranked by bm25 (the floor a plain full-text index gives).
 
+``--split K`` also reports conversations 1..K and K+1.. apart (a ranking tuned on the first
+part is judged on the second: the figures on what was not tuned on are the ones to trust).
+
 Usage: .venv/bin/python bench/bench_locomo.py PATH/locomo.json [--conversations N] [--json]
-       [--no-captions]
+       [--no-captions] [--split K]
 """
 
 from __future__ import annotations
@@ -84,7 +87,8 @@ def score(ranked: list[str], evidence: list[str], k: int) -> tuple[bool, bool]:
     return bool(top & set(evidence)), set(evidence) <= top
 
 
-def run(path: str, limit_conversations: int | None, captions: bool = True) -> dict:
+def run(path: str, limit_conversations: int | None, captions: bool = True,
+        split: int | None = None) -> dict:
     data = json.loads(Path(path).read_text())[:limit_conversations]
     tally: dict[str, dict] = defaultdict(lambda: defaultdict(int))
     latencies: list[float] = []
@@ -110,7 +114,10 @@ def run(path: str, limit_conversations: int | None, captions: bool = True) -> di
                 latencies.append(time.perf_counter() - started)
                 runs = {"ours": mine, "bm25_porter": bare_search(porter, qa["question"], False),
                         "bm25_trigram": bare_search(trigram, qa["question"], True)}
-                for cat in ("all", f"cat{qa['category']}"):
+                part = ("" if split is None
+                        else f"1-{split}/" if n < split else f"{split + 1}-{len(data)}/")
+                cats = ["all", f"cat{qa['category']}"]
+                for cat in cats + ([part + c for c in cats] if part else []):
                     tally[cat]["n"] += 1
                     for name, ranked in runs.items():
                         for k in KS:
@@ -133,8 +140,10 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--no-captions", action="store_true",
                         help="leave out the captions of shared photos")
+    parser.add_argument("--split", type=int,
+                        help="also report conversations 1..K and the rest apart")
     args = parser.parse_args()
-    report = run(args.path, args.conversations, not args.no_captions)
+    report = run(args.path, args.conversations, not args.no_captions, args.split)
     if args.json:
         print(json.dumps(report, indent=1))
         return
@@ -142,7 +151,7 @@ def main() -> None:
         if cat == "latency_ms":
             print(f"latency_ms {row}")
             continue
-        print(f"{cat:5} n={row['n']:4}  " + "  ".join(
+        print(f"{cat:9} n={row['n']:4}  " + "  ".join(
             f"{name} any@5={row[f'{name}_any@5']:.3f} any@10={row[f'{name}_any@10']:.3f}"
             for name in ("ours", "bm25_porter", "bm25_trigram")))
 
