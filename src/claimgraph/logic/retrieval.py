@@ -281,16 +281,17 @@ def query_tokens(text: str | None) -> list[str]:
     """
     tokens: list[str] = []
     for word in (text or "").split():
-        token = _owner(trim_edges(word))
+        token = bare_token(word)
         if (len(token) >= MIN_TOKEN_CHARS and token.lower() not in QUERY_STOPWORDS
                 and token not in tokens):
             tokens.append(token)
     return tokens
 
 
-def _owner(token: str) -> str:
-    """A possessive's owner ("Caroline's" -> "Caroline", with either apostrophe); any other
-    token as it is."""
+def bare_token(word: str) -> str:
+    """A word as a query token: punctuation trimmed at the edges (``trim_edges``), and a
+    possessive's owner for the possessive ("Caroline's" -> "Caroline", either apostrophe)."""
+    token = trim_edges(word)
     for ending in ("'s", "\u2019s", "'S"):
         if token.endswith(ending) and len(token) > len(ending):
             return token[:-len(ending)]
