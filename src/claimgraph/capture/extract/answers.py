@@ -22,15 +22,16 @@ import re
 from typing import Any, Iterator, Mapping
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.extract.asked import ASK_TOOLS, parse_answers, questions, typed
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import (
     SessionView, candidate, short_quote, transcript_evidence)
+from claimgraph.capture.extract.standing import process_question, task_scoped
 from claimgraph.capture.extract.statements import classify, statement_of
 
 DECIDED, AGAINST = "x/decided", "core/decided-against"
 ANSWER_CONFIDENCE = 0.8
 PLAN_CONFIDENCE = 0.65
-_ANSWER = re.compile(r'"(?P<q>(?:[^"\\]|\\.)+?)"="(?P<a>(?:[^"\\]|\\.)*?)"(?=,\s*"|\.\s|\.?$)')
 _RECOMMENDED = re.compile(r"\s*\((?:recommended|suggested|default)\)\s*", re.IGNORECASE)
 _ITEMS = re.compile(r"\s*(?:\+|,|&|/|\band\b|\bplus\b)\s*", re.IGNORECASE)
 _APPROVED = ("User has approved", "User approved")
@@ -50,35 +51,25 @@ def answer_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         result = view.results.get(call.call_id or "")
         if result is None:
             continue
-        if call.tool_name == "AskUserQuestion":
+        if call.tool_name in ASK_TOOLS:
             yield from _answers(view, call, result)
         elif call.tool_name == "ExitPlanMode":
             yield from _plan_verdict(view, call, result)
 
 
-def parse_answers(text: str) -> dict[str, str]:
-    """``"question"="answer"`` pairs of an AskUserQuestion result."""
-    return {m["q"].replace('\\"', '"'): m["a"].replace('\\"', '"')
-            for m in _ANSWER.finditer(text)}
-
-
 def _answers(view: SessionView, call: Event, result: Event) -> Iterator[dict[str, Any]]:
     answered = parse_answers(result.text)
-    for question in _questions(call):
+    for question in questions(call):
         answer = answered.get(question.get("question", ""))
-        if not answer:
-            continue
+        if not answer or typed(answer, question):
+            continue  # typed: the person's own words, which the statements rule reads
+        if process_question(question["question"]) or task_scoped(answer):
+            continue  # how to go on with the task in hand: a choice for today
         yield _decision(view, call, result, question, answer)
         rejected = turned_down(question.get("options") or [], answer)
         if rejected:
             yield _candidate(view, AGAINST, rejected, call, result, ANSWER_CONFIDENCE,
                              question["question"])
-
-
-def _questions(call: Event) -> list[Mapping[str, Any]]:
-    questions = (call.tool_input or {}).get("questions")
-    return [q for q in questions if isinstance(q, Mapping) and isinstance(q.get("question"), str)] \
-        if isinstance(questions, list) else []
 
 
 def _decision(view: SessionView, call: Event, result: Event, question: Mapping[str, Any],

@@ -11,7 +11,9 @@ commit. Two places record one:
 
 Each gate becomes one convention naming the gate and every distinct reason it gave. A harness
 block that the agent cleared by editing files -- the same gate not blocking for that reason
-again -- is also a lesson: the reason and the edit, both lines cited. (A commit gate's lesson
+again -- is also a lesson: the reason and the edit, both lines cited. A hook that let the very
+call it blocked through when the agent simply made it again (a plugin's one-time reminder)
+gave advice, not a rule: neither is kept. (A commit gate's lesson
 comes from the failure→fix rule, which sees the fixing command.)
 """
 
@@ -25,7 +27,7 @@ from typing import Any, Iterator
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.code import language_of
 from claimgraph.capture.extract.session import (
-    FAILED, SessionView, candidate, short_quote, transcript_evidence)
+    FAILED, OK, SessionView, candidate, short_quote, transcript_evidence)
 from claimgraph.capture.extract.shell import command_text, invocations, positional
 from claimgraph.capture.extract.writes import file_ops
 
@@ -62,15 +64,31 @@ def gate_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         return
     gates: dict[str, _Gate] = {}
     blocked: list[tuple[str, str, Event]] = []
+    advice: set[str] = set()
     for event in view.transcript.events:
         for name, blocks, reason in _gate_reports(view, event):
             gate = gates.setdefault(name, _Gate(name, blocks))
             gate.reasons.setdefault(reason, event)
             if event.kind != "tool_result":
                 blocked.append((name, reason, event))
+            elif _HOOK.search(event.text) and _passed_unchanged(view, event):
+                advice.add(name)
     for gate in gates.values():
-        yield _convention(view, gate)
-    yield from _cleared(view, blocked)
+        if gate.name not in advice:
+            yield _convention(view, gate)
+    yield from _cleared(view, [b for b in blocked if b[0] not in advice])
+
+
+def _passed_unchanged(view: SessionView, result: Event) -> bool:
+    """The blocked call, made again unchanged, then went through: the hook gave advice once
+    (a plugin's reminder), it does not enforce a rule the work has to meet."""
+    calls = view.calls()
+    index = next((i for i, c in enumerate(calls) if c.call_id == result.call_id), None)
+    if index is None:
+        return False
+    blocked = calls[index]
+    return any(c.tool_name == blocked.tool_name and c.tool_input == blocked.tool_input
+               and view.outcome(c) == OK for c in calls[index + 1:])
 
 
 def _gate_reports(view: SessionView, event: Event) -> Iterator[tuple[str, str, str]]:

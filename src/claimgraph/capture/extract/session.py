@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from claimgraph.capture.events import Event, Transcript
+from claimgraph.capture.extract.asked import ASK_TOOLS, typed_answers
 
 OK, FAILED, UNKNOWN = "ok", "failed", "unknown"
 QUOTE_CHARS = 120
@@ -55,14 +56,19 @@ class SessionView:
 
     def typed_in_results(self) -> list[tuple[Event, str]]:
         """What the person typed where a tool result carries it: the words given while turning
-        a tool call or a plan down ("…the user said: use a switch instead"). They are the
+        a tool call or a plan down ("…the user said: use a switch instead"), and an answer to
+        the agent's question typed instead of picking an offered option. They are the
         user's, not the tool's; the result event is their evidence."""
         if "typed_in_results" not in self.memo:
             found = []
             for call in self.calls():
                 result = self.results.get(call.call_id or "")
-                if result is None or result.subagent_id or result.is_sidechain \
-                        or not result.text.lstrip().startswith(_REFUSED):
+                if result is None or result.subagent_id or result.is_sidechain:
+                    continue
+                if call.tool_name in ASK_TOOLS:
+                    found += [(result, answer) for _, answer in typed_answers(call, result)]
+                    continue
+                if not result.text.lstrip().startswith(_REFUSED):
                     continue
                 said = _REFUSAL_WORDS.search(result.text)
                 if said and said["said"].strip():

@@ -32,6 +32,7 @@ from claimgraph.capture.classify.phrases import (  # noqa: F401 (re-exported for
     CONVENTION, DECISION, PREFERS, classify, core as _core, phrase_hits)
 from claimgraph.capture.extract.prose import is_paste, request_text, sentences
 from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
+from claimgraph.capture.extract.standing import task_scoped
 
 CONFIDENCE = 0.8
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
@@ -87,6 +88,9 @@ def _not_stored(verdict: Any, sentence: str, view: SessionView) -> str | None:
         return "not durable"
     if len(_core(sentence).split()) < _MIN_WORDS:
         return "too short to stand alone"  # "B", "Option 2": the choice lives in the question
+    today = task_scoped(sentence)
+    if today:
+        return f"for today: {today}"
     if verdict.label != "personal" and not view.project:
         return "no known project"
     return None

@@ -1,0 +1,76 @@
+"""Standing or for today: whether a sentence the user typed can be remembered as a rule.
+
+The sentence model says whether a sentence is durable; it reads one sentence without the
+session around it, and it was trained on prompts where a rule and a request often look alike.
+What it cannot weigh, this module checks by the sentence's form (docs/capture.md, "What is
+kept"): a sentence is remembered as standing only when nothing in it ties it to the work at
+hand. Precision comes first: a wrong standing decision misleads every later session, a missed
+one costs one reminder.
+
+A sentence is for today, not standing, when (unless it says it holds beyond today: "always",
+"never", "from now on", "whenever", "by default", "in this repo"):
+
+- it states what the current work **needs** ("we need to release …", "we don't need …"):
+  necessity is about the task in hand;
+- it is **anchored in time** ("now", "today", "for now", "next", "yet", "at the moment");
+- it **narrates** what happened ("we were waiting on …", "I was trying …");
+- it is **mood**, not a decision: a short sentence saying what the people are or will be
+  ("we are going to be famous", "I'm so happy");
+- it talks about **the agent's turn** ("you described …", "you missed …"): feedback on the
+  conversation, not a rule of the project.
+
+A question the agent asks about how to go on with the task ("How would you like to
+proceed?", "Should I continue …?") is about the task too: its answer is a choice for today.
+Pure: text in, a reason (or None) out.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Words that say a sentence holds beyond the task at hand.
+_STANDING = re.compile(
+    r"\b(?:always|never|ever|every(?:\s+time)?|each time|whenever|any ?time|from now on|"
+    r"going forward|in (?:the )?future|by default|as a rule|in general|as always|no longer|"
+    r"in (?:this|the|our|all|every) (?:repo(?:sitory)?|project|codebase|code ?base|team|"
+    r"projects|repos))\b", re.IGNORECASE)
+_NEED = re.compile(r"\b(?:needs?|needed)\s+to\b|\b(?:do|does|did|don'?t|doesn'?t|didn'?t|won'?t|"
+                   r"will not|do not|does not|shouldn'?t)\s+need\b|\b(?:we|i|you)\s+need\b",
+                   re.IGNORECASE)
+_NOW = re.compile(r"\b(?:right now|now|today|tonight|tomorrow|for now|for the moment|at the moment|"
+                  r"this time|next|yet|currently|in this (?:session|task|pr|change|commit))\b",
+                  re.IGNORECASE)
+_NARRATION = re.compile(r"\b(?:we|i)\s+(?:were|was|had been)\b", re.IGNORECASE)
+_MOOD = re.compile(r"^(?:(?:ok(?:ay)?|wow|yes|yeah|great|so|and|oh)[,!.]?\s+)*"
+                   r"(?:we|i|you|this|it|that)(?:'re|'m|'s|\s+are|\s+am|\s+is|\s+will|'ll)\s+"
+                   r"(?:(?:so|really|totally|going to|gonna|be|definitely|very)\s+)*"
+                   r"[\w*-]+(?:\s+[\w*-]+)?[\s!.]*$", re.IGNORECASE)
+_AGENT_TURN = re.compile(r"\byou(?:\s+\w+ly)?\s+(?:\w+ed|did|made|wrote|got|forgot|missed|"
+                         r"took|went|gave|left|broke|understood|nailed)\b", re.IGNORECASE)
+_PROCESS_QUESTION = re.compile(
+    r"\b(?:how (?:would|do|should) (?:you|we|i) (?:like to )?(?:proceed|continue|go on|start)|"
+    r"(?:shall|should) (?:i|we) (?:proceed|continue|go ahead|start|begin|stop)|"
+    r"what (?:should|would you like) (?:i|me|us|we) to do next|"
+    r"(?:proceed|continue|go ahead) (?:with|now)|next step)\b", re.IGNORECASE)
+
+
+def task_scoped(sentence: str) -> str | None:
+    """Why ``sentence`` is for the task at hand rather than standing; None when it may stand."""
+    if _STANDING.search(sentence):
+        return None
+    if _NEED.search(sentence):
+        return "what the current work needs"
+    if _NOW.search(sentence):
+        return "tied to now"
+    if _NARRATION.search(sentence):
+        return "narrates what happened"
+    if _MOOD.match(sentence.strip()):
+        return "mood, not a decision"
+    if _AGENT_TURN.search(sentence):
+        return "about the agent's turn"
+    return None
+
+
+def process_question(question: str) -> bool:
+    """The agent asks how to go on with the task: its answer is a choice for today."""
+    return bool(_PROCESS_QUESTION.search(question))
