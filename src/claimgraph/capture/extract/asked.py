@@ -13,7 +13,6 @@ from typing import Any, Mapping
 
 from claimgraph.capture.events import Event
 
-ASK_TOOLS = frozenset({"AskUserQuestion"})
 _ANSWER = re.compile(r'"(?P<q>(?:[^"\\]|\\.)+?)"="(?P<a>(?:[^"\\]|\\.)*?)"(?=,\s*"|\.\s|\.?$)')
 _RECOMMENDED = re.compile(r"\s*\((?:recommended|suggested|default)\)\s*", re.IGNORECASE)
 

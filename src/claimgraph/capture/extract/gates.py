@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.extract.actions import actions
 from claimgraph.capture.extract.code import language_of
 from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, short_quote, transcript_evidence)
@@ -32,8 +33,6 @@ from claimgraph.capture.extract.shell import command_text, invocations, position
 from claimgraph.capture.extract.writes import file_ops
 
 CONVENTION, LESSON = "x/convention", "core/failure-mode"
-GATE_CONFIDENCE = 0.7
-LESSON_CONFIDENCE = 0.5
 MAX_REASONS = 4
 _HOOK = re.compile(r"(?P<event>[A-Z][A-Za-z]+)(?::\w+)? (?:hook (?:feedback|error|blocking error)|"
                    r"operation blocked by hook):?\s*(?:\n-?\s*)?\[(?P<cmd>[^\]\n]+)\]:\s*(?P<body>.*)",
@@ -82,13 +81,13 @@ def gate_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
 def _passed_unchanged(view: SessionView, result: Event) -> bool:
     """The blocked call, made again unchanged, then went through: the hook gave advice once
     (a plugin's reminder), it does not enforce a rule the work has to meet."""
-    calls = view.calls()
-    index = next((i for i, c in enumerate(calls) if c.call_id == result.call_id), None)
+    done = actions(view)
+    index = next((i for i, a in enumerate(done) if a.call.call_id == result.call_id), None)
     if index is None:
         return False
-    blocked = calls[index]
-    return any(c.tool_name == blocked.tool_name and c.tool_input == blocked.tool_input
-               and view.outcome(c) == OK for c in calls[index + 1:])
+    blocked = done[index]
+    return any(a.kind == blocked.kind and a.input == blocked.input and a.outcome == OK
+               for a in done[index + 1:])
 
 
 def _gate_reports(view: SessionView, event: Event) -> Iterator[tuple[str, str, str]]:
@@ -140,8 +139,7 @@ def _convention(view: SessionView, gate: _Gate) -> dict[str, Any]:
     first = min(gate.reasons.values(), key=lambda e: e.line)
     evidence = [transcript_evidence(e.line, r) for r, e in list(gate.reasons.items())[:2]]
     return candidate("gates", view.project or "", CONVENTION, text, evidence=evidence,
-                     epistemic="observation", confidence=GATE_CONFIDENCE,
-                     source_type="session-log", object_kind="literal", subject_type="project",
+                     object_kind="literal", subject_type="project",
                      at=first.timestamp)
 
 
@@ -158,8 +156,7 @@ def _cleared(view: SessionView, blocked: list[tuple[str, str, Event]]) -> Iterat
         evidence = [transcript_evidence(event.line, reason),
                     transcript_evidence(edits[0][0].line, f"{edits[0][0].tool_name} {edits[0][1]}")]
         yield candidate("gates", view.project or "", LESSON, text, evidence=evidence,
-                        epistemic="observation", confidence=LESSON_CONFIDENCE,
-                        source_type="failure-report", object_kind="literal",
+                        trust="gates.lesson", object_kind="literal",
                         subject_type="project", at=edits[-1][0].timestamp)
 
 

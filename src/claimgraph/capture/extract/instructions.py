@@ -24,7 +24,6 @@ from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
 from claimgraph.capture.extract.statements import CONVENTION, classify
 
-CONFIDENCE = 0.7
 MAX_PER_DOC = 10
 MAX_PER_CODE_FILE = 3
 INSTRUCTION_FILES = frozenset({
@@ -98,5 +97,5 @@ def comment_rules(text: str) -> Iterator[tuple[str, str]]:
 def _candidate(view: SessionView, look: SeenFile, line: str, rule: str) -> dict[str, Any]:
     evidence = [file_evidence(look.cited or look.path, line)]
     return candidate("instructions", view.project or "", CONVENTION, rule, evidence=evidence,
-                     epistemic="commitment", confidence=CONFIDENCE, source_type="session-log",
+                     
                      object_kind="literal", subject_type="project", at=look.call.timestamp)

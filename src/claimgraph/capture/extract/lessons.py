@@ -37,7 +37,6 @@ from claimgraph.capture.extract.shell import (
 from claimgraph.capture.extract.tooling import runner_of
 from claimgraph.capture.extract.writes import file_ops
 
-LESSON_CONFIDENCE = 0.5
 _SETUP = frozenset({"cd", "source", ".", "export", "set", "sleep"})
 #: Commands that only prepare the last one (``git add -A && git commit``).
 _PREPARES = (("git", "add"),)
@@ -226,8 +225,7 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
     evidence = [transcript_evidence(failure.call.line, command_text(failure.call) or shown),
                 transcript_evidence(fixed.call.line, command_text(fixed.call) or shown)]
     return candidate("lessons", view.project or "", "core/failure-mode", text,
-                     evidence=evidence, epistemic="observation", confidence=LESSON_CONFIDENCE,
-                     source_type="failure-report", object_kind="literal",
+                     evidence=evidence, object_kind="literal",
                      subject_type="project", at=fixed.call.timestamp)
 
 

@@ -24,7 +24,6 @@ from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
 
 LESSON = "core/failure-mode"
-CONFIDENCE = 0.5
 MAX_CHARS = 300
 _CORRECTION = re.compile(
     r"\b(?:i was wrong|i was mistaken|i stand corrected|(?:my|the|that) (?:earlier |previous |"
@@ -54,8 +53,7 @@ def refutation_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                                 evidence=[transcript_evidence(event.line, lesson),
                                           transcript_evidence(last_result.line,
                                                               last_result.text)],
-                                epistemic="observation", confidence=CONFIDENCE,
-                                source_type="failure-report", object_kind="literal",
+                                object_kind="literal",
                                 subject_type="project", at=event.timestamp)
             last_result = None
 

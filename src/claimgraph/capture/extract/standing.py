@@ -34,7 +34,7 @@ _STANDING = re.compile(
     r"going forward|in (?:the )?future|by default|as a rule|in general|as always|no longer|"
     r"in (?:this|the|our|all|every) (?:repo(?:sitory)?|project|codebase|code ?base|team|"
     r"projects|repos))\b", re.IGNORECASE)
-_NEED = re.compile(r"\b(?:needs?|needed)\s+to\b|\b(?:do|does|did|don'?t|doesn'?t|didn'?t|won'?t|"
+_NEED = re.compile(r"\bneeds?\s+to\b|\b(?:do|does|did|don'?t|doesn'?t|didn'?t|won'?t|"
                    r"will not|do not|does not|shouldn'?t)\s+need\b|\b(?:we|i|you)\s+need\b",
                    re.IGNORECASE)
 _NOW = re.compile(r"\b(?:right now|now|today|tonight|tomorrow|for now|for the moment|at the moment|"

@@ -34,7 +34,6 @@ from claimgraph.capture.extract.prose import is_paste, request_text, sentences
 from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
 from claimgraph.capture.extract.standing import task_scoped
 
-CONFIDENCE = 0.8
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
 _MIN_WORDS = 3
 _ABOUT_ME = re.compile(r"\b(?:i|i'm|i'd|i've|me|my|myself)\b", re.IGNORECASE)
@@ -152,6 +151,6 @@ def _candidate(view: SessionView, event: Event, label: str, sentence: str) -> di
     epistemic = "preference" if predicate == PREFERS else "commitment"
     return candidate("statements", "user" if personal else view.project or "", predicate,
                      sentence, evidence=[transcript_evidence(event.line, sentence)],
-                     epistemic=epistemic, confidence=CONFIDENCE, source_type="user-assertion",
+                     epistemic=epistemic,
                      scope="user" if personal else "project", object_kind="literal",
                      subject_type=None if personal else "project", at=event.timestamp)
