@@ -32,6 +32,7 @@ def test_a_sentence_tied_to_the_work_at_hand_is_for_today(sentence):
     "Create a standalone parser library (no runtime dependencies needed)",
     "Config values should be read from the environment, not from files",
     "From now on, commit with conventional commit subjects",
+    "If we need to add a config flag, name it after the feature, not the ticket",
 ])
 def test_a_sentence_that_may_stand_is_left_to_the_model(sentence):
     assert task_scoped(sentence) is None

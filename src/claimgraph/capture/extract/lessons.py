@@ -8,7 +8,8 @@ test/build runner whatever its arguments, else the program and the file it runs
 the failure and the success is the lesson:
 
 - files edited → "failed with E; fixed by editing F" (or "by adding `x` to F" for a small change);
-- a command run in between (a formatter, an install) → "fixed by running `mix format`";
+- a command run in between (a formatter, an install) → "fixed by running `mix format`" (never
+  a check, which only reports, nor a command that was failing itself);
 - nothing but where it ran → "fails when run from the project root: E; run it from assets/";
 - nothing but its arguments → "fails: E; `<the working form>` works".
 
@@ -29,6 +30,7 @@ from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.code import is_test_file
+from claimgraph.capture.extract.commands import kind_of as command_kind
 from claimgraph.capture.extract.gates import added_lines, describe_edits
 from claimgraph.capture.extract.session import (
     FAILED, OK, UNKNOWN, SessionView, candidate, exit_code, short_quote, transcript_evidence)
@@ -48,6 +50,8 @@ _LOOKING = frozenset({
     "xargs", "tee", "date", "whoami", "uname", "bd", "gh"})
 _SCRIPT_FLAGS = frozenset({"-c", "-e", "--eval", "-p", "--print"})
 _MISSING_PROGRAM = (126, 127)
+#: Kinds of command that only report (commands.py): never the fix of another failure.
+_CHECKS = frozenset({"test", "lint"})
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _FAILED_OUTPUT = re.compile(
     r"\b(?:FAILED|FAIL|[1-9]\d* (?:failed|failures?|errors?)|Traceback|panicked|"
@@ -193,10 +197,19 @@ def _note_changes(view: SessionView, call: Event, verdict: str, run: _Run | None
         for window in windows.values():
             window.edits.append((call, cited, added_lines(op)))
     command = command_text(call)
-    if run is not None and verdict == OK and command and not file_ops(view, call):
+    if run is not None and verdict == OK and command and not file_ops(view, call) \
+            and _may_change_state(run, windows):
         for key, window in windows.items():
             if key != run.key:
                 window.commands.append(shown_command(run.invocation.argv, view.root))
+
+
+def _may_change_state(run: _Run, windows: dict[tuple[str, ...], _Window]) -> bool:
+    """Whether a command that worked can be what fixed another one: not a check (a test or
+    a lint only reports), and not a command that was failing itself (its passing is a sign
+    of the fix, not the fix)."""
+    found = command_kind(run.invocation.argv)
+    return run.key not in windows and (found is None or found[0] not in _CHECKS)
 
 
 def _lesson(view: SessionView, window: _Window, fixed: _Run,

@@ -11,7 +11,8 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
 "never", "from now on", "whenever", "by default", "in this repo"):
 
 - it states what the current work **needs** ("we need to release …", "we don't need …"):
-  necessity is about the task in hand;
+  necessity is about the task in hand (a need under a condition, "if we need to add a flag,
+  name it …", is a rule for that case and may stand);
 - it is **anchored in time** ("now", "today", "for now", "next", "yet", "at the moment");
 - it **narrates** what happened ("we were waiting on …", "I was trying …");
 - it is **mood**, not a decision: a short sentence saying what the people are or will be
@@ -37,6 +38,8 @@ _STANDING = re.compile(
 _NEED = re.compile(r"\bneeds?\s+to\b|\b(?:do|does|did|don'?t|doesn'?t|didn'?t|won'?t|"
                    r"will not|do not|does not|shouldn'?t)\s+need\b|\b(?:we|i|you)\s+need\b",
                    re.IGNORECASE)
+#: A need under a condition ("if we need to add a flag, name it …") is a rule for that case.
+_CONDITION = re.compile(r"\b(?:if|when|whenever|in case|unless|once)\b[^,.;:]*$", re.IGNORECASE)
 _NOW = re.compile(r"\b(?:right now|now|today|tonight|tomorrow|for now|for the moment|at the moment|"
                   r"this time|next|yet|currently|in this (?:session|task|pr|change|commit))\b",
                   re.IGNORECASE)
@@ -58,7 +61,8 @@ def task_scoped(sentence: str) -> str | None:
     """Why ``sentence`` is for the task at hand rather than standing; None when it may stand."""
     if _STANDING.search(sentence):
         return None
-    if _NEED.search(sentence):
+    need = _NEED.search(sentence)
+    if need and not _CONDITION.search(sentence[:need.start()]):
         return "what the current work needs"
     if _NOW.search(sentence):
         return "tied to now"
