@@ -20,6 +20,7 @@ from .extract_helpers import Session, only
     "We are going to be rich",
     "I'm so happy",
     "you explained the caching layer really well",
+    "and we could use a queue or a cron job to refresh the index",
 ])
 def test_a_sentence_tied_to_the_work_at_hand_is_for_today(sentence):
     assert task_scoped(sentence)
@@ -33,6 +34,8 @@ def test_a_sentence_tied_to_the_work_at_hand_is_for_today(sentence):
     "Config values should be read from the environment, not from files",
     "From now on, commit with conventional commit subjects",
     "If we need to add a config flag, name it after the feature, not the ticket",
+    "If a second tenant appears, we would split the schema per tenant",
+    "I would prefer small pull requests over one large one",
 ])
 def test_a_sentence_that_may_stand_is_left_to_the_model(sentence):
     assert task_scoped(sentence) is None

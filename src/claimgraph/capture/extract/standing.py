@@ -14,6 +14,7 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
   necessity is about the task in hand (a need under a condition, "if we need to add a flag,
   name it …", is a rule for that case and may stand);
 - it is **anchored in time** ("now", "today", "for now", "next", "yet", "at the moment");
+- it is a **possibility** ("we could use …", "we would …"), unless a condition says when;
 - it **narrates** what happened ("we were waiting on …", "I was trying …");
 - it is **mood**, not a decision: a short sentence saying what the people are or will be
   ("we are going to be famous", "I'm so happy");
@@ -43,6 +44,11 @@ _CONDITION = re.compile(r"\b(?:if|when|whenever|in case|unless|once)\b[^,.;:]*$"
 _NOW = re.compile(r"\b(?:right now|now|today|tonight|tomorrow|for now|for the moment|at the moment|"
                   r"this time|next|yet|currently|in this (?:session|task|pr|change|commit))\b",
                   re.IGNORECASE)
+#: "we would use …", "we could …": a possibility, not a decision ("I would prefer" is a
+#: preference; "if …, I would name it …" a rule for that case).
+_HYPOTHETICAL = re.compile(r"\b(?:we|i)\s+(?:would|could|might)\s+(?!prefer|like|rather|love|"
+                           r"want|always|never)", re.IGNORECASE)
+_ANY_CONDITION = re.compile(r"\b(?:if|when|whenever|unless|in case)\b", re.IGNORECASE)
 _NARRATION = re.compile(r"\b(?:we|i)\s+(?:were|was|had been)\b", re.IGNORECASE)
 _MOOD = re.compile(r"^(?:(?:ok(?:ay)?|wow|yes|yeah|great|so|and|oh)[,!.]?\s+)*"
                    r"(?:we|i|you|this|it|that)(?:'re|'m|'s|\s+are|\s+am|\s+is|\s+will|'ll)\s+"
@@ -66,6 +72,9 @@ def task_scoped(sentence: str) -> str | None:
         return "what the current work needs"
     if _NOW.search(sentence):
         return "tied to now"
+    maybe = _HYPOTHETICAL.search(sentence)
+    if maybe and not _ANY_CONDITION.search(sentence[:maybe.start()]):
+        return "hypothetical"
     if _NARRATION.search(sentence):
         return "narrates what happened"
     if _MOOD.match(sentence.strip()):
