@@ -13,6 +13,8 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
 - it states what the current work **needs** ("we need to release …", "we don't need …"):
   necessity is about the task in hand (a need under a condition, "if we need to add a flag,
   name it …", is a rule for that case and may stand);
+- it **asks for an edit to a file** ("also note in the README that …"): the file holds the
+  result afterwards, and the file is what a later session reads;
 - it is **anchored in time** ("now", "today", "for now", "next", "yet", "at the moment");
 - it is a **possibility** ("we could use …", "we would …"), unless a condition says when;
 - it **narrates** what happened ("we were waiting on …", "I was trying …");
@@ -39,6 +41,15 @@ _STANDING = re.compile(
 _NEED = re.compile(r"\bneeds?\s+to\b|\b(?:do|does|did|don'?t|doesn'?t|didn'?t|won'?t|"
                    r"will not|do not|does not|shouldn'?t)\s+need\b|\b(?:we|i|you)\s+need\b",
                    re.IGNORECASE)
+#: "also note in the README that …", "in AGENTS.md mention …": a change to a file the
+#: agent then makes; the file holds it afterwards, the sentence is the request.
+_FILE = (r"(?:the\s+)?(?:[\w./-]+\.(?:md|mdx|rst|txt|json|ya?ml|toml)|readme|changelog|"
+         r"(?:agents|claude|gemini|contributing)(?:\s*|\.)md)\b")
+_EDIT_VERB = r"(?:add|note|mention|write|document|update|remove|delete|rename|put|append|insert)"
+_EDIT_REQUEST = re.compile(
+    r"^(?:(?:also|and|then|please|now|yes|ok(?:ay)?|so)[,\s]+)*(?:" + _EDIT_VERB
+    + r"\b[^.;:]*?\b(?:in|to|into|from)\s+" + _FILE + r"|in\s+" + _FILE + r"[,\s]+(?:also\s+)?"
+    + _EDIT_VERB + r"\b)", re.IGNORECASE)
 #: A need under a condition ("if we need to add a flag, name it …") is a rule for that case.
 _CONDITION = re.compile(r"\b(?:if|when|whenever|in case|unless|once)\b[^,.;:]*$", re.IGNORECASE)
 _NOW = re.compile(r"\b(?:right now|now|today|tonight|tomorrow|for now|for the moment|at the moment|"
@@ -70,6 +81,8 @@ def task_scoped(sentence: str) -> str | None:
     need = _NEED.search(sentence)
     if need and not _CONDITION.search(sentence[:need.start()]):
         return "what the current work needs"
+    if _EDIT_REQUEST.search(sentence):
+        return "asks for an edit to a file"
     if _NOW.search(sentence):
         return "tied to now"
     maybe = _HYPOTHETICAL.search(sentence)
