@@ -23,6 +23,7 @@ from .extract_helpers import Session, only
     "and we could use a queue or a cron job to refresh the index",
     "also note in the README.md that the importer needs a running database",
     "in agents md mention the three style guides we follow",
+    "also add to CONTRIBUTING.md that releases always go out on Mondays",
 ])
 def test_a_sentence_tied_to_the_work_at_hand_is_for_today(sentence):
     assert task_scoped(sentence)
@@ -39,6 +40,7 @@ def test_a_sentence_tied_to_the_work_at_hand_is_for_today(sentence):
     "If a second tenant appears, we would split the schema per tenant",
     "I would prefer small pull requests over one large one",
     "Document every public function",
+    "Always note breaking changes in the CHANGELOG.md",
 ])
 def test_a_sentence_that_may_stand_is_left_to_the_model(sentence):
     assert task_scoped(sentence) is None

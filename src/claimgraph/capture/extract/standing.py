@@ -76,13 +76,13 @@ _PROCESS_QUESTION = re.compile(
 
 def task_scoped(sentence: str) -> str | None:
     """Why ``sentence`` is for the task at hand rather than standing; None when it may stand."""
+    if _EDIT_REQUEST.search(sentence):  # first: what it asks to write may say "always"
+        return "asks for an edit to a file"
     if _STANDING.search(sentence):
         return None
     need = _NEED.search(sentence)
     if need and not _CONDITION.search(sentence[:need.start()]):
         return "what the current work needs"
-    if _EDIT_REQUEST.search(sentence):
-        return "asks for an edit to a file"
     if _NOW.search(sentence):
         return "tied to now"
     maybe = _HYPOTHETICAL.search(sentence)
