@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claimgraph.logic import context as C
+from claimgraph.logic import briefing as C
+from claimgraph.logic.briefing_lines import conflict_components
 from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_HEADING, CONTEXT_OPEN, strip_injected
-from claimgraph.logic.context_lines import conflict_components
 from claimgraph.logic.timeutil import DAY_MS, from_iso
 
 NOW = from_iso("2026-03-01")
