@@ -133,6 +133,14 @@ def resolve_project(cwd: str | os.PathLike[str], environ: Mapping[str, str] | No
     here = os.path.realpath(os.path.abspath(os.fspath(cwd)))
     if not _inside_a_git_tree(here):
         return Project(here, here, "path")
+    from claimgraph.project_files import read_project
+    read = read_project(here, environ)
+    if read is not None:  # the repository's own files gave git's answer (project_files)
+        worktree, common, url = read
+        remote = normalize_remote(url) if url else None
+        if remote:
+            return Project(remote, worktree, "remote")
+        return Project(_main_root(here, worktree, common), worktree, "git-root")
     found = _git(here, ["rev-parse", "--show-toplevel", "--git-common-dir"], environ, timeout)
     if not found or len(found) < 2:
         return Project(here, here, "path")

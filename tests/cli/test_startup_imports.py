@@ -79,5 +79,18 @@ def test_a_read_outside_git_starts_no_git(store, project_dir):
     assert "subprocess" not in loaded_by(["facts", "billing"], project_dir)
 
 
+def test_a_read_in_a_git_repository_starts_no_git(store, project_dir, ok):
+    """An ordinary repository names its project from its own files (project_files): no git
+    process, no ``subprocess``, and the same project as git names."""
+    subprocess.run(["git", "init", "-q", str(project_dir)], check=True)
+    subprocess.run(["git", "-C", str(project_dir), "remote", "add", "origin",
+                    "git@github.com:org/read-probe.git"], check=True)
+    ok("assert", "probe", "depends-on", "stripe")
+    loaded = loaded_by(["facts", "probe", "--scope", "github.com/org/read-probe"], project_dir)
+    assert "claimgraph.store.sqlite" in loaded, "the probe did not read the store"
+    assert "subprocess" not in loaded
+    assert "probe depends-on stripe" in ok("facts", "probe").out
+
+
 def test_version_loads_only_the_entry_point(project_dir):
     assert loaded_by(["--version"], project_dir) <= VERSION_ONLY
