@@ -13,12 +13,14 @@ logs) and exit code 1.
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Iterator, Mapping, Sequence
 
 import structlog
 
@@ -69,7 +71,8 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
 def serve(settings: Settings, cwd: str | None, environ: Mapping[str, str]) -> int:
     """Run the server until the client hangs up; 0, or 1 with one line on stderr."""
     try:
-        from claimgraph.mcp import server
+        with settled():
+            from claimgraph.mcp import server
     except ImportError:
         return refuse(MISSING_SDK)
     cwd = os.path.abspath(cwd or os.getcwd())
@@ -85,6 +88,21 @@ def serve(settings: Settings, cwd: str | None, environ: Mapping[str, str]) -> in
         pass
     log.info("mcp.stopped")
     return 0
+
+
+@contextmanager
+def settled() -> Iterator[None]:
+    """The SDK's import builds thousands of pydantic models that live as long as the server:
+    no garbage collection while they are made, and frozen afterwards so no collection walks
+    them again (about a third of the server's start; docs/internals.md, "Start-up")."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
 
 
 def context(settings: Settings, cwd: str, environ: Mapping[str, str]) -> ToolContext:
