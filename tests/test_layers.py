@@ -16,7 +16,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "claimgraph"
 VERTICALS = ("capture", "hooks", "curator", "daemon", "cli", "mcp")
 #: Top-level modules every layer may use; none of them may reach into a vertical.
-PLUMBING = ("errors", "config", "lease", "sidecar", "project", "project_files", "llm", "logsetup", "logs", "location",
+PLUMBING = ("errors", "config", "lease", "sidecar", "project", "project_files", "startup", "llm", "logsetup", "logs", "location",
             "server_lease",
             "retrievals")
 #: What the pure core may import besides itself: nothing that reads a clock, a file or a socket.

@@ -8,7 +8,6 @@ unexpected exception is a bug: one line on stderr, the traceback in a crash file
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 
@@ -75,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     if not argv:  # a person trying the command out: what it can do, not a usage error
         argv = ["--help"]
     if entry:
-        gc.disable()  # see settle_imports
+        from claimgraph import startup
+        startup.loading()  # the modules and the parser live until exit (claimgraph.startup)
     try:
         from claimgraph.cli.parser import UsageError, parser_for
         try:
@@ -86,20 +86,8 @@ def main(argv: list[str] | None = None) -> int:
             return int(done.code or 0)
     finally:
         if entry:
-            settle_imports()
+            startup.settle()
     return run(args, argv)
-
-
-def settle_imports() -> None:
-    """The modules and the parser a command loads are tens of thousands of objects that live
-    until the process ends, and hardly a garbage cycle among them. Collecting while they are
-    made, then walking them all again in the collection at exit, cost a read command about
-    a fifth of its time (docs/internals.md, "Start-up"); so the collector is off while they
-    load, and then they are frozen (``gc.freeze``: never walked again) and it runs as usual
-    for everything the command itself does. Only for the process's own command line: a
-    caller's objects in-process are none of our business."""
-    gc.freeze()
-    gc.enable()
 
 
 def run(args: argparse.Namespace, argv: list[str]) -> int:

@@ -13,18 +13,16 @@ logs) and exit code 1.
 from __future__ import annotations
 
 import argparse
-import gc
 import logging
 import os
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import structlog
 
-from claimgraph import location
+from claimgraph import location, startup
 from claimgraph.config import Settings, load_settings
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logsetup import configure_logging
@@ -71,7 +69,7 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
 def serve(settings: Settings, cwd: str | None, environ: Mapping[str, str]) -> int:
     """Run the server until the client hangs up; 0, or 1 with one line on stderr."""
     try:
-        with settled():
+        with startup.more_imports():  # the SDK's models live as long as the server
             from claimgraph.mcp import server
     except ImportError:
         return refuse(MISSING_SDK)
@@ -88,21 +86,6 @@ def serve(settings: Settings, cwd: str | None, environ: Mapping[str, str]) -> in
         pass
     log.info("mcp.stopped")
     return 0
-
-
-@contextmanager
-def settled() -> Iterator[None]:
-    """The SDK's import builds thousands of pydantic models that live as long as the server:
-    no garbage collection while they are made, and frozen afterwards so no collection walks
-    them again (about a third of the server's start; docs/internals.md, "Start-up")."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if enabled:
-            gc.enable()
 
 
 def context(settings: Settings, cwd: str, environ: Mapping[str, str]) -> ToolContext:
