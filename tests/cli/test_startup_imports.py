@@ -20,7 +20,7 @@ import pytest
 NOT_ON_A_READ = {
     "filelock", "psutil", "structlog", "asyncio", "logging", "decimal",
     "dataclasses", "inspect", "tomllib", "difflib", "shutil", "tempfile", "secrets", "socket",
-    "threading", "hashlib", "random", "bz2", "lzma", "subprocess",
+    "threading", "hashlib", "random", "bz2", "lzma", "subprocess", "typing",
     "claimgraph.core.writes", "claimgraph.core.writer", "claimgraph.core.ingest",
     "claimgraph.store.memory", "claimgraph.cli.memory", "claimgraph.curator",
     "claimgraph.daemon.settings",

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.model import (
@@ -17,7 +16,13 @@ from claimgraph.logic.model import (
     PREDICATE_FIELDS, REQUIRED_FACT_FIELDS,
 )
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Mapping, Sequence
+
+    Record = dict[str, Any]
+else:
+    Record = dict  # the same at run time (annotations are never evaluated), without typing
 
 #: The trigram index cannot see fewer characters, so neither backend matches them.
 MIN_SEARCH_CHARS = 3
