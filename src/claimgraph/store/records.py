@@ -7,7 +7,6 @@ must agree on lives here, once.
 
 from __future__ import annotations
 
-import copy
 import json
 
 from claimgraph.errors import ClaimgraphError
@@ -58,7 +57,11 @@ def in_asked_order(wanted: Sequence[str], found: Mapping[str, Record]) -> list[R
     out: list[Record] = []
     handed: set[str] = set()
     for record_id in (i for i in wanted if i in found):
-        out.append(copy.deepcopy(found[record_id]) if record_id in handed else found[record_id])
+        if record_id in handed:
+            import copy  # an id asked twice is rare: a read does not load copy (and weakref)
+            out.append(copy.deepcopy(found[record_id]))
+        else:
+            out.append(found[record_id])
         handed.add(record_id)
     return out
 
