@@ -18,13 +18,16 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import IO, Any, Callable, MutableMapping
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import to_iso
 
-EventDict = MutableMapping[str, Any]
-Processor = Callable[[Any, str, EventDict], EventDict]
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import IO, Any, Callable, MutableMapping
+
+    EventDict = MutableMapping[str, Any]
+    Processor = Callable[[Any, str, EventDict], EventDict]
 LEADING_KEYS = ("ts", "level", "event", "pid", "run_id", "session", "episode")
 #: The standard library's numeric levels (``logging.DEBUG`` ...), spelled out so that reading
 #: a level does not import ``logging``.
