@@ -366,7 +366,8 @@ class PostgresStore(PostgresPurge):
 
     # --- usage -----------------------------------------------------------------------
     def predicate_usage(self) -> dict[str, int]:
-        return rec.counted(self._db.rows("SELECT predicate, count(*) FROM facts GROUP BY predicate"))
+        return rec.counted(
+            self._db.rows("SELECT predicate, count(*) FROM facts GROUP BY predicate"))
 
     def entity_usage(self) -> dict[str, int]:
         return rec.counted(self._db.rows(q.ENTITY_USAGE))
@@ -501,7 +502,8 @@ class PostgresStore(PostgresPurge):
     def stats(self) -> dict[str, Any]:
         counts = self._db.one(
             "SELECT (SELECT count(*) FROM entities), (SELECT count(*) FROM facts),"
-            " (SELECT count(*) FROM facts WHERE t_invalid IS NULL), (SELECT count(*) FROM episodes)")
+            " (SELECT count(*) FROM facts WHERE t_invalid IS NULL),"
+            " (SELECT count(*) FROM episodes)")
         statuses = dict(self._db.rows("SELECT status, count(*) FROM predicates GROUP BY status"))
         return rec.stats_record(STORE_FORMAT, *counts, statuses)
 

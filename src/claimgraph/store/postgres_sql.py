@@ -42,7 +42,8 @@ DELETE_LINK = "DELETE FROM conflict_links WHERE fact_id = %s AND other_id = %s"
 
 SET_DORMANT = ("UPDATE facts SET dormant_since = %s WHERE id = ANY(%s::text[])"
                " AND dormant_since IS NULL")
-REVIVE = "UPDATE facts SET dormant_since = NULL WHERE id = ANY(%s::text[]) AND dormant_since IS NOT NULL"
+REVIVE = ("UPDATE facts SET dormant_since = NULL"
+          " WHERE id = ANY(%s::text[]) AND dormant_since IS NOT NULL")
 DORMANT_IDS = "SELECT id FROM facts WHERE dormant_since IS NOT NULL ORDER BY id"
 
 AUDIT_SELECT = ("SELECT fact_id, evidence, file, verdict, reason, content_hash, checked_at, details"
@@ -75,7 +76,8 @@ FIND_ENTITIES = (ENTITY_SELECT + " WHERE pk IN (SELECT pk FROM entities WHERE no
                  " WHERE a.norm = %(n)s) AND (%(s)s::text IS NULL OR scope = %(s)s)"
                  + ENTITY_ORDER)
 
-EPISODE_SELECT = "SELECT id, source_type, ref, summary, opened_at, closed_at, evidence FROM episodes"
+EPISODE_SELECT = ("SELECT id, source_type, ref, summary, opened_at, closed_at, evidence"
+                  " FROM episodes")
 INSERT_EPISODE = ("INSERT INTO episodes (id, source_type, ref, summary, opened_at, closed_at,"
                   " evidence) VALUES (%s, %s, %s, %s, %s, %s, %s)")
 

@@ -716,7 +716,8 @@ class SqliteStore(SqliteCuration, SqlitePurge):
     def stats(self) -> dict[str, Any]:
         counts = self._db.one(
             "SELECT (SELECT count(*) FROM entities), (SELECT count(*) FROM facts),"
-            " (SELECT count(*) FROM facts WHERE t_invalid IS NULL), (SELECT count(*) FROM episodes)")
+            " (SELECT count(*) FROM facts WHERE t_invalid IS NULL),"
+            " (SELECT count(*) FROM episodes)")
         statuses = dict(self._db.rows("SELECT status, count(*) FROM predicates GROUP BY status"))
         return rec.stats_record(self.schema_version(), *counts, statuses)  # a reader's may lag
 

@@ -87,7 +87,8 @@ SCOPE_SUSPECTS = ("SELECT f.scope, count(DISTINCT f.id) FROM audit_verdicts a"
 
 ENTITY_SELECT = "SELECT id, name, type, scope, aliases FROM entities"
 ENTITY_ORDER = " ORDER BY name, id"
-INSERT_ENTITY = "INSERT INTO entities (id, name, norm, type, scope, aliases) VALUES (?, ?, ?, ?, ?, ?)"
+INSERT_ENTITY = ("INSERT INTO entities (id, name, norm, type, scope, aliases)"
+                 " VALUES (?, ?, ?, ?, ?, ?)")
 INSERT_ALIAS = "INSERT OR IGNORE INTO entity_aliases (entity_id, alias, norm) VALUES (?, ?, ?)"
 FIND_ENTITIES = (ENTITY_SELECT + " WHERE pk IN (SELECT pk FROM entities WHERE norm = ?1 UNION "
                  "SELECT e.pk FROM entity_aliases a JOIN entities e ON e.id = a.entity_id "
@@ -102,7 +103,8 @@ FIND_ENTITIES_MANY = (
     "JOIN entity_aliases a ON a.norm = w.norm JOIN entities e ON e.id = a.entity_id "
     "WHERE ?2 IS NULL OR e.scope = ?2")
 
-EPISODE_SELECT = "SELECT id, source_type, ref, summary, opened_at, closed_at, evidence FROM episodes"
+EPISODE_SELECT = ("SELECT id, source_type, ref, summary, opened_at, closed_at, evidence"
+                  " FROM episodes")
 INSERT_EPISODE = ("INSERT INTO episodes (id, source_type, ref, summary, opened_at, closed_at, "
                   "evidence) VALUES (?, ?, ?, ?, ?, ?, ?)")
 
