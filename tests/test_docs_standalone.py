@@ -35,11 +35,15 @@ def headings(page: Path) -> list[str]:
 
 def section_names(page: Path) -> set[str]:
     """What a pointer may call a section: its heading, without a number ("7. The storage
-    seam") or without what follows a colon ("Trust: files nobody else may plant")."""
+    seam") or without what follows a colon ("Trust: files nobody else may plant"); or the
+    bold label a paragraph or a step starts with ("6. **Reconciling.** Every candidate…")."""
     names = set()
     for heading in headings(page):
         bare = re.sub(r"^\d+\.\s*", "", heading)
         names.update({heading, bare, bare.split(":")[0].strip()})
+    text = page.read_text(encoding="utf-8")
+    names.update(label.rstrip(".:") for label in
+                 re.findall(r"^(?:\s*(?:\d+\.|[-*])\s+)?\*\*([^*\n]+)\*\*", text, re.M))
     return names
 
 
