@@ -30,7 +30,6 @@ from claimgraph.core import Shell
 from claimgraph.core.briefing import USER_SCOPE
 from claimgraph.core.ingest import open_episode
 from claimgraph.core.vocabulary import seed
-from claimgraph.errors import ClaimgraphError
 from claimgraph.opening import open_store
 from claimgraph.sidecar import Sidecars
 from claimgraph.store import leases
@@ -136,15 +135,6 @@ class ToolContext:
     def close(self) -> None:
         self.close_reader()
         self.close_writer()
-
-
-def require_episode(sh: Shell, episode_id: str) -> dict[str, Any]:
-    episode = sh.store.get_episode(episode_id)
-    if episode is None:
-        raise ClaimgraphError("invalid-argument", f"no episode with id {episode_id!r}",
-                              hint="leave episode out: facts go to this session's episode",
-                              argument="episode")
-    return episode
 
 
 def default_project(cwd: str, environ: Mapping[str, str]) -> str:

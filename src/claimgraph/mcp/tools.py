@@ -26,7 +26,7 @@ from claimgraph.logic.recall import in_scopes
 from claimgraph.logic.redact import redact
 from claimgraph.mcp import tools_args as A
 from claimgraph.mcp.arguments import Arg
-from claimgraph.mcp.session import ToolContext, require_episode
+from claimgraph.mcp.session import ToolContext
 from claimgraph.mcp.views import entity_view, episode_view, fact_view, facts_view, pair_view, wire
 
 DEFAULT_LIMIT = 10
