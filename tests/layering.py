@@ -37,7 +37,10 @@ from pathlib import Path
 
 #: (layer, {unit: modules}), bottom first. ``pkg.*`` is a package and everything under it;
 #: any other entry is that one module. The most specific entry decides a module's unit.
-LAYERS: tuple[tuple[str, dict[str, tuple[str, ...]]], ...] = (
+Layers = tuple[tuple[str, dict[str, tuple[str, ...]]], ...]
+Pairs = frozenset[tuple[str, str]]
+
+LAYERS: Layers = (
     ("pure logic", {"logic": ("claimgraph.logic.*", "claimgraph.errors")}),
     ("plumbing", {"plumbing": (
         "claimgraph", "claimgraph.private", "claimgraph.guard", "claimgraph.config",
@@ -60,11 +63,11 @@ LAYERS: tuple[tuple[str, dict[str, tuple[str, ...]]], ...] = (
 #: Sideways imports the table allows: (importing unit, imported unit). None today: capture
 #: starts the curator, and the hook starts capture, as processes (``python -m``), not imports;
 #: the CLI starts the MCP server and the viewer from the layer above them.
-ALLOWED: frozenset[tuple[str, str]] = frozenset()
+ALLOWED: Pairs = frozenset()
 #: Loads by name that may go up: a package's library surface, loaded on first attribute use
 #: (PEP 562), never at import. ``from claimgraph import audit_claims`` is the documented way
 #: to audit any JSON document (docs/claims-audit.md); ``import claimgraph`` loads nothing.
-LAZY_SURFACE: frozenset[tuple[str, str]] = frozenset({
+LAZY_SURFACE: Pairs = frozenset({
     ("claimgraph", "claimgraph.core.audit_document"),
 })
 
@@ -179,7 +182,7 @@ def _resolve(name: str, modules: set[str]) -> str | None:
     return None
 
 
-def unit_of(module: str, layers=LAYERS) -> tuple[int, str] | None:
+def unit_of(module: str, layers: Layers = LAYERS) -> tuple[int, str] | None:
     """(layer index, unit) of a module by its most specific entry; None if unassigned."""
     best: tuple[int, int, str] | None = None
     for rank, (_, units) in enumerate(layers):
@@ -198,14 +201,14 @@ def covers(entry: str, module: str) -> bool:
     return module == entry
 
 
-def unassigned(graph: Graph, layers=LAYERS) -> list[str]:
+def unassigned(graph: Graph, layers: Layers = LAYERS) -> list[str]:
     return [m for m in graph.modules if unit_of(m, layers) is None]
 
 
-def layer_violations(graph: Graph, layers=LAYERS, allowed=ALLOWED,
-                     surface=LAZY_SURFACE) -> list[Violation]:
+def layer_violations(graph: Graph, layers: Layers = LAYERS, allowed: Pairs = ALLOWED,
+                     surface: Pairs = LAZY_SURFACE) -> list[Violation]:
     """Every import that goes up the table or sideways between units without leave."""
-    found = []
+    found: list[Violation] = []
     names = [name for name, _ in layers]
     for importer in graph.modules:
         here = unit_of(importer, layers)
@@ -257,7 +260,7 @@ def cycles(graph: Graph) -> list[list[str]]:
                 parent = work[-1][0]
                 low[parent] = min(low[parent], low[node])
             if low[node] == index[node]:
-                component = []
+                component: list[str] = []
                 while True:
                     member = stack.pop()
                     on_stack.discard(member)
