@@ -1,6 +1,6 @@
 """What the memory_* tools run against: one store, one project, two shells, one episode.
 
-A ``ToolContext`` lives as long as the server. Reads use one shell and never take a lease;
+A ``ServerState`` lives as long as the server. Reads use one shell and never take a lease;
 writes use another, each inside the write lease (owner ``claimgraph-mcp``), waiting at most the
 configured ``lease_wait_ms`` and then failing with the holder named — an agent is never kept
 waiting on a curator for longer than that. The server runs reads and writes on two threads of
@@ -48,7 +48,7 @@ def session_ref(environ: Mapping[str, str], pid: int, started_ms: int) -> str:
 
 
 @dataclass
-class ToolContext:
+class ServerState:
     """The server's state; every tool gets it first."""
 
     db: Path
