@@ -44,7 +44,8 @@ LAYERS: Layers = (
     ("pure logic", {"logic": ("claimgraph.logic.*", "claimgraph.errors")}),
     ("plumbing", {"plumbing": (
         "claimgraph", "claimgraph.private", "claimgraph.guard", "claimgraph.config",
-        "claimgraph.location", "claimgraph.sidecar", "claimgraph.project", "claimgraph.lease",
+        "claimgraph.location", "claimgraph.sidecar", "claimgraph.project",
+        "claimgraph.project_files", "claimgraph.startup", "claimgraph.lease",
         "claimgraph.logsetup", "claimgraph.logs", "claimgraph.retrievals",
         "claimgraph.model_command")}),
     ("store", {"store": ("claimgraph.store.*",)}),
