@@ -40,7 +40,8 @@ LAYERS: tuple[tuple[str, dict[str, tuple[str, ...]]], ...] = (
     ("pure logic", {"logic": ("claimgraph.logic.*", "claimgraph.errors")}),
     ("plumbing", {"plumbing": (
         "claimgraph", "claimgraph.private", "claimgraph.guard", "claimgraph.config",
-        "claimgraph.location", "claimgraph.sidecar", "claimgraph.project", "claimgraph.lease",
+        "claimgraph.location", "claimgraph.sidecar", "claimgraph.project",
+        "claimgraph.project_files", "claimgraph.startup", "claimgraph.lease",
         "claimgraph.logsetup", "claimgraph.logs", "claimgraph.retrievals",
         "claimgraph.model_command")}),
     ("store", {"store": ("claimgraph.store.*",)}),

@@ -14,9 +14,11 @@ Fact     see FACT_FIELDS; ``subject`` and ``object_ref`` are embedded entity dic
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
 from claimgraph.errors import ClaimgraphError
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 #: Fact fields in canonical order (REFERENCE §1.1) plus ``evidence``: a list of
 #: "path: quote" strings citing a file or a line of the episode's transcript, and

@@ -22,7 +22,7 @@ from typing import Mapping, Sequence
 
 import structlog
 
-from claimgraph import location
+from claimgraph import location, startup
 from claimgraph.config import Settings, load_settings
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logsetup import configure_logging
@@ -69,7 +69,8 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
 def serve(settings: Settings, cwd: str | None, environ: Mapping[str, str]) -> int:
     """Run the server until the client hangs up; 0, or 1 with one line on stderr."""
     try:
-        from claimgraph.mcp import server
+        with startup.more_imports():  # the SDK's models live as long as the server
+            from claimgraph.mcp import server
     except ImportError:
         return refuse(MISSING_SDK)
     cwd = os.path.abspath(cwd or os.getcwd())
