@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from claimgraph.core.context import scopes
+from claimgraph.core.teammates import named
 from claimgraph.logic import context as compiled
 from claimgraph.logic.confidence import effective_confidence
 from claimgraph.logic.conflicts import open_conflicts
@@ -149,7 +150,7 @@ def read_sections(store: Any, wanted: list[str], now: int, windows: Mapping[str,
 def read_whole(store: Any, answers: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """Every fact the answers name, and the successors of the changes among them, by id."""
     ids = sorted({fid for answer in answers for found in answer["ids"].values() for fid in found})
-    facts = {f["id"]: f for f in store.get_facts_by_ids(ids)}
+    facts = {f["id"]: f for f in named(store, store.get_facts_by_ids(ids))}
     successors = sorted({s for key in ("changed",) for answer in answers
                          for fid in answer["ids"].get(key, ())
                          for s in [compiled.supersession_successor(facts[fid])[1]]
