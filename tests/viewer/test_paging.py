@@ -223,3 +223,23 @@ def test_a_write_to_the_store_shows_on_the_next_load(big, tmp_path):
             store.close()
         after = client.get(f"/{TOKEN}/project", params=asked).text
     assert "Nothing matches the filter" in before and "freshly written" in after
+
+
+def test_every_page_of_a_project_is_a_slice_of_one_placement(source):
+    """Pages of one project (sections, page numbers, a parameter no page reads) share one
+    placement while the store is unchanged, and give what a placement of their own gives;
+    a filter has a placement of its own."""
+    from claimgraph.viewer.project import project
+    placements = PageCache()
+
+    def shared(key, build):
+        return placements.get(key, build)
+
+    asks = [{}, {"nonce": "1"}, {"section": "current", "page": "2"},
+            {"section": "decisions", "page": "3"}, {"section": "left_out", "page": "1"}]
+    for params in asks:
+        assert project(source, PROJECT, params, shared) == project(source, PROJECT, params)
+    assert placements.built == 1
+    narrowed = {"predicate": "core/prefers", "section": "decisions", "page": "2"}
+    assert project(source, PROJECT, narrowed, shared) == project(source, PROJECT, narrowed)
+    assert placements.built == 2
