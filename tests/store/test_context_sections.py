@@ -82,6 +82,7 @@ WINDOWS = [
     {key: (0, 5) for key in SECTION_KEYS},
     {"current": (3, 4), "decisions": (10, 7), "left_out": (2, 9), "changed": (1, 2)},
     {"lessons": (0, 0)},
+    {key: (0, 10 ** 9) for key in SECTION_KEYS if key != "conflicts"},  # the viewer's placement
 ]
 NARROWINGS = [Narrowing(), Narrowing(predicate="core/prefers"),
               Narrowing(epistemic="commitment"), Narrowing(text="V3"),

@@ -208,6 +208,29 @@ def test_a_page_cache_forgets_after_its_time_and_keeps_no_failure():
     assert cache.get("x", lambda: 4) == 4
 
 
+def test_a_refreshing_cache_serves_the_old_entry_while_one_rebuild_runs():
+    now = [0.0]
+    cache = PageCache(ttl_s=10, refresh_s=100, clock=lambda: now[0])
+    assert cache.get("k", lambda: 1) == 1
+    now[0] = 20
+    started, release = threading.Event(), threading.Event()
+
+    def slow() -> int:
+        started.set()
+        release.wait(10)
+        return 2
+    assert cache.get("k", slow) == 1  # the reader does not wait for the rebuild
+    assert started.wait(10)
+    assert cache.get("k", lambda: 3) == 1  # one rebuild at a time; the old entry meanwhile
+    release.set()
+    deadline = time.monotonic() + 10
+    while cache.get("k", lambda: 4) != 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert cache.get("k", lambda: 5) == 2 and cache.built == 2
+    now[0] = 200  # too old to serve: the reader waits for a build
+    assert cache.get("k", lambda: 6) == 6
+
+
 def test_a_write_to_the_store_shows_on_the_next_load(big, tmp_path):
     db = tmp_path / "claims.db"
     db.write_bytes(big.read_bytes())

@@ -30,6 +30,9 @@ from claimgraph.viewer.source import BadRequest, NotFound, Source
 
 ASSETS = {"viewer.css": "text/css; charset=utf-8", "viewer.js": "text/javascript; charset=utf-8"}
 PLACEMENTS_KEPT = 4
+#: A placement older than the cache's 30 s is still served (rebuilt behind the reader) up to
+#: this age, while the store is unchanged: decay moves a page's numbers slowly.
+PLACEMENT_REFRESH_S = 300.0
 NAV = (("", "Projects"), ("activity", "Activity"), ("review", "Review"))
 
 
@@ -86,7 +89,7 @@ def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[st
     kept = PageCache()
     # Each project's placement (``project.placement``), shared by all its pages: few, since
     # one holds every id of a project's sections.
-    placements = PageCache(size=PLACEMENTS_KEPT)
+    placements = PageCache(size=PLACEMENTS_KEPT, refresh_s=PLACEMENT_REFRESH_S)
 
     def shared(key: Any, build: Callable[[], Any]) -> Any:
         return placements.get((*key, store_state(src.db)), build)
