@@ -14,7 +14,7 @@ from claimgraph.core.writes import assert_fact
 from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_OPEN
 from claimgraph.store.open import open_store
 
-from .conftest import FAST_S, Hooks
+from .conftest import Hooks
 from .test_hook_fast_path import imported_modules
 
 #: The session-start path with a store may read SQLite, but never these.
@@ -53,7 +53,6 @@ def test_the_project_memory_is_printed_as_hook_json(hooks: Hooks):
     text = injected(run)
     assert text.startswith(CONTEXT_OPEN) and text.endswith(CONTEXT_CLOSE)
     assert "api depends-on postgres" in text and len(text) <= 10_000
-    assert run.seconds < FAST_S
     assert hooks.events() == ["hook.context-injected"]
     assert hooks.spooled() == [] and hooks.no_child_started()
 
