@@ -263,6 +263,10 @@ def test_every_page_of_a_project_is_a_slice_of_one_placement(source):
     for params in asks:
         assert project(source, PROJECT, params, shared) == project(source, PROJECT, params)
     assert placements.built == 1
-    narrowed = {"predicate": "core/prefers", "section": "decisions", "page": "2"}
-    assert project(source, PROJECT, narrowed, shared) == project(source, PROJECT, narrowed)
-    assert placements.built == 2
+    filtered = [{"predicate": "core/prefers", "section": "decisions", "page": "2"},
+                {"text": "PART-1"}, {"class": "commitment", "section": "left_out"},
+                {"predicate": "core/failure-mode", "text": "value 1"}]
+    for n, params in enumerate(filtered, start=2):
+        # cut from the whole placement, the same as placing under the filter
+        assert project(source, PROJECT, params, shared) == project(source, PROJECT, params)
+        assert placements.built == n

@@ -144,6 +144,15 @@ def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
     return sql, params
 
 
+def narrowed_ids(scopes: Sequence[str], narrowing: Narrowing) -> tuple[str, dict[str, Any]]:
+    """The ids of the scopes' facts a page's filters keep (``Narrowing.matches``): the viewer
+    cuts a project's placement down to them instead of placing the facts again."""
+    params: dict[str, Any] = {"scopes": json.dumps(sorted(set(scopes)))}
+    where = _narrowing(narrowing, params)
+    return ("SELECT f.id FROM facts f WHERE f.scope IN (SELECT value FROM json_each(:scopes))"
+            + where, params)
+
+
 #: ``logic.retrieval.most_useful_first`` at ``:at``: commitments first, then effective
 #: confidence then, fresher first, ids last.
 _USEFUL_ORDER = ("(f.epistemic <> 'commitment'), -(" + _EFFECTIVE.replace("p.source", "f.source_type")

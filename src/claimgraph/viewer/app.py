@@ -29,7 +29,7 @@ from claimgraph.viewer.project import project
 from claimgraph.viewer.source import BadRequest, NotFound, Source
 
 ASSETS = {"viewer.css": "text/css; charset=utf-8", "viewer.js": "text/javascript; charset=utf-8"}
-PLACEMENTS_KEPT = 4
+PLACEMENTS_KEPT = 8
 #: A placement older than the cache's 30 s is still served (rebuilt behind the reader) up to
 #: this age, while the store is unchanged: decay moves a page's numbers slowly.
 PLACEMENT_REFRESH_S = 300.0

@@ -104,7 +104,7 @@ def project(src: Source, project_id: str, params: Mapping[str, str],
     if chosen["predicate"] and chosen["predicate"] not in whole["predicates"]:
         raise BadRequest(f"predicate {chosen['predicate'][:80]!r} is used by no fact")
     mine = whole if not narrowing.active else shared(
-        ("placement", project_id, narrowing), lambda: placement(src, project_id, narrowing))
+        ("placement", project_id, narrowing), lambda: narrowed(src, project_id, narrowing, whole))
     now, pairs = whole["now"], whole["pairs"]
     placed = cut(mine["placed"], shown_windows(section, page))
     with src.shell() as sh:
@@ -135,7 +135,7 @@ def placement(src: Source, project_id: str, narrowing: Narrowing) -> dict[str, A
         suspect = set(store.suspect_fact_ids())
         pairs = open_pairs(store, wanted, suspect, now)
         open_ids = {f["id"] for pair in pairs for f in pair.values()}
-        windows = {key: (0, WHOLE) for key in SECTION_KEYS if key != "conflicts"}
+        windows = {key: (0, WHOLE) for key in SECTION_KEYS}
         placed = read_sections(store, wanted, now, windows, open_ids, narrowing, suspect,
                                src.half_life_days)
         block = None
@@ -144,6 +144,23 @@ def placement(src: Source, project_id: str, narrowing: Narrowing) -> dict[str, A
             block = context_block(told, read_whole(store, [told]), pairs, now, project_id, src)
     return {"now": now, "predicates": predicates, "pairs": pairs, "placed": placed,
             "block": block}
+
+
+def narrowed(src: Source, project_id: str, narrowing: Narrowing,
+             whole: Mapping[str, Any]) -> dict[str, Any]:
+    """The placement under a page's filters: the whole placement kept to the facts the filters
+    match (one indexed read of ids where the store answers it; the order and the sections do
+    not depend on the filters), else placed again under them."""
+    with src.shell() as sh:
+        matching = getattr(sh.store, "narrowed_fact_ids", None)
+        keep = matching(scopes(project_id), narrowing) if matching is not None else None
+    if keep is None:
+        return placement(src, project_id, narrowing)
+    placed = whole["placed"]
+    ids = {key: [fid for fid in found if fid in keep] for key, found in placed["ids"].items()}
+    return {**whole, "block": None, "placed": {
+        "counts": {key: len(ids.get(key, ())) for key in placed["counts"]}, "ids": ids,
+        "reasons": {fid: why for fid, why in placed["reasons"].items() if fid in keep}}}
 
 
 def shown_windows(section: str | None, page: int) -> dict[str, tuple[int, int]]:
