@@ -17,10 +17,11 @@ import psutil
 import pytest
 from filelock import FileLock
 
-import claimgraph.lease as lease_module
 from claimgraph.errors import ClaimgraphError
-from claimgraph.lease import (CURATE_HINT, HOST, Lease, curate_lock_path, curation_lease,
-                              holder_alive, now_ms, read_holder, write_lease, write_lock_path)
+import claimgraph.lease as lease_module
+from claimgraph.lease import (CURATE_HINT, HOST, Lease, curate_lock_path, holder_alive, now_ms,
+                              read_holder, write_lock_path)
+from claimgraph.store.leases import curation_lease, write_lease
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -7,12 +7,12 @@ import subprocess
 import sys
 import time
 
-from claimgraph.project import resolve_project
 from claimgraph.core import Shell
 from claimgraph.core.vocabulary import seed
 from claimgraph.core.writes import assert_fact
 from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_OPEN
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
+from claimgraph.project import resolve_project
 
 from .conftest import Hooks
 from .test_hook_fast_path import imported_modules
@@ -113,7 +113,7 @@ def store_shortlists(hooks: Hooks) -> dict:
 
 def live_block(hooks: Hooks) -> str:
     """What a full read of the store compiles now (no shortlist, stored or fresh)."""
-    from claimgraph.core.context import compile_for
+    from claimgraph.core.briefing import compile_for
 
     store = open_store(hooks.db, read_only=True)
     try:

@@ -38,7 +38,7 @@ from typing import Any
 from claimgraph.capture.events import Event, Transcript, cleaning
 from claimgraph.logic.clean import clean_text_with_counts
 from claimgraph.logic.redact import is_secret_name, placeholder, redact_value
-from claimgraph.logic.secret_blocks import SECRET_PRINTING_COMMAND
+from claimgraph.logic.redact.blocks import SECRET_PRINTING_COMMAND
 from claimgraph.private import private_dir
 
 SEGMENT_FORMAT = 1

@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from claimgraph.logic.context_tiers import TEAMMATE, teammate_writer
+from claimgraph.logic.trust_tiers import TEAMMATE, teammate_writer
 
 TRUST_FILE = "trusted.json"  # oplog.identity's, read here without its crypto
 

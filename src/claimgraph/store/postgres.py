@@ -316,7 +316,7 @@ class PostgresStore(PostgresPurge):
                          half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
         """``SqliteStore.context_sections`` in PostgreSQL: {counts, ids, reasons}."""
         # Imported here: only the viewer asks, and every command's startup imports this module.
-        from claimgraph.logic.context_sections import SECTION_KEYS, Narrowing
+        from claimgraph.logic.briefing_sections import SECTION_KEYS, Narrowing
         from claimgraph.store import postgres_sections as sections_sql
         wanted = sorted(set(scopes))
         narrowing = narrowing or Narrowing()

@@ -354,7 +354,7 @@ class SqliteStore(SqliteCuration, SqlitePurge):
 
     def select_context_heads(self, scopes: Iterable[str], since: int) -> list[Record]:
         """Light rows of the scopes' live facts valid now or closed since ``since`` (the
-        SessionStart context's shortlist input: ``logic.context_shortlist``)."""
+        SessionStart context's shortlist input: ``logic.briefing_shortlist``)."""
         wanted = sorted(set(scopes))
         if not wanted:
             return []
@@ -366,11 +366,11 @@ class SqliteStore(SqliteCuration, SqlitePurge):
                          windows: Mapping[str, tuple[int, int]], open_ids: Iterable[str] = (),
                          narrowing: Any = None,
                          half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
-        """A project page's sections in one query: what ``logic.context_sections.sections_of``
+        """A project page's sections in one query: what ``logic.briefing_sections.sections_of``
         answers over the scopes' facts read whole (``open_ids``: the members of open
         conflicts), without reading them: {counts, ids, reasons}."""
         # Imported here: only the viewer asks, and every command's startup imports this module.
-        from claimgraph.logic.context_sections import SECTION_KEYS, Narrowing
+        from claimgraph.logic.briefing_sections import SECTION_KEYS, Narrowing
         from claimgraph.store import sqlite_sections as sections_sql
         wanted = sorted(set(scopes))
         narrowing = narrowing or Narrowing()

@@ -17,16 +17,16 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Mapping, Sequence
 
-from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_HEADING, CONTEXT_OPEN
-from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS, effective_confidence
-from claimgraph.logic.context_tiers import shown
-from claimgraph.logic.safe_render import safe_text
-from claimgraph.logic.context_lines import (
+from claimgraph.logic.briefing_lines import (
     change_line, component_line, conflict_components, decision_line, fact_line,
 )
+from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_HEADING, CONTEXT_OPEN
+from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS, effective_confidence
 from claimgraph.logic.model import SUPERSESSION_KINDS
 from claimgraph.logic.retrieval import fact_valid_at
+from claimgraph.logic.safe_render import safe_text
 from claimgraph.logic.timeutil import DAY_MS, to_date
+from claimgraph.logic.trust_tiers import shown
 
 Fact = Mapping[str, Any]
 DEFAULT_BUDGET_CHARS = 10_000
@@ -94,7 +94,7 @@ def groups(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: 
     ``decisions``: facts; ``conflicts``: components (lists of facts); ``changed``: (old, new or
     None) pairs; ``lessons``, ``current``, ``structure``: (fact, effective confidence) pairs.
     Dormant facts never show (decay found them faded), nor an agent's note nobody
-    corroborated (``context_tiers.shown``). The pairs are open conflicts (both sides
+    corroborated (``trust_tiers.shown``). The pairs are open conflicts (both sides
     valid); a fact in one, or carrying a link, is contended and not a "current fact".
     ``successors`` are new values of recent changes that are not themselves shown.
     """

@@ -1,4 +1,4 @@
-"""What a command runs in: effective settings, the store, and the write lease.
+"""One run of a command (``Invocation``): its effective settings, its store, its write lease.
 
 Settings come from flags, environment and the config file (config.py decides precedence). The
 store is opened lazily, so ``config`` and ``version`` work even when the store is broken. Reads
@@ -33,7 +33,7 @@ OWNER = "claimgraph-cli"
 CLI_DEFAULT_LOG_LEVEL = "warning"
 
 
-class Context:
+class Invocation:
     """One command's view of the world; ``close()`` releases whatever it opened."""
 
     def __init__(self, args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> None:
@@ -88,7 +88,7 @@ class Context:
 
     def _open(self, read_only: bool) -> Shell:
         from claimgraph.core.shell import Shell
-        from claimgraph.store.open import open_store
+        from claimgraph.opening import open_store
         store = open_store(self.db_path, create=not read_only, read_only=read_only)
         self._read_only = read_only
         return Shell(store, half_life_days=self.settings.value("half_life_days"))
@@ -98,7 +98,8 @@ class Context:
         """Hold the write lease for the whole block; create and seed the store on first write."""
         from claimgraph import lease
         from claimgraph.core.vocabulary import seed
-        held = lease.write_lease(self.db_path, OWNER, self.settings.value("lease_wait_ms"),
+        from claimgraph.store import leases
+        held = leases.write_lease(self.db_path, OWNER, self.settings.value("lease_wait_ms"),
                                  ttl_ms=self.settings.value("lease_ttl_ms"))
         with held:
             if self._shell is not None and self._read_only:
@@ -124,7 +125,7 @@ class Context:
             return Path(tempfile.gettempdir()) / "claimgraph.crash.log"
 
 
-def log_surfaced(ctx: Context, verb: str, fact_ids: Iterable[str]) -> None:
+def log_surfaced(ctx: Invocation, verb: str, fact_ids: Iterable[str]) -> None:
     """Record what a read showed, for ``outcome``; a read that answered is not failed by it."""
     from claimgraph import retrievals
     retrievals.log_read(ctx.db_path, verb, fact_ids, ctx.shell().now())

@@ -14,9 +14,9 @@ from typing import Any, Iterator
 import psutil
 import pytest
 
-import claimgraph.llm as llm
 from claimgraph.errors import ClaimgraphError
-from claimgraph.llm import (
+import claimgraph.model_command as model_command
+from claimgraph.model_command import (
     STDOUT_LIMIT, TEMP_PREFIX, Budget, child_environment, command_argv, run_model_command)
 
 pytestmark = pytest.mark.timeout(60)
@@ -157,14 +157,14 @@ def test_a_timeout_kills_a_grandchild_that_left_the_group_and_ignores_sigterm(
 
 def test_an_interrupted_call_still_kills_the_tree(fake: Fake,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    pump = llm._Exchange.pump
+    pump = model_command._Exchange.pump
 
     def interrupted(self: Any, deadline: float, stop: Any = None) -> None:
         while not fake.pids.exists():  # feed the prompt until the grandchild is up
             pump(self, time.monotonic() + 0.05)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(llm._Exchange, "pump", interrupted)
+    monkeypatch.setattr(model_command._Exchange, "pump", interrupted)
     with pytest.raises(KeyboardInterrupt):
         fake.run(FAKE_MODEL_MODE="hang")
     assert all_gone(fake.spawned())

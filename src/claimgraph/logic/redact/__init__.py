@@ -7,16 +7,16 @@ learns that a token was there and of which kind, while the names, users and host
 which are what memory is about, stay. Counts per kind go to the capture log.
 
 The detector is layered, not a list (docs/capture.md, "Secrets"). The text is first read as
-its view (``logic.secret_views``: line numbers blanked or removed, split literals and wrapped
-lines joined; finds are mapped back). One trigger scan (``logic.secret_scan``) then finds
+its view (``logic.redact.views``: line numbers blanked or removed, split literals and wrapped
+lines joined; finds are mapped back). One trigger scan (``logic.redact.scan``) then finds
 every place a rule could start, our own triggers and the vendored gitleaks rules' keywords
-(``logic.secret_rules``: their token formats join layer 1, their named assignments layer 2),
+(``logic.redact.rules``: their token formats join layer 1, their named assignments layer 2),
 then
 1. structure and self-naming tokens: PEM blocks (whole, headless or bare bodies), vendor
-   prefixes (``logic.secret_tokens``), URL credentials parsed as URLs (``logic.secret_urls``),
-   other armours, cookies and ``.pgpass`` lines (``logic.secret_armour``), Kubernetes Secret
+   prefixes (``logic.redact.tokens``), URL credentials parsed as URLs (``logic.redact.urls``),
+   other armours, cookies and ``.pgpass`` lines (``logic.redact.armour``), Kubernetes Secret
    data, a secret-printing command's output line;
-2. context (``logic.secret_context``, ``logic.secret_blocks``): values under secret-like
+2. context (``logic.redact.cues``, ``logic.redact.blocks``): values under secret-like
    names, flags and query parameters, JSON escaped inside JSON, passwords said in prose,
    short password flags of known commands, a high-entropy fallback after a secret word, and
    env-style assignments of generated values whatever the name.
@@ -37,16 +37,16 @@ import re
 from collections import Counter
 from typing import Any, Callable
 
-from claimgraph.logic import secret_armour as armour
-from claimgraph.logic import secret_blocks as blocks
-from claimgraph.logic.secret_context import companion, env_assignments, run_spans
-from claimgraph.logic.secret_names import (
+from claimgraph.logic.redact import armour
+from claimgraph.logic.redact import blocks
+from claimgraph.logic.redact.cues import companion, env_assignments, run_spans
+from claimgraph.logic.redact.names import (
     is_placeholder, is_secret_name, keeps_value, name_strength)
-from claimgraph.logic.secret_rules import vendor_rules
-from claimgraph.logic.secret_scan import TriggerScan
-from claimgraph.logic.secret_urls import url_credentials
-from claimgraph.logic.secret_views import blank_listing, view_of
-from claimgraph.logic.secret_tokens import MARKED_RULES, TOKEN_RULES, TokenRule
+from claimgraph.logic.redact.rules import vendor_rules
+from claimgraph.logic.redact.scan import TriggerScan
+from claimgraph.logic.redact.tokens import MARKED_RULES, TOKEN_RULES, TokenRule
+from claimgraph.logic.redact.urls import url_credentials
+from claimgraph.logic.redact.views import blank_listing, view_of
 
 __all__ = ["PLACEHOLDER_PREFIX", "placeholder", "redact", "redact_with_counts", "redact_value",
            "is_secret_name", "MAX_DEPTH", "replace_surrogates"]
@@ -297,7 +297,7 @@ def redact_with_counts(text: str, scan: TriggerScan = SCAN) -> tuple[str, Counte
 
 
 def _spans(text: str, scan: TriggerScan) -> list[Span]:
-    """What the text holds, read through its view (``logic.secret_views``) when it has one:
+    """What the text holds, read through its view (``logic.redact.views``) when it has one:
     the view lacks only line numbers, the quotes between joined literals and the breaks of
     wrapped lines, none of which is part of a secret, so one pass over it finds everything."""
     text = blank_listing(text)  # same length: spans found here hold for the original

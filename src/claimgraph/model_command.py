@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import selectors
 import shlex
 import shutil
@@ -52,6 +53,9 @@ INTERNAL_FLAG = "CLAIMGRAPH_INTERNAL"
 #: The child's cwd starts with this: its harness files the session under that directory, so
 #: a sweep for uncaptured transcripts can recognise (and skip) our own model calls.
 TEMP_PREFIX = "claimgraph-llm-"
+#: A pass's input characters across all its model calls (the budget's default: capture's
+#: model extractor and the curator's judge each get one per pass).
+DEFAULT_PASS_INPUT_CHARS = 200_000
 NESTING_GUARD = "CLAUDECODE"
 LLM_CMD_HINT = ("set llm_cmd (CLAIMGRAPH_LLM_CMD, or llm_cmd in config.toml) to a command that "
                 "reads a prompt on stdin and prints the answer on stdout")
@@ -107,9 +111,15 @@ class _Raw:
     truncated: bool
 
 
+def enabled_in(extractor_setting: str) -> bool:
+    """True when the ``extractor`` setting ("builtin", "builtin,model", "model") names the
+    model command: capture's model extractor and the curator's judge run only then."""
+    return "model" in re.split(r"[\s,+;]+", extractor_setting.strip().lower())
+
+
 def log_to_stdlib(event: str, **fields: Any) -> None:
     """The fallback usage log, for callers that did not hand in their structlog logger."""
-    logging.getLogger("claimgraph.llm").info("%s %s", event, fields)
+    logging.getLogger("claimgraph.llm").info("%s %s", event, fields)  # its name in old logs
 
 
 def command_argv(cmd: str | Sequence[str]) -> list[str]:

@@ -1,6 +1,6 @@
 """The SessionStart context read from a shortlist gives the same block as read whole.
 
-SQLite answers ``select_context_heads``, so ``core.context.gather`` ranks light rows and reads
+SQLite answers ``select_context_heads``, so ``core.briefing.gather`` ranks light rows and reads
 whole only what the block can show. These tests build real SQLite stores with more facts than
 every ranked section shows, ties on confidence and on subject names, decay, dormant, suspect,
 forgotten, superseded and conflicting facts, and another scope — and compare every compiled
@@ -21,12 +21,12 @@ import pytest
 
 from claimgraph.core import Shell
 from claimgraph.core import tombstones
-from claimgraph.core.context import (
+from claimgraph.core.briefing import (
     compile_for, gather, shortlist_key, stored_shortlist)
 from claimgraph.core.vocabulary import seed
 from claimgraph.core.writes import assert_fact
 from claimgraph.curator.shortlists import refresh_shortlists
-from claimgraph.curator.stage_context import Fence, StageContext
+from claimgraph.curator.stage_tools import Fence, StageTools
 from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.store.sqlite import SqliteStore
 
@@ -55,7 +55,7 @@ class WholeReads:
 def store_shortlists(sh: Shell) -> dict[str, Any]:
     """Run the curator's shortlists stage on the shell's store, as a pass ends."""
     fence = Fence(sh.store.path, None, epoch=tombstones.epoch(sh.store))
-    return refresh_shortlists(StageContext(sh, fence, "test-run"))
+    return refresh_shortlists(StageTools(sh, fence, "test-run"))
 
 
 def build(tmp_path, rng: random.Random, facts: int) -> Shell:
@@ -191,7 +191,7 @@ def test_a_pass_that_wrote_nothing_keeps_the_stored_shortlists(tmp_path):
 
 def test_storing_the_shortlists_skips_when_a_write_lands_meanwhile(tmp_path, monkeypatch):
     sh = build(tmp_path, random.Random(5), 120)
-    from claimgraph.core import context as cx
+    from claimgraph.core import briefing as cx
     real = cx.lasting_record
 
     def with_a_capture_meanwhile(store, project, at, half_life_days):

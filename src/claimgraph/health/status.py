@@ -16,8 +16,8 @@ from typing import Any, Mapping
 from claimgraph import lease, logs
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import to_iso
+from claimgraph.opening import open_store
 from claimgraph.sidecar import Sidecars, read_json_object
-from claimgraph.store.open import open_store
 
 DAY_MS = 86_400_000
 #: How far back into the logs status looks for the last run and the day's failures.

@@ -27,9 +27,10 @@ from typing import Any, Mapping
 from claimgraph import lease
 from claimgraph.capture.failures import FailureLedger
 from claimgraph.errors import ClaimgraphError
+from claimgraph.opening import open_store
 from claimgraph.private import create_private_file, tighten_store
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
+from claimgraph.store import leases
 from claimgraph.store import sqlite_schema as schema
 
 STUCK_SPOOL_S = 24 * 3600
@@ -103,7 +104,7 @@ def rebuild(db: Path) -> str:
     is never read), every index and search index built anew, swapped in under the lease."""
     fresh = db.with_name(db.name + ".rebuild")
     fresh.unlink(missing_ok=True)
-    with lease.write_lease(db, "claimgraph-doctor", lease.DEFAULT_WAIT_MS):
+    with leases.write_lease(db, "claimgraph-doctor", lease.DEFAULT_WAIT_MS):
         try:
             _copy_tables(db, fresh)
         except sqlite3.DatabaseError as error:

@@ -2,12 +2,12 @@ r"""The vendored rule set: gitleaks' secret formats, run behind a keyword prefil
 
 Vendors publish new token formats every month; a list we grow by hand is always behind. So the
 bulk of the format knowledge is gitleaks' ``config/gitleaks.toml`` (MIT), vendored as data in
-``logic/data/gitleaks-rules.json`` by ``tools/vendor_gitleaks.py``, which also converts the Go
+``logic/redact/data/gitleaks-rules.json`` by ``tools/vendor_gitleaks.py``, which also converts the Go
 regular expressions to Python's dialect and lists the rules it could not convert. The file
 records the upstream version, commit and licence (docs/capture.md, "Secrets").
 
 Each rule names lowercase keywords; a text where none occurs cannot hold its secret. The
-redactor's one Aho-Corasick pass (``logic.secret_scan``) also looks for every keyword in its
+redactor's one Aho-Corasick pass (``logic.redact.scan``) also looks for every keyword in its
 lowercase, UPPERCASE and Capitalized spellings (gitleaks ignores case altogether; a token's
 prefix is written one of those ways), and a rule's expression then
 runs only on windows around its keywords' hits (``BEFORE`` characters back, ``AFTER`` ahead,
@@ -46,17 +46,17 @@ BEFORE, AFTER = 72, 448
 #: and no format is longer than this window.
 TOKEN_WINDOW = (24, 320)
 #: gitleaks rules whose finds our layers make with more context (see the module docstring):
-#: the generic assignment (``logic.secret_context`` judges name and value together), private
-#: keys and Kubernetes secrets (``logic.secret_blocks`` handles cut and prefixed blocks), and
-#: curl's user/header rules (``logic.secret_blocks``' per-command flags); and JWTs and Twilio
-#: keys, whose formats our token table has (``logic.secret_tokens``) while their keywords
+#: the generic assignment (``logic.redact.cues`` judges name and value together), private
+#: keys and Kubernetes secrets (``logic.redact.blocks`` handles cut and prefixed blocks), and
+#: curl's user/header rules (``logic.redact.blocks``' per-command flags); and JWTs and Twilio
+#: keys, whose formats our token table has (``logic.redact.tokens``) while their keywords
 #: (``ey``, ``sk``) occur in nearly every text and would run their rules everywhere.
 LEFT_TO_OUR_LAYERS = frozenset(("generic-api-key", "private-key", "kubernetes-secret-yaml",
                                 "curl-auth-user", "curl-auth-header", "jwt", "twilio-api-key"))
 _ASSIGNMENT_HEAD = "(?i)[\\w.-]{0,50}?"
 #: Shorter keywords (``s.``, ``q~``) occur in nearly every text and would run their rules
 #: everywhere; a rule keeps its longer ones (vault's ``hvs.``), and ours cover the rest
-#: (Azure's ``Q~`` secrets in ``logic.secret_tokens``).
+#: (Azure's ``Q~`` secrets in ``logic.redact.tokens``).
 MIN_KEYWORD = 3
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 

@@ -3,9 +3,9 @@ instants, where a shortlist picked for one instant does not (docs/hooks.md)."""
 
 from __future__ import annotations
 
+from claimgraph.logic.briefing import MAX_FACTS
+from claimgraph.logic.briefing_shortlist import lasting_shortlist, shortlist
 from claimgraph.logic.confidence import CONFIDENCE_FLOOR
-from claimgraph.logic.context import MAX_FACTS
-from claimgraph.logic.context_shortlist import lasting_shortlist, shortlist
 from claimgraph.logic.timeutil import DAY_MS
 
 AT = 1_800_000_000_000

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from urllib.parse import quote, urlsplit
 
-from claimgraph.logic.secret_names import is_placeholder, is_reference
-from claimgraph.logic.secret_tokens import TOKEN_RULES
+from claimgraph.logic.redact.names import is_placeholder, is_reference
+from claimgraph.logic.redact.tokens import TOKEN_RULES
 
 Span = tuple[int, int, str]
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,30}\Z")

@@ -1,7 +1,7 @@
 """Secrets known by their context: the name, flag or words in front of a value.
 
 Every rule here starts from a run of name characters holding a secret word (the trigger scan
-found the word; ``logic.secret_names`` judges the name). In order, the run may be:
+found the word; ``logic.redact.names`` judges the name). In order, the run may be:
 - a NAME given a value: ``NAME=v``, ``"name": "v"``, ``name: v``, ``'name' => 'v'``, with the
   quotes escaped when JSON sits inside a JSON string (``\\"password\\": \\"v\\"``); in a URL
   query (``?access_token=v&…``) the value ends at ``&``; a bare value runs to whitespace or a
@@ -21,7 +21,7 @@ import re
 from collections import Counter
 from typing import Callable
 
-from claimgraph.logic.secret_names import (
+from claimgraph.logic.redact.names import (
     PUBLIC_LAST_WORDS, is_reference, keeps_value, looks_like_credential, name_strength, words_of)
 
 Span = tuple[int, int, str]

@@ -152,6 +152,6 @@ def is_placeholder(value: str) -> bool:
 
 
 def is_public_value(value: str) -> bool:
-    """A placeholder, a URL (its password, if any, is the URL rule's: ``logic.secret_blocks``)
+    """A placeholder, a URL (its password, if any, is the URL rule's: ``logic.redact.blocks``)
     or an ARN: what a secret-ish name may hold in the open."""
     return is_placeholder(value) or bool(_URL_VALUE.match(value) or _ARN_VALUE.match(value))

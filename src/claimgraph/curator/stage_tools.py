@@ -27,6 +27,7 @@ import structlog
 from claimgraph import lease
 from claimgraph.core import Shell
 from claimgraph.core import tombstones
+from claimgraph.store import leases
 
 log = structlog.get_logger("claimgraph.curate")
 PAUSE_ENV = "CLAIMGRAPH_TEST_CURATE_PAUSE"
@@ -61,7 +62,7 @@ class Fence:
     def writing(self, sh: Shell) -> Iterator[None]:
         """Fence check, write lease, one all-or-nothing transaction (then the lease goes)."""
         self.check()
-        with lease.write_lease(self.db, lease.CURATOR_OWNER, self.wait_ms,
+        with leases.write_lease(self.db, lease.CURATOR_OWNER, self.wait_ms,
                                ttl_ms=self.ttl_ms) as held:
             if held.broken:
                 log.warning("curate.write-lease-broken", holder=held.broken)
@@ -74,7 +75,7 @@ class Fence:
 
 
 @dataclass
-class StageContext:
+class StageTools:
     """What a stage gets: the shell, the fence, and whether to write at all."""
 
     sh: Shell

@@ -1,7 +1,7 @@
 """Which section of a project's page each fact belongs to, and its place in that section.
 
 The viewer shows a project's memory in the sections of the SessionStart context
-(``logic.context.groups``) and then what the context leaves out. On a big project the page reads
+(``logic.briefing.groups``) and then what the context leaves out. On a big project the page reads
 one page of each section, not every fact: a store that can (SQLite: ``context_sections``) does
 the placing, ordering and counting in one query; any other store is read whole and placed here.
 Both must give the same answer, so this module is the definition the store's query is tested
@@ -17,7 +17,7 @@ members of open conflicts; a standing one stays under "decisions", as in the con
   open; else the ranked section its predicate competes in (lessons, current, structure).
 
 Order within a section: decisions oldest first; changes newest first; ranked sections by
-``logic.context.rank_key``; what is left out by its reason, then id.
+``logic.briefing.rank_key``; what is left out by its reason, then id.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from claimgraph.logic import context as compiled
+from claimgraph.logic import briefing as compiled
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS, effective_confidence
 from claimgraph.logic.retrieval import fact_valid_at
 

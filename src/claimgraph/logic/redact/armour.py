@@ -13,7 +13,7 @@
 - a key listed as ``{"keyName": …, "value": "X"}`` (Azure's ``keys list``);
 - Terraform's ``default = "X"`` inside a ``variable "db_password"`` block, and a user and
   password pair in prose ("creds: admin / X", "login as deploy / X").
-Each rule starts at its trigger literal (``logic.secret_scan``) and looks a bounded distance.
+Each rule starts at its trigger literal (``logic.redact.scan``) and looks a bounded distance.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import base64
 import binascii
 import re
 
-from claimgraph.logic.secret_names import keeps_value, name_strength
+from claimgraph.logic.redact.names import keeps_value, name_strength
 
 Span = tuple[int, int, str]
 WINDOW = 16_384

@@ -3,12 +3,12 @@
 The table follows the rule sets of the best-kept scanners (gitleaks' ``config/gitleaks.toml``
 and detect-secrets' plugins) for every provider a coding session plausibly touches. Each row
 is ``(kind, prefixes, pattern)``: the literal prefixes are what the trigger scan looks for
-(``logic.secret_scan``), and the pattern, matched AT a prefix, decides whether a real token
+(``logic.redact.scan``), and the pattern, matched AT a prefix, decides whether a real token
 starts there. A token never starts inside a run of letters and digits (``task-list`` holds
 no ``sk-`` key); rows marked ``RUN`` also refuse a start after ``_`` or ``-``.
 
 Shapes that cannot be told from an identifier without context (a bare UUID, 32 hex digits)
-are not here: the context layer (``logic.secret_context``) judges them by the name, flag or
+are not here: the context layer (``logic.redact.cues``) judges them by the name, flag or
 command around them.
 """
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from claimgraph.core.context import compile_for, gather
+from claimgraph.core.briefing import compile_for, gather
 from claimgraph.core.writes import assert_fact
 
 PROJECT = "github.com/o/a"
@@ -81,7 +81,7 @@ def test_every_backend_stores_a_shortlist_that_renders_the_live_block_until_a_wr
         shell, tmp_path):
     from claimgraph.core import tombstones
     from claimgraph.curator.shortlists import refresh_shortlists
-    from claimgraph.curator.stage_context import Fence, StageContext
+    from claimgraph.curator.stage_tools import Fence, StageTools
 
     for n in range(60):
         add(shell, f"svc{n}", "depends-on", f"lib{n}", confidence=0.5 + (n % 7) / 20)
@@ -89,7 +89,7 @@ def test_every_backend_stores_a_shortlist_that_renders_the_live_block_until_a_wr
     add(shell, "me", "prefers", "uv", scope="user", object_kind="literal")
     live = compile_for(shell.store, PROJECT, shell.now() + 3_600_000)
     fence = Fence(tmp_path / "lease.db", None, epoch=tombstones.epoch(shell.store))
-    outcome = refresh_shortlists(StageContext(shell, fence, "test-run"))
+    outcome = refresh_shortlists(StageTools(shell, fence, "test-run"))
     assert outcome["counts"]["stored"] == 1
     now = live["as_of"]
     assert gather(shell.store, PROJECT, now)["stored"]

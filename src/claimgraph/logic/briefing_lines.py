@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
-from claimgraph.logic.context_tiers import tier
 from claimgraph.logic.names import object_name
 from claimgraph.logic.predicates import CAPTURE_PREDICATES
 from claimgraph.logic.timeutil import to_date
+from claimgraph.logic.trust_tiers import tier
 
 Fact = Mapping[str, Any]
 MAX_OBJECT_CHARS = 300

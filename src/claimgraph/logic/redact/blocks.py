@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from claimgraph.logic.secret_names import is_reference
+from claimgraph.logic.redact.names import is_reference
 
 Span = tuple[int, int, str]
 _PEM_MARK = r"[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"

@@ -1,6 +1,6 @@
 """``claimgraph context``: the block the SessionStart hook injects, printed for a person to read.
 
-The same compilation as the hook (``core.context``), for the project of ``--cwd`` (default: here)
+The same compilation as the hook (``core.briefing``), for the project of ``--cwd`` (default: here)
 plus the user scope, so what the agent was told can be checked by hand. Only reads; it never
 writes into the user's repository.
 """
@@ -11,11 +11,11 @@ import argparse
 import os
 from typing import Any
 
-from claimgraph.project import resolve_project
-from claimgraph.cli.context import Context
+from claimgraph.cli.invocation import Invocation
 from claimgraph.cli.output import emit, emit_error, emit_json
-from claimgraph.core.context import compile_for
-from claimgraph.logic.context import DEFAULT_BUDGET_CHARS, SECTIONS
+from claimgraph.core.briefing import compile_for
+from claimgraph.logic.briefing import DEFAULT_BUDGET_CHARS, SECTIONS
+from claimgraph.project import resolve_project
 
 
 def budget(text: str) -> int:
@@ -37,7 +37,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="context")
 
 
-def run_context(ctx: Context, args: argparse.Namespace) -> int:
+def run_context(ctx: Invocation, args: argparse.Namespace) -> int:
     cwd = os.path.abspath(args.cwd or os.getcwd())
     if not os.path.isdir(cwd):
         emit_error(f"claimgraph: --cwd {cwd} is not a directory — pass the project's directory")

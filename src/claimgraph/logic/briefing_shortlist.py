@@ -1,7 +1,7 @@
 """Which facts the compiled context can possibly show, chosen from light rows ("heads").
 
 The SessionStart hook compiles the context before the agent's session starts, so its cost
-must not grow with the number of facts in a project. ``logic.context.plan`` needs every fact it
+must not grow with the number of facts in a project. ``logic.briefing.plan`` needs every fact it
 may show, but it SHOWS only: every standing decision, the open conflicts, the recent changes
 of belief, and the strongest few of the ranked sections (``MAX_LESSONS``, ``MAX_FACTS``,
 ``MAX_STRUCTURE``). This module picks, from heads that carry just what ranking needs, a
@@ -35,11 +35,11 @@ import heapq
 import math
 from typing import Any, Iterable, Mapping
 
-from claimgraph.logic import context as compiled
+from claimgraph.logic import briefing as compiled
 from claimgraph.logic.confidence import CONFIDENCE_FLOOR, effective_confidences, never_fades
-from claimgraph.logic.context_tiers import shown
-from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.logic.retrieval import fact_valid_at
+from claimgraph.logic.timeutil import DAY_MS
+from claimgraph.logic.trust_tiers import shown
 
 Head = Mapping[str, Any]
 

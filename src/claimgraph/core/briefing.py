@@ -1,4 +1,4 @@
-"""Gather what the compiled context needs from the store, then let ``logic.context`` decide.
+"""Gather what the compiled context needs from the store, then let ``logic.briefing`` decide.
 
 Used by ``claimgraph context`` and by the SessionStart hook, which the agent waits for at every
 start: so this imports no CLI, config or logging machinery, and its cost must not grow with the
@@ -6,7 +6,7 @@ store. It asks for light rows of the project's and the user's facts, the conflic
 and which facts the audit found suspect; then reads whole only the shortlist the block can show
 (plus, rarely, a successor that lives in another scope).
 
-The curator stores a shortlist that lasts (``logic.context_shortlist.lasting_shortlist``) in
+The curator stores a shortlist that lasts (``logic.briefing_shortlist.lasting_shortlist``) in
 the mark ``context:shortlist:<project>``, stamped with the store's write counter: while the
 counter has not moved and the shortlist's "until" has not come, ``gather`` reads just those
 facts, in two indexed lookups and one read by ids, whatever the store's size
@@ -23,10 +23,10 @@ from contextlib import nullcontext
 from typing import Any, Mapping
 
 from claimgraph import STORE_FORMAT
-from claimgraph.logic import context as compiled
+from claimgraph.logic import briefing as compiled
+from claimgraph.logic.briefing_shortlist import lasting_shortlist, shortlist
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
 from claimgraph.logic.conflicts import open_conflicts
-from claimgraph.logic.context_shortlist import lasting_shortlist, shortlist
 from claimgraph.logic.retrieval import fact_valid_at
 from claimgraph.logic.safe_render import fact_held
 from claimgraph.store.base import Store
@@ -39,10 +39,10 @@ SHORTLIST_PREFIX = "context:shortlist:"
 def gather(store: Store, project_id: str, now: int,
            half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
     """{facts, conflicts, successors, stored}: facts valid now or superseded within the window, minus
-    suspects — every one ``logic.context.plan`` can show, on a store with 100k facts too.
+    suspects — every one ``logic.briefing.plan`` can show, on a store with 100k facts too.
 
     A store that answers ``select_context_heads`` (SQLite) is asked for light rows first and
-    only the shortlist that ``plan`` could show is read whole (``logic.context_shortlist``
+    only the shortlist that ``plan`` could show is read whole (``logic.briefing_shortlist``
     says why that gives the same block); any other store is read whole, as before. A stored
     shortlist that still holds is read first (module docstring); every read here sees one
     snapshot where the store offers one."""

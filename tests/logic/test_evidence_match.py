@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claimgraph.logic import provenance as P
-from claimgraph.logic.provenance import (
+from claimgraph.logic import evidence_match as P
+from claimgraph.logic.evidence_match import (
     check, code_spans, identifiers, match_evidence, parse_evidence, summarize)
 
 FILE = """
