@@ -212,7 +212,7 @@ def test_enabling_a_project_later_back_fills_its_facts_and_evidence(tmp_path: Pa
     from claimgraph.core import Shell
     from claimgraph.core.ingest import ingest
     from claimgraph.sidecar import Sidecars
-    from claimgraph.store.open import open_store
+    from claimgraph.opening import open_store
     one, two = tmp_path / "one" / "claims.db", tmp_path / "two" / "claims.db"
     shared = tmp_path / "shared"
     assert _cli(one, "assert", "api", "prefers", "REST", "--scope", "p").returncode == 0

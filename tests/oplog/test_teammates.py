@@ -82,7 +82,7 @@ def test_recall_and_mcp_answers_name_the_teammate(pair) -> None:
     from claimgraph.core import Shell
     from claimgraph.core.recall import recall
     from claimgraph.mcp.views import facts_view
-    from claimgraph.store.open import open_store
+    from claimgraph.opening import open_store
     store = open_store(pair["mine"])
     try:
         found = recall(Shell(store), "billing", scopes=(pair["scope"], "user"))
@@ -98,7 +98,7 @@ def test_the_viewer_shows_the_teammate(pair) -> None:
     from starlette.testclient import TestClient
     from claimgraph.viewer.app import create_app
     from claimgraph.viewer.source import Source
-    from claimgraph.store.open import open_store
+    from claimgraph.opening import open_store
     store = open_store(pair["mine"])
     try:
         fact = next(f for f in store.select_facts(scopes=[pair["scope"]])
