@@ -231,6 +231,15 @@ def test_a_refreshing_cache_serves_the_old_entry_while_one_rebuild_runs():
     assert cache.get("k", lambda: 6) == 6
 
 
+def test_a_cache_drops_what_its_caller_names_stale():
+    cache = PageCache()
+    for key in (("p", 1), ("q", 1), ("p", 2)):
+        cache.get(key, lambda: key)
+    cache.drop(lambda key: key[-1] != 2)
+    assert cache.get(("p", 2), lambda: "again") == ("p", 2)
+    assert cache.get(("p", 1), lambda: "rebuilt") == "rebuilt" and cache.built == 4
+
+
 def test_a_write_to_the_store_shows_on_the_next_load(big, tmp_path):
     db = tmp_path / "claims.db"
     db.write_bytes(big.read_bytes())

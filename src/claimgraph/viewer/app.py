@@ -92,7 +92,9 @@ def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[st
     placements = PageCache(size=PLACEMENTS_KEPT, refresh_s=PLACEMENT_REFRESH_S)
 
     def shared(key: Any, build: Callable[[], Any]) -> Any:
-        return placements.get((*key, store_state(src.db)), build)
+        state = store_state(src.db)
+        placements.drop(lambda kept: kept[-1] != state)  # a write made them stale for good
+        return placements.get((*key, state), build)
 
     def projects(request: Request) -> tuple[str, dict[str, Any]]:
         return "projects.html", {"page": overview.projects(src), "active": ""}

@@ -105,6 +105,13 @@ class PageCache:
                 self._flights.pop(key, None)
             flight.done.set()
 
+    def drop(self, stale: Callable[[Hashable], bool]) -> None:
+        """Forget the kept entries whose key ``stale`` names (those of an older store state:
+        nobody asks for them again, and a placement holds every id of a project)."""
+        with self._lock:
+            for key in [k for k in self._kept if stale(k)]:
+                del self._kept[key]
+
     def _refresh(self, key: Hashable, build: Callable[[], Any]) -> None:
         """A background rebuild of a kept entry: replaces it when it succeeds; a failure
         leaves the old one to age out (the next reader past ``refresh_s`` builds again)."""
