@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Iterable
 
 from claimgraph.store import records as rec
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Iterable
 
 #: Which full-text indexes hold the text of which table.
 FTS_OF = {"entities": ("entity_fts",), "facts": ("fact_fts", "fact_words"),

@@ -9,14 +9,17 @@ JSON parameter (``IN (SELECT value FROM json_each(?))``): any length, no variabl
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
 
 from claimgraph.logic.model import (
     CONTEXT_HEAD_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS, FACT_HEAD_FIELDS_NO_ENDS,
 )
 from claimgraph.store import records as rec
 
-Plan = tuple[str, list[Any]]
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Sequence
+
+    Plan = tuple[str, list[Any]]
 
 _FACT_COLUMNS = {
     "subject": "f.subject_id",
