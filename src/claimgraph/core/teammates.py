@@ -14,7 +14,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any
 
 from claimgraph.logic.trust_tiers import TEAMMATE, teammate_writer
 

@@ -21,9 +21,14 @@ later capture reinforced it (another session learned it again), which the store 
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
 
-Fact = Mapping[str, Any]
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any
+
+if TYPE_CHECKING:
+    Fact = Mapping[str, Any]
 YOU_SAID, SEEN, AGENT_NOTE = "you said", "seen", "agent's note"
 #: The source a synced fact carries: ``sync:<writer>``; ``TEAMMATE`` is the derived field
 #: holding the trust list's name for that writer (never stored).
