@@ -140,22 +140,6 @@ FORGOTTEN = "forgotten"
 SUPERSESSION_KINDS = frozenset({"superseded", "judged-superseded"})
 
 
-def normalize_invalidation(value: Mapping[str, Any] | str | None) -> dict[str, Any]:
-    """Accept a map or a bare reason string; return {kind, successor, reason}.
-
-    The set of kinds is open: unknown kinds are kept verbatim for readers.
-    """
-    if value is None:
-        return {"kind": None, "successor": None, "reason": None}
-    if isinstance(value, str):
-        return {"kind": None, "successor": None, "reason": value}
-    return {
-        "kind": value.get("kind"),
-        "successor": value.get("successor"),
-        "reason": value.get("reason"),
-    }
-
-
 def blank_fact() -> dict[str, Any]:
     """A fact with every field present and unset, so records always have the same keys."""
     fact: dict[str, Any] = dict.fromkeys(FACT_FIELDS)
