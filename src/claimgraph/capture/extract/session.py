@@ -87,7 +87,7 @@ class SessionView:
     def call_of(self, result: Event) -> Event | None:
         """The first tool call carrying ``result``'s id, by lookup in an index built once per
         view: a scan of every call per result made extraction quadratic in the session's
-        length (docs/capture.md, throughput)."""
+        length (docs/capture.md, "What the built-in extractor reads")."""
         return self.remembered("call_by_id", _first_by_id)(result.call_id)
 
     def remembered(self, key: str, compute: Any) -> Any:
