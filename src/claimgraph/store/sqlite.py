@@ -395,6 +395,13 @@ class SqliteStore(SqliteCuration, SqlitePurge):
                 reasons[fact_id] = reason
         return {"counts": counts, "ids": ids, "reasons": reasons}
 
+    def narrowed_fact_ids(self, scopes: Iterable[str], narrowing: Any) -> set[str]:
+        """Ids of the scopes' facts that ``narrowing`` keeps (the viewer's filters)."""
+        from claimgraph.store import sqlite_sections as sections_sql
+        self._db.refresh()
+        return {row[0] for row in self._db.rows(*sections_sql.narrowed_ids(sorted(set(scopes)),
+                                                                        narrowing))}
+
     def valid_times(self, scopes: Iterable[str]) -> dict[str, list[int]]:
         """Every begin and every end of validity of the scopes' facts, each sorted
         (``logic.time_travel.valid_times``)."""
