@@ -20,6 +20,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from claimgraph.logic import oplog as L
 from claimgraph.oplog.own_log import OwnLog
 from claimgraph.store import records as rec
+from claimgraph.store.nesting import joined
 
 Record = dict[str, Any]
 BASELINE_MARK = "oplog:baseline"
@@ -31,7 +32,7 @@ class LoggedStore:
     def __init__(self, inner: Any, log: OwnLog) -> None:
         self.inner = inner
         self.oplog = log
-        self._depth = 0
+        self.depth = 0
         self._pending: list[Record] = []
         self._baselined = False
 
@@ -43,14 +44,11 @@ class LoggedStore:
     def transaction(self) -> Iterator[None]:
         """The inner transaction; at its successful end the effects are staged, then appended
         once COMMIT is done."""
-        if self._depth:
-            self._depth += 1
-            try:
+        if self.depth:
+            with joined(self):
                 yield
-            finally:
-                self._depth -= 1
             return
-        self._depth, self._pending = 1, []
+        self.depth, self._pending = 1, []
         try:
             with self.inner.transaction():
                 baseline = self._baseline()
@@ -61,7 +59,7 @@ class LoggedStore:
             self.oplog.abandon_staged()
             raise
         finally:
-            self._depth, self._pending = 0, []
+            self.depth, self._pending = 0, []
 
     def _stage(self, effects: list[Record]) -> None:
         if effects:

@@ -230,9 +230,6 @@ class Store(Protocol):
                        evidence: str | None) -> None:
         """Replace an episode's summary and evidence name (a purge rewrote or removed them)."""
 
-    def list_marks(self, prefix: str) -> dict[str, Any]:
-        """Every mark whose key starts with ``prefix``, by key."""
-
     def delete_marks(self, keys: Iterable[str]) -> int:
         """Remove marks; unknown keys are ignored. Returns how many went."""
 

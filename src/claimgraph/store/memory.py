@@ -15,44 +15,47 @@ from contextlib import closing, contextmanager
 from typing import Any, Iterable, Iterator, Sequence
 
 from claimgraph import STORE_FORMAT
-from claimgraph.logic.model import FACT_HEAD_FIELDS, FACT_HEAD_FIELDS_NO_ENDS, SUSPECT_VERDICTS
+from claimgraph.logic.model import (
+    FACT_HEAD_FIELDS,
+    FACT_HEAD_FIELDS_NO_ENDS,
+    SUSPECT_VERDICTS,
+)
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
+from claimgraph.store.derived import StoreDefaults
 from claimgraph.store.memory_purge import MemoryPurge
+from claimgraph.store.nesting import joined
 from claimgraph.store.records import Record
 from claimgraph.store.sqlite_sql import words_match
 
 
-class MemoryStore(MemoryPurge):
+class MemoryStore(MemoryPurge, StoreDefaults):
     """Dicts and filters. Linear scans are fine: this backend never holds a real memory."""
 
     def __init__(self) -> None:
         self._s: dict[str, dict[str, Any]] = {
             "entities": {}, "facts": {}, "episodes": {}, "predicates": {}, "marks": {},
             "audit": {}}
-        self._depth = 0
+        self.depth = 0
         self._writes, self._seen = 0, self._fingerprint()
 
     # --- transactions and marks ----------------------------------------------------
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """Outermost block snapshots the state and restores it if anything escapes."""
-        if self._depth:
-            self._depth += 1
-            try:
+        if self.depth:
+            with joined(self):
                 yield
-            finally:
-                self._depth -= 1
             return
         snapshot = copy.deepcopy(self._s)
-        self._depth = 1
+        self.depth = 1
         try:
             yield
         except BaseException:
             self._s = snapshot
             raise
         finally:
-            self._depth = 0
+            self.depth = 0
 
     def get_mark(self, key: str) -> Any:
         raw = self._s["marks"].get(key)
@@ -144,9 +147,6 @@ class MemoryStore(MemoryPurge):
         return [_entity_copy(e) for e in sorted(rows, key=_entity_order)]
 
     # --- facts ---------------------------------------------------------------------
-    def insert_fact(self, fact: Record) -> None:
-        self.insert_facts([fact])
-
     def insert_facts(self, facts: Iterable[Record]) -> None:
         """Validate the whole batch first, so a refusal leaves nothing half-inserted."""
         rows = [rec.stored_fact(f) for f in facts]
@@ -171,10 +171,6 @@ class MemoryStore(MemoryPurge):
     def get_facts_by_ids(self, ids: Iterable[str]) -> list[Record]:
         facts = self._s["facts"]
         return [self._hydrate(facts[i]) for i in ids if i in facts]
-
-    def get_facts(self, entity_id: str, direction: str = "out",
-                  predicates: Iterable[str] | None = None) -> list[Record]:
-        return self.get_facts_for([entity_id], direction, predicates)
 
     def get_facts_for(self, entity_ids: Iterable[str], direction: str = "out",
                       predicates: Iterable[str] | None = None) -> list[Record]:
@@ -208,9 +204,6 @@ class MemoryStore(MemoryPurge):
                     and (not valid_cheap or f["t_invalid"] is None)
                     and (not with_evidence or bool(f["evidence"])))
         return self._sorted(filter(keep, self._s["facts"].values()))
-
-    def get_history(self, entity_id: str, predicate: str) -> list[Record]:
-        return self.get_facts(entity_id, "out", [predicate])
 
     def all_facts(self) -> list[Record]:
         rows = sorted(self._s["facts"].values(), key=lambda f: (f["recorded_at"], f["id"]))

@@ -21,7 +21,9 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from claimgraph.errors import ClaimgraphError
+from claimgraph.store.nesting import joined
 from claimgraph.store.records import WRITES_MARK
+from claimgraph.store.sql_dialect import Params, Row
 
 CONNECT_TIMEOUT_S = 10
 IntegrityError = psycopg.IntegrityError
@@ -49,16 +51,15 @@ class PostgresDb:
         self._changed = False  # a counted write happened in the open transaction
 
     # --- choke points ----------------------------------------------------------------
-    def rows(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[tuple]:
+    def rows(self, sql: str, params: Params = ()) -> list[Row]:
         cursor = self._execute(sql, params)
         return cursor.fetchall() if cursor.description else []
 
-    def one(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> tuple | None:
+    def one(self, sql: str, params: Params = ()) -> Row | None:
         found = self.rows(sql, params)
         return found[0] if found else None
 
-    def run(self, sql: str, params: Sequence[Any] | dict[str, Any] = (),
-            counted: bool = True) -> int:
+    def run(self, sql: str, params: Params = (), counted: bool = True) -> int:
         """Execute one write; return the number of rows it changed. ``counted=False``: a mark
         write, which never bumps the write counter."""
         if counted and not self.depth and _is_write(sql):
@@ -69,7 +70,7 @@ class PostgresDb:
             self._changed = True
         return changed
 
-    def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    def many(self, sql: str, rows: Sequence[Params]) -> None:
         rows = list(rows)
         if not rows:
             return
@@ -85,7 +86,7 @@ class PostgresDb:
         except psycopg.Error as error:
             raise self._translate(error) from error
 
-    def _execute(self, sql: str, params: Sequence[Any] | dict[str, Any]) -> Any:
+    def _execute(self, sql: str, params: Params) -> Any:
         try:
             return self._conn.execute(sql, params or None)
         except psycopg.IntegrityError:
@@ -111,11 +112,8 @@ class PostgresDb:
     def transaction(self) -> Iterator[None]:
         """Outermost: one server transaction, rolled back on any exception. Inner: join."""
         if self.depth:
-            self.depth += 1
-            try:
+            with joined(self):
                 yield
-            finally:
-                self.depth -= 1
             return
         try:
             tx = self._conn.transaction()
@@ -139,9 +137,14 @@ class PostgresDb:
         except psycopg.Error as error:
             raise self._translate(error) from error
 
+    def uncounted(self, sql: str, params: Params = ()) -> int:
+        """A write that does not bump the write counter (mark writes)."""
+        return self.run(sql, params, counted=False)
+
     @contextmanager
-    def atomic(self) -> Iterator[None]:
-        """All-or-nothing even inside a caller's block (a savepoint there)."""
+    def atomic(self, can_fail_midway: bool = True) -> Iterator[None]:
+        """All-or-nothing even inside a caller's block (a savepoint there, whatever
+        ``can_fail_midway`` says: any failed statement aborts a PostgreSQL transaction)."""
         if not self.depth:
             with self.transaction():
                 yield

@@ -34,7 +34,9 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from claimgraph.errors import ClaimgraphError, disk_full
 from claimgraph.private import create_private_file
 from claimgraph.store import sqlite_schema as schema
+from claimgraph.store.nesting import joined
 from claimgraph.store.records import WRITES_MARK
+from claimgraph.store.sql_dialect import Params, Row
 
 #: The write counter's bump: a mark row whose value is the count (docs/store.md).
 BUMP_WRITES = ("INSERT INTO marks (key, value) VALUES (?, '1') ON CONFLICT (key)"
@@ -176,7 +178,7 @@ class SqliteDb:
             conn.execute(f"PRAGMA {pragma}")
 
     # --- choke points ----------------------------------------------------------------
-    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+    def rows(self, sql: str, params: Params = ()) -> list[Row]:
         try:
             return self._conn.execute(sql, params).fetchall()
         except sqlite3.IntegrityError:
@@ -192,7 +194,7 @@ class SqliteDb:
         except sqlite3.OperationalError:
             self._conn.create_function(name, args, function, deterministic=True)
 
-    def stream(self, sql: str, params: Sequence[Any] = (), batch: int = 2000) -> Iterator[tuple]:
+    def stream(self, sql: str, params: Params = (), batch: int = 2000) -> Iterator[Row]:
         """``rows`` a batch at a time, for a reader that keeps only some of them."""
         try:
             cursor = self._conn.execute(sql, params)
@@ -203,11 +205,11 @@ class SqliteDb:
         except sqlite3.DatabaseError as error:
             raise self._translate(error) from error
 
-    def one(self, sql: str, params: Sequence[Any] = ()) -> tuple | None:
+    def one(self, sql: str, params: Params = ()) -> Row | None:
         found = self.rows(sql, params)
         return found[0] if found else None
 
-    def run(self, sql: str, params: Sequence[Any] = ()) -> int:
+    def run(self, sql: str, params: Params = ()) -> int:
         """Execute one write; return the number of rows it changed."""
         try:
             return self._conn.execute(sql, params).rowcount
@@ -216,7 +218,7 @@ class SqliteDb:
         except sqlite3.DatabaseError as error:
             raise self._translate(error) from error
 
-    def many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+    def many(self, sql: str, rows: Iterable[Params]) -> None:
         try:
             self._conn.executemany(sql, rows)
         except sqlite3.IntegrityError:
@@ -254,11 +256,8 @@ class SqliteDb:
     def transaction(self) -> Iterator[None]:
         """Outermost: BEGIN IMMEDIATE .. COMMIT, ROLLBACK on any exception. Inner: join."""
         if self.depth:
-            self.depth += 1
-            try:
+            with joined(self):
                 yield
-            finally:
-                self.depth -= 1
             return
         self.run("BEGIN IMMEDIATE")
         self.depth = 1
@@ -288,7 +287,7 @@ class SqliteDb:
         if self._conn.in_transaction:
             self._conn.execute("ROLLBACK")
 
-    def uncounted(self, sql: str, params: Sequence[Any] = ()) -> int:
+    def uncounted(self, sql: str, params: Params = ()) -> int:
         """A write inside a transaction that does not bump the write counter (mark writes:
         bookkeeping no read of facts depends on, and the stored shortlist itself)."""
         before = self._conn.total_changes
