@@ -2,7 +2,7 @@
 
 Measures, interleaved over ``--runs`` rounds in one process:
 - floor: ``load_document`` + ``audit_claims`` (walk, locate, read each file once, match);
-- least work: the same citations matched by ``logic.provenance`` alone, on file texts already
+- least work: the same citations matched by ``logic.evidence_match`` alone, on file texts already
   in memory, each file prepared for matching once (no walk, no path checks, no reads);
 - per citation: the same, preparing the file text for every citation (what each check cost
   before reads were prepared once per file);
@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from claimgraph.core.audit_document import audit_claims, load_document  # noqa: E402
-from claimgraph.logic import provenance as P  # noqa: E402
+from claimgraph.logic import evidence_match as P  # noqa: E402
 from claimgraph.logic.verify import verify_task  # noqa: E402
 
 

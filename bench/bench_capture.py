@@ -114,13 +114,13 @@ def measure(name: str, path: Path, repeat: int) -> dict[str, object]:
 def stages(path: Path) -> dict[str, float]:
     """CPU seconds per stage of one in-process pass, plus the json.loads baseline."""
     from claimgraph.capture import placement, run
-    from claimgraph.core import tombstones
     from claimgraph.capture.extract import get_extractor
     from claimgraph.capture.readers import read_transcript
     from claimgraph.capture.segment import (
         clean_transcript, segment_header, segment_lines, write_segment)
+    from claimgraph.core import tombstones
     from claimgraph.core import Shell
-    from claimgraph.store.open import open_store
+    from claimgraph.opening import open_store
 
     clock, split = time.process_time(), {}
 

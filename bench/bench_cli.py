@@ -44,8 +44,8 @@ def build(env: dict[str, str], project: Path) -> None:
     from claimgraph.core import Shell
     from claimgraph.core.ingest import ingest
     from claimgraph.core.vocabulary import seed
+    from claimgraph.opening import open_store
     from claimgraph.project import resolve_project
-    from claimgraph.store.open import open_store
 
     store = open_store(env["CLAIMGRAPH_DB"])
     sh = Shell(store)

@@ -27,11 +27,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from workload import LIBS, WORDS, make_items  # noqa: E402
 
-from claimgraph.project import resolve_project  # noqa: E402
 from claimgraph.core import Shell  # noqa: E402
 from claimgraph.core.ingest import ingest  # noqa: E402
 from claimgraph.core.vocabulary import seed  # noqa: E402
-from claimgraph.store.open import open_store  # noqa: E402
+from claimgraph.opening import open_store  # noqa: E402
+from claimgraph.project import resolve_project  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
 FILLER = ["please", "fix", "the", "bug", "in", "add", "tests", "for", "refactor", "why", "does",

@@ -39,7 +39,7 @@ from claimgraph.core.reads import search  # noqa: E402
 from claimgraph.core.recall import scoped_search  # noqa: E402
 from claimgraph.core.vocabulary import seed  # noqa: E402
 from claimgraph.logic.coach import coach_query  # noqa: E402
-from claimgraph.store.open import open_store  # noqa: E402
+from claimgraph.opening import open_store  # noqa: E402
 
 KS = (1, 5, 10)
 WORD = re.compile(r"\w+")

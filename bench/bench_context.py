@@ -23,7 +23,7 @@ from pathlib import Path
 from claimgraph.core import Shell
 from claimgraph.core.vocabulary import seed
 from claimgraph.logic.timeutil import DAY_MS
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 PREDICATES = ("core/depends-on", "core/tested-by", "core/prefers", "core/built-with")
 

@@ -25,7 +25,7 @@ from claimgraph.core.ingest import ingest  # noqa: E402
 from claimgraph.core.vocabulary import seed  # noqa: E402
 from claimgraph.curator import run  # noqa: E402
 from claimgraph.logsetup import configure_logging  # noqa: E402
-from claimgraph.store.open import open_store  # noqa: E402
+from claimgraph.opening import open_store  # noqa: E402
 
 HOUR_MS = 3_600_000
 EPISODE = 500

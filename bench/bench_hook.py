@@ -140,7 +140,7 @@ def build_project_store(path: Path, size: int) -> None:
     from claimgraph.core import Shell
     from claimgraph.core.ingest import ingest
     from claimgraph.core.vocabulary import seed
-    from claimgraph.store.open import open_store
+    from claimgraph.opening import open_store
 
     sh = Shell(store=open_store(str(path)))
     seed(sh)

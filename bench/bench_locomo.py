@@ -29,7 +29,7 @@ from claimgraph.core import Shell
 from claimgraph.core.ingest import ingest
 from claimgraph.core.reads import search
 from claimgraph.core.vocabulary import seed
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 CATEGORIES = (1, 2, 3, 4)
 KS = (5, 10)

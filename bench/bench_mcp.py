@@ -30,10 +30,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bench_coach import build, percentile  # noqa: E402
 from bench_search import queries  # noqa: E402
 
-from claimgraph.project import resolve_project  # noqa: E402
 from claimgraph.core import Shell  # noqa: E402
 from claimgraph.core.recall import scoped_search  # noqa: E402
-from claimgraph.store.open import open_store  # noqa: E402
+from claimgraph.opening import open_store  # noqa: E402
+from claimgraph.project import resolve_project  # noqa: E402
 
 
 def server(db: Path, project: Path) -> StdioServerParameters:

@@ -33,11 +33,11 @@ from claimgraph.core import Shell, portable, writes  # noqa: E402
 from claimgraph.core.ingest import ingest  # noqa: E402
 from claimgraph.core.vocabulary import seed  # noqa: E402
 from claimgraph.logic import oplog as L  # noqa: E402
+from claimgraph.opening import open_store  # noqa: E402
 from claimgraph.oplog.files import oplog_dir  # noqa: E402
 from claimgraph.oplog.logged import LoggedStore  # noqa: E402
 from claimgraph.oplog.own_log import OwnLog  # noqa: E402
 from claimgraph.oplog.reconcile import reconcile  # noqa: E402
-from claimgraph.store.open import open_store  # noqa: E402
 from claimgraph.store.sqlite import SqliteStore  # noqa: E402
 
 BATCH = 100

@@ -23,7 +23,7 @@ from claimgraph.core import Shell  # noqa: E402
 from claimgraph.core.ingest import ingest  # noqa: E402
 from claimgraph.core.reads import search  # noqa: E402
 from claimgraph.core.vocabulary import seed  # noqa: E402
-from claimgraph.store.open import open_store  # noqa: E402
+from claimgraph.opening import open_store  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
 

@@ -56,7 +56,7 @@ from claimgraph.cli.main import main as cli  # noqa: E402
 from claimgraph.core import Shell  # noqa: E402
 from claimgraph.core.vocabulary import seed  # noqa: E402
 from claimgraph.logic.timeutil import DAY_MS, to_iso  # noqa: E402
-from claimgraph.store.open import open_store  # noqa: E402
+from claimgraph.opening import open_store  # noqa: E402
 
 
 def add_audit(db: Path, now: int, total: int = 100_000) -> None:

@@ -43,7 +43,7 @@ from workload import make_items  # noqa: E402
 from claimgraph.core import Shell  # noqa: E402
 from claimgraph.core.ingest import ingest  # noqa: E402
 from claimgraph.core.vocabulary import seed  # noqa: E402
-from claimgraph.store.open import open_store  # noqa: E402
+from claimgraph.opening import open_store  # noqa: E402
 from claimgraph.store.sqlite import SqliteStore  # noqa: E402
 
 RAW_SCHEMA = """CREATE TABLE facts (id TEXT PRIMARY KEY, subject TEXT, predicate TEXT,

@@ -61,7 +61,7 @@ def curate(store: Path, tmp: Path, rounds: int, size: int, seed: int = 0) -> dic
     from claimgraph.core.ingest import ingest
     from claimgraph.curator import run
     from claimgraph.logsetup import configure_logging
-    from claimgraph.store.open import open_store
+    from claimgraph.opening import open_store
 
     db = tmp / "claims.db"
     shutil.copyfile(store, db)

@@ -23,7 +23,7 @@ def build_scaling_store(db: Path, n: int) -> None:
     from claimgraph.core import Shell
     from claimgraph.core.ingest import ingest
     from claimgraph.core.vocabulary import seed
-    from claimgraph.store.open import open_store
+    from claimgraph.opening import open_store
     from workload import make_items
 
     hour, episode = 3_600_000, 500

@@ -24,7 +24,7 @@ from workload import LIBS, WORDS  # noqa: E402
 
 from claimgraph.core import Shell  # noqa: E402
 from claimgraph.core.reads import search  # noqa: E402
-from claimgraph.store.open import open_store  # noqa: E402
+from claimgraph.opening import open_store  # noqa: E402
 
 DAY_MS = 86_400_000
 #: Besides the bench's random pool: words on every tenth fact, popular object entities, a

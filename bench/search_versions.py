@@ -49,7 +49,7 @@ def one_round(store: Path, size: int, limit: int | None, questions: bool = False
 
     from claimgraph.core import Shell
     from claimgraph.core.reads import search
-    from claimgraph.store.open import open_store
+    from claimgraph.opening import open_store
 
     pool = question_pool(200, size) if questions else queries(200, size)
     sh = Shell(open_store(str(store)))

@@ -21,7 +21,7 @@ import pytest
 from claimgraph.capture import run as capture_run
 from claimgraph.capture import segment
 from claimgraph.capture.failures import FailureLedger
-from claimgraph.daemon import DaemonSettings
+from claimgraph.daemon.settings import DaemonSettings
 from claimgraph.daemon.sweep import find_candidates
 from claimgraph.hooks import entry as hook_entry
 from claimgraph.logsetup import reset_logging
@@ -106,7 +106,7 @@ def test_sqlite_full_during_a_capture_is_disk_full_and_keeps_the_spool(capsys, t
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
         conn.execute(f"PRAGMA max_page_count = {max(pages, 1)}")
 
-    from claimgraph.store.open import open_store
+    from claimgraph.opening import open_store
     open_store(db).close()
     monkeypatch.setattr(sqlite_db.SqliteDb, "_configure", no_room)
     spool = spool_payload(db, session.path, tmp_path, "s")

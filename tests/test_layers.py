@@ -1,24 +1,35 @@
-"""Imports run downwards: logic -> core/store -> plumbing; no vertical imports back up.
+"""Every module of src/claimgraph has a layer, and imports only run down the layer table.
 
-Read from the source with ``ast`` (every import, including the ones inside functions, since a
-lazy import up the layers is still a dependency up the layers), so a new module that breaks
-the layering fails here, not in a review.
+The table and the checker are ``tests/layering.py`` (read with ``ast``: every import, the
+ones inside functions and under ``TYPE_CHECKING`` too, and ``import_module`` by name). The
+second half of this file builds small scratch packages that break each rule on purpose, so a
+checker that stopped seeing an upward import, a sideways one or a circle fails here.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib.util
 import sys
 from pathlib import Path
+from textwrap import dedent
 
 import pytest
 
+
+def _load_layering():
+    path = Path(__file__).resolve().parent / "layering.py"
+    spec = importlib.util.spec_from_file_location("claimgraph_test_layering", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
+    spec.loader.exec_module(module)
+    return module
+
+
+L = _load_layering()
 SRC = Path(__file__).resolve().parents[1] / "src" / "claimgraph"
-VERTICALS = ("capture", "hooks", "curator", "daemon", "cli", "mcp")
-#: Top-level modules every layer may use; none of them may reach into a vertical.
-PLUMBING = ("errors", "config", "lease", "sidecar", "project", "llm", "logsetup", "logs", "location",
-            "server_lease",
-            "retrievals")
+GRAPH = L.build_graph(SRC)
+
 #: What the pure core may import besides itself: nothing that reads a clock, a file or a socket.
 #: Pure third-party libraries the core may use (no I/O, no clock): the redactor's multi-pattern
 #: scanner, which falls back to a regular expression when it is not installed.
@@ -30,105 +41,172 @@ LOGIC_STDLIB = {"__future__", "collections", "datetime", "functools", "itertools
                 "importlib"}  # logic/__init__ loads its own submodules on first use
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(SRC.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+# --- the real tree ----------------------------------------------------------------------------
+
+def test_every_module_of_src_has_a_layer() -> None:
+    assert len(GRAPH.modules) > 200  # the whole tree was read, not one package
+    assert L.unassigned(GRAPH) == []
 
 
-def imports(path: Path) -> set[str]:
-    """Every module ``path`` imports, absolute (``from claimgraph import x`` -> claimgraph.x)."""
-    found: set[str] = set()
+def test_no_import_goes_up_the_table_or_sideways_between_units() -> None:
+    assert [str(v) for v in L.layer_violations(GRAPH)] == []
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    assert L.cycles(GRAPH) == []
+
+
+def test_every_entry_of_the_table_names_modules_that_exist() -> None:
+    """A module moved or removed leaves no stale row behind (the table is the documentation)."""
+    stale = [entry for _, units in L.LAYERS for entries in units.values() for entry in entries
+             if not any(L.covers(entry, m) for m in GRAPH.modules)]
+    assert stale == []
+
+
+def test_the_table_orders_the_layers_as_the_docs_do() -> None:
+    names = [name for name, _ in L.LAYERS]
+    assert names[0] == "pure logic" and names[-1] == "cli"
+    order = ["logic", "plumbing", "store", "core", "oplog", "hooks", "daemon", "health", "mcp",
+             "cli"]
+    rank = {unit: i for i, (_, units) in enumerate(L.LAYERS) for unit in units}
+    assert [rank[u] for u in order] == sorted(rank[u] for u in order)
+    assert rank["capture"] == rank["curator"] == rank["hooks"]
+    assert rank["mcp"] == rank["viewer"] and rank["oplog"] == rank["purge"]
+
+
+def _logic_sources() -> list[Path]:
+    return sorted((SRC / "logic").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", _logic_sources(), ids=lambda p: L.module_name(p, SRC))
+def test_the_pure_core_imports_only_itself_errors_and_clockless_stdlib(path: Path) -> None:
+    names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
+            names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
-            found.add(node.module)
-            found.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return found
-
-
-def sources(*packages: str) -> list[Path]:
-    return sorted(p for package in packages for p in (SRC / package).rglob("*.py"))
-
-
-def ours(names: set[str]) -> set[str]:
-    return {n for n in names if n == "claimgraph" or n.startswith("claimgraph.")}
-
-
-def in_vertical(name: str) -> bool:
-    return any(name == f"claimgraph.{v}" or name.startswith(f"claimgraph.{v}.") for v in VERTICALS)
-
-
-@pytest.mark.parametrize("path", sources("logic"), ids=module_name)
-def test_the_pure_core_imports_only_itself_errors_and_clockless_stdlib(path: Path) -> None:
-    names = imports(path)
-    foreign = {n for n in ours(names) if not n.startswith(("claimgraph.logic", "claimgraph.errors"))}
-    assert foreign == set()
-    stdlib = {n.split(".")[0] for n in names - ours(names)}
+            names.add(node.module)
+    ours = {n for n in names if n == "claimgraph" or n.startswith("claimgraph.")}
+    assert {n for n in ours if not n.startswith(("claimgraph.logic", "claimgraph.errors"))} == set()
+    stdlib = {n.split(".")[0] for n in names - ours}
     allowed = LOGIC_STDLIB | LOGIC_PURE_LIBS
-    assert stdlib <= allowed, f"{module_name(path)} imports {stdlib - allowed}"
+    assert stdlib <= allowed, f"{L.module_name(path, SRC)} imports {stdlib - allowed}"
 
 
-@pytest.mark.parametrize("path", sources("core", "store") + [SRC / f"{m}.py" for m in PLUMBING],
-                         ids=module_name)
-def test_the_shell_stores_and_plumbing_never_import_a_vertical(path: Path) -> None:
-    assert {n for n in imports(path) if in_vertical(n)} == set()
+# --- the checker fails where it should ----------------------------------------------------------
+
+TOY_LAYERS = (
+    ("pure logic", {"logic": ("toy.logic.*",)}),
+    ("store", {"store": ("toy", "toy.store.*")}),
+    ("verticals", {"capture": ("toy.capture.*",), "curator": ("toy.curator.*",)}),
+    ("cli", {"cli": ("toy.cli.*",)}),
+)
 
 
-def test_the_sources_the_rules_read_exist() -> None:
-    assert all((SRC / f"{m}.py").exists() for m in PLUMBING)
-    assert len(sources("logic")) > 10 and len(sources("core")) > 10
+def toy(tmp_path: Path, files: dict[str, str]) -> Path:
+    """A scratch package ``toy`` with the given modules (``"store/db.py": source``)."""
+    root = tmp_path / "toy"
+    for name, source in {"__init__.py": "", "logic/__init__.py": "", "store/__init__.py": "",
+                         "capture/__init__.py": "", "curator/__init__.py": "",
+                         "cli/__init__.py": "", **files}.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(dedent(source))
+    return root
 
 
-def cycles(package: str) -> list[list[str]]:
-    """Import cycles among the modules of one package (Tarjan's strongly connected components)."""
-    graph = {module_name(p): {n for n in ours(imports(p))} for p in sources(package)}
-    graph = {m: {n for n in deps if n in graph and n != m} for m, deps in graph.items()}
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        for nxt in graph[node]:
-            if nxt not in index:
-                visit(nxt)
-                low[node] = min(low[node], low[nxt])
-            elif nxt in stack:
-                low[node] = min(low[node], index[nxt])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                member = stack.pop()
-                component.append(member)
-                if member == node:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 10_000))
-    try:  # restored: other tests rely on the default limit (deeply nested JSON is refused)
-        for node in sorted(graph):
-            if node not in index:
-                visit(node)
-    finally:
-        sys.setrecursionlimit(limit)
-    return found
+def violations(root: Path) -> list[str]:
+    return [str(v) for v in L.layer_violations(L.build_graph(root), TOY_LAYERS, frozenset())]
 
 
-@pytest.mark.parametrize("package", ["logic", "core", "store", "curator", "capture"])
-def test_no_package_imports_itself_in_a_circle(package: str) -> None:
-    assert cycles(package) == []
+def test_a_clean_toy_package_passes(tmp_path: Path) -> None:
+    root = toy(tmp_path, {"logic/rules.py": "X = 1\n",
+                          "store/db.py": "from toy.logic.rules import X\n",
+                          "cli/main.py": "from toy.store import db\nfrom toy.capture import run\n",
+                          "capture/run.py": "from toy.store.db import X\n"})
+    graph = L.build_graph(root)
+    assert violations(root) == [] and L.cycles(graph) == []
+    assert L.unassigned(graph, TOY_LAYERS) == []
 
 
-def test_the_cycle_finder_finds_a_cycle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The check above can fail: a two-module circle in a scratch package is reported."""
-    fake = tmp_path / "claimgraph"
-    (fake / "pkg").mkdir(parents=True)
-    (fake / "pkg" / "a.py").write_text("from claimgraph.pkg.b import x\n")
-    (fake / "pkg" / "b.py").write_text("def f():\n    from claimgraph.pkg import a\n")
-    monkeypatch.setattr(sys.modules[__name__], "SRC", fake)
-    assert cycles("pkg") == [["claimgraph.pkg.a", "claimgraph.pkg.b"]]
+def test_an_upward_import_inside_a_function_is_found(tmp_path: Path) -> None:
+    root = toy(tmp_path, {"cli/main.py": "X = 1\n",
+                          "store/db.py": """\
+                              def late():
+                                  from toy.cli.main import X
+                                  return X
+                              """})
+    assert violations(root) == ["toy.store.db -> toy.cli.main: up from store to cli"]
+
+
+def test_an_upward_import_for_type_checking_only_is_found(tmp_path: Path) -> None:
+    root = toy(tmp_path, {"capture/run.py": "class Pass: ...\n",
+                          "logic/rules.py": """\
+                              from typing import TYPE_CHECKING
+                              if TYPE_CHECKING:
+                                  from toy.capture.run import Pass
+                              """})
+    assert violations(root) == ["toy.logic.rules -> toy.capture.run: up from pure logic to verticals"]
+
+
+def test_a_sideways_import_between_verticals_is_found_unless_the_table_allows_it(
+        tmp_path: Path) -> None:
+    root = toy(tmp_path, {"capture/run.py": "from toy.curator import judge\n",
+                          "curator/judge.py": "X = 1\n"})
+    assert violations(root) == [
+        "toy.capture.run -> toy.curator: sideways from capture to curator",
+        "toy.capture.run -> toy.curator.judge: sideways from capture to curator"]
+    allowed = frozenset({("capture", "curator")})
+    assert L.layer_violations(L.build_graph(root), TOY_LAYERS, allowed) == []
+
+
+def test_an_import_by_name_counts_for_the_layers(tmp_path: Path) -> None:
+    root = toy(tmp_path, {"cli/main.py": "X = 1\n",
+                          "store/db.py": """\
+                              import importlib
+                              def late():
+                                  return importlib.import_module("toy.cli.main")
+                              """,
+                          "logic/table.py": """\
+                              import importlib
+                              NAMES = ("db",)
+                              def load(name):
+                                  return importlib.import_module(f"toy.store.{name}")
+                              """})
+    assert violations(root) == ["toy.logic.table -> toy.store.db: up from pure logic to store",
+                                "toy.store.db -> toy.cli.main: up from store to cli"]
+
+
+def test_a_relative_import_is_read_as_the_module_it_names(tmp_path: Path) -> None:
+    root = toy(tmp_path, {"cli/main.py": "X = 1\n", "store/db.py": "from ..cli.main import X\n"})
+    assert violations(root) == ["toy.store.db -> toy.cli.main: up from store to cli"]
+
+
+def test_a_module_missing_from_the_table_is_reported(tmp_path: Path) -> None:
+    root = toy(tmp_path, {"viewer/app.py": "X = 1\n"})
+    assert L.unassigned(L.build_graph(root), TOY_LAYERS) == ["toy.viewer.app"]
+
+
+def test_a_circle_is_found_even_through_a_lazy_import_and_a_package_init(tmp_path: Path) -> None:
+    root = toy(tmp_path, {"store/a.py": "from toy.store.b import x\n",
+                          "store/b.py": "def x():\n    from toy.store import c\n",
+                          "store/c.py": "from toy.store import a\n",
+                          "cli/__init__.py": "from toy.cli.main import run\n",
+                          "cli/main.py": "from toy.cli import helpers\nrun = 1\n",
+                          "cli/helpers.py": "X = 1\n"})
+    assert L.cycles(L.build_graph(root)) == [["toy.cli", "toy.cli.main"],
+                                             ["toy.store.a", "toy.store.b", "toy.store.c"]]
+
+
+def test_a_registry_loading_its_plugins_by_name_is_not_a_circle(tmp_path: Path) -> None:
+    """``cli.commands`` loads each group by name and ``completion`` walks the whole parser back:
+    the registry names its plugins without depending on them (tests/layering.py says why)."""
+    root = toy(tmp_path, {"cli/commands.py": """\
+                              import importlib
+                              GROUPS = ("completion",)
+                              def group(name):
+                                  return importlib.import_module(f"toy.cli.{name}")
+                              """,
+                          "cli/completion.py": "from toy.cli.commands import GROUPS\n"})
+    graph = L.build_graph(root)
+    assert graph.registry["toy.cli.commands"] == {"toy.cli.completion"}
+    assert L.cycles(graph) == []

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from claimgraph.capture import run as capture_run
+from claimgraph.opening import open_store
 from claimgraph.private import store_paths, tighten_store
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "capture"))
 from test_run import working_session  # noqa: E402

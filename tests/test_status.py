@@ -11,10 +11,12 @@ from pathlib import Path
 import psutil
 import pytest
 
-from claimgraph import lease, status
+from claimgraph import lease
 from claimgraph.cli.main import main
 from claimgraph.cli.status import render
+from claimgraph.health import status
 from claimgraph.logic.timeutil import from_iso, to_iso
+from claimgraph.store import leases
 
 NOW = from_iso("2026-03-01T12:00:00Z")
 HOUR = 3_600_000
@@ -152,7 +154,7 @@ def test_a_lease_held_by_a_dead_pid_is_shown_dead_with_what_to_do(store: Path) -
 
 
 def test_a_live_lease_holder_is_not_a_problem(store: Path) -> None:
-    with lease.write_lease(store, "test", wait_ms=0):
+    with leases.write_lease(store, "test", wait_ms=0):
         report = gather(store)
     assert report["leases"]["write"]["alive"]
     assert report["needs_attention"] == []

@@ -1,4 +1,4 @@
-"""Regenerate src/claimgraph/logic/data/gitleaks-rules.json from gitleaks' config/gitleaks.toml.
+"""Regenerate src/claimgraph/logic/redact/data/gitleaks-rules.json from gitleaks' config/gitleaks.toml.
 
 Usage: python tools/vendor_gitleaks.py PATH/TO/gitleaks.toml --version v8.30.0-27-gb58d3f10
        [--commit SHA] [--license PATH/TO/LICENSE]
@@ -34,7 +34,7 @@ try:
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-OUT = Path(__file__).resolve().parents[1] / "src/claimgraph/logic/data/gitleaks-rules.json"
+OUT = Path(__file__).resolve().parents[1] / "src/claimgraph/logic/redact/data/gitleaks-rules.json"
 
 
 def _group_end(pattern: str, start: int) -> tuple[int, list[int]]:

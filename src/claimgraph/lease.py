@@ -314,32 +314,3 @@ class Lease:
             raise ClaimgraphError("lease-lost", f"lost {self.path.name} while holding it",
                                   hint="the work ran without the lease at the end; check and retry",
                                   lock=str(self.path))
-
-
-def write_lease(db_path: str | os.PathLike[str], owner: str, wait_ms: int = DEFAULT_WAIT_MS,
-                **options: Any) -> Lease:
-    """Acquire ``<db>.lock``, waiting up to ``wait_ms`` for the current writer to finish.
-    A server store's lease is an advisory lock on the server instead (``server_lease``)."""
-    server = _server_lease(db_path, "write", owner, WRITE_HINT)
-    if server is not None:
-        return server.acquire(wait_ms)
-    return Lease(write_lock_path(db_path), owner, **options).acquire(wait_ms)
-
-
-def curation_lease(db_path: str | os.PathLike[str], owner: str = CURATOR_OWNER,
-                   **options: Any) -> Lease:
-    """Try ``<db>.curate.lock`` once: a second curator never waits (DESIGN §7)."""
-    server = _server_lease(db_path, "curate", owner, CURATE_HINT)
-    if server is not None:
-        return server.acquire(0)
-    options.setdefault("busy_hint", CURATE_HINT)
-    return Lease(curate_lock_path(db_path), owner, **options).acquire(0)
-
-
-def _server_lease(db_path: str | os.PathLike[str], name: str, owner: str, hint: str) -> Any:
-    from claimgraph import location
-    url = location.server_url(db_path)
-    if url is None:
-        return None
-    from claimgraph.server_lease import ServerLease
-    return ServerLease(url, Path(os.fspath(db_path)), name, owner, busy_hint=hint)

@@ -16,8 +16,8 @@ from claimgraph.capture import failures
 from claimgraph.capture import run as capture_run
 from claimgraph.capture.failures import MAX_FAILURES, FailureLedger, backoff_s
 from claimgraph.cli.main import main
-from claimgraph.daemon import DaemonSettings
 from claimgraph.daemon.rotate import append_rotated, generation
+from claimgraph.daemon.settings import DaemonSettings
 from claimgraph.daemon.sweep import find_candidates
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logsetup import reset_logging

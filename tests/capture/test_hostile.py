@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from claimgraph.capture import segment
 from claimgraph.capture.events import TranscriptBuilder
 from claimgraph.capture.readers import read_transcript
-from claimgraph.capture import segment
 from claimgraph.logsetup import reset_logging
+from claimgraph.opening import open_store
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_run import Session, capture  # noqa: E402

@@ -17,7 +17,7 @@ from typing import Any
 import psutil
 import pytest
 
-from claimgraph import status
+from claimgraph.health import status
 from claimgraph.sidecar import Sidecars
 
 from .test_run import working_session

@@ -17,7 +17,7 @@ from claimgraph.capture import origin as origins
 from claimgraph.capture.events import Event, SessionInfo, Transcript
 from claimgraph.capture.extract import EXTRACTORS
 from claimgraph.capture.readers import read_transcript
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 from .test_run import CLAUDE, TRANSCRIPTS, Session, capture, git_repo
 

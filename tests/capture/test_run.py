@@ -16,15 +16,15 @@ from typing import Any
 
 import pytest
 
-from claimgraph import lease
 from claimgraph.capture import run as capture_run
 from claimgraph.capture.segment import (
     MAX_OUTPUT_CHARS, cap_output, clean_transcript, segment_header, segment_lines, write_segment)
 from claimgraph.cli.main import main
 from claimgraph.logic.names import object_name
 from claimgraph.logsetup import reset_logging
+from claimgraph.opening import open_store
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
+from claimgraph.store import leases
 
 TRANSCRIPTS = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
 CLAUDE = TRANSCRIPTS / "claude-code"
@@ -738,7 +738,7 @@ def test_bad_transcripts_fail_with_one_json_error_and_keep_the_spool(case, tmp_p
 
 def test_a_write_lease_held_past_the_wait_fails_then_a_later_run_captures(tmp_path, db):
     spool = spool_payload(db, SMALL, tmp_path, "leased")
-    holder = lease.write_lease(db, "someone-else", 0)
+    holder = leases.write_lease(db, "someone-else", 0)
     try:
         done = capture_process("--spool", str(spool), "--lease-wait", "300", "--no-curate")
     finally:
@@ -755,7 +755,7 @@ def test_a_write_lease_held_past_the_wait_fails_then_a_later_run_captures(tmp_pa
 
 def test_a_crashed_writer_lease_is_broken_and_logged(tmp_path, db):
     holder = subprocess.Popen([sys.executable, "-c", (
-        "import sys; from claimgraph.lease import write_lease; "
+        "import sys; from claimgraph.store.leases import write_lease; "
         f"write_lease({str(db)!r}, 'doomed', 0, heartbeat=False); print('held', flush=True); "
         "sys.stdin.read()")], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert holder.stdout.readline().strip() == "held"

@@ -16,7 +16,7 @@ from claimgraph.capture.extract import EXTRACTORS
 from claimgraph.capture.readers import read_transcript
 from claimgraph.cli.main import main
 from claimgraph.logic.timeutil import to_iso
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 from .test_run import CLAUDE, TRANSCRIPTS, Session, capture
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from claimgraph.daemon import DaemonSettings, ENV_PREFIX, status_path
+from claimgraph.daemon import status_path
+from claimgraph.daemon.settings import ENV_PREFIX, DaemonSettings
 
 
 def help_text(cli, *argv: str) -> str:

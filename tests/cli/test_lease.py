@@ -16,12 +16,13 @@ from pathlib import Path
 import pytest
 
 from claimgraph import lease as lease_module
+from claimgraph.store import leases as leases_module
 
 from .conftest import one_line
 
 HOLDER = textwrap.dedent("""
     import sys
-    from claimgraph.lease import write_lease
+    from claimgraph.store.leases import write_lease
     held = write_lease(sys.argv[1], "test-holder", wait_ms=0)
     print("held", flush=True)
     sys.stdin.readline()
@@ -114,12 +115,12 @@ def lease_calls(ok, tmp_path, monkeypatch):
     ok("--db", str(tmp_path / "empty.db"), "dump", "--out", str(dump))
     (tmp_path / "notes.txt").write_text("evidence text\n")
     calls: list[str] = []
-    real = lease_module.write_lease
+    real = leases_module.write_lease
 
     def recording(db_path, owner, wait_ms=lease_module.DEFAULT_WAIT_MS, **options):
         calls.append(owner)
         return real(db_path, owner, wait_ms, **options)
-    monkeypatch.setattr(lease_module, "write_lease", recording)
+    monkeypatch.setattr(leases_module, "write_lease", recording)
     fill = {"{fact}": fact_id, "{file}": str(tmp_path / "notes.txt"), "{dump}": str(dump)}
     return calls, lambda argv: [fill.get(a, a) for a in argv]
 

@@ -8,7 +8,8 @@ import pytest
 
 from claimgraph import __version__
 from claimgraph.cli import info
-from claimgraph.cli.main import GROUP_OF, GROUPS, dispatch_table, main
+from claimgraph.cli.commands import GROUP_OF, GROUPS, dispatch_table
+from claimgraph.cli.main import main
 from claimgraph.cli.parser import build_parser, command_word
 from claimgraph.errors import ClaimgraphError
 

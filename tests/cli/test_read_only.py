@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from claimgraph.errors import ClaimgraphError
+from claimgraph.opening import open_store
 from claimgraph.sidecar import Sidecars
 from claimgraph.store import sqlite_schema
-from claimgraph.store.open import open_store
 from claimgraph.store.sqlite import SqliteStore
 
 from .conftest import one_line, without_dac_override

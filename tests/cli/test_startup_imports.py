@@ -69,7 +69,7 @@ def test_a_query_loads_neither_the_write_path_nor_heavy_libraries(store, project
 
 def test_status_loads_no_heavy_library(store, project_dir):
     loaded = loaded_by(["status"], project_dir)
-    assert "claimgraph.status" in loaded, "the probe did not run status"
+    assert "claimgraph.health.status" in loaded, "the probe did not run status"
     assert heavy(loaded, NOT_ON_A_READ) == set()
 
 

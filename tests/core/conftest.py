@@ -35,7 +35,7 @@ def _make_store(kind: str, tmp_path, url=None):
     if kind == "memory":
         from claimgraph.store.memory import MemoryStore
         return MemoryStore()
-    from claimgraph.store.open import open_store
+    from claimgraph.opening import open_store
     return open_store(":memory:" if kind == "sqlite-memory" else str(tmp_path / "claims.db"))
 
 

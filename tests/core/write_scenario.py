@@ -24,7 +24,7 @@ from claimgraph.core.ingest import ingest
 from claimgraph.core.vocabulary import seed
 from claimgraph.core.writes import assert_fact
 from claimgraph.logic.timeutil import from_iso
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "write_equivalence.json"
 #: Every table an ingest can touch, with the order that makes a dump stable.

@@ -13,7 +13,7 @@ import pytest
 
 from claimgraph.core import Shell
 from claimgraph.core.vocabulary import seed
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 
 @pytest.fixture

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from claimgraph.core.ingest import ingest, open_episode
 from claimgraph.curator.consolidate import consolidate, mechanical_summary, swept_key
-from claimgraph.curator.stage_context import Fence, StageContext
+from claimgraph.curator.stage_tools import Fence, StageTools
 
 MINUTE = 60_000
 
 
 def run(sh, db, dry_run=False):
-    return consolidate(StageContext(sh, Fence(db, None), "cur-test", dry_run))["counts"]
+    return consolidate(StageTools(sh, Fence(db, None), "cur-test", dry_run))["counts"]
 
 
 def duplicate(sh, fact, later_ms):

@@ -16,10 +16,10 @@ from claimgraph.curator import reads
 from claimgraph.curator.consolidate import consolidate
 from claimgraph.curator.run import INTEGRITY_EVERY_MS, INTEGRITY_MARK, _integrity_due
 from claimgraph.curator.scope import WATERMARK
-from claimgraph.curator.stage_context import Fence, StageContext
+from claimgraph.curator.stage_tools import Fence, StageTools
 from claimgraph.logic import entities as E
 from claimgraph.logic.conflicts import conflict_candidates
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 MINUTE = 60_000
 START = 1_800_000_000_000
@@ -38,7 +38,7 @@ def _pass(sh, path, full: bool):
         with sh.store.transaction():
             sh.store.set_mark(WATERMARK, None)
             sh.store.set_mark(ENTITY_CLUSTERS_MARK, None)
-    return consolidate(StageContext(sh, Fence(path, None), "cur-test", False))["counts"]
+    return consolidate(StageTools(sh, Fence(path, None), "cur-test", False))["counts"]
 
 
 def _state(sh):

@@ -14,7 +14,7 @@ import pytest
 from claimgraph.core.ingest import ingest
 from claimgraph.core.reads import conflicts
 from claimgraph.curator.consolidate import consolidate, mechanical_summary
-from claimgraph.curator.stage_context import Fence, StageContext
+from claimgraph.curator.stage_tools import Fence, StageTools
 from claimgraph.logsetup import reset_logging
 
 FAKE = Path(__file__).parents[1] / "fixtures_bin" / "fake_model.py"
@@ -52,7 +52,7 @@ def calls(env):
 
 
 def run(sh, db, env):
-    return consolidate(StageContext(sh, Fence(db, None), "cur-test", False, env))["counts"]
+    return consolidate(StageTools(sh, Fence(db, None), "cur-test", False, env))["counts"]
 
 
 def prefers(sh, clock, *objects, subject="team"):

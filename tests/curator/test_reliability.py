@@ -15,8 +15,8 @@ from claimgraph.core.ingest import ingest
 from claimgraph.core.vocabulary import seed
 from claimgraph.curator.dirty import DirtyMark
 from claimgraph.curator.stages import PAUSE_ENV
+from claimgraph.opening import open_store
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
 
 TRANSCRIPT = (Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
               / "claude-code" / "full-session-four.jsonl")

@@ -14,13 +14,13 @@ import pytest
 
 from claimgraph import lease
 from claimgraph.cli.capture import CURATE_STAGES
+from claimgraph.core import Shell
+from claimgraph.core.vocabulary import seed
 from claimgraph.curator import run as R
 from claimgraph.curator import spawn_curator, stages
 from claimgraph.curator.dirty import DirtyMark
 from claimgraph.logsetup import reset_logging
 from claimgraph.sidecar import Sidecars
-from claimgraph.core import Shell
-from claimgraph.core.vocabulary import seed
 
 
 @pytest.fixture(autouse=True)
@@ -34,7 +34,7 @@ def _fresh_logging():
 def hold_curation_lease(db: Path) -> subprocess.Popen:
     """Another live curator: a process holding the lease until its stdin closes."""
     holder = subprocess.Popen([sys.executable, "-c", (
-        "import sys; from claimgraph.lease import curation_lease; "
+        "import sys; from claimgraph.store.leases import curation_lease; "
         f"held = curation_lease({str(db)!r}); print('held', flush=True); sys.stdin.read(); "
         "held.release()")], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert holder.stdout.readline().strip() == "held"
@@ -167,7 +167,7 @@ def _wait_for_result(log: Path) -> list[dict[str, Any]]:
 
 def test_decay_and_audit_stages_really_write_through_the_curator(db, curate_proc, finish_proc, tmp_path):
     from claimgraph.core.writes import assert_fact
-    from claimgraph.store.open import open_store
+    from claimgraph.opening import open_store
     project = tmp_path / "proj"
     project.mkdir()
     (project / "calc.py").write_text("def add(a, b):\n    return a + b\n")

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 
 def write_session(projects: Path, cwd: Path, session_id: str, munged: str | None = None) -> Path:

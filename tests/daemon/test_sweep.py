@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from claimgraph.daemon import DaemonSettings
+from claimgraph.daemon.settings import DaemonSettings
 from claimgraph.daemon.sweep import Sweeper, find_candidates, is_due
 from claimgraph.errors import ClaimgraphError
 
@@ -144,7 +144,7 @@ def test_a_codex_session_the_sweep_captured_under_its_file_name_is_not_captured_
     rollout.write_text(json.dumps({"type": "session_meta", "payload": {"id": "abc",
                                                                         "cwd": str(tmp_path)}})
                        + "\n", encoding="utf-8")
-    from claimgraph.store.open import open_store
+    from claimgraph.opening import open_store
     store = open_store(db, create=True)
     try:
         store.set_mark(f"capture:codex:{rollout.stem}",

@@ -183,7 +183,7 @@ class World:
 
     def store_state(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """(episodes, facts) as stored now."""
-        from claimgraph.store.open import open_store
+        from claimgraph.opening import open_store
 
         store = open_store(self.db, create=False)
         try:

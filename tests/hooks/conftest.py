@@ -22,9 +22,9 @@ import pytest
 
 PYTHON = sys.executable
 HOOK = [PYTHON, "-m", "claimgraph.hooks"]
-#: The SessionEnd budget is 1.5 s for all hooks together; a test run on a loaded CI machine
-#: gets slack, the measured figures (bench/bench_hook.py) are far below it.
-FAST_S = 1.0
+#: How long the hook takes is measured by bench/bench_hook.py, never asserted here: a loaded
+#: machine would make such a test fail for no fault of the hook. What the tests check instead is
+#: the behaviour that keeps the hook quick: it never waits for the capture pass it starts.
 
 STAND_IN = r'''
 import json, os, sys, time
@@ -103,6 +103,16 @@ class Hooks:
         """The stand-in runs that reached ``kind``, waiting until ``count`` of them have."""
         wait_for(lambda: len(self._marks(kind)) >= count, timeout)
         return self._marks(kind)
+
+    def returned_before_capture_finished(self, run: HookRun) -> None:
+        """The hook came back while the capture pass it started (sleeping for a minute) was
+        still running: it detached the pass instead of waiting for it. Stops the pass."""
+        assert not self._marks("finished"), "the hook waited for the capture pass"
+        for child in self.children():
+            try:
+                os.kill(child["pid"], 9)
+            except ProcessLookupError:
+                pass
 
     def no_child_started(self, settle: float = 0.5) -> bool:
         time.sleep(settle)

@@ -8,7 +8,7 @@ import sys
 from claimgraph import retrievals
 from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_OPEN, strip_injected
 
-from .conftest import FAST_S, Hooks
+from .conftest import Hooks
 from .test_hook_fast_path import imported_modules
 from .test_session_start import HEAVY, remember
 
@@ -39,7 +39,6 @@ def test_a_relevant_prompt_gets_the_standing_decisions_and_hazards(hooks: Hooks)
     assert text.startswith(CONTEXT_OPEN) and text.endswith(CONTEXT_CLOSE)
     assert 'billing decided-against "GraphQL" (commitment)' in text
     assert "double charges" in text and "stripe" not in text
-    assert run.seconds < FAST_S
     [line] = hooks.log()
     assert line["event"] == "hook.coach-pushed" and line["hazards"] == 1
     assert hooks.spooled() == [] and hooks.no_child_started()

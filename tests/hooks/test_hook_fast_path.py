@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from .conftest import FAST_S, HOOK, PYTHON, Hooks
+from .conftest import HOOK, PYTHON, Hooks
 
 #: What the hook must never import: third-party packages and the CLI that pulls them in.
 HEAVY = {"structlog", "psutil", "filelock", "apscheduler", "tomli", "tomllib", "sqlite3",
@@ -18,9 +18,9 @@ FAST_PATH_MODULES = {"claimgraph", "claimgraph.hooks", "claimgraph.hooks.entry",
 
 
 def test_a_good_payload_is_spooled_and_handed_to_a_detached_capture(hooks: Hooks):
-    run = hooks.run(hooks.payload())
+    run = hooks.run(hooks.payload(), env={**hooks.env, "STAND_IN_SLEEP": "60"})
     assert (run.code, run.out) == (0, b"")
-    assert run.seconds < FAST_S
+    hooks.returned_before_capture_finished(run)
     [spooled] = hooks.spooled()
     assert spooled.name == "claude-code-sess-1.json"
     record = json.loads(spooled.read_text())
@@ -59,7 +59,6 @@ def test_session_start_prints_nothing_spools_nothing_and_starts_nothing(hooks: H
     run = hooks.run(hooks.payload(hook_event_name="SessionStart", source="startup"),
                     "session-start")
     assert (run.code, run.out) == (0, b"")
-    assert run.seconds < FAST_S
     assert hooks.spooled() == [] and not hooks.capture_log.exists()
     assert hooks.no_child_started()
 

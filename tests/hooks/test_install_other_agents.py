@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from claimgraph.cli.main import main
+from claimgraph.health.status import gather
 from claimgraph.hooks import codex_trust
 from claimgraph.hooks import install as installer
-from claimgraph.status import gather
 
 PY = sys.executable
 FOREIGN = {"type": "command", "command": "/opt/notify.sh", "timeout": 2}

@@ -8,7 +8,7 @@ import json
 import os
 import time
 
-from .conftest import FAST_S, Hooks
+from .conftest import Hooks
 
 #: The payload Gemini CLI 0.61.0 sent, three times, on `/quit` (docs/agents.md).
 GEMINI_END = {"session_id": "6b0623ce-0f4e-4c53-9a52-1f0b0e3c9d11", "hook_event_name": "SessionEnd",
@@ -22,7 +22,7 @@ def gemini_payload(hooks: Hooks) -> dict:
 def test_three_identical_session_ends_start_one_capture(hooks: Hooks):
     runs = [hooks.run(gemini_payload(hooks), "session-end", "--agent", "gemini")
             for _ in range(3)]
-    assert all((r.code, r.out) == (0, b"") and r.seconds < FAST_S for r in runs)
+    assert all((r.code, r.out) == (0, b"") for r in runs)
     assert len(hooks.children(count=1)) == 1
     assert len(hooks.children(count=2, timeout=1.0)) == 1, "a repeat started a second capture"
     assert hooks.events().count("hook.spawned") == 1

@@ -21,8 +21,8 @@ from claimgraph.logic.redact import (
     MAX_DEPTH, SCAN, is_secret_name, placeholder, redact, redact_value, redact_with_counts,
     replace_surrogates,
 )
-from claimgraph.logic.secret_names import name_strength
-from claimgraph.logic.secret_scan import TriggerScan
+from claimgraph.logic.redact.names import name_strength
+from claimgraph.logic.redact.scan import TriggerScan
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # --import-mode=importlib
 from secret_corpus import CORPUS  # noqa: E402

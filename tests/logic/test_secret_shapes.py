@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from claimgraph.logic.redact import redact, redact_with_counts
-from claimgraph.logic.secret_rules import LEFT_TO_OUR_LAYERS, load_data, vendor_rules
+from claimgraph.logic.redact.rules import LEFT_TO_OUR_LAYERS, load_data, vendor_rules
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))

@@ -21,11 +21,11 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
-from claimgraph.project import resolve_project
 from claimgraph.core import Shell
 from claimgraph.core.vocabulary import seed
 from claimgraph.core.writes import assert_fact
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
+from claimgraph.project import resolve_project
 
 T = TypeVar("T")
 OTHER = "github.com/acme/other"

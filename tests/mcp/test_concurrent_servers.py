@@ -9,7 +9,7 @@ import anyio
 import pytest
 
 from claimgraph.mcp.views import wire
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 from .conftest import Served, call, talk
 

@@ -8,9 +8,10 @@ import time
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from claimgraph import lease, retrievals
+from claimgraph import retrievals
+from claimgraph.opening import open_store
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
+from claimgraph.store import leases
 
 from .conftest import OTHER, Served, call, talk
 
@@ -137,7 +138,7 @@ def test_a_held_write_lease_is_a_clear_tool_error_after_the_configured_wait(serv
     """Another process holds the lease (this test, through the lease module); the server waits
     the configured 400 ms, answers with a tool error naming the holder, keeps serving reads
     meanwhile and writes again once the lease is free."""
-    held = lease.write_lease(served.db, "claimgraph-curator", 0)
+    held = leases.write_lease(served.db, "claimgraph-curator", 0)
 
     async def conversation():
         async with served.client(CLAIMGRAPH_LEASE_WAIT_MS="400") as client:

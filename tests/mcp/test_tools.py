@@ -11,7 +11,7 @@ from claimgraph.errors import ClaimgraphError
 from claimgraph.mcp.arguments import parse
 from claimgraph.mcp.session import ToolContext, session_ref
 from claimgraph.mcp.tools import BY_NAME
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 from .conftest import OTHER, Served
 

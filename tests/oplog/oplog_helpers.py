@@ -21,12 +21,12 @@ from claimgraph.core import portable
 from claimgraph.core import writes
 from claimgraph.core.vocabulary import seed
 from claimgraph.errors import ClaimgraphError
+from claimgraph.opening import open_store
 from claimgraph.oplog.files import log_files, oplog_dir
 from claimgraph.oplog.logged import LoggedStore
 from claimgraph.oplog.own_log import OwnLog
 from claimgraph.oplog.reconcile import reconcile
 from claimgraph.store.memory import MemoryStore
-from claimgraph.store.open import open_store
 
 START_MS = 1_767_225_600_000  # 2026-01-01
 SUBJECTS = [f"svc-{n}" for n in range(12)] + ["Auth Service", "auth_service", "Kuzu"]

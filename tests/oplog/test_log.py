@@ -14,9 +14,9 @@ from claimgraph.core import entities as ents
 from claimgraph.core import writes
 from claimgraph.core.vocabulary import seed
 from claimgraph.logic import oplog as L
+from claimgraph.opening import open_store
 from claimgraph.oplog import files as F
 from claimgraph.oplog.own_log import OUTBOX, OUTBOX_HEAD
-from claimgraph.store.open import open_store
 
 from .test_hostile_sync import trust_each_other
 from .oplog_helpers import Replica, deliver
@@ -67,7 +67,7 @@ def test_the_writer_id_persists_and_the_environment_only_seeds_it(tmp_path, caps
 
 def test_a_process_killed_after_commit_has_its_lines_appended_by_the_next_write(tmp_path):
     db = tmp_path / "claims.db"
-    script = ("import os, sys; from claimgraph.store.open import open_store;"
+    script = ("import os, sys; from claimgraph.opening import open_store;"
               "from claimgraph.oplog import own_log as O;"
               "from claimgraph.core import Shell; from claimgraph.core import writes;"
               "from claimgraph.core.vocabulary import seed;"
@@ -232,7 +232,7 @@ def test_a_purge_reaches_every_replica_and_leaves_no_word_in_any_log(tmp_path):
 def test_a_fact_line_reads_as_canonical_text_whatever_order_its_keys_came_in():
     """Keys sorted at every depth (a nested mapping too), compact, unescaped: the same effect
     always reads the same, however the effect was built."""
-    from claimgraph.oplog.logged import fact_effect
+    from claimgraph.oplog.baseline import fact_effect
     fact = {"id": "f-1", "subject": {"id": "e-1", "name": "api"}, "predicate": "core/prefers",
             "object_kind": "literal", "object_ref": None, "object_lit": "naïve “quotes” \\ \n",
             "t_valid": 1, "t_invalid": None, "recorded_at": 1, "last_reinforced_at": 1,

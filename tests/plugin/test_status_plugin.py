@@ -8,8 +8,8 @@ import os
 import shutil
 from pathlib import Path
 
-from claimgraph import status
 from claimgraph.cli.status import render
+from claimgraph.health import status
 from claimgraph.logic.timeutil import from_iso
 
 REPO = Path(__file__).resolve().parents[2]

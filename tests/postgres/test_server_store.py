@@ -46,8 +46,8 @@ def test_a_url_password_is_never_written_beside_the_store(pg_url, tmp_path):
 def test_the_write_lease_is_an_advisory_lock_freed_when_its_holder_dies(pg_url):
     assert cli("--db", pg_url, "init").returncode == 0
     holder = subprocess.Popen(
-        [PYTHON, "-c", "import sys, time; from claimgraph import lease, location;"
-         "held = lease.write_lease(location.resolve(sys.argv[1]), 'holder-test', 0);"
+        [PYTHON, "-c", "import sys, time; from claimgraph import location; from claimgraph.store import leases;"
+         "held = leases.write_lease(location.resolve(sys.argv[1]), 'holder-test', 0);"
          "print('held', flush=True); time.sleep(60)", pg_url],
         stdout=subprocess.PIPE, text=True)
     assert holder.stdout.readline().strip() == "held"

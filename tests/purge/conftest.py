@@ -19,8 +19,8 @@ from claimgraph.core import Shell
 from claimgraph.core.ingest import ingest
 from claimgraph.core.vocabulary import seed
 from claimgraph.logic.timeutil import from_iso
+from claimgraph.opening import open_store
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
 
 SECRET = "hunter2-acme-7412"
 PROJECT_A = "github.com/acme/shop"

@@ -21,7 +21,7 @@ SESSION = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts" / "cl
     "full-session-four.jsonl"
 HOLDER = textwrap.dedent("""
     import sys
-    from claimgraph.lease import write_lease
+    from claimgraph.store.leases import write_lease
     held = write_lease(sys.argv[1], "test-holder", wait_ms=0)
     print("held", flush=True)
     sys.stdin.readline()

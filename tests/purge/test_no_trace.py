@@ -14,7 +14,7 @@ import pytest
 
 from claimgraph.cli.main import main
 from claimgraph.core import tombstones
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 from .conftest import PROJECT_A, SECRET, holding, process
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from claimgraph.opening import open_store
 from claimgraph.store.memory import MemoryStore
-from claimgraph.store.open import open_store
 from claimgraph.store.sqlite import SqliteStore
 
 BACKENDS = ("memory", "sqlite-memory", "sqlite-file")

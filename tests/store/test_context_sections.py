@@ -1,5 +1,5 @@
 """``Store.context_sections``: a project page's sections placed, ordered, counted and cut in the
-store, equal to ``logic.context_sections.sections_of`` over the same facts read whole.
+store, equal to ``logic.briefing_sections.sections_of`` over the same facts read whole.
 
 Runs on every backend of the contract suite that answers the query (SQLite, file and memory,
 and PostgreSQL); the memory store has no such query (the viewer reads it whole and places its
@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from claimgraph.logic.context_sections import SECTION_KEYS, Narrowing, sections_of
+from claimgraph.logic.briefing_sections import SECTION_KEYS, Narrowing, sections_of
 from claimgraph.logic.time_travel import believed_at, valid_times
 from claimgraph.logic.timeutil import DAY_MS
 

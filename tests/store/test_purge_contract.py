@@ -77,7 +77,7 @@ def test_deletions_inside_a_failed_transaction_roll_back(linked):
 
 
 def test_compact_leaves_no_deleted_text_in_the_files(tmp_path):
-    from claimgraph.store.open import open_store
+    from claimgraph.opening import open_store
 
     db = tmp_path / "claims.db"
     store = open_store(db)

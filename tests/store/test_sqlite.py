@@ -10,10 +10,11 @@ import pytest
 
 from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
+from claimgraph.opening import open_store
 from claimgraph.store import sqlite_db
 from claimgraph.store import sqlite_schema, sqlite_sql
-from claimgraph.store.open import open_memory_store, open_store
 from claimgraph.store.memory import MemoryStore
+from claimgraph.store.open import open_memory_store
 from claimgraph.store.sqlite import SqliteStore
 
 from .store_helpers import entity, fact

@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 import pytest
 
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 from claimgraph.viewer.present import instant
 from viewer_store import PROJECT
 

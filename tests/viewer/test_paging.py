@@ -19,11 +19,11 @@ import pytest
 from starlette.testclient import TestClient
 
 from claimgraph.core import Shell
-from claimgraph.core.context import compile_for, scopes
+from claimgraph.core.briefing import compile_for, scopes
 from claimgraph.core.vocabulary import seed
-from claimgraph.logic.context_sections import SECTION_KEYS, sections_of
+from claimgraph.logic.briefing_sections import SECTION_KEYS, sections_of
 from claimgraph.logic.timeutil import DAY_MS
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 from claimgraph.store.sqlite import SqliteStore
 from claimgraph.viewer.app import create_app
 from claimgraph.viewer.cache import PageCache

@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 from claimgraph.core import Shell
 from claimgraph.core.vocabulary import seed
 from claimgraph.core.writes import assert_fact
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 from claimgraph.viewer.app import create_app
 from claimgraph.viewer.source import Source
 from viewer_helpers import TOKEN

@@ -8,10 +8,10 @@ from html import unescape
 import pytest
 from starlette.testclient import TestClient
 
-from claimgraph.core.context import compile_for, gather_from, scopes
-from claimgraph.logic.context import groups
+from claimgraph.core.briefing import compile_for, gather_from, scopes
 from claimgraph.core.provenance import transcript_lines
-from claimgraph.store.open import open_store
+from claimgraph.logic.briefing import groups
+from claimgraph.opening import open_store
 from claimgraph.viewer.app import create_app
 from claimgraph.viewer.source import Source
 from viewer_helpers import TOKEN

@@ -45,12 +45,11 @@ from claimgraph.capture import ignored, placement, problems
 from claimgraph.capture.classify import tally
 from claimgraph.capture.dating import in_valid_order
 from claimgraph.capture.events import Transcript
-from claimgraph.capture.origin import marked_origin, placed_nowhere
 from claimgraph.capture.links import check_transcript_link
+from claimgraph.capture.origin import marked_origin, placed_nowhere
 from claimgraph.capture.readers import detect_format, open_transcript
-from claimgraph.capture.session_ids import session_id_of
 from claimgraph.capture.segment import read_cleaned, segment_header, segment_lines, write_segment
-from claimgraph.project import Project
+from claimgraph.capture.session_ids import session_id_of
 from claimgraph.core import Shell
 from claimgraph.core import tombstones
 from claimgraph.core.ingest import ingest, open_episode
@@ -60,9 +59,11 @@ from claimgraph.logic import predicates as P
 from claimgraph.logic.admission import HARD_RULES, admission_ctx, screen_candidates
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.logic.redact import replace_surrogates
+from claimgraph.opening import open_store
 from claimgraph.private import is_id, read_nofollow
+from claimgraph.project import Project
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
+from claimgraph.store import leases
 
 OWNER = "claimgraph-capture"
 SOURCE_TYPE = "session-log"
@@ -404,7 +405,7 @@ def _commit(sh: Shell, request: Request, options: Options, seen: tuple[Any, Any]
     A purge since this attempt read the store (the epoch moved) may have taken its segment or
     buried its session: start over, as when another capture moved the mark."""
     mark, epoch = seen
-    with lease.write_lease(options.db, OWNER, options.lease_wait_ms,
+    with leases.write_lease(options.db, OWNER, options.lease_wait_ms,
                            ttl_ms=options.lease_ttl_ms) as held:
         if held.broken:
             log.warning("capture.lease-broken", holder=held.broken)

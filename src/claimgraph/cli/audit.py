@@ -5,25 +5,30 @@ here and does not contain what the claim quotes), so a script or CI step can sto
 cited file that is not on this machine (``file-missing``: a clone elsewhere, a deleted branch)
 is reported but exits 0, unless ``--strict``; every other verdict exits 0. ``status`` applies
 the same rule to the curator's recorded verdicts. ``audit --claims FILE`` checks a JSON
-document instead of the store (``cli.audit_claims``), with the same verdicts and exit codes.
+document instead of the store (``run_claims``), with the same verdicts and exit codes.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 from typing import Any, Mapping
 
-from claimgraph.cli.context import Context
-from claimgraph.cli.output import emit, emit_json, fact_json, fact_line, plural, short_id
+from claimgraph.cli.invocation import Invocation
+from claimgraph.cli.output import emit, emit_error, emit_json
 from claimgraph.cli.scope import add_project_choice, review_scopes
 from claimgraph.cli.values import resolve_fact_id
 from claimgraph.core import audit as audit_core
 from claimgraph.core import provenance as provenance_core
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.present_records import fact_json, fact_line, plural, short_id
 from claimgraph.logic.timeutil import to_iso
 from claimgraph.sidecar import Sidecars
 
 EXIT_CONFABULATION = 5
+EXIT_FAILED = 1
+#: A ``--deep`` check that got no verdicts.
+DEEP_FAILED = ("failed", "unparseable")
 #: Transcript text longer than this is cut in human output (JSON keeps all of it).
 SHOWN_TEXT_CHARS = 300
 
@@ -58,11 +63,9 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="provenance")
 
 
-def run_audit(ctx: Context, args: argparse.Namespace) -> int:
+def run_audit(ctx: Invocation, args: argparse.Namespace) -> int:
     if args.claims is not None:
-        from claimgraph.cli.audit_claims import run_claims  # no store: a document only
-
-        return run_claims(ctx, args)
+        return run_claims(ctx, args)  # no store: a document only
     if args.deep:
         raise ClaimgraphError("usage", "--deep checks a document's claims: it needs --claims",
                               hint="claimgraph audit --claims report.json --deep")
@@ -118,7 +121,73 @@ def check_details(check: Mapping[str, Any]) -> list[str]:
     return details
 
 
-def run_provenance(ctx: Context, args: argparse.Namespace) -> int:
+def run_claims(ctx: Invocation, args: argparse.Namespace) -> int:
+    """``audit --claims FILE [--deep]``: the evidence a JSON document cites (an agent's plan,
+    review or report), checked the way facts are; never opens the store. Exit 5 as ``audit``,
+    and when ``--deep`` has the model refute a claim; 1 when the document cannot be read or
+    ``--deep`` could not get verdicts (the floor's findings are printed first)."""
+    from claimgraph.core.audit_document import audit_claims, failing, load_document
+    document = load_document(args.claims)
+    model: dict[str, Any] = {}
+    if args.deep:
+        import structlog
+        model = {"llm_cmd": ctx.settings.value("llm_cmd"),
+                 "timeout_ms": ctx.settings.value("llm_timeout_ms"),
+                 "on_usage": structlog.get_logger("claimgraph.audit").info}
+    report = audit_claims(document, args.base, deep=args.deep, environ=ctx.environ,
+                          name=args.claims, **model)
+    if ctx.json:
+        emit_json(report)
+    else:
+        emit_document_report(report, args.strict)
+    if failing(report, args.strict):
+        return EXIT_CONFABULATION
+    deep = report.get("deep") or {}
+    if deep.get("status") in DEEP_FAILED:
+        error = deep["error"]
+        emit_error(json.dumps(error, ensure_ascii=False) if ctx.json else
+                   f"claimgraph: deep check failed: {error['error']} — {error.get('hint', '')}")
+        return EXIT_FAILED
+    return 0
+
+
+def emit_document_report(report: Mapping[str, Any], strict: bool) -> None:
+    """The banner, each check under its claim, the file-missing note, the deep line."""
+    summary = report["summary"]
+    emit(banner(summary))
+    emit(f"  {plural(report['claims'], 'evidenced object')} in "
+         f"{report['document'] or 'the document'}, checked against {report['base']}")
+    for check in report["checks"]:
+        emit_claim_check(check)
+    if summary["files_missing"]:
+        emit(missing_note(summary["files_missing"], strict))
+    if report.get("deep"):
+        emit(deep_line(report["deep"]))
+
+
+def emit_claim_check(check: Mapping[str, Any]) -> None:
+    """``verdict  $.json.path  label``, the citation, why, and the model's verdict if asked."""
+    emit(f"  {check['verdict']:<15} {check['json_path']}  {check['label']}")
+    emit(f"      {check['evidence']}")
+    for line in check_details(check):
+        emit(f"      {line}")
+    deep = check.get("deep")
+    if deep:
+        emit(f"      deep: {deep['verdict']}" + (f" — {deep['why']}" if deep.get("why") else ""))
+        if deep.get("quote"):
+            emit(f"      deep quote: {deep['quote']}")
+
+
+def deep_line(deep: Mapping[str, Any]) -> str:
+    """``deep (claude): ok — 1 supported, 1 refuted, 0 unclear, 0 unjudged``."""
+    counts = ", ".join(f"{n} {verdict}" for verdict, n in deep["counts"].items())
+    head = f"deep ({deep['command']})" if deep.get("command") else "deep"
+    extra = f", {deep['ignored']} malformed entries ignored" if deep.get("ignored") else ""
+    why = f" ({deep['reason']})" if deep.get("reason") else ""
+    return f"{head}: {deep['status']}{why} — {counts}{extra}"
+
+
+def run_provenance(ctx: Invocation, args: argparse.Namespace) -> int:
     sh = ctx.shell()
     chain = provenance_core.provenance(sh, resolve_fact_id(sh, args.fact),
                                        sidecars=Sidecars(ctx.db_path), base=args.base,

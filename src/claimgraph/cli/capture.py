@@ -21,13 +21,13 @@ from typing import Any
 import structlog
 
 from claimgraph.capture.events import AGENTS
-from claimgraph.cli.context import Context
-from claimgraph.cli.output import emit_error
 from claimgraph.capture.failures import MAX_FAILURES, TRANSIENT_TYPES, FailureLedger, is_poisoned
+from claimgraph.cli.invocation import Invocation
+from claimgraph.cli.output import emit_error
+from claimgraph.cli.runlog import RunLog
 from claimgraph.daemon.rotate import append_rotated
 from claimgraph.errors import ClaimgraphError, disk_full, is_disk_full
 from claimgraph.logic.timeutil import to_iso
-from claimgraph.cli.runlog import RunLog
 
 CURATE_STAGES = ("consolidate", "decay", "audit", "shortlists")
 #: A crash's traceback and message are cut to this: a RecursionError's runs to megabytes.
@@ -78,7 +78,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="curate")
 
 
-def run_capture(ctx: Context, args: argparse.Namespace) -> int:
+def run_capture(ctx: Invocation, args: argparse.Namespace) -> int:
     from claimgraph.capture import run  # the readers and the write path, only when capturing
 
     started = time.monotonic()
@@ -224,7 +224,7 @@ def _sniffed_agent(transcript: str | None, spool: str | None) -> str | None:
     return agent
 
 
-def _options(ctx: Context, run: Any) -> Any:
+def _options(ctx: Invocation, run: Any) -> Any:
     settings = ctx.settings
     return run.Options(db=ctx.db_path, lease_wait_ms=settings.value("lease_wait_ms"),
                        lease_ttl_ms=settings.value("lease_ttl_ms"),
@@ -234,7 +234,7 @@ def _options(ctx: Context, run: Any) -> Any:
                        explain=bool(getattr(ctx.args, "explain", False)))
 
 
-def _start_curator(ctx: Context, args: argparse.Namespace, report: dict[str, Any]) -> str:
+def _start_curator(ctx: Invocation, args: argparse.Namespace, report: dict[str, Any]) -> str:
     """Only a capture that wrote something gives the curator work."""
     if args.no_curate:
         return "disabled"
@@ -253,7 +253,7 @@ def _start_curator(ctx: Context, args: argparse.Namespace, report: dict[str, Any
     return "spawned"
 
 
-def run_curate(ctx: Context, args: argparse.Namespace) -> int:
+def run_curate(ctx: Invocation, args: argparse.Namespace) -> int:
     """Exit 0 whenever the curator ran or rightly stood aside; a crash leaves its traceback."""
     from claimgraph.curator import run
 
@@ -291,7 +291,7 @@ def _curate_line(result: dict[str, Any]) -> str:
     return f"{result['status']} in {result['passes']} pass(es): {stages}"
 
 
-def _for_a_person(ctx: Context) -> bool:
+def _for_a_person(ctx: Invocation) -> bool:
     """A person at a terminal reads a summary; a pipe, a hook or ``--json`` gets the one JSON
     line."""
     try:
@@ -300,12 +300,12 @@ def _for_a_person(ctx: Context) -> bool:
         return False
 
 
-def _human_report(ctx: Context, report: dict[str, Any], args: argparse.Namespace) -> str:
+def _human_report(ctx: Invocation, report: dict[str, Any], args: argparse.Namespace) -> str:
     from claimgraph.cli.capture_summary import summary
     return summary(ctx.db_path, report, extractor_asked=bool(args.extractor))
 
 
-def _background_logging(ctx: Context, prefix: str, log: RunLog, echo: bool = True) -> str:
+def _background_logging(ctx: Invocation, prefix: str, log: RunLog, echo: bool = True) -> str:
     """JSON lines into the run's sidecar log (see ``runlog``), bound to a fresh run id."""
     log.configure(ctx.settings.value("log_level"), echo=echo)
     run_id = prefix + os.urandom(6).hex()
@@ -354,7 +354,7 @@ def _fail(error: dict[str, Any], context: dict[str, Any], started: float, log: R
     return 1
 
 
-def _crash(ctx: Context, err: Exception) -> dict[str, Any]:
+def _crash(ctx: Invocation, err: Exception) -> dict[str, Any]:
     """The traceback goes to the crash log, redacted and cut to its last lines: a transcript
     that crashes every retry must not grow it by its own size each time."""
     from claimgraph.logic.redact import redact

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from claimgraph.cli.output import fact_text, show_name
+from claimgraph.logic.present_records import fact_text, show_name
 
 SHOWN = 10
 
@@ -86,7 +86,7 @@ def _episode_facts(db: Path, episode: str | None) -> list[Mapping[str, Any]]:
     fails a capture that succeeded)."""
     if not episode:
         return []
-    from claimgraph.store.open import open_store
+    from claimgraph.opening import open_store
     try:
         store = open_store(db, read_only=True)
     except Exception:  # the capture succeeded; the summary is only a courtesy

@@ -19,12 +19,12 @@ from typing import Any
 
 import psutil
 
-from claimgraph.cli.context import Context
-from claimgraph.private import open_private, private_dir
+from claimgraph.cli.invocation import Invocation
 from claimgraph.cli.output import emit, emit_json
-from claimgraph.daemon import ENV_PREFIX, SETTING_HELP, DaemonSettings
 from claimgraph.daemon import singleton, unit
+from claimgraph.daemon.settings import ENV_PREFIX, SETTING_HELP, DaemonSettings
 from claimgraph.errors import ClaimgraphError
+from claimgraph.private import open_private, private_dir
 from claimgraph.sidecar import Sidecars
 
 START_WAIT_S = 15.0
@@ -60,14 +60,14 @@ def settings_epilog() -> str:
             "meaning:\n" + "\n".join(rows) + "\nMore in docs/daemon.md.")
 
 
-def run_run(ctx: Context, args: argparse.Namespace) -> int:
+def run_run(ctx: Invocation, args: argparse.Namespace) -> int:
     from claimgraph.daemon.service import Service  # apscheduler only when serving
 
     settings = DaemonSettings.from_environ(ctx.environ)
     return Service(ctx.db_path, ctx.environ, settings, ctx.settings.value("log_level")).run()
 
 
-def run_start(ctx: Context, args: argparse.Namespace) -> int:
+def run_start(ctx: Invocation, args: argparse.Namespace) -> int:
     state, record = singleton.state(ctx.db_path)
     if state == "running":
         return _say(ctx, {"status": "already-running", "pid": record["pid"]},
@@ -79,7 +79,7 @@ def run_start(ctx: Context, args: argparse.Namespace) -> int:
                 f"daemon started (pid {child.pid}); its log is {Sidecars(ctx.db_path).daemon_log}")
 
 
-def _spawn(ctx: Context, args: argparse.Namespace) -> subprocess.Popen[bytes]:
+def _spawn(ctx: Invocation, args: argparse.Namespace) -> subprocess.Popen[bytes]:
     db = ctx.db_path.absolute()
     log_path = Sidecars(db).daemon_log
     private_dir(log_path.parent)
@@ -92,7 +92,7 @@ def _spawn(ctx: Context, args: argparse.Namespace) -> subprocess.Popen[bytes]:
                                 close_fds=True, cwd="/", env=dict(ctx.environ))
 
 
-def _wait_started(ctx: Context, child: subprocess.Popen[bytes]) -> None:
+def _wait_started(ctx: Invocation, child: subprocess.Popen[bytes]) -> None:
     """Until the status file names the child; refuse if it exits first or never says so."""
     deadline = time.monotonic() + START_WAIT_S
     while time.monotonic() < deadline:
@@ -111,7 +111,7 @@ def _wait_started(ctx: Context, child: subprocess.Popen[bytes]) -> None:
                           f"and {Sidecars(ctx.db_path).daemon_log}", pid=child.pid)
 
 
-def run_stop(ctx: Context, args: argparse.Namespace) -> int:
+def run_stop(ctx: Invocation, args: argparse.Namespace) -> int:
     state, record = singleton.state(ctx.db_path)
     if state != "running":
         return _say(ctx, {"status": f"not-running ({state})", "pid": (record or {}).get("pid")},
@@ -130,7 +130,7 @@ def run_stop(ctx: Context, args: argparse.Namespace) -> int:
     return _say(ctx, {"status": "stopped", "pid": pid}, f"daemon stopped (pid {pid})")
 
 
-def run_status(ctx: Context, args: argparse.Namespace) -> int:
+def run_status(ctx: Invocation, args: argparse.Namespace) -> int:
     report = singleton.describe(ctx.db_path)
     if ctx.json:
         emit_json(report)
@@ -164,7 +164,7 @@ def _duration(seconds: float) -> str:
     return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{secs:02d}s"
 
 
-def run_sweep(ctx: Context, args: argparse.Namespace) -> int:
+def run_sweep(ctx: Invocation, args: argparse.Namespace) -> int:
     from claimgraph.daemon.sweep import Sweeper
 
     settings = DaemonSettings.from_environ(ctx.environ)
@@ -172,7 +172,7 @@ def run_sweep(ctx: Context, args: argparse.Namespace) -> int:
     return _say(ctx, summary, " ".join(f"{k} {v}" for k, v in summary.items()))
 
 
-def run_install_unit(ctx: Context, args: argparse.Namespace) -> int:
+def run_install_unit(ctx: Invocation, args: argparse.Namespace) -> int:
     result = unit.install(ctx.db_path, ctx.environ, dry_run=args.dry_run)
     if ctx.json:
         emit_json(result)
@@ -186,7 +186,7 @@ def run_install_unit(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
-def _say(ctx: Context, data: dict[str, Any], text: str) -> int:
+def _say(ctx: Invocation, data: dict[str, Any], text: str) -> int:
     if ctx.json:
         emit_json(data)
     else:

@@ -31,15 +31,16 @@ from pathlib import Path
 from typing import Any
 
 from claimgraph.cli import facts as facts_cmd
-from claimgraph.cli.context import Context
-from claimgraph.cli.output import emit, emit_json, fact_json, fact_line, facts_json
+from claimgraph.cli.invocation import Invocation
+from claimgraph.cli.output import emit, emit_json
 from claimgraph.config import default_db
 from claimgraph.core import reads, writes
 from claimgraph.core.ingest import normalize_item, open_episode
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.present_records import fact_json, fact_line, facts_json
 from claimgraph.logic.timeutil import from_iso, to_iso
+from claimgraph.opening import open_store
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
 
 DEMO_MARK = "demo"
 PROJECT = "invoice-tools"
@@ -114,7 +115,7 @@ def write_session_files(text: str, project_dir: Path) -> list[Path]:
     return list(written)
 
 
-def demo_path(ctx: Context, args: argparse.Namespace) -> Path:
+def demo_path(ctx: Invocation, args: argparse.Namespace) -> Path:
     """``--db`` when given on the command line; never $CLAIMGRAPH_DB or the config file."""
     if getattr(args, "db", None):
         return Path(args.db)
@@ -144,7 +145,7 @@ def is_demo_store(path: Path) -> bool:
         store.close()
 
 
-def replay(ctx: Context, scope: str) -> list[dict[str, Any]]:
+def replay(ctx: Invocation, scope: str) -> list[dict[str, Any]]:
     """Assert the earlier history in order, as one episode, in the project's scope."""
     results = []
     with ctx.writing() as sh:
@@ -158,7 +159,7 @@ def replay(ctx: Context, scope: str) -> list[dict[str, Any]]:
     return results
 
 
-def capture_session(ctx: Context, path: Path, transcript: Path,
+def capture_session(ctx: Invocation, path: Path, transcript: Path,
                     project_dir: Path) -> dict[str, Any]:
     """Exactly what ``claimgraph capture TRANSCRIPT --agent claude-code --session demo --cwd
     PROJECT --no-curate`` does, in process."""
@@ -173,12 +174,12 @@ def capture_session(ctx: Context, path: Path, transcript: Path,
         half_life_days=settings.value("half_life_days"), environ=dict(ctx.environ)))
 
 
-def run_demo(ctx: Context, args: argparse.Namespace) -> int:
+def run_demo(ctx: Invocation, args: argparse.Namespace) -> int:
     from claimgraph.project import resolve_project
 
     path = demo_path(ctx, args)
     recreate(path)
-    demo = Context(argparse.Namespace(**{**vars(args), "db": str(path)}), ctx.environ)
+    demo = Invocation(argparse.Namespace(**{**vars(args), "db": str(path)}), ctx.environ)
     try:
         with tempfile.TemporaryDirectory(prefix="claimgraph-demo-") as tmp:
             project_dir = Path(tmp).resolve() / PROJECT
@@ -210,7 +211,7 @@ def run_demo(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
-def gather(demo: Context, path: Path, report: dict[str, Any], scope: str,
+def gather(demo: Invocation, path: Path, report: dict[str, Any], scope: str,
            project_dir: Path) -> dict[str, Any]:
     """Everything the narration shows, read back from the store and its evidence tier."""
     sh = demo.shell()
@@ -238,9 +239,9 @@ def gather(demo: Context, path: Path, report: dict[str, Any], scope: str,
             "context": _next_session_block(demo, scope)}
 
 
-def _next_session_block(demo: Context, scope: str) -> str:
+def _next_session_block(demo: Invocation, scope: str) -> str:
     """The block the SessionStart hook would inject into the project's next session."""
-    from claimgraph.core.context import compile_for
+    from claimgraph.core.briefing import compile_for
     sh = demo.shell()
     budget = demo.settings.value("context_budget_chars")
     return compile_for(sh.store, scope, sh.now(), budget, sh.half_life_days)["text"]

@@ -1,7 +1,7 @@
 """``doctor``: check the store thoroughly and say what to do about each finding.
 
 Exit 1 when anything needs attention, like ``status``; ``--fix`` repairs what can be repaired
-without losing anything (see ``claimgraph.doctor``).
+without losing anything (see ``claimgraph.health.doctor``).
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from claimgraph import doctor
-from claimgraph.cli.context import Context
+from claimgraph.cli.invocation import Invocation
 from claimgraph.cli.output import emit, emit_json
+from claimgraph.health import doctor
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -26,7 +26,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="doctor")
 
 
-def run_doctor(ctx: Context, args: argparse.Namespace) -> int:
+def run_doctor(ctx: Invocation, args: argparse.Namespace) -> int:
     report = doctor.examine(ctx.db_path, ctx.environ, fix=args.fix)
     if ctx.json:
         emit_json(report)

@@ -9,10 +9,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from claimgraph.cli.context import Context
+from claimgraph.cli.invocation import Invocation
+from claimgraph.cli.output import emit, emit_json
 from claimgraph.cli.scope import add_scope_argument
-from claimgraph.cli.output import emit, emit_json, entity_json, entity_line, plural, short_id
 from claimgraph.core import entities as ents
+from claimgraph.logic.present_records import entity_json, entity_line, plural, short_id
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -45,7 +46,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
         action.set_defaults(command=f"entity {name}")
 
 
-def show_entity(ctx: Context, entity: dict[str, Any], verb: str) -> int:
+def show_entity(ctx: Invocation, entity: dict[str, Any], verb: str) -> int:
     if ctx.json:
         emit_json({"status": verb, "entity": entity_json(entity)})
     else:
@@ -53,13 +54,13 @@ def show_entity(ctx: Context, entity: dict[str, Any], verb: str) -> int:
     return 0
 
 
-def run_ensure(ctx: Context, args: argparse.Namespace) -> int:
+def run_ensure(ctx: Invocation, args: argparse.Namespace) -> int:
     with ctx.writing() as sh:
         entity = ents.ensure_entity(sh, args.name, ctx.write_scope(), args.type)
     return show_entity(ctx, entity, "ok")
 
 
-def run_list(ctx: Context, args: argparse.Namespace) -> int:
+def run_list(ctx: Invocation, args: argparse.Namespace) -> int:
     entities = ents.list_entities(ctx.shell(), type=args.type, scope=args.scope)
     if ctx.json:
         emit_json({"entities": [entity_json(e) for e in entities]})
@@ -70,19 +71,19 @@ def run_list(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_rename(ctx: Context, args: argparse.Namespace) -> int:
+def run_rename(ctx: Invocation, args: argparse.Namespace) -> int:
     with ctx.writing() as sh:
         entity = ents.rename(sh, args.name, args.new_name, ctx.write_scope())
     return show_entity(ctx, entity, "renamed")
 
 
-def run_alias(ctx: Context, args: argparse.Namespace) -> int:
+def run_alias(ctx: Invocation, args: argparse.Namespace) -> int:
     with ctx.writing() as sh:
         entity = ents.add_alias(sh, args.name, args.alias, ctx.write_scope())
     return show_entity(ctx, entity, "aliased")
 
 
-def run_merge(ctx: Context, args: argparse.Namespace) -> int:
+def run_merge(ctx: Invocation, args: argparse.Namespace) -> int:
     with ctx.writing() as sh:
         result = ents.merge(sh, args.source, args.target, ctx.write_scope())
     if ctx.json:
@@ -96,7 +97,7 @@ def run_merge(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_duplicates(ctx: Context, args: argparse.Namespace) -> int:
+def run_duplicates(ctx: Invocation, args: argparse.Namespace) -> int:
     clusters = ents.duplicate_clusters(ctx.shell())
     if ctx.json:
         emit_json({"clusters": [{**c, "entities": [entity_json(e) for e in c["entities"]]}

@@ -12,9 +12,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from claimgraph.cli.context import Context
-from claimgraph.cli.output import emit, emit_json, plural
+from claimgraph.cli.invocation import Invocation
+from claimgraph.cli.output import emit, emit_json
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.present_records import plural
 from claimgraph.sidecar import Sidecars
 
 
@@ -47,7 +48,7 @@ def read_text(source: str) -> str:
                               hint="evidence is text; convert the file first", path=source) from None
 
 
-def run_put(ctx: Context, args: argparse.Namespace) -> int:
+def run_put(ctx: Invocation, args: argparse.Namespace) -> int:
     """The text is stored redacted, like everything capture keeps: no secret in the tier."""
     from claimgraph.logic.redact import redact_with_counts
     text, redactions = redact_with_counts(read_text(args.source))
@@ -61,7 +62,7 @@ def run_put(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_show(ctx: Context, args: argparse.Namespace) -> int:
+def run_show(ctx: Invocation, args: argparse.Namespace) -> int:
     text = Sidecars(ctx.db_path).get_evidence(args.name)
     if ctx.json:
         emit_json({"name": args.name.strip(), "text": text})
@@ -70,7 +71,7 @@ def run_show(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_list(ctx: Context, args: argparse.Namespace) -> int:
+def run_list(ctx: Invocation, args: argparse.Namespace) -> int:
     names = list(Sidecars(ctx.db_path).list_evidence())
     if ctx.json:
         emit_json({"evidence": names})

@@ -10,17 +10,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from claimgraph.cli.context import Context, log_surfaced
-from claimgraph.cli.output import (
-    emit, emit_fact_lines, emit_json, entity_json, fact_json, fact_line, facts_json, short_id,
-    show_name, show_predicate,
-)
+from claimgraph.cli.invocation import Invocation, log_surfaced
+from claimgraph.cli.output import emit, emit_fact_lines, emit_json
 from claimgraph.cli.scope import READ_HELP, USER_SCOPE, WRITE_HELP, add_scope_argument
 from claimgraph.cli.values import drop_none, fraction_arg, resolve_fact_id, time_arg
 from claimgraph.core import reads
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.model import EPISTEMIC_STRENGTH, SOURCE_TYPES
 from claimgraph.logic.names import object_name
+from claimgraph.logic.present_records import (
+    entity_json, fact_json, fact_line, facts_json, short_id, show_name, show_predicate)
 
 ON_CONFLICT = ("supersede", "flag", "ignore")
 DEFAULT_LIMIT = 50
@@ -90,7 +89,7 @@ def add_assert_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="assert")
 
 
-def run_assert(ctx: Context, args: argparse.Namespace) -> int:
+def run_assert(ctx: Invocation, args: argparse.Namespace) -> int:
     options = drop_none(
         epistemic=args.epistemic, source_type=args.source_type, scope=ctx.write_scope(),
         confidence=fraction_arg(args.confidence, "--confidence"), object_kind=args.object_kind,
@@ -144,7 +143,7 @@ def emit_assert(result: dict[str, Any]) -> None:
         emit("  review with `claimgraph conflicts`")
 
 
-def run_facts(ctx: Context, args: argparse.Namespace) -> int:
+def run_facts(ctx: Invocation, args: argparse.Namespace) -> int:
     if args.entity is None:
         return run_scope_facts(ctx, args)
     result = reads.get_facts(
@@ -162,7 +161,7 @@ def run_facts(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_scope_facts(ctx: Context, args: argparse.Namespace) -> int:
+def run_scope_facts(ctx: Invocation, args: argparse.Namespace) -> int:
     """``facts`` alone: the project's memory (the user scope only when asked for)."""
     if args.limit < 0:
         raise ClaimgraphError("invalid-limit", f"--limit {args.limit} is negative",
@@ -184,7 +183,7 @@ def run_scope_facts(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_history(ctx: Context, args: argparse.Namespace) -> int:
+def run_history(ctx: Invocation, args: argparse.Namespace) -> int:
     result = reads.history(ctx.shell(), args.subject, args.predicate, ctx.read_scopes())
     if ctx.json:
         emit_json({"entity": entity_json(result["entity"]), "predicate": result["predicate"],
@@ -195,7 +194,7 @@ def run_history(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_invalidate(ctx: Context, args: argparse.Namespace) -> int:
+def run_invalidate(ctx: Invocation, args: argparse.Namespace) -> int:
     from claimgraph.core import writes
     at = time_arg(args.at, "--at")
     with ctx.writing() as sh:

@@ -15,12 +15,13 @@ import os
 import sys
 from typing import Any
 
-from claimgraph.cli.context import Context
-from claimgraph.cli.output import emit, emit_error, emit_fact_lines, emit_json, facts_json, plural
+from claimgraph.cli.invocation import Invocation
+from claimgraph.cli.output import emit, emit_error, emit_fact_lines, emit_json
 from claimgraph.cli.scope import READ_HELP, add_scope_argument
 from claimgraph.cli.values import resolve_fact_id, time_arg
 from claimgraph.core import forget as forgetting
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.present_records import facts_json, plural
 from claimgraph.logic.purge import PLACEHOLDER, Filters
 from claimgraph.sidecar import Sidecars
 
@@ -56,7 +57,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="purge")
 
 
-def run_forget(ctx: Context, args: argparse.Namespace) -> int:
+def run_forget(ctx: Invocation, args: argparse.Namespace) -> int:
     if not args.facts and not args.entity:
         raise ClaimgraphError("usage", "name the facts to forget, or --entity NAME",
                               hint="e.g. `claimgraph forget f-1234abcd --reason 'wrong'`")
@@ -77,7 +78,7 @@ def run_forget(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_purge(ctx: Context, args: argparse.Namespace) -> int:
+def run_purge(ctx: Invocation, args: argparse.Namespace) -> int:
     from claimgraph.purge import plan as planning
     from claimgraph.purge import run as purging
 
@@ -102,7 +103,7 @@ def run_purge(ctx: Context, args: argparse.Namespace) -> int:
     return show_result(ctx, result, plan.filters)
 
 
-def _filters(ctx: Context, sh: Any, args: argparse.Namespace) -> Filters:
+def _filters(ctx: Invocation, sh: Any, args: argparse.Namespace) -> Filters:
     """The typed filters resolved against the store (ids, entity ids, project ids, times)."""
     from claimgraph.purge.plan import resolve_entities
 
@@ -124,7 +125,7 @@ def _set(values: Any) -> frozenset[str]:
     return frozenset(v.strip() for v in values if v and v.strip())
 
 
-def _project_id(ctx: Context, given: str) -> str:
+def _project_id(ctx: Invocation, given: str) -> str:
     """A project id as stored, or a directory (resolved as capture would file its sessions)."""
     if os.path.isdir(given):
         from claimgraph.project import resolve_project
@@ -138,7 +139,7 @@ def _confirmed() -> bool:
     return answer.strip().lower() in ("y", "yes")
 
 
-def show_plan(ctx: Context, plan: Any, pending: bool) -> None:
+def show_plan(ctx: Invocation, plan: Any, pending: bool) -> None:
     counts = plan.counts()
     if ctx.json:
         emit_json({"status": "plan", "filters": plan.filters.given(), "counts": counts,
@@ -164,7 +165,7 @@ def _detail(kind: str, plan: Any) -> str:
     return ""
 
 
-def _nothing(ctx: Context, finished: Any) -> int:
+def _nothing(ctx: Invocation, finished: Any) -> int:
     done = "finished an interrupted purge; " if finished else ""
     if ctx.json:
         emit_json({"status": "nothing", "finished_pending": bool(finished)})
@@ -181,7 +182,7 @@ def _counted(kind: str, n: int) -> str:
     return plural(n, _MANY.get(kind, kind[:-1]), kind)
 
 
-def show_result(ctx: Context, result: dict[str, Any], filters: Filters) -> int:
+def show_result(ctx: Invocation, result: dict[str, Any], filters: Filters) -> int:
     if ctx.json:
         emit_json({"status": "purged", **result, "left": len(result["left"])})
     else:

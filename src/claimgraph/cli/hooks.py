@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from claimgraph.cli.context import Context
+from claimgraph.cli.invocation import Invocation
 from claimgraph.cli.output import emit, emit_json
 from claimgraph.errors import ClaimgraphError
 from claimgraph.hooks import agents, codex_trust, entry
@@ -73,13 +73,13 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
         p.set_defaults(command=name)
 
 
-def run_hook(ctx: Context, args: argparse.Namespace) -> int:
+def run_hook(ctx: Invocation, args: argparse.Namespace) -> int:
     db = getattr(args, "db", None)
     environ = {**ctx.environ, "CLAIMGRAPH_DB": db} if db else ctx.environ
     return entry.main([args.event, "--agent", args.agent], environ)
 
 
-def run_install(ctx: Context, args: argparse.Namespace) -> int:
+def run_install(ctx: Invocation, args: argparse.Namespace) -> int:
     hooks_file = target(ctx, args)
     server = None
     if args.mcp:
@@ -93,7 +93,7 @@ def run_install(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
-def trusted(ctx: Context, args: argparse.Namespace, hooks_file: Path,
+def trusted(ctx: Invocation, args: argparse.Namespace, hooks_file: Path,
             write: Any) -> dict[str, Any]:
     """``write()``'s result; for Codex, with the trust of our hooks set around the write."""
     if args.agent != "codex":
@@ -104,7 +104,7 @@ def trusted(ctx: Context, args: argparse.Namespace, hooks_file: Path,
     return {**result, "trust": trust}
 
 
-def run_uninstall(ctx: Context, args: argparse.Namespace) -> int:
+def run_uninstall(ctx: Invocation, args: argparse.Namespace) -> int:
     every = not (args.coach or args.mcp)
     result = server = None
     if every or args.coach:
@@ -119,7 +119,7 @@ def run_uninstall(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
-def target(ctx: Context, args: argparse.Namespace) -> Path:
+def target(ctx: Invocation, args: argparse.Namespace) -> Path:
     if args.agent != "claude-code":
         return other_agent_target(ctx, args)
     scope = args.scope or ("project" if args.project_dir else "user")
@@ -129,7 +129,7 @@ def target(ctx: Context, args: argparse.Namespace) -> Path:
     return installer.settings_path(ctx.environ, scope, args.project_dir, args.settings_file)
 
 
-def other_agent_target(ctx: Context, args: argparse.Namespace) -> Path:
+def other_agent_target(ctx: Invocation, args: argparse.Namespace) -> Path:
     """Codex and Gemini hooks go in the user's file: Gemini runs project-level hooks only in
     a folder the user trusted, and both read the user's file in every project."""
     for flag, given in (("--scope project", args.scope == "project"),
@@ -171,7 +171,7 @@ MCP_MESSAGES = {
 }
 
 
-def show(ctx: Context, args: argparse.Namespace, result: dict[str, Any] | None,
+def show(ctx: Invocation, args: argparse.Namespace, result: dict[str, Any] | None,
          server: dict[str, Any] | None = None) -> None:
     if ctx.json:
         emit_json({"agent": args.agent, **(result or {}),

@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from claimgraph import STORE_FORMAT, __version__
-from claimgraph.cli.context import Context, describe
+from claimgraph.cli.invocation import Invocation, describe
 from claimgraph.cli.output import emit, emit_error, emit_json
 from claimgraph.config import BY_NAME
 from claimgraph.core import reads
@@ -29,7 +29,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="version")
 
 
-def run_stats(ctx: Context, args: argparse.Namespace) -> int:
+def run_stats(ctx: Invocation, args: argparse.Namespace) -> int:
     stats = reads.stats(ctx.shell())
     if ctx.json:
         emit_json({"db": str(ctx.db_path), **stats})
@@ -44,7 +44,7 @@ def run_stats(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_config(ctx: Context, args: argparse.Namespace) -> int:
+def run_config(ctx: Invocation, args: argparse.Namespace) -> int:
     settings = ctx.settings
     rows = describe(settings)
     if ctx.json:
@@ -61,7 +61,7 @@ def run_config(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_version(ctx: Context, args: argparse.Namespace) -> int:
+def run_version(ctx: Invocation, args: argparse.Namespace) -> int:
     python = sys.version.split()[0]
     if ctx.json:
         emit_json({"version": __version__, "format": STORE_FORMAT, "python": python})

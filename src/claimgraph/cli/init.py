@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from claimgraph.cli.context import Context
+from claimgraph.cli.invocation import Invocation
 from claimgraph.cli.output import emit, emit_json
 from claimgraph.core import reads
 
@@ -21,7 +21,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="init")
 
 
-def run_init(ctx: Context, args: argparse.Namespace) -> int:
+def run_init(ctx: Invocation, args: argparse.Namespace) -> int:
     existed = ctx.db_path.exists()
     with ctx.writing() as sh:
         stats = reads.stats(sh)

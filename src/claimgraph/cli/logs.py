@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from claimgraph import logs
-from claimgraph.cli.context import Context
+from claimgraph.cli.invocation import Invocation
 from claimgraph.cli.output import emit, emit_json
 from claimgraph.errors import ClaimgraphError
 
@@ -49,7 +49,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="logs")
 
 
-def run_logs(ctx: Context, args: argparse.Namespace) -> int:
+def run_logs(ctx: Invocation, args: argparse.Namespace) -> int:
     check_combination(args, ctx.json)
     paths = logs.log_paths(ctx.db_path)
     if args.which == "path":
@@ -95,7 +95,7 @@ def build_filters(args: argparse.Namespace, now_ms: int, as_json: bool = False) 
                         hide_routine=routine_hidden)
 
 
-def show_paths(ctx: Context, paths: dict[str, Any]) -> int:
+def show_paths(ctx: Invocation, paths: dict[str, Any]) -> int:
     if ctx.json:
         emit_json({name: str(path) for name, path in paths.items()})
         return 0

@@ -1,7 +1,7 @@
-"""``claimgraph``: the dispatch table and the error boundary (the parser is ``cli.parser``).
+"""``claimgraph``: the error boundary (the parser is ``cli.parser``, the command table
+``cli.commands``).
 
-Commands live one group per module; each module adds its parsers and exports ``COMMANDS``, a
-table from command name to ``handler(ctx, args) -> int``. This module owns the exit codes:
+This module owns the exit codes:
 0 ok, 1 the command failed (a one-line message and what to do), 2 usage, 130 interrupted. An
 unexpected exception is a bug: one line on stderr, the traceback in a crash file beside the db.
 """
@@ -17,51 +17,12 @@ from claimgraph.private import restrict_umask
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
     import argparse
-    from types import ModuleType
-    from typing import Callable
 
-    from claimgraph.cli.context import Context
+    from claimgraph.cli.invocation import Invocation
     from claimgraph.cli.parser import UsageError
     from claimgraph.errors import ClaimgraphError
 
-    Handler = Callable[["Context", argparse.Namespace], int]
-
-#: The command groups (modules of ``claimgraph.cli``), in the order the top-level help lists them.
-GROUPS = ("init", "facts", "search", "entity", "predicates", "evidence", "portable", "info",
-          "demo", "capture", "hooks", "audit", "memory_context", "logs", "status", "daemon",
-          "memory", "doctor", "forget", "serve", "sync", "migrate", "completion")
-#: Each top-level command word and the group that defines it, known without importing any
-#: group: a command loads its own group only (`claimgraph facts` never loads the daemon's or
-#: the capture's libraries). tests/cli/test_main.py checks this against every group's parsers.
-GROUP_OF = {
-    "init": "init", "assert": "facts", "facts": "facts", "history": "facts",
-    "invalidate": "facts", "search": "search", "neighbor": "search", "conflicts": "search",
-    "entity": "entity", "predicates": "predicates", "evidence": "evidence", "dump": "portable",
-    "load": "portable", "stats": "info", "config": "info", "version": "info", "demo": "demo",
-    "capture": "capture", "curate": "capture", "hook": "hooks", "install": "hooks",
-    "uninstall": "hooks", "audit": "audit", "provenance": "audit", "context": "memory_context",
-    "logs": "logs", "status": "status", "daemon": "daemon", "recall": "memory",
-    "coach": "memory", "outcome": "memory", "mcp": "memory", "doctor": "doctor",
-    "forget": "forget", "purge": "forget", "serve": "serve", "sync": "sync",
-    "migrate": "migrate", "completion": "completion",
-}
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-
-
-def group(name: str) -> ModuleType:
-    import importlib
-    return importlib.import_module(f"claimgraph.cli.{name}")
-
-
-def handler(command: str) -> Handler:
-    """The handler of a parsed command line ("facts", "entity merge"), from its group's table
-    (looked up at call time, so a test can patch one group's ``COMMANDS``)."""
-    return group(GROUP_OF[command.split()[0]]).COMMANDS[command]
-
-
-def dispatch_table() -> dict[str, Handler]:
-    """Every command line's handler (imports every group: for tests and tools, not commands)."""
-    return {name: run for g in GROUPS for name, run in group(g).COMMANDS.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,11 +45,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def run(args: argparse.Namespace, argv: list[str]) -> int:
     """The parsed command inside the error boundary (the module docstring's exit codes)."""
-    from claimgraph.cli.context import Context
+    from claimgraph.cli.commands import handler
+    from claimgraph.cli.invocation import Invocation
     from claimgraph.cli.output import emit_error
     from claimgraph.errors import ClaimgraphError, disk_full, is_disk_full
 
-    ctx = Context(args)
+    ctx = Invocation(args)
     try:
         return handler(args.command)(ctx, args)
     except ClaimgraphError as err:
@@ -109,7 +71,7 @@ def run(args: argparse.Namespace, argv: list[str]) -> int:
         ctx.close()
 
 
-def _store_dir(ctx: Context) -> str | None:
+def _store_dir(ctx: Invocation) -> str | None:
     from claimgraph.errors import ClaimgraphError
     try:
         return str(ctx.db_path.parent)
@@ -150,7 +112,7 @@ def report_usage(err: UsageError, as_json: bool) -> int:
     return EXIT_USAGE
 
 
-def report_crash(err: Exception, ctx: Context, argv: list[str]) -> int:
+def report_crash(err: Exception, ctx: Invocation, argv: list[str]) -> int:
     """Append the traceback (with versions and the command) to a crash file; print one line.
     Both are redacted: a traceback quotes the values it failed on, and argv may hold a key."""
     import datetime as _dt

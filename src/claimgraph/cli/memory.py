@@ -15,11 +15,12 @@ import os
 from typing import Any, Iterable, Mapping
 
 from claimgraph import retrievals
-from claimgraph.cli.context import Context, log_surfaced
-from claimgraph.cli.output import emit, emit_fact_lines, emit_json, facts_json, jsonable, plural
-from claimgraph.core.context import USER_SCOPE
+from claimgraph.cli.invocation import Invocation, log_surfaced
+from claimgraph.cli.output import emit, emit_fact_lines, emit_json
+from claimgraph.core.briefing import USER_SCOPE
 from claimgraph.core.outcome import check_valence, judge
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.present_records import facts_json, jsonable, plural
 from claimgraph.retrievals import VALENCES
 from claimgraph.sidecar import Sidecars
 
@@ -65,7 +66,7 @@ def _project_flags(p: argparse.ArgumentParser) -> None:
                    help="every project's facts, not just this one's and the user's")
 
 
-def scopes(ctx: Context, args: argparse.Namespace) -> tuple[str, ...] | None:
+def scopes(ctx: Invocation, args: argparse.Namespace) -> tuple[str, ...] | None:
     """This project's scope and the user's, or None (every scope) with --all-projects."""
     if args.all_projects:
         return None
@@ -78,7 +79,7 @@ def scopes(ctx: Context, args: argparse.Namespace) -> tuple[str, ...] | None:
     return (resolve_project(cwd, ctx.environ).id, USER_SCOPE)
 
 
-def run_recall(ctx: Context, args: argparse.Namespace) -> int:
+def run_recall(ctx: Invocation, args: argparse.Namespace) -> int:
     from claimgraph.core.recall import recall
 
     if args.min_hits < 1 or args.limit < 1:
@@ -104,7 +105,7 @@ def run_recall(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_coach(ctx: Context, args: argparse.Namespace) -> int:
+def run_coach(ctx: Invocation, args: argparse.Namespace) -> int:
     from claimgraph.core.coach import coach
     from claimgraph.logic.coach import surfaced_ids
 
@@ -128,7 +129,7 @@ def coach_json(found: Mapping[str, Any]) -> dict[str, Any]:
             "briefing": found["briefing"]}
 
 
-def run_outcome(ctx: Context, args: argparse.Namespace) -> int:
+def run_outcome(ctx: Invocation, args: argparse.Namespace) -> int:
     valence = check_valence(args.valence)
     waiting = retrievals.pending(ctx.db_path)
     if not waiting["fact_ids"]:
@@ -147,7 +148,7 @@ def run_outcome(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
-def show_outcome(ctx: Context, result: Mapping[str, Any], reads: int) -> None:
+def show_outcome(ctx: Invocation, result: Mapping[str, Any], reads: int) -> None:
     if ctx.json:
         emit_json(jsonable({"valence": result["valence"], "reads": reads,
                             **{k: facts_json(result[k]) for k in ("reinforced", "review",
@@ -170,7 +171,7 @@ def show_outcome(ctx: Context, result: Mapping[str, Any], reads: int) -> None:
              "no longer stored")
 
 
-def run_mcp(ctx: Context, args: argparse.Namespace) -> int:
+def run_mcp(ctx: Invocation, args: argparse.Namespace) -> int:
     from claimgraph.mcp.main import serve
 
     return serve(ctx.settings, args.cwd, ctx.environ)

@@ -11,13 +11,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from claimgraph import lease, location
-from claimgraph.cli.context import OWNER, Context
-from claimgraph.cli.output import emit, emit_json, plural
+from claimgraph import location
+from claimgraph.cli.invocation import OWNER, Invocation
+from claimgraph.cli.output import emit, emit_json
 from claimgraph.core import Shell, portable
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.present_records import plural
+from claimgraph.opening import open_store
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
+from claimgraph.store import leases
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -30,7 +32,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="migrate")
 
 
-def run_migrate(ctx: Context, args: argparse.Namespace) -> int:
+def run_migrate(ctx: Invocation, args: argparse.Namespace) -> int:
     source_db = ctx.db_path
     target_db = location.resolve(args.to, ctx.environ)
     if str(target_db) == str(source_db):
@@ -39,7 +41,7 @@ def run_migrate(ctx: Context, args: argparse.Namespace) -> int:
     source = ctx.shell()
     lines = list(portable.dump_lines(source, Sidecars(source_db)))
     parsed = portable.parse_dump(lines)
-    with lease.write_lease(target_db, OWNER, ctx.settings.value("lease_wait_ms")):
+    with leases.write_lease(target_db, OWNER, ctx.settings.value("lease_wait_ms")):
         target = Shell(open_store(target_db, create=True))
         try:
             counts = portable.load_parsed(target, parsed, Sidecars(target_db))

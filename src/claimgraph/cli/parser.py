@@ -1,5 +1,5 @@
 """The ``claimgraph`` command line's parser: global flags, and each command's group loaded
-on demand (``main.GROUP_OF`` says which group defines a command word).
+on demand (``commands.GROUP_OF`` says which group defines a command word).
 
 Kept apart from ``main`` so ``claimgraph --version`` answers without importing argparse.
 """
@@ -10,7 +10,7 @@ import argparse
 from typing import NoReturn, Sequence
 
 from claimgraph import __version__
-from claimgraph.cli.main import GROUP_OF, GROUPS, group
+from claimgraph.cli.commands import GROUP_OF, GROUPS, group
 
 #: Global flags that take a value (so the word after them is not the command).
 _VALUE_FLAGS = ("--db", "--lease-wait", "--config")

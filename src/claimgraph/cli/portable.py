@@ -16,12 +16,13 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable
 
-from claimgraph.private import open_private
-from claimgraph.cli.context import Context
 from claimgraph.cli.evidence import read_text
-from claimgraph.cli.output import emit, emit_error, emit_json, plural
+from claimgraph.cli.invocation import Invocation
+from claimgraph.cli.output import emit, emit_error, emit_json
 from claimgraph.core import portable
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.present_records import plural
+from claimgraph.private import open_private
 from claimgraph.sidecar import Sidecars
 
 
@@ -41,7 +42,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="load")
 
 
-def run_dump(ctx: Context, args: argparse.Namespace) -> int:
+def run_dump(ctx: Invocation, args: argparse.Namespace) -> int:
     missing: list[str] = []
     bundle = Path(args.evidence) if args.evidence else None
     lines = list(portable.dump_lines(ctx.shell(), Sidecars(ctx.db_path), bundle, missing))
@@ -79,7 +80,7 @@ def write_atomically(path: Path, lines: Iterable[str]) -> int:
     return count
 
 
-def run_load(ctx: Context, args: argparse.Namespace) -> int:
+def run_load(ctx: Invocation, args: argparse.Namespace) -> int:
     text = read_text(args.source)
     bundle = Path(args.evidence) if args.evidence else None
     parsed = portable.parse_dump(text.splitlines(), bundle)  # refuse before creating a store

@@ -9,11 +9,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from claimgraph.cli.context import Context
-from claimgraph.cli.output import emit, emit_json, plural
+from claimgraph.cli.invocation import Invocation
+from claimgraph.cli.output import emit, emit_json
 from claimgraph.core import vocabulary
 from claimgraph.logic.model import EPISTEMIC_STRENGTH
 from claimgraph.logic.predicates import CARDINALITIES, OBJECT_KINDS, OBJECT_SHAPES, STATUSES
+from claimgraph.logic.present_records import plural
 
 #: Registration flags and the row fields they fill (the flag is the field, dashed).
 REGISTER_FIELDS = {
@@ -50,7 +51,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="predicates register")
 
 
-def run_list(ctx: Context, args: argparse.Namespace) -> int:
+def run_list(ctx: Invocation, args: argparse.Namespace) -> int:
     rows = vocabulary.list_predicates(ctx.shell(), category=args.category, status=args.status,
                                       with_usage=args.usage)
     if ctx.json:
@@ -80,7 +81,7 @@ def _id(pred_id: str) -> str:
     return pred_id.removeprefix("core/")
 
 
-def run_register(ctx: Context, args: argparse.Namespace) -> int:
+def run_register(ctx: Invocation, args: argparse.Namespace) -> int:
     row = {"id": args.id.strip()}
     row.update({field: getattr(args, field) for field in REGISTER_FIELDS
                 if getattr(args, field) is not None})

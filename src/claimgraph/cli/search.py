@@ -9,15 +9,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from claimgraph.cli.context import Context, log_surfaced
-from claimgraph.cli.output import (
-    emit, emit_json, entity_json, fact_json, fact_line, facts_json, plural,
-    short_id, show_name,
-)
+from claimgraph.cli.invocation import Invocation, log_surfaced
+from claimgraph.cli.output import emit, emit_json
 from claimgraph.cli.scope import READ_HELP, add_project_choice, add_scope_argument, review_scopes
 from claimgraph.cli.values import drop_none, fraction_arg, time_arg
 from claimgraph.core import reads
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.present_records import (
+    entity_json, fact_json, fact_line, facts_json, plural, short_id, show_name)
 
 DEFAULT_LIMIT = 10
 
@@ -55,7 +54,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="conflicts")
 
 
-def run_search(ctx: Context, args: argparse.Namespace) -> int:
+def run_search(ctx: Invocation, args: argparse.Namespace) -> int:
     if args.limit < 0:
         raise ClaimgraphError("invalid-limit", f"--limit {args.limit} is negative",
                               hint="give 0 for all, or a positive number")
@@ -83,7 +82,7 @@ def search_hit(fact: dict[str, Any]) -> dict[str, Any]:
     return {**fact_json(fact), "retrieval_score": fact.get("retrieval_score")}
 
 
-def run_neighbor(ctx: Context, args: argparse.Namespace) -> int:
+def run_neighbor(ctx: Invocation, args: argparse.Namespace) -> int:
     options = drop_none(entity_scope=ctx.read_scopes(), predicate=args.predicate,
                         as_of=time_arg(args.as_of, "--as-of"),
                         min_confidence=fraction_arg(args.min_confidence, "--min-confidence"),
@@ -105,7 +104,7 @@ def run_neighbor(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_conflicts(ctx: Context, args: argparse.Namespace) -> int:
+def run_conflicts(ctx: Invocation, args: argparse.Namespace) -> int:
     result = reads.conflicts(ctx.shell(), time_arg(args.as_of, "--as-of"),
                              scopes=review_scopes(ctx, args))
     if ctx.json:

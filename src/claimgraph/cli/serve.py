@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from claimgraph.cli.context import Context
+from claimgraph.cli.invocation import Invocation
 from claimgraph.errors import ClaimgraphError
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 
 def port_number(text: str) -> int:
@@ -37,7 +37,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="serve")
 
 
-def run_serve(ctx: Context, args: argparse.Namespace) -> int:
+def run_serve(ctx: Invocation, args: argparse.Namespace) -> int:
     try:
         from claimgraph.viewer import serve as server
         from claimgraph.viewer.source import Source

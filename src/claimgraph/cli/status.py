@@ -11,9 +11,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from claimgraph import status
-from claimgraph.cli.context import Context
-from claimgraph.cli.output import emit, emit_json, plural
+from claimgraph.cli.invocation import Invocation
+from claimgraph.cli.output import emit, emit_json
+from claimgraph.health import status
+from claimgraph.logic.present_records import plural
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -23,7 +24,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="status")
 
 
-def run_status(ctx: Context, args: argparse.Namespace) -> int:
+def run_status(ctx: Invocation, args: argparse.Namespace) -> int:
     now_ms = time.time_ns() // 1_000_000
     report = status.gather(ctx.db_path, ctx.environ, now_ms)
     if ctx.json:

@@ -14,9 +14,10 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from claimgraph.cli.context import Context
-from claimgraph.cli.output import emit, emit_json, plural
+from claimgraph.cli.invocation import Invocation
+from claimgraph.cli.output import emit, emit_json
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.present_records import plural
 
 
 #: The sync_dir default: read the logs where they are, beside the store.
@@ -47,7 +48,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(command="sync")
 
 
-def run_trust_verb(ctx: Context, args: argparse.Namespace) -> int:
+def run_trust_verb(ctx: Invocation, args: argparse.Namespace) -> int:
     """``sync status``, ``sync trust WRITER-KEY [--name N]``, ``sync untrust WRITER``."""
     from claimgraph.oplog import files as F
     from claimgraph.oplog import identity
@@ -83,7 +84,7 @@ def run_trust_verb(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_sync(ctx: Context, args: argparse.Namespace) -> int:
+def run_sync(ctx: Invocation, args: argparse.Namespace) -> int:
     if args.action:
         return run_trust_verb(ctx, args)
     from claimgraph.oplog.exchange import exchange, exchange_evidence
@@ -109,7 +110,7 @@ def run_sync(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
-def _shared_projects(ctx: Context, args: argparse.Namespace) -> set[str]:
+def _shared_projects(ctx: Invocation, args: argparse.Namespace) -> set[str]:
     """``--project``, else the sync_projects setting, else the current project; never the
     user scope (docs/sync.md, "Share only what is shared")."""
     from claimgraph.cli.scope import USER_SCOPE
@@ -120,7 +121,7 @@ def _shared_projects(ctx: Context, args: argparse.Namespace) -> set[str]:
     return chosen - {USER_SCOPE}
 
 
-def _shared_dir(ctx: Context, args: argparse.Namespace) -> Path | None:
+def _shared_dir(ctx: Invocation, args: argparse.Namespace) -> Path | None:
     given = args.dir or ctx.settings.value("sync_dir")
     return None if given in (None, OWN_DIR) else Path(given).expanduser()
 

@@ -1,6 +1,6 @@
 """The claim-vs-evidence audit's shell: find the cited files, read them safely, judge them.
 
-The verdicts are ``logic.provenance``'s; this module decides WHICH bytes they see. A citation's
+The verdicts are ``logic.evidence_match``'s; this module decides WHICH bytes they see. A citation's
 path is relative to the project root of the fact's episode (the cwd the captured session
 started in, read from the first event of its stored segment, resolved to its repository), so
 an audit run from anywhere judges a fact against the files its session wrote. ``base``
@@ -33,10 +33,10 @@ import stat
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from claimgraph.project import resolve_project
 from claimgraph.core.shell import Shell
 from claimgraph.errors import ClaimgraphError
-from claimgraph.logic import provenance as P
+from claimgraph.logic import evidence_match as P
+from claimgraph.project import resolve_project
 from claimgraph.sidecar import Sidecars
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -70,7 +70,7 @@ def too_wide(root: Path, environ: Mapping[str, str]) -> bool:
 
 
 def read_cited(path: Path) -> dict[str, Any]:
-    """A read outcome for ``logic.provenance.check``: content and hash, or why there is none.
+    """A read outcome for ``logic.evidence_match.check``: content and hash, or why there is none.
     ``path`` is already resolved; it is opened without following a link and judged by the
     descriptor, so what is checked is what is read."""
     try:

@@ -9,7 +9,7 @@ e.g. as a pre-commit hook.
 
 ``deep=True`` adds the model's verdicts (``core.verify_claims``). The report is
 ``{document, base, claims, summary, checks[, deep]}``; ``summary`` is
-``logic.provenance.summarize`` of the checks, the fact audit's banner.
+``logic.evidence_match.summarize`` of the checks, the fact audit's banner.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from typing import IO, Any, Mapping
 
 from claimgraph.core.audit import FileReads, audit_root, check_citation, too_wide
 from claimgraph.errors import ClaimgraphError
-from claimgraph.logic import provenance as P
+from claimgraph.logic import evidence_match as P
 from claimgraph.logic.claims import extract_claims
-from claimgraph.llm import UsageLog, log_to_stdlib
+from claimgraph.model_command import UsageLog, log_to_stdlib
 
 #: A document bigger than this is refused rather than parsed into memory.
 MAX_DOCUMENT_BYTES = 32 * 1024 * 1024

@@ -28,7 +28,7 @@ from typing import Any, Callable, Mapping
 from claimgraph.core.audit import NO_ROOT, Auditor, cited_files, locate
 from claimgraph.core.decay import Transaction, valid_now
 from claimgraph.core.shell import Shell
-from claimgraph.logic import provenance as P
+from claimgraph.logic import evidence_match as P
 from claimgraph.logic.model import SUSPECT_VERDICTS
 from claimgraph.sidecar import Sidecars
 

@@ -4,7 +4,7 @@
 out after fusion, so the survivors keep their fused order. ``recall`` asks the facts first and
 escalates only when they are too few: to episode summaries, then to the raw evidence segments
 those episodes were captured from. An agent's note counts as an answer only once corroborated
-(``logic.context_tiers``): the agent's word alone is a lead, not a fact.
+(``logic.trust_tiers``): the agent's word alone is a lead, not a fact.
 
 Episodes carry no scope of their own, so an episode counts as in scope when it recorded a fact
 in one of the scopes. The evidence tier reads files: it looks at the newest in-scope episodes
@@ -20,8 +20,8 @@ from claimgraph.core.reads import FTS_LIMIT, search
 from claimgraph.core.shell import Shell
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import recall as R
-from claimgraph.logic.context_tiers import shown
 from claimgraph.logic.retrieval import query_tokens
+from claimgraph.logic.trust_tiers import shown
 
 #: Newest in-scope episodes whose evidence the last tier reads, at most.
 EVIDENCE_SCAN_EPISODES = 200

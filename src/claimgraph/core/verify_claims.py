@@ -5,7 +5,7 @@ source is the text the floor check already read (``FileReads``: no file is opene
 redacted (``logic.redact``) because it leaves the machine if the model command is remote. One
 call, paid from its own one-call ``Budget``, with ``llm_cmd`` and ``llm_timeout_ms`` from the
 settings unless given. The model never receives a path it could open: it starts in an empty
-temp directory (``llm.run_model_command``).
+temp directory (``model_command.run_model_command``).
 
 A model that cannot be run, or whose reply holds no verdict vector, does not raise: the checks
 come back with ``deep: None`` and the deep report says what failed and what to do, so the
@@ -21,9 +21,9 @@ from typing import Any, Mapping, Sequence
 from claimgraph.config import load_settings
 from claimgraph.core.audit import FileReads
 from claimgraph.errors import ClaimgraphError
-from claimgraph.llm import Budget, UsageLog, command_argv, log_to_stdlib, run_model_command
 from claimgraph.logic import verify as V
 from claimgraph.logic.redact import redact
+from claimgraph.model_command import Budget, UsageLog, command_argv, log_to_stdlib, run_model_command
 
 #: The most prompt one deep check may send (the source part is capped well below this).
 DEEP_INPUT_CHARS = 200_000

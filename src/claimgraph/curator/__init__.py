@@ -1,7 +1,7 @@
 """The curator (DESIGN §7): a singleton, started detached after each capture.
 
 ``run.py`` takes the curation lease (or leaves the dirty mark of ``dirty.py``) and runs the
-stages of ``stages.py``, each handed a ``stage_context.StageContext``; ``consolidate.py`` is
+stages of ``stages.py``, each handed a ``stage_tools.StageTools``; ``consolidate.py`` is
 the consolidate stage, ``scope.py`` picks the facts a pass looks at; ``upkeep.py`` adapts the
 decay and audit passes of ``core`` to the curator's fenced writes.
 """

@@ -22,7 +22,7 @@ from claimgraph.core.entities import ENTITY_CLUSTERS_MARK
 from claimgraph.curator import reads
 from claimgraph.curator.judge import CuratorModel, curator_model, judge_conflicts, model_summaries
 from claimgraph.curator.scope import WATERMARK, plan_scope
-from claimgraph.curator.stage_context import StageContext
+from claimgraph.curator.stage_tools import StageTools
 from claimgraph.logic import entities as E
 from claimgraph.logic.conflicts import (conflict_candidates, conflict_pair_key,
                                         contradicts_without_judge)
@@ -34,7 +34,7 @@ BATCH = 500
 EPISODE_GRACE_MS = 60_000
 
 
-def consolidate(ctx: StageContext) -> dict[str, Any]:
+def consolidate(ctx: StageTools) -> dict[str, Any]:
     """The stage entry: one scope, four steps, then the watermark (only if all went through)."""
     now = ctx.sh.now()
     scope = plan_scope(ctx.sh, now, reads.sweep_predicates(ctx.sh.predicates()))
@@ -65,7 +65,7 @@ def _batches(items: list[Any], size: int = BATCH) -> Iterable[list[Any]]:
 
 # --- duplicates --------------------------------------------------------------------------
 
-def collapse(ctx: StageContext, facts: list[dict[str, Any]], now: int) -> int:
+def collapse(ctx: StageTools, facts: list[dict[str, Any]], now: int) -> int:
     """Keep the earliest of each duplicate group (REFERENCE §7); invalidate the rest."""
     plan = E.collapse_plan(facts, now)
     if ctx.dry_run:
@@ -77,7 +77,7 @@ def collapse(ctx: StageContext, facts: list[dict[str, Any]], now: int) -> int:
     return done
 
 
-def _collapse_batch(ctx: StageContext, batch: list[dict[str, Any]], now: int) -> int:
+def _collapse_batch(ctx: StageTools, batch: list[dict[str, Any]], now: int) -> int:
     """Re-plan from the stored rows inside the transaction: a fact changed since is respected."""
     ids = [fid for group in batch for fid in (group["keep"], *group["invalidate"])]
     done = 0
@@ -96,7 +96,7 @@ def swept_key(a_id: str, b_id: str) -> str:
     return "curator:swept:" + "+".join(conflict_pair_key(a_id, b_id))
 
 
-def sweep(ctx: StageContext, facts: list[dict[str, Any]], now: int,
+def sweep(ctx: StageTools, facts: list[dict[str, Any]], now: int,
           pooled: bool = False) -> dict[str, int]:
     """Link each new candidate pair as an open conflict, newer → older, once ever. ``facts``
     may hold more than the pool (an incremental pass's subjects): only seeded subjects count,
@@ -123,7 +123,7 @@ def _seeded(facts: list[dict[str, Any]], watched: set[str]) -> list[dict[str, An
     return [f for f in facts if (f.get("subject") or {}).get("id") in seeded]
 
 
-def _link_batch(ctx: StageContext, batch: list[dict[str, Any]], now: int) -> int:
+def _link_batch(ctx: StageTools, batch: list[dict[str, Any]], now: int) -> int:
     """Inside the transaction: both sides still valid and still unjudged, then link and mark."""
     store, done = ctx.sh.store, 0
     for pair in batch:
@@ -137,13 +137,13 @@ def _link_batch(ctx: StageContext, batch: list[dict[str, Any]], now: int) -> int
     return done
 
 
-def _already_linked_unmarked(ctx: StageContext, facts: list[dict[str, Any]]) -> list[str]:
+def _already_linked_unmarked(ctx: StageTools, facts: list[dict[str, Any]]) -> list[str]:
     """Links made by the write path count as judged too: once unlinked, never re-proposed."""
     keys = {swept_key(f["id"], cid) for f in facts for cid in f.get("conflicts") or ()}
     return sorted(k for k in keys if ctx.sh.store.get_mark(k) is None)
 
 
-def _mark_swept(ctx: StageContext, keys: list[str], now: int) -> None:
+def _mark_swept(ctx: StageTools, keys: list[str], now: int) -> None:
     for batch in _batches(keys):
         with ctx.fence.writing(ctx.sh):
             for key in batch:
@@ -163,7 +163,7 @@ def mechanical_summary(episode: dict[str, Any], predicates: Iterable[str]) -> st
     return f"{episode['source_type']} episode ({episode['ref']}): {total} {noun} — {listing}"
 
 
-def close_episodes(ctx: StageContext, now: int,
+def close_episodes(ctx: StageTools, now: int,
                    model: CuratorModel | None = None) -> dict[str, int]:
     """Close open episodes with facts, older than a minute (a writer may still be filling a
     younger one; captures close their own). Empty ones stay open (REFERENCE §9). With the
@@ -187,7 +187,7 @@ def close_episodes(ctx: StageContext, now: int,
     return counts
 
 
-def _close_batch(ctx: StageContext, batch: list[dict[str, Any]],
+def _close_batch(ctx: StageTools, batch: list[dict[str, Any]],
                  by_episode: dict[str, Counter[str]], summaries: dict[str, str], now: int) -> None:
     for episode in batch:
         current = ctx.sh.store.get_episode(episode["id"])
@@ -197,7 +197,7 @@ def _close_batch(ctx: StageContext, batch: list[dict[str, Any]],
             ctx.sh.store.close_episode(episode["id"], summary, now)
 
 
-def report_entity_clusters(ctx: StageContext, full: bool) -> tuple[int, dict[str, Any] | None]:
+def report_entity_clusters(ctx: StageTools, full: bool) -> tuple[int, dict[str, Any] | None]:
     """Report only: a human decides whether two spellings are one thing.
 
     Incremental when it can be: the mark ``ENTITY_CLUSTERS_MARK`` keeps the clusters' keys and

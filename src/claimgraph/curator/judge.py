@@ -20,14 +20,14 @@ from typing import Any, Mapping
 
 import structlog
 
-from claimgraph.capture.extract.model import DEFAULT_PASS_INPUT_CHARS, enabled_in
 from claimgraph.config import load_settings
 from claimgraph.core.ingest import open_episode
 from claimgraph.core.reads import conflicts
-from claimgraph.curator.stage_context import StageContext
+from claimgraph.curator.stage_tools import StageTools
 from claimgraph.errors import ClaimgraphError
-from claimgraph.llm import Budget, run_model_command
 from claimgraph.logic import judge as J
+from claimgraph.model_command import (
+    DEFAULT_PASS_INPUT_CHARS, Budget, enabled_in, run_model_command)
 
 log = structlog.get_logger("claimgraph.curate")
 EXHAUSTED = "llm-budget-exhausted"
@@ -49,7 +49,7 @@ class CuratorModel:
                                  on_usage=log.info).text
 
 
-def curator_model(ctx: StageContext) -> CuratorModel | None:
+def curator_model(ctx: StageTools) -> CuratorModel | None:
     """The model for this pass, or None: disabled (the default) or a dry run."""
     if ctx.dry_run:
         return None
@@ -63,7 +63,7 @@ def curator_model(ctx: StageContext) -> CuratorModel | None:
 
 # --- the judge ----------------------------------------------------------------------------
 
-def judge_conflicts(ctx: StageContext, model: CuratorModel, now: int) -> dict[str, int]:
+def judge_conflicts(ctx: StageTools, model: CuratorModel, now: int) -> dict[str, int]:
     """Each open pair: a recorded verdict for free, else one budgeted call; then its plan."""
     pairs = conflicts(ctx.sh, now)["conflicts"]
     recorded = J.recorded_verdicts(ctx.sh.store.list_episodes())
@@ -83,7 +83,7 @@ def judge_conflicts(ctx: StageContext, model: CuratorModel, now: int) -> dict[st
     return {f"judge_{key}": value for key, value in counts.items()}
 
 
-def _fresh_verdict(ctx: StageContext, model: CuratorModel, pair: dict[str, Any],
+def _fresh_verdict(ctx: StageTools, model: CuratorModel, pair: dict[str, Any],
                    counts: Counter, now: int) -> dict[str, Any] | None:
     """One call; a parseable verdict is recorded, anything else leaves the pair for later."""
     prompt = J.judge_prompt(pair["fact"], pair["candidate"], ctx.sh.predicates())
@@ -104,7 +104,7 @@ def _fresh_verdict(ctx: StageContext, model: CuratorModel, pair: dict[str, Any],
     return verdict
 
 
-def _record(ctx: StageContext, pair: dict[str, Any], verdict: dict[str, Any], now: int) -> None:
+def _record(ctx: StageTools, pair: dict[str, Any], verdict: dict[str, Any], now: int) -> None:
     """Opened and closed at once; idempotent on the ref."""
     ref = J.verdict_ref(pair["fact"]["id"], pair["candidate"]["id"], verdict["relation"],
                         verdict["confidence"])
@@ -114,7 +114,7 @@ def _record(ctx: StageContext, pair: dict[str, Any], verdict: dict[str, Any], no
             ctx.sh.store.close_episode(episode["id"], J.verdict_summary(pair, verdict), now)
 
 
-def _apply(ctx: StageContext, pair: dict[str, Any], verdict: dict[str, Any],
+def _apply(ctx: StageTools, pair: dict[str, Any], verdict: dict[str, Any],
            counts: Counter) -> None:
     """Unlink what is judged compatible; every other plan is held for a human."""
     plan = J.resolution_plan(pair, verdict)

@@ -31,13 +31,14 @@ import structlog
 
 from claimgraph import lease
 from claimgraph.core import Shell
-from claimgraph.curator.dirty import DirtyMark
 from claimgraph.core import tombstones
-from claimgraph.curator.stage_context import Fence, LeaseLost, PurgedMeanwhile, StageContext
+from claimgraph.curator.dirty import DirtyMark
+from claimgraph.curator.stage_tools import Fence, LeaseLost, PurgedMeanwhile, StageTools
 from claimgraph.curator.stages import STAGE_NAMES, run_stage, stage_table
 from claimgraph.errors import ClaimgraphError
+from claimgraph.opening import open_store
 from claimgraph.sidecar import Sidecars, atomic_write_text
-from claimgraph.store.open import open_store
+from claimgraph.store import leases
 
 log = structlog.get_logger("claimgraph.curate")
 MAX_PASSES = 3
@@ -104,7 +105,7 @@ def _serve(run: Run, held: lease.Lease | None) -> None:
 def _try_lease(options: Options) -> lease.Lease | dict[str, Any]:
     """The lease, or the live holder in the way."""
     try:
-        held = lease.curation_lease(options.db, lease.CURATOR_OWNER, ttl_ms=options.lease_ttl_ms)
+        held = leases.curation_lease(options.db, lease.CURATOR_OWNER, ttl_ms=options.lease_ttl_ms)
     except ClaimgraphError as err:
         if err.type != "store-locked":
             raise
@@ -171,7 +172,7 @@ def _pass(run: Run, held: lease.Lease | None) -> None:
                       epoch=tombstones.epoch(store))
         if checked:
             _note_clean_check(sh, fence)
-        ctx = StageContext(sh, fence, run.run_id, options.dry_run, options.environ)
+        ctx = StageTools(sh, fence, run.run_id, options.dry_run, options.environ)
         _run_stages(run, ctx)
     finally:
         store.close()
@@ -211,7 +212,7 @@ def _damaged(run: Run, problems: list[str]) -> None:
               hint="run `claimgraph doctor`; writes are stopped until it finds the store sound")
 
 
-def _run_stages(run: Run, ctx: StageContext) -> None:
+def _run_stages(run: Run, ctx: StageTools) -> None:
     table = stage_table()
     for name in [n for n in table if n in run.options.stages]:
         try:

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from claimgraph.core import context as cx
+from claimgraph.core import briefing as cx
 from claimgraph.core.shell import Shell
 from claimgraph.curator import reads
 from claimgraph.curator.scope import changed_episodes
-from claimgraph.curator.stage_context import StageContext
+from claimgraph.curator.stage_tools import StageTools
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
 
 #: {"at", "episodes"} of the last refresh, as the consolidate watermark.
@@ -31,7 +31,7 @@ REFRESHED = "curator:shortlists"
 AHEAD_MS = 3_600_000
 
 
-def refresh_shortlists(ctx: StageContext) -> dict[str, Any]:
+def refresh_shortlists(ctx: StageTools) -> dict[str, Any]:
     sh = ctx.sh
     at, written = sh.now(), sh.store.write_count()
     projects = projects_to_refresh(sh)

@@ -5,8 +5,8 @@ reported as ``error`` while the others still run (the run is then ``partial``). 
 not contained is losing the curation lease: a curator that is no longer the curator must stop
 writing at once, so ``LeaseLost`` ends the run (status ``lease-lost``).
 
-What a stage is handed (``StageContext``, ``Fence``, the test pause) lives in
-``stage_context``, below the stages, so the stages never import the table that runs them.
+What a stage is handed (``StageTools``, ``Fence``, the test pause) lives in
+``stage_tools``, below the stages, so the stages never import the table that runs them.
 """
 
 from __future__ import annotations
@@ -17,18 +17,18 @@ from typing import Any, Callable
 
 import structlog
 
-from claimgraph.curator.stage_context import (
-    PAUSE_ENV, Fence, LeaseLost, PurgedMeanwhile, StageContext)
+from claimgraph.curator.stage_tools import (
+    PAUSE_ENV, Fence, LeaseLost, PurgedMeanwhile, StageTools)
 
 __all__ = ["PAUSE_ENV", "STAGE_NAMES", "Fence", "LeaseLost", "PurgedMeanwhile", "Stage",
-           "StageContext", "run_stage", "stage_table"]
+           "StageTools", "run_stage", "stage_table"]
 
 log = structlog.get_logger("claimgraph.curate")
 
-Stage = Callable[[StageContext], dict[str, Any]]
+Stage = Callable[[StageTools], dict[str, Any]]
 
 
-def run_stage(name: str, stage: Stage, ctx: StageContext) -> dict[str, Any]:
+def run_stage(name: str, stage: Stage, ctx: StageTools) -> dict[str, Any]:
     """One stage, timed and contained; only LeaseLost escapes."""
     started = time.monotonic()
     log.info("curate.stage-started", stage=name)
@@ -51,7 +51,7 @@ def stage_table() -> dict[str, Stage]:
 
     Imported here, not at the top: a curator that finds the lease held exits without ever
     loading the stages (and the model client they bring), which keeps a burst of skippers
-    cheap. No cycle hides behind this: the stages import ``stage_context``, not this module.
+    cheap. No cycle hides behind this: the stages import ``stage_tools``, not this module.
     """
     from claimgraph.curator.consolidate import consolidate
     from claimgraph.curator.shortlists import refresh_shortlists

@@ -12,7 +12,7 @@ from typing import Any
 from claimgraph.config import load_settings
 from claimgraph.core.audit_record import audit_pass
 from claimgraph.core.decay import decay_pass
-from claimgraph.curator.stage_context import StageContext
+from claimgraph.curator.stage_tools import StageTools
 from claimgraph.sidecar import Sidecars
 
 
@@ -23,7 +23,7 @@ def _as_stage_result(outcome: dict[str, Any]) -> dict[str, Any]:
     return {"status": "ok" if status == "dry-run" else status, "counts": counts}
 
 
-def decay(ctx: StageContext) -> dict[str, Any]:
+def decay(ctx: StageTools) -> dict[str, Any]:
     """Mark facts whose effective confidence fell below the dormancy threshold dormant."""
     threshold = load_settings(environ=dict(ctx.environ)).value("dormancy_threshold")
     return _as_stage_result(decay_pass(
@@ -31,7 +31,7 @@ def decay(ctx: StageContext) -> dict[str, Any]:
         dry_run=ctx.dry_run))
 
 
-def audit(ctx: StageContext) -> dict[str, Any]:
+def audit(ctx: StageTools) -> dict[str, Any]:
     """Check every file-citing claim against its file; record changed verdicts."""
     return _as_stage_result(audit_pass(
         ctx.sh, ctx.sh.now(), sidecars=Sidecars(ctx.fence.db), environ=ctx.environ,

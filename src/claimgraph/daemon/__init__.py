@@ -4,7 +4,7 @@ The hooks are the path; the daemon only catches what they missed (a SessionEnd t
 fired, a capture that died, a spool file left behind), so claimgraph works fully without it.
 
 Its knobs are not config-file settings (the daemon is optional plumbing, not behaviour): the
-defaults below are module constants, each overridable by an environment variable
+defaults below are ``daemon.settings``' constants, each overridable by an environment variable
 ``CLAIMGRAPH_DAEMON_<NAME>`` (upper case), for example ``CLAIMGRAPH_DAEMON_IDLE_MINUTES=0``:
 
 =====================  =========  ===============================================================
@@ -27,20 +27,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-ENV_PREFIX = "CLAIMGRAPH_DAEMON_"
-#: One line per knob, for ``daemon --help`` (the table above says the same).
-SETTING_HELP = {
-    "sweep_seconds": "how often the sweep looks for uncaptured sessions",
-    "curate_seconds": "how often the curator is started (it stands aside if running)",
-    "rotate_seconds": "how often sidecar logs are checked for size",
-    "heartbeat_seconds": "how often the status file is refreshed",
-    "idle_minutes": "a transcript untouched this long is a session that ended",
-    "spool_age_seconds": "a spool file this old was missed by its hook's capture",
-    "capture_timeout_secs": "a capture child running longer is killed (its tree too)",
-    "log_max_bytes": "a sidecar log this large is rotated",
-    "log_keep": "rotated generations kept (<log>.1 ... <log>.N)",
-}
-
 
 def status_path(db: Path | str) -> Path:
     """``<db>.daemon.status``: the heartbeat file ``daemon status`` reads."""
@@ -50,13 +36,3 @@ def status_path(db: Path | str) -> Path:
 def pid_path(db: Path | str) -> Path:
     """``<db>.daemon.pid``: the singleton's pid file (same name as ``Sidecars.daemon_pid``)."""
     return Path(f"{os.fspath(db)}.daemon.pid")
-
-
-def __getattr__(name: str) -> object:
-    """``DaemonSettings`` lives in ``daemon.settings``: ``claimgraph status`` reads the
-    daemon's pid and status files through this package, and its dataclass would bring
-    ``dataclasses`` and ``inspect`` into that read command's start-up."""
-    if name == "DaemonSettings":
-        from claimgraph.daemon.settings import DaemonSettings
-        return DaemonSettings
-    raise AttributeError(f"module 'claimgraph.daemon' has no attribute {name!r}")

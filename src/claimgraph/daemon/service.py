@@ -27,8 +27,9 @@ from typing import Any, Callable, Mapping
 import structlog
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from claimgraph.daemon import DaemonSettings, status_path
+from claimgraph.daemon import status_path
 from claimgraph.daemon.rotate import reattach_std_streams, rotate_all, sidecar_logs
+from claimgraph.daemon.settings import DaemonSettings
 from claimgraph.daemon.singleton import Singleton
 from claimgraph.daemon.sweep import Sweeper
 from claimgraph.logic.timeutil import to_iso

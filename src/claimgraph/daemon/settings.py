@@ -1,13 +1,30 @@
 """The daemon's knobs as one frozen value (the table in ``claimgraph.daemon``'s docstring),
-read from ``CLAIMGRAPH_DAEMON_<NAME>`` variables."""
+read from ``CLAIMGRAPH_DAEMON_<NAME>`` variables.
+
+A module of its own, imported only where the knobs are read: ``claimgraph status`` reads the
+daemon's pid and status files through ``claimgraph.daemon``, and this dataclass would bring
+``dataclasses`` and ``inspect`` into that read command's start-up."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import Mapping
 
-from claimgraph.daemon import ENV_PREFIX
 from claimgraph.errors import ClaimgraphError
+
+ENV_PREFIX = "CLAIMGRAPH_DAEMON_"
+#: One line per knob, for ``daemon --help`` (the table in ``claimgraph.daemon`` says the same).
+SETTING_HELP = {
+    "sweep_seconds": "how often the sweep looks for uncaptured sessions",
+    "curate_seconds": "how often the curator is started (it stands aside if running)",
+    "rotate_seconds": "how often sidecar logs are checked for size",
+    "heartbeat_seconds": "how often the status file is refreshed",
+    "idle_minutes": "a transcript untouched this long is a session that ended",
+    "spool_age_seconds": "a spool file this old was missed by its hook's capture",
+    "capture_timeout_secs": "a capture child running longer is killed (its tree too)",
+    "log_max_bytes": "a sidecar log this large is rotated",
+    "log_keep": "rotated generations kept (<log>.1 ... <log>.N)",
+}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -36,14 +36,14 @@ import structlog
 from claimgraph.capture.failures import FailureLedger, is_due as is_retry_due, is_poisoned
 from claimgraph.capture.links import check_transcript_link
 from claimgraph.capture.session_ids import session_id_of
+from claimgraph.daemon.settings import DaemonSettings
 from claimgraph.errors import ClaimgraphError
-from claimgraph.daemon import DaemonSettings
 from claimgraph.hooks.agents import claude_config_dir, codex_home, gemini_dir
-from claimgraph.llm import TEMP_PREFIX, kill_tree
+from claimgraph.model_command import TEMP_PREFIX, kill_tree
+from claimgraph.opening import open_store
 from claimgraph.private import (
     NOFOLLOW, is_id, open_private, private_dir, read_nofollow, refuse_unsafe_directory)
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
 
 OWN_LLM_DIR = "-" + re.sub(r"[^A-Za-z0-9]", "-", TEMP_PREFIX)  # as Claude Code munges a cwd
 log = structlog.get_logger("claimgraph.daemon")

@@ -70,10 +70,10 @@ def payload_cwd(payload: Mapping[str, object]) -> str:
 
 def briefing_for(db: str, cwd: str, task: str, environ: Mapping[str, str]) -> dict[str, object]:
     """The coach's answer for ``task`` in ``cwd``'s project, from the store at ``db``."""
-    from claimgraph.project import resolve_project
+    from claimgraph.core.briefing import USER_SCOPE
     from claimgraph.core.coach import coach
-    from claimgraph.core.context import USER_SCOPE
     from claimgraph.core.shell import Shell
+    from claimgraph.project import resolve_project
     from claimgraph.store.sqlite import SqliteStore
 
     project = resolve_project(cwd, environ, timeout=GIT_TIMEOUT_S)

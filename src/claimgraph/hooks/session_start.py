@@ -67,8 +67,8 @@ def payload_cwd(payload: Mapping[str, object]) -> str:
 def compile_block(db: str, cwd: str, environ: Mapping[str, str]) -> dict[str, object]:
     """The compiled context for ``cwd``'s project from the store at ``db``, as of now, and
     whether it came from the curator's stored shortlist ("stored") or a live read ("live")."""
+    from claimgraph.core.briefing import compile_gathered, gather
     from claimgraph.project import resolve_project
-    from claimgraph.core.context import compile_gathered, gather
     from claimgraph.store.sqlite import SqliteStore
 
     project = resolve_project(cwd, environ, timeout=GIT_TIMEOUT_S)

@@ -26,11 +26,11 @@ if TYPE_CHECKING:  # what a type checker and an editor see; nothing loads at run
         DEFAULT_HALF_LIFE_DAYS, effective_confidence, never_fades, reinforced_confidence)
     from claimgraph.logic.conflicts import conflict_candidates, open_conflicts
     from claimgraph.logic.entities import collapse_plan, duplicate_groups, pick_entity_match
+    from claimgraph.logic.evidence_match import check as check_evidence
+    from claimgraph.logic.evidence_match import match_evidence, parse_evidence
+    from claimgraph.logic.evidence_match import summarize as summarize_checks
     from claimgraph.logic.facts import build_fact, decide_assert, decision_inputs
     from claimgraph.logic.predicates import CORE_BY_ID
-    from claimgraph.logic.provenance import check as check_evidence
-    from claimgraph.logic.provenance import match_evidence, parse_evidence
-    from claimgraph.logic.provenance import summarize as summarize_checks
     from claimgraph.logic.retrieval import (
         bfs_step, fact_filter, fact_valid_at, fuse_retrieval, initial_bfs_state, query_tokens)
     from claimgraph.logic.timeutil import DAY_MS, from_iso, to_iso
@@ -68,8 +68,8 @@ _SOURCES = {
     "pick_entity_match": "entities",
     "build_fact": "facts", "decide_assert": "facts", "decision_inputs": "facts",
     "CORE_BY_ID": "predicates",
-    "check_evidence": "provenance:check", "match_evidence": "provenance",
-    "parse_evidence": "provenance", "summarize_checks": "provenance:summarize",
+    "check_evidence": "evidence_match:check", "match_evidence": "evidence_match",
+    "parse_evidence": "evidence_match", "summarize_checks": "evidence_match:summarize",
     "bfs_step": "retrieval", "fact_filter": "retrieval", "fact_valid_at": "retrieval",
     "fuse_retrieval": "retrieval", "initial_bfs_state": "retrieval",
     "query_tokens": "retrieval",

@@ -2,7 +2,7 @@
 
 An agent's plan, review or report is a claim, not a fact. Before it is trusted, each place it
 cites code (``"evidence": "src/a.py: `def total(items):`"``) can be checked against the files
-by ``logic.provenance``; this module finds those places in a document of any shape, so the
+by ``logic.evidence_match``; this module finds those places in a document of any shape, so the
 check needs no schema. Like fractal-engine's ``extract-claims``:
 
 - the walk is post-order (children before their parents), lists in order, objects in key order;

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
+from claimgraph.logic.briefing_lines import statement
 from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_OPEN, strip_injected
-from claimgraph.logic.safe_render import safe_text
-from claimgraph.logic.context_lines import statement
 from claimgraph.logic.query_words import is_vocabulary_word
 from claimgraph.logic.retrieval import query_tokens, trim_edges
+from claimgraph.logic.safe_render import safe_text
 
 Fact = Mapping[str, Any]
 PER_KIND = 3

@@ -14,7 +14,7 @@ import math
 import re
 from typing import Any, Iterator, Mapping
 
-from claimgraph.logic.context_lines import statement
+from claimgraph.logic.briefing_lines import statement
 from claimgraph.logic.names import object_name
 from claimgraph.logic.timeutil import to_iso
 

@@ -36,7 +36,7 @@ FACT_HEAD_FIELDS = (
     "recorded_at", "last_reinforced_at", "t_valid", "t_invalid", "invalidation_kind",
     "dormant_since",
 )
-#: What the SessionStart context's shortlist ranks on (``logic.context_shortlist``): ranking,
+#: What the SessionStart context's shortlist ranks on (``logic.briefing_shortlist``): ranking,
 #: validity, the supersession window, and the subject's NAME for the ranking's tie-break.
 CONTEXT_HEAD_FIELDS = (
     "id", "predicate", "subject_name", "confidence", "epistemic", "source_type",

@@ -1,13 +1,13 @@
 """The deep check: a model reads the cited source and tries to refute each claim (REFERENCE §17).
 
-The floor (``logic.provenance``) only asks whether the quoted names occur in the file; a claim
+The floor (``logic.evidence_match``) only asks whether the quoted names occur in the file; a claim
 can quote real names and still be wrong about what the code does. ``verify_task`` builds one
 prompt that hands a model every claim, with an id, next to excerpts of the files it cites, and
 asks for a verdict vector: ``[{"id", "verdict": supported|refuted|unclear, "why", "quote"}]``.
 ``merge_verdicts`` folds that vector back onto the floor checks by id, as fractal-engine's
 ``merge-verdicts`` does; a check the reply does not cover keeps ``deep: None``.
 
-The model runs with no access to the repository (``llm.run_model_command`` starts it in an
+The model runs with no access to the repository (``model_command.run_model_command`` starts it in an
 empty temp directory), so the source it judges is what the prompt carries: each readable cited
 file whole when small, else the lines around what the claims quote, within fixed budgets. The
 reply is untrusted text: ``parse_verdicts`` finds the vector in prose, code fences or one

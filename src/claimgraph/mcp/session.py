@@ -27,12 +27,13 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from claimgraph import lease, retrievals
 from claimgraph.core import Shell
-from claimgraph.core.context import USER_SCOPE
+from claimgraph.core.briefing import USER_SCOPE
 from claimgraph.core.ingest import open_episode
 from claimgraph.core.vocabulary import seed
 from claimgraph.errors import ClaimgraphError
+from claimgraph.opening import open_store
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
+from claimgraph.store import leases
 
 OWNER = "claimgraph-mcp"
 #: An MCP episode holds what an agent said through a tool call (docs/sync.md, "Trust").
@@ -88,7 +89,7 @@ class ToolContext:
     @contextmanager
     def writing(self) -> Iterator[tuple[Shell, list[str]]]:
         """(the write shell, warnings) inside the write lease; the store is created on first use."""
-        held = lease.write_lease(self.db, OWNER, self.lease_wait_ms, ttl_ms=self.lease_ttl_ms)
+        held = leases.write_lease(self.db, OWNER, self.lease_wait_ms, ttl_ms=self.lease_ttl_ms)
         with held:
             warnings = []
             if held.broken:

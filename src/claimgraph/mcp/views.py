@@ -2,14 +2,14 @@
 
 The CLI's ``--json`` record of a fact carries every field, null or not; an agent pays for each
 token of a tool result, so these views drop empty fields and keep the shapes otherwise the
-same (``cli.output`` is the one encoder of records and times).
+same (``logic.present_records`` is the one encoder of records and times).
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from claimgraph.cli.output import entity_json, fact_json, jsonable
+from claimgraph.logic.present_records import entity_json, fact_json, jsonable
 from claimgraph.logic.safe_render import fact_held
 
 EPISODE_KEYS = ("id", "ref", "source_type", "summary", "opened_at", "closed_at", "evidence")

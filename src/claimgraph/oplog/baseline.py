@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from claimgraph.logic import oplog as L
+from claimgraph.store import records as rec
 
 Record = dict[str, Any]
 
@@ -24,9 +25,13 @@ def baseline_effects(store: Any) -> list[Record]:
         effects.append({"t": "ensure-entity", "entity": {"record": "entity", **entity}})
     for episode in sorted(store.list_episodes(), key=lambda e: e["id"]):
         effects.append({"t": "open-episode", "episode": {"record": "episode", **episode}})
-    from claimgraph.oplog.logged import fact_effect
     for fact in store.all_facts():
         effects.append({"t": "insert-fact", "fact": fact_effect(fact)})
     for key, value in store.list_marks(L.SYNCED_MARK_PREFIX).items():
         effects.append({"t": "set-mark", "key": key, "value": value})
     return effects
+
+
+def fact_effect(fact: Record, checked: bool = False) -> Record:
+    """A fact as the log keeps it: entities by id, every field present, tagged."""
+    return {"record": "fact", **rec.stored_fact(fact, checked)}

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Sequence
 
 from claimgraph.logic import oplog as L
+from claimgraph.oplog.baseline import baseline_effects, fact_effect
 from claimgraph.oplog.own_log import OwnLog
 from claimgraph.store import records as rec
 from claimgraph.store.nesting import joined
@@ -89,7 +90,6 @@ class LoggedStore:
         self.inner.set_mark(BASELINE_MARK, {"writer": self.oplog.writer})
         if self.oplog.position() > 0:
             return []
-        from claimgraph.oplog.baseline import baseline_effects
         return baseline_effects(self.inner)
 
     # --- entities ---------------------------------------------------------------------------
@@ -225,7 +225,3 @@ class LoggedStore:
             lambda: self.inner.update_episode(episode_id, summary=summary, evidence=evidence),
             {"t": "update-episode", "id": episode_id, "summary": summary, "evidence": evidence})
 
-
-def fact_effect(fact: Record, checked: bool = False) -> Record:
-    """A fact as the log keeps it: entities by id, every field present, tagged."""
-    return {"record": "fact", **rec.stored_fact(fact, checked)}

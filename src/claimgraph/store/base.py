@@ -11,8 +11,8 @@ Backends: ``store.sqlite.SqliteStore`` (production, a real file or ":memory:") a
 
 Optional reads, answered in SQL and found with ``getattr`` by their callers (a store without
 them is read whole and answered by their definitions in ``logic``): ``select_context_heads``
-(SQLite; ``logic.context_shortlist``) and, on SQLite and PostgreSQL, ``context_sections``
-(``logic.context_sections``: a project page's sections, paged), ``valid_times`` and
+(SQLite; ``logic.briefing_shortlist``) and, on SQLite and PostgreSQL, ``context_sections``
+(``logic.briefing_sections``: a project page's sections, paged), ``valid_times`` and
 ``believed_at`` (``logic.time_travel``: the viewer's time travel).
 """
 

@@ -1,16 +1,19 @@
-"""Opening a store: the one path from a ``<db>`` location to a ready, current SqliteStore.
+"""Opening a store: the one path from a ``<db>`` location to a ready, current backend.
 
 Order matters. The version stamp is a plain file, so it is checked first: a store written by
 a newer claimgraph is refused before SQLite touches it (no WAL created, no migration tried).
 Only then is the database opened (which checks its own schema version and migrates an older
 one forward in a transaction), and the stamp is written last, once the file is known good.
+
+What comes back is the bare backend: commands open stores through ``claimgraph.opening``,
+which records a writable file store's writes in its oplog (a layer above this one).
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from claimgraph import location
 from claimgraph.errors import (
@@ -20,26 +23,49 @@ from claimgraph.sidecar import Sidecars
 from claimgraph.store.sqlite import SqliteStore
 
 if TYPE_CHECKING:
+    from claimgraph.store.base import Store
     from claimgraph.store.memory import MemoryStore
 
 MEMORY = ":memory:"
 
 
-def open_store(db_path: Path | str, *, create: bool = True,
-               read_only: bool = False) -> Any:
+def open_backend(db_path: Path | str, *, create: bool = True,
+                 read_only: bool = False) -> Store:
     """Open (creating when allowed) the store at ``db_path``, or a private ":memory:" one.
 
     ``read_only`` is how reads open a store: nothing is created, stamped or migrated, so a
     read works on a store the user may not write (a read-only directory, another user's
-    backup) and never changes a file behind the user's back. A writable file store comes
-    wrapped in the oplog's ``LoggedStore``, so every write is recorded for sync.
+    backup) and never changes a file behind the user's back.
     """
     if str(db_path) == MEMORY:
         return SqliteStore(MEMORY)
-    url = location.server_url(location.resolve(db_path))
+    resolved = location.resolve(db_path)
+    url = location.server_url(resolved)
     if url is not None:
-        return _open_server(url, Path(location.resolve(db_path)), read_only=read_only)
+        return _open_server(url, Path(resolved), read_only=read_only)
     path = Path(db_path).expanduser()
+    _check_file_location(path, create=create, read_only=read_only)
+    sidecars = Sidecars(path)
+    sidecars.check_version_stamp()
+    if read_only:
+        return _open_for_reading(path)
+    return _open_for_writing(path, sidecars, create=create)
+
+
+def local_file(db_path: Path | str) -> Path | None:
+    """The file a store at ``db_path`` lives in; None for a ":memory:" or a server store."""
+    if str(db_path) == MEMORY or location.server_url(location.resolve(db_path)) is not None:
+        return None
+    return Path(db_path).expanduser()
+
+
+def is_snapshot(store: Store) -> bool:
+    """True when the store was opened for reading only (asked to, or by a full disk)."""
+    return isinstance(store, SqliteStore) and store._db.read_only
+
+
+def _check_file_location(path: Path, *, create: bool, read_only: bool) -> None:
+    """Refuse an unsafe directory, a missing store that may not be created, a directory."""
     refuse_unsafe_directory(path, reading=read_only)
     if not path.exists() and (read_only or not create):
         raise ClaimgraphError(
@@ -50,19 +76,23 @@ def open_store(db_path: Path | str, *, create: bool = True,
         raise ClaimgraphError(
             "store-is-directory", f"{path} is a directory, not a store file",
             hint="point --db (or CLAIMGRAPH_DB) at a file such as claims.db", path=str(path))
-    sidecars = Sidecars(path)
-    sidecars.check_version_stamp()
-    if read_only:
-        store = SqliteStore(path, read_only=True, snapshot_when_full=True)  # refuses a foreign file first
-        _tighten(path)  # permissions only (never content): what others could read is theirs no more
-        return store
+
+
+def _open_for_reading(path: Path) -> SqliteStore:
+    store = SqliteStore(path, read_only=True, snapshot_when_full=True)  # refuses a foreign file first
+    _tighten(path)  # permissions only (never content): what others could read is theirs no more
+    return store
+
+
+def _open_for_writing(path: Path, sidecars: Sidecars, *, create: bool) -> SqliteStore:
+    """Refuses a store a check found damaged, and another program's database before touching
+    it; a reader (``create`` False) survives a full disk as a snapshot."""
     if create and sidecars.damaged.exists():
         raise damaged_store(path, sidecars.damaged)
     try:
         private_dir(path.parent)
     except OSError as error:
         raise _unwritable(path, error) from None
-    # refuses another program's database before touching it; a reader survives a full disk
     store = SqliteStore(path, snapshot_when_full=not create)
     _tighten(path)
     try:
@@ -70,13 +100,10 @@ def open_store(db_path: Path | str, *, create: bool = True,
     except OSError as error:
         store.close()
         raise _unwritable(path, error) from None
-    if store._db.read_only:  # a full disk opened it as a snapshot: nothing will be written
-        return store
-    from claimgraph.oplog import with_oplog  # every write is recorded for sync (docs/sync.md)
-    return with_oplog(store, path)
+    return store
 
 
-def _open_server(url: str, base: Path, read_only: bool) -> Any:
+def _open_server(url: str, base: Path, read_only: bool) -> Store:
     """A PostgreSQL store (docs/postgres.md). psycopg loads here, only for a server store; its
     sidecars (spool, logs, lease records) live in a private local directory (``location``)."""
     try:

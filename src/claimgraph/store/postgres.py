@@ -9,7 +9,7 @@ and ``ts_rank`` where SQLite has FTS5. Entities are hydrated with one batched qu
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
@@ -71,19 +71,45 @@ class PostgresStore(PostgresPurge, SqlStore):
 
     def rank_words(self, words: Sequence[str], limit: int = 50, *,
                    heads: bool = False) -> list[Record] | None:
-        """Open facts holding any of the words ('english' stems), best ``ts_rank`` first; None
-        on a store that predates the word index (format < 6, read as it is)."""
+        """Open facts holding any of the words ('english' stems), best first by BM25's shape
+        (``postgres_sql.words_ranked``: ``ts_rank`` per word times its rarity); None on a
+        store that predates the word index (format < 6, read as it is). Words on too many
+        facts are left out, as SQLite leaves them (``logic.query_words.within_budget``)."""
         if not self._has_words():
             return None
-        query = q.words_query(words)
-        if not query or limit == 0:
+        from claimgraph.logic import query_words as QW  # search only: not the hook's path
+
+        queries = {w: q.words_query([w]) for w in words if w and w.strip()}
+        queries = {w: tsq for w, tsq in queries.items() if tsq}
+        if not queries or limit == 0:
             return []
-        pks = [r[0] for r in self._db.rows(q.WORDS_RANKED, {"q": query, "n": limit})]
+        budget = QW.WORD_POSTINGS_BUDGET + 1
+        counts = [(w, self._count(q.WORD_COUNT, {"q": tsq, "n": budget}))
+                  for w, tsq in queries.items()]
+        kept = QW.within_budget(counts)
+        if not kept:
+            return []
+        size = self._fact_count()
+        df = dict(counts)
+        params: dict[str, Any] = {"q": q.words_query(kept), "n": limit}
+        for i, word in enumerate(kept):
+            params[f"q{i}"], params[f"w{i}"] = queries[word], QW.rarity(size, df[word])
+        pks = [r[0] for r in self._db.rows(q.words_ranked(len(kept)), params)]
         if not pks:
             return []
         rows = self._db.rows(q.FACT_SELECT + ", unnest(%(pks)s::bigint[]) WITH ORDINALITY"
                              " AS w(pk, n) WHERE f.pk = w.pk ORDER BY w.n", {"pks": pks})
         return _cut(self._hydrate(rows), heads)
+
+    def _fact_count(self) -> int:
+        """The facts' number for the rarity weight: the planner's estimate, or a count when
+        the table was never analyzed (a new store: small, so the count is cheap)."""
+        estimate = self._count(q.FACT_COUNT_ESTIMATE)
+        return estimate if estimate > 0 else self._count(q.FACT_COUNT)
+
+    def _count(self, sql: str, params: dict[str, Any] | None = None) -> int:
+        found = self._db.one(sql, params or ())
+        return int(found[0]) if found and found[0] is not None else 0
 
     def schema_version(self) -> int:
         return schema.stored_version(self._db, self.path)

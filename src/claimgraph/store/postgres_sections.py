@@ -1,5 +1,5 @@
 """SQL for ``PostgresStore.context_sections``: the SQLite query's twin (``sqlite_sections``) in
-PostgreSQL's dialect, following the same definition (``logic.context_sections``).
+PostgreSQL's dialect, following the same definition (``logic.briefing_sections``).
 
 One walk of the scopes' facts places each in its section (a CASE, materialized once), one
 aggregate counts the sections, and each wanted window is its own ordered, limited select (a
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from claimgraph.logic import context as compiled
+from claimgraph.logic import briefing as compiled
+from claimgraph.logic.briefing_sections import DORMANT, FROM_CODE, LEFT_OUT, SUSPECT, Narrowing
 from claimgraph.logic.confidence import CONFIDENCE_FLOOR
-from claimgraph.logic.context_sections import DORMANT, FROM_CODE, LEFT_OUT, SUSPECT, Narrowing
 from claimgraph.logic.model import FORGOTTEN, SUPERSESSION_KINDS, SUSPECT_VERDICTS
 from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.store.sqlite_sections import _names

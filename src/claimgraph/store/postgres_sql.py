@@ -122,13 +122,27 @@ SEARCH_EPISODES = (EPISODE_SELECT + " WHERE summary ILIKE %(p)s"
                    " ORDER BY opened_at IS NULL, opened_at DESC, id LIMIT %(n)s")
 
 
-#: The open facts whose words match (%(q)s: words OR-ed, stemmed by the 'english' config),
-#: best ``ts_rank`` first (normalized by the log of the text's length), ties by id; at most
-#: %(n)s. PostgreSQL ranks without BM25's rarity weight: search's fusion and the stop words
-#: it drops keep the orders close (docs/search.md).
-WORDS_RANKED = ("SELECT f.pk FROM facts f, to_tsquery('english'::regconfig, %(q)s) AS q"
-                " WHERE f.words @@ q AND f.t_invalid IS NULL"
-                " ORDER BY ts_rank(f.words, q, 1) DESC, f.id LIMIT %(n)s")
+#: How many facts hold a word (%(q)s: one word's tsquery), counted up to %(n)s (a GIN bitmap
+#: walk that stops at the budget: ``logic.query_words.within_budget`` decides from it).
+WORD_COUNT = ("SELECT count(*) FROM (SELECT 1 FROM facts"
+              " WHERE words @@ to_tsquery('english'::regconfig, %(q)s) LIMIT %(n)s) c")
+#: How many facts there are, as the planner last counted them (-1 or 0 before the first
+#: ANALYZE; the caller counts then): BM25's rarity weight needs the size, not to the row.
+FACT_COUNT_ESTIMATE = "SELECT reltuples::bigint FROM pg_class WHERE oid = 'facts'::regclass"
+FACT_COUNT = "SELECT count(*) FROM facts WHERE object_lit IS NOT NULL"
+
+
+def words_ranked(count: int) -> str:
+    """The open facts whose words match (%(q)s: the words OR-ed, stemmed by the 'english'
+    config), best first, ties by id; at most %(n)s. The score is BM25's shape: each word's
+    ``ts_rank`` (its frequency in the text, normalized by the log of the text's length) times
+    its rarity weight (%(w0)s, %(w1)s…, one per word's tsquery %(q0)s, %(q1)s…), summed, so
+    a rare word outweighs a common one as in SQLite's FTS5 ranking (docs/search.md)."""
+    terms = " + ".join(f"%(w{i})s * ts_rank(f.words, to_tsquery('english'::regconfig,"
+                       f" %(q{i})s), 1)" for i in range(count))
+    return ("SELECT f.pk FROM facts f, to_tsquery('english'::regconfig, %(q)s) AS q"
+            " WHERE f.words @@ q AND f.t_invalid IS NULL"
+            f" ORDER BY ({terms}) DESC, f.id LIMIT %(n)s")
 
 
 #: Whether this schema's facts have the word column (format 6).

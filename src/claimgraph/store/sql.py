@@ -399,11 +399,11 @@ class SqlStore(StoreDefaults):
                          windows: Mapping[str, tuple[int, int]], open_ids: Iterable[str] = (),
                          narrowing: Any = None,
                          half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
-        """A project page's sections in one query: what ``logic.context_sections.sections_of``
+        """A project page's sections in one query: what ``logic.briefing_sections.sections_of``
         answers over the scopes' facts read whole (``open_ids``: the members of open
         conflicts), without reading them: {counts, ids, reasons}."""
         # Imported here: only the viewer asks, and every command's startup imports this module.
-        from claimgraph.logic.context_sections import SECTION_KEYS, Narrowing
+        from claimgraph.logic.briefing_sections import SECTION_KEYS, Narrowing
         wanted = sorted(set(scopes))
         counts = dict.fromkeys(SECTION_KEYS, 0)
         ids: dict[str, list[str]] = {key: [] for key in windows}

@@ -181,7 +181,7 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
     # --- the SessionStart context's reads (``ContextHeads`` in store.base) -------------
     def select_context_heads(self, scopes: Iterable[str], since: int) -> list[Record]:
         """Light rows of the scopes' live facts valid now or closed since ``since`` (the
-        SessionStart context's shortlist input: ``logic.context_shortlist``)."""
+        SessionStart context's shortlist input: ``logic.briefing_shortlist``)."""
         wanted = sorted(set(scopes))
         if not wanted:
             return []

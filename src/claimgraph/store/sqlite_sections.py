@@ -1,5 +1,5 @@
 """SQL for ``SqliteStore.context_sections``: a project page's sections, placed, ordered, counted
-and cut to one page each in one query (``logic.context_sections`` is the definition it follows).
+and cut to one page each in one query (``logic.briefing_sections`` is the definition it follows).
 
 One walk of the scopes' facts (the ``facts_scope`` index) puts each fact in its section with a
 CASE, a window function numbers the facts of each section in the section's order and counts
@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping, Sequence
 
-from claimgraph.logic import context as compiled
+from claimgraph.logic import briefing as compiled
+from claimgraph.logic.briefing_sections import DORMANT, FROM_CODE, LEFT_OUT, SUSPECT, Narrowing
 from claimgraph.logic.confidence import CONFIDENCE_FLOOR
-from claimgraph.logic.context_sections import DORMANT, FROM_CODE, LEFT_OUT, SUSPECT, Narrowing
 from claimgraph.logic.model import FORGOTTEN, SUPERSESSION_KINDS, SUSPECT_VERDICTS
 from claimgraph.logic.timeutil import DAY_MS
 
@@ -33,7 +33,7 @@ _SUSPECT = ("f.id IN (SELECT fact_id FROM audit_verdicts WHERE verdict IN "
             f"{_names(SUSPECT_VERDICTS)})")
 _DORMANT = "f.dormant_since IS NOT NULL"
 _STANDING = f"(f.epistemic = 'commitment' OR f.predicate IN {_names(compiled.STANCE_PREDICATES)})"
-#: ``logic.context.LEGACY_SUPERSEDED``: "superseded by ID" or "judged superseded by ID".
+#: ``logic.briefing.LEGACY_SUPERSEDED``: "superseded by ID" or "judged superseded by ID".
 _LEGACY = ("(f.invalidation_kind IS NULL AND (f.invalidation_reason GLOB 'superseded by ?*' OR"
            " f.invalidation_reason GLOB 'judged superseded by ?*') AND"
            " NOT substr(f.invalidation_reason, instr(f.invalidation_reason, ' by ') + 4)"

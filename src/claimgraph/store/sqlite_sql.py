@@ -215,7 +215,7 @@ def facts_touching(entity_ids: Sequence[str], direction: str,
 
 
 def context_heads(scopes: Sequence[str], since: int) -> Plan:
-    """``logic.context_shortlist`` heads of the scopes' live facts valid now or closed since
+    """``logic.briefing_shortlist`` heads of the scopes' live facts valid now or closed since
     ``since``: one walk of ``facts_scope(scope, t_invalid)``, the subject's name joined for the
     ranking's tie-break; no links, no evidence, no entity records."""
     columns = {"subject_name": "e.name"}

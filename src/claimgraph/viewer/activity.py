@@ -15,7 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from claimgraph import logs, status
+from claimgraph import logs
+from claimgraph.health import status
 from claimgraph.logic.timeutil import DAY_MS, to_date
 
 SCAN_LINES = 5_000

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from claimgraph import status
 from claimgraph.core import reads
-from claimgraph.core.context import USER_SCOPE
-from claimgraph.logic.context_lines import conflict_components
+from claimgraph.core.briefing import USER_SCOPE
+from claimgraph.health import status
+from claimgraph.logic.briefing_lines import conflict_components
 from claimgraph.viewer import activity
 from claimgraph.viewer.source import NotFound, Source
 

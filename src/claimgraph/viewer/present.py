@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 
 from markupsafe import Markup, escape
 
-from claimgraph.logic.context_lines import (
+from claimgraph.logic.briefing_lines import (
     MAX_CONTENDED_OBJECTS, object_text, subject_text,
 )
 from claimgraph.logic.timeutil import to_date, to_iso

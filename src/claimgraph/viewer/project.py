@@ -4,7 +4,7 @@ The sections are the SessionStart context's own (standing decisions, open confli
 changes, lessons, current facts, structure), in its order, then what the context leaves out
 and why (dormant, suspect, read from code). A project may hold 100,000 facts, so the page never
 reads them all: the store places, orders and counts them (``Store.context_sections``, one query
-on SQLite; ``logic.context_sections`` defines it, and a store without that query is read whole
+on SQLite; ``logic.briefing_sections`` defines it, and a store without that query is read whole
 and placed by it), and only one page of each section is read whole: the first
 ``SHOWN_PER_SECTION`` rows, with a link to the section's next pages.
 
@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from claimgraph.core.context import scopes
-from claimgraph.logic import context as compiled
-from claimgraph.logic.confidence import effective_confidence
-from claimgraph.logic.conflicts import open_conflicts
-from claimgraph.logic.context_lines import (
+from claimgraph.core.briefing import scopes
+from claimgraph.logic import briefing as compiled
+from claimgraph.logic.briefing_lines import (
     change_line, component_line, conflict_components, decision_line, fact_line,
 )
-from claimgraph.logic.context_sections import SECTION_KEYS, Narrowing, sections_of
+from claimgraph.logic.briefing_sections import SECTION_KEYS, Narrowing, sections_of
+from claimgraph.logic.confidence import effective_confidence
+from claimgraph.logic.conflicts import open_conflicts
 from claimgraph.logic.model import EPISTEMIC_STRENGTH
 from claimgraph.logic.retrieval import fact_valid_at
 from claimgraph.viewer.present import change_text, code_spans, component_text
@@ -125,7 +125,7 @@ def holds(store: Any, project_id: str) -> bool:
 
 def open_pairs(store: Any, wanted: list[str], suspect: set[str], now: int) -> list[dict]:
     """The open conflicts among the scopes' facts the context may show: read from the conflict
-    links (a few facts), as ``core.context.gather_from`` finds them among every fact."""
+    links (a few facts), as ``core.briefing.gather_from`` finds them among every fact."""
     carriers = store.select_facts(scopes=wanted, conflicted=True)
     have = {f["id"] for f in carriers}
     ends = sorted({other for f in carriers for other in f.get("conflicts") or ()} - have)

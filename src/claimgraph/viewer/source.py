@@ -14,10 +14,10 @@ from typing import Callable, Iterator, Mapping
 
 from claimgraph import logs
 from claimgraph.core.shell import Shell, wall_clock_ms
+from claimgraph.logic.briefing import DEFAULT_BUDGET_CHARS
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
-from claimgraph.logic.context import DEFAULT_BUDGET_CHARS
+from claimgraph.opening import open_store
 from claimgraph.sidecar import Sidecars
-from claimgraph.store.open import open_store
 
 
 @dataclass(frozen=True)

@@ -16,12 +16,12 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Any, Mapping
 
-from claimgraph.core.context import scopes
+from claimgraph.core.briefing import scopes
 from claimgraph.core.reads import with_state
+from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import time_travel as defined
 from claimgraph.logic.retrieval import with_effective_confidence
 from claimgraph.logic.timeutil import from_iso
-from claimgraph.errors import ClaimgraphError
 from claimgraph.viewer.source import BadRequest, NotFound, Source
 
 MAX_INSTANTS = 1_000

@@ -11,7 +11,7 @@ import pytest
 from claimgraph.cli.main import main
 from claimgraph.logic.names import object_name
 from claimgraph.logsetup import reset_logging
-from claimgraph.store.open import open_store
+from claimgraph.opening import open_store
 
 
 @pytest.fixture(autouse=True)

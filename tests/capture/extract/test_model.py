@@ -20,10 +20,10 @@ from claimgraph.capture.events import Event, Transcript, TranscriptBuilder
 from claimgraph.capture.extract.model import (
     MAX_CANDIDATES, OMITTED, PROSE_NOTE, ModelExtractor, build_prompt, enabled_in, failure_hint,
     prepare, read_candidates, render_turn)
-from claimgraph.errors import ClaimgraphError
 from claimgraph.config import load_settings
-from claimgraph.llm import Budget
+from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.predicates import CORE_PREDICATES
+from claimgraph.model_command import Budget
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -152,3 +152,63 @@ def test_subagents_can_be_left_out():
     transcript = claude_code.read(str(SESSION_8463), include_subagents=False)
     assert {e.source_file for e in transcript.events} == {str(SESSION_8463)}
     assert transcript.subagent_offsets == {}
+
+
+def queued(prompt, mode: str = "prompt", **extra) -> dict:
+    return {"type": "attachment", "uuid": f"q-{mode}-{len(str(prompt))}", "attachment": {
+        "type": "queued_command", "prompt": prompt, "commandMode": mode, **extra}}
+
+
+def test_a_message_typed_while_the_agent_worked_is_the_persons_prompt(tmp_path: Path):
+    """Claude Code keeps a message queued mid-turn only as a ``queued_command`` attachment (the
+    agent reads it without a new ``user`` record); it is the person's words like any prompt.
+    Task notifications, other origins and other attachments (hook context) stay out."""
+    lines = [queued("and keep the old flag working", origin={"kind": "human"}),
+             queued([{"type": "text", "text": "push a draft PR of this work so far"}]),
+             queued("<task-notification>done</task-notification>", mode="task-notification"),
+             queued("run the linter", origin={"kind": "coordinator"}),
+             {"type": "attachment", "attachment": {"type": "hook_additional_context",
+                                                   "content": ["<claimgraph-context>…"]}},
+             {"type": "queue-operation", "operation": "enqueue", "content": "and keep the old"}]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    transcript = read_transcript(path)
+    assert [(e.kind, e.text) for e in transcript.events] == [
+        ("prompt", "and keep the old flag working"),
+        ("prompt", "push a draft PR of this work so far")]
+    assert all(e.is_human_prompt for e in transcript.events)
+    assert transcript.counts["skipped_noise"] == 4
+
+
+def queue(operation: str, content: str | None = None) -> dict:
+    record = {"type": "queue-operation", "operation": operation,
+              "timestamp": "2026-02-13T02:26:35.055Z", "sessionId": "s"}
+    return record if content is None else {**record, "content": content}
+
+
+def test_an_older_version_keeps_a_message_read_mid_turn_only_in_its_queue(tmp_path: Path):
+    """Before the attachment existed, a message the agent read mid-turn left only its
+    ``enqueue`` line (then a ``remove`` without content); one taken as the next turn
+    (``dequeue``) comes back as a user record and is read there, not twice."""
+    task = json.dumps({"task_id": "b1", "description": "build"})
+    lines = [queue("enqueue", "if the email is missing, show [anon] instead"),
+             queue("enqueue", task), queue("enqueue", "/model"),
+             queue("remove"), queue("remove"), queue("remove"),
+             queue("enqueue", "now run the tests"), queue("dequeue"),
+             {"type": "user", "message": {"role": "user", "content": "now run the tests"}},
+             queue("enqueue", "typed as the session ended")]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    transcript = read_transcript(path)
+    assert [(e.kind, e.text) for e in transcript.events] == [
+        ("prompt", "if the email is missing, show [anon] instead"),
+        ("prompt", "now run the tests")]
+
+
+def test_a_newer_version_traces_one_queued_message_twice_and_it_is_read_once(tmp_path: Path):
+    said = "and there is our escape hatch: we can bend the process"
+    lines = [queue("enqueue", said), queue("remove", said),
+             queued(said, origin={"kind": "human"})]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    assert [(e.kind, e.text) for e in read_transcript(path).events] == [("prompt", said)]

@@ -38,17 +38,17 @@ from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Tuple
 from claimgraph.capture import problems
 from claimgraph.capture.events import Event, Transcript
 from claimgraph.errors import ClaimgraphError
-from claimgraph.llm import (
-    LLM_CMD_HINT, Budget, Completion, UsageLog, command_argv, log_to_stdlib, run_model_command)
 from claimgraph.logic.clean import clean_text
 from claimgraph.logic.model import EPISTEMIC_STRENGTH
 from claimgraph.logic.predicates import CORE_BY_ID, CORE_PREDICATES, object_shape
+from claimgraph.model_command import (
+    DEFAULT_PASS_INPUT_CHARS, LLM_CMD_HINT, Budget, Completion, UsageLog, command_argv, enabled_in,
+    log_to_stdlib, run_model_command)
 
 RULE = "model"
 SOURCE_TYPE = "session-log"
 CONFIDENCE_CEILING, CONFIDENCE_DEFAULT = 0.7, 0.6
 DEFAULT_MAX_INPUT_CHARS = 60_000
-DEFAULT_PASS_INPUT_CHARS = 200_000
 MAX_CANDIDATES = 50
 SUBJECT_MAX, OBJECT_MAX, TYPE_MAX = 200, 2000, 40
 ROSTER_LIMIT, NAME_MAX = 200, 120
@@ -78,11 +78,6 @@ unsure, leave it out. Use stable names for subjects (the project, a module, a to
 "it", "this" or "the user".
 
 Allowed predicates:"""
-
-
-def enabled_in(extractor_setting: str) -> bool:
-    """True when the ``extractor`` setting ("builtin", "builtin,model", "model") names us."""
-    return "model" in re.split(r"[\s,+;]+", extractor_setting.strip().lower())
 
 
 class ModelExtractor:

@@ -69,7 +69,7 @@ def open_transcript(path: str | os.PathLike[str]) -> BinaryIO:
                               hint="transcripts are ordinary files; devices and pipes are refused",
                               path=name)
     try:
-        handle = os.fdopen(os.open(name, _OPEN_FLAGS), "rb")
+        handle = os.fdopen(os.open(name, _OPEN_FLAGS), "rb", buffering=_CHUNK)
     except OSError as exc:
         raise _unreadable(name, exc) from None
     if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):  # swapped in since the stat
@@ -257,7 +257,9 @@ def _deepest(text: str) -> int:
 
 def fix_surrogate_escapes(text: str) -> str:
     """Lone surrogate escapes become ``\ufffd`` (same length, so byte offsets hold)."""
-    if "\\u" not in text or _SURROGATE_ESCAPE.search(text) is None:  # both fast: a literal leads
+    # Two substring probes (no regex) clear nearly every line: a surrogate escape is a
+    # backslash, "u", then "d" or "D"; most lines hold no escape, or only others (an arrow's).
+    if ("\\ud" not in text and "\\uD" not in text) or _SURROGATE_ESCAPE.search(text) is None:
         return text
     return _LONE_SURROGATE.sub(r"\\ufffd", text)
 

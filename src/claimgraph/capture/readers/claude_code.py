@@ -6,6 +6,13 @@ Decisions, each driven by what real transcripts contain:
   api-*/cost/latch records of 2.1.3xx) is dropped and counted; unknown types are dropped and
   counted separately, never fatal. Attachments hold hook context, including our own injected
   block, so dropping them keeps memory from echoing itself.
+- A message the person typed while the agent was busy is queued. If the agent takes it as the
+  next turn, the queue says ``dequeue`` and the text comes back as a ``user`` record. If the
+  agent reads it mid-turn, the queue says ``remove`` and the text never comes back: newer
+  versions add a ``queued_command`` attachment (prompt mode; origin human or unnamed), older ones
+  leave only the ``enqueue`` line's content. Either way it is a ``prompt``, once. Queued task
+  notifications (their own mode, or a JSON payload in older versions) and slash commands are not
+  the person's words.
 - Assistant lines hold ONE content block each; lines sharing ``message.id`` are one message,
   even when tool results of parallel calls sit between them. Their text blocks merge into one
   ``assistant`` event placed at the first text line (joined once, at the end of the file, so
@@ -92,6 +99,8 @@ class _FileReader:
         self.more_text: dict[int, list[str]] = {}
         self.open_compaction: int | None = None
         self.shared: dict[str, str] = {}
+        self.queue: list[str] = []  # enqueued texts not yet taken, oldest first
+        self.queued_read: set[str] = set()  # mid-turn messages already emitted as prompts
 
     def run(self, start_offset: int) -> tuple[int, int]:
         try:
@@ -108,7 +117,8 @@ class _FileReader:
     def on_record(self, line: int, record: dict[str, Any]) -> None:
         kind = text_or_none(record.get("type"))
         handler = {"user": self.on_user, "assistant": self.on_assistant,
-                   "system": self.on_system}.get(kind or "")
+                   "system": self.on_system, "attachment": self.on_attachment,
+                   "queue-operation": self.on_queue}.get(kind or "")
         if handler:
             handler(line, record)
         else:
@@ -177,6 +187,35 @@ class _FileReader:
             self.builder.add(self.event("meta" if meta else "prompt", line, record, text=text,
                                         record_id=text_or_none(record.get("uuid")), derived=meta))
 
+    def on_attachment(self, line: int, record: dict[str, Any]) -> None:
+        attachment = record.get("attachment")
+        text = _queued_prompt(attachment) if isinstance(attachment, dict) else None
+        if text is None:
+            self.builder.counts["skipped_noise"] += 1
+            return
+        self.add_queued(line, record, text)
+
+    def on_queue(self, line: int, record: dict[str, Any]) -> None:
+        """Keep the queue's order; a message taken mid-turn (``remove``) is the person's."""
+        self.builder.counts["skipped_noise"] += 1
+        operation, content = record.get("operation"), record.get("content")
+        if operation == "enqueue":
+            self.queue.append(content if isinstance(content, str) else "")
+        elif operation in ("dequeue", "remove") and self.queue:
+            text = content if isinstance(content, str) and content in self.queue else self.queue[0]
+            self.queue.remove(text)
+            if operation == "remove" and _typed_by_a_person(text):
+                self.add_queued(line, record, text)
+
+    def add_queued(self, line: int, record: dict[str, Any], text: str) -> None:
+        """One prompt per queued message, whichever of its two traces comes first."""
+        if text.strip() in self.queued_read:
+            return
+        self.queued_read.add(text.strip())
+        meta = text.lstrip().startswith(META_PREFIXES)
+        self.builder.add(self.event("meta" if meta else "prompt", line, record, text=text,
+                                    record_id=text_or_none(record.get("uuid")), derived=meta))
+
     def add_tool_result(self, line: int, record: dict[str, Any], block: dict[str, Any],
                         outcome: Any) -> None:
         call_id = text_or_none(block.get("tool_use_id"))
@@ -221,6 +260,24 @@ class _FileReader:
         self.builder.amend(self.open_compaction, text=summary, line=line,
                            extras={**event.extras, "summary_line": line})
         self.open_compaction = None
+
+
+def _queued_prompt(attachment: dict[str, Any]) -> str | None:
+    """The text of a message the person queued while the agent worked, else None."""
+    if attachment.get("type") != "queued_command" or attachment.get("commandMode") != "prompt":
+        return None
+    origin = attachment.get("origin")
+    if origin is not None and not (isinstance(origin, dict) and origin.get("kind") == "human"):
+        return None
+    text = _text_of(attachment.get("prompt"))
+    return text if text.strip() else None
+
+
+def _typed_by_a_person(text: str) -> bool:
+    """Queued text that is not a task notification's JSON payload or a slash command."""
+    stripped = text.strip()
+    return bool(stripped) and not stripped.startswith(("{", "/")) and not stripped.startswith(
+        META_PREFIXES)
 
 
 def _blocks(content: Any) -> list[dict[str, Any]]:

@@ -1,0 +1,70 @@
+"""``claimgraph context``: the block the SessionStart hook injects, printed for a person to read.
+
+The same compilation as the hook (``core.briefing``), for the project of ``--cwd`` (default: here)
+plus the user scope, so what the agent was told can be checked by hand. Only reads; it never
+writes into the user's repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from claimgraph.cli.invocation import Invocation
+from claimgraph.cli.output import emit, emit_error, emit_json
+from claimgraph.core.briefing import compile_for
+from claimgraph.logic.briefing import DEFAULT_BUDGET_CHARS, SECTIONS
+from claimgraph.project import resolve_project
+
+
+def budget(text: str) -> int:
+    """A character budget: a whole number of at least 200 (below that nothing useful fits)."""
+    if not text.strip().isdigit() or int(text) < 200:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of characters ≥ 200")
+    return int(text)
+
+
+def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("context", parents=[common], help="the memory injected at session start",
+                       description="The compiled context the SessionStart hook gives the agent: "
+                                   "standing decisions, open conflicts, recent changes and "
+                                   "current facts for the project plus the user scope.")
+    p.add_argument("--cwd", metavar="DIR", help="the project's directory (default: the current one)")
+    p.add_argument("--budget", metavar="CHARS", type=budget,
+                   help="most characters in the block (default: the context_budget_chars "
+                        f"setting, {DEFAULT_BUDGET_CHARS} unless configured)")
+    p.set_defaults(command="context")
+
+
+def run_context(ctx: Invocation, args: argparse.Namespace) -> int:
+    cwd = os.path.abspath(args.cwd or os.getcwd())
+    if not os.path.isdir(cwd):
+        emit_error(f"claimgraph: --cwd {cwd} is not a directory — pass the project's directory")
+        return 1
+    sh = ctx.shell()
+    project = resolve_project(cwd, ctx.environ)
+    chars = args.budget or ctx.settings.value("context_budget_chars")
+    result = compile_for(sh.store, project.id, sh.now(), chars, sh.half_life_days)
+    if ctx.json:
+        emit_json({**result, "source": project.source})
+    elif result["text"]:
+        emit(result["text"])
+    else:
+        emit(f"nothing to inject for {project.id}: no valid facts in its scope or the user's")
+    if not ctx.json and result["text"]:
+        emit_error(summary(result))
+    return 0
+
+
+def summary(result: dict[str, Any]) -> str:
+    """``context: 3 decisions, 50 of 120 current (4210 chars)`` on stderr, so stdout stays the
+    block exactly as injected."""
+    counts = result["sections"]
+    parts = [f"{c['shown']} of {c['total']} {key}" if c["shown"] < c["total"]
+             else f"{c['total']} {key}" for key, _ in SECTIONS for c in [counts[key]]
+             if c["total"]]
+    return f"context for {result['project']}: {', '.join(parts)} ({result['chars']} chars)"
+
+
+COMMANDS = {"context": run_context}

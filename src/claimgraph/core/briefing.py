@@ -1,0 +1,169 @@
+"""Gather what the compiled context needs from the store, then let ``logic.briefing`` decide.
+
+Used by ``claimgraph context`` and by the SessionStart hook, which the agent waits for at every
+start: so this imports no CLI, config or logging machinery, and its cost must not grow with the
+store. It asks for light rows of the project's and the user's facts, the conflict-linked ones,
+and which facts the audit found suspect; then reads whole only the shortlist the block can show
+(plus, rarely, a successor that lives in another scope).
+
+The curator stores a shortlist that lasts (``logic.briefing_shortlist.lasting_shortlist``) in
+the mark ``context:shortlist:<project>``, stamped with the store's write counter: while the
+counter has not moved and the shortlist's "until" has not come, ``gather`` reads just those
+facts, in two indexed lookups and one read by ids, whatever the store's size
+(docs/hooks.md, "The stored shortlist").
+
+Suspect facts (their cited code no longer backs them) and dormant ones are left out: the agent
+should not start a session believing either. Conflict links to facts outside the two scopes are
+not shown (the other side belongs to another project).
+"""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+from typing import Any, Mapping
+
+from claimgraph import STORE_FORMAT
+from claimgraph.logic import briefing as compiled
+from claimgraph.logic.briefing_shortlist import lasting_shortlist, shortlist
+from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
+from claimgraph.logic.conflicts import open_conflicts
+from claimgraph.logic.retrieval import fact_valid_at
+from claimgraph.logic.safe_render import fact_held
+from claimgraph.store.base import Store
+
+USER_SCOPE = "user"
+SHORTLIST_PREFIX = "context:shortlist:"
+
+
+def gather(store: Store, project_id: str, now: int,
+           half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
+    """{facts, conflicts, successors, stored}: facts valid now or superseded within the window, minus
+    suspects — every one ``logic.briefing.plan`` can show, on a store with 100k facts too.
+
+    A store that answers ``select_context_heads`` (SQLite) is asked for light rows first and
+    only the shortlist that ``plan`` could show is read whole (``logic.briefing_shortlist``
+    says why that gives the same block); any other store is read whole, as before. A stored
+    shortlist that still holds is read first (module docstring); every read here sees one
+    snapshot where the store offers one."""
+    with getattr(store, "reading", nullcontext)():
+        stored = stored_shortlist(store, project_id, now, half_life_days)
+        if stored is not None:
+            # Nothing shortlisted is suspect, and the suspects cannot have changed since
+            # (an audit verdict is a write): so the stored path needs no suspect read.
+            return {**gather_from(store, stored, now, set()), "stored": True}
+        return {**_gather_live(store, project_id, now, half_life_days), "stored": False}
+
+
+def _gather_live(store: Store, project_id: str, now: int,
+                 half_life_days: float) -> dict[str, Any]:
+    wanted = scopes(project_id)
+    heads_of = getattr(store, "select_context_heads", None)
+    if heads_of is None:
+        return gather_from(store, store.select_facts(scopes=wanted), now)
+    ends, suspect = _linked_and_suspect(store, wanted)
+    heads = heads_of(wanted, compiled.window_start(now))
+    chosen = shortlist(heads, ends, suspect, now, half_life_days)
+    return gather_from(store, _read_by_ids(store, chosen), now, suspect)
+
+
+def _linked_and_suspect(store: Store, wanted: list[str]) -> tuple[set[str], set[str]]:
+    """Ids at either end of a conflict link from the scopes' facts, and the suspect ids."""
+    linked = store.select_facts(scopes=wanted, conflicted=True)
+    ends = {f["id"] for f in linked} | {other for f in linked for other in f["conflicts"]}
+    return ends, set(store.suspect_fact_ids())
+
+
+def _read_by_ids(store: Store, ids: set[str] | list[str]) -> list[dict[str, Any]]:
+    return sorted(store.get_facts_by_ids(sorted(ids)), key=lambda f: (f["t_valid"], f["id"]))
+
+
+def shortlist_key(project_id: str) -> str:
+    return SHORTLIST_PREFIX + project_id
+
+
+def lasting_record(store: Store, project_id: str, at: int,
+                   half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
+    """The shortlist to store for ``project_id``, computed at ``at`` (without its write stamp:
+    the caller adds the counter it read before this, and stores the record only if the
+    counter has not moved since)."""
+    wanted = scopes(project_id)
+    ends, suspect = _linked_and_suspect(store, wanted)
+    heads_of = getattr(store, "iter_context_heads", None)  # streamed: a few are kept
+    heads = (heads_of(wanted, compiled.window_start(at)) if heads_of is not None
+             else store.select_facts(scopes=wanted))
+    ids, until = lasting_shortlist(heads, ends, suspect, at, half_life_days)
+    return {"format": STORE_FORMAT, "at": at, "until": until, "half_life": half_life_days,
+            "ids": sorted(ids)}
+
+
+def holds(record: Any, writes: int, now: int, half_life_days: float) -> bool:
+    """Whether a stored shortlist record still gives the exact block at ``now``."""
+    if not isinstance(record, Mapping) or record.get("writes") != writes:
+        return False
+    at, until, ids = record.get("at"), record.get("until"), record.get("ids")
+    return (record.get("format") == STORE_FORMAT and record.get("half_life") == half_life_days
+            and isinstance(at, int) and at <= now
+            and (until is None or (isinstance(until, int) and now < until))
+            and isinstance(ids, list) and all(isinstance(i, str) for i in ids))
+
+
+def stored_shortlist(store: Store, project_id: str, now: int,
+                     half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> list[dict[str, Any]] | None:
+    """The stored shortlist's facts when it still holds at ``now``, else None (compile live).
+    A shortlisted fact that is gone (only a purge deletes facts, and a purge is a write)
+    means the record was tampered with: None as well."""
+    count = getattr(store, "write_count", None)
+    if count is None:
+        return None
+    record = store.get_mark(shortlist_key(project_id))
+    if record is None or not holds(record, count(), now, half_life_days):
+        return None
+    facts = _read_by_ids(store, record["ids"])
+    return facts if len(facts) == len(set(record["ids"])) else None
+
+
+def gather_from(store: Store, scope_facts: list[dict[str, Any]], now: int,
+                suspect: set[str] | None = None) -> dict[str, Any]:
+    """``gather`` over facts already read from the two scopes (the viewer reads them once and
+    shows what the context leaves out beside what it keeps)."""
+    if suspect is None:
+        suspect = set(store.suspect_fact_ids())
+    facts = [f for f in scope_facts  # held facts wait for review (logic.safe_render)
+             if f["id"] not in suspect and f.get("dormant_since") is None and not fact_held(f)
+             and (fact_valid_at(f, now) or compiled.recently_superseded(f, now))]
+    valid = [f for f in facts if fact_valid_at(f, now)]
+    return {"facts": facts, "conflicts": open_conflicts(valid, {}, now),
+            "successors": _missing_successors(store, facts)}
+
+
+def scopes(project_id: str) -> list[str]:
+    return sorted({project_id, USER_SCOPE})
+
+
+def _missing_successors(store: Store, facts: list[dict[str, Any]]) -> dict[str, Any]:
+    """Successors named by recent changes but not among ``facts`` (another scope, dormant or
+    suspect): shown as the new value of a change, never as facts of their own."""
+    have = {f["id"] for f in facts}
+    wanted = sorted({succ for f in facts if f.get("t_invalid") is not None
+                     for succ in [compiled.supersession_successor(f)[1]]
+                     if succ and succ not in have})
+    return {f["id"]: f for f in store.get_facts_by_ids(wanted) if not fact_held(f)} \
+        if wanted else {}
+
+
+def compile_for(store: Store, project_id: str, now: int,
+                budget_chars: int = compiled.DEFAULT_BUDGET_CHARS,
+                half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
+    """{project, as_of, text, chars, sections}: the block for ``project_id`` as of ``now``."""
+    return compile_gathered(gather(store, project_id, now, half_life_days), project_id, now,
+                            budget_chars, half_life_days)
+
+
+def compile_gathered(found: Mapping[str, Any], project_id: str, now: int,
+                     budget_chars: int = compiled.DEFAULT_BUDGET_CHARS,
+                     half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
+    """``compile_for`` over what ``gather`` found."""
+    sections = compiled.plan(found["facts"], found["conflicts"], now, half_life_days,
+                             found["successors"])
+    rendered = compiled.render(sections, now, project_id, budget_chars)
+    return {"project": project_id, "as_of": now, **rendered}

@@ -1,0 +1,235 @@
+"""What SessionStart injects: the compiled view of memory (REFERENCE §13, DESIGN §10).
+
+Pure and deterministic: the same facts, pairs, instant and budget give the same bytes, so a
+session never sees its context churn while memory did not change. Sections come in priority
+order and a tight budget drops from the bottom: standing decisions, open conflicts, recent
+changes of belief, then the strongest current facts. Lines read as statements about the project
+("api prefers REST"), never as orders to the agent: Claude Code shows this text to the model as
+context, and an order from memory would outrank the user.
+
+Differences from the original (DESIGN wins): the budget is 10,000 CHARACTERS (Claude Code's cap
+on ``additionalContext``), not bytes; the block is wrapped in ``logic.clean``'s markers, which
+capture strips, so memory never re-learns its own injection; and the header names our CLI.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, Mapping, Sequence
+
+from claimgraph.logic.briefing_lines import (
+    change_line, component_line, conflict_components, decision_line, fact_line,
+)
+from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_HEADING, CONTEXT_OPEN
+from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS, effective_confidence
+from claimgraph.logic.model import SUPERSESSION_KINDS
+from claimgraph.logic.retrieval import fact_valid_at
+from claimgraph.logic.safe_render import safe_text
+from claimgraph.logic.timeutil import DAY_MS, to_date
+from claimgraph.logic.trust_tiers import shown
+
+Fact = Mapping[str, Any]
+DEFAULT_BUDGET_CHARS = 10_000
+SUPERSESSION_WINDOW_DAYS = 30
+MAX_FACTS = 50
+#: Invalidations recorded before kinds existed: the reason names the successor.
+LEGACY_SUPERSEDED = re.compile(r"^(?:judged )?superseded by (\S+)$")
+PREAMBLE = ("What claimgraph remembers for this project ({project}) and for the user across "
+            "projects, compiled from earlier sessions. History and provenance: "
+            "`claimgraph facts`, `claimgraph history`, `claimgraph provenance`.")
+SECTIONS = (
+    ("decisions", "Standing decisions"),
+    ("conflicts", "Open conflicts (awaiting review — `claimgraph conflicts`)"),
+    ("changed", "Changed recently"),
+    ("lessons", "Lessons learned"),
+    ("current", "Current facts (by effective confidence)"),
+    ("structure", "Structure"),
+)
+#: What helps the next session most comes first: standing decisions and conventions, then
+#: lessons, then how the project is worked on; structure (which the code itself shows) last,
+#: so it is the first thing a tight budget drops and never crowds out the rest.
+LESSON_PREDICATES = frozenset({"core/failure-mode"})
+STANCE_PREDICATES = frozenset({"core/prefers", "core/decided-against", "x/convention",
+                               "x/decided"})
+STRUCTURE_PREDICATES = frozenset({
+    "core/defined-in", "core/contains", "core/part-of", "core/implements", "core/imports",
+    "core/written-in", "x/role"})
+MAX_LESSONS, MAX_STRUCTURE = 20, 25
+#: The ranked sections and how many lines each shows.
+RANKED_CAPS = {"lessons": MAX_LESSONS, "current": MAX_FACTS, "structure": MAX_STRUCTURE}
+
+
+def compile(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: int,
+            project_id: str, budget_chars: int = DEFAULT_BUDGET_CHARS,
+            half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> str:
+    """The marked block, or "" when memory has nothing to say (or nothing fits)."""
+    return render(plan(facts, conflicts, now, half_life_days), now, project_id,
+                  budget_chars)["text"]
+
+
+def plan(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: int,
+         half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+         successors: Mapping[str, Fact] | None = None) -> dict[str, list[str]]:
+    """Every section's lines in priority order, before the budget cuts any."""
+    return lines(groups(facts, conflicts, now, half_life_days, successors))
+
+
+def lines(found: Mapping[str, list[Any]]) -> dict[str, list[str]]:
+    """``groups`` worded: one line per decision, conflict, change and ranked fact, the ranked
+    sections cut to their caps."""
+    return {
+        "decisions": [decision_line(f) for f in found["decisions"]],
+        "conflicts": [component_line(c) for c in found["conflicts"]],
+        "changed": [change_line(old, new) for old, new in found["changed"]],
+        **{key: [fact_line(f, c) for f, c in found[key][:cap]]
+           for key, cap in RANKED_CAPS.items()},
+    }
+
+
+def groups(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: int,
+           half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+           successors: Mapping[str, Fact] | None = None) -> dict[str, list[Any]]:
+    """The sections' facts in order, uncut: what ``plan`` words and the viewer shows.
+
+    ``decisions``: facts; ``conflicts``: components (lists of facts); ``changed``: (old, new or
+    None) pairs; ``lessons``, ``current``, ``structure``: (fact, effective confidence) pairs.
+    Dormant facts never show (decay found them faded), nor an agent's note nobody
+    corroborated (``trust_tiers.shown``). The pairs are open conflicts (both sides
+    valid); a fact in one, or carrying a link, is contended and not a "current fact".
+    ``successors`` are new values of recent changes that are not themselves shown.
+    """
+    awake = {f["id"]: f for f in facts if f.get("dormant_since") is None}
+    live = {fid: f for fid, f in awake.items() if shown(f)}
+    valid = sorted((f for f in live.values() if fact_valid_at(f, now)), key=_by_time)
+    contended = {f["id"] for pair in conflicts for f in pair.values()}
+    contended |= {f["id"] for f in valid if f.get("conflicts")}
+    standing = [f for f in valid if is_standing(f)]
+    ranked = _current([f for f in valid if not is_standing(f)], contended, now, half_life_days)
+    return {
+        "decisions": standing,
+        "conflicts": conflict_components(conflicts),
+        "changed": _changed(live, {**(successors or {}), **awake}, now),
+        **{key: [(f, c) for f, c in ranked if ranked_section(f["predicate"]) == key]
+           for key in RANKED_CAPS},
+    }
+
+
+def ranked_section(predicate: str) -> str:
+    """The ranked section a non-standing fact competes in."""
+    if predicate in LESSON_PREDICATES:
+        return "lessons"
+    return "structure" if predicate in STRUCTURE_PREDICATES else "current"
+
+
+def rank_key(fact: Fact, confidence: float) -> tuple:
+    """Strongest first; ties by the subject's name (a whole fact's subject record, or a light
+    row's ``subject_name``), then id."""
+    name = fact.get("subject_name") or (fact.get("subject") or {}).get("name") or ""
+    return (-confidence, name, fact["id"])
+
+
+def window_start(now: int) -> int:
+    """The oldest end of validity a recent change of belief can have."""
+    return now - SUPERSESSION_WINDOW_DAYS * DAY_MS
+
+
+def recently_superseded(fact: Fact, now: int) -> bool:
+    """Closed within the window by a change of belief: shown under "Changed recently"."""
+    ended = fact.get("t_invalid")
+    return (ended is not None and window_start(now) <= ended <= now
+            and supersession_successor(fact)[0])
+
+
+def is_standing(fact: Fact) -> bool:
+    """A commitment, or a stance (preference, convention, decision) whatever its class."""
+    return fact.get("epistemic") == "commitment" or fact.get("predicate") in STANCE_PREDICATES
+
+
+def _by_time(fact: Fact) -> tuple:
+    return (fact.get("t_valid") or 0, fact["id"])
+
+
+def supersession_successor(fact: Fact) -> tuple[bool, str | None]:
+    """(whether the invalidation was a change of belief, the successor's id if known)."""
+    if fact.get("invalidation_kind") in SUPERSESSION_KINDS:
+        return True, fact.get("successor")
+    if fact.get("invalidation_kind") is None:
+        legacy = LEGACY_SUPERSEDED.match(fact.get("invalidation_reason") or "")
+        if legacy:
+            return True, fact.get("successor") or legacy.group(1)
+    return False, None
+
+
+def _changed(live: Mapping[str, Fact], known: Mapping[str, Fact],
+             now: int) -> list[tuple[Fact, Fact | None]]:
+    """Supersessions in the last 30 days, newest first: (old, its successor if known)."""
+    changes = []
+    for fact in live.values():
+        if recently_superseded(fact, now):
+            successor = supersession_successor(fact)[1]
+            changes.append((fact, known.get(successor) if successor else None))
+    changes.sort(key=lambda c: (-c[0]["t_invalid"], c[0]["id"]))
+    return changes
+
+
+def _current(valid: list[Fact], contended: set[str], now: int,
+             half_life_days: float) -> list[tuple[Fact, float]]:
+    """The strongest plain beliefs, with their effective confidence: not stances (above), not
+    facts read from code (the code itself says it), not contended (the conflicts section says
+    it)."""
+    ranked = [(effective_confidence(f, now, half_life_days), f) for f in valid
+              if f.get("source_type") != "code" and f["id"] not in contended]
+    ranked.sort(key=lambda r: rank_key(r[1], r[0]))
+    return [(f, conf) for conf, f in ranked]
+
+
+def render(sections: Mapping[str, list[str]], now: int, project_id: str,
+           budget_chars: int = DEFAULT_BUDGET_CHARS) -> dict[str, Any]:
+    """{text, chars, sections: {key: {shown, total}}}: the block cut to ``budget_chars``.
+    Every line is ``safe_text`` first: no stored text can close our block or hide in it."""
+    sections = {key: [safe_text(line) for line in lines] for key, lines in sections.items()}
+    project_id = safe_text(project_id)
+    counts = {key: {"shown": 0, "total": len(sections.get(key) or ())} for key, _ in SECTIONS}
+    if not any(sections.get(key) for key, _ in SECTIONS):
+        return {"text": "", "chars": 0, "sections": counts}
+    head = (f"{CONTEXT_HEADING} (as of {to_date(now)})\n\n"
+            + PREAMBLE.format(project=project_id))
+    room = budget_chars - (len(CONTEXT_OPEN) + len(CONTEXT_CLOSE) + 2) - len(head)
+    parts = [head]
+    for key, title in SECTIONS:
+        text, shown = fit_section(title, sections.get(key) or [], room)
+        room -= len(text)
+        parts.append(text)
+        counts[key]["shown"] = shown
+    if room < 0 or not any(c["shown"] for c in counts.values()):
+        return {"text": "", "chars": 0, "sections": counts}
+    text = f"{CONTEXT_OPEN}\n{''.join(parts)}\n{CONTEXT_CLOSE}"
+    return {"text": text, "chars": len(text), "sections": counts}
+
+
+def fit_section(title: str, lines: Sequence[str], room: int) -> tuple[str, int]:
+    """The section's text within ``room`` characters, and how many lines it shows.
+
+    A cut section ends with "- … N more — query the graph", lines dropped until that fits;
+    a section that cannot fit even its header and that line is left out whole.
+    """
+    if not lines:
+        return "", 0
+    header = f"\n\n### {title}"
+    used = len(header)
+    widths = [len(line) + 1 for line in lines]
+    if used + sum(widths) <= room:
+        return header + "".join(f"\n{line}" for line in lines), len(lines)
+    shown = 0
+    while (shown < len(lines)
+           and used + widths[shown] + len(more_line(len(lines) - shown - 1)) + 1 <= room):
+        used += widths[shown]
+        shown += 1
+    if used + len(more_line(len(lines) - shown)) + 1 > room:
+        return "", 0
+    body = "".join(f"\n{line}" for line in lines[:shown])
+    return f"{header}{body}\n{more_line(len(lines) - shown)}", shown
+
+
+def more_line(count: int) -> str:
+    return f"- … {count} more — query the graph"

@@ -1,0 +1,204 @@
+"""The SessionStart context read from a shortlist gives the same block as read whole.
+
+SQLite answers ``select_context_heads``, so ``core.briefing.gather`` ranks light rows and reads
+whole only what the block can show. These tests build real SQLite stores with more facts than
+every ranked section shows, ties on confidence and on subject names, decay, dormant, suspect,
+forgotten, superseded and conflicting facts, and another scope — and compare every compiled
+block with the one the same store gives when it is read whole.
+
+The curator's shortlists stage stores a shortlist that lasts; the block rendered from it at a
+later instant must be the block compiled live at that instant, and a write after it was stored
+must send every reader back to a live compile.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import pytest
+
+from claimgraph.core import Shell
+from claimgraph.core import tombstones
+from claimgraph.core.briefing import (
+    compile_for, gather, shortlist_key, stored_shortlist)
+from claimgraph.core.vocabulary import seed
+from claimgraph.core.writes import assert_fact
+from claimgraph.curator.shortlists import refresh_shortlists
+from claimgraph.curator.stage_tools import Fence, StageTools
+from claimgraph.logic.timeutil import DAY_MS
+from claimgraph.store.sqlite import SqliteStore
+
+from .conftest import SteppingClock
+
+PROJECT = "github.com/o/a"
+SUBJECTS = ["api", "web", "db", "cli", "core", "Api", "module_1.io", "z"]
+PREDICATES = ["depends-on", "tested-by", "failure-mode", "defined-in", "written-in", "prefers",
+              "decided-against", "x/decided", "x/convention"]
+SOURCES = ["user-assertion", "session-log", "failure-report", "agent-note", "code",
+           "decision-record", "inferred"]
+
+
+class WholeReads:
+    """The same store without the light-row read: ``gather`` falls back to reading it whole."""
+
+    def __init__(self, store: SqliteStore) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("select_context_heads", "write_count"):  # nor a stored shortlist
+            raise AttributeError(name)
+        return getattr(self._store, name)
+
+
+def store_shortlists(sh: Shell) -> dict[str, Any]:
+    """Run the curator's shortlists stage on the shell's store, as a pass ends."""
+    fence = Fence(sh.store.path, None, epoch=tombstones.epoch(sh.store))
+    return refresh_shortlists(StageTools(sh, fence, "test-run"))
+
+
+def build(tmp_path, rng: random.Random, facts: int) -> Shell:
+    counter = itertools.count(1)
+    clock = SteppingClock()
+    sh = Shell(store=SqliteStore(str(tmp_path / "claims.db")), clock=clock,
+               new_id=lambda p: f"{p}-{next(counter):05d}")
+    seed(sh)
+    made = []
+    for n in range(facts):
+        if rng.random() < 0.05:
+            clock.advance_days(rng.choice([1, 20, 45, 200]))
+        made.append(_one(sh, rng, n))
+    _disturb(sh, rng, [f for f in made if f is not None])
+    return sh
+
+
+def _one(sh: Shell, rng: random.Random, n: int) -> dict[str, Any] | None:
+    scope = "github.com/o/b" if rng.random() < 0.08 else ("user" if rng.random() < 0.1
+                                                           else PROJECT)
+    source = rng.choice(SOURCES)
+    result = assert_fact(sh, rng.choice(SUBJECTS), rng.choice(PREDICATES),
+                         f"thing{rng.randrange(40)}", scope=scope, source_type=source,
+                         confidence=rng.choice([0.5, 0.6, 0.6, 0.6, 0.65]),
+                         on_conflict=rng.choice(["supersede", "flag",
+                                                                        "ignore"]))
+    return result.get("fact")
+
+
+def _disturb(sh: Shell, rng: random.Random, facts: list[dict[str, Any]]) -> None:
+    """Dormant, suspect, forgotten, superseded and linked facts, and reinforcement."""
+    now = sh.now()
+    for fact in rng.sample(facts, len(facts) // 10):
+        sh.store.set_dormant([fact["id"]], now)
+    for fact in rng.sample(facts, len(facts) // 15):
+        sh.store.record_audit([{"fact_id": fact["id"], "evidence": "a.py: x", "file": "a.py",
+                                "verdict": "unsupported", "checked_at": now}])
+    for old, new in zip(rng.sample(facts, 12), rng.sample(facts, 12)):
+        kind = rng.choice(["superseded", "superseded", "forgotten", "duplicate"])
+        sh.store.invalidate(old["id"], now - rng.choice([0, 5, 40]) * DAY_MS, kind=kind,
+                            successor=new["id"] if kind == "superseded" else None)
+    for a, b in zip(rng.sample(facts, 10), rng.sample(facts, 10)):
+        if a["id"] != b["id"]:
+            sh.store.link_conflicts(a["id"], [b["id"]])
+    for fact in rng.sample(facts, len(facts) // 8):
+        sh.store.reinforce(fact["id"], now - rng.randrange(100) * DAY_MS, fact["confidence"])
+
+
+@pytest.mark.parametrize("seed_value", range(6))
+def test_the_shortlisted_block_is_the_block_read_whole(tmp_path, seed_value):
+    rng = random.Random(seed_value)
+    sh = build(tmp_path, rng, 260)
+    whole = WholeReads(sh.store)
+    for later_days, budget in [(0, 10_000), (0, 1_500), (10, 10_000), (120, 4_000),
+                               (400, 10_000)]:
+        now = sh.now() + later_days * DAY_MS
+        for project in (PROJECT, "github.com/o/b"):
+            fast = compile_for(sh.store, project, now, budget)
+            slow = compile_for(whole, project, now, budget)
+            assert fast == slow, (seed_value, later_days, budget, project)
+    sh.store.close()
+
+
+def test_ranked_sections_are_cut_to_their_caps_and_the_shortlist_reads_fewer_facts(tmp_path):
+    sh = build(tmp_path, random.Random(99), 700)
+    now = sh.now()
+    read_whole = gather(WholeReads(sh.store), PROJECT, now)["facts"]
+    shortlisted = gather(sh.store, PROJECT, now)["facts"]
+    assert {f["id"] for f in shortlisted} < {f["id"] for f in read_whole}
+    result = compile_for(sh.store, PROJECT, now)
+    assert result["sections"]["current"]["total"] == 50  # more than 50 compete
+    assert result == compile_for(WholeReads(sh.store), PROJECT, now)
+    sh.store.close()
+
+
+def test_a_store_without_light_rows_is_read_whole(shell):
+    assert_fact(shell, "api", "depends-on", "postgres", scope=PROJECT)
+    store = WholeReads(shell.store) if hasattr(shell.store, "select_context_heads") \
+        else shell.store
+    assert "api depends-on postgres" in compile_for(store, PROJECT, shell.now())["text"]
+
+
+LATER_MS = [0, 3_600_000, DAY_MS, 7 * DAY_MS, 30 * DAY_MS]
+
+
+@pytest.mark.parametrize("seed_value", range(6))
+def test_the_stored_shortlist_renders_the_live_block_at_later_instants(tmp_path, seed_value):
+    rng = random.Random(seed_value)
+    sh = build(tmp_path, rng, 260)
+    outcome = store_shortlists(sh)
+    assert outcome["counts"]["stored"] == 2  # github.com/o/a and github.com/o/b
+    whole = WholeReads(sh.store)
+    stored_at = sh.store.get_mark(shortlist_key(PROJECT))["at"]
+    for later in LATER_MS + [120 * DAY_MS, 400 * DAY_MS]:
+        now = stored_at + later
+        for project in (PROJECT, "github.com/o/b"):
+            record = sh.store.get_mark(shortlist_key(project))
+            if later in LATER_MS:  # the shortlist must be the one read, not a live compile
+                assert stored_shortlist(sh.store, project, now) is not None, (project, later)
+                assert record["until"] is None or record["until"] > now
+            for budget in (10_000, 1_500):
+                fast = compile_for(sh.store, project, now, budget)
+                assert fast == compile_for(whole, project, now, budget), (
+                    seed_value, later, budget, project)
+    sh.store.close()
+
+
+def test_a_write_after_the_shortlist_was_stored_makes_every_reader_compile_live(tmp_path):
+    sh = build(tmp_path, random.Random(3), 200)
+    store_shortlists(sh)
+    now = sh.now()
+    assert stored_shortlist(sh.store, PROJECT, now) is not None
+    sh.store.set_mark("capture:claude-code:s1", {"offset": 10})  # a mark is not a write
+    assert stored_shortlist(sh.store, PROJECT, now) is not None
+    assert_fact(sh, "api", "x/decided", "keep the REST api", scope=PROJECT)
+    later = sh.now() + DAY_MS
+    assert stored_shortlist(sh.store, PROJECT, later) is None
+    block = compile_for(sh.store, PROJECT, later)["text"]
+    assert "keep the REST api" in block
+    assert block == compile_for(WholeReads(sh.store), PROJECT, later)["text"]
+    store_shortlists(sh)  # the next pass stores it again, with the new decision
+    assert [f for f in stored_shortlist(sh.store, PROJECT, later)
+            if f["object_lit"] == "keep the REST api"]
+    sh.store.close()
+
+
+def test_a_pass_that_wrote_nothing_keeps_the_stored_shortlists(tmp_path):
+    sh = build(tmp_path, random.Random(4), 120)
+    assert store_shortlists(sh)["counts"]["stored"] == 2
+    again = store_shortlists(sh)["counts"]
+    assert (again["stored"], again["current"]) == (0, 2)
+
+
+def test_storing_the_shortlists_skips_when_a_write_lands_meanwhile(tmp_path, monkeypatch):
+    sh = build(tmp_path, random.Random(5), 120)
+    from claimgraph.core import briefing as cx
+    real = cx.lasting_record
+
+    def with_a_capture_meanwhile(store, project, at, half_life_days):
+        record = real(store, project, at, half_life_days)
+        assert_fact(sh, "web", "depends-on", f"thing-{project}", scope=PROJECT)
+        return record
+
+    monkeypatch.setattr(cx, "lasting_record", with_a_capture_meanwhile)
+    assert store_shortlists(sh)["counts"]["written_meanwhile"] == 1
+    assert sh.store.get_mark(shortlist_key(PROJECT)) is None
