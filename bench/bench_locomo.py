@@ -8,8 +8,16 @@ recall_any@k when any of its evidence turns is among the first k facts, recall_a
 are. In the same run the same turns go into two bare FTS5 tables (porter and trigram), each
 asked the question's words OR-ed and ranked by bm25 (the floor a plain full-text index gives).
 
+``--postgres`` also asks a PostgreSQL store of each conversation (a private cluster started
+for the run, tests/pg_cluster.py, one database per conversation): ``ours_postgres`` beside
+``ours``, and how often its first ten are the same set (``pg_same_set@10``) and the same order
+(``pg_same_order@10``) as SQLite's.
+
+``--split K`` also reports conversations 1..K and K+1.. apart (a ranking tuned on the first
+part is judged on the second: the figures on what was not tuned on are the ones to trust).
+
 Usage: .venv/bin/python bench/bench_locomo.py PATH/locomo.json [--conversations N] [--json]
-       [--no-captions]
+       [--no-captions] [--split K] [--postgres]
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
 import sqlite3
 import statistics
 import sys
@@ -84,7 +93,17 @@ def score(ranked: list[str], evidence: list[str], k: int) -> tuple[bool, bool]:
     return bool(top & set(evidence)), set(evidence) <= top
 
 
-def run(path: str, limit_conversations: int | None, captions: bool = True) -> dict:
+def postgres_store(server: str, n: int):
+    """A fresh database ``locomo{n}`` on the private cluster, opened as a store."""
+    import psycopg
+    with psycopg.connect(server, autocommit=True) as con:
+        con.execute(f"DROP DATABASE IF EXISTS locomo{n}")
+        con.execute(f"CREATE DATABASE locomo{n}")
+    return open_store(server.replace("/claimgraph_test?", f"/locomo{n}?"))
+
+
+def run(path: str, limit_conversations: int | None, captions: bool = True,
+        split: int | None = None, server: str | None = None) -> dict:
     data = json.loads(Path(path).read_text())[:limit_conversations]
     tally: dict[str, dict] = defaultdict(lambda: defaultdict(int))
     latencies: list[float] = []
@@ -93,8 +112,14 @@ def run(path: str, limit_conversations: int | None, captions: bool = True) -> di
             all_turns = turns(conv["conversation"], captions)
             sh = Shell(store=open_store(str(Path(tmp) / f"c{n}.db")))
             seed(sh)
-            ingest(sh, [{"subject": t["speaker"], "predicate": "x/said", "object": t["text"],
-                         "object_kind": "literal"} for t in all_turns])
+            said = [{"subject": t["speaker"], "predicate": "x/said", "object": t["text"],
+                     "object_kind": "literal"} for t in all_turns]
+            ingest(sh, said)
+            pg = None
+            if server:
+                pg = Shell(store=postgres_store(server, n))
+                seed(pg)
+                ingest(pg, said)
             by_text: dict[str, list[str]] = defaultdict(list)
             for t in all_turns:
                 by_text[t["text"].strip()].append(t["dia_id"])
@@ -110,14 +135,25 @@ def run(path: str, limit_conversations: int | None, captions: bool = True) -> di
                 latencies.append(time.perf_counter() - started)
                 runs = {"ours": mine, "bm25_porter": bare_search(porter, qa["question"], False),
                         "bm25_trigram": bare_search(trigram, qa["question"], True)}
-                for cat in ("all", f"cat{qa['category']}"):
+                if pg is not None:
+                    runs["ours_postgres"] = ours(pg, qa["question"], by_text)
+                part = ("" if split is None
+                        else f"1-{split}/" if n < split else f"{split + 1}-{len(data)}/")
+                cats = ["all", f"cat{qa['category']}"]
+                for cat in cats + ([part + c for c in cats] if part else []):
                     tally[cat]["n"] += 1
                     for name, ranked in runs.items():
                         for k in KS:
                             hit_any, hit_all = score(ranked, evidence, k)
                             tally[cat][f"{name}_any@{k}"] += hit_any
                             tally[cat][f"{name}_all@{k}"] += hit_all
+                    if pg is not None:
+                        theirs = runs["ours_postgres"][:10]
+                        tally[cat]["pg_same_set@10"] += set(theirs) == set(mine[:10])
+                        tally[cat]["pg_same_order@10"] += theirs == mine[:10]
             sh.store.close()
+            if pg is not None:
+                pg.store.close()
     report = {cat: {key: (value if key == "n" else round(value / t["n"], 3))
                     for key, value in sorted(t.items())} for cat, t in sorted(tally.items())}
     ordered = sorted(latencies)
@@ -133,8 +169,24 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--no-captions", action="store_true",
                         help="leave out the captions of shared photos")
+    parser.add_argument("--postgres", action="store_true",
+                        help="also rank on PostgreSQL (a private cluster) and compare")
+    parser.add_argument("--split", type=int,
+                        help="also report conversations 1..K and the rest apart")
     args = parser.parse_args()
-    report = run(args.path, args.conversations, not args.no_captions)
+    if not args.postgres:
+        report = run(args.path, args.conversations, not args.no_captions, args.split)
+    else:
+        from bench_postgres import cluster
+        tmp = Path(tempfile.mkdtemp(prefix="claimgraph-locomo-pg-"))
+        tmp.chmod(0o755)  # the cluster runs as the postgres user when we are root
+        pg = cluster()
+        try:
+            report = run(args.path, args.conversations, not args.no_captions, args.split,
+                         pg.start(tmp / "cluster"))
+        finally:
+            pg.stop(tmp / "cluster")
+            shutil.rmtree(tmp, ignore_errors=True)
     if args.json:
         print(json.dumps(report, indent=1))
         return
@@ -142,9 +194,11 @@ def main() -> None:
         if cat == "latency_ms":
             print(f"latency_ms {row}")
             continue
-        print(f"{cat:5} n={row['n']:4}  " + "  ".join(
+        print(f"{cat:9} n={row['n']:4}  " + "  ".join(
             f"{name} any@5={row[f'{name}_any@5']:.3f} any@10={row[f'{name}_any@10']:.3f}"
-            for name in ("ours", "bm25_porter", "bm25_trigram")))
+            for name in ("ours", "bm25_porter", "bm25_trigram", "ours_postgres")
+            if f"{name}_any@5" in row)
+            + (f"  pg_same_set@10={row['pg_same_set@10']:.3f}" if "pg_same_set@10" in row else ""))
 
 
 if __name__ == "__main__":

@@ -356,3 +356,38 @@ def test_a_gemini_hook_payload_cwd_places_the_session_directly(capsys, tmp_path,
     _, report, _ = capture(capsys, str(document), "--cwd", str(root), "--extractor", "probe",
                            "--no-curate")
     assert report["project"] == str(root.resolve())
+
+
+def _read_result(path: str, text: str, call_id: str) -> tuple[Event, Event]:
+    call = Event("tool_call", "gemini", "/t.json", 3, tool_name="read_file",
+                 tool_input={"file_path": path}, call_id=call_id)
+    return call, Event("tool_result", "gemini", "/t.json", 4, text=text, call_id=call_id)
+
+
+def test_with_no_directory_the_repository_its_root_manifest_names_places_the_session():
+    manifest = '{\n  "name": "shop",\n  "repository": {"type": "git", ' \
+               '"url": "git+https://github.com/acme/shop.git"}\n}'
+    found = origins.find_origin(transcript_of(*_read_result("package.json", manifest, "c1")),
+                                None, None, dict, None)
+    assert found == origins.Origin(None, "repository", "github.com/acme/shop")
+    assert found.as_mark()["remote"] == "github.com/acme/shop"
+
+
+def test_a_manifest_below_the_root_or_two_repositories_place_nothing():
+    other = '{"repository": "https://github.com/acme/lib"}'
+    nested = _read_result("packages/lib/package.json", other, "c1")
+    assert origins.shown_remote(transcript_of(*nested)) is None
+    both = (*_read_result("package.json", '{"repository": "https://github.com/acme/shop"}', "c1"),
+            *_read_result("Cargo.toml", 'repository = "https://github.com/acme/lib"', "c2"))
+    assert origins.shown_remote(transcript_of(*both)) is None
+
+
+def test_a_session_placed_by_its_repository_files_project_facts_under_the_remote():
+    from claimgraph.capture import placement
+
+    origin = origins.Origin(None, "repository", "github.com/acme/shop")
+    project = placement._project(origin, transcript_of(), {})
+    assert project.id == "github.com/acme/shop" and project.root.endswith("/shop")
+    placed = placement.Placement(origin, project)
+    assert placement.scoped({"scope": "project"}, placed, "session-log")["scope"] == \
+        "github.com/acme/shop"

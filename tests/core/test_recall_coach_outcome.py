@@ -177,6 +177,21 @@ def test_a_question_in_plain_words_finds_the_turn_among_a_speakers_many(shell):
     assert ids(found["facts"])[:1] == [answer["id"]]
 
 
+def test_turns_that_only_name_a_popular_speaker_are_not_found_by_her_name(shell):
+    """A popular entity's name is weak evidence in any fact's text, for the trigram route as
+    for the words: the turns addressed to Caroline ("Caroline, ...") that share nothing else
+    with the question stay out, and her own turn comes first; "Caroline's" is her name too."""
+    for n in range(30):
+        in_scope(shell, "Caroline", "x/said", f"Chatting about the weather on day {n}")
+    answer = in_scope(shell, "Caroline", "x/said", "I teach dancing at the studio every week")
+    addressed = {in_scope(shell, "Melanie", "x/said", f"Caroline, good night {n}")["id"]
+                 for n in range(5)}
+    for question in ("What does Caroline say about the studio?",
+                     "What is Caroline's studio like?"):
+        found = ids(scoped_search(shell, question, SCOPES, limit=10)["facts"])
+        assert found[:1] == [answer["id"]] and not addressed & set(found), question
+
+
 def test_a_newer_value_in_open_conflict_comes_before_the_older(shell):
     older = in_scope(shell, "checkout", "has-status", "blocked on review")
     newer = in_scope(shell, "checkout", "has-status", "shipped to production", on_conflict="flag")

@@ -66,3 +66,10 @@ def test_the_budget_is_never_exceeded_and_a_kept_word_is_never_commoner_than_a_d
 def test_the_coach_keeps_a_vocabulary_word_too_common_to_search_alone():
     assert coach_query("add requests to the project") == "add requests project"
     assert coach_query("install httpx as a dependency") == "install httpx dependency"
+
+
+def test_rarity_is_bm25s_weight_rarer_heavier_and_never_zero():
+    import math
+    assert QW.rarity(100, 1) == math.log(99.5 / 1.5)
+    assert QW.rarity(100, 1) > QW.rarity(100, 10) > QW.rarity(100, 40)
+    assert QW.rarity(100, 60) == QW.rarity(100, 100) == QW.rarity(0, 0) == 1e-6

@@ -78,6 +78,10 @@ def test_the_coach_query_is_the_prompts_first_tokens_without_our_own_block():
     assert C.coach_query(prompt) == "refactor billing-api retry loop"
 
 
+def test_a_possessive_in_the_prompt_keeps_its_owner_in_the_coach_query():
+    assert C.coach_query("fix the parser's BOM handling") == "fix parser BOM handling"
+
+
 def test_a_long_prompt_is_cut_to_a_bounded_query():
     words = " ".join(f"word{i}" for i in range(100))
     assert len(C.coach_query(words).split()) == C.MAX_QUERY_TOKENS

@@ -252,6 +252,12 @@ def test_query_tokens_drop_fragments_shorter_than_three_characters():
     assert query_tokens("go db api x") == ["api"]
 
 
+def test_a_possessive_token_is_its_owners_name():
+    assert query_tokens("What is Caroline's studio like? Jon\u2019s dance") == [
+        "Caroline", "studio", "like", "Jon", "dance"]
+    assert query_tokens("'s it's") == []
+
+
 def test_query_tokens_trim_only_the_edges_so_dotted_and_hyphenated_names_survive():
     tokens = query_tokens('("shoply.api", kuzu-db?) --verbose')
     assert tokens == ["shoply.api", "kuzu-db", "verbose"]

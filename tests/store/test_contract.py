@@ -650,6 +650,13 @@ def test_rank_words_finds_stems_and_ranks_the_rarer_words_higher(wordy):
     assert ids(wordy.rank_words(["sunrise", "painting"]))[0] == "w-4"
 
 
+def test_rank_words_weighs_a_word_by_its_rarity_on_every_backend(wordy):
+    """"support" is on three of the facts, "lake" on one: the fact with the rare word comes
+    first whichever backend ranks (PostgreSQL's own rank has no rarity weight)."""
+    assert ids(wordy.rank_words(["support", "lake"]))[0] == "w-4"
+    assert ids(wordy.rank_words(["lake", "support"]))[0] == "w-4"
+
+
 def test_rank_words_leaves_out_closed_facts_and_entity_objects(wordy):
     found = ids(wordy.rank_words(["support", "group", "tuesdays", "caroline"]))
     assert "w-5" not in found and "w-6" not in found

@@ -13,7 +13,14 @@ capturing someone's transcript from anywhere). In order:
    directories the session itself names (tool paths and their parents, the paths in its
    opening context block), project roots this store has seen (the ``projects:known-roots``
    mark, path-shaped scopes), and the directory capture runs in;
-5. nothing: no project. The caller stores only user-scope facts and says so.
+5. the repository the session itself shows, when no directory is known: a manifest in the
+   directory it started in (a ``package.json``, ``pyproject.toml`` or ``Cargo.toml`` read by
+   its bare name) that names its repository URL, or what ``git remote -v`` printed. One
+   repository, named the same way everywhere it appears, files the session under that
+   remote (the same project id its other sessions get from git); two different ones, or
+   none, and nothing is guessed;
+6. nothing: no project. The caller stores only user-scope facts and says so (never the user
+   scope for project facts).
 """
 
 from __future__ import annotations
@@ -42,10 +49,13 @@ class Origin:
     """The directory the session started in (None: unknown) and how we know it."""
 
     cwd: str | None
-    source: str  # mark | request | transcript | gemini-hash | none
+    source: str  # mark | request | transcript | gemini-hash | repository | none
+    #: The repository's remote when no directory is known (step 5), as ``host/path``.
+    remote: str | None = None
 
     def as_mark(self) -> dict[str, Any]:
-        return {"cwd": self.cwd, "source": self.source}
+        found = {"cwd": self.cwd, "source": self.source}
+        return {**found, "remote": self.remote} if self.remote else found
 
 
 def marked_origin(mark: Any) -> dict[str, Any] | None:
@@ -76,7 +86,47 @@ def find_origin(transcript: Transcript, mark: Any, request_cwd: str | None,
                                   candidate_dirs(transcript, here), known())
         if root:
             return Origin(root, "gemini-hash")
-    return Origin(None, "none")
+    if earlier and isinstance(earlier.get("remote"), str) and earlier["remote"]:
+        return Origin(None, "mark", earlier["remote"])
+    remote = shown_remote(transcript)
+    return Origin(None, "repository", remote) if remote else Origin(None, "none")
+
+
+_ROOT_MANIFESTS = frozenset({"package.json", "pyproject.toml", "Cargo.toml"})
+_MANIFEST_REMOTE = re.compile(
+    r"""^\s*(?:\d+\s*[|:→]\s*)?[{,]?\s*["']?repository["']?\s*[:=]\s*(?:\{[^}]*?["']url["']\s*:\s*)?"""
+    r"""["'](?:git\+)?(?P<url>(?:https?|ssh|git)://[^"'\s]+|git@[^"'\s]+)["']""",
+    re.IGNORECASE | re.MULTILINE)
+_GIT_REMOTE_LINE = re.compile(r"^origin\s+(?P<url>\S+)\s+\((?:fetch|push)\)\s*$", re.MULTILINE)
+
+
+def shown_remote(transcript: Transcript) -> str | None:
+    """The one repository the session shows for the directory it started in (module
+    docstring, step 5); None when it shows none or more than one."""
+    from claimgraph.project import normalize_remote
+
+    calls = {e.call_id: e for e in transcript.events if e.kind == "tool_call" and e.call_id}
+    found: set[str] = set()
+    for result in transcript.events:
+        call = calls.get(result.call_id) if result.kind == "tool_result" else None
+        if call is None or result.is_error:
+            continue
+        for url in _remotes_shown(call.tool_input or {}, result.text):
+            remote = normalize_remote(url)
+            if remote:
+                found.add(remote)
+    return found.pop() if len(found) == 1 else None
+
+
+def _remotes_shown(tool_input: Mapping[str, Any], text: str) -> list[str]:
+    """URLs a root manifest's read shows as its repository, or ``git remote -v`` printed."""
+    values = [v for v in tool_input.values() if isinstance(v, str)]
+    if any(v.strip().lstrip("./") in _ROOT_MANIFESTS and "/" not in v.strip().lstrip("./")
+           for v in values):
+        return [m["url"] for m in _MANIFEST_REMOTE.finditer(text)][:1]
+    if any(re.match(r"^\s*git\s+remote\s+-v\b", v) for v in values):
+        return [m["url"] for m in _GIT_REMOTE_LINE.finditer(text)]
+    return []
 
 
 def head_cwd(path: str) -> str | None:

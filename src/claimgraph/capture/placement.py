@@ -53,12 +53,21 @@ def _project(origin: origins.Origin, cleaned: Transcript,
     """A cwd that is gone (another machine's transcript) still has the remote the agent
     recorded (Codex does), which beats a path that exists nowhere here."""
     if origin.cwd is None:
-        return None
+        return _shown_project(origin.remote)
     project = resolve_project(origin.cwd, environ)
     remote = normalize_remote(cleaned.session.repository_url or "")
     if project.source == "path" and remote:
         return project._replace(id=remote, source="remote")
     return project
+
+
+def _shown_project(remote: str | None) -> Project | None:
+    """A project known only by the repository the session showed (origin.py, step 5). Its
+    files are cited relative to where the session started, so the root only anchors them:
+    ``/<remote>``, a directory that exists nowhere, whose last part names the project."""
+    if not remote:
+        return None
+    return Project(remote, "/" + remote.lstrip("/"), "remote")
 
 
 def _here() -> str | None:
@@ -87,7 +96,7 @@ def scoped(candidate: Mapping[str, Any], placement: Placement,
 
 def remember(sh: Shell, placement: Placement) -> None:
     """Inside the capture's transaction: add this session's directories to the known roots."""
-    if placement.project is None:
+    if placement.project is None or placement.origin.cwd is None:
         return
     roots = origins.remember_roots(sh.store.get_mark(origins.KNOWN_ROOTS_MARK),
                                    placement.origin.cwd, placement.project.root)

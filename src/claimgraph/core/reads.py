@@ -129,18 +129,15 @@ def _fts_route(sh: Shell, queries: list[str],
     return list(seen.values()), first, hits
 
 
-def _word_routes(sh: Shell, query: str, matched: list[dict[str, Any]],
-                 popular: set[str], in_scope: Callable[[dict[str, Any]], bool], limit: int,
+def _word_routes(sh: Shell, query: str, matched: list[dict[str, Any]], weak: set[str],
+                 in_scope: Callable[[dict[str, Any]], bool], limit: int,
                  heads: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The query's words ranked by BM25, and the words related to them (the developer
     vocabulary, the matched entities' one-word names and aliases) ranked the same way;
-    both empty on a store without the word index (docs/search.md). The name of a popular
-    matched entity (``popular``: entity ids) is left out of the words when others remain:
-    its own route carries it, and in other facts' text it is weak evidence (a speaker's
-    name in the turns addressed to her, a library named by every module)."""
+    both empty on a store without the word index (docs/search.md). The names of popular
+    matched entities (``weak``, see ``_weak_names``) are left out of the words when others
+    remain: their own routes carry them."""
     words = QW.content_words(query)
-    weak = {n.lower() for e in matched if e["id"] in popular
-            for n in [e.get("name") or "", *(e.get("aliases") or [])]}
     if any(w not in weak for w in words):
         words = [w for w in words if w not in weak]
     if not words:
@@ -153,6 +150,16 @@ def _word_routes(sh: Shell, query: str, matched: list[dict[str, Any]],
     related = QW.related_words(words, names)
     others = sh.store.rank_words(related, limit, heads=heads) if related else []
     return [f for f in own if in_scope(f)], [f for f in others or [] if in_scope(f)]
+
+
+def _weak_names(matched: list[dict[str, Any]], popular: set[str]) -> set[str]:
+    """The lower-cased names and aliases of the popular matched entities (``popular``: ids of
+    entities with more than ``SPECIFIC_FACTS`` facts). Such a name is weak evidence in any
+    fact's text (a speaker's name in the turns addressed to her, a library named by every
+    module), so the text routes, words and trigram alike, leave it out when other words
+    remain; the entity's own route, weighted by its specificity, carries it."""
+    return {n.lower() for e in matched if e["id"] in popular
+            for n in [e.get("name") or "", *(e.get("aliases") or [])]}
 
 
 def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
@@ -177,7 +184,6 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
     in_scope = _scope_test(scopes)
     queries = [query.strip(), *[t for t in R.query_tokens(query) if t != query.strip()]]
     heads = limit is not None
-    fts_facts, hits, coordination = _fts_route(sh, queries, in_scope, fts_limit, heads)
     matched = _matched_entities(sh, queries, scopes)
     matched_ids = {e["id"] for e in matched}
     read = sh.store.get_facts_for if limit is None else sh.store.get_fact_heads_for
@@ -185,7 +191,10 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
     groups = _by_entity(entity_facts, [e["id"] for e in matched])
     popular = {entity_id for entity_id, group in groups.items()
                if len(group) > R.SPECIFIC_FACTS}
-    word_facts, related_facts = _word_routes(sh, query, matched, popular, in_scope, fts_limit,
+    weak = _weak_names(matched, popular)
+    pieces = [queries[0], *[t for t in queries[1:] if t.lower() not in weak]]
+    fts_facts, hits, coordination = _fts_route(sh, pieces, in_scope, fts_limit, heads)
+    word_facts, related_facts = _word_routes(sh, query, matched, weak, in_scope, fts_limit,
                                              heads)
     hop_read = read if limit is None else _heads_without_ends(sh)
     hop_facts = _route(hop_read, _neighbour_ids(entity_facts) - matched_ids, "out", scopes)

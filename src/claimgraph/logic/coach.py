@@ -23,7 +23,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from claimgraph.logic.briefing_lines import statement
 from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_OPEN, strip_injected
 from claimgraph.logic.query_words import is_vocabulary_word
-from claimgraph.logic.retrieval import query_tokens, trim_edges
+from claimgraph.logic.retrieval import bare_token, query_tokens
 from claimgraph.logic.safe_render import safe_text
 
 Fact = Mapping[str, Any]
@@ -42,7 +42,7 @@ def coach_query(task: str | None) -> str:
     own ("add", "run"): search relates it to the tools' names (``logic.query_words``)."""
     text = strip_injected(task or "")
     kept = set(query_tokens(text))
-    tokens = [t for t in dict.fromkeys(t for t in (trim_edges(w) for w in text.split()) if t)
+    tokens = [t for t in dict.fromkeys(t for t in (bare_token(w) for w in text.split()) if t)
               if t in kept or is_vocabulary_word(t.lower())]
     return " ".join(tokens[:MAX_QUERY_TOKENS])
 

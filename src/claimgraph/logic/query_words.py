@@ -16,6 +16,7 @@ route of their own, weighted lower), so a fact in the query's words still comes 
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Iterable, Sequence
 
@@ -93,6 +94,15 @@ def within_budget(counts: Sequence[tuple[str, int]],
         kept.add(word)
         total += count
     return [word for word, _ in counts if word in kept]
+
+
+def rarity(facts: int, holding: int) -> float:
+    """BM25's rarity weight of a word held by ``holding`` of ``facts`` facts, as SQLite's
+    FTS5 computes it: log((N - n + 0.5) / (n + 0.5)), never below a millionth (a word on
+    more than half the facts still counts a little). PostgreSQL's ranking, which has no
+    rarity weight of its own, multiplies each word's rank by it."""
+    weight = math.log((facts - holding + 0.5) / (holding + 0.5)) if facts > holding else 0.0
+    return max(weight, 1e-6)
 
 
 def words(text: str | None) -> list[str]:

@@ -276,15 +276,26 @@ def query_tokens(text: str | None) -> list[str]:
     """Tokens worth searching on their own; short words and stopwords match everywhere.
 
     Case is kept (entity resolution tries exact names first); stopwords are matched
-    case-insensitively; de-duplication is exact and keeps first occurrence.
+    case-insensitively; de-duplication is exact and keeps first occurrence. A possessive
+    names its owner: "Caroline's" is the token "Caroline" (so it resolves to her entity).
     """
     tokens: list[str] = []
     for word in (text or "").split():
-        token = trim_edges(word)
+        token = bare_token(word)
         if (len(token) >= MIN_TOKEN_CHARS and token.lower() not in QUERY_STOPWORDS
                 and token not in tokens):
             tokens.append(token)
     return tokens
+
+
+def bare_token(word: str) -> str:
+    """A word as a query token: punctuation trimmed at the edges (``trim_edges``), and a
+    possessive's owner for the possessive ("Caroline's" -> "Caroline", either apostrophe)."""
+    token = trim_edges(word)
+    for ending in ("'s", "\u2019s", "'S"):
+        if token.endswith(ending) and len(token) > len(ending):
+            return token[:-len(ending)]
+    return token
 
 
 # --- BFS ----------------------------------------------------------------------------------

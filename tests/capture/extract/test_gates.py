@@ -77,3 +77,23 @@ def test_a_pretooluse_block_in_a_tool_result_is_a_gate():
 def test_reasons_skip_headings_and_instructions_to_the_agent():
     assert reasons("# Running checks\n\nCannot exit with untracked files.\n\nBefore stopping,"
                    " please:") == ["Cannot exit with untracked files."]
+
+
+def test_a_hook_that_let_the_same_call_through_when_made_again_gave_advice_not_a_rule():
+    advice = ("PreToolUse:Write hook error: [python3 ${CLAUDE_PLUGIN_ROOT}/hooks/remind.py]: "
+              "You are editing a deployment file. Be careful with secrets.")
+    session = Session()
+    session.write("/home/dev/shop/deploy.yml", "jobs: {}\n", error=True, output=advice)
+    session.write("/home/dev/shop/deploy.yml", "jobs: {}\n", output="File created")
+    assert [c for c in session.extract() if c["rule"] == "gates"] == []
+
+
+def test_a_hook_whose_block_needed_a_change_is_a_gate():
+    block = ("PreToolUse:Write hook error: [scripts/no-print.sh]: Cannot write print() "
+             "calls; use the logger.")
+    session = Session()
+    session.write("/home/dev/shop/app.py", "print(1)\n", error=True, output=block)
+    session.write("/home/dev/shop/app.py", "log.info(1)\n", output="File created")
+    gates = [c for c in session.extract() if c["rule"] == "gates"]
+    assert any(c["predicate"] == "x/convention" and "Cannot write print()" in c["object"]
+               for c in gates)

@@ -80,3 +80,23 @@ def test_the_projects_own_instruction_file_still_counts():
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"}, output=CLAUDE_MD)
     assert len(only(session.extract(), "x/convention")) == 3
+
+
+def test_a_line_cut_from_a_wrapped_sentence_is_not_a_rule():
+    from claimgraph.capture.extract.instructions import doc_rules
+
+    doc = ("Generated clients must not be edited by hand, except when\n"
+           "the generator itself is being fixed.\n\n"
+           "- Always run the linter before committing.\n"
+           "- Keep handlers thin: parse, call a service,\n"
+           "  and render.\n")
+    assert [rule for _, rule in doc_rules(doc)] == ["Always run the linter before committing"]
+
+
+def test_plans_and_brainstorms_are_not_the_projects_rules():
+    from claimgraph.capture.extract.instructions import is_instruction_file
+
+    assert is_instruction_file("docs/adr/0007-queue.md")
+    assert is_instruction_file("docs/testing.md")
+    assert not is_instruction_file("docs/plans/2026-01-02-storage.md")
+    assert not is_instruction_file("docs/brainstorms/search-index.md")

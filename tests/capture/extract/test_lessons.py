@@ -180,3 +180,17 @@ def test_a_check_of_a_file_the_session_just_created_is_work_in_progress():
     session.edit(f"{ROOT}/src/shop/tax.py", "x = 1", "def vat(a):\n    return a * 1.2")
     session.bash("pytest tests/test_tax.py::test_vat")
     assert only(session.extract(), "core/failure-mode") == []
+
+
+def test_a_check_or_another_failing_command_is_never_the_fix():
+    from .extract_helpers import Session
+
+    session = Session()
+    for command in ("pnpm run typecheck", "pnpm run test", "pnpm run lint"):
+        session.bash(command, error=True, output="Cannot find module 'zod'", exit_code=1)
+    session.bash("pnpm install --frozen-lockfile", output="done", exit_code=0)
+    for command in ("pnpm run typecheck", "pnpm run test", "pnpm run lint"):
+        session.bash(command, output="ok", exit_code=0)
+    lessons = [c["object"] for c in session.extract() if c["predicate"] == "core/failure-mode"]
+    assert lessons and all(text.endswith("fixed by running `pnpm install --frozen-lockfile`")
+                           for text in lessons), lessons

@@ -538,3 +538,12 @@ def test_any_text_parses_without_error(path, text):
 def test_shuffled_recipe_lines_parse_without_error(path, lines):
     for item in parse_recipes(path, "\n".join(lines)):
         assert item.role in ROLES
+
+
+def test_a_package_json_read_from_its_top_shows_fields_not_scripts():
+    from claimgraph.capture.extract.recipes import parse_package_scripts
+
+    head = '{\n  "name": "viewer",\n  "displayName": "Viewer",\n  "icon": "media/logo.png",\n'
+    assert list(filter(None, parse_package_scripts(head))) == []
+    fragment = '    "test": "vitest run",\n    "lint": "eslint src",\n'
+    assert [r.name for r in filter(None, parse_package_scripts(fragment))] == ["test", "lint"]

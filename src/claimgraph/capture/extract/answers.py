@@ -22,15 +22,16 @@ import re
 from typing import Any, Iterator, Mapping
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.extract.actions import of_kind
+from claimgraph.capture.extract.asked import parse_answers, questions, typed
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import (
     SessionView, candidate, short_quote, transcript_evidence)
+from claimgraph.capture.extract.standing import process_question, task_scoped
 from claimgraph.capture.extract.statements import classify, statement_of
+from claimgraph.capture.extract.tools import ASK, PLAN
 
 DECIDED, AGAINST = "x/decided", "core/decided-against"
-ANSWER_CONFIDENCE = 0.8
-PLAN_CONFIDENCE = 0.65
-_ANSWER = re.compile(r'"(?P<q>(?:[^"\\]|\\.)+?)"="(?P<a>(?:[^"\\]|\\.)*?)"(?=,\s*"|\.\s|\.?$)')
 _RECOMMENDED = re.compile(r"\s*\((?:recommended|suggested|default)\)\s*", re.IGNORECASE)
 _ITEMS = re.compile(r"\s*(?:\+|,|&|/|\band\b|\bplus\b)\s*", re.IGNORECASE)
 _APPROVED = ("User has approved", "User approved")
@@ -46,39 +47,28 @@ _NEGATION = re.compile(r"^(?:no|not|don'?t|do not|never|skip)\s+", re.IGNORECASE
 def answer_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     if not view.project:
         return
-    for call in view.calls():
-        result = view.results.get(call.call_id or "")
-        if result is None:
+    for action in of_kind(view, ASK, PLAN):
+        if action.result is None:
             continue
-        if call.tool_name == "AskUserQuestion":
-            yield from _answers(view, call, result)
-        elif call.tool_name == "ExitPlanMode":
-            yield from _plan_verdict(view, call, result)
-
-
-def parse_answers(text: str) -> dict[str, str]:
-    """``"question"="answer"`` pairs of an AskUserQuestion result."""
-    return {m["q"].replace('\\"', '"'): m["a"].replace('\\"', '"')
-            for m in _ANSWER.finditer(text)}
+        if action.kind == ASK:
+            yield from _answers(view, action.call, action.result)
+        else:
+            yield from _plan_verdict(view, action.call, action.result)
 
 
 def _answers(view: SessionView, call: Event, result: Event) -> Iterator[dict[str, Any]]:
     answered = parse_answers(result.text)
-    for question in _questions(call):
+    for question in questions(call):
         answer = answered.get(question.get("question", ""))
-        if not answer:
-            continue
+        if not answer or typed(answer, question):
+            continue  # typed: the person's own words, which the statements rule reads
+        if process_question(question["question"]) or task_scoped(answer):
+            continue  # how to go on with the task in hand: a choice for today
         yield _decision(view, call, result, question, answer)
         rejected = turned_down(question.get("options") or [], answer)
         if rejected:
-            yield _candidate(view, AGAINST, rejected, call, result, ANSWER_CONFIDENCE,
+            yield _candidate(view, AGAINST, rejected, call, result, "answers",
                              question["question"])
-
-
-def _questions(call: Event) -> list[Mapping[str, Any]]:
-    questions = (call.tool_input or {}).get("questions")
-    return [q for q in questions if isinstance(q, Mapping) and isinstance(q.get("question"), str)] \
-        if isinstance(questions, list) else []
 
 
 def _decision(view: SessionView, call: Event, result: Event, question: Mapping[str, Any],
@@ -87,7 +77,7 @@ def _decision(view: SessionView, call: Event, result: Event, question: Mapping[s
     asked = re.sub(r"\s*\([^()]*\)", "", question["question"]).strip()
     text = f'{header}: {answer} (asked "{asked}")' if header \
         else f'{question["question"]} {answer}'
-    return _candidate(view, DECIDED, text, call, result, ANSWER_CONFIDENCE,
+    return _candidate(view, DECIDED, text, call, result, "answers",
                       question["question"])
 
 
@@ -127,13 +117,13 @@ def _plan_verdict(view: SessionView, call: Event, result: Event) -> Iterator[dic
         plan, source = _plan_text(view, call)
         for item in exclusions(plan)[:_MAX_EXCLUSIONS]:
             yield _candidate(view, AGAINST, _NEGATION.sub("", item), source, result,
-                             PLAN_CONFIDENCE, item)
+                             "answers.plan", item)
         return
     said = _REJECTED_FEEDBACK.search(result.text)
     for sentence in map(statement_of, sentences(said["said"]) if said else []):
         predicate = classify(sentence)
         if predicate:
-            yield _candidate(view, predicate, sentence, call, result, ANSWER_CONFIDENCE,
+            yield _candidate(view, predicate, sentence, call, result, "answers",
                              sentence)
 
 
@@ -168,12 +158,11 @@ def exclusions(plan: str) -> list[str]:
 
 
 def _candidate(view: SessionView, predicate: str, obj: str, call: Event, result: Event,
-               confidence: float, quote: str) -> dict[str, Any]:
+               trust: str, quote: str) -> dict[str, Any]:
     evidence = [transcript_evidence(call.line, short_quote(quote)),
                 transcript_evidence(result.line, result.text)]
     kind = "literal" if predicate == DECIDED or len(obj.split()) > 3 or "(" in obj \
         else "entity"
     return candidate("answers", view.project or "", predicate, obj, evidence=evidence,
-                     epistemic="commitment", confidence=confidence,
-                     source_type="user-assertion", object_kind=kind, subject_type="project",
+                     trust=trust, object_kind=kind, subject_type="project",
                      at=result.timestamp)

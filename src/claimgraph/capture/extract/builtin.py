@@ -6,6 +6,7 @@ Each source of knowledge is its own module, in the order a reviewer values them:
 - ``answers``: the user's answers to the agent's questions and verdicts on its plans;
 - ``gates``: hooks and pre-commit checks that block until a rule holds, and how a block cleared;
 - ``lessons``: a command that failed, what changed, the same command then working;
+- ``refutations``: a claim a tool's outcome proved wrong, kept as the correction;
 - ``instructions``: rules written in the project's instruction files, docs and loud comments;
 - ``workflow``: the task-runner recipes, scripts and CI steps, as the session left them;
 - ``dependencies``: what the manifests the session wrote or read declare;
@@ -31,6 +32,7 @@ from claimgraph.capture.extract.gates import gate_candidates
 from claimgraph.capture.extract.instructions import instruction_candidates
 from claimgraph.capture.extract.lessons import lessons_of
 from claimgraph.capture.extract.reconcile import digest, reconcile
+from claimgraph.capture.extract.refutations import refutation_candidates
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.capture.extract.statements import statement_candidates
 from claimgraph.capture.extract.structure import module_index_candidates, structure_candidates
@@ -39,7 +41,7 @@ from claimgraph.capture.extract.tooling import tooling_candidates
 from claimgraph.capture.extract.workflow import recipe_candidates
 
 RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
-    statement_candidates, answer_candidates, gate_candidates, lessons_of,
+    statement_candidates, answer_candidates, gate_candidates, lessons_of, refutation_candidates,
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
     tooling_candidates, structure_candidates, module_index_candidates)
 MAX_EVIDENCE = 3

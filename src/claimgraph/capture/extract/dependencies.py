@@ -24,7 +24,6 @@ from claimgraph.capture.extract.manifests import Manifest, parse_manifest
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
 
-WRITTEN_CONFIDENCE, READ_CONFIDENCE = 0.75, 0.65
 #: Settings that say how the project is worked on (prefix match on the setting's key).
 _CONVENTION_SETTINGS = ("lints.", "workspace.lints.", "packageManager", "toolchain")
 
@@ -60,26 +59,25 @@ def _declared(view: SessionView, cited: str, subject: str,
             if dependency.quote in look.replaced:
                 continue  # the edit kept it: it was there before the session
             seen[dependency.name] = (look, dependency)
-    confidence = WRITTEN_CONFIDENCE if written else READ_CONFIDENCE
+    trust = "manifests" if written else "manifests.read"
     for look, dependency in seen.values():
         yield _fact(cited, subject, "core/depends-on", dependency.name, dependency.quote, look,
-                    confidence, kind="entity", object_type="package")
+                    trust, kind="entity", object_type="package")
     for look, manifest in parsed[-1:]:
         if manifest.runtime and manifest.runtime_quote:
             language, version = manifest.runtime
             yield _fact(cited, subject, "core/written-in", f"{language} {version}",
-                        manifest.runtime_quote, look, confidence)
+                        manifest.runtime_quote, look, trust)
         for setting in manifest.settings:
             if setting.key.startswith(_CONVENTION_SETTINGS):
                 value = setting.value.split("+sha", 1)[0]  # a corepack integrity hash
                 yield _fact(cited, subject, "x/convention",
                             f"{cited} sets {setting.key} = {value}", setting.quote,
-                            look, confidence)
+                            look, trust)
 
 
 def _fact(cited: str, subject: str, predicate: str, obj: str, quote: str, look: SeenFile,
-          confidence: float, kind: str = "literal", **types: Any) -> dict[str, Any]:
+          trust: str, kind: str = "literal", **types: Any) -> dict[str, Any]:
     return candidate("manifests", subject, predicate, obj,
-                     evidence=[file_evidence(cited, quote)], epistemic="observation",
-                     confidence=confidence, source_type="session-log", object_kind=kind,
+                     evidence=[file_evidence(cited, quote)], trust=trust, object_kind=kind,
                      subject_type="project", at=look.call.timestamp, **types)

@@ -11,7 +11,9 @@ commit. Two places record one:
 
 Each gate becomes one convention naming the gate and every distinct reason it gave. A harness
 block that the agent cleared by editing files -- the same gate not blocking for that reason
-again -- is also a lesson: the reason and the edit, both lines cited. (A commit gate's lesson
+again -- is also a lesson: the reason and the edit, both lines cited. A hook that let the very
+call it blocked through when the agent simply made it again (a plugin's one-time reminder)
+gave advice, not a rule: neither is kept. (A commit gate's lesson
 comes from the failure→fix rule, which sees the fixing command.)
 """
 
@@ -23,15 +25,14 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.extract.actions import actions
 from claimgraph.capture.extract.code import language_of
 from claimgraph.capture.extract.session import (
-    FAILED, SessionView, candidate, short_quote, transcript_evidence)
+    FAILED, OK, SessionView, candidate, short_quote, transcript_evidence)
 from claimgraph.capture.extract.shell import command_text, invocations, positional
 from claimgraph.capture.extract.writes import file_ops
 
 CONVENTION, LESSON = "x/convention", "core/failure-mode"
-GATE_CONFIDENCE = 0.7
-LESSON_CONFIDENCE = 0.5
 MAX_REASONS = 4
 _HOOK = re.compile(r"(?P<event>[A-Z][A-Za-z]+)(?::\w+)? (?:hook (?:feedback|error|blocking error)|"
                    r"operation blocked by hook):?\s*(?:\n-?\s*)?\[(?P<cmd>[^\]\n]+)\]:\s*(?P<body>.*)",
@@ -62,15 +63,31 @@ def gate_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         return
     gates: dict[str, _Gate] = {}
     blocked: list[tuple[str, str, Event]] = []
+    advice: set[str] = set()
     for event in view.transcript.events:
         for name, blocks, reason in _gate_reports(view, event):
             gate = gates.setdefault(name, _Gate(name, blocks))
             gate.reasons.setdefault(reason, event)
             if event.kind != "tool_result":
                 blocked.append((name, reason, event))
+            elif _HOOK.search(event.text) and _passed_unchanged(view, event):
+                advice.add(name)
     for gate in gates.values():
-        yield _convention(view, gate)
-    yield from _cleared(view, blocked)
+        if gate.name not in advice:
+            yield _convention(view, gate)
+    yield from _cleared(view, [b for b in blocked if b[0] not in advice])
+
+
+def _passed_unchanged(view: SessionView, result: Event) -> bool:
+    """The blocked call, made again unchanged, then went through: the hook gave advice once
+    (a plugin's reminder), it does not enforce a rule the work has to meet."""
+    done = actions(view)
+    index = next((i for i, a in enumerate(done) if a.call.call_id == result.call_id), None)
+    if index is None:
+        return False
+    blocked = done[index]
+    return any(a.kind == blocked.kind and a.input == blocked.input and a.outcome == OK
+               for a in done[index + 1:])
 
 
 def _gate_reports(view: SessionView, event: Event) -> Iterator[tuple[str, str, str]]:
@@ -122,8 +139,7 @@ def _convention(view: SessionView, gate: _Gate) -> dict[str, Any]:
     first = min(gate.reasons.values(), key=lambda e: e.line)
     evidence = [transcript_evidence(e.line, r) for r, e in list(gate.reasons.items())[:2]]
     return candidate("gates", view.project or "", CONVENTION, text, evidence=evidence,
-                     epistemic="observation", confidence=GATE_CONFIDENCE,
-                     source_type="session-log", object_kind="literal", subject_type="project",
+                     object_kind="literal", subject_type="project",
                      at=first.timestamp)
 
 
@@ -140,8 +156,7 @@ def _cleared(view: SessionView, blocked: list[tuple[str, str, Event]]) -> Iterat
         evidence = [transcript_evidence(event.line, reason),
                     transcript_evidence(edits[0][0].line, f"{edits[0][0].tool_name} {edits[0][1]}")]
         yield candidate("gates", view.project or "", LESSON, text, evidence=evidence,
-                        epistemic="observation", confidence=LESSON_CONFIDENCE,
-                        source_type="failure-report", object_kind="literal",
+                        trust="gates.lesson", object_kind="literal",
                         subject_type="project", at=edits[-1][0].timestamp)
 
 

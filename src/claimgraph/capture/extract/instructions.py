@@ -24,7 +24,6 @@ from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
 from claimgraph.capture.extract.statements import CONVENTION, classify
 
-CONFIDENCE = 0.7
 MAX_PER_DOC = 10
 MAX_PER_CODE_FILE = 3
 INSTRUCTION_FILES = frozenset({
@@ -32,6 +31,10 @@ INSTRUCTION_FILES = frozenset({
     "copilot-instructions.md", "contributing.md", "conventions.md", "style.md",
     "styleguide.md", "development.md", "hacking.md"})
 _DOC_DIRS = ("docs/", "doc/", ".cursor/rules/", ".github/", ".claude/")
+#: Folders of designs still being weighed: their "must" is a requirement of a proposal.
+_PROPOSALS = frozenset({"plans", "plan", "brainstorms", "brainstorm", "proposals", "proposal",
+                        "drafts", "draft", "notes", "rfcs", "rfc", "ideas", "scratch", "wip",
+                        "todo", "archive", "archived"})
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+")
 _LABEL = re.compile(r"^(?P<label>\*\*[^*]{1,40}\*\*|[A-Z][\w /-]{1,30}):\s+(?P<rest>.+)$")
 _MARKED_COMMENT = re.compile(r"^\s*(?://+|#+|--|/?\*+|;+)\s*(?P<mark>CRITICAL|IMPORTANT|NOTE|"
@@ -59,26 +62,53 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
 
 
 def is_instruction_file(cited: str) -> bool:
+    """An agent instruction file or contributor guide anywhere in the project, or a page of
+    its docs -- but not a plan, proposal, brainstorm, draft or note: what is being weighed
+    there is not yet a rule of the project."""
     name = posixpath.basename(cited).lower()
+    if _PROPOSALS & {part.lower() for part in cited.split("/")[:-1]}:
+        return False
     if name in INSTRUCTION_FILES or name.endswith(".mdc"):
         return True
     return name.endswith(".md") and cited.lower().startswith(_DOC_DIRS)
 
 
 def doc_rules(text: str) -> Iterator[tuple[str, str]]:
-    """(verbatim line, the rule as a sentence) for each line of a doc that states one."""
+    """(verbatim line, the rule as a sentence) for each line of a doc that states one; a
+    line that is only part of a wrapped sentence (the sentence goes on on the next line, or
+    began on the one before) is not a rule on its own: cut there, it says something else."""
     fenced = False
-    for line in text.splitlines():
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
         if line.strip().startswith(("```", "~~~")):
             fenced = not fenced
             continue
         if fenced or not line.strip() or line.lstrip().startswith(("#", "|", ">")):
+            continue
+        if _wrapped(lines, index):
             continue
         item = _MARKDOWN.sub("", _LIST_ITEM.sub("", line)).strip()
         labelled = _LABEL.match(item)
         body = labelled["rest"] if labelled else item
         if not body.endswith(":") and any(_is_rule(s) for s in split_sentences(body)):
             yield line.strip(), item.rstrip(".")
+
+
+def _wrapped(lines: list[str], index: int) -> bool:
+    """The line continues the one before, or the next line continues it: prose lines of one
+    paragraph or of one list item, neither a new item, a heading nor a blank."""
+    def starts_block(text: str) -> bool:
+        return not text.strip() or bool(_LIST_ITEM.match(text)) \
+            or text.lstrip().startswith(("#", "|", ">", "```", "~~~"))
+
+    after = lines[index + 1] if index + 1 < len(lines) else ""
+    before = lines[index - 1] if index > 0 else ""
+    continued = not starts_block(after) and not lines[index].rstrip().endswith((".", ":", "!", "?"))
+    continues = not starts_block(lines[index]) and bool(before.strip()) \
+        and not before.rstrip().endswith((".", ":", "!", "?")) and not before.lstrip().startswith(
+            ("#", "|", ">"))
+    return continued or continues or (not starts_block(lines[index]) and lines[index][:1] == " "
+                                      and lines[index].lstrip()[:1].islower())
 
 
 def _is_rule(sentence: str) -> bool:
@@ -98,5 +128,5 @@ def comment_rules(text: str) -> Iterator[tuple[str, str]]:
 def _candidate(view: SessionView, look: SeenFile, line: str, rule: str) -> dict[str, Any]:
     evidence = [file_evidence(look.cited or look.path, line)]
     return candidate("instructions", view.project or "", CONVENTION, rule, evidence=evidence,
-                     epistemic="commitment", confidence=CONFIDENCE, source_type="session-log",
+                     
                      object_kind="literal", subject_type="project", at=look.call.timestamp)

@@ -8,7 +8,8 @@ test/build runner whatever its arguments, else the program and the file it runs
 the failure and the success is the lesson:
 
 - files edited → "failed with E; fixed by editing F" (or "by adding `x` to F" for a small change);
-- a command run in between (a formatter, an install) → "fixed by running `mix format`";
+- a command run in between (a formatter, an install) → "fixed by running `mix format`" (never
+  a check, which only reports, nor a command that was failing itself);
 - nothing but where it ran → "fails when run from the project root: E; run it from assets/";
 - nothing but its arguments → "fails: E; `<the working form>` works".
 
@@ -29,6 +30,7 @@ from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.code import is_test_file
+from claimgraph.capture.extract.commands import kind_of as command_kind
 from claimgraph.capture.extract.gates import added_lines, describe_edits
 from claimgraph.capture.extract.session import (
     FAILED, OK, UNKNOWN, SessionView, candidate, exit_code, short_quote, transcript_evidence)
@@ -37,7 +39,6 @@ from claimgraph.capture.extract.shell import (
 from claimgraph.capture.extract.tooling import runner_of
 from claimgraph.capture.extract.writes import file_ops
 
-LESSON_CONFIDENCE = 0.5
 _SETUP = frozenset({"cd", "source", ".", "export", "set", "sleep"})
 #: Commands that only prepare the last one (``git add -A && git commit``).
 _PREPARES = (("git", "add"),)
@@ -49,6 +50,8 @@ _LOOKING = frozenset({
     "xargs", "tee", "date", "whoami", "uname", "bd", "gh"})
 _SCRIPT_FLAGS = frozenset({"-c", "-e", "--eval", "-p", "--print"})
 _MISSING_PROGRAM = (126, 127)
+#: Kinds of command that only report (commands.py): never the fix of another failure.
+_CHECKS = frozenset({"test", "lint"})
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _FAILED_OUTPUT = re.compile(
     r"\b(?:FAILED|FAIL|[1-9]\d* (?:failed|failures?|errors?)|Traceback|panicked|"
@@ -194,10 +197,19 @@ def _note_changes(view: SessionView, call: Event, verdict: str, run: _Run | None
         for window in windows.values():
             window.edits.append((call, cited, added_lines(op)))
     command = command_text(call)
-    if run is not None and verdict == OK and command and not file_ops(view, call):
+    if run is not None and verdict == OK and command and not file_ops(view, call) \
+            and _may_change_state(run, windows):
         for key, window in windows.items():
             if key != run.key:
                 window.commands.append(shown_command(run.invocation.argv, view.root))
+
+
+def _may_change_state(run: _Run, windows: dict[tuple[str, ...], _Window]) -> bool:
+    """Whether a command that worked can be what fixed another one: not a check (a test or
+    a lint only reports), and not a command that was failing itself (its passing is a sign
+    of the fix, not the fix)."""
+    found = command_kind(run.invocation.argv)
+    return run.key not in windows and (found is None or found[0] not in _CHECKS)
 
 
 def _lesson(view: SessionView, window: _Window, fixed: _Run,
@@ -226,8 +238,7 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
     evidence = [transcript_evidence(failure.call.line, command_text(failure.call) or shown),
                 transcript_evidence(fixed.call.line, command_text(fixed.call) or shown)]
     return candidate("lessons", view.project or "", "core/failure-mode", text,
-                     evidence=evidence, epistemic="observation", confidence=LESSON_CONFIDENCE,
-                     source_type="failure-report", object_kind="literal",
+                     evidence=evidence, object_kind="literal",
                      subject_type="project", at=fixed.call.timestamp)
 
 

@@ -23,9 +23,10 @@ from claimgraph.capture.events import Event
 from claimgraph.capture.extract.manifest_common import strip_line_numbers
 from claimgraph.capture.extract.session import OK, SessionView
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations, positional
+from claimgraph.capture.extract.tools import READ, names_of
 from claimgraph.capture.extract.writes import file_ops, removes
 
-READ_TOOLS = frozenset({"Read", "read_file", "view", "read_many_files"})
+READ_TOOLS = names_of(READ)  # the one table: extract/tools.py
 _SHELL_READERS = frozenset({"cat", "sed", "head", "nl", "bat", "less", "more", "tail"})
 _REMINDER = re.compile(r"\n*<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
 

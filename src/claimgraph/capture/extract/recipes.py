@@ -77,14 +77,18 @@ def parse_package_scripts(text: str) -> Iterator[Recipe | None]:
     else a pnpm/yarn/bun call inside a script, else npm).
 
     A fragment that does not show ``"scripts": {`` yields a line only when its key is not a
-    package.json field and its value is neither a version nor a package source.
+    package.json field and its value is neither a version nor a package source; a text that
+    starts at the document's own ``{`` shows its top-level fields as fields, never scripts
+    (an extension manifest's ``displayName`` or ``icon`` is no command).
     """
     manager = _package_manager(text)
+    rooted = text.lstrip().startswith("{")
     for leaf in read_json(text):
         if not isinstance(leaf.value, str):
             continue
         named = leaf.path[1] if len(leaf.path) == 2 and leaf.path[0] == "scripts" else None
-        if named is None and len(leaf.path) == 1 and _script_like(leaf.path[0], leaf.value):
+        if named is None and not rooted and len(leaf.path) == 1 \
+                and _script_like(leaf.path[0], leaf.value):
             named = leaf.path[0]
         if named:
             yield recipe(named, f"{manager} run {named}", [leaf.value], leaf.quote,

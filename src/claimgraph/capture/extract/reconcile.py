@@ -27,7 +27,8 @@ from typing import Any, Iterable, Mapping
 
 from claimgraph.capture.extract.reads import surviving_looks
 from claimgraph.capture.extract.session import OK, SessionView, transcript_evidence
-from claimgraph.capture.extract.shell import command_text
+from claimgraph.capture.extract.actions import of_kind
+from claimgraph.capture.extract.tools import SHELL
 
 Candidate = dict[str, Any]
 _TRANSCRIPT_LINE = re.compile(r"^transcript#L(?P<line>\d+):")
@@ -99,13 +100,8 @@ def digest(view: SessionView) -> Later:
             if look.cited:
                 files.setdefault(_bare(look.cited), []).append(
                     FileChange(look.call.line, look.how, look.replaced, look.text))
-    done: list[tuple[int, str]] = []
-    for call in view.calls():
-        if view.outcome(call) != OK:
-            continue
-        command = command_text(call)
-        if command:
-            done.append((call.line, command))
+    done = [(action.line, action.command) for action in of_kind(view, SHELL)
+            if action.outcome == OK and action.command]
     done += [(change.line, change.new) for changes in files.values() for change in changes
              if change.kind != "read"]
     options = [(event.line, found) for event in view.transcript.events

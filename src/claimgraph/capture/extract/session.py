@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from claimgraph.capture.events import Event, Transcript
+from claimgraph.capture.extract.asked import typed_answers
+from claimgraph.capture.extract.tools import ASK, kind_of
 
 OK, FAILED, UNKNOWN = "ok", "failed", "unknown"
 QUOTE_CHARS = 120
@@ -55,14 +57,19 @@ class SessionView:
 
     def typed_in_results(self) -> list[tuple[Event, str]]:
         """What the person typed where a tool result carries it: the words given while turning
-        a tool call or a plan down ("…the user said: use a switch instead"). They are the
+        a tool call or a plan down ("…the user said: use a switch instead"), and an answer to
+        the agent's question typed instead of picking an offered option. They are the
         user's, not the tool's; the result event is their evidence."""
         if "typed_in_results" not in self.memo:
             found = []
             for call in self.calls():
                 result = self.results.get(call.call_id or "")
-                if result is None or result.subagent_id or result.is_sidechain \
-                        or not result.text.lstrip().startswith(_REFUSED):
+                if result is None or result.subagent_id or result.is_sidechain:
+                    continue
+                if kind_of(call.tool_name) == ASK:
+                    found += [(result, answer) for _, answer in typed_answers(call, result)]
+                    continue
+                if not result.text.lstrip().startswith(_REFUSED):
                     continue
                 said = _REFUSAL_WORDS.search(result.text)
                 if said and said["said"].strip():
@@ -166,14 +173,24 @@ def file_evidence(cited_path: str, code: str) -> str:
 
 
 def candidate(rule: str, subject: str, predicate: str, obj: str, *, evidence: list[str],
-              epistemic: str, confidence: float, source_type: str, scope: str = "project",
+              trust: str | None = None, epistemic: str | None = None,
+              confidence: float | None = None, scope: str = "project",
               at: int | None = None, **types: Any) -> dict[str, Any]:
-    """One candidate in the shape the capture pass screens; ``at`` is when the teaching line
-    was written (the fact is valid from then, not from when capture ran); ``types`` adds
-    object_kind, subject_type and object_type where the rule knows them."""
-    fact = {"subject": subject, "predicate": predicate, "object": obj, "epistemic": epistemic,
-            "confidence": confidence, "scope": scope, "source_type": source_type,
-            "evidence": evidence, "rule": rule}
+    """One candidate in the shape the capture pass screens. Its epistemic kind, confidence
+    and source come from the one trust table (``trust.py``) under ``trust`` (default: the
+    rule's name); a rule may name a different epistemic kind or confidence, never a source.
+    ``at`` is when the teaching line was written (the fact is valid from then, not from when
+    capture ran); ``types`` adds object_kind, subject_type and object_type where known."""
+    from claimgraph.capture.extract.trust import trust_of
+
+    if "source_type" in types:
+        raise TypeError("a rule's source comes from the trust table (extract/trust.py)")
+    known = trust_of(trust or rule)
+    fact = {"subject": subject, "predicate": predicate, "object": obj,
+            "epistemic": epistemic or known.epistemic,
+            "confidence": known.confidence if confidence is None else confidence,
+            "scope": scope, "source_type": known.source_type, "evidence": evidence,
+            "rule": rule}
     if at is not None:
         fact["valid_from"] = at
     fact.update({key: value for key, value in types.items() if value is not None})

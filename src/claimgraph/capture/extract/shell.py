@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.extract.tools import SHELL, names_of
 
-SHELL_TOOLS = frozenset({"Bash", "shell", "run_shell_command", "exec_command", "local_shell",
-                         "container.exec"})
+SHELL_TOOLS = names_of(SHELL)  # the one table: extract/tools.py
 #: Pipeline stages that only trim or copy output: the command before them is what ran.
 OUTPUT_FILTERS = frozenset({"tail", "head", "cat", "tee", "less", "more"})
 _REDIRECTS = frozenset({">", ">>", "<", ">&", "&>", "<&", ">|", "&>>", "<<<"})

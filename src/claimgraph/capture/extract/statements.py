@@ -32,8 +32,8 @@ from claimgraph.capture.classify.phrases import (  # noqa: F401 (re-exported for
     CONVENTION, DECISION, PREFERS, classify, core as _core, phrase_hits)
 from claimgraph.capture.extract.prose import is_paste, request_text, sentences
 from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
+from claimgraph.capture.extract.standing import task_scoped
 
-CONFIDENCE = 0.8
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
 _MIN_WORDS = 3
 _ABOUT_ME = re.compile(r"\b(?:i|i'm|i'd|i've|me|my|myself)\b", re.IGNORECASE)
@@ -87,6 +87,9 @@ def _not_stored(verdict: Any, sentence: str, view: SessionView) -> str | None:
         return "not durable"
     if len(_core(sentence).split()) < _MIN_WORDS:
         return "too short to stand alone"  # "B", "Option 2": the choice lives in the question
+    today = task_scoped(sentence)
+    if today:
+        return f"for today: {today}"
     if verdict.label != "personal" and not view.project:
         return "no known project"
     return None
@@ -148,6 +151,6 @@ def _candidate(view: SessionView, event: Event, label: str, sentence: str) -> di
     epistemic = "preference" if predicate == PREFERS else "commitment"
     return candidate("statements", "user" if personal else view.project or "", predicate,
                      sentence, evidence=[transcript_evidence(event.line, sentence)],
-                     epistemic=epistemic, confidence=CONFIDENCE, source_type="user-assertion",
+                     epistemic=epistemic,
                      scope="user" if personal else "project", object_kind="literal",
                      subject_type=None if personal else "project", at=event.timestamp)

@@ -158,13 +158,11 @@ def module_index_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             yield candidate("module-index", cited, "x/role",
                             "declares the modules " + ", ".join(names[:12]),
                             evidence=[file_evidence(cited, found[0][0]), model.origin],
-                            epistemic="observation", confidence=0.7, source_type="session-log",
                             object_kind="literal", subject_type="file", at=model.at)
 
 
 def _defined_in(cited: str, definition: Definition, model: FileModel) -> dict[str, Any]:
     evidence = [file_evidence(cited, definition.quote), model.origin]
     return candidate("defined-in", definition.name, "core/defined-in", cited,
-                     evidence=evidence, epistemic="observation", confidence=0.7,
-                     source_type="session-log", object_kind="entity",
+                     evidence=evidence, object_kind="entity",
                      subject_type=definition.kind, object_type="file", at=model.at)

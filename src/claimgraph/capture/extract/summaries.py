@@ -34,7 +34,6 @@ from claimgraph.capture.extract.structure import named
 from claimgraph.capture.extract.writes import removes, session_ops
 
 DECIDED, ROLE, LESSON = "x/decided", "x/role", "core/failure-mode"
-CONFIDENCE = 0.5
 MAX_PER_SUMMARY = 12
 _MIN_BULLETS = 3
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s*|\d+\.\s+(?=[A-Z][\w ]+:\s*$))?(?:\*\*)?(?P<title>[A-Z][^*#\n]{2,60}?)"
@@ -185,6 +184,6 @@ def _candidate(view: SessionView, event: Event, claim: Claim) -> dict[str, Any]:
     subject = claim.subject or view.project or ""
     return candidate("summaries", subject, claim.predicate, claim.text,
                      evidence=[transcript_evidence(event.line, claim.text)],
-                     epistemic="observation", confidence=CONFIDENCE, source_type="agent-note",
+                     
                      object_kind="literal", subject_type="file" if claim.subject else "project",
                      at=event.timestamp)

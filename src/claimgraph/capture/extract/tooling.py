@@ -210,8 +210,7 @@ def dev_server(argv: tuple[str, ...]) -> str | None:
 def _dev_server(view: SessionView, form: str, line: int, quote: str,
                 at: int | None) -> dict[str, Any]:
     return candidate("dev-server", view.project or "", "x/runs", f"its dev server with `{form}`",
-                     evidence=[transcript_evidence(line, quote)], epistemic="observation",
-                     confidence=0.6, source_type="session-log", object_kind="literal",
+                     evidence=[transcript_evidence(line, quote)], object_kind="literal",
                      subject_type="project", at=at)
 
 
@@ -223,11 +222,9 @@ def _facts_of(view: SessionView, call: Event, command: str,
     runner = runner_of(invocation.argv)
     if runner:
         yield candidate("tooling", view.project or "", runner[0], command_form(invocation.argv),
-                        evidence=evidence, epistemic="observation", confidence=0.7,
-                        source_type="session-log", object_kind="entity",
+                        evidence=evidence, object_kind="entity",
                         subject_type="project", object_type="tool", at=call.timestamp)
     for name in [] if invocation.piped else packages_added(invocation.argv):
         yield candidate("packages", view.project or "", "core/depends-on", name,
-                        evidence=evidence, epistemic="observation", confidence=0.7,
-                        source_type="session-log", object_kind="entity",
+                        evidence=evidence, object_kind="entity",
                         subject_type="project", object_type="package", at=call.timestamp)

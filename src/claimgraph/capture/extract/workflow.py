@@ -25,7 +25,6 @@ MAX_COMMAND_CHARS = 100
 WORKING_ROLES = frozenset({"test", "lint", "format", "build", "check"})
 #: Of the recipes that run something, the ones that start the project itself.
 STARTING_NAMES = frozenset({"dev", "start", "serve", "server", "run"})
-WRITTEN_CONFIDENCE, READ_CONFIDENCE = 0.75, 0.65
 
 
 def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
@@ -44,7 +43,7 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                   and one_line(recipe)]
         if chosen:
             yield _fact(cited, chosen[:MAX_PER_FILE],
-                        WRITTEN_CONFIDENCE if written else READ_CONFIDENCE)
+                        "recipes" if written else "recipes.read")
 
 
 def working(recipe: Recipe) -> bool:
@@ -69,13 +68,13 @@ def _as_left(looks: list[SeenFile]) -> dict[str, tuple[SeenFile, Recipe]]:
 
 
 def _fact(cited: str, chosen: list[tuple[SeenFile, Recipe]],
-          confidence: float) -> dict[str, Any]:
+          trust: str) -> dict[str, Any]:
     """"`just check` runs `cargo llvm-cov …`; `just test` runs `cargo test`", the file as
     its subject (it also says where the commands are run from)."""
     said = "; ".join(f"`{recipe.invocation}` runs `{recipe.runs}`" for _, recipe in chosen)
     evidence = [file_evidence(cited, recipe.quote) for _, recipe in chosen][:3]
     return candidate("recipes", cited, "x/runs", said, evidence=evidence,
-                     epistemic="observation", confidence=confidence, source_type="session-log",
+                     trust=trust,
                      object_kind="literal", subject_type="file",
                      at=min((look.call.timestamp for look, _ in chosen
                           if look.call.timestamp is not None), default=None))

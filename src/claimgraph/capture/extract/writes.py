@@ -17,6 +17,7 @@ from typing import Any, Iterator, Mapping
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations, positional
+from claimgraph.capture.extract.tools import EDIT, SHELL, WRITE, kind_of
 
 Edit = tuple[str, str, bool]  # (old text, new text, replace every occurrence)
 _PATCH = re.compile(r"\*\*\* Begin Patch\n(.*?)(?:\n\*\*\* End Patch|\Z)", re.DOTALL)
@@ -47,17 +48,17 @@ def file_ops(view: SessionView, call: Event) -> list[FileOp]:
 
 def _file_ops(view: SessionView, call: Event) -> list[FileOp]:
     tool_input: Mapping[str, Any] = call.tool_input or {}
-    name = call.tool_name or ""
+    kind = kind_of(call.tool_name)
     path = _text(tool_input.get("file_path") or tool_input.get("path"))
     target = view.resolve(path, call.cwd) if path else None
-    if name in ("Write", "write_file") and target:
+    if kind == WRITE and target:
         return [FileOp("write", target, call.line, _text(tool_input.get("content")))]
-    if name in ("Edit", "replace") and target:
-        return [FileOp("edit", target, call.line, edits=(_edit(tool_input),))]
-    if name == "MultiEdit" and target and isinstance(tool_input.get("edits"), list):
+    if kind == EDIT and target and isinstance(tool_input.get("edits"), list):
         edits = tuple(_edit(e) for e in tool_input["edits"] if isinstance(e, Mapping))
         return [FileOp("edit", target, call.line, edits=edits)]
-    text = _patch_argument(tool_input) if name in ("apply_patch", "shell") else None
+    if kind == EDIT and target and ("old_string" in tool_input or "new_string" in tool_input):
+        return [FileOp("edit", target, call.line, edits=(_edit(tool_input),))]
+    text = _patch_argument(tool_input) if kind in (EDIT, SHELL) else None
     text = text or command_text(call)
     return _shell_ops(view, call, text) if text else []
 

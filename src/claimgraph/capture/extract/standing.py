@@ -1,0 +1,102 @@
+"""Standing or for today: whether a sentence the user typed can be remembered as a rule.
+
+The sentence model says whether a sentence is durable; it reads one sentence without the
+session around it, and it was trained on prompts where a rule and a request often look alike.
+What it cannot weigh, this module checks by the sentence's form (docs/capture.md, "What is
+kept"): a sentence is remembered as standing only when nothing in it ties it to the work at
+hand. Precision comes first: a wrong standing decision misleads every later session, a missed
+one costs one reminder.
+
+A sentence is for today, not standing, when (unless it says it holds beyond today: "always",
+"never", "from now on", "whenever", "by default", "in this repo"):
+
+- it states what the current work **needs** ("we need to release …", "we don't need …"):
+  necessity is about the task in hand (a need under a condition, "if we need to add a flag,
+  name it …", is a rule for that case and may stand);
+- it **asks for an edit to a file** ("also note in the README that …"): the file holds the
+  result afterwards, and the file is what a later session reads;
+- it is **anchored in time** ("now", "today", "for now", "next", "yet", "at the moment");
+- it is a **possibility** ("we could use …", "we would …"), unless a condition says when;
+- it **narrates** what happened ("we were waiting on …", "I was trying …");
+- it is **mood**, not a decision: a short sentence saying what the people are or will be
+  ("we are going to be famous", "I'm so happy");
+- it talks about **the agent's turn** ("you described …", "you missed …"): feedback on the
+  conversation, not a rule of the project.
+
+A question the agent asks about how to go on with the task ("How would you like to
+proceed?", "Should I continue …?") is about the task too: its answer is a choice for today.
+Pure: text in, a reason (or None) out.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Words that say a sentence holds beyond the task at hand.
+_STANDING = re.compile(
+    r"\b(?:always|never|ever|every(?:\s+time)?|each time|whenever|any ?time|from now on|"
+    r"going forward|in (?:the )?future|by default|as a rule|in general|as always|no longer|"
+    r"in (?:this|the|our|all|every) (?:repo(?:sitory)?|project|codebase|code ?base|team|"
+    r"projects|repos))\b", re.IGNORECASE)
+_NEED = re.compile(r"\bneeds?\s+to\b|\b(?:do|does|did|don'?t|doesn'?t|didn'?t|won'?t|"
+                   r"will not|do not|does not|shouldn'?t)\s+need\b|\b(?:we|i|you)\s+need\b",
+                   re.IGNORECASE)
+#: "also note in the README that …", "in AGENTS.md mention …": a change to a file the
+#: agent then makes; the file holds it afterwards, the sentence is the request.
+_FILE = (r"(?:the\s+)?(?:[\w./-]+\.(?:md|mdx|rst|txt|json|ya?ml|toml)|readme|changelog|"
+         r"(?:agents|claude|gemini|contributing)(?:\s*|\.)md)\b")
+_EDIT_VERB = r"(?:add|note|mention|write|document|update|remove|delete|rename|put|append|insert)"
+_EDIT_REQUEST = re.compile(
+    r"^(?:(?:also|and|then|please|now|yes|ok(?:ay)?|so)[,\s]+)*(?:" + _EDIT_VERB
+    + r"\b[^.;:]*?\b(?:in|to|into|from)\s+" + _FILE + r"|in\s+" + _FILE + r"[,\s]+(?:also\s+)?"
+    + _EDIT_VERB + r"\b)", re.IGNORECASE)
+#: A need under a condition ("if we need to add a flag, name it …") is a rule for that case.
+_CONDITION = re.compile(r"\b(?:if|when|whenever|in case|unless|once)\b[^,.;:]*$", re.IGNORECASE)
+_NOW = re.compile(r"\b(?:right now|now|today|tonight|tomorrow|for now|for the moment|at the moment|"
+                  r"this time|next|yet|currently|in this (?:session|task|pr|change|commit))\b",
+                  re.IGNORECASE)
+#: "we would use …", "we could …": a possibility, not a decision ("I would prefer" is a
+#: preference; "if …, I would name it …" a rule for that case).
+_HYPOTHETICAL = re.compile(r"\b(?:we|i)\s+(?:would|could|might)\s+(?!prefer|like|rather|love|"
+                           r"want|always|never)", re.IGNORECASE)
+_ANY_CONDITION = re.compile(r"\b(?:if|when|whenever|unless|in case)\b", re.IGNORECASE)
+_NARRATION = re.compile(r"\b(?:we|i)\s+(?:were|was|had been)\b", re.IGNORECASE)
+_MOOD = re.compile(r"^(?:(?:ok(?:ay)?|wow|yes|yeah|great|so|and|oh)[,!.]?\s+)*"
+                   r"(?:we|i|you|this|it|that)(?:'re|'m|'s|\s+are|\s+am|\s+is|\s+will|'ll)\s+"
+                   r"(?:(?:so|really|totally|going to|gonna|be|definitely|very)\s+)*"
+                   r"[\w*-]+(?:\s+[\w*-]+)?[\s!.]*$", re.IGNORECASE)
+_AGENT_TURN = re.compile(r"\byou(?:\s+\w+ly)?\s+(?:\w+ed|did|made|wrote|got|forgot|missed|"
+                         r"took|went|gave|left|broke|understood|nailed)\b", re.IGNORECASE)
+_PROCESS_QUESTION = re.compile(
+    r"\b(?:how (?:would|do|should) (?:you|we|i) (?:like to )?(?:proceed|continue|go on|start)|"
+    r"(?:shall|should) (?:i|we) (?:proceed|continue|go ahead|start|begin|stop)|"
+    r"what (?:should|would you like) (?:i|me|us|we) to do next|"
+    r"(?:proceed|continue|go ahead) (?:with|now)|next step)\b", re.IGNORECASE)
+
+
+def task_scoped(sentence: str) -> str | None:
+    """Why ``sentence`` is for the task at hand rather than standing; None when it may stand."""
+    if _EDIT_REQUEST.search(sentence):  # first: what it asks to write may say "always"
+        return "asks for an edit to a file"
+    if _STANDING.search(sentence):
+        return None
+    need = _NEED.search(sentence)
+    if need and not _CONDITION.search(sentence[:need.start()]):
+        return "what the current work needs"
+    if _NOW.search(sentence):
+        return "tied to now"
+    maybe = _HYPOTHETICAL.search(sentence)
+    if maybe and not _ANY_CONDITION.search(sentence[:maybe.start()]):
+        return "hypothetical"
+    if _NARRATION.search(sentence):
+        return "narrates what happened"
+    if _MOOD.match(sentence.strip()):
+        return "mood, not a decision"
+    if _AGENT_TURN.search(sentence):
+        return "about the agent's turn"
+    return None
+
+
+def process_question(question: str) -> bool:
+    """The agent asks how to go on with the task: its answer is a choice for today."""
+    return bool(_PROCESS_QUESTION.search(question))

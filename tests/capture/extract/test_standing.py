@@ -1,0 +1,109 @@
+"""Standing or for today: a user's sentence tied to the work at hand is not stored as a rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from claimgraph.capture.extract.standing import process_question, task_scoped
+from claimgraph.capture.extract.statements import user_texts
+from claimgraph.capture.extract.session import SessionView
+
+from .extract_helpers import Session, only
+
+
+@pytest.mark.parametrize("sentence", [
+    "We need to ship version 2.4.1 to the registry and tag it",
+    "we don't need to keep the old config loader around",
+    "Now switch the importer over to the streaming parser",
+    "For now leave the cache disabled",
+    "We were blocked on the vendor's approval, but the mirror works",
+    "We are going to be rich",
+    "I'm so happy",
+    "you explained the caching layer really well",
+    "and we could use a queue or a cron job to refresh the index",
+    "also note in the README.md that the importer needs a running database",
+    "in agents md mention the three style guides we follow",
+    "also add to CONTRIBUTING.md that releases always go out on Mondays",
+])
+def test_a_sentence_tied_to_the_work_at_hand_is_for_today(sentence):
+    assert task_scoped(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "Always run the migrations before the tests",
+    "We never need to support Python 2",  # a standing marker outranks "need"
+    "The uploader must retry on a 503",
+    "Create a standalone parser library (no runtime dependencies needed)",
+    "Config values should be read from the environment, not from files",
+    "From now on, commit with conventional commit subjects",
+    "If we need to add a config flag, name it after the feature, not the ticket",
+    "If a second tenant appears, we would split the schema per tenant",
+    "I would prefer small pull requests over one large one",
+    "Document every public function",
+    "Always note breaking changes in the CHANGELOG.md",
+])
+def test_a_sentence_that_may_stand_is_left_to_the_model(sentence):
+    assert task_scoped(sentence) is None
+
+
+def test_a_question_about_how_to_go_on_is_about_the_task():
+    assert process_question("This is a large change. How would you like to proceed?")
+    assert process_question("Should I continue with the remaining files?")
+    assert not process_question("Which database should we use?")
+
+
+def test_a_durable_looking_sentence_for_today_is_read_but_not_stored():
+    from claimgraph.capture.classify import tally
+
+    session = Session()
+    session.prompt("We need to publish release 3.2.0 to the package index today.")
+    with tally.collecting() as heard:
+        found = session.extract()
+    assert [c for c in found if c["rule"] == "statements"] == []
+    assert len(heard) == 1 and not heard[0]["kept"]
+
+
+ASK = {"questions": [
+    {"question": "The export is large. How would you like to proceed?", "header": "Workflow",
+     "options": [{"label": "Split it up (Recommended)", "description": "Several commits"},
+                 {"label": "One commit", "description": "All at once"}]},
+    {"question": "Which format should exports use?", "header": "Format",
+     "options": [{"label": "CSV", "description": "Plain"},
+                 {"label": "Parquet", "description": "Columnar"}]},
+]}
+
+
+def test_an_answer_about_how_to_go_on_is_a_choice_for_today():
+    session = Session()
+    session.tool("AskUserQuestion", ASK, output=(
+        'User has answered your questions: "The export is large. How would you like to '
+        'proceed?"="One commit", "Which format should exports use?"="Parquet". You can now '
+        "continue with the user's answers in mind."))
+    found = session.extract()
+    assert {c["object"] for c in only(found, "x/decided")} == {
+        'Format: Parquet (asked "Which format should exports use?")'}
+    assert only(found, "core/decided-against") == []  # the turned-down "Split it up" too
+
+
+def test_an_answer_typed_instead_of_an_option_is_the_users_own_words():
+    typed = "Always write exports as Parquet files, never CSV"
+    session = Session()
+    session.tool("AskUserQuestion", ASK, output=(
+        f'User has answered your questions: "Which format should exports use?"="{typed}". '
+        "You can now continue with the user's answers in mind."))
+    view = SessionView.of(session.transcript(), None)
+    assert [text for _, text in user_texts(view)] == [typed]
+    found = session.extract()
+    assert not any(c["object"].startswith("Format:") for c in found)  # not an offered option
+    assert all(c["rule"] == "statements" and c["source_type"] == "user-assertion"
+               for c in found)
+
+
+def test_several_offered_options_picked_together_are_not_typed():
+    from claimgraph.capture.extract.asked import typed
+
+    question = {"question": "Which checks?", "options": [
+        {"label": "Lint (Recommended)"}, {"label": "Types"}, {"label": "Tests"}]}
+    assert not typed("Lint (Recommended), Tests", question)
+    assert not typed("Types", question)
+    assert typed("Only the tests, the linter is too slow", question)
