@@ -14,14 +14,13 @@ effects, so a replica (or a rebuild) never lacks what came before.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Sequence
 
 from claimgraph.logic import oplog as L
 from claimgraph.oplog.baseline import baseline_effects, fact_effect
 from claimgraph.oplog.own_log import OwnLog
 from claimgraph.store import records as rec
-from claimgraph.store.nesting import joined
+from claimgraph.store.nesting import reentrant
 
 Record = dict[str, Any]
 BASELINE_MARK = "oplog:baseline"
@@ -41,14 +40,10 @@ class LoggedStore:
         return getattr(self.inner, name)
 
     # --- transactions -----------------------------------------------------------------------
-    @contextmanager
+    @reentrant
     def transaction(self) -> Iterator[None]:
         """The inner transaction; at its successful end the effects are staged, then appended
         once COMMIT is done."""
-        if self.depth:
-            with joined(self):
-                yield
-            return
         self.depth, self._pending = 1, []
         try:
             with self.inner.transaction():

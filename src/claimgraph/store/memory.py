@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import sqlite3
-from contextlib import closing, contextmanager
+from contextlib import closing
 from typing import Any, Iterable, Iterator, Sequence
 
 from claimgraph import STORE_FORMAT
@@ -24,7 +24,7 @@ from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
 from claimgraph.store.derived import StoreDefaults
 from claimgraph.store.memory_purge import MemoryPurge
-from claimgraph.store.nesting import joined
+from claimgraph.store.nesting import reentrant
 from claimgraph.store.records import Record
 from claimgraph.store.sqlite_sql import words_match
 
@@ -33,20 +33,16 @@ class MemoryStore(MemoryPurge, StoreDefaults):
     """Dicts and filters. Linear scans are fine: this backend never holds a real memory."""
 
     def __init__(self) -> None:
-        self._s: dict[str, dict[str, Any]] = {
+        self._s: dict[str, dict[Any, Any]] = {
             "entities": {}, "facts": {}, "episodes": {}, "predicates": {}, "marks": {},
             "audit": {}}
         self.depth = 0
         self._writes, self._seen = 0, self._fingerprint()
 
     # --- transactions and marks ----------------------------------------------------
-    @contextmanager
+    @reentrant
     def transaction(self) -> Iterator[None]:
         """Outermost block snapshots the state and restores it if anything escapes."""
-        if self.depth:
-            with joined(self):
-                yield
-            return
         snapshot = copy.deepcopy(self._s)
         self.depth = 1
         try:
@@ -235,7 +231,7 @@ class MemoryStore(MemoryPurge, StoreDefaults):
         row["source_type"] = source_type or row["source_type"]
 
     def _fact_row(self, fact_id: str) -> Record:
-        row = self._s["facts"].get(fact_id)
+        row: Record | None = self._s["facts"].get(fact_id)
         if row is None:
             raise rec.not_found("fact", fact_id)
         return row
@@ -357,7 +353,7 @@ class MemoryStore(MemoryPurge, StoreDefaults):
                 and (status is None or r["status"] == status)]
 
     def register_predicate(self, row: Record) -> None:
-        merged = rec.registered_predicate(self.get_predicate(row.get("id")), row)
+        merged = rec.registered_predicate(self.get_predicate(str(row.get("id") or "")), row)
         self._s["predicates"][merged["id"]] = json.dumps(merged)
 
     # --- search and housekeeping ---------------------------------------------------
@@ -433,7 +429,7 @@ def _entity_copy(row: Record) -> Record:
     return dict(row, aliases=list(row["aliases"]))
 
 
-def _entity_order(entity: Record) -> tuple:
+def _entity_order(entity: Record) -> tuple[Any, ...]:
     return (entity["name"], entity["id"])
 
 

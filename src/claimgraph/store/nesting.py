@@ -3,8 +3,9 @@ work (begin, commit, roll back); a block opened inside it only joins, counting i
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-from typing import Iterator, Protocol
+import functools
+from contextlib import AbstractContextManager, contextmanager
+from typing import Callable, Iterator, Protocol, TypeVar
 
 
 class Nested(Protocol):
@@ -21,3 +22,20 @@ def joined(owner: Nested) -> Iterator[None]:
         yield
     finally:
         owner.depth -= 1
+
+
+Owner = TypeVar("Owner", bound=Nested)
+
+
+def reentrant(outermost: Callable[[Owner], Iterator[None]]
+              ) -> Callable[[Owner], AbstractContextManager[None]]:
+    """A ``transaction`` method from the body of its outermost block: called while a
+    transaction is open, it joins that one instead."""
+    begin = contextmanager(outermost)
+
+    @contextmanager
+    @functools.wraps(outermost)
+    def transaction(owner: Owner) -> Iterator[None]:
+        with joined(owner) if owner.depth else begin(owner):
+            yield
+    return transaction

@@ -21,7 +21,7 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from claimgraph.errors import ClaimgraphError
-from claimgraph.store.nesting import joined
+from claimgraph.store.nesting import reentrant
 from claimgraph.store.records import WRITES_MARK
 from claimgraph.store.sql_dialect import Params, Row
 
@@ -65,7 +65,7 @@ class PostgresDb:
         if counted and not self.depth and _is_write(sql):
             with self.transaction():
                 return self.run(sql, params)
-        changed = self._execute(sql, params).rowcount
+        changed: int = self._execute(sql, params).rowcount
         if counted and changed and changed > 0 and _is_write(sql):
             self._changed = True
         return changed
@@ -108,13 +108,9 @@ class PostgresDb:
         return error
 
     # --- transactions ----------------------------------------------------------------
-    @contextmanager
+    @reentrant
     def transaction(self) -> Iterator[None]:
         """Outermost: one server transaction, rolled back on any exception. Inner: join."""
-        if self.depth:
-            with joined(self):
-                yield
-            return
         try:
             tx = self._conn.transaction()
             tx.__enter__()

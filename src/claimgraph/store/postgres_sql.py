@@ -9,10 +9,14 @@ first by nature, upserts as ``ON CONFLICT``, trigram ``ILIKE`` where SQLite uses
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from typing import Sequence
 
 from claimgraph.store import sql_dialect as common
-from claimgraph.store.sql_dialect import ENTITY_ORDER, FACT_ORDER, Plan  # noqa: F401
+from claimgraph.store.sql_dialect import Plan as Plan
+
+#: Statements written alike in both dialects (``sql_dialect``), exported under the dialect's names.
+ENTITY_ORDER = common.ENTITY_ORDER
+FACT_ORDER = common.FACT_ORDER
 
 
 def pg(sql: str) -> str:
@@ -163,42 +167,5 @@ def like_pattern(query: str) -> str:
     return f"%{escaped}%"
 
 
-def in_list(column: str, values: Sequence[str], params: list[Any]) -> str:
-    if len(values) == 1:
-        params.append(values[0])
-        return f"{column} = %s"
-    params.append(id_list(values))
-    return column + _ANY
-
-
-def facts_touching(entity_ids: Sequence[str], direction: str,
-                   predicates: Sequence[str] | None, select: str = FACT_SELECT,
-                   order: str = FACT_ORDER) -> Plan:
-    """As ``sqlite_sql.facts_touching``: FACT_SELECT, or FACT_HEAD_SELECT with no order."""
-    params: list[Any] = []
-    where = [common.touching(entity_ids, direction, in_list, params)]
-    if predicates is not None:
-        where.append(in_list("f.predicate", predicates, params))
-    return select + " WHERE " + " AND ".join(where) + order, params
-
-
-def select_facts(lists: dict[str, Sequence[str] | None], source_type: str | None,
-                 recorded_before: int | None, conflicted: bool, valid_cheap: bool,
-                 with_evidence: bool = False) -> Plan:
-    params: list[Any] = []
-    where = [in_list(f"f.{column}", values, params)
-             for column, values in lists.items() if values is not None]
-    if source_type is not None:
-        where.append("f.source_type = %s")
-        params.append(source_type)
-    if recorded_before is not None:
-        where.append("f.recorded_at < %s")
-        params.append(recorded_before)
-    if conflicted:
-        where.append("f.id IN (SELECT fact_id FROM conflict_links)")
-    if valid_cheap:
-        where.append("f.t_invalid IS NULL")
-    if with_evidence:
-        where.append("f.evidence <> '[]'")
-    clause = " WHERE " + " AND ".join(where) if where else ""
-    return FACT_SELECT + clause + FACT_ORDER, params
+in_list, facts_touching, select_facts = common.plan_builders(
+    "%s", _ANY, id_list, FACT_SELECT, predicate_column="f.predicate", unindexed="")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from contextlib import AbstractContextManager
-from typing import Any, Iterable, Iterator, Mapping, Protocol, Sequence, Union
+from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence, Union
 
 from claimgraph.logic.model import FACT_FIELDS, FACT_HEAD_FIELDS, FACT_HEAD_FIELDS_NO_ENDS
 from claimgraph.store import records as rec
@@ -113,7 +113,7 @@ class SqlDialect(Protocol):
                        predicates: Sequence[str] | None, select: str = ...,
                        order: str = ...) -> Plan: ...
 
-    def select_facts(self, lists: dict[str, Sequence[str] | None], source_type: str | None,
+    def select_facts(self, lists: Mapping[str, Sequence[str] | None], source_type: str | None,
                      recorded_before: int | None, conflicted: bool, valid_cheap: bool,
                      with_evidence: bool = False) -> Plan: ...
 
@@ -218,7 +218,7 @@ def fact_params(fact: Mapping[str, Any]) -> tuple[Any, ...]:
     evidence = get("evidence")
     return (get("id"), rec.ref_id(get("subject")), get("predicate"), get("object_kind"),
             rec.ref_id(get("object_ref")), get("object_lit"), get("t_valid"), get("t_invalid"),
-            get("recorded_at"), get("last_reinforced_at"), float(get("confidence")),
+            get("recorded_at"), get("last_reinforced_at"), float(fact["confidence"]),
             get("epistemic"), get("scope"), get("source_type"), get("episode"),
             get("invalidation_reason"), get("invalidation_kind"), get("successor"),
             json.dumps(list(evidence)) if evidence else "[]", get("dormant_since"))
@@ -239,3 +239,173 @@ def first_line(error: BaseException) -> str:
 def each_value(rows: Iterable[Row]) -> Iterator[Any]:
     """The first column of each row."""
     return (row[0] for row in rows)
+
+
+def fact_filter(lists: Mapping[str, Sequence[str] | None], source_type: str | None,
+                recorded_before: int | None, conflicted: bool, valid_cheap: bool,
+                with_evidence: bool, *, in_list: Any, mark: str, unindexed: str = "") -> Plan:
+    """``Store.select_facts``' criteria as a WHERE clause (empty: every fact) and its
+    parameters; ``mark`` is the dialect's placeholder, ``in_list`` its list term, and
+    ``unindexed`` what keeps the planner off the validity index when the link table drives
+    the scan (SQLite's unary ``+``)."""
+    params: list[Any] = []
+    where = [in_list(f"f.{column}", values, params)
+             for column, values in lists.items() if values is not None]
+    for term, value in ((f"f.source_type = {mark}", source_type),
+                        (f"f.recorded_at < {mark}", recorded_before)):
+        if value is not None:
+            where.append(term)
+            params.append(value)
+    if conflicted:  # driven from the (small) link table through facts' id index
+        where.append("f.id IN (SELECT fact_id FROM conflict_links)")
+    if valid_cheap:
+        where.append((unindexed if conflicted else "") + "f.t_invalid IS NULL")
+    if with_evidence:
+        where.append("f.evidence <> '[]'")
+    return (" WHERE " + " AND ".join(where) if where else ""), params
+
+
+def narrowed(narrowing: Any, params: dict[str, Any], named: str, text_match: str) -> str:
+    """A project page's narrowing (``logic.briefing_sections.Narrowing``) as AND terms;
+    ``named`` formats a named placeholder (``":{}"``, ``"%({})s"``), ``text_match`` is the
+    dialect's case-blind substring test of ``text`` against the subject and object."""
+    where = []
+    for field in ("predicate", "epistemic"):
+        if getattr(narrowing, field):
+            where.append(f"f.{field} = " + named.format(field))
+            params[field] = getattr(narrowing, field)
+    if narrowing.text:
+        where.append(text_match)
+        params["text"] = narrowing.text
+    return "".join(f" AND {w}" for w in where)
+
+
+def head_indexes(subject_columns: str, object_columns: str) -> tuple[str, ...]:
+    """Format 4 (both schemas): the subject and object indexes carry a fact's head, so search
+    ranks a popular entity's facts without reading their rows (``sqlite_schema`` says why);
+    the object index is partial (a literal fact has no object to look up)."""
+    return ("DROP INDEX facts_subject_predicate",
+            f"CREATE INDEX facts_subject_heads ON facts{subject_columns}",
+            "DROP INDEX facts_object_ref",
+            f"CREATE INDEX facts_object_heads ON facts{object_columns}"
+            " WHERE object_ref_id IS NOT NULL")
+
+
+def facts_touching(entity_ids: Sequence[str], direction: str, predicates: Sequence[str] | None,
+                   select: str, order: str, *, in_list: Any, predicate_column: str) -> Plan:
+    """Facts with the entities as subject (out), object (in) or either (both), optionally of
+    some predicates (``predicate_column``: how the dialect names the column for an "in" or
+    "both" walk; SQLite keeps the planner off the predicate index there)."""
+    params: list[Any] = []
+    where = [touching(entity_ids, direction, in_list, params)]
+    if predicates is not None:
+        column = "f.predicate" if direction == "out" else predicate_column
+        where.append(in_list(column, predicates, params))
+    return select + " WHERE " + " AND ".join(where) + order, params
+
+
+def time_travel(in_scopes: str, believed: str, useful_order: str, named: str, since: str,
+                scopes_param: Callable[[Sequence[str]], Any]) -> tuple[Any, Any]:
+    """The viewer's time travel (``logic.time_travel``) in a dialect: ``valid_times(scopes)``
+    gives two statements (every begin, every end of validity, sorted) and ``believed_at``
+    four (the count believed at ``at``, the first ``limit`` of them, what began and what
+    ended after ``since`` up to ``at``), each with its parameters; built from the dialect's
+    scope test, belief test, order, placeholders and scope list."""
+    from claimgraph.logic.confidence import CONFIDENCE_FLOOR
+    from claimgraph.logic.timeutil import DAY_MS
+    at, limit = named.format("at"), named.format("limit")
+    window = f"({{col}} <= {at} AND ({since} IS NULL OR {{col}} > {since}))"
+    begins = (f"SELECT f.t_valid FROM facts f WHERE {in_scopes} AND f.t_valid IS NOT NULL"
+              " ORDER BY 1")
+    ends = (f"SELECT f.t_invalid FROM facts f WHERE {in_scopes} AND f.t_invalid IS NOT NULL"
+            " ORDER BY 1")
+    statements = [f"SELECT count(*) FROM facts f WHERE {believed}",
+                  f"SELECT f.id FROM facts f WHERE {believed} ORDER BY {useful_order}"
+                  f" LIMIT {limit}"] + [
+        f"SELECT f.id FROM facts f WHERE {in_scopes} AND {window.format(col=column)}"
+        f" ORDER BY f.t_valid, f.id LIMIT {limit}" for column in ("f.t_valid", "f.t_invalid")]
+
+    def valid_times(scopes: Sequence[str]) -> tuple[str, str, dict[str, Any]]:
+        return begins, ends, {"scopes": scopes_param(sorted(set(scopes)))}
+
+    def believed_at(scopes: Sequence[str], at: int, since: int | None, limit: int,
+                    half_life_days: float) -> tuple[list[str], dict[str, Any]]:
+        return list(statements), {
+            "scopes": scopes_param(sorted(set(scopes))), "at": at, "floor": CONFIDENCE_FLOOR,
+            "period": float(DAY_MS * half_life_days), "since": since, "limit": int(limit)}
+    return valid_times, believed_at
+
+
+class InList(Protocol):
+    def __call__(self, column: str, values: Sequence[str], params: list[Any]) -> str: ...
+
+
+class FactsTouching(Protocol):
+    def __call__(self, entity_ids: Sequence[str], direction: str,
+                 predicates: Sequence[str] | None, select: str = ..., order: str = ...) -> Plan: ...
+
+
+class SelectFacts(Protocol):
+    def __call__(self, lists: Mapping[str, Sequence[str] | None], source_type: str | None,
+                 recorded_before: int | None, conflicted: bool, valid_cheap: bool,
+                 with_evidence: bool = False) -> Plan: ...
+
+
+def plan_builders(mark: str, in_ids: str, id_list: Callable[[Sequence[str]], Any],
+                  fact_select: str, predicate_column: str,
+                  unindexed: str) -> tuple[InList, FactsTouching, SelectFacts]:
+    """A dialect's ``in_list`` (``column = <mark>`` for one value, best for the planner; the
+    dialect's list term, ``in_ids``, for several), ``facts_touching`` and ``select_facts``."""
+    def in_list(column: str, values: Sequence[str], params: list[Any]) -> str:
+        if len(values) == 1:
+            params.append(values[0])
+            return f"{column} = {mark}"
+        params.append(id_list(values))
+        return column + in_ids
+
+    def touching_plan(entity_ids: Sequence[str], direction: str,
+                      predicates: Sequence[str] | None, select: str = fact_select,
+                      order: str = FACT_ORDER) -> Plan:
+        return facts_touching(entity_ids, direction, predicates, select, order,
+                              in_list=in_list, predicate_column=predicate_column)
+
+    def select_plan(lists: Mapping[str, Sequence[str] | None], source_type: str | None,
+                    recorded_before: int | None, conflicted: bool, valid_cheap: bool,
+                    with_evidence: bool = False) -> Plan:
+        clause, params = fact_filter(lists, source_type, recorded_before, conflicted,
+                                     valid_cheap, with_evidence, in_list=in_list, mark=mark,
+                                     unindexed=unindexed)
+        return fact_select + clause + FACT_ORDER, params
+    return in_list, touching_plan, select_plan
+
+
+def section_case(valid: str, changed: str, open_term: str, ranked: str) -> tuple[str, str]:
+    """A project page's section of a fact and why it is left out, as two SQL CASEs
+    (``logic.briefing_sections`` is the definition), from the dialect's terms: valid now,
+    changed within the window, a member of an open conflict, and the ranked sections' CASE."""
+    from claimgraph.logic import briefing as compiled
+    from claimgraph.logic.briefing_sections import DORMANT, FROM_CODE, LEFT_OUT, SUSPECT
+    from claimgraph.logic.model import SUSPECT_VERDICTS
+    suspect = f"f.id IN (SELECT fact_id FROM audit_verdicts WHERE verdict IN {sql_names(SUSPECT_VERDICTS)})"
+    dormant = "f.dormant_since IS NOT NULL"
+    standing = ("(f.epistemic = 'commitment' OR f.predicate IN"
+                f" {sql_names(compiled.STANCE_PREDICATES)})")
+    section = (f"CASE WHEN NOT {valid} THEN"
+               f" (CASE WHEN {changed} AND NOT {dormant} AND NOT {suspect} THEN 'changed' END)"
+               f" WHEN {dormant} OR {suspect} THEN 'left_out'"
+               f" WHEN {standing} THEN 'decisions'"
+               f" WHEN {open_term} THEN 'conflicts'"
+               " WHEN f.source_type = 'code' OR f.id IN (SELECT fact_id FROM conflict_links)"
+               f" THEN 'left_out' ELSE {ranked} END")
+    reason = (f"CASE WHEN {dormant} THEN '{DORMANT}' WHEN {suspect} THEN '{SUSPECT}'"
+              f" WHEN f.source_type = 'code' THEN '{FROM_CODE}' ELSE '{LEFT_OUT}' END")
+    return section, reason
+
+
+def ranked_section() -> str:
+    """The ranked sections' CASE: lessons, structure, the rest current."""
+    from claimgraph.logic import briefing as compiled
+    return (f"CASE WHEN f.predicate IN {sql_names(compiled.LESSON_PREDICATES)} THEN 'lessons'"
+            f" WHEN f.predicate IN {sql_names(compiled.STRUCTURE_PREDICATES)} THEN 'structure'"
+            " ELSE 'current' END")
+

@@ -82,7 +82,7 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         """Remember where this transaction's facts start (new pks are above every pk present
         now; only a purge deletes facts, and never one inserted in its own transaction)."""
         if self._unindexed_after is None:
-            self._unindexed_after = self._db.one("SELECT coalesce(max(pk), 0) FROM facts")[0]
+            self._unindexed_after = int(self._db.value("SELECT coalesce(max(pk), 0) FROM facts"))
 
     # --- SqlStore hooks -----------------------------------------------------------------
     def _refresh(self) -> None:
@@ -231,7 +231,7 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         phrase, limit = params[:2]
         named_from = (params[2], limit) if len(params) == 3 else (phrase, limit)
         named = [r[0] for r in self._db.rows(q.named_entity_ids(len(params) == 3), named_from)]
-        keys: dict[int, tuple] = {}  # pk -> its sort key row (pk last)
+        keys: dict[int, Row] = {}  # pk -> its sort key row (pk last)
         if named:
             ends = (json.dumps(named), limit)
             for sql in (q.SEARCH_SUBJECT_KEYS, q.SEARCH_OBJECT_KEYS):
@@ -297,7 +297,7 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
 
     def schema_version(self) -> int:
         """The version stored in the database (``PRAGMA user_version``)."""
-        return self._db.pragma("user_version")
+        return int(self._db.pragma("user_version"))
 
     def pragma(self, name: str) -> Any:
         """Read one pragma (tests and diagnostics)."""

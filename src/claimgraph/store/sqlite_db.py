@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from claimgraph.errors import ClaimgraphError, disk_full
 from claimgraph.private import create_private_file
 from claimgraph.store import sqlite_schema as schema
-from claimgraph.store.nesting import joined
+from claimgraph.store.nesting import reentrant
 from claimgraph.store.records import WRITES_MARK
 from claimgraph.store.sql_dialect import Params, Row
 
@@ -252,13 +252,9 @@ class SqliteDb:
         return error
 
     # --- transactions ----------------------------------------------------------------
-    @contextmanager
+    @reentrant
     def transaction(self) -> Iterator[None]:
         """Outermost: BEGIN IMMEDIATE .. COMMIT, ROLLBACK on any exception. Inner: join."""
-        if self.depth:
-            with joined(self):
-                yield
-            return
         self.run("BEGIN IMMEDIATE")
         self.depth = 1
         self._changes_at, self._uncounted = self._conn.total_changes, 0
@@ -350,14 +346,19 @@ class SqliteDb:
         """
         if self.in_memory or (self.depth and not force):
             return
-        version = self.one("PRAGMA data_version")[0]
+        version = self.value("PRAGMA data_version")
         if version != self._data_version:
             self._on_stale(False)
             self._data_version = version
 
     def pragma(self, name: str) -> Any:
         """Read one pragma (tests and diagnostics)."""
-        return self.one(f"PRAGMA {name}")[0]
+        return self.value(f"PRAGMA {name}")
+
+    def value(self, sql: str, params: Params = ()) -> Any:
+        """The first column of the first row (None when there is no row)."""
+        found = self.one(sql, params)
+        return None if found is None else found[0]
 
     def close(self) -> None:
         """Close the connection; the last one out folds the WAL back into the file."""

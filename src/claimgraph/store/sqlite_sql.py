@@ -13,13 +13,35 @@ from typing import Any, Sequence
 
 from claimgraph.logic.model import CONTEXT_HEAD_FIELDS
 from claimgraph.store import sql_dialect as common
-from claimgraph.store.sql_dialect import (  # noqa: F401  (the dialect's statements: SqlDialect)
-    AUDIT_ORDER, AUDIT_SELECT, CLOSE_EPISODE, DELETE_ALIASES, DELETE_ENTITY, DELETE_LINK,
-    ENTITY_BY_ID, ENTITY_BY_NAME, ENTITY_ORDER, ENTITY_SELECT, ENTITY_USAGE, EPISODE_BY_ID,
-    EPISODE_BY_REF, EPISODE_EXISTS, EPISODE_SELECT, FACT_EXISTS, FACT_ORDER, GET_MARK,
-    GET_PREDICATE, INSERT_EPISODE, INSERT_FACT, INVALIDATE, REINFORCE, REPOINT_FACTS,
-    REPOINT_PREDICATE, UPDATE_EPISODE, Plan,
-)
+from claimgraph.store.sql_dialect import Plan as Plan
+
+#: Statements written alike in both dialects (``sql_dialect``), exported under the dialect's names.
+AUDIT_ORDER = common.AUDIT_ORDER
+AUDIT_SELECT = common.AUDIT_SELECT
+CLOSE_EPISODE = common.CLOSE_EPISODE
+DELETE_ALIASES = common.DELETE_ALIASES
+DELETE_ENTITY = common.DELETE_ENTITY
+DELETE_LINK = common.DELETE_LINK
+ENTITY_BY_ID = common.ENTITY_BY_ID
+ENTITY_BY_NAME = common.ENTITY_BY_NAME
+ENTITY_ORDER = common.ENTITY_ORDER
+ENTITY_SELECT = common.ENTITY_SELECT
+ENTITY_USAGE = common.ENTITY_USAGE
+EPISODE_BY_ID = common.EPISODE_BY_ID
+EPISODE_BY_REF = common.EPISODE_BY_REF
+EPISODE_EXISTS = common.EPISODE_EXISTS
+EPISODE_SELECT = common.EPISODE_SELECT
+FACT_EXISTS = common.FACT_EXISTS
+FACT_ORDER = common.FACT_ORDER
+GET_MARK = common.GET_MARK
+GET_PREDICATE = common.GET_PREDICATE
+INSERT_EPISODE = common.INSERT_EPISODE
+INSERT_FACT = common.INSERT_FACT
+INVALIDATE = common.INVALIDATE
+REINFORCE = common.REINFORCE
+REPOINT_FACTS = common.REPOINT_FACTS
+REPOINT_PREDICATE = common.REPOINT_PREDICATE
+UPDATE_EPISODE = common.UPDATE_EPISODE
 
 #: Columns in FACT_FIELDS order, so a row zips straight into a fact dict; the heads
 #: (``Store.get_fact_heads_for``) carry no link subquery and no evidence.
@@ -191,29 +213,6 @@ def fts_phrase(query: str) -> str:
     return '"' + query.replace('"', '""') + '"'
 
 
-def in_list(column: str, values: Sequence[str], params: list[Any]) -> str:
-    """``column = ?`` for one value (best for the planner), a JSON list for several."""
-    if len(values) == 1:
-        params.append(values[0])
-        return f"{column} = ?"
-    params.append(id_list(values))
-    return column + _IN_IDS
-
-
-def facts_touching(entity_ids: Sequence[str], direction: str,
-                   predicates: Sequence[str] | None, select: str = FACT_SELECT,
-                   order: str = FACT_ORDER) -> Plan:
-    """Facts with the entities as subject (out), object (in) or either (both); ``select``
-    is FACT_SELECT or FACT_HEAD_SELECT (which wants no ``order``)."""
-    params: list[Any] = []
-    where = [common.touching(entity_ids, direction, in_list, params)]
-    if predicates is not None:
-        # Unary + keeps the planner off facts_predicate: the entity side is always narrower.
-        column = "f.predicate" if direction == "out" else "+f.predicate"
-        where.append(in_list(column, predicates, params))
-    return select + " WHERE " + " AND ".join(where) + order, params
-
-
 def context_heads(scopes: Sequence[str], since: int) -> Plan:
     """``logic.briefing_shortlist`` heads of the scopes' live facts valid now or closed since
     ``since``: one walk of ``facts_scope(scope, t_invalid)``, the subject's name joined for the
@@ -228,24 +227,5 @@ def context_heads(scopes: Sequence[str], since: int) -> Plan:
             f" AND f.dormant_since IS NULL", params)
 
 
-def select_facts(lists: dict[str, Sequence[str] | None], source_type: str | None,
-                 recorded_before: int | None, conflicted: bool, valid_cheap: bool,
-                 with_evidence: bool = False) -> Plan:
-    """select_facts criteria, ANDed; ``lists`` maps a column to its allowed values."""
-    params: list[Any] = []
-    where = [in_list(f"f.{column}", values, params)
-             for column, values in lists.items() if values is not None]
-    if source_type is not None:
-        where.append("f.source_type = ?")
-        params.append(source_type)
-    if recorded_before is not None:
-        where.append("f.recorded_at < ?")
-        params.append(recorded_before)
-    if conflicted:  # driven from the (small) link table through facts' id index
-        where.append("f.id IN (SELECT fact_id FROM conflict_links)")
-    if valid_cheap:  # "+": with ``conflicted`` the link table, not this index, drives the scan
-        where.append("+f.t_invalid IS NULL" if conflicted else "f.t_invalid IS NULL")
-    if with_evidence:
-        where.append("f.evidence <> '[]'")
-    clause = " WHERE " + " AND ".join(where) if where else ""
-    return FACT_SELECT + clause + FACT_ORDER, params
+in_list, facts_touching, select_facts = common.plan_builders(
+    "?", _IN_IDS, id_list, FACT_SELECT, predicate_column="+f.predicate", unindexed="+")
