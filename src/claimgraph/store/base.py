@@ -1,4 +1,4 @@
-"""The Store protocol: the one seam between the shell and storage (REFERENCE §1.2).
+"""The Store protocol: the one seam between the shell and storage (docs/store.md).
 
 Every method is raw: no policy, no clock, no id minting. Policy lives in ``logic``; the shell
 (``core``) mints ids and times and passes complete records in. Records are the plain dicts
@@ -6,8 +6,10 @@ described in ``claimgraph.logic.model``; facts come back with ``subject`` and ``
 HYDRATED from the live entity table (so renames and merges show in old facts), with
 ``conflicts`` and ``evidence`` always lists.
 
-Backends: ``store.sqlite.SqliteStore`` (production, a real file or ":memory:") and
-``store.memory.MemoryStore`` (tests). One contract suite runs against all of them.
+Backends: ``store.sqlite.SqliteStore`` (a real file or ":memory:") and
+``store.postgres.PostgresStore`` (a team's server), both ``store.sql.SqlStore`` with their own
+dialect, and ``store.memory.MemoryStore`` (tests). One contract suite runs against all of them
+(docs/store.md, "Adding a store backend").
 
 Optional fast paths, answered in SQL, are typed protocols below, checked with ``isinstance``
 by their callers (a store without them is read whole and answered by their definitions in
