@@ -16,7 +16,9 @@ of every line, the least any JSONL capture can do. The machine is shared and noi
 ratios to that baseline across runs rather than raw MB/s.
 
 Usage: .venv/bin/python bench/bench_capture.py [--mb 50] [--repeat 3] [--stages]
-Targets (issue 3): ≥ 20 MB/s on both inputs, peak RSS ≤ 150 MB on the synthetic one.
+Targets (issue 3): ≥ 20 MB/s on both inputs, peak RSS ≤ 150 MB on the synthetic one; issue 29:
+≥ 0.3× the json.loads baseline (printed beside each input, measured just before each run) and
+peak RSS ≤ 100 MB on a 200 MB transcript (``--mb 200``).
 """
 
 from __future__ import annotations
@@ -101,12 +103,40 @@ def one_run(path: Path) -> dict[str, float]:
             "events": report["events"]}
 
 
+def json_loads_baseline(path: Path) -> dict[str, float]:
+    """The least any JSONL capture can do: read every line of the same files and
+    ``json.loads`` it, here in this process (MB/s by wall and by CPU time)."""
+    files = [path]
+    subagents = path.with_suffix("") / "subagents"
+    if subagents.is_dir():
+        files += sorted(subagents.glob("agent-*.jsonl"))
+    wall, cpu = time.perf_counter(), time.process_time()
+    for file in files:
+        with open(file, "rb") as handle:
+            for line in handle:
+                if line.strip():
+                    json.loads(line)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    size_mb = transcript_bytes(path) / 1e6
+    return {"json_loads_mb_s": size_mb / wall, "json_loads_cpu_mb_s": size_mb / cpu}
+
+
 def measure(name: str, path: Path, repeat: int) -> dict[str, object]:
-    runs = [one_run(path) for _ in range(repeat)]
+    """Each run beside a json.loads baseline of the same bytes measured just before it (the
+    issue's ratio: capture MB/s over json.loads MB/s, by wall and by CPU time)."""
+    runs = []
+    for _ in range(repeat):
+        base = json_loads_baseline(path)
+        runs.append({**one_run(path), **base})
     summary: dict[str, object] = {"input": name, "mb": round(transcript_bytes(path) / 1e6, 2)}
     for key in ("pass_mb_s", "process_mb_s", "process_cpu_mb_s", "pass_s", "wall_s", "cpu_s",
-                "peak_rss_mb"):
+                "peak_rss_mb", "json_loads_mb_s", "json_loads_cpu_mb_s"):
         summary[key] = round(statistics.median(r[key] for r in runs), 2)
+    summary["ratio_process_to_json_loads"] = round(statistics.median(
+        r["process_mb_s"] / r["json_loads_mb_s"] for r in runs), 3)
+    summary["cpu_ratio_process_to_json_loads"] = round(statistics.median(
+        r["process_cpu_mb_s"] / r["json_loads_cpu_mb_s"] for r in runs), 3)
+    summary["load"] = os.getloadavg()
     summary["events"], summary["facts"] = runs[0]["events"], runs[0]["facts"]
     return summary
 

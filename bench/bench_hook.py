@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -172,16 +173,21 @@ TIME = "/usr/bin/time"
 
 
 def run_measured(argv: list[str], stdin: bytes, env: dict[str, str],
-                 rss_file: Path) -> tuple[float, int, bytes]:
-    """(seconds, peak RSS in KB, stdout) of one run of ``argv`` under ``time -f %M``."""
+                 rss_file: Path) -> tuple[float, int, bytes, float]:
+    """(seconds, peak RSS in KB, stdout, CPU seconds) of one run of ``argv`` under ``time -f
+    %M``. The CPU time (user + system) is the children's rusage around the run: ``time`` reaps
+    the command, so it is the command's own (and ``time``'s, a fraction of a millisecond)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([TIME, "-f", "%M", "-o", str(rss_file), *argv], input=stdin,
                           env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                           check=False)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{argv} exited {done.returncode}")
-    return elapsed, int(rss_file.read_text().split()[-1]), done.stdout
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return elapsed, int(rss_file.read_text().split()[-1]), done.stdout, cpu
 
 
 def has_shortlists_stage() -> bool:
@@ -218,22 +224,27 @@ def measure_stores(sizes: list[int], runs: int, compare: str | None) -> dict[str
             stdin = json.dumps({"session_id": "bench", "cwd": str(project),
                                 "hook_event_name": "SessionStart", "source": "startup"}).encode()
             seconds = {name: [] for name in series}
+            cpus: dict[str, list[float]] = {name: [] for name in series}
             rss = {name: 0 for name in series}
             chars: dict[str, set[int]] = {name: set() for name in series}
             for round_ in range(3 + runs):
                 for name, argv in series.items():
-                    spent, peak, out = run_measured(argv, stdin, env, root / "rss")
+                    spent, peak, out, cpu = run_measured(argv, stdin, env, root / "rss")
                     if round_ >= 3:
                         seconds[name].append(spent)
+                        cpus[name].append(cpu)
                         rss[name] = max(rss[name], peak)
                         chars[name].add(len(out))
             base = seconds["python -c pass"]
+            base_cpu = max(percentile(cpus["python -c pass"], 0.5), 0.001)
             row: dict[str, object] = {"stored_shortlist": stored}
             for name, values in seconds.items():
                 p50, p95 = percentile(values, 0.5), percentile(values, 0.95)
                 row[name] = {"p50_ms": round(p50 * 1000, 1), "p95_ms": round(p95 * 1000, 1),
                              "ratio_p50": round(p50 / percentile(base, 0.5), 2),
                              "ratio_p95": round(p95 / percentile(base, 0.95), 2),
+                             "cpu_p50_ms": round(percentile(cpus[name], 0.5) * 1000, 1),
+                             "cpu_ratio_p50": round(percentile(cpus[name], 0.5) / base_cpu, 2),
                              "peak_rss_mb": round(rss[name] / 1024, 1),
                              "stdout_bytes": sorted(chars[name])}
             hook = row["session-start"]

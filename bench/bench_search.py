@@ -1,5 +1,6 @@
 """Search latency (p50/p95) over stores of growing size, with a raw FTS5 query as the
-same-run baseline, interleaved with ours query by query (never run after it).
+same-run baseline (a phrase MATCH on the facts' own index, ``fact_fts``, limit 10), interleaved
+with ours query by query (never run after it). Target (issue 29): p95 <= 10 ms at 100k.
 
 Usage: .venv/bin/python bench/bench_search.py [--sizes 10000,100000] [--queries 200]
 Stores are built once per size under bench/results/ (reused when present: --rebuild to redo).
@@ -68,11 +69,21 @@ def percentiles(samples: list[float]) -> dict:
             "p95_ms": round(ordered[int(len(ordered) * 0.95) - 1] * 1000, 3)}
 
 
+#: The baseline's table: the facts' own trigram index, the one a search's words are matched in
+#: (``entity_fts`` indexes entity names; a MATCH there is cheaper and overstated the gap).
+BASELINE_TABLE = "fact_fts"
+#: The baseline asks for as many rows as a default search shows.
+LIMIT = 10
+
+
 def bare_fts(path: Path) -> tuple[sqlite3.Connection, str]:
-    """A plain connection to the same file, and the first FTS5 table in it (the baseline)."""
+    """A plain connection to the same file, and the facts' FTS5 table (the baseline)."""
     con = sqlite3.connect(path)
-    table = con.execute("SELECT name FROM sqlite_master WHERE sql LIKE '%fts5%' LIMIT 1").fetchone()[0]
-    return con, table
+    found = con.execute("SELECT name FROM sqlite_master WHERE name = ?",
+                        (BASELINE_TABLE,)).fetchone()
+    if found is None:
+        raise SystemExit(f"{path} has no {BASELINE_TABLE} table: rebuild it (--rebuild)")
+    return con, BASELINE_TABLE
 
 
 def time_interleaved(path: Path, pool: list[str]) -> tuple[dict, dict]:
@@ -81,7 +92,7 @@ def time_interleaved(path: Path, pool: list[str]) -> tuple[dict, dict]:
     store = open_store(str(path))
     sh = Shell(store=store)
     con, table = bare_fts(path)
-    sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? LIMIT 50"
+    sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? LIMIT {LIMIT}"
     ours: list[float] = []
     raw: list[float] = []
 
@@ -116,8 +127,11 @@ def main() -> None:
         path = build(size, args.rebuild)
         pool = queries(args.queries, size)
         ours, raw = time_interleaved(path, pool)
-        print(json.dumps({"facts": size, "search": ours, "raw_fts": raw,
-                          "p50_ratio_to_raw": round(ours["p50_ms"] / max(raw["p50_ms"], 1e-6), 1)}), flush=True)
+        print(json.dumps({"facts": size, "search": ours,
+                          f"raw_fts ({BASELINE_TABLE}, limit {LIMIT})": raw,
+                          "p50_ratio_to_raw": round(ours["p50_ms"] / max(raw["p50_ms"], 1e-6), 1),
+                          "p95_ratio_to_raw": round(ours["p95_ms"] / max(raw["p95_ms"], 1e-6), 1),
+                          "meets_target_p95_10ms": ours["p95_ms"] <= 10}), flush=True)
 
 
 if __name__ == "__main__":

@@ -115,7 +115,8 @@ def toy(tmp_path: Path, files: dict[str, str]) -> Path:
 
 
 def violations(root: Path) -> list[str]:
-    return [str(v) for v in L.layer_violations(L.build_graph(root), TOY_LAYERS, frozenset())]
+    return [str(v) for v in L.layer_violations(L.build_graph(root), TOY_LAYERS, frozenset(),
+                                               frozenset())]
 
 
 def test_a_clean_toy_package_passes(tmp_path: Path) -> None:
@@ -156,7 +157,7 @@ def test_a_sideways_import_between_verticals_is_found_unless_the_table_allows_it
         "toy.capture.run -> toy.curator: sideways from capture to curator",
         "toy.capture.run -> toy.curator.judge: sideways from capture to curator"]
     allowed = frozenset({("capture", "curator")})
-    assert L.layer_violations(L.build_graph(root), TOY_LAYERS, allowed) == []
+    assert L.layer_violations(L.build_graph(root), TOY_LAYERS, allowed, frozenset()) == []
 
 
 def test_an_import_by_name_counts_for_the_layers(tmp_path: Path) -> None:
@@ -210,3 +211,37 @@ def test_a_registry_loading_its_plugins_by_name_is_not_a_circle(tmp_path: Path) 
     graph = L.build_graph(root)
     assert graph.registry["toy.cli.commands"] == {"toy.cli.completion"}
     assert L.cycles(graph) == []
+
+
+def test_a_name_read_from_a_table_counts_and_only_a_lazy_surface_may_load_up(
+        tmp_path: Path) -> None:
+    """``claimgraph/__init__`` loads ``audit_claims`` from core on first attribute use: seen,
+    and let through only as a load by name listed in LAZY_SURFACE, never as an import."""
+    lazy = """\
+        _LAZY = {"audit": "toy.cli.main"}
+        def __getattr__(name):
+            import importlib
+            return importlib.import_module(_LAZY[name])
+        """
+    root = toy(tmp_path, {"cli/main.py": "X = 1\n", "store/__init__.py": lazy})
+    graph = L.build_graph(root)
+    assert graph.registry["toy.store"] == {"toy.cli.main"}
+    assert violations(root) == ["toy.store -> toy.cli.main: up from store to cli"]
+    surface = frozenset({("toy.store", "toy.cli.main")})
+    assert L.layer_violations(graph, TOY_LAYERS, frozenset(), surface) == []
+    (root / "store" / "__init__.py").write_text(dedent(lazy) + "from toy.cli.main import X\n")
+    assert [str(v) for v in L.layer_violations(L.build_graph(root), TOY_LAYERS, frozenset(),
+                                               surface)] == [
+        "toy.store -> toy.cli.main: up from store to cli"]
+
+
+def test_a_package_loading_its_own_modules_by_dunder_name_is_seen(tmp_path: Path) -> None:
+    root = toy(tmp_path, {"capture/readers/__init__.py": """\
+                              import importlib
+                              _MODULES = {"claude": "claude_code"}
+                              def reader(agent):
+                                  return importlib.import_module(f"{__name__}.{_MODULES[agent]}")
+                              """,
+                          "capture/readers/claude_code.py": "X = 1\n"})
+    graph = L.build_graph(root)
+    assert graph.registry["toy.capture.readers"] == {"toy.capture.readers.claude_code"}

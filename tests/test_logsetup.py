@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import json
 import os
 import re
@@ -120,3 +121,24 @@ def test_capture_logs_still_works_after_configuring(tmp_path):
 def test_an_unknown_mode_is_refused():
     with pytest.raises(ValueError):
         configure_logging("syslog")
+
+
+def test_console_logging_follows_a_swapped_stderr_and_survives_the_old_one_closing(monkeypatch):
+    """A harness that swaps ``sys.stderr`` and closes the old stream (pytest does, per test)
+    must not leave every later log line raising "I/O operation on closed file"."""
+    import io
+
+    import structlog
+
+    from claimgraph.logsetup import configure_logging, reset_logging
+
+    first, second = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stderr", first)
+    try:
+        configure_logging("console")
+        monkeypatch.setattr(sys, "stderr", second)
+        first.close()
+        structlog.get_logger().warning("sync.quarantined", reason="not-its-own")
+    finally:
+        reset_logging()
+    assert "sync.quarantined" in second.getvalue()

@@ -10,24 +10,30 @@ from __future__ import annotations
 
 import math
 import os
+from collections import namedtuple
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
 
 from claimgraph.errors import ClaimgraphError
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 Environ = Mapping[str, str]
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 
 
-class Rule(NamedTuple):
+class Rule(namedtuple("Rule", "holds description")):
     """An extra constraint beyond the type, and how to describe it in an error.
 
     Named tuples, not dataclasses, here and below: every command loads its settings, and
     ``dataclasses`` would bring ``inspect`` into every command's start-up."""
 
-    holds: Callable[[Any], bool]
-    description: str
+    __slots__ = ()
+    if TYPE_CHECKING:  # the fields' types, for a type checker
+        holds: Callable[[Any], bool]
+        description: str
 
 
 NON_NEGATIVE = Rule(lambda v: v >= 0, "≥ 0")
@@ -41,13 +47,16 @@ def default_db(environ: Environ) -> str:
     return str(xdg_dir(environ, "XDG_DATA_HOME", ".local/share") / "claimgraph" / "claims.db")
 
 
-class Setting(NamedTuple):
-    name: str
-    type: str  # a key of _CONVERTERS: "int" | "float" | "str" | "level" | "path"
-    default: Any  # a value, or a function of environ for defaults that depend on it
-    env: str = ""
-    rule: Rule | None = None
-    help: str = ""
+class Setting(namedtuple("Setting", "name type default env rule help",
+                         defaults=("", None, ""))):
+    __slots__ = ()
+    if TYPE_CHECKING:  # the fields' types, for a type checker
+        name: str
+        type: str  # a key of _CONVERTERS: "int" | "float" | "str" | "level" | "path"
+        default: Any  # a value, or a function of environ for defaults that depend on it
+        env: str
+        rule: Rule | None
+        help: str
 
     @property
     def env_var(self) -> str:
@@ -118,7 +127,7 @@ def _expand_home(text: str, environ: Environ) -> Path:
     return Path(text)
 
 
-class Settings(Mapping[str, tuple[Any, str]]):
+class Settings(Mapping):  # of str to tuple[Any, str]: typing's generics are not loaded
     """Effective settings: name -> (value, source), in table order; plus file warnings."""
 
     def __init__(self, resolved: dict[str, tuple[Any, str]], warnings: list[str],

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import errno
 import os
-from typing import Any
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class ClaimgraphError(Exception):

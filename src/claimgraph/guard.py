@@ -14,9 +14,12 @@ from __future__ import annotations
 import os
 import time
 from contextlib import contextmanager
-from typing import Iterator
 
 from claimgraph.private import FILE_MODE, NOFOLLOW
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Iterator
 
 try:
     import fcntl

@@ -17,12 +17,13 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
 
 from claimgraph.errors import ClaimgraphError, is_write_refusal, write_refused
 from claimgraph.private import FILE_MODE, open_private, private_dir
 
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
+    from typing import Any, Callable
     import threading
 
     from filelock import FileLock

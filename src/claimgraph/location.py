@@ -13,7 +13,10 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Mapping
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Mapping
 
 SCHEMES = ("postgresql://", "postgres://")
 SERVER_SUFFIX = ".server"

@@ -14,13 +14,17 @@ import json
 import os
 import re
 import time
+from collections import namedtuple
 from pathlib import Path
-from typing import Any, Iterator, Mapping, NamedTuple
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import from_iso
 from claimgraph.logsetup import LEVELS
 from claimgraph.sidecar import Sidecars
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Iterator, Mapping
 
 LOG_NAMES = ("capture", "curate", "daemon", "mcp")
 BLOCK = 1 << 16
@@ -63,15 +67,18 @@ class Entry:
         return {**record, "truncated": True} if self.truncated else record
 
 
-class Filters(NamedTuple):
+class Filters(namedtuple("Filters", "level event session run since_ms hide_routine",
+                         defaults=(None, None, None, None, None, False))):
     """Each flag is one predicate; an event must pass all of them."""
 
-    level: str | None = None
-    event: str | None = None
-    session: str | None = None
-    run: str | None = None
-    since_ms: int | None = None
-    hide_routine: bool = False
+    __slots__ = ()
+    if TYPE_CHECKING:  # the fields' types, for a type checker
+        level: str | None
+        event: str | None
+        session: str | None
+        run: str | None
+        since_ms: int | None
+        hide_routine: bool
 
     def past_window(self, entry: Entry) -> bool:
         """Lines are appended in time order, give or take concurrent writers: an event well

@@ -18,13 +18,16 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import IO, Any, Callable, MutableMapping
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import to_iso
 
-EventDict = MutableMapping[str, Any]
-Processor = Callable[[Any, str, EventDict], EventDict]
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import IO, Any, Callable, MutableMapping
+
+    EventDict = MutableMapping[str, Any]
+    Processor = Callable[[Any, str, EventDict], EventDict]
 LEADING_KEYS = ("ts", "level", "event", "pid", "run_id", "session", "episode")
 #: The standard library's numeric levels (``logging.DEBUG`` ...), spelled out so that reading
 #: a level does not import ``logging``.
@@ -112,9 +115,9 @@ def configure_logging(mode: str, log_path: str | os.PathLike[str] | None = None,
         raise ValueError(f"unknown logging mode {mode!r}; use 'console' or 'json'")
     previous, _open_log = _open_log, _open_target(mode, log_path)
     processors = json_processors() if mode == "json" else console_processors()
-    target: Any = _open_log or sys.stderr
+    target: Any = _open_log or _CURRENT_STDERR
     if echo and _open_log is not None:
-        target = _Tee(_open_log, sys.stderr)
+        target = _Tee(_open_log, _CURRENT_STDERR)
     structlog.configure(
         processors=processors,
         wrapper_class=structlog.make_filtering_bound_logger(threshold),
@@ -168,6 +171,21 @@ class _ThenConfigure:
     def exec_module(self, module: Any) -> None:
         self.loader.exec_module(module)
         configure_logging("console", level=self.level)
+
+
+class _CurrentStderr:
+    """Whatever ``sys.stderr`` is when a line is written, not when logging was set up: a caller
+    that swaps the stream (a test harness capturing output, a daemon redirecting it) and closes
+    the old one must not leave every later log line failing on a closed file."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
+_CURRENT_STDERR = _CurrentStderr()
 
 
 class _Tee:

@@ -9,10 +9,10 @@ layer reaching up to it closed a circle. Every command, pass and server opens it
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from claimgraph.store.open import is_snapshot, local_file, open_backend
 
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
     from claimgraph.store.base import Store
 

@@ -19,7 +19,11 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Mapping, NamedTuple
+from collections import namedtuple
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Mapping
 
 GIT_TIMEOUT_S = 5.0
 #: ``user@host:path`` (scp-like syntax): no scheme, a colon before the first slash.
@@ -27,16 +31,18 @@ _SCP_LIKE = re.compile(r"^(?:[^@/]+@)?(?P<host>[^:/]+):(?P<path>.*)$")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
-class Project(NamedTuple):
+class Project(namedtuple("Project", "id root source")):
     """The id facts are scoped by, and the directory extractors resolve file paths against
     (the CURRENT worktree's root: that is where this session's files are).
 
     A named tuple, and ``subprocess`` / ``urllib`` imported where used: every scoped command
     resolves its project, and outside git it never needs either."""
 
-    id: str
-    root: str
-    source: str  # "remote" | "git-root" | "path"
+    __slots__ = ()
+    if TYPE_CHECKING:  # the fields' types, for a type checker
+        id: str
+        root: str
+        source: str  # "remote" | "git-root" | "path"
 
 
 def normalize_remote(url: str) -> str | None:
@@ -133,6 +139,14 @@ def resolve_project(cwd: str | os.PathLike[str], environ: Mapping[str, str] | No
     here = os.path.realpath(os.path.abspath(os.fspath(cwd)))
     if not _inside_a_git_tree(here):
         return Project(here, here, "path")
+    from claimgraph.project_files import read_project
+    read = read_project(here, environ)
+    if read is not None:  # the repository's own files gave git's answer (project_files)
+        worktree, common, url = read
+        remote = normalize_remote(url) if url else None
+        if remote:
+            return Project(remote, worktree, "remote")
+        return Project(_main_root(here, worktree, common), worktree, "git-root")
     found = _git(here, ["rev-parse", "--show-toplevel", "--git-common-dir"], environ, timeout)
     if not found or len(found) < 2:
         return Project(here, here, "path")

@@ -19,11 +19,14 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Iterable
 
 from claimgraph.guard import GuardBusy, guarded
 from claimgraph.private import NOFOLLOW
 from claimgraph.sidecar import atomic_write_text
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Iterable
 
 CAP_LINES = 2000
 KEEP_LINES = 1000

@@ -13,11 +13,14 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Mapping
 
 from claimgraph import STORE_FORMAT, __version__
 from claimgraph.errors import ClaimgraphError
 from claimgraph.private import private_dir
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 _EVIDENCE_NAME = re.compile(r"(?:sha256-)?([0-9a-f]{64})")
 

@@ -192,3 +192,34 @@ def test_main_reads_sys_argv_when_given_none(monkeypatch, capsys):
     monkeypatch.setattr("sys.argv", ["claimgraph", "version"])
     assert main() == 0
     assert capsys.readouterr().out.startswith("claimgraph ")
+
+
+def test_an_in_process_call_leaves_the_callers_collector_alone(cli, monkeypatch):
+    """Only the process's own command line switches the collector off while it loads and
+    freezes what it loaded (claimgraph.startup); a caller's objects are its own."""
+    import gc
+
+    from claimgraph import startup
+    monkeypatch.setattr(startup, "settled", False)  # an earlier test ran main() as an entry
+    frozen = gc.get_freeze_count()
+    cli("stats")
+    assert cli("mcp", "--cwd", "/nonexistent/claimgraph-dir").code == 1  # after the SDK loads
+    assert gc.isenabled() and gc.get_freeze_count() <= frozen  # (frozen objects may die)
+
+
+def test_the_command_line_in_its_own_process_runs_with_the_collector_on(tmp_path):
+    """In a real process the command's own work runs with the collector enabled (a long
+    capture or a server must not pile up garbage cycles), and what it loaded is frozen."""
+    import subprocess
+    import sys
+    probe = ("import gc, sys\n"
+             "from claimgraph.cli import info, main\n"
+             "def seen(ctx, args):\n"
+             "    print(gc.isenabled(), gc.get_freeze_count() > 0)\n"
+             "    return 0\n"
+             "info.COMMANDS['stats'] = seen\n"
+             "sys.argv = ['claimgraph', 'stats']\n"
+             "sys.exit(main.main())\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=60)
+    assert (done.returncode, done.stdout.split()) == (0, ["True", "True"]), done.stderr

@@ -20,7 +20,7 @@ import pytest
 NOT_ON_A_READ = {
     "filelock", "psutil", "structlog", "asyncio", "logging", "decimal",
     "dataclasses", "inspect", "tomllib", "difflib", "shutil", "tempfile", "secrets", "socket",
-    "threading", "hashlib", "random", "bz2", "lzma", "subprocess",
+    "threading", "hashlib", "random", "bz2", "lzma", "subprocess", "typing",
     "claimgraph.core.writes", "claimgraph.core.writer", "claimgraph.core.ingest",
     "claimgraph.store.memory", "claimgraph.cli.memory", "claimgraph.curator",
     "claimgraph.daemon.settings",
@@ -77,6 +77,19 @@ def test_a_read_outside_git_starts_no_git(store, project_dir):
     """No ``.git`` above the directory: its project is its path, with no git process (and
     no ``subprocess`` import) to learn that."""
     assert "subprocess" not in loaded_by(["facts", "billing"], project_dir)
+
+
+def test_a_read_in_a_git_repository_starts_no_git(store, project_dir, ok):
+    """An ordinary repository names its project from its own files (project_files): no git
+    process, no ``subprocess``, and the same project as git names."""
+    subprocess.run(["git", "init", "-q", str(project_dir)], check=True)
+    subprocess.run(["git", "-C", str(project_dir), "remote", "add", "origin",
+                    "git@github.com:org/read-probe.git"], check=True)
+    ok("assert", "probe", "depends-on", "stripe")
+    loaded = loaded_by(["facts", "probe", "--scope", "github.com/org/read-probe"], project_dir)
+    assert "claimgraph.store.sqlite" in loaded, "the probe did not read the store"
+    assert "subprocess" not in loaded
+    assert "probe depends-on stripe" in ok("facts", "probe").out
 
 
 def test_version_loads_only_the_entry_point(project_dir):

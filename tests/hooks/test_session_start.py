@@ -160,3 +160,17 @@ def test_the_stored_path_imports_nothing_the_live_path_does_not(hooks: Hooks):
     stored = imported_modules(argv, hooks, payload)
     assert hooks.log()[-1]["shortlist"] == "stored"
     assert stored - live == set()
+
+
+def test_in_process_the_hook_leaves_the_callers_collector_alone(hooks: Hooks, capsys):
+    """Only the hook's own process turns the collector off and freezes what it loaded
+    (``own_process``); the block is the same either way."""
+    import gc
+
+    from claimgraph.hooks import session_start
+    remember(hooks, ("api", "depends-on", "postgres"))
+    frozen = gc.get_freeze_count()
+    session_start.inject(json.dumps(start_payload(hooks)).encode(), "claude-code", hooks.env)
+    assert gc.isenabled() and gc.get_freeze_count() <= frozen  # (frozen objects may die)
+    in_process = json.loads(capsys.readouterr().out)["hookSpecificOutput"]["additionalContext"]
+    assert in_process == injected(hooks.run(start_payload(hooks), "session-start"))

@@ -1,4 +1,4 @@
-"""The memory_* tools as plain functions over a ToolContext (no SDK, no process)."""
+"""The memory_* tools as plain functions over a ServerState (no SDK, no process)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from claimgraph.core import Shell
 from claimgraph.core.ingest import open_episode
 from claimgraph.errors import ClaimgraphError
 from claimgraph.mcp.arguments import parse
-from claimgraph.mcp.session import ToolContext, session_ref
+from claimgraph.mcp.session import ServerState, session_ref
 from claimgraph.mcp.tools import BY_NAME
 from claimgraph.opening import open_store
 
@@ -20,13 +20,13 @@ SESSION_REF = "mcp:claude-code:s-1"
 
 @pytest.fixture
 def ctx(served: Served):
-    context = ToolContext(db=served.db, project=served.project_id, episode_ref=SESSION_REF,
+    context = ServerState(db=served.db, project=served.project_id, episode_ref=SESSION_REF,
                           lease_wait_ms=1000)
     yield context
     context.close()
 
 
-def run(ctx: ToolContext, name: str, **raw):
+def run(ctx: ServerState, name: str, **raw):
     tool = BY_NAME[name]
     return tool.run(ctx, parse(tool.args, raw))
 
@@ -103,7 +103,7 @@ def test_assert_to_the_user_scope_only_when_the_user_enabled_it(ctx, served):
         run(ctx, "memory_assert", subject="user", predicate="prefers", object="ruff",
             scope="user")
     assert refused.value.data == {"argument": "scope"} and "mcp_user_scope" in refused.value.hint
-    enabled = ToolContext(db=served.db, project=served.project_id, episode_ref=SESSION_REF,
+    enabled = ServerState(db=served.db, project=served.project_id, episode_ref=SESSION_REF,
                           lease_wait_ms=1000, user_scope_writes=True)
     try:
         out = run(enabled, "memory_assert", subject="user", predicate="prefers", object="ruff",
@@ -177,7 +177,7 @@ def test_the_session_ref_is_claude_codes_session_or_this_process():
 
 # --- memory_forget ------------------------------------------------------------------------------
 
-def fact_of(ctx: ToolContext, subject: str, obj: str, scope: str | None = None):
+def fact_of(ctx: ServerState, subject: str, obj: str, scope: str | None = None):
     store = open_store(ctx.db)
     try:
         return next(f for f in store.all_facts() if f["subject"]["name"] == subject

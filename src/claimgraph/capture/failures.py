@@ -22,10 +22,13 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
-from typing import Any, Mapping
 
 from claimgraph.private import private_dir
 from claimgraph.sidecar import Sidecars, atomic_write_text, read_json_object
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 MAX_FAILURES = 5
 BACKOFF_BASE_S = 300

@@ -64,7 +64,7 @@ from claimgraph.private import is_id, read_nofollow
 from claimgraph.project import Project
 from claimgraph.sidecar import Sidecars
 from claimgraph.store import leases
-from claimgraph.store.base import KnownNames
+from claimgraph.store.fast_paths import KnownNames
 
 OWNER = "claimgraph-capture"
 SOURCE_TYPE = "session-log"

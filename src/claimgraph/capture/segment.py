@@ -151,14 +151,6 @@ def _prints_a_secret(tool_input: Mapping[str, Any]) -> bool:
     return isinstance(command, str) and SECRET_PRINTING_COMMAND.search(command) is not None
 
 
-def clean_event(event: Event, counts: Counter[str]) -> Event:
-    """One event as capture may keep it; ``counts`` collects redactions per kind."""
-    cleaner = _Cleaner()
-    cleaned = cleaner.event(event)
-    counts.update(cleaner.counts)
-    return cleaned
-
-
 def read_cleaned(path: str, agent: str, start_offset: int = 0,
                  **options: Any) -> tuple[Transcript, Counter[str]]:
     """Read and clean in one pass (``events.cleaning``): the raw events are never all held."""

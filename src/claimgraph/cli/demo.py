@@ -269,14 +269,13 @@ def sentence_around(text: str, quote: str) -> str:
 
 
 def verify(facts: list[dict[str, Any]], project_dir: Path) -> dict[str, bool]:
-    """Fact id -> whether its ``path: `code``` evidence is found in the file on disk."""
+    """Fact id -> whether the file its evidence cites says what it quotes, by the audit's own
+    check (``core.audit.check_citation``: the same verdict ``claimgraph audit`` would give)."""
+    from claimgraph.core.audit import check_citation, cited_files
     checked = {}
     for fact in facts:
-        for item in fact.get("evidence") or []:
-            cited, sep, quote = item.partition(": `")
-            if sep and not cited.startswith("transcript#") and quote.endswith("`"):
-                file = project_dir / cited
-                checked[fact["id"]] = file.is_file() and quote[:-1] in file.read_text("utf-8")
+        for item in cited_files(fact):
+            checked[fact["id"]] = check_citation(item, project_dir)["verdict"] == "supported"
     return checked
 
 

@@ -8,7 +8,6 @@ the user typed and shows what the write path decided.
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from claimgraph.cli.invocation import Invocation, log_surfaced
 from claimgraph.cli.output import emit, emit_fact_lines, emit_json
@@ -20,6 +19,10 @@ from claimgraph.logic.model import EPISTEMIC_STRENGTH, SOURCE_TYPES
 from claimgraph.logic.names import object_name
 from claimgraph.logic.present_records import (
     entity_json, fact_json, fact_line, facts_json, short_id, show_name, show_predicate)
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any
 
 ON_CONFLICT = ("supersede", "flag", "ignore")
 DEFAULT_LIMIT = 50

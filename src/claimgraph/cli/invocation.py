@@ -16,7 +16,6 @@ import argparse
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
 from claimgraph import location
 from claimgraph.cli.scope import USER_SCOPE, current_project
@@ -24,7 +23,9 @@ from claimgraph.config import Settings, load_settings
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logsetup import configure_console_on_first_use
 
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
+    from typing import Any, Iterable, Iterator, Mapping
     from claimgraph.core.shell import Shell
     from claimgraph.project import Project
 

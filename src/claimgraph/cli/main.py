@@ -27,19 +27,27 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 def main(argv: list[str] | None = None) -> int:
     restrict_umask()  # whatever this command (or a child it starts) creates is private
+    entry = argv is None  # the process's own command line (the console script, -m)
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv == ["--version"]:  # answered before anything else loads
         print(f"claimgraph {__version__}")
         return EXIT_OK
     if not argv:  # a person trying the command out: what it can do, not a usage error
         argv = ["--help"]
-    from claimgraph.cli.parser import UsageError, parser_for
+    if entry:
+        from claimgraph import startup
+        startup.loading()  # the modules and the parser live until exit (claimgraph.startup)
     try:
-        args = parser_for(argv).parse_args(argv)
-    except UsageError as err:
-        return report_usage(err, "--json" in argv)
-    except SystemExit as done:  # --help and --version exit through argparse
-        return int(done.code or 0)
+        from claimgraph.cli.parser import UsageError, parser_for
+        try:
+            args = parser_for(argv).parse_args(argv)
+        except UsageError as err:
+            return report_usage(err, "--json" in argv)
+        except SystemExit as done:  # --help and --version exit through argparse
+            return int(done.code or 0)
+    finally:
+        if entry:
+            startup.settle()
     return run(args, argv)
 
 

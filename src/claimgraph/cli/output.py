@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Iterable, Mapping
 
 from claimgraph.logic.present_records import fact_line, jsonable
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Mapping
 
 
 def emit(text: str = "") -> None:

@@ -7,10 +7,13 @@ Kept apart from ``main`` so ``claimgraph --version`` answers without importing a
 from __future__ import annotations
 
 import argparse
-from typing import NoReturn, Sequence
 
 from claimgraph import __version__
 from claimgraph.cli.commands import GROUP_OF, GROUPS, group
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import NoReturn, Sequence
 
 #: Global flags that take a value (so the word after them is not the command).
 _VALUE_FLAGS = ("--db", "--lease-wait", "--config")

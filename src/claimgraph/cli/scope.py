@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
 
 from claimgraph.project import Project, resolve_project
 from claimgraph.errors import ClaimgraphError
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any
 
 USER_SCOPE = "user"
 WRITE_HELP = ("the project id to write to, or user for facts that hold across projects "

@@ -7,7 +7,6 @@ walks the graph around an entity; conflicts lists flagged pairs that still both 
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from claimgraph.cli.invocation import Invocation, log_surfaced
 from claimgraph.cli.output import emit, emit_json
@@ -17,6 +16,10 @@ from claimgraph.core import reads
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.present_records import (
     entity_json, fact_json, fact_line, facts_json, plural, short_id, show_name)
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_LIMIT = 10
 

@@ -9,12 +9,15 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import Any
 
 from claimgraph.cli.invocation import Invocation
 from claimgraph.cli.output import emit, emit_json
 from claimgraph.health import status
 from claimgraph.logic.present_records import plural
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:

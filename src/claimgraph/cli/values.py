@@ -8,11 +8,14 @@ input: exit 1, one line saying which value is wrong and what a good one looks li
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from claimgraph.core import Shell
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import from_iso
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Typed ids shorter than this are too likely to match many facts to be worth a scan.
 MIN_ID_PREFIX = 4

@@ -29,7 +29,6 @@ from claimgraph.core.audit import NO_ROOT, Auditor, cited_files, locate
 from claimgraph.core.decay import Transaction, valid_now
 from claimgraph.core.shell import Shell
 from claimgraph.logic import evidence_match as P
-from claimgraph.logic.model import SUSPECT_VERDICTS
 from claimgraph.sidecar import Sidecars
 
 DEFAULT_BATCH = 500
@@ -89,16 +88,9 @@ def audit_pass(sh: Shell, now: int, fenced: Callable[[], bool] = lambda: True, *
             if row is not None:
                 rows.append(row)
     latest = {**stored, **{(r["fact_id"], r["evidence"]): r for r in rows}}
-    verdicts: dict[str, int] = {}
-    suspect: set[str] = set()
-    for fact in facts:
-        for evidence in cited_files(fact):
-            verdict = latest[(fact["id"], evidence)]["verdict"]
-            verdicts[verdict] = verdicts.get(verdict, 0) + 1
-            if verdict in SUSPECT_VERDICTS:
-                suspect.add(fact["id"])
-    counts["by_verdict"] = dict(sorted(verdicts.items()))
-    counts["suspect"] = len(suspect)
+    counts["by_verdict"], counts["suspect"] = P.tally_verdicts(
+        (fact["id"], latest[(fact["id"], evidence)]["verdict"])
+        for fact in facts for evidence in cited_files(fact))
     if dry_run:
         counts["recorded"] = len(rows)
         return counts

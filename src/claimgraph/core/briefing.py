@@ -29,7 +29,8 @@ from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
 from claimgraph.logic.conflicts import open_conflicts
 from claimgraph.logic.retrieval import fact_valid_at
 from claimgraph.logic.safe_render import fact_held
-from claimgraph.store.base import ContextHeads, Snapshots, Store
+from claimgraph.store.base import Store
+from claimgraph.store.fast_paths import ContextHeads, Snapshots
 
 USER_SCOPE = "user"
 SHORTLIST_PREFIX = "context:shortlist:"

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
-
 from claimgraph.core.shell import Shell
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import entities as E
 from claimgraph.logic.model import DEFAULT_SCOPE
 
-Entity = dict[str, Any]
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Sequence
+
+    Entity = dict[str, Any]
 
 #: The curator's count of duplicate-name clusters, kept to be re-counted incrementally
 #: (``curator.consolidate.report_entity_clusters``). Any write that renames or deletes an

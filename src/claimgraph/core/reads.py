@@ -7,8 +7,6 @@ out of default listings and shown by ``include_dormant`` (``facts --all``) and b
 
 from __future__ import annotations
 
-from typing import Any, Callable, Collection, Sequence
-
 from claimgraph.core import entities as ents
 from claimgraph.core.shell import Shell
 from claimgraph.core.vocabulary import resolve_predicate
@@ -18,6 +16,10 @@ from claimgraph.logic import query_words as QW
 from claimgraph.logic import retrieval as R
 from claimgraph.logic.conflicts import open_conflicts
 from claimgraph.logic.model import SUSPECT_VERDICTS, fact_state
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Collection, Sequence
 
 DIRECTIONS = ("out", "in", "both")
 FTS_LIMIT = 50

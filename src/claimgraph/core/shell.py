@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import time
 import os
-from typing import Any, Callable
 
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
-from claimgraph.store.base import Store
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
+    from claimgraph.store.base import Store
 
 
 def wall_clock_ms() -> int:

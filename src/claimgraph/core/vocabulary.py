@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from claimgraph.core.shell import Shell
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import predicates as P
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def seed(sh: Shell) -> int:

@@ -16,9 +16,6 @@ from claimgraph.logic import facts as F
 from claimgraph.logic.confidence import reinforced_confidence, resourced_type
 from claimgraph.logic.model import DEFAULT_SCOPE, resolve_epistemic
 
-ON_CONFLICT = (None, "supersede", "flag", "ignore")
-
-
 def assert_fact(sh: Shell, subject: str, predicate: str, obj: Any, *, relearn: bool = False,
                 **options: Any) -> dict[str, Any]:
     """Assert one fact through the conflict policy; returns {status, fact, ...}.
@@ -42,9 +39,7 @@ def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
     sh = w.sh
     _require_object(obj)
     subject, obj, evidence = w.redact(subject), w.redact(obj), [w.redact(e) for e in evidence]
-    if on_conflict not in ON_CONFLICT:
-        raise ClaimgraphError("invalid-on-conflict", f"unknown conflict policy {on_conflict!r}",
-                              hint="use supersede, flag or ignore")
+    F.check_on_conflict(on_conflict)
     pred = w.predicate(predicate)
     w.refuse_purged(scope or DEFAULT_SCOPE, _name(subject, "subject"), pred["id"], str(obj))
     resolved_class = resolve_epistemic(epistemic, pred)

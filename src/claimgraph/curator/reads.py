@@ -13,14 +13,14 @@ from typing import Any, Iterable
 from claimgraph.core.shell import Shell
 from claimgraph.logic import entities as E
 from claimgraph.logic.model import DEFAULT_SCOPE
-from claimgraph.store.base import CurationReads
+from claimgraph.store.fast_paths import CurationReads
 
 Record = dict[str, Any]
 NameKey = tuple[str, str]
 
 
 def _fast(sh: Shell) -> CurationReads | None:
-    """The store, when it answers the curator's reads in SQL (``store.base.CurationReads``)."""
+    """The store, when it answers the curator's reads in SQL (``store.fast_paths.CurationReads``)."""
     return sh.store if isinstance(sh.store, CurationReads) else None
 
 

@@ -13,13 +13,16 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any
 
 from claimgraph import lease
 from claimgraph.daemon import pid_path
 from claimgraph.errors import ClaimgraphError
 from claimgraph.private import private_dir
 from claimgraph.sidecar import atomic_write_text, read_json_object
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any
 
 GUARD_TIMEOUT_S = 5.0
 

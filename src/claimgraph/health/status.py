@@ -11,13 +11,16 @@ from __future__ import annotations
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any, Mapping
 
 from claimgraph import lease, logs
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import to_iso
 from claimgraph.opening import open_store
 from claimgraph.sidecar import Sidecars, read_json_object
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 DAY_MS = 86_400_000
 #: How far back into the logs status looks for the last run and the day's failures.

@@ -8,4 +8,4 @@ import sys
 
 from claimgraph.hooks.entry import main
 
-sys.exit(main(sys.argv[1:]))
+sys.exit(main(sys.argv[1:], own_process=True))

@@ -25,23 +25,30 @@ from __future__ import annotations
 
 import os
 import shlex
+from collections import namedtuple
 from pathlib import Path
-from typing import Any, Mapping, NamedTuple
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 MARKER = "claimgraph-hook:v1"
 
 
-class AgentHooks(NamedTuple):
+class AgentHooks(namedtuple("AgentHooks", "name events timeouts matcher named scopes",
+                            defaults=(False, ("user",)))):
     """One agent's registration rules; ``events`` maps its event name to our hook's. A named
     tuple, not a dataclass: ``status`` reads these tables, and dataclasses costs a read command
     ~15 ms of imports."""
 
-    name: str
-    events: Mapping[str, str]
-    timeouts: Mapping[str, int]
-    matcher: str | None
-    named: bool = False
-    scopes: tuple[str, ...] = ("user",)
+    __slots__ = ()
+    if TYPE_CHECKING:  # the fields' types, for a type checker
+        name: str
+        events: Mapping[str, str]
+        timeouts: Mapping[str, int]
+        matcher: str | None
+        named: bool
+        scopes: tuple[str, ...]
 
     def command(self, python: str, event: str) -> str:
         agent = "" if self.name == "claude-code" else f" --agent {self.name}"

@@ -41,18 +41,21 @@ USAGE = ("usage: python -m claimgraph.hooks {session-end|session-start|stop|user
          " [--agent NAME]")
 
 
-def main(argv: list[str], environ: Mapping[str, str] | None = None, stdin_fd: int = 0) -> int:
-    """Run one hook; return 0, whatever happened."""
+def main(argv: list[str], environ: Mapping[str, str] | None = None, stdin_fd: int = 0,
+         own_process: bool = False) -> int:
+    """Run one hook; return 0, whatever happened. ``own_process``: this is the hook's own
+    process (``__main__``), which may tune its garbage collector (``session_start``)."""
     environ = os.environ if environ is None else environ
     os.umask(os.umask(0o077) | 0o077)  # the spool and log are private (see claimgraph.private)
     try:
-        run(argv, environ, stdin_fd)
+        run(argv, environ, stdin_fd, own_process)
     except BaseException as error:  # noqa: BLE001 - the agent must never see our failure
         _last_words(environ, error)
     return 0
 
 
-def run(argv: list[str], environ: Mapping[str, str], stdin_fd: int = 0) -> None:
+def run(argv: list[str], environ: Mapping[str, str], stdin_fd: int = 0,
+        own_process: bool = False) -> None:
     parsed = parse_argv(argv)
     if parsed is None:
         print(USAGE, file=sys.stderr)
@@ -71,7 +74,7 @@ def run(argv: list[str], environ: Mapping[str, str], stdin_fd: int = 0) -> None:
     else:
         from claimgraph.hooks import session_start
 
-        session_start.inject(raw, agent, environ)
+        session_start.inject(raw, agent, environ, own_process)
 
 
 def parse_argv(argv: list[str]) -> tuple[str, str] | None:

@@ -18,13 +18,16 @@ import os
 import shlex
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.hooks import settings_file
 from claimgraph.hooks.agents import (  # noqa: F401 - claude_config_dir is part of this API
     AGENTS, BY_NAME, CLAUDE_CODE, MARKER, claude_config_dir)
 from claimgraph.hooks.settings_file import SettingsFile
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterable, Iterator, Mapping
 
 #: Markers of earlier releases' entries; ours too, replaced in place on the next install.
 PRIOR_MARKERS: tuple[str, ...] = ()

@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Mapping
 
 from claimgraph.hooks.agents import AGENTS, BY_NAME, agent_dir, codex_home, user_hooks_file
 from claimgraph.hooks.install import is_ours
 from claimgraph.sidecar import read_json_object
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 

@@ -27,8 +27,11 @@ EVENT_NAME = "SessionStart"
 GIT_TIMEOUT_S = 2.0
 
 
-def inject(raw: bytes, agent: str, environ: Mapping[str, str]) -> None:
-    """Print the context block for the payload's project, or nothing."""
+def inject(raw: bytes, agent: str, environ: Mapping[str, str], own_process: bool = False) -> None:
+    """Print the context block for the payload's project, or nothing. In the hook's own
+    process the garbage collector stays off while the block is compiled and what that loaded
+    is frozen afterwards (docs/internals.md, "Start-up"): a few hundred milliseconds of life
+    make no garbage cycles worth collecting, and the collections cost it ~5 ms."""
     from claimgraph.hooks import spool
 
     from claimgraph.private import is_id, unsafe_directory
@@ -46,11 +49,18 @@ def inject(raw: bytes, agent: str, environ: Mapping[str, str]) -> None:
         log.write("error", "hook.store-dir-unsafe", reason=f"refusing the store {db}: {unsafe}",
                   hint="move the store to a private directory (chmod 700 its directory)")
         return
+    if own_process:
+        import gc
+        gc.disable()
     try:
         result = compile_block(db, payload_cwd(payload), environ)
     except Exception as error:  # noqa: BLE001 - memory is optional, starting the session is not
         log.write("error", "hook.context-failed", reason=f"{type(error).__name__}: {error}")
         return
+    finally:
+        if own_process:
+            gc.freeze()
+            gc.enable()
     if result["text"]:
         emit(result["text"])
     log.write("info", "hook.context-injected" if result["text"] else "hook.context-empty",

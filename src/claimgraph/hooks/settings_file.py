@@ -11,25 +11,31 @@ from __future__ import annotations
 
 import json
 import os
+from collections import namedtuple
 from pathlib import Path
-from typing import Any, Mapping, NamedTuple
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.sidecar import atomic_write_text
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 BACKUP_SUFFIX = ".claimgraph-backup"
 DEFAULT_INDENT = 2
 
 
-class SettingsFile(NamedTuple):
+class SettingsFile(namedtuple("SettingsFile", "path data text mode")):
     """A settings file as read: its parsed object, its text (None when absent), its mode.
     (A named tuple: ``claimgraph status`` loads this module, and a read command should not
     pay for ``dataclasses``.)"""
 
-    path: Path
-    data: dict[str, Any]
-    text: str | None
-    mode: int | None
+    __slots__ = ()
+    if TYPE_CHECKING:  # the fields' types, for a type checker
+        path: Path
+        data: dict[str, Any]
+        text: str | None
+        mode: int | None
 
     @property
     def backup_path(self) -> Path:

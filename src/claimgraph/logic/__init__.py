@@ -16,9 +16,10 @@ package, and the SessionStart hook must not pay for the modules it does not use.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:  # what a type checker and an editor see; nothing loads at run time
+    from typing import Any
     from claimgraph.logic.admission import (
         admission_ctx, admission_score, admission_signals, admit, screen_candidates)
     from claimgraph.logic.claims import extract_claims

@@ -5,10 +5,12 @@ Nothing here is stored; effective confidence is computed at read time from ``now
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
-
 from claimgraph.logic.model import confidence_ceiling
 from claimgraph.logic.timeutil import DAY_MS
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Mapping
 
 DEFAULT_HALF_LIFE_DAYS = 90
 CONFIDENCE_FLOOR = 0.05

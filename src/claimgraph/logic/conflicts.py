@@ -8,13 +8,16 @@ every pair is reported newer-first as ``{"fact": newer, "candidate": older}``.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Iterable, Iterator, Mapping
 
 from claimgraph.logic.names import same_object_loosely
 from claimgraph.logic.retrieval import fact_valid_at
 
-Fact = Mapping[str, Any]
-Pair = dict[str, Any]
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Iterator, Mapping
+
+    Fact = Mapping[str, Any]
+    Pair = dict[str, Any]
 
 EXCLUSIVE_VALUES = "exclusive-values"
 CROSS_PREDICATE = "cross-predicate"

@@ -8,13 +8,16 @@ reported as ambiguous rather than guessed, because a wrong merge of identities i
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Hashable, Iterable, Mapping, Sequence
 
 from claimgraph.logic.retrieval import fact_valid_at
 from claimgraph.logic.model import DEFAULT_SCOPE
 from claimgraph.logic.names import normalize_entity_name
 
-Entity = Mapping[str, Any]
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Hashable, Iterable, Mapping, Sequence
+
+    Entity = Mapping[str, Any]
 
 
 def pick_entity_match(name: str, candidates: Sequence[Entity],

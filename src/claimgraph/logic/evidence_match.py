@@ -17,6 +17,8 @@ import re
 from collections import Counter
 from typing import Any, Iterable, Mapping
 
+from claimgraph.logic.model import SUSPECT_VERDICTS
+
 SUPPORT_RATIO = 0.6
 MIN_TOKEN_CHARS = 4
 #: Verdicts whose claim cites something that is not there (both make a fact suspect).
@@ -180,3 +182,15 @@ def summarize(checks: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     return {"total": total, "by_verdict": dict(sorted(counts.items())),
             "confabulation_suspected": confabulated > 0, "files_missing": missing,
             "overall": overall}
+
+
+def tally_verdicts(citations: Iterable[tuple[str, str]]) -> tuple[dict[str, int], int]:
+    """``(fact id, verdict)`` per citation -> (citations per verdict, by verdict name; how
+    many facts have at least one suspect citation: ``unsupported`` or ``file-missing``)."""
+    counts: dict[str, int] = {}
+    suspect: set[str] = set()
+    for fact_id, verdict in citations:
+        counts[verdict] = counts.get(verdict, 0) + 1
+        if verdict in SUSPECT_VERDICTS:
+            suspect.add(fact_id)
+    return dict(sorted(counts.items())), len(suspect)

@@ -164,6 +164,16 @@ def _is_preference(fact: Mapping[str, Any]) -> bool:
     return fact.get("predicate") in STANCES or fact.get("epistemic") == "preference"
 
 
+def check_on_conflict(on_conflict: str | None) -> None:
+    """Refuse a conflict policy that is not one of ``ON_CONFLICT_POLICIES`` (None: the
+    default). The one check: the write path calls it before it touches the store, and
+    ``decide_assert`` for callers of the pure core."""
+    if on_conflict is not None and on_conflict not in ON_CONFLICT_POLICIES:
+        raise ClaimgraphError("invalid-on-conflict", f"unknown conflict policy {on_conflict!r}",
+                              hint="use one of: " + ", ".join(ON_CONFLICT_POLICIES),
+                              on_conflict=on_conflict)
+
+
 def decide_assert(*, fact: Mapping[str, Any], pred: Mapping[str, Any],
                   existing: Sequence[Mapping[str, Any]], exclusion: Sequence[Mapping[str, Any]],
                   revenants: Sequence[Mapping[str, Any]], rivals: Sequence[Mapping[str, Any]],
@@ -187,10 +197,7 @@ def decide_assert(*, fact: Mapping[str, Any], pred: Mapping[str, Any],
     policy still flags ``outranked`` and ``backdated-overlap``, and backdating is strict — a
     predecessor starting at the same instant is superseded and keeps an empty interval.
     """
-    if on_conflict is not None and on_conflict not in ON_CONFLICT_POLICIES:
-        raise ClaimgraphError("invalid-on-conflict", f"unknown conflict policy {on_conflict!r}",
-                              hint="use one of: " + ", ".join(ON_CONFLICT_POLICIES),
-                              on_conflict=on_conflict)
+    check_on_conflict(on_conflict)
     duplicate = next((f for f in existing if same_object(f, fact)), None)
     if duplicate is not None:
         return _duplicate_plan(fact, duplicate, stated_epistemic)

@@ -14,9 +14,11 @@ Fact     see FACT_FIELDS; ``subject`` and ``object_ref`` are embedded entity dic
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
 from claimgraph.errors import ClaimgraphError
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 #: Fact fields in canonical order (REFERENCE §1.1) plus ``evidence``: a list of
 #: "path: quote" strings citing a file or a line of the episode's transcript, and
@@ -136,22 +138,6 @@ INVALIDATION_KINDS = {
 FORGOTTEN = "forgotten"
 #: Kinds that count as a change of belief; duplicate collapses do not.
 SUPERSESSION_KINDS = frozenset({"superseded", "judged-superseded"})
-
-
-def normalize_invalidation(value: Mapping[str, Any] | str | None) -> dict[str, Any]:
-    """Accept a map or a bare reason string; return {kind, successor, reason}.
-
-    The set of kinds is open: unknown kinds are kept verbatim for readers.
-    """
-    if value is None:
-        return {"kind": None, "successor": None, "reason": None}
-    if isinstance(value, str):
-        return {"kind": None, "successor": None, "reason": value}
-    return {
-        "kind": value.get("kind"),
-        "successor": value.get("successor"),
-        "reason": value.get("reason"),
-    }
 
 
 def blank_fact() -> dict[str, Any]:

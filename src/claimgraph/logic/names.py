@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, Mapping
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 _SEPARATORS = re.compile(r"[\s\-_./]+")
 

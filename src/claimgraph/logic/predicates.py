@@ -7,10 +7,12 @@ Pure: the shell passes in the registry rows it read; nothing here touches a stor
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
-
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.model import EPISTEMIC_STRENGTH, PREDICATE_FIELDS
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Mapping
 
 CORE_NAMESPACE = "core"
 EXPERIMENTAL_NAMESPACE = "x"

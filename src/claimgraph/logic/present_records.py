@@ -9,10 +9,14 @@ always prints the same bytes. Pure: values in, values or text out.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Mapping
+from collections.abc import Mapping
 
 from claimgraph.logic.names import object_name
 from claimgraph.logic.timeutil import to_date, to_iso
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Iterable
 
 #: Integer-millisecond fields that JSON output turns into ISO-8601 text.
 TIME_KEYS = frozenset({"t_valid", "t_invalid", "recorded_at", "last_reinforced_at",

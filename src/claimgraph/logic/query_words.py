@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Iterable, Sequence
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Iterable, Sequence
 
 #: Function words, question words and chat filler: they match nearly every fact.
 STOPWORDS = frozenset("""

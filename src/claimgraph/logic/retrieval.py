@@ -9,14 +9,18 @@ fact invalid at ``now`` never surfaces.
 from __future__ import annotations
 
 import heapq
-from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Mapping
 
 from claimgraph.logic.confidence import (DEFAULT_HALF_LIFE_DAYS, effective_confidence,
                                          effective_confidences)
 from claimgraph.logic.model import FORGOTTEN
 from claimgraph.logic.names import object_name
 
-Fact = Mapping[str, Any]
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Collection, Iterable, Sequence
+
+    Fact = Mapping[str, Any]
 
 RRF_K = 60
 FTS_WEIGHT, ENTITY_WEIGHT, HOP_WEIGHT = 1.0, 1.2, 0.3

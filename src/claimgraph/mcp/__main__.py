@@ -2,6 +2,10 @@
 
 import sys
 
-from claimgraph.mcp.main import main
+from claimgraph import startup
 
+startup.loading()  # what loads below lives as long as the server (claimgraph.startup)
+from claimgraph.mcp.main import main  # noqa: E402
+
+startup.settle()
 sys.exit(main())

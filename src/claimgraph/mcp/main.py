@@ -22,12 +22,12 @@ from typing import Mapping, Sequence
 
 import structlog
 
-from claimgraph import location
+from claimgraph import location, startup
 from claimgraph.config import Settings, load_settings
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logsetup import configure_logging
 from claimgraph.sidecar import Sidecars
-from claimgraph.mcp.session import ToolContext, default_project, session_ref
+from claimgraph.mcp.session import ServerState, default_project, session_ref
 
 log = structlog.get_logger("claimgraph.mcp")
 MISSING_SDK = ("claimgraph mcp: the MCP server needs the optional `mcp` package — install it "
@@ -69,26 +69,28 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
 def serve(settings: Settings, cwd: str | None, environ: Mapping[str, str]) -> int:
     """Run the server until the client hangs up; 0, or 1 with one line on stderr."""
     try:
-        from claimgraph.mcp import server
+        with startup.more_imports():  # the SDK's models live as long as the server
+            from claimgraph.mcp import server
     except ImportError:
         return refuse(MISSING_SDK)
     cwd = os.path.abspath(cwd or os.getcwd())
     if not os.path.isdir(cwd):
         return refuse(f"--cwd {cwd} is not a directory — pass the project's directory")
-    ctx = context(settings, cwd, environ)
-    start_log(ctx.db, settings.value("log_level"))
-    log.info("mcp.started", project=ctx.project, db=str(ctx.db), episode_ref=ctx.episode_ref,
-             cwd=cwd, lease_wait_ms=ctx.lease_wait_ms)
+    state = server_state(settings, cwd, environ)
+    start_log(state.db, settings.value("log_level"))
+    log.info("mcp.started", project=state.project, db=str(state.db),
+             episode_ref=state.episode_ref, cwd=cwd, lease_wait_ms=state.lease_wait_ms)
     try:
-        server.run(ctx)
+        server.run(state)
     except KeyboardInterrupt:
         pass
     log.info("mcp.stopped")
     return 0
 
 
-def context(settings: Settings, cwd: str, environ: Mapping[str, str]) -> ToolContext:
-    return ToolContext(
+def server_state(settings: Settings, cwd: str, environ: Mapping[str, str]) -> ServerState:
+    """What every tool runs against: the store, the project of ``cwd``, this session's episode."""
+    return ServerState(
         db=location.resolve(settings.value("db"), environ), project=default_project(cwd, environ),
         episode_ref=session_ref(environ, os.getpid(), time.time_ns() // 1_000_000),
         lease_wait_ms=settings.value("lease_wait_ms"), lease_ttl_ms=settings.value("lease_ttl_ms"),

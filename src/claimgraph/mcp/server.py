@@ -9,7 +9,7 @@ module maps the memory_* tools onto it:
   ``{"error", "type", "hint", ...}`` (REFERENCE §14: the CLI's error shape), never a crashed
   server; an unexpected exception is logged with its traceback and reported the same way;
 - an unknown tool is a protocol error, -32602 with the known names;
-- reads run on one worker thread and writes on another (``session.ToolContext``), so the event
+- reads run on one worker thread and writes on another (``session.ServerState``), so the event
   loop keeps answering while a write waits for the lease;
 - every call is logged to ``<db>.mcp.log`` (JSON lines: tool, status — "ok" or the error
   type — and duration_ms).
@@ -37,7 +37,7 @@ from claimgraph import __version__
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.safe_render import safe_value
 from claimgraph.mcp.arguments import input_schema, parse
-from claimgraph.mcp.session import ToolContext
+from claimgraph.mcp.session import ServerState
 from claimgraph.mcp.tools import BY_NAME, TOOLS, Tool
 
 log = structlog.get_logger("claimgraph.mcp")
@@ -71,7 +71,7 @@ def error_payload(error: ClaimgraphError) -> dict[str, Any]:
     return {k: " ".join(v.split()) if isinstance(v, str) else v for k, v in record.items()}
 
 
-def call(ctx: ToolContext, tool: Tool, raw: Mapping[str, Any] | None) -> types.CallToolResult:
+def call(ctx: ServerState, tool: Tool, raw: Mapping[str, Any] | None) -> types.CallToolResult:
     """Run one tool call on the calling (worker) thread; every outcome becomes a result."""
     started = time.monotonic()
     try:
@@ -97,19 +97,19 @@ class Workers:
         self.reads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mcp-read")
         self.writes = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mcp-write")
 
-    async def run(self, ctx: ToolContext, tool: Tool,
+    async def run(self, ctx: ServerState, tool: Tool,
                   raw: Mapping[str, Any] | None) -> types.CallToolResult:
         pool = self.writes if tool.writes else self.reads
         return await asyncio.get_running_loop().run_in_executor(pool, call, ctx, tool, raw)
 
-    def close(self, ctx: ToolContext) -> None:
+    def close(self, ctx: ServerState) -> None:
         """Close each shell on its own thread (SQLite insists), then stop both threads."""
         for pool, close in ((self.reads, ctx.close_reader), (self.writes, ctx.close_writer)):
             pool.submit(close).result()
             pool.shutdown(wait=True)
 
 
-def build(ctx: ToolContext, workers: Workers) -> Server:
+def build(ctx: ServerState, workers: Workers) -> Server:
     async def list_tools(_rctx: Any, _params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tool_listing())
 
@@ -125,7 +125,7 @@ def build(ctx: ToolContext, workers: Workers) -> Server:
                   instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool)
 
 
-async def serve(ctx: ToolContext) -> None:
+async def serve(ctx: ServerState) -> None:
     """Serve until the client closes stdin."""
     workers = Workers()
     server = build(ctx, workers)
@@ -169,5 +169,5 @@ async def answering_bad_lines(read_stream: Any, write_stream: Any) -> AsyncItera
             yield receive
 
 
-def run(ctx: ToolContext) -> None:
+def run(ctx: ServerState) -> None:
     anyio.run(serve, ctx)

@@ -1,6 +1,6 @@
 """What the memory_* tools run against: one store, one project, two shells, one episode.
 
-A ``ToolContext`` lives as long as the server. Reads use one shell and never take a lease;
+A ``ServerState`` lives as long as the server. Reads use one shell and never take a lease;
 writes use another, each inside the write lease (owner ``claimgraph-mcp``), waiting at most the
 configured ``lease_wait_ms`` and then failing with the holder named — an agent is never kept
 waiting on a curator for longer than that. The server runs reads and writes on two threads of
@@ -30,7 +30,6 @@ from claimgraph.core import Shell
 from claimgraph.core.briefing import USER_SCOPE
 from claimgraph.core.ingest import open_episode
 from claimgraph.core.vocabulary import seed
-from claimgraph.errors import ClaimgraphError
 from claimgraph.opening import open_store
 from claimgraph.sidecar import Sidecars
 from claimgraph.store import leases
@@ -49,7 +48,7 @@ def session_ref(environ: Mapping[str, str], pid: int, started_ms: int) -> str:
 
 
 @dataclass
-class ToolContext:
+class ServerState:
     """The server's state; every tool gets it first."""
 
     db: Path
@@ -136,15 +135,6 @@ class ToolContext:
     def close(self) -> None:
         self.close_reader()
         self.close_writer()
-
-
-def require_episode(sh: Shell, episode_id: str) -> dict[str, Any]:
-    episode = sh.store.get_episode(episode_id)
-    if episode is None:
-        raise ClaimgraphError("invalid-argument", f"no episode with id {episode_id!r}",
-                              hint="leave episode out: facts go to this session's episode",
-                              argument="episode")
-    return episode
 
 
 def default_project(cwd: str, environ: Mapping[str, str]) -> str:

@@ -1,6 +1,6 @@
 """The memory_* tools (REFERENCE §14): names, arguments, when to call them, and what they do.
 
-Each tool is a plain function ``(ToolContext, parsed arguments) -> dict`` over the shell verbs,
+Each tool is a plain function ``(ServerState, parsed arguments) -> dict`` over the shell verbs,
 so it is tested without the SDK; ``server`` only carries the calls. Argument names, defaults
 and coercions follow REFERENCE §14 (``arguments``); two additions, both optional: ``limit`` on
 memory_search and memory_recall (default 10), because every fact returned costs the agent
@@ -26,11 +26,11 @@ from claimgraph.logic.recall import in_scopes
 from claimgraph.logic.redact import redact
 from claimgraph.mcp import tools_args as A
 from claimgraph.mcp.arguments import Arg
-from claimgraph.mcp.session import ToolContext, require_episode
+from claimgraph.mcp.session import ServerState
 from claimgraph.mcp.views import entity_view, episode_view, fact_view, facts_view, pair_view, wire
 
 DEFAULT_LIMIT = 10
-Handler = Callable[[ToolContext, dict[str, Any]], dict[str, Any]]
+Handler = Callable[[ServerState, dict[str, Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -44,11 +44,11 @@ class Tool:
 
 # --- resolving names in the project's scopes ---------------------------------------------------
 
-def name_scopes(ctx: ToolContext, given: str | None) -> tuple[str, ...]:
+def name_scopes(ctx: ServerState, given: str | None) -> tuple[str, ...]:
     return (given,) if given else ctx.scopes
 
 
-def resolving(ctx: ToolContext, read: Callable[[str], dict[str, Any]], name: str,
+def resolving(ctx: ServerState, read: Callable[[str], dict[str, Any]], name: str,
               given: str | None, every: bool = False) -> list[dict[str, Any]]:
     """``read(scope)`` for the scopes ``name`` resolves in (the first only, unless ``every``)."""
     found = []
@@ -69,14 +69,14 @@ def resolving(ctx: ToolContext, read: Callable[[str], dict[str, Any]], name: str
     return found
 
 
-def fact_scopes(ctx: ToolContext, a: dict[str, Any]) -> tuple[str, ...] | None:
+def fact_scopes(ctx: ServerState, a: dict[str, Any]) -> tuple[str, ...] | None:
     """The scopes facts are limited to after the read: none when ``scope`` pinned one."""
     return None if a.get("scope") else ctx.scopes
 
 
 # --- the read tools ---------------------------------------------------------------------------
 
-def memory_facts(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+def memory_facts(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
     sh = ctx.read()
     options = {k: a[k] for k in ("predicate", "direction", "as_of", "scope", "include_invalidated",
                                  "min_confidence") if k in a}
@@ -89,7 +89,7 @@ def memory_facts(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
                  "as_of": results[0]["as_of"], "facts": facts_view(facts)})
 
 
-def memory_neighbor(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+def memory_neighbor(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
     sh = ctx.read()
     options = {k: a[k] for k in ("predicate", "scope", "as_of", "min_confidence", "query",
                                  "budget", "beam") if k in a}
@@ -103,7 +103,7 @@ def memory_neighbor(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
                  "entities": [entity_view(e) for e in entities], "facts": facts_view(facts)})
 
 
-def memory_search(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+def memory_search(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
     limit = a.get("limit", DEFAULT_LIMIT)
     found = scoped_search(ctx.read(), a["query"], ctx.scopes, limit=limit)
     shown = found["facts"]
@@ -113,7 +113,7 @@ def memory_search(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
                  "matched_entities": found["matched_entities"]})
 
 
-def memory_recall(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+def memory_recall(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
     found = recall(ctx.read(), a["query"], scopes=ctx.scopes, min_hits=a.get("min_hits", 1),
                    fetch_evidence=ctx.fetch_evidence, limit=a.get("limit", DEFAULT_LIMIT))
     ctx.log_read("recall", [f["id"] for f in found["facts"]])
@@ -121,7 +121,7 @@ def memory_recall(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
                  "episodes": [episode_view(e) for e in found["episodes"]]})
 
 
-def memory_history(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+def memory_history(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
     sh = ctx.read()
     [found] = resolving(ctx, lambda s: reads.history(sh, a["subject"], a["predicate"], s),
                         a["subject"], a.get("subject_scope"))
@@ -129,7 +129,7 @@ def memory_history(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
                  "history": facts_view(found["history"])})
 
 
-def memory_conflicts(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+def memory_conflicts(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
     found = reads.conflicts(ctx.read())
     pairs = [p for p in found["conflicts"]
              if in_scopes([p["fact"], p["candidate"]], ctx.scopes)]
@@ -140,7 +140,7 @@ def memory_conflicts(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
                      for s in suspect]})
 
 
-def memory_coach(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+def memory_coach(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
     found = coach(ctx.read(), a["task"], ctx.scopes)
     if found["push"]:
         ctx.log_read("coach", surfaced_ids(found))
@@ -165,7 +165,7 @@ ASSERT_OPTIONS = {"subject_type": "subject_type", "subject_scope": "subject_scop
 AGENT_SOURCE_TYPES = ("agent-note", "inferred")
 
 
-def memory_assert(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+def memory_assert(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
     """An agent-said fact of this server's own episode, in this project (or the user scope
     when the user enabled it), never back-dated, its words redacted as capture redacts."""
     _in_lane(ctx, a)
@@ -201,7 +201,7 @@ def memory_assert(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
     return wire(out)
 
 
-def _in_lane(ctx: ToolContext, a: dict[str, Any]) -> None:
+def _in_lane(ctx: ServerState, a: dict[str, Any]) -> None:
     """Scopes this server may write, and sources an agent may claim."""
     for key in ("scope", "subject_scope", "object_scope"):
         given = a.get(key)
@@ -219,7 +219,7 @@ def _in_lane(ctx: ToolContext, a: dict[str, Any]) -> None:
                  "`claimgraph assert`", argument="source_type")
 
 
-def memory_forget(ctx: ToolContext, a: dict[str, Any]) -> dict[str, Any]:
+def memory_forget(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
     """Soft only: the fact is invalidated as forgotten, its history kept. Purging (deleting
     for good) stays a human command."""
     with ctx.writing() as (sh, warnings):

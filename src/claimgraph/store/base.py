@@ -11,7 +11,7 @@ Backends: ``store.sqlite.SqliteStore`` (a real file or ":memory:") and
 dialect, and ``store.memory.MemoryStore`` (tests). One contract suite runs against all of them
 (docs/store.md, "Adding a store backend").
 
-Optional fast paths, answered in SQL, are typed protocols below, checked with ``isinstance``
+Optional fast paths, answered in SQL, are classes in ``store.fast_paths``, checked with ``isinstance``
 by their callers (a store without them is read whole and answered by their definitions in
 ``logic``): ``Snapshots`` (several reads from one snapshot), ``ContextHeads`` (SQLite;
 ``logic.briefing_shortlist``), ``ContextSections`` (SQLite and PostgreSQL:
@@ -23,15 +23,7 @@ and the curator's reads, ``store.sqlite_curation``).
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from typing import (
-    Any,
-    Iterable,
-    Iterator,
-    Mapping,
-    Protocol,
-    Sequence,
-    runtime_checkable,
-)
+from typing import Any, Iterable, Protocol, Sequence
 
 Record = dict[str, Any]
 
@@ -258,67 +250,3 @@ class Store(Protocol):
 
     def close(self) -> None: ...
 
-
-# --- optional fast paths (``isinstance(store, ContextSections)``; a wrapper that forwards
-# attributes, such as the oplog's, has one exactly when the store it wraps has it) ----------
-@runtime_checkable
-class Snapshots(Protocol):
-    def reading(self) -> AbstractContextManager[None]:
-        """Several reads from one snapshot (no write may happen inside)."""
-
-
-@runtime_checkable
-class ContextHeads(Protocol):
-    def select_context_heads(self, scopes: Iterable[str], since: int) -> list[Record]:
-        """Light rows of the scopes' live facts valid now or closed since ``since``."""
-
-    def iter_context_heads(self, scopes: Iterable[str], since: int) -> Iterator[Record]:
-        """``select_context_heads`` as a stream."""
-
-
-@runtime_checkable
-class ContextSections(Protocol):
-    def context_sections(self, scopes: Iterable[str], now: int, *,
-                         windows: Mapping[str, tuple[int, int]], open_ids: Iterable[str] = (),
-                         narrowing: Any = None, half_life_days: float = ...) -> dict[str, Any]:
-        """A project page's sections: {counts, ids, reasons}."""
-
-    def valid_times(self, scopes: Iterable[str]) -> dict[str, list[int]]: ...
-
-    def believed_at(self, scopes: Iterable[str], at: int, *, since: int | None, limit: int,
-                    half_life_days: float = ...) -> dict[str, Any]: ...
-
-
-@runtime_checkable
-class KnownNames(Protocol):
-    def known_name_norms(self, norms: Iterable[str]) -> set[str]:
-        """Which normalized names some entity answers to (name or alias)."""
-
-
-@runtime_checkable
-class CurationReads(Protocol):
-    """The curator's reads in SQL (``store.sqlite_curation`` says what each answers)."""
-
-    def repeated_claim_facts(self) -> list[Record]: ...
-
-    def sweep_pool(self, watched: Iterable[str], exclusive: Iterable[str],
-                   decisions: Iterable[str]) -> list[Record]: ...
-
-    def count_valid_facts(self) -> int: ...
-
-    def predicate_counts(self, episode_ids: Iterable[str]) -> dict[str, dict[str, int]]: ...
-
-    def count_episodes(self) -> int: ...
-
-    def episodes_opened_since(self, at: int) -> list[Record]: ...
-
-    def open_episodes(self) -> list[Record]: ...
-
-    def entity_cursor(self) -> int: ...
-
-    def entity_name_keys_after(self, cursor: int) -> list[tuple[str, str]]: ...
-
-    def duplicate_name_keys(self) -> list[tuple[str, str]]: ...
-
-    def entities_with_name_keys(self, keys: Iterable[tuple[str, str]]
-                                ) -> dict[tuple[str, str], list[Record]]: ...

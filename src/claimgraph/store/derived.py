@@ -4,9 +4,12 @@ once here for every backend (memory, SQLite, PostgreSQL), so none of them can an
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Iterable
 
 from claimgraph.store.records import Record
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Iterable
 
 
 class StoreDefaults:

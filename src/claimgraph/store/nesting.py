@@ -3,15 +3,21 @@ work (begin, commit, roll back); a block opened inside it only joins, counting i
 
 from __future__ import annotations
 
-import functools
-from contextlib import AbstractContextManager, contextmanager
-from typing import Callable, Iterator, Protocol, TypeVar
+from contextlib import contextmanager
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+    from typing import Callable, Iterator, Protocol, TypeVar
 
 
-class Nested(Protocol):
-    """Whatever keeps a transaction depth (0: no transaction open)."""
+if TYPE_CHECKING:
+    class Nested(Protocol):
+        """Whatever keeps a transaction depth (0: no transaction open)."""
 
-    depth: int
+        depth: int
+
+    Owner = TypeVar("Owner", bound=Nested)
 
 
 @contextmanager
@@ -24,9 +30,6 @@ def joined(owner: Nested) -> Iterator[None]:
         owner.depth -= 1
 
 
-Owner = TypeVar("Owner", bound=Nested)
-
-
 def reentrant(outermost: Callable[[Owner], Iterator[None]]
               ) -> Callable[[Owner], AbstractContextManager[None]]:
     """A ``transaction`` method from the body of its outermost block: called while a
@@ -34,8 +37,8 @@ def reentrant(outermost: Callable[[Owner], Iterator[None]]
     begin = contextmanager(outermost)
 
     @contextmanager
-    @functools.wraps(outermost)
     def transaction(owner: Owner) -> Iterator[None]:
         with joined(owner) if owner.depth else begin(owner):
             yield
+    transaction.__doc__ = outermost.__doc__
     return transaction

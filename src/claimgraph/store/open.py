@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from claimgraph import location
 from claimgraph.errors import (
@@ -22,6 +21,7 @@ from claimgraph.private import private_dir, refuse_unsafe_directory, tighten_sto
 from claimgraph.sidecar import Sidecars
 from claimgraph.store.sqlite import SqliteStore
 
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
     from claimgraph.store.base import Store
     from claimgraph.store.memory import MemoryStore

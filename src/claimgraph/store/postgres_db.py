@@ -23,7 +23,10 @@ from psycopg import errors as pg_errors
 from claimgraph.errors import ClaimgraphError
 from claimgraph.store.nesting import reentrant
 from claimgraph.store.records import WRITES_MARK
-from claimgraph.store.sql_dialect import Params, Row
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from claimgraph.store.sql_dialect import Params, Row
 
 CONNECT_TIMEOUT_S = 10
 IntegrityError = psycopg.IntegrityError

@@ -7,9 +7,7 @@ must agree on lives here, once.
 
 from __future__ import annotations
 
-import copy
 import json
-from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.model import (
@@ -17,7 +15,13 @@ from claimgraph.logic.model import (
     PREDICATE_FIELDS, REQUIRED_FACT_FIELDS,
 )
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Mapping, Sequence
+
+    Record = dict[str, Any]
+else:
+    Record = dict  # the same at run time (annotations are never evaluated), without typing
 
 #: The trigram index cannot see fewer characters, so neither backend matches them.
 MIN_SEARCH_CHARS = 3
@@ -54,7 +58,11 @@ def in_asked_order(wanted: Sequence[str], found: Mapping[str, Record]) -> list[R
     out: list[Record] = []
     handed: set[str] = set()
     for record_id in (i for i in wanted if i in found):
-        out.append(copy.deepcopy(found[record_id]) if record_id in handed else found[record_id])
+        if record_id in handed:
+            import copy  # an id asked twice is rare: a read does not load copy (and weakref)
+            out.append(copy.deepcopy(found[record_id]))
+        else:
+            out.append(found[record_id])
         handed.add(record_id)
     return out
 

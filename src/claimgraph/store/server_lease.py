@@ -76,14 +76,14 @@ class ServerLease:
             self._conn.execute("INSERT INTO leases (name, holder) VALUES (%s, %s) ON CONFLICT"
                                " (name) DO UPDATE SET holder = excluded.holder",
                                (self.name, json.dumps(holder)))
-        except Exception:  # a store not migrated yet has no table: the lock still holds
+        except _driver_error():  # a store not migrated yet has no table: the lock still holds
             pass
 
     def _holder(self) -> dict[str, Any] | None:
         try:
             row = self._conn.execute("SELECT holder FROM leases WHERE name = %s",
                                      (self.name,)).fetchone()
-        except Exception:
+        except _driver_error():
             return None
         return json.loads(row[0]) if row else None
 
@@ -93,7 +93,7 @@ class ServerLease:
             return False
         try:
             self._conn.execute("SELECT 1")
-        except Exception:
+        except _driver_error():
             self.lost = True
             return False
         return True
@@ -104,7 +104,7 @@ class ServerLease:
         if self.held and not self._conn.closed:
             try:
                 self._conn.execute("SELECT pg_advisory_unlock(%s)", (self._key,))
-            except Exception:
+            except _driver_error():
                 pass
         self.held = False
         self._disconnect()
@@ -112,7 +112,7 @@ class ServerLease:
     def _disconnect(self) -> None:
         try:
             self._conn.close()
-        except Exception:
+        except _driver_error():
             pass
         self._conn = None
 
@@ -126,6 +126,14 @@ class ServerLease:
             raise ClaimgraphError("lease-lost", f"lost the {self.name} lease while holding it",
                                   hint="the connection to the server broke; check and retry",
                                   lock=self.name)
+
+
+def _driver_error() -> type[Exception]:
+    """psycopg's base error: what a query or a close on a live or broken connection raises.
+    Anything else is a bug and propagates. (Evaluated only when something was raised; psycopg
+    is loaded by then, as the lease connected first.)"""
+    import psycopg
+    return psycopg.Error
 
 
 def _describe(holder: dict[str, Any] | None) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 from abc import abstractmethod
 from contextlib import AbstractContextManager
-from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
@@ -26,10 +25,14 @@ from claimgraph.store import records as rec
 from claimgraph.store import sql_dialect as common
 from claimgraph.store.derived import StoreDefaults
 from claimgraph.store.records import Record
-from claimgraph.store.sql_dialect import Plan, Row, SqlConnection, SqlDialect
 
-#: Looks an entity up by id for hydration (None: its row is gone).
-EntityLookup = Callable[[str], "Record | None"]
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterable, Mapping, Sequence
+    from claimgraph.store.sql_dialect import Plan, Row, SqlConnection, SqlDialect
+
+    #: Looks an entity up by id for hydration (None: its row is gone).
+    EntityLookup = Callable[[str], Record | None]
 
 
 class SqlStore(StoreDefaults):

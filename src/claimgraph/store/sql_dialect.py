@@ -13,109 +13,112 @@ PostgreSQL's ``= ANY``). docs/store.md, "Adding a store backend", walks through 
 from __future__ import annotations
 
 import json
-from contextlib import AbstractContextManager
-from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence, Union
 
 from claimgraph.logic.model import FACT_FIELDS, FACT_HEAD_FIELDS, FACT_HEAD_FIELDS_NO_ENDS
 from claimgraph.store import records as rec
 from claimgraph.store.records import Record
 
-#: A row as a driver returns it.
-Row = tuple[Any, ...]
-#: Statement parameters: positional, or by name.
-Params = Union[Sequence[Any], Mapping[str, Any]]
-#: A statement and its parameters.
-Plan = tuple[str, Any]
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+    from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence, Union
+
+    #: A row as a driver returns it.
+    Row = tuple[Any, ...]
+    #: Statement parameters: positional, or by name.
+    Params = Union[Sequence[Any], Mapping[str, Any]]
+    #: A statement and its parameters.
+    Plan = tuple[str, Any]
 
 
-class SqlConnection(Protocol):
-    """The choke points a backend's connection offers (``sqlite_db``, ``postgres_db``)."""
+    class SqlConnection(Protocol):
+        """The choke points a backend's connection offers (``sqlite_db``, ``postgres_db``)."""
 
-    depth: int
+        depth: int
 
-    def rows(self, sql: str, params: Params = ()) -> list[Row]: ...
+        def rows(self, sql: str, params: Params = ()) -> list[Row]: ...
 
-    def one(self, sql: str, params: Params = ()) -> Row | None: ...
+        def one(self, sql: str, params: Params = ()) -> Row | None: ...
 
-    def run(self, sql: str, params: Params = ()) -> int: ...
+        def run(self, sql: str, params: Params = ()) -> int: ...
 
-    def many(self, sql: str, rows: Sequence[Params]) -> None: ...
+        def many(self, sql: str, rows: Sequence[Params]) -> None: ...
 
-    def uncounted(self, sql: str, params: Params = ()) -> int: ...
+        def uncounted(self, sql: str, params: Params = ()) -> int: ...
 
-    def transaction(self) -> AbstractContextManager[None]: ...
+        def transaction(self) -> AbstractContextManager[None]: ...
 
-    def atomic(self, can_fail_midway: bool = True) -> AbstractContextManager[None]: ...
+        def atomic(self, can_fail_midway: bool = True) -> AbstractContextManager[None]: ...
 
-    def close(self) -> None: ...
+        def close(self) -> None: ...
 
 
-class SqlDialect(Protocol):
-    """The statements a backend's SQL module defines under these names (see the module
-    docstring for the parameter conventions; ``sqlite_sql`` documents each one)."""
+    class SqlDialect(Protocol):
+        """The statements a backend's SQL module defines under these names (see the module
+        docstring for the parameter conventions; ``sqlite_sql`` documents each one)."""
 
-    GET_MARK: str
-    SET_MARK: str
-    LIST_MARKS: str
-    DELETE_MARKS: str
-    INSERT_ENTITY: str
-    UPDATE_ENTITY: str
-    INSERT_ALIAS: str
-    DELETE_ALIASES: str
-    DELETE_ENTITY: str
-    ENTITY_BY_ID: str
-    ENTITY_BY_NAME: str
-    ENTITIES_BY_IDS: str
-    LIST_ENTITIES: str
-    FIND_ENTITIES: str
-    FIND_ENTITIES_MANY: str
-    REPOINT_FACTS: str
-    INSERT_FACT: str
-    FACT_EXISTS: str
-    INSERT_LINK: str
-    DELETE_LINK: str
-    REPOINT_PREDICATE: str
-    INVALIDATE: str
-    REINFORCE: str
-    FACT_SELECT: str
-    FACT_ORDER: str
-    FACT_HEAD_SELECT: str
-    FACT_HEAD_NO_ENDS_SELECT: str
-    SET_DORMANT: str
-    REVIVE: str
-    DORMANT_IDS: str
-    UPSERT_AUDIT: str
-    AUDIT_SELECT: str
-    AUDIT_OF_FACTS: str
-    SUSPECT_IDS: str
-    SCOPE_COUNTS: str
-    SCOPE_SUSPECTS: str
-    ENTITY_USAGE: str
-    INSERT_EPISODE: str
-    EPISODE_EXISTS: str
-    EPISODE_BY_ID: str
-    EPISODE_BY_REF: str
-    EPISODES_IN_ORDER: str
-    CLOSE_EPISODE: str
-    UPDATE_EPISODE: str
-    DELETE_EPISODES: str
-    GET_PREDICATE: str
-    LIST_PREDICATES: str
-    UPSERT_PREDICATE: str
-    DELETE_FACT_AUDITS: str
-    DELETE_FACT_LINKS: str
-    DELETE_FACTS: str
-    HAS_WORDS: str
+        GET_MARK: str
+        SET_MARK: str
+        LIST_MARKS: str
+        DELETE_MARKS: str
+        INSERT_ENTITY: str
+        UPDATE_ENTITY: str
+        INSERT_ALIAS: str
+        DELETE_ALIASES: str
+        DELETE_ENTITY: str
+        ENTITY_BY_ID: str
+        ENTITY_BY_NAME: str
+        ENTITIES_BY_IDS: str
+        LIST_ENTITIES: str
+        FIND_ENTITIES: str
+        FIND_ENTITIES_MANY: str
+        REPOINT_FACTS: str
+        INSERT_FACT: str
+        FACT_EXISTS: str
+        INSERT_LINK: str
+        DELETE_LINK: str
+        REPOINT_PREDICATE: str
+        INVALIDATE: str
+        REINFORCE: str
+        FACT_SELECT: str
+        FACT_ORDER: str
+        FACT_HEAD_SELECT: str
+        FACT_HEAD_NO_ENDS_SELECT: str
+        SET_DORMANT: str
+        REVIVE: str
+        DORMANT_IDS: str
+        UPSERT_AUDIT: str
+        AUDIT_SELECT: str
+        AUDIT_OF_FACTS: str
+        SUSPECT_IDS: str
+        SCOPE_COUNTS: str
+        SCOPE_SUSPECTS: str
+        ENTITY_USAGE: str
+        INSERT_EPISODE: str
+        EPISODE_EXISTS: str
+        EPISODE_BY_ID: str
+        EPISODE_BY_REF: str
+        EPISODES_IN_ORDER: str
+        CLOSE_EPISODE: str
+        UPDATE_EPISODE: str
+        DELETE_EPISODES: str
+        GET_PREDICATE: str
+        LIST_PREDICATES: str
+        UPSERT_PREDICATE: str
+        DELETE_FACT_AUDITS: str
+        DELETE_FACT_LINKS: str
+        DELETE_FACTS: str
+        HAS_WORDS: str
 
-    def id_list(self, values: Sequence[str]) -> Any: ...
+        def id_list(self, values: Sequence[str]) -> Any: ...
 
-    def facts_touching(self, entity_ids: Sequence[str], direction: str,
-                       predicates: Sequence[str] | None, select: str = ...,
-                       order: str = ...) -> Plan: ...
+        def facts_touching(self, entity_ids: Sequence[str], direction: str,
+                           predicates: Sequence[str] | None, select: str = ...,
+                           order: str = ...) -> Plan: ...
 
-    def select_facts(self, lists: Mapping[str, Sequence[str] | None], source_type: str | None,
-                     recorded_before: int | None, conflicted: bool, valid_cheap: bool,
-                     with_evidence: bool = False) -> Plan: ...
+        def select_facts(self, lists: Mapping[str, Sequence[str] | None], source_type: str | None,
+                         recorded_before: int | None, conflicted: bool, valid_cheap: bool,
+                         with_evidence: bool = False) -> Plan: ...
 
 
 # --- statements both dialects write alike (``?`` placeholders) ------------------------------
@@ -336,19 +339,20 @@ def time_travel(in_scopes: str, believed: str, useful_order: str, named: str, si
     return valid_times, believed_at
 
 
-class InList(Protocol):
-    def __call__(self, column: str, values: Sequence[str], params: list[Any]) -> str: ...
+if TYPE_CHECKING:
+    class InList(Protocol):
+        def __call__(self, column: str, values: Sequence[str], params: list[Any]) -> str: ...
 
 
-class FactsTouching(Protocol):
-    def __call__(self, entity_ids: Sequence[str], direction: str,
-                 predicates: Sequence[str] | None, select: str = ..., order: str = ...) -> Plan: ...
+    class FactsTouching(Protocol):
+        def __call__(self, entity_ids: Sequence[str], direction: str,
+                     predicates: Sequence[str] | None, select: str = ..., order: str = ...) -> Plan: ...
 
 
-class SelectFacts(Protocol):
-    def __call__(self, lists: Mapping[str, Sequence[str] | None], source_type: str | None,
-                 recorded_before: int | None, conflicted: bool, valid_cheap: bool,
-                 with_evidence: bool = False) -> Plan: ...
+    class SelectFacts(Protocol):
+        def __call__(self, lists: Mapping[str, Sequence[str] | None], source_type: str | None,
+                     recorded_before: int | None, conflicted: bool, valid_cheap: bool,
+                     with_evidence: bool = False) -> Plan: ...
 
 
 def plan_builders(mark: str, in_ids: str, id_list: Callable[[Sequence[str]], Any],

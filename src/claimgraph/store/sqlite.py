@@ -17,7 +17,6 @@ import math
 import sqlite3
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.model import CONTEXT_HEAD_FIELDS, EPISODE_FIELDS, FACT_HEAD_FIELDS
@@ -25,11 +24,16 @@ from claimgraph.store import records as rec
 from claimgraph.store import sqlite_schema as schema
 from claimgraph.store import sqlite_sql as q
 from claimgraph.store.records import Record
-from claimgraph.store.sql import EntityLookup, SqlStore, entity_copy, entity_from_row, fact_ends
-from claimgraph.store.sql_dialect import Row, SqlDialect
+from claimgraph.store.sql import SqlStore, entity_copy, entity_from_row, fact_ends
 from claimgraph.store.sqlite_curation import SqliteCuration
 from claimgraph.store.sqlite_db import SqliteDb
 from claimgraph.store.sqlite_purge import SqlitePurge
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Iterator, Sequence
+    from claimgraph.store.sql import EntityLookup
+    from claimgraph.store.sql_dialect import Row, SqlDialect
 
 _ENTITY_CACHE_MAX = 50_000
 SEARCH_INDEXES = ("fact_fts", "entity_fts", "episode_fts", "fact_words")

@@ -19,12 +19,15 @@ the curator's pure logic needs, never a verdict: the logic still decides, on the
 from __future__ import annotations
 
 import json
-from typing import Iterable
 
 from claimgraph.logic.model import EPISODE_FIELDS
 from claimgraph.store import sqlite_sql as q
 from claimgraph.store.records import Record
 from claimgraph.store.sqlite_db import SqliteDb
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Iterable
 
 _CLAIM_KEY = ("f.subject_id, f.predicate, f.object_kind, CASE WHEN f.object_kind = 'entity'"
               " THEN f.object_ref_id ELSE f.object_lit END, f.scope, f.epistemic")

@@ -29,14 +29,17 @@ import sqlite3
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from claimgraph.errors import ClaimgraphError, disk_full
 from claimgraph.private import create_private_file
 from claimgraph.store import sqlite_schema as schema
 from claimgraph.store.nesting import reentrant
 from claimgraph.store.records import WRITES_MARK
-from claimgraph.store.sql_dialect import Params, Row
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from claimgraph.store.sql_dialect import Params, Row
+    from typing import Any, Callable, Iterable, Iterator, Sequence
 
 #: The write counter's bump: a mark row whose value is the count (docs/store.md).
 BUMP_WRITES = ("INSERT INTO marks (key, value) VALUES (?, '1') ON CONFLICT (key)"

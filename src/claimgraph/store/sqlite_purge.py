@@ -12,9 +12,12 @@ frames still hold the pages as they were before the delete).
 from __future__ import annotations
 
 import time
-from typing import Any, Iterable
 
 from claimgraph.store.sqlite_db import SqliteDb
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Iterable
 
 #: Which full-text indexes hold the text of which table.
 FTS_OF = {"entities": ("entity_fts",), "facts": ("fact_fts", "fact_words"),

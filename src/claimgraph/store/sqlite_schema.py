@@ -29,11 +29,14 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Sequence
 
 from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
 from claimgraph.store import sql_dialect
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Sequence
 
 #: Marks a SQLite file as ours ("CLGR"), so we never migrate another program's database.
 APPLICATION_ID = 0x434C4752

@@ -9,11 +9,14 @@ JSON parameter (``IN (SELECT value FROM json_each(?))``): any length, no variabl
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
 
 from claimgraph.logic.model import CONTEXT_HEAD_FIELDS
 from claimgraph.store import sql_dialect as common
-from claimgraph.store.sql_dialect import Plan as Plan
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Sequence
+    from claimgraph.store.sql_dialect import Plan as Plan
 
 #: Statements written alike in both dialects (``sql_dialect``), exported under the dialect's names.
 AUDIT_ORDER = common.AUDIT_ORDER

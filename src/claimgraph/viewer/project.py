@@ -28,7 +28,7 @@ from claimgraph.logic.confidence import effective_confidence
 from claimgraph.logic.conflicts import open_conflicts
 from claimgraph.logic.model import EPISTEMIC_STRENGTH
 from claimgraph.logic.retrieval import fact_valid_at
-from claimgraph.store.base import ContextSections
+from claimgraph.store.fast_paths import ContextSections
 from claimgraph.viewer.present import change_text, code_spans, component_text
 from claimgraph.viewer.source import BadRequest, NotFound, Source
 

@@ -27,3 +27,19 @@ REQUESTS = (
     "show me the diff",
     "try it again with the verbose flag",
 )
+
+#: Ten more one-off requests, written for the retrained model (the model never saw them): the
+#: hard kind, with the words a rule uses ("make sure", "never", "always", "we need to", "go
+#: with") but about the change in hand.
+MORE_REQUESTS = (
+    "make sure the build passes before you hand it back",
+    "never mind, revert that last edit",
+    "always show me the diff first this time",
+    "use the staging config for this run",
+    "let's rename this function to parse_header",
+    "don't touch the tests in this PR",
+    "We need to bump the version for this release",
+    "go with the second approach for this bug",
+    "add a retry around that HTTP call",
+    "update the screenshot in the README",
+)

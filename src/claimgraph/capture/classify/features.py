@@ -5,10 +5,12 @@ by inference, so the two can never drift apart. See docs/capture.md ("The senten
 
 Features are meant to generalize past the sentences they were learned from:
 
-- word unigrams and bigrams, the first two words (imperatives and "we'll" / "let's" start a
-  sentence), and character 4-grams inside a padded, lowercased copy (they catch "prefer" in
-  "preferably" and survive typos). All are hashed with CRC-32 into ``BUCKETS`` buckets, each
-  kind with its own seed, so no vocabulary is stored;
+- word unigrams and bigrams and the first one and two words (imperatives and "we'll" /
+  "let's" start a sentence), hashed with CRC-32 into ``BUCKETS`` buckets, each kind with its
+  own seed, so no vocabulary is stored. A word's bucket is computed once per process and kept
+  (``_word_bucket``). Character 4-grams were dropped: in grouped cross-validation they added
+  about 0.01 of average precision and cost more than half of a sentence's time
+  (docs/capture.md, "The sentence model");
 - named cues: where the sentence sits in its prompt, whether the prompt answers an agent that
   just asked a question or offered options, its length, modality and negation words, and the
   old phrase lists' verdicts (as evidence for the model, no longer the decision).
@@ -27,7 +29,7 @@ from claimgraph.capture.classify.phrases import phrase_hits
 
 BUCKETS = 1 << 15
 _MASK = BUCKETS - 1
-_WORD, _BIGRAM, _FIRST, _CHAR = 1, 2, 3, 4
+_WORD, _BIGRAM, _FIRST = 1, 2, 3
 _TOKENS = re.compile(r"[a-z0-9_']+|[^\sa-z0-9_']")
 _DIGITS = re.compile(r"\d+")
 
@@ -66,18 +68,28 @@ _WORD_CUES = tuple((name, frozenset(words.split())) for name, words in (
 ))
 _QUESTION_WORDS = frozenset("should could can would will do does did is are was were what why "
                             "how when where which who".split())
-#: Cues that take a phrase or a shape: one pass each over the lowercased sentence.
-_REGEX_CUES = tuple((name, re.compile(pattern)) for name, pattern in (
-    ("has_url_or_path", r"https?://|\w/\w|\.\w{1,4}\b"),
-    ("has_code_span", r"`[^`]+`"),
-    ("from_now_on", r"from now on|going forward|in the future|moving forward|by default|"
-                    r"as a rule|remember|standard|convention|policy|have to|has to|need to"),
-    ("temporary", r"for now|right now|this time|today|tonight|at the moment|"
-                  r"in this (?:pr|task|session|commit|branch)"),
-    ("across_projects", r"all my|every (?:repo|project)|any (?:repo|project)|everywhere i|"
-                        r"my (?:machine|setup|editor|shell|laptop|workflow|projects?)|"
-                        r"i(?:'m| am) on|personally"),
-    ("please_can_you", r"can you|could you|would you"),
+#: The same, by word: the cues a word fires (one lookup a word, not one set test a cue).
+_CUES_OF_WORD: dict[str, tuple[str, ...]] = {}
+for _name, _vocabulary in _WORD_CUES:
+    for _word in _vocabulary:
+        _CUES_OF_WORD[_word] = _CUES_OF_WORD.get(_word, ()) + (_name,)
+#: Cues that take a shape: a search of the lowercased sentence, only when it holds the
+#: character every match needs.
+_SHAPE_CUES = tuple((name, needs, re.compile(pattern)) for name, needs, pattern in (
+    ("has_url_or_path", "/.", r"https?://|\w/\w|\.\w{1,4}\b"),
+    ("has_code_span", "`", r"`[^`]+`"),
+))
+#: Cues that take a phrase: any of these strings inside the lowercased sentence (substrings, as
+#: written: "remember" fires in "remembered", "in this pr" in "in this project").
+_PHRASE_CUES = tuple((name, tuple(strings.split("|"))) for name, strings in (
+    ("from_now_on", "from now on|going forward|in the future|moving forward|by default|"
+                    "as a rule|remember|standard|convention|policy|have to|has to|need to"),
+    ("temporary", "for now|right now|this time|today|tonight|at the moment|in this pr|"
+                  "in this task|in this session|in this commit|in this branch"),
+    ("across_projects", "all my|every repo|every project|any repo|any project|everywhere i|"
+                        "my machine|my setup|my editor|my shell|my laptop|my workflow|"
+                        "my project|i'm on|i am on|personally"),
+    ("please_can_you", "can you|could you|would you"),
 ))
 
 
@@ -89,21 +101,49 @@ def featurize(sentence: str, position: int = 0, count: int = 1,
     question or options (None: unknown, or not an answer)."""
     lower = _DIGITS.sub("0", sentence.lower().replace("\u2019", "'"))
     words = _TOKENS.findall(lower)
-    hashed = {crc32(w.encode(), _WORD) & _MASK for w in words}
-    hashed.update(crc32(f"{a} {b}".encode(), _BIGRAM) & _MASK for a, b in zip(words, words[1:]))
+    hashed = {_word_bucket(word) for word in words}
+    hashed.update(map(_pair_bucket, words, words[1:]))
     hashed.update(crc32(w.encode(), _FIRST) & _MASK for w in (" ".join(words[:1]),
                                                                   " ".join(words[:2])))
-    padded = f" {' '.join(lower.split())} ".encode()
-    hashed.update(crc32(padded[i:i + 4], _CHAR) & _MASK for i in range(len(padded) - 3))
     return sorted(hashed), _cues(sentence, words, position, count, after_options)
+
+
+#: A word's bucket, by word (and a bigram's, by its two words); each cleared when full, so a long capture's memory stays bounded.
+#: Pure: a miss computes the same bucket.
+_WORDS: dict[str, int] = {}
+_PAIRS: dict[tuple[str, str], int] = {}
+_WORDS_MAX = 1 << 16
+
+
+def _pair_bucket(first: str, second: str) -> int:
+    """A word bigram's bucket (kept like a word's: most bigrams recur too)."""
+    key = (first, second)
+    found = _PAIRS.get(key)
+    if found is None:
+        found = crc32(f"{first} {second}".encode(), _BIGRAM) & _MASK
+        if len(_PAIRS) >= _WORDS_MAX:
+            _PAIRS.clear()
+        _PAIRS[key] = found
+    return found
+
+
+def _word_bucket(word: str) -> int:
+    found = _WORDS.get(word)
+    if found is None:
+        found = crc32(word.encode(), _WORD) & _MASK
+        if len(_WORDS) >= _WORDS_MAX:
+            _WORDS.clear()
+        _WORDS[word] = found
+    return found
 
 
 def _cues(sentence: str, words: list[str], position: int, count: int,
           after_options: bool | None) -> list[int]:
-    present = set(words)
-    fired = [name for name, vocabulary in _WORD_CUES if not present.isdisjoint(vocabulary)]
+    fired = [name for word in set(words) for name in _CUES_OF_WORD.get(word, ())]
     lower = sentence.lower()
-    fired += [name for name, pattern in _REGEX_CUES if pattern.search(lower)]
+    fired += [name for name, needs, pattern in _SHAPE_CUES
+              if any(char in lower for char in needs) and pattern.search(lower)]
+    fired += [name for name, strings in _PHRASE_CUES if any(s in lower for s in strings)]
     if words and words[0] in _QUESTION_WORDS:
         fired.append("starts_question_word")
     fired += _placement(position, count, after_options)

@@ -25,6 +25,7 @@ from claimgraph.capture.classify.phrases import classify
 
 WEIGHTS_FILE = "sentence_model.json"
 DURABLE = ("convention", "decision", "preference", "personal")
+_REST = ("request", "question", "other")
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,9 @@ class Model:
                 for i in range(len(data["classes"]))]
         zero = (0.0,) * len(rows)
         features = [weights if any(weights) else zero for weights in zip(*rows)]
+        if set(data["classes"]) != set(DURABLE + _REST):
+            raise ValueError(f"weights for classes {data['classes']}: retrain "
+                             "(train/train_classifier.py)")
         return cls(tuple(data["classes"]), tuple(data["bias"]), features,
                    data["threshold"], data.get("phrase_floor", 1.0))
 
@@ -91,10 +95,10 @@ class Model:
     def verdict(self, sentence: str, position: int = 0, count: int = 1,
                 after_options: bool | None = None) -> Verdict:
         probs = self.probabilities(sentence, position, count, after_options)
-        durable = sum(probs[name] for name in DURABLE)
+        durable = sum(map(probs.__getitem__, DURABLE))
         kept = durable >= self.threshold or (durable >= self.phrase_floor
                                              and _phrase_statement(sentence))
-        pool = DURABLE if kept else tuple(n for n in self.classes if n not in DURABLE)
+        pool = DURABLE if kept else _REST
         label = max(pool, key=lambda name: (probs[name], name))
         return Verdict(label, durable, kept, probs)
 

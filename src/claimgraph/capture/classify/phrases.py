@@ -21,6 +21,7 @@ Questions, hedged guesses ("maybe …", "I think …") and what holds only for n
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 CONVENTION, DECISION, PREFERS = "x/convention", "x/decided", "core/prefers"
 _LEAD = re.compile(r"^(?:(?:please|also|and|but|so|ok|okay|btw|note|important|fyi|just|oh|"
@@ -28,8 +29,8 @@ _LEAD = re.compile(r"^(?:(?:please|also|and|but|so|ok|okay|btw|note|important|fy
 _QUESTION = re.compile(r"^(?:should|could|can|would|will|do(?!\s+not\b)|does|did|is|are|was|"
                        r"were|what|why|how|when|where|which|who|shall|may|have|has)\b",
                        re.IGNORECASE)
-_HEDGE = re.compile(r"\b(?:maybe|perhaps|might|probably|possibly|i think|i guess|i suspect|"
-                    r"not sure|wonder|whether|seems?|apparently)\b", re.IGNORECASE)
+_HEDGE = re.compile(r"\b(?:maybe|perhaps|might|probably|possibly|wonder|whether|seems?|"
+                    r"apparently)\b|\b(?:i think|i guess|i suspect|not sure)\b", re.IGNORECASE)
 _TEMPORARY = re.compile(r"\b(?:for now|right now|this time|today|tonight|at the moment|"
                         r"in this (?:pr|task|session|commit))\b", re.IGNORECASE)
 _DURABLE_VERBS = (
@@ -71,33 +72,107 @@ _PERSONAL = re.compile(r"^i\s+(?:always|never|prefer|like|love|don't|do not|use)
                        r"\bmy\s+(?:preference|rule|convention)\b", re.IGNORECASE)
 _MIN_WORDS = 3
 
+#: Each pattern cut into its alternatives, each alternative with the words (``\w+`` runs of the
+#: lowercased sentence) at least one of which every match of it contains. A pattern matches
+#: when one of its alternatives does, and an alternative is searched only when the sentence has
+#: one of its words: an unanchored "\bword" alternative costs a search at every position, and
+#: those searches were most of what the sentence model spent on a sentence. A test checks the gates
+#: never change a verdict (tests/capture/classify/test_shortcuts.py).
+_WORD = re.compile(r"\w+")
+
+
+def _alternatives(pattern: re.Pattern[str]) -> list[str]:
+    """The top-level alternatives of ``pattern`` (``a|(b|c)|d`` -> a, (b|c), d)."""
+    parts, current, depth, in_class, escaped = [], "", 0, False, False
+    for char in pattern.pattern:
+        if escaped or char == "\\":
+            escaped = not escaped and char == "\\"
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char in "()":
+            depth += 1 if char == "(" else -1
+        elif char == "|" and depth == 0:
+            parts.append(current)
+            current = ""
+            continue
+        current += char
+    return parts + [current]
+
+
+def _gated(pattern: re.Pattern[str], needs: dict[int, str]) -> tuple[tuple[re.Pattern[str],
+                                                                          frozenset[str]],
+                                                                    ...]:
+    parts = _alternatives(pattern)
+    gated = tuple((re.compile(part, pattern.flags),
+                   frozenset(needs[i].split()))
+                  for i, part in enumerate(parts))
+    assert len(needs) == len(parts), pattern.pattern
+    return gated
+
+
+_PATTERNS = tuple((name, _gated(pattern, needs)) for name, pattern, needs in (
+    ("phrase_convention", _CONVENTION, {
+        0: "always never", 1: "don dont do must mustn should", 2: "must should has have",
+        3: "make", 4: "ensure", 5: "from", 6: "no", 7: "until"}),
+    ("phrase_decision", _DECISION, {
+        0: "decided", 1: "we", 2: "let", 3: "can could should",
+        4: "migrate move switch port rewrite convert replace adopt standardise standardize",
+        5: "port migrate rewrite convert switch move", 6: "keep", 7: "needed", 8: "instead"}),
+    ("phrase_preference", _PREFERENCE, {
+        0: "prefer prefers preferred", 1: "rather", 2: "instead", 3: "should", 4: "like love",
+        5: "use"}),
+    ("phrase_personal", _PERSONAL, {0: "i", 1: "my"}),
+    ("phrase_hedge", _HEDGE, {0: "maybe perhaps might probably possibly wonder whether seem seems "
+                                 "apparently", 1: "think guess suspect sure"})))
+
+
+def _matches(text: str, words: frozenset[str], alternatives: tuple[tuple[re.Pattern[str],
+                                                                          frozenset[str]],
+                                                                    ...]) -> bool:
+    return any(not words.isdisjoint(needs) and alternative.search(text)
+               for alternative, needs in alternatives)
+
+
+_TEMPORARY_NEEDS = frozenset("for right this today tonight at in".split())
+
 
 def classify(sentence: str) -> str | None:
     """The predicate a sentence states (convention, decision, preference), or None."""
-    text = core(sentence)
-    if len(text.split()) < _MIN_WORDS and not text.lower().startswith("no "):
-        return None
-    if text.endswith("?") or _QUESTION.match(text) or _HEDGE.search(text) \
-            or _TEMPORARY.search(text):
-        return None
-    for predicate, pattern in ((CONVENTION, _CONVENTION), (DECISION, _DECISION),
-                               (PREFERS, _PREFERENCE)):
-        if pattern.search(text):
-            return predicate
-    return None
+    return _read(sentence)[0]
 
 
 def phrase_hits(sentence: str) -> list[str]:
     """Which of the phrase lists a sentence matches, each on its own (no gate, no order):
     features for the sentence model, which weighs them against everything else it sees."""
+    return list(_read(sentence)[1])
+
+
+@lru_cache(maxsize=512)
+def _read(sentence: str) -> tuple[str | None, tuple[str, ...]]:
+    """``classify`` and ``phrase_hits`` from one pass of the patterns: the sentence model reads
+    the hits as features and then asks ``classify`` of the same sentence (kept: the last few
+    hundred sentences), and the patterns are most of what a sentence costs it."""
     text = core(sentence)
-    hits = [name for name, pattern in (
-        ("phrase_convention", _CONVENTION), ("phrase_decision", _DECISION),
-        ("phrase_preference", _PREFERENCE), ("phrase_personal", _PERSONAL),
-        ("phrase_hedge", _HEDGE)) if pattern.search(text)]
+    words = frozenset(_WORD.findall(text.lower()))
+    hits = [name for name, alternatives in _PATTERNS if _matches(text, words, alternatives)]
     if text.endswith("?") or _QUESTION.match(text):
         hits.append("phrase_question")
-    return hits
+    return _predicate(text, hits, words), tuple(hits)
+
+
+def _predicate(text: str, hits: list[str], words: frozenset[str]) -> str | None:
+    stated = next((predicate for predicate, name in (
+        (CONVENTION, "phrase_convention"), (DECISION, "phrase_decision"),
+        (PREFERS, "phrase_preference")) if name in hits), None)
+    if stated is None or (len(text.split()) < _MIN_WORDS
+                          and not text.lower().startswith("no ")):
+        return None
+    if "phrase_question" in hits or "phrase_hedge" in hits or (
+            not words.isdisjoint(_TEMPORARY_NEEDS) and _TEMPORARY.search(text)):
+        return None
+    return stated
 
 
 def core(sentence: str) -> str:

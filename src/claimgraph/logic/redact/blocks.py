@@ -44,8 +44,6 @@ _PEM_BODY_LINE = re.compile(r"[ \t]*(?:[A-Za-z0-9+/=]{1,100}|(?:Proc-Type|DEK-In
 _PEM_BODY = re.compile(r"(?:[A-Za-z0-9+/]{60,76}(?:\r?\n|\\r?\\n)){2,200}[A-Za-z0-9+/=]{0,76}")
 _PEM_LOOKBACK = 16_384
 _PEM_FULL_LINE = re.compile(r"[A-Za-z0-9+/]{60,76}\r?")
-_URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,30}\Z")
-_URL_PASSWORD = re.compile(r"://[^\s:/?#@\[\]\"'<>]{0,256}:([^\s/?#\"'<>]{1,256})(?=@)")
 _SEGMENT_END = re.compile(r"\n|;|&&|\|\||\|")
 #: How far a rule looks along a line: a command or a key line is never longer.
 LINE_WINDOW = 4096
@@ -155,15 +153,6 @@ def _body_run_start(text: str, at: int) -> int:
             return start
         start = line_start
     return start
-
-
-def url_password(text: str, at: int) -> list[Span]:
-    if _URL_SCHEME.search(text, max(0, at - 31), at) is None:
-        return []
-    found = _URL_PASSWORD.match(text, at)
-    if found is None or is_reference(found[1]):
-        return []
-    return [(found.start(1), found.end(1), "url-password")]
 
 
 def command(rule: str) -> Callable[[str, int], list[Span]]:
