@@ -21,7 +21,10 @@ from claimgraph.store.postgres_db import IntegrityError, PostgresDb, redact_url
 from claimgraph.store.postgres_purge import PostgresPurge
 from claimgraph.store.records import Record
 from claimgraph.store.sql import SqlStore, entity_from_row
-from claimgraph.store.sql_dialect import SqlDialect
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from claimgraph.store.sql_dialect import SqlDialect
 
 
 class PostgresStore(PostgresPurge, SqlStore):

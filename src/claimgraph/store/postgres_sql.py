@@ -9,10 +9,13 @@ first by nature, upserts as ``ON CONFLICT``, trigram ``ILIKE`` where SQLite uses
 from __future__ import annotations
 
 import re
-from typing import Sequence
-
 from claimgraph.store import sql_dialect as common
-from claimgraph.store.sql_dialect import Plan as Plan
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Sequence
+
+    from claimgraph.store.sql_dialect import Plan as Plan
 
 #: Statements written alike in both dialects (``sql_dialect``), exported under the dialect's names.
 ENTITY_ORDER = common.ENTITY_ORDER
