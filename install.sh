@@ -42,8 +42,8 @@ directory exists (claimgraph install --agent AGENT):
 
 Run it again at any time: a second run changes nothing and says so (a user install is
 refreshed when this clone's source changed).
-Other ways to install the same command: `uv tool install '.[mcp,viewer]'` or
-`pipx install '.[mcp,viewer]'` from this directory, then `claimgraph install --agent claude-code`.
+Other ways to install the same command: `uv tool install '.[mcp,viewer,sync]'` or
+`pipx install '.[mcp,viewer,sync]'` from this directory, then `claimgraph install --agent claude-code`.
 USAGE
 }
 

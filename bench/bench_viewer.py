@@ -17,15 +17,20 @@ reads the same thing (``main([...])`` in this process, output captured):
   review    conflicts --json
 
 Then ``--concurrent`` loads of the project page at once, ``--rounds`` times, the servers taking
-turns: one new page for all of them, and with ``--distinct`` a different new page each. Printed:
-p50, p95, max, the burst's wall time, the server's peak RSS (VmHWM) and the largest RssAnon
-and RssFile sampled during the bursts.
+turns: one new page for all of them; with ``--distinct`` also a new nonce each (one page's
+content, nothing kept answers it) and a different page each (the project's first page, pages of
+each section, filters: ``PAGE_VARIANTS``); with ``--cold`` the different pages again with a
+write to the store before each burst, so nothing kept from before answers (the viewer places a
+project's facts once per store state and filter: ``viewer.project.placement``). Printed: p50,
+p95, max, the burst's wall time, the server's peak RSS (VmHWM), the largest RssAnon and RssFile
+sampled during the bursts, and the baseline measured in the same round: the same server
+answering as many loads of its stylesheet at once (p95, and the page's p95 over it).
 
 Targets: one project-page load p95 <= 300 ms at 100k facts (issue 29); 20 at once p95 <= 1 s
 and < 300 MB RSS (issue 24).
 
 Usage: .venv/bin/python bench/bench_viewer.py [--loads 50] [--facts 100000] [--projects 50]
-       [--concurrent 20] [--rounds 3] [--distinct] [--baseline /path/to/landed/checkout]
+       [--concurrent 20] [--rounds 3] [--distinct] [--cold] [--baseline /path/to/landed/checkout]
        [--pages all|none|project,fact,...]
 """
 
@@ -106,11 +111,11 @@ def in_process(argv: list[str]) -> float:
     return took
 
 
-def load(url: str, timeout: float = 60) -> float:
+def load(url: str, timeout: float = 60, minimum: int = 200) -> float:
     started = time.perf_counter()
     with urllib.request.urlopen(url, timeout=timeout) as answer:
         body = answer.read()
-        if answer.status != 200 or len(body) < 200:
+        if answer.status != 200 or len(body) < minimum:
             raise SystemExit(f"{url} answered {answer.status}")
     return time.perf_counter() - started
 
@@ -191,6 +196,9 @@ def main() -> None:
                         help="'all', 'none' (only the concurrent project page) or a list")
     parser.add_argument("--distinct", action="store_true",
                         help="also: the concurrent loads each ask a different page")
+    parser.add_argument("--cold", action="store_true",
+                        help="also: a write to the store before each burst of different pages "
+                             "(nothing kept from before answers)")
     parser.add_argument("--rebuild", action="store_true")
     args = parser.parse_args()
     dirs = project_dirs(args.projects)
@@ -220,9 +228,11 @@ def main() -> None:
             path = wanted["project"][0]
             print(f"\n== project page, {args.concurrent} loads at once, {args.rounds} rounds,"
                   f" servers interleaved round by round")
-            concurrent_report(servers, path, args.concurrent, args.rounds, distinct=False)
-            if args.distinct:
-                concurrent_report(servers, path, args.concurrent, args.rounds, distinct=True)
+            for mode in ["same"] + (["nonce", "pages"] if args.distinct else []):
+                concurrent_report(servers, path, args.concurrent, args.rounds, mode)
+            if args.cold:
+                concurrent_report(servers, path, args.concurrent, args.rounds, "pages",
+                                  cold=(db, str(dirs[min(7, len(dirs) - 1)].resolve())))
         finally:
             for server in servers.values():
                 server.stop()
@@ -280,43 +290,79 @@ class Sampler:
         self._thread.join()
 
 
-def burst(url: str, count: int, distinct: bool) -> tuple[float, list[float]]:
+#: "Different pages" of one project: its first page, and pages of each section.
+PAGE_VARIANTS = ["", "&section=current&page=2", "&section=decisions&page=3",
+                 "&section=left_out&page=1", "&section=changed&page=2",
+                 "&section=current&page=5", "&section=decisions&page=40",
+                 "&section=structure&page=1", "&section=lessons&page=1",
+                 "&section=left_out&page=9", "&predicate=core/prefers",
+                 "&class=commitment", "&text=component-1", "&section=current&page=30",
+                 "&section=changed&page=9", "&section=decisions&page=200",
+                 "&predicate=core/depends-on&section=current&page=2",
+                 "&section=left_out&page=40", "&text=value+7", "&section=current&page=99"]
+MODES = {"same": "one new page for all", "nonce": "a new nonce each (one page's content)",
+         "pages": "a different page each (sections, page numbers, filters)"}
+
+
+def burst(url: str, count: int, mode: str) -> tuple[float, list[float]]:
     """``count`` loads started together: (wall time of the burst, each load's time). Each
     burst is a page nobody asked for yet (a fresh ``nonce``, a parameter no page reads): one
-    page for all (``distinct`` False: 20 people open the same page) or one each."""
+    page for all (``same``: 20 people open the same page), one nonce each (``nonce``), or a
+    different page each (``pages``: sections, page numbers and filters of one project)."""
     tag = next(NONCES)
+
+    def one(n: int) -> str:
+        if mode == "same":
+            return f"{url}&nonce={tag}-0"
+        extra = PAGE_VARIANTS[n % len(PAGE_VARIANTS)] if mode == "pages" else ""
+        return f"{url}{extra}&nonce={tag}-{n}"
     with ThreadPoolExecutor(max_workers=count) as pool:
         started = time.perf_counter()
-        times = list(pool.map(
-            lambda n: load(f"{url}&nonce={tag}-{n if distinct else 0}", BURST_TIMEOUT_S),
-            range(count)))
+        times = list(pool.map(lambda n: load(one(n), BURST_TIMEOUT_S), range(count)))
     return time.perf_counter() - started, times
 
 
+def static_burst(url: str, count: int) -> list[float]:
+    """The baseline: the same server answering ``count`` loads of its stylesheet at once."""
+    with ThreadPoolExecutor(max_workers=count) as pool:
+        return list(pool.map(lambda n: load(url, 60, minimum=0), range(count)))
+
+
+def write_between(db: Path, scope: str) -> None:
+    """A write to the store (a new fact): every kept page and placement is stale after it."""
+    in_process(["--db", str(db), "assert", f"bench-{next(NONCES)}", "prefers", "REST",
+                "--scope", scope])
+
+
 def concurrent_report(servers: dict[str, Server], path: str, count: int, rounds: int,
-                      distinct: bool) -> None:
+                      mode: str, cold: tuple[Path, str] | None = None) -> None:
     results: dict[str, dict[str, list[float]]] = {
-        label: {"times": [], "walls": [], "rss": [], "anon": [], "file": []} for label in servers}
+        label: {"times": [], "walls": [], "rss": [], "anon": [], "file": [], "static": []}
+        for label in servers}
     for label, server in servers.items():
         load(server.url + path)  # warm: imports, the operating system's page cache
     for _ in range(rounds):
         for label, server in servers.items():
+            if cold is not None:
+                write_between(*cold)
             with Sampler(server) as sampled:
-                wall, times = burst(server.url + path, count, distinct)
+                wall, times = burst(server.url + path, count, mode)
+            results[label]["static"] += static_burst(server.url + "static/viewer.css", count)
             results[label]["anon"].append(sampled.peak["RssAnon"])
             results[label]["file"].append(sampled.peak["RssFile"])
             results[label]["times"] += times
             results[label]["walls"].append(wall)
             results[label]["rss"].append(server.rss_mb("VmHWM"))
-    kind = "a different new page each" if distinct else "one new page for all"
-    print(f"-- {count} at once, {kind}")
+    print(f"-- {count} at once, {MODES[mode]}" + (", a write before each burst" if cold else ""))
     print(f"{'code':<7} {'p50':>8} {'p95':>8} {'max':>8} {'burst':>8} {'peak RSS':>9}"
-          f" {'in bursts: anon':>16} {'file':>8}")
+          f" {'in bursts: anon':>16} {'file':>8}   {'static p95':>10} {'p95/static':>10}")
     for label, found in results.items():
         times = found["times"]
+        static95 = percentile(found["static"], .95)
         print(f"{label:<7} {percentile(times, .5) * 1000:6.0f}ms {percentile(times, .95) * 1000:6.0f}ms"
               f" {max(times) * 1000:6.0f}ms {max(found['walls']):7.1f}s {max(found['rss']):6.0f} MB"
-              f" {max(found['anon']):13.0f} MB {max(found['file']):5.0f} MB")
+              f" {max(found['anon']):13.0f} MB {max(found['file']):5.0f} MB"
+              f"   {static95 * 1000:8.1f}ms {percentile(times, .95) / static95:9.0f}x")
     if "landed" in results:
         this, landed = results["this"]["times"], results["landed"]["times"]
         print(f"p95 this/landed {percentile(this, .95) / percentile(landed, .95):.3f}; "

@@ -204,3 +204,48 @@ def test_lines_from_an_untrusted_or_unsigned_writer_are_never_taken(team) -> Non
     assert status["trusted"][EVIL]["name"] == "Mallory" and two in status["trusted"]
     assert _cli(one, "sync", "untrust", EVIL).returncode == 0
     assert EVIL not in json.loads(_cli(one, "sync", "status", "--json").stdout)["trusted"]
+
+
+def test_enabling_a_project_later_back_fills_its_facts_and_evidence(tmp_path: Path) -> None:
+    """Facts written before their project was shared travel on the next sync (with the
+    evidence they cite), also to a replica that already took their seqs as ``withheld``."""
+    from claimgraph.core import Shell
+    from claimgraph.core.ingest import ingest
+    from claimgraph.sidecar import Sidecars
+    from claimgraph.opening import open_store
+    one, two = tmp_path / "one" / "claims.db", tmp_path / "two" / "claims.db"
+    shared = tmp_path / "shared"
+    assert _cli(one, "assert", "api", "prefers", "REST", "--scope", "p").returncode == 0
+    excerpt = Sidecars(one).put_evidence("user: the worker queue is redis, we settled it")
+    store = open_store(one)
+    try:
+        done = ingest(Shell(store), [{"subject": "worker", "predicate": "depends-on",
+                                      "object": "redis", "scope": "q"}], evidence=excerpt)
+        assert done["counts"]["created"] == 1, done
+    finally:
+        store.close()
+    assert _cli(one, "assert", "api", "prefers", "gRPC", "--scope", "q").returncode == 0
+    trust_each_other(one, two)
+    for db in (one, two):
+        assert _cli(db, "sync", "--dir", str(shared), "--project", "p").returncode == 0
+    assert "redis" not in _cli(two, "dump").stdout
+    assert not (Path(f"{two}.evidence") / excerpt).exists()
+    # q is enabled now: its earlier facts go out on the next sync, and come in
+    assert _cli(one, "sync", "--dir", str(shared), "--project", "p", "--project", "q").returncode == 0
+    assert (shared / "evidence" / excerpt).exists()
+    done = _cli(two, "sync", "--dir", str(shared), "--project", "p", "--json")
+    assert done.returncode == 0, done.stderr
+    facts = {f["object"]: f for f in json.loads(_cli(two, "facts", "--scope", "q",
+                                                     "--json").stdout)["facts"]}
+    assert set(facts) == {"redis", "gRPC"}, facts
+    assert all(f["source_type"].startswith("sync:") for f in facts.values())
+    assert (Path(f"{two}.evidence") / excerpt).exists()
+    # a third replica that joins now gets the same graph as the second
+    three = tmp_path / "three" / "claims.db"
+    trust_each_other(one, three)
+    assert _cli(three, "sync", "--dir", str(shared), "--project", "p").returncode == 0
+    assert _cli(two, "sync", "--dir", str(shared), "--project", "p").returncode == 0
+    assert _cli(three, "dump").stdout.count("redis") == _cli(two, "dump").stdout.count("redis") > 0
+    again = json.loads(_cli(two, "sync", "--dir", str(shared), "--project", "p",
+                            "--json").stdout)
+    assert again["replayed"] is False and again["effects"]["applied"] == 0

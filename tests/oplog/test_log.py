@@ -246,3 +246,14 @@ def test_a_fact_line_reads_as_canonical_text_whatever_order_its_keys_came_in():
         text = L.encode(each, "w-1", 7, 99)
         assert text == L.canonical_text(json.loads(text))
         assert json.loads(text) == {**each, "writer": "w-1", "seq": 7, "hlc": 99, "format": 1}
+
+
+def test_seq_ranges_add_remove_and_hold() -> None:
+    from claimgraph.logic import oplog as L
+    ranges: list[list[int]] = []
+    for seq in (5, 3, 4, 9, 1):
+        ranges = L.add_to_ranges(ranges, seq)
+    assert ranges == [[1, 1], [3, 5], [9, 9]]
+    assert L.in_ranges(ranges, 4) and not L.in_ranges(ranges, 2) and not L.in_ranges("x", 1)
+    assert L.remove_from_ranges(ranges, 4) == [[1, 1], [3, 3], [5, 5], [9, 9]]
+    assert L.remove_from_ranges([[1, 1]], 1) == []

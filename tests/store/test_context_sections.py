@@ -82,6 +82,7 @@ WINDOWS = [
     {key: (0, 5) for key in SECTION_KEYS},
     {"current": (3, 4), "decisions": (10, 7), "left_out": (2, 9), "changed": (1, 2)},
     {"lessons": (0, 0)},
+    {key: (0, 10 ** 9) for key in SECTION_KEYS if key != "conflicts"},  # the viewer's placement
 ]
 NARROWINGS = [Narrowing(), Narrowing(predicate="core/prefers"),
               Narrowing(epistemic="commitment"), Narrowing(text="V3"),
@@ -128,3 +129,13 @@ def test_believed_at_an_instant_is_the_definitions(answering, at, since, limit):
     wanted = ["proj", "user"]
     got = answering.believed_at(wanted, at, since=since, limit=limit, half_life_days=30)
     assert got == believed_at(answering.select_facts(scopes=wanted), at, since, limit, 30)
+
+
+@pytest.mark.parametrize("narrowing", NARROWINGS[1:])
+def test_the_ids_a_filter_keeps_are_the_definitions(answering, narrowing):
+    wanted = ["proj", "user"]
+    keep = getattr(answering, "narrowed_fact_ids", None)
+    if keep is None:
+        pytest.skip(f"{type(answering).__name__} has no narrowed_fact_ids (placed again)")
+    expected = {f["id"] for f in answering.select_facts(scopes=wanted) if narrowing.matches(f)}
+    assert keep(wanted, narrowing) == expected and expected

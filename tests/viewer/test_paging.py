@@ -208,6 +208,38 @@ def test_a_page_cache_forgets_after_its_time_and_keeps_no_failure():
     assert cache.get("x", lambda: 4) == 4
 
 
+def test_a_refreshing_cache_serves_the_old_entry_while_one_rebuild_runs():
+    now = [0.0]
+    cache = PageCache(ttl_s=10, refresh_s=100, clock=lambda: now[0])
+    assert cache.get("k", lambda: 1) == 1
+    now[0] = 20
+    started, release = threading.Event(), threading.Event()
+
+    def slow() -> int:
+        started.set()
+        release.wait(10)
+        return 2
+    assert cache.get("k", slow) == 1  # the reader does not wait for the rebuild
+    assert started.wait(10)
+    assert cache.get("k", lambda: 3) == 1  # one rebuild at a time; the old entry meanwhile
+    release.set()
+    deadline = time.monotonic() + 10
+    while cache.get("k", lambda: 4) != 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert cache.get("k", lambda: 5) == 2 and cache.built == 2
+    now[0] = 200  # too old to serve: the reader waits for a build
+    assert cache.get("k", lambda: 6) == 6
+
+
+def test_a_cache_drops_what_its_caller_names_stale():
+    cache = PageCache()
+    for key in (("p", 1), ("q", 1), ("p", 2)):
+        cache.get(key, lambda: key)
+    cache.drop(lambda key: key[-1] != 2)
+    assert cache.get(("p", 2), lambda: "again") == ("p", 2)
+    assert cache.get(("p", 1), lambda: "rebuilt") == "rebuilt" and cache.built == 4
+
+
 def test_a_write_to_the_store_shows_on_the_next_load(big, tmp_path):
     db = tmp_path / "claims.db"
     db.write_bytes(big.read_bytes())
@@ -223,3 +255,27 @@ def test_a_write_to_the_store_shows_on_the_next_load(big, tmp_path):
             store.close()
         after = client.get(f"/{TOKEN}/project", params=asked).text
     assert "Nothing matches the filter" in before and "freshly written" in after
+
+
+def test_every_page_of_a_project_is_a_slice_of_one_placement(source):
+    """Pages of one project (sections, page numbers, a parameter no page reads) share one
+    placement while the store is unchanged, and give what a placement of their own gives;
+    a filter has a placement of its own."""
+    from claimgraph.viewer.project import project
+    placements = PageCache()
+
+    def shared(key, build):
+        return placements.get(key, build)
+
+    asks = [{}, {"nonce": "1"}, {"section": "current", "page": "2"},
+            {"section": "decisions", "page": "3"}, {"section": "left_out", "page": "1"}]
+    for params in asks:
+        assert project(source, PROJECT, params, shared) == project(source, PROJECT, params)
+    assert placements.built == 1
+    filtered = [{"predicate": "core/prefers", "section": "decisions", "page": "2"},
+                {"text": "PART-1"}, {"class": "commitment", "section": "left_out"},
+                {"predicate": "core/failure-mode", "text": "value 1"}]
+    for n, params in enumerate(filtered, start=2):
+        # cut from the whole placement, the same as placing under the filter
+        assert project(source, PROJECT, params, shared) == project(source, PROJECT, params)
+        assert placements.built == n

@@ -146,6 +146,12 @@ def emit_assert(result: dict[str, Any]) -> None:
         emit("  review with `claimgraph conflicts`")
 
 
+def _named(ctx: Invocation, facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A teammate's facts by name ("from Ada"): the trust list's (``core.teammates``)."""
+    from claimgraph.core.teammates import named
+    return named(ctx.shell().store, facts)
+
+
 def run_facts(ctx: Invocation, args: argparse.Namespace) -> int:
     if args.entity is None:
         return run_scope_facts(ctx, args)
@@ -155,6 +161,7 @@ def run_facts(ctx: Invocation, args: argparse.Namespace) -> int:
         include_invalidated=args.all,
         min_confidence=fraction_arg(args.min_confidence, "--min-confidence"))
     log_surfaced(ctx, "facts", [f["id"] for f in result["facts"]])
+    result["facts"] = _named(ctx, result["facts"])
     if ctx.json:
         emit_json({"entity": entity_json(result["entity"]), "as_of": result["as_of"],
                    "facts": facts_json(result["facts"])})
@@ -174,7 +181,7 @@ def run_scope_facts(ctx: Invocation, args: argparse.Namespace) -> int:
         ctx.shell(), [scope], predicate=args.predicate, as_of=time_arg(args.as_of, "--as-of"),
         include_invalidated=args.all,
         min_confidence=fraction_arg(args.min_confidence, "--min-confidence"))
-    facts = result["facts"][:args.limit] if args.limit > 0 else result["facts"]
+    facts = _named(ctx, result["facts"][:args.limit] if args.limit > 0 else result["facts"])
     if ctx.json:
         emit_json({"scope": scope, "as_of": result["as_of"], "total": len(result["facts"]),
                    "facts": facts_json(facts)})
@@ -188,6 +195,7 @@ def run_scope_facts(ctx: Invocation, args: argparse.Namespace) -> int:
 
 def run_history(ctx: Invocation, args: argparse.Namespace) -> int:
     result = reads.history(ctx.shell(), args.subject, args.predicate, ctx.read_scopes())
+    result["history"] = _named(ctx, result["history"])
     if ctx.json:
         emit_json({"entity": entity_json(result["entity"]), "predicate": result["predicate"],
                    "history": facts_json(result["history"])})

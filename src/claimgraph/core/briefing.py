@@ -30,6 +30,7 @@ from claimgraph.logic.conflicts import open_conflicts
 from claimgraph.logic.retrieval import fact_valid_at
 from claimgraph.logic.safe_render import fact_held
 from claimgraph.store.base import Store
+from claimgraph.core.teammates import named
 from claimgraph.store.fast_paths import ContextHeads, Snapshots
 
 USER_SCOPE = "user"
@@ -130,6 +131,7 @@ def gather_from(store: Store, scope_facts: list[dict[str, Any]], now: int,
     facts = [f for f in scope_facts  # held facts wait for review (logic.safe_render)
              if f["id"] not in suspect and f.get("dormant_since") is None and not fact_held(f)
              and (fact_valid_at(f, now) or compiled.recently_superseded(f, now))]
+    facts = named(store, facts)  # a teammate's facts read "from Ada", never "you said"
     valid = [f for f in facts if fact_valid_at(f, now)]
     return {"facts": facts, "conflicts": open_conflicts(valid, {}, now),
             "successors": _missing_successors(store, facts)}

@@ -18,6 +18,7 @@ from typing import Any, Callable, Collection
 
 from claimgraph.core.reads import FTS_LIMIT, search
 from claimgraph.core.shell import Shell
+from claimgraph.core.teammates import named
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import recall as R
 from claimgraph.logic.retrieval import query_tokens
@@ -38,7 +39,7 @@ def scoped_search(sh: Shell, query: str, scopes: Collection[str] | None,
     of them (None: all; ``total`` says how many were found)."""
     found = search(sh, query, None if scopes is None else list(scopes), fts_limit=fts_limit,
                    limit=limit)
-    return {**found, "facts": R.in_scopes(found["facts"], scopes)}
+    return {**found, "facts": named(sh.store, R.in_scopes(found["facts"], scopes))}
 
 
 def recall(sh: Shell, query: str, *, scopes: Collection[str] | None = None, min_hits: int = 1,

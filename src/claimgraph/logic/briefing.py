@@ -186,8 +186,8 @@ def _current(valid: list[Fact], contended: set[str], now: int,
 def render(sections: Mapping[str, list[str]], now: int, project_id: str,
            budget_chars: int = DEFAULT_BUDGET_CHARS) -> dict[str, Any]:
     """{text, chars, sections: {key: {shown, total}}}: the block cut to ``budget_chars``.
-    Every line is ``safe_text`` first: no stored text can close our block or hide in it."""
-    sections = {key: [safe_text(line) for line in lines] for key, lines in sections.items()}
+    Every line shown is ``safe_text`` first: no stored text can close our block or hide in it.
+    Lines past the room left are only counted, so they are not cleaned (``_safe_prefix``)."""
     project_id = safe_text(project_id)
     counts = {key: {"shown": 0, "total": len(sections.get(key) or ())} for key, _ in SECTIONS}
     if not any(sections.get(key) for key, _ in SECTIONS):
@@ -197,7 +197,8 @@ def render(sections: Mapping[str, list[str]], now: int, project_id: str,
     room = budget_chars - (len(CONTEXT_OPEN) + len(CONTEXT_CLOSE) + 2) - len(head)
     parts = [head]
     for key, title in SECTIONS:
-        text, shown = fit_section(title, sections.get(key) or [], room)
+        lines = _safe_prefix(sections.get(key) or [], room)
+        text, shown = fit_section(title, lines, room)
         room -= len(text)
         parts.append(text)
         counts[key]["shown"] = shown
@@ -205,6 +206,21 @@ def render(sections: Mapping[str, list[str]], now: int, project_id: str,
         return {"text": "", "chars": 0, "sections": counts}
     text = f"{CONTEXT_OPEN}\n{''.join(parts)}\n{CONTEXT_CLOSE}"
     return {"text": text, "chars": len(text), "sections": counts}
+
+
+def _safe_prefix(lines: Sequence[str], room: int) -> list[str]:
+    """``lines`` with ``safe_text`` applied up to the first line that no longer fits in
+    ``room`` (that one included); the rest as they are. ``fit_section`` never shows a line
+    past that point, so the block is the same as when every line is cleaned -- but a
+    section of 20,000 decisions costs twenty lines of cleaning, not 20,000."""
+    out: list[str] = []
+    used = 0
+    for n, line in enumerate(lines):
+        if used > room:
+            return out + list(lines[n:])
+        out.append(safe_text(line))
+        used += len(out[-1]) + 1
+    return out
 
 
 def fit_section(title: str, lines: Sequence[str], room: int) -> tuple[str, int]:

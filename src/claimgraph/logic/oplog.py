@@ -152,3 +152,37 @@ def seq_gaps(seqs: Iterable[int], mark: int) -> list[tuple[int, int]]:
 
 def is_synced_mark(key: str) -> bool:
     return str(key).startswith(SYNCED_MARK_PREFIX)
+
+
+# --- seq ranges (applied.json keeps the seqs settled as ``withheld`` this way) ---------------
+def in_ranges(ranges: Any, seq: int) -> bool:
+    """Whether ``seq`` lies in one of the [first, last] ranges (anything else holds none)."""
+    if not isinstance(ranges, list):
+        return False
+    return any(isinstance(r, list) and len(r) == 2 and r[0] <= seq <= r[1] for r in ranges)
+
+
+def add_to_ranges(ranges: list[list[int]], seq: int) -> list[list[int]]:
+    """The ranges with ``seq`` added, merged and sorted."""
+    return _merged([*([list(r) for r in ranges]), [seq, seq]])
+
+
+def remove_from_ranges(ranges: list[list[int]], seq: int) -> list[list[int]]:
+    """The ranges without ``seq`` (a range it splits becomes two)."""
+    out: list[list[int]] = []
+    for first, last in ranges:
+        if first <= seq <= last:
+            out += [r for r in ([first, seq - 1], [seq + 1, last]) if r[0] <= r[1]]
+        else:
+            out.append([first, last])
+    return out
+
+
+def _merged(ranges: list[list[int]]) -> list[list[int]]:
+    out: list[list[int]] = []
+    for first, last in sorted(ranges):
+        if out and first <= out[-1][1] + 1:
+            out[-1][1] = max(out[-1][1], last)
+        else:
+            out.append([first, last])
+    return out

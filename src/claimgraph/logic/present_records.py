@@ -12,6 +12,7 @@ import json
 from collections.abc import Mapping
 
 from claimgraph.logic.names import object_name
+from claimgraph.logic.trust_tiers import TEAMMATE, teammate_label, teammate_writer
 from claimgraph.logic.timeutil import to_date, to_iso
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
@@ -44,6 +45,8 @@ def fact_json(fact: Mapping[str, Any]) -> dict[str, Any]:
     """A fact as machines read it: subject and object by name, no hydrated entity maps."""
     flat = {**fact, "subject": (fact.get("subject") or {}).get("name"), "object": object_name(fact)}
     record = {key: flat.get(key) for key in FACT_KEYS}
+    if teammate_writer(fact):  # a teammate's fact says whose it is (docs/sync.md)
+        record[TEAMMATE] = teammate_label(fact)
     if "effective_confidence" not in fact:
         record.pop("effective_confidence")
     return jsonable(record)
@@ -116,6 +119,8 @@ def fact_line(fact: Mapping[str, Any]) -> str:
     links = fact.get("conflicts") or []
     if links:
         details.append("conflicts with " + ", ".join(short_id(i) for i in links))
+    if teammate_writer(fact):
+        details.insert(0, "from " + teammate_label(fact))
     return f"{short_id(fact.get('id'))}  {fact_text(fact)}  ({', '.join(details)})"
 
 

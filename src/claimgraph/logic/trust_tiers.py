@@ -8,7 +8,10 @@ Every fact already records where it came from (``source_type``) and what backs i
   ``mix.exs``) and the curator's audit re-checks it against that file;
 - **seen**: observed in the session -- a tool's outcome, a gate that blocked, a command that
   failed and then worked;
-- **agent's note**: the agent said it (``agent-note``, ``inferred``), trusted least.
+- **agent's note**: the agent said it (``agent-note``, ``inferred``), trusted least;
+- **from a teammate**: it arrived by sync (``sync:<writer>``): "from Ada", the name the trust
+  list gives that writer (``teammate``, set by ``core.teammates``), else the writer's id --
+  never "you said" (docs/sync.md, "What a teammate says is theirs").
 
 The context block and ``recall`` show an agent's note only once something corroborates it: a
 later capture reinforced it (another session learned it again), which the store records as
@@ -18,10 +21,19 @@ later capture reinforced it (another session learned it again), which the store 
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
 
-Fact = Mapping[str, Any]
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any
+
+if TYPE_CHECKING:
+    Fact = Mapping[str, Any]
 YOU_SAID, SEEN, AGENT_NOTE = "you said", "seen", "agent's note"
+#: The source a synced fact carries: ``sync:<writer>``; ``TEAMMATE`` is the derived field
+#: holding the trust list's name for that writer (never stored).
+SYNC_SOURCE, TEAMMATE = "sync:", "teammate"
+MAX_NAME_CHARS = 40
 USER_SOURCES = frozenset({"user-assertion", "decision-record"})
 AGENT_SOURCES = frozenset({"agent-note", "inferred"})
 _FILE_CITATION = re.compile(r"^(?:\./)?(?P<path>[^\s`]+?): `")
@@ -29,14 +41,32 @@ MAX_PATH_CHARS = 60
 
 
 def tier(fact: Fact) -> str:
-    """"you said", a cited file's path, "seen" or "agent's note"."""
+    """"you said", "from Ada", a cited file's path, "seen" or "agent's note"."""
     source = fact.get("source_type")
+    writer = teammate_writer(fact)
+    if writer is not None:
+        return "from " + teammate_label(fact)
     if source in USER_SOURCES:
         return YOU_SAID
     if source in AGENT_SOURCES:
         return AGENT_NOTE
     cited = cited_file(fact)
     return cited if cited else SEEN
+
+
+def teammate_writer(fact: Fact) -> str | None:
+    """The writer a synced fact came from, or None for this store's own facts."""
+    source = fact.get("source_type")
+    if isinstance(source, str) and source.startswith(SYNC_SOURCE) and len(source) > len(SYNC_SOURCE):
+        return source[len(SYNC_SOURCE):]
+    return None
+
+
+def teammate_label(fact: Fact) -> str:
+    """Who a synced fact is from, in one short line: the trust list's name, else the writer."""
+    name = fact.get(TEAMMATE) or teammate_writer(fact) or "a teammate"
+    collapsed = " ".join(str(name).split())
+    return collapsed if len(collapsed) <= MAX_NAME_CHARS else collapsed[:MAX_NAME_CHARS - 1] + "…"
 
 
 def cited_file(fact: Fact) -> str | None:

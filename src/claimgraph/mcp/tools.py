@@ -19,6 +19,7 @@ from claimgraph.core import forget, reads, writes
 from claimgraph.core.coach import coach
 from claimgraph.core.neighbor import neighbor
 from claimgraph.core.recall import recall, scoped_search
+from claimgraph.core.teammates import named
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.coach import surfaced_ids
 from claimgraph.logic.model import EPISTEMIC_STRENGTH
@@ -86,7 +87,7 @@ def memory_facts(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
     facts = sorted(merged.values(), key=lambda f: (f["t_valid"], f["id"]))
     ctx.log_read("facts", [f["id"] for f in facts])
     return wire({"entities": [entity_view(r["entity"]) for r in results],
-                 "as_of": results[0]["as_of"], "facts": facts_view(facts)})
+                 "as_of": results[0]["as_of"], "facts": facts_view(named(sh.store, facts))})
 
 
 def memory_neighbor(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
@@ -100,7 +101,8 @@ def memory_neighbor(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
     touched = {end["id"] for f in facts for end in (f.get("subject"), f.get("object_ref")) if end}
     entities = [e for e in found["entities"] if e["id"] == found["root"]["id"] or e["id"] in touched]
     return wire({"root": entity_view(found["root"]), "depth": found["depth"],
-                 "entities": [entity_view(e) for e in entities], "facts": facts_view(facts)})
+                 "entities": [entity_view(e) for e in entities],
+                 "facts": facts_view(named(sh.store, facts))})
 
 
 def memory_search(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
@@ -126,7 +128,7 @@ def memory_history(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
     [found] = resolving(ctx, lambda s: reads.history(sh, a["subject"], a["predicate"], s),
                         a["subject"], a.get("subject_scope"))
     return wire({"entity": entity_view(found["entity"]), "predicate": found["predicate"],
-                 "history": facts_view(found["history"])})
+                 "history": facts_view(named(sh.store, found["history"]))})
 
 
 def memory_conflicts(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:

@@ -41,6 +41,8 @@ from claimgraph.oplog.apply import Applier, DEFERRED, DUPLICATE, ERROR, SETTLED,
 
 STATE_MARK = "oplog:state"
 QUARANTINED = "quarantined"
+#: applied.json's seqs settled as placeholders, per writer, as [first, last] ranges.
+WITHHELD = "withheld"
 log = structlog.get_logger("claimgraph.sync")
 Line = dict[str, Any]
 
@@ -161,11 +163,13 @@ def _read_logs(directory: Path, me: str) -> tuple[list[Line], list[dict[str, Any
 # --- planning --------------------------------------------------------------------------------
 def _unseen(state: dict[str, Any], line: Line) -> bool:
     writer, seq = line["writer"], line["seq"]
+    if f"{writer}:{seq}" in set(state["abandoned"]):
+        return False
+    if line["t"] != "withheld" and L.in_ranges(state.get(WITHHELD, {}).get(writer), seq):
+        return True  # settled as a placeholder; its writer shares its project now
     if seq <= int(state["high-water"].get(writer, 0)):
         return False
-    if seq in state["applied-beyond"].get(writer, ()):
-        return False
-    return f"{writer}:{seq}" not in set(state["abandoned"])
+    return seq not in state["applied-beyond"].get(writer, ())
 
 
 def _plan(state: dict[str, Any], foreign: list[Line], own: list[Line],
@@ -254,11 +258,14 @@ def _settle(state: dict[str, Any], plan: dict[str, Any], outcome: dict[str, Any]
     quarantined = set(state.get("quarantined") or ())
     settled_by_writer: dict[str, set[int]] = {}
     deferred = dict(state["deferred"])
+    withheld = {w: list(r) for w, r in (state.get(WITHHELD) or {}).items()}
     for line in plan["usable"]:
         key = f"{line['writer']}:{line['seq']}"
         status = statuses.get(key, DEFERRED if key in deferred else None)
         if status is None:
             continue
+        if status in SETTLED or status == QUARANTINED:
+            _note_withheld(withheld, line)
         if status == QUARANTINED:
             quarantined.add(key)
         if status in SETTLED or status == QUARANTINED:
@@ -276,6 +283,7 @@ def _settle(state: dict[str, Any], plan: dict[str, Any], outcome: dict[str, Any]
         mark, rest = L.high_water(seqs | beyond, start)
         state["high-water"][writer] = mark
         state["applied-beyond"][writer] = rest
+    state[WITHHELD] = {w: r for w, r in sorted(withheld.items()) if r}
     state["quarantined"] = sorted(quarantined)
     state["applied-beyond"] = {w: s for w, s in state["applied-beyond"].items() if s}
     state["deferred"] = deferred
@@ -288,6 +296,16 @@ def _settle(state: dict[str, Any], plan: dict[str, Any], outcome: dict[str, Any]
     hlcs = [l["hlc"] for l in plan["usable"]
             if statuses.get(f"{l['writer']}:{l['seq']}") != QUARANTINED and l["hlc"] <= ceiling]
     state["clock"] = max([int(state.get("clock") or 0), *hlcs])
+
+
+def _note_withheld(withheld: dict[str, list[list[int]]], line: Line) -> None:
+    """Remember the seqs settled as ``withheld`` placeholders (as ranges): when the writer
+    later shares that project, the line itself arrives under the same seq and is applied
+    then (``_unseen``), so enabling a project back-fills it (docs/sync.md)."""
+    writer, seq = line["writer"], line["seq"]
+    ranges = withheld.get(writer) or []
+    withheld[writer] = (L.add_to_ranges(ranges, seq) if line["t"] == "withheld"
+                        else L.remove_from_ranges(ranges, seq))
 
 
 def _gap_warnings(state: dict[str, Any], foreign: list[Line]) -> list[dict[str, Any]]:

@@ -23,6 +23,9 @@ from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.store.sql_dialect import narrowed, ranked_section, section_case, time_travel, sql_names
 
 
+#: A window this long is a whole section (``context_sections``).
+WHOLE = 10 ** 9
+
 _names = sql_names  # a fixed SQL list of our own constant strings
 
 
@@ -88,6 +91,15 @@ def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
              + _EFFECTIVE + ") END AS k1, p.subject_id"
              " FROM placed p WHERE p.section IS NOT NULL")
     parts = ["SELECT section, NULL, NULL, count(*), 0 FROM keyed GROUP BY section"]
+    if windows and all(o == 0 and n >= WHOLE for o, n in windows.values()):
+        # Every id of the sections (the viewer's placement): one sort, not one per section.
+        params["wanted"] = json.dumps(sorted(windows))
+        ranked = _names(compiled.RANKED_CAPS)
+        parts.append("SELECT * FROM (SELECT section, id, reason, NULL, 1 FROM keyed WHERE"
+                     " section IN (SELECT value FROM json_each(:wanted)) ORDER BY section, k1,"
+                     f" CASE WHEN section IN {ranked} THEN {_name('subject_id')} END, id)")
+        return (f"WITH keyed AS MATERIALIZED ({keyed}), placed AS ({placed}) "
+                + " UNION ALL ".join(parts)), params
     for n, (section, (offset, limit)) in enumerate(sorted(windows.items())):
         if limit <= 0:
             continue
@@ -105,6 +117,15 @@ def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
     # Rows: (section, NULL, NULL, count, 0) per section, then each window's ids in order.
     sql = f"WITH keyed AS MATERIALIZED ({keyed}), placed AS ({placed}) " + " UNION ALL ".join(parts)
     return sql, params
+
+
+def narrowed_ids(scopes: Sequence[str], narrowing: Narrowing) -> tuple[str, dict[str, Any]]:
+    """The ids of the scopes' facts a page's filters keep (``Narrowing.matches``): the viewer
+    cuts a project's placement down to them instead of placing the facts again."""
+    params: dict[str, Any] = {"scopes": json.dumps(sorted(set(scopes)))}
+    where = _narrowing(narrowing, params)
+    return ("SELECT f.id FROM facts f WHERE f.scope IN (SELECT value FROM json_each(:scopes))"
+            + where, params)
 
 
 #: ``logic.retrieval.most_useful_first`` at ``:at``: commitments first, then effective

@@ -29,6 +29,10 @@ from claimgraph.viewer.project import project
 from claimgraph.viewer.source import BadRequest, NotFound, Source
 
 ASSETS = {"viewer.css": "text/css; charset=utf-8", "viewer.js": "text/javascript; charset=utf-8"}
+PLACEMENTS_KEPT = 8
+#: A placement older than the cache's 30 s is still served (rebuilt behind the reader) up to
+#: this age, while the store is unchanged: decay moves a page's numbers slowly.
+PLACEMENT_REFRESH_S = 300.0
 NAV = (("", "Projects"), ("activity", "Activity"), ("review", "Review"))
 
 
@@ -83,6 +87,14 @@ def create_app(source: Source, token: str) -> Guard:
 
 def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[str, Any]]]]]:
     kept = PageCache()
+    # Each project's placement (``project.placement``), shared by all its pages: few, since
+    # one holds every id of a project's sections.
+    placements = PageCache(size=PLACEMENTS_KEPT, refresh_s=PLACEMENT_REFRESH_S)
+
+    def shared(key: Any, build: Callable[[], Any]) -> Any:
+        state = store_state(src.db)
+        placements.drop(lambda kept: kept[-1] != state)  # a write made them stale for good
+        return placements.get((*key, state), build)
 
     def projects(request: Request) -> tuple[str, dict[str, Any]]:
         return "projects.html", {"page": overview.projects(src), "active": ""}
@@ -91,7 +103,7 @@ def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[st
         name = overview.named_project(request.query_params.get("id"))
         params = request.query_params
         key = ("project", name, tuple(sorted(params.multi_items())), store_state(src.db))
-        return "project.html", {"page": kept.get(key, lambda: project(src, name, params)),
+        return "project.html", {"page": kept.get(key, lambda: project(src, name, params, shared)),
                                 "active": ""}
 
     def as_of(request: Request) -> tuple[str, dict[str, Any]]:

@@ -12,7 +12,10 @@ mark: builds spread over the server's forty request threads left 350 MB behind).
 
 A kept page is served for at most ``ttl_s`` seconds (effective confidence decays with time, so
 a page is rebuilt at least that often even when nothing was written) and shows the instant it
-was built, as every page does.
+was built, as every page does. A cache made with ``refresh_s`` keeps serving an entry that old
+(up to ``refresh_s``) while ONE rebuild runs in the background, so no reader waits for a
+rebuild that only the clock asked for; a write to the store changes the key, and the first
+reader after it waits for the new build as before (the project placements use this).
 """
 
 from __future__ import annotations
@@ -53,8 +56,10 @@ class _Flight:
 class PageCache:
     def __init__(self, ttl_s: float = DEFAULT_TTL_S, size: int = DEFAULT_SIZE,
                  builds: int = DEFAULT_BUILDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 refresh_s: float | None = None) -> None:
         self.ttl_s, self.size, self.clock = ttl_s, size, clock
+        self.refresh_s = refresh_s
         self._lock = threading.Lock()
         self._kept: OrderedDict[Hashable, tuple[float, Any]] = OrderedDict()
         self._flights: dict[Hashable, _Flight] = {}
@@ -66,8 +71,15 @@ class PageCache:
         that fails is not kept: whoever waited for it gets its error."""
         with self._lock:
             kept = self._kept.get(key)
-            if kept is not None and self.clock() - kept[0] < self.ttl_s:
+            age = None if kept is None else self.clock() - kept[0]
+            if age is not None and age < self.ttl_s:
                 self._kept.move_to_end(key)
+                return kept[1]
+            if age is not None and self.refresh_s is not None and age < self.refresh_s:
+                self._kept.move_to_end(key)
+                if key not in self._flights:  # one background rebuild; readers keep reading
+                    self._flights[key] = _Flight()
+                    self._builds.submit(self._refresh, key, build)
                 return kept[1]
             flight = self._flights.get(key)
             leader = flight is None
@@ -86,12 +98,38 @@ class PageCache:
             raise
         else:
             with self._lock:
-                self._kept[key] = (self.clock(), flight.value)
-                self._kept.move_to_end(key)
-                while len(self._kept) > self.size:
-                    self._kept.popitem(last=False)
+                self._keep(key, flight.value)
             return flight.value
         finally:
             with self._lock:
                 self._flights.pop(key, None)
             flight.done.set()
+
+    def drop(self, stale: Callable[[Hashable], bool]) -> None:
+        """Forget the kept entries whose key ``stale`` names (those of an older store state:
+        nobody asks for them again, and a placement holds every id of a project)."""
+        with self._lock:
+            for key in [k for k in self._kept if stale(k)]:
+                del self._kept[key]
+
+    def _refresh(self, key: Hashable, build: Callable[[], Any]) -> None:
+        """A background rebuild of a kept entry: replaces it when it succeeds; a failure
+        leaves the old one to age out (the next reader past ``refresh_s`` builds again)."""
+        flight = self._flights[key]
+        try:
+            flight.value = build()
+            self.built += 1
+            with self._lock:
+                self._keep(key, flight.value)
+        except BaseException as err:  # noqa: BLE001 - a reader past refresh_s will see it
+            flight.error = err
+        finally:
+            with self._lock:
+                self._flights.pop(key, None)
+            flight.done.set()
+
+    def _keep(self, key: Hashable, value: Any) -> None:
+        self._kept[key] = (self.clock(), value)
+        self._kept.move_to_end(key)
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)

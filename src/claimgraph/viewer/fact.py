@@ -20,6 +20,7 @@ from typing import Any
 
 from claimgraph.core.provenance import provenance
 from claimgraph.errors import ClaimgraphError
+from claimgraph.core.teammates import named
 from claimgraph.logic.confidence import effective_confidence
 from claimgraph.logic.model import fact_state
 from claimgraph.logic.retrieval import fact_valid_at
@@ -35,6 +36,7 @@ def fact_page(src: Source, fact_id: str) -> dict[str, Any]:
         fact = sh.store.get_fact(fact_id)
         if fact is None:
             raise NotFound(f"no fact {fact_id!r} in this store")
+        fact = named(sh.store, [fact])[0]
         now = sh.now()
         chain = _chain(src, sh, fact_id)
         every = sh.store.get_history(fact["subject"]["id"], fact["predicate"])

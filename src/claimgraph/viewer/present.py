@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 
 from markupsafe import Markup, escape
 
+from claimgraph.logic.trust_tiers import teammate_label, teammate_writer
 from claimgraph.logic.briefing_lines import (
     MAX_CONTENDED_OBJECTS, object_text, subject_text,
 )
@@ -154,7 +155,12 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
-FILTERS = {"when": when, "day": day, "instant": instant, "short_id": short_id,
+def teammate(fact: Mapping[str, Any]) -> str:
+    """Whose a synced fact is ("Ada", else the writer's id); "" for this store's own."""
+    return teammate_label(fact) if teammate_writer(fact) else ""
+
+
+FILTERS = {"teammate": teammate, "when": when, "day": day, "instant": instant, "short_id": short_id,
            "bar_width": bar_width, "duration": duration, "statement": statement,
            "words": fact_words, "predicate": plain_predicate, "plain": plain,
            "code_spans": code_spans, "plural": plural}

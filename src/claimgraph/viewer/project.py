@@ -16,9 +16,10 @@ section long before ``block_rows`` of its lines, so reading that many gives the 
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Hashable, Iterable, Mapping
 
 from claimgraph.core.briefing import scopes
+from claimgraph.core.teammates import named
 from claimgraph.logic import briefing as compiled
 from claimgraph.logic.briefing_lines import (
     change_line, component_line, conflict_components, decision_line, fact_line,
@@ -81,41 +82,103 @@ def narrowing_of(chosen: Mapping[str, str]) -> Narrowing:
     return Narrowing(chosen["predicate"] or None, chosen["class"] or None, chosen["text"] or None)
 
 
-def project(src: Source, project_id: str, params: Mapping[str, str]) -> dict[str, Any]:
+#: The whole of every section: what one placement reads, and every page is a slice of.
+WHOLE = 10 ** 9
+Shared = Callable[[Hashable, Callable[[], Any]], Any]
+
+
+def _unshared(key: Hashable, build: Callable[[], Any]) -> Any:
+    return build()
+
+
+def project(src: Source, project_id: str, params: Mapping[str, str],
+            shared: Shared = _unshared) -> dict[str, Any]:
+    """One page of a project. Every page of a project (any section, page number or nonce)
+    is a slice of one ``placement`` of its facts, which ``shared`` keeps per project and
+    narrowing while the store is unchanged (``viewer.cache``); a page itself reads only
+    the facts it shows."""
     chosen = filters(params)
     section, page = paging(params)
     narrowing = narrowing_of(chosen)
+    whole = shared(("placement", project_id, Narrowing()),
+                   lambda: placement(src, project_id, Narrowing()))
+    if chosen["predicate"] and chosen["predicate"] not in whole["predicates"]:
+        raise BadRequest(f"predicate {chosen['predicate'][:80]!r} is used by no fact")
+    mine = whole if not narrowing.active else shared(
+        ("placement", project_id, narrowing), lambda: narrowed(src, project_id, narrowing, whole))
+    now, pairs = whole["now"], whole["pairs"]
+    placed = cut(mine["placed"], shown_windows(section, page))
+    with src.shell() as sh:
+        facts = read_whole(sh.store, [placed])
+    shown_pairs = [p for p in pairs if not narrowing.active or any(
+        narrowing.matches(f) for f in p.values())]
+    sections = build_sections(placed, facts, shown_pairs, section, page, now, src)
+    block = whole["block"] if section is None else None
+    # Every fact believed now sits in exactly one placed section ("changed" holds ended ones).
+    believed = sum(n for key, n in placed["counts"].items() if key != "changed")
+    return {"project": project_id, "now": now, "filters": chosen, "sections": sections,
+            "block": block, "predicates": whole["predicates"], "section": section,
+            "page": page, "classes": list(EPISTEMIC_STRENGTH), "believed": believed,
+            "budget": src.budget_chars}
+
+
+def placement(src: Source, project_id: str, narrowing: Narrowing) -> dict[str, Any]:
+    """{now, predicates, pairs, placed}: every section of the project, placed, ordered and
+    counted at one instant (``placed`` holds every id of every section, in order: a few MB
+    at 100,000 facts). The one read of a page that grows with the project."""
     with src.shell() as sh:
         now = sh.now()
         store = sh.store
         if not holds(store, project_id):
             raise NotFound(f"no project {project_id!r} in this store")
         predicates = sorted(store.predicate_usage())
-        if chosen["predicate"] and chosen["predicate"] not in predicates:
-            raise BadRequest(f"predicate {chosen['predicate'][:80]!r} is used by no fact")
         wanted = scopes(project_id)
         suspect = set(store.suspect_fact_ids())
         pairs = open_pairs(store, wanted, suspect, now)
         open_ids = {f["id"] for pair in pairs for f in pair.values()}
-        windows = windows_for(section, page, src.budget_chars)
+        windows = {key: (0, WHOLE) for key in SECTION_KEYS}
         placed = read_sections(store, wanted, now, windows, open_ids, narrowing, suspect,
                                src.half_life_days)
-        told = placed
-        if narrowing.active and section is None:
-            told = read_sections(store, wanted, now, windows, open_ids, Narrowing(), suspect,
-                                 src.half_life_days)
-        facts = read_whole(store, [placed, told])
-    shown_pairs = [p for p in pairs if not narrowing.active or any(
-        narrowing.matches(f) for f in p.values())]
-    sections = build_sections(placed, facts, shown_pairs, section, page, now, src)
-    block = (context_block(told, facts, pairs, now, project_id, src)
-             if section is None else None)
-    # Every fact believed now sits in exactly one placed section ("changed" holds ended ones).
-    believed = sum(n for key, n in placed["counts"].items() if key != "changed")
-    return {"project": project_id, "now": now, "filters": chosen, "sections": sections,
-            "block": block, "predicates": predicates, "section": section, "page": page,
-            "classes": list(EPISTEMIC_STRENGTH), "believed": believed,
-            "budget": src.budget_chars}
+        block = None
+        if not narrowing.active:  # the block: what the next session is told, unnarrowed
+            told = cut(placed, windows_for(None, 1, src.budget_chars))
+            block = context_block(told, read_whole(store, [told]), pairs, now, project_id, src)
+    return {"now": now, "predicates": predicates, "pairs": pairs, "placed": placed,
+            "block": block}
+
+
+def narrowed(src: Source, project_id: str, narrowing: Narrowing,
+             whole: Mapping[str, Any]) -> dict[str, Any]:
+    """The placement under a page's filters: the whole placement kept to the facts the filters
+    match (one indexed read of ids where the store answers it; the order and the sections do
+    not depend on the filters), else placed again under them."""
+    with src.shell() as sh:
+        matching = getattr(sh.store, "narrowed_fact_ids", None)
+        keep = matching(scopes(project_id), narrowing) if matching is not None else None
+    if keep is None:
+        return placement(src, project_id, narrowing)
+    placed = whole["placed"]
+    ids = {key: [fid for fid in found if fid in keep] for key, found in placed["ids"].items()}
+    return {**whole, "block": None, "placed": {
+        "counts": {key: len(ids.get(key, ())) for key in placed["counts"]}, "ids": ids,
+        "reasons": {fid: why for fid, why in placed["reasons"].items() if fid in keep}}}
+
+
+def shown_windows(section: str | None, page: int) -> dict[str, tuple[int, int]]:
+    """The rows a page shows: the first page of each section, or the asked page of one."""
+    if section is not None:
+        return {section: ((page - 1) * SHOWN_PER_SECTION, SHOWN_PER_SECTION)}
+    return {key: (0, SHOWN_PER_SECTION) for key in SECTION_KEYS if key != "conflicts"}
+
+
+def cut(placed: Mapping[str, Any], windows: Mapping[str, tuple[int, int]]) -> dict[str, Any]:
+    """What ``read_sections`` answers for ``windows``, from a placement of whole sections."""
+    ids = {key: list(placed["ids"].get(key, ())[offset:offset + limit])
+           for key, (offset, limit) in windows.items()}
+    reasons = placed["reasons"]
+    return {"counts": placed["counts"], "ids": ids,
+            "reasons": {fid: reasons[fid] for found in ids.values() for fid in found
+                        if fid in reasons}}
 
 
 def holds(store: Any, project_id: str) -> bool:
@@ -149,7 +212,7 @@ def read_sections(store: Any, wanted: list[str], now: int, windows: Mapping[str,
 def read_whole(store: Any, answers: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """Every fact the answers name, and the successors of the changes among them, by id."""
     ids = sorted({fid for answer in answers for found in answer["ids"].values() for fid in found})
-    facts = {f["id"]: f for f in store.get_facts_by_ids(ids)}
+    facts = {f["id"]: f for f in named(store, store.get_facts_by_ids(ids))}
     successors = sorted({s for key in ("changed",) for answer in answers
                          for fid in answer["ids"].get(key, ())
                          for s in [compiled.supersession_successor(facts[fid])[1]]
