@@ -81,5 +81,5 @@ def test_the_checks_read_the_projects_settings() -> None:
     assert settings["ruff"]["line-length"] == 100
     assert {"E", "F", "W"} <= set(settings["ruff"]["lint"]["select"])
     assert settings["mypy"]["strict"] is True
-    assert "src/claimgraph/logic" in settings["mypy"]["files"]
+    assert {"src/claimgraph/logic", "src/claimgraph/store"} <= set(settings["mypy"]["files"])
     assert all((ROOT / f).exists() for f in settings["mypy"]["files"])

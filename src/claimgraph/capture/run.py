@@ -64,6 +64,7 @@ from claimgraph.private import is_id, read_nofollow
 from claimgraph.project import Project
 from claimgraph.sidecar import Sidecars
 from claimgraph.store import leases
+from claimgraph.store.fast_paths import KnownNames
 
 OWNER = "claimgraph-capture"
 SOURCE_TYPE = "session-log"
@@ -391,8 +392,8 @@ def known_subject_norms(sh: Shell, candidates: Iterable[Mapping[str, Any]]) -> s
               for c in candidates}
     if not wanted:
         return set()
-    if fast := getattr(sh.store, "known_name_norms", None):
-        return fast(wanted)
+    if isinstance(sh.store, KnownNames):
+        return sh.store.known_name_norms(wanted)
     return admission_ctx(sh.store.list_entities(), ())["known_norms"] & wanted
 
 

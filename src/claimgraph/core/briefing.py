@@ -31,6 +31,7 @@ from claimgraph.logic.retrieval import fact_valid_at
 from claimgraph.logic.safe_render import fact_held
 from claimgraph.store.base import Store
 from claimgraph.core.teammates import named
+from claimgraph.store.fast_paths import ContextHeads, Snapshots
 
 USER_SCOPE = "user"
 SHORTLIST_PREFIX = "context:shortlist:"
@@ -46,7 +47,7 @@ def gather(store: Store, project_id: str, now: int,
     says why that gives the same block); any other store is read whole, as before. A stored
     shortlist that still holds is read first (module docstring); every read here sees one
     snapshot where the store offers one."""
-    with getattr(store, "reading", nullcontext)():
+    with store.reading() if isinstance(store, Snapshots) else nullcontext():
         stored = stored_shortlist(store, project_id, now, half_life_days)
         if stored is not None:
             # Nothing shortlisted is suspect, and the suspects cannot have changed since
@@ -58,11 +59,10 @@ def gather(store: Store, project_id: str, now: int,
 def _gather_live(store: Store, project_id: str, now: int,
                  half_life_days: float) -> dict[str, Any]:
     wanted = scopes(project_id)
-    heads_of = getattr(store, "select_context_heads", None)
-    if heads_of is None:
+    if not isinstance(store, ContextHeads):
         return gather_from(store, store.select_facts(scopes=wanted), now)
     ends, suspect = _linked_and_suspect(store, wanted)
-    heads = heads_of(wanted, compiled.window_start(now))
+    heads = store.select_context_heads(wanted, compiled.window_start(now))
     chosen = shortlist(heads, ends, suspect, now, half_life_days)
     return gather_from(store, _read_by_ids(store, chosen), now, suspect)
 
@@ -89,9 +89,8 @@ def lasting_record(store: Store, project_id: str, at: int,
     counter has not moved since)."""
     wanted = scopes(project_id)
     ends, suspect = _linked_and_suspect(store, wanted)
-    heads_of = getattr(store, "iter_context_heads", None)  # streamed: a few are kept
-    heads = (heads_of(wanted, compiled.window_start(at)) if heads_of is not None
-             else store.select_facts(scopes=wanted))
+    heads = (store.iter_context_heads(wanted, compiled.window_start(at))  # streamed: few kept
+             if isinstance(store, ContextHeads) else store.select_facts(scopes=wanted))
     ids, until = lasting_shortlist(heads, ends, suspect, at, half_life_days)
     return {"format": STORE_FORMAT, "at": at, "until": until, "half_life": half_life_days,
             "ids": sorted(ids)}

@@ -13,19 +13,22 @@ from typing import Any, Iterable
 from claimgraph.core.shell import Shell
 from claimgraph.logic import entities as E
 from claimgraph.logic.model import DEFAULT_SCOPE
+from claimgraph.store.fast_paths import CurationReads
 
 Record = dict[str, Any]
 NameKey = tuple[str, str]
 
 
-def _fast(sh: Shell, name: str) -> Any:
-    return getattr(sh.store, name, None)
+def _fast(sh: Shell) -> CurationReads | None:
+    """The store, when it answers the curator's reads in SQL
+    (``store.fast_paths.CurationReads``)."""
+    return sh.store if isinstance(sh.store, CurationReads) else None
 
 
 def repeated_claim_facts(sh: Shell) -> list[Record]:
     """Valid facts that may repeat another valid fact's claim (the collapse's input)."""
-    if fast := _fast(sh, "repeated_claim_facts"):
-        return fast()
+    if fast := _fast(sh):
+        return fast.repeated_claim_facts()
     return sh.store.select_facts(valid_cheap=True)
 
 
@@ -43,8 +46,8 @@ def sweep_predicates(preds: dict[str, dict[str, Any]]) -> dict[str, set[str]]:
 def sweep_pool(sh: Shell, classes: dict[str, set[str]]) -> list[Record]:
     """Valid facts of seeded subjects that can pair (an exclusive value, or any fact of a
     subject with a decision) or already carry a conflict link."""
-    if fast := _fast(sh, "sweep_pool"):
-        return fast(classes["watched"], classes["exclusive"], classes["decisions"])
+    if fast := _fast(sh):
+        return fast.sweep_pool(classes["watched"], classes["exclusive"], classes["decisions"])
     facts = sh.store.select_facts(valid_cheap=True)
 
     def subjects(predicates: set[str]) -> set[Any]:
@@ -60,15 +63,15 @@ def _subject(fact: Record) -> Any:
 
 
 def count_valid_facts(sh: Shell) -> int:
-    if fast := _fast(sh, "count_valid_facts"):
-        return fast()
+    if fast := _fast(sh):
+        return fast.count_valid_facts()
     return len(sh.store.select_facts(valid_cheap=True))
 
 
 def predicate_counts(sh: Shell, episode_ids: list[str]) -> dict[str, Counter[str]]:
     """episode id -> Counter of the predicates its facts use."""
-    if fast := _fast(sh, "predicate_counts"):
-        return {ep: Counter(by_pred) for ep, by_pred in fast(episode_ids).items()}
+    if fast := _fast(sh):
+        return {ep: Counter(by_pred) for ep, by_pred in fast.predicate_counts(episode_ids).items()}
     counts: dict[str, Counter[str]] = {}
     for fact in sh.store.select_facts(episodes=episode_ids) if episode_ids else []:
         counts.setdefault(fact["episode"], Counter())[fact["predicate"]] += 1
@@ -76,20 +79,20 @@ def predicate_counts(sh: Shell, episode_ids: list[str]) -> dict[str, Counter[str
 
 
 def episode_count(sh: Shell) -> int:
-    if fast := _fast(sh, "count_episodes"):
-        return fast()
+    if fast := _fast(sh):
+        return fast.count_episodes()
     return len(sh.store.list_episodes())
 
 
 def episodes_opened_since(sh: Shell, at: int) -> list[Record]:
-    if fast := _fast(sh, "episodes_opened_since"):
-        return fast(at)
+    if fast := _fast(sh):
+        return fast.episodes_opened_since(at)
     return [e for e in sh.store.list_episodes() if (e.get("opened_at") or 0) >= at]
 
 
 def open_episodes(sh: Shell) -> list[Record]:
-    if fast := _fast(sh, "open_episodes"):
-        return fast()
+    if fast := _fast(sh):
+        return fast.open_episodes()
     return [e for e in sh.store.list_episodes() if e.get("closed_at") is None]
 
 
@@ -97,23 +100,26 @@ def open_episodes(sh: Shell) -> list[Record]:
 
 def entity_cursor(sh: Shell) -> int | None:
     """Where the entity table ends now; None when the backend cannot say (always recount)."""
-    fast = _fast(sh, "entity_cursor")
-    return fast() if fast else None
+    fast = _fast(sh)
+    return fast.entity_cursor() if fast else None
 
 
 def changed_name_keys(sh: Shell, known: Iterable[NameKey], cursor: int) -> list[NameKey]:
     """The keys worth re-counting: clusters known before, and keys of entities added since."""
-    return sorted({*map(tuple, known), *sh.store.entity_name_keys_after(cursor)})
+    fast = _fast(sh)
+    after = fast.entity_name_keys_after(cursor) if fast else []
+    return sorted({*map(tuple, known), *after})
 
 
 def entity_clusters(sh: Shell, keys: list[NameKey] | None) -> list[dict[str, Any]]:
     """``logic.entities.entity_duplicate_clusters``, over all entities (keys None) or only
     over the given (scope, normalized name) keys; same shape, same order."""
-    if _fast(sh, "duplicate_name_keys") is None:
+    fast = _fast(sh)
+    if fast is None:
         return E.entity_duplicate_clusters(sh.store.list_entities())
     if keys is None:
-        keys = sh.store.duplicate_name_keys()
-    members = sh.store.entities_with_name_keys(keys) if keys else {}
+        keys = fast.duplicate_name_keys()
+    members = fast.entities_with_name_keys(keys) if keys else {}
     return [{"scope": scope or DEFAULT_SCOPE, "normalized": norm,
              "entities": sorted(found, key=lambda e: e["id"])}
             for (scope, norm), found in sorted(members.items()) if len(found) >= 2]

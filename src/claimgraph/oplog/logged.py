@@ -14,13 +14,13 @@ effects, so a replica (or a rebuild) never lacks what came before.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Sequence
 
 from claimgraph.logic import oplog as L
 from claimgraph.oplog.baseline import baseline_effects, fact_effect
 from claimgraph.oplog.own_log import OwnLog
 from claimgraph.store import records as rec
+from claimgraph.store.nesting import reentrant
 
 Record = dict[str, Any]
 BASELINE_MARK = "oplog:baseline"
@@ -32,7 +32,7 @@ class LoggedStore:
     def __init__(self, inner: Any, log: OwnLog) -> None:
         self.inner = inner
         self.oplog = log
-        self._depth = 0
+        self.depth = 0
         self._pending: list[Record] = []
         self._baselined = False
 
@@ -40,18 +40,11 @@ class LoggedStore:
         return getattr(self.inner, name)
 
     # --- transactions -----------------------------------------------------------------------
-    @contextmanager
+    @reentrant
     def transaction(self) -> Iterator[None]:
         """The inner transaction; at its successful end the effects are staged, then appended
         once COMMIT is done."""
-        if self._depth:
-            self._depth += 1
-            try:
-                yield
-            finally:
-                self._depth -= 1
-            return
-        self._depth, self._pending = 1, []
+        self.depth, self._pending = 1, []
         try:
             with self.inner.transaction():
                 baseline = self._baseline()
@@ -62,7 +55,7 @@ class LoggedStore:
             self.oplog.abandon_staged()
             raise
         finally:
-            self._depth, self._pending = 0, []
+            self.depth, self._pending = 0, []
 
     def _stage(self, effects: list[Record]) -> None:
         if effects:

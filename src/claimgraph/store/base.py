@@ -1,5 +1,4 @@
-"""The Store protocol: the one seam between the shell and storage (docs/internals.md, "The storage
-seam").
+"""The Store protocol: the one seam between the shell and storage (docs/store.md).
 
 Every method is raw: no policy, no clock, no id minting. Policy lives in ``logic``; the shell
 (``core``) mints ids and times and passes complete records in. Records are the plain dicts
@@ -7,14 +6,18 @@ described in ``claimgraph.logic.model``; facts come back with ``subject`` and ``
 HYDRATED from the live entity table (so renames and merges show in old facts), with
 ``conflicts`` and ``evidence`` always lists.
 
-Backends: ``store.sqlite.SqliteStore`` (production, a real file or ":memory:") and
-``store.memory.MemoryStore`` (tests). One contract suite runs against all of them.
+Backends: ``store.sqlite.SqliteStore`` (a real file or ":memory:") and
+``store.postgres.PostgresStore`` (a team's server), both ``store.sql.SqlStore`` with their own
+dialect, and ``store.memory.MemoryStore`` (tests). One contract suite runs against all of them
+(docs/store.md, "Adding a store backend").
 
-Optional reads, answered in SQL and found with ``getattr`` by their callers (a store without
-them is read whole and answered by their definitions in ``logic``): ``select_context_heads``
-(SQLite; ``logic.briefing_shortlist``) and, on SQLite and PostgreSQL, ``context_sections``
-(``logic.briefing_sections``: a project page's sections, paged), ``valid_times`` and
-``believed_at`` (``logic.time_travel``: the viewer's time travel).
+Optional fast paths, answered in SQL, are classes in ``store.fast_paths``, checked with
+``isinstance`` by their callers (a store without them is read whole and answered by their
+definitions in ``logic``): ``Snapshots`` (several reads from one snapshot), ``ContextHeads``
+(SQLite; ``logic.briefing_shortlist``), ``ContextSections`` (SQLite and PostgreSQL:
+``logic.briefing_sections``, a project page's sections, paged, and ``logic.time_travel``, the
+viewer's time travel), ``KnownNames`` and ``CurationReads`` (SQLite: capture's subject check
+and the curator's reads, ``store.sqlite_curation``).
 """
 
 from __future__ import annotations
@@ -251,3 +254,4 @@ class Store(Protocol):
         """True when there are no entities, facts or episodes (predicates do not count)."""
 
     def close(self) -> None: ...
+

@@ -23,7 +23,8 @@ def write_lease(db_path: str | os.PathLike[str], owner: str, wait_ms: int = DEFA
     A server store's lease is an advisory lock on the server instead (``server_lease``)."""
     server = _server_lease(db_path, "write", owner, WRITE_HINT)
     if server is not None:
-        return server.acquire(wait_ms)
+        held: Lease = server.acquire(wait_ms)
+        return held
     return Lease(write_lock_path(db_path), owner, **options).acquire(wait_ms)
 
 
@@ -32,14 +33,15 @@ def curation_lease(db_path: str | os.PathLike[str], owner: str = CURATOR_OWNER,
     """Try ``<db>.curate.lock`` once: a second curator never waits (docs/curator.md)."""
     server = _server_lease(db_path, "curate", owner, CURATE_HINT)
     if server is not None:
-        return server.acquire(0)
+        tried: Lease = server.acquire(0)
+        return tried
     options.setdefault("busy_hint", CURATE_HINT)
     return Lease(curate_lock_path(db_path), owner, **options).acquire(0)
 
 
 def _server_lease(db_path: str | os.PathLike[str], name: str, owner: str, hint: str) -> Any:
     from claimgraph import location
-    url = location.server_url(db_path)
+    url = location.server_url(os.fspath(db_path))
     if url is None:
         return None
     from claimgraph.store.server_lease import ServerLease

@@ -11,48 +11,47 @@ from __future__ import annotations
 import copy
 import json
 import sqlite3
-from contextlib import closing, contextmanager
+from contextlib import closing
 from typing import Any, Iterable, Iterator, Sequence
 
 from claimgraph import STORE_FORMAT
-from claimgraph.logic.model import FACT_HEAD_FIELDS, FACT_HEAD_FIELDS_NO_ENDS, SUSPECT_VERDICTS
+from claimgraph.logic.model import (
+    FACT_HEAD_FIELDS,
+    FACT_HEAD_FIELDS_NO_ENDS,
+    SUSPECT_VERDICTS,
+)
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
+from claimgraph.store.derived import StoreDefaults
 from claimgraph.store.memory_purge import MemoryPurge
+from claimgraph.store.nesting import reentrant
 from claimgraph.store.records import Record
 from claimgraph.store.sqlite_sql import words_match
 
 
-class MemoryStore(MemoryPurge):
+class MemoryStore(MemoryPurge, StoreDefaults):
     """Dicts and filters. Linear scans are fine: this backend never holds a real memory."""
 
     def __init__(self) -> None:
-        self._s: dict[str, dict[str, Any]] = {
+        self._s: dict[str, dict[Any, Any]] = {
             "entities": {}, "facts": {}, "episodes": {}, "predicates": {}, "marks": {},
             "audit": {}}
-        self._depth = 0
+        self.depth = 0
         self._writes, self._seen = 0, self._fingerprint()
 
     # --- transactions and marks ----------------------------------------------------
-    @contextmanager
+    @reentrant
     def transaction(self) -> Iterator[None]:
         """Outermost block snapshots the state and restores it if anything escapes."""
-        if self._depth:
-            self._depth += 1
-            try:
-                yield
-            finally:
-                self._depth -= 1
-            return
         snapshot = copy.deepcopy(self._s)
-        self._depth = 1
+        self.depth = 1
         try:
             yield
         except BaseException:
             self._s = snapshot
             raise
         finally:
-            self._depth = 0
+            self.depth = 0
 
     def get_mark(self, key: str) -> Any:
         raw = self._s["marks"].get(key)
@@ -145,9 +144,6 @@ class MemoryStore(MemoryPurge):
         return [_entity_copy(e) for e in sorted(rows, key=_entity_order)]
 
     # --- facts ---------------------------------------------------------------------
-    def insert_fact(self, fact: Record) -> None:
-        self.insert_facts([fact])
-
     def insert_facts(self, facts: Iterable[Record]) -> None:
         """Validate the whole batch first, so a refusal leaves nothing half-inserted."""
         rows = [rec.stored_fact(f) for f in facts]
@@ -172,10 +168,6 @@ class MemoryStore(MemoryPurge):
     def get_facts_by_ids(self, ids: Iterable[str]) -> list[Record]:
         facts = self._s["facts"]
         return [self._hydrate(facts[i]) for i in ids if i in facts]
-
-    def get_facts(self, entity_id: str, direction: str = "out",
-                  predicates: Iterable[str] | None = None) -> list[Record]:
-        return self.get_facts_for([entity_id], direction, predicates)
 
     def get_facts_for(self, entity_ids: Iterable[str], direction: str = "out",
                       predicates: Iterable[str] | None = None) -> list[Record]:
@@ -210,9 +202,6 @@ class MemoryStore(MemoryPurge):
                     and (not with_evidence or bool(f["evidence"])))
         return self._sorted(filter(keep, self._s["facts"].values()))
 
-    def get_history(self, entity_id: str, predicate: str) -> list[Record]:
-        return self.get_facts(entity_id, "out", [predicate])
-
     def all_facts(self) -> list[Record]:
         rows = sorted(self._s["facts"].values(), key=lambda f: (f["recorded_at"], f["id"]))
         return [self._hydrate(f) for f in rows]
@@ -243,7 +232,7 @@ class MemoryStore(MemoryPurge):
         row["source_type"] = source_type or row["source_type"]
 
     def _fact_row(self, fact_id: str) -> Record:
-        row = self._s["facts"].get(fact_id)
+        row: Record | None = self._s["facts"].get(fact_id)
         if row is None:
             raise rec.not_found("fact", fact_id)
         return row
@@ -366,7 +355,7 @@ class MemoryStore(MemoryPurge):
                 and (status is None or r["status"] == status)]
 
     def register_predicate(self, row: Record) -> None:
-        merged = rec.registered_predicate(self.get_predicate(row.get("id")), row)
+        merged = rec.registered_predicate(self.get_predicate(str(row.get("id") or "")), row)
         self._s["predicates"][merged["id"]] = json.dumps(merged)
 
     # --- search and housekeeping ---------------------------------------------------
@@ -442,7 +431,7 @@ def _entity_copy(row: Record) -> Record:
     return dict(row, aliases=list(row["aliases"]))
 
 
-def _entity_order(entity: Record) -> tuple:
+def _entity_order(entity: Record) -> tuple[Any, ...]:
     return (entity["name"], entity["id"])
 
 

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from claimgraph.store import records as rec
 
 
 class MemoryPurge:
     """Mixed into MemoryStore; expects ``self._s`` (its dict of tables)."""
+
+    _s: dict[str, dict[Any, Any]]
+
+    if TYPE_CHECKING:
+        def get_mark(self, key: str) -> Any: ...
 
     def delete_facts(self, ids: Iterable[str]) -> int:
         gone = set(rec.as_list(ids) or []) & set(self._s["facts"])

@@ -21,7 +21,12 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from claimgraph.errors import ClaimgraphError
+from claimgraph.store.nesting import reentrant
 from claimgraph.store.records import WRITES_MARK
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from claimgraph.store.sql_dialect import Params, Row
 
 CONNECT_TIMEOUT_S = 10
 IntegrityError = psycopg.IntegrityError
@@ -49,27 +54,26 @@ class PostgresDb:
         self._changed = False  # a counted write happened in the open transaction
 
     # --- choke points ----------------------------------------------------------------
-    def rows(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[tuple]:
+    def rows(self, sql: str, params: Params = ()) -> list[Row]:
         cursor = self._execute(sql, params)
         return cursor.fetchall() if cursor.description else []
 
-    def one(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> tuple | None:
+    def one(self, sql: str, params: Params = ()) -> Row | None:
         found = self.rows(sql, params)
         return found[0] if found else None
 
-    def run(self, sql: str, params: Sequence[Any] | dict[str, Any] = (),
-            counted: bool = True) -> int:
+    def run(self, sql: str, params: Params = (), counted: bool = True) -> int:
         """Execute one write; return the number of rows it changed. ``counted=False``: a mark
         write, which never bumps the write counter."""
         if counted and not self.depth and _is_write(sql):
             with self.transaction():
                 return self.run(sql, params)
-        changed = self._execute(sql, params).rowcount
+        changed: int = self._execute(sql, params).rowcount
         if counted and changed and changed > 0 and _is_write(sql):
             self._changed = True
         return changed
 
-    def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    def many(self, sql: str, rows: Sequence[Params]) -> None:
         rows = list(rows)
         if not rows:
             return
@@ -85,7 +89,7 @@ class PostgresDb:
         except psycopg.Error as error:
             raise self._translate(error) from error
 
-    def _execute(self, sql: str, params: Sequence[Any] | dict[str, Any]) -> Any:
+    def _execute(self, sql: str, params: Params) -> Any:
         try:
             return self._conn.execute(sql, params or None)
         except psycopg.IntegrityError:
@@ -107,16 +111,9 @@ class PostgresDb:
         return error
 
     # --- transactions ----------------------------------------------------------------
-    @contextmanager
+    @reentrant
     def transaction(self) -> Iterator[None]:
         """Outermost: one server transaction, rolled back on any exception. Inner: join."""
-        if self.depth:
-            self.depth += 1
-            try:
-                yield
-            finally:
-                self.depth -= 1
-            return
         try:
             tx = self._conn.transaction()
             tx.__enter__()
@@ -139,9 +136,14 @@ class PostgresDb:
         except psycopg.Error as error:
             raise self._translate(error) from error
 
+    def uncounted(self, sql: str, params: Params = ()) -> int:
+        """A write that does not bump the write counter (mark writes)."""
+        return self.run(sql, params, counted=False)
+
     @contextmanager
-    def atomic(self) -> Iterator[None]:
-        """All-or-nothing even inside a caller's block (a savepoint there)."""
+    def atomic(self, can_fail_midway: bool = True) -> Iterator[None]:
+        """All-or-nothing even inside a caller's block (a savepoint there, whatever
+        ``can_fail_midway`` says: any failed statement aborts a PostgreSQL transaction)."""
         if not self.depth:
             with self.transaction():
                 yield

@@ -19,6 +19,7 @@ from typing import Any, Sequence
 
 from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
+from claimgraph.store import sql_dialect
 from claimgraph.store.sqlite_schema import READS_OLDER, future_format
 
 C = 'COLLATE "C"'
@@ -78,25 +79,13 @@ BASELINE: tuple[str, ...] = (
 
 #: Format 3, as in sqlite_schema: a project's valid facts, decay's candidates and the audit's
 #: cited facts each read through an index instead of a scan of every fact.
-READ_INDEXES: tuple[str, ...] = (
-    "CREATE INDEX facts_scope ON facts(scope, t_invalid)",
-    "DROP INDEX facts_t_invalid",
-    "CREATE INDEX facts_valid_recorded ON facts(t_invalid, recorded_at)",
-    "CREATE INDEX facts_cited ON facts(t_invalid) WHERE evidence <> '[]'",
-)
+READ_INDEXES = sql_dialect.READ_INDEXES
 
 #: Format 4, as in sqlite_schema: the subject and object indexes carry a fact's head
 #: (``INCLUDE``: stored, not keys), so search ranks a popular entity's facts by index-only scans.
-_HEAD_REST = ("id, scope, confidence, epistemic, source_type, recorded_at, last_reinforced_at,"
-              " t_invalid, invalidation_kind, dormant_since")
-HEAD_INDEXES: tuple[str, ...] = (
-    "DROP INDEX facts_subject_predicate",
-    "CREATE INDEX facts_subject_heads ON facts(subject_id, predicate, t_valid)"
-    f" INCLUDE (object_ref_id, {_HEAD_REST})",
-    "DROP INDEX facts_object_ref",
-    "CREATE INDEX facts_object_heads ON facts(object_ref_id)"
-    f" INCLUDE (subject_id, t_valid, {_HEAD_REST}) WHERE object_ref_id IS NOT NULL",
-)
+HEAD_INDEXES = sql_dialect.head_indexes(
+    "(subject_id, predicate, t_valid) INCLUDE (object_ref_id, " + sql_dialect.HEAD_REST + ")",
+    "(object_ref_id) INCLUDE (subject_id, t_valid, " + sql_dialect.HEAD_REST + ")")
 
 #: The server schema began at format 2: version 2 is SQLite's baseline plus its decay-and-audit
 #: step, in one. Later formats add steps here and in sqlite_schema alike.

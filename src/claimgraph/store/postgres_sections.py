@@ -12,35 +12,21 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from claimgraph.logic import briefing as compiled
-from claimgraph.logic.briefing_sections import DORMANT, FROM_CODE, LEFT_OUT, SUSPECT, Narrowing
+from claimgraph.logic.briefing_sections import Narrowing
 from claimgraph.logic.confidence import CONFIDENCE_FLOOR
-from claimgraph.logic.model import FORGOTTEN, SUPERSESSION_KINDS, SUSPECT_VERDICTS
+from claimgraph.logic.model import FORGOTTEN, SUPERSESSION_KINDS
 from claimgraph.logic.timeutil import DAY_MS
-from claimgraph.store.sqlite_sections import _names
+from claimgraph.store.sql_dialect import narrowed, ranked_section, section_case, time_travel
+from claimgraph.store.sql_dialect import sql_names as _names
 
 _VALID = ("(f.t_valid <= %(now)s AND (f.t_invalid IS NULL OR f.t_invalid > %(now)s)"
           f" AND coalesce(f.invalidation_kind, '') <> '{FORGOTTEN}')")
-_SUSPECT = ("f.id IN (SELECT fact_id FROM audit_verdicts WHERE verdict IN "
-            f"{_names(SUSPECT_VERDICTS)})")
-_DORMANT = "f.dormant_since IS NOT NULL"
-_STANDING = f"(f.epistemic = 'commitment' OR f.predicate IN {_names(compiled.STANCE_PREDICATES)})"
 _LEGACY = ("(f.invalidation_kind IS NULL AND"
            " f.invalidation_reason ~ '^(judged )?superseded by \\S+$')")
 _CHANGED = (f"(f.t_invalid BETWEEN %(window)s AND %(now)s AND (f.invalidation_kind IN "
             f"{_names(SUPERSESSION_KINDS)} OR {_LEGACY}))")
-_LINKED = "f.id IN (SELECT fact_id FROM conflict_links)"
 _OPEN = "f.id = ANY(%(open)s::text[])"
-_SECTION = (f"CASE WHEN NOT {_VALID} THEN"
-            f" (CASE WHEN {_CHANGED} AND NOT {_DORMANT} AND NOT {_SUSPECT} THEN 'changed' END)"
-            f" WHEN {_DORMANT} OR {_SUSPECT} THEN 'left_out'"
-            f" WHEN {_STANDING} THEN 'decisions'"
-            f" WHEN {_OPEN} THEN 'conflicts'"
-            f" WHEN f.source_type = 'code' OR {_LINKED} THEN 'left_out'"
-            f" WHEN f.predicate IN {_names(compiled.LESSON_PREDICATES)} THEN 'lessons'"
-            f" WHEN f.predicate IN {_names(compiled.STRUCTURE_PREDICATES)} THEN 'structure'"
-            " ELSE 'current' END")
-_REASON = (f"CASE WHEN {_DORMANT} THEN '{DORMANT}' WHEN {_SUSPECT} THEN '{SUSPECT}'"
-           f" WHEN f.source_type = 'code' THEN '{FROM_CODE}' ELSE '{LEFT_OUT}' END")
+_SECTION, _REASON = section_case(_VALID, _CHANGED, _OPEN, ranked_section())
 _EFFECTIVE = ("CASE WHEN f.epistemic = 'commitment' OR f.source_type = 'decision-record'"
               " THEN f.confidence ELSE GREATEST(%(floor)s::double precision, f.confidence *"
               " power(0.5::double precision, GREATEST(0.0::double precision, (%(now)s -"
@@ -53,26 +39,21 @@ _ORDER = {
     "conflicts": "id",
 }
 _RANKED_ORDER = "effective DESC, name, id"
+#: The narrowing's text, case-blind in the subject's name or the object.
+_FOLD = "translate({}, %(upper)s, %(lower)s)"
+_TEXT_MATCH = ("(strpos(" + _FOLD.format("coalesce(s.name, '')") + ", "
+               + _FOLD.format("%(text)s") + ") > 0 OR strpos("
+               + _FOLD.format("coalesce(CASE WHEN f.object_kind = 'entity' THEN o.name"
+                              " ELSE f.object_lit END, '')")
+               + ", " + _FOLD.format("%(text)s") + ") > 0)")
 #: ``translate`` with these folds ASCII case only, as SQLite's ``lower`` and the definition do.
 ASCII_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def _narrowing(narrowing: Narrowing, params: dict[str, Any]) -> str:
-    where = []
-    if narrowing.predicate:
-        where.append("f.predicate = %(predicate)s")
-        params["predicate"] = narrowing.predicate
-    if narrowing.epistemic:
-        where.append("f.epistemic = %(epistemic)s")
-        params["epistemic"] = narrowing.epistemic
     if narrowing.text:
-        where.append("(strpos(translate(coalesce(s.name, ''), %(upper)s, %(lower)s), "
-                     "translate(%(text)s, %(upper)s, %(lower)s)) > 0"
-                     " OR strpos(translate(coalesce(CASE WHEN f.object_kind = 'entity' THEN"
-                     " o.name ELSE f.object_lit END, ''), %(upper)s, %(lower)s), "
-                     "translate(%(text)s, %(upper)s, %(lower)s)) > 0)")
-        params.update(text=narrowing.text, upper=ASCII_UPPER, lower=ASCII_UPPER.lower())
-    return "".join(f" AND {w}" for w in where)
+        params.update(upper=ASCII_UPPER, lower=ASCII_UPPER.lower())
+    return narrowed(narrowing, params, "%({})s", _TEXT_MATCH)
 
 
 def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
@@ -116,23 +97,6 @@ _BELIEVED = (f"{_IN_SCOPES} AND f.t_valid <= %(at)s AND (f.t_invalid IS NULL OR"
              " AND f.dormant_since IS NULL")
 
 
-def valid_times(scopes: Sequence[str]) -> tuple[str, str, dict[str, Any]]:
-    params = {"scopes": sorted(set(scopes))}
-    return (f"SELECT f.t_valid FROM facts f WHERE {_IN_SCOPES} ORDER BY 1",
-            f"SELECT f.t_invalid FROM facts f WHERE {_IN_SCOPES} AND f.t_invalid IS NOT NULL"
-            " ORDER BY 1", params)
-
-
-def believed_at(scopes: Sequence[str], at: int, since: int | None, limit: int,
-                half_life_days: float) -> tuple[list[str], dict[str, Any]]:
-    params = {"scopes": sorted(set(scopes)), "at": at, "floor": CONFIDENCE_FLOOR,
-              "period": float(DAY_MS * half_life_days), "since": since, "limit": int(limit)}
-    window = "({col} <= %(at)s AND (%(since)s::bigint IS NULL OR {col} > %(since)s::bigint))"
-    return ([f"SELECT count(*) FROM facts f WHERE {_BELIEVED}",
-             f"SELECT f.id FROM facts f WHERE {_BELIEVED} ORDER BY {_USEFUL_ORDER}"
-             " LIMIT %(limit)s",
-             f"SELECT f.id FROM facts f WHERE {_IN_SCOPES} AND "
-             + window.format(col="f.t_valid") + " ORDER BY f.t_valid, f.id LIMIT %(limit)s",
-             f"SELECT f.id FROM facts f WHERE {_IN_SCOPES} AND "
-             + window.format(col="f.t_invalid") + " ORDER BY f.t_valid, f.id LIMIT %(limit)s"],
-            params)
+#: ``sql_dialect.time_travel``: the viewer's time travel without reading the scopes' facts.
+valid_times, believed_at = time_travel(_IN_SCOPES, _BELIEVED, _USEFUL_ORDER, "%({})s",
+                                       "%(since)s::bigint", list)

@@ -1,54 +1,74 @@
-"""SQL text for PostgresStore, built by pure functions that return ``(sql, params)`` plans.
+"""SQL text for PostgresStore: the statements ``store.sql.SqlStore`` runs, in PostgreSQL's dialect.
 
-The twin of ``sqlite_sql``: the same queries, in PostgreSQL's dialect (``%s`` parameters, lists
-as arrays through ``= ANY(%s::text[])``, ``NULLS FIRST`` where SQLite sorts NULL first by nature,
-trigram ``ILIKE`` where SQLite uses FTS5).
+The same queries as ``sqlite_sql`` under the same names (``sql_dialect.SqlDialect``): ``%s``
+parameters (the statements both dialects share are written once with ``?`` and converted by
+``pg``), lists as arrays through ``= ANY(%s::text[])``, ``NULLS FIRST`` where SQLite sorts NULL
+first by nature, upserts as ``ON CONFLICT``, trigram ``ILIKE`` where SQLite uses FTS5.
 """
 
 from __future__ import annotations
 
 import re
+from claimgraph.store import sql_dialect as common
 
-from typing import Any, Sequence
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Sequence
 
-from claimgraph.logic.model import FACT_FIELDS, FACT_HEAD_FIELDS, FACT_HEAD_FIELDS_NO_ENDS
+    from claimgraph.store.sql_dialect import Plan as Plan
 
-Plan = tuple[str, list[Any]]
+#: Statements written alike in both dialects (``sql_dialect``), exported under the dialect's names.
+ENTITY_ORDER = common.ENTITY_ORDER
+FACT_ORDER = common.FACT_ORDER
 
-_FACT_COLUMNS = {
-    "subject": "f.subject_id",
-    "object_ref": "f.object_ref_id",
-    "conflicts": ("(SELECT coalesce(json_agg(c.other_id), '[]'::json) FROM conflict_links c "
-                  "WHERE c.fact_id = f.id)"),
-}
-FACT_SELECT = ("SELECT " + ", ".join(_FACT_COLUMNS.get(n, f"f.{n}") for n in FACT_FIELDS)
-               + " FROM facts f")
-FACT_ORDER = " ORDER BY f.t_valid, f.id"
-#: FACT_HEAD_FIELDS only (``Store.get_fact_heads_for``): index-only over the end indexes.
-FACT_HEAD_SELECT = ("SELECT " + ", ".join(_FACT_COLUMNS.get(n, f"f.{n}") for n in FACT_HEAD_FIELDS)
-                    + " FROM facts f")
-FACT_HEAD_NO_ENDS_SELECT = ("SELECT " + ", ".join(f"f.{n}" for n in FACT_HEAD_FIELDS_NO_ENDS)
-                            + " FROM facts f")
 
-INSERT_COLUMNS = ("id", "subject_id", "predicate", "object_kind", "object_ref_id", "object_lit",
-                  "t_valid", "t_invalid", "recorded_at", "last_reinforced_at", "confidence",
-                  "epistemic", "scope", "source_type", "episode", "invalidation_reason",
-                  "invalidation_kind", "successor", "evidence", "dormant_since")
-INSERT_FACT = (f"INSERT INTO facts ({', '.join(INSERT_COLUMNS)}) "
-               f"VALUES ({', '.join(['%s'] * len(INSERT_COLUMNS))})")
+def pg(sql: str) -> str:
+    """A statement written with ``?`` and ``:name`` placeholders, in psycopg's ``%s`` and
+    ``%(name)s`` (our own statements: no literal holds either)."""
+    return re.sub(r"(?<!:):([a-z]\w*)", r"%(\1)s", sql.replace("?", "%s"))
+
+
+def id_list(values: Sequence[str]) -> list[str]:
+    """A list as ONE parameter: an array for ``= ANY(%s::text[])``."""
+    return list(values)
+
+
+FACT_SELECT, FACT_HEAD_SELECT, FACT_HEAD_NO_ENDS_SELECT = common.fact_selects(
+    "(SELECT coalesce(json_agg(c.other_id), '[]'::json)::text FROM conflict_links c"
+    " WHERE c.fact_id = f.id)")
+_ANY = " = ANY(%s::text[])"
+
+(GET_MARK, FACT_EXISTS, ENTITY_BY_ID, ENTITY_BY_NAME, DELETE_ALIASES, DELETE_ENTITY,
+ REPOINT_PREDICATE, INVALIDATE, REINFORCE, EPISODE_EXISTS, EPISODE_BY_ID, EPISODE_BY_REF,
+ INSERT_EPISODE, CLOSE_EPISODE, UPDATE_EPISODE, GET_PREDICATE, DELETE_LINK, REPOINT_FACTS,
+ INSERT_FACT) = (pg(sql) for sql in (
+    common.GET_MARK, common.FACT_EXISTS, common.ENTITY_BY_ID, common.ENTITY_BY_NAME,
+    common.DELETE_ALIASES, common.DELETE_ENTITY, common.REPOINT_PREDICATE, common.INVALIDATE,
+    common.REINFORCE, common.EPISODE_EXISTS, common.EPISODE_BY_ID, common.EPISODE_BY_REF,
+    common.INSERT_EPISODE, common.CLOSE_EPISODE, common.UPDATE_EPISODE, common.GET_PREDICATE,
+    common.DELETE_LINK, common.REPOINT_FACTS, common.INSERT_FACT))
+ENTITY_USAGE = common.ENTITY_USAGE
+AUDIT_SELECT, EPISODE_SELECT, ENTITY_SELECT = (common.AUDIT_SELECT, common.EPISODE_SELECT,
+                                               common.ENTITY_SELECT)
+
+SET_MARK = ("INSERT INTO marks (key, value) VALUES (%s, %s) ON CONFLICT (key)"
+            " DO UPDATE SET value = excluded.value")
+LIST_MARKS = "SELECT key, value FROM marks WHERE starts_with(key, %s) ORDER BY key"
+DELETE_MARKS = "DELETE FROM marks WHERE key" + _ANY + " AND key <> %s"
+INSERT_ENTITY = pg("INSERT INTO entities (id, name, norm, type, scope, aliases, search_text)"
+                   " VALUES (:id, :name, :norm, :type, :scope, :aliases, :search_text)")
+UPDATE_ENTITY = pg(common.UPDATE_ENTITY.format(extra=", search_text = :search_text"))
+ENTITIES_BY_IDS = ENTITY_SELECT + " WHERE id" + _ANY
+LIST_ENTITIES = (ENTITY_SELECT + " WHERE (%(t)s::text IS NULL OR type = %(t)s)"
+                 " AND (%(s)s::text IS NULL OR scope = %(s)s)" + ENTITY_ORDER)
 INSERT_LINK = ("INSERT INTO conflict_links (fact_id, other_id) VALUES (%s, %s)"
                " ON CONFLICT DO NOTHING")
-DELETE_LINK = "DELETE FROM conflict_links WHERE fact_id = %s AND other_id = %s"
 
-SET_DORMANT = ("UPDATE facts SET dormant_since = %s WHERE id = ANY(%s::text[])"
-               " AND dormant_since IS NULL")
-REVIVE = ("UPDATE facts SET dormant_since = NULL"
-          " WHERE id = ANY(%s::text[]) AND dormant_since IS NOT NULL")
+SET_DORMANT = "UPDATE facts SET dormant_since = %s WHERE id" + _ANY + " AND dormant_since IS NULL"
+REVIVE = "UPDATE facts SET dormant_since = NULL WHERE id" + _ANY + " AND dormant_since IS NOT NULL"
 DORMANT_IDS = "SELECT id FROM facts WHERE dormant_since IS NOT NULL ORDER BY id"
 
-AUDIT_SELECT = ("SELECT fact_id, evidence, file, verdict, reason, content_hash, checked_at, details"
-                " FROM audit_verdicts")
-AUDIT_ORDER = " ORDER BY fact_id, evidence"
+AUDIT_OF_FACTS = AUDIT_SELECT + " WHERE fact_id" + _ANY + common.AUDIT_ORDER
 UPSERT_AUDIT = (
     "INSERT INTO audit_verdicts (fact_id, evidence, file, verdict, reason, content_hash,"
     " checked_at, details) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
@@ -56,35 +76,42 @@ UPSERT_AUDIT = (
     " verdict = excluded.verdict, reason = excluded.reason,"
     " content_hash = excluded.content_hash, checked_at = excluded.checked_at,"
     " details = excluded.details")
-SUSPECT_IDS = ("SELECT DISTINCT fact_id FROM audit_verdicts WHERE verdict = ANY(%s::text[])"
-               " ORDER BY fact_id")
+SUSPECT_IDS = ("SELECT DISTINCT fact_id FROM audit_verdicts WHERE verdict" + _ANY
+               + " ORDER BY fact_id")
 SCOPE_COUNTS = ("SELECT scope, count(*), count(*) FILTER (WHERE t_invalid IS NULL),"
                 " count(*) FILTER (WHERE t_invalid IS NULL AND dormant_since IS NOT NULL),"
                 " max(recorded_at) FROM facts GROUP BY scope ORDER BY scope")
 SCOPE_SUSPECTS = ("SELECT f.scope, count(DISTINCT f.id) FROM audit_verdicts a"
                   " JOIN facts f ON f.id = a.fact_id WHERE f.t_invalid IS NULL"
-                  " AND a.verdict = ANY(%s::text[]) GROUP BY f.scope")
+                  " AND a.verdict" + _ANY + " GROUP BY f.scope")
 
-ENTITY_SELECT = "SELECT id, name, type, scope, aliases FROM entities"
-ENTITY_ORDER = " ORDER BY name, id"
-INSERT_ENTITY = ("INSERT INTO entities (id, name, norm, type, scope, aliases, search_text)"
-                 " VALUES (%s, %s, %s, %s, %s, %s, %s)")
 INSERT_ALIAS = ("INSERT INTO entity_aliases (entity_id, alias, norm) VALUES (%s, %s, %s)"
                 " ON CONFLICT DO NOTHING")
 FIND_ENTITIES = (ENTITY_SELECT + " WHERE pk IN (SELECT pk FROM entities WHERE norm = %(n)s UNION"
                  " SELECT e.pk FROM entity_aliases a JOIN entities e ON e.id = a.entity_id"
                  " WHERE a.norm = %(n)s) AND (%(s)s::text IS NULL OR scope = %(s)s)"
                  + ENTITY_ORDER)
+#: FIND_ENTITIES for a list of normalized names at once; each row leads with the norm it
+#: matched (an entity matching two of them comes twice).
+FIND_ENTITIES_MANY = (
+    "WITH wanted(norm) AS (SELECT DISTINCT unnest(%(w)s::text[])) "
+    "SELECT w.norm, e.id, e.name, e.type, e.scope, e.aliases FROM wanted w "
+    "JOIN entities e ON e.norm = w.norm WHERE %(s)s::text IS NULL OR e.scope = %(s)s UNION "
+    "SELECT w.norm, e.id, e.name, e.type, e.scope, e.aliases FROM wanted w "
+    "JOIN entity_aliases a ON a.norm = w.norm JOIN entities e ON e.id = a.entity_id "
+    "WHERE %(s)s::text IS NULL OR e.scope = %(s)s")
 
-EPISODE_SELECT = ("SELECT id, source_type, ref, summary, opened_at, closed_at, evidence"
-                  " FROM episodes")
-INSERT_EPISODE = ("INSERT INTO episodes (id, source_type, ref, summary, opened_at, closed_at,"
-                  " evidence) VALUES (%s, %s, %s, %s, %s, %s, %s)")
-
-ENTITY_USAGE = """SELECT id, count(*) FROM (
-    SELECT subject_id AS id FROM facts UNION ALL
-    SELECT object_ref_id FROM facts WHERE object_ref_id IS NOT NULL AND object_ref_id <> subject_id
-    ) used GROUP BY id"""
+EPISODES_IN_ORDER = EPISODE_SELECT + " ORDER BY opened_at NULLS FIRST, id"
+DELETE_EPISODES = "DELETE FROM episodes WHERE id" + _ANY
+LIST_PREDICATES = ("SELECT row FROM predicates WHERE (%(c)s::text IS NULL OR category = %(c)s)"
+                   " AND (%(s)s::text IS NULL OR status = %(s)s) ORDER BY id")
+UPSERT_PREDICATE = ("INSERT INTO predicates (id, category, status, row) VALUES (%s, %s, %s, %s)"
+                    " ON CONFLICT (id) DO UPDATE SET category = excluded.category,"
+                    " status = excluded.status, row = excluded.row")
+DELETE_FACT_AUDITS = "DELETE FROM audit_verdicts WHERE fact_id" + _ANY
+DELETE_FACT_LINKS = ("DELETE FROM conflict_links WHERE fact_id = ANY(%(w)s::text[])"
+                     " OR other_id = ANY(%(w)s::text[])")
+DELETE_FACTS = "DELETE FROM facts WHERE id" + _ANY
 
 SEARCH_ENTITIES = (ENTITY_SELECT + " WHERE search_text ILIKE %(p)s" + ENTITY_ORDER
                    + " LIMIT %(n)s")
@@ -144,49 +171,5 @@ def like_pattern(query: str) -> str:
     return f"%{escaped}%"
 
 
-def search_text(name: str, aliases: Sequence[str]) -> str:
-    """Name and aliases joined by a character no query holds, so a match never spans two."""
-    return "\x1f".join([name, *aliases])
-
-
-def in_list(column: str, values: Sequence[str], params: list[Any]) -> str:
-    if len(values) == 1:
-        params.append(values[0])
-        return f"{column} = %s"
-    params.append(list(values))
-    return f"{column} = ANY(%s::text[])"
-
-
-def facts_touching(entity_ids: Sequence[str], direction: str,
-                   predicates: Sequence[str] | None, select: str = FACT_SELECT,
-                   order: str = FACT_ORDER) -> Plan:
-    """As ``sqlite_sql.facts_touching``: FACT_SELECT, or FACT_HEAD_SELECT with no order."""
-    params: list[Any] = []
-    sides = {"out": ["f.subject_id"], "in": ["f.object_ref_id"],
-             "both": ["f.subject_id", "f.object_ref_id"]}[direction]
-    where = ["(" + " OR ".join(in_list(side, entity_ids, params) for side in sides) + ")"]
-    if predicates is not None:
-        where.append(in_list("f.predicate", predicates, params))
-    return select + " WHERE " + " AND ".join(where) + order, params
-
-
-def select_facts(lists: dict[str, Sequence[str] | None], source_type: str | None,
-                 recorded_before: int | None, conflicted: bool, valid_cheap: bool,
-                 with_evidence: bool = False) -> Plan:
-    params: list[Any] = []
-    where = [in_list(f"f.{column}", values, params)
-             for column, values in lists.items() if values is not None]
-    if source_type is not None:
-        where.append("f.source_type = %s")
-        params.append(source_type)
-    if recorded_before is not None:
-        where.append("f.recorded_at < %s")
-        params.append(recorded_before)
-    if conflicted:
-        where.append("f.id IN (SELECT fact_id FROM conflict_links)")
-    if valid_cheap:
-        where.append("f.t_invalid IS NULL")
-    if with_evidence:
-        where.append("f.evidence <> '[]'")
-    clause = " WHERE " + " AND ".join(where) if where else ""
-    return FACT_SELECT + clause + FACT_ORDER, params
+in_list, facts_touching, select_facts = common.plan_builders(
+    "%s", _ANY, id_list, FACT_SELECT, predicate_column="f.predicate", unindexed="")

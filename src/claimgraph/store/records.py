@@ -39,8 +39,9 @@ def write_count(value: Any) -> int:
 def ref_id(ref: Any) -> str | None:
     """An entity reference given as an entity dict or a bare id -> the id."""
     if isinstance(ref, dict):
-        return ref.get("id")
-    return ref
+        found = ref.get("id")
+        return None if found is None else str(found)
+    return None if ref is None else str(ref)
 
 
 def fact_head(fact: Record) -> Record:
@@ -100,7 +101,7 @@ def stored_fact(fact: Mapping[str, Any], checked: bool = False) -> Record:
     row = {field: fact.get(field) for field in FACT_FIELDS}
     row["subject"] = ref_id(row["subject"])
     row["object_ref"] = ref_id(row["object_ref"])
-    row["confidence"] = float(row["confidence"])
+    row["confidence"] = float(fact["confidence"])
     row["conflicts"] = sorted(set(fact.get("conflicts") or ()))
     row["evidence"] = list(fact.get("evidence") or ())
     return row
@@ -133,12 +134,12 @@ def audit_record(row: Mapping[str, Any]) -> Record:
                                   hint="build rows with core.audit_record", field=field,
                                   fact=row.get("fact_id"))
     out = {field: row.get(field) for field in AUDIT_FIELDS}
-    out["checked_at"] = int(out["checked_at"])
+    out["checked_at"] = int(row["checked_at"])
     out["details"] = json.loads(json.dumps(row.get("details") or {}, sort_keys=True))
     return out
 
 
-def audit_order(row: Mapping[str, Any]) -> tuple:
+def audit_order(row: Mapping[str, Any]) -> tuple[Any, ...]:
     """Audit rows: by fact id, then the citation text."""
     return (row["fact_id"], row["evidence"])
 
@@ -166,7 +167,8 @@ def registered_predicate(old: Mapping[str, Any] | None, row: Mapping[str, Any]) 
                               hint="ids look like ns/name", row=dict(row))
     base = dict(old or {}) if not is_curated(row["id"]) else {}
     base.update({k: v for k, v in row.items() if k in PREDICATE_FIELDS and v is not None})
-    return json.loads(json.dumps({field: base.get(field) for field in PREDICATE_FIELDS}))
+    cleaned: Record = json.loads(json.dumps({field: base.get(field) for field in PREDICATE_FIELDS}))
+    return cleaned
 
 
 def search_text_ok(query: str) -> bool:
@@ -174,23 +176,23 @@ def search_text_ok(query: str) -> bool:
     return len(query.strip()) >= MIN_SEARCH_CHARS
 
 
-def fact_order(fact: Mapping[str, Any]) -> tuple:
+def fact_order(fact: Mapping[str, Any]) -> tuple[Any, ...]:
     """The protocol's fact order: t_valid, then id."""
     return (fact["t_valid"], fact["id"])
 
 
-def search_fact_order(fact: Mapping[str, Any]) -> tuple:
+def search_fact_order(fact: Mapping[str, Any]) -> tuple[Any, ...]:
     """Search hits: current beliefs first, newest first, then id."""
     return (fact["t_invalid"] is not None, -fact["t_valid"], fact["id"])
 
 
-def search_episode_order(episode: Mapping[str, Any]) -> tuple:
+def search_episode_order(episode: Mapping[str, Any]) -> tuple[Any, ...]:
     """Search hits: newest episodes first (unknown open time last), then id."""
     opened = episode["opened_at"]
     return (opened is None, -(opened or 0), episode["id"])
 
 
-def nulls_first(value: Any) -> tuple:
+def nulls_first(value: Any) -> tuple[Any, ...]:
     """SQLite sorts NULL before any value; Python must agree."""
     return (value is not None, value if value is not None else 0)
 

@@ -23,10 +23,11 @@ import json
 from claimgraph.logic.model import EPISODE_FIELDS
 from claimgraph.store import sqlite_sql as q
 from claimgraph.store.records import Record
+from claimgraph.store.sqlite_db import SqliteDb
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
-    from typing import Any, Iterable
+    from typing import Iterable
 
 _CLAIM_KEY = ("f.subject_id, f.predicate, f.object_kind, CASE WHEN f.object_kind = 'entity'"
               " THEN f.object_ref_id ELSE f.object_lit END, f.scope, f.epistemic")
@@ -64,7 +65,7 @@ ENTITIES_WITH_KEYS = ("SELECT e.scope, e.norm, e.id, e.name FROM json_each(?1) k
 class SqliteCuration:
     """Mixed into SqliteStore (it provides ``_db`` and ``_facts``)."""
 
-    _db: Any
+    _db: SqliteDb
 
     def repeated_claim_facts(self) -> list[Record]:
         pks = [pk for (group,) in self._db.rows(REPEATED_CLAIM_PKS, ()) for pk in json.loads(group)]
@@ -76,7 +77,7 @@ class SqliteCuration:
         return self._facts((SWEEP_POOL, lists)) if lists[0] != "[]" else []  # type: ignore[attr-defined]
 
     def count_valid_facts(self) -> int:
-        return self._db.one("SELECT count(*) FROM facts WHERE t_invalid IS NULL")[0]
+        return int(self._db.value("SELECT count(*) FROM facts WHERE t_invalid IS NULL"))
 
     def predicate_counts(self, episode_ids: Iterable[str]) -> dict[str, dict[str, int]]:
         counts: dict[str, dict[str, int]] = {}
@@ -86,7 +87,7 @@ class SqliteCuration:
         return counts
 
     def count_episodes(self) -> int:
-        return self._db.one("SELECT count(*) FROM episodes")[0]
+        return int(self._db.value("SELECT count(*) FROM episodes"))
 
     def episodes_opened_since(self, at: int) -> list[Record]:
         return [dict(zip(EPISODE_FIELDS, r)) for r in self._db.rows(EPISODES_SINCE, (at,))]
@@ -101,7 +102,7 @@ class SqliteCuration:
     # --- entity clusters: names in one scope that normalize alike --------------------------
     def entity_cursor(self) -> int:
         """Entities are numbered as they are inserted; a later cursor means newer entities."""
-        return self._db.one("SELECT coalesce(max(pk), 0) FROM entities")[0]
+        return int(self._db.value("SELECT coalesce(max(pk), 0) FROM entities"))
 
     def entity_name_keys_after(self, cursor: int) -> list[tuple[str, str]]:
         return sorted({(s, n) for s, n in self._db.rows(ENTITY_KEYS_AFTER, (cursor,))})

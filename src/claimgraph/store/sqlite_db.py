@@ -33,10 +33,12 @@ from pathlib import Path
 from claimgraph.errors import ClaimgraphError, disk_full
 from claimgraph.private import create_private_file
 from claimgraph.store import sqlite_schema as schema
+from claimgraph.store.nesting import reentrant
 from claimgraph.store.records import WRITES_MARK
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
+    from claimgraph.store.sql_dialect import Params, Row
     from typing import Any, Callable, Iterable, Iterator, Sequence
 
 #: The write counter's bump: a mark row whose value is the count (docs/store.md).
@@ -179,7 +181,7 @@ class SqliteDb:
             conn.execute(f"PRAGMA {pragma}")
 
     # --- choke points ----------------------------------------------------------------
-    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+    def rows(self, sql: str, params: Params = ()) -> list[Row]:
         try:
             return self._conn.execute(sql, params).fetchall()
         except sqlite3.IntegrityError:
@@ -195,7 +197,7 @@ class SqliteDb:
         except sqlite3.OperationalError:
             self._conn.create_function(name, args, function, deterministic=True)
 
-    def stream(self, sql: str, params: Sequence[Any] = (), batch: int = 2000) -> Iterator[tuple]:
+    def stream(self, sql: str, params: Params = (), batch: int = 2000) -> Iterator[Row]:
         """``rows`` a batch at a time, for a reader that keeps only some of them."""
         try:
             cursor = self._conn.execute(sql, params)
@@ -206,11 +208,11 @@ class SqliteDb:
         except sqlite3.DatabaseError as error:
             raise self._translate(error) from error
 
-    def one(self, sql: str, params: Sequence[Any] = ()) -> tuple | None:
+    def one(self, sql: str, params: Params = ()) -> Row | None:
         found = self.rows(sql, params)
         return found[0] if found else None
 
-    def run(self, sql: str, params: Sequence[Any] = ()) -> int:
+    def run(self, sql: str, params: Params = ()) -> int:
         """Execute one write; return the number of rows it changed."""
         try:
             return self._conn.execute(sql, params).rowcount
@@ -219,7 +221,7 @@ class SqliteDb:
         except sqlite3.DatabaseError as error:
             raise self._translate(error) from error
 
-    def many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+    def many(self, sql: str, rows: Iterable[Params]) -> None:
         try:
             self._conn.executemany(sql, rows)
         except sqlite3.IntegrityError:
@@ -253,16 +255,9 @@ class SqliteDb:
         return error
 
     # --- transactions ----------------------------------------------------------------
-    @contextmanager
+    @reentrant
     def transaction(self) -> Iterator[None]:
         """Outermost: BEGIN IMMEDIATE .. COMMIT, ROLLBACK on any exception. Inner: join."""
-        if self.depth:
-            self.depth += 1
-            try:
-                yield
-            finally:
-                self.depth -= 1
-            return
         self.run("BEGIN IMMEDIATE")
         self.depth = 1
         self._changes_at, self._uncounted = self._conn.total_changes, 0
@@ -291,7 +286,7 @@ class SqliteDb:
         if self._conn.in_transaction:
             self._conn.execute("ROLLBACK")
 
-    def uncounted(self, sql: str, params: Sequence[Any] = ()) -> int:
+    def uncounted(self, sql: str, params: Params = ()) -> int:
         """A write inside a transaction that does not bump the write counter (mark writes:
         bookkeeping no read of facts depends on, and the stored shortlist itself)."""
         before = self._conn.total_changes
@@ -354,14 +349,19 @@ class SqliteDb:
         """
         if self.in_memory or (self.depth and not force):
             return
-        version = self.one("PRAGMA data_version")[0]
+        version = self.value("PRAGMA data_version")
         if version != self._data_version:
             self._on_stale(False)
             self._data_version = version
 
     def pragma(self, name: str) -> Any:
         """Read one pragma (tests and diagnostics)."""
-        return self.one(f"PRAGMA {name}")[0]
+        return self.value(f"PRAGMA {name}")
+
+    def value(self, sql: str, params: Params = ()) -> Any:
+        """The first column of the first row (None when there is no row)."""
+        found = self.one(sql, params)
+        return None if found is None else found[0]
 
     def close(self) -> None:
         """Close the connection; the last one out folds the WAL back into the file."""

@@ -11,10 +11,9 @@ frames still hold the pages as they were before the delete).
 
 from __future__ import annotations
 
-import json
 import time
 
-from claimgraph.store import records as rec
+from claimgraph.store.sqlite_db import SqliteDb
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
@@ -28,52 +27,13 @@ CHECKPOINT_PAUSE_S = 0.1
 
 
 class SqlitePurge:
-    """Mixed into SqliteStore; expects ``self._db`` (SqliteDb) and the entity cache."""
+    """Mixed into SqliteStore (``SqlStore`` deletes the rows, calling ``_secure`` first)."""
+
+    _db: SqliteDb
 
     def _secure(self) -> None:
         """Zero deleted content in place; per connection, and only purges ever delete."""
         self._db.run("PRAGMA secure_delete = ON")
-
-    def delete_facts(self, ids: Iterable[str]) -> int:
-        wanted = json.dumps(sorted(set(rec.as_list(ids) or [])))
-        with self._db.transaction():
-            self._secure()
-            self._index_pending()  # a fact's index entry must exist before its delete trigger
-            self._db.run("DELETE FROM audit_verdicts WHERE fact_id IN"
-                         " (SELECT value FROM json_each(?))", (wanted,))
-            self._db.run("DELETE FROM conflict_links WHERE fact_id IN (SELECT value FROM"
-                         " json_each(?1)) OR other_id IN (SELECT value FROM json_each(?1))",
-                         (wanted,))
-            return self._db.run("DELETE FROM facts WHERE id IN (SELECT value FROM json_each(?))",
-                                (wanted,))
-
-    def delete_episodes(self, ids: Iterable[str]) -> int:
-        wanted = json.dumps(sorted(set(rec.as_list(ids) or [])))
-        with self._db.transaction():
-            self._secure()
-            return self._db.run("DELETE FROM episodes WHERE id IN"
-                                " (SELECT value FROM json_each(?))", (wanted,))
-
-    def update_episode(self, episode_id: str, *, summary: str | None,
-                       evidence: str | None) -> None:
-        with self._db.transaction():
-            self._secure()
-            if not self._db.run("UPDATE episodes SET summary = ?, evidence = ? WHERE id = ?",
-                                (summary, evidence, episode_id)):
-                raise rec.not_found("episode", episode_id)
-
-    def list_marks(self, prefix: str) -> dict[str, Any]:
-        rows = self._db.rows("SELECT key, value FROM marks WHERE substr(key, 1, ?) = ?"
-                             " ORDER BY key", (len(prefix), prefix))
-        return {key: json.loads(value) for key, value in rows}
-
-    def delete_marks(self, keys: Iterable[str]) -> int:
-        wanted = json.dumps(sorted(set(rec.as_list(keys) or [])))
-        with self._db.transaction():
-            self._secure()
-            return self._db.uncounted("DELETE FROM marks WHERE key IN"
-                                      " (SELECT value FROM json_each(?)) AND key != ?",
-                                      (wanted, rec.WRITES_MARK))
 
     def compact(self, tables: Iterable[str] = tuple(FTS_OF)) -> dict[str, Any]:
         """Rebuild the named tables' full-text indexes, VACUUM, truncate the WAL.
@@ -95,8 +55,8 @@ class SqlitePurge:
         if self._db.in_memory:
             return True
         for _ in range(CHECKPOINT_TRIES):
-            busy = self._db.one("PRAGMA wal_checkpoint(TRUNCATE)")[0]
-            if not busy:
+            found = self._db.one("PRAGMA wal_checkpoint(TRUNCATE)")
+            if found is None or not found[0]:
                 return True
             time.sleep(CHECKPOINT_PAUSE_S)
         return False

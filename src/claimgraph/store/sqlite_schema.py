@@ -32,6 +32,7 @@ from pathlib import Path
 
 from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
+from claimgraph.store import sql_dialect
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
@@ -123,16 +124,7 @@ DECAY_AND_AUDIT: tuple[str, ...] = (
 #: decay its candidates, the valid facts recorded before a cutoff, as one index range.
 #: ``facts_cited`` (partial: only facts with evidence) gives the audit the facts that cite
 #: something without reading the ones that cite nothing.
-READ_INDEXES: tuple[str, ...] = (
-    "CREATE INDEX facts_scope ON facts(scope, t_invalid)",
-    "DROP INDEX facts_t_invalid",
-    "CREATE INDEX facts_valid_recorded ON facts(t_invalid, recorded_at)",
-    "CREATE INDEX facts_cited ON facts(t_invalid) WHERE evidence <> '[]'",
-)
-
-#: The columns of a fact head (``logic.model.FACT_HEAD_FIELDS``) an index on one end lacks.
-_HEAD_REST = ("id, scope, confidence, epistemic, source_type, recorded_at, last_reinforced_at,"
-              " t_invalid, invalidation_kind, dormant_since")
+READ_INDEXES = sql_dialect.READ_INDEXES
 
 #: Version 4: search ranks the facts of the entities a query names, and of their neighbours,
 #: on their heads (``Store.get_fact_heads_for``): a library named by every module reaches
@@ -141,14 +133,9 @@ _HEAD_REST = ("id, scope, confidence, epistemic, source_type, recorded_at, last_
 #: (``pk`` is the rowid, the old tie-breaker), so a ``LIMIT`` without ``ORDER BY`` over them
 #: (search's bounded candidate routes) returns the same rows as before. The object index is
 #: partial: a literal fact has no object to look up (and ``object_ref_id = ?`` implies it).
-HEAD_INDEXES: tuple[str, ...] = (
-    "DROP INDEX facts_subject_predicate",
-    "CREATE INDEX facts_subject_heads ON facts(subject_id, predicate, t_valid, pk,"
-    f" object_ref_id, {_HEAD_REST})",
-    "DROP INDEX facts_object_ref",
-    "CREATE INDEX facts_object_heads ON facts(object_ref_id, pk, subject_id, t_valid,"
-    f" {_HEAD_REST}) WHERE object_ref_id IS NOT NULL",
-)
+HEAD_INDEXES = sql_dialect.head_indexes(
+    "(subject_id, predicate, t_valid, pk, object_ref_id, " + sql_dialect.HEAD_REST + ")",
+    "(object_ref_id, pk, subject_id, t_valid, " + sql_dialect.HEAD_REST + ")")
 
 #: Version 5: ``marks`` was a WITHOUT ROWID table, where every row lives in the key's b-tree.
 #: To find a key SQLite compares it with the cells on its path, and a cell whose row overflows
@@ -256,7 +243,7 @@ def schema_version(conn: sqlite3.Connection, where: str, supported: int = STORE_
         raise ClaimgraphError(
             "not-a-store", f"{where} belongs to another program (application id {app})",
             hint="point --db (or CLAIMGRAPH_DB) at a claimgraph store or a new path", path=where)
-    return version
+    return int(version)
 
 
 def future_format(where: str, found: int, supported: int = STORE_FORMAT) -> ClaimgraphError:

@@ -16,27 +16,24 @@ import json
 from typing import Any, Mapping, Sequence
 
 from claimgraph.logic import briefing as compiled
-from claimgraph.logic.briefing_sections import DORMANT, FROM_CODE, LEFT_OUT, SUSPECT, Narrowing
+from claimgraph.logic.briefing_sections import Narrowing
 from claimgraph.logic.confidence import CONFIDENCE_FLOOR
 from claimgraph.logic.model import FORGOTTEN, SUPERSESSION_KINDS, SUSPECT_VERDICTS
 from claimgraph.logic.timeutil import DAY_MS
+from claimgraph.store.sql_dialect import (
+    narrowed, ranked_section, section_case, sql_names, time_travel)
 
 
 #: A window this long is a whole section (``context_sections``).
 WHOLE = 10 ** 9
 
-
-def _names(values: Sequence[str]) -> str:
-    """A fixed SQL list of constant strings (our own constants, never user input)."""
-    return "(" + ", ".join("'" + v.replace("'", "''") + "'" for v in sorted(values)) + ")"
+_names = sql_names  # a fixed SQL list of our own constant strings
 
 
 _VALID = ("(f.t_valid <= :now AND (f.t_invalid IS NULL OR f.t_invalid > :now)"
           f" AND coalesce(f.invalidation_kind, '') <> '{FORGOTTEN}')")
 _SUSPECT = ("f.id IN (SELECT fact_id FROM audit_verdicts WHERE verdict IN "
             f"{_names(SUSPECT_VERDICTS)})")
-_DORMANT = "f.dormant_since IS NOT NULL"
-_STANDING = f"(f.epistemic = 'commitment' OR f.predicate IN {_names(compiled.STANCE_PREDICATES)})"
 #: ``logic.briefing.LEGACY_SUPERSEDED``: "superseded by ID" or "judged superseded by ID".
 _LEGACY = ("(f.invalidation_kind IS NULL AND (f.invalidation_reason GLOB 'superseded by ?*' OR"
            " f.invalidation_reason GLOB 'judged superseded by ?*') AND"
@@ -46,18 +43,7 @@ _CHANGED = (f"(f.t_invalid BETWEEN :window AND :now AND (f.invalidation_kind IN 
             f"{_names(SUPERSESSION_KINDS)} OR {_LEGACY}))")
 _LINKED = "f.id IN (SELECT fact_id FROM conflict_links)"
 _OPEN = "f.id IN (SELECT value FROM json_each(:open))"
-_RANKED_SECTION = (f"CASE WHEN f.predicate IN {_names(compiled.LESSON_PREDICATES)} THEN 'lessons'"
-                   f" WHEN f.predicate IN {_names(compiled.STRUCTURE_PREDICATES)} THEN 'structure'"
-                   " ELSE 'current' END")
-_SECTION = (f"CASE WHEN NOT {_VALID} THEN"
-            f" (CASE WHEN {_CHANGED} AND NOT {_DORMANT} AND NOT {_SUSPECT} THEN 'changed' END)"
-            f" WHEN {_DORMANT} OR {_SUSPECT} THEN 'left_out'"
-            f" WHEN {_STANDING} THEN 'decisions'"
-            f" WHEN {_OPEN} THEN 'conflicts'"
-            f" WHEN f.source_type = 'code' OR {_LINKED} THEN 'left_out'"
-            f" ELSE {_RANKED_SECTION} END")
-_REASON = (f"CASE WHEN {_DORMANT} THEN '{DORMANT}' WHEN {_SUSPECT} THEN '{SUSPECT}'"
-           f" WHEN f.source_type = 'code' THEN '{FROM_CODE}' ELSE '{LEFT_OUT}' END")
+_SECTION, _REASON = section_case(_VALID, _CHANGED, _OPEN, ranked_section())
 #: ``logic.confidence.effective_confidence``, term by term (over the placed rows' columns).
 _EFFECTIVE = ("CASE WHEN p.recorded_at IS NULL OR p.epistemic = 'commitment'"
               " OR p.source = 'decision-record' THEN p.confidence"
@@ -75,18 +61,8 @@ _OBJECT = ("coalesce(CASE WHEN f.object_kind = 'entity' THEN (SELECT o.name FROM
 
 
 def _narrowing(narrowing: Narrowing, params: dict[str, Any]) -> str:
-    where = []
-    if narrowing.predicate:
-        where.append("f.predicate = :predicate")
-        params["predicate"] = narrowing.predicate
-    if narrowing.epistemic:
-        where.append("f.epistemic = :epistemic")
-        params["epistemic"] = narrowing.epistemic
-    if narrowing.text:
-        where.append(f"(instr(lower({_NAME}), lower(:text)) > 0"
-                     f" OR instr(lower({_OBJECT}), lower(:text)) > 0)")
-        params["text"] = narrowing.text
-    return "".join(f" AND {w}" for w in where)
+    return narrowed(narrowing, params, ":{}", f"(instr(lower({_NAME}), lower(:text)) > 0"
+                    f" OR instr(lower({_OBJECT}), lower(:text)) > 0)")
 
 
 def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
@@ -166,25 +142,10 @@ _BELIEVED = (f"{_IN_SCOPES} AND f.t_valid <= :at AND (f.t_invalid IS NULL OR f.t
              " AND f.dormant_since IS NULL")
 
 
-def valid_times(scopes: Sequence[str]) -> tuple[str, str, dict[str, Any]]:
-    params = {"scopes": json.dumps(sorted(set(scopes)))}
-    return (f"SELECT f.t_valid FROM facts f WHERE {_IN_SCOPES} AND f.t_valid IS NOT NULL"
-            " ORDER BY 1",
-            f"SELECT f.t_invalid FROM facts f WHERE {_IN_SCOPES} AND f.t_invalid IS NOT NULL"
-            " ORDER BY 1", params)
+#: ``sql_dialect.time_travel``: the viewer's time travel without reading the scopes' facts.
+def json_list(values: Sequence[str]) -> str:
+    return json.dumps(list(values))
 
 
-def believed_at(scopes: Sequence[str], at: int, since: int | None, limit: int,
-                half_life_days: float) -> tuple[list[str], dict[str, Any]]:
-    """Four statements: the count believed, the first ``limit`` of them, what began and what
-    ended after ``since`` up to ``at``."""
-    params = {"scopes": json.dumps(sorted(set(scopes))), "at": at, "floor": CONFIDENCE_FLOOR,
-              "period": float(DAY_MS * half_life_days), "since": since, "limit": int(limit)}
-    window = "({col} <= :at AND (:since IS NULL OR {col} > :since))"
-    return ([f"SELECT count(*) FROM facts f WHERE {_BELIEVED}",
-             f"SELECT f.id FROM facts f WHERE {_BELIEVED} ORDER BY {_USEFUL_ORDER} LIMIT :limit",
-             f"SELECT f.id FROM facts f WHERE {_IN_SCOPES} AND "
-             + window.format(col="f.t_valid") + " ORDER BY f.t_valid, f.id LIMIT :limit",
-             f"SELECT f.id FROM facts f WHERE {_IN_SCOPES} AND "
-             + window.format(col="f.t_invalid") + " ORDER BY f.t_valid, f.id LIMIT :limit"],
-            params)
+valid_times, believed_at = time_travel(_IN_SCOPES, _BELIEVED, _USEFUL_ORDER, ":{}",
+                                       ":since", json_list)

@@ -10,39 +10,75 @@ from __future__ import annotations
 
 import json
 
-from claimgraph.logic.model import (
-    CONTEXT_HEAD_FIELDS, FACT_FIELDS, FACT_HEAD_FIELDS, FACT_HEAD_FIELDS_NO_ENDS,
-)
-from claimgraph.store import records as rec
+from claimgraph.logic.model import CONTEXT_HEAD_FIELDS
+from claimgraph.store import sql_dialect as common
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
     from typing import Any, Sequence
+    from claimgraph.store.sql_dialect import Plan as Plan
 
-    Plan = tuple[str, list[Any]]
+#: Statements written alike in both dialects (``sql_dialect``), exported under the dialect's names.
+AUDIT_ORDER = common.AUDIT_ORDER
+AUDIT_SELECT = common.AUDIT_SELECT
+CLOSE_EPISODE = common.CLOSE_EPISODE
+DELETE_ALIASES = common.DELETE_ALIASES
+DELETE_ENTITY = common.DELETE_ENTITY
+DELETE_LINK = common.DELETE_LINK
+ENTITY_BY_ID = common.ENTITY_BY_ID
+ENTITY_BY_NAME = common.ENTITY_BY_NAME
+ENTITY_ORDER = common.ENTITY_ORDER
+ENTITY_SELECT = common.ENTITY_SELECT
+ENTITY_USAGE = common.ENTITY_USAGE
+EPISODE_BY_ID = common.EPISODE_BY_ID
+EPISODE_BY_REF = common.EPISODE_BY_REF
+EPISODE_EXISTS = common.EPISODE_EXISTS
+EPISODE_SELECT = common.EPISODE_SELECT
+FACT_EXISTS = common.FACT_EXISTS
+FACT_ORDER = common.FACT_ORDER
+GET_MARK = common.GET_MARK
+GET_PREDICATE = common.GET_PREDICATE
+INSERT_EPISODE = common.INSERT_EPISODE
+INSERT_FACT = common.INSERT_FACT
+INVALIDATE = common.INVALIDATE
+REINFORCE = common.REINFORCE
+REPOINT_FACTS = common.REPOINT_FACTS
+REPOINT_PREDICATE = common.REPOINT_PREDICATE
+UPDATE_EPISODE = common.UPDATE_EPISODE
 
-_FACT_COLUMNS = {
-    "subject": "f.subject_id",
-    "object_ref": "f.object_ref_id",
-    "conflicts": ("(SELECT json_group_array(c.other_id) FROM conflict_links c "
-                  "WHERE c.fact_id = f.id)"),
-}
-#: Columns in FACT_FIELDS order, so a row zips straight into a fact dict.
-FACT_SELECT = ("SELECT " + ", ".join(_FACT_COLUMNS.get(n, f"f.{n}") for n in FACT_FIELDS)
-               + " FROM facts f")
-FACT_ORDER = " ORDER BY f.t_valid, f.id"
-#: FACT_HEAD_FIELDS only: no link subquery, no evidence (``Store.get_fact_heads_for``).
-FACT_HEAD_SELECT = ("SELECT " + ", ".join(_FACT_COLUMNS.get(n, f"f.{n}") for n in FACT_HEAD_FIELDS)
-                    + " FROM facts f")
-FACT_HEAD_NO_ENDS_SELECT = ("SELECT " + ", ".join(f"f.{n}" for n in FACT_HEAD_FIELDS_NO_ENDS)
-                            + " FROM facts f")
+#: Columns in FACT_FIELDS order, so a row zips straight into a fact dict; the heads
+#: (``Store.get_fact_heads_for``) carry no link subquery and no evidence.
+FACT_SELECT, FACT_HEAD_SELECT, FACT_HEAD_NO_ENDS_SELECT = common.fact_selects(
+    "(SELECT json_group_array(c.other_id) FROM conflict_links c WHERE c.fact_id = f.id)")
+#: A list parameter: ``IN (SELECT value FROM json_each(?))`` takes any length, no variable limit.
+_IN_IDS = " IN (SELECT value FROM json_each(?))"
 
-_INSERT_COLUMNS = ("id", "subject_id", "predicate", "object_kind", "object_ref_id", "object_lit",
-                   "t_valid", "t_invalid", "recorded_at", "last_reinforced_at", "confidence",
-                   "epistemic", "scope", "source_type", "episode", "invalidation_reason",
-                   "invalidation_kind", "successor", "evidence", "dormant_since")
-INSERT_FACT = (f"INSERT INTO facts ({', '.join(_INSERT_COLUMNS)}) "
-               f"VALUES ({', '.join('?' * len(_INSERT_COLUMNS))})")
+
+def id_list(values: Sequence[str]) -> str:
+    """A list as ONE parameter: JSON text for ``json_each``."""
+    return json.dumps(list(values))
+
+
+SET_MARK = "INSERT OR REPLACE INTO marks (key, value) VALUES (?, ?)"
+LIST_MARKS = "SELECT key, value FROM marks WHERE substr(key, 1, length(?1)) = ?1 ORDER BY key"
+DELETE_MARKS = "DELETE FROM marks WHERE key" + _IN_IDS + " AND key != ?"
+UPDATE_ENTITY = common.UPDATE_ENTITY.format(extra="")
+ENTITIES_BY_IDS = ENTITY_SELECT + " WHERE id" + _IN_IDS
+LIST_ENTITIES = (ENTITY_SELECT + " WHERE (:t IS NULL OR type = :t) AND (:s IS NULL OR scope = :s)"
+                 + ENTITY_ORDER)
+EPISODES_IN_ORDER = EPISODE_SELECT + " ORDER BY opened_at, id"
+DELETE_EPISODES = "DELETE FROM episodes WHERE id" + _IN_IDS
+LIST_PREDICATES = ("SELECT row FROM predicates WHERE (:c IS NULL OR category = :c)"
+                   " AND (:s IS NULL OR status = :s) ORDER BY id")
+UPSERT_PREDICATE = ("INSERT OR REPLACE INTO predicates (id, category, status, row)"
+                    " VALUES (?, ?, ?, ?)")
+AUDIT_OF_FACTS = AUDIT_SELECT + " WHERE fact_id" + _IN_IDS + AUDIT_ORDER
+DELETE_FACT_AUDITS = "DELETE FROM audit_verdicts WHERE fact_id" + _IN_IDS
+DELETE_FACT_LINKS = ("DELETE FROM conflict_links WHERE fact_id IN (SELECT value FROM json_each(:w))"
+                     " OR other_id IN (SELECT value FROM json_each(:w))")
+DELETE_FACTS = "DELETE FROM facts WHERE id" + _IN_IDS
+HAS_WORDS = "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'fact_words')"
+
 INDEX_NEW_LITERALS = ("INSERT INTO fact_fts (rowid, object_lit) SELECT pk, object_lit FROM facts"
                       " WHERE pk > ? AND object_lit IS NOT NULL")
 INDEX_NEW_WORDS = ("INSERT INTO fact_words (rowid, object_lit) SELECT pk, object_lit FROM facts"
@@ -58,19 +94,14 @@ INDEX_ENTITIES = (f"INSERT INTO entity_fts (rowid, text) SELECT pk, name || {_SE
                   f"(SELECT coalesce(group_concat(value, {_SEP}), '') FROM json_each(aliases)) "
                   f"FROM entities WHERE id IN ({_DIRTY_ENTITIES}) ORDER BY pk")
 INSERT_LINK = "INSERT OR IGNORE INTO conflict_links (fact_id, other_id) VALUES (?, ?)"
-DELETE_LINK = "DELETE FROM conflict_links WHERE fact_id = ? AND other_id = ?"
 
 #: Decay's two writes: mark (keeping the first time a fact went dormant) and revive.
-SET_DORMANT = ("UPDATE facts SET dormant_since = ? WHERE id IN (SELECT value FROM json_each(?))"
-               " AND dormant_since IS NULL")
-REVIVE = ("UPDATE facts SET dormant_since = NULL WHERE id IN (SELECT value FROM json_each(?))"
-          " AND dormant_since IS NOT NULL")
+SET_DORMANT = "UPDATE facts SET dormant_since = ? WHERE id" + _IN_IDS + " AND dormant_since IS NULL"
+REVIVE = ("UPDATE facts SET dormant_since = NULL WHERE id" + _IN_IDS
+          + " AND dormant_since IS NOT NULL")
 #: "+id": sorting the few dormant ids beats walking the whole id index in order to skip the sort.
 DORMANT_IDS = "SELECT id FROM facts WHERE dormant_since IS NOT NULL ORDER BY +id"
 
-AUDIT_SELECT = ("SELECT fact_id, evidence, file, verdict, reason, content_hash, checked_at, details"
-                " FROM audit_verdicts")
-AUDIT_ORDER = " ORDER BY fact_id, evidence"
 UPSERT_AUDIT = ("INSERT OR REPLACE INTO audit_verdicts (fact_id, evidence, file, verdict, reason,"
                 " content_hash, checked_at, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 SUSPECT_IDS = ("SELECT DISTINCT fact_id FROM audit_verdicts WHERE verdict IN"
@@ -85,33 +116,21 @@ SCOPE_SUSPECTS = ("SELECT f.scope, count(DISTINCT f.id) FROM audit_verdicts a"
                   " JOIN facts f ON f.id = a.fact_id WHERE f.t_invalid IS NULL AND a.verdict IN"
                   " (SELECT value FROM json_each(?)) GROUP BY f.scope")
 
-ENTITY_SELECT = "SELECT id, name, type, scope, aliases FROM entities"
-ENTITY_ORDER = " ORDER BY name, id"
 INSERT_ENTITY = ("INSERT INTO entities (id, name, norm, type, scope, aliases)"
-                 " VALUES (?, ?, ?, ?, ?, ?)")
+                 " VALUES (:id, :name, :norm, :type, :scope, :aliases)")
 INSERT_ALIAS = "INSERT OR IGNORE INTO entity_aliases (entity_id, alias, norm) VALUES (?, ?, ?)"
-FIND_ENTITIES = (ENTITY_SELECT + " WHERE pk IN (SELECT pk FROM entities WHERE norm = ?1 UNION "
+FIND_ENTITIES = (ENTITY_SELECT + " WHERE pk IN (SELECT pk FROM entities WHERE norm = :n UNION "
                  "SELECT e.pk FROM entity_aliases a JOIN entities e ON e.id = a.entity_id "
-                 "WHERE a.norm = ?1) AND (?2 IS NULL OR scope = ?2)" + ENTITY_ORDER)
+                 "WHERE a.norm = :n) AND (:s IS NULL OR scope = :s)" + ENTITY_ORDER)
 #: FIND_ENTITIES for a JSON list of normalized names at once; each row leads with the norm it
 #: matched (an entity matching two of them comes twice).
 FIND_ENTITIES_MANY = (
-    "WITH wanted(norm) AS (SELECT DISTINCT value FROM json_each(?1)) "
+    "WITH wanted(norm) AS (SELECT DISTINCT value FROM json_each(:w)) "
     "SELECT w.norm, e.id, e.name, e.type, e.scope, e.aliases FROM wanted w "
-    "JOIN entities e ON e.norm = w.norm WHERE ?2 IS NULL OR e.scope = ?2 UNION "
+    "JOIN entities e ON e.norm = w.norm WHERE :s IS NULL OR e.scope = :s UNION "
     "SELECT w.norm, e.id, e.name, e.type, e.scope, e.aliases FROM wanted w "
     "JOIN entity_aliases a ON a.norm = w.norm JOIN entities e ON e.id = a.entity_id "
-    "WHERE ?2 IS NULL OR e.scope = ?2")
-
-EPISODE_SELECT = ("SELECT id, source_type, ref, summary, opened_at, closed_at, evidence"
-                  " FROM episodes")
-INSERT_EPISODE = ("INSERT INTO episodes (id, source_type, ref, summary, opened_at, closed_at, "
-                  "evidence) VALUES (?, ?, ?, ?, ?, ?, ?)")
-
-ENTITY_USAGE = """SELECT id, count(*) FROM (
-    SELECT subject_id AS id FROM facts UNION ALL
-    SELECT object_ref_id FROM facts WHERE object_ref_id IS NOT NULL AND object_ref_id != subject_id)
-    GROUP BY id"""
+    "WHERE :s IS NULL OR e.scope = :s")
 
 ENTITY_MATCHES = "SELECT rowid FROM entity_fts WHERE entity_fts MATCH ?"
 #: Entities whose name or alias holds the text; ?1 is ENTITY_MATCHES' rowids as JSON (search
@@ -198,32 +217,6 @@ def fts_phrase(query: str) -> str:
     return '"' + query.replace('"', '""') + '"'
 
 
-def in_list(column: str, values: Sequence[str], params: list[Any]) -> str:
-    """``column = ?`` for one value (best for the planner), a JSON list for several."""
-    if len(values) == 1:
-        params.append(values[0])
-        return f"{column} = ?"
-    params.append(json.dumps(list(values)))
-    return f"{column} IN (SELECT value FROM json_each(?))"
-
-
-def facts_touching(entity_ids: Sequence[str], direction: str,
-                   predicates: Sequence[str] | None, select: str = FACT_SELECT,
-                   order: str = FACT_ORDER) -> Plan:
-    """Facts with the entities as subject (out), object (in) or either (both); ``select``
-    is FACT_SELECT or FACT_HEAD_SELECT (which wants no ``order``)."""
-    params: list[Any] = []
-    sides = {"out": ["f.subject_id"], "in": ["f.object_ref_id"],
-             "both": ["f.subject_id", "f.object_ref_id"]}[direction]
-    touch = " OR ".join(in_list(side, entity_ids, params) for side in sides)
-    where = [f"({touch})"]
-    if predicates is not None:
-        # Unary + keeps the planner off facts_predicate: the entity side is always narrower.
-        column = "f.predicate" if direction == "out" else "+f.predicate"
-        where.append(in_list(column, predicates, params))
-    return select + " WHERE " + " AND ".join(where) + order, params
-
-
 def context_heads(scopes: Sequence[str], since: int) -> Plan:
     """``logic.briefing_shortlist`` heads of the scopes' live facts valid now or closed since
     ``since``: one walk of ``facts_scope(scope, t_invalid)``, the subject's name joined for the
@@ -238,40 +231,5 @@ def context_heads(scopes: Sequence[str], since: int) -> Plan:
             f" AND f.dormant_since IS NULL", params)
 
 
-def select_facts(lists: dict[str, Sequence[str] | None], source_type: str | None,
-                 recorded_before: int | None, conflicted: bool, valid_cheap: bool,
-                 with_evidence: bool = False) -> Plan:
-    """select_facts criteria, ANDed; ``lists`` maps a column to its allowed values."""
-    params: list[Any] = []
-    where = [in_list(f"f.{column}", values, params)
-             for column, values in lists.items() if values is not None]
-    if source_type is not None:
-        where.append("f.source_type = ?")
-        params.append(source_type)
-    if recorded_before is not None:
-        where.append("f.recorded_at < ?")
-        params.append(recorded_before)
-    if conflicted:  # driven from the (small) link table through facts' id index
-        where.append("f.id IN (SELECT fact_id FROM conflict_links)")
-    if valid_cheap:  # "+": with ``conflicted`` the link table, not this index, drives the scan
-        where.append("+f.t_invalid IS NULL" if conflicted else "f.t_invalid IS NULL")
-    if with_evidence:
-        where.append("f.evidence <> '[]'")
-    clause = " WHERE " + " AND ".join(where) if where else ""
-    return FACT_SELECT + clause + FACT_ORDER, params
-
-
-def fact_params(fact: dict[str, Any]) -> tuple:
-    """A complete fact (entities as dicts or ids) as INSERT_FACT parameters.
-
-    Built straight from the caller's record: this runs once per fact on the write path.
-    """
-    rec.check_fact(fact)
-    get = fact.get
-    evidence = get("evidence")
-    return (get("id"), rec.ref_id(get("subject")), get("predicate"), get("object_kind"),
-            rec.ref_id(get("object_ref")), get("object_lit"), get("t_valid"), get("t_invalid"),
-            get("recorded_at"), get("last_reinforced_at"), float(get("confidence")),
-            get("epistemic"), get("scope"), get("source_type"), get("episode"),
-            get("invalidation_reason"), get("invalidation_kind"), get("successor"),
-            json.dumps(list(evidence)) if evidence else "[]", get("dormant_since"))
+in_list, facts_touching, select_facts = common.plan_builders(
+    "?", _IN_IDS, id_list, FACT_SELECT, predicate_column="+f.predicate", unindexed="+")

@@ -29,6 +29,7 @@ from claimgraph.logic.confidence import effective_confidence
 from claimgraph.logic.conflicts import open_conflicts
 from claimgraph.logic.model import EPISTEMIC_STRENGTH
 from claimgraph.logic.retrieval import fact_valid_at
+from claimgraph.store.fast_paths import ContextSections
 from claimgraph.viewer.present import change_text, code_spans, component_text
 from claimgraph.viewer.source import BadRequest, NotFound, Source
 
@@ -201,9 +202,9 @@ def open_pairs(store: Any, wanted: list[str], suspect: set[str], now: int) -> li
 def read_sections(store: Any, wanted: list[str], now: int, windows: Mapping[str, tuple[int, int]],
                   open_ids: set[str], narrowing: Narrowing, suspect: set[str],
                   half_life_days: float) -> dict[str, Any]:
-    placing = getattr(store, "context_sections", None)
-    if placing is not None:
-        return placing(wanted, now, windows=windows, open_ids=open_ids, narrowing=narrowing,
+    if isinstance(store, ContextSections):
+        return store.context_sections(wanted, now, windows=windows, open_ids=open_ids,
+                                      narrowing=narrowing,
                        half_life_days=half_life_days)
     return sections_of(store.select_facts(scopes=wanted), suspect, open_ids, now, windows,
                        narrowing, half_life_days)

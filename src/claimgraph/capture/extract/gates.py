@@ -83,7 +83,7 @@ def _passed_unchanged(view: SessionView, result: Event) -> bool:
     """The blocked call, made again unchanged, then went through: the hook gave advice once
     (a plugin's reminder), it does not enforce a rule the work has to meet."""
     done = actions(view)
-    index = next((i for i, a in enumerate(done) if a.call.call_id == result.call_id), None)
+    index = view.remembered("action_index", _first_action_index).get(result.call_id)
     if index is None:
         return False
     blocked = done[index]
@@ -106,8 +106,16 @@ def _gate_reports(view: SessionView, event: Event) -> Iterator[tuple[str, str, s
             yield "a pre-commit check", "commits", reason
 
 
+def _first_action_index(view: SessionView) -> dict[str | None, int]:
+    """``call_id -> position`` of the first action with that id, built once per view."""
+    index: dict[str | None, int] = {}
+    for i, action in enumerate(actions(view)):
+        index.setdefault(action.call.call_id, i)
+    return index
+
+
 def _is_failed_commit(view: SessionView, result: Event) -> bool:
-    call = next((c for c in view.calls() if c.call_id == result.call_id), None)
+    call = view.call_of(result)
     command = command_text(call) if call else None
     if not command or view.outcome(call) != FAILED:
         return False

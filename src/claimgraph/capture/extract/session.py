@@ -84,6 +84,12 @@ class SessionView:
                                   if e.kind == "tool_call" and not e.derived]
         return self.memo["calls"]
 
+    def call_of(self, result: Event) -> Event | None:
+        """The first tool call carrying ``result``'s id, by lookup in an index built once per
+        view: a scan of every call per result made extraction quadratic in the session's
+        length (docs/capture.md, "What the built-in extractor reads")."""
+        return self.remembered("call_by_id", _first_by_id)(result.call_id)
+
     def remembered(self, key: str, compute: Any) -> Any:
         """``compute(self)`` once per view under ``key``."""
         if key not in self.memo:
@@ -129,6 +135,14 @@ class SessionView:
         if cited is None or cited.startswith("../") or FOREIGN_DIRS & set(cited.split("/")[:-1]):
             return None
         return cited
+
+
+def _first_by_id(view: SessionView) -> Any:
+    """``call_id -> first call`` over the view's calls, as a lookup function."""
+    index: dict[str | None, Event] = {}
+    for call in view.calls():
+        index.setdefault(call.call_id, call)
+    return index.get
 
 
 def _first_cwd(transcript: Transcript) -> str | None:

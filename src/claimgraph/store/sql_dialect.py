@@ -1,0 +1,418 @@
+"""What a SQL backend supplies to ``store.sql.SqlStore``, and the SQL text both dialects share.
+
+``SqlStore`` holds the read and write logic once; a backend hands it a *dialect*: a module of
+statements under fixed names (``sqlite_sql``, ``postgres_sql``) and a connection
+(``SqlConnection``). Statements that differ only in their placeholders are written here once
+with ``?`` and used as they are by SQLite; PostgreSQL's module turns them into ``%s``
+(``postgres_sql.pg``). Parameters are positional tuples, or a dict where a statement names a
+value twice (SQLite ``:name``, PostgreSQL ``%(name)s``). A list travels as ONE parameter that
+``SqlDialect.id_list`` builds (a JSON text for SQLite's ``json_each``, an array for
+PostgreSQL's ``= ANY``). docs/store.md, "Adding a store backend", walks through it.
+"""
+
+from __future__ import annotations
+
+import json
+
+from claimgraph.logic.model import FACT_FIELDS, FACT_HEAD_FIELDS, FACT_HEAD_FIELDS_NO_ENDS
+from claimgraph.store import records as rec
+from claimgraph.store.records import Record
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+    from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence, Union
+
+    #: A row as a driver returns it.
+    Row = tuple[Any, ...]
+    #: Statement parameters: positional, or by name.
+    Params = Union[Sequence[Any], Mapping[str, Any]]
+    #: A statement and its parameters.
+    Plan = tuple[str, Any]
+
+
+    class SqlConnection(Protocol):
+        """The choke points a backend's connection offers (``sqlite_db``, ``postgres_db``)."""
+
+        depth: int
+
+        def rows(self, sql: str, params: Params = ()) -> list[Row]: ...
+
+        def one(self, sql: str, params: Params = ()) -> Row | None: ...
+
+        def run(self, sql: str, params: Params = ()) -> int: ...
+
+        def many(self, sql: str, rows: Sequence[Params]) -> None: ...
+
+        def uncounted(self, sql: str, params: Params = ()) -> int: ...
+
+        def transaction(self) -> AbstractContextManager[None]: ...
+
+        def atomic(self, can_fail_midway: bool = True) -> AbstractContextManager[None]: ...
+
+        def close(self) -> None: ...
+
+
+    class SqlDialect(Protocol):
+        """The statements a backend's SQL module defines under these names (see the module
+        docstring for the parameter conventions; ``sqlite_sql`` documents each one)."""
+
+        GET_MARK: str
+        SET_MARK: str
+        LIST_MARKS: str
+        DELETE_MARKS: str
+        INSERT_ENTITY: str
+        UPDATE_ENTITY: str
+        INSERT_ALIAS: str
+        DELETE_ALIASES: str
+        DELETE_ENTITY: str
+        ENTITY_BY_ID: str
+        ENTITY_BY_NAME: str
+        ENTITIES_BY_IDS: str
+        LIST_ENTITIES: str
+        FIND_ENTITIES: str
+        FIND_ENTITIES_MANY: str
+        REPOINT_FACTS: str
+        INSERT_FACT: str
+        FACT_EXISTS: str
+        INSERT_LINK: str
+        DELETE_LINK: str
+        REPOINT_PREDICATE: str
+        INVALIDATE: str
+        REINFORCE: str
+        FACT_SELECT: str
+        FACT_ORDER: str
+        FACT_HEAD_SELECT: str
+        FACT_HEAD_NO_ENDS_SELECT: str
+        SET_DORMANT: str
+        REVIVE: str
+        DORMANT_IDS: str
+        UPSERT_AUDIT: str
+        AUDIT_SELECT: str
+        AUDIT_OF_FACTS: str
+        SUSPECT_IDS: str
+        SCOPE_COUNTS: str
+        SCOPE_SUSPECTS: str
+        ENTITY_USAGE: str
+        INSERT_EPISODE: str
+        EPISODE_EXISTS: str
+        EPISODE_BY_ID: str
+        EPISODE_BY_REF: str
+        EPISODES_IN_ORDER: str
+        CLOSE_EPISODE: str
+        UPDATE_EPISODE: str
+        DELETE_EPISODES: str
+        GET_PREDICATE: str
+        LIST_PREDICATES: str
+        UPSERT_PREDICATE: str
+        DELETE_FACT_AUDITS: str
+        DELETE_FACT_LINKS: str
+        DELETE_FACTS: str
+        HAS_WORDS: str
+
+        def id_list(self, values: Sequence[str]) -> Any: ...
+
+        def facts_touching(self, entity_ids: Sequence[str], direction: str,
+                           predicates: Sequence[str] | None, select: str = ...,
+                           order: str = ...) -> Plan: ...
+
+        def select_facts(self, lists: Mapping[str, Sequence[str] | None], source_type: str | None,
+                         recorded_before: int | None, conflicted: bool, valid_cheap: bool,
+                         with_evidence: bool = False) -> Plan: ...
+
+
+# --- statements both dialects write alike (``?`` placeholders) ------------------------------
+GET_MARK = "SELECT value FROM marks WHERE key = ?"
+FACT_EXISTS = "SELECT 1 FROM facts WHERE id = ?"
+ENTITY_SELECT = "SELECT id, name, type, scope, aliases FROM entities"
+ENTITY_ORDER = " ORDER BY name, id"
+ENTITY_BY_ID = ENTITY_SELECT + " WHERE id = ?"
+ENTITY_BY_NAME = ENTITY_SELECT + " WHERE scope = ? AND name = ? ORDER BY id LIMIT 1"
+DELETE_ALIASES = "DELETE FROM entity_aliases WHERE entity_id = ?"
+DELETE_ENTITY = "DELETE FROM entities WHERE id = ?"
+FACT_ORDER = " ORDER BY f.t_valid, f.id"
+REPOINT_PREDICATE = "UPDATE facts SET predicate = ? WHERE predicate = ?"
+INVALIDATE = ("UPDATE facts SET t_invalid = ?, invalidation_kind = ?, invalidation_reason = ?,"
+              " successor = ? WHERE id = ?")
+REINFORCE = ("UPDATE facts SET last_reinforced_at = ?, confidence = ?,"
+             " source_type = coalesce(?, source_type) WHERE id = ?")
+AUDIT_SELECT = ("SELECT fact_id, evidence, file, verdict, reason, content_hash, checked_at, details"
+                " FROM audit_verdicts")
+AUDIT_ORDER = " ORDER BY fact_id, evidence"
+EPISODE_SELECT = ("SELECT id, source_type, ref, summary, opened_at, closed_at, evidence"
+                  " FROM episodes")
+EPISODE_EXISTS = "SELECT 1 FROM episodes WHERE id = ?"
+EPISODE_BY_ID = EPISODE_SELECT + " WHERE id = ?"
+EPISODE_BY_REF = EPISODE_SELECT + " WHERE ref = ?"
+INSERT_EPISODE = ("INSERT INTO episodes (id, source_type, ref, summary, opened_at, closed_at,"
+                  " evidence) VALUES (?, ?, ?, ?, ?, ?, ?)")
+CLOSE_EPISODE = "UPDATE episodes SET summary = ?, closed_at = ? WHERE id = ?"
+UPDATE_EPISODE = "UPDATE episodes SET summary = ?, evidence = ? WHERE id = ?"
+GET_PREDICATE = "SELECT row FROM predicates WHERE id = ?"
+DELETE_LINK = "DELETE FROM conflict_links WHERE fact_id = ? AND other_id = ?"
+PREDICATE_USAGE = "SELECT predicate, count(*) FROM facts GROUP BY predicate"
+ENTITY_USAGE = """SELECT id, count(*) FROM (
+    SELECT subject_id AS id FROM facts UNION ALL
+    SELECT object_ref_id FROM facts WHERE object_ref_id IS NOT NULL AND object_ref_id <> subject_id
+    ) used GROUP BY id"""
+STATS_COUNTS = ("SELECT (SELECT count(*) FROM entities), (SELECT count(*) FROM facts),"
+                " (SELECT count(*) FROM facts WHERE t_invalid IS NULL),"
+                " (SELECT count(*) FROM episodes)")
+PREDICATE_STATUSES = "SELECT status, count(*) FROM predicates GROUP BY status"
+IS_EMPTY = ("SELECT NOT (EXISTS (SELECT 1 FROM entities) OR EXISTS (SELECT 1 FROM facts)"
+            " OR EXISTS (SELECT 1 FROM episodes))")
+#: Named: a dialect's placeholders for ``:f`` and ``:t``.
+REPOINT_FACTS = ("UPDATE facts SET subject_id = CASE WHEN subject_id = :f THEN :t ELSE subject_id"
+                 " END, object_ref_id = CASE WHEN object_ref_id = :f THEN :t ELSE object_ref_id"
+                 " END WHERE subject_id = :f OR object_ref_id = :f")
+UPDATE_ENTITY = ("UPDATE entities SET name = :name, norm = :norm, type = :type,"
+                 " aliases = :aliases{extra} WHERE id = :id")
+
+#: A fact's columns as INSERT_FACT lists them (``fact_params`` builds its row).
+INSERT_COLUMNS = ("id", "subject_id", "predicate", "object_kind", "object_ref_id", "object_lit",
+                  "t_valid", "t_invalid", "recorded_at", "last_reinforced_at", "confidence",
+                  "epistemic", "scope", "source_type", "episode", "invalidation_reason",
+                  "invalidation_kind", "successor", "evidence", "dormant_since")
+INSERT_FACT = (f"INSERT INTO facts ({', '.join(INSERT_COLUMNS)}) "
+               f"VALUES ({', '.join('?' * len(INSERT_COLUMNS))})")
+
+#: Format 3 (both schemas): a project's valid facts, decay's candidates and the audit's cited
+#: facts each read through an index instead of a scan of every fact (``sqlite_schema`` says why).
+READ_INDEXES: tuple[str, ...] = (
+    "CREATE INDEX facts_scope ON facts(scope, t_invalid)",
+    "DROP INDEX facts_t_invalid",
+    "CREATE INDEX facts_valid_recorded ON facts(t_invalid, recorded_at)",
+    "CREATE INDEX facts_cited ON facts(t_invalid) WHERE evidence <> '[]'",
+)
+#: The columns of a fact head (``logic.model.FACT_HEAD_FIELDS``) an index on one end lacks.
+HEAD_REST = ("id, scope, confidence, epistemic, source_type, recorded_at, last_reinforced_at,"
+             " t_invalid, invalidation_kind, dormant_since")
+
+
+def fact_selects(links: str) -> tuple[str, str, str]:
+    """FACT_SELECT (columns in FACT_FIELDS order, so a row zips straight into a fact dict,
+    ``links`` the dialect's JSON text of a fact's conflict links), FACT_HEAD_SELECT
+    (``FACT_HEAD_FIELDS``: no links, no evidence) and FACT_HEAD_NO_ENDS_SELECT."""
+    columns = {"subject": "f.subject_id", "object_ref": "f.object_ref_id", "conflicts": links}
+    def select(fields: Sequence[str]) -> str:
+        return "SELECT " + ", ".join(columns.get(n, f"f.{n}") for n in fields) + " FROM facts f"
+    return select(FACT_FIELDS), select(FACT_HEAD_FIELDS), select(FACT_HEAD_FIELDS_NO_ENDS)
+
+
+def touching(entity_ids: Sequence[str], direction: str, in_list: Any,
+             params: list[Any]) -> str:
+    """The WHERE term for facts with the entities as subject (out), object (in) or either."""
+    sides = {"out": ["f.subject_id"], "in": ["f.object_ref_id"],
+             "both": ["f.subject_id", "f.object_ref_id"]}[direction]
+    return "(" + " OR ".join(in_list(side, entity_ids, params) for side in sides) + ")"
+
+
+def sql_names(values: Iterable[str]) -> str:
+    """A fixed SQL list of constant strings (our own constants, never user input)."""
+    return "(" + ", ".join("'" + v.replace("'", "''") + "'" for v in sorted(values)) + ")"
+
+
+def fact_params(fact: Mapping[str, Any]) -> tuple[Any, ...]:
+    """A complete fact (entities as dicts or ids) as INSERT_FACT parameters.
+
+    Built straight from the caller's record: this runs once per fact on the write path.
+    """
+    rec.check_fact(fact)
+    get = fact.get
+    evidence = get("evidence")
+    return (get("id"), rec.ref_id(get("subject")), get("predicate"), get("object_kind"),
+            rec.ref_id(get("object_ref")), get("object_lit"), get("t_valid"), get("t_invalid"),
+            get("recorded_at"), get("last_reinforced_at"), float(fact["confidence"]),
+            get("epistemic"), get("scope"), get("source_type"), get("episode"),
+            get("invalidation_reason"), get("invalidation_kind"), get("successor"),
+            json.dumps(list(evidence)) if evidence else "[]", get("dormant_since"))
+
+
+def entity_params(row: Record, norm: str, search_text: str) -> dict[str, Any]:
+    """INSERT_ENTITY's and UPDATE_ENTITY's named parameters (a dialect uses what it stores)."""
+    return {"id": row["id"], "name": row["name"], "norm": norm, "type": row["type"],
+            "scope": row["scope"], "aliases": json.dumps(row["aliases"]),
+            "search_text": search_text}
+
+
+def first_line(error: BaseException) -> str:
+    """A driver's message cut to its first line (the rest can quote the row)."""
+    return (str(error).strip().splitlines() or ["?"])[0]
+
+
+def each_value(rows: Iterable[Row]) -> Iterator[Any]:
+    """The first column of each row."""
+    return (row[0] for row in rows)
+
+
+def fact_filter(lists: Mapping[str, Sequence[str] | None], source_type: str | None,
+                recorded_before: int | None, conflicted: bool, valid_cheap: bool,
+                with_evidence: bool, *, in_list: Any, mark: str, unindexed: str = "") -> Plan:
+    """``Store.select_facts``' criteria as a WHERE clause (empty: every fact) and its
+    parameters; ``mark`` is the dialect's placeholder, ``in_list`` its list term, and
+    ``unindexed`` what keeps the planner off the validity index when the link table drives
+    the scan (SQLite's unary ``+``)."""
+    params: list[Any] = []
+    where = [in_list(f"f.{column}", values, params)
+             for column, values in lists.items() if values is not None]
+    for term, value in ((f"f.source_type = {mark}", source_type),
+                        (f"f.recorded_at < {mark}", recorded_before)):
+        if value is not None:
+            where.append(term)
+            params.append(value)
+    if conflicted:  # driven from the (small) link table through facts' id index
+        where.append("f.id IN (SELECT fact_id FROM conflict_links)")
+    if valid_cheap:
+        where.append((unindexed if conflicted else "") + "f.t_invalid IS NULL")
+    if with_evidence:
+        where.append("f.evidence <> '[]'")
+    return (" WHERE " + " AND ".join(where) if where else ""), params
+
+
+def narrowed(narrowing: Any, params: dict[str, Any], named: str, text_match: str) -> str:
+    """A project page's narrowing (``logic.briefing_sections.Narrowing``) as AND terms;
+    ``named`` formats a named placeholder (``":{}"``, ``"%({})s"``), ``text_match`` is the
+    dialect's case-blind substring test of ``text`` against the subject and object."""
+    where = []
+    for field in ("predicate", "epistemic"):
+        if getattr(narrowing, field):
+            where.append(f"f.{field} = " + named.format(field))
+            params[field] = getattr(narrowing, field)
+    if narrowing.text:
+        where.append(text_match)
+        params["text"] = narrowing.text
+    return "".join(f" AND {w}" for w in where)
+
+
+def head_indexes(subject_columns: str, object_columns: str) -> tuple[str, ...]:
+    """Format 4 (both schemas): the subject and object indexes carry a fact's head, so search
+    ranks a popular entity's facts without reading their rows (``sqlite_schema`` says why);
+    the object index is partial (a literal fact has no object to look up)."""
+    return ("DROP INDEX facts_subject_predicate",
+            f"CREATE INDEX facts_subject_heads ON facts{subject_columns}",
+            "DROP INDEX facts_object_ref",
+            f"CREATE INDEX facts_object_heads ON facts{object_columns}"
+            " WHERE object_ref_id IS NOT NULL")
+
+
+def facts_touching(entity_ids: Sequence[str], direction: str, predicates: Sequence[str] | None,
+                   select: str, order: str, *, in_list: Any, predicate_column: str) -> Plan:
+    """Facts with the entities as subject (out), object (in) or either (both), optionally of
+    some predicates (``predicate_column``: how the dialect names the column for an "in" or
+    "both" walk; SQLite keeps the planner off the predicate index there)."""
+    params: list[Any] = []
+    where = [touching(entity_ids, direction, in_list, params)]
+    if predicates is not None:
+        column = "f.predicate" if direction == "out" else predicate_column
+        where.append(in_list(column, predicates, params))
+    return select + " WHERE " + " AND ".join(where) + order, params
+
+
+def time_travel(in_scopes: str, believed: str, useful_order: str, named: str, since: str,
+                scopes_param: Callable[[Sequence[str]], Any]) -> tuple[Any, Any]:
+    """The viewer's time travel (``logic.time_travel``) in a dialect: ``valid_times(scopes)``
+    gives two statements (every begin, every end of validity, sorted) and ``believed_at``
+    four (the count believed at ``at``, the first ``limit`` of them, what began and what
+    ended after ``since`` up to ``at``), each with its parameters; built from the dialect's
+    scope test, belief test, order, placeholders and scope list."""
+    from claimgraph.logic.confidence import CONFIDENCE_FLOOR
+    from claimgraph.logic.timeutil import DAY_MS
+    at, limit = named.format("at"), named.format("limit")
+    window = f"({{col}} <= {at} AND ({since} IS NULL OR {{col}} > {since}))"
+    begins = (f"SELECT f.t_valid FROM facts f WHERE {in_scopes} AND f.t_valid IS NOT NULL"
+              " ORDER BY 1")
+    ends = (f"SELECT f.t_invalid FROM facts f WHERE {in_scopes} AND f.t_invalid IS NOT NULL"
+            " ORDER BY 1")
+    statements = [f"SELECT count(*) FROM facts f WHERE {believed}",
+                  f"SELECT f.id FROM facts f WHERE {believed} ORDER BY {useful_order}"
+                  f" LIMIT {limit}"] + [
+        f"SELECT f.id FROM facts f WHERE {in_scopes} AND {window.format(col=column)}"
+        f" ORDER BY f.t_valid, f.id LIMIT {limit}" for column in ("f.t_valid", "f.t_invalid")]
+
+    def valid_times(scopes: Sequence[str]) -> tuple[str, str, dict[str, Any]]:
+        return begins, ends, {"scopes": scopes_param(sorted(set(scopes)))}
+
+    def believed_at(scopes: Sequence[str], at: int, since: int | None, limit: int,
+                    half_life_days: float) -> tuple[list[str], dict[str, Any]]:
+        return list(statements), {
+            "scopes": scopes_param(sorted(set(scopes))), "at": at, "floor": CONFIDENCE_FLOOR,
+            "period": float(DAY_MS * half_life_days), "since": since, "limit": int(limit)}
+    return valid_times, believed_at
+
+
+if TYPE_CHECKING:
+    class InList(Protocol):
+        def __call__(self, column: str, values: Sequence[str], params: list[Any]) -> str: ...
+
+
+    class FactsTouching(Protocol):
+        def __call__(self, entity_ids: Sequence[str], direction: str,
+                     predicates: Sequence[str] | None, select: str = ...,
+                     order: str = ...) -> Plan: ...
+
+
+    class SelectFacts(Protocol):
+        def __call__(self, lists: Mapping[str, Sequence[str] | None], source_type: str | None,
+                     recorded_before: int | None, conflicted: bool, valid_cheap: bool,
+                     with_evidence: bool = False) -> Plan: ...
+
+
+def plan_builders(mark: str, in_ids: str, id_list: Callable[[Sequence[str]], Any],
+                  fact_select: str, predicate_column: str,
+                  unindexed: str) -> tuple[InList, FactsTouching, SelectFacts]:
+    """A dialect's ``in_list`` (``column = <mark>`` for one value, best for the planner; the
+    dialect's list term, ``in_ids``, for several), ``facts_touching`` and ``select_facts``."""
+    def in_list(column: str, values: Sequence[str], params: list[Any]) -> str:
+        if len(values) == 1:
+            params.append(values[0])
+            return f"{column} = {mark}"
+        params.append(id_list(values))
+        return column + in_ids
+
+    def touching_plan(entity_ids: Sequence[str], direction: str,
+                      predicates: Sequence[str] | None, select: str = fact_select,
+                      order: str = FACT_ORDER) -> Plan:
+        return facts_touching(entity_ids, direction, predicates, select, order,
+                              in_list=in_list, predicate_column=predicate_column)
+
+    def select_plan(lists: Mapping[str, Sequence[str] | None], source_type: str | None,
+                    recorded_before: int | None, conflicted: bool, valid_cheap: bool,
+                    with_evidence: bool = False) -> Plan:
+        clause, params = fact_filter(lists, source_type, recorded_before, conflicted,
+                                     valid_cheap, with_evidence, in_list=in_list, mark=mark,
+                                     unindexed=unindexed)
+        return fact_select + clause + FACT_ORDER, params
+    return in_list, touching_plan, select_plan
+
+
+def section_case(valid: str, changed: str, open_term: str, ranked: str) -> tuple[str, str]:
+    """A project page's section of a fact and why it is left out, as two SQL CASEs
+    (``logic.briefing_sections`` is the definition), from the dialect's terms: valid now,
+    changed within the window, a member of an open conflict, and the ranked sections' CASE."""
+    from claimgraph.logic import briefing as compiled
+    from claimgraph.logic.briefing_sections import DORMANT, FROM_CODE, LEFT_OUT, SUSPECT
+    from claimgraph.logic.model import SUSPECT_VERDICTS
+    suspect = (f"f.id IN (SELECT fact_id FROM audit_verdicts"
+               f" WHERE verdict IN {sql_names(SUSPECT_VERDICTS)})")
+    dormant = "f.dormant_since IS NOT NULL"
+    standing = ("(f.epistemic = 'commitment' OR f.predicate IN"
+                f" {sql_names(compiled.STANCE_PREDICATES)})")
+    section = (f"CASE WHEN NOT {valid} THEN"
+               f" (CASE WHEN {changed} AND NOT {dormant} AND NOT {suspect} THEN 'changed' END)"
+               f" WHEN {dormant} OR {suspect} THEN 'left_out'"
+               f" WHEN {standing} THEN 'decisions'"
+               f" WHEN {open_term} THEN 'conflicts'"
+               " WHEN f.source_type = 'code' OR f.id IN (SELECT fact_id FROM conflict_links)"
+               f" THEN 'left_out' ELSE {ranked} END")
+    reason = (f"CASE WHEN {dormant} THEN '{DORMANT}' WHEN {suspect} THEN '{SUSPECT}'"
+              f" WHEN f.source_type = 'code' THEN '{FROM_CODE}' ELSE '{LEFT_OUT}' END")
+    return section, reason
+
+
+def ranked_section() -> str:
+    """The ranked sections' CASE: lessons, structure, the rest current."""
+    from claimgraph.logic import briefing as compiled
+    return (f"CASE WHEN f.predicate IN {sql_names(compiled.LESSON_PREDICATES)} THEN 'lessons'"
+            f" WHEN f.predicate IN {sql_names(compiled.STRUCTURE_PREDICATES)} THEN 'structure'"
+            " ELSE 'current' END")
+
