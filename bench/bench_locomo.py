@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import sqlite3
@@ -180,6 +181,9 @@ def main() -> None:
         from bench_postgres import cluster
         tmp = Path(tempfile.mkdtemp(prefix="claimgraph-locomo-pg-"))
         tmp.chmod(0o755)  # the cluster runs as the postgres user when we are root
+        # A server store keeps its sidecar files under $XDG_DATA_HOME/claimgraph/servers/: the
+        # benchmark's belong in its own scratch directory, not in the person's home.
+        os.environ["XDG_DATA_HOME"] = str(tmp / "data")
         pg = cluster()
         try:
             report = run(args.path, args.conversations, not args.no_captions, args.split,
