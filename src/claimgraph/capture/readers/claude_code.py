@@ -274,10 +274,10 @@ def _queued_prompt(attachment: dict[str, Any]) -> str | None:
 
 
 def _typed_by_a_person(text: str) -> bool:
-    """Queued text that is not a task notification's JSON payload or a slash command."""
+    """Queued text that is not a task notification's JSON payload or a slash command (harness
+    wrappers are told apart where every queued message is: ``add_queued``)."""
     stripped = text.strip()
-    return bool(stripped) and not stripped.startswith(("{", "/")) and not stripped.startswith(
-        META_PREFIXES)
+    return bool(stripped) and not stripped.startswith(("{", "/"))
 
 
 def _blocks(content: Any) -> list[dict[str, Any]]:
