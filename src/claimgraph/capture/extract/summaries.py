@@ -17,7 +17,10 @@ These are the agent's words, not the user's and not a tool's verdict: source ``a
 is dropped (the session contradicted it); what a function or hook does is kept only when the
 user or a lesson names it (like ``defined-in``: otherwise a glance at the code says it).
 Plans, proposals and next steps are not facts about the project: sections named like that are
-skipped. The closing message of a turn counts only
+skipped, and so is a whole message the agent marks as a proposed plan (Codex's
+``<proposed_plan>``): what of it holds is what the session then carried out and reported. A
+numbered step of a design ("1. Accept OTLP payloads. 2. Parse them as spans.") is a step of
+one sequence, not a decision on its own. The closing message of a turn counts only
 when it is a summary (several bullets or headings), not a remark.
 """
 
@@ -56,6 +59,8 @@ _PATH_LEAD = re.compile(r"^(?:\*\*)?`(?P<path>(?:[\w@.-]+/)*[\w@-]+\.[a-z]{1,5}|
                         r"(?::[\d-]+)?`"
                         r"(?:\*\*)?\s*(?:[-–—:]\s*|\((?:new|modified|created)[^)]*\)\s*[-–—:]?\s*)?"
                         r"(?P<rest>.+)$", re.I)
+_PROPOSAL = re.compile(r"<proposed_plan>")
+_NUMBERED = re.compile(r"^\s*\d+[.)]\s")
 _INSTEAD = re.compile(r"\b(?:instead of|rather than)\b", re.I)
 _VERB_START = re.compile(r"^(?:[a-z]+s|is|are|has|holds|wraps|defines|exports|owns|keeps|"
                          r"creates|runs|compensates?|contains|provides|handles)\b")
@@ -118,6 +123,8 @@ def summary_events(view: SessionView) -> Iterator[Event]:
 
 
 def _is_summary(text: str) -> bool:
+    if _PROPOSAL.search(text):
+        return False
     return sum(bool(_BULLET.match(line)) for line in text.splitlines()) >= _MIN_BULLETS
 
 
@@ -138,6 +145,9 @@ def claims(text: str) -> Iterator[Claim]:
             continue
         tried_below = indent if _ATTEMPTS.search(bullet["text"]) else None
         claim = read_bullet(_MARKDOWN.sub("", bullet["text"]).strip(), section)
+        if claim and claim.predicate == DECIDED and _NUMBERED.match(line) \
+                and not _INSTEAD.search(claim.text):
+            continue  # one step of a sequence, not a decision on its own
         if claim:
             yield claim
 
