@@ -209,3 +209,9 @@ def test_an_agent_note_whose_referent_is_elsewhere_is_dropped():
     whole = _fact("Do not use the audience parameter as an app selector", "transcript#L5: …",
                   source_type="agent-note", rule="summaries")
     assert reconcile([lost, whole], Later()) == [whole]
+
+
+def test_a_reported_replacement_names_what_it_retired_not_what_it_asserts():
+    from claimgraph.capture.extract.reconcile import asserted_terms
+
+    assert asserted_terms("Replaced the `audience` input with `github-app`") == ["github-app"]

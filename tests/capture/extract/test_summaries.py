@@ -123,3 +123,19 @@ def test_a_numbered_step_of_a_design_is_not_a_decision_on_its_own():
             "index them in SQLite.\n4. Used SQLite instead of Elasticsearch for the index.\n")
     assert _claims(text) == {
         ("x/decided", None, "Used SQLite instead of Elasticsearch for the index")}
+
+
+def test_reports_of_work_and_comparison_fragments_are_not_rules_or_lessons():
+    assert read_bullet("`av-dsc`: clarified that object storage must hold traces", "") is None
+    assert read_bullet("No 5 KB variable limit", "") is None
+    assert read_bullet("Updated `docs.yml` checkout SHA: `34e1148` → `11bd719`",
+                       "core/failure-mode") is None
+    assert read_bullet("Never log tokens in the workers", "") is not None
+
+
+def test_a_reported_replacement_is_what_the_session_decided():
+    said = "Replaced external `audience` input with `github-app`, defaulting to `svc`."
+    assert read_bullet(said, "") == read_bullet(said, "x/decided")
+    assert read_bullet(said, "").predicate == "x/decided"
+    assert read_bullet("Replaced the placeholder text with real values", "") is None
+    assert read_bullet("No backward compatibility for `.cache/runs/`", "") is not None

@@ -259,8 +259,8 @@ def asserted_terms(text: str) -> list[str]:
     for match in [*_CODE_SPAN.finditer(text), *_IDENTIFIER.finditer(text)]:
         term = match.group(1) if match.re is _CODE_SPAN else match.group(0)
         before = text[max(0, match.start() - 40):match.start()].split()[-4:]
-        if _NEGATIVE_WORD.search(" ".join(before)) or len(term) < 4:
-            continue
+        if _NEGATIVE_WORD.search(" ".join(before)) or len(term) < 4 or retires(text, term):
+            continue  # said no to, or itself the thing replaced ("Replaced `X` with `Y`")
         if term.lower() not in (known.lower() for known in found):
             found.append(term)
     return found
