@@ -85,6 +85,9 @@ _INSTEAD_OF = r"\b(?:instead of|rather than)\b"
 #: What only the user's later words retire with: a request to replace or a refusal.
 _USER_RETIRES = (r"\b(?:replace|remove|delete|drop|revert|get rid of|stop using|"
                  r"(?:do not|don'?t|never|no need to) (?:use|add|keep|send|require))\b")
+_ANY_RETIRING = re.compile(_RETIRED_BEFORE + "|" + _INSTEAD_OF + "|" + _RETIRED_AFTER,
+                           re.IGNORECASE)
+_ANY_USER_RETIRING = re.compile(_ANY_RETIRING.pattern + "|" + _USER_RETIRES, re.IGNORECASE)
 #: A bare pronoun in a note's first words: its referent was in the message, not in the note.
 _LOST_REFERENT = re.compile(r"^(?:\W*\w+\W+){0,3}?(?:it|them|they|its|their)\b", re.IGNORECASE)
 
@@ -166,14 +169,32 @@ def options_in(text: str) -> dict[str, str]:
 def reconcile(candidates: Iterable[Candidate], later: Later) -> list[Candidate]:
     """The candidates the session's end still supports, some rewritten (module docstring)."""
     kept: list[Candidate] = []
+    retiring = _retiring(later)
     for found in candidates:
-        settled = _settle(found, later)
+        settled = _settle(found, later, retiring)
         if settled is not None:
             kept.append(settled)
     return kept
 
 
-def _settle(found: Candidate, later: Later) -> Candidate | None:
+@dataclass(frozen=True)
+class _Retiring:
+    """The later words that could retire anything, each lowered once per session: a message
+    without a retiring verb is never searched again (reconciling stays linear in practice)."""
+
+    user: list[tuple[int, str, str]]
+    agent: list[tuple[int, str, str]]
+
+
+def _retiring(later: Later) -> _Retiring:
+    def kept(said: list[tuple[int, str]], verbs: re.Pattern[str]) -> list[tuple[int, str, str]]:
+        return [(at, text, text.lower()) for at, text in said if verbs.search(text)]
+    return _Retiring(kept(later.user_said, _ANY_USER_RETIRING),
+                     kept(later.agent_said, _ANY_RETIRING))
+
+
+def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None
+            ) -> Candidate | None:
     if _file_quote_removed(found, later):
         return None
     line = taught_at(found)
@@ -181,7 +202,7 @@ def _settle(found: Candidate, later: Later) -> Candidate | None:
         return None
     if _changed_again(found, line, later):
         return None
-    if _retired(found, line, later):
+    if _retired(found, line, retiring or _retiring(later)):
         return None
     if found.get("rule") == "statements" and _OPTION_REF.search(str(found["object"])):
         return _chosen_option(found, line, later)
@@ -235,7 +256,7 @@ def _does(term: str, text: str) -> bool:
                for row in text.splitlines() if term in row.lower())
 
 
-def _retired(found: Candidate, line: int | None, later: Later) -> bool:
+def _retired(found: Candidate, line: int | None, retiring: _Retiring) -> bool:
     """Later words retire a thing this stance names (module docstring): the user's later
     refusal or replacement of it, or -- for anything but the user's own words -- the agent's
     report that it was replaced or removed. Only what the stance says yes to can be retired:
@@ -245,11 +266,11 @@ def _retired(found: Candidate, line: int | None, later: Later) -> bool:
     terms = asserted_terms(str(found.get("object") or ""))
     if not terms:
         return False
-    said = [(at, text, _USER_RETIRES) for at, text in later.user_said if at > line]
+    said = [(text, lowered, _USER_RETIRES) for at, text, lowered in retiring.user if at > line]
     if found.get("source_type") != "user-assertion" or found.get("rule") in _CHANGEABLE_RULES:
-        said += [(at, text, None) for at, text in later.agent_said if at > line]
-    return any(retires(text, term, imperative) for at, text, imperative in said
-               for term in terms)
+        said += [(text, lowered, None) for at, text, lowered in retiring.agent if at > line]
+    return any(term.lower() in lowered and retires(text, term, imperative)
+               for text, lowered, imperative in said for term in terms)
 
 
 def asserted_terms(text: str) -> list[str]:
