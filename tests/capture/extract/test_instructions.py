@@ -106,6 +106,7 @@ def test_a_numbered_step_of_a_procedure_is_not_a_rule():
     from claimgraph.capture.extract.instructions import doc_rules
 
     doc = ("## Deploying\n\n1. Build the worker.\n2. Run `node --run check`.\n"
-           "3. **Type imports**: Use `import type`.\n4. Never deploy on a Friday.\n")
+           "3. **Type imports**: Use `import type`.\n4. Never deploy on a Friday.\n"
+           "5. Use pnpm, not npm.\n")
     assert [rule for _, rule in doc_rules(doc)] == [
-        "Type imports: Use `import type`", "Never deploy on a Friday"]
+        "Type imports: Use `import type`", "Never deploy on a Friday", "Use pnpm, not npm"]

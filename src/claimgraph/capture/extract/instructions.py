@@ -39,6 +39,10 @@ _PROPOSALS = frozenset({"plans", "plan", "brainstorms", "brainstorm", "proposals
                         # superseded by a later record; the rules in force are in the guides
                         "adr", "adrs", "decisions"})
 _NUMBERED = re.compile(r"^\s*\d+[.)]\s+")
+#: What a numbered step of a procedure does (a numbered "Use …" / "Avoid …" is still a rule).
+_STEP = re.compile(r"^(?:run|put|place|write|name|import|open|build|deploy|install|create|"
+                   r"push|merge|tag|wait|go|click|copy|set|start|stop|check|verify)\b",
+                   re.IGNORECASE)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+")
 _LABEL = re.compile(r"^(?P<label>\*\*[^*]{1,40}\*\*|[A-Z][\w /-]{1,30}):\s+(?P<rest>.+)$")
 _MARKED_COMMENT = re.compile(r"^\s*(?://+|#+|--|/?\*+|;+)\s*(?P<mark>CRITICAL|IMPORTANT|NOTE|"
@@ -94,7 +98,7 @@ def doc_rules(text: str) -> Iterator[tuple[str, str]]:
         item = _MARKDOWN.sub("", _LIST_ITEM.sub("", line)).strip()
         labelled = _LABEL.match(item)
         body = labelled["rest"] if labelled else item
-        if _NUMBERED.match(line) and not labelled \
+        if _NUMBERED.match(line) and not labelled and _STEP.match(body) \
                 and not any(classify(s) == CONVENTION for s in split_sentences(body)):
             continue  # "3. Run `node --run check`.": one step of a procedure, not a rule
         if not body.endswith(":") and any(_is_rule(s) for s in split_sentences(body)):
