@@ -1,6 +1,7 @@
 """Where facts belong: the project a session STARTED in (origin.py), never where a later `cd`
 went, never the directory capture runs in; worktrees share their repository's memory; Gemini
-sessions are placed by the project hash they recorded; no project means user facts only."""
+sessions are placed by the project hash they recorded; a Windows cwd is the recording machine's,
+never joined to a local directory; with no project, project facts go to an unplaced scope."""
 
 from __future__ import annotations
 
@@ -68,6 +69,22 @@ def scopes(db: Path) -> dict[str, set[str]]:
         store.close()
 
 
+def all_facts(db: Path) -> list[dict[str, Any]]:
+    store = open_store(db, create=False)
+    try:
+        return store.all_facts()
+    finally:
+        store.close()
+
+
+def valid_scopes(db: Path) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for fact in all_facts(db):
+        if not fact.get("t_invalid"):
+            found.setdefault(fact["scope"], set()).add(fact["subject"]["name"])
+    return found
+
+
 def git(cwd: Path, *args: str) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t",
@@ -98,13 +115,14 @@ def logged(stderr: str, event: str) -> list[dict[str, Any]]:
             if line.startswith("{") and f'"{event}"' in line]
 
 
-def gemini_document(path: Path, root: str, *, tool_path: str | None = None) -> Path:
+def gemini_document(path: Path, root: str, *, tool_path: str | None = None,
+                    session_id: str = "g-1") -> Path:
     """A Gemini session whose projectHash is sha256(root), naming no directory (unless
     ``tool_path``): only a matching hash can place it."""
     calls = ([{"id": "c1", "name": "read_file", "args": {"absolute_path": tool_path},
                "status": "success", "result": []}] if tool_path else [])
     path.write_text(json.dumps({
-        "sessionId": "g-1", "projectHash": hashlib.sha256(root.encode()).hexdigest(),
+        "sessionId": session_id, "projectHash": hashlib.sha256(root.encode()).hexdigest(),
         "startTime": "2026-01-05T10:00:00.000Z", "lastUpdated": "2026-01-05T10:05:00.000Z",
         "messages": [
             {"id": "m1", "timestamp": "2026-01-05T10:00:00.000Z", "type": "user",
@@ -275,8 +293,8 @@ def test_a_resumed_session_stays_where_it_started_even_from_another_payload(
     assert report["segment"]["from"] > 0 and report["project"] == "github.com/acme/shop"
 
 
-def test_no_project_keeps_user_facts_only_and_says_so(capsys, tmp_path, db, probe,
-                                                      monkeypatch):
+def test_no_project_files_project_facts_in_an_unplaced_scope_and_says_so(
+        capsys, tmp_path, db, probe, monkeypatch):
     unrelated = tmp_path / "some-other-project"
     unrelated.mkdir()
     monkeypatch.chdir(unrelated)  # capture runs here; the session never did
@@ -284,13 +302,16 @@ def test_no_project_keeps_user_facts_only_and_says_so(capsys, tmp_path, db, prob
     path.write_text("User: Keep the API small.\n")
     code, report, err = capture(capsys, str(path), "--agent", "text", "--extractor", "probe",
                                 "--no-curate")
-    assert code == 0 and report["project"] is None
-    assert report["counts"] == {"created": 1, "unplaced": 1}
-    assert any("no project is known" in w and "--cwd" in w for w in report["warnings"])
+    assert code == 0 and report["project"] == "unplaced:text-notes"
+    assert report["counts"] == {"created": 2, "unplaced": 1}
+    warning = next(w for w in report["warnings"] if "no project is known" in w)
+    assert "1 project fact(s) were kept in scope unplaced:text-notes" in warning
+    assert "--cwd" in warning
     (event,) = logged(err, "capture.no-project")
     assert event["level"] == "warning" and event["unplaced"] == 1 and "--cwd" in event["hint"]
-    assert scopes(db) == {"user": {"me"}}
-    assert probe == [None]
+    assert event["scope"] == "unplaced:text-notes"
+    assert scopes(db) == {"user": {"me"}, "unplaced:text-notes": {"shop"}}
+    assert probe == ["/unplaced/text-notes"]  # never the directory capture runs in
 
 
 def test_a_session_placed_nowhere_is_read_again_once_its_cwd_is_given(capsys, tmp_path, db,
@@ -305,7 +326,26 @@ def test_a_session_placed_nowhere_is_read_again_once_its_cwd_is_given(capsys, tm
     assert report["segment"]["from"] == 0 and report["project"] == str(project.resolve())
     assert report["counts"] == {"created": 1, "reinforced": 1}  # the user fact, not twice
     assert any("read again from the start" in w for w in report["warnings"])
-    assert scopes(db) == {"user": {"me"}, str(project.resolve()): {"shop"}}
+    assert valid_scopes(db) == {"user": {"me"}, str(project.resolve()): {"shop"}}
+    (moved,) = [f for f in all_facts(db) if f["scope"] == "unplaced:text-notes"]
+    assert moved["invalidation_kind"] == "forgotten"
+    assert str(project.resolve()) in moved["invalidation_reason"]
+
+
+def test_only_the_placed_session_s_facts_leave_the_unplaced_scope(capsys, tmp_path, db, probe):
+    """Two Gemini sessions of one unknown project share its unplaced scope; placing one
+    moves its facts only: what the other reinforced stays until that one is placed too."""
+    root = tmp_path / "gproj"
+    root.mkdir()
+    first = gemini_document(tmp_path / "session-a.json", str(root))
+    second = gemini_document(tmp_path / "session-b.json", str(root), session_id="g-2")
+    for document in (first, second):
+        _, report, _ = capture(capsys, str(document), "--extractor", "probe", "--no-curate")
+        assert report["project"].startswith("unplaced:gemini-")
+    capture(capsys, str(first), "--cwd", str(root), "--extractor", "probe", "--no-curate")
+    left = [f for f in all_facts(db) if f["scope"].startswith("unplaced:")]
+    assert [f.get("invalidation_kind") for f in left] == [None]  # both sessions said it
+    assert valid_scopes(db)[str(root.resolve())] == {"shop"}
 
 
 def test_the_gemini_fixture_lands_in_the_project_its_hash_names(capsys, tmp_path, db,
@@ -323,7 +363,9 @@ def test_a_gemini_session_naming_no_directory_never_takes_the_capture_cwd(
     document = gemini_document(tmp_path / "session-g.json", str(root))
     monkeypatch.chdir(tmp_path)  # not the project: its hash does not match
     _, report, _ = capture(capsys, str(document), "--extractor", "probe", "--no-curate")
-    assert report["project"] is None and report["counts"]["unplaced"] == 1
+    key = hashlib.sha256(str(root).encode()).hexdigest()[:16]
+    assert report["project"] == f"unplaced:gemini-{key}" and report["counts"]["unplaced"] == 1
+    assert scopes(db)[f"unplaced:gemini-{key}"] == {"shop"}
 
 
 def test_a_gemini_session_run_from_its_own_project_is_placed_there(capsys, tmp_path, db, probe,

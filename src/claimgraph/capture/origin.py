@@ -33,6 +33,7 @@ import re
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from claimgraph.capture.events import Transcript
+from claimgraph.capture.foreign_paths import windows_path
 from claimgraph.capture.readers import open_transcript
 
 KNOWN_ROOTS_MARK = "projects:known-roots"
@@ -74,13 +75,14 @@ def find_origin(transcript: Transcript, mark: Any, request_cwd: str | None,
     """See the module docstring for the order; ``known`` is called only for Gemini."""
     earlier = marked_origin(mark)
     if earlier and isinstance(earlier.get("cwd"), str) and earlier["cwd"]:
-        return Origin(earlier["cwd"], "mark")
+        return _with_remote(Origin(earlier["cwd"], "mark", earlier.get("remote") or None),
+                            transcript)
     if request_cwd:
-        return Origin(request_cwd, "request")
+        return _with_remote(Origin(request_cwd, "request"), transcript)
     started = transcript.session.start_cwd if transcript.start_offset == 0 else None
     started = started or (head_cwd(transcript.path) if transcript.start_offset else None)
     if started:
-        return Origin(started, "transcript")
+        return _with_remote(Origin(started, "transcript"), transcript)
     if transcript.session.project_hash:
         root = match_project_hash(transcript.session.project_hash,
                                   candidate_dirs(transcript, here), known())
@@ -90,6 +92,16 @@ def find_origin(transcript: Transcript, mark: Any, request_cwd: str | None,
         return Origin(None, "mark", earlier["remote"])
     remote = shown_remote(transcript)
     return Origin(None, "repository", remote) if remote else Origin(None, "none")
+
+
+def _with_remote(origin: Origin, transcript: Transcript) -> Origin:
+    """A Windows cwd (the recording machine's, never a directory here) keeps the repository
+    the session shows, found once and then kept in the mark: a later segment of the same
+    session, which may show none, is filed under the same project (placement.py)."""
+    if origin.remote or origin.cwd is None or windows_path(origin.cwd) is None:
+        return origin
+    remote = shown_remote(transcript)
+    return dataclasses.replace(origin, remote=remote) if remote else origin
 
 
 _ROOT_MANIFESTS = frozenset({"package.json", "pyproject.toml", "Cargo.toml"})

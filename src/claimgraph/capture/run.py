@@ -273,13 +273,14 @@ def _capture_segment(sh: Shell, request: Request, options: Options, extractor: E
     _reach("extracted", options)
     result = _commit(sh, request, options, seen, cleaned, screened["admitted"], evidence, placed)
     outcome = _outcome(result, screened, candidates, placed.project, evidence)
-    if None in scoped:
-        outcome["counts"]["unplaced"] = scoped.count(None)
+    unplaced = placement.unplaced_count(placed, placed_ones)
+    if unplaced:
+        outcome["counts"]["unplaced"] = unplaced
     outcome["user_sentences"] = tally.summary(heard)
     if options.explain:
         outcome["explain"] = heard
     return {**outcome, "warnings": problems.announce(trouble, log, agent=request.agent)
-            + placement.announce(placed, scoped.count(None), log, agent=request.agent)}
+            + placement.announce(placed, unplaced, log, agent=request.agent)}
 
 
 _MISMATCH = ("the transcript no longer matches the mark (moved, replaced or truncated): "
@@ -427,6 +428,7 @@ def _commit(sh: Shell, request: Request, options: Options, seen: tuple[Any, Any]
                                                            _origin_of(placed, mark)))
             if placed:
                 placement.remember(sh, placed)
+                placement.move_from_unplaced(sh, placed, mark, f"{request.agent}:{request.session}@")
             _reach("marked", options)
         _reach("committed", options)
     return result

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from claimgraph.capture.events import Event, Transcript
+from claimgraph.capture.foreign_paths import as_posix
 from claimgraph.capture.extract.asked import typed_answers
 from claimgraph.capture.extract.tools import ASK, kind_of
 
@@ -49,7 +50,7 @@ class SessionView:
     @classmethod
     def of(cls, transcript: Transcript, project_root: str | None) -> SessionView:
         root = project_root or _first_cwd(transcript)
-        root = posixpath.normpath(root) if root else None
+        root = posixpath.normpath(as_posix(root)) if root else None
         project = posixpath.basename(root) if root and root != "/" else None
         results = {e.call_id: e for e in transcript.events
                    if e.kind == "tool_result" and e.call_id}
@@ -109,10 +110,12 @@ class SessionView:
         return OK
 
     def resolve(self, path: str, cwd: str | None = None) -> str | None:
-        """An absolute, normalized path; a relative one needs a known directory."""
+        """An absolute, normalized path; a relative one needs a known directory. A Windows
+        path (the recording machine's) is absolute too, in its POSIX form (foreign_paths.py)."""
         if not path or "\0" in path:
             return None
-        base = cwd or self.root
+        path = as_posix(path)
+        base = as_posix(cwd) if cwd else self.root
         if not posixpath.isabs(path):
             if not base or path.startswith("~"):
                 return None
@@ -123,6 +126,7 @@ class SessionView:
         """The path as cited: relative to the root inside it, None outside it."""
         if not self.root:
             return path
+        path = as_posix(path)
         if path != self.root and not path.startswith(self.root.rstrip("/") + "/"):
             return None
         return posixpath.relpath(path, self.root)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.foreign_paths import as_posix
 from claimgraph.capture.extract.tools import SHELL, names_of
 
 SHELL_TOOLS = names_of(SHELL)  # the one table: extract/tools.py
@@ -65,7 +66,9 @@ def command_text(call: Event) -> str | None:
 def call_cwd(call: Event) -> str | None:
     """Codex states the working directory per call; the others record the agent's cwd."""
     workdir = (call.tool_input or {}).get("workdir")
-    return workdir if isinstance(workdir, str) and workdir.startswith("/") else call.cwd
+    if isinstance(workdir, str) and workdir.startswith("/"):
+        return workdir
+    return as_posix(call.cwd) if call.cwd else None
 
 
 @functools.lru_cache(maxsize=4096)

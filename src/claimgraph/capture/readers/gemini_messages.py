@@ -11,6 +11,9 @@ where hooks' context (our own SessionStart memory among it) is prepended to the 
 the person's prompt is what is left around them. Gemini 0.61 escapes ``<`` and ``>`` (only
 those: ``&`` stays as it is) in a hook's context before wrapping it, so the block's contents
 are unescaped back: the meta event then holds our ``<claimgraph-context>`` markers as sent.
+Files the person @-referenced, which the CLI inlines into the prompt after a ``--- Content from
+referenced files ---`` line, are a derived ``meta`` event too: only the text before that line
+is the person's.
 
 ``MessageDelta`` turns a message into the events not yet emitted for it: a replaced message
 (written first without, then with its tool calls and results) yields only what it added.
@@ -28,6 +31,8 @@ from claimgraph.capture.events import Event, TranscriptBuilder, iso_to_ms, text_
 AGENT = "gemini"
 HARNESS_PREFIXES = ("<session_context>",)
 FINISHED = frozenset({"success", "error", "cancelled"})
+_REFERENCED_FILES = re.compile(r"^[ \t]*--- Content from referenced files ---[ \t]*$",
+                               re.MULTILINE)
 _HOOK_CONTEXT = re.compile(r"<hook_context>(.*?)(?:</hook_context>|\Z)\s*", re.DOTALL)
 
 
@@ -83,8 +88,11 @@ class MessageDelta:
             context, prompt = split_hook_context(text)
             if context:
                 self.builder.add(event("meta", text=context, derived=True))
+            prompt, files = split_referenced_files(prompt)
             if prompt.strip():
                 self.builder.add(event("prompt", text=prompt))
+            if files.strip():
+                self.builder.add(event("meta", text=files, derived=True))
 
 
 def split_hook_context(text: str) -> tuple[str, str]:
@@ -93,6 +101,16 @@ def split_hook_context(text: str) -> tuple[str, str]:
     if not blocks:
         return "", text
     return "\n\n".join(b for b in blocks if b), _HOOK_CONTEXT.sub("", text).strip()
+
+
+def split_referenced_files(text: str) -> tuple[str, str]:
+    """(what the person typed, the files it @-referenced): the CLI appends the content of
+    each ``@path`` after a ``--- Content from referenced files ---`` line, and that text is
+    the files', never the person's words."""
+    marker = _REFERENCED_FILES.search(text)
+    if marker is None:
+        return text, ""
+    return text[:marker.start()].rstrip(), text[marker.start():].strip()
 
 
 def _unescape_angles(text: str) -> str:
