@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
+from claimgraph.capture import foreign_paths
 from claimgraph.capture import origin as origins
 from claimgraph.capture.events import Event, SessionInfo, Transcript
 from claimgraph.capture.extract import EXTRACTORS
+from claimgraph.capture.extract.session import SessionView
 from claimgraph.capture.readers import read_transcript
 from claimgraph.opening import open_store
 
@@ -433,3 +435,79 @@ def test_a_session_placed_by_its_repository_files_project_facts_under_the_remote
     placed = placement.Placement(origin, project)
     assert placement.scoped({"scope": "project"}, placed, "session-log")["scope"] == \
         "github.com/acme/shop"
+
+
+# --- a transcript recorded on Windows ---------------------------------------------------------
+
+WINDOWS_SESSION = CLAUDE / "windows-starcar-e92f5a0b.jsonl"  # a real session, cwd C:\Users\…
+WINDOWS_CWD = "C:\\Users\\Chris\\git\\starcar"
+
+
+@pytest.mark.parametrize("recorded, posix", [
+    ("C:\\Users\\Chris\\git\\starcar", "/C:/Users/Chris/git/starcar"),
+    ("c:\\work\\app\\..\\api\\", "/C:/work/api"),
+    ("D:/src/app", "/D:/src/app"),
+    ("\\\\server\\share\\team\\app", "//server/share/team/app"),
+    ("\\\\?\\C:\\very\\long", "/C:/very/long"),
+    ("\\\\?\\UNC\\server\\share\\app", "//server/share/app"),
+    ("/home/me/app", None), ("app\\src", None), ("C:relative", None), ("", None),
+])
+def test_a_windows_path_is_recognised_as_absolute_in_one_posix_form(recorded, posix):
+    assert foreign_paths.windows_path(recorded) == posix
+
+
+def test_a_windows_session_is_never_placed_under_the_capture_s_own_directory(
+        capsys, tmp_path, db, probe, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # capture runs here; joining the cwd to it was the bug
+    code, report, _ = capture(capsys, str(WINDOWS_SESSION), "--extractor", "probe",
+                              "--no-curate")
+    assert code == 0 and report["project"] == "C:/Users/Chris/git/starcar"
+    assert probe == ["/C:/Users/Chris/git/starcar"]
+    assert not any(str(tmp_path) in scope for scope in scopes(db))
+    assert report["warnings"] == []
+
+
+def test_the_real_windows_session_cites_its_files_relative_to_its_root():
+    transcript = read_transcript(str(WINDOWS_SESSION), "claude-code")
+    assert transcript.session.start_cwd == WINDOWS_CWD
+    view = SessionView.of(transcript, None)
+    edited = next(e for e in transcript.events if e.kind == "tool_call"
+                  and e.tool_name == "Edit")
+    assert view.root == "/C:/Users/Chris/git/starcar"
+    assert view.own(view.resolve(edited.tool_input["file_path"])) == "CLAUDE.md"
+    assert view.resolve("web/app.js", WINDOWS_CWD + "\\board") == \
+        "/C:/Users/Chris/git/starcar/board/web/app.js"
+
+
+def windows_session(path: Path, *, remote: str | None) -> Session:
+    """A Claude Code session recorded on Windows: a prompt, maybe `git remote -v`, and a
+    read of its CLAUDE.md by its Windows path."""
+    session = Session(path, WINDOWS_CWD, "w-1")  # type: ignore[arg-type]
+    records: list[dict[str, Any]] = [session.prompt("Always use uv instead of pip here.")]
+    if remote:
+        records += session.tool("Bash", {"command": "git remote -v"},
+                                f"origin\t{remote} (fetch)\norigin\t{remote} (push)\n")
+    records += session.tool("Read", {"file_path": WINDOWS_CWD + "\\CLAUDE.md"},
+                            "1\t# Working here\n2\t\n3\t- Never commit directly to main.\n")
+    session.write(*records)
+    return session
+
+
+def test_a_windows_session_that_shows_its_remote_is_filed_under_that_repository(
+        capsys, tmp_path, db, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    session = windows_session(tmp_path / "w.jsonl", remote="git@github.com:acme/shop.git")
+    code, report, _ = capture(capsys, str(session.path), "--no-curate")
+    assert code == 0 and report["project"] == "github.com/acme/shop"
+    session.write(session.prompt("Keep the invoices module small."))
+    _, later, _ = capture(capsys, str(session.path), "--no-curate")
+    assert later["segment"]["from"] > 0 and later["project"] == "github.com/acme/shop"
+    store = open_store(db, create=False)
+    try:
+        facts = store.all_facts()
+        cited = [e for f in facts for e in f.get("evidence") or []]
+    finally:
+        store.close()
+    assert "CLAUDE.md: `- Never commit directly to main.`" in cited  # cited from its root
+    assert {f["scope"] for f in facts} == {"github.com/acme/shop"}
+    assert not any("C:\\" in str(e) or str(tmp_path) in str(e) for e in cited)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from claimgraph.capture.readers import gemini_document, read_transcript
+from claimgraph.capture.readers import gemini, gemini_document, read_transcript
 
 from .reader_helpers import GEMINI, tally
 
@@ -66,3 +66,32 @@ def test_a_document_cut_off_mid_write_keeps_every_complete_message(tmp_path: Pat
     assert transcript.end_offset < path.stat().st_size
     again = gemini_document.read(str(path), start_offset=transcript.end_offset)
     assert again.events == ()
+
+
+REFERENCING = GEMINI / "session-2026-04-14T00-15-970c70a7.json"  # a real @README.md prompt
+
+
+def test_files_a_prompt_references_are_the_files_not_the_person_s_words():
+    """Gemini CLI inlines each ``@path``'s content after a marker line; a real session, where
+    one prompt's referenced README follows it and another's reference matched no file."""
+    events = read_transcript(REFERENCING).events
+    prompts = [e.text for e in events if e.kind == "prompt"]
+    assert prompts == [
+        "Reduce the size of the gifs in @media/demo/** with ffmpeg",
+        "The gifs are named based on the feature they demonstrate as documented in @README.md."
+        " Update readme linking the gifs to the right feature",
+        "Add a callout in  readme to state this extension is not official and is not related to"
+        " Entire"]
+    files = [e for e in events if e.kind == "meta"]
+    assert [e.derived for e in files] == [True, True]
+    assert all(e.text.startswith("--- Content from referenced files ---") for e in files)
+    assert "Content from @README.md:" in files[1].text and "# Session Bridge" in files[1].text
+    assert not any("Session Bridge is an unofficial" in text for text in prompts)
+
+
+def test_the_referenced_files_marker_splits_only_on_its_own_line():
+    typed = "Explain the '--- Content from referenced files ---' marker"
+    assert gemini.split_referenced_files(typed) == (typed, "")
+    text = "Fix @a.py\n--- Content from referenced files ---\nContent from @a.py:\nx = 1"
+    assert gemini.split_referenced_files(text) == (
+        "Fix @a.py", "--- Content from referenced files ---\nContent from @a.py:\nx = 1")

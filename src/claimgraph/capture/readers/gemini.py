@@ -17,9 +17,10 @@ from typing import Any
 
 from claimgraph.capture.events import Transcript
 from claimgraph.capture.readers import gemini_document, gemini_jsonl
-from claimgraph.capture.readers.gemini_messages import AGENT, split_hook_context
+from claimgraph.capture.readers.gemini_messages import (AGENT, split_hook_context,
+                                                      split_referenced_files)
 
-__all__ = ["AGENT", "read", "split_hook_context"]
+__all__ = ["AGENT", "read", "split_hook_context", "split_referenced_files"]
 
 
 def read(path: str, start_offset: int = 0, **options: Any) -> Transcript:
