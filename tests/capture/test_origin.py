@@ -511,3 +511,47 @@ def test_a_windows_session_that_shows_its_remote_is_filed_under_that_repository(
     assert "CLAUDE.md: `- Never commit directly to main.`" in cited  # cited from its root
     assert {f["scope"] for f in facts} == {"github.com/acme/shop"}
     assert not any("C:\\" in str(e) or str(tmp_path) in str(e) for e in cited)
+
+
+def test_a_gemini_session_takes_the_repository_an_earlier_one_from_its_root_showed(
+        capsys, tmp_path, db, probe, monkeypatch):
+    """Same project hash, same directory on the recording machine: the first session ran
+    `git remote -v`, the second shows nothing of its repository."""
+    monkeypatch.chdir(tmp_path)
+    root = "/home/someone/else/shop"  # exists nowhere here
+    shown = gemini_document(tmp_path / "session-a.json", root, session_id="g-a")
+    document = json.loads(shown.read_text())
+    output = "origin\thttps://github.com/acme/shop.git (fetch)\n"
+    document["messages"][1]["toolCalls"] = [{
+        "id": "c1", "name": "run_shell_command", "args": {"command": "git remote -v"},
+        "status": "success",
+        "result": [{"functionResponse": {"id": "c1", "name": "run_shell_command",
+                                         "response": {"output": output}}}]}]
+    shown.write_text(json.dumps(document, indent=2))
+    silent = gemini_document(tmp_path / "session-b.json", root, session_id="g-b")
+    _, report, _ = capture(capsys, str(silent), "--extractor", "probe", "--no-curate")
+    assert report["project"].startswith("unplaced:")  # nothing known yet
+    _, report, _ = capture(capsys, str(shown), "--extractor", "probe", "--no-curate")
+    assert report["project"] == "github.com/acme/shop"
+    later = gemini_document(tmp_path / "session-c.json", root, session_id="g-c")
+    _, report, _ = capture(capsys, str(later), "--extractor", "probe", "--no-curate")
+    assert report["project"] == "github.com/acme/shop" and report["warnings"] == []
+
+
+def test_a_windows_session_takes_the_repository_an_earlier_one_from_its_cwd_showed(
+        capsys, tmp_path, db, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    first = windows_session(tmp_path / "a.jsonl", remote="https://github.com/acme/shop")
+    capture(capsys, str(first.path), "--no-curate")
+    second = windows_session(tmp_path / "b.jsonl", remote=None)
+    second.session_id = "w-2"
+    _, report, _ = capture(capsys, str(second.path), "--no-curate")
+    assert report["project"] == "github.com/acme/shop"
+
+
+def test_a_windows_session_showing_no_repository_is_filed_under_its_windows_path(
+        capsys, tmp_path, db, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    session = windows_session(tmp_path / "a.jsonl", remote=None)
+    _, report, _ = capture(capsys, str(session.path), "--no-curate")
+    assert report["project"] == "C:/Users/Chris/git/starcar"

@@ -19,8 +19,15 @@ capturing someone's transcript from anywhere). In order:
    repository, named the same way everywhere it appears, files the session under that
    remote (the same project id its other sessions get from git); two different ones, or
    none, and nothing is guessed;
-6. nothing: no project. The caller stores only user-scope facts and says so (never the user
-   scope for project facts).
+6. the repository an earlier session from the same directory showed: a Gemini session whose
+   hash an earlier session placed by its repository also had (the ``projects:known-remotes``
+   mark, keyed like the known roots);
+7. nothing: no project. The caller files the project facts under an ``unplaced:`` scope of
+   their own (placement.py) and says so (never the user scope for project facts).
+
+A Windows cwd (foreign_paths.py) is the recording machine's and exists nowhere here: it keeps
+the repository the session shows (steps 5, then 6, keyed by the cwd's hash), which then names
+its project.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from claimgraph.capture.foreign_paths import windows_path
 from claimgraph.capture.readers import open_transcript
 
 KNOWN_ROOTS_MARK = "projects:known-roots"
+KNOWN_REMOTES_MARK = "projects:known-remotes"
 MAX_KNOWN_ROOTS = 1000
 HEAD_BYTES, HEAD_LINES = 256 * 1024, 50
 MAX_CANDIDATES = 5000
@@ -50,9 +58,12 @@ class Origin:
     """The directory the session started in (None: unknown) and how we know it."""
 
     cwd: str | None
-    source: str  # mark | request | transcript | gemini-hash | repository | none
+    source: str  # mark | request | transcript | gemini-hash | repository | known-remote | none
     #: The repository's remote when no directory is known (step 5), as ``host/path``.
     remote: str | None = None
+    #: The hash of the recording machine's directory under which ``remote`` is remembered
+    #: (``projects:known-remotes``): only when this session itself showed the remote.
+    remember_as: str | None = dataclasses.field(default=None, compare=False)
 
     def as_mark(self) -> dict[str, Any]:
         found = {"cwd": self.cwd, "source": self.source}
@@ -71,37 +82,68 @@ def placed_nowhere(mark: Any) -> bool:
 
 
 def find_origin(transcript: Transcript, mark: Any, request_cwd: str | None,
-                known: Callable[[], Mapping[str, str]], here: str | None) -> Origin:
-    """See the module docstring for the order; ``known`` is called only for Gemini."""
+                known: Callable[[], Mapping[str, str]], here: str | None,
+                remotes: Callable[[], Mapping[str, str]] = dict) -> Origin:
+    """See the module docstring for the order; ``known`` is called only for Gemini,
+    ``remotes`` (the ``projects:known-remotes`` mark) only when no directory here is known."""
     earlier = marked_origin(mark)
     if earlier and isinstance(earlier.get("cwd"), str) and earlier["cwd"]:
         return _with_remote(Origin(earlier["cwd"], "mark", earlier.get("remote") or None),
-                            transcript)
+                            transcript, remotes)
     if request_cwd:
-        return _with_remote(Origin(request_cwd, "request"), transcript)
+        return _with_remote(Origin(request_cwd, "request"), transcript, remotes)
     started = transcript.session.start_cwd if transcript.start_offset == 0 else None
     started = started or (head_cwd(transcript.path) if transcript.start_offset else None)
     if started:
-        return _with_remote(Origin(started, "transcript"), transcript)
-    if transcript.session.project_hash:
-        root = match_project_hash(transcript.session.project_hash,
-                                  candidate_dirs(transcript, here), known())
+        return _with_remote(Origin(started, "transcript"), transcript, remotes)
+    project_hash = (transcript.session.project_hash or "").lower()
+    if project_hash:
+        root = match_project_hash(project_hash, candidate_dirs(transcript, here), known())
         if root:
-            return Origin(root, "gemini-hash")
+            return _with_remote(Origin(root, "gemini-hash"), transcript, remotes)
     if earlier and isinstance(earlier.get("remote"), str) and earlier["remote"]:
         return Origin(None, "mark", earlier["remote"])
     remote = shown_remote(transcript)
-    return Origin(None, "repository", remote) if remote else Origin(None, "none")
+    if remote:
+        return Origin(None, "repository", remote, project_hash or None)
+    remote = _known_remote(remotes, project_hash)
+    return Origin(None, "known-remote", remote) if remote else Origin(None, "none")
 
 
-def _with_remote(origin: Origin, transcript: Transcript) -> Origin:
+def _with_remote(origin: Origin, transcript: Transcript,
+                 remotes: Callable[[], Mapping[str, str]]) -> Origin:
     """A Windows cwd (the recording machine's, never a directory here) keeps the repository
     the session shows, found once and then kept in the mark: a later segment of the same
-    session, which may show none, is filed under the same project (placement.py)."""
+    session, which may show none, is filed under the same project (placement.py). A session
+    that shows none takes the one an earlier session from the same Windows directory showed."""
     if origin.remote or origin.cwd is None or windows_path(origin.cwd) is None:
         return origin
+    key = path_hash(origin.cwd)
     remote = shown_remote(transcript)
+    if remote:
+        return dataclasses.replace(origin, remote=remote, remember_as=key)
+    remote = _known_remote(remotes, key)
     return dataclasses.replace(origin, remote=remote) if remote else origin
+
+
+def _known_remote(remotes: Callable[[], Mapping[str, str]], key: str) -> str | None:
+    """The repository another session from the same directory (by hash) showed."""
+    if not key:
+        return None
+    remote = remotes().get(key)
+    return remote if isinstance(remote, str) and remote else None
+
+
+def remember_remote(known: Mapping[str, str] | None, key: str | None,
+                    remote: str | None) -> dict[str, str] | None:
+    """``known`` with ``key`` (the hash of a directory on the recording machine: a Windows
+    cwd, a Gemini project root) mapped to the repository a session from there showed; None
+    when there is nothing new. Bounded like the known roots."""
+    roots = {k: v for k, v in (known or {}).items() if isinstance(v, str)}
+    if not key or not remote or roots.get(key) == remote:
+        return None
+    roots.pop(key, None)
+    return dict(list({**roots, key: remote}.items())[-MAX_KNOWN_ROOTS:])
 
 
 _ROOT_MANIFESTS = frozenset({"package.json", "pyproject.toml", "Cargo.toml"})

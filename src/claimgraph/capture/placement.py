@@ -49,7 +49,8 @@ class Placement:
 
 def place(sh: Shell, cleaned: Transcript, mark: Any, request_cwd: str | None,
           environ: Mapping[str, str]) -> Placement:
-    origin = origins.find_origin(cleaned, mark, request_cwd, lambda: known_roots(sh), _here())
+    origin = origins.find_origin(cleaned, mark, request_cwd, lambda: known_roots(sh), _here(),
+                                 lambda: sh.store.get_mark(origins.KNOWN_REMOTES_MARK) or {})
     return Placement(origin, _project(origin, cleaned, environ))
 
 
@@ -132,7 +133,13 @@ def scoped(candidate: Mapping[str, Any], placement: Placement,
 
 
 def remember(sh: Shell, placement: Placement) -> None:
-    """Inside the capture's transaction: add this session's directories to the known roots."""
+    """Inside the capture's transaction: add this session's directories to the known roots,
+    and the repository it showed for a directory that is not here (a Windows cwd, a Gemini
+    project hash) to the known remotes."""
+    remotes = origins.remember_remote(sh.store.get_mark(origins.KNOWN_REMOTES_MARK),
+                                      placement.origin.remember_as, placement.origin.remote)
+    if remotes is not None:
+        sh.store.set_mark(origins.KNOWN_REMOTES_MARK, remotes)
     if placement.project is None or placement.origin.cwd is None:
         return
     roots = origins.remember_roots(sh.store.get_mark(origins.KNOWN_ROOTS_MARK),
