@@ -555,3 +555,16 @@ def test_a_windows_session_showing_no_repository_is_filed_under_its_windows_path
     session = windows_session(tmp_path / "a.jsonl", remote=None)
     _, report, _ = capture(capsys, str(session.path), "--no-curate")
     assert report["project"] == "C:/Users/Chris/git/starcar"
+
+
+@pytest.mark.parametrize("named", ["//entire.io", "https://entire.io/docs", "//", "///a//b"])
+def test_a_url_s_double_slash_in_a_prompt_never_loops_the_walk_to_the_root(named):
+    """``dirname('//')`` is ``//``: the walk once spun there forever on a prompt that quoted
+    an https link."""
+    found = origins.find_origin(transcript_of(Event("prompt", "gemini", "/t.json", 1,
+                                                    text=f"see {named} for more"),
+                                              project_hash="ab" * 32),
+                                None, None, dict, None)
+    assert found == origins.Origin(None, "none")
+    assert list(origins._with_parents(named.removeprefix("https:"))) in (
+        [], ["//entire.io"], ["//entire.io/docs", "//entire.io"], ["/a/b", "/a"])

@@ -1,5 +1,5 @@
 """Paths recorded on another kind of machine: a Windows cwd or file path in a transcript
-(docs/capture.md, "Which project a session belongs to"). Pure logic.
+(docs/capture.md, "The pass, step by step", step 4). Pure logic.
 
 A transcript's paths are the RECORDING machine's. ``C:\\Users\\me\\git\\app`` is absolute
 there, but not to ``posixpath``/``os.path`` on Linux or macOS, where it reads as a relative

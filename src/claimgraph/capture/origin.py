@@ -242,11 +242,17 @@ def _named_paths(transcript: Transcript) -> Iterator[str]:
 
 
 def _with_parents(path: str) -> Iterator[str]:
+    """The path and its parents up to the root. POSIX keeps a leading ``//`` (a URL's
+    ``//host`` in a prompt matches ``_ABSOLUTE_PATH``), and ``dirname("//")`` is ``//``:
+    the walk stops where the parent no longer changes, never loops there."""
     first_line = path.split("\n", 1)[0].strip().rstrip(".,")
     current = posixpath.normpath(first_line) if len(first_line) < MAX_PATH_CHARS else ""
-    while current.startswith("/") and current != "/":
+    while current.startswith("/") and current.strip("/"):
         yield current
-        current = posixpath.dirname(current)
+        parent = posixpath.dirname(current)
+        if parent == current:
+            break
+        current = parent
 
 
 def remember_roots(known: Mapping[str, str] | None,

@@ -11,8 +11,9 @@ Order of work, and why:
 3. The session's project is found where the session STARTED (origin.py; recorded in the mark,
    so every later segment goes to the same project). Candidates are extracted from the
    cleaned events, dated (dating.py: valid from the session's time, not capture time), scoped
-   (``project`` → the project id, docs/architecture.md; ``user`` stays; with no known project only
-   user facts are kept, and the report and capture.log say so) and screened (admission; only
+   (``project`` → the project id, docs/architecture.md; ``user`` stays; with no known project
+   the project facts go to an ``unplaced:`` scope, and the report and capture.log say so and
+   how to move them, placement.py) and screened (admission; only
    shape and floor reject). What an extractor could not do (the model command failing) is
    reported the same way (problems.py).
 4. Under the write lease, ONE store transaction opens the episode (ref
@@ -428,7 +429,8 @@ def _commit(sh: Shell, request: Request, options: Options, seen: tuple[Any, Any]
                                                            _origin_of(placed, mark)))
             if placed:
                 placement.remember(sh, placed)
-                placement.move_from_unplaced(sh, placed, mark, f"{request.agent}:{request.session}@")
+                placement.move_from_unplaced(sh, placed, mark,
+                                             f"{request.agent}:{request.session}@")
             _reach("marked", options)
         _reach("committed", options)
     return result

@@ -32,8 +32,13 @@ def summary(db: Path, report: Mapping[str, Any], extractor_asked: bool = False) 
 
 
 def _heading(report: Mapping[str, Any]) -> str:
-    where = (f"into project {report['project']}" if report.get("project") else
-             "with no known project (only facts about you were kept; --cwd DIR names it)")
+    project = str(report.get("project") or "")
+    if project.startswith("unplaced:"):
+        where = (f"with no known project: its project facts were kept in {project}, which no "
+                 "project's context shows (--cwd DIR files them under the project)")
+    else:
+        where = (f"into project {project}" if project else
+                 "with no known project (only facts about you were kept; --cwd DIR names it)")
     return f"Captured session {report.get('session')} ({report.get('agent')}) {where}."
 
 

@@ -53,7 +53,7 @@ def _root(transcript: Transcript) -> str | None:
 
 
 def test_every_fixture_is_swept():
-    assert len(FIXTURES) == 17
+    assert len(FIXTURES) == 19
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=_name)
