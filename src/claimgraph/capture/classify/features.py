@@ -43,6 +43,8 @@ CUES = (
     "please_can_you", "now_then", "this_that_here", "temporary",
     "phrase_convention", "phrase_decision", "phrase_preference", "phrase_personal",
     "phrase_hedge", "phrase_question", "project_words", "across_projects",
+    "we_habit", "rule_noun", "aside_lead", "opens_always_never", "unattended", "project_scope",
+    "task_scope", "make_sure_scope",
 )
 _CUE_INDEX = {name: BUCKETS + i for i, name in enumerate(CUES)}
 DIMENSIONS = BUCKETS + len(CUES)
@@ -90,7 +92,29 @@ _PHRASE_CUES = tuple((name, tuple(strings.split("|"))) for name, strings in (
                         "my machine|my setup|my editor|my shell|my laptop|my workflow|"
                         "my project|i'm on|i am on|personally"),
     ("please_can_you", "can you|could you|would you"),
+    # how a rule is named or introduced in chat ("our convention is …", "remember: …")
+    ("rule_noun", "convention|our rule|the rule|house rule|policy|rule of thumb|the way we|"
+                  "standard practice|our standard|as a rule|across the board|around here"),
+    ("aside_lead", "fyi|heads up|heads-up|just so you know|for context|quick context|"
+                   "keep in mind|for the record|remember:|remember,|reminder|worth knowing|"
+                   "note for|note that|btw|by the way|just a note"),
+    # who does it: a thing done by hand, or left to the product ("… for the user, not you")
+    ("unattended", "by hand|manually|automatically|on its own|by itself|for the user|"
+                   "yourself|directly"),
+    ("project_scope", "this repo|this project|this codebase|the codebase|the repo|in our |"
+                      "throughout|whole project|whole repo|whole app|entire "),
+    ("task_scope", "this run|this release|this bug|this pr|this one|this test|this check|"
+                   "this experiment|this change|this file|this branch|that last|for this|"
+                   "right away|yet|before you|when you're done|while you're at it"),
 ))
+#: A habit stated in the first person plural: "we (always|never|only …) use / deploy / run …".
+_WE_HABIT = re.compile(r"we(?:'re| are)? (?:(?:always|never|only|usually|generally|all|just|"
+                       r"don't|do not|never ever) )?(?:use|using|run|deploy|build|host|keep|"
+                       r"write|follow|format|test|ship|release|name|pin|lint|store|do|don't|"
+                       r"never|always|only)\b")
+_MAKE_SURE = ("make sure", "ensure")
+_RULE_SCOPE = ("everywhere", "always", "every ", "all ", "from now on", "going forward",
+               "throughout", "never")
 
 
 def featurize(sentence: str, position: int = 0, count: int = 1,
@@ -144,6 +168,13 @@ def _cues(sentence: str, words: list[str], position: int, count: int,
     fired += [name for name, needs, pattern in _SHAPE_CUES
               if any(char in lower for char in needs) and pattern.search(lower)]
     fired += [name for name, strings in _PHRASE_CUES if any(s in lower for s in strings)]
+    if "we" in lower and _WE_HABIT.search(lower):
+        fired.append("we_habit")
+    if words and words[0] in ("always", "never") or lower.startswith(("don't ever", "please always",
+                                                                      "please never")):
+        fired.append("opens_always_never")
+    if any(s in lower for s in _MAKE_SURE) and any(s in lower for s in _RULE_SCOPE):
+        fired.append("make_sure_scope")
     if words and words[0] in _QUESTION_WORDS:
         fired.append("starts_question_word")
     fired += _placement(position, count, after_options)
