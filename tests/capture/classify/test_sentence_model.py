@@ -85,39 +85,13 @@ def test_the_test_sentences_are_not_in_the_training_data():
     assert not copied
 
 
-#: Rules the shipped model does not learn (scores in docs/capture.md, "Known limits"). Strict:
-#: a retrain that learns one fails here until its mark is removed.
-NOT_YET = {
-    "Please remember: tests run with `uv run pytest`, never plain pytest.",
-    "Our convention is ruff for formatting and linting.",
-    "We deploy with fly.io; don't touch the Dockerfile by hand.",
-    "let's make sure we're using US English everywhere",
-    "the entire cli should handle that automatically for the user, not you",
-    "We use tabs for indentation in this repo.",
-}
-
-
-@pytest.mark.parametrize("sentence", [
-    pytest.param(s, marks=pytest.mark.xfail(strict=True, reason="not learned by the shipped "
-                                            "model (docs/capture.md, known limits)"))
-    if s in NOT_YET else s for s in RULES])
+@pytest.mark.parametrize("sentence", RULES)
 def test_a_standing_rule_is_learned(sentence):
     verdict = shipped().verdict(statement_of(sentence))
     assert verdict.kept and verdict.label in ("convention", "decision", "preference"), verdict
 
 
-#: One-off requests the shipped model still stores (docs/capture.md, "Known limits"). Strict, as
-#: above: a retrain that gets one right fails here until its mark is removed.
-STORED_YET = {
-    "always show me the diff first this time",
-    "We need to bump the version for this release",
-}
-
-
-@pytest.mark.parametrize("sentence", [
-    pytest.param(s, marks=pytest.mark.xfail(strict=True, reason="stored by the shipped model "
-                                            "(docs/capture.md, known limits)"))
-    if s in STORED_YET else s for s in REQUESTS + MORE_REQUESTS])
+@pytest.mark.parametrize("sentence", REQUESTS + MORE_REQUESTS)
 def test_a_one_off_request_is_not(sentence):
     verdict = shipped().verdict(statement_of(sentence))
     assert not verdict.kept, verdict
