@@ -30,6 +30,10 @@ FTS_WEIGHT, ENTITY_WEIGHT, HOP_WEIGHT = 1.0, 1.2, 0.3
 WORD_WEIGHT, RELATED_WEIGHT = 1.5, 0.5
 #: An entity (or hop) route with at most this many facts counts in full (``specificity``).
 SPECIFIC_FACTS = 10
+#: The episode neighbourhood (``borrow_from_neighbours``): each of the first ``SOURCES`` hits
+#: lends ``SHARE`` of its score to the facts of its episode recorded up to ``SPAN`` places
+#: before or after it.
+NEIGHBOUR_SOURCES, NEIGHBOUR_SHARE, NEIGHBOUR_SPAN = 30, 0.12, 2
 WALK_BUDGET, WALK_BEAM, WALK_MAX_DEPTH = 25, 8, 6
 MIN_TOKEN_CHARS = 3
 QUERY_STOPWORDS = frozenset(
@@ -221,6 +225,47 @@ def top_search_hits(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
                    "facts": by_relevance(hops, relevance, now, half_life_days, known)})
     kept, total = _fused(routes, now, RRF_K, half_life_days, known, limit, relevance)
     return [_annotated(entry) for entry in kept], total
+
+
+def borrow_from_neighbours(ranked: Sequence[Fact], neighbours: Iterable[tuple[str, int, Fact]],
+                           now: int, half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+                           limit: int | None = None) -> tuple[list[dict[str, Any]], int]:
+    """A memory's context lives around it: each of the first ``NEIGHBOUR_SOURCES`` of
+    ``ranked`` (fused hits, annotated with ``retrieval_score``, best first) lends
+    ``NEIGHBOUR_SHARE`` of its score to each fact of its episode recorded up to
+    ``NEIGHBOUR_SPAN`` places away; a fact lent to by several hits adds the shares, times its
+    own effective confidence. A question's words often sit on the turn that asked it, or on
+    the one before the answer, while the answer comes next (docs/search.md).
+
+    ``neighbours``: (lender's id, offset, neighbour fact) rows (``Store.episode_neighbours``,
+    the facts read); a neighbour not valid at ``now`` is skipped, one not among ``ranked``
+    joins on its borrowed score alone. Equal scores keep ``ranked``'s order, the newcomers
+    after it in the order they were lent to (lender by lender, nearest before). Returns the
+    best ``limit`` (None: all) and how many facts there were."""
+    lenders = {f["id"]: n for n, f in enumerate(ranked[:NEIGHBOUR_SOURCES])}
+    rows = sorted((row for row in neighbours if row[0] in lenders),
+                  key=lambda row: (lenders[row[0]], abs(row[1]), row[1]))
+    score = {f["id"]: f.get("retrieval_score") or 0.0 for f in ranked}
+    place = {f["id"]: n for n, f in enumerate(ranked)}
+    facts: dict[str, Fact] = {f["id"]: f for f in ranked}
+    borrowed: dict[str, float] = {}
+    for lender, _, fact in rows:
+        fact_id = fact["id"]
+        if fact_id not in facts:
+            if not fact_valid_at(fact, now):
+                continue
+            facts[fact_id] = with_effective_confidence(fact, now, half_life_days)
+            place[fact_id] = len(place)
+        borrowed[fact_id] = borrowed.get(fact_id, 0.0) + NEIGHBOUR_SHARE * score[lender]
+    if not borrowed:
+        out = [dict(f) for f in (ranked if limit is None else ranked[:max(0, limit)])]
+        return out, len(ranked)
+    total = {fact_id: score.get(fact_id, 0.0)
+             + borrowed.get(fact_id, 0.0) * (facts[fact_id].get("effective_confidence") or 0.0)
+             for fact_id in facts}
+    order = sorted(facts, key=lambda fact_id: (-total[fact_id], place[fact_id]))
+    kept = order if limit is None else order[:max(0, limit)]
+    return [{**facts[fact_id], "retrieval_score": total[fact_id]} for fact_id in kept], len(order)
 
 
 def specificity(fact_count: int) -> float:
