@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from claimgraph.core.coach import coach
-from claimgraph.core.ingest import open_episode
+from claimgraph.core.ingest import ingest, open_episode
 from claimgraph.core.outcome import judge
 from claimgraph.core.recall import recall, scoped_search
 from claimgraph.core.writes import assert_fact, invalidate
@@ -177,6 +177,27 @@ def test_a_question_in_plain_words_finds_the_turn_among_a_speakers_many(shell):
     found = scoped_search(shell, "When did Caroline go to the LGBTQ support group?", SCOPES,
                           limit=10)
     assert ids(found["facts"])[:1] == [answer["id"]]
+
+
+def test_the_answer_in_the_turn_after_the_question_is_found_through_its_episode(shell):
+    """A memory's context lives around it: the question's words are on the turn that asked,
+    the answer is the next turn of the same session (one episode), sharing none of them."""
+    for n in range(3):
+        ingest(shell, [{"subject": "Caroline", "predicate": "x/said", "scope": HERE,
+                        "object": f"Chatting about the weather on day {n * 10 + k}"}
+                       for k in range(10)])
+    ingest(shell, [
+        {"subject": "Melanie", "predicate": "x/said", "scope": HERE, "object": o}
+        if n % 2 == 0 else
+        {"subject": "Caroline", "predicate": "x/said", "scope": HERE, "object": o}
+        for n, o in enumerate(["Did you enjoy the pottery class last weekend?",
+                               "It was lovely, I made a blue bowl for my mother",
+                               "Chatting about the weather again", "Yes, rain all week"])])
+    found = scoped_search(shell, "What did Caroline make at the pottery class?", SCOPES,
+                          limit=5)["facts"]
+    texts = [f["object_lit"] for f in found]
+    assert texts[:2] == ["Did you enjoy the pottery class last weekend?",
+                         "It was lovely, I made a blue bowl for my mother"], texts
 
 
 def test_turns_that_only_name_a_popular_speaker_are_not_found_by_her_name(shell):

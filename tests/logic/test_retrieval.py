@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from claimgraph.logic.retrieval import (
-    WALK_BEAM, WALK_BUDGET, WALK_MAX_DEPTH, by_effective_confidence, bfs_step, fact_filter,
+    NEIGHBOUR_SHARE, NEIGHBOUR_SOURCES, WALK_BEAM, WALK_BUDGET, WALK_MAX_DEPTH,
+    borrow_from_neighbours, by_effective_confidence, bfs_step, fact_filter,
     fact_valid_at, fuse_retrieval, fuse_search_routes, initial_bfs_state, query_tokens,
     walk_done, walk_score, walk_select, with_effective_confidence,
 )
@@ -418,3 +419,46 @@ def test_many_valued_predicates_and_other_subjects_keep_their_order():
     c, d = make_fact("c", t_valid=T0 + 9 * DAY_MS), make_fact("d")
     assert [f["id"] for f in current_first([b, a, d, c], [], {"core/has-version"})] == [
         "b", "a", "d", "c"]
+
+
+# --- the episode neighbourhood ----------------------------------------------------------------
+def ranked_hits(*scored: tuple[str, float]) -> list[dict[str, Any]]:
+    return [with_effective_confidence(make_fact(fid, retrieval_score=score), NOW)
+            for fid, score in scored]
+
+
+def test_a_hits_neighbour_joins_below_it_on_a_share_of_its_score():
+    hits = ranked_hits(("asked", 1.0), ("other", 0.5))
+    answer = make_fact("answer")
+    out, total = borrow_from_neighbours(hits, [("asked", 1, answer)], NOW)
+    assert [f["id"] for f in out] == ["asked", "other", "answer"] and total == 3
+    conf = out[2]["effective_confidence"]
+    assert out[2]["retrieval_score"] == pytest.approx(NEIGHBOUR_SHARE * 1.0 * conf)
+    assert out[0]["retrieval_score"] == 1.0 and hits[0]["retrieval_score"] == 1.0
+
+
+def test_a_fact_between_two_hits_adds_both_shares_and_can_pass_a_lone_hit():
+    hits = ranked_hits(("a", 1.0), ("b", 1.0), ("lone", 0.01), ("mid", 0.0))
+    rows = [("a", 1, hits[3]), ("b", -1, hits[3])]
+    out, _ = borrow_from_neighbours(hits, rows, NOW)
+    assert [f["id"] for f in out] == ["a", "b", "mid", "lone"]
+
+
+def test_a_closed_neighbour_never_joins_and_only_the_first_hits_lend():
+    hits = ranked_hits(*[(f"h{n}", 1.0 / (n + 1)) for n in range(NEIGHBOUR_SOURCES + 1)])
+    closed = make_fact("closed", t_invalid=NOW - DAY_MS)
+    late = make_fact("late")
+    rows = [("h0", 1, closed), (f"h{NEIGHBOUR_SOURCES}", 1, late)]
+    out, total = borrow_from_neighbours(hits, rows, NOW)
+    assert [f["id"] for f in out] == [f["id"] for f in hits] and total == len(hits)
+
+
+def test_equal_borrowed_scores_keep_the_order_they_were_lent_in_and_limit_cuts():
+    hits = ranked_hits(("a", 1.0), ("b", 1.0))
+    rows = [("b", 1, make_fact("after-b")), ("a", 2, make_fact("after-a-2")),
+            ("a", -1, make_fact("before-a"))]
+    out, total = borrow_from_neighbours(hits, rows, NOW)
+    assert [f["id"] for f in out] == ["a", "b", "before-a", "after-a-2", "after-b"]
+    assert total == 5
+    cut, total = borrow_from_neighbours(hits, rows, NOW, limit=3)
+    assert [f["id"] for f in cut] == ["a", "b", "before-a"] and total == 5

@@ -685,6 +685,21 @@ def test_rank_words_sees_a_transactions_own_writes(wordy):
         assert ids(wordy.rank_words(["puppies"])) == ["w-7"]
 
 
+def test_episode_neighbours_are_the_same_episodes_facts_recorded_nearby(store):
+    """By the order the store took the facts in: another episode's fact between two of one
+    episode's takes a place but is never a neighbour; a fact with no episode has none."""
+    entity(store, "e-1", "Core")
+    store.insert_facts([fact(i, "e-1", lit=i, episode=ep) for i, ep in (
+        ("n-1", "ep-1"), ("n-2", "ep-1"), ("m-1", "ep-2"), ("n-3", "ep-1"), ("n-4", "ep-1"),
+        ("o-1", None), ("o-2", None))])
+    assert sorted(store.episode_neighbours(["n-2"], 2)) == [("n-2", -1, "n-1"), ("n-2", 2, "n-3")]
+    assert sorted(store.episode_neighbours(["n-3", "m-1"], 2)) == [
+        ("n-3", -2, "n-2"), ("n-3", 1, "n-4")]
+    assert store.episode_neighbours(["n-2"], 1) == [("n-2", -1, "n-1")]
+    assert store.episode_neighbours(["o-1", "f-nope"], 2) == []
+    assert store.episode_neighbours(["n-2"], 0) == [] and store.episode_neighbours([], 2) == []
+
+
 def test_search_inside_a_transaction_sees_its_own_writes(store):
     with store.transaction():
         entity(store, "e-1", "Scheduler", aliases=["timer-jobs"])
