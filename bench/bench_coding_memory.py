@@ -46,13 +46,18 @@ WORD = re.compile(r"\w+")
 
 
 def load(sh: Shell, facts: list[dict]) -> None:
-    items = [{"subject": f["subject"], "predicate": f["predicate"], "object": f["text"],
-              "object_kind": "literal"} for f in facts]
-    result = ingest(sh, items)
-    retry = [dict(item, predicate="x/notes") for item, error in
-             ((i, e) for e in result["errors"] for i in [e["input"]])]
-    if retry:
-        ingest(sh, retry)
+    """Each project's facts as one episode, in the file's order (as capture records a
+    session: search lets a fact borrow from its episode's neighbours)."""
+    projects: dict[str, list[dict]] = defaultdict(list)
+    for f in facts:
+        projects[f["project"]].append({"subject": f["subject"], "predicate": f["predicate"],
+                                       "object": f["text"], "object_kind": "literal"})
+    for items in projects.values():
+        result = ingest(sh, items)
+        retry = [dict(item, predicate="x/notes") for item, error in
+                 ((i, e) for e in result["errors"] for i in [e["input"]])]
+        if retry:
+            ingest(sh, retry)
 
 
 def bare(facts: list[dict], noise: list[dict]) -> sqlite3.Connection:

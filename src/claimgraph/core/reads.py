@@ -203,13 +203,11 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
                                              heads)
     hop_read = read if limit is None else _heads_without_ends(sh)
     hop_facts = _route(hop_read, _neighbour_ids(entity_facts) - matched_ids, "out", scopes)
-    fused, total = R.top_search_hits(
+    found = R.search_candidates(
         fts_facts, entity_facts, hop_facts, sh.now(), sh.half_life_days,
-        None if limit is None else max(limit, R.NEIGHBOUR_SOURCES),
         word_facts=word_facts, related_facts=related_facts, fts_hits=coordination,
         entity_groups=list(groups.values()))
-    fused, more = _with_neighbours(sh, fused, in_scope, limit)
-    total += more
+    fused, total = R.best_search_hits(found, limit, _neighbours(sh, found, in_scope))
     shown = fused if limit is None else _read_whole(sh, fused)
     shown = _current_first(sh, shown, scopes)
     return {"query": query, "scopes": None if scopes is None else list(scopes),
@@ -220,23 +218,20 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
                                   "scope": e.get("scope")} for e in matched]}
 
 
-def _with_neighbours(sh: Shell, fused: list[dict[str, Any]],
-                     in_scope: Callable[[dict[str, Any]], bool],
-                     limit: int | None) -> tuple[list[dict[str, Any]], int]:
-    """The first hits' episode neighbours lend them context (``R.borrow_from_neighbours``):
-    the neighbours not among the hits are read whole (a few dozen at most), those out of the
-    searched scopes dropped. Also how many facts joined."""
-    lenders = [f["id"] for f in fused[:R.NEIGHBOUR_SOURCES]]
-    rows = sh.store.episode_neighbours(lenders, R.NEIGHBOUR_SPAN) if lenders else []
-    known = {f["id"] for f in fused}
-    read = {f["id"]: f for f in sh.store.get_facts_by_ids(
-        sorted({other for _, _, other in rows if other not in known}))}
-    known_facts = {f["id"]: f for f in fused}
-    neighbours = [(lender, offset, known_facts.get(other) or read[other])
-                  for lender, offset, other in rows if other in known_facts or other in read]
-    neighbours = [row for row in neighbours if in_scope(row[2])]
-    ranked, count = R.borrow_from_neighbours(fused, neighbours, sh.now(), sh.half_life_days, limit)
-    return ranked, count - len(fused)
+def _neighbours(sh: Shell, found: R.Candidates,
+                in_scope: Callable[[dict[str, Any]], bool]) -> list[tuple[str, int, Any]]:
+    """The first candidates' episode neighbours (``R.best_search_hits`` lets them borrow):
+    (lender id, offset, fact); those not among the candidates are read whole (a few dozen
+    at most), and those outside the searched scopes dropped."""
+    ids = R.lenders(found)
+    rows = sh.store.episode_neighbours(ids, R.NEIGHBOUR_SPAN) if ids else []
+    if not rows:
+        return []
+    known = {fact["id"]: fact for _, _, fact in found.scored}
+    known.update((f["id"], f) for f in sh.store.get_facts_by_ids(
+        sorted({other for _, _, other in rows if other not in known})))
+    return [(lender, offset, known[other]) for lender, offset, other in rows
+            if other in known and in_scope(known[other])]
 
 
 def _by_entity(facts: list[dict[str, Any]],
