@@ -17,8 +17,11 @@ for the run, tests/pg_cluster.py, one database per conversation): ``ours_postgre
 ``--split K`` also reports conversations 1..K and K+1.. apart (a ranking tuned on the first
 part is judged on the second: the figures on what was not tuned on are the ones to trust).
 
+``--without-neighbours`` ranks without the episode neighbourhood (docs/search.md), to
+measure its share against a run with it.
+
 Usage: .venv/bin/python bench/bench_locomo.py PATH/locomo.json [--conversations N] [--json]
-       [--no-captions] [--split K] [--postgres]
+       [--no-captions] [--split K] [--postgres] [--without-neighbours]
 """
 
 from __future__ import annotations
@@ -30,7 +33,6 @@ import re
 import shutil
 import sqlite3
 import statistics
-import sys
 import tempfile
 import time
 from collections import defaultdict
@@ -179,7 +181,12 @@ def main() -> None:
                         help="also rank on PostgreSQL (a private cluster) and compare")
     parser.add_argument("--split", type=int,
                         help="also report conversations 1..K and the rest apart")
+    parser.add_argument("--without-neighbours", action="store_true",
+                        help="rank without the episode neighbourhood (to measure its share)")
     args = parser.parse_args()
+    if args.without_neighbours:
+        from claimgraph.logic import retrieval
+        retrieval.NEIGHBOUR_SOURCES = 0
     if not args.postgres:
         report = run(args.path, args.conversations, not args.no_captions, args.split)
     else:

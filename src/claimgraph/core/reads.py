@@ -227,7 +227,7 @@ def _neighbours(sh: Shell, found: R.Candidates,
     rows = sh.store.episode_neighbours(ids, R.NEIGHBOUR_SPAN) if ids else []
     if not rows:
         return []
-    known = {fact["id"]: fact for _, _, fact in found.scored}
+    known: dict[str, Any] = {fact["id"]: fact for _, _, fact in found.scored}
     known.update((f["id"], f) for f in sh.store.get_facts_by_ids(
         sorted({other for _, _, other in rows if other not in known})))
     return [(lender, offset, known[other]) for lender, offset, other in rows
