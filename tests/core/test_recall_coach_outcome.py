@@ -196,6 +196,10 @@ def test_the_answer_in_the_turn_after_the_question_is_found_through_its_episode(
     texts = [f["object_lit"] for f in found]
     assert texts[0] == "Did you enjoy the pottery class last weekend?"
     assert "It was lovely, I made a blue bowl for my mother" in texts, texts
+    every = scoped_search(shell, "What did Caroline make at the pottery class?", SCOPES)["facts"]
+    assert ids(every)[:10] == ids(found)  # the limit never changes the order
+    answer = next(f for f in every if f["object_lit"].startswith("It was lovely"))
+    assert answer["predicate"] == "x/said" and answer["subject"]["name"] == "Caroline"
 
 
 def test_turns_that_only_name_a_popular_speaker_are_not_found_by_her_name(shell):

@@ -208,7 +208,7 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
         word_facts=word_facts, related_facts=related_facts, fts_hits=coordination,
         entity_groups=list(groups.values()))
     fused, total = R.best_search_hits(found, limit, _neighbours(sh, found, in_scope))
-    shown = fused if limit is None else _read_whole(sh, fused)
+    shown = _whole_neighbours(sh, fused) if limit is None else _read_whole(sh, fused)
     shown = _current_first(sh, shown, scopes)
     return {"query": query, "scopes": None if scopes is None else list(scopes),
             "entities": [e for e in hits.get("entities", []) if in_scope(e)],
@@ -221,17 +221,29 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
 def _neighbours(sh: Shell, found: R.Candidates,
                 in_scope: Callable[[dict[str, Any]], bool]) -> list[tuple[str, int, Any]]:
     """The first candidates' episode neighbours (``R.best_search_hits`` lets them borrow):
-    (lender id, offset, fact); those not among the candidates are read whole (a few dozen
-    at most), and those outside the searched scopes dropped."""
+    (lender id, offset, fact), a candidate as found, any other as its head; those outside
+    the searched scopes dropped."""
     ids = R.lenders(found)
     rows = sh.store.episode_neighbours(ids, R.NEIGHBOUR_SPAN) if ids else []
     if not rows:
         return []
-    known: dict[str, Any] = {fact["id"]: fact for _, _, fact in found.scored}
-    known.update((f["id"], f) for f in sh.store.get_facts_by_ids(
-        sorted({other for _, _, other in rows if other not in known})))
-    return [(lender, offset, known[other]) for lender, offset, other in rows
-            if other in known and in_scope(known[other])]
+    known = {fact["id"]: fact for _, _, fact in found.scored}
+    return [(lender, offset, known.get(head["id"], head)) for lender, offset, head in rows
+            if in_scope(head)]
+
+
+def _whole_neighbours(sh: Shell, ranked: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every fact found read whole (``search`` without a limit): the neighbours that joined
+    as heads (a head has no predicate) are read, in one read, keeping their annotations."""
+    heads = [f["id"] for f in ranked if "predicate" not in f]
+    if not heads:
+        return ranked
+    by_id = {f["id"]: f for f in sh.store.get_facts_by_ids(heads)}
+    return [f if "predicate" in f else {**by_id[f["id"]], **{k: f[k] for k in _ANNOTATIONS}}
+            for f in ranked if "predicate" in f or f["id"] in by_id]
+
+
+_ANNOTATIONS = ("effective_confidence", "retrieval_score")
 
 
 def _by_entity(facts: list[dict[str, Any]],

@@ -231,12 +231,14 @@ class Candidates:
     (score, effective confidence, fact) of each fact valid at ``now``, first seen first;
     ``key`` orders them (score, then the more relevant text; a stable sort keeps first seen
     first on ties)."""
-    __slots__ = ("scored", "key", "now", "half_life_days")
+    __slots__ = ("scored", "key", "now", "half_life_days", "first")
 
     def __init__(self, scored: list[tuple[float, float, Fact]],
                  key: Callable[[tuple[float, float, Fact]], Any], now: int,
                  half_life_days: float) -> None:
         self.scored, self.key, self.now, self.half_life_days = scored, key, now, half_life_days
+        #: The first ``NEIGHBOUR_SOURCES`` ids, once asked for (``lenders``).
+        self.first: list[str] | None = None
 
 
 def search_candidates(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
@@ -275,7 +277,10 @@ def search_candidates(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
 def lenders(found: Candidates) -> list[str]:
     """The ids of the first ``NEIGHBOUR_SOURCES`` candidates: the hits whose episode
     neighbours ``best_search_hits`` lets borrow from them."""
-    return [entry[2]["id"] for entry in _best(found.scored, found.key, NEIGHBOUR_SOURCES)]
+    if found.first is None:
+        found.first = [entry[2]["id"]
+                       for entry in _best(found.scored, found.key, NEIGHBOUR_SOURCES)]
+    return found.first
 
 
 def best_search_hits(found: Candidates, limit: int | None = None,
