@@ -15,6 +15,7 @@ written first and measured while the ranking changed): they are reported apart, 
 figures per project.
 
 Usage: .venv/bin/python bench/bench_coding_memory.py [--distractors 3000] [--misses]
+       [--without-neighbours]
 """
 
 from __future__ import annotations
@@ -134,7 +135,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--distractors", type=int, default=3000)
     parser.add_argument("--misses", action="store_true")
+    parser.add_argument("--without-neighbours", action="store_true",
+                        help="rank without the episode neighbourhood (to measure its share)")
     args = parser.parse_args()
+    if args.without_neighbours:
+        from claimgraph.logic import retrieval
+        retrieval.NEIGHBOUR_SOURCES = 0
     print(json.dumps(run(args.distractors, args.misses), indent=1))
 
 
