@@ -98,7 +98,8 @@ def run(distractors: int, show_misses: bool) -> dict:
                      search(sh, ask["ask"], limit=10)["facts"]]
             query = coach_query(ask["ask"])
             coached = [id_of.get(f.get("object_lit")) for f in
-                       (scoped_search(sh, query, None, fts_limit=COACH_FTS_LIMIT)["facts"]
+                       (scoped_search(sh, query, None, fts_limit=COACH_FTS_LIMIT,
+                                      neighbours=False)["facts"]
                         if query else [])][:10]
             runs = {"search": found, "coach": coached, "bm25_porter": bare_rank(con, ask["ask"])}
             for name, ranked in runs.items():

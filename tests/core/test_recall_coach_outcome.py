@@ -156,6 +156,18 @@ def test_an_empty_or_stopword_task_is_nothing_to_search(shell):
     assert coach(shell, "", SCOPES)["push"] is False
 
 
+def test_the_coach_pushes_on_the_tasks_own_words_never_on_an_episode_neighbour(shell):
+    """The coach goes without the episode neighbourhood: a rule recorded next to a hit, in
+    the same session, shares none of the task's words and is no reason to push it."""
+    ingest(shell, [{"subject": s, "predicate": p, "object": o, "scope": HERE}
+                   for s, p, o in (("billing", "decided-against", "GraphQL for the billing API"),
+                                   ("Makefile", "prefers", "tabs over spaces in the Makefile"))])
+    found = coach(shell, "add a GraphQL endpoint to billing", SCOPES)
+    pushed = [f["object_lit"] for f in found["commitments"] + found["hazards"]]
+    assert "GraphQL for the billing API" in pushed
+    assert "tabs over spaces in the Makefile" not in pushed, pushed
+
+
 def test_the_coach_finds_the_package_manager_rule_for_a_task_in_other_words(shell):
     """Issue 28: "install httpx as a dependency" names no tool, yet the rule about tools
     must reach the agent (the developer vocabulary relates installing to pip and uv)."""

@@ -167,7 +167,8 @@ def _weak_names(matched: list[dict[str, Any]], popular: set[str]) -> set[str]:
 
 
 def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
-           fts_limit: int = FTS_LIMIT, limit: int | None = None) -> dict[str, Any]:
+           fts_limit: int = FTS_LIMIT, limit: int | None = None,
+           neighbours: bool = True) -> dict[str, Any]:
     """Routes fused by rank (docs/search.md): the query's words by BM25, their related words,
     trigram full text, each named entity's facts (weighted by how specific it is), one hop
     out; times freshness. A single-valued predicate's newest live value comes before an older
@@ -177,7 +178,9 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
     push this one's down a rank); None searches every project. ``fts_limit`` caps the
     full-text hits per query and token (the coach, which runs on every prompt and pushes at
     most a few facts, asks for fewer). ``limit`` keeps the best that many facts (None: all);
-    ``total`` says how many were found.
+    ``total`` says how many were found. ``neighbours``: the first hits' episode neighbours
+    borrow from their scores (docs/search.md; the coach, which pushes standing rules into a
+    prompt, goes without).
 
     The entity and hop routes can reach thousands of facts (a library named by every module):
     with a ``limit`` every route is ranked on fact heads (``Store.get_fact_heads_for``, and
@@ -207,7 +210,8 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
         fts_facts, entity_facts, hop_facts, sh.now(), sh.half_life_days,
         word_facts=word_facts, related_facts=related_facts, fts_hits=coordination,
         entity_groups=list(groups.values()))
-    fused, total = R.best_search_hits(found, limit, _neighbours(sh, found, in_scope))
+    fused, total = R.best_search_hits(found, limit,
+                                      _neighbours(sh, found, in_scope) if neighbours else ())
     shown = _whole_neighbours(sh, fused) if limit is None else _read_whole(sh, fused)
     shown = _current_first(sh, shown, scopes)
     return {"query": query, "scopes": None if scopes is None else list(scopes),
