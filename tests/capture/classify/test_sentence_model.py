@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from claimgraph.capture.classify.features import DIMENSIONS, featurize
-from claimgraph.capture.classify.model import WEIGHTS_FILE, Model, shipped
+from claimgraph.capture.classify.model import EVAL_WEIGHTS_ENV, WEIGHTS_FILE, Model, shipped
 from claimgraph.capture.extract.statements import statement_of
 
 from .sentences import MORE_REQUESTS, REQUESTS, RULES
@@ -143,3 +144,52 @@ def test_plain_python_inference_equals_sklearn(retrained):
                                   row.get("n_sentences", 1), row.get("after_options"))
         # equal up to the int16 rounding of the weights
         assert [got[name] for name in train.CLASSES] == pytest.approx(list(want), abs=2e-3)
+
+
+def test_evaluation_weights_come_only_from_their_variable(tmp_path):
+    """train/loro.py points capture at retrained weights through one variable, read with the
+    weights; without it the shipped file is read."""
+    data = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    data["threshold"] = 0.99
+    other = tmp_path / "weights.json"
+    other.write_text(json.dumps(data), encoding="utf-8")
+    code = ("from claimgraph.capture.classify.model import shipped; "
+            "print(shipped().threshold)")
+    env = {k: v for k, v in os.environ.items() if k != EVAL_WEIGHTS_ENV}
+    plain = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, env=env)
+    pointed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True, env={**env, EVAL_WEIGHTS_ENV: str(other)})
+    assert float(plain.stdout) == json.loads(SHIPPED.read_text(encoding="utf-8"))["threshold"]
+    assert float(pointed.stdout) == 0.99
+
+
+@pytest.fixture(scope="module")
+def loro():
+    if not HAVE_SKLEARN:
+        pytest.skip("scikit-learn is not installed (pip install -e .[train])")
+    sys.path.insert(0, str(REPO / "train"))
+    try:
+        import loro
+    finally:
+        sys.path.remove(str(REPO / "train"))
+    return loro
+
+
+def test_loro_groups_the_gold_sessions_by_repository(loro):
+    assert loro.repository("claude-code/FSM1__cipher-box__0ea9.jsonl") == "FSM1/cipher-box"
+    groups = loro.gold_files(REPO / "bench" / "memory" / "gold")
+    assert len(groups) == 9 and sum(map(len, groups.values())) == 15
+    assert all("__" not in repo for repo in groups)
+
+
+def test_loro_counts_what_the_scorer_found_by_importance(loro, tmp_path):
+    gold = tmp_path / "a.gold.json"
+    gold.write_text(json.dumps({"transcript": "codex/o__r__1.jsonl", "facts": [
+        {"id": "f1", "importance": "high"}, {"id": "f2", "importance": "high"},
+        {"id": "f3", "importance": "low"}]}), encoding="utf-8")
+    scored = {"captured": 4, "trap_hits": 1, "by_source": {"user-assertion": 2},
+              "per_transcript": [{"transcript": "codex/o__r__1.jsonl", "found_ids": ["f2"]}]}
+    summary = loro.summarize(scored, [gold])
+    assert summary["found"] == {"high": [1, 2], "medium": [0, 0], "low": [0, 1]}
+    assert (summary["captured"], summary["user"], summary["trap_hits"]) == (4, 2, 1)
