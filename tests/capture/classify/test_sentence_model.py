@@ -18,7 +18,7 @@ from claimgraph.capture.classify.features import DIMENSIONS, featurize
 from claimgraph.capture.classify.model import EVAL_WEIGHTS_ENV, WEIGHTS_FILE, Model, shipped
 from claimgraph.capture.extract.statements import statement_of
 
-from .sentences import MORE_REQUESTS, REQUESTS, RULES
+from .sentences import FRESH_REQUESTS, FRESH_RULES, MORE_REQUESTS, REQUESTS, RULES
 
 REPO = Path(__file__).resolve().parents[3]
 SHIPPED = REPO / "src" / "claimgraph" / "capture" / "classify" / WEIGHTS_FILE
@@ -81,7 +81,8 @@ def test_the_test_sentences_are_not_in_the_training_data():
     a training row (authored rows included), or the test would measure memory."""
     rows = [json.loads(line)["text"] for path in TRAINING_FILES
             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    copied = [(sentence, row) for sentence in RULES + REQUESTS + MORE_REQUESTS for row in rows
+    held_out = RULES + REQUESTS + MORE_REQUESTS + FRESH_RULES + FRESH_REQUESTS
+    copied = [(sentence, row) for sentence in held_out for row in rows
               if near_duplicate(sentence, row)]
     assert not copied
 
@@ -96,6 +97,27 @@ def test_a_standing_rule_is_learned(sentence):
 def test_a_one_off_request_is_not(sentence):
     verdict = shipped().verdict(statement_of(sentence))
     assert not verdict.kept, verdict
+
+
+#: The second probe's misses (docs/capture.md, "Known limits"). Strict: a retrain that gets
+#: one right fails here until its mark is removed.
+FRESH_NOT_YET = {
+    "The staging bucket is read-only for everyone except the deploy bot, keep it that way.",
+    "Just to be clear, pull requests need a linked ticket before review, that applies to "
+    "everything going forward.",
+    "For future reference, the mobile team owns everything under apps/ios.",
+    "Please don't introduce new global state, we've been burned by it before.",
+    "always print the full stack trace while we debug this",
+}
+
+
+@pytest.mark.parametrize("sentence", [
+    pytest.param(s, marks=pytest.mark.xfail(strict=True, reason="the second probe's miss "
+                                            "(docs/capture.md, known limits)"))
+    if s in FRESH_NOT_YET else s for s in FRESH_RULES + FRESH_REQUESTS])
+def test_the_second_probe(sentence):
+    verdict = shipped().verdict(statement_of(sentence))
+    assert verdict.kept == (sentence in FRESH_RULES), verdict
 
 
 def test_inference_is_fast_enough(record_property):
