@@ -150,3 +150,16 @@ def test_sweep_links_a_later_sessions_replacement_and_invalidates_nothing(shell,
     assert newer["conflicts"] == [by_obj["Render a progress bar while syncing"]["id"]]
     assert all(shell.store.get_fact(f["id"])["t_invalid"] is None for f in by_obj.values())
     assert run(shell, db)["conflicts_linked"] == 0
+
+
+def test_conventions_alone_reach_the_sweep_full_and_incremental(shell, db, clock):
+    ingest(shell, [{"subject": "repo", "predicate": "x/convention",
+                    "object": "Write the changelog entries by hand"}])
+    clock[0] += MINUTE
+    assert run(shell, db)["conflicts_linked"] == 0  # full pass; the watermark is set now
+    clock[0] += MINUTE
+    ingest(shell, [{"subject": "repo", "predicate": "x/convention",
+                    "object": "Generate changelog entries from commit titles instead"}])
+    clock[0] += MINUTE
+    counts = run(shell, db)
+    assert (counts["mode"], counts["conflicts_linked"]) == ("incremental", 1)

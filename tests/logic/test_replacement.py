@@ -80,3 +80,21 @@ def test_only_valid_free_text_stances_unlinked_take_part():
     linked = {**new, "conflicts": ["a"]}
     assert list(replacement_pairs([old, linked], NOW)) == []
     assert [p["candidate"]["id"] for p in replacement_pairs([old, new], NOW)] == ["a"]
+
+
+def test_one_word_of_the_projects_vocabulary_is_not_one_topic():
+    # "widget" is shared, but it is one of the newer's four topic words and one of the older's
+    # four: different things said about widgets
+    assert not replaces("Name each widget in kebab case instead of snake case",
+                        "Widget previews should render offline")
+    assert not replaces("Nested menus should not show the widget icon border",
+                        "The widget icon sits left of each toolbar label")
+
+
+def test_the_agents_own_note_never_replaces_a_stance():
+    old = stance("a", "Render a progress bar", 1, "ep1", source_type="user-assertion")
+    new = stance("c", "Show a spinner instead of the progress bar", 3, "ep2",
+                 source_type="agent-note")
+    assert list(replacement_pairs([old, new], NOW)) == []
+    said = {**new, "source_type": "user-assertion"}
+    assert [p["fact"]["id"] for p in replacement_pairs([old, said], NOW)] == ["c"]

@@ -2,8 +2,9 @@
 
 Capture reconciles what one session said with its own later words; across sessions nothing did,
 so a decision a later session replaced stood beside its replacement. This finds such pairs among
-free-text stances (decided, convention, prefers) of one scope: the two share a specific word of
-their topic (after light stemming), and the newer one says it replaces something ("instead of",
+free-text stances (decided, convention, prefers) of one scope: the two share specific words of
+their topic (after light stemming; at least half the shorter one's), the newer one is not the
+agent's own note, and it says it replaces something ("instead of",
 "rather than", "no longer", "from now on", "switch to", a "replace" verb) or takes the opposite
 polarity on a topic of at least two shared words ("do not X" after "X").
 
@@ -45,6 +46,10 @@ instead rather longer anymore replace replaced replaces replacing switch switche
 always avoid drop remove time case part kind sure able available
 """.split())
 MIN_WORD = 3
+#: The share of the shorter statement's topic words the two must have in common.
+MIN_COVERAGE = 0.5
+#: Sources whose words never retire anyone's stance: the agent's own (docs/capture.md).
+AGENT_SOURCES = frozenset({"agent-note", "inferred"})
 
 
 def stem(word: str) -> str:
@@ -76,10 +81,14 @@ def negated(text: str) -> bool:
 def replaces(newer_text: str, older_text: str) -> bool:
     """Whether ``newer_text``, said later, plausibly replaces ``older_text``.
 
-    A replacement cue in the newer (and not in the older) and one shared topic word; or
-    opposite polarity with at least two shared topic words."""
-    shared = topic_words(newer_text) & topic_words(older_text)
-    if not shared:
+    The two must be about one topic: the words they share are at least half the topic words
+    of the shorter one (``MIN_COVERAGE``), so one word of the project's common vocabulary
+    ("agent", "test") does not make two statements about different things a pair. Then a
+    replacement cue in the newer (and not in the older), or opposite polarity with at least
+    two shared words."""
+    newer, older = topic_words(newer_text), topic_words(older_text)
+    shared = newer & older
+    if not shared or len(shared) < MIN_COVERAGE * min(len(newer), len(older)):
         return False
     if has_cue(newer_text) and not has_cue(older_text):
         return True
@@ -115,6 +124,8 @@ def replacement_pairs(facts: Iterable[Fact], at: int) -> Iterator[dict[str, Any]
         for a, b in combinations(sorted(unique, key=_when), 2):
             if (a.get("episode") == b.get("episode")
                     or (a.get("t_valid") or 0) == (b.get("t_valid") or 0) or _linked(a, b)):
+                continue
+            if b.get("source_type") in AGENT_SOURCES:
                 continue
             if replaces(_text(b) or "", _text(a) or ""):
                 yield {"fact": b, "candidate": a, "reason": REPLACED}
