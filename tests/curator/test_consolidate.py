@@ -135,7 +135,7 @@ def test_dry_run_counts_the_work_and_writes_nothing(shell, db, clock):
 
 def test_sweep_links_a_later_sessions_replacement_and_invalidates_nothing(shell, db, clock):
     ingest(shell, [{"subject": "proj", "predicate": "x/decided",
-                    "object": "Render a progress bar while syncing"},
+                    "object": "Render a progress bar"},
                    {"subject": "proj", "predicate": "x/decided",
                     "object": "Keep the sync log in the home directory"}])
     clock[0] += MINUTE
@@ -147,7 +147,7 @@ def test_sweep_links_a_later_sessions_replacement_and_invalidates_nothing(shell,
     clock[0] += MINUTE
     assert run(shell, db)["conflicts_linked"] == 1
     newer = shell.store.get_fact(by_obj["Show a spinner instead of the progress bar"]["id"])
-    assert newer["conflicts"] == [by_obj["Render a progress bar while syncing"]["id"]]
+    assert newer["conflicts"] == [by_obj["Render a progress bar"]["id"]]
     assert all(shell.store.get_fact(f["id"])["t_invalid"] is None for f in by_obj.values())
     assert run(shell, db)["conflicts_linked"] == 0
 

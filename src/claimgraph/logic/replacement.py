@@ -3,10 +3,10 @@
 Capture reconciles what one session said with its own later words; across sessions nothing did,
 so a decision a later session replaced stood beside its replacement. This finds such pairs among
 free-text stances (decided, convention, prefers) of one scope: the two share specific words of
-their topic (after light stemming; at least half the shorter one's), the newer one is not the
-agent's own note, and it says it replaces something ("instead of",
-"rather than", "no longer", "from now on", "switch to", a "replace" verb) or takes the opposite
-polarity on a topic of at least two shared words ("do not X" after "X").
+their topic (after light stemming: at least two, and at least two thirds of the shorter
+one's), the newer one is not the agent's own note, and it says it replaces something
+("instead of", "rather than", "no longer", "from now on", "switch to", "replace … with").
+Opposite polarity alone is not taken as a replacement: negations in passing are too common.
 
 Precision first: a pair found here is only linked as an open conflict for a person to settle;
 nothing is ever invalidated on this evidence. Pure: facts in, pairs out.
@@ -27,11 +27,11 @@ TEXT_STANCES = frozenset({"x/decided", "x/convention", "core/prefers"})
 #: Words that say the statement replaces something said before.
 CUE = re.compile(
     r"\b(?:instead\s+of|instead|rather\s+than|no\s+longer|not\s+any\s*more|anymore|"
-    r"from\s+now\s+on|switch(?:ed|ing)?\s+(?:back\s+)?to|replac(?:e|es|ed|ing)|"
+    r"from\s+now\s+on|switch(?:ed|ing)?\s+(?:back\s+)?to|replace\b[^.;]*?\bwith|"
     r"stop\s+(?:using|adding|writing))\b", re.IGNORECASE)
-NEGATION = re.compile(r"\b(?:not|never|no|don'?t|doesn'?t|shouldn'?t|won'?t|avoid|"
-                      r"without|drop|remove)\b", re.IGNORECASE)
 WORD = re.compile(r"[a-z][a-z0-9_]*")
+#: A link's host and path words say where, not what: "github", "com", "pull" are no topic.
+URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+")
 #: Function words, the cue's own words, and verbs and nouns too general to name a topic.
 GENERIC = frozenset("""
 a an the and or but if then else of in on at to for from by with without within into onto
@@ -44,10 +44,13 @@ use used using uses make made making makes add added adding adds get got put set
 need needs like go going try change changed way thing things one two new old now later
 instead rather longer anymore replace replaced replaces replacing switch switched stop
 always avoid drop remove time case part kind sure able available
+update updated updates updating create created look check work write writes writing written
 """.split())
 MIN_WORD = 3
-#: The share of the shorter statement's topic words the two must have in common.
-MIN_COVERAGE = 0.5
+#: Topic words two statements must share, at the least: one word is too thin a topic.
+MIN_SHARED = 2
+#: The share of the shorter statement's topic words the two must have in common (2 of 3).
+MIN_COVERAGE = (2, 3)
 #: Sources whose words never retire anyone's stance: the agent's own (docs/capture.md).
 AGENT_SOURCES = frozenset({"agent-note", "inferred"})
 
@@ -65,7 +68,7 @@ def stem(word: str) -> str:
 
 def topic_words(text: str) -> frozenset[str]:
     """The statement's specific words, stemmed: what it is about, not how it is said."""
-    lowered = text.lower().replace("'s", "")
+    lowered = URL.sub(" ", text.lower()).replace("'s", "")
     return frozenset(stem(w) for w in WORD.findall(lowered)
                      if len(w) >= MIN_WORD and w not in GENERIC)
 
@@ -74,25 +77,22 @@ def has_cue(text: str) -> bool:
     return CUE.search(text) is not None
 
 
-def negated(text: str) -> bool:
-    return NEGATION.search(text) is not None
-
-
 def replaces(newer_text: str, older_text: str) -> bool:
     """Whether ``newer_text``, said later, plausibly replaces ``older_text``.
 
-    The two must be about one topic: the words they share are at least half the topic words
-    of the shorter one (``MIN_COVERAGE``), so one word of the project's common vocabulary
-    ("agent", "test") does not make two statements about different things a pair. Then a
-    replacement cue in the newer (and not in the older), or opposite polarity with at least
-    two shared words."""
-    newer, older = topic_words(newer_text), topic_words(older_text)
-    shared = newer & older
-    if not shared or len(shared) < MIN_COVERAGE * min(len(newer), len(older)):
+    The two must be about one topic: they share at least two topic words, and those are at
+    least two thirds of the shorter one's (``MIN_COVERAGE``), so a word or two of the
+    project's common vocabulary ("agent", "test") does not make two statements about
+    different things a pair. And the newer must say it replaces something (a cue the older
+    lacks). Opposite polarity alone ("do not X" after "X") is not enough: negations are too
+    common in passing ("not live", "no fallback") to retire anything by themselves. A
+    question replaces nothing."""
+    if newer_text.rstrip().endswith("?") or not has_cue(newer_text) or has_cue(older_text):
         return False
-    if has_cue(newer_text) and not has_cue(older_text):
-        return True
-    return len(shared) >= 2 and negated(newer_text) != negated(older_text)
+    newer, older = topic_words(newer_text), topic_words(older_text)
+    shared = len(newer & older)
+    part, whole = MIN_COVERAGE
+    return shared >= MIN_SHARED and shared * whole >= part * min(len(newer), len(older))
 
 
 def _text(fact: Fact) -> str | None:
