@@ -228,5 +228,7 @@ def test_a_stance_contended_by_a_newer_stance_is_not_standing():
     assert '"plain-text release notes"' in rest
     # only a newer STANCE retires an older one from the list: a plain claim does not
     assert "- proj decided-against sphinx" in standing
-    assert C.replaced_stances([{"fact": newer, "candidate": older},
-                               {"fact": used, "candidate": other}]) == {"f-o"}
+    pairs = [{"fact": newer, "candidate": older}, {"fact": used, "candidate": other}]
+    assert C.replaced_stances(pairs) == {"f-o"}
+    # what a page lists under the conflicts: the retired stance and the non-standing member
+    assert C.listed_as_contended(pairs) == {"f-o", "f-u"}

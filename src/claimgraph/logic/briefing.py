@@ -126,6 +126,15 @@ def replaced_stances(conflicts: Sequence[Mapping[str, Fact]]) -> set[str]:
             if is_standing(pair["fact"]) and is_standing(pair["candidate"])}
 
 
+def listed_as_contended(conflicts: Sequence[Mapping[str, Fact]]) -> set[str]:
+    """Ids of open conflicts' members that a page lists under the conflicts, not elsewhere:
+    every member that is not standing, and a standing one a newer stance contends
+    (``replaced_stances``); any other standing member stays a standing decision."""
+    members = {f["id"]: f for pair in conflicts for f in pair.values()}
+    retired = replaced_stances(conflicts)
+    return {fid for fid, f in members.items() if fid in retired or not is_standing(f)}
+
+
 def ranked_section(predicate: str) -> str:
     """The ranked section a non-standing fact competes in."""
     if predicate in LESSON_PREDICATES:
