@@ -114,14 +114,12 @@ def replacement_pairs(facts: Iterable[Fact], at: int) -> Iterator[dict[str, Any]
     """``{"fact": newer, "candidate": older, "reason": REPLACED}`` for each pair of valid
     free-text stances of one scope, from different episodes (sessions), said at different
     times, not already linked, where the newer plausibly replaces the older."""
-    by_scope: dict[Any, list[Fact]] = {}
+    by_scope: dict[Any, dict[str, Fact]] = {}
     for fact in facts:
         if _text(fact) is not None and fact_valid_at(fact, at) and fact.get("episode"):
-            by_scope.setdefault(fact.get("scope"), []).append(fact)
-    seen: set[str] = set()
+            by_scope.setdefault(fact.get("scope"), {}).setdefault(fact["id"], fact)
     for group in by_scope.values():
-        unique = [f for f in group if not (f["id"] in seen or seen.add(f["id"]))]
-        for a, b in combinations(sorted(unique, key=_when), 2):
+        for a, b in combinations(sorted(group.values(), key=_when), 2):
             if (a.get("episode") == b.get("episode")
                     or (a.get("t_valid") or 0) == (b.get("t_valid") or 0) or _linked(a, b)):
                 continue
