@@ -135,7 +135,7 @@ def placement(src: Source, project_id: str, narrowing: Narrowing) -> dict[str, A
         wanted = scopes(project_id)
         suspect = set(store.suspect_fact_ids())
         pairs = open_pairs(store, wanted, suspect, now)
-        open_ids = {f["id"] for pair in pairs for f in pair.values()}
+        open_ids = compiled.listed_as_contended(pairs)
         windows = {key: (0, WHOLE) for key in SECTION_KEYS}
         placed = read_sections(store, wanted, now, windows, open_ids, narrowing, suspect,
                                src.half_life_days)
