@@ -57,3 +57,12 @@ def test_a_failure_on_a_terminal_is_a_sentence_and_a_hint(isolated_home, tmp_pat
     code, out = on_a_terminal("capture", str(tmp_path / "gone.jsonl"))
     assert code == 1
     assert out.startswith("claimgraph capture: no transcript at") and "→ check the path" in out
+
+
+def test_a_person_reads_where_an_unplaced_session_s_facts_went(isolated_home, tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("User: Always run the linter before you commit here.\n")
+    code, out = on_a_terminal("capture", str(notes), "--format", "text", "--no-curate")
+    assert code == 0, out
+    assert "with no known project: its project facts were kept in unplaced:text-notes" in out
+    assert "--cwd DIR" in out
