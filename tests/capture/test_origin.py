@@ -568,3 +568,13 @@ def test_a_url_s_double_slash_in_a_prompt_never_loops_the_walk_to_the_root(named
     assert found == origins.Origin(None, "none")
     assert list(origins._with_parents(named.removeprefix("https:"))) in (
         [], ["//entire.io"], ["//entire.io/docs", "//entire.io"], ["/a/b", "/a"])
+
+
+def test_a_command_s_windows_working_directory_is_read_in_the_posix_form():
+    from claimgraph.capture.extract.shell import call_cwd
+    codex = Event("tool_call", "codex", "/t.jsonl", 1, tool_name="shell",
+                  tool_input={"command": ["dir"], "workdir": "C:\\work\\app\\api"})
+    claude = Event("tool_call", "claude-code", "/t.jsonl", 2, tool_name="Bash",
+                   tool_input={"command": "ls"}, cwd=WINDOWS_CWD)
+    assert call_cwd(codex) == "/C:/work/app/api"
+    assert call_cwd(claude) == "/C:/Users/Chris/git/starcar"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from claimgraph.capture.events import Event
-from claimgraph.capture.foreign_paths import as_posix
+from claimgraph.capture.foreign_paths import as_posix, windows_path
 from claimgraph.capture.extract.tools import SHELL, names_of
 
 SHELL_TOOLS = names_of(SHELL)  # the one table: extract/tools.py
@@ -64,10 +64,11 @@ def command_text(call: Event) -> str | None:
 
 
 def call_cwd(call: Event) -> str | None:
-    """Codex states the working directory per call; the others record the agent's cwd."""
+    """Codex states the working directory per call; the others record the agent's cwd. A
+    Windows one is read in its POSIX form (foreign_paths.py), as every path of the session."""
     workdir = (call.tool_input or {}).get("workdir")
-    if isinstance(workdir, str) and workdir.startswith("/"):
-        return workdir
+    if isinstance(workdir, str) and (workdir.startswith("/") or windows_path(workdir)):
+        return as_posix(workdir)
     return as_posix(call.cwd) if call.cwd else None
 
 
