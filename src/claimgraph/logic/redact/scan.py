@@ -5,8 +5,11 @@ rule has a literal that any match holds at a known place (a vendor prefix, a sec
 its lowercase, Capitalized and UPPER spellings, ``://``, ``-----BEGIN``, a command's name),
 so one multi-pattern scan says where rules may start and which; no rule runs anywhere else.
 
-The scan is Aho-Corasick (the ``ahocorasick-rs`` package: linear, hundreds of MB/s). Without
-it, a regular-expression alternation finds the same positions, more slowly. Both report
+The scan is Aho-Corasick (the ``ahocorasick-rs`` package: linear, hundreds of MB/s), built as
+a DFA: the same matches as its default (a non-contiguous automaton), found about twice as
+fast on the transcript text capture cleans (the Read tool's listings), for a few hundred KB of
+memory with our few hundred literals. Without the package, a regular-expression alternation
+finds the same positions, more slowly. Both report
 positions; the literals at a position are then looked up from the text itself, so both
 engines give exactly the same triggers (a test checks).
 """
@@ -18,7 +21,7 @@ from collections import defaultdict
 from typing import Iterable
 
 try:  # pragma: no cover - which branch runs depends on the installation
-    from ahocorasick_rs import AhoCorasick, MatchKind
+    from ahocorasick_rs import AhoCorasick, Implementation, MatchKind
 except ImportError:  # pragma: no cover
     AhoCorasick = None  # type: ignore[assignment,misc]  # the regex engine stands in
 
@@ -36,7 +39,8 @@ class TriggerScan:
         self.engine = "aho-corasick" if engine == "auto" and AhoCorasick is not None else (
             "regex" if engine == "auto" else engine)
         if self.engine == "aho-corasick":
-            self._automaton = AhoCorasick(list(self.literals), matchkind=MatchKind.Standard)
+            self._automaton = AhoCorasick(list(self.literals), matchkind=MatchKind.Standard,
+                                          implementation=Implementation.DFA)
         else:
             self._pattern = re.compile("(?=(?:" + "|".join(map(re.escape, self.literals)) + "))")
 
