@@ -56,7 +56,7 @@ class TriggerScan:
         ``positions`` and ``literals_at`` give together; the automaton names them itself)."""
         if self.engine != "aho-corasick":
             return [(at, self.literals_at(text, at)) for at in self.positions(text)]
-        found = self._automaton.find_matches_as_indexes(text, overlapping=True)
+        found = self._automaton.find_matches_as_indexes(_unpinned(text), overlapping=True)
         if not found:
             return []
         by_start: dict[int, list[int]] = defaultdict(list)
@@ -69,3 +69,11 @@ class TriggerScan:
         """Every literal that starts at ``position``, longest first."""
         return [lit for lit in self._by_first.get(text[position], ())
                 if text.startswith(lit, position)]
+
+
+def _unpinned(text: str) -> str:
+    """What the automaton may read. It reads a string's UTF-8 form, and CPython keeps that form
+    inside a non-ASCII string for as long as the string lives: capture holds every cleaned
+    event's text until the pass ends (most of it non-ASCII, Read's arrows), and would hold each
+    one twice. A copy (a memcpy, next to the scan's own cost) takes the UTF-8 form instead."""
+    return text if text.isascii() else "".join((text, ""))
