@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import sys
 from pathlib import Path
 from collections import Counter
@@ -21,7 +22,8 @@ from claimgraph.logic.redact import (
     replace_surrogates,
 )
 from claimgraph.logic.redact.names import name_strength
-from claimgraph.logic.redact.scan import TriggerScan
+from claimgraph.logic.redact.scan import DFA_FROM_CHARS, TriggerScan
+from claimgraph.logic.redact.views import blank_listing
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # --import-mode=importlib
 from secret_corpus import CORPUS  # noqa: E402
@@ -375,3 +377,38 @@ def test_a_structure_nested_past_the_depth_limit_is_dropped_not_walked():
 def test_the_aho_corasick_and_regex_engines_find_the_same_secrets(text):
     regex = TriggerScan(SCAN.literals, engine="regex")
     assert redact_with_counts(text, regex) == redact_with_counts(text, SCAN)
+
+
+def _long_listing(texts: list[str]) -> str:
+    """Read's listing of ``texts`` (its arrows make the text non-ASCII), past the DFA's length."""
+    body = "\n".join(texts)
+    while len(body) < 2 * DFA_FROM_CHARS:
+        body += "\n" + body
+    return "\n".join(f"{n:>6}\u2192{line}" for n, line in enumerate(body.split("\n"), 1))
+
+
+def test_a_long_text_is_scanned_by_the_dfa_with_the_same_triggers_as_the_default_automaton():
+    text = _long_listing([line.format(secret) for _, _, secret, line in CORPUS])
+    scan = TriggerScan(SCAN.literals)
+    regex = TriggerScan(SCAN.literals, engine="regex")
+    assert scan.hits(text) == regex.hits(text) != []
+    assert scan._dfa is not None  # the long text took the DFA
+    assert scan.hits(text[:100]) == regex.hits(text[:100])
+
+
+def test_scanning_does_not_leave_a_utf8_copy_inside_the_text_capture_keeps():
+    text = "naïve café notes: the key words and a token or two\n" * 200  # no listing to blank
+    size = sys.getsizeof(text)
+    assert redact_with_counts(text)[0] == text
+    assert sys.getsizeof(text) == size  # CPython counts a kept UTF-8 form in a string's size
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(["\n", "\t", "\u2192", " ", "1", "12", "123456"]),
+                          st.text(alphabet=" 0123456789\t\n\u2192ab", max_size=12)),
+                max_size=30).map("".join))
+def test_listing_numbers_are_blanked_exactly_where_a_line_start_pattern_finds_them(text):
+    reference = re.compile(r"(?m)^(?=[ ]{0,5}\d)[ \d]{6}[\u2192\t]")
+    listed = "\u2192" in text or ("\t" in text and re.search(r"\n {0,5}\d{1,6}\t", "\n" + text))
+    expected = reference.sub(" " * 7, text) if listed else text
+    assert blank_listing(text) == expected

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 try:  # pragma: no cover - which branch runs depends on the installation
-    from ahocorasick_rs import AhoCorasick, Implementation, MatchKind
+    from ahocorasick_rs import AhoCorasick, MatchKind
 except ImportError:  # pragma: no cover
     AhoCorasick = None  # type: ignore[assignment,misc]  # the regex engine stands in
 
@@ -178,8 +178,7 @@ class VendorRules:
         self.keywords = sorted(by_keyword)
         self._rules_of = [tuple(by_keyword[k]) for k in self.keywords]
         if AhoCorasick is not None:
-            self._automaton = AhoCorasick(self.keywords, matchkind=MatchKind.Standard,
-                                          implementation=Implementation.DFA)  # as scan.py's
+            self._automaton = AhoCorasick(self.keywords, matchkind=MatchKind.Standard)
             self._pattern = None
         else:  # pragma: no cover
             self._pattern = re.compile("(?=(" + "|".join(map(re.escape, self.keywords)) + "))")
