@@ -22,7 +22,7 @@ from claimgraph.logic.redact import (
     replace_surrogates,
 )
 from claimgraph.logic.redact.names import name_strength
-from claimgraph.logic.redact.scan import DFA_FROM_CHARS, TriggerScan
+from claimgraph.logic.redact.scan import TriggerScan
 from claimgraph.logic.redact.views import blank_listing
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # --import-mode=importlib
@@ -377,23 +377,6 @@ def test_a_structure_nested_past_the_depth_limit_is_dropped_not_walked():
 def test_the_aho_corasick_and_regex_engines_find_the_same_secrets(text):
     regex = TriggerScan(SCAN.literals, engine="regex")
     assert redact_with_counts(text, regex) == redact_with_counts(text, SCAN)
-
-
-def _long_listing(texts: list[str]) -> str:
-    """Read's listing of ``texts`` (its arrows make the text non-ASCII), past the DFA's length."""
-    body = "\n".join(texts)
-    while len(body) < 2 * DFA_FROM_CHARS:
-        body += "\n" + body
-    return "\n".join(f"{n:>6}\u2192{line}" for n, line in enumerate(body.split("\n"), 1))
-
-
-def test_a_long_text_is_scanned_by_the_dfa_with_the_same_triggers_as_the_default_automaton():
-    text = _long_listing([line.format(secret) for _, _, secret, line in CORPUS])
-    scan = TriggerScan(SCAN.literals)
-    regex = TriggerScan(SCAN.literals, engine="regex")
-    assert scan.hits(text) == regex.hits(text) != []
-    assert scan._dfa is not None  # the long text took the DFA
-    assert scan.hits(text[:100]) == regex.hits(text[:100])
 
 
 def test_scanning_does_not_leave_a_utf8_copy_inside_the_text_capture_keeps():

@@ -5,13 +5,11 @@ rule has a literal that any match holds at a known place (a vendor prefix, a sec
 its lowercase, Capitalized and UPPER spellings, ``://``, ``-----BEGIN``, a command's name),
 so one multi-pattern scan says where rules may start and which; no rule runs anywhere else.
 
-The scan is Aho-Corasick (the ``ahocorasick-rs`` package: linear, hundreds of MB/s). Long
-texts (a tool's output, a file read) go through a second build of the same automaton as a DFA:
-the same matches, about twice as fast on the text capture cleans, for ~2 MB and ~20 ms to
-build, so it is built at the first long text (capture), never for a short assertion or at
-import. Without the package, a regular-expression alternation finds the same positions, more
-slowly. Both report positions; the literals at a position are then looked up from the text
-itself, so both engines give exactly the same triggers (a test checks).
+The scan is Aho-Corasick (the ``ahocorasick-rs`` package: linear, hundreds of MB/s). Without
+it, a regular-expression alternation finds the same positions, more slowly. Both report
+positions; the literals at a position are then looked up from the text itself, so both
+engines give exactly the same triggers (a test checks). (A DFA build of the automaton scans
+capture's text ~25% faster, which is ~1% of a capture, for 2 MB more memory: not taken.)
 """
 
 from __future__ import annotations
@@ -21,12 +19,9 @@ from collections import defaultdict
 from typing import Iterable
 
 try:  # pragma: no cover - which branch runs depends on the installation
-    from ahocorasick_rs import AhoCorasick, Implementation, MatchKind
+    from ahocorasick_rs import AhoCorasick, MatchKind
 except ImportError:  # pragma: no cover
     AhoCorasick = None  # type: ignore[assignment,misc]  # the regex engine stands in
-
-#: From this length on, a text is scanned by the DFA build of the automaton.
-DFA_FROM_CHARS = 2048
 
 
 class TriggerScan:
@@ -43,7 +38,6 @@ class TriggerScan:
             "regex" if engine == "auto" else engine)
         if self.engine == "aho-corasick":
             self._automaton = AhoCorasick(list(self.literals), matchkind=MatchKind.Standard)
-            self._dfa: AhoCorasick | None = None
         else:
             self._pattern = re.compile("(?=(?:" + "|".join(map(re.escape, self.literals)) + "))")
 
@@ -59,8 +53,7 @@ class TriggerScan:
         ``positions`` and ``literals_at`` give together; the automaton names them itself)."""
         if self.engine != "aho-corasick":
             return [(at, self.literals_at(text, at)) for at in self.positions(text)]
-        found = self._engine_for(text).find_matches_as_indexes(_unpinned(text),
-                                                               overlapping=True)
+        found = self._automaton.find_matches_as_indexes(_unpinned(text), overlapping=True)
         if not found:
             return []
         by_start: dict[int, list[int]] = defaultdict(list)
@@ -68,15 +61,6 @@ class TriggerScan:
             by_start[start].append(index)
         literals = self.literals
         return [(at, [literals[i] for i in sorted(by_start[at])]) for at in sorted(by_start)]
-
-    def _engine_for(self, text: str) -> AhoCorasick:
-        """The automaton for ``text``: the DFA for long texts (module docstring)."""
-        if len(text) < DFA_FROM_CHARS:
-            return self._automaton
-        if self._dfa is None:
-            self._dfa = AhoCorasick(list(self.literals), matchkind=MatchKind.Standard,
-                                    implementation=Implementation.DFA)
-        return self._dfa
 
     def literals_at(self, text: str, position: int) -> list[str]:
         """Every literal that starts at ``position``, longest first."""
