@@ -13,6 +13,7 @@ logs) and exit code 1.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import os
 import sys
@@ -44,6 +45,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--lease-wait", metavar="MS", type=int, help="how long memory_assert waits "
                    "for another writer's lease before failing (default 5000)")
     p.add_argument("--config", metavar="FILE", help="config file")
+    p.add_argument("--sdk-only", action="store_true", help="serve every message with the MCP "
+                   "SDK, without the fast front (for comparing the two)")
     return p
 
 
@@ -63,15 +66,16 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
                                  args.config)
     except ClaimgraphError as error:
         return refuse(f"{error.message} — {error.hint}" if error.hint else error.message)
-    return serve(settings, args.cwd, environ)
+    return serve(settings, args.cwd, environ, sdk_only=args.sdk_only)
 
 
-def serve(settings: Settings, cwd: str | None, environ: Mapping[str, str]) -> int:
-    """Run the server until the client hangs up; 0, or 1 with one line on stderr."""
-    try:
-        with startup.more_imports():  # the SDK's models live as long as the server
-            from claimgraph.mcp import server
-    except ImportError:
+def serve(settings: Settings, cwd: str | None, environ: Mapping[str, str],
+          sdk_only: bool = False) -> int:
+    """Run the server until the client hangs up; 0, or 1 with one line on stderr.
+
+    The fast front (``front``) answers the session's hot path and hands anything else to the
+    SDK, which it imports only then; the SDK must be installed either way."""
+    if importlib.util.find_spec("mcp") is None:
         return refuse(MISSING_SDK)
     cwd = os.path.abspath(cwd or os.getcwd())
     if not os.path.isdir(cwd):
@@ -81,7 +85,14 @@ def serve(settings: Settings, cwd: str | None, environ: Mapping[str, str]) -> in
     log.info("mcp.started", project=state.project, db=str(state.db),
              episode_ref=state.episode_ref, cwd=cwd, lease_wait_ms=state.lease_wait_ms)
     try:
-        server.run(state)
+        if sdk_only:
+            with startup.more_imports():  # the SDK's models live as long as the server
+                from claimgraph.mcp import server
+            server.run_sdk_only(state)
+        else:
+            from claimgraph.mcp import front
+
+            front.serve(state)
     except KeyboardInterrupt:
         pass
     log.info("mcp.stopped")
