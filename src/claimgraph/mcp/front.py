@@ -46,9 +46,12 @@ PROTOCOL_KEY = "io.modelcontextprotocol/protocolVersion"
 CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo"
 SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
+ENVELOPE_KEYS = (PROTOCOL_KEY, CAPABILITIES_KEY, CLIENT_INFO_KEY)
+RESERVED_PREFIX = "io.modelcontextprotocol/"
 #: Nesting the front reads itself; deeper lines go to the SDK, whose parser sets the limits.
 MAX_DEPTH = 32
-CAPABILITY_NAMES = ("roots", "sampling", "elicitation", "experimental")
+CAPABILITY_NAMES = ("roots", "sampling", "elicitation", "experimental", "extensions")
+CLIENT_INFO_NAMES = {"name", "version", "title", "description", "websiteUrl"}
 REPLAY_ID = "claimgraph-front-replay"
 
 
@@ -148,6 +151,18 @@ def _only(params: Mapping[str, Any], allowed: set[str]) -> None:
         raise NotOurs("unexpected parameter")
 
 
+def _opaque_meta(meta: Any) -> None:
+    """A request's ``_meta`` past the envelope: a progress token (we report no progress) and
+    the client's own keys (Claude Code's ``claudecode/toolUseId``), none of the protocol's."""
+    if not isinstance(meta, dict):
+        raise NotOurs("_meta")
+    for key, value in meta.items():
+        if key.startswith(RESERVED_PREFIX) or key == "progress_token" or (
+                key == "progressToken" and (isinstance(value, bool)
+                                            or not isinstance(value, (str, int)))):
+            raise NotOurs("_meta")
+
+
 def _call_params(params: Mapping[str, Any]) -> None:
     if not isinstance(params.get("name"), str) \
             or not isinstance(params.get("arguments"), (dict, type(None))):
@@ -155,9 +170,9 @@ def _call_params(params: Mapping[str, Any]) -> None:
 
 
 def _client_info(info: Any) -> None:
-    if not (isinstance(info, dict) and set(info) <= {"name", "version", "title"}
-            and all(isinstance(info.get(k), str) for k in ("name", "version"))
-            and isinstance(info.get("title", ""), str)):
+    """Names and texts only (Claude Code adds a title, a description and a website)."""
+    if not (isinstance(info, dict) and {"name", "version"} <= set(info) <= CLIENT_INFO_NAMES
+            and all(isinstance(value, str) for value in info.values())):
         raise NotOurs("client info")
 
 
@@ -194,9 +209,11 @@ class Front:
         meta = params.get("_meta")
         if isinstance(meta, dict) and PROTOCOL_KEY in meta:
             self.modern(message, params, meta)
-        elif "_meta" in params:
+        elif "_meta" in params and message["method"] != "tools/call":
             raise NotOurs("_meta")
         else:
+            if "_meta" in params:
+                _opaque_meta(meta)
             self.legacy(message, params)
 
     def legacy(self, message: dict[str, Any], params: dict[str, Any]) -> None:
@@ -222,7 +239,7 @@ class Front:
         elif method == "tools/list" and is_request and not params:
             self.answer(message, {"tools": tool_listing()})
         elif method == "tools/call" and is_request:
-            _only(params, {"name", "arguments"})
+            _only(params, {"name", "arguments", "_meta"})
             _call_params(params)
             self.tool(message, params, {})
         else:
@@ -233,9 +250,9 @@ class Front:
         method = message["method"]
         if self.era == "legacy" or "id" not in message:
             raise NotOurs(f"{method} in the other era")
-        if not set(meta) <= {PROTOCOL_KEY, CAPABILITIES_KEY, CLIENT_INFO_KEY} \
-                or meta[PROTOCOL_KEY] != MODERN_VERSION or CAPABILITIES_KEY not in meta:
+        if meta[PROTOCOL_KEY] != MODERN_VERSION or CAPABILITIES_KEY not in meta:
             raise NotOurs("request envelope")
+        _opaque_meta({k: v for k, v in meta.items() if k not in ENVELOPE_KEYS})
         _capabilities(meta[CAPABILITIES_KEY])
         if CLIENT_INFO_KEY in meta:
             _client_info(meta[CLIENT_INFO_KEY])
