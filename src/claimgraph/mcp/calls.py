@@ -23,15 +23,14 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Mapping
 
-import structlog
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.safe_render import safe_value
 from claimgraph.mcp.arguments import input_schema, parse
+from claimgraph.mcp.journal import log
 from claimgraph.mcp.session import ServerState
 from claimgraph.mcp.tools import BY_NAME, TOOLS, Tool
 
-log = structlog.get_logger("claimgraph.mcp")
 NAME, TITLE = "claimgraph", "claimgraph memory"
 INVALID_PARAMS = -32602
 INSTRUCTIONS = (

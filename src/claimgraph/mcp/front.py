@@ -32,14 +32,13 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Mapping
 
-import structlog
 
 from claimgraph import __version__
 from claimgraph.mcp.calls import INSTRUCTIONS, NAME, TITLE, Workers, call, tool_listing, unknown_tool
+from claimgraph.mcp.journal import log
 from claimgraph.mcp.session import ServerState
 from claimgraph.mcp.tools import BY_NAME
 
-log = structlog.get_logger("claimgraph.mcp")
 HANDSHAKE_VERSION = "2025-11-25"
 MODERN_VERSION = "2026-07-28"
 PROTOCOL_KEY = "io.modelcontextprotocol/protocolVersion"
@@ -295,6 +294,7 @@ class Front:
             self.answer(message, {"content": [{"type": "text", "text": text}],
                                   "isError": is_error, **stamp})
             self.pending.discard(finished)
+            log.flush()  # the first answer is out: the log may cost its imports now
         future.add_done_callback(done)
 
     def answer(self, message: dict[str, Any], result: dict[str, Any]) -> None:
@@ -328,10 +328,12 @@ def serve(ctx: ServerState) -> None:
             except NotOurs as reason:
                 log.info("mcp.sdk-takes-over", reason=str(reason))
                 front.settle()
+                log.flush()
                 hand_over(ctx, workers, wire, [*front.lead, line])
                 return
         front.settle()
     finally:
+        log.flush()
         workers.close(ctx)
         wire.restore()
 

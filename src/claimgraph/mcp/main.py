@@ -13,24 +13,21 @@ logs) and exit code 1.
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import logging
 import os
 import sys
 import time
+from importlib.machinery import PathFinder
 from pathlib import Path
 from typing import Mapping, Sequence
-
-import structlog
 
 from claimgraph import location, startup
 from claimgraph.config import Settings, load_settings
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logsetup import configure_logging
 from claimgraph.sidecar import Sidecars
+from claimgraph.mcp.journal import log
 from claimgraph.mcp.session import ServerState, default_project, session_ref
 
-log = structlog.get_logger("claimgraph.mcp")
 MISSING_SDK = ("claimgraph mcp: the MCP server needs the optional `mcp` package — install it "
                "by running ./install.sh in your claimgraph checkout (or there: "
                "`uv tool install '.[mcp,viewer]'`)")
@@ -75,17 +72,18 @@ def serve(settings: Settings, cwd: str | None, environ: Mapping[str, str],
 
     The fast front (``front``) answers the session's hot path and hands anything else to the
     SDK, which it imports only then; the SDK must be installed either way."""
-    if importlib.util.find_spec("mcp") is None:
+    if PathFinder.find_spec("mcp") is None:  # importlib.util costs more than this check
         return refuse(MISSING_SDK)
     cwd = os.path.abspath(cwd or os.getcwd())
     if not os.path.isdir(cwd):
         return refuse(f"--cwd {cwd} is not a directory — pass the project's directory")
     state = server_state(settings, cwd, environ)
-    start_log(state.db, settings.value("log_level"))
+    log.start = lambda: start_log(state.db, settings.value("log_level"))
     log.info("mcp.started", project=state.project, db=str(state.db),
              episode_ref=state.episode_ref, cwd=cwd, lease_wait_ms=state.lease_wait_ms)
     try:
         if sdk_only:
+            log.flush()
             with startup.more_imports():  # the SDK's models live as long as the server
                 from claimgraph.mcp import server
             server.run_sdk_only(state)
@@ -96,6 +94,7 @@ def serve(settings: Settings, cwd: str | None, environ: Mapping[str, str],
     except KeyboardInterrupt:
         pass
     log.info("mcp.stopped")
+    log.flush()
     return 0
 
 
@@ -112,6 +111,8 @@ def server_state(settings: Settings, cwd: str, environ: Mapping[str, str]) -> Se
 def start_log(db: Path, level: str) -> None:
     """JSON lines to ``<db>.mcp.log`` (stderr when that cannot be opened); the SDK's own
     warnings go to the same file."""
+    import logging
+
     path = Sidecars(db).mcp_log
     try:
         configure_logging("json", path, level=level)

@@ -19,7 +19,6 @@ from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Iterable, Mapping
 
 import anyio
-import structlog
 import mcp.types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
@@ -28,6 +27,7 @@ from mcp.shared.message import SessionMessage
 
 from claimgraph import __version__
 from claimgraph.mcp.calls import INSTRUCTIONS, NAME, TITLE, Workers, tool_listing, unknown_tool
+from claimgraph.mcp.journal import log
 from claimgraph.mcp.session import ServerState
 from claimgraph.mcp.tools import BY_NAME
 
@@ -35,7 +35,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from claimgraph.mcp.front import Wire
 
-log = structlog.get_logger("claimgraph.mcp")
 
 
 def build(ctx: ServerState, workers: Workers) -> Server:

@@ -24,7 +24,6 @@ from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.coach import surfaced_ids
 from claimgraph.logic.model import EPISTEMIC_STRENGTH
 from claimgraph.logic.recall import in_scopes
-from claimgraph.logic.redact import redact
 from claimgraph.mcp import tools_args as A
 from claimgraph.mcp.arguments import Arg
 from claimgraph.mcp.session import ServerState
@@ -171,6 +170,8 @@ AGENT_SOURCE_TYPES = ("agent-note", "inferred")
 def memory_assert(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
     """An agent-said fact of this server's own episode, in this project (or the user scope
     when the user enabled it), never back-dated, its words redacted as capture redacts."""
+    from claimgraph.logic.redact import redact  # writes only: reads never load the redactor
+
     _in_lane(ctx, a)
     options = {ours: a[theirs] for theirs, ours in ASSERT_OPTIONS.items() if theirs in a}
     options.setdefault("source_type", AGENT_SOURCE_TYPES[0])
