@@ -19,9 +19,10 @@ the two answer with the same JSON (docs/mcp.md, "Start-up"):
 from __future__ import annotations
 
 import json
+import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, Mapping
+from queue import SimpleQueue
+from typing import Any, Callable, Mapping
 
 
 from claimgraph.errors import ClaimgraphError
@@ -86,20 +87,83 @@ def call(ctx: ServerState, tool: Tool, raw: Mapping[str, Any] | None) -> tuple[s
     return result
 
 
+class Job:
+    """One piece of work's outcome, set by the worker thread that ran it (``concurrent.futures``
+    would do, but it loads ``logging`` with it, at every server start)."""
+
+    def __init__(self) -> None:
+        self.finished = threading.Event()
+        self.value: Any = None
+        self.error: BaseException | None = None
+        self.callbacks: list[Callable[[Job], None]] = []
+        self.lock = threading.Lock()
+
+    def settle(self, value: Any = None, error: BaseException | None = None) -> None:
+        with self.lock:
+            self.value, self.error = value, error
+            self.finished.set()
+            callbacks, self.callbacks = self.callbacks, []
+        for callback in callbacks:
+            callback(self)
+
+    def add_done_callback(self, callback: Callable[[Job], None]) -> None:
+        """``callback(job)`` once it is finished (at once, here, if it is already)."""
+        with self.lock:
+            if not self.finished.is_set():
+                self.callbacks.append(callback)
+                return
+        callback(self)
+
+    def result(self) -> Any:
+        self.finished.wait()
+        if self.error is not None:
+            raise self.error
+        return self.value
+
+
+class Worker:
+    """One thread running its jobs in order, so a shell never leaves the thread it was opened
+    on (SQLite insists)."""
+
+    def __init__(self, name: str) -> None:
+        self.queue: SimpleQueue[tuple[Job, Callable[..., Any], tuple[Any, ...]] | None] = \
+            SimpleQueue()
+        self.thread = threading.Thread(target=self._run, name=name)
+        self.thread.start()
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Job:
+        job = Job()
+        self.queue.put((job, fn, args))
+        return job
+
+    def _run(self) -> None:
+        while (item := self.queue.get()) is not None:
+            job, fn, args = item
+            try:
+                value = fn(*args)
+            except BaseException as error:  # noqa: BLE001 - handed to whoever waits for it
+                job.settle(error=error)
+            else:
+                job.settle(value)
+
+    def stop(self) -> None:
+        self.queue.put(None)
+        self.thread.join()
+
+
 class Workers:
     """One thread for reads, one for writes: each shell stays on its own thread."""
 
     def __init__(self) -> None:
-        self.reads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mcp-read")
-        self.writes = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mcp-write")
+        self.reads = Worker("mcp-read")
+        self.writes = Worker("mcp-write")
 
-    def submit(self, ctx: ServerState, tool: Tool,
-               raw: Mapping[str, Any] | None) -> Future[tuple[str, bool]]:
-        pool = self.writes if tool.writes else self.reads
-        return pool.submit(call, ctx, tool, raw)
+    def submit(self, ctx: ServerState, tool: Tool, raw: Mapping[str, Any] | None) -> Job:
+        """Run the call on its thread; the Job's result is (the result's text, is_error)."""
+        return (self.writes if tool.writes else self.reads).submit(call, ctx, tool, raw)
 
     def close(self, ctx: ServerState) -> None:
-        """Close each shell on its own thread (SQLite insists), then stop both threads."""
-        for pool, close in ((self.reads, ctx.close_reader), (self.writes, ctx.close_writer)):
-            pool.submit(close).result()
-            pool.shutdown(wait=True)
+        """Close each shell on its own thread, then stop both threads."""
+        for worker, close in ((self.reads, ctx.close_reader), (self.writes, ctx.close_writer)):
+            worker.submit(close).result()
+            worker.stop()

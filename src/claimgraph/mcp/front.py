@@ -28,13 +28,12 @@ import json
 import os
 import sys
 import threading
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Mapping
 
 
 from claimgraph import __version__
-from claimgraph.mcp.calls import INSTRUCTIONS, NAME, TITLE, Workers, call, tool_listing, unknown_tool
+from claimgraph.mcp.calls import INSTRUCTIONS, NAME, TITLE, Job, Workers, tool_listing, unknown_tool
 from claimgraph.mcp.journal import log
 from claimgraph.mcp.session import ServerState
 from claimgraph.mcp.tools import BY_NAME
@@ -200,7 +199,7 @@ class Front:
     wire: Wire
     era: str | None = None  # "legacy" (the handshake) or "modern" (per-request envelope)
     lead: list[bytes] = field(default_factory=list)
-    pending: set[Future[Any]] = field(default_factory=set)
+    pending: set[threading.Event] = field(default_factory=set)
 
     def handle(self, message: dict[str, Any]) -> None:
         """Answer ``message``, or raise NotOurs before anything was sent or changed."""
@@ -286,24 +285,27 @@ class Front:
             self.wire.send({"jsonrpc": "2.0", "id": message["id"],
                             "error": {"code": code, "message": text, "data": data}})
             return
-        future = self.workers.submit(self.ctx, tool, arguments)
-        self.pending.add(future)
+        answered = threading.Event()
+        self.pending.add(answered)
 
-        def done(finished: Future[tuple[str, bool]]) -> None:
-            text, is_error = finished.result()
-            self.answer(message, {"content": [{"type": "text", "text": text}],
-                                  "isError": is_error, **stamp})
-            self.pending.discard(finished)
+        def done(finished: Job) -> None:
+            try:
+                text, is_error = finished.result()
+                self.answer(message, {"content": [{"type": "text", "text": text}],
+                                      "isError": is_error, **stamp})
+            finally:
+                answered.set()
+                self.pending.discard(answered)
             log.flush()  # the first answer is out: the log may cost its imports now
-        future.add_done_callback(done)
+        self.workers.submit(self.ctx, tool, arguments).add_done_callback(done)
 
     def answer(self, message: dict[str, Any], result: dict[str, Any]) -> None:
         self.wire.send({"jsonrpc": "2.0", "id": message["id"], "result": result})
 
     def settle(self) -> None:
-        """Wait for the calls in flight (their answers are written by then)."""
-        for future in list(self.pending):
-            future.exception()
+        """Wait for the calls in flight to be answered."""
+        for answered in list(self.pending):
+            answered.wait()
 
 
 def server_info() -> dict[str, str]:

@@ -12,12 +12,12 @@ logs) and exit code 1.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
 from importlib.machinery import PathFinder
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Mapping, Sequence
 
 from claimgraph import location, startup
@@ -33,7 +33,18 @@ MISSING_SDK = ("claimgraph mcp: the MCP server needs the optional `mcp` package 
                "`uv tool install '.[mcp,viewer]'`)")
 
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+
+#: No flags, the command ``claimgraph install --mcp`` registers: nothing to parse, and argparse
+#: is not loaded for it.
+NO_FLAGS = SimpleNamespace(cwd=None, db=None, lease_wait=None, config=None, sdk_only=False)
+
+
 def parser() -> argparse.ArgumentParser:
+    import argparse
+
     p = argparse.ArgumentParser(prog="python -m claimgraph.mcp",
                                 description="claimgraph's MCP server over stdio.")
     add_flags(p)
@@ -55,7 +66,8 @@ def add_flags(p: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
     environ = os.environ if environ is None else environ
-    args = parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = parser().parse_args(argv) if argv else NO_FLAGS
     if args.lease_wait is not None and args.lease_wait < 0:
         return refuse("--lease-wait must be a whole number of milliseconds ≥ 0")
     try:

@@ -26,7 +26,8 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
 from claimgraph import __version__
-from claimgraph.mcp.calls import INSTRUCTIONS, NAME, TITLE, Workers, tool_listing, unknown_tool
+from claimgraph.mcp.calls import (INSTRUCTIONS, NAME, TITLE, Job, Workers, tool_listing,
+                                  unknown_tool)
 from claimgraph.mcp.journal import log
 from claimgraph.mcp.session import ServerState
 from claimgraph.mcp.tools import BY_NAME
@@ -46,13 +47,28 @@ def build(ctx: ServerState, workers: Workers) -> Server:
         if tool is None:
             code, message, data = unknown_tool(params.name)
             raise MCPError(code, message, data=data)
-        future = workers.submit(ctx, tool, params.arguments)
-        text, is_error = await asyncio.wrap_future(future)
+        text, is_error = await finished(workers.submit(ctx, tool, params.arguments))
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
                                     is_error=is_error)
 
     return Server(NAME, version=__version__, title=TITLE, instructions=INSTRUCTIONS,
                   on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+async def finished(job: Job) -> Any:
+    """The job's result, awaited on the event loop (which keeps serving meanwhile)."""
+    loop = asyncio.get_running_loop()
+    waiter = loop.create_future()
+
+    def settle(done: Job) -> None:
+        if waiter.cancelled():
+            return
+        if done.error is not None:
+            waiter.set_exception(done.error)
+        else:
+            waiter.set_result(done.value)
+    job.add_done_callback(lambda done: loop.call_soon_threadsafe(settle, done))
+    return await waiter
 
 
 async def serve(ctx: ServerState, workers: Workers, wire: Wire | None, lead: Iterable[bytes],

@@ -19,7 +19,6 @@ the episode is this server process's own (``mcp:<host>:<pid>@<start ms>``).
 from __future__ import annotations
 
 import os
-import socket
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,14 +26,12 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from claimgraph import lease, retrievals
 from claimgraph.core import Shell
-from claimgraph.core.briefing import USER_SCOPE
-from claimgraph.core.ingest import open_episode
-from claimgraph.core.vocabulary import seed
 from claimgraph.opening import open_store
 from claimgraph.sidecar import Sidecars
 from claimgraph.store import leases
 
 OWNER = "claimgraph-mcp"
+USER_SCOPE = "user"  # core.briefing's; read here without loading the briefing
 #: An MCP episode holds what an agent said through a tool call (docs/sync.md, "Trust").
 EPISODE_SOURCE_TYPE = "agent-note"
 
@@ -44,6 +41,8 @@ def session_ref(environ: Mapping[str, str], pid: int, started_ms: int) -> str:
     session = environ.get("CLAUDE_CODE_SESSION_ID", "").strip()
     if session:
         return f"mcp:claude-code:{session}"
+    import socket
+
     return f"mcp:{socket.gethostname()}:{pid}@{started_ms}"
 
 
@@ -87,7 +86,11 @@ class ServerState:
 
     @contextmanager
     def writing(self) -> Iterator[tuple[Shell, list[str]]]:
-        """(the write shell, warnings) inside the write lease; the store is created on first use."""
+        """(the write shell, warnings) inside the write lease; the store is created on first use.
+        The write path's modules load with the first write: a session that only reads never
+        pays for them."""
+        from claimgraph.core.vocabulary import seed
+
         held = leases.write_lease(self.db, OWNER, self.lease_wait_ms, ttl_ms=self.lease_ttl_ms)
         with held:
             warnings = []
@@ -109,6 +112,8 @@ class ServerState:
                 return found
         episode = sh.store.get_episode_by_ref(self.episode_ref)
         if episode is None:
+            from claimgraph.core.ingest import open_episode
+
             episode = open_episode(sh, EPISODE_SOURCE_TYPE, self.episode_ref)
         self._episode_id = episode["id"]
         return episode

@@ -6,6 +6,10 @@ and coercions live in ``arguments``; two additions, both optional: ``limit`` on
 memory_search and memory_recall (default 10), because every fact returned costs the agent
 context; and memory_neighbor's depth is capped at 6, the guided walk's own limit.
 
+The search path's modules load with the server; each other tool imports its verbs on its
+first call, so a session's first memory_search does not wait for the coach, the graph walk or
+the write path (docs/mcp.md, "Start-up").
+
 Names resolve in the project's scope first, then the user's (``entity_scope`` / ``subject_scope``
 pin one); facts are limited to those two scopes unless ``scope`` names one.
 """
@@ -15,13 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from claimgraph.core import forget, reads, writes
-from claimgraph.core.coach import coach
-from claimgraph.core.neighbor import neighbor
+from claimgraph.core import reads
 from claimgraph.core.recall import recall, scoped_search
 from claimgraph.core.teammates import named
 from claimgraph.errors import ClaimgraphError
-from claimgraph.logic.coach import surfaced_ids
 from claimgraph.logic.model import EPISTEMIC_STRENGTH
 from claimgraph.logic.recall import in_scopes
 from claimgraph.mcp import tools_args as A
@@ -90,6 +91,8 @@ def memory_facts(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
 
 
 def memory_neighbor(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
+    from claimgraph.core.neighbor import neighbor
+
     sh = ctx.read()
     options = {k: a[k] for k in ("predicate", "scope", "as_of", "min_confidence", "query",
                                  "budget", "beam") if k in a}
@@ -143,6 +146,9 @@ def memory_conflicts(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
 
 
 def memory_coach(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
+    from claimgraph.core.coach import coach
+    from claimgraph.logic.coach import surfaced_ids
+
     found = coach(ctx.read(), a["task"], ctx.scopes)
     if found["push"]:
         ctx.log_read("coach", surfaced_ids(found))
@@ -170,7 +176,8 @@ AGENT_SOURCE_TYPES = ("agent-note", "inferred")
 def memory_assert(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
     """An agent-said fact of this server's own episode, in this project (or the user scope
     when the user enabled it), never back-dated, its words redacted as capture redacts."""
-    from claimgraph.logic.redact import redact  # writes only: reads never load the redactor
+    from claimgraph.core import writes
+    from claimgraph.logic.redact import redact
 
     _in_lane(ctx, a)
     options = {ours: a[theirs] for theirs, ours in ASSERT_OPTIONS.items() if theirs in a}
@@ -226,6 +233,8 @@ def _in_lane(ctx: ServerState, a: dict[str, Any]) -> None:
 def memory_forget(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
     """Soft only: the fact is invalidated as forgotten, its history kept. Purging (deleting
     for good) stays a human command."""
+    from claimgraph.core import forget, writes
+
     with ctx.writing() as (sh, warnings):
         fact = writes.require_fact(sh, a["fact_id"])
         if not in_scopes([fact], ctx.scopes):
