@@ -28,7 +28,6 @@ import json
 import os
 import sys
 import threading
-from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Mapping
 
 
@@ -190,16 +189,14 @@ def _capabilities(caps: Any) -> None:
 
 # --- the session ------------------------------------------------------------------------------
 
-@dataclass
 class Front:
     """One session's hot path; ``lead`` holds what the SDK must replay on a hand-over."""
 
-    ctx: ServerState
-    workers: Workers
-    wire: Wire
-    era: str | None = None  # "legacy" (the handshake) or "modern" (per-request envelope)
-    lead: list[bytes] = field(default_factory=list)
-    pending: set[threading.Event] = field(default_factory=set)
+    def __init__(self, ctx: ServerState, workers: Workers, wire: Wire) -> None:
+        self.ctx, self.workers, self.wire = ctx, workers, wire
+        self.era: str | None = None  # "legacy" (the handshake) or "modern" (per-request envelope)
+        self.lead: list[bytes] = []
+        self.pending: set[threading.Event] = set()
 
     def handle(self, message: dict[str, Any]) -> None:
         """Answer ``message``, or raise NotOurs before anything was sent or changed."""

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
@@ -41,25 +40,37 @@ def session_ref(environ: Mapping[str, str], pid: int, started_ms: int) -> str:
     session = environ.get("CLAUDE_CODE_SESSION_ID", "").strip()
     if session:
         return f"mcp:claude-code:{session}"
+    return f"mcp:{hostname()}:{pid}@{started_ms}"
+
+
+def hostname() -> str:
+    """The host's name, as ``socket.gethostname`` gives it (uname's node name on POSIX,
+    without loading ``socket``)."""
+    if hasattr(os, "uname"):
+        return os.uname().nodename
     import socket
 
-    return f"mcp:{socket.gethostname()}:{pid}@{started_ms}"
+    return socket.gethostname()
 
 
-@dataclass
 class ServerState:
-    """The server's state; every tool gets it first."""
+    """The server's state; every tool gets it first. (A plain class: ``dataclasses`` would
+    load ``inspect`` at every server start.)"""
 
-    db: Path
-    project: str
-    episode_ref: str
-    lease_wait_ms: int = lease.DEFAULT_WAIT_MS
-    lease_ttl_ms: int = lease.DEFAULT_TTL_MS
-    half_life_days: float = 90.0
-    user_scope_writes: bool = False
-    _reader: Shell | None = field(default=None, repr=False)
-    _writer: Shell | None = field(default=None, repr=False)
-    _episode_id: str | None = field(default=None, repr=False)
+    def __init__(self, db: Path, project: str, episode_ref: str,
+                 lease_wait_ms: int = lease.DEFAULT_WAIT_MS,
+                 lease_ttl_ms: int = lease.DEFAULT_TTL_MS, half_life_days: float = 90.0,
+                 user_scope_writes: bool = False) -> None:
+        self.db, self.project, self.episode_ref = db, project, episode_ref
+        self.lease_wait_ms, self.lease_ttl_ms = lease_wait_ms, lease_ttl_ms
+        self.half_life_days, self.user_scope_writes = half_life_days, user_scope_writes
+        self._reader: Shell | None = None
+        self._writer: Shell | None = None
+        self._episode_id: str | None = None
+
+    def __repr__(self) -> str:
+        return (f"ServerState(db={self.db!r}, project={self.project!r}, "
+                f"episode_ref={self.episode_ref!r})")
 
     @property
     def scopes(self) -> tuple[str, ...]:

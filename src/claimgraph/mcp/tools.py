@@ -16,8 +16,7 @@ pin one); facts are limited to those two scopes unless ``scope`` names one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from claimgraph.core import reads
 from claimgraph.core.recall import recall, scoped_search
@@ -34,8 +33,7 @@ DEFAULT_LIMIT = 10
 Handler = Callable[[ServerState, dict[str, Any]], dict[str, Any]]
 
 
-@dataclass(frozen=True)
-class Tool:
+class Tool(NamedTuple):
     name: str
     description: str
     args: tuple[Arg, ...]
