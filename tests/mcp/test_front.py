@@ -216,10 +216,25 @@ def test_the_sdk_client_gets_the_same_answers_from_the_front_and_the_sdk(served:
     assert took_over(served) == []
 
 
-def test_the_front_imports_nothing_of_the_sdk():
-    code = ("import sys, claimgraph.mcp.front, claimgraph.mcp.main; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "('mcp', 'mcp_types', 'pydantic', 'anyio', 'httpx', 'starlette')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+def loaded_by(code: str, prefixes: tuple[str, ...]) -> list[str]:
+    """The modules under ``prefixes`` a fresh interpreter has loaded after ``code``."""
+    report = (f"{code}; import sys; print(sorted(m for m in sys.modules "
+              f"if m.startswith({prefixes!r})))")
+    out = subprocess.run([sys.executable, "-c", report], capture_output=True, text=True,
                          check=True, timeout=60).stdout
-    assert out.strip() == "[]"
+    return json.loads(out.replace("'", '"'))
+
+
+def test_the_front_imports_nothing_of_the_sdk():
+    sdk = ("mcp.", "mcp_types", "pydantic", "anyio", "httpx", "starlette")
+    assert loaded_by("import claimgraph.mcp.front, claimgraph.mcp.main", sdk) == []
+    assert loaded_by("import mcp", ("mcp.", "pydantic")) != []  # the probe sees an import
+
+
+def test_the_handshake_and_tools_list_load_no_store_module():
+    """What answers before the first call: the table, not the store's code (the read thread
+    loads that once the first answer is out)."""
+    code = ("import claimgraph.mcp.front, claimgraph.mcp.main; "
+            "from claimgraph.mcp.calls import tool_listing; tool_listing()")
+    assert loaded_by(code, ("claimgraph.store", "claimgraph.core", "claimgraph.opening",
+                            "dataclasses", "structlog", "logging", "concurrent")) == []

@@ -26,7 +26,6 @@ from typing import Any, Callable, Mapping
 
 
 from claimgraph.errors import ClaimgraphError
-from claimgraph.logic.safe_render import safe_value
 from claimgraph.mcp.arguments import input_schema, parse
 from claimgraph.mcp.journal import log
 from claimgraph.mcp.session import ServerState
@@ -57,6 +56,8 @@ def unknown_tool(name: str) -> tuple[int, str, dict[str, Any]]:
 
 
 def text(payload: Any) -> str:
+    from claimgraph.logic.safe_render import safe_value
+
     return json.dumps(safe_value(payload), ensure_ascii=False, separators=(",", ":"))
 
 
@@ -85,6 +86,12 @@ def call(ctx: ServerState, tool: Tool, raw: Mapping[str, Any] | None) -> tuple[s
     log.info("mcp.tool", tool=tool.name, status=outcome,
              duration_ms=round((time.monotonic() - started) * 1000, 2))
     return result
+
+
+def _warm_up(ctx: ServerState) -> None:
+    from claimgraph.mcp import verbs
+
+    verbs.warm_up(ctx)
 
 
 class Job:
@@ -161,6 +168,11 @@ class Workers:
     def submit(self, ctx: ServerState, tool: Tool, raw: Mapping[str, Any] | None) -> Job:
         """Run the call on its thread; the Job's result is (the result's text, is_error)."""
         return (self.writes if tool.writes else self.reads).submit(call, ctx, tool, raw)
+
+    def warm_up(self, ctx: ServerState) -> None:
+        """Load the search path and open the read shell on the read thread, ahead of the
+        first call (which queues behind it on that thread)."""
+        self.reads.submit(_warm_up, ctx)
 
     def close(self, ctx: ServerState) -> None:
         """Close each shell on its own thread, then stop both threads."""

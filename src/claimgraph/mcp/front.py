@@ -10,6 +10,10 @@ own wire form (docs/mcp.md, "Start-up"), only the messages a session opens with:
 - ``tools/list`` and ``tools/call`` for our tools, through the same functions the SDK server
   calls (``calls``), on the same two worker threads.
 
+The store's modules are not loaded to answer the handshake or ``tools/list``: once the first
+answer is out, the read thread loads the search path and opens the store (``verbs.warm_up``)
+while the client reads it, so an agent's session start waits for neither.
+
 Anything else — another method, another protocol version, a line that is not plain JSON-RPC
 (bad JSON or UTF-8, a lone surrogate, deep nesting, duplicate keys, an unexpected field) — is
 not guessed at: the front waits for its calls in flight, imports the SDK and hands it the wire
@@ -18,17 +22,15 @@ in the opening envelope; their answers were already sent, so the SDK's are dropp
 line itself. From there on the SDK serves the session, so every answer outside the hot path is
 the SDK's by construction. ``--sdk-only`` skips the front (for comparing the two).
 
-Like the SDK's transport, the front keeps the wire on private descriptors and points fd 0 at
-the null device and fd 1 at stderr, so a stray print cannot corrupt the protocol.
+Like the SDK's transport, the front keeps the wire on private descriptors (``wire``), so a
+stray print cannot corrupt the protocol.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import sys
 import threading
-from typing import Any, BinaryIO, Mapping
+from typing import Any, Mapping
 
 
 from claimgraph import __version__
@@ -36,6 +38,7 @@ from claimgraph.mcp.calls import INSTRUCTIONS, NAME, TITLE, Job, Workers, tool_l
 from claimgraph.mcp.journal import log
 from claimgraph.mcp.session import ServerState
 from claimgraph.mcp.tools import BY_NAME
+from claimgraph.mcp.wire import Wire
 
 HANDSHAKE_VERSION = "2025-11-25"
 MODERN_VERSION = "2026-07-28"
@@ -54,42 +57,6 @@ REPLAY_ID = "claimgraph-front-replay"
 
 class NotOurs(Exception):
     """A message the front leaves to the SDK (the reason is logged)."""
-
-
-# --- the wire -----------------------------------------------------------------------------------
-
-class Wire:
-    """The protocol's stdin and stdout on private descriptors (fd 0 and 1 diverted)."""
-
-    def __init__(self) -> None:
-        sys.stdout.flush()
-        self._saved = (os.dup(0), os.dup(1))
-        self.reader: BinaryIO = os.fdopen(_private(0), "rb", closefd=False)
-        self.writer: BinaryIO = os.fdopen(_private(1), "wb", closefd=False)
-        devnull = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(devnull, 0)
-        os.close(devnull)
-        os.dup2(2, 1)
-        self.lock = threading.Lock()
-
-    def send(self, message: Mapping[str, Any]) -> None:
-        line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
-        with self.lock:
-            self.writer.write(line)
-            self.writer.flush()
-
-    def restore(self) -> None:
-        """Point fd 0 and 1 back at the wire (for a caller that runs us in-process)."""
-        for fd, saved in zip((0, 1), self._saved):
-            os.dup2(saved, fd)
-            os.close(saved)
-
-
-def _private(fd: int) -> int:
-    """A close-on-exec duplicate of ``fd`` above the standard range."""
-    import fcntl
-
-    return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
 
 
 # --- reading one line strictly ------------------------------------------------------------------
@@ -319,11 +286,14 @@ def replayed(message: dict[str, Any]) -> bytes:
 def serve(ctx: ServerState) -> None:
     """Serve the session: the front while it knows the messages, then the SDK."""
     workers, wire = Workers(), Wire()
-    front = Front(ctx, workers, wire)
+    front, warm = Front(ctx, workers, wire), False
     try:
         for line in wire.reader:
             try:
                 front.handle(read_message(line))
+                if not warm:  # the first answer is out: load what the first call needs
+                    workers.warm_up(ctx)
+                    warm = True
             except NotOurs as reason:
                 log.info("mcp.sdk-takes-over", reason=str(reason))
                 front.settle()

@@ -24,7 +24,6 @@ from claimgraph import location, startup
 from claimgraph.config import Settings, load_settings
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logsetup import configure_logging
-from claimgraph.sidecar import Sidecars
 from claimgraph.mcp.journal import log
 from claimgraph.mcp.session import ServerState, default_project, session_ref
 
@@ -124,6 +123,8 @@ def start_log(db: Path, level: str) -> None:
     """JSON lines to ``<db>.mcp.log`` (stderr when that cannot be opened); the SDK's own
     warnings go to the same file."""
     import logging
+
+    from claimgraph.sidecar import Sidecars
 
     path = Sidecars(db).mcp_log
     try:

@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import io
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Iterable, Mapping
+from typing import Any, AsyncIterator, Iterable
 
 import anyio
 import mcp.types as types
@@ -32,9 +32,7 @@ from claimgraph.mcp.journal import log
 from claimgraph.mcp.session import ServerState
 from claimgraph.mcp.tools import BY_NAME
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from claimgraph.mcp.front import Wire
+from claimgraph.mcp.wire import Wire
 
 
 

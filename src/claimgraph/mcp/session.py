@@ -3,9 +3,10 @@
 A ``ServerState`` lives as long as the server. Reads use one shell and never take a lease;
 writes use another, each inside the write lease (owner ``claimgraph-mcp``), waiting at most the
 configured ``lease_wait_ms`` and then failing with the holder named — an agent is never kept
-waiting on a curator for longer than that. The server runs reads and writes on two threads of
-their own, so a read is never queued behind a write waiting for the lease; each shell is only
-ever touched by its own thread (SQLite connections are not shared across threads).
+waiting on a curator for longer than that. The store's modules load with the first read or
+write, not with this module. The server runs reads and writes on two threads of their own, so
+a read is never queued behind a write waiting for the lease; each shell is only ever touched
+by its own thread (SQLite connections are not shared across threads).
 
 Scopes: the project of the server's working directory (the id capture gives it) and ``user``.
 An agent asking "what do we know about X" sees those two, never another project's facts.
@@ -23,11 +24,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
-from claimgraph import lease, retrievals
-from claimgraph.core import Shell
-from claimgraph.opening import open_store
-from claimgraph.sidecar import Sidecars
-from claimgraph.store import leases
+from claimgraph import lease
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from claimgraph.core import Shell
 
 OWNER = "claimgraph-mcp"
 USER_SCOPE = "user"  # core.briefing's; read here without loading the briefing
@@ -89,6 +90,9 @@ class ServerState:
         error until the first assert creates it). Its predicate registry is re-read on each
         call: the server lives for a whole session while other processes register predicates."""
         if self._reader is None:
+            from claimgraph.core import Shell
+            from claimgraph.opening import open_store
+
             store = open_store(self.db, read_only=True)  # as the CLI's reads: no lease, no write
             self._reader = Shell(store, half_life_days=self.half_life_days)
         else:
@@ -100,7 +104,10 @@ class ServerState:
         """(the write shell, warnings) inside the write lease; the store is created on first use.
         The write path's modules load with the first write: a session that only reads never
         pays for them."""
+        from claimgraph.core import Shell
         from claimgraph.core.vocabulary import seed
+        from claimgraph.opening import open_store
+        from claimgraph.store import leases
 
         held = leases.write_lease(self.db, OWNER, self.lease_wait_ms, ttl_ms=self.lease_ttl_ms)
         with held:
@@ -130,10 +137,14 @@ class ServerState:
         return episode
 
     def fetch_evidence(self, name: str) -> str:
+        from claimgraph.sidecar import Sidecars
+
         return Sidecars(self.db).get_evidence(name)
 
     def log_read(self, verb: str, fact_ids: Iterable[str]) -> None:
         """Append to ``<db>.retrievals``; a read that answered is not failed by its log."""
+        from claimgraph import retrievals
+
         retrievals.log_read(self.db, verb, fact_ids, lease.now_ms())
 
     def close_reader(self) -> None:
