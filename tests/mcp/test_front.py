@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from claimgraph.store import leases
+
 from .conftest import Served, call, talk
 
 pytestmark = pytest.mark.timeout(600)
@@ -119,11 +121,14 @@ MODERN_BAD = {
 # One answer each on the wire, in order, except where no line can be matched (a null id).
 
 
-def converse(served: Served, lines: list[bytes], answers: int, *flags: str) -> list[Any]:
-    """Send ``lines`` to a fresh server, read ``answers`` answers, hang up."""
+def converse(served: Served, lines: list[bytes], answers: int, *flags: str,
+             env: dict[str, str] | None = None) -> list[Any]:
+    """Send ``lines`` to a fresh server, read ``answers`` answers, hang up, and read whatever
+    else it says until it exits."""
     server = subprocess.Popen([sys.executable, "-m", "claimgraph.mcp", *flags],
-                              cwd=served.project, env=served.env, stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                              cwd=served.project, env={**served.env, **(env or {})},
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL)
     got: list[Any] = []
 
     def read() -> None:
@@ -139,13 +144,16 @@ def converse(served: Served, lines: list[bytes], answers: int, *flags: str) -> l
         server.stdin.flush()
     reader.join(timeout=120)
     server.stdin.close()
+    got.extend(json.loads(rest) for rest in server.stdout.read().splitlines())
     server.wait(timeout=60)
     server.stdout.close()
     return sorted(got, key=lambda a: json.dumps(a, sort_keys=True))
 
 
-def both(served: Served, lines: list[bytes], answers: int) -> tuple[list[Any], list[Any]]:
-    return (converse(served, lines, answers), converse(served, lines, answers, "--sdk-only"))
+def both(served: Served, lines: list[bytes], answers: int,
+         env: dict[str, str] | None = None) -> tuple[list[Any], list[Any]]:
+    return (converse(served, lines, answers, env=env),
+            converse(served, lines, answers, "--sdk-only", env=env))
 
 
 def took_over(served: Served) -> list[str]:
@@ -216,6 +224,40 @@ def test_the_sdk_client_gets_the_same_answers_from_the_front_and_the_sdk(served:
     assert took_over(served) == []
 
 
+CANCEL_UNKNOWN = {
+    "legacy": (LEGACY_OPENING + [line("notifications/cancelled", requestId=42, reason="gone"),
+                                 AFTER], 2),
+    "modern": ([modern("tools/list", 1), line("notifications/cancelled", requestId="42"),
+                MODERN_AFTER], 2),
+}
+ASSERT = {"name": "memory_assert",
+          "arguments": {"subject": "billing", "predicate": "prefers", "object": "gRPC"}}
+
+
+@pytest.mark.parametrize("era", sorted(CANCEL_UNKNOWN))
+def test_a_cancel_for_no_call_in_flight_changes_nothing(served: Served, era):
+    lines, answers = CANCEL_UNKNOWN[era]
+    front, sdk = both(served, lines, answers)
+    assert front == sdk and len(front) == answers
+    assert took_over(served) == []
+
+
+def test_a_call_cancelled_while_it_waits_for_the_lease_is_never_answered(served: Served):
+    """The write waits for a lease this test holds; the client cancels it (by the id as text,
+    which the SDK correlates with the number) and searches meanwhile: neither server answers
+    the cancelled call, even after the wait ends."""
+    lines = LEGACY_OPENING + [line("tools/call", 2, **ASSERT),
+                              line("notifications/cancelled", requestId="2"), AFTER]
+    held = leases.write_lease(served.db, "claimgraph-curator", 0)
+    try:
+        front, sdk = both(served, lines, 2, env={"CLAIMGRAPH_LEASE_WAIT_MS": "1500"})
+    finally:
+        held.release()
+    assert front == sdk
+    assert sorted(a["id"] for a in front) == [1, 99]
+    assert took_over(served) == []
+
+
 def loaded_by(code: str, prefixes: tuple[str, ...]) -> list[str]:
     """The modules under ``prefixes`` a fresh interpreter has loaded after ``code``."""
     report = (f"{code}; import sys; print(sorted(m for m in sys.modules "
@@ -238,3 +280,18 @@ def test_the_handshake_and_tools_list_load_no_store_module():
             "from claimgraph.mcp.calls import tool_listing; tool_listing()")
     assert loaded_by(code, ("claimgraph.store", "claimgraph.core", "claimgraph.opening",
                             "dataclasses", "structlog", "logging", "concurrent")) == []
+
+
+def test_a_worker_outlives_a_callback_that_fails():
+    """The SDK's event loop may end before a call it was waiting for: handing the result back
+    fails, and the worker must still run what is queued behind (the shell's close)."""
+    from claimgraph.mcp.calls import Worker
+
+    worker = Worker("test")
+    try:
+        def fail(_job):
+            raise RuntimeError("Event loop is closed")
+        worker.submit(lambda: 1).add_done_callback(fail)
+        assert worker.submit(lambda: 2).result() == 2
+    finally:
+        worker.stop()

@@ -111,7 +111,7 @@ class Job:
             self.finished.set()
             callbacks, self.callbacks = self.callbacks, []
         for callback in callbacks:
-            callback(self)
+            _guarded(callback, self)
 
     def add_done_callback(self, callback: Callable[[Job], None]) -> None:
         """``callback(job)`` once it is finished (at once, here, if it is already)."""
@@ -119,13 +119,22 @@ class Job:
             if not self.finished.is_set():
                 self.callbacks.append(callback)
                 return
-        callback(self)
+        _guarded(callback, self)
 
     def result(self) -> Any:
         self.finished.wait()
         if self.error is not None:
             raise self.error
         return self.value
+
+
+def _guarded(callback: Callable[[Job], None], job: Job) -> None:
+    """A callback that fails is logged, never raised into the worker (which must live on to
+    run the jobs queued behind, the shell's close among them)."""
+    try:
+        callback(job)
+    except Exception:  # noqa: BLE001
+        log.exception("mcp.callback-failed")
 
 
 class Worker:

@@ -8,7 +8,8 @@ own wire form (docs/mcp.md, "Start-up"), only the messages a session opens with:
 - the 2025-11-25 handshake (``initialize``, ``notifications/initialized``, ``ping``), or the
   2026-07-28 per-request envelope (``server/discover``), each as the SDK answers them;
 - ``tools/list`` and ``tools/call`` for our tools, through the same functions the SDK server
-  calls (``calls``), on the same two worker threads.
+  calls (``calls``), on the same two worker threads, and ``notifications/cancelled`` (a
+  cancelled call is not answered).
 
 The store's modules are not loaded to answer the handshake or ``tools/list``: once the first
 answer is out, the read thread loads the search path and opens the store (``verbs.warm_up``)
@@ -164,12 +165,16 @@ class Front:
         self.era: str | None = None  # "legacy" (the handshake) or "modern" (per-request envelope)
         self.lead: list[bytes] = []
         self.pending: set[threading.Event] = set()
+        self.calls: dict[int | str, bool] = {}  # in flight: request id -> cancelled
+        self.calls_lock = threading.Lock()
 
     def handle(self, message: dict[str, Any]) -> None:
         """Answer ``message``, or raise NotOurs before anything was sent or changed."""
         params = message.get("params") or {}
         meta = params.get("_meta")
-        if isinstance(meta, dict) and PROTOCOL_KEY in meta:
+        if message["method"] == "notifications/cancelled":
+            self.cancel(message, params)
+        elif isinstance(meta, dict) and PROTOCOL_KEY in meta:
             self.modern(message, params, meta)
         elif "_meta" in params and message["method"] != "tools/call":
             raise NotOurs("_meta")
@@ -240,23 +245,41 @@ class Front:
         else:
             self.answer(message, {**result, **stamp})
 
+    def cancel(self, message: dict[str, Any], params: dict[str, Any]) -> None:
+        """As the SDK: a call the client cancelled while it ran is never answered (its work,
+        on a worker thread, still runs to its end); any other cancel changes nothing."""
+        request = params.get("requestId")
+        if self.era is None or "id" in message or not set(params) <= {"requestId", "reason"} \
+                or not isinstance(params.get("reason", ""), str) \
+                or isinstance(request, bool) or not isinstance(request, (int, str)):
+            raise NotOurs("notifications/cancelled")
+        with self.calls_lock:
+            if same_id(request) in self.calls:
+                self.calls[same_id(request)] = True
+
     def tool(self, message: dict[str, Any], params: dict[str, Any],
              stamp: dict[str, Any]) -> None:
         name, arguments = params["name"], params.get("arguments")
+        if same_id(message["id"]) in self.calls:
+            raise NotOurs("a request id already in flight")
         tool = BY_NAME.get(name)
         if tool is None:
             code, text, data = unknown_tool(name)
             self.wire.send({"jsonrpc": "2.0", "id": message["id"],
                             "error": {"code": code, "message": text, "data": data}})
             return
-        answered = threading.Event()
+        answered, key = threading.Event(), same_id(message["id"])
         self.pending.add(answered)
+        with self.calls_lock:
+            self.calls[key] = False
 
         def done(finished: Job) -> None:
             try:
                 text, is_error = finished.result()
-                self.answer(message, {"content": [{"type": "text", "text": text}],
-                                      "isError": is_error, **stamp})
+                with self.calls_lock:
+                    if not self.calls.pop(key, False):
+                        self.answer(message, {"content": [{"type": "text", "text": text}],
+                                              "isError": is_error, **stamp})
             finally:
                 answered.set()
                 self.pending.discard(answered)
@@ -270,6 +293,16 @@ class Front:
         """Wait for the calls in flight to be answered."""
         for answered in list(self.pending):
             answered.wait()
+
+
+def same_id(request: int | str) -> int | str:
+    """The id as the SDK correlates it: "7" and 7 are one request."""
+    if isinstance(request, str):
+        try:
+            return int(request)
+        except ValueError:
+            return request
+    return request
 
 
 def server_info() -> dict[str, str]:

@@ -65,7 +65,10 @@ async def finished(job: Job) -> Any:
             waiter.set_exception(done.error)
         else:
             waiter.set_result(done.value)
-    job.add_done_callback(lambda done: loop.call_soon_threadsafe(settle, done))
+    def hand_back(done: Job) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop ended first: nobody waits for it
+            loop.call_soon_threadsafe(settle, done)
+    job.add_done_callback(hand_back)
     return await waiter
 
 
