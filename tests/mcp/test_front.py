@@ -295,3 +295,26 @@ def test_a_worker_outlives_a_callback_that_fails():
         assert worker.submit(lambda: 2).result() == 2
     finally:
         worker.stop()
+
+
+def test_a_session_that_calls_nothing_still_logs_its_start_soon_after(served: Served):
+    """The log waits for the first answer, not for a tool call: half a second after it, the
+    start is on disk while the server still runs (an agent may kill an idle server)."""
+    import time
+
+    server = subprocess.Popen([sys.executable, "-m", "claimgraph.mcp"], cwd=served.project,
+                              env=served.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL)
+    try:
+        server.stdin.write(modern("server/discover", 1))
+        server.stdin.flush()
+        assert json.loads(server.stdout.readline())["id"] == 1
+        deadline = time.monotonic() + 60
+        while not (served.log.exists() and served.log_events()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [e["event"] for e in served.log_events()] == ["mcp.started"]
+    finally:
+        server.stdin.close()
+        server.wait(timeout=60)
+        server.stdout.close()
+    assert [e["event"] for e in served.log_events()] == ["mcp.started", "mcp.stopped"]

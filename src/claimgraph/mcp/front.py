@@ -54,6 +54,10 @@ MAX_DEPTH = 32
 CAPABILITY_NAMES = ("roots", "sampling", "elicitation", "experimental", "extensions")
 CLIENT_INFO_NAMES = {"name", "version", "title", "description", "websiteUrl"}
 REPLAY_ID = "claimgraph-front-replay"
+#: The log is written this long after the first answer if no tool result made it write
+#: sooner: a session whose agent calls nothing still logs its start, and at its end there is
+#: nothing left to load (an agent may kill a server that is slow to exit).
+LOG_AFTER_S = 0.5
 
 
 class NotOurs(Exception):
@@ -326,6 +330,9 @@ def serve(ctx: ServerState) -> None:
                 front.handle(read_message(line))
                 if not warm:  # the first answer is out: load what the first call needs
                     workers.warm_up(ctx)
+                    later = threading.Timer(LOG_AFTER_S, log.flush)
+                    later.daemon = True
+                    later.start()
                     warm = True
             except NotOurs as reason:
                 log.info("mcp.sdk-takes-over", reason=str(reason))

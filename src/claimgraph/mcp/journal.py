@@ -5,8 +5,9 @@ secret redactor every line passes through: together more CPU than the rest of a 
 start. An agent waits for the server's first answer, not for its log, so until ``flush`` the
 lines are held here, each stamped with the time and pid it happened at, and then written in
 order through the usual JSON-lines setup (``logsetup``): the front flushes once it has sent its
-first tool result, when it hands the wire to the SDK, and when the session ends; the SDK path
-flushes at once (docs/mcp.md, "Start-up").
+first tool result or half a second after its first answer (whichever comes first), when it
+hands the wire to the SDK, and when the session ends; the SDK path flushes at once
+(docs/mcp.md, "Start-up").
 """
 
 from __future__ import annotations
