@@ -88,6 +88,7 @@ LEFT_TO_THE_SDK = {
                       b'{"name":"memory_search","arguments":{"query":"\xff"}}}\n'],
     "a batch": [b"[" + line("ping", 10).strip() + b"]\n"],
     "a duplicate key": [b'{"jsonrpc":"2.0","id":10,"id":11,"method":"ping"}\n'],
+    "a huge id": [b'{"jsonrpc":"2.0","id":100000000000000000000,"method":"ping"}\n'],
 }
 LEGACY_BAD = {
     **{name: (LEGACY_OPENING + lines + [AFTER], 3) for name, lines in LEFT_TO_THE_SDK.items()},

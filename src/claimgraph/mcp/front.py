@@ -81,7 +81,8 @@ def read_message(line: bytes) -> dict[str, Any]:
             or not set(message) <= {"jsonrpc", "id", "method", "params"}:
         raise NotOurs("not a JSON-RPC request or notification")
     if "id" in message and (isinstance(message["id"], bool)
-                            or not isinstance(message["id"], (int, str))):
+                            or not isinstance(message["id"], (int, str))
+                            or isinstance(message["id"], int) and abs(message["id"]) > 2**53):
         raise NotOurs("request id")
     if not isinstance(message.get("params", {}), dict):
         raise NotOurs("params")
