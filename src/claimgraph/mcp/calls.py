@@ -179,8 +179,8 @@ class Workers:
         return (self.writes if tool.writes else self.reads).submit(call, ctx, tool, raw)
 
     def warm_up(self, ctx: ServerState) -> None:
-        """Load the search path and open the read shell on the read thread, ahead of the
-        first call (which queues behind it on that thread)."""
+        """Load the search path's modules on the read thread, ahead of the first call (which
+        queues behind it on that thread)."""
         self.reads.submit(_warm_up, ctx)
 
     def close(self, ctx: ServerState) -> None:

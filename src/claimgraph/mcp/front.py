@@ -12,8 +12,8 @@ own wire form (docs/mcp.md, "Start-up"), only the messages a session opens with:
   cancelled call is not answered).
 
 The store's modules are not loaded to answer the handshake or ``tools/list``: once the first
-answer is out, the read thread loads the search path and opens the store (``verbs.warm_up``)
-while the client reads it, so an agent's session start waits for neither.
+answer is out, the read thread loads the search path's modules (``verbs.warm_up``) while the
+client reads it, so an agent's session start waits for neither.
 
 Anything else — another method, another protocol version, a line that is not plain JSON-RPC
 (bad JSON or UTF-8, a lone surrogate, deep nesting, duplicate keys, an unexpected field) — is

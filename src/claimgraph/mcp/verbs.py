@@ -30,12 +30,14 @@ DEFAULT_LIMIT = 10
 
 
 def warm_up(ctx: ServerState) -> None:
-    """On the read thread, ahead of the first call: this module is loaded by now, and the read
-    shell is opened. A store that is not there yet is the first call's to report."""
-    try:
-        ctx.read()
-    except ClaimgraphError:
-        pass
+    """On the read thread, ahead of the first call: this module is loaded by now, and so are
+    the store's modules. The read shell is not opened here: opening a store reads the file's
+    header through a descriptor of its own, and closing that drops the POSIX locks of every
+    SQLite connection this process has on the file (the write shell's), after which another
+    process can delete the WAL under it — a write the server confirmed is then lost. Opened
+    at the first read, as before, the window stays what it was: a read after a write."""
+    from claimgraph import opening  # noqa: F401
+    from claimgraph.core import shell  # noqa: F401
 
 
 # --- resolving names in the project's scopes ---------------------------------------------------
