@@ -455,6 +455,22 @@ class SqlStore(StoreDefaults):
         return importlib.import_module(self._sections_module)
 
     # --- usage -------------------------------------------------------------------------------
+    def touched_since(self, writes: int, limit: int) -> list[str] | None:
+        """Ids of the facts written (inserted, changed, deleted, audited, linked, renamed) by
+        the transactions that moved the write counter past ``writes``: the viewer's placement
+        made at ``writes`` stays exact once these are placed again (docs/viewer.md, "After a
+        write"). None when more than ``limit`` were, or the store predates format 7."""
+        if not self._db.one(self._q.HAS_TOUCHES)[0]:
+            return None
+        rows = self._db.rows(self._q.TOUCHED_SINCE, (int(writes), int(limit) + 1))
+        return None if len(rows) > limit else [r[0] for r in rows]
+
+    def placement_heads(self, scopes: Iterable[str]) -> list[tuple[Any, ...]]:
+        """(t_valid, t_invalid, confidence, recorded_at, last_reinforced_at, epistemic,
+        source_type, predicate, dormant_since) of every fact in the scopes."""
+        return [tuple(r) for scope in sorted(set(scopes))
+                for r in self._db.rows(self._q.PLACEMENT_HEADS, (scope,))]
+
     def predicate_usage(self) -> dict[str, int]:
         return rec.counted((r[0], r[1]) for r in self._db.rows(common.PREDICATE_USAGE))
 
