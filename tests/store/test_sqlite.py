@@ -336,13 +336,14 @@ def _columns(path, table: str) -> list[str]:
 
 
 def test_the_current_format_adds_decay_and_audit_the_read_then_the_head_indexes_on_the_baseline():
-    assert STORE_FORMAT == 6 == len(sqlite_schema.MIGRATIONS)
+    assert STORE_FORMAT == 7 == len(sqlite_schema.MIGRATIONS)
     assert sqlite_schema.MIGRATIONS[0] is sqlite_schema.BASELINE
     assert sqlite_schema.MIGRATIONS[1] is sqlite_schema.DECAY_AND_AUDIT
     assert sqlite_schema.MIGRATIONS[2] is sqlite_schema.READ_INDEXES
     assert sqlite_schema.MIGRATIONS[3] is sqlite_schema.HEAD_INDEXES
     assert sqlite_schema.MIGRATIONS[4] is sqlite_schema.MARKS_TABLE
     assert sqlite_schema.MIGRATIONS[5] is sqlite_schema.WORD_INDEX
+    assert sqlite_schema.MIGRATIONS[6] is sqlite_schema.FACT_TOUCHES
 
 
 def test_a_version_1_file_migrates_to_2_with_its_data_intact(db):
