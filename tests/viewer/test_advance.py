@@ -31,7 +31,7 @@ PROJECT = "proj"
 PREDICATES = ("core/depends-on", "core/prefers", "x/convention", "core/failure-mode",
               "core/written-in", "core/part-of", "x/runs", "core/decided-against")
 #: What a placement is compared on (``until`` and ``levels`` may be more cautious when advanced).
-SHOWN = ("now", "placed", "pairs", "predicates", "block", "writes", "open_ids")
+SHOWN = ("now", "placed", "pairs", "predicates", "block", "mark", "open_ids")
 PARAMS = [{}, {"section": "current", "page": "2"}, {"section": "left_out"},
           {"section": "changed"}, {"predicate": "core/prefers"}, {"class": "observation"},
           {"text": "NAME-2"}, {"text": "v3", "section": "lessons"}]
@@ -160,14 +160,17 @@ def test_each_write_advances_the_placement_to_what_placing_it_whole_gives(opened
     clock = [NOW]
     src = source_at(db, clock)
     base = placement(src, PROJECT, Narrowing())
-    assert base["writes"] == store.write_count() and base["until"] is not None
+    assert base["mark"] == store.touch_mark() and base["until"] is not None
     for step, (what, write) in enumerate(writes(store), start=1):
         with store.transaction():
             write()
         clock[0] = NOW + step * 5 * MINUTE
         advanced = advance.advance(src, PROJECT, base)
-        assert advanced is not None, what
-        same(advanced, placement(src, PROJECT, Narrowing()))
+        whole = placement(src, PROJECT, Narrowing())
+        if advanced is None:  # SQLite may give a deleted fact's rowid again: placed whole
+            assert what == "a deletion" and not isinstance(db, str) and db.suffix == ".db"
+            advanced = whole
+        same(advanced, whole)
         base = advanced
     counts = base["placed"]["counts"]
     assert all(counts[key] for key in ("decisions", "changed", "current", "left_out"))

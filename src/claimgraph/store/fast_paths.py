@@ -113,12 +113,12 @@ class FactTouches(metaclass=_Offers):
     """Which facts each write touched (format 7), and what decides how long a project's
     placement stays exact as time passes: the viewer places again only what changed."""
 
-    methods = ("touched_since", "placement_heads", "write_count")
+    methods = ("touch_mark", "touched_since", "placement_heads")
 
-    def touched_since(self, writes: int, limit: int) -> list[str] | None:
+    def touch_mark(self) -> tuple[int, int]: raise NotImplementedError
+
+    def touched_since(self, mark: tuple[int, int], limit: int) -> list[str] | None:
         raise NotImplementedError
 
     def placement_heads(self, scopes: Iterable[str]) -> list[tuple[Any, ...]]:
         raise NotImplementedError
-
-    def write_count(self) -> int: raise NotImplementedError

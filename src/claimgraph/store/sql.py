@@ -455,14 +455,19 @@ class SqlStore(StoreDefaults):
         return importlib.import_module(self._sections_module)
 
     # --- usage -------------------------------------------------------------------------------
-    def touched_since(self, writes: int, limit: int) -> list[str] | None:
+    def touch_mark(self) -> tuple[int, int]:
+        """Where the record of touches stands now, for ``touched_since`` (the write counter,
+        and on SQLite the largest fact rowid)."""
+        return (self.write_count(), 0)
+
+    def touched_since(self, mark: Sequence[int], limit: int) -> list[str] | None:
         """Ids of the facts written (inserted, changed, deleted, audited, linked, renamed) by
-        the transactions that moved the write counter past ``writes``: the viewer's placement
-        made at ``writes`` stays exact once these are placed again (docs/viewer.md, "After a
-        write"). None when more than ``limit`` were, or the store predates format 7."""
+        the transactions after ``mark`` (``touch_mark``): a project's placement made at the
+        mark stays exact once these are placed again (docs/viewer.md, "After a write"). None
+        when more than ``limit`` were, or the store predates format 7."""
         if not self._db.one(self._q.HAS_TOUCHES)[0]:
             return None
-        rows = self._db.rows(self._q.TOUCHED_SINCE, (int(writes), int(limit) + 1))
+        rows = self._db.rows(self._q.TOUCHED_SINCE, (int(mark[0]), int(limit) + 1))
         return None if len(rows) > limit else [r[0] for r in rows]
 
     def placement_heads(self, scopes: Iterable[str]) -> list[tuple[Any, ...]]:

@@ -187,10 +187,17 @@ READ_INDEXES: tuple[str, ...] = (
 #: Format 7 (both schemas): ``fact_touches``, which facts each write touched (``sqlite_schema``
 #: says why). A touch carries the write counter's value once its transaction commits (the
 #: counter moves by one per transaction, just before COMMIT), so a reader that saw the counter
-#: at N finds every fact written since in ``writes > N`` (``TOUCHED_SINCE``).
+#: at N finds every fact written since in ``writes > N`` (``TOUCHED_SINCE``). SQLite records no
+#: touch for an insert (a third of a batch's insert time): one writer at a time gives new rows
+#: rowids above any a reader saw, so its reader asks for those as well (``SqliteStore``).
 TOUCHES_TABLE = "CREATE TABLE fact_touches (id TEXT {collate} PRIMARY KEY, writes {int} NOT NULL)"
 TOUCHES_INDEX = "CREATE INDEX fact_touches_writes ON fact_touches(writes)"
 TOUCHED_SINCE = "SELECT id FROM fact_touches WHERE writes > ? ORDER BY writes, id LIMIT ?"
+#: SQLite's new facts since a reader's mark: the rowids above the largest it saw.
+INSERTED_AFTER = "SELECT id FROM facts WHERE pk > ? ORDER BY pk LIMIT ?"
+#: (write counter, largest fact rowid) in one statement (one snapshot).
+TOUCH_MARK = ("SELECT coalesce((SELECT CAST(value AS INTEGER) FROM marks WHERE key = 'store:writes'),"
+              " 0), coalesce((SELECT max(pk) FROM facts), 0)")
 #: What decides how long a project's placement stays exact as time passes
 #: (``logic.briefing_sections.horizon``): each fact's times, decay and standing.
 PLACEMENT_HEADS = ("SELECT t_valid, t_invalid, confidence, recorded_at, last_reinforced_at,"
@@ -198,8 +205,8 @@ PLACEMENT_HEADS = ("SELECT t_valid, t_invalid, confidence, recorded_at, last_rei
 _SQLITE_NEXT = ("coalesce((SELECT CAST(value AS INTEGER) FROM marks WHERE key = 'store:writes'),"
                 " 0) + 1")
 #: (trigger, table, event, fact ids in SQL over ``new``/``old``) of every touch.
+_INSERTS = (("facts_touch_insert", "facts", "INSERT", ("new.id",)),)
 _TOUCHED_BY = (
-    ("facts_touch_insert", "facts", "INSERT", ("new.id",)),
     ("facts_touch_update", "facts", "UPDATE", ("new.id",)),
     ("facts_touch_delete", "facts", "DELETE", ("old.id",)),
     ("audit_touch_insert", "audit_verdicts", "INSERT", ("new.fact_id",)),
@@ -211,7 +218,8 @@ _TOUCHED_BY = (
 
 
 def fact_touches_sqlite() -> tuple[str, ...]:
-    """SQLite's format 7: the table and one row trigger per way a fact's place can change."""
+    """SQLite's format 7: the table and one row trigger per way a fact's place can change
+    (but an insert: new facts are the rowids above the last a reader saw)."""
     upsert = " ON CONFLICT (id) DO UPDATE SET writes = excluded.writes"
     steps = [TOUCHES_TABLE.format(collate="", int="INTEGER") + " WITHOUT ROWID", TOUCHES_INDEX]
     for name, table, event, ids in _TOUCHED_BY:
@@ -244,7 +252,7 @@ def fact_touches_postgres() -> tuple[str, ...]:
     """PostgreSQL's format 7: the same touches from statement triggers over transition tables
     (one touch per statement, not per row: a batch of 20,000 facts is one)."""
     steps = [TOUCHES_TABLE.format(collate='COLLATE "C"', int="BIGINT"), TOUCHES_INDEX, _PG_TOUCH]
-    for name, table, event, ids in _TOUCHED_BY:
+    for name, table, event, ids in _INSERTS + _TOUCHED_BY:
         sides = sorted({i.split(".")[0] for i in ids})
         refs = " ".join(f"{side.upper()} TABLE AS {side}_rows" for side in sides)
         picks = " UNION ALL ".join(f"SELECT {i.split('.')[0]}_rows.{i.split('.')[1]}"

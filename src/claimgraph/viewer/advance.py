@@ -3,7 +3,7 @@
 ``viewer.project.placement`` places every fact of a project at one instant: at 100,000 facts
 one walk of them all (1-2 s on a loaded machine). The store records which facts each write
 touched (``Store.touched_since``, format 7: a fact's row, its audit verdicts, its conflict
-links, its subject's or object's name), so the placement made at write counter N is advanced
+links, its subject's or object's name), so the placement made at a touch mark is advanced
 to the present by taking those facts out of their sections and putting each back where
 ``logic.briefing_sections.placement`` places it now, at the place its order key says (a
 binary search over the section, reading the few neighbours it compares with). The rest keep
@@ -47,7 +47,7 @@ def placed(src: Source, project_id: str, base: Mapping[str, Any] | None) -> dict
 def advance(src: Source, project_id: str, base: Mapping[str, Any]) -> dict[str, Any] | None:
     """``base`` (a whole placement) placed again at the present where the writes since it
     touched it, or None when that would not be exact (module docstring)."""
-    if base.get("writes") is None:
+    if base.get("mark") is None:
         return None
     with src.shell() as sh:
         store = sh.store
@@ -57,9 +57,9 @@ def advance(src: Source, project_id: str, base: Mapping[str, Any]) -> dict[str, 
             now = sh.now()
             if now < base["now"] or (base["until"] is not None and now >= base["until"]):
                 return None
-            writes = store.write_count()
-            touched = ([] if writes == base["writes"]
-                       else store.touched_since(base["writes"], PATCH_LIMIT))
+            mark = store.touch_mark()
+            touched = ([] if mark == base["mark"]
+                       else store.touched_since(base["mark"], PATCH_LIMIT))
             if touched is None:
                 return None
             wanted = scopes(project_id)
@@ -77,7 +77,7 @@ def advance(src: Source, project_id: str, base: Mapping[str, Any]) -> dict[str, 
             probe = Probe(store)
             moved = replace(base["placed"], changed, found, now, suspect, open_ids, probe,
                             src.half_life_days)
-            made = {"now": now, "pairs": pairs, "placed": moved, "writes": writes,
+            made = {"now": now, "pairs": pairs, "placed": moved, "mark": mark,
                     "until": until, "levels": levels, "open_ids": open_ids,
                     "predicates": (sorted(store.predicate_usage()) if touched
                                    else base["predicates"]), "block": None}
@@ -154,11 +154,11 @@ def narrowed(src: Source, project_id: str, narrowing: Narrowing, whole: Mapping[
 
 
 def _kept(store: Any, wanted: list[str], narrowing: Narrowing,
-          base: Mapping[str, Any] | None) -> tuple[int | None, frozenset[str]]:
-    """(write counter, ids the filters keep), advanced from ``base``'s when it can be."""
+          base: Mapping[str, Any] | None) -> tuple[Any, frozenset[str]]:
+    """(touch mark, ids the filters keep), advanced from ``base``'s when it can be."""
     touches = isinstance(store, FactTouches)
     with store.reading() if isinstance(store, Snapshots) else nullcontext():
-        writes = store.write_count() if touches else None
+        mark = store.touch_mark() if touches else None
         before = (base or {}).get("keep")
         if touches and before is not None and before[0] is not None:
             touched = store.touched_since(before[0], PATCH_LIMIT)
@@ -166,8 +166,8 @@ def _kept(store: Any, wanted: list[str], narrowing: Narrowing,
                 keep = set(before[1]) - set(touched)
                 keep.update(f["id"] for f in store.get_facts_by_ids(sorted(touched))
                             if f["scope"] in wanted and narrowing.matches(f))
-                return writes, frozenset(keep)
-        return writes, frozenset(store.narrowed_fact_ids(wanted, narrowing))
+                return mark, frozenset(keep)
+        return mark, frozenset(store.narrowed_fact_ids(wanted, narrowing))
 
 
 def kept_to(placed_whole: Mapping[str, Any], keep: Iterable[str]) -> dict[str, Any]:

@@ -129,9 +129,9 @@ def project(src: Source, project_id: str, params: Mapping[str, str],
 
 
 def placement(src: Source, project_id: str, narrowing: Narrowing) -> dict[str, Any]:
-    """{now, predicates, pairs, placed, block, writes, until, levels}: every section of the
-    project, placed, ordered and counted at one instant (``placed`` holds every id of every
-    section, in order: a few MB at 100,000 facts), the write counter it was read at, and how
+    """{now, predicates, pairs, placed, block, mark, until, levels, open_ids}: every section of
+    the project, placed, ordered and counted at one instant (``placed`` holds every id of every
+    section, in order: a few MB at 100,000 facts), the store's touch mark it was read at, how
     long it stays exact as time passes (``logic.briefing_sections.horizon``). The one read of
     a page that grows with the project: made once, then advanced write by write."""
     with src.shell() as sh:
@@ -140,7 +140,7 @@ def placement(src: Source, project_id: str, narrowing: Narrowing) -> dict[str, A
             now = sh.now()
             if not holds(store, project_id):
                 raise NotFound(f"no project {project_id!r} in this store")
-            writes = store.write_count() if isinstance(store, FactTouches) else None
+            mark = store.touch_mark() if isinstance(store, FactTouches) else None
             wanted = scopes(project_id)
             suspect = set(store.suspect_fact_ids())
             pairs = open_pairs(store, wanted, suspect, now)
@@ -150,7 +150,7 @@ def placement(src: Source, project_id: str, narrowing: Narrowing) -> dict[str, A
                                    src.half_life_days)
             until, levels = horizon(heads_of(store, wanted), now, src.half_life_days)
             made = {"now": now, "predicates": sorted(store.predicate_usage()), "pairs": pairs,
-                    "placed": placed, "block": None, "writes": writes, "until": until,
+                    "placed": placed, "block": None, "mark": mark, "until": until,
                     "levels": levels, "open_ids": open_ids}
             if not narrowing.active:  # the block: what the next session is told, unnarrowed
                 made["block"] = block_of(store, made, project_id, src)
