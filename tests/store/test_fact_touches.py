@@ -69,11 +69,19 @@ def test_an_unlink_a_revival_and_a_later_verdict_touch_too(touching):
         [{"fact_id": "f-4", **AUDIT, "verdict": "supported"}])) == {"f-4"}
 
 
-def test_a_deletion_is_touched_or_on_sqlite_says_place_whole(touching):
-    """SQLite finds new facts by rowid, and a deleted largest rowid is given again: there a
-    deletion answers None (the viewer places the project whole)."""
-    touched = after(touching, lambda: touching.delete_facts(["f-4"]))
-    assert touched == {"f-4"} or (touched is None and type(touching).__name__ != "PostgresStore")
+def test_a_deletion_says_place_whole_and_keeps_no_purged_id(touching):
+    """A purge must leave no trace of what it removed, so a deleted fact's touch names no id
+    (its links and verdicts touched it too: those touches go with it), and ``touched_since``
+    answers None: the viewer places the project whole."""
+    with touching.transaction():
+        touching.link_conflicts("f-4", ["f-1"])
+        touching.record_audit([{"fact_id": "f-4", **AUDIT}])
+    before = touching.touch_mark()
+    with touching.transaction():
+        touching.delete_facts(["f-4"])
+    assert touching.touched_since(before, 100) is None
+    rows = touching._db.rows("SELECT id FROM fact_touches")
+    assert "f-4" not in {r[0] for r in rows} and "f-1" in {r[0] for r in rows}
 
 
 def test_touches_are_counted_per_write_and_a_rename_that_keeps_the_name_touches_nothing(

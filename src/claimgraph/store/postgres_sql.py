@@ -114,6 +114,7 @@ DELETE_FACT_AUDITS = "DELETE FROM audit_verdicts WHERE fact_id" + _ANY
 DELETE_FACT_LINKS = ("DELETE FROM conflict_links WHERE fact_id = ANY(%(w)s::text[])"
                      " OR other_id = ANY(%(w)s::text[])")
 DELETE_FACTS = "DELETE FROM facts WHERE id" + _ANY
+DELETE_TOUCHES = "DELETE FROM fact_touches WHERE id" + _ANY
 
 SEARCH_ENTITIES = (ENTITY_SELECT + " WHERE search_text ILIKE %(p)s" + ENTITY_ORDER
                    + " LIMIT %(n)s")

@@ -461,14 +461,16 @@ class SqlStore(StoreDefaults):
         return (self.write_count(), 0)
 
     def touched_since(self, mark: Sequence[int], limit: int) -> list[str] | None:
-        """Ids of the facts written (inserted, changed, deleted, audited, linked, renamed) by
-        the transactions after ``mark`` (``touch_mark``): a project's placement made at the
-        mark stays exact once these are placed again (docs/viewer.md, "After a write"). None
-        when more than ``limit`` were, or the store predates format 7."""
+        """Ids of the facts written (inserted, changed, audited, linked, renamed) by the
+        transactions after ``mark`` (``touch_mark``): a project's placement made at the mark
+        stays exact once these are placed again (docs/viewer.md, "After a write"). None when
+        more than ``limit`` were, when a fact was deleted (a purge keeps no purged id, so the
+        caller places whole), or when the store predates format 7."""
         if not self._db.one(self._q.HAS_TOUCHES)[0]:
             return None
         rows = self._db.rows(self._q.TOUCHED_SINCE, (int(mark[0]), int(limit) + 1))
-        return None if len(rows) > limit else [r[0] for r in rows]
+        ids = [r[0] for r in rows]
+        return None if len(ids) > limit or common.DELETED_TOUCH in ids else ids
 
     def placement_heads(self, scopes: Iterable[str]) -> list[tuple[Any, ...]]:
         """(t_valid, t_invalid, confidence, recorded_at, last_reinforced_at, epistemic,
@@ -557,7 +559,11 @@ class SqlStore(StoreDefaults):
             self._before_delete()
             self._db.run(self._q.DELETE_FACT_AUDITS, (listed,))
             self._db.run(self._q.DELETE_FACT_LINKS, {"w": listed})
-            return self._db.run(self._q.DELETE_FACTS, (listed,))
+            deleted = self._db.run(self._q.DELETE_FACTS, (listed,))
+            # Their ids leave the touches too (their links and verdicts touched them): a
+            # deletion is recorded as the touch of no id, DELETED_TOUCH.
+            self._db.run(self._q.DELETE_TOUCHES, (listed,))
+            return deleted
 
     def delete_episodes(self, ids: Iterable[str]) -> int:
         wanted = sorted(set(rec.as_list(ids) or []))

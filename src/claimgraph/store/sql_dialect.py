@@ -202,19 +202,26 @@ TOUCH_MARK = ("SELECT coalesce((SELECT CAST(value AS INTEGER) FROM marks WHERE k
 #: (``logic.briefing_sections.horizon``): each fact's times, decay and standing.
 PLACEMENT_HEADS = ("SELECT t_valid, t_invalid, confidence, recorded_at, last_reinforced_at,"
                    " epistemic, source_type, predicate, dormant_since FROM facts WHERE scope = ?")
+#: The touch a fact's deletion leaves: no id (a purge keeps none), only that one happened.
+DELETED_TOUCH = ""
 _SQLITE_NEXT = ("coalesce((SELECT CAST(value AS INTEGER) FROM marks WHERE key = 'store:writes'),"
                 " 0) + 1")
-#: (trigger, table, event, fact ids in SQL over ``new``/``old``) of every touch.
-_INSERTS = (("facts_touch_insert", "facts", "INSERT", ("new.id",)),)
+#: (trigger, table, event, (row, column)s): every touch, the fact ids it records (a column of
+#: the new or old row, or a deletion's DELETED_TOUCH when the column is None).
+_INSERTS = (("facts_touch_insert", "facts", "INSERT", (("new", "id"),)),)
 _TOUCHED_BY = (
-    ("facts_touch_update", "facts", "UPDATE", ("new.id",)),
-    ("facts_touch_delete", "facts", "DELETE", ("old.id",)),
-    ("audit_touch_insert", "audit_verdicts", "INSERT", ("new.fact_id",)),
-    ("audit_touch_update", "audit_verdicts", "UPDATE", ("new.fact_id", "old.fact_id")),
-    ("audit_touch_delete", "audit_verdicts", "DELETE", ("old.fact_id",)),
-    ("links_touch_insert", "conflict_links", "INSERT", ("new.fact_id", "new.other_id")),
-    ("links_touch_delete", "conflict_links", "DELETE", ("old.fact_id", "old.other_id")),
+    ("facts_touch_update", "facts", "UPDATE", (("new", "id"),)),
+    ("facts_touch_delete", "facts", "DELETE", (("old", None),)),
+    ("audit_touch_insert", "audit_verdicts", "INSERT", (("new", "fact_id"),)),
+    ("audit_touch_update", "audit_verdicts", "UPDATE", (("new", "fact_id"), ("old", "fact_id"))),
+    ("audit_touch_delete", "audit_verdicts", "DELETE", (("old", "fact_id"),)),
+    ("links_touch_insert", "conflict_links", "INSERT", (("new", "fact_id"), ("new", "other_id"))),
+    ("links_touch_delete", "conflict_links", "DELETE", (("old", "fact_id"), ("old", "other_id"))),
 )
+
+
+def _value(row: str, column: str | None) -> str:
+    return f"'{DELETED_TOUCH}'" if column is None else f"{row}.{column}"
 
 
 def fact_touches_sqlite() -> tuple[str, ...]:
@@ -223,8 +230,8 @@ def fact_touches_sqlite() -> tuple[str, ...]:
     upsert = " ON CONFLICT (id) DO UPDATE SET writes = excluded.writes"
     steps = [TOUCHES_TABLE.format(collate="", int="INTEGER") + " WITHOUT ROWID", TOUCHES_INDEX]
     for name, table, event, ids in _TOUCHED_BY:
-        body = " ".join(f"INSERT INTO fact_touches (id, writes) VALUES ({i}, {_SQLITE_NEXT})"
-                        f"{upsert};" for i in ids)
+        body = " ".join(f"INSERT INTO fact_touches (id, writes) VALUES ({_value(*i)},"
+                        f" {_SQLITE_NEXT}){upsert};" for i in ids)
         steps.append(f"CREATE TRIGGER {name} AFTER {event} ON {table} BEGIN {body} END")
     steps.append(
         "CREATE TRIGGER entities_touch_rename AFTER UPDATE OF name ON entities"
@@ -253,10 +260,11 @@ def fact_touches_postgres() -> tuple[str, ...]:
     (one touch per statement, not per row: a batch of 20,000 facts is one)."""
     steps = [TOUCHES_TABLE.format(collate='COLLATE "C"', int="BIGINT"), TOUCHES_INDEX, _PG_TOUCH]
     for name, table, event, ids in _INSERTS + _TOUCHED_BY:
-        sides = sorted({i.split(".")[0] for i in ids})
+        sides = sorted({row for row, _ in ids})
         refs = " ".join(f"{side.upper()} TABLE AS {side}_rows" for side in sides)
-        picks = " UNION ALL ".join(f"SELECT {i.split('.')[0]}_rows.{i.split('.')[1]}"
-                                   f" FROM {i.split('.')[0]}_rows" for i in ids)
+        picks = " UNION ALL ".join(
+            f"SELECT {column} FROM {row}_rows" if column else
+            f"(SELECT '{DELETED_TOUCH}' FROM {row}_rows LIMIT 1)" for row, column in ids)
         steps.append(f"""CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN PERFORM claimgraph_touch(ARRAY({picks})); RETURN NULL; END $$""")
         steps.append(f"CREATE TRIGGER {name} AFTER {event} ON {table} REFERENCING {refs}"

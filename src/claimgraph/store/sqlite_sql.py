@@ -81,6 +81,7 @@ DELETE_FACT_AUDITS = "DELETE FROM audit_verdicts WHERE fact_id" + _IN_IDS
 DELETE_FACT_LINKS = ("DELETE FROM conflict_links WHERE fact_id IN (SELECT value FROM json_each(:w))"
                      " OR other_id IN (SELECT value FROM json_each(:w))")
 DELETE_FACTS = "DELETE FROM facts WHERE id" + _IN_IDS
+DELETE_TOUCHES = "DELETE FROM fact_touches WHERE id" + _IN_IDS
 HAS_WORDS = "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'fact_words')"
 
 INDEX_NEW_LITERALS = ("INSERT INTO fact_fts (rowid, object_lit) SELECT pk, object_lit FROM facts"
