@@ -84,7 +84,7 @@ def judge_conflicts(ctx: StageTools, model: CuratorModel, now: int) -> dict[str,
 
 
 def _fresh_verdict(ctx: StageTools, model: CuratorModel, pair: dict[str, Any],
-                   counts: Counter, now: int) -> dict[str, Any] | None:
+                   counts: Counter[str], now: int) -> dict[str, Any] | None:
     """One call; a parseable verdict is recorded, anything else leaves the pair for later."""
     prompt = J.judge_prompt(pair["fact"], pair["candidate"], ctx.sh.predicates())
     try:
@@ -115,7 +115,7 @@ def _record(ctx: StageTools, pair: dict[str, Any], verdict: dict[str, Any], now:
 
 
 def _apply(ctx: StageTools, pair: dict[str, Any], verdict: dict[str, Any],
-           counts: Counter) -> None:
+           counts: Counter[str]) -> None:
     """Unlink what is judged compatible; every other plan is held for a human."""
     plan = J.resolution_plan(pair, verdict)
     if plan["action"] == "invalidate":

@@ -108,7 +108,7 @@ def changed_name_keys(sh: Shell, known: Iterable[NameKey], cursor: int) -> list[
     """The keys worth re-counting: clusters known before, and keys of entities added since."""
     fast = _fast(sh)
     after = fast.entity_name_keys_after(cursor) if fast else []
-    return sorted({*map(tuple, known), *after})
+    return sorted({*((first, second) for first, second in known), *after})
 
 
 def entity_clusters(sh: Shell, keys: list[NameKey] | None) -> list[dict[str, Any]]:

@@ -67,6 +67,6 @@ def plan_scope(sh: Shell, started_at: int, sweep_classes: dict[str, set[str]]) -
     if not changed:
         return Scope("incremental", [], watermark)
     fresh = sh.store.select_facts(episodes=changed)
-    subjects = {(f.get("subject") or {}).get("id") for f in fresh} - {None}
+    subjects = {sid for f in fresh if isinstance(sid := (f.get("subject") or {}).get("id"), str)}
     facts = [f for f in sh.store.get_facts_for(subjects, "out") if f.get("t_invalid") is None]
     return Scope("incremental", facts, watermark)

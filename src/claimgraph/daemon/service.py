@@ -41,7 +41,7 @@ WAIT_TICK_S = 0.5
 
 
 def iso_now() -> str:
-    return to_iso(time.time_ns() // 1_000_000)
+    return to_iso(time.time_ns() // 1_000_000) or ""  # never empty: the time is never None
 
 
 class Service:

@@ -8,7 +8,7 @@ daemon's pid and status files through ``claimgraph.daemon``, and this dataclass 
 from __future__ import annotations
 
 import dataclasses
-from typing import Mapping
+from typing import Any, Mapping
 
 from claimgraph.errors import ClaimgraphError
 
@@ -42,7 +42,7 @@ class DaemonSettings:
     @classmethod
     def from_environ(cls, environ: Mapping[str, str]) -> DaemonSettings:
         """Defaults, overridden by ``CLAIMGRAPH_DAEMON_<NAME>``; a bad value is refused by name."""
-        values = {}
+        values: dict[str, Any] = {}
         for field in dataclasses.fields(cls):
             raw = environ.get(ENV_PREFIX + field.name.upper(), "").strip()
             if raw:
@@ -50,9 +50,9 @@ class DaemonSettings:
         return cls(**values)
 
 
-def _number(name: str, raw: str, kind: type) -> float:
+def _number(name: str, raw: str, kind: type[int] | type[float]) -> float:
     try:
-        value = kind(raw)
+        value: float = kind(raw)
     except ValueError:
         value = -1
     if value < 0:

@@ -97,7 +97,7 @@ def describe(db: Path | str, now: float | None = None) -> dict[str, Any]:
     name, record = state(db)
     report: dict[str, Any] = {"state": name, "pid": (record or {}).get("pid"),
                               "pid_file": str(pid_path(db)), "status_file": str(status_path(db))}
-    if name == "running" and isinstance(record.get("started_at"), (int, float)):
+    if name == "running" and record and isinstance(record.get("started_at"), (int, float)):
         report["uptime_s"] = round((now or time.time()) - record["started_at"], 1)
     status = read_record(status_path(db))
     if status and not status.get("unreadable"):

@@ -118,7 +118,8 @@ def is_due(path: Path, mark: Any, now: float, idle_s: float) -> bool:
         return True
     if os.path.realpath(str(mark.get("transcript"))) != os.path.realpath(path):
         return True
-    return info.st_size > mark["offset"]
+    offset: int = mark["offset"]
+    return info.st_size > offset
 
 
 def find_candidates(db: Path, environ: Mapping[str, str], settings: DaemonSettings,
@@ -186,7 +187,7 @@ def _spool_key(payload: Mapping[str, Any]) -> str | None:
 
 def _retry_due(failures: Mapping[str, Any], key: str | None, now: float, what: str) -> bool:
     entry = failures.get(key) if key else None
-    if is_retry_due(entry, now):
+    if entry is None or is_retry_due(entry, now):
         return True
     log.debug("daemon.capture-deferred", path=what, key=key, failures=entry.get("failures"),
               poisoned=is_poisoned(entry), next_try_at=entry.get("next_try_at"))

@@ -21,6 +21,10 @@ import sys
 import time
 from collections.abc import Mapping
 
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any
+
 EVENT_NAME = "UserPromptSubmit"
 #: Naming the project asks git; a wedged repository must not hold the prompt up for long.
 GIT_TIMEOUT_S = 1.0
@@ -68,7 +72,7 @@ def payload_cwd(payload: Mapping[str, object]) -> str:
     return cwd if isinstance(cwd, str) and os.path.isabs(cwd) else os.getcwd()
 
 
-def briefing_for(db: str, cwd: str, task: str, environ: Mapping[str, str]) -> dict[str, object]:
+def briefing_for(db: str, cwd: str, task: str, environ: Mapping[str, str]) -> dict[str, Any]:
     """The coach's answer for ``task`` in ``cwd``'s project, from the store at ``db``."""
     from claimgraph.core.briefing import USER_SCOPE
     from claimgraph.core.coach import coach

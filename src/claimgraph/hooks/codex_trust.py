@@ -121,8 +121,9 @@ class AppServer:
                 if isinstance(hook, dict)]
 
     def write_trust(self, trust: Mapping[str, str], untrust: list[str]) -> None:
-        edits = [{"keyPath": "hooks.state." + json.dumps(key), "mergeStrategy": "replace",
-                  "value": None} for key in untrust]
+        edits: list[dict[str, Any]] = [
+            {"keyPath": "hooks.state." + json.dumps(key), "mergeStrategy": "replace",
+             "value": None} for key in untrust]
         if trust:
             edits.append({"keyPath": "hooks.state", "mergeStrategy": "upsert",
                           "value": {key: {"trusted_hash": h} for key, h in trust.items()}})

@@ -142,9 +142,10 @@ def capture(event: str, agent: str, raw: bytes, total: int, timed_out: bool,
         log.write("warning", "hook.skipped",
                   reason="the payload names neither a session_id nor a transcript_path")
         return
-    trouble, permanent = transcript_problem(record["transcript_path"])
+    transcript = spool.text_field(record, "transcript_path")
+    trouble, permanent = transcript_problem(transcript)
     if trouble:
-        never_written = not permanent and not os.path.lexists(record["transcript_path"] or "")
+        never_written = not permanent and not os.path.lexists(transcript or "")
         log.write("debug" if never_written else "warning",
                   "hook.skipped" if permanent else "hook.transcript-suspect",
                   reason=trouble, transcript=record["transcript_path"])

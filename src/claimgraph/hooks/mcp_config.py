@@ -49,7 +49,8 @@ def is_ours(entry: Any) -> bool:
     """An entry running our server module (or the ``claimgraph mcp`` console script)."""
     if not isinstance(entry, dict):
         return False
-    args = entry.get("args") if isinstance(entry.get("args"), list) else []
+    listed = entry.get("args")
+    args: list[Any] = listed if isinstance(listed, list) else []
     command = str(entry.get("command") or "")
     runs_module = any(args[i:i + 2] == MODULE_ARGS for i in range(len(args)))
     runs_script = os.path.basename(command) == "claimgraph" and args[:1] == ["mcp"]

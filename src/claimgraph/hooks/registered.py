@@ -40,7 +40,8 @@ def hooks_section(environ: Mapping[str, str], ask_codex: bool = True) -> dict[st
 def _agent_entry(agent: str, environ: Mapping[str, str], ask_codex: bool) -> dict[str, Any]:
     path = user_hooks_file(agent, environ)
     data = read_json_object(path) or {}
-    hooks = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}
+    found = data.get("hooks")
+    hooks: Mapping[str, Any] = found if isinstance(found, dict) else {}
     positions = our_positions(hooks)
     events = sorted({event for event, _, _ in positions})
     entry: dict[str, Any] = {"settings": str(path), "events": events,
@@ -109,5 +110,6 @@ def gemini_disabled(settings: Mapping[str, Any]) -> bool:
         return False
     if config.get("enabled") is False:
         return True
-    names = config.get("disabled") if isinstance(config.get("disabled"), list) else []
+    listed = config.get("disabled")
+    names: list[Any] = listed if isinstance(listed, list) else []
     return any(isinstance(n, str) and ("claimgraph" in n) for n in names)

@@ -22,6 +22,10 @@ import sys
 import time
 from collections.abc import Mapping
 
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any
+
 EVENT_NAME = "SessionStart"
 #: Naming the project asks git; a wedged repository must not hold the session up for long.
 GIT_TIMEOUT_S = 2.0
@@ -74,7 +78,7 @@ def payload_cwd(payload: Mapping[str, object]) -> str:
     return cwd if isinstance(cwd, str) and os.path.isabs(cwd) else os.getcwd()
 
 
-def compile_block(db: str, cwd: str, environ: Mapping[str, str]) -> dict[str, object]:
+def compile_block(db: str, cwd: str, environ: Mapping[str, str]) -> dict[str, Any]:
     """The compiled context for ``cwd``'s project from the store at ``db``, as of now, and
     whether it came from the curator's stored shortlist ("stored") or a live read ("live")."""
     from claimgraph.core.briefing import compile_gathered, gather

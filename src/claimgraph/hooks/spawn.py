@@ -77,6 +77,7 @@ def spawn_detached(argv: list[str], output_fd: int | None,
 
 
 def _posix_spawn(argv: list[str], output_fd: int | None, env: dict[str, str]) -> int:
+    actions: list[tuple[int, ...] | tuple[int, int, str, int, int]]
     if output_fd is None:
         actions = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_WRONLY, 0) for fd in (1, 2)]
     else:  # dup2 clears close-on-exec on the copies; the original stays close-on-exec

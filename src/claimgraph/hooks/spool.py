@@ -77,9 +77,9 @@ def parse_payload(raw: bytes) -> tuple[dict[str, object], str | None]:
     return data, None
 
 
-def salvage(text: str) -> dict[str, str]:
+def salvage(text: str) -> dict[str, object]:
     """Known ``"field": "string"`` pairs found anywhere in broken JSON text (first one wins)."""
-    found: dict[str, str] = {}
+    found: dict[str, object] = {}
     for match in _SALVAGE.finditer(text):
         try:
             found.setdefault(match.group(1), json.loads(f'"{match.group(2)}"'))
@@ -96,14 +96,15 @@ def make_record(payload: Mapping[str, object], agent: str, event: str,
         value = payload.get(field)
         record[field] = _redacted(value) if isinstance(value, str) and value else None
     record["hook_event_name"] = record["hook_event_name"] or HOOK_EVENT_NAMES.get(event)
-    transcript, cwd = record["transcript_path"], record["cwd"]
+    transcript, cwd = text_field(record, "transcript_path"), text_field(record, "cwd")
     if transcript and not os.path.isabs(transcript) and cwd and os.path.isabs(cwd):
-        record["transcript_path"] = os.path.join(cwd, transcript)
-    if record["session_id"] and not is_id(record["session_id"]):
+        record["transcript_path"] = transcript = os.path.join(cwd, transcript)
+    session_id = text_field(record, "session_id")
+    if session_id and not is_id(session_id):
         record["bad_session_id"] = True  # not an id (a shell fragment, a path): never used
-        record["session_id"] = None
-    if not record["session_id"] and record["transcript_path"]:
-        stem = os.path.splitext(os.path.basename(record["transcript_path"]))[0]
+        record["session_id"] = session_id = None
+    if not session_id and transcript:
+        stem = os.path.splitext(os.path.basename(transcript))[0]
         record["session_id"] = stem if is_id(stem) else None
     if not is_id(agent):
         record["agent"] = "unknown-agent"
@@ -126,6 +127,18 @@ def _mixed(token: str) -> bool:
             and any(c.isupper() for c in token))
 
 
+def text_field(record: Mapping[str, object], field: str) -> str | None:
+    """A record's string field, None when absent or not a string (the record holds only
+    strings, None and flags; this says so to the type checker)."""
+    value = record.get(field)
+    return value if isinstance(value, str) else None
+
+
+def record_spool_name(record: Mapping[str, object]) -> str:
+    """The spool file name of a record made by ``make_record``."""
+    return spool_name(str(record["agent"]), str(record["session_id"]))
+
+
 def spool_name(agent: str, session_id: str) -> str:
     """``<agent>-<session>.json`` with anything outside ``[A-Za-z0-9._-]`` made ``_``."""
     def safe(part: str) -> str:
@@ -141,7 +154,7 @@ def write_spool(db: str, record: Mapping[str, object]) -> str:
     """
     directory = db + ".spool"
     os.makedirs(directory, mode=0o700, exist_ok=True)
-    path = os.path.join(directory, spool_name(record["agent"], record["session_id"]))
+    path = os.path.join(directory, record_spool_name(record))
     temp = f"{path}.{os.getpid()}.tmp"
     data = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
     _remove_quietly(temp)  # a crashed run's leftover (or a planted link): created anew below
@@ -162,7 +175,7 @@ def pending_duplicate(db: str, record: Mapping[str, object], max_age_s: float) -
     """Whether the session's spool file is younger than ``max_age_s`` and holds this very
     payload (every field but the time it arrived), the transcript in the same state: its
     capture, still to come, will read everything this payload could give it."""
-    path = os.path.join(db + ".spool", spool_name(record["agent"], record["session_id"]))
+    path = os.path.join(db + ".spool", record_spool_name(record))
     try:
         if time.time() - os.stat(path).st_mtime > max_age_s:
             return False

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, Sequence
 
 from claimgraph.logic.briefing_lines import statement
 from claimgraph.logic.names import object_name
@@ -165,7 +165,8 @@ def parse_verdict_ref(ref: str | None) -> tuple[frozenset[str], dict[str, Any]] 
     return pair, {"relation": match.group(3), "confidence": float(match.group(4))}
 
 
-def recorded_verdicts(episodes: list[Mapping[str, Any]]) -> dict[frozenset[str], dict[str, Any]]:
+def recorded_verdicts(
+        episodes: Sequence[Mapping[str, Any]]) -> dict[frozenset[str], dict[str, Any]]:
     """Every pair some curation episode records a verdict for."""
     found = {}
     for episode in episodes:
@@ -184,7 +185,7 @@ def verdict_summary(pair: Mapping[str, Fact], verdict: Mapping[str, Any]) -> str
 
 # --- episode summaries --------------------------------------------------------------------
 
-def summary_prompt(episode: Mapping[str, Any], facts: list[Fact]) -> str:
+def summary_prompt(episode: Mapping[str, Any], facts: Sequence[Fact]) -> str:
     """The episode's facts as statements (capped at MAX_SUMMARY_FACTS); the model leads with
     its decisions and preferences, as the instructions ask."""
     lines = [f"- {statement(f)}" for f in facts[:MAX_SUMMARY_FACTS]]

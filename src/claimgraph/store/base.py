@@ -253,5 +253,9 @@ class Store(Protocol):
     def is_empty(self) -> bool:
         """True when there are no entities, facts or episodes (predicates do not count)."""
 
+    def check_integrity(self, quick: bool = True, limit: int = 20) -> list[str]:
+        """The backend's own consistency check (pages, indexes, full-text indexes); at most
+        ``limit`` problems, [] when all is well. ``quick`` skips the slower index checks."""
+
     def close(self) -> None: ...
 

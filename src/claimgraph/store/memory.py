@@ -423,6 +423,10 @@ class MemoryStore(MemoryPurge, StoreDefaults):
     def is_empty(self) -> bool:
         return not (self._s["entities"] or self._s["facts"] or self._s["episodes"])
 
+    def check_integrity(self, quick: bool = True, limit: int = 20) -> list[str]:
+        """A store in a dict has no pages or indexes that could disagree: nothing to find."""
+        return []
+
     def close(self) -> None:
         """Nothing to release; kept for the protocol."""
 
