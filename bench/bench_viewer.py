@@ -376,7 +376,7 @@ def after_write_report(servers: dict[str, Server], path: str, times: int, scope:
     """The first load after a write, ``times`` times per server (servers taking turns): what a
     user who reloads after a capture waits for."""
     found: dict[str, list[float]] = {label: [] for label in servers}
-    for label, server in servers.items():
+    for server in servers.values():
         load(server.url + path)
     for _ in range(times):
         for label, server in servers.items():
@@ -388,7 +388,8 @@ def after_write_report(servers: dict[str, Server], path: str, times: int, scope:
         print(f"{label:<7} {percentile(got, .5) * 1000:6.0f}ms {percentile(got, .95) * 1000:6.0f}ms"
               f" {max(got) * 1000:6.0f}ms {servers[label].rss_mb('VmHWM'):6.0f} MB")
     if "landed" in found:
-        print(f"p95 this/landed {percentile(found['this'], .95) / percentile(found['landed'], .95):.3f}")
+        ratio = percentile(found["this"], .95) / percentile(found["landed"], .95)
+        print(f"p95 this/landed {ratio:.3f}")
 
 
 def concurrent_report(servers: dict[str, Server], path: str, count: int, rounds: int,

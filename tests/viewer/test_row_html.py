@@ -24,9 +24,9 @@ def facts():
     extras = [{}, {"scope": "user"}, {"dormant_since": 5},
               {"source_type": SYNC_SOURCE + "w-ada", TEAMMATE: "Ada <a@x>"},
               {"source_type": SYNC_SOURCE + "w-bob", "scope": "user", "dormant_since": 1}]
-    for n, (subject, kind, extra, pred, ident) in enumerate(itertools.product(
+    for subject, kind, extra, pred, ident in itertools.product(
             subjects, kinds, extras, ("core/prefers", "team/owned-by", 'x/"odd"'),
-            ("f-1", "f-2/3 &x", "f-é"))):
+            ("f-1", "f-2/3 &x", "f-é")):
         yield {"id": ident, "subject": subject, "predicate": pred, "epistemic": "observation",
                "scope": "/work/p", "source_type": "session-log", "dormant_since": None,
                "t_valid": 0, "confidence": 0.5, **kind, **extra}

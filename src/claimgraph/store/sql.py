@@ -466,7 +466,8 @@ class SqlStore(StoreDefaults):
         stays exact once these are placed again (docs/viewer.md, "After a write"). None when
         more than ``limit`` were, when a fact was deleted (a purge keeps no purged id, so the
         caller places whole), or when the store predates format 7."""
-        if not self._db.one(self._q.HAS_TOUCHES)[0]:
+        found = self._db.one(self._q.HAS_TOUCHES)
+        if found is None or not found[0]:
             return None
         rows = self._db.rows(self._q.TOUCHED_SINCE, (int(mark[0]), int(limit) + 1))
         ids = [r[0] for r in rows]

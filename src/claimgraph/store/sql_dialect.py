@@ -109,6 +109,10 @@ if TYPE_CHECKING:
         DELETE_FACT_LINKS: str
         DELETE_FACTS: str
         HAS_WORDS: str
+        HAS_TOUCHES: str
+        TOUCHED_SINCE: str
+        PLACEMENT_HEADS: str
+        DELETE_TOUCHES: str
 
         def id_list(self, values: Sequence[str]) -> Any: ...
 
@@ -196,8 +200,8 @@ TOUCHED_SINCE = "SELECT id FROM fact_touches WHERE writes > ? ORDER BY writes, i
 #: SQLite's new facts since a reader's mark: the rowids above the largest it saw.
 INSERTED_AFTER = "SELECT id FROM facts WHERE pk > ? ORDER BY pk LIMIT ?"
 #: (write counter, largest fact rowid) in one statement (one snapshot).
-TOUCH_MARK = ("SELECT coalesce((SELECT CAST(value AS INTEGER) FROM marks WHERE key = 'store:writes'),"
-              " 0), coalesce((SELECT max(pk) FROM facts), 0)")
+TOUCH_MARK = ("SELECT coalesce((SELECT CAST(value AS INTEGER) FROM marks"
+              " WHERE key = 'store:writes'), 0), coalesce((SELECT max(pk) FROM facts), 0)")
 #: What decides how long a project's placement stays exact as time passes
 #: (``logic.briefing_sections.horizon``): each fact's times, decay and standing.
 PLACEMENT_HEADS = ("SELECT t_valid, t_invalid, confidence, recorded_at, last_reinforced_at,"

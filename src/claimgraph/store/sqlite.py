@@ -204,8 +204,8 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
             yield dict(zip(CONTEXT_HEAD_FIELDS, row))
 
     def touch_mark(self) -> tuple[int, int]:
-        writes, largest = self._db.one(q.TOUCH_MARK)
-        return (int(writes), int(largest))
+        found = self._db.one(q.TOUCH_MARK)
+        return (0, 0) if found is None else (int(found[0]), int(found[1]))
 
     def touched_since(self, mark: Sequence[int], limit: int) -> list[str] | None:
         """``SqlStore.touched_since``, and the facts inserted since: the rowids above the

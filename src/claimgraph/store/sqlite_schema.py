@@ -9,8 +9,8 @@ adds the indexes that keep per-project reads and decay's candidates off full sca
 search ranks a popular entity's thousands of facts without reading their rows (``HEAD_INDEXES``);
 version 5 makes ``marks`` an ordinary rowid table, so a large mark never slows reading another
 (``MARKS_TABLE``); version 6 adds the word index (``WORD_INDEX``); version 7 records which facts
-each write touched (``FACT_TOUCHES``). A reader also accepts a store one step behind when that step changed nothing
-it reads (``READS_OLDER``).
+each write touched (``FACT_TOUCHES``). A reader also accepts a store one step behind when that
+step changed nothing it reads (``READS_OLDER``).
 
 Full-text search uses FTS5's ``trigram`` tokenizer: it matches any substring of three or
 more characters, case-insensitively, so "auth" finds ``AuthService``, "core" finds

@@ -50,7 +50,7 @@ def advance(src: Source, project_id: str, base: Mapping[str, Any]) -> dict[str, 
     if base.get("mark") is None:
         return None
     with src.shell() as sh:
-        store = sh.store
+        store: Any = sh.store
         if not isinstance(store, FactTouches):
             return None
         with store.reading() if isinstance(store, Snapshots) else nullcontext():
@@ -92,7 +92,7 @@ class Probe:
         self.store, self.known = store, dict(known or {})
 
     def __call__(self, fact_id: str) -> Mapping[str, Any]:
-        fact = self.known.get(fact_id)
+        fact: Mapping[str, Any] | None = self.known.get(fact_id)
         if fact is None:
             fact = self.known[fact_id] = self.store.get_facts_by_ids([fact_id])[0]
         return fact
