@@ -81,7 +81,8 @@ def advance(src: Source, project_id: str, base: Mapping[str, Any]) -> dict[str, 
                     "until": until, "levels": levels, "open_ids": open_ids,
                     "predicates": (sorted(store.predicate_usage()) if touched
                                    else base["predicates"]), "block": None}
-            made["block"] = pages.block_of(store, made, project_id, src)
+            known = {fid: f for fid, f in base.get("read", {}).items() if fid not in changed}
+            made["block"] = pages.block_of(store, made, project_id, src, known)
     return made
 
 
@@ -104,8 +105,8 @@ def replace(placed_before: Mapping[str, Any], changed: set[str], found: Mapping[
     """A placement's {counts, ids, reasons} with the ``changed`` ids taken out and those of
     them ``found`` (read whole now; a deleted fact is not) put back where they belong now."""
     reasons = {fid: why for fid, why in placed_before["reasons"].items() if fid not in changed}
-    ids = {key: ([fid for fid in found_ids if fid not in changed]
-                 if any(fid in changed for fid in found_ids) else found_ids)
+    ids = {key: (found_ids if changed.isdisjoint(found_ids)
+                 else [fid for fid in found_ids if fid not in changed])
            for key, found_ids in placed_before["ids"].items()}
     arriving: dict[str, list[tuple[tuple[Any, ...], str]]] = {}
     for fid, fact in found.items():
