@@ -15,6 +15,7 @@ written first and measured while the ranking changed): they are reported apart, 
 figures per project.
 
 Usage: .venv/bin/python bench/bench_coding_memory.py [--distractors 3000] [--misses]
+       [--without-neighbours]
 """
 
 from __future__ import annotations
@@ -46,13 +47,18 @@ WORD = re.compile(r"\w+")
 
 
 def load(sh: Shell, facts: list[dict]) -> None:
-    items = [{"subject": f["subject"], "predicate": f["predicate"], "object": f["text"],
-              "object_kind": "literal"} for f in facts]
-    result = ingest(sh, items)
-    retry = [dict(item, predicate="x/notes") for item, error in
-             ((i, e) for e in result["errors"] for i in [e["input"]])]
-    if retry:
-        ingest(sh, retry)
+    """Each project's facts as one episode, in the file's order (as capture records a
+    session: search lets a fact borrow from its episode's neighbours)."""
+    projects: dict[str, list[dict]] = defaultdict(list)
+    for f in facts:
+        projects[f["project"]].append({"subject": f["subject"], "predicate": f["predicate"],
+                                       "object": f["text"], "object_kind": "literal"})
+    for items in projects.values():
+        result = ingest(sh, items)
+        retry = [dict(item, predicate="x/notes") for item, error in
+                 ((i, e) for e in result["errors"] for i in [e["input"]])]
+        if retry:
+            ingest(sh, retry)
 
 
 def bare(facts: list[dict], noise: list[dict]) -> sqlite3.Connection:
@@ -92,7 +98,8 @@ def run(distractors: int, show_misses: bool) -> dict:
                      search(sh, ask["ask"], limit=10)["facts"]]
             query = coach_query(ask["ask"])
             coached = [id_of.get(f.get("object_lit")) for f in
-                       (scoped_search(sh, query, None, fts_limit=COACH_FTS_LIMIT)["facts"]
+                       (scoped_search(sh, query, None, fts_limit=COACH_FTS_LIMIT,
+                                      neighbours=False)["facts"]
                         if query else [])][:10]
             runs = {"search": found, "coach": coached, "bm25_porter": bare_rank(con, ask["ask"])}
             for name, ranked in runs.items():
@@ -129,7 +136,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--distractors", type=int, default=3000)
     parser.add_argument("--misses", action="store_true")
+    parser.add_argument("--without-neighbours", action="store_true",
+                        help="rank without the episode neighbourhood (to measure its share)")
     args = parser.parse_args()
+    if args.without_neighbours:
+        from claimgraph.logic import retrieval
+        retrieval.NEIGHBOUR_SOURCES = 0
     print(json.dumps(run(args.distractors, args.misses), indent=1))
 
 

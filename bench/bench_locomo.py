@@ -1,8 +1,9 @@
 """LoCoMo recall@5/@10 through our search, beside bare SQLite FTS5 BM25 indexes of the same turns.
 
 LoCoMo (a public long-conversation memory benchmark, CC BY-NC) is never part of this
-repository: give its JSON file's path. Each conversation becomes its own store; each dialogue
-turn is one fact (the speaker ``x/said`` the turn's text). Each question of categories 1-4 is
+repository: give its JSON file's path. Each conversation becomes its own store, each of its
+sessions one episode (as capture records a session), each dialogue turn one fact (the speaker
+``x/said`` the turn's text). Each question of categories 1-4 is
 asked through the search the CLI runs (``core.reads.search``, limit 10); a question counts for
 recall_any@k when any of its evidence turns is among the first k facts, recall_all@k when all
 are. In the same run the same turns go into two bare FTS5 tables (porter and trigram), each
@@ -16,8 +17,11 @@ for the run, tests/pg_cluster.py, one database per conversation): ``ours_postgre
 ``--split K`` also reports conversations 1..K and K+1.. apart (a ranking tuned on the first
 part is judged on the second: the figures on what was not tuned on are the ones to trust).
 
+``--without-neighbours`` ranks without the episode neighbourhood (docs/search.md), to
+measure its share against a run with it.
+
 Usage: .venv/bin/python bench/bench_locomo.py PATH/locomo.json [--conversations N] [--json]
-       [--no-captions] [--split K] [--postgres]
+       [--no-captions] [--split K] [--postgres] [--without-neighbours]
 """
 
 from __future__ import annotations
@@ -29,7 +33,6 @@ import re
 import shutil
 import sqlite3
 import statistics
-import sys
 import tempfile
 import time
 from collections import defaultdict
@@ -59,7 +62,7 @@ def turns(conversation: dict, captions: bool = True) -> list[dict]:
                 if captions and turn.get("blip_caption"):
                     text = f"{text} [shares {turn['blip_caption']}]".strip()
                 if text:
-                    out.append({**turn, "text": text})
+                    out.append({**turn, "text": text, "session": key})
     return out
 
 
@@ -113,14 +116,18 @@ def run(path: str, limit_conversations: int | None, captions: bool = True,
             all_turns = turns(conv["conversation"], captions)
             sh = Shell(store=open_store(str(Path(tmp) / f"c{n}.db")))
             seed(sh)
-            said = [{"subject": t["speaker"], "predicate": "x/said", "object": t["text"],
-                     "object_kind": "literal"} for t in all_turns]
-            ingest(sh, said)
+            sessions: dict[str, list[dict]] = defaultdict(list)
+            for t in all_turns:
+                sessions[t["session"]].append({"subject": t["speaker"], "predicate": "x/said",
+                                               "object": t["text"], "object_kind": "literal"})
+            for said in sessions.values():  # a session is an episode, as capture records it
+                ingest(sh, said)
             pg = None
             if server:
                 pg = Shell(store=postgres_store(server, n))
                 seed(pg)
-                ingest(pg, said)
+                for said in sessions.values():
+                    ingest(pg, said)
             by_text: dict[str, list[str]] = defaultdict(list)
             for t in all_turns:
                 by_text[t["text"].strip()].append(t["dia_id"])
@@ -174,7 +181,12 @@ def main() -> None:
                         help="also rank on PostgreSQL (a private cluster) and compare")
     parser.add_argument("--split", type=int,
                         help="also report conversations 1..K and the rest apart")
+    parser.add_argument("--without-neighbours", action="store_true",
+                        help="rank without the episode neighbourhood (to measure its share)")
     args = parser.parse_args()
+    if args.without_neighbours:
+        from claimgraph.logic import retrieval
+        retrieval.NEIGHBOUR_SOURCES = 0
     if not args.postgres:
         report = run(args.path, args.conversations, not args.no_captions, args.split)
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from claimgraph.core.coach import coach
-from claimgraph.core.ingest import open_episode
+from claimgraph.core.ingest import ingest, open_episode
 from claimgraph.core.outcome import judge
 from claimgraph.core.recall import recall, scoped_search
 from claimgraph.core.writes import assert_fact, invalidate
@@ -156,6 +156,18 @@ def test_an_empty_or_stopword_task_is_nothing_to_search(shell):
     assert coach(shell, "", SCOPES)["push"] is False
 
 
+def test_the_coach_pushes_on_the_tasks_own_words_never_on_an_episode_neighbour(shell):
+    """The coach goes without the episode neighbourhood: a rule recorded next to a hit, in
+    the same session, shares none of the task's words and is no reason to push it."""
+    ingest(shell, [{"subject": s, "predicate": p, "object": o, "scope": HERE}
+                   for s, p, o in (("billing", "decided-against", "GraphQL for the billing API"),
+                                   ("Makefile", "prefers", "tabs over spaces in the Makefile"))])
+    found = coach(shell, "add a GraphQL endpoint to billing", SCOPES)
+    pushed = [f["object_lit"] for f in found["commitments"] + found["hazards"]]
+    assert "GraphQL for the billing API" in pushed
+    assert "tabs over spaces in the Makefile" not in pushed, pushed
+
+
 def test_the_coach_finds_the_package_manager_rule_for_a_task_in_other_words(shell):
     """Issue 28: "install httpx as a dependency" names no tool, yet the rule about tools
     must reach the agent (the developer vocabulary relates installing to pip and uv)."""
@@ -177,6 +189,29 @@ def test_a_question_in_plain_words_finds_the_turn_among_a_speakers_many(shell):
     found = scoped_search(shell, "When did Caroline go to the LGBTQ support group?", SCOPES,
                           limit=10)
     assert ids(found["facts"])[:1] == [answer["id"]]
+
+
+def test_the_answer_in_the_turn_after_the_question_is_found_through_its_episode(shell):
+    """A memory's context lives around it: the question's words are on the turn that asked,
+    the answer is the next turn of the same session (one episode), sharing none of them; by
+    her name alone it would rank behind her thirty later (fresher) turns."""
+    ingest(shell, [{"subject": speaker, "predicate": "x/said", "scope": HERE, "object": text}
+                   for speaker, text in (
+                       ("Melanie", "Did you enjoy the pottery class last weekend?"),
+                       ("Caroline", "It was lovely, I made a blue bowl for my mother"),
+                       ("Melanie", "Chatting about the weather again"),
+                       ("Caroline", "Yes, rain all week"))])
+    for n in range(30):  # each in a session of its own
+        in_scope(shell, "Caroline", "x/said", f"Chatting about the weather on day {n}")
+    found = scoped_search(shell, "What did Caroline make at the pottery class?", SCOPES,
+                          limit=10)["facts"]
+    texts = [f["object_lit"] for f in found]
+    assert texts[0] == "Did you enjoy the pottery class last weekend?"
+    assert "It was lovely, I made a blue bowl for my mother" in texts, texts
+    every = scoped_search(shell, "What did Caroline make at the pottery class?", SCOPES)["facts"]
+    assert ids(every)[:10] == ids(found)  # the limit never changes the order
+    answer = next(f for f in every if f["object_lit"].startswith("It was lovely"))
+    assert answer["predicate"] == "x/said" and answer["subject"]["name"] == "Caroline"
 
 
 def test_turns_that_only_name_a_popular_speaker_are_not_found_by_her_name(shell):

@@ -10,10 +10,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from claimgraph.logic.retrieval import (
-    WALK_BEAM, WALK_BUDGET, WALK_MAX_DEPTH, by_effective_confidence, bfs_step, fact_filter,
+    NEIGHBOUR_KEEP, NEIGHBOUR_SHARE, NEIGHBOUR_SOURCES, WALK_BEAM, WALK_BUDGET, WALK_MAX_DEPTH,
+    Candidates, best_search_hits, by_effective_confidence, lenders, bfs_step, fact_filter,
     fact_valid_at, fuse_retrieval, fuse_search_routes, initial_bfs_state, query_tokens,
     walk_done, walk_score, walk_select, with_effective_confidence,
 )
+from claimgraph.logic.confidence import effective_confidence
 from claimgraph.logic.timeutil import DAY_MS, from_iso
 
 T0 = from_iso("2026-01-01")
@@ -418,3 +420,68 @@ def test_many_valued_predicates_and_other_subjects_keep_their_order():
     c, d = make_fact("c", t_valid=T0 + 9 * DAY_MS), make_fact("d")
     assert [f["id"] for f in current_first([b, a, d, c], [], {"core/has-version"})] == [
         "b", "a", "d", "c"]
+
+
+# --- the episode neighbourhood ----------------------------------------------------------------
+def candidates(*scored: tuple[str, float]) -> Candidates:
+    """Candidates scored as given (confidence 1), first seen in the order given."""
+    return Candidates([(score, 1.0, make_fact(fid)) for fid, score in scored],
+                      lambda entry: entry[0], NOW, 30.0)
+
+
+def hit_ids(found: Candidates, rows=(), limit=None) -> list[str]:
+    return [f["id"] for f in best_search_hits(found, limit, rows)[0]]
+
+
+#: Hits that keep their places whatever is lent (``NEIGHBOUR_KEEP`` of them).
+KEPT = [(f"top{n}", 10.0 - n) for n in range(NEIGHBOUR_KEEP)]
+TOP = [fid for fid, _ in KEPT]
+
+
+def test_a_hits_neighbour_joins_on_a_share_of_its_score():
+    found = candidates(*KEPT, ("asked", 1.0), ("other", 0.5))
+    out, total = best_search_hits(found, None, [("asked", 1, make_fact("answer"))])
+    assert [f["id"] for f in out] == [*TOP, "asked", "other", "answer"] and total == 8
+    conf = effective_confidence(make_fact("answer"), NOW, 30.0)
+    assert out[-1]["retrieval_score"] == pytest.approx(NEIGHBOUR_SHARE * 1.0 * conf)
+    assert out[NEIGHBOUR_KEEP]["retrieval_score"] == 1.0
+
+
+def test_without_neighbours_the_order_is_the_fusions():
+    found = candidates(("b", 1.0), ("a", 2.0), ("c", 1.0))
+    assert hit_ids(found) == ["a", "b", "c"] and hit_ids(found, limit=2) == ["a", "b"]
+
+
+def test_a_fact_between_two_hits_adds_both_shares_and_can_pass_a_lone_hit():
+    found = candidates(*KEPT, ("a", 1.0), ("b", 1.0), ("lone", 0.01), ("mid", 0.0))
+    mid = found.scored[-1][2]
+    assert hit_ids(found, [("a", 1, mid), ("b", -1, mid)]) == [*TOP, "a", "b", "mid", "lone"]
+
+
+def test_the_first_hits_keep_their_places_whatever_their_neighbours_lend():
+    """Context ranks the facts after the first few: a direct match there is never moved,
+    though a fact lent to by all of them passes every hit after them."""
+    found = candidates(*KEPT, ("sixth", 0.5), ("weak", 0.001))
+    weak, last = found.scored[-1][2], found.scored[NEIGHBOUR_KEEP - 1][2]
+    rows = [(fid, 1, weak) for fid in TOP] + [(fid, 1, last) for fid in TOP if fid != last["id"]]
+    assert hit_ids(found, rows) == [*TOP, "weak", "sixth"]  # the last kept borrowed past the first
+    assert hit_ids(found, rows, limit=2) == TOP[:2]
+
+
+def test_a_closed_neighbour_never_joins_and_only_the_first_hits_lend():
+    found = candidates(*[(f"h{n}", 1.0 / (n + 1)) for n in range(NEIGHBOUR_SOURCES + 1)])
+    assert lenders(found) == [f"h{n}" for n in range(NEIGHBOUR_SOURCES)]
+    rows = [("h0", 1, make_fact("closed", t_invalid=NOW - DAY_MS)),
+            (f"h{NEIGHBOUR_SOURCES}", 1, make_fact("late"))]
+    out, total = best_search_hits(found, None, rows)
+    assert [f["id"] for f in out] == [f"h{n}" for n in range(NEIGHBOUR_SOURCES + 1)]
+    assert total == NEIGHBOUR_SOURCES + 1
+
+
+def test_equal_borrowed_scores_keep_the_order_they_were_lent_in_and_limit_cuts():
+    found = candidates(*KEPT, ("a", 1.0), ("b", 1.0))
+    rows = [("b", 1, make_fact("after-b")), ("a", 2, make_fact("after-a-2")),
+            ("a", -1, make_fact("before-a"))]
+    assert hit_ids(found, rows) == [*TOP, "a", "b", "before-a", "after-a-2", "after-b"]
+    cut, total = best_search_hits(found, NEIGHBOUR_KEEP + 3, rows)
+    assert [f["id"] for f in cut] == [*TOP, "a", "b", "before-a"] and total == len(KEPT) + 5

@@ -685,6 +685,32 @@ def test_rank_words_sees_a_transactions_own_writes(wordy):
         assert ids(wordy.rank_words(["puppies"])) == ["w-7"]
 
 
+def test_episode_neighbours_are_the_same_episodes_facts_recorded_nearby(store):
+    """By the order the store took the facts in: another episode's fact between two of one
+    episode's takes a place but is never a neighbour; a fact with no episode has none."""
+    entity(store, "e-1", "Core")
+    store.insert_facts([fact(i, "e-1", lit=i, episode=ep) for i, ep in (
+        ("n-1", "ep-1"), ("n-2", "ep-1"), ("m-1", "ep-2"), ("n-3", "ep-1"), ("n-4", "ep-1"),
+        ("o-1", None), ("o-2", None))])
+    def near(ids, span):
+        return sorted((of, offset, head["id"]) for of, offset, head in
+                      store.episode_neighbours(ids, span))
+    assert near(["n-2"], 2) == [("n-2", -1, "n-1"), ("n-2", 2, "n-3")]
+    assert near(["n-3", "m-1"], 2) == [("n-3", -2, "n-2"), ("n-3", 1, "n-4")]
+    assert near(["n-2"], 1) == [("n-2", -1, "n-1")]
+    assert near(["o-1", "f-nope"], 2) == [] and near(["n-2"], 0) == [] and near([], 2) == []
+
+
+def test_episode_neighbours_are_heads_as_get_fact_heads_for_gives_them(store):
+    from claimgraph.logic.model import FACT_HEAD_FIELDS
+    entity(store, "e-1", "Core")
+    store.insert_facts([fact("n-1", "e-1", lit="a", episode="ep-1"),
+                        fact("n-2", "e-1", lit="b", episode="ep-1", t_invalid=2000)])
+    (_, _, head), = store.episode_neighbours(["n-1"], 1)
+    assert list(head) == list(FACT_HEAD_FIELDS)
+    assert head == next(h for h in store.get_fact_heads_for(["e-1"]) if h["id"] == "n-2")
+
+
 def test_search_inside_a_transaction_sees_its_own_writes(store):
     with store.transaction():
         entity(store, "e-1", "Scheduler", aliases=["timer-jobs"])

@@ -167,7 +167,8 @@ def _weak_names(matched: list[dict[str, Any]], popular: set[str]) -> set[str]:
 
 
 def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
-           fts_limit: int = FTS_LIMIT, limit: int | None = None) -> dict[str, Any]:
+           fts_limit: int = FTS_LIMIT, limit: int | None = None,
+           neighbours: bool = True) -> dict[str, Any]:
     """Routes fused by rank (docs/search.md): the query's words by BM25, their related words,
     trigram full text, each named entity's facts (weighted by how specific it is), one hop
     out; times freshness. A single-valued predicate's newest live value comes before an older
@@ -177,7 +178,9 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
     push this one's down a rank); None searches every project. ``fts_limit`` caps the
     full-text hits per query and token (the coach, which runs on every prompt and pushes at
     most a few facts, asks for fewer). ``limit`` keeps the best that many facts (None: all);
-    ``total`` says how many were found.
+    ``total`` says how many were found. ``neighbours``: the first hits' episode neighbours
+    borrow from their scores (docs/search.md; the coach, which pushes standing rules into a
+    prompt, goes without).
 
     The entity and hop routes can reach thousands of facts (a library named by every module):
     with a ``limit`` every route is ranked on fact heads (``Store.get_fact_heads_for``, and
@@ -203,11 +206,13 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
                                              heads)
     hop_read = read if limit is None else _heads_without_ends(sh)
     hop_facts = _route(hop_read, _neighbour_ids(entity_facts) - matched_ids, "out", scopes)
-    fused, total = R.top_search_hits(
-        fts_facts, entity_facts, hop_facts, sh.now(), sh.half_life_days, limit,
+    found = R.search_candidates(
+        fts_facts, entity_facts, hop_facts, sh.now(), sh.half_life_days,
         word_facts=word_facts, related_facts=related_facts, fts_hits=coordination,
         entity_groups=list(groups.values()))
-    shown = fused if limit is None else _read_whole(sh, fused)
+    fused, total = R.best_search_hits(found, limit,
+                                      _neighbours(sh, found, in_scope) if neighbours else ())
+    shown = _whole_neighbours(sh, fused) if limit is None else _read_whole(sh, fused)
     shown = _current_first(sh, shown, scopes)
     return {"query": query, "scopes": None if scopes is None else list(scopes),
             "entities": [e for e in hits.get("entities", []) if in_scope(e)],
@@ -215,6 +220,34 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
             "total": total,
             "matched_entities": [{"id": e["id"], "name": e["name"], "type": e.get("type"),
                                   "scope": e.get("scope")} for e in matched]}
+
+
+def _neighbours(sh: Shell, found: R.Candidates,
+                in_scope: Callable[[dict[str, Any]], bool]) -> list[tuple[str, int, Any]]:
+    """The first candidates' episode neighbours (``R.best_search_hits`` lets them borrow):
+    (lender id, offset, fact), a candidate as found, any other as its head; those outside
+    the searched scopes dropped."""
+    ids = R.lenders(found)
+    rows = sh.store.episode_neighbours(ids, R.NEIGHBOUR_SPAN) if ids else []
+    if not rows:
+        return []
+    known = {fact["id"]: fact for _, _, fact in found.scored}
+    return [(lender, offset, known.get(head["id"], head)) for lender, offset, head in rows
+            if in_scope(head)]
+
+
+def _whole_neighbours(sh: Shell, ranked: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every fact found read whole (``search`` without a limit): the neighbours that joined
+    as heads (a head has no predicate) are read, in one read, keeping their annotations."""
+    heads = [f["id"] for f in ranked if "predicate" not in f]
+    if not heads:
+        return ranked
+    by_id = {f["id"]: f for f in sh.store.get_facts_by_ids(heads)}
+    return [f if "predicate" in f else {**by_id[f["id"]], **{k: f[k] for k in _ANNOTATIONS}}
+            for f in ranked if "predicate" in f or f["id"] in by_id]
+
+
+_ANNOTATIONS = ("effective_confidence", "retrieval_score")
 
 
 def _by_entity(facts: list[dict[str, Any]],

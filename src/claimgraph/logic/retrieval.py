@@ -30,6 +30,12 @@ FTS_WEIGHT, ENTITY_WEIGHT, HOP_WEIGHT = 1.0, 1.2, 0.3
 WORD_WEIGHT, RELATED_WEIGHT = 1.5, 0.5
 #: An entity (or hop) route with at most this many facts counts in full (``specificity``).
 SPECIFIC_FACTS = 10
+#: The episode neighbourhood (``borrow_from_neighbours``): each of the first ``SOURCES`` hits
+#: lends ``SHARE`` of its score to the facts of its episode recorded up to ``SPAN`` places
+#: before or after it.
+NEIGHBOUR_SOURCES, NEIGHBOUR_SHARE, NEIGHBOUR_SPAN = 30, 0.2, 2
+#: The first hits keep their places: context ranks the facts after them.
+NEIGHBOUR_KEEP = 5
 WALK_BUDGET, WALK_BEAM, WALK_MAX_DEPTH = 25, 8, 6
 MIN_TOKEN_CHARS = 3
 QUERY_STOPWORDS = frozenset(
@@ -150,6 +156,13 @@ def _fused(routes: Sequence[Mapping[str, Any]], now: int, k: int, half_life_days
     """(score, effective confidence, fact) of the best ``limit`` facts valid at ``now`` (None:
     all of them), best first; and how many facts were valid. Equal scores go to the fact
     more relevant by ``relevance`` (id -> place, lower first), then to first seen."""
+    scored = _scored(routes, now, k, half_life_days, confidences)
+    return _best(scored, _key(relevance), limit), len(scored)
+
+
+def _scored(routes: Sequence[Mapping[str, Any]], now: int, k: int, half_life_days: float,
+            confidences: Mapping[str, float] | None) -> list[tuple[float, float, Fact]]:
+    """(score, effective confidence, fact) of every fact valid at ``now``, first seen first."""
     known = confidences or {}
     scored = []
     for rrf, fact in _rrf_scores(routes, k).values():
@@ -158,14 +171,23 @@ def _fused(routes: Sequence[Mapping[str, Any]], now: int, k: int, half_life_days
             if conf is None:
                 conf = effective_confidence(fact, now, half_life_days)
             scored.append((rrf * conf, conf, fact))
-    key: Callable[[tuple[float, float, Fact]], Any] = _score
-    if relevance:
-        unranked = len(relevance)
-        key = lambda entry: (entry[0], -relevance.get(entry[2]["id"], unranked))  # noqa: E731
+    return scored
+
+
+def _key(relevance: Mapping[str, int] | None) -> Callable[[tuple[float, float, Fact]], Any]:
+    """Score first; equal scores to the more relevant text (``relevance``: id -> place)."""
+    if not relevance:
+        return _score
+    unranked = len(relevance)
+    return lambda entry: (entry[0], -relevance.get(entry[2]["id"], unranked))
+
+
+def _best(scored: list[tuple[float, float, Fact]], key: Callable[[tuple[float, float, Fact]], Any],
+          limit: int | None) -> list[tuple[float, float, Fact]]:
+    """The best ``limit`` (None: all), best first; equal keys keep first-seen order."""
     if limit is not None:  # documented as sorted(reverse=True)[:n], ties included
-        return heapq.nlargest(max(0, limit), scored, key=key), len(scored)
-    scored.sort(key=key, reverse=True)  # stable: equal keys keep first-seen order
-    return scored, len(scored)
+        return heapq.nlargest(max(0, limit), scored, key=key)
+    return sorted(scored, key=key, reverse=True)  # stable
 
 
 def _score(entry: tuple[float, float, Fact]) -> float:
@@ -196,7 +218,36 @@ def top_search_hits(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
                     entity_groups: Sequence[Sequence[Fact]] | None = None,
                     fts_hits: Mapping[str, int] | None = None) -> tuple[list[dict[str, Any]], int]:
     """``fuse_search_routes`` cut to the best ``limit`` (None: all), and how many there were:
-    only the facts kept are copied and annotated.
+    only the facts kept are copied and annotated (``search_candidates`` then
+    ``best_search_hits`` with no neighbours)."""
+    found = search_candidates(fts_facts, entity_facts, hop_facts, now, half_life_days,
+                              word_facts=word_facts, related_facts=related_facts,
+                              entity_groups=entity_groups, fts_hits=fts_hits)
+    return best_search_hits(found, limit)
+
+
+class Candidates:
+    """Every fact the search routes found, scored (``search_candidates``): ``scored`` holds
+    (score, effective confidence, fact) of each fact valid at ``now``, first seen first;
+    ``key`` orders them (score, then the more relevant text; a stable sort keeps first seen
+    first on ties)."""
+    __slots__ = ("scored", "key", "now", "half_life_days", "first")
+
+    def __init__(self, scored: list[tuple[float, float, Fact]],
+                 key: Callable[[tuple[float, float, Fact]], Any], now: int,
+                 half_life_days: float) -> None:
+        self.scored, self.key, self.now, self.half_life_days = scored, key, now, half_life_days
+        #: The first ``NEIGHBOUR_SOURCES`` ids, once asked for (``lenders``).
+        self.first: list[str] | None = None
+
+
+def search_candidates(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
+                      hop_facts: Iterable[Fact], now: int,
+                      half_life_days: float = DEFAULT_HALF_LIFE_DAYS, *,
+                      word_facts: Sequence[Fact] = (), related_facts: Sequence[Fact] = (),
+                      entity_groups: Sequence[Sequence[Fact]] | None = None,
+                      fts_hits: Mapping[str, int] | None = None) -> Candidates:
+    """The routes fused and scored, not yet ordered.
 
     The routes (docs/search.md): ``word_facts``, the query's words ranked by BM25 (the main
     route when the store has the word index); ``related_facts``, the same for the words the
@@ -219,8 +270,67 @@ def top_search_hits(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
     hops = list(hop_facts)
     routes.append({"weight": HOP_WEIGHT * specificity(_distinct(hops)),
                    "facts": by_relevance(hops, relevance, now, half_life_days, known)})
-    kept, total = _fused(routes, now, RRF_K, half_life_days, known, limit, relevance)
-    return [_annotated(entry) for entry in kept], total
+    return Candidates(_scored(routes, now, RRF_K, half_life_days, known), _key(relevance), now,
+                      half_life_days)
+
+
+def lenders(found: Candidates) -> list[str]:
+    """The ids of the first ``NEIGHBOUR_SOURCES`` candidates: the hits whose episode
+    neighbours ``best_search_hits`` lets borrow from them."""
+    if found.first is None:
+        found.first = [entry[2]["id"]
+                       for entry in _best(found.scored, found.key, NEIGHBOUR_SOURCES)]
+    return found.first
+
+
+def best_search_hits(found: Candidates, limit: int | None = None,
+                     neighbours: Iterable[tuple[str, int, Fact]] = ()
+                     ) -> tuple[list[dict[str, Any]], int]:
+    """The best ``limit`` candidates (None: all), annotated, and how many there were.
+
+    A memory's context lives around it (docs/search.md): each of the first
+    ``NEIGHBOUR_SOURCES`` (``lenders``) lends ``NEIGHBOUR_SHARE`` of its score to each fact
+    of its episode recorded up to ``NEIGHBOUR_SPAN`` places away; a fact lent to by several
+    adds the shares, times its own effective confidence. A question's words often sit on the
+    turn that asked it, while the answer comes next. The first ``NEIGHBOUR_KEEP`` keep their
+    places: context ranks the facts after them and never moves a direct match there.
+
+    ``neighbours``: (lender's id, offset, neighbour fact) rows (``Store.episode_neighbours``,
+    the facts read); a neighbour not valid at ``now`` is skipped, one not among the
+    candidates joins on what it borrowed alone, after them in the order it was lent to
+    (lender by lender, nearest first)."""
+    head = _best(found.scored, found.key, NEIGHBOUR_KEEP if limit is None
+                 else min(NEIGHBOUR_KEEP, max(0, limit)))
+    borrowed, joined = _borrowed(found, neighbours)
+    if not borrowed:
+        return [_annotated(e) for e in _best(found.scored, found.key, limit)], len(found.scored)
+    kept = {entry[2]["id"] for entry in head}
+    rest = [(score + borrowed.get(fact["id"], 0.0) * conf, conf, fact)
+            for score, conf, fact in [*found.scored, *joined] if fact["id"] not in kept]
+    more = None if limit is None else max(0, limit - len(head))
+    best = [*head, *_best(rest, found.key, more)]
+    return [_annotated(e) for e in best], len(found.scored) + len(joined)
+
+
+def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact]]
+              ) -> tuple[dict[str, float], list[tuple[float, float, Fact]]]:
+    """id -> the shares lent to it (before its own confidence), and the neighbours that were
+    not candidates, as (0, effective confidence, fact) in the order they were lent to."""
+    rank = {fact_id: n for n, fact_id in enumerate(lenders(found))}
+    score = {fact["id"]: s for s, _, fact in found.scored if fact["id"] in rank}
+    known = {fact["id"] for _, _, fact in found.scored}
+    borrowed: dict[str, float] = {}
+    joined: dict[str, tuple[float, float, Fact]] = {}
+    for lender, _, fact in sorted((row for row in neighbours if row[0] in rank),
+                                  key=lambda row: (rank[row[0]], abs(row[1]), row[1])):
+        fact_id = fact["id"]
+        if fact_id not in known and fact_id not in joined:
+            if not fact_valid_at(fact, found.now):
+                continue
+            joined[fact_id] = (0.0, effective_confidence(fact, found.now, found.half_life_days),
+                               fact)
+        borrowed[fact_id] = borrowed.get(fact_id, 0.0) + NEIGHBOUR_SHARE * score[lender]
+    return borrowed, list(joined.values())
 
 
 def specificity(fact_count: int) -> float:

@@ -405,6 +405,22 @@ class MemoryStore(MemoryPurge, StoreDefaults):
         found = [self._hydrate(self._s["facts"][fact_id]) for fact_id in ids]
         return [rec.fact_head(f) for f in found] if heads else found
 
+    def episode_neighbours(self, ids: Iterable[str], span: int) -> list[tuple[str, int, Record]]:
+        """The facts' places in the order they were inserted stand for SQL's row keys."""
+        wanted = set(ids)
+        if not wanted or span < 1:
+            return []
+        order = list(self._s["facts"].values())
+        out = []
+        for place, fact in enumerate(order):
+            if fact["id"] not in wanted or fact["episode"] is None:
+                continue
+            for other in range(max(0, place - span), min(len(order), place + span + 1)):
+                if other != place and order[other]["episode"] == fact["episode"]:
+                    out.append((fact["id"], other - place,
+                                {f: order[other][f] for f in FACT_HEAD_FIELDS}))
+        return out
+
     def _named(self, needle: str) -> list[Record]:
         """Entities whose name or an alias contains the (lower-cased) text."""
         return [e for e in self._s["entities"].values()

@@ -133,6 +133,9 @@ SEARCH_EPISODES = (EPISODE_SELECT + " WHERE summary ILIKE %(p)s"
                    " ORDER BY opened_at IS NULL, opened_at DESC, id LIMIT %(n)s")
 
 
+#: ``Store.episode_neighbours`` (ids as an array, span).
+EPISODE_NEIGHBOURS = pg(common.episode_neighbours(" = ANY(:ids::text[])"))
+
 #: How many facts hold a word (%(q)s: one word's tsquery), counted up to %(n)s (a GIN bitmap
 #: walk that stops at the budget: ``logic.query_words.within_budget`` decides from it).
 WORD_COUNT = ("SELECT count(*) FROM (SELECT 1 FROM facts"

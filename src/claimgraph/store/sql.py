@@ -532,7 +532,17 @@ class SqlStore(StoreDefaults):
             self._db.run(self._q.UPSERT_PREDICATE, (merged["id"], merged["category"],
                                                     merged["status"], json.dumps(merged)))
 
-    # --- search's word index, stats ----------------------------------------------------------
+    # --- search's word index, neighbours, stats ----------------------------------------------
+    def episode_neighbours(self, ids: Iterable[str],
+                           span: int) -> list[tuple[str, int, Record]]:
+        wanted = sorted(set(ids))
+        if not wanted or span < 1:
+            return []
+        self._refresh()
+        rows = self._db.rows(self._q.EPISODE_NEIGHBOURS,
+                             {"ids": self._q.id_list(wanted), "span": int(span)})
+        return [(str(r[0]), int(r[1]), dict(zip(FACT_HEAD_FIELDS, r[2:]))) for r in rows]
+
     def _has_words(self) -> bool:
         """Whether the store has the word index (format 6); a reader may open format 4 or 5."""
         if self._words_known is None:

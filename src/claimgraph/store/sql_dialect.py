@@ -84,6 +84,7 @@ if TYPE_CHECKING:
         FACT_ORDER: str
         FACT_HEAD_SELECT: str
         FACT_HEAD_NO_ENDS_SELECT: str
+        EPISODE_NEIGHBOURS: str
         SET_DORMANT: str
         REVIVE: str
         DORMANT_IDS: str
@@ -299,6 +300,19 @@ def fact_selects(links: str) -> tuple[str, str, str]:
     def select(fields: Sequence[str]) -> str:
         return "SELECT " + ", ".join(columns.get(n, f"f.{n}") for n in fields) + " FROM facts f"
     return select(FACT_FIELDS), select(FACT_HEAD_FIELDS), select(FACT_HEAD_FIELDS_NO_ENDS)
+
+
+def episode_neighbours(ids_term: str) -> str:
+    """``Store.episode_neighbours``: (given id, offset, the neighbour's head in
+    ``FACT_HEAD_FIELDS`` order) for the facts of the same episode whose row key lies within
+    ``:span`` of a given fact's (``ids_term``: the dialect's test of ``f.id`` against the
+    list ``:ids``). The row key is the order the store took the facts in, and the join walks
+    its primary index, a range of a few rows per fact."""
+    columns = {"subject": "n.subject_id", "object_ref": "n.object_ref_id"}
+    head = ", ".join(columns.get(name, f"n.{name}") for name in FACT_HEAD_FIELDS)
+    return (f"SELECT f.id, n.pk - f.pk, {head} FROM facts f JOIN facts n"
+            " ON n.pk BETWEEN f.pk - :span AND f.pk + :span AND n.pk <> f.pk"
+            " AND n.episode = f.episode WHERE f.id" + ids_term)
 
 
 def touching(entity_ids: Sequence[str], direction: str, in_list: Any,

@@ -198,6 +198,8 @@ WORD_COUNTS = ("SELECT (SELECT count(*) FROM (SELECT 1 FROM fact_words WHERE fac
 #: Each row leads with its pk (the caller orders by it).
 FACTS_BY_PK = ("SELECT f.pk, " + FACT_SELECT.removeprefix("SELECT ")
                + " WHERE f.pk IN (SELECT value FROM json_each(?))")
+#: ``Store.episode_neighbours`` (:ids JSON, :span).
+EPISODE_NEIGHBOURS = common.episode_neighbours(" IN (SELECT value FROM json_each(:ids))")
 HEADS_BY_PK = ("SELECT f.pk, " + FACT_HEAD_SELECT.removeprefix("SELECT ")
                + " WHERE f.pk IN (SELECT value FROM json_each(?))")
 

@@ -17,6 +17,7 @@ from claimgraph.capture.extract.tooling import runner_of
     ("FOO=1 cargo build --release", "build"), ("make", "build"), ("make test", "test"),
     ("make clean", None), ("pnpm add zod", "install"), ("uv sync", "install"),
     ("next dev --turbopack", "run"), ("git status", None), ("pytest --version", None),
+    ("cargo clippy --fix --allow-dirty", "format"), ("eslint --fix .", "format"),
 ])
 def test_a_command_has_one_kind(command, kind):
     found = kind_of_text(command)

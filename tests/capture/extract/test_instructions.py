@@ -96,7 +96,17 @@ def test_a_line_cut_from_a_wrapped_sentence_is_not_a_rule():
 def test_plans_and_brainstorms_are_not_the_projects_rules():
     from claimgraph.capture.extract.instructions import is_instruction_file
 
-    assert is_instruction_file("docs/adr/0007-queue.md")
+    assert not is_instruction_file("docs/adr/0007-queue.md")  # a record, may be superseded
     assert is_instruction_file("docs/testing.md")
     assert not is_instruction_file("docs/plans/2026-01-02-storage.md")
     assert not is_instruction_file("docs/brainstorms/search-index.md")
+
+
+def test_a_numbered_step_of_a_procedure_is_not_a_rule():
+    from claimgraph.capture.extract.instructions import doc_rules
+
+    doc = ("## Deploying\n\n1. Build the worker.\n2. Run `node --run check`.\n"
+           "3. **Type imports**: Use `import type`.\n4. Never deploy on a Friday.\n"
+           "5. Use pnpm, not npm.\n")
+    assert [rule for _, rule in doc_rules(doc)] == [
+        "Type imports: Use `import type`", "Never deploy on a Friday", "Use pnpm, not npm"]

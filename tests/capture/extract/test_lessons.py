@@ -194,3 +194,16 @@ def test_a_check_or_another_failing_command_is_never_the_fix():
     lessons = [c["object"] for c in session.extract() if c["predicate"] == "core/failure-mode"]
     assert lessons and all(text.endswith("fixed by running `pnpm install --frozen-lockfile`")
                            for text in lessons), lessons
+
+
+def test_commands_that_failed_alike_and_were_fixed_by_one_step_are_one_lesson():
+    session = Session()
+    for check in ("pnpm run test", "pnpm run typecheck"):
+        session.bash(check, error=True, output="ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL")
+    session.bash("pnpm install --frozen-lockfile")
+    for check in ("pnpm run test", "pnpm run typecheck"):
+        session.bash(check, output="ok")
+    [lesson] = only(session.extract(), "core/failure-mode")
+    assert lesson["object"] == ("`pnpm run test`, `pnpm run typecheck` failed; fixed by running "
+                                "`pnpm install --frozen-lockfile`")
+    assert len(lesson["evidence"]) == 3

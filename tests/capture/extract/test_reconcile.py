@@ -166,3 +166,52 @@ def test_an_agents_note_it_later_took_back_is_dropped():
     assert reconcile([claim, other], later) == [other]
     earlier = Later(retractions=[(2, later.retractions[0][1])])
     assert reconcile([claim], earlier) == [claim]
+
+
+# --- later words retire an earlier stance on the same named thing -------------------------------
+
+def test_the_users_later_replacement_retires_their_earlier_stance():
+    keep = _fact("Keep form `audience` required for the token request",
+                 "transcript#L3: Keep form audience required", predicate="x/decided",
+                 source_type="user-assertion", rule="statements")
+    replaced = Later(user_said=[(9, "replace `audience` with a github_app parameter")])
+    assert reconcile([keep], replaced) == []
+    earlier = Later(user_said=[(2, "replace `audience` with a github_app parameter")])
+    assert reconcile([keep], earlier) == [keep]
+
+
+def test_the_agents_report_retires_its_own_note_but_never_the_users_words():
+    note = _fact("The form `audience` selects the app", "transcript#L5: …", predicate="x/decided",
+                 source_type="agent-note", rule="summaries")
+    said = _fact("Keep form `audience` required", "transcript#L3: …", predicate="x/decided",
+                 source_type="user-assertion", rule="statements")
+    report = Later(agent_said=[(20, "- Replaced the external `audience` input with `github-app`.")])
+    assert reconcile([note, said], report) == [said]
+
+
+def test_a_no_to_a_thing_agrees_with_its_later_removal():
+    against = _fact("Do not add `oidc-audience` or any equivalent input", "transcript#L5: …",
+                    source_type="agent-note", rule="summaries")
+    report = Later(agent_said=[(20, "Removed `oidc-audience` from the action.")])
+    assert reconcile([against], report) == [against]
+
+
+def test_what_replaced_the_thing_is_not_retired():
+    kept = _fact("Send `github-app` as the app selector", "transcript#L5: …",
+                 source_type="agent-note", rule="summaries")
+    report = Later(agent_said=[(20, "Replaced the external `audience` input with `github-app`.")])
+    assert reconcile([kept], report) == [kept]
+
+
+def test_an_agent_note_whose_referent_is_elsewhere_is_dropped():
+    lost = _fact("Do not use it as an app selector", "transcript#L5: …",
+                 source_type="agent-note", rule="summaries")
+    whole = _fact("Do not use the audience parameter as an app selector", "transcript#L5: …",
+                  source_type="agent-note", rule="summaries")
+    assert reconcile([lost, whole], Later()) == [whole]
+
+
+def test_a_reported_replacement_names_what_it_retired_not_what_it_asserts():
+    from claimgraph.capture.extract.reconcile import asserted_terms
+
+    assert asserted_terms("Replaced the `audience` input with `github-app`") == ["github-app"]

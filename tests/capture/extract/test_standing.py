@@ -24,6 +24,8 @@ from .extract_helpers import Session, only
     "also note in the README.md that the importer needs a running database",
     "in agents md mention the three style guides we follow",
     "also add to CONTRIBUTING.md that releases always go out on Mondays",
+    "That's quite close, I don't think that approach is an option then given the size limit",
+    "ok if it's to deal with a flaky test then that is a problem we should solve here",
 ])
 def test_a_sentence_tied_to_the_work_at_hand_is_for_today(sentence):
     assert task_scoped(sentence)

@@ -98,3 +98,44 @@ def test_what_a_function_does_is_kept_only_when_the_user_names_it():
     session.event("assistant", text=FUNCTIONS)
     roles = {c["subject"] for c in session.extract() if c["predicate"] == "x/role"}
     assert roles == {"make_trace", "src/trace.sh"}
+
+
+PROPOSAL = """<proposed_plan>
+# Fix the audience handling
+
+## Key Changes
+- Keep form `audience` required; it must stay the canonical app URL.
+- Add an `oidc-audience` input, defaulting to `svc`.
+- Always validate `azp` against the configured audience.
+</proposed_plan>"""
+
+
+def test_a_proposed_plan_is_not_a_summary_of_what_happened():
+    session = Session()
+    session.prompt("Plan the audience fix.")
+    session.event("assistant", text=PROPOSAL)
+    assert [c for c in session.extract() if c["rule"] == "summaries"] == []
+
+
+def test_a_numbered_step_of_a_design_is_not_a_decision_on_its_own():
+    text = ("For the service, the right design is:\n\n1. Accept trace payloads over HTTP.\n"
+            "2. Parse them as OpenTelemetry spans.\n3. Store artifacts in object storage and "
+            "index them in SQLite.\n4. Used SQLite instead of Elasticsearch for the index.\n")
+    assert _claims(text) == {
+        ("x/decided", None, "Used SQLite instead of Elasticsearch for the index")}
+
+
+def test_reports_of_work_and_comparison_fragments_are_not_rules_or_lessons():
+    assert read_bullet("`av-dsc`: clarified that object storage must hold traces", "") is None
+    assert read_bullet("No 5 KB variable limit", "") is None
+    assert read_bullet("Updated `docs.yml` checkout SHA: `34e1148` → `11bd719`",
+                       "core/failure-mode") is None
+    assert read_bullet("Never log tokens in the workers", "") is not None
+
+
+def test_a_reported_replacement_is_what_the_session_decided():
+    said = "Replaced external `audience` input with `github-app`, defaulting to `svc`."
+    assert read_bullet(said, "") == read_bullet(said, "x/decided")
+    assert read_bullet(said, "").predicate == "x/decided"
+    assert read_bullet("Replaced the placeholder text with real values", "") is None
+    assert read_bullet("No backward compatibility for `.cache/runs/`", "") is not None

@@ -54,3 +54,43 @@ def test_a_file_is_the_projects_own_only_inside_the_root_and_outside_others_code
     assert view.own("/home/dev/shop/.venv/lib/python3.12/site-packages/x/AGENTS.md") is None
     assert view.own("/home/dev/shop/vendor/github.com/x/AGENTS.md") is None
     assert view.own("/home/dev/other/CLAUDE.md") is None
+
+
+PLAN = """# Plan: Tree view for the context tab
+
+## Context
+The tab lists files flat; a tree reads better.
+
+## Steps
+- Wrap only the tree view in a scoped `ThemeProvider`.
+- Always import `TreeView` from the styled kit.
+- Keep the list view as the default.
+- Add a toggle in the header.
+- Run `bun run dev` to check it.
+"""
+
+
+def test_a_pasted_plan_is_not_the_users_own_words():
+    session = Session()
+    session.prompt("Implement the following plan:\n\n" + PLAN)
+    view = SessionView.of(session.transcript(), None)
+    assert [text for _, text in user_texts(view)] == ["Implement the following plan:\n"]
+    assert [c for c in session.extract() if c["rule"] in ("statements", "dev-server")] == []
+
+
+def test_a_short_prompt_with_a_heading_is_still_typed():
+    said = "# Note\nAlways use pathlib instead of os.path.\n- and never os.system"
+    session = Session()
+    session.prompt(said)
+    assert [text for _, text in user_texts(SessionView.of(session.transcript(), None))] == [said]
+
+
+def test_the_agents_plan_pasted_back_is_still_the_agents():
+    plan = ("Summary of the fix:\n- Keep form `audience` required for the new protocol shape.\n"
+            "- GitHub Actions should mint the token with the service audience.\n")
+    session = Session()
+    session.prompt("How should we fix the audience bug?")
+    session.event("assistant", text=plan)
+    session.prompt("PLEASE IMPLEMENT THIS PLAN:\n" + plan + "Never push to main.")
+    texts = [text for _, text in user_texts(SessionView.of(session.transcript(), None))]
+    assert texts[-1] == "PLEASE IMPLEMENT THIS PLAN:\nSummary of the fix:\nNever push to main."

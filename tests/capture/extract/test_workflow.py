@@ -60,3 +60,16 @@ def test_a_task_file_under_node_modules_is_not_the_projects():
     session.tool("Read", {"file_path": f"{ROOT}/node_modules/left-pad/package.json"}, output=(
         '{\n  "scripts": {\n    "test": "tape test.js"\n  }\n}\n'))
     assert only(session.extract(), "x/runs") == []
+
+
+def test_of_runner_files_only_read_the_one_nearest_the_root_speaks_for_the_project():
+    scripts = '{\n  "scripts": {\n    "test": "vitest run"\n  }\n}\n'
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=scripts)
+    session.tool("Read", {"file_path": f"{ROOT}/packages/sdk/package.json"}, output=scripts)
+    session.write(f"{ROOT}/packages/cli/package.json", scripts)
+    assert {c["subject"] for c in only(session.extract(), "x/runs")} == {
+        "package.json", "packages/cli/package.json"}
+    alone = Session()
+    alone.tool("Read", {"file_path": f"{ROOT}/apps/web/package.json"}, output=scripts)
+    assert {c["subject"] for c in only(alone.extract(), "x/runs")} == {"apps/web/package.json"}

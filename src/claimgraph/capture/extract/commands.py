@@ -70,6 +70,8 @@ VOCABULARY[("python -m build",)] = ("build", "python -m build")  # ``unwrap`` ke
 EXACT_ONLY = frozenset({"make", "just", "tsc"})
 #: Flags that ask about the tool instead of running it.
 NOT_A_RUN = frozenset({"--help", "-h", "--version", "-V", "--init", "--watch", "-w"})
+#: Flags that turn a linter into a fixer: ``cargo clippy --fix`` rewrites code, checks nothing.
+FIXES = frozenset({"--fix", "--fix-only", "--write", "--apply", "--unsafe-fixes"})
 _LONGEST = max(len(key) for key in VOCABULARY)
 
 
@@ -85,6 +87,8 @@ def kind_of(argv: tuple[str, ...]) -> tuple[str, str] | None:
         if words[0] in EXACT_ONLY and len(names) != size:
             continue
         found = VOCABULARY.get(tuple(names[:size]))
+        if found and found[0] == "lint" and FIXES & set(words):
+            return "format", found[1]
         if found:
             return found
     return None

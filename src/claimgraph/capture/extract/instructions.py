@@ -34,7 +34,15 @@ _DOC_DIRS = ("docs/", "doc/", ".cursor/rules/", ".github/", ".claude/")
 #: Folders of designs still being weighed: their "must" is a requirement of a proposal.
 _PROPOSALS = frozenset({"plans", "plan", "brainstorms", "brainstorm", "proposals", "proposal",
                         "drafts", "draft", "notes", "rfcs", "rfc", "ideas", "scratch", "wip",
-                        "todo", "archive", "archived"})
+                        "todo", "archive", "archived",
+                        # decision records: a design's constraints when it was decided, often
+                        # superseded by a later record; the rules in force are in the guides
+                        "adr", "adrs", "decisions"})
+_NUMBERED = re.compile(r"^\s*\d+[.)]\s+")
+#: What a numbered step of a procedure does (a numbered "Use …" / "Avoid …" is still a rule).
+_STEP = re.compile(r"^(?:run|put|place|write|name|import|open|build|deploy|install|create|"
+                   r"push|merge|tag|wait|go|click|copy|set|start|stop|check|verify)\b",
+                   re.IGNORECASE)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+")
 _LABEL = re.compile(r"^(?P<label>\*\*[^*]{1,40}\*\*|[A-Z][\w /-]{1,30}):\s+(?P<rest>.+)$")
 _MARKED_COMMENT = re.compile(r"^\s*(?://+|#+|--|/?\*+|;+)\s*(?P<mark>CRITICAL|IMPORTANT|NOTE|"
@@ -90,6 +98,9 @@ def doc_rules(text: str) -> Iterator[tuple[str, str]]:
         item = _MARKDOWN.sub("", _LIST_ITEM.sub("", line)).strip()
         labelled = _LABEL.match(item)
         body = labelled["rest"] if labelled else item
+        if _NUMBERED.match(line) and not labelled and _STEP.match(body) \
+                and not any(classify(s) == CONVENTION for s in split_sentences(body)):
+            continue  # "3. Run `node --run check`.": one step of a procedure, not a rule
         if not body.endswith(":") and any(_is_rule(s) for s in split_sentences(body)):
             yield line.strip(), item.rstrip(".")
 

@@ -105,6 +105,28 @@ def lessons_of(view: SessionView) -> list[dict[str, Any]]:
 
 
 def lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    """The session's lessons; several commands that failed the same way and were fixed by the
+    same step are one lesson ("`pnpm run test`, `pnpm run typecheck` failed: exit code 1;
+    fixed by running `pnpm install`"), not one per command."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for lesson in _lessons(view):
+        text = lesson["object"]
+        cut = text.find("` failed")
+        groups.setdefault(text[cut + 1:] if cut > 0 else text, []).append(lesson)
+    for same in groups.values():
+        yield same[0] if len(same) == 1 else _joined(same)
+
+
+def _joined(same: list[dict[str, Any]]) -> dict[str, Any]:
+    """One lesson for several commands with one failure and one fix."""
+    first = same[0]
+    shown = ", ".join(lesson["object"][:lesson["object"].find("` failed") + 1] for lesson in same)
+    tail = first["object"][first["object"].find("` failed") + 1:]
+    evidence = [lesson["evidence"][0] for lesson in same][:3] + first["evidence"][1:]
+    return {**first, "object": shown + tail, "evidence": evidence}
+
+
+def _lessons(view: SessionView) -> Iterator[dict[str, Any]]:
     if not view.project:
         return
     open_failures: dict[tuple[str, ...], _Window] = {}

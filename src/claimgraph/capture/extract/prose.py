@@ -8,6 +8,11 @@ split only at sentence ends; list items, headings and blank lines end a paragrap
 What is not prose never becomes a sentence: fenced code, quoted lines, tables, and lines that
 look like code, a log, a stack trace or a shell session. A prompt that is mostly such lines is
 a paste, and its few prose-looking lines are skipped with it.
+
+A prompt may also carry a **document** the person did not write there: a plan or a spec pasted
+from elsewhere (a markdown heading, then a long run of headings and list items), or the agent's
+own earlier message pasted back ("PLEASE IMPLEMENT THIS PLAN: …"). Those are the document's
+words, not the person's standing ones (``typed_part``, ``without_echo``).
 """
 
 from __future__ import annotations
@@ -34,6 +39,15 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=\S)")
 _ABBREVIATIONS = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|fig|no)\.$",
                             re.IGNORECASE)
 _PASTE_SHARE = 0.5
+_MD_HEADING = re.compile(r"^\s*#{1,6}\s+\S")
+#: A pasted document: at least this many non-empty lines from its first heading on, this many
+#: of them headings or list items (a typed prompt with one heading and two bullets is not one).
+_DOCUMENT_LINES = 8
+_DOCUMENT_STRUCTURE = 6
+#: Shorter lines ("Summary", "- Tests") repeat by chance; longer ones repeat because they were
+#: copied.
+_ECHO_MIN_CHARS = 24
+_BULLET_MARK = re.compile(r"^\s*(?:[-*•+>]|\d+[.)]|#{1,6})\s*")
 
 
 def request_text(text: str) -> str:
@@ -42,6 +56,36 @@ def request_text(text: str) -> str:
         if mark in text:
             return text.split(mark, 1)[1]
     return text
+
+
+def typed_part(text: str) -> str:
+    """What the person typed of a prompt that carries a pasted document: the lines before the
+    document's first heading ("Implement the following plan:"); the whole text otherwise.
+    A plan written elsewhere is a proposal, not the person's standing words: the session
+    decides what of it was carried out (docs/capture.md, "Pasted documents")."""
+    lines = text.splitlines()
+    first = next((index for index, line in enumerate(lines) if _MD_HEADING.match(line)), None)
+    if first is None:
+        return text
+    body = [line for line in lines[first:] if line.strip()]
+    structured = sum(bool(_MD_HEADING.match(line) or _ITEM.match(line)) for line in body)
+    if len(body) >= _DOCUMENT_LINES and structured >= _DOCUMENT_STRUCTURE:
+        return "\n".join(lines[:first])
+    return text
+
+
+def echo_key(line: str) -> str | None:
+    """A line as compared with the agent's earlier messages (list marks, case and spacing
+    aside); None for lines too short to show they were copied."""
+    key = " ".join(_BULLET_MARK.sub("", line).split()).lower()
+    return key if len(key) >= _ECHO_MIN_CHARS else None
+
+
+def without_echo(text: str, agent_said: set[str] | frozenset[str]) -> str:
+    """``text`` without the lines the agent wrote earlier in the session: a plan pasted back
+    to approve it is still the agent's proposal, not the person's words."""
+    return "\n".join(line for line in text.splitlines() if echo_key(line) not in agent_said
+                     or echo_key(line) is None)
 
 
 def is_prose_line(line: str) -> bool:

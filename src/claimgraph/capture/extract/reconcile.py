@@ -13,7 +13,13 @@ screening and drops, or rewrites, what the rest of the session overtook:
   hedged ("might", "probably") or later took back ("I was wrong: …", naming the same things):
   a fragment of a choice, a guess or a refuted claim is not a fact about the project;
 - a user's choice among the agent's options in prose ("let's go with option 2"): rewritten to what
-  that option says, in the project's scope; dropped when no earlier message lists it.
+  that option says, in the project's scope; dropped when no earlier message lists it;
+- a stance on a named thing (a code span, an identifier) that later words retire: the user
+  later turning it down or replacing it ("replace `audience` with `github_app`", "don't add
+  `oidc-audience`"), or, for anything but the user's own words, the agent reporting it replaced
+  or removed ("Replaced the `audience` input with `github-app`");
+- an agent's note that leans on a referent it does not carry ("Do not use it as an app
+  selector"): alone, it says nothing the next session can act on.
 
 Pure logic: ``digest`` reduces the in-memory session to the few facts reconciling needs, and
 ``reconcile`` decides on plain data -- no file is read, no clock is asked.
@@ -28,6 +34,7 @@ from typing import Any, Iterable, Mapping
 from claimgraph.capture.extract.reads import surviving_looks
 from claimgraph.capture.extract.session import OK, SessionView, transcript_evidence
 from claimgraph.capture.extract.actions import of_kind
+from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.tools import SHELL
 
 Candidate = dict[str, Any]
@@ -63,6 +70,26 @@ _MIN_SHARED = 3
 _MIN_OPTIONS = 2
 #: Sources whose words reconcile may overrule with later actions (never the user's own).
 _CHANGEABLE_RULES = frozenset({"answers"})
+#: A named thing: a code span, or a word shaped like an identifier (``oidc-audience``,
+#: ``github_app``, ``@scope/pkg``, ``camelCase``).
+_IDENTIFIER = re.compile(r"(?<![\w@/.-])(?:@?[A-Za-z][\w]*(?:[-_./][\w]+)+|"
+                         r"[a-z]+[A-Z][A-Za-z]+)(?![\w/-])")
+#: Up to a few words between a verb and what it retires, never crossing "with" / "by" / "to"
+#: (in "replaced X with Y", Y is what stays).
+_GAP = r"(?:(?!\b(?:with|by|to|for|into|in favou?r of)\b)[^.;:\n]){0,40}?"
+_RETIRED_BEFORE = (r"\b(?:replaced|removed|deleted|dropped|reverted|deprecated|retired|"
+                   r"got rid of|no longer (?:uses?|supports?|accepts?|needs?|requires?|sends?))\b")
+_RETIRED_AFTER = (r"\b(?:is|are|was|were|has been|have been|got|now)\s+(?:now\s+)?"
+                  r"(?:removed|rejected|replaced|deleted|dropped|deprecated|gone|obsolete)\b")
+_INSTEAD_OF = r"\b(?:instead of|rather than)\b"
+#: What only the user's later words retire with: a request to replace or a refusal.
+_USER_RETIRES = (r"\b(?:replace|remove|delete|drop|revert|get rid of|stop using|"
+                 r"(?:do not|don'?t|never|no need to) (?:use|add|keep|send|require))\b")
+_ANY_RETIRING = re.compile(_RETIRED_BEFORE + "|" + _INSTEAD_OF + "|" + _RETIRED_AFTER,
+                           re.IGNORECASE)
+_ANY_USER_RETIRING = re.compile(_ANY_RETIRING.pattern + "|" + _USER_RETIRES, re.IGNORECASE)
+#: A bare pronoun in a note's first words: its referent was in the message, not in the note.
+_LOST_REFERENT = re.compile(r"^(?:\W*\w+\W+){0,3}?(?:it|them|they|its|their)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -90,6 +117,10 @@ class Later:
     project: str | None = None
     #: (line, text) of agent messages that take something back ("I was wrong: both run").
     retractions: list[tuple[int, str]] = field(default_factory=list)
+    #: (line, text) of what the person typed (their own words, no pasted document).
+    user_said: list[tuple[int, str]] = field(default_factory=list)
+    #: (line, text) of the agent's messages (its reports of what it did).
+    agent_said: list[tuple[int, str]] = field(default_factory=list)
 
 
 def digest(view: SessionView) -> Later:
@@ -110,7 +141,12 @@ def digest(view: SessionView) -> Later:
     retractions = [(event.line, event.text) for event in view.transcript.events
                    if event.kind == "assistant" and not event.is_sidechain
                    and _RETRACTION.search(event.text)]
-    return Later(files, sorted(done), options, view.project, retractions)
+    user_said = [(event.line, text) for event, text in user_texts(view)]
+    agent_said = [(event.line, event.text) for event in view.transcript.events
+                  if event.kind == "assistant" and not event.is_sidechain
+                  and not event.subagent_id and not event.derived]
+    return Later(files, sorted(done), options, view.project, retractions, user_said,
+                 agent_said)
 
 
 def options_in(text: str) -> dict[str, str]:
@@ -133,20 +169,40 @@ def options_in(text: str) -> dict[str, str]:
 def reconcile(candidates: Iterable[Candidate], later: Later) -> list[Candidate]:
     """The candidates the session's end still supports, some rewritten (module docstring)."""
     kept: list[Candidate] = []
+    retiring = _retiring(later)
     for found in candidates:
-        settled = _settle(found, later)
+        settled = _settle(found, later, retiring)
         if settled is not None:
             kept.append(settled)
     return kept
 
 
-def _settle(found: Candidate, later: Later) -> Candidate | None:
+@dataclass(frozen=True)
+class _Retiring:
+    """The later words that could retire anything, each lowered once per session: a message
+    without a retiring verb is never searched again (reconciling stays linear in practice)."""
+
+    user: list[tuple[int, str, str]]
+    agent: list[tuple[int, str, str]]
+
+
+def _retiring(later: Later) -> _Retiring:
+    def kept(said: list[tuple[int, str]], verbs: re.Pattern[str]) -> list[tuple[int, str, str]]:
+        return [(at, text, text.lower()) for at, text in said if verbs.search(text)]
+    return _Retiring(kept(later.user_said, _ANY_USER_RETIRING),
+                     kept(later.agent_said, _ANY_RETIRING))
+
+
+def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None
+            ) -> Candidate | None:
     if _file_quote_removed(found, later):
         return None
     line = taught_at(found)
     if found.get("source_type") == "agent-note" and _agent_guess(found, line, later):
         return None
     if _changed_again(found, line, later):
+        return None
+    if _retired(found, line, retiring or _retiring(later)):
         return None
     if found.get("rule") == "statements" and _OPTION_REF.search(str(found["object"])):
         return _chosen_option(found, line, later)
@@ -200,6 +256,49 @@ def _does(term: str, text: str) -> bool:
                for row in text.splitlines() if term in row.lower())
 
 
+def _retired(found: Candidate, line: int | None, retiring: _Retiring) -> bool:
+    """Later words retire a thing this stance names (module docstring): the user's later
+    refusal or replacement of it, or -- for anything but the user's own words -- the agent's
+    report that it was replaced or removed. Only what the stance says yes to can be retired:
+    "do not add `X`" agrees with a later "removed `X`"."""
+    if line is None or found.get("predicate") not in _STANCES:
+        return False
+    terms = asserted_terms(str(found.get("object") or ""))
+    if not terms:
+        return False
+    said = [(text, lowered, _USER_RETIRES) for at, text, lowered in retiring.user if at > line]
+    if found.get("source_type") != "user-assertion" or found.get("rule") in _CHANGEABLE_RULES:
+        said += [(text, lowered, None) for at, text, lowered in retiring.agent if at > line]
+    return any(term.lower() in lowered and retires(text, term, imperative)
+               for text, lowered, imperative in said for term in terms)
+
+
+def asserted_terms(text: str) -> list[str]:
+    """The named things a stance says yes to: code spans and identifier-shaped words not
+    under a negation in the few words before them."""
+    found: list[str] = []
+    for match in [*_CODE_SPAN.finditer(text), *_IDENTIFIER.finditer(text)]:
+        term = match.group(1) if match.re is _CODE_SPAN else match.group(0)
+        before = text[max(0, match.start() - 40):match.start()].split()[-4:]
+        if _NEGATIVE_WORD.search(" ".join(before)) or len(term) < 4 or retires(text, term):
+            continue  # said no to, or itself the thing replaced ("Replaced `X` with `Y`")
+        if term.lower() not in (known.lower() for known in found):
+            found.append(term)
+    return found
+
+
+def retires(text: str, term: str, imperative: str | None = None) -> bool:
+    """``text`` says ``term`` was replaced, removed or rejected (or, with ``imperative``,
+    asks for it: the user's own "replace X with Y", "don't add X")."""
+    if term.lower() not in text.lower():
+        return False
+    named = r"`?" + re.escape(term) + r"`?(?![\w-])"
+    verbs = [_RETIRED_BEFORE, _INSTEAD_OF] + ([imperative] if imperative else [])
+    patterns = [verb + _GAP + r"(?<![\w-])" + named for verb in verbs]
+    patterns.append(r"(?<![\w-])" + named + _GAP + _RETIRED_AFTER)
+    return any(re.search(pattern, text, re.IGNORECASE) for pattern in patterns)
+
+
 def _negated_terms(found: Candidate) -> list[str]:
     """What a negative stance says no to: its code spans, else the short phrase after "no"."""
     text = str(found.get("object") or "")
@@ -220,7 +319,7 @@ def _agent_guess(found: Candidate, line: int | None, later: Later) -> bool:
     """The agent's note is a hedge, a piece of a list of options it laid out, or something
     it later took back ("I was wrong: …") in words that name the same things."""
     text = str(found.get("object") or "")
-    if _HEDGE.search(text):
+    if _HEDGE.search(text) or _LOST_REFERENT.match(text):
         return True
     if line is None:
         return False

@@ -67,6 +67,13 @@ _MOOD = re.compile(r"^(?:(?:ok(?:ay)?|wow|yes|yeah|great|so|and|oh)[,!.]?\s+)*"
                    r"[\w*-]+(?:\s+[\w*-]+)?[\s!.]*$", re.IGNORECASE)
 _AGENT_TURN = re.compile(r"\byou(?:\s+\w+ly)?\s+(?:\w+ed|did|made|wrote|got|forgot|missed|"
                          r"took|went|gave|left|broke|understood|nailed)\b", re.IGNORECASE)
+#: A sentence whose subject is something said before it ("That's close", "if it's flaky …",
+#: "that approach is not an option"): its referent stays in the conversation.
+_LEANS_BACK = re.compile(
+    r"^(?:(?:ok(?:ay)?|yes|yeah|no|so|and|but|well)[,!.]?\s+)*(?:if\s+)?"
+    r"(?:it|that|this|they|those|these)(?:'s|'re|\s+is|\s+are|\s+was|\s+were)\b|"
+    r"\b(?:that|this|the above|the same)\s+(?:approach|option|one|idea|way|solution|plan)\b",
+    re.IGNORECASE)
 _PROCESS_QUESTION = re.compile(
     r"\b(?:how (?:would|do|should) (?:you|we|i) (?:like to )?(?:proceed|continue|go on|start)|"
     r"(?:shall|should) (?:i|we) (?:proceed|continue|go ahead|start|begin|stop)|"
@@ -94,6 +101,8 @@ def task_scoped(sentence: str) -> str | None:
         return "mood, not a decision"
     if _AGENT_TURN.search(sentence):
         return "about the agent's turn"
+    if _LEANS_BACK.search(sentence):
+        return "leans on what was said before"
     return None
 
 

@@ -30,7 +30,8 @@ from typing import Any, Iterator
 from claimgraph.capture.events import Event
 from claimgraph.capture.classify.phrases import (  # noqa: F401 (re-exported for other rules)
     CONVENTION, DECISION, PREFERS, classify, core as _core, phrase_hits)
-from claimgraph.capture.extract.prose import is_paste, request_text, sentences
+from claimgraph.capture.extract.prose import (
+    echo_key, is_paste, request_text, sentences, typed_part, without_echo)
 from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
 from claimgraph.capture.extract.standing import task_scoped
 
@@ -116,11 +117,22 @@ def _offers(text: str) -> bool:
     return "?" in text[-600:] or len(_OPTION_LINE.findall(text)) >= 2
 
 
-def user_texts(view: SessionView) -> Iterator[tuple[Event, str]]:
+def user_texts(view: SessionView) -> list[tuple[Event, str]]:
     """Text a person typed in the main session: prompts, a slash command's arguments, and
-    what they typed while turning a tool call down."""
+    what they typed while turning a tool call down -- without a pasted document or the
+    agent's own earlier lines pasted back (``prose.typed_part``, ``prose.without_echo``)."""
+    return view.remembered("statements.user_texts", _user_texts)
+
+
+def _user_texts(view: SessionView) -> list[tuple[Event, str]]:
+    found: list[tuple[Event, str]] = []
+    agent_said: set[str] = set()
     for event in view.transcript.events:
         if event.subagent_id or event.is_sidechain:
+            continue
+        if event.kind == "assistant" and not event.derived:
+            agent_said.update(key for line in event.text.splitlines()
+                              for key in [echo_key(line)] if key)
             continue
         if event.is_human_prompt:
             text = request_text(event.text)
@@ -128,11 +140,14 @@ def user_texts(view: SessionView) -> Iterator[tuple[Event, str]]:
             text = " ".join(_COMMAND_ARGS.findall(event.text))
         else:
             continue
+        text = typed_part(without_echo(text, agent_said))
         if text.strip() and not is_paste(text):
-            yield event, text
+            found.append((event, text))
     for event, text in view.typed_in_results():  # words typed while turning a call down
-        if not is_paste(text):
-            yield event, text
+        text = typed_part(text)
+        if text.strip() and not is_paste(text):
+            found.append((event, text))
+    return found
 
 
 def statement_of(sentence: str) -> str:

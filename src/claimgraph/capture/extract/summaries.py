@@ -17,7 +17,10 @@ These are the agent's words, not the user's and not a tool's verdict: source ``a
 is dropped (the session contradicted it); what a function or hook does is kept only when the
 user or a lesson names it (like ``defined-in``: otherwise a glance at the code says it).
 Plans, proposals and next steps are not facts about the project: sections named like that are
-skipped. The closing message of a turn counts only
+skipped, and so is a whole message the agent marks as a proposed plan (Codex's
+``<proposed_plan>``): what of it holds is what the session then carried out and reported. A
+numbered step of a design ("1. Accept OTLP payloads. 2. Parse them as spans.") is a step of
+one sequence, not a decision on its own. The closing message of a turn counts only
 when it is a summary (several bullets or headings), not a remark.
 """
 
@@ -56,6 +59,11 @@ _PATH_LEAD = re.compile(r"^(?:\*\*)?`(?P<path>(?:[\w@.-]+/)*[\w@-]+\.[a-z]{1,5}|
                         r"(?::[\d-]+)?`"
                         r"(?:\*\*)?\s*(?:[-–—:]\s*|\((?:new|modified|created)[^)]*\)\s*[-–—:]?\s*)?"
                         r"(?P<rest>.+)$", re.I)
+_PROPOSAL = re.compile(r"<proposed_plan>")
+#: "Replaced external `audience` input with `github-app`": what the session changed, in the
+#: closing report -- the state it left, named on both sides.
+_REPLACED = re.compile(r"^(?:replaced|swapped)\s+.*`[^`]+`.*\s(?:with|by)\s+.*`[^`]+`", re.I)
+_NUMBERED = re.compile(r"^\s*\d+[.)]\s")
 _INSTEAD = re.compile(r"\b(?:instead of|rather than)\b", re.I)
 _VERB_START = re.compile(r"^(?:[a-z]+s|is|are|has|holds|wraps|defines|exports|owns|keeps|"
                          r"creates|runs|compensates?|contains|provides|handles)\b")
@@ -65,6 +73,14 @@ _ASIDE = re.compile(r"\s*\(`[^`]*`\)|,\s*which (?:explains|is why|means)\b.*$")
 _ATTEMPTS = re.compile(r"\b(?:tried|attempts?|attempted)\b", re.I)
 _CHOICE = re.compile(r"^(?:used|use|chose|chosen|went with|picked|kept|modell?ed|represented|"
                      r"switched|replaced|preferred|opted)\b", re.I)
+#: A change log ("Updated `docs.yml` checkout SHA: `34e…` → `11b…`"), not an error and its fix.
+_CHANGE_REPORT = re.compile(r"^(?:updated|changed|bumped|renamed|set|moved|added|removed|"
+                            r"replaced|switched|pinned|upgraded|downgraded)\b", re.I)
+#: What the agent did ("`av-dsc`: clarified that storage must …"): a report, not a rule.
+_DONE_REPORT = re.compile(r"^(?:`[^`]+`\s*:?\s*|[\w.-]+:\s+)?(?!need)[a-z]+ed\b", re.I)
+#: "No 5 KB limit": a property in a comparison, not a rule -- unless it names the thing it
+#: rules out ("No backward compatibility for `.agentv/results/runs/`").
+_BARE_NO = re.compile(r"^no\s+(?!\w+ing\b)(?:\S+\s+){0,4}\S+$", re.I)
 #: Slips in the session's own new code are not lessons about the project.
 _OWN_SLIP = re.compile(r"compile error|syntax error|typo|undefined (?:variable|function)|"
                        r"unused (?:variable|import|alias)|missing (?:import|require)", re.I)
@@ -118,6 +134,8 @@ def summary_events(view: SessionView) -> Iterator[Event]:
 
 
 def _is_summary(text: str) -> bool:
+    if _PROPOSAL.search(text):
+        return False
     return sum(bool(_BULLET.match(line)) for line in text.splitlines()) >= _MIN_BULLETS
 
 
@@ -138,6 +156,9 @@ def claims(text: str) -> Iterator[Claim]:
             continue
         tried_below = indent if _ATTEMPTS.search(bullet["text"]) else None
         claim = read_bullet(_MARKDOWN.sub("", bullet["text"]).strip(), section)
+        if claim and claim.predicate == DECIDED and _NUMBERED.match(line) \
+                and not _INSTEAD.search(claim.text):
+            continue  # one step of a sequence, not a decision on its own
         if claim:
             yield claim
 
@@ -155,7 +176,7 @@ def read_bullet(text: str, section: str) -> Claim | None:
         return None
     if section == LESSON:
         problem, _, fix = _split_fix(text)
-        if not problem or not fix or _OWN_SLIP.search(problem):
+        if not problem or not fix or _OWN_SLIP.search(problem) or _CHANGE_REPORT.match(problem):
             return None
         return Claim(LESSON, None, f"{problem.rstrip(' .;:')}; fixed: {fix.rstrip('.')}")
     if section == DECIDED or (_CHOICE.match(text) and _INSTEAD.search(text)):
@@ -164,7 +185,10 @@ def read_bullet(text: str, section: str) -> Claim | None:
     if located and _VERB_START.match(located["rest"]):
         role = _ASIDE.sub("", located["rest"]).rstrip(" .")
         return Claim(ROLE, located["path"].removesuffix("()"), role)
-    if classify(text) == CONVENTION:
+    if _REPLACED.match(text):
+        return Claim(DECIDED, None, text.rstrip("."))
+    if classify(text) == CONVENTION and not _DONE_REPORT.match(text) \
+            and not (_BARE_NO.match(text.rstrip(".")) and "`" not in text):
         return Claim(CONVENTION, None, text.rstrip("."))
     return None
 

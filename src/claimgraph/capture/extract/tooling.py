@@ -17,6 +17,7 @@ from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.commands import kind_of
+from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.session import (
     OK, SessionView, candidate, transcript_evidence)
 from claimgraph.capture.extract.shell import (
@@ -193,11 +194,10 @@ def _tooling(view: SessionView) -> Iterator[dict[str, Any]]:
                 and dev_server(runs[-1].argv):
             yield _dev_server(view, dev_server(runs[-1].argv), call.line, command,
                               call.timestamp)
-    for event in view.transcript.events:
-        if event.is_human_prompt and not event.subagent_id:
-            named = next((form for form in DEV_SERVERS if form in event.text), None)
-            if named:
-                yield _dev_server(view, named, event.line, event.text, event.timestamp)
+    for event, text in user_texts(view):  # never from a plan the person pasted
+        named = next((form for form in DEV_SERVERS if form in text), None)
+        if named:
+            yield _dev_server(view, named, event.line, text, event.timestamp)
 
 
 def dev_server(argv: tuple[str, ...]) -> str | None:

@@ -7,12 +7,15 @@ A recipe is cited as its file line, so the audit can check it still says so. The
 session left it wins: a whole read or write replaces what was known of it, an edit adds to it
 (so a Justfile rewritten for another language forgets its old recipes). From a file the session
 only read, the recipes that check, test, lint, format, build or run the project count, and
-those the session ran; from a file it wrote, every recipe.
+those the session ran; from a file it wrote, every recipe. Of the runner files of one kind the
+session only read (a monorepo's root `package.json` and each workspace's), the one nearest the
+root speaks for the project: a workspace's own scripts are a glance away when it is worked on.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+import posixpath
+from typing import Any, Iterable, Iterator
 
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.recipes import Recipe, parse_recipes
@@ -32,6 +35,7 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     if not view.project:
         return
     ran = " \n".join(filter(None, map(command_text, view.calls())))
+    found: list[tuple[str, bool, list[tuple[SeenFile, Recipe]]]] = []
     for looks in surviving_looks(view).values():
         cited = looks[-1].cited
         if cited is None or " " in cited:
@@ -42,8 +46,25 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                   if (written or working(recipe) or recipe.invocation in ran)
                   and one_line(recipe)]
         if chosen:
-            yield _fact(cited, chosen[:MAX_PER_FILE],
-                        "recipes" if written else "recipes.read")
+            found.append((cited, written, chosen))
+    nearest = _nearest_depths(cited for cited, _, _ in found)
+    for cited, written, chosen in found:
+        if not written and _depth(cited) > nearest[posixpath.basename(cited)]:
+            continue  # a workspace's own runner file, only read: the root's speaks for it
+        yield _fact(cited, chosen[:MAX_PER_FILE], "recipes" if written else "recipes.read")
+
+
+def _depth(cited: str) -> int:
+    return cited.removeprefix("./").count("/")
+
+
+def _nearest_depths(cited: Iterable[str]) -> dict[str, int]:
+    """Per file name, the depth of the runner file of that name nearest the project root."""
+    nearest: dict[str, int] = {}
+    for path in cited:
+        name = posixpath.basename(path)
+        nearest[name] = min(nearest.get(name, _depth(path)), _depth(path))
+    return nearest
 
 
 def working(recipe: Recipe) -> bool:
