@@ -22,7 +22,7 @@ from claimgraph.logic.briefing_sections import Narrowing
 from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.opening import open_store
 from claimgraph.viewer import advance
-from claimgraph.viewer.project import placement, project
+from claimgraph.viewer.project import advanced as advance_to_now, placement, project
 from claimgraph.viewer.source import Source
 
 NOW = 1_800_000_000_000
@@ -165,7 +165,7 @@ def test_each_write_advances_the_placement_to_what_placing_it_whole_gives(opened
         with store.transaction():
             write()
         clock[0] = NOW + step * 5 * MINUTE
-        advanced = advance.advance(src, PROJECT, base)
+        advanced = advance_to_now(src, PROJECT, base)
         whole = placement(src, PROJECT, Narrowing())
         if advanced is None:  # a deletion (a purge) leaves no id to place again: placed whole
             assert what == "a deletion"
@@ -207,7 +207,7 @@ def test_time_alone_advances_the_placement_exactly_until_its_horizon(opened, lat
     src = source_at(db, clock)
     base = placement(src, PROJECT, Narrowing())
     clock[0] = NOW + later
-    advanced = advance.advance(src, PROJECT, base)
+    advanced = advance_to_now(src, PROJECT, base)
     if NOW + later >= base["until"]:
         assert advanced is None  # past the horizon: placed whole again
     else:
@@ -242,9 +242,9 @@ def test_a_write_that_touched_too_much_or_a_new_level_is_placed_whole(opened, mo
         store.insert_facts([a_fact(9500, random.Random(1), PROJECT, confidence=0.61,
                                    source_type="decision-record", epistemic="observation",
                                    predicate="core/depends-on")])
-    assert advance.advance(src, PROJECT, base) is None  # 0.61: a level fading facts may pass
+    assert advance_to_now(src, PROJECT, base) is None  # 0.61: a level fading facts may pass
     monkeypatch.setattr(advance, "PATCH_LIMIT", 2)
     base = placement(src, PROJECT, Narrowing())
     with store.transaction():
         store.set_dormant(valid_ids(store, PROJECT, 3, set()), NOW)
-    assert advance.advance(src, PROJECT, base) is None
+    assert advance_to_now(src, PROJECT, base) is None

@@ -15,6 +15,9 @@ project is placed whole again, as before.
 
 A narrowed placement (the page's filters) is the whole placement kept to the ids the filters
 match; that id set is kept too and advanced the same way (a touched fact is matched again).
+
+The pieces are here; ``viewer.project`` (``placed``, ``advanced``, ``narrowed``) reads the
+store and puts them together.
 """
 
 from __future__ import annotations
@@ -23,67 +26,12 @@ import bisect
 from contextlib import nullcontext
 from typing import Any, Callable, Iterable, Mapping
 
-from claimgraph.core.briefing import scopes
-from claimgraph.logic.briefing_sections import (
-    SECTION_KEYS, Narrowing, head_of, horizon, order_key, placement)
+from claimgraph.logic.briefing_sections import SECTION_KEYS, Narrowing, order_key, placement
 from claimgraph.store.fast_paths import FactTouches, Snapshots
-from claimgraph.viewer import project as pages
-from claimgraph.viewer.source import Source
 
 #: A write that touched more facts than this is followed by a whole placement (a curator run
 #: that decays thousands: one walk costs less than thousands of binary searches).
 PATCH_LIMIT = 2_000
-
-
-def placed(src: Source, project_id: str, base: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The project's placement now: ``base`` advanced when it can be, else placed whole."""
-    if base is not None:
-        advanced = advance(src, project_id, base)
-        if advanced is not None:
-            return advanced
-    return pages.placement(src, project_id, Narrowing())
-
-
-def advance(src: Source, project_id: str, base: Mapping[str, Any]) -> dict[str, Any] | None:
-    """``base`` (a whole placement) placed again at the present where the writes since it
-    touched it, or None when that would not be exact (module docstring)."""
-    if base.get("mark") is None:
-        return None
-    with src.shell() as sh:
-        store: Any = sh.store
-        if not isinstance(store, FactTouches):
-            return None
-        with store.reading() if isinstance(store, Snapshots) else nullcontext():
-            now = sh.now()
-            if now < base["now"] or (base["until"] is not None and now >= base["until"]):
-                return None
-            mark = store.touch_mark()
-            touched = ([] if mark == base["mark"]
-                       else store.touched_since(base["mark"], PATCH_LIMIT))
-            if touched is None:
-                return None
-            wanted = scopes(project_id)
-            suspect = set(store.suspect_fact_ids())
-            pairs = pages.open_pairs(store, wanted, suspect, now)
-            open_ids = {f["id"] for pair in pairs for f in pair.values()}
-            changed = set(touched) | (open_ids ^ base["open_ids"])
-            found = {f["id"]: f for f in store.get_facts_by_ids(sorted(changed))
-                     if f["scope"] in wanted}
-            until, levels = horizon([head_of(f) for f in found.values()], now,
-                                    src.half_life_days, base["levels"])
-            if levels != base["levels"]:
-                return None  # a new level a fading fact may decay past: placed whole
-            until = _earlier(base["until"], until)
-            probe = Probe(store)
-            moved = replace(base["placed"], changed, found, now, suspect, open_ids, probe,
-                            src.half_life_days)
-            made = {"now": now, "pairs": pairs, "placed": moved, "mark": mark,
-                    "until": until, "levels": levels, "open_ids": open_ids,
-                    "predicates": (sorted(store.predicate_usage()) if touched
-                                   else base["predicates"]), "block": None}
-            known = {fid: f for fid, f in base.get("read", {}).items() if fid not in changed}
-            made["block"] = pages.block_of(store, made, project_id, src, known)
-    return made
 
 
 class Probe:
@@ -138,23 +86,7 @@ def _inserted(ordered: list[str], keyed: list[tuple[tuple[Any, ...], str]],
     return ordered
 
 
-def narrowed(src: Source, project_id: str, narrowing: Narrowing, whole: Mapping[str, Any],
-             base: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The placement under a page's filters: the whole placement kept to the facts the filters
-    match. The matching ids come from one indexed read where the store answers it, kept with
-    the write counter they were read at and advanced by matching the touched facts again;
-    a store without that read is placed again under the filters."""
-    with src.shell() as sh:
-        store = sh.store
-        matching = getattr(store, "narrowed_fact_ids", None)
-        if matching is None:
-            return pages.placement(src, project_id, narrowing)
-        wanted = scopes(project_id)
-        keep = _kept(store, wanted, narrowing, base)
-    return {**whole, "block": None, "keep": keep, "placed": kept_to(whole["placed"], keep[1])}
-
-
-def _kept(store: Any, wanted: list[str], narrowing: Narrowing,
+def kept(store: Any, wanted: list[str], narrowing: Narrowing,
           base: Mapping[str, Any] | None) -> tuple[Any, frozenset[str]]:
     """(touch mark, ids the filters keep), advanced from ``base``'s when it can be."""
     touches = isinstance(store, FactTouches)
@@ -178,5 +110,5 @@ def kept_to(placed_whole: Mapping[str, Any], keep: Iterable[str]) -> dict[str, A
             "reasons": {fid: why for fid, why in placed_whole["reasons"].items() if fid in keep}}
 
 
-def _earlier(a: int | None, b: int | None) -> int | None:
+def earlier(a: int | None, b: int | None) -> int | None:
     return b if a is None else a if b is None else min(a, b)

@@ -106,12 +106,12 @@ def project(src: Source, project_id: str, params: Mapping[str, str],
     section, page = paging(params)
     narrowing = narrowing_of(chosen)
     whole = shared(("placement", project_id, Narrowing()),
-                   lambda base: advance.placed(src, project_id, base))
+                   lambda base: placed_now(src, project_id, base))
     if chosen["predicate"] and chosen["predicate"] not in whole["predicates"]:
         raise BadRequest(f"predicate {chosen['predicate'][:80]!r} is used by no fact")
     mine = whole if not narrowing.active else shared(
         ("placement", project_id, narrowing),
-        lambda base: advance.narrowed(src, project_id, narrowing, whole, base))
+        lambda base: narrowed(src, project_id, narrowing, whole, base))
     now, pairs = whole["now"], whole["pairs"]
     placed = cut(mine["placed"], shown_windows(section, page))
     with src.shell() as sh:
@@ -155,6 +155,74 @@ def placement(src: Source, project_id: str, narrowing: Narrowing) -> dict[str, A
             if not narrowing.active:  # the block: what the next session is told, unnarrowed
                 made["block"] = block_of(store, made, project_id, src)
     return made
+
+
+def placed_now(src: Source, project_id: str, base: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The project's placement now: ``base`` advanced when it can be, else placed whole."""
+    if base is not None:
+        moved = advanced(src, project_id, base)
+        if moved is not None:
+            return moved
+    return placement(src, project_id, Narrowing())
+
+
+def advanced(src: Source, project_id: str, base: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``base`` (a whole placement) placed again at the present where the writes since it
+    touched it, or None when that would not be exact (``viewer.advance``)."""
+    if base.get("mark") is None:
+        return None
+    with src.shell() as sh:
+        store: Any = sh.store
+        if not isinstance(store, FactTouches):
+            return None
+        with store.reading() if isinstance(store, Snapshots) else nullcontext():
+            now = sh.now()
+            if now < base["now"] or (base["until"] is not None and now >= base["until"]):
+                return None
+            mark = store.touch_mark()
+            touched = ([] if mark == base["mark"]
+                       else store.touched_since(base["mark"], advance.PATCH_LIMIT))
+            if touched is None:
+                return None
+            wanted = scopes(project_id)
+            suspect = set(store.suspect_fact_ids())
+            pairs = open_pairs(store, wanted, suspect, now)
+            open_ids = {f["id"] for pair in pairs for f in pair.values()}
+            changed = set(touched) | (open_ids ^ base["open_ids"])
+            found = {f["id"]: f for f in store.get_facts_by_ids(sorted(changed))
+                     if f["scope"] in wanted}
+            until, levels = horizon([head_of(f) for f in found.values()], now,
+                                    src.half_life_days, base["levels"])
+            if levels != base["levels"]:
+                return None  # a new level a fading fact may decay past: placed whole
+            until = advance.earlier(base["until"], until)
+            probe = advance.Probe(store)
+            moved = advance.replace(base["placed"], changed, found, now, suspect, open_ids, probe,
+                            src.half_life_days)
+            made = {"now": now, "pairs": pairs, "placed": moved, "mark": mark,
+                    "until": until, "levels": levels, "open_ids": open_ids,
+                    "predicates": (sorted(store.predicate_usage()) if touched
+                                   else base["predicates"]), "block": None}
+            known = {fid: f for fid, f in base.get("read", {}).items() if fid not in changed}
+            made["block"] = block_of(store, made, project_id, src, known)
+    return made
+
+
+def narrowed(src: Source, project_id: str, narrowing: Narrowing, whole: Mapping[str, Any],
+             base: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The placement under a page's filters: the whole placement kept to the facts the filters
+    match. The matching ids come from one indexed read where the store answers it, kept with
+    the write counter they were read at and advanced by matching the touched facts again;
+    a store without that read is placed again under the filters."""
+    with src.shell() as sh:
+        store = sh.store
+        matching = getattr(store, "narrowed_fact_ids", None)
+        if matching is None:
+            return placement(src, project_id, narrowing)
+        wanted = scopes(project_id)
+        keep = advance.kept(store, wanted, narrowing, base)
+    return {**whole, "block": None, "keep": keep,
+            "placed": advance.kept_to(whole["placed"], keep[1])}
 
 
 def heads_of(store: Any, wanted: list[str]) -> Iterable[tuple[Any, ...]]:
