@@ -7,13 +7,15 @@ the placing, ordering and counting in one query; any other store is read whole a
 Both must give the same answer, so this module is the definition the store's query is tested
 against (docs/viewer.md).
 
-Each fact in the two scopes lands in at most one section ("conflicts" holds the non-standing
-members of open conflicts; a standing one stays under "decisions", as in the context):
+Each fact in the two scopes lands in at most one section ("conflicts" holds the members of open
+conflicts the caller lists there, ``logic.briefing.listed_as_contended``: the non-standing ones,
+and a standing one a newer stance contends; any other standing one stays under "decisions", as
+in the context):
 
 - not valid now: "changed" when a change of belief closed it within the window (and it is
   neither dormant nor suspect), else nowhere;
-- valid now: "left_out" when dormant or suspect; "decisions" when standing; "conflicts" when in
-  an open conflict; "left_out" when read from code or carrying a conflict link that is not
+- valid now: "left_out" when dormant or suspect; "conflicts" when listed as contended;
+  "decisions" when standing; "left_out" when read from code or carrying a conflict link that is not
   open; else the ranked section its predicate competes in (lessons, current, structure).
 
 Order within a section: decisions oldest first; changes newest first; ranked sections by
@@ -81,10 +83,10 @@ def placement(fact: Fact, now: int, suspect: set[str],
         return "left_out", DORMANT
     if is_suspect:
         return "left_out", SUSPECT
-    if compiled.is_standing(fact):
-        return "decisions", None
     if fact["id"] in open_ids:
         return "conflicts", None
+    if compiled.is_standing(fact):
+        return "decisions", None
     if fact.get("source_type") == "code":
         return "left_out", FROM_CODE
     if fact.get("conflicts"):

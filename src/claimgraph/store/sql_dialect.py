@@ -504,7 +504,8 @@ def plan_builders(mark: str, in_ids: str, id_list: Callable[[Sequence[str]], Any
 def section_case(valid: str, changed: str, open_term: str, ranked: str) -> tuple[str, str]:
     """A project page's section of a fact and why it is left out, as two SQL CASEs
     (``logic.briefing_sections`` is the definition), from the dialect's terms: valid now,
-    changed within the window, a member of an open conflict, and the ranked sections' CASE."""
+    changed within the window, listed as contended (``logic.briefing.listed_as_contended``),
+    and the ranked sections' CASE."""
     from claimgraph.logic import briefing as compiled
     from claimgraph.logic.briefing_sections import DORMANT, FROM_CODE, LEFT_OUT, SUSPECT
     from claimgraph.logic.model import SUSPECT_VERDICTS
@@ -516,8 +517,8 @@ def section_case(valid: str, changed: str, open_term: str, ranked: str) -> tuple
     section = (f"CASE WHEN NOT {valid} THEN"
                f" (CASE WHEN {changed} AND NOT {dormant} AND NOT {suspect} THEN 'changed' END)"
                f" WHEN {dormant} OR {suspect} THEN 'left_out'"
-               f" WHEN {standing} THEN 'decisions'"
                f" WHEN {open_term} THEN 'conflicts'"
+               f" WHEN {standing} THEN 'decisions'"
                " WHEN f.source_type = 'code' OR f.id IN (SELECT fact_id FROM conflict_links)"
                f" THEN 'left_out' ELSE {ranked} END")
     reason = (f"CASE WHEN {dormant} THEN '{DORMANT}' WHEN {suspect} THEN '{SUSPECT}'"

@@ -144,7 +144,7 @@ def placement(src: Source, project_id: str, narrowing: Narrowing) -> dict[str, A
             wanted = scopes(project_id)
             suspect = set(store.suspect_fact_ids())
             pairs = open_pairs(store, wanted, suspect, now)
-            open_ids = {f["id"] for pair in pairs for f in pair.values()}
+            open_ids = compiled.listed_as_contended(pairs)
             windows = {key: (0, WHOLE) for key in SECTION_KEYS}
             placed = read_sections(store, wanted, now, windows, open_ids, narrowing, suspect,
                                    src.half_life_days)
@@ -187,7 +187,7 @@ def advanced(src: Source, project_id: str, base: Mapping[str, Any]) -> dict[str,
             wanted = scopes(project_id)
             suspect = set(store.suspect_fact_ids())
             pairs = open_pairs(store, wanted, suspect, now)
-            open_ids = {f["id"] for pair in pairs for f in pair.values()}
+            open_ids = compiled.listed_as_contended(pairs)
             changed = set(touched) | (open_ids ^ base["open_ids"])
             found = {f["id"]: f for f in store.get_facts_by_ids(sorted(changed))
                      if f["scope"] in wanted}
