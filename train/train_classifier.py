@@ -7,6 +7,9 @@ Needs scikit-learn (``pip install -e .[train]``); the package never does. Determ
 sorted input, a fixed solver with no randomness, weights rounded to int16, JSON written with
 sorted keys -- the same labelled data gives the same file byte for byte.
 
+Training rows (``training_rows``): the labelled corpus sentences and the written ones
+(train/data/labelled.jsonl's ``own`` rows and train/data/authored.jsonl, all ``own: true``).
+
 Validation (docs/capture.md, "The sentence model"): 5-fold cross-validation grouped by
 repository (no repository is ever on both the training and the test side), scored on the
 corpus sentences a person typed; the written sentences (``own``) always train and are never
@@ -20,7 +23,6 @@ import argparse
 import base64
 import json
 import sys
-import tempfile
 from array import array
 from pathlib import Path
 
@@ -37,9 +39,10 @@ from claimgraph.capture.classify.model import DURABLE, WEIGHTS_FILE  # noqa: E40
 from claimgraph.capture.extract import statements  # noqa: E402
 
 DATA = ROOT / "train" / "data" / "labelled.jsonl"
-#: Sentences written for the classes the corpus lacks (``source: authored``, ``own: true``);
-#: trained on only with ``--with-authored``: in grouped cross-validation they lowered the
-#: durable class's average precision on the corpus (docs/capture.md, "The sentence model").
+#: Sentences written for what the corpus lacks (``source: authored``, ``own: true``): rules
+#: stated the ways people state them in chat, and one-off requests that use a rule's words.
+#: They train, never score; ``--without-authored`` shows the model without them
+#: (docs/capture.md, "The sentence model").
 AUTHORED = ROOT / "train" / "data" / "authored.jsonl"
 OUT = ROOT / "src" / "claimgraph" / "capture" / "classify" / WEIGHTS_FILE
 CLASSES = ("convention", "decision", "preference", "personal", "request", "question", "other")
@@ -65,6 +68,12 @@ def load(path: Path = DATA) -> list[dict]:
     for row in rows:
         if not_typed(row):
             row["label"] = "other"
+    return sorted(rows, key=lambda row: row["id"])
+
+
+def training_rows(data: Path = DATA, authored: Path | None = AUTHORED) -> list[dict]:
+    """Every row the shipped model learns from, in a fixed order."""
+    rows = load(data) + (load(authored) if authored is not None else [])
     return sorted(rows, key=lambda row: row["id"])
 
 
@@ -254,9 +263,10 @@ def export(model: LogisticRegression, threshold: float, floor: float, rows: int)
     return json.dumps(data, sort_keys=True, indent=0) + "\n"
 
 
-def build(path: Path = DATA, verbose: bool = True) -> tuple[str, str, LogisticRegression]:
+def build(path: Path = DATA, verbose: bool = True, authored: Path | None = AUTHORED
+          ) -> tuple[str, str, LogisticRegression]:
     """(weights file text, validation report, the fitted model) from the labelled data."""
-    rows = load(path)
+    rows = training_rows(path, authored)
     x = matrix(rows)
     y = np.array([row["label"] for row in rows])
     oof = cross_validate(rows, x, y)
@@ -278,18 +288,14 @@ def main() -> int:
                         help="retrain and compare with the shipped file; write nothing")
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--c", type=float, default=None, help="try another regularization C")
-    parser.add_argument("--with-authored", action="store_true",
-                        help=f"also train on {AUTHORED.name} (never scored); writes nothing")
+    parser.add_argument("--without-authored", action="store_true",
+                        help=f"leave {AUTHORED.name} out (a comparison); writes nothing")
     args = parser.parse_args()
     if args.c is not None:
         global C
         C = args.c
-    if args.with_authored:
-        with tempfile.TemporaryDirectory() as tmp:
-            joined = Path(tmp) / "joined.jsonl"
-            joined.write_text(args.data.read_text(encoding="utf-8")
-                              + AUTHORED.read_text(encoding="utf-8"), encoding="utf-8")
-            build(joined)
+    if args.without_authored:
+        build(args.data, authored=None)
         return 0
     weights, text, _ = build(args.data)
     if args.check:

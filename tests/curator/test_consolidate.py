@@ -131,3 +131,35 @@ def test_dry_run_counts_the_work_and_writes_nothing(shell, db, clock):
     assert (counts["duplicates_invalidated"], counts["episodes_closed"]) == (1, 1)
     assert all(f["t_invalid"] is None for f in shell.store.select_facts())
     assert shell.store.get_mark("curator:watermark") is None
+
+
+def test_sweep_links_a_later_sessions_replacement_and_invalidates_nothing(shell, db, clock):
+    ingest(shell, [{"subject": "proj", "predicate": "x/decided",
+                    "object": "Render a progress bar"},
+                   {"subject": "proj", "predicate": "x/decided",
+                    "object": "Keep the sync log in the home directory"}])
+    clock[0] += MINUTE
+    ingest(shell, [{"subject": "proj", "predicate": "x/decided",
+                    "object": "Show a spinner instead of the progress bar"},
+                   {"subject": "proj", "predicate": "x/decided",
+                    "object": "Pin the formatter version"}])
+    by_obj = {f["object_lit"]: f for f in shell.store.select_facts()}
+    clock[0] += MINUTE
+    assert run(shell, db)["conflicts_linked"] == 1
+    newer = shell.store.get_fact(by_obj["Show a spinner instead of the progress bar"]["id"])
+    assert newer["conflicts"] == [by_obj["Render a progress bar"]["id"]]
+    assert all(shell.store.get_fact(f["id"])["t_invalid"] is None for f in by_obj.values())
+    assert run(shell, db)["conflicts_linked"] == 0
+
+
+def test_conventions_alone_reach_the_sweep_full_and_incremental(shell, db, clock):
+    ingest(shell, [{"subject": "repo", "predicate": "x/convention",
+                    "object": "Write the changelog entries by hand"}])
+    clock[0] += MINUTE
+    assert run(shell, db)["conflicts_linked"] == 0  # full pass; the watermark is set now
+    clock[0] += MINUTE
+    ingest(shell, [{"subject": "repo", "predicate": "x/convention",
+                    "object": "Generate changelog entries from commit titles instead"}])
+    clock[0] += MINUTE
+    counts = run(shell, db)
+    assert (counts["mode"], counts["conflicts_linked"]) == ("incremental", 1)

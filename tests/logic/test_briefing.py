@@ -210,3 +210,25 @@ def test_render_cleans_only_what_can_show_and_gives_the_same_block() -> None:
     assert got == compiled.render(cleaned, at, "proj", 12_000)
     assert got["sections"]["decisions"]["total"] == 20_030
     assert "\x1b" not in got["text"] and got["text"].count("</claimgraph-context>") == 1
+
+
+def test_a_stance_contended_by_a_newer_stance_is_not_standing():
+    older = fact("f-o", "proj", "prefers", "plain-text release notes", literal=True,
+                 days_ago=9)
+    newer = fact("f-n", "proj", "prefers", "markdown release notes instead of plain text",
+                 literal=True, days_ago=2, conflicts=["f-o"])
+    used = fact("f-u", "proj", "uses", "sphinx", conflicts=["f-x"])
+    other = fact("f-x", "proj", "decided-against", "sphinx", epistemic="commitment",
+                 days_ago=20)
+    text = block([older, newer, used, other],
+                 [{"fact": newer, "candidate": older}, {"fact": used, "candidate": other}])
+    standing, rest = text.split("### Open conflicts")
+    assert '"markdown release notes instead of plain text"' in standing
+    assert "plain-text release notes" not in standing
+    assert '"plain-text release notes"' in rest
+    # only a newer STANCE retires an older one from the list: a plain claim does not
+    assert "- proj decided-against sphinx" in standing
+    pairs = [{"fact": newer, "candidate": older}, {"fact": used, "candidate": other}]
+    assert C.replaced_stances(pairs) == {"f-o"}
+    # what a page lists under the conflicts: the retired stance and the non-standing member
+    assert C.listed_as_contended(pairs) == {"f-o", "f-u"}

@@ -21,6 +21,7 @@ from starlette.testclient import TestClient
 from claimgraph.core import Shell
 from claimgraph.core.briefing import compile_for, scopes
 from claimgraph.core.vocabulary import seed
+from claimgraph.logic.briefing import listed_as_contended
 from claimgraph.logic.briefing_sections import SECTION_KEYS, sections_of
 from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.opening import open_store
@@ -84,7 +85,7 @@ def expected_sections(source: Source) -> dict:
         wanted = scopes(PROJECT)
         suspect = set(sh.store.suspect_fact_ids())
         pairs = open_pairs(sh.store, wanted, suspect, NOW)
-        open_ids = {f["id"] for p in pairs for f in p.values()}
+        open_ids = listed_as_contended(pairs)
         return sections_of(sh.store.select_facts(scopes=wanted), suspect, open_ids, NOW,
                            {key: (0, 10_000) for key in SECTION_KEYS})
 
@@ -265,7 +266,7 @@ def test_every_page_of_a_project_is_a_slice_of_one_placement(source):
     placements = PageCache()
 
     def shared(key, build):
-        return placements.get(key, build)
+        return placements.get(key, lambda: build(None))
 
     asks = [{}, {"nonce": "1"}, {"section": "current", "page": "2"},
             {"section": "decisions", "page": "3"}, {"section": "left_out", "page": "1"}]

@@ -26,6 +26,7 @@ from claimgraph.curator.stage_tools import StageTools
 from claimgraph.logic import entities as E
 from claimgraph.logic.conflicts import (conflict_candidates, conflict_pair_key,
                                         contradicts_without_judge)
+from claimgraph.logic.replacement import replacement_pairs
 from claimgraph.logic.retrieval import fact_valid_at
 
 log = structlog.get_logger("claimgraph.curate")
@@ -98,12 +99,15 @@ def swept_key(a_id: str, b_id: str) -> str:
 
 def sweep(ctx: StageTools, facts: list[dict[str, Any]], now: int,
           pooled: bool = False) -> dict[str, int]:
-    """Link each new candidate pair as an open conflict, newer → older, once ever. ``facts``
+    """Link each new candidate pair as an open conflict, newer → older, once ever: the
+    contradictions on their face, and a later session's stance that plausibly replaces an
+    earlier one (``logic.replacement``; linked, never invalidated). ``facts``
     may hold more than the pool (an incremental pass's subjects): only seeded subjects count,
     unless ``pooled`` says they were chosen already (``reads.sweep_pool``)."""
     preds = ctx.sh.predicates()
     pool = facts if pooled else _seeded(facts, reads.sweep_predicates(preds)["watched"])
     pairs = [p for p in conflict_candidates(pool, preds, now) if contradicts_without_judge(p)]
+    pairs += _new_pairs(pairs, replacement_pairs(pool, now))
     fresh = [p for p in pairs
              if ctx.sh.store.get_mark(swept_key(p["fact"]["id"], p["candidate"]["id"])) is None]
     linked = _already_linked_unmarked(ctx, pool)
@@ -115,6 +119,19 @@ def sweep(ctx: StageTools, facts: list[dict[str, Any]], now: int,
             done += _link_batch(ctx, batch, now)
     _mark_swept(ctx, linked, now)
     return {"conflicts_linked": done, "pairs_already_swept": len(pairs) - len(fresh)}
+
+
+def _new_pairs(pairs: list[dict[str, Any]], more: Iterable[dict[str, Any]]
+               ) -> list[dict[str, Any]]:
+    """``more`` less the unordered pairs ``pairs`` already holds (or repeats within itself)."""
+    keys = {conflict_pair_key(p["fact"]["id"], p["candidate"]["id"]) for p in pairs}
+    fresh = []
+    for pair in more:
+        key = conflict_pair_key(pair["fact"]["id"], pair["candidate"]["id"])
+        if key not in keys:
+            keys.add(key)
+            fresh.append(pair)
+    return fresh
 
 
 def _seeded(facts: list[dict[str, Any]], watched: set[str]) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from typing import Any, Iterable
 from claimgraph.core.shell import Shell
 from claimgraph.logic import entities as E
 from claimgraph.logic.model import DEFAULT_SCOPE
+from claimgraph.logic.replacement import TEXT_STANCES
 from claimgraph.store.fast_paths import CurationReads
 
 Record = dict[str, Any]
@@ -35,19 +36,22 @@ def repeated_claim_facts(sh: Shell) -> list[Record]:
 def sweep_predicates(preds: dict[str, dict[str, Any]]) -> dict[str, set[str]]:
     """The predicate classes the sweep cares about (the conflict sweep's seeds, docs/curator.md):
     ``watched`` seed a subject; ``exclusive`` values pair with each other; a ``decision`` pairs with
-    any other claim about the same object (``logic.conflicts``)."""
+    any other claim about the same object (``logic.conflicts``); ``paired`` are the predicates
+    whose facts join the pool on their own: exclusive values, and the free-text stances a later
+    session may replace (``logic.replacement``)."""
     exclusive = {p for p, row in preds.items() if row.get("value_exclusivity") == "exclusive"}
     decisions = {p for p, row in preds.items() if row.get("category") == "decision"}
     grouped = {p for p, row in preds.items() if row.get("exclusion_group")}
-    return {"watched": exclusive | decisions | grouped, "exclusive": exclusive,
-            "decisions": decisions}
+    stances = TEXT_STANCES & preds.keys()
+    return {"watched": exclusive | decisions | grouped | stances, "exclusive": exclusive,
+            "decisions": decisions, "paired": exclusive | stances}
 
 
 def sweep_pool(sh: Shell, classes: dict[str, set[str]]) -> list[Record]:
     """Valid facts of seeded subjects that can pair (an exclusive value, or any fact of a
     subject with a decision) or already carry a conflict link."""
     if fast := _fast(sh):
-        return fast.sweep_pool(classes["watched"], classes["exclusive"], classes["decisions"])
+        return fast.sweep_pool(classes["watched"], classes["paired"], classes["decisions"])
     facts = sh.store.select_facts(valid_cheap=True)
 
     def subjects(predicates: set[str]) -> set[Any]:
@@ -55,7 +59,7 @@ def sweep_pool(sh: Shell, classes: dict[str, set[str]]) -> list[Record]:
 
     seeded, deciding = subjects(classes["watched"]), subjects(classes["decisions"])
     return [f for f in facts if _subject(f) in seeded and (
-        f["predicate"] in classes["exclusive"] or _subject(f) in deciding or f.get("conflicts"))]
+        f["predicate"] in classes["paired"] or _subject(f) in deciding or f.get("conflicts"))]
 
 
 def _subject(fact: Record) -> Any:

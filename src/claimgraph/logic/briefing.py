@@ -95,7 +95,8 @@ def groups(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: 
     ``decisions``: facts; ``conflicts``: components (lists of facts); ``changed``: (old, new or
     None) pairs; ``lessons``, ``current``, ``structure``: (fact, effective confidence) pairs.
     Dormant facts never show (decay found them faded), nor an agent's note nobody
-    corroborated (``trust_tiers.shown``). The pairs are open conflicts (both sides
+    corroborated (``trust_tiers.shown``), nor as standing a stance an open conflict pits
+    against a newer one (``replaced_stances``). The pairs are open conflicts (both sides
     valid); a fact in one, or carrying a link, is contended and not a "current fact".
     ``successors`` are new values of recent changes that are not themselves shown.
     """
@@ -104,7 +105,8 @@ def groups(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: 
     valid = sorted((f for f in live.values() if fact_valid_at(f, now)), key=_by_time)
     contended = {f["id"] for pair in conflicts for f in pair.values()}
     contended |= {f["id"] for f in valid if f.get("conflicts")}
-    standing = [f for f in valid if is_standing(f)]
+    replaced = replaced_stances(conflicts)
+    standing = [f for f in valid if is_standing(f) and f["id"] not in replaced]
     ranked = _current([f for f in valid if not is_standing(f)], contended, now, half_life_days)
     return {
         "decisions": standing,
@@ -113,6 +115,24 @@ def groups(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: 
         **{key: [(f, c) for f, c in ranked if ranked_section(f["predicate"]) == key]
            for key in RANKED_CAPS},
     }
+
+
+def replaced_stances(conflicts: Sequence[Mapping[str, Fact]]) -> set[str]:
+    """Ids of standing facts an open conflict pits against a NEWER standing fact (links live
+    on the newer side: ``fact`` is newer than ``candidate``). Until a person settles it, the
+    newer stands and the older is told only as contended, never as a second standing
+    decision (the later session's words decide, docs/context.md)."""
+    return {pair["candidate"]["id"] for pair in conflicts
+            if is_standing(pair["fact"]) and is_standing(pair["candidate"])}
+
+
+def listed_as_contended(conflicts: Sequence[Mapping[str, Fact]]) -> set[str]:
+    """Ids of open conflicts' members that a page lists under the conflicts, not elsewhere:
+    every member that is not standing, and a standing one a newer stance contends
+    (``replaced_stances``); any other standing member stays a standing decision."""
+    members = {f["id"]: f for pair in conflicts for f in pair.values()}
+    retired = replaced_stances(conflicts)
+    return {fid for fid, f in members.items() if fid in retired or not is_standing(f)}
 
 
 def ranked_section(predicate: str) -> str:

@@ -43,3 +43,33 @@ MORE_REQUESTS = (
     "add a retry around that HTTP call",
     "update the screenshot in the README",
 )
+
+#: A second probe, written after the retrained model of issue 23's second round was frozen and
+#: never used to change it (docs/capture.md, "Known limits"): ten rules in shapes and topics
+#: the written training sentences do not use, and ten one-off requests with rule words.
+FRESH_RULES = (
+    "The staging bucket is read-only for everyone except the deploy bot, keep it that way.",
+    "Just to be clear, pull requests need a linked ticket before review, that applies to "
+    "everything going forward.",
+    "As a general thing, prefer returning errors over panicking in the daemon code.",
+    "Our docs are versioned alongside the code, each release gets its own folder.",
+    "For future reference, the mobile team owns everything under apps/ios.",
+    "Going forward let's keep configuration in environment variables, not in files.",
+    "Anything that talks to the payment API uses the sandbox key locally, never the live one.",
+    "I want every new module to come with a short README explaining what it's for.",
+    "Please don't introduce new global state, we've been burned by it before.",
+    "The rule of the house is: if it's not in the changelog, it didn't happen.",
+)
+
+FRESH_REQUESTS = (
+    "make sure you rerun the benchmarks after this refactor",
+    "never mind the docs for now, just get the tests green",
+    "we should add an index on that column before tomorrow's load test",
+    "always print the full stack trace while we debug this",
+    "please keep the logging in until we've found the bug",
+    "our next step is to wire the form to the API",
+    "let's make sure the migration script works on a copy first",
+    "use the mock server while the real one is down",
+    "don't merge this until QA signs off",
+    "remember to update the snapshot after you change the component",
+)

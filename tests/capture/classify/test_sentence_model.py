@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import re
 import subprocess
 import sys
 import timeit
@@ -13,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from claimgraph.capture.classify.features import DIMENSIONS, featurize
-from claimgraph.capture.classify.model import WEIGHTS_FILE, Model, shipped
+from claimgraph.capture.classify.model import EVAL_WEIGHTS_ENV, WEIGHTS_FILE, Model, shipped
 from claimgraph.capture.extract.statements import statement_of
 
-from .sentences import MORE_REQUESTS, REQUESTS, RULES
+from .sentences import FRESH_REQUESTS, FRESH_RULES, MORE_REQUESTS, REQUESTS, RULES
 
 REPO = Path(__file__).resolve().parents[3]
 SHIPPED = REPO / "src" / "claimgraph" / "capture" / "classify" / WEIGHTS_FILE
@@ -46,49 +48,76 @@ def test_features_are_a_pure_function_of_the_sentence():
     assert first != featurize("Never commit to main.", 1, 2, None)
 
 
+#: Every file the training script learns from (train/train_classifier.py, ``training_rows``).
+TRAINING_FILES = (TRAINING, REPO / "train" / "data" / "authored.jsonl")
+_STOP = frozenset("a an the to of in on for with and or but is are be it this that these those "
+                  "we i you our my your me us do don't not no never always by at as from".split())
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9_']+", text.lower().replace("\u2019", "'")))
+
+
+def near_duplicate(held_out: str, row: str) -> bool:
+    """``row`` is ``held_out`` or a light rewording of it: the same words for the most part
+    (Jaccard >= 0.6 over words), or every content word of a held-out sentence of four or more
+    of them."""
+    a, b = _words(statement_of(held_out)), _words(row)
+    if not a or not b:
+        return False
+    content = a - _STOP
+    return len(a & b) / len(a | b) >= 0.6 or (len(content) >= 4 and content <= b)
+
+
+def test_the_near_duplicate_check_catches_rewordings():
+    assert near_duplicate("Never commit directly to main.", "never commit directly to main!!")
+    assert near_duplicate("Our convention is ruff for formatting and linting.",
+                          "fyi: the convention here is ruff, for linting and formatting")
+    assert not near_duplicate("Never commit directly to main.", "Never log request bodies.")
+
+
 def test_the_test_sentences_are_not_in_the_training_data():
-    texts = {json.loads(line)["text"].strip().rstrip(".!").lower()
-             for line in TRAINING.read_text(encoding="utf-8").splitlines()}
-    for sentence in RULES + REQUESTS + MORE_REQUESTS:
-        assert statement_of(sentence).lower() not in texts
+    """The held-out rules and requests are the test: neither they nor a near-duplicate may be
+    a training row (authored rows included), or the test would measure memory."""
+    rows = [json.loads(line)["text"] for path in TRAINING_FILES
+            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    held_out = RULES + REQUESTS + MORE_REQUESTS + FRESH_RULES + FRESH_REQUESTS
+    copied = [(sentence, row) for sentence in held_out for row in rows
+              if near_duplicate(sentence, row)]
+    assert not copied
 
 
-#: Rules the shipped model does not learn (scores in docs/capture.md, "Known limits"). Strict:
-#: a retrain that learns one fails here until its mark is removed.
-NOT_YET = {
-    "Please remember: tests run with `uv run pytest`, never plain pytest.",
-    "Our convention is ruff for formatting and linting.",
-    "We deploy with fly.io; don't touch the Dockerfile by hand.",
-    "let's make sure we're using US English everywhere",
-    "the entire cli should handle that automatically for the user, not you",
-    "We use tabs for indentation in this repo.",
-}
-
-
-@pytest.mark.parametrize("sentence", [
-    pytest.param(s, marks=pytest.mark.xfail(strict=True, reason="not learned by the shipped "
-                                            "model (docs/capture.md, known limits)"))
-    if s in NOT_YET else s for s in RULES])
+@pytest.mark.parametrize("sentence", RULES)
 def test_a_standing_rule_is_learned(sentence):
     verdict = shipped().verdict(statement_of(sentence))
     assert verdict.kept and verdict.label in ("convention", "decision", "preference"), verdict
 
 
-#: One-off requests the shipped model still stores (docs/capture.md, "Known limits"). Strict, as
-#: above: a retrain that gets one right fails here until its mark is removed.
-STORED_YET = {
-    "always show me the diff first this time",
-    "We need to bump the version for this release",
+@pytest.mark.parametrize("sentence", REQUESTS + MORE_REQUESTS)
+def test_a_one_off_request_is_not(sentence):
+    verdict = shipped().verdict(statement_of(sentence))
+    assert not verdict.kept, verdict
+
+
+#: The second probe's misses (docs/capture.md, "Known limits"). Strict: a retrain that gets
+#: one right fails here until its mark is removed.
+FRESH_NOT_YET = {
+    "The staging bucket is read-only for everyone except the deploy bot, keep it that way.",
+    "Just to be clear, pull requests need a linked ticket before review, that applies to "
+    "everything going forward.",
+    "For future reference, the mobile team owns everything under apps/ios.",
+    "Please don't introduce new global state, we've been burned by it before.",
+    "always print the full stack trace while we debug this",
 }
 
 
 @pytest.mark.parametrize("sentence", [
-    pytest.param(s, marks=pytest.mark.xfail(strict=True, reason="stored by the shipped model "
+    pytest.param(s, marks=pytest.mark.xfail(strict=True, reason="the second probe's miss "
                                             "(docs/capture.md, known limits)"))
-    if s in STORED_YET else s for s in REQUESTS + MORE_REQUESTS])
-def test_a_one_off_request_is_not(sentence):
+    if s in FRESH_NOT_YET else s for s in FRESH_RULES + FRESH_REQUESTS])
+def test_the_second_probe(sentence):
     verdict = shipped().verdict(statement_of(sentence))
-    assert not verdict.kept, verdict
+    assert verdict.kept == (sentence in FRESH_RULES), verdict
 
 
 def test_inference_is_fast_enough(record_property):
@@ -137,3 +166,52 @@ def test_plain_python_inference_equals_sklearn(retrained):
                                   row.get("n_sentences", 1), row.get("after_options"))
         # equal up to the int16 rounding of the weights
         assert [got[name] for name in train.CLASSES] == pytest.approx(list(want), abs=2e-3)
+
+
+def test_evaluation_weights_come_only_from_their_variable(tmp_path):
+    """train/loro.py points capture at retrained weights through one variable, read with the
+    weights; without it the shipped file is read."""
+    data = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    data["threshold"] = 0.99
+    other = tmp_path / "weights.json"
+    other.write_text(json.dumps(data), encoding="utf-8")
+    code = ("from claimgraph.capture.classify.model import shipped; "
+            "print(shipped().threshold)")
+    env = {k: v for k, v in os.environ.items() if k != EVAL_WEIGHTS_ENV}
+    plain = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, env=env)
+    pointed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True, env={**env, EVAL_WEIGHTS_ENV: str(other)})
+    assert float(plain.stdout) == json.loads(SHIPPED.read_text(encoding="utf-8"))["threshold"]
+    assert float(pointed.stdout) == 0.99
+
+
+@pytest.fixture(scope="module")
+def loro():
+    if not HAVE_SKLEARN:
+        pytest.skip("scikit-learn is not installed (pip install -e .[train])")
+    sys.path.insert(0, str(REPO / "train"))
+    try:
+        import loro
+    finally:
+        sys.path.remove(str(REPO / "train"))
+    return loro
+
+
+def test_loro_groups_the_gold_sessions_by_repository(loro):
+    assert loro.repository("claude-code/FSM1__cipher-box__0ea9.jsonl") == "FSM1/cipher-box"
+    groups = loro.gold_files(REPO / "bench" / "memory" / "gold")
+    assert len(groups) == 9 and sum(map(len, groups.values())) == 15
+    assert all("__" not in repo for repo in groups)
+
+
+def test_loro_counts_what_the_scorer_found_by_importance(loro, tmp_path):
+    gold = tmp_path / "a.gold.json"
+    gold.write_text(json.dumps({"transcript": "codex/o__r__1.jsonl", "facts": [
+        {"id": "f1", "importance": "high"}, {"id": "f2", "importance": "high"},
+        {"id": "f3", "importance": "low"}]}), encoding="utf-8")
+    scored = {"captured": 4, "trap_hits": 1, "by_source": {"user-assertion": 2},
+              "per_transcript": [{"transcript": "codex/o__r__1.jsonl", "found_ids": ["f2"]}]}
+    summary = loro.summarize(scored, [gold])
+    assert summary["found"] == {"high": [1, 2], "medium": [0, 0], "low": [0, 1]}
+    assert (summary["captured"], summary["user"], summary["trap_hits"]) == (4, 2, 1)

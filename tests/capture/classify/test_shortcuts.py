@@ -82,3 +82,32 @@ def test_the_word_cache_stays_bounded(monkeypatch):
     features._WORDS.clear()
     features._PAIRS.clear()
     assert featurize("one two three four five six seven eight nine ten eleven") == want
+
+
+def _phrase_cues_plain(sentence: str) -> set[str]:
+    """The phrase cues by their definition: every phrase's words, in a row, among the
+    sentence's words (no index by the longest word)."""
+    lower = features._DIGITS.sub("0", sentence.lower().replace("\u2019", "'"))
+    words = features._TOKENS.findall(lower)
+    names = {name for name, _ in features._PHRASE_CUES}
+    # a cue may also fire on a single word ("please" as well as "can you")
+    fired = {name for word in words for name in features._CUES_OF_WORD.get(word, ())
+             if name in names}
+    for name, strings in features._PHRASE_CUES:
+        for string in strings:
+            phrase = features._TOKENS.findall(string)
+            if any(words[i:i + len(phrase)] == phrase for i in range(len(words))):
+                fired.add(name)
+    return fired
+
+
+def test_the_phrase_cue_index_never_changes_which_cues_fire():
+    names = {name for name, _ in features._PHRASE_CUES}
+    fired = 0
+    for sentence in _sentences():
+        hashed, cues = featurize(sentence)
+        got = {features.CUES[i - features.BUCKETS] for i in cues} & names
+        want = _phrase_cues_plain(sentence)
+        assert got == want, sentence
+        fired += bool(want)
+    assert fired > 300  # the cues do fire: the comparison is not of empty sets

@@ -84,6 +84,18 @@ def test_pasted_code_and_logs_are_not_prose():
     assert not is_paste("Always use uv. Never commit to main.")
 
 
+def test_a_sentence_that_opens_like_a_keyword_is_still_prose():
+    """"let" and "use" open English sentences as well as bindings and imports: only a
+    binding's shape is code (issue 23: "let's make sure we're using US English everywhere"
+    never reached the sentence model)."""
+    for prose_line in ("let's make sure we're using US English everywhere",
+                       "use the staging config for this run", "let me know if x = 3 works"):
+        assert not is_paste(prose_line), prose_line
+    for code in ("let total = 0", "let mut count: u32 = 0", "let { a, b } = props",
+                 "use std::collections::HashMap;"):
+        assert is_paste(code), code
+
+
 def test_the_project_is_the_subject_and_the_sentence_the_object():
     session = Session()
     session.prompt("Always use uv for dependencies. Add a test for the cart.")

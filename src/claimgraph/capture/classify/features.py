@@ -12,8 +12,13 @@ Features are meant to generalize past the sentences they were learned from:
   about 0.01 of average precision and cost more than half of a sentence's time
   (docs/capture.md, "The sentence model");
 - named cues: where the sentence sits in its prompt, whether the prompt answers an agent that
-  just asked a question or offered options, its length, modality and negation words, and the
-  old phrase lists' verdicts (as evidence for the model, no longer the decision).
+  just asked a question or offered options, its length, modality and negation words, the
+  old phrase lists' verdicts (as evidence for the model, no longer the decision), and how
+  rules are said in chat: a rule named ("our convention is …", "house rule"), an aside that
+  introduces one ("fyi", "remember:", "quick context"), a thing done by hand or left to the
+  product ("by hand", "automatically", "for the user"), the project's reach ("in this repo",
+  "everywhere", "throughout") against the task's ("for this PR", "this time"), a sentence
+  that opens with "always" / "never", and "make sure" with a rule's scope.
 
 Hashed features are binary and scaled to unit length (a long sentence does not win by
 length); named cues are 0/1. Everything is a pure function of its arguments: same sentence,
@@ -43,6 +48,8 @@ CUES = (
     "please_can_you", "now_then", "this_that_here", "temporary",
     "phrase_convention", "phrase_decision", "phrase_preference", "phrase_personal",
     "phrase_hedge", "phrase_question", "project_words", "across_projects",
+    "rule_noun", "aside_lead", "opens_always_never", "unattended", "project_scope",
+    "task_scope", "make_sure_scope", "pervasive",
 )
 _CUE_INDEX = {name: BUCKETS + i for i, name in enumerate(CUES)}
 DIMENSIONS = BUCKETS + len(CUES)
@@ -79,8 +86,9 @@ _SHAPE_CUES = tuple((name, needs, re.compile(pattern)) for name, needs, pattern 
     ("has_url_or_path", "/.", r"https?://|\w/\w|\.\w{1,4}\b"),
     ("has_code_span", "`", r"`[^`]+`"),
 ))
-#: Cues that take a phrase: any of these strings inside the lowercased sentence (substrings, as
-#: written: "remember" fires in "remembered", "in this pr" in "in this project").
+#: Cues that take a phrase: any of these phrases among the sentence's words, whole words in a
+#: row as ``_TOKENS`` cuts them ("remember:" is "remember" then ":"; "remember" does not fire
+#: in "remembered", nor "in this pr" in "in this project").
 _PHRASE_CUES = tuple((name, tuple(strings.split("|"))) for name, strings in (
     ("from_now_on", "from now on|going forward|in the future|moving forward|by default|"
                     "as a rule|remember|standard|convention|policy|have to|has to|need to"),
@@ -90,7 +98,37 @@ _PHRASE_CUES = tuple((name, tuple(strings.split("|"))) for name, strings in (
                         "my machine|my setup|my editor|my shell|my laptop|my workflow|"
                         "my project|i'm on|i am on|personally"),
     ("please_can_you", "can you|could you|would you"),
+    # how a rule is named or introduced in chat ("our convention is …", "remember: …")
+    ("rule_noun", "convention|our rule|the rule|house rule|policy|rule of thumb|the way we|"
+                  "standard practice|our standard|as a rule|across the board|around here"),
+    ("aside_lead", "fyi|heads up|heads-up|just so you know|for context|quick context|"
+                   "keep in mind|for the record|remember:|remember,|reminder|worth knowing|"
+                   "note for|note that|btw|by the way|just a note"),
+    # who does it: a thing done by hand, or left to the product ("… for the user, not you")
+    ("unattended", "by hand|manually|automatically|on its own|by itself|for the user|"
+                   "yourself|directly"),
+    ("project_scope", "this repo|this project|this codebase|the codebase|the repo|in our |"
+                      "throughout|whole project|whole repo|whole app|entire "),
+    # a rule's reach: the whole project, not the change in hand
+    ("pervasive", "everywhere|throughout|across the|across all|consistently|in every |"
+                  "all over|whole codebase|every file|every page|every screen"),
+    ("task_scope", "this run|this release|this bug|this pr|this one|this test|this check|"
+                   "this experiment|this change|this file|this branch|that last|for this|"
+                   "right away|yet|before you|when you're done|while you're at it"),
 ))
+#: The same, by the longest word of each phrase: (the phrase's words joined, cue). A phrase
+#: fires when its words occur in a row in the sentence's words; only the phrases whose longest
+#: word the sentence holds are tested (a few per sentence, not a hundred substring scans).
+_PHRASES_OF_WORD: dict[str, tuple[tuple[str, str], ...]] = {}
+for _name, _strings in _PHRASE_CUES:
+    for _string in _strings:
+        _words_of = _TOKENS.findall(_string)
+        _anchor = max(_words_of, key=len)
+        _PHRASES_OF_WORD[_anchor] = _PHRASES_OF_WORD.get(_anchor, ()) + (
+            (f" {' '.join(_words_of)} ", _name),)
+_MAKE_SURE = ("make sure", "ensure")
+_RULE_SCOPE = ("everywhere", "always", "every ", "all ", "from now on", "going forward",
+               "throughout", "never")
 
 
 def featurize(sentence: str, position: int = 0, count: int = 1,
@@ -143,7 +181,15 @@ def _cues(sentence: str, words: list[str], position: int, count: int,
     lower = sentence.lower()
     fired += [name for name, needs, pattern in _SHAPE_CUES
               if any(char in lower for char in needs) and pattern.search(lower)]
-    fired += [name for name, strings in _PHRASE_CUES if any(s in lower for s in strings)]
+    candidates = [pair for word in set(words) for pair in _PHRASES_OF_WORD.get(word, ())]
+    if candidates:
+        joined = f" {' '.join(words)} "
+        fired += [name for phrase, name in candidates if phrase in joined]
+    if words and words[0] in ("always", "never") or lower.startswith(("don't ever", "please always",
+                                                                      "please never")):
+        fired.append("opens_always_never")
+    if any(s in lower for s in _MAKE_SURE) and any(s in lower for s in _RULE_SCOPE):
+        fired.append("make_sure_scope")
     if words and words[0] in _QUESTION_WORDS:
         fired.append("starts_question_word")
     fired += _placement(position, count, after_options)

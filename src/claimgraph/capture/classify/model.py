@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import json
 import math
+import os
 import sys
 from array import array
 from dataclasses import dataclass
@@ -24,6 +25,11 @@ from claimgraph.capture.classify.features import DIMENSIONS, featurize
 from claimgraph.capture.classify.phrases import classify
 
 WEIGHTS_FILE = "sentence_model.json"
+#: Evaluation only: a weights file to use instead of the shipped one, so that
+#: train/loro.py can score capture with weights retrained without one repository while the
+#: shipped file stays untouched. Read when capture first classifies a sentence, never by the
+#: hooks (docs/capture.md, "The sentence model").
+EVAL_WEIGHTS_ENV = "CLAIMGRAPH_EVAL_SENTENCE_WEIGHTS"
 DURABLE = ("convention", "decision", "preference", "personal")
 _REST = ("request", "question", "other")
 
@@ -109,7 +115,12 @@ def _phrase_statement(sentence: str) -> bool:
 
 @lru_cache(maxsize=1)
 def shipped() -> Model:
-    """The model shipped with the package."""
+    """The model shipped with the package (or, for evaluation only, the weights file
+    ``EVAL_WEIGHTS_ENV`` names)."""
+    override = os.environ.get(EVAL_WEIGHTS_ENV)
+    if override:
+        with open(override, encoding="utf-8") as handle:
+            return Model.from_json(handle.read())
     text = resources.files("claimgraph.capture.classify").joinpath(WEIGHTS_FILE).read_text(
         encoding="utf-8")
     return Model.from_json(text)
