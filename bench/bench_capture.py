@@ -10,8 +10,8 @@ be, near enough: the pass is single-threaded and does little I/O). Inputs: the 2
 counted), and a synthetic transcript of ``--mb`` MB built by repeating that fixture's lines
 with fresh uuids and message/tool ids per copy (cached in bench/results/).
 
-``--stages`` adds an in-process split (CPU seconds) of one run per input (read, clean, evidence, extract,
-screen + write) and a baseline measured in the same run: reading the file and ``json.loads``
+``--stages`` adds an in-process split (CPU seconds) of one run per input (read and clean, one
+pass as capture does it; evidence, extract, screen + write) and a baseline measured in the same run: reading the file and ``json.loads``
 of every line, the least any JSONL capture can do. The machine is shared and noisy: compare
 ratios to that baseline across runs rather than raw MB/s.
 
@@ -145,9 +145,8 @@ def stages(path: Path) -> dict[str, float]:
     """CPU seconds per stage of one in-process pass, plus the json.loads baseline."""
     from claimgraph.capture import placement, run
     from claimgraph.capture.extract import get_extractor
-    from claimgraph.capture.readers import read_transcript
     from claimgraph.capture.segment import (
-        clean_transcript, segment_header, segment_lines, write_segment)
+        read_cleaned, segment_header, segment_lines, write_segment)
     from claimgraph.core import tombstones
     from claimgraph.core import Shell
     from claimgraph.opening import open_store
@@ -164,11 +163,8 @@ def stages(path: Path) -> dict[str, float]:
         for line in handle:
             json.loads(line)
     lap("baseline_json_loads")
-    transcript = read_transcript(path)
-    lap("read")
-    cleaned, _ = clean_transcript(transcript)
-    del transcript
-    lap("clean")
+    cleaned, _ = read_cleaned(str(path), "claude-code")  # one pass, as capture reads
+    lap("read_and_clean")
     with tempfile.TemporaryDirectory() as home:
         db = Path(home) / "claims.db"
         write_segment(Path(home) / "evidence", segment_lines(cleaned, segment_header(

@@ -199,6 +199,9 @@ def main() -> None:
     parser.add_argument("--cold", action="store_true",
                         help="also: a write to the store before each burst of different pages "
                              "(nothing kept from before answers)")
+    parser.add_argument("--after-write", type=int, default=0, metavar="N",
+                        help="also: N times, a write to the store then one load of the page "
+                             "(the first load after a write)")
     parser.add_argument("--rebuild", action="store_true")
     args = parser.parse_args()
     dirs = project_dirs(args.projects)
@@ -209,15 +212,25 @@ def main() -> None:
           f"({cached.name}, ready in {time.perf_counter() - started:.1f} s)")
     with tempfile.TemporaryDirectory(prefix="bench-viewer-") as tmp:
         root = Path(tmp)
-        db = working_copy(cached, root)
         now = time.time_ns() // 1_000_000
-        write_logs(db, [str(d.resolve()) for d in dirs], now)
         env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMGRAPH_")}
-        env.update(HOME=str(root), CLAIMGRAPH_DB=str(db))
-        os.environ.update(HOME=str(root), CLAIMGRAPH_DB=str(db))
-        servers = {"this": Server(env)}
+        env.update(HOME=str(root))
+        os.environ.update(HOME=str(root))
+        # Each server its own copy of the same store (a write before a burst is made by that
+        # server's code); the landed code reads the format before ``fact_touches``.
+        copies = {"this": None}
         if args.baseline is not None:
-            servers["landed"] = Server({**env, "PYTHONPATH": str(args.baseline / "src")})
+            copies["landed"] = args.baseline / "src"
+        servers = {}
+        for label, src_dir in copies.items():
+            (root / label).mkdir()
+            db = working_copy(cached, root / label)
+            if src_dir is not None:
+                as_landed_format(db)
+            write_logs(db, [str(d.resolve()) for d in dirs], now)
+            extra = {} if src_dir is None else {"PYTHONPATH": str(src_dir)}
+            servers[label] = Server({**env, **extra, "CLAIMGRAPH_DB": str(db)}, db)
+        os.environ["CLAIMGRAPH_DB"] = str(servers["this"].db)
         try:
             wanted = pages(dirs, now)
             if args.pages != "none":
@@ -230,21 +243,32 @@ def main() -> None:
                   f" servers interleaved round by round")
             for mode in ["same"] + (["nonce", "pages"] if args.distinct else []):
                 concurrent_report(servers, path, args.concurrent, args.rounds, mode)
+            scope = str(dirs[min(7, len(dirs) - 1)].resolve())
+            if args.after_write:
+                after_write_report(servers, path, args.after_write, scope)
             if args.cold:
                 concurrent_report(servers, path, args.concurrent, args.rounds, "pages",
-                                  cold=(db, str(dirs[min(7, len(dirs) - 1)].resolve())))
+                                  cold=scope)
         finally:
             for server in servers.values():
                 server.stop()
 
 
 class Server:
-    """A real ``claimgraph serve`` process and its URL."""
+    """A real ``claimgraph serve`` process over its own copy of the store, and its URL."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], db: Path) -> None:
+        self.env, self.db = env, db
         self.proc = subprocess.Popen([sys.executable, "-m", "claimgraph", "serve", "--port", "0"],
                                      env=env, stdout=subprocess.PIPE, text=True)
         self.url = self.proc.stdout.readline().split(": ", 1)[1].strip()
+
+    def write(self, scope: str) -> None:
+        """A write to this server's store (a new fact) by this server's own code, as a
+        capture would make it: every kept page and placement is stale after it."""
+        subprocess.run([sys.executable, "-m", "claimgraph", "--db", str(self.db), "assert",
+                        f"bench-{next(NONCES)}", "prefers", "REST", "--scope", scope],
+                       env=self.env, check=True, stdout=subprocess.DEVNULL)
 
     def rss_mb(self, key: str = "VmRSS") -> float:
         """The process's resident set (``VmHWM``: its peak so far), in MB."""
@@ -328,14 +352,48 @@ def static_burst(url: str, count: int) -> list[float]:
         return list(pool.map(lambda n: load(url, 60, minimum=0), range(count)))
 
 
-def write_between(db: Path, scope: str) -> None:
-    """A write to the store (a new fact): every kept page and placement is stale after it."""
-    in_process(["--db", str(db), "assert", f"bench-{next(NONCES)}", "prefers", "REST",
-                "--scope", scope])
+def as_landed_format(db: Path) -> None:
+    """The store as the landed code reads it: format 7 only added ``fact_touches`` and its
+    triggers, so dropping them and stamping format 6 gives the very bytes of every other table
+    (the same facts, ids and times as this code's copy)."""
+    import sqlite3
+    conn = sqlite3.connect(db)
+    names = [r[0] for r in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%fact_touches%'")]
+    for name in names:
+        conn.execute(f"DROP TRIGGER {name}")
+    conn.execute("DROP TABLE fact_touches")
+    conn.execute("PRAGMA user_version = 6")
+    conn.commit()
+    conn.close()
+    stamp = Path(f"{db}.version")
+    if stamp.exists():
+        found = json.loads(stamp.read_text())
+        stamp.write_text(json.dumps({**found, "format": 6}))
+
+
+def after_write_report(servers: dict[str, Server], path: str, times: int, scope: str) -> None:
+    """The first load after a write, ``times`` times per server (servers taking turns): what a
+    user who reloads after a capture waits for."""
+    found: dict[str, list[float]] = {label: [] for label in servers}
+    for server in servers.values():
+        load(server.url + path)
+    for _ in range(times):
+        for label, server in servers.items():
+            server.write(scope)
+            found[label].append(load(f"{server.url}{path}&nonce={next(NONCES)}", BURST_TIMEOUT_S))
+    print(f"-- the first load after a write, {times} times")
+    print(f"{'code':<7} {'p50':>8} {'p95':>8} {'max':>8} {'peak RSS':>9}")
+    for label, got in found.items():
+        print(f"{label:<7} {percentile(got, .5) * 1000:6.0f}ms {percentile(got, .95) * 1000:6.0f}ms"
+              f" {max(got) * 1000:6.0f}ms {servers[label].rss_mb('VmHWM'):6.0f} MB")
+    if "landed" in found:
+        ratio = percentile(found["this"], .95) / percentile(found["landed"], .95)
+        print(f"p95 this/landed {ratio:.3f}")
 
 
 def concurrent_report(servers: dict[str, Server], path: str, count: int, rounds: int,
-                      mode: str, cold: tuple[Path, str] | None = None) -> None:
+                      mode: str, cold: str | None = None) -> None:
     results: dict[str, dict[str, list[float]]] = {
         label: {"times": [], "walls": [], "rss": [], "anon": [], "file": [], "static": []}
         for label in servers}
@@ -344,7 +402,7 @@ def concurrent_report(servers: dict[str, Server], path: str, count: int, rounds:
     for _ in range(rounds):
         for label, server in servers.items():
             if cold is not None:
-                write_between(*cold)
+                server.write(cold)
             with Sampler(server) as sampled:
                 wall, times = burst(server.url + path, count, mode)
             results[label]["static"] += static_burst(server.url + "static/viewer.css", count)

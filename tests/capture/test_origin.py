@@ -437,6 +437,27 @@ def test_a_session_placed_by_its_repository_files_project_facts_under_the_remote
         "github.com/acme/shop"
 
 
+@pytest.mark.parametrize("cwds, branches, latest", [
+    (["/a", "/a", "/b", "/a"], ["main", "main", "main", "dev"], ("/a", "dev")),
+    (["/a", "/b", "/b", "/b"], ["main", "dev", "dev", "dev"], ("/b", "dev")),
+    (["/a", "/b", "/a", "/b"], ["x", "y", "x", "x"], ("/b", "x"))])
+def test_an_envelope_that_repeats_the_last_one_still_leaves_the_latest_cwd_and_branch(
+        tmp_path, cwds, branches, latest):
+    """The reader reuses an envelope like the previous record's; what it remembers must be what
+    remembering every record would leave: the first cwd as the start, the latest ones as now."""
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps({
+        "type": "user", "uuid": f"u{n}", "sessionId": "s", "cwd": cwd, "gitBranch": branch,
+        "version": "2.0.0", "timestamp": f"2026-01-05T10:0{n}:00.000Z",
+        "message": {"role": "user", "content": f"message {n}"}}) + "\n"
+        for n, (cwd, branch) in enumerate(zip(cwds, branches))))
+    transcript = read_transcript(path, "claude-code")
+    assert (transcript.session.cwd, transcript.session.git_branch) == latest
+    assert transcript.session.start_cwd == "/a"
+    assert [e.cwd for e in transcript.events] == cwds
+    assert [e.git_branch for e in transcript.events] == branches
+
+
 # --- a transcript recorded on Windows ---------------------------------------------------------
 
 WINDOWS_SESSION = CLAUDE / "windows-starcar-e92f5a0b.jsonl"  # a real session, cwd C:\Users\…

@@ -80,11 +80,12 @@ def test_load_into_a_store_that_holds_data_is_refused(story, ok, cli, tmp_path):
 
 def test_load_of_a_dump_from_a_future_format_is_refused(cli, tmp_path):
     dump = tmp_path / "future.jsonl"
-    dump.write_text('{"record":"claimgraph-dump","format":7,"version":"9.0.0"}\n')
+    future = STORE_FORMAT + 1
+    dump.write_text(f'{{"record":"claimgraph-dump","format":{future},"version":"9.0.0"}}\n')
     result = cli("load", str(dump), "--json")
     assert result.code == 1
     error = json.loads(one_line(result.err))
-    assert (error["type"], error["format"], error["supported"]) == ("future-format", 7,
+    assert (error["type"], error["format"], error["supported"]) == ("future-format", future,
                                                                     STORE_FORMAT)
     assert "upgrade claimgraph" in error["hint"]
 

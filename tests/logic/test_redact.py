@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import sys
 from pathlib import Path
 from collections import Counter
@@ -22,6 +23,7 @@ from claimgraph.logic.redact import (
 )
 from claimgraph.logic.redact.names import name_strength
 from claimgraph.logic.redact.scan import TriggerScan
+from claimgraph.logic.redact.views import blank_listing
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # --import-mode=importlib
 from secret_corpus import CORPUS  # noqa: E402
@@ -375,3 +377,21 @@ def test_a_structure_nested_past_the_depth_limit_is_dropped_not_walked():
 def test_the_aho_corasick_and_regex_engines_find_the_same_secrets(text):
     regex = TriggerScan(SCAN.literals, engine="regex")
     assert redact_with_counts(text, regex) == redact_with_counts(text, SCAN)
+
+
+def test_scanning_does_not_leave_a_utf8_copy_inside_the_text_capture_keeps():
+    text = "naïve café notes: the key words and a token or two\n" * 200  # no listing to blank
+    size = sys.getsizeof(text)
+    assert redact_with_counts(text)[0] == text
+    assert sys.getsizeof(text) == size  # CPython counts a kept UTF-8 form in a string's size
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(["\n", "\t", "\u2192", " ", "1", "12", "123456"]),
+                          st.text(alphabet=" 0123456789\t\n\u2192ab", max_size=12)),
+                max_size=30).map("".join))
+def test_listing_numbers_are_blanked_exactly_where_a_line_start_pattern_finds_them(text):
+    reference = re.compile(r"(?m)^(?=[ ]{0,5}\d)[ \d]{6}[\u2192\t]")
+    listed = "\u2192" in text or ("\t" in text and re.search(r"\n {0,5}\d{1,6}\t", "\n" + text))
+    expected = reference.sub(" " * 7, text) if listed else text
+    assert blank_listing(text) == expected

@@ -336,13 +336,14 @@ def _columns(path, table: str) -> list[str]:
 
 
 def test_the_current_format_adds_decay_and_audit_the_read_then_the_head_indexes_on_the_baseline():
-    assert STORE_FORMAT == 6 == len(sqlite_schema.MIGRATIONS)
+    assert STORE_FORMAT == 7 == len(sqlite_schema.MIGRATIONS)
     assert sqlite_schema.MIGRATIONS[0] is sqlite_schema.BASELINE
     assert sqlite_schema.MIGRATIONS[1] is sqlite_schema.DECAY_AND_AUDIT
     assert sqlite_schema.MIGRATIONS[2] is sqlite_schema.READ_INDEXES
     assert sqlite_schema.MIGRATIONS[3] is sqlite_schema.HEAD_INDEXES
     assert sqlite_schema.MIGRATIONS[4] is sqlite_schema.MARKS_TABLE
     assert sqlite_schema.MIGRATIONS[5] is sqlite_schema.WORD_INDEX
+    assert sqlite_schema.MIGRATIONS[6] is sqlite_schema.FACT_TOUCHES
 
 
 def test_a_version_1_file_migrates_to_2_with_its_data_intact(db):
@@ -589,11 +590,11 @@ def _version_5_file(path) -> None:
     con.close()
 
 
-def test_a_version_5_file_migrates_to_6_and_its_facts_rank_by_their_words(db):
+def test_a_version_5_file_migrates_to_the_current_format_and_its_facts_rank_by_their_words(db):
     _version_5_file(db)
     assert "fact_words" not in _table_names(db)
     store = SqliteStore(db)
-    assert store.schema_version() == STORE_FORMAT == 6
+    assert store.schema_version() == STORE_FORMAT == 7  # through 6, then 7 (fact touches)
     assert [f["id"] for f in store.rank_words(["painting"], 10)] == ["f-4"]
     assert [f["id"] for f in store.rank_words(["groups", "supported"], 10)] == ["f-3"]
     store.close()
@@ -758,4 +759,19 @@ def test_freed_pages_are_not_zeroed_on_every_write_whatever_the_build_default(tm
     FAST zeroes only what costs nothing extra; purge turns it fully on and VACUUMs."""
     store = SqliteStore(tmp_path / "claims.db")
     assert store.pragma("secure_delete") == 2  # FAST
+    store.close()
+
+
+# --- format 6 -> 7: fact touches --------------------------------------------------------------
+def test_a_version_6_file_migrates_to_7_with_its_facts_and_a_reader_of_6_places_whole(db):
+    _version_5_file(db)
+    SqliteStore(db, migrations=sqlite_schema.MIGRATIONS[:6]).close()
+    reader = SqliteStore(db, read_only=True)  # format 7 code reads a format 6 store as it is
+    assert reader.touched_since((0, 0), 10) is None and len(reader.all_facts()) == 4
+    reader.close()
+    store = SqliteStore(db)
+    assert store.schema_version() == 7 and "fact_touches" in _table_names(db)
+    mark = store.touch_mark()
+    store.reinforce("f-3", 9000, 0.9)
+    assert store.touched_since(mark, 10) == ["f-3"] and len(store.all_facts()) == 4
     store.close()

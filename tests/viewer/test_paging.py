@@ -266,7 +266,7 @@ def test_every_page_of_a_project_is_a_slice_of_one_placement(source):
     placements = PageCache()
 
     def shared(key, build):
-        return placements.get(key, build)
+        return placements.get(key, lambda: build(None))
 
     asks = [{}, {"nonce": "1"}, {"section": "current", "page": "2"},
             {"section": "decisions", "page": "3"}, {"section": "left_out", "page": "1"}]

@@ -227,5 +227,9 @@ def write_segment(evidence_dir: Path, lines: Iterable[str]) -> str:
     return name
 
 
+#: Built once: ``json.dumps`` with options builds an encoder per call (one per event).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
+
+
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    return _ENCODER.encode(value)

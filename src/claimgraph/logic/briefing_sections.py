@@ -24,12 +24,16 @@ Order within a section: decisions oldest first; changes newest first; ranked sec
 
 from __future__ import annotations
 
+import bisect
+import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from claimgraph.logic import briefing as compiled
-from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS, effective_confidence
+from claimgraph.logic.confidence import (
+    CONFIDENCE_FLOOR, DEFAULT_HALF_LIFE_DAYS, effective_confidence)
 from claimgraph.logic.retrieval import fact_valid_at
+from claimgraph.logic.timeutil import DAY_MS
 
 Fact = Mapping[str, Any]
 SECTION_KEYS = ("decisions", "conflicts", "changed", "lessons", "current", "structure",
@@ -142,3 +146,72 @@ def _object(fact: Fact) -> str:
         ref = fact.get("object_ref")
         return (ref.get("name") if isinstance(ref, dict) else None) or ""
     return str(fact.get("object_lit") or "")
+
+
+#: A horizon ends this long before an exact crossing of two confidences, so float rounding
+#: near that instant never decides an order (``briefing_shortlist.FLOOR_MARGIN_MS``'s reason).
+HORIZON_MARGIN_MS = 60_000
+#: A placement head: what ``horizon`` reads of a fact (``Store.placement_heads``' columns).
+HEAD_COLUMNS = ("t_valid", "t_invalid", "confidence", "recorded_at", "last_reinforced_at",
+                "epistemic", "source_type", "predicate", "dormant_since")
+
+
+def head_of(fact: Fact) -> tuple[Any, ...]:
+    return tuple(fact.get(column) for column in HEAD_COLUMNS)
+
+
+def horizon(heads: Iterable[tuple[Any, ...]], now: int, half_life_days: float,
+            levels: Iterable[float] = ()) -> tuple[int | None, frozenset[float]]:
+    """(until, levels): the first instant after ``now`` (None: never) at which the sections
+    placed at ``now`` may differ from those placed then with nothing written in between, and
+    the confidences of the facts that never fade and may rank (``levels``, with those given).
+
+    A section changes with time alone only when a fact starts or stops being valid, a change
+    of belief leaves the window, or two ranked facts trade places. Decay multiplies every
+    fading fact's confidence by the same factor, so two fading facts never trade places
+    (``logic.briefing_shortlist``: why its shortlist lasts); one does trade with a fact that
+    never fades (or has not begun to: its anchor is later) when it decays past that one's
+    confidence, and its ties change when it reaches the floor (they fall to the subject's
+    name). So the answer is the earliest of: each later t_valid or t_invalid or anchor, each
+    recent change's exit from the window, and each instant a fading fact valid now reaches
+    the floor or a level (less a margin; at once when it is there now: a tie ends)."""
+    period = DAY_MS * half_life_days
+    start = compiled.window_start(now)
+    until: int | None = None
+    known = set(levels)
+    anchors: dict[float, list[int]] = {}
+    for (t_valid, t_invalid, confidence, recorded, reinforced, epistemic, source, predicate,
+         dormant) in heads:
+        for at in (t_valid, t_invalid):
+            if at is not None and at > now:
+                until = _earlier(until, at)
+        if t_invalid is not None and start <= t_invalid <= now:
+            until = _earlier(until, t_invalid + (now - start) + 1)
+        valid = t_valid <= now and (t_invalid is None or t_invalid > now)
+        if not valid or dormant is not None or source == "code" or compiled.is_standing(
+                {"epistemic": epistemic, "predicate": predicate}):
+            continue  # never ranked now: decisions, left out, or nowhere
+        if source == "decision-record" or recorded is None:
+            known.add(confidence)
+            continue
+        anchor = max(recorded, reinforced or recorded)
+        if anchor > now:  # it starts fading at its anchor: till then it holds like a level
+            until = _earlier(until, anchor)
+            known.add(confidence)
+            continue
+        anchors.setdefault(confidence, []).append(anchor)
+    for confidence, found in anchors.items():
+        found.sort()
+        for level in {CONFIDENCE_FLOOR, *known}:
+            if confidence < level:
+                continue  # below it from the start (equal: a tie until it starts fading)
+            # It reaches ``level`` at anchor + reach: the first anchor still above it at now.
+            reach = period * math.log2(confidence / level)
+            first = bisect.bisect_left(found, now - reach)  # at now itself: a tie ends now
+            if first < len(found):
+                until = _earlier(until, int(found[first] + reach) - HORIZON_MARGIN_MS)
+    return until, frozenset(known)
+
+
+def _earlier(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else min(a, b)

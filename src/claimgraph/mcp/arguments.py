@@ -13,8 +13,7 @@ agent is told and what is accepted cannot drift apart.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import from_iso
@@ -24,9 +23,9 @@ _JSON_TYPES = {"string": "string", "integer": "integer", "fraction": "number",
                "boolean": "boolean", "time": "string", "choice": "string"}
 
 
-@dataclass(frozen=True)
-class Arg:
-    """One tool argument: its snake_case name, kind, whether required, and its description."""
+class Arg(NamedTuple):
+    """One tool argument: its snake_case name, kind, whether required, and its description.
+    (A named tuple: ``dataclasses`` would load ``inspect`` at every server start.)"""
 
     name: str
     kind: str

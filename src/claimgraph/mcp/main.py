@@ -12,30 +12,38 @@ logs) and exit code 1.
 
 from __future__ import annotations
 
-import argparse
-import logging
 import os
 import sys
 import time
+from importlib.machinery import PathFinder
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Mapping, Sequence
-
-import structlog
 
 from claimgraph import location, startup
 from claimgraph.config import Settings, load_settings
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logsetup import configure_logging
-from claimgraph.sidecar import Sidecars
+from claimgraph.mcp.journal import log
 from claimgraph.mcp.session import ServerState, default_project, session_ref
 
-log = structlog.get_logger("claimgraph.mcp")
 MISSING_SDK = ("claimgraph mcp: the MCP server needs the optional `mcp` package — install it "
                "by running ./install.sh in your claimgraph checkout (or there: "
                "`uv tool install '.[mcp,viewer]'`)")
 
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+
+#: No flags, the command ``claimgraph install --mcp`` registers: nothing to parse, and argparse
+#: is not loaded for it.
+NO_FLAGS = SimpleNamespace(cwd=None, db=None, lease_wait=None, config=None, sdk_only=False)
+
+
 def parser() -> argparse.ArgumentParser:
+    import argparse
+
     p = argparse.ArgumentParser(prog="python -m claimgraph.mcp",
                                 description="claimgraph's MCP server over stdio.")
     add_flags(p)
@@ -44,6 +52,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--lease-wait", metavar="MS", type=int, help="how long memory_assert waits "
                    "for another writer's lease before failing (default 5000)")
     p.add_argument("--config", metavar="FILE", help="config file")
+    p.add_argument("--sdk-only", action="store_true", help="serve every message with the MCP "
+                   "SDK, without the fast front (for comparing the two)")
     return p
 
 
@@ -55,7 +65,8 @@ def add_flags(p: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
     environ = os.environ if environ is None else environ
-    args = parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = parser().parse_args(argv) if argv else NO_FLAGS
     if args.lease_wait is not None and args.lease_wait < 0:
         return refuse("--lease-wait must be a whole number of milliseconds ≥ 0")
     try:
@@ -63,28 +74,38 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
                                  args.config)
     except ClaimgraphError as error:
         return refuse(f"{error.message} — {error.hint}" if error.hint else error.message)
-    return serve(settings, args.cwd, environ)
+    return serve(settings, args.cwd, environ, sdk_only=args.sdk_only)
 
 
-def serve(settings: Settings, cwd: str | None, environ: Mapping[str, str]) -> int:
-    """Run the server until the client hangs up; 0, or 1 with one line on stderr."""
-    try:
-        with startup.more_imports():  # the SDK's models live as long as the server
-            from claimgraph.mcp import server
-    except ImportError:
+def serve(settings: Settings, cwd: str | None, environ: Mapping[str, str],
+          sdk_only: bool = False) -> int:
+    """Run the server until the client hangs up; 0, or 1 with one line on stderr.
+
+    The fast front (``front``) answers the session's hot path and hands anything else to the
+    SDK, which it imports only then; the SDK must be installed either way."""
+    if PathFinder.find_spec("mcp") is None:  # importlib.util costs more than this check
         return refuse(MISSING_SDK)
     cwd = os.path.abspath(cwd or os.getcwd())
     if not os.path.isdir(cwd):
         return refuse(f"--cwd {cwd} is not a directory — pass the project's directory")
     state = server_state(settings, cwd, environ)
-    start_log(state.db, settings.value("log_level"))
+    log.start = lambda: start_log(state.db, settings.value("log_level"))
     log.info("mcp.started", project=state.project, db=str(state.db),
              episode_ref=state.episode_ref, cwd=cwd, lease_wait_ms=state.lease_wait_ms)
     try:
-        server.run(state)
+        if sdk_only:
+            log.flush()
+            with startup.more_imports():  # the SDK's models live as long as the server
+                from claimgraph.mcp import server
+            server.run_sdk_only(state)
+        else:
+            from claimgraph.mcp import front
+
+            front.serve(state)
     except KeyboardInterrupt:
         pass
     log.info("mcp.stopped")
+    log.flush()
     return 0
 
 
@@ -101,6 +122,10 @@ def server_state(settings: Settings, cwd: str, environ: Mapping[str, str]) -> Se
 def start_log(db: Path, level: str) -> None:
     """JSON lines to ``<db>.mcp.log`` (stderr when that cannot be opened); the SDK's own
     warnings go to the same file."""
+    import logging
+
+    from claimgraph.sidecar import Sidecars
+
     path = Sidecars(db).mcp_log
     try:
         configure_logging("json", path, level=level)

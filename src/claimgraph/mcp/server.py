@@ -1,32 +1,24 @@
-"""The MCP server over stdio, on the official SDK's low-level ``Server`` (no hand-written JSON-RPC).
+"""The MCP server over stdio, on the official SDK's low-level ``Server`` (no hand-written JSON-RPC
+past the front's hot path).
 
 The SDK speaks the protocol (the initialize handshake and the 2026 discover probe Claude Code
 sends first, tools/list, tools/call, ping) and owns stdout: it moves the wire to a private
 descriptor and points fd 1 at stderr, so a stray print can never corrupt the protocol. This
-module maps the memory_* tools onto it:
-
-- a tool's failure is a tool result with ``isError`` and one line of JSON text,
-  ``{"error", "type", "hint", ...}`` (the CLI's error shape), never a crashed
-  server; an unexpected exception is logged with its traceback and reported the same way;
-- an unknown tool is a protocol error, -32602 with the known names;
-- reads run on one worker thread and writes on another (``session.ServerState``), so the event
-  loop keeps answering while a write waits for the lease;
-- every call is logged to ``<db>.mcp.log`` (JSON lines: tool, status — "ok" or the error
-  type — and duration_ms).
+module maps the memory_* tools (``calls``: the listing, the results, the worker threads) onto
+it. It serves a whole session with ``--sdk-only``; otherwise it takes over from the fast front
+(``front``) at the first message the front leaves to it, on the front's wire, after replaying
+what set the session's state.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import time
-from concurrent.futures import ThreadPoolExecutor
+import io
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Mapping
+from typing import Any, AsyncIterator, Iterable
 
 import anyio
-import structlog
 import mcp.types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
@@ -34,134 +26,139 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
 from claimgraph import __version__
-from claimgraph.errors import ClaimgraphError
-from claimgraph.logic.safe_render import safe_value
-from claimgraph.mcp.arguments import input_schema, parse
+from claimgraph.mcp.calls import (INSTRUCTIONS, NAME, TITLE, Job, Workers, tool_listing,
+                                  unknown_tool)
+from claimgraph.mcp.journal import log
 from claimgraph.mcp.session import ServerState
-from claimgraph.mcp.tools import BY_NAME, TOOLS, Tool
+from claimgraph.mcp.tools import BY_NAME
 
-log = structlog.get_logger("claimgraph.mcp")
-INSTRUCTIONS = (
-    "claimgraph is this user's long-term memory of earlier coding sessions: decisions, "
-    "preferences, conventions, project structure and lessons from failures, each with where it "
-    "came from. Before changing a component, choosing a tool or retrying something that failed, "
-    "call memory_search (or memory_coach with the task). Record lasting decisions the user "
-    "states with memory_assert. Memory can be outdated: facts carry a confidence and a date.")
+from claimgraph.mcp.wire import Wire
 
-
-def tool_listing() -> list[types.Tool]:
-    return [types.Tool(name=t.name, description=t.description, input_schema=input_schema(t.args),
-                       annotations=types.ToolAnnotations(read_only_hint=not t.writes,
-                                                         destructive_hint=False,
-                                                         open_world_hint=False))
-            for t in TOOLS]
-
-
-def text_result(payload: Any, is_error: bool = False) -> types.CallToolResult:
-    text = json.dumps(safe_value(payload), ensure_ascii=False, separators=(",", ":"))
-    return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
-                                is_error=is_error)
-
-
-def error_payload(error: ClaimgraphError) -> dict[str, Any]:
-    """The CLI's error shape on one line; nested details (a lease holder's record) are left
-    to the log, the message already names what matters."""
-    record = {k: v for k, v in error.to_dict().items()
-              if isinstance(v, (str, int, float, bool)) and v is not None}
-    return {k: " ".join(v.split()) if isinstance(v, str) else v for k, v in record.items()}
-
-
-def call(ctx: ServerState, tool: Tool, raw: Mapping[str, Any] | None) -> types.CallToolResult:
-    """Run one tool call on the calling (worker) thread; every outcome becomes a result."""
-    started = time.monotonic()
-    try:
-        result = text_result(tool.run(ctx, parse(tool.args, raw)))
-        outcome = "ok"
-    except ClaimgraphError as error:
-        result, outcome = text_result(error_payload(error), is_error=True), error.type
-    except Exception as error:  # noqa: BLE001 - a bug in one call must not end the session
-        log.exception("mcp.tool-crashed", tool=tool.name)
-        crash = ClaimgraphError("internal-error", f"internal error in {tool.name}: "
-                                f"{type(error).__name__}: {error}",
-                                hint=f"this is a bug; the traceback is in {ctx.db}.mcp.log")
-        result, outcome = text_result(error_payload(crash), is_error=True), "internal-error"
-    log.info("mcp.tool", tool=tool.name, status=outcome,
-             duration_ms=round((time.monotonic() - started) * 1000, 2))
-    return result
-
-
-class Workers:
-    """One thread for reads, one for writes: each shell stays on its own thread."""
-
-    def __init__(self) -> None:
-        self.reads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mcp-read")
-        self.writes = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mcp-write")
-
-    async def run(self, ctx: ServerState, tool: Tool,
-                  raw: Mapping[str, Any] | None) -> types.CallToolResult:
-        pool = self.writes if tool.writes else self.reads
-        return await asyncio.get_running_loop().run_in_executor(pool, call, ctx, tool, raw)
-
-    def close(self, ctx: ServerState) -> None:
-        """Close each shell on its own thread (SQLite insists), then stop both threads."""
-        for pool, close in ((self.reads, ctx.close_reader), (self.writes, ctx.close_writer)):
-            pool.submit(close).result()
-            pool.shutdown(wait=True)
 
 
 def build(ctx: ServerState, workers: Workers) -> Server:
     async def list_tools(_rctx: Any, _params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=tool_listing())
+        return types.ListToolsResult.model_validate({"tools": tool_listing()})
 
     async def call_tool(_rctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         tool = BY_NAME.get(params.name)
         if tool is None:
-            known = ", ".join(BY_NAME)
-            raise MCPError(types.INVALID_PARAMS, f"unknown tool {params.name!r}; known: {known}",
-                           data={"known": list(BY_NAME)})
-        return await workers.run(ctx, tool, params.arguments)
+            code, message, data = unknown_tool(params.name)
+            raise MCPError(code, message, data=data)
+        text, is_error = await finished(workers.submit(ctx, tool, params.arguments))
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
+                                    is_error=is_error)
 
-    return Server("claimgraph", version=__version__, title="claimgraph memory",
-                  instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool)
+    return Server(NAME, version=__version__, title=TITLE, instructions=INSTRUCTIONS,
+                  on_list_tools=list_tools, on_call_tool=call_tool)
 
 
-async def serve(ctx: ServerState) -> None:
-    """Serve until the client closes stdin."""
-    workers = Workers()
+async def finished(job: Job) -> Any:
+    """The job's result, awaited on the event loop (which keeps serving meanwhile)."""
+    loop = asyncio.get_running_loop()
+    waiter = loop.create_future()
+
+    def settle(done: Job) -> None:
+        if waiter.cancelled():
+            return
+        if done.error is not None:
+            waiter.set_exception(done.error)
+        else:
+            waiter.set_result(done.value)
+    def hand_back(done: Job) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop ended first: nobody waits for it
+            loop.call_soon_threadsafe(settle, done)
+    job.add_done_callback(hand_back)
+    return await waiter
+
+
+async def serve(ctx: ServerState, workers: Workers, wire: Wire | None, lead: Iterable[bytes],
+                dropped: str | None) -> None:
+    """Serve until the client closes stdin: on the process's stdio, or on the front's wire
+    after its ``lead`` lines (answers to the id ``dropped`` are not sent: the front sent its
+    own)."""
     server = build(ctx, workers)
-    try:
-        async with stdio_server() as (read_stream, write_stream):
-            async with answering_bad_lines(read_stream, write_stream) as messages:
-                await server.run(messages, write_stream, server.create_initialization_options())
-    finally:
-        workers.close(ctx)
+    streams = {} if wire is None else {"stdin": anyio.wrap_file(_Unowned(wire.reader)),
+                                       "stdout": anyio.wrap_file(_Unowned(wire.writer))}
+    async with stdio_server(**streams) as (read_stream, write_stream):
+        answers = Dropping(write_stream, dropped)
+        async with answering_bad_lines(read_stream, answers, lead) as messages:
+            await server.run(messages, answers, server.create_initialization_options())
+
+
+class _Unowned(io.TextIOWrapper):
+    """UTF-8 text over the front's binary wire (as the SDK's transport reads it), which it
+    never closes: the front's buffer, and what it still holds, stay the front's."""
+
+    def __init__(self, buffer: Any) -> None:
+        super().__init__(buffer, encoding="utf-8", errors="replace")
+
+    def close(self) -> None:
+        with contextlib.suppress(ValueError):
+            self.detach()
+
+
+class Dropping:
+    """The SDK's write stream, minus its answers to the replayed requests."""
+
+    def __init__(self, stream: Any, dropped: str | None) -> None:
+        self.stream, self.dropped = stream, dropped
+
+    async def send(self, item: SessionMessage) -> None:
+        if self.dropped is None or getattr(item.message, "id", None) != self.dropped:
+            await self.stream.send(item)
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()
+
+    async def __aenter__(self) -> Dropping:
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.aclose()
+
+
+def parsed(lines: Iterable[bytes]) -> list[SessionMessage | Exception]:
+    """The front's lines as the SDK's stdio transport reads them (text lines, then one
+    message each, or the exception it raised)."""
+    found: list[SessionMessage | Exception] = []
+    for line in io.StringIO(b"".join(lines).decode("utf-8", "replace"), newline=None):
+        try:
+            found.append(SessionMessage(types.jsonrpc_message_adapter.validate_json(
+                line, by_name=False)))
+        except Exception as error:  # noqa: BLE001 - as the transport: the error is the item
+            found.append(error)
+    return found
 
 
 @asynccontextmanager
-async def answering_bad_lines(read_stream: Any, write_stream: Any) -> AsyncIterator[Any]:
-    """The messages the SDK read, minus the lines it could not: for each of those (not JSON, a
-    lone surrogate, nesting past what the parser takes, not a JSON-RPC message) the client gets
-    a JSON-RPC error reply with a null id (the spec's answer when the id cannot be read),
-    instead of silence."""
+async def answering_bad_lines(read_stream: Any, write_stream: Any,
+                              lead: Iterable[bytes] = ()) -> AsyncIterator[Any]:
+    """The messages the SDK read (after the front's ``lead``), minus the lines it could not:
+    for each of those (not JSON, a lone surrogate, nesting past what the parser takes, not a
+    JSON-RPC message) the client gets a JSON-RPC error reply with a null id (the spec's answer
+    when the id cannot be read), instead of silence."""
     send, receive = anyio.create_memory_object_stream[Any](0)
+    first = parsed(lead)
 
     async def relay() -> None:
         with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
-            await _relay()
+            async with send:
+                for item in first:
+                    await forward(item)
+                async for item in read_stream:
+                    await forward(item)
 
-    async def _relay() -> None:
-        async with send:
-            async for item in read_stream:
-                if isinstance(item, Exception):
-                    log.warning("mcp.bad-message", reason=f"{type(item).__name__}: "
-                                f"{str(item)[:200]}")
-                    await write_stream.send(SessionMessage(types.JSONRPCError(
-                        jsonrpc="2.0", id=None, error=types.ErrorData(
-                            code=types.PARSE_ERROR, message="parse error: the line is not a "
-                            "JSON-RPC message this server can read (invalid JSON or text, "
-                            "nesting too deep, or a malformed request)"))))
-                    continue
-                await send.send(item)
+    async def forward(item: Any) -> None:
+        if isinstance(item, Exception):
+            log.warning("mcp.bad-message", reason=f"{type(item).__name__}: {str(item)[:200]}")
+            await write_stream.send(SessionMessage(types.JSONRPCError(
+                jsonrpc="2.0", id=None, error=types.ErrorData(
+                    code=types.PARSE_ERROR, message="parse error: the line is not a "
+                    "JSON-RPC message this server can read (invalid JSON or text, "
+                    "nesting too deep, or a malformed request)"))))
+        else:
+            await send.send(item)
 
     async with anyio.create_task_group() as group:
         group.start_soon(relay)
@@ -169,5 +166,15 @@ async def answering_bad_lines(read_stream: Any, write_stream: Any) -> AsyncItera
             yield receive
 
 
-def run(ctx: ServerState) -> None:
-    anyio.run(serve, ctx)
+def run(ctx: ServerState, workers: Workers, wire: Wire | None = None, lead: Iterable[bytes] = (),
+        dropped: str | None = None) -> None:
+    anyio.run(serve, ctx, workers, wire, list(lead), dropped)
+
+
+def run_sdk_only(ctx: ServerState) -> None:
+    """The whole session on the SDK (``--sdk-only``)."""
+    workers = Workers()
+    try:
+        run(ctx, workers)
+    finally:
+        workers.close(ctx)

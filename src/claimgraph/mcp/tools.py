@@ -1,260 +1,45 @@
-"""The memory_* tools (docs/mcp.md): names, arguments, when to call them, and what they do.
+"""The memory_* tools (docs/mcp.md): names, arguments and when to call them — what
+``tools/list`` says — and, in ``verbs``, what they do.
 
-Each tool is a plain function ``(ServerState, parsed arguments) -> dict`` over the shell verbs,
-so it is tested without the SDK; ``server`` only carries the calls. Argument names, defaults
-and coercions live in ``arguments``; two additions, both optional: ``limit`` on
-memory_search and memory_recall (default 10), because every fact returned costs the agent
-context; and memory_neighbor's depth is capped at 6, the guided walk's own limit.
-
-Names resolve in the project's scope first, then the user's (``entity_scope`` / ``subject_scope``
-pin one); facts are limited to those two scopes unless ``scope`` names one.
+Argument names, defaults and coercions live in ``arguments``, descriptions in ``tools_args``.
+The table loads none of the store's modules: the server answers ``tools/list`` before they
+load, and a tool's ``run`` loads ``verbs`` (the search path) on the first call, when the
+server has not warmed it up already (docs/mcp.md, "Start-up").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, NamedTuple
 
-from claimgraph.core import forget, reads, writes
-from claimgraph.core.coach import coach
-from claimgraph.core.neighbor import neighbor
-from claimgraph.core.recall import recall, scoped_search
-from claimgraph.core.teammates import named
-from claimgraph.errors import ClaimgraphError
-from claimgraph.logic.coach import surfaced_ids
 from claimgraph.logic.model import EPISTEMIC_STRENGTH
-from claimgraph.logic.recall import in_scopes
-from claimgraph.logic.redact import redact
 from claimgraph.mcp import tools_args as A
 from claimgraph.mcp.arguments import Arg
 from claimgraph.mcp.session import ServerState
-from claimgraph.mcp.views import entity_view, episode_view, fact_view, facts_view, pair_view, wire
-
-DEFAULT_LIMIT = 10
-Handler = Callable[[ServerState, dict[str, Any]], dict[str, Any]]
 
 
-@dataclass(frozen=True)
-class Tool:
+class Tool(NamedTuple):
     name: str
     description: str
     args: tuple[Arg, ...]
-    run: Handler
     writes: bool = False
 
+    def run(self, ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
+        """The tool's verb (``verbs.<name>``) over parsed arguments."""
+        from claimgraph.mcp import verbs
 
-# --- resolving names in the project's scopes ---------------------------------------------------
+        return getattr(verbs, self.name)(ctx, a)
 
-def name_scopes(ctx: ServerState, given: str | None) -> tuple[str, ...]:
-    return (given,) if given else ctx.scopes
-
-
-def resolving(ctx: ServerState, read: Callable[[str], dict[str, Any]], name: str,
-              given: str | None, every: bool = False) -> list[dict[str, Any]]:
-    """``read(scope)`` for the scopes ``name`` resolves in (the first only, unless ``every``)."""
-    found = []
-    for scope in name_scopes(ctx, given):
-        try:
-            found.append(read(scope))
-        except ClaimgraphError as error:
-            if error.type != "unknown-entity":
-                raise
-            continue
-        if not every:
-            break
-    if not found:
-        where = " or ".join(repr(s) for s in name_scopes(ctx, given))
-        raise ClaimgraphError("unknown-entity", f"no entity named {name!r} in scope {where}",
-                              hint="find names with memory_search; entities of other projects "
-                                   "are reached by naming their scope")
-    return found
-
-
-def fact_scopes(ctx: ServerState, a: dict[str, Any]) -> tuple[str, ...] | None:
-    """The scopes facts are limited to after the read: none when ``scope`` pinned one."""
-    return None if a.get("scope") else ctx.scopes
-
-
-# --- the read tools ---------------------------------------------------------------------------
-
-def memory_facts(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
-    sh = ctx.read()
-    options = {k: a[k] for k in ("predicate", "direction", "as_of", "scope", "include_invalidated",
-                                 "min_confidence") if k in a}
-    results = resolving(ctx, lambda s: reads.get_facts(sh, a["entity"], entity_scope=s, **options),
-                        a["entity"], a.get("entity_scope"), every=True)
-    merged = {f["id"]: f for r in results for f in in_scopes(r["facts"], fact_scopes(ctx, a))}
-    facts = sorted(merged.values(), key=lambda f: (f["t_valid"], f["id"]))
-    ctx.log_read("facts", [f["id"] for f in facts])
-    return wire({"entities": [entity_view(r["entity"]) for r in results],
-                 "as_of": results[0]["as_of"], "facts": facts_view(named(sh.store, facts))})
-
-
-def memory_neighbor(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
-    sh = ctx.read()
-    options = {k: a[k] for k in ("predicate", "scope", "as_of", "min_confidence", "query",
-                                 "budget", "beam") if k in a}
-    [found] = resolving(ctx, lambda s: neighbor(sh, a["entity"], depth=a.get("depth", 1),
-                                                entity_scope=s, **options),
-                        a["entity"], a.get("entity_scope"))
-    facts = in_scopes(found["facts"], fact_scopes(ctx, a))
-    touched = {end["id"] for f in facts for end in (f.get("subject"), f.get("object_ref")) if end}
-    entities = [e for e in found["entities"] if e["id"] == found["root"]["id"]
-                or e["id"] in touched]
-    return wire({"root": entity_view(found["root"]), "depth": found["depth"],
-                 "entities": [entity_view(e) for e in entities],
-                 "facts": facts_view(named(sh.store, facts))})
-
-
-def memory_search(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
-    limit = a.get("limit", DEFAULT_LIMIT)
-    found = scoped_search(ctx.read(), a["query"], ctx.scopes, limit=limit)
-    shown = found["facts"]
-    ctx.log_read("search", [f["id"] for f in shown])
-    return wire({"query": found["query"], "scopes": list(ctx.scopes), "facts": facts_view(shown),
-                 "more": found["total"] - len(shown),
-                 "matched_entities": found["matched_entities"]})
-
-
-def memory_recall(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
-    found = recall(ctx.read(), a["query"], scopes=ctx.scopes, min_hits=a.get("min_hits", 1),
-                   fetch_evidence=ctx.fetch_evidence, limit=a.get("limit", DEFAULT_LIMIT))
-    ctx.log_read("recall", [f["id"] for f in found["facts"]])
-    return wire({**found, "facts": facts_view(found["facts"]),
-                 "episodes": [episode_view(e) for e in found["episodes"]]})
-
-
-def memory_history(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
-    sh = ctx.read()
-    [found] = resolving(ctx, lambda s: reads.history(sh, a["subject"], a["predicate"], s),
-                        a["subject"], a.get("subject_scope"))
-    return wire({"entity": entity_view(found["entity"]), "predicate": found["predicate"],
-                 "history": facts_view(named(sh.store, found["history"]))})
-
-
-def memory_conflicts(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
-    found = reads.conflicts(ctx.read())
-    pairs = [p for p in found["conflicts"]
-             if in_scopes([p["fact"], p["candidate"]], ctx.scopes)]
-    suspect = [s for s in found["suspect"] if in_scopes([s["fact"]], ctx.scopes)]
-    return wire({"open": len(pairs), "conflicts": [pair_view(p) for p in pairs],
-                 "suspect": [{"fact": fact_view(s["fact"]), "verdicts": [
-                     {"evidence": v["evidence"], "verdict": v["verdict"]} for v in s["verdicts"]]}
-                     for s in suspect]})
-
-
-def memory_coach(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
-    found = coach(ctx.read(), a["task"], ctx.scopes)
-    if found["push"]:
-        ctx.log_read("coach", surfaced_ids(found))
-    return wire({"push": found["push"], "query": found["query"],
-                 "commitments": facts_view(found["commitments"]),
-                 "hazards": facts_view(found["hazards"]),
-                 "conflicts": [pair_view(p) for p in found["conflicts"]],
-                 "briefing": found["briefing"]})
-
-
-# --- the write tool ---------------------------------------------------------------------------
-
-ASSERT_OPTIONS = {"subject_type": "subject_type", "subject_scope": "subject_scope",
-                  "object_type": "object_type", "object_scope": "object_scope",
-                  "object_kind": "object_kind", "class": "epistemic", "confidence": "confidence",
-                  "source_type": "source_type", "on_conflict": "on_conflict",
-                  "valid_from": "valid_from", "valid_until": "valid_until"}
-
-
-#: What an agent may say a fact comes from: itself. The user's own word is the user's to
-#: give (the CLI's ``claimgraph assert``), never a tool call's (docs/sync.md, "Trust").
-AGENT_SOURCE_TYPES = ("agent-note", "inferred")
-
-
-def memory_assert(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
-    """An agent-said fact of this server's own episode, in this project (or the user scope
-    when the user enabled it), never back-dated, its words redacted as capture redacts."""
-    _in_lane(ctx, a)
-    options = {ours: a[theirs] for theirs, ours in ASSERT_OPTIONS.items() if theirs in a}
-    options.setdefault("source_type", AGENT_SOURCE_TYPES[0])
-    with ctx.writing() as (sh, warnings):
-        episode = ctx.session_episode(sh)
-        if a.get("episode") and a["episode"] != episode["id"]:
-            raise ClaimgraphError(
-                "invalid-argument", "facts asserted here belong to this session's episode "
-                f"({episode['id']}), not {a['episode']!r}",
-                hint="leave episode out", argument="episode")
-        if options.get("valid_from") is not None and options["valid_from"] < sh.now() - 1000:
-            raise ClaimgraphError(
-                "invalid-argument", "valid_from lies before this call: a fact asserted now "
-                "cannot be back-dated", hint="leave valid_from out (it defaults to now)",
-                argument="valid_from")
-        subject, obj = redact(a["subject"]), redact(a["object"])
-        if (subject, obj) != (a["subject"], a["object"]):
-            warnings.append("a secret in the fact was replaced by a placeholder")
-        result = writes.assert_fact(sh, subject, a["predicate"], obj,
-                                    scope=a.get("scope", ctx.project), episode=episode["id"],
-                                    **options)
-    out: dict[str, Any] = {"status": result["status"], "fact": fact_view(result["fact"]),
-                           "episode": {"id": episode["id"], "ref": episode["ref"]}}
-    for key in ("superseded", "reason"):
-        if result.get(key):
-            out[key] = result[key]
-    if result.get("candidates"):
-        out["candidates"] = facts_view(result["candidates"])
-    if warnings:
-        out["warnings"] = warnings
-    return wire(out)
-
-
-def _in_lane(ctx: ServerState, a: dict[str, Any]) -> None:
-    """Scopes this server may write, and sources an agent may claim."""
-    for key in ("scope", "subject_scope", "object_scope"):
-        given = a.get(key)
-        if given is not None and given not in ctx.writable_scopes:
-            raise ClaimgraphError(
-                "invalid-argument", f"{key} {given!r} is not this server's to write: it writes "
-                f"{' and '.join(repr(s) for s in ctx.writable_scopes)}",
-                hint=("the user scope takes writes from MCP only when the user enables it "
-                      "(mcp_user_scope = 1)" if given == "user" else
-                      "run the server in that project to write there"), argument=key)
-    if a.get("source_type") not in (None, *AGENT_SOURCE_TYPES):
-        raise ClaimgraphError(
-            "invalid-argument", f"source_type {a['source_type']!r} is not an agent's to claim",
-            hint=f"use {' or '.join(AGENT_SOURCE_TYPES)}; the user's own word is recorded with "
-                 "`claimgraph assert`", argument="source_type")
-
-
-def memory_forget(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
-    """Soft only: the fact is invalidated as forgotten, its history kept. Purging (deleting
-    for good) stays a human command."""
-    with ctx.writing() as (sh, warnings):
-        fact = writes.require_fact(sh, a["fact_id"])
-        if not in_scopes([fact], ctx.scopes):
-            raise ClaimgraphError(
-                "invalid-argument", f"fact {a['fact_id']} belongs to another project",
-                hint="only this project's and the user's facts can be forgotten from here",
-                argument="fact_id")
-        result = forget.forget(sh, [fact["id"]], a.get("reason"))
-    out: dict[str, Any] = {
-        "status": "forgotten" if result["forgotten"] else "already-forgotten",
-        "fact": fact_view((result["forgotten"] or result["already"])[0]),
-        "reason": result["reason"]}
-    if warnings:
-        out["warnings"] = warnings
-    return wire(out)
-
-
-# --- the table --------------------------------------------------------------------------------
 
 TOOLS: tuple[Tool, ...] = (
-    Tool("memory_search", A.SEARCH_DOC, A.SEARCH, memory_search),
-    Tool("memory_recall", A.RECALL_DOC, A.RECALL, memory_recall),
-    Tool("memory_facts", A.FACTS_DOC, A.FACTS, memory_facts),
-    Tool("memory_neighbor", A.NEIGHBOR_DOC, A.NEIGHBOR, memory_neighbor),
-    Tool("memory_history", A.HISTORY_DOC, A.HISTORY, memory_history),
-    Tool("memory_conflicts", A.CONFLICTS_DOC, (), memory_conflicts),
-    Tool("memory_coach", A.COACH_DOC, A.COACH, memory_coach),
+    Tool("memory_search", A.SEARCH_DOC, A.SEARCH),
+    Tool("memory_recall", A.RECALL_DOC, A.RECALL),
+    Tool("memory_facts", A.FACTS_DOC, A.FACTS),
+    Tool("memory_neighbor", A.NEIGHBOR_DOC, A.NEIGHBOR),
+    Tool("memory_history", A.HISTORY_DOC, A.HISTORY),
+    Tool("memory_conflicts", A.CONFLICTS_DOC, ()),
+    Tool("memory_coach", A.COACH_DOC, A.COACH),
     Tool("memory_assert", A.ASSERT_DOC, A.assert_args(tuple(EPISTEMIC_STRENGTH),
-                                                      AGENT_SOURCE_TYPES), memory_assert,
-         writes=True),
-    Tool("memory_forget", A.FORGET_DOC, A.FORGET, memory_forget, writes=True),
+                                                      A.AGENT_SOURCE_TYPES), writes=True),
+    Tool("memory_forget", A.FORGET_DOC, A.FORGET, writes=True),
 )
 BY_NAME = {tool.name: tool for tool in TOOLS}

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from claimgraph.mcp.arguments import Arg
 
+#: What an agent may say a fact comes from: itself. The user's own word is the user's to
+#: give (the CLI's ``claimgraph assert``), never a tool call's (docs/sync.md, "Trust").
+AGENT_SOURCE_TYPES = ("agent-note", "inferred")
+
 SCOPE_NOTE = ("Memory is scoped: by default this project's facts and the user's cross-project "
               "ones.")
 

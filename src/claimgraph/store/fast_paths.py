@@ -107,3 +107,18 @@ class CurationReads(metaclass=_Offers):
     def entities_with_name_keys(self, keys: Iterable[tuple[str, str]]
                                 ) -> dict[tuple[str, str], list[Record]]:
         raise NotImplementedError
+
+
+class FactTouches(metaclass=_Offers):
+    """Which facts each write touched (format 7), and what decides how long a project's
+    placement stays exact as time passes: the viewer places again only what changed."""
+
+    methods = ("touch_mark", "touched_since", "placement_heads")
+
+    def touch_mark(self) -> tuple[int, int]: raise NotImplementedError
+
+    def touched_since(self, mark: tuple[int, int], limit: int) -> list[str] | None:
+        raise NotImplementedError
+
+    def placement_heads(self, scopes: Iterable[str]) -> list[tuple[Any, ...]]:
+        raise NotImplementedError

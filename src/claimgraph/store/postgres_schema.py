@@ -100,8 +100,10 @@ WORD_INDEX: tuple[str, ...] = (
     " (to_tsvector('english'::regconfig, coalesce(object_lit, ''))) STORED",
     "CREATE INDEX facts_words ON facts USING gin (words)",
 )
+#: Format 7, as in sqlite_schema: which facts each write touched (statement triggers).
+FACT_TOUCHES = sql_dialect.fact_touches_postgres()
 MIGRATIONS: tuple[tuple[str, ...], ...] = (BASELINE, (), READ_INDEXES, HEAD_INDEXES, (),
-                                           WORD_INDEX)
+                                           WORD_INDEX, FACT_TOUCHES)
 assert len(MIGRATIONS) == STORE_FORMAT, "every store format needs its migration step"
 
 META = "CREATE TABLE IF NOT EXISTS claimgraph_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"

@@ -48,6 +48,8 @@ _ANY = " = ANY(%s::text[])"
     common.INSERT_EPISODE, common.CLOSE_EPISODE, common.UPDATE_EPISODE, common.GET_PREDICATE,
     common.DELETE_LINK, common.REPOINT_FACTS, common.INSERT_FACT))
 ENTITY_USAGE = common.ENTITY_USAGE
+HAS_TOUCHES = "SELECT to_regclass('fact_touches') IS NOT NULL"
+TOUCHED_SINCE, PLACEMENT_HEADS = pg(common.TOUCHED_SINCE), pg(common.PLACEMENT_HEADS)
 AUDIT_SELECT, EPISODE_SELECT, ENTITY_SELECT = (common.AUDIT_SELECT, common.EPISODE_SELECT,
                                                common.ENTITY_SELECT)
 
@@ -112,6 +114,7 @@ DELETE_FACT_AUDITS = "DELETE FROM audit_verdicts WHERE fact_id" + _ANY
 DELETE_FACT_LINKS = ("DELETE FROM conflict_links WHERE fact_id = ANY(%(w)s::text[])"
                      " OR other_id = ANY(%(w)s::text[])")
 DELETE_FACTS = "DELETE FROM facts WHERE id" + _ANY
+DELETE_TOUCHES = "DELETE FROM fact_touches WHERE id" + _ANY
 
 SEARCH_ENTITIES = (ENTITY_SELECT + " WHERE search_text ILIKE %(p)s" + ENTITY_ORDER
                    + " LIMIT %(n)s")

@@ -455,6 +455,30 @@ class SqlStore(StoreDefaults):
         return importlib.import_module(self._sections_module)
 
     # --- usage -------------------------------------------------------------------------------
+    def touch_mark(self) -> tuple[int, int]:
+        """Where the record of touches stands now, for ``touched_since`` (the write counter,
+        and on SQLite the largest fact rowid)."""
+        return (self.write_count(), 0)
+
+    def touched_since(self, mark: Sequence[int], limit: int) -> list[str] | None:
+        """Ids of the facts written (inserted, changed, audited, linked, renamed) by the
+        transactions after ``mark`` (``touch_mark``): a project's placement made at the mark
+        stays exact once these are placed again (docs/viewer.md, "After a write"). None when
+        more than ``limit`` were, when a fact was deleted (a purge keeps no purged id, so the
+        caller places whole), or when the store predates format 7."""
+        found = self._db.one(self._q.HAS_TOUCHES)
+        if found is None or not found[0]:
+            return None
+        rows = self._db.rows(self._q.TOUCHED_SINCE, (int(mark[0]), int(limit) + 1))
+        ids = [r[0] for r in rows]
+        return None if len(ids) > limit or common.DELETED_TOUCH in ids else ids
+
+    def placement_heads(self, scopes: Iterable[str]) -> list[tuple[Any, ...]]:
+        """(t_valid, t_invalid, confidence, recorded_at, last_reinforced_at, epistemic,
+        source_type, predicate, dormant_since) of every fact in the scopes."""
+        return [tuple(r) for scope in sorted(set(scopes))
+                for r in self._db.rows(self._q.PLACEMENT_HEADS, (scope,))]
+
     def predicate_usage(self) -> dict[str, int]:
         return rec.counted((r[0], r[1]) for r in self._db.rows(common.PREDICATE_USAGE))
 
@@ -546,7 +570,11 @@ class SqlStore(StoreDefaults):
             self._before_delete()
             self._db.run(self._q.DELETE_FACT_AUDITS, (listed,))
             self._db.run(self._q.DELETE_FACT_LINKS, {"w": listed})
-            return self._db.run(self._q.DELETE_FACTS, (listed,))
+            deleted = self._db.run(self._q.DELETE_FACTS, (listed,))
+            # Their ids leave the touches too (their links and verdicts touched them): a
+            # deletion is recorded as the touch of no id, DELETED_TOUCH.
+            self._db.run(self._q.DELETE_TOUCHES, (listed,))
+            return deleted
 
     def delete_episodes(self, ids: Iterable[str]) -> int:
         wanted = sorted(set(rec.as_list(ids) or []))

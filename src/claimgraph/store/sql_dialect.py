@@ -110,6 +110,10 @@ if TYPE_CHECKING:
         DELETE_FACT_LINKS: str
         DELETE_FACTS: str
         HAS_WORDS: str
+        HAS_TOUCHES: str
+        TOUCHED_SINCE: str
+        PLACEMENT_HEADS: str
+        DELETE_TOUCHES: str
 
         def id_list(self, values: Sequence[str]) -> Any: ...
 
@@ -185,6 +189,104 @@ READ_INDEXES: tuple[str, ...] = (
     "CREATE INDEX facts_valid_recorded ON facts(t_invalid, recorded_at)",
     "CREATE INDEX facts_cited ON facts(t_invalid) WHERE evidence <> '[]'",
 )
+#: Format 7 (both schemas): ``fact_touches``, which facts each write touched (``sqlite_schema``
+#: says why). A touch carries the write counter's value once its transaction commits (the
+#: counter moves by one per transaction, just before COMMIT), so a reader that saw the counter
+#: at N finds every fact written since in ``writes > N`` (``TOUCHED_SINCE``). SQLite records no
+#: touch for an insert (a third of a batch's insert time): one writer at a time gives new rows
+#: rowids above any a reader saw, so its reader asks for those as well (``SqliteStore``).
+TOUCHES_TABLE = "CREATE TABLE fact_touches (id TEXT {collate} PRIMARY KEY, writes {int} NOT NULL)"
+TOUCHES_INDEX = "CREATE INDEX fact_touches_writes ON fact_touches(writes)"
+TOUCHED_SINCE = "SELECT id FROM fact_touches WHERE writes > ? ORDER BY writes, id LIMIT ?"
+#: SQLite's new facts since a reader's mark: the rowids above the largest it saw.
+INSERTED_AFTER = "SELECT id FROM facts WHERE pk > ? ORDER BY pk LIMIT ?"
+#: (write counter, largest fact rowid) in one statement (one snapshot).
+TOUCH_MARK = ("SELECT coalesce((SELECT CAST(value AS INTEGER) FROM marks"
+              " WHERE key = 'store:writes'), 0), coalesce((SELECT max(pk) FROM facts), 0)")
+#: What decides how long a project's placement stays exact as time passes
+#: (``logic.briefing_sections.horizon``): each fact's times, decay and standing.
+PLACEMENT_HEADS = ("SELECT t_valid, t_invalid, confidence, recorded_at, last_reinforced_at,"
+                   " epistemic, source_type, predicate, dormant_since FROM facts WHERE scope = ?")
+#: The touch a fact's deletion leaves: no id (a purge keeps none), only that one happened.
+DELETED_TOUCH = ""
+_SQLITE_NEXT = ("coalesce((SELECT CAST(value AS INTEGER) FROM marks WHERE key = 'store:writes'),"
+                " 0) + 1")
+#: (trigger, table, event, (row, column)s): every touch, the fact ids it records (a column of
+#: the new or old row, or a deletion's DELETED_TOUCH when the column is None).
+_INSERTS = (("facts_touch_insert", "facts", "INSERT", (("new", "id"),)),)
+_TOUCHED_BY = (
+    ("facts_touch_update", "facts", "UPDATE", (("new", "id"),)),
+    ("facts_touch_delete", "facts", "DELETE", (("old", None),)),
+    ("audit_touch_insert", "audit_verdicts", "INSERT", (("new", "fact_id"),)),
+    ("audit_touch_update", "audit_verdicts", "UPDATE", (("new", "fact_id"), ("old", "fact_id"))),
+    ("audit_touch_delete", "audit_verdicts", "DELETE", (("old", "fact_id"),)),
+    ("links_touch_insert", "conflict_links", "INSERT", (("new", "fact_id"), ("new", "other_id"))),
+    ("links_touch_delete", "conflict_links", "DELETE", (("old", "fact_id"), ("old", "other_id"))),
+)
+
+
+def _value(row: str, column: str | None) -> str:
+    return f"'{DELETED_TOUCH}'" if column is None else f"{row}.{column}"
+
+
+def fact_touches_sqlite() -> tuple[str, ...]:
+    """SQLite's format 7: the table and one row trigger per way a fact's place can change
+    (but an insert: new facts are the rowids above the last a reader saw)."""
+    upsert = " ON CONFLICT (id) DO UPDATE SET writes = excluded.writes"
+    steps = [TOUCHES_TABLE.format(collate="", int="INTEGER") + " WITHOUT ROWID", TOUCHES_INDEX]
+    for name, table, event, ids in _TOUCHED_BY:
+        body = " ".join(f"INSERT INTO fact_touches (id, writes) VALUES ({_value(*i)},"
+                        f" {_SQLITE_NEXT}){upsert};" for i in ids)
+        steps.append(f"CREATE TRIGGER {name} AFTER {event} ON {table} BEGIN {body} END")
+    steps.append(
+        "CREATE TRIGGER entities_touch_rename AFTER UPDATE OF name ON entities"
+        " WHEN old.name IS NOT new.name BEGIN INSERT INTO fact_touches (id, writes)"
+        f" SELECT id, {_SQLITE_NEXT} FROM (SELECT id FROM facts WHERE subject_id = new.id"
+        " UNION SELECT id FROM facts WHERE object_ref_id = new.id) WHERE true"
+        f"{upsert}; END")
+    return tuple(steps)
+
+
+#: PostgreSQL's touch: the counter's row is locked from a transaction's first touch to its
+#: commit, so two writers cannot both read N and commit N + 1 and N + 2 (READ COMMITTED).
+_PG_TOUCH = """CREATE FUNCTION claimgraph_touch(ids text[]) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE n bigint;
+BEGIN
+    IF cardinality(ids) = 0 THEN RETURN; END IF;
+    SELECT CAST(value AS bigint) INTO n FROM marks WHERE key = 'store:writes' FOR UPDATE;
+    INSERT INTO fact_touches (id, writes) SELECT DISTINCT t, coalesce(n, 0) + 1
+        FROM unnest(ids) AS t WHERE t IS NOT NULL
+        ON CONFLICT (id) DO UPDATE SET writes = excluded.writes;
+END $$"""
+
+
+def fact_touches_postgres() -> tuple[str, ...]:
+    """PostgreSQL's format 7: the same touches from statement triggers over transition tables
+    (one touch per statement, not per row: a batch of 20,000 facts is one)."""
+    steps = [TOUCHES_TABLE.format(collate='COLLATE "C"', int="BIGINT"), TOUCHES_INDEX, _PG_TOUCH]
+    for name, table, event, ids in _INSERTS + _TOUCHED_BY:
+        sides = sorted({row for row, _ in ids})
+        refs = " ".join(f"{side.upper()} TABLE AS {side}_rows" for side in sides)
+        picks = " UNION ALL ".join(
+            f"SELECT {column} FROM {row}_rows" if column else
+            f"(SELECT '{DELETED_TOUCH}' FROM {row}_rows LIMIT 1)" for row, column in ids)
+        steps.append(f"""CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN PERFORM claimgraph_touch(ARRAY({picks})); RETURN NULL; END $$""")
+        steps.append(f"CREATE TRIGGER {name} AFTER {event} ON {table} REFERENCING {refs}"
+                     f" FOR EACH STATEMENT EXECUTE FUNCTION {name}()")
+    steps.append("""CREATE FUNCTION entities_touch_rename() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN PERFORM claimgraph_touch(ARRAY(
+    SELECT f.id FROM new_rows n JOIN old_rows o ON o.id = n.id AND o.name IS DISTINCT FROM n.name
+    JOIN facts f ON f.subject_id = n.id
+    UNION SELECT f.id FROM new_rows n JOIN old_rows o ON o.id = n.id
+    AND o.name IS DISTINCT FROM n.name JOIN facts f ON f.object_ref_id = n.id));
+RETURN NULL; END $$""")
+    steps.append("CREATE TRIGGER entities_touch_rename AFTER UPDATE ON entities REFERENCING"
+                 " NEW TABLE AS new_rows OLD TABLE AS old_rows FOR EACH STATEMENT"
+                 " EXECUTE FUNCTION entities_touch_rename()")
+    return tuple(steps)
+
+
 #: The columns of a fact head (``logic.model.FACT_HEAD_FIELDS``) an index on one end lacks.
 HEAD_REST = ("id, scope, confidence, epistemic, source_type, recorded_at, last_reinforced_at,"
              " t_invalid, invalidation_kind, dormant_since")

@@ -203,6 +203,21 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         for row in self._db.stream(*q.context_heads(wanted, since)):
             yield dict(zip(CONTEXT_HEAD_FIELDS, row))
 
+    def touch_mark(self) -> tuple[int, int]:
+        found = self._db.one(q.TOUCH_MARK)
+        return (0, 0) if found is None else (int(found[0]), int(found[1]))
+
+    def touched_since(self, mark: Sequence[int], limit: int) -> list[str] | None:
+        """``SqlStore.touched_since``, and the facts inserted since: the rowids above the
+        mark's largest (one writer at a time, so a later insert gets a larger rowid; the
+        largest deleted and its rowid given again is a deletion, which answers None)."""
+        touched = super().touched_since(mark, limit)
+        if touched is None:
+            return None
+        inserted = [r[0] for r in self._db.rows(q.INSERTED_AFTER, (int(mark[1]), limit + 1))]
+        ids = list(dict.fromkeys(touched + inserted))
+        return None if len(ids) > limit else ids
+
     def narrowed_fact_ids(self, scopes: Iterable[str], narrowing: Any) -> set[str]:
         """Ids of the scopes' facts that ``narrowing`` keeps (the viewer's filters)."""
         from claimgraph.store import sqlite_sections as sections_sql

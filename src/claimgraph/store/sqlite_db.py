@@ -24,6 +24,7 @@ commits the file lacks (the last connection's close folded it in), and refused o
 
 from __future__ import annotations
 
+import _thread
 import os
 import sqlite3
 import time
@@ -52,6 +53,16 @@ BUSY_TIMEOUT_MS = 10_000
 #: still go through write(); the OS page cache is shared, so other processes see the same data.
 MMAP_BYTES = 1 << 32
 
+#: Store files this process holds open, by (device, inode): [header as first read, holders].
+#: POSIX record locks belong to a process and a file, and closing ANY descriptor of that file
+#: drops every lock the process holds on it. SQLite's own connections defer such closes; a
+#: plain ``open()`` of the file (``check_file`` reading its header) does not. Dropping a
+#: writer's locks lets another process take the store for its last user and delete the WAL
+#: under it, losing writes already reported as saved. So a file already open here is never
+#: opened again outside SQLite: a second connection reuses the header the first one read.
+_OPEN_FILES: dict[tuple[int, int], list[Any]] = {}
+_OPEN_FILES_LOCK = _thread.allocate_lock()
+
 
 class SqliteDb:
     """A migrated, configured connection to one store file (or ``":memory:"``)."""
@@ -67,8 +78,9 @@ class SqliteDb:
         self._changes_at = 0  # total_changes when the outermost transaction began
         self._uncounted = 0  # changes since then that were mark writes
         self._before_commit, self._on_stale = before_commit, on_stale
+        self._held: tuple[int, int] | None = None
         if not self.in_memory:
-            header = schema.check_file(Path(self.path))
+            header = self._checked_header()
             if not self.read_only:
                 self._check_identity(header)
                 _create_private(Path(self.path))
@@ -77,8 +89,57 @@ class SqliteDb:
         except ClaimgraphError as failure:
             if not (snapshot_when_full and failure.type == "disk-full"
                     and self._snapshot_is_whole()):
+                self._release()
                 raise
-            self._open_snapshot(len(migrations), failure)
+            try:
+                self._open_snapshot(len(migrations), failure)
+            except BaseException:
+                self._release()
+                raise
+        except BaseException:
+            self._release()
+            raise
+        if self._held is None and not self.in_memory:
+            self._hold_created()
+
+    def _hold_created(self) -> None:
+        """Count a file SQLite has just created as held (its header needs no check: this
+        process made it)."""
+        with _OPEN_FILES_LOCK:
+            key = _file_key(self.path)
+            if key is None:
+                return
+            held = _OPEN_FILES.setdefault(key, [b"", 0])
+            held[1] += 1
+            self._held = key
+
+    def _checked_header(self) -> bytes:
+        """``check_file``'s header, read from the file only when no connection of this
+        process has it open (``_OPEN_FILES``); the file is then counted as held until
+        ``close``. A file that does not exist yet is read (nothing can hold it) and counted
+        once SQLite has created it, by ``_hold`` after the connection opens."""
+        with _OPEN_FILES_LOCK:
+            key = _file_key(self.path)
+            held = _OPEN_FILES.get(key) if key else None
+            if held is not None:
+                held[1] += 1
+                self._held = key
+                return bytes(held[0])
+            header = schema.check_file(Path(self.path))
+            if key is not None:
+                _OPEN_FILES[key] = [header, 1]
+                self._held = key
+            return header
+
+    def _release(self) -> None:
+        """This connection no longer holds its file (see ``_OPEN_FILES``)."""
+        with _OPEN_FILES_LOCK:
+            key, self._held = self._held, None
+            held = _OPEN_FILES.get(key) if key else None
+            if held is not None:
+                held[1] -= 1
+                if held[1] <= 0:
+                    del _OPEN_FILES[key]  # type: ignore[arg-type]
 
     def _connect(self, target: int, migrations: Sequence[Sequence[str]]) -> sqlite3.Connection:
         """Writers migrate; readers only check the version (a read never changes the file).
@@ -366,6 +427,16 @@ class SqliteDb:
     def close(self) -> None:
         """Close the connection; the last one out folds the WAL back into the file."""
         self._conn.close()
+        self._release()
+
+
+def _file_key(path: str) -> tuple[int, int] | None:
+    """(device, inode) of a store file, None when there is none yet (a stat opens nothing)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
 
 
 def _create_private(path: Path) -> None:

@@ -8,8 +8,9 @@ adds the indexes that keep per-project reads and decay's candidates off full sca
 (``READ_INDEXES``); version 4 makes the subject and object indexes cover a fact's head, so
 search ranks a popular entity's thousands of facts without reading their rows (``HEAD_INDEXES``);
 version 5 makes ``marks`` an ordinary rowid table, so a large mark never slows reading another
-(``MARKS_TABLE``). A reader also accepts a store one step behind when that step changed nothing
-it reads (``READS_OLDER``).
+(``MARKS_TABLE``); version 6 adds the word index (``WORD_INDEX``); version 7 records which facts
+each write touched (``FACT_TOUCHES``). A reader also accepts a store one step behind when that
+step changed nothing it reads (``READS_OLDER``).
 
 Full-text search uses FTS5's ``trigram`` tokenizer: it matches any substring of three or
 more characters, case-insensitively, so "auth" finds ``AuthService``, "core" finds
@@ -171,9 +172,17 @@ WORD_INDEX: tuple[str, ...] = (
     "INSERT INTO fact_words(fact_words) VALUES ('rebuild')",
 )
 
+#: Version 7: which facts each write touched, by the write counter's value after it
+#: (``fact_touches``: one row per fact, the last write that touched it). The viewer keeps a
+#: project's placement and, after a write, places again only the facts touched since
+#: (docs/viewer.md, "After a write"). Triggers, not the write path, keep it: every way a fact's
+#: place can change (its row, its audit verdicts, its conflict links, its subject's or
+#: object's name) is one of them, whoever writes. Additive: nothing else reads the table.
+FACT_TOUCHES = sql_dialect.fact_touches_sqlite()
+
 #: MIGRATIONS[i] moves a database from schema version i to i + 1.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (BASELINE, DECAY_AND_AUDIT, READ_INDEXES, HEAD_INDEXES,
-                                           MARKS_TABLE, WORD_INDEX)
+                                           MARKS_TABLE, WORD_INDEX, FACT_TOUCHES)
 assert len(MIGRATIONS) == STORE_FORMAT, "every store format needs its migration step"
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -203,7 +212,8 @@ def migrate(conn: sqlite3.Connection, where: str,
 #: table's storage (the same columns, the same answers), so a reader needs no upgrade for it and
 #: the SessionStart hook keeps giving context until the first write upgrades the store. Format 6
 #: only added the word index: a reader of an older store ranks by the trigram index alone.
-READS_OLDER = {6: 4, 5: 4}
+#: Format 7 only added ``fact_touches``: a reader of an older store places a project whole.
+READS_OLDER = {7: 4, 6: 4, 5: 4}
 
 
 def require_current(conn: sqlite3.Connection, where: str, target: int = STORE_FORMAT) -> None:

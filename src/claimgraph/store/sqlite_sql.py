@@ -37,6 +37,10 @@ EPISODE_SELECT = common.EPISODE_SELECT
 FACT_EXISTS = common.FACT_EXISTS
 FACT_ORDER = common.FACT_ORDER
 GET_MARK = common.GET_MARK
+HAS_TOUCHES = "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'fact_touches')"
+TOUCHED_SINCE, INSERTED_AFTER, TOUCH_MARK = (common.TOUCHED_SINCE, common.INSERTED_AFTER,
+                                             common.TOUCH_MARK)
+PLACEMENT_HEADS = common.PLACEMENT_HEADS
 GET_PREDICATE = common.GET_PREDICATE
 INSERT_EPISODE = common.INSERT_EPISODE
 INSERT_FACT = common.INSERT_FACT
@@ -77,6 +81,7 @@ DELETE_FACT_AUDITS = "DELETE FROM audit_verdicts WHERE fact_id" + _IN_IDS
 DELETE_FACT_LINKS = ("DELETE FROM conflict_links WHERE fact_id IN (SELECT value FROM json_each(:w))"
                      " OR other_id IN (SELECT value FROM json_each(:w))")
 DELETE_FACTS = "DELETE FROM facts WHERE id" + _IN_IDS
+DELETE_TOUCHES = "DELETE FROM fact_touches WHERE id" + _IN_IDS
 HAS_WORDS = "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'fact_words')"
 
 INDEX_NEW_LITERALS = ("INSERT INTO fact_fts (rowid, object_lit) SELECT pk, object_lit FROM facts"

@@ -10,6 +10,8 @@ in the package and is served from memory by name; nothing is fetched from any ne
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from importlib import resources
 from typing import Any, Callable
 
@@ -91,10 +93,26 @@ def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[st
     # one holds every id of a project's sections.
     placements = PageCache(size=PLACEMENTS_KEPT, refresh_s=PLACEMENT_REFRESH_S)
 
-    def shared(key: Any, build: Callable[[], Any]) -> Any:
+    # The last placement made for each (project, filters), whatever the store's state: the
+    # next one is advanced from it (``viewer.advance``), so a write costs what it touched.
+    latest: OrderedDict[Any, Any] = OrderedDict()
+    lock = threading.Lock()
+
+    def shared(key: Any, build: Callable[[Any], Any]) -> Any:
         state = store_state(src.db)
         placements.drop(lambda kept: kept[-1] != state)  # a write made them stale for good
-        return placements.get((*key, state), build)
+
+        def made() -> Any:
+            with lock:
+                base = latest.get(key)
+            value = build(base)
+            with lock:
+                latest[key] = value
+                latest.move_to_end(key)
+                while len(latest) > PLACEMENTS_KEPT:
+                    latest.popitem(last=False)
+            return value
+        return placements.get((*key, state), made)
 
     def projects(request: Request) -> tuple[str, dict[str, Any]]:
         return "projects.html", {"page": overview.projects(src), "active": ""}

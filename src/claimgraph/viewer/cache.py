@@ -15,7 +15,8 @@ a page is rebuilt at least that often even when nothing was written) and shows t
 was built, as every page does. A cache made with ``refresh_s`` keeps serving an entry that old
 (up to ``refresh_s``) while ONE rebuild runs in the background, so no reader waits for a
 rebuild that only the clock asked for; a write to the store changes the key, and the first
-reader after it waits for the new build as before (the project placements use this).
+reader after it waits for the new build as before (the project placements use this; their
+builds after the first advance the last placement by what the write touched: ``viewer.advance``).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ section long before ``block_rows`` of its lines, so reading that many gives the 
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any, Callable, Hashable, Iterable, Mapping
 
 from claimgraph.core.briefing import scopes
@@ -24,12 +25,14 @@ from claimgraph.logic import briefing as compiled
 from claimgraph.logic.briefing_lines import (
     change_line, component_line, conflict_components, decision_line, fact_line,
 )
-from claimgraph.logic.briefing_sections import SECTION_KEYS, Narrowing, sections_of
+from claimgraph.logic.briefing_sections import (
+    SECTION_KEYS, Narrowing, head_of, horizon, sections_of)
 from claimgraph.logic.confidence import effective_confidence
 from claimgraph.logic.conflicts import open_conflicts
 from claimgraph.logic.model import EPISTEMIC_STRENGTH
 from claimgraph.logic.retrieval import fact_valid_at
-from claimgraph.store.fast_paths import ContextSections
+from claimgraph.store.fast_paths import ContextSections, FactTouches, Snapshots
+from claimgraph.viewer import advance
 from claimgraph.viewer.present import change_text, code_spans, component_text
 from claimgraph.viewer.source import BadRequest, NotFound, Source
 
@@ -84,28 +87,31 @@ def narrowing_of(chosen: Mapping[str, str]) -> Narrowing:
 
 #: The whole of every section: what one placement reads, and every page is a slice of.
 WHOLE = 10 ** 9
-Shared = Callable[[Hashable, Callable[[], Any]], Any]
+#: (key, build): the kept value for key, else ``build(the last one kept for key, or None)``.
+Shared = Callable[[Hashable, Callable[[Any], Any]], Any]
 
 
-def _unshared(key: Hashable, build: Callable[[], Any]) -> Any:
-    return build()
+def _unshared(key: Hashable, build: Callable[[Any], Any]) -> Any:
+    return build(None)
 
 
 def project(src: Source, project_id: str, params: Mapping[str, str],
             shared: Shared = _unshared) -> dict[str, Any]:
     """One page of a project. Every page of a project (any section, page number or nonce)
     is a slice of one ``placement`` of its facts, which ``shared`` keeps per project and
-    narrowing while the store is unchanged (``viewer.cache``); a page itself reads only
-    the facts it shows."""
+    narrowing (``viewer.cache``) and, after a write, brings up to date from the one before
+    by placing again only the facts the write touched (``viewer.advance``); a page itself
+    reads only the facts it shows."""
     chosen = filters(params)
     section, page = paging(params)
     narrowing = narrowing_of(chosen)
     whole = shared(("placement", project_id, Narrowing()),
-                   lambda: placement(src, project_id, Narrowing()))
+                   lambda base: placed_now(src, project_id, base))
     if chosen["predicate"] and chosen["predicate"] not in whole["predicates"]:
         raise BadRequest(f"predicate {chosen['predicate'][:80]!r} is used by no fact")
     mine = whole if not narrowing.active else shared(
-        ("placement", project_id, narrowing), lambda: narrowed(src, project_id, narrowing, whole))
+        ("placement", project_id, narrowing),
+        lambda base: narrowed(src, project_id, narrowing, whole, base))
     now, pairs = whole["now"], whole["pairs"]
     placed = cut(mine["placed"], shown_windows(section, page))
     with src.shell() as sh:
@@ -123,45 +129,117 @@ def project(src: Source, project_id: str, params: Mapping[str, str],
 
 
 def placement(src: Source, project_id: str, narrowing: Narrowing) -> dict[str, Any]:
-    """{now, predicates, pairs, placed}: every section of the project, placed, ordered and
-    counted at one instant (``placed`` holds every id of every section, in order: a few MB
-    at 100,000 facts). The one read of a page that grows with the project."""
+    """{now, predicates, pairs, placed, block, mark, until, levels, open_ids}: every section of
+    the project, placed, ordered and counted at one instant (``placed`` holds every id of every
+    section, in order: a few MB at 100,000 facts), the store's touch mark it was read at, how
+    long it stays exact as time passes (``logic.briefing_sections.horizon``). The one read of
+    a page that grows with the project: made once, then advanced write by write."""
     with src.shell() as sh:
-        now = sh.now()
         store = sh.store
-        if not holds(store, project_id):
-            raise NotFound(f"no project {project_id!r} in this store")
-        predicates = sorted(store.predicate_usage())
-        wanted = scopes(project_id)
-        suspect = set(store.suspect_fact_ids())
-        pairs = open_pairs(store, wanted, suspect, now)
-        open_ids = compiled.listed_as_contended(pairs)
-        windows = {key: (0, WHOLE) for key in SECTION_KEYS}
-        placed = read_sections(store, wanted, now, windows, open_ids, narrowing, suspect,
-                               src.half_life_days)
-        block = None
-        if not narrowing.active:  # the block: what the next session is told, unnarrowed
-            told = cut(placed, windows_for(None, 1, src.budget_chars))
-            block = context_block(told, read_whole(store, [told]), pairs, now, project_id, src)
-    return {"now": now, "predicates": predicates, "pairs": pairs, "placed": placed,
-            "block": block}
+        with store.reading() if isinstance(store, Snapshots) else nullcontext():
+            now = sh.now()
+            if not holds(store, project_id):
+                raise NotFound(f"no project {project_id!r} in this store")
+            mark = store.touch_mark() if isinstance(store, FactTouches) else None
+            wanted = scopes(project_id)
+            suspect = set(store.suspect_fact_ids())
+            pairs = open_pairs(store, wanted, suspect, now)
+            open_ids = compiled.listed_as_contended(pairs)
+            windows = {key: (0, WHOLE) for key in SECTION_KEYS}
+            placed = read_sections(store, wanted, now, windows, open_ids, narrowing, suspect,
+                                   src.half_life_days)
+            until, levels = horizon(heads_of(store, wanted), now, src.half_life_days)
+            made = {"now": now, "predicates": sorted(store.predicate_usage()), "pairs": pairs,
+                    "placed": placed, "block": None, "mark": mark, "until": until,
+                    "levels": levels, "open_ids": open_ids}
+            if not narrowing.active:  # the block: what the next session is told, unnarrowed
+                made["block"] = block_of(store, made, project_id, src)
+    return made
 
 
-def narrowed(src: Source, project_id: str, narrowing: Narrowing,
-             whole: Mapping[str, Any]) -> dict[str, Any]:
-    """The placement under a page's filters: the whole placement kept to the facts the filters
-    match (one indexed read of ids where the store answers it; the order and the sections do
-    not depend on the filters), else placed again under them."""
+def placed_now(src: Source, project_id: str, base: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The project's placement now: ``base`` advanced when it can be, else placed whole."""
+    if base is not None:
+        moved = advanced(src, project_id, base)
+        if moved is not None:
+            return moved
+    return placement(src, project_id, Narrowing())
+
+
+def advanced(src: Source, project_id: str, base: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``base`` (a whole placement) placed again at the present where the writes since it
+    touched it, or None when that would not be exact (``viewer.advance``)."""
+    if base.get("mark") is None:
+        return None
     with src.shell() as sh:
-        matching = getattr(sh.store, "narrowed_fact_ids", None)
-        keep = matching(scopes(project_id), narrowing) if matching is not None else None
-    if keep is None:
-        return placement(src, project_id, narrowing)
-    placed = whole["placed"]
-    ids = {key: [fid for fid in found if fid in keep] for key, found in placed["ids"].items()}
-    return {**whole, "block": None, "placed": {
-        "counts": {key: len(ids.get(key, ())) for key in placed["counts"]}, "ids": ids,
-        "reasons": {fid: why for fid, why in placed["reasons"].items() if fid in keep}}}
+        store: Any = sh.store
+        if not isinstance(store, FactTouches):
+            return None
+        with store.reading() if isinstance(store, Snapshots) else nullcontext():
+            now = sh.now()
+            if now < base["now"] or (base["until"] is not None and now >= base["until"]):
+                return None
+            mark = store.touch_mark()
+            touched = ([] if mark == base["mark"]
+                       else store.touched_since(base["mark"], advance.PATCH_LIMIT))
+            if touched is None:
+                return None
+            wanted = scopes(project_id)
+            suspect = set(store.suspect_fact_ids())
+            pairs = open_pairs(store, wanted, suspect, now)
+            open_ids = compiled.listed_as_contended(pairs)
+            changed = set(touched) | (open_ids ^ base["open_ids"])
+            found = {f["id"]: f for f in store.get_facts_by_ids(sorted(changed))
+                     if f["scope"] in wanted}
+            until, levels = horizon([head_of(f) for f in found.values()], now,
+                                    src.half_life_days, base["levels"])
+            if levels != base["levels"]:
+                return None  # a new level a fading fact may decay past: placed whole
+            until = advance.earlier(base["until"], until)
+            probe = advance.Probe(store)
+            moved = advance.replace(base["placed"], changed, found, now, suspect, open_ids, probe,
+                            src.half_life_days)
+            made = {"now": now, "pairs": pairs, "placed": moved, "mark": mark,
+                    "until": until, "levels": levels, "open_ids": open_ids,
+                    "predicates": (sorted(store.predicate_usage()) if touched
+                                   else base["predicates"]), "block": None}
+            known = {fid: f for fid, f in base.get("read", {}).items() if fid not in changed}
+            made["block"] = block_of(store, made, project_id, src, known)
+    return made
+
+
+def narrowed(src: Source, project_id: str, narrowing: Narrowing, whole: Mapping[str, Any],
+             base: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The placement under a page's filters: the whole placement kept to the facts the filters
+    match. The matching ids come from one indexed read where the store answers it, kept with
+    the write counter they were read at and advanced by matching the touched facts again;
+    a store without that read is placed again under the filters."""
+    with src.shell() as sh:
+        store = sh.store
+        matching = getattr(store, "narrowed_fact_ids", None)
+        if matching is None:
+            return placement(src, project_id, narrowing)
+        wanted = scopes(project_id)
+        keep = advance.kept(store, wanted, narrowing, base)
+    return {**whole, "block": None, "keep": keep,
+            "placed": advance.kept_to(whole["placed"], keep[1])}
+
+
+def heads_of(store: Any, wanted: list[str]) -> Iterable[tuple[Any, ...]]:
+    if isinstance(store, FactTouches):
+        return store.placement_heads(wanted)
+    return [head_of(f) for f in store.select_facts(scopes=wanted)]
+
+
+def block_of(store: Any, made: dict[str, Any], project_id: str, src: Source,
+             known: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The SessionStart block of a placement: its first lines of each section, rendered. The
+    facts it read stay in ``made["read"]`` (about 2,000 at 100,000 facts): an advanced
+    placement reads again only those a write touched (``known``: the last ones, less those)."""
+    told = cut(made["placed"], windows_for(None, 1, src.budget_chars))
+    made["read"] = dict(known or {})
+    return context_block(told, read_whole(store, [told], made["read"]), made["pairs"],
+                         made["now"], project_id, src)
 
 
 def shown_windows(section: str | None, page: int) -> dict[str, tuple[int, int]]:
@@ -210,15 +288,26 @@ def read_sections(store: Any, wanted: list[str], now: int, windows: Mapping[str,
                        narrowing, half_life_days)
 
 
-def read_whole(store: Any, answers: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """Every fact the answers name, and the successors of the changes among them, by id."""
-    ids = sorted({fid for answer in answers for found in answer["ids"].values() for fid in found})
-    facts = {f["id"]: f for f in named(store, store.get_facts_by_ids(ids))}
-    successors = sorted({s for key in ("changed",) for answer in answers
-                         for fid in answer["ids"].get(key, ())
-                         for s in [compiled.supersession_successor(facts[fid])[1]]
-                         if fid in facts and s and s not in facts})
-    facts.update({f["id"]: f for f in store.get_facts_by_ids(successors)})
+def read_whole(store: Any, answers: Iterable[Mapping[str, Any]],
+               known: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Every fact the answers name, and the successors of the changes among them, by id.
+    ``known``: facts as the store gave them, by id, read only when not there (and left there
+    for the next read: the caller drops what a write touched)."""
+    raw = {} if known is None else known
+
+    def fetched(wanted: Iterable[str]) -> list[dict[str, Any]]:
+        wanted = sorted(set(wanted))
+        raw.update((f["id"], f) for f in store.get_facts_by_ids(
+            [fid for fid in wanted if fid not in raw]))
+        return [raw[fid] for fid in wanted if fid in raw]
+
+    ids = {fid for answer in answers for found in answer["ids"].values() for fid in found}
+    facts = {f["id"]: f for f in named(store, fetched(ids))}
+    successors = {s for key in ("changed",) for answer in answers
+                  for fid in answer["ids"].get(key, ())
+                  for s in [compiled.supersession_successor(facts[fid])[1]]
+                  if fid in facts and s and s not in facts}
+    facts.update({f["id"]: f for f in fetched(successors)})
     return facts
 
 

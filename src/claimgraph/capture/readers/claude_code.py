@@ -101,6 +101,7 @@ class _FileReader:
         self.shared: dict[str, str] = {}
         self.queue: list[str] = []  # enqueued texts not yet taken, oldest first
         self.queued_read: set[str] = set()  # mid-turn messages already emitted as prompts
+        self.last_envelope: tuple[tuple[Any, ...], dict[str, str | None]] = ((), {})
 
     def run(self, start_offset: int) -> tuple[int, int]:
         try:
@@ -126,13 +127,19 @@ class _FileReader:
 
     def event(self, kind: str, line: int, record: dict[str, Any], **fields: Any) -> Event:
         """An event carrying the record's envelope (session, cwd, branch, version, time).
-        Every line repeats the envelope: its strings are shared, not kept once per event."""
-        envelope = {"session_id": self.one_copy(record.get("sessionId")),
-                    "cwd": self.one_copy(record.get("cwd")),
-                    "git_branch": self.one_copy(record.get("gitBranch")),
-                    "agent_version": self.one_copy(record.get("version"))}
-        if self.subagent_id is None:
-            self.builder.remember(**envelope)
+        Every line repeats the envelope: its strings are shared, not kept once per event, and
+        an envelope like the last one is neither rebuilt nor remembered again (remembering the
+        same values twice changes nothing)."""
+        raw = (record.get("sessionId"), record.get("cwd"), record.get("gitBranch"),
+               record.get("version"))
+        if raw != self.last_envelope[0]:
+            envelope = {"session_id": self.one_copy(raw[0]), "cwd": self.one_copy(raw[1]),
+                        "git_branch": self.one_copy(raw[2]),
+                        "agent_version": self.one_copy(raw[3])}
+            if self.subagent_id is None:
+                self.builder.remember(**envelope)
+            self.last_envelope = (raw, envelope)
+        envelope = self.last_envelope[1]
         fields["derived"] = fields.get("derived", False) or self.harness_only
         return Event(kind=kind, agent=AGENT, source_file=self.path, line=line,
                      timestamp=iso_to_ms(record.get("timestamp")), **envelope,

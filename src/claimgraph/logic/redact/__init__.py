@@ -277,6 +277,8 @@ def _merge(first: list[Span], second: list[Span]) -> list[Span]:
 
 def replace_surrogates(text: str) -> str:
     """Lone surrogates (never valid in UTF-8) become U+FFFD; everything else is kept."""
+    if text.isascii():  # a flag of the string, no scan: most text is ASCII
+        return text
     try:
         text.encode("utf-8")
         return text

@@ -25,8 +25,12 @@ Span = tuple[int, int, str]
 _NUMBER_AT_LINE = re.compile(r"\n([ \t]{0,8}(\d{1,7})(?: {2}|[:-](?=\S)))")
 #: Claude Code's Read (``{n:>6}→``) and ``cat -n`` (``{n:>6}\t``): seven characters wide up to
 #: line 999,999, so they are blanked in place (no positions move) by one substitution.
-_LISTING = re.compile(r"(?m)^(?=[ ]{0,5}\d)[ \d]{6}[\u2192\t]")
+_LISTING = re.compile(r"(?=[ ]{0,5}\d)[ \d]{6}[\u2192\t]")
+#: The same after a line break: a pattern that starts with a literal is searched for that
+#: literal first, where a ``(?m)^`` pattern is tried at every position of the text.
+_LISTING_LINE = re.compile(r"\n(?=[ ]{0,5}\d)[ \d]{6}[\u2192\t]")
 _BLANK = " " * 7
+_BLANK_LINE = "\n" + _BLANK
 _CAT_N = re.compile(r"\n {0,5}\d{1,6}\t")
 _GREP_N = re.compile(r"\n([\w./@+-]{1,200}+:(\d{1,7})[:-])")
 #: Two string literals side by side: the closing quote, a join (``+``, ``.``, ``||``, a line
@@ -35,7 +39,9 @@ _LITERAL_JOIN = re.compile(r"([\"'])[ \t]*(?:\+|\.|\|\|)?[ \t]*\\?\r?\n?[ \t]*\1
 JOIN_REACH = 96
 LINE_MARKERS = ("-----", "MII", "b3BlbnNzaC1", "Private-Lines", "---- BEGIN", "kind: Secret",
                 ": |", ": >")
-_JOIN_PAIRS = tuple(quote + sep for quote in "\"'" for sep in (" ", "+", ".", "|", "\n", "\t"))
+#: A quote then what may join it to the next literal: without one, ``_joins`` has nothing to do
+#: (one search, where testing each of the twelve pairs as a substring took twelve).
+_ANY_JOIN_PAIR = re.compile("[\"'][ +.|\n\t]")
 _JOIN_EDGE = frozenset(" \t\n\"',;)")
 #: A line of a wrapped token: token characters only (padding at its end); it must also mix
 #: digits and letters or both cases (``_mixed``).
@@ -49,7 +55,8 @@ def blank_listing(text: str) -> str:
     """``text`` with Read's and ``cat -n``'s line numbers turned into spaces, same length."""
     if "\u2192" not in text and ("\t" not in text or not _CAT_N.search("\n" + text)):
         return text
-    return _LISTING.sub(_BLANK, text)
+    blanked = _LISTING_LINE.sub(_BLANK_LINE, text)  # every line but the first
+    return _BLANK + blanked[7:] if _LISTING.match(blanked) else blanked
 
 
 def deletions(text: str, near: list[int] | None = None) -> list[tuple[int, int]]:
@@ -90,7 +97,7 @@ def _numbered(text: str) -> list[tuple[int, int]]:
 
 def _joins(text: str, near: list[int] | None = None) -> list[tuple[int, int]]:
     """``"abc" "def"``, ``'abc' + 'def'``: the quotes and the join between two literals."""
-    if not any(pair in text for pair in _JOIN_PAIRS):
+    if not _ANY_JOIN_PAIR.search(text):
         return []
     if near is None:
         windows = [(0, len(text))]
