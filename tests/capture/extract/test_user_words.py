@@ -94,3 +94,11 @@ def test_the_agents_plan_pasted_back_is_still_the_agents():
     session.prompt("PLEASE IMPLEMENT THIS PLAN:\n" + plan + "Never push to main.")
     texts = [text for _, text in user_texts(SessionView.of(session.transcript(), None))]
     assert texts[-1] == "PLEASE IMPLEMENT THIS PLAN:\nSummary of the fix:\nNever push to main."
+
+
+def test_a_dev_server_is_named_by_its_whole_command_not_letters_inside_a_word():
+    session = Session()
+    session.prompt("Please invite the reviewers once the page renders.")
+    session.prompt("Start it with `npm run dev` and check the header.")
+    servers = [c["object"] for c in session.extract() if c["rule"] == "dev-server"]
+    assert servers == ["its dev server with `npm run dev`"]

@@ -28,8 +28,11 @@ _INLINE_TAGS = re.compile(r"</?[a-z][\w-]*(?:\s[^<>]*)?>")
 _ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|[a-z][.)])\s+")
 _HEADING = re.compile(r"^\s*#{1,6}\s|^\s*[=-]{3,}\s*$")
 _CODE_LINE = re.compile(
-    r"[{};]\s*$|^\s*[{}\])]|=>|</|/>|^\s*(?:import|from\s+\S+\s+import|const|var|def|"
-    r"function|class|return|export|public|private|fn|pub|package|#include)\b|"
+    r"[{};]\s*$|^\s*[{}\])]|=>|</|/>|^\s*from\s+\S+\s+import\b|"
+    # A keyword opens English sentences too ("class names are PascalCase here", "return
+    # early rather than nest"): code only with code's punctuation, or as keyword + one token
+    r"^\s*(?:import|const|var|def|function|class|return|export|public|private|fn|pub|"
+    r"package|#include)\b(?:.*(?:[(){}\[\]=;<>]|:\s*$)|\s+\S+\s*$|\s*$)|"
     # "let" and "use" open English sentences too ("let's make sure …", "use the staging
     # config"): code only in a binding's shape (a Rust or PHP "use …;" ends with ";" above)
     r"^\s*let\s+(?:mut\s+)?(?:\w+|[{\[(][^=]*[}\])])\s*(?::[^=]+)?=(?!=)|"

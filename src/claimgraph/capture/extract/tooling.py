@@ -123,6 +123,10 @@ DEV_SERVERS = (
     "rails s", "bin/dev", "python manage.py runserver", "manage.py runserver", "flask run",
     "uvicorn", "hugo server", "jekyll serve", "php artisan serve", "cargo watch",
     "docker compose up")
+#: A dev server named in a person's words: the whole command, not letters inside a word
+#: ("vite" is in "invite", "rails s" in "rails server's").
+_DEV_SERVER_NAMED = {form: re.compile(rf"(?<![\w.-]){re.escape(form)}(?![\w-])")
+                     for form in DEV_SERVERS}
 #: Flags that change how a run reports, not what it checks: left out of the remembered form.
 _REPORTING_FLAGS = frozenset({
     "-v", "-vv", "-vvv", "-q", "-qq", "-x", "-s", "--verbose", "--quiet", "--color", "--colors",
@@ -195,7 +199,8 @@ def _tooling(view: SessionView) -> Iterator[dict[str, Any]]:
             yield _dev_server(view, dev_server(runs[-1].argv), call.line, command,
                               call.timestamp)
     for event, text in user_texts(view):  # never from a plan the person pasted
-        named = next((form for form in DEV_SERVERS if form in text), None)
+        named = next((form for form in DEV_SERVERS if _DEV_SERVER_NAMED[form].search(text)),
+                     None)
         if named:
             yield _dev_server(view, named, event.line, text, event.timestamp)
 
