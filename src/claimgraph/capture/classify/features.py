@@ -113,7 +113,7 @@ _PHRASE_CUES = tuple((name, tuple(strings.split("|"))) for name, strings in (
     ("pervasive", "everywhere|throughout|across the|across all|consistently|in every |"
                   "all over|whole codebase|every file|every page|every screen"),
     ("task_scope", "this run|this release|this bug|this pr|this one|this test|this check|"
-                   "this experiment|this change|this file|this branch|that last|for this|"
+                   "this experiment|this change|this file|this branch|that last|"
                    "right away|yet|before you|when you're done|while you're at it"),
 ))
 #: The same, by the longest word of each phrase: (the phrase's words joined, cue). A phrase
