@@ -83,7 +83,7 @@ def serve(settings: Settings, cwd: str | None, environ: Mapping[str, str],
 
     The fast front (``front``) answers the session's hot path and hands anything else to the
     SDK, which it imports only then; the SDK must be installed either way."""
-    if PathFinder.find_spec("mcp") is None:  # importlib.util costs more than this check
+    if sdk_missing():
         return refuse(MISSING_SDK)
     cwd = os.path.abspath(cwd or os.getcwd())
     if not os.path.isdir(cwd):
@@ -107,6 +107,15 @@ def serve(settings: Settings, cwd: str | None, environ: Mapping[str, str],
     log.info("mcp.stopped")
     log.flush()
     return 0
+
+
+def sdk_missing() -> bool:
+    """Whether ``import mcp`` would fail, without importing it: an entry of None in
+    ``sys.modules`` is Python's own way of blocking an import; otherwise the path is searched
+    (``importlib.util`` costs more than this check)."""
+    if "mcp" in sys.modules:
+        return sys.modules["mcp"] is None
+    return PathFinder.find_spec("mcp") is None
 
 
 def server_state(settings: Settings, cwd: str, environ: Mapping[str, str]) -> ServerState:
