@@ -135,11 +135,11 @@ class SqliteDb:
         """This connection no longer holds its file (see ``_OPEN_FILES``)."""
         with _OPEN_FILES_LOCK:
             key, self._held = self._held, None
-            held = _OPEN_FILES.get(key) if key else None
-            if held is not None:
-                held[1] -= 1
-                if held[1] <= 0:
-                    del _OPEN_FILES[key]  # type: ignore[arg-type]
+            if key is None or (held := _OPEN_FILES.get(key)) is None:
+                return
+            held[1] -= 1
+            if held[1] <= 0:
+                del _OPEN_FILES[key]
 
     def _connect(self, target: int, migrations: Sequence[Sequence[str]]) -> sqlite3.Connection:
         """Writers migrate; readers only check the version (a read never changes the file).
