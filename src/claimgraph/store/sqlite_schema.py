@@ -273,7 +273,7 @@ def check_file(path: Path) -> bytes:
     write; the header's page count (valid when its change counter matches) catches it up
     front. With a live WAL the main file may lag legitimately, so the size test is skipped.
     """
-    if not path.exists() or path.stat().st_size == 0:
+    if _size(path) == 0:
         return b""
     with path.open("rb") as handle:
         header = handle.read(100)
@@ -283,11 +283,19 @@ def check_file(path: Path) -> bytes:
     page_size = 65536 if page_size == 1 else page_size
     pages = int.from_bytes(header[28:32], "big")
     counter_valid = header[24:28] == header[92:96]
-    wal = Path(f"{path}-wal")
-    wal_live = wal.exists() and wal.stat().st_size > 0
-    if counter_valid and not wal_live and path.stat().st_size < pages * page_size:
+    wal_live = _size(Path(f"{path}-wal")) > 0
+    if counter_valid and not wal_live and _size(path) < pages * page_size:
         raise corrupt(path, "it is truncated")
     return header
+
+
+def _size(path: Path) -> int:
+    """A file's size, 0 when it is not there: another process's last connection may delete
+    the WAL (or a creator not have made the file yet) between any two looks at it."""
+    try:
+        return path.stat().st_size
+    except (FileNotFoundError, NotADirectoryError):  # what Path.exists() also calls absent
+        return 0
 
 
 def stamped_ours(header: bytes) -> bool:
