@@ -137,7 +137,7 @@ def run_conflicts(ctx: Invocation, args: argparse.Namespace) -> int:
     return 0
 
 
-def _emit_suspects(suspect: list) -> None:
+def _emit_suspects(suspect: list[dict[str, Any]]) -> None:
     """Claims the audit could not back with their cited files: they want the same review."""
     for item in suspect:
         emit(f"suspect  {fact_line(item['fact'])}")

@@ -88,10 +88,11 @@ def run_sync(ctx: Invocation, args: argparse.Namespace) -> int:
     if args.action:
         return run_trust_verb(ctx, args)
     from claimgraph.oplog.exchange import exchange, exchange_evidence
+    from claimgraph.oplog.logged import LoggedStore
     from claimgraph.oplog.reconcile import reconcile
     with ctx.writing() as sh:
         store = sh.store
-        if not hasattr(store, "oplog"):
+        if not isinstance(store, LoggedStore):
             raise ClaimgraphError("sync-unsupported", f"{ctx.db_path} keeps no operation log",
                                   hint="sync works between file stores; a server store is "
                                        "already shared by everyone who uses it")
@@ -100,7 +101,7 @@ def run_sync(ctx: Invocation, args: argparse.Namespace) -> int:
         moved = exchange(ctx.db_path, shared, store.oplog.writer, scopes) if shared else None
         report = reconcile(store, ctx.db_path, abandon_deferred=args.abandon_deferred)
         sh.forget_predicates()
-        if shared:
+        if shared and moved is not None:
             moved.update(exchange_evidence(ctx.db_path, shared, store.oplog.writer, store))
     report = {**report, "writer": store.oplog.writer, "exchange": moved}
     if ctx.json:

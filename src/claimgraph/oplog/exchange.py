@@ -20,6 +20,7 @@ from claimgraph.logic import oplog as L
 from claimgraph.oplog import files as F
 from claimgraph.private import FILE_MODE, private_dir
 from claimgraph.sidecar import Sidecars, atomic_write_text
+from claimgraph.store.base import Store
 
 EVIDENCE = "evidence"
 
@@ -43,12 +44,12 @@ def exchange(db: Path, shared: Path, writer: str, scopes: set[str]) -> dict[str,
             "projects": sorted(scopes), "refused": refused}
 
 
-def exchange_evidence(db: Path, shared: Path, writer: str, store: Any) -> dict[str, int]:
+def exchange_evidence(db: Path, shared: Path, writer: str, store: Store) -> dict[str, int]:
     """Send the evidence our published lines cite; take the evidence an episode in this store
     cites and we lack. So evidence no shared fact cites stays home, and what a purge took
     (its episodes deleted on every replica) is never pulled back."""
     mine = DIR_SENT.get(str(shared), set())
-    wanted = {e.get("evidence") for e in store.list_episodes()} - {None}
+    wanted = {e["evidence"] for e in store.list_episodes() if isinstance(e.get("evidence"), str)}
     return _exchange_evidence(Sidecars(db), shared / EVIDENCE, mine, wanted)
 
 

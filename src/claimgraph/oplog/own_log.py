@@ -24,6 +24,7 @@ from filelock import FileLock, Timeout
 from claimgraph.logic import oplog as L
 from claimgraph.oplog import files as F
 from claimgraph.private import FILE_MODE, open_private, private_dir
+from claimgraph.store.base import Store
 
 OUTBOX = "oplog:outbox"
 #: A small mark beside the outbox: its writer and last seq, so the common case (the file has
@@ -103,7 +104,7 @@ class OwnLog:
         return self._floor[1]
 
     # --- the two-phase append ---------------------------------------------------------------
-    def stage(self, store: Any, effects: Iterable[dict[str, Any]]) -> None:
+    def stage(self, store: Store, effects: Iterable[dict[str, Any]]) -> None:
         """Inside the store's transaction: take the lock, append what a crashed process left in
         the outbox, number ``effects`` and put them in the outbox (committing with the data)."""
         effects = list(effects)
@@ -148,7 +149,7 @@ class OwnLog:
         self._size = -1
         self._lock.release()
 
-    def flush_outbox(self, store: Any) -> None:
+    def flush_outbox(self, store: Store) -> None:
         """Append what a process that died after COMMIT left in the outbox (sync calls this
         before it reads the logs, so a replay never misses our own last write)."""
         private_dir(self.directory)
@@ -156,7 +157,7 @@ class OwnLog:
             self._sync_position()
             self._recover(store)
 
-    def _recover(self, store: Any) -> None:
+    def _recover(self, store: Store) -> None:
         head = store.get_mark(OUTBOX_HEAD) or {}
         if head.get("writer") != self.writer or int(head.get("last") or 0) <= self._seq:
             return
