@@ -60,10 +60,13 @@ def pid_stamper(pid: Callable[[], int] = os.getpid) -> Processor:
 
 
 def redact_secrets(_logger: Any, _method: str, event_dict: EventDict) -> EventDict:
-    """No secret reaches a log: every string value is redacted (keys name things; they stay).
-    Imported on first use, so a process that never logs never loads the redactor."""
+    """No secret reaches a log: every string value is redacted, and a field named like a
+    secret (``token=…``, ``access_token=…``) loses its value as a tool input's would, at the
+    top level as inside; the keys name things and stay. Imported on first use, so a process
+    that never logs never loads the redactor."""
     from claimgraph.logic.redact import redact_value
-    return {key: redact_value(value) for key, value in event_dict.items()}
+    redacted: EventDict = redact_value(dict(event_dict))
+    return redacted
 
 
 def leading_keys_first(_logger: Any, _method: str, event_dict: EventDict) -> EventDict:
