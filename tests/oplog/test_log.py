@@ -257,3 +257,27 @@ def test_seq_ranges_add_remove_and_hold() -> None:
     assert L.in_ranges(ranges, 4) and not L.in_ranges(ranges, 2) and not L.in_ranges("x", 1)
     assert L.remove_from_ranges(ranges, 4) == [[1, 1], [3, 3], [5, 5], [9, 9]]
     assert L.remove_from_ranges([[1, 1]], 1) == []
+
+
+def test_a_sync_within_one_file_time_tick_still_raises_the_clock_of_our_next_line(tmp_path):
+    """Two syncs can rewrite applied.json within one tick of the file clock; the second's
+    higher peer clock must still floor our next line, or it sorts before what it follows."""
+    from claimgraph.oplog.own_log import OwnLog
+    from claimgraph.store.memory import MemoryStore
+
+    directory, store = tmp_path / "claims.db.oplog", MemoryStore()
+    log = OwnLog(directory, "w1", clock=lambda: 1_000)
+    state_file = directory / F.STATE_FILE
+
+    def write_one() -> int:
+        log.stage(store, [{"t": "set-mark", "key": "k", "value": 1}])
+        log.commit_staged()
+        return L.parse(log.path.read_text(encoding="utf-8").splitlines()[-1])["hlc"]
+
+    F.write_state(directory, {**F.fresh_state(), "clock": 5_000})
+    assert write_one() == 5_001
+    first = state_file.stat()
+    F.write_state(directory, {**F.fresh_state(), "clock": 9_000})  # the same size
+    os.utime(state_file, ns=(first.st_atime_ns, first.st_mtime_ns))  # and the same tick
+    assert state_file.stat().st_size == first.st_size
+    assert write_one() == 9_001

@@ -50,7 +50,7 @@ class OwnLog:
         self._size = -1
         self._seq = 0
         self._hlc = 0
-        self._floor: tuple[float, int] = (-1.0, 0)
+        self._floor: tuple[tuple[int, ...], int] = ((), 0)
         self._staged: list[str] | None = None
 
     @property
@@ -90,12 +90,18 @@ class OwnLog:
         return self._seq
 
     def _clock_floor(self) -> int:
-        """The highest peer clock a sync has seen (applied.json's ``clock``), re-read on change."""
+        """The highest peer clock a sync has seen (applied.json's ``clock``), re-read on change.
+
+        A change is told by the file's inode as well as its time and size: sync replaces the
+        file whole (a new inode each time), and a file time moves only once per kernel tick,
+        so two syncs within one tick would otherwise leave a stale floor here, and our next
+        line could sort before a peer's line it follows."""
         path = self.directory / F.STATE_FILE
         try:
-            stamp = path.stat().st_mtime
+            info = path.stat()
         except FileNotFoundError:
             return 0
+        stamp = (info.st_ino, info.st_mtime_ns, info.st_ctime_ns, info.st_size)
         if stamp != self._floor[0]:
             try:
                 self._floor = (stamp, int(F.read_state(self.directory).get("clock") or 0))
