@@ -156,3 +156,14 @@ def test_log_lines_keep_an_mcp_progress_token_and_request_id_but_not_a_secret(tm
     assert line["progressToken"] == line["request_id"] == line["meta"]["progressToken"] == token
     assert line["note"] == "GITHUB_TOKEN=[REDACTED:github-token]"
     assert line["access_token"] == "[REDACTED:secret]"
+
+
+def test_a_weakly_secret_named_field_of_ours_keeps_its_id(tmp_path):
+    """``key=`` in the daemon's line is a ledger key (``capture:<agent>:<session>``), an id."""
+    log = tmp_path / "claims.db.daemon.log"
+    configure_logging("json", log)
+    key = "capture:claude-code:e712bd79-2976-4de4-809c-703186a6e6c0"
+    structlog.get_logger().info("daemon.capture-deferred", key=key, passes=3,
+                                password="hunter2-but-longer")
+    [line] = read_lines(log)
+    assert (line["key"], line["passes"], line["password"]) == (key, 3, "[REDACTED:secret]")
