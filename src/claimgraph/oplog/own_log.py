@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable
 
 from filelock import FileLock, Timeout
 
+from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import oplog as L
 from claimgraph.oplog import files as F
 from claimgraph.private import FILE_MODE, open_private, private_dir
@@ -112,14 +113,12 @@ class OwnLog:
     # --- the two-phase append ---------------------------------------------------------------
     def stage(self, store: Store, effects: Iterable[dict[str, Any]]) -> None:
         """Inside the store's transaction: take the lock, append what a crashed process left in
-        the outbox, number ``effects`` and put them in the outbox (committing with the data)."""
+        the outbox, number ``effects`` and put them in the outbox (committing with the data).
+
+        A lock that stays taken refuses the write (``store-busy``, which rolls the transaction
+        back): data committed without its lines would be missing from every replica for good."""
         effects = list(effects)
-        private_dir(self.directory)
-        try:
-            self._lock.acquire()
-        except Timeout:
-            _warn(f"the oplog {self.path} stayed locked; {len(effects)} effect(s) not logged")
-            return
+        self._acquire()
         try:
             self._sync_position()
             self._recover(store)
@@ -158,10 +157,23 @@ class OwnLog:
     def flush_outbox(self, store: Store) -> None:
         """Append what a process that died after COMMIT left in the outbox (sync calls this
         before it reads the logs, so a replay never misses our own last write)."""
-        private_dir(self.directory)
-        with self._lock:
+        self._acquire()
+        try:
             self._sync_position()
             self._recover(store)
+        finally:
+            self._lock.release()
+
+    def _acquire(self) -> None:
+        """The log's lock, or ``store-busy`` when another process keeps it past the timeout."""
+        private_dir(self.directory)
+        try:
+            self._lock.acquire()
+        except Timeout:
+            raise ClaimgraphError(
+                "store-busy", f"the operation log {self.path} stayed locked for "
+                f"{self._lock.timeout:g} s; nothing was written",
+                hint="another claimgraph process is writing to this store; try again") from None
 
     def _recover(self, store: Store) -> None:
         head = store.get_mark(OUTBOX_HEAD) or {}
