@@ -270,6 +270,16 @@ def test_a_read_resumed_from_the_kept_state_never_parses_the_head(tmp_path: Path
     json.dumps(resumed.resume)  # kept in the capture mark
 
 
+def test_the_kept_state_holds_no_text_of_the_session(tmp_path: Path):
+    path = tmp_path / "session.jsonl"
+    path.write_text(HEADER + record(**{"$set": {"summary": "the key is sk-live-123"}})
+                    + user("u1", "deploy with token sk-live-123"))
+    kept = json.dumps(read_transcript(path).resume)
+    assert "sk-live-123" not in kept and "deploy" not in kept
+    assert json.loads(kept)[str(path)]["meta"] == {"sessionId": "s-1", "projectHash": "ab" * 32,
+                                                   "kind": "main"}
+
+
 def test_a_state_kept_at_another_offset_or_damaged_is_ignored(tmp_path: Path):
     head, pieces = _grown_session()
     path = tmp_path / "session.jsonl"

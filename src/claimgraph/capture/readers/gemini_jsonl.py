@@ -24,8 +24,9 @@ cites the line of the message version it came from.
 
 Replaying the head on every capture would make a session's total capture cost grow with the
 square of its length. So each read also returns the replay's state at its end (``resume``:
-per file, the offset, the metadata and, in conversation order, each message's id and what
-was emitted for it, with a text digest that means the same in every process), which capture
+per file, the offset, the metadata fields the reader uses (``KEPT_META``) and, in conversation
+order, each message's id and what was emitted for it, with a text digest that means the same
+in every process; never a message's text), which capture
 keeps in its mark; a read from that very offset starts from the state and never reads the
 head. A state for another offset, or one that does not parse, is ignored: the head is
 replayed as before, so a stale or damaged mark costs time, never events.
@@ -51,6 +52,9 @@ from claimgraph.capture.readers.gemini_messages import AGENT, MessageDelta, Seen
 from claimgraph.errors import ClaimgraphError
 
 _UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")  # the CLI's sanitizeFilenamePart
+#: The metadata the reader uses, and so all a kept state holds of it: the rest (a session
+#: summary the CLI may write there) is the session's text, which the store never keeps raw.
+KEPT_META = ("sessionId", "projectHash", "kind")
 
 
 def is_jsonl(path: str) -> bool:
@@ -146,7 +150,8 @@ class _Replay:
     def state(self, offset: int) -> dict[str, Any]:
         """The replay at ``offset`` as JSON (what ``restore`` takes back): every message now
         counts as emitted, as it will have been once this read is captured."""
-        return {"offset": offset, "meta": self.meta, "messages": [
+        meta = {key: self.meta[key] for key in KEPT_META if key in self.meta}
+        return {"offset": offset, "meta": meta, "messages": [
             [key, *(entry.seen if entry.message is None else seen_of(entry.message)).as_json()]
             for key, entry in self.entries.items()]}
 
