@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sqlite3
 import statistics
 import sys
@@ -184,7 +185,8 @@ def one_round(items: list[dict], tmp: Path) -> dict:
             "ours_cpu_us_per_fact": round(ours_cpu / n * 1e6, 1),
             "without_oplog_cpu_ratio_to_same_schema": round(raw_cpu / unlogged_cpu, 3),
             "oplog_cpu_share": round(1 - unlogged_cpu / ours_cpu, 3),
-            "sql_only_ceiling": round(raw / statements, 3), "counts": counts}
+            "sql_only_ceiling": round(raw / statements, 3), "counts": counts,
+            "load": [round(x, 2) for x in os.getloadavg()]}
 
 
 def spread(values: list[float]) -> dict[str, float]:
