@@ -34,6 +34,9 @@ SPECIFIC_FACTS = 10
 #: lends ``SHARE`` of its score to the facts of its episode recorded up to ``SPAN`` places
 #: before or after it.
 NEIGHBOUR_SOURCES, NEIGHBOUR_SHARE, NEIGHBOUR_SPAN = 30, 0.2, 2
+#: A hit that asks a question lends this share instead to the fact recorded right after it:
+#: the answer, which holds what was asked for in words of its own (docs/search.md).
+ANSWER_SHARE = 1.5
 #: The first hits keep their places: context ranks the facts after them.
 NEIGHBOUR_KEEP = 5
 WALK_BUDGET, WALK_BEAM, WALK_MAX_DEPTH = 25, 8, 6
@@ -284,7 +287,7 @@ def lenders(found: Candidates) -> list[str]:
 
 
 def best_search_hits(found: Candidates, limit: int | None = None,
-                     neighbours: Iterable[tuple[str, int, Fact]] = ()
+                     neighbours: Iterable[tuple[str, int, Fact, bool]] = ()
                      ) -> tuple[list[dict[str, Any]], int]:
     """The best ``limit`` candidates (None: all), annotated, and how many there were.
 
@@ -293,12 +296,14 @@ def best_search_hits(found: Candidates, limit: int | None = None,
     of its episode recorded up to ``NEIGHBOUR_SPAN`` places away; a fact lent to by several
     adds the shares, times its own effective confidence. A question's words often sit on the
     turn that asked it, while the answer comes next. The first ``NEIGHBOUR_KEEP`` keep their
-    places: context ranks the facts after them and never moves a direct match there.
+    places: context ranks the facts after them and never moves a direct match there. A
+    lender that asks a question lends ``ANSWER_SHARE`` to the fact right after it instead:
+    a question's words are on the turn that asked, its answer on the next.
 
-    ``neighbours``: (lender's id, offset, neighbour fact) rows (``Store.episode_neighbours``,
-    the facts read); a neighbour not valid at ``now`` is skipped, one not among the
-    candidates joins on what it borrowed alone, after them in the order it was lent to
-    (lender by lender, nearest first)."""
+    ``neighbours``: (lender's id, offset, neighbour fact, whether the lender asks) rows
+    (``Store.episode_neighbours``, the facts read); a neighbour not valid at ``now`` is
+    skipped, one not among the candidates joins on what it borrowed alone, after them in the
+    order it was lent to (lender by lender, nearest first)."""
     head = _best(found.scored, found.key, NEIGHBOUR_KEEP if limit is None
                  else min(NEIGHBOUR_KEEP, max(0, limit)))
     borrowed, joined = _borrowed(found, neighbours)
@@ -312,7 +317,7 @@ def best_search_hits(found: Candidates, limit: int | None = None,
     return [_annotated(e) for e in best], len(found.scored) + len(joined)
 
 
-def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact]]
+def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact, bool]]
               ) -> tuple[dict[str, float], list[tuple[float, float, Fact]]]:
     """id -> the shares lent to it (before its own confidence), and the neighbours that were
     not candidates, as (0, effective confidence, fact) in the order they were lent to."""
@@ -321,15 +326,17 @@ def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact]]
     known = {fact["id"] for _, _, fact in found.scored}
     borrowed: dict[str, float] = {}
     joined: dict[str, tuple[float, float, Fact]] = {}
-    for lender, _, fact in sorted((row for row in neighbours if row[0] in rank),
-                                  key=lambda row: (rank[row[0]], abs(row[1]), row[1])):
+    for lender, offset, fact, asks in sorted((row for row in neighbours if row[0] in rank),
+                                             key=lambda row: (rank[row[0]], abs(row[1]),
+                                                              row[1])):
         fact_id = fact["id"]
         if fact_id not in known and fact_id not in joined:
             if not fact_valid_at(fact, found.now):
                 continue
             joined[fact_id] = (0.0, effective_confidence(fact, found.now, found.half_life_days),
                                fact)
-        borrowed[fact_id] = borrowed.get(fact_id, 0.0) + NEIGHBOUR_SHARE * score[lender]
+        share = ANSWER_SHARE if asks and offset == 1 else NEIGHBOUR_SHARE
+        borrowed[fact_id] = borrowed.get(fact_id, 0.0) + share * score[lender]
     return borrowed, list(joined.values())
 
 

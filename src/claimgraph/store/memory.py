@@ -405,7 +405,8 @@ class MemoryStore(MemoryPurge, StoreDefaults):
         found = [self._hydrate(self._s["facts"][fact_id]) for fact_id in ids]
         return [rec.fact_head(f) for f in found] if heads else found
 
-    def episode_neighbours(self, ids: Iterable[str], span: int) -> list[tuple[str, int, Record]]:
+    def episode_neighbours(self, ids: Iterable[str],
+                           span: int) -> list[tuple[str, int, Record, bool]]:
         """The facts' places in the order they were inserted stand for SQL's row keys."""
         wanted = set(ids)
         if not wanted or span < 1:
@@ -418,7 +419,7 @@ class MemoryStore(MemoryPurge, StoreDefaults):
             for other in range(max(0, place - span), min(len(order), place + span + 1)):
                 if other != place and order[other]["episode"] == fact["episode"]:
                     out.append((fact["id"], other - place,
-                                {f: order[other][f] for f in FACT_HEAD_FIELDS}))
+                                {f: order[other][f] for f in FACT_HEAD_FIELDS}, rec.asks(fact)))
         return out
 
     def _named(self, needle: str) -> list[Record]:
