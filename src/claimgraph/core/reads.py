@@ -12,6 +12,7 @@ from claimgraph.core.shell import Shell
 from claimgraph.core.vocabulary import resolve_predicate
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import entities as E
+from claimgraph.logic import query_dates as QD
 from claimgraph.logic import query_words as QW
 from claimgraph.logic import retrieval as R
 from claimgraph.logic.conflicts import open_conflicts
@@ -209,7 +210,7 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
     found = R.search_candidates(
         fts_facts, entity_facts, hop_facts, sh.now(), sh.half_life_days,
         word_facts=word_facts, related_facts=related_facts, fts_hits=coordination,
-        entity_groups=list(groups.values()))
+        entity_groups=list(groups.values()), asked_time=QD.asked_time(query))
     fused, total = R.best_search_hits(found, limit,
                                       _neighbours(sh, found, in_scope) if neighbours else ())
     shown = _whole_neighbours(sh, fused) if limit is None else _read_whole(sh, fused)

@@ -28,6 +28,8 @@ RRF_K = 60
 FTS_WEIGHT, ENTITY_WEIGHT, HOP_WEIGHT = 1.0, 1.2, 0.3
 #: The word routes (docs/search.md): the query's own words, and the words related to them.
 WORD_WEIGHT, RELATED_WEIGHT = 1.5, 0.5
+#: A fact valid from the time the query names (``logic.query_dates``) counts this much more.
+ASKED_TIME_BOOST = 0.5
 #: An entity (or hop) route with at most this many facts counts in full (``specificity``).
 SPECIFIC_FACTS = 10
 #: The episode neighbourhood (``borrow_from_neighbours``): each of the first ``SOURCES`` hits
@@ -249,7 +251,8 @@ def search_candidates(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
                       half_life_days: float = DEFAULT_HALF_LIFE_DAYS, *,
                       word_facts: Sequence[Fact] = (), related_facts: Sequence[Fact] = (),
                       entity_groups: Sequence[Sequence[Fact]] | None = None,
-                      fts_hits: Mapping[str, int] | None = None) -> Candidates:
+                      fts_hits: Mapping[str, int] | None = None,
+                      asked_time: Callable[[int | None], bool] | None = None) -> Candidates:
     """The routes fused and scored, not yet ordered.
 
     The routes (docs/search.md): ``word_facts``, the query's words ranked by BM25 (the main
@@ -260,7 +263,9 @@ def search_candidates(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
     ``entity_facts``), each weighted by how specific the entity is (an entity with hundreds of
     facts is weak evidence for any one of them) and ordered by the facts' text relevance
     first; and the hop route, weighted and ordered the same way. Equal scores go to the more
-    relevant text, then to first seen; never to an id."""
+    relevant text, then to first seen; never to an id. ``asked_time``: the time the query
+    names, as a test of a fact's ``t_valid`` (``logic.query_dates``); a fact it passes counts
+    ``1 + ASKED_TIME_BOOST`` times."""
     known: dict[str, float] = {}
     relevance = text_relevance(word_facts, related_facts)
     groups = [list(entity_facts)] if entity_groups is None else [list(g) for g in entity_groups]
@@ -273,8 +278,11 @@ def search_candidates(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
     hops = list(hop_facts)
     routes.append({"weight": HOP_WEIGHT * specificity(_distinct(hops)),
                    "facts": by_relevance(hops, relevance, now, half_life_days, known)})
-    return Candidates(_scored(routes, now, RRF_K, half_life_days, known), _key(relevance), now,
-                      half_life_days)
+    scored = _scored(routes, now, RRF_K, half_life_days, known)
+    if asked_time is not None:
+        scored = [(score * (1 + ASKED_TIME_BOOST) if asked_time(fact.get("t_valid")) else score,
+                   conf, fact) for score, conf, fact in scored]
+    return Candidates(scored, _key(relevance), now, half_life_days)
 
 
 def lenders(found: Candidates) -> list[str]:
