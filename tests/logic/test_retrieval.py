@@ -520,3 +520,19 @@ def test_only_the_fact_right_after_a_question_is_its_answer():
     assert scores["before"] == pytest.approx(NEIGHBOUR_SHARE * 1.0 * conf)
     assert scores["two-on"] == pytest.approx(NEIGHBOUR_SHARE * 1.0 * conf)
     assert scores["after-said"] == pytest.approx(NEIGHBOUR_SHARE * 0.9 * conf)
+
+
+def test_an_answer_takes_a_first_place_right_after_its_question_never_before_it():
+    """The first places keep direct matches, except that a question's answer may follow its
+    question there: counted up to just under the question's score, it never passes it, so
+    the first hit stays the best direct match; the limit cuts the same order."""
+    found = candidates(("q", 10.0), ("b", 9.0), ("c", 8.0), ("d", 7.0), ("e", 6.0),
+                       ("ans", 0.1))
+    answer = found.scored[-1][2]
+    assert hit_ids(found, [("q", 1, answer, True)]) == ["q", "ans", "b", "c", "d", "e"]
+    assert hit_ids(found, [("q", 1, answer, True)], limit=2) == ["q", "ans"]
+    out, _ = best_search_hits(found, None, [("q", 1, answer, True)])
+    assert 9.0 < out[1]["retrieval_score"] < 10.0
+    assert hit_ids(found, [("q", 1, answer, False)]) == ["q", "b", "c", "d", "e", "ans"]
+    # an answer asked by a hit after the first places stays after them
+    assert hit_ids(found, [("e", 1, answer, True)]) == ["q", "b", "c", "d", "e", "ans"]

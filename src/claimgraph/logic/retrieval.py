@@ -9,6 +9,7 @@ fact invalid at ``now`` never surfaces.
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Mapping
 
 from claimgraph.logic.confidence import (DEFAULT_HALF_LIFE_DAYS, effective_confidence,
@@ -306,17 +307,22 @@ def best_search_hits(found: Candidates, limit: int | None = None,
     turn that asked it, while the answer comes next. The first ``NEIGHBOUR_KEEP`` keep their
     places: context ranks the facts after them and never moves a direct match there. A
     lender that asks a question lends ``ANSWER_SHARE`` to the fact right after it instead:
-    a question's words are on the turn that asked, its answer on the next.
+    a question's words are on the turn that asked, its answer on the next. That answer may
+    also take a place among the first ones, right after its question: there it counts what
+    it borrowed up to just under the question's own score, so it never passes its question
+    and the first hit stays the best direct match.
 
     ``neighbours``: (lender's id, offset, neighbour fact, whether the lender asks) rows
     (``Store.episode_neighbours``, the facts read); a neighbour not valid at ``now`` is
     skipped, one not among the candidates joins on what it borrowed alone, after them in the
     order it was lent to (lender by lender, nearest first)."""
-    head = _best(found.scored, found.key, NEIGHBOUR_KEEP if limit is None
-                 else min(NEIGHBOUR_KEEP, max(0, limit)))
-    borrowed, joined = _borrowed(found, neighbours)
+    borrowed, joined, asked = _borrowed(found, neighbours)
     if not borrowed:
         return [_annotated(e) for e in _best(found.scored, found.key, limit)], len(found.scored)
+    answers = [_as_answer(entry, borrowed, asked) for entry in [*found.scored, *joined]
+               if entry[2]["id"] in asked]
+    head = _best([*(e for e in found.scored if e[2]["id"] not in asked), *answers], found.key,
+                 NEIGHBOUR_KEEP if limit is None else min(NEIGHBOUR_KEEP, max(0, limit)))
     kept = {entry[2]["id"] for entry in head}
     rest = [(score + borrowed.get(fact["id"], 0.0) * conf, conf, fact)
             for score, conf, fact in [*found.scored, *joined] if fact["id"] not in kept]
@@ -325,15 +331,28 @@ def best_search_hits(found: Candidates, limit: int | None = None,
     return [_annotated(e) for e in best], len(found.scored) + len(joined)
 
 
+def _as_answer(entry: tuple[float, float, Fact], borrowed: Mapping[str, float],
+               asked: Mapping[str, float]) -> tuple[float, float, Fact]:
+    """An answer's entry for the first places: its score with what it borrowed, up to just
+    under its question's score (``asked``), never below its own."""
+    score, conf, fact = entry
+    lifted = min(score + borrowed.get(fact["id"], 0.0) * conf,
+                 math.nextafter(asked[fact["id"]], 0.0))
+    return max(score, lifted), conf, fact
+
+
 def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact, bool]]
-              ) -> tuple[dict[str, float], list[tuple[float, float, Fact]]]:
-    """id -> the shares lent to it (before its own confidence), and the neighbours that were
-    not candidates, as (0, effective confidence, fact) in the order they were lent to."""
+              ) -> tuple[dict[str, float], list[tuple[float, float, Fact]], dict[str, float]]:
+    """id -> the shares lent to it (before its own confidence); the neighbours that were
+    not candidates, as (0, effective confidence, fact) in the order they were lent to; and
+    id -> the best score of a lender whose answer it is (the fact right after a hit that
+    asks)."""
     rank = {fact_id: n for n, fact_id in enumerate(lenders(found))}
     score = {fact["id"]: s for s, _, fact in found.scored if fact["id"] in rank}
     known = {fact["id"] for _, _, fact in found.scored}
     borrowed: dict[str, float] = {}
     joined: dict[str, tuple[float, float, Fact]] = {}
+    asked: dict[str, float] = {}
     for lender, offset, fact, asks in sorted((row for row in neighbours if row[0] in rank),
                                              key=lambda row: (rank[row[0]], abs(row[1]),
                                                               row[1])):
@@ -343,9 +362,12 @@ def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact, bool
                 continue
             joined[fact_id] = (0.0, effective_confidence(fact, found.now, found.half_life_days),
                                fact)
-        share = ANSWER_SHARE if asks and offset == 1 else NEIGHBOUR_SHARE
+        answers = asks and offset == 1
+        if answers:
+            asked[fact_id] = max(asked.get(fact_id, 0.0), score[lender])
+        share = ANSWER_SHARE if answers else NEIGHBOUR_SHARE
         borrowed[fact_id] = borrowed.get(fact_id, 0.0) + share * score[lender]
-    return borrowed, list(joined.values())
+    return borrowed, list(joined.values()), asked
 
 
 def specificity(fact_count: int) -> float:
