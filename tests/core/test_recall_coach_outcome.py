@@ -233,6 +233,28 @@ def test_the_answer_to_a_matching_question_ranks_beside_it_above_weaker_matches(
     assert "5 years already! Time flies" in texts[:6], texts  # the first five keep their places
 
 
+def test_the_answer_to_a_question_asked_about_a_hit_ranks_among_the_first_ten(shell):
+    """Hit, a question about it, the answer: "I loved Becoming Nicole" matches the question's
+    words, the answer two turns on shares none of them and still ranks among the first ten,
+    ahead of facts matching one of the question's words, where an ordinary neighbour's share
+    would leave it behind them."""
+    ingest(shell, [{"subject": speaker, "predicate": "x/said", "scope": HERE, "object": text}
+                   for speaker, text in (
+                       ("Caroline", "I loved reading Becoming Nicole by Amy Ellis Nutt"),
+                       ("Melanie", "Sounds great! What did you take from it?"),
+                       ("Caroline", "Self-acceptance, and that tough times pass"),
+                       ("Melanie", "Chatting about the weather again"))])
+    for n in range(12):  # each in a session of its own
+        in_scope(shell, "Nate", "x/said", f"Nicole from work called about day {n}")
+    for n in range(30):  # her name alone is weak evidence for any of her facts
+        in_scope(shell, "Caroline", "x/said", f"Chatting about the weather on day {n}")
+    found = scoped_search(shell, "What did Caroline learn from Becoming Nicole?", SCOPES,
+                          limit=10)["facts"]
+    texts = [f["object_lit"] for f in found]
+    assert texts[0] == "I loved reading Becoming Nicole by Amy Ellis Nutt"
+    assert "Self-acceptance, and that tough times pass" in texts, texts
+
+
 def test_a_question_naming_a_day_prefers_what_was_said_then(shell):
     """A fact is valid from the session that said it: a question naming a day (or a month)
     counts the facts valid from then more, among facts its words match alike."""

@@ -506,19 +506,22 @@ def test_a_hit_that_asks_lends_its_answer_more_than_its_score():
     assert [f["id"] for f in ranked(False)] == [*TOP, "asked", "other", "answer"]
 
 
-def test_only_the_fact_right_after_a_question_is_its_answer():
-    """The fact before an asking hit, or two places after it, borrows the ordinary share; so
-    does the fact after a hit that asks nothing; and the first hits keep their places."""
-    found = candidates(*KEPT, ("asked", 1.0), ("said", 0.9), ("other", 0.5))
-    rows = [("asked", -1, make_fact("before"), True), ("asked", 2, make_fact("two-on"), True),
-            ("said", 1, make_fact("after-said"), False), ("top0", 1, make_fact("after-top"), True)]
+def test_a_fact_after_a_hit_that_follows_a_question_is_an_answer_one_before_it_is_not():
+    """A fact after the hit that follows a question (the hit's own, or one asked about the
+    hit: hit, question, answer) borrows ``ANSWER_SHARE``; one before the hit, or after it
+    following no question, the ordinary share; the first hits keep their places."""
+    found = candidates(*KEPT, ("hit", 1.0), ("said", 0.9), ("other", 0.5))
+    rows = [("hit", -1, make_fact("before"), True), ("hit", 2, make_fact("follow-up"), True),
+            ("hit", 1, make_fact("asking"), False), ("said", 1, make_fact("after-said"), False),
+            ("top0", 1, make_fact("after-top"), True)]
     out, _ = best_search_hits(found, None, rows)
     assert [f["id"] for f in out][:NEIGHBOUR_KEEP] == TOP
     scores = {f["id"]: f["retrieval_score"] for f in out}
     conf = effective_confidence(make_fact("x"), NOW, 30.0)
     assert scores["after-top"] == pytest.approx(ANSWER_SHARE * 10.0 * conf)
+    assert scores["follow-up"] == pytest.approx(ANSWER_SHARE * 1.0 * conf)
     assert scores["before"] == pytest.approx(NEIGHBOUR_SHARE * 1.0 * conf)
-    assert scores["two-on"] == pytest.approx(NEIGHBOUR_SHARE * 1.0 * conf)
+    assert scores["asking"] == pytest.approx(NEIGHBOUR_SHARE * 1.0 * conf)
     assert scores["after-said"] == pytest.approx(NEIGHBOUR_SHARE * 0.9 * conf)
 
 
@@ -534,5 +537,7 @@ def test_an_answer_takes_a_first_place_right_after_its_question_never_before_it(
     out, _ = best_search_hits(found, None, [("q", 1, answer, True)])
     assert 9.0 < out[1]["retrieval_score"] < 10.0
     assert hit_ids(found, [("q", 1, answer, False)]) == ["q", "b", "c", "d", "e", "ans"]
-    # an answer asked by a hit after the first places stays after them
+    # an answer asked by a hit after the first places stays after them; so does the answer
+    # to a question asked about a hit (two places on), which borrows as much
     assert hit_ids(found, [("e", 1, answer, True)]) == ["q", "b", "c", "d", "e", "ans"]
+    assert hit_ids(found, [("q", 2, answer, True)]) == ["q", "b", "c", "d", "e", "ans"]

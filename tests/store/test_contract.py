@@ -711,18 +711,24 @@ def test_episode_neighbours_are_heads_as_get_fact_heads_for_gives_them(store):
     assert head == next(h for h in store.get_fact_heads_for(["e-1"]) if h["id"] == "n-2")
 
 
-def test_episode_neighbours_say_whether_the_given_fact_asks_a_question(store):
-    """Search lends a question's next fact more (its answer): every backend tells which given
-    facts' literals hold a question mark, whatever their neighbours hold."""
+def test_episode_neighbours_say_whether_each_neighbour_follows_a_question(store):
+    """Search lends a question's next fact more (its answer): every backend tells which
+    neighbours come right after a fact of their episode whose literal holds a question mark;
+    a question in another episode, recorded between, asks nothing of this one."""
     entity(store, "e-1", "Core")
-    store.insert_facts([fact(i, "e-1", lit=lit, episode="ep-1") for i, lit in (
-        ("q-1", "How long have you been married?"), ("a-1", "Five years, why?"),
-        ("s-1", "We went camping"), ("s-2", "100% sure (no question)"))])
-    asks = {(of, offset): flag for of, offset, _, flag in
-            store.episode_neighbours(["q-1", "a-1", "s-1", "s-2"], 1)}
-    assert asks == {("q-1", 1): True, ("a-1", -1): True, ("a-1", 1): True,
-                    ("s-1", -1): False, ("s-1", 1): False, ("s-2", -1): False}
-    assert all(type(flag) is bool for flag in asks.values())
+    store.insert_facts([fact(i, "e-1", lit=lit, episode=ep) for i, lit, ep in (
+        ("s-0", "We went camping", "ep-1"), ("q-1", "How long have you been married?", "ep-1"),
+        ("a-1", "Five years, why?", "ep-1"), ("s-1", "We went camping", "ep-1"),
+        ("s-2", "100% sure (no question)", "ep-1"), ("o-1", "Anyone there?", "ep-2"),
+        ("s-3", "Back to camping", "ep-1"))])
+    follows = {(of, offset, head["id"]): flag for of, offset, head, flag in
+               store.episode_neighbours(["s-0", "a-1", "s-2"], 2)}
+    assert follows == {
+        ("s-0", 1, "q-1"): False, ("s-0", 2, "a-1"): True,
+        ("a-1", -2, "s-0"): False, ("a-1", -1, "q-1"): False, ("a-1", 1, "s-1"): True,
+        ("a-1", 2, "s-2"): False,
+        ("s-2", -2, "a-1"): True, ("s-2", -1, "s-1"): True, ("s-2", 2, "s-3"): False}
+    assert all(type(flag) is bool for flag in follows.values())
 
 
 def test_search_inside_a_transaction_sees_its_own_writes(store):

@@ -226,15 +226,15 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
 def _neighbours(sh: Shell, found: R.Candidates,
                 in_scope: Callable[[dict[str, Any]], bool]) -> list[tuple[str, int, Any, bool]]:
     """The first candidates' episode neighbours (``R.best_search_hits`` lets them borrow):
-    (lender id, offset, fact, whether the lender asks a question), a candidate as found, any
-    other as its head; those outside the searched scopes dropped."""
+    (lender id, offset, fact, whether the fact follows a question), a candidate as found,
+    any other as its head; those outside the searched scopes dropped."""
     ids = R.lenders(found)
     rows = sh.store.episode_neighbours(ids, R.NEIGHBOUR_SPAN) if ids else []
     if not rows:
         return []
     known = {fact["id"]: fact for _, _, fact in found.scored}
-    return [(lender, offset, known.get(head["id"], head), asks)
-            for lender, offset, head, asks in rows if in_scope(head)]
+    return [(lender, offset, known.get(head["id"], head), follows_question)
+            for lender, offset, head, follows_question in rows if in_scope(head)]
 
 
 def _whole_neighbours(sh: Shell, ranked: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -37,8 +37,9 @@ SPECIFIC_FACTS = 10
 #: lends ``SHARE`` of its score to the facts of its episode recorded up to ``SPAN`` places
 #: before or after it.
 NEIGHBOUR_SOURCES, NEIGHBOUR_SHARE, NEIGHBOUR_SPAN = 30, 0.2, 2
-#: A hit that asks a question lends this share instead to the fact recorded right after it:
-#: the answer, which holds what was asked for in words of its own (docs/search.md).
+#: A hit lends this share instead to a fact after it that follows a question (the hit's own,
+#: or one asked about it): the answer, which holds what was asked for in words of its own
+#: (docs/search.md).
 ANSWER_SHARE = 1.5
 #: The first hits keep their places: context ranks the facts after them.
 NEIGHBOUR_KEEP = 5
@@ -306,16 +307,18 @@ def best_search_hits(found: Candidates, limit: int | None = None,
     adds the shares, times its own effective confidence. A question's words often sit on the
     turn that asked it, while the answer comes next. The first ``NEIGHBOUR_KEEP`` keep their
     places: context ranks the facts after them and never moves a direct match there. A
-    lender that asks a question lends ``ANSWER_SHARE`` to the fact right after it instead:
-    a question's words are on the turn that asked, its answer on the next. That answer may
-    also take a place among the first ones, right after its question: there it counts what
-    it borrowed up to just under the question's own score, so it never passes its question
-    and the first hit stays the best direct match.
+    lender lends ``ANSWER_SHARE`` instead to a fact after it that follows a question (the
+    lender itself asking, or a question asked about it): a question's words are on the turn
+    that asked or on the turn it asks about, its answer on the next. The answer to the
+    lender's own question (right after it) may also take a place among the first ones,
+    right after its question: there it counts what it borrowed up to just under the
+    question's own score, so it never passes its question and the first hit stays the best
+    direct match.
 
-    ``neighbours``: (lender's id, offset, neighbour fact, whether the lender asks) rows
-    (``Store.episode_neighbours``, the facts read); a neighbour not valid at ``now`` is
-    skipped, one not among the candidates joins on what it borrowed alone, after them in the
-    order it was lent to (lender by lender, nearest first)."""
+    ``neighbours``: (lender's id, offset, neighbour fact, whether the neighbour follows a
+    question) rows (``Store.episode_neighbours``, the facts read); a neighbour not valid at
+    ``now`` is skipped, one not among the candidates joins on what it borrowed alone, after
+    them in the order it was lent to (lender by lender, nearest first)."""
     borrowed, joined, asked = _borrowed(found, neighbours)
     if not borrowed:
         return [_annotated(e) for e in _best(found.scored, found.key, limit)], len(found.scored)
@@ -345,25 +348,24 @@ def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact, bool
               ) -> tuple[dict[str, float], list[tuple[float, float, Fact]], dict[str, float]]:
     """id -> the shares lent to it (before its own confidence); the neighbours that were
     not candidates, as (0, effective confidence, fact) in the order they were lent to; and
-    id -> the best score of a lender whose answer it is (the fact right after a hit that
-    asks)."""
+    id -> the best score of a lender whose own question it answers (right after it)."""
     rank = {fact_id: n for n, fact_id in enumerate(lenders(found))}
     score = {fact["id"]: s for s, _, fact in found.scored if fact["id"] in rank}
     known = {fact["id"] for _, _, fact in found.scored}
     borrowed: dict[str, float] = {}
     joined: dict[str, tuple[float, float, Fact]] = {}
     asked: dict[str, float] = {}
-    for lender, offset, fact, asks in sorted((row for row in neighbours if row[0] in rank),
-                                             key=lambda row: (rank[row[0]], abs(row[1]),
-                                                              row[1])):
+    rows = sorted((row for row in neighbours if row[0] in rank),
+                  key=lambda row: (rank[row[0]], abs(row[1]), row[1]))
+    for lender, offset, fact, follows_question in rows:
         fact_id = fact["id"]
         if fact_id not in known and fact_id not in joined:
             if not fact_valid_at(fact, found.now):
                 continue
             joined[fact_id] = (0.0, effective_confidence(fact, found.now, found.half_life_days),
                                fact)
-        answers = asks and offset == 1
-        if answers:
+        answers = follows_question and offset > 0
+        if answers and offset == 1:
             asked[fact_id] = max(asked.get(fact_id, 0.0), score[lender])
         share = ANSWER_SHARE if answers else NEIGHBOUR_SHARE
         borrowed[fact_id] = borrowed.get(fact_id, 0.0) + share * score[lender]

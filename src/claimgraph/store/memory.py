@@ -418,8 +418,11 @@ class MemoryStore(MemoryPurge, StoreDefaults):
                 continue
             for other in range(max(0, place - span), min(len(order), place + span + 1)):
                 if other != place and order[other]["episode"] == fact["episode"]:
+                    before = order[other - 1] if other > 0 else None
+                    answers = (before is not None and before["episode"] == fact["episode"]
+                               and rec.asks(before))
                     out.append((fact["id"], other - place,
-                                {f: order[other][f] for f in FACT_HEAD_FIELDS}, rec.asks(fact)))
+                                {f: order[other][f] for f in FACT_HEAD_FIELDS}, answers))
         return out
 
     def _named(self, needle: str) -> list[Record]:

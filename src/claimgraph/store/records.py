@@ -176,8 +176,8 @@ def search_text_ok(query: str) -> bool:
     return len(query.strip()) >= MIN_SEARCH_CHARS
 
 
-#: A literal holding it asks a question (``Store.episode_neighbours`` says which given facts
-#: do: the fact recorded after a question is likely its answer, docs/search.md).
+#: A literal holding it asks a question (``Store.episode_neighbours`` says which neighbours
+#: follow one: the fact recorded after a question is likely its answer, docs/search.md).
 ASKS = "?"
 
 
