@@ -24,7 +24,7 @@ from starlette.routing import Route
 from claimgraph import __version__
 from claimgraph.errors import ClaimgraphError
 from claimgraph.viewer import activity, overview, present, timeline
-from claimgraph.viewer.cache import PageCache, store_state
+from claimgraph.viewer.cache import PageCache
 from claimgraph.viewer.fact import fact_page
 from claimgraph.viewer.guard import Guard
 from claimgraph.viewer.project import project
@@ -99,7 +99,7 @@ def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[st
     lock = threading.Lock()
 
     def shared(key: Any, build: Callable[[Any], Any]) -> Any:
-        state = store_state(src.db)
+        state = src.state()
         placements.drop(lambda kept: kept[-1] != state)  # a write made them stale for good
 
         def made() -> Any:
@@ -120,15 +120,14 @@ def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[st
     def one_project(request: Request) -> tuple[str, dict[str, Any]]:
         name = overview.named_project(request.query_params.get("id"))
         params = request.query_params
-        key = ("project", name, tuple(sorted(params.multi_items())), store_state(src.db))
+        key = ("project", name, tuple(sorted(params.multi_items())), src.state())
         return "project.html", {"page": kept.get(key, lambda: project(src, name, params, shared)),
                                 "active": ""}
 
     def as_of(request: Request) -> tuple[str, dict[str, Any]]:
         name = overview.named_project(request.query_params.get("id"))
         at = request.query_params.get("at")
-        key = ("asof", name, tuple(sorted(request.query_params.multi_items())),
-               store_state(src.db))
+        key = ("asof", name, tuple(sorted(request.query_params.multi_items())), src.state())
         data = kept.get(key, lambda: timeline.as_of(src, name, at))
         partial = request.query_params.get("part") == "facts"
         return ("asof_facts.html" if partial else "asof.html"), {"page": data, "active": ""}

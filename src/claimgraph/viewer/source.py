@@ -1,16 +1,31 @@
-"""Where the viewer reads from: one store, opened read-only for each request, and its sidecars.
+"""Where the viewer reads from: one store, opened read-only, and its sidecars.
 
-A request opens its own read-only connection (about 7 ms) rather than sharing one: every page
-shows what the store holds now, requests may run on any worker thread, and a read-only open
-can never create, migrate or write anything, whatever a page does.
+Every store the viewer reads through is opened read-only (it can never create, migrate or
+write anything, whatever a page does). A request borrows one from a few kept open between
+requests (``Stores``) rather than opening its own: an open costs about 7 ms on SQLite (a
+connection to the server on PostgreSQL), twenty pages at once paid it twenty times over, and
+a kept connection sees every commit as well as a new one does (each read outside a snapshot
+reads the newest state; the store drops its caches when another connection has written).
+One is used by one request at a time; one that failed is closed, not kept; one older than
+``Stores.max_age_s``, or opened on a file since replaced (another inode at the path), is
+closed and opened anew.
+
+Which state the store is in (``Source.state``) is its write counter (``Store.write_count``,
+docs/store.md, "The write counter"), the same on every backend: the kept pages and
+placements are keyed by it, so a write shows on the next page load on SQLite and on
+PostgreSQL alike (the store file's size and modification time, read before, do not exist
+on a server, and a checkpoint moved them without any write).
 """
 
 from __future__ import annotations
 
+import os
+import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from claimgraph import logs
 from claimgraph.core.shell import Shell, wall_clock_ms
@@ -18,6 +33,73 @@ from claimgraph.logic.briefing import DEFAULT_BUDGET_CHARS
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
 from claimgraph.opening import open_store
 from claimgraph.sidecar import Sidecars
+
+
+#: Stores kept open between requests: as many as pages are built at once, and a few more.
+KEPT_STORES = 4
+#: A kept store is opened anew after this long (a migration, a moved file: nothing stays
+#: read through one connection for long).
+STORE_MAX_AGE_S = 60.0
+
+
+def file_key(db: Path) -> tuple[int, int] | None:
+    """(device, inode) of the store's file: another one means the file was replaced. None
+    for a server store (its stand-in is no database) or a missing file."""
+    try:
+        st = os.stat(db)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+@dataclass
+class _Kept:
+    store: Any
+    key: tuple[int, int] | None
+    opened: float
+
+
+class Stores:
+    """Read-only stores of one database kept open between requests, each lent to one
+    request at a time."""
+
+    def __init__(self, kept: int = KEPT_STORES, max_age_s: float = STORE_MAX_AGE_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.kept, self.max_age_s, self.clock = kept, max_age_s, clock
+        self._lock = threading.Lock()
+        self._idle: list[_Kept] = []
+        self.opened = 0
+
+    def take(self, db: Path) -> _Kept:
+        key, now, stale = file_key(db), self.clock(), []
+        found = None
+        with self._lock:
+            while self._idle and found is None:
+                kept = self._idle.pop()
+                if kept.key == key and now - kept.opened < self.max_age_s:
+                    found = kept
+                else:
+                    stale.append(kept)
+        for kept in stale:
+            kept.store.close()
+        if found is not None:
+            return found
+        store = open_store(db, read_only=True)
+        self.opened += 1
+        return _Kept(store, key, now)
+
+    def give(self, kept: _Kept, failed: bool) -> None:
+        with self._lock:
+            if not failed and len(self._idle) < self.kept:
+                self._idle.append(kept)
+                return
+        kept.store.close()
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for kept in idle:
+            kept.store.close()
 
 
 @dataclass(frozen=True)
@@ -29,14 +111,30 @@ class Source:
     half_life_days: float = DEFAULT_HALF_LIFE_DAYS
     budget_chars: int = DEFAULT_BUDGET_CHARS
     clock: Callable[[], int] = wall_clock_ms
+    stores: Stores = field(default_factory=Stores, compare=False, repr=False)
 
     @contextmanager
     def shell(self) -> Iterator[Shell]:
-        store = open_store(self.db, read_only=True)
+        kept = self.stores.take(self.db)
+        failed = True
         try:
-            yield Shell(store, clock=self.clock, half_life_days=self.half_life_days)
+            yield Shell(kept.store, clock=self.clock, half_life_days=self.half_life_days)
+            failed = False
+        except (NotFound, BadRequest):  # the page's answer, not the store's failure
+            failed = False
+            raise
         finally:
-            store.close()
+            self.stores.give(kept, failed)
+
+    def state(self) -> tuple[Any, ...]:
+        """What moves whenever a write commits: the store's write counter (every backend),
+        and for a file, which file it is (a store replaced by another holds other facts)."""
+        with self.shell() as sh:
+            return (sh.store.write_count(), file_key(self.db))
+
+    def close(self) -> None:
+        """Close the stores kept open (the viewer stops)."""
+        self.stores.close()
 
     @property
     def sidecars(self) -> Sidecars:
