@@ -42,7 +42,7 @@ def templates() -> Environment:
     env = Environment(loader=PackageLoader("claimgraph.viewer", "templates"),
                       autoescape=select_autoescape(default=True), undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True)
-    env.filters.update(present.FILTERS)
+    env.filters.update(present.FILTERS, fact_html=present.kept_fact_html())
     env.globals.update(href=present.href, version=__version__, nav=NAV,
                        bar_max=present.BAR_WIDTH)
     return env
