@@ -115,7 +115,8 @@ def kept_to(placed_whole: Mapping[str, Any], keep: Iterable[str],
         moved = frozenset(keep).symmetric_difference(before["keep"][1])
     ids = {}
     for key, found in placed_whole["ids"].items():
-        if moved is not None and before["cut_from"].get(key) is found and moved.isdisjoint(found):
+        if (moved is not None and before["cut_from"].get(key) is found
+                and (not moved or moved.isdisjoint(found))):
             ids[key] = before["placed"]["ids"][key]
         else:
             ids[key] = list(filter(keep.__contains__, found))

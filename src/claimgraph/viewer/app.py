@@ -93,22 +93,25 @@ def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[st
     # one holds every id of a project's sections.
     placements = PageCache(size=PLACEMENTS_KEPT, refresh_s=PLACEMENT_REFRESH_S)
 
-    # The last placement made for each (project, filters), whatever the store's state: the
-    # next one is advanced from it (``viewer.advance``), so a write costs what it touched.
+    # The last placement made for each (project, filters) of the store's file, whatever its
+    # state: the next one is advanced from it (``viewer.advance``), so a write costs what it
+    # touched. A file replaced by another (a restored backup) starts again: its write counter
+    # and touches are another store's.
     latest: OrderedDict[Any, Any] = OrderedDict()
     lock = threading.Lock()
 
     def shared(key: Any, build: Callable[[Any], Any]) -> Any:
         state = src.state()
         placements.drop(lambda kept: kept[-1] != state)  # a write made them stale for good
+        lineage = (key, state[1])
 
         def made() -> Any:
             with lock:
-                base = latest.get(key)
+                base = latest.get(lineage)
             value = build(base)
             with lock:
-                latest[key] = value
-                latest.move_to_end(key)
+                latest[lineage] = value
+                latest.move_to_end(lineage)
                 while len(latest) > PLACEMENTS_KEPT:
                     latest.popitem(last=False)
             return value

@@ -119,7 +119,7 @@ def project(src: Source, project_id: str, params: Mapping[str, str],
         lambda base: narrowed(src, project_id, narrowing, whole, base))
     now, pairs = whole["now"], whole["pairs"]
     placed = cut(mine["placed"], shown_windows(section, page))
-    with src.shell() as sh:
+    with src.shell(kept_open=True) as sh:
         facts = read_whole(sh.store, [placed], shared_reads(whole))
     shown_pairs = [p for p in pairs if not narrowing.active or any(
         narrowing.matches(f) for f in p.values())]
@@ -176,7 +176,7 @@ def advanced(src: Source, project_id: str, base: Mapping[str, Any]) -> dict[str,
     touched it, or None when that would not be exact (``viewer.advance``)."""
     if base.get("mark") is None:
         return None
-    with src.shell() as sh:
+    with src.shell(kept_open=True) as sh:
         store: Any = sh.store
         if not isinstance(store, FactTouches):
             return None
@@ -221,7 +221,8 @@ def narrowed(src: Source, project_id: str, narrowing: Narrowing, whole: Mapping[
     match. The matching ids come from one indexed read where the store answers it, kept with
     the write counter they were read at and advanced by matching the touched facts again;
     a store without that read is placed again under the filters."""
-    with src.shell() as sh:
+    advancing = base is not None and base.get("keep") is not None  # else one walk of them all
+    with src.shell(kept_open=advancing) as sh:
         store = sh.store
         matching = getattr(store, "narrowed_fact_ids", None)
         if matching is None:

@@ -1,14 +1,16 @@
 """Where the viewer reads from: one store, opened read-only, and its sidecars.
 
 Every store the viewer reads through is opened read-only (it can never create, migrate or
-write anything, whatever a page does). A request borrows one from a few kept open between
-requests (``Stores``) rather than opening its own: an open costs about 7 ms on SQLite (a
-connection to the server on PostgreSQL), twenty pages at once paid it twenty times over, and
-a kept connection sees every commit as well as a new one does (each read outside a snapshot
+write anything, whatever a page does). The small reads a page makes on every load (the
+store's state, the facts it shows, what a write touched) borrow one from a few kept open
+between requests (``Stores``) rather than opening their own: an open costs about 7 ms on
+SQLite (a connection to the server on PostgreSQL), twenty pages at once paid it twenty times
+over, and a kept connection sees every commit as well as a new one does (each read outside a snapshot
 reads the newest state; the store drops its caches when another connection has written).
 One is used by one request at a time; one that failed is closed, not kept; one older than
 ``Stores.max_age_s``, or opened on a file since replaced (another inode at the path), is
-closed and opened anew.
+closed and opened anew. A walk over a whole project or store (a placement made whole, the
+projects page, time travel) opens its own and closes it, as every read did before.
 
 Which state the store is in (``Source.state``) is its write counter (``Store.write_count``,
 docs/store.md, "The write counter"), the same on every backend: the kept pages and
@@ -114,7 +116,20 @@ class Source:
     stores: Stores = field(default_factory=Stores, compare=False, repr=False)
 
     @contextmanager
-    def shell(self) -> Iterator[Shell]:
+    def shell(self, kept_open: bool = False) -> Iterator[Shell]:
+        """A shell over the store, read-only. ``kept_open``: borrowed from the stores kept
+        open (``Stores``), for the small reads a page makes on every load (the state, the
+        facts it shows, what a write touched); else opened for this read and closed after
+        it, as a walk over a whole project or store is: a SQLite connection keeps the pages
+        it read mapped (``mmap``) until it closes, and a kept one would hold a whole store's
+        worth of them in the viewer's resident memory."""
+        if not kept_open:
+            store = open_store(self.db, read_only=True)
+            try:
+                yield Shell(store, clock=self.clock, half_life_days=self.half_life_days)
+            finally:
+                store.close()
+            return
         kept = self.stores.take(self.db)
         failed = True
         try:
@@ -127,9 +142,10 @@ class Source:
             self.stores.give(kept, failed)
 
     def state(self) -> tuple[Any, ...]:
-        """What moves whenever a write commits: the store's write counter (every backend),
-        and for a file, which file it is (a store replaced by another holds other facts)."""
-        with self.shell() as sh:
+        """(write counter, file): what moves whenever a write commits, the store's write
+        counter on every backend, and which file the store is (``file_key``; None on a
+        server): a store replaced by another holds other facts, whatever its counter says."""
+        with self.shell(kept_open=True) as sh:
             return (sh.store.write_count(), file_key(self.db))
 
     def close(self) -> None:
