@@ -176,7 +176,7 @@ def advanced(src: Source, project_id: str, base: Mapping[str, Any]) -> dict[str,
     touched it, or None when that would not be exact (``viewer.advance``)."""
     if base.get("mark") is None:
         return None
-    with src.shell(kept_open=True) as sh:
+    with src.shell() as sh:  # once per write; its predicate count maps a whole index
         store: Any = sh.store
         if not isinstance(store, FactTouches):
             return None

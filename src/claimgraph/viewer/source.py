@@ -2,15 +2,16 @@
 
 Every store the viewer reads through is opened read-only (it can never create, migrate or
 write anything, whatever a page does). The small reads a page makes on every load (the
-store's state, the facts it shows, what a write touched) borrow one from a few kept open
+store's state, the facts it shows, which of a write's facts a filter keeps) borrow one from a few kept open
 between requests (``Stores``) rather than opening their own: an open costs about 7 ms on
 SQLite (a connection to the server on PostgreSQL), twenty pages at once paid it twenty times
 over, and a kept connection sees every commit as well as a new one does (each read outside a snapshot
 reads the newest state; the store drops its caches when another connection has written).
 One is used by one request at a time; one that failed is closed, not kept; one older than
 ``Stores.max_age_s``, or opened on a file since replaced (another inode at the path), is
-closed and opened anew. A walk over a whole project or store (a placement made whole, the
-projects page, time travel) opens its own and closes it, as every read did before.
+closed and opened anew. A walk over a whole project or store (a placement made whole or
+advanced, the projects page, time travel) opens its own and closes it, as every read did
+before.
 
 Which state the store is in (``Source.state``) is its write counter (``Store.write_count``,
 docs/store.md, "The write counter"), the same on every backend: the kept pages and
@@ -37,11 +38,12 @@ from claimgraph.opening import open_store
 from claimgraph.sidecar import Sidecars
 
 
-#: Stores kept open between requests: as many as pages are built at once, and a few more.
-KEPT_STORES = 4
-#: A kept store is opened anew after this long (a migration, a moved file: nothing stays
-#: read through one connection for long).
-STORE_MAX_AGE_S = 60.0
+#: Stores kept open between requests: as many as pages are built at once (``viewer.cache``).
+KEPT_STORES = 2
+#: A kept store is opened anew after this long: a burst of loads shares it, and what it
+#: keeps mapped (every page it read: about 13 MB for 500 facts scattered over a 100,000-fact
+#: store) is given back soon after.
+STORE_MAX_AGE_S = 10.0
 
 
 def file_key(db: Path) -> tuple[int, int] | None:
@@ -119,7 +121,7 @@ class Source:
     def shell(self, kept_open: bool = False) -> Iterator[Shell]:
         """A shell over the store, read-only. ``kept_open``: borrowed from the stores kept
         open (``Stores``), for the small reads a page makes on every load (the state, the
-        facts it shows, what a write touched); else opened for this read and closed after
+        facts it shows); else opened for this read and closed after
         it, as a walk over a whole project or store is: a SQLite connection keeps the pages
         it read mapped (``mmap``) until it closes, and a kept one would hold a whole store's
         worth of them in the viewer's resident memory."""
