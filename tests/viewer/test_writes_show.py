@@ -131,3 +131,28 @@ def test_a_store_that_failed_is_closed_not_kept(tmp_path):
         pass
     assert stores.opened == 2
     source.close()
+
+
+def test_kept_stores_are_closed_once_old_in_use_or_waiting(tmp_path):
+    db = tmp_path / "claims.db"
+    store = open_store(db)
+    build(store)
+    store.close()
+    clock = [0.0]
+    stores = Stores(kept=2, max_age_s=5.0, clock=lambda: clock[0])
+    source = Source(db, stores=stores)
+    with source.shell(kept_open=True):
+        pass
+    with source.shell(kept_open=True):  # lent again while young
+        pass
+    assert stores.opened == 1
+    clock[0] = 6.0
+    stores.sweep()  # waiting and old: closed
+    with source.shell(kept_open=True):
+        clock[0] = 12.0  # old by the time it comes back: closed, not kept
+    assert stores.opened == 2
+    clock[0] = 12.5
+    with source.shell(kept_open=True):
+        pass
+    assert stores.opened == 3
+    source.close()

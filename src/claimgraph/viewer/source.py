@@ -2,16 +2,16 @@
 
 Every store the viewer reads through is opened read-only (it can never create, migrate or
 write anything, whatever a page does). The small reads a page makes on every load (the
-store's state, the facts it shows, which of a write's facts a filter keeps) borrow one from a few kept open
-between requests (``Stores``) rather than opening their own: an open costs about 7 ms on
-SQLite (a connection to the server on PostgreSQL), twenty pages at once paid it twenty times
-over, and a kept connection sees every commit as well as a new one does (each read outside a snapshot
-reads the newest state; the store drops its caches when another connection has written).
-One is used by one request at a time; one that failed is closed, not kept; one older than
-``Stores.max_age_s``, or opened on a file since replaced (another inode at the path), is
-closed and opened anew. A walk over a whole project or store (a placement made whole or
-advanced, the projects page, time travel) opens its own and closes it, as every read did
-before.
+store's state, the facts it shows, which of a write's facts a filter keeps) borrow one of
+a few stores kept open between requests (``Stores``) rather than opening their own: an open
+costs about 7 ms on SQLite (a connection to the server on PostgreSQL), twenty pages at once
+paid it twenty times over, and a kept connection sees every commit as a new one does (a
+read outside a snapshot reads the newest state; the store drops its caches when another
+connection has written). One is lent to one request at a time; one that failed is closed,
+not kept; one open for ``Stores.max_age_s``, or opened on a file since replaced (another
+inode at the path), is closed. A walk over a whole project or store (a placement made whole
+or advanced, the projects page, time travel) opens its own and closes it, as every read did
+before: SQLite keeps every page a connection read mapped until it closes.
 
 Which state the store is in (``Source.state``) is its write counter (``Store.write_count``,
 docs/store.md, "The write counter"), the same on every backend: the kept pages and
@@ -40,10 +40,10 @@ from claimgraph.sidecar import Sidecars
 
 #: Stores kept open between requests: as many as pages are built at once (``viewer.cache``).
 KEPT_STORES = 2
-#: A kept store is opened anew after this long: a burst of loads shares it, and what it
-#: keeps mapped (every page it read: about 13 MB for 500 facts scattered over a 100,000-fact
+#: A kept store is closed after this long: a burst of loads shares it, and what it keeps
+#: mapped (every page it read: about 13 MB for 500 facts scattered over a 100,000-fact
 #: store) is given back soon after.
-STORE_MAX_AGE_S = 10.0
+STORE_MAX_AGE_S = 5.0
 
 
 def file_key(db: Path) -> tuple[int, int] | None:
@@ -65,45 +65,72 @@ class _Kept:
 
 class Stores:
     """Read-only stores of one database kept open between requests, each lent to one
-    request at a time."""
+    request at a time. One that has been open ``max_age_s`` is closed when it comes back, or
+    by a sweep as often while it waits unused (what it keeps mapped is given back soon after
+    the last load)."""
 
     def __init__(self, kept: int = KEPT_STORES, max_age_s: float = STORE_MAX_AGE_S,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.kept, self.max_age_s, self.clock = kept, max_age_s, clock
         self._lock = threading.Lock()
         self._idle: list[_Kept] = []
+        self._stop = threading.Event()
+        self._sweeper: threading.Thread | None = None
         self.opened = 0
 
     def take(self, db: Path) -> _Kept:
-        key, now, stale = file_key(db), self.clock(), []
-        found = None
+        key, found, stale = file_key(db), None, []
         with self._lock:
             while self._idle and found is None:
                 kept = self._idle.pop()
-                if kept.key == key and now - kept.opened < self.max_age_s:
+                if kept.key == key and not self._old(kept):
                     found = kept
                 else:
                     stale.append(kept)
-        for kept in stale:
+        for kept in stale:  # not under the lock: SQLite's last connection out folds the WAL
             kept.store.close()
         if found is not None:
             return found
         store = open_store(db, read_only=True)
         self.opened += 1
-        return _Kept(store, key, now)
+        return _Kept(store, key, self.clock())
 
     def give(self, kept: _Kept, failed: bool) -> None:
         with self._lock:
-            if not failed and len(self._idle) < self.kept:
+            if not failed and not self._old(kept) and len(self._idle) < self.kept:
                 self._idle.append(kept)
+                self._sweeping()
                 return
         kept.store.close()
 
+    def sweep(self) -> None:
+        """Close the waiting stores that are too old."""
+        with self._lock:
+            old = [kept for kept in self._idle if self._old(kept)]
+            self._idle = [kept for kept in self._idle if not self._old(kept)]
+        for kept in old:
+            kept.store.close()
+
     def close(self) -> None:
+        self._stop.set()
         with self._lock:
             idle, self._idle = self._idle, []
         for kept in idle:
             kept.store.close()
+
+    def _old(self, kept: _Kept) -> bool:
+        return self.clock() - kept.opened >= self.max_age_s
+
+    def _sweeping(self) -> None:
+        """Start the sweep once (the lock is held)."""
+        if self._sweeper is None:
+            self._sweeper = threading.Thread(target=self._sweep_until_closed,
+                                             name="viewer-stores-sweep", daemon=True)
+            self._sweeper.start()
+
+    def _sweep_until_closed(self) -> None:
+        while not self._stop.wait(self.max_age_s):
+            self.sweep()
 
 
 @dataclass(frozen=True)
