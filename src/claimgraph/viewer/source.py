@@ -143,15 +143,18 @@ class Source:
     budget_chars: int = DEFAULT_BUDGET_CHARS
     clock: Callable[[], int] = wall_clock_ms
     stores: Stores = field(default_factory=Stores, compare=False, repr=False)
+    state_stores: Stores = field(default_factory=lambda: Stores(kept=1), compare=False,
+                                 repr=False)
+    state_lock: Any = field(default_factory=threading.Lock, compare=False, repr=False)
 
     @contextmanager
     def shell(self, kept_open: bool = False) -> Iterator[Shell]:
         """A shell over the store, read-only. ``kept_open``: borrowed from the stores kept
-        open (``Stores``), for the small reads a page makes on every load (the state, the
-        facts it shows); else opened for this read and closed after
-        it, as a walk over a whole project or store is: a SQLite connection keeps the pages
-        it read mapped (``mmap``) until it closes, and a kept one would hold a whole store's
-        worth of them in the viewer's resident memory."""
+        open (``Stores``), for the small reads a page makes on every load (the facts it
+        shows); else opened for this read and closed after it, as a walk over a whole
+        project or store is: a SQLite connection keeps the pages it read mapped (``mmap``)
+        until it closes, and a kept one would hold a whole store's worth of them in the
+        viewer's resident memory."""
         if not kept_open:
             store = open_store(self.db, read_only=True)
             try:
@@ -159,27 +162,35 @@ class Source:
             finally:
                 store.close()
             return
-        kept = self.stores.take(self.db)
+        with self._lent(self.stores) as store:
+            yield Shell(store, clock=self.clock, half_life_days=self.half_life_days)
+
+    @contextmanager
+    def _lent(self, stores: Stores) -> Iterator[Any]:
+        kept = stores.take(self.db)
         failed = True
         try:
-            yield Shell(kept.store, clock=self.clock, half_life_days=self.half_life_days)
+            yield kept.store
             failed = False
         except (NotFound, BadRequest):  # the page's answer, not the store's failure
             failed = False
             raise
         finally:
-            self.stores.give(kept, failed)
+            stores.give(kept, failed)
 
     def state(self) -> tuple[Any, ...]:
         """(write counter, file): what moves whenever a write commits, the store's write
         counter on every backend, and which file the store is (``file_key``; None on a
-        server): a store replaced by another holds other facts, whatever its counter says."""
-        with self.shell(kept_open=True) as sh:
-            return (sh.store.write_count(), file_key(self.db))
+        server): a store replaced by another holds other facts, whatever its counter says.
+        Every load asks, twice: one store of its own answers, one reader at a time (one
+        mark read: microseconds), so a burst of loads never opens a store to ask."""
+        with self.state_lock, self._lent(self.state_stores) as store:
+            return (store.write_count(), file_key(self.db))
 
     def close(self) -> None:
         """Close the stores kept open (the viewer stops)."""
         self.stores.close()
+        self.state_stores.close()
 
     @property
     def sidecars(self) -> Sidecars:
