@@ -138,6 +138,8 @@ def test_a_teammates_disagreement_is_flagged_after_sync_without_a_curate(tmp_pat
         time.sleep(0.5)
     assert len(open_now) == 1, "the teammate's other value is an open conflict"
     assert {open_now[0]["fact"]["object"], open_now[0]["candidate"]["object"]} == {"gRPC", "REST"}
+    shown = _cli(mine, "conflicts", "--scope", "p").stdout
+    assert "from Ada" in _line(shown, "gRPC"), "the teammate is named, as `facts` names her"
 
 
 def test_sync_no_curate_leaves_the_curator_alone(tmp_path: Path) -> None:
