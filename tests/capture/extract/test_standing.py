@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from claimgraph.capture.extract.standing import process_question, task_scoped
+from claimgraph.capture.extract.standing import (
+    agent_report, not_one_rule, process_question, task_scoped)
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.session import SessionView
 
@@ -109,3 +110,53 @@ def test_several_offered_options_picked_together_are_not_typed():
     assert not typed("Lint (Recommended), Tests", question)
     assert not typed("Types", question)
     assert typed("Only the tests, the linter is too slow", question)
+
+
+# --- a sentence that does not read as one rule ----------------------------------------------------
+
+@pytest.mark.parametrize("sentence, why", [
+    ("Don't write code in the notes, but first with all the details inside, all the details "
+     "about the bugs, about the strategy we first build a plan", "repeats itself"),
+    ("I care about clean release notes for every version The release script should also post "
+     "them", "two sentences run together"),
+    ("also the parser should accept tabs and spaces and the formatter should keep the original "
+     "indentation and the linter should warn about mixed indentation and the docs should say "
+     "which one we use and why we chose it and what the editors should be set to", "runs several "
+                                                                                   "thoughts "
+                                                                                   "together"),
+])
+def test_a_sentence_that_does_not_read_as_one_rule_is_not_one(sentence, why):
+    assert not_one_rule(sentence) == why
+
+
+@pytest.mark.parametrize("sentence", [
+    "Show only the time, not the full date, unless the run takes more than a day, and even then "
+    "only the day and time, not the full date",
+    'Instead of writing "Agent" and "User", use the agent name and the user name',
+    "Always call the Stripe API through the GitHub Actions secrets",
+    "use the vendor docs or reported issues as guidance do not make assumptions",
+])
+def test_a_plain_rule_reads_as_one(sentence):
+    assert not_one_rule(sentence) is None
+
+
+@pytest.mark.parametrize("text, why", [
+    ("No local setup files changed by me", "the agent speaks of itself"),
+    ("I'll keep the retry loop as is", "the agent speaks of itself"),
+    ("Now running the integration tests against staging", "says what the agent is doing"),
+    ("No feature code was edited in the main checkout", "reports what happened"),
+    ("Branch is still behind `origin/main` by 2 commits; it must rebase before review",
+     "a state that holds for now"),
+])
+def test_the_agents_report_of_its_turn_is_not_a_rule(text, why):
+    assert agent_report(text) == why
+
+
+@pytest.mark.parametrize("text", [
+    "OIDC `aud` is now the internal service constant `svc`; `azp` must match it when present",
+    "No backward compatibility for `.cache/results/`",
+    "Used `Result<T, E>` instead of raising exceptions for `parse()`",
+    "All public functions include doc comments with doctests",
+])
+def test_a_rule_in_the_agents_words_is_not_a_report(text):
+    assert agent_report(text) is None

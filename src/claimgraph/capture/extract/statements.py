@@ -33,7 +33,7 @@ from claimgraph.capture.classify.phrases import (  # noqa: F401 (re-exported for
 from claimgraph.capture.extract.prose import (
     echo_key, is_paste, request_text, sentences, typed_part, without_echo)
 from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
-from claimgraph.capture.extract.standing import task_scoped
+from claimgraph.capture.extract.standing import not_one_rule, task_scoped
 
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
 _MIN_WORDS = 3
@@ -91,6 +91,9 @@ def _not_stored(verdict: Any, sentence: str, view: SessionView) -> str | None:
     today = task_scoped(sentence)
     if today:
         return f"for today: {today}"
+    garbled = not_one_rule(sentence)
+    if garbled:
+        return f"not one rule: {garbled}"
     if verdict.label != "personal" and not view.project:
         return "no known project"
     return None
