@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from claimgraph.logic.replacement import (REPLACED, replacement_pairs, replaces, stem,
-                                          topic_words)
+                                          topic_words, turns_around)
 
 DAY = 86_400_000
 NOW = 1_800_000_000_000
@@ -114,3 +114,26 @@ def test_the_agents_own_note_never_replaces_a_stance():
     assert list(replacement_pairs([old, new], NOW)) == []
     said = {**new, "source_type": "user-assertion"}
     assert [p["fact"]["id"] for p in replacement_pairs([old, said], NOW)] == ["c"]
+
+
+def test_a_later_cue_that_puts_in_what_an_older_no_left_out_replaces_it():
+    """One shared word is enough when it is the head of what the older said not to put in and
+    the newer puts in ("names" / "name"), with the newer's cue."""
+    newer = 'Instead of writing "Owner" and "Viewer", use the owner name and viewer\'s name'
+    assert replaces(newer, "Do not add the full names")
+    assert replaces(newer, "Never show the full name of the owner")
+
+
+def test_turning_around_needs_the_cue_the_same_thing_and_a_positive_newer():
+    # no cue: a later "use the names" alone retires nothing
+    assert not replaces("Use the owner name in the header", "Do not add the full names")
+    # what the cue says was replaced is not what stands
+    assert not turns_around("Instead of adding the full names, show initials",
+                            "Do not add the full names")
+    # the newer says no too
+    assert not turns_around("Do not show the names instead of avatars",
+                            "Do not add the full names")
+    # a different thing put in
+    assert not replaces("Use avatars instead of initials", "Do not add the full names")
+    # the older puts the thing in: opposite polarity the other way is not turning around
+    assert not turns_around("Instead of the badge, never show the names", "Show the full names")
