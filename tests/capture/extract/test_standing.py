@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from claimgraph.capture.extract.prose import split_run_on
 from claimgraph.capture.extract.standing import (
     agent_report, not_one_rule, process_question, task_scoped)
 from claimgraph.capture.extract.statements import user_texts
@@ -114,19 +115,22 @@ def test_several_offered_options_picked_together_are_not_typed():
 
 # --- a sentence that does not read as one rule ----------------------------------------------------
 
-@pytest.mark.parametrize("sentence, why", [
-    ("Don't write code in the notes, but first with all the details inside, all the details "
-     "about the bugs, about the strategy we first build a plan", "repeats itself"),
-    ("I care about clean release notes for every version The release script should also post "
-     "them", "two sentences run together"),
-    ("also the parser should accept tabs and spaces and the formatter should keep the original "
-     "indentation and the linter should warn about mixed indentation and the docs should say "
-     "which one we use and why we chose it and what the editors should be set to", "runs several "
-                                                                                   "thoughts "
-                                                                                   "together"),
-])
-def test_a_sentence_that_does_not_read_as_one_rule_is_not_one(sentence, why):
-    assert not_one_rule(sentence) == why
+def test_a_speech_to_text_restart_does_not_read_as_one_rule():
+    assert not_one_rule("Don't write code in the notes, but first with all the details inside, "
+                        "all the details about the bugs, about the strategy we first build a "
+                        "plan") == "repeats itself"
+
+
+def test_two_dictated_sentences_without_a_stop_are_split_where_the_second_starts():
+    assert split_run_on("I care about clean release notes for every version If we need a flag "
+                        "for it, name it notes_flag") == [
+        "I care about clean release notes for every version",
+        "If we need a flag for it, name it notes_flag"]
+    assert split_run_on("Yes and also Our app should show every payment") == [
+        "Yes and also", "Our app should show every payment"]
+    # a name in the middle of a sentence is not a new sentence
+    assert split_run_on("Always call the Stripe API from GitHub Actions") == [
+        "Always call the Stripe API from GitHub Actions"]
 
 
 @pytest.mark.parametrize("sentence", [

@@ -141,6 +141,18 @@ def sentences(text: str) -> Iterator[str]:
                 yield sentence
 
 
+#: A stop missing between two dictated sentences: a lower-case word, then a capitalised word
+#: that only opens a sentence (never a name: "If", "Our", "The"), then more words.
+_RUN_ON = re.compile(r"(?<=[a-z,])\s+(?=(?:If|When|Our|The|We|It|This|That|But|So|Then|Also|"
+                     r"Please|Can|Should|Do|Don't|Let's|My|You|They|And|There|Maybe|Now)\s+\w)")
+
+
+def split_run_on(sentence: str) -> list[str]:
+    """A sentence dictated without its stops, cut where the next one visibly starts ("… the
+    spec's intent If we need a parameter, name it …" is two sentences)."""
+    return [part.strip(" ,") for part in _RUN_ON.split(sentence) if part.strip(" ,")]
+
+
 def split_sentences(paragraph: str) -> list[str]:
     """Split at ``. ! ?`` before a new sentence, never after "e.g." or inside a file name."""
     flat = " ".join(paragraph.split())

@@ -23,11 +23,11 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
 - it talks about **the agent's turn** ("you described …", "you missed …"): feedback on the
   conversation, not a rule of the project.
 
-A sentence **does not read as one rule** (``not_one_rule``) when it runs several thoughts
-together (over 40 words), repeats itself (the same three words again a few words on: a
-speech-to-text restart, "all the information inside, all the information about …"), or runs two sentences
-together without a stop ("… the spec's intent If we need …"): which part is the rule is a
-guess, and a guess is not stored.
+A sentence **does not read as one rule** (``not_one_rule``) when it repeats itself (the same
+three words again a few words on: a speech-to-text restart, "all the information inside, all
+the information about …"): which part is the rule is a guess, and a guess is not stored.
+(Two sentences dictated without a stop between them are split before this, by
+``prose.split_run_on``.)
 
 The agent's own notes have a test of their own (``agent_report``): a bullet in which the
 agent speaks of itself ("No local setup files changed by me", "I'll keep X as is"), reports
@@ -123,8 +123,6 @@ def process_question(question: str) -> bool:
     return bool(_PROCESS_QUESTION.search(question))
 
 
-#: Over this many words, a sentence holds several thoughts and no one rule.
-MAX_RULE_WORDS = 40
 _TOKEN = re.compile(r"[a-z0-9']+")
 #: A speech-to-text restart says the same three words again within a few words; a
 #: sentence that repeats a phrase further on ("only time and not full date … only day and
@@ -132,18 +130,11 @@ _TOKEN = re.compile(r"[a-z0-9']+")
 _RESTART_WORDS = 6
 _FILLER = frozenset("a an the and or but of to in on at for with is are be it this that we i "
                     "you they as so if".split())
-#: A stop missing between two sentences: a lower-case word, then a capitalised word that
-#: only opens a sentence (never a name: "If", "Our", "The"), then more words.
-_RUN_ON = re.compile(r"[a-z,]\s+(?:If|When|Our|The|We|It|This|That|But|So|Then|Also|Please|"
-                     r"Can|Should|Do|Don't|Let's|My|You|They|And|There|Maybe|Now)\s+\w",
-                     )
 
 
 def not_one_rule(sentence: str) -> str | None:
     """Why ``sentence`` does not read as one rule (module docstring); None when it may."""
     words = _TOKEN.findall(sentence.lower())
-    if len(words) > MAX_RULE_WORDS:
-        return "runs several thoughts together"
     seen: dict[tuple[str, ...], int] = {}
     for index in range(len(words) - 2):
         gram = tuple(words[index:index + 3])
@@ -151,8 +142,6 @@ def not_one_rule(sentence: str) -> str | None:
                 and index - seen.get(gram, -_RESTART_WORDS - 1) <= _RESTART_WORDS:
             return "repeats itself"
         seen[gram] = index
-    if _RUN_ON.search(sentence):
-        return "two sentences run together"
     return None
 
 

@@ -31,7 +31,7 @@ from claimgraph.capture.events import Event
 from claimgraph.capture.classify.phrases import (  # noqa: F401 (re-exported for other rules)
     CONVENTION, DECISION, PREFERS, classify, core as _core, phrase_hits)
 from claimgraph.capture.extract.prose import (
-    echo_key, is_paste, request_text, sentences, typed_part, without_echo)
+    echo_key, is_paste, request_text, sentences, split_run_on, typed_part, without_echo)
 from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
 from claimgraph.capture.extract.standing import not_one_rule, task_scoped
 
@@ -59,7 +59,7 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     model = shipped()
     answering = view.remembered("statements.after_options", after_options)
     for event, text in user_texts(view):
-        parts = [statement_of(s) for s in sentences(text)]
+        parts = [statement_of(part) for s in sentences(text) for part in split_run_on(s)]
         for index, sentence in enumerate(parts):
             verdict = _personal_checked(
                 model.verdict(sentence, index, len(parts), answering.get(event.line)), sentence)
