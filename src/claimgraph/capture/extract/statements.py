@@ -31,7 +31,8 @@ from claimgraph.capture.events import Event
 from claimgraph.capture.classify.phrases import (  # noqa: F401 (re-exported for other rules)
     CONVENTION, DECISION, PREFERS, classify, core as _core, phrase_hits)
 from claimgraph.capture.extract.prose import (
-    echo_key, is_paste, request_text, sentences, split_run_on, typed_part, without_echo)
+    echo_key, is_paste, request_text, sentences, split_run_on, typed_part, without_echo,
+    without_injected)
 from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
 from claimgraph.capture.extract.standing import not_one_rule, task_scoped
 
@@ -122,8 +123,10 @@ def _offers(text: str) -> bool:
 
 def user_texts(view: SessionView) -> list[tuple[Event, str]]:
     """Text a person typed in the main session: prompts, a slash command's arguments, and
-    what they typed while turning a tool call down -- without a pasted document or the
-    agent's own earlier lines pasted back (``prose.typed_part``, ``prose.without_echo``)."""
+    what they typed while turning a tool call down -- without a pasted document, the agent's
+    own earlier lines pasted back, or what the harness injected into the message (an
+    instruction file, the environment) (``prose.typed_part``, ``prose.without_echo``,
+    ``prose.without_injected``)."""
     return view.remembered("statements.user_texts", _user_texts)
 
 
@@ -138,7 +141,7 @@ def _user_texts(view: SessionView) -> list[tuple[Event, str]]:
                               for key in [echo_key(line)] if key)
             continue
         if event.is_human_prompt:
-            text = request_text(event.text)
+            text = request_text(without_injected(event.text))
         elif event.kind == "meta" and "<command-args>" in event.text:
             text = " ".join(_COMMAND_ARGS.findall(event.text))
         else:
@@ -147,7 +150,7 @@ def _user_texts(view: SessionView) -> list[tuple[Event, str]]:
         if text.strip() and not is_paste(text):
             found.append((event, text))
     for event, text in view.typed_in_results():  # words typed while turning a call down
-        text = typed_part(text)
+        text = typed_part(without_injected(text))
         if text.strip() and not is_paste(text):
             found.append((event, text))
     return found
