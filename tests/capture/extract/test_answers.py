@@ -100,5 +100,5 @@ def test_a_rejected_plans_feedback_for_today_is_not_a_decision():
     session.tool("ExitPlanMode", {"plan": PLAN}, error=True,
                  output="The user doesn't want to proceed with this tool use. The tool use was "
                         "rejected. To tell you how to proceed, the user said:\n"
-                        "We will keep the CI integration out for now.")
+                        "We will keep the CI integration in scope until the release next week.")
     assert [c for c in session.extract() if c["rule"] == "answers"] == []
