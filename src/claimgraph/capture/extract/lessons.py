@@ -16,8 +16,10 @@ the failure and the success is the lesson:
 Not lessons: a missing program (exit 126/127: the machine, not the project), reading and
 searching commands, ad-hoc scripts (``python -c``), git other than a commit a hook refused,
 the same command passing with nothing changed (flaky), only test files edited (the session
-fixed its own test), and a check aimed at a file this session wrote from scratch (work in
-progress on its way to done). No fact is read from assistant text, which is what keeps a
+fixed its own test), only files the session had already changed before the failure (it fixed
+its own change: a type error in the code it was writing is not a lesson about the project),
+and a check aimed at a file this session wrote from scratch (work in progress on its way to
+done). No fact is read from assistant text, which is what keeps a
 hypothesis the assistant stated and later refuted out of memory.
 """
 
@@ -95,6 +97,8 @@ class _Window:
 
     failure: _Run
     error: tuple[str, int]
+    #: Files the session had written or edited before the failure (its work in progress).
+    touched: frozenset[str] = frozenset()
     edits: list[tuple[Event, str, list[str]]] = field(default_factory=list)
     commands: list[str] = field(default_factory=list)
 
@@ -131,16 +135,19 @@ def _lessons(view: SessionView) -> Iterator[dict[str, Any]]:
         return
     open_failures: dict[tuple[str, ...], _Window] = {}
     created: set[str] = set()
+    touched: set[str] = set()
     taught: set[tuple[str, ...]] = set()
     for order, call in enumerate(view.calls()):
         verdict = run_verdict(view, call)
         run = _decisive_run(order, call)
-        _note_changes(view, call, verdict, run, open_failures, created)
+        _note_changes(view, call, verdict, run, open_failures, created, touched)
         if run is None or run.key in taught:
             continue
         if verdict == FAILED and _fixable(view, call, run) \
-                and not _checks_new_work(run.invocation, created):
-            open_failures.setdefault(run.key, _Window(run, first_error_line(view, call)))
+                and not _checks_new_work(run.invocation, created) \
+                and run.key not in open_failures:
+            open_failures[run.key] = _Window(run, first_error_line(view, call),
+                                             frozenset(touched))
         elif verdict == OK and run.key in open_failures:
             window = open_failures.pop(run.key)
             lesson = _lesson(view, window, run, created)
@@ -206,7 +213,8 @@ def _fixable(view: SessionView, call: Event, run: _Run) -> bool:
 
 
 def _note_changes(view: SessionView, call: Event, verdict: str, run: _Run | None,
-                  windows: dict[tuple[str, ...], _Window], created: set[str]) -> None:
+                  windows: dict[tuple[str, ...], _Window], created: set[str],
+                  touched: set[str]) -> None:
     """Record an edit or a state-changing command in every open failure's window."""
     if verdict == FAILED:
         return
@@ -214,6 +222,7 @@ def _note_changes(view: SessionView, call: Event, verdict: str, run: _Run | None
         if op.kind == "delete":
             continue
         cited = view.relative(op.path) or posixpath.basename(op.path)
+        touched.add(cited)
         if op.kind == "write":
             created.update((posixpath.basename(op.path), cited))
         for window in windows.values():
@@ -238,8 +247,9 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
             created: set[str]) -> dict[str, Any] | None:
     failure = window.failure
     files = [cited for _, cited, _ in window.edits if not is_test_file(cited)]
-    if window.edits and (not files or all(path in created for path in files)):
-        return None  # the session fixed its own test, or its own new code
+    if window.edits and (not files or all(path in created or path in window.touched
+                                          for path in files)):
+        return None  # the session fixed its own test, its own new code or its own change
     shown = f"`{shown_command(failure.invocation.argv)}`"
     error = f": {window.error[0]}" if window.error[0] else ""
     if window.edits and window.error[1] > _TELLING:
