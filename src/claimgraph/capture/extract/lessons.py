@@ -11,7 +11,8 @@ the failure and the success is the lesson:
 - a command run in between (a formatter, an install) → "fixed by running `mix format`" (never
   a check, which only reports, nor a command that was failing itself);
 - nothing but where it ran → "fails when run from the project root: E; run it from assets/";
-- nothing but its arguments → "fails: E; `<the working form>` works".
+- nothing but its arguments → "fails: E; `<the working form>` works" (not when the working
+  form only selects fewer tests or reports differently: it skipped the failure).
 
 Not lessons: a missing program (exit 126/127: the machine, not the project), reading and
 searching commands, ad-hoc scripts (``python -c``), git other than a commit a hook refused,
@@ -38,7 +39,7 @@ from claimgraph.capture.extract.session import (
     FAILED, OK, UNKNOWN, SessionView, candidate, exit_code, short_quote, transcript_evidence)
 from claimgraph.capture.extract.shell import (
     Invocation, call_cwd, command_text, invocations, positional, unwrap)
-from claimgraph.capture.extract.tooling import runner_of
+from claimgraph.capture.extract.tooling import command_form, runner_of
 from claimgraph.capture.extract.writes import file_ops
 
 _SETUP = frozenset({"cd", "source", ".", "export", "set", "sleep"})
@@ -263,7 +264,7 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
         text = (f"{shown} fails when run from {where}{error}; run it from "
                 f"{_where(view, fixed.invocation.cwd)} "
                 f"(`{shown_command(fixed.invocation.argv)}`)")
-    elif failure.invocation.argv != fixed.invocation.argv:
+    elif failure.invocation.argv != fixed.invocation.argv and not _narrower(failure, fixed):
         text = f"{shown} fails{error}; `{shown_command(fixed.invocation.argv)}` works"
     else:
         return None
@@ -272,6 +273,15 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
     return candidate("lessons", view.project or "", "core/failure-mode", text,
                      evidence=evidence, object_kind="literal",
                      subject_type="project", at=fixed.call.timestamp)
+
+
+def _narrower(failure: _Run, fixed: _Run) -> bool:
+    """The working run is the failing one pointed at fewer tests or reporting differently
+    (``pnpm test --grep Panel`` after ``pnpm test`` failed): it skipped what failed, it did
+    not fix it."""
+    argv = failure.invocation.argv
+    return runner_of(argv) is not None and \
+        command_form(argv) == command_form(fixed.invocation.argv)
 
 
 def shown_command(argv: tuple[str, ...], root: str | None = None) -> str:
