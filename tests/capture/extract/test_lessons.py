@@ -234,3 +234,22 @@ def test_a_run_narrowed_to_fewer_tests_that_passes_fixed_nothing():
     session.bash("pnpm test", error=True, output="Error: expected 3 got 2\n1 failed")
     session.bash("pnpm test --grep 'Session panel'", output="4 passed")
     assert only(session.extract(), "core/failure-mode") == []
+
+
+def test_a_failed_assertion_fixed_together_with_its_tests_is_not_a_lesson():
+    session = Session()
+    session.bash("pnpm test", error=True,
+                 output="AssertionError [ERR_ASSERTION]: Expected values to be strictly equal\n"
+                        "1 failing")
+    session.edit(f"{ROOT}/src/parser.ts", "return a", "return b")
+    session.edit(f"{ROOT}/src/test/parser.test.ts", "equal(a)", "equal(b)")
+    session.bash("pnpm test", output="12 passing")
+    assert only(session.extract(), "core/failure-mode") == []
+    # the same failure fixed in the code alone is still read as a lesson
+    alone = Session()
+    alone.bash("pnpm test", error=True,
+               output="AssertionError [ERR_ASSERTION]: Expected values to be strictly equal\n"
+                      "1 failing")
+    alone.edit(f"{ROOT}/src/parser.ts", "return a", "return b")
+    alone.bash("pnpm test", output="12 passing")
+    assert len(only(alone.extract(), "core/failure-mode")) == 1

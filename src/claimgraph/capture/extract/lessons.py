@@ -19,6 +19,8 @@ searching commands, ad-hoc scripts (``python -c``), git other than a commit a ho
 the same command passing with nothing changed (flaky), only test files edited (the session
 fixed its own test), only files the session had already changed before the failure (it fixed
 its own change: a type error in the code it was writing is not a lesson about the project),
+a failed assertion fixed by edits that include tests (the session changed behaviour and its
+tests on purpose),
 and a check aimed at a file this session wrote from scratch (work in progress on its way to
 done). No fact is read from assistant text, which is what keeps a
 hypothesis the assistant stated and later refuted out of memory.
@@ -71,6 +73,9 @@ _ERROR_SHAPES = (
     re.compile(r"\b(?:FAIL(?:ED)?|[Ff]ailed|[Ee]rror|panicked)\b"),
 )
 _MAX_ERROR_LINE = 300
+#: A test's expectation, not a fault of the project ("AssertionError", "expected 3 to equal 2").
+_ASSERTION = re.compile(r"\bAssertionError\b|\bexpected\b.*\b(?:to|but)\b|"
+                        r"\bExpected values to be\b", re.IGNORECASE)
 _TELLING = 1  # the least telling error shape an edit-fixed lesson may quote
 #: ``pip3`` and ``python3.12`` are pip and python: the same command on another install.
 _VERSIONED = re.compile(r"^(pip|python|node|ruby|perl)[\d.]+$")
@@ -251,6 +256,9 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
     if window.edits and (not files or all(path in created or path in window.touched
                                           for path in files)):
         return None  # the session fixed its own test, its own new code or its own change
+    if files != [cited for _, cited, _ in window.edits] and _ASSERTION.search(window.error[0]):
+        return None  # a test's expectation failed and the fix rewrote tests: a change of
+        # behaviour the session made on purpose, not a lesson about the project
     shown = f"`{shown_command(failure.invocation.argv)}`"
     error = f": {window.error[0]}" if window.error[0] else ""
     if window.edits and window.error[1] > _TELLING:
