@@ -7,8 +7,9 @@ own note, it says it replaces something ("instead of", "rather than", "no longer
 on", "switch to", "replace … with"), and the two are about one thing -- either they share
 specific words of their topic (after light stemming: at least two, and at least two thirds of
 the shorter one's), or the newer one turns the older one's "no" around: the older says not to
-put a thing in ("do not add the full names") and the newer puts the same thing in ("use the
-agent name"), the thing named by the head noun of the verb's object ("names" / "name").
+put a thing in ("never show the email addresses") and the newer puts the same thing in
+("show the owner's address"), the thing named by the head noun of the verb's object
+("addresses" / "address").
 Opposite polarity alone is not taken as a replacement: negations in passing are too common.
 
 Precision first: a pair found here is only linked as an open conflict for a person to settle;
@@ -120,7 +121,8 @@ def replaces(newer_text: str, older_text: str) -> bool:
 
 def head_noun(phrase: str) -> str | None:
     """The stemmed head of a noun phrase: its last word before a preposition, a conjunction
-    or a clause ("the full name of the agent" -> "name"); None when it is a generic word."""
+    or a clause ("the email address of the owner" -> "address"); None when it is a generic
+    word."""
     words: list[str] = []
     for word in WORD.findall(phrase.lower().replace("'s", "")):
         if word in _PHRASE_END:

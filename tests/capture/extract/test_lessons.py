@@ -232,7 +232,7 @@ def test_a_package_scripts_lint_is_a_check_never_the_fix_of_another_failure():
 def test_a_run_narrowed_to_fewer_tests_that_passes_fixed_nothing():
     session = Session()
     session.bash("pnpm test", error=True, output="Error: expected 3 got 2\n1 failed")
-    session.bash("pnpm test --grep 'Session panel'", output="4 passed")
+    session.bash("pnpm test --grep 'Login form'", output="4 passed")
     assert only(session.extract(), "core/failure-mode") == []
 
 

@@ -219,8 +219,8 @@ def test_a_reported_replacement_names_what_it_retired_not_what_it_asserts():
 
 # --- answers that fed a plan the user turned down ------------------------------------------------
 
-def _answer(line: int, obj: str = "Batching: No batching at all") -> dict:
-    return _fact(obj, f"transcript#L{line}: How should issues be batched?", predicate="x/decided",
+def _answer(line: int, obj: str = "Storage: One file per run") -> dict:
+    return _fact(obj, f"transcript#L{line}: Where should runs be stored?", predicate="x/decided",
                  source_type="user-assertion", rule="answers")
 
 
@@ -249,10 +249,10 @@ def test_only_answers_to_the_agents_questions_go_with_the_plan():
 def _asked_then_planned(verdict: str) -> tuple[Session, object, object]:
     session = Session()
     ask = session.tool("AskUserQuestion", {"questions": [{
-        "question": "How should issues be batched?", "header": "Batching",
-        "options": [{"label": "No batching"}, {"label": "Groups of 10"}]}]},
-        output='User has answered your questions: "How should issues be batched?"="No batching".')
-    plan = session.tool("ExitPlanMode", {"plan": "# Plan\n- send every issue at once"},
+        "question": "Where should runs be stored?", "header": "Storage",
+        "options": [{"label": "One file per run"}, {"label": "One database"}]}]},
+        output='User has answered your questions: "Where should runs be stored?"="One file per run".')
+    plan = session.tool("ExitPlanMode", {"plan": "# Plan\n- write one file per run"},
                         output=verdict)
     return session, ask, plan
 
@@ -267,4 +267,4 @@ def test_digest_reads_plan_verdicts_and_the_questions_asked():
     assert not [f for f in session.extract() if f["rule"] == "answers"]
     approved, _, _ = _asked_then_planned("User has approved your plan. You can now start coding.")
     assert [f["object"] for f in approved.extract() if f["rule"] == "answers"] == [
-        'Batching: No batching (asked "How should issues be batched?")']
+        'Storage: One file per run (asked "Where should runs be stored?")']

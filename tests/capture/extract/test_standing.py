@@ -136,7 +136,7 @@ def test_two_dictated_sentences_without_a_stop_are_split_where_the_second_starts
 @pytest.mark.parametrize("sentence", [
     "Show only the time, not the full date, unless the run takes more than a day, and even then "
     "only the day and time, not the full date",
-    'Instead of writing "Agent" and "User", use the agent name and the user name',
+    'Instead of writing "Owner" and "Guest", use the owner title and the guest title',
     "Always call the Stripe API through the GitHub Actions secrets",
     "use the vendor docs or reported issues as guidance do not make assumptions",
 ])
@@ -145,11 +145,11 @@ def test_a_plain_rule_reads_as_one(sentence):
 
 
 @pytest.mark.parametrize("text, why", [
-    ("No local setup files changed by me", "the agent speaks of itself"),
+    ("No config files touched by me", "the agent speaks of itself"),
     ("I'll keep the retry loop as is", "the agent speaks of itself"),
     ("Now running the integration tests against staging", "says what the agent is doing"),
-    ("No feature code was edited in the main checkout", "reports what happened"),
-    ("Branch is still behind `origin/main` by 2 commits; it must rebase before review",
+    ("No source file was modified in the shared clone", "reports what happened"),
+    ("The branch is still 3 commits behind `main`; it must rebase before review",
      "a state that holds for now"),
 ])
 def test_the_agents_report_of_its_turn_is_not_a_rule(text, why):
@@ -157,7 +157,7 @@ def test_the_agents_report_of_its_turn_is_not_a_rule(text, why):
 
 
 @pytest.mark.parametrize("text", [
-    "OIDC `aud` is now the internal service constant `svc`; `azp` must match it when present",
+    "The cache key is now the commit hash `sha`; `ttl` must stay under an hour",
     "No backward compatibility for `.cache/results/`",
     "Used `Result<T, E>` instead of raising exceptions for `parse()`",
     "All public functions include doc comments with doctests",

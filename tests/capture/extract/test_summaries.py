@@ -144,9 +144,9 @@ def test_a_reported_replacement_is_what_the_session_decided():
 def test_the_agents_report_of_its_turn_is_not_a_convention():
     report = """Wrapped up.
 
-- No local setup files changed by me
-- No feature code was edited in the main checkout
-- Branch is still behind `origin/main` by 2 commits, so it must rebase before review
+- No config files touched by me
+- No source file was modified in the shared clone
+- The branch is still 3 commits behind `main`, so it must rebase before review
 - Every merge to `main` must go through a pull request with passing checks
 """
     assert _claims(report) == {

@@ -8,7 +8,7 @@ instruction file, so a rule one agent read is news to the next agent on the proj
 
 Only lines that read as a rule count (the same test as the user's own conventions, after a
 "**Label**:" prefix is set aside), never under a heading that says where the product is going
-or what it is ("Product Direction", "Vision", "Goals", "Overview": aims, not rules), at most a
+or what it is ("Direction", "Vision", "Goals", "Overview": aims, not rules), at most a
 few per file, and a comment only when it is marked
 (CRITICAL / IMPORTANT / NOTE / WARNING). Each is cited as ``path: `quoted line``` so the audit
 can check the file still says it. What the session itself wrote into such a file counts too
@@ -54,7 +54,7 @@ _DOC_IMPERATIVE = re.compile(r"^(?:use|avoid|prefer|keep|put|name|write|run|plac
 _MARKDOWN = re.compile(r"\*\*|__|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
 _HEADING_LINE = re.compile(r"^(?P<marks>#{1,6})\s+(?P<title>.+)$")
 #: Sections that say where a product is going or what it is, not how to work on it: their
-#: lines are aims ("Repo-native evals: run against real repos …"), not rules.
+#: lines are aims ("Laptop-first: keep the default path light …"), not rules.
 _ASPIRATION = re.compile(r"^(?:the\s+)?(?:product\s+|project\s+)?(?:direction|vision|mission|"
                          r"goals?|aims?|strategy|roadmap|overview|about|introduction|background|"
                          r"motivation|philosophy|why)\b", re.IGNORECASE)

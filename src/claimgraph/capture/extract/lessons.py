@@ -285,7 +285,7 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
 
 def _narrower(failure: _Run, fixed: _Run) -> bool:
     """The working run is the failing one pointed at fewer tests or reporting differently
-    (``pnpm test --grep Panel`` after ``pnpm test`` failed): it skipped what failed, it did
+    (``npm test -- --grep Login`` after ``npm test`` failed): it skipped what failed, it did
     not fix it."""
     argv = failure.invocation.argv
     return runner_of(argv) is not None and \

@@ -171,8 +171,8 @@ _RUN_ON = re.compile(r"(?<=[a-z,])\s+(?=(?:If|When|Our|The|We|It|This|That|But|S
 
 
 def split_run_on(sentence: str) -> list[str]:
-    """A sentence dictated without its stops, cut where the next one visibly starts ("… the
-    spec's intent If we need a parameter, name it …" is two sentences)."""
+    """A sentence dictated without its stops, cut where the next one visibly starts ("… every
+    release The script should post them …" is two sentences)."""
     return [part.strip(" ,") for part in _RUN_ON.split(sentence) if part.strip(" ,")]
 
 

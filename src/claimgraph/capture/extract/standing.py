@@ -24,16 +24,15 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
   conversation, not a rule of the project.
 
 A sentence **does not read as one rule** (``not_one_rule``) when it repeats itself (the same
-three words again a few words on: a speech-to-text restart, "all the information inside, all
-the information about …"): which part is the rule is a guess, and a guess is not stored.
+three words again a few words on: a speech-to-text restart, "all the details inside, all the
+details about …"): which part is the rule is a guess, and a guess is not stored.
 (Two sentences dictated without a stop between them are split before this, by
 ``prose.split_run_on``.)
 
 The agent's own notes have a test of their own (``agent_report``): a bullet in which the
-agent speaks of itself ("No local setup files changed by me", "I'll keep X as is"), reports
-what happened ("No feature code was edited"), says what it is doing ("Now running the
-tests"), or describes a state that holds only for now ("still behind `origin/main` by 2
-commits") is a report of the turn, not a convention of the project.
+agent speaks of itself ("No config files touched by me", "I'll keep X as is"), reports
+what happened ("No source file was modified"), says what it is doing ("Now running the
+tests"), or describes a state that holds only for now ("still 3 commits behind `main`") is a report of the turn, not a convention of the project.
 
 A question the agent asks about how to go on with the task ("How would you like to
 proceed?", "Should I continue …?") is about the task too: its answer is a choice for today.

@@ -13,8 +13,8 @@ such a summary are read by their section and their shape:
 - a bullet that states a rule ("must", "always", "never", "enforces") is a convention.
 
 A decision or convention bullet that reports the agent's turn (it speaks of itself, reports
-what happened, says what it is doing, or a state that holds only for now: "No local setup
-files changed by me", "Branch is still behind `origin/main`") is left out
+what happened, says what it is doing, or a state that holds only for now: "No config files
+touched by me", "The branch is still 3 commits behind `main`") is left out
 (``standing.agent_report``).
 
 These are the agent's words, not the user's and not a tool's verdict: source ``agent-note``
