@@ -206,5 +206,6 @@ def test_a_line_with_a_raw_control_character_in_a_string_is_read_not_lost(tmp_pa
     transcript = read_transcript(path, "claude-code")
     assert [e.text for e in transcript.events] == ["use uv\tnever pip", "use uv"]
     assert transcript.counts["raw_control"] == 1
-    assert transcript.counts["malformed"] == 1, "a line that is not JSON at all still costs a warning"
+    # a line that is not JSON at all still costs a warning
+    assert transcript.counts["malformed"] == 1
     assert any("raw control characters" in w.reason for w in transcript.warnings)
