@@ -7,7 +7,6 @@ walks the graph around an entity; conflicts lists flagged pairs that still both 
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from claimgraph.cli.invocation import Invocation, log_surfaced
 from claimgraph.cli.output import emit, emit_json

@@ -251,7 +251,8 @@ def _asked_then_planned(verdict: str) -> tuple[Session, object, object]:
     ask = session.tool("AskUserQuestion", {"questions": [{
         "question": "Where should runs be stored?", "header": "Storage",
         "options": [{"label": "One file per run"}, {"label": "One database"}]}]},
-        output='User has answered your questions: "Where should runs be stored?"="One file per run".')
+        output='User has answered your questions: '
+               '"Where should runs be stored?"="One file per run".')
     plan = session.tool("ExitPlanMode", {"plan": "# Plan\n- write one file per run"},
                         output=verdict)
     return session, ask, plan

@@ -32,7 +32,8 @@ details about …"): which part is the rule is a guess, and a guess is not store
 The agent's own notes have a test of their own (``agent_report``): a bullet in which the
 agent speaks of itself ("No config files touched by me", "I'll keep X as is"), reports
 what happened ("No source file was modified"), says what it is doing ("Now running the
-tests"), or describes a state that holds only for now ("still 3 commits behind `main`") is a report of the turn, not a convention of the project.
+tests"), or describes a state that holds only for now ("still 3 commits behind `main`") is
+a report of the turn, not a convention of the project.
 
 A question the agent asks about how to go on with the task ("How would you like to
 proceed?", "Should I continue …?") is about the task too: its answer is a choice for today.
