@@ -45,6 +45,15 @@ THE RULE (written down, and committed, before any candidate was measured):
 4. When no candidate is admissible: the candidate with the lowest wrong-or-dangerous share
    among those meeting (b), ties broken as in 3.
 
+AMENDED after the first table was seen (both choices are in docs/capture.md): the rule above
+picked 0.75 / 0.40, and at that point one of issue 23's ten plainly stated rules ("let's make
+sure we're using US English everywhere", 0.739) is no longer learned -- a failure of the
+issue's own acceptance test, which this change must keep (tests/capture/classify). So:
+
+5. (c) joins (b) wherever (b) is required: with the weights to be shipped, every one of issue
+   23's ten rules is kept and none of the twenty one-off requests is (``probes``). The probes
+   are not training data and are not part of the measurement; they are a hard floor.
+
 ``choose`` implements the rule on the table this script writes (``train/operating_point.json``);
 ``train_classifier.py`` ships the pair that file names, and a test checks that the rule applied
 to the committed table gives the shipped pair.
@@ -106,13 +115,48 @@ def choose(rows: list[dict]) -> tuple[float, float]:
     if any(row["unjudged"] for row in rows):
         raise ValueError("admitted user-statement facts without a verdict: judge them first")
     base = next(row for row in rows if (row["threshold"], row["floor"]) == BASELINE)
-    safe = [row for row in rows if row["trap_hits"] <= base["trap_hits"]]
+    safe = [row for row in rows if row["trap_hits"] <= base["trap_hits"] and row["probes_pass"]]
     admissible = [row for row in safe if share(row) <= MAX_BAD_SHARE]
     if admissible:
         best = max(admissible, key=_preference)
     else:
         best = min(safe, key=lambda row: (share(row), tuple(-x for x in _preference(row))))
     return best["threshold"], best["floor"]
+
+
+def probes(model, sentences) -> dict:
+    """Issue 23's acceptance probes at one candidate (``model`` carries its threshold and
+    floor): how many of the ten rules are kept, how many of the twenty requests are, and
+    whether that passes (all rules, no request)."""
+    from claimgraph.capture.extract.statements import statement_of
+
+    rules = sum(model.verdict(statement_of(s)).kept for s in sentences.RULES)
+    requests = sum(model.verdict(statement_of(s)).kept
+                   for s in sentences.REQUESTS + sentences.MORE_REQUESTS)
+    return {"probe_rules_kept": rules, "probe_requests_kept": requests,
+            "probes_pass": rules == len(sentences.RULES) and requests == 0}
+
+
+def probe_sentences():
+    """tests/capture/classify/sentences.py (held out: never training rows)."""
+    path = HERE.parent / "tests" / "capture" / "classify" / "sentences.py"
+    spec = importlib.util.spec_from_file_location("probe_sentences", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def with_probes(rows: list[dict], weights: Path) -> list[dict]:
+    """Each row with its probe columns, for the weights in ``weights`` at the row's pair."""
+    import dataclasses
+
+    from claimgraph.capture.classify.model import Model
+
+    model = Model.from_json(weights.read_text(encoding="utf-8"))
+    sentences = probe_sentences()
+    return [{**row, **probes(dataclasses.replace(model, threshold=row["threshold"],
+                                                 phrase_floor=row["floor"]), sentences)}
+            for row in rows]
 
 
 # --- measuring ----------------------------------------------------------------------------------
@@ -295,8 +339,9 @@ def pooled(per_transcript: dict, verdicts: dict[tuple, str]) -> tuple[list[dict]
 
 def table(rows: list[dict], chosen: tuple[float, float] | None) -> str:
     lines = ["| threshold | floor | gold found (high) | trap hits (by user facts) | captured | "
-             "user facts | keep | noise | wrong | dangerous | wrong+dangerous share | |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "user facts | keep | noise | wrong | dangerous | wrong+dangerous share | "
+             "issue 23 probes: rules kept, requests kept | |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
         v = row["verdicts"]
         mark = []
@@ -309,7 +354,8 @@ def table(rows: list[dict], chosen: tuple[float, float] | None) -> str:
                      f"({row['found_high']}) | {row['trap_hits']} ({row['user_trap_hits']}) | "
                      f"{row['captured']} | {row['user_facts']} | {v.get('keep', 0)} | "
                      f"{v.get('noise', 0)} | {v.get('wrong', 0)} | {v.get('dangerous', 0)} | "
-                     f"{share(row):.3f} | {' '.join(mark)} |")
+                     f"{share(row):.3f} | {row['probe_rules_kept']}/10, "
+                     f"{row['probe_requests_kept']}/20 | {' '.join(mark)} |")
     return "\n".join(lines)
 
 
@@ -322,8 +368,9 @@ def main() -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scorer", type=Path, required=True)
-    parser.add_argument("--gold", action="append", required=True,
-                        help="GOLD_DIR=TRANSCRIPTS_DIR (repeatable)")
+    parser.add_argument("--gold", action="append", default=[],
+                        help="GOLD_DIR=TRANSCRIPTS_DIR (repeatable; not needed with an "
+                             "existing --runs file)")
     parser.add_argument("--verdicts", type=Path, action="append", default=[])
     parser.add_argument("--claimgraph", type=Path,
                         default=Path(sys.executable).with_name("claimgraph"))
@@ -335,6 +382,8 @@ def main() -> int:
     args = parser.parse_args()
     scorer = load_scorer(args.scorer)
     verdicts = load_verdicts(args.verdicts + ([VERDICTS] if VERDICTS.exists() else []))
+    if not args.gold and not (args.runs and args.runs.exists()):
+        parser.error("give --gold, or an existing --runs file")
     if args.runs and args.runs.exists():
         per_transcript = json.loads(args.runs.read_text(encoding="utf-8"))
     else:
@@ -363,6 +412,7 @@ def main() -> int:
             args.runs.write_text(json.dumps(per_transcript, indent=1, sort_keys=True),
                                  encoding="utf-8")
     rows, unjudged = pooled(per_transcript, verdicts)
+    rows = with_probes(rows, trainer.OUT)
     if args.unjudged:
         args.unjudged.write_text("".join(json.dumps(f) + "\n" for f in unjudged),
                                  encoding="utf-8")
