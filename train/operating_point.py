@@ -359,6 +359,12 @@ def table(rows: list[dict], chosen: tuple[float, float] | None) -> str:
     return "\n".join(lines)
 
 
+def set_name(gold_dir: Path) -> str:
+    """A gold set's name in the table: its folder and the folder above ("memory/gold-third",
+    "fixtures/gold"), so that two sets both called "gold" stay apart."""
+    return f"{gold_dir.resolve().parent.name}/{gold_dir.name}"
+
+
 def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -400,7 +406,7 @@ def main() -> int:
                     transcript = json.loads(gold_path.read_text(encoding="utf-8"))["transcript"]
                     files = weights_for(repository_of(transcript, known), rows, shipped,
                                         Path(tmp), cache)
-                    jobs.append((f"{gold_dir.name}/{gold_path.name}", gold_path,
+                    jobs.append((f"{set_name(gold_dir)}/{gold_path.name}", gold_path,
                                  transcripts.resolve(), files))
             with ThreadPoolExecutor(args.jobs) as pool:
                 results = pool.map(lambda job: (job[0], run_transcript(
