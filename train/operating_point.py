@@ -111,11 +111,15 @@ def _preference(row: dict) -> tuple:
 def choose(rows: list[dict]) -> tuple[float, float]:
     """The rule of the module docstring, on the table's rows (one per candidate, pooled over
     every gold transcript): each with threshold, floor, found, found_high, trap_hits,
-    user_facts, unjudged and verdicts (counts by verdict)."""
+    user_facts, unjudged, verdicts (counts by verdict) and probes_pass. Refuses a table with
+    an unjudged fact, or where no candidate meets the trap and probe floors."""
     if any(row["unjudged"] for row in rows):
         raise ValueError("admitted user-statement facts without a verdict: judge them first")
     base = next(row for row in rows if (row["threshold"], row["floor"]) == BASELINE)
     safe = [row for row in rows if row["trap_hits"] <= base["trap_hits"] and row["probes_pass"]]
+    if not safe:
+        raise ValueError("no candidate keeps issue 23's probes with trap hits at most the "
+                         "baseline's")
     admissible = [row for row in safe if share(row) <= MAX_BAD_SHARE]
     if admissible:
         best = max(admissible, key=_preference)
