@@ -3,7 +3,9 @@
 LoCoMo (a public long-conversation memory benchmark, CC BY-NC) is never part of this
 repository: give its JSON file's path. Each conversation becomes its own store, each of its
 sessions one episode (as capture records a session), each dialogue turn one fact (the speaker
-``x/said`` the turn's text). Each question of categories 1-4 is
+``x/said`` the turn's text) valid from the session's date and time (as capture dates a fact
+by the session that said it; ``--undated`` leaves every fact valid from the load, as this
+benchmark did before). Each question of categories 1-4 is
 asked through the search the CLI runs (``core.reads.search``, limit 10); a question counts for
 recall_any@k when any of its evidence turns is among the first k facts, recall_all@k when all
 are. In the same run the same turns go into two bare FTS5 tables (porter and trigram), each
@@ -21,12 +23,13 @@ part is judged on the second: the figures on what was not tuned on are the ones 
 measure its share against a run with it.
 
 Usage: .venv/bin/python bench/bench_locomo.py PATH/locomo.json [--conversations N] [--json]
-       [--no-captions] [--split K] [--postgres] [--without-neighbours]
+       [--no-captions] [--split K] [--postgres] [--without-neighbours] [--undated]
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import re
@@ -64,6 +67,29 @@ def turns(conversation: dict, captions: bool = True) -> list[dict]:
                 if text:
                     out.append({**turn, "text": text, "session": key})
     return out
+
+
+def session_time(conversation: dict, session: str) -> int | None:
+    """The session's date and time ("1:56 pm on 8 May, 2023") as ms UTC, None if unreadable."""
+    text = conversation.get(f"{session}_date_time") or ""
+    try:
+        stamp = datetime.datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y")
+    except ValueError:
+        return None
+    return int(stamp.replace(tzinfo=datetime.timezone.utc).timestamp() * 1000)
+
+
+def load(sh: Shell, conversation: dict, all_turns: list[dict], dated: bool) -> None:
+    """Each session one episode (as capture records a session), its turns valid from the
+    session's time when ``dated``."""
+    sessions: dict[str, list[dict]] = defaultdict(list)
+    for t in all_turns:
+        when = session_time(conversation, t["session"]) if dated else None
+        sessions[t["session"]].append({"subject": t["speaker"], "predicate": "x/said",
+                                       "object": t["text"], "object_kind": "literal",
+                                       **({"valid_from": when} if when is not None else {})})
+    for said in sessions.values():
+        ingest(sh, said)
 
 
 def bare_index(texts: list[tuple[str, str]], tokenizer: str) -> sqlite3.Connection:
@@ -107,7 +133,7 @@ def postgres_store(server: str, n: int):
 
 
 def run(path: str, limit_conversations: int | None, captions: bool = True,
-        split: int | None = None, server: str | None = None) -> dict:
+        split: int | None = None, server: str | None = None, dated: bool = True) -> dict:
     data = json.loads(Path(path).read_text())[:limit_conversations]
     tally: dict[str, dict] = defaultdict(lambda: defaultdict(int))
     latencies: list[float] = []
@@ -116,18 +142,12 @@ def run(path: str, limit_conversations: int | None, captions: bool = True,
             all_turns = turns(conv["conversation"], captions)
             sh = Shell(store=open_store(str(Path(tmp) / f"c{n}.db")))
             seed(sh)
-            sessions: dict[str, list[dict]] = defaultdict(list)
-            for t in all_turns:
-                sessions[t["session"]].append({"subject": t["speaker"], "predicate": "x/said",
-                                               "object": t["text"], "object_kind": "literal"})
-            for said in sessions.values():  # a session is an episode, as capture records it
-                ingest(sh, said)
+            load(sh, conv["conversation"], all_turns, dated)
             pg = None
             if server:
                 pg = Shell(store=postgres_store(server, n))
                 seed(pg)
-                for said in sessions.values():
-                    ingest(pg, said)
+                load(pg, conv["conversation"], all_turns, dated)
             by_text: dict[str, list[str]] = defaultdict(list)
             for t in all_turns:
                 by_text[t["text"].strip()].append(t["dia_id"])
@@ -181,6 +201,8 @@ def main() -> None:
                         help="also rank on PostgreSQL (a private cluster) and compare")
     parser.add_argument("--split", type=int,
                         help="also report conversations 1..K and the rest apart")
+    parser.add_argument("--undated", action="store_true",
+                        help="leave every turn valid from the load, not its session's time")
     parser.add_argument("--without-neighbours", action="store_true",
                         help="rank without the episode neighbourhood (to measure its share)")
     args = parser.parse_args()
@@ -188,7 +210,8 @@ def main() -> None:
         from claimgraph.logic import retrieval
         retrieval.NEIGHBOUR_SOURCES = 0
     if not args.postgres:
-        report = run(args.path, args.conversations, not args.no_captions, args.split)
+        report = run(args.path, args.conversations, not args.no_captions, args.split,
+                     dated=not args.undated)
     else:
         from bench_postgres import cluster
         tmp = Path(tempfile.mkdtemp(prefix="claimgraph-locomo-pg-"))
@@ -199,7 +222,7 @@ def main() -> None:
         pg = cluster()
         try:
             report = run(args.path, args.conversations, not args.no_captions, args.split,
-                         pg.start(tmp / "cluster"))
+                         pg.start(tmp / "cluster"), not args.undated)
         finally:
             pg.stop(tmp / "cluster")
             shutil.rmtree(tmp, ignore_errors=True)

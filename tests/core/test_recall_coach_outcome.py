@@ -214,6 +214,62 @@ def test_the_answer_in_the_turn_after_the_question_is_found_through_its_episode(
     assert answer["predicate"] == "x/said" and answer["subject"]["name"] == "Caroline"
 
 
+def test_the_answer_to_a_matching_question_ranks_beside_it_above_weaker_matches(shell):
+    """A turn that asks a question lends the next turn, its answer, more than its own score:
+    "5 years already!" shares no word with the question, yet ranks among the first ten
+    ahead of the facts that match one of the question's words ("married"), which an
+    ordinary neighbour's share would leave it behind."""
+    ingest(shell, [{"subject": speaker, "predicate": "x/said", "scope": HERE, "object": text}
+                   for speaker, text in (
+                       ("Caroline", "What a lovely family pic! How long have you been married?"),
+                       ("Melanie", "5 years already! Time flies"),
+                       ("Caroline", "Chatting about the weather again"))])
+    for n in range(12):  # each in a session of its own
+        in_scope(shell, "Nate", "x/said", f"My cousin got married in town {n}")
+    found = scoped_search(shell, "How long have Melanie and her husband been married?",
+                          SCOPES, limit=10)["facts"]
+    texts = [f["object_lit"] for f in found]
+    assert "What a lovely family pic! How long have you been married?" in texts
+    assert "5 years already! Time flies" in texts[:6], texts  # the first five keep their places
+
+
+def test_the_answer_to_a_question_asked_about_a_hit_ranks_among_the_first_ten(shell):
+    """Hit, a question about it, the answer: "I loved Becoming Nicole" matches the question's
+    words, the answer two turns on shares none of them and still ranks among the first ten,
+    ahead of facts matching one of the question's words, where an ordinary neighbour's share
+    would leave it behind them."""
+    ingest(shell, [{"subject": speaker, "predicate": "x/said", "scope": HERE, "object": text}
+                   for speaker, text in (
+                       ("Caroline", "I loved reading Becoming Nicole by Amy Ellis Nutt"),
+                       ("Melanie", "Sounds great! What did you take from it?"),
+                       ("Caroline", "Self-acceptance, and that tough times pass"),
+                       ("Melanie", "Chatting about the weather again"))])
+    for n in range(12):  # each in a session of its own
+        in_scope(shell, "Nate", "x/said", f"Nicole from work called about day {n}")
+    for n in range(30):  # her name alone is weak evidence for any of her facts
+        in_scope(shell, "Caroline", "x/said", f"Chatting about the weather on day {n}")
+    found = scoped_search(shell, "What did Caroline learn from Becoming Nicole?", SCOPES,
+                          limit=10)["facts"]
+    texts = [f["object_lit"] for f in found]
+    assert texts[0] == "I loved reading Becoming Nicole by Amy Ellis Nutt"
+    assert "Self-acceptance, and that tough times pass" in texts, texts
+
+
+def test_a_question_naming_a_day_prefers_what_was_said_then(shell):
+    """A fact is valid from the session that said it: a question naming a day (or a month)
+    counts the facts valid from then more, among facts its words match alike."""
+    from claimgraph.logic.timeutil import from_iso
+    later = in_scope(shell, "Melanie", "x/said", "We went hiking with the kids",
+                     valid_from=from_iso("2023-08-20T10:00:00Z"))
+    then = in_scope(shell, "Melanie", "x/said", "We went hiking by the lake",
+                    valid_from=from_iso("2023-05-04T18:00:00Z"))
+    for question, first in (("Where did Melanie go hiking on May 3, 2023?", then),
+                            ("Where did Melanie go hiking in August?", later),
+                            ("Where did Melanie go hiking on 2023-05-02?", then)):
+        found = ids(scoped_search(shell, question, SCOPES, limit=10)["facts"])
+        assert found[:1] == [first["id"]] and len(found) == 2, question
+
+
 def test_turns_that_only_name_a_popular_speaker_are_not_found_by_her_name(shell):
     """A popular entity's name is weak evidence in any fact's text, for the trigram route as
     for the words: the turns addressed to Caroline ("Caroline, ...") that share nothing else

@@ -10,8 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from claimgraph.logic.retrieval import (
-    NEIGHBOUR_KEEP, NEIGHBOUR_SHARE, NEIGHBOUR_SOURCES, WALK_BEAM, WALK_BUDGET, WALK_MAX_DEPTH,
-    Candidates, best_search_hits, by_effective_confidence, lenders, bfs_step, fact_filter,
+    ANSWER_SHARE, NEIGHBOUR_KEEP, NEIGHBOUR_SHARE, NEIGHBOUR_SOURCES, WALK_BEAM, WALK_BUDGET,
+    WALK_MAX_DEPTH, Candidates, best_search_hits, by_effective_confidence, lenders, bfs_step,
+    fact_filter,
     fact_valid_at, fuse_retrieval, fuse_search_routes, initial_bfs_state, query_tokens,
     walk_done, walk_score, walk_select, with_effective_confidence,
 )
@@ -440,7 +441,7 @@ TOP = [fid for fid, _ in KEPT]
 
 def test_a_hits_neighbour_joins_on_a_share_of_its_score():
     found = candidates(*KEPT, ("asked", 1.0), ("other", 0.5))
-    out, total = best_search_hits(found, None, [("asked", 1, make_fact("answer"))])
+    out, total = best_search_hits(found, None, [("asked", 1, make_fact("answer"), False)])
     assert [f["id"] for f in out] == [*TOP, "asked", "other", "answer"] and total == 8
     conf = effective_confidence(make_fact("answer"), NOW, 30.0)
     assert out[-1]["retrieval_score"] == pytest.approx(NEIGHBOUR_SHARE * 1.0 * conf)
@@ -455,7 +456,8 @@ def test_without_neighbours_the_order_is_the_fusions():
 def test_a_fact_between_two_hits_adds_both_shares_and_can_pass_a_lone_hit():
     found = candidates(*KEPT, ("a", 1.0), ("b", 1.0), ("lone", 0.01), ("mid", 0.0))
     mid = found.scored[-1][2]
-    assert hit_ids(found, [("a", 1, mid), ("b", -1, mid)]) == [*TOP, "a", "b", "mid", "lone"]
+    rows = [("a", 1, mid, False), ("b", -1, mid, False)]
+    assert hit_ids(found, rows) == [*TOP, "a", "b", "mid", "lone"]
 
 
 def test_the_first_hits_keep_their_places_whatever_their_neighbours_lend():
@@ -463,7 +465,8 @@ def test_the_first_hits_keep_their_places_whatever_their_neighbours_lend():
     though a fact lent to by all of them passes every hit after them."""
     found = candidates(*KEPT, ("sixth", 0.5), ("weak", 0.001))
     weak, last = found.scored[-1][2], found.scored[NEIGHBOUR_KEEP - 1][2]
-    rows = [(fid, 1, weak) for fid in TOP] + [(fid, 1, last) for fid in TOP if fid != last["id"]]
+    rows = [(fid, 1, weak, False) for fid in TOP] + [(fid, 1, last, False) for fid in TOP
+                                                     if fid != last["id"]]
     assert hit_ids(found, rows) == [*TOP, "weak", "sixth"]  # the last kept borrowed past the first
     assert hit_ids(found, rows, limit=2) == TOP[:2]
 
@@ -471,8 +474,8 @@ def test_the_first_hits_keep_their_places_whatever_their_neighbours_lend():
 def test_a_closed_neighbour_never_joins_and_only_the_first_hits_lend():
     found = candidates(*[(f"h{n}", 1.0 / (n + 1)) for n in range(NEIGHBOUR_SOURCES + 1)])
     assert lenders(found) == [f"h{n}" for n in range(NEIGHBOUR_SOURCES)]
-    rows = [("h0", 1, make_fact("closed", t_invalid=NOW - DAY_MS)),
-            (f"h{NEIGHBOUR_SOURCES}", 1, make_fact("late"))]
+    rows = [("h0", 1, make_fact("closed", t_invalid=NOW - DAY_MS), False),
+            (f"h{NEIGHBOUR_SOURCES}", 1, make_fact("late"), False)]
     out, total = best_search_hits(found, None, rows)
     assert [f["id"] for f in out] == [f"h{n}" for n in range(NEIGHBOUR_SOURCES + 1)]
     assert total == NEIGHBOUR_SOURCES + 1
@@ -480,8 +483,61 @@ def test_a_closed_neighbour_never_joins_and_only_the_first_hits_lend():
 
 def test_equal_borrowed_scores_keep_the_order_they_were_lent_in_and_limit_cuts():
     found = candidates(*KEPT, ("a", 1.0), ("b", 1.0))
-    rows = [("b", 1, make_fact("after-b")), ("a", 2, make_fact("after-a-2")),
-            ("a", -1, make_fact("before-a"))]
+    rows = [("b", 1, make_fact("after-b"), False), ("a", 2, make_fact("after-a-2"), False),
+            ("a", -1, make_fact("before-a"), False)]
     assert hit_ids(found, rows) == [*TOP, "a", "b", "before-a", "after-a-2", "after-b"]
     cut, total = best_search_hits(found, NEIGHBOUR_KEEP + 3, rows)
     assert [f["id"] for f in cut] == [*TOP, "a", "b", "before-a"] and total == len(KEPT) + 5
+
+
+def test_a_hit_that_asks_lends_its_answer_more_than_its_score():
+    """A question's words are on the turn that asked; the answer is the next turn, in words of
+    its own: it borrows ``ANSWER_SHARE`` of the asking hit's score (not ``NEIGHBOUR_SHARE``),
+    enough to pass a hit the ordinary share would leave it below."""
+    conf = effective_confidence(make_fact("answer"), NOW, 30.0)
+    middling = 2 * NEIGHBOUR_SHARE * conf
+    def ranked(asks: bool) -> list[dict[str, Any]]:
+        found = candidates(*KEPT, ("asked", 1.0), ("other", middling))
+        return best_search_hits(found, None, [("asked", 1, make_fact("answer"), asks)])[0]
+    asked = ranked(True)
+    assert [f["id"] for f in asked][-1] == "other"
+    assert {f["id"]: f["retrieval_score"] for f in asked}["answer"] == pytest.approx(
+        ANSWER_SHARE * conf)
+    assert [f["id"] for f in ranked(False)] == [*TOP, "asked", "other", "answer"]
+
+
+def test_a_fact_after_a_hit_that_follows_a_question_is_an_answer_one_before_it_is_not():
+    """A fact after the hit that follows a question (the hit's own, or one asked about the
+    hit: hit, question, answer) borrows ``ANSWER_SHARE``; one before the hit, or after it
+    following no question, the ordinary share; the first hits keep their places."""
+    found = candidates(*KEPT, ("hit", 1.0), ("said", 0.9), ("other", 0.5))
+    rows = [("hit", -1, make_fact("before"), True), ("hit", 2, make_fact("follow-up"), True),
+            ("hit", 1, make_fact("asking"), False), ("said", 1, make_fact("after-said"), False),
+            ("top0", 1, make_fact("after-top"), True)]
+    out, _ = best_search_hits(found, None, rows)
+    assert [f["id"] for f in out][:NEIGHBOUR_KEEP] == TOP
+    scores = {f["id"]: f["retrieval_score"] for f in out}
+    conf = effective_confidence(make_fact("x"), NOW, 30.0)
+    assert scores["after-top"] == pytest.approx(ANSWER_SHARE * 10.0 * conf)
+    assert scores["follow-up"] == pytest.approx(ANSWER_SHARE * 1.0 * conf)
+    assert scores["before"] == pytest.approx(NEIGHBOUR_SHARE * 1.0 * conf)
+    assert scores["asking"] == pytest.approx(NEIGHBOUR_SHARE * 1.0 * conf)
+    assert scores["after-said"] == pytest.approx(NEIGHBOUR_SHARE * 0.9 * conf)
+
+
+def test_an_answer_takes_a_first_place_right_after_its_question_never_before_it():
+    """The first places keep direct matches, except that a question's answer may follow its
+    question there: counted up to just under the question's score, it never passes it, so
+    the first hit stays the best direct match; the limit cuts the same order."""
+    found = candidates(("q", 10.0), ("b", 9.0), ("c", 8.0), ("d", 7.0), ("e", 6.0),
+                       ("ans", 0.1))
+    answer = found.scored[-1][2]
+    assert hit_ids(found, [("q", 1, answer, True)]) == ["q", "ans", "b", "c", "d", "e"]
+    assert hit_ids(found, [("q", 1, answer, True)], limit=2) == ["q", "ans"]
+    out, _ = best_search_hits(found, None, [("q", 1, answer, True)])
+    assert 9.0 < out[1]["retrieval_score"] < 10.0
+    assert hit_ids(found, [("q", 1, answer, False)]) == ["q", "b", "c", "d", "e", "ans"]
+    # an answer asked by a hit after the first places stays after them; so does the answer
+    # to a question asked about a hit (two places on), which borrows as much
+    assert hit_ids(found, [("e", 1, answer, True)]) == ["q", "b", "c", "d", "e", "ans"]
+    assert hit_ids(found, [("q", 2, answer, True)]) == ["q", "b", "c", "d", "e", "ans"]

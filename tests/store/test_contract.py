@@ -693,7 +693,7 @@ def test_episode_neighbours_are_the_same_episodes_facts_recorded_nearby(store):
         ("n-1", "ep-1"), ("n-2", "ep-1"), ("m-1", "ep-2"), ("n-3", "ep-1"), ("n-4", "ep-1"),
         ("o-1", None), ("o-2", None))])
     def near(ids, span):
-        return sorted((of, offset, head["id"]) for of, offset, head in
+        return sorted((of, offset, head["id"]) for of, offset, head, _ in
                       store.episode_neighbours(ids, span))
     assert near(["n-2"], 2) == [("n-2", -1, "n-1"), ("n-2", 2, "n-3")]
     assert near(["n-3", "m-1"], 2) == [("n-3", -2, "n-2"), ("n-3", 1, "n-4")]
@@ -706,9 +706,29 @@ def test_episode_neighbours_are_heads_as_get_fact_heads_for_gives_them(store):
     entity(store, "e-1", "Core")
     store.insert_facts([fact("n-1", "e-1", lit="a", episode="ep-1"),
                         fact("n-2", "e-1", lit="b", episode="ep-1", t_invalid=2000)])
-    (_, _, head), = store.episode_neighbours(["n-1"], 1)
+    (_, _, head, _), = store.episode_neighbours(["n-1"], 1)
     assert list(head) == list(FACT_HEAD_FIELDS)
     assert head == next(h for h in store.get_fact_heads_for(["e-1"]) if h["id"] == "n-2")
+
+
+def test_episode_neighbours_say_whether_each_neighbour_follows_a_question(store):
+    """Search lends a question's next fact more (its answer): every backend tells which
+    neighbours come right after a fact of their episode whose literal holds a question mark;
+    a question in another episode, recorded between, asks nothing of this one."""
+    entity(store, "e-1", "Core")
+    store.insert_facts([fact(i, "e-1", lit=lit, episode=ep) for i, lit, ep in (
+        ("s-0", "We went camping", "ep-1"), ("q-1", "How long have you been married?", "ep-1"),
+        ("a-1", "Five years, why?", "ep-1"), ("s-1", "We went camping", "ep-1"),
+        ("s-2", "100% sure (no question)", "ep-1"), ("o-1", "Anyone there?", "ep-2"),
+        ("s-3", "Back to camping", "ep-1"))])
+    follows = {(of, offset, head["id"]): flag for of, offset, head, flag in
+               store.episode_neighbours(["s-0", "a-1", "s-2"], 2)}
+    assert follows == {
+        ("s-0", 1, "q-1"): False, ("s-0", 2, "a-1"): True,
+        ("a-1", -2, "s-0"): False, ("a-1", -1, "q-1"): False, ("a-1", 1, "s-1"): True,
+        ("a-1", 2, "s-2"): False,
+        ("s-2", -2, "a-1"): True, ("s-2", -1, "s-1"): True, ("s-2", 2, "s-3"): False}
+    assert all(type(flag) is bool for flag in follows.values())
 
 
 def test_search_inside_a_transaction_sees_its_own_writes(store):

@@ -12,6 +12,7 @@ from claimgraph.core.shell import Shell
 from claimgraph.core.vocabulary import resolve_predicate
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import entities as E
+from claimgraph.logic import query_dates as QD
 from claimgraph.logic import query_words as QW
 from claimgraph.logic import retrieval as R
 from claimgraph.logic.conflicts import open_conflicts
@@ -209,7 +210,7 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
     found = R.search_candidates(
         fts_facts, entity_facts, hop_facts, sh.now(), sh.half_life_days,
         word_facts=word_facts, related_facts=related_facts, fts_hits=coordination,
-        entity_groups=list(groups.values()))
+        entity_groups=list(groups.values()), asked_time=QD.asked_time(query))
     fused, total = R.best_search_hits(found, limit,
                                       _neighbours(sh, found, in_scope) if neighbours else ())
     shown = _whole_neighbours(sh, fused) if limit is None else _read_whole(sh, fused)
@@ -223,17 +224,17 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
 
 
 def _neighbours(sh: Shell, found: R.Candidates,
-                in_scope: Callable[[dict[str, Any]], bool]) -> list[tuple[str, int, Any]]:
+                in_scope: Callable[[dict[str, Any]], bool]) -> list[tuple[str, int, Any, bool]]:
     """The first candidates' episode neighbours (``R.best_search_hits`` lets them borrow):
-    (lender id, offset, fact), a candidate as found, any other as its head; those outside
-    the searched scopes dropped."""
+    (lender id, offset, fact, whether the fact follows a question), a candidate as found,
+    any other as its head; those outside the searched scopes dropped."""
     ids = R.lenders(found)
     rows = sh.store.episode_neighbours(ids, R.NEIGHBOUR_SPAN) if ids else []
     if not rows:
         return []
     known = {fact["id"]: fact for _, _, fact in found.scored}
-    return [(lender, offset, known.get(head["id"], head)) for lender, offset, head in rows
-            if in_scope(head)]
+    return [(lender, offset, known.get(head["id"], head), follows_question)
+            for lender, offset, head, follows_question in rows if in_scope(head)]
 
 
 def _whole_neighbours(sh: Shell, ranked: list[dict[str, Any]]) -> list[dict[str, Any]]:

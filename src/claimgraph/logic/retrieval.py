@@ -9,6 +9,7 @@ fact invalid at ``now`` never surfaces.
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Mapping
 
 from claimgraph.logic.confidence import (DEFAULT_HALF_LIFE_DAYS, effective_confidence,
@@ -28,12 +29,18 @@ RRF_K = 60
 FTS_WEIGHT, ENTITY_WEIGHT, HOP_WEIGHT = 1.0, 1.2, 0.3
 #: The word routes (docs/search.md): the query's own words, and the words related to them.
 WORD_WEIGHT, RELATED_WEIGHT = 1.5, 0.5
+#: A fact valid from the time the query names (``logic.query_dates``) counts this much more.
+ASKED_TIME_BOOST = 0.5
 #: An entity (or hop) route with at most this many facts counts in full (``specificity``).
 SPECIFIC_FACTS = 10
 #: The episode neighbourhood (``borrow_from_neighbours``): each of the first ``SOURCES`` hits
 #: lends ``SHARE`` of its score to the facts of its episode recorded up to ``SPAN`` places
 #: before or after it.
 NEIGHBOUR_SOURCES, NEIGHBOUR_SHARE, NEIGHBOUR_SPAN = 30, 0.2, 2
+#: A hit lends this share instead to a fact after it that follows a question (the hit's own,
+#: or one asked about it): the answer, which holds what was asked for in words of its own
+#: (docs/search.md).
+ANSWER_SHARE = 1.5
 #: The first hits keep their places: context ranks the facts after them.
 NEIGHBOUR_KEEP = 5
 WALK_BUDGET, WALK_BEAM, WALK_MAX_DEPTH = 25, 8, 6
@@ -246,7 +253,8 @@ def search_candidates(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
                       half_life_days: float = DEFAULT_HALF_LIFE_DAYS, *,
                       word_facts: Sequence[Fact] = (), related_facts: Sequence[Fact] = (),
                       entity_groups: Sequence[Sequence[Fact]] | None = None,
-                      fts_hits: Mapping[str, int] | None = None) -> Candidates:
+                      fts_hits: Mapping[str, int] | None = None,
+                      asked_time: Callable[[int | None], bool] | None = None) -> Candidates:
     """The routes fused and scored, not yet ordered.
 
     The routes (docs/search.md): ``word_facts``, the query's words ranked by BM25 (the main
@@ -257,7 +265,9 @@ def search_candidates(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
     ``entity_facts``), each weighted by how specific the entity is (an entity with hundreds of
     facts is weak evidence for any one of them) and ordered by the facts' text relevance
     first; and the hop route, weighted and ordered the same way. Equal scores go to the more
-    relevant text, then to first seen; never to an id."""
+    relevant text, then to first seen; never to an id. ``asked_time``: the time the query
+    names, as a test of a fact's ``t_valid`` (``logic.query_dates``); a fact it passes counts
+    ``1 + ASKED_TIME_BOOST`` times."""
     known: dict[str, float] = {}
     relevance = text_relevance(word_facts, related_facts)
     groups = [list(entity_facts)] if entity_groups is None else [list(g) for g in entity_groups]
@@ -270,8 +280,11 @@ def search_candidates(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
     hops = list(hop_facts)
     routes.append({"weight": HOP_WEIGHT * specificity(_distinct(hops)),
                    "facts": by_relevance(hops, relevance, now, half_life_days, known)})
-    return Candidates(_scored(routes, now, RRF_K, half_life_days, known), _key(relevance), now,
-                      half_life_days)
+    scored = _scored(routes, now, RRF_K, half_life_days, known)
+    if asked_time is not None:
+        scored = [(score * (1 + ASKED_TIME_BOOST) if asked_time(fact.get("t_valid")) else score,
+                   conf, fact) for score, conf, fact in scored]
+    return Candidates(scored, _key(relevance), now, half_life_days)
 
 
 def lenders(found: Candidates) -> list[str]:
@@ -284,7 +297,7 @@ def lenders(found: Candidates) -> list[str]:
 
 
 def best_search_hits(found: Candidates, limit: int | None = None,
-                     neighbours: Iterable[tuple[str, int, Fact]] = ()
+                     neighbours: Iterable[tuple[str, int, Fact, bool]] = ()
                      ) -> tuple[list[dict[str, Any]], int]:
     """The best ``limit`` candidates (None: all), annotated, and how many there were.
 
@@ -293,17 +306,26 @@ def best_search_hits(found: Candidates, limit: int | None = None,
     of its episode recorded up to ``NEIGHBOUR_SPAN`` places away; a fact lent to by several
     adds the shares, times its own effective confidence. A question's words often sit on the
     turn that asked it, while the answer comes next. The first ``NEIGHBOUR_KEEP`` keep their
-    places: context ranks the facts after them and never moves a direct match there.
+    places: context ranks the facts after them and never moves a direct match there. A
+    lender lends ``ANSWER_SHARE`` instead to a fact after it that follows a question (the
+    lender itself asking, or a question asked about it): a question's words are on the turn
+    that asked or on the turn it asks about, its answer on the next. The answer to the
+    lender's own question (right after it) may also take a place among the first ones,
+    right after its question: there it counts what it borrowed up to just under the
+    question's own score, so it never passes its question and the first hit stays the best
+    direct match.
 
-    ``neighbours``: (lender's id, offset, neighbour fact) rows (``Store.episode_neighbours``,
-    the facts read); a neighbour not valid at ``now`` is skipped, one not among the
-    candidates joins on what it borrowed alone, after them in the order it was lent to
-    (lender by lender, nearest first)."""
-    head = _best(found.scored, found.key, NEIGHBOUR_KEEP if limit is None
-                 else min(NEIGHBOUR_KEEP, max(0, limit)))
-    borrowed, joined = _borrowed(found, neighbours)
+    ``neighbours``: (lender's id, offset, neighbour fact, whether the neighbour follows a
+    question) rows (``Store.episode_neighbours``, the facts read); a neighbour not valid at
+    ``now`` is skipped, one not among the candidates joins on what it borrowed alone, after
+    them in the order it was lent to (lender by lender, nearest first)."""
+    borrowed, joined, asked = _borrowed(found, neighbours)
     if not borrowed:
         return [_annotated(e) for e in _best(found.scored, found.key, limit)], len(found.scored)
+    answers = [_as_answer(entry, borrowed, asked) for entry in [*found.scored, *joined]
+               if entry[2]["id"] in asked]
+    head = _best([*(e for e in found.scored if e[2]["id"] not in asked), *answers], found.key,
+                 NEIGHBOUR_KEEP if limit is None else min(NEIGHBOUR_KEEP, max(0, limit)))
     kept = {entry[2]["id"] for entry in head}
     rest = [(score + borrowed.get(fact["id"], 0.0) * conf, conf, fact)
             for score, conf, fact in [*found.scored, *joined] if fact["id"] not in kept]
@@ -312,25 +334,42 @@ def best_search_hits(found: Candidates, limit: int | None = None,
     return [_annotated(e) for e in best], len(found.scored) + len(joined)
 
 
-def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact]]
-              ) -> tuple[dict[str, float], list[tuple[float, float, Fact]]]:
-    """id -> the shares lent to it (before its own confidence), and the neighbours that were
-    not candidates, as (0, effective confidence, fact) in the order they were lent to."""
+def _as_answer(entry: tuple[float, float, Fact], borrowed: Mapping[str, float],
+               asked: Mapping[str, float]) -> tuple[float, float, Fact]:
+    """An answer's entry for the first places: its score with what it borrowed, up to just
+    under its question's score (``asked``), never below its own."""
+    score, conf, fact = entry
+    lifted = min(score + borrowed.get(fact["id"], 0.0) * conf,
+                 math.nextafter(asked[fact["id"]], 0.0))
+    return max(score, lifted), conf, fact
+
+
+def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact, bool]]
+              ) -> tuple[dict[str, float], list[tuple[float, float, Fact]], dict[str, float]]:
+    """id -> the shares lent to it (before its own confidence); the neighbours that were
+    not candidates, as (0, effective confidence, fact) in the order they were lent to; and
+    id -> the best score of a lender whose own question it answers (right after it)."""
     rank = {fact_id: n for n, fact_id in enumerate(lenders(found))}
     score = {fact["id"]: s for s, _, fact in found.scored if fact["id"] in rank}
     known = {fact["id"] for _, _, fact in found.scored}
     borrowed: dict[str, float] = {}
     joined: dict[str, tuple[float, float, Fact]] = {}
-    for lender, _, fact in sorted((row for row in neighbours if row[0] in rank),
-                                  key=lambda row: (rank[row[0]], abs(row[1]), row[1])):
+    asked: dict[str, float] = {}
+    rows = sorted((row for row in neighbours if row[0] in rank),
+                  key=lambda row: (rank[row[0]], abs(row[1]), row[1]))
+    for lender, offset, fact, follows_question in rows:
         fact_id = fact["id"]
         if fact_id not in known and fact_id not in joined:
             if not fact_valid_at(fact, found.now):
                 continue
             joined[fact_id] = (0.0, effective_confidence(fact, found.now, found.half_life_days),
                                fact)
-        borrowed[fact_id] = borrowed.get(fact_id, 0.0) + NEIGHBOUR_SHARE * score[lender]
-    return borrowed, list(joined.values())
+        answers = follows_question and offset > 0
+        if answers and offset == 1:
+            asked[fact_id] = max(asked.get(fact_id, 0.0), score[lender])
+        share = ANSWER_SHARE if answers else NEIGHBOUR_SHARE
+        borrowed[fact_id] = borrowed.get(fact_id, 0.0) + share * score[lender]
+    return borrowed, list(joined.values()), asked
 
 
 def specificity(fact_count: int) -> float:

@@ -31,6 +31,11 @@ def to_iso(ms: int | None) -> str | None:
             f"{seconds % 60:02d}.{millis:03d}Z")
 
 
+def civil_date(ms: int) -> tuple[int, int, int]:
+    """(year, month, day) of a millisecond instant, in UTC."""
+    return _civil(ms // DAY_MS)
+
+
 def _civil(days: int) -> tuple[int, int, int]:
     """(year, month, day) of a count of days since 1970-01-01, proleptic Gregorian (Howard
     Hinnant's ``civil_from_days``: eras of 400 years, years starting in March)."""

@@ -223,13 +223,16 @@ class Store(Protocol):
         predates the word index (format < 6, read as it is): search then ranks by the trigram
         index alone. See docs/search.md."""
 
-    def episode_neighbours(self, ids: Iterable[str], span: int) -> list[tuple[str, int, Record]]:
+    def episode_neighbours(self, ids: Iterable[str],
+                           span: int) -> list[tuple[str, int, Record, bool]]:
         """(given fact id, offset, the neighbour's head: ``FACT_HEAD_FIELDS``, its ends as bare
-        ids, as ``get_fact_heads_for`` gives them) for the facts of the same episode recorded
-        within ``span`` places before (negative offset) or after each given fact, by the
-        order the store took them in (SQL: the row key); closed ones included. A fact with no
-        episode has none. Search lets a fact borrow from its neighbours' scores (a memory's
-        context lives around it, docs/search.md). Rows in no particular order."""
+        ids, as ``get_fact_heads_for`` gives them; whether the neighbour follows a question:
+        the fact recorded right before it, in its episode, asks one, ``records.asks``) for
+        the facts of the same episode recorded within ``span`` places
+        before (negative offset) or after each given fact, by the order the store took them
+        in (SQL: the row key); closed ones included. A fact with no episode has none. Search
+        lets a fact borrow from its neighbours' scores (a memory's context lives around it,
+        and a question's answer follows it: docs/search.md). Rows in no particular order."""
 
     def stats(self) -> dict[str, Any]:
         """{format, entities, facts: {total, valid, invalidated}, episodes, predicates: {status:

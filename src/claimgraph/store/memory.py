@@ -405,7 +405,8 @@ class MemoryStore(MemoryPurge, StoreDefaults):
         found = [self._hydrate(self._s["facts"][fact_id]) for fact_id in ids]
         return [rec.fact_head(f) for f in found] if heads else found
 
-    def episode_neighbours(self, ids: Iterable[str], span: int) -> list[tuple[str, int, Record]]:
+    def episode_neighbours(self, ids: Iterable[str],
+                           span: int) -> list[tuple[str, int, Record, bool]]:
         """The facts' places in the order they were inserted stand for SQL's row keys."""
         wanted = set(ids)
         if not wanted or span < 1:
@@ -417,8 +418,11 @@ class MemoryStore(MemoryPurge, StoreDefaults):
                 continue
             for other in range(max(0, place - span), min(len(order), place + span + 1)):
                 if other != place and order[other]["episode"] == fact["episode"]:
+                    before = order[other - 1] if other > 0 else None
+                    answers = (before is not None and before["episode"] == fact["episode"]
+                               and rec.asks(before))
                     out.append((fact["id"], other - place,
-                                {f: order[other][f] for f in FACT_HEAD_FIELDS}))
+                                {f: order[other][f] for f in FACT_HEAD_FIELDS}, answers))
         return out
 
     def _named(self, needle: str) -> list[Record]:

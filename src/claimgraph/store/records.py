@@ -176,6 +176,16 @@ def search_text_ok(query: str) -> bool:
     return len(query.strip()) >= MIN_SEARCH_CHARS
 
 
+#: A literal holding it asks a question (``Store.episode_neighbours`` says which neighbours
+#: follow one: the fact recorded after a question is likely its answer, docs/search.md).
+ASKS = "?"
+
+
+def asks(fact: Mapping[str, Any]) -> bool:
+    """Whether the fact's literal asks a question (holds ``ASKS``), as every backend tells."""
+    return ASKS in (fact.get("object_lit") or "")
+
+
 def fact_order(fact: Mapping[str, Any]) -> tuple[Any, ...]:
     """The protocol's fact order: t_valid, then id."""
     return (fact["t_valid"], fact["id"])

@@ -534,14 +534,16 @@ class SqlStore(StoreDefaults):
 
     # --- search's word index, neighbours, stats ----------------------------------------------
     def episode_neighbours(self, ids: Iterable[str],
-                           span: int) -> list[tuple[str, int, Record]]:
+                           span: int) -> list[tuple[str, int, Record, bool]]:
         wanted = sorted(set(ids))
         if not wanted or span < 1:
             return []
         self._refresh()
         rows = self._db.rows(self._q.EPISODE_NEIGHBOURS,
-                             {"ids": self._q.id_list(wanted), "span": int(span)})
-        return [(str(r[0]), int(r[1]), dict(zip(FACT_HEAD_FIELDS, r[2:]))) for r in rows]
+                             {"ids": self._q.id_list(wanted), "span": int(span),
+                              "asking": "%" + rec.ASKS + "%"})
+        return [(str(r[0]), int(r[1]), dict(zip(FACT_HEAD_FIELDS, r[3:])), bool(r[2]))
+                for r in rows]
 
     def _has_words(self) -> bool:
         """Whether the store has the word index (format 6); a reader may open format 4 or 5."""

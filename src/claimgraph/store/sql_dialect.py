@@ -303,16 +303,21 @@ def fact_selects(links: str) -> tuple[str, str, str]:
 
 
 def episode_neighbours(ids_term: str) -> str:
-    """``Store.episode_neighbours``: (given id, offset, the neighbour's head in
+    """``Store.episode_neighbours``: (given id, offset, whether the fact recorded right
+    before the neighbour, in its episode, has a literal matching ``:asking`` (a LIKE
+    pattern: it asks a question, so the neighbour answers it), the neighbour's head in
     ``FACT_HEAD_FIELDS`` order) for the facts of the same episode whose row key lies within
     ``:span`` of a given fact's (``ids_term``: the dialect's test of ``f.id`` against the
-    list ``:ids``). The row key is the order the store took the facts in, and the join walks
-    its primary index, a range of a few rows per fact."""
+    list ``:ids``). The row key is the order the store took the facts in, and the joins walk
+    its primary index, a range of a few rows per fact and one row per neighbour."""
     columns = {"subject": "n.subject_id", "object_ref": "n.object_ref_id"}
     head = ", ".join(columns.get(name, f"n.{name}") for name in FACT_HEAD_FIELDS)
-    return (f"SELECT f.id, n.pk - f.pk, {head} FROM facts f JOIN facts n"
+    return (f"SELECT f.id, n.pk - f.pk, coalesce(p.object_lit LIKE :asking, false), {head}"
+            " FROM facts f JOIN facts n"
             " ON n.pk BETWEEN f.pk - :span AND f.pk + :span AND n.pk <> f.pk"
-            " AND n.episode = f.episode WHERE f.id" + ids_term)
+            " AND n.episode = f.episode"
+            " LEFT JOIN facts p ON p.pk = n.pk - 1 AND p.episode = n.episode"
+            " WHERE f.id" + ids_term)
 
 
 def touching(entity_ids: Sequence[str], direction: str, in_list: Any,

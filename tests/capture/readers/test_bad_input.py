@@ -193,3 +193,19 @@ def test_a_record_no_reader_foresaw_is_skipped_with_a_warning(tmp_path: Path,
     assert transcript.counts["unexpected_shape"] == 1
     assert "a shape nobody foresaw" in transcript.warnings[0].reason
     assert transcript.end_offset == path.stat().st_size
+
+
+def test_a_line_with_a_raw_control_character_in_a_string_is_read_not_lost(tmp_path: Path):
+    # A transcript that passed through another tool (a redactor that did not escape what it
+    # wrote) can hold a raw tab or newline inside a string: strict JSON rejects the whole line,
+    # and the user's words in it would be lost.
+    damaged = json.dumps({**PROMPT, "message": {"role": "user", "content": "use uv\tnever pip"}})
+    damaged = damaged.replace("\\t", "\t")
+    path = tmp_path / "session.jsonl"
+    path.write_text(damaged + "\n" + json.dumps(PROMPT) + "\n{not json\n")
+    transcript = read_transcript(path, "claude-code")
+    assert [e.text for e in transcript.events] == ["use uv\tnever pip", "use uv"]
+    assert transcript.counts["raw_control"] == 1
+    # a line that is not JSON at all still costs a warning
+    assert transcript.counts["malformed"] == 1
+    assert any("raw control characters" in w.reason for w in transcript.warnings)

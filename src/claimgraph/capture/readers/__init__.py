@@ -228,7 +228,7 @@ def _parse_line(text: str, path: str, number: int,
                      "too_deep")
         return None
     try:
-        record = json.loads(fix_surrogate_escapes(text.lstrip("\ufeff")))
+        record = _loads_lenient(fix_surrogate_escapes(text.lstrip("\ufeff")), path, number, builder)
     except ValueError as exc:
         builder.warn(path, number, f"not valid JSON: {getattr(exc, 'msg', exc)}")
         return None
@@ -238,6 +238,26 @@ def _parse_line(text: str, path: str, number: int,
     if not isinstance(record, dict):
         builder.warn(path, number, "a JSON line that is not an object")
         return None
+    return record
+
+
+def _loads_lenient(text: str, path: str, number: int, builder: TranscriptBuilder) -> Any:
+    """Decode one line, reading raw control characters inside strings rather than losing the line.
+
+    A line an agent CLI wrote never holds them, but a transcript that passed through another
+    tool (a redactor that replaced text without escaping, an editor) can: strict JSON rejects the
+    whole record for one raw tab or newline in a string, and the user's words in it would be lost.
+    The line is read as it stands and a warning says so; control characters are stripped wherever
+    text is shown, so reading them here lets nothing through that rendering does not already handle.
+    """
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        if "control character" not in getattr(exc, "msg", ""):
+            raise
+    record = json.loads(text, strict=False)
+    builder.warn(path, number, "raw control characters inside a JSON string: read as they stand",
+                 "raw_control")
     return record
 
 
