@@ -22,8 +22,15 @@ part is judged on the second: the figures on what was not tuned on are the ones 
 ``--without-neighbours`` ranks without the episode neighbourhood (docs/search.md), to
 measure its share against a run with it.
 
+To measure an idea, ``--set MODULE.NAME=VALUE`` (repeatable) sets one of the ranking's
+constants (``retrieval.FTS_WEIGHT=0.5``: ``claimgraph.logic.retrieval``, ``query_words`` or
+``query_dates``) before any question is asked, on SQLite and PostgreSQL alike. recall_any@1
+is reported beside @5 and @10 (a change that lifts a run of weak hits above the best match
+shows there first).
+
 Usage: .venv/bin/python bench/bench_locomo.py PATH/locomo.json [--conversations N] [--json]
        [--no-captions] [--split K] [--postgres] [--without-neighbours] [--undated]
+       [--set MODULE.NAME=VALUE ...]
 """
 
 from __future__ import annotations
@@ -48,7 +55,7 @@ from claimgraph.core.vocabulary import seed
 from claimgraph.opening import open_store
 
 CATEGORIES = (1, 2, 3, 4)
-KS = (5, 10)
+KS = (1, 5, 10)
 WORD = re.compile(r"\w+")
 
 
@@ -132,6 +139,23 @@ def postgres_store(server: str, n: int):
     return open_store(server.replace("/claimgraph_test?", f"/locomo{n}?"))
 
 
+def set_constants(assignments: list[str]) -> None:
+    """``MODULE.NAME=VALUE``: a ranking constant of ``claimgraph.logic.MODULE`` set to VALUE,
+    read as the constant's own type (an unknown module or name is an error)."""
+    import importlib
+    for assignment in assignments:
+        target, _, value = assignment.partition("=")
+        module_name, _, name = target.partition(".")
+        if module_name not in ("retrieval", "query_words", "query_dates"):
+            raise SystemExit(f"--set {assignment}: MODULE is retrieval, query_words or "
+                             "query_dates")
+        module = importlib.import_module(f"claimgraph.logic.{module_name}")
+        current = getattr(module, name, None)
+        if not isinstance(current, (int, float)) or isinstance(current, bool):
+            raise SystemExit(f"--set {assignment}: {module_name}.{name} is not a number")
+        setattr(module, name, type(current)(float(value)))
+
+
 def run(path: str, limit_conversations: int | None, captions: bool = True,
         split: int | None = None, server: str | None = None, dated: bool = True) -> dict:
     data = json.loads(Path(path).read_text())[:limit_conversations]
@@ -205,7 +229,10 @@ def main() -> None:
                         help="leave every turn valid from the load, not its session's time")
     parser.add_argument("--without-neighbours", action="store_true",
                         help="rank without the episode neighbourhood (to measure its share)")
+    parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
+                        help="set a ranking constant (retrieval.FTS_WEIGHT=0.5) first")
     args = parser.parse_args()
+    set_constants(args.set)
     if args.without_neighbours:
         from claimgraph.logic import retrieval
         retrieval.NEIGHBOUR_SOURCES = 0
@@ -234,7 +261,8 @@ def main() -> None:
             print(f"latency_ms {row}")
             continue
         print(f"{cat:9} n={row['n']:4}  " + "  ".join(
-            f"{name} any@5={row[f'{name}_any@5']:.3f} any@10={row[f'{name}_any@10']:.3f}"
+            f"{name} any@1={row[f'{name}_any@1']:.3f} any@5={row[f'{name}_any@5']:.3f}"
+            f" any@10={row[f'{name}_any@10']:.3f}"
             for name in ("ours", "bm25_porter", "bm25_trigram", "ours_postgres")
             if f"{name}_any@5" in row)
             + (f"  pg_same_set@10={row['pg_same_set@10']:.3f}" if "pg_same_set@10" in row else ""))

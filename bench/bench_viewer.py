@@ -217,7 +217,7 @@ def main() -> None:
         env.update(HOME=str(root))
         os.environ.update(HOME=str(root))
         # Each server its own copy of the same store (a write before a burst is made by that
-        # server's code); the landed code reads the format before ``fact_touches``.
+        # server's code); landed code older than format 7 gets its copy without ``fact_touches``.
         copies = {"this": None}
         if args.baseline is not None:
             copies["landed"] = args.baseline / "src"
@@ -225,7 +225,7 @@ def main() -> None:
         for label, src_dir in copies.items():
             (root / label).mkdir()
             db = working_copy(cached, root / label)
-            if src_dir is not None:
+            if src_dir is not None and store_format(src_dir) < 7:
                 as_landed_format(db)
             write_logs(db, [str(d.resolve()) for d in dirs], now)
             extra = {} if src_dir is None else {"PYTHONPATH": str(src_dir)}
@@ -350,6 +350,14 @@ def static_burst(url: str, count: int) -> list[float]:
     """The baseline: the same server answering ``count`` loads of its stylesheet at once."""
     with ThreadPoolExecutor(max_workers=count) as pool:
         return list(pool.map(lambda n: load(url, 60, minimum=0), range(count)))
+
+
+def store_format(src_dir: Path) -> int:
+    """The store format a checkout's code writes (``STORE_FORMAT`` in its package)."""
+    for line in (src_dir / "claimgraph" / "__init__.py").read_text().splitlines():
+        if line.startswith("STORE_FORMAT ="):
+            return int(line.split("=", 1)[1].split("#")[0])
+    raise SystemExit(f"no STORE_FORMAT in {src_dir}/claimgraph/__init__.py")
 
 
 def as_landed_format(db: Path) -> None:

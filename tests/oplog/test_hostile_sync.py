@@ -254,3 +254,40 @@ def test_enabling_a_project_later_back_fills_its_facts_and_evidence(tmp_path: Pa
     again = json.loads(_cli(two, "sync", "--dir", str(shared), "--project", "p",
                             "--json").stdout)
     assert again["replayed"] is False and again["effects"]["applied"] == 0
+
+
+def test_a_purge_is_not_undone_by_evidence_still_in_the_shared_directory(tmp_path: Path) -> None:
+    """A purge deletes the evidence that held the words on every replica; evidence files other
+    replicas or the shared directory still hold are never pulled back, and ``doctor`` agrees."""
+    from claimgraph.project import resolve_project
+    word = "zebra-7412-acme"  # a leaked name no redaction rule recognises
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    scope = resolve_project(proj).id
+    one, two = tmp_path / "one" / "claims.db", tmp_path / "two" / "claims.db"
+    shared = tmp_path / "shared"
+    transcript = tmp_path / "session.jsonl"
+    prompt = f"We always deploy to {word} with fly, never by hand."
+    transcript.write_text(json.dumps({
+        "type": "user", "sessionId": "s-purge", "cwd": str(proj), "uuid": "u1",
+        "timestamp": "2026-12-01T10:00:00.000Z",
+        "message": {"role": "user", "content": prompt}}) + "\n")
+    captured = _cli(one, "capture", str(transcript), "--no-curate", "--json")
+    assert captured.returncode == 0, captured.stderr
+    trust_each_other(one, two)
+    for db in (one, two):
+        assert _cli(db, "sync", "--dir", str(shared), "--project", scope,
+                    "--no-curate").returncode == 0
+
+    def holding(root: Path) -> list[Path]:
+        return [p for p in root.rglob("*") if p.is_file() and word.encode() in p.read_bytes()]
+    assert holding(Path(f"{two}.evidence")), "the evidence reached the other replica"
+    assert _cli(one, "purge", "--match", word, "--yes").returncode == 0
+    for db in (one, two, one, two):
+        done = _cli(db, "sync", "--dir", str(shared), "--project", scope, "--no-curate")
+        assert done.returncode == 0, done.stderr
+    for db in (one, two):
+        assert not holding(Path(f"{db}.evidence")), db
+        assert word not in _cli(db, "dump").stdout
+        doctor = _cli(db, "doctor")
+        assert doctor.returncode == 0, doctor.stdout + doctor.stderr

@@ -113,3 +113,40 @@ def test_the_viewer_shows_the_teammate(pair) -> None:
     assert "you said" not in _line(project.text, "(from Ada Lovelace, since")
     page = client.get(f"/tok/fact/{fact['id']}")
     assert page.status_code == 200 and "from Ada Lovelace" in page.text
+
+
+def test_a_teammates_disagreement_is_flagged_after_sync_without_a_curate(tmp_path: Path) -> None:
+    """Reconcile never links two claims (docs/sync.md), so a sync that applied a teammate's
+    effects starts the curator, whose consolidate stage flags the disagreement: the user never
+    has to know to run ``curate`` for ``conflicts`` to show it."""
+    import time
+    ada, mine, shared = tmp_path / "ada" / "c.db", tmp_path / "me" / "c.db", tmp_path / "shared"
+    assert _cli(ada, "assert", "billing", "prefers", "gRPC", "--scope", "p").returncode == 0
+    assert _cli(mine, "assert", "billing", "prefers", "REST", "--scope", "p").returncode == 0
+    assert _cli(mine, "sync", "trust", _key(ada), "--name", "Ada").returncode == 0
+    assert _cli(ada, "sync", "trust", _key(mine)).returncode == 0
+    first = _cli(ada, "sync", "--dir", str(shared), "--project", "p", "--json")
+    assert json.loads(first.stdout)["curator"] == "not-needed"  # nothing arrived yet
+    done = _cli(mine, "sync", "--dir", str(shared), "--project", "p", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["curator"] == "spawned"
+    deadline, open_now = time.monotonic() + 90, []
+    while time.monotonic() < deadline:
+        open_now = json.loads(_cli(mine, "conflicts", "--scope", "p", "--json").stdout)["conflicts"]
+        if open_now:
+            break
+        time.sleep(0.5)
+    assert len(open_now) == 1, "the teammate's other value is an open conflict"
+    assert {open_now[0]["fact"]["object"], open_now[0]["candidate"]["object"]} == {"gRPC", "REST"}
+    shown = _cli(mine, "conflicts", "--scope", "p").stdout
+    assert "from Ada" in _line(shown, "gRPC"), "the teammate is named, as `facts` names her"
+
+
+def test_sync_no_curate_leaves_the_curator_alone(tmp_path: Path) -> None:
+    ada, mine, shared = tmp_path / "ada" / "c.db", tmp_path / "me" / "c.db", tmp_path / "shared"
+    assert _cli(ada, "assert", "billing", "prefers", "gRPC", "--scope", "p").returncode == 0
+    assert _cli(mine, "sync", "trust", _key(ada)).returncode == 0
+    assert _cli(ada, "sync", "--dir", str(shared), "--project", "p").returncode == 0
+    done = _cli(mine, "sync", "--dir", str(shared), "--project", "p", "--no-curate", "--json")
+    assert json.loads(done.stdout)["curator"] == "disabled"
+    assert not Path(f"{mine}.curate.log").exists()

@@ -30,12 +30,15 @@ def build(store, n: int = 400, seed: int = 7) -> None:
     for scope, count in (("proj", 12), ("user", 4), ("other", 3)):
         for k in range(count):
             entity(store, f"e-{scope}-{k}", f"name-{k % 5}", scope=scope)
+    entity(store, "e-proj-obj", "Postgres-V3", scope="proj")  # an object's name, mixed case
     rows = []
     for i in range(n):
         scope = rng.choice(("proj", "proj", "proj", "user", "other"))
         subject = f"e-{scope}-{rng.randrange(3 if scope == 'other' else 4)}"
         recorded = NOW - rng.choice((0, 1, 5, 40, 200, 900)) * DAY_MS // 2
-        row = fact(f"f-{i:04d}", subject, rng.choice(PREDICATES), lit=f"v{i % 7}",
+        objects = ({"ref": rng.choice(("e-proj-obj", "e-proj-5", "e-user-1"))} if i % 9 == 4
+                   else {"lit": f"v{i % 7}"})
+        row = fact(f"f-{i:04d}", subject, rng.choice(PREDICATES), **objects,
                    t_valid=recorded, scope=scope, recorded_at=recorded,
                    confidence=rng.choice((0.5, 0.7, 0.7, 0.9)),
                    epistemic=rng.choice(("observation", "observation", "preference",
@@ -86,7 +89,8 @@ WINDOWS = [
 ]
 NARROWINGS = [Narrowing(), Narrowing(predicate="core/prefers"),
               Narrowing(epistemic="commitment"), Narrowing(text="V3"),
-              Narrowing(text="name-2"), Narrowing(predicate="x/runs", text="v1")]
+              Narrowing(text="name-2"), Narrowing(predicate="x/runs", text="v1"),
+              Narrowing(text="postgres"), Narrowing(text="ME-1")]
 
 
 @pytest.fixture

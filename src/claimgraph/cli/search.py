@@ -7,6 +7,7 @@ walks the graph around an entity; conflicts lists flagged pairs that still both 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from claimgraph.cli.invocation import Invocation, log_surfaced
 from claimgraph.cli.output import emit, emit_json
@@ -111,6 +112,7 @@ def run_neighbor(ctx: Invocation, args: argparse.Namespace) -> int:
 def run_conflicts(ctx: Invocation, args: argparse.Namespace) -> int:
     result = reads.conflicts(ctx.shell(), time_arg(args.as_of, "--as-of"),
                              scopes=review_scopes(ctx, args))
+    result["conflicts"] = _teammates_named(ctx, result["conflicts"])
     if ctx.json:
         emit_json({"open": result["open"], "conflicts": [
             {"fact": fact_json(p["fact"]), "candidate": fact_json(p["candidate"])}
@@ -135,6 +137,15 @@ def run_conflicts(ctx: Invocation, args: argparse.Namespace) -> int:
              f"`claimgraph invalidate {short_id(result['conflicts'][0]['candidate']['id'])}` "
              "(or the other side)")
     return 0
+
+
+def _teammates_named(ctx: Invocation, pairs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Both sides of each pair with a teammate's name ("from Ada"), as ``facts`` shows them: a
+    disagreement that arrived by sync is most often one with a teammate."""
+    from claimgraph.core.teammates import named
+    flat = named(ctx.shell().store, [f for p in pairs for f in (p["fact"], p["candidate"])])
+    return [{**p, "fact": flat[2 * i], "candidate": flat[2 * i + 1]}
+            for i, p in enumerate(pairs)]
 
 
 def _emit_suspects(suspect: list) -> None:

@@ -45,6 +45,8 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
                         "setting, else the current project). The user scope never is.")
     p.add_argument("--abandon-deferred", action="store_true",
                    help="give up on effects that could not be applied in 3 passes")
+    p.add_argument("--no-curate", action="store_true",
+                   help="do not start the curator after applying a teammate's effects")
     p.set_defaults(command="sync")
 
 
@@ -87,7 +89,8 @@ def run_trust_verb(ctx: Invocation, args: argparse.Namespace) -> int:
 def run_sync(ctx: Invocation, args: argparse.Namespace) -> int:
     if args.action:
         return run_trust_verb(ctx, args)
-    from claimgraph.oplog.exchange import exchange, exchange_evidence
+    from claimgraph.oplog.exchange import (
+        cited_evidence_names, exchange, exchange_evidence, release_evidence)
     from claimgraph.oplog.reconcile import reconcile
     with ctx.writing() as sh:
         store = sh.store
@@ -98,16 +101,35 @@ def run_sync(ctx: Invocation, args: argparse.Namespace) -> int:
         shared = _shared_dir(ctx, args)
         scopes = _shared_projects(ctx, args)
         moved = exchange(ctx.db_path, shared, store.oplog.writer, scopes) if shared else None
+        cited_before = cited_evidence_names(store)
         report = reconcile(store, ctx.db_path, abandon_deferred=args.abandon_deferred)
+        report["evidence_released"] = release_evidence(ctx.db_path, cited_before, store)
         sh.forget_predicates()
         if shared:
             moved.update(exchange_evidence(ctx.db_path, shared, store.oplog.writer, store))
     report = {**report, "writer": store.oplog.writer, "exchange": moved}
+    report["curator"] = _start_curator(ctx, args, report)
     if ctx.json:
         emit_json(report)
     else:
         emit(_summary(report))
     return 0
+
+
+def _start_curator(ctx: Invocation, args: argparse.Namespace, report: dict[str, Any]) -> str:
+    """What another writer says can disagree with what is here. Reconcile never links the two
+    (a link made there would depend on where a pass stopped: docs/sync.md), so a sync that
+    applied anything starts the curator, as a capture does, and its consolidate stage flags
+    the disagreement as an open conflict moments later."""
+    if args.no_curate:
+        return "disabled"
+    if not report["effects"]["applied"]:
+        return "not-needed"
+    from claimgraph.cli.capture import start_curator
+    status, problem = start_curator(ctx, args, "claimgraph.sync")
+    if problem:
+        report["warnings"].append({"curator": problem})
+    return status
 
 
 def _shared_projects(ctx: Invocation, args: argparse.Namespace) -> set[str]:

@@ -52,6 +52,26 @@ def exchange_evidence(db: Path, shared: Path, writer: str, store: Any) -> dict[s
     return _exchange_evidence(Sidecars(db), shared / EVIDENCE, mine, wanted)
 
 
+def cited_evidence_names(store: Any) -> set[str]:
+    """The evidence names this store's episodes read now."""
+    return {e.get("evidence") for e in store.list_episodes()} - {None}
+
+
+def release_evidence(db: Path, cited_before: set[str], store: Any) -> int:
+    """Delete the evidence files a sync's applied effects stopped citing; return how many.
+
+    A teammate's purge arrives as deleted or rewritten episodes. Reconcile leaves files alone
+    (it is one transaction over the graph), so without this the words the purge took would stay
+    in this replica's evidence tier. Only names cited before the sync and by nothing after it
+    go: an evidence file a capture has written but not yet cited was never in ``cited_before``.
+    """
+    evidence_dir = Sidecars(db).evidence_dir
+    released = sorted(cited_before - cited_evidence_names(store))
+    for name in released:
+        (evidence_dir / name).unlink(missing_ok=True)
+    return len(released)
+
+
 #: What the last ``_publish`` into a directory cited (set per process; sync runs once).
 DIR_SENT: dict[str, set[str]] = {}
 

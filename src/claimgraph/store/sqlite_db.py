@@ -169,12 +169,15 @@ class SqliteDb:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _open(self, options: list[str]) -> sqlite3.Connection:
+        """A read-only connection may pass from thread to thread (the viewer lends the few it
+        keeps open to whichever thread builds a page, one at a time; Python's sqlite3 is built
+        serialized); a writer's stays on the thread that opened it."""
         target = self.path
         if options:
             target = f"{Path(self.path).absolute().as_uri()}?{'&'.join(options)}"
         try:
             return sqlite3.connect(target, isolation_level=None, cached_statements=512,
-                                   uri=bool(options))
+                                   uri=bool(options), check_same_thread=not self.read_only)
         except sqlite3.DatabaseError as error:
             raise self._translate(error) from error
 
@@ -185,7 +188,8 @@ class SqliteDb:
     def _open_snapshot(self, version: int, failure: Exception) -> None:
         """The file as it is, read-only and lock-free (module docstring)."""
         self._conn = sqlite3.connect(_uri(self.path, "mode=ro&immutable=1"), uri=True,
-                                     isolation_level=None, cached_statements=512)
+                                     isolation_level=None, cached_statements=512,
+                                     check_same_thread=False)
         try:
             if schema.schema_version(self._conn, self.path) != version:
                 raise failure

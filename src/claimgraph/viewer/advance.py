@@ -103,9 +103,23 @@ def kept(store: Any, wanted: list[str], narrowing: Narrowing,
         return mark, frozenset(store.narrowed_fact_ids(wanted, narrowing))
 
 
-def kept_to(placed_whole: Mapping[str, Any], keep: Iterable[str]) -> dict[str, Any]:
+def kept_to(placed_whole: Mapping[str, Any], keep: Iterable[str],
+            before: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """``placed_whole`` kept to the ids in ``keep``. ``before``: the last narrowed placement
+    of the same filters ({placed, keep, cut_from}); a section whose whole list is the very
+    one it was cut from (``replace`` leaves a section no write touched as it was) and holds
+    no id whose keeping changed is taken from it as it was, the rest filtered again."""
     keep = keep if isinstance(keep, (set, frozenset)) else set(keep)
-    ids = {key: [fid for fid in found if fid in keep] for key, found in placed_whole["ids"].items()}
+    moved: frozenset[str] | None = None
+    if before is not None and before.get("cut_from") is not None:
+        moved = frozenset(keep).symmetric_difference(before["keep"][1])
+    ids = {}
+    for key, found in placed_whole["ids"].items():
+        if (moved is not None and before["cut_from"].get(key) is found
+                and (not moved or moved.isdisjoint(found))):
+            ids[key] = before["placed"]["ids"][key]
+        else:
+            ids[key] = list(filter(keep.__contains__, found))
     return {"counts": {key: len(ids.get(key, ())) for key in placed_whole["counts"]}, "ids": ids,
             "reasons": {fid: why for fid, why in placed_whole["reasons"].items() if fid in keep}}
 

@@ -24,7 +24,7 @@ from starlette.routing import Route
 from claimgraph import __version__
 from claimgraph.errors import ClaimgraphError
 from claimgraph.viewer import activity, overview, present, timeline
-from claimgraph.viewer.cache import PageCache, store_state
+from claimgraph.viewer.cache import PageCache
 from claimgraph.viewer.fact import fact_page
 from claimgraph.viewer.guard import Guard
 from claimgraph.viewer.project import project
@@ -42,7 +42,7 @@ def templates() -> Environment:
     env = Environment(loader=PackageLoader("claimgraph.viewer", "templates"),
                       autoescape=select_autoescape(default=True), undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True)
-    env.filters.update(present.FILTERS)
+    env.filters.update(present.FILTERS, fact_html=present.kept_fact_html())
     env.globals.update(href=present.href, version=__version__, nav=NAV,
                        bar_max=present.BAR_WIDTH)
     return env
@@ -93,22 +93,25 @@ def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[st
     # one holds every id of a project's sections.
     placements = PageCache(size=PLACEMENTS_KEPT, refresh_s=PLACEMENT_REFRESH_S)
 
-    # The last placement made for each (project, filters), whatever the store's state: the
-    # next one is advanced from it (``viewer.advance``), so a write costs what it touched.
+    # The last placement made for each (project, filters) of the store's file, whatever its
+    # state: the next one is advanced from it (``viewer.advance``), so a write costs what it
+    # touched. A file replaced by another (a restored backup) starts again: its write counter
+    # and touches are another store's.
     latest: OrderedDict[Any, Any] = OrderedDict()
     lock = threading.Lock()
 
     def shared(key: Any, build: Callable[[Any], Any]) -> Any:
-        state = store_state(src.db)
+        state = src.state()
         placements.drop(lambda kept: kept[-1] != state)  # a write made them stale for good
+        lineage = (key, state[1])
 
         def made() -> Any:
             with lock:
-                base = latest.get(key)
+                base = latest.get(lineage)
             value = build(base)
             with lock:
-                latest[key] = value
-                latest.move_to_end(key)
+                latest[lineage] = value
+                latest.move_to_end(lineage)
                 while len(latest) > PLACEMENTS_KEPT:
                     latest.popitem(last=False)
             return value
@@ -120,15 +123,14 @@ def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[st
     def one_project(request: Request) -> tuple[str, dict[str, Any]]:
         name = overview.named_project(request.query_params.get("id"))
         params = request.query_params
-        key = ("project", name, tuple(sorted(params.multi_items())), store_state(src.db))
+        key = ("project", name, tuple(sorted(params.multi_items())), src.state())
         return "project.html", {"page": kept.get(key, lambda: project(src, name, params, shared)),
                                 "active": ""}
 
     def as_of(request: Request) -> tuple[str, dict[str, Any]]:
         name = overview.named_project(request.query_params.get("id"))
         at = request.query_params.get("at")
-        key = ("asof", name, tuple(sorted(request.query_params.multi_items())),
-               store_state(src.db))
+        key = ("asof", name, tuple(sorted(request.query_params.multi_items())), src.state())
         data = kept.get(key, lambda: timeline.as_of(src, name, at))
         partial = request.query_params.get("part") == "facts"
         return ("asof_facts.html" if partial else "asof.html"), {"page": data, "active": ""}

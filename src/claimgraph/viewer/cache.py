@@ -3,8 +3,8 @@
 A project's page on a big store costs one query over all its facts (``Store.context_sections``):
 hundreds of milliseconds at 100,000 facts, and twenty people (or tabs, or a reload storm) asking
 at once would run it twenty times over, each with its own connection, sort and page cache. So
-a page is built once per key — the page's parameters and the store's state (the sizes and
-modification times of the database and its write-ahead log: any commit changes them) — and
+a page is built once per key — the page's parameters and the store's state (its write
+counter, ``Source.state``: every commit that changed anything moves it) — and
 whoever asks while it is built waits for that build (a single flight); builds run on a pool of
 ``builds`` threads of their own, so at most that many run at once and only those threads'
 allocator arenas ever hold a build's memory (glibc keeps an arena per thread at its high-water
@@ -26,25 +26,11 @@ import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Hashable
 
 DEFAULT_TTL_S = 30.0
 DEFAULT_SIZE = 16
 DEFAULT_BUILDS = 2
-
-
-def store_state(db: Path) -> tuple:
-    """What changes whenever a transaction commits: the database's and its WAL's size and
-    modification time (nanoseconds)."""
-    found = []
-    for path in (db, Path(f"{db}-wal")):
-        try:
-            st = path.stat()
-            found.append((st.st_size, st.st_mtime_ns, st.st_ino))
-        except OSError:
-            found.append(None)
-    return tuple(found)
 
 
 @dataclass

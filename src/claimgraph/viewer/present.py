@@ -11,7 +11,7 @@ attributes and the exact block the next session is told.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Hashable, Mapping, Sequence
 from urllib.parse import urlencode
 
 from markupsafe import Markup, escape
@@ -188,6 +188,45 @@ def fact_html(fact: Mapping[str, Any], base: str) -> Markup:
     if fact.get("dormant_since") is not None:
         parts.append('<span class="tag warn">dormant</span>')
     return Markup("".join(parts))
+
+
+class Memo:
+    """What a function made from some objects, kept while those very objects are asked about.
+
+    A fact read from the store is a new dict after a write touched it (``viewer.advance``
+    drops touched facts from what a placement keeps) and the same dict otherwise, so the line
+    or the HTML made from it can be kept by the fact's id and served while the caller holds
+    the same object (``is``): never a stale one, whoever changed what. At most ``limit``
+    entries; past that it starts again empty (a page shows a few hundred)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._kept: dict[Hashable, tuple[tuple[Any, ...], Any]] = {}
+
+    def get(self, key: Hashable, made_from: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+        found = self._kept.get(key)
+        if found is not None and len(found[0]) == len(made_from) and all(
+                a is b for a, b in zip(found[0], made_from)):
+            return found[1]
+        value = make()
+        if len(self._kept) >= self.limit:
+            self._kept = {}  # a new dict: another thread's lookup still reads the old one
+        self._kept[key] = (made_from, value)
+        return value
+
+
+#: Rows whose HTML a project page keeps (every section's first page is about 500).
+ROWS_KEPT = 5_000
+
+
+def kept_fact_html(limit: int = ROWS_KEPT) -> Callable[[Mapping[str, Any], str], Markup]:
+    """``fact_html``, kept per fact object (``Memo``): twenty pages of a project share most
+    of their rows, and a row's HTML was most of a page's render."""
+    memo = Memo(limit)
+
+    def kept(fact: Mapping[str, Any], base: str) -> Markup:
+        return memo.get((fact["id"], base), (fact,), lambda: fact_html(fact, base))
+    return kept
 
 
 FILTERS = {"teammate": teammate, "when": when, "day": day, "instant": instant, "short_id": short_id,

@@ -33,7 +33,7 @@ from claimgraph.logic.model import EPISTEMIC_STRENGTH
 from claimgraph.logic.retrieval import fact_valid_at
 from claimgraph.store.fast_paths import ContextSections, FactTouches, Snapshots
 from claimgraph.viewer import advance
-from claimgraph.viewer.present import change_text, code_spans, component_text
+from claimgraph.viewer.present import Memo, change_text, code_spans, component_text
 from claimgraph.viewer.source import BadRequest, NotFound, Source
 
 SHOWN_PER_SECTION = 60
@@ -44,6 +44,11 @@ TITLES = {**dict(compiled.SECTIONS), LEFT_OUT_KEY: LEFT_OUT_TITLE}
 #: ``budget // MIN_LINE_CHARS`` lines of a section fills any budget.
 MIN_LINE_CHARS = 16
 MAX_PAGE = 100_000
+#: Facts a placement keeps once read (``shared_reads``): its block's (about 2,000 at 100,000
+#: facts) and its pages' (60 a section).
+READS_KEPT = 6_000
+#: The block's lines of decisions and changes kept per fact (``context_block``).
+LINES_KEPT = 10_000
 
 
 def filters(params: Mapping[str, str]) -> dict[str, str]:
@@ -114,8 +119,8 @@ def project(src: Source, project_id: str, params: Mapping[str, str],
         lambda base: narrowed(src, project_id, narrowing, whole, base))
     now, pairs = whole["now"], whole["pairs"]
     placed = cut(mine["placed"], shown_windows(section, page))
-    with src.shell() as sh:
-        facts = read_whole(sh.store, [placed])
+    with src.shell(kept_open=True) as sh:
+        facts = read_whole(sh.store, [placed], shared_reads(whole))
     shown_pairs = [p for p in pairs if not narrowing.active or any(
         narrowing.matches(f) for f in p.values())]
     sections = build_sections(placed, facts, shown_pairs, section, page, now, src)
@@ -171,7 +176,7 @@ def advanced(src: Source, project_id: str, base: Mapping[str, Any]) -> dict[str,
     touched it, or None when that would not be exact (``viewer.advance``)."""
     if base.get("mark") is None:
         return None
-    with src.shell() as sh:
+    with src.shell() as sh:  # once per write; its predicate count maps a whole index
         store: Any = sh.store
         if not isinstance(store, FactTouches):
             return None
@@ -203,7 +208,9 @@ def advanced(src: Source, project_id: str, base: Mapping[str, Any]) -> dict[str,
                     "until": until, "levels": levels, "open_ids": open_ids,
                     "predicates": (sorted(store.predicate_usage()) if touched
                                    else base["predicates"]), "block": None}
-            known = {fid: f for fid, f in base.get("read", {}).items() if fid not in changed}
+            before = dict(base.get("read", {}))  # a copy: pages may still be adding to it
+            known = {fid: f for fid, f in before.items() if fid not in changed}
+            made["lines"] = base.get("lines")
             made["block"] = block_of(store, made, project_id, src, known)
     return made
 
@@ -214,15 +221,16 @@ def narrowed(src: Source, project_id: str, narrowing: Narrowing, whole: Mapping[
     match. The matching ids come from one indexed read where the store answers it, kept with
     the write counter they were read at and advanced by matching the touched facts again;
     a store without that read is placed again under the filters."""
-    with src.shell() as sh:
+    advancing = base is not None and base.get("keep") is not None  # else one walk of them all
+    with src.shell(kept_open=advancing) as sh:
         store = sh.store
         matching = getattr(store, "narrowed_fact_ids", None)
         if matching is None:
             return placement(src, project_id, narrowing)
         wanted = scopes(project_id)
         keep = advance.kept(store, wanted, narrowing, base)
-    return {**whole, "block": None, "keep": keep,
-            "placed": advance.kept_to(whole["placed"], keep[1])}
+    return {**whole, "block": None, "keep": keep, "cut_from": whole["placed"]["ids"],
+            "placed": advance.kept_to(whole["placed"], keep[1], base)}
 
 
 def heads_of(store: Any, wanted: list[str]) -> Iterable[tuple[Any, ...]]:
@@ -238,8 +246,18 @@ def block_of(store: Any, made: dict[str, Any], project_id: str, src: Source,
     placement reads again only those a write touched (``known``: the last ones, less those)."""
     told = cut(made["placed"], windows_for(None, 1, src.budget_chars))
     made["read"] = dict(known or {})
+    lines = made["lines"] = made.get("lines") or Memo(LINES_KEPT)
     return context_block(told, read_whole(store, [told], made["read"]), made["pairs"],
-                         made["now"], project_id, src)
+                         made["now"], project_id, src, lines)
+
+
+def shared_reads(whole: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The facts a placement has read (its block's, and its pages'), for a page to read
+    through and add to: pages of one project show many of the same facts. Exact as the
+    block's are: an advanced placement keeps only those no write touched since. Past
+    ``READS_KEPT`` a page reads for itself (None)."""
+    kept = whole.get("read")
+    return kept if kept is not None and len(kept) < READS_KEPT else None
 
 
 def shown_windows(section: str | None, page: int) -> dict[str, tuple[int, int]]:
@@ -362,7 +380,8 @@ def _row(key: str, item: Any, now: int, half_life_days: float) -> dict[str, Any]
 
 
 def context_block(told: Mapping[str, Any], facts: Mapping[str, Any], pairs: list[dict], now: int,
-                  project_id: str, src: Source) -> dict[str, Any]:
+                  project_id: str, src: Source, lines_kept: Memo | None = None
+                  ) -> dict[str, Any]:
     """The block the SessionStart hook injects, from the sections read: each section's lines
     are the first ones of the section here, and the lines not read stand in as lines too long
     to fit, so the budget cuts (and counts "… N more") exactly where it would."""
@@ -376,11 +395,19 @@ def context_block(told: Mapping[str, Any], facts: Mapping[str, Any], pairs: list
                                                                 src.half_life_days))
                     for fid in ids.get(key, [])[:cap]]
               for key, cap in compiled.RANKED_CAPS.items()}
+    memo = lines_kept or Memo(0)
+
+    def decision(fact: Mapping[str, Any]) -> str:
+        return memo.get(("decision", fact["id"]), (fact,), lambda: decision_line(fact))
+
+    def change(old: Mapping[str, Any], new: Mapping[str, Any] | None) -> str:
+        return memo.get(("change", old["id"]), (old, new), lambda: change_line(old, new))
+
     lines = {
-        "decisions": padded([decision_line(facts[fid]) for fid in ids.get("decisions", [])],
+        "decisions": padded([decision(facts[fid]) for fid in ids.get("decisions", [])],
                             counts["decisions"]),
         "conflicts": [component_line(c) for c in conflict_components(pairs)],
-        "changed": padded([change_line(old, new) for old, new in
+        "changed": padded([change(old, new) for old, new in
                            _changes(ids.get("changed", []), facts)], counts["changed"]),
         **ranked,
     }

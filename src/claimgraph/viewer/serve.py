@@ -83,5 +83,8 @@ def serve(source: Source, sock: socket.socket, *, open_browser: bool = False,
         print("could not open a browser here; open the URL above yourself", file=out, flush=True)
     config = uvicorn.Config(create_app(source, token), log_level="warning", access_log=False,
                             server_header=False, lifespan="off")
-    uvicorn.Server(config).run(sockets=[sock])
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        source.close()
     return 0
