@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from claimgraph.logic.replacement import (REPLACED, replacement_pairs, replaces, stem,
-                                          topic_words)
+                                          topic_words, turns_around)
 
 DAY = 86_400_000
 NOW = 1_800_000_000_000
@@ -114,3 +114,27 @@ def test_the_agents_own_note_never_replaces_a_stance():
     assert list(replacement_pairs([old, new], NOW)) == []
     said = {**new, "source_type": "user-assertion"}
     assert [p["fact"]["id"] for p in replacement_pairs([old, said], NOW)] == ["c"]
+
+
+def test_a_later_cue_that_puts_in_what_an_older_no_left_out_replaces_it():
+    """One shared word is enough when it is the head of what the older said not to put in and
+    the newer puts in ("addresses" / "address"), with the newer's cue."""
+    newer = 'Instead of writing "Owner" and "Viewer", show the owner address and viewer\'s address'
+    assert replaces(newer, "Never show the email addresses")
+    assert replaces(newer, "Do not add the email address of the owner")
+
+
+def test_turning_around_needs_the_cue_the_same_thing_and_a_positive_newer():
+    # no cue: a later "use the names" alone retires nothing
+    assert not replaces("Show the owner address in the header", "Never show the email addresses")
+    # what the cue says was replaced is not what stands
+    assert not turns_around("Instead of adding the email addresses, show initials",
+                            "Never show the email addresses")
+    # the newer says no too
+    assert not turns_around("Do not show the addresses instead of avatars",
+                            "Never show the email addresses")
+    # a different thing put in
+    assert not replaces("Use avatars instead of initials", "Never show the email addresses")
+    # the older puts the thing in: opposite polarity the other way is not turning around
+    assert not turns_around("Instead of the badge, never show the addresses",
+                            "Show the email addresses")

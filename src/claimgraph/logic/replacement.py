@@ -2,10 +2,14 @@
 
 Capture reconciles what one session said with its own later words; across sessions nothing did,
 so a decision a later session replaced stood beside its replacement. This finds such pairs among
-free-text stances (decided, convention, prefers) of one scope: the two share specific words of
-their topic (after light stemming: at least two, and at least two thirds of the shorter
-one's), the newer one is not the agent's own note, and it says it replaces something
-("instead of", "rather than", "no longer", "from now on", "switch to", "replace … with").
+free-text stances (decided, convention, prefers) of one scope: the newer one is not the agent's
+own note, it says it replaces something ("instead of", "rather than", "no longer", "from now
+on", "switch to", "replace … with"), and the two are about one thing -- either they share
+specific words of their topic (after light stemming: at least two, and at least two thirds of
+the shorter one's), or the newer one turns the older one's "no" around: the older says not to
+put a thing in ("never show the email addresses") and the newer puts the same thing in
+("show the owner's address"), the thing named by the head noun of the verb's object
+("addresses" / "address").
 Opposite polarity alone is not taken as a replacement: negations in passing are too common.
 
 Precision first: a pair found here is only linked as an open conflict for a person to settle;
@@ -53,6 +57,22 @@ MIN_SHARED = 2
 MIN_COVERAGE = (2, 3)
 #: Sources whose words never retire anyone's stance: the agent's own (docs/capture.md).
 AGENT_SOURCES = frozenset({"agent-note", "inferred"})
+#: Verbs that put a thing in (or leave it out, negated): "add the names", "use the names",
+#: "show the names" say the same thing of the names.
+_PUT = r"(?:add|use|include|show|display|put|keep|render|print|mention|have|write)"
+_NEGATED_PUT = re.compile(r"\b(?:do\s+not|don'?t|never|avoid|no\s+need\s+to|stop)\s+"
+                          r"(?:(?:ever|also|even)\s+)?(?:" + _PUT + r")(?:ing)?\s+"
+                          r"(?P<what>[^,.;:!?()\[\]\"]+)", re.IGNORECASE)
+_PLAIN_PUT = re.compile(r"\b" + _PUT + r"\s+(?P<what>[^,.;:!?()\[\]\"]+)", re.IGNORECASE)
+_NEGATION_BEFORE = re.compile(r"\b(?:not|don'?t|never|avoid|no|stop|without)\s+(?:\w+\s+)?$",
+                              re.IGNORECASE)
+#: What the cue says was replaced ("instead of writing X", "rather than X"): not what stands.
+_REPLACED_PART = re.compile(r"\b(?:instead\s+of|rather\s+than)\b[^,.;:]*", re.IGNORECASE)
+#: Where a noun phrase ends: a preposition, a conjunction, a clause.
+_PHRASE_END = frozenset("""of for to in on at with from by and or as instead rather than unless
+when if that which so but because while where""".split())
+_DETERMINERS = frozenset("a an the any all every each its their our your my this that these "
+                         "those some no".split())
 
 
 def stem(word: str) -> str:
@@ -84,15 +104,50 @@ def replaces(newer_text: str, older_text: str) -> bool:
     least two thirds of the shorter one's (``MIN_COVERAGE``), so a word or two of the
     project's common vocabulary ("agent", "test") does not make two statements about
     different things a pair. And the newer must say it replaces something (a cue the older
-    lacks). Opposite polarity alone ("do not X" after "X") is not enough: negations are too
-    common in passing ("not live", "no fallback") to retire anything by themselves. A
-    question replaces nothing."""
+    lacks). Or, with the cue, the newer turns the older's "no" around on the same thing
+    (``turns_around``): one shared word is enough when it is the head of what the older said
+    not to put in and the newer puts in. Opposite polarity alone ("do not X" after "X") is
+    not enough: negations are too common in passing ("not live", "no fallback") to retire
+    anything by themselves. A question replaces nothing."""
     if newer_text.rstrip().endswith("?") or not has_cue(newer_text) or has_cue(older_text):
         return False
     newer, older = topic_words(newer_text), topic_words(older_text)
     shared = len(newer & older)
     part, whole = MIN_COVERAGE
-    return shared >= MIN_SHARED and shared * whole >= part * min(len(newer), len(older))
+    if shared >= MIN_SHARED and shared * whole >= part * min(len(newer), len(older)):
+        return True
+    return turns_around(newer_text, older_text)
+
+
+def head_noun(phrase: str) -> str | None:
+    """The stemmed head of a noun phrase: its last word before a preposition, a conjunction
+    or a clause ("the email address of the owner" -> "address"); None when it is a generic
+    word."""
+    words: list[str] = []
+    for word in WORD.findall(phrase.lower().replace("'s", "")):
+        if word in _PHRASE_END:
+            break
+        if word not in _DETERMINERS:
+            words.append(word)
+    if not words or len(words[-1]) < MIN_WORD or words[-1] in GENERIC:
+        return None
+    return stem(words[-1])
+
+
+def turns_around(newer_text: str, older_text: str) -> bool:
+    """The older says not to put a thing in; the newer puts the same thing in (the head of
+    the object one of the put-in verbs takes), outside what its cue says it replaced."""
+    refused = {head for match in _NEGATED_PUT.finditer(older_text)
+               for head in [head_noun(match["what"])] if head}
+    if not refused:
+        return False
+    standing = _REPLACED_PART.sub(" ", newer_text)
+    for match in _PLAIN_PUT.finditer(standing):
+        if _NEGATION_BEFORE.search(standing[:match.start()]):
+            continue
+        if head_noun(match["what"]) in refused:
+            return True
+    return False
 
 
 def _text(fact: Fact) -> str | None:

@@ -92,3 +92,13 @@ def test_a_rejected_plan_is_not_a_decision_but_the_feedback_is_read():
 def test_exclusions_end_with_their_list():
     assert exclusions("**Out of scope:**\n- payments\n- refunds\n\nThen:\n- ship it") == [
         "payments", "refunds"]
+
+
+def test_a_rejected_plans_feedback_for_today_is_not_a_decision():
+    session = Session()
+    session.event("assistant", text=PLAN)
+    session.tool("ExitPlanMode", {"plan": PLAN}, error=True,
+                 output="The user doesn't want to proceed with this tool use. The tool use was "
+                        "rejected. To tell you how to proceed, the user said:\n"
+                        "We will keep the CI integration in scope until the release next week.")
+    assert [c for c in session.extract() if c["rule"] == "answers"] == []

@@ -36,3 +36,11 @@ def test_tooling_and_recipes_agree_on_checks(command):
 def test_every_entry_has_a_known_kind_and_a_runner_name():
     assert all(kind in KINDS and runner for kind, runner in VOCABULARY.values())
     assert kind_of(()) is None
+
+
+def test_a_package_scripts_conventional_names_are_checks():
+    from claimgraph.capture.extract.commands import kind_of
+    assert kind_of(("pnpm", "lint")) == ("lint", "pnpm lint")
+    assert kind_of(("pnpm", "-s", "lint")) == ("lint", "pnpm lint")
+    assert kind_of(("pnpm", "run", "check-types")) == ("lint", "pnpm check-types")
+    assert kind_of(("bun", "run", "test")) == ("test", "bun run test")

@@ -110,3 +110,13 @@ def test_a_numbered_step_of_a_procedure_is_not_a_rule():
            "5. Use pnpm, not npm.\n")
     assert [rule for _, rule in doc_rules(doc)] == [
         "Type imports: Use `import type`", "Never deploy on a Friday", "Use pnpm, not npm"]
+
+
+def test_aims_under_a_product_direction_heading_are_not_rules():
+    from claimgraph.capture.extract.instructions import doc_rules
+    doc = ("# Guide\n\n## Product Direction\n\n"
+           "- Zero-setup: keep the default path lightweight so it runs on a laptop.\n"
+           "### Details\n- Keep the core small and composable.\n\n"
+           "## Conventions\n\n- Use `bun` for package and script operations.\n")
+    assert [rule for _, rule in doc_rules(doc)] == [
+        "Use `bun` for package and script operations"]

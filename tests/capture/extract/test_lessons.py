@@ -207,3 +207,49 @@ def test_commands_that_failed_alike_and_were_fixed_by_one_step_are_one_lesson():
     assert lesson["object"] == ("`pnpm run test`, `pnpm run typecheck` failed; fixed by running "
                                 "`pnpm install --frozen-lockfile`")
     assert len(lesson["evidence"]) == 3
+
+
+def test_a_failure_in_a_change_the_session_made_itself_is_not_a_lesson():
+    """The session broke its own change and fixed it: a slip in the work at hand, not a
+    lesson about the project (the same failure and fix without the earlier edit is one)."""
+    session = Session()
+    session.edit(f"{ROOT}/src/shop/settings.py", "DEBUG = False", "DEBUG = os.environ['DEBUG']")
+    session.bash("pytest tests/test_settings.py", error=True, output=FAILURE)
+    session.edit(f"{ROOT}/src/shop/settings.py", "os.environ['SECRET_KEY']",
+                 "os.environ.get('SECRET_KEY', '')")
+    session.bash("pytest tests/test_settings.py", output="1 passed")
+    assert only(session.extract(), "core/failure-mode") == []
+
+
+def test_a_package_scripts_lint_is_a_check_never_the_fix_of_another_failure():
+    session = Session()
+    session.bash("pnpm test", error=True, output="Error: Cannot find module 'zod'\n1 failed")
+    session.bash("pnpm lint", output="done")
+    session.bash("pnpm test", output="12 passed")
+    assert only(session.extract(), "core/failure-mode") == []
+
+
+def test_a_run_narrowed_to_fewer_tests_that_passes_fixed_nothing():
+    session = Session()
+    session.bash("pnpm test", error=True, output="Error: expected 3 got 2\n1 failed")
+    session.bash("pnpm test --grep 'Login form'", output="4 passed")
+    assert only(session.extract(), "core/failure-mode") == []
+
+
+def test_a_failed_assertion_fixed_together_with_its_tests_is_not_a_lesson():
+    session = Session()
+    session.bash("pnpm test", error=True,
+                 output="AssertionError [ERR_ASSERTION]: Expected values to be strictly equal\n"
+                        "1 failing")
+    session.edit(f"{ROOT}/src/parser.ts", "return a", "return b")
+    session.edit(f"{ROOT}/src/test/parser.test.ts", "equal(a)", "equal(b)")
+    session.bash("pnpm test", output="12 passing")
+    assert only(session.extract(), "core/failure-mode") == []
+    # the same failure fixed in the code alone is still read as a lesson
+    alone = Session()
+    alone.bash("pnpm test", error=True,
+               output="AssertionError [ERR_ASSERTION]: Expected values to be strictly equal\n"
+                      "1 failing")
+    alone.edit(f"{ROOT}/src/parser.ts", "return a", "return b")
+    alone.bash("pnpm test", output="12 passing")
+    assert len(only(alone.extract(), "core/failure-mode")) == 1

@@ -215,3 +215,56 @@ def test_a_reported_replacement_names_what_it_retired_not_what_it_asserts():
     from claimgraph.capture.extract.reconcile import asserted_terms
 
     assert asserted_terms("Replaced the `audience` input with `github-app`") == ["github-app"]
+
+
+# --- answers that fed a plan the user turned down ------------------------------------------------
+
+def _answer(line: int, obj: str = "Storage: One file per run") -> dict:
+    return _fact(obj, f"transcript#L{line}: Where should runs be stored?", predicate="x/decided",
+                 source_type="user-assertion", rule="answers")
+
+
+def test_answers_that_fed_a_plan_the_user_turned_down_are_dropped():
+    later = Later(plan_verdicts=[(30, False)], asked=frozenset({10, 11}))
+    assert reconcile([_answer(10)], later) == []
+
+
+def test_answers_stand_when_a_later_plan_was_approved_or_no_plan_followed():
+    revised = Later(plan_verdicts=[(30, False), (40, True)], asked=frozenset({10}))
+    assert reconcile([_answer(10)], revised) == [_answer(10)]
+    plain = Later(plan_verdicts=[(5, False)], asked=frozenset({10}))
+    assert reconcile([_answer(10)], plain) == [_answer(10)]
+
+
+def test_only_answers_to_the_agents_questions_go_with_the_plan():
+    """The words typed while turning the plan down, and anything not an answer, stay."""
+    feedback = _fact("Use a switch instead of chained ifs", "transcript#L30: …",
+                     source_type="user-assertion", rule="answers")
+    said = _fact("Never push to main", "transcript#L12: Never push to main",
+                 source_type="user-assertion", rule="statements")
+    later = Later(plan_verdicts=[(30, False), (35, False)], asked=frozenset({10, 11}))
+    assert reconcile([feedback, said], later) == [feedback, said]
+
+
+def _asked_then_planned(verdict: str) -> tuple[Session, object, object]:
+    session = Session()
+    ask = session.tool("AskUserQuestion", {"questions": [{
+        "question": "Where should runs be stored?", "header": "Storage",
+        "options": [{"label": "One file per run"}, {"label": "One database"}]}]},
+        output='User has answered your questions: "Where should runs be stored?"="One file per run".')
+    plan = session.tool("ExitPlanMode", {"plan": "# Plan\n- write one file per run"},
+                        output=verdict)
+    return session, ask, plan
+
+
+def test_digest_reads_plan_verdicts_and_the_questions_asked():
+    refused = ("The user doesn't want to proceed with this tool use. The tool use was rejected "
+               "(eg. if it was a file edit, the new_string was NOT written to the file).")
+    session, ask, plan = _asked_then_planned(refused)
+    later = digest(SessionView.of(session.transcript(), ROOT))
+    assert later.plan_verdicts == [(plan.line, False)]
+    assert ask.line in later.asked
+    assert not [f for f in session.extract() if f["rule"] == "answers"]
+    approved, _, _ = _asked_then_planned("User has approved your plan. You can now start coding.")
+    assert [f["object"] for f in approved.extract() if f["rule"] == "answers"] == [
+        'Storage: One file per run (asked "Where should runs be stored?")']

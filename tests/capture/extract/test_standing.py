@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from claimgraph.capture.extract.standing import process_question, task_scoped
+from claimgraph.capture.extract.prose import split_run_on
+from claimgraph.capture.extract.standing import (
+    agent_report, not_one_rule, process_question, task_scoped)
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.session import SessionView
 
@@ -109,3 +111,56 @@ def test_several_offered_options_picked_together_are_not_typed():
     assert not typed("Lint (Recommended), Tests", question)
     assert not typed("Types", question)
     assert typed("Only the tests, the linter is too slow", question)
+
+
+# --- a sentence that does not read as one rule ----------------------------------------------------
+
+def test_a_speech_to_text_restart_does_not_read_as_one_rule():
+    assert not_one_rule("Don't write code in the notes, but first with all the details inside, "
+                        "all the details about the bugs, about the strategy we first build a "
+                        "plan") == "repeats itself"
+
+
+def test_two_dictated_sentences_without_a_stop_are_split_where_the_second_starts():
+    assert split_run_on("I care about clean release notes for every version If we need a flag "
+                        "for it, name it notes_flag") == [
+        "I care about clean release notes for every version",
+        "If we need a flag for it, name it notes_flag"]
+    assert split_run_on("Yes and also Our app should show every payment") == [
+        "Yes and also", "Our app should show every payment"]
+    # a name in the middle of a sentence is not a new sentence
+    assert split_run_on("Always call the Stripe API from GitHub Actions") == [
+        "Always call the Stripe API from GitHub Actions"]
+
+
+@pytest.mark.parametrize("sentence", [
+    "Show only the time, not the full date, unless the run takes more than a day, and even then "
+    "only the day and time, not the full date",
+    'Instead of writing "Owner" and "Guest", use the owner title and the guest title',
+    "Always call the Stripe API through the GitHub Actions secrets",
+    "use the vendor docs or reported issues as guidance do not make assumptions",
+])
+def test_a_plain_rule_reads_as_one(sentence):
+    assert not_one_rule(sentence) is None
+
+
+@pytest.mark.parametrize("text, why", [
+    ("No config files touched by me", "the agent speaks of itself"),
+    ("I'll keep the retry loop as is", "the agent speaks of itself"),
+    ("Now running the integration tests against staging", "says what the agent is doing"),
+    ("No source file was modified in the shared clone", "reports what happened"),
+    ("The branch is still 3 commits behind `main`; it must rebase before review",
+     "a state that holds for now"),
+])
+def test_the_agents_report_of_its_turn_is_not_a_rule(text, why):
+    assert agent_report(text) == why
+
+
+@pytest.mark.parametrize("text", [
+    "The cache key is now the commit hash `sha`; `ttl` must stay under an hour",
+    "No backward compatibility for `.cache/results/`",
+    "Used `Result<T, E>` instead of raising exceptions for `parse()`",
+    "All public functions include doc comments with doctests",
+])
+def test_a_rule_in_the_agents_words_is_not_a_report(text):
+    assert agent_report(text) is None

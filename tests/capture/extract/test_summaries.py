@@ -139,3 +139,16 @@ def test_a_reported_replacement_is_what_the_session_decided():
     assert read_bullet(said, "").predicate == "x/decided"
     assert read_bullet("Replaced the placeholder text with real values", "") is None
     assert read_bullet("No backward compatibility for `.cache/runs/`", "") is not None
+
+
+def test_the_agents_report_of_its_turn_is_not_a_convention():
+    report = """Wrapped up.
+
+- No config files touched by me
+- No source file was modified in the shared clone
+- The branch is still 3 commits behind `main`, so it must rebase before review
+- Every merge to `main` must go through a pull request with passing checks
+"""
+    assert _claims(report) == {
+        ("x/convention", None, "Every merge to `main` must go through a pull request with "
+                               "passing checks")}

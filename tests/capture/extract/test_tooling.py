@@ -166,3 +166,12 @@ def test_a_run_whose_own_status_the_line_hides_gives_nothing(command):
     session = Session()
     session.bash(command)
     assert session.extract() == []
+
+
+def test_a_run_filtered_to_some_tests_is_remembered_as_the_plain_run():
+    from claimgraph.capture.extract.tooling import command_form
+    assert command_form(("pnpm", "test", "--grep", "Login form")) == "pnpm test"
+    assert command_form(("pnpm", "test", "--", "--grep", "Cart|Checkout")) == \
+        "pnpm test"
+    assert command_form(("go", "test", "./...", "-run", "TestParse")) == "go test"
+    assert command_form(("npx", "jest", "-t", "renders the header")) == "npx jest"

@@ -10,7 +10,8 @@ Two harness exchanges carry a user's decision without the user typing a sentence
   "Sobelow"), else the recommended option itself.
 - **ExitPlanMode**: an approved plan's explicit exclusions (a "No-gos" / "Out of scope" /
   "Non-goals" list) are decisions against those things; its title is the approved plan. A
-  rejected plan's feedback is the user's own words and is read like a prompt.
+  rejected plan's feedback is the user's own words and is read like a prompt (the same
+  checks of a rule's form: not for today, one rule).
 
 The question and the answer are cited from the transcript; the agent's recommendation is never
 a fact on its own (the user did not take it).
@@ -27,7 +28,7 @@ from claimgraph.capture.extract.asked import parse_answers, questions, typed
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import (
     SessionView, candidate, short_quote, transcript_evidence)
-from claimgraph.capture.extract.standing import process_question, task_scoped
+from claimgraph.capture.extract.standing import not_one_rule, process_question, task_scoped
 from claimgraph.capture.extract.statements import classify, statement_of
 from claimgraph.capture.extract.tools import ASK, PLAN
 
@@ -122,7 +123,7 @@ def _plan_verdict(view: SessionView, call: Event, result: Event) -> Iterator[dic
     said = _REJECTED_FEEDBACK.search(result.text)
     for sentence in map(statement_of, sentences(said["said"]) if said else []):
         predicate = classify(sentence)
-        if predicate:
+        if predicate and not task_scoped(sentence) and not not_one_rule(sentence):
             yield _candidate(view, predicate, sentence, call, result, "answers",
                              sentence)
 

@@ -7,7 +7,9 @@ NODE_ENV=test when running tests", "No barrel exports"); code states them as lou
 instruction file, so a rule one agent read is news to the next agent on the project.
 
 Only lines that read as a rule count (the same test as the user's own conventions, after a
-"**Label**:" prefix is set aside), at most a few per file, and a comment only when it is marked
+"**Label**:" prefix is set aside), never under a heading that says where the product is going
+or what it is ("Direction", "Vision", "Goals", "Overview": aims, not rules), at most a
+few per file, and a comment only when it is marked
 (CRITICAL / IMPORTANT / NOTE / WARNING). Each is cited as ``path: `quoted line``` so the audit
 can check the file still says it. What the session itself wrote into such a file counts too
 (it is what the project now says).
@@ -50,6 +52,12 @@ _MARKED_COMMENT = re.compile(r"^\s*(?://+|#+|--|/?\*+|;+)\s*(?P<mark>CRITICAL|IM
 _DOC_IMPERATIVE = re.compile(r"^(?:use|avoid|prefer|keep|put|name|write|run|place|import|"
                              r"do not|don't)\s+\S+.*\S", re.IGNORECASE)
 _MARKDOWN = re.compile(r"\*\*|__|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
+_HEADING_LINE = re.compile(r"^(?P<marks>#{1,6})\s+(?P<title>.+)$")
+#: Sections that say where a product is going or what it is, not how to work on it: their
+#: lines are aims ("Laptop-first: keep the default path light …"), not rules.
+_ASPIRATION = re.compile(r"^(?:the\s+)?(?:product\s+|project\s+)?(?:direction|vision|mission|"
+                         r"goals?|aims?|strategy|roadmap|overview|about|introduction|background|"
+                         r"motivation|philosophy|why)\b", re.IGNORECASE)
 
 
 def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
@@ -86,12 +94,22 @@ def doc_rules(text: str) -> Iterator[tuple[str, str]]:
     line that is only part of a wrapped sentence (the sentence goes on on the next line, or
     began on the one before) is not a rule on its own: cut there, it says something else."""
     fenced = False
+    aims_below: int | None = None  # the level of an aspiration heading we are under
     lines = text.splitlines()
     for index, line in enumerate(lines):
         if line.strip().startswith(("```", "~~~")):
             fenced = not fenced
             continue
-        if fenced or not line.strip() or line.lstrip().startswith(("#", "|", ">")):
+        heading = None if fenced else _HEADING_LINE.match(line.strip())
+        if heading:
+            level = len(heading["marks"])
+            if aims_below is not None and level <= aims_below:
+                aims_below = None
+            if aims_below is None and _ASPIRATION.match(_MARKDOWN.sub("", heading["title"])):
+                aims_below = level
+            continue
+        if fenced or aims_below is not None or not line.strip() \
+                or line.lstrip().startswith(("#", "|", ">")):
             continue
         if _wrapped(lines, index):
             continue

@@ -11,13 +11,18 @@ the failure and the success is the lesson:
 - a command run in between (a formatter, an install) → "fixed by running `mix format`" (never
   a check, which only reports, nor a command that was failing itself);
 - nothing but where it ran → "fails when run from the project root: E; run it from assets/";
-- nothing but its arguments → "fails: E; `<the working form>` works".
+- nothing but its arguments → "fails: E; `<the working form>` works" (not when the working
+  form only selects fewer tests or reports differently: it skipped the failure).
 
 Not lessons: a missing program (exit 126/127: the machine, not the project), reading and
 searching commands, ad-hoc scripts (``python -c``), git other than a commit a hook refused,
 the same command passing with nothing changed (flaky), only test files edited (the session
-fixed its own test), and a check aimed at a file this session wrote from scratch (work in
-progress on its way to done). No fact is read from assistant text, which is what keeps a
+fixed its own test), only files the session had already changed before the failure (it fixed
+its own change: a type error in the code it was writing is not a lesson about the project),
+a failed assertion fixed by edits that include tests (the session changed behaviour and its
+tests on purpose),
+and a check aimed at a file this session wrote from scratch (work in progress on its way to
+done). No fact is read from assistant text, which is what keeps a
 hypothesis the assistant stated and later refuted out of memory.
 """
 
@@ -36,7 +41,7 @@ from claimgraph.capture.extract.session import (
     FAILED, OK, UNKNOWN, SessionView, candidate, exit_code, short_quote, transcript_evidence)
 from claimgraph.capture.extract.shell import (
     Invocation, call_cwd, command_text, invocations, positional, unwrap)
-from claimgraph.capture.extract.tooling import runner_of
+from claimgraph.capture.extract.tooling import command_form, runner_of
 from claimgraph.capture.extract.writes import file_ops
 
 _SETUP = frozenset({"cd", "source", ".", "export", "set", "sleep"})
@@ -68,6 +73,9 @@ _ERROR_SHAPES = (
     re.compile(r"\b(?:FAIL(?:ED)?|[Ff]ailed|[Ee]rror|panicked)\b"),
 )
 _MAX_ERROR_LINE = 300
+#: A test's expectation, not a fault of the project ("AssertionError", "expected 3 to equal 2").
+_ASSERTION = re.compile(r"\bAssertionError\b|\bexpected\b.*\b(?:to|but)\b|"
+                        r"\bExpected values to be\b", re.IGNORECASE)
 _TELLING = 1  # the least telling error shape an edit-fixed lesson may quote
 #: ``pip3`` and ``python3.12`` are pip and python: the same command on another install.
 _VERSIONED = re.compile(r"^(pip|python|node|ruby|perl)[\d.]+$")
@@ -95,6 +103,8 @@ class _Window:
 
     failure: _Run
     error: tuple[str, int]
+    #: Files the session had written or edited before the failure (its work in progress).
+    touched: frozenset[str] = frozenset()
     edits: list[tuple[Event, str, list[str]]] = field(default_factory=list)
     commands: list[str] = field(default_factory=list)
 
@@ -131,16 +141,19 @@ def _lessons(view: SessionView) -> Iterator[dict[str, Any]]:
         return
     open_failures: dict[tuple[str, ...], _Window] = {}
     created: set[str] = set()
+    touched: set[str] = set()
     taught: set[tuple[str, ...]] = set()
     for order, call in enumerate(view.calls()):
         verdict = run_verdict(view, call)
         run = _decisive_run(order, call)
-        _note_changes(view, call, verdict, run, open_failures, created)
+        _note_changes(view, call, verdict, run, open_failures, created, touched)
         if run is None or run.key in taught:
             continue
         if verdict == FAILED and _fixable(view, call, run) \
-                and not _checks_new_work(run.invocation, created):
-            open_failures.setdefault(run.key, _Window(run, first_error_line(view, call)))
+                and not _checks_new_work(run.invocation, created) \
+                and run.key not in open_failures:
+            open_failures[run.key] = _Window(run, first_error_line(view, call),
+                                             frozenset(touched))
         elif verdict == OK and run.key in open_failures:
             window = open_failures.pop(run.key)
             lesson = _lesson(view, window, run, created)
@@ -206,7 +219,8 @@ def _fixable(view: SessionView, call: Event, run: _Run) -> bool:
 
 
 def _note_changes(view: SessionView, call: Event, verdict: str, run: _Run | None,
-                  windows: dict[tuple[str, ...], _Window], created: set[str]) -> None:
+                  windows: dict[tuple[str, ...], _Window], created: set[str],
+                  touched: set[str]) -> None:
     """Record an edit or a state-changing command in every open failure's window."""
     if verdict == FAILED:
         return
@@ -214,6 +228,7 @@ def _note_changes(view: SessionView, call: Event, verdict: str, run: _Run | None
         if op.kind == "delete":
             continue
         cited = view.relative(op.path) or posixpath.basename(op.path)
+        touched.add(cited)
         if op.kind == "write":
             created.update((posixpath.basename(op.path), cited))
         for window in windows.values():
@@ -238,8 +253,12 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
             created: set[str]) -> dict[str, Any] | None:
     failure = window.failure
     files = [cited for _, cited, _ in window.edits if not is_test_file(cited)]
-    if window.edits and (not files or all(path in created for path in files)):
-        return None  # the session fixed its own test, or its own new code
+    if window.edits and (not files or all(path in created or path in window.touched
+                                          for path in files)):
+        return None  # the session fixed its own test, its own new code or its own change
+    if files != [cited for _, cited, _ in window.edits] and _ASSERTION.search(window.error[0]):
+        return None  # a test's expectation failed and the fix rewrote tests: a change of
+        # behaviour the session made on purpose, not a lesson about the project
     shown = f"`{shown_command(failure.invocation.argv)}`"
     error = f": {window.error[0]}" if window.error[0] else ""
     if window.edits and window.error[1] > _TELLING:
@@ -253,7 +272,7 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
         text = (f"{shown} fails when run from {where}{error}; run it from "
                 f"{_where(view, fixed.invocation.cwd)} "
                 f"(`{shown_command(fixed.invocation.argv)}`)")
-    elif failure.invocation.argv != fixed.invocation.argv:
+    elif failure.invocation.argv != fixed.invocation.argv and not _narrower(failure, fixed):
         text = f"{shown} fails{error}; `{shown_command(fixed.invocation.argv)}` works"
     else:
         return None
@@ -262,6 +281,15 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
     return candidate("lessons", view.project or "", "core/failure-mode", text,
                      evidence=evidence, object_kind="literal",
                      subject_type="project", at=fixed.call.timestamp)
+
+
+def _narrower(failure: _Run, fixed: _Run) -> bool:
+    """The working run is the failing one pointed at fewer tests or reporting differently
+    (``npm test -- --grep Login`` after ``npm test`` failed): it skipped what failed, it did
+    not fix it."""
+    argv = failure.invocation.argv
+    return runner_of(argv) is not None and \
+        command_form(argv) == command_form(fixed.invocation.argv)
 
 
 def shown_command(argv: tuple[str, ...], root: str | None = None) -> str:

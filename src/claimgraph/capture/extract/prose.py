@@ -64,6 +64,29 @@ def request_text(text: str) -> str:
     return text
 
 
+#: Blocks an agent's harness puts into a user-role message (an instruction file's text, the
+#: environment, a skill, a shell command's echo): the file's or the harness's words, never
+#: the person's, wherever in the message they sit.
+_HARNESS_BLOCK = re.compile(
+    r"<(?P<tag>environment_context|user_instructions|instructions|system-reminder|skill|"
+    r"turn_aborted|user_shell_command|local-command-stdout|local-command-caveat)\b[^>]*>"
+    r".*?(?:</(?P=tag)>|\Z)", re.IGNORECASE | re.DOTALL)
+#: The heading a harness puts before an instruction file it injects ("# AGENTS.md
+#: instructions for /repo"), with the file's text: its ``<INSTRUCTIONS>`` block, or without
+#: one, everything up to the next heading.
+_INJECTED_FILE = re.compile(r"^#{1,6}\s+(?:agents|claude|gemini)\.md\s+instructions\b[^\n]*"
+                            r"(?:\s*<instructions>.*?(?:</instructions>|\Z)|.*?(?=^#{1,6}\s|\Z))",
+                            re.IGNORECASE | re.DOTALL | re.MULTILINE)
+
+
+def without_injected(text: str) -> str:
+    """``text`` without what the harness injected into the message (``_HARNESS_BLOCK``,
+    ``_INJECTED_FILE``): an instruction file's rules are the file's, not "you said"."""
+    if "<" not in text and ".md" not in text.lower():
+        return text
+    return _HARNESS_BLOCK.sub("", _INJECTED_FILE.sub("", text))
+
+
 def typed_part(text: str) -> str:
     """What the person typed of a prompt that carries a pasted document: the lines before the
     document's first heading ("Implement the following plan:"); the whole text otherwise.
@@ -139,6 +162,18 @@ def sentences(text: str) -> Iterator[str]:
         for sentence in split_sentences(_INLINE_TAGS.sub("", paragraph)):
             if len(sentence) <= MAX_SENTENCE_CHARS:
                 yield sentence
+
+
+#: A stop missing between two dictated sentences: a lower-case word, then a capitalised word
+#: that only opens a sentence (never a name: "If", "Our", "The"), then more words.
+_RUN_ON = re.compile(r"(?<=[a-z,])\s+(?=(?:If|When|Our|The|We|It|This|That|But|So|Then|Also|"
+                     r"Please|Can|Should|Do|Don't|Let's|My|You|They|And|There|Maybe|Now)\s+\w)")
+
+
+def split_run_on(sentence: str) -> list[str]:
+    """A sentence dictated without its stops, cut where the next one visibly starts ("… every
+    release The script should post them …" is two sentences)."""
+    return [part.strip(" ,") for part in _RUN_ON.split(sentence) if part.strip(" ,")]
 
 
 def split_sentences(paragraph: str) -> list[str]:

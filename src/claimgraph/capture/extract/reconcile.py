@@ -19,7 +19,10 @@ screening and drops, or rewrites, what the rest of the session overtook:
   `oidc-audience`"), or, for anything but the user's own words, the agent reporting it replaced
   or removed ("Replaced the `audience` input with `github-app`");
 - an agent's note that leans on a referent it does not carry ("Do not use it as an app
-  selector"): alone, it says nothing the next session can act on.
+  selector"): alone, it says nothing the next session can act on;
+- the user's answers to the agent's questions that fed a plan the user then turned down
+  (ExitPlanMode refused) and never approved later in the session: they were inputs to a
+  design nobody carried out, not standing decisions.
 
 Pure logic: ``digest`` reduces the in-memory session to the few facts reconciling needs, and
 ``reconcile`` decides on plain data -- no file is read, no clock is asked.
@@ -35,7 +38,7 @@ from claimgraph.capture.extract.reads import surviving_looks
 from claimgraph.capture.extract.session import OK, SessionView, transcript_evidence
 from claimgraph.capture.extract.actions import of_kind
 from claimgraph.capture.extract.statements import user_texts
-from claimgraph.capture.extract.tools import SHELL
+from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
 
 Candidate = dict[str, Any]
 _TRANSCRIPT_LINE = re.compile(r"^transcript#L(?P<line>\d+):")
@@ -70,6 +73,9 @@ _MIN_SHARED = 3
 _MIN_OPTIONS = 2
 #: Sources whose words reconcile may overrule with later actions (never the user's own).
 _CHANGEABLE_RULES = frozenset({"answers"})
+#: A plan put to the user for approval, and its verdict (Claude Code's ExitPlanMode result).
+_PLAN_APPROVED = ("User has approved", "User approved")
+_PLAN_REFUSED = "The user doesn't want to proceed"
 #: A named thing: a code span, or a word shaped like an identifier (``oidc-audience``,
 #: ``github_app``, ``@scope/pkg``, ``camelCase``).
 _IDENTIFIER = re.compile(r"(?<![\w@/.-])(?:@?[A-Za-z][\w]*(?:[-_./][\w]+)+|"
@@ -121,6 +127,12 @@ class Later:
     user_said: list[tuple[int, str]] = field(default_factory=list)
     #: (line, text) of the agent's messages (its reports of what it did).
     agent_said: list[tuple[int, str]] = field(default_factory=list)
+    #: (line, approved) of each plan put to the user that got a verdict: True approved,
+    #: False turned down (an error or an interrupt is no verdict and is not listed).
+    plan_verdicts: list[tuple[int, bool]] = field(default_factory=list)
+    #: Lines of the agent's questions to the user and of their answers (a picked option cites
+    #: the question first, an answer the person typed cites the answer).
+    asked: frozenset[int] = frozenset()
 
 
 def digest(view: SessionView) -> Later:
@@ -146,7 +158,21 @@ def digest(view: SessionView) -> Later:
                   if event.kind == "assistant" and not event.is_sidechain
                   and not event.subagent_id and not event.derived]
     return Later(files, sorted(done), options, view.project, retractions, user_said,
-                 agent_said)
+                 agent_said, plan_verdicts(view),
+                 frozenset(line for action in of_kind(view, ASK)
+                           for line in (action.line, action.result.line if action.result else 0)))
+
+
+def plan_verdicts(view: SessionView) -> list[tuple[int, bool]]:
+    """(line, approved) of each plan the agent put to the user that got a verdict."""
+    found: list[tuple[int, bool]] = []
+    for action in of_kind(view, PLAN):
+        said = action.result.text.lstrip() if action.result is not None else ""
+        if said.startswith(_PLAN_APPROVED):
+            found.append((action.line, True))
+        elif said.startswith(_PLAN_REFUSED):
+            found.append((action.line, False))
+    return found
 
 
 def options_in(text: str) -> dict[str, str]:
@@ -204,6 +230,8 @@ def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None
         return None
     if _retired(found, line, retiring or _retiring(later)):
         return None
+    if line in later.asked and _fed_a_turned_down_plan(line, later):
+        return None
     if found.get("rule") == "statements" and _OPTION_REF.search(str(found["object"])):
         return _chosen_option(found, line, later)
     return found
@@ -247,6 +275,16 @@ def _changed_again(found: Candidate, line: int | None, later: Later) -> bool:
     terms = _negated_terms(found)
     return bool(terms) and any(_does(term, text) for at, text in later.done if at > line
                                for term in terms)
+
+
+def _fed_a_turned_down_plan(line: int | None, later: Later) -> bool:
+    """An answer given before a plan the user turned down, with no plan approved after it:
+    the answer was an input to a design the session never carried out. An answer with no
+    plan after it at all (a plain question) stands."""
+    if line is None:
+        return False
+    verdicts = [approved for at, approved in later.plan_verdicts if at > line]
+    return bool(verdicts) and not any(verdicts)
 
 
 def _does(term: str, text: str) -> bool:

@@ -23,6 +23,17 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
 - it talks about **the agent's turn** ("you described …", "you missed …"): feedback on the
   conversation, not a rule of the project.
 
+A sentence **does not read as one rule** (``not_one_rule``) when it repeats itself (the same
+three words again a few words on: a speech-to-text restart, "all the details inside, all the
+details about …"): which part is the rule is a guess, and a guess is not stored.
+(Two sentences dictated without a stop between them are split before this, by
+``prose.split_run_on``.)
+
+The agent's own notes have a test of their own (``agent_report``): a bullet in which the
+agent speaks of itself ("No config files touched by me", "I'll keep X as is"), reports
+what happened ("No source file was modified"), says what it is doing ("Now running the
+tests"), or describes a state that holds only for now ("still 3 commits behind `main`") is a report of the turn, not a convention of the project.
+
 A question the agent asks about how to go on with the task ("How would you like to
 proceed?", "Should I continue …?") is about the task too: its answer is a choice for today.
 Pure: text in, a reason (or None) out.
@@ -109,3 +120,53 @@ def task_scoped(sentence: str) -> str | None:
 def process_question(question: str) -> bool:
     """The agent asks how to go on with the task: its answer is a choice for today."""
     return bool(_PROCESS_QUESTION.search(question))
+
+
+_TOKEN = re.compile(r"[a-z0-9']+")
+#: A speech-to-text restart says the same three words again within a few words; a
+#: sentence that repeats a phrase further on ("only time and not full date … only day and
+#: time and not full date") is stressing it.
+_RESTART_WORDS = 6
+_FILLER = frozenset("a an the and or but of to in on at for with is are be it this that we i "
+                    "you they as so if".split())
+
+
+def not_one_rule(sentence: str) -> str | None:
+    """Why ``sentence`` does not read as one rule (module docstring); None when it may."""
+    words = _TOKEN.findall(sentence.lower())
+    seen: dict[tuple[str, ...], int] = {}
+    for index in range(len(words) - 2):
+        gram = tuple(words[index:index + 3])
+        if any(word not in _FILLER for word in gram) \
+                and index - seen.get(gram, -_RESTART_WORDS - 1) <= _RESTART_WORDS:
+            return "repeats itself"
+        seen[gram] = index
+    return None
+
+
+#: The agent speaking of itself: its own turn, not the project.
+_FIRST_PERSON = re.compile(r"(?:^|[^\w'])(?:I|I'm|I've|I'll|I'd|me|my|myself)(?![\w'])")
+#: What happened this turn ("was edited", "were changed", "has been updated").
+_REPORTED = re.compile(r"\b(?:was|were|has been|have been|had been|got)\s+(?:\w+ly\s+)?"
+                       r"(?:\w+ed|made|done|run|written|built|left|kept|set|put|taken|given|"
+                       r"found|shown|seen|touched|changed)\b", re.IGNORECASE)
+_PROGRESS = re.compile(r"^(?:now|next|then|first|still)\b|^(?:running|checking|adding|updating|"
+                       r"looking|waiting|starting|working|trying|fixing|investigating)\b",
+                       re.IGNORECASE)
+#: A state that holds only for now (a branch behind its base, work still pending).
+_FOR_NOW = re.compile(r"\b(?:still|currently|at the moment|so far|as of now|for now|yet|"
+                      r"pending|in progress|by \d+ commits?)\b", re.IGNORECASE)
+
+
+def agent_report(text: str) -> str | None:
+    """Why the agent's bullet ``text`` reports its turn rather than states a rule of the
+    project (module docstring); None when it may be a rule."""
+    if _FIRST_PERSON.search(text):
+        return "the agent speaks of itself"
+    if _PROGRESS.match(text.strip()):
+        return "says what the agent is doing"
+    if _REPORTED.search(text):
+        return "reports what happened"
+    if _FOR_NOW.search(text):
+        return "a state that holds for now"
+    return None

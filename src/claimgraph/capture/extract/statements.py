@@ -31,9 +31,10 @@ from claimgraph.capture.events import Event
 from claimgraph.capture.classify.phrases import (  # noqa: F401 (re-exported for other rules)
     CONVENTION, DECISION, PREFERS, classify, core as _core, phrase_hits)
 from claimgraph.capture.extract.prose import (
-    echo_key, is_paste, request_text, sentences, typed_part, without_echo)
+    echo_key, is_paste, request_text, sentences, split_run_on, typed_part, without_echo,
+    without_injected)
 from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
-from claimgraph.capture.extract.standing import task_scoped
+from claimgraph.capture.extract.standing import not_one_rule, task_scoped
 
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
 _MIN_WORDS = 3
@@ -59,7 +60,7 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     model = shipped()
     answering = view.remembered("statements.after_options", after_options)
     for event, text in user_texts(view):
-        parts = [statement_of(s) for s in sentences(text)]
+        parts = [statement_of(part) for s in sentences(text) for part in split_run_on(s)]
         for index, sentence in enumerate(parts):
             verdict = _personal_checked(
                 model.verdict(sentence, index, len(parts), answering.get(event.line)), sentence)
@@ -91,6 +92,9 @@ def _not_stored(verdict: Any, sentence: str, view: SessionView) -> str | None:
     today = task_scoped(sentence)
     if today:
         return f"for today: {today}"
+    garbled = not_one_rule(sentence)
+    if garbled:
+        return f"not one rule: {garbled}"
     if verdict.label != "personal" and not view.project:
         return "no known project"
     return None
@@ -119,8 +123,10 @@ def _offers(text: str) -> bool:
 
 def user_texts(view: SessionView) -> list[tuple[Event, str]]:
     """Text a person typed in the main session: prompts, a slash command's arguments, and
-    what they typed while turning a tool call down -- without a pasted document or the
-    agent's own earlier lines pasted back (``prose.typed_part``, ``prose.without_echo``)."""
+    what they typed while turning a tool call down -- without a pasted document, the agent's
+    own earlier lines pasted back, or what the harness injected into the message (an
+    instruction file, the environment) (``prose.typed_part``, ``prose.without_echo``,
+    ``prose.without_injected``)."""
     return view.remembered("statements.user_texts", _user_texts)
 
 
@@ -135,7 +141,7 @@ def _user_texts(view: SessionView) -> list[tuple[Event, str]]:
                               for key in [echo_key(line)] if key)
             continue
         if event.is_human_prompt:
-            text = request_text(event.text)
+            text = request_text(without_injected(event.text))
         elif event.kind == "meta" and "<command-args>" in event.text:
             text = " ".join(_COMMAND_ARGS.findall(event.text))
         else:
@@ -144,7 +150,7 @@ def _user_texts(view: SessionView) -> list[tuple[Event, str]]:
         if text.strip() and not is_paste(text):
             found.append((event, text))
     for event, text in view.typed_in_results():  # words typed while turning a call down
-        text = typed_part(text)
+        text = typed_part(without_injected(text))
         if text.strip() and not is_paste(text):
             found.append((event, text))
     return found

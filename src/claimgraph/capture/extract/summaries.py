@@ -12,6 +12,11 @@ such a summary are read by their section and their shape:
   service-role client") is what that file is for (``x/role``);
 - a bullet that states a rule ("must", "always", "never", "enforces") is a convention.
 
+A decision or convention bullet that reports the agent's turn (it speaks of itself, reports
+what happened, says what it is doing, or a state that holds only for now: "No config files
+touched by me", "The branch is still 3 commits behind `main`") is left out
+(``standing.agent_report``).
+
 These are the agent's words, not the user's and not a tool's verdict: source ``agent-note``
 (trusted least), observation, lower confidence. A claim about a file the session deleted later
 is dropped (the session contradicted it); what a function or hook does is kept only when the
@@ -32,6 +37,7 @@ from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
+from claimgraph.capture.extract.standing import agent_report
 from claimgraph.capture.extract.statements import CONVENTION, classify
 from claimgraph.capture.extract.structure import named
 from claimgraph.capture.extract.writes import removes, session_ops
@@ -156,6 +162,8 @@ def claims(text: str) -> Iterator[Claim]:
             continue
         tried_below = indent if _ATTEMPTS.search(bullet["text"]) else None
         claim = read_bullet(_MARKDOWN.sub("", bullet["text"]).strip(), section)
+        if claim and claim.predicate in (CONVENTION, DECIDED) and agent_report(claim.text):
+            continue  # the agent's report of its turn, not a rule of the project
         if claim and claim.predicate == DECIDED and _NUMBERED.match(line) \
                 and not _INSTEAD.search(claim.text):
             continue  # one step of a sequence, not a decision on its own

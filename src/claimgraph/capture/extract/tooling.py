@@ -132,8 +132,13 @@ _REPORTING_FLAGS = frozenset({
     "-v", "-vv", "-vvv", "-q", "-qq", "-x", "-s", "--verbose", "--quiet", "--color", "--colors",
     "--no-header", "--tb", "--seed", "--maxfail", "--bail", "--silent", "--reporter",
     "--watch=false", "--run", "--no-cache", "--lf", "--ff", "--trace", "--max-cases", "--html",
-    "--open", "--json", "--lcov"})
-_TAKES_VALUE = frozenset({"--tb", "--seed", "--maxfail", "--reporter", "--max-cases", "-k"})
+    "--open", "--json", "--lcov", "--"})
+#: Flags whose value is left out with them: reporting settings, and the selection of which
+#: tests to run (``-k``, ``--grep``, ``-t``, Go's ``-run``): a filtered run is how the session
+#: ran a few tests that day, not how the project is tested.
+_TAKES_VALUE = frozenset({"--tb", "--seed", "--maxfail", "--reporter", "--max-cases", "-k",
+                          "--grep", "-g", "-t", "--testNamePattern", "--test-name-pattern",
+                          "-run"})
 
 
 def command_form(argv: tuple[str, ...]) -> str:

@@ -26,7 +26,8 @@ TOOL_KINDS: dict[str, str] = {
     "Bash": SHELL, "Read": READ, "Write": WRITE, "Edit": EDIT, "MultiEdit": EDIT,
     "AskUserQuestion": ASK, "ExitPlanMode": PLAN,
     # Codex CLI
-    "shell": SHELL, "exec_command": SHELL, "local_shell": SHELL, "container.exec": SHELL,
+    "shell": SHELL, "exec_command": SHELL, "shell_command": SHELL, "local_shell": SHELL,
+    "container.exec": SHELL,
     "apply_patch": EDIT,
     # Gemini CLI
     "run_shell_command": SHELL, "read_file": READ, "read_many_files": READ,
