@@ -142,3 +142,28 @@ def test_console_logging_follows_a_swapped_stderr_and_survives_the_old_one_closi
     finally:
         reset_logging()
     assert "sync.quarantined" in second.getvalue()
+
+
+def test_log_lines_keep_an_mcp_progress_token_and_request_id_but_not_a_secret(tmp_path):
+    """Ids are what a reader of the log follows a request by; a credential never lands."""
+    log = tmp_path / "claims.db.mcp.log"
+    configure_logging("json", log)
+    token, secret = "e712bd79-2976-4de4-809c-703186a6e6c0", "ghp_" + "A" * 36
+    structlog.get_logger().info("mcp.call", progressToken=token, request_id=token,
+                                meta={"progressToken": token}, note=f"GITHUB_TOKEN={secret}",
+                                access_token="a8Fk29Dk3mXq0PzL7wT1")
+    [line] = read_lines(log)
+    assert line["progressToken"] == line["request_id"] == line["meta"]["progressToken"] == token
+    assert line["note"] == "GITHUB_TOKEN=[REDACTED:github-token]"
+    assert line["access_token"] == "[REDACTED:secret]"
+
+
+def test_a_weakly_secret_named_field_of_ours_keeps_its_id(tmp_path):
+    """``key=`` in the daemon's line is a ledger key (``capture:<agent>:<session>``), an id."""
+    log = tmp_path / "claims.db.daemon.log"
+    configure_logging("json", log)
+    key = "capture:claude-code:e712bd79-2976-4de4-809c-703186a6e6c0"
+    structlog.get_logger().info("daemon.capture-deferred", key=key, passes=3,
+                                password="hunter2-but-longer")
+    [line] = read_lines(log)
+    assert (line["key"], line["passes"], line["password"]) == (key, 3, "[REDACTED:secret]")

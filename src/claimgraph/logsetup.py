@@ -60,10 +60,18 @@ def pid_stamper(pid: Callable[[], int] = os.getpid) -> Processor:
 
 
 def redact_secrets(_logger: Any, _method: str, event_dict: EventDict) -> EventDict:
-    """No secret reaches a log: every string value is redacted (keys name things; they stay).
-    Imported on first use, so a process that never logs never loads the redactor."""
+    """No secret reaches a log: every string value is redacted, and a field whose name says it
+    holds a secret (``token=…``, ``access_token=…``, ``password=…``) loses its value as a tool
+    input's would. A field named only weakly so (``key=`` a ledger key, ``passes=``) is ours
+    and holds ids: judged by its value alone. Keys name things and stay. Imported on first
+    use, so a process that never logs never loads the redactor."""
     from claimgraph.logic.redact import redact_value
-    return {key: redact_value(value) for key, value in event_dict.items()}
+    from claimgraph.logic.redact.names import name_strength
+    redacted: EventDict = {}
+    for key, value in event_dict.items():
+        strong = isinstance(key, str) and name_strength(key) == 2
+        redacted[key] = redact_value({key: value})[key] if strong else redact_value(value)
+    return redacted
 
 
 def leading_keys_first(_logger: Any, _method: str, event_dict: EventDict) -> EventDict:

@@ -33,4 +33,4 @@ def with_oplog(store: Store, db: Path | str, writer: str | None = None) -> Store
     from claimgraph.oplog.files import oplog_dir
     from claimgraph.oplog.logged import LoggedStore
     from claimgraph.oplog.own_log import OwnLog
-    return LoggedStore(store, OwnLog(oplog_dir(db), writer))  # type: ignore[return-value]
+    return LoggedStore(store, OwnLog(oplog_dir(db), writer))

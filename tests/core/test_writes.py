@@ -276,3 +276,36 @@ def test_ingest_reports_errors_without_stopping_its_neighbours(shell):
     assert report["errors"][0]["type"] == "unknown-predicate"
     facts = get_facts(shell, "api")["facts"]
     assert {f["episode"] for f in facts} == {report["episode"]["id"]}
+
+
+def test_ingest_reads_iso_times_as_milliseconds(shell):
+    """Items from a file or another tool carry ISO text; stored as text, a time would break
+    every later comparison with the facts beside it (a raw TypeError on the next write)."""
+    report = ingest(shell, [
+        {"subject": "api", "predicate": "prefers", "object": "tabs",
+         "valid_from": "2026-01-02T03:04:05Z", "valid_until": "2026-03-01"},
+        {"subject": "api", "predicate": "depends-on", "object": "redis",
+         "valid_from": "2026-01-05"},
+    ])
+    assert report["counts"] == {"created": 2}, report["errors"]
+    again = ingest(shell, [{"subject": "api", "predicate": "depends-on", "object": "kafka",
+                            "valid_from": from_iso("2026-01-06")}])
+    assert again["counts"] == {"created": 1}, again["errors"]
+    facts = {f["object_lit"] or f["object_ref"]["name"]: f for f in shell.store.all_facts()}
+    assert facts["tabs"]["t_valid"] == from_iso("2026-01-02T03:04:05Z")
+    assert facts["tabs"]["t_invalid"] == from_iso("2026-03-01")
+    assert facts["redis"]["t_valid"] == from_iso("2026-01-05")
+    assert all(isinstance(f["t_valid"], int) for f in facts.values())
+
+
+@pytest.mark.parametrize("given", ["garbage", "1767225600000", True, 1.5e12, [1], 10**20])
+def test_ingest_refuses_a_time_it_cannot_read_and_keeps_the_item(shell, given):
+    item = {"subject": "api", "predicate": "prefers", "object": "tabs", "valid_from": given}
+    report = ingest(shell, [item, {"subject": "api", "predicate": "depends-on",
+                                   "object": "redis"}])
+    assert report["counts"] == {"error": 1, "created": 1}
+    [error] = report["errors"]
+    assert error["type"] == "invalid-time" and "valid_from" in error["message"]
+    assert error["input"]["valid_from"] == given  # the item comes back whole
+    assert [f.get("object_lit") or f["object_ref"]["name"]
+            for f in shell.store.all_facts()] == ["redis"]

@@ -200,7 +200,9 @@ def test_ordinary_code_and_prose_pass_through_unchanged(text):
     ("STRIPE_KEY", 1), ("sortKey", 1), ("AUTH", 1), ("token_count", 0), ("key", 1),
     ("password_hash", 1), ("private_key_id", 0), ("GPG_KEY_ID", 0), ("AUTH0_DOMAIN", 0),
     ("NEXTAUTH_URL", 0), ("csrf_token", 0), ("AZURE_DEVOPS_EXT_PAT", 2), ("admin_pw", 2),
-    ("SecretString", 1), ("oauth", 1),
+    ("SecretString", 1), ("oauth", 1), ("progressToken", 0), ("progress_token", 0),
+    ("nextPageToken", 0), ("continuation_token", 0), ("Idempotency-Key", 0),
+    ("session_token", 2), ("refresh_token", 2),
     ("monkey", 0), ("author", 0), ("keyboard", 0), ("bypass", 0), ("signal", 0), ("user", 0),
 ])
 def test_names_holding_a_secret_word_are_strong_at_the_end_and_weak_elsewhere(name, strength):
@@ -395,3 +397,26 @@ def test_listing_numbers_are_blanked_exactly_where_a_line_start_pattern_finds_th
     listed = "\u2192" in text or ("\t" in text and re.search(r"\n {0,5}\d{1,6}\t", "\n" + text))
     expected = reference.sub(" " * 7, text) if listed else text
     assert blank_listing(text) == expected
+
+
+ID_TOKEN = "e712bd79-2976-4de4-809c-703186a6e6c0"
+
+
+@pytest.mark.parametrize("text", [
+    f'{{"_meta": {{"progressToken": "{ID_TOKEN}"}}}}', f"progress_token={ID_TOKEN}",
+    f"the progress token {ID_TOKEN} came back", "nextPageToken: CAoQAA8fj39dkK2x",
+    f"Idempotency-Key: {ID_TOKEN}",
+])
+def test_a_token_that_is_an_id_is_no_secret(text):
+    """MCP's progress token, a page token, an idempotency key: ids a protocol hands around."""
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    (f"progressToken={'ghp_' + 'A' * 36}", "github-token"),  # a token's own shape still counts
+    (f"token={ID_TOKEN}", "secret"), (f"session_token: {ID_TOKEN}", "secret"),
+    (f"my token {ID_TOKEN}", "high-entropy"),
+])
+def test_a_real_secret_is_still_redacted_beside_the_id_names(text, kind):
+    assert placeholder(kind) in redact(text) and ID_TOKEN not in redact(text).replace(
+        placeholder(kind), "")

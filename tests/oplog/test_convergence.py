@@ -8,7 +8,13 @@ every replica's dump is the same text (writers are not compared since the trust 
 each holds its own effects on teammates' facts, which the others refuse).
 
 The big run (5 writers x 2,000 operations) is marked ``slow``: CI runs it once
-(CLAIMGRAPH_SKIP_SLOW=1 skips it in its second pass).
+(CLAIMGRAPH_SKIP_SLOW=1 skips it in its second pass). It is one process with injected,
+seeded clocks, so it is deterministic (the same seed gives the same dumps, run after run);
+what it needs is CPU: about 85 CPU-seconds here, almost all of it the replays a messy
+delivery forces (every replica folds every log again after each out-of-order delivery). The
+suite's 120 s timeout is a hang guard sized for unit tests, and a run that gets a quarter
+of a core on a loaded machine takes six minutes, so this test carries a guard of its own,
+sized for its work rather than for an idle machine.
 """
 
 from __future__ import annotations
@@ -21,6 +27,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from .oplog_helpers import Replica, deliver, exchange_all, random_work
+
+#: A hang guard for the big run: ~14x its CPU time, so only a real hang trips it.
+STRESS_TIMEOUT_S = 1200
 
 
 def converge(root: Path, seed: int, writers: int, operations: int, replicas: int,
@@ -87,5 +96,6 @@ def test_any_delivery_order_converges(tmp_path_factory, seed, writers, operation
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(STRESS_TIMEOUT_S)
 def test_five_writers_times_two_thousand_operations_converge(tmp_path):
     assert_identical(converge(tmp_path, seed=2026, writers=5, operations=2000, replicas=3))

@@ -291,3 +291,21 @@ def test_a_purge_is_not_undone_by_evidence_still_in_the_shared_directory(tmp_pat
         assert word not in _cli(db, "dump").stdout
         doctor = _cli(db, "doctor")
         assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+
+
+def test_releasing_evidence_deletes_only_files_of_the_evidence_tier(tmp_path):
+    """An episode's evidence name can come from a teammate's log; a path there must delete
+    nothing when the episode goes (a purge arriving by sync releases what it cited)."""
+    from claimgraph.oplog.exchange import release_evidence
+    from claimgraph.sidecar import Sidecars
+    from claimgraph.store.memory import MemoryStore
+
+    db = tmp_path / "store" / "claims.db"
+    db.parent.mkdir()
+    name = Sidecars(db).put_evidence("the purged words")
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    cited_before = {name, str(victim), "../../victim.txt", name.removeprefix("sha256-") + "x"}
+    assert release_evidence(db, cited_before, MemoryStore()) == 1
+    assert victim.read_text() == "keep me"
+    assert Sidecars(db).list_evidence() == []

@@ -9,10 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from claimgraph.core import Shell
 from claimgraph.core import entities as ents
 from claimgraph.core import writes
 from claimgraph.core.vocabulary import seed
+from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import oplog as L
 from claimgraph.opening import open_store
 from claimgraph.oplog import files as F
@@ -257,3 +260,67 @@ def test_seq_ranges_add_remove_and_hold() -> None:
     assert L.in_ranges(ranges, 4) and not L.in_ranges(ranges, 2) and not L.in_ranges("x", 1)
     assert L.remove_from_ranges(ranges, 4) == [[1, 1], [3, 3], [5, 5], [9, 9]]
     assert L.remove_from_ranges([[1, 1]], 1) == []
+
+
+def test_a_sync_within_one_file_time_tick_still_raises_the_clock_of_our_next_line(tmp_path):
+    """Two syncs can rewrite applied.json within one tick of the file clock; the second's
+    higher peer clock must still floor our next line, or it sorts before what it follows."""
+    from claimgraph.oplog.own_log import OwnLog
+    from claimgraph.store.memory import MemoryStore
+
+    directory, store = tmp_path / "claims.db.oplog", MemoryStore()
+    log = OwnLog(directory, "w1", clock=lambda: 1_000)
+    state_file = directory / F.STATE_FILE
+
+    def write_one() -> int:
+        log.stage(store, [{"t": "set-mark", "key": "k", "value": 1}])
+        log.commit_staged()
+        return L.parse(log.path.read_text(encoding="utf-8").splitlines()[-1])["hlc"]
+
+    F.write_state(directory, {**F.fresh_state(), "clock": 5_000})
+    assert write_one() == 5_001
+    first = state_file.stat()
+    F.write_state(directory, {**F.fresh_state(), "clock": 9_000})  # the same size
+    os.utime(state_file, ns=(first.st_atime_ns, first.st_mtime_ns))  # and the same tick
+    assert state_file.stat().st_size == first.st_size
+    assert write_one() == 9_001
+
+
+HOLD_LOCK = """
+import sys
+from filelock import FileLock
+lock = FileLock(sys.argv[1])
+lock.acquire()
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_log_another_process_keeps_locked_refuses_the_write_instead_of_losing_its_line(
+        tmp_path, monkeypatch):
+    """Data committed without its log line would be missing from every replica for good: the
+    write is refused (store-busy, a transient error capture retries) and nothing is stored."""
+    from claimgraph.oplog import own_log as own_log_module
+
+    monkeypatch.setattr(own_log_module, "LOCK_TIMEOUT_S", 0.2)
+    db = tmp_path / "claims.db"
+    store = open_store(db)
+    sh = Shell(store)
+    seed(sh)
+    writes.assert_fact(sh, "api", "prefers", "REST", scope="p")
+    log_file = own_log(db)
+    before_log, before_facts = log_file.read_text(), len(store.all_facts())
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, f"{log_file}.lock"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(ClaimgraphError) as refused:
+            writes.assert_fact(sh, "api", "prefers", "SOAP", scope="p")
+        assert refused.value.type == "store-busy" and "stayed locked" in refused.value.message
+        assert len(store.all_facts()) == before_facts and log_file.read_text() == before_log
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=60)
+    writes.assert_fact(sh, "api", "prefers", "SOAP", scope="p")
+    assert "SOAP" in log_file.read_text() and len(store.all_facts()) == before_facts + 1
+    store.close()

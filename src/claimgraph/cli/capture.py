@@ -113,8 +113,9 @@ def run_capture(ctx: Invocation, args: argparse.Namespace) -> int:
                      _count_failure(ledger, request or _spooled(args.spool), err.type,
                                     err.message), human=human)
     except Exception as err:  # a bug: still one JSON line, the traceback in the crash file
-        error = (disk_full(err.filename or ctx.db_path.parent).to_dict() if is_disk_full(err)
-                 else _crash(ctx, err))  # a full disk is no bug: the spool stays for later
+        # a full disk is no bug: the spool stays for later
+        error = (disk_full(err.filename or ctx.db_path.parent).to_dict()
+                 if isinstance(err, OSError) and is_disk_full(err) else _crash(ctx, err))
         return _fail(error, {"run_id": run_id, **context}, started, log,
                      _count_failure(ledger, request or _spooled(args.spool), error["type"],
                                     error["error"]), human=human)
@@ -331,9 +332,12 @@ def _print(report: dict[str, Any], log: RunLog, human: bool = False,
     person, ``text`` (a summary), else the report's warnings, is printed instead."""
     from claimgraph.logic.redact import redact, redact_value
     report = redact_value(report)
-    if human and text is None:
-        text = "; ".join(report.get("warnings") or []) or str(report.get("status"))
-    shown = redact(text) if human else json.dumps(report, ensure_ascii=False, default=str)
+    if not human:
+        shown = json.dumps(report, ensure_ascii=False, default=str)
+    elif text is None:
+        shown = redact("; ".join(report.get("warnings") or []) or str(report.get("status")))
+    else:
+        shown = redact(text)
     print(shown, file=sys.stdout, flush=True)
     log.record(report)
     return 0

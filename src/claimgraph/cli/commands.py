@@ -48,7 +48,8 @@ def group(name: str) -> ModuleType:
 def handler(command: str) -> Handler:
     """The handler of a parsed command line ("facts", "entity merge"), from its group's table
     (looked up at call time, so a test can patch one group's ``COMMANDS``)."""
-    return group(GROUP_OF[command.split()[0]]).COMMANDS[command]
+    found: Handler = group(GROUP_OF[command.split()[0]]).COMMANDS[command]
+    return found
 
 
 def dispatch_table() -> dict[str, Handler]:

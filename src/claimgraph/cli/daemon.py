@@ -70,7 +70,7 @@ def run_run(ctx: Invocation, args: argparse.Namespace) -> int:
 
 def run_start(ctx: Invocation, args: argparse.Namespace) -> int:
     state, record = singleton.state(ctx.db_path)
-    if state == "running":
+    if state == "running" and record is not None:
         return _say(ctx, {"status": "already-running", "pid": record["pid"]},
                     f"the daemon already runs (pid {record['pid']})")
     child = _spawn(ctx, args)
@@ -114,7 +114,7 @@ def _wait_started(ctx: Invocation, child: subprocess.Popen[bytes]) -> None:
 
 def run_stop(ctx: Invocation, args: argparse.Namespace) -> int:
     state, record = singleton.state(ctx.db_path)
-    if state != "running":
+    if state != "running" or record is None:
         return _say(ctx, {"status": f"not-running ({state})", "pid": (record or {}).get("pid")},
                     f"the daemon is not running ({state})")
     pid = record["pid"]

@@ -98,7 +98,8 @@ def write_session_files(text: str, project_dir: Path) -> list[Path]:
     written: dict[Path, None] = {}
     for line in text.splitlines():
         message = json.loads(line).get("message") or {}
-        for block in message.get("content") if isinstance(message.get("content"), list) else []:
+        content = message.get("content")
+        for block in content if isinstance(content, list) else []:
             tool_input = block.get("input") or {}
             if block.get("type") != "tool_use" or block.get("name") not in ("Write", "Edit"):
                 continue
@@ -222,6 +223,9 @@ def gather(demo: Invocation, path: Path, report: dict[str, Any], scope: str,
         SHOW_ORDER.index(f["predicate"]) if f["predicate"] in SHOW_ORDER else len(SHOW_ORDER),
         f["subject"]["name"], str(f.get("object"))))
     episode = sh.store.get_episode(report["episode"])
+    if episode is None:
+        raise ClaimgraphError("demo-failed", f"the demo's episode {report['episode']} is not in "
+                              "the store it just captured into")
     segment = [json.loads(line) for line in
                Sidecars(path).get_evidence(report["evidence"]).splitlines()[1:]]
     directive = next(f for f in captured if f["predicate"] in SAID
@@ -246,7 +250,8 @@ def _next_session_block(demo: Invocation, scope: str) -> str:
     from claimgraph.core.briefing import compile_for
     sh = demo.shell()
     budget = demo.settings.value("context_budget_chars")
-    return compile_for(sh.store, scope, sh.now(), budget, sh.half_life_days)["text"]
+    block: str = compile_for(sh.store, scope, sh.now(), budget, sh.half_life_days)["text"]
+    return block
 
 
 def _command() -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from claimgraph.cli.invocation import Invocation
 from claimgraph.cli.output import emit, emit_json
@@ -94,7 +94,7 @@ def run_install(ctx: Invocation, args: argparse.Namespace) -> int:
 
 
 def trusted(ctx: Invocation, args: argparse.Namespace, hooks_file: Path,
-            write: Any) -> dict[str, Any]:
+            write: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """``write()``'s result; for Codex, with the trust of our hooks set around the write."""
     if args.agent != "codex":
         return write()

@@ -120,9 +120,10 @@ class Invocation:
 
         from claimgraph.sidecar import Sidecars
         try:
-            return Sidecars(self.db_path).crash_log
+            beside: Path = Sidecars(self.db_path).crash_log
         except ClaimgraphError:
             return Path(tempfile.gettempdir()) / "claimgraph.crash.log"
+        return beside
 
 
 def log_surfaced(ctx: Invocation, verb: str, fact_ids: Iterable[str]) -> None:

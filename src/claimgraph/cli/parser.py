@@ -13,7 +13,7 @@ from claimgraph.cli.commands import GROUP_OF, GROUPS, group
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
-    from typing import NoReturn, Sequence
+    from typing import Any, NoReturn, Sequence
 
 #: Global flags that take a value (so the word after them is not the command).
 _VALUE_FLAGS = ("--db", "--lease-wait", "--config")
@@ -44,7 +44,10 @@ class Parser(argparse.ArgumentParser):
         """argparse builds a formatter for every argument it adds, and without a width each
         one imports ``shutil`` (with bz2 and lzma) to ask the terminal's; the same answer,
         from ``os``."""
-        return self.formatter_class(prog=self.prog, width=_help_width())
+        kind = self.formatter_class
+        if isinstance(kind, type) and issubclass(kind, argparse.HelpFormatter):
+            return kind(prog=self.prog, width=_help_width())
+        return super()._get_formatter()  # a formatter of another shape: argparse's own way
 
 
 def _help_width() -> int:
@@ -56,8 +59,9 @@ def _help_width() -> int:
     except ValueError:
         columns = 0
     if columns <= 0:
+        stdout = sys.__stdout__  # None under pythonw or a closed descriptor 1
         try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+            columns = os.get_terminal_size(stdout.fileno()).columns if stdout else 0
         except (AttributeError, ValueError, OSError):
             columns = 0
     return (columns or 80) - 2
@@ -75,7 +79,7 @@ def global_flags(suppress: bool) -> argparse.ArgumentParser:
 
     Sub-parsers use SUPPRESS defaults so a flag given before the command is not overwritten.
     """
-    default = {"default": argparse.SUPPRESS} if suppress else {}
+    default: dict[str, Any] = {"default": argparse.SUPPRESS} if suppress else {}
     parser = Parser(add_help=False)
     flags = parser.add_argument_group("global options (before or after the command)")
     flags.add_argument("--db", metavar="PATH", help="the store (default: $CLAIMGRAPH_DB, "

@@ -17,7 +17,7 @@ from claimgraph.logic.predicates import CARDINALITIES, OBJECT_KINDS, OBJECT_SHAP
 from claimgraph.logic.present_records import plural
 
 #: Registration flags and the row fields they fill (the flag is the field, dashed).
-REGISTER_FIELDS = {
+REGISTER_FIELDS: dict[str, dict[str, Any]] = {
     "label": {}, "category": {}, "definition": {},
     "object_kind": {"choices": OBJECT_KINDS}, "object_shape": {"choices": OBJECT_SHAPES},
     "cardinality": {"choices": CARDINALITIES},
@@ -28,7 +28,7 @@ REGISTER_FIELDS = {
 
 def list_flags(suppress: bool) -> argparse.ArgumentParser:
     """Filters accepted both as ``predicates --usage`` and ``predicates list --usage``."""
-    default = {"default": argparse.SUPPRESS} if suppress else {}
+    default: dict[str, Any] = {"default": argparse.SUPPRESS} if suppress else {}
     flags = argparse.ArgumentParser(add_help=False)
     flags.add_argument("--category", help="structural, procedural, decision, provenance, "
                        "experimental", **default)

@@ -50,7 +50,7 @@ class RunLog:
 
     def record(self, line: dict[str, Any]) -> None:
         """Append a result or failure line, as the detached run's stdout/stderr would have."""
-        if not self.writes_file:
+        if not self.writes_file or self.path is None:
             return
         text = json.dumps(line, ensure_ascii=False, default=str) + "\n"
         try:

@@ -148,7 +148,7 @@ def _teammates_named(ctx: Invocation, pairs: list[dict[str, Any]]) -> list[dict[
             for i, p in enumerate(pairs)]
 
 
-def _emit_suspects(suspect: list) -> None:
+def _emit_suspects(suspect: list[dict[str, Any]]) -> None:
     """Claims the audit could not back with their cited files: they want the same review."""
     for item in suspect:
         emit(f"suspect  {fact_line(item['fact'])}")

@@ -91,10 +91,11 @@ def run_sync(ctx: Invocation, args: argparse.Namespace) -> int:
         return run_trust_verb(ctx, args)
     from claimgraph.oplog.exchange import (
         cited_evidence_names, exchange, exchange_evidence, release_evidence)
+    from claimgraph.oplog.logged import LoggedStore
     from claimgraph.oplog.reconcile import reconcile
     with ctx.writing() as sh:
         store = sh.store
-        if not hasattr(store, "oplog"):
+        if not isinstance(store, LoggedStore):
             raise ClaimgraphError("sync-unsupported", f"{ctx.db_path} keeps no operation log",
                                   hint="sync works between file stores; a server store is "
                                        "already shared by everyone who uses it")
@@ -105,7 +106,7 @@ def run_sync(ctx: Invocation, args: argparse.Namespace) -> int:
         report = reconcile(store, ctx.db_path, abandon_deferred=args.abandon_deferred)
         report["evidence_released"] = release_evidence(ctx.db_path, cited_before, store)
         sh.forget_predicates()
-        if shared:
+        if shared and moved is not None:
             moved.update(exchange_evidence(ctx.db_path, shared, store.oplog.writer, store))
     report = {**report, "writer": store.oplog.writer, "exchange": moved}
     report["curator"] = _start_curator(ctx, args, report)

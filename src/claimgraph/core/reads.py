@@ -33,8 +33,9 @@ def _direction(direction: str) -> str:
     return direction
 
 
-def get_facts(sh: Shell, entity: str, *, entity_scope: str | None = None, direction: str = "out",
-              predicate: str | None = None, scope: str | None = None, as_of: int | None = None,
+def get_facts(sh: Shell, entity: str, *, entity_scope: str | Sequence[str] | None = None,
+              direction: str = "out", predicate: str | None = None, scope: str | None = None,
+              as_of: int | None = None,
               include_invalidated: bool = False, min_confidence: float | None = None,
               include_dormant: bool | None = None) -> dict[str, Any]:
     """An entity's facts as of an instant, each annotated with its effective confidence then
@@ -89,7 +90,7 @@ def with_state(fact: dict[str, Any]) -> dict[str, Any]:
 
 
 def history(sh: Shell, subject: str, predicate: str,
-            subject_scope: str | None = None) -> dict[str, Any]:
+            subject_scope: str | Sequence[str] | None = None) -> dict[str, Any]:
     """Every version of (subject, predicate), valid and invalidated, oldest first."""
     entity = ents.require_entity(sh, subject, subject_scope)
     pred = resolve_predicate(sh, predicate, register_new=False)

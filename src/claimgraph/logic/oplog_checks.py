@@ -17,7 +17,7 @@ never applied, never a crash) and the next line goes on. Two kinds of checks, bo
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from typing import Any, Mapping, Protocol
 
 from claimgraph.logic.predicates import CAPTURE_PREDICATES, CORE_PREDICATES
 
@@ -141,7 +141,13 @@ def _times(line: Mapping[str, Any], now_ms: int) -> str | None:
     return None
 
 
-def authority_problem(line: Mapping[str, Any], authors: Mapping[str, str]) -> str | None:
+class Authors(Protocol):
+    """Who made each fact, episode and entity: a plain dict, or one that also asks a store."""
+
+    def get(self, name: str, default: str, /) -> str: ...
+
+
+def authority_problem(line: Mapping[str, Any], authors: Authors) -> str | None:
     """Why the line's writer may not say this, or None. ``authors`` maps every fact, episode
     and entity id to the writer that made it (what no log names is ours)."""
     writer, verb = line["writer"], line.get("t")
@@ -191,7 +197,7 @@ def _named(line: Mapping[str, Any]) -> list[str]:
     return []
 
 
-def _other(authors: Mapping[str, str], name: str, writer: str) -> bool:
+def _other(authors: Authors, name: str, writer: str) -> bool:
     return authors.get(name, "") != writer
 
 

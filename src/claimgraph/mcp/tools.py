@@ -9,7 +9,7 @@ server has not warmed it up already (docs/mcp.md, "Start-up").
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from claimgraph.logic.model import EPISTEMIC_STRENGTH
 from claimgraph.mcp import tools_args as A
@@ -27,7 +27,8 @@ class Tool(NamedTuple):
         """The tool's verb (``verbs.<name>``) over parsed arguments."""
         from claimgraph.mcp import verbs
 
-        return getattr(verbs, self.name)(ctx, a)
+        verb: Callable[[ServerState, dict[str, Any]], dict[str, Any]] = getattr(verbs, self.name)
+        return verb(ctx, a)
 
 
 TOOLS: tuple[Tool, ...] = (

@@ -53,6 +53,8 @@ def pair_view(pair: Mapping[str, Any]) -> dict[str, Any]:
     return {"fact": fact_view(pair["fact"]), "candidate": fact_view(pair["candidate"])}
 
 
-def wire(value: Any) -> Any:
-    """Millisecond times under known keys become ISO text, all the way down."""
-    return jsonable(value)
+def wire(value: Mapping[str, Any]) -> dict[str, Any]:
+    """A tool's answer as it goes out: millisecond times under known keys become ISO text,
+    all the way down."""
+    shown: dict[str, Any] = jsonable(value)
+    return shown

@@ -23,6 +23,7 @@ from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import entities as E
 from claimgraph.logic import oplog as L
 from claimgraph.logic.model import DEFAULT_SCOPE
+from claimgraph.store.base import Store
 
 Record = dict[str, Any]
 APPLIED, DUPLICATE, DEFERRED = "applied", "duplicate", "deferred"
@@ -38,14 +39,15 @@ class Applier:
     """Applies effects to ``store``, keeping the foreign-id -> local-id ``entity_map`` (remaps
     by name) and ``merged`` (an entity folded into another by a merge -> that other)."""
 
-    def __init__(self, store: Any, entity_map: dict[str, str], merged: dict[str, str]) -> None:
+    def __init__(self, store: Store, entity_map: dict[str, str], merged: dict[str, str]) -> None:
         self.store = store
         self.entity_map = entity_map
         self.merged = merged
         self.touched_subjects: set[str] = set()
 
     def apply(self, line: Mapping[str, Any]) -> str:
-        handler = _HANDLERS.get(line.get("t"))
+        verb = line.get("t")
+        handler = _HANDLERS.get(verb) if isinstance(verb, str) else None
         if handler is None:
             return UNKNOWN
         try:

@@ -13,11 +13,12 @@ from typing import Any
 
 from claimgraph.logic import oplog as L
 from claimgraph.store import records as rec
+from claimgraph.store.base import Store
 
 Record = dict[str, Any]
 
 
-def baseline_effects(store: Any) -> list[Record]:
+def baseline_effects(store: Store) -> list[Record]:
     effects: list[Record] = []
     for row in store.list_predicates():
         effects.append({"t": "register-predicate", "predicate": {"record": "predicate", **row}})

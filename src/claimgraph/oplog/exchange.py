@@ -20,6 +20,7 @@ from claimgraph.logic import oplog as L
 from claimgraph.oplog import files as F
 from claimgraph.private import FILE_MODE, private_dir
 from claimgraph.sidecar import Sidecars, atomic_write_text
+from claimgraph.store.base import Store
 
 EVIDENCE = "evidence"
 
@@ -43,33 +44,44 @@ def exchange(db: Path, shared: Path, writer: str, scopes: set[str]) -> dict[str,
             "projects": sorted(scopes), "refused": refused}
 
 
-def exchange_evidence(db: Path, shared: Path, writer: str, store: Any) -> dict[str, int]:
+def exchange_evidence(db: Path, shared: Path, writer: str, store: Store) -> dict[str, int]:
     """Send the evidence our published lines cite; take the evidence an episode in this store
     cites and we lack. So evidence no shared fact cites stays home, and what a purge took
     (its episodes deleted on every replica) is never pulled back."""
     mine = DIR_SENT.get(str(shared), set())
-    wanted = {e.get("evidence") for e in store.list_episodes()} - {None}
+    wanted = cited_evidence_names(store)
     return _exchange_evidence(Sidecars(db), shared / EVIDENCE, mine, wanted)
 
 
-def cited_evidence_names(store: Any) -> set[str]:
+def cited_evidence_names(store: Store) -> set[str]:
     """The evidence names this store's episodes read now."""
-    return {e.get("evidence") for e in store.list_episodes()} - {None}
+    return {e["evidence"] for e in store.list_episodes() if isinstance(e.get("evidence"), str)}
 
 
-def release_evidence(db: Path, cited_before: set[str], store: Any) -> int:
+def release_evidence(db: Path, cited_before: set[str], store: Store) -> int:
     """Delete the evidence files a sync's applied effects stopped citing; return how many.
 
     A teammate's purge arrives as deleted or rewritten episodes. Reconcile leaves files alone
     (it is one transaction over the graph), so without this the words the purge took would stay
     in this replica's evidence tier. Only names cited before the sync and by nothing after it
     go: an evidence file a capture has written but not yet cited was never in ``cited_before``.
+    Only files the evidence tier lists are deleted: an episode's evidence name can come from a
+    teammate's log, and one that is a path ("../../.bashrc", "/home/…") must delete nothing.
     """
-    evidence_dir = Sidecars(db).evidence_dir
-    released = sorted(cited_before - cited_evidence_names(store))
+    sidecars = Sidecars(db)
+    evidence_dir = sidecars.evidence_dir
+    stored = set(sidecars.list_evidence())
+    gone = {_tagged(n) for n in cited_before} - {_tagged(n) for n in cited_evidence_names(store)}
+    released = sorted(gone & stored)
     for name in released:
         (evidence_dir / name).unlink(missing_ok=True)
     return len(released)
+
+
+def _tagged(name: str) -> str:
+    """An evidence name as its file is named (an episode may cite the bare hex)."""
+    name = name.strip().lower()
+    return name if name.startswith("sha256-") else f"sha256-{name}"
 
 
 #: What the last ``_publish`` into a directory cited (set per process; sync runs once).

@@ -31,7 +31,8 @@ _TAIL_CHUNK = 64 * 1024
 
 
 def oplog_dir(db: Path | str) -> Path:
-    return Sidecars(db).oplog_dir
+    directory: Path = Sidecars(db).oplog_dir
+    return directory
 
 
 def log_path(directory: Path, writer: str) -> Path:

@@ -115,7 +115,8 @@ def verifier(trusted: Mapping[str, Mapping[str, str]]) -> Any:
             continue
 
     def check(line: Mapping[str, Any]) -> str | None:
-        key = keys.get(line.get("writer"))
+        writer = line.get("writer")
+        key = keys.get(writer) if isinstance(writer, str) else None
         if key is None:
             return "untrusted-writer"
         sig = line.get(SIG)

@@ -14,23 +14,25 @@ effects, so a replica (or a rebuild) never lacks what came before.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 from claimgraph.logic import oplog as L
 from claimgraph.oplog.baseline import baseline_effects, fact_effect
 from claimgraph.oplog.own_log import OwnLog
 from claimgraph.store import records as rec
+from claimgraph.store.base import Store
 from claimgraph.store.nesting import reentrant
 
 Record = dict[str, Any]
 BASELINE_MARK = "oplog:baseline"
+T = TypeVar("T")
 
 
 class LoggedStore:
     """Wraps ``inner``; ``inner`` stays reachable for reconcile (which must not log)."""
 
-    def __init__(self, inner: Any, log: OwnLog) -> None:
-        self.inner = inner
+    def __init__(self, inner: Store, log: OwnLog) -> None:
+        self.inner: Store = inner
         self.oplog = log
         self.depth = 0
         self._pending: list[Record] = []
@@ -64,7 +66,7 @@ class LoggedStore:
     def _note(self, effect: Record) -> None:
         self._pending.append(effect)
 
-    def _logged(self, call: Any, effect: Record) -> Any:
+    def _logged(self, call: Callable[[], T], effect: Record) -> T:
         """Run one write (in its own transaction when none is open) and note its effect."""
         with self.transaction():
             result = call()
@@ -104,10 +106,12 @@ class LoggedStore:
     def update_entity(self, entity_id: str, *, name: str | None = None, type: str | None = None,
                       add_aliases: Sequence[str] = (),
                       remove_aliases: Sequence[str] = ()) -> Record:
-        updates = {"name": name, "type": type, "add_aliases": list(add_aliases),
-                   "remove_aliases": list(remove_aliases)}
-        return self._logged(lambda: self.inner.update_entity(entity_id, **updates),
-                            {"t": "update-entity", "id": entity_id, "updates": updates})
+        adds, removes = list(add_aliases), list(remove_aliases)
+        updates = {"name": name, "type": type, "add_aliases": adds, "remove_aliases": removes}
+        return self._logged(
+            lambda: self.inner.update_entity(entity_id, name=name, type=type, add_aliases=adds,
+                                             remove_aliases=removes),
+            {"t": "update-entity", "id": entity_id, "updates": updates})
 
     def repoint_facts(self, from_id: str, to_id: str) -> int:
         return self._logged(lambda: self.inner.repoint_facts(from_id, to_id),
@@ -163,7 +167,8 @@ class LoggedStore:
     def revive(self, ids: Iterable[str]) -> int:
         return self._counted("revive", self.inner.revive, ids)
 
-    def _counted(self, verb: str, call: Any, ids: Iterable[str], **extra: Any) -> int:
+    def _counted(self, verb: str, call: Callable[[list[str]], int], ids: Iterable[str],
+                 **extra: Any) -> int:
         """Curation writes that often change nothing are logged only when they did."""
         wanted = sorted(set(rec.as_list(ids) or []))
         with self.transaction():

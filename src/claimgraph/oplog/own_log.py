@@ -21,9 +21,11 @@ from typing import Any, Callable, Iterable
 
 from filelock import FileLock, Timeout
 
+from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import oplog as L
 from claimgraph.oplog import files as F
 from claimgraph.private import FILE_MODE, open_private, private_dir
+from claimgraph.store.base import Store
 
 OUTBOX = "oplog:outbox"
 #: A small mark beside the outbox: its writer and last seq, so the common case (the file has
@@ -49,7 +51,7 @@ class OwnLog:
         self._size = -1
         self._seq = 0
         self._hlc = 0
-        self._floor: tuple[float, int] = (-1.0, 0)
+        self._floor: tuple[tuple[int, ...], int] = ((), 0)
         self._staged: list[str] | None = None
 
     @property
@@ -89,12 +91,18 @@ class OwnLog:
         return self._seq
 
     def _clock_floor(self) -> int:
-        """The highest peer clock a sync has seen (applied.json's ``clock``), re-read on change."""
+        """The highest peer clock a sync has seen (applied.json's ``clock``), re-read on change.
+
+        A change is told by the file's inode as well as its time and size: sync replaces the
+        file whole (a new inode each time), and a file time moves only once per kernel tick,
+        so two syncs within one tick would otherwise leave a stale floor here, and our next
+        line could sort before a peer's line it follows."""
         path = self.directory / F.STATE_FILE
         try:
-            stamp = path.stat().st_mtime
+            info = path.stat()
         except FileNotFoundError:
             return 0
+        stamp = (info.st_ino, info.st_mtime_ns, info.st_ctime_ns, info.st_size)
         if stamp != self._floor[0]:
             try:
                 self._floor = (stamp, int(F.read_state(self.directory).get("clock") or 0))
@@ -103,16 +111,14 @@ class OwnLog:
         return self._floor[1]
 
     # --- the two-phase append ---------------------------------------------------------------
-    def stage(self, store: Any, effects: Iterable[dict[str, Any]]) -> None:
+    def stage(self, store: Store, effects: Iterable[dict[str, Any]]) -> None:
         """Inside the store's transaction: take the lock, append what a crashed process left in
-        the outbox, number ``effects`` and put them in the outbox (committing with the data)."""
+        the outbox, number ``effects`` and put them in the outbox (committing with the data).
+
+        A lock that stays taken refuses the write (``store-busy``, which rolls the transaction
+        back): data committed without its lines would be missing from every replica for good."""
         effects = list(effects)
-        private_dir(self.directory)
-        try:
-            self._lock.acquire()
-        except Timeout:
-            _warn(f"the oplog {self.path} stayed locked; {len(effects)} effect(s) not logged")
-            return
+        self._acquire()
         try:
             self._sync_position()
             self._recover(store)
@@ -148,15 +154,28 @@ class OwnLog:
         self._size = -1
         self._lock.release()
 
-    def flush_outbox(self, store: Any) -> None:
+    def flush_outbox(self, store: Store) -> None:
         """Append what a process that died after COMMIT left in the outbox (sync calls this
         before it reads the logs, so a replay never misses our own last write)."""
-        private_dir(self.directory)
-        with self._lock:
+        self._acquire()
+        try:
             self._sync_position()
             self._recover(store)
+        finally:
+            self._lock.release()
 
-    def _recover(self, store: Any) -> None:
+    def _acquire(self) -> None:
+        """The log's lock, or ``store-busy`` when another process keeps it past the timeout."""
+        private_dir(self.directory)
+        try:
+            self._lock.acquire()
+        except Timeout:
+            raise ClaimgraphError(
+                "store-busy", f"the operation log {self.path} stayed locked for "
+                f"{self._lock.timeout:g} s; nothing was written",
+                hint="another claimgraph process is writing to this store; try again") from None
+
+    def _recover(self, store: Store) -> None:
         head = store.get_mark(OUTBOX_HEAD) or {}
         if head.get("writer") != self.writer or int(head.get("last") or 0) <= self._seq:
             return

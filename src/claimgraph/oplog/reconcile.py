@@ -38,6 +38,8 @@ from claimgraph.logic.conflicts import conflict_candidates
 from claimgraph.logic.entities import duplicate_groups
 from claimgraph.oplog import files as F
 from claimgraph.oplog.apply import Applier, DEFERRED, DUPLICATE, ERROR, SETTLED, UNKNOWN
+from claimgraph.oplog.logged import LoggedStore
+from claimgraph.store.base import Store
 
 STATE_MARK = "oplog:state"
 QUARANTINED = "quarantined"
@@ -47,7 +49,7 @@ log = structlog.get_logger("claimgraph.sync")
 Line = dict[str, Any]
 
 
-def reconcile(logged: Any, db: Path | str, *, abandon_deferred: bool = False,
+def reconcile(logged: LoggedStore, db: Path | str, *, abandon_deferred: bool = False,
               now: int | None = None) -> dict[str, Any]:
     """Apply what the other writers' logs in ``<db>.oplog/`` hold; return the report."""
     store, directory = logged.inner, F.oplog_dir(db)
@@ -72,7 +74,7 @@ def reconcile(logged: Any, db: Path | str, *, abandon_deferred: bool = False,
     return _report(state, plan, outcome, warnings, report_extra)
 
 
-def _current_state(store: Any, directory: Path) -> dict[str, Any]:
+def _current_state(store: Store, directory: Path) -> dict[str, Any]:
     """The state committed with the store wins over the file (which mirrors it); both are
     checked for a future format."""
     from_file = F.read_state(directory)
@@ -89,7 +91,7 @@ def _current_state(store: Any, directory: Path) -> dict[str, Any]:
 class _Checks:
     """Validation of foreign lines (``logic.oplog_checks``): each line judged once per pass."""
 
-    def __init__(self, now_ms: int, lines: list[Line], store: Any = None) -> None:
+    def __init__(self, now_ms: int, lines: list[Line], store: Store | None = None) -> None:
         self.now_ms = now_ms
         self.authors = _Authors(C.authors_of(sorted(lines, key=L.order_key), ""), store)
         self.found: dict[str, str] = {}
@@ -115,7 +117,7 @@ class _Authors:
     line by a placeholder) the source a synced fact or episode carries here (``sync:<writer>``);
     what neither names is this store's own."""
 
-    def __init__(self, known: dict[str, str], store: Any) -> None:
+    def __init__(self, known: dict[str, str], store: Store | None) -> None:
         self.known, self.store = known, store
 
     def get(self, name: str, default: str = "") -> str:
@@ -193,10 +195,10 @@ def _plan(state: dict[str, Any], foreign: list[Line], own: list[Line],
 
 
 def _ahead(line: Line, now_ms: int) -> bool:
-    return line["hlc"] > now_ms + C.MAX_SKEW_MS
+    return int(line["hlc"]) > now_ms + C.MAX_SKEW_MS
 
 
-def _run(store: Any, state: dict[str, Any], plan: dict[str, Any], own: list[Line],
+def _run(store: Store, state: dict[str, Any], plan: dict[str, Any], own: list[Line],
          foreign: list[Line], abandon: bool) -> dict[str, Any]:
     """Extend the fold with the pending lines, or replay every log (module docstring)."""
     statuses: dict[str, str] = {}
@@ -234,7 +236,7 @@ def _replayable(state: dict[str, Any], line: Line, now_ms: int | None = None) ->
             and f"{line['writer']}:{line['seq']}" not in set(state["abandoned"]))
 
 
-def _clear_graph(store: Any) -> list[dict[str, Any]]:
+def _clear_graph(store: Store) -> list[dict[str, Any]]:
     """Empty the synced graph for a replay; return the audit verdicts to put back after.
     Predicates stay: every registration is replayed over them, and replays reach the same
     rows (curated ones are replaced whole; staging ones only ever gain fields)."""
@@ -246,7 +248,7 @@ def _clear_graph(store: Any) -> list[dict[str, Any]]:
     return audit
 
 
-def _restore_audit(store: Any, rows: list[dict[str, Any]]) -> None:
+def _restore_audit(store: Store, rows: list[dict[str, Any]]) -> None:
     present = {f["id"] for f in store.get_facts_by_ids(sorted({r["fact_id"] for r in rows}))}
     store.record_audit([r for r in rows if r["fact_id"] in present])
 
@@ -319,7 +321,7 @@ def _gap_warnings(state: dict[str, Any], foreign: list[Line]) -> list[dict[str, 
             for first, last in L.seq_gaps(seqs, int(state["high-water"].get(writer, 0)))]
 
 
-def _post_apply(store: Any, touched: Iterable[str], now: int | None) -> dict[str, Any]:
+def _post_apply(store: Store, touched: Iterable[str], now: int | None) -> dict[str, Any]:
     """Count duplicates among the touched subjects' facts and conflict candidates among the
     valid facts (the curator collapses the one and the judge sweep takes the other)."""
     subjects = sorted(set(touched))

@@ -60,15 +60,20 @@ def _shared(line: Line, scopes: set[str], facts: dict[str, str], entities: dict[
     if verb == "ensure-entity":
         return line["entity"].get("scope") in scopes
     if verb in ("update-entity", "delete-entity"):
-        return entities.get(line.get("id")) in scopes
+        return _in(entities, line.get("id"), scopes)
     if verb == "repoint-facts":
-        return entities.get(line.get("to")) in scopes
+        return _in(entities, line.get("to"), scopes)
     if verb == "open-episode":
         return line["episode"].get("id") in episodes
     if verb in ("close-episode", "update-episode"):
         return line.get("id") in episodes
     named = [line["fact-id"]] if "fact-id" in line else list(line.get("ids") or ())
-    return bool(named) and all(facts.get(f) in scopes for f in named)
+    return bool(named) and all(_in(facts, f, scopes) for f in named)
+
+
+def _in(scope_of: Mapping[str, str], name: Any, scopes: set[str]) -> bool:
+    """Whether the id ``name`` was written in a shared scope (a non-id never was)."""
+    return isinstance(name, str) and name in scope_of and scope_of[name] in scopes
 
 
 def cited_evidence(lines: Iterable[Line]) -> set[str]:

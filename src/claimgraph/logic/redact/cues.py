@@ -22,7 +22,8 @@ from collections import Counter
 from typing import Callable
 
 from claimgraph.logic.redact.names import (
-    PUBLIC_LAST_WORDS, is_reference, keeps_value, looks_like_credential, name_strength, words_of)
+    ID_QUALIFIERS, PUBLIC_LAST_WORDS, is_reference, keeps_value, looks_like_credential,
+    name_strength, words_of)
 
 Span = tuple[int, int, str]
 _SEPARATOR = re.compile(r"(?P<close>\\{0,3}[\"'])?\]?[ \t]{0,20}"
@@ -62,6 +63,8 @@ _BEARER = re.compile(r"(?i:bearer[ \t]+)([A-Za-z0-9._~+/=-]{16,})")
 QUERY_SECRET_NAMES = frozenset(("sig", "signature", "x-amz-signature", "x-goog-signature",
                                 "key", "apikey", "code", "client_secret", "access_token"))
 ENTROPY_WINDOW = 80
+#: "progress token", "page-token": the word before a bare token or key makes it an id.
+_ID_BEFORE = re.compile(r"(?i:\b(?:%s)[ \t_-]?)\Z" % "|".join(sorted(ID_QUALIFIERS)))
 PROSE_STOPWORDS = frozenset("""
 a an the this that these those it its is was be been being are were not no none nothing
 set unset stored saved kept required needed missing empty blank wrong incorrect correct
@@ -85,6 +88,8 @@ def run_spans(text: str, start: int, end: int) -> list[Span]:
     if lowered == "bearer":
         return _labelled(_BEARER.match(text, start), "bearer-token", _is_wordlike)
     strength = name_strength(name)
+    if lowered in ("token", "tokens", "key") and _ID_BEFORE.search(text, max(0, start - 20), start):
+        return []  # "the progress token 8f3a…": an id, as ``progressToken`` is (``names``)
     if start and text[start - 1] in "?&" and lowered in QUERY_SECRET_NAMES:
         strength = 2
     if not strength:

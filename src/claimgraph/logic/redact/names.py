@@ -13,7 +13,9 @@ and an absolute path is a file's name (``PWD=/home/dev``, the shell's working di
 
 A name whose last word says it holds something public (``*_URL``, ``*_DOMAIN``, ``*_ID``,
 ``*_ARN``, ``*_NAME``, ``*_TTL``…) or that is about a CSRF token is not a secret's name at
-all; ``*_PAT`` and ``*_PW`` are strong.
+all, nor is a token or key named for what it points at: an id a protocol hands around in
+the open (MCP's ``progressToken``, an API's ``nextPageToken`` or ``continuation_token``, an
+``Idempotency-Key``). ``*_PAT`` and ``*_PW`` are strong.
 
 A value is kept (not a secret) when it is empty, already a placeholder, a stand-in
 (``your-key``, ``changeme``, ``xxx``, AWS's documented ``…EXAMPLE`` keys), a URL or an ARN
@@ -62,6 +64,9 @@ PUBLIC_LAST_WORDS = frozenset((
 #: Names holding one of these words are about something public (a CSRF form token is no
 #: credential: it is printed into every page; gitleaks excludes it too).
 PUBLIC_WORDS = frozenset(("csrf", "xsrf", "public", "publishable"))
+#: A token or key after one of these is an id, not a credential (``progressToken``).
+ID_QUALIFIERS = frozenset(("progress", "page", "continuation", "pagination", "cursor",
+                           "idempotency", "correlation", "cancellation"))
 #: Values that stand in for a secret in docs and templates, or that AWS documents as examples.
 _PLACEHOLDER_VALUE = re.compile(
     r"(?i:(?:your|my|the|insert|enter|put|paste|add)[_ -][\w -]*|change[_-]?me|change[_-]?it|"
@@ -106,6 +111,8 @@ def name_strength(name: str) -> int:
     last = words[-1]
     if last in PUBLIC_LAST_WORDS or any(public in word for word in words
                                         for public in PUBLIC_WORDS):
+        return 0
+    if last in ("token", "tokens", "key") and len(words) > 1 and words[-2] in ID_QUALIFIERS:
         return 0
     if last not in NOT_SECRET_WORDS and last.endswith(STRONG_ENDINGS) or last in ("pat", "pw"):
         return 2
