@@ -14,7 +14,7 @@ Validation (docs/capture.md, "The sentence model"): 5-fold cross-validation grou
 repository (no repository is ever on both the training and the test side), scored on the
 corpus sentences a person typed; the written sentences (``own``) always train and are never
 scored. The same sentences score today's phrase lists (``statements.classify``). The threshold
-and the phrase-list floor: see ``choose_threshold``.
+and the phrase-list floor are chosen on whole sessions (``operating_point``).
 """
 
 from __future__ import annotations
@@ -48,10 +48,8 @@ OUT = ROOT / "src" / "claimgraph" / "capture" / "classify" / WEIGHTS_FILE
 CLASSES = ("convention", "decision", "preference", "personal", "request", "question", "other")
 C = 4.0
 FOLDS = 5
-TARGET_PRECISION = 0.9
-MIN_RECALL = 0.05
-#: Floors tried for a phrase-list statement (1.0: the lists get no say).
-FLOORS = (1.0, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05)
+#: The operating point's measurements and choice (train/operating_point.py writes it).
+OPERATING_POINT = ROOT / "train" / "operating_point.json"
 #: Sentences the labeller marked as not typed by the person (a skill's expansion, an injected
 #: tool list, a pasted file or template) train as "other" and are never scored: the statements
 #: rule stores what a person SAID, and a skill's or a pasted file's rules stored as "you said"
@@ -178,27 +176,17 @@ def phrase_votes(rows: list[dict]) -> np.ndarray:
     return np.array([statements.classify(row["text"]) is not None for row in rows])
 
 
-def choose_threshold(truth: list[str], oof: np.ndarray, phrases: np.ndarray,
-                     lists_recall: float) -> tuple[float, float]:
-    """(threshold, floor): a sentence is kept when P(durable) >= threshold, or when the phrase
-    lists call it a statement and P(durable) >= floor (the model vetoes the lists' mistakes).
-    The first pair, from the strictest, whose pooled out-of-fold precision reaches
-    TARGET_PRECISION with at least MIN_RECALL; when none does, the most precise pair that finds
-    at least as many durable sentences as the phrase lists alone (``lists_recall``, same
-    sentences): precision before recall, but never fewer found than before the model. The
-    threshold never goes below 0.5 (unsure is not stored), the floor never above it."""
-    best, best_key = (0.5, 1.0), (-1.0, -1.0)
-    for threshold in [step / 100 for step in range(95, 45, -5)]:
-        for floor in FLOORS:
-            if floor > threshold and floor != 1.0:
-                continue
-            precision, recall, _, _ = binary_scores(truth, decide(oof, threshold, floor, phrases))
-            if precision >= TARGET_PRECISION and recall >= MIN_RECALL:
-                return threshold, floor
-            key = (precision, recall)
-            if recall >= lists_recall - 1e-12 and key > best_key:
-                best, best_key = (threshold, floor), key
-    return best
+def operating_point(path: Path = OPERATING_POINT) -> tuple[float, float]:
+    """(threshold, floor) to ship: a sentence is kept when P(durable) >= threshold, or when the
+    phrase lists call it a statement and P(durable) >= floor (the model vetoes the lists'
+    mistakes). Chosen on whole sessions, not on sentences: train/operating_point.py measures
+    every candidate pair with capture on the gold sets' sessions (leave one repository out;
+    gold facts found, trap hits, reviewer verdicts on the admitted facts) and applies a rule
+    written down before the measurement; its table and choice are in ``path``. A
+    sentence-level rule (precision on cross-validated sentences) picked a stricter threshold
+    that, on whole sessions, dropped facts a reviewer kept and kept nothing wrong out."""
+    chosen = json.loads(path.read_text(encoding="utf-8"))["chosen"]
+    return float(chosen[0]), float(chosen[1])
 
 
 def report(rows: list[dict], oof: np.ndarray, threshold: float, floor: float) -> str:
@@ -270,11 +258,7 @@ def build(path: Path = DATA, verbose: bool = True, authored: Path | None = AUTHO
     x = matrix(rows)
     y = np.array([row["label"] for row in rows])
     oof = cross_validate(rows, x, y)
-    corpus = scored(rows)
-    truth = [rows[i]["label"] for i in corpus]
-    lists_recall = binary_scores(truth, [phrase_label(rows[i]) for i in corpus])[1]
-    threshold, floor = choose_threshold(truth, oof[corpus],
-                                        phrase_votes([rows[i] for i in corpus]), lists_recall)
+    threshold, floor = operating_point()
     text = report(rows, oof, threshold, floor)
     if verbose:
         print(text)

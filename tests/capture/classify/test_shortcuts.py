@@ -111,3 +111,23 @@ def test_the_phrase_cue_index_never_changes_which_cues_fire():
         assert got == want, sentence
         fired += bool(want)
     assert fired > 300  # the cues do fire: the comparison is not of empty sets
+
+
+def _hashed_plain(sentence: str) -> list[int]:
+    """The hashed features by their definition: CRC-32 of each word, each bigram and the
+    first one and two words, each kind with its seed (no cache)."""
+    from zlib import crc32
+
+    lower = features._DIGITS.sub("0", sentence.lower().replace("\u2019", "'"))
+    words = features._TOKENS.findall(lower)
+    found = {crc32(w.encode(), features._WORD) & features._MASK for w in words}
+    found |= {crc32(f"{a} {b}".encode(), features._BIGRAM) & features._MASK
+              for a, b in zip(words, words[1:])}
+    found |= {crc32(" ".join(words[:n]).encode(), features._FIRST) & features._MASK
+              for n in (1, 2)}
+    return sorted(found)
+
+
+def test_the_bucket_caches_never_change_the_hashed_features():
+    for sentence in _sentences()[:800] + ["", "one", "Ünïcode wörds — here 42"]:
+        assert featurize(sentence)[0] == _hashed_plain(sentence), sentence

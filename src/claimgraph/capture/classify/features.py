@@ -8,7 +8,7 @@ Features are meant to generalize past the sentences they were learned from:
 - word unigrams and bigrams and the first one and two words (imperatives and "we'll" /
   "let's" start a sentence), hashed with CRC-32 into ``BUCKETS`` buckets, each kind with its
   own seed, so no vocabulary is stored. A word's bucket is computed once per process and kept
-  (``_word_bucket``). Character 4-grams were dropped: in grouped cross-validation they added
+  (``_Buckets``). Character 4-grams were dropped: in grouped cross-validation they added
   about 0.01 of average precision and cost more than half of a sentence's time
   (docs/capture.md, "The sentence model");
 - named cues: where the sentence sits in its prompt, whether the prompt answers an agent that
@@ -139,49 +139,50 @@ def featurize(sentence: str, position: int = 0, count: int = 1,
     question or options (None: unknown, or not an answer)."""
     lower = _DIGITS.sub("0", sentence.lower().replace("\u2019", "'"))
     words = _TOKENS.findall(lower)
-    hashed = {_word_bucket(word) for word in words}
-    hashed.update(map(_pair_bucket, words, words[1:]))
-    hashed.update(crc32(w.encode(), _FIRST) & _MASK for w in (" ".join(words[:1]),
-                                                                  " ".join(words[:2])))
+    hashed = set(map(_WORDS.__getitem__, words))
+    hashed.update(map(_PAIRS.__getitem__, zip(words, words[1:])))
+    hashed.add(_FIRSTS[" ".join(words[:1])])
+    hashed.add(_FIRSTS[" ".join(words[:2])])
     return sorted(hashed), _cues(sentence, words, position, count, after_options)
 
 
-#: A word's bucket, by word (and a bigram's, by its two words); each cleared when full, so a long
-#: capture's memory stays bounded. Pure: a miss computes the same bucket.
-_WORDS: dict[str, int] = {}
-_PAIRS: dict[tuple[str, str], int] = {}
+#: Capture's memory stays bounded: each cache below is cleared when it holds this many keys.
 _WORDS_MAX = 1 << 16
 
 
-def _pair_bucket(first: str, second: str) -> int:
-    """A word bigram's bucket (kept like a word's: most bigrams recur too)."""
-    key = (first, second)
-    found = _PAIRS.get(key)
-    if found is None:
-        found = crc32(f"{first} {second}".encode(), _BIGRAM) & _MASK
-        if len(_PAIRS) >= _WORDS_MAX:
-            _PAIRS.clear()
-        _PAIRS[key] = found
-    return found
+class _Buckets(dict):
+    """A key's bucket, computed on a miss (``__missing__``) and kept: a hit is one C-level
+    lookup, with no Python call (most words and bigrams recur). Cleared when full. Pure: a
+    miss computes the same bucket."""
+
+    def __init__(self, seed: int, joined: bool = False):
+        super().__init__()
+        self._seed = seed
+        self._joined = joined
+
+    def __missing__(self, key):
+        text = " ".join(key) if self._joined else key
+        found = crc32(text.encode(), self._seed) & _MASK
+        if len(self) >= _WORDS_MAX:
+            self.clear()
+        self[key] = found
+        return found
 
 
-def _word_bucket(word: str) -> int:
-    found = _WORDS.get(word)
-    if found is None:
-        found = crc32(word.encode(), _WORD) & _MASK
-        if len(_WORDS) >= _WORDS_MAX:
-            _WORDS.clear()
-        _WORDS[word] = found
-    return found
+#: A word's bucket by word, a bigram's by its two words, a sentence's first one or two words'.
+_WORDS = _Buckets(_WORD)
+_PAIRS = _Buckets(_BIGRAM, joined=True)
+_FIRSTS = _Buckets(_FIRST)
 
 
 def _cues(sentence: str, words: list[str], position: int, count: int,
           after_options: bool | None) -> list[int]:
-    fired = [name for word in set(words) for name in _CUES_OF_WORD.get(word, ())]
+    distinct = set(words)
+    fired = [name for word in distinct for name in _CUES_OF_WORD.get(word, ())]
     lower = sentence.lower()
     fired += [name for name, needs, pattern in _SHAPE_CUES
               if any(char in lower for char in needs) and pattern.search(lower)]
-    candidates = [pair for word in set(words) for pair in _PHRASES_OF_WORD.get(word, ())]
+    candidates = [pair for word in distinct for pair in _PHRASES_OF_WORD.get(word, ())]
     if candidates:
         joined = f" {' '.join(words)} "
         fired += [name for phrase, name in candidates if phrase in joined]
