@@ -273,6 +273,33 @@ def test_a_resumed_session_captures_only_the_new_tail(capsys, tmp_path, db):
     assert all(json.loads(line)["line"] > 40 for line in lines[1:])
 
 
+def test_a_resumed_gemini_session_starts_from_the_state_its_mark_kept(capsys, tmp_path, db):
+    """The Gemini reader's head replay is kept in the mark, so the second capture never
+    parses the head again (blanked here: a replay of it would find no messages), and still
+    stores what the tail added to the messages before it (the reader's tests compare that
+    with a full replay at every cut)."""
+    source = TRANSCRIPTS / "gemini" / "session-2026-12-02T18-15-89c95452.jsonl"
+    copy = tmp_path / source.name
+    rest = copy_split(source, copy, 5)  # the model's message, bare: its call comes later
+    _, first, _ = capture(capsys, str(copy), "--no-curate", "--agent", "gemini")
+    store = open_store(db, create=False)
+    mark = store.get_mark(f"capture:gemini:{first['session']}")
+    store.close()
+    assert mark["resume"][str(copy)]["offset"] == mark["offset"] == first["segment"]["to"]
+    with open(copy, "ab") as out:
+        out.write(rest)
+    head = copy.read_bytes()[:mark["offset"]]
+    blanked = bytes(b if b == 0x0A else 0x20 for b in head)
+    copy.write_bytes(blanked + copy.read_bytes()[len(head):])
+    _, second, _ = capture(capsys, str(copy), "--no-curate", "--agent", "gemini",
+                           "--session", first["session"])  # the head that names it is blank
+    assert second["status"] == "captured" and second["segment"]["from"] == len(head)
+    events = [json.loads(line) for line in Sidecars(db).get_evidence(
+        second["evidence"]).splitlines()[1:]]
+    assert [e["kind"] for e in events] == ["tool_call", "tool_result", "assistant"]
+    assert {e.get("session_id") for e in events} == {first["session"]}  # the head's metadata
+
+
 def test_a_truncated_last_line_waits_for_the_next_capture(capsys, tmp_path, db):
     copy = tmp_path / "cut.jsonl"
     whole = SMALL.read_bytes()

@@ -98,7 +98,10 @@ class SessionInfo:
 class Transcript:
     """What one read produced. ``end_offset`` is where the next incremental read starts:
     the byte just past the last complete line consumed (a half-written line is left alone).
-    ``subagent_offsets`` holds the same high-water mark for each subagent file read."""
+    ``subagent_offsets`` holds the same high-water mark for each subagent file read.
+    ``resume`` is what a reader needs to start the next read at ``end_offset`` without
+    reading the head again (JSON, kept in capture's mark; only the Gemini JSONL reader,
+    whose later lines can change earlier messages, has any)."""
 
     path: str
     agent: str
@@ -110,6 +113,7 @@ class Transcript:
     counts: Mapping[str, int]
     warnings: tuple[ReadWarning, ...]
     subagent_offsets: Mapping[str, int] = field(default_factory=dict)
+    resume: Mapping[str, Any] = field(default_factory=dict)
 
 
 class Cleaner(Protocol):
@@ -170,7 +174,8 @@ class TranscriptBuilder:
                 self.session.setdefault("start_cwd", value)
 
     def build(self, end_offset: int, end_line: int,
-              subagent_offsets: Mapping[str, int] | None = None) -> Transcript:
+              subagent_offsets: Mapping[str, int] | None = None,
+              resume: Mapping[str, Any] | None = None) -> Transcript:
         counts = Counter(self.counts)
         counts["events"] = len(self.events)
         for event in self.events:
@@ -180,7 +185,7 @@ class TranscriptBuilder:
         session = SessionInfo(agent=self.agent, **self.session)
         return Transcript(self.path, self.agent, session, tuple(self.events), self.start_offset,
                           end_offset, end_line, dict(counts), tuple(self.warnings),
-                          dict(subagent_offsets or {}))
+                          dict(subagent_offsets or {}), dict(resume or {}))
 
 
 def text_or_none(value: Any) -> str | None:

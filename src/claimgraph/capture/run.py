@@ -2,8 +2,9 @@
 
 Order of work, and why:
 1. The per-session high-water mark (store mark ``capture:<agent>:<session>``, value
-   ``{transcript, offset, line, subagents: {path: offset}, episode, captured_at}``) says where
-   the last capture stopped; the transcript is read from there (resumed sessions append).
+   ``{transcript, offset, line, subagents: {path: offset}, episode, captured_at}``, and the
+   reader's ``resume`` state when it has one) says where the last capture stopped; the
+   transcript is read from there (resumed sessions append).
    No new complete line: ``nothing-new``, and nothing is written.
 2. The new events are cleaned (segment.py) as they are read, before anything else sees them
    (the raw events are never all held); the cleaned segment goes to the evidence tier
@@ -302,19 +303,24 @@ def _read(request: Request, mark: Mapping[str, Any] | None) -> tuple[Cleaned, st
     if request.cwd and placed_nowhere(mark):
         return _read_from(request, 0, {}), _NOW_PLACED
     try:
-        return _read_from(request, mark.get("offset", 0), mark.get("subagents") or {}), None
+        return _read_from(request, mark.get("offset", 0), mark.get("subagents") or {},
+                          mark.get("resume")), None
     except ClaimgraphError as err:
         if err.type not in _REREAD_TYPES or not mark:
             raise
     return _read_from(request, 0, {}), _MISMATCH
 
 
-def _read_from(request: Request, offset: int, subagents: Mapping[str, int]) -> Cleaned:
+def _read_from(request: Request, offset: int, subagents: Mapping[str, int],
+               resume: Any = None) -> Cleaned:
     """Read (cleaning as it goes), then make sure the file was not replaced or cut short
-    while we read it."""
+    while we read it. ``resume``: the reader state the mark kept (the Gemini reader's; it
+    checks the state belongs to the offset it starts from)."""
     before = _stat(request.transcript)
-    options = ({"subagent_offsets": dict(subagents)} if request.agent in ("claude-code", "gemini")
-               else {})
+    options: dict[str, Any] = ({"subagent_offsets": dict(subagents)}
+                               if request.agent in ("claude-code", "gemini") else {})
+    if request.agent == "gemini" and isinstance(resume, Mapping):
+        options["resume"] = resume
     transcript, counts = read_cleaned(request.transcript, request.agent, offset, **options)
     after = _stat(request.transcript)
     if before and after and (after.st_ino != before.st_ino
@@ -476,6 +482,8 @@ def _next_mark(request: Request, transcript: Transcript, episode: str | None,
     mark = {"transcript": request.transcript, "offset": transcript.end_offset,
             "line": transcript.end_line, "subagents": dict(transcript.subagent_offsets),
             "episode": episode, "captured_at": sh.now()}
+    if transcript.resume:
+        mark["resume"] = dict(transcript.resume)
     return {**mark, "origin": dict(origin)} if origin else mark
 
 

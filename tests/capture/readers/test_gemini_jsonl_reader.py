@@ -227,3 +227,99 @@ def test_the_legacy_document_is_still_read():
     transcript = read_transcript(LEGACY)
     assert tally(list(transcript.events)) == dict(prompts=3, tool_calls=13, tool_errors=2,
                                                   assistant=14)
+
+
+# --- resuming from the kept state instead of replaying the head ----------------------------------
+
+def _blank_head(path: Path, offset: int) -> None:
+    """Every byte before ``offset`` but the newlines becomes a space: a replay of that head
+    finds no messages, so only a read that never parses it can still get the tail right."""
+    data = path.read_bytes()
+    head = bytes(b if b == 0x0A else 0x20 for b in data[:offset])
+    path.write_bytes(head + data[offset:])
+
+
+def _grown_session() -> tuple[str, list[str]]:
+    """A head, then appended pieces that replace, finish, rewind and add messages."""
+    head = (HEADER + user("u1", "build it") + model("m1", "", call("c1", "/p/a.py", done=False))
+            + user("u2", "and the docs"))
+    pieces = [model("m1", "Writing.", call("c1", "/p/a.py")),
+              model("m2", "Docs next.", call("c2", "/p/README.md", done=False)),
+              record(**{"$set": {"lastUpdated": "2026-12-02T10:05:00Z"}}),
+              model("m2", "Docs next.", call("c2", "/p/README.md")),
+              user("u3", "no, drop the docs") + record(**{"$rewindTo": "u3"}),
+              user("u4", "ship it") + model("m3", "Shipped.")]
+    return head, pieces
+
+
+@pytest.mark.parametrize("cut", range(0, 6))
+def test_a_read_resumed_from_the_kept_state_never_parses_the_head(tmp_path: Path, cut: int):
+    head, pieces = _grown_session()
+    path = tmp_path / "session.jsonl"
+    path.write_text(head + "".join(pieces[:cut]))
+    first = read_transcript(path)
+    assert first.resume[str(path)]["offset"] == first.end_offset
+    path.write_text(head + "".join(pieces))
+    replayed = read_transcript(path, start_offset=first.end_offset)
+    _blank_head(path, first.end_offset)
+    resumed = read_transcript(path, "gemini", first.end_offset, resume=first.resume)
+    assert visible(resumed.events) == visible(replayed.events)
+    assert [e.line for e in resumed.events] == [e.line for e in replayed.events]
+    assert resumed.session == replayed.session
+    assert resumed.resume == replayed.resume
+    json.dumps(resumed.resume)  # kept in the capture mark
+
+
+def test_the_kept_state_holds_no_text_of_the_session(tmp_path: Path):
+    path = tmp_path / "session.jsonl"
+    path.write_text(HEADER + record(**{"$set": {"summary": "the key is sk-live-123"}})
+                    + user("u1", "deploy with token sk-live-123"))
+    kept = json.dumps(read_transcript(path).resume)
+    assert "sk-live-123" not in kept and "deploy" not in kept
+    assert json.loads(kept)[str(path)]["meta"] == {"sessionId": "s-1", "projectHash": "ab" * 32,
+                                                   "kind": "main"}
+
+
+def test_a_state_kept_at_another_offset_or_damaged_is_ignored(tmp_path: Path):
+    head, pieces = _grown_session()
+    path = tmp_path / "session.jsonl"
+    path.write_text(head)
+    first = read_transcript(path)
+    path.write_text(head + "".join(pieces))
+    replayed = visible(read_transcript(path, start_offset=first.end_offset).events)
+    kept = first.resume[str(path)]
+    for state in ({**kept, "offset": kept["offset"] - 1}, {**kept, "messages": [[1, 2]]},
+                  {**kept, "messages": [["u1", "x", "not a list", []]]}, "nonsense", None):
+        resumed = read_transcript(path, start_offset=first.end_offset, resume={str(path): state})
+        assert visible(resumed.events) == replayed
+
+
+def test_the_text_digest_is_the_same_in_another_process():
+    import subprocess
+    import sys
+
+    from claimgraph.capture.readers.gemini_messages import text_digest
+    code = ("from claimgraph.capture.readers.gemini_messages import text_digest as d;"
+            " print(d('é x'))")
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, env={"PYTHONHASHSEED": "random"})
+    assert other.stdout.strip() == text_digest("é x")
+
+
+def test_subagent_files_resume_from_their_own_kept_state(tmp_path: Path):
+    chats = tmp_path / "chats"
+    parent = chats / "session-2026-12-02T10-00-s-1.jsonl"
+    chats.mkdir()
+    parent.write_text(HEADER + user("u1", "investigate"))
+    child = chats / "s-1" / "sub-7.jsonl"
+    child.parent.mkdir()
+    child.write_text(record(sessionId="sub-7", kind="subagent")
+                     + model("x2", "", call("k1", "/p/b.py", done=False)))
+    first = read_transcript(parent)
+    assert set(first.resume) == {str(parent), str(child)}
+    with child.open("a") as handle:
+        handle.write(model("x2", "Looked.", call("k1", "/p/b.py")))
+    _blank_head(child, first.subagent_offsets[str(child)])
+    again = read_transcript(parent, "gemini", first.end_offset,
+                            subagent_offsets=first.subagent_offsets, resume=first.resume)
+    assert visible(again.events) == [("assistant", "Looked."), ("tool_result", "wrote /p/b.py")]

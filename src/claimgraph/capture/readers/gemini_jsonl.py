@@ -22,6 +22,15 @@ memory, with their evidence, like anything else a session said (the rewind chang
 model sees next, not what happened; files written before it stay written too). Each event
 cites the line of the message version it came from.
 
+Replaying the head on every capture would make a session's total capture cost grow with the
+square of its length. So each read also returns the replay's state at its end (``resume``:
+per file, the offset, the metadata fields the reader uses (``KEPT_META``) and, in conversation
+order, each message's id and what was emitted for it, with a text digest that means the same
+in every process; never a message's text), which capture
+keeps in its mark; a read from that very offset starts from the state and never reads the
+head. A state for another offset, or one that does not parse, is ignored: the head is
+replayed as before, so a stale or damaged mark costs time, never events.
+
 Subagents write ``chats/<parent sessionId>/<sessionId>.jsonl`` (metadata ``kind:
 "subagent"``); they are read with their parent, each from its own offset, and their events
 carry ``subagent_id`` and ``is_sidechain``: a subagent's "user" turns are the parent
@@ -43,6 +52,9 @@ from claimgraph.capture.readers.gemini_messages import AGENT, MessageDelta, Seen
 from claimgraph.errors import ClaimgraphError
 
 _UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")  # the CLI's sanitizeFilenamePart
+#: The metadata the reader uses, and so all a kept state holds of it: the rest (a session
+#: summary the CLI may write there) is the session's text, which the store never keeps raw.
+KEPT_META = ("sessionId", "projectHash", "kind")
 
 
 def is_jsonl(path: str) -> bool:
@@ -56,16 +68,24 @@ def is_jsonl(path: str) -> bool:
 
 
 def read(path: str, start_offset: int = 0, subagent_offsets: Mapping[str, int] | None = None,
-         include_subagents: bool = True) -> Transcript:
+         include_subagents: bool = True, resume: Mapping[str, Any] | None = None) -> Transcript:
+    """``resume``: a previous read's ``Transcript.resume`` (module docstring)."""
     builder = TranscriptBuilder(path, AGENT, start_offset)
-    replay = _Replay()
-    end_offset, end_line = _replay_file(builder, path, start_offset, replay, {})
+    replay, states = _Replay(), {}
+    end_offset, end_line = _replay_file(builder, path, start_offset, replay, {},
+                                        _state_for(resume, path))
+    states[path] = replay.state(end_offset)
     session_id = text_or_none(replay.meta.get("sessionId"))
     builder.remember(session_id=session_id, project_hash=_hash(replay.meta))
     offsets = {}
     if include_subagents and session_id and replay.meta.get("kind") != "subagent":
-        offsets = _read_subagents(builder, path, session_id, subagent_offsets or {})
-    return builder.build(end_offset, end_line, offsets)
+        offsets = _read_subagents(builder, path, session_id, subagent_offsets or {},
+                                  resume or {}, states)
+    return builder.build(end_offset, end_line, offsets, resume=states)
+
+
+def _state_for(resume: Mapping[str, Any] | None, path: str) -> Any:
+    return resume.get(path) if isinstance(resume, Mapping) else None
 
 
 def subagent_files(path: str, session_id: str) -> list[Path]:
@@ -127,11 +147,36 @@ class _Replay:
         """At the mark: what was emitted for each message still in the conversation."""
         return {key: entry.seen for key, entry in self.entries.items() if entry.seen}
 
+    def state(self, offset: int) -> dict[str, Any]:
+        """The replay at ``offset`` as JSON (what ``restore`` takes back): every message now
+        counts as emitted, as it will have been once this read is captured."""
+        meta = {key: self.meta[key] for key in KEPT_META if key in self.meta}
+        return {"offset": offset, "meta": meta, "messages": [
+            [key, *(entry.seen if entry.message is None else seen_of(entry.message)).as_json()]
+            for key, entry in self.entries.items()]}
+
+    def restore(self, state: Any, offset: int) -> bool:
+        """Start from a kept state instead of replaying the head; False (and nothing
+        changed) unless it is well-formed and was taken at ``offset``."""
+        try:
+            if state["offset"] != offset or not isinstance(state["meta"], dict):
+                return False
+            entries = {}
+            for key, *seen in state["messages"]:
+                if not isinstance(key, str):
+                    return False
+                entries[key] = _Entry(0, None, Seen.from_json(seen))
+        except (TypeError, ValueError, KeyError):
+            return False
+        self.meta, self.entries = dict(state["meta"]), entries
+        return True
+
 
 def _replay_file(builder: TranscriptBuilder, path: str, start_offset: int, replay: _Replay,
-                 envelope: dict[str, Any]) -> tuple[int, int]:
-    """Replay the head (warnings there were reported when it was read), then the tail."""
-    if start_offset:
+                 envelope: dict[str, Any], state: Any = None) -> tuple[int, int]:
+    """Replay the head (warnings there were reported when it was read), unless a state kept
+    at ``start_offset`` says where it ended; then the tail."""
+    if start_offset and not replay.restore(state, start_offset):
         scratch = TranscriptBuilder(path, AGENT)
         reached, _ = read_jsonl(path, scratch, 0, replay.on_record, stop_at=start_offset)
         if reached != start_offset:
@@ -152,19 +197,26 @@ def _replay_file(builder: TranscriptBuilder, path: str, start_offset: int, repla
 
 
 def _read_subagents(builder: TranscriptBuilder, path: str, session_id: str,
-                    known: Mapping[str, int]) -> dict[str, int]:
-    """A broken subagent file costs a warning, not the parent's capture."""
+                    known: Mapping[str, int], resume: Mapping[str, Any],
+                    states: dict[str, Any]) -> dict[str, int]:
+    """A broken subagent file costs a warning, not the parent's capture (and its kept
+    state, if any, stays for the next read from the same offset)."""
     offsets: dict[str, int] = {}
     for child in subagent_files(path, session_id):
-        start = known.get(str(child), 0)
+        name = str(child)
+        start = known.get(name, 0)
         envelope = {"session_id": session_id, "subagent_id": child.stem, "is_sidechain": True}
+        replay = _Replay()
         try:
-            offsets[str(child)], _ = _replay_file(builder, str(child), start, _Replay(),
-                                                  envelope)
+            offsets[name], _ = _replay_file(builder, name, start, replay, envelope,
+                                            _state_for(resume, name))
+            states[name] = replay.state(offsets[name])
         except ClaimgraphError as exc:
-            builder.warn(str(child), 0, f"subagent session skipped: {exc.message}",
+            builder.warn(name, 0, f"subagent session skipped: {exc.message}",
                          "subagent_error")
-            offsets[str(child)] = start
+            offsets[name] = start
+            if _state_for(resume, name) is not None:
+                states[name] = resume[name]
     return offsets
 
 

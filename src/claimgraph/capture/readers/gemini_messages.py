@@ -21,6 +21,7 @@ is the person's.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -38,16 +39,35 @@ _HOOK_CONTEXT = re.compile(r"<hook_context>(.*?)(?:</hook_context>|\Z)\s*", re.D
 
 @dataclass(frozen=True)
 class Seen:
-    """What was emitted for a message: its text's hash, its calls, its finished calls."""
+    """What was emitted for a message: its text's digest, its calls, its finished calls."""
 
-    text: int = 0
+    text: str = ""
     calls: frozenset[str] = frozenset()
     finished: frozenset[str] = frozenset()
+
+    def as_json(self) -> list[Any]:
+        """``[digest, calls, finished]``, sorted: what a capture mark keeps (gemini_jsonl)."""
+        return [self.text, sorted(self.calls), sorted(self.finished)]
+
+    @classmethod
+    def from_json(cls, value: Any) -> Seen:
+        """The inverse of ``as_json``; TypeError/ValueError on anything else."""
+        text, calls, finished = value
+        if not (isinstance(text, str) and isinstance(calls, list) and isinstance(finished, list)
+                and all(isinstance(i, str) for i in (*calls, *finished))):
+            raise TypeError("not a message's seen state")
+        return cls(text, frozenset(calls), frozenset(finished))
+
+
+def text_digest(text: str) -> str:
+    """A digest that means the same in every process (it is kept in the capture mark across
+    runs, where Python's ``hash`` of a string would not be)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
 def seen_of(message: dict[str, Any]) -> Seen:
     calls = [c for c in _calls(message) if text_or_none(c.get("id"))]
-    return Seen(hash(content_text(message.get("content"))),
+    return Seen(text_digest(content_text(message.get("content"))),
                 frozenset(c["id"] for c in calls),
                 frozenset(c["id"] for c in calls if _finished(c)))
 
@@ -68,7 +88,7 @@ class MessageDelta:
                          **{**self.envelope, **fields})
 
         text = content_text(message.get("content"))
-        if text.strip() and (before is None or before.text != hash(text)):
+        if text.strip() and (before is None or before.text != text_digest(text)):
             self._add_text(event, message.get("type"), text)
         for call in _calls(message):
             call_id = text_or_none(call.get("id"))
