@@ -258,11 +258,27 @@ def _high_entropy(text: str, end: int) -> list[Span] | None:
 
 def is_random_token(token: str) -> bool:
     """Digits and letters mixed with the spread of a generated string, not a word or path."""
-    if not looks_like_credential(token) or token.count("/") > 2 or "." in token.strip("="):
+    if not looks_like_credential(token) or _path_like(token) or "." in token.strip("="):
         return False
     bits = shannon_bits(token)
     is_hex = all(ch in "0123456789abcdefABCDEF" for ch in token)
     return bits >= (3.0 if is_hex else 3.7)
+
+
+#: A path's component: a word, maybe capitalised, maybe numbered (``Projects``, ``v2``, ``.git``);
+#: a lone letter is not one (a random string's slashes often fall a letter apart).
+_PATH_PART = re.compile(r"[.~_-]?[A-Za-z][a-z]+[0-9._-]*\Z|[a-z][0-9]+\Z|[0-9]+\Z")
+
+
+def _path_like(token: str) -> bool:
+    """Three or more slashes between parts that are more than half words
+    (``home/dev/Projects/app``). A generated key in base64 may hold as many slashes (an AWS
+    secret key is 40 characters of ``A-Za-z0-9/+``), but its parts are random: counting
+    slashes alone let such a key through."""
+    if token.count("/") <= 2:
+        return False
+    parts = [part for part in token.split("/") if part]
+    return sum(1 for part in parts if _PATH_PART.match(part)) * 2 > len(parts)
 
 
 def shannon_bits(token: str) -> float:

@@ -25,7 +25,7 @@ _HOST_AFTER_AT = re.compile(r"@(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]
                             r"(?::\d{1,5})?(?=[/?#),;]|\Z)")
 _PORT_AND_PATH = re.compile(r"\d{1,5}(?:[/?#]|\Z)")
 MAX_URL = 4096
-_VENDOR_PREFIXES = tuple(prefix for rule in TOKEN_RULES for prefix in rule.prefixes)
+_LONG_HEX = re.compile(r"[0-9a-fA-F]{32,}")
 #: Passwords that say "the user name is the token" (GitHub's and others' conventions).
 _TOKEN_MARKERS = frozenset(("x-oauth-basic", "x", "", "x-token-auth"))
 
@@ -54,9 +54,17 @@ def url_credentials(text: str, at: int) -> list[Span]:
         start = base + len(user) + 1
         spans.append((start, start + len(password), "url-password"))
     if (not colon or password in _TOKEN_MARKERS) and is_token(user) \
-            and not user.startswith(_VENDOR_PREFIXES):  # its own rule names it
+            and not _vendor_token(user):  # its own rule names it
         spans.append((base, base + len(user), "url-token"))
     return spans
+
+
+def _vendor_token(user: str) -> bool:
+    """Whether a vendor's token rule matches the user name, so that rule names it. A prefix
+    alone is not enough: ``SK…`` opens a Twilio key, and a 32-character random user name
+    that merely starts with ``SK`` was left to a rule that then did not match it."""
+    return any(user.startswith(prefix) and rule.pattern.match(user)
+               for rule in TOKEN_RULES for prefix in rule.prefixes)
 
 
 def _last_host_at(url: str) -> int | None:
@@ -86,4 +94,6 @@ def is_token(user: str) -> bool:
         return False  # first.last.name
     kinds = sum((any(c.isdigit() for c in user), any(c.islower() for c in user),
                  any(c.isupper() for c in user)))
+    if _LONG_HEX.fullmatch(user):  # a classic 40-hex token: 16 symbols, so fewer distinct ones
+        return kinds >= 2
     return kinds >= 2 and len(set(user)) >= 12
