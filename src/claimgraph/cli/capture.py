@@ -242,27 +242,11 @@ def _start_curator(ctx: Invocation, args: argparse.Namespace, report: dict[str, 
         return "disabled"
     if report.get("status") != "captured":
         return "not-needed"
+    from claimgraph.cli.curator_start import start_curator
     status, problem = start_curator(ctx, args, "claimgraph.capture")
     if problem:
         report["warnings"].append(problem)
     return status
-
-
-def start_curator(ctx: Invocation, args: argparse.Namespace,
-                  logger: str) -> tuple[str, str | None]:
-    """Spawn the detached curator for a command that just wrote (capture, sync): ``spawned``,
-    or ``failed`` and what went wrong; the command itself never fails for it."""
-    from claimgraph.curator import spawn_curator
-
-    config = getattr(args, "config", None)
-    extra = ["--config", os.path.abspath(config)] if config else []
-    try:
-        pid = spawn_curator(ctx.db_path, extra, ctx.environ)
-    except OSError as exc:
-        return "failed", f"could not start the curator: {exc}"
-    structlog.get_logger(logger).info(f"{logger.rsplit('.', 1)[-1]}.curator-spawned",
-                                      curator_pid=pid)
-    return "spawned", None
 
 
 def run_curate(ctx: Invocation, args: argparse.Namespace) -> int:

@@ -126,7 +126,7 @@ def _start_curator(ctx: Invocation, args: argparse.Namespace, report: dict[str, 
         return "disabled"
     if not report["effects"]["applied"]:
         return "not-needed"
-    from claimgraph.cli.capture import start_curator
+    from claimgraph.cli.curator_start import start_curator
     status, problem = start_curator(ctx, args, "claimgraph.sync")
     if problem:
         report["warnings"].append({"curator": problem})
