@@ -56,6 +56,16 @@ def _narrowing(narrowing: Narrowing, params: dict[str, Any]) -> str:
     return narrowed(narrowing, params, "%({})s", _TEXT_MATCH)
 
 
+def narrowed_ids(scopes: Sequence[str], narrowing: Narrowing) -> tuple[str, dict[str, Any]]:
+    """The ids of the scopes' facts a page's filters keep (``Narrowing.matches``), as
+    ``sqlite_sections.narrowed_ids``; the text filter reads the subject's and object's names."""
+    params: dict[str, Any] = {"scopes": sorted(set(scopes))}
+    where = _narrowing(narrowing, params)
+    return ("SELECT f.id FROM facts f LEFT JOIN entities s ON s.id = f.subject_id"
+            " LEFT JOIN entities o ON o.id = f.object_ref_id"
+            " WHERE f.scope = ANY(%(scopes)s::text[])" + where, params)
+
+
 def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
                      open_ids: Sequence[str], windows: Mapping[str, tuple[int, int]],
                      narrowing: Narrowing) -> tuple[str, dict[str, Any]]:

@@ -454,6 +454,13 @@ class SqlStore(StoreDefaults):
         import importlib  # the viewer's statements load only when the viewer asks
         return importlib.import_module(self._sections_module)
 
+    def narrowed_fact_ids(self, scopes: Iterable[str], narrowing: Any) -> set[str]:
+        """Ids of the scopes' facts that ``narrowing`` keeps (the viewer's filters), in one
+        read, so a filtered project page cuts the placement down instead of placing again."""
+        self._refresh()
+        sql, params = self._sections().narrowed_ids(sorted(set(scopes)), narrowing)
+        return {row[0] for row in self._db.rows(sql, params)}
+
     # --- usage -------------------------------------------------------------------------------
     def touch_mark(self) -> tuple[int, int]:
         """Where the record of touches stands now, for ``touched_since`` (the write counter,

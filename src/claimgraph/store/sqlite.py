@@ -218,13 +218,6 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         ids = list(dict.fromkeys(touched + inserted))
         return None if len(ids) > limit else ids
 
-    def narrowed_fact_ids(self, scopes: Iterable[str], narrowing: Any) -> set[str]:
-        """Ids of the scopes' facts that ``narrowing`` keeps (the viewer's filters)."""
-        from claimgraph.store import sqlite_sections as sections_sql
-        self._db.refresh()
-        return {row[0] for row in self._db.rows(*sections_sql.narrowed_ids(sorted(set(scopes)),
-                                                                        narrowing))}
-
     # --- search and housekeeping -----------------------------------------------------
     def search(self, query: str, limit: int = 50, *,
                heads: bool = False) -> dict[str, list[Record]]:
