@@ -291,3 +291,28 @@ def test_another_target_with_another_error_is_not_getting_past_it():
     session.bash("make fixtures", output="done")
     session.bash("pytest tests/test_b.py", error=True, output="E   ValueError: bad")
     assert [c for c in session.extract() if c["predicate"] == "core/failure-mode"] == []
+
+
+def test_a_prefix_that_broke_the_command_is_a_lesson():
+    session = Session()
+    session.bash("wrap bun run test", error=True,
+                 output="error: unrecognized subcommand 'bun'\nUsage: wrap <COMMAND>")
+    session.bash("bun run test", error=True, output="1273 pass\n1 fail")
+    [lesson] = [c for c in session.extract() if c["predicate"] == "core/failure-mode"]
+    assert lesson["object"] == ("`wrap bun run test` fails: error: unrecognized subcommand "
+                                "'bun'; `bun run test` works")
+
+
+def test_dropping_a_prefix_after_an_edit_is_not_that_lesson():
+    session = Session()
+    session.bash("wrap bun run test", error=True, output="error: unrecognized subcommand 'bun'")
+    session.edit(f"{ROOT}/src/app.ts", "a", "b")
+    session.bash("bun run test", output="12 pass")
+    assert [c for c in session.extract() if c["predicate"] == "core/failure-mode"] == []
+
+
+def test_a_shorter_command_that_fails_the_same_way_is_not_that_lesson():
+    session = Session()
+    session.bash("wrap bun run test", error=True, output="error: cannot open bunfig.toml")
+    session.bash("bun run test", error=True, output="error: cannot open bunfig.toml")
+    assert [c for c in session.extract() if c["predicate"] == "core/failure-mode"] == []

@@ -167,6 +167,10 @@ def _lessons(view: SessionView) -> Iterator[dict[str, Any]]:
             if lesson:
                 taught.add(run.key)
                 yield lesson
+        elif verdict == OK:
+            lesson = _without_prefix(view, run, open_failures)
+            if lesson:
+                yield lesson
 
 
 def _got_past(view: SessionView, run: _Run,
@@ -179,6 +183,9 @@ def _got_past(view: SessionView, run: _Run,
     work in progress), only a named error, and only for the same command -- or, for a
     missing module or program, the same program aimed elsewhere (``pytest tests/`` then
     ``pytest tests/test_x.py``)."""
+    dropped = _without_prefix(view, run, windows)
+    if dropped:
+        return dropped
     result = view.results.get(run.call.call_id or "")
     now = _flat(_ANSI.sub("", result.text if result else ""))
     for key, window in list(windows.items()):
@@ -186,6 +193,29 @@ def _got_past(view: SessionView, run: _Run,
         if window.edits or not window.commands or not error or tier > _TELLING:
             continue
         if key != run.key and not (key[0] == run.key[0] and _MISSING_MODULE.search(error)):
+            continue
+        if _flat(error.rstrip("…")) in now:
+            continue
+        del windows[key]
+        return _lesson(view, window, run, set())
+    return None
+
+
+def _without_prefix(view: SessionView, run: _Run,
+                    windows: dict[tuple[str, ...], _Window]) -> dict[str, Any] | None:
+    """The failed command run again at once without the words in front of it (``rtk bun run
+    test`` failed "unrecognized subcommand 'bun'", then ``bun run test`` ran): what was in
+    front broke it. Only with nothing changed in between, only for a named error, and only
+    when this run no longer shows that error (it passed, or failed on something else)."""
+    result = view.results.get(run.call.call_id or "")
+    now = _flat(_ANSI.sub("", result.text if result else ""))
+    words = run.invocation.argv
+    for key, window in list(windows.items()):
+        failed = window.failure.invocation.argv
+        error, tier = window.error
+        if window.edits or window.commands or not error or tier > _TELLING \
+                or len(words) >= len(failed) or failed[-len(words):] != words \
+                or window.failure.invocation.cwd != run.invocation.cwd:
             continue
         if _flat(error.rstrip("…")) in now:
             continue
