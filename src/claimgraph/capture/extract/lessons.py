@@ -68,7 +68,7 @@ _ERROR_SHAPES = (
     re.compile(r"^\[[A-Z][A-Z0-9_ -]+\]\s*\w|\b[A-Z]\w*(?:Error|Exception)\b|"
                r"\berror(?:\[\w+\])?:|\bERROR\b|^E\s"),
     re.compile(r"could not|cannot|can't|not found|no such file|failed to|undefined|"
-               r"no module named", re.IGNORECASE),
+               r"no module named|not permitted|permission denied", re.IGNORECASE),
     re.compile(r"\b\d+ (?:failures?|failed|errors?)\b"),
     re.compile(r"\b(?:FAIL(?:ED)?|[Ff]ailed|[Ee]rror|panicked)\b"),
 )
@@ -393,7 +393,21 @@ def first_error_line(view: SessionView, call: Event) -> tuple[str, int]:
     """The most telling line of the failure and how telling it is (0 = a named error; a bare
     count of failures or a failure word say less)."""
     result = view.results.get(call.call_id or "")
-    text = _ANSI.sub("", result.text if result else "").replace("\\n", "\n")
+    found = _telling_line(result.text if result else "")
+    if found:
+        return found
+    code = exit_code(result) if result else None
+    return (f"exit code {code}" if code is not None else ""), len(_ERROR_SHAPES)
+
+
+def first_error_text(text: str) -> str:
+    """The most telling error line of a tool's output, or "" when none has an error's shape."""
+    found = _telling_line(text)
+    return found[0] if found else ""
+
+
+def _telling_line(text: str) -> tuple[str, int] | None:
+    text = _ANSI.sub("", text).replace("\\n", "\n")
     lines = [line.strip() for line in text.splitlines()]
     lines = [line for line in lines if sum(char.isalnum() for char in line) >= 6
              and len(line) <= _MAX_ERROR_LINE
@@ -402,5 +416,4 @@ def first_error_line(view: SessionView, call: Event) -> tuple[str, int]:
         hit = next((line for line in lines if pattern.search(line)), None)
         if hit:
             return short_quote(_ERROR_PREFIX.sub("", hit), 100).rstrip(".;: "), tier
-    code = exit_code(result) if result else None
-    return (f"exit code {code}" if code is not None else ""), len(_ERROR_SHAPES)
+    return None
