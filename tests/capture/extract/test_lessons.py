@@ -316,3 +316,12 @@ def test_a_shorter_command_that_fails_the_same_way_is_not_that_lesson():
     session.bash("wrap bun run test", error=True, output="error: cannot open bunfig.toml")
     session.bash("bun run test", error=True, output="error: cannot open bunfig.toml")
     assert [c for c in session.extract() if c["predicate"] == "core/failure-mode"] == []
+
+
+def test_the_same_lesson_learned_twice_is_one_lesson():
+    session = Session()
+    for _ in range(2):
+        session.bash("wrap bun run test", error=True, output="error: unrecognized subcommand 'bun'")
+        session.bash("bun run test", output="12 pass")
+    [lesson] = [c for c in session.extract() if c["predicate"] == "core/failure-mode"]
+    assert lesson["object"].startswith("`wrap bun run test` fails")

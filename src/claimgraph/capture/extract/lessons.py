@@ -127,7 +127,8 @@ def lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         cut = text.find("` failed")
         groups.setdefault(text[cut + 1:] if cut > 0 else text, []).append(lesson)
     for same in groups.values():
-        yield same[0] if len(same) == 1 else _joined(same)
+        commands = {lesson["object"] for lesson in same}
+        yield same[0] if len(commands) == 1 else _joined(same)
 
 
 def _joined(same: list[dict[str, Any]]) -> dict[str, Any]:
