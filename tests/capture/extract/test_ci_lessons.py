@@ -83,3 +83,19 @@ def test_got_past_needs_the_step_ticked_or_its_error_gone():
     assert not got_past(failure, LOG_1, set())
     assert got_past(failure, None, {"Compile"})
     assert not got_past(failure, None, set())
+
+
+def test_a_later_log_without_the_job_proves_nothing():
+    failure = StepFailure("build", "Compile", "error: linker `cc` not found")
+    other_job = ("deploy\tPush\t2026-01-09T23:40:43.6Z Error: registry refused the push\n"
+                 "deploy\tPush\t2026-01-09T23:40:43.7Z ##[error]Process completed with exit code 1.\n")
+    assert not got_past(failure, other_job, set())  # build may have been skipped
+
+
+def test_a_later_run_showing_the_whole_job_ticked_proves_it():
+    session = Session()
+    session.bash("gh run view 1111111 --log-failed", output=LOG_1)
+    session.edit(f"{ROOT}/.github/workflows/ci.yml", "steps:", "steps:\n  - run: x")
+    session.bash(COMMIT, output="[main abc1234] fix")
+    session.bash("gh run watch 2222222", output="✓ build in 4m5s (ID 59966857554)\n")
+    assert len(_lessons(session)) == 1

@@ -6,9 +6,10 @@ An agent fixing CI cannot run the failing step itself; it reads the failed log
 the same shape as a local one (``lessons``): a failure seen in a tool's output, the change, and
 proof that the change worked -- only the proof is in a later run's output:
 
-- a later run's log (another run id) where that job's step no longer fails with that error
-  (it passed, or failed on something further on), or
-- a later run's step list (``gh run watch`` / ``gh run view``) showing the step with a tick.
+- a later run's failed log (another run id) where the same job fails further on, or in the
+  same step with another error (a job missing from that log may have been skipped), or
+- a later run's step list (``gh run watch`` / ``gh run view``) showing the step, or its whole
+  job, with a tick.
 
 Each line of a failed log is ``<job>\\t<step>\\t<timestamp> <text>``; the failing step is the
 one whose ``##[error]`` line ends it, and its most telling line is the error. The fix is named
@@ -38,6 +39,8 @@ _RUN_ID = re.compile(r"\bgh\s+run\s+(?:view|watch)\s+(?:[^|;&]*?\s)?(?P<id>\d{5,
 _GH_RUN = re.compile(r"\bgh\s+run\s+(?:view|watch)\b")
 _TICKED = re.compile(r"^\s*✓\s+(?P<step>.+?)\s*$", re.MULTILINE)
 _COMMIT = re.compile(r"\bgit\s+commit\b")
+#: A job's line in a run's step list: "Build in 4m5s (ID 59966857554)".
+_JOB_TIME = re.compile(r"\s+in\s+\S+\s+\(ID \d+\)$")
 #: ``-m "subject"`` or ``-m "$(cat <<'EOF'\nsubject\n…"``.
 _MESSAGE = re.compile(r"""-m\s+(?:"\$\(cat\s+<<-?\s*'?"?\w+'?"?\s*\n\s*(?P<heredoc>[^\n]+)|"""
                       r"""["'](?P<quoted>[^"'\n]+))""")
@@ -99,12 +102,15 @@ def commit_subject(command: str) -> str | None:
 def got_past(failure: StepFailure, later_log: str | None, ticked: set[str]) -> bool:
     """Whether a later run shows the step past that failure: ticked, or its failed log no
     longer shows that step failing with that error."""
-    if failure.step in ticked:
-        return True
+    if failure.step in ticked or failure.job in ticked:
+        return True  # the step, or its whole job ("✓ build in 2m (ID 5)"), passed
     if later_log is None:
         return False
-    return not any(f.job == failure.job and f.step == failure.step and f.error == failure.error
-                   for f in failed_steps(later_log))
+    later = [f for f in failed_steps(later_log) if f.job == failure.job]
+    # the job must show in the later log (failing further on, or the same step failing
+    # otherwise): a job missing from it may have been skipped, which proves nothing
+    return bool(later) and not any(f.step == failure.step and f.error == failure.error
+                                   for f in later)
 
 
 def ci_lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
@@ -132,14 +138,14 @@ def ci_lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         run = _RUN_ID.search(command)
         run_id = run["id"] if run else None
         log = result.text if "##[error]" in result.text else None
-        ticked = {m["step"] for m in _TICKED.finditer(result.text)}
+        ticked = {_JOB_TIME.sub("", m["step"]) for m in _TICKED.finditer(result.text)}
         for item in list(pending):
             if item.commit is None or run_id is None or run_id == item.run_id:
                 continue
             if got_past(item.failure, log, ticked):
                 pending.remove(item)
                 yield _candidate(view, item, call)
-            elif log is not None:
+            elif log is not None and item.failure in failed_steps(log):
                 pending.remove(item)  # the next run failed the same way: not proved
         for failure in failed_steps(log) if log else []:
             pending.append(_Open(failure, run_id, call))
