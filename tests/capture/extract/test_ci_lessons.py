@@ -88,7 +88,8 @@ def test_got_past_needs_the_step_ticked_or_its_error_gone():
 def test_a_later_log_without_the_job_proves_nothing():
     failure = StepFailure("build", "Compile", "error: linker `cc` not found")
     other_job = ("deploy\tPush\t2026-01-09T23:40:43.6Z Error: registry refused the push\n"
-                 "deploy\tPush\t2026-01-09T23:40:43.7Z ##[error]Process completed with exit code 1.\n")
+                 "deploy\tPush\t2026-01-09T23:40:43.7Z "
+                 "##[error]Process completed with exit code 1.\n")
     assert not got_past(failure, other_job, set())  # build may have been skipped
 
 
