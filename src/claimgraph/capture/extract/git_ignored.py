@@ -3,7 +3,7 @@
 ``git add`` of an ignored path fails and says why, naming what the ignore rules matched
 ("The following paths are ignored by one of your .gitignore files:" then the paths). That is
 the project's rule, proved by git itself, and the next session trips on it the same way (it
-tries to commit a plan under ``thoughts/`` or a local doc under ``.work/``). A later ``git add
+tries to commit a plan under ``notes/`` or a local doc under ``scratch/``). A later ``git add
 -f`` of the same path that worked is part of the lesson: forcing it is how that file got in.
 
 Not kept: a path whose ignore rules the session then changed (it wrote or edited a

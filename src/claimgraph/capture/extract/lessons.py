@@ -204,7 +204,7 @@ def _got_past(view: SessionView, run: _Run,
 
 def _without_prefix(view: SessionView, run: _Run,
                     windows: dict[tuple[str, ...], _Window]) -> dict[str, Any] | None:
-    """The failed command run again at once without the words in front of it (``rtk bun run
+    """The failed command run again at once without the words in front of it (``wrap bun run
     test`` failed "unrecognized subcommand 'bun'", then ``bun run test`` ran): what was in
     front broke it. Only with nothing changed in between, only for a named error, and only
     when this run no longer shows that error (it passed, or failed on something else)."""
