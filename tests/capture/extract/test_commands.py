@@ -44,3 +44,10 @@ def test_a_package_scripts_conventional_names_are_checks():
     assert kind_of(("pnpm", "-s", "lint")) == ("lint", "pnpm lint")
     assert kind_of(("pnpm", "run", "check-types")) == ("lint", "pnpm check-types")
     assert kind_of(("bun", "run", "test")) == ("test", "bun run test")
+
+
+def test_a_tox_or_nox_environment_that_formats_is_a_format_run():
+    from claimgraph.capture.extract.commands import kind_of
+    assert kind_of(("tox", "-e", "format")) == ("format", "tox")
+    assert kind_of(("nox", "-s", "fmt")) == ("format", "nox")
+    assert kind_of(("tox", "-e", "lint")) == ("test", "tox")

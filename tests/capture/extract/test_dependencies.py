@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+from claimgraph.capture.extract.dependencies import established
+
 from .extract_helpers import ROOT, Session, facts, only
 
 PROJECT = "shop"
@@ -31,15 +35,71 @@ def test_a_manifest_the_session_only_read_gives_its_language_not_its_dependency_
     assert only(found, "core/depends-on") == []
 
 
-def test_what_the_session_added_to_a_manifest_counts_dev_tools_included():
+def test_a_dependency_the_person_asked_for_counts_dev_tools_included():
     session = Session()
+    session.prompt("Add credo to the project for linting.")
     session.edit(f"{ROOT}/mix.exs", '{:phoenix, "~> 1.8"}',
                  '{:phoenix, "~> 1.8"},\n      {:credo, "~> 1.7", only: [:dev, :test], '
                  'runtime: false}')
     found = only(session.extract(), "core/depends-on")
-    assert {c["object"] for c in found} == {"phoenix", "credo"}
-    credo = next(c for c in found if c["object"] == "credo")
-    assert "only: [:dev, :test]" in credo["evidence"][0]  # the constraint travels with it
+    assert {c["object"] for c in found} == {"credo"}
+    assert "only: [:dev, :test]" in found[0]["evidence"][0]  # the constraint travels with it
+
+
+def test_a_dependency_list_the_session_merely_wrote_is_not_memory():
+    session = Session()
+    session.prompt("Set up the dev tooling.")
+    session.write(f"{ROOT}/requirements-dev.txt",
+                  "pytest>=8.0\npytest-cov>=4.1\nblack>=24.1\nflake8>=7.0\nmypy>=1.8\n")
+    assert only(session.extract(), "core/depends-on") == []
+
+
+def test_a_dependency_a_failure_said_was_missing_counts():
+    session = Session()
+    session.bash("python -m app", error=True,
+                 output="Traceback (most recent call last):\n"
+                        "ModuleNotFoundError: No module named 'httpx'")
+    session.write(f"{ROOT}/requirements.txt", "httpx>=0.27\nrich>=13\n")
+    assert {c["object"] for c in only(session.extract(), "core/depends-on")} == {"httpx"}
+
+
+def test_a_failure_that_only_mentions_a_package_proves_nothing():
+    session = Session()
+    session.bash("pytest", error=True, output="platform linux -- pytest-8.0\n1 failed")
+    session.write(f"{ROOT}/requirements-dev.txt", "pytest>=8.0\n")
+    assert only(session.extract(), "core/depends-on") == []
+
+
+def test_a_failure_after_the_dependency_was_added_proves_nothing():
+    session = Session()
+    session.write(f"{ROOT}/requirements.txt", "httpx>=0.27\n")
+    session.bash("python -m app", error=True, output="No module named 'httpx'")
+    assert only(session.extract(), "core/depends-on") == []
+
+
+def test_a_dependency_that_replaced_another_in_one_edit_counts():
+    session = Session()
+    session.edit(f"{ROOT}/requirements.txt", "requests>=2.31\n", "httpx>=0.27\n")
+    assert {c["object"] for c in only(session.extract(), "core/depends-on")} == {"httpx"}
+
+
+def test_a_version_bump_is_not_a_replacement():
+    session = Session()
+    session.edit(f"{ROOT}/requirements.txt", "httpx>=0.26\n", "httpx>=0.27\n")
+    assert only(session.extract(), "core/depends-on") == []
+
+
+@pytest.mark.parametrize(("name", "said", "failures", "replaced", "expected"), [
+    ("pytest-cov", ["add pytest_cov please"], [], [], True),  # - and _ alike
+    ("httpx", ["the httpx-mock plugin"], [], [], False),  # part of another name
+    ("httpx", [], [], ["requests"], True),
+    ("go", ["go ahead"], [], [], False),  # too short to recognise in prose
+    ("zod", [], ["Cannot find module 'zod'"], [], True),
+    ("@scope/pkg", ["use @scope/pkg for it"], [], [], True),
+    ("rich", [], [], [], False),
+])
+def test_what_establishes_a_dependency(name, said, failures, replaced, expected):
+    assert established(name, said, failures, replaced) is expected
 
 
 def test_a_manifest_deleted_later_says_nothing():
@@ -52,6 +112,7 @@ def test_a_manifest_deleted_later_says_nothing():
 
 def test_a_package_below_the_root_speaks_for_itself():
     session = Session()
+    session.prompt("Use next for the web app.")
     session.write(f"{ROOT}/apps/web/package.json",
                   '{\n  "name": "@shop/web",\n  "dependencies": {\n    "next": "15.5.2"\n  }\n}\n')
     [dep] = only(session.extract(), "core/depends-on")

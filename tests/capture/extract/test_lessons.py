@@ -253,3 +253,75 @@ def test_a_failed_assertion_fixed_together_with_its_tests_is_not_a_lesson():
     alone.edit(f"{ROOT}/src/parser.ts", "return a", "return b")
     alone.bash("pnpm test", output="12 passing")
     assert len(only(alone.extract(), "core/failure-mode")) == 1
+
+
+def test_a_command_that_got_the_run_past_its_error_is_the_fix():
+    session = Session()
+    session.bash("python -m pytest tests/ -v", error=True,
+                 output="Exit code 1\n/usr/bin/python3: No module named pytest")
+    session.bash("python -m pip install -r requirements-dev.txt",
+                 output="Successfully installed pytest-8.0")
+    session.bash("python -m pytest tests/test_parse.py -v", error=True,
+                 output="FAILED tests/test_parse.py::test_x\n1 failed, 31 passed")
+    [lesson] = [c for c in session.extract() if c["predicate"] == "core/failure-mode"]
+    assert lesson["object"] == ("`python -m pytest tests/ -v` failed: /usr/bin/python3: No module "
+                                "named pytest; fixed by running `python -m pip install -r "
+                                "requirements-dev.txt`")
+
+
+def test_the_same_error_again_is_not_getting_past_it():
+    session = Session()
+    session.bash("python -m pytest", error=True, output="No module named pytest")
+    session.bash("pip install pytset", output="Successfully installed pytset-0.1")
+    session.bash("python -m pytest", error=True, output="No module named pytest")
+    assert [c for c in session.extract() if c["predicate"] == "core/failure-mode"] == []
+
+
+def test_edits_between_two_failures_are_work_in_progress_not_a_fix():
+    session = Session()
+    session.bash("cargo build", error=True, output="error[E0425]: cannot find value `x`")
+    session.edit(f"{ROOT}/src/lib.rs", "let y = 1;", "let x = 1;")
+    session.bash("cargo build", error=True, output="error[E0308]: mismatched types")
+    assert [c for c in session.extract() if c["predicate"] == "core/failure-mode"] == []
+
+
+def test_another_target_with_another_error_is_not_getting_past_it():
+    session = Session()
+    session.bash("pytest tests/test_a.py", error=True, output="E   KeyError: 'name'")
+    session.bash("make fixtures", output="done")
+    session.bash("pytest tests/test_b.py", error=True, output="E   ValueError: bad")
+    assert [c for c in session.extract() if c["predicate"] == "core/failure-mode"] == []
+
+
+def test_a_prefix_that_broke_the_command_is_a_lesson():
+    session = Session()
+    session.bash("wrap bun run test", error=True,
+                 output="error: unrecognized subcommand 'bun'\nUsage: wrap <COMMAND>")
+    session.bash("bun run test", error=True, output="1273 pass\n1 fail")
+    [lesson] = [c for c in session.extract() if c["predicate"] == "core/failure-mode"]
+    assert lesson["object"] == ("`wrap bun run test` fails: error: unrecognized subcommand "
+                                "'bun'; `bun run test` works")
+
+
+def test_dropping_a_prefix_after_an_edit_is_not_that_lesson():
+    session = Session()
+    session.bash("wrap bun run test", error=True, output="error: unrecognized subcommand 'bun'")
+    session.edit(f"{ROOT}/src/app.ts", "a", "b")
+    session.bash("bun run test", output="12 pass")
+    assert [c for c in session.extract() if c["predicate"] == "core/failure-mode"] == []
+
+
+def test_a_shorter_command_that_fails_the_same_way_is_not_that_lesson():
+    session = Session()
+    session.bash("wrap bun run test", error=True, output="error: cannot open bunfig.toml")
+    session.bash("bun run test", error=True, output="error: cannot open bunfig.toml")
+    assert [c for c in session.extract() if c["predicate"] == "core/failure-mode"] == []
+
+
+def test_the_same_lesson_learned_twice_is_one_lesson():
+    session = Session()
+    for _ in range(2):
+        session.bash("wrap bun run test", error=True, output="error: unrecognized subcommand 'bun'")
+        session.bash("bun run test", output="12 pass")
+    [lesson] = [c for c in session.extract() if c["predicate"] == "core/failure-mode"]
+    assert lesson["object"].startswith("`wrap bun run test` fails")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from claimgraph.capture.extract.summaries import claims, read_bullet
+import pytest
+
+from claimgraph.capture.extract.summaries import claims, corroborated, read_bullet
 
 from .extract_helpers import ROOT, Session
 
@@ -60,14 +62,55 @@ def test_a_slip_in_the_sessions_own_code_is_not_a_lesson():
 def test_the_closing_summary_and_compactions_are_read_with_low_trust():
     session = Session()
     session.prompt("Refactor the db layer.")
-    session.event("assistant", text="Let me look.")
+    session.bash("mix test", error=True, output="** (BadMapError) expected a map, got: nil\n"
+                 "    (exporter config) config/runtime.exs:12")
     session.event("assistant", text=SUMMARY)
     session.event("meta", derived=True, text="Stop hook feedback:\n[x.sh]: commit first")
     session.event("assistant", text="Committed.")
     found = [c for c in session.extract() if c["rule"] == "summaries"]
     assert len(found) == 5
     assert all(c["source_type"] == "agent-note" and c["confidence"] <= 0.5 for c in found)
-    assert all(c["evidence"][0].startswith("transcript#L3: ") for c in found)
+    assert all(c["evidence"][0].startswith("transcript#L4: ") for c in found)
+
+
+def test_a_lesson_nobody_saw_fail_is_the_agents_story():
+    session = Session()
+    session.prompt("Refactor the db layer.")
+    session.bash("mix test", output="12 tests, 0 failures")
+    session.event("assistant", text=SUMMARY)
+    found = [c for c in session.extract() if c["rule"] == "summaries"]
+    assert not any(c["predicate"] == "core/failure-mode" for c in found)
+    assert len(found) == 4
+
+
+def test_a_failure_seen_after_the_summary_does_not_back_it():
+    session = Session()
+    session.event("assistant", text=SUMMARY)
+    session.bash("mix test", error=True, output="** (BadMapError) expected a map")
+    assert not any(c["predicate"] == "core/failure-mode" for c in session.extract())
+
+
+@pytest.mark.parametrize("bullet", [
+    "Reduced secret findings by 97.6% (16,684 → 392)",  # a before/after figure
+    "Cut the image size by 91% (9.0M → 784K)",
+    "`fix: use the 22.04 runner for the image build`",  # a commit's subject
+    "`3f2a9c1 fix: pin the runner image`",
+    "Build broke → pinned",  # the fix told in one word
+])
+def test_what_is_not_shaped_like_an_error_and_its_fix(bullet):
+    assert read_bullet(bullet, "core/failure-mode") is None
+
+
+@pytest.mark.parametrize(("problem", "failures", "expected"), [
+    ("BadMapError with the exporter config", ["** (BadMapError) expected a map"], True),
+    ("Timeout reaching the staging database", ["connect: timeout reaching staging host"], True),
+    ("Timeout reaching the staging database", ["1 test failed"], False),
+    ("The build failed with an error", ["error: build failed"], False),  # generic words only
+    ("`--resource` flag rejected by the packer", ["unrecognized arguments: --resource"], True),
+    ("BadMapError with the exporter config", [], False),
+])
+def test_a_lesson_must_point_at_a_failure_the_session_saw(problem, failures, expected):
+    assert corroborated(problem, failures) is expected
 
 
 def test_a_claim_about_a_file_deleted_later_is_dropped():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from claimgraph.capture.extract.shell import invocations, unwrap
-from claimgraph.capture.extract.tooling import packages_added, runner_of
+from claimgraph.capture.extract.tooling import command_form, packages_added, runner_of
 
 from .extract_helpers import ROOT, Session, facts
 
@@ -175,3 +175,14 @@ def test_a_run_filtered_to_some_tests_is_remembered_as_the_plain_run():
         "pnpm test"
     assert command_form(("go", "test", "./...", "-run", "TestParse")) == "go test"
     assert command_form(("npx", "jest", "-t", "renders the header")) == "npx jest"
+
+
+@pytest.mark.parametrize(("command", "form"), [
+    ("tox -e unit", "tox -e unit"),  # a flag's value is kept with it: the whole command
+    ("tox -e py3.11", "tox"),  # its value looks like a file: nothing half-said either
+    ("jest -u src/x.test.ts", "jest"),  # after a short flag, a file is the run's aim
+    ("uv run --group integration pytest tests/integration/test_x.py",
+     "uv run --group integration pytest"),  # the wrapper's flag takes its value
+])
+def test_a_command_is_remembered_whole_or_as_the_plain_run(command, form):
+    assert command_form(tuple(command.split())) == form

@@ -6,6 +6,8 @@ Each source of knowledge is its own module, in the order a reviewer values them:
 - ``answers``: the user's answers to the agent's questions and verdicts on its plans;
 - ``gates``: hooks and pre-commit checks that block until a rule holds, and how a block cleared;
 - ``lessons``: a command that failed, what changed, the same command then working;
+- ``ci_lessons``: a CI step that failed, the commit that followed, a later run past it;
+- ``git_ignored``: a path ``git add`` refused because the project ignores it;
 - ``refutations``: a claim a tool's outcome proved wrong, kept as the correction;
 - ``instructions``: rules written in the project's instruction files, docs and loud comments;
 - ``workflow``: the task-runner recipes, scripts and CI steps, as the session left them;
@@ -27,8 +29,10 @@ from typing import Any, Callable, Iterable, Iterator
 
 from claimgraph.capture.events import Transcript
 from claimgraph.capture.extract.answers import answer_candidates
+from claimgraph.capture.extract.ci_lessons import ci_lesson_candidates
 from claimgraph.capture.extract.dependencies import dependency_candidates
 from claimgraph.capture.extract.gates import gate_candidates
+from claimgraph.capture.extract.git_ignored import git_ignored_candidates
 from claimgraph.capture.extract.instructions import instruction_candidates
 from claimgraph.capture.extract.lessons import lessons_of
 from claimgraph.capture.extract.reconcile import digest, reconcile
@@ -41,7 +45,8 @@ from claimgraph.capture.extract.tooling import tooling_candidates
 from claimgraph.capture.extract.workflow import recipe_candidates
 
 RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
-    statement_candidates, answer_candidates, gate_candidates, lessons_of, refutation_candidates,
+    statement_candidates, answer_candidates, gate_candidates, lessons_of, ci_lesson_candidates,
+    git_ignored_candidates, refutation_candidates,
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
     tooling_candidates, structure_candidates, module_index_candidates)
 MAX_EVIDENCE = 3

@@ -79,6 +79,8 @@ NOT_A_RUN = frozenset({"--help", "-h", "--version", "-V", "--init", "--watch", "
 #: Flags that turn a linter into a fixer: ``cargo clippy --fix`` rewrites code, checks nothing.
 FIXES = frozenset({"--fix", "--fix-only", "--write", "--apply", "--unsafe-fixes"})
 _LONGEST = max(len(key) for key in VOCABULARY)
+#: A tox or nox environment that formats code: a format run, not a check.
+_FORMAT_ENV = frozenset({"format", "fmt", "formatting", "black", "isort", "reformat"})
 
 
 def kind_of(argv: tuple[str, ...]) -> tuple[str, str] | None:
@@ -88,6 +90,8 @@ def kind_of(argv: tuple[str, ...]) -> tuple[str, str] | None:
         return None
     if words[0] == "tsc" and "--noEmit" in words:
         return "lint", "tsc --noEmit"
+    if words[0] in ("tox", "nox") and _FORMAT_ENV & set(_env_names(words)):
+        return "format", words[0]  # ``tox -e format`` rewrites code, like ``black``
     names = positional(words)
     for size in range(min(_LONGEST, len(names)), 0, -1):
         if words[0] in EXACT_ONLY and len(names) != size:
@@ -98,6 +102,15 @@ def kind_of(argv: tuple[str, ...]) -> tuple[str, str] | None:
         if found:
             return found
     return None
+
+
+def _env_names(words: tuple[str, ...]) -> list[str]:
+    """The environments or sessions a ``tox -e a,b`` / ``nox -s a`` run names."""
+    found: list[str] = []
+    for flag, value in zip(words, words[1:]):
+        if flag in ("-e", "-s", "--session", "--sessions"):
+            found += value.split(",")
+    return found
 
 
 def kind_of_text(command: str) -> tuple[str, str] | None:

@@ -1,4 +1,5 @@
-"""What the project depends on, from the manifests the session wrote or edited.
+"""What the project depends on, from the manifests the session wrote or edited -- when the
+session established something about the dependency.
 
 A manifest is the project's own statement of its dependencies, so a dependency is cited as the
 manifest line it was read from (``mix.exs: `{:credo, "~> 1.7", only: [:dev, :test]}```): the
@@ -6,6 +7,18 @@ version constraint and whether it is dev/test-only are in that line, and the aud
 the file still says it. Only what the session added or changed counts (the edit's new text,
 never the file re-read from disk, and never a line the edit kept): a manifest it merely read
 is a glance away for the next session too, so its list is not a memory.
+
+Nor is a list the session wrote: a ``requirements-dev.txt`` written whole is ten packages the
+next session reads in one glance, and storing each as a fact buried what the session learned.
+A dependency the session added is stored only when the session established something about it
+(``established``, pure):
+
+- the person named it in their own words (they chose it);
+- a command's failure said it was missing before it was added (``No module named 'httpx'``,
+  ``Cannot find module 'zod'``: the failure proved the project needs it);
+- it replaced another in the same edit (one dependency out, another in: a choice).
+
+Anything else is not stored: when unsure, do not store.
 
 Besides dependencies a manifest states the language and its version (``elixir: "~> 1.19"``,
 ``requires-python``, a Rust edition) and a few settings worth a convention (a lint level,
@@ -18,12 +31,23 @@ project root speaks for its own package (``apps/web/package.json`` is ``@repo/we
 from __future__ import annotations
 
 import posixpath
-from typing import Any, Iterator
+import re
+from typing import Any, Iterable, Iterator
 
 from claimgraph.capture.extract.manifests import Manifest, parse_manifest
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
-from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
+from claimgraph.capture.extract.session import (
+    SessionView, candidate, failed_outputs, file_evidence)
+from claimgraph.capture.extract.statements import user_texts
 
+#: A package name shorter than this is too likely an ordinary word or a fragment to be
+#: recognised in prose.
+_MIN_NAME = 3
+#: A failure's line that says something is missing: only such a line naming a package proves
+#: the project needs it (a test run's banner naming its runner proves nothing).
+_MISSING = re.compile(r"no module named|cannot find (?:module|package)|could not (?:find|resolve)|"
+                      r"module not found|unresolved import|not found|not installed|missing|"
+                      r"no matching|is required|requires?\b", re.IGNORECASE)
 #: Settings that say how the project is worked on (prefix match on the setting's key).
 _CONVENTION_SETTINGS = ("lints.", "workspace.lints.", "packageManager", "toolchain")
 
@@ -61,6 +85,9 @@ def _declared(view: SessionView, cited: str, subject: str,
             seen[dependency.name] = (look, dependency)
     trust = "manifests" if written else "manifests.read"
     for look, dependency in seen.values():
+        if not established(dependency.name, _said(view), _failures_before(view, look),
+                           _replaced_names(look)):
+            continue
         yield _fact(cited, subject, "core/depends-on", dependency.name, dependency.quote, look,
                     trust, kind="entity", object_type="package")
     for look, manifest in parsed[-1:]:
@@ -74,6 +101,57 @@ def _declared(view: SessionView, cited: str, subject: str,
                 yield _fact(cited, subject, "x/convention",
                             f"{cited} sets {setting.key} = {value}", setting.quote,
                             look, trust)
+
+
+def established(name: str, said: Iterable[str], failures: Iterable[str],
+                replaced: Iterable[str]) -> bool:
+    """Whether the session established something about a dependency it added: the person
+    named it (``said``), a failure's line saying something is missing named it before it was
+    added (``failures``), or
+    the same edit took another dependency out (``replaced``: the names the edit's old text
+    declared that its new text no longer does)."""
+    if any(True for _ in replaced):
+        return True
+    pattern = _name_pattern(name)
+    if pattern is None:
+        return False
+    return any(pattern.search(text) for text in said) \
+        or any(pattern.search(text) for text in failures)
+
+
+def _name_pattern(name: str) -> re.Pattern[str] | None:
+    """A package name as a whole word, ``-`` and ``_`` alike (``pytest_cov`` is
+    ``pytest-cov``); a scope or path prefix is part of the name."""
+    bare = name.strip().lower()
+    if len(bare) < _MIN_NAME or not re.search(r"[a-z]", bare):
+        return None
+    body = "".join("[-_]" if char in "-_" else re.escape(char) for char in bare)
+    return re.compile(rf"(?<![\w./@-]){body}(?![\w-])", re.IGNORECASE)
+
+
+def _said(view: SessionView) -> list[str]:
+    return view.remembered("dependencies.said",
+                           lambda v: [text for _, text in user_texts(v)]
+                           + [text for _, text in v.typed_in_results()])
+
+
+def _failures_before(view: SessionView, look: SeenFile) -> list[str]:
+    """The lines saying something is missing in every tool call that failed before
+    ``look``'s call."""
+    return [line for at, text in failed_outputs(view) if at < look.call.line
+            for line in text.splitlines() if _MISSING.search(line)]
+
+
+def _replaced_names(look: SeenFile) -> list[str]:
+    """What an edit took out of a manifest: the dependencies its old text declared that its
+    new text does not."""
+    if look.how != "edit" or not look.replaced:
+        return []
+    before, after = parse_manifest(look.path, look.replaced), parse_manifest(look.path, look.text)
+    if before is None:
+        return []
+    kept = {dep.name.lower() for dep in after.dependencies} if after else set()
+    return [dep.name for dep in before.dependencies if dep.name.lower() not in kept]
 
 
 def _fact(cited: str, subject: str, predicate: str, obj: str, quote: str, look: SeenFile,

@@ -67,8 +67,8 @@ _PASSED_OUTPUT = re.compile(r"\b(?:passed|0 failures|0 failed|ok\b|Finished|✓|
 _ERROR_SHAPES = (
     re.compile(r"^\[[A-Z][A-Z0-9_ -]+\]\s*\w|\b[A-Z]\w*(?:Error|Exception)\b|"
                r"\berror(?:\[\w+\])?:|\bERROR\b|^E\s"),
-    re.compile(r"could not|cannot|can't|not found|no such file|failed to|undefined",
-               re.IGNORECASE),
+    re.compile(r"could not|cannot|can't|not found|no such file|failed to|undefined|"
+               r"no module named|not permitted|permission denied", re.IGNORECASE),
     re.compile(r"\b\d+ (?:failures?|failed|errors?)\b"),
     re.compile(r"\b(?:FAIL(?:ED)?|[Ff]ailed|[Ee]rror|panicked)\b"),
 )
@@ -77,6 +77,9 @@ _MAX_ERROR_LINE = 300
 _ASSERTION = re.compile(r"\bAssertionError\b|\bexpected\b.*\b(?:to|but)\b|"
                         r"\bExpected values to be\b", re.IGNORECASE)
 _TELLING = 1  # the least telling error shape an edit-fixed lesson may quote
+#: An error that says a module or package is not there: the environment, not the code.
+_MISSING_MODULE = re.compile(r"no module named|cannot find module|module not found|"
+                             r"modulenotfounderror|could not find a version", re.IGNORECASE)
 #: ``pip3`` and ``python3.12`` are pip and python: the same command on another install.
 _VERSIONED = re.compile(r"^(pip|python|node|ruby|perl)[\d.]+$")
 #: A runner's positional words that pick what it checks (a file, a directory, a test id).
@@ -124,7 +127,8 @@ def lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         cut = text.find("` failed")
         groups.setdefault(text[cut + 1:] if cut > 0 else text, []).append(lesson)
     for same in groups.values():
-        yield same[0] if len(same) == 1 else _joined(same)
+        commands = {lesson["object"] for lesson in same}
+        yield same[0] if len(commands) == 1 else _joined(same)
 
 
 def _joined(same: list[dict[str, Any]]) -> dict[str, Any]:
@@ -149,17 +153,80 @@ def _lessons(view: SessionView) -> Iterator[dict[str, Any]]:
         _note_changes(view, call, verdict, run, open_failures, created, touched)
         if run is None or run.key in taught:
             continue
-        if verdict == FAILED and _fixable(view, call, run) \
-                and not _checks_new_work(run.invocation, created) \
-                and run.key not in open_failures:
-            open_failures[run.key] = _Window(run, first_error_line(view, call),
-                                             frozenset(touched))
+        if verdict == FAILED and _fixable(view, call, run):
+            lesson = _got_past(view, run, open_failures)
+            if lesson:
+                taught.add(run.key)
+                yield lesson
+            elif run.key not in open_failures \
+                    and not _checks_new_work(run.invocation, created):
+                open_failures[run.key] = _Window(run, first_error_line(view, call),
+                                                 frozenset(touched))
         elif verdict == OK and run.key in open_failures:
             window = open_failures.pop(run.key)
             lesson = _lesson(view, window, run, created)
             if lesson:
                 taught.add(run.key)
                 yield lesson
+        elif verdict == OK:
+            lesson = _without_prefix(view, run, open_failures)
+            if lesson:
+                yield lesson
+
+
+def _got_past(view: SessionView, run: _Run,
+              windows: dict[tuple[str, ...], _Window]) -> dict[str, Any] | None:
+    """A command that ran between a failure and the same command failing again, when the
+    second failure no longer shows the first one's error: the run got past it, so that
+    command fixed it ("No module named pytest", then ``pip install -r requirements-dev.txt``,
+    then pytest runs and 4 tests fail: the install fixed the first failure, not the tests).
+    Only a fix by a command, never by edits (the session's edits between two failures are
+    work in progress), only a named error, and only for the same command -- or, for a
+    missing module or program, the same program aimed elsewhere (``pytest tests/`` then
+    ``pytest tests/test_x.py``)."""
+    dropped = _without_prefix(view, run, windows)
+    if dropped:
+        return dropped
+    result = view.results.get(run.call.call_id or "")
+    now = _flat(_ANSI.sub("", result.text if result else ""))
+    for key, window in list(windows.items()):
+        error, tier = window.error
+        if window.edits or not window.commands or not error or tier > _TELLING:
+            continue
+        if key != run.key and not (key[0] == run.key[0] and _MISSING_MODULE.search(error)):
+            continue
+        if _flat(error.rstrip("…")) in now:
+            continue
+        del windows[key]
+        return _lesson(view, window, run, set())
+    return None
+
+
+def _without_prefix(view: SessionView, run: _Run,
+                    windows: dict[tuple[str, ...], _Window]) -> dict[str, Any] | None:
+    """The failed command run again at once without the words in front of it (``wrap bun run
+    test`` failed "unrecognized subcommand 'bun'", then ``bun run test`` ran): what was in
+    front broke it. Only with nothing changed in between, only for a named error, and only
+    when this run no longer shows that error (it passed, or failed on something else)."""
+    result = view.results.get(run.call.call_id or "")
+    now = _flat(_ANSI.sub("", result.text if result else ""))
+    words = run.invocation.argv
+    for key, window in list(windows.items()):
+        failed = window.failure.invocation.argv
+        error, tier = window.error
+        if window.edits or window.commands or not error or tier > _TELLING \
+                or len(words) >= len(failed) or failed[-len(words):] != words \
+                or window.failure.invocation.cwd != run.invocation.cwd:
+            continue
+        if _flat(error.rstrip("…")) in now:
+            continue
+        del windows[key]
+        return _lesson(view, window, run, set())
+    return None
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split()).lower()
 
 
 def run_verdict(view: SessionView, call: Event) -> str:
@@ -327,7 +394,21 @@ def first_error_line(view: SessionView, call: Event) -> tuple[str, int]:
     """The most telling line of the failure and how telling it is (0 = a named error; a bare
     count of failures or a failure word say less)."""
     result = view.results.get(call.call_id or "")
-    text = _ANSI.sub("", result.text if result else "").replace("\\n", "\n")
+    found = _telling_line(result.text if result else "")
+    if found:
+        return found
+    code = exit_code(result) if result else None
+    return (f"exit code {code}" if code is not None else ""), len(_ERROR_SHAPES)
+
+
+def first_error_text(text: str) -> str:
+    """The most telling error line of a tool's output, or "" when none has an error's shape."""
+    found = _telling_line(text)
+    return found[0] if found else ""
+
+
+def _telling_line(text: str) -> tuple[str, int] | None:
+    text = _ANSI.sub("", text).replace("\\n", "\n")
     lines = [line.strip() for line in text.splitlines()]
     lines = [line for line in lines if sum(char.isalnum() for char in line) >= 6
              and len(line) <= _MAX_ERROR_LINE
@@ -336,5 +417,4 @@ def first_error_line(view: SessionView, call: Event) -> tuple[str, int]:
         hit = next((line for line in lines if pattern.search(line)), None)
         if hit:
             return short_quote(_ERROR_PREFIX.sub("", hit), 100).rstrip(".;: "), tier
-    code = exit_code(result) if result else None
-    return (f"exit code {code}" if code is not None else ""), len(_ERROR_SHAPES)
+    return None

@@ -161,6 +161,19 @@ def _backgrounded(call: Event, result: Event) -> bool:
     return tool_input.get("run_in_background") is True or "backgroundTaskId" in result.extras
 
 
+def failed_outputs(view: SessionView) -> list[tuple[int, str]]:
+    """(line of the call, its output) for every tool call that failed, in order: what the
+    session saw go wrong, which a lesson or a dependency must point back to."""
+    def compute(v: SessionView) -> list[tuple[int, str]]:
+        found = []
+        for call in v.calls():
+            result = v.results.get(call.call_id or "")
+            if result is not None and v.outcome(call) == FAILED:
+                found.append((call.line, result.text))
+        return found
+    return list(view.remembered("failed_outputs", compute))
+
+
 def exit_code(result: Event) -> int | None:
     """The recorded exit code; Gemini prints it into the result text instead."""
     code = result.extras.get("exit_code")

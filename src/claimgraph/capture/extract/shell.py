@@ -194,9 +194,15 @@ def unwrap(argv: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(words)
 
 
+#: A wrapper's flags that take the next word as their value (``uv run --group dev pytest``).
+_WRAPPER_VALUES = frozenset({"--group", "--only-group", "--with", "--with-requirements",
+                             "--extra", "--package", "--python", "-p", "--directory",
+                             "--project", "--env-file", "--index", "--from", "-w"})
+
+
 def _skip_flags(words: list[str]) -> list[str]:
     while words and words[0].startswith("-"):
-        words = words[1:]
+        words = words[2:] if words[0] in _WRAPPER_VALUES else words[1:]
     return words
 
 

@@ -5,7 +5,11 @@ reasons, errors and how they were fixed, what a file is for, rules it discovered
 such a summary are read by their section and their shape:
 
 - under a heading about errors, issues or fixes, a bullet that names a fix ("X → Y",
-  "X - fixed by Y", "X; fix: Y") is a lesson (``core/failure-mode``);
+  "X - fixed by Y", "X; fix: Y") is a lesson (``core/failure-mode``) -- when it has the shape
+  of one (a problem in words and a fix in words: not a before/after figure "(16,684 → 392)",
+  not a commit subject "`fix: use …`") and the session saw that problem fail in a tool's
+  output before the summary (``corroborated``): the agent's account of an error nobody saw
+  fail is its story, not a lesson;
 - under a heading about decisions, adaptations, approach or design, and any bullet that says
   "instead of" / "rather than", a decision (``x/decided``);
 - a bullet that starts with a file path and says what it does ("`src/db.ts:14` exports the
@@ -36,7 +40,8 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
-from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
+from claimgraph.capture.extract.session import (
+    SessionView, candidate, failed_outputs, transcript_evidence)
 from claimgraph.capture.extract.standing import agent_report
 from claimgraph.capture.extract.statements import CONVENTION, classify
 from claimgraph.capture.extract.structure import named
@@ -87,6 +92,22 @@ _DONE_REPORT = re.compile(r"^(?:`[^`]+`\s*:?\s*|[\w.-]+:\s+)?(?!need)[a-z]+ed\b"
 #: "No 5 KB limit": a property in a comparison, not a rule -- unless it names the thing it
 #: rules out ("No backward compatibility for `.agentv/results/runs/`").
 _BARE_NO = re.compile(r"^no\s+(?!\w+ing\b)(?:\S+\s+){0,4}\S+$", re.I)
+#: A word with a letter in it: a problem or a fix is told in words, not in figures.
+_WORD = re.compile(r"[A-Za-z]{2,}")
+#: A commit reference or a conventional-commit subject at the start of a bullet: the log of
+#: what was committed, not an error and its fix.
+_COMMIT = re.compile(r"^`?(?:[0-9a-f]{7,40}\b|(?:fix|feat|ci|docs|chore|refactor|test|build|"
+                     r"style|perf)(?:\([^)]*\))?!?:)", re.I)
+#: Words any failure output or account of one holds: they point at no failure in particular.
+_GENERIC = frozenset("""error errors failed failing fails failure failures issue issues problem
+problems build builds test tests when with from that this were have been because could would
+should which there their then than into after before while using used does didn't doesn't
+not none only also just like make made need needs needed work works worked working still
+""".split())
+_CODE_SPAN = re.compile(r"`([^`]{3,})`")
+#: A token that names something (a path, an identifier, a flag, a version): one shared with
+#: a failure's output ties the account to it.
+_NAMING = re.compile(r"[\w.-]*(?:[_./:]|\d[A-Za-z]|[a-z][A-Z])[\w./:-]*|--?[a-z][\w-]+")
 #: Slips in the session's own new code are not lessons about the project.
 _OWN_SLIP = re.compile(r"compile error|syntax error|typo|undefined (?:variable|function)|"
                        r"unused (?:variable|import|alias)|missing (?:import|require)", re.I)
@@ -103,9 +124,14 @@ def summary_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     if not view.project:
         return
     deleted = _deleted_paths(view)
+    failures = failed_outputs(view)
     for event in summary_events(view):
         shown = 0
         for claim in claims(event.text):
+            if claim.predicate == LESSON and not corroborated(
+                    claim.text.split("; fixed: ", 1)[0],
+                    [text for line, text in failures if line < event.line]):
+                continue  # an error nobody saw fail: the agent's story
             if claim.subject and any(removes(gone, claim.subject) for gone in deleted):
                 continue
             if claim.subject and not _is_path(claim.subject) \
@@ -184,7 +210,8 @@ def read_bullet(text: str, section: str) -> Claim | None:
         return None
     if section == LESSON:
         problem, _, fix = _split_fix(text)
-        if not problem or not fix or _OWN_SLIP.search(problem) or _CHANGE_REPORT.match(problem):
+        if not problem or not fix or _OWN_SLIP.search(problem) or _CHANGE_REPORT.match(problem) \
+                or not lesson_shape(problem, fix):
             return None
         return Claim(LESSON, None, f"{problem.rstrip(' .;:')}; fixed: {fix.rstrip('.')}")
     if section == DECIDED or (_CHOICE.match(text) and _INSTEAD.search(text)):
@@ -199,6 +226,35 @@ def read_bullet(text: str, section: str) -> Claim | None:
             and not (_BARE_NO.match(text.rstrip(".")) and "`" not in text):
         return Claim(CONVENTION, None, text.rstrip("."))
     return None
+
+
+def lesson_shape(problem: str, fix: str) -> bool:
+    """Whether "problem → fix" reads as an error and its fix: the problem in at least three
+    words and the fix in at least two, the split not inside a parenthesis or a code span (a
+    before/after figure, "Reduced size by 91% (9.0M → 784K)"), and not a commit's subject
+    ("`fix: use the 22.04 runner`")."""
+    if len(_WORD.findall(problem)) < 3 or len(_WORD.findall(fix)) < 2:
+        return False
+    if problem.count("(") != problem.count(")") or problem.count("`") % 2:
+        return False
+    return not _COMMIT.match(problem)
+
+
+def corroborated(problem: str, failures: list[str]) -> bool:
+    """Whether one failure's output shows the problem: it holds a naming token of the
+    problem (a path, an identifier, a flag, a code span's text) or two of its plain words
+    that are not generic failure words."""
+    spans = [span.lower() for span in _CODE_SPAN.findall(problem)]
+    naming = {token.lower().strip(".:") for token in _NAMING.findall(problem)
+              if len(token.strip(".:")) >= 4}
+    plain = {word.lower() for word in re.findall(r"[A-Za-z]{4,}", problem)} - _GENERIC
+    for text in failures:
+        seen = text.lower()
+        if any(term in seen for term in spans) or any(term in seen for term in naming):
+            return True
+        if sum(bool(re.search(rf"\b{word}\b", seen)) for word in plain) >= 2:
+            return True
+    return False
 
 
 def _split_fix(text: str) -> tuple[str, str, str]:

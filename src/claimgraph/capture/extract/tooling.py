@@ -160,9 +160,15 @@ def command_form(argv: tuple[str, ...]) -> str:
             continue
         aimed = index > key_end or _is_target(word)
         if index and not word.startswith("-") and aimed and not _follows_flag(argv, index):
+            if words and _is_flag(words[-1]) and words[-1] == argv[index - 1]:
+                words.pop()  # its value is left out: a flag cut from it would be half a command
             continue
         words.append(word)
     return " ".join(words)
+
+
+def _is_flag(word: str) -> bool:
+    return word.startswith("-") and "=" not in word and word not in _REPORTING_FLAGS
 
 
 def _is_target(word: str) -> bool:
@@ -171,8 +177,13 @@ def _is_target(word: str) -> bool:
 
 
 def _follows_flag(argv: tuple[str, ...], index: int) -> bool:
+    """The word is the value of the flag before it (``--config ci.toml``, ``tox -e lint``):
+    kept with it, so a command is stored whole (``tox -e`` alone runs nothing). After a short
+    flag, a file or test id is taken for what the run was aimed at, not for the value."""
     previous = argv[index - 1]
-    return previous.startswith("--") and "=" not in previous and previous not in _REPORTING_FLAGS
+    if not previous.startswith("-") or "=" in previous or previous in _REPORTING_FLAGS:
+        return False
+    return previous.startswith("--") or not _is_target(argv[index])
 
 
 def tooling_candidates(view: SessionView) -> Iterator[dict[str, Any]]:

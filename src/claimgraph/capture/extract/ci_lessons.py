@@ -1,0 +1,163 @@
+"""failure-mode lessons from a CI loop: a CI step failed, the session changed files and
+committed, and a later CI run got past that failure.
+
+An agent fixing CI cannot run the failing step itself; it reads the failed log
+(``gh run view <id> --log-failed``), edits, commits, and waits for the next run. The lesson is
+the same shape as a local one (``lessons``): a failure seen in a tool's output, the change, and
+proof that the change worked -- only the proof is in a later run's output:
+
+- a later run's failed log (another run id) where the same job fails further on, or in the
+  same step with another error (a job missing from that log may have been skipped), or
+- a later run's step list (``gh run watch`` / ``gh run view``) showing the step, or its whole
+  job, with a tick.
+
+Each line of a failed log is ``<job>\\t<step>\\t<timestamp> <text>``; the failing step is the
+one whose ``##[error]`` line ends it, and its most telling line is the error. The fix is named
+by the commit that followed (its subject, without a ``fix:`` prefix) and the files edited
+before it. A fix nobody proved -- the next run failed the same step with the same error, or no
+later run was looked at -- is not a lesson: it is what the agent hoped ("This should be the
+final fix").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from claimgraph.capture.events import Event
+from claimgraph.capture.extract.lessons import first_error_text
+from claimgraph.capture.extract.session import (
+    OK, SessionView, candidate, short_quote, transcript_evidence)
+from claimgraph.capture.extract.shell import command_text
+from claimgraph.capture.extract.writes import file_ops
+
+_LOG_LINE = re.compile(r"^(?P<job>[^\t\n]{1,120})\t(?P<step>[^\t\n]{1,120})\t"
+                       r"(?:\d{4}-\d\d-\d\dT[\d:.]+Z\s?)?(?P<text>.*)$")
+_STEP_FAILED = re.compile(r"##\[error\]Process completed with exit code \d+")
+_RUN_ID = re.compile(r"\bgh\s+run\s+(?:view|watch)\s+(?:[^|;&]*?\s)?(?P<id>\d{5,})\b")
+_GH_RUN = re.compile(r"\bgh\s+run\s+(?:view|watch)\b")
+_TICKED = re.compile(r"^\s*✓\s+(?P<step>.+?)\s*$", re.MULTILINE)
+_COMMIT = re.compile(r"\bgit\s+commit\b")
+#: A job's line in a run's step list: "Build in 4m5s (ID 59966857554)".
+_JOB_TIME = re.compile(r"\s+in\s+\S+\s+\(ID \d+\)$")
+#: ``-m "subject"`` or ``-m "$(cat <<'EOF'\nsubject\n…"``.
+_MESSAGE = re.compile(r"""-m\s+(?:"\$\(cat\s+<<-?\s*'?"?\w+'?"?\s*\n\s*(?P<heredoc>[^\n]+)|"""
+                      r"""["'](?P<quoted>[^"'\n]+))""")
+_CONVENTIONAL = re.compile(r"^\w+(?:\([^)]*\))?!?:\s*")
+_LONGEST = 240
+_NOISE = re.compile(r"^(?:##\[|Full execution log|Run |shell:|env:|\s*$)")
+
+
+@dataclass(frozen=True)
+class StepFailure:
+    """One failed CI step as a failed log shows it."""
+
+    job: str
+    step: str
+    error: str
+
+
+@dataclass
+class _Open:
+    failure: StepFailure
+    run_id: str | None
+    seen: Event
+    edits: list[str] = field(default_factory=list)
+    commit: str | None = None
+
+
+def failed_steps(log: str) -> list[StepFailure]:
+    """The steps a ``--log-failed`` output shows failing, each with its most telling line."""
+    steps: dict[tuple[str, str], list[str]] = {}
+    failed: list[tuple[str, str]] = []
+    for line in log.splitlines():
+        match = _LOG_LINE.match(line)
+        if not match:
+            continue
+        key = (match["job"].strip(), match["step"].strip())
+        text = match["text"].strip()
+        if _STEP_FAILED.search(text):
+            if key not in failed:
+                failed.append(key)
+            continue
+        if not _NOISE.match(text):
+            steps.setdefault(key, []).append(text[:_LONGEST])  # a command line can be long
+    found = []
+    for key in failed:
+        error = first_error_text("\n".join(steps.get(key, [])))
+        if error:
+            found.append(StepFailure(key[0], key[1], error))
+    return found
+
+
+def commit_subject(command: str) -> str | None:
+    """A commit's subject line from its command, without a conventional prefix."""
+    match = _MESSAGE.search(command)
+    subject = (match["heredoc"] or match["quoted"]) if match else None
+    subject = _CONVENTIONAL.sub("", subject.strip()) if subject else ""
+    return subject if len(re.findall(r"[A-Za-z]{2,}", subject)) >= 3 else None
+
+
+def got_past(failure: StepFailure, later_log: str | None, ticked: set[str]) -> bool:
+    """Whether a later run shows the step past that failure: ticked, or its failed log no
+    longer shows that step failing with that error."""
+    if failure.step in ticked or failure.job in ticked:
+        return True  # the step, or its whole job ("✓ build in 2m (ID 5)"), passed
+    if later_log is None:
+        return False
+    later = [f for f in failed_steps(later_log) if f.job == failure.job]
+    # the job must show in the later log (failing further on, or the same step failing
+    # otherwise): a job missing from it may have been skipped, which proves nothing
+    return bool(later) and not any(f.step == failure.step and f.error == failure.error
+                                   for f in later)
+
+
+def ci_lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    if not view.project:
+        return
+    pending: list[_Open] = []
+    for call in view.calls():
+        command = command_text(call) or ""
+        result = view.results.get(call.call_id or "")
+        if result is None or view.outcome(call) != OK:
+            continue
+        for op in file_ops(view, call):
+            cited = view.relative(op.path)
+            for item in pending:
+                if cited and item.commit is None and cited not in item.edits:
+                    item.edits.append(cited)
+        if _COMMIT.search(command):
+            subject = commit_subject(command)
+            for item in pending:
+                if item.commit is None and item.edits and subject:
+                    item.commit = subject
+            continue
+        if not _GH_RUN.search(command):
+            continue
+        run = _RUN_ID.search(command)
+        run_id = run["id"] if run else None
+        log = result.text if "##[error]" in result.text else None
+        ticked = {_JOB_TIME.sub("", m["step"]) for m in _TICKED.finditer(result.text)}
+        for item in list(pending):
+            if item.commit is None or run_id is None or run_id == item.run_id:
+                continue
+            if got_past(item.failure, log, ticked):
+                pending.remove(item)
+                yield _candidate(view, item, call)
+            elif log is not None and item.failure in failed_steps(log):
+                pending.remove(item)  # the next run failed the same way: not proved
+        for failure in failed_steps(log) if log else []:
+            pending.append(_Open(failure, run_id, call))
+
+
+def _candidate(view: SessionView, item: _Open, proof: Event) -> dict[str, Any]:
+    failure = item.failure
+    files = ", ".join(item.edits[:3])
+    text = (f"CI job `{failure.job}` step `{failure.step}` failed: {failure.error}; "
+            f"fixed by {item.commit} (editing {files})")
+    evidence = [transcript_evidence(item.seen.line, f"{failure.step}: {failure.error}"),
+                transcript_evidence(proof.line, short_quote(command_text(proof) or "", 100))]
+    return candidate("lessons", view.project or "", "core/failure-mode", text,
+                     evidence=evidence, object_kind="literal", subject_type="project",
+                     at=proof.timestamp)
