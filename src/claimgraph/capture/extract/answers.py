@@ -2,8 +2,9 @@
 
 Two harness exchanges carry a user's decision without the user typing a sentence:
 
-- **AskUserQuestion** (Claude Code): the call lists each question with its options; the result
-  says which option (or free "Other" text) was picked. Each answer is a decision
+- **AskUserQuestion** (Claude Code) and **request_user_input** (Codex): the call lists each
+  question with its options; the result says which option was picked, and what the person
+  typed (asked.py reads both shapes). Each picked option is a decision
   (``x/decided``, "<header>: <choice>"). When the agent marked an option "(Recommended)" and the
   user picked another, the recommendation was turned down: ``core/decided-against`` names what
   the recommendation had and the choice lacks ("All four" minus the three chosen is
@@ -24,7 +25,7 @@ from typing import Any, Iterator, Mapping
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.actions import of_kind
-from claimgraph.capture.extract.asked import parse_answers, questions, typed
+from claimgraph.capture.extract.asked import answers, bare
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import (
     SessionView, candidate, short_quote, transcript_evidence)
@@ -58,15 +59,14 @@ def answer_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
 
 
 def _answers(view: SessionView, call: Event, result: Event) -> Iterator[dict[str, Any]]:
-    answered = parse_answers(result.text)
-    for question in questions(call):
-        answer = answered.get(question.get("question", ""))
-        if not answer or typed(answer, question):
+    for answer in answers(call, result):
+        if not answer.picked:
             continue  # typed: the person's own words, which the statements rule reads
-        if process_question(question["question"]) or task_scoped(answer):
+        question = answer.question
+        if process_question(question["question"]) or task_scoped(answer.picked):
             continue  # how to go on with the task in hand: a choice for today
-        yield _decision(view, call, result, question, answer)
-        rejected = turned_down(question.get("options") or [], answer)
+        yield _decision(view, call, result, question, answer.picked)
+        rejected = turned_down(question.get("options") or [], answer.picked)
         if rejected:
             yield _candidate(view, AGAINST, rejected, call, result, "answers",
                              question["question"])
@@ -76,8 +76,9 @@ def _decision(view: SessionView, call: Event, result: Event, question: Mapping[s
               answer: str) -> dict[str, Any]:
     header = question.get("header") if isinstance(question.get("header"), str) else None
     asked = re.sub(r"\s*\([^()]*\)", "", question["question"]).strip()
-    text = f'{header}: {answer} (asked "{asked}")' if header \
-        else f'{question["question"]} {answer}'
+    chosen = ", ".join(bare(part) for part in answer.split(", "))
+    text = f'{header}: {chosen} (asked "{asked}")' if header \
+        else f'{question["question"]} {chosen}'
     return _candidate(view, DECIDED, text, call, result, "answers",
                       question["question"])
 

@@ -102,8 +102,8 @@ class SessionView:
         result = self.results.get(call.call_id or "")
         if result is None or _backgrounded(call, result):
             return UNKNOWN
-        if result.text.lstrip().startswith(_NOT_A_VERDICT):
-            return UNKNOWN
+        if result.text.lstrip().startswith(_NOT_A_VERDICT) or result.extras.get("no_verdict"):
+            return UNKNOWN  # no_verdict: a reader knows the tool reported no outcome
         code = exit_code(result)
         if result.is_error or (code is not None and code != 0):
             return FAILED
