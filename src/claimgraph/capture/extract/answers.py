@@ -6,9 +6,10 @@ Two harness exchanges carry a user's decision without the user typing a sentence
   question with its options; the result says which option was picked, and what the person
   typed (asked.py reads both shapes). Each picked option is a decision
   (``x/decided``, "<header>: <choice>"). When the agent marked an option "(Recommended)" and the
-  user picked another, the recommendation was turned down: ``core/decided-against`` names what
-  the recommendation had and the choice lacks ("All four" minus the three chosen is
-  "Sobelow"), else the recommended option itself.
+  user picked a part of it, the rest was turned down: ``core/decided-against`` names what the
+  recommendation had and the choice lacks ("All four" minus the three chosen is "Sobelow").
+  An option merely not picked is never a fact, the recommended one included: choosing one
+  place for a panel over another says what was chosen, not that the other is ruled out.
 - **ExitPlanMode**: an approved plan's explicit exclusions (a "No-gos" / "Out of scope" /
   "Non-goals" list) are decisions against those things; its title is the approved plan. A
   rejected plan's feedback is the user's own words and is read like a prompt (the same
@@ -84,8 +85,9 @@ def _decision(view: SessionView, call: Event, result: Event, question: Mapping[s
 
 
 def turned_down(options: list[Any], answer: str) -> str | None:
-    """What a recommended option had that the chosen one lacks, or the recommended option;
-    None when nothing was recommended or the recommendation was taken."""
+    """What a recommended option had that the chosen one lacks (the choice is a part of the
+    recommendation); None when nothing was recommended, the recommendation was taken, or
+    another option was simply picked instead (module docstring)."""
     labels = [o for o in options if isinstance(o, Mapping) and isinstance(o.get("label"), str)]
     recommended = next((o for o in labels if _RECOMMENDED.search(o["label"])), None)
     if recommended is None or recommended["label"] in answer:
@@ -96,7 +98,7 @@ def turned_down(options: list[Any], answer: str) -> str | None:
     missing = [item for item in offered if item.lower() not in chosen]
     if chosen and missing and len(missing) < len(offered):
         return ", ".join(_described(item, labels) for item in missing)
-    return name
+    return None
 
 
 def _described(item: str, options: list[Mapping[str, Any]]) -> str:
