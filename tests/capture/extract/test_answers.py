@@ -180,3 +180,13 @@ def test_a_codex_entry_that_is_no_offered_label_was_typed():
                         output=_codex_answers({"scope": ["FreeBSD too"]}))
     [answer] = answers(call, session.events[-1])
     assert (answer.picked, answer.typed) == ("", "FreeBSD too")
+
+
+def test_a_recommendation_picked_where_a_timer_picks_it_is_nobodys_choice():
+    timed = {"autoResolutionMs": 60000, **CODEX_QUESTIONS}
+    session = Session(agent="codex")
+    call = session.tool("request_user_input", timed, output=_codex_answers({
+        "store": ["SQLite file (Recommended)", "user_note: keep every write atomic"],
+        "scope": ["Linux only"]}))
+    found = {a.question["id"]: (a.picked, a.typed) for a in answers(call, session.events[-1])}
+    assert found == {"store": ("", "keep every write atomic"), "scope": ("Linux only", "")}

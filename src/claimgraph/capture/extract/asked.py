@@ -10,8 +10,10 @@ any entry that is not an offered label).
 Both become ``Answer``s: what was ``picked`` (the agent worded it: a choice among its options)
 and what was ``typed`` (the person's own words, read like a prompt: ``SessionView``'s
 ``typed_in_results``). An option not picked is never an answer. A Codex answer record carrying
-anything besides its ``answers`` list (a time-out that picked for the user, say) is not read:
-whether the person chose is then unknown. Pure parsing of one call and its result.
+anything besides its ``answers`` list is not read: whether the person chose is then unknown.
+So is the recommended option of a question asked with a time-out (``autoResolutionMs``): when
+the time runs out the harness picks the recommendation itself, so that answer may be nobody's
+choice (the words a person typed still are theirs). Pure parsing of one call and its result.
 """
 
 from __future__ import annotations
@@ -82,11 +84,22 @@ def answers(call: Event, result: Event) -> list[Answer]:
     if structured is None:
         return _quoted_answers(call, result)
     found = []
+    timed = _times_out(call)
     for question in questions(call):
         given = structured.get(str(question.get("id") or question["question"]))
-        if given is not None:
-            found.append(_split(question, given))
+        if given is None:
+            continue
+        answer = _split(question, given)
+        if timed and answer.picked and _RECOMMENDED.search(answer.picked):
+            answer = Answer(question, typed=answer.typed)  # the harness may have picked it
+        found.append(answer)
     return [a for a in found if a.picked or a.typed]
+
+
+def _times_out(call: Event) -> bool:
+    """The question resolves itself after a while (module docstring)."""
+    return any(key.lower().startswith("autoresol") and value
+               for key, value in (call.tool_input or {}).items())
 
 
 def typed_answers(call: Event, result: Event) -> list[tuple[str, str]]:
