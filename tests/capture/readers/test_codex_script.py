@@ -125,3 +125,30 @@ def test_a_script_that_is_more_is_never_a_shell_call(tmp_path: Path):
                     _output("c1", "Script completed\nWall time 1 seconds\nOutput:\n", ""))
     call = next(e for e in codex.read(str(path)).events if e.kind == "tool_call")
     assert call.tool_name == "exec" and command_text(call) is None
+
+
+def _command(call_id: str, cmd: str) -> dict:
+    return {"type": "function_call", "call_id": call_id, "name": "exec_command",
+            "arguments": json.dumps({"cmd": cmd, "workdir": "/src/app"})}
+
+
+def _said(call_id: str, text: str) -> dict:
+    return {"type": "function_call_output", "call_id": call_id, "output": text}
+
+
+RUNNING = "Chunk ID: a1\nWall time: 10.0 seconds\nProcess running with session ID 77\nOutput:\nstarting\n"
+
+
+def test_a_command_still_running_has_no_verdict_until_its_process_exits(tmp_path: Path):
+    path = _rollout(tmp_path, _command("c1", "make test"), _said("c1", RUNNING),
+                    {"type": "function_call", "call_id": "p1", "name": "write_stdin",
+                     "arguments": json.dumps({"session_id": 77, "chars": ""})},
+                    _said("p1", "Chunk ID: a2\nWall time: 5 seconds\nProcess exited with code 2"
+                                "\nOutput:\n1 failed\n"),
+                    _command("c2", "make serve"), _said("c2", RUNNING.replace("77", "78")))
+    transcript = codex.read(str(path))
+    view = SessionView.of(transcript, "/src/app")
+    first, second = [e for e in transcript.events
+                     if e.kind == "tool_call" and e.tool_name == "exec_command"]
+    assert view.outcome(first) == FAILED and view.results["c1"].extras["exit_code"] == 2
+    assert view.outcome(second) == UNKNOWN  # never polled to its end

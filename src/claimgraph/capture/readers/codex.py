@@ -21,7 +21,9 @@ Code mode (codex_script.py): an ``exec`` call's input is a JavaScript program. O
 calls one known tool with literal arguments is read as that call; its output's status header
 decides the error, and a command run from a script, whose exit code the script does not
 print, gets no verdict (``extras["no_verdict"]``). A ``wait`` call's output for a script still
-running completes that script's result.
+running completes that script's result. Likewise an ``exec_command`` whose output says
+``Process running with session ID N`` has no verdict until a ``write_stdin`` to that process
+returns ``Process exited with code N``, which becomes the command's exit code.
 
 Deduplication: a visible message is written twice, as a ``response_item`` and as an echo
 (``event_msg`` user_message/agent_message up to 0.4x, ``item_completed`` UserMessage /
@@ -57,6 +59,9 @@ _EXIT_LINE = re.compile(r"^(?:Exit code:|Process exited with code) (-?\d+)(?=\s|
 _HEADER_CHARS = 400
 NOISE_TYPES = frozenset({"world_state", "token_usage_record"})
 SCRIPT_TOOL, WAIT_TOOL = "exec", "wait"
+COMMAND_TOOL, POLL_TOOL = "exec_command", "write_stdin"
+#: exec_command's header when the command outlived the call (``write_stdin`` polls it later).
+_RUNNING = re.compile(r"^Process running with session ID (\d+)", re.MULTILINE)
 
 
 def read(path: str, start_offset: int = 0) -> Transcript:
@@ -78,6 +83,9 @@ class _RolloutReader:
         self.scripts: dict[str, str] = {}  # code-mode call id -> the tool it was read as
         self.waits: dict[str, str] = {}  # wait call id -> the cell it waits for
         self.cells: dict[str, tuple[int, str]] = {}  # running cell -> (result index, tool)
+        self.commands: set[str] = set()  # exec_command call ids (their output may say running)
+        self.polls: dict[str, str] = {}  # write_stdin call id -> the process session it reads
+        self.running: dict[str, int] = {}  # running process session -> its command's result
 
     def on_record(self, line: int, record: dict[str, Any]) -> None:
         kind = text_or_none(record.get("type")) or ""
@@ -142,6 +150,11 @@ class _RolloutReader:
                 self.results[call_id] = index
             if call_id in self.scripts:
                 self.on_script_output(index, self.scripts.pop(call_id))
+            elif call_id in self.commands:
+                self.commands.discard(call_id)
+                self.on_command_output(index)
+            elif call_id in self.polls:
+                self.on_poll_output(self.polls.pop(call_id), index)
         else:
             self.builder.counts["skipped_noise"] += 1
 
@@ -184,8 +197,9 @@ class _RolloutReader:
             self.exit_codes[call_id] = code
         elif "exit_code" not in self.builder.events[index].extras:
             result = self.builder.events[index]
+            kept = {k: v for k, v in result.extras.items() if k != "no_verdict"}
             self.builder.amend(index, is_error=result.is_error or code != 0,
-                               extras={**result.extras, "exit_code": code})
+                               extras={**kept, "exit_code": code})
 
     def on_echo(self, line: int, stamp: int | None, role: str | None, text: Any) -> None:
         if role is None or not isinstance(text, str) or not text.strip():
@@ -233,8 +247,33 @@ class _RolloutReader:
             self.scripts[call_id] = name
         elif name == WAIT_TOOL and call_id and isinstance(tool_input.get("cell_id"), (str, int)):
             self.waits[call_id] = str(tool_input["cell_id"])
+        elif name == COMMAND_TOOL and call_id:
+            self.commands.add(call_id)
+        elif name == POLL_TOOL and call_id and isinstance(tool_input.get("session_id"), (str, int)):
+            self.polls[call_id] = str(tool_input["session_id"])
         return self.event("tool_call", line, stamp, call_id=call_id, tool_name=name,
                           tool_input=tool_input, extras=extras)
+
+    def on_command_output(self, index: int) -> None:
+        """A command still running when its call returned has no verdict yet: the
+        ``write_stdin`` output that says how its process exited gives it one."""
+        result = self.builder.events[index]
+        running = _RUNNING.search(result.text, 0, _HEADER_CHARS)
+        if running is None or "exit_code" in result.extras:
+            return
+        self.running[running[1]] = index
+        self.builder.amend(index, extras={**result.extras, "no_verdict": True})
+
+    def on_poll_output(self, process: str, poll: int) -> None:
+        index = self.running.get(process)
+        code = self.builder.events[poll].extras.get("exit_code")
+        if index is None or not isinstance(code, int):
+            return
+        del self.running[process]
+        result = self.builder.events[index]
+        kept = {k: v for k, v in result.extras.items() if k != "no_verdict"}
+        self.builder.amend(index, is_error=result.is_error or code != 0,
+                           extras={**kept, "exit_code": code})
 
     def on_script_output(self, index: int, tool: str) -> None:
         """A script's status header decides its call's error and verdict; a script still
