@@ -136,7 +136,8 @@ def _said(call_id: str, text: str) -> dict:
     return {"type": "function_call_output", "call_id": call_id, "output": text}
 
 
-RUNNING = "Chunk ID: a1\nWall time: 10.0 seconds\nProcess running with session ID 77\nOutput:\nstarting\n"
+RUNNING = ("Chunk ID: a1\nWall time: 10.0 seconds\nProcess running with session ID 77\n"
+           "Output:\nstarting\n")
 
 
 def test_a_command_still_running_has_no_verdict_until_its_process_exits(tmp_path: Path):
