@@ -208,5 +208,19 @@ def project_name(root: str | None) -> str | None:
     return _named(parts[-1]) if parts else None
 
 
+def main_checkout(root: str) -> str | None:
+    """The repository a checkout inside it belongs to (``/r/app/.claude/worktrees/x`` ->
+    ``/r/app``), by the path alone; None when ``root`` is not inside such a container. For a
+    directory git cannot be asked about (gone, another machine's): every worktree of one
+    repository is then still one project."""
+    parts = root.split("/")
+    for index in range(1, len(parts)):
+        for container in _INNER_CONTAINERS:
+            end = index + len(container)
+            if tuple(parts[index:end]) == container and len(parts) > end and parts[index - 1]:
+                return "/".join(parts[:index])
+    return None
+
+
 def _named(part: str) -> str | None:
     return None if _PLACEHOLDER.match(part) or re.fullmatch(r"[A-Za-z]:", part) else part

@@ -462,6 +462,20 @@ def test_a_session_placed_by_its_repository_files_project_facts_under_the_remote
         "github.com/acme/shop"
 
 
+@pytest.mark.parametrize("cwd, project_id, root", [
+    ("C:\\Users\\dev\\shop\\.claude\\worktrees\\brave-otter", "C:/Users/dev/shop",
+     "/C:/Users/dev/shop/.claude/worktrees/brave-otter"),
+    ("C:\\Users\\dev\\shop", "C:/Users/dev/shop", "/C:/Users/dev/shop"),
+    ("/nowhere/shop/.worktrees/feature-x", "/nowhere/shop", "/nowhere/shop/.worktrees/feature-x"),
+])
+def test_a_worktree_folder_git_cannot_see_is_filed_under_its_repository(cwd, project_id, root):
+    from claimgraph.capture import placement
+
+    origin = origins.Origin(cwd, "transcript")
+    project = placement._project(origin, transcript_of(), {})
+    assert (project.id, project.root) == (project_id, root)
+
+
 @pytest.mark.parametrize("cwds, branches, latest", [
     (["/a", "/a", "/b", "/a"], ["main", "main", "main", "dev"], ("/a", "dev")),
     (["/a", "/b", "/b", "/b"], ["main", "dev", "dev", "dev"], ("/b", "dev")),
