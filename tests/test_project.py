@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from claimgraph.project import normalize_remote, project_id, resolve_project
+from claimgraph.project import normalize_remote, project_id, project_name, resolve_project
 
 pytestmark = pytest.mark.skipif(
     subprocess.run(["git", "--version"], capture_output=True).returncode != 0,
@@ -160,3 +160,21 @@ def test_a_hanging_git_falls_back_to_the_path(tmp_path: Path) -> None:
     loose.mkdir()
     project = resolve_project(loose, {"PATH": str(bin_dir)}, timeout=0.3)
     assert project.source == "path"
+
+
+@pytest.mark.parametrize("root,name", [
+    ("/home/dev/shop", "shop"),
+    ("/home/dev/shop/.claude/worktrees/brave-otter", "shop"),
+    ("/home/dev/shop/.worktrees/feature-x/src", "shop"),
+    ("/C:/Users/dev/.claude-worktrees/shop/quiet-lamport", "shop"),
+    ("/Users/dev/conductor/workspaces/shop/lima", "shop"),
+    ("/Users/dev/.cursor/worktrees/shop/abc1", "shop"),
+    ("/Users/[USER]/Documents/shop", "shop"),
+    ("/Users/[USER]", None),
+    ("/home/<user>", None),
+    ("/", None),
+    ("/C:", None),
+    (None, None),
+])
+def test_a_project_is_named_by_its_repository_never_a_worktree_or_a_placeholder(root, name):
+    assert project_name(root) == name

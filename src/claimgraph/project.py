@@ -174,3 +174,53 @@ def _inside_a_git_tree(path: str) -> bool:
 
 def project_id(cwd: str | os.PathLike[str], environ: Mapping[str, str] | None = None) -> str:
     return resolve_project(cwd, environ).id
+
+
+#: Folders that hold checkouts a tool generated for one repository (``<repo>/.claude/worktrees/
+#: <name>``): the repository is the component BEFORE the container.
+_INNER_CONTAINERS = ((".claude", "worktrees"), (".worktrees",))
+#: Folders that hold such checkouts for many repositories (``~/.claude-worktrees/<repo>/<name>``,
+#: Conductor's ``conductor/workspaces/<repo>/<name>``, Cursor's ``.cursor/worktrees/<repo>/…``):
+#: the repository is the component AFTER the container.
+_OUTER_CONTAINERS = ((".claude-worktrees",), ("conductor", "workspaces"), (".cursor", "worktrees"))
+#: A component a redactor put in place of a name (``[USER]``, ``<user>``, ``{name}``,
+#: ``REDACTED``): it names nothing.
+_PLACEHOLDER = re.compile(r"^(?:\[[^\]]*\]|<[^>]*>|\{[^}]*\}|\*+|x{3,}|(?:\[?redacted.*))$",
+                          re.IGNORECASE)
+
+
+def project_name(root: str | None) -> str | None:
+    """The name a project's facts are told under: its repository's folder name, never a
+    checkout a tool generated for it (a worktree's random name) nor a redacted component.
+    ``root`` is a POSIX path (a Windows one in its POSIX form); None when nothing names it."""
+    if not root:
+        return None
+    parts = [p for p in root.replace("\\", "/").split("/") if p and p != "."]
+    for index in range(len(parts)):
+        for container in _INNER_CONTAINERS:
+            if tuple(parts[index:index + len(container)]) == container and index > 0 \
+                    and len(parts) > index + len(container):
+                return _named(parts[index - 1])
+        for container in _OUTER_CONTAINERS:
+            end = index + len(container)
+            if tuple(parts[index:end]) == container and len(parts) > end + 1:
+                return _named(parts[end])
+    return _named(parts[-1]) if parts else None
+
+
+def main_checkout(root: str) -> str | None:
+    """The repository a checkout inside it belongs to (``/r/app/.claude/worktrees/x`` ->
+    ``/r/app``), by the path alone; None when ``root`` is not inside such a container. For a
+    directory git cannot be asked about (gone, another machine's): every worktree of one
+    repository is then still one project."""
+    parts = root.split("/")
+    for index in range(1, len(parts)):
+        for container in _INNER_CONTAINERS:
+            end = index + len(container)
+            if tuple(parts[index:end]) == container and len(parts) > end and parts[index - 1]:
+                return "/".join(parts[:index])
+    return None
+
+
+def _named(part: str) -> str | None:
+    return None if _PLACEHOLDER.match(part) or re.fullmatch(r"[A-Za-z]:", part) else part

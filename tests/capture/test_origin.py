@@ -168,6 +168,31 @@ def test_without_a_payload_the_transcript_s_first_cwd_is_the_origin():
     assert found == origins.Origin("/t", "transcript")
 
 
+def _at(cwd: str, line: int) -> Event:
+    return Event(kind="prompt", agent="claude-code", source_file="/nowhere/t.jsonl", line=line,
+                 text="x", cwd=cwd)
+
+
+@pytest.mark.parametrize("home", ["/Users/dev", "/home/dev", "/home/dev/Documents", "/",
+                                  "C:\\Users\\dev"])
+def test_a_session_started_at_home_belongs_where_it_settled(home):
+    repo = (home.rstrip("/\\") + ("\\" if "\\" in home else "/") + "shop")
+    events = [_at(home, 1), _at(repo, 2), _at(repo, 3), _at(repo, 4)]
+    found = origins.find_origin(transcript_of(*events, start_cwd=home), None, None, no_known,
+                                "/x")
+    assert found.cwd == repo and found.source == "transcript"
+
+
+def test_a_home_start_that_never_settles_or_a_project_start_stays():
+    spread = [_at("/home/dev", 1), _at("/home/dev/a", 2), _at("/home/dev/b", 3),
+              _at("/home/dev", 4)]
+    assert origins.settled_cwd(transcript_of(*spread), "/home/dev") == "/home/dev"
+    elsewhere = [_at("/home/dev", 1), _at("/srv/app", 2), _at("/srv/app", 3)]
+    assert origins.settled_cwd(transcript_of(*elsewhere), "/home/dev") == "/home/dev"
+    moved = [_at("/home/dev/shop", 1), _at("/home/dev/shop/web", 2), _at("/home/dev/shop/web", 3)]
+    assert origins.settled_cwd(transcript_of(*moved), "/home/dev/shop") == "/home/dev/shop"
+
+
 def test_a_later_segment_under_an_old_mark_reads_the_start_from_the_file_head(tmp_path):
     path = tmp_path / "s.jsonl"
     session = Session(path, tmp_path / "started-here")
@@ -435,6 +460,20 @@ def test_a_session_placed_by_its_repository_files_project_facts_under_the_remote
     placed = placement.Placement(origin, project)
     assert placement.scoped({"scope": "project"}, placed, "session-log")["scope"] == \
         "github.com/acme/shop"
+
+
+@pytest.mark.parametrize("cwd, project_id, root", [
+    ("C:\\Users\\dev\\shop\\.claude\\worktrees\\brave-otter", "C:/Users/dev/shop",
+     "/C:/Users/dev/shop/.claude/worktrees/brave-otter"),
+    ("C:\\Users\\dev\\shop", "C:/Users/dev/shop", "/C:/Users/dev/shop"),
+    ("/nowhere/shop/.worktrees/feature-x", "/nowhere/shop", "/nowhere/shop/.worktrees/feature-x"),
+])
+def test_a_worktree_folder_git_cannot_see_is_filed_under_its_repository(cwd, project_id, root):
+    from claimgraph.capture import placement
+
+    origin = origins.Origin(cwd, "transcript")
+    project = placement._project(origin, transcript_of(), {})
+    assert (project.id, project.root) == (project_id, root)
 
 
 @pytest.mark.parametrize("cwds, branches, latest", [

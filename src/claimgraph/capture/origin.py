@@ -7,7 +7,12 @@ capturing someone's transcript from anywhere). In order:
    later segments are read from an offset and no longer see its first record;
 2. the cwd the hook payload (or ``--cwd``) gives;
 3. the transcript's first recorded cwd (Claude Code and Codex put one on their records; a
-   segment read from an offset under a mark older than origins scans the file's first lines);
+   segment read from an offset under a mark older than origins scans the file's first lines).
+   A session started in a home directory (``/Users/me``, ``/home/me``, ``C:/Users/me``, or
+   a personal folder right under it: Documents, Desktop, Downloads) or at ``/`` did not start
+   in a project: when most of its records were made in one directory below it (the agent
+   ``cd``'d into the repository and worked there), that directory is the origin
+   (``settled_cwd``); otherwise the start stays;
 4. Gemini records no cwd, only ``projectHash`` = sha256 of its project root (its cwd at start,
    as a string). A directory whose hash matches is proof, so every candidate is checked:
    directories the session itself names (tool paths and their parents, the paths in its
@@ -95,6 +100,7 @@ def find_origin(transcript: Transcript, mark: Any, request_cwd: str | None,
     started = transcript.session.start_cwd if transcript.start_offset == 0 else None
     started = started or (head_cwd(transcript.path) if transcript.start_offset else None)
     if started:
+        started = settled_cwd(transcript, started)
         return _with_remote(Origin(started, "transcript"), transcript, remotes)
     project_hash = (transcript.session.project_hash or "").lower()
     if project_hash:
@@ -108,6 +114,29 @@ def find_origin(transcript: Transcript, mark: Any, request_cwd: str | None,
         return Origin(None, "repository", remote, project_hash or None)
     remote = _known_remote(remotes, project_hash)
     return Origin(None, "known-remote", remote) if remote else Origin(None, "none")
+
+
+#: Where a person's shell opens, not a project: a home directory or a personal folder in it.
+_HOME = re.compile(r"^(?:/(?:Users|home)/[^/]+|/root|/[A-Z]:/Users/[^/]+)"
+                   r"(?:/(?:Documents|Desktop|Downloads))?/?$", re.IGNORECASE)
+
+
+def settled_cwd(transcript: Transcript, started: str) -> str:
+    """The directory below a home-directory start where most of the session's records were
+    made (module docstring, step 3); ``started`` when it is a project, or nothing settled."""
+    start = windows_path(started) or started
+    if not (_HOME.match(start) or start == "/"):
+        return started
+    cwds = [e.cwd for e in transcript.events if e.cwd and not e.subagent_id]
+    if not cwds:
+        return started
+    counts: dict[str, int] = {}
+    for cwd in cwds:
+        counts[cwd] = counts.get(cwd, 0) + 1
+    best, seen = max(counts.items(), key=lambda item: item[1])
+    below = windows_path(best) or best
+    inside = below.startswith(start.rstrip("/") + "/") and not _HOME.match(below)
+    return best if inside and seen * 2 > len(cwds) else started
 
 
 def _with_remote(origin: Origin, transcript: Transcript,

@@ -24,7 +24,7 @@ from typing import Any, Mapping
 from claimgraph.capture import origin as origins
 from claimgraph.capture.events import Transcript
 from claimgraph.capture.foreign_paths import display_id, windows_path
-from claimgraph.project import Project, normalize_remote, resolve_project
+from claimgraph.project import Project, main_checkout, normalize_remote, resolve_project
 from claimgraph.core import Shell
 
 UNPLACED = "unplaced:"
@@ -67,6 +67,8 @@ def _project(origin: origins.Origin, cleaned: Transcript,
     project = resolve_project(origin.cwd, environ)
     if project.source == "path" and remote:
         return project._replace(id=remote, source="remote")
+    if project.source == "path":  # git could not say: a worktree folder still names its repo
+        return project._replace(id=main_checkout(project.id) or project.id)
     return project
 
 
@@ -77,7 +79,7 @@ def _windows_project(root: str, remote: str | None) -> Project:
     elsewhere share, else the Windows path written with forward slashes."""
     if remote:
         return Project(remote, root, "remote")
-    return Project(display_id(root), root, "path")
+    return Project(display_id(main_checkout(root) or root), root, "path")
 
 
 def _shown_project(remote: str | None) -> Project | None:

@@ -49,3 +49,17 @@ def test_questions_and_plans_are_ask_and_plan_and_the_rest_is_other():
 def test_the_one_table_names_only_known_kinds():
     assert set(TOOL_KINDS.values()) <= {"shell", "read", "write", "edit", "ask", "plan"}
     assert kind_of(None) == kind_of("SomethingNew") == "other"
+
+
+@pytest.mark.parametrize("name", ["PowerShell", "powershell"])
+def test_a_powershell_call_is_a_shell_action(name):
+    session = Session()
+    session.tool(name, {"command": "git status -sb; pytest -q"}, output="3 passed")
+    [done] = actions(SessionView.of(session.transcript(), None))
+    assert (done.kind, done.command, done.outcome) == ("shell", "git status -sb; pytest -q", "ok")
+
+
+def test_codex_questions_are_asks_like_claude_codes():
+    session = Session(agent="codex")
+    session.tool("request_user_input", {"questions": []}, output="{}")
+    assert [a.kind for a in actions(SessionView.of(session.transcript(), None))] == ["ask"]

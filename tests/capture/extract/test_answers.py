@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from claimgraph.capture.extract.answers import exclusions, parse_answers, turned_down
+import json
+
+from claimgraph.capture.extract.answers import exclusions, turned_down
+from claimgraph.capture.extract.asked import answers, parse_answers
+from claimgraph.capture.extract.session import SessionView
+from claimgraph.capture.extract.statements import user_texts
 
 from .extract_helpers import Session, only
 
@@ -31,7 +36,9 @@ def test_a_recommendation_turned_down_is_a_decision_against_what_it_added():
     session = Session()
     session.tool("AskUserQuestion", QUESTIONS, output=ANSWERED)
     against = only(session.extract(), "core/decided-against")
-    assert {c["object"] for c in against} == {"PostgreSQL", "bandit (security linter)"}
+    # SQLite instead of the recommended PostgreSQL rules nothing out: only the linter the
+    # choice left out of the recommended set is turned down
+    assert {c["object"] for c in against} == {"bandit (security linter)"}
     assert all(c["epistemic"] == "commitment" and c["source_type"] == "user-assertion"
                for c in against)
 
@@ -102,3 +109,84 @@ def test_a_rejected_plans_feedback_for_today_is_not_a_decision():
                         "rejected. To tell you how to proceed, the user said:\n"
                         "We will keep the CI integration in scope until the release next week.")
     assert [c for c in session.extract() if c["rule"] == "answers"] == []
+
+
+# Codex's request_user_input: questions carry an id; the result is JSON keyed by that id, with
+# the labels picked and the person's own words as "user_note: ..." entries.
+CODEX_QUESTIONS = {"questions": [
+    {"id": "store", "header": "Storage", "question": "Where should sessions be kept?",
+     "options": [{"label": "SQLite file (Recommended)", "description": "One file"},
+                 {"label": "Plain JSON files", "description": "Easy to read"}]},
+    {"id": "scope", "header": "Scope", "question": "Which platforms must work?",
+     "options": [{"label": "Linux only", "description": ""},
+                 {"label": "Linux and macOS", "description": ""}]},
+]}
+
+
+def _codex_answers(table: dict) -> str:
+    return json.dumps({"answers": {key: {"answers": value} for key, value in table.items()}})
+
+
+def test_a_codex_answer_is_parsed_into_what_was_picked_and_what_was_typed():
+    session = Session(agent="codex")
+    call = session.tool("request_user_input", CODEX_QUESTIONS, output=_codex_answers({
+        "store": ["SQLite file (Recommended)", "user_note: keep every write atomic"],
+        "scope": ["Linux and macOS"]}))
+    result = session.events[-1]
+    found = {a.question["id"]: (a.picked, a.typed) for a in answers(call, result)}
+    assert found == {"store": ("SQLite file (Recommended)", "keep every write atomic"),
+                     "scope": ("Linux and macOS", "")}
+
+
+def test_a_codex_answer_is_a_decision_and_its_note_the_users_words():
+    session = Session(agent="codex")
+    session.tool("request_user_input", CODEX_QUESTIONS, output=_codex_answers({
+        "store": ["SQLite file (Recommended)",
+                  "user_note: Always use pathlib instead of os.path."],
+        "scope": ["Linux and macOS"]}))
+    extracted = session.extract()
+    decided = {c["object"] for c in only(extracted, "x/decided")}
+    assert decided == {'Storage: SQLite file (asked "Where should sessions be kept?")',
+                       'Scope: Linux and macOS (asked "Which platforms must work?")'}
+    texts = [text for _, text in user_texts(SessionView.of(session.transcript(), None))]
+    assert texts == ["Always use pathlib instead of os.path."]
+    said = [c for c in extracted if "pathlib" in c["object"]]
+    assert said and all(c["source_type"] == "user-assertion" for c in said)
+
+
+def test_an_option_not_picked_is_never_a_fact():
+    session = Session(agent="codex")
+    session.tool("request_user_input", CODEX_QUESTIONS,
+                 output=_codex_answers({"scope": ["Linux only"]}))
+    objects = " ".join(c["object"] for c in session.extract())
+    assert "Linux only" in objects
+    assert "macOS" not in objects and "JSON files" not in objects and "SQLite" not in objects
+
+
+def test_codex_answers_of_an_unknown_shape_or_no_answer_say_nothing():
+    for output in ("request_user_input is unavailable in Default mode",
+                   json.dumps({"answers": {"scope": {"answers": ["Linux only"],
+                                                     "auto_resolved": True}}}),
+                   json.dumps({"answers": {"scope": {"answers": []}}}),
+                   json.dumps({"answers": ["Linux only"]})):
+        session = Session(agent="codex")
+        session.tool("request_user_input", CODEX_QUESTIONS, output=output)
+        assert session.extract() == [], output
+
+
+def test_a_codex_entry_that_is_no_offered_label_was_typed():
+    session = Session(agent="codex")
+    call = session.tool("request_user_input", CODEX_QUESTIONS,
+                        output=_codex_answers({"scope": ["FreeBSD too"]}))
+    [answer] = answers(call, session.events[-1])
+    assert (answer.picked, answer.typed) == ("", "FreeBSD too")
+
+
+def test_a_recommendation_picked_where_a_timer_picks_it_is_nobodys_choice():
+    timed = {"autoResolutionMs": 60000, **CODEX_QUESTIONS}
+    session = Session(agent="codex")
+    call = session.tool("request_user_input", timed, output=_codex_answers({
+        "store": ["SQLite file (Recommended)", "user_note: keep every write atomic"],
+        "scope": ["Linux only"]}))
+    found = {a.question["id"]: (a.picked, a.typed) for a in answers(call, session.events[-1])}
+    assert found == {"store": ("", "keep every write atomic"), "scope": ("Linux only", "")}

@@ -120,3 +120,22 @@ def test_aims_under_a_product_direction_heading_are_not_rules():
            "## Conventions\n\n- Use `bun` for package and script operations.\n")
     assert [rule for _, rule in doc_rules(doc)] == [
         "Use `bun` for package and script operations"]
+
+
+def test_a_docs_page_the_agent_created_is_its_report_not_a_project_rule():
+    session = Session()
+    session.write(f"{ROOT}/docs/cleanup-report.md", "# Report\n\n- Keep the current history\n"
+                  "- Use read-only keys when possible\n")
+    session.write(f"{ROOT}/CLAUDE.md", "# Rules\n\n- Always use pathlib for paths\n")
+    assert [c["object"] for c in only(session.extract(), "x/convention")] == [
+        "Always use pathlib for paths"]
+
+
+def test_a_docs_page_the_project_had_still_counts_when_the_session_edits_it():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/docs/dev.md"},
+                 output="# Dev\n\n- Use read-only keys when possible\n")
+    session.write(f"{ROOT}/docs/dev.md", "# Dev\n\n- Use read-only keys when possible\n"
+                  "- Keep every migration reversible\n")
+    objects = {c["object"] for c in only(session.extract(), "x/convention")}
+    assert objects == {"Use read-only keys when possible", "Keep every migration reversible"}

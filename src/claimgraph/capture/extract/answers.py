@@ -2,12 +2,14 @@
 
 Two harness exchanges carry a user's decision without the user typing a sentence:
 
-- **AskUserQuestion** (Claude Code): the call lists each question with its options; the result
-  says which option (or free "Other" text) was picked. Each answer is a decision
+- **AskUserQuestion** (Claude Code) and **request_user_input** (Codex): the call lists each
+  question with its options; the result says which option was picked, and what the person
+  typed (asked.py reads both shapes). Each picked option is a decision
   (``x/decided``, "<header>: <choice>"). When the agent marked an option "(Recommended)" and the
-  user picked another, the recommendation was turned down: ``core/decided-against`` names what
-  the recommendation had and the choice lacks ("All four" minus the three chosen is
-  "Sobelow"), else the recommended option itself.
+  user picked a part of it, the rest was turned down: ``core/decided-against`` names what the
+  recommendation had and the choice lacks ("All four" minus the three chosen is "Sobelow").
+  An option merely not picked is never a fact, the recommended one included: choosing one
+  place for a panel over another says what was chosen, not that the other is ruled out.
 - **ExitPlanMode**: an approved plan's explicit exclusions (a "No-gos" / "Out of scope" /
   "Non-goals" list) are decisions against those things; its title is the approved plan. A
   rejected plan's feedback is the user's own words and is read like a prompt (the same
@@ -24,7 +26,7 @@ from typing import Any, Iterator, Mapping
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.actions import of_kind
-from claimgraph.capture.extract.asked import parse_answers, questions, typed
+from claimgraph.capture.extract.asked import answers, bare
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import (
     SessionView, candidate, short_quote, transcript_evidence)
@@ -58,15 +60,14 @@ def answer_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
 
 
 def _answers(view: SessionView, call: Event, result: Event) -> Iterator[dict[str, Any]]:
-    answered = parse_answers(result.text)
-    for question in questions(call):
-        answer = answered.get(question.get("question", ""))
-        if not answer or typed(answer, question):
+    for answer in answers(call, result):
+        if not answer.picked:
             continue  # typed: the person's own words, which the statements rule reads
-        if process_question(question["question"]) or task_scoped(answer):
+        question = answer.question
+        if process_question(question["question"]) or task_scoped(answer.picked):
             continue  # how to go on with the task in hand: a choice for today
-        yield _decision(view, call, result, question, answer)
-        rejected = turned_down(question.get("options") or [], answer)
+        yield _decision(view, call, result, question, answer.picked)
+        rejected = turned_down(question.get("options") or [], answer.picked)
         if rejected:
             yield _candidate(view, AGAINST, rejected, call, result, "answers",
                              question["question"])
@@ -76,15 +77,17 @@ def _decision(view: SessionView, call: Event, result: Event, question: Mapping[s
               answer: str) -> dict[str, Any]:
     header = question.get("header") if isinstance(question.get("header"), str) else None
     asked = re.sub(r"\s*\([^()]*\)", "", question["question"]).strip()
-    text = f'{header}: {answer} (asked "{asked}")' if header \
-        else f'{question["question"]} {answer}'
+    chosen = ", ".join(bare(part) for part in answer.split(", "))
+    text = f'{header}: {chosen} (asked "{asked}")' if header \
+        else f'{question["question"]} {chosen}'
     return _candidate(view, DECIDED, text, call, result, "answers",
                       question["question"])
 
 
 def turned_down(options: list[Any], answer: str) -> str | None:
-    """What a recommended option had that the chosen one lacks, or the recommended option;
-    None when nothing was recommended or the recommendation was taken."""
+    """What a recommended option had that the chosen one lacks (the choice is a part of the
+    recommendation); None when nothing was recommended, the recommendation was taken, or
+    another option was simply picked instead (module docstring)."""
     labels = [o for o in options if isinstance(o, Mapping) and isinstance(o.get("label"), str)]
     recommended = next((o for o in labels if _RECOMMENDED.search(o["label"])), None)
     if recommended is None or recommended["label"] in answer:
@@ -95,7 +98,7 @@ def turned_down(options: list[Any], answer: str) -> str | None:
     missing = [item for item in offered if item.lower() not in chosen]
     if chosen and missing and len(missing) < len(offered):
         return ", ".join(_described(item, labels) for item in missing)
-    return name
+    return None
 
 
 def _described(item: str, options: list[Mapping[str, Any]]) -> str:

@@ -1,20 +1,44 @@
-"""The agent's questions to the user and the answers the user gave (Claude Code's AskUserQuestion).
+"""The agent's questions to the user and the answers the user gave, whatever the agent.
 
-The call lists each question with its options; the result says, per question, which option
-was picked or what the person typed instead ("Other"). A picked option is a choice the agent
-worded; a typed answer is the person's own words, read like a prompt (``SessionView``'s
-``typed_in_results``). Pure parsing of one call and its result.
+Two shapes, one meaning. Claude Code's AskUserQuestion result says, per question text,
+``"question"="answer"``: an offered option's label (several joined by ", " for a question that
+takes more than one), or what the person typed instead ("Other"). Codex's
+``request_user_input`` result is JSON, ``{"answers": {<question id>: {"answers": [...]}}}``:
+the labels of the options picked, and the person's own words as ``user_note: …`` entries (or
+any entry that is not an offered label).
+
+Both become ``Answer``s: what was ``picked`` (the agent worded it: a choice among its options)
+and what was ``typed`` (the person's own words, read like a prompt: ``SessionView``'s
+``typed_in_results``). An option not picked is never an answer. A Codex answer record carrying
+anything besides its ``answers`` list is not read: whether the person chose is then unknown.
+So is the recommended option of a question asked with a time-out (``autoResolutionMs``): when
+the time runs out the harness picks the recommendation itself, so that answer may be nobody's
+choice (the words a person typed still are theirs). Pure parsing of one call and its result.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from claimgraph.capture.events import Event
 
 _ANSWER = re.compile(r'"(?P<q>(?:[^"\\]|\\.)+?)"="(?P<a>(?:[^"\\]|\\.)*?)"(?=,\s*"|\.\s|\.?$)')
 _RECOMMENDED = re.compile(r"\s*\((?:recommended|suggested|default)\)\s*", re.IGNORECASE)
+#: How Codex marks the words a person added to (or typed instead of) an option.
+_NOTE = re.compile(r"^\s*user_note\s*:\s*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One question's answer: the offered option(s) picked, and the words the person typed
+    (either may be empty)."""
+
+    question: Mapping[str, Any]
+    picked: str = ""
+    typed: str = ""
 
 
 def parse_answers(text: str) -> dict[str, str]:
@@ -37,20 +61,96 @@ def option_labels(question: Mapping[str, Any]) -> list[str]:
         if isinstance(options, list) else []
 
 
+def bare(label: str) -> str:
+    """An option's label without the agent's "(Recommended)" mark."""
+    return _RECOMMENDED.sub(" ", label).strip()
+
+
 def typed(answer: str, question: Mapping[str, Any]) -> bool:
     """The answer is not one of the offered options (nor several of them, for a question that
     takes more than one): the person typed it."""
-    labels = {_RECOMMENDED.sub(" ", label).strip().lower() for label in option_labels(question)}
+    labels = {bare(label).lower() for label in option_labels(question)}
     if not labels:
         return False
     picked = [part.strip().lower() for part in (answer, *answer.split(", "))]
-    whole = _RECOMMENDED.sub(" ", answer).strip().lower()
-    return whole not in labels and not all(
-        _RECOMMENDED.sub(" ", part).strip() in labels for part in picked[1:])
+    whole = bare(answer).lower()
+    return whole not in labels and not all(bare(part) in labels for part in picked[1:])
+
+
+def answers(call: Event, result: Event) -> list[Answer]:
+    """Every question's answer, in the order the questions were asked; a question with no
+    answer (or an answer record of an unknown shape) is left out."""
+    structured = _json_answers(result.text)
+    if structured is None:
+        return _quoted_answers(call, result)
+    found = []
+    timed = _times_out(call)
+    for question in questions(call):
+        given = structured.get(str(question.get("id") or question["question"]))
+        if given is None:
+            continue
+        answer = _split(question, given)
+        if timed and answer.picked and _RECOMMENDED.search(answer.picked):
+            answer = Answer(question, typed=answer.typed)  # the harness may have picked it
+        found.append(answer)
+    return [a for a in found if a.picked or a.typed]
+
+
+def _times_out(call: Event) -> bool:
+    """The question resolves itself after a while (module docstring)."""
+    return any(key.lower().startswith("autoresol") and value
+               for key, value in (call.tool_input or {}).items())
 
 
 def typed_answers(call: Event, result: Event) -> list[tuple[str, str]]:
-    """(question, what the person typed) for each answer that is not an offered option."""
+    """(question, what the person typed) for each answer that holds the person's own words."""
+    return [(a.question["question"], a.typed) for a in answers(call, result) if a.typed]
+
+
+def _quoted_answers(call: Event, result: Event) -> list[Answer]:
     answered = parse_answers(result.text)
-    return [(q["question"], answered[q["question"]]) for q in questions(call)
-            if answered.get(q["question"], "").strip() and typed(answered[q["question"]], q)]
+    found = []
+    for question in questions(call):
+        answer = answered.get(question["question"], "")
+        if not answer.strip():
+            continue
+        found.append(Answer(question, typed=answer) if typed(answer, question)
+                     else Answer(question, picked=answer))
+    return found
+
+
+def _json_answers(text: str) -> dict[str, list[str]] | None:
+    """``{question id: [entries]}`` of a ``{"answers": {...}}`` result; None when the text is
+    not that shape. An answer record with more than its list is dropped (module docstring)."""
+    if not text.lstrip().startswith("{"):
+        return None
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return None
+    table = parsed.get("answers") if isinstance(parsed, dict) else None
+    if not isinstance(table, dict):
+        return None
+    found = {}
+    for key, record in table.items():
+        if not isinstance(record, dict) or set(record) != {"answers"}:
+            continue
+        entries = record["answers"]
+        if isinstance(entries, list) and all(isinstance(e, str) for e in entries):
+            found[key] = entries
+    return found
+
+
+def _split(question: Mapping[str, Any], entries: list[str]) -> Answer:
+    """Entries naming an offered option are picked; notes and any other text were typed."""
+    labels = {bare(label).lower(): label for label in option_labels(question)}
+    picked, words = [], []
+    for entry in entries:
+        note = _NOTE.match(entry)
+        if note:
+            words.append(entry[note.end():].strip())
+        elif bare(entry).lower() in labels:
+            picked.append(entry.strip())
+        elif entry.strip():
+            words.append(entry.strip())
+    return Answer(question, ", ".join(picked), "\n".join(w for w in words if w))

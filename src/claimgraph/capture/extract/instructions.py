@@ -12,7 +12,10 @@ or what it is ("Direction", "Vision", "Goals", "Overview": aims, not rules), at 
 few per file, and a comment only when it is marked
 (CRITICAL / IMPORTANT / NOTE / WARNING). Each is cited as ``path: `quoted line``` so the audit
 can check the file still says it. What the session itself wrote into such a file counts too
-(it is what the project now says).
+(it is what the project now says) -- except a docs page the session created: a page whose
+first look is the agent writing it whole is the agent's own report or plan (its "Use …",
+"No … needed" are its advice of the day), not a rule the project had; an instruction file
+(CLAUDE.md, AGENTS.md, CONTRIBUTING.md …) written in the session still counts.
 """
 
 from __future__ import annotations
@@ -67,6 +70,8 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         cited = looks[-1].cited
         if cited is None or " " in cited:
             continue
+        if looks[0].how == "write" and _docs_page(cited):
+            continue  # the agent's own new page (module docstring)
         rules = doc_rules if is_instruction_file(cited) else comment_rules
         limit = MAX_PER_DOC if rules is doc_rules else MAX_PER_CODE_FILE
         found: dict[str, str] = {}
@@ -75,6 +80,13 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                 found.setdefault(rule, line)
         for rule, line in list(found.items())[:limit]:
             yield _candidate(view, looks[-1], line, rule)
+
+
+def _docs_page(cited: str) -> bool:
+    """A page of the docs, not one of the named instruction files."""
+    return is_instruction_file(cited) \
+        and posixpath.basename(cited).lower() not in INSTRUCTION_FILES \
+        and not cited.lower().endswith(".mdc")
 
 
 def is_instruction_file(cited: str) -> bool:

@@ -17,6 +17,7 @@ from claimgraph.capture.events import Event, Transcript
 from claimgraph.capture.foreign_paths import as_posix
 from claimgraph.capture.extract.asked import typed_answers
 from claimgraph.capture.extract.tools import ASK, kind_of
+from claimgraph.project import project_name
 
 OK, FAILED, UNKNOWN = "ok", "failed", "unknown"
 QUOTE_CHARS = 120
@@ -51,7 +52,7 @@ class SessionView:
     def of(cls, transcript: Transcript, project_root: str | None) -> SessionView:
         root = project_root or _first_cwd(transcript)
         root = posixpath.normpath(as_posix(root)) if root else None
-        project = posixpath.basename(root) if root and root != "/" else None
+        project = project_name(root)  # the repository's name, not a worktree's
         results = {e.call_id: e for e in transcript.events
                    if e.kind == "tool_result" and e.call_id}
         return cls(transcript, root, project, results)
@@ -102,8 +103,8 @@ class SessionView:
         result = self.results.get(call.call_id or "")
         if result is None or _backgrounded(call, result):
             return UNKNOWN
-        if result.text.lstrip().startswith(_NOT_A_VERDICT):
-            return UNKNOWN
+        if result.text.lstrip().startswith(_NOT_A_VERDICT) or result.extras.get("no_verdict"):
+            return UNKNOWN  # no_verdict: a reader knows the tool reported no outcome
         code = exit_code(result)
         if result.is_error or (code is not None and code != 0):
             return FAILED

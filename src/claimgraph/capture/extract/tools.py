@@ -4,11 +4,12 @@ Every agent names its tools its own way (Claude Code ``Bash``/``Read``/``Edit``,
 ``exec_command``/``apply_patch``, Gemini ``run_shell_command``/``read_file``/``replace``). A
 rule never asks for a name; it asks what kind of action a call was (``actions.py``):
 
-- ``shell``: runs a command line (``command``);
+- ``shell``: runs a command line (``command``); Windows' ``PowerShell`` tool is one too;
 - ``read``: shows a file (``path``; the result is the text);
 - ``write``: replaces a whole file (``path``, ``content``);
 - ``edit``: swaps text in a file (``path``, old and new text), or applies a patch;
-- ``ask``: asks the user a question with options (the result holds the answers);
+- ``ask``: asks the user a question with options (the result holds the answers: Claude
+  Code's ``AskUserQuestion``, Codex's ``request_user_input``);
 - ``plan``: puts a plan to the user for approval;
 - ``other``: anything else (searches, web fetches, todo lists, subagents).
 
@@ -23,17 +24,18 @@ KINDS = (SHELL, READ, WRITE, EDIT, ASK, PLAN, OTHER)
 
 TOOL_KINDS: dict[str, str] = {
     # Claude Code
-    "Bash": SHELL, "Read": READ, "Write": WRITE, "Edit": EDIT, "MultiEdit": EDIT,
+    "Bash": SHELL, "PowerShell": SHELL, "Read": READ, "Write": WRITE, "Edit": EDIT,
+    "MultiEdit": EDIT,
     "AskUserQuestion": ASK, "ExitPlanMode": PLAN,
     # Codex CLI
     "shell": SHELL, "exec_command": SHELL, "shell_command": SHELL, "local_shell": SHELL,
     "container.exec": SHELL,
-    "apply_patch": EDIT,
+    "apply_patch": EDIT, "request_user_input": ASK,
     # Gemini CLI
     "run_shell_command": SHELL, "read_file": READ, "read_many_files": READ,
     "write_file": WRITE, "replace": EDIT,
     # others
-    "view": READ,
+    "view": READ, "powershell": SHELL,
 }
 
 

@@ -14,7 +14,16 @@ Exit codes, in every shape seen: a JSON output with ``metadata.exit_code`` (0.40
 text output whose header says ``Exit code: N`` (apply_patch) or ``Process exited with code N``
 (0.171's exec_command), and the ``item_completed`` CommandExecution event's ``exit_code``
 (0.171, written just before the output). A non-zero code is a tool error; a plain
-"execution error: …" output means the command never ran, also an error.
+"execution error: …" output means the command never ran, also an error. An output may also
+be a list of text blocks (joined).
+
+Code mode (codex_script.py): an ``exec`` call's input is a JavaScript program. One that only
+calls one known tool with literal arguments is read as that call; its output's status header
+decides the error, and a command run from a script, whose exit code the script does not
+print, gets no verdict (``extras["no_verdict"]``). A ``wait`` call's output for a script still
+running completes that script's result. Likewise an ``exec_command`` whose output says
+``Process running with session ID N`` has no verdict until a ``write_stdin`` to that process
+returns ``Process exited with code N``, which becomes the command's exit code.
 
 Deduplication: a visible message is written twice, as a ``response_item`` and as an echo
 (``event_msg`` user_message/agent_message up to 0.4x, ``item_completed`` UserMessage /
@@ -38,6 +47,7 @@ from typing import Any
 from claimgraph.capture.events import (
     Event, Transcript, TranscriptBuilder, iso_to_ms, scalar_fields, text_or_none)
 from claimgraph.capture.readers import MAX_LINE_BYTES, open_transcript, read_jsonl
+from claimgraph.capture.readers import codex_script
 
 AGENT = "codex"
 INJECTED_PREFIXES = ("<environment_context>", "<user_instructions>", "# AGENTS.md instructions",
@@ -48,6 +58,10 @@ _ECHO_ROLES = {"user_message": "user", "agent_message": "assistant",
 _EXIT_LINE = re.compile(r"^(?:Exit code:|Process exited with code) (-?\d+)(?=\s|$)", re.MULTILINE)
 _HEADER_CHARS = 400
 NOISE_TYPES = frozenset({"world_state", "token_usage_record"})
+SCRIPT_TOOL, WAIT_TOOL = "exec", "wait"
+COMMAND_TOOL, POLL_TOOL = "exec_command", "write_stdin"
+#: exec_command's header when the command outlived the call (``write_stdin`` polls it later).
+_RUNNING = re.compile(r"^Process running with session ID (\d+)", re.MULTILINE)
 
 
 def read(path: str, start_offset: int = 0) -> Transcript:
@@ -66,6 +80,12 @@ class _RolloutReader:
         self.unechoed_items: Counter[tuple[str, str]] = Counter()
         self.exit_codes: dict[str, int] = {}  # call id -> code, from item_completed
         self.results: dict[str, int] = {}  # call id -> index of its tool_result event
+        self.scripts: dict[str, str] = {}  # code-mode call id -> the tool it was read as
+        self.waits: dict[str, str] = {}  # wait call id -> the cell it waits for
+        self.cells: dict[str, tuple[int, str]] = {}  # running cell -> (result index, tool)
+        self.commands: set[str] = set()  # exec_command call ids (their output may say running)
+        self.polls: dict[str, str] = {}  # write_stdin call id -> the process session it reads
+        self.running: dict[str, int] = {}  # running process session -> its command's result
 
     def on_record(self, line: int, record: dict[str, Any]) -> None:
         kind = text_or_none(record.get("type")) or ""
@@ -120,14 +140,21 @@ class _RolloutReader:
         if kind == "message":
             self.on_message(line, stamp, payload)
         elif kind in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
-            self.builder.add(self.event(
-                "tool_call", line, stamp, call_id=text_or_none(payload.get("call_id")),
-                tool_name=_tool_name(payload), tool_input=_tool_input(payload)))
+            self.builder.add(self.tool_call(line, stamp, payload))
         elif kind in ("function_call_output", "custom_tool_call_output"):
+            call_id = text_or_none(payload.get("call_id"))
+            if call_id in self.waits:
+                self.on_wait_output(self.waits.pop(call_id), payload.get("output"))
             index = self.builder.add(self.tool_result(line, stamp, payload))
-            call_id = self.builder.events[index].call_id
             if call_id:
                 self.results[call_id] = index
+            if call_id in self.scripts:
+                self.on_script_output(index, self.scripts.pop(call_id))
+            elif call_id in self.commands:
+                self.commands.discard(call_id)
+                self.on_command_output(index)
+            elif call_id in self.polls:
+                self.on_poll_output(self.polls.pop(call_id), index)
         else:
             self.builder.counts["skipped_noise"] += 1
 
@@ -170,8 +197,9 @@ class _RolloutReader:
             self.exit_codes[call_id] = code
         elif "exit_code" not in self.builder.events[index].extras:
             result = self.builder.events[index]
+            kept = {k: v for k, v in result.extras.items() if k != "no_verdict"}
             self.builder.amend(index, is_error=result.is_error or code != 0,
-                               extras={**result.extras, "exit_code": code})
+                               extras={**kept, "exit_code": code})
 
     def on_echo(self, line: int, stamp: int | None, role: str | None, text: Any) -> None:
         if role is None or not isinstance(text, str) or not text.strip():
@@ -205,6 +233,87 @@ class _RolloutReader:
         return self.event("tool_result", line, stamp, call_id=call_id, text=text,
                           is_error=failed, extras=extras)
 
+    def tool_call(self, line: int, stamp: int | None, payload: dict[str, Any]) -> Event:
+        """A call as the tool it is: a code-mode script that only makes one tool call is read
+        as that call (codex_script.py)."""
+        call_id = text_or_none(payload.get("call_id"))
+        name, tool_input = _tool_name(payload), _tool_input(payload)
+        extras: dict[str, Any] = {}
+        if name == SCRIPT_TOOL and call_id:
+            inner = codex_script.unwrap(tool_input.get("raw"))
+            if inner is not None:
+                name, tool_input = inner
+                extras["script"] = True
+            self.scripts[call_id] = name
+        elif name == WAIT_TOOL and call_id and isinstance(tool_input.get("cell_id"), (str, int)):
+            self.waits[call_id] = str(tool_input["cell_id"])
+        elif name == COMMAND_TOOL and call_id:
+            self.commands.add(call_id)
+        elif name == POLL_TOOL and call_id and isinstance(tool_input.get("session_id"), (str, int)):
+            self.polls[call_id] = str(tool_input["session_id"])
+        return self.event("tool_call", line, stamp, call_id=call_id, tool_name=name,
+                          tool_input=tool_input, extras=extras)
+
+    def on_command_output(self, index: int) -> None:
+        """A command still running when its call returned has no verdict yet: the
+        ``write_stdin`` output that says how its process exited gives it one."""
+        result = self.builder.events[index]
+        running = _RUNNING.search(result.text, 0, _HEADER_CHARS)
+        if running is None or "exit_code" in result.extras:
+            return
+        self.running[running[1]] = index
+        self.builder.amend(index, extras={**result.extras, "no_verdict": True})
+
+    def on_poll_output(self, process: str, poll: int) -> None:
+        index = self.running.get(process)
+        code = self.builder.events[poll].extras.get("exit_code")
+        if index is None or not isinstance(code, int):
+            return
+        del self.running[process]
+        result = self.builder.events[index]
+        kept = {k: v for k, v in result.extras.items() if k != "no_verdict"}
+        self.builder.amend(index, is_error=result.is_error or code != 0,
+                           extras={**kept, "exit_code": code})
+
+    def on_script_output(self, index: int, tool: str) -> None:
+        """A script's status header decides its call's error and verdict; a script still
+        running waits for its cell's ``wait`` output."""
+        result = self.builder.events[index]
+        status, cell = codex_script.script_status(result.text)
+        if status is None:
+            return
+        if cell is not None:
+            self.cells[cell] = (index, tool)
+        self.settle(index, tool, status, codex_script.script_output(result.text))
+
+    def on_wait_output(self, cell: str, output: Any) -> None:
+        """What a ``wait`` returned completes the running script's result."""
+        if cell not in self.cells:
+            return
+        index, tool = self.cells[cell]
+        text = codex_script.output_text(output)
+        text = output if text is None and isinstance(output, str) else text or ""
+        status, _ = codex_script.script_status(text)
+        if status is None:
+            return
+        if status != "running":
+            del self.cells[cell]
+        self.settle(index, tool, status,
+                    self.builder.events[index].text + codex_script.script_output(text))
+
+    def settle(self, index: int, tool: str, status: str, text: str) -> None:
+        result = self.builder.events[index]
+        shown, extras = _parse_output(text)
+        code = extras.get("exit_code") if tool != SCRIPT_TOOL else None
+        failed = status == "failed" or (isinstance(code, int) and code != 0)
+        known = failed or isinstance(code, int) or (status == "completed"
+                                                     and tool not in _NO_EXIT_CODE)
+        kept = {k: v for k, v in result.extras.items() if k not in ("no_verdict", "exit_code")}
+        self.builder.amend(index, text=shown, is_error=failed, extras={
+            **kept, "script_status": status, **({"exit_code": code} if isinstance(code, int)
+                                                 else {}),
+            **({} if known else {"no_verdict": True})})
+
     def finish(self, end_offset: int, end_line: int) -> Transcript:
         """Echoes that never met their item are real messages: put them back in line order."""
         for echoes in self.waiting_echoes.values():
@@ -212,6 +321,10 @@ class _RolloutReader:
                 self.builder.add(event)
         self.builder.events.sort(key=lambda event: event.line)
         return self.builder.build(end_offset, end_line)
+
+
+#: Tools a script calls whose output, as the script prints it, carries no exit code.
+_NO_EXIT_CODE = frozenset({"exec_command", "shell", "shell_command"})
 
 
 def _first_line(path: str) -> Any:
@@ -241,6 +354,9 @@ def _tool_input(payload: dict[str, Any]) -> dict[str, Any]:
 
 def _parse_output(output: Any) -> tuple[str, dict[str, Any]]:
     """``{"output": …, "metadata": {"exit_code", "duration_seconds"}}`` or plain text."""
+    blocks = codex_script.output_text(output)
+    if blocks is not None:
+        output = blocks
     if isinstance(output, dict):
         parsed: Any = output
     else:
