@@ -115,3 +115,29 @@ def test_our_newer_version_still_supersedes_our_old_one(world):
     assert assert_fact(sh, "billing", "has-version", "2.0", scope="p")["status"] == "superseded"
     valid = sh.store.select_facts(valid_cheap=True, predicates=["core/has-version"])
     assert [f["object_lit"] for f in valid if f["t_invalid"] is None] == ["2.0"]
+
+
+def test_a_teammates_fact_arriving_after_a_pass_is_swept_by_the_next_incremental_one(tmp_path):
+    """A synced fact names no episode of ours, so the episode feed alone never shows it: the
+    watermark also says where the fact table ended (SQLite numbers its facts; sync is SQLite's)."""
+    clock, counter = [START], itertools.count()
+    store = open_store(tmp_path / "claims.db")
+    sh = Shell(store, clock=lambda: clock[0], new_id=lambda prefix: f"{prefix}-{next(counter):06d}")
+    try:
+        seed(sh)
+        ours = assert_fact(sh, "billing", "has-version", "2.0", scope="p")["fact"]
+        prefers = assert_fact(sh, "api", "prefers", "REST", scope="p")["fact"]
+        clock[0] += MINUTE
+        first = consolidate_once(sh, tmp_path / "claims.db")
+        assert (first["mode"], first["conflicts_linked"]) == ("full", 0)
+        from_teammate(sh, ours, "1.4", later_ms=1)
+        from_teammate(sh, prefers, "gRPC", later_ms=1)
+        clock[0] += 11 * MINUTE  # past the look-back window: incremental
+        counts = consolidate_once(sh, tmp_path / "claims.db")
+        assert (counts["mode"], counts["conflicts_linked"]) == ("incremental", 2)
+        assert open_pairs(sh) == [("1.4", "2.0"), ("gRPC", "REST")]
+        clock[0] += 11 * MINUTE
+        quiet = consolidate_once(sh, tmp_path / "claims.db")
+        assert (quiet["mode"], quiet["facts_scanned"]) == ("incremental", 0)  # nothing new
+    finally:
+        store.close()

@@ -121,12 +121,14 @@ def test_a_teammates_disagreement_is_flagged_after_sync_without_a_curate(
         tmp_path: Path, predicate: str, hers: str, ours: str) -> None:
     """Reconcile never links two claims (docs/sync.md), so a sync that applied a teammate's
     effects starts the curator, whose consolidate stage flags the disagreement: the user never
-    has to know to run ``curate`` for ``conflicts`` to show it. A single-valued predicate's two
-    values are flagged too: neither writer's is silently the current one."""
+    has to know to run ``curate`` for ``conflicts`` to show it, though a pass ran before and
+    her fact names no episode here. A single-valued predicate's two values are flagged too:
+    neither writer's is silently the current one."""
     import time
     ada, mine, shared = tmp_path / "ada" / "c.db", tmp_path / "me" / "c.db", tmp_path / "shared"
     assert _cli(ada, "assert", "billing", predicate, hers, "--scope", "p").returncode == 0
     assert _cli(mine, "assert", "billing", predicate, ours, "--scope", "p").returncode == 0
+    assert _cli(mine, "curate").returncode == 0  # the sync's curator pass is not the first
     assert _cli(mine, "sync", "trust", _key(ada), "--name", "Ada").returncode == 0
     assert _cli(ada, "sync", "trust", _key(mine)).returncode == 0
     first = _cli(ada, "sync", "--dir", str(shared), "--project", "p", "--json")

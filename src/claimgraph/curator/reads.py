@@ -70,6 +70,19 @@ def _subject(fact: Record) -> Any:
     return (fact.get("subject") or {}).get("id")
 
 
+def fact_cursor(sh: Shell) -> int | None:
+    """Where the fact table ends now; None when the backend cannot say (its passes follow
+    episodes only: a store without it takes no teammate's effects, sync is SQLite's)."""
+    fast = _fast(sh)
+    return fast.fact_cursor() if fast else None
+
+
+def subjects_of_facts_after(sh: Shell, cursor: int) -> set[str]:
+    """Subjects of the facts inserted after ``cursor``, whether or not an episode names them."""
+    fast = _fast(sh)
+    return set(fast.subjects_of_facts_after(cursor)) if fast else set()
+
+
 def count_valid_facts(sh: Shell) -> int:
     if fast := _fast(sh):
         return fast.count_valid_facts()
