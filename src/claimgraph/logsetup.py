@@ -24,10 +24,19 @@ from claimgraph.logic.timeutil import to_iso
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
-    from typing import IO, Any, Callable, MutableMapping
+    from typing import IO, Any, Callable, MutableMapping, Protocol
 
     EventDict = MutableMapping[str, Any]
     Processor = Callable[[Any, str, EventDict], EventDict]
+    #: A chain's last step renders the event dict into the line itself.
+    Step = Callable[[Any, str, EventDict], "EventDict | str | bytes"]
+
+    class Stream(Protocol):
+        """What a log line is written to: a file, stderr as it is now, several of them."""
+
+        def write(self, text: str, /) -> Any: ...
+
+        def flush(self) -> Any: ...
 LEADING_KEYS = ("ts", "level", "event", "pid", "run_id", "session", "episode")
 #: The standard library's numeric levels (``logging.DEBUG`` ...), spelled out so that reading
 #: a level does not import ``logging``.
@@ -91,14 +100,14 @@ def level_number(level: str) -> int:
                               value=str(level)) from None
 
 
-def json_processors() -> list[Processor]:
+def json_processors() -> list[Step]:
     import structlog
     return [structlog.contextvars.merge_contextvars, add_level, timestamper(), pid_stamper(),
             structlog.processors.format_exc_info, redact_secrets, leading_keys_first,
             structlog.processors.JSONRenderer(ensure_ascii=False)]
 
 
-def console_processors() -> list[Processor]:
+def console_processors() -> list[Step]:
     """Like the JSON chain minus the pid: a person at a terminal knows which process it is."""
     import structlog
     renderer = structlog.dev.ConsoleRenderer(colors=False, timestamp_key="ts", sort_keys=False)
@@ -163,7 +172,10 @@ class _ConfigureOnImport:
         import importlib.util
         spec = importlib.util.find_spec(name)
         if spec is not None and spec.loader is not None:
-            spec.loader = _ThenConfigure(spec.loader, self.level)
+            # _ThenConfigure is a Loader by duck typing (create_module, exec_module):
+            # subclassing importlib.abc.Loader would import it with every CLI command.
+            wrapped: Any = _ThenConfigure(spec.loader, self.level)
+            spec.loader = wrapped
         return spec
 
 
@@ -199,7 +211,7 @@ _CURRENT_STDERR = _CurrentStderr()
 class _Tee:
     """A file-like that writes every line to several streams (the log first)."""
 
-    def __init__(self, *streams: IO[str]) -> None:
+    def __init__(self, *streams: Stream) -> None:
         self.streams = streams
 
     def write(self, text: str) -> None:
@@ -223,7 +235,7 @@ def _open_target(mode: str, log_path: str | os.PathLike[str] | None) -> Any:
         return None
     from claimgraph.private import open_private, private_dir
     private_dir(os.path.dirname(os.path.abspath(log_path)))
-    return LossyFile(open_private(log_path))
+    return LossyFile(open_private(os.fspath(log_path)))
 
 
 class LossyFile:

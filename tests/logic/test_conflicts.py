@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claimgraph.logic.conflicts import conflict_candidates, conflict_pair_key, open_conflicts
@@ -23,7 +23,11 @@ PREDS = {
                         "value_exclusivity": None, "exclusion_group": None},
     "core/written-in": {"id": "core/written-in", "category": "structural",
                         "value_exclusivity": None, "exclusion_group": None},
+    "core/has-version": {"id": "core/has-version", "category": "structural",
+                         "cardinality": "one", "value_exclusivity": None, "exclusion_group": None},
 }
+#: Where a teammate's fact comes from here (docs/sync.md); ours carry their own source types.
+ADA, BOB = "sync:w-ada", "sync:w-bob"
 
 
 def entity(eid: str, name: str) -> dict[str, Any]:
@@ -181,6 +185,62 @@ def test_candidates_come_newest_pair_first():
         ("f-2", "f-1", "exclusive-values")]
 
 
+# --- single-valued predicates: two writers' values ---------------------------------------
+
+def test_a_teammates_other_version_pairs_with_ours_newer_first():
+    ours = make_fact("f-ours", "core/has-version", "2.0", day=1, source_type="user-assertion")
+    adas = make_fact("f-ada", "core/has-version", "1.0", day=2, source_type=ADA)
+    assert summary(conflict_candidates([ours, adas], PREDS, NOW)) == [
+        ("f-ada", "f-ours", "single-valued")]
+
+
+def test_two_teammates_versions_pair_too():
+    adas = make_fact("f-ada", "core/has-version", "1.0", source_type=ADA)
+    bobs = make_fact("f-bob", "core/has-version", "1.1", day=1, source_type=BOB)
+    assert summary(conflict_candidates([adas, bobs], PREDS, NOW)) == [
+        ("f-bob", "f-ada", "single-valued")]
+
+
+def test_one_writers_two_versions_are_a_change_not_a_conflict():
+    """Both standing from one writer means its write path was told to keep both
+    (``--on-conflict ignore``) or flagged them already: the sweep adds nothing."""
+    for source in ("user-assertion", ADA):
+        old = make_fact("f-old", "core/has-version", "1.0", source_type=source)
+        new = make_fact("f-new", "core/has-version", "2.0", day=1, source_type=source)
+        assert conflict_candidates([old, new], PREDS, NOW) == []
+
+
+def test_two_writers_agreeing_on_a_version_do_not_pair():
+    ours = make_fact("f-ours", "core/has-version", "1.0", source_type="user-assertion")
+    adas = make_fact("f-ada", "core/has-version", "1.0", day=1, source_type=ADA)
+    assert conflict_candidates([ours, adas], PREDS, NOW) == []
+
+
+def test_every_single_valued_predicate_pairs_not_just_has_version():
+    """The registry row decides (cardinality one): the seed's three, and an x/* one."""
+    from claimgraph.logic.predicates import CORE_PREDICATES
+
+    single = sorted(r["id"] for r in CORE_PREDICATES if r["cardinality"] == "one")
+    assert single == ["core/defined-in", "core/has-status", "core/has-version"]
+    rows = {**{r["id"]: r for r in CORE_PREDICATES},
+            "x/owner": {"id": "x/owner", "category": "experimental", "cardinality": "one"}}
+    for predicate in [*single, "x/owner"]:
+        ours = make_fact("f-ours", predicate, "a", source_type="user-assertion")
+        adas = make_fact("f-ada", predicate, "b", day=1, source_type=ADA)
+        assert summary(conflict_candidates([ours, adas], rows, NOW)) == [
+            ("f-ada", "f-ours", "single-valued")], predicate
+    many = make_fact("f-many", "core/depends-on", "a", source_type="user-assertion")
+    other = make_fact("f-other", "core/depends-on", "b", day=1, source_type=ADA)
+    assert conflict_candidates([many, other], rows, NOW) == []
+
+
+def test_a_retired_version_never_pairs():
+    ours = make_fact("f-ours", "core/has-version", "1.0", source_type="user-assertion",
+                     t_invalid=T0 + DAY_MS)
+    adas = make_fact("f-ada", "core/has-version", "2.0", day=2, source_type=ADA)
+    assert conflict_candidates([ours, adas], PREDS, NOW) == []
+
+
 @st.composite
 def subject_facts(draw: st.DrawFn) -> list[dict[str, Any]]:
     """A few facts over two subjects, the test predicates and loosely overlapping objects."""
@@ -189,10 +249,12 @@ def subject_facts(draw: st.DrawFn) -> list[dict[str, Any]]:
         facts.append(make_fact(
             f"f-{n}", draw(st.sampled_from(sorted(PREDS))),
             draw(st.sampled_from(["tabs", "Tabs", "spaces", KUZU, "kuzu-db"])),
-            day=draw(st.integers(0, 3)), subject=draw(st.sampled_from([SHOPLY, BILLING]))))
+            day=draw(st.integers(0, 3)), subject=draw(st.sampled_from([SHOPLY, BILLING])),
+            source_type=draw(st.sampled_from(["session-log", ADA, BOB]))))
     return facts
 
 
+@settings(deadline=None)  # behaviour, not speed: a loaded machine is slow, not wrong
 @given(subject_facts(), st.randoms(use_true_random=False))
 def test_candidates_do_not_depend_on_the_order_facts_arrive_in(facts, rng):
     shuffled = list(facts)
@@ -200,6 +262,7 @@ def test_candidates_do_not_depend_on_the_order_facts_arrive_in(facts, rng):
     assert conflict_candidates(shuffled, PREDS, NOW) == conflict_candidates(facts, PREDS, NOW)
 
 
+@settings(deadline=None)  # behaviour, not speed: a loaded machine is slow, not wrong
 @given(subject_facts())
 def test_every_candidate_is_one_subject_newer_first_and_unique(facts):
     pairs = conflict_candidates(facts, PREDS, NOW)
@@ -211,7 +274,7 @@ def test_every_candidate_is_one_subject_newer_first_and_unique(facts):
         assert (newer["recorded_at"], newer["id"]) > (older["recorded_at"], older["id"])
 
 
-def test_without_a_judge_only_opposite_stances_and_exclusive_values_contradict():
+def test_without_a_judge_only_opposite_stances_and_exclusive_or_single_values_contradict():
     from claimgraph.logic.conflicts import contradicts_without_judge
 
     def pair(a, b, reason="cross-predicate"):
@@ -220,3 +283,4 @@ def test_without_a_judge_only_opposite_stances_and_exclusive_values_contradict()
     assert contradicts_without_judge(pair("core/depends-on", "core/decided-against"))
     assert not contradicts_without_judge(pair("core/prefers", "core/tested-by"))
     assert contradicts_without_judge(pair("core/prefers", "core/prefers", "exclusive-values"))
+    assert contradicts_without_judge(pair("core/has-version", "core/has-version", "single-valued"))

@@ -115,14 +115,20 @@ def test_the_viewer_shows_the_teammate(pair) -> None:
     assert page.status_code == 200 and "from Ada Lovelace" in page.text
 
 
-def test_a_teammates_disagreement_is_flagged_after_sync_without_a_curate(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("predicate", "hers", "ours"), [("prefers", "gRPC", "REST"),
+                                                          ("has-version", "1.4", "2.0")])
+def test_a_teammates_disagreement_is_flagged_after_sync_without_a_curate(
+        tmp_path: Path, predicate: str, hers: str, ours: str) -> None:
     """Reconcile never links two claims (docs/sync.md), so a sync that applied a teammate's
     effects starts the curator, whose consolidate stage flags the disagreement: the user never
-    has to know to run ``curate`` for ``conflicts`` to show it."""
+    has to know to run ``curate`` for ``conflicts`` to show it, though a pass ran before and
+    her fact names no episode here. A single-valued predicate's two values are flagged too:
+    neither writer's is silently the current one."""
     import time
     ada, mine, shared = tmp_path / "ada" / "c.db", tmp_path / "me" / "c.db", tmp_path / "shared"
-    assert _cli(ada, "assert", "billing", "prefers", "gRPC", "--scope", "p").returncode == 0
-    assert _cli(mine, "assert", "billing", "prefers", "REST", "--scope", "p").returncode == 0
+    assert _cli(ada, "assert", "billing", predicate, hers, "--scope", "p").returncode == 0
+    assert _cli(mine, "assert", "billing", predicate, ours, "--scope", "p").returncode == 0
+    assert _cli(mine, "curate").returncode == 0  # the sync's curator pass is not the first
     assert _cli(mine, "sync", "trust", _key(ada), "--name", "Ada").returncode == 0
     assert _cli(ada, "sync", "trust", _key(mine)).returncode == 0
     first = _cli(ada, "sync", "--dir", str(shared), "--project", "p", "--json")
@@ -137,9 +143,9 @@ def test_a_teammates_disagreement_is_flagged_after_sync_without_a_curate(tmp_pat
             break
         time.sleep(0.5)
     assert len(open_now) == 1, "the teammate's other value is an open conflict"
-    assert {open_now[0]["fact"]["object"], open_now[0]["candidate"]["object"]} == {"gRPC", "REST"}
+    assert {open_now[0]["fact"]["object"], open_now[0]["candidate"]["object"]} == {hers, ours}
     shown = _cli(mine, "conflicts", "--scope", "p").stdout
-    assert "from Ada" in _line(shown, "gRPC"), "the teammate is named, as `facts` names her"
+    assert "from Ada" in _line(shown, hers), "the teammate is named, as `facts` names her"
 
 
 def test_sync_no_curate_leaves_the_curator_alone(tmp_path: Path) -> None:

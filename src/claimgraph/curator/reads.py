@@ -12,6 +12,7 @@ from typing import Any, Iterable
 
 from claimgraph.core.shell import Shell
 from claimgraph.logic import entities as E
+from claimgraph.logic.conflicts import is_single_valued
 from claimgraph.logic.model import DEFAULT_SCOPE
 from claimgraph.logic.replacement import TEXT_STANCES
 from claimgraph.store.fast_paths import CurationReads
@@ -37,14 +38,17 @@ def sweep_predicates(preds: dict[str, dict[str, Any]]) -> dict[str, set[str]]:
     """The predicate classes the sweep cares about (the conflict sweep's seeds, docs/curator.md):
     ``watched`` seed a subject; ``exclusive`` values pair with each other; a ``decision`` pairs with
     any other claim about the same object (``logic.conflicts``); ``paired`` are the predicates
-    whose facts join the pool on their own: exclusive values, and the free-text stances a later
-    session may replace (``logic.replacement``)."""
+    whose facts join the pool on their own: exclusive values, single-valued predicates' values
+    (two writers' differing ones pair), and the free-text stances a later session may replace
+    (``logic.replacement``)."""
     exclusive = {p for p, row in preds.items() if row.get("value_exclusivity") == "exclusive"}
+    single = {p for p, row in preds.items() if is_single_valued(row)}
     decisions = {p for p, row in preds.items() if row.get("category") == "decision"}
     grouped = {p for p, row in preds.items() if row.get("exclusion_group")}
     stances = TEXT_STANCES & preds.keys()
-    return {"watched": exclusive | decisions | grouped | stances, "exclusive": exclusive,
-            "decisions": decisions, "paired": exclusive | stances}
+    return {"watched": exclusive | single | decisions | grouped | stances,
+            "exclusive": exclusive, "decisions": decisions,
+            "paired": exclusive | single | stances}
 
 
 def sweep_pool(sh: Shell, classes: dict[str, set[str]]) -> list[Record]:
@@ -64,6 +68,19 @@ def sweep_pool(sh: Shell, classes: dict[str, set[str]]) -> list[Record]:
 
 def _subject(fact: Record) -> Any:
     return (fact.get("subject") or {}).get("id")
+
+
+def fact_cursor(sh: Shell) -> int | None:
+    """Where the fact table ends now; None when the backend cannot say (its passes follow
+    episodes only: a store without it takes no teammate's effects, sync is SQLite's)."""
+    fast = _fast(sh)
+    return fast.fact_cursor() if fast else None
+
+
+def subjects_of_facts_after(sh: Shell, cursor: int) -> set[str]:
+    """Subjects of the facts inserted after ``cursor``, whether or not an episode names them."""
+    fast = _fast(sh)
+    return set(fast.subjects_of_facts_after(cursor)) if fast else set()
 
 
 def count_valid_facts(sh: Shell) -> int:

@@ -4,7 +4,13 @@ The change feed is the episode list: every write path (capture, ingest, add) rec
 in an episode, and duplicate groups and conflict candidates never cross subjects, so a pass only
 needs the full out-facts of the subjects named in episodes opened since the last pass.
 
-The watermark (store mark ``curator:watermark``) is ``{"at": <pass start>, "episodes": <count>}``.
+Facts no episode names — a teammate's, applied by sync as written — are found by where the fact
+table ended at the last pass (``"facts"`` in the watermark, on stores that number their facts):
+their subjects are looked at too, so a teammate's disagreement is swept by the next pass, not
+only by a full one.
+
+The watermark (store mark ``curator:watermark``) is
+``{"at": <pass start>, "episodes": <count>, "facts": <fact cursor>}``.
 Episodes opened within ``LAG_MS`` before it are looked at again: an episode's ``opened_at`` is
 stamped before its transaction commits, so one may become visible a little after a pass that
 started later. Re-looking is harmless (every step is idempotent). If more episodes older than
@@ -57,16 +63,22 @@ def changed_episodes(sh: Shell, count: int, mark: Any) -> list[str] | None:
 def plan_scope(sh: Shell, started_at: int, sweep_classes: dict[str, set[str]]) -> Scope:
     """Full on the first pass (or after an import), incremental afterwards.
     ``sweep_classes``: ``reads.sweep_predicates`` of the registry."""
-    count = reads.episode_count(sh)
+    count, cursor = reads.episode_count(sh), reads.fact_cursor(sh)
     watermark = {"at": started_at, "episodes": count}
-    changed = changed_episodes(sh, count, sh.store.get_mark(WATERMARK))
+    if cursor is not None:
+        watermark["facts"] = cursor
+    mark = sh.store.get_mark(WATERMARK)
+    changed = changed_episodes(sh, count, mark)
     if changed is None:
         return Scope("full", reads.repeated_claim_facts(sh), watermark,
                      pool=reads.sweep_pool(sh, sweep_classes),
                      scanned=reads.count_valid_facts(sh))
-    if not changed:
-        return Scope("incremental", [], watermark)
-    fresh = sh.store.select_facts(episodes=changed)
+    fresh = sh.store.select_facts(episodes=changed) if changed else []
     subjects = {sid for f in fresh if isinstance(sid := (f.get("subject") or {}).get("id"), str)}
+    since = mark.get("facts") if isinstance(mark, dict) else None
+    if cursor is not None and isinstance(since, int) and cursor > since:
+        subjects |= reads.subjects_of_facts_after(sh, since)
+    if not subjects:
+        return Scope("incremental", [], watermark)
     facts = [f for f in sh.store.get_facts_for(subjects, "out") if f.get("t_invalid") is None]
     return Scope("incremental", facts, watermark)

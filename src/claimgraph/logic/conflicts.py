@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from claimgraph.logic.names import same_object_loosely
+from claimgraph.logic.names import same_object, same_object_loosely
 from claimgraph.logic.retrieval import fact_valid_at
+from claimgraph.logic.trust_tiers import teammate_writer
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 
 EXCLUSIVE_VALUES = "exclusive-values"
 CROSS_PREDICATE = "cross-predicate"
+SINGLE_VALUED = "single-valued"
 
 
 def conflict_pair_key(a_id: str, b_id: str) -> tuple[str, str]:
@@ -73,6 +75,31 @@ def _exclusive_pairs(facts: list[Fact], preds_by_id: Mapping[str, Mapping[str, A
             yield a, b, EXCLUSIVE_VALUES
 
 
+def is_single_valued(row: Mapping[str, Any] | None) -> bool:
+    """A predicate whose subject holds one value at a time (``has-version``, ``defined-in``,
+    ``has-status``, an ``x/*`` registered with cardinality one)."""
+    return (row or {}).get("cardinality") == "one"
+
+
+def _single_valued_pairs(facts: list[Fact], preds_by_id: Mapping[str, Mapping[str, Any]]
+                         ) -> Iterator[tuple[Fact, Fact, str]]:
+    """Two values of a single-valued predicate from two writers (this store and a teammate,
+    or two teammates): ``has-version 1.0`` from Ada beside our ``has-version 2.0``.
+
+    One writer's newer value is a change: its write path already superseded (or, when told
+    to, flagged or kept) the old one, so same-writer pairs are left alone. A teammate's value
+    arrives as it was written (sync applies effects and never re-decides them, and no writer
+    may retire another's fact), so both values stand and whichever came last is not more
+    right: the pair waits for a person. The same value from both is agreement, not conflict.
+    """
+    for a, b in combinations(facts, 2):
+        if (a["predicate"] == b["predicate"]
+                and is_single_valued(preds_by_id.get(a["predicate"]))
+                and teammate_writer(a) != teammate_writer(b)
+                and not same_object(a, b)):
+            yield a, b, SINGLE_VALUED
+
+
 def _cross_predicate_pairs(facts: list[Fact], preds_by_id: Mapping[str, Mapping[str, Any]]
                            ) -> Iterator[tuple[Fact, Fact, str]]:
     """A decision about an object meeting another claim about the same object (loosely named):
@@ -99,13 +126,15 @@ def conflict_candidates(facts: Iterable[Fact], preds_by_id: Mapping[str, Mapping
                         at: int) -> list[Pair]:
     """Pairs worth a verdict, per subject (O(facts per subject²), never O(graph²)).
 
-    Exclusive-value pairs are generated before cross-predicate ones and the first reason for
-    an id set wins. The result is sorted newest pair first (then by ids), so it does not
-    depend on the order the store returned the facts in.
+    Exclusive-value pairs are generated first, then single-valued ones from two writers, then
+    cross-predicate ones; the first reason for an id set wins. The result is sorted newest
+    pair first (then by ids), so it does not depend on the order the store returned the
+    facts in.
     """
     found: dict[tuple[str, str], Pair] = {}
     for group in _valid_by_subject(facts, at).values():
         for a, b, reason in [*_exclusive_pairs(group, preds_by_id),
+                             *_single_valued_pairs(group, preds_by_id),
                              *_cross_predicate_pairs(group, preds_by_id)]:
             key = conflict_pair_key(a["id"], b["id"])
             if key not in found and not _already_linked(a, b):
@@ -128,12 +157,13 @@ NEGATIVE_STANCE = frozenset({"core/decided-against"})
 def contradicts_without_judge(pair: Mapping[str, Any]) -> bool:
     """Whether a candidate pair is a contradiction on its face, with no model to judge it.
 
-    Exclusive values of one predicate (prefers tabs / prefers spaces) are. Across predicates,
+    Exclusive values of one predicate (prefers tabs / prefers spaces) are, and so are two
+    writers' values of a single-valued one (has-version 1.0 / 2.0). Across predicates,
     only opposite stances are: ``decided-against X`` beside anything that uses or prefers X.
     ``prefers pytest`` beside ``tested-by pytest`` agree, and linking them would bury real
     conflicts in noise (a judge could weigh this; without one, it is decided here).
     """
-    if pair.get("reason") == EXCLUSIVE_VALUES:
+    if pair.get("reason") in (EXCLUSIVE_VALUES, SINGLE_VALUED):
         return True
     against = [f["predicate"] in NEGATIVE_STANCE for f in (pair["fact"], pair["candidate"])]
     return against[0] != against[1]

@@ -78,7 +78,8 @@ class CurationReads(metaclass=_Offers):
 
     methods = ("repeated_claim_facts", "sweep_pool", "count_valid_facts", "predicate_counts",
                "count_episodes", "episodes_opened_since", "open_episodes", "entity_cursor",
-               "entity_name_keys_after", "duplicate_name_keys", "entities_with_name_keys")
+               "entity_name_keys_after", "duplicate_name_keys", "entities_with_name_keys",
+               "fact_cursor", "subjects_of_facts_after")
 
     def repeated_claim_facts(self) -> list[Record]: raise NotImplementedError
 
@@ -98,6 +99,10 @@ class CurationReads(metaclass=_Offers):
     def open_episodes(self) -> list[Record]: raise NotImplementedError
 
     def entity_cursor(self) -> int: raise NotImplementedError
+
+    def fact_cursor(self) -> int: raise NotImplementedError
+
+    def subjects_of_facts_after(self, cursor: int) -> list[str]: raise NotImplementedError
 
     def entity_name_keys_after(self, cursor: int) -> list[tuple[str, str]]:
         raise NotImplementedError

@@ -56,6 +56,7 @@ DUPLICATE_NAME_KEYS = ("SELECT scope, norm FROM entities GROUP BY scope, norm"
 KNOWN_NORMS = ("SELECT norm FROM entities WHERE norm IN (SELECT value FROM json_each(?1)) UNION"
                " SELECT norm FROM entity_aliases WHERE norm IN (SELECT value FROM json_each(?1))")
 ENTITY_KEYS_AFTER = "SELECT scope, norm FROM entities WHERE pk > ?"
+SUBJECTS_AFTER = "SELECT DISTINCT subject_id FROM facts WHERE pk > ?"
 #: ?1: [[scope, norm], ...] as JSON; members of each key, for the clusters' report.
 ENTITIES_WITH_KEYS = ("SELECT e.scope, e.norm, e.id, e.name FROM json_each(?1) k"
                       " JOIN entities e ON e.norm = json_extract(k.value, '$[1]')"
@@ -98,6 +99,14 @@ class SqliteCuration:
     def known_name_norms(self, norms: Iterable[str]) -> set[str]:
         """Capture's subject check: which normalized names some entity answers to."""
         return {r[0] for r in self._db.rows(KNOWN_NORMS, (json.dumps(sorted(set(norms))),))}
+
+    # --- facts inserted since a pass: what no episode names (a teammate's, by sync) --------
+    def fact_cursor(self) -> int:
+        """Facts are numbered as they are inserted (a sync's replay numbers them all anew)."""
+        return int(self._db.value("SELECT coalesce(max(pk), 0) FROM facts"))
+
+    def subjects_of_facts_after(self, cursor: int) -> list[str]:
+        return sorted({s for (s,) in self._db.rows(SUBJECTS_AFTER, (cursor,))})
 
     # --- entity clusters: names in one scope that normalize alike --------------------------
     def entity_cursor(self) -> int:

@@ -111,13 +111,17 @@ def kept_to(placed_whole: Mapping[str, Any], keep: Iterable[str],
     no id whose keeping changed is taken from it as it was, the rest filtered again."""
     keep = keep if isinstance(keep, (set, frozenset)) else set(keep)
     moved: frozenset[str] | None = None
+    cut_from: Mapping[str, Any] = {}
+    earlier: Mapping[str, Any] = {}
     if before is not None and before.get("cut_from") is not None:
         moved = frozenset(keep).symmetric_difference(before["keep"][1])
+        cut_from, earlier = before["cut_from"], before["placed"]["ids"]
     ids = {}
-    for key, found in placed_whole["ids"].items():
-        if (moved is not None and before["cut_from"].get(key) is found
+    whole: Mapping[str, list[str]] = placed_whole["ids"]
+    for key, found in whole.items():
+        if (moved is not None and cut_from.get(key) is found
                 and (not moved or moved.isdisjoint(found))):
-            ids[key] = before["placed"]["ids"][key]
+            ids[key] = earlier[key]
         else:
             ids[key] = list(filter(keep.__contains__, found))
     return {"counts": {key: len(ids.get(key, ())) for key in placed_whole["counts"]}, "ids": ids,

@@ -61,7 +61,8 @@ def create_app(source: Source, token: str) -> Guard:
         html = env.get_template(name).render(base=base, active=active, **data)
         return HTMLResponse(html, status_code=status)
 
-    def handle(build: Callable[[Request], tuple[str, dict[str, Any]]]) -> Callable:
+    def handle(build: Callable[[Request], tuple[str, dict[str, Any]]]
+               ) -> Callable[[Request], Response]:
         def endpoint(request: Request) -> Response:
             try:
                 name, data = build(request)
@@ -102,7 +103,9 @@ def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[st
 
     def shared(key: Any, build: Callable[[Any], Any]) -> Any:
         state = src.state()
-        placements.drop(lambda kept: kept[-1] != state)  # a write made them stale for good
+        def stale(kept: Any) -> bool:  # keys are tuples ending with the store's state
+            return bool(kept[-1] != state)
+        placements.drop(stale)  # a write made them stale for good
         lineage = (key, state[1])
 
         def made() -> Any:

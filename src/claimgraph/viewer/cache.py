@@ -58,19 +58,21 @@ class PageCache:
         that fails is not kept: whoever waited for it gets its error."""
         with self._lock:
             kept = self._kept.get(key)
-            age = None if kept is None else self.clock() - kept[0]
-            if age is not None and age < self.ttl_s:
-                self._kept.move_to_end(key)
-                return kept[1]
-            if age is not None and self.refresh_s is not None and age < self.refresh_s:
-                self._kept.move_to_end(key)
-                if key not in self._flights:  # one background rebuild; readers keep reading
-                    self._flights[key] = _Flight()
-                    self._builds.submit(self._refresh, key, build)
-                return kept[1]
+            if kept is not None:
+                made, page = kept
+                age = self.clock() - made
+                if age < self.ttl_s:
+                    self._kept.move_to_end(key)
+                    return page
+                if self.refresh_s is not None and age < self.refresh_s:
+                    self._kept.move_to_end(key)
+                    if key not in self._flights:  # one background rebuild; readers keep reading
+                        self._flights[key] = _Flight()
+                        self._builds.submit(self._refresh, key, build)
+                    return page
             flight = self._flights.get(key)
             leader = flight is None
-            if leader:
+            if flight is None:
                 flight = self._flights[key] = _Flight()
         if not leader:
             flight.done.wait()

@@ -11,11 +11,12 @@ script, style, font or image from anywhere but the viewer, no framing, no referr
 from __future__ import annotations
 
 import hmac
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, MutableMapping
 
-Scope = dict[str, Any]
-Receive = Callable[[], Awaitable[dict[str, Any]]]
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+#: ASGI's own shapes, as Starlette spells them, so its app passes for ours.
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 READ_METHODS = frozenset({"GET", "HEAD"})
@@ -31,7 +32,7 @@ def host_name(scope: Scope) -> str:
     """The Host header without its port ("" when absent)."""
     for name, value in scope.get("headers") or ():
         if name == b"host":
-            host = value.decode("latin-1").strip().lower()
+            host: str = value.decode("latin-1").strip().lower()
             return host.rsplit(":", 1)[0] if not host.startswith("[") else host
     return ""
 
@@ -70,7 +71,7 @@ class Guard:
 
 
 def with_headers(send: Send) -> Send:
-    async def sending(message: dict[str, Any]) -> None:
+    async def sending(message: MutableMapping[str, Any]) -> None:
         if message["type"] == "http.response.start":
             kept = [(k, v) for k, v in message.get("headers") or () if k.lower() != b"server"]
             message = {**message, "headers": kept + HEADERS}

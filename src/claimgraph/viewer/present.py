@@ -11,7 +11,7 @@ attributes and the exact block the next session is told.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Hashable, Mapping, Sequence
+from typing import Any, Callable, Generic, Hashable, Mapping, Sequence, TypeVar
 from urllib.parse import urlencode
 
 from markupsafe import Markup, escape
@@ -190,7 +190,10 @@ def fact_html(fact: Mapping[str, Any], base: str) -> Markup:
     return Markup("".join(parts))
 
 
-class Memo:
+T = TypeVar("T")
+
+
+class Memo(Generic[T]):
     """What a function made from some objects, kept while those very objects are asked about.
 
     A fact read from the store is a new dict after a write touched it (``viewer.advance``
@@ -201,9 +204,9 @@ class Memo:
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self._kept: dict[Hashable, tuple[tuple[Any, ...], Any]] = {}
+        self._kept: dict[Hashable, tuple[tuple[Any, ...], T]] = {}
 
-    def get(self, key: Hashable, made_from: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    def get(self, key: Hashable, made_from: tuple[Any, ...], make: Callable[[], T]) -> T:
         found = self._kept.get(key)
         if found is not None and len(found[0]) == len(made_from) and all(
                 a is b for a, b in zip(found[0], made_from)):
@@ -222,7 +225,7 @@ ROWS_KEPT = 5_000
 def kept_fact_html(limit: int = ROWS_KEPT) -> Callable[[Mapping[str, Any], str], Markup]:
     """``fact_html``, kept per fact object (``Memo``): twenty pages of a project share most
     of their rows, and a row's HTML was most of a page's render."""
-    memo = Memo(limit)
+    memo: Memo[Markup] = Memo(limit)
 
     def kept(fact: Mapping[str, Any], base: str) -> Markup:
         return memo.get((fact["id"], base), (fact,), lambda: fact_html(fact, base))

@@ -178,9 +178,9 @@ def advanced(src: Source, project_id: str, base: Mapping[str, Any]) -> dict[str,
         return None
     with src.shell() as sh:  # once per write; its predicate count maps a whole index
         store: Any = sh.store
-        if not isinstance(store, FactTouches):
+        if not offers(store, FactTouches):
             return None
-        with store.reading() if isinstance(store, Snapshots) else nullcontext():
+        with store.reading() if offers(store, Snapshots) else nullcontext():
             now = sh.now()
             if now < base["now"] or (base["until"] is not None and now >= base["until"]):
                 return None
@@ -277,13 +277,20 @@ def cut(placed: Mapping[str, Any], windows: Mapping[str, tuple[int, int]]) -> di
                         if fid in reasons}}
 
 
+def offers(store: object, fast_path: type) -> bool:
+    """``isinstance`` that leaves ``store`` as it was typed: each fast-path class declares its
+    own ``methods`` tuple, so to mypy a store offering two of them cannot exist, and a store
+    narrowed to one would lose the Store methods it is used for here."""
+    return isinstance(store, fast_path)
+
+
 def holds(store: Any, project_id: str) -> bool:
     """Whether the store holds the project: an entity lives in its scope (an indexed lookup;
     a project's facts always name one)."""
     return bool(store.list_entities(scope=project_id))
 
 
-def open_pairs(store: Any, wanted: list[str], suspect: set[str], now: int) -> list[dict]:
+def open_pairs(store: Any, wanted: list[str], suspect: set[str], now: int) -> list[dict[str, Any]]:
     """The open conflicts among the scopes' facts the context may show: read from the conflict
     links (a few facts), as ``core.briefing.gather_from`` finds them among every fact."""
     carriers = store.select_facts(scopes=wanted, conflicted=True)
@@ -338,7 +345,7 @@ def _changes(ids: Iterable[str], facts: Mapping[str, Any]) -> list[tuple[Any, An
     return pairs
 
 
-def build_sections(placed: Mapping[str, Any], facts: Mapping[str, Any], pairs: list[dict],
+def build_sections(placed: Mapping[str, Any], facts: Mapping[str, Any], pairs: list[dict[str, Any]],
                    only: str | None, page: int, now: int, src: Source) -> list[dict[str, Any]]:
     """The sections to show, each with its rows, its count and where its other pages are;
     an empty section is left out."""
@@ -379,9 +386,9 @@ def _row(key: str, item: Any, now: int, half_life_days: float) -> dict[str, Any]
             "confidence": effective_confidence(fact, now, half_life_days)}
 
 
-def context_block(told: Mapping[str, Any], facts: Mapping[str, Any], pairs: list[dict], now: int,
-                  project_id: str, src: Source, lines_kept: Memo | None = None
-                  ) -> dict[str, Any]:
+def context_block(told: Mapping[str, Any], facts: Mapping[str, Any],
+                  pairs: list[dict[str, Any]], now: int, project_id: str, src: Source,
+                  lines_kept: Memo[str] | None = None) -> dict[str, Any]:
     """The block the SessionStart hook injects, from the sections read: each section's lines
     are the first ones of the section here, and the lines not read stand in as lines too long
     to fit, so the budget cuts (and counts "… N more") exactly where it would."""
@@ -395,7 +402,7 @@ def context_block(told: Mapping[str, Any], facts: Mapping[str, Any], pairs: list
                                                                 src.half_life_days))
                     for fid in ids.get(key, [])[:cap]]
               for key, cap in compiled.RANKED_CAPS.items()}
-    memo = lines_kept or Memo(0)
+    memo: Memo[str] = lines_kept or Memo(0)
 
     def decision(fact: Mapping[str, Any]) -> str:
         return memo.get(("decision", fact["id"]), (fact,), lambda: decision_line(fact))

@@ -112,7 +112,8 @@ class Reader:
     (once) where a store has none."""
 
     def __init__(self, store: Any, wanted: list[str]) -> None:
-        self.store, self.wanted, self._facts = store, wanted, None
+        self.store, self.wanted = store, wanted
+        self._facts: list[dict[str, Any]] | None = None
 
     def _all(self) -> list[dict[str, Any]]:
         if self._facts is None:
@@ -121,14 +122,16 @@ class Reader:
 
     def valid_times(self) -> dict[str, list[int]]:
         if hasattr(self.store, "valid_times"):
-            return self.store.valid_times(self.wanted)
+            times: dict[str, list[int]] = self.store.valid_times(self.wanted)
+            return times
         return defined.valid_times(self._all())
 
     def believed_at(self, at: int, since: int | None, limit: int,
                     half_life_days: float) -> dict[str, Any]:
         if hasattr(self.store, "believed_at"):
-            return self.store.believed_at(self.wanted, at, since=since, limit=limit,
-                                          half_life_days=half_life_days)
+            believed: dict[str, Any] = self.store.believed_at(
+                self.wanted, at, since=since, limit=limit, half_life_days=half_life_days)
+            return believed
         return defined.believed_at(self._all(), at, since, limit, half_life_days)
 
 
