@@ -266,6 +266,9 @@ _GENERIC = (" every time ", " each time ", " any time ", " anytime ", " at all t
             " whenever ", " by default ", " going forward ", " from now on ", " in the future ",
             " all future ", " every new ", " any new ", " each new ", " for all ", " in all ",
             " across all ", " as a rule ", " as a general ", " in every ")
+#: A word each of ``_GENERIC`` holds: the phrases are scanned for only when one is present.
+_GENERIC_ANCHORS = frozenset("time anytime times again general generally possible whenever "
+                             "default forward now future new all rule every".split())
 _STATUS = frozenset("still failing failed fails broken error errors crash crashed crashes "
                     "doesn't isn't didn't wasn't aren't weren't currently seems showing shows "
                     "getting".split())
@@ -278,6 +281,8 @@ _WRITE_WORDS = frozenset("create add make write new record update".split())
 _YOU = frozenset("you u you'll you're".split())
 _I = frozenset("i i'd i'm".split())
 _I_PAST = frozenset("i i've".split())
+_WE_OUR = frozenset("we our".split())
+_I_DESIRE = frozenset("i i'd".split())
 _CONDITIONAL = frozenset("when whenever if once before after unless while".split())
 _PAST_I = re.compile(r"\bi(?:'ve| have| had)? (?:did|made|set|tried|added|ran|pushed|changed|"
                      r"installed|removed|created|fixed|updated|authenticated|noticed|saw|found|"
@@ -307,7 +312,8 @@ def _shape(sentence: str, words: list[str]) -> list[str]:
     joined = f" {' '.join(words)} "
     first = rest[0] if rest else ""
     universal = not distinct.isdisjoint(_UNIVERSAL)
-    generic = any(phrase in joined for phrase in _GENERIC)
+    generic = not distinct.isdisjoint(_GENERIC_ANCHORS) and any(
+        phrase in joined for phrase in _GENERIC)
     fired = []
     if first in _VERBS or first in _NEGATIVE_OPEN or (
             len(rest) > 1 and (first in ("always", "never") or rest[:2] == ["do", "not"])):
@@ -335,9 +341,9 @@ def _shape(sentence: str, words: list[str]) -> list[str]:
         fired.append("contrast_not")
     if _IDENTIFIER.search(sentence):
         fired.append("identifier")
-    if _WE_PRESENT.search(lower):
+    if not distinct.isdisjoint(_WE_OUR) and _WE_PRESENT.search(lower):
         fired.append("we_present")
-    if _DESIRE.search(lower):
+    if not distinct.isdisjoint(_I_DESIRE) and _DESIRE.search(lower):
         fired.append("desire")
         if universal or generic:
             fired.append("desire_generic")
