@@ -203,7 +203,7 @@ def _cues(sentence: str, words: list[str], position: int, count: int,
     if sentence.rstrip().endswith("?"):
         fired.append("ends_question")
     fired += phrase_hits(sentence)
-    fired += _shape(sentence, words)
+    fired += _shape(sentence, words, distinct)
     return sorted(_CUE_INDEX[name] for name in set(fired))
 
 
@@ -269,6 +269,9 @@ _GENERIC = (" every time ", " each time ", " any time ", " anytime ", " at all t
 #: A word each of ``_GENERIC`` holds: the phrases are scanned for only when one is present.
 _GENERIC_ANCHORS = frozenset("time anytime times again general generally possible whenever "
                              "default forward now future new all rule every".split())
+#: The same, by anchor word: the phrases that hold it.
+_GENERIC_OF_WORD = {word: tuple(phrase for phrase in _GENERIC if f" {word} " in phrase)
+                    for word in _GENERIC_ANCHORS}
 _STATUS = frozenset("still failing failed fails broken error errors crash crashed crashes "
                     "doesn't isn't didn't wasn't aren't weren't currently seems showing shows "
                     "getting".split())
@@ -289,8 +292,11 @@ _PAST_I = re.compile(r"\bi(?:'ve| have| had)? (?:did|made|set|tried|added|ran|pu
                      r"asked|meant|said)\b")
 _CONTRAST = re.compile(r"(?:,|;|\s-|\u2014)\s*(?:and\s+)?not\s+[\w`'\"./-]+"
                        r"(?:\s+[\w`'\"./-]+){0,3}\s*[.!]?$")
-_IDENTIFIER = re.compile(r"[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*|\w+_\w+|"
-                         r"\w+\.(?:py|ts|tsx|js|json|md|rs|go|toml|yaml|yml|sh|mdc)\b")
+#: An identifier or a file name: camelCase, snake_case, or a name with a source file's suffix.
+_CASE_CHANGE = re.compile(r"[a-z0-9][A-Z]")
+_CAMEL = re.compile(r"[a-z][a-z0-9]*[A-Z]")
+_SNAKE = re.compile(r"\w_\w")
+_FILE_NAME = re.compile(r"\w\.(?:py|ts|tsx|js|json|md|rs|go|toml|yaml|yml|sh|mdc)\b")
 _WE_PRESENT = re.compile(r"\b(?:we|our team)\s+(?:always\s+|never\s+|don't\s+|do not\s+|"
                          r"only\s+)?(?:use|prefer|keep|avoid|follow|run|deploy|write|store|ship|"
                          r"host|target|rely|work|build|release|test|want|need)\b")
@@ -300,20 +306,21 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _BEYOND_LATIN = re.compile(r"[^\x00-\u024f]")
 
 
-def _shape(sentence: str, words: list[str]) -> list[str]:
+def _shape(sentence: str, words: list[str], distinct: set[str]) -> list[str]:
     """The shape cues of one sentence (names from ``CUES``); ``words`` as ``_TOKENS`` cuts
-    the lowercased sentence."""
+    the lowercased sentence, ``distinct`` the set of them. Each search runs only when the
+    sentence holds what every match needs (a word, "_", ".", two letters of different case,
+    a character outside ASCII): most sentences run none of them."""
     lower = sentence.lower().replace("\u2019", "'")
     start = 0
     while start < len(words) and (words[start] in _LEAD_WORDS or words[start] in ",:;!-"):
         start += 1
     rest = words[start:]
-    distinct = set(words)
     joined = f" {' '.join(words)} "
     first = rest[0] if rest else ""
     universal = not distinct.isdisjoint(_UNIVERSAL)
-    generic = not distinct.isdisjoint(_GENERIC_ANCHORS) and any(
-        phrase in joined for phrase in _GENERIC)
+    generic = any(phrase in joined for word in _GENERIC_ANCHORS.intersection(distinct)
+                  for phrase in _GENERIC_OF_WORD[word])
     fired = []
     if first in _VERBS or first in _NEGATIVE_OPEN or (
             len(rest) > 1 and (first in ("always", "never") or rest[:2] == ["do", "not"])):
@@ -332,14 +339,17 @@ def _shape(sentence: str, words: list[str]) -> list[str]:
         fired.append("status")
     if not distinct.isdisjoint(_I_PAST) and _PAST_I.search(lower):
         fired.append("past_i")
-    fired += _modal_subject(words, start)
+    if not distinct.isdisjoint(_MODALS):
+        fired += _modal_subject(words, start)
     if not distinct.isdisjoint(_RULE_WORDS):
         fired.append("rule_word")
         if not distinct.isdisjoint(_WRITE_WORDS):
             fired.append("write_rule")
     if "not" in distinct and _CONTRAST.search(lower):
         fired.append("contrast_not")
-    if _IDENTIFIER.search(sentence):
+    if ("_" in sentence and _SNAKE.search(sentence)) or (
+            "." in sentence and _FILE_NAME.search(sentence)) or (
+            _CASE_CHANGE.search(sentence) and _CAMEL.search(sentence)):
         fired.append("identifier")
     if not distinct.isdisjoint(_WE_OUR) and _WE_PRESENT.search(lower):
         fired.append("we_present")
@@ -351,7 +361,8 @@ def _shape(sentence: str, words: list[str]) -> list[str]:
         fired.append("conditional_start")
         if not distinct.isdisjoint(_MODALS) or "always" in distinct or "never" in distinct:
             fired.append("cond_modal")
-    if _BEYOND_LATIN.search(sentence) or len(_NON_ASCII.findall(sentence)) > 3:
+    if not sentence.isascii() and (_BEYOND_LATIN.search(sentence)
+                                   or len(_NON_ASCII.findall(sentence)) > 3):
         fired.append("non_ascii")
     if not distinct.isdisjoint(_DEICTIC):
         fired.append("deictic_any")
