@@ -106,8 +106,7 @@ FRESH_NOT_YET = {
     "Just to be clear, pull requests need a linked ticket before review, that applies to "
     "everything going forward.",
     "For future reference, the mobile team owns everything under apps/ios.",
-    "Please don't introduce new global state, we've been burned by it before.",
-    "always print the full stack trace while we debug this",
+    "The rule of the house is: if it's not in the changelog, it didn't happen.",
 }
 
 

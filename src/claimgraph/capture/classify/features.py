@@ -50,6 +50,11 @@ CUES = (
     "phrase_hedge", "phrase_question", "project_words", "across_projects",
     "rule_noun", "aside_lead", "opens_always_never", "unattended", "project_scope",
     "task_scope", "make_sure_scope", "pervasive",
+    # the sentence's shape (``_shape``): how it opens, what it points at, who it is about
+    "imperative", "imp_negative", "imp_universal", "imp_deictic", "imp_plain", "generic_phrase",
+    "status", "past_i", "declarative_modal", "you_modal", "rule_word", "write_rule",
+    "contrast_not", "identifier", "we_present", "desire", "desire_generic", "conditional_start",
+    "cond_modal", "non_ascii", "deictic_any", "universal_any",
 )
 _CUE_INDEX = {name: BUCKETS + i for i, name in enumerate(CUES)}
 DIMENSIONS = BUCKETS + len(CUES)
@@ -198,6 +203,7 @@ def _cues(sentence: str, words: list[str], position: int, count: int,
     if sentence.rstrip().endswith("?"):
         fired.append("ends_question")
     fired += phrase_hits(sentence)
+    fired += _shape(sentence, words, distinct)
     return sorted(_CUE_INDEX[name] for name in set(fired))
 
 
@@ -222,3 +228,160 @@ def _length(n: int) -> str:
         if n <= limit:
             return name
     return "words_26_plus"
+
+
+# --- the sentence's shape ----------------------------------------------------------------------
+# Cues that say how a sentence is built rather than what it is about, so that they carry from
+# one repository to the next (in grouped cross-validation, words learned from one repository
+# mostly did not): an imperative with a universal scope ("keep all scaffolding modular") against
+# one pointed at the thing in hand ("fix this"), a modal with a third-person subject ("the
+# footer should show the status") against one addressed to the agent ("you should run it"), a
+# contrast ("use X, not Y"), a report of what happened ("I pushed", "still failing"), a rule
+# named or asked for ("add a rule that ..."). Word lists are plain English, never a
+# repository's words.
+
+#: Words that open a sentence without being its verb ("ok so", "please also").
+_LEAD_WORDS = frozenset("please also and ok okay so just now then but yes no oh alright great "
+                        "good cool thanks fyi btw note important ah well hey again".split())
+#: Verbs a sentence to a coding agent opens with when it is an imperative.
+_VERBS = frozenset("""add adjust align allow analyse analyze append apply archive ask assume avoid
+build bump call change check clean cleanup clear clone commit compare configure confirm consider
+continue convert copy create debug define delete deploy describe design document do double drop
+edit enable disable ensure explain explore export extract fetch find finish fix follow format
+generate get give go grab handle help hide implement import improve include install integrate
+investigate keep kill label launch let leave limit lint list load log look make mark merge migrate
+mock modify move name open optimize organize organise pass patch pick pin place plan preserve
+prefer prepare print proceed publish pull push put raise read rebase record refactor reference
+refer regenerate reinstall release reload remove rename render reorder replace report research
+reset resolve respect restart restore retry return review revert rewrite run save scan search see
+send separate set setup share show simplify skip sort split start stop store structure submit
+summarize summarise support switch sync take tell test think trigger try turn undo uninstall unify
+update upgrade upload use validate verify wait wire wrap write""".split())
+_NEGATIVE_OPEN = frozenset("don't dont never avoid".split())
+_DEICTIC = frozenset("this that these those it them here".split())
+_UNIVERSAL = frozenset("all every any always never whenever each no everything everywhere "
+                       "anything nothing".split())
+_GENERIC = (" every time ", " each time ", " any time ", " anytime ", " at all times ",
+            " ever again ", " in general ", " generally ", " as much as possible ",
+            " whenever ", " by default ", " going forward ", " from now on ", " in the future ",
+            " all future ", " every new ", " any new ", " each new ", " for all ", " in all ",
+            " across all ", " as a rule ", " as a general ", " in every ")
+#: A word each of ``_GENERIC`` holds: the phrases are scanned for only when one is present.
+_GENERIC_ANCHORS = frozenset("time anytime times again general generally possible whenever "
+                             "default forward now future new all rule every".split())
+#: The same, by anchor word: the phrases that hold it.
+_GENERIC_OF_WORD = {word: tuple(phrase for phrase in _GENERIC if f" {word} " in phrase)
+                    for word in _GENERIC_ANCHORS}
+_STATUS = frozenset("still failing failed fails broken error errors crash crashed crashes "
+                    "doesn't isn't didn't wasn't aren't weren't currently seems showing shows "
+                    "getting".split())
+_MODALS = frozenset("should must shall need needs have has shouldn't mustn't".split())
+_NEEDS_TO = frozenset("have has need needs".split())
+_RULE_WORDS = frozenset("rule rules guideline guidelines standing standard standards doctrine "
+                        "principle principles practice practices policy convention "
+                        "conventions".split())
+_WRITE_WORDS = frozenset("create add make write new record update".split())
+_YOU = frozenset("you u you'll you're".split())
+_I = frozenset("i i'd i'm".split())
+_I_PAST = frozenset("i i've".split())
+_WE_OUR = frozenset("we our".split())
+_I_DESIRE = frozenset("i i'd".split())
+_CONDITIONAL = frozenset("when whenever if once before after unless while".split())
+_PAST_I = re.compile(r"\bi(?:'ve| have| had)? (?:did|made|set|tried|added|ran|pushed|changed|"
+                     r"installed|removed|created|fixed|updated|authenticated|noticed|saw|found|"
+                     r"asked|meant|said)\b")
+_CONTRAST = re.compile(r"(?:,|;|\s-|\u2014)\s*(?:and\s+)?not\s+[\w`'\"./-]+"
+                       r"(?:\s+[\w`'\"./-]+){0,3}\s*[.!]?$")
+#: An identifier or a file name: camelCase, snake_case, or a name with a source file's suffix.
+_CASE_CHANGE = re.compile(r"[a-z0-9][A-Z]")
+_CAMEL = re.compile(r"[a-z][a-z0-9]*[A-Z]")
+_SNAKE = re.compile(r"\w_\w")
+_FILE_NAME = re.compile(r"\w\.(?:py|ts|tsx|js|json|md|rs|go|toml|yaml|yml|sh|mdc)\b")
+_WE_PRESENT = re.compile(r"\b(?:we|our team)\s+(?:always\s+|never\s+|don't\s+|do not\s+|"
+                         r"only\s+)?(?:use|prefer|keep|avoid|follow|run|deploy|write|store|ship|"
+                         r"host|target|rely|work|build|release|test|want|need)\b")
+_DESIRE = re.compile(r"\bi(?:'d| would)? (?:like|want|prefer|love|don't want|do not want|"
+                     r"don't like|don't love|hate)\b")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_BEYOND_LATIN = re.compile(r"[^\x00-\u024f]")
+
+
+def _shape(sentence: str, words: list[str], distinct: set[str]) -> list[str]:
+    """The shape cues of one sentence (names from ``CUES``); ``words`` as ``_TOKENS`` cuts
+    the lowercased sentence, ``distinct`` the set of them. Each search runs only when the
+    sentence holds what every match needs (a word, "_", ".", two letters of different case,
+    a character outside ASCII): most sentences run none of them."""
+    lower = sentence.lower().replace("\u2019", "'")
+    start = 0
+    while start < len(words) and (words[start] in _LEAD_WORDS or words[start] in ",:;!-"):
+        start += 1
+    rest = words[start:]
+    joined = f" {' '.join(words)} "
+    first = rest[0] if rest else ""
+    universal = not distinct.isdisjoint(_UNIVERSAL)
+    generic = any(phrase in joined for word in _GENERIC_ANCHORS.intersection(distinct)
+                  for phrase in _GENERIC_OF_WORD[word])
+    fired = []
+    if first in _VERBS or first in _NEGATIVE_OPEN or (
+            len(rest) > 1 and (first in ("always", "never") or rest[:2] == ["do", "not"])):
+        fired.append("imperative")
+        if first in _NEGATIVE_OPEN or first in ("do", "never"):
+            fired.append("imp_negative")
+        if universal or generic:
+            fired.append("imp_universal")
+        elif not _DEICTIC.isdisjoint(rest[1:5]):
+            fired.append("imp_deictic")
+        else:
+            fired.append("imp_plain")
+    if generic:
+        fired.append("generic_phrase")
+    if not distinct.isdisjoint(_STATUS):
+        fired.append("status")
+    if not distinct.isdisjoint(_I_PAST) and _PAST_I.search(lower):
+        fired.append("past_i")
+    if not distinct.isdisjoint(_MODALS):
+        fired += _modal_subject(words, start)
+    if not distinct.isdisjoint(_RULE_WORDS):
+        fired.append("rule_word")
+        if not distinct.isdisjoint(_WRITE_WORDS):
+            fired.append("write_rule")
+    if "not" in distinct and _CONTRAST.search(lower):
+        fired.append("contrast_not")
+    if ("_" in sentence and _SNAKE.search(sentence)) or (
+            "." in sentence and _FILE_NAME.search(sentence)) or (
+            _CASE_CHANGE.search(sentence) and _CAMEL.search(sentence)):
+        fired.append("identifier")
+    if not distinct.isdisjoint(_WE_OUR) and _WE_PRESENT.search(lower):
+        fired.append("we_present")
+    if not distinct.isdisjoint(_I_DESIRE) and _DESIRE.search(lower):
+        fired.append("desire")
+        if universal or generic:
+            fired.append("desire_generic")
+    if first in _CONDITIONAL:
+        fired.append("conditional_start")
+        if not distinct.isdisjoint(_MODALS) or "always" in distinct or "never" in distinct:
+            fired.append("cond_modal")
+    if not sentence.isascii() and (_BEYOND_LATIN.search(sentence)
+                                   or len(_NON_ASCII.findall(sentence)) > 3):
+        fired.append("non_ascii")
+    if not distinct.isdisjoint(_DEICTIC):
+        fired.append("deictic_any")
+    if universal:
+        fired.append("universal_any")
+    return fired
+
+
+def _modal_subject(words: list[str], start: int) -> list[str]:
+    """Who a modal in the first ten words is said of: the agent ("you should …", a request
+    or a correction) or a thing ("the footer should …", how the product must behave); a
+    sentence about "I" fires neither."""
+    for i, word in enumerate(words[:10]):
+        if word in _MODALS and (word not in _NEEDS_TO
+                                or (i + 1 < len(words) and words[i + 1] == "to")):
+            subject = words[start:i]
+            if not _YOU.isdisjoint(subject):
+                return ["you_modal"]
+            if subject and _I.isdisjoint(subject):
+                return ["declarative_modal"]
+            return []
+    return []
