@@ -20,7 +20,7 @@ from __future__ import annotations
 import posixpath
 from typing import Any, Iterator
 
-from claimgraph.capture.extract.manifests import Manifest, parse_manifest
+from claimgraph.capture.extract.manifests import Manifest, manifest_format, parse_manifest
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
 
@@ -33,6 +33,8 @@ def dependency_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         return
     for looks in surviving_looks(view).values():
         cited = looks[-1].cited
+        if manifest_format(looks[-1].path) is None:  # looks of one path: no text rendered
+            continue
         parsed = [(look, parse_manifest(look.path, look.text)) for look in looks]
         parsed = [(look, manifest) for look, manifest in parsed if manifest]
         if cited is None or " " in cited or not parsed:
