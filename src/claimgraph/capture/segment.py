@@ -47,6 +47,21 @@ OUTPUT_HEAD_CHARS = 8_000
 _FIELDS = tuple(f.name for f in dataclasses.fields(Event))
 _DEFAULTS = {f.name: f.default for f in dataclasses.fields(Event)
              if f.default is not dataclasses.MISSING}
+_FIELD_SET = frozenset(_FIELDS)
+_NEW, _SET = object.__new__, object.__setattr__
+
+
+def _replaced(event: Event, changes: Mapping[str, Any]) -> Event:
+    """``dataclasses.replace`` for the cleaner's changes, ~2x faster per event: it neither
+    gathers every field into keywords nor calls ``__init__``: it sets each slot as the frozen
+    class's own ``__init__`` would (it has no ``__post_init__``). A name that is no field is
+    still refused. One call per cleaned event: ~0.1 s of a 50 MB transcript's pass."""
+    if not _FIELD_SET.issuperset(changes):
+        raise TypeError(f"not fields of Event: {sorted(set(changes) - _FIELD_SET)}")
+    copy = _NEW(Event)
+    for name in _FIELDS:
+        _SET(copy, name, changes[name] if name in changes else getattr(event, name))
+    return copy
 
 
 def cap_output(text: str) -> str:
@@ -102,7 +117,7 @@ class _Cleaner:
             extras = self._fields(event.extras, copies, None)
             changes["extras"] = {k: capped.get(id(v)) or cap_output(v) if isinstance(v, str)
                                  else v for k, v in extras.items()}
-        return dataclasses.replace(event, **changes) if changes else event
+        return _replaced(event, changes) if changes else event
 
     def amended(self, event: Event, changes: dict[str, Any]) -> Event:
         """A reader's later change to an event (a merged message's joined text, a compaction's
@@ -113,7 +128,7 @@ class _Cleaner:
             changes["text"] = cap_output(text) if event.kind == "tool_result" else text
         if isinstance(changes.get("extras"), Mapping):
             changes["extras"] = self._fields(changes["extras"], {}, None)
-        return dataclasses.replace(event, **changes)
+        return _replaced(event, changes)
 
     def _printed_secret(self, event: Event) -> Event:
         """The whole output of a secret-printing command goes (module docstring)."""
@@ -122,7 +137,7 @@ class _Cleaner:
         hidden = placeholder("command-output")
         extras = {k: hidden if isinstance(v, str) and k in ("stdout", "stderr", "content")
                   else v for k, v in event.extras.items()}
-        return dataclasses.replace(event, text=hidden if event.text else "", extras=extras)
+        return _replaced(event, {"text": hidden if event.text else "", "extras": extras})
 
     def _fields(self, fields: Mapping[str, Any], known: Mapping[str, Cleaned],
                 remember: dict[str, Cleaned] | None) -> dict[str, Any]:
