@@ -120,3 +120,23 @@ def test_aims_under_a_product_direction_heading_are_not_rules():
            "## Conventions\n\n- Use `bun` for package and script operations.\n")
     assert [rule for _, rule in doc_rules(doc)] == [
         "Use `bun` for package and script operations"]
+
+
+def test_a_read_look_keeps_the_shown_output_and_gives_the_file_text():
+    """What a session read is held once (the result's own string), not again without its
+    line numbers: the file's text is derived each time it is asked for."""
+    from claimgraph.capture.extract.reads import surviving_looks
+    from claimgraph.capture.extract.reconcile import digest
+    from claimgraph.capture.extract.session import SessionView
+
+    numbered = "\n".join(f"{i + 1:>6}→{line}" for i, line in enumerate(CLAUDE_MD.splitlines()))
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"},
+                 output=numbered + "\n\n<system-reminder>\nMalware check.\n</system-reminder>")
+    view = SessionView.of(session.transcript(), ROOT)
+    result = next(e for e in view.transcript.events if e.kind == "tool_result")
+    [look] = surviving_looks(view)[f"{ROOT}/CLAUDE.md"]
+    assert look.shown is result.text
+    assert look.text == CLAUDE_MD.rstrip("\n")
+    [change] = digest(view).files["CLAUDE.md"]
+    assert (change.kind, change.new) == ("read", CLAUDE_MD.rstrip("\n"))
