@@ -16,9 +16,10 @@ def _line(record: dict) -> str:
 def _transcript(tmp_path):
     lines = []
     for n in (1, 2):
-        lines.append(_line({"type": "assistant", "uuid": f"a{n}", "message": {
-            "id": f"msg_{n}", "content": [{"type": "tool_use", "id": f"toolu_{n}", "name": "Bash",
-                                          "input": {"command": f"echo {n}", "description": "x"}}]}}))
+        call = {"type": "tool_use", "id": f"toolu_{n}", "name": "Bash",
+                "input": {"command": f"echo {n}", "description": "x"}}
+        lines.append(_line({"type": "assistant", "uuid": f"a{n}",
+                            "message": {"id": f"msg_{n}", "content": [call]}}))
         lines.append(_line({"type": "user", "uuid": f"u{n}", "message": {"content": [
             {"type": "tool_result", "tool_use_id": f"toolu_{n}", "content": f"{n}"}]},
             "toolUseResult": {"stdout": f"{n}", "stderr": "", "interrupted": False}}))
