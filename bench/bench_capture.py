@@ -15,7 +15,11 @@ pass as capture does it; evidence, extract, screen + write) and a baseline measu
 of every line, the least any JSONL capture can do. The machine is shared and noisy: compare
 ratios to that baseline across runs rather than raw MB/s.
 
-Usage: .venv/bin/python bench/bench_capture.py [--mb 50] [--repeat 3] [--stages]
+``--memory`` adds, per input, the capture process's resident memory (current and high-water
+mark, MB) as it reaches each stage of the pass (read, evidence, extracted, committed), from a
+real capture in its own process: where the peak is reached and what each stage adds.
+
+Usage: .venv/bin/python bench/bench_capture.py [--mb 50] [--repeat 3] [--stages] [--memory]
 Targets (issue 3): ≥ 20 MB/s on both inputs, peak RSS ≤ 150 MB on the synthetic one; issue 29:
 ≥ 0.3× the json.loads baseline (printed beside each input, measured just before each run) and
 peak RSS ≤ 100 MB on a 200 MB transcript (``--mb 200``).
@@ -24,6 +28,7 @@ peak RSS ≤ 100 MB on a 200 MB transcript (``--mb 200``).
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import re
@@ -188,18 +193,68 @@ def stages(path: Path) -> dict[str, float]:
     return split
 
 
+_MEMORY_CHILD = """
+import sys, time
+from claimgraph.capture import run
+from claimgraph.cli import main as cli
+
+def rss():
+    found = {}
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith(("VmRSS", "VmHWM")):
+                key, value = line.split(":")
+                found[key] = round(int(value.split()[0]) / 1024, 1)
+    return found
+
+marks = [("imported", rss(), time.process_time())]
+reach = run._reach
+
+def noted(stage, options):
+    if stage in ("read", "evidence", "extracted", "committed"):
+        marks.append((stage, rss(), time.process_time()))
+    return reach(stage, options)
+
+run._reach = noted
+code = cli.main(["capture", sys.argv[1], "--no-curate"])
+print("MEMORY " + repr([(stage, m["VmRSS"], m["VmHWM"], round(cpu, 2)) for stage, m, cpu in marks]))
+sys.exit(code)
+"""
+
+
+def memory_stages(path: Path) -> list[dict[str, object]]:
+    """Resident MB (now, high-water) and process CPU s at each stage of one real capture."""
+    if not Path("/proc/self/status").exists():
+        return []
+    with tempfile.TemporaryDirectory() as home:
+        env = {**os.environ, "CLAIMGRAPH_DB": str(Path(home) / "claims.db"), "HOME": home,
+               "XDG_CONFIG_HOME": str(Path(home) / ".config")}
+        subprocess.run([sys.executable, "-m", "claimgraph", "init"], env=env, check=True,
+                       capture_output=True)
+        done = subprocess.run([sys.executable, "-c", _MEMORY_CHILD, str(path)], env=env,
+                              capture_output=True, text=True, check=True)
+    line = next(x for x in done.stdout.splitlines() if x.startswith("MEMORY "))
+    return [{"stage": stage, "rss_mb": now, "peak_mb": peak, "cpu_s": cpu}
+            for stage, now, peak, cpu in ast.literal_eval(line.removeprefix("MEMORY "))]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=int, default=50, help="size of the synthetic transcript")
     parser.add_argument("--repeat", type=int, default=3, help="runs per input (median shown)")
     parser.add_argument("--stages", action="store_true", help="also split one run by stage")
+    parser.add_argument("--memory", action="store_true",
+                        help="also the resident memory at each stage of one real capture")
     args = parser.parse_args()
     inputs = [("fixture 8463c716 (2.9 MB + subagents)", FIXTURE),
               (f"synthetic {args.mb} MB", synthetic(args.mb))]
     for name, path in inputs:
-        print(json.dumps(measure(name, path, args.repeat)))
+        if args.repeat:  # --repeat 0: only the --stages / --memory figures
+            print(json.dumps(measure(name, path, args.repeat)))
         if args.stages:
             print(json.dumps({"input": name, "stages_s": stages(path)}))
+        if args.memory:
+            print(json.dumps({"input": name, "memory": memory_stages(path)}))
 
 
 if __name__ == "__main__":

@@ -139,3 +139,23 @@ def test_a_docs_page_the_project_had_still_counts_when_the_session_edits_it():
                   "- Keep every migration reversible\n")
     objects = {c["object"] for c in only(session.extract(), "x/convention")}
     assert objects == {"Use read-only keys when possible", "Keep every migration reversible"}
+
+
+def test_a_read_look_keeps_the_shown_output_and_gives_the_file_text():
+    """What a session read is held once (the result's own string), not again without its
+    line numbers: the file's text is derived each time it is asked for."""
+    from claimgraph.capture.extract.reads import surviving_looks
+    from claimgraph.capture.extract.reconcile import digest
+    from claimgraph.capture.extract.session import SessionView
+
+    numbered = "\n".join(f"{i + 1:>6}→{line}" for i, line in enumerate(CLAUDE_MD.splitlines()))
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"},
+                 output=numbered + "\n\n<system-reminder>\nMalware check.\n</system-reminder>")
+    view = SessionView.of(session.transcript(), ROOT)
+    result = next(e for e in view.transcript.events if e.kind == "tool_result")
+    [look] = surviving_looks(view)[f"{ROOT}/CLAUDE.md"]
+    assert look.shown is result.text
+    assert look.text == CLAUDE_MD.rstrip("\n")
+    [change] = digest(view).files["CLAUDE.md"]
+    assert (change.kind, change.new) == ("read", CLAUDE_MD.rstrip("\n"))

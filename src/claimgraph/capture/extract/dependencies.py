@@ -34,7 +34,7 @@ import posixpath
 import re
 from typing import Any, Iterable, Iterator
 
-from claimgraph.capture.extract.manifests import Manifest, parse_manifest
+from claimgraph.capture.extract.manifests import Manifest, manifest_format, parse_manifest
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import (
     SessionView, candidate, failed_outputs, file_evidence)
@@ -57,6 +57,8 @@ def dependency_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         return
     for looks in surviving_looks(view).values():
         cited = looks[-1].cited
+        if manifest_format(looks[-1].path) is None:  # looks of one path: no text rendered
+            continue
         parsed = [(look, parse_manifest(look.path, look.text)) for look in looks]
         parsed = [(look, manifest) for look, manifest in parsed if manifest]
         if cited is None or " " in cited or not parsed:

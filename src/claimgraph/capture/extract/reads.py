@@ -33,18 +33,37 @@ _REMINDER = re.compile(r"\n*<system-reminder>.*?(?:</system-reminder>|\Z)", re.D
 
 @dataclass(frozen=True)
 class SeenFile:
-    """One look at one file: ``how`` is read / write / edit; ``text`` the lines seen."""
+    """One look at one file: ``how`` is read / write / edit; ``text`` the lines seen.
+
+    A read keeps the tool's output as shown (``shown``, the very string its result event
+    holds) and gives the file's text (``text``) each time it is asked, without keeping it:
+    stored, every file a long session read was held twice through extraction, once with its
+    line numbers and once without (~15 MB more of a 200 MB transcript's peak).
+    """
 
     path: str
     cited: str | None  # relative to the project root; None outside it or in others' code
-    text: str
+    shown: str
     how: str
     call: Event
     replaced: str = ""  # for an edit: the text it replaced (what was there already)
+    #: How ``shown`` became ``text``: "" as is, "read" a read tool's rendering (a trailing
+    #: reminder, then line numbers), "shell" a shell read's line numbers.
+    rendered: str = ""
+
+    @property
+    def text(self) -> str:
+        return _file_text(self.shown, self.rendered)
 
     @property
     def name(self) -> str:
         return posixpath.basename(self.path)
+
+
+def _file_text(shown: str, rendered: str) -> str:
+    if rendered == "read":
+        return strip_line_numbers(_REMINDER.sub("", shown))
+    return strip_line_numbers(shown) if rendered == "shell" else shown
 
 
 def surviving_looks(view: SessionView) -> dict[str, list[SeenFile]]:
@@ -62,14 +81,15 @@ def _surviving_looks(view: SessionView) -> dict[str, list[SeenFile]]:
             if op.kind == "delete":
                 for path in [p for p in looks if removes(op.path, p)]:
                     del looks[path]
-        for path, text, how, replaced in _looks(view, call):
-            if text.strip():
+        for path, shown, how, replaced, rendered in _looks(view, call):
+            if _file_text(shown, rendered).strip():
                 looks.setdefault(path, []).append(
-                    SeenFile(path, view.own(path), text, how, call, replaced))
+                    SeenFile(path, view.own(path), shown, how, call, replaced, rendered))
     return looks
 
 
-def _looks(view: SessionView, call: Event) -> Iterator[tuple[str, str, str, str]]:
+def _looks(view: SessionView, call: Event) -> Iterator[tuple[str, str, str, str, str]]:
+    """(path, text as shown, how, replaced, how it was rendered) per file the call saw."""
     tool_input: dict[str, Any] = dict(call.tool_input or {})
     if call.tool_name in READ_TOOLS:
         path = tool_input.get("file_path") or tool_input.get("absolute_path") \
@@ -77,17 +97,17 @@ def _looks(view: SessionView, call: Event) -> Iterator[tuple[str, str, str, str]
         target = view.resolve(path, call.cwd) if isinstance(path, str) else None
         result = view.results.get(call.call_id or "")
         if target and result is not None:
-            yield target, strip_line_numbers(_REMINDER.sub("", result.text)), "read", ""
+            yield target, result.text, "read", "", "read"
         return
     for op in file_ops(view, call):
         if op.kind == "write":
-            yield op.path, op.content, "write", ""
+            yield op.path, op.content, "write", "", ""
         elif op.kind in ("edit", "append"):
             new_text = "\n".join(new for _, new, _ in op.edits) or op.content
-            yield op.path, new_text, "edit", "\n".join(old for old, _, _ in op.edits)
+            yield op.path, new_text, "edit", "\n".join(old for old, _, _ in op.edits), ""
     shown = _shell_read(view, call)
     if shown:
-        yield (*shown, "")
+        yield (*shown, "", "shell")
 
 
 def _shell_read(view: SessionView, call: Event) -> tuple[str, str, str] | None:
@@ -105,7 +125,7 @@ def _shell_read(view: SessionView, call: Event) -> tuple[str, str, str] | None:
     result = view.results.get(call.call_id or "")
     if target is None or result is None:
         return None
-    return target, strip_line_numbers(result.text), "read"
+    return target, result.text, "read"
 
 
 def _is_script(program: str, word: str) -> bool:

@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from claimgraph.capture.extract.reads import surviving_looks
+from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import OK, SessionView, transcript_evidence
 from claimgraph.capture.extract.actions import of_kind
 from claimgraph.capture.extract.statements import user_texts
@@ -98,15 +98,21 @@ _ANY_USER_RETIRING = re.compile(_ANY_RETIRING.pattern + "|" + _USER_RETIRES, re.
 _LOST_REFERENT = re.compile(r"^(?:\W*\w+\W+){0,3}?(?:it|them|they|its|their)\b", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
 class FileChange:
     """One look at a file in session order: ``kind`` read / write / edit; ``old`` what an
-    edit replaced; ``new`` what a write or edit put there, or what a read showed."""
+    edit replaced; ``new`` what a write or edit put there, or what a read showed.
 
-    line: int
-    kind: str
-    old: str
-    new: str
+    ``new`` may be given as the look itself (anything with a ``text``): a read's text is
+    then derived when asked, not held for every file of the session (reads.SeenFile)."""
+
+    __slots__ = ("line", "kind", "old", "_new")
+
+    def __init__(self, line: int, kind: str, old: str, new: str | SeenFile) -> None:
+        self.line, self.kind, self.old, self._new = line, kind, old, new
+
+    @property
+    def new(self) -> str:
+        return self._new if isinstance(self._new, str) else self._new.text
 
 
 @dataclass(frozen=True)
@@ -142,7 +148,7 @@ def digest(view: SessionView) -> Later:
         for look in looks:
             if look.cited:
                 files.setdefault(_bare(look.cited), []).append(
-                    FileChange(look.call.line, look.how, look.replaced, look.text))
+                    FileChange(look.call.line, look.how, look.replaced, look))
     done = [(action.line, action.command) for action in of_kind(view, SHELL)
             if action.outcome == OK and action.command]
     done += [(change.line, change.new) for changes in files.values() for change in changes

@@ -18,7 +18,7 @@ import posixpath
 from typing import Any, Iterable, Iterator
 
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
-from claimgraph.capture.extract.recipes import Recipe, parse_recipes
+from claimgraph.capture.extract.recipes import Recipe, parse_recipes, recipe_format
 from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
 from claimgraph.capture.extract.shell import command_text
 
@@ -81,7 +81,8 @@ def _as_left(looks: list[SeenFile]) -> dict[str, tuple[SeenFile, Recipe]]:
     """Invocation -> (look, recipe) for the file as the session left it."""
     current: dict[str, tuple[SeenFile, Recipe]] = {}
     for look in looks:
-        recipes = parse_recipes(look.path, look.text)
+        # the name first: a file that is no runner is not rendered (reads.SeenFile)
+        recipes = parse_recipes(look.path, look.text) if recipe_format(look.path) else []
         if look.how in ("read", "write") and recipes:
             current = {}
         current.update((recipe.invocation, (look, recipe)) for recipe in recipes)
