@@ -198,7 +198,10 @@ print(next(s["value"] for s in json.load(sys.stdin)["settings"] if s["name"] == 
   else
     say "the store stays at $store (./install.sh --uninstall --purge-data deletes it)"
   fi
-  if [ "$venv" != "$here/.venv" ] && [ -f "$venv/.claimgraph-install" ]; then
+  venv_mode=""
+  [ -f "$venv/.claimgraph-install" ] && read -r venv_mode _ < "$venv/.claimgraph-install"
+  # a --dev environment (this clone's or another's) is a developer's, never ours to delete
+  if [ "$venv" != "$here/.venv" ] && [ -f "$venv/.claimgraph-install" ] && [ "$venv_mode" != dev ]; then
     rm -rf -- "$venv" && say "removed claimgraph's environment $venv"
   else
     say "to remove claimgraph itself, delete $venv"

@@ -28,6 +28,10 @@ def current_venv() -> None:
     if not stamp.exists() or stamp.read_text().split()[::2] != ["dev", want]:  # mode, hash
         pytest.skip(f"{VENV} was not set up by this checkout's install.sh; running it here "
                     "would reinstall the package")
+    if VENV.resolve() != (REPO / ".venv").resolve():
+        # Another checkout's environment (a git worktree run with PYTHONPATH): --uninstall
+        # from here takes it for an installed environment and deletes it.
+        pytest.skip(f"{VENV} belongs to another checkout than {REPO}")
 
 
 def install_sh(*flags: str) -> str:
@@ -165,3 +169,18 @@ def test_install_sh_purge_data_deletes_the_store_and_its_sidecars_once_confirmed
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert sorted(p.name for p in store.parent.iterdir()) == ["unrelated.txt"]
+
+
+@pytest.mark.parametrize("mode, kept", [("dev", True), ("user", False)])
+def test_uninstall_never_deletes_a_development_environment(isolated_home: Path, tmp_path: Path,
+                                                           mode: str, kept: bool):
+    """--uninstall --venv DIR deletes an environment install.sh made for a user, never a
+    --dev one (another clone's or a worktree's: a developer's, not ours to remove)."""
+    venv = tmp_path / "elsewhere" / "venv"
+    venv.mkdir(parents=True)
+    (venv / ".claimgraph-install").write_text(f"{mode} mcp,viewer 0123abcd\n")
+    done = subprocess.run(["bash", str(REPO / "install.sh"), "--uninstall", "--venv", str(venv)],
+                          env=dict(os.environ), capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    assert venv.exists() == kept, done.stdout
