@@ -162,6 +162,16 @@ def test_picking_an_option_is_never_a_personal_preference():
     assert all(fact["scope"] != "user" for fact in session.extract())
 
 
+def test_a_first_person_wish_for_the_work_in_hand_stays_in_the_project():
+    """"I don't want a dark mode" is about this product, not the person everywhere: only a
+    habit, a generality or who the person is goes to the user scope."""
+    for words in ("i don't want a dark mode, no screen reader features, just aria props",
+                  "I don't want any emojis in the docs"):
+        session = Session()
+        session.prompt(words)
+        assert all(fact["scope"] != "user" for fact in session.extract()), words
+
+
 def test_a_prompt_answering_the_agents_question_or_options_is_marked():
     from claimgraph.capture.extract.session import SessionView
     from claimgraph.capture.extract.statements import after_options

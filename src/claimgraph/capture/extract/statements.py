@@ -39,6 +39,14 @@ from claimgraph.capture.extract.standing import not_one_rule, task_scoped
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
 _MIN_WORDS = 3
 _ABOUT_ME = re.compile(r"\b(?:i|i'm|i'd|i've|me|my|myself)\b", re.IGNORECASE)
+#: What makes a first-person sentence about the person across projects rather than a wish
+#: for the work in hand ("I don't want a dark mode here"): a habit or a generality ("I
+#: always…", "in all my projects…", "I usually…") or who they are ("I'm a…", "I am…").
+_ACROSS_PROJECTS = re.compile(
+    r"\b(?:always|never|usually|generally|in general|typically|normally|everywhere|"
+    r"whenever|by default|all (?:of )?my|every (?:project|repo\w*|codebase)|"
+    r"any (?:project|repo\w*|codebase)|across (?:\w+ )?(?:projects|repos\w*|codebases)|"
+    r"i'm an?|i am an?|my (?:usual|own|personal|global)|personally)\b", re.IGNORECASE)
 _PICK = re.compile(r"\b(?:option|approach|choice|alternative|variant)\s+(?:\d+|[a-e])\b|"
                    r"\b(?:first|second|third|last) (?:one|option)\b", re.IGNORECASE)
 _OPTION_LINE = re.compile(r"^\s*(?:\d+[.)]|[a-zA-Z][.)]|\**option\s+\w+)",
@@ -73,9 +81,13 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
 
 def _personal_checked(verdict: Any, sentence: str) -> Any:
     """Personal (user scope, told to every project) only when the person speaks of
-    themselves, and not when they pick an option the agent offered ("I like Option 1" is a
-    choice for this project): otherwise the likeliest project class."""
+    themselves as they are across projects (a habit, a generality, who they are), and not
+    when they pick an option the agent offered ("I like Option 1" is a choice for this
+    project) nor state a wish for the work in hand ("I don't want a dark mode"): otherwise
+    the likeliest project class. When unsure, the project: a rule told to every project
+    misleads more than one kept to where it was said."""
     if verdict.label != "personal" or (_ABOUT_ME.search(sentence)
+                                       and _ACROSS_PROJECTS.search(sentence)
                                        and not _PICK.search(sentence)):
         return verdict
     label = max(("convention", "decision", "preference"),
