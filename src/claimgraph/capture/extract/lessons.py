@@ -187,18 +187,15 @@ def _got_past(view: SessionView, run: _Run,
     dropped = _without_prefix(view, run, windows)
     if dropped:
         return dropped
-    result = view.results.get(run.call.call_id or "")
-    now = _flat(_ANSI.sub("", result.text if result else ""))
+    now = _shown_by(view, run)
     for key, window in list(windows.items()):
         error, tier = window.error
         if window.edits or not window.commands or not error or tier > _TELLING:
             continue
         if key != run.key and not (key[0] == run.key[0] and _MISSING_MODULE.search(error)):
             continue
-        if _flat(error.rstrip("…")) in now:
-            continue
-        del windows[key]
-        return _lesson(view, window, run, set())
+        if not _still_shows(window, now):
+            return _closed(view, windows, key, run)
     return None
 
 
@@ -208,8 +205,7 @@ def _without_prefix(view: SessionView, run: _Run,
     test`` failed "unrecognized subcommand 'bun'", then ``bun run test`` ran): what was in
     front broke it. Only with nothing changed in between, only for a named error, and only
     when this run no longer shows that error (it passed, or failed on something else)."""
-    result = view.results.get(run.call.call_id or "")
-    now = _flat(_ANSI.sub("", result.text if result else ""))
+    now = _shown_by(view, run)
     words = run.invocation.argv
     for key, window in list(windows.items()):
         failed = window.failure.invocation.argv
@@ -218,11 +214,27 @@ def _without_prefix(view: SessionView, run: _Run,
                 or len(words) >= len(failed) or failed[-len(words):] != words \
                 or window.failure.invocation.cwd != run.invocation.cwd:
             continue
-        if _flat(error.rstrip("…")) in now:
-            continue
-        del windows[key]
-        return _lesson(view, window, run, set())
+        if not _still_shows(window, now):
+            return _closed(view, windows, key, run)
     return None
+
+
+def _shown_by(view: SessionView, run: _Run) -> str:
+    """What ``run``'s result showed, flattened for a substring test."""
+    result = view.results.get(run.call.call_id or "")
+    return _flat(_ANSI.sub("", result.text if result else ""))
+
+
+def _still_shows(window: _Window, now: str) -> bool:
+    """Does the run's output (``_shown_by``) still hold the window's first error?"""
+    return _flat(window.error[0].rstrip("…")) in now
+
+
+def _closed(view: SessionView, windows: dict[tuple[str, ...], _Window], key: tuple[str, ...],
+            run: _Run) -> dict[str, Any] | None:
+    """The window at ``key`` closed by ``run``: taken out of the open ones, its lesson made."""
+    window = windows.pop(key)
+    return _lesson(view, window, run, set())
 
 
 def _flat(text: str) -> str:
