@@ -212,3 +212,15 @@ def test_a_newer_version_traces_one_queued_message_twice_and_it_is_read_once(tmp
     path = tmp_path / "s.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in lines))
     assert [(e.kind, e.text) for e in read_transcript(path).events] == [("prompt", said)]
+
+
+def test_messages_taken_back_to_edit_are_not_read_and_the_edited_one_is(tmp_path: Path):
+    """``popAll`` pulls every queued message back into the input box; the person edits it and
+    queues it again. Only the edited text was sent: the draft is never a prompt, and a later
+    ``remove`` without content takes the edited message, not the stale draft."""
+    draft, edited = "keep teh cache on disk", "keep the cache on disk, never in memory"
+    lines = [queue("enqueue", draft), queue("popAll", draft),
+             queue("enqueue", edited), queue("remove")]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    assert [(e.kind, e.text) for e in read_transcript(path).events] == [("prompt", edited)]

@@ -10,7 +10,10 @@ Decisions, each driven by what real transcripts contain:
   next turn, the queue says ``dequeue`` and the text comes back as a ``user`` record. If the
   agent reads it mid-turn, the queue says ``remove`` and the text never comes back: newer
   versions add a ``queued_command`` attachment (prompt mode; origin human or unnamed), older ones
-  leave only the ``enqueue`` line's content. Either way it is a ``prompt``, once. Queued task
+  leave only the ``enqueue`` line's content. Either way it is a ``prompt``, once. ``popAll``
+  takes every queued message back into the input box (the person edits before sending): none
+  of them was sent, so none is read, and a later content-less ``remove`` cannot take a stale
+  draft for the edited message queued after it. Queued task
   notifications (their own mode, or a JSON payload in older versions) and slash commands are not
   the person's words.
 - Assistant lines hold ONE content block each; lines sharing ``message.id`` are one message,
@@ -208,6 +211,8 @@ class _FileReader:
         operation, content = record.get("operation"), record.get("content")
         if operation == "enqueue":
             self.queue.append(content if isinstance(content, str) else "")
+        elif operation == "popAll":
+            self.queue.clear()  # taken back into the input box to edit: not sent
         elif operation in ("dequeue", "remove") and self.queue:
             text = content if isinstance(content, str) and content in self.queue else self.queue[0]
             self.queue.remove(text)
