@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from claimgraph.capture.extract.session import SessionView
-from claimgraph.capture.extract.statements import not_generated, user_texts
+from claimgraph.capture.extract.statements import asked_for_page, not_generated, user_texts
 
 from .extract_helpers import Session, only
 
@@ -188,3 +188,33 @@ def _session_with(text: str) -> Session:
     session = Session(agent="codex")
     session.prompt(text)
     return session
+
+
+def _page_after(prompt: str, page: str = "docs/release-train.md") -> tuple[SessionView, int]:
+    session = Session()
+    session.prompt(prompt)
+    call = session.write(f"/home/dev/shop/{page}", "# Release train\n\n- Tag from `main` only.\n")
+    return SessionView.of(session.transcript(), "/home/dev/shop"), call.line
+
+
+def test_a_page_is_asked_for_when_the_person_named_it_before_it_was_written():
+    """The words of the page's name said together (any separator, any case), or its file
+    name, in what the person typed before the write."""
+    for prompt in ("set up a release train for this repo", "Document the Release-Train please",
+                   "mets en place le release_train", "write docs/release-train.md"):
+        view, line = _page_after(prompt)
+        assert asked_for_page(view, "docs/release-train.md", line), prompt
+
+
+def test_a_page_is_not_asked_for_by_scattered_words_a_later_prompt_or_a_one_word_name():
+    view, line = _page_after("the train leaves before the release")  # both words, apart
+    assert not asked_for_page(view, "docs/release-train.md", line)
+    session = Session()
+    call = session.write("/home/dev/shop/docs/release-train.md", "# Release train\n")
+    session.prompt("thanks for the release train page")  # said after it was written
+    assert not asked_for_page(SessionView.of(session.transcript(), "/home/dev/shop"),
+                              "docs/release-train.md", call.line)
+    view, line = _page_after("give me a summary of the work", page="docs/summary.md")
+    assert not asked_for_page(view, "docs/summary.md", line)  # one word: said by chance
+    view, line = _page_after("put it in summary.md", page="docs/summary.md")
+    assert asked_for_page(view, "docs/summary.md", line)  # named as a file

@@ -24,6 +24,7 @@ summaries, answers to the agent's questions).
 from __future__ import annotations
 
 import dataclasses
+import posixpath
 import re
 from typing import Any, Iterator
 
@@ -213,6 +214,33 @@ def _user_texts(view: SessionView) -> list[tuple[Event, str]]:
         if text.strip() and not is_paste(text):
             found.append((event, text))
     return found
+
+
+#: The words of a file name: "git-flow", "gitFlow", "GIT_FLOW" are all "git", "flow".
+_NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+#: A one-word name ("notes", "plan", "summary") is said by chance; a name of two words said
+#: together is a page asked for.
+_MIN_NAME_WORDS = 2
+
+
+def asked_for_page(view: SessionView, cited: str, written_at: int) -> bool:
+    """Did the person ask for the page the session wrote at line ``written_at``? Yes when
+    something they typed before it names the page: its file name ("add docs/git-flow.md"), or
+    the words of its name said together, in any order of separators ("implement git flow in
+    my project" for git-flow.md), when the name has two words or more. A page the person asked
+    for records what they asked for: its rules are the project's, not the agent's report of
+    its turn (docs/capture.md, "Words the person did not type")."""
+    name = posixpath.basename(cited)
+    words = [w.lower() for w in _NAME_WORD.findall(name.rsplit(".", 1)[0]) if len(w) > 1]
+    phrase = re.compile(r"(?<!\w)" + r"[\s_.-]*".join(map(re.escape, words)) + r"(?!\w)") \
+        if len(words) >= _MIN_NAME_WORDS else None
+    for event, text in user_texts(view):
+        if event.line >= written_at:
+            continue
+        lowered = text.lower()
+        if name.lower() in lowered or (phrase and phrase.search(lowered)):
+            return True
+    return False
 
 
 def statement_of(sentence: str) -> str:
