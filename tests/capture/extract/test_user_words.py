@@ -172,7 +172,8 @@ def test_an_instruction_template_in_markup_and_its_lead_in_are_not_the_users():
 def test_a_harness_block_goes_and_what_the_person_typed_around_it_stays():
     selection = ("<ide_selection>The user selected lines 3 to 4 of app.toml:\nport = 80\n"
                  "</ide_selection>\nNever hard-code the port in the config files.")
-    assert _typed(selection, agent="claude-code") == ["Never hard-code the port in the config files."]
+    typed = ["Never hard-code the port in the config files."]
+    assert _typed(selection, agent="claude-code") == typed
     typed_first = ("Keep the widget ids unique per page:\n<widget-list>\n1. a\n2. b\n3. c\n"
                    "</widget-list>\nthen rerun the tests.")
     kept = [line for line in not_generated(typed_first).splitlines() if line.strip()]

@@ -59,7 +59,8 @@ _ASIDE = re.compile(r"\s*\((?:but|and|except|although|though|just)\s+(?P<clause>
                     re.IGNORECASE)
 #: A prompt or command file expanded into the message (a Codex custom prompt, spec-kit's
 #: commands): YAML front matter opens it.
-_FRONT_MATTER = re.compile(r"\A\s*---[ \t]*\n[\w-]+[ \t]*:[^\n]*\n(?:[^\n]*\n){0,40}?---[ \t]*(?:\n|\Z)")
+_FRONT_MATTER = re.compile(r"\A\s*---[ \t]*\n[\w-]+[ \t]*:[^\n]*\n(?:[^\n]*\n){0,40}?"
+                           r"---[ \t]*(?:\n|\Z)")
 #: The slot such a template fills with what the person typed after the command: a "User
 #: Input" (or "Arguments") heading, then a fenced block.
 _SLOT = re.compile(r"^#{1,6}[ \t]*(?:user input|user request|arguments)[ \t]*:?[ \t]*\n\s*"
