@@ -226,8 +226,8 @@ _MIN_NAME_WORDS = 2
 
 def asked_for_page(view: SessionView, cited: str, written_at: int) -> bool:
     """Did the person ask for the page the session wrote at line ``written_at``? Yes when
-    something they typed before it names the page: its file name ("add docs/git-flow.md"), or
-    the words of its name said together, in any order of separators ("implement git flow in
+    something they typed before it names the page: its file name ("put it in git-flow.md"),
+    or the words of its name said together, whatever separates them ("implement git flow in
     my project" for git-flow.md), when the name has two words or more. A page the person asked
     for records what they asked for: its rules are the project's, not the agent's report of
     its turn (docs/capture.md, "Words the person did not type")."""
