@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from claimgraph.capture.extract.session import SessionView
-from claimgraph.capture.extract.statements import user_texts
+from claimgraph.capture.extract.statements import asked_for_page, not_generated, user_texts
 
 from .extract_helpers import Session, only
 
@@ -116,3 +116,106 @@ def test_an_instruction_file_the_harness_put_into_the_message_is_not_the_users()
     assert "Never push to main." in texts[0]
     said = [c["object"] for c in session.extract() if c["rule"] == "statements"]
     assert not [s for s in said if "curl" in s]
+
+
+COMMAND_FILE = """---
+description: Draft the feature's plan from the team's template.
+---
+
+## User Input
+
+```text
+{said}
+```
+
+You **MUST** consider the user input before proceeding (if not empty).
+
+## Outline
+
+1. Always run `scripts/plan.sh --json` from the repository root.
+2. Never edit the template itself.
+"""
+
+
+def _typed(text: str, agent: str = "codex") -> list[str]:
+    session = Session(agent=agent)
+    session.prompt(text)
+    return [typed for _, typed in user_texts(SessionView.of(session.transcript(), None))]
+
+
+def test_of_an_expanded_command_file_only_its_user_input_slot_is_the_persons():
+    """A prompt or command file expanded into the message is its author's text; what the
+    person typed after the command fills the slot and is all that is theirs."""
+    said = "Invoices are always rounded to whole cents."
+    texts = _typed(COMMAND_FILE.format(said=said))
+    assert texts == [said]
+    assert not_generated(COMMAND_FILE.format(said="$ARGUMENTS")) == ""
+    assert not_generated(COMMAND_FILE.format(said="")) == ""
+
+
+def test_a_command_file_without_a_slot_says_nothing_of_the_person():
+    text = COMMAND_FILE.split("## User Input")[0] + "Always run the linter before pushing.\n"
+    assert _typed(text) == []
+
+
+def test_an_instruction_template_in_markup_and_its_lead_in_are_not_the_users():
+    """A framework's activation block (a list of steps in markup), with the sentence that
+    introduces it: nothing of it was typed."""
+    template = ("You must become the release steward described below and never leave the "
+                "role.\n\n<steward-activation MODE=\"STRICT\">\n1. LOAD the steward file\n"
+                "2. READ it whole\n3. FOLLOW its menu\n</steward-activation>\n")
+    assert _typed(template) == []
+    extracted = [c for c in _session_with(template).extract() if c["rule"] == "statements"]
+    assert extracted == []
+
+
+def test_a_harness_block_goes_and_what_the_person_typed_around_it_stays():
+    selection = ("<ide_selection>The user selected lines 3 to 4 of app.toml:\nport = 80\n"
+                 "</ide_selection>\nNever hard-code the port in the config files.")
+    typed = ["Never hard-code the port in the config files."]
+    assert _typed(selection, agent="claude-code") == typed
+    typed_first = ("Keep the widget ids unique per page:\n<widget-list>\n1. a\n2. b\n3. c\n"
+                   "</widget-list>\nthen rerun the tests.")
+    kept = [line for line in not_generated(typed_first).splitlines() if line.strip()]
+    assert kept == ["Keep the widget ids unique per page:", "then rerun the tests."]
+
+
+def test_a_prompt_without_template_marks_is_left_as_typed():
+    text = "Use <b> for bold, not <strong>.\nAnd keep the --- separators in the changelog."
+    assert not_generated(text) == text
+
+
+def _session_with(text: str) -> Session:
+    session = Session(agent="codex")
+    session.prompt(text)
+    return session
+
+
+def _page_after(prompt: str, page: str = "docs/release-train.md") -> tuple[SessionView, int]:
+    session = Session()
+    session.prompt(prompt)
+    call = session.write(f"/home/dev/shop/{page}", "# Release train\n\n- Tag from `main` only.\n")
+    return SessionView.of(session.transcript(), "/home/dev/shop"), call.line
+
+
+def test_a_page_is_asked_for_when_the_person_named_it_before_it_was_written():
+    """The words of the page's name said together (any separator, any case), or its file
+    name, in what the person typed before the write."""
+    for prompt in ("set up a release train for this repo", "Document the Release-Train please",
+                   "mets en place le release_train", "write docs/release-train.md"):
+        view, line = _page_after(prompt)
+        assert asked_for_page(view, "docs/release-train.md", line), prompt
+
+
+def test_a_page_is_not_asked_for_by_scattered_words_a_later_prompt_or_a_one_word_name():
+    view, line = _page_after("the train leaves before the release")  # both words, apart
+    assert not asked_for_page(view, "docs/release-train.md", line)
+    session = Session()
+    call = session.write("/home/dev/shop/docs/release-train.md", "# Release train\n")
+    session.prompt("thanks for the release train page")  # said after it was written
+    assert not asked_for_page(SessionView.of(session.transcript(), "/home/dev/shop"),
+                              "docs/release-train.md", call.line)
+    view, line = _page_after("give me a summary of the work", page="docs/summary.md")
+    assert not asked_for_page(view, "docs/summary.md", line)  # one word: said by chance
+    view, line = _page_after("put it in summary.md", page="docs/summary.md")
+    assert asked_for_page(view, "docs/summary.md", line)  # named as a file

@@ -212,3 +212,29 @@ def test_a_newer_version_traces_one_queued_message_twice_and_it_is_read_once(tmp
     path = tmp_path / "s.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in lines))
     assert [(e.kind, e.text) for e in read_transcript(path).events] == [("prompt", said)]
+
+
+def test_messages_taken_back_to_edit_are_not_read_and_the_edited_one_is(tmp_path: Path):
+    """``popAll`` pulls every queued message back into the input box; the person edits it and
+    queues it again. Only the edited text was sent: the draft is never a prompt, and a later
+    ``remove`` without content takes the edited message, not the stale draft."""
+    draft, edited = "keep teh cache on disk", "keep the cache on disk, never in memory"
+    lines = [queue("enqueue", draft), queue("popAll", draft),
+             queue("enqueue", edited), queue("remove")]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    assert [(e.kind, e.text) for e in read_transcript(path).events] == [("prompt", edited)]
+
+
+def test_a_notification_left_in_the_queue_does_not_take_the_place_of_the_persons_words(
+        tmp_path: Path):
+    """A task notification can reach the agent without its ``enqueue`` ever being removed;
+    the person's message queued after it and read mid-turn (a content-less ``remove``) is
+    still theirs."""
+    notice = "<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n" \
+             "</task-notification>"
+    said = "if the name is missing, show a dash instead"
+    lines = [queue("enqueue", notice), queue("enqueue", said), queue("remove")]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    assert [(e.kind, e.text) for e in read_transcript(path).events] == [("prompt", said)]

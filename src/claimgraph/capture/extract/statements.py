@@ -24,6 +24,7 @@ summaries, answers to the agent's questions).
 from __future__ import annotations
 
 import dataclasses
+import posixpath
 import re
 from typing import Any, Iterator
 
@@ -56,6 +57,25 @@ _OPTION_LINE = re.compile(r"^\s*(?:\d+[.)]|[a-zA-Z][.)]|\**option\s+\w+)",
 PREDICATES = {"convention": CONVENTION, "decision": DECISION, "preference": PREFERS}
 _ASIDE = re.compile(r"\s*\((?:but|and|except|although|though|just)\s+(?P<clause>[^()]{8,})\)",
                     re.IGNORECASE)
+#: A prompt or command file expanded into the message (a Codex custom prompt, spec-kit's
+#: commands): YAML front matter opens it.
+_FRONT_MATTER = re.compile(r"\A\s*---[ \t]*\n[\w-]+[ \t]*:[^\n]*\n(?:[^\n]*\n){0,40}?"
+                           r"---[ \t]*(?:\n|\Z)")
+#: The slot such a template fills with what the person typed after the command: a "User
+#: Input" (or "Arguments") heading, then a fenced block.
+_SLOT = re.compile(r"^#{1,6}[ \t]*(?:user input|user request|arguments)[ \t]*:?[ \t]*\n\s*"
+                   r"(?P<fence>```|~~~)[^\n]*\n(?P<said>.*?)(?P=fence)",
+                   re.IGNORECASE | re.MULTILINE | re.DOTALL)
+#: A placeholder left unfilled ("$ARGUMENTS", "{{args}}"): the slot was empty.
+_PLACEHOLDER = re.compile(r"\$ARGUMENTS\b|\{\{\s*[\w.-]+\s*\}\}")
+#: A markup element spanning lines (``<agent-activation …>`` … ``</agent-activation>``, an IDE's
+#: ``<ide_selection>``, an image placeholder): written by a tool, a framework or a harness,
+#: never typed by the person, whatever its tag.
+_ELEMENT = re.compile(r"<(?P<tag>[A-Za-z][\w.:-]*)\b[^<>\n]*>[^\n]*\n.*?</(?P=tag)\s*>",
+                      re.DOTALL)
+#: A step of an ordered or bulleted list, as an instruction template numbers them.
+_STEP_LINE = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+\S", re.MULTILINE)
+_TEMPLATE_STEPS = 3
 
 
 def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
@@ -142,6 +162,35 @@ def user_texts(view: SessionView) -> list[tuple[Event, str]]:
     return view.remembered("statements.user_texts", _user_texts)
 
 
+def not_generated(text: str) -> str:
+    """What the person typed of a message that a template or a tool wrote, in whole or in part
+    (docs/capture.md, "Words the person did not type"):
+
+    - a prompt or command file expanded into the message (front matter, or a "User Input"
+      slot): only the slot's content is the person's (nothing when it is empty or still a
+      placeholder); the template's rules are its author's;
+    - a markup element spanning lines (an IDE selection, an image placeholder, an agent
+      framework's activation block) is never typed; when such an element is a list of steps
+      (an instruction template) and nothing follows it, the words that lead into it are the
+      template's too ("You must embody this persona … <activation> 1. … 2. …").
+
+    Text with none of these marks is returned as it is."""
+    slot = _SLOT.search(text)
+    if slot or _FRONT_MATTER.match(text):
+        said = slot["said"] if slot else ""
+        return "" if _PLACEHOLDER.search(said) else said.strip()
+    if "<" not in text:
+        return text
+    elements = list(_ELEMENT.finditer(text))
+    if not elements:
+        return text
+    last = elements[-1]
+    if (len(_STEP_LINE.findall(last.group())) >= _TEMPLATE_STEPS
+            and not text[last.end():].strip()):
+        return ""  # an instruction template and the words that introduce it
+    return _ELEMENT.sub("\n", text).strip()
+
+
 def _user_texts(view: SessionView) -> list[tuple[Event, str]]:
     found: list[tuple[Event, str]] = []
     agent_said: set[str] = set()
@@ -153,7 +202,7 @@ def _user_texts(view: SessionView) -> list[tuple[Event, str]]:
                               for key in [echo_key(line)] if key)
             continue
         if event.is_human_prompt:
-            text = request_text(without_injected(event.text))
+            text = not_generated(request_text(without_injected(event.text)))
         elif event.kind == "meta" and "<command-args>" in event.text:
             text = " ".join(_COMMAND_ARGS.findall(event.text))
         else:
@@ -166,6 +215,33 @@ def _user_texts(view: SessionView) -> list[tuple[Event, str]]:
         if text.strip() and not is_paste(text):
             found.append((event, text))
     return found
+
+
+#: The words of a file name: "git-flow", "gitFlow", "GIT_FLOW" are all "git", "flow".
+_NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+#: A one-word name ("notes", "plan", "summary") is said by chance; a name of two words said
+#: together is a page asked for.
+_MIN_NAME_WORDS = 2
+
+
+def asked_for_page(view: SessionView, cited: str, written_at: int) -> bool:
+    """Did the person ask for the page the session wrote at line ``written_at``? Yes when
+    something they typed before it names the page: its file name ("put it in git-flow.md"),
+    or the words of its name said together, whatever separates them ("implement git flow in
+    my project" for git-flow.md), when the name has two words or more. A page the person asked
+    for records what they asked for: its rules are the project's, not the agent's report of
+    its turn (docs/capture.md, "Words the person did not type")."""
+    name = posixpath.basename(cited)
+    words = [w.lower() for w in _NAME_WORD.findall(name.rsplit(".", 1)[0]) if len(w) > 1]
+    phrase = re.compile(r"(?<!\w)" + r"[\s_.-]*".join(map(re.escape, words)) + r"(?!\w)") \
+        if len(words) >= _MIN_NAME_WORDS else None
+    for event, text in user_texts(view):
+        if event.line >= written_at:
+            continue
+        lowered = text.lower()
+        if name.lower() in lowered or (phrase and phrase.search(lowered)):
+            return True
+    return False
 
 
 def statement_of(sentence: str) -> str:

@@ -10,7 +10,12 @@ Decisions, each driven by what real transcripts contain:
   next turn, the queue says ``dequeue`` and the text comes back as a ``user`` record. If the
   agent reads it mid-turn, the queue says ``remove`` and the text never comes back: newer
   versions add a ``queued_command`` attachment (prompt mode; origin human or unnamed), older ones
-  leave only the ``enqueue`` line's content. Either way it is a ``prompt``, once. Queued task
+  leave only the ``enqueue`` line's content. Either way it is a ``prompt``, once. ``popAll``
+  takes every queued message back into the input box (the person edits before sending): none
+  of them was sent, so none is read, and a later content-less ``remove`` cannot take a stale
+  draft for the edited message queued after it. A content-less ``remove`` takes the oldest
+  message a person typed: a task notification may reach the agent without leaving the queue,
+  and must not take the place of the person's words. Queued task
   notifications (their own mode, or a JSON payload in older versions) and slash commands are not
   the person's words.
 - Assistant lines hold ONE content block each; lines sharing ``message.id`` are one message,
@@ -208,11 +213,25 @@ class _FileReader:
         operation, content = record.get("operation"), record.get("content")
         if operation == "enqueue":
             self.queue.append(content if isinstance(content, str) else "")
+        elif operation == "popAll":
+            self.queue.clear()  # taken back into the input box to edit: not sent
         elif operation in ("dequeue", "remove") and self.queue:
-            text = content if isinstance(content, str) and content in self.queue else self.queue[0]
+            text = content if isinstance(content, str) and content in self.queue \
+                else self.taken(operation)
             self.queue.remove(text)
             if operation == "remove" and _typed_by_a_person(text):
                 self.add_queued(line, record, text)
+
+    def taken(self, operation: str) -> str:
+        """The message a content-less ``dequeue`` or ``remove`` took: the oldest queued one;
+        for a ``remove`` (read mid-turn), the oldest one a person typed, when there is one. A
+        task notification can reach the agent without leaving the queue (its ``enqueue`` has
+        no ``remove``): oldest first, it would take the place of the person's next message,
+        whose words would then be lost."""
+        if operation == "remove":
+            return next((text for text in self.queue if _typed_by_a_person(text)
+                         and not text.lstrip().startswith(META_PREFIXES)), self.queue[0])
+        return self.queue[0]
 
     def add_queued(self, line: int, record: dict[str, Any], text: str) -> None:
         """One prompt per queued message, whichever of its two traces comes first."""
