@@ -194,7 +194,9 @@ def _cues(sentence: str, words: list[str], position: int, count: int,
     if words and words[0] in ("always", "never") or lower.startswith(("don't ever", "please always",
                                                                       "please never")):
         fired.append("opens_always_never")
-    if any(s in lower for s in _MAKE_SURE) and any(s in lower for s in _RULE_SCOPE):
+    # "sure" is in both of _MAKE_SURE: most sentences stop at that one scan
+    if "sure" in lower and any(s in lower for s in _MAKE_SURE) and any(
+            s in lower for s in _RULE_SCOPE):
         fired.append("make_sure_scope")
     if words and words[0] in _QUESTION_WORDS:
         fired.append("starts_question_word")
