@@ -23,10 +23,10 @@ import sys
 from array import array
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Collection
 from importlib import resources
 
-from claimgraph.capture.classify.features import DIMENSIONS, featurize
+from claimgraph.capture.classify.features import DIMENSIONS, features
 from claimgraph.capture.classify.phrases import classify
 
 WEIGHTS_FILE = "sentence_model.json"
@@ -88,7 +88,7 @@ class Model:
 
     def probabilities(self, sentence: str, position: int = 0, count: int = 1,
                       after_options: bool | None = None) -> dict[str, float]:
-        hashed, cues = featurize(sentence, position, count, after_options)
+        hashed, cues = features(sentence, position, count, after_options)
         unit = 1.0 / math.sqrt(len(hashed)) if hashed else 0.0
         words, named = self._sums(hashed), self._sums(cues)
         scores = [b + unit * w + c for b, w, c in zip(self.bias, words, named)]
@@ -97,16 +97,16 @@ class Model:
         total = sum(exps)
         return {name: e / total for name, e in zip(self.classes, exps)}
 
-    def _sums(self, features: list[int]) -> list[float]:
+    def _sums(self, indices: Collection[int]) -> list[float]:
         """Per class, the sum of the weights of ``features``: one C-level sum of the packed
         integers, then each class's field cut out and its offsets taken off. Exact while
         fewer than ``_MAX_FEATURES`` features are summed (a field cannot overflow)."""
-        if not features:
+        if not indices:
             return [0.0] * len(self.bias)
-        if len(features) >= _MAX_FEATURES:
-            raise ValueError(f"{len(features)} features: at most {_MAX_FEATURES - 1} are summed")
-        total = sum(map(self.packed.__getitem__, features))
-        offsets, scale = len(features) * _OFFSET, self.scale
+        if len(indices) >= _MAX_FEATURES:
+            raise ValueError(f"{len(indices)} features: at most {_MAX_FEATURES - 1} are summed")
+        total = sum(map(self.packed.__getitem__, indices))
+        offsets, scale = len(indices) * _OFFSET, self.scale
         return [(((total >> shift) & _FIELD_MASK) - offsets) * scale
                 for shift in range(0, _FIELD * len(self.bias), _FIELD)]
 
