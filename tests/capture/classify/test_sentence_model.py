@@ -42,6 +42,44 @@ def test_weights_for_other_features_are_refused():
         Model.from_json(json.dumps(data))
 
 
+def test_packed_sums_equal_the_plain_weighted_sum():
+    """The weights are summed packed in integers (``model._pack``): extreme int16 weights of
+    both signs, on many features at once, give exactly the plain float computation."""
+    import base64
+    import math
+    from array import array
+
+    from claimgraph.capture.classify.model import _MAX_FEATURES
+
+    classes = ["convention", "decision", "preference", "personal", "request", "question",
+               "other"]
+    weights = array("h", [((i * 7919 + c * 104729) % 65536) - 32768
+                          for c in range(len(classes)) for i in range(DIMENSIONS)])
+    if sys.byteorder != "little":
+        weights.byteswap()
+    scale = 1.5e-4
+    data = {"format": 1, "classes": classes, "dimensions": DIMENSIONS, "threshold": 0.7,
+            "bias": [0.1 * c for c in range(len(classes))], "scale": scale,
+            "weights": base64.b64encode(weights.tobytes()).decode("ascii")}
+    model = Model.from_json(json.dumps(data))
+    if sys.byteorder != "little":
+        weights.byteswap()
+    for sentence in ("Never commit to main.", "ok", "a " * 300 + "long one, with `code`?"):
+        hashed, cues = featurize(sentence, 1, 3, True)
+        unit = 1.0 / math.sqrt(len(hashed))
+        scores = [data["bias"][c]
+                  + unit * sum(weights[c * DIMENSIONS + f] * scale for f in hashed)
+                  + sum(weights[c * DIMENSIONS + f] * scale for f in cues)
+                  for c in range(len(classes))]
+        top = max(scores)
+        exps = [math.exp(s - top) for s in scores]
+        want = [e / sum(exps) for e in exps]
+        got = model.probabilities(sentence, 1, 3, True)
+        assert [got[name] for name in classes] == pytest.approx(want, rel=1e-9, abs=1e-12)
+    with pytest.raises(ValueError, match="at most"):
+        model._sums(list(range(_MAX_FEATURES)))
+
+
 def test_features_are_a_pure_function_of_the_sentence():
     first = featurize("Never commit to main.", 0, 2, True)
     assert first == featurize("Never commit to main.", 0, 2, True)

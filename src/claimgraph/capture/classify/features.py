@@ -142,13 +142,21 @@ def featurize(sentence: str, position: int = 0, count: int = 1,
     indices of the cues that fire (each worth 1). ``position`` is the sentence's index in its
     prompt of ``count`` sentences; ``after_options`` whether the prompt answers an agent's
     question or options (None: unknown, or not an answer)."""
+    hashed, cues = features(sentence, position, count, after_options)
+    return sorted(hashed), sorted(cues)
+
+
+def features(sentence: str, position: int = 0, count: int = 1,
+             after_options: bool | None = None) -> tuple[set[int], set[int]]:
+    """``featurize``'s two sets, unsorted: what inference sums (the order of a sum of integer
+    weights does not matter), without sorting them for every sentence."""
     lower = _DIGITS.sub("0", sentence.lower().replace("\u2019", "'"))
     words = _TOKENS.findall(lower)
     hashed = set(map(_WORDS.__getitem__, words))
     hashed.update(map(_PAIRS.__getitem__, zip(words, words[1:])))
     hashed.add(_FIRSTS[" ".join(words[:1])])
     hashed.add(_FIRSTS[" ".join(words[:2])])
-    return sorted(hashed), _cues(sentence, words, position, count, after_options)
+    return hashed, _cues(sentence, words, position, count, after_options)
 
 
 #: Capture's memory stays bounded: each cache below is cleared when it holds this many keys.
@@ -181,7 +189,7 @@ _FIRSTS = _Buckets(_FIRST)
 
 
 def _cues(sentence: str, words: list[str], position: int, count: int,
-          after_options: bool | None) -> list[int]:
+          after_options: bool | None) -> set[int]:
     distinct = set(words)
     fired = [name for word in distinct for name in _CUES_OF_WORD.get(word, ())]
     lower = sentence.lower()
@@ -194,7 +202,9 @@ def _cues(sentence: str, words: list[str], position: int, count: int,
     if words and words[0] in ("always", "never") or lower.startswith(("don't ever", "please always",
                                                                       "please never")):
         fired.append("opens_always_never")
-    if any(s in lower for s in _MAKE_SURE) and any(s in lower for s in _RULE_SCOPE):
+    # "sure" is in both of _MAKE_SURE: most sentences stop at that one scan
+    if "sure" in lower and any(s in lower for s in _MAKE_SURE) and any(
+            s in lower for s in _RULE_SCOPE):
         fired.append("make_sure_scope")
     if words and words[0] in _QUESTION_WORDS:
         fired.append("starts_question_word")
@@ -204,7 +214,7 @@ def _cues(sentence: str, words: list[str], position: int, count: int,
         fired.append("ends_question")
     fired += phrase_hits(sentence)
     fired += _shape(sentence, words, distinct)
-    return sorted(_CUE_INDEX[name] for name in set(fired))
+    return set(map(_CUE_INDEX.__getitem__, fired))
 
 
 def _placement(position: int, count: int, after_options: bool | None) -> list[str]:

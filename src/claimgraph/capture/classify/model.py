@@ -6,6 +6,11 @@ hashed features that fire (scaled to unit length) plus those of the named cues, 
 softmax of the scores is the class distribution -- exactly what scikit-learn's
 ``predict_proba`` computes, up to the int16 rounding of the weights (see
 tests/capture/classify). The file is read once per process, on the first sentence.
+
+A feature's seven int16 weights are kept packed in one Python integer (``_pack``), so that
+summing the features of a sentence is one C-level ``sum`` of integers, not seven sums over
+tuples; the sum is exact (integers), and the seven totals are cut out of it afterwards. It
+halved the cost of the sums (docs/capture.md, "The sentence model").
 """
 
 from __future__ import annotations
@@ -18,10 +23,10 @@ import sys
 from array import array
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Collection
 from importlib import resources
 
-from claimgraph.capture.classify.features import DIMENSIONS, featurize
+from claimgraph.capture.classify.features import DIMENSIONS, features
 from claimgraph.capture.classify.phrases import classify
 
 WEIGHTS_FILE = "sentence_model.json"
@@ -52,8 +57,11 @@ class Verdict:
 class Model:
     classes: tuple[str, ...]
     bias: tuple[float, ...]
-    #: One tuple per feature: its weight for each class, in ``classes`` order.
-    weights: list[tuple[float, ...]]
+    #: One integer per feature: its int16 weight for each class, in ``classes`` order, each
+    #: shifted by ``_OFFSET`` (so never negative) in a field of ``_FIELD`` bits (``_pack``).
+    packed: list[int]
+    #: A weight's int16 value times ``scale`` is the weight.
+    scale: float
     threshold: float
     #: A sentence the old phrase lists call a statement is kept from this P(durable) on.
     phrase_floor: float = 1.0
@@ -67,23 +75,20 @@ class Model:
         raw = array("h", base64.b64decode(data["weights"]))
         if sys.byteorder != "little":
             raw.byteswap()
-        scale = data["scale"]
-        # One float object per distinct weight and one tuple for every unused feature: the
-        # model costs a capture a few MB of memory, not ten.
-        floats: dict[int, float] = {}
-        rows = [[floats.setdefault(w, w * scale) for w in raw[i * DIMENSIONS:(i + 1) * DIMENSIONS]]
-                for i in range(len(data["classes"]))]
-        zero = (0.0,) * len(rows)
-        features = [weights if any(weights) else zero for weights in zip(*rows)]
         if set(data["classes"]) != set(DURABLE + _REST):
             raise ValueError(f"weights for classes {data['classes']}: retrain "
                              "(train/train_classifier.py)")
-        return cls(tuple(data["classes"]), tuple(data["bias"]), features,
+        rows = [raw[i * DIMENSIONS:(i + 1) * DIMENSIONS] for i in range(len(data["classes"]))]
+        # One integer object for every unused feature: the model costs a capture a few MB of
+        # memory, not ten.
+        zero = _pack((0,) * len(rows))
+        packed = [_pack(weights) if any(weights) else zero for weights in zip(*rows)]
+        return cls(tuple(data["classes"]), tuple(data["bias"]), packed, data["scale"],
                    data["threshold"], data.get("phrase_floor", 1.0))
 
     def probabilities(self, sentence: str, position: int = 0, count: int = 1,
                       after_options: bool | None = None) -> dict[str, float]:
-        hashed, cues = featurize(sentence, position, count, after_options)
+        hashed, cues = features(sentence, position, count, after_options)
         unit = 1.0 / math.sqrt(len(hashed)) if hashed else 0.0
         words, named = self._sums(hashed), self._sums(cues)
         scores = [b + unit * w + c for b, w, c in zip(self.bias, words, named)]
@@ -92,11 +97,18 @@ class Model:
         total = sum(exps)
         return {name: e / total for name, e in zip(self.classes, exps)}
 
-    def _sums(self, features: list[int]) -> Any:
-        """Per class, the sum of the weights of ``features`` (one C-level pass per class)."""
-        if not features:
-            return (0.0,) * len(self.bias)
-        return map(sum, zip(*map(self.weights.__getitem__, features)))
+    def _sums(self, indices: Collection[int]) -> list[float]:
+        """Per class, the sum of the weights of ``features``: one C-level sum of the packed
+        integers, then each class's field cut out and its offsets taken off. Exact while
+        fewer than ``_MAX_FEATURES`` features are summed (a field cannot overflow)."""
+        if not indices:
+            return [0.0] * len(self.bias)
+        if len(indices) >= _MAX_FEATURES:
+            raise ValueError(f"{len(indices)} features: at most {_MAX_FEATURES - 1} are summed")
+        total = sum(map(self.packed.__getitem__, indices))
+        offsets, scale = len(indices) * _OFFSET, self.scale
+        return [(((total >> shift) & _FIELD_MASK) - offsets) * scale
+                for shift in range(0, _FIELD * len(self.bias), _FIELD)]
 
     def verdict(self, sentence: str, position: int = 0, count: int = 1,
                 after_options: bool | None = None) -> Verdict:
@@ -107,6 +119,21 @@ class Model:
         pool = DURABLE if kept else _REST
         label = max(pool, key=lambda name: (probs[name], name))
         return Verdict(label, durable, kept, probs)
+
+
+#: How a feature's class weights are packed into one integer (``_pack``): int16 weights, each
+#: plus ``_OFFSET`` (0 .. 65535), in ``_FIELD``-bit fields; a sum of fewer than
+#: ``_MAX_FEATURES`` of them never carries from one field into the next.
+_OFFSET = 1 << 15
+_FIELD = 32
+_FIELD_MASK = (1 << _FIELD) - 1
+_MAX_FEATURES = 1 << (_FIELD - 16)
+
+
+def _pack(weights: Any) -> int:
+    """One integer holding ``weights`` (int16, in class order): class i in bits
+    [32 i, 32 i + 32), as its weight plus ``_OFFSET``."""
+    return sum((w + _OFFSET) << (_FIELD * i) for i, w in enumerate(weights))
 
 
 def _phrase_statement(sentence: str) -> bool:
