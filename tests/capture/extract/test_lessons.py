@@ -325,3 +325,32 @@ def test_the_same_lesson_learned_twice_is_one_lesson():
         session.bash("bun run test", output="12 pass")
     [lesson] = [c for c in session.extract() if c["predicate"] == "core/failure-mode"]
     assert lesson["object"].startswith("`wrap bun run test` fails")
+
+
+def test_a_fix_chained_before_the_rerun_in_one_line_is_the_fix():
+    """``pip install x && <the failed command>``: the fix is in that line, not in whatever
+    unrelated command ran before the next plain success of a similar command."""
+    session = Session()
+    session.bash("python -m app.cli config --show", error=True,
+                 output="Traceback …\nModuleNotFoundError: No module named 'click'")
+    session.bash("pip install click && python -m app.cli config --show", output="== config ==")
+    session.bash("python -m app.cli db init", output="tables created")
+    session.bash("python -m app.cli config --check", output="ok")
+    [lesson] = only(session.extract(), "core/failure-mode")
+    assert lesson["object"] == ("`python -m app.cli config --show` failed: ModuleNotFoundError: "
+                                "No module named 'click'; fixed by running `pip install click`")
+
+
+def test_a_chained_line_with_a_check_or_after_edits_is_no_chained_fix():
+    session = Session()
+    session.bash("python -m app.cli serve", error=True,
+                 output="ModuleNotFoundError: No module named 'click'")
+    session.bash("pytest -q && python -m app.cli serve", output="1 passed\nserving")
+    assert only(session.extract(), "core/failure-mode") == []
+    session = Session()
+    session.bash("python -m app.cli serve", error=True,
+                 output="ModuleNotFoundError: No module named 'click'")
+    session.edit(f"{ROOT}/app/cli.py", "import click", "import argparse")
+    session.bash("pip install rich && python -m app.cli serve", output="serving")
+    assert all("pip install rich" not in c["object"]
+               for c in only(session.extract(), "core/failure-mode"))

@@ -195,3 +195,14 @@ def test_the_agents_report_of_its_turn_is_not_a_convention():
     assert _claims(report) == {
         ("x/convention", None, "Every merge to `main` must go through a pull request with "
                                "passing checks")}
+
+
+def test_a_recommended_approach_or_a_fix_plan_is_a_proposal_not_a_decision():
+    """A proposal's words outrank a decision's or a lesson's in a heading: nothing under
+    "Recommended approach" was done yet."""
+    text = ("Recommended approach\n\n- Unified model\n  - Loader: load(path) -> Config\n"
+            "  - Start with the minimal field set for every backend\n\n"
+            "Fix plan:\n- Timeout in the sync job → fixed by raising the pool size\n\n"
+            "Design decisions\n- Kept the loader synchronous for the CLI users\n")
+    assert _claims(text) == {
+        ("x/decided", None, "Kept the loader synchronous for the CLI users")}

@@ -150,6 +150,12 @@ def _lessons(view: SessionView) -> Iterator[dict[str, Any]]:
     for order, call in enumerate(view.calls()):
         verdict = run_verdict(view, call)
         run = _decisive_run(order, call)
+        if run is None and verdict == OK:
+            chained = _fixed_in_line(view, order, call, open_failures)
+            if chained:
+                taught.add(chained[0].key)
+                yield chained[1]
+                continue
         _note_changes(view, call, verdict, run, open_failures, created, touched)
         if run is None or run.key in taught:
             continue
@@ -172,6 +178,42 @@ def _lessons(view: SessionView) -> Iterator[dict[str, Any]]:
             lesson = _without_prefix(view, run, open_failures)
             if lesson:
                 yield lesson
+
+
+def _fixed_in_line(view: SessionView, order: int, call: Event,
+                   windows: dict[tuple[str, ...], _Window]) -> tuple[_Run, dict[str, Any]] | None:
+    """A failed command run again at the end of one line, after the commands that fix it
+    (``pip install click && python -m app config``), and the line worked: those commands are
+    the fix, in the very call that proved it. Without this, the fix's call is no run of the
+    failed command (it does more than prepare it), the window stays open, and a later,
+    unrelated command that happened to run before the next success is taken for the fix.
+    Only when every command of the line had to succeed for the line to (``&&``), none of them
+    is a check or itself failing, and nothing was edited since the failure."""
+    command = command_text(call)
+    found = invocations(command, call_cwd(call)) if command else []
+    if len(found) < 2 or not all(inv.confirmed for inv in found):
+        return None
+    last = found[-1]
+    key = same_command_key(last.argv)
+    window = windows.get(key) if key else None
+    if window is None or window.edits or (last.piped and not last.filtered):
+        return None
+    fixes = []
+    for invocation in found[:-1]:
+        if _prepares(invocation):
+            continue
+        before = same_command_key(invocation.argv)
+        kind = command_kind(invocation.argv)
+        if before is None or before in windows or (kind is not None and kind[0] in _CHECKS):
+            return None
+        fixes.append(shown_command(invocation.argv, view.root))
+    if not fixes:
+        return None
+    run = _Run(order, call, last, key)  # type: ignore[arg-type]
+    del windows[key]  # type: ignore[arg-type]
+    window.commands = [" && ".join(fixes)]
+    lesson = _lesson(view, window, run, set())
+    return (run, lesson) if lesson else None
 
 
 def _got_past(view: SessionView, run: _Run,

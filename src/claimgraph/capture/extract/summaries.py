@@ -55,12 +55,16 @@ _HEADING = re.compile(r"^\s*(?:#{1,6}\s*|"
                       r"(?:\*\*)?\s*:?\s*(?:\*\*)?\s*$")
 _BOLD_LABEL = re.compile(r"^\s*[-*]?\s*\*\*(?P<title>[^*]{3,60}?)\*\*:?\s*$")
 _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*•]|\d+[.)])\s+(?P<text>.+)$")
+#: Checked in order: a proposal's words come first, so "Recommended approach" or "Fix plan"
+#: is a plan (nothing in it was done yet), not a decision or a lesson.
 _SECTIONS = (
+    (None, re.compile(r"plan|next|todo|pending|remaining|propos|phase|recommend|suggest|"
+                      r"consideration|question|summary request|intent|request|option|"
+                      r"if you want|would you like", re.I)),
     (LESSON, re.compile(r"error|issue|problem|fix|gotcha|pitfall|lesson|bug", re.I)),
     (DECIDED, re.compile(r"decision|adaptation|approach|design|trade-?off|chose|choice|why|"
                          r"rationale", re.I)),
-    (None, re.compile(r"plan|next|todo|pending|remaining|propos|phase|step|recommend|"
-                      r"consideration|question|summary request|intent|request", re.I)),
+    (None, re.compile(r"step", re.I)),
 )
 _FIX = re.compile(r"\s*(?:→|->|=>|\s[-–—]\s*(?:fixed|solved|resolved)\s+(?:by|with)|"
                   r";?\s*fix(?:ed)?:|"
