@@ -132,13 +132,31 @@ def test_a_docs_page_the_agent_created_is_its_report_not_a_project_rule():
 
 
 def test_a_docs_page_the_project_had_still_counts_when_the_session_edits_it():
+    """Its own lines do; the lines the session added are the agent's account of its work."""
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/docs/dev.md"},
                  output="# Dev\n\n- Use read-only keys when possible\n")
     session.write(f"{ROOT}/docs/dev.md", "# Dev\n\n- Use read-only keys when possible\n"
                   "- Keep every migration reversible\n")
+    session.edit(f"{ROOT}/docs/dev.md", "- Keep every migration reversible\n",
+                 "- Keep every migration reversible\n- `shop slice --model M` must be run "
+                 "before every export\n")
+    session.tool("Read", {"file_path": f"{ROOT}/docs/dev.md"},
+                 output="# Dev\n\n- Use read-only keys when possible\n"
+                        "- Keep every migration reversible\n"
+                        "- `shop slice --model M` must be run before every export\n")
     objects = {c["object"] for c in only(session.extract(), "x/convention")}
-    assert objects == {"Use read-only keys when possible", "Keep every migration reversible"}
+    assert objects == {"Use read-only keys when possible"}
+
+
+def test_an_instruction_file_keeps_what_the_session_added():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"},
+                 output="# Rules\n\n- Always use pathlib for paths\n")
+    session.edit(f"{ROOT}/CLAUDE.md", "- Always use pathlib for paths\n",
+                 "- Always use pathlib for paths\n- Never push to main\n")
+    objects = {c["object"] for c in only(session.extract(), "x/convention")}
+    assert objects == {"Always use pathlib for paths", "Never push to main"}
 
 
 def test_a_read_look_keeps_the_shown_output_and_gives_the_file_text():

@@ -15,7 +15,10 @@ can check the file still says it. What the session itself wrote into such a file
 (it is what the project now says) -- except a docs page the session created: a page whose
 first look is the agent writing it whole is the agent's own report or plan (its "Use …",
 "No … needed" are its advice of the day), not a rule the project had; an instruction file
-(CLAUDE.md, AGENTS.md, CONTRIBUTING.md …) written in the session still counts.
+(CLAUDE.md, AGENTS.md, CONTRIBUTING.md …) written in the session still counts. The same
+holds for the lines the session added to a docs page that was there before
+(``session_added_lines``): the agent documenting its own work, which may overstate it (a
+command it wrote into the CLI reference and never ran).
 """
 
 from __future__ import annotations
@@ -74,12 +77,33 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             continue  # the agent's own new page (module docstring)
         rules = doc_rules if is_instruction_file(cited) else comment_rules
         limit = MAX_PER_DOC if rules is doc_rules else MAX_PER_CODE_FILE
+        added = session_added_lines(looks) if _docs_page(cited) else frozenset()
         found: dict[str, str] = {}
         for look in looks:
             for line, rule in rules(look.text):
-                found.setdefault(rule, line)
+                if line not in added:
+                    found.setdefault(rule, line)
         for rule, line in list(found.items())[:limit]:
             yield _candidate(view, looks[-1], line, rule)
+
+
+def session_added_lines(looks: list[SeenFile]) -> frozenset[str]:
+    """The lines (stripped) the session itself put into a file that was there before it: an
+    edit's new lines its old text lacked, a rewrite's lines no earlier look showed. In a docs
+    page these are the agent's account of its own work, like a page it created (the command
+    "`tool slice …` — slice via the CLI" it documented but never ran), not a rule the project
+    had; the file's own lines, read as they were, still count."""
+    before: set[str] = set()
+    added: set[str] = set()
+    for look in looks:
+        lines = {line.strip() for line in look.text.splitlines() if line.strip()}
+        if look.how == "read":
+            before |= lines - added
+            continue
+        old = {line.strip() for line in look.replaced.splitlines()} if look.how == "edit" \
+            else before
+        added |= lines - old - before
+    return frozenset(added)
 
 
 def _docs_page(cited: str) -> bool:
