@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from claimgraph.capture.extract.instructions import comment_rules, doc_rules, is_instruction_file
+from claimgraph.capture.extract.instructions import (
+    comment_rules, doc_page_rules, doc_rules, is_instruction_file)
 
 from .extract_helpers import ROOT, Session, only
 
@@ -177,3 +178,20 @@ def test_a_read_look_keeps_the_shown_output_and_gives_the_file_text():
     assert look.text == CLAUDE_MD.rstrip("\n")
     [change] = digest(view).files["CLAUDE.md"]
     assert (change.kind, change.new) == ("read", CLAUDE_MD.rstrip("\n"))
+
+
+def test_a_page_named_as_a_plan_or_a_report_is_not_the_projects_rules():
+    for cited in ("docs/BUILD_PLAN.md", "docs/cycle-3-introspection.md", "docs/audit_report.md",
+                  "docs/agent_artifacts/notes.md", "docs/codex_artifacts/run.md"):
+        assert not is_instruction_file(cited), cited
+    for cited in ("docs/planning.md", "docs/testing.md", "CONTRIBUTING.md", "docs/reporting.md"):
+        assert is_instruction_file(cited), cited
+
+
+def test_a_bare_no_in_a_docs_page_describes_the_design_not_a_rule():
+    page = ("# Model\n\n- No overallocation\n- No per-user access controls\n\n"
+            "**No Week table exists.** The week window is computed.\n\n"
+            "- No `any` in public types\n- Always use the helpers in `crud.ts` for writes.\n")
+    assert [rule for _, rule in doc_page_rules(page)] == [
+        "No `any` in public types", "Always use the helpers in `crud.ts` for writes"]
+    assert "No overallocation" in [rule for _, rule in doc_rules(page)]  # CLAUDE.md & co.

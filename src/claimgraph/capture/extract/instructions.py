@@ -42,10 +42,22 @@ _DOC_DIRS = ("docs/", "doc/", ".cursor/rules/", ".github/", ".claude/")
 #: Folders of designs still being weighed: their "must" is a requirement of a proposal.
 _PROPOSALS = frozenset({"plans", "plan", "brainstorms", "brainstorm", "proposals", "proposal",
                         "drafts", "draft", "notes", "rfcs", "rfc", "ideas", "scratch", "wip",
-                        "todo", "archive", "archived",
+                        "todo", "archive", "archived", "artifacts", "codex_artifacts",
                         # decision records: a design's constraints when it was decided, often
                         # superseded by a later record; the rules in force are in the guides
                         "adr", "adrs", "decisions"})
+#: Words of a page's own name that say it is a plan or a report of work, wherever it sits
+#: (``docs/BUILD_PLAN.md``, ``docs/cycle-23-introspection.md``): what it says "must" happen
+#: is a requirement of that plan or a finding of that report, not a rule of the project.
+_REPORTS = frozenset({"plan", "plans", "proposal", "brainstorm", "draft", "notes", "report",
+                      "reports", "analysis", "introspection", "audit", "retro", "retrospective",
+                      "postmortem", "roadmap", "findings", "artifact", "artifacts", "rfc",
+                      "handoff", "scratch", "todo", "wip"})
+#: "No overallocation", "No per-user quotas": in a docs page, a property of the design it
+#: describes, not a rule for whoever works on the code -- unless it names the thing in a code
+#: span. (An instruction file's "No …" is a rule, and is read as one.)
+_BARE_NO = re.compile(r"^no\s+(?!\w+ing\b)(?:\S+\s+){0,4}\S+?(?:\s+exists?)?[.!]?$",
+                      re.IGNORECASE)
 _NUMBERED = re.compile(r"^\s*\d+[.)]\s+")
 #: What a numbered step of a procedure does (a numbered "Use …" / "Avoid …" is still a rule).
 _STEP = re.compile(r"^(?:run|put|place|write|name|import|open|build|deploy|install|create|"
@@ -75,8 +87,9 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             continue
         if looks[0].how == "write" and _docs_page(cited):
             continue  # the agent's own new page (module docstring)
-        rules = doc_rules if is_instruction_file(cited) else comment_rules
-        limit = MAX_PER_DOC if rules is doc_rules else MAX_PER_CODE_FILE
+        rules = (doc_page_rules if _docs_page(cited) else doc_rules) \
+            if is_instruction_file(cited) else comment_rules
+        limit = MAX_PER_CODE_FILE if rules is comment_rules else MAX_PER_DOC
         added = session_added_lines(looks) if _docs_page(cited) else frozenset()
         found: dict[str, str] = {}
         for look in looks:
@@ -120,6 +133,9 @@ def is_instruction_file(cited: str) -> bool:
     name = posixpath.basename(cited).lower()
     if _PROPOSALS & {part.lower() for part in cited.split("/")[:-1]}:
         return False
+    if _REPORTS & set(re.split(r"[^a-z]+", name.rsplit(".", 1)[0])) \
+            and name not in INSTRUCTION_FILES:
+        return False  # BUILD_PLAN.md, cycle3-introspection.md: a plan or a report, not rules
     if name in INSTRUCTION_FILES or name.endswith(".mdc"):
         return True
     return name.endswith(".md") and cited.lower().startswith(_DOC_DIRS)
@@ -157,6 +173,17 @@ def doc_rules(text: str) -> Iterator[tuple[str, str]]:
             continue  # "3. Run `node --run check`.": one step of a procedure, not a rule
         if not body.endswith(":") and any(_is_rule(s) for s in split_sentences(body)):
             yield line.strip(), item.rstrip(".")
+
+
+def doc_page_rules(text: str) -> Iterator[tuple[str, str]]:
+    """``doc_rules`` of a docs page: a bare "No X" there describes the design (``_BARE_NO``)."""
+    for line, rule in doc_rules(text):
+        labelled = _LABEL.match(rule)
+        body = labelled["rest"] if labelled else rule
+        sentences = [s for s in split_sentences(body) if _is_rule(s)]
+        if sentences and all(_BARE_NO.match(s.strip()) and "`" not in s for s in sentences):
+            continue
+        yield line, rule
 
 
 def _wrapped(lines: list[str], index: int) -> bool:
