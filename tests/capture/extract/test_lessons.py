@@ -354,3 +354,11 @@ def test_a_chained_line_with_a_check_or_after_edits_is_no_chained_fix():
     session.bash("pip install rich && python -m app.cli serve", output="serving")
     assert all("pip install rich" not in c["object"]
                for c in only(session.extract(), "core/failure-mode"))
+
+
+def test_the_error_under_a_runners_banner_is_quoted_not_the_banner():
+    from claimgraph.capture.extract.lessons import first_error_text
+    output = ("==== ERRORS ====\n____ ERROR collecting tests/test_mail.py ____\n"
+              "tests/test_mail.py:3: in <module>\n"
+              "E   ModuleNotFoundError: No module named 'aiosmtplib'\n")
+    assert first_error_text(output) == "ModuleNotFoundError: No module named 'aiosmtplib'"

@@ -73,6 +73,9 @@ _ERROR_SHAPES = (
     re.compile(r"\b(?:FAIL(?:ED)?|[Ff]ailed|[Ee]rror|panicked)\b"),
 )
 _MAX_ERROR_LINE = 300
+#: A runner's section banner ("____ ERROR collecting tests/x.py ____", "=== FAILURES ==="):
+#: it names the section, the error is in the lines under it, so they are read first.
+_BANNER = re.compile(r"^[_=*-]{3,}.*[_=*-]{3,}$")
 #: A test's expectation, not a fault of the project ("AssertionError", "expected 3 to equal 2").
 _ASSERTION = re.compile(r"\bAssertionError\b|\bexpected\b.*\b(?:to|but)\b|"
                         r"\bExpected values to be\b", re.IGNORECASE)
@@ -467,6 +470,8 @@ def _telling_line(text: str) -> tuple[str, int] | None:
     lines = [line for line in lines if sum(char.isalnum() for char in line) >= 6
              and len(line) <= _MAX_ERROR_LINE
              and not line.lower().startswith(("exit code", "at ", "file \""))]
+    lines = [line for line in lines if not _BANNER.match(line)] + \
+        [line for line in lines if _BANNER.match(line)]
     for tier, pattern in enumerate(_ERROR_SHAPES):
         hit = next((line for line in lines if pattern.search(line)), None)
         if hit:
