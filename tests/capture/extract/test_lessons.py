@@ -362,3 +362,25 @@ def test_the_error_under_a_runners_banner_is_quoted_not_the_banner():
               "tests/test_mail.py:3: in <module>\n"
               "E   ModuleNotFoundError: No module named 'aiosmtplib'\n")
     assert first_error_text(output) == "ModuleNotFoundError: No module named 'aiosmtplib'"
+
+
+def test_a_variable_set_in_front_that_made_the_run_work_is_how_to_run_it():
+    session = Session()
+    session.bash("pytest -q", error=True,
+                 output="ImportError while importing test module\n"
+                        "E   ModuleNotFoundError: No module named 'shop'")
+    session.bash("PYTHONPATH=. pytest -q", output="4 passed")
+    [lesson] = only(session.extract(), "core/failure-mode")
+    assert lesson["object"] == ("`pytest -q` fails: ModuleNotFoundError: No module named 'shop'; "
+                                "`PYTHONPATH=. pytest -q` works")
+
+
+def test_a_setting_that_was_already_there_or_a_bare_exit_code_teaches_nothing():
+    session = Session()
+    session.bash("CI=1 pytest -q", error=True, output="E   KeyError: 'x'")
+    session.bash("CI=1 pytest -q", output="4 passed")
+    assert only(session.extract(), "core/failure-mode") == []
+    session = Session()
+    session.bash("pytest -q", error=True, output="", exit_code=1)
+    session.bash("FORCE_COLOR=1 pytest -q", output="4 passed")
+    assert only(session.extract(), "core/failure-mode") == []

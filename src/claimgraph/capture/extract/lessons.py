@@ -12,7 +12,9 @@ the failure and the success is the lesson:
   a check, which only reports, nor a command that was failing itself);
 - nothing but where it ran → "fails when run from the project root: E; run it from assets/";
 - nothing but its arguments → "fails: E; `<the working form>` works" (not when the working
-  form only selects fewer tests or reports differently: it skipped the failure).
+  form only selects fewer tests or reports differently: it skipped the failure);
+- nothing but a variable set in front of it → "fails: E; `PYTHONPATH=. pytest -q` works"
+  (only for a named error: the setting is how the project has to be run).
 
 Not lessons: a missing program (exit 126/127: the machine, not the project), reading and
 searching commands, ad-hoc scripts (``python -c``), git other than a commit a hook refused,
@@ -73,6 +75,8 @@ _ERROR_SHAPES = (
     re.compile(r"\b(?:FAIL(?:ED)?|[Ff]ailed|[Ee]rror|panicked)\b"),
 )
 _MAX_ERROR_LINE = 300
+_RAISED = re.compile(r"\b[A-Z]\w*(?:Error|Exception):\s+\S")
+_SETTING = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
 #: A runner's section banner ("____ ERROR collecting tests/x.py ____", "=== FAILURES ==="):
 #: it names the section, the error is in the lines under it, so they are read first.
 _BANNER = re.compile(r"^[_=*-]{3,}.*[_=*-]{3,}$")
@@ -398,6 +402,9 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
                 f"(`{shown_command(fixed.invocation.argv)}`)")
     elif failure.invocation.argv != fixed.invocation.argv and not _narrower(failure, fixed):
         text = f"{shown} fails{error}; `{shown_command(fixed.invocation.argv)}` works"
+    elif _added_settings(failure, fixed) and window.error[1] <= _TELLING:
+        added = " ".join(_added_settings(failure, fixed))
+        text = f"{shown} fails{error}; `{added} {shown_command(fixed.invocation.argv)}` works"
     else:
         return None
     evidence = [transcript_evidence(failure.call.line, command_text(failure.call) or shown),
@@ -405,6 +412,26 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
     return candidate("lessons", view.project or "", "core/failure-mode", text,
                      evidence=evidence, object_kind="literal",
                      subject_type="project", at=fixed.call.timestamp)
+
+
+def _added_settings(failure: _Run, fixed: _Run) -> list[str]:
+    """The variable settings in front of the working run that the failed one lacked
+    (``PYTHONPATH=. pytest -q`` after ``pytest -q`` failed to import the package): the same
+    words, so the setting is what made it work -- how the project has to be run."""
+    before = set(leading_settings(command_text(failure.call) or ""))
+    return [word for word in leading_settings(command_text(fixed.call) or "")
+            if word not in before]
+
+
+def leading_settings(command: str) -> list[str]:
+    """``NAME=value`` words in front of a line's last simple command."""
+    last = re.split(r"&&|\|\||;|\n", command)[-1].split()
+    found: list[str] = []
+    for word in last:
+        if not _SETTING.match(word):
+            break
+        found.append(word)
+    return found
 
 
 def _narrower(failure: _Run, fixed: _Run) -> bool:
@@ -474,6 +501,8 @@ def _telling_line(text: str) -> tuple[str, int] | None:
         [line for line in lines if _BANNER.match(line)]
     for tier, pattern in enumerate(_ERROR_SHAPES):
         hit = next((line for line in lines if pattern.search(line)), None)
+        if tier == 0 and hit is not None:  # an exception with its message says the most
+            hit = next((line for line in lines if _RAISED.search(line)), hit)
         if hit:
             return short_quote(_ERROR_PREFIX.sub("", hit), 100).rstrip(".;: "), tier
     return None
