@@ -384,3 +384,15 @@ def test_a_setting_that_was_already_there_or_a_bare_exit_code_teaches_nothing():
     session.bash("pytest -q", error=True, output="", exit_code=1)
     session.bash("FORCE_COLOR=1 pytest -q", output="4 passed")
     assert only(session.extract(), "core/failure-mode") == []
+
+
+def test_a_codex_sandbox_failure_reported_in_plain_text_is_a_failure():
+    session = Session(agent="codex")
+    session.tool("shell", {"command": ["bash", "-lc", "pytest -q"], "workdir": ROOT},
+                 output="failed in sandbox LinuxSeccomp with execution error: sandbox denied "
+                        "exec error, exit code: 2, stdout: E   ModuleNotFoundError: No module "
+                        "named 'shop'")
+    session.tool("shell", {"command": ["bash", "-lc", "PYTHONPATH=. pytest -q"],
+                           "workdir": ROOT}, output="4 passed", extras={"exit_code": 0})
+    [lesson] = only(session.extract(), "core/failure-mode")
+    assert lesson["object"].endswith("`PYTHONPATH=. pytest -q` works")
