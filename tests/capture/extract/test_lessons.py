@@ -396,3 +396,26 @@ def test_a_codex_sandbox_failure_reported_in_plain_text_is_a_failure():
                            "workdir": ROOT}, output="4 passed", extras={"exit_code": 0})
     [lesson] = only(session.extract(), "core/failure-mode")
     assert lesson["object"].endswith("`PYTHONPATH=. pytest -q` works")
+
+
+def test_a_new_setting_after_edits_is_the_fix_only_of_a_module_not_found():
+    session = Session()
+    session.bash("pytest -q", error=True, output="E   ModuleNotFoundError: No module named 'shop'")
+    session.edit(f"{ROOT}/src/shop/__init__.py", "", "from .cart import Cart\n")
+    session.bash("PYTHONPATH=. pytest -q", output="4 passed")
+    [lesson] = only(session.extract(), "core/failure-mode")
+    assert lesson["object"].endswith("`PYTHONPATH=. pytest -q` works")
+    session = Session()
+    session.bash("pytest -q", error=True, output="E   KeyError: 'SECRET_KEY'")
+    session.edit(f"{ROOT}/src/shop/settings.py", "os.environ['SECRET_KEY']",
+                 "os.environ.get('SECRET_KEY', '')")
+    session.bash("SECRET_KEY=x pytest -q", output="4 passed")
+    assert only(session.extract(), "core/failure-mode") == []
+
+
+def test_a_patch_tool_run_through_the_shell_is_no_command_to_learn():
+    session = Session(agent="codex")
+    for output, code in (("error: patch does not apply", 1), ("Success.", 0)):
+        session.tool("shell", {"command": ["apply_patch", "*** Begin Patch\n*** End Patch"],
+                               "workdir": ROOT}, output=output, extras={"exit_code": code})
+    assert only(session.extract(), "core/failure-mode") == []

@@ -55,6 +55,9 @@ _LOOKING = frozenset({
     "diff", "less", "more", "nl", "jq", "test", "[", "true", "false", "curl", "wget", "kill",
     "pkill", "lsof", "mkdir", "touch", "rm", "cp", "mv", "chmod", "open", "sort", "uniq",
     "xargs", "tee", "date", "whoami", "uname", "bd", "gh"})
+#: Tools that edit files, called through the shell (Codex's ``apply_patch``): an edit that
+#: failed and was made again is no command to run differently.
+_EDITORS = frozenset({"apply_patch", "applypatch"})
 _SCRIPT_FLAGS = frozenset({"-c", "-e", "--eval", "-p", "--print"})
 _MISSING_PROGRAM = (126, 127)
 #: Kinds of command that only report (commands.py): never the fix of another failure.
@@ -324,7 +327,8 @@ def _prepares(invocation: Invocation) -> bool:
 def same_command_key(argv: tuple[str, ...]) -> tuple[str, ...] | None:
     """What makes two runs "the same command", or None for commands that teach nothing."""
     words = unwrap(argv)
-    if not words or words[0] in _LOOKING or _SCRIPT_FLAGS & set(words[1:2]):
+    if not words or words[0] in _LOOKING or words[0] in _EDITORS \
+            or _SCRIPT_FLAGS & set(words[1:2]):
         return None
     names = positional(words)
     if names[0] == "git":
@@ -391,6 +395,13 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
     error = f": {window.error[0]}" if window.error[0] else ""
     if window.edits and window.error[1] > _TELLING:
         return None  # "11 failures; fixed by editing f" teaches nothing
+    settings = _added_settings(failure, fixed)
+    if settings and (window.edits or window.commands):
+        if not _MISSING_MODULE.search(window.error[0]):
+            return None  # edits and a new setting both: which one fixed it is unknown
+        # a module not found, then found with the setting (PYTHONPATH=.): the setting, not
+        # the edits made meanwhile, is how the command has to be run
+        window = _Window(window.failure, window.error, window.touched)
     if window.edits:
         text = f"{shown} failed{error}; fixed by {describe_edits(window.edits)}"
     elif window.commands:
@@ -402,8 +413,8 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
                 f"(`{shown_command(fixed.invocation.argv)}`)")
     elif failure.invocation.argv != fixed.invocation.argv and not _narrower(failure, fixed):
         text = f"{shown} fails{error}; `{shown_command(fixed.invocation.argv)}` works"
-    elif _added_settings(failure, fixed) and window.error[1] <= _TELLING:
-        added = " ".join(_added_settings(failure, fixed))
+    elif settings and window.error[1] <= _TELLING:
+        added = " ".join(settings)
         text = f"{shown} fails{error}; `{added} {shown_command(fixed.invocation.argv)}` works"
     else:
         return None
