@@ -240,7 +240,8 @@ def test_a_recommended_approach_or_a_fix_plan_is_a_proposal_not_a_decision():
 ])
 def test_what_happened_to_a_file_or_what_it_lacks_is_not_its_role(bullet):
     assert read_bullet(bullet, "") is None
-    assert read_bullet("`src/app.ts` wraps the upload client with retries", "").predicate == "x/role"
+    role = read_bullet("`src/app.ts` wraps the upload client with retries", "")
+    assert role is not None and role.predicate == "x/role"
 
 
 def test_a_summary_lesson_naming_a_fix_other_than_the_command_that_made_it_pass_is_dropped():

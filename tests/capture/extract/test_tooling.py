@@ -118,7 +118,8 @@ def test_installs_nothing_explained_are_a_glance_at_the_manifest():
     session.bash("pip install rich", output="Successfully installed rich")
     session.bash("python -m shop", error=True, output="ModuleNotFoundError: No module named 'yaml'")
     session.bash("pip install pyyaml", output="Successfully installed pyyaml")
-    session.bash("python -m shop", error=True, output="ModuleNotFoundError: No module named 'click'")
+    session.bash("python -m shop", error=True,
+                 output="ModuleNotFoundError: No module named 'click'")
     session.bash("pip install click", output="Successfully installed click")
     assert {f[2] for f in facts(session.extract()) if f[1] == "core/depends-on"} == {
         "rich", "click"}  # pyyaml's failure named `yaml`, not the package: not established
