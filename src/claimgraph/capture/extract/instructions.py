@@ -50,9 +50,9 @@ _PROPOSALS = frozenset({"plans", "plan", "brainstorms", "brainstorm", "proposals
 #: (``docs/BUILD_PLAN.md``, ``docs/cycle-23-introspection.md``): what it says "must" happen
 #: is a requirement of that plan or a finding of that report, not a rule of the project.
 _REPORTS = frozenset({"plan", "plans", "proposal", "brainstorm", "draft", "notes", "report",
-                      "reports", "analysis", "introspection", "audit", "retro", "retrospective",
-                      "postmortem", "roadmap", "findings", "artifact", "artifacts", "rfc",
-                      "handoff", "scratch", "todo", "wip"})
+                      "introspection", "retro", "retrospective", "postmortem", "roadmap",
+                      "findings", "artifact", "artifacts", "rfc", "handoff", "scratch", "todo",
+                      "wip"})
 #: "No overallocation", "No per-user quotas": in a docs page, a property of the design it
 #: describes, not a rule for whoever works on the code -- unless it names the thing in a code
 #: span. (An instruction file's "No …" is a rule, and is read as one.)
