@@ -133,7 +133,8 @@ def test_a_docs_page_the_agent_created_is_its_report_not_a_project_rule():
 
 
 def test_a_docs_page_the_project_had_still_counts_when_the_session_edits_it():
-    """Its own lines do; the lines the session added are the agent's account of its work."""
+    """Its own lines do, and so do the lines the session added -- except one giving a command
+    the session never ran: the agent documenting what it did not do."""
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/docs/dev.md"},
                  output="# Dev\n\n- Use read-only keys when possible\n")
@@ -147,7 +148,10 @@ def test_a_docs_page_the_project_had_still_counts_when_the_session_edits_it():
                         "- Keep every migration reversible\n"
                         "- `shop slice --model M` must be run before every export\n")
     objects = {c["object"] for c in only(session.extract(), "x/convention")}
-    assert objects == {"Use read-only keys when possible"}
+    assert objects == {"Use read-only keys when possible", "Keep every migration reversible"}
+    session.bash("shop slice --model M --out x.gcode", output="sliced")
+    objects = {c["object"] for c in only(session.extract(), "x/convention")}
+    assert "`shop slice --model M` must be run before every export" in objects
 
 
 def test_an_instruction_file_keeps_what_the_session_added():

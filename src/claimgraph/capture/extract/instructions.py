@@ -15,10 +15,10 @@ can check the file still says it. What the session itself wrote into such a file
 (it is what the project now says) -- except a docs page the session created: a page whose
 first look is the agent writing it whole is the agent's own report or plan (its "Use …",
 "No … needed" are its advice of the day), not a rule the project had; an instruction file
-(CLAUDE.md, AGENTS.md, CONTRIBUTING.md …) written in the session still counts. The same
-holds for the lines the session added to a docs page that was there before
-(``session_added_lines``): the agent documenting its own work, which may overstate it (a
-command it wrote into the CLI reference and never ran).
+(CLAUDE.md, AGENTS.md, CONTRIBUTING.md …) written in the session still counts. A line the
+session added to a docs page that was there before (``session_added_lines``) is the agent
+documenting its own work, which may overstate it: when it gives a command the session never
+ran (a subcommand it wrote into the CLI reference and never registered), it is not kept.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from typing import Any, Iterator
 
 from claimgraph.capture.extract.prose import split_sentences
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
-from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
+from claimgraph.capture.extract.session import OK, SessionView, candidate, file_evidence
+from claimgraph.capture.extract.shell import command_text
 from claimgraph.capture.extract.statements import CONVENTION, classify
 
 MAX_PER_DOC = 10
@@ -58,6 +59,8 @@ _REPORTS = frozenset({"plan", "plans", "proposal", "brainstorm", "draft", "notes
 #: span. (An instruction file's "No …" is a rule, and is read as one.)
 _BARE_NO = re.compile(r"^no\s+(?!\w+ing\b)(?:\S+\s+){0,4}\S+?(?:\s+exists?)?[.!]?$",
                       re.IGNORECASE)
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+_PROGRAM = re.compile(r"^[a-z][\w.-]*$")
 _NUMBERED = re.compile(r"^\s*\d+[.)]\s+")
 #: What a numbered step of a procedure does (a numbered "Use …" / "Avoid …" is still a rule).
 _STEP = re.compile(r"^(?:run|put|place|write|name|import|open|build|deploy|install|create|"
@@ -94,7 +97,7 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         found: dict[str, str] = {}
         for look in looks:
             for line, rule in rules(look.text):
-                if line not in added:
+                if line not in added or not unrun_commands(line, _ran(view)):
                     found.setdefault(rule, line)
         for rule, line in list(found.items())[:limit]:
             yield _candidate(view, looks[-1], line, rule)
@@ -103,9 +106,11 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
 def session_added_lines(looks: list[SeenFile]) -> frozenset[str]:
     """The lines (stripped) the session itself put into a file that was there before it: an
     edit's new lines its old text lacked, a rewrite's lines no earlier look showed. In a docs
-    page these are the agent's account of its own work, like a page it created (the command
-    "`tool slice …` — slice via the CLI" it documented but never ran), not a rule the project
-    had; the file's own lines, read as they were, still count."""
+    page such a line is the agent's account of its own work; when it gives a command the
+    session never ran (``unrun_commands``: "`tool slice …` — slice via the CLI", documented
+    for a subcommand never registered) it overstates the end state and is not kept. The
+    file's own lines, and added lines that give no such command (a contract the user decided,
+    written down), still count."""
     before: set[str] = set()
     added: set[str] = set()
     for look in looks:
@@ -117,6 +122,33 @@ def session_added_lines(looks: list[SeenFile]) -> frozenset[str]:
             else before
         added |= lines - old - before
     return frozenset(added)
+
+
+def unrun_commands(line: str, ran: list[str]) -> list[str]:
+    """The commands a line gives in code spans (``opk slice --model M``: a program and a
+    subcommand or a flag) that no command the session ran begins with."""
+    found = []
+    for span in _CODE_SPAN.findall(line):
+        words = span.split()
+        if len(words) < 2 or not _PROGRAM.match(words[0]) or not (
+                words[1].startswith("-") or _PROGRAM.match(words[1])):
+            continue
+        head = " ".join(words[:2]) if not words[1].startswith("-") else words[0]
+        if not any(_starts_command(command, head) for command in ran):
+            found.append(span)
+    return found
+
+
+def _starts_command(command: str, head: str) -> bool:
+    return re.search(r"(?:^|[;&|(]\s*|\s)" + re.escape(head) + r"(?![\w-])", command) is not None
+
+
+def _ran(view: SessionView) -> list[str]:
+    """The command lines the session ran that worked (a shell call with a verdict of ok)."""
+    def compute(v: SessionView) -> list[str]:
+        return [text for call in v.calls() for text in [command_text(call)]
+                if text and v.outcome(call) == OK]
+    return list(view.remembered("instructions.ran", compute))
 
 
 def _docs_page(cited: str) -> bool:
