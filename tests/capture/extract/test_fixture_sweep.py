@@ -243,5 +243,5 @@ def test_a_gemini_session_placed_in_its_project_teaches_its_install_lesson():
         transcript, project_root="/Users/jnarowski/Dev/playground/src/test-project")}
     assert found == {
         ("test-project", "core/failure-mode", "`pip3 install RestrictedPython` failed: error: "
-         "externally-managed-environment; fixed by running `python3 -m venv venv`"),
-        ("test-project", "core/depends-on", "RestrictedPython")}
+         "externally-managed-environment; fixed by running `python3 -m venv venv`")}
+    # the agent's own pick, installed: nobody named it, no failure asked for it (a glance)

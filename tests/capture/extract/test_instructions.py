@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from claimgraph.capture.extract.instructions import comment_rules, doc_rules, is_instruction_file
+from claimgraph.capture.extract.instructions import (
+    comment_rules, doc_page_rules, doc_rules, is_instruction_file)
 
 from .extract_helpers import ROOT, Session, only
 
@@ -132,13 +133,35 @@ def test_a_docs_page_the_agent_created_is_its_report_not_a_project_rule():
 
 
 def test_a_docs_page_the_project_had_still_counts_when_the_session_edits_it():
+    """Its own lines do, and so do the lines the session added -- except one giving a command
+    the session never ran: the agent documenting what it did not do."""
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/docs/dev.md"},
                  output="# Dev\n\n- Use read-only keys when possible\n")
     session.write(f"{ROOT}/docs/dev.md", "# Dev\n\n- Use read-only keys when possible\n"
                   "- Keep every migration reversible\n")
+    session.edit(f"{ROOT}/docs/dev.md", "- Keep every migration reversible\n",
+                 "- Keep every migration reversible\n- `shop slice --model M` must be run "
+                 "before every export\n")
+    session.tool("Read", {"file_path": f"{ROOT}/docs/dev.md"},
+                 output="# Dev\n\n- Use read-only keys when possible\n"
+                        "- Keep every migration reversible\n"
+                        "- `shop slice --model M` must be run before every export\n")
     objects = {c["object"] for c in only(session.extract(), "x/convention")}
     assert objects == {"Use read-only keys when possible", "Keep every migration reversible"}
+    session.bash("shop slice --model M --out x.gcode", output="sliced")
+    objects = {c["object"] for c in only(session.extract(), "x/convention")}
+    assert "`shop slice --model M` must be run before every export" in objects
+
+
+def test_an_instruction_file_keeps_what_the_session_added():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"},
+                 output="# Rules\n\n- Always use pathlib for paths\n")
+    session.edit(f"{ROOT}/CLAUDE.md", "- Always use pathlib for paths\n",
+                 "- Always use pathlib for paths\n- Never push to main\n")
+    objects = {c["object"] for c in only(session.extract(), "x/convention")}
+    assert objects == {"Always use pathlib for paths", "Never push to main"}
 
 
 def test_a_read_look_keeps_the_shown_output_and_gives_the_file_text():
@@ -159,3 +182,21 @@ def test_a_read_look_keeps_the_shown_output_and_gives_the_file_text():
     assert look.text == CLAUDE_MD.rstrip("\n")
     [change] = digest(view).files["CLAUDE.md"]
     assert (change.kind, change.new) == ("read", CLAUDE_MD.rstrip("\n"))
+
+
+def test_a_page_named_as_a_plan_or_a_report_is_not_the_projects_rules():
+    for cited in ("docs/BUILD_PLAN.md", "docs/cycle-3-introspection.md", "docs/audit-report.md",
+                  "docs/agent_artifacts/notes.md", "docs/codex_artifacts/run.md"):
+        assert not is_instruction_file(cited), cited
+    for cited in ("docs/planning.md", "docs/testing.md", "CONTRIBUTING.md", "docs/reporting.md",
+                  "docs/audit.md", "docs/static-analysis.md"):
+        assert is_instruction_file(cited), cited
+
+
+def test_a_bare_no_in_a_docs_page_describes_the_design_not_a_rule():
+    page = ("# Model\n\n- No overallocation\n- No per-user access controls\n\n"
+            "**No Week table exists.** The week window is computed.\n\n"
+            "- No `any` in public types\n- Always use the helpers in `crud.ts` for writes.\n")
+    assert [rule for _, rule in doc_page_rules(page)] == [
+        "No `any` in public types", "Always use the helpers in `crud.ts` for writes"]
+    assert "No overallocation" in [rule for _, rule in doc_rules(page)]  # CLAUDE.md & co.

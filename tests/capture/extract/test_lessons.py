@@ -325,3 +325,97 @@ def test_the_same_lesson_learned_twice_is_one_lesson():
         session.bash("bun run test", output="12 pass")
     [lesson] = [c for c in session.extract() if c["predicate"] == "core/failure-mode"]
     assert lesson["object"].startswith("`wrap bun run test` fails")
+
+
+def test_a_fix_chained_before_the_rerun_in_one_line_is_the_fix():
+    """``pip install x && <the failed command>``: the fix is in that line, not in whatever
+    unrelated command ran before the next plain success of a similar command."""
+    session = Session()
+    session.bash("python -m app.cli config --show", error=True,
+                 output="Traceback …\nModuleNotFoundError: No module named 'click'")
+    session.bash("pip install click && python -m app.cli config --show", output="== config ==")
+    session.bash("python -m app.cli db init", output="tables created")
+    session.bash("python -m app.cli config --check", output="ok")
+    [lesson] = only(session.extract(), "core/failure-mode")
+    assert lesson["object"] == ("`python -m app.cli config --show` failed: ModuleNotFoundError: "
+                                "No module named 'click'; fixed by running `pip install click`")
+
+
+def test_a_chained_line_with_a_check_or_after_edits_is_no_chained_fix():
+    session = Session()
+    session.bash("python -m app.cli serve", error=True,
+                 output="ModuleNotFoundError: No module named 'click'")
+    session.bash("pytest -q && python -m app.cli serve", output="1 passed\nserving")
+    assert only(session.extract(), "core/failure-mode") == []
+    session = Session()
+    session.bash("python -m app.cli serve", error=True,
+                 output="ModuleNotFoundError: No module named 'click'")
+    session.edit(f"{ROOT}/app/cli.py", "import click", "import argparse")
+    session.bash("pip install rich && python -m app.cli serve", output="serving")
+    assert all("pip install rich" not in c["object"]
+               for c in only(session.extract(), "core/failure-mode"))
+
+
+def test_the_error_under_a_runners_banner_is_quoted_not_the_banner():
+    from claimgraph.capture.extract.lessons import first_error_text
+    output = ("==== ERRORS ====\n____ ERROR collecting tests/test_mail.py ____\n"
+              "tests/test_mail.py:3: in <module>\n"
+              "E   ModuleNotFoundError: No module named 'aiosmtplib'\n")
+    assert first_error_text(output) == "ModuleNotFoundError: No module named 'aiosmtplib'"
+
+
+def test_a_variable_set_in_front_that_made_the_run_work_is_how_to_run_it():
+    session = Session()
+    session.bash("pytest -q", error=True,
+                 output="ImportError while importing test module\n"
+                        "E   ModuleNotFoundError: No module named 'shop'")
+    session.bash("PYTHONPATH=. pytest -q", output="4 passed")
+    [lesson] = only(session.extract(), "core/failure-mode")
+    assert lesson["object"] == ("`pytest -q` fails: ModuleNotFoundError: No module named 'shop'; "
+                                "`PYTHONPATH=. pytest -q` works")
+
+
+def test_a_setting_that_was_already_there_or_a_bare_exit_code_teaches_nothing():
+    session = Session()
+    session.bash("CI=1 pytest -q", error=True, output="E   KeyError: 'x'")
+    session.bash("CI=1 pytest -q", output="4 passed")
+    assert only(session.extract(), "core/failure-mode") == []
+    session = Session()
+    session.bash("pytest -q", error=True, output="", exit_code=1)
+    session.bash("FORCE_COLOR=1 pytest -q", output="4 passed")
+    assert only(session.extract(), "core/failure-mode") == []
+
+
+def test_a_codex_sandbox_failure_reported_in_plain_text_is_a_failure():
+    session = Session(agent="codex")
+    session.tool("shell", {"command": ["bash", "-lc", "pytest -q"], "workdir": ROOT},
+                 output="failed in sandbox LinuxSeccomp with execution error: sandbox denied "
+                        "exec error, exit code: 2, stdout: E   ModuleNotFoundError: No module "
+                        "named 'shop'")
+    session.tool("shell", {"command": ["bash", "-lc", "PYTHONPATH=. pytest -q"],
+                           "workdir": ROOT}, output="4 passed", extras={"exit_code": 0})
+    [lesson] = only(session.extract(), "core/failure-mode")
+    assert lesson["object"].endswith("`PYTHONPATH=. pytest -q` works")
+
+
+def test_a_new_setting_after_edits_is_the_fix_only_of_a_module_not_found():
+    session = Session()
+    session.bash("pytest -q", error=True, output="E   ModuleNotFoundError: No module named 'shop'")
+    session.edit(f"{ROOT}/src/shop/__init__.py", "", "from .cart import Cart\n")
+    session.bash("PYTHONPATH=. pytest -q", output="4 passed")
+    [lesson] = only(session.extract(), "core/failure-mode")
+    assert lesson["object"].endswith("`PYTHONPATH=. pytest -q` works")
+    session = Session()
+    session.bash("pytest -q", error=True, output="E   KeyError: 'SECRET_KEY'")
+    session.edit(f"{ROOT}/src/shop/settings.py", "os.environ['SECRET_KEY']",
+                 "os.environ.get('SECRET_KEY', '')")
+    session.bash("SECRET_KEY=x pytest -q", output="4 passed")
+    assert only(session.extract(), "core/failure-mode") == []
+
+
+def test_a_patch_tool_run_through_the_shell_is_no_command_to_learn():
+    session = Session(agent="codex")
+    for output, code in (("error: patch does not apply", 1), ("Success.", 0)):
+        session.tool("shell", {"command": ["apply_patch", "*** Begin Patch\n*** End Patch"],
+                               "workdir": ROOT}, output=output, extras={"exit_code": code})
+    assert only(session.extract(), "core/failure-mode") == []

@@ -269,3 +269,27 @@ def test_digest_reads_plan_verdicts_and_the_questions_asked():
     approved, _, _ = _asked_then_planned("User has approved your plan. You can now start coding.")
     assert [f["object"] for f in approved.extract() if f["rule"] == "answers"] == [
         'Storage: One file per run (asked "Where should runs be stored?")']
+
+
+# --- an answer taken back at once; an agent's note the person denies -------------------------
+
+def test_an_answer_the_persons_next_words_take_back_is_dropped():
+    corrected = Later(asked=frozenset({10, 11}), user_said=[(14, "actually make it shop-cloud")])
+    assert reconcile([_answer(10)], corrected) == []
+    for later_words in ("and keep the old name in the README", "Actually fine, go on"):
+        kept = Later(asked=frozenset({10}), user_said=[(14, later_words)])
+        assert reconcile([_answer(10)], kept) == ([] if later_words.startswith("Actually")
+                                                  else [_answer(10)])
+    earlier = Later(asked=frozenset({10}), user_said=[(4, "No, not that one"), (14, "thanks")])
+    assert reconcile([_answer(10)], earlier) == [_answer(10)]
+
+
+def test_an_agents_note_resting_on_what_the_person_then_denies_is_dropped():
+    note = _fact("Ensure a display is available: headless sessions will fail",
+                 "transcript#L20: …", source_type="agent-note", rule="summaries")
+    assert reconcile([note], Later(user_said=[(25, "I'm not headless, I run a desktop")])) == []
+    assert reconcile([note], Later(user_said=[(15, "I'm not headless")])) == [note]  # before
+    assert reconcile([note], Later(user_said=[(25, "the display is fine")])) == [note]
+    said = _fact("Ensure a display is available: headless sessions will fail",
+                 "transcript#L20: …", source_type="user-assertion", rule="statements")
+    assert reconcile([said], Later(user_said=[(25, "I'm not headless")])) == [said]

@@ -10,13 +10,18 @@ from claimgraph.capture.extract.code import definitions, is_test_file
 from .extract_helpers import ROOT, Session, facts, only
 
 #: What the user asks about: every name these tests expect to be remembered.
-TALK = ("Added Cart, add_item, keep_me, legacy_total, new_total, slugify, vat, run_agent, "
-        "third, helper, make_cart, compute and func_0 … func_29 " + " ".join(
+TALK = ("Added Cart, add_item, keep_me, legacy_total, new_total, run_agent, "
+        "make_cart and func_0 … func_29 " + " ".join(
             f"func_{i}" for i in range(30)))
+
+
+#: Plain lower-case words name code only inside the person's code spans.
+TALK_SPANS = "Please also check `slugify`, `vat`, `third`, `helper` and `compute`."
 
 
 def talked(session: Session) -> Session:
     session.prompt(TALK)
+    session.prompt(TALK_SPANS)
     return session
 
 PY = f"{ROOT}/src/shop/cart.py"
@@ -51,7 +56,7 @@ def test_a_written_python_file_gives_its_top_level_definitions():
     }
     cart = next(c for c in found if c["subject"] == "Cart")
     assert cart["evidence"][0] == "src/shop/cart.py: `class Cart:`"
-    assert cart["evidence"][1] == f"transcript#L2: Write {PY}"
+    assert cart["evidence"][1] == f"transcript#L3: Write {PY}"
     assert (cart["subject_type"], cart["object_type"], cart["object_kind"]) == (
         "class", "file", "entity")
     assert only(found, "core/written-in") == []
@@ -251,3 +256,13 @@ def test_a_package_root_the_session_wrote_states_its_modules():
     assert (index["subject"], index["object"]) == (
         "src/lib.rs", "declares the modules cart, tax, util")
     assert index["evidence"][0] == "src/lib.rs: `pub mod cart;`"
+
+
+def test_a_plain_word_in_prose_is_not_a_name_but_in_a_code_span_it_is():
+    """"add a config command and a db group": words of the request, not names to locate."""
+    code = "def config():\n    pass\n\n\ndef db():\n    pass\n\n\ndef load_rows():\n    pass\n"
+    session = Session()
+    session.prompt("Add a config command, a db group and load_rows; keep `db` small.")
+    session.write(f"{ROOT}/src/cli.py", code)
+    assert {c["subject"] for c in only(session.extract(), "core/defined-in")} == {
+        "db", "load_rows"}

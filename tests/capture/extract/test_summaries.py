@@ -64,13 +64,38 @@ def test_the_closing_summary_and_compactions_are_read_with_low_trust():
     session.prompt("Refactor the db layer.")
     session.bash("mix test", error=True, output="** (BadMapError) expected a map, got: nil\n"
                  "    (exporter config) config/runtime.exs:12")
+    session.edit(f"{ROOT}/config/runtime.exs", "traces_exporter: nil",
+                 "traces_exporter: :stdout")
+    session.bash("mix test", output="12 tests, 0 failures")
     session.event("assistant", text=SUMMARY)
     session.event("meta", derived=True, text="Stop hook feedback:\n[x.sh]: commit first")
     session.event("assistant", text="Committed.")
     found = [c for c in session.extract() if c["rule"] == "summaries"]
     assert len(found) == 5
     assert all(c["source_type"] == "agent-note" and c["confidence"] <= 0.5 for c in found)
-    assert all(c["evidence"][0].startswith("transcript#L4: ") for c in found)
+    assert all(c["evidence"][0].startswith("transcript#L8: ") for c in found)
+
+
+@pytest.mark.parametrize("after, kept", [
+    ([("mix test", True, "** (KeyError) key :pool not found")], False),  # failed again
+    ([], False),  # never run again: nobody saw the fix work
+    ([("mix format", False, ""), ("mix test", False, "12 tests, 0 failures")], False),
+    ([("edit", False, ""), ("mix test", False, "12 tests, 0 failures")], True),
+])
+def test_a_summary_lesson_holds_only_when_the_next_run_of_its_failure_passed(after, kept):
+    session = Session()
+    session.bash("mix test", error=True, output="** (BadMapError) expected a map, got: nil\n"
+                 "    (exporter config) config/runtime.exs:12")
+    for command, error, output in after:
+        if command == "edit":
+            session.edit(f"{ROOT}/config/runtime.exs", "traces_exporter: nil",
+                         "traces_exporter: :stdout")
+        else:
+            session.bash(command, error=error, output=output)
+    session.event("assistant", text=SUMMARY)
+    lessons = [c for c in session.extract()
+               if c["rule"] == "summaries" and c["predicate"] == "core/failure-mode"]
+    assert bool(lessons) is kept
 
 
 def test_a_lesson_nobody_saw_fail_is_the_agents_story():
@@ -195,3 +220,43 @@ def test_the_agents_report_of_its_turn_is_not_a_convention():
     assert _claims(report) == {
         ("x/convention", None, "Every merge to `main` must go through a pull request with "
                                "passing checks")}
+
+
+def test_a_recommended_approach_or_a_fix_plan_is_a_proposal_not_a_decision():
+    """A proposal's words outrank a decision's or a lesson's in a heading: nothing under
+    "Recommended approach" was done yet."""
+    text = ("Recommended approach\n\n- Unified model\n  - Loader: load(path) -> Config\n"
+            "  - Start with the minimal field set for every backend\n\n"
+            "Fix plan:\n- Timeout in the sync job → fixed by raising the pool size\n\n"
+            "Design decisions\n- Kept the loader synchronous for the CLI users\n")
+    assert _claims(text) == {
+        ("x/decided", None, "Kept the loader synchronous for the CLI users")}
+
+
+@pytest.mark.parametrize("bullet", [
+    "`ERROR_ANALYSIS.md` was not updated for this case",
+    "`runner.py` does NOT pass criteria to the reviewer",
+    "`src/app.ts` lacks a retry on the upload path",
+])
+def test_what_happened_to_a_file_or_what_it_lacks_is_not_its_role(bullet):
+    assert read_bullet(bullet, "") is None
+    role = read_bullet("`src/app.ts` wraps the upload client with retries", "")
+    assert role is not None and role.predicate == "x/role"
+
+
+def test_a_summary_lesson_naming_a_fix_other_than_the_command_that_made_it_pass_is_dropped():
+    """The agent's diagnosis ("import before patching") against what made the run pass (an
+    install chained before the rerun, no file edited in between)."""
+    account = ("Done.\n\n### Errors fixed:\n- Alerting tests failing with import errors "
+               "→ fixed by {fix}\n- one\n- two\n")
+    for fix, kept in (("importing the modules before patching", False),
+                      ("installing the missing aiosmtplib package", True)):
+        session = Session()
+        session.bash("pytest tests/alerting", error=True,
+                     output="E   ModuleNotFoundError: No module named 'aiosmtplib'\n"
+                            "ERROR collecting tests/alerting/test_mail.py (import errors)")
+        session.bash("pip install aiosmtplib && pytest tests/alerting", output="5 passed")
+        session.event("assistant", text=account.format(fix=fix))
+        lessons = [c for c in session.extract()
+                   if c["rule"] == "summaries" and c["predicate"] == "core/failure-mode"]
+        assert bool(lessons) is kept, fix

@@ -97,15 +97,32 @@ def test_successful_runs_give_project_tooling_facts():
     session = Session()
     session.bash("python -m pytest tests -q", output="5 passed")
     session.bash("npm run build 2>&1 | tail -3")
+    session.bash("python -m shop.fetch", error=True,
+                 output="ModuleNotFoundError: No module named 'requests'")
     session.bash("pip install requests", output="Successfully installed requests-2.32.0")
     found = session.extract()
     assert facts(found) == {(PROJECT, "core/tested-by", "python -m pytest"),
                             (PROJECT, "core/built-with", "npm run build"),
                             (PROJECT, "core/depends-on", "requests")}
     dep = next(c for c in found if c["predicate"] == "core/depends-on")
-    assert dep["evidence"] == ["transcript#L5: pip install requests"]
+    assert dep["evidence"] == ["transcript#L7: pip install requests"]
     assert (dep["object_type"], dep["subject_type"], dep["source_type"]) == (
         "package", "project", "session-log")
+
+
+def test_installs_nothing_explained_are_a_glance_at_the_manifest():
+    """A venv filled by hand: packages the person never named and no failure asked for."""
+    session = Session()
+    session.bash("pip install httpx loguru", output="Successfully installed httpx loguru")
+    session.prompt("Please use rich for the console output.")
+    session.bash("pip install rich", output="Successfully installed rich")
+    session.bash("python -m shop", error=True, output="ModuleNotFoundError: No module named 'yaml'")
+    session.bash("pip install pyyaml", output="Successfully installed pyyaml")
+    session.bash("python -m shop", error=True,
+                 output="ModuleNotFoundError: No module named 'click'")
+    session.bash("pip install click", output="Successfully installed click")
+    assert {f[2] for f in facts(session.extract()) if f[1] == "core/depends-on"} == {
+        "rich", "click"}  # pyyaml's failure named `yaml`, not the package: not established
 
 
 @pytest.mark.parametrize("result", [
@@ -129,6 +146,7 @@ def test_a_masked_pipe_status_is_enough_for_a_runner_but_not_for_a_package():
 
 def test_gemini_reports_the_exit_code_inside_the_output():
     session = Session(agent="gemini")
+    session.prompt("We need rich for the report tables.")
     session.tool("run_shell_command", {"command": "pip install RestrictedPython"},
                  output="Output: bash: pip: command not found\nExit Code: 127\nSignal: 0")
     session.tool("run_shell_command", {"command": "pip3 install rich"},

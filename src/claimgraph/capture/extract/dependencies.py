@@ -131,6 +131,22 @@ def _name_pattern(name: str) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w./@-]){body}(?![\w-])", re.IGNORECASE)
 
 
+def said_of(view: SessionView) -> list[str]:
+    """What the person typed in the session (prompts and words typed into tool results)."""
+    return _said(view)
+
+
+def failures_before(view: SessionView, line: int) -> list[str]:
+    """The lines saying something is missing in every tool call that failed before ``line``."""
+    return [text for at, text in _missing_lines(view) if at < line]
+
+
+def _missing_lines(view: SessionView) -> list[tuple[int, str]]:
+    return view.remembered("dependencies.missing", lambda v: [
+        (at, line) for at, text in failed_outputs(v) for line in text.splitlines()
+        if _MISSING.search(line)])
+
+
 def _said(view: SessionView) -> list[str]:
     return view.remembered("dependencies.said",
                            lambda v: [text for _, text in user_texts(v)]
@@ -140,8 +156,7 @@ def _said(view: SessionView) -> list[str]:
 def _failures_before(view: SessionView, look: SeenFile) -> list[str]:
     """The lines saying something is missing in every tool call that failed before
     ``look``'s call."""
-    return [line for at, text in failed_outputs(view) if at < look.call.line
-            for line in text.splitlines() if _MISSING.search(line)]
+    return failures_before(view, look.call.line)
 
 
 def _replaced_names(look: SeenFile) -> list[str]:

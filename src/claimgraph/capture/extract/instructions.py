@@ -15,7 +15,10 @@ can check the file still says it. What the session itself wrote into such a file
 (it is what the project now says) -- except a docs page the session created: a page whose
 first look is the agent writing it whole is the agent's own report or plan (its "Use …",
 "No … needed" are its advice of the day), not a rule the project had; an instruction file
-(CLAUDE.md, AGENTS.md, CONTRIBUTING.md …) written in the session still counts.
+(CLAUDE.md, AGENTS.md, CONTRIBUTING.md …) written in the session still counts. A line the
+session added to a docs page that was there before (``session_added_lines``) is the agent
+documenting its own work, which may overstate it: when it gives a command the session never
+ran (a subcommand it wrote into the CLI reference and never registered), it is not kept.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ from typing import Any, Iterator
 
 from claimgraph.capture.extract.prose import split_sentences
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
-from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
+from claimgraph.capture.extract.session import OK, SessionView, candidate, file_evidence
+from claimgraph.capture.extract.shell import command_text
 from claimgraph.capture.extract.statements import CONVENTION, classify
 
 MAX_PER_DOC = 10
@@ -39,10 +43,24 @@ _DOC_DIRS = ("docs/", "doc/", ".cursor/rules/", ".github/", ".claude/")
 #: Folders of designs still being weighed: their "must" is a requirement of a proposal.
 _PROPOSALS = frozenset({"plans", "plan", "brainstorms", "brainstorm", "proposals", "proposal",
                         "drafts", "draft", "notes", "rfcs", "rfc", "ideas", "scratch", "wip",
-                        "todo", "archive", "archived",
+                        "todo", "archive", "archived", "artifacts", "codex_artifacts",
                         # decision records: a design's constraints when it was decided, often
                         # superseded by a later record; the rules in force are in the guides
                         "adr", "adrs", "decisions"})
+#: Words of a page's own name that say it is a plan or a report of work, wherever it sits
+#: (``docs/BUILD_PLAN.md``, ``docs/cycle-23-introspection.md``): what it says "must" happen
+#: is a requirement of that plan or a finding of that report, not a rule of the project.
+_REPORTS = frozenset({"plan", "plans", "proposal", "brainstorm", "draft", "notes", "report",
+                      "introspection", "retro", "retrospective", "postmortem", "roadmap",
+                      "findings", "artifact", "artifacts", "rfc", "handoff", "scratch", "todo",
+                      "wip"})
+#: "No overallocation", "No per-user quotas": in a docs page, a property of the design it
+#: describes, not a rule for whoever works on the code -- unless it names the thing in a code
+#: span. (An instruction file's "No …" is a rule, and is read as one.)
+_BARE_NO = re.compile(r"^no\s+(?!\w+ing\b)(?:\S+\s+){0,4}\S+?(?:\s+exists?)?[.!]?$",
+                      re.IGNORECASE)
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+_PROGRAM = re.compile(r"^[a-z][\w.-]*$")
 _NUMBERED = re.compile(r"^\s*\d+[.)]\s+")
 #: What a numbered step of a procedure does (a numbered "Use …" / "Avoid …" is still a rule).
 _STEP = re.compile(r"^(?:run|put|place|write|name|import|open|build|deploy|install|create|"
@@ -72,14 +90,65 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             continue
         if looks[0].how == "write" and _docs_page(cited):
             continue  # the agent's own new page (module docstring)
-        rules = doc_rules if is_instruction_file(cited) else comment_rules
-        limit = MAX_PER_DOC if rules is doc_rules else MAX_PER_CODE_FILE
+        rules = (doc_page_rules if _docs_page(cited) else doc_rules) \
+            if is_instruction_file(cited) else comment_rules
+        limit = MAX_PER_CODE_FILE if rules is comment_rules else MAX_PER_DOC
+        added = session_added_lines(looks) if _docs_page(cited) else frozenset()
         found: dict[str, str] = {}
         for look in looks:
             for line, rule in rules(look.text):
-                found.setdefault(rule, line)
+                if line not in added or not unrun_commands(line, _ran(view)):
+                    found.setdefault(rule, line)
         for rule, line in list(found.items())[:limit]:
             yield _candidate(view, looks[-1], line, rule)
+
+
+def session_added_lines(looks: list[SeenFile]) -> frozenset[str]:
+    """The lines (stripped) the session itself put into a file that was there before it: an
+    edit's new lines its old text lacked, a rewrite's lines no earlier look showed. In a docs
+    page such a line is the agent's account of its own work; when it gives a command the
+    session never ran (``unrun_commands``: "`tool slice …` — slice via the CLI", documented
+    for a subcommand never registered) it overstates the end state and is not kept. The
+    file's own lines, and added lines that give no such command (a contract the user decided,
+    written down), still count."""
+    before: set[str] = set()
+    added: set[str] = set()
+    for look in looks:
+        lines = {line.strip() for line in look.text.splitlines() if line.strip()}
+        if look.how == "read":
+            before |= lines - added
+            continue
+        old = {line.strip() for line in look.replaced.splitlines()} if look.how == "edit" \
+            else before
+        added |= lines - old - before
+    return frozenset(added)
+
+
+def unrun_commands(line: str, ran: list[str]) -> list[str]:
+    """The commands a line gives in code spans (``opk slice --model M``: a program and a
+    subcommand or a flag) that no command the session ran begins with."""
+    found = []
+    for span in _CODE_SPAN.findall(line):
+        words = span.split()
+        if len(words) < 2 or not _PROGRAM.match(words[0]) or not (
+                words[1].startswith("-") or _PROGRAM.match(words[1])):
+            continue
+        head = " ".join(words[:2]) if not words[1].startswith("-") else words[0]
+        if not any(_starts_command(command, head) for command in ran):
+            found.append(span)
+    return found
+
+
+def _starts_command(command: str, head: str) -> bool:
+    return re.search(r"(?:^|[;&|(]\s*|\s)" + re.escape(head) + r"(?![\w-])", command) is not None
+
+
+def _ran(view: SessionView) -> list[str]:
+    """The command lines the session ran that worked (a shell call with a verdict of ok)."""
+    def compute(v: SessionView) -> list[str]:
+        return [text for call in v.calls() for text in [command_text(call)]
+                if text and v.outcome(call) == OK]
+    return list(view.remembered("instructions.ran", compute))
 
 
 def _docs_page(cited: str) -> bool:
@@ -96,6 +165,9 @@ def is_instruction_file(cited: str) -> bool:
     name = posixpath.basename(cited).lower()
     if _PROPOSALS & {part.lower() for part in cited.split("/")[:-1]}:
         return False
+    if _REPORTS & set(re.split(r"[^a-z]+", name.rsplit(".", 1)[0])) \
+            and name not in INSTRUCTION_FILES:
+        return False  # BUILD_PLAN.md, cycle3-introspection.md: a plan or a report, not rules
     if name in INSTRUCTION_FILES or name.endswith(".mdc"):
         return True
     return name.endswith(".md") and cited.lower().startswith(_DOC_DIRS)
@@ -133,6 +205,17 @@ def doc_rules(text: str) -> Iterator[tuple[str, str]]:
             continue  # "3. Run `node --run check`.": one step of a procedure, not a rule
         if not body.endswith(":") and any(_is_rule(s) for s in split_sentences(body)):
             yield line.strip(), item.rstrip(".")
+
+
+def doc_page_rules(text: str) -> Iterator[tuple[str, str]]:
+    """``doc_rules`` of a docs page: a bare "No X" there describes the design (``_BARE_NO``)."""
+    for line, rule in doc_rules(text):
+        labelled = _LABEL.match(rule)
+        body = labelled["rest"] if labelled else rule
+        sentences = [s for s in split_sentences(body) if _is_rule(s)]
+        if sentences and all(_BARE_NO.match(s.strip()) and "`" not in s for s in sentences):
+            continue
+        yield line, rule
 
 
 def _wrapped(lines: list[str], index: int) -> bool:

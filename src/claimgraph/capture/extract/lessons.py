@@ -12,7 +12,9 @@ the failure and the success is the lesson:
   a check, which only reports, nor a command that was failing itself);
 - nothing but where it ran → "fails when run from the project root: E; run it from assets/";
 - nothing but its arguments → "fails: E; `<the working form>` works" (not when the working
-  form only selects fewer tests or reports differently: it skipped the failure).
+  form only selects fewer tests or reports differently: it skipped the failure);
+- nothing but a variable set in front of it → "fails: E; `PYTHONPATH=. pytest -q` works"
+  (only for a named error: the setting is how the project has to be run).
 
 Not lessons: a missing program (exit 126/127: the machine, not the project), reading and
 searching commands, ad-hoc scripts (``python -c``), git other than a commit a hook refused,
@@ -53,6 +55,9 @@ _LOOKING = frozenset({
     "diff", "less", "more", "nl", "jq", "test", "[", "true", "false", "curl", "wget", "kill",
     "pkill", "lsof", "mkdir", "touch", "rm", "cp", "mv", "chmod", "open", "sort", "uniq",
     "xargs", "tee", "date", "whoami", "uname", "bd", "gh"})
+#: Tools that edit files, called through the shell (Codex's ``apply_patch``): an edit that
+#: failed and was made again is no command to run differently.
+_EDITORS = frozenset({"apply_patch", "applypatch"})
 _SCRIPT_FLAGS = frozenset({"-c", "-e", "--eval", "-p", "--print"})
 _MISSING_PROGRAM = (126, 127)
 #: Kinds of command that only report (commands.py): never the fix of another failure.
@@ -73,6 +78,11 @@ _ERROR_SHAPES = (
     re.compile(r"\b(?:FAIL(?:ED)?|[Ff]ailed|[Ee]rror|panicked)\b"),
 )
 _MAX_ERROR_LINE = 300
+_RAISED = re.compile(r"\b[A-Z]\w*(?:Error|Exception):\s+\S")
+_SETTING = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
+#: A runner's section banner ("____ ERROR collecting tests/x.py ____", "=== FAILURES ==="):
+#: it names the section, the error is in the lines under it, so they are read first.
+_BANNER = re.compile(r"^[_=*-]{3,}.*[_=*-]{3,}$")
 #: A test's expectation, not a fault of the project ("AssertionError", "expected 3 to equal 2").
 _ASSERTION = re.compile(r"\bAssertionError\b|\bexpected\b.*\b(?:to|but)\b|"
                         r"\bExpected values to be\b", re.IGNORECASE)
@@ -150,6 +160,12 @@ def _lessons(view: SessionView) -> Iterator[dict[str, Any]]:
     for order, call in enumerate(view.calls()):
         verdict = run_verdict(view, call)
         run = _decisive_run(order, call)
+        if run is None and verdict == OK:
+            chained = _fixed_in_line(view, order, call, open_failures)
+            if chained:
+                taught.add(chained[0].key)
+                yield chained[1]
+                continue
         _note_changes(view, call, verdict, run, open_failures, created, touched)
         if run is None or run.key in taught:
             continue
@@ -172,6 +188,42 @@ def _lessons(view: SessionView) -> Iterator[dict[str, Any]]:
             lesson = _without_prefix(view, run, open_failures)
             if lesson:
                 yield lesson
+
+
+def _fixed_in_line(view: SessionView, order: int, call: Event,
+                   windows: dict[tuple[str, ...], _Window]) -> tuple[_Run, dict[str, Any]] | None:
+    """A failed command run again at the end of one line, after the commands that fix it
+    (``pip install click && python -m app config``), and the line worked: those commands are
+    the fix, in the very call that proved it. Without this, the fix's call is no run of the
+    failed command (it does more than prepare it), the window stays open, and a later,
+    unrelated command that happened to run before the next success is taken for the fix.
+    Only when every command of the line had to succeed for the line to (``&&``), none of them
+    is a check or itself failing, and nothing was edited since the failure."""
+    command = command_text(call)
+    found = invocations(command, call_cwd(call)) if command else []
+    if len(found) < 2 or not all(inv.confirmed for inv in found):
+        return None
+    last = found[-1]
+    key = same_command_key(last.argv)
+    window = windows.get(key) if key else None
+    if window is None or window.edits or (last.piped and not last.filtered):
+        return None
+    fixes = []
+    for invocation in found[:-1]:
+        if _prepares(invocation):
+            continue
+        before = same_command_key(invocation.argv)
+        kind = command_kind(invocation.argv)
+        if before is None or before in windows or (kind is not None and kind[0] in _CHECKS):
+            return None
+        fixes.append(shown_command(invocation.argv, view.root))
+    if not fixes:
+        return None
+    run = _Run(order, call, last, key)  # type: ignore[arg-type]
+    del windows[key]  # type: ignore[arg-type]
+    window.commands = [" && ".join(fixes)]
+    lesson = _lesson(view, window, run, set())
+    return (run, lesson) if lesson else None
 
 
 def _got_past(view: SessionView, run: _Run,
@@ -275,7 +327,8 @@ def _prepares(invocation: Invocation) -> bool:
 def same_command_key(argv: tuple[str, ...]) -> tuple[str, ...] | None:
     """What makes two runs "the same command", or None for commands that teach nothing."""
     words = unwrap(argv)
-    if not words or words[0] in _LOOKING or _SCRIPT_FLAGS & set(words[1:2]):
+    if not words or words[0] in _LOOKING or words[0] in _EDITORS \
+            or _SCRIPT_FLAGS & set(words[1:2]):
         return None
     names = positional(words)
     if names[0] == "git":
@@ -342,6 +395,13 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
     error = f": {window.error[0]}" if window.error[0] else ""
     if window.edits and window.error[1] > _TELLING:
         return None  # "11 failures; fixed by editing f" teaches nothing
+    settings = _added_settings(failure, fixed)
+    if settings and (window.edits or window.commands):
+        if not _MISSING_MODULE.search(window.error[0]):
+            return None  # edits and a new setting both: which one fixed it is unknown
+        # a module not found, then found with the setting (PYTHONPATH=.): the setting, not
+        # the edits made meanwhile, is how the command has to be run
+        window = _Window(window.failure, window.error, window.touched)
     if window.edits:
         text = f"{shown} failed{error}; fixed by {describe_edits(window.edits)}"
     elif window.commands:
@@ -353,6 +413,9 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
                 f"(`{shown_command(fixed.invocation.argv)}`)")
     elif failure.invocation.argv != fixed.invocation.argv and not _narrower(failure, fixed):
         text = f"{shown} fails{error}; `{shown_command(fixed.invocation.argv)}` works"
+    elif settings and window.error[1] <= _TELLING:
+        added = " ".join(settings)
+        text = f"{shown} fails{error}; `{added} {shown_command(fixed.invocation.argv)}` works"
     else:
         return None
     evidence = [transcript_evidence(failure.call.line, command_text(failure.call) or shown),
@@ -360,6 +423,26 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
     return candidate("lessons", view.project or "", "core/failure-mode", text,
                      evidence=evidence, object_kind="literal",
                      subject_type="project", at=fixed.call.timestamp)
+
+
+def _added_settings(failure: _Run, fixed: _Run) -> list[str]:
+    """The variable settings in front of the working run that the failed one lacked
+    (``PYTHONPATH=. pytest -q`` after ``pytest -q`` failed to import the package): the same
+    words, so the setting is what made it work -- how the project has to be run."""
+    before = set(leading_settings(command_text(failure.call) or ""))
+    return [word for word in leading_settings(command_text(fixed.call) or "")
+            if word not in before]
+
+
+def leading_settings(command: str) -> list[str]:
+    """``NAME=value`` words in front of a line's last simple command."""
+    last = re.split(r"&&|\|\||;|\n", command)[-1].split()
+    found: list[str] = []
+    for word in last:
+        if not _SETTING.match(word):
+            break
+        found.append(word)
+    return found
 
 
 def _narrower(failure: _Run, fixed: _Run) -> bool:
@@ -425,8 +508,12 @@ def _telling_line(text: str) -> tuple[str, int] | None:
     lines = [line for line in lines if sum(char.isalnum() for char in line) >= 6
              and len(line) <= _MAX_ERROR_LINE
              and not line.lower().startswith(("exit code", "at ", "file \""))]
+    lines = [line for line in lines if not _BANNER.match(line)] + \
+        [line for line in lines if _BANNER.match(line)]
     for tier, pattern in enumerate(_ERROR_SHAPES):
         hit = next((line for line in lines if pattern.search(line)), None)
+        if tier == 0 and hit is not None:  # an exception with its message says the most
+            hit = next((line for line in lines if _RAISED.search(line)), hit)
         if hit:
             return short_quote(_ERROR_PREFIX.sub("", hit), 100).rstrip(".;: "), tier
     return None

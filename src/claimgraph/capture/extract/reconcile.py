@@ -22,7 +22,11 @@ screening and drops, or rewrites, what the rest of the session overtook:
   selector"): alone, it says nothing the next session can act on;
 - the user's answers to the agent's questions that fed a plan the user then turned down
   (ExitPlanMode refused) and never approved later in the session: they were inputs to a
-  design nobody carried out, not standing decisions.
+  design nobody carried out, not standing decisions; and an answer the person's very next
+  words take back ("actually make it …");
+- an agent's note resting on a word the person later denies ("I'm not headless" after the
+  agent's "ensure you are not headless"): the user's account of their own situation
+  outranks the agent's diagnosis.
 
 Pure logic: ``digest`` reduces the in-memory session to the few facts reconciling needs, and
 ``reconcile`` decides on plain data -- no file is read, no clock is asked.
@@ -71,6 +75,14 @@ _COMMON = frozenset({"that", "this", "with", "from", "into", "when", "then", "th
 #: Shared words that tie a retraction to an earlier note of the agent.
 _MIN_SHARED = 3
 _MIN_OPTIONS = 2
+#: The person's words taking back what they just answered ("actually make it X").
+_CORRECTION = re.compile(r"^\W*(?:actually|no[,.!]|nope\b|wait\b|scratch that|on second thought|"
+                         r"instead\b|change (?:it|that)\b|rather\b)", re.IGNORECASE)
+#: "not X" / "isn't X" / "I'm not on X" in the person's words: X denied.
+_DENIAL = re.compile(r"\b(?:not|never|isn'?t|aren'?t|wasn'?t|no longer)\s+(?:(?:a|an|the|on|in|"
+                     r"using|running|in\s+a)\s+)?(?P<word>[A-Za-z]+)", re.IGNORECASE)
+#: The shortest word of an agent's note a denial must name (short words are too common).
+_MIN_DENIED = 5
 #: Sources whose words reconcile may overrule with later actions (never the user's own).
 _CHANGEABLE_RULES = frozenset({"answers"})
 #: A plan put to the user for approval, and its verdict (Claude Code's ExitPlanMode result).
@@ -238,6 +250,12 @@ def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None
         return None
     if line in later.asked and _fed_a_turned_down_plan(line, later):
         return None
+    if line in later.asked and found.get("rule") in _CHANGEABLE_RULES \
+            and _corrected_next(line, later):
+        return None
+    if found.get("source_type") == "agent-note" and found.get("predicate") in _STANCES \
+            and _user_denies(found, line, later):
+        return None
     if found.get("rule") == "statements" and _OPTION_REF.search(str(found["object"])):
         return _chosen_option(found, line, later)
     return found
@@ -291,6 +309,35 @@ def _fed_a_turned_down_plan(line: int | None, later: Later) -> bool:
         return False
     verdicts = [approved for at, approved in later.plan_verdicts if at > line]
     return bool(verdicts) and not any(verdicts)
+
+
+def _corrected_next(line: int | None, later: Later) -> bool:
+    """The person's next words after an answer to the agent's question take it back
+    ("actually make it …", "no, …", "wait, …"): the answer was replaced before anything was
+    built on it, so the option picked is not the decision."""
+    if line is None:
+        return False
+    following = next((text for at, text in later.user_said if at > line), None)
+    return following is not None and bool(_CORRECTION.match(following))
+
+
+def _user_denies(found: Candidate, line: int | None, later: Later) -> bool:
+    """The person later says no to a word the agent's note rests on ("I'm not headless"
+    after the agent's "ensure you are in a desktop session, not headless"): the agent's
+    diagnosis met the user's own account of their situation, which outranks it."""
+    if line is None:
+        return False
+    words = {w for w in _content_words(str(found.get("object") or ""))
+             if len(w) >= _MIN_DENIED and w.isalpha()}
+    if not words:
+        return False
+    for at, text in later.user_said:
+        if at <= line:
+            continue
+        for match in _DENIAL.finditer(text):
+            if match["word"].lower() in words:
+                return True
+    return False
 
 
 def _does(term: str, text: str) -> bool:

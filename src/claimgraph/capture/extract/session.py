@@ -23,6 +23,11 @@ OK, FAILED, UNKNOWN = "ok", "failed", "unknown"
 QUOTE_CHARS = 120
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _GEMINI_EXIT = re.compile(r"^Exit Code: (\d+)\s*$", re.MULTILINE)
+#: Codex's report of a command its sandbox ran and that exited non-zero, given as plain text
+#: instead of the usual JSON with metadata: "failed in sandbox LinuxSeccomp with execution
+#: error: …, exit code: 2, stdout: …".
+_CODEX_SANDBOX_EXIT = re.compile(r"^failed in sandbox \w+ with execution error:.{0,200}?"
+                                 r"\bexit code: (\d+)", re.DOTALL)
 #: Results that are not the tool's verdict: the user said no, or the run was cut short.
 _REFUSED = "The user doesn't want to proceed"
 _NOT_A_VERDICT = (_REFUSED, "[Request interrupted",
@@ -176,11 +181,15 @@ def failed_outputs(view: SessionView) -> list[tuple[int, str]]:
 
 
 def exit_code(result: Event) -> int | None:
-    """The recorded exit code; Gemini prints it into the result text instead."""
+    """The recorded exit code; Gemini prints it into the result text instead, and so does
+    Codex for a command its sandbox reports as failed."""
     code = result.extras.get("exit_code")
     if isinstance(code, int) and not isinstance(code, bool):
         return code
-    found = _GEMINI_EXIT.search(result.text) if result.agent == "gemini" else None
+    if result.agent == "gemini":
+        found = _GEMINI_EXIT.search(result.text)
+    else:
+        found = _CODEX_SANDBOX_EXIT.match(result.text) if result.agent == "codex" else None
     return int(found[1]) if found else None
 
 

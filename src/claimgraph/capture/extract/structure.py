@@ -39,6 +39,11 @@ _INDEX_FILES = {
                                   re.MULTILINE) for ext in ("ts", "js", "mjs", "tsx")},
 }
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: A lower-case word of letters only ("config", "db", "dashboard"): in a person's prose, or
+#: as a command's argument in a lesson, it is a word, not a name of the code -- unless the
+#: person set it in a code span. Where such a word is defined is one glance at the CLI.
+_PLAIN_WORD = re.compile(r"^[a-z]+$")
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _VENDORED = frozenset({"node_modules", ".venv", "venv", "site-packages", "_build", "target",
                        "dist", "build", "vendor", ".git", "deps", "__pycache__"})
 
@@ -135,12 +140,16 @@ def structure_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
 
 def named(view: SessionView) -> frozenset[str]:
     """Identifiers the user typed or a lesson of this session names: where such a name lives
-    is worth remembering; a name only the agent mentions is a detail a glance finds."""
+    is worth remembering; a name only the agent mentions is a detail a glance finds. A plain
+    lower-case word counts only inside the person's code span (``_PLAIN_WORD``)."""
     words: set[str] = set()
     for _, text in user_texts(view):
-        words.update(_IDENTIFIER.findall(text))
+        words.update(name for name in _IDENTIFIER.findall(text) if not _PLAIN_WORD.match(name))
+        words.update(name for span in _CODE_SPAN.findall(text)
+                     for name in _IDENTIFIER.findall(span))
     for lesson in lessons_of(view):
-        words.update(_IDENTIFIER.findall(lesson["object"]))
+        words.update(name for name in _IDENTIFIER.findall(lesson["object"])
+                     if not _PLAIN_WORD.match(name))
     return frozenset(words)
 
 

@@ -9,7 +9,10 @@ such a summary are read by their section and their shape:
   of one (a problem in words and a fix in words: not a before/after figure "(16,684 → 392)",
   not a commit subject "`fix: use …`") and the session saw that problem fail in a tool's
   output before the summary (``corroborated``): the agent's account of an error nobody saw
-  fail is its story, not a lesson;
+  fail is its story, not a lesson; and when the first run that showed the problem was next
+  run by the same program and failed again, or only commands ran before it passed and the
+  fix the account names is none of them, the fix it names is not what made it pass
+  (``fix_held``): the agent's diagnosis, which the next failure may have refuted;
 - under a heading about decisions, adaptations, approach or design, and any bullet that says
   "instead of" / "rather than", a decision (``x/decided``);
 - a bullet that starts with a file path and says what it does ("`src/db.ts:14` exports the
@@ -40,14 +43,17 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.extract.lessons import run_verdict, same_command_key
 from claimgraph.capture.extract.session import (
-    SessionView, candidate, failed_outputs, transcript_evidence)
+    FAILED, OK, SessionView, candidate, failed_outputs, transcript_evidence)
+from claimgraph.capture.extract.shell import call_cwd, command_text, invocations
 from claimgraph.capture.extract.standing import agent_report
 from claimgraph.capture.extract.statements import CONVENTION, classify
 from claimgraph.capture.extract.structure import named
-from claimgraph.capture.extract.writes import removes, session_ops
+from claimgraph.capture.extract.writes import file_ops, removes, session_ops
 
 DECIDED, ROLE, LESSON = "x/decided", "x/role", "core/failure-mode"
+_SETUP = frozenset({"cd", "source", ".", "export", "set", "sleep"})
 MAX_PER_SUMMARY = 12
 _MIN_BULLETS = 3
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s*|"
@@ -55,12 +61,16 @@ _HEADING = re.compile(r"^\s*(?:#{1,6}\s*|"
                       r"(?:\*\*)?\s*:?\s*(?:\*\*)?\s*$")
 _BOLD_LABEL = re.compile(r"^\s*[-*]?\s*\*\*(?P<title>[^*]{3,60}?)\*\*:?\s*$")
 _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*•]|\d+[.)])\s+(?P<text>.+)$")
+#: Checked in order: a proposal's words come first, so "Recommended approach" or "Fix plan"
+#: is a plan (nothing in it was done yet), not a decision or a lesson.
 _SECTIONS = (
+    (None, re.compile(r"plan|next|todo|pending|remaining|propos|phase|recommend|suggest|"
+                      r"consideration|question|summary request|intent|request|option|"
+                      r"if you want|would you like", re.I)),
     (LESSON, re.compile(r"error|issue|problem|fix|gotcha|pitfall|lesson|bug", re.I)),
     (DECIDED, re.compile(r"decision|adaptation|approach|design|trade-?off|chose|choice|why|"
                          r"rationale", re.I)),
-    (None, re.compile(r"plan|next|todo|pending|remaining|propos|phase|step|recommend|"
-                      r"consideration|question|summary request|intent|request", re.I)),
+    (None, re.compile(r"step", re.I)),
 )
 _FIX = re.compile(r"\s*(?:→|->|=>|\s[-–—]\s*(?:fixed|solved|resolved)\s+(?:by|with)|"
                   r";?\s*fix(?:ed)?:|"
@@ -79,6 +89,10 @@ _INSTEAD = re.compile(r"\b(?:instead of|rather than)\b", re.I)
 _VERB_START = re.compile(r"^(?:[a-z]+s|is|are|has|holds|wraps|defines|exports|owns|keeps|"
                          r"creates|runs|compensates?|contains|provides|handles)\b")
 _MARKDOWN = re.compile(r"\*\*|__")
+#: What happened to a file or what it lacks ("was not updated", "does NOT pass criteria"):
+#: a report of the turn or a diagnosis, not what the file is for.
+_NOT_A_ROLE = re.compile(r"^(?:was|were|has been|had|(?:\w+\s+)?(?:not|never)\b|"
+                         r"(?:does|did|is|has)\s*n[o']t\b|lacks)", re.I)
 #: A citation or a conversational tail after what a file does ("…, which explains the …").
 _ASIDE = re.compile(r"\s*\(`[^`]*`\)|,\s*which (?:explains|is why|means)\b.*$")
 _ATTEMPTS = re.compile(r"\b(?:tried|attempts?|attempted)\b", re.I)
@@ -132,6 +146,9 @@ def summary_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                     claim.text.split("; fixed: ", 1)[0],
                     [text for line, text in failures if line < event.line]):
                 continue  # an error nobody saw fail: the agent's story
+            if claim.predicate == LESSON and not fix_held(
+                    view, *claim.text.split("; fixed: ", 1), event.line):
+                continue  # the next run failed again: the fix it names is not what worked
             if claim.subject and any(removes(gone, claim.subject) for gone in deleted):
                 continue
             if claim.subject and not _is_path(claim.subject) \
@@ -217,7 +234,8 @@ def read_bullet(text: str, section: str) -> Claim | None:
     if section == DECIDED or (_CHOICE.match(text) and _INSTEAD.search(text)):
         return Claim(DECIDED, None, text.rstrip("."))
     located = _PATH_LEAD.match(text)
-    if located and _VERB_START.match(located["rest"]):
+    if located and _VERB_START.match(located["rest"]) \
+            and not _NOT_A_ROLE.match(located["rest"]):
         role = _ASIDE.sub("", located["rest"]).rstrip(" .")
         return Claim(ROLE, located["path"].removesuffix("()"), role)
     if _REPLACED.match(text):
@@ -255,6 +273,65 @@ def corroborated(problem: str, failures: list[str]) -> bool:
         if sum(bool(re.search(rf"\b{word}\b", seen)) for word in plain) >= 2:
             return True
     return False
+
+
+def fix_held(view: SessionView, problem: str, fix: str, before: int) -> bool:
+    """Whether the runs that showed ``problem`` (before line ``before``) bear the account out:
+    each was next run by the same program with success, and when nothing but commands ran
+    in between (no file was edited), the fix the account names is one of those commands
+    (shares a word with it). Otherwise the account names a change that did not make the
+    command pass: the agent's diagnosis ("import the modules before patching") that the
+    next failure refuted, while the real fix was an install. A failure no command run showed
+    (an edit refused, a tool's own error) is not judged here; a command never run again
+    after its failure proves no fix either."""
+    runs = _program_runs(view)
+    for index, (line, program, verdict, text, _) in enumerate(runs):
+        if line >= before or verdict != FAILED or not corroborated(problem, [text]):
+            continue
+        later = next((run for run in runs[index + 1:] if run[1] == program), None)
+        if later is None or later[2] != OK:
+            return False
+        commands = _commands_only(view, line, later[4])
+        if commands is not None and not _content(fix) & _content(" ".join(commands)):
+            return False
+    return True
+
+
+def _commands_only(view: SessionView, after: int, passed: Event) -> list[str] | None:
+    """The commands run between a failure and the run that passed (with those chained
+    before it in the passing line), or None when a file was edited in between."""
+    commands: list[str] = []
+    for call in view.calls():
+        if call.line <= after or call.line > passed.line:
+            continue
+        if file_ops(view, call):
+            return None
+        command = command_text(call)
+        runs = invocations(command, call_cwd(call)) if command else []
+        chained = runs[:-1] if call is passed else runs
+        commands += [" ".join(run.argv) for run in chained if run.argv[0] not in _SETUP]
+    return commands
+
+
+def _content(text: str) -> set[str]:
+    return {word.lower() for word in re.findall(r"[A-Za-z][\w-]{3,}", text)} - _GENERIC
+
+
+def _program_runs(view: SessionView) -> list[tuple[int, str, str, str, Event]]:
+    """(line, program, verdict, output, call) of every shell run the lessons rule reads."""
+    def compute(v: SessionView) -> list[tuple[int, str, str, str, Event]]:
+        found = []
+        for call in v.calls():
+            command = command_text(call)
+            runs = invocations(command, call_cwd(call)) if command else []
+            key = same_command_key(runs[-1].argv) if runs else None
+            if key is None:
+                continue
+            result = v.results.get(call.call_id or "")
+            found.append((call.line, key[0], run_verdict(v, call),
+                          result.text if result else "", call))
+        return found
+    return list(view.remembered("summaries.program_runs", compute))
 
 
 def _split_fix(text: str) -> tuple[str, str, str]:

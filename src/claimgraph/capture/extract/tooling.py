@@ -6,7 +6,11 @@ and the line's structure implies this command's own success (see ``shell``); a p
 ``tail``/``head`` is accepted for test and build runs: the runner ran in this project, which
 is the fact, even when its exit status was hidden. Package additions are stricter: never
 through a pipe's masked status, never global or user installs, never requirement files,
-editable paths, URLs or local paths -- only a plain package name, its version pin removed.
+editable paths, URLs or local paths -- only a plain package name, its version pin removed --
+and only a package the session established something about, as for a manifest's list
+(``dependencies.established``): the person named it, or a failure before the install said it
+was missing. A run of installs that fills an environment by hand is what the project's
+manifest already lists: a glance, eighteen facts of noise in one session.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.commands import kind_of
+from claimgraph.capture.extract.dependencies import established, failures_before, said_of
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.session import (
     OK, SessionView, candidate, transcript_evidence)
@@ -246,6 +251,8 @@ def _facts_of(view: SessionView, call: Event, command: str,
                         evidence=evidence, object_kind="entity",
                         subject_type="project", object_type="tool", at=call.timestamp)
     for name in [] if invocation.piped else packages_added(invocation.argv):
+        if not established(name, said_of(view), failures_before(view, call.line), ()):
+            continue  # installed, and nothing said why: the manifest or a glance tells it
         yield candidate("packages", view.project or "", "core/depends-on", name,
                         evidence=evidence, object_kind="entity",
                         subject_type="project", object_type="package", at=call.timestamp)
