@@ -124,13 +124,13 @@ def summary_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     if not view.project:
         return
     deleted = _deleted_paths(view)
-    failures = failed_outputs(view)
+    failures = [(line, _Output(text)) for line, text in failed_outputs(view)]
     for event in summary_events(view):
         shown = 0
         for claim in claims(event.text):
-            if claim.predicate == LESSON and not corroborated(
+            if claim.predicate == LESSON and not _shows(
                     claim.text.split("; fixed: ", 1)[0],
-                    [text for line, text in failures if line < event.line]):
+                    [output for line, output in failures if line < event.line]):
                 continue  # an error nobody saw fail: the agent's story
             if claim.subject and any(removes(gone, claim.subject) for gone in deleted):
                 continue
@@ -244,15 +244,48 @@ def corroborated(problem: str, failures: list[str]) -> bool:
     """Whether one failure's output shows the problem: it holds a naming token of the
     problem (a path, an identifier, a flag, a code span's text) or two of its plain words
     that are not generic failure words."""
+    return _shows(problem, [_Output(text) for text in failures])
+
+
+class _Output:
+    """A failure's output as ``corroborated`` reads it, lowered and split into words once:
+    every lesson of every summary is checked against every earlier failure, and lowering
+    each output and searching it word by word again per lesson made a long session's
+    extraction quadratic (most of a 200 MB transcript's extraction time)."""
+
+    __slots__ = ("_text", "_lowered", "_words")
+
+    def __init__(self, text: str) -> None:
+        self._text, self._lowered, self._words = text, None, None
+
+    @property
+    def lowered(self) -> str:
+        if self._lowered is None:
+            self._lowered = self._text.lower()
+        return self._lowered
+
+    @property
+    def words(self) -> frozenset[str]:
+        """Its whole words: ``w in words`` is what ``re.search(rf"\\b{w}\\b", lowered)`` says
+        for a word of letters (a match between word boundaries is a maximal run of ``\\w``)."""
+        if self._words is None:
+            self._words = frozenset(_WORD_RUN.findall(self.lowered))
+        return self._words
+
+
+_WORD_RUN = re.compile(r"\w+")
+
+
+def _shows(problem: str, failures: list[_Output]) -> bool:
     spans = [span.lower() for span in _CODE_SPAN.findall(problem)]
     naming = {token.lower().strip(".:") for token in _NAMING.findall(problem)
               if len(token.strip(".:")) >= 4}
     plain = {word.lower() for word in re.findall(r"[A-Za-z]{4,}", problem)} - _GENERIC
-    for text in failures:
-        seen = text.lower()
+    for output in failures:
+        seen = output.lowered
         if any(term in seen for term in spans) or any(term in seen for term in naming):
             return True
-        if sum(bool(re.search(rf"\b{word}\b", seen)) for word in plain) >= 2:
+        if len(plain) >= 2 and len(plain & output.words) >= 2:
             return True
     return False
 
