@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.session import (
@@ -128,9 +128,9 @@ def summary_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     for event in summary_events(view):
         shown = 0
         for claim in claims(event.text):
-            if claim.predicate == LESSON and not _shows(
+            if claim.predicate == LESSON and not corroborated(
                     claim.text.split("; fixed: ", 1)[0],
-                    [output for line, output in failures if line < event.line]):
+                    [text for line, text in failures if line < event.line]):
                 continue  # an error nobody saw fail: the agent's story
             if claim.subject and any(removes(gone, claim.subject) for gone in deleted):
                 continue
@@ -240,11 +240,12 @@ def lesson_shape(problem: str, fix: str) -> bool:
     return not _COMMIT.match(problem)
 
 
-def corroborated(problem: str, failures: list[str]) -> bool:
+def corroborated(problem: str, failures: Sequence[str | _Output]) -> bool:
     """Whether one failure's output shows the problem: it holds a naming token of the
     problem (a path, an identifier, a flag, a code span's text) or two of its plain words
-    that are not generic failure words."""
-    return _shows(problem, [_Output(text) for text in failures])
+    that are not generic failure words. A caller that checks many problems against the same
+    outputs passes them read once (``_Output``)."""
+    return _shows(problem, [f if isinstance(f, _Output) else _Output(f) for f in failures])
 
 
 class _Output:
@@ -256,21 +257,25 @@ class _Output:
     __slots__ = ("_text", "_lowered", "_words")
 
     def __init__(self, text: str) -> None:
-        self._text, self._lowered, self._words = text, None, None
+        self._text = text
+        self._lowered: str | None = None
+        self._words: frozenset[str] | None = None
 
     @property
     def lowered(self) -> str:
-        if self._lowered is None:
-            self._lowered = self._text.lower()
-        return self._lowered
+        lowered = self._lowered
+        if lowered is None:
+            lowered = self._lowered = self._text.lower()
+        return lowered
 
     @property
     def words(self) -> frozenset[str]:
         """Its whole words: ``w in words`` is what ``re.search(rf"\\b{w}\\b", lowered)`` says
         for a word of letters (a match between word boundaries is a maximal run of ``\\w``)."""
-        if self._words is None:
-            self._words = frozenset(_WORD_RUN.findall(self.lowered))
-        return self._words
+        words = self._words
+        if words is None:
+            words = self._words = frozenset(_WORD_RUN.findall(self.lowered))
+        return words
 
 
 _WORD_RUN = re.compile(r"\w+")
