@@ -7,7 +7,7 @@ import dataclasses
 from collections.abc import Mapping
 
 from claimgraph.capture.events import Event
-from claimgraph.capture.packed import PACK_MIN_CHARS, PackedEvent, pack
+from claimgraph.capture.packed import PACK_MIN_CHARS, PackedEvent, PackedFields, pack
 from claimgraph.capture.segment import event_record
 
 BIG = "  1→line with an arrow, ünïcode and a lone \ud83d surrogate\n" * (PACK_MIN_CHARS // 20)
@@ -30,11 +30,21 @@ def test_big_output_is_packed_and_reads_back_the_same() -> None:
     assert dataclasses.asdict(packed) == dataclasses.asdict(plain)
 
 
-def test_small_outputs_and_other_kinds_stay_as_they_are() -> None:
+def test_small_outputs_and_prompts_stay_as_they_are() -> None:
     small = _result("ok", stdout="ok")
     assert pack(small) is small
     prompt = Event(kind="prompt", agent="claude-code", source_file="t.jsonl", line=1, text=BIG)
     assert pack(prompt) is prompt
+    said = Event(kind="assistant", agent="claude-code", source_file="t.jsonl", line=2, text=BIG)
+    assert isinstance(pack(said), PackedEvent) and pack(said).text == BIG
+
+
+def test_what_the_result_repeats_of_its_input_stays_shared() -> None:
+    echoed = "x" * (PACK_MIN_CHARS * 2)
+    packed = pack(_result(BIG, newString=echoed, stdout=BIG), echoes={id(echoed)})
+    assert isinstance(packed.extras, PackedFields)
+    assert packed.extras._fields["newString"] is echoed  # not a second, compressed copy
+    assert packed.extras["stdout"] == BIG
 
 
 def test_only_a_big_extra_is_packed() -> None:

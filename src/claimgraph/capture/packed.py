@@ -5,7 +5,11 @@ tool-result text after the cap (segment.py), and most of it costs two bytes a ch
 since one arrow in a Read result (``1→``) or a box-drawing character in a test runner's
 output makes Python store the whole string as UCS-2. Extraction reads each output only a
 few times (about three reads per result), so the cleaner keeps a big output zlib-compressed
-(level 1: text compresses four to eight times) and it is decompressed on each read.
+(level 1: text compresses three to eight times) and it is decompressed on each read. An
+agent's long messages and context summaries are held the same way; a person's words (a
+prompt) are read most and weigh least, and a tool call's input is read by most rules.
+Rules must not keep what they read of a packed event for the whole extraction (each read
+is a new string): ``extract.actions`` and ``extract.reads`` keep the event instead.
 
 ``PackedEvent`` is an ``Event`` whose ``text`` slot holds the compressed bytes behind a
 property; ``PackedFields`` is the read-only mapping of its ``extras`` whose big strings are
@@ -19,13 +23,16 @@ from __future__ import annotations
 
 import dataclasses
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from claimgraph.capture.events import Event
 
 #: Shorter strings stay as they are: the saving would not pay for a decompression per read.
-PACK_MIN_CHARS = 1024
+PACK_MIN_CHARS = 256
+#: What is packed: tool output, an agent's long messages and context summaries (a person's
+#: words are read most and weigh least).
+PACKED_KINDS = frozenset({"tool_result", "assistant", "compaction", "meta", "subagent"})
 _LEVEL = 1
 _TEXT_SLOT = Event.__dict__["text"]  # the dataclass's own slot, under the property
 _FIELDS = tuple(f.name for f in dataclasses.fields(Event))
@@ -91,17 +98,22 @@ class PackedEvent(Event):
     __hash__ = Event.__hash__
 
 
-def pack(event: Event) -> Event:
-    """The event as capture holds it: a tool result's big text and extras compressed."""
-    if event.kind != "tool_result" or isinstance(event, PackedEvent):
+def pack(event: Event, echoes: Collection[int] = ()) -> Event:
+    """The event as capture holds it: a big text and big extras compressed.
+    ``echoes``: the ids of strings its call's input holds too (an Edit's result repeats its
+    strings), which stay shared with the input rather than held a second time compressed."""
+    if event.kind not in PACKED_KINDS or isinstance(event, PackedEvent):
         return event
     text = event.text
     zipped = _Zipped(text) if len(text) >= PACK_MIN_CHARS else None
+
+    def big(value: Any) -> bool:
+        return isinstance(value, str) and len(value) >= PACK_MIN_CHARS and id(value) not in echoes
+
     extras: Mapping[str, Any] = event.extras
-    if any(isinstance(v, str) and len(v) >= PACK_MIN_CHARS for v in extras.values()):
+    if any(big(v) for v in extras.values()):
         extras = PackedFields({k: (zipped if zipped is not None and v is text else _Zipped(v))
-                               if isinstance(v, str) and len(v) >= PACK_MIN_CHARS else v
-                               for k, v in extras.items()})
+                               if big(v) else v for k, v in extras.items()})
     elif zipped is None:
         return event
     copy = _NEW(PackedEvent)

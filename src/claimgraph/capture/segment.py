@@ -106,8 +106,10 @@ class _Cleaner:
             return self._printed_secret(event)
         changes: dict[str, Any] = {}
         copies: dict[str, Cleaned] = {}
+        echoes: frozenset[int] = frozenset()  # what the result repeats of its call's input
         if event.kind == "tool_result" and event.call_id:
             copies = self._given.pop(event.call_id, {})
+            echoes = frozenset(id(done[0]) for done in copies.values())
             call_id = self._call_ids.pop(event.call_id, event.call_id)
             if call_id is not event.call_id:
                 changes["call_id"] = call_id
@@ -133,7 +135,7 @@ class _Cleaner:
             extras = self._fields(event.extras, copies, None)
             changes["extras"] = {k: capped.get(id(v)) or cap_output(v) if isinstance(v, str)
                                  else v for k, v in extras.items()}
-        return pack(_replaced(event, changes) if changes else event)
+        return pack(_replaced(event, changes) if changes else event, echoes)
 
     def amended(self, event: Event, changes: dict[str, Any]) -> Event:
         """A reader's later change to an event (a merged message's joined text, a compaction's

@@ -249,41 +249,53 @@ def corroborated(problem: str, failures: Sequence[str | _Output]) -> bool:
 
 
 class _Output:
-    """A failure's output as ``corroborated`` reads it, lowered and split into words once:
-    every lesson of every summary is checked against every earlier failure, and lowering
-    each output and searching it word by word again per lesson made a long session's
-    extraction quadratic (most of a 200 MB transcript's extraction time)."""
+    """A failure's output as ``corroborated`` reads it, read once: every lesson of every
+    summary is checked against every earlier failure, and lowering each output and searching
+    it word by word again per lesson made a long session's extraction quadratic (most of a
+    200 MB transcript's extraction time). Kept small, since every failure's is kept through
+    the summaries: the lowered text as UTF-8 (a substring of it is the UTF-8 of a substring),
+    and only the words a problem's plain word can be (four ASCII letters or more, not generic).
+    """
 
     __slots__ = ("_text", "_lowered", "_words")
 
     def __init__(self, text: str) -> None:
         self._text = text
-        self._lowered: str | None = None
+        self._lowered = b""
         self._words: frozenset[str] | None = None
 
+    def _read(self) -> frozenset[str]:
+        lowered = self._text.lower()
+        self._lowered = lowered.encode("utf-8", "surrogatepass")
+        self._words = frozenset(word for word in _WORD_RUN.findall(lowered)
+                                if len(word) >= 4 and word.isascii() and word.isalpha()
+                                and word not in _GENERIC)
+        self._text = ""
+        return self._words
+
     @property
-    def lowered(self) -> str:
-        lowered = self._lowered
-        if lowered is None:
-            lowered = self._lowered = self._text.lower()
-        return lowered
+    def lowered(self) -> bytes:
+        if self._words is None:
+            self._read()
+        return self._lowered
 
     @property
     def words(self) -> frozenset[str]:
         """Its whole words: ``w in words`` is what ``re.search(rf"\\b{w}\\b", lowered)`` says
         for a word of letters (a match between word boundaries is a maximal run of ``\\w``)."""
-        words = self._words
-        if words is None:
-            words = self._words = frozenset(_WORD_RUN.findall(self.lowered))
-        return words
+        return self._words if self._words is not None else self._read()
 
 
 _WORD_RUN = re.compile(r"\w+")
 
 
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")
+
+
 def _shows(problem: str, failures: list[_Output]) -> bool:
-    spans = [span.lower() for span in _CODE_SPAN.findall(problem)]
-    naming = {token.lower().strip(".:") for token in _NAMING.findall(problem)
+    spans = [_utf8(span.lower()) for span in _CODE_SPAN.findall(problem)]
+    naming = {_utf8(token.lower().strip(".:")) for token in _NAMING.findall(problem)
               if len(token.strip(".:")) >= 4}
     plain = {word.lower() for word in re.findall(r"[A-Za-z]{4,}", problem)} - _GENERIC
     for output in failures:
