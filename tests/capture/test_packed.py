@@ -27,7 +27,8 @@ def test_big_output_is_packed_and_reads_back_the_same() -> None:
     assert packed.extras.get("exit_code") == 1 and "filePath" in packed.extras
     assert packed == plain and plain == packed
     assert event_record(packed, "t.jsonl") == event_record(plain, "t.jsonl")
-    assert dataclasses.asdict(packed) == dataclasses.asdict(plain)
+    assert packed.to_dict() == plain.to_dict()
+    assert type(packed.to_dict()["extras"]) is dict
 
 
 def test_small_outputs_and_prompts_stay_as_they_are() -> None:

@@ -97,6 +97,12 @@ class PackedEvent(Event):
 
     __hash__ = Event.__hash__
 
+    def to_dict(self) -> dict[str, Any]:
+        """The plain-dict shape, extras a plain dict of strings as an ``Event``'s."""
+        shape = dataclasses.asdict(self)
+        shape["extras"] = dict(self.extras)
+        return shape
+
 
 def pack(event: Event, echoes: Collection[int] = ()) -> Event:
     """The event as capture holds it: a big text and big extras compressed.
