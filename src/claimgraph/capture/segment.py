@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from claimgraph.capture.events import Event, Transcript, cleaning
+from claimgraph.capture.packed import pack
 from claimgraph.logic.clean import clean_text_with_counts
 from claimgraph.logic.redact import is_secret_name, placeholder, redact_value
 from claimgraph.logic.redact.blocks import SECRET_PRINTING_COMMAND
@@ -105,8 +106,10 @@ class _Cleaner:
             return self._printed_secret(event)
         changes: dict[str, Any] = {}
         copies: dict[str, Cleaned] = {}
+        echoes: frozenset[int] = frozenset()  # what the result repeats of its call's input
         if event.kind == "tool_result" and event.call_id:
             copies = self._given.pop(event.call_id, {})
+            echoes = frozenset(id(done[0]) for done in copies.values())
             call_id = self._call_ids.pop(event.call_id, event.call_id)
             if call_id is not event.call_id:
                 changes["call_id"] = call_id
@@ -132,7 +135,7 @@ class _Cleaner:
             extras = self._fields(event.extras, copies, None)
             changes["extras"] = {k: capped.get(id(v)) or cap_output(v) if isinstance(v, str)
                                  else v for k, v in extras.items()}
-        return _replaced(event, changes) if changes else event
+        return pack(_replaced(event, changes) if changes else event, echoes)
 
     def amended(self, event: Event, changes: dict[str, Any]) -> Event:
         """A reader's later change to an event (a merged message's joined text, a compaction's
@@ -143,7 +146,7 @@ class _Cleaner:
             changes["text"] = cap_output(text) if event.kind == "tool_result" else text
         if isinstance(changes.get("extras"), Mapping):
             changes["extras"] = self._fields(changes["extras"], {}, None)
-        return _replaced(event, changes)
+        return pack(_replaced(event, changes))
 
     def _printed_secret(self, event: Event) -> Event:
         """The whole output of a secret-printing command goes (module docstring)."""

@@ -165,7 +165,7 @@ def test_an_instruction_file_keeps_what_the_session_added():
 
 
 def test_a_read_look_keeps_the_shown_output_and_gives_the_file_text():
-    """What a session read is held once (the result's own string), not again without its
+    """What a session read is held once (by its result event), not again without its
     line numbers: the file's text is derived each time it is asked for."""
     from claimgraph.capture.extract.reads import surviving_looks
     from claimgraph.capture.extract.reconcile import digest
@@ -178,7 +178,7 @@ def test_a_read_look_keeps_the_shown_output_and_gives_the_file_text():
     view = SessionView.of(session.transcript(), ROOT)
     result = next(e for e in view.transcript.events if e.kind == "tool_result")
     [look] = surviving_looks(view)[f"{ROOT}/CLAUDE.md"]
-    assert look.shown is result.text
+    assert look.shown is result  # the result event itself (it may hold its text compressed)
     assert look.text == CLAUDE_MD.rstrip("\n")
     [change] = digest(view).files["CLAUDE.md"]
     assert (change.kind, change.new) == ("read", CLAUDE_MD.rstrip("\n"))

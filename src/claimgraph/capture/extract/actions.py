@@ -23,7 +23,10 @@ from claimgraph.capture.extract.tools import ASK, PLAN, READ, kind_of
 class Action:
     """What one tool call did. ``outcome`` is ok / failed / unknown (``SessionView.outcome``);
     ``path`` is absolute (None when the call names none or it cannot be resolved);
-    ``content`` is what a write put there, what a read showed, or what a plan said."""
+    ``content`` is what a write put there, what a read showed, or what a plan said: a read's
+    or an answer's is read from its result each time, not kept (the result may hold it
+    compressed, capture/packed.py: kept here, every file a long session read was held again
+    through extraction, issue 29)."""
 
     kind: str
     call: Event
@@ -31,8 +34,14 @@ class Action:
     outcome: str
     command: str | None = None
     path: str | None = None
-    content: str = ""
+    given: str = ""  # a write's or a plan's text, from the call
     exit_status: int | None = None
+
+    @property
+    def content(self) -> str:
+        if self.kind in (READ, ASK):
+            return self.result.text if self.result is not None else ""
+        return self.given
 
     @property
     def line(self) -> int:
@@ -53,7 +62,7 @@ def action_of(view: SessionView, call: Event) -> Action:
     result = view.results.get(call.call_id or "")
     tool_input = call.tool_input or {}
     path = _path(view, call, tool_input)
-    content = _content(kind, tool_input, result)
+    content = _content(kind, tool_input)
     return Action(kind, call, result, view.outcome(call), command_text(call), path, content,
                   exit_code(result) if result is not None else None)
 
@@ -68,13 +77,12 @@ def _path(view: SessionView, call: Event, tool_input: Mapping[str, Any]) -> str 
     return view.resolve(named, call.cwd) if named else None
 
 
-def _content(kind: str, tool_input: Mapping[str, Any], result: Event | None) -> str:
-    if kind == READ:
-        return result.text if result is not None else ""
+def _content(kind: str, tool_input: Mapping[str, Any]) -> str:
+    """What the call gave; a read's and an answer's are their results' (``Action.content``)."""
+    if kind in (READ, ASK):
+        return ""
     if kind == PLAN:
         plan = tool_input.get("plan")
         return plan if isinstance(plan, str) else ""
-    if kind == ASK:
-        return result.text if result is not None else ""
     written = tool_input.get("content")
     return written if isinstance(written, str) else ""

@@ -43,7 +43,9 @@ class SeenFile:
 
     path: str
     cited: str | None  # relative to the project root; None outside it or in others' code
-    shown: str
+    #: A read's output is its result event, read when asked: the event may hold it
+    #: compressed (capture/packed.py), and a copy kept here would be held all extraction.
+    shown: str | Event
     how: str
     call: Event
     replaced: str = ""  # for an edit: the text it replaced (what was there already)
@@ -53,11 +55,15 @@ class SeenFile:
 
     @property
     def text(self) -> str:
-        return _file_text(self.shown, self.rendered)
+        return _file_text(_shown(self.shown), self.rendered)
 
     @property
     def name(self) -> str:
         return posixpath.basename(self.path)
+
+
+def _shown(shown: str | Event) -> str:
+    return shown if isinstance(shown, str) else shown.text
 
 
 def _file_text(shown: str, rendered: str) -> str:
@@ -82,14 +88,15 @@ def _surviving_looks(view: SessionView) -> dict[str, list[SeenFile]]:
                 for path in [p for p in looks if removes(op.path, p)]:
                     del looks[path]
         for path, shown, how, replaced, rendered in _looks(view, call):
-            if _file_text(shown, rendered).strip():
+            if _file_text(_shown(shown), rendered).strip():
                 looks.setdefault(path, []).append(
                     SeenFile(path, view.own(path), shown, how, call, replaced, rendered))
     return looks
 
 
-def _looks(view: SessionView, call: Event) -> Iterator[tuple[str, str, str, str, str]]:
-    """(path, text as shown, how, replaced, how it was rendered) per file the call saw."""
+def _looks(view: SessionView, call: Event) -> Iterator[tuple[str, str | Event, str, str, str]]:
+    """(path, text as shown, how, replaced, how it was rendered) per file the call saw; a
+    result's text is given as its event (``SeenFile.shown``)."""
     tool_input: dict[str, Any] = dict(call.tool_input or {})
     if call.tool_name in READ_TOOLS:
         path = tool_input.get("file_path") or tool_input.get("absolute_path") \
@@ -97,7 +104,7 @@ def _looks(view: SessionView, call: Event) -> Iterator[tuple[str, str, str, str,
         target = view.resolve(path, call.cwd) if isinstance(path, str) else None
         result = view.results.get(call.call_id or "")
         if target and result is not None:
-            yield target, result.text, "read", "", "read"
+            yield target, result, "read", "", "read"
         return
     for op in file_ops(view, call):
         if op.kind == "write":
@@ -110,7 +117,7 @@ def _looks(view: SessionView, call: Event) -> Iterator[tuple[str, str, str, str,
         yield (*shown, "", "shell")
 
 
-def _shell_read(view: SessionView, call: Event) -> tuple[str, str, str] | None:
+def _shell_read(view: SessionView, call: Event) -> tuple[str, Event, str] | None:
     """``cat f`` / ``sed -n '1,80p' f`` / ``nl -ba f | sed -n …`` / ``head -n 40 f``."""
     command = command_text(call)
     runs = invocations(command, call_cwd(call)) if command else []
@@ -125,7 +132,7 @@ def _shell_read(view: SessionView, call: Event) -> tuple[str, str, str] | None:
     result = view.results.get(call.call_id or "")
     if target is None or result is None:
         return None
-    return target, result.text, "read"
+    return target, result, "read"
 
 
 def _is_script(program: str, word: str) -> bool:

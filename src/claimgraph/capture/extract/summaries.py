@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.lessons import run_verdict, same_command_key
@@ -138,7 +138,7 @@ def summary_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     if not view.project:
         return
     deleted = _deleted_paths(view)
-    failures = failed_outputs(view)
+    failures = [(line, _Output(text)) for line, text in failed_outputs(view)]
     for event in summary_events(view):
         shown = 0
         for claim in claims(event.text):
@@ -258,19 +258,69 @@ def lesson_shape(problem: str, fix: str) -> bool:
     return not _COMMIT.match(problem)
 
 
-def corroborated(problem: str, failures: list[str]) -> bool:
+def corroborated(problem: str, failures: Sequence[str | _Output]) -> bool:
     """Whether one failure's output shows the problem: it holds a naming token of the
     problem (a path, an identifier, a flag, a code span's text) or two of its plain words
-    that are not generic failure words."""
-    spans = [span.lower() for span in _CODE_SPAN.findall(problem)]
-    naming = {token.lower().strip(".:") for token in _NAMING.findall(problem)
+    that are not generic failure words. A caller that checks many problems against the same
+    outputs passes them read once (``_Output``)."""
+    return _shows(problem, [f if isinstance(f, _Output) else _Output(f) for f in failures])
+
+
+class _Output:
+    """A failure's output as ``corroborated`` reads it, read once: every lesson of every
+    summary is checked against every earlier failure, and lowering each output and searching
+    it word by word again per lesson made a long session's extraction quadratic (most of a
+    200 MB transcript's extraction time). Kept small, since every failure's is kept through
+    the summaries: the lowered text as UTF-8 (a substring of it is the UTF-8 of a substring),
+    and only the words a problem's plain word can be (four ASCII letters or more, not generic).
+    """
+
+    __slots__ = ("_text", "_lowered", "_words")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._lowered = b""
+        self._words: frozenset[str] | None = None
+
+    def _read(self) -> frozenset[str]:
+        lowered = self._text.lower()
+        self._lowered = lowered.encode("utf-8", "surrogatepass")
+        self._words = frozenset(word for word in _WORD_RUN.findall(lowered)
+                                if len(word) >= 4 and word.isascii() and word.isalpha()
+                                and word not in _GENERIC)
+        self._text = ""
+        return self._words
+
+    @property
+    def lowered(self) -> bytes:
+        if self._words is None:
+            self._read()
+        return self._lowered
+
+    @property
+    def words(self) -> frozenset[str]:
+        """Its whole words: ``w in words`` is what ``re.search(rf"\\b{w}\\b", lowered)`` says
+        for a word of letters (a match between word boundaries is a maximal run of ``\\w``)."""
+        return self._words if self._words is not None else self._read()
+
+
+_WORD_RUN = re.compile(r"\w+")
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _shows(problem: str, failures: list[_Output]) -> bool:
+    spans = [_utf8(span.lower()) for span in _CODE_SPAN.findall(problem)]
+    naming = {_utf8(token.lower().strip(".:")) for token in _NAMING.findall(problem)
               if len(token.strip(".:")) >= 4}
     plain = {word.lower() for word in re.findall(r"[A-Za-z]{4,}", problem)} - _GENERIC
-    for text in failures:
-        seen = text.lower()
+    for output in failures:
+        seen = output.lowered
         if any(term in seen for term in spans) or any(term in seen for term in naming):
             return True
-        if sum(bool(re.search(rf"\b{word}\b", seen)) for word in plain) >= 2:
+        if len(plain) >= 2 and len(plain & output.words) >= 2:
             return True
     return False
 

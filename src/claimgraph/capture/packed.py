@@ -1,0 +1,131 @@
+"""Tool outputs held compressed while a capture pass runs (issue 29: peak memory).
+
+A long session's held events are mostly tool outputs: a 200 MB transcript keeps ~45 MB of
+tool-result text after the cap (segment.py), and most of it costs two bytes a character,
+since one arrow in a Read result (``1→``) or a box-drawing character in a test runner's
+output makes Python store the whole string as UCS-2. Extraction reads each output only a
+few times (about three reads per result), so the cleaner keeps a big output zlib-compressed
+(level 1: text compresses three to eight times) and it is decompressed on each read. An
+agent's long messages and context summaries are held the same way; a person's words (a
+prompt) are read most and weigh least, and a tool call's input is read by most rules.
+Rules must not keep what they read of a packed event for the whole extraction (each read
+is a new string): ``extract.actions`` and ``extract.reads`` keep the event instead.
+
+``PackedEvent`` is an ``Event`` whose ``text`` slot holds the compressed bytes behind a
+property; ``PackedFields`` is the read-only mapping of its ``extras`` whose big strings are
+held the same way (an output the result also carries as ``stdout`` shares its bytes with
+the text). Every reader of an event sees the same strings as before, so the evidence and
+the facts are the same: only the resident form differs. An ``Event`` and a ``PackedEvent``
+with the same fields are equal.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import zlib
+from collections.abc import Collection, Iterator, Mapping
+from typing import Any
+
+from claimgraph.capture.events import Event
+
+#: Shorter strings stay as they are: the saving would not pay for a decompression per read.
+PACK_MIN_CHARS = 256
+#: What is packed: tool output, an agent's long messages and context summaries (a person's
+#: words are read most and weigh least).
+PACKED_KINDS = frozenset({"tool_result", "assistant", "compaction", "meta", "subagent"})
+_LEVEL = 1
+_TEXT_SLOT = Event.__dict__["text"]  # the dataclass's own slot, under the property
+_FIELDS = tuple(f.name for f in dataclasses.fields(Event))
+_NEW, _SET = object.__new__, object.__setattr__
+
+
+class _Zipped:
+    """A string held as zlib-compressed UTF-8 (``surrogatepass``: a lone surrogate a
+    transcript carried comes back as it was)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, text: str) -> None:
+        self.data = zlib.compress(text.encode("utf-8", "surrogatepass"), _LEVEL)
+
+    def text(self) -> str:
+        return zlib.decompress(self.data).decode("utf-8", "surrogatepass")
+
+
+def _held(value: Any) -> Any:
+    return value.text() if isinstance(value, _Zipped) else value
+
+
+class PackedFields(Mapping[str, Any]):
+    """``extras`` with its big strings compressed; reads give the strings back."""
+
+    __slots__ = ("_fields",)
+
+    def __init__(self, fields: dict[str, Any]) -> None:
+        self._fields = fields
+
+    def __getitem__(self, key: str) -> Any:
+        return _held(self._fields[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._fields)
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+class PackedEvent(Event):
+    """An event whose text is held compressed (module docstring)."""
+
+    __slots__ = ()
+
+    @property  # type: ignore[override]  # the same str, read through the packed slot
+    def text(self) -> str:
+        return str(_held(_TEXT_SLOT.__get__(self, Event)))
+
+    @text.setter
+    def text(self, value: str) -> None:  # what the frozen __init__ of a replace() sets
+        _TEXT_SLOT.__set__(self, value)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in _FIELDS)
+
+    __hash__ = Event.__hash__
+
+    def to_dict(self) -> dict[str, Any]:
+        """The plain-dict shape, extras a plain dict of strings as an ``Event``'s."""
+        shape = dataclasses.asdict(self)
+        shape["extras"] = dict(self.extras)
+        return shape
+
+
+def pack(event: Event, echoes: Collection[int] = ()) -> Event:
+    """The event as capture holds it: a big text and big extras compressed.
+    ``echoes``: the ids of strings its call's input holds too (an Edit's result repeats its
+    strings), which stay shared with the input rather than held a second time compressed."""
+    if event.kind not in PACKED_KINDS or isinstance(event, PackedEvent):
+        return event
+    text = event.text
+    zipped = _Zipped(text) if len(text) >= PACK_MIN_CHARS else None
+
+    def big(value: Any) -> bool:
+        return isinstance(value, str) and len(value) >= PACK_MIN_CHARS and id(value) not in echoes
+
+    extras: Mapping[str, Any] = event.extras
+    if any(big(v) for v in extras.values()):
+        extras = PackedFields({k: (zipped if zipped is not None and v is text else _Zipped(v))
+                               if big(v) else v for k, v in extras.items()})
+    elif zipped is None:
+        return event
+    copy = _NEW(PackedEvent)
+    for name in _FIELDS:
+        if name == "text":
+            _TEXT_SLOT.__set__(copy, zipped if zipped is not None else text)
+        else:
+            _SET(copy, name, extras if name == "extras" else getattr(event, name))
+    return copy
