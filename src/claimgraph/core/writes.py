@@ -1,6 +1,6 @@
 """The write path: assert (single and batch), invalidate, reinforce (docs/conflicts.md).
 
-Each verb gathers what ``logic.facts.decide_assert`` needs, lets it decide, then executes the
+Each verb gathers what ``logic.facts.decide`` needs, lets it decide, then executes the
 returned plan. Callers hold the write lease; this module never takes it.
 """
 
@@ -57,8 +57,8 @@ def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
         scope=scope, source_type=source_type, episode=episode, evidence=list(evidence))
     raw = w.out_facts(subject_entity["id"], [pred["id"], *group_mates(sh, pred),
                                              *F.mention_partners(pred["id"])])
-    plan = F.decide_assert(fact=fact, pred=pred, **F.decision_inputs(fact, raw, now),
-                           on_conflict=on_conflict, stated_epistemic=epistemic or None)
+    plan = F.decide(fact=fact, pred=pred, raw_facts=raw, now=now, on_conflict=on_conflict,
+                    stated_epistemic=epistemic or None)
     return execute_plan(w, plan)
 
 
