@@ -38,15 +38,17 @@ def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
     """assert_fact through a given Writer (batches pass a caching one)."""
     sh = w.sh
     _require_object(obj)
-    subject, obj, evidence = w.redact(subject), w.redact(obj), [w.redact(e) for e in evidence]
+    subject, obj = w.redact(subject), w.redact(obj)
+    evidence = [w.redact(e) for e in evidence] if evidence else []
     F.check_on_conflict(on_conflict)
     pred = w.predicate(predicate)
-    w.refuse_purged(scope or DEFAULT_SCOPE, _name(subject, "subject"), pred["id"], str(obj))
+    subject_name = _name(subject, "subject")
+    w.refuse_purged(scope or DEFAULT_SCOPE, subject_name, pred["id"], str(obj))
     resolved_class = resolve_epistemic(epistemic, pred)
     subject_scope = subject_scope or scope or DEFAULT_SCOPE
     object_scope = object_scope or scope or DEFAULT_SCOPE
     kind = _object_kind(w, pred, object_kind, obj, object_scope)
-    subject_entity = w.entity(_name(subject, "subject"), subject_scope, subject_type)
+    subject_entity = w.entity(subject_name, subject_scope, subject_type)
     object_entity = w.entity(str(obj).strip(), object_scope,
                              object_type) if kind == "entity" else None
     now = sh.now()

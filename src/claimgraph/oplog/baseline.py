@@ -46,6 +46,7 @@ def fact_effect(fact: Record, checked: bool = False) -> Record:
     row["subject"] = rec.ref_id(row["subject"])
     row["object_ref"] = rec.ref_id(row["object_ref"])
     row["confidence"] = float(fact["confidence"])
-    row["conflicts"] = sorted(set(get("conflicts") or ()))
-    row["evidence"] = list(get("evidence") or ())
+    conflicts, evidence = row["conflicts"], row["evidence"]
+    row["conflicts"] = sorted(set(conflicts)) if conflicts else []
+    row["evidence"] = list(evidence) if evidence else []
     return row
