@@ -7,6 +7,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests check behaviour, never speed: hypothesis's default 200 ms deadline per example
+# (and its "data generation too slow" health check) fail them on a loaded machine for nothing
+# they assert. One profile for the whole suite, loaded before any test module is imported, so
+# a test's own @settings(...) starts from it; nothing here relies on a deadline.
+settings.register_profile("claimgraph", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("claimgraph")
 
 
 @pytest.fixture(autouse=True)

@@ -150,6 +150,13 @@ def describe_holder(holder: dict[str, Any], now: int) -> str:
 
 
 def _own_process_start() -> float:
+    """This process's start time (what a reused pid is told apart by). Read afresh each time,
+    never cached: psutil derives it from the boot time, which moves when the clock is stepped,
+    and a stale value would look like a reused pid to the next reader.
+
+    ``Lease._attempt`` calls it before it takes the guard: the first call imports psutil,
+    tens of milliseconds that, inside the guard, every contender used to wait through in turn
+    (a burst of curators on a loaded machine then timed out on the guard, not on a holder)."""
     import psutil
     return psutil.Process(os.getpid()).create_time()
 
@@ -203,6 +210,7 @@ class Lease:
         """One atomic read-check-write: None when the lease is now ours, else the holder in the
         way."""
         from filelock import Timeout
+        started = _own_process_start()  # outside the guard: it may import psutil (see there)
         try:
             with self._guard():
                 now = self.clock()
@@ -211,15 +219,15 @@ class Lease:
                 if holder is not None and reason is None:
                     return holder
                 self.broken = None if holder is None else {**holder, "reason": reason}
-                self._write(self._record(now))
+                self._write(self._record(now, started))
                 self.held, self.lost = True, False
                 return None
         except Timeout:
             return {"guard_busy": True, "lock": str(self.path)}
 
-    def _record(self, now: int) -> dict[str, Any]:
+    def _record(self, now: int, started: float) -> dict[str, Any]:
         return {"token": self.token, "owner": self.owner, "pid": os.getpid(),
-                "process_start": _own_process_start(), "host": HOST,
+                "process_start": started, "host": HOST,
                 "acquired_at": now, "expires_at": now + self.ttl_ms}
 
     def _guard(self) -> FileLock:

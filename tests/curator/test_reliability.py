@@ -14,7 +14,7 @@ from claimgraph.core import Shell
 from claimgraph.core.ingest import ingest
 from claimgraph.core.vocabulary import seed
 from claimgraph.curator.dirty import DirtyMark
-from claimgraph.curator.stages import PAUSE_ENV
+from claimgraph.curator.stages import PAUSE_ENV, RESUME_ENV
 from claimgraph.opening import open_store
 from claimgraph.sidecar import Sidecars
 
@@ -117,25 +117,31 @@ def test_kill_9_mid_collapse_leaves_nothing_half_applied_and_the_next_curator_fi
 def test_a_capture_during_a_curator_run_is_picked_up_by_the_dirty_pass(db, curate_proc,
                                                                        finish_proc):
     build(db, [[{"subject": "team", "predicate": "prefers", "object": "tabs"}]])
-    first = curate_proc(env={PAUSE_ENV: "planned:3"})
+    # The first curator waits at "planned" until the test opens the gate, i.e. until the
+    # curator the capture spawns has been turned away: no sleep for a loaded machine to outlast.
+    gate = db.parent / "resume"
+    first = curate_proc(env={PAUSE_ENV: "planned", RESUME_ENV: str(gate)})
     wait_for_event(first, "curate.test-paused")
     captured = subprocess.run([sys.executable, "-m", "claimgraph", "capture", str(TRANSCRIPT)],
-                              capture_output=True, text=True, timeout=60, env=dict(os.environ))
+                              capture_output=True, text=True, timeout=120, env=dict(os.environ))
     report = json.loads(captured.stdout)
     assert (captured.returncode, report["status"], report["curator"]) == (0, "captured", "spawned")
+    curate_log = Sidecars(db).curate_log
+    _wait(lambda: curate_log.exists() and '"curate.result"' in curate_log.read_text())
+    gate.touch()
+    spawned = [line for line in map(json.loads, curate_log.read_text().splitlines())
+               if line.get("pid") != first.pid]  # the paused curator logs here as well
+    assert lines_of(spawned, "curate.result")
+    assert lines_of(spawned, "curate.skipped") and not lines_of(spawned, "curate.lease-acquired")
     code, result, _ = finish_proc(first)
     assert (code, result["status"], result["passes"]) == (0, "ok", 2)
     facts = [f for f in stored(db) if f["episode"] == report["episode"]]
     assert len(facts) == report["counts"]["created"]
     counts = result["stages"]["consolidate"]["counts"]
     assert counts["facts_scanned"] >= 1 + len(facts)  # pass 1: the old fact; pass 2: the new
-    curate_log = Sidecars(db).curate_log
-    _wait(lambda: '"curate.result"' in curate_log.read_text())
-    spawned = [json.loads(line) for line in curate_log.read_text().splitlines()]
-    assert lines_of(spawned, "curate.skipped") or lines_of(spawned, "curate.lease-acquired")
 
 
-def _wait(predicate, timeout: float = 30) -> None:
+def _wait(predicate, timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline

@@ -94,10 +94,16 @@ def test_a_dead_holder_lease_is_broken_and_logged(db, curate_proc, finish_proc):
     assert (broken["holder"]["pid"], broken["reason"]) == (holder.pid, "dead-pid")
 
 
-def test_a_skip_during_a_pass_earns_exactly_one_more_pass(db, curate_proc, finish_proc):
-    first = curate_proc(env={stages.PAUSE_ENV: "consolidate:1.5"})
-    _wait_for(lambda: lease.curate_lock_path(db).exists())
-    code, skipped, _ = finish_proc(curate_proc(), timeout=10)
+def test_a_skip_during_a_pass_earns_exactly_one_more_pass(db, curate_proc, finish_proc,
+                                                         tmp_path):
+    # The first curator stays inside its pass until the skipper has finished: held at a gate
+    # the test opens, not by a sleep the skipper's start-up must beat (it lost under load).
+    gate = tmp_path / "resume"
+    first = curate_proc(env={stages.PAUSE_ENV: "consolidate", stages.RESUME_ENV: str(gate)})
+    paused = _read_until(first, "curate.test-paused")
+    assert "curate.lease-acquired" in events(paused)
+    code, skipped, _ = finish_proc(curate_proc())
+    gate.touch()
     assert (code, skipped["status"]) == (0, "already-running")
     code, result, logs = finish_proc(first)
     assert (code, result["status"], result["passes"]) == (0, "ok", 2)
@@ -151,6 +157,16 @@ def test_spawn_curator_detaches_and_appends_to_the_curate_log(db):
         os.waitpid(pid, 0)
     assert lines[0] == {"earlier": "run"}
     assert any(line.get("event") == "curate.result" and line["pid"] == pid for line in lines)
+
+
+def _read_until(proc: subprocess.Popen, event: str) -> list[dict[str, Any]]:
+    """A running curator's log lines up to ``event`` (its stderr; finish_proc reads the rest)."""
+    seen: list[dict[str, Any]] = []
+    while not seen or seen[-1]["event"] != event:
+        line = proc.stderr.readline()
+        assert line, f"the curator ended before {event}: {seen}"
+        seen.append(json.loads(line))
+    return seen
 
 
 def _wait_for(predicate, timeout: float = 20.0) -> None:

@@ -470,3 +470,48 @@ def test_only_rejections_look_for_mentions_and_retired_preferences_are_not_stand
     assert decision_inputs(against, [retired], NOW)["mentions"] == []
     uses = lit("f-new", "GraphQL", predicate="core/depends-on")
     assert decision_inputs(uses, [_pref("f-1", "REST over GraphQL")], NOW)["mentions"] == []
+
+
+# --- the one-pass inputs and the empty shortcut, against their definitions ----------------------
+
+def _reference_inputs(fact, raw, now):
+    """decision_inputs as the reference words it, one list at a time."""
+    from claimgraph.logic.facts import named_preferences
+    from claimgraph.logic.names import same_object_loosely
+    fetched = [f for f in raw if fact_valid_at(f, now)]
+    same = [f for f in fetched if f["predicate"] == fact["predicate"]]
+    exclusion = [f for f in fetched if f["predicate"] != fact["predicate"]
+                 and same_object_loosely(f, fact)]
+    revenants = [f for f in raw if f["predicate"] == fact["predicate"]
+                 and f.get("t_invalid") is not None and not fact_valid_at(f, now)]
+    return {"existing": same, "exclusion": exclusion, "revenants": revenants,
+            "rivals": list(same), "mentions": named_preferences(fact, fetched, exclusion)}
+
+
+_PREDICATES = ["core/has-version", "core/decided-against", "core/prefers", "x/convention"]
+_raw_fact = st.builds(
+    lambda n, pred, value, start, length, epistemic, source: lit(
+        f"f-{n}", value, predicate=pred, t_valid=start, epistemic=epistemic, source_type=source,
+        t_invalid=None if length is None else start + length),
+    st.integers(0, 10**6), st.sampled_from(_PREDICATES),
+    st.sampled_from(["2.0", "2-0", "GraphQL", "REST over GraphQL", "never GraphQL"]),
+    st.sampled_from([JAN, JUL, NOW, NOW + 1]), st.one_of(st.none(), st.integers(1, 10**11)),
+    st.sampled_from(["observation", "preference", "commitment"]),
+    st.sampled_from(["session-log", "human", "code"]))
+
+
+@given(st.lists(_raw_fact, max_size=6), _raw_fact,
+       st.sampled_from([None, "supersede", "flag", "ignore"]), st.sampled_from([ONE, MANY]))
+def test_one_pass_inputs_and_the_empty_shortcut_decide_as_the_definition(raw, fact, policy, pred):
+    from claimgraph.logic.facts import decide as decide_plan
+    assert decision_inputs(fact, raw, NOW) == _reference_inputs(fact, raw, NOW)
+    wanted = decide_assert(fact=fact, pred=pred, **_reference_inputs(fact, raw, NOW),
+                           on_conflict=policy)
+    assert decide_plan(fact=fact, pred=pred, raw_facts=raw, now=NOW, on_conflict=policy) == wanted
+
+
+def test_the_empty_shortcut_still_refuses_an_unknown_policy():
+    from claimgraph.logic.facts import decide as decide_plan
+    with pytest.raises(ClaimgraphError) as caught:
+        decide_plan(fact=lit("f-1", "1"), pred=ONE, raw_facts=[], now=NOW, on_conflict="merge")
+    assert caught.value.type == "invalid-on-conflict"

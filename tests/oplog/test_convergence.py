@@ -88,7 +88,7 @@ def test_three_writers_converge_on_every_replica(tmp_path):
 
 
 @settings(max_examples=12, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), writers=st.integers(2, 4), operations=st.integers(8, 80))
 def test_any_delivery_order_converges(tmp_path_factory, seed, writers, operations):
     root = tmp_path_factory.mktemp("converge")

@@ -324,3 +324,32 @@ def test_a_log_another_process_keeps_locked_refuses_the_write_instead_of_losing_
     writes.assert_fact(sh, "api", "prefers", "SOAP", scope="p")
     assert "SOAP" in log_file.read_text() and len(store.all_facts()) == before_facts + 1
     store.close()
+
+
+def test_a_fact_line_is_the_canonical_text_for_any_fact():
+    """The unsorted fast path (``logic.oplog._fact_line``) writes exactly what sorting would,
+    whatever text, numbers and lists a fact carries."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from claimgraph.oplog.baseline import fact_effect
+    text = st.text(max_size=30)
+    number = st.one_of(st.integers(-2**63, 2**63), st.floats(allow_nan=False,
+                                                             allow_infinity=False))
+
+    @settings(max_examples=200)
+    @given(lit=st.one_of(st.none(), text), conf=st.floats(0, 1), t=number,
+           evidence=st.lists(text, max_size=3), conflicts=st.lists(text, max_size=3),
+           reason=st.one_of(st.none(), text), seq=st.integers(1, 10**9))
+    def check(lit, conf, t, evidence, conflicts, reason, seq):
+        fact = {"id": "f-1", "subject": {"id": "e-1"}, "predicate": "core/uses",
+                "object_kind": "literal", "object_ref": None, "object_lit": lit, "t_valid": t,
+                "recorded_at": 1, "confidence": conf, "epistemic": "observation",
+                "scope": "project", "source_type": "human", "conflicts": conflicts,
+                "evidence": evidence, "invalidation_reason": reason}
+        effect = {"t": "insert-fact", "fact": fact_effect(fact)}
+        line = L.encode(effect, "w-1", seq, seq + 5)
+        assert L._fact_line(effect["fact"], "w-1", seq, seq + 5) == line  # the fast path ran
+        assert line == L.canonical_text({**effect, "writer": "w-1", "seq": seq, "hlc": seq + 5,
+                                         "format": L.FORMAT})
+    check()

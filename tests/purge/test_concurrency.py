@@ -13,7 +13,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from claimgraph.curator.stages import PAUSE_ENV
+from claimgraph.curator.stages import PAUSE_ENV, RESUME_ENV
 
 from .conftest import SECRET, holding
 
@@ -46,7 +46,8 @@ def wait_for(proc: subprocess.Popen, event: str, timeout: float = 60) -> None:
 
 
 def test_purge_between_a_curators_plan_and_its_writes_and_beside_a_capture(seeded, tmp_path):
-    curator = start("curate", "--json", env={PAUSE_ENV: "planned:4"})
+    gate = tmp_path / "resume"  # the curator writes only once the purge is done: no race
+    curator = start("curate", "--json", env={PAUSE_ENV: "planned", RESUME_ENV: str(gate)})
     wait_for(curator, "curate.test-paused")  # it read the store, holds the curation lease
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(seeded.db)],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -61,8 +62,10 @@ def test_purge_between_a_curators_plan_and_its_writes_and_beside_a_capture(seede
     time.sleep(1.0)  # both are now waiting for the write lease the holder keeps
     holder.stdin.close()
     holder.wait(timeout=30)
-    outs = {name: proc.communicate(timeout=120) for name, proc in
-            (("purge", purge), ("capture", capture), ("curator", curator))}
+    outs = {"purge": purge.communicate(timeout=120)}
+    gate.touch()
+    outs.update({name: proc.communicate(timeout=120) for name, proc in
+                 (("capture", capture), ("curator", curator))})
     assert purge.returncode == 0, outs["purge"]
     assert capture.returncode == 0, outs["capture"]
     assert curator.returncode == 0, outs["curator"]

@@ -1,6 +1,6 @@
 """The write path: assert (single and batch), invalidate, reinforce (docs/conflicts.md).
 
-Each verb gathers what ``logic.facts.decide_assert`` needs, lets it decide, then executes the
+Each verb gathers what ``logic.facts.decide`` needs, lets it decide, then executes the
 returned plan. Callers hold the write lease; this module never takes it.
 """
 
@@ -38,15 +38,17 @@ def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
     """assert_fact through a given Writer (batches pass a caching one)."""
     sh = w.sh
     _require_object(obj)
-    subject, obj, evidence = w.redact(subject), w.redact(obj), [w.redact(e) for e in evidence]
+    subject, obj = w.redact(subject), w.redact(obj)
+    evidence = [w.redact(e) for e in evidence] if evidence else []
     F.check_on_conflict(on_conflict)
     pred = w.predicate(predicate)
-    w.refuse_purged(scope or DEFAULT_SCOPE, _name(subject, "subject"), pred["id"], str(obj))
+    subject_name = _name(subject, "subject")
+    w.refuse_purged(scope or DEFAULT_SCOPE, subject_name, pred["id"], str(obj))
     resolved_class = resolve_epistemic(epistemic, pred)
     subject_scope = subject_scope or scope or DEFAULT_SCOPE
     object_scope = object_scope or scope or DEFAULT_SCOPE
     kind = _object_kind(w, pred, object_kind, obj, object_scope)
-    subject_entity = w.entity(_name(subject, "subject"), subject_scope, subject_type)
+    subject_entity = w.entity(subject_name, subject_scope, subject_type)
     object_entity = w.entity(str(obj).strip(), object_scope,
                              object_type) if kind == "entity" else None
     now = sh.now()
@@ -57,8 +59,8 @@ def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
         scope=scope, source_type=source_type, episode=episode, evidence=list(evidence))
     raw = w.out_facts(subject_entity["id"], [pred["id"], *group_mates(sh, pred),
                                              *F.mention_partners(pred["id"])])
-    plan = F.decide_assert(fact=fact, pred=pred, **F.decision_inputs(fact, raw, now),
-                           on_conflict=on_conflict, stated_epistemic=epistemic or None)
+    plan = F.decide(fact=fact, pred=pred, raw_facts=raw, now=now, on_conflict=on_conflict,
+                    stated_epistemic=epistemic or None)
     return execute_plan(w, plan)
 
 

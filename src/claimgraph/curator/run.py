@@ -120,8 +120,9 @@ def _try_lease(options: Options) -> lease.Lease | dict[str, Any]:
 def _skip(run: Run, holder: dict[str, Any]) -> dict[str, Any]:
     """Leave the mark, then try once more in case the holder finished before seeing it."""
     log.info("curate.skipped", holder=holder, reason="another curator holds the lease")
-    DirtyMark(run.options.db).set(run.run_id, time.time_ns() // 1_000_000)
-    log.info("curate.dirty-set", path=str(DirtyMark(run.options.db).path), at_ns=now_ns())
+    at_ns = now_ns()  # taken before the mark exists: a holder's pass that clears it is later
+    DirtyMark(run.options.db).set(run.run_id, at_ns // 1_000_000)
+    log.info("curate.dirty-set", path=str(DirtyMark(run.options.db).path), at_ns=at_ns)
     held = _try_lease(run.options)
     if isinstance(held, dict):
         return {**run.result(), "status": "already-running", "holder": holder}

@@ -12,11 +12,15 @@ used to close through lazy imports.
 Test hook: ``CLAIMGRAPH_TEST_CURATE_PAUSE=<point>[:<seconds>]`` makes the curator log
 ``curate.test-paused`` and sleep at that point (a stage name; ``planned`` right after the
 consolidate stage chose its facts; ``collapse`` inside a collapse transaction, after its first
-group), so a test can kill -9 it mid-run. Unset in production.
+group), so a test can kill -9 it mid-run. With ``CLAIMGRAPH_TEST_CURATE_RESUME=<path>`` as
+well, the pause ends as soon as that file exists: a test that needs the curator held at a point
+while something else happens opens the gate itself instead of betting on a sleep outlasting
+the other side (which a loaded machine loses). Unset in production.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -31,6 +35,8 @@ from claimgraph.store import leases
 
 log = structlog.get_logger("claimgraph.curate")
 PAUSE_ENV = "CLAIMGRAPH_TEST_CURATE_PAUSE"
+RESUME_ENV = "CLAIMGRAPH_TEST_CURATE_RESUME"
+RESUME_POLL_S = 0.02
 DEFAULT_PAUSE_S = 3600.0
 
 
@@ -87,6 +93,15 @@ class StageTools:
     def pause(self, point: str) -> None:
         """The test-only pause (module docstring); a no-op unless the env names this point."""
         wanted, _, seconds = (self.environ.get(PAUSE_ENV) or "").partition(":")
-        if wanted == point:
-            log.info("curate.test-paused", point=point)
-            time.sleep(float(seconds) if seconds else DEFAULT_PAUSE_S)
+        if wanted != point:
+            return
+        log.info("curate.test-paused", point=point)
+        limit = float(seconds) if seconds else DEFAULT_PAUSE_S
+        gate = self.environ.get(RESUME_ENV)
+        if not gate:
+            time.sleep(limit)
+            return
+        deadline = time.monotonic() + limit
+        while not os.path.exists(gate) and time.monotonic() < deadline:
+            time.sleep(RESUME_POLL_S)
+        log.info("curate.test-resumed", point=point)

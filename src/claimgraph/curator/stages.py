@@ -18,10 +18,10 @@ from typing import Any, Callable
 import structlog
 
 from claimgraph.curator.stage_tools import (
-    PAUSE_ENV, Fence, LeaseLost, PurgedMeanwhile, StageTools)
+    PAUSE_ENV, RESUME_ENV, Fence, LeaseLost, PurgedMeanwhile, StageTools)
 
-__all__ = ["PAUSE_ENV", "STAGE_NAMES", "Fence", "LeaseLost", "PurgedMeanwhile", "Stage",
-           "StageTools", "run_stage", "stage_table"]
+__all__ = ["PAUSE_ENV", "RESUME_ENV", "STAGE_NAMES", "Fence", "LeaseLost", "PurgedMeanwhile",
+           "Stage", "StageTools", "run_stage", "stage_table"]
 
 log = structlog.get_logger("claimgraph.curate")
 

@@ -33,11 +33,14 @@ def object_name(fact: Mapping[str, Any]) -> str | None:
 
 
 def same_object(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    """Exact identity of objects: entity ids equal, or literal strings equal (case-sensitive)."""
-    if a.get("object_kind") != b.get("object_kind"):
+    """Exact identity of objects: entity ids equal, or literal strings equal (case-sensitive).
+    Called for every standing fact a new one meets, so each field is read once."""
+    kind = a.get("object_kind")
+    if kind != b.get("object_kind"):
         return False
-    if a.get("object_kind") == "entity":
-        return (a.get("object_ref") or {}).get("id") == (b.get("object_ref") or {}).get("id")
+    if kind == "entity":
+        left, right = a.get("object_ref"), b.get("object_ref")
+        return (left.get("id") if left else None) == (right.get("id") if right else None)
     return a.get("object_lit") == b.get("object_lit")
 
 

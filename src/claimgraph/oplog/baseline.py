@@ -34,5 +34,19 @@ def baseline_effects(store: Store) -> list[Record]:
 
 
 def fact_effect(fact: Record, checked: bool = False) -> Record:
-    """A fact as the log keeps it: entities by id, every field present, tagged."""
-    return {"record": "fact", **rec.stored_fact(fact, checked)}
+    """A fact as the log keeps it: entities by id, every field present, tagged.
+
+    ``rec.stored_fact`` plus the tag, built with its keys in sorted order
+    (``L.FACT_LINE_KEYS``) so the line is encoded without sorting: one per fact of a batch."""
+    if not checked:
+        rec.check_fact(fact)
+    get = fact.get
+    row = {field: get(field) for field in L.FACT_LINE_KEYS}
+    row["record"] = "fact"
+    row["subject"] = rec.ref_id(row["subject"])
+    row["object_ref"] = rec.ref_id(row["object_ref"])
+    row["confidence"] = float(fact["confidence"])
+    conflicts, evidence = row["conflicts"], row["evidence"]
+    row["conflicts"] = sorted(set(conflicts)) if conflicts else []
+    row["evidence"] = list(evidence) if evidence else []
+    return row

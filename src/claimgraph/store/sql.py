@@ -240,7 +240,8 @@ class SqlStore(StoreDefaults):
         params = [common.fact_params(f) for f in batch]
         if not params:
             return
-        links = [(f["id"], other) for f in batch for other in sorted(set(f.get("conflicts") or ()))]
+        links = [(f["id"], other) for f in batch if f.get("conflicts")
+                 for other in sorted(set(f["conflicts"]))]
         try:
             with self._db.atomic(can_fail_midway=len(params) > 1):
                 self._facts_coming()
