@@ -126,7 +126,11 @@ def session_added_lines(looks: list[SeenFile]) -> frozenset[str]:
 
 def unrun_commands(line: str, ran: list[str]) -> list[str]:
     """The commands a line gives in code spans (``opk slice --model M``: a program and a
-    subcommand or a flag) that no command the session ran begins with."""
+    subcommand or a flag) that no command the session ran begins with, of a program the
+    session did run in another form. Only then does the session show what it claims: it had
+    the tool at hand and never ran that. A tool the session never ran at all (a release step
+    the person runs by hand, ``changeset version`` inside a script) is outside what the
+    session can judge, so its line is kept."""
     found = []
     for span in _CODE_SPAN.findall(line):
         words = span.split()
@@ -134,7 +138,8 @@ def unrun_commands(line: str, ran: list[str]) -> list[str]:
                 words[1].startswith("-") or _PROGRAM.match(words[1])):
             continue
         head = " ".join(words[:2]) if not words[1].startswith("-") else words[0]
-        if not any(_starts_command(command, head) for command in ran):
+        used = [command for command in ran if _starts_command(command, words[0])]
+        if used and not any(_starts_command(command, head) for command in used):
             found.append(span)
     return found
 
