@@ -204,3 +204,17 @@ def test_a_bare_no_in_a_docs_page_describes_the_design_not_a_rule():
     assert [rule for _, rule in doc_page_rules(page)] == [
         "No `any` in public types", "Always use the helpers in `crud.ts` for writes"]
     assert "No overallocation" in [rule for _, rule in doc_rules(page)]  # CLAUDE.md & co.
+
+
+def test_a_prose_file_outside_the_instruction_files_gives_no_marked_rules():
+    """A command's prompt template the agent read (``.codex/prompts/x.md``) says
+    "**IMPORTANT** You must …" to whoever runs that command: markdown emphasis, not a marked
+    code comment, and not a rule of the project. A code file's marked comment still is."""
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/.codex/prompts/specify.md"},
+                 output="Do this:\n\n1. Run the script once.\n"
+                        "  **IMPORTANT** You must always run the script from the root.\n")
+    session.tool("Read", {"file_path": f"{ROOT}/src/db.ts"},
+                 output="// IMPORTANT: Always update the schema when the table changes\n")
+    objects = {c["object"] for c in only(session.extract(), "x/convention")}
+    assert objects == {"Always update the schema when the table changes"}

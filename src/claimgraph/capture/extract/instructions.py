@@ -90,6 +90,8 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             continue
         if looks[0].how == "write" and _docs_page(cited):
             continue  # the agent's own new page (module docstring)
+        if not is_instruction_file(cited) and _prose(cited):
+            continue  # a prompt template, spec or note: its **IMPORTANT** is not a code comment
         rules = (doc_page_rules if _docs_page(cited) else doc_rules) \
             if is_instruction_file(cited) else comment_rules
         limit = MAX_PER_CODE_FILE if rules is comment_rules else MAX_PER_DOC
@@ -154,6 +156,14 @@ def _ran(view: SessionView) -> list[str]:
         return [text for call in v.calls() for text in [command_text(call)]
                 if text and v.outcome(call) == OK]
     return list(view.remembered("instructions.ran", compute))
+
+
+def _prose(cited: str) -> bool:
+    """A prose file (markdown, text). Outside the instruction files and docs pages it is a
+    command's prompt template, a spec or a note -- its "**IMPORTANT** You must only ever run
+    this script once" speaks to whoever runs that command, not for the project -- and it has
+    no code comments to read marked rules from."""
+    return cited.lower().endswith((".md", ".markdown", ".mdx", ".txt", ".rst", ".adoc"))
 
 
 def _docs_page(cited: str) -> bool:
