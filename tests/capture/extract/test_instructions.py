@@ -134,7 +134,8 @@ def test_a_docs_page_the_agent_created_is_its_report_not_a_project_rule():
 
 def test_a_docs_page_the_project_had_still_counts_when_the_session_edits_it():
     """Its own lines do, and so do the lines the session added -- except one giving a command
-    the session never ran: the agent documenting what it did not do."""
+    the session never ran of a program it did run: the agent documenting what it did not do.
+    A program the session never ran at all is outside what it can judge: the line stays."""
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/docs/dev.md"},
                  output="# Dev\n\n- Use read-only keys when possible\n")
@@ -147,6 +148,9 @@ def test_a_docs_page_the_project_had_still_counts_when_the_session_edits_it():
                  output="# Dev\n\n- Use read-only keys when possible\n"
                         "- Keep every migration reversible\n"
                         "- `shop slice --model M` must be run before every export\n")
+    objects = {c["object"] for c in only(session.extract(), "x/convention")}
+    assert "`shop slice --model M` must be run before every export" in objects  # shop never ran
+    session.bash("shop export --out x.zip", output="exported")
     objects = {c["object"] for c in only(session.extract(), "x/convention")}
     assert objects == {"Use read-only keys when possible", "Keep every migration reversible"}
     session.bash("shop slice --model M --out x.gcode", output="sliced")
@@ -200,3 +204,17 @@ def test_a_bare_no_in_a_docs_page_describes_the_design_not_a_rule():
     assert [rule for _, rule in doc_page_rules(page)] == [
         "No `any` in public types", "Always use the helpers in `crud.ts` for writes"]
     assert "No overallocation" in [rule for _, rule in doc_rules(page)]  # CLAUDE.md & co.
+
+
+def test_a_prose_file_outside_the_instruction_files_gives_no_marked_rules():
+    """A command's prompt template the agent read (``.codex/prompts/x.md``) says
+    "**IMPORTANT** You must …" to whoever runs that command: markdown emphasis, not a marked
+    code comment, and not a rule of the project. A code file's marked comment still is."""
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/.codex/prompts/specify.md"},
+                 output="Do this:\n\n1. Run the script once.\n"
+                        "  **IMPORTANT** You must always run the script from the root.\n")
+    session.tool("Read", {"file_path": f"{ROOT}/src/db.ts"},
+                 output="// IMPORTANT: Always update the schema when the table changes\n")
+    objects = {c["object"] for c in only(session.extract(), "x/convention")}
+    assert objects == {"Always update the schema when the table changes"}

@@ -194,3 +194,43 @@ def test_a_skill_the_harness_expands_into_a_user_message_is_meta_not_the_users_w
         for text in (skill, "use the coordinator to fix the flaky test")) + "\n")
     assert [(e.kind, e.derived) for e in codex.read(str(path)).events] == [
         ("meta", True), ("prompt", False)]
+
+
+def _user_item(text: str) -> str:
+    return _line("response_item", {"type": "message", "role": "user",
+                                   "content": [{"type": "input_text", "text": text}]})
+
+
+def _user_echo(text: str) -> str:
+    return _line("event_msg", {"type": "user_message", "message": text})
+
+
+def test_a_user_item_no_echo_matches_is_the_harness_once_the_rollout_echoes(tmp_path: Path):
+    """Codex echoes what the person sends; a warning it injects in the person's role ("Use the
+    apply_patch tool …") is an item alone. An item wrapping the typed text (an attached file
+    or image around it) contains its echo and stays the person's, in either order."""
+    warning = "Warning: a tool was requested via shell. Use the other tool instead."
+    wrapped = "# Files mentioned by the user:\n\n## shot.png\n\n## My request:\nalign the text"
+    path = tmp_path / "rollout.jsonl"
+    path.write_text("\n".join([
+        _user_item("use uv, never pip"), _user_echo("use uv, never pip"),
+        _user_echo("ship it"), _user_item("ship it"),
+        _user_item(warning),
+        _user_item(wrapped), _user_echo("align the text"),
+    ]) + "\n")
+    events = read_transcript(path, agent="codex").events
+    prompts = [e.text for e in events if e.kind == "prompt"]
+    assert "use uv, never pip" in prompts and "ship it" in prompts and wrapped in prompts
+    assert warning not in prompts
+    [meta] = [e for e in events if e.kind == "meta"]
+    assert meta.text == warning and meta.derived
+
+
+def test_a_rollout_that_writes_no_echoes_keeps_every_user_item(tmp_path: Path):
+    """Older rollouts echo nothing: there an item alone is no sign of the harness."""
+    path = tmp_path / "rollout.jsonl"
+    path.write_text("\n".join([_user_item("use uv, never pip"),
+                               _user_item("Warning: something the harness says")]) + "\n")
+    prompts = [e.text for e in read_transcript(path, agent="codex").events
+               if e.kind == "prompt"]
+    assert prompts == ["use uv, never pip", "Warning: something the harness says"]

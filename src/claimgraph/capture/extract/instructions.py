@@ -90,6 +90,8 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             continue
         if looks[0].how == "write" and _docs_page(cited):
             continue  # the agent's own new page (module docstring)
+        if not is_instruction_file(cited) and _prose(cited):
+            continue  # a prompt template, spec or note: its **IMPORTANT** is not a code comment
         rules = (doc_page_rules if _docs_page(cited) else doc_rules) \
             if is_instruction_file(cited) else comment_rules
         limit = MAX_PER_CODE_FILE if rules is comment_rules else MAX_PER_DOC
@@ -126,7 +128,11 @@ def session_added_lines(looks: list[SeenFile]) -> frozenset[str]:
 
 def unrun_commands(line: str, ran: list[str]) -> list[str]:
     """The commands a line gives in code spans (``opk slice --model M``: a program and a
-    subcommand or a flag) that no command the session ran begins with."""
+    subcommand or a flag) that no command the session ran begins with, of a program the
+    session did run in another form. Only then does the session show what it claims: it had
+    the tool at hand and never ran that. A tool the session never ran at all (a release step
+    the person runs by hand, ``changeset version`` inside a script) is outside what the
+    session can judge, so its line is kept."""
     found = []
     for span in _CODE_SPAN.findall(line):
         words = span.split()
@@ -134,7 +140,8 @@ def unrun_commands(line: str, ran: list[str]) -> list[str]:
                 words[1].startswith("-") or _PROGRAM.match(words[1])):
             continue
         head = " ".join(words[:2]) if not words[1].startswith("-") else words[0]
-        if not any(_starts_command(command, head) for command in ran):
+        used = [command for command in ran if _starts_command(command, words[0])]
+        if used and not any(_starts_command(command, head) for command in used):
             found.append(span)
     return found
 
@@ -149,6 +156,14 @@ def _ran(view: SessionView) -> list[str]:
         return [text for call in v.calls() for text in [command_text(call)]
                 if text and v.outcome(call) == OK]
     return list(view.remembered("instructions.ran", compute))
+
+
+def _prose(cited: str) -> bool:
+    """A prose file (markdown, text). Outside the instruction files and docs pages it is a
+    command's prompt template, a spec or a note -- its "**IMPORTANT** You must only ever run
+    this script once" speaks to whoever runs that command, not for the project -- and it has
+    no code comments to read marked rules from."""
+    return cited.lower().endswith((".md", ".markdown", ".mdx", ".txt", ".rst", ".adoc"))
 
 
 def _docs_page(cited: str) -> bool:

@@ -78,6 +78,8 @@ class _RolloutReader:
         self.envelope: dict[str, Any] = {}
         self.waiting_echoes: dict[tuple[str, str], list[Event]] = defaultdict(list)
         self.unechoed_items: Counter[tuple[str, str]] = Counter()
+        self.unechoed_prompts: dict[tuple[str, str], list[int]] = defaultdict(list)
+        self.user_echoes: list[str] = []  # what the person typed, as the echoes give it
         self.exit_codes: dict[str, int] = {}  # call id -> code, from item_completed
         self.results: dict[str, int] = {}  # call id -> index of its tool_result event
         self.scripts: dict[str, str] = {}  # code-mode call id -> the tool it was read as
@@ -166,12 +168,16 @@ class _RolloutReader:
         if not text.strip():
             return
         key = (role, text.strip())
-        if self.waiting_echoes[key]:
+        paired = bool(self.waiting_echoes[key])
+        if paired:
             self.waiting_echoes[key].pop(0)
             self.builder.counts["duplicates"] += 1
         else:
             self.unechoed_items[key] += 1
-        self.builder.add(self.message_event(role, text, line, stamp))
+        event = self.message_event(role, text, line, stamp)
+        index = self.builder.add(event)
+        if event.kind == "prompt" and not paired:
+            self.unechoed_prompts[key].append(index)
 
     def on_event_msg(self, line: int, stamp: int | None, payload: dict[str, Any]) -> None:
         kind = text_or_none(payload.get("type")) or ""
@@ -206,8 +212,12 @@ class _RolloutReader:
             self.builder.counts["skipped_noise"] += 1
             return
         key = (role, text.strip())
+        if role == "user":
+            self.user_echoes.append(text.strip())
         if self.unechoed_items[key]:
             self.unechoed_items[key] -= 1
+            if self.unechoed_prompts[key]:
+                self.unechoed_prompts[key].pop(0)
             self.builder.counts["duplicates"] += 1
         else:
             self.waiting_echoes[key].append(self.message_event(role, text, line, stamp))
@@ -315,12 +325,30 @@ class _RolloutReader:
             **({} if known else {"no_verdict": True})})
 
     def finish(self, end_offset: int, end_line: int) -> Transcript:
-        """Echoes that never met their item are real messages: put them back in line order."""
+        """Echoes that never met their item are real messages: put them back in line order.
+        A user item no echo matched is the harness's, not the person's, once the rollout
+        writes echoes at all (``unechoed_is_harness``)."""
+        if self.user_echoes:
+            for indices in self.unechoed_prompts.values():
+                for index in indices:
+                    if unechoed_is_harness(self.builder.events[index].text, self.user_echoes):
+                        self.builder.amend(index, kind="meta", derived=True)
         for echoes in self.waiting_echoes.values():
             for event in echoes:
                 self.builder.add(event)
         self.builder.events.sort(key=lambda event: event.line)
         return self.builder.build(end_offset, end_line)
+
+
+def unechoed_is_harness(text: str, echoes: list[str]) -> bool:
+    """Whether a user-role item that no echo matched was put there by the harness. Codex
+    echoes what the person sends (``event_msg`` user_message); what it injects itself --
+    AGENTS.md, the environment, a warning about how the agent called a tool ("Use the
+    apply_patch tool instead of exec_command") -- is written as an item only, in the person's
+    role. An item that wraps what the person typed (attached files or images around the
+    typed text) contains its echo, and stays theirs."""
+    body = text.strip()
+    return not any(echo and echo in body for echo in echoes)
 
 
 #: Tools a script calls whose output, as the script prints it, carries no exit code.
