@@ -19,7 +19,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 
 from claimgraph.errors import ClaimgraphError
-from claimgraph.logic.model import CONTEXT_HEAD_FIELDS, EPISODE_FIELDS, FACT_HEAD_FIELDS
+from claimgraph.logic.model import CONTEXT_HEAD_FIELDS, EPISODE_FIELDS
 from claimgraph.store import records as rec
 from claimgraph.store import sqlite_schema as schema
 from claimgraph.store import sqlite_sql as q
@@ -266,7 +266,7 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         best = json.dumps([r[-1] for r in ranked])
         if heads:
             rows = self._db.rows(q.SEARCH_HEADS_BY_PK, (best,))
-            return [dict(zip(FACT_HEAD_FIELDS, r)) for r in rows]
+            return [dict(zip(rec.SEARCH_HEAD_FIELDS, r)) for r in rows]
         return self._hydrate(self._db.rows(q.SEARCH_FACTS_BY_PK, (best,)))
 
     def rank_words(self, words: Sequence[str], limit: int = 50, *,
@@ -296,7 +296,7 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
             rows = self._db.rows(q.HEADS_BY_PK,
                                  (json.dumps(pks),))
             rows = sorted(rows, key=lambda r: place[r[0]])
-            return [dict(zip(FACT_HEAD_FIELDS, r[1:])) for r in rows]
+            return [dict(zip(rec.SEARCH_HEAD_FIELDS, r[1:])) for r in rows]
         rows = self._db.rows(q.FACTS_BY_PK,
                              (json.dumps(pks),))
         rows = sorted(rows, key=lambda r: place[r[0]])
