@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import heapq
+import itertools
 import math
 from collections.abc import Mapping
 
@@ -94,22 +95,22 @@ def with_effective_confidence(fact: Fact, at: int,
 def by_effective_confidence(facts: Iterable[Fact], at: int,
                             half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
                             confidences: dict[str, float] | None = None) -> list[Fact]:
-    """The entity and hop routes' ranking: liveliest first, then the newer valid time, then
-    the text (``content_order``), repeats dropped.
+    """The entity and hop routes' ranking: liveliest first, then the newer valid time, ids
+    last, repeats dropped. ``by_relevance`` gives the facts equal on the first two one shared
+    rank, so for search the ids order nothing.
 
     Repeats (a fact touching two matched entities) are dropped so they do not push later
     facts down a rank in fusion. ``confidences`` (id -> effective confidence at ``at``) is
-    filled as it goes, so fusion need not compute them again. A head (no text) ties on
-    its id after the valid time: ``by_relevance`` gives such ties one shared rank instead.
+    filled as it goes, so fusion need not compute them again.
     """
     unique: dict[str, Fact] = {}
     for fact in facts:
         unique.setdefault(fact["id"], fact)
     known = {} if confidences is None else confidences
     effective_confidences(unique.items(), at, known, half_life_days)
-    ranked = sorted(unique.values(), key=content_order)
-    ranked.sort(key=lambda f: (known[f["id"]], f.get("t_valid") or 0), reverse=True)
-    return ranked
+    ranked = sorted(unique, key=str)  # ids ascending: a stable sort keeps them on ties
+    ranked.sort(key=lambda i: (known[i], unique[i].get("t_valid") or 0), reverse=True)
+    return [unique[fact_id] for fact_id in ranked]
 
 
 def most_useful_first(facts: Iterable[AnyFact]) -> list[AnyFact]:
@@ -220,6 +221,11 @@ class TieBreak:
         """The best ``limit`` entries (None: all), best first."""
         if limit is not None and limit <= 0:
             return []
+        if limit is not None and len(scored) > limit:
+            # Only entries scored at least the limit-th best score can be among the first:
+            # the finer key is computed for those alone (a popular entity brings thousands).
+            floor = heapq.nlargest(limit, scored, key=_score)[-1][0]
+            scored = [entry for entry in scored if entry[0] >= floor]
         keyed = [(self.primary(entry), entry) for entry in scored]
         if limit is None or len(keyed) <= limit:
             window = sorted(keyed, key=_first)
@@ -258,6 +264,10 @@ class TieBreak:
 
 def _first(pair: tuple[Any, Any]) -> Any:
     return pair[0]
+
+
+def _score(entry: tuple[float, float, Fact]) -> float:
+    return entry[0]
 
 
 def fact_text(fact: Fact) -> str | None:
@@ -534,13 +544,11 @@ def shared_ranks(keys: Sequence[Any], start: int = 0) -> list[float]:
     """Ranks of a list in order where equal neighbouring keys share their mean place (from
     ``start``): a run of equals gets equal credit in fusion, whatever order it came in."""
     ranks: list[float] = []
-    n = 0
-    while n < len(keys):
-        end = n + 1
-        while end < len(keys) and keys[end] == keys[n]:
-            end += 1
-        ranks.extend([start + (n + end - 1) / 2] * (end - n))
-        n = end
+    place = start
+    for _, run in itertools.groupby(keys):
+        size = sum(1 for _ in run)
+        ranks.extend([place + (size - 1) / 2] * size)
+        place += size
     return ranks
 
 
