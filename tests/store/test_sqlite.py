@@ -662,8 +662,7 @@ def test_fact_heads_are_read_from_the_end_indexes_alone(direction, ends):
 def test_searchs_bounded_entity_routes_keep_walking_the_end_indexes_in_key_order():
     """SEARCH_SUBJECT_KEYS and SEARCH_OBJECT_KEYS take the first rows an index gives (LIMIT, no
     ORDER BY): the head indexes keep the old key order, so the same candidates come back, and
-    their sort keys come from the index (only the rows kept by that walk are joined for the
-    literal, which breaks ties between equal valid times)."""
+    their sort keys come from the index alone."""
     store = SqliteStore(":memory:")
     for sql, side in ((sqlite_sql.SEARCH_SUBJECT_KEYS, "subject"),
                       (sqlite_sql.SEARCH_OBJECT_KEYS, "object")):

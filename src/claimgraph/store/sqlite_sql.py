@@ -173,15 +173,23 @@ SEARCH_FTS_FIRST_PKS = "SELECT rowid FROM fact_fts WHERE fact_fts MATCH ?1 LIMIT
 #: Python objects costs far more than SQLite's sort of it.
 _KEYS = "{t}.t_invalid IS NOT NULL, -{t}.t_valid, coalesce({t}.object_lit, ''), {t}.id, {t}.pk"
 _BEST = " ORDER BY 1, 2, 3, 4 LIMIT ?2"
-#: The bounded walk reads the end index alone; only its rows are joined for their literal.
-_NAMED_ENDS = ("SELECT k.v, k.t, coalesce(f.object_lit, ''), k.id, k.pk FROM (SELECT"
-               " s.t_invalid IS NOT NULL AS v, -s.t_valid AS t, s.id AS id, s.pk AS pk"
-               " FROM facts s WHERE s.{end} IN (SELECT value FROM json_each(?1)) LIMIT ?2 * 10)"
-               " k CROSS JOIN facts f ON f.pk = k.pk" + _BEST)
+#: The named entities' part reads its end index alone (a row read per fact would cost more
+#: than the rest of the search): its keys have no literal, so it gives every fact tied on
+#: (valid, valid time) with its ``limit``-th, and ``SqliteStore._cut_by_literal`` reads the
+#: literals of the facts tied at the final cut only (CUT_LITERALS).
+_NAMED_ENDS = ("WITH part AS MATERIALIZED (SELECT s.t_invalid IS NOT NULL AS v, -s.t_valid AS t,"
+               " NULL AS lit, s.id AS id, s.pk AS pk FROM facts s"
+               " WHERE s.{end} IN (SELECT value FROM json_each(?1)) LIMIT ?2 * 10)"
+               " SELECT v, t, lit, id, pk FROM part WHERE ?2 < 0"
+               " OR (SELECT count(*) FROM part) <= ?2"
+               " OR (v, t) <= (SELECT v, t FROM part ORDER BY v, t LIMIT 1 OFFSET ?2 - 1)")
 SEARCH_SUBJECT_KEYS = _NAMED_ENDS.format(end="subject_id")
 SEARCH_OBJECT_KEYS = _NAMED_ENDS.format(end="object_ref_id")
 SEARCH_KEYS_BY_PK = ("SELECT " + _KEYS.format(t="f") + " FROM json_each(?1) j"
                      " CROSS JOIN facts f ON f.pk = j.value" + _BEST)
+#: The literals of facts tied at search's cut (?1: their pks as JSON).
+CUT_LITERALS = ("SELECT f.pk, coalesce(f.object_lit, '') FROM json_each(?1) j"
+                " CROSS JOIN facts f ON f.pk = j.value")
 #: The kept facts' full rows (?1: their pks as JSON), in the search order.
 SEARCH_FACTS_BY_PK = (FACT_SELECT + " WHERE f.pk IN (SELECT value FROM json_each(?))"
                       + _SEARCH_ORDER)
