@@ -290,7 +290,8 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         if len(tied) == inside:
             return ranked
         unread = [r[-1] for r in tied if r[2] is None]
-        text = dict(self._db.rows(q.CUT_LITERALS, (json.dumps(unread),))) if unread else {}
+        text: dict[int, str] = (dict(self._db.rows(q.CUT_LITERALS, (json.dumps(unread),)))
+                                if unread else {})
         tied.sort(key=lambda r: (text.get(r[-1], "") if r[2] is None else r[2], r[3]))
         return [r for r in ranked if _time_key(r) != edge] + tied[:inside]
 
