@@ -8,7 +8,6 @@ fact invalid at ``now`` never surfaces.
 
 from __future__ import annotations
 
-import hashlib
 import heapq
 import itertools
 import math
@@ -282,7 +281,9 @@ def fact_text(fact: Fact) -> str | None:
 
 
 def text_hash(text: str) -> int:
-    """A stable 64-bit hash of a text (Python's ``hash`` of a str changes between runs)."""
+    """A stable 64-bit hash of a text (Python's ``hash`` of a str changes between runs).
+    ``hashlib`` is imported here: only a tie needs it, and a query's start-up stays light."""
+    import hashlib
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8", "surrogatepass"),
                                           digest_size=8).digest(), "big")
 
