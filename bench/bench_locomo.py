@@ -19,6 +19,9 @@ for the run, tests/pg_cluster.py, one database per conversation): ``ours_postgre
 ``--split K`` also reports conversations 1..K and K+1.. apart (a ranking tuned on the first
 part is judged on the second: the figures on what was not tuned on are the ones to trust).
 
+``--rankings FILE`` writes each question's first ten turn ids (conversation, question number,
+ids; no text of the data set) so two runs can be compared question by question.
+
 ``--without-neighbours`` ranks without the episode neighbourhood (docs/search.md), to
 measure its share against a run with it.
 
@@ -30,7 +33,7 @@ shows there first).
 
 Usage: .venv/bin/python bench/bench_locomo.py PATH/locomo.json [--conversations N] [--json]
        [--no-captions] [--split K] [--postgres] [--without-neighbours] [--undated]
-       [--set MODULE.NAME=VALUE ...]
+       [--rankings FILE] [--set MODULE.NAME=VALUE ...]
 """
 
 from __future__ import annotations
@@ -157,19 +160,24 @@ def set_constants(assignments: list[str]) -> None:
 
 
 def run(path: str, limit_conversations: int | None, captions: bool = True,
-        split: int | None = None, server: str | None = None, dated: bool = True) -> dict:
+        split: int | None = None, server: str | None = None, dated: bool = True,
+        rankings: list | None = None) -> dict:
     data = json.loads(Path(path).read_text())[:limit_conversations]
     tally: dict[str, dict] = defaultdict(lambda: defaultdict(int))
     latencies: list[float] = []
+    # One instant for the load and the questions: every turn is recorded at the same time, so
+    # no milliseconds between two loads' writes tell equal turns apart (their order would move
+    # from run to run); the ranking's own tie-breaks decide (docs/search.md, "Ties").
+    instant = int(time.time() * 1000)
     with tempfile.TemporaryDirectory() as tmp:
         for n, conv in enumerate(data):
             all_turns = turns(conv["conversation"], captions)
-            sh = Shell(store=open_store(str(Path(tmp) / f"c{n}.db")))
+            sh = Shell(store=open_store(str(Path(tmp) / f"c{n}.db")), clock=lambda: instant)
             seed(sh)
             load(sh, conv["conversation"], all_turns, dated)
             pg = None
             if server:
-                pg = Shell(store=postgres_store(server, n))
+                pg = Shell(store=postgres_store(server, n), clock=lambda: instant)
                 seed(pg)
                 load(pg, conv["conversation"], all_turns, dated)
             by_text: dict[str, list[str]] = defaultdict(list)
@@ -185,6 +193,8 @@ def run(path: str, limit_conversations: int | None, captions: bool = True,
                 started = time.perf_counter()
                 mine = ours(sh, qa["question"], by_text)
                 latencies.append(time.perf_counter() - started)
+                if rankings is not None:
+                    rankings.append([n, len(rankings), mine])
                 runs = {"ours": mine, "bm25_porter": bare_search(porter, qa["question"], False),
                         "bm25_trigram": bare_search(trigram, qa["question"], True)}
                 if pg is not None:
@@ -229,6 +239,9 @@ def main() -> None:
                         help="leave every turn valid from the load, not its session's time")
     parser.add_argument("--without-neighbours", action="store_true",
                         help="rank without the episode neighbourhood (to measure its share)")
+    parser.add_argument("--rankings", metavar="FILE",
+                        help="write each question's first ten turn ids (no text) to FILE, to"
+                             " compare two runs")
     parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
                         help="set a ranking constant (retrieval.FTS_WEIGHT=0.5) first")
     args = parser.parse_args()
@@ -236,9 +249,10 @@ def main() -> None:
     if args.without_neighbours:
         from claimgraph.logic import retrieval
         retrieval.NEIGHBOUR_SOURCES = 0
+    rankings: list | None = [] if args.rankings else None
     if not args.postgres:
         report = run(args.path, args.conversations, not args.no_captions, args.split,
-                     dated=not args.undated)
+                     dated=not args.undated, rankings=rankings)
     else:
         from bench_postgres import cluster
         tmp = Path(tempfile.mkdtemp(prefix="claimgraph-locomo-pg-"))
@@ -249,10 +263,12 @@ def main() -> None:
         pg = cluster()
         try:
             report = run(args.path, args.conversations, not args.no_captions, args.split,
-                         pg.start(tmp / "cluster"), not args.undated)
+                         pg.start(tmp / "cluster"), not args.undated, rankings)
         finally:
             pg.stop(tmp / "cluster")
             shutil.rmtree(tmp, ignore_errors=True)
+    if args.rankings:
+        Path(args.rankings).write_text(json.dumps(rankings))
     if args.json:
         print(json.dumps(report, indent=1))
         return

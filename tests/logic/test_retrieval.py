@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from claimgraph.logic.retrieval import (
     ANSWER_SHARE, NEIGHBOUR_KEEP, NEIGHBOUR_SHARE, NEIGHBOUR_SOURCES, WALK_BEAM, WALK_BUDGET,
-    WALK_MAX_DEPTH, Candidates, best_search_hits, by_effective_confidence, lenders, bfs_step,
-    fact_filter,
+    WALK_MAX_DEPTH, Candidates, TieBreak, best_search_hits, by_effective_confidence, lenders,
+    bfs_step, fact_filter, shared_ranks,
     fact_valid_at, fuse_retrieval, fuse_search_routes, initial_bfs_state, query_tokens,
     walk_done, walk_score, walk_select, with_effective_confidence,
 )
@@ -171,10 +171,45 @@ def test_a_missing_or_null_weight_means_one():
         assert fuse_retrieval([route], NOW)[0]["retrieval_score"] == pytest.approx(0.8 / 61)
 
 
-def test_equal_scores_keep_first_seen_order():
-    twins = [make_fact(fid, epistemic="commitment") for fid in ("z", "a")]
-    fused = fuse_retrieval([{"facts": twins[:1]}, {"facts": twins[1:]}], NOW)
-    assert [f["id"] for f in fused] == ["z", "a"]
+def test_equal_scores_fall_to_the_text_not_to_the_order_given_nor_to_the_ids():
+    texts = [f"said {n}" for n in range(8)]
+    def fused(order, prefix):
+        facts = [make_fact(f"{prefix}{n}", object_lit=texts[n], epistemic="commitment")
+                 for n in order]
+        return [f["object_lit"] for f in fuse_retrieval([{"facts": [f]} for f in facts], NOW)]
+    forward = fused(range(8), "a")
+    assert fused(reversed(range(8)), "z") == forward
+    assert fused([3, 1, 7, 0, 2, 6, 4, 5], "m") == forward
+    assert forward != texts and forward != texts[::-1]  # a hash, neither the order nor A-Z
+
+
+def test_equal_scores_go_to_the_newer_valid_time_first_and_ids_only_between_equal_texts():
+    old, new = (make_fact(fid, object_lit="same", t_valid=t, epistemic="commitment")
+                for fid, t in (("a", T0), ("b", T0 + 1)))
+    assert [f["id"] for f in fuse_retrieval([{"facts": [old]}, {"facts": [new]}], NOW)] == [
+        "b", "a"]
+    twins = [make_fact(fid, object_lit="same", epistemic="commitment") for fid in ("z", "a")]
+    assert [f["id"] for f in fuse_retrieval([{"facts": [t]} for t in twins], NOW)] == ["a", "z"]
+
+
+def test_a_tie_among_heads_reads_their_texts_only_at_the_cut():
+    heads = [{k: v for k, v in make_fact(f"h{n}", epistemic="commitment").items()
+              if k != "predicate"} for n in range(6)]
+    asked: list[list[str]] = []
+    def texts(ids):
+        asked.append(sorted(ids))
+        return {i: f"text of {i}" for i in ids}
+    order = TieBreak(texts=texts)
+    scored = [(1.0, 1.0, heads[0]), *((0.5, 1.0, h) for h in heads[1:])]
+    best = [e[2]["id"] for e in order.best(scored, 3)]
+    assert best[0] == "h0" and asked == [["h1", "h2", "h3", "h4", "h5"]]
+    again = TieBreak(texts=lambda ids: {i: f"text of {i}" for i in ids})
+    assert [e[2]["id"] for e in again.best(scored[::-1], 3)] == best
+
+
+def test_shared_ranks_give_a_run_of_equals_their_mean_place():
+    assert shared_ranks(["a", "b", "b", "c", "c", "c"]) == [0, 1.5, 1.5, 4, 4, 4]
+    assert shared_ranks([1, 1], start=3) == [3.5, 3.5] and shared_ranks([]) == []
 
 
 def test_fusion_annotates_copies_and_leaves_its_input_alone():
@@ -427,7 +462,7 @@ def test_many_valued_predicates_and_other_subjects_keep_their_order():
 def candidates(*scored: tuple[str, float]) -> Candidates:
     """Candidates scored as given (confidence 1), first seen in the order given."""
     return Candidates([(score, 1.0, make_fact(fid)) for fid, score in scored],
-                      lambda entry: entry[0], NOW, 30.0)
+                      TieBreak(), NOW, 30.0)
 
 
 def hit_ids(found: Candidates, rows=(), limit=None) -> list[str]:

@@ -544,13 +544,13 @@ def test_search_returns_literal_facts_and_facts_of_matched_entities(searchable):
 @pytest.mark.parametrize("query, limit", [("auth", 50), ("auth", 2), ("kuzu", 50), ("over pip", 1),
                                           ("zzz-nothing", 50)])
 def test_search_can_give_its_facts_as_heads_in_the_same_order(searchable, query, limit):
-    """Search with a limit ranks on heads and reads only the shown facts whole."""
-    from claimgraph.logic.model import FACT_HEAD_FIELDS
-    from claimgraph.store.records import fact_head
+    """Search with a limit ranks on heads (and their literals, which tell apart facts that
+    tie on the rest) and reads only the shown facts whole."""
+    from claimgraph.store.records import SEARCH_HEAD_FIELDS, search_head
     whole = searchable.search(query, limit)
     as_heads = searchable.search(query, limit, heads=True)
-    assert as_heads["facts"] == [fact_head(f) for f in whole["facts"]]
-    assert all(list(h) == list(FACT_HEAD_FIELDS) for h in as_heads["facts"])
+    assert as_heads["facts"] == [search_head(f) for f in whole["facts"]]
+    assert all(list(h) == list(SEARCH_HEAD_FIELDS) for h in as_heads["facts"])
     assert {k: v for k, v in as_heads.items() if k != "facts"} == {
         k: v for k, v in whole.items() if k != "facts"}
     assert searchable.search_facts(query, limit, heads=True) == as_heads["facts"]
@@ -670,10 +670,10 @@ def test_rank_words_leaves_out_closed_facts_and_entity_objects(wordy):
 
 
 def test_rank_words_limits_gives_heads_and_treats_operators_as_words(wordy):
-    from claimgraph.logic.model import FACT_HEAD_FIELDS
+    from claimgraph.store.records import SEARCH_HEAD_FIELDS
     assert len(wordy.rank_words(["support", "painting"], limit=1)) == 1
     heads = wordy.rank_words(["sunrise"], heads=True)
-    assert ids(heads) == ["w-4"] and list(heads[0]) == list(FACT_HEAD_FIELDS)
+    assert ids(heads) == ["w-4"] and list(heads[0]) == list(SEARCH_HEAD_FIELDS)
     assert wordy.rank_words(["AND", "NEAR(", '"', "*", "OR"]) == []
     assert wordy.rank_words([]) == [] and wordy.rank_words(["sunrise"], limit=0) == []
 

@@ -211,7 +211,8 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
     found = R.search_candidates(
         fts_facts, entity_facts, hop_facts, sh.now(), sh.half_life_days,
         word_facts=word_facts, related_facts=related_facts, fts_hits=coordination,
-        entity_groups=list(groups.values()), asked_time=QD.asked_time(query))
+        entity_groups=list(groups.values()), asked_time=QD.asked_time(query),
+        texts=_texts(sh))
     fused, total = R.best_search_hits(found, limit,
                                       _neighbours(sh, found, in_scope) if neighbours else ())
     shown = _whole_neighbours(sh, fused) if limit is None else _read_whole(sh, fused)
@@ -222,6 +223,14 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
             "total": total,
             "matched_entities": [{"id": e["id"], "name": e["name"], "type": e.get("type"),
                                   "scope": e.get("scope")} for e in matched]}
+
+
+def _texts(sh: Shell) -> Callable[[list[str]], dict[str, str]]:
+    """Ranking's reader of the text of heads that tie (``logic.retrieval.TieBreak``): one
+    read of the few facts concerned, whole."""
+    def read(ids: list[str]) -> dict[str, str]:
+        return {f["id"]: R.fact_text(f) or "" for f in sh.store.get_facts_by_ids(ids)}
+    return read
 
 
 def _neighbours(sh: Shell, found: R.Candidates,

@@ -9,6 +9,7 @@ fact invalid at ``now`` never surfaces.
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 from collections.abc import Mapping
 
@@ -93,7 +94,9 @@ def with_effective_confidence(fact: Fact, at: int,
 def by_effective_confidence(facts: Iterable[Fact], at: int,
                             half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
                             confidences: dict[str, float] | None = None) -> list[Fact]:
-    """The entity and hop routes' ranking: liveliest first, ids break ties, repeats dropped.
+    """The entity and hop routes' ranking: liveliest first, then the newer valid time, ids
+    last, repeats dropped. ``by_relevance`` gives the facts equal on the first two one shared
+    rank, so for search the ids order nothing.
 
     Repeats (a fact touching two matched entities) are dropped so they do not push later
     facts down a rank in fusion. ``confidences`` (id -> effective confidence at ``at``) is
@@ -104,8 +107,8 @@ def by_effective_confidence(facts: Iterable[Fact], at: int,
         unique.setdefault(fact["id"], fact)
     known = {} if confidences is None else confidences
     effective_confidences(unique.items(), at, known, half_life_days)
-    ranked = sorted(unique, key=str)  # ids ascending break ties: a stable sort keeps them
-    ranked.sort(key=known.__getitem__, reverse=True)  # (reverse keeps ties in order too)
+    ranked = sorted(unique, key=str)  # ids ascending: a stable sort keeps them on ties
+    ranked.sort(key=lambda i: (known[i], unique[i].get("t_valid") or 0), reverse=True)
     return [unique[fact_id] for fact_id in ranked]
 
 
@@ -124,14 +127,17 @@ def most_useful_first(facts: Iterable[AnyFact]) -> list[AnyFact]:
 def _rrf_scores(routes: Sequence[Mapping[str, Any]], k: int) -> dict[str, list[Any]]:
     """id -> [rrf score, first-seen fact]; dict order is first-seen order.
 
-    A route's rank is the fact's position in the list as given (invalid facts included), and
-    a fact repeated within one route counts only at its first rank.
+    A route's rank is the fact's position in the list as given (invalid facts included), or
+    its ``ranks`` entry when the route gives them (facts the route cannot tell apart share
+    one, ``shared_ranks``); a fact repeated within one route counts only at its first rank.
     """
     scores: dict[str, list[Any]] = {}
     for route in routes:
         weight = 1.0 if route.get("weight") is None else route["weight"]
+        facts = route.get("facts") or ()
+        ranks = route.get("ranks") or range(len(facts))
         seen: set[str] = set()
-        for rank, fact in enumerate(route.get("facts") or ()):
+        for rank, fact in zip(ranks, facts):
             fact_id = fact["id"]
             if fact_id in seen:
                 continue
@@ -149,8 +155,9 @@ def fuse_retrieval(routes: Sequence[Mapping[str, Any]], now: int, k: int = RRF_K
                    confidences: Mapping[str, float] | None = None) -> list[dict[str, Any]]:
     """Reciprocal rank fusion across routes, times effective confidence at ``now``.
 
-    Ties keep first-seen order (route by route, best first), which is total, so the output
-    is a pure function of the input. ``confidences`` may carry effective confidences at
+    Ties go to the newer valid time, then to the text (``TieBreak``), ids only between
+    identical texts, so the output is a pure function of the facts, whatever their ids or
+    the order they were given in. ``confidences`` may carry effective confidences at
     ``now`` already computed (by id), which are used as they are.
     """
     return [_annotated(entry) for entry in _fused(routes, now, k, half_life_days, confidences)[0]]
@@ -162,9 +169,9 @@ def _fused(routes: Sequence[Mapping[str, Any]], now: int, k: int, half_life_days
                               int] | None = None) -> tuple[list[tuple[float, float, Fact]], int]:
     """(score, effective confidence, fact) of the best ``limit`` facts valid at ``now`` (None:
     all of them), best first; and how many facts were valid. Equal scores go to the fact
-    more relevant by ``relevance`` (id -> place, lower first), then to first seen."""
+    more relevant by ``relevance`` (id -> place, lower first), then as ``TieBreak`` says."""
     scored = _scored(routes, now, k, half_life_days, confidences)
-    return _best(scored, _key(relevance), limit), len(scored)
+    return TieBreak(relevance).best(scored, limit), len(scored)
 
 
 def _scored(routes: Sequence[Mapping[str, Any]], now: int, k: int, half_life_days: float,
@@ -181,24 +188,111 @@ def _scored(routes: Sequence[Mapping[str, Any]], now: int, k: int, half_life_day
     return scored
 
 
-def _key(relevance: Mapping[str, int] | None) -> Callable[[tuple[float, float, Fact]], Any]:
-    """Score first; equal scores to the more relevant text (``relevance``: id -> place)."""
-    if not relevance:
-        return _score
-    unranked = len(relevance)
-    return lambda entry: (entry[0], -relevance.get(entry[2]["id"], unranked))
+class TieBreak:
+    """The order of fused candidates: a total order that depends on the facts alone, never on
+    their ids or the order a store returned them in (docs/search.md, "Ties").
+
+    Score first (higher); then the more relevant text (``relevance``: id -> place in the word
+    routes, lower first); then the newer valid time; then a hash of the fact's text
+    (``fact_text``), so equal facts fall in an order that is neither alphabetical nor the
+    store's; the id only between byte-identical texts. A head (no text: search ranks heads
+    and reads the few shown whole) that ties with another on all the rest has its text read
+    through ``texts`` (ids -> {id: text}), only for the ties among the facts kept and at the
+    cut; without ``texts`` it counts as an empty text."""
+    __slots__ = ("relevance", "unranked", "texts", "hashes")
+
+    def __init__(self, relevance: Mapping[str, int] | None = None,
+                 texts: Callable[[list[str]], Mapping[str, str]] | None = None) -> None:
+        self.relevance = relevance or {}
+        self.unranked = len(self.relevance)
+        self.texts = texts
+        #: id -> hash of the fact's text, as learned.
+        self.hashes: dict[str, int] = {}
+
+    def primary(self, entry: tuple[float, float, Fact]) -> tuple[float, int, int]:
+        """The order before the text: ascending is best first."""
+        fact = entry[2]
+        return (-entry[0], self.relevance.get(fact["id"], self.unranked),
+                -(fact.get("t_valid") or 0))
+
+    def best(self, scored: list[tuple[float, float, Fact]],
+             limit: int | None) -> list[tuple[float, float, Fact]]:
+        """The best ``limit`` entries (None: all), best first."""
+        if limit is not None and limit <= 0:
+            return []
+        if limit is not None and len(scored) > limit:
+            # Only entries scored at least the limit-th best score can be among the first:
+            # the finer key is computed for those alone (a popular entity brings thousands).
+            floor = heapq.nlargest(limit, scored, key=_score)[-1][0]
+            scored = [entry for entry in scored if entry[0] >= floor]
+        keyed = [(self.primary(entry), entry) for entry in scored]
+        if limit is None or len(keyed) <= limit:
+            window = sorted(keyed, key=_first)
+        else:
+            window = heapq.nsmallest(limit, keyed, key=_first)
+            edge = window[-1][0]
+            chosen = {id(entry) for _, entry in window}
+            window += [pair for pair in keyed if pair[0] == edge and id(pair[1]) not in chosen]
+        tied = [entry[2] for n, (key, entry) in enumerate(window)
+                if (n > 0 and window[n - 1][0] == key)
+                or (n + 1 < len(window) and window[n + 1][0] == key)]
+        if tied:
+            self._learn(tied)
+            hashes = self.hashes
+            window.sort(key=lambda pair: (pair[0], hashes.get(pair[1][2]["id"], 0),
+                                          str(pair[1][2]["id"])))
+        return [entry for _, entry in window[:limit]]
+
+    def _learn(self, facts: list[Fact]) -> None:
+        """The text hashes of ``facts`` not known yet: from the fact, or read in one call."""
+        unread = []
+        for fact in facts:
+            fact_id = fact["id"]
+            if fact_id in self.hashes:
+                continue
+            text = fact_text(fact)
+            if text is None:
+                unread.append(fact_id)
+            else:
+                self.hashes[fact_id] = text_hash(text)
+        if unread:
+            read = self.texts(unread) if self.texts is not None else {}
+            for fact_id in unread:
+                self.hashes[fact_id] = text_hash(read.get(fact_id, ""))
 
 
-def _best(scored: list[tuple[float, float, Fact]], key: Callable[[tuple[float, float, Fact]], Any],
-          limit: int | None) -> list[tuple[float, float, Fact]]:
-    """The best ``limit`` (None: all), best first; equal keys keep first-seen order."""
-    if limit is not None:  # documented as sorted(reverse=True)[:n], ties included
-        return heapq.nlargest(max(0, limit), scored, key=key)
-    return sorted(scored, key=key, reverse=True)  # stable
+def _first(pair: tuple[Any, Any]) -> Any:
+    return pair[0]
 
 
 def _score(entry: tuple[float, float, Fact]) -> float:
     return entry[0]
+
+
+def fact_text(fact: Fact) -> str | None:
+    """What a tie between two facts is broken on: the subject's name, the predicate and the
+    object as a person reads it; None for a head (it has no predicate)."""
+    if "predicate" not in fact:
+        return None
+    subject = fact.get("subject")
+    name = subject.get("name") if isinstance(subject, Mapping) else subject
+    return "\x1f".join((str(name or ""), str(fact.get("predicate") or ""),
+                        str(object_name(fact) or "")))
+
+
+def text_hash(text: str) -> int:
+    """A stable 64-bit hash of a text (Python's ``hash`` of a str changes between runs).
+    ``hashlib`` is imported here: only a tie needs it, and a query's start-up stays light."""
+    import hashlib
+    return int.from_bytes(hashlib.blake2b(text.encode("utf-8", "surrogatepass"),
+                                          digest_size=8).digest(), "big")
+
+
+def content_order(fact: Fact) -> tuple[int, str]:
+    """A fact's place among equals by content: the hash of its text, then (identical texts, or
+    heads) its id."""
+    text = fact_text(fact)
+    return (0 if text is None else text_hash(text), str(fact["id"]))
 
 
 def _annotated(entry: tuple[float, float, Fact]) -> dict[str, Any]:
@@ -236,14 +330,14 @@ def top_search_hits(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
 class Candidates:
     """Every fact the search routes found, scored (``search_candidates``): ``scored`` holds
     (score, effective confidence, fact) of each fact valid at ``now``, first seen first;
-    ``key`` orders them (score, then the more relevant text; a stable sort keeps first seen
-    first on ties)."""
-    __slots__ = ("scored", "key", "now", "half_life_days", "first")
+    ``order`` orders them (``TieBreak``: score, the more relevant text, the newer, the text's
+    hash)."""
+    __slots__ = ("scored", "order", "now", "half_life_days", "first")
 
-    def __init__(self, scored: list[tuple[float, float, Fact]],
-                 key: Callable[[tuple[float, float, Fact]], Any], now: int,
+    def __init__(self, scored: list[tuple[float, float, Fact]], order: TieBreak, now: int,
                  half_life_days: float) -> None:
-        self.scored, self.key, self.now, self.half_life_days = scored, key, now, half_life_days
+        self.scored, self.order, self.now, self.half_life_days = (scored, order, now,
+                                                                  half_life_days)
         #: The first ``NEIGHBOUR_SOURCES`` ids, once asked for (``lenders``).
         self.first: list[str] | None = None
 
@@ -254,7 +348,9 @@ def search_candidates(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
                       word_facts: Sequence[Fact] = (), related_facts: Sequence[Fact] = (),
                       entity_groups: Sequence[Sequence[Fact]] | None = None,
                       fts_hits: Mapping[str, int] | None = None,
-                      asked_time: Callable[[int | None], bool] | None = None) -> Candidates:
+                      asked_time: Callable[[int | None], bool] | None = None,
+                      texts: Callable[[list[str]], Mapping[str, str]] | None = None
+                      ) -> Candidates:
     """The routes fused and scored, not yet ordered.
 
     The routes (docs/search.md): ``word_facts``, the query's words ranked by BM25 (the main
@@ -265,26 +361,34 @@ def search_candidates(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
     ``entity_facts``), each weighted by how specific the entity is (an entity with hundreds of
     facts is weak evidence for any one of them) and ordered by the facts' text relevance
     first; and the hop route, weighted and ordered the same way. Equal scores go to the more
-    relevant text, then to first seen; never to an id. ``asked_time``: the time the query
-    names, as a test of a fact's ``t_valid`` (``logic.query_dates``); a fact it passes counts
+    relevant text, then as ``TieBreak`` says (``texts`` reads the text of heads that tie);
+    never to an id where the texts differ. ``asked_time``: the time the query names, as a
+    test of a fact's ``t_valid`` (``logic.query_dates``); a fact it passes counts
     ``1 + ASKED_TIME_BOOST`` times."""
     known: dict[str, float] = {}
     relevance = text_relevance(word_facts, related_facts)
     groups = [list(entity_facts)] if entity_groups is None else [list(g) for g in entity_groups]
-    routes = [{"weight": WORD_WEIGHT, "facts": list(word_facts)},
-              {"weight": RELATED_WEIGHT, "facts": list(related_facts)},
-              {"weight": FTS_WEIGHT, "facts": by_coordination(fts_facts, fts_hits, relevance)}]
+    trigram = by_coordination(fts_facts, fts_hits, relevance)
+    routes = [{"weight": WORD_WEIGHT, "facts": list(word_facts), "ranks": _same_words(word_facts)},
+              {"weight": RELATED_WEIGHT, "facts": list(related_facts),
+               "ranks": _same_words(related_facts)},
+              {"weight": FTS_WEIGHT, "facts": trigram,
+               "ranks": shared_ranks([((fts_hits or {}).get(f["id"], 1), relevance.get(f["id"]),
+                                       f.get("t_valid"), f.get("object_lit", f["id"]))
+                                      for f in trigram])}]
     for group in groups:
+        ranked, ranks = by_relevance(group, relevance, now, half_life_days, known)
         routes.append({"weight": ENTITY_WEIGHT * specificity(_distinct(group)),
-                       "facts": by_relevance(group, relevance, now, half_life_days, known)})
+                       "facts": ranked, "ranks": ranks})
     hops = list(hop_facts)
-    routes.append({"weight": HOP_WEIGHT * specificity(_distinct(hops)),
-                   "facts": by_relevance(hops, relevance, now, half_life_days, known)})
+    ranked, ranks = by_relevance(hops, relevance, now, half_life_days, known)
+    routes.append({"weight": HOP_WEIGHT * specificity(_distinct(hops)), "facts": ranked,
+                   "ranks": ranks})
     scored = _scored(routes, now, RRF_K, half_life_days, known)
     if asked_time is not None:
         scored = [(score * (1 + ASKED_TIME_BOOST) if asked_time(fact.get("t_valid")) else score,
                    conf, fact) for score, conf, fact in scored]
-    return Candidates(scored, _key(relevance), now, half_life_days)
+    return Candidates(scored, TieBreak(relevance, texts), now, half_life_days)
 
 
 def lenders(found: Candidates) -> list[str]:
@@ -292,7 +396,7 @@ def lenders(found: Candidates) -> list[str]:
     neighbours ``best_search_hits`` lets borrow from them."""
     if found.first is None:
         found.first = [entry[2]["id"]
-                       for entry in _best(found.scored, found.key, NEIGHBOUR_SOURCES)]
+                       for entry in found.order.best(found.scored, NEIGHBOUR_SOURCES)]
     return found.first
 
 
@@ -321,16 +425,16 @@ def best_search_hits(found: Candidates, limit: int | None = None,
     them in the order it was lent to (lender by lender, nearest first)."""
     borrowed, joined, asked = _borrowed(found, neighbours)
     if not borrowed:
-        return [_annotated(e) for e in _best(found.scored, found.key, limit)], len(found.scored)
+        return [_annotated(e) for e in found.order.best(found.scored, limit)], len(found.scored)
     answers = [_as_answer(entry, borrowed, asked) for entry in [*found.scored, *joined]
                if entry[2]["id"] in asked]
-    head = _best([*(e for e in found.scored if e[2]["id"] not in asked), *answers], found.key,
-                 NEIGHBOUR_KEEP if limit is None else min(NEIGHBOUR_KEEP, max(0, limit)))
+    head = found.order.best([*(e for e in found.scored if e[2]["id"] not in asked), *answers],
+                            NEIGHBOUR_KEEP if limit is None else min(NEIGHBOUR_KEEP, max(0, limit)))
     kept = {entry[2]["id"] for entry in head}
     rest = [(score + borrowed.get(fact["id"], 0.0) * conf, conf, fact)
             for score, conf, fact in [*found.scored, *joined] if fact["id"] not in kept]
     more = None if limit is None else max(0, limit - len(head))
-    best = [*head, *_best(rest, found.key, more)]
+    best = [*head, *found.order.best(rest, more)]
     return [_annotated(e) for e in best], len(found.scored) + len(joined)
 
 
@@ -385,20 +489,34 @@ def _distinct(facts: Iterable[Fact]) -> int:
 
 def text_relevance(*ranked_routes: Sequence[Fact]) -> dict[str, int]:
     """id -> the fact's best position in the word routes (0 = most relevant), routes taken in
-    turn (the query's own words before related ones)."""
+    turn (the query's own words before related ones). Facts in a row that say the same
+    words (two speakers' "Thanks!") share a place: the words cannot tell them apart."""
     place: dict[str, int] = {}
     for route in ranked_routes:
         offset = len(place)
+        previous: Any = None
         for n, fact in enumerate(route):
-            place.setdefault(fact["id"], offset + n)
+            text = fact.get("object_lit", fact["id"])
+            if text is not None and text == previous and n:
+                place.setdefault(fact["id"], place[route[n - 1]["id"]])
+            else:
+                place.setdefault(fact["id"], offset + n)
+            previous = text
     return place
+
+
+def _same_words(route: Sequence[Fact]) -> list[float]:
+    """A word route's ranks: facts in a row with the same literal (the same BM25 score, put
+    side by side by the store) share one."""
+    return shared_ranks([f.get("object_lit", f["id"]) for f in route])
 
 
 def by_coordination(facts: Sequence[Fact], hits: Mapping[str, int] | None,
                     relevance: Mapping[str, int]) -> list[Fact]:
     """The trigram route's order: facts hit by more of the query's pieces first (a fact that
     holds three of the words beats one that holds one), then the more relevant text, then
-    the order given."""
+    the order given (the store's: the newer, then the literal). Facts in a row equal on all
+    of these and on the literal share a rank (``search_candidates``)."""
     counts = hits or {}
     order = {f["id"]: n for n, f in enumerate(facts)}
     unranked = len(relevance) + len(order)
@@ -408,12 +526,31 @@ def by_coordination(facts: Sequence[Fact], hits: Mapping[str, int] | None,
 
 def by_relevance(facts: Iterable[Fact], relevance: Mapping[str, int], at: int,
                  half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
-                 confidences: dict[str, float] | None = None) -> list[Fact]:
-    """An entity's (or a hop's) facts: those the query's words found first, in that order;
-    then the rest by effective confidence (``by_effective_confidence``)."""
-    ranked = by_effective_confidence(facts, at, half_life_days, confidences)
+                 confidences: dict[str, float] | None = None
+                 ) -> tuple[list[Fact], list[float]]:
+    """An entity's (or a hop's) facts and their ranks: those the query's words found first,
+    in that order; then the rest by effective confidence and the newer valid time
+    (``by_effective_confidence``), where facts equal on both share one rank (their mean
+    place, ``shared_ranks``): nothing the route knows tells them apart."""
+    known = {} if confidences is None else confidences
+    ranked = by_effective_confidence(facts, at, half_life_days, known)
     found = sorted((f for f in ranked if f["id"] in relevance), key=lambda f: relevance[f["id"]])
-    return found + [f for f in ranked if f["id"] not in relevance]
+    rest = [f for f in ranked if f["id"] not in relevance]
+    ranks = [*map(float, range(len(found))),
+             *shared_ranks([(known[f["id"]], f.get("t_valid") or 0) for f in rest], len(found))]
+    return found + rest, ranks
+
+
+def shared_ranks(keys: Sequence[Any], start: int = 0) -> list[float]:
+    """Ranks of a list in order where equal neighbouring keys share their mean place (from
+    ``start``): a run of equals gets equal credit in fusion, whatever order it came in."""
+    ranks: list[float] = []
+    place = start
+    for _, run in itertools.groupby(keys):
+        size = sum(1 for _ in run)
+        ranks.extend([place + (size - 1) / 2] * size)
+        place += size
+    return ranks
 
 
 # --- query tokens -------------------------------------------------------------------------

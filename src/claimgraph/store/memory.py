@@ -382,13 +382,13 @@ class MemoryStore(MemoryPurge, StoreDefaults):
                  if needle in (f["object_lit"] or "").lower()
                  or hit_ids & {f["subject"], f["object_ref"]}]
         found = [self._hydrate(f) for f in sorted(facts, key=rec.search_fact_order)[:limit]]
-        return [rec.fact_head(f) for f in found] if heads else found
+        return [rec.search_head(f) for f in found] if heads else found
 
     def rank_words(self, words: Sequence[str], limit: int = 50, *,
                    heads: bool = False) -> list[Record] | None:
-        """SQLite's word ranking (porter stems, BM25, ties by id) over the open facts' literals,
-        from a throwaway in-memory FTS5 index of them: the same tokenizer and the same scores,
-        so both backends give the same order."""
+        """SQLite's word ranking (porter stems, BM25, ties by the literal) over the open facts'
+        literals, from a throwaway in-memory FTS5 index of them: the same tokenizer and the
+        same scores, so both backends give the same order."""
         wanted = [w for w in words if w and w.strip()]
         texts = [(f["id"], f["object_lit"], f["t_invalid"] is None)
                  for f in self._s["facts"].values() if f["object_lit"] is not None]
@@ -399,11 +399,12 @@ class MemoryStore(MemoryPurge, StoreDefaults):
                         " UNINDEXED, tokenize='porter unicode61 remove_diacritics 2')")
             con.executemany("INSERT INTO w (id, object_lit, open) VALUES (?, ?, ?)", texts)
             ids = [r[0] for r in con.execute(
-                "SELECT id FROM (SELECT id, open, rank FROM w WHERE w MATCH ?1 ORDER BY rank"
-                " LIMIT ?2 * 4) WHERE open ORDER BY rank, id LIMIT ?2",
+                "SELECT id FROM (SELECT id, object_lit, open, rank FROM w WHERE w MATCH ?1"
+                " ORDER BY rank"
+                " LIMIT ?2 * 4) WHERE open ORDER BY rank, object_lit, id LIMIT ?2",
                 (f"object_lit : ({words_match(wanted)})", limit))]
         found = [self._hydrate(self._s["facts"][fact_id]) for fact_id in ids]
-        return [rec.fact_head(f) for f in found] if heads else found
+        return [rec.search_head(f) for f in found] if heads else found
 
     def episode_neighbours(self, ids: Iterable[str],
                            span: int) -> list[tuple[str, int, Record, bool]]:

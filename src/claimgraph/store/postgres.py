@@ -131,4 +131,4 @@ class PostgresStore(PostgresPurge, SqlStore):
 
 def _cut(facts: list[Record], heads: bool) -> list[Record]:
     """Search's facts whole, or cut to their heads when the caller ranks first."""
-    return [rec.fact_head(f) for f in facts] if heads else facts
+    return [rec.search_head(f) for f in facts] if heads else facts

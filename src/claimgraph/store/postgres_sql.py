@@ -128,7 +128,8 @@ SEARCH_FACTS = (
     " UNION (SELECT pk FROM facts WHERE object_ref_id IN (SELECT id FROM named)"
     " LIMIT %(n)s * 10)) "
     + FACT_SELECT + " WHERE f.pk IN (SELECT pk FROM hits)"
-    " ORDER BY f.t_invalid IS NOT NULL, f.t_valid DESC, f.id LIMIT %(n)s")
+    " ORDER BY f.t_invalid IS NOT NULL, f.t_valid DESC, coalesce(f.object_lit, '') COLLATE \"C\","
+    " f.id LIMIT %(n)s")
 SEARCH_EPISODES = (EPISODE_SELECT + " WHERE summary ILIKE %(p)s"
                    " ORDER BY opened_at IS NULL, opened_at DESC, id LIMIT %(n)s")
 
@@ -148,15 +149,16 @@ FACT_COUNT = "SELECT count(*) FROM facts WHERE object_lit IS NOT NULL"
 
 def words_ranked(count: int) -> str:
     """The open facts whose words match (%(q)s: the words OR-ed, stemmed by the 'english'
-    config), best first, ties by id; at most %(n)s. The score is BM25's shape: each word's
-    ``ts_rank`` (its frequency in the text, normalized by the log of the text's length) times
-    its rarity weight (%(w0)s, %(w1)s…, one per word's tsquery %(q0)s, %(q1)s…), summed, so
-    a rare word outweighs a common one as in SQLite's FTS5 ranking (docs/search.md)."""
+    config), best first, ties by the literal in byte order (as SQLite), then id; at most
+    %(n)s. The score is BM25's shape: each word's ``ts_rank`` (its frequency in the text,
+    normalized by the log of the text's length) times its rarity weight (%(w0)s, %(w1)s…,
+    one per word's tsquery %(q0)s, %(q1)s…), summed, so a rare word outweighs a common one
+    as in SQLite's FTS5 ranking (docs/search.md)."""
     terms = " + ".join(f"%(w{i})s * ts_rank(f.words, to_tsquery('english'::regconfig,"
                        f" %(q{i})s), 1)" for i in range(count))
     return ("SELECT f.pk FROM facts f, to_tsquery('english'::regconfig, %(q)s) AS q"
             " WHERE f.words @@ q AND f.t_invalid IS NULL"
-            f" ORDER BY ({terms}) DESC, f.id LIMIT %(n)s")
+            f" ORDER BY ({terms}) DESC, f.object_lit COLLATE \"C\", f.id LIMIT %(n)s")
 
 
 #: Whether this schema's facts have the word column (format 6).

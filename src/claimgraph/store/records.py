@@ -52,6 +52,16 @@ def fact_head(fact: Record) -> Record:
     return head
 
 
+#: A search route's head: a fact head and its literal (``search_head``).
+SEARCH_HEAD_FIELDS = (*FACT_HEAD_FIELDS, "object_lit")
+
+
+def search_head(fact: Record) -> Record:
+    """``fact_head`` and the literal: what search's word and full-text routes hand back as a
+    head (a route tells facts that say the same words apart by nothing else)."""
+    return {**fact_head(fact), "object_lit": fact.get("object_lit")}
+
+
 def in_asked_order(wanted: Sequence[str], found: Mapping[str, Record]) -> list[Record]:
     """The found records in the order ids were asked for, unknown ids skipped; an id asked
     twice gets a copy the second time (a caller may change one without changing the other)."""
@@ -192,8 +202,9 @@ def fact_order(fact: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 def search_fact_order(fact: Mapping[str, Any]) -> tuple[Any, ...]:
-    """Search hits: current beliefs first, newest first, then id."""
-    return (fact["t_invalid"] is not None, -fact["t_valid"], fact["id"])
+    """Search hits: current beliefs first, newest first, then the literal, then id."""
+    return (fact["t_invalid"] is not None, -fact["t_valid"], fact.get("object_lit") or "",
+            fact["id"])
 
 
 def search_episode_order(episode: Mapping[str, Any]) -> tuple[Any, ...]:

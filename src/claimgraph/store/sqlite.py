@@ -19,7 +19,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 
 from claimgraph.errors import ClaimgraphError
-from claimgraph.logic.model import CONTEXT_HEAD_FIELDS, EPISODE_FIELDS, FACT_HEAD_FIELDS
+from claimgraph.logic.model import CONTEXT_HEAD_FIELDS, EPISODE_FIELDS
 from claimgraph.store import records as rec
 from claimgraph.store import sqlite_schema as schema
 from claimgraph.store import sqlite_sql as q
@@ -37,6 +37,11 @@ if TYPE_CHECKING:
 
 _ENTITY_CACHE_MAX = 50_000
 SEARCH_INDEXES = ("fact_fts", "entity_fts", "episode_fts", "fact_words")
+
+
+def _time_key(row: Row) -> tuple[Any, Any]:
+    """A search key row's (valid, -t_valid): the order before the literal."""
+    return row[0], row[1]
 
 
 class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
@@ -261,13 +266,34 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
                                                            (json.dumps(texts), limit)))
         if not keys:
             return []
-        ranked = (heapq.nsmallest(limit, keys.values()) if limit >= 0
-                  else sorted(keys.values()))  # as SQL's LIMIT -1: all of them
+        ranked = self._cut_by_literal(list(keys.values()), limit)
         best = json.dumps([r[-1] for r in ranked])
         if heads:
             rows = self._db.rows(q.SEARCH_HEADS_BY_PK, (best,))
-            return [dict(zip(FACT_HEAD_FIELDS, r)) for r in rows]
+            return [dict(zip(rec.SEARCH_HEAD_FIELDS, r)) for r in rows]
         return self._hydrate(self._db.rows(q.SEARCH_FACTS_BY_PK, (best,)))
+
+    def _cut_by_literal(self, rows: list[Row], limit: int) -> list[Row]:
+        """The best ``limit`` key rows (valid, -t_valid, literal, id, pk; all when ``limit`` is
+        negative, as SQL's LIMIT -1), in any order (the kept facts are read in the search
+        order). A named entity's rows come without their literal (None): where the cut falls
+        among facts of one valid time, their literals are read (one read of those few), so
+        the literal decides which stay, never the id."""
+        if limit < 0 or len(rows) <= limit:
+            return rows
+        ranked = heapq.nsmallest(limit, rows, key=_time_key)
+        if not ranked:
+            return ranked
+        edge = _time_key(ranked[-1])
+        tied = [r for r in rows if _time_key(r) == edge]
+        inside = sum(1 for r in ranked if _time_key(r) == edge)
+        if len(tied) == inside:
+            return ranked
+        unread = [r[-1] for r in tied if r[2] is None]
+        text: dict[int, str] = (dict(self._db.rows(q.CUT_LITERALS, (json.dumps(unread),)))
+                                if unread else {})
+        tied.sort(key=lambda r: (text.get(r[-1], "") if r[2] is None else r[2], r[3]))
+        return [r for r in ranked if _time_key(r) != edge] + tied[:inside]
 
     def rank_words(self, words: Sequence[str], limit: int = 50, *,
                    heads: bool = False) -> list[Record] | None:
@@ -296,7 +322,7 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
             rows = self._db.rows(q.HEADS_BY_PK,
                                  (json.dumps(pks),))
             rows = sorted(rows, key=lambda r: place[r[0]])
-            return [dict(zip(FACT_HEAD_FIELDS, r[1:])) for r in rows]
+            return [dict(zip(rec.SEARCH_HEAD_FIELDS, r[1:])) for r in rows]
         rows = self._db.rows(q.FACTS_BY_PK,
                              (json.dumps(pks),))
         rows = sorted(rows, key=lambda r: place[r[0]])

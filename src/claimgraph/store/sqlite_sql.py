@@ -149,7 +149,8 @@ SEARCH_ENTITIES = (ENTITY_SELECT + " WHERE pk IN (SELECT value FROM json_each(?1
 #: ``limit`` kept are read afterwards (SEARCH_FACTS_BY_PK), in the same order. ?1 is the text
 #: as an FTS5 phrase (or, for named_entity_ids(True), the matched entities' rowids as JSON, in
 #: index order), ?2 the limit.
-_SEARCH_ORDER = " ORDER BY f.t_invalid IS NOT NULL, f.t_valid DESC, f.id"
+_SEARCH_ORDER = (" ORDER BY f.t_invalid IS NOT NULL, f.t_valid DESC, coalesce(f.object_lit, ''),"
+                 " f.id")
 _NAMED_BY_MATCH = ("SELECT e.id FROM entity_fts CROSS JOIN entities e ON e.pk = entity_fts.rowid"
                    " WHERE entity_fts MATCH ?1 ORDER BY entity_fts.rowid LIMIT ?2 * 10")
 _NAMED_BY_ROWIDS = ("SELECT e.id FROM json_each(?1) j CROSS JOIN entities e ON e.pk = j.value"
@@ -158,7 +159,8 @@ _NAMED_BY_ROWIDS = ("SELECT e.id FROM json_each(?1) j CROSS JOIN entities e ON e
 #: one statement with a UNION of CTEs costs about twice as much (temp B-trees per UNION and an
 #: IN-list over the union) for the same candidates. Each route gives its candidates' sort
 #: keys as rows that sort as they are (_SEARCH_ORDER: valid first, newest valid time first,
-#: then id; Python orders str by code point, SQLite's BINARY by UTF-8 bytes: the same order),
+#: then the literal, then id, so equal times never fall to ids; Python orders str by code
+#: point, SQLite's BINARY by UTF-8 bytes: the same order),
 #: with the pk last: the entity routes straight from the end indexes (format 4 carries the
 #: keys), the full-text route's rowids through the table (SEARCH_KEYS_BY_PK).
 SEARCH_FTS_PKS = ("SELECT rowid FROM fact_fts WHERE fact_fts MATCH ?1"
@@ -169,27 +171,42 @@ SEARCH_FTS_FIRST_PKS = "SELECT rowid FROM fact_fts WHERE fact_fts MATCH ?1 LIMIT
 #: Each route hands back only its own best ``limit`` keys (sorted by SQLite, in C): the best
 #: ``limit`` of a union are among the union of each part's best, and turning a row into
 #: Python objects costs far more than SQLite's sort of it.
-_KEYS = "{t}.t_invalid IS NOT NULL, -{t}.t_valid, {t}.id, {t}.pk"
-_BEST = " ORDER BY 1, 2, 3 LIMIT ?2"
-_NAMED_ENDS = ("SELECT * FROM (SELECT " + _KEYS.format(t="s") + " FROM facts s"
-               " WHERE s.{end} IN (SELECT value FROM json_each(?1)) LIMIT ?2 * 10)" + _BEST)
+_KEYS = "{t}.t_invalid IS NOT NULL, -{t}.t_valid, coalesce({t}.object_lit, ''), {t}.id, {t}.pk"
+_BEST = " ORDER BY 1, 2, 3, 4 LIMIT ?2"
+#: The named entities' part reads its end index alone (a row read per fact would cost more
+#: than the rest of the search): its keys have no literal, so it gives every fact tied on
+#: (valid, valid time) with its ``limit``-th, and ``SqliteStore._cut_by_literal`` reads the
+#: literals of the facts tied at the final cut only (CUT_LITERALS).
+_NAMED_ENDS = ("WITH part AS MATERIALIZED (SELECT s.t_invalid IS NOT NULL AS v, -s.t_valid AS t,"
+               " NULL AS lit, s.id AS id, s.pk AS pk FROM facts s"
+               " WHERE s.{end} IN (SELECT value FROM json_each(?1)) LIMIT ?2 * 10)"
+               " SELECT v, t, lit, id, pk FROM part WHERE ?2 < 0"
+               " OR (SELECT count(*) FROM part) <= ?2"
+               " OR (v, t) <= (SELECT v, t FROM part ORDER BY v, t LIMIT 1 OFFSET ?2 - 1)")
 SEARCH_SUBJECT_KEYS = _NAMED_ENDS.format(end="subject_id")
 SEARCH_OBJECT_KEYS = _NAMED_ENDS.format(end="object_ref_id")
 SEARCH_KEYS_BY_PK = ("SELECT " + _KEYS.format(t="f") + " FROM json_each(?1) j"
                      " CROSS JOIN facts f ON f.pk = j.value" + _BEST)
+#: The literals of facts tied at search's cut (?1: their pks as JSON).
+CUT_LITERALS = ("SELECT f.pk, coalesce(f.object_lit, '') FROM json_each(?1) j"
+                " CROSS JOIN facts f ON f.pk = j.value")
 #: The kept facts' full rows (?1: their pks as JSON), in the search order.
 SEARCH_FACTS_BY_PK = (FACT_SELECT + " WHERE f.pk IN (SELECT value FROM json_each(?))"
                       + _SEARCH_ORDER)
-SEARCH_HEADS_BY_PK = (FACT_HEAD_SELECT + " WHERE f.pk IN (SELECT value FROM json_each(?))"
+#: Search's heads carry the literal too (read with the row anyway): a route tells facts that
+#: say the same words apart by nothing else (``logic.retrieval.shared_ranks``).
+_SEARCH_HEAD_SELECT = FACT_HEAD_SELECT.replace(" FROM facts f", ", f.object_lit FROM facts f")
+SEARCH_HEADS_BY_PK = (_SEARCH_HEAD_SELECT + " WHERE f.pk IN (SELECT value FROM json_each(?))"
                       + _SEARCH_ORDER)
 
 
 #: The open facts whose words match (?1: an FTS5 expression of words OR-ed), best BM25 first,
-#: ties by id; at most ?2. FTS5 ranks a few times the limit (its own sorter, in C) and the
-#: closed ones among them are dropped: search never shows a closed fact.
+#: ties by the literal (never by id where the texts differ); at most ?2. FTS5 ranks a few
+#: times the limit (its own sorter, in C) and the closed ones among them are dropped: search
+#: never shows a closed fact.
 WORDS_RANKED = ("SELECT f.pk FROM (SELECT rowid, rank FROM fact_words WHERE fact_words MATCH ?1"
                 " ORDER BY rank LIMIT ?2 * 4) w CROSS JOIN facts f ON f.pk = w.rowid"
-                " WHERE f.t_invalid IS NULL ORDER BY w.rank, f.id LIMIT ?2")
+                " WHERE f.t_invalid IS NULL ORDER BY w.rank, f.object_lit, f.id LIMIT ?2")
 #: The kept facts' rows in any order (?1: their pks as JSON).
 #: How many facts hold each word (?1: a JSON list of quoted words), counted up to ?2; one
 #: row per word, in the list's order (one statement: a word's count is a short index walk).
@@ -200,7 +217,7 @@ FACTS_BY_PK = ("SELECT f.pk, " + FACT_SELECT.removeprefix("SELECT ")
                + " WHERE f.pk IN (SELECT value FROM json_each(?))")
 #: ``Store.episode_neighbours`` (:ids JSON, :span).
 EPISODE_NEIGHBOURS = common.episode_neighbours(" IN (SELECT value FROM json_each(:ids))")
-HEADS_BY_PK = ("SELECT f.pk, " + FACT_HEAD_SELECT.removeprefix("SELECT ")
+HEADS_BY_PK = ("SELECT f.pk, " + _SEARCH_HEAD_SELECT.removeprefix("SELECT ")
                + " WHERE f.pk IN (SELECT value FROM json_each(?))")
 
 
