@@ -35,8 +35,8 @@ pytestmark = pytest.mark.timeout(300)
 REPO = Path(__file__).resolve().parents[2]
 PLUGIN_ID = "claimgraph@claimgraph"
 SEARCH = "mcp__plugin_claimgraph_claimgraph__memory_search"
-LEARN = "E2E-LEARN: add a greeting module with a hello function. Always use pytest for tests."
-RECALL = "E2E-RECALL: add a farewell module with a bye function; which test runner do we use?"
+LEARN = "E2E-LEARN: add a greeting module with a `hello` function. Always use pytest for tests."
+RECALL = "E2E-RECALL: add a farewell module with a `bye` function; which test runner do we use?"
 HELLO = 'def hello(name):\n    """A greeting."""\n    return f"hello {name}"\n'
 BYE = 'def bye(name):\n    """A farewell."""\n    return f"bye {name}"\n'
 MISSING = "is not installed"
@@ -147,7 +147,7 @@ def test_without_claimgraph_the_plugin_says_once_how_to_install_it(world: World)
         assert not [r for r in world.runs if "hook" in r.stderr.lower() and "fail" in
                     r.stderr.lower()], world.runs[-1].stderr
 
-        second = run_session(world, "E2E-RECALL: add a farewell module with a bye function.")
+        second = run_session(world, "E2E-RECALL: add a farewell module with a `bye` function.")
         assert second != first
         again = [t for t in context_texts(first_request(world, "E2E-RECALL")) if MISSING in t]
         assert again == [], "the install notice was repeated in the next session"

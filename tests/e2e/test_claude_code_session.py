@@ -19,9 +19,9 @@ from harness import (
 pytestmark = pytest.mark.timeout(300)
 
 DIRECTIVE = "Always use pytest for tests."
-FIRST_PROMPT = ("E2E-FIRST: add a calculator module with an add function and a test for it. "
+FIRST_PROMPT = ("E2E-FIRST: add a calculator module with an `add` function and a test for it. "
                 f"{DIRECTIVE}")
-SECOND_PROMPT = "E2E-SECOND: now add a multiply helper."
+SECOND_PROMPT = "E2E-SECOND: now add a `multiply` helper."
 CALC = 'def add(a, b):\n    """The sum of a and b."""\n    return a + b\n'
 TEST_CALC = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
 MUL = 'def multiply(a, b):\n    """The product of a and b."""\n    return a * b\n'

@@ -22,8 +22,8 @@ from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_OPEN
 pytestmark = pytest.mark.timeout(300)
 
 DIRECTIVE = "Always use pytest for tests."
-FIRST = f"E2E-CODEX-LEARN: add a greeting module with a hello function. {DIRECTIVE}"
-SECOND = "E2E-CODEX-RECALL: add a farewell module with a bye function."
+FIRST = f"E2E-CODEX-LEARN: add a greeting module with a `hello` function. {DIRECTIVE}"
+SECOND = "E2E-CODEX-RECALL: add a farewell module with a `bye` function."
 HELLO = 'def hello(name):\n    """A greeting."""\n    return f"hello {name}"\n'
 BYE = 'def bye(name):\n    """A farewell."""\n    return f"bye {name}"\n'
 

@@ -31,10 +31,10 @@ pytestmark = pytest.mark.timeout(400)
 CALC = 'def add(a, b):\n    """The sum."""\n    return a + b\n'
 HELLO = 'def hello(name):\n    """A greeting."""\n    return f"hello {name}"\n'
 BYE = 'def bye(name):\n    """A farewell."""\n    return f"bye {name}"\n'
-CLAUDE_FIRST = ("E2E-CROSS-CLAUDE: add a calculator module with an add function. "
+CLAUDE_FIRST = ("E2E-CROSS-CLAUDE: add a calculator module with an `add` function. "
                 "Always use pytest for tests.")
-CODEX = "E2E-CROSS-CODEX: add a greeting module with a hello function."
-CLAUDE_AGAIN = "E2E-RECALL: add a farewell module with a bye function."
+CODEX = "E2E-CROSS-CODEX: add a greeting module with a `hello` function."
+CLAUDE_AGAIN = "E2E-RECALL: add a farewell module with a `bye` function."
 
 
 def claude_scripts(world: AgentsWorld) -> dict[str, list[Any]]:

@@ -28,9 +28,9 @@ pytestmark = pytest.mark.timeout(300)
 
 REPO = Path(__file__).resolve().parents[2]
 SEARCH = "mcp_claimgraph_memory_search"
-LEARN = ("E2E-GEMINI-LEARN: add a greeting module with a hello function. "
+LEARN = ("E2E-GEMINI-LEARN: add a greeting module with a `hello` function. "
          "Always use pytest for tests.")
-RECALL = "E2E-GEMINI-RECALL: add a farewell module with a bye function."
+RECALL = "E2E-GEMINI-RECALL: add a farewell module with a `bye` function."
 HELLO = 'def hello(name):\n    """A greeting."""\n    return f"hello {name}"\n'
 BYE = 'def bye(name):\n    """A farewell."""\n    return f"bye {name}"\n'
 
@@ -103,7 +103,7 @@ def test_without_claimgraph_the_extension_says_how_to_install_it(
     world = gemini_world
     with world.explained(), world.serving_gemini(scripts(world)) as api:
         install_extension(world)
-        gemini_session(world, "E2E-GEMINI-LEARN: add a greeting module with a hello function.")
+        gemini_session(world, "E2E-GEMINI-LEARN: add a greeting module with a `hello` function.")
         [body] = [e["body"] for e in api.requests.snapshot()[:1]]
         told = [unescaped(t) for t in prompt_texts(body) if "<hook_context>" in t]
         assert told and "is not installed" in told[0], prompt_texts(body)

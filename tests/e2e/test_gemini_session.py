@@ -23,9 +23,9 @@ from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_OPEN
 pytestmark = pytest.mark.timeout(300)
 
 DIRECTIVE = "Always use pytest for tests."
-FIRST = f"E2E-GEMINI-LEARN: add a greeting module with a hello function. {DIRECTIVE}"
-SECOND = "E2E-GEMINI-RECALL: add a farewell module with a bye function."
-TUI = "E2E-GEMINI-TUI: add a constants module with an answer function."
+FIRST = f"E2E-GEMINI-LEARN: add a greeting module with a `hello` function. {DIRECTIVE}"
+SECOND = "E2E-GEMINI-RECALL: add a farewell module with a `bye` function."
+TUI = "E2E-GEMINI-TUI: add a constants module with an `answer` function."
 HELLO = 'def hello(name):\n    """A greeting."""\n    return f"hello {name}"\n'
 BYE = 'def bye(name):\n    """A farewell."""\n    return f"bye {name}"\n'
 CONSTANTS = 'def answer():\n    """The answer."""\n    return 42\n'

@@ -25,7 +25,7 @@ from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_OPEN
 pytestmark = pytest.mark.timeout(300)
 
 SEARCH, ASSERT = "mcp__claimgraph__memory_search", "mcp__claimgraph__memory_assert"
-LEARN = "E2E-LEARN: add a greeting module with a hello function. Always use pytest for tests."
+LEARN = "E2E-LEARN: add a greeting module with a `hello` function. Always use pytest for tests."
 ASK = "E2E-ASK: which test runner do we use? Also, we decided against nose."
 HELLO = 'def hello(name):\n    """A greeting."""\n    return f"hello {name}"\n'
 
