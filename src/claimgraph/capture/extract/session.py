@@ -11,7 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from claimgraph.capture.events import Event, Transcript
 from claimgraph.capture.foreign_paths import as_posix
@@ -167,17 +167,20 @@ def _backgrounded(call: Event, result: Event) -> bool:
     return tool_input.get("run_in_background") is True or "backgroundTaskId" in result.extras
 
 
-def failed_outputs(view: SessionView) -> list[tuple[int, str]]:
+def failed_outputs(view: SessionView) -> Iterator[tuple[int, str]]:
     """(line of the call, its output) for every tool call that failed, in order: what the
-    session saw go wrong, which a lesson or a dependency must point back to."""
-    def compute(v: SessionView) -> list[tuple[int, str]]:
+    session saw go wrong, which a lesson or a dependency must point back to. The results
+    are remembered, not their text: a big output is held compressed while the pass runs,
+    and each caller reads the text of one output at a time."""
+    def compute(v: SessionView) -> list[tuple[int, Event]]:
         found = []
         for call in v.calls():
             result = v.results.get(call.call_id or "")
             if result is not None and v.outcome(call) == FAILED:
-                found.append((call.line, result.text))
+                found.append((call.line, result))
         return found
-    return list(view.remembered("failed_outputs", compute))
+    for line, result in view.remembered("failed_outputs", compute):
+        yield line, result.text
 
 
 def exit_code(result: Event) -> int | None:

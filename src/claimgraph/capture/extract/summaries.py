@@ -285,9 +285,10 @@ class _Output:
     def _read(self) -> frozenset[str]:
         lowered = self._text.lower()
         self._lowered = lowered.encode("utf-8", "surrogatepass")
-        self._words = frozenset(word for word in _WORD_RUN.findall(lowered)
+        self._words = frozenset(word for run in _WORD_RUN.finditer(lowered)
+                                for word in (run.group(),)
                                 if len(word) >= 4 and word.isascii() and word.isalpha()
-                                and word not in _GENERIC)
+                                and word not in _GENERIC)  # one word at a time, no list
         self._text = ""
         return self._words
 
