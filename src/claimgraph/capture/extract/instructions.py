@@ -48,8 +48,9 @@ _PROPOSALS = frozenset({"plans", "plan", "brainstorms", "brainstorm", "proposals
                         # superseded by a later record; the rules in force are in the guides
                         "adr", "adrs", "decisions"})
 #: Words of a page's own name that say it is a plan or a report of work, wherever it sits
-#: (``BUILD_PLAN.md``, ``cycle-23-introspection.md`` under the docs folder): what it says "must" happen
-#: is a requirement of that plan or a finding of that report, not a rule of the project.
+#: (``BUILD_PLAN.md``, ``cycle-23-introspection.md`` under the docs folder): what it says
+#: "must" happen is a requirement of that plan or a finding of that report, not a rule of the
+#: project.
 _REPORTS = frozenset({"plan", "plans", "proposal", "brainstorm", "draft", "notes", "report",
                       "introspection", "retro", "retrospective", "postmortem", "roadmap",
                       "findings", "artifact", "artifacts", "rfc", "handoff", "scratch", "todo",
