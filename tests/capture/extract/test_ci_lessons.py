@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from claimgraph.capture.extract.ci_lessons import (
     StepFailure, commit_subject, failed_steps, got_past)
 
@@ -47,12 +49,16 @@ def test_a_fix_no_later_run_was_looked_at_for_is_only_hoped():
     assert _lessons(session) == []
 
 
-def test_a_later_run_showing_the_step_ticked_proves_it():
+@pytest.mark.parametrize("later", [
+    "✓ build in 2m\n  ✓ Set up job\n  ✓ Compile\n",  # the failed step ticked
+    "✓ build in 4m5s (ID 59966857554)\n",  # the whole job ticked
+], ids=["step", "job"])
+def test_a_later_run_showing_the_step_or_its_job_ticked_proves_it(later: str):
     session = Session()
     session.bash("gh run view 1111111 --log-failed", output=LOG_1)
     session.edit(f"{ROOT}/.github/workflows/ci.yml", "steps:", "steps:\n  - run: x")
     session.bash(COMMIT, output="[main abc1234] fix")
-    session.bash("gh run watch 2222222", output="✓ build in 2m\n  ✓ Set up job\n  ✓ Compile\n")
+    session.bash("gh run watch 2222222", output=later)
     assert len(_lessons(session)) == 1
 
 
@@ -91,12 +97,3 @@ def test_a_later_log_without_the_job_proves_nothing():
                  "deploy\tPush\t2026-01-09T23:40:43.7Z "
                  "##[error]Process completed with exit code 1.\n")
     assert not got_past(failure, other_job, set())  # build may have been skipped
-
-
-def test_a_later_run_showing_the_whole_job_ticked_proves_it():
-    session = Session()
-    session.bash("gh run view 1111111 --log-failed", output=LOG_1)
-    session.edit(f"{ROOT}/.github/workflows/ci.yml", "steps:", "steps:\n  - run: x")
-    session.bash(COMMIT, output="[main abc1234] fix")
-    session.bash("gh run watch 2222222", output="✓ build in 4m5s (ID 59966857554)\n")
-    assert len(_lessons(session)) == 1
