@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from claimgraph.logic.retrieval import (
-    ANSWER_SHARE, NEIGHBOUR_KEEP, NEIGHBOUR_SHARE, NEIGHBOUR_SOURCES, WALK_BEAM, WALK_BUDGET,
+    ANSWER_SHARE, NEIGHBOUR_KEEP, NEIGHBOUR_PLACE_HALF, NEIGHBOUR_SHARE, NEIGHBOUR_SOURCES,
+    WALK_BEAM, WALK_BUDGET, lender_credit,
     WALK_MAX_DEPTH, Candidates, TieBreak, best_search_hits, by_effective_confidence, lenders,
     bfs_step, fact_filter, shared_ranks,
     fact_valid_at, fuse_retrieval, fuse_search_routes, initial_bfs_state, query_tokens,
@@ -479,7 +480,9 @@ def test_a_hits_neighbour_joins_on_a_share_of_its_score():
     out, total = best_search_hits(found, None, [("asked", 1, make_fact("answer"), False)])
     assert [f["id"] for f in out] == [*TOP, "asked", "other", "answer"] and total == 8
     conf = effective_confidence(make_fact("answer"), NOW, 30.0)
-    assert out[-1]["retrieval_score"] == pytest.approx(NEIGHBOUR_SHARE * 1.0 * conf)
+    # "asked" is the sixth lender (place NEIGHBOUR_KEEP): it lends its place's credit
+    assert out[-1]["retrieval_score"] == pytest.approx(
+        NEIGHBOUR_SHARE * 1.0 * conf * lender_credit(NEIGHBOUR_KEEP))
     assert out[NEIGHBOUR_KEEP]["retrieval_score"] == 1.0
 
 
@@ -537,7 +540,7 @@ def test_a_hit_that_asks_lends_its_answer_more_than_its_score():
     asked = ranked(True)
     assert [f["id"] for f in asked][-1] == "other"
     assert {f["id"]: f["retrieval_score"] for f in asked}["answer"] == pytest.approx(
-        ANSWER_SHARE * conf)
+        ANSWER_SHARE * conf * lender_credit(NEIGHBOUR_KEEP))
     assert [f["id"] for f in ranked(False)] == [*TOP, "asked", "other", "answer"]
 
 
@@ -554,10 +557,32 @@ def test_a_fact_after_a_hit_that_follows_a_question_is_an_answer_one_before_it_i
     scores = {f["id"]: f["retrieval_score"] for f in out}
     conf = effective_confidence(make_fact("x"), NOW, 30.0)
     assert scores["after-top"] == pytest.approx(ANSWER_SHARE * 10.0 * conf)
-    assert scores["follow-up"] == pytest.approx(ANSWER_SHARE * 1.0 * conf)
-    assert scores["before"] == pytest.approx(NEIGHBOUR_SHARE * 1.0 * conf)
-    assert scores["asking"] == pytest.approx(NEIGHBOUR_SHARE * 1.0 * conf)
-    assert scores["after-said"] == pytest.approx(NEIGHBOUR_SHARE * 0.9 * conf)
+    hit, said = lender_credit(NEIGHBOUR_KEEP), lender_credit(NEIGHBOUR_KEEP + 1)  # places
+    assert scores["follow-up"] == pytest.approx(ANSWER_SHARE * 1.0 * conf * hit)
+    assert scores["before"] == pytest.approx(NEIGHBOUR_SHARE * 1.0 * conf * hit)
+    assert scores["asking"] == pytest.approx(NEIGHBOUR_SHARE * 1.0 * conf * hit)
+    assert scores["after-said"] == pytest.approx(NEIGHBOUR_SHARE * 0.9 * conf * said)
+
+
+def test_a_lenders_credit_falls_with_its_place_half_at_the_constant():
+    assert lender_credit(0) == 1.0 and lender_credit(NEIGHBOUR_PLACE_HALF) == 0.5
+    credits = [lender_credit(n) for n in range(NEIGHBOUR_SOURCES)]
+    assert all(a > b > 0 for a, b in zip(credits, credits[1:]))
+
+
+def test_a_first_hits_neighbour_passes_a_later_hits_though_their_scores_are_nearly_equal():
+    """Fused scores are flat: the first hit's context is better evidence than the
+    thirtieth's, whose score is nearly the same, so its neighbour borrows more."""
+    late = NEIGHBOUR_SOURCES - 1
+    found = candidates(*[(f"h{n}", 1.0 - n / 1000) for n in range(NEIGHBOUR_SOURCES)])
+    rows = [(f"h{late}", 1, make_fact("after-late"), False), ("h0", 1, make_fact("after-first"),
+                                                                   False)]
+    out, _ = best_search_hits(found, None, rows)
+    scores = {f["id"]: f["retrieval_score"] for f in out}
+    assert scores["after-first"] > scores["after-late"]
+    conf = effective_confidence(make_fact("x"), NOW, 30.0)
+    assert scores["after-late"] == pytest.approx(
+        NEIGHBOUR_SHARE * found.scored[late][0] * conf * lender_credit(late))
 
 
 def test_an_answer_takes_a_first_place_right_after_its_question_never_before_it():

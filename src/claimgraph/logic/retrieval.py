@@ -42,6 +42,12 @@ NEIGHBOUR_SOURCES, NEIGHBOUR_SHARE, NEIGHBOUR_SPAN = 30, 0.2, 2
 #: or one asked about it): the answer, which holds what was asked for in words of its own
 #: (docs/search.md).
 ANSWER_SHARE = 1.5
+#: A lender's share falls with its place among the lenders: the hit at place ``n`` (0 the
+#: first) lends ``HALF / (HALF + n)`` of what its score would, half at place ``HALF``
+#: (``lender_credit``). Fused scores are flat (reciprocal ranks: the first hit's is barely
+#: above the thirtieth's), so a share of the score alone lets the thirtieth hit's context
+#: count nearly as much as the first's.
+NEIGHBOUR_PLACE_HALF = 10
 #: The first hits keep their places: context ranks the facts after them.
 NEIGHBOUR_KEEP = 5
 WALK_BUDGET, WALK_BEAM, WALK_MAX_DEPTH = 25, 8, 6
@@ -406,7 +412,8 @@ def best_search_hits(found: Candidates, limit: int | None = None,
     """The best ``limit`` candidates (None: all), annotated, and how many there were.
 
     A memory's context lives around it (docs/search.md): each of the first
-    ``NEIGHBOUR_SOURCES`` (``lenders``) lends ``NEIGHBOUR_SHARE`` of its score to each fact
+    ``NEIGHBOUR_SOURCES`` (``lenders``) lends ``NEIGHBOUR_SHARE`` of its score, times its
+    place's credit (``lender_credit``: the first lends in full, later ones less), to each fact
     of its episode recorded up to ``NEIGHBOUR_SPAN`` places away; a fact lent to by several
     adds the shares, times its own effective confidence. A question's words often sit on the
     turn that asked it, while the answer comes next. The first ``NEIGHBOUR_KEEP`` keep their
@@ -471,9 +478,17 @@ def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact, bool
         answers = follows_question and offset > 0
         if answers and offset == 1:
             asked[fact_id] = max(asked.get(fact_id, 0.0), score[lender])
-        share = ANSWER_SHARE if answers else NEIGHBOUR_SHARE
+        share = (ANSWER_SHARE if answers else NEIGHBOUR_SHARE) * lender_credit(rank[lender])
         borrowed[fact_id] = borrowed.get(fact_id, 0.0) + share * score[lender]
     return borrowed, list(joined.values()), asked
+
+
+def lender_credit(place: int) -> float:
+    """How much of its share the lender at ``place`` (0 the first) lends: 1 for the first,
+    half at ``NEIGHBOUR_PLACE_HALF``, falling as the reciprocal beyond. The first hits are the
+    best evidence that their episode's context is what was asked about; the thirtieth, whose
+    fused score is nearly the first's, is much weaker evidence (docs/search.md)."""
+    return NEIGHBOUR_PLACE_HALF / (NEIGHBOUR_PLACE_HALF + place)
 
 
 def specificity(fact_count: int) -> float:
