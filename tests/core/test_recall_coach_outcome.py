@@ -182,11 +182,11 @@ def test_a_question_in_plain_words_finds_the_turn_among_a_speakers_many(shell):
     """Issue 28: the question names a speaker with many facts; the one whose words match
     comes first (the entity is weak evidence; its facts rank by their text)."""
     for n in range(40):
-        in_scope(shell, "Caroline", "x/said", f"Chatting about the weather on day {n}")
-    answer = in_scope(shell, "Caroline", "x/said", "I went to the LGBTQ support group yesterday")
+        in_scope(shell, "Priya", "x/said", f"Chatting about the weather on day {n}")
+    answer = in_scope(shell, "Priya", "x/said", "I went to the chess club meetup yesterday")
     for n in range(40, 60):
-        in_scope(shell, "Caroline", "x/said", f"Chatting about the weather on day {n}")
-    found = scoped_search(shell, "When did Caroline go to the LGBTQ support group?", SCOPES,
+        in_scope(shell, "Priya", "x/said", f"Chatting about the weather on day {n}")
+    found = scoped_search(shell, "When did Priya go to the chess club meetup?", SCOPES,
                           limit=10)
     assert ids(found["facts"])[:1] == [answer["id"]]
 
@@ -197,90 +197,91 @@ def test_the_answer_in_the_turn_after_the_question_is_found_through_its_episode(
     her name alone it would rank behind her thirty later (fresher) turns."""
     ingest(shell, [{"subject": speaker, "predicate": "x/said", "scope": HERE, "object": text}
                    for speaker, text in (
-                       ("Melanie", "Did you enjoy the pottery class last weekend?"),
-                       ("Caroline", "It was lovely, I made a blue bowl for my mother"),
-                       ("Melanie", "Chatting about the weather again"),
-                       ("Caroline", "Yes, rain all week"))])
+                       ("Tomas", "Did you enjoy the glassblowing workshop last weekend?"),
+                       ("Priya", "It was great, I blew a green vase for my uncle"),
+                       ("Tomas", "Chatting about the weather again"),
+                       ("Priya", "Yes, rain all week"))])
     for n in range(30):  # each in a session of its own
-        in_scope(shell, "Caroline", "x/said", f"Chatting about the weather on day {n}")
-    found = scoped_search(shell, "What did Caroline make at the pottery class?", SCOPES,
+        in_scope(shell, "Priya", "x/said", f"Chatting about the weather on day {n}")
+    found = scoped_search(shell, "What did Priya make at the glassblowing workshop?", SCOPES,
                           limit=10)["facts"]
     texts = [f["object_lit"] for f in found]
-    assert texts[0] == "Did you enjoy the pottery class last weekend?"
-    assert "It was lovely, I made a blue bowl for my mother" in texts, texts
-    every = scoped_search(shell, "What did Caroline make at the pottery class?", SCOPES)["facts"]
+    assert texts[0] == "Did you enjoy the glassblowing workshop last weekend?"
+    assert "It was great, I blew a green vase for my uncle" in texts, texts
+    every = scoped_search(shell, "What did Priya make at the glassblowing workshop?",
+                          SCOPES)["facts"]
     assert ids(every)[:10] == ids(found)  # the limit never changes the order
-    answer = next(f for f in every if f["object_lit"].startswith("It was lovely"))
-    assert answer["predicate"] == "x/said" and answer["subject"]["name"] == "Caroline"
+    answer = next(f for f in every if f["object_lit"].startswith("It was great"))
+    assert answer["predicate"] == "x/said" and answer["subject"]["name"] == "Priya"
 
 
 def test_the_answer_to_a_matching_question_ranks_beside_it_above_weaker_matches(shell):
     """A turn that asks a question lends the next turn, its answer, more than its own score:
-    "5 years already!" shares no word with the question, yet ranks among the first ten
-    ahead of the facts that match one of the question's words ("married"), which an
+    "Three seasons now" shares no word with the question, yet ranks among the first ten
+    ahead of the facts that match one of the question's words ("beekeeping"), which an
     ordinary neighbour's share would leave it behind."""
     ingest(shell, [{"subject": speaker, "predicate": "x/said", "scope": HERE, "object": text}
                    for speaker, text in (
-                       ("Caroline", "What a lovely family pic! How long have you been married?"),
-                       ("Melanie", "5 years already! Time flies"),
-                       ("Caroline", "Chatting about the weather again"))])
+                       ("Priya", "Such a tidy garden shed! How long have you been beekeeping?"),
+                       ("Tomas", "Three seasons now, quicker than I thought"),
+                       ("Priya", "Chatting about the weather again"))])
     for n in range(12):  # each in a session of its own
-        in_scope(shell, "Nate", "x/said", f"My cousin got married in town {n}")
-    found = scoped_search(shell, "How long have Melanie and her husband been married?",
+        in_scope(shell, "Ines", "x/said", f"My neighbour took up beekeeping in town {n}")
+    found = scoped_search(shell, "How long have Tomas and his sister been beekeeping?",
                           SCOPES, limit=10)["facts"]
     texts = [f["object_lit"] for f in found]
-    assert "What a lovely family pic! How long have you been married?" in texts
-    assert "5 years already! Time flies" in texts[:6], texts  # the first five keep their places
+    assert "Such a tidy garden shed! How long have you been beekeeping?" in texts
+    assert "Three seasons now, quicker than I thought" in texts[:6], texts  # the first five stay
 
 
 def test_the_answer_to_a_question_asked_about_a_hit_ranks_among_the_first_ten(shell):
-    """Hit, a question about it, the answer: "I loved Becoming Nicole" matches the question's
+    """Hit, a question about it, the answer: "I loved The Salt Orchard" matches the question's
     words, the answer two turns on shares none of them and still ranks among the first ten,
     ahead of facts matching one of the question's words, where an ordinary neighbour's share
     would leave it behind them."""
     ingest(shell, [{"subject": speaker, "predicate": "x/said", "scope": HERE, "object": text}
                    for speaker, text in (
-                       ("Caroline", "I loved reading Becoming Nicole by Amy Ellis Nutt"),
-                       ("Melanie", "Sounds great! What did you take from it?"),
-                       ("Caroline", "Self-acceptance, and that tough times pass"),
-                       ("Melanie", "Chatting about the weather again"))])
+                       ("Priya", "I loved reading The Salt Orchard by Edda Morvan"),
+                       ("Tomas", "Nice! What stayed with you?"),
+                       ("Priya", "Patience, and that small habits add up"),
+                       ("Tomas", "Chatting about the weather again"))])
     for n in range(12):  # each in a session of its own
-        in_scope(shell, "Nate", "x/said", f"Nicole from work called about day {n}")
+        in_scope(shell, "Ines", "x/said", f"The orchard by the office flooded on day {n}")
     for n in range(30):  # her name alone is weak evidence for any of her facts
-        in_scope(shell, "Caroline", "x/said", f"Chatting about the weather on day {n}")
-    found = scoped_search(shell, "What did Caroline learn from Becoming Nicole?", SCOPES,
+        in_scope(shell, "Priya", "x/said", f"Chatting about the weather on day {n}")
+    found = scoped_search(shell, "What did Priya learn from The Salt Orchard?", SCOPES,
                           limit=10)["facts"]
     texts = [f["object_lit"] for f in found]
-    assert texts[0] == "I loved reading Becoming Nicole by Amy Ellis Nutt"
-    assert "Self-acceptance, and that tough times pass" in texts, texts
+    assert texts[0] == "I loved reading The Salt Orchard by Edda Morvan"
+    assert "Patience, and that small habits add up" in texts, texts
 
 
 def test_a_question_naming_a_day_prefers_what_was_said_then(shell):
     """A fact is valid from the session that said it: a question naming a day (or a month)
     counts the facts valid from then more, among facts its words match alike."""
     from claimgraph.logic.timeutil import from_iso
-    later = in_scope(shell, "Melanie", "x/said", "We went hiking with the kids",
-                     valid_from=from_iso("2023-08-20T10:00:00Z"))
-    then = in_scope(shell, "Melanie", "x/said", "We went hiking by the lake",
-                    valid_from=from_iso("2023-05-04T18:00:00Z"))
-    for question, first in (("Where did Melanie go hiking on May 3, 2023?", then),
-                            ("Where did Melanie go hiking in August?", later),
-                            ("Where did Melanie go hiking on 2023-05-02?", then)):
+    later = in_scope(shell, "Tomas", "x/said", "We went sailing with the neighbours",
+                     valid_from=from_iso("2024-09-21T10:00:00Z"))
+    then = in_scope(shell, "Tomas", "x/said", "We went sailing past the lighthouse",
+                    valid_from=from_iso("2024-03-15T18:00:00Z"))
+    for question, first in (("Where did Tomas go sailing on March 14, 2024?", then),
+                            ("Where did Tomas go sailing in September?", later),
+                            ("Where did Tomas go sailing on 2024-03-13?", then)):
         found = ids(scoped_search(shell, question, SCOPES, limit=10)["facts"])
         assert found[:1] == [first["id"]] and len(found) == 2, question
 
 
 def test_turns_that_only_name_a_popular_speaker_are_not_found_by_her_name(shell):
     """A popular entity's name is weak evidence in any fact's text, for the trigram route as
-    for the words: the turns addressed to Caroline ("Caroline, ...") that share nothing else
-    with the question stay out, and her own turn comes first; "Caroline's" is her name too."""
+    for the words: the turns addressed to Priya ("Priya, ...") that share nothing else
+    with the question stay out, and her own turn comes first; "Priya's" is her name too."""
     for n in range(30):
-        in_scope(shell, "Caroline", "x/said", f"Chatting about the weather on day {n}")
-    answer = in_scope(shell, "Caroline", "x/said", "I teach dancing at the studio every week")
-    addressed = {in_scope(shell, "Melanie", "x/said", f"Caroline, good night {n}")["id"]
+        in_scope(shell, "Priya", "x/said", f"Chatting about the weather on day {n}")
+    answer = in_scope(shell, "Priya", "x/said", "I mend bicycles at the workshop every week")
+    addressed = {in_scope(shell, "Tomas", "x/said", f"Priya, good night {n}")["id"]
                  for n in range(5)}
-    for question in ("What does Caroline say about the studio?",
-                     "What is Caroline's studio like?"):
+    for question in ("What does Priya say about the workshop?",
+                     "What is Priya's workshop like?"):
         found = ids(scoped_search(shell, question, SCOPES, limit=10)["facts"])
         assert found[:1] == [answer["id"]] and not addressed & set(found), question
 

@@ -26,12 +26,12 @@ def turns() -> list[dict]:
     words (BM25 alike), the same valid time and confidence (the entity route alike)."""
     out = []
     for n, (place, pet) in enumerate(itertools.product(PLACES, PETS)):
-        for speaker in ("Maria", "John"):
+        for speaker in ("Priya", "Tomas"):
             out.append({"subject": speaker, "predicate": "x/said", "object_kind": "literal",
                         "object": f"I walked to the {place} with my {pet} today",
                         "valid_from": SESSIONS[n % 2]})
     for n, topic in enumerate(("painting", "cooking", "running", "reading", "singing")):
-        for speaker in ("Maria", "John"):
+        for speaker in ("Priya", "Tomas"):
             out.append({"subject": speaker, "predicate": "x/said", "object_kind": "literal",
                         "object": f"{topic} keeps me calm", "valid_from": SESSIONS[n % 2]})
     return out
@@ -65,7 +65,7 @@ def random_ids(kind: str) -> str:
     return f"{kind}-{uuid.uuid4().hex}"
 
 
-QUERIES = ("Where did Maria walk with her dog?", "What keeps John calm?", "Maria",
+QUERIES = ("Where did Priya walk with her dog?", "What keeps Tomas calm?", "Priya",
            "walked with my cat", "horse")
 
 
@@ -112,7 +112,7 @@ def test_the_same_facts_rank_alike_whatever_their_ids_and_load_order(two_loads, 
 def test_the_facts_tie_so_the_order_is_the_tie_breaks(two_loads):
     """The set is built to tie: without its tie-breaks the ids would decide."""
     first, _ = two_loads
-    for query in ("What keeps John calm?", "Where did Maria walk with her dog?"):
+    for query in ("What keeps Tomas calm?", "Where did Priya walk with her dog?"):
         scores = [f["retrieval_score"] for f in search(first, query, limit=None)["facts"]]
         assert len(set(scores)) < len(scores)
 
@@ -125,7 +125,7 @@ def test_sqlite_and_postgres_give_the_same_order_where_their_routes_agree(tmp_pa
     on_postgres = loaded("postgres", tmp_path, "p", items[::-1], random_ids, pg_url)
     try:
         for limit in (10, None):
-            assert ranked(on_sqlite, "Maria", limit) == ranked(on_postgres, "Maria", limit)
+            assert ranked(on_sqlite, "Priya", limit) == ranked(on_postgres, "Priya", limit)
     finally:
         on_sqlite.store.close()
         on_postgres.store.close()
@@ -133,7 +133,7 @@ def test_sqlite_and_postgres_give_the_same_order_where_their_routes_agree(tmp_pa
 
 def test_a_tie_falls_to_the_newer_valid_time_first(two_loads):
     first, _ = two_loads
-    facts = search(first, "Maria", limit=None)["facts"]
+    facts = search(first, "Priya", limit=None)["facts"]
     for a, b in zip(facts, facts[1:]):
         if a["retrieval_score"] == b["retrieval_score"]:
             assert a["t_valid"] >= b["t_valid"]

@@ -20,7 +20,7 @@ def test_a_named_day_covers_it_and_the_week_after_when_a_session_would_mention_i
             "2023-05-10T23:59:59Z", "2023-05-11T00:00:00Z")
     expected = ["2023-05-03T00:00:00Z", "2023-05-04T18:00:00Z", "2023-05-10T23:59:59Z"]
     assert DAY_SPAN_DAYS == 8
-    for query in ("Who did Maria have dinner with on May 3, 2023?",
+    for query in ("Who did Priya meet for lunch on May 3, 2023?",
                   "What did she see on 3 May, 2023?", "What happened on 3rd May 2023",
                   "the outage of 3 of May 2023", "what broke on 2023-05-03"):
         assert covers(query, *days) == expected, query
@@ -29,9 +29,9 @@ def test_a_named_day_covers_it_and_the_week_after_when_a_session_would_mention_i
 def test_a_named_month_covers_that_month_and_without_a_year_every_years():
     at = ("2022-06-15T12:00:00Z", "2023-06-01T00:00:00Z", "2023-06-30T23:59:59Z",
           "2023-07-01T00:00:00Z", "2023-05-31T23:59:59Z")
-    assert covers("Where did Joanna travel in June 2023?", *at) == [
+    assert covers("Where did Tomas fly to in June 2023?", *at) == [
         "2023-06-01T00:00:00Z", "2023-06-30T23:59:59Z"]
-    assert covers("When did Melanie go camping in June?", *at) == [
+    assert covers("When did Ines repaint the fence in June?", *at) == [
         "2022-06-15T12:00:00Z", "2023-06-01T00:00:00Z", "2023-06-30T23:59:59Z"]
     assert covers("what did we change in 2023-06", *at) == [
         "2023-06-01T00:00:00Z", "2023-06-30T23:59:59Z"]
@@ -41,7 +41,7 @@ def test_a_named_month_covers_that_month_and_without_a_year_every_years():
 
 @pytest.mark.parametrize("query", [
     "May I ask which package manager we use?", "it may break the build", "we march on",
-    "How many times has Melanie gone to the beach in 2023?", "what did we do last week",
+    "How many times has Ines seen the dentist in 2023?", "what did we do last week",
     "release numpy-1.2.3", "bump to 2023-13-01", "on June 31, 2023", "", "v2023-05-03x1",
 ])
 def test_no_time_is_named_by_a_verb_a_bare_year_relative_words_or_an_impossible_day(query):
@@ -49,7 +49,7 @@ def test_no_time_is_named_by_a_verb_a_bare_year_relative_words_or_an_impossible_
 
 
 def test_may_is_a_month_with_a_day_or_a_year_beside_it():
-    assert covers("What did Gina do in May 2023?", "2023-05-20T00:00:00Z", "2022-05-20T00:00:00Z"
+    assert covers("What did Oskar fix in May 2023?", "2023-05-20T00:00:00Z", "2022-05-20T00:00:00Z"
                   ) == ["2023-05-20T00:00:00Z"]
     assert covers("on May 3", "2021-05-09T00:00:00Z") == ["2021-05-09T00:00:00Z"]
 

@@ -633,15 +633,15 @@ def test_every_backend_answers_a_scenario_byte_for_byte_alike(tmp_path):
 @pytest.fixture
 def wordy(store):
     """Turns of a conversation: stems, a rare word, a common one, a closed fact."""
-    speaker = entity(store, "e-c", "Caroline", type="person")
+    speaker = entity(store, "e-c", "Priya", type="person")
     store.insert_facts([
-        fact("w-1", speaker, "x/said", lit="I went to the LGBTQ support group yesterday",
+        fact("w-1", speaker, "x/said", lit="I went to the chess club meetup yesterday",
              t_valid=10),
-        fact("w-2", speaker, "x/said", lit="My friends support me a lot, friends are great",
+        fact("w-2", speaker, "x/said", lit="My friends at the club help a lot, friends are great",
              t_valid=20),
-        fact("w-3", speaker, "x/said", lit="Painting sunsets is calming", t_valid=30),
-        fact("w-4", speaker, "x/said", lit="I painted a lake sunrise last year", t_valid=40),
-        fact("w-5", speaker, "x/said", lit="The support group moved to Tuesdays", t_valid=5,
+        fact("w-3", speaker, "x/said", lit="Sketching harbours is relaxing", t_valid=30),
+        fact("w-4", speaker, "x/said", lit="I sketched a harbour lighthouse last year", t_valid=40),
+        fact("w-5", speaker, "x/said", lit="The club meetup moved to Tuesdays", t_valid=5,
              t_invalid=25),
         fact("w-6", "e-c", "x/said", ref=speaker, t_valid=50),
     ])
@@ -649,40 +649,40 @@ def wordy(store):
 
 
 def test_rank_words_finds_stems_and_ranks_the_rarer_words_higher(wordy):
-    assert ids(wordy.rank_words(["paintings"])) == ["w-3", "w-4"] or ids(
-        wordy.rank_words(["paintings"])) == ["w-4", "w-3"]
-    assert ids(wordy.rank_words(["lgbtq", "support", "group"]))[0] == "w-1"
-    assert set(ids(wordy.rank_words(["support"]))) == {"w-1", "w-2"}
-    assert ids(wordy.rank_words(["sunrise", "painting"]))[0] == "w-4"
+    assert ids(wordy.rank_words(["sketches"])) == ["w-3", "w-4"] or ids(
+        wordy.rank_words(["sketches"])) == ["w-4", "w-3"]
+    assert ids(wordy.rank_words(["chess", "club", "meetup"]))[0] == "w-1"
+    assert set(ids(wordy.rank_words(["club"]))) == {"w-1", "w-2"}
+    assert ids(wordy.rank_words(["lighthouse", "sketching"]))[0] == "w-4"
 
 
 def test_rank_words_weighs_a_word_by_its_rarity_on_every_backend(wordy):
-    """"support" is on three of the facts, "lake" on one: the fact with the rare word comes
+    """"club" is on three of the facts, "lighthouse" on one: the fact with the rare word comes
     first whichever backend ranks (PostgreSQL's own rank has no rarity weight)."""
-    assert ids(wordy.rank_words(["support", "lake"]))[0] == "w-4"
-    assert ids(wordy.rank_words(["lake", "support"]))[0] == "w-4"
+    assert ids(wordy.rank_words(["club", "lighthouse"]))[0] == "w-4"
+    assert ids(wordy.rank_words(["lighthouse", "club"]))[0] == "w-4"
 
 
 def test_rank_words_leaves_out_closed_facts_and_entity_objects(wordy):
-    found = ids(wordy.rank_words(["support", "group", "tuesdays", "caroline"]))
+    found = ids(wordy.rank_words(["club", "meetup", "tuesdays", "priya"]))
     assert "w-5" not in found and "w-6" not in found
     assert wordy.rank_words(["tuesdays"]) == []
 
 
 def test_rank_words_limits_gives_heads_and_treats_operators_as_words(wordy):
     from claimgraph.store.records import SEARCH_HEAD_FIELDS
-    assert len(wordy.rank_words(["support", "painting"], limit=1)) == 1
-    heads = wordy.rank_words(["sunrise"], heads=True)
+    assert len(wordy.rank_words(["club", "sketching"], limit=1)) == 1
+    heads = wordy.rank_words(["lighthouse"], heads=True)
     assert ids(heads) == ["w-4"] and list(heads[0]) == list(SEARCH_HEAD_FIELDS)
     assert wordy.rank_words(["AND", "NEAR(", '"', "*", "OR"]) == []
-    assert wordy.rank_words([]) == [] and wordy.rank_words(["sunrise"], limit=0) == []
+    assert wordy.rank_words([]) == [] and wordy.rank_words(["lighthouse"], limit=0) == []
 
 
 def test_rank_words_sees_a_transactions_own_writes(wordy):
     with wordy.transaction():
-        wordy.insert_fact(fact("w-7", "e-c", "x/said", lit="Adopting a puppy next week",
+        wordy.insert_fact(fact("w-7", "e-c", "x/said", lit="Buying a kayak next week",
                                t_valid=60))
-        assert ids(wordy.rank_words(["puppies"])) == ["w-7"]
+        assert ids(wordy.rank_words(["kayaks"])) == ["w-7"]
 
 
 def test_episode_neighbours_are_the_same_episodes_facts_recorded_nearby(store):
@@ -717,10 +717,10 @@ def test_episode_neighbours_say_whether_each_neighbour_follows_a_question(store)
     a question in another episode, recorded between, asks nothing of this one."""
     entity(store, "e-1", "Core")
     store.insert_facts([fact(i, "e-1", lit=lit, episode=ep) for i, lit, ep in (
-        ("s-0", "We went camping", "ep-1"), ("q-1", "How long have you been married?", "ep-1"),
-        ("a-1", "Five years, why?", "ep-1"), ("s-1", "We went camping", "ep-1"),
+        ("s-0", "We fixed the gate", "ep-1"), ("q-1", "How long have you kept bees?", "ep-1"),
+        ("a-1", "Three seasons, why?", "ep-1"), ("s-1", "We fixed the gate", "ep-1"),
         ("s-2", "100% sure (no question)", "ep-1"), ("o-1", "Anyone there?", "ep-2"),
-        ("s-3", "Back to camping", "ep-1"))])
+        ("s-3", "Back to the gate", "ep-1"))])
     follows = {(of, offset, head["id"]): flag for of, offset, head, flag in
                store.episode_neighbours(["s-0", "a-1", "s-2"], 2)}
     assert follows == {

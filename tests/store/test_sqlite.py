@@ -574,11 +574,11 @@ def test_a_reader_reads_a_version_4_file_as_it_is_but_refuses_a_version_3_one(db
 
 # --- format 5 -> 6: the word index ------------------------------------------------------------
 def _version_5_file(path) -> None:
-    """A format-5 store with facts in words: painting, a support group, a version."""
+    """A format-5 store with facts in words: painting, a chess club, a version."""
     _version_1_file(path)
     SqliteStore(path, migrations=sqlite_schema.MIGRATIONS[:5]).close()
     con = _raw(path)
-    for i, lit in ((3, "went to the LGBTQ support group yesterday"), (4, "painted a sunrise")):
+    for i, lit in ((3, "went to the chess club meetup yesterday"), (4, "painted the garden fence")):
         con.execute("INSERT INTO facts (id, subject_id, predicate, object_kind, object_lit, "
                     "t_valid,"
                     " recorded_at, confidence, epistemic, scope, source_type) VALUES"
@@ -596,7 +596,7 @@ def test_a_version_5_file_migrates_to_the_current_format_and_its_facts_rank_by_t
     store = SqliteStore(db)
     assert store.schema_version() == STORE_FORMAT == 7  # through 6, then 7 (fact touches)
     assert [f["id"] for f in store.rank_words(["painting"], 10)] == ["f-4"]
-    assert [f["id"] for f in store.rank_words(["groups", "supported"], 10)] == ["f-3"]
+    assert [f["id"] for f in store.rank_words(["clubs", "meetups"], 10)] == ["f-3"]
     store.close()
     assert "fact_words" in _table_names(db)
 
@@ -605,11 +605,11 @@ def test_the_word_index_follows_new_edited_and_deleted_facts(db):
     _version_5_file(db)
     store = SqliteStore(db)
     with store.transaction():
-        store._db.run("UPDATE facts SET object_lit = 'sketched a sunset' WHERE id = 'f-4'")
+        store._db.run("UPDATE facts SET object_lit = 'sketched the garden fence' WHERE id = 'f-4'")
     assert store.rank_words(["painting"], 10) == []
     assert [f["id"] for f in store.rank_words(["sketches"], 10)] == ["f-4"]
     store.delete_facts(["f-3"])
-    assert store.rank_words(["support"], 10) == []
+    assert store.rank_words(["club"], 10) == []
     assert store.check_integrity(quick=False) == []
     store.close()
 
@@ -628,7 +628,7 @@ def test_a_reader_reads_a_version_5_file_as_it_is_ranking_without_the_word_index
     _version_5_file(db)
     reader = SqliteStore(db, read_only=True)
     assert reader.schema_version() == 5 and reader.rank_words(["painting"], 10) is None
-    assert [f["id"] for f in reader.search("sunrise")["facts"]] == ["f-4"]
+    assert [f["id"] for f in reader.search("fence")["facts"]] == ["f-4"]
     reader.close()
     assert _raw(db).execute("PRAGMA user_version").fetchone()[0] == 5
     older = SqliteStore(db, migrations=sqlite_schema.MIGRATIONS[:5])  # no word index to check

@@ -1,5 +1,5 @@
-"""The time a query names, purely: "What did Maria do on May 3, 2023?", "Where did Joanna
-travel in July 2022?", "what broke on 2026-11-02".
+"""The time a query names, purely: "What did Priya fix on May 3, 2023?", "Where did Tomas
+fly to in July 2022?", "what broke on 2026-11-02".
 
 A memory is recorded when it was learned: a fact's valid time starts at the session that
 said it. A question that names a day or a month asks about what was said then, so search

@@ -2,9 +2,9 @@
 developers use for the same thing.
 
 Search ranks facts by the words they share with the query (docs/search.md). A question in
-plain words ("When did Caroline go to the LGBTQ support group?") carries question and function
-words that match almost every fact; they are dropped, so the words that matter ("LGBTQ
-support group") decide. The words kept are lower-cased as the index lower-cases them; the
+plain words ("When did Priya go to the chess club meetup?") carries question and function
+words that match almost every fact; they are dropped, so the words that matter ("chess club
+meetup") decide. The words kept are lower-cased as the index lower-cases them; the
 index stems them (porter), so "painting" here still finds "painted" there.
 
 A task names what it wants in its own words ("install httpx as a dependency") where memory

@@ -585,7 +585,7 @@ def query_tokens(text: str | None) -> list[str]:
 
     Case is kept (entity resolution tries exact names first); stopwords are matched
     case-insensitively; de-duplication is exact and keeps first occurrence. A possessive
-    names its owner: "Caroline's" is the token "Caroline" (so it resolves to her entity).
+    names its owner: "Priya's" is the token "Priya" (so it resolves to her entity).
     """
     tokens: list[str] = []
     for word in (text or "").split():
@@ -598,7 +598,7 @@ def query_tokens(text: str | None) -> list[str]:
 
 def bare_token(word: str) -> str:
     """A word as a query token: punctuation trimmed at the edges (``trim_edges``), and a
-    possessive's owner for the possessive ("Caroline's" -> "Caroline", either apostrophe)."""
+    possessive's owner for the possessive ("Priya's" -> "Priya", either apostrophe)."""
     token = trim_edges(word)
     for ending in ("'s", "\u2019s", "'S"):
         if token.endswith(ending) and len(token) > len(ending):
