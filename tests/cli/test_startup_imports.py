@@ -97,7 +97,7 @@ def test_version_loads_only_the_entry_point(project_dir):
 
 
 def test_a_capture_loads_neither_asyncio_nor_ssl(project_dir):
-    """structlog imports asyncio, which imports ssl and its C library (~7 MB of a capture's
+    """structlog imports asyncio, which imports ssl and its C library (~3.5 MB of a capture's
     memory, issue 29); the capture command defers it (claimgraph.deferred) and never uses it."""
     fixture = (Path(__file__).resolve().parents[1] / "fixtures" / "transcripts" /
                "claude-code" / "8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl")
