@@ -195,6 +195,8 @@ def stages(path: Path) -> dict[str, float]:
 
 _MEMORY_CHILD = """
 import sys, time
+from claimgraph.deferred import defer
+defer("asyncio")  # as the capture command's own process does (cli.main)
 from claimgraph.capture import run
 from claimgraph.cli import main as cli
 

@@ -45,7 +45,7 @@ LAYERS: Layers = (
     ("plumbing", {"plumbing": (
         "claimgraph", "claimgraph.private", "claimgraph.guard", "claimgraph.config",
         "claimgraph.location", "claimgraph.sidecar", "claimgraph.project",
-        "claimgraph.project_files", "claimgraph.startup", "claimgraph.lease",
+        "claimgraph.project_files", "claimgraph.startup", "claimgraph.deferred", "claimgraph.lease",
         "claimgraph.logsetup", "claimgraph.logs", "claimgraph.retrievals",
         "claimgraph.model_command")}),
     ("store", {"store": ("claimgraph.store.*",)}),

@@ -94,3 +94,13 @@ def test_a_read_in_a_git_repository_starts_no_git(store, project_dir, ok):
 
 def test_version_loads_only_the_entry_point(project_dir):
     assert loaded_by(["--version"], project_dir) <= VERSION_ONLY
+
+
+def test_a_capture_loads_neither_asyncio_nor_ssl(project_dir):
+    """structlog imports asyncio, which imports ssl and its C library (~3.5 MB of a capture's
+    memory, issue 29); the capture command defers it (claimgraph.deferred) and never uses it."""
+    fixture = (Path(__file__).resolve().parents[1] / "fixtures" / "transcripts" /
+               "claude-code" / "8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl")
+    loaded = loaded_by(["capture", str(fixture), "--no-curate"], project_dir)
+    assert "claimgraph.capture.run" in loaded and "structlog" in loaded, "the probe did not run"
+    assert heavy(loaded, {"asyncio", "ssl", "_ssl"}) == set()

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from claimgraph.errors import ClaimgraphError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+#: Commands whose process loads asyncio only if something uses it: a capture's memory (issue 29).
+DEFER_ASYNCIO = frozenset({"capture"})
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,7 +40,10 @@ def main(argv: list[str] | None = None) -> int:
         from claimgraph import startup
         startup.loading()  # the modules and the parser live until exit (claimgraph.startup)
     try:
-        from claimgraph.cli.parser import UsageError, parser_for
+        from claimgraph.cli.parser import UsageError, command_word, parser_for
+        if entry and command_word(argv) in DEFER_ASYNCIO:
+            from claimgraph.deferred import defer
+            defer("asyncio")  # structlog imports it, capture never uses it (claimgraph.deferred)
         try:
             args = parser_for(argv).parse_args(argv)
         except UsageError as err:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from claimgraph.capture.readers import claude_code, read_transcript
+from claimgraph.capture.readers import claude_code, declared_type, read_transcript
 
 from .reader_helpers import CLAUDE, of_file, tally
 
@@ -146,6 +146,55 @@ def test_noise_and_unknown_record_types_are_skipped_and_counted(tmp_path: Path):
     assert transcript.counts["skipped_noise"] == 2
     assert transcript.counts["skipped_unknown"] == 1
     assert transcript.warnings == ()
+
+
+def compact(record: dict) -> str:
+    """A line as Claude Code writes it: no spaces after separators."""
+    return json.dumps(record, separators=(",", ":"))
+
+
+def test_noise_lines_whose_head_names_them_are_counted_without_being_decoded(tmp_path: Path):
+    """A progress record is known by its head (``declared_type``): even one cut short is noise,
+    not a warning. A nested ``"type":"progress"`` (a tool's input) is not a record's type."""
+    head = '{"parentUuid":null,"isSidechain":false,"cwd":"/p","type":"progress","data":{"m":'
+    nested = {"type": "assistant", "message": {"id": "m1", "content": [
+        {"type": "tool_use", "id": "t1", "name": "Report", "input": {"type": "progress"}}]}}
+    bracketed = {"cwd": "/p[1]", "type": "progress", "data": {}}
+    lines = [head + '"cut here', compact(nested), compact(bracketed),
+             '{"a":{"type":"progress"},"type":"user","message":{"content":"use uv"}}']
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(line + "\n" for line in lines))
+    transcript = read_transcript(path)
+    assert [(e.kind, e.tool_input or e.text) for e in transcript.events] == [
+        ("tool_call", {"type": "progress"}), ("prompt", "use uv")]
+    assert transcript.counts["skipped_noise"] == 2
+    assert transcript.warnings == ()
+
+
+@pytest.mark.parametrize("line, declared", [
+    ('{"type":"progress","data":{}}', "progress"),
+    ('{"uuid":"u","cwd":"/p","type":"file-history-snapshot"}', "file-history-snapshot"),
+    ('{"a":{"type":"progress"}}', None),  # nested: not the record's type
+    ('{"a":"x\\"type":"progress"}', None),  # inside a key's text
+    ('{"cwd":"/p[1]","type":"progress"}', None),  # a bracket before it: decoded to be sure
+    (' {"type":"progress"}', None),
+    ('{"type": "progress"}', None),
+    ('{"type":"pro\\u0067ress"}', None),
+    ('{"type":"progress', None),
+])
+def test_a_lines_declared_type_is_read_only_when_its_head_is_unambiguous(line, declared):
+    assert declared_type(line) == declared
+
+
+def test_skipping_undecoded_noise_changes_nothing_read(monkeypatch):
+    """Every real Claude Code fixture reads the same with and without the undecoded skip."""
+    for path in sorted(CLAUDE.glob("*.jsonl")):
+        fast = read_transcript(path)
+        monkeypatch.setattr(claude_code, "UNREAD_TYPES", frozenset())
+        slow = read_transcript(path)
+        monkeypatch.undo()
+        assert (fast.events, fast.counts, fast.warnings, fast.end_offset) == (
+            slow.events, slow.counts, slow.warnings, slow.end_offset), path.name
 
 
 def test_subagents_can_be_left_out():

@@ -33,6 +33,9 @@ from claimgraph.errors import ClaimgraphError
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
 SNIFF_BYTES = 64 * 1024
+#: How far into a line ``declared_type`` looks for its ``"type"`` (Claude Code writes it after
+#: a few ids, the cwd and the branch).
+TYPE_HEAD_CHARS = 4096
 #: Deeper JSON lines are skipped: real records nest a dozen levels, tool inputs a few more.
 MAX_JSON_DEPTH = 100
 #: A run of this many zero bytes is what a crash leaves (a block the file system zero-filled).
@@ -202,21 +205,53 @@ def _line_number_at(handle: BinaryIO, offset: int, source_file: str) -> int:
 
 def read_jsonl(path: str, builder: TranscriptBuilder, start_offset: int,
                on_record: Callable[[int, dict[str, Any]], None],
-               stop_at: int | None = None) -> tuple[int, int]:
+               stop_at: int | None = None,
+               unread_types: frozenset[str] = frozenset()) -> tuple[int, int]:
     """Stream a JSON-lines file into ``on_record``; bad lines become warnings, never errors.
     With ``stop_at``, reading stops after the line that reaches that offset (a reader that
     replays a file's head to know its state there, as the Gemini reader does).
+    ``unread_types``: records of these top-level types are counted (``skipped_noise``) and
+    never decoded, when the line's head says its type unambiguously (``declared_type``): a
+    Claude Code session is mostly progress records, which no reader or rule looks at.
 
     Returns ``(end_offset, last_line)`` of the complete lines consumed."""
     with open_transcript(path) as handle:
         stream = LineStream(handle, builder, path, start_offset)
         for number, text in stream:
-            record = _parse_line(text, path, number, builder)
+            if unread_types and declared_type(text) in unread_types:
+                builder.counts["skipped_noise"] += 1
+                record = None
+            else:
+                record = _parse_line(text, path, number, builder)
             if record is not None:
                 guarded(builder, path, number, on_record, number, record)
             if stop_at is not None and stream.end_offset >= stop_at:
                 break
         return stream.end_offset, stream.line
+
+
+def declared_type(text: str) -> str | None:
+    """A JSON-object line's top-level ``"type"`` string, read from the line's head without
+    decoding it, or None when the head does not say it beyond doubt (then the line is decoded).
+
+    The key must come within ``TYPE_HEAD_CHARS`` of a line that starts with ``{``, written
+    ``"type":"…"`` (no spaces), with nothing before it but flat fields: no bracket at all
+    between the line's ``{`` and the key (even one inside a string makes us decode), so the
+    key is on the top level. Its quote is not escaped (no backslash before it), so it opens a
+    string; in valid JSON a quote that closed one could not be followed by ``type``. The value
+    holds no backslash. A line that is not valid JSON after that head is still this type's
+    record cut short or damaged: it is skipped with the rest of its type, unreported. (A
+    record naming ``type`` twice, which no agent writes, is read by its first.)"""
+    at = text.find('"type":"', 0, TYPE_HEAD_CHARS)
+    if at <= 0 or text[0] != "{" or text[at - 1] == "\\":
+        return None
+    head = text[1:at]
+    if "{" in head or "[" in head or "}" in head or "]" in head:
+        return None
+    start = at + 8
+    end = text.find('"', start, start + 64)
+    value = text[start:end] if end > 0 else "\\"
+    return None if "\\" in value else value
 
 
 def _parse_line(text: str, path: str, number: int,

@@ -51,6 +51,9 @@ NOISE_TYPES = frozenset({
     "progress", "file-history-snapshot", "queue-operation", "summary", "attachment",
     "api-request", "api-request-shape", "api-request-blob", "last-prompt", "tools-used",
     "cost-state", "atis-latch"})
+#: Noise with no handler: a line of these types is counted without being decoded (most of a
+#: session's lines are progress records).
+UNREAD_TYPES = NOISE_TYPES - {"attachment", "queue-operation"}
 META_PREFIXES = (
     "<command-name>", "<command-message>", "<command-args>", "<local-command-",
     "<task-notification>", "<bash-input>", "<bash-stdout>", "<bash-stderr>",
@@ -107,10 +110,14 @@ class _FileReader:
         self.queue: list[str] = []  # enqueued texts not yet taken, oldest first
         self.queued_read: set[str] = set()  # mid-turn messages already emitted as prompts
         self.last_envelope: tuple[tuple[Any, ...], dict[str, str | None]] = ((), {})
+        self.handlers = {"user": self.on_user, "assistant": self.on_assistant,
+                         "system": self.on_system, "attachment": self.on_attachment,
+                         "queue-operation": self.on_queue}
 
     def run(self, start_offset: int) -> tuple[int, int]:
         try:
-            return read_jsonl(self.path, self.builder, start_offset, self.on_record)
+            return read_jsonl(self.path, self.builder, start_offset, self.on_record,
+                              unread_types=UNREAD_TYPES)
         finally:
             self.join_texts()
 
@@ -122,9 +129,7 @@ class _FileReader:
 
     def on_record(self, line: int, record: dict[str, Any]) -> None:
         kind = text_or_none(record.get("type"))
-        handler = {"user": self.on_user, "assistant": self.on_assistant,
-                   "system": self.on_system, "attachment": self.on_attachment,
-                   "queue-operation": self.on_queue}.get(kind or "")
+        handler = self.handlers.get(kind or "")
         if handler:
             handler(line, record)
         else:
