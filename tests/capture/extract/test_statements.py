@@ -188,3 +188,17 @@ def test_a_prompt_answering_the_agents_question_or_options_is_marked():
     marks = after_options(SessionView.of(session.transcript(), "/home/dev/shop"))
     assert [marks[e.line] for e in (first, answer, pick, again, plain)] == [
         None, True, True, None, False]
+
+
+@pytest.mark.parametrize("sentence, today", [
+    # a need the person asks the agent to keep in mind is a rule for the turns to come
+    ("keep in mind, you need to run `make env-test` to load the env locally", None),
+    ("don't forget, the docs need to be rebuilt after editing the schema", None),
+    # a reminder still tied to now stays for today; a need without one stays for today
+    ("keep in mind we need to fix the login page now", "tied to now"),
+    ("we need to commit both release files", "what the current work needs"),
+])
+def test_a_need_to_keep_in_mind_stands_and_other_needs_stay_for_today(sentence, today):
+    from claimgraph.capture.extract.statements import reminded_scope
+
+    assert reminded_scope(sentence) == today

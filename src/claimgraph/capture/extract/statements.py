@@ -121,7 +121,7 @@ def _not_stored(verdict: Any, sentence: str, view: SessionView) -> str | None:
         return "not durable"
     if len(_core(sentence).split()) < _MIN_WORDS:
         return "too short to stand alone"  # "B", "Option 2": the choice lives in the question
-    today = task_scoped(sentence)
+    today = reminded_scope(sentence)
     if today:
         return f"for today: {today}"
     garbled = not_one_rule(sentence)
@@ -130,6 +130,26 @@ def _not_stored(verdict: Any, sentence: str, view: SessionView) -> str | None:
     if verdict.label != "personal" and not view.project:
         return "no known project"
     return None
+
+
+#: The person asks the agent to carry something into later turns ("keep in mind", "don't
+#: forget", "n'oublie pas", "tieni presente", "denk daran"): kept tiny, a few languages.
+_REMINDER = re.compile(
+    r"\b(?:keep in mind|bear in mind|remember (?:that|to)|don'?t forget|do not forget)\b|"
+    r"n'oublie(?:z)? pas|garde(?:z)? (?:en tête|à l'esprit)|tieni (?:presente|a mente)|"
+    r"ricorda(?:ti)? (?:che|di)|denk(?:e|t)? (?:dran|daran)", re.IGNORECASE)
+_NEEDS = re.compile(r"\b(?:needs?|have|has) to\b", re.IGNORECASE)
+
+
+def reminded_scope(sentence: str) -> str | None:
+    """``standing.task_scoped``, except that a need the person asks the agent to keep in mind
+    is a rule for the turns to come, not what the current work needs ("keep in mind, you need
+    to run `test:env` to have the env locally"): the need is read as a "must" and the other
+    checks still apply (a reminder tied to now stays for today)."""
+    today = task_scoped(sentence)
+    if today and _REMINDER.search(sentence):
+        return task_scoped(_NEEDS.sub("must", sentence))
+    return today
 
 
 def after_options(view: SessionView) -> dict[int, bool | None]:
