@@ -188,3 +188,65 @@ def test_a_prompt_answering_the_agents_question_or_options_is_marked():
     marks = after_options(SessionView.of(session.transcript(), "/home/dev/shop"))
     assert [marks[e.line] for e in (first, answer, pick, again, plain)] == [
         None, True, True, None, False]
+
+
+@pytest.mark.parametrize("sentence, today", [
+    # a need the person asks the agent to keep in mind is a rule for the turns to come
+    ("keep in mind, you need to run `make env-test` to load the env locally", None),
+    ("don't forget, the docs need to be rebuilt after editing the schema", None),
+    # a reminder still tied to now stays for today; a need without one stays for today
+    ("keep in mind we need to fix the login page now", "tied to now"),
+    ("we need to commit both release files", "what the current work needs"),
+])
+def test_a_need_to_keep_in_mind_stands_and_other_needs_stay_for_today(sentence, today):
+    from claimgraph.capture.extract.statements import reminded_scope
+
+    assert reminded_scope(sentence) == today
+
+
+@pytest.mark.parametrize("sentence, order", [
+    ("stop trying to run bash one-liners", True),
+    ("don't use the global npm cache here", True),
+    ("keep the migrations folder, just drop the seed", True),
+    ("never mind, i pushed it myself", False),   # a dismissal
+    ("keep going with the plan please", False),  # go on
+    ("stop", False),                             # names nothing
+    ("don't you have the logs for that?", False),  # a question
+])
+def test_a_short_order_that_corrects_the_agent(sentence, order):
+    from claimgraph.capture.extract.statements import stop_order
+
+    assert stop_order(sentence) is order
+
+
+def _turned_down(said: str) -> Session:
+    session = Session()
+    session.prompt("look at the failing build")
+    session.event("assistant", text="Let me check the shell.")
+    session.tool("Bash", {"command": "pwsh -c Get-ChildItem"},
+                 output="exec command rejected by user")
+    session.prompt(said)
+    return session
+
+
+def test_a_correction_typed_right_after_a_refused_call_is_a_convention_in_the_users_words():
+    facts = only(_turned_down("stop trying to run pwsh one-liners").extract(), CONVENTION)
+    assert [f["object"] for f in facts] == ["stop trying to run pwsh one-liners"]
+    assert facts[0]["source_type"] == "user-assertion"
+
+
+def test_the_same_order_with_no_refusal_before_it_is_left_to_the_sentence_model():
+    from claimgraph.capture.extract.session import SessionView
+    from claimgraph.capture.extract.statements import after_refusal
+
+    session = Session()
+    session.prompt("look at the failing build")
+    session.event("assistant", text="The build fails in the lint step.")
+    said = session.prompt("stop trying to run pwsh one-liners")
+    refused = _turned_down("stop trying to run pwsh one-liners")
+    assert said.line not in after_refusal(SessionView.of(session.transcript(), None))
+    assert refused.events[-1].line in after_refusal(SessionView.of(refused.transcript(), None))
+
+
+def test_a_correction_tied_to_now_stays_for_today_even_after_a_refusal():
+    assert only(_turned_down("don't run the linter on it right now").extract(), CONVENTION) == []

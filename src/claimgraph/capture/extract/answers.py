@@ -26,6 +26,7 @@ from typing import Any, Iterator, Mapping
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.actions import of_kind
+from claimgraph.capture.extract.approvals import approval_candidates
 from claimgraph.capture.extract.asked import answers, bare
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import (
@@ -50,6 +51,7 @@ _NEGATION = re.compile(r"^(?:no|not|don'?t|do not|never|skip)\s+", re.IGNORECASE
 def answer_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     if not view.project:
         return
+    yield from approval_candidates(view)  # options the agent wrote, one picked in a reply
     for action in of_kind(view, ASK, PLAN):
         if action.result is None:
             continue

@@ -87,12 +87,16 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
 
     model = shipped()
     answering = view.remembered("statements.after_options", after_options)
+    turned_down = view.remembered("statements.after_refusal", after_refusal)
     for event, text in user_texts(view):
         parts = [statement_of(part) for s in sentences(text) for part in split_run_on(s)]
         for index, sentence in enumerate(parts):
             verdict = _personal_checked(
                 model.verdict(sentence, index, len(parts), answering.get(event.line)), sentence)
             why = _not_stored(verdict, sentence, view)
+            if why == "not durable" and event.line in turned_down and stop_order(sentence):
+                verdict = dataclasses.replace(verdict, label="convention", kept=True)
+                why = _not_stored(verdict, sentence, view)
             tally.record(event.line, sentence, verdict.label, verdict.score, why is None,
                          why if verdict.kept else None)
             if why is None:
@@ -121,7 +125,7 @@ def _not_stored(verdict: Any, sentence: str, view: SessionView) -> str | None:
         return "not durable"
     if len(_core(sentence).split()) < _MIN_WORDS:
         return "too short to stand alone"  # "B", "Option 2": the choice lives in the question
-    today = task_scoped(sentence)
+    today = reminded_scope(sentence)
     if today:
         return f"for today: {today}"
     garbled = not_one_rule(sentence)
@@ -130,6 +134,70 @@ def _not_stored(verdict: Any, sentence: str, view: SessionView) -> str | None:
     if verdict.label != "personal" and not view.project:
         return "no known project"
     return None
+
+
+#: The person asks the agent to carry something into later turns ("keep in mind", "don't
+#: forget", "n'oublie pas", "tieni presente", "denk daran"): kept tiny, a few languages.
+_REMINDER = re.compile(
+    r"\b(?:keep in mind|bear in mind|remember (?:that|to)|don'?t forget|do not forget)\b|"
+    r"n'oublie(?:z)? pas|garde(?:z)? (?:en tête|à l'esprit)|tieni (?:presente|a mente)|"
+    r"ricorda(?:ti)? (?:che|di)|denk(?:e|t)? (?:dran|daran)", re.IGNORECASE)
+_NEEDS = re.compile(r"\b(?:needs?|have|has) to\b", re.IGNORECASE)
+
+
+def reminded_scope(sentence: str) -> str | None:
+    """``standing.task_scoped``, except that a need the person asks the agent to keep in mind
+    is a rule for the turns to come, not what the current work needs ("keep in mind, you need
+    to run `test:env` to have the env locally"): the need is read as a "must" and the other
+    checks still apply (a reminder tied to now stays for today)."""
+    today = task_scoped(sentence)
+    if today and _REMINDER.search(sentence):
+        return task_scoped(_NEEDS.sub("must", sentence))
+    return today
+
+
+#: How a transcript shows the person turned a call down or cut the agent's turn short.
+_TURNED_DOWN = re.compile(r"rejected by user|doesn't want to proceed|\[Request interrupted|"
+                          r"turn_aborted|aborted by user|Operation Cancelled", re.IGNORECASE)
+#: An order that corrects the agent: a negative one ("stop trying to run …", "don't …",
+#: "never …") or one that keeps what it was about to remove ("keep the X skill"), in English
+#: and a few other languages; not a dismissal ("never mind", "don't worry") nor a "go on"
+#: ("keep going").
+_STOP_ORDER = re.compile(
+    r"^(?:(?:no|ok(?:ay)?|hey|please|pls|and|oops|wait)[,.!]*\s+)*(?:stop|quit|don'?t|dont|"
+    r"do not|never|no more|arr[eê]te(?:z)? de|smetti(?:la)? di|hör auf)\b"
+    r"(?!\s+(?:mind|worry|bother)\b)|^(?:(?:no|ok(?:ay)?|please|oops|wait)[,.!]*\s+)*keep\b"
+    r"(?!\s+(?:going|trying|working|it up|on)\b)", re.IGNORECASE)
+MIN_ORDER_WORDS, MAX_ORDER_WORDS = 4, 15
+
+
+def after_refusal(view: SessionView) -> set[int]:
+    """Lines of what the person typed right after turning down or interrupting the agent's
+    tool call (the next prompt), or while turning it down (the refused call's result)."""
+    found: set[int] = set()
+    refused = False
+    for event in view.transcript.events:
+        if event.subagent_id or event.is_sidechain:
+            continue
+        if event.is_human_prompt:
+            if refused:
+                found.add(event.line)
+            refused = False
+        elif _TURNED_DOWN.search(event.text[:300]):
+            refused = True
+            found.add(event.line)
+    return found
+
+
+def stop_order(sentence: str) -> bool:
+    """A correction that states a rule (docs/capture.md, "Corrections"): typed right after the
+    person turned the agent's call down or cut it short, a short negative order naming what
+    not to do ("stop trying to run powershell commands") is how they want the work done, not
+    a request for today; the sentence model, which reads it alone, sees a request. The other
+    checks still apply (tied to now, leaning on what was said before, one rule)."""
+    words = sentence.split()
+    return (MIN_ORDER_WORDS <= len(words) <= MAX_ORDER_WORDS and "?" not in sentence
+            and bool(_STOP_ORDER.match(sentence)))
 
 
 def after_options(view: SessionView) -> dict[int, bool | None]:

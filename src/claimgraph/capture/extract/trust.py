@@ -27,6 +27,7 @@ TRUST: dict[str, Trust] = {
     "statements": Trust("commitment", 0.8, USER),        # a preference is "preference"
     "answers": Trust("commitment", 0.8, USER),           # a picked option, a turned-down one
     "answers.plan": Trust("commitment", 0.65, USER),     # an approved plan's exclusions
+    "answers.approved": Trust("commitment", 0.65, USER),  # an agent's option the user picked
     # a project file declares it (cited, audited against the file)
     "instructions": Trust("commitment", 0.7, SEEN),
     "recipes": Trust("observation", 0.75, SEEN),         # a recipe file the session wrote

@@ -1,0 +1,250 @@
+"""A choice the user made among options the agent laid out in its own message.
+
+People decide in the conversation itself: the agent writes "Two options: 1. … 2. … Which do
+you want?" and the person answers "B", "2", "the first one", "local hook is fine". The
+decision is then in the agent's words (the option's text) and the person's few words say
+which; neither alone is the fact. This module pairs them by the session's structure, not by
+phrases, so it reads every language the same way:
+
+- **the offer**: the agent's last message before the person's reply lists two to five
+  labelled options (``1.`` ``2.``, ``A.`` ``B.``, ``Option A:``, ``**B. …**``, one run of
+  consecutive labels) and asks a question after the list begins;
+- **the pick**: the reply is short (``MAX_REPLY_WORDS``), asks nothing back, hedges nothing
+  (a tiny multilingual list of negations and "but": a partial approval whose kept part
+  cannot be told is not stored), and names exactly one option: by its label ("B",
+  "option 2", "2."), by a position ("the second one"), or, in a very short reply, by words
+  that only that option's text holds, said with a yes ("local hook is fine" when only
+  option 1 says "local"; a tiny multilingual list of approval words);
+- **what is kept**: the picked option's title and first sentence, in the project's scope, in
+  the user's name but at the approved-plan tier (``answers.approved``): the person approved
+  it, the agent worded it; the evidence cites both lines.
+
+Precision first. Most short approvals approve a one-off action ("Want me to commit?" "yes",
+"yes to all" to a list of next steps): a bare "yes" is never read here, since a single
+proposal cannot be told from a task step by its form; nor are several picks ("1 and 3", "both").
+A list led in as the agent's own next steps ("Do you want me to: 1. … 2. …") is a menu, not
+a choice. An option that is a step of the task in hand (it opens with a verb such as commit,
+run, push, revert, or the standing checks say it is for today), a question about how to
+proceed, and an options list longer than ``MAX_OPTIONS`` (a plan's steps, not a choice)
+store nothing. A choice
+the person takes back in their very next message ("no wait", "actually …") is not stored;
+``reconcile`` holds the rest against how the session ended. Pure: events in, candidates out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from claimgraph.capture.events import Event
+from claimgraph.capture.extract.session import (
+    SessionView, candidate, short_quote, transcript_evidence)
+from claimgraph.capture.extract.standing import process_question, task_scoped
+from claimgraph.capture.extract.prose import request_text, typed_part, without_injected
+from claimgraph.capture.extract.statements import not_generated, user_texts
+
+DECIDED = "x/decided"
+MAX_REPLY_WORDS = 10
+#: A reply that picks by the option's own words is shorter still: more words say more than a pick.
+MAX_CONTENT_REPLY_WORDS = 6
+MIN_OPTIONS, MAX_OPTIONS = 2, 5
+MAX_DECISION_CHARS = 320
+#: Words naming an option before its label ("Option B", "Opzione 2", "Variante A").
+_OPTION_WORD = (r"(?:option|approach|choice|variant|alternative|plan|opzione|variante|scelta|"
+                r"opci[oó]n|choix|möglichkeit)")
+_LABEL = re.compile(
+    r"^[ \t]*(?:[-*][ \t]+)?(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*(?:" + _OPTION_WORD + r"[ \t]+)?"
+    r"(?P<label>\d|[A-E])(?:\*\*|__)?(?:[.):]|[ \t]+[—–-][ \t])[ \t]*(?P<rest>\S.*)$",
+    re.IGNORECASE | re.MULTILINE)
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+#: Hedges and negations: a reply holding one approves only a part, or nothing (kept tiny and
+#: multilingual on purpose: the reply is short, so a few words cover it).
+_HEDGE = frozenset("not no don't dont never but instead rather neither none without except "
+                   "non nicht kein keine nein pas ni mais aber ma però pero sin ohne sans senza "
+                   "invece plutôt eher".split())
+#: Positions said in words ("the second one", "la prima"): word -> option index (0-based).
+_ORDINALS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "last": -1,
+             "premier": 0, "première": 0, "deuxième": 1, "primo": 0, "prima": 0,
+             "secondo": 1, "seconda": 1, "erste": 0, "ersten": 0, "zweite": 1, "zweiten": 1}
+#: A reply that opens by taking the choice back ("no wait", "actually…").
+_TAKEN_BACK = re.compile(r"^\W*(?:no|non|nein|wait|actually|hmm|en fait|aspetta|warte|"
+                         r"attends|scratch that|undo|revert)\b", re.IGNORECASE)
+#: An option that is a step of the task in hand, by its opening verb (English: the agents
+#: whose options were read write them in English even to a person who types French).
+_ONE_OFF = re.compile(r"^(?:commit|push|merge|run|re-?run|retry|revert|undo|stop|continue|"
+                      r"proceed|skip|wait|deploy|release|publish|restart|debug|investigate|"
+                      r"try|check|look|leave it|do nothing|abort|cancel|file|open|find|search|"
+                      r"show|list|explain|read|review|analy[sz]e|tell|re-?install|install)\b",
+                      re.IGNORECASE)
+#: A list led in as things the agent offers to do ("Do you want me to: 1. … 2. …"): a menu of
+#: its next steps, not a choice of design.
+_MENU = re.compile(r"\b(?:want me to|would you like me to|should i|shall i|i can|i could|"
+                   r"next steps?)\b", re.IGNORECASE)
+LEAD_IN_CHARS = 200
+#: How a person says yes, in a few languages (kept tiny): a pick by the option's own words
+#: needs one, so that a request that happens to share a word ("run the tests") is no pick.
+_YES = frozenset("ok okay fine good great yes yeah yep sure agreed perfect sounds works "
+                 "oui parfait bien d'accord sì si bene perfetto va ja gut passt genau vale "
+                 "claro bueno 好 可以 行".split())
+_MARKUP = re.compile(r"[*_`#>]+")
+#: Words too common to tell one option from another.
+_COMMON = frozenset("the a an and or of to in on for with is are be it this that one fine "
+                    "good okay sounds let's lets go use keep make just yes yeah please".split())
+
+
+@dataclass(frozen=True)
+class Option:
+    label: str
+    text: str
+
+
+def approval_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    """The options the person picked, one candidate each (module docstring)."""
+    if not view.project:
+        return
+    typed = {event.line: text for event, text in user_texts(view)}
+    turns = _turns(view, typed)
+    for index, (offer, reply, said) in enumerate(turns):
+        if offer is None:
+            continue
+        following = turns[index + 1][2] if index + 1 < len(turns) else ""
+        if _TAKEN_BACK.match(following):
+            continue
+        picked = pick(offer.text, said)
+        if picked is not None:
+            yield _candidate(view, offer, reply, picked, said)
+
+
+def _turns(view: SessionView, typed: dict[int, str]) -> list[tuple[Event | None, Event, str]]:
+    """(the agent's last message before the reply, the reply, what the person typed in it)."""
+    found: list[tuple[Event | None, Event, str]] = []
+    last: Event | None = None
+    for event in view.transcript.events:
+        if event.subagent_id or event.is_sidechain:
+            continue
+        if event.kind == "assistant" and not event.derived and event.text.strip():
+            last = event
+        elif event.is_human_prompt:
+            said = typed.get(event.line) or _short_reply(event)
+            if said:
+                found.append((last, event, said))
+            last = None
+    return found
+
+
+def _short_reply(event: Event) -> str:
+    """A reply too short for ``user_texts``, which drops a bare "2" as pasted output."""
+    text = typed_part(not_generated(request_text(without_injected(event.text)))).strip()
+    return text if len(text.split()) <= MAX_REPLY_WORDS else ""
+
+
+def options(message: str) -> list[Option]:
+    """The last run of consecutively labelled options of an agent's message (1, 2, … or A, B,
+    …), each its title and first sentence; empty when there are fewer than two or more than
+    ``MAX_OPTIONS``, or when the message asks no question after the list begins."""
+    runs: dict[bool, list[list[re.Match[str]]]] = {True: [], False: []}
+    for match in _LABEL.finditer(message):
+        label = match["label"].upper()
+        digits = label.isdigit()
+        first = "1" if digits else "A"
+        chain = runs[digits]
+        if label == first:
+            chain.append([match])
+        elif chain and _next(chain[-1][-1]["label"].upper()) == label:
+            chain[-1].append(match)
+    best = [run for kind in (True, False) for run in runs[kind][-1:]
+            if MIN_OPTIONS <= len(run) <= MAX_OPTIONS]
+    if len(best) != 1:
+        return []  # none, or a numbered and a lettered list both: which one is meant is unsure
+    run = best[0]
+    if "?" not in message[run[0].start():]:
+        return []
+    if _MENU.search(message[max(0, run[0].start() - LEAD_IN_CHARS):run[0].start()]):
+        return []
+    found = []
+    for number, match in enumerate(run):
+        end = run[number + 1].start() if number + 1 < len(run) else len(message)
+        body = message[match.start("rest"):end].split("\n\n", 1)[0]
+        found.append(Option(match["label"].upper(), _first_sentence(body)))
+    return found
+
+
+def pick(message: str, reply: str) -> Option | None:
+    """The one option of ``message`` that ``reply`` picks (module docstring), or None."""
+    offered = options(message)
+    if not offered or "?" in reply:
+        return None
+    words = _WORD.findall(reply)
+    lowered = [w.lower() for w in words]
+    if not words or len(words) > MAX_REPLY_WORDS or _HEDGE & set(lowered):
+        return None
+    if process_question(message[-400:]):
+        return None
+    chosen = _by_label(offered, reply, words) | _by_position(offered, lowered)
+    if not chosen and len(words) <= MAX_CONTENT_REPLY_WORDS and _YES & set(lowered):
+        chosen = _by_words(offered, lowered)
+    if len(chosen) != 1:
+        return None
+    option = offered[chosen.pop()]
+    if _ONE_OFF.match(option.text) or task_scoped(option.text) or len(option.text.split()) < 3:
+        return None
+    return option
+
+
+def _by_label(offered: list[Option], reply: str, words: list[str]) -> set[int]:
+    labels = {o.label: i for i, o in enumerate(offered)}
+    found = set()
+    for position, word in enumerate(words):
+        upper = word.upper()
+        if upper not in labels:
+            continue
+        named = position > 0 and re.fullmatch(_OPTION_WORD, words[position - 1], re.IGNORECASE)
+        if word.isdigit() or word.isupper() or named or len(words) == 1:
+            found.add(labels[upper])
+    return found
+
+
+def _by_position(offered: list[Option], lowered: list[str]) -> set[int]:
+    return {_ORDINALS[w] % len(offered) for w in lowered if w in _ORDINALS
+            and abs(_ORDINALS[w]) <= len(offered)}
+
+
+def _by_words(offered: list[Option], lowered: list[str]) -> set[int]:
+    """Options whose text alone holds a word of the reply, or a word it begins ("hook" in
+    "hooks"): a word two options share tells nothing, and neither does a common word."""
+    texts = [set(w.lower() for w in _WORD.findall(o.text)) for o in offered]
+    found = set()
+    for word in lowered:
+        if len(word) < 4 or word in _COMMON:
+            continue
+        holders = [i for i, text in enumerate(texts)
+                   if any(token.startswith(word) or word.startswith(token)
+                          for token in text if len(token) >= 4)]
+        if len(holders) == 1:
+            found.add(holders[0])
+    return found
+
+
+def _next(label: str) -> str:
+    return str(int(label) + 1) if label.isdigit() else chr(ord(label) + 1)
+
+
+def _first_sentence(body: str) -> str:
+    """An option's title and first sentence, markup gone, whitespace collapsed."""
+    flat = " ".join(_MARKUP.sub("", body).split())
+    stop = re.search(r"(?<=[a-z0-9)\]])[.!](?=\s+[A-Z(])", flat)
+    text = flat[:stop.end()] if stop else flat
+    text = text.strip().rstrip(".").strip()
+    return text if len(text) <= MAX_DECISION_CHARS else \
+        text[:MAX_DECISION_CHARS - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _candidate(view: SessionView, offer: Event, reply: Event, option: Option,
+               said: str) -> dict[str, Any]:
+    evidence = [transcript_evidence(offer.line, option.text),
+                transcript_evidence(reply.line, short_quote(said))]
+    return candidate("answers", view.project or "", DECIDED,
+                     f"{option.text} (option {option.label} of the agent's, chosen by the user)",
+                     evidence=evidence, trust="answers.approved", object_kind="literal",
+                     subject_type="project", at=reply.timestamp)

@@ -1,0 +1,107 @@
+"""A choice the user made among options the agent wrote: the option's words, the user's name."""
+
+from __future__ import annotations
+
+import pytest
+
+from claimgraph.capture.extract.approvals import options, pick
+
+from .extract_helpers import Session, only
+
+OFFER = """The cache can live in two places.
+
+1. **Redis, shared** — every worker reads one cache. Needs a server.
+
+2. **In-process LRU per worker** — no server; each worker warms its own copy.
+
+Option 1 is simpler to reason about. Which do you want?"""
+
+LETTERED = """Which layout feels right?
+
+**A. Keep the sidebar** (Files / Search / Settings) — only restyle it.
+
+**B. Top bar with tabs** — Files and Search merge into one tab; settings move to a menu.
+
+**C. Command palette only** — no persistent navigation at all.
+
+I'd go with B. Which one?"""
+
+
+def _session(offer: str, reply: str, after: str | None = None) -> Session:
+    session = Session()
+    session.prompt("where should the cache live in this service")
+    session.event("assistant", text=offer)
+    session.prompt(reply)
+    if after is not None:
+        session.event("assistant", text="Noted.")
+        session.prompt(after)
+    return session
+
+
+def test_options_are_the_last_run_of_labels_each_its_title_and_first_sentence():
+    found = options(OFFER)
+    assert [o.label for o in found] == ["1", "2"]
+    assert found[1].text == "In-process LRU per worker — no server; each worker warms its own copy"
+    assert [o.label for o in options(LETTERED)] == ["A", "B", "C"]
+
+
+@pytest.mark.parametrize("reply, label", [
+    ("2", "2"), ("option 2", "2"), ("let's do the second one", "2"), ("B", "B"),
+    ("go with B please", "B"), ("la prima", "1"), ("the in-process one is fine", "2"),
+])
+def test_a_short_reply_picks_one_option_by_label_position_or_its_own_words(reply, label):
+    offer = LETTERED if label in "ABC" else OFFER
+    assert pick(offer, reply).label == label
+
+
+@pytest.mark.parametrize("reply", [
+    "yes",                        # approves nothing in particular
+    "1 and 2",                    # several
+    "2 but keep redis for sessions",  # partial: which part holds is unsure
+    "why not 1?",                 # a question back
+    "not 2",                      # a negation
+    "worker",                     # a word both options share, and no yes
+    "run the worker tests on the LRU branch first, then we decide",  # too long
+])
+def test_no_single_clear_pick_is_nothing(reply):
+    assert pick(OFFER, reply) is None
+
+
+def test_a_request_sharing_an_options_word_is_no_pick_without_a_yes():
+    assert pick(OFFER, "benchmark the in-process version") is None
+    assert pick(OFFER, "in-process is good").label == "2"
+
+
+def test_a_menu_of_the_agents_next_steps_is_not_a_choice():
+    menu = ("Tests pass. Do you want me to:\n\n1. **Commit the fix** now\n"
+            "2. **Write a migration guide** for users\n\nWhich one?")
+    assert options(menu) == [] and pick(menu, "2") is None
+    steps = ("Two ways forward:\n\n1. Run the full suite again\n2. Revert the last change\n\n"
+             "Which?")
+    assert pick(steps, "1") is None  # a step of the task in hand, by its verb
+
+
+def test_a_list_without_a_question_or_with_too_many_items_offers_nothing():
+    assert options(OFFER.replace("Which do you want?", "Done.")) == []
+    plan = "Plan:\n" + "\n".join(f"{n}. step number {n} of the work" for n in range(1, 9)) + \
+        "\n\nSound right?"
+    assert options(plan) == []
+
+
+def test_the_picked_option_is_a_decision_in_the_users_name_citing_both_lines():
+    facts = only(_session(OFFER, "2").extract(), "x/decided")
+    assert len(facts) == 1
+    fact = facts[0]
+    assert fact["object"].startswith("In-process LRU per worker")
+    assert "chosen by the user" in fact["object"]
+    assert fact["source_type"] == "user-assertion" and fact["confidence"] < 0.8
+    assert [e.split(":")[0] for e in fact["evidence"]] == ["transcript#L2", "transcript#L3"]
+
+
+def test_a_choice_taken_back_in_the_next_message_is_not_stored():
+    assert only(_session(OFFER, "2", after="no wait, keep redis").extract(), "x/decided") == []
+
+
+def test_a_bare_yes_to_a_single_proposal_stores_nothing():
+    offer = "I'd suggest moving the cache into Redis so workers share it. Want me to do that?"
+    assert only(_session(offer, "yes do it").extract(), "x/decided") == []
