@@ -243,11 +243,20 @@ def test_a_docs_page_only_read_gives_its_obligations_not_its_design():
         "Generated files must never be edited by hand"]
 
 
-def test_obligation_needs_a_binding_word_and_no_step_number():
-    assert obligation("- Always run the linter", "Always run the linter")
-    assert not obligation("- Show the last 5 builds", "Show the last 5 builds")
-    assert not obligation("3. **Check branch** - must be on `trunk`",
-                          "Check branch - must be on `trunk`")
+def test_obligation_needs_a_binding_word():
+    assert obligation("Always run the linter")
+    assert obligation("Generated files are required to carry a header. Keep them small")
+    assert not obligation("Show the last 5 builds")
+    assert not obligation("Banner only. No email digest")
+
+
+def test_a_numbered_step_the_session_added_to_a_docs_page_is_no_rule():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/docs/widgets.md"}, output=DESIGN_PAGE)
+    session.edit(f"{ROOT}/docs/widgets.md", "2. **Publish** - runs the upload\n",
+                 "2. **Publish** - runs the upload\n3. **Ensure tags** - always push tags\n")
+    objects = [c["object"] for c in only(session.extract(), "x/convention")]
+    assert objects == ["Generated files must never be edited by hand"]
 
 
 def test_a_docs_page_the_session_wrote_into_keeps_what_it_added():

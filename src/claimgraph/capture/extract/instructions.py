@@ -103,8 +103,9 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         found: dict[str, str] = {}
         for look in looks:
             for line, rule in rules(look.text):
-                if _docs_page(cited) and line not in added and not obligation(line, rule):
-                    continue  # a design doc's line as read: it describes, it rules nothing
+                if _docs_page(cited) and (_NUMBERED.match(line) or (
+                        line not in added and not obligation(rule))):
+                    continue  # a procedure's step; a design doc's line as read: no rule
                 if line not in added or not unrun_commands(line, _ran(view)):
                     found.setdefault(rule, line)
         for rule, line in list(found.items())[:limit]:
@@ -239,17 +240,15 @@ def doc_page_rules(text: str) -> Iterator[tuple[str, str]]:
         yield line, rule
 
 
-def obligation(line: str, rule: str) -> bool:
+def obligation(rule: str) -> bool:
     """Whether a line of a docs page, as the session found it, binds whoever works on the code:
     it says what must, must never or always be done (``must``, ``never``, ``always``,
-    ``required``, ``do not``), and it is not a numbered step. A docs page is most often a
-    design, a spec or a procedure: its "Show the last 3 runs", "Toast only", "No going back"
-    describe what was built, and its numbered "3. Check branch - must be on `main`" is what a
-    script does, in order. Read is not decided: only what the page states as an obligation is
-    a rule of the project (the lines the session itself added to a page are read as written,
-    ``session_added_lines``)."""
-    if _NUMBERED.match(line):
-        return False
+    ``required``, ``do not``). A docs page is most often a design or a spec: its "Show the last
+    3 runs", "Toast only", "No going back" describe what was built. Read is not decided: only
+    what the page states as an obligation is a rule of the project (the lines the session
+    itself added to a page are read as written, ``session_added_lines``). A numbered item of
+    a docs page, whoever wrote it, is a step of a procedure ("3. **Check branch** - must be on
+    `main`": what a script does, in order), never a rule on its own."""
     return any(_OBLIGATION.search(sentence) for sentence in split_sentences(rule))
 
 
