@@ -47,7 +47,7 @@ from claimgraph.capture.extract.lessons import run_verdict, same_command_key
 from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, failed_outputs, transcript_evidence)
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations
-from claimgraph.capture.extract.standing import agent_report
+from claimgraph.capture.extract.standing import addresses_person, agent_report
 from claimgraph.capture.extract.statements import CONVENTION, classify
 from claimgraph.capture.extract.structure import named
 from claimgraph.capture.extract.writes import file_ops, removes, session_ops
@@ -207,6 +207,8 @@ def claims(text: str) -> Iterator[Claim]:
         claim = read_bullet(_MARKDOWN.sub("", bullet["text"]).strip(), section)
         if claim and claim.predicate in (CONVENTION, DECIDED) and agent_report(claim.text):
             continue  # the agent's report of its turn, not a rule of the project
+        if claim and addresses_person(claim.text):
+            continue  # advice to the person ("if you tag releases …"), not what a file is
         if claim and claim.predicate == DECIDED and _NUMBERED.match(line) \
                 and not _INSTEAD.search(claim.text):
             continue  # one step of a sequence, not a decision on its own
