@@ -78,3 +78,12 @@ def test_of_runner_files_only_read_the_one_nearest_the_root_speaks_for_the_proje
     alone.tool("Read", {"file_path": f"{ROOT}/apps/web/package.json"}, output=scripts)
     alone.bash("npm run test", output="ok")
     assert {c["subject"] for c in only(alone.extract(), "x/runs")} == {"apps/web/package.json"}
+
+
+def test_from_a_ci_workflow_only_read_the_checking_steps_count_unrun():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/.github/workflows/ci.yml"}, output=(
+        "jobs:\n  test:\n    steps:\n      - run: pytest -q\n  notify:\n    steps:\n"
+        "      - run: echo done\n"))
+    [runs] = only(session.extract(), "x/runs")
+    assert runs["object"] == "`CI ci.yml job test` runs `pytest -q`"
