@@ -26,12 +26,18 @@ end
 '''
 
 
-def test_a_manifest_the_session_only_read_gives_its_language_not_its_dependency_list():
+def test_a_manifest_the_session_only_read_gives_nothing_neither_language_nor_list():
     session = Session()
     numbered = "\n".join(f"{n:>6}→{line}" for n, line in enumerate(MIX.splitlines(), 1))
     session.tool("Read", {"file_path": f"{ROOT}/mix.exs"}, output=numbered)
+    assert session.extract() == []
+
+
+def test_a_manifest_the_session_wrote_gives_its_language():
+    session = Session()
+    session.write(f"{ROOT}/mix.exs", MIX)
     found = session.extract()
-    assert facts(found) == {(PROJECT, "core/written-in", "Elixir ~> 1.19")}
+    assert (PROJECT, "core/written-in", "Elixir ~> 1.19") in facts(found)
     assert only(found, "core/depends-on") == []
 
 

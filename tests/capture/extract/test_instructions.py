@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from claimgraph.capture.extract.instructions import (
-    comment_rules, doc_page_rules, doc_rules, is_instruction_file)
+    comment_rules, doc_page_rules, doc_rules, is_instruction_file, obligation)
 
 from .extract_helpers import ROOT, Session, only
 
@@ -133,26 +133,27 @@ def test_a_docs_page_the_agent_created_is_its_report_not_a_project_rule():
 
 
 def test_a_docs_page_the_project_had_still_counts_when_the_session_edits_it():
-    """Its own lines do, and so do the lines the session added -- except one giving a command
-    the session never ran of a program it did run: the agent documenting what it did not do.
+    """Its own lines that bind (``obligation``) do, and so do the lines the session added --
+    except one giving a command the session never ran of a program it did run: the agent
+    documenting what it did not do.
     A program the session never ran at all is outside what it can judge: the line stays."""
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/docs/dev.md"},
-                 output="# Dev\n\n- Use read-only keys when possible\n")
-    session.write(f"{ROOT}/docs/dev.md", "# Dev\n\n- Use read-only keys when possible\n"
+                 output="# Dev\n\n- Always use read-only keys\n")
+    session.write(f"{ROOT}/docs/dev.md", "# Dev\n\n- Always use read-only keys\n"
                   "- Keep every migration reversible\n")
     session.edit(f"{ROOT}/docs/dev.md", "- Keep every migration reversible\n",
                  "- Keep every migration reversible\n- `shop slice --model M` must be run "
                  "before every export\n")
     session.tool("Read", {"file_path": f"{ROOT}/docs/dev.md"},
-                 output="# Dev\n\n- Use read-only keys when possible\n"
+                 output="# Dev\n\n- Always use read-only keys\n"
                         "- Keep every migration reversible\n"
                         "- `shop slice --model M` must be run before every export\n")
     objects = {c["object"] for c in only(session.extract(), "x/convention")}
     assert "`shop slice --model M` must be run before every export" in objects  # shop never ran
     session.bash("shop export --out x.zip", output="exported")
     objects = {c["object"] for c in only(session.extract(), "x/convention")}
-    assert objects == {"Use read-only keys when possible", "Keep every migration reversible"}
+    assert objects == {"Always use read-only keys", "Keep every migration reversible"}
     session.bash("shop slice --model M --out x.gcode", output="sliced")
     objects = {c["object"] for c in only(session.extract(), "x/convention")}
     assert "`shop slice --model M` must be run before every export" in objects
@@ -218,3 +219,59 @@ def test_a_prose_file_outside_the_instruction_files_gives_no_marked_rules():
                  output="// IMPORTANT: Always update the schema when the table changes\n")
     objects = {c["object"] for c in only(session.extract(), "x/convention")}
     assert objects == {"Always update the schema when the table changes"}
+
+
+DESIGN_PAGE = """# Widgets
+
+## Decisions
+
+- **Alerts**: Banner only. No email digest
+- Show the last 5 builds on the status page
+- Generated files must never be edited by hand
+
+## Release
+
+1. **Check branch** - must be on `trunk`
+2. **Publish** - runs the upload
+"""
+
+
+def test_a_docs_page_only_read_gives_its_obligations_not_its_design():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/docs/widgets.md"}, output=DESIGN_PAGE)
+    assert [c["object"] for c in only(session.extract(), "x/convention")] == [
+        "Generated files must never be edited by hand"]
+
+
+def test_obligation_needs_a_binding_word():
+    assert obligation("Always run the linter")
+    assert obligation("Generated files are required to carry a header. Keep them small")
+    assert not obligation("Show the last 5 builds")
+    assert not obligation("Banner only. No email digest")
+
+
+def test_a_numbered_step_the_session_added_to_a_docs_page_is_no_rule():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/docs/widgets.md"}, output=DESIGN_PAGE)
+    session.edit(f"{ROOT}/docs/widgets.md", "2. **Publish** - runs the upload\n",
+                 "2. **Publish** - runs the upload\n3. **Ensure tags** - always push tags\n")
+    objects = [c["object"] for c in only(session.extract(), "x/convention")]
+    assert objects == ["Generated files must never be edited by hand"]
+
+
+def test_a_docs_page_the_session_wrote_into_keeps_what_it_added():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/docs/widgets.md"}, output=DESIGN_PAGE)
+    session.edit(f"{ROOT}/docs/widgets.md", "## Release\n",
+                 "## Release\n\nUse the release script to publish.\n")
+    objects = [c["object"] for c in only(session.extract(), "x/convention")]
+    assert objects == ["Generated files must never be edited by hand",
+                       "Use the release script to publish"]
+
+
+def test_an_instruction_file_read_still_gives_its_imperatives():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"},
+                 output="# Rules\n\n- Use tabs for indentation\n")
+    assert [c["object"] for c in only(session.extract(), "x/convention")] == [
+        "Use tabs for indentation"]

@@ -28,6 +28,9 @@ from .extract_helpers import Session, only
     "also add to CONTRIBUTING.md that releases always go out on Mondays",
     "That's quite close, I don't think that approach is an option then given the size limit",
     "ok if it's to deal with a flaky test then that is a problem we should solve here",
+    "and if that is always the case make it part of the setup notes in SETUP.md",
+    "we have a bucket for this already so just upload them there",
+    "just the changelog, not every page",
 ])
 def test_a_sentence_tied_to_the_work_at_hand_is_for_today(sentence):
     assert task_scoped(sentence)
@@ -45,6 +48,8 @@ def test_a_sentence_tied_to_the_work_at_hand_is_for_today(sentence):
     "I would prefer small pull requests over one large one",
     "Document every public function",
     "Always note breaking changes in the CHANGELOG.md",
+    "Only the release job may publish packages",
+    "we can drop the legacy importer and its cron entry",
 ])
 def test_a_sentence_that_may_stand_is_left_to_the_model(sentence):
     assert task_scoped(sentence) is None
@@ -151,6 +156,8 @@ def test_a_plain_rule_reads_as_one(sentence):
     ("No source file was modified in the shared clone", "reports what happened"),
     ("The branch is still 3 commits behind `main`; it must rebase before review",
      "a state that holds for now"),
+    ("If you cut tags, a CI check on the version would prevent drift", "addresses the person"),
+    ("`docs/charter.md`: write down your team principles there", "addresses the person"),
 ])
 def test_the_agents_report_of_its_turn_is_not_a_rule(text, why):
     assert agent_report(text) == why
@@ -161,6 +168,7 @@ def test_the_agents_report_of_its_turn_is_not_a_rule(text, why):
     "No backward compatibility for `.cache/results/`",
     "Used `Result<T, E>` instead of raising exceptions for `parse()`",
     "All public functions include doc comments with doctests",
+    'Ends with an invitation ("tell us what you think") rather than a sales pitch',
 ])
 def test_a_rule_in_the_agents_words_is_not_a_report(text):
     assert agent_report(text) is None

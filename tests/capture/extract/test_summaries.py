@@ -260,3 +260,14 @@ def test_a_summary_lesson_naming_a_fix_other_than_the_command_that_made_it_pass_
         lessons = [c for c in session.extract()
                    if c["rule"] == "summaries" and c["predicate"] == "core/failure-mode"]
         assert bool(lessons) is kept, fix
+
+
+def test_advice_to_the_person_and_a_bare_quotation_are_not_the_agents_facts():
+    text = ("### Key decisions:\n"
+            "- Used `httpx` instead of `requests` for the client\n"
+            '- "We already keep the archive elsewhere so just link it"\n'
+            "- If you cut tags, a CI check on the version would prevent drift\n"
+            "\n### Files:\n"
+            "- `scripts/bump.sh` exists but nothing runs it; your release flow could call it\n")
+    assert _claims(text) == {
+        ("x/decided", None, "Used `httpx` instead of `requests` for the client")}

@@ -28,11 +28,13 @@ def test_a_rewritten_file_forgets_the_recipes_it_no_longer_has():
     assert "pytest" not in runs["object"] and "cargo clippy" in runs["object"]
 
 
-def test_from_a_file_only_read_the_working_recipes_count():
+def test_from_a_file_only_read_the_recipes_the_session_ran_count():
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=(
-        '{\n  "scripts": {\n    "test": "vitest run",\n    "release:notes": "node x.js"\n'
-        '  }\n}\n'))
+        '{\n  "scripts": {\n    "test": "vitest run",\n    "build": "tsc -b",\n'
+        '    "release:notes": "node x.js"\n  }\n}\n'))
+    assert only(session.extract(), "x/runs") == []  # read: a list a glance gives
+    session.bash("npm run test", output="ok")
     assert facts(only(session.extract(), "x/runs")) == {
         ("package.json", "x/runs", "`npm run test` runs `vitest run`")}
 
@@ -51,6 +53,7 @@ def test_a_recipe_longer_than_one_short_line_of_shell_is_left_out():
     session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=(
         '{\n  "scripts": {\n    "test": "vitest run",\n    "test:docker": "' + blob + '"\n'
         '  }\n}\n'))
+    session.bash("npm run test && npm run test:docker", output="ok")
     [runs] = only(session.extract(), "x/runs")
     assert runs["object"] == "`npm run test` runs `vitest run`"
 
@@ -68,8 +71,19 @@ def test_of_runner_files_only_read_the_one_nearest_the_root_speaks_for_the_proje
     session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=scripts)
     session.tool("Read", {"file_path": f"{ROOT}/packages/sdk/package.json"}, output=scripts)
     session.write(f"{ROOT}/packages/cli/package.json", scripts)
+    session.bash("npm run test", output="ok")
     assert {c["subject"] for c in only(session.extract(), "x/runs")} == {
         "package.json", "packages/cli/package.json"}
     alone = Session()
     alone.tool("Read", {"file_path": f"{ROOT}/apps/web/package.json"}, output=scripts)
+    alone.bash("npm run test", output="ok")
     assert {c["subject"] for c in only(alone.extract(), "x/runs")} == {"apps/web/package.json"}
+
+
+def test_from_a_ci_workflow_only_read_the_checking_steps_count_unrun():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/.github/workflows/ci.yml"}, output=(
+        "jobs:\n  test:\n    steps:\n      - run: pytest -q\n  notify:\n    steps:\n"
+        "      - run: echo done\n"))
+    [runs] = only(session.extract(), "x/runs")
+    assert runs["object"] == "`CI ci.yml job test` runs `pytest -q`"

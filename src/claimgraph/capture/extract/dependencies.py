@@ -22,8 +22,10 @@ Anything else is not stored: when unsure, do not store.
 
 Besides dependencies a manifest states the language and its version (``elixir: "~> 1.19"``,
 ``requires-python``, a Rust edition) and a few settings worth a convention (a lint level,
-the package manager, the workspace layout); those count from a manifest only read too (one
-fact each, not a list). A manifest the session deleted says nothing. A manifest below the
+the package manager, the workspace layout); those count only from a manifest the session
+wrote or edited (one fact each, not a list): in a manifest only read they are the file's
+trivia, a glance away like its dependency list, and nothing the session decided. A manifest
+the session deleted says nothing. A manifest below the
 project root speaks for its own package (``apps/web/package.json`` is ``@repo/web``, or
 ``apps/web`` when it names none).
 """
@@ -92,7 +94,7 @@ def _declared(view: SessionView, cited: str, subject: str,
             continue
         yield _fact(cited, subject, "core/depends-on", dependency.name, dependency.quote, look,
                     trust, kind="entity", object_type="package")
-    for look, manifest in parsed[-1:]:
+    for look, manifest in parsed[-1:] if written else []:
         if manifest.runtime and manifest.runtime_quote:
             language, version = manifest.runtime
             yield _fact(cited, subject, "core/written-in", f"{language} {version}",

@@ -73,6 +73,9 @@ _MARKED_COMMENT = re.compile(r"^\s*(?://+|#+|--|/?\*+|;+)\s*(?P<mark>CRITICAL|IM
                              r"WARNING|NB)\b[:!-]?\s*(?P<rest>.+)$")
 _DOC_IMPERATIVE = re.compile(r"^(?:use|avoid|prefer|keep|put|name|write|run|place|import|"
                              r"do not|don't)\s+\S+.*\S", re.IGNORECASE)
+#: Words that make a docs page's sentence an obligation rather than a description.
+_OBLIGATION = re.compile(r"\b(?:must|never|always|required|requires|shall|do not|don't|"
+                         r"should not|shouldn't|may not|forbidden|mandatory)\b", re.IGNORECASE)
 _MARKDOWN = re.compile(r"\*\*|__|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
 _HEADING_LINE = re.compile(r"^(?P<marks>#{1,6})\s+(?P<title>.+)$")
 #: Sections that say where a product is going or what it is, not how to work on it: their
@@ -100,6 +103,9 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         found: dict[str, str] = {}
         for look in looks:
             for line, rule in rules(look.text):
+                if _docs_page(cited) and (_NUMBERED.match(line) or (
+                        line not in added and not obligation(rule))):
+                    continue  # a procedure's step; a design doc's line as read: no rule
                 if line not in added or not unrun_commands(line, _ran(view)):
                     found.setdefault(rule, line)
         for rule, line in list(found.items())[:limit]:
@@ -232,6 +238,18 @@ def doc_page_rules(text: str) -> Iterator[tuple[str, str]]:
         if sentences and all(_BARE_NO.match(s.strip()) and "`" not in s for s in sentences):
             continue
         yield line, rule
+
+
+def obligation(rule: str) -> bool:
+    """Whether a line of a docs page, as the session found it, binds whoever works on the code:
+    it says what must, must never or always be done (``must``, ``never``, ``always``,
+    ``required``, ``do not``). A docs page is most often a design or a spec: its "Show the last
+    3 runs", "Toast only", "No going back" describe what was built. Read is not decided: only
+    what the page states as an obligation is a rule of the project (the lines the session
+    itself added to a page are read as written, ``session_added_lines``). A numbered item of
+    a docs page, whoever wrote it, is a step of a procedure ("3. **Check branch** - must be on
+    `main`": what a script does, in order), never a rule on its own."""
+    return any(_OBLIGATION.search(sentence) for sentence in split_sentences(rule))
 
 
 def _wrapped(lines: list[str], index: int) -> bool:

@@ -21,7 +21,14 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
 - it is **mood**, not a decision: a short sentence saying what the people are or will be
   ("we are going to be famous", "I'm so happy");
 - it talks about **the agent's turn** ("you described …", "you missed …"): feedback on the
-  conversation, not a rule of the project.
+  conversation, not a rule of the project;
+- it **leans on what was said before** ("that approach is not an option", "just push it
+  there"), or is a scope with no verb of its own ("just the readme, not all md"): what it
+  is about stays in the conversation.
+
+A request to write something the conversation named before into a file ("if this is needed,
+make it part of the docs in release.md") is an edit request wherever it stands in the
+sentence.
 
 A sentence **does not read as one rule** (``not_one_rule``) when it repeats itself (the same
 three words again a few words on: a speech-to-text restart, "all the details inside, all the
@@ -33,7 +40,9 @@ The agent's own notes have a test of their own (``agent_report``): a bullet in w
 agent speaks of itself ("No config files touched by me", "I'll keep X as is"), reports
 what happened ("No source file was modified"), says what it is doing ("Now running the
 tests"), or describes a state that holds only for now ("still 3 commits behind `main`") is
-a report of the turn, not a convention of the project.
+a report of the turn, not a convention of the project; a bullet that speaks to the person
+("If you tag releases, a check would prevent drift": ``addresses_person``) is advice the
+session did not take up, whatever the bullet's kind.
 
 A question the agent asks about how to go on with the task ("How would you like to
 proceed?", "Should I continue …?") is about the task too: its answer is a choice for today.
@@ -62,6 +71,12 @@ _EDIT_REQUEST = re.compile(
     r"^(?:(?:also|and|then|please|now|yes|ok(?:ay)?|so)[,\s]+)*(?:" + _EDIT_VERB
     + r"\b[^.;:]*?\b(?:in|to|into|from)\s+" + _FILE + r"|in\s+" + _FILE + r"[,\s]+(?:also\s+)?"
     + _EDIT_VERB + r"\b)", re.IGNORECASE)
+#: "make it part of the docs in release.md", "add this to the README": the thing to write
+#: is one the conversation named before (a pronoun), wherever the request stands in the
+#: sentence (after "if this is needed …" too): a change to a file for the task at hand.
+_EDIT_IT = re.compile(
+    r"\b(?:" + _EDIT_VERB + r"|make|include)\s+(?:it|this|that|them|these|those)\b[^.;:]*?"
+    r"\b(?:in|to|into|part of)\s+" + _FILE, re.IGNORECASE)
 #: A need under a condition ("if we need to add a flag, name it …") is a rule for that case.
 _CONDITION = re.compile(r"\b(?:if|when|whenever|in case|unless|once)\b[^,.;:]*$", re.IGNORECASE)
 _NOW = re.compile(r"\b(?:right now|now|today|tonight|tomorrow|for now|for the moment|at the moment|"
@@ -86,6 +101,13 @@ _LEANS_BACK = re.compile(
     r"(?:it|that|this|they|those|these)(?:'s|'re|\s+is|\s+are|\s+was|\s+were)\b|"
     r"\b(?:that|this|the above|the same)\s+(?:approach|option|one|idea|way|solution|plan)\b",
     re.IGNORECASE)
+#: "just push it there", "put them here": what and where are in the conversation before.
+_DEICTIC = re.compile(r"\b(?:it|them)\s+(?:there|here)\b", re.IGNORECASE)
+#: "just the readme, not all md": a scope for the request at hand, with no verb of its own.
+_SCOPE_ONLY = re.compile(
+    r"^(?:(?:ok(?:ay)?|yes|yeah|no|so|and|but)[,!.]?\s+)*(?:just|only)\s+"
+    r"(?:(?:the|this|that|these|those)\s+)?[\w.-]+(?:\s+[\w.-]+)?\s*,\s*(?:(?:but|and)\s+)?not\b",
+    re.IGNORECASE)
 _PROCESS_QUESTION = re.compile(
     r"\b(?:how (?:would|do|should) (?:you|we|i) (?:like to )?(?:proceed|continue|go on|start)|"
     r"(?:shall|should) (?:i|we) (?:proceed|continue|go ahead|start|begin|stop)|"
@@ -95,8 +117,10 @@ _PROCESS_QUESTION = re.compile(
 
 def task_scoped(sentence: str) -> str | None:
     """Why ``sentence`` is for the task at hand rather than standing; None when it may stand."""
-    if _EDIT_REQUEST.search(sentence):  # first: what it asks to write may say "always"
-        return "asks for an edit to a file"
+    if _EDIT_REQUEST.search(sentence) or _EDIT_IT.search(sentence):
+        return "asks for an edit to a file"  # first: what it asks to write may say "always"
+    if _SCOPE_ONLY.match(sentence.strip()):  # "just the X, not every Y": no rule in it
+        return "leans on what was said before"
     if _STANDING.search(sentence):
         return None
     need = _NEED.search(sentence)
@@ -113,7 +137,7 @@ def task_scoped(sentence: str) -> str | None:
         return "mood, not a decision"
     if _AGENT_TURN.search(sentence):
         return "about the agent's turn"
-    if _LEANS_BACK.search(sentence):
+    if _LEANS_BACK.search(sentence) or _DEICTIC.search(sentence):
         return "leans on what was said before"
     return None
 
@@ -159,6 +183,20 @@ _FOR_NOW = re.compile(r"\b(?:still|currently|at the moment|so far|as of now|for 
                       r"pending|in progress|by \d+ commits?)\b", re.IGNORECASE)
 
 
+#: The person addressed ("If you tag releases, …", "capture your team principles"): the
+#: agent's advice or instructions to them, outside any quotation.
+_SECOND_PERSON = re.compile(r"(?<![\w'])(?:you|your|yours|you'll|you're|you've|you'd)(?![\w'])",
+                            re.IGNORECASE)
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'|`[^`]*`|\([^()]*\)")
+
+
+def addresses_person(text: str) -> bool:
+    """The agent's bullet speaks to the person (outside quotes, code spans and asides): a
+    suggestion ("If you tag releases, a check would prevent drift") or a step for them to take,
+    which the session never took up -- not a fact about the project."""
+    return bool(_SECOND_PERSON.search(_QUOTED.sub(" ", text)))
+
+
 def agent_report(text: str) -> str | None:
     """Why the agent's bullet ``text`` reports its turn rather than states a rule of the
     project (module docstring); None when it may be a rule."""
@@ -170,4 +208,6 @@ def agent_report(text: str) -> str | None:
         return "reports what happened"
     if _FOR_NOW.search(text):
         return "a state that holds for now"
+    if addresses_person(text):
+        return "addresses the person"
     return None

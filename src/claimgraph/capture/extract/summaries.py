@@ -22,7 +22,9 @@ such a summary are read by their section and their shape:
 A decision or convention bullet that reports the agent's turn (it speaks of itself, reports
 what happened, says what it is doing, or a state that holds only for now: "No config files
 touched by me", "The branch is still 3 commits behind `main`") is left out
-(``standing.agent_report``).
+(``standing.agent_report``); so is a bullet that speaks to the person (advice the session did
+not take up, ``standing.addresses_person``) and one that only quotes someone's words (theirs,
+read where they were said, never the agent's note).
 
 These are the agent's words, not the user's and not a tool's verdict: source ``agent-note``
 (trusted least), observation, lower confidence. A claim about a file the session deleted later
@@ -47,7 +49,7 @@ from claimgraph.capture.extract.lessons import run_verdict, same_command_key
 from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, failed_outputs, transcript_evidence)
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations
-from claimgraph.capture.extract.standing import agent_report
+from claimgraph.capture.extract.standing import addresses_person, agent_report
 from claimgraph.capture.extract.statements import CONVENTION, classify
 from claimgraph.capture.extract.structure import named
 from claimgraph.capture.extract.writes import file_ops, removes, session_ops
@@ -89,6 +91,8 @@ _INSTEAD = re.compile(r"\b(?:instead of|rather than)\b", re.I)
 _VERB_START = re.compile(r"^(?:[a-z]+s|is|are|has|holds|wraps|defines|exports|owns|keeps|"
                          r"creates|runs|compensates?|contains|provides|handles)\b")
 _MARKDOWN = re.compile(r"\*\*|__")
+#: A bullet that is one quotation and nothing else (the person's words, echoed back).
+_WHOLE_QUOTE = re.compile(r'^\s*(?:"[^"]+"|“[^”]+”)\s*$')
 #: What happened to a file or what it lacks ("was not updated", "does NOT pass criteria"):
 #: a report of the turn or a diagnosis, not what the file is for.
 _NOT_A_ROLE = re.compile(r"^(?:was|were|has been|had|(?:\w+\s+)?(?:not|never)\b|"
@@ -207,6 +211,10 @@ def claims(text: str) -> Iterator[Claim]:
         claim = read_bullet(_MARKDOWN.sub("", bullet["text"]).strip(), section)
         if claim and claim.predicate in (CONVENTION, DECIDED) and agent_report(claim.text):
             continue  # the agent's report of its turn, not a rule of the project
+        if claim and addresses_person(claim.text):
+            continue  # advice to the person ("if you tag releases …"), not what a file is
+        if claim and _WHOLE_QUOTE.match(claim.text):
+            continue  # someone's words quoted whole: theirs, read where they were said
         if claim and claim.predicate == DECIDED and _NUMBERED.match(line) \
                 and not _INSTEAD.search(claim.text):
             continue  # one step of a sequence, not a decision on its own

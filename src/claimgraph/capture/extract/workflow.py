@@ -6,8 +6,12 @@ recipe body longer than one short line of shell.
 A recipe is cited as its file line, so the audit can check it still says so. The file as the
 session left it wins: a whole read or write replaces what was known of it, an edit adds to it
 (so a Justfile rewritten for another language forgets its old recipes). From a file the session
-only read, the recipes that check, test, lint, format, build or run the project count, and
-those the session ran; from a file it wrote, every recipe. Of the runner files of one kind the
+only read, only the recipes the session ran count (by their name, ``npm run test``, or by their
+command): a runner file read is a list a glance gives, and its every script -- what builds the
+docs, a placeholder ``echo "no test specified"`` -- is nothing the session learnt. A CI workflow
+or pre-commit file only read is the exception: nobody types its steps, so the session cannot
+have run them, and the ones that test, lint, format, build or check are gates every change
+meets. From a file it wrote, every recipe. Of the runner files of one kind the
 session only read (a monorepo's root `package.json` and each workspace's), the one nearest the
 root speaks for the project: a workspace's own scripts are a glance away when it is worked on.
 """
@@ -25,9 +29,10 @@ from claimgraph.capture.extract.shell import command_text
 MAX_PER_FILE = 8
 #: A recipe body longer than this (or spanning lines) is a script, not a command to remember.
 MAX_COMMAND_CHARS = 100
+#: Recipes nobody types: CI runs them on every push, pre-commit on every commit. The session
+#: cannot run them, and what of them checks the project is a gate every change meets.
+UNTYPED = frozenset({"github-actions", "pre-commit"})
 WORKING_ROLES = frozenset({"test", "lint", "format", "build", "check"})
-#: Of the recipes that run something, the ones that start the project itself.
-STARTING_NAMES = frozenset({"dev", "start", "serve", "server", "run"})
 
 
 def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
@@ -43,7 +48,8 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         current = _as_left(looks)
         written = any(look.how != "read" for look, _ in current.values())
         chosen = [(look, recipe) for look, recipe in current.values()
-                  if (written or working(recipe) or recipe.invocation in ran)
+                  if (written or recipe.invocation in ran or recipe.runs in ran
+                      or (recipe.source in UNTYPED and working(recipe)))
                   and one_line(recipe)]
         if chosen:
             found.append((cited, written, chosen))
@@ -68,8 +74,8 @@ def _nearest_depths(cited: Iterable[str]) -> dict[str, int]:
 
 
 def working(recipe: Recipe) -> bool:
-    """A recipe that checks or builds the project, or starts it."""
-    return recipe.role in WORKING_ROLES or (recipe.role == "run" and recipe.name in STARTING_NAMES)
+    """A recipe that checks or builds the project."""
+    return recipe.role in WORKING_ROLES
 
 
 def one_line(recipe: Recipe) -> bool:
