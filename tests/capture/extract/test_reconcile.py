@@ -293,3 +293,52 @@ def test_an_agents_note_resting_on_what_the_person_then_denies_is_dropped():
     said = _fact("Ensure a display is available: headless sessions will fail",
                  "transcript#L20: …", source_type="user-assertion", rule="statements")
     assert reconcile([said], Later(user_said=[(25, "I'm not headless")])) == [said]
+
+
+# --- an ask the agent put back to the person as a question -------------------------------------
+
+_ASKED_BACK = ("You asked for the search index and collections to live in app.db itself. The "
+               "indexer keeps its own SQLite file. How should I handle this?")
+
+
+def test_an_ask_put_back_as_a_question_and_answered_gives_way_to_the_answer():
+    said = _fact("I'd like the search index and collections stored in app.db, not elsewhere",
+                 "transcript#L10: I'd like the search index", predicate="core/prefers",
+                 source_type="user-assertion", rule="statements")
+    assert reconcile([said], Later(questions=[(20, _ASKED_BACK)])) == []
+    # asked before the person said it, or a question that does not restate their ask: kept
+    assert reconcile([said], Later(questions=[(5, _ASKED_BACK)])) == [said]
+    plain = "Where should the search index and collections live: app.db or a sibling file?"
+    assert reconcile([said], Later(questions=[(20, plain)])) == [said]
+    # a question restating someone's ask about something else leaves it alone
+    other = "You asked for dark mode in the settings page. Which palette should I use?"
+    assert reconcile([said], Later(questions=[(20, other)])) == [said]
+
+
+def test_the_answer_to_an_ask_put_back_stays_and_the_first_wording_goes():
+    session = Session()
+    session.prompt("We always keep the search index and collections stored in app.db, "
+                   "never in a separate file.")
+    question = {"questions": [{"question": _ASKED_BACK, "header": "Index location",
+                               "options": [{"label": "Sibling file", "description": "own file"},
+                                           {"label": "Inside app.db", "description": "risky"}]}]}
+    session.tool("AskUserQuestion", question,
+                 output=f'User has answered your questions: "{_ASKED_BACK}"="Sibling file". '
+                        "You can now continue with the user's answers in mind.")
+    objects = [str(c["object"]) for c in session.extract()]
+    assert any(o.startswith("Index location: Sibling file") for o in objects)
+    assert not any("never in a separate file" in o for o in objects)
+
+
+def test_answered_questions_lists_only_questions_the_person_answered():
+    session = Session()
+    ask = {"questions": [{"question": "Which database?", "header": "Database",
+                          "options": [{"label": "SQLite", "description": "file"},
+                                      {"label": "PostgreSQL", "description": "server"}]}]}
+    session.tool("AskUserQuestion", ask, output='User has answered your questions: '
+                 '"Which database?"="SQLite". You can now continue.')
+    session.tool("AskUserQuestion", {"questions": [{**ask["questions"][0],
+                                                     "question": "Which cache?"}]},
+                 answered=False)
+    later = digest(SessionView.of(session.transcript(), ROOT))
+    assert [text for _, text in later.questions] == ["Which database?"]

@@ -26,7 +26,11 @@ screening and drops, or rewrites, what the rest of the session overtook:
   words take back ("actually make it …");
 - an agent's note resting on a word the person later denies ("I'm not headless" after the
   agent's "ensure you are not headless"): the user's account of their own situation
-  outranks the agent's diagnosis.
+  outranks the agent's diagnosis;
+- what the person asked for, when the agent later put that very ask back to them as a
+  question ("You asked for the index to live in app.db. … How should I handle this?") and
+  they answered: the answer is their latest word on it (kept as its own decision), the
+  earlier wording is not.
 
 Pure logic: ``digest`` reduces the in-memory session to the few facts reconciling needs, and
 ``reconcile`` decides on plain data -- no file is read, no clock is asked.
@@ -41,6 +45,7 @@ from typing import Any, Iterable, Mapping
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import OK, SessionView, transcript_evidence
 from claimgraph.capture.extract.actions import of_kind
+from claimgraph.capture.extract.asked import answers, questions
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
 
@@ -151,6 +156,8 @@ class Later:
     #: Lines of the agent's questions to the user and of their answers (a picked option cites
     #: the question first, an answer the person typed cites the answer).
     asked: frozenset[int] = frozenset()
+    #: (line, text) of each question the agent asked through the harness that got an answer.
+    questions: list[tuple[int, str]] = field(default_factory=list)
 
 
 def digest(view: SessionView) -> Later:
@@ -178,7 +185,15 @@ def digest(view: SessionView) -> Later:
     return Later(files, sorted(done), options, view.project, retractions, user_said,
                  agent_said, plan_verdicts(view),
                  frozenset(line for action in of_kind(view, ASK)
-                           for line in (action.line, action.result.line if action.result else 0)))
+                           for line in (action.line, action.result.line if action.result else 0)),
+                 answered_questions(view))
+
+
+def answered_questions(view: SessionView) -> list[tuple[int, str]]:
+    """(line, the question's words) of each harness question the person answered."""
+    return [(action.line, " ".join(str(q.get("question") or "") for q in questions(action.call)))
+            for action in of_kind(view, ASK)
+            if action.result is not None and answers(action.call, action.result)]
 
 
 def plan_verdicts(view: SessionView) -> list[tuple[int, bool]]:
@@ -255,6 +270,8 @@ def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None
         return None
     if found.get("source_type") == "agent-note" and found.get("predicate") in _STANCES \
             and _user_denies(found, line, later):
+        return None
+    if found.get("rule") == "statements" and _asked_back(found, line, later):
         return None
     if found.get("rule") == "statements" and _OPTION_REF.search(str(found["object"])):
         return _chosen_option(found, line, later)
@@ -421,6 +438,26 @@ def _agent_guess(found: Candidate, line: int | None, later: Later) -> bool:
     return any(at > line and ({s for s in spans if s in said.lower()}
                               or len(words & _content_words(said)) >= _MIN_SHARED)
                for at, said in later.retractions)
+
+
+#: The agent putting the person's own ask back to them ("You asked for …", "you wanted …").
+_ASK_RESTATED = re.compile(r"\byou(?:'ve)?\s+(?:asked|wanted|said|requested|suggested|mentioned)\b"
+                           r"|\byour\s+(?:request|ask|suggestion)\b", re.IGNORECASE)
+#: How many content words the question must share with what the person said.
+_MIN_RESTATED = 3
+
+
+def _asked_back(found: Candidate, line: int | None, later: Later) -> bool:
+    """The person's statement was put back to them as a question they then answered: the
+    agent restates their ask ("You asked for QMD's index to live in app.db itself. …") and the
+    question shares its content words; the answer (a decision of its own) is their latest
+    word, so the earlier wording is not kept beside it."""
+    if line is None:
+        return False
+    words = _content_words(str(found.get("object") or ""))
+    return any(at > line and _ASK_RESTATED.search(question)
+               and len(words & _content_words(question)) >= _MIN_RESTATED
+               for at, question in later.questions)
 
 
 def _content_words(text: str) -> set[str]:
