@@ -54,3 +54,19 @@ def test_the_refuted_claim_of_the_agent_is_dropped():
     corrected = session(True)
     assert not any(o.startswith(claim) for o in corrected)
     assert any(o.startswith("I was wrong") for o in corrected)
+
+
+def test_an_admission_with_nothing_true_instead_is_no_lesson():
+    for said in ("I was wrong.", "The reviewer was right and I was wrong.",
+                 "Two corrections to make, and I was wrong on one of them."):
+        assert correction(said) is None, said
+    assert correction("I was wrong about the cache: the timeout comes from nginx.") == (
+        "I was wrong about the cache: the timeout comes from nginx")
+
+
+def test_a_sentence_restating_the_claim_taken_back_is_no_lesson():
+    said = ("**But I was wrong last turn.** I told you the release merged with a human "
+            "co-author, implying majors get human review.")
+    assert correction(said) is None
+    found = only(_tested(said).extract(), "core/failure-mode")
+    assert found == []

@@ -12,6 +12,11 @@ was wrong", "my assumption was incorrect", "contrary to what I said") and must n
 
 The lesson is the correcting sentence (and the one after it when it ends with a colon), cited
 with the tool result that proved it: ``core/failure-mode``, observed (``failure-report``).
+An admission that says nothing of what is true instead ("I was wrong", "The reviewer was right
+and I was wrong", "Two corrections to make, and I was wrong on one of them") teaches the next
+session nothing and is not kept; nor is a sentence that restates the claim being taken back
+("I was wrong last turn. I told you the commit had a human co-author"): that is the refuted
+claim in the agent's words, the opposite of the lesson.
 """
 
 from __future__ import annotations
@@ -31,6 +36,16 @@ _CORRECTION = re.compile(
     r"(?:was|is) (?:wrong|incorrect|mistaken|false)|contrary to what i (?:said|claimed|"
     r"assumed|thought)|that disproves|this disproves|that refutes|this refutes)\b",
     re.IGNORECASE)
+#: The agent restating what it said before (the claim being taken back, not the correction).
+_RESTATES = re.compile(r"\bi (?:told you|said|claimed|stated|wrote|assumed)\b", re.IGNORECASE)
+#: Words that carry no content of their own in an admission.
+_FILLER = frozenset({"about", "also", "again", "both", "corrections", "correction", "earlier",
+                     "last", "make", "made", "mistaken", "right", "reviewer", "some", "that",
+                     "them", "then", "there", "these", "this", "those", "turn", "what", "when",
+                     "which", "with", "wrong", "your", "before", "point", "here", "just"})
+_WORD = re.compile(r"[A-Za-z][\w.'/-]{3,}")
+#: A lesson names at least this many content words besides the admission itself.
+_MIN_CONTENT = 3
 _HEDGE = re.compile(r"\b(?:might|may|maybe|perhaps|probably|possibly|likely|i think|"
                     r"i believe|seems?|appears? to|not sure)\b", re.IGNORECASE)
 
@@ -68,7 +83,15 @@ def correction(text: str) -> str | None:
         lesson = sentence
         if sentence.rstrip().endswith(":") and index + 1 < len(said):
             lesson = f"{sentence} {said[index + 1]}"
-        if _HEDGE.search(lesson) or len(lesson) > MAX_CHARS:
+        if _HEDGE.search(lesson) or len(lesson) > MAX_CHARS or _RESTATES.search(lesson) \
+                or not says_something(lesson):
             return None
         return lesson.rstrip(".")
     return None
+
+
+def says_something(lesson: str) -> bool:
+    """The sentence holds content beyond the admission: what is true instead."""
+    rest = _CORRECTION.sub(" ", lesson.replace("*", ""))
+    words = {w.lower() for w in _WORD.findall(rest)} - _FILLER
+    return len(words) >= _MIN_CONTENT
