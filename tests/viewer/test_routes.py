@@ -66,7 +66,10 @@ def test_the_project_page_groups_facts_as_the_context_does_and_shows_the_exact_b
             assert shown_totals.pop(key) == str(len(members)), key
         else:
             assert key not in shown_totals, key
-    assert list(shown_totals) == ["left_out"]
+    # beside the context's groups, only the facts the block leaves out (when there are any:
+    # how many the fixtures' capture yields changes with capture's rules)
+    assert set(shown_totals) <= {"left_out"}
+    assert all(int(total) > 0 for total in shown_totals.values())
     conflicts = re.search(r'id="section-conflicts" data-total="(\d+)"', response.text)
     assert conflicts.group(1) == "1"
     assert '<svg class="bar"' in response.text
