@@ -250,23 +250,25 @@ def test_obligation_needs_a_binding_word():
     assert not obligation("Banner only. No email digest")
 
 
-def test_a_numbered_step_the_session_added_to_a_docs_page_is_no_rule():
+def _conventions_after_edit(old: str, new: str) -> list[str]:
+    """The conventions of a session that read the design page, then edited it."""
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/docs/widgets.md"}, output=DESIGN_PAGE)
-    session.edit(f"{ROOT}/docs/widgets.md", "2. **Publish** - runs the upload\n",
-                 "2. **Publish** - runs the upload\n3. **Ensure tags** - always push tags\n")
-    objects = [c["object"] for c in only(session.extract(), "x/convention")]
-    assert objects == ["Generated files must never be edited by hand"]
+    session.edit(f"{ROOT}/docs/widgets.md", old, new)
+    return [c["object"] for c in only(session.extract(), "x/convention")]
+
+
+def test_a_numbered_step_the_session_added_to_a_docs_page_is_no_rule():
+    assert _conventions_after_edit(
+        "2. **Publish** - runs the upload\n",
+        "2. **Publish** - runs the upload\n3. **Ensure tags** - always push tags\n") == [
+        "Generated files must never be edited by hand"]
 
 
 def test_a_docs_page_the_session_wrote_into_keeps_what_it_added():
-    session = Session()
-    session.tool("Read", {"file_path": f"{ROOT}/docs/widgets.md"}, output=DESIGN_PAGE)
-    session.edit(f"{ROOT}/docs/widgets.md", "## Release\n",
-                 "## Release\n\nUse the release script to publish.\n")
-    objects = [c["object"] for c in only(session.extract(), "x/convention")]
-    assert objects == ["Generated files must never be edited by hand",
-                       "Use the release script to publish"]
+    assert _conventions_after_edit(
+        "## Release\n", "## Release\n\nUse the release script to publish.\n") == [
+        "Generated files must never be edited by hand", "Use the release script to publish"]
 
 
 def test_an_instruction_file_read_still_gives_its_imperatives():

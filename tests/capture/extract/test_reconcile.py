@@ -347,10 +347,10 @@ def test_answered_questions_lists_only_questions_the_person_answered():
 def test_bare_letter_options_count_only_among_their_siblings():
     laid_out = ("The decision needs you:\n\n- **A — Keep 17:** follows upstream.\n"
                 "- **B — Pin 21:** drops the old image.\n\nI'd lean **B**.")
-    assert options_in(laid_out) == {"A": "Keep 17: follows upstream.",
-                                    "B": "Pin 21: drops the old image."}
+    assert options_in(laid_out) == {"A": "Keep 17: follows upstream",
+                                    "B": "Pin 21: drops the old image"}
     assert options_in("- **A:** the only one") == {}
-    assert options_in("A - B testing is fine\nB: later") == {}
+    assert options_in("- **B:** a second without a first\n- **C:** and a third") == {}
     note = _fact("B — Pin 21: drops the old image", "transcript#L7: B — Pin 21",
                  predicate="x/decided", source_type="agent-note", rule="summaries")
     assert reconcile([note], Later(options=[(7, options_in(laid_out))])) == []

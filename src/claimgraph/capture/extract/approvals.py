@@ -139,20 +139,33 @@ def _short_reply(event: Event) -> str:
     return text if len(text.split()) <= MAX_REPLY_WORDS else ""
 
 
-def options(message: str) -> list[Option]:
-    """The last run of consecutively labelled options of an agent's message (1, 2, … or A, B,
-    …), each its title and first sentence; empty when there are fewer than two or more than
-    ``MAX_OPTIONS``, or when the message asks no question after the list begins."""
+def label_runs(message: str) -> dict[bool, list[list[re.Match[str]]]]:
+    """Every run of consecutively labelled lines of ``message``, numbered (``True``: 1, 2, …)
+    and lettered (``False``: A, B, …), in order; a run starts at 1 or A."""
     runs: dict[bool, list[list[re.Match[str]]]] = {True: [], False: []}
     for match in _LABEL.finditer(message):
         label = match["label"].upper()
         digits = label.isdigit()
-        first = "1" if digits else "A"
         chain = runs[digits]
-        if label == first:
+        if label == ("1" if digits else "A"):
             chain.append([match])
         elif chain and _next(chain[-1][-1]["label"].upper()) == label:
             chain[-1].append(match)
+    return runs
+
+
+def lettered_options(message: str) -> list[Option]:
+    """The last run of options labelled A, B, … of a message, whatever follows it: letters
+    label alternatives, where numbers may as well be a plan's steps."""
+    run = [run for run in label_runs(message)[False][-1:] if MIN_OPTIONS <= len(run) <= MAX_OPTIONS]
+    return _bodies(message, run[0]) if run else []
+
+
+def options(message: str) -> list[Option]:
+    """The last run of consecutively labelled options of an agent's message (1, 2, … or A, B,
+    …), each its title and first sentence; empty when there are fewer than two or more than
+    ``MAX_OPTIONS``, or when the message asks no question after the list begins."""
+    runs = label_runs(message)
     best = [run for kind in (True, False) for run in runs[kind][-1:]
             if MIN_OPTIONS <= len(run) <= MAX_OPTIONS]
     if len(best) != 1:
@@ -162,6 +175,11 @@ def options(message: str) -> list[Option]:
         return []
     if _MENU.search(message[max(0, run[0].start() - LEAD_IN_CHARS):run[0].start()]):
         return []
+    return _bodies(message, run)
+
+
+def _bodies(message: str, run: list[re.Match[str]]) -> list[Option]:
+    """Each labelled line of ``run`` as an option: its title and first sentence."""
     found = []
     for number, match in enumerate(run):
         end = run[number + 1].start() if number + 1 < len(run) else len(message)

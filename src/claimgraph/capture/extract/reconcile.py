@@ -45,6 +45,7 @@ from typing import Any, Iterable, Mapping
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import OK, SessionView, transcript_evidence
 from claimgraph.capture.extract.actions import of_kind
+from claimgraph.capture.extract.approvals import lettered_options
 from claimgraph.capture.extract.asked import answers, questions
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
@@ -61,9 +62,6 @@ _OPTION_REF = re.compile(r"\b(?:option|approach|alternative|choice)\s*#?\s*(?P<l
 _OPTION_LINE = re.compile(r"^\s*(?:#{1,6}\s*)?(?:[-*]\s*)?(?:\*\*)?\s*(?:option|approach|"
                           r"alternative)\s*#?\s*(?P<label>\d+|[A-Z])\b\s*(?:\*\*)?\s*"
                           r"[:.)\-–—]*\s*(?:\*\*)?\s*(?P<text>.*)$", re.IGNORECASE)
-#: A bullet or line labelled by a bare capital letter and a dash or colon ("- **B — Pin 21:** …").
-_LETTER_OPTION = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?(?P<label>[A-E])\s*(?:\*\*)?\s*"
-                            r"[:—–)]\s*(?:\*\*)?\s*(?P<text>.+)$")
 _HEDGE = re.compile(r"\b(?:might|may|maybe|perhaps|probably|possibly|likely|could be|"
                     r"i think|i believe|seems?|appears? to|unclear|not sure|"
                     r"guess|presumably|should be fine)\b", re.IGNORECASE)
@@ -214,26 +212,21 @@ def plan_verdicts(view: SessionView) -> list[tuple[int, bool]]:
 def options_in(text: str) -> dict[str, str]:
     """{label: what the option says} for "Option 1: …" / "**Option B** — …" lines; an option
     whose line holds only its label takes the next non-empty line. Bare letters count too
-    ("- **A — Extract (17):** …", "- **B — …**") when the message labels at least an A and a
-    B that way: a letter alone is an option only among its siblings."""
+    ("- **A — Extract (17):** …", "- **B — …**") in a run from A (``approvals``' reading of
+    labelled lines): a letter alone is an option only among its siblings."""
     found: dict[str, str] = {}
-    lettered: dict[str, str] = {}
     lines = text.splitlines()
     for index, line in enumerate(lines):
         match = _OPTION_LINE.match(line)
         if not match:
-            letter = _LETTER_OPTION.match(line)
-            if letter and _clean(letter["text"]):
-                lettered.setdefault(letter["label"], _clean(letter["text"]))
             continue
         said = _clean(match["text"])
         if not said:
             said = next((_clean(rest) for rest in lines[index + 1:] if rest.strip()), "")
         if said:
             found.setdefault(match["label"].upper(), said)
-    if "A" in lettered and "B" in lettered:
-        for label, said in lettered.items():
-            found.setdefault(label, said)
+    for option in lettered_options(text):
+        found.setdefault(option.label, option.text)
     return found
 
 
