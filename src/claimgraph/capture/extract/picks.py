@@ -18,8 +18,15 @@ not taken for one:
   in, is stored beside the user's words, since "Apache" alone does not say it is the
   licence.
 
-A pick the sentence model already keeps is left to ``statements``. A pick by label ("option
-2") is ``reconcile``'s: it rewrites such a sentence to the labelled option.
+A pick by label ("Let's patch for option 1.") is kept the same way when the sentence is short,
+neither a question nor hedged ("option 2 but without …"), and the agent's message labels that
+option ("Option 2: …", "**B — …**", or a numbered list in a message that calls its items
+options): stored as the user's words and the option's text. Not after the agent asked how to
+go on with the task ("How do you want to proceed? 1. Split … 2. Fix in place …"): that answer
+is a choice for today.
+
+A pick the sentence model already keeps is left to ``statements`` (``reconcile`` rewrites its
+"option 2" to the option's text).
 """
 
 from __future__ import annotations
@@ -29,7 +36,9 @@ from typing import Any, Iterator
 
 from claimgraph.capture.classify.phrases import DECISION
 from claimgraph.capture.extract.prose import sentences
+from claimgraph.capture.extract.reconcile import options_in
 from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
+from claimgraph.capture.extract.standing import process_question
 from claimgraph.capture.extract.statements import user_texts
 
 #: A sentence that opens with a pick: a few assent words, then "let's/we'll/I'll" and a verb
@@ -53,6 +62,23 @@ _FILLER = frozenset(
 #: A pick is a name or a short phrase, never a specification.
 _MAX_CHOICE_WORDS = 12
 _MAX_OFFERED_CHARS = 240
+#: "option 2", "approach B": a pick by the label the agent gave.
+_LABEL = re.compile(r"\b(?:option|approach|alternative)\s*#?\s*(?P<label>\d+|[A-E])\b",
+                    re.IGNORECASE)
+#: A labelled pick with a condition or a refusal in it is not the option as offered.
+_HEDGE = re.compile(r"\?|\b(?:not|no|never|instead|rather|except|but|without|unless|if)\b|n't\b",
+                    re.IGNORECASE)
+_MAX_LABELLED_WORDS = 8
+#: How far from the end of the agent's message its question to the person is looked for.
+_QUESTION_TAIL = 1200
+#: "How do you want to proceed?", which ``standing.process_question`` reads only as "would you
+#: like to".
+_HOW_TO_GO_ON = re.compile(
+    r"\bhow (?:do|would) you want (?:me |us )?to (?:proceed|continue|go on)\b", re.IGNORECASE)
+#: A numbered item ("1. …", "**2. Co-Authored-By trailer.** …"), and the word by which the
+#: agent calls such items options.
+_NUMBERED = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?\s*(?P<label>\d+)[.)]\s*(?P<text>\S.*)$")
+_CALLS_THEM_OPTIONS = re.compile(r"\b(?:options|alternatives|approaches)\b", re.IGNORECASE)
 #: A markdown heading line of the agent's message.
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
 
@@ -67,9 +93,12 @@ def pick_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         offered = before.get(event.line)
         if not offered:
             continue
+        tail = offered[-_QUESTION_TAIL:]
+        if process_question(tail) or _HOW_TO_GO_ON.search(tail):
+            continue  # how to go on with the task: a choice for today
         for sentence in sentences(text):
             said = sentence.strip().rstrip(".!;:").strip()
-            line = offered_line(said, offered)
+            line = offered_line(said, offered) or labelled_option(said, offered)
             if line is None:
                 continue
             model = model or shipped()
@@ -88,8 +117,8 @@ def offered_line(sentence: str, offered: str) -> str | None:
     if not view_words(sentence):
         return None
     match = _PICK.match(sentence.strip())
-    if not match or _MOTION.match(match["choice"]):
-        return None
+    if not match or _MOTION.match(match["choice"]) or _LABEL.search(match["choice"]):
+        return None  # a motion; or a pick by label, which ``labelled_option`` reads
     words = view_words(match["choice"]) - _FILLER
     if not words or len(_WORD.findall(match["choice"])) > _MAX_CHOICE_WORDS:
         return None
@@ -107,6 +136,25 @@ def offered_line(sentence: str, offered: str) -> str | None:
     if under and under != best:
         best = f"{under}: {best}"  # the heading names what the alternatives were for
     return best[:_MAX_OFFERED_CHARS]
+
+
+def labelled_option(sentence: str, offered: str) -> str | None:
+    """The option a short, unhedged "let's do option 2" names in the agent's message, or None."""
+    match = _LABEL.search(sentence)
+    if not match or _HEDGE.search(sentence) \
+            or len(_WORD.findall(sentence)) > _MAX_LABELLED_WORDS:
+        return None
+    label = match["label"].upper()
+    options = options_in(offered)
+    if label not in options and _CALLS_THEM_OPTIONS.search(offered):
+        options = {}
+        for line in offered.splitlines():
+            numbered = _NUMBERED.match(line)
+            if numbered:
+                options.setdefault(numbered["label"], numbered["text"])
+    if label not in options:
+        return None
+    return _plain(options[label])[:_MAX_OFFERED_CHARS]
 
 
 def view_words(text: str) -> set[str]:
