@@ -91,3 +91,13 @@ def test_no_pick_is_kept_after_the_agent_asked_how_to_go_on_with_the_task() -> N
 
 def test_a_pick_by_label_is_never_read_as_a_named_pick() -> None:
     assert offered_line("Let's go with option 2", "2. Cookies\n3. Redis, option 2 of 2") is None
+
+
+ASKED = "Lint and build are green.\n\nIs the staging database still called `shopdb` on the host?"
+
+
+def test_keeping_what_is_there_is_a_pick_only_as_the_answer_to_the_agents_question() -> None:
+    [fact] = _picks((ASKED, "yes, so keep it shopdb"))
+    assert fact["object"].startswith("yes, so keep it shopdb — Is the staging database")
+    assert _picks(("The build uses `shopdb` as its database name.", "keep it shopdb")) == []
+    assert _picks((ASKED, "keep going")) == []

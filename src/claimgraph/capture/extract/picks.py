@@ -11,7 +11,9 @@ A pick is kept only when all of these hold, so a request that merely starts the 
 not taken for one:
 
 - the sentence *opens* with a pick ("let's go with …", "we'll stick with …", "OK, let's go
-  …"), not a motion ("let's go back to …", "let's go ahead and …");
+  …"), not a motion ("let's go back to …", "let's go ahead and …"); or with keeping something
+  ("so keep it chx") when the agent's line it names is a question about that thing ("is it
+  still `chx` on the server's side?"): otherwise "keep …" is a request;
 - what is picked is short (a name, not a specification) and has words of its own;
 - most of those words are in the agent's message just before, in one sentence or list line:
   the pick names something the agent offered. That line, quoted under the heading it sits
@@ -49,6 +51,12 @@ _PICK = re.compile(
     r"(?:go with|go for|stick with|stay with|settle on|opt for|pick|choose|go)"
     r"|go with|stick with|settle on|opt for)\s+(?P<choice>.+)$",
     re.IGNORECASE)
+#: Keeping what is there ("so keep it chx"): a pick only as the answer to the agent's
+#: question about that very thing ("is it still `chx` on the server's side?").
+_KEEP = re.compile(
+    r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|alright|fine|great|good|right|then|so)\W+){0,3}"
+    r"(?:(?:let'?s|let us|we'?ll|we will|just)\s+)?(?:keep|stay with|stay on)"
+    r"(?:\s+(?:it|them|using))?\s+(?P<choice>.+)$", re.IGNORECASE)
 #: What follows a bare "go" when it is a motion, not a pick.
 _MOTION = re.compile(r"^(?:back|ahead|on|through|over|into|to|and|now|further|deeper|forward|"
                      r"step|one|live|home|up|down|out|in|there|here|across|around|check|fix|"
@@ -117,6 +125,8 @@ def offered_line(sentence: str, offered: str) -> str | None:
     if not view_words(sentence):
         return None
     match = _PICK.match(sentence.strip())
+    keeping = _KEEP.match(sentence.strip()) if match is None else None
+    match = match or keeping
     if not match or _MOTION.match(match["choice"]) or _LABEL.search(match["choice"]):
         return None  # a motion; or a pick by label, which ``labelled_option`` reads
     words = view_words(match["choice"]) - _FILLER
@@ -132,6 +142,8 @@ def offered_line(sentence: str, offered: str) -> str | None:
                 best, best_shared, under = part, shared, heading
     if best is None or 2 * best_shared < len(words):
         return None
+    if keeping and not best.rstrip().endswith("?"):
+        return None  # "keep X" answers a question about X, or it is a request
     best = _plain(best)
     if under and under != best:
         best = f"{under}: {best}"  # the heading names what the alternatives were for
