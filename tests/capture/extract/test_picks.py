@@ -38,6 +38,8 @@ def test_a_pick_named_in_the_users_words_is_the_projects_decision_with_the_offer
 @pytest.mark.parametrize("said", [
     "Let's go back to the failing test.",          # a motion, not a pick
     "Let's go ahead and run the suite.",
+    "Let's go implement the redis sessions.",       # a task, not a pick
+    "Let's go redis sessions as a shared store now",  # a bare "go" picks a name, not a phrase
     "Let's go with Postgres.",                     # nothing the agent offered
     "Let's go with that.",                         # names nothing
     "Please also add Redis sessions to the docs.",  # no pick form

@@ -11,7 +11,8 @@ A pick is kept only when all of these hold, so a request that merely starts the 
 not taken for one:
 
 - the sentence *opens* with a pick ("let's go with …", "we'll stick with …", "OK, let's go
-  …"), not a motion ("let's go back to …", "let's go ahead and …"); or with keeping something
+  …"), not a motion or a task ("let's go back to …", "let's go ahead and …", "let's go
+  implement …"; a bare "let's go X" names at most three words); or with keeping something
   ("so keep it chx") when the agent's line it names is a question about that thing ("is it
   still `chx` on the server's side?"): otherwise "keep …" is a request;
 - what is picked is short (a name, not a specification) and has words of its own;
@@ -57,10 +58,17 @@ _KEEP = re.compile(
     r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|alright|fine|great|good|right|then|so)\W+){0,3}"
     r"(?:(?:let'?s|let us|we'?ll|we will|just)\s+)?(?:keep|stay with|stay on)"
     r"(?:\s+(?:it|them|using))?\s+(?P<choice>.+)$", re.IGNORECASE)
-#: What follows a bare "go" when it is a motion, not a pick.
+#: What follows a bare "go" when it is a motion or a task ("let's go back to …", "let's go
+#: implement phase 2"), not a pick.
 _MOTION = re.compile(r"^(?:back|ahead|on|through|over|into|to|and|now|further|deeper|forward|"
                      r"step|one|live|home|up|down|out|in|there|here|across|around|check|fix|"
-                     r"see|look|find|try|do|make|the next)\b", re.IGNORECASE)
+                     r"see|look|find|try|do|make|the next|implement|run|build|test|write|add|"
+                     r"start|finish|ship|deploy|merge|commit|push|update|read|get|clean|"
+                     r"refactor|create|code|work|review|debug|investigate|explore|figure|verify|"
+                     r"install|set|configure|change|remove|delete|rename|move|tackle|handle)\b",
+                     re.IGNORECASE)
+#: A bare "let's go X" picks a name ("let's go single-tenant"), not a phrase.
+_MAX_BARE_GO_WORDS = 3
 _WORD = re.compile(r"[^\W_]+")
 #: Words that name nothing a person could pick.
 _FILLER = frozenset(
@@ -129,6 +137,9 @@ def offered_line(sentence: str, offered: str) -> str | None:
     match = match or keeping
     if not match or _MOTION.match(match["choice"]) or _LABEL.search(match["choice"]):
         return None  # a motion; or a pick by label, which ``labelled_option`` reads
+    if re.search(r"\bgo$", sentence[:match.start("choice")].rstrip(), re.IGNORECASE) \
+            and len(match["choice"].split()) > _MAX_BARE_GO_WORDS:
+        return None
     words = view_words(match["choice"]) - _FILLER
     if not words or len(_WORD.findall(match["choice"])) > _MAX_CHOICE_WORDS:
         return None
