@@ -1,8 +1,8 @@
 """The user's pick, in their own words, of one of the things the agent just laid out.
 
-When the agent ends a turn by setting out alternatives ("- **Single-tenant stdio** — …",
-"If you prefer typed fields, we can add … and have generators translate that"), the person
-often answers with a bare pick: "Let's go single-tenant.", "let's go with Apache". The
+When the agent ends a turn by setting out alternatives ("- **Stateless workers** — …",
+"If you prefer typed settings, we can add a section … and have the loader read that"), the
+person often answers with a bare pick: "Let's go stateless.", "let's go with Postgres". The
 sentence model reads such a sentence as a request for today (it has the form of one), and
 without the agent's words it says little anyway. Yet it is the project's decision, and the
 user's word, not the agent's.
@@ -13,23 +13,18 @@ not taken for one:
 - the sentence *opens* with a pick ("let's go with …", "we'll stick with …", "OK, let's go
   …"), not a motion or a task ("let's go back to …", "let's go ahead and …", "let's go
   implement …"; a bare "let's go X" names at most three words); or with keeping something
-  ("so keep it chx") when the agent's line it names is a question about that thing ("is it
-  still `chx` on the server's side?"): otherwise "keep …" is a request;
+  ("so keep it shopdb") when the agent's line it names is a question about that thing ("is
+  the database still `shopdb` on the host?"): otherwise "keep …" is a request;
 - what is picked is short (a name, not a specification) and has words of its own;
 - most of those words are in the agent's message just before, in one sentence or list line:
   the pick names something the agent offered. That line, quoted under the heading it sits
-  in, is stored beside the user's words, since "Apache" alone does not say it is the
-  licence.
+  in, is stored beside the user's words, since "Postgres" alone does not say what it was
+  chosen for.
 
-A pick by label ("Let's patch for option 1.") is kept the same way when the sentence is short,
-neither a question nor hedged ("option 2 but without …"), and the agent's message labels that
-option ("Option 2: …", "**B — …**", or a numbered list in a message that calls its items
-options): stored as the user's words and the option's text. Not after the agent asked how to
-go on with the task ("How do you want to proceed? 1. Split … 2. Fix in place …"): that answer
-is a choice for today.
-
-A pick the sentence model already keeps is left to ``statements`` (``reconcile`` rewrites its
-"option 2" to the option's text).
+A pick the sentence model already keeps is left to ``statements``. A pick by label ("Let's patch
+for option 1") is not read here: ``approvals`` (a short reply picking one of the agent's
+numbered or labelled options) and ``reconcile`` (a kept "option 2" rewritten to the option's
+text) read those.
 """
 
 from __future__ import annotations
@@ -39,7 +34,6 @@ from typing import Any, Iterator
 
 from claimgraph.capture.classify.phrases import DECISION
 from claimgraph.capture.extract.prose import sentences
-from claimgraph.capture.extract.reconcile import options_in
 from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
 from claimgraph.capture.extract.standing import process_question
 from claimgraph.capture.extract.statements import user_texts
@@ -52,8 +46,8 @@ _PICK = re.compile(
     r"(?:go with|go for|stick with|stay with|settle on|opt for|pick|choose|go)"
     r"|go with|stick with|settle on|opt for)\s+(?P<choice>.+)$",
     re.IGNORECASE)
-#: Keeping what is there ("so keep it chx"): a pick only as the answer to the agent's
-#: question about that very thing ("is it still `chx` on the server's side?").
+#: Keeping what is there ("so keep it shopdb"): a pick only as the answer to the agent's
+#: question about that very thing ("is the database still `shopdb` on the host?").
 _KEEP = re.compile(
     r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|alright|fine|great|good|right|then|so)\W+){0,3}"
     r"(?:(?:let'?s|let us|we'?ll|we will|just)\s+)?(?:keep|stay with|stay on)"
@@ -67,7 +61,7 @@ _MOTION = re.compile(r"^(?:back|ahead|on|through|over|into|to|and|now|further|de
                      r"refactor|create|code|work|review|debug|investigate|explore|figure|verify|"
                      r"install|set|configure|change|remove|delete|rename|move|tackle|handle)\b",
                      re.IGNORECASE)
-#: A bare "let's go X" picks a name ("let's go single-tenant"), not a phrase.
+#: A bare "let's go X" picks a name ("let's go stateless"), not a phrase.
 _MAX_BARE_GO_WORDS = 3
 _WORD = re.compile(r"[^\W_]+")
 #: Words that name nothing a person could pick.
@@ -78,23 +72,15 @@ _FILLER = frozenset(
 #: A pick is a name or a short phrase, never a specification.
 _MAX_CHOICE_WORDS = 12
 _MAX_OFFERED_CHARS = 240
-#: "option 2", "approach B": a pick by the label the agent gave.
+#: "option 2", "approach B": a pick by label, which other rules read.
 _LABEL = re.compile(r"\b(?:option|approach|alternative)\s*#?\s*(?P<label>\d+|[A-E])\b",
                     re.IGNORECASE)
-#: A labelled pick with a condition or a refusal in it is not the option as offered.
-_HEDGE = re.compile(r"\?|\b(?:not|no|never|instead|rather|except|but|without|unless|if)\b|n't\b",
-                    re.IGNORECASE)
-_MAX_LABELLED_WORDS = 8
 #: How far from the end of the agent's message its question to the person is looked for.
 _QUESTION_TAIL = 1200
 #: "How do you want to proceed?", which ``standing.process_question`` reads only as "would you
 #: like to".
 _HOW_TO_GO_ON = re.compile(
     r"\bhow (?:do|would) you want (?:me |us )?to (?:proceed|continue|go on)\b", re.IGNORECASE)
-#: A numbered item ("1. …", "**2. Co-Authored-By trailer.** …"), and the word by which the
-#: agent calls such items options.
-_NUMBERED = re.compile(r"^\s*(?:[-*]\s+)?(?:\*\*)?\s*(?P<label>\d+)[.)]\s*(?P<text>\S.*)$")
-_CALLS_THEM_OPTIONS = re.compile(r"\b(?:options|alternatives|approaches)\b", re.IGNORECASE)
 #: A markdown heading line of the agent's message.
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
 
@@ -114,7 +100,7 @@ def pick_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             continue  # how to go on with the task: a choice for today
         for sentence in sentences(text):
             said = sentence.strip().rstrip(".!;:").strip()
-            line = offered_line(said, offered) or labelled_option(said, offered)
+            line = offered_line(said, offered)
             if line is None:
                 continue
             model = model or shipped()
@@ -136,7 +122,7 @@ def offered_line(sentence: str, offered: str) -> str | None:
     keeping = _KEEP.match(sentence.strip()) if match is None else None
     match = match or keeping
     if not match or _MOTION.match(match["choice"]) or _LABEL.search(match["choice"]):
-        return None  # a motion; or a pick by label, which ``labelled_option`` reads
+        return None  # a motion; or a pick by label, which other rules read
     if re.search(r"\bgo$", sentence[:match.start("choice")].rstrip(), re.IGNORECASE) \
             and len(match["choice"].split()) > _MAX_BARE_GO_WORDS:
         return None
@@ -159,25 +145,6 @@ def offered_line(sentence: str, offered: str) -> str | None:
     if under and under != best:
         best = f"{under}: {best}"  # the heading names what the alternatives were for
     return best[:_MAX_OFFERED_CHARS]
-
-
-def labelled_option(sentence: str, offered: str) -> str | None:
-    """The option a short, unhedged "let's do option 2" names in the agent's message, or None."""
-    match = _LABEL.search(sentence)
-    if not match or _HEDGE.search(sentence) \
-            or len(_WORD.findall(sentence)) > _MAX_LABELLED_WORDS:
-        return None
-    label = match["label"].upper()
-    options = options_in(offered)
-    if label not in options and _CALLS_THEM_OPTIONS.search(offered):
-        options = {}
-        for line in offered.splitlines():
-            numbered = _NUMBERED.match(line)
-            if numbered:
-                options.setdefault(numbered["label"], numbered["text"])
-    if label not in options:
-        return None
-    return _plain(options[label])[:_MAX_OFFERED_CHARS]
 
 
 def view_words(text: str) -> set[str]:
