@@ -48,8 +48,8 @@ from claimgraph.capture.extract.tooling import tooling_candidates
 from claimgraph.capture.extract.workflow import recipe_candidates
 
 RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
-    statement_candidates, answer_candidates, pick_candidates, gate_candidates, lessons_of, ci_lesson_candidates,
-    git_ignored_candidates, refutation_candidates,
+    statement_candidates, answer_candidates, pick_candidates, gate_candidates, lessons_of,
+    ci_lesson_candidates, git_ignored_candidates, refutation_candidates,
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
     tooling_candidates, structure_candidates, module_index_candidates)
 MAX_EVIDENCE = 3
