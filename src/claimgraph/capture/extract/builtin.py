@@ -4,6 +4,8 @@ Each source of knowledge is its own module, in the order a reviewer values them:
 
 - ``statements``: what the user said -- conventions, decisions, preferences, as whole sentences;
 - ``answers``: the user's answers to the agent's questions and verdicts on its plans;
+- ``picks``: the user naming, in a sentence of their own, one of the alternatives the agent
+  just laid out ("let's go with …");
 - ``gates``: hooks and pre-commit checks that block until a rule holds, and how a block cleared;
 - ``lessons``: a command that failed, what changed, the same command then working;
 - ``ci_lessons``: a CI step that failed, the commit that followed, a later run past it;
@@ -35,6 +37,7 @@ from claimgraph.capture.extract.gates import gate_candidates
 from claimgraph.capture.extract.git_ignored import git_ignored_candidates
 from claimgraph.capture.extract.instructions import instruction_candidates
 from claimgraph.capture.extract.lessons import lessons_of
+from claimgraph.capture.extract.picks import pick_candidates
 from claimgraph.capture.extract.reconcile import digest, reconcile
 from claimgraph.capture.extract.refutations import refutation_candidates
 from claimgraph.capture.extract.session import SessionView
@@ -45,8 +48,8 @@ from claimgraph.capture.extract.tooling import tooling_candidates
 from claimgraph.capture.extract.workflow import recipe_candidates
 
 RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
-    statement_candidates, answer_candidates, gate_candidates, lessons_of, ci_lesson_candidates,
-    git_ignored_candidates, refutation_candidates,
+    statement_candidates, answer_candidates, pick_candidates, gate_candidates, lessons_of,
+    ci_lesson_candidates, git_ignored_candidates, refutation_candidates,
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
     tooling_candidates, structure_candidates, module_index_candidates)
 MAX_EVIDENCE = 3
