@@ -34,6 +34,9 @@ _NOT_A_VERDICT = (_REFUSED, "[Request interrupted",
                   "Command timed out", "Permission to use", "[Operation Cancelled]",
                   "<tool_use_error>Sibling tool call errored")
 #: What the person typed while turning a call down (Claude Code puts it in the call's result).
+#: How much of a result's start is remembered: more than any prefix above.
+_HEAD_CHARS = 64
+assert all(len(prefix) <= _HEAD_CHARS for prefix in (_REFUSED, *_NOT_A_VERDICT))
 _REFUSAL_WORDS = re.compile(r"\bthe user said:\s*(?P<said>.+)", re.IGNORECASE | re.DOTALL)
 #: Folders that hold someone else's code: what is read there is not the project's word.
 FOREIGN_DIRS = frozenset({"node_modules", "vendor", ".venv", "venv", "virtualenv", ".virtualenv",
@@ -76,7 +79,7 @@ class SessionView:
                 if kind_of(call.tool_name) == ASK:
                     found += [(result, answer) for _, answer in typed_answers(call, result)]
                     continue
-                if not result.text.lstrip().startswith(_REFUSED):
+                if not self._head(result).startswith(_REFUSED):
                     continue
                 said = _REFUSAL_WORDS.search(result.text)
                 if said and said["said"].strip():
@@ -108,12 +111,25 @@ class SessionView:
         result = self.results.get(call.call_id or "")
         if result is None or _backgrounded(call, result):
             return UNKNOWN
-        if result.text.lstrip().startswith(_NOT_A_VERDICT) or result.extras.get("no_verdict"):
-            return UNKNOWN  # no_verdict: a reader knows the tool reported no outcome
-        code = exit_code(result)
-        if result.is_error or (code is not None and code != 0):
-            return FAILED
-        return OK
+        return self._judged(result)[0]
+
+    def _head(self, result: Event) -> str:
+        """How the result's text starts, leading blanks left out (``_HEAD_CHARS``)."""
+        return self._judged(result)[1]
+
+    def _judged(self, result: Event) -> tuple[str, str]:
+        """What a result says of its call and how its text starts, read once per result and
+        remembered: the rules ask of the same results again and again, and a big output is
+        held compressed, so every look at how it starts decompressed all of it (~17,000
+        decompressions on a 50 MB transcript, ~3,100 of them for these two questions)."""
+        judged = self.memo.setdefault("judged", {})
+        known = judged.get(id(result))
+        if known is not None and known[0] is result:
+            return known[1]
+        text = result.text
+        found = (_result_verdict(result, text), text.lstrip()[:_HEAD_CHARS])
+        judged[id(result)] = (result, found)  # the event too: its id stays its own
+        return found
 
     def resolve(self, path: str, cwd: str | None = None) -> str | None:
         """An absolute, normalized path; a relative one needs a known directory. A Windows
@@ -161,6 +177,17 @@ def _first_cwd(transcript: Transcript) -> str | None:
     return first or transcript.session.cwd
 
 
+def _result_verdict(result: Event, text: str) -> str:
+    """``SessionView.outcome`` for a call that was neither backgrounded nor left unanswered
+    (``text``: the result's)."""
+    if text.lstrip().startswith(_NOT_A_VERDICT) or result.extras.get("no_verdict"):
+        return UNKNOWN  # no_verdict: a reader knows the tool reported no outcome
+    code = exit_code(result, text)
+    if result.is_error or (code is not None and code != 0):
+        return FAILED
+    return OK
+
+
 def _backgrounded(call: Event, result: Event) -> bool:
     """A command sent to the background reports only that it started, never how it ended."""
     tool_input = call.tool_input or {}
@@ -183,16 +210,20 @@ def failed_outputs(view: SessionView) -> Iterator[tuple[int, str]]:
         yield line, result.text
 
 
-def exit_code(result: Event) -> int | None:
+def exit_code(result: Event, text: str | None = None) -> int | None:
     """The recorded exit code; Gemini prints it into the result text instead, and so does
-    Codex for a command its sandbox reports as failed."""
+    Codex for a command its sandbox reports as failed. ``text``: the result's text when the
+    caller has it already (a packed result's text is decompressed on each read)."""
     code = result.extras.get("exit_code")
     if isinstance(code, int) and not isinstance(code, bool):
         return code
+    if result.agent not in ("gemini", "codex"):
+        return None
+    text = result.text if text is None else text
     if result.agent == "gemini":
-        found = _GEMINI_EXIT.search(result.text)
+        found = _GEMINI_EXIT.search(text)
     else:
-        found = _CODEX_SANDBOX_EXIT.match(result.text) if result.agent == "codex" else None
+        found = _CODEX_SANDBOX_EXIT.match(text)
     return int(found[1]) if found else None
 
 
