@@ -34,10 +34,10 @@ _NOT_A_VERDICT = (_REFUSED, "[Request interrupted",
                   "Command timed out", "Permission to use", "[Operation Cancelled]",
                   "<tool_use_error>Sibling tool call errored")
 #: What the person typed while turning a call down (Claude Code puts it in the call's result).
-#: How much of a result's start is remembered: more than any prefix above.
-_HEAD_CHARS = 64
-assert all(len(prefix) <= _HEAD_CHARS for prefix in (_REFUSED, *_NOT_A_VERDICT))
 _REFUSAL_WORDS = re.compile(r"\bthe user said:\s*(?P<said>.+)", re.IGNORECASE | re.DOTALL)
+#: ``SessionView._judged``'s answers, made once: (verdict, starts with a refusal).
+_JUDGEMENTS = {(verdict, refused): (verdict, refused)
+               for verdict in (OK, FAILED, UNKNOWN) for refused in (False, True)}
 #: Folders that hold someone else's code: what is read there is not the project's word.
 FOREIGN_DIRS = frozenset({"node_modules", "vendor", ".venv", "venv", "virtualenv", ".virtualenv",
                           "site-packages", "dist-packages", ".tox", ".nox", "bower_components",
@@ -79,7 +79,7 @@ class SessionView:
                 if kind_of(call.tool_name) == ASK:
                     found += [(result, answer) for _, answer in typed_answers(call, result)]
                     continue
-                if not self._head(result).startswith(_REFUSED):
+                if not self._judged(result)[1]:
                     continue
                 said = _REFUSAL_WORDS.search(result.text)
                 if said and said["said"].strip():
@@ -113,22 +113,20 @@ class SessionView:
             return UNKNOWN
         return self._judged(result)[0]
 
-    def _head(self, result: Event) -> str:
-        """How the result's text starts, leading blanks left out (``_HEAD_CHARS``)."""
-        return self._judged(result)[1]
-
-    def _judged(self, result: Event) -> tuple[str, str]:
-        """What a result says of its call and how its text starts, read once per result and
-        remembered: the rules ask of the same results again and again, and a big output is
-        held compressed, so every look at how it starts decompressed all of it (~17,000
-        decompressions on a 50 MB transcript, ~3,100 of them for these two questions)."""
+    def _judged(self, result: Event) -> tuple[str, bool]:
+        """(what a result of ``results`` says of its call, whether its text starts with the
+        person turning the call down), read once per result and remembered: the rules ask of
+        the same results again and again, and a big output is held compressed, so every look
+        at how it starts decompressed all of it (~17,000 decompressions on a 50 MB transcript,
+        ~9,500 of them for these two questions). Kept small, since it lives as long as the
+        extraction: by the result's own call id (the key ``results`` holds already), each
+        answer one of six shared pairs."""
         judged = self.memo.setdefault("judged", {})
-        known = judged.get(id(result))
-        if known is not None and known[0] is result:
-            return known[1]
-        text = result.text
-        found = (_result_verdict(result, text), text.lstrip()[:_HEAD_CHARS])
-        judged[id(result)] = (result, found)  # the event too: its id stays its own
+        found = judged.get(result.call_id)
+        if found is None:
+            text = result.text
+            found = judged[result.call_id] = _JUDGEMENTS[
+                _result_verdict(result, text), text.lstrip().startswith(_REFUSED)]
         return found
 
     def resolve(self, path: str, cwd: str | None = None) -> str | None:
