@@ -28,6 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from workload import make_items  # noqa: E402
+from startup import as_installed  # noqa: E402
 
 BIN = Path(sys.executable).parent
 COMMANDS = {
@@ -75,6 +76,7 @@ def main() -> None:
     parser.add_argument("--git", action="store_true", help="run the commands inside a git "
                         "repository (each then asks git for its project: two git processes)")
     args = parser.parse_args()
+    as_installed()
     with tempfile.TemporaryDirectory() as tmp:
         home, project = Path(tmp) / "home", Path(tmp) / "project"
         home.mkdir(mode=0o700)

@@ -26,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from workload import LIBS, WORDS, make_items  # noqa: E402
+from startup import as_installed  # noqa: E402
 
 from claimgraph.core import Shell  # noqa: E402
 from claimgraph.core.ingest import ingest  # noqa: E402
@@ -120,6 +121,7 @@ def main() -> None:
     parser.add_argument("--rebuild", action="store_true")
     parser.add_argument("--session-start", action="store_true")
     args = parser.parse_args()
+    as_installed()
     db, project = build(args.facts, args.rebuild)
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMGRAPH_")}
     env["CLAIMGRAPH_DB"] = str(db)

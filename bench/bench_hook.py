@@ -265,6 +265,9 @@ def main() -> None:
                         help="comma-separated: claude-code, codex, gemini")
     parser.add_argument("--real-capture", action="store_true")
     args = parser.parse_args()
+    sys.path.insert(0, str(Path(__file__).parent))
+    from startup import as_installed
+    as_installed()
     if args.stores:
         sizes = [int(n) for n in args.stores.split(",") if n]
         print(json.dumps(measure_stores(sizes, args.runs, args.compare_python), indent=2))

@@ -44,6 +44,7 @@ from mcp import Client, StdioServerParameters
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_coach import build, percentile  # noqa: E402
 from bench_search import queries  # noqa: E402
+from startup import as_installed  # noqa: E402
 
 from claimgraph.core import Shell  # noqa: E402
 from claimgraph.core.recall import scoped_search  # noqa: E402
@@ -210,6 +211,7 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--round-trip", action="store_true")
     args = parser.parse_args()
+    as_installed()
     sizes = [int(n) for n in args.facts.split(",")]
     report: dict[str, Any] = {"load_before": os.getloadavg(), "start_up": {}}
     for size in sizes:

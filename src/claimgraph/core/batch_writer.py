@@ -54,12 +54,37 @@ class BatchWriter(Writer):
         return clean
 
     def expect(self, items: Iterable[Mapping[str, Any]]) -> None:
-        """Fetch the candidates of every subject and object the items name, in one query."""
-        names = {str(self.redact(value)).strip() for item in items
-                 for value in (item.get("subject"), item.get("object")) if value is not None}
+        """Fetch the candidates of every subject and object the items name, in one query, then
+        the outgoing facts of every candidate a subject could resolve to, in one more: a batch
+        over a large store otherwise read each existing subject's facts by a query of its own."""
+        names: set[str] = set()
+        subjects: set[tuple[str, str]] = set()
+        for item in items:
+            for key in ("subject", "object"):
+                value = item.get(key)
+                if value is None:
+                    continue
+                name = str(self.redact(value)).strip()
+                names.add(name)
+                if key == "subject":
+                    subjects.add((name, item.get("subject_scope") or item.get("scope")
+                                  or DEFAULT_SCOPE))
         names.discard("")
         for name, found in self.sh.store.find_entities_many(names, None).items():
             self._by_norm.setdefault(normalize_entity_name(name), found)
+        self._prefetch_out({entity["id"] for name, scope in subjects if name
+                            for entity in self._candidates(name, scope)})
+
+    def _prefetch_out(self, entity_ids: set[str]) -> None:
+        """``_by_predicate`` for many subjects at once (``get_facts_for`` keeps each subject's
+        order: t_valid, then id)."""
+        wanted = sorted(entity_ids - self._out.keys())
+        if not wanted:
+            return
+        grouped: dict[str, dict[str, list[Record]]] = {entity_id: {} for entity_id in wanted}
+        for fact in self.sh.store.get_facts_for(wanted, "out"):
+            grouped[fact["subject"]["id"]].setdefault(fact["predicate"], []).append(fact)
+        self._out.update(grouped)
 
     def predicate(self, name: str) -> Record:
         known: Record | None = self.sh.registry_memo.get(("name", name))

@@ -35,6 +35,9 @@ _NOT_A_VERDICT = (_REFUSED, "[Request interrupted",
                   "<tool_use_error>Sibling tool call errored")
 #: What the person typed while turning a call down (Claude Code puts it in the call's result).
 _REFUSAL_WORDS = re.compile(r"\bthe user said:\s*(?P<said>.+)", re.IGNORECASE | re.DOTALL)
+#: ``SessionView._judged``'s answers, made once: (verdict, starts with a refusal).
+_JUDGEMENTS = {(verdict, refused): (verdict, refused)
+               for verdict in (OK, FAILED, UNKNOWN) for refused in (False, True)}
 #: Folders that hold someone else's code: what is read there is not the project's word.
 FOREIGN_DIRS = frozenset({"node_modules", "vendor", ".venv", "venv", "virtualenv", ".virtualenv",
                           "site-packages", "dist-packages", ".tox", ".nox", "bower_components",
@@ -76,7 +79,7 @@ class SessionView:
                 if kind_of(call.tool_name) == ASK:
                     found += [(result, answer) for _, answer in typed_answers(call, result)]
                     continue
-                if not result.text.lstrip().startswith(_REFUSED):
+                if not self._judged(result)[1]:
                     continue
                 said = _REFUSAL_WORDS.search(result.text)
                 if said and said["said"].strip():
@@ -108,12 +111,23 @@ class SessionView:
         result = self.results.get(call.call_id or "")
         if result is None or _backgrounded(call, result):
             return UNKNOWN
-        if result.text.lstrip().startswith(_NOT_A_VERDICT) or result.extras.get("no_verdict"):
-            return UNKNOWN  # no_verdict: a reader knows the tool reported no outcome
-        code = exit_code(result)
-        if result.is_error or (code is not None and code != 0):
-            return FAILED
-        return OK
+        return self._judged(result)[0]
+
+    def _judged(self, result: Event) -> tuple[str, bool]:
+        """(what a result of ``results`` says of its call, whether its text starts with the
+        person turning the call down), read once per result and remembered: the rules ask of
+        the same results again and again, and a big output is held compressed, so every look
+        at how it starts decompressed all of it (~17,000 decompressions on a 50 MB transcript,
+        ~9,500 of them for these two questions). Kept small, since it lives as long as the
+        extraction: by the result's own call id (the key ``results`` holds already), each
+        answer one of six shared pairs."""
+        judged = self.memo.setdefault("judged", {})
+        found = judged.get(result.call_id)
+        if found is None:
+            text = result.text
+            found = judged[result.call_id] = _JUDGEMENTS[
+                _result_verdict(result, text), text.lstrip().startswith(_REFUSED)]
+        return found
 
     def resolve(self, path: str, cwd: str | None = None) -> str | None:
         """An absolute, normalized path; a relative one needs a known directory. A Windows
@@ -161,6 +175,17 @@ def _first_cwd(transcript: Transcript) -> str | None:
     return first or transcript.session.cwd
 
 
+def _result_verdict(result: Event, text: str) -> str:
+    """``SessionView.outcome`` for a call that was neither backgrounded nor left unanswered
+    (``text``: the result's)."""
+    if text.lstrip().startswith(_NOT_A_VERDICT) or result.extras.get("no_verdict"):
+        return UNKNOWN  # no_verdict: a reader knows the tool reported no outcome
+    code = exit_code(result, text)
+    if result.is_error or (code is not None and code != 0):
+        return FAILED
+    return OK
+
+
 def _backgrounded(call: Event, result: Event) -> bool:
     """A command sent to the background reports only that it started, never how it ended."""
     tool_input = call.tool_input or {}
@@ -183,16 +208,20 @@ def failed_outputs(view: SessionView) -> Iterator[tuple[int, str]]:
         yield line, result.text
 
 
-def exit_code(result: Event) -> int | None:
+def exit_code(result: Event, text: str | None = None) -> int | None:
     """The recorded exit code; Gemini prints it into the result text instead, and so does
-    Codex for a command its sandbox reports as failed."""
+    Codex for a command its sandbox reports as failed. ``text``: the result's text when the
+    caller has it already (a packed result's text is decompressed on each read)."""
     code = result.extras.get("exit_code")
     if isinstance(code, int) and not isinstance(code, bool):
         return code
+    if result.agent not in ("gemini", "codex"):
+        return None
+    text = result.text if text is None else text
     if result.agent == "gemini":
-        found = _GEMINI_EXIT.search(result.text)
+        found = _GEMINI_EXIT.search(text)
     else:
-        found = _CODEX_SANDBOX_EXIT.match(result.text) if result.agent == "codex" else None
+        found = _CODEX_SANDBOX_EXIT.match(text)
     return int(found[1]) if found else None
 
 
