@@ -189,7 +189,7 @@ def main() -> None:
     parser.add_argument("--projects", type=int, default=50)
     parser.add_argument("--concurrent", type=int, default=20,
                         help="loads of the project page at once (issue 24: 20)")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds of concurrent loads")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of loads at once (0: none)")
     parser.add_argument("--baseline", type=Path, default=None,
                         help="a checkout of the landed code (its src/ is served beside ours)")
     parser.add_argument("--pages", default="all",
@@ -239,14 +239,15 @@ def main() -> None:
                     print(f"\n== {label} code, each page {args.loads} loads")
                     report(server.url, {n: wanted[n] for n in names}, args.loads)
             path = wanted["project"][0]
-            print(f"\n== project page, {args.concurrent} loads at once, {args.rounds} rounds,"
-                  f" servers interleaved round by round")
-            for mode in ["same"] + (["nonce", "pages"] if args.distinct else []):
-                concurrent_report(servers, path, args.concurrent, args.rounds, mode)
+            if args.rounds > 0:
+                print(f"\n== project page, {args.concurrent} loads at once, {args.rounds} rounds,"
+                      f" servers interleaved round by round")
+                for mode in ["same"] + (["nonce", "pages"] if args.distinct else []):
+                    concurrent_report(servers, path, args.concurrent, args.rounds, mode)
             scope = str(dirs[min(7, len(dirs) - 1)].resolve())
             if args.after_write:
                 after_write_report(servers, path, args.after_write, scope)
-            if args.cold:
+            if args.cold and args.rounds > 0:
                 concurrent_report(servers, path, args.concurrent, args.rounds, "pages",
                                   cold=scope)
         finally:
