@@ -6,7 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from claimgraph.capture.extract.corroborate import Record, backed, named, unsupported
+from claimgraph.capture.extract.corroborate import (
+    Record, backed, named, read_outputs, unsupported)
 
 from .extract_helpers import ROOT, Session
 
@@ -98,3 +99,34 @@ def test_a_summary_kept_through_the_whole_pass_only_when_its_record_backs_it():
     session.event("assistant", text=summary)
     kept = [c["object"] for c in session.extract() if c["rule"] == "summaries"]
     assert kept == ["Used `ParseError` results instead of panics in the parser"]
+
+
+class _CountedOutput:
+    """A tool output that counts how often its text is read (each read of a packed output
+    decompresses it)."""
+
+    def __init__(self, text: str) -> None:
+        self._text, self.reads = text, 0
+
+    @property
+    def text(self) -> str:
+        self.reads += 1
+        return self._text
+
+
+def test_outputs_are_read_once_for_all_notes_and_decide_as_a_lazy_check_would():
+    outputs = [_CountedOutput("grep: src/pool.py:3: POOL_SIZE = 4"),
+               _CountedOutput("tests/test_pool.py: checks the pool sizing and the limits")]
+    notes = [_note("The pool size lives in `POOL_SIZE`"), _note("Timeouts live in `TIMEOUT_S`"),
+             _note("checks the pool sizing limits", predicate="x/role",
+                   subject="tests/test_pool.py"),
+             _note("renders the dashboard widgets", predicate="x/role",
+                   subject="tests/test_pool.py")]
+    lazy = Record(outputs=outputs)
+    expected = [unsupported(note, 5, lazy) for note in notes]
+    assert expected == [None, "uncorroborated", None, "uncorroborated"]
+    for output in outputs:
+        output.reads = 0
+    prepared = read_outputs(lazy, notes)
+    assert [unsupported(note, 5, prepared) for note in notes] == expected
+    assert all(output.reads == 1 for output in outputs)

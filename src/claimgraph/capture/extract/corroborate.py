@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph.logic.claim_mood import finding, not_a_fact
 
@@ -83,6 +84,45 @@ class Record:
     #: Relative path -> the session's looks at it in order (anything with ``kind`` and
     #: ``new``: a read's ``new`` is the text it showed), for files it did not delete.
     looks: Mapping[str, Sequence[Any]] = field(default_factory=dict)
+    #: What ``read_outputs`` found in ``outputs`` in one pass: the names they show, and the
+    #: (file, role) pairs they bear out. None until then (each check then reads the outputs).
+    shown: frozenset[str] | None = None
+    shown_roles: frozenset[tuple[str, str]] | None = None
+
+    @cached_property
+    def said_or_left(self) -> list[tuple[str, set[str]]]:
+        """Each file the session left and each thing the user said, lowered, with its
+        content words: read once per session, not once per note."""
+        sources = [*self.written.values(), *(said for _, said in self.user_said)]
+        return [(source.lower(), content_words(source)) for source in sources]
+
+
+def read_outputs(record: Record, candidates: Iterable[Mapping[str, object]]) -> Record:
+    """The record with its tool outputs read once for every agent's note at hand: a long
+    session holds thousands of outputs, each decompressed when read (capture/packed.py), and
+    reading them again per note would make reconciling quadratic."""
+    names: set[str] = set()
+    roles: list[tuple[str, str]] = []
+    for found in candidates:
+        if found.get("source_type") != AGENT:
+            continue
+        text = str(found.get("object") or "")
+        if found.get("predicate") == ROLE:
+            roles.append((str(found.get("subject") or ""), text))
+        else:
+            names |= named(text)
+    shown: set[str] = set()
+    shown_roles: set[tuple[str, str]] = set()
+    wanted = [(path, role, posixpath.basename(path.removeprefix("./")).lower(), _stems(role))
+              for path, role in roles]
+    for output in record.outputs if names or roles else ():
+        text = str(getattr(output, "text", "") or "")
+        shown |= {name for name in names - shown if name in text}
+        if wanted:
+            lowered = text.lower()
+            shown_roles |= {(path, role) for path, role, base, stems in wanted
+                            if base and base in lowered and _bears(lowered, stems)}
+    return replace(record, shown=frozenset(shown), shown_roles=frozenset(shown_roles))
 
 
 def unsupported(found: Mapping[str, object], line: int | None, record: Record) -> str | None:
@@ -112,19 +152,20 @@ def backed(text: str, record: Record) -> bool:
     """The record bears the claim out: a thing it names is in the session's end state, in
     the user's words or in what a tool returned (as the claim spells it); or, naming nothing,
     most of its words are in one file the session left or one thing the user said."""
-    sources = [*record.written.values(), *(said for _, said in record.user_said)]
+    sources = record.said_or_left
     names = named(text)
     if names:
-        lowered = [source.lower() for source in sources]
-        if any(name.lower() in source for name in names for source in lowered):
+        if any(name.lower() in lowered for name in names for lowered, _ in sources):
             return True
+        if record.shown is not None:
+            return bool(names & record.shown)
         return any(name in str(getattr(output, "text", "") or "")
                    for output in record.outputs for name in names)
     words = content_words(text)
     if len(words) < _MIN_WORDS:
         return False
     need = max(_MIN_WORDS, round(len(words) * _MIN_SHARE))
-    return any(len(words & content_words(source)) >= need for source in sources)
+    return any(len(words & said) >= need for _, said in sources)
 
 
 def named(text: str) -> set[str]:
@@ -155,20 +196,26 @@ def _file_backed(path: str, role: str, record: Record) -> bool:
     base = posixpath.basename(bare).lower()
     if any(base in said.lower() for _, said in record.user_said):
         return True
-    stems = {word.removesuffix("s") for word in content_words(role) if len(word) >= _MIN_STEM}
+    stems = _stems(role)
     for looked, looks in record.looks.items():
-        if not _same_file(bare, looked):
-            continue
-        for look in looks:
-            if look.kind == "read":
-                seen = str(look.new).lower()
-                if sum(stem in seen for stem in stems) >= _MIN_WORDS:
-                    return True
-    for output in record.outputs:
-        shown = str(getattr(output, "text", "") or "").lower()
-        if base in shown and sum(stem in shown for stem in stems) >= _MIN_WORDS:
+        if _same_file(bare, looked) and any(
+                look.kind == "read" and _bears(str(look.new).lower(), stems) for look in looks):
             return True
-    return False
+    if record.shown_roles is not None:
+        return (path, role) in record.shown_roles
+    return any(base in shown and _bears(shown, stems)
+               for output in record.outputs
+               for shown in [str(getattr(output, "text", "") or "").lower()])
+
+
+def _stems(role: str) -> set[str]:
+    """A role's words as looked for in a file's text: by their first letters (a plural's
+    "s" off), the long ones only."""
+    return {word.removesuffix("s") for word in content_words(role) if len(word) >= _MIN_STEM}
+
+
+def _bears(lowered: str, stems: set[str]) -> bool:
+    return sum(stem in lowered for stem in stems) >= _MIN_WORDS
 
 
 def _same_file(named_path: str, path: str) -> bool:

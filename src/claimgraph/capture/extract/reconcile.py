@@ -39,7 +39,7 @@ Pure logic: ``digest`` reduces the in-memory session to the few facts reconcilin
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
@@ -47,7 +47,7 @@ from claimgraph.capture.extract.session import OK, SessionView, transcript_evide
 from claimgraph.capture.extract.actions import of_kind
 from claimgraph.capture.extract.approvals import lettered_options
 from claimgraph.capture.extract.asked import answers, questions
-from claimgraph.capture.extract.corroborate import Record, unsupported
+from claimgraph.capture.extract.corroborate import Record, read_outputs, unsupported
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
 
@@ -266,6 +266,8 @@ def reconcile(candidates: Iterable[Candidate], later: Later) -> list[Candidate]:
     """The candidates the session's end still supports, some rewritten (module docstring)."""
     kept: list[Candidate] = []
     retiring = _retiring(later)
+    candidates = list(candidates)
+    later = replace(later, record=read_outputs(later.record, candidates))
     for found in candidates:
         settled = _settle(found, later, retiring)
         if settled is not None:
