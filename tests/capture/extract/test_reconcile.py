@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from claimgraph.capture.extract.corroborate import Record
 from claimgraph.capture.extract.reconcile import (
     FileChange, Later, digest, options_in, reconcile, taught_at)
 from claimgraph.capture.extract.session import SessionView
@@ -15,6 +16,15 @@ def _fact(obj: str, evidence: str, *, predicate: str = "x/convention",
     return {"subject": subject, "predicate": predicate, "object": obj, "scope": scope,
             "source_type": source_type, "rule": rule, "evidence": [evidence],
             "epistemic": "commitment", "confidence": 0.7}
+
+
+#: A session record that bears out the agent's notes these tests hold against other checks
+#: (an agent's note the record does not back is dropped before any of them: test_corroborate).
+BACKED = Record(written={"docs/notes.md": (
+    "make docs; Used a Result type instead of exceptions; a queue for the exporter; "
+    "the write cache is flushed after every request; "
+    "oidc-audience; github-app; the audience parameter as an app selector; "
+    "a display is available, headless sessions fail")})
 
 
 # --- a quoted file line the session took out ---------------------------------------------------
@@ -53,8 +63,8 @@ def test_a_partial_read_without_the_line_says_nothing():
 def test_a_negative_stance_the_session_then_acted_against_is_dropped():
     stance = _fact("No `make docs` target", "transcript#L4: no make docs target",
                    source_type="agent-note", rule="summaries")
-    did = Later(done=[(9, "docs:\n\tmake docs\n")])
-    before = Later(done=[(2, "make docs")])
+    did = Later(done=[(9, "docs:\n\tmake docs\n")], record=BACKED)
+    before = Later(done=[(2, "make docs")], record=BACKED)
     assert reconcile([stance], did) == []
     assert reconcile([stance], before) == [stance]
 
@@ -81,7 +91,8 @@ def test_an_agent_note_that_hedges_or_lists_options_is_dropped():
                    predicate="x/decided", source_type="agent-note", rule="summaries")
     plain = _fact("Used a Result type instead of exceptions", "transcript#L9: …",
                   predicate="x/decided", source_type="agent-note", rule="summaries")
-    later = Later(options=[(7, {"1": "Use a sidecar file for the index", "2": "Use both"})])
+    later = Later(options=[(7, {"1": "Use a sidecar file for the index", "2": "Use both"})],
+                  record=BACKED)
     assert reconcile([guess, option, plain], later) == [plain]
 
 
@@ -162,9 +173,10 @@ def test_an_agents_note_it_later_took_back_is_dropped():
     other = _fact("Used a queue for the exporter", "transcript#L5: …",
                   predicate="x/decided", source_type="agent-note", rule="summaries")
     later = Later(retractions=[(12, "I was wrong: the write cache is not flushed after "
-                                    "every request, only on shutdown.")])
+                                    "every request, only on shutdown.")],
+                  record=BACKED)
     assert reconcile([claim, other], later) == [other]
-    earlier = Later(retractions=[(2, later.retractions[0][1])])
+    earlier = Later(retractions=[(2, later.retractions[0][1])], record=BACKED)
     assert reconcile([claim], earlier) == [claim]
 
 
@@ -192,14 +204,15 @@ def test_the_agents_report_retires_its_own_note_but_never_the_users_words():
 def test_a_no_to_a_thing_agrees_with_its_later_removal():
     against = _fact("Do not add `oidc-audience` or any equivalent input", "transcript#L5: …",
                     source_type="agent-note", rule="summaries")
-    report = Later(agent_said=[(20, "Removed `oidc-audience` from the action.")])
+    report = Later(agent_said=[(20, "Removed `oidc-audience` from the action.")], record=BACKED)
     assert reconcile([against], report) == [against]
 
 
 def test_what_replaced_the_thing_is_not_retired():
     kept = _fact("Send `github-app` as the app selector", "transcript#L5: …",
                  source_type="agent-note", rule="summaries")
-    report = Later(agent_said=[(20, "Replaced the external `audience` input with `github-app`.")])
+    report = Later(agent_said=[(20, "Replaced the external `audience` input with `github-app`.")],
+                   record=BACKED)
     assert reconcile([kept], report) == [kept]
 
 
@@ -208,7 +221,7 @@ def test_an_agent_note_whose_referent_is_elsewhere_is_dropped():
                  source_type="agent-note", rule="summaries")
     whole = _fact("Do not use the audience parameter as an app selector", "transcript#L5: …",
                   source_type="agent-note", rule="summaries")
-    assert reconcile([lost, whole], Later()) == [whole]
+    assert reconcile([lost, whole], Later(record=BACKED)) == [whole]
 
 
 def test_a_reported_replacement_names_what_it_retired_not_what_it_asserts():
@@ -287,9 +300,11 @@ def test_an_answer_the_persons_next_words_take_back_is_dropped():
 def test_an_agents_note_resting_on_what_the_person_then_denies_is_dropped():
     note = _fact("Ensure a display is available: headless sessions will fail",
                  "transcript#L20: …", source_type="agent-note", rule="summaries")
-    assert reconcile([note], Later(user_said=[(25, "I'm not headless, I run a desktop")])) == []
-    assert reconcile([note], Later(user_said=[(15, "I'm not headless")])) == [note]  # before
-    assert reconcile([note], Later(user_said=[(25, "the display is fine")])) == [note]
+    assert reconcile([note], Later(user_said=[(25, "I'm not headless, I run a desktop")],
+                                   record=BACKED)) == []
+    assert reconcile([note], Later(user_said=[(15, "I'm not headless")], record=BACKED)) == [note]
+    fine = Later(user_said=[(25, "the display is fine")], record=BACKED)
+    assert reconcile([note], fine) == [note]
     said = _fact("Ensure a display is available: headless sessions will fail",
                  "transcript#L20: …", source_type="user-assertion", rule="statements")
     assert reconcile([said], Later(user_said=[(25, "I'm not headless")])) == [said]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from claimgraph.capture.extract.refutations import correction
 
-from .extract_helpers import Session, only
+from .extract_helpers import ROOT, Session, only
 
 CLAIM = ("Decisions:\n- Used the local config file instead of the shared one, so the local one "
          "overrides the shared one\n- Kept retries at 3\n- Must always read both files")
@@ -41,6 +41,7 @@ def test_the_refuted_claim_of_the_agent_is_dropped():
     def session(correcting: bool) -> list[str]:
         made = Session()
         made.prompt("Which config file wins?")
+        made.write(f"{ROOT}/docs/config.md", "The local config file overrides the shared one.")
         made.event("assistant", text=CLAIM)
         made.prompt("Check it.")
         made.bash("python -m app.show_config", output="both applied")

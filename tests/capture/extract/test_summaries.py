@@ -28,6 +28,15 @@ SUMMARY = """Done. Summary:
 """
 
 
+def _wrote_what_it_summarizes(session: Session) -> None:
+    """The session's record that bears SUMMARY's claims out (the agent's note stands only on
+    it): the files it names written, the kept behaviour asked for by the user."""
+    session.prompt("Refactor the db layer; keep the CLI flags stable for existing users.")
+    session.write(f"{ROOT}/src/db.ts", "export const client = createClient(serviceRoleKey)\n")
+    session.write(f"{ROOT}/src/old.ts", "// the legacy adapter\nexport function adapt() {}\n")
+    session.write(f"{ROOT}/src/parse.rs", "pub fn parse(s: &str) -> Result<T, E> {}\n")
+
+
 def _claims(text: str) -> set[tuple[str, str | None, str]]:
     return {(c.predicate, c.subject, c.text) for c in claims(text)}
 
@@ -61,19 +70,19 @@ def test_a_slip_in_the_sessions_own_code_is_not_a_lesson():
 
 def test_the_closing_summary_and_compactions_are_read_with_low_trust():
     session = Session()
-    session.prompt("Refactor the db layer.")
+    _wrote_what_it_summarizes(session)
     session.bash("mix test", error=True, output="** (BadMapError) expected a map, got: nil\n"
                  "    (exporter config) config/runtime.exs:12")
     session.edit(f"{ROOT}/config/runtime.exs", "traces_exporter: nil",
                  "traces_exporter: :stdout")
     session.bash("mix test", output="12 tests, 0 failures")
-    session.event("assistant", text=SUMMARY)
+    summary_line = session.event("assistant", text=SUMMARY).line
     session.event("meta", derived=True, text="Stop hook feedback:\n[x.sh]: commit first")
     session.event("assistant", text="Committed.")
     found = [c for c in session.extract() if c["rule"] == "summaries"]
     assert len(found) == 5
     assert all(c["source_type"] == "agent-note" and c["confidence"] <= 0.5 for c in found)
-    assert all(c["evidence"][0].startswith("transcript#L8: ") for c in found)
+    assert all(c["evidence"][0].startswith(f"transcript#L{summary_line}: ") for c in found)
 
 
 @pytest.mark.parametrize("after, kept", [
@@ -100,7 +109,7 @@ def test_a_summary_lesson_holds_only_when_the_next_run_of_its_failure_passed(aft
 
 def test_a_lesson_nobody_saw_fail_is_the_agents_story():
     session = Session()
-    session.prompt("Refactor the db layer.")
+    _wrote_what_it_summarizes(session)
     session.bash("mix test", output="12 tests, 0 failures")
     session.event("assistant", text=SUMMARY)
     found = [c for c in session.extract() if c["rule"] == "summaries"]
@@ -140,6 +149,7 @@ def test_a_lesson_must_point_at_a_failure_the_session_saw(problem, failures, exp
 
 def test_a_claim_about_a_file_deleted_later_is_dropped():
     session = Session()
+    _wrote_what_it_summarizes(session)
     session.event("assistant", text=SUMMARY)
     session.bash(f"rm {ROOT}/src/old.ts")
     subjects = {c["subject"] for c in session.extract() if c["rule"] == "summaries"}
@@ -163,6 +173,7 @@ FUNCTIONS = """Done:
 def test_what_a_function_does_is_kept_only_when_the_user_names_it():
     session = Session()
     session.prompt("Add tracing to the hooks; make_trace must stay cheap.")
+    session.write(f"{ROOT}/src/trace.sh", "make_trace() { rand_hex 16; }\n")
     session.event("assistant", text=FUNCTIONS)
     roles = {c["subject"] for c in session.extract() if c["predicate"] == "x/role"}
     assert roles == {"make_trace", "src/trace.sh"}

@@ -39,7 +39,7 @@ Pure logic: ``digest`` reduces the in-memory session to the few facts reconcilin
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
@@ -47,6 +47,7 @@ from claimgraph.capture.extract.session import OK, SessionView, transcript_evide
 from claimgraph.capture.extract.actions import of_kind
 from claimgraph.capture.extract.approvals import lettered_options
 from claimgraph.capture.extract.asked import answers, questions
+from claimgraph.capture.extract.corroborate import Record, read_outputs, unsupported
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
 
@@ -159,6 +160,10 @@ class Later:
     asked: frozenset[int] = frozenset()
     #: (line, text) of each question the agent asked through the harness that got an answer.
     questions: list[tuple[int, str]] = field(default_factory=list)
+    #: What the session's own writes and edits left in each file, and every human prompt
+    #: with what was pasted into it: the record an agent's note is checked against
+    #: (``corroborate``).
+    record: Record = field(default_factory=Record)
 
 
 def digest(view: SessionView) -> Later:
@@ -187,7 +192,34 @@ def digest(view: SessionView) -> Later:
                  agent_said, plan_verdicts(view),
                  frozenset(line for action in of_kind(view, ASK)
                            for line in (action.line, action.result.line if action.result else 0)),
-                 answered_questions(view))
+                 answered_questions(view),
+                 Record(written_text(files), user_said,
+                        [(event.line, event.text) for event in view.transcript.events
+                         if event.is_human_prompt and not event.subagent_id],
+                        [view.results[call.call_id] for call in view.calls()
+                         if call.call_id and call.call_id in view.results
+                         and view.outcome(call) == OK],
+                        files))
+
+
+def written_text(files: Mapping[str, list[FileChange]]) -> dict[str, str]:
+    """Path -> what the session's own writes and edits left in it, in order: a write sets
+    the text, an edit swaps its old text for its new one (or adds the new text when the old
+    was never seen written). Files it only read are absent."""
+    written: dict[str, str] = {}
+    for path, changes in files.items():
+        text: str | None = None
+        for change in changes:
+            if change.kind == "write":
+                text = change.new
+            elif change.kind == "edit":
+                if text is not None and change.old and change.old in text:
+                    text = text.replace(change.old, change.new, 1)
+                else:
+                    text = (text or "") + "\n" + change.new
+        if text is not None:
+            written[path] = text
+    return written
 
 
 def answered_questions(view: SessionView) -> list[tuple[int, str]]:
@@ -234,6 +266,8 @@ def reconcile(candidates: Iterable[Candidate], later: Later) -> list[Candidate]:
     """The candidates the session's end still supports, some rewritten (module docstring)."""
     kept: list[Candidate] = []
     retiring = _retiring(later)
+    candidates = list(candidates)
+    later = replace(later, record=read_outputs(later.record, candidates))
     for found in candidates:
         settled = _settle(found, later, retiring)
         if settled is not None:
@@ -263,6 +297,8 @@ def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None
         return None
     line = taught_at(found)
     if found.get("source_type") == "agent-note" and _agent_guess(found, line, later):
+        return None
+    if unsupported(found, line, later.record):
         return None
     if _changed_again(found, line, later):
         return None
