@@ -26,8 +26,10 @@ from typing import Any, Iterator, Mapping
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.actions import of_kind
+from claimgraph.capture.extract.afterwards import known_before, prompts_after, work_after
 from claimgraph.capture.extract.approvals import approval_candidates
-from claimgraph.capture.extract.asked import answers, bare
+from claimgraph.capture.extract.asked import answers
+from claimgraph.capture.extract.pick_scope import decision_text, picked_labels, verdict
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import (
     SessionView, candidate, short_quote, transcript_evidence)
@@ -68,22 +70,16 @@ def _answers(view: SessionView, call: Event, result: Event) -> Iterator[dict[str
         question = answer.question
         if process_question(question["question"]) or task_scoped(answer.picked):
             continue  # how to go on with the task in hand: a choice for today
-        yield _decision(view, call, result, question, answer.picked)
+        picked = picked_labels(question, answer.picked)
+        if not verdict(question, picked, work_after(view, result.line),
+                       prompts_after(view, result.line), known_before(view, call.line)).keep:
+            continue  # a choice for today's turn, overridden, or acted on nowhere: unsure
+        yield _candidate(view, DECIDED, decision_text(question, picked), call, result,
+                         "answers", question["question"])
         rejected = turned_down(question.get("options") or [], answer.picked)
         if rejected:
             yield _candidate(view, AGAINST, rejected, call, result, "answers",
                              question["question"])
-
-
-def _decision(view: SessionView, call: Event, result: Event, question: Mapping[str, Any],
-              answer: str) -> dict[str, Any]:
-    header = question.get("header") if isinstance(question.get("header"), str) else None
-    asked = re.sub(r"\s*\([^()]*\)", "", question["question"]).strip()
-    chosen = ", ".join(bare(part) for part in answer.split(", "))
-    text = f'{header}: {chosen} (asked "{asked}")' if header \
-        else f'{question["question"]} {chosen}'
-    return _candidate(view, DECIDED, text, call, result, "answers",
-                      question["question"])
 
 
 def turned_down(options: list[Any], answer: str) -> str | None:
