@@ -117,7 +117,7 @@ def _shaped(token: str) -> bool:
     English, so only a digit, a dot, a slash, a colon, an underscore or mixed case makes one."""
     if len(token) < MIN_ARTEFACT_CHARS or not any(c.isalpha() for c in token):
         return False
-    if re.fullmatch(r"[a-z]+(?:-[a-z]+)*", token):
+    if re.fullmatch(r"[a-z]+(?:-[a-z]+)*", token.lower()) and not _MIXED.match(token):
         return False
     return bool(_INNER.search(token) or _MIXED.match(token))
 
