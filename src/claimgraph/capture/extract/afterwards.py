@@ -29,21 +29,19 @@ _GIT_READS = frozenset({"status", "log", "diff", "show", "branch", "remote", "ls
 
 def work_after(view: SessionView, line: int) -> list[str]:
     """The work the session did after ``line`` (module docstring)."""
-    lines, texts = view.remembered("afterwards.work", _work)
+    lines, texts, _ = view.remembered("afterwards.work", _work)
     return texts[bisect.bisect_right(lines, line):]
 
 
-def work_before(view: SessionView, line: int) -> list[str]:
-    """The work the session did before ``line``."""
-    lines, texts = view.remembered("afterwards.work", _work)
-    return texts[:bisect.bisect_left(lines, line)]
-
-
 def known_before(view: SessionView, line: int) -> list[str]:
-    """The work the session did and what the person typed before ``line``: names already in
-    use there were not brought in by a choice made at ``line``."""
-    return [*work_before(view, line), *(text for event, text in user_texts(view)
-                                        if event.line < line)]
+    """The files the session wrote and what the person typed before ``line``: names already
+    in use there were not brought in by a choice made at ``line``. Commands before it are
+    left out: before a question the agent probes the options it will offer (builds a scratch
+    image on each base), which is no use of any of them."""
+    lines, texts, written = view.remembered("afterwards.work", _work)
+    end = bisect.bisect_left(lines, line)
+    return [*(text for text, file in zip(texts[:end], written[:end]) if file),
+            *(text for event, text in user_texts(view) if event.line < line)]
 
 
 def prompts_after(view: SessionView, line: int) -> list[str]:
@@ -51,18 +49,19 @@ def prompts_after(view: SessionView, line: int) -> list[str]:
     return [text for event, text in user_texts(view) if event.line > line]
 
 
-def _work(view: SessionView) -> tuple[list[int], list[str]]:
-    found: list[tuple[int, str]] = []
+def _work(view: SessionView) -> tuple[list[int], list[str], list[bool]]:
+    """(line, text, whether it is a file written) of every piece of work, in line order."""
+    found: list[tuple[int, str, bool]] = []
     for call in view.calls():
         ops = file_ops(view, call)
         for op in ops:
             written = [op.content, *(new for _, new, _ in op.edits)]
-            found.append((call.line, "\n".join([op.path, *written])))
+            found.append((call.line, "\n".join([op.path, *written]), True))
         command = command_text(call)
         if command and not ops and not _only_reads(command):
-            found.append((call.line, command))
-    found.sort(key=lambda pair: pair[0])
-    return [line for line, _ in found], [text for _, text in found]
+            found.append((call.line, command, False))
+    found.sort(key=lambda item: item[0])
+    return [f[0] for f in found], [f[1] for f in found], [f[2] for f in found]
 
 
 def _only_reads(command: str) -> bool:

@@ -28,7 +28,9 @@ run, push, revert, or the standing checks say it is for today), a question about
 proceed, and an options list longer than ``MAX_OPTIONS`` (a plan's steps, not a choice)
 store nothing. A choice
 the person takes back in their very next message ("no wait", "actually …") is not stored;
-``reconcile`` holds the rest against how the session ended. Pure: events in, candidates out.
+nor is one that ``pick_scope`` finds settles only today's turn, is overridden by a later
+prompt, or shows in none of the session's later work (the same test as a structured answer's);
+``reconcile`` holds the rest against how the session ended. Events in, candidates out.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.extract.afterwards import known_before, prompts_after, work_after
+from claimgraph.capture.extract.pick_scope import interrogative, verdict
 from claimgraph.capture.extract.session import (
     SessionView, candidate, short_quote, transcript_evidence)
 from claimgraph.capture.extract.standing import process_question, task_scoped
@@ -112,8 +116,18 @@ def approval_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         if _TAKEN_BACK.match(following):
             continue
         picked = pick(offer.text, said)
-        if picked is not None:
+        if picked is not None and standing(view, offer, reply, picked):
             yield _candidate(view, offer, reply, picked, said)
+
+
+def standing(view: SessionView, offer: Event, reply: Event, picked: Option) -> bool:
+    """The pick settles the project, not today's turn (``pick_scope``): the offer's question
+    is not about the turn in hand, the option is no one's step, no later prompt asks for
+    another option, and the work after the reply carries something only this option named."""
+    question = {"question": interrogative(offer.text),
+                "options": [{"label": o.text} for o in options(offer.text)]}
+    return verdict(question, [picked.text], work_after(view, reply.line),
+                   prompts_after(view, reply.line), known_before(view, offer.line)).keep
 
 
 def _turns(view: SessionView, typed: dict[int, str]) -> list[tuple[Event | None, Event, str]]:

@@ -14,11 +14,13 @@ stored):
 - **the picked option is not a step of someone's**: its text does not open with the agent or
   the person as the one acting ("I run …", "I'll …", "You create …"): a way to carry the work
   out, not a property of the project;
-- **the choice shows in what the session wrote afterwards**: a project artefact that only the
+- **the choice shows in what the session wrote afterwards**: the picked option's label as a
+  name ("Editor Panel" as ``editorPanel``), or a project artefact that only the
   picked option names (a path, a package or image name, a flag, a config key, an identifier,
   a version) appears in a later file write or edit, or in a command the session ran, and in
   neither the work nor the person's prompts before the question (a name the project used all
-  along is no sign of this choice). Options about depth, scope or ordering name no such artefact, and a choice nobody
+  along is no sign of this choice); and nothing of the kind of another option shows there
+  (for a label: work naming two labels is no evidence of either). Options about depth, scope or ordering name no such artefact, and a choice nobody
   acted on is no evidence of a standing one;
 - **no later prompt asks for an option that was not picked**: the person naming what the
   answer ruled out (its own artefact, or its whole label) overrides the answer; the session's
@@ -141,9 +143,44 @@ def carried(tokens: Iterable[str], later_work: Sequence[str],
     """Some artefact only the chosen option named shows newly in the work that followed: it
     is in a later write or command and in none the session did before the question (a name
     the project used all along, say the product's, is no sign of this choice)."""
-    return any(any(_mentions(work, t) for work in later_work)
-               and not any(_mentions(work, t) for work in earlier_work)
+    return any(_new(later_work, earlier_work, lambda text, t=t: _mentions(text, t))
                for t in tokens if t)
+
+
+def label_phrase(label: str) -> re.Pattern[str] | None:
+    """An option's label of two words or more as a name in code or prose: its words in order,
+    joined by anything but a letter or digit ("Editor Panel": ``editorPanel``, ``editor-panel``,
+    "editor panel"); None for a one-word label, too common to tell anything."""
+    words = re.findall(r"[^\W_]+", bare(label))
+    if len([w for w in words if len(w) >= MIN_ARTEFACT_CHARS and w.lower() not in _COMMON]) < 2:
+        return None
+    return re.compile(r"(?<![^\W_])" + r"[\W_]*".join(map(re.escape, words)) + r"(?![^\W_])",
+                      re.IGNORECASE)
+
+
+def named(option: Mapping[str, Any], later_work: Sequence[str],
+          earlier_work: Sequence[str] = ()) -> bool:
+    """The option's label shows newly, as a name, in the work that followed."""
+    phrase = label_phrase(str(option.get("label") or ""))
+    return phrase is not None and _new(later_work, earlier_work,
+                                       lambda text: phrase.search(text) is not None)
+
+
+def _new(later: Sequence[str], earlier: Sequence[str], found: Any) -> bool:
+    return any(found(text) for text in later) and not any(found(text) for text in earlier)
+
+
+def shows(chosen: Sequence[Mapping[str, Any]], others: Sequence[Mapping[str, Any]],
+          later_work: Sequence[str], earlier_work: Sequence[str] = ()) -> bool:
+    """The choice shows in the work that followed: an artefact only the chosen option names
+    appears there newly, or its label does as a name while no other option's label does
+    (a label is plainer than an artefact: work naming two labels is no evidence of either).
+    Another option's artefact appearing too is no counter-evidence: work explains a choice by
+    what it replaced ("registry X publishes no amd64 image")."""
+    if carried(distinctive(chosen, others), later_work, earlier_work):
+        return True
+    return any(named(o, later_work, earlier_work) for o in chosen) \
+        and not any(named(o, later_work, earlier_work) for o in others)
 
 
 def overridden(chosen: Sequence[Mapping[str, Any]], others: Sequence[Mapping[str, Any]],
@@ -175,7 +212,7 @@ def verdict(question: Mapping[str, Any], picked: Sequence[str], later_work: Sequ
         return Verdict(False, "the option is a step of the work, not a property of the project")
     if overridden(chosen, others, later_prompts):
         return Verdict(False, "a later prompt asks for what the answer ruled out")
-    if not carried(distinctive(chosen, others), later_work, earlier_work):
+    if not shows(chosen, others, later_work, earlier_work):
         return Verdict(False, "nothing the session wrote afterwards carries the choice")
     return Verdict(True)
 
