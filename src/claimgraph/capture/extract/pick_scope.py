@@ -9,8 +9,9 @@ a standing decision only when all of this holds (precision first: when unsure, n
 stored):
 
 - **the question is not about this turn**: it does not point at the present work ("here",
-  "now", "first", "next", "this session"), ask for a go-ahead ("OK to proceed?", "want me
-  to…?"), or ask for an extent ("how deep / far / thorough …");
+  "now", "first", "next", "this session"), ask for a go-ahead ("OK to proceed?"), or ask
+  for an extent ("how deep / far / thorough …"). "Want me to go with X or Y?" is no go-ahead:
+  with options it offers a choice, and the options decide what it is about;
 - **the picked option is not a step of someone's**: its text does not open with the agent or
   the person as the one acting ("I run …", "I'll …", "You create …"): a way to carry the work
   out, not a property of the project;
@@ -42,7 +43,7 @@ from typing import Any, Iterable, Mapping, Sequence
 #: A question about the turn in hand: its present work, a go-ahead, or an extent.
 _THIS_TURN = re.compile(
     r"\b(?:here|now|first|next|today|so far|for this|this (?:session|task|turn|time|run|pass|"
-    r"request|round|step)|go ahead|proceed|ok(?:ay)? to|want me to|would you like me to|"
+    r"request|round|step)|go ahead|proceed|ok(?:ay)? to|"
     r"how (?:deep|far|thorough|detailed|exhaustive)|without checking)\b",
     re.IGNORECASE)
 #: An option written as someone's step: the agent's ("I run …") or the person's ("You create …").
