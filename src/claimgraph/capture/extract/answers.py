@@ -4,8 +4,10 @@ Two harness exchanges carry a user's decision without the user typing a sentence
 
 - **AskUserQuestion** (Claude Code) and **request_user_input** (Codex): the call lists each
   question with its options; the result says which option was picked, and what the person
-  typed (asked.py reads both shapes). Each picked option is a decision
-  (``x/decided``, "<header>: <choice>"). When the agent marked an option "(Recommended)" and the
+  typed (asked.py reads both shapes). A picked option is a decision (``x/decided``, "<header>:
+  <label> — <what its description decides>") only when ``pick_scope`` finds it settles the
+  project rather than today's turn, was not overridden by a later prompt, and shows in the
+  work that followed. When the agent marked an option "(Recommended)" and the
   user picked a part of it, the rest was turned down: ``core/decided-against`` names what the
   recommendation had and the choice lacks ("All four" minus the three chosen is "Sobelow").
   An option merely not picked is never a fact, the recommended one included: choosing one
