@@ -102,8 +102,11 @@ def test_the_picked_option_is_a_decision_in_the_users_name_citing_both_lines():
     assert [e.split(":")[0] for e in fact["evidence"]] == ["transcript#L2", "transcript#L3"]
 
 
-def test_a_pick_no_later_work_acts_on_is_not_stored():
-    assert only(_session(OFFER, "2").extract(), "x/decided") == []
+def test_a_pick_a_later_prompt_overrides_is_not_stored():
+    session = _session(OFFER, "2")
+    session.event("assistant", text="Done: each worker has its own cache.")
+    session.prompt("please switch to Redis, shared across the workers")
+    assert only(session.extract(), "x/decided") == []
 
 
 def test_a_choice_taken_back_in_the_next_message_is_not_stored():

@@ -201,8 +201,11 @@ def overridden(chosen: Sequence[Mapping[str, Any]], others: Sequence[Mapping[str
 
 
 def verdict(question: Mapping[str, Any], picked: Sequence[str], later_work: Sequence[str],
-            later_prompts: Iterable[str], earlier_work: Sequence[str] = ()) -> Verdict:
-    """Whether the pick of ``picked`` (labels) stands as a project decision (module docstring)."""
+            later_prompts: Iterable[str], earlier_work: Sequence[str] = (), *,
+            acted_on: bool = True) -> Verdict:
+    """Whether the pick of ``picked`` (labels) stands as a project decision (module docstring);
+    ``acted_on=False`` leaves out the test of the later work (a reply to options in prose has
+    passed stricter checks of its own, ``approvals``)."""
     chosen, others = split_options(question, picked)
     if not chosen:
         return Verdict(False, "the pick names no offered option")
@@ -213,7 +216,7 @@ def verdict(question: Mapping[str, Any], picked: Sequence[str], later_work: Sequ
         return Verdict(False, "the option is a step of the work, not a property of the project")
     if overridden(chosen, others, later_prompts):
         return Verdict(False, "a later prompt asks for what the answer ruled out")
-    if not shows(chosen, others, later_work, earlier_work):
+    if acted_on and not shows(chosen, others, later_work, earlier_work):
         return Verdict(False, "nothing the session wrote afterwards carries the choice")
     return Verdict(True)
 
