@@ -9,7 +9,8 @@ from claimgraph.capture.extract.pick_scope import (
 CACHE = {"question": "The index is slow to build. Where should the cache live?", "header": "Cache",
          "options": [
              {"label": "Beside the data (Recommended)",
-              "description": "Keep it at `.state/cache.db` next to the data. One place to back up."},
+              "description": "Keep it at `.state/cache.db` next to the data. One place to "
+                             "back up."},
              {"label": "In the home directory",
               "description": "Use ~/.cache/tool/cache.db, shared by every checkout."}]}
 DEPTH = {"question": "How deep should the review go?", "header": "Depth",

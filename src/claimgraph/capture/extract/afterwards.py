@@ -29,7 +29,7 @@ _GIT_READS = frozenset({"status", "log", "diff", "show", "branch", "remote", "ls
 
 def work_after(view: SessionView, line: int) -> list[str]:
     """The work the session did after ``line`` (module docstring)."""
-    lines, texts, _ = view.remembered("afterwards.work", _work)
+    lines, texts, _ = _remembered(view)
     return texts[bisect.bisect_right(lines, line):]
 
 
@@ -38,7 +38,7 @@ def known_before(view: SessionView, line: int) -> list[str]:
     in use there were not brought in by a choice made at ``line``. Commands before it are
     left out: before a question the agent probes the options it will offer (builds a scratch
     image on each base), which is no use of any of them."""
-    lines, texts, written = view.remembered("afterwards.work", _work)
+    lines, texts, written = _remembered(view)
     end = bisect.bisect_left(lines, line)
     return [*(text for text, file in zip(texts[:end], written[:end]) if file),
             *(text for event, text in user_texts(view) if event.line < line)]
@@ -47,6 +47,11 @@ def known_before(view: SessionView, line: int) -> list[str]:
 def prompts_after(view: SessionView, line: int) -> list[str]:
     """What the person typed after ``line``."""
     return [text for event, text in user_texts(view) if event.line > line]
+
+
+def _remembered(view: SessionView) -> tuple[list[int], list[str], list[bool]]:
+    found: tuple[list[int], list[str], list[bool]] = view.remembered("afterwards.work", _work)
+    return found
 
 
 def _work(view: SessionView) -> tuple[list[int], list[str], list[bool]]:

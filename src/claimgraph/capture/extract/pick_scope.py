@@ -15,14 +15,14 @@ stored):
 - **the picked option is not a step of someone's**: its text does not open with the agent or
   the person as the one acting ("I run …", "I'll …", "You create …"): a way to carry the work
   out, not a property of the project;
-- **the choice shows in what the session wrote afterwards**: the picked option's label as a
-  name ("Editor Panel" as ``editorPanel``), or a project artefact that only the
+- **the choice shows in what the session wrote afterwards**: a project artefact that only the
   picked option names (a path, a package or image name, a flag, a config key, an identifier,
   a version) appears in a later file write or edit, or in a command the session ran, and in
-  neither the work nor the person's prompts before the question (a name the project used all
-  along is no sign of this choice); and nothing of the kind of another option shows there
-  (for a label: work naming two labels is no evidence of either). Options about depth, scope or ordering name no such artefact, and a choice nobody
-  acted on is no evidence of a standing one;
+  neither the files written nor the person's prompts before the question (a name the project
+  used all along is no sign of this choice; commands before it are probes of the options);
+  or the picked option's label shows there as a name ("Editor Panel" as ``editorPanel``)
+  while no other option's label does. Options about depth, scope or ordering name no such
+  artefact, and a choice nobody acted on is no evidence of a standing one;
 - **no later prompt asks for an option that was not picked**: the person naming what the
   answer ruled out (its own artefact, or its whole label) overrides the answer; the session's
   end state decides.
