@@ -189,8 +189,10 @@ def test_answers_to_the_agents_questions_are_decisions():
     # kept: the plan and the beads the session wrote afterwards name the picked tools as a list
     assert ("spotter", "x/decided", 'Tools: Credo + Dialyxir + mix_audit — Skip Sobelow '
             '(Phoenix security scanner) (asked "Which tools should we set up?")') in found
-    # not kept: "No rig" names nothing the session wrote afterwards could carry
-    assert not any(f[2].startswith("Rig prefix") for f in found)
+    # nothing the session wrote carries "No rig", but the question asks about the beads (a
+    # thing of the project), not about how someone works: kept
+    assert ("spotter", "x/decided", 'Rig prefix: No rig — Don\'t use a rig prefix (asked "Which '
+            'rig do these beads belong to?")') in found
     assert ("spotter", "core/decided-against", "Sobelow (Phoenix security scanner)") in found
     assert ("spotter", "core/decided-against", "custom Credo checks") in found
     assert not any("Recommended" in f[2] for f in found)

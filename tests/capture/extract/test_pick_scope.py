@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from claimgraph.capture.extract.pick_scope import (
-    about_this_turn, artefacts, carried, decision_text, distinctive, interrogative, overridden,
-    picked_labels, someones_step, trimmed, verdict)
+    about_this_turn, artefacts, asks_about_a_thing, carried, decision_text, distinctive,
+    interrogative, overridden, picked_labels, someones_step, trimmed, verdict)
 
 CACHE = {"question": "The index is slow to build. Where should the cache live?", "header": "Cache",
          "options": [
@@ -61,14 +61,30 @@ def test_a_later_prompt_naming_an_option_not_picked_overrides_the_pick():
     assert not overridden(chosen, others, ["looks good, thanks"])
 
 
-def test_the_verdict_keeps_only_an_acted_on_project_choice():
+def test_the_verdict_keeps_a_project_choice_acted_on_or_asked_about_a_thing():
     work = ["/repo/src/store.py\nCACHE = '.state/cache.db'"]
-    assert verdict(CACHE, ["Beside the data (Recommended)"], work, []).keep
-    assert not verdict(CACHE, ["Beside the data (Recommended)"], [], []).keep
+    acted = verdict(CACHE, ["Beside the data (Recommended)"], work, [])
+    assert acted.keep and acted.evidence == "work"
+    # nothing carries it, but the question asks where a thing of the project should live
+    asked = verdict(CACHE, ["Beside the data (Recommended)"], [], [])
+    assert asked.keep and asked.evidence == "question"
+    by_us = {**CACHE, "question": "The index is slow. Which cache should we set up?"}
+    assert not verdict(by_us, ["Beside the data (Recommended)"], [], []).keep
+    assert verdict(by_us, ["Beside the data (Recommended)"], work, []).keep
     assert not verdict(CACHE, ["Beside the data (Recommended)"], work,
                        ["no, use ~/.cache/tool/cache.db"]).keep
     assert verdict(DEPTH, ["Skim every file"], ["file_name.py"], []).reason \
         == "asks about the turn in hand"
+
+
+def test_a_question_about_a_thing_of_the_project_not_a_persons_doing():
+    assert asks_about_a_thing("Where should the details panel appear?")
+    assert asks_about_a_thing("Which rig do these beads belong to?")
+    assert asks_about_a_thing("Some context first. How should the evidence be published?")
+    assert not asks_about_a_thing("Which linters should we set up?")
+    assert not asks_about_a_thing("What licence do you want for the release?")
+    assert not asks_about_a_thing("Should the step run first, or should it wait for review?")
+    assert not asks_about_a_thing("These two files are untracked.")
 
 
 def test_a_kept_pick_is_written_by_its_content():

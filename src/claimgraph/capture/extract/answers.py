@@ -73,11 +73,14 @@ def _answers(view: SessionView, call: Event, result: Event) -> Iterator[dict[str
         if process_question(question["question"]) or task_scoped(answer.picked):
             continue  # how to go on with the task in hand: a choice for today
         picked = picked_labels(question, answer.picked)
-        if not verdict(question, picked, work_after(view, result.line),
-                       prompts_after(view, result.line), known_before(view, call.line)).keep:
-            continue  # a choice for today's turn, overridden, or acted on nowhere: unsure
+        found = verdict(question, picked, work_after(view, result.line),
+                        prompts_after(view, result.line), known_before(view, call.line))
+        if not found.keep:
+            continue  # a choice for today's turn, overridden, or unsure: not stored
+        # a choice nothing carried yet is held at the tier of an option the user approved
+        trust = "answers" if found.evidence == "work" else "answers.approved"
         yield _candidate(view, DECIDED, decision_text(question, picked), call, result,
-                         "answers", question["question"])
+                         trust, question["question"])
         rejected = turned_down(question.get("options") or [], answer.picked)
         if rejected:
             yield _candidate(view, AGAINST, rejected, call, result, "answers",

@@ -15,8 +15,9 @@ stored):
 - **the picked option is not a step of someone's**: its text does not open with the agent or
   the person as the one acting ("I run …", "I'll …", "You create …"): a way to carry the work
   out, not a property of the project;
-- **the choice shows in what the session wrote afterwards**: a project artefact that only the
-  picked option names (a path, a package or image name, a flag, a config key, an identifier,
+- **the choice shows in what the session wrote afterwards** (or see below): a project
+  artefact that only the picked option names (a path, a package or image name, a flag, a
+  config key, an identifier,
   a version) appears in a later file write or edit, or in a command the session ran, and in
   neither the files written nor the person's prompts before the question (a name the project
   used all along is no sign of this choice; commands before it are probes of the options);
@@ -26,6 +27,11 @@ stored):
 - **no later prompt asks for an option that was not picked**: the person naming what the
   answer ruled out (its own artefact, or its whole label) overrides the answer; the session's
   end state decides.
+
+A pick nothing carries yet still stands when the question asks what a thing of the project
+should do or be ("Where should the details panel appear?"), not what someone should do ("Which
+linters should we set up?", "What do you want?"): ``Verdict.evidence`` says which, and the
+caller stores the weaker one a tier lower.
 
 A kept pick is written by its content, not only its label: the option's label and its
 description trimmed to the decision ("Base image: Swap to registry.suse.com — Change both FROM
@@ -64,6 +70,13 @@ MAX_DESCRIPTION_CHARS = 180
 #: A first sentence this short is a tag line: the next one says what it decides.
 SHORT_SENTENCE_CHARS = 50
 MIN_QUESTION_WORDS = 5
+#: Where an English question names its subject: right after its modal or auxiliary verb.
+_MODAL_SUBJECT = re.compile(r"\b(?:should|shall|will|would|must|can|could|does|do|is|are)\s+",
+                            re.IGNORECASE)
+_DETERMINERS = frozenset("the a an these those each every all both".split())
+#: A person or a word pointing back: the question is about someone's doing, or unsure.
+_PERSONS = frozenset("i we you me us they them he she it this that my our your their its "
+                     "there".split())
 #: Words a label shares with any sentence, too common to name an option.
 _COMMON = frozenset("a an the and or of to in on for with by as at is are be it this that only "
                     "just all both yes no keep use new one".split())
@@ -75,6 +88,9 @@ class Verdict:
 
     keep: bool
     reason: str = ""
+    #: What says the pick stands: "work" (the session acted on it), "question" (what the
+    #: question asks about is a thing of the project, but nothing carries the choice yet).
+    evidence: str = ""
 
 
 def bare(label: str) -> str:
@@ -216,9 +232,31 @@ def verdict(question: Mapping[str, Any], picked: Sequence[str], later_work: Sequ
         return Verdict(False, "the option is a step of the work, not a property of the project")
     if overridden(chosen, others, later_prompts):
         return Verdict(False, "a later prompt asks for what the answer ruled out")
-    if acted_on and not shows(chosen, others, later_work, earlier_work):
-        return Verdict(False, "nothing the session wrote afterwards carries the choice")
-    return Verdict(True)
+    if not acted_on or shows(chosen, others, later_work, earlier_work):
+        return Verdict(True, evidence="work")
+    if asks_about_a_thing(str(question.get("question") or "")):
+        return Verdict(True, evidence="question")
+    return Verdict(False, "nothing the session wrote afterwards carries the choice, and the "
+                          "question is about what someone does")
+
+
+def asks_about_a_thing(question: str) -> bool:
+    """The question's own sentence asks what a thing of the project should do or be ("Where
+    should the details panel appear?", "Which rig do these beads belong to?", "How should the
+    evidence be published?"): its subject, after the modal verb, is neither a person (I, we,
+    you: how someone carries out the work, or their situation) nor a pronoun standing for
+    something said before; every clause of it ("…, or should it …?") must. A question with no
+    interrogative sentence of its own asks nothing."""
+    asked = interrogative(question)
+    subjects = [_subject(asked[found.end():]) for found in _MODAL_SUBJECT.finditer(asked)]
+    return bool(subjects) and all(subjects)
+
+
+def _subject(rest: str) -> bool:
+    """The words after a modal verb name a thing, not a person or a pointer back."""
+    words = [w.lower() for w in re.findall(r"[\w'-]+", rest)[:4]]
+    head = next((w for w in words if w not in _DETERMINERS), "")
+    return bool(head) and head not in _PERSONS and words[0] not in _PERSONS
 
 
 def picked_labels(question: Mapping[str, Any], answer: str) -> list[str]:
