@@ -17,10 +17,10 @@ stored):
   out, not a property of the project;
 - **the choice shows in what the session wrote afterwards** (or see below): a project
   artefact that only the picked option names (a path, a package or image name, a flag, a
-  config key, an identifier,
-  a version) appears in a later file write or edit, or in a command the session ran, and in
-  neither the files written nor the person's prompts before the question (a name the project
-  used all along is no sign of this choice; commands before it are probes of the options);
+  config key, an identifier, a version) appears in a later file write or edit, or in a
+  command the session ran, and in neither the files written nor the person's prompts before
+  the question (a name the project used all along is no sign of this choice; commands before
+  it are probes of the options);
   or the picked option's label shows there as a name ("Editor Panel" as ``editorPanel``)
   while no other option's label does. Options about depth, scope or ordering name no such
   artefact, and a choice nobody acted on is no evidence of a standing one;
