@@ -14,27 +14,43 @@ from .extract_helpers import Session, only
 QUESTIONS = {"questions": [
     {"question": "Which database should we use?", "header": "Database",
      "options": [{"label": "PostgreSQL (Recommended)", "description": "Managed, scales"},
-                 {"label": "SQLite", "description": "One file, no server"}]},
+                 {"label": "SQLite", "description": "One file, data/app.sqlite3, no server"}]},
     {"question": "Which linters should we set up?", "header": "Linters",
      "options": [{"label": "All three (Recommended)", "description": "ruff + mypy + bandit"},
-                 {"label": "ruff + mypy", "description": "Skip bandit (security linter)"}]},
+                 {"label": "ruff + mypy",
+                  "description": "Skip bandit (security linter); configured in `[tool.ruff]`"}]},
 ]}
 ANSWERED = ('User has answered your questions: "Which database should we use?"="SQLite", '
             '"Which linters should we set up?"="ruff + mypy". You can now continue with the '
             "user's answers in mind.")
 
 
-def test_each_answer_is_a_decision_in_the_users_terms():
+def _answered_and_acted_on() -> Session:
+    """The questions answered, then the session writing what the picks named."""
     session = Session()
     session.tool("AskUserQuestion", QUESTIONS, output=ANSWERED)
-    decided = {c["object"] for c in only(session.extract(), "x/decided")}
-    assert decided == {'Database: SQLite (asked "Which database should we use?")',
-                       'Linters: ruff + mypy (asked "Which linters should we set up?")'}
+    session.write("/home/dev/shop/pyproject.toml", '[tool.ruff]\nline-length = 100\n')
+    session.write("/home/dev/shop/src/db.py", 'PATH = "data/app.sqlite3"\n')
+    return session
+
+
+def test_each_answer_is_a_decision_in_the_users_terms():
+    decided = {c["object"] for c in only(_answered_and_acted_on().extract(), "x/decided")}
+    assert decided == {
+        'Database: SQLite — One file, data/app.sqlite3, no server '
+        '(asked "Which database should we use?")',
+        'Linters: ruff + mypy — Skip bandit (security linter); configured in `[tool.ruff]` '
+        '(asked "Which linters should we set up?")'}
+
+
+def test_an_answer_nothing_afterwards_acts_on_is_not_stored():
+    session = Session()
+    session.tool("AskUserQuestion", QUESTIONS, output=ANSWERED)
+    assert only(session.extract(), "x/decided") == []
 
 
 def test_a_recommendation_turned_down_is_a_decision_against_what_it_added():
-    session = Session()
-    session.tool("AskUserQuestion", QUESTIONS, output=ANSWERED)
+    session = _answered_and_acted_on()
     against = only(session.extract(), "core/decided-against")
     # SQLite instead of the recommended PostgreSQL rules nothing out: only the linter the
     # choice left out of the recommended set is turned down
@@ -115,11 +131,11 @@ def test_a_rejected_plans_feedback_for_today_is_not_a_decision():
 # the labels picked and the person's own words as "user_note: ..." entries.
 CODEX_QUESTIONS = {"questions": [
     {"id": "store", "header": "Storage", "question": "Where should sessions be kept?",
-     "options": [{"label": "SQLite file (Recommended)", "description": "One file"},
+     "options": [{"label": "SQLite file (Recommended)", "description": "One file, store.sqlite3"},
                  {"label": "Plain JSON files", "description": "Easy to read"}]},
     {"id": "scope", "header": "Scope", "question": "Which platforms must work?",
-     "options": [{"label": "Linux only", "description": ""},
-                 {"label": "Linux and macOS", "description": ""}]},
+     "options": [{"label": "Linux only", "description": "CI in ci-linux.yml"},
+                 {"label": "Linux and macOS", "description": "CI in ci-matrix.yml"}]},
 ]}
 
 
@@ -144,10 +160,12 @@ def test_a_codex_answer_is_a_decision_and_its_note_the_users_words():
         "store": ["SQLite file (Recommended)",
                   "user_note: Always use pathlib instead of os.path."],
         "scope": ["Linux and macOS"]}))
+    session.bash("touch store.sqlite3 .github/workflows/ci-matrix.yml")
     extracted = session.extract()
     decided = {c["object"] for c in only(extracted, "x/decided")}
-    assert decided == {'Storage: SQLite file (asked "Where should sessions be kept?")',
-                       'Scope: Linux and macOS (asked "Which platforms must work?")'}
+    assert decided == {
+        'Storage: SQLite file — One file, store.sqlite3 (asked "Where should sessions be kept?")',
+        'Scope: Linux and macOS — CI in ci-matrix.yml'}  # too short a question to keep
     texts = [text for _, text in user_texts(SessionView.of(session.transcript(), None))]
     assert texts == ["Always use pathlib instead of os.path."]
     said = [c for c in extracted if "pathlib" in c["object"]]
@@ -158,6 +176,7 @@ def test_an_option_not_picked_is_never_a_fact():
     session = Session(agent="codex")
     session.tool("request_user_input", CODEX_QUESTIONS,
                  output=_codex_answers({"scope": ["Linux only"]}))
+    session.write("/home/dev/shop/.github/workflows/ci-linux.yml", "runs-on: ubuntu-latest\n")
     objects = " ".join(c["object"] for c in session.extract())
     assert "Linux only" in objects
     assert "macOS" not in objects and "JSON files" not in objects and "SQLite" not in objects

@@ -12,7 +12,7 @@ OFFER = """The cache can live in two places.
 
 1. **Redis, shared** — every worker reads one cache. Needs a server.
 
-2. **In-process LRU per worker** — no server; each worker warms its own copy.
+2. **In-process LRU per worker** — no server; each worker warms its own `cachetools.LRUCache`.
 
 Option 1 is simpler to reason about. Which do you want?"""
 
@@ -41,7 +41,8 @@ def _session(offer: str, reply: str, after: str | None = None) -> Session:
 def test_options_are_the_last_run_of_labels_each_its_title_and_first_sentence():
     found = options(OFFER)
     assert [o.label for o in found] == ["1", "2"]
-    assert found[1].text == "In-process LRU per worker — no server; each worker warms its own copy"
+    assert found[1].text == ("In-process LRU per worker — no server; each worker warms its own "
+                              "cachetools.LRUCache")
     assert [o.label for o in options(LETTERED)] == ["A", "B", "C"]
 
 
@@ -89,13 +90,23 @@ def test_a_list_without_a_question_or_with_too_many_items_offers_nothing():
 
 
 def test_the_picked_option_is_a_decision_in_the_users_name_citing_both_lines():
-    facts = only(_session(OFFER, "2").extract(), "x/decided")
+    session = _session(OFFER, "2")
+    session.write("/home/dev/shop/cache.py", "import cachetools\n"
+                  "CACHE = cachetools.LRUCache(maxsize=256)\n")
+    facts = only(session.extract(), "x/decided")
     assert len(facts) == 1
     fact = facts[0]
     assert fact["object"].startswith("In-process LRU per worker")
     assert "chosen by the user" in fact["object"]
     assert fact["source_type"] == "user-assertion" and fact["confidence"] < 0.8
     assert [e.split(":")[0] for e in fact["evidence"]] == ["transcript#L2", "transcript#L3"]
+
+
+def test_a_pick_a_later_prompt_overrides_is_not_stored():
+    session = _session(OFFER, "2")
+    session.event("assistant", text="Done: each worker has its own cache.")
+    session.prompt("please switch to Redis, shared across the workers")
+    assert only(session.extract(), "x/decided") == []
 
 
 def test_a_choice_taken_back_in_the_next_message_is_not_stored():

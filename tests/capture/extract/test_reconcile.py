@@ -280,6 +280,7 @@ def test_digest_reads_plan_verdicts_and_the_questions_asked():
     assert ask.line in later.asked
     assert not [f for f in session.extract() if f["rule"] == "answers"]
     approved, _, _ = _asked_then_planned("User has approved your plan. You can now start coding.")
+    approved.write(f"{ROOT}/store.py", "LAYOUT = 'one-file-per-run'\n")  # the pick, acted on
     assert [f["object"] for f in approved.extract() if f["rule"] == "answers"] == [
         'Storage: One file per run (asked "Where should runs be stored?")']
 
@@ -340,6 +341,7 @@ def test_the_answer_to_an_ask_put_back_stays_and_the_first_wording_goes():
     session.tool("AskUserQuestion", question,
                  output=f'User has answered your questions: "{_ASKED_BACK}"="Sibling file". '
                         "You can now continue with the user's answers in mind.")
+    session.write(f"{ROOT}/index.py", "PATH = 'index.sqlite'  # a sibling file of app.db\n")
     objects = [str(c["object"]) for c in session.extract()]
     assert any(o.startswith("Index location: Sibling file") for o in objects)
     assert not any("never in a separate file" in o for o in objects)

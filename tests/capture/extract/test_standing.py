@@ -78,7 +78,7 @@ ASK = {"questions": [
                  {"label": "One commit", "description": "All at once"}]},
     {"question": "Which format should exports use?", "header": "Format",
      "options": [{"label": "CSV", "description": "Plain"},
-                 {"label": "Parquet", "description": "Columnar"}]},
+                 {"label": "Parquet", "description": "Columnar, through pyarrow.parquet"}]},
 ]}
 
 
@@ -88,9 +88,11 @@ def test_an_answer_about_how_to_go_on_is_a_choice_for_today():
         'User has answered your questions: "The export is large. How would you like to '
         'proceed?"="One commit", "Which format should exports use?"="Parquet". You can now '
         "continue with the user's answers in mind."))
+    session.write("/home/dev/shop/export.py", "import pyarrow.parquet as pq\n")
     found = session.extract()
     assert {c["object"] for c in only(found, "x/decided")} == {
-        'Format: Parquet (asked "Which format should exports use?")'}
+        'Format: Parquet — Columnar, through pyarrow.parquet '
+        '(asked "Which format should exports use?")'}
     assert only(found, "core/decided-against") == []  # the turned-down "Split it up" too
 
 

@@ -4,8 +4,10 @@ Two harness exchanges carry a user's decision without the user typing a sentence
 
 - **AskUserQuestion** (Claude Code) and **request_user_input** (Codex): the call lists each
   question with its options; the result says which option was picked, and what the person
-  typed (asked.py reads both shapes). Each picked option is a decision
-  (``x/decided``, "<header>: <choice>"). When the agent marked an option "(Recommended)" and the
+  typed (asked.py reads both shapes). A picked option is a decision (``x/decided``, "<header>:
+  <label> — <what its description decides>") only when ``pick_scope`` finds it settles the
+  project rather than today's turn, was not overridden by a later prompt, and shows in the
+  work that followed. When the agent marked an option "(Recommended)" and the
   user picked a part of it, the rest was turned down: ``core/decided-against`` names what the
   recommendation had and the choice lacks ("All four" minus the three chosen is "Sobelow").
   An option merely not picked is never a fact, the recommended one included: choosing one
@@ -26,8 +28,10 @@ from typing import Any, Iterator, Mapping
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.actions import of_kind
+from claimgraph.capture.extract.afterwards import known_before, prompts_after, work_after
 from claimgraph.capture.extract.approvals import approval_candidates
-from claimgraph.capture.extract.asked import answers, bare
+from claimgraph.capture.extract.asked import answers
+from claimgraph.capture.extract.pick_scope import decision_text, picked_labels, verdict
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import (
     SessionView, candidate, short_quote, transcript_evidence)
@@ -68,22 +72,19 @@ def _answers(view: SessionView, call: Event, result: Event) -> Iterator[dict[str
         question = answer.question
         if process_question(question["question"]) or task_scoped(answer.picked):
             continue  # how to go on with the task in hand: a choice for today
-        yield _decision(view, call, result, question, answer.picked)
+        picked = picked_labels(question, answer.picked)
+        found = verdict(question, picked, work_after(view, result.line),
+                        prompts_after(view, result.line), known_before(view, call.line))
+        if not found.keep:
+            continue  # a choice for today's turn, overridden, or unsure: not stored
+        # a choice nothing carried yet is held at the tier of an option the user approved
+        trust = "answers" if found.evidence == "work" else "answers.approved"
+        yield _candidate(view, DECIDED, decision_text(question, picked), call, result,
+                         trust, question["question"])
         rejected = turned_down(question.get("options") or [], answer.picked)
         if rejected:
             yield _candidate(view, AGAINST, rejected, call, result, "answers",
                              question["question"])
-
-
-def _decision(view: SessionView, call: Event, result: Event, question: Mapping[str, Any],
-              answer: str) -> dict[str, Any]:
-    header = question.get("header") if isinstance(question.get("header"), str) else None
-    asked = re.sub(r"\s*\([^()]*\)", "", question["question"]).strip()
-    chosen = ", ".join(bare(part) for part in answer.split(", "))
-    text = f'{header}: {chosen} (asked "{asked}")' if header \
-        else f'{question["question"]} {chosen}'
-    return _candidate(view, DECIDED, text, call, result, "answers",
-                      question["question"])
 
 
 def turned_down(options: list[Any], answer: str) -> str | None:

@@ -28,7 +28,9 @@ run, push, revert, or the standing checks say it is for today), a question about
 proceed, and an options list longer than ``MAX_OPTIONS`` (a plan's steps, not a choice)
 store nothing. A choice
 the person takes back in their very next message ("no wait", "actually …") is not stored;
-``reconcile`` holds the rest against how the session ended. Pure: events in, candidates out.
+nor is one that ``pick_scope`` finds settles only today's turn or is overridden by a later
+prompt (the tests of a structured answer but the one of the later work: ``standing``);
+``reconcile`` holds the rest against how the session ended. Events in, candidates out.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.extract.afterwards import prompts_after
+from claimgraph.capture.extract.pick_scope import interrogative, verdict
 from claimgraph.capture.extract.session import (
     SessionView, candidate, short_quote, transcript_evidence)
 from claimgraph.capture.extract.standing import process_question, task_scoped
@@ -112,8 +116,20 @@ def approval_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         if _TAKEN_BACK.match(following):
             continue
         picked = pick(offer.text, said)
-        if picked is not None:
+        if picked is not None and standing(view, offer, reply, picked):
             yield _candidate(view, offer, reply, picked, said)
+
+
+def standing(view: SessionView, offer: Event, reply: Event, picked: Option) -> bool:
+    """The pick settles the project, not today's turn (``pick_scope``): the offer's question
+    is not about the turn in hand, the option is no one's step, and no later prompt asks for
+    another option. The later work is not asked to carry it: options in prose are titles and
+    sentences, seldom naming an artefact, and a reply reaches this point only past the checks
+    of the module docstring (on the gold sets every such pick was a project decision)."""
+    question = {"question": interrogative(offer.text),
+                "options": [_titled(o) for o in options(offer.text)]}
+    return verdict(question, [_titled(picked)["label"]], [], prompts_after(view, reply.line),
+                   acted_on=False).keep
 
 
 def _turns(view: SessionView, typed: dict[int, str]) -> list[tuple[Event | None, Event, str]]:
@@ -137,6 +153,12 @@ def _short_reply(event: Event) -> str:
     """A reply too short for ``user_texts``, which drops a bare "2" as pasted output."""
     text = typed_part(not_generated(request_text(without_injected(event.text)))).strip()
     return text if len(text.split()) <= MAX_REPLY_WORDS else ""
+
+
+def _titled(option: Option) -> dict[str, str]:
+    """An option as a labelled one: its title (before a dash or a colon) and the rest."""
+    title = re.split(r"\s+[—–]\s+|:\s+", option.text, maxsplit=1)[0]
+    return {"label": title, "description": option.text[len(title):].lstrip(" —–:")}
 
 
 def label_runs(message: str) -> dict[bool, list[list[re.Match[str]]]]:

@@ -2,7 +2,8 @@
 
 Two shapes, one meaning. Claude Code's AskUserQuestion result says, per question text,
 ``"question"="answer"``: an offered option's label (several joined by ", " for a question that
-takes more than one), or what the person typed instead ("Other"). Codex's
+takes more than one), or what the person typed instead ("Other"); an option shown with a
+preview is followed by `` selected preview:`` and the preview's text, which is the agent's. Codex's
 ``request_user_input`` result is JSON, ``{"answers": {<question id>: {"answers": [...]}}}``:
 the labels of the options picked, and the person's own words as ``user_note: …`` entries (or
 any entry that is not an offered label).
@@ -25,7 +26,8 @@ from typing import Any, Mapping
 
 from claimgraph.capture.events import Event
 
-_ANSWER = re.compile(r'"(?P<q>(?:[^"\\]|\\.)+?)"="(?P<a>(?:[^"\\]|\\.)*?)"(?=,\s*"|\.\s|\.?$)')
+_ANSWER = re.compile(r'"(?P<q>(?:[^"\\]|\\.)+?)"="(?P<a>(?:[^"\\]|\\.)*?)"'
+                     r'(?=,\s*"|\.\s|\.?$|\s+selected preview:)')
 _RECOMMENDED = re.compile(r"\s*\((?:recommended|suggested|default)\)\s*", re.IGNORECASE)
 #: How Codex marks the words a person added to (or typed instead of) an option.
 _NOTE = re.compile(r"^\s*user_note\s*:\s*", re.IGNORECASE)
