@@ -30,6 +30,9 @@ RRF_K = 60
 FTS_WEIGHT, ENTITY_WEIGHT, HOP_WEIGHT = 1.0, 1.2, 0.3
 #: The word routes (docs/search.md): the query's own words, and the words related to them.
 WORD_WEIGHT, RELATED_WEIGHT = 1.5, 0.5
+#: The members of a category the query names (``query_words.CATEGORY_GROUPS``): "which pets"
+#: finds "my dog".
+MEMBER_WEIGHT = 1.5
 #: A fact valid from the time the query names (``logic.query_dates``) counts this much more.
 ASKED_TIME_BOOST = 0.5
 #: An entity (or hop) route with at most this many facts counts in full (``specificity``).
@@ -352,6 +355,7 @@ def search_candidates(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
                       hop_facts: Iterable[Fact], now: int,
                       half_life_days: float = DEFAULT_HALF_LIFE_DAYS, *,
                       word_facts: Sequence[Fact] = (), related_facts: Sequence[Fact] = (),
+                      member_facts: Sequence[Fact] = (),
                       entity_groups: Sequence[Sequence[Fact]] | None = None,
                       fts_hits: Mapping[str, int] | None = None,
                       asked_time: Callable[[int | None], bool] | None = None,
@@ -372,12 +376,14 @@ def search_candidates(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
     test of a fact's ``t_valid`` (``logic.query_dates``); a fact it passes counts
     ``1 + ASKED_TIME_BOOST`` times."""
     known: dict[str, float] = {}
-    relevance = text_relevance(word_facts, related_facts)
+    relevance = text_relevance(word_facts, member_facts, related_facts)
     groups = [list(entity_facts)] if entity_groups is None else [list(g) for g in entity_groups]
     trigram = by_coordination(fts_facts, fts_hits, relevance)
     routes = [{"weight": WORD_WEIGHT, "facts": list(word_facts), "ranks": _same_words(word_facts)},
               {"weight": RELATED_WEIGHT, "facts": list(related_facts),
                "ranks": _same_words(related_facts)},
+              {"weight": MEMBER_WEIGHT, "facts": list(member_facts),
+               "ranks": _same_words(member_facts)},
               {"weight": FTS_WEIGHT, "facts": trigram,
                "ranks": shared_ranks([((fts_hits or {}).get(f["id"], 1), relevance.get(f["id"]),
                                        f.get("t_valid"), f.get("object_lit", f["id"]))
