@@ -221,7 +221,8 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
         entity_groups=list(groups.values()), asked_time=QD.asked_time(query),
         texts=_texts(sh))
     fused, total = R.best_search_hits(found, limit,
-                                      _neighbours(sh, found, in_scope) if neighbours else ())
+                                      _neighbours(sh, found, in_scope) if neighbours else (),
+                                      _episodes(sh, found) if neighbours else None)
     shown = _whole_neighbours(sh, fused) if limit is None else _read_whole(sh, fused)
     shown = _current_first(sh, shown, scopes)
     return {"query": query, "scopes": None if scopes is None else list(scopes),
@@ -252,6 +253,19 @@ def _neighbours(sh: Shell, found: R.Candidates,
     known = {fact["id"]: fact for _, _, fact in found.scored}
     return [(lender, offset, known.get(head["id"], head), follows_question)
             for lender, offset, head, follows_question in rows if in_scope(head)]
+
+
+def _episodes(sh: Shell, found: R.Candidates) -> dict[str, str]:
+    """id -> episode of the candidates that share an episode with one of the first
+    (``R.lenders``): the facts of the lenders' episodes, kept if the routes found them."""
+    if R.EPISODE_SHARE <= 0:
+        return {}
+    ids = R.lenders(found)
+    rows = sh.store.episode_members(ids, R.EPISODE_MEMBERS_CAP) if ids else []
+    if not rows:
+        return {}
+    known = {fact["id"] for _, _, fact in found.scored}
+    return {fact_id: episode for fact_id, episode in rows if fact_id in known}
 
 
 def _whole_neighbours(sh: Shell, ranked: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -51,6 +51,12 @@ ANSWER_SHARE = 1.5
 #: above the thirtieth's), so a share of the score alone lets the thirtieth hit's context
 #: count nearly as much as the first's.
 NEIGHBOUR_PLACE_HALF = 10
+#: The episode as a whole (``_episode_shares``): each lender also lends this share of its
+#: score (times its place credit) to every other candidate of its episode, however far from
+#: it; the episode where the hits gather is the likelier place of the answer. At most
+#: ``EPISODE_MEMBERS_CAP`` facts of the lenders' episodes are read.
+EPISODE_SHARE = 0.4
+EPISODE_MEMBERS_CAP = 2000
 #: The first hits keep their places: context ranks the facts after them.
 NEIGHBOUR_KEEP = 5
 WALK_BUDGET, WALK_BEAM, WALK_MAX_DEPTH = 25, 8, 6
@@ -413,7 +419,8 @@ def lenders(found: Candidates) -> list[str]:
 
 
 def best_search_hits(found: Candidates, limit: int | None = None,
-                     neighbours: Iterable[tuple[str, int, Fact, bool]] = ()
+                     neighbours: Iterable[tuple[str, int, Fact, bool]] = (),
+                     episodes: Mapping[str, str] | None = None
                      ) -> tuple[list[dict[str, Any]], int]:
     """The best ``limit`` candidates (None: all), annotated, and how many there were.
 
@@ -432,11 +439,14 @@ def best_search_hits(found: Candidates, limit: int | None = None,
     question's own score, so it never passes its question and the first hit stays the best
     direct match.
 
+    ``episodes``: id -> episode of the candidates in the lenders' episodes; each of those
+    also borrows from the episode as a whole (``EPISODE_SHARE``, ``_episode_shares``).
+
     ``neighbours``: (lender's id, offset, neighbour fact, whether the neighbour follows a
     question) rows (``Store.episode_neighbours``, the facts read); a neighbour not valid at
     ``now`` is skipped, one not among the candidates joins on what it borrowed alone, after
     them in the order it was lent to (lender by lender, nearest first)."""
-    borrowed, joined, asked = _borrowed(found, neighbours)
+    borrowed, joined, asked = _borrowed(found, neighbours, episodes)
     if not borrowed:
         return [_annotated(e) for e in found.order.best(found.scored, limit)], len(found.scored)
     answers = [_as_answer(entry, borrowed, asked) for entry in [*found.scored, *joined]
@@ -461,11 +471,13 @@ def _as_answer(entry: tuple[float, float, Fact], borrowed: Mapping[str, float],
     return max(score, lifted), conf, fact
 
 
-def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact, bool]]
+def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact, bool]],
+              episodes: Mapping[str, str] | None = None
               ) -> tuple[dict[str, float], list[tuple[float, float, Fact]], dict[str, float]]:
-    """id -> the shares lent to it (before its own confidence); the neighbours that were
-    not candidates, as (0, effective confidence, fact) in the order they were lent to; and
-    id -> the best score of a lender whose own question it answers (right after it)."""
+    """id -> the shares lent to it (before its own confidence: by its neighbours, and by
+    its episode's lenders, ``episodes``); the neighbours that were not candidates, as (0,
+    effective confidence, fact) in the order they were lent to; and id -> the best score of
+    a lender whose own question it answers (right after it)."""
     rank = {fact_id: n for n, fact_id in enumerate(lenders(found))}
     score = {fact["id"]: s for s, _, fact in found.scored if fact["id"] in rank}
     known = {fact["id"] for _, _, fact in found.scored}
@@ -486,7 +498,31 @@ def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact, bool
             asked[fact_id] = max(asked.get(fact_id, 0.0), score[lender])
         share = (ANSWER_SHARE if answers else NEIGHBOUR_SHARE) * lender_credit(rank[lender])
         borrowed[fact_id] = borrowed.get(fact_id, 0.0) + share * score[lender]
+    if EPISODE_SHARE > 0 and episodes:
+        _episode_shares(episodes, rank, score, borrowed)
     return borrowed, list(joined.values()), asked
+
+
+def _episode_shares(episodes: Mapping[str, str], rank: Mapping[str, int],
+                    score: Mapping[str, float], borrowed: dict[str, float]) -> None:
+    """Add to ``borrowed`` what each candidate of a lender's episode (``episodes``: id ->
+    episode, the candidates in the lenders' episodes) borrows from the episode as a whole:
+    ``EPISODE_SHARE`` of each lender's score times its place credit, summed over the
+    episode's lenders but its own. A session's answer often shares no word with the
+    question (a speaker's reply on the subject the hits are about, said many turns away from
+    them); the episode where the hits gather says where to look, so its candidates climb
+    over lone matches elsewhere (docs/search.md)."""
+    mass: dict[str, float] = {}
+    own: dict[str, float] = {}
+    for fact_id, episode in episodes.items():
+        if fact_id in rank:
+            lent = EPISODE_SHARE * lender_credit(rank[fact_id]) * score[fact_id]
+            mass[episode] = mass.get(episode, 0.0) + lent
+            own[fact_id] = lent
+    for fact_id, episode in episodes.items():
+        extra = mass.get(episode, 0.0) - own.get(fact_id, 0.0)
+        if extra > 0:
+            borrowed[fact_id] = borrowed.get(fact_id, 0.0) + extra
 
 
 def lender_credit(place: int) -> float:

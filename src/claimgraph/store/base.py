@@ -234,6 +234,12 @@ class Store(Protocol):
         lets a fact borrow from its neighbours' scores (a memory's context lives around it,
         and a question's answer follows it: docs/search.md). Rows in no particular order."""
 
+    def episode_members(self, ids: Iterable[str], cap: int) -> list[tuple[str, str]]:
+        """(fact id, episode id) for the facts, closed ones included, that share an episode
+        with any of the given facts (those included), the first ``cap`` by the order the
+        store took them in. A fact with no episode has none. Search lets a hit's whole
+        episode lend to the candidates in it (docs/search.md)."""
+
     def stats(self) -> dict[str, Any]:
         """{format, entities, facts: {total, valid, invalidated}, episodes, predicates: {status:
         n}}."""

@@ -426,6 +426,16 @@ class MemoryStore(MemoryPurge, StoreDefaults):
                                 {f: order[other][f] for f in FACT_HEAD_FIELDS}, answers))
         return out
 
+    def episode_members(self, ids: Iterable[str], cap: int) -> list[tuple[str, str]]:
+        """The facts' places in the order they were inserted stand for SQL's row keys."""
+        wanted = set(ids)
+        facts = self._s["facts"]
+        episodes = {facts[i]["episode"] for i in wanted if i in facts and facts[i]["episode"]}
+        if not episodes or cap < 1:
+            return []
+        return [(f["id"], f["episode"]) for f in facts.values()
+                if f["episode"] in episodes][:cap]
+
     def _named(self, needle: str) -> list[Record]:
         """Entities whose name or an alias contains the (lower-cased) text."""
         return [e for e in self._s["entities"].values()

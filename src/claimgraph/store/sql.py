@@ -553,6 +553,15 @@ class SqlStore(StoreDefaults):
         return [(str(r[0]), int(r[1]), dict(zip(FACT_HEAD_FIELDS, r[3:])), bool(r[2]))
                 for r in rows]
 
+    def episode_members(self, ids: Iterable[str], cap: int) -> list[tuple[str, str]]:
+        wanted = sorted(set(ids))
+        if not wanted or cap < 1:
+            return []
+        self._refresh()
+        rows = self._db.rows(self._q.EPISODE_MEMBERS,
+                             {"ids": self._q.id_list(wanted), "cap": int(cap)})
+        return [(str(r[0]), str(r[1])) for r in rows]
+
     def _has_words(self) -> bool:
         """Whether the store has the word index (format 6); a reader may open format 4 or 5."""
         if self._words_known is None:

@@ -320,6 +320,15 @@ def episode_neighbours(ids_term: str) -> str:
             " WHERE f.id" + ids_term)
 
 
+def episode_members(ids_term: str) -> str:
+    """``Store.episode_members``: (id, episode) of the facts of the episodes of the given
+    facts (``ids_term``: the dialect's test of ``f.id`` against the list ``:ids``), the first
+    ``:cap`` by row key; the episode index finds them."""
+    return ("SELECT n.id, n.episode FROM facts n WHERE n.episode IN"
+            " (SELECT f.episode FROM facts f WHERE f.id" + ids_term
+            + " AND f.episode IS NOT NULL) ORDER BY n.pk LIMIT :cap")
+
+
 def touching(entity_ids: Sequence[str], direction: str, in_list: Any,
              params: list[Any]) -> str:
     """The WHERE term for facts with the entities as subject (out), object (in) or either."""

@@ -217,6 +217,8 @@ FACTS_BY_PK = ("SELECT f.pk, " + FACT_SELECT.removeprefix("SELECT ")
                + " WHERE f.pk IN (SELECT value FROM json_each(?))")
 #: ``Store.episode_neighbours`` (:ids JSON, :span).
 EPISODE_NEIGHBOURS = common.episode_neighbours(" IN (SELECT value FROM json_each(:ids))")
+#: ``Store.episode_members`` (:ids JSON, :cap).
+EPISODE_MEMBERS = common.episode_members(" IN (SELECT value FROM json_each(:ids))")
 HEADS_BY_PK = ("SELECT f.pk, " + _SEARCH_HEAD_SELECT.removeprefix("SELECT ")
                + " WHERE f.pk IN (SELECT value FROM json_each(?))")
 
