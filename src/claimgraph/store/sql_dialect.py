@@ -85,6 +85,7 @@ if TYPE_CHECKING:
         FACT_HEAD_SELECT: str
         FACT_HEAD_NO_ENDS_SELECT: str
         EPISODE_NEIGHBOURS: str
+        EPISODE_MEMBERS: str
         SET_DORMANT: str
         REVIVE: str
         DORMANT_IDS: str
