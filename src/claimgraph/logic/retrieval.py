@@ -53,10 +53,11 @@ ANSWER_SHARE = 1.5
 NEIGHBOUR_PLACE_HALF = 10
 #: The episode as a whole (``_episode_shares``): each lender also lends this share of its
 #: score (times its place credit) to every other candidate of its episode, however far from
-#: it; the episode where the hits gather is the likelier place of the answer. At most
-#: ``EPISODE_MEMBERS_CAP`` facts of the lenders' episodes are read.
+#: it; the episode where the hits gather is the likelier place of the answer. An episode of
+#: more than ``EPISODE_MEMBERS_CAP`` facts lends nothing this way (too large to say where an
+#: answer lies; and its facts are not read).
 EPISODE_SHARE = 0.4
-EPISODE_MEMBERS_CAP = 2000
+EPISODE_MEMBERS_CAP = 300
 #: The first hits keep their places: context ranks the facts after them.
 NEIGHBOUR_KEEP = 5
 WALK_BUDGET, WALK_BEAM, WALK_MAX_DEPTH = 25, 8, 6

@@ -427,14 +427,17 @@ class MemoryStore(MemoryPurge, StoreDefaults):
         return out
 
     def episode_members(self, ids: Iterable[str], cap: int) -> list[tuple[str, str]]:
-        """The facts' places in the order they were inserted stand for SQL's row keys."""
+        """Every fact is looked at (the tests' store): the episodes' sizes are counted whole."""
         wanted = set(ids)
         facts = self._s["facts"]
         episodes = {facts[i]["episode"] for i in wanted if i in facts and facts[i]["episode"]}
         if not episodes or cap < 1:
             return []
-        return [(f["id"], f["episode"]) for f in facts.values()
-                if f["episode"] in episodes][:cap]
+        members = [(f["id"], f["episode"]) for f in facts.values() if f["episode"] in episodes]
+        sizes: dict[str, int] = {}
+        for _, episode in members:
+            sizes[episode] = sizes.get(episode, 0) + 1
+        return [(fact_id, episode) for fact_id, episode in members if sizes[episode] <= cap]
 
     def _named(self, needle: str) -> list[Record]:
         """Entities whose name or an alias contains the (lower-cased) text."""

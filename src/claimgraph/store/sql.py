@@ -558,9 +558,15 @@ class SqlStore(StoreDefaults):
         if not wanted or cap < 1:
             return []
         self._refresh()
-        rows = self._db.rows(self._q.EPISODE_MEMBERS,
-                             {"ids": self._q.id_list(wanted), "cap": int(cap)})
-        return [(str(r[0]), str(r[1])) for r in rows]
+        episodes = sorted(str(r[0]) for r in self._db.rows(self._q.EPISODES_OF,
+                                                           {"ids": self._q.id_list(wanted)}))
+        out: list[tuple[str, str]] = []
+        for episode in episodes:
+            rows = self._db.rows(self._q.EPISODE_FACT_IDS,
+                                 {"episode": episode, "cap": int(cap) + 1})
+            if len(rows) <= cap:
+                out.extend((str(r[0]), episode) for r in rows)
+        return out
 
     def _has_words(self) -> bool:
         """Whether the store has the word index (format 6); a reader may open format 4 or 5."""

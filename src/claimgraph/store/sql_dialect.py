@@ -85,7 +85,8 @@ if TYPE_CHECKING:
         FACT_HEAD_SELECT: str
         FACT_HEAD_NO_ENDS_SELECT: str
         EPISODE_NEIGHBOURS: str
-        EPISODE_MEMBERS: str
+        EPISODES_OF: str
+        EPISODE_FACT_IDS: str
         SET_DORMANT: str
         REVIVE: str
         DORMANT_IDS: str
@@ -321,13 +322,17 @@ def episode_neighbours(ids_term: str) -> str:
             " WHERE f.id" + ids_term)
 
 
-def episode_members(ids_term: str) -> str:
-    """``Store.episode_members``: (id, episode) of the facts of the episodes of the given
-    facts (``ids_term``: the dialect's test of ``f.id`` against the list ``:ids``), the first
-    ``:cap`` by row key; the episode index finds them."""
-    return ("SELECT n.id, n.episode FROM facts n WHERE n.episode IN"
-            " (SELECT f.episode FROM facts f WHERE f.id" + ids_term
-            + " AND f.episode IS NOT NULL) ORDER BY n.pk LIMIT :cap")
+def episodes_of(ids_term: str) -> str:
+    """``Store.episode_members``' first step: the distinct episodes of the given facts
+    (``ids_term``: the dialect's test of ``f.id`` against the list ``:ids``)."""
+    return ("SELECT DISTINCT f.episode FROM facts f WHERE f.id" + ids_term
+            + " AND f.episode IS NOT NULL")
+
+
+#: ``Store.episode_members``' second step, per episode: the ids of at most ``:cap`` of its
+#: facts (one more than the cap it is asked with: a full answer means too many). The
+#: episode index finds them, reading no more than that many entries, in no order.
+EPISODE_FACT_IDS = "SELECT id FROM facts WHERE episode = :episode LIMIT :cap"
 
 
 def touching(entity_ids: Sequence[str], direction: str, in_list: Any,
