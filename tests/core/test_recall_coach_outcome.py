@@ -191,6 +191,53 @@ def test_a_question_in_plain_words_finds_the_turn_among_a_speakers_many(shell):
     assert ids(found["facts"])[:1] == [answer["id"]]
 
 
+def test_a_question_naming_a_category_finds_the_turn_naming_a_member(shell):
+    """Issue 28: "which pets" shares no word with "my hamster"; the category's members
+    (``query_words.CATEGORY_GROUPS``) are ranked as the question's own words are, so the
+    turn comes before the speaker's many others and before other people's turns that hold
+    the word only inside another ("carpets"), while a turn in the question's own words keeps
+    the first place."""
+    for n in range(40):
+        in_scope(shell, "Priya", "x/said", f"Chatting about the weather on day {n}")
+    for n in range(12):
+        in_scope(shell, f"Neighbour {n}", "x/said", f"The carpets were cleaned on day {n}")
+    member = in_scope(shell, "Priya", "x/said", "My hamster Biscuit ran the wheel all night")
+    own = in_scope(shell, "Priya", "x/said", "No pets allowed in the new flat, sadly")
+    for n in range(40, 60):
+        in_scope(shell, "Priya", "x/said", f"Chatting about the weather on day {n}")
+    found = ids(scoped_search(shell, "Which pets does Priya have?", SCOPES, limit=10)["facts"])
+    assert found[:2] == [own["id"], member["id"]], found
+
+
+def test_a_turn_far_from_the_hits_of_its_session_climbs_over_lone_matches_elsewhere(shell):
+    """The episode where the hits gather is the likelier place of the answer: "I lost my
+    paddle", five turns after the last hit of its session and sharing none of the question's
+    words, passes the lone matches of other sessions (docs/search.md, the episode as a
+    whole)."""
+    ingest(shell, [{"subject": speaker, "predicate": "x/said", "scope": HERE, "object": text}
+                   for speaker, text in (
+                       ("Tomas", "How was the kayak trip down the river?"),
+                       ("Priya", "The kayak trip was wild, rapids all morning"),
+                       ("Tomas", "Kayak rapids sound scary"),
+                       ("Priya", "We stopped for lunch on a sandbank"),
+                       ("Tomas", "Nice, what did you eat?"),
+                       ("Priya", "Sandwiches, soggy ones"),
+                       ("Tomas", "Ha, classic"),
+                       ("Priya", "And I lost my paddle on the way back"))])
+    for n in range(30):  # each in a session of its own
+        in_scope(shell, "Priya", "x/said", f"Chatting about the weather on day {n}")
+    for n in range(12):
+        ingest(shell, [{"subject": f"Neighbour {n}", "predicate": "x/said", "scope": HERE,
+                        "object": f"A short trip to the shops on day {n}"}])
+    found = scoped_search(shell, "What did Priya lose on the kayak trip?", SCOPES,
+                          limit=10)["facts"]
+    texts = [f["object_lit"] for f in found]
+    assert texts[0] == "The kayak trip was wild, rapids all morning"
+    assert "And I lost my paddle on the way back" in texts, texts
+    every = scoped_search(shell, "What did Priya lose on the kayak trip?", SCOPES)["facts"]
+    assert ids(every)[:10] == ids(found)  # the limit never changes the order
+
+
 def test_the_answer_in_the_turn_after_the_question_is_found_through_its_episode(shell):
     """A memory's context lives around it: the question's words are on the turn that asked,
     the answer is the next turn of the same session (one episode), sharing none of them; by

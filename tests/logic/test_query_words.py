@@ -39,6 +39,17 @@ def test_installing_relates_to_the_package_managers_and_testing_to_the_runners()
     assert QW.related_words(["priya", "sketching"]) == []
 
 
+def test_a_category_brings_its_members_and_a_member_never_its_category():
+    assert {"dog", "cat", "hamster"} <= set(QW.category_members(["pets", "priya"]))
+    assert {"violin", "clarinet"} <= set(QW.category_members(["instruments"]))
+    assert {"karate", "judo"} <= set(QW.category_members(["martial", "arts"]))
+    assert QW.category_members(["dog", "violin", "priya"]) == []
+    members = QW.category_members(["pets", "dog"])
+    assert "dog" not in members and members == sorted(members)
+    # the developer vocabulary stays apart: a category is no related word
+    assert QW.related_words(["pets"]) == [] and QW.category_members(["install"]) == []
+
+
 def test_an_entitys_names_relate_to_each_other():
     assert QW.related_words(["pg"], [["Postgres", "pg"]]) == [
         w for w in QW.related_words(["pg"], [["Postgres", "pg"]]) if w != "pg"]

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from claimgraph.logic.retrieval import (
-    ANSWER_SHARE, NEIGHBOUR_KEEP, NEIGHBOUR_PLACE_HALF, NEIGHBOUR_SHARE, NEIGHBOUR_SOURCES,
-    WALK_BEAM, WALK_BUDGET, lender_credit,
+    ANSWER_SHARE, EPISODE_SHARE, NEIGHBOUR_KEEP, NEIGHBOUR_PLACE_HALF, NEIGHBOUR_SHARE,
+    NEIGHBOUR_SOURCES, WALK_BEAM, WALK_BUDGET, lender_credit,
     WALK_MAX_DEPTH, Candidates, TieBreak, best_search_hits, by_effective_confidence, lenders,
     bfs_step, fact_filter, shared_ranks,
     fact_valid_at, fuse_retrieval, fuse_search_routes, initial_bfs_state, query_tokens,
@@ -601,3 +601,24 @@ def test_an_answer_takes_a_first_place_right_after_its_question_never_before_it(
     # to a question asked about a hit (two places on), which borrows as much
     assert hit_ids(found, [("e", 1, answer, True)]) == ["q", "b", "c", "d", "e", "ans"]
     assert hit_ids(found, [("q", 2, answer, True)]) == ["q", "b", "c", "d", "e", "ans"]
+
+
+def test_the_candidates_of_a_lenders_episode_borrow_from_it_however_far_away():
+    """The episode where the hits gather is the likelier place of the answer: a candidate of
+    it, far from every hit (no neighbour rows), climbs over a lone match of another episode;
+    it borrows ``EPISODE_SHARE`` of each of the episode's lenders' scores, times their place
+    credit, never its own share; without ``episodes`` nothing is lent."""
+    found = candidates(*KEPT, ("a", 1.0), ("b", 0.9), ("lone", 0.3), ("far", 0.2))
+    episodes = {"a": "ep-1", "b": "ep-1", "far": "ep-1", "top0": "ep-2"}
+    assert hit_ids(found) == [*TOP, "a", "b", "lone", "far"]
+    out, total = best_search_hits(found, None, (), episodes)
+    assert [f["id"] for f in out] == [*TOP, "a", "b", "far", "lone"] and total == 9
+    expected = 0.2 + EPISODE_SHARE * (1.0 * lender_credit(NEIGHBOUR_KEEP)
+                                      + 0.9 * lender_credit(NEIGHBOUR_KEEP + 1))
+    assert out[NEIGHBOUR_KEEP + 2]["retrieval_score"] == pytest.approx(expected)
+    # a lender borrows from the others of its episode ("far" is a lender too), not itself
+    assert out[NEIGHBOUR_KEEP]["retrieval_score"] == pytest.approx(
+        1.0 + EPISODE_SHARE * (0.9 * lender_credit(NEIGHBOUR_KEEP + 1)
+                               + 0.2 * lender_credit(NEIGHBOUR_KEEP + 3)))
+    alone, _ = best_search_hits(candidates(("x", 1.0), ("y", 0.5)), None, (), {"y": "ep-1"})
+    assert [(f["id"], f["retrieval_score"]) for f in alone] == [("x", 1.0), ("y", 0.5)]

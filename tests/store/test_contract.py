@@ -731,6 +731,24 @@ def test_episode_neighbours_say_whether_each_neighbour_follows_a_question(store)
     assert all(type(flag) is bool for flag in follows.values())
 
 
+def test_episode_members_are_every_fact_of_the_given_facts_episodes(store):
+    """Closed facts included; an episode of more than ``cap`` facts gives none; a fact with
+    no episode, or unknown, has none."""
+    entity(store, "e-1", "Core")
+    store.insert_facts([fact(i, "e-1", lit=i, episode=ep, **extra) for i, ep, extra in (
+        ("n-1", "ep-1", {}), ("m-1", "ep-2", {}), ("n-2", "ep-1", {"t_invalid": 2000}),
+        ("o-1", None, {}), ("n-3", "ep-1", {}), ("m-2", "ep-2", {}), ("p-1", "ep-3", {}))])
+    def members(ids, cap):
+        return sorted(store.episode_members(ids, cap))
+    assert members(["n-3"], 10) == [("n-1", "ep-1"), ("n-2", "ep-1"), ("n-3", "ep-1")]
+    assert members(["m-2", "n-1"], 10) == [("m-1", "ep-2"), ("m-2", "ep-2"), ("n-1", "ep-1"),
+                                          ("n-2", "ep-1"), ("n-3", "ep-1")]
+    assert members(["m-2", "n-1"], 3) == members(["m-2", "n-1"], 10)
+    assert members(["m-2", "n-1"], 2) == [("m-1", "ep-2"), ("m-2", "ep-2")]  # ep-1 too big
+    assert members(["o-1", "f-nope"], 10) == []
+    assert members([], 10) == [] and members(["n-1"], 0) == []
+
+
 def test_search_inside_a_transaction_sees_its_own_writes(store):
     with store.transaction():
         entity(store, "e-1", "Scheduler", aliases=["timer-jobs"])

@@ -32,8 +32,10 @@ def coach(sh: Shell, task: str, scopes: Collection[str] | None) -> dict[str, Any
     if not query:
         return _result(task, query, C.select([], [], set()))
     # Without the episode neighbourhood: the coach pushes standing rules into the agent's
-    # prompt on the task's own words; a neighbour's borrowed context is not a reason to push.
-    found = scoped_search(sh, query, scopes, fts_limit=COACH_FTS_LIMIT, neighbours=False)
+    # prompt on the task's own words; a neighbour's borrowed context is not a reason to push,
+    # nor is a member of a category the task names (a rule about football for "sports").
+    found = scoped_search(sh, query, scopes, fts_limit=COACH_FTS_LIMIT, neighbours=False,
+                          categories=False)
     matched = {e["id"] for e in found["matched_entities"]}
     hits = [f for f in found["facts"] if not fact_held(f)]  # held for review: never pushed
     selection = C.select(hits, pairs_around(sh, hits, scopes, sh.now()), matched)

@@ -137,25 +137,30 @@ def _fts_route(sh: Shell, queries: list[str],
 
 def _word_routes(sh: Shell, query: str, matched: list[dict[str, Any]], weak: set[str],
                  in_scope: Callable[[dict[str, Any]], bool], limit: int,
-                 heads: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The query's words ranked by BM25, and the words related to them (the developer
-    vocabulary, the matched entities' one-word names and aliases) ranked the same way;
-    both empty on a store without the word index (docs/search.md). The names of popular
+                 heads: bool, categories: bool = True
+                 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The query's words ranked by BM25, the words related to them (the developer
+    vocabulary, the matched entities' one-word names and aliases) and the members of the
+    categories they name (with ``categories``), each ranked the same way; all empty on a
+    store without the word index (docs/search.md). The names of popular
     matched entities (``weak``, see ``_weak_names``) are left out of the words when others
     remain: their own routes carry them."""
     words = QW.content_words(query)
     if any(w not in weak for w in words):
         words = [w for w in words if w not in weak]
     if not words:
-        return [], []
+        return [], [], []
     own = sh.store.rank_words(words, limit, heads=heads)
     if own is None:
-        return [], []
+        return [], [], []
     names = [[n for n in [e.get("name") or "", *(e.get("aliases") or [])] if " " not in n]
              for e in matched]
     related = QW.related_words(words, names)
     others = sh.store.rank_words(related, limit, heads=heads) if related else []
-    return [f for f in own if in_scope(f)], [f for f in others or [] if in_scope(f)]
+    members = QW.category_members(words) if categories else []
+    kinds = sh.store.rank_words(members, limit, heads=heads) if members else []
+    return ([f for f in own if in_scope(f)], [f for f in others or [] if in_scope(f)],
+            [f for f in kinds or [] if in_scope(f)])
 
 
 def _weak_names(matched: list[dict[str, Any]], popular: set[str]) -> set[str]:
@@ -170,7 +175,7 @@ def _weak_names(matched: list[dict[str, Any]], popular: set[str]) -> set[str]:
 
 def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
            fts_limit: int = FTS_LIMIT, limit: int | None = None,
-           neighbours: bool = True) -> dict[str, Any]:
+           neighbours: bool = True, categories: bool = True) -> dict[str, Any]:
     """Routes fused by rank (docs/search.md): the query's words by BM25, their related words,
     trigram full text, each named entity's facts (weighted by how specific it is), one hop
     out; times freshness. A single-valued predicate's newest live value comes before an older
@@ -182,7 +187,8 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
     most a few facts, asks for fewer). ``limit`` keeps the best that many facts (None: all);
     ``total`` says how many were found. ``neighbours``: the first hits' episode neighbours
     borrow from their scores (docs/search.md; the coach, which pushes standing rules into a
-    prompt, goes without).
+    prompt, goes without). ``categories``: the members of a category the query names are
+    ranked too ("pets": dog, cat; docs/search.md; the coach goes without).
 
     The entity and hop routes can reach thousands of facts (a library named by every module):
     with a ``limit`` every route is ranked on fact heads (``Store.get_fact_heads_for``, and
@@ -204,17 +210,19 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
     weak = _weak_names(matched, popular)
     pieces = [queries[0], *[t for t in queries[1:] if t.lower() not in weak]]
     fts_facts, hits, coordination = _fts_route(sh, pieces, in_scope, fts_limit, heads)
-    word_facts, related_facts = _word_routes(sh, query, matched, weak, in_scope, fts_limit,
-                                             heads)
+    word_facts, related_facts, member_facts = _word_routes(sh, query, matched, weak, in_scope,
+                                                           fts_limit, heads, categories)
     hop_read = read if limit is None else _heads_without_ends(sh)
     hop_facts = _route(hop_read, _neighbour_ids(entity_facts) - matched_ids, "out", scopes)
     found = R.search_candidates(
         fts_facts, entity_facts, hop_facts, sh.now(), sh.half_life_days,
-        word_facts=word_facts, related_facts=related_facts, fts_hits=coordination,
+        word_facts=word_facts, related_facts=related_facts, member_facts=member_facts,
+        fts_hits=coordination,
         entity_groups=list(groups.values()), asked_time=QD.asked_time(query),
         texts=_texts(sh))
     fused, total = R.best_search_hits(found, limit,
-                                      _neighbours(sh, found, in_scope) if neighbours else ())
+                                      _neighbours(sh, found, in_scope) if neighbours else (),
+                                      _episodes(sh, found) if neighbours else None)
     shown = _whole_neighbours(sh, fused) if limit is None else _read_whole(sh, fused)
     shown = _current_first(sh, shown, scopes)
     return {"query": query, "scopes": None if scopes is None else list(scopes),
@@ -245,6 +253,19 @@ def _neighbours(sh: Shell, found: R.Candidates,
     known = {fact["id"]: fact for _, _, fact in found.scored}
     return [(lender, offset, known.get(head["id"], head), follows_question)
             for lender, offset, head, follows_question in rows if in_scope(head)]
+
+
+def _episodes(sh: Shell, found: R.Candidates) -> dict[str, str]:
+    """id -> episode of the candidates that share an episode with one of the first
+    (``R.lenders``): the facts of the lenders' episodes, kept if the routes found them."""
+    if R.EPISODE_SHARE <= 0:
+        return {}
+    ids = R.lenders(found)
+    rows = sh.store.episode_members(ids, R.EPISODE_MEMBERS_CAP) if ids else []
+    if not rows:
+        return {}
+    known = {fact["id"] for _, _, fact in found.scored}
+    return {fact_id: episode for fact_id, episode in rows if fact_id in known}
 
 
 def _whole_neighbours(sh: Shell, ranked: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -35,11 +35,12 @@ Fetch = Callable[[str], str]
 
 def scoped_search(sh: Shell, query: str, scopes: Collection[str] | None,
                   fts_limit: int = FTS_LIMIT, limit: int | None = None,
-                  neighbours: bool = True) -> dict[str, Any]:
+                  neighbours: bool = True, categories: bool = True) -> dict[str, Any]:
     """``reads.search`` limited to facts in ``scopes`` (None: every scope), the best ``limit``
-    of them (None: all; ``total`` says how many were found); ``neighbours`` as there."""
+    of them (None: all; ``total`` says how many were found); ``neighbours`` and
+    ``categories`` as there."""
     found = search(sh, query, None if scopes is None else list(scopes), fts_limit=fts_limit,
-                   limit=limit, neighbours=neighbours)
+                   limit=limit, neighbours=neighbours, categories=categories)
     return {**found, "facts": named(sh.store, R.in_scopes(found["facts"], scopes))}
 
 

@@ -75,6 +75,59 @@ for _group in DEV_VOCABULARY:
         _RELATED[_word] = _RELATED.get(_word, frozenset()) | (_group - {_word})
 
 
+#: General English categories and their common members: a question names the category ("which
+#: pets", "what instruments", "which cities") where memory holds a member ("my dog", "the
+#: violin", "a trip to Rome"), a word the question does not share. A category word of the
+#: query brings its members into the related-words route (``related_words``); a member does
+#: not bring its category (a fact about the dog is not about every pet). Kept to categories of
+#: everyday life whose members are plain words; the developer vocabulary covers coding.
+CATEGORY_GROUPS: tuple[tuple[str, str], ...] = (
+    ("pet pets animal animals",
+     "dog dogs puppy puppies pup cat cats kitten kittens hamster hamsters rabbit rabbits bunny"
+     " guinea parrot bird birds fish goldfish turtle tortoise snake lizard horse horses pony"
+     " ferret gerbil chinchilla"),
+    ("instrument instruments",
+     "guitar piano violin viola cello clarinet flute saxophone sax trumpet trombone tuba drum"
+     " drums ukulele harp banjo mandolin keyboard harmonica accordion oboe bassoon bagpipes"
+     " synthesizer"),
+    ("sport sports",
+     "football soccer basketball baseball softball tennis golf hockey volleyball rugby cricket"
+     " badminton lacrosse swimming running cycling skiing snowboarding surfing skating boxing"
+     " wrestling rowing climbing marathon triathlon"),
+    ("martial",
+     "karate judo taekwondo kickboxing boxing jujitsu aikido kung muay wrestling mma capoeira"
+     " krav fencing"),
+    ("country countries abroad",
+     "spain england france germany italy greece portugal ireland scotland wales netherlands"
+     " belgium switzerland austria sweden norway denmark finland iceland poland hungary"
+     " croatia turkey russia japan china korea india thailand vietnam indonesia australia"
+     " canada mexico brazil argentina peru chile egypt morocco kenya"),
+    ("european europe",
+     "spain england france germany italy greece portugal ireland scotland wales netherlands"
+     " belgium switzerland austria sweden norway denmark finland iceland poland hungary"
+     " croatia czech britain"),
+    ("city cities",
+     "paris london rome berlin madrid barcelona amsterdam vienna prague venice florence milan"
+     " lisbon dublin athens istanbul moscow tokyo kyoto beijing shanghai seoul bangkok"
+     " singapore sydney melbourne toronto vancouver montreal chicago boston seattle york"
+     " angeles francisco miami vegas orleans austin denver portland"),
+    ("outdoor outdoors",
+     "hike hiking hikes camping camp climbing mountaineering kayaking canoeing fishing biking"
+     " cycling skiing surfing swimming picnic gardening trail trails beach park"),
+    ("hobby hobbies pastime pastimes",
+     "painting drawing pottery knitting sewing gardening reading writing photography cooking"
+     " baking dancing singing hiking fishing chess collecting"),
+    ("genre genres",
+     "rock pop jazz classical blues metal folk country rap hip reggae punk electronic fantasy"
+     " mystery thriller romance horror comedy drama documentary"),
+)
+#: A category word -> its members (``CATEGORY_GROUPS``).
+_MEMBERS: dict[str, frozenset[str]] = {}
+for _keys, _members in CATEGORY_GROUPS:
+    for _key in _keys.split():
+        _MEMBERS[_key] = _MEMBERS.get(_key, frozenset()) | frozenset(_members.split())
+
+
 #: How many matching facts the word ranking may score at most (BM25 reads each one's length):
 #: the commonest words go first (they weigh least in BM25), see ``within_budget``.
 WORD_POSTINGS_BUDGET = 500
@@ -152,4 +205,16 @@ def related_words(query_words: Sequence[str],
             if word in group:
                 for other in sorted(group - have):
                     found.setdefault(other)
+    return list(found)
+
+
+def category_members(query_words: Sequence[str]) -> list[str]:
+    """The members of each category the query's words name (``CATEGORY_GROUPS``: "pets" ->
+    dog, cat, ...), not already among the query's words, in a stable order."""
+    have = set(query_words)
+    found: dict[str, None] = {}
+    for word in query_words:
+        for member in sorted(_MEMBERS.get(word, ())):
+            if member not in have:
+                found.setdefault(member)
     return list(found)

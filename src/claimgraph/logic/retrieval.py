@@ -30,6 +30,9 @@ RRF_K = 60
 FTS_WEIGHT, ENTITY_WEIGHT, HOP_WEIGHT = 1.0, 1.2, 0.3
 #: The word routes (docs/search.md): the query's own words, and the words related to them.
 WORD_WEIGHT, RELATED_WEIGHT = 1.5, 0.5
+#: The members of a category the query names (``query_words.CATEGORY_GROUPS``): "which pets"
+#: finds "my dog".
+MEMBER_WEIGHT = 1.5
 #: A fact valid from the time the query names (``logic.query_dates``) counts this much more.
 ASKED_TIME_BOOST = 0.5
 #: An entity (or hop) route with at most this many facts counts in full (``specificity``).
@@ -48,6 +51,13 @@ ANSWER_SHARE = 1.5
 #: above the thirtieth's), so a share of the score alone lets the thirtieth hit's context
 #: count nearly as much as the first's.
 NEIGHBOUR_PLACE_HALF = 10
+#: The episode as a whole (``_episode_shares``): each lender also lends this share of its
+#: score (times its place credit) to every other candidate of its episode, however far from
+#: it; the episode where the hits gather is the likelier place of the answer. An episode of
+#: more than ``EPISODE_MEMBERS_CAP`` facts lends nothing this way (too large to say where an
+#: answer lies; and its facts are not read).
+EPISODE_SHARE = 0.4
+EPISODE_MEMBERS_CAP = 300
 #: The first hits keep their places: context ranks the facts after them.
 NEIGHBOUR_KEEP = 5
 WALK_BUDGET, WALK_BEAM, WALK_MAX_DEPTH = 25, 8, 6
@@ -352,6 +362,7 @@ def search_candidates(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
                       hop_facts: Iterable[Fact], now: int,
                       half_life_days: float = DEFAULT_HALF_LIFE_DAYS, *,
                       word_facts: Sequence[Fact] = (), related_facts: Sequence[Fact] = (),
+                      member_facts: Sequence[Fact] = (),
                       entity_groups: Sequence[Sequence[Fact]] | None = None,
                       fts_hits: Mapping[str, int] | None = None,
                       asked_time: Callable[[int | None], bool] | None = None,
@@ -372,12 +383,14 @@ def search_candidates(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
     test of a fact's ``t_valid`` (``logic.query_dates``); a fact it passes counts
     ``1 + ASKED_TIME_BOOST`` times."""
     known: dict[str, float] = {}
-    relevance = text_relevance(word_facts, related_facts)
+    relevance = text_relevance(word_facts, member_facts, related_facts)
     groups = [list(entity_facts)] if entity_groups is None else [list(g) for g in entity_groups]
     trigram = by_coordination(fts_facts, fts_hits, relevance)
     routes = [{"weight": WORD_WEIGHT, "facts": list(word_facts), "ranks": _same_words(word_facts)},
               {"weight": RELATED_WEIGHT, "facts": list(related_facts),
                "ranks": _same_words(related_facts)},
+              {"weight": MEMBER_WEIGHT, "facts": list(member_facts),
+               "ranks": _same_words(member_facts)},
               {"weight": FTS_WEIGHT, "facts": trigram,
                "ranks": shared_ranks([((fts_hits or {}).get(f["id"], 1), relevance.get(f["id"]),
                                        f.get("t_valid"), f.get("object_lit", f["id"]))
@@ -407,7 +420,8 @@ def lenders(found: Candidates) -> list[str]:
 
 
 def best_search_hits(found: Candidates, limit: int | None = None,
-                     neighbours: Iterable[tuple[str, int, Fact, bool]] = ()
+                     neighbours: Iterable[tuple[str, int, Fact, bool]] = (),
+                     episodes: Mapping[str, str] | None = None
                      ) -> tuple[list[dict[str, Any]], int]:
     """The best ``limit`` candidates (None: all), annotated, and how many there were.
 
@@ -426,11 +440,14 @@ def best_search_hits(found: Candidates, limit: int | None = None,
     question's own score, so it never passes its question and the first hit stays the best
     direct match.
 
+    ``episodes``: id -> episode of the candidates in the lenders' episodes; each of those
+    also borrows from the episode as a whole (``EPISODE_SHARE``, ``_episode_shares``).
+
     ``neighbours``: (lender's id, offset, neighbour fact, whether the neighbour follows a
     question) rows (``Store.episode_neighbours``, the facts read); a neighbour not valid at
     ``now`` is skipped, one not among the candidates joins on what it borrowed alone, after
     them in the order it was lent to (lender by lender, nearest first)."""
-    borrowed, joined, asked = _borrowed(found, neighbours)
+    borrowed, joined, asked = _borrowed(found, neighbours, episodes)
     if not borrowed:
         return [_annotated(e) for e in found.order.best(found.scored, limit)], len(found.scored)
     answers = [_as_answer(entry, borrowed, asked) for entry in [*found.scored, *joined]
@@ -455,11 +472,13 @@ def _as_answer(entry: tuple[float, float, Fact], borrowed: Mapping[str, float],
     return max(score, lifted), conf, fact
 
 
-def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact, bool]]
+def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact, bool]],
+              episodes: Mapping[str, str] | None = None
               ) -> tuple[dict[str, float], list[tuple[float, float, Fact]], dict[str, float]]:
-    """id -> the shares lent to it (before its own confidence); the neighbours that were
-    not candidates, as (0, effective confidence, fact) in the order they were lent to; and
-    id -> the best score of a lender whose own question it answers (right after it)."""
+    """id -> the shares lent to it (before its own confidence: by its neighbours, and by
+    its episode's lenders, ``episodes``); the neighbours that were not candidates, as (0,
+    effective confidence, fact) in the order they were lent to; and id -> the best score of
+    a lender whose own question it answers (right after it)."""
     rank = {fact_id: n for n, fact_id in enumerate(lenders(found))}
     score = {fact["id"]: s for s, _, fact in found.scored if fact["id"] in rank}
     known = {fact["id"] for _, _, fact in found.scored}
@@ -480,7 +499,31 @@ def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact, bool
             asked[fact_id] = max(asked.get(fact_id, 0.0), score[lender])
         share = (ANSWER_SHARE if answers else NEIGHBOUR_SHARE) * lender_credit(rank[lender])
         borrowed[fact_id] = borrowed.get(fact_id, 0.0) + share * score[lender]
+    if EPISODE_SHARE > 0 and episodes:
+        _episode_shares(episodes, rank, score, borrowed)
     return borrowed, list(joined.values()), asked
+
+
+def _episode_shares(episodes: Mapping[str, str], rank: Mapping[str, int],
+                    score: Mapping[str, float], borrowed: dict[str, float]) -> None:
+    """Add to ``borrowed`` what each candidate of a lender's episode (``episodes``: id ->
+    episode, the candidates in the lenders' episodes) borrows from the episode as a whole:
+    ``EPISODE_SHARE`` of each lender's score times its place credit, summed over the
+    episode's lenders but its own. A session's answer often shares no word with the
+    question (a speaker's reply on the subject the hits are about, said many turns away from
+    them); the episode where the hits gather says where to look, so its candidates climb
+    over lone matches elsewhere (docs/search.md)."""
+    mass: dict[str, float] = {}
+    own: dict[str, float] = {}
+    for fact_id, episode in episodes.items():
+        if fact_id in rank:
+            lent = EPISODE_SHARE * lender_credit(rank[fact_id]) * score[fact_id]
+            mass[episode] = mass.get(episode, 0.0) + lent
+            own[fact_id] = lent
+    for fact_id, episode in episodes.items():
+        extra = mass.get(episode, 0.0) - own.get(fact_id, 0.0)
+        if extra > 0:
+            borrowed[fact_id] = borrowed.get(fact_id, 0.0) + extra
 
 
 def lender_credit(place: int) -> float:

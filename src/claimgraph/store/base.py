@@ -234,6 +234,13 @@ class Store(Protocol):
         lets a fact borrow from its neighbours' scores (a memory's context lives around it,
         and a question's answer follows it: docs/search.md). Rows in no particular order."""
 
+    def episode_members(self, ids: Iterable[str], cap: int) -> list[tuple[str, str]]:
+        """(fact id, episode id) for the facts, closed ones included, of the given facts'
+        episodes (those included) that hold at most ``cap`` facts; a bigger episode gives
+        none (too large to say where an answer lies), nor does a fact with no episode.
+        Rows in no particular order. Search lets a hit's whole episode lend to the
+        candidates in it (docs/search.md)."""
+
     def stats(self) -> dict[str, Any]:
         """{format, entities, facts: {total, valid, invalidated}, episodes, predicates: {status:
         n}}."""

@@ -426,6 +426,19 @@ class MemoryStore(MemoryPurge, StoreDefaults):
                                 {f: order[other][f] for f in FACT_HEAD_FIELDS}, answers))
         return out
 
+    def episode_members(self, ids: Iterable[str], cap: int) -> list[tuple[str, str]]:
+        """Every fact is looked at (the tests' store): the episodes' sizes are counted whole."""
+        wanted = set(ids)
+        facts = self._s["facts"]
+        episodes = {facts[i]["episode"] for i in wanted if i in facts and facts[i]["episode"]}
+        if not episodes or cap < 1:
+            return []
+        members = [(f["id"], f["episode"]) for f in facts.values() if f["episode"] in episodes]
+        sizes: dict[str, int] = {}
+        for _, episode in members:
+            sizes[episode] = sizes.get(episode, 0) + 1
+        return [(fact_id, episode) for fact_id, episode in members if sizes[episode] <= cap]
+
     def _named(self, needle: str) -> list[Record]:
         """Entities whose name or an alias contains the (lower-cased) text."""
         return [e for e in self._s["entities"].values()

@@ -136,6 +136,9 @@ SEARCH_EPISODES = (EPISODE_SELECT + " WHERE summary ILIKE %(p)s"
 
 #: ``Store.episode_neighbours`` (ids as an array, span).
 EPISODE_NEIGHBOURS = pg(common.episode_neighbours(" = ANY(:ids::text[])"))
+#: ``Store.episode_members`` (ids as an array; then episode, cap).
+EPISODES_OF = pg(common.episodes_of(" = ANY(:ids::text[])"))
+EPISODE_FACT_IDS = pg(common.EPISODE_FACT_IDS)
 
 #: How many facts hold a word (%(q)s: one word's tsquery), counted up to %(n)s (a GIN bitmap
 #: walk that stops at the budget: ``logic.query_words.within_budget`` decides from it).

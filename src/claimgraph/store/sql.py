@@ -553,6 +553,21 @@ class SqlStore(StoreDefaults):
         return [(str(r[0]), int(r[1]), dict(zip(FACT_HEAD_FIELDS, r[3:])), bool(r[2]))
                 for r in rows]
 
+    def episode_members(self, ids: Iterable[str], cap: int) -> list[tuple[str, str]]:
+        wanted = sorted(set(ids))
+        if not wanted or cap < 1:
+            return []
+        self._refresh()
+        episodes = sorted(str(r[0]) for r in self._db.rows(self._q.EPISODES_OF,
+                                                           {"ids": self._q.id_list(wanted)}))
+        out: list[tuple[str, str]] = []
+        for episode in episodes:
+            rows = self._db.rows(self._q.EPISODE_FACT_IDS,
+                                 {"episode": episode, "cap": int(cap) + 1})
+            if len(rows) <= cap:
+                out.extend((str(r[0]), episode) for r in rows)
+        return out
+
     def _has_words(self) -> bool:
         """Whether the store has the word index (format 6); a reader may open format 4 or 5."""
         if self._words_known is None:

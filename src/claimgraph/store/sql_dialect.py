@@ -85,6 +85,8 @@ if TYPE_CHECKING:
         FACT_HEAD_SELECT: str
         FACT_HEAD_NO_ENDS_SELECT: str
         EPISODE_NEIGHBOURS: str
+        EPISODES_OF: str
+        EPISODE_FACT_IDS: str
         SET_DORMANT: str
         REVIVE: str
         DORMANT_IDS: str
@@ -318,6 +320,19 @@ def episode_neighbours(ids_term: str) -> str:
             " AND n.episode = f.episode"
             " LEFT JOIN facts p ON p.pk = n.pk - 1 AND p.episode = n.episode"
             " WHERE f.id" + ids_term)
+
+
+def episodes_of(ids_term: str) -> str:
+    """``Store.episode_members``' first step: the distinct episodes of the given facts
+    (``ids_term``: the dialect's test of ``f.id`` against the list ``:ids``)."""
+    return ("SELECT DISTINCT f.episode FROM facts f WHERE f.id" + ids_term
+            + " AND f.episode IS NOT NULL")
+
+
+#: ``Store.episode_members``' second step, per episode: the ids of at most ``:cap`` of its
+#: facts (one more than the cap it is asked with: a full answer means too many). The
+#: episode index finds them, reading no more than that many entries, in no order.
+EPISODE_FACT_IDS = "SELECT id FROM facts WHERE episode = :episode LIMIT :cap"
 
 
 def touching(entity_ids: Sequence[str], direction: str, in_list: Any,

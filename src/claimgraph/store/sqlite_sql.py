@@ -217,6 +217,9 @@ FACTS_BY_PK = ("SELECT f.pk, " + FACT_SELECT.removeprefix("SELECT ")
                + " WHERE f.pk IN (SELECT value FROM json_each(?))")
 #: ``Store.episode_neighbours`` (:ids JSON, :span).
 EPISODE_NEIGHBOURS = common.episode_neighbours(" IN (SELECT value FROM json_each(:ids))")
+#: ``Store.episode_members`` (:ids JSON; then :episode, :cap).
+EPISODES_OF = common.episodes_of(" IN (SELECT value FROM json_each(:ids))")
+EPISODE_FACT_IDS = common.EPISODE_FACT_IDS
 HEADS_BY_PK = ("SELECT f.pk, " + _SEARCH_HEAD_SELECT.removeprefix("SELECT ")
                + " WHERE f.pk IN (SELECT value FROM json_each(?))")
 
