@@ -294,7 +294,7 @@ _WRITE_WORDS = frozenset("create add make write new record update".split())
 _YOU = frozenset("you u you'll you're".split())
 _I = frozenset("i i'd i'm".split())
 _I_PAST = frozenset("i i've".split())
-_WE_OUR = frozenset("we our".split())
+_WE_OUR = frozenset("we we're our".split())
 _I_DESIRE = frozenset("i i'd".split())
 _CONDITIONAL = frozenset("when whenever if once before after unless while".split())
 _PAST_I = re.compile(r"\bi(?:'ve| have| had)? (?:did|made|set|tried|added|ran|pushed|changed|"
@@ -307,9 +307,15 @@ _CASE_CHANGE = re.compile(r"[a-z0-9][A-Z]")
 _CAMEL = re.compile(r"[a-z][a-z0-9]*[A-Z]")
 _SNAKE = re.compile(r"\w_\w")
 _FILE_NAME = re.compile(r"\w\.(?:py|ts|tsx|js|json|md|rs|go|toml|yaml|yml|sh|mdc)\b")
-_WE_PRESENT = re.compile(r"\b(?:we|our team)\s+(?:always\s+|never\s+|don't\s+|do not\s+|"
+#: The team's practice, in the simple present ("we use", "we never deploy") or the progressive
+#: ("we're using", "we are keeping"): how a project's standing choice is said. The progressive
+#: takes only verbs of a standing practice ("we're working on …" is the day's status).
+_WE_PRESENT = re.compile(r"\b(?:(?:we|our team)\s+(?:always\s+|never\s+|don't\s+|do not\s+|"
                          r"only\s+)?(?:use|prefer|keep|avoid|follow|run|deploy|write|store|ship|"
-                         r"host|target|rely|work|build|release|test|want|need)\b")
+                         r"host|target|rely|work|build|release|test|want|need)"
+                         r"|(?:we're|we are|our team is)\s+(?:always\s+|only\s+|not\s+)?"
+                         r"(?:using|keeping|avoiding|following|deploying|storing|shipping|hosting|"
+                         r"targeting|relying|sticking))\b")
 _DESIRE = re.compile(r"\bi(?:'d| would)? (?:like|want|prefer|love|don't want|do not want|"
                      r"don't like|don't love|hate)\b")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
