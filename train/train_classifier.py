@@ -8,7 +8,8 @@ sorted input, a fixed solver with no randomness, weights rounded to int16, JSON 
 sorted keys -- the same labelled data gives the same file byte for byte.
 
 Training rows (``training_rows``): the labelled corpus sentences and the written ones
-(train/data/labelled.jsonl's ``own`` rows and train/data/authored.jsonl, all ``own: true``).
+(train/data/labelled.jsonl's ``own`` rows and train/data/authored.jsonl, all ``own: true``),
+each sentence once per repository (``distinct``).
 
 Validation (docs/capture.md, "The sentence model"): 5-fold cross-validation grouped by
 repository (no repository is ever on both the training and the test side), scored on the
@@ -85,11 +86,28 @@ def load(path: Path = DATA) -> list[dict]:
 def training_rows(data: Path = DATA, authored: Path | None = AUTHORED,
                   sessions: Path | None = GOLD_SESSIONS,
                   more: Path | None = None) -> list[dict]:
-    """Every row the shipped model learns from, in a fixed order."""
+    """Every row the shipped model learns from, in a fixed order, each sentence of a repository
+    once (``distinct``)."""
     rows = load(data) + (load(authored) if authored is not None else []) + (
         load(sessions) if sessions is not None else []) + (
         load(more) if more is not None else [])
-    return sorted(rows, key=lambda row: row["id"])
+    return distinct(sorted(rows, key=lambda row: row["id"]))
+
+
+def distinct(rows: list[dict]) -> list[dict]:
+    """The rows without a sentence its repository already had (same words, case and spacing
+    aside; the first by id stays). A session repeats a prompt ("yes to all" eleven times in one
+    session, a pasted status block four times): each copy would count as one more example of its
+    class, and the folds would score one sentence several times. The corpus pool was
+    deduplicated when it was cut; the session files (labelled by session) were not."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for row in rows:
+        key = (row["repo"], " ".join(row["text"].lower().split()))
+        if key not in seen:
+            seen.add(key)
+            out.append(row)
+    return out
 
 
 def not_typed(row: dict) -> bool:
