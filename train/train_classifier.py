@@ -380,7 +380,8 @@ def main() -> int:
         print("shipped weights reproduce" if same else "shipped weights DIFFER from a retrain")
         return 0 if same else 1
     OUT.write_text(weights, encoding="utf-8")
-    (ROOT / "train" / "validation.md").write_text(text + "\n", encoding="utf-8")
+    name = "validation-candidate.md" if CANDIDATE else "validation.md"
+    (ROOT / "train" / name).write_text(text + "\n", encoding="utf-8")
     print(f"wrote {OUT} ({len(weights)} bytes)")
     return 0
 
