@@ -389,7 +389,11 @@ def main() -> int:
     parser.add_argument("--unjudged", type=Path, help="write unjudged user facts here")
     parser.add_argument("--write", action="store_true", help=f"write {TABLE.name}")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--candidate", action="store_true",
+                        help="leave-one-out weights of train_classifier's candidate "
+                        "(CANDIDATE); write its weights first (train_classifier.py --candidate)")
     args = parser.parse_args()
+    trainer.CANDIDATE = args.candidate
     scorer = load_scorer(args.scorer)
     verdicts = load_verdicts(args.verdicts + ([VERDICTS] if VERDICTS.exists() else []))
     if not args.gold and not (args.runs and args.runs.exists()):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from claimgraph.capture.classify.features import DIMENSIONS, featurize
+from claimgraph.capture.classify.features import CUES, DIMENSIONS, featurize
 from claimgraph.capture.classify.model import EVAL_WEIGHTS_ENV, WEIGHTS_FILE, Model, shipped
 from claimgraph.capture.extract.statements import statement_of
 
@@ -86,8 +86,31 @@ def test_features_are_a_pure_function_of_the_sentence():
     assert first != featurize("Never commit to main.", 1, 2, None)
 
 
-#: Every file the training script learns from (train/train_classifier.py, ``training_rows``).
-TRAINING_FILES = (TRAINING, REPO / "train" / "data" / "authored.jsonl")
+def test_feature_version_2_reads_the_teams_practice_in_the_progressive():
+    cue = DIMENSIONS - len(CUES) + CUES.index("we_present")
+    for sentence in ("let's make sure we're using US English everywhere",
+                     "We are keeping the API versioned"):
+        assert cue in featurize(sentence, version=2)[1]
+        assert cue not in featurize(sentence)[1]
+    assert cue not in featurize("we're working on the login page today", version=2)[1]
+    assert cue in featurize("we use uv for everything")[1]
+
+
+def test_weights_name_the_feature_version_they_were_trained_with():
+    data = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    assert "features" not in data and Model.from_json(json.dumps(data)).version == 1
+    data["features"] = 2
+    assert Model.from_json(json.dumps(data)).version == 2
+    data["features"] = 3
+    with pytest.raises(ValueError, match="retrain"):
+        Model.from_json(json.dumps(data))
+
+
+#: Every file the training script learns from (train/train_classifier.py, ``training_rows``,
+#: the candidate's too).
+TRAINING_FILES = (TRAINING, REPO / "train" / "data" / "authored.jsonl",
+                  REPO / "train" / "data" / "labelled-gold-sessions.jsonl",
+                  REPO / "train" / "data" / "labelled-gold-sessions-2.jsonl")
 _STOP = frozenset("a an the to of in on for with and or but is are be it this that these those "
                   "we i you our my your me us do don't not no never always by at as from".split())
 
@@ -190,6 +213,34 @@ def retrained():
 def test_a_retrain_reproduces_the_shipped_weights_byte_for_byte(retrained):
     _, (weights, _report, _model) = retrained
     assert weights == SHIPPED.read_text(encoding="utf-8")
+
+
+def test_a_relabel_lands_only_on_the_label_it_was_read_for(tmp_path):
+    if not HAVE_SKLEARN:
+        pytest.skip("scikit-learn is not installed (pip install -e .[train])")
+    sys.path.insert(0, str(REPO / "train"))
+    try:
+        import train_classifier as train
+    finally:
+        sys.path.remove(str(REPO / "train"))
+    relabels = tmp_path / "relabels.jsonl"
+    relabels.write_text(json.dumps({"id": "a", "from": "decision", "to": "request"}) + "\n",
+                        encoding="utf-8")
+    rows = [{"id": "a", "label": "decision"}, {"id": "b", "label": "decision"}]
+    assert [r["label"] for r in train.relabelled(rows, relabels)] == ["request", "decision"]
+    with pytest.raises(ValueError, match="relabel"):
+        train.relabelled([{"id": "a", "label": "other"}], relabels)
+
+
+def test_the_candidates_relabels_all_land():
+    """Every reviewed relabel names a training row and the label it has now."""
+    ids = {json.loads(line)["id"]: json.loads(line)["label"]
+           for path in TRAINING_FILES for line in path.read_text(encoding="utf-8").splitlines()
+           if line.strip()}
+    for line in (REPO / "train" / "data" / "relabels-s8.jsonl").read_text(
+            encoding="utf-8").splitlines():
+        change = json.loads(line)
+        assert ids[change["id"]] == change["from"], change
 
 
 @pytest.mark.timeout(900)

@@ -58,6 +58,12 @@ CUES = (
 )
 _CUE_INDEX = {name: BUCKETS + i for i, name in enumerate(CUES)}
 DIMENSIONS = BUCKETS + len(CUES)
+#: The feature versions a weights file may name (its ``features`` key; absent: 1). Version 2
+#: also reads the team's practice in the progressive ("we're using …") as ``we_present``. The
+#: shipped weights are version 1 until a retrain with version 2 passes the operating point
+#: (train/train_classifier.py ``--candidate``; docs/capture.md): weights must be read with the
+#: features they were trained with.
+VERSIONS = (1, 2)
 
 #: Cues that are a word from a set (tokens as ``_TOKENS`` cuts them: "don't" is one token).
 _WORD_CUES = tuple((name, frozenset(words.split())) for name, words in (
@@ -136,18 +142,19 @@ _RULE_SCOPE = ("everywhere", "always", "every ", "all ", "from now on", "going f
                "throughout", "never")
 
 
-def featurize(sentence: str, position: int = 0, count: int = 1,
-              after_options: bool | None = None) -> tuple[list[int], list[int]]:
+def featurize(sentence: str, position: int = 0, count: int = 1, after_options: bool | None = None,
+              version: int = 1) -> tuple[list[int], list[int]]:
     """``(hashed, cues)``: sorted distinct bucket indices (each worth 1/sqrt(len)) and the
     indices of the cues that fire (each worth 1). ``position`` is the sentence's index in its
     prompt of ``count`` sentences; ``after_options`` whether the prompt answers an agent's
-    question or options (None: unknown, or not an answer)."""
-    hashed, cues = features(sentence, position, count, after_options)
+    question or options (None: unknown, or not an answer); ``version`` which of ``VERSIONS``
+    the weights were trained with."""
+    hashed, cues = features(sentence, position, count, after_options, version)
     return sorted(hashed), sorted(cues)
 
 
 def features(sentence: str, position: int = 0, count: int = 1,
-             after_options: bool | None = None) -> tuple[set[int], set[int]]:
+             after_options: bool | None = None, version: int = 1) -> tuple[set[int], set[int]]:
     """``featurize``'s two sets, unsorted: what inference sums (the order of a sum of integer
     weights does not matter), without sorting them for every sentence."""
     lower = _DIGITS.sub("0", sentence.lower().replace("\u2019", "'"))
@@ -156,7 +163,7 @@ def features(sentence: str, position: int = 0, count: int = 1,
     hashed.update(map(_PAIRS.__getitem__, zip(words, words[1:])))
     hashed.add(_FIRSTS[" ".join(words[:1])])
     hashed.add(_FIRSTS[" ".join(words[:2])])
-    return hashed, _cues(sentence, words, position, count, after_options)
+    return hashed, _cues(sentence, words, position, count, after_options, version)
 
 
 #: Capture's memory stays bounded: each cache below is cleared when it holds this many keys.
@@ -189,7 +196,7 @@ _FIRSTS = _Buckets(_FIRST)
 
 
 def _cues(sentence: str, words: list[str], position: int, count: int,
-          after_options: bool | None) -> set[int]:
+          after_options: bool | None, version: int = 1) -> set[int]:
     distinct = set(words)
     fired = [name for word in distinct for name in _CUES_OF_WORD.get(word, ())]
     lower = sentence.lower()
@@ -213,7 +220,7 @@ def _cues(sentence: str, words: list[str], position: int, count: int,
     if sentence.rstrip().endswith("?"):
         fired.append("ends_question")
     fired += phrase_hits(sentence)
-    fired += _shape(sentence, words, distinct)
+    fired += _shape(sentence, words, distinct, version)
     return set(map(_CUE_INDEX.__getitem__, fired))
 
 
@@ -294,7 +301,7 @@ _WRITE_WORDS = frozenset("create add make write new record update".split())
 _YOU = frozenset("you u you'll you're".split())
 _I = frozenset("i i'd i'm".split())
 _I_PAST = frozenset("i i've".split())
-_WE_OUR = frozenset("we our".split())
+_WE_OUR = frozenset("we we're our".split())
 _I_DESIRE = frozenset("i i'd".split())
 _CONDITIONAL = frozenset("when whenever if once before after unless while".split())
 _PAST_I = re.compile(r"\bi(?:'ve| have| had)? (?:did|made|set|tried|added|ran|pushed|changed|"
@@ -307,16 +314,24 @@ _CASE_CHANGE = re.compile(r"[a-z0-9][A-Z]")
 _CAMEL = re.compile(r"[a-z][a-z0-9]*[A-Z]")
 _SNAKE = re.compile(r"\w_\w")
 _FILE_NAME = re.compile(r"\w\.(?:py|ts|tsx|js|json|md|rs|go|toml|yaml|yml|sh|mdc)\b")
+#: The team's practice in the simple present ("we use", "we never deploy"): how a project's
+#: standing choice is said.
 _WE_PRESENT = re.compile(r"\b(?:we|our team)\s+(?:always\s+|never\s+|don't\s+|do not\s+|"
                          r"only\s+)?(?:use|prefer|keep|avoid|follow|run|deploy|write|store|ship|"
                          r"host|target|rely|work|build|release|test|want|need)\b")
+#: The same practice in the progressive ("we're using", "we are keeping", "our team is
+#: targeting"), feature version 2 only (``VERSIONS``). Only verbs of a standing practice:
+#: "we're working on …" is the day's status.
+_WE_PROGRESSIVE = re.compile(r"\b(?:we're|we are|our team is)\s+(?:always\s+|only\s+|not\s+)?"
+                             r"(?:using|keeping|avoiding|following|deploying|storing|shipping|"
+                             r"hosting|targeting|relying|sticking)\b")
 _DESIRE = re.compile(r"\bi(?:'d| would)? (?:like|want|prefer|love|don't want|do not want|"
                      r"don't like|don't love|hate)\b")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _BEYOND_LATIN = re.compile(r"[^\x00-\u024f]")
 
 
-def _shape(sentence: str, words: list[str], distinct: set[str]) -> list[str]:
+def _shape(sentence: str, words: list[str], distinct: set[str], version: int = 1) -> list[str]:
     """The shape cues of one sentence (names from ``CUES``); ``words`` as ``_TOKENS`` cuts
     the lowercased sentence, ``distinct`` the set of them. Each search runs only when the
     sentence holds what every match needs (a word, "_", ".", two letters of different case,
@@ -361,7 +376,8 @@ def _shape(sentence: str, words: list[str], distinct: set[str]) -> list[str]:
             "." in sentence and _FILE_NAME.search(sentence)) or (
             _CASE_CHANGE.search(sentence) and _CAMEL.search(sentence)):
         fired.append("identifier")
-    if not distinct.isdisjoint(_WE_OUR) and _WE_PRESENT.search(lower):
+    if not distinct.isdisjoint(_WE_OUR) and (_WE_PRESENT.search(lower) or (
+            version >= 2 and _WE_PROGRESSIVE.search(lower))):
         fired.append("we_present")
     if not distinct.isdisjoint(_I_DESIRE) and _DESIRE.search(lower):
         fired.append("desire")

@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Any, Collection
 from importlib import resources
 
-from claimgraph.capture.classify.features import DIMENSIONS, features
+from claimgraph.capture.classify.features import DIMENSIONS, VERSIONS, features
 from claimgraph.capture.classify.phrases import classify
 
 WEIGHTS_FILE = "sentence_model.json"
@@ -65,6 +65,8 @@ class Model:
     threshold: float
     #: A sentence the old phrase lists call a statement is kept from this P(durable) on.
     phrase_floor: float = 1.0
+    #: The feature version the weights were trained with (``features.VERSIONS``).
+    version: int = 1
 
     @classmethod
     def from_json(cls, text: str) -> Model:
@@ -83,12 +85,16 @@ class Model:
         # memory, not ten.
         zero = _pack((0,) * len(rows))
         packed = [_pack(weights) if any(weights) else zero for weights in zip(*rows)]
+        version = data.get("features", 1)
+        if version not in VERSIONS:
+            raise ValueError(f"weights for feature version {version}, the code knows "
+                             f"{VERSIONS}: retrain (train/train_classifier.py)")
         return cls(tuple(data["classes"]), tuple(data["bias"]), packed, data["scale"],
-                   data["threshold"], data.get("phrase_floor", 1.0))
+                   data["threshold"], data.get("phrase_floor", 1.0), version)
 
     def probabilities(self, sentence: str, position: int = 0, count: int = 1,
                       after_options: bool | None = None) -> dict[str, float]:
-        hashed, cues = features(sentence, position, count, after_options)
+        hashed, cues = features(sentence, position, count, after_options, self.version)
         unit = 1.0 / math.sqrt(len(hashed)) if hashed else 0.0
         words, named = self._sums(hashed), self._sums(cues)
         scores = [b + unit * w + c for b, w, c in zip(self.bias, words, named)]
