@@ -20,6 +20,12 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
 - it **narrates** what happened ("we were waiting on …", "I was trying …");
 - it is **mood**, not a decision: a short sentence saying what the people are or will be
   ("we are going to be famous", "I'm so happy");
+- it is **a step of today's plan** ("we should first get a design", "we will still check X
+  after all the updates"), or **a plan to deliberate** ("we should also think about which
+  …"): an order of work, or nothing decided yet (a condition makes it a rule for that case);
+- it **wants something of the thing being made now** ("this document, I want everything we
+  discussed in it");
+- it **remarks on the person's situation** with no rule in it ("I am on a mac");
 - it talks about **the agent's turn** ("you described …", "you missed …"): feedback on the
   conversation, not a rule of the project;
 - it **leans on what was said before** ("that approach is not an option", "just push it
