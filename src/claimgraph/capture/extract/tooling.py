@@ -227,10 +227,10 @@ def one_form_per_check(forms: list[tuple[str, str]], typed: str) -> set[tuple[st
     the order first run (all of them seen to pass): a form the person typed wins (the longest
     of them); else a form with a flag that does less is left out (``cargo test --no-run``
     beside ``cargo test``, ``tsc --noEmit --skipLibCheck`` beside ``tsc --noEmit``), then a
-    form another one extends with a stricter setting (``mix compile`` beside ``mix compile --warnings-as-errors``: the gate
-    the project holds to); of what is left the plainest -- fewest words, then the first run
-    (``python -m pytest`` beside ``timeout 900 python -m pytest``, ``dotnet test`` beside
-    ``dotnet test -c Release``)."""
+    form another one extends with a stricter setting (``mix compile`` beside
+    ``mix compile --warnings-as-errors``: the gate the project holds to); of what is left,
+    the plainest -- fewest words, then the first run (``python -m pytest`` beside
+    ``timeout 900 python -m pytest``, ``dotnet test`` beside ``dotnet test -c Release``)."""
     groups: dict[tuple[str, ...], list[str]] = {}
     for predicate, form in dict.fromkeys(forms):
         groups.setdefault(check_of(predicate, form), []).append(form)
