@@ -203,6 +203,7 @@ def test_a_plan_a_want_for_the_deliverable_or_a_remark_is_for_today(sentence, wh
     "We're going to publish the image to the public registry",
     "I want commit messages in the imperative mood",
     "I'm on call, so keep pages short",  # a rule rides on the remark
+    "I'm in favour of small pull requests",
 ])
 def test_an_order_a_condition_or_a_rule_with_a_remark_may_stand(sentence):
     assert task_scoped(sentence) is None

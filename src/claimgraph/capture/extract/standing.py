@@ -141,8 +141,8 @@ _DELIVERABLE = re.compile(
 #: the project on github"): a state of the moment, stated, not decided.
 _SITUATION = re.compile(
     r"^(?:(?:ok(?:ay)?|so|and|but|well|hmm|also|btw)[,!.]?\s+)*i(?:'m|\s+am)\s+(?:not\s+|"
-    r"currently\s+|still\s+|just\s+)*(?:on|in|at|seeing|getting|running|looking|working|"
-    r"having|trying|stuck|back|here)\b", re.IGNORECASE)
+    r"currently\s+|still\s+|just\s+)*(?:on|seeing|getting|running|looking at|working on|"
+    r"having|trying|stuck)\b", re.IGNORECASE)
 _RULE_WORD = re.compile(r"\b(?:should|must|shall|need|have to|has to|want|prefer|like|use|"
                         r"don'?t|do not|avoid|keep|make sure|only|let'?s)\b", re.IGNORECASE)
 _PROCESS_QUESTION = re.compile(
