@@ -174,3 +174,36 @@ def test_the_agents_report_of_its_turn_is_not_a_rule(text, why):
 ])
 def test_a_rule_in_the_agents_words_is_not_a_report(text):
     assert agent_report(text) is None
+
+
+@pytest.mark.parametrize("sentence, why", [
+    ("We should first sketch the data model before writing any handler",
+     "a step of today's plan"),
+    ("first let's list which pages link to the old domain", "a step of today's plan"),
+    ("ok, but we will still rerun the smoke suite after all the migrations",
+     "a step of today's plan"),
+    ("we should also think about which endpoints keep the old auth",
+     "a plan to deliberate, nothing decided"),
+    ("let's look into how the importer handles empty rows",
+     "a plan to deliberate, nothing decided"),
+    ("The changelog draft, I want everything we talked about in it",
+     "a want for what is being made now"),
+    ("I'd like this page to cover the three install paths", "a want for what is being made now"),
+    ("I am on a linux laptop", "a remark on the situation, no rule in it"),
+    ("hmm I'm not getting any output from the worker", "a remark on the situation, no rule in it"),
+])
+def test_a_plan_a_want_for_the_deliverable_or_a_remark_is_for_today(sentence, why):
+    assert task_scoped(sentence) == why
+
+
+@pytest.mark.parametrize("sentence", [
+    "Run the formatter first, then the linter",  # an order of steps with no plan subject
+    "The first line of a commit message must be under 72 characters",
+    "If the cache is cold, then we should warm it from the nightly dump",
+    "We're going to publish the image to the public registry",
+    "I want commit messages in the imperative mood",
+    "I'm on call, so keep pages short",  # a rule rides on the remark
+    "I'm in favour of small pull requests",
+])
+def test_an_order_a_condition_or_a_rule_with_a_remark_may_stand(sentence):
+    assert task_scoped(sentence) is None

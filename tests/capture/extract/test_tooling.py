@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from claimgraph.capture.extract.shell import invocations, unwrap
-from claimgraph.capture.extract.tooling import command_form, packages_added, runner_of
+from claimgraph.capture.extract.tooling import (
+    command_form, one_form_per_check, packages_added, runner_of)
 
 from .extract_helpers import ROOT, Session, facts
 
@@ -204,3 +205,38 @@ def test_a_run_filtered_to_some_tests_is_remembered_as_the_plain_run():
 ])
 def test_a_command_is_remembered_whole_or_as_the_plain_run(command, form):
     assert command_form(tuple(command.split())) == form
+
+
+TESTED, BUILT = "core/tested-by", "core/built-with"
+
+
+@pytest.mark.parametrize("forms, kept", [
+    (["timeout 600 python -m pytest", "python -m pytest"], "python -m pytest"),
+    (["cargo test", "cargo test --no-run"], "cargo test"),
+    (["npx tsc --noEmit --skipLibCheck", "npx tsc --noEmit --strict"], "npx tsc --noEmit --strict"),
+    (["dotnet test -c Release --nologo", "dotnet test --nologo"], "dotnet test --nologo"),
+    (["go test", "go test -race"], "go test -race"),  # the stricter gate, as before
+    (["uv run pytest", "pytest", ".venv/bin/python -m pytest"], "pytest"),
+])
+def test_variants_of_one_check_are_one_form(forms, kept):
+    assert one_form_per_check([(TESTED, form) for form in forms], "") == {(TESTED, kept)}
+
+
+def test_a_form_the_person_typed_wins_over_a_plainer_one():
+    forms = [(TESTED, "pytest"), (TESTED, "uv run pytest")]
+    assert one_form_per_check(forms, "run `uv run pytest` before you push") == {
+        (TESTED, "uv run pytest")}
+
+
+def test_different_checks_stay_apart():
+    forms = [(TESTED, "tox -e lint"), (TESTED, "tox -e py312"), (TESTED, "pytest"),
+             (TESTED, "uv run ruff"), (TESTED, "npx vitest"), (TESTED, "npx tsc --noEmit"),
+             (BUILT, "npx tsc")]
+    assert one_form_per_check(forms, "") == set(forms)
+
+
+def test_a_session_running_one_check_in_two_forms_stores_one():
+    session = Session()
+    session.bash("timeout 900 python -m pytest -q", output="5 passed")
+    session.bash("python -m pytest tests/test_cart.py", output="2 passed")
+    assert facts(session.extract()) == {(PROJECT, TESTED, "python -m pytest")}

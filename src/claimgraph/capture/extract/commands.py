@@ -90,7 +90,7 @@ def kind_of(argv: tuple[str, ...]) -> tuple[str, str] | None:
         return None
     if words[0] == "tsc" and "--noEmit" in words:
         return "lint", "tsc --noEmit"
-    if words[0] in ("tox", "nox") and _FORMAT_ENV & set(_env_names(words)):
+    if words[0] in ("tox", "nox") and _FORMAT_ENV & set(env_names(words)):
         return "format", words[0]  # ``tox -e format`` rewrites code, like ``black``
     names = positional(words)
     for size in range(min(_LONGEST, len(names)), 0, -1):
@@ -104,7 +104,7 @@ def kind_of(argv: tuple[str, ...]) -> tuple[str, str] | None:
     return None
 
 
-def _env_names(words: tuple[str, ...]) -> list[str]:
+def env_names(words: tuple[str, ...]) -> list[str]:
     """The environments or sessions a ``tox -e a,b`` / ``nox -s a`` run names."""
     found: list[str] = []
     for flag, value in zip(words, words[1:]):

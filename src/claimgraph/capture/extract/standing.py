@@ -20,6 +20,12 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
 - it **narrates** what happened ("we were waiting on …", "I was trying …");
 - it is **mood**, not a decision: a short sentence saying what the people are or will be
   ("we are going to be famous", "I'm so happy");
+- it is **a step of today's plan** ("we should first get a design", "we will still check X
+  after all the updates"), or **a plan to deliberate** ("we should also think about which
+  …"): an order of work, or nothing decided yet (a condition makes it a rule for that case);
+- it **wants something of the thing being made now** ("this document, I want everything we
+  discussed in it");
+- it **remarks on the person's situation** with no rule in it ("I am on a mac");
 - it talks about **the agent's turn** ("you described …", "you missed …"): feedback on the
   conversation, not a rule of the project;
 - it **leans on what was said before** ("that approach is not an option", "just push it
@@ -108,6 +114,37 @@ _SCOPE_ONLY = re.compile(
     r"^(?:(?:ok(?:ay)?|yes|yeah|no|so|and|but)[,!.]?\s+)*(?:just|only)\s+"
     r"(?:(?:the|this|that|these|those)\s+)?[\w.-]+(?:\s+[\w.-]+)?\s*,\s*(?:(?:but|and)\s+)?not\b",
     re.IGNORECASE)
+#: The people's own plan for the work in hand, put in order ("we should first get a design",
+#: "first let's clarify …", "we will still check X after all the updates"): a step of
+#: today's sequence, not a rule. A plan under a condition ("if …, then we use …") is left alone.
+_PLAN_SUBJECT = r"(?:we|i)(?:'ll|\s+(?:will|shall|should|can|must|are going to|am going to))|let'?s"
+_SEQUENCED = re.compile(
+    r"\b(?:" + _PLAN_SUBJECT + r")\s+(?:\w+\s+)?first\b|\bfirst,?\s+(?:" + _PLAN_SUBJECT
+    + r")\b|\b(?:" + _PLAN_SUBJECT + r")\b[^.;:]*\b(?:afterwards|after (?:all|every|each) "
+    r"(?:the |of the )?\w+s|after (?:that|this|these|those))\b", re.IGNORECASE)
+#: A plan to deliberate ("we should also think about which …", "let's research how …"):
+#: it decides nothing yet; what was decided is in what the session then did.
+_DELIBERATE = re.compile(
+    r"\b(?:" + _PLAN_SUBJECT + r")\s+(?:also\s+|first\s+|still\s+)*(?:think about|think "
+    r"through|research|look into|investigate|explore|figure out|find out|find a way|clarify|"
+    r"discuss|brainstorm|consider)\b", re.IGNORECASE)
+#: A want whose object is the thing being made in this conversation: "this document, I want
+#: everything we discussed in it", "I'd like the plan to cover what we talked about".
+_WANT = re.compile(r"\b(?:i|we)(?:\s+(?:really|also|just))*(?:\s+(?:want|would like|wish)|"
+                   r"'d like)\b", re.IGNORECASE)
+_DELIVERABLE = re.compile(
+    r"\b(?:this|the current)\s+(?:document|doc|page|file|pr|pull request|feature|plan|spec|"
+    r"report|script|section|change|draft|ticket|issue|task|summary|prompt)\b|"
+    r"\b(?:we|you|i)(?:'ve|\s+have)?\s+(?:just\s+)?(?:discussed|talked about|agreed on|went "
+    r"over|covered)\b", re.IGNORECASE)
+#: A remark on the person's situation with no rule in it ("I am on a mac", "I'm not seeing
+#: the project on github"): a state of the moment, stated, not decided.
+_SITUATION = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|and|but|well|hmm|also|btw)[,!.]?\s+)*i(?:'m|\s+am)\s+(?:not\s+|"
+    r"currently\s+|still\s+|just\s+)*(?:on|seeing|getting|running|looking at|working on|"
+    r"having|trying|stuck)\b", re.IGNORECASE)
+_RULE_WORD = re.compile(r"\b(?:should|must|shall|need|have to|has to|want|prefer|like|use|"
+                        r"don'?t|do not|avoid|keep|make sure|only|let'?s)\b", re.IGNORECASE)
 _PROCESS_QUESTION = re.compile(
     r"\b(?:how (?:would|do|should) (?:you|we|i) (?:like to )?(?:proceed|continue|go on|start)|"
     r"(?:shall|should) (?:i|we) (?:proceed|continue|go ahead|start|begin|stop)|"
@@ -133,6 +170,15 @@ def task_scoped(sentence: str) -> str | None:
         return "hypothetical"
     if _NARRATION.search(sentence):
         return "narrates what happened"
+    if not _ANY_CONDITION.search(sentence):
+        if _SEQUENCED.search(sentence):
+            return "a step of today's plan"
+        if _DELIBERATE.search(sentence):
+            return "a plan to deliberate, nothing decided"
+    if _WANT.search(sentence) and _DELIVERABLE.search(sentence):
+        return "a want for what is being made now"
+    if _SITUATION.match(sentence.strip()) and not _RULE_WORD.search(sentence):
+        return "a remark on the situation, no rule in it"
     if _MOOD.match(sentence.strip()):
         return "mood, not a decision"
     if _AGENT_TURN.search(sentence):

@@ -20,7 +20,7 @@ import re
 from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
-from claimgraph.capture.extract.commands import kind_of
+from claimgraph.capture.extract.commands import env_names, kind_of, kind_of_text
 from claimgraph.capture.extract.dependencies import established, failures_before, said_of
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.session import (
@@ -192,18 +192,64 @@ def _follows_flag(argv: tuple[str, ...], index: int) -> bool:
 
 
 def tooling_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
-    """One candidate per runner form (a form that another one only extends is left out:
-    ``mix compile`` beside ``mix compile --warnings-as-errors``), per package, and the dev
-    server, which runs in the background (no verdict) or is named by the user."""
+    """One candidate per check (``one_form_per_check``: ``timeout 900 python -m pytest`` beside
+    ``python -m pytest`` is one way of testing, stored once), per package, and the dev server,
+    which runs in the background (no verdict) or is named by the user."""
     if not view.project:
         return
     found = list(_tooling(view))
-    forms = {(c["predicate"], c["object"]) for c in found if c["rule"] == "tooling"}
+    forms = [(c["predicate"], c["object"]) for c in found if c["rule"] == "tooling"]
+    kept = one_form_per_check(forms, " ".join(text for _, text in user_texts(view)))
     for fact in found:
-        extended = fact["rule"] == "tooling" and any(
-            p == fact["predicate"] and o.startswith(fact["object"] + " ") for p, o in forms)
-        if not extended:
+        if fact["rule"] != "tooling" or (fact["predicate"], fact["object"]) in kept:
             yield fact
+
+
+#: A flag that makes a run do less than the plain one: compile the tests without running
+#: them, skip a part of the check (``cargo test --no-run``, ``tsc --skipLibCheck``).
+_NARROWING = re.compile(r"^--?(?:no-?run|no-?emit-?only|skip|compile-?only|exclude|only)",
+                        re.IGNORECASE)
+
+
+def check_of(predicate: str, form: str) -> tuple[str, ...]:
+    """Which check a remembered form runs: the predicate, the runner (program and subcommand,
+    wrappers removed) and, for tox/nox, the environments named -- ``tox -e lint`` and ``tox -e
+    py312`` are two checks, ``timeout 900 pytest`` and ``uv run pytest`` one."""
+    found = kind_of_text(form)
+    if found is None:
+        return (predicate, form)
+    words = tuple(form.split())
+    return (predicate, found[1], *sorted(env_names(unwrap(words))))
+
+
+def one_form_per_check(forms: list[tuple[str, str]], typed: str) -> set[tuple[str, str]]:
+    """The (predicate, form) pairs to keep, one per check (``check_of``), from ``forms`` in
+    the order first run (all of them seen to pass): a form the person typed wins (the longest
+    of them); else a form with a flag that does less is left out (``cargo test --no-run``
+    beside ``cargo test``, ``tsc --noEmit --skipLibCheck`` beside ``tsc --noEmit``), then a
+    form another one extends with a stricter setting (``mix compile`` beside
+    ``mix compile --warnings-as-errors``: the gate the project holds to); of what is left,
+    the plainest -- fewest words, then the first run (``python -m pytest`` beside
+    ``timeout 900 python -m pytest``, ``dotnet test`` beside ``dotnet test -c Release``)."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for predicate, form in dict.fromkeys(forms):
+        groups.setdefault(check_of(predicate, form), []).append(form)
+    return {(key[0], _chosen(group, typed)) for key, group in groups.items()}
+
+
+def _chosen(group: list[str], typed: str) -> str:
+    said = [form for form in group
+            if re.search(rf"(?<![\w./-]){re.escape(form)}(?![\w-])", typed)]
+    if said:
+        return max(said, key=lambda form: len(form.split()))
+    left = [form for form in group
+            if not any(_NARROWING.match(word) for word in form.split())] or group
+    left = [form for form in left if not any(_extends(other, form) for other in left)] or left
+    return min(left, key=lambda form: (len(form.split()), group.index(form)))
+
+
+def _extends(form: str, other: str) -> bool:
+    return form.startswith(other + " ")
 
 
 def _tooling(view: SessionView) -> Iterator[dict[str, Any]]:
