@@ -20,7 +20,8 @@ import pytest
 NOT_ON_A_READ = {
     "filelock", "psutil", "structlog", "asyncio", "logging", "decimal",
     "dataclasses", "inspect", "tomllib", "difflib", "shutil", "tempfile", "secrets", "socket",
-    "threading", "hashlib", "random", "bz2", "lzma", "subprocess", "typing",
+    "threading", "hashlib", "_hashlib", "random", "bz2", "lzma", "subprocess", "typing",
+    "ipaddress",
     "claimgraph.core.writes", "claimgraph.core.writer", "claimgraph.core.ingest",
     "claimgraph.store.memory", "claimgraph.cli.memory", "claimgraph.curator",
     "claimgraph.daemon.settings",
@@ -104,3 +105,34 @@ def test_a_capture_loads_neither_asyncio_nor_ssl(project_dir):
     loaded = loaded_by(["capture", str(fixture), "--no-curate"], project_dir)
     assert "claimgraph.capture.run" in loaded and "structlog" in loaded, "the probe did not run"
     assert heavy(loaded, {"asyncio", "ssl", "_ssl"}) == set()
+
+
+def test_a_tie_between_search_hits_loads_no_openssl():
+    """A tie is broken on a BLAKE2 hash of the facts' texts: CPython's built-in ``_blake2``,
+    the very function ``hashlib.blake2b`` is, without ``hashlib``'s OpenSSL (~4 ms)."""
+    probe = ("import sys, hashlib as h; from claimgraph.logic.retrieval import text_hash as t;"
+             "print(t('a\\x1fb\\udc80') == int.from_bytes(h.blake2b('a\\x1fb\\udc80'.encode("
+             "'utf-8', 'surrogatepass'), digest_size=8).digest(), 'big'))")
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c",
+                           "import sys; from claimgraph.logic.retrieval import text_hash;"
+                           "text_hash('x'); print('_hashlib' in sys.modules)"],
+                          capture_output=True, text=True, timeout=60, env=dict(os.environ))
+    assert done.stdout.strip() == "False", done.stderr[-2000:]
+    same = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, env=dict(os.environ))
+    assert same.stdout.strip() == "True", same.stderr[-2000:]
+
+
+def test_the_mcp_server_defers_ipaddress(project_dir):
+    """``urllib.parse`` imports ``ipaddress`` for bracketed URL hosts: the server's entry
+    point defers it (claimgraph.deferred), and a first use still finds the real module."""
+    probe = ("import runpy, sys; sys.argv = ['claimgraph.mcp', '--help'];\n"
+             "try: runpy.run_module('claimgraph.mcp', run_name='__main__')\n"
+             "except SystemExit: pass\n"
+             "m = sys.modules['ipaddress']; print(type(m).__name__, 'IPv4Address' in vars(m));"
+             "import urllib.parse as u; print(u.urlsplit('http://[::1]:80/').hostname,"
+             " type(sys.modules['ipaddress']).__name__)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, env=dict(os.environ), cwd=project_dir,
+                          stdin=subprocess.DEVNULL)
+    assert done.stdout.splitlines()[-2:] == ["_StandIn False", "::1 module"], done.stderr[-2000:]

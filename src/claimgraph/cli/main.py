@@ -38,11 +38,12 @@ def main(argv: list[str] | None = None) -> int:
         argv = ["--help"]
     if entry:
         from claimgraph import startup
+        from claimgraph.deferred import defer
+        defer("ipaddress")  # urllib.parse's, for bracketed URL hosts (claimgraph.deferred)
         startup.loading()  # the modules and the parser live until exit (claimgraph.startup)
     try:
         from claimgraph.cli.parser import UsageError, command_word, parser_for
         if entry and command_word(argv) in DEFER_ASYNCIO:
-            from claimgraph.deferred import defer
             defer("asyncio")  # structlog imports it, capture never uses it (claimgraph.deferred)
         try:
             args = parser_for(argv).parse_args(argv)

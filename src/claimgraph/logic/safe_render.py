@@ -15,6 +15,7 @@ every place such text is shown (the SessionStart block, ``claimgraph context``, 
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, Mapping
 
@@ -31,27 +32,46 @@ _FETCH = r"(?:curl|wget|fetch|aria2c|http(?:ie)?)\b"
 _SHELL = r"(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|k|da|fi|c|tc)?sh\b|python[0-9.]*\b|perl\b|ruby\b|node\b"
 _PS_FETCH = (r"(?:iwr|irm|invoke-webrequest|invoke-restmethod"
              r"|new-object\s+(?:system\.)?net\.webclient|downloadstring)\b")
-_REMOTE_RUN = re.compile("|".join((
+_REMOTE_RUN = "|".join((
     rf"\b{_FETCH}[^|\n]{{0,400}}\|\s*(?:{_SHELL})",                       # curl … | sh
     rf"\b(?:{_SHELL})\s+(?:-\S+\s+)*['\"]?[<$]\(\s*{_FETCH}",               # sh -c "$(curl …)"
     rf"\b(?:eval|source|\.)\s+['\"]?[<$]\(\s*{_FETCH}",                      # eval "$(curl …)"
     rf"\b{_PS_FETCH}.{{0,400}}(?:\|\s*iex\b|invoke-expression)",           # iwr … | iex
     rf"\b(?:iex|invoke-expression)\b\s*\(?\s*\(?\s*{_PS_FETCH}",          # iex (iwr …)
-)), re.IGNORECASE)
+))
 _SECRET = (r"(?:(?:access|auth|api|bearer|session|github|gh|npm|pypi|aws|openai|anthropic)?"
            r"[ _-]?tokens?|api[ _-]?keys?|secrets?|credentials?|passwords?|passphrases?|"
            r"(?:ssh|private|signing)[ _-]keys?|id_rsa|id_ed25519|\.env\b|cookies?)")
 _SEND = r"(?:send|post|upload|exfiltrat\w*|e-?mail|paste|transmit|leak|share)\w*"
 _WHERE = (r"(?:to|into|at|on)\s+(?:https?://|\S+@\S+\.\w+|(?:the|a|an|this|my|our|their|some)\s+"
           r"(?:\w+\s+)?(?:server|endpoint|webhook|url|address|channel|gist|pastebin|host|site))")
-_SENDS_SECRET = re.compile("|".join((
+_SENDS_SECRET = "|".join((
     rf"\b{_SEND}\b[^.\n]{{0,80}}\b{_SECRET}[^.\n]{{0,60}}\b{_WHERE}",
     rf"\b{_SEND}\b[^.\n]{{0,80}}\b{_SECRET}[^.\n]{{0,60}}https?://",
     rf"\b{_FETCH}[^|\n]{{0,200}}(?:-d|--data\S*|-F|--form|-H|--header|-T|--upload-file)\s+"
     r"\S*\$\{?\w*(?:TOKEN|KEY|SECRET|PASSWORD|PASS|CRED)",
-)), re.IGNORECASE)
-_NEGATED = re.compile(r"\b(?:never|don'?t|do\s+not|must\s+not|mustn'?t|avoid|no|not|without|"
-                      r"stop)\b[^.\n]{0,24}$", re.IGNORECASE)
+))
+_NEGATED = (r"\b(?:never|don'?t|do\s+not|must\s+not|mustn'?t|avoid|no|not|without|"
+            r"stop)\b[^.\n]{0,24}$")
+#: Words a match of the patterns above cannot do without, each as those patterns spell it
+#: (same flags, so the same characters match): every alternative of ``_REMOTE_RUN`` holds a
+#: ``_FETCH`` or ``_PS_FETCH`` word; of ``_SENDS_SECRET``, a ``_SECRET`` word (or one of the
+#: upper-case names, which these include) and a ``_SEND`` or ``_FETCH`` word. A text without
+#: them is not held, and the patterns (~4 ms to compile, on an MCP server's first search) are
+#: compiled only for a text that has them (``_patterns``).
+_FETCH_WORD = re.compile(r"curl|wget|fetch|aria2c|http|iwr|irm|invoke-webrequest"
+                         r"|invoke-restmethod|new-object|downloadstring", re.IGNORECASE)
+_SEND_WORD = re.compile(r"send|post|upload|exfiltrat|e-?mail|paste|transmit|leak|share",
+                        re.IGNORECASE)
+_SECRET_WORD = re.compile(r"token|key|secret|cred|pass|id_rsa|id_ed25519|\.env|cookie",
+                          re.IGNORECASE)
+
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """(remote run, sends a secret, negated), compiled once, when first needed."""
+    return (re.compile(_REMOTE_RUN, re.IGNORECASE), re.compile(_SENDS_SECRET, re.IGNORECASE),
+            re.compile(_NEGATED, re.IGNORECASE))
 
 
 def safe_text(text: Any) -> str:
@@ -92,10 +112,16 @@ def safe_value(value: Any) -> Any:
 def held_reason(text: str) -> str | None:
     """Why a fact saying ``text`` is held for review rather than shown, or None."""
     flat = " ".join(_INVISIBLE.sub(" ", str(text)).split())
-    if _REMOTE_RUN.search(flat):
+    fetches = _FETCH_WORD.search(flat) is not None
+    if not fetches and not (_SECRET_WORD.search(flat) and _SEND_WORD.search(flat)):
+        return None  # neither pattern can match (``_FETCH_WORD``)
+    remote_run, sends_secret, negated = _patterns()
+    if fetches and remote_run.search(flat):
         return "it tells the agent to fetch and run remote code"
-    for match in _SENDS_SECRET.finditer(flat):
-        if not _NEGATED.search(flat[:match.start()]):
+    if not _SECRET_WORD.search(flat):
+        return None
+    for match in sends_secret.finditer(flat):
+        if not negated.search(flat[:match.start()]):
             return "it tells the agent to send credentials somewhere"
     return None
 

@@ -3,7 +3,9 @@
 import sys
 
 from claimgraph import startup
+from claimgraph.deferred import defer
 
+defer("ipaddress")  # urllib.parse's, for bracketed URL hosts (claimgraph.deferred)
 startup.loading()  # what loads below lives as long as the server (claimgraph.startup)
 from claimgraph.mcp.main import main  # noqa: E402
 
