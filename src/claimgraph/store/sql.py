@@ -553,11 +553,14 @@ class SqlStore(StoreDefaults):
         return [(str(r[0]), int(r[1]), dict(zip(FACT_HEAD_FIELDS, r[3:])), bool(r[2]))
                 for r in rows]
 
-    def episode_members(self, ids: Iterable[str], cap: int) -> list[tuple[str, str]]:
+    def episode_members(self, ids: Iterable[str], cap: int,
+                        among: Iterable[str] | None = None) -> list[tuple[str, str]]:
         wanted = sorted(set(ids))
         if not wanted or cap < 1:
             return []
         self._refresh()
+        if among is not None:
+            return self._episode_members_among(wanted, cap, set(among))
         episodes = sorted(str(r[0]) for r in self._db.rows(self._q.EPISODES_OF,
                                                            {"ids": self._q.id_list(wanted)}))
         out: list[tuple[str, str]] = []
@@ -567,6 +570,22 @@ class SqlStore(StoreDefaults):
             if len(rows) <= cap:
                 out.extend((str(r[0]), episode) for r in rows)
         return out
+
+    def _episode_members_among(self, wanted: list[str], cap: int,
+                               among: set[str]) -> list[tuple[str, str]]:
+        """``episode_members`` kept to ``among``, without reading the episodes' other facts:
+        each given fact's episode's size counted on the episode index up to ``cap + 1``,
+        then, if one is small enough, the episodes of ``among`` in one read by id."""
+        small = set()
+        for row in self._db.rows(self._q.EPISODES_OF, {"ids": self._q.id_list(wanted)}):
+            episode = str(row[0])
+            found = self._db.one(self._q.EPISODE_SIZE, {"episode": episode, "cap": int(cap) + 1})
+            if found and int(found[0]) <= cap:
+                small.add(episode)
+        if not small or not among:
+            return []
+        rows = self._db.rows(self._q.FACTS_EPISODES, {"ids": self._q.id_list(sorted(among))})
+        return [(str(r[0]), str(r[1])) for r in rows if str(r[1]) in small]
 
     def _has_words(self) -> bool:
         """Whether the store has the word index (format 6); a reader may open format 4 or 5."""
