@@ -87,6 +87,8 @@ if TYPE_CHECKING:
         EPISODE_NEIGHBOURS: str
         EPISODES_OF: str
         EPISODE_FACT_IDS: str
+        FACTS_EPISODES: str
+        EPISODE_SIZE: str
         SET_DORMANT: str
         REVIVE: str
         DORMANT_IDS: str
