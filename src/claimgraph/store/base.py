@@ -242,7 +242,8 @@ class Store(Protocol):
         Rows in no particular order. Search lets a hit's whole episode lend to the
         candidates in it (docs/search.md). ``among``: only these facts' rows (search's
         candidates), read by id rather than by episode, so an episode's other facts are
-        never read: its size is counted on the episode index alone."""
+        never read: its size is counted on the episode index alone; an episode that holds
+        fewer than two of them gives none (one alone borrows from no one)."""
 
     def stats(self) -> dict[str, Any]:
         """{format, entities, facts: {total, valid, invalidated}, episodes, predicates: {status:

@@ -439,8 +439,14 @@ class MemoryStore(MemoryPurge, StoreDefaults):
         sizes: dict[str, int] = {}
         for _, episode in members:
             sizes[episode] = sizes.get(episode, 0) + 1
+        if keep is None:
+            return [(fact_id, episode) for fact_id, episode in members if sizes[episode] <= cap]
+        shared: dict[str, int] = {}
+        for fact_id, episode in members:
+            if fact_id in keep:
+                shared[episode] = shared.get(episode, 0) + 1
         return [(fact_id, episode) for fact_id, episode in members
-                if sizes[episode] <= cap and (keep is None or fact_id in keep)]
+                if sizes[episode] <= cap and fact_id in keep and shared[episode] >= 2]
 
     def _named(self, needle: str) -> list[Record]:
         """Entities whose name or an alias contains the (lower-cased) text."""
