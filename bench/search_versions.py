@@ -9,7 +9,8 @@ also the search's CPU time per query (less moved by other processes on a shared 
 
 Usage:
   .venv/bin/python bench/search_versions.py BASE_STORE --base /tmp/main/src [--rounds 5]
-      [--limit 10] [--size N] [--questions]
+      [--limit 10] [--size N] [--questions] [--also NAME=/tmp/other/src ...]
+  (--also: a further version, in the same interleaved rounds, on its own copy of the store)
   (one round, internal) .venv/bin/python bench/search_versions.py STORE --round [--limit 10]
 """
 
@@ -108,6 +109,8 @@ def main() -> None:
     parser.add_argument("--size", type=int)
     parser.add_argument("--questions", action="store_true",
                         help="questions in plain words instead of bench_search's pool")
+    parser.add_argument("--also", action="append", default=[], metavar="NAME=SRC",
+                        help="a further version's src/, timed in the same rounds")
     parser.add_argument("--round", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     size = args.size or sqlite3.connect(args.store).execute(
@@ -119,6 +122,10 @@ def main() -> None:
         copy = Path(tmp) / "claims.db"
         shutil.copyfile(args.store, copy)
         versions = {"ours": (str(HERE.parent / "src"), copy)}
+        for n, also in enumerate(args.also):
+            name, code = also.split("=", 1)
+            versions[name] = (code, Path(tmp) / f"also-{n}.db")
+            shutil.copyfile(args.store, versions[name][1])
         if args.base:
             versions["base"] = (args.base, args.store)
         found: dict[str, list[dict]] = {name: [] for name in versions}

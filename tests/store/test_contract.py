@@ -749,6 +749,28 @@ def test_episode_members_are_every_fact_of_the_given_facts_episodes(store):
     assert members([], 10) == [] and members(["n-1"], 0) == []
 
 
+def test_episode_members_among_keeps_only_those_facts_rows(store):
+    """``among`` (search's candidates) gives the same rows kept to those facts: the episodes'
+    sizes still count every fact, the given facts' own rows only if among them; an episode
+    with fewer than two of them gives none."""
+    entity(store, "e-1", "Core")
+    store.insert_facts([fact(i, "e-1", lit=i, episode=ep, **extra) for i, ep, extra in (
+        ("n-1", "ep-1", {}), ("m-1", "ep-2", {}), ("n-2", "ep-1", {"t_invalid": 2000}),
+        ("o-1", None, {}), ("n-3", "ep-1", {}), ("m-2", "ep-2", {}), ("p-1", "ep-3", {}))])
+    def among(ids, cap, keep):
+        return sorted(store.episode_members(ids, cap, among=keep))
+    everyone = ["n-1", "m-1", "n-2", "o-1", "n-3", "m-2", "p-1", "f-nope"]
+    for ids, cap in ((["n-3"], 10), (["m-2", "n-1"], 10), (["m-2", "n-1"], 2), (["o-1"], 10),
+                     (["m-2", "n-1"], 3)):
+        assert among(ids, cap, everyone) == sorted(store.episode_members(ids, cap))
+    assert among(["n-3"], 10, ["n-1", "n-2", "p-1", "o-1"]) == [("n-1", "ep-1"), ("n-2", "ep-1")]
+    assert among(["n-3"], 10, ["n-1", "p-1", "o-1"]) == []  # n-1 alone in ep-1
+    # ep-1 is too big at cap 2
+    assert among(["m-2", "n-1"], 2, ["m-1", "m-2", "n-1", "n-2"]) == [("m-1", "ep-2"),
+                                                                     ("m-2", "ep-2")]
+    assert among(["m-2"], 10, []) == [] and among([], 10, ["m-1"]) == []
+
+
 def test_search_inside_a_transaction_sees_its_own_writes(store):
     with store.transaction():
         entity(store, "e-1", "Scheduler", aliases=["timer-jobs"])

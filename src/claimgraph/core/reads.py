@@ -261,10 +261,10 @@ def _episodes(sh: Shell, found: R.Candidates) -> dict[str, str]:
     if R.EPISODE_SHARE <= 0:
         return {}
     ids = R.lenders(found)
-    rows = sh.store.episode_members(ids, R.EPISODE_MEMBERS_CAP) if ids else []
-    if not rows:
+    if not ids:
         return {}
     known = {fact["id"] for _, _, fact in found.scored}
+    rows = sh.store.episode_members(ids, R.EPISODE_MEMBERS_CAP, among=known)
     return {fact_id: episode for fact_id, episode in rows if fact_id in known}
 
 

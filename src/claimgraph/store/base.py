@@ -234,12 +234,16 @@ class Store(Protocol):
         lets a fact borrow from its neighbours' scores (a memory's context lives around it,
         and a question's answer follows it: docs/search.md). Rows in no particular order."""
 
-    def episode_members(self, ids: Iterable[str], cap: int) -> list[tuple[str, str]]:
+    def episode_members(self, ids: Iterable[str], cap: int,
+                        among: Iterable[str] | None = None) -> list[tuple[str, str]]:
         """(fact id, episode id) for the facts, closed ones included, of the given facts'
         episodes (those included) that hold at most ``cap`` facts; a bigger episode gives
         none (too large to say where an answer lies), nor does a fact with no episode.
         Rows in no particular order. Search lets a hit's whole episode lend to the
-        candidates in it (docs/search.md)."""
+        candidates in it (docs/search.md). ``among``: only these facts' rows (search's
+        candidates), read by id rather than by episode, so an episode's other facts are
+        never read: its size is counted on the episode index alone; an episode that holds
+        fewer than two of them gives none (one alone borrows from no one)."""
 
     def stats(self) -> dict[str, Any]:
         """{format, entities, facts: {total, valid, invalidated}, episodes, predicates: {status:

@@ -426,9 +426,11 @@ class MemoryStore(MemoryPurge, StoreDefaults):
                                 {f: order[other][f] for f in FACT_HEAD_FIELDS}, answers))
         return out
 
-    def episode_members(self, ids: Iterable[str], cap: int) -> list[tuple[str, str]]:
+    def episode_members(self, ids: Iterable[str], cap: int,
+                        among: Iterable[str] | None = None) -> list[tuple[str, str]]:
         """Every fact is looked at (the tests' store): the episodes' sizes are counted whole."""
         wanted = set(ids)
+        keep = None if among is None else set(among)
         facts = self._s["facts"]
         episodes = {facts[i]["episode"] for i in wanted if i in facts and facts[i]["episode"]}
         if not episodes or cap < 1:
@@ -437,7 +439,14 @@ class MemoryStore(MemoryPurge, StoreDefaults):
         sizes: dict[str, int] = {}
         for _, episode in members:
             sizes[episode] = sizes.get(episode, 0) + 1
-        return [(fact_id, episode) for fact_id, episode in members if sizes[episode] <= cap]
+        if keep is None:
+            return [(fact_id, episode) for fact_id, episode in members if sizes[episode] <= cap]
+        shared: dict[str, int] = {}
+        for fact_id, episode in members:
+            if fact_id in keep:
+                shared[episode] = shared.get(episode, 0) + 1
+        return [(fact_id, episode) for fact_id, episode in members
+                if sizes[episode] <= cap and fact_id in keep and shared[episode] >= 2]
 
     def _named(self, needle: str) -> list[Record]:
         """Entities whose name or an alias contains the (lower-cased) text."""

@@ -11,6 +11,7 @@ so the two backends cannot drift apart (docs/store.md, "Adding a store backend")
 from __future__ import annotations
 
 import json
+from collections import Counter
 from abc import abstractmethod
 from contextlib import AbstractContextManager
 
@@ -553,11 +554,14 @@ class SqlStore(StoreDefaults):
         return [(str(r[0]), int(r[1]), dict(zip(FACT_HEAD_FIELDS, r[3:])), bool(r[2]))
                 for r in rows]
 
-    def episode_members(self, ids: Iterable[str], cap: int) -> list[tuple[str, str]]:
+    def episode_members(self, ids: Iterable[str], cap: int,
+                        among: Iterable[str] | None = None) -> list[tuple[str, str]]:
         wanted = sorted(set(ids))
         if not wanted or cap < 1:
             return []
         self._refresh()
+        if among is not None:
+            return self._episode_members_among(wanted, cap, set(among))
         episodes = sorted(str(r[0]) for r in self._db.rows(self._q.EPISODES_OF,
                                                            {"ids": self._q.id_list(wanted)}))
         out: list[tuple[str, str]] = []
@@ -567,6 +571,26 @@ class SqlStore(StoreDefaults):
             if len(rows) <= cap:
                 out.extend((str(r[0]), episode) for r in rows)
         return out
+
+    def _episode_members_among(self, wanted: list[str], cap: int,
+                               among: set[str]) -> list[tuple[str, str]]:
+        """``episode_members`` kept to ``among``, without reading the episodes' other facts:
+        the episodes of ``among`` and the given facts in one read by id, then the size of
+        each given fact's episode that holds two of ``among`` or more counted on the episode
+        index alone, up to ``cap + 1`` entries."""
+        pool = sorted(among.union(wanted))
+        episode_of = {str(r[0]): str(r[1]) for r in self._db.rows(
+            self._q.FACTS_EPISODES, {"ids": self._q.id_list(pool)})}
+        shared = Counter(episode for fact_id, episode in episode_of.items() if fact_id in among)
+        small = set()
+        for episode in sorted({episode_of[i] for i in wanted if i in episode_of}):
+            if shared[episode] < 2:
+                continue
+            found = self._db.one(self._q.EPISODE_SIZE, {"episode": episode, "cap": int(cap) + 1})
+            if found and int(found[0]) <= cap:
+                small.add(episode)
+        return [(fact_id, episode) for fact_id, episode in episode_of.items()
+                if episode in small and fact_id in among]
 
     def _has_words(self) -> bool:
         """Whether the store has the word index (format 6); a reader may open format 4 or 5."""

@@ -87,6 +87,8 @@ if TYPE_CHECKING:
         EPISODE_NEIGHBOURS: str
         EPISODES_OF: str
         EPISODE_FACT_IDS: str
+        FACTS_EPISODES: str
+        EPISODE_SIZE: str
         SET_DORMANT: str
         REVIVE: str
         DORMANT_IDS: str
@@ -333,6 +335,20 @@ def episodes_of(ids_term: str) -> str:
 #: facts (one more than the cap it is asked with: a full answer means too many). The
 #: episode index finds them, reading no more than that many entries, in no order.
 EPISODE_FACT_IDS = "SELECT id FROM facts WHERE episode = :episode LIMIT :cap"
+
+
+def facts_episodes(ids_term: str) -> str:
+    """``Store.episode_members`` with ``among``: (id, episode) of the facts ``among`` that have
+    one (``ids_term``: the dialect's test of ``f.id`` against ``:ids``), one row each through
+    the id index."""
+    return ("SELECT f.id, f.episode FROM facts f WHERE f.id" + ids_term
+            + " AND f.episode IS NOT NULL")
+
+
+#: ``Store.episode_members`` with ``among``, per episode: how many facts it holds, counted
+#: up to ``:cap`` (one more than the cap asked) on the episode index alone (no fact row read).
+EPISODE_SIZE = ("SELECT count(*) FROM (SELECT 1 FROM facts WHERE episode = :episode"
+                " LIMIT :cap) AS m")
 
 
 def touching(entity_ids: Sequence[str], direction: str, in_list: Any,

@@ -220,6 +220,8 @@ EPISODE_NEIGHBOURS = common.episode_neighbours(" IN (SELECT value FROM json_each
 #: ``Store.episode_members`` (:ids JSON; then :episode, :cap).
 EPISODES_OF = common.episodes_of(" IN (SELECT value FROM json_each(:ids))")
 EPISODE_FACT_IDS = common.EPISODE_FACT_IDS
+FACTS_EPISODES = common.facts_episodes(" IN (SELECT value FROM json_each(:ids))")
+EPISODE_SIZE = common.EPISODE_SIZE
 HEADS_BY_PK = ("SELECT f.pk, " + _SEARCH_HEAD_SELECT.removeprefix("SELECT ")
                + " WHERE f.pk IN (SELECT value FROM json_each(?))")
 
