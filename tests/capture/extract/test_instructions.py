@@ -191,7 +191,8 @@ def test_a_read_look_keeps_the_shown_output_and_gives_the_file_text():
 
 def test_a_page_named_as_a_plan_or_a_report_is_not_the_projects_rules():
     for cited in ("docs/BUILD_PLAN.md", "docs/cycle-3-introspection.md", "docs/audit-report.md",
-                  "docs/agent_artifacts/notes.md", "docs/codex_artifacts/run.md"):
+                  "docs/agent_artifacts/notes.md", "docs/codex_artifacts/run.md",
+                  "docs/DISCUSSION.md", "docs/chat-log.md", "docs/meeting-minutes.md"):
         assert not is_instruction_file(cited), cited
     for cited in ("docs/planning.md", "docs/testing.md", "CONTRIBUTING.md", "docs/reporting.md",
                   "docs/audit.md", "docs/static-analysis.md"):

@@ -47,14 +47,16 @@ _PROPOSALS = frozenset({"plans", "plan", "brainstorms", "brainstorm", "proposals
                         # decision records: a design's constraints when it was decided, often
                         # superseded by a later record; the rules in force are in the guides
                         "adr", "adrs", "decisions"})
-#: Words of a page's own name that say it is a plan or a report of work, wherever it sits
-#: (``BUILD_PLAN.md``, ``cycle-23-introspection.md`` under the docs folder): what it says
-#: "must" happen is a requirement of that plan or a finding of that report, not a rule of the
-#: project.
+#: Words of a page's own name that say it is a plan or a report of work, or the record of a
+#: conversation, wherever it sits (``BUILD_PLAN.md``, ``cycle-23-introspection.md``,
+#: ``DISCUSSION.md`` under the docs folder): what it says "must" happen is a requirement of
+#: that plan, a finding of that report, or what someone said while the work went on (a pasted
+#: exchange with an agent about another codebase's blockers), not a rule of the project.
 _REPORTS = frozenset({"plan", "plans", "proposal", "brainstorm", "draft", "notes", "report",
                       "introspection", "retro", "retrospective", "postmortem", "roadmap",
                       "findings", "artifact", "artifacts", "rfc", "handoff", "scratch", "todo",
-                      "wip"})
+                      "wip", "discussion", "discussions", "conversation", "conversations",
+                      "transcript", "transcripts", "chat", "minutes", "journal"})
 #: "No overallocation", "No per-user quotas": in a docs page, a property of the design it
 #: describes, not a rule for whoever works on the code -- unless it names the thing in a code
 #: span. (An instruction file's "No …" is a rule, and is read as one.)
