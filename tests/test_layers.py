@@ -36,6 +36,7 @@ GRAPH = L.build_graph(SRC)
 LOGIC_PURE_LIBS = {"ahocorasick_rs"}
 LOGIC_STDLIB = {"__future__", "collections", "datetime", "functools", "itertools", "json",
                 "math", "re", "typing", "dataclasses", "types", "enum", "hashlib", "unicodedata",
+                "_blake2",  # hashlib's BLAKE2 itself, without the OpenSSL hashlib also loads
                 "bisect", "heapq", "string", "operator", "copy",
                 "base64", "binascii", "urllib",  # the redactor: decoding and URL parsing
                 "importlib"}  # logic/__init__ loads its own submodules on first use
