@@ -155,3 +155,24 @@ def test_prose_about_a_failure_is_no_pasted_log(text: str):
 ])
 def test_a_pasted_log_gives_its_error_and_the_command_it_came_from(text, error, check):
     assert pasted_failure(text) == (error, check)
+
+
+@pytest.mark.parametrize("reply", [
+    "it works locally but CI fails with the same thing",
+    "That works now but the export is still broken",
+])
+def test_works_with_a_failure_beside_it_is_no_proof(reply: str):
+    session = _fixed(TRACEBACK)
+    session.prompt(reply)
+    assert _lessons(session) == []
+
+
+def test_no_more_errors_is_a_confirmation():
+    session = _fixed(TRACEBACK)
+    session.prompt("no more errors, thanks!")
+    assert len(_lessons(session)) == 1
+
+
+def test_a_markdown_heading_or_quote_is_no_command():
+    text = "# Notes on the crash\n> see below\nKeyError: 'size'\n"
+    assert pasted_failure(text) == ("KeyError: 'size'", None)

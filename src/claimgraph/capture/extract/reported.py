@@ -59,7 +59,8 @@ _COMPILER = re.compile(r"^[\w./\\-]+\.\w{1,6}:\d+(?::\d+)?:\s*(?:fatal |Fatal )?
 #: A command the log says it came from: a CI step's "Run …" or a shell prompt ("…$ cmd",
 #: "…> cmd").
 _RAN = re.compile(r"^\s*(?:Run\s+(?P<step>\S.{2,120})|"
-                  r"(?:\([\w.-]+\)\s*)?[\w.@~/:-]*[$>#]\s*(?P<prompt>[\w./-]+(?: \S+){0,8}))\s*$")
+                  r"(?:\([\w.-]+\)\s*)?(?:[\w.@~/:-]+[$>#]|\$)\s*"
+                  r"(?P<prompt>[\w./-]+(?: \S+){0,8}))\s*$")
 #: The person saying the fix held.
 _WORKS = re.compile(
     r"\b(?:(?:it|that|this|now it|everything)\s+(?:works|worked|runs|passes|passed)|"
@@ -148,8 +149,10 @@ def _judge(report: _Report, later: tuple[str, str | None] | None, text: str) -> 
         same_check = report.check is not None and check == report.check
         return "proved" if same_check else "refuted"
     opening = text[:_OPENING]
-    if _WORKS.search(opening) and not re.search(r"\b(?:not|n't|still)\b", opening,
-                                                re.IGNORECASE):
+    rest = _WORKS.sub(" ", opening)  # "no more errors" says it works, not that it fails
+    if _COMPLAINT.search(rest) or re.search(r"\b(?:not|still)\b|n't\b", rest, re.IGNORECASE):
+        return "refuted"  # "it works locally but CI still fails"
+    if rest != opening:
         return "proved"
     if _COMPLAINT.search(opening):
         return "refuted"
