@@ -54,15 +54,25 @@ def test_moving_on_after_a_passing_check_proves_the_fix():
 
 
 def test_moving_on_without_any_check_proves_nothing():
-    session = _fixed(TRACEBACK)
+    session = Session()
+    session.prompt(TRACEBACK)
+    session.edit(f"{ROOT}/shop/models.py", "items = []", "items: list = []")
     session.prompt("Now add a discount field to the cart.")
     assert _lessons(session) == []
 
 
+def test_moving_on_after_a_fix_where_the_log_points_proves_it():
+    session = _fixed(TRACEBACK)  # the traceback names shop/cart.py, the file the fix edited
+    session.prompt("Now add a discount field to the cart.")
+    assert len(_lessons(session)) == 1
+
+
 def test_an_edit_after_the_passing_check_needs_a_check_of_its_own():
-    session = _fixed(TRACEBACK)
+    session = Session()
+    session.prompt(TRACEBACK)
+    session.edit(f"{ROOT}/shop/models.py", "items = []", "items: list = []")
     session.bash("pytest -q", output="5 passed in 0.1s")
-    session.edit(f"{ROOT}/shop/cart.py", "self.lines", "self.rows")
+    session.edit(f"{ROOT}/shop/models.py", "items: list = []", "items: list[int] = []")
     session.prompt("Now add a discount field to the cart.")
     assert _lessons(session) == []
 
@@ -176,3 +186,14 @@ def test_no_more_errors_is_a_confirmation():
 def test_a_markdown_heading_or_quote_is_no_command():
     text = "# Notes on the crash\n> see below\nKeyError: 'size'\n"
     assert pasted_failure(text) == ("KeyError: 'size'", None)
+
+
+def test_the_files_the_log_points_at_are_the_fix_named():
+    session = Session()
+    session.prompt(TRACEBACK)
+    session.edit(f"{ROOT}/shop/templates/list.html", "<ul>", "<ol>")
+    session.edit(f"{ROOT}/shop/cart.py", "self.items", "self.lines")
+    session.prompt("Now add a discount field to the cart.")
+    assert _lessons(session) == [
+        "A run the user reported failed: AttributeError: 'Cart' object has no attribute "
+        "'items'; fixed by editing shop/cart.py"]

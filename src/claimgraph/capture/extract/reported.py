@@ -16,7 +16,9 @@ The lesson is the same shape as a local one: the failure, what changed, proof it
   - a later report of the same check that no longer shows the error (it got past it: the run
     failed further on, on something else), or
   - the person's next message after the fix says it works, or moves on to other work without
-    a word of failure while a check the session ran after the last edit passed.
+    a word of failure while a check the session ran after the last edit passed, or while the
+    log itself points at a file the fix changed (a traceback's ``File "…/cart.py", line 12``:
+    the failure was in the code that changed).
 
 Refuted: a later report still showing the same error (the fix did not hold; the window starts
 again from that report, so only the edits after it are the fix), or the next message
@@ -56,6 +58,8 @@ _LOG_LINE = re.compile(
 #: A compiler's or runtime's located error ("src/a.ts:3:5: error TS2304: …"): named by its
 #: place and code even when its words are plain.
 _COMPILER = re.compile(r"^[\w./\\-]+\.\w{1,6}:\d+(?::\d+)?:\s*(?:fatal |Fatal )?(?:error|Error)\b")
+#: A place in a log: a traceback's ``File "path", line N`` or a compiler's ``path:line``.
+_LOCATION = re.compile(r"File \"([^\"\n]+\.\w{1,6})\", line \d+|([\w./\\-]+\.\w{1,6}):\d+")
 #: A command the log says it came from: a CI step's "Run …" or a shell prompt ("…$ cmd",
 #: "…> cmd").
 _RAN = re.compile(r"^\s*(?:Run\s+(?P<step>\S.{2,120})|"
@@ -156,7 +160,21 @@ def _judge(report: _Report, later: tuple[str, str | None] | None, text: str) -> 
         return "proved"
     if _COMPLAINT.search(opening):
         return "refuted"
-    return "proved" if report.passed_since_edit else "refuted"
+    return "proved" if report.passed_since_edit or _points_at_fix(report) else "refuted"
+
+
+def _points_at_fix(report: _Report) -> bool:
+    """The pasted log's own locations (``File "…/shop/cart.py", line 12``, ``src/a.ts:3:5``)
+    name a file the fix edited: the failure was in the code that changed."""
+    return bool(_pointed(report))
+
+
+def _pointed(report: _Report) -> set[str]:
+    """The files the fix edited that the pasted log's locations name."""
+    named = {(match[1] or match[2]).rsplit("/", 1)[-1]
+             for match in _LOCATION.finditer(report.event.text)}
+    return {cited for _, cited, _ in report.edits
+            if not _is_test(cited) and cited.rsplit("/", 1)[-1] in named}
 
 
 def pasted_failure(text: str) -> tuple[str, str | None] | None:
@@ -205,6 +223,9 @@ def _lesson(view: SessionView, report: _Report, proof: Event) -> dict[str, Any] 
         return None  # only tests changed, or only new files: nothing that was there broke
     if _worked_around(view, report.error, [cited for _, cited, _ in edits]):
         return None
+    pointed = _pointed(report)
+    if pointed:  # other files edited meanwhile served other requests
+        edits = [edit for edit in edits if edit[1] in pointed]
     shown = f"`{shown_command(tuple(report.check.split()), view.root)}` failed" \
         if report.check else "A run the user reported failed"
     text = f"{shown}: {report.error}; fixed by {describe_edits(edits)}"
