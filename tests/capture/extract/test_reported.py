@@ -197,3 +197,12 @@ def test_the_files_the_log_points_at_are_the_fix_named():
     assert _lessons(session) == [
         "A run the user reported failed: AttributeError: 'Cart' object has no attribute "
         "'items'; fixed by editing shop/cart.py"]
+
+
+def test_a_long_error_cut_short_is_still_seen_again_in_a_later_log():
+    long_error = "Run python -m pytest -q\nE   ImportError: " + "x" * 150 + "\n"
+    session = Session()
+    session.prompt(long_error)
+    session.edit(f"{ROOT}/shop/ui.py", "import foo", "foo = None")
+    session.prompt(long_error + "E   KeyError: 'size'\n")
+    assert _lessons(session) == []

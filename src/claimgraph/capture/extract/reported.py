@@ -148,7 +148,7 @@ def _judge(report: _Report, later: tuple[str, str | None] | None, text: str) -> 
     """proved / refuted / open, for the person's next message after the session's fix."""
     if later is not None:
         error, check = later
-        if _flat(report.error) in _flat(text):
+        if _flat(report.error.rstrip("…")) in _flat(text):
             return "refuted"  # the same error again: the fix did not hold
         same_check = report.check is not None and check == report.check
         return "proved" if same_check else "refuted"
