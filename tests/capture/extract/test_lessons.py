@@ -419,3 +419,64 @@ def test_a_patch_tool_run_through_the_shell_is_no_command_to_learn():
         session.tool("shell", {"command": ["apply_patch", "*** Begin Patch\n*** End Patch"],
                                "workdir": ROOT}, output=output, extras={"exit_code": code})
     assert only(session.extract(), "core/failure-mode") == []
+
+
+def _script_fixed_by(fix: str, error: str) -> list[dict]:
+    session = Session()
+    session.bash("scripts/setup.sh --json", error=True, output=error, exit_code=127)
+    session.bash(fix)
+    session.bash("scripts/setup.sh --json", output='{"ok": true}')
+    return only(session.extract(), "core/failure-mode")
+
+
+def test_a_script_with_carriage_returns_ran_and_its_line_endings_failed():
+    [lesson] = _script_fixed_by("perl -pi -e 's/\\r$//' scripts/setup.sh",
+                                "/usr/bin/env: 'bash\\r': No such file or directory")
+    assert lesson["object"] == ("`scripts/setup.sh --json` failed: /usr/bin/env: 'bash\\r': No "
+                                "such file or directory; fixed by running "
+                                "`perl -pi -e s/\\r$// scripts/setup.sh`")
+
+
+def test_a_program_not_found_is_still_the_machine_whatever_the_fix():
+    assert _script_fixed_by("chmod +x scripts/setup.sh",
+                            "bash: scripts/setup.sh: command not found") == []
+    assert _script_fixed_by("perl -pi -e 's/a/b/' scripts/setup.sh",
+                            "/usr/bin/env: 'node': No such file or directory") == []
+
+
+def test_a_fix_by_a_script_fed_on_standard_input_says_nothing_of_what_changed():
+    assert _script_fixed_by("python3 - <<'PY'\nprint(1)\nPY",
+                            "/usr/bin/env: 'bash\\r': No such file or directory") == []
+
+
+def test_two_scripts_failing_alike_each_fixed_the_same_way_are_one_lesson():
+    session = Session()
+    for script in ("scripts/a.sh", "scripts/b.sh"):
+        session.bash(script, error=True, exit_code=127,
+                     output="/usr/bin/env: 'bash\\r': No such file or directory")
+        session.bash(f"perl -pi -e 's/\\r$//' {script}")
+        session.bash(script, output="done")
+    [lesson] = only(session.extract(), "core/failure-mode")
+    assert lesson["object"].startswith("`scripts/a.sh`, `scripts/b.sh` failed: ")
+
+
+def test_two_failures_fixed_in_different_files_stay_two_lessons():
+    session = Session()
+    for test, code in (("tests/test_a.py", "src/shop/a.py"), ("tests/test_b.py", "src/shop/b.py")):
+        session.bash(f"pytest {test}", error=True, output=FAILURE)
+        session.edit(f"{ROOT}/{code}", "x = 1", "x = 2")
+        session.bash(f"pytest {test}", output="1 passed")
+    assert len(only(session.extract(), "core/failure-mode")) == 2
+
+
+def test_a_change_followed_by_the_same_failure_is_refuted_and_not_the_fix():
+    session = Session()
+    session.bash("pytest tests/test_settings.py", error=True, output=FAILURE)
+    session.edit(f"{ROOT}/src/shop/config.py", "a = 1", "a = 2")
+    session.bash("pytest tests/test_settings.py", error=True, output=FAILURE)
+    session.edit(f"{ROOT}/src/shop/settings.py", "os.environ['SECRET_KEY']",
+                 "os.environ.get('SECRET_KEY', '')")
+    session.bash("pytest tests/test_settings.py", output="1 passed")
+    [lesson] = only(session.extract(), "core/failure-mode")
+    assert lesson["object"] == ("`pytest tests/test_settings.py` failed: KeyError: "
+                                "'SECRET_KEY'; fixed by editing src/shop/settings.py")

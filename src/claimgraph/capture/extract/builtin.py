@@ -9,6 +9,7 @@ Each source of knowledge is its own module, in the order a reviewer values them:
 - ``gates``: hooks and pre-commit checks that block until a rule holds, and how a block cleared;
 - ``lessons``: a command that failed, what changed, the same command then working;
 - ``ci_lessons``: a CI step that failed, the commit that followed, a later run past it;
+- ``reported``: a failure log the user pasted, the session's fix, and proof that it held;
 - ``git_ignored``: a path ``git add`` refused because the project ignores it;
 - ``refutations``: a claim a tool's outcome proved wrong, kept as the correction;
 - ``instructions``: rules written in the project's instruction files, docs and loud comments;
@@ -40,6 +41,7 @@ from claimgraph.capture.extract.lessons import lessons_of
 from claimgraph.capture.extract.picks import pick_candidates
 from claimgraph.capture.extract.reconcile import digest, reconcile
 from claimgraph.capture.extract.refutations import refutation_candidates
+from claimgraph.capture.extract.reported import reported_lesson_candidates
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.capture.extract.statements import statement_candidates
 from claimgraph.capture.extract.structure import module_index_candidates, structure_candidates
@@ -49,7 +51,7 @@ from claimgraph.capture.extract.workflow import recipe_candidates
 
 RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
     statement_candidates, answer_candidates, pick_candidates, gate_candidates, lessons_of,
-    ci_lesson_candidates, git_ignored_candidates, refutation_candidates,
+    ci_lesson_candidates, reported_lesson_candidates, git_ignored_candidates, refutation_candidates,
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
     tooling_candidates, structure_candidates, module_index_candidates)
 MAX_EVIDENCE = 3

@@ -60,6 +60,10 @@ _LOOKING = frozenset({
 _EDITORS = frozenset({"apply_patch", "applypatch"})
 _SCRIPT_FLAGS = frozenset({"-c", "-e", "--eval", "-p", "--print"})
 _MISSING_PROGRAM = (126, 127)
+#: What a shell or ``env`` says it could not find: ``bash: foo: command not found``,
+#: ``/usr/bin/env: 'bash\\r': No such file or directory``.
+_NOT_FOUND = re.compile(r"(?P<name>[^\s:]+|\$'[^']*'|[‘'][^’']*[’']):\s*"
+                        r"(?P<what>command not found|No such file or directory)")
 #: Kinds of command that only report (commands.py): never the fix of another failure.
 _CHECKS = frozenset({"test", "lint"})
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -98,6 +102,10 @@ _TARGET = re.compile(r"/|::|\.\w{1,5}$")
 _ELIDED = {"git": frozenset({"-m", "--message", "-F", "--file"}),
            **{name: frozenset({"-c", "-e"}) for name in (
                "python", "python3", "node", "ruby", "perl", "bash", "sh", "zsh")}}
+#: An inline script this short is shown in full (``perl -pi -e 's/\r$//' a.sh``): it is the fix.
+_SHORT_SCRIPT = 24
+#: An interpreter reading its script from standard input (``python3 - <<EOF``).
+_STDIN_SCRIPT = re.compile(r"^(?:python|node|ruby|perl|bash|sh|zsh)[\d.]*(?: -\w+)* -(?: |$)")
 _ERROR_PREFIX = re.compile(r"^(?:Output:\s*)?(?:[✘✗×!>]+\s*)?(?:\[(?:ERROR|error)\]\s*)?(?:E\s+)?")
 _GIT_GATE = re.compile(r"pre-commit|hook|validation failed|husky|lefthook", re.IGNORECASE)
 
@@ -130,12 +138,18 @@ def lessons_of(view: SessionView) -> list[dict[str, Any]]:
 def lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     """The session's lessons; several commands that failed the same way and were fixed by the
     same step are one lesson ("`pnpm run test`, `pnpm run typecheck` failed: exit code 1;
-    fixed by running `pnpm install`"), not one per command."""
+    fixed by running `pnpm install`"), not one per command -- also when the failure and the fix
+    differ only in naming the failed command's own file (two scripts with CRLF line endings,
+    each converted)."""
     groups: dict[str, list[dict[str, Any]]] = {}
     for lesson in _lessons(view):
         text = lesson["object"]
         cut = text.find("` failed")
-        groups.setdefault(text[cut + 1:] if cut > 0 else text, []).append(lesson)
+        tail = text[cut + 1:] if cut > 0 else text
+        for word in text[1:cut].split() if cut > 0 else []:
+            if "/" in word or "." in word:
+                tail = tail.replace(word, "")  # the failed command's own file, named again
+        groups.setdefault(tail, []).append(lesson)
     for same in groups.values():
         commands = {lesson["object"] for lesson in same}
         yield same[0] if len(commands) == 1 else _joined(same)
@@ -178,6 +192,8 @@ def _lessons(view: SessionView) -> Iterator[dict[str, Any]]:
                     and not _checks_new_work(run.invocation, created):
                 open_failures[run.key] = _Window(run, first_error_line(view, call),
                                                  frozenset(touched))
+            elif run.key in open_failures:
+                _refuted(open_failures[run.key], _shown_by(view, run))
         elif verdict == OK and run.key in open_failures:
             window = open_failures.pop(run.key)
             lesson = _lesson(view, window, run, created)
@@ -188,6 +204,15 @@ def _lessons(view: SessionView) -> Iterator[dict[str, Any]]:
             lesson = _without_prefix(view, run, open_failures)
             if lesson:
                 yield lesson
+
+
+def _refuted(window: _Window, now: str) -> None:
+    """The failed command failed again with the same named error: whatever changed since is
+    refuted, so only what changes after this run can be the fix (a cause the agent acted on,
+    then another failure of the same check, is not the cause)."""
+    if window.error[0] and window.error[1] <= _TELLING and _still_shows(window, now):
+        window.edits.clear()
+        window.commands.clear()
 
 
 def _fixed_in_line(view: SessionView, order: int, call: Event,
@@ -344,10 +369,24 @@ def _fixable(view: SessionView, call: Event, run: _Run) -> bool:
     """A failure an edit or a changed command can fix: not a missing program, and a git
     commit only when a hook or validation refused it."""
     result = view.results.get(call.call_id or "")
-    if result is None or exit_code(result) in _MISSING_PROGRAM \
-            or "command not found" in result.text:
+    if result is None or _program_missing(run.invocation.argv, result.text,
+                                          exit_code(result)):
         return False
     return run.key != ("git", "commit") or bool(_GIT_GATE.search(result.text))
+
+
+def _program_missing(argv: tuple[str, ...], text: str, code: int | None) -> bool:
+    """The run's own program is not there (exit 126/127, "command not found"): the machine,
+    not the project. Not when what was not found is a name inside it -- an interpreter a
+    script's first line names with a carriage return (``/usr/bin/env: 'bash\\r': No such
+    file or directory``: the script's line endings), a line of the script run as a command
+    (``$'\\r': command not found``): the program ran, and its files are what failed."""
+    text = _ANSI.sub("", text)
+    names = [m["name"] for m in _NOT_FOUND.finditer(text)
+             if m["what"] == "command not found" or code in _MISSING_PROGRAM]
+    if not names:
+        return code in _MISSING_PROGRAM
+    return not all("\\r" in name or "\r" in name for name in names)
 
 
 def _note_changes(view: SessionView, call: Event, verdict: str, run: _Run | None,
@@ -404,6 +443,8 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
         window = _Window(window.failure, window.error, window.touched)
     if window.edits:
         text = f"{shown} failed{error}; fixed by {describe_edits(window.edits)}"
+    elif window.commands and _STDIN_SCRIPT.match(window.commands[-1]):
+        return None  # a script fed on standard input: what it changed is not in the command
     elif window.commands:
         text = f"{shown} failed{error}; fixed by running `{window.commands[-1]}`"
     elif failure.invocation.cwd != fixed.invocation.cwd and fixed.invocation.cwd:
@@ -462,7 +503,8 @@ def shown_command(argv: tuple[str, ...], root: str | None = None) -> str:
     elided = _ELIDED.get(posixpath.basename(argv[0]) if argv else "", frozenset())
     words: list[str] = []
     for word in argv:
-        if words and words[-1] in elided:
+        if words and words[-1] in elided and (words[-1] not in ("-c", "-e") or
+                                              len(word) > _SHORT_SCRIPT):
             words[-1] += " …"
             continue
         words.append(word)
@@ -500,6 +542,11 @@ def first_error_text(text: str) -> str:
     """The most telling error line of a tool's output, or "" when none has an error's shape."""
     found = _telling_line(text)
     return found[0] if found else ""
+
+
+def telling_line(text: str) -> tuple[str, int] | None:
+    """(the most telling error line of ``text``, its tier: 0 = a named error), or None."""
+    return _telling_line(text)
 
 
 def _telling_line(text: str) -> tuple[str, int] | None:

@@ -1,0 +1,260 @@
+"""failure-mode lessons from failures the user reported: a failure log pasted into the chat,
+the session's fix, and proof that the fix held.
+
+``lessons`` reads only commands the session ran. When the person runs the program, a test
+suite or a CI job themselves and pastes what it printed (a traceback, a compiler error, a CI
+step's log), the failure is in their message -- as tool output, never as their own words.
+The lesson is the same shape as a local one: the failure, what changed, proof it worked. Here:
+
+- the report: a user message holding a failure log -- at least one line that only a program
+  prints (``ValueError: …``, ``Traceback (most recent call last):``, ``file.swift:12: Fatal
+  error: …``, ``npm ERR!``, ``##[error]``, a runner's ``FAILURES`` banner), and a named error
+  among its lines (a bare "it failed" or "3 failed" teaches nothing);
+- the fix: files the session edited after the report (not only tests, not only files it
+  created in this session: that is its own new work);
+- the proof, one of:
+  - a later report of the same check that no longer shows the error (it got past it: the run
+    failed further on, on something else), or
+  - the person's next message after the fix says it works, or moves on to other work without
+    a word of failure while a check the session ran after the last edit passed, or while the
+    log itself points at a file the fix changed (a traceback's ``File "…/cart.py", line 12``:
+    the failure was in the code that changed).
+
+Refuted: a later report still showing the same error (the fix did not hold; the window starts
+again from that report, so only the edits after it are the fix), or the next message
+complaining ("still crashes", "same error"). A report nothing proved fixed -- the session
+ended, or the person said nothing more -- is not stored: it is what the agent hoped.
+
+The text is the failure and the change ("`opk-gui` failed: AttributeError: …; fixed by editing
+opk/ui/form.py"), taken from the record, never from the agent's explanation of it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from claimgraph.capture.events import Event
+from claimgraph.capture.extract.code import is_test_file
+from claimgraph.capture.extract.commands import kind_of as command_kind
+from claimgraph.capture.extract.gates import added_lines, describe_edits
+from claimgraph.capture.extract.lessons import shown_command, telling_line
+from claimgraph.capture.extract.session import (
+    OK, SessionView, candidate, short_quote, transcript_evidence)
+from claimgraph.capture.extract.shell import call_cwd, command_text, invocations
+from claimgraph.capture.extract.writes import file_ops
+
+#: Lines only a program prints: their presence makes a message a log, not prose.
+_LOG_LINE = re.compile(
+    r"^\s*(?:Traceback \(most recent call last\):|File \"[^\"]+\", line \d+|"
+    r"(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt):\s*\S|"
+    r"[\w./\\-]+\.\w{1,6}:\d+(?::\d+)?:\s*(?:fatal |Fatal )?(?:error|Error)\b|"
+    r"(?:Fatal error|FATAL|panic|thread '[^']+' panicked)\b.*|"
+    r"npm ERR!|##\[error\]|error(?:\[E\d+\])?:\s+\S|E\s{2,}\S|"
+    r"[=_]{5,}\s*(?:FAILURES|ERRORS|ERROR|short test summary)|"
+    r"at [\w.$<>]+\(.*:\d+(?::\d+)?\)|"
+    r"Error: Process completed with exit code \d+)")
+#: A compiler's or runtime's located error ("src/a.ts:3:5: error TS2304: …"): named by its
+#: place and code even when its words are plain.
+_COMPILER = re.compile(r"^[\w./\\-]+\.\w{1,6}:\d+(?::\d+)?:\s*(?:fatal |Fatal )?(?:error|Error)\b")
+#: A place in a log: a traceback's ``File "path", line N`` or a compiler's ``path:line``.
+_LOCATION = re.compile(r"File \"([^\"\n]+\.\w{1,6})\", line \d+|([\w./\\-]+\.\w{1,6}):\d+")
+#: A command the log says it came from: a CI step's "Run …" or a shell prompt ("…$ cmd",
+#: "…> cmd").
+_RAN = re.compile(r"^\s*(?:Run\s+(?P<step>\S.{2,120})|"
+                  r"(?:\([\w.-]+\)\s*)?(?:[\w.@~/:-]+[$>#]|\$)\s*"
+                  r"(?P<prompt>[\w./-]+(?: \S+){0,8}))\s*$")
+#: The person saying the fix held.
+_WORKS = re.compile(
+    r"\b(?:(?:it|that|this|now it|everything)\s+(?:works|worked|runs|passes|passed)|"
+    r"(?:it'?s|it is|that'?s|looks like it'?s) (?:working|fixed)|looks (?:good|fine) now|"
+    r"works now|working now|fixed it|that fixed|(?:is|are) (?:green|passing) now|"
+    r"no more (?:errors?|crash(?:es)?))\b", re.IGNORECASE)
+#: The person saying something is still, or newly, wrong: no proof of anything.
+_COMPLAINT = re.compile(
+    r"\b(?:still|again|same|broke|broken|crash\w*|errors?|fail\w*|exception|traceback|"
+    r"doesn'?t|does not|didn'?t|did not|isn'?t|won'?t|not work\w*|nothing|wrong|issues?|"
+    r"problems?|bug|exits?|exited|hangs?|stuck|missing|never)\b", re.IGNORECASE)
+#: A module an error names: ``module 'a.b' has no attribute``, ``cannot import name 'x' from
+#: 'a.b'``, ``No module named 'a.b'``.
+_MODULE = re.compile(r"(?:\bmodule|\bfrom|No module named)\s+'([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+)'")
+_MIN_LOG_LINES = 1
+#: How much of the person's next message is read for a verdict on the fix: its opening
+#: (a long new request may mention errors it wants handled, which says nothing of the fix).
+_OPENING = 160
+#: The most telling error shape a report's error line may have (0: a named error).
+_NAMED = 0
+
+
+@dataclass
+class _Report:
+    """A failure the user pasted and what the session did since."""
+
+    event: Event
+    error: str
+    check: str | None
+    edits: list[tuple[Event, str, list[str]]] = field(default_factory=list)
+    #: Files the session wrote from scratch after the report.
+    created: set[str] = field(default_factory=set)
+    #: A check the session ran that passed after the last edit.
+    passed_since_edit: bool = False
+
+
+def reported_lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    """Lessons from failures the user pasted (module docstring)."""
+    if not view.project:
+        return
+    seen: set[str] = set()
+    open_report: _Report | None = None
+    for event in view.transcript.events:
+        if event.is_human_prompt:
+            report = pasted_failure(event.text)
+            if open_report is not None and open_report.edits:
+                verdict = _judge(open_report, report, event.text)
+                if verdict == "proved":
+                    lesson = _lesson(view, open_report, event)
+                    if lesson:
+                        yield lesson
+                    open_report = None
+                elif verdict == "refuted":
+                    open_report = None
+            elif open_report is not None and report is None:
+                open_report = None  # the person went on without the session changing a thing
+            if report is not None:
+                open_report = _Report(event, report[0], report[1])
+            continue
+        if event.kind != "tool_call" or event.derived:
+            continue
+        if view.outcome(event) != OK:
+            continue
+        ops = file_ops(view, event)
+        for op in ops:
+            cited = view.relative(op.path)
+            if op.kind == "delete" or not cited:
+                continue
+            first = cited not in seen
+            seen.add(cited)
+            if open_report is not None:
+                if first and op.kind == "write":
+                    open_report.created.add(cited)  # a new file written for the fix
+                open_report.edits.append((event, cited, added_lines(op)))
+                open_report.passed_since_edit = False
+        if open_report is not None and open_report.edits and not ops and _is_check(event):
+            open_report.passed_since_edit = True
+
+
+def _judge(report: _Report, later: tuple[str, str | None] | None, text: str) -> str:
+    """proved / refuted / open, for the person's next message after the session's fix."""
+    if later is not None:
+        error, check = later
+        if _flat(report.error.rstrip("…")) in _flat(text):
+            return "refuted"  # the same error again: the fix did not hold
+        same_check = report.check is not None and check == report.check
+        return "proved" if same_check else "refuted"
+    opening = text[:_OPENING]
+    rest = _WORKS.sub(" ", opening)  # "no more errors" says it works, not that it fails
+    if _COMPLAINT.search(rest) or re.search(r"\b(?:not|still)\b|n't\b", rest, re.IGNORECASE):
+        return "refuted"  # "it works locally but CI still fails"
+    if rest != opening:
+        return "proved"
+    if _COMPLAINT.search(opening):
+        return "refuted"
+    return "proved" if report.passed_since_edit or _points_at_fix(report) else "refuted"
+
+
+def _points_at_fix(report: _Report) -> bool:
+    """The pasted log's own locations (``File "…/shop/cart.py", line 12``, ``src/a.ts:3:5``)
+    name a file the fix edited: the failure was in the code that changed."""
+    return bool(_pointed(report))
+
+
+def _pointed(report: _Report) -> set[str]:
+    """The files the fix edited that the pasted log's locations name."""
+    named = {(match[1] or match[2]).rsplit("/", 1)[-1]
+             for match in _LOCATION.finditer(report.event.text)}
+    return {cited for _, cited, _ in report.edits
+            if not _is_test(cited) and cited.rsplit("/", 1)[-1] in named}
+
+
+def pasted_failure(text: str) -> tuple[str, str | None] | None:
+    """(the most telling error line, the command it came from or None) when ``text`` holds a
+    failure log, else None."""
+    if not text:
+        return None
+    lines = text.splitlines()
+    if sum(1 for line in lines if _LOG_LINE.match(line)) < _MIN_LOG_LINES:
+        return None
+    found = telling_line(text)
+    if found is None or (found[1] > _NAMED and not _COMPILER.match(found[0])):
+        return None
+    error = found[0]
+    if not any(_LOG_LINE.match(line) and _flat(error.rstrip("…")) in _flat(line)
+               for line in lines):
+        return None  # the error line is the person's sentence, not the program's output
+    return error, _ran(lines)
+
+
+def _ran(lines: list[str]) -> str | None:
+    """The command a pasted log names as the one that failed, normalized for comparison."""
+    for line in lines[:40]:
+        match = _RAN.match(line)
+        if not match:
+            continue
+        command = (match["step"] or match["prompt"] or "").strip()
+        words = command.split()
+        if words and command_kind(tuple(words)) is not None or (
+                match["prompt"] and len(words) >= 2):
+            return " ".join(words)
+    return None
+
+
+def _is_check(call: Event) -> bool:
+    """A test, lint, build or type check the session ran (it passed: the caller asks)."""
+    command = command_text(call)
+    found = invocations(command, call_cwd(call)) if command else []
+    return any(command_kind(invocation.argv) is not None for invocation in found)
+
+
+def _lesson(view: SessionView, report: _Report, proof: Event) -> dict[str, Any] | None:
+    edits = [(call, cited, added) for call, cited, added in report.edits
+             if not _is_test(cited)]
+    if all(cited in report.created for _, cited, _ in edits):
+        return None  # only tests changed, or only new files: nothing that was there broke
+    if _worked_around(view, report.error, [cited for _, cited, _ in edits]):
+        return None
+    pointed = _pointed(report)
+    if pointed:  # other files edited meanwhile served other requests
+        edits = [edit for edit in edits if edit[1] in pointed]
+    shown = f"`{shown_command(tuple(report.check.split()), view.root)}` failed" \
+        if report.check else "A run the user reported failed"
+    text = f"{shown}: {report.error}; fixed by {describe_edits(edits)}"
+    evidence = [transcript_evidence(report.event.line, report.error),
+                transcript_evidence(edits[-1][0].line, edits[-1][1]),
+                transcript_evidence(proof.line, short_quote(proof.text, 100))]
+    return candidate("lessons", view.project or "", "core/failure-mode", text,
+                     evidence=evidence, object_kind="literal", subject_type="project",
+                     at=proof.timestamp)
+
+
+def _worked_around(view: SessionView, error: str, edited: list[str]) -> bool:
+    """The error names a module of the project (``module 'app.tools.scaffold' has no attribute
+    'init'``) and the fix edited none of its files: it went around the failure elsewhere, so
+    what was wrong with the module itself is unknown (a file never committed, a stale build)."""
+    for name in _MODULE.findall(error):
+        path = name.replace(".", "/")
+        if any(cited.startswith(path) for cited in edited):
+            continue
+        if any(path + ".py" in (command_text(call) or str(call.tool_input or ""))
+               for call in view.calls()):
+            return True
+    return False
+
+
+def _is_test(cited: str) -> bool:
+    """A test file, however its folders are capitalised (Swift's ``Tests/AppTests/``)."""
+    return is_test_file(cited) or is_test_file(cited.lower())
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split()).lower()

@@ -1,0 +1,208 @@
+"""Lessons from failures the user pasted: the report, the session's fix, proof that it held."""
+
+from __future__ import annotations
+
+import pytest
+
+from claimgraph.capture.extract.reported import pasted_failure, reported_lesson_candidates
+from claimgraph.capture.extract.session import SessionView
+
+from .extract_helpers import ROOT, Session
+
+TRACEBACK = ("I ran the app and got this:\n"
+             "Traceback (most recent call last):\n"
+             '  File "/home/dev/shop/shop/cart.py", line 12, in total\n'
+             "    return sum(item.price for item in self.items)\n"
+             "AttributeError: 'Cart' object has no attribute 'items'\n")
+CI_LOG = ("Run python -m pytest -q\n"
+          "..F..\n"
+          "=================================== FAILURES ===================================\n"
+          "E   ImportError: libfoo.so.1: cannot open shared object file\n"
+          "Error: Process completed with exit code 1.\n")
+CI_LOG_LATER = ("Run python -m pytest -q\n"
+                "....F\n"
+                "=================================== FAILURES ===================================\n"
+                "E   KeyError: 'size'\n"
+                "Error: Process completed with exit code 1.\n")
+
+
+def _lessons(session: Session) -> list[str]:
+    view = SessionView.of(session.transcript(), ROOT)
+    return [c["object"] for c in reported_lesson_candidates(view)]
+
+
+def _fixed(report: str) -> Session:
+    session = Session()
+    session.prompt(report)
+    session.edit(f"{ROOT}/shop/cart.py", "self.items", "self.lines")
+    return session
+
+
+def test_a_pasted_traceback_fixed_and_the_person_saying_it_works_is_a_lesson():
+    session = _fixed(TRACEBACK)
+    session.prompt("That works now, thanks. Next, add a discount field.")
+    assert _lessons(session) == [
+        "A run the user reported failed: AttributeError: 'Cart' object has no attribute "
+        "'items'; fixed by editing shop/cart.py"]
+
+
+def test_moving_on_after_a_passing_check_proves_the_fix():
+    session = _fixed(TRACEBACK)
+    session.bash("pytest -q", output="5 passed in 0.1s")
+    session.prompt("Now add a discount field to the cart.")
+    assert len(_lessons(session)) == 1
+
+
+def test_moving_on_without_any_check_proves_nothing():
+    session = Session()
+    session.prompt(TRACEBACK)
+    session.edit(f"{ROOT}/shop/models.py", "items = []", "items: list = []")
+    session.prompt("Now add a discount field to the cart.")
+    assert _lessons(session) == []
+
+
+def test_moving_on_after_a_fix_where_the_log_points_proves_it():
+    session = _fixed(TRACEBACK)  # the traceback names shop/cart.py, the file the fix edited
+    session.prompt("Now add a discount field to the cart.")
+    assert len(_lessons(session)) == 1
+
+
+def test_an_edit_after_the_passing_check_needs_a_check_of_its_own():
+    session = Session()
+    session.prompt(TRACEBACK)
+    session.edit(f"{ROOT}/shop/models.py", "items = []", "items: list = []")
+    session.bash("pytest -q", output="5 passed in 0.1s")
+    session.edit(f"{ROOT}/shop/models.py", "items: list = []", "items: list[int] = []")
+    session.prompt("Now add a discount field to the cart.")
+    assert _lessons(session) == []
+
+
+@pytest.mark.parametrize("reply", [
+    "Still crashes with the same traceback.",
+    "It didn't help, the page is blank.",
+])
+def test_the_person_complaining_refutes_the_fix(reply: str):
+    session = _fixed(TRACEBACK)
+    session.bash("pytest -q", output="5 passed in 0.1s")
+    session.prompt(reply)
+    assert _lessons(session) == []
+
+
+def test_the_same_error_pasted_again_refutes_and_only_later_edits_are_the_fix():
+    session = _fixed(TRACEBACK)
+    session.prompt(TRACEBACK)
+    session.edit(f"{ROOT}/shop/models.py", "items = []", "items: list = []")
+    session.prompt("it works now")
+    assert _lessons(session) == [
+        "A run the user reported failed: AttributeError: 'Cart' object has no attribute "
+        "'items'; fixed by editing shop/models.py"]
+
+
+def test_a_later_log_of_the_same_check_past_the_error_proves_it():
+    session = Session()
+    session.prompt(CI_LOG)
+    session.edit(f"{ROOT}/shop/ui.py", "import foo", "foo = None")
+    session.prompt(CI_LOG_LATER)
+    assert _lessons(session) == [
+        "`python -m pytest -q` failed: ImportError: libfoo.so.1: cannot open shared object "
+        "file; fixed by editing shop/ui.py"]
+
+
+def test_a_later_log_of_another_check_proves_nothing():
+    session = Session()
+    session.prompt(CI_LOG)
+    session.edit(f"{ROOT}/shop/ui.py", "import foo", "foo = None")
+    session.prompt(CI_LOG_LATER.replace("python -m pytest -q", "mkdocs build --strict"))
+    assert _lessons(session) == []
+
+
+def test_only_test_files_or_new_files_changed_is_no_lesson():
+    session = Session()
+    session.prompt(TRACEBACK)
+    session.edit(f"{ROOT}/tests/test_cart.py", "items", "lines")
+    session.write(f"{ROOT}/shop/compat.py", "lines = []\n")
+    session.prompt("works now")
+    assert _lessons(session) == []
+
+
+def test_a_fix_around_a_module_the_error_names_is_a_workaround():
+    session = Session()
+    session.bash("cat shop/scaffold.py", output="def init(): pass")
+    session.prompt("Traceback (most recent call last):\n"
+                   "AttributeError: module 'shop.scaffold' has no attribute 'init_workspace'\n")
+    session.edit(f"{ROOT}/shop/cli.py", "from .scaffold import init_workspace",
+                 "init_workspace = None")
+    session.prompt("that fixed it")
+    assert _lessons(session) == []
+
+
+def test_no_report_without_an_edit_and_no_lesson_without_a_report():
+    session = Session()
+    session.prompt(TRACEBACK)
+    session.prompt("works now")
+    session.edit(f"{ROOT}/shop/cart.py", "a", "b")
+    session.prompt("works now")
+    assert _lessons(session) == []
+
+
+@pytest.mark.parametrize("text", [
+    "I get an error: the page is blank when I open it",  # the person's words, not a log
+    "it crashed, see the log",
+    "3 failed\nplease fix",  # a count, no named error
+    "",
+])
+def test_prose_about_a_failure_is_no_pasted_log(text: str):
+    assert pasted_failure(text) is None
+
+
+@pytest.mark.parametrize("text, error, check", [
+    (TRACEBACK, "AttributeError: 'Cart' object has no attribute 'items'", None),
+    (CI_LOG, "ImportError: libfoo.so.1: cannot open shared object file", "python -m pytest -q"),
+    ("Sources/App/View.swift:695: Fatal error: Index out of range\n",
+     "Sources/App/View.swift:695: Fatal error: Index out of range", None),
+    ("$ npm run build\nsrc/a.ts:3:5: error TS2304: Cannot find name 'x'.\n",
+     "src/a.ts:3:5: error TS2304: Cannot find name 'x'", "npm run build"),
+])
+def test_a_pasted_log_gives_its_error_and_the_command_it_came_from(text, error, check):
+    assert pasted_failure(text) == (error, check)
+
+
+@pytest.mark.parametrize("reply", [
+    "it works locally but CI fails with the same thing",
+    "That works now but the export is still broken",
+])
+def test_works_with_a_failure_beside_it_is_no_proof(reply: str):
+    session = _fixed(TRACEBACK)
+    session.prompt(reply)
+    assert _lessons(session) == []
+
+
+def test_no_more_errors_is_a_confirmation():
+    session = _fixed(TRACEBACK)
+    session.prompt("no more errors, thanks!")
+    assert len(_lessons(session)) == 1
+
+
+def test_a_markdown_heading_or_quote_is_no_command():
+    text = "# Notes on the crash\n> see below\nKeyError: 'size'\n"
+    assert pasted_failure(text) == ("KeyError: 'size'", None)
+
+
+def test_the_files_the_log_points_at_are_the_fix_named():
+    session = Session()
+    session.prompt(TRACEBACK)
+    session.edit(f"{ROOT}/shop/templates/list.html", "<ul>", "<ol>")
+    session.edit(f"{ROOT}/shop/cart.py", "self.items", "self.lines")
+    session.prompt("Now add a discount field to the cart.")
+    assert _lessons(session) == [
+        "A run the user reported failed: AttributeError: 'Cart' object has no attribute "
+        "'items'; fixed by editing shop/cart.py"]
+
+
+def test_a_long_error_cut_short_is_still_seen_again_in_a_later_log():
+    long_error = "Run python -m pytest -q\nE   ImportError: " + "x" * 150 + "\n"
+    session = Session()
+    session.prompt(long_error)
+    session.edit(f"{ROOT}/shop/ui.py", "import foo", "foo = None")
+    session.prompt(long_error + "E   KeyError: 'size'\n")
+    assert _lessons(session) == []
