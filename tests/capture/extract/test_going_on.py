@@ -56,7 +56,10 @@ def test_only_the_questions_of_a_message_are_read():
                "Which queue backend should the workers use?")
     assert not process_question(message)
     assert process_question("Two ways are open. Want me to start on the first one?")
-    assert process_question("The next steps are to run the tests")  # no question: read whole
+    assert process_question("The next steps are to run the tests")  # no question: each sentence
+    # the words of one pattern are never gathered from two sentences
+    assert not process_question("What is left is small, and should we want more it can "
+                                "wait. The next release is open")
 
 
 def _picks(question: str) -> list[dict]:

@@ -220,8 +220,10 @@ _ALTERNATIVE = re.compile(
     r"\bor\b|\bwhich\b|\beither\b|\b(?:option|approach|alternative|variant|choice)\s*#?\s*"
     r"(?:\d+|[A-E])\b|\b(?:first|second|third|last|other) (?:one|option|approach)\b",
     re.IGNORECASE)
-#: A question of a message: a run of words up to its "?".
+#: A question of a message: a run of words up to its "?"; in a text that asks nothing, each
+#: sentence or line is read on its own.
 _ASKED = re.compile(r"[^.?!\n]*\?")
+_SAID = re.compile(r"[^.?!\n]+")
 #: Markup and list marks before a question's first word.
 _LEAD = re.compile(r"^[\s>*_#`-]*(?:\d+[.)]\s*)?(?:[*_`]+\s*)?")
 
@@ -230,8 +232,9 @@ def process_question(text: str) -> bool:
     """A question of ``text`` (an agent's question, or the end of its message) asks how the
     agent should go on in general terms: its subject is the agent's next step, a go-ahead or
     the order of work, not what a thing of the project should be. Its answer is a choice for
-    today, whatever the options say. Text with no "?" is read as one question."""
-    return any(_going_on(_LEAD.sub("", asked).strip()) for asked in _ASKED.findall(text) or [text])
+    today, whatever the options say. Text with no "?" is read sentence by sentence."""
+    asked = _ASKED.findall(text) or _SAID.findall(text)
+    return any(_going_on(_LEAD.sub("", question).strip()) for question in asked)
 
 
 def _going_on(question: str) -> bool:
