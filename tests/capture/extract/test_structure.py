@@ -266,3 +266,56 @@ def test_a_plain_word_in_prose_is_not_a_name_but_in_a_code_span_it_is():
     session.write(f"{ROOT}/src/cli.py", code)
     assert {c["subject"] for c in only(session.extract(), "core/defined-in")} == {
         "db", "load_rows"}
+
+
+@pytest.mark.parametrize(("path", "content"), [
+    ("src/shop/mod.rs", "pub mod cart;\npub mod tax;\n"),
+    ("src/shop/__init__.py", "from .cart import Cart\nfrom .tax import rate\n"),
+    ("src/shop/index.ts", "export * from './cart';\nexport { rate } from './tax';\n"),
+])
+def test_a_folder_index_that_lists_its_submodules_says_nothing_new(path, content):
+    """A folder's index lists the files beside it: a glance at the folder says as much."""
+    session = Session()
+    session.write(f"{ROOT}/{path}", content)
+    assert only(session.extract(), "x/role") == []
+
+
+def _route(session: Session, path: str) -> None:
+    session.write(f"{ROOT}/{path}", "export async function GET(request) {\n  return ok()\n}\n\n"
+                  "export function parseQuery(url) {\n  return url.search\n}\n")
+
+
+def test_names_in_a_paste_are_not_the_persons():
+    """A pasted review or log names what its author saw; the person named only what they
+    typed in their own prose."""
+    review = ("Please address this review:\n\n"
+              "> The handler parseQuery drops repeated keys; consider URLSearchParams.getAll\n\n"
+              "```\nparseQuery(url) -> Error: getAll is undefined\n```\n")
+    session = Session()
+    session.prompt(review)
+    _route(session, "src/app/api/items/route.ts")
+    assert only(session.extract(), "core/defined-in") == []
+    typed = Session()
+    typed.prompt("Why does parseQuery drop repeated keys?")
+    _route(typed, "src/app/api/items/route.ts")
+    assert facts(typed.extract(), "defined-in") == {
+        ("parseQuery", "core/defined-in", "src/app/api/items/route.ts")}
+
+
+def test_an_acronym_in_prose_is_a_word_not_a_name():
+    session = Session()
+    session.prompt("The GET route returns stale items; fix parseQuery too.")
+    _route(session, "src/app/api/items/route.ts")
+    assert {c["subject"] for c in only(session.extract(), "core/defined-in")} == {"parseQuery"}
+
+
+def test_a_name_the_session_saw_defined_in_another_file_has_no_one_place():
+    """defined-in says exactly one place: a file of the project the session read that
+    defines the name too makes it two."""
+    session = Session()
+    session.prompt("Why does `GET` return stale items? And parseQuery?")
+    session.tool("Read", {"file_path": f"{ROOT}/src/app/api/users/route.ts"},
+                 output="     1\texport async function GET(request) {\n     2\t  return users()\n"
+                        "     3\t}\n")
+    _route(session, "src/app/api/items/route.ts")
+    assert {c["subject"] for c in only(session.extract(), "core/defined-in")} == {"parseQuery"}

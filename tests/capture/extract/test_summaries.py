@@ -282,3 +282,15 @@ def test_advice_to_the_person_and_a_bare_quotation_are_not_the_agents_facts():
             "- `scripts/bump.sh` exists but nothing runs it; your release flow could call it\n")
     assert _claims(text) == {
         ("x/decided", None, "Used `httpx` instead of `requests` for the client")}
+
+
+def test_a_heading_that_introduces_reasons_lists_no_decisions():
+    """"Why it is faster" lists the reasons (counts, causes), not what was decided; a heading
+    of decisions that also promises the why still lists decisions."""
+    reasons = ("### Why the page loads faster:\n"
+               "- The payload went from 16,684 tokens to 392 tokens\n"
+               "- The cache now holds the rendered rows for an hour\n")
+    assert _claims(reasons) == set()
+    assert _claims("### Reasons\n- The cache now holds the rendered rows for an hour\n") == set()
+    decided = "### Key decisions and why:\n- Kept the CLI flags stable for existing users\n"
+    assert _claims(decided) == {("x/decided", None, "Kept the CLI flags stable for existing users")}

@@ -77,10 +77,6 @@ _LABEL = re.compile(r"\b(?:option|approach|alternative)\s*#?\s*(?P<label>\d+|[A-
                     re.IGNORECASE)
 #: How far from the end of the agent's message its question to the person is looked for.
 _QUESTION_TAIL = 1200
-#: "How do you want to proceed?", which ``standing.process_question`` reads only as "would you
-#: like to".
-_HOW_TO_GO_ON = re.compile(
-    r"\bhow (?:do|would) you want (?:me |us )?to (?:proceed|continue|go on)\b", re.IGNORECASE)
 #: A markdown heading line of the agent's message.
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
 
@@ -96,7 +92,7 @@ def pick_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         if not offered:
             continue
         tail = offered[-_QUESTION_TAIL:]
-        if process_question(tail) or _HOW_TO_GO_ON.search(tail):
+        if process_question(tail):
             continue  # how to go on with the task: a choice for today
         for sentence in sentences(text):
             said = sentence.strip().rstrip(".!;:").strip()

@@ -145,11 +145,6 @@ _SITUATION = re.compile(
     r"having|trying|stuck)\b", re.IGNORECASE)
 _RULE_WORD = re.compile(r"\b(?:should|must|shall|need|have to|has to|want|prefer|like|use|"
                         r"don'?t|do not|avoid|keep|make sure|only|let'?s)\b", re.IGNORECASE)
-_PROCESS_QUESTION = re.compile(
-    r"\b(?:how (?:would|do|should) (?:you|we|i) (?:like to )?(?:proceed|continue|go on|start)|"
-    r"(?:shall|should) (?:i|we) (?:proceed|continue|go ahead|start|begin|stop)|"
-    r"what (?:should|would you like) (?:i|me|us|we) to do next|"
-    r"(?:proceed|continue|go ahead) (?:with|now)|next step)\b", re.IGNORECASE)
 
 
 def task_scoped(sentence: str) -> str | None:
@@ -188,9 +183,67 @@ def task_scoped(sentence: str) -> str | None:
     return None
 
 
-def process_question(question: str) -> bool:
-    """The agent asks how to go on with the task: its answer is a choice for today."""
-    return bool(_PROCESS_QUESTION.search(question))
+#: Going on with the work, whatever the work is ("continue", not "continue using X": a
+#: verb of going on followed by another verb is about that other thing).
+_GO_ON = (r"(?:proceed|continue|go ahead|go on|carry on|keep going|move on|move forward|"
+          r"go forward|start|begin|stop|resume)\b(?!\s+\w+ing\b)")
+#: Whether or how to go on: "How do you want me to proceed?", "Shall I continue?", "Should I go
+#: ahead with the migration?", "Ready to proceed?", "Proceed with the rest?".
+_GOING_ON = re.compile(
+    r"\bhow (?:would|do|should|shall) (?:you|we|i) (?:(?:like|want|prefer) (?:me |us )?to )?"
+    + _GO_ON + r"|"
+    r"\b(?:shall|should|can|may) (?:i|we) (?:now |then |just |still )?" + _GO_ON + r"|"
+    r"\b(?:want|like|prefer) (?:me|us) to (?:now |then |just |still )?" + _GO_ON + r"|"
+    r"\b(?:ready|ok(?:ay)?|fine|good) to " + _GO_ON + r"|"
+    r"^(?:proceed|continue|go ahead)\b|\b(?:proceed|continue|go ahead) (?:with|now)\b|"
+    r"\bnext steps?\b", re.IGNORECASE)
+#: What to do, or in which order: "What would you like me to do next?", "Which should I
+#: tackle first?", "In what order should I fix them?".
+_ORDER = re.compile(
+    r"\bin (?:what|which) order\b|\bwhich (?:\w+ )?(?:first|next)\b|"
+    r"\b(?:which|what)\b[^?]*\b(?:should|shall|do you want|would you like) (?:i|we|me|us)\b"
+    r"[^?]*\b(?:first|next)\b|"
+    r"^what (?:should|shall|would you like|do you want) (?:i|me|us|we) (?:to )?do\b",
+    re.IGNORECASE)
+#: A question choosing among things ("Which approach should I go ahead with?"): the options
+#: decide what it is about, unless it asks for an order.
+_CHOICE = re.compile(r"^(?:which|what)\b", re.IGNORECASE)
+#: A yes/no offer of the agent's own next step ("Want me to commit this?", "Would you like me
+#: to add tests?", "Shall I open a PR?"): the one thing asked is whether it goes on. With "or"
+#: it offers alternatives ("Want me to use Redis or SQLite?"), and naming one of the options
+#: laid out ("Want me to patch the tool for option 1?") it puts that option up for choosing:
+#: then the options decide what it is about.
+_OFFER = re.compile(
+    r"^(?:(?:so|ok(?:ay)?|and|also|then|now)\W+)*(?:(?:do|would) you (?:want|like) me to|"
+    r"want me to|shall i|shall we)\b", re.IGNORECASE)
+_ALTERNATIVE = re.compile(
+    r"\bor\b|\bwhich\b|\beither\b|\b(?:option|approach|alternative|variant|choice)\s*#?\s*"
+    r"(?:\d+|[A-E])\b|\b(?:first|second|third|last|other) (?:one|option|approach)\b",
+    re.IGNORECASE)
+#: A question of a message: a run of words up to its "?"; in a text that asks nothing, each
+#: sentence or line is read on its own.
+_ASKED = re.compile(r"[^.?!\n]*\?")
+_SAID = re.compile(r"[^.?!\n]+")
+#: Markup and list marks before a question's first word.
+_LEAD = re.compile(r"^[\s>*_#`-]*(?:\d+[.)]\s*)?(?:[*_`]+\s*)?")
+
+
+def process_question(text: str) -> bool:
+    """A question of ``text`` (an agent's question, or the end of its message) asks how the
+    agent should go on in general terms: its subject is the agent's next step, a go-ahead or
+    the order of work, not what a thing of the project should be. Its answer is a choice for
+    today, whatever the options say. Text with no "?" is read sentence by sentence."""
+    asked = _ASKED.findall(text) or _SAID.findall(text)
+    return any(_going_on(_LEAD.sub("", question).strip()) for question in asked)
+
+
+def _going_on(question: str) -> bool:
+    if _ORDER.search(question):
+        return True
+    if _CHOICE.match(question):
+        return False  # which thing: the options say what it is about
+    return bool(_GOING_ON.search(question)) or bool(
+        _OFFER.match(question) and not _ALTERNATIVE.search(question))
 
 
 _TOKEN = re.compile(r"[a-z0-9']+")

@@ -25,6 +25,8 @@ from typing import Any, Iterator
 from claimgraph.capture.extract.code import (
     Definition, definitions, is_test_file, language_of)
 from claimgraph.capture.extract.lessons import lessons_of
+from claimgraph.capture.extract.prose import is_paste, paragraphs
+from claimgraph.capture.extract.reads import surviving_looks
 from claimgraph.capture.extract.session import (
     OK, SessionView, candidate, file_evidence, transcript_evidence)
 from claimgraph.capture.extract.statements import user_texts
@@ -32,17 +34,16 @@ from claimgraph.capture.extract.writes import FileOp, removes, session_ops
 
 MAX_DEFINITIONS_PER_FILE = 20
 _RUST_MODS = re.compile(r"^[ \t]*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", re.MULTILINE)
-_INDEX_FILES = {
-    "lib.rs": _RUST_MODS, "main.rs": _RUST_MODS, "mod.rs": _RUST_MODS,
-    "__init__.py": re.compile(r"^from\s+\.(\w+)\s+import\b.*$", re.MULTILINE),
-    **{f"index.{ext}": re.compile(r"^export\s+(?:\*|\{[^}]*\})\s+from\s+['\"]\./([\w/-]+)['\"].*$",
-                                  re.MULTILINE) for ext in ("ts", "js", "mjs", "tsx")},
-}
+#: A crate's root: its ``mod`` lines are the crate's layout, the one map of where each part
+#: of it lives. A folder's index (``mod.rs``, ``__init__.py``, ``index.ts``) only lists the
+#: submodules beside it, which a glance at the folder shows: it yields nothing.
+_INDEX_FILES = {"lib.rs": _RUST_MODS, "main.rs": _RUST_MODS}
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-#: A lower-case word of letters only ("config", "db", "dashboard"): in a person's prose, or
-#: as a command's argument in a lesson, it is a word, not a name of the code -- unless the
-#: person set it in a code span. Where such a word is defined is one glance at the CLI.
-_PLAIN_WORD = re.compile(r"^[a-z]+$")
+#: A word of letters only, lower-case ("config", "db", "dashboard") or capitals ("GET",
+#: "POST", "API"): in a person's prose, or as a command's argument in a lesson, it is a word
+#: (or an acronym), not a name of the code -- unless the person set it in a code span. Where
+#: such a word is defined is one glance at the CLI, or in every route file.
+_PLAIN_WORD = re.compile(r"^(?:[a-z]+|[A-Z]+)$")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _VENDORED = frozenset({"node_modules", ".venv", "venv", "site-packages", "_build", "target",
                        "dist", "build", "vendor", ".git", "deps", "__pycache__"})
@@ -128,6 +129,7 @@ def structure_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     found = {path: model.current_definitions() for path, model in models.items()}
     per_name = Counter(d.name for path, defs in found.items()
                        if not is_test_file(view.relative(path) or path) for d in defs)
+    per_name.update(read_elsewhere(view, models))
     talked = named(view)
     for path, model in models.items():
         cited = view.relative(path) or path
@@ -138,12 +140,34 @@ def structure_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             yield _defined_in(cited, definition, model)
 
 
+def read_elsewhere(view: SessionView, models: dict[str, FileModel]) -> Counter[str]:
+    """Each top-level name defined in a file of this project the session read but did not
+    change, once per file: a name the session saw defined there too is not in "exactly one
+    place" (every route file's ``GET``), whatever the file it wrote says."""
+    seen: Counter[str] = Counter()
+    for path, looks in surviving_looks(view).items():
+        cited = looks[0].cited
+        language = language_of(path)
+        if path in models or cited is None or language is None or is_test_file(cited) \
+                or _VENDORED & set(cited.split("/")):
+            continue
+        text = "\n".join(look.text for look in looks if look.how == "read")
+        seen.update({d.name for d in definitions(text, language)})
+    return seen
+
+
 def named(view: SessionView) -> frozenset[str]:
     """Identifiers the user typed or a lesson of this session names: where such a name lives
     is worth remembering; a name only the agent mentions is a detail a glance finds. A plain
-    lower-case word counts only inside the person's code span (``_PLAIN_WORD``)."""
+    word counts only inside the person's code span (``_PLAIN_WORD``). Only the person's own
+    prose is read: a message that is mostly a paste (a log, a diff, code) and the pasted
+    lines of another (code blocks, quoted lines, log and code lines) name what someone or
+    something else wrote -- an automated review's handler names, a stack trace's frames."""
     words: set[str] = set()
-    for _, text in user_texts(view):
+    for _, message in user_texts(view):
+        if is_paste(message):
+            continue
+        text = "\n".join(paragraphs(message))
         words.update(name for name in _IDENTIFIER.findall(text) if not _PLAIN_WORD.match(name))
         words.update(name for span in _CODE_SPAN.findall(text)
                      for name in _IDENTIFIER.findall(span))
@@ -154,8 +178,8 @@ def named(view: SessionView) -> frozenset[str]:
 
 
 def module_index_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
-    """What a package root the session wrote declares: a crate's ``mod`` lines, a Python
-    package's relative imports, a JS index's re-exports -- the layout of the code in one fact."""
+    """What a crate root the session wrote declares: its ``mod`` lines, the layout of the
+    crate in one fact (a folder's index file is left out: ``_INDEX_FILES``)."""
     for path, model in replay(view).items():
         cited = view.relative(path) or path
         pattern = _INDEX_FILES.get(posixpath.basename(path))

@@ -14,7 +14,8 @@ such a summary are read by their section and their shape:
   fix the account names is none of them, the fix it names is not what made it pass
   (``fix_held``): the agent's diagnosis, which the next failure may have refuted;
 - under a heading about decisions, adaptations, approach or design, and any bullet that says
-  "instead of" / "rather than", a decision (``x/decided``);
+  "instead of" / "rather than", a decision (``x/decided``); a heading that introduces
+  reasons ("Why this is faster", "Reasons") lists reasons, not decisions, and is skipped;
 - a bullet that starts with a file path and says what it does ("`src/db.ts:14` exports the
   service-role client") is what that file is for (``x/role``);
 - a bullet that states a rule ("must", "always", "never", "enforces") is a convention.
@@ -63,14 +64,18 @@ _HEADING = re.compile(r"^\s*(?:#{1,6}\s*|"
                       r"(?:\*\*)?\s*:?\s*(?:\*\*)?\s*$")
 _BOLD_LABEL = re.compile(r"^\s*[-*]?\s*\*\*(?P<title>[^*]{3,60}?)\*\*:?\s*$")
 _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*•]|\d+[.)])\s+(?P<text>.+)$")
-#: Checked in order: a proposal's words come first, so "Recommended approach" or "Fix plan"
-#: is a plan (nothing in it was done yet), not a decision or a lesson.
+#: Checked in order: a heading that introduces reasons ("Why it is faster", "Reasons")
+#: lists reasons, not decisions (a count that explains a speed-up is no decision); a
+#: proposal's words come next, so "Recommended approach" or "Fix plan" is a plan (nothing in
+#: it was done yet), not a decision or a lesson. A "why" later in a heading ("What changed
+#: and why") leaves its bullets to their shape.
 _SECTIONS = (
+    (None, re.compile(r"^\W*(?:why|reasons?|because)\b", re.I)),
     (None, re.compile(r"plan|next|todo|pending|remaining|propos|phase|recommend|suggest|"
                       r"consideration|question|summary request|intent|request|option|"
                       r"if you want|would you like", re.I)),
     (LESSON, re.compile(r"error|issue|problem|fix|gotcha|pitfall|lesson|bug", re.I)),
-    (DECIDED, re.compile(r"decision|adaptation|approach|design|trade-?off|chose|choice|why|"
+    (DECIDED, re.compile(r"decision|adaptation|approach|design|trade-?off|chose|choice|"
                          r"rationale", re.I)),
     (None, re.compile(r"step", re.I)),
 )
