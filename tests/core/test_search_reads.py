@@ -1,7 +1,8 @@
-"""What a search reads on SQLite (docs/search.md, "Cost"): one snapshot (the store is asked
-once whether another process wrote, not once per read), the query's names resolved in one
-read, no statement over an empty list, and no fact read whole twice. The results are those
-of the same reads made one by one (``tests/core/test_search_ties.py`` covers the order)."""
+"""What a search reads on SQLite (docs/search.md, "Cost on a large store"): one snapshot
+(the store is asked once whether another process wrote, not once per read), the query's
+names resolved in one read, no statement over an empty list, and no fact read whole twice.
+The results are those of the same reads made one by one (``tests/core/test_search_ties.py``
+covers the order)."""
 
 from __future__ import annotations
 
