@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import sqlite3
 import statistics
 import sys
@@ -27,20 +28,25 @@ from claimgraph.core import Shell  # noqa: E402
 from claimgraph.core.ingest import ingest  # noqa: E402
 from claimgraph.core.reads import search  # noqa: E402
 from claimgraph.core.vocabulary import seed  # noqa: E402
-from claimgraph.opening import open_store  # noqa: E402
+try:
+    from claimgraph.opening import open_store
+except ImportError:  # a tree from before the oplog's composition root (a822a96 and older)
+    from claimgraph.store.open import open_store  # type: ignore[no-redef]
 
 RESULTS = Path(__file__).parent / "results"
 
 
-def build(size: int, rebuild: bool, sessions: bool = False) -> Path:
+def build(size: int, rebuild: bool, sessions: bool = False, path: Path | None = None) -> Path:
     """The bench store of ``size`` facts: batches of 50k facts (one episode each), or with
-    ``sessions`` episodes of 20-200 facts (seeded sizes, the same facts in the same order)."""
-    path = RESULTS / (f"search-sessions-{size}.db" if sessions else f"search-{size}.db")
+    ``sessions`` episodes of 20-200 facts (seeded sizes, the same facts in the same order).
+    ``path``: build there instead of bench/results (search_versions builds with old code)."""
+    if path is None:
+        path = RESULTS / (f"search-sessions-{size}.db" if sessions else f"search-{size}.db")
     if path.exists() and not rebuild:
         return path
-    for stale in RESULTS.glob(f"search-{size}.db*"):
-        stale.unlink()
-    RESULTS.mkdir(exist_ok=True)
+    for stale in path.parent.glob(path.name + "*"):
+        shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
+    path.parent.mkdir(parents=True, exist_ok=True)
     store = open_store(str(path))
     sh = Shell(store=store)
     seed(sh)

@@ -12,6 +12,12 @@ Usage:
       [--limit 10] [--size N] [--questions] [--also NAME=/tmp/other/src ...]
   (--also: a further version, in the same interleaved rounds, on its own copy of the store)
   (one round, internal) .venv/bin/python bench/search_versions.py STORE --round [--limit 10]
+
+A store every version can open is built with the OLDEST version's own code (a newer one
+migrates its copy on open; an older one cannot read a newer schema), e.g. for a822a96:
+  PYTHONPATH=/tmp/a822a96/src .venv/bin/python bench/search_versions.py OUT.db --build \
+      --size 100000 [--sessions]
+(bench_search.build's facts and episodes: two of 50k, or with --sessions 20-200 facts each).
 """
 
 from __future__ import annotations
@@ -46,11 +52,10 @@ def question_pool(n: int, size: int) -> list[str]:
 
 
 def one_round(store: Path, size: int, limit: int | None, questions: bool = False) -> dict:
-    from bench_search import queries
+    from bench_search import open_store, queries
 
     from claimgraph.core import Shell
     from claimgraph.core.reads import search
-    from claimgraph.opening import open_store
 
     pool = question_pool(200, size) if questions else queries(200, size)
     sh = Shell(open_store(str(store)))
@@ -66,7 +71,8 @@ def one_round(store: Path, size: int, limit: int | None, questions: bool = False
         cpu.append(time.process_time() - started_cpu)
         phrase = '"' + q.replace('"', '""') + '"'
         started = time.perf_counter()
-        raw.execute("SELECT rowid FROM fact_fts WHERE fact_fts MATCH ? LIMIT 50", (phrase,)).fetchall()
+        raw.execute("SELECT rowid FROM fact_fts WHERE fact_fts MATCH ? LIMIT 50",
+                    (phrase,)).fetchall()
         floor.append(time.perf_counter() - started)
     sh.store.close()
     raw.close()
@@ -112,7 +118,15 @@ def main() -> None:
     parser.add_argument("--also", action="append", default=[], metavar="NAME=SRC",
                         help="a further version's src/, timed in the same rounds")
     parser.add_argument("--round", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--build", action="store_true",
+                        help="build STORE (--size facts) with the code on PYTHONPATH")
+    parser.add_argument("--sessions", action="store_true",
+                        help="with --build: episodes of 20-200 facts (bench_search --sessions)")
     args = parser.parse_args()
+    if args.build:
+        from bench_search import build
+        build(args.size or 100_000, True, args.sessions, args.store)
+        return
     size = args.size or sqlite3.connect(args.store).execute(
         "SELECT count(*) FROM facts").fetchone()[0]
     if args.round:

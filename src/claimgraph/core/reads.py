@@ -7,6 +7,8 @@ out of default listings and shown by ``include_dormant`` (``facts --all``) and b
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from claimgraph.core import entities as ents
 from claimgraph.core.shell import Shell
 from claimgraph.core.vocabulary import resolve_predicate
@@ -17,6 +19,7 @@ from claimgraph.logic import query_words as QW
 from claimgraph.logic import retrieval as R
 from claimgraph.logic.conflicts import open_conflicts
 from claimgraph.logic.model import SUSPECT_VERDICTS, fact_state
+from claimgraph.store.fast_paths import Snapshots
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
@@ -101,11 +104,13 @@ def history(sh: Shell, subject: str, predicate: str,
 def _matched_entities(sh: Shell, queries: list[str],
                       scopes: Sequence[str] | None) -> list[dict[str, Any]]:
     """Entities the whole query or any token names, in each searched scope (None: every
-    scope); names ambiguous within a scope are skipped, not errors."""
+    scope); names ambiguous within a scope are skipped, not errors. One read for all of
+    them (``find_entities_many``: each text's candidates as ``find_entities`` gives them)."""
     found: dict[str, dict[str, Any]] = {}
+    named = sh.store.find_entities_many(queries, None)
     for text in queries:
         by_scope: dict[str, list[dict[str, Any]]] = {}
-        for candidate in sh.store.find_entities(text, None):
+        for candidate in named.get(text, ()):
             if scopes is None or candidate.get("scope") in scopes:
                 by_scope.setdefault(candidate.get("scope") or "", []).append(candidate)
         for candidates in by_scope.values():
@@ -193,10 +198,22 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
     The entity and hop routes can reach thousands of facts (a library named by every module):
     with a ``limit`` every route is ranked on fact heads (``Store.get_fact_heads_for``, and
     search's ``heads``) and only the facts returned are read whole, so the order and the
-    facts are those a full read gives."""
+    facts are those a full read gives.
+
+    Every read comes from one snapshot where the store offers one (``Snapshots``): the
+    routes see the same store, and SQLite checks whether another process wrote once per
+    search instead of once per read (a dozen reads)."""
     if not query or not query.strip():
         raise ClaimgraphError("empty-query", "the search query is empty",
                               hint="give some words to look for")
+    store = sh.store
+    with store.reading() if isinstance(store, Snapshots) else nullcontext():
+        return _search(sh, query, scopes, fts_limit, limit, neighbours, categories)
+
+
+def _search(sh: Shell, query: str, scopes: Sequence[str] | None, fts_limit: int,
+            limit: int | None, neighbours: bool, categories: bool) -> dict[str, Any]:
+    """``search`` inside its snapshot."""
     in_scope = _scope_test(scopes)
     queries = [query.strip(), *[t for t in R.query_tokens(query) if t != query.strip()]]
     heads = limit is not None
@@ -214,16 +231,17 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
                                                            fts_limit, heads, categories)
     hop_read = read if limit is None else _heads_without_ends(sh)
     hop_facts = _route(hop_read, _neighbour_ids(entity_facts) - matched_ids, "out", scopes)
+    whole: dict[str, dict[str, Any]] = {}  # facts read whole so far (tie texts), by id
     found = R.search_candidates(
         fts_facts, entity_facts, hop_facts, sh.now(), sh.half_life_days,
         word_facts=word_facts, related_facts=related_facts, member_facts=member_facts,
         fts_hits=coordination,
         entity_groups=list(groups.values()), asked_time=QD.asked_time(query),
-        texts=_texts(sh))
+        texts=_texts(sh, whole))
     fused, total = R.best_search_hits(found, limit,
                                       _neighbours(sh, found, in_scope) if neighbours else (),
                                       _episodes(sh, found) if neighbours else None)
-    shown = _whole_neighbours(sh, fused) if limit is None else _read_whole(sh, fused)
+    shown = _whole_neighbours(sh, fused) if limit is None else _read_whole(sh, fused, whole)
     shown = _current_first(sh, shown, scopes)
     return {"query": query, "scopes": None if scopes is None else list(scopes),
             "entities": [e for e in hits.get("entities", []) if in_scope(e)],
@@ -233,11 +251,15 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
                                   "scope": e.get("scope")} for e in matched]}
 
 
-def _texts(sh: Shell) -> Callable[[list[str]], dict[str, str]]:
+def _texts(sh: Shell, whole: dict[str, dict[str, Any]]) -> Callable[[list[str]],
+                                                                   dict[str, str]]:
     """Ranking's reader of the text of heads that tie (``logic.retrieval.TieBreak``): one
-    read of the few facts concerned, whole."""
+    read of the few facts concerned, whole, kept in ``whole`` (the shown ones among them
+    are not read again, ``_read_whole``)."""
     def read(ids: list[str]) -> dict[str, str]:
-        return {f["id"]: R.fact_text(f) or "" for f in sh.store.get_facts_by_ids(ids)}
+        facts = sh.store.get_facts_by_ids(ids)
+        whole.update((f["id"], f) for f in facts)
+        return {f["id"]: R.fact_text(f) or "" for f in facts}
     return read
 
 
@@ -344,10 +366,14 @@ def _neighbour_ids(facts: list[dict[str, Any]]) -> set[str]:
     return ids
 
 
-def _read_whole(sh: Shell, ranked: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Ranked heads (annotated by fusion) as whole facts with the annotations, in one read.
-    A fact purged meanwhile is left out."""
-    by_id = {f["id"]: f for f in sh.store.get_facts_by_ids([f["id"] for f in ranked])}
+def _read_whole(sh: Shell, ranked: list[dict[str, Any]],
+                whole: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Ranked heads (annotated by fusion) as whole facts with the annotations, in one read
+    of those not read whole already (``whole``, from the same snapshot). A fact purged
+    meanwhile is left out."""
+    unread = [f["id"] for f in ranked if f["id"] not in whole]
+    by_id = {**whole, **{f["id"]: f for f in sh.store.get_facts_by_ids(unread)}} if unread \
+        else whole
     return [{**by_id[f["id"]], "effective_confidence": f["effective_confidence"],
              "retrieval_score": f["retrieval_score"]} for f in ranked if f["id"] in by_id]
 

@@ -192,15 +192,21 @@ def _fused(routes: Sequence[Mapping[str, Any]], now: int, k: int, half_life_days
 
 def _scored(routes: Sequence[Mapping[str, Any]], now: int, k: int, half_life_days: float,
             confidences: Mapping[str, float] | None) -> list[tuple[float, float, Fact]]:
-    """(score, effective confidence, fact) of every fact valid at ``now``, first seen first."""
+    """(score, effective confidence, fact) of every fact valid at ``now``, first seen first.
+    The confidences not given are computed in one loop (``effective_confidences``, the same
+    arithmetic as a call per fact, which was a tenth of a search's Python time)."""
     known = confidences or {}
+    valid = [(rrf, fact) for rrf, fact in _rrf_scores(routes, k).values()
+             if fact_valid_at(fact, now)]
+    computed: dict[str, float] = {}
+    effective_confidences(((fact["id"], fact) for _, fact in valid if fact["id"] not in known),
+                          now, computed, half_life_days)
     scored = []
-    for rrf, fact in _rrf_scores(routes, k).values():
-        if fact_valid_at(fact, now):
-            conf = known.get(fact["id"])
-            if conf is None:
-                conf = effective_confidence(fact, now, half_life_days)
-            scored.append((rrf * conf, conf, fact))
+    for rrf, fact in valid:
+        conf = known.get(fact["id"])
+        if conf is None:
+            conf = computed[fact["id"]]
+        scored.append((rrf * conf, conf, fact))
     return scored
 
 

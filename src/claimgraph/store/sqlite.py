@@ -232,10 +232,11 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         self._db.refresh()
         self._before_read_of_new_text()
         params = (q.fts_phrase(query), limit)
-        named = json.dumps(sorted(r[0] for r in self._db.rows(q.ENTITY_MATCHES, params[:1])))
+        rowids = sorted(r[0] for r in self._db.rows(q.ENTITY_MATCHES, params[:1]))
+        named = json.dumps(rowids)
         return {
-            "entities": [self._cached_entity(r)
-                         for r in self._db.rows(q.SEARCH_ENTITIES, (named, limit))],
+            "entities": [self._cached_entity(r) for r in self._db.rows(
+                q.SEARCH_ENTITIES, (named, limit))] if rowids else [],
             "facts": self._search_facts((*params, named), heads),
             "episodes": [dict(zip(EPISODE_FIELDS, r))
                          for r in self._db.rows(q.SEARCH_EPISODES, params)],
@@ -254,7 +255,9 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         matched, the entities' rowids."""
         phrase, limit = params[:2]
         named_from = (params[2], limit) if len(params) == 3 else (phrase, limit)
-        named = [r[0] for r in self._db.rows(q.named_entity_ids(len(params) == 3), named_from)]
+        given = len(params) == 3
+        named = [] if given and params[2] == "[]" else [  # none matched: nothing to read
+            r[0] for r in self._db.rows(q.named_entity_ids(given), named_from)]
         keys: dict[int, Row] = {}  # pk -> its sort key row (pk last)
         if named:
             ends = (json.dumps(named), limit)
