@@ -57,9 +57,10 @@ _REPORTS = frozenset({"plan", "plans", "proposal", "brainstorm", "draft", "notes
                       "findings", "artifact", "artifacts", "rfc", "handoff", "scratch", "todo",
                       "wip", "discussion", "discussions", "conversation", "conversations",
                       "transcript", "transcripts", "chat", "minutes", "journal"})
-#: The agent folders (``.claude/``, ``.github/``, ``.gemini/``, ``.codex/``, ``.cursor/``) and, within
-#: them, the folders of prompts the harness hands to a sub-agent, a skill or a command when one is
-#: invoked (``.claude/agents/reviewer.md``, ``.claude/skills/x/SKILL.md``, ``.github/prompts/``).
+#: The agent folders (``.claude/``, ``.github/``, ``.gemini/``, ``.codex/``, ``.cursor/``) and,
+#: within them, the folders of prompts the harness hands to a sub-agent, a skill or a command when
+#: one is invoked (``.claude/agents/reviewer.md``, ``.claude/skills/x/SKILL.md``,
+#: ``.github/prompts/``).
 #: Their "YOU MUST ALWAYS RETURN OUTPUT" speaks to that sub-agent while it runs; in a project that
 #: develops such prompts it is the product being written. Neither is a rule for whoever works on
 #: the project (its CLAUDE.md / AGENTS.md and docs are).
