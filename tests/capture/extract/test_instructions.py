@@ -278,3 +278,15 @@ def test_an_instruction_file_read_still_gives_its_imperatives():
                  output="# Rules\n\n- Use tabs for indentation\n")
     assert [c["object"] for c in only(session.extract(), "x/convention")] == [
         "Use tabs for indentation"]
+
+
+def test_prompts_for_sub_agents_skills_and_commands_are_not_the_projects_rules():
+    """A sub-agent's, skill's or command's prompt speaks to that agent while it runs."""
+    for cited in (".claude/agents/reviewer.md", ".claude/Agents/Engineer.md",
+                  ".claude/skills/release/SKILL.md", ".claude/Skills/CORE/SKILL.md",
+                  ".claude/commands/ship.md", ".github/prompts/review.prompt.md",
+                  ".gemini/commands/plan.md", "tools/lint/SKILL.md"):
+        assert not is_instruction_file(cited), cited
+    for cited in ("CLAUDE.md", ".claude/CLAUDE.md", ".github/copilot-instructions.md",
+                  ".claude/rules/testing.md", "docs/agents/overview.md", "agents/AGENTS.md"):
+        assert is_instruction_file(cited), cited

@@ -57,6 +57,17 @@ _REPORTS = frozenset({"plan", "plans", "proposal", "brainstorm", "draft", "notes
                       "findings", "artifact", "artifacts", "rfc", "handoff", "scratch", "todo",
                       "wip", "discussion", "discussions", "conversation", "conversations",
                       "transcript", "transcripts", "chat", "minutes", "journal"})
+#: The agent folders (``.claude/``, ``.github/``, ``.gemini/``, ``.codex/``, ``.cursor/``) and,
+#: within them, the folders of prompts the harness hands to a sub-agent, a skill or a command when
+#: one is invoked (``.claude/agents/reviewer.md``, ``.claude/skills/x/SKILL.md``,
+#: ``.github/prompts/``).
+#: Their "YOU MUST ALWAYS RETURN OUTPUT" speaks to that sub-agent while it runs; in a project that
+#: develops such prompts it is the product being written. Neither is a rule for whoever works on
+#: the project (its CLAUDE.md / AGENTS.md and docs are).
+_AGENT_HOMES = frozenset({".claude", ".github", ".gemini", ".codex", ".cursor", ".opencode"})
+_PROMPT_DIRS = frozenset({"agents", "skills", "commands", "prompts", "output-styles", "chatmodes",
+                          "plugins", "hooks", "workflows"})
+_PROMPT_FILES = frozenset({"skill.md"})
 #: "No overallocation", "No per-user quotas": in a docs page, a property of the design it
 #: describes, not a rule for whoever works on the code -- unless it names the thing in a code
 #: span. (An instruction file's "No …" is a rule, and is read as one.)
@@ -189,12 +200,22 @@ def is_instruction_file(cited: str) -> bool:
     name = posixpath.basename(cited).lower()
     if _PROPOSALS & {part.lower() for part in cited.split("/")[:-1]}:
         return False
+    if name in _PROMPT_FILES or _prompt_definition(cited):
+        return False  # a sub-agent's, skill's or command's prompt, not the project's rules
     if _REPORTS & set(re.split(r"[^a-z]+", name.rsplit(".", 1)[0])) \
             and name not in INSTRUCTION_FILES:
         return False  # BUILD_PLAN.md, cycle3-introspection.md: a plan or a report, not rules
     if name in INSTRUCTION_FILES or name.endswith(".mdc"):
         return True
     return name.endswith(".md") and cited.lower().startswith(_DOC_DIRS)
+
+
+def _prompt_definition(cited: str) -> bool:
+    """A file inside an agent folder's prompt definitions (``.claude/Agents/Engineer.md``,
+    ``.github/prompts/review.prompt.md``): read when that sub-agent or command runs."""
+    parts = [part.lower() for part in cited.split("/")[:-1]]
+    return any(home in _AGENT_HOMES and below in _PROMPT_DIRS
+               for home, below in zip(parts, parts[1:]))
 
 
 def doc_rules(text: str) -> Iterator[tuple[str, str]]:
