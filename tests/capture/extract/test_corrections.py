@@ -56,6 +56,10 @@ def test_no_correction_below_the_floor_for_a_question_or_without_the_change():
     assert confirmed_correction(_verdict(0.9), NEED, ["the README"]) is None
     assert confirmed_correction(_verdict(0.9), "coverage job stays", change) is None  # no rule
     assert confirmed_correction(_verdict(0.9), "great coverage", change) is None  # too short
+    for leaning in ("it should not run coverage in CI", "that's not how coverage should run",
+                    "no, they should only run coverage locally"):
+        assert confirmed_correction(_verdict(0.9), leaning, change) is None, leaning
+    assert confirmed_correction(_verdict(0.9), "we should not run coverage this way", change)
 
 
 def test_the_record_may_answer_two_for_today_checks_and_no_other():

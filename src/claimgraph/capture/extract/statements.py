@@ -215,13 +215,22 @@ _RULE = re.compile(r"\b(?:should|must|shall|ought|never|not|no|don'?t|doesn'?t|o
                    r"need|needs|want|prefer|like|instead)\b", re.IGNORECASE)
 
 
+#: A sentence whose subject is a bare pronoun ("it should be local only"): what it is about
+#: stayed in the conversation, so stored alone it says nothing, however it was carried out.
+_PRONOUN_SUBJECT = re.compile(
+    r"^(?:(?:ok(?:ay)?|yes|yeah|no|nope|so|and|but|well|hey|hmm)[,!.…]*\s+)*"
+    r"(?:it|that|this|they|those|these|them)(?:'s|'re|\b)(?!\s+(?:way|approach|option|idea)\b)",
+    re.IGNORECASE)
+
+
 def confirmed_correction(verdict: Any, sentence: str, changes: list[str]) -> Any | None:
     """The verdict to store a correction the agent conceded with (docs/capture.md,
     "Corrections"), or None: a statement, not a question, of 4 to 40 words with a rule's word
-    in it, scored at least ``CORRECTION_FLOOR``, and named by a change the agent made after
-    conceding (``corrections.carried_out``). Stored as the likeliest durable project class."""
+    in it and no bare pronoun for its subject, scored at least ``CORRECTION_FLOOR``, and named
+    by a change the agent made after conceding (``corrections.carried_out``). Stored as the
+    likeliest durable project class."""
     words = len(sentence.split())
-    if (verdict.score < CORRECTION_FLOOR or "?" in sentence
+    if (verdict.score < CORRECTION_FLOOR or "?" in sentence or _PRONOUN_SUBJECT.match(sentence)
             or not _CORRECTION_WORDS[0] <= words <= _CORRECTION_WORDS[1]
             or not _RULE.search(sentence) or not carried_out(sentence, changes)):
         return None
