@@ -34,7 +34,7 @@ from claimgraph.capture.classify.phrases import (  # noqa: F401 (re-exported for
 from claimgraph.capture.extract.prose import (
     echo_key, is_paste, request_text, sentences, split_run_on, typed_part, without_echo,
     without_injected)
-from claimgraph.capture.extract.briefs import rule_items, rules_command
+from claimgraph.capture.extract.briefs import rules_command
 from claimgraph.capture.extract.corrections import carried_out, corrected_prompts
 from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
 from claimgraph.capture.extract.standing import LEANS_BACK, NEEDS_NOW, not_one_rule, task_scoped
@@ -93,7 +93,6 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     corrected = corrected_prompts(view)
     for event, text in user_texts(view):
         parts = _parts(text)
-        listed = {part for item in rule_items(text) for part in _parts(item)}
         commanded = rules_command(event.text)
         for index, sentence in enumerate(parts):
             verdict = _personal_checked(
@@ -108,12 +107,10 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                 if confirmed is not None:
                     verdict, via = confirmed, "a correction the agent conceded and carried out"
                     why = _not_stored(verdict, sentence, view, lenient=_CORRECTION_LENIENT)
-            if why is not None and (commanded or sentence in listed):
-                stated = stated_rule(verdict, sentence, listed=sentence in listed)
+            if why is not None and commanded:
+                stated = stated_rule(verdict, sentence)
                 if stated is not None:
-                    verdict = stated
-                    via = "an item of a list of rules" if sentence in listed else \
-                        "the arguments of a command that writes the project's rules"
+                    verdict, via = stated, "the arguments of a command that writes the rules"
                     why = _not_stored(verdict, sentence, view)
             tally.record(event.line, sentence, verdict.label, verdict.score, why is None,
                          why if verdict.kept else None, via if why is None else None)
@@ -125,24 +122,20 @@ def _parts(text: str) -> list[str]:
     return [statement_of(part) for s in sentences(text) for part in split_run_on(s)]
 
 
-#: The sentence model's score from which a sentence typed as a command's arguments that writes
-#: the project's rules is kept (``briefs.rules_command``): the command says the brief states
-#: principles, the model still has to read one in the sentence. An item of a list under a label
-#: naming rules needs no score: the label says what it is.
+#: The sentence model's score from which a sentence typed as the arguments of a command that
+#: writes the project's rules is kept (``briefs.rules_command``): the command says the brief
+#: states principles, the model still has to read one in the sentence.
 BRIEF_FLOOR = 0.5
 _BRIEF_WORDS = (4, 40)
 
 
-def stated_rule(verdict: Any, sentence: str, *, listed: bool) -> Any | None:
-    """The verdict to store a rule stated in a brief (docs/capture.md, "Rules inside a
-    brief"), or None: not a question, 4 to 40 words; an item of a list a label naming rules
-    introduces (``listed``), or, in a rules command's arguments, a sentence with a rule's word
-    the model scores at least ``BRIEF_FLOOR``. Stored as a convention; the for-today checks
-    still apply."""
+def stated_rule(verdict: Any, sentence: str) -> Any | None:
+    """The verdict to store a sentence of a rules command's arguments (docs/capture.md, "Rules
+    inside a brief"), or None: not a question, 4 to 40 words, a rule's word in it, scored at
+    least ``BRIEF_FLOOR``. Stored as a convention; the for-today checks still apply."""
     words = len(sentence.split())
-    if "?" in sentence or not _BRIEF_WORDS[0] <= words <= _BRIEF_WORDS[1]:
-        return None
-    if not listed and (verdict.score < BRIEF_FLOOR or not _RULE.search(sentence)):
+    if ("?" in sentence or not _BRIEF_WORDS[0] <= words <= _BRIEF_WORDS[1]
+            or verdict.score < BRIEF_FLOOR or not _RULE.search(sentence)):
         return None
     return dataclasses.replace(verdict, label="convention", kept=True)
 
