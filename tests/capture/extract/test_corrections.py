@@ -102,3 +102,14 @@ def test_no_concession_no_action_before_or_no_change_naming_it_stores_nothing():
     assert _stored(_corrected("Removing it.")) == []
     assert _stored(_corrected("You're right, removing it.", acted=False)) == []
     assert _stored(_corrected("You're right, removing it.", undo="lint")) == []
+
+
+def test_the_report_says_via_what_a_correction_was_kept():
+    from claimgraph.capture.classify import tally
+
+    with tally.collecting() as heard:
+        _corrected("Good point, removing the job.").extract()
+    kept = [entry for entry in heard if entry["kept"]]
+    assert [(e["sentence"], e.get("via")) for e in kept] == [
+        (NEED, "a correction the agent conceded and carried out")]
+    assert all("via" not in entry for entry in heard if not entry["kept"])
