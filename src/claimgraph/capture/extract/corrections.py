@@ -77,7 +77,8 @@ def corrected_prompts(view: SessionView) -> dict[int, list[str]]:
     file written or edited -- the removed text too: an undo is a change -- and each command
     that is not a plain read). Prompts with no concession, or no action before them, are
     absent."""
-    return view.remembered("corrections.prompts", _corrected)
+    found: dict[int, list[str]] = view.remembered("corrections.prompts", _corrected)
+    return found
 
 
 def _corrected(view: SessionView) -> dict[int, list[str]]:
