@@ -15,6 +15,12 @@ request for today, a question, or anything else. Only a sentence it calls durabl
 probability at or above the shipped threshold is stored; every sentence read is tallied for
 the capture report (``capture --explain`` lists each with its class and score).
 
+The model reads a sentence alone; three structures of the session it cannot see keep a sentence
+it scores lower (each shown by ``capture --explain`` with its ``via``): a short order typed
+right after the person turned a call down (``stop_order``), a correction the agent conceded and
+carried out (``corrections``, ``confirmed_correction``), and a rule in the arguments of a
+command that writes the project's rules (``briefs``, ``stated_rule``).
+
 The phrase lists that decided this before the model live in ``capture.classify.phrases``. They
 stay, as features of the model, as proposals the model may veto, and as ``classify`` (re-exported
 here) for the rules that read text no model was trained on (instruction files, the agent's
