@@ -107,6 +107,7 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             via = None
             if why == "not durable" and event.line in turned_down and stop_order(sentence):
                 verdict = dataclasses.replace(verdict, label="convention", kept=True)
+                via = "an order typed after a refused or interrupted call"
                 why = _not_stored(verdict, sentence, view)
             if why is not None and event.line in corrected:
                 confirmed = confirmed_correction(verdict, sentence, corrected[event.line])
