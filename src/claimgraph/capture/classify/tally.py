@@ -28,13 +28,19 @@ def collecting() -> Iterator[list[dict[str, Any]]]:
 
 
 def record(line: int, sentence: str, label: str, score: float, kept: bool,
-           why: str | None = None) -> None:
-    """``kept``: the sentence became a candidate fact; ``why`` says why a durable one did not."""
+           why: str | None = None, via: str | None = None) -> None:
+    """``kept``: the sentence became a candidate fact; ``why`` says why a durable one did not;
+    ``via``: what in the session, beyond the model's score, made it durable (a correction
+    carried out, a list of rules)."""
     found = _heard.get()
     if found is not None:
         entry = {"line": line, "sentence": sentence, "class": label, "score": round(score, 3),
                  "kept": kept}
-        found.append({**entry, "why": why} if why else entry)
+        if why:
+            entry["why"] = why
+        if via:
+            entry["via"] = via
+        found.append(entry)
 
 
 def summary(found: list[dict[str, Any]]) -> dict[str, int]:

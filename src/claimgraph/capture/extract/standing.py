@@ -147,8 +147,15 @@ _RULE_WORD = re.compile(r"\b(?:should|must|shall|need|have to|has to|want|prefer
                         r"don'?t|do not|avoid|keep|make sure|only|let'?s)\b", re.IGNORECASE)
 
 
-def task_scoped(sentence: str) -> str | None:
-    """Why ``sentence`` is for the task at hand rather than standing; None when it may stand."""
+#: Two reasons a caller may have answered from the session's record (``lenient``).
+LEANS_BACK = "leans on what was said before"
+NEEDS_NOW = "what the current work needs"
+
+
+def task_scoped(sentence: str, lenient: frozenset[str] = frozenset()) -> str | None:
+    """Why ``sentence`` is for the task at hand rather than standing; None when it may stand.
+    A reason in ``lenient`` is not given: the caller knows from the session that it does not
+    hold (a correction the agent conceded and carried out, ``statements``)."""
     if _EDIT_REQUEST.search(sentence) or _EDIT_IT.search(sentence):
         return "asks for an edit to a file"  # first: what it asks to write may say "always"
     if _SCOPE_ONLY.match(sentence.strip()):  # "just the X, not every Y": no rule in it
@@ -156,8 +163,8 @@ def task_scoped(sentence: str) -> str | None:
     if _STANDING.search(sentence):
         return None
     need = _NEED.search(sentence)
-    if need and not _CONDITION.search(sentence[:need.start()]):
-        return "what the current work needs"
+    if need and not _CONDITION.search(sentence[:need.start()]) and NEEDS_NOW not in lenient:
+        return NEEDS_NOW
     if _NOW.search(sentence):
         return "tied to now"
     maybe = _HYPOTHETICAL.search(sentence)
@@ -178,8 +185,8 @@ def task_scoped(sentence: str) -> str | None:
         return "mood, not a decision"
     if _AGENT_TURN.search(sentence):
         return "about the agent's turn"
-    if _LEANS_BACK.search(sentence) or _DEICTIC.search(sentence):
-        return "leans on what was said before"
+    if (_LEANS_BACK.search(sentence) or _DEICTIC.search(sentence)) and LEANS_BACK not in lenient:
+        return LEANS_BACK
     return None
 
 

@@ -15,6 +15,12 @@ request for today, a question, or anything else. Only a sentence it calls durabl
 probability at or above the shipped threshold is stored; every sentence read is tallied for
 the capture report (``capture --explain`` lists each with its class and score).
 
+The model reads a sentence alone; three structures of the session it cannot see keep a sentence
+it scores lower (each shown by ``capture --explain`` with its ``via``): a short order typed
+right after the person turned a call down (``stop_order``), a correction the agent conceded and
+carried out (``corrections``, ``confirmed_correction``), and a rule in the arguments of a
+command that writes the project's rules (``briefs``, ``stated_rule``).
+
 The phrase lists that decided this before the model live in ``capture.classify.phrases``. They
 stay, as features of the model, as proposals the model may veto, and as ``classify`` (re-exported
 here) for the rules that read text no model was trained on (instruction files, the agent's
@@ -34,8 +40,10 @@ from claimgraph.capture.classify.phrases import (  # noqa: F401 (re-exported for
 from claimgraph.capture.extract.prose import (
     echo_key, is_paste, request_text, sentences, split_run_on, typed_part, without_echo,
     without_injected)
+from claimgraph.capture.extract.briefs import rules_command
+from claimgraph.capture.extract.corrections import carried_out, corrected_prompts
 from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
-from claimgraph.capture.extract.standing import not_one_rule, task_scoped
+from claimgraph.capture.extract.standing import LEANS_BACK, NEEDS_NOW, not_one_rule, task_scoped
 
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
 _MIN_WORDS = 3
@@ -88,19 +96,55 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     model = shipped()
     answering = view.remembered("statements.after_options", after_options)
     turned_down = view.remembered("statements.after_refusal", after_refusal)
+    corrected = corrected_prompts(view)
     for event, text in user_texts(view):
-        parts = [statement_of(part) for s in sentences(text) for part in split_run_on(s)]
+        parts = _parts(text)
+        commanded = rules_command(event.text)
         for index, sentence in enumerate(parts):
             verdict = _personal_checked(
                 model.verdict(sentence, index, len(parts), answering.get(event.line)), sentence)
             why = _not_stored(verdict, sentence, view)
+            via = None
             if why == "not durable" and event.line in turned_down and stop_order(sentence):
                 verdict = dataclasses.replace(verdict, label="convention", kept=True)
+                via = "an order typed after a refused or interrupted call"
                 why = _not_stored(verdict, sentence, view)
+            if why is not None and event.line in corrected:
+                confirmed = confirmed_correction(verdict, sentence, corrected[event.line])
+                if confirmed is not None:
+                    verdict, via = confirmed, "a correction the agent conceded and carried out"
+                    why = _not_stored(verdict, sentence, view, lenient=_CORRECTION_LENIENT)
+            if why is not None and commanded:
+                stated = stated_rule(verdict, sentence)
+                if stated is not None:
+                    verdict, via = stated, "the arguments of a command that writes the rules"
+                    why = _not_stored(verdict, sentence, view)
             tally.record(event.line, sentence, verdict.label, verdict.score, why is None,
-                         why if verdict.kept else None)
+                         why if verdict.kept else None, via if why is None else None)
             if why is None:
                 yield _candidate(view, event, verdict.label, sentence)
+
+
+def _parts(text: str) -> list[str]:
+    return [statement_of(part) for s in sentences(text) for part in split_run_on(s)]
+
+
+#: The sentence model's score from which a sentence typed as the arguments of a command that
+#: writes the project's rules is kept (``briefs.rules_command``): the command says the brief
+#: states principles, the model still has to read one in the sentence.
+BRIEF_FLOOR = 0.5
+_BRIEF_WORDS = (4, 40)
+
+
+def stated_rule(verdict: Any, sentence: str) -> Any | None:
+    """The verdict to store a sentence of a rules command's arguments (docs/capture.md, "Rules
+    inside a brief"), or None: not a question, 4 to 40 words, a rule's word in it, scored at
+    least ``BRIEF_FLOOR``. Stored as a convention; the for-today checks still apply."""
+    words = len(sentence.split())
+    if ("?" in sentence or not _BRIEF_WORDS[0] <= words <= _BRIEF_WORDS[1]
+            or verdict.score < BRIEF_FLOOR or not _RULE.search(sentence)):
+        return None
+    return dataclasses.replace(verdict, label="convention", kept=True)
 
 
 def _personal_checked(verdict: Any, sentence: str) -> Any:
@@ -119,13 +163,15 @@ def _personal_checked(verdict: Any, sentence: str) -> Any:
     return dataclasses.replace(verdict, label=label)
 
 
-def _not_stored(verdict: Any, sentence: str, view: SessionView) -> str | None:
-    """Why a sentence does not become a fact (None: it does)."""
+def _not_stored(verdict: Any, sentence: str, view: SessionView,
+                lenient: frozenset[str] = frozenset()) -> str | None:
+    """Why a sentence does not become a fact (None: it does); ``lenient``: the for-today
+    checks (``standing``) the session's record has already answered."""
     if not verdict.kept:
         return "not durable"
     if len(_core(sentence).split()) < _MIN_WORDS:
         return "too short to stand alone"  # "B", "Option 2": the choice lives in the question
-    today = reminded_scope(sentence)
+    today = reminded_scope(sentence, lenient)
     if today:
         return f"for today: {today}"
     garbled = not_one_rule(sentence)
@@ -145,15 +191,52 @@ _REMINDER = re.compile(
 _NEEDS = re.compile(r"\b(?:needs?|have|has) to\b", re.IGNORECASE)
 
 
-def reminded_scope(sentence: str) -> str | None:
+def reminded_scope(sentence: str, lenient: frozenset[str] = frozenset()) -> str | None:
     """``standing.task_scoped``, except that a need the person asks the agent to keep in mind
     is a rule for the turns to come, not what the current work needs ("keep in mind, you need
     to run `test:env` to have the env locally"): the need is read as a "must" and the other
     checks still apply (a reminder tied to now stays for today)."""
-    today = task_scoped(sentence)
+    today = task_scoped(sentence, lenient)
     if today and _REMINDER.search(sentence):
-        return task_scoped(_NEEDS.sub("must", sentence))
+        return task_scoped(_NEEDS.sub("must", sentence), lenient)
     return today
+
+
+#: A correction the agent conceded and then carried out answers two of the for-today checks:
+#: what it leans on is the agent's action just before it, and the need it states is the
+#: project's, since the change made for it stays.
+_CORRECTION_LENIENT = frozenset({LEANS_BACK, NEEDS_NOW})
+#: The sentence model's score from which a carried-out correction is kept: below the shipped
+#: threshold (the model reads the sentence alone, without the concession and the change),
+#: well above the phrase floor. Chosen on whole sessions (docs/capture.md, "Corrections").
+CORRECTION_FLOOR = 0.65
+_CORRECTION_WORDS = (4, 40)
+_RULE = re.compile(r"\b(?:should|must|shall|ought|never|not|no|don'?t|doesn'?t|only|avoid|keep|"
+                   r"need|needs|want|prefer|like|instead)\b", re.IGNORECASE)
+
+
+#: A sentence whose subject is a bare pronoun ("it should be local only"): what it is about
+#: stayed in the conversation, so stored alone it says nothing, however it was carried out.
+_PRONOUN_SUBJECT = re.compile(
+    r"^(?:(?:ok(?:ay)?|yes|yeah|no|nope|so|and|but|well|hey|hmm)[,!.…]*\s+)*"
+    r"(?:it|that|this|they|those|these|them)(?:'s|'re|\b)(?!\s+(?:way|approach|option|idea)\b)",
+    re.IGNORECASE)
+
+
+def confirmed_correction(verdict: Any, sentence: str, changes: list[str]) -> Any | None:
+    """The verdict to store a correction the agent conceded with (docs/capture.md,
+    "Corrections"), or None: a statement, not a question, of 4 to 40 words with a rule's word
+    in it and no bare pronoun for its subject, scored at least ``CORRECTION_FLOOR``, and named
+    by a change the agent made after conceding (``corrections.carried_out``). Stored as the
+    likeliest durable project class."""
+    words = len(sentence.split())
+    if (verdict.score < CORRECTION_FLOOR or "?" in sentence or _PRONOUN_SUBJECT.match(sentence)
+            or not _CORRECTION_WORDS[0] <= words <= _CORRECTION_WORDS[1]
+            or not _RULE.search(sentence) or not carried_out(sentence, changes)):
+        return None
+    label = max(("convention", "decision", "preference"),
+                key=lambda name: verdict.probabilities.get(name, 0.0))
+    return dataclasses.replace(verdict, label=label, kept=True)
 
 
 #: How a transcript shows the person turned a call down or cut the agent's turn short.
