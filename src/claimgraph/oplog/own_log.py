@@ -2,11 +2,19 @@
 
 The database is the truth and the log follows it. Inside the committing transaction the
 effects are numbered (dense ``seq``, one ``hlc`` for the transaction) under a file lock on
-the log, and copied into the store's ``oplog:outbox`` mark, so they commit with the data.
-After COMMIT they are appended to ``<writer>.jsonl`` and the lock is released. A process
-that dies between the two leaves the lines in the outbox; the next transaction of any
-process finds them missing from the file and appends them first. A rolled-back transaction
-leaves nothing: its numbers were never written anywhere.
+the log, and stored once in the store's ``oplog:outbox`` mark, so they commit with the data.
+After COMMIT their lines are derived from what the outbox holds, appended to
+``<writer>.jsonl`` in one write, and the lock is released. A process that dies between the
+two leaves them in the outbox; the next transaction of any process finds them missing from
+the file, derives the same lines and appends them first. A rolled-back transaction leaves
+nothing: its numbers were never written anywhere.
+
+The outbox keeps each inserted fact as a row of its values (``logic.oplog.fact_row``'s
+order), not as its line: a batch's line per fact was otherwise encoded, then stored again as
+an escaped JSON string inside the mark (17.7 MB for 20k facts where the rows take about a
+third). Every other effect is kept as its whole line. Both give the very text ``encode``
+gives (``logic.oplog.outbox_lines``); an outbox an older claimgraph left (``lines``) is read
+as before.
 
 An append that fails (a full disk) never fails the write it records (docs/sync.md): it is
 reported on stderr, and the outbox keeps the lines for the next transaction to append.
@@ -52,7 +60,8 @@ class OwnLog:
         self._seq = 0
         self._hlc = 0
         self._floor: tuple[tuple[int, ...], int] = ((), 0)
-        self._staged: list[str] | None = None
+        #: The staged transaction's outbox items, its first seq and its hlc, until appended.
+        self._staged: tuple[list[Any], int, int] | None = None
 
     @property
     def writer(self) -> str:
@@ -111,9 +120,10 @@ class OwnLog:
         return self._floor[1]
 
     # --- the two-phase append ---------------------------------------------------------------
-    def stage(self, store: Store, effects: Iterable[dict[str, Any]]) -> None:
+    def stage(self, store: Store, effects: Iterable[dict[str, Any] | list[Any]]) -> None:
         """Inside the store's transaction: take the lock, append what a crashed process left in
-        the outbox, number ``effects`` and put them in the outbox (committing with the data).
+        the outbox, number ``effects`` and put them in the outbox (committing with the data):
+        an inserted fact as its row (``oplog.baseline.insert_effect``), any other as its line.
 
         A lock that stays taken refuses the write (``store-busy``, which rolls the transaction
         back): data committed without its lines would be missing from every replica for good."""
@@ -123,22 +133,24 @@ class OwnLog:
             self._sync_position()
             self._recover(store)
             hlc = L.next_hlc(self.clock(), self._hlc, self._clock_floor())
-            lines = [L.encode(effect, self.writer, self._seq + n, hlc)
-                     for n, effect in enumerate(effects, start=1)]
-            store.set_mark(OUTBOX, {"writer": self.writer, "lines": lines})
-            store.set_mark(OUTBOX_HEAD, {"writer": self.writer, "last": self._seq + len(lines)})
-            self._staged = lines
+            first, writer = self._seq + 1, self.writer
+            items = L.outbox_items(effects, writer, first, hlc)
+            store.set_mark(OUTBOX, {"writer": writer, "first": first, "hlc": hlc,
+                                    "effects": items})
+            store.set_mark(OUTBOX_HEAD, {"writer": writer, "last": self._seq + len(items)})
+            self._staged = (items, first, hlc)
         except BaseException:
             self._lock.release()
             raise
 
     def commit_staged(self) -> None:
-        """After COMMIT: append the staged lines and let go of the lock."""
-        lines, self._staged = self._staged, None
-        if lines is None:
+        """After COMMIT: append the staged effects' lines and let go of the lock."""
+        staged, self._staged = self._staged, None
+        if staged is None:
             return
         try:
-            self._append(lines)
+            items, first, hlc = staged
+            self._append(L.outbox_lines(items, self.writer, first, hlc))
         except OSError as error:
             self._size = -1
             _warn(f"could not append to {self.path} ({error.strerror or error}); the lines wait "
@@ -182,8 +194,12 @@ class OwnLog:
         box = store.get_mark(OUTBOX) or {}
         if box.get("writer") != self.writer:
             return
-        missing = [text for text in box.get("lines") or ()
-                   if (L.parse(text) or {}).get("seq", 0) > self._seq]
+        if "effects" in box:
+            missing = L.outbox_lines(box["effects"], self.writer, int(box["first"]),
+                                     int(box["hlc"]), above=self._seq)
+        else:  # an outbox an older claimgraph left: whole lines
+            missing = [text for text in box.get("lines") or ()
+                       if (L.parse(text) or {}).get("seq", 0) > self._seq]
         if missing:
             self._append(missing)
 
