@@ -153,3 +153,29 @@ def test_the_set_based_decision_leaves_what_deciding_each_fact_leaves(tmp_path, 
     # item by item: the same rows and effects (a batch's report can name a flagged fact's
     # link twice, as it did before the set-based decision)
     assert fast["tables"] == one_by_one["tables"] and fast["oplog"] == one_by_one["oplog"]
+
+
+def test_the_set_based_decision_decides_alike_on_every_backend(shell, monkeypatch):
+    """The same edge-case batches on each backend (PostgreSQL included), with the set-based
+    decision, leave what a memory store that decides every fact leaves."""
+    import itertools
+
+    from claimgraph.core import Shell
+    from claimgraph.core.batch_writer import BatchWriter
+    from claimgraph.core.ingest import ingest
+    from claimgraph.core.vocabulary import seed
+    from claimgraph.store.memory import MemoryStore
+
+    def batches(sh: Shell) -> tuple[list, list]:
+        rng = random.Random(31)
+        reports = [ingest(sh, _edgy(rng, 80)) for _ in range(3)]
+        facts = sorted(sh.store.all_facts(), key=lambda f: f["id"])
+        return json.loads(json.dumps([r["counts"] for r in reports])), facts
+
+    got = batches(shell)
+    monkeypatch.setattr(BatchWriter, "inserts_plainly", lambda self, fact, pred: False)
+    counter = itertools.count(1)
+    reference = Shell(store=MemoryStore(), clock=type(shell.clock)(),
+                      new_id=lambda p: f"{p}-{next(counter):04d}")
+    seed(reference)
+    assert got == batches(reference)
