@@ -182,8 +182,11 @@ class BatchWriter(Writer):
         return F.inserts_undecided(fact, pred, known[predicate])
 
     def out_facts(self, subject_id: str, predicates: Iterable[str]) -> list[Record]:
+        """Each fact once, as the store answers: a predicate can be named twice (``prefers``
+        and ``decided-against`` are both group-mates and mention partners), and a fact met
+        twice was linked (and could be superseded) twice."""
         grouped = self._by_predicate(subject_id)
-        return [f for p in predicates for f in grouped.get(p, ())]
+        return [f for p in dict.fromkeys(predicates) for f in grouped.get(p, ())]
 
     def insert(self, fact: Record) -> None:
         """Buffer the fact; its subject's cached list must include it (load the list first)."""
