@@ -45,6 +45,12 @@ items += [{"subject": "api", "predicate": "prefers", "object": 'say "é"\n\t\u20
            "evidence": ["a\"b", "ü"], "confidence": 0.55}]
 if sys.argv[2] == "die":
     O.OwnLog.commit_staged = lambda self: os._exit(9)
+if sys.argv[2] == "tear":  # killed in the middle of the append's write
+    def torn(self, lines):
+        with open(self.path, "a", encoding="utf-8") as out:
+            out.write("\n".join(lines)[:len(lines[0]) // 2])
+        os._exit(9)
+    O.OwnLog._append = torn
 ingest(sh, items)
 store.close()
 """
@@ -101,6 +107,22 @@ def test_a_process_killed_before_its_append_leaves_the_log_a_live_one_writes(tmp
     assert {"insert-fact", "reinforce", "invalidate", "ensure-entity"} <= set(verbs)
     seqs = [json.loads(line)["seq"] for line in recovered.split("\n")[:-1]]
     assert seqs == list(range(1, len(seqs) + 1))
+
+
+def test_a_process_killed_in_the_middle_of_its_append_loses_no_line(tmp_path):
+    """The next process appends the outbox's lines after the torn fragment, on lines of their
+    own: every seq is there once, whole, and the fragment is a garbled line readers skip."""
+    lived, torn = tmp_path / "lived" / "claims.db", tmp_path / "torn" / "claims.db"
+    for db in (lived, torn):
+        db.parent.mkdir(mode=0o700)
+    assert run(WRITE_BATCH, str(lived), "live") == 0
+    assert run(WRITE_BATCH, str(torn), "tear") == 9
+    assert not log_text(torn).endswith("\n")
+    assert run(NEXT_WRITE, str(lived)) == run(NEXT_WRITE, str(torn)) == 0
+    texts = log_text(torn).split("\n")[:-1]
+    whole = [text for text in texts if L.parse(text) is not None]
+    assert len(texts) == len(whole) + 1  # the fragment, alone on its line
+    assert "\n".join(whole) + "\n" == log_text(lived)
 
 
 def test_an_outbox_of_whole_lines_an_older_version_left_is_still_appended(tmp_path):

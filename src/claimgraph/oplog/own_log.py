@@ -22,6 +22,7 @@ reported on stderr, and the outbox keeps the lines for the next transaction to a
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -32,7 +33,7 @@ from filelock import FileLock, Timeout
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import oplog as L
 from claimgraph.oplog import files as F
-from claimgraph.private import FILE_MODE, open_private, private_dir
+from claimgraph.private import FILE_MODE, NOFOLLOW, open_private, private_dir
 from claimgraph.store.base import Store
 
 OUTBOX = "oplog:outbox"
@@ -204,12 +205,27 @@ class OwnLog:
             self._append(missing)
 
     def _append(self, lines: list[str]) -> None:
+        """One write of ``lines``; after a torn one (a process killed mid-write), on a line of
+        its own: glued to the fragment, the first line would be garbled, a seq lost for good."""
+        torn = _ends_torn(self.path)
         with open_private(self.path, "a") as out:
-            out.write("\n".join(lines) + "\n")
+            out.write(("\n" if torn else "") + "\n".join(lines) + "\n")
             out.flush()  # no fsync: a crash is covered by the outbox, as SQLite's NORMAL sync is
         last = L.parse(lines[-1]) or {}
         self._seq, self._hlc = last.get("seq", self._seq), last.get("hlc", self._hlc)
         self._size = self.path.stat().st_size
+
+
+def _ends_torn(path: Path) -> bool:
+    """The file ends in a line without its newline (a write cut short)."""
+    try:
+        with os.fdopen(os.open(path, os.O_RDONLY | NOFOLLOW), "rb") as handle:
+            if handle.seek(0, 2) == 0:
+                return False
+            handle.seek(-1, 2)
+            return handle.read(1) != b"\n"
+    except FileNotFoundError:
+        return False
 
 
 def _warn(message: str) -> None:
