@@ -21,6 +21,7 @@ from typing import Any, Iterable, Mapping
 from claimgraph.core import entities as ents
 from claimgraph.core.shell import Shell
 from claimgraph.core.writer import Record, Writer
+from claimgraph.logic import facts as F
 from claimgraph.logic.model import DEFAULT_SCOPE
 from claimgraph.logic.names import normalize_entity_name
 
@@ -44,6 +45,9 @@ class BatchWriter(Writer):
         self._pending: list[Record] = []
         #: Redacted text by text: a batch names each subject (and many objects) many times.
         self._redacted: dict[str, str] = {}
+        #: Per subject and predicate, the ``object_key`` of every fact in ``_out``: the
+        #: set-based decision (``inserts_plainly``). Dropped with the subject's ``_out``.
+        self._standing: dict[str, dict[str, set[tuple[Any, Any]]]] = {}
 
     def redact(self, value: Any) -> Any:
         if not isinstance(value, str):
@@ -85,6 +89,8 @@ class BatchWriter(Writer):
         for fact in self.sh.store.get_facts_for(wanted, "out"):
             grouped[fact["subject"]["id"]].setdefault(fact["predicate"], []).append(fact)
         self._out.update(grouped)
+        for entity_id in wanted:
+            self._standing.pop(entity_id, None)
 
     def predicate(self, name: str) -> Record:
         known: Record | None = self.sh.registry_memo.get(("name", name))
@@ -102,6 +108,7 @@ class BatchWriter(Writer):
         self._entities[(name, scope)] = entity
         if created:
             self._out[entity["id"]] = {}
+            self._standing.pop(entity["id"], None)
         return entity
 
     def _ensure(self, name: str, scope: str, type: str | None) -> tuple[Record, bool]:
@@ -157,25 +164,45 @@ class BatchWriter(Writer):
         """The subject's outgoing facts grouped by predicate, loaded once per batch."""
         grouped = self._out.get(subject_id)
         if grouped is None:
+            self._standing.pop(subject_id, None)
             grouped = self._out[subject_id] = {}
             for fact in self.sh.store.get_facts(subject_id, "out"):
                 grouped.setdefault(fact["predicate"], []).append(fact)
         return grouped
 
+    def inserts_plainly(self, fact: Mapping[str, Any], pred: Mapping[str, Any]) -> bool:
+        """``logic.facts.inserts_undecided`` over the subject's facts on the predicate, whose
+        object keys are kept per batch (a set, not a scan of the facts per new one)."""
+        subject_id, predicate = fact["subject"]["id"], fact["predicate"]
+        known = self._standing.setdefault(subject_id, {})
+        if predicate not in known:
+            facts = self._by_predicate(subject_id).get(predicate, ())
+            known = self._standing.setdefault(subject_id, {})
+            known[predicate] = {F.object_key(f) for f in facts}
+        return F.inserts_undecided(fact, pred, known[predicate])
+
     def out_facts(self, subject_id: str, predicates: Iterable[str]) -> list[Record]:
+        """Each fact once, as the store answers: a predicate can be named twice (``prefers``
+        and ``decided-against`` are both group-mates and mention partners), and a fact met
+        twice was linked (and could be superseded) twice."""
         grouped = self._by_predicate(subject_id)
-        return [f for p in predicates for f in grouped.get(p, ())]
+        return [f for p in dict.fromkeys(predicates) for f in grouped.get(p, ())]
 
     def insert(self, fact: Record) -> None:
         """Buffer the fact; its subject's cached list must include it (load the list first)."""
-        grouped = self._by_predicate(fact["subject"]["id"])
+        subject_id, predicate = fact["subject"]["id"], fact["predicate"]
+        grouped = self._by_predicate(subject_id)
         self._pending.append(fact)
-        grouped.setdefault(fact["predicate"], []).append(fact)
+        grouped.setdefault(predicate, []).append(fact)
+        standing = self._standing.get(subject_id, {}).get(predicate)
+        if standing is not None:
+            standing.add(F.object_key(fact))
 
     # --- writing out ------------------------------------------------------------------------
     def before_change(self, subject_id: str) -> None:
         self.flush()
         self._out.pop(subject_id, None)
+        self._standing.pop(subject_id, None)
 
     def before_store_write(self) -> None:
         self._write_entities()

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from claimgraph.core import entities as ents
 from claimgraph.core import tombstones
@@ -71,6 +71,11 @@ class Writer:
 
     def out_facts(self, subject_id: str, predicates: Iterable[str]) -> list[Record]:
         return self.sh.store.get_facts(subject_id, "out", list(predicates))
+
+    def inserts_plainly(self, fact: Mapping[str, Any], pred: Mapping[str, Any]) -> bool:
+        """True when ``fact`` (on a predicate with no group-mates or mention partners) is a
+        plain insert, known without ``decide``; a direct writer always lets it decide."""
+        return False
 
     def insert(self, fact: Record) -> None:
         self.sh.store.insert_fact(fact)

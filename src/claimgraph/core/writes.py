@@ -57,8 +57,10 @@ def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
         object_kind=kind, object_ref=object_entity, object=obj, t_valid=valid_from,
         t_invalid=valid_until, confidence=confidence, epistemic=resolved_class,
         scope=scope, source_type=source_type, episode=episode, evidence=list(evidence))
-    raw = w.out_facts(subject_entity["id"], [pred["id"], *group_mates(sh, pred),
-                                             *F.mention_partners(pred["id"])])
+    others = [*group_mates(sh, pred), *F.mention_partners(pred["id"])]
+    if not others and w.inserts_plainly(fact, pred):
+        return execute_plan(w, {"action": "insert", "fact": fact})
+    raw = w.out_facts(subject_entity["id"], [pred["id"], *others])
     plan = F.decide(fact=fact, pred=pred, raw_facts=raw, now=now, on_conflict=on_conflict,
                     stated_epistemic=epistemic or None)
     return execute_plan(w, plan)

@@ -151,6 +151,33 @@ def decide(*, fact: FactRecord, pred: Mapping[str, Any], raw_facts: Sequence[Map
                          on_conflict=on_conflict, stated_epistemic=stated_epistemic)
 
 
+def object_key(fact: Mapping[str, Any]) -> tuple[Any, Any]:
+    """What ``same_object`` compares, as a value: two facts have the same object exactly when
+    their keys are equal (an entity's id, or the literal string)."""
+    kind = fact.get("object_kind")
+    if kind == "entity":
+        ref = fact.get("object_ref")
+        return kind, ref.get("id") if ref else None
+    return kind, fact.get("object_lit")
+
+
+def inserts_undecided(fact: Mapping[str, Any], pred: Mapping[str, Any],
+                      standing: set[tuple[Any, Any]]) -> bool:
+    """True when ``decide`` would plan a plain insert for ``fact``, known without sorting the
+    subject's facts: a batch's set-based decision (``BatchWriter.inserts_plainly``).
+
+    It holds only for a predicate with no group-mates and no mention partners (the caller's
+    side: then the facts ``decide`` sees are the subject's on ``fact``'s own predicate), and
+    ``standing`` is the ``object_key`` of every one of them, valid, closed or not yet valid.
+    Each branch of ``decide_assert`` before the insert needs a fact of the same object (a
+    duplicate, a record, a revenant), a rival (a single-valued predicate holding any fact), an
+    exclusion antagonist (a group-mate's fact) or a mention (a rejection's or a stance's
+    partners): without those, the plan is an insert. Every other case is left to ``decide``."""
+    if standing and pred.get("cardinality") == "one":
+        return False
+    return object_key(fact) not in standing
+
+
 #: Predicates whose facts reject their object: a standing preference that names it wants review.
 REJECTING = frozenset({"core/decided-against"})
 #: Stances kept as whole sentences (capture's conventions and decisions) or as preferences.

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import operator
 from json.encoder import encode_basestring as _encode_text
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph.logic.model import FACT_FIELDS
 
@@ -61,6 +61,16 @@ _SCALARS = frozenset((str, int, float, bool, type(None)))
 _STRINGS = frozenset((str,))
 
 
+#: An insert-fact effect as the outbox keeps it (``fact_row``): the fact's values in this
+#: order, "record" left out (it is always "fact"). A batch's outbox holds one such row per
+#: fact, not its line: the line is derived from the row at append (``outbox_lines``).
+FACT_ROW_KEYS = tuple(k for k in FACT_LINE_KEYS if k != "record")
+_RECORD_AT = FACT_LINE_KEYS.index("record")
+_ROW_LISTS = tuple(FACT_ROW_KEYS.index(k) for k in _FACT_LISTS)
+_ROW_SCALARS = operator.itemgetter(*(i for i, k in enumerate(FACT_ROW_KEYS)
+                                     if k not in _FACT_LISTS))
+
+
 def next_hlc(wall_ms: int, last: int, floor: int) -> int:
     """max(wall clock, last + 1, every peer clock seen + 1)."""
     return max(int(wall_ms), int(last) + 1, int(floor) + 1)
@@ -96,6 +106,51 @@ def _fact_line(fact: Any, writer: Any, seq: Any, hlc: Any) -> str | None:
     body = "".join(_C_IN_ORDER(fact, 0)) if _C_IN_ORDER is not None else _IN_ORDER.encode(fact)
     return (f'{{"fact":{body},"format":{FORMAT},"hlc":{hlc},"seq":{seq},'
             f'"t":"insert-fact","writer":{_encode_text(writer)}}}')
+
+
+def row_fits(row: Any) -> bool:
+    """``row`` can stand for an insert-fact effect: a list of ``FACT_ROW_KEYS``' length whose
+    values are JSON scalars but for the two lists of strings. Then its line is the same text
+    before and after a JSON round trip through the outbox, and ``row_line`` writes the line
+    ``encode`` writes for the same fact (anything else is kept as a whole line instead)."""
+    if type(row) is not list or len(row) != len(FACT_ROW_KEYS):
+        return False
+    if not _SCALARS.issuperset(map(type, _ROW_SCALARS(row))):
+        return False
+    for at in _ROW_LISTS:
+        values = row[at]
+        if type(values) is not list or not _STRINGS.issuperset(map(type, values)):
+            return False
+    return True
+
+
+def row_fact(row: list[Any]) -> dict[str, Any]:
+    """The insert-fact effect's fact a row stands for, keys in ``FACT_LINE_KEYS`` order."""
+    return dict(zip(FACT_LINE_KEYS, (*row[:_RECORD_AT], "fact", *row[_RECORD_AT:])))
+
+
+def row_line(row: list[Any], writer: str, seq: int, hlc: int) -> str:
+    """The insert-fact line of a row that ``row_fits``: ``encode``'s text for its fact."""
+    fact = row_fact(row)
+    body = "".join(_C_IN_ORDER(fact, 0)) if _C_IN_ORDER is not None else _IN_ORDER.encode(fact)
+    return (f'{{"fact":{body},"format":{FORMAT},"hlc":{hlc},"seq":{seq},'
+            f'"t":"insert-fact","writer":{_encode_text(writer)}}}')
+
+
+def outbox_items(effects: Iterable[Any], writer: str, first: int, hlc: int) -> list[Any]:
+    """What the outbox keeps for one transaction's effects, numbered from ``first``: a fact
+    row as it is (``row_fits``), any other effect as its whole line (they are few)."""
+    return [effect if type(effect) is list else encode(effect, writer, seq, hlc)
+            for seq, effect in enumerate(effects, start=first)]
+
+
+def outbox_lines(items: Sequence[Any], writer: str, first: int, hlc: int,
+                 above: int = 0) -> list[str]:
+    """The log lines of an outbox's items (``outbox_items``), those with a seq above
+    ``above`` only: the text ``encode`` gives each effect."""
+    skip = max(0, above + 1 - first)
+    return [row_line(item, writer, seq, hlc) if type(item) is list else item
+            for seq, item in enumerate(items[skip:], start=first + skip)]
 
 
 def _c_in_order() -> Any:

@@ -9,6 +9,7 @@ links and dormancy included), then the purge tombstones.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from claimgraph.logic import oplog as L
@@ -37,16 +38,36 @@ def fact_effect(fact: Record, checked: bool = False) -> Record:
     """A fact as the log keeps it: entities by id, every field present, tagged.
 
     ``rec.stored_fact`` plus the tag, built with its keys in sorted order
-    (``L.FACT_LINE_KEYS``) so the line is encoded without sorting: one per fact of a batch."""
+    (``L.FACT_LINE_KEYS``) so the line is encoded without sorting."""
+    return L.row_fact(fact_row(fact, checked))
+
+
+def insert_effect(fact: Record, checked: bool = False) -> Record | list[Any]:
+    """The insert-fact effect of ``fact`` as the outbox keeps it: its row (``fact_row``, one
+    per fact of a batch), or the whole effect when a value does not fit a row."""
+    row = fact_row(fact, checked)
+    return row if L.row_fits(row) else {"t": "insert-fact", "fact": L.row_fact(row)}
+
+
+_ROW_VALUES = operator.itemgetter(*L.FACT_ROW_KEYS)
+_AT = {key: at for at, key in enumerate(L.FACT_ROW_KEYS)}
+_SUBJECT, _OBJECT_REF, _CONFIDENCE = _AT["subject"], _AT["object_ref"], _AT["confidence"]
+_CONFLICTS, _EVIDENCE = _AT["conflicts"], _AT["evidence"]
+
+
+def fact_row(fact: Record, checked: bool = False) -> list[Any]:
+    """``fact_effect``'s values in ``L.FACT_ROW_KEYS`` order (a field the fact lacks is None),
+    taken in one C call where the fact has every field, as a built fact does."""
     if not checked:
         rec.check_fact(fact)
-    get = fact.get
-    row = {field: get(field) for field in L.FACT_LINE_KEYS}
-    row["record"] = "fact"
-    row["subject"] = rec.ref_id(row["subject"])
-    row["object_ref"] = rec.ref_id(row["object_ref"])
-    row["confidence"] = float(fact["confidence"])
-    conflicts, evidence = row["conflicts"], row["evidence"]
-    row["conflicts"] = sorted(set(conflicts)) if conflicts else []
-    row["evidence"] = list(evidence) if evidence else []
+    try:
+        row = list(_ROW_VALUES(fact))
+    except KeyError:
+        row = [fact.get(key) for key in L.FACT_ROW_KEYS]
+    row[_SUBJECT] = rec.ref_id(row[_SUBJECT])
+    row[_OBJECT_REF] = rec.ref_id(row[_OBJECT_REF])
+    row[_CONFIDENCE] = float(fact["confidence"])
+    conflicts, evidence = row[_CONFLICTS], row[_EVIDENCE]
+    row[_CONFLICTS] = sorted(set(conflicts)) if conflicts else []
+    row[_EVIDENCE] = list(evidence) if evidence else []
     return row

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 from claimgraph.logic import oplog as L
-from claimgraph.oplog.baseline import baseline_effects, fact_effect
+from claimgraph.oplog.baseline import baseline_effects, insert_effect
 from claimgraph.oplog.own_log import OwnLog
 from claimgraph.store import records as rec
 from claimgraph.store.base import Store
@@ -35,7 +35,8 @@ class LoggedStore:
         self.inner: Store = inner
         self.oplog = log
         self.depth = 0
-        self._pending: list[Record] = []
+        #: This transaction's effects: dicts, or an inserted fact's row (``insert_effect``).
+        self._pending: list[Record | list[Any]] = []
         self._baselined = False
 
     def __getattr__(self, name: str) -> Any:
@@ -59,7 +60,7 @@ class LoggedStore:
         finally:
             self.depth, self._pending = 0, []
 
-    def _stage(self, effects: list[Record]) -> None:
+    def _stage(self, effects: list[Record | list[Any]]) -> None:
         if effects:
             self.oplog.stage(self.inner, effects)
 
@@ -129,8 +130,7 @@ class LoggedStore:
         batch = list(facts)
         with self.transaction():
             self.inner.insert_facts(batch)
-            for fact in batch:
-                self._note({"t": "insert-fact", "fact": fact_effect(fact, checked=True)})
+            self._pending.extend([insert_effect(fact, checked=True) for fact in batch])
 
     def repoint_predicate(self, from_id: str, to_id: str) -> int:
         return self._logged(lambda: self.inner.repoint_predicate(from_id, to_id),

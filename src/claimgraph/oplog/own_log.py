@@ -2,11 +2,19 @@
 
 The database is the truth and the log follows it. Inside the committing transaction the
 effects are numbered (dense ``seq``, one ``hlc`` for the transaction) under a file lock on
-the log, and copied into the store's ``oplog:outbox`` mark, so they commit with the data.
-After COMMIT they are appended to ``<writer>.jsonl`` and the lock is released. A process
-that dies between the two leaves the lines in the outbox; the next transaction of any
-process finds them missing from the file and appends them first. A rolled-back transaction
-leaves nothing: its numbers were never written anywhere.
+the log, and stored once in the store's ``oplog:outbox`` mark, so they commit with the data.
+After COMMIT their lines are derived from what the outbox holds, appended to
+``<writer>.jsonl`` in one write, and the lock is released. A process that dies between the
+two leaves them in the outbox; the next transaction of any process finds them missing from
+the file, derives the same lines and appends them first. A rolled-back transaction leaves
+nothing: its numbers were never written anywhere.
+
+The outbox keeps each inserted fact as a row of its values (``logic.oplog.fact_row``'s
+order), not as its line: a batch's line per fact was otherwise encoded, then stored again as
+an escaped JSON string inside the mark (17.7 MB for 20k facts where the rows take about a
+third). Every other effect is kept as its whole line. Both give the very text ``encode``
+gives (``logic.oplog.outbox_lines``); an outbox an older claimgraph left (``lines``) is read
+as before.
 
 An append that fails (a full disk) never fails the write it records (docs/sync.md): it is
 reported on stderr, and the outbox keeps the lines for the next transaction to append.
@@ -14,6 +22,7 @@ reported on stderr, and the outbox keeps the lines for the next transaction to a
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -24,7 +33,7 @@ from filelock import FileLock, Timeout
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import oplog as L
 from claimgraph.oplog import files as F
-from claimgraph.private import FILE_MODE, open_private, private_dir
+from claimgraph.private import FILE_MODE, NOFOLLOW, open_private, private_dir
 from claimgraph.store.base import Store
 
 OUTBOX = "oplog:outbox"
@@ -52,7 +61,8 @@ class OwnLog:
         self._seq = 0
         self._hlc = 0
         self._floor: tuple[tuple[int, ...], int] = ((), 0)
-        self._staged: list[str] | None = None
+        #: The staged transaction's outbox items, its first seq and its hlc, until appended.
+        self._staged: tuple[list[Any], int, int] | None = None
 
     @property
     def writer(self) -> str:
@@ -111,9 +121,10 @@ class OwnLog:
         return self._floor[1]
 
     # --- the two-phase append ---------------------------------------------------------------
-    def stage(self, store: Store, effects: Iterable[dict[str, Any]]) -> None:
+    def stage(self, store: Store, effects: Iterable[dict[str, Any] | list[Any]]) -> None:
         """Inside the store's transaction: take the lock, append what a crashed process left in
-        the outbox, number ``effects`` and put them in the outbox (committing with the data).
+        the outbox, number ``effects`` and put them in the outbox (committing with the data):
+        an inserted fact as its row (``oplog.baseline.insert_effect``), any other as its line.
 
         A lock that stays taken refuses the write (``store-busy``, which rolls the transaction
         back): data committed without its lines would be missing from every replica for good."""
@@ -123,22 +134,24 @@ class OwnLog:
             self._sync_position()
             self._recover(store)
             hlc = L.next_hlc(self.clock(), self._hlc, self._clock_floor())
-            lines = [L.encode(effect, self.writer, self._seq + n, hlc)
-                     for n, effect in enumerate(effects, start=1)]
-            store.set_mark(OUTBOX, {"writer": self.writer, "lines": lines})
-            store.set_mark(OUTBOX_HEAD, {"writer": self.writer, "last": self._seq + len(lines)})
-            self._staged = lines
+            first, writer = self._seq + 1, self.writer
+            items = L.outbox_items(effects, writer, first, hlc)
+            store.set_mark(OUTBOX, {"writer": writer, "first": first, "hlc": hlc,
+                                    "effects": items})
+            store.set_mark(OUTBOX_HEAD, {"writer": writer, "last": self._seq + len(items)})
+            self._staged = (items, first, hlc)
         except BaseException:
             self._lock.release()
             raise
 
     def commit_staged(self) -> None:
-        """After COMMIT: append the staged lines and let go of the lock."""
-        lines, self._staged = self._staged, None
-        if lines is None:
+        """After COMMIT: append the staged effects' lines and let go of the lock."""
+        staged, self._staged = self._staged, None
+        if staged is None:
             return
         try:
-            self._append(lines)
+            items, first, hlc = staged
+            self._append(L.outbox_lines(items, self.writer, first, hlc))
         except OSError as error:
             self._size = -1
             _warn(f"could not append to {self.path} ({error.strerror or error}); the lines wait "
@@ -182,18 +195,37 @@ class OwnLog:
         box = store.get_mark(OUTBOX) or {}
         if box.get("writer") != self.writer:
             return
-        missing = [text for text in box.get("lines") or ()
-                   if (L.parse(text) or {}).get("seq", 0) > self._seq]
+        if "effects" in box:
+            missing = L.outbox_lines(box["effects"], self.writer, int(box["first"]),
+                                     int(box["hlc"]), above=self._seq)
+        else:  # an outbox an older claimgraph left: whole lines
+            missing = [text for text in box.get("lines") or ()
+                       if (L.parse(text) or {}).get("seq", 0) > self._seq]
         if missing:
             self._append(missing)
 
     def _append(self, lines: list[str]) -> None:
+        """One write of ``lines``; after a torn one (a process killed mid-write), on a line of
+        its own: glued to the fragment, the first line would be garbled, a seq lost for good."""
+        torn = _ends_torn(self.path)
         with open_private(self.path, "a") as out:
-            out.write("\n".join(lines) + "\n")
+            out.write(("\n" if torn else "") + "\n".join(lines) + "\n")
             out.flush()  # no fsync: a crash is covered by the outbox, as SQLite's NORMAL sync is
         last = L.parse(lines[-1]) or {}
         self._seq, self._hlc = last.get("seq", self._seq), last.get("hlc", self._hlc)
         self._size = self.path.stat().st_size
+
+
+def _ends_torn(path: Path) -> bool:
+    """The file ends in a line without its newline (a write cut short)."""
+    try:
+        with os.fdopen(os.open(path, os.O_RDONLY | NOFOLLOW), "rb") as handle:
+            if handle.seek(0, 2) == 0:
+                return False
+            handle.seek(-1, 2)
+            return handle.read(1) != b"\n"
+    except FileNotFoundError:
+        return False
 
 
 def _warn(message: str) -> None:
