@@ -12,7 +12,7 @@ an empty store (nothing to inject): its cost is the lookup, not a context build.
 Targets (issues 3 and 12): every hook's p95 <= 100 ms and <= 3x the baseline's p95.
 
 ``--stores 1000,10000,100000`` measures SessionStart instead with a REAL store: that many facts
-in the scope of a git project (remote github.com/bench/hook-project, so the id is stable), plus
+(``0``: an empty store; ``50x100000``: 100k facts over 50 projects) in the scope of a git project (remote github.com/bench/hook-project, so the id is stable), plus
 standing decisions and open conflicts, built once per size (``store_cache``). A working copy
 gets the curator's ``shortlists`` stage (the real ``claimgraph curate --stage shortlists``)
 when this code has one; each round then runs ``python -c pass`` and the hook, interleaved,
@@ -45,6 +45,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Any, Callable
 
 #: The events each agent's installed hooks run (hooks/agents.py).
 EVENTS = {"claude-code": ("session-end", "session-start"),
@@ -164,6 +165,59 @@ def build_project_store(path: Path, size: int) -> None:
     sh.store.close()
 
 
+def build_empty_store(path: Path, size: int) -> None:
+    """A store with nothing in it but the vocabulary (``claimgraph init``'s)."""
+    from claimgraph.core import Shell
+    from claimgraph.core.vocabulary import seed
+    from claimgraph.opening import open_store
+
+    sh = Shell(store=open_store(str(path)))
+    seed(sh)
+    sh.store.close()
+
+
+SPREAD_PROJECTS = 50
+
+
+def build_spread_store(path: Path, size: int) -> None:
+    """``size`` facts over SPREAD_PROJECTS projects, the hook's project one of them (with its
+    standing decisions and preferences, as ``build_project_store``), and the user's."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from workload import LIBS, WORDS, make_items
+
+    from claimgraph.core import Shell
+    from claimgraph.core.ingest import ingest
+    from claimgraph.core.vocabulary import seed
+    from claimgraph.opening import open_store
+
+    sh = Shell(store=open_store(str(path)))
+    seed(sh)
+    scopes = [PROJECT_ID] + [f"github.com/bench/other-{n}" for n in range(1, SPREAD_PROJECTS)]
+    items = [{**item, "scope": scopes[n % SPREAD_PROJECTS]}
+             for n, item in enumerate(make_items(size))]
+    for i in range(0, size, 50_000):
+        ingest(sh, items[i:i + 50_000])
+    ingest(sh, [{"subject": PROJECT_ID, "predicate": "prefers", "object": lib,
+                 "scope": PROJECT_ID, "epistemic": "preference"} for lib in LIBS[:10]])
+    ingest(sh, [{"subject": f"module_{i}.{WORDS[i % len(WORDS)]}", "predicate":
+                 "decided-against", "object": f"{LIBS[i]} for {WORDS[i % len(WORDS)]}",
+                 "scope": PROJECT_ID, "on_conflict": "flag"} for i in range(5)])
+    ingest(sh, [{"subject": "user", "predicate": "prefers", "object": "uv", "scope": "user"}])
+    sh.store.close()
+
+
+def store_kind(token: str) -> tuple[str, str, int, Callable[[Path, int], None]]:
+    """(row name, cache kind, size, builder) of a ``--stores`` entry: ``N`` facts in the
+    project, ``0`` an empty store, ``50xN`` N facts over 50 projects."""
+    if token == "0":
+        return "empty store", "hook-empty", 0, build_empty_store
+    if token.startswith(f"{SPREAD_PROJECTS}x"):
+        size = int(token.split("x", 1)[1])
+        return (f"{size} facts over {SPREAD_PROJECTS} projects", "hook-spread", size,
+                build_spread_store)
+    return f"{int(token)} facts", "hook-project", int(token), build_project_store
+
+
 def git_project(root: Path) -> Path:
     project = root / "hook-project"
     project.mkdir()
@@ -232,14 +286,15 @@ def compiled_tree(src: str) -> str:
     return str(root)
 
 
-def measure_stores(sizes: list[int], runs: int, compare: str | None,
+def measure_stores(sizes: list[str], runs: int, compare: str | None,
                    base_src: str | None = None) -> dict[str, object]:
     sys.path.insert(0, str(Path(__file__).parent))
     from store_cache import cached_store, working_copy
 
-    found: dict[str, object] = {"runs": runs, "load_before": os.getloadavg()}
-    for size in sizes:
-        source = cached_store("hook-project", size, build_project_store)
+    found: dict[str, Any] = {"runs": runs, "load_before": os.getloadavg()}
+    for token in sizes:
+        label, kind, size, builder = store_kind(token)
+        source = cached_store(kind, size, builder)
         with tempfile.TemporaryDirectory(prefix="bench-hook-store-") as tmp:
             root = Path(tmp)
             project = git_project(root)
@@ -298,12 +353,13 @@ def measure_stores(sizes: list[int], runs: int, compare: str | None,
                     row[name]["paths"] = paths[name]
             hook = row["session-start"]
             row["meets_target"] = hook["p95_ms"] <= 150 and hook["peak_rss_mb"] <= 60
-            found[f"{size} facts"] = row
+            found[label] = row
     first = found.get("1000 facts")
     if isinstance(first, dict):
-        for size in sizes:
-            hook, small = found[f"{size} facts"]["session-start"], first["session-start"]
-            found[f"{size} facts"]["vs_1k"] = {  # the hook's growth with the store
+        for token in sizes:
+            label = store_kind(token)[0]
+            hook, small = found[label]["session-start"], first["session-start"]
+            found[label]["vs_1k"] = {  # the hook's growth with the store
                 key: round(hook[key] / small[key], 2)
                 for key in ("p50_ms", "p95_ms", "cpu_p50_ms", "cpu_p95_ms")}
     found["load_after"] = os.getloadavg()
@@ -327,7 +383,7 @@ def main() -> None:
     from startup import as_installed
     as_installed()
     if args.stores:
-        sizes = [int(n) for n in args.stores.split(",") if n]
+        sizes = [n for n in args.stores.split(",") if n]
         print(json.dumps(measure_stores(sizes, args.runs, args.compare_python,
                                                      args.base_src), indent=2))
         return
