@@ -12,6 +12,8 @@ trips over stdio, each beside a baseline measured in the same run.
      client's own work in this process;
    - from the front's raw-line runs, also the time to the tools/list answer (what an agent
      waits for at session start; its first tool call usually comes much later).
+   - with ``--base-src DIR``, the front of another tree's ``src/`` (``git archive main | tar -x
+     -C DIR``; compiled first) in the same rounds, so a change and its base meet the same load;
    Each row: p50/p95 wall ms and the process's CPU ms (user + system, from the reaped child's
    rusage, so the front's includes writing its log after the answer), and for the front the
    server's CPU at the moment the search is answered (from /proc): wall time on a shared
@@ -23,6 +25,7 @@ trips over stdio, each beside a baseline measured in the same run.
    ms, p95 <= 60 ms.
 
 Usage: .venv/bin/python bench/bench_mcp.py [--facts 1000,100000] [--starts 20] [--round-trip]
+       [--base-src /tmp/base/src]
 (builds a store with bench_coach.py's builder when it is missing).
 """
 
@@ -60,10 +63,21 @@ OPENING = [("server/discover", {}), ("tools/list", {}),
            ("tools/call", {"name": "memory_search", "arguments": {"query": QUERY}})]
 
 
-def server_env(db: Path) -> dict[str, str]:
+def server_env(db: Path, src: str | None = None) -> dict[str, str]:
+    """The server's environment; ``src``: another tree's sources instead of ours."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMGRAPH_")}
     env["CLAIMGRAPH_DB"] = str(db)
+    if src:
+        env["PYTHONPATH"] = src
     return env
+
+
+def compiled_tree(src: str) -> str:
+    """``src`` made absolute and compiled (as an install would have it)."""
+    import compileall
+    root = Path(src).resolve()
+    compileall.compile_dir(root / "claimgraph", quiet=1)
+    return str(root)
 
 
 def server(db: Path, project: Path, *flags: str) -> StdioServerParameters:
@@ -99,13 +113,15 @@ def cpu_so_far(pid: int) -> float | None:
 
 
 def raw_first_search(db: Path, project: Path, *flags: str, listed: list[float] | None = None,
-                     answered_cpu: list[float] | None = None) -> tuple[float, float]:
+                     answered_cpu: list[float] | None = None,
+                     src: str | None = None) -> tuple[float, float]:
     """(wall from spawn to the memory_search answer, the server's CPU to its exit) over raw
     lines; the wall time to the tools/list answer is appended to ``listed``, the server's CPU
     when the search is answered (before it writes its log) to ``answered_cpu``."""
     cpu, started = child_cpu(), time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "claimgraph.mcp", *flags], cwd=project,
-                            env=server_env(db), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                            env=server_env(db, src), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE)
     assert proc.stdin and proc.stdout
     for n, (method, params) in enumerate(OPENING, 1):
         message = {"jsonrpc": "2.0", "id": n, "method": method,
@@ -141,9 +157,11 @@ def client_first_search(db: Path, project: Path, *flags: str) -> tuple[float, fl
     return wall, child_cpu() - cpu
 
 
-def start_ups(db: Path, project: Path, runs: int) -> dict[str, Any]:
+def start_ups(db: Path, project: Path, runs: int, base_src: str | None = None) -> dict[str, Any]:
     listed: list[float] = []
     answered_cpu: list[float] = []
+    base_listed: list[float] = []
+    base_cpu: list[float] = []
     rows: dict[str, Callable[[], tuple[float, float]]] = {
         "python -c pass": lambda: spawn("pass"),
         "python -c 'import mcp'": lambda: spawn("import mcp"),
@@ -154,6 +172,10 @@ def start_ups(db: Path, project: Path, runs: int) -> dict[str, Any]:
         "front, SDK client: spawn to first memory_search":
             lambda: client_first_search(db, project),
     }
+    if base_src:
+        rows["base front, raw lines: spawn to first memory_search"] = \
+            lambda: raw_first_search(db, project, listed=base_listed, answered_cpu=base_cpu,
+                                     src=base_src)
     walls: dict[str, list[float]] = {name: [] for name in rows}
     cpus: dict[str, list[float]] = {name: [] for name in rows}
     for _ in range(runs):
@@ -165,10 +187,13 @@ def start_ups(db: Path, project: Path, runs: int) -> dict[str, Any]:
                                   "cpu_p50_ms": round(percentile(cpus[name], 0.5) * 1000, 1)}
                            for name in rows}
     out["front, raw lines: spawn to tools/list answered"] = figures(listed)
-    if answered_cpu:  # at 10 ms resolution: the server's own work, whatever the load
-        out["front: server CPU when the search is answered"] = {
-            "p50_ms": round(percentile(answered_cpu, 0.5) * 1000),
-            "p95_ms": round(percentile(answered_cpu, 0.95) * 1000)}
+    if base_listed:
+        out["base front, raw lines: spawn to tools/list answered"] = figures(base_listed)
+    for name, cpu in (("front", answered_cpu), ("base front", base_cpu)):
+        if cpu:  # at 10 ms resolution: the server's own work, whatever the load
+            out[f"{name}: server CPU when the search is answered"] = {
+                "p50_ms": round(percentile(cpu, 0.5) * 1000),
+                "p95_ms": round(percentile(cpu, 0.95) * 1000)}
     front = percentile(walls["front, raw lines: spawn to first memory_search"], 0.5)
     out["ratios_p50"] = {
         "front / python -c pass": round(front / percentile(walls["python -c pass"], 0.5), 1),
@@ -176,6 +201,11 @@ def start_ups(db: Path, project: Path, runs: int) -> dict[str, Any]:
         "sdk-only / front": round(percentile(
             walls["sdk-only, raw lines: spawn to first memory_search"], 0.5) / front, 1)}
     p95 = percentile(walls["front, raw lines: spawn to first memory_search"], 0.95) * 1000
+    if base_src:
+        base = walls["base front, raw lines: spawn to first memory_search"]
+        out["ratios_p50"]["front / base front"] = round(front / percentile(base, 0.5), 2)
+        out["ratios_p95"] = {"front / base front": round(
+            p95 / 1000 / percentile(base, 0.95), 2)}
     out["goal_300ms"] = {"p50_met": front * 1000 <= GOAL_MS, "p95_met": p95 <= GOAL_MS}
     return out
 
@@ -210,13 +240,18 @@ def main() -> None:
     parser.add_argument("--starts", type=int, default=20)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--round-trip", action="store_true")
+    parser.add_argument("--base-src", help="also time the front of this src/ directory "
+                        "(another tree), in the same rounds")
     args = parser.parse_args()
     as_installed()
     sizes = [int(n) for n in args.facts.split(",")]
+    base = compiled_tree(args.base_src) if args.base_src else None
     report: dict[str, Any] = {"load_before": os.getloadavg(), "start_up": {}}
     for size in sizes:
         db, project = build(size, rebuild=False)
-        report["start_up"][size] = start_ups(db, project, args.starts)
+        load = os.getloadavg()
+        report["start_up"][size] = {"load_before": load,
+                                    **start_ups(db, project, args.starts, base)}
     if args.round_trip:
         db, project = build(sizes[-1], rebuild=False)
         report["round_trip"] = anyio.run(round_trips, db, project,

@@ -162,6 +162,20 @@ def test_the_stored_path_imports_nothing_the_live_path_does_not(hooks: Hooks):
     assert stored - live == set()
 
 
+def test_either_path_loads_neither_typing_nor_ipaddress(hooks: Hooks):
+    """``typing`` is for type checkers on this path, and ``ipaddress`` (which ``urllib.parse``
+    loads, for ``pathlib``) parses no host here: together a few ms of every session's start."""
+    remember(hooks, ("api", "depends-on", "postgres"), ("api", "prefers", "REST"))
+    payload = json.dumps(start_payload(hooks)).encode()
+    argv = ["-m", "claimgraph.hooks", "session-start"]
+    for path in ("live", "stored"):
+        during = imported_modules(argv, hooks, payload)
+        assert hooks.log()[-1]["shortlist"] == path
+        assert "claimgraph.core.briefing" in during
+        assert not {"typing", "ipaddress"} & during
+        store_shortlists(hooks)
+
+
 def test_in_process_the_hook_leaves_the_callers_collector_alone(hooks: Hooks, capsys):
     """Only the hook's own process turns the collector off and freezes what it loaded
     (``own_process``); the block is the same either way."""

@@ -352,6 +352,23 @@ def test_a_worker_outlives_a_callback_that_fails():
         worker.stop()
 
 
+def test_the_logs_timer_leaves_a_call_in_flight_to_write_it(monkeypatch):
+    """The timer after the first answer writes the log only when no call is in flight: the
+    log's imports would hold up that call's answer, which writes the log once it is out."""
+    from claimgraph.mcp import front
+
+    flushed: list[int] = []
+    monkeypatch.setattr(front.log, "flush", lambda: flushed.append(1))
+    session = front.Front(None, None, None)  # type: ignore[arg-type]
+    in_flight = threading.Event()
+    session.pending.add(in_flight)
+    session.flush_when_idle()
+    assert flushed == []
+    session.pending.discard(in_flight)
+    session.flush_when_idle()
+    assert flushed == [1]
+
+
 def test_a_session_that_calls_nothing_still_logs_its_start_soon_after(served: Served):
     """The log waits for the first answer, not for a tool call: half a second after it, the
     start is on disk while the server still runs (an agent may kill an idle server)."""

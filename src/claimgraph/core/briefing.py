@@ -20,7 +20,7 @@ not shown (the other side belongs to another project).
 from __future__ import annotations
 
 from contextlib import nullcontext
-from typing import Any, Mapping
+from collections.abc import Mapping
 
 from claimgraph import STORE_FORMAT
 from claimgraph.logic import briefing as compiled
@@ -29,9 +29,14 @@ from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
 from claimgraph.logic.conflicts import open_conflicts
 from claimgraph.logic.retrieval import fact_valid_at
 from claimgraph.logic.safe_render import fact_held
-from claimgraph.store.base import Store
 from claimgraph.core.teammates import named
 from claimgraph.store.fast_paths import ContextHeads, Snapshots
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from claimgraph.store.base import Store
 
 USER_SCOPE = "user"
 SHORTLIST_PREFIX = "context:shortlist:"

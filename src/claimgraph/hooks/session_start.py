@@ -11,7 +11,8 @@ The agent waits for this hook at every start, so the path stays light: it render
 curator's stored shortlist when that still holds and compiles live otherwise (docs/hooks.md,
 "The stored shortlist"); no store means nothing is imported beyond the standard library;
 otherwise SQLite, our store and ``logic``, and git (through ``claimgraph.project``) to name
-the project — no config file, no structlog. The decay
+the project — no config file, no structlog, no ``typing`` (the modules on this path import it
+for type checkers only) and no ``ipaddress`` (deferred, ``claimgraph.deferred``). The decay
 half-life is therefore the default one; ``claimgraph context`` honours a configured one.
 """
 
@@ -55,6 +56,9 @@ def inject(raw: bytes, agent: str, environ: Mapping[str, str], own_process: bool
         return
     if own_process:
         import gc
+
+        from claimgraph.deferred import defer
+        defer("ipaddress")  # ``urllib.parse``'s (``pathlib`` loads it): no hook parses a host
         gc.disable()
     try:
         result = compile_block(db, payload_cwd(payload), environ)

@@ -15,7 +15,6 @@ capture strips, so memory never re-learns its own injection; and the header name
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph.logic.briefing_lines import (
     change_line, component_line, conflict_components, decision_line, fact_line,
@@ -28,7 +27,12 @@ from claimgraph.logic.safe_render import safe_text
 from claimgraph.logic.timeutil import DAY_MS, to_date
 from claimgraph.logic.trust_tiers import shown
 
-Fact = Mapping[str, Any]
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Mapping, Sequence
+
+    Fact = Mapping[str, Any]
+
 DEFAULT_BUDGET_CHARS = 10_000
 SUPERSESSION_WINDOW_DAYS = 30
 MAX_FACTS = 50

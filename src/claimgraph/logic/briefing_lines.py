@@ -7,14 +7,17 @@ block. Objects are shortened, so one pasted log cannot eat the whole budget.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
-
 from claimgraph.logic.names import object_name
 from claimgraph.logic.predicates import CAPTURE_PREDICATES
 from claimgraph.logic.timeutil import to_date
 from claimgraph.logic.trust_tiers import tier
 
-Fact = Mapping[str, Any]
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Mapping, Sequence
+
+    Fact = Mapping[str, Any]
+
 MAX_OBJECT_CHARS = 300
 CAPTURE_IDS = frozenset(row["id"] for row in CAPTURE_PREDICATES)
 MAX_CONTENDED_OBJECTS = 5

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import heapq
 import math
-from typing import Any, Iterable, Mapping
 
 from claimgraph.logic import briefing as compiled
 from claimgraph.logic.confidence import CONFIDENCE_FLOOR, effective_confidences, never_fades
@@ -41,7 +40,11 @@ from claimgraph.logic.retrieval import fact_valid_at
 from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.logic.trust_tiers import shown
 
-Head = Mapping[str, Any]
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Mapping
+
+    Head = Mapping[str, Any]
 
 
 def shortlist(heads: Iterable[Head], linked: Iterable[str], suspect: Iterable[str], now: int,

@@ -17,7 +17,11 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: C0 and C1 controls (tab and newline included: a shown line is one line), DEL, bidi
 #: embeddings/overrides/isolates and marks, zero-width characters and the BOM, and lone

@@ -56,7 +56,8 @@ CLIENT_INFO_NAMES = {"name", "version", "title", "description", "websiteUrl"}
 REPLAY_ID = "claimgraph-front-replay"
 #: The log is written this long after the first answer if no tool result made it write
 #: sooner: a session whose agent calls nothing still logs its start, and at its end there is
-#: nothing left to load (an agent may kill a server that is slow to exit).
+#: nothing left to load (an agent may kill a server that is slow to exit). A call in flight
+#: then goes first: its answer writes the log once it is out (``Front.flush_when_idle``).
 LOG_AFTER_S = 0.5
 
 
@@ -294,6 +295,13 @@ class Front:
     def answer(self, message: dict[str, Any], result: dict[str, Any]) -> None:
         self.wire.send({"jsonrpc": "2.0", "id": message["id"], "result": result})
 
+    def flush_when_idle(self) -> None:
+        """The log's timer (``LOG_AFTER_S``): write it now unless a call is in flight. Its
+        first line loads structlog and the redactor (~100 ms of CPU, holding the interpreter
+        lock), which would hold up that call's answer; the call writes the log once answered."""
+        if not self.pending:
+            log.flush()
+
     def settle(self) -> None:
         """Wait for the calls in flight to be answered."""
         for answered in list(self.pending):
@@ -331,7 +339,7 @@ def serve(ctx: ServerState) -> None:
                 front.handle(read_message(line))
                 if not warm:  # the first answer is out: load what the first call needs
                     workers.warm_up(ctx)
-                    later = threading.Timer(LOG_AFTER_S, log.flush)
+                    later = threading.Timer(LOG_AFTER_S, front.flush_when_idle)
                     later.daemon = True
                     later.start()
                     warm = True
