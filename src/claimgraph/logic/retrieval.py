@@ -11,6 +11,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+import operator
 from collections.abc import Mapping
 
 from claimgraph.logic.confidence import (DEFAULT_HALF_LIFE_DAYS, effective_confidence,
@@ -523,7 +524,7 @@ def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact, bool
     known = found.by_id()
     score = {fact_id: known[fact_id][0] for fact_id in rank}
     borrowed: dict[str, float] = {}
-    joined: dict[str, tuple[float, float, Fact]] = {}
+    joined: dict[str, Fact] = {}
     asked: dict[str, float] = {}
     rows = sorted((row for row in neighbours if row[0] in rank),
                   key=lambda row: (rank[row[0]], abs(row[1]), row[1]))
@@ -532,8 +533,7 @@ def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact, bool
         if fact_id not in known and fact_id not in joined:
             if not fact_valid_at(fact, found.now):
                 continue
-            joined[fact_id] = (0.0, effective_confidence(fact, found.now, found.half_life_days),
-                               fact)
+            joined[fact_id] = fact
         answers = follows_question and offset > 0
         if answers and offset == 1:
             asked[fact_id] = max(asked.get(fact_id, 0.0), score[lender])
@@ -541,7 +541,10 @@ def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact, bool
         borrowed[fact_id] = borrowed.get(fact_id, 0.0) + share * score[lender]
     if EPISODE_SHARE > 0 and episodes:
         _episode_shares(episodes, rank, score, borrowed)
-    return borrowed, list(joined.values()), asked
+    # The newcomers' confidences in one loop (the same arithmetic as a call per fact).
+    confidences: dict[str, float] = {}
+    effective_confidences(joined.items(), found.now, confidences, found.half_life_days)
+    return borrowed, [(0.0, confidences[i], fact) for i, fact in joined.items()], asked
 
 
 def _episode_shares(episodes: Mapping[str, str], rank: Mapping[str, int],
@@ -642,6 +645,10 @@ def by_relevance(facts: Iterable[Fact], relevance: Mapping[str, int], at: int,
 def shared_ranks(keys: Sequence[Any], start: int = 0) -> list[float]:
     """Ranks of a list in order where equal neighbouring keys share their mean place (from
     ``start``): a run of equals gets equal credit in fusion, whatever order it came in."""
+    if not any(map(operator.eq, keys, itertools.islice(keys, 1, None))):
+        # No two neighbours equal (the usual case): each its own place, the same floats as
+        # a run of one, ``place + 0 / 2``, without a group per key.
+        return [float(place) for place in range(start, start + len(keys))]
     ranks: list[float] = []
     place = start
     for _, run in itertools.groupby(keys):
