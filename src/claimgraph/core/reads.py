@@ -272,8 +272,9 @@ def _neighbours(sh: Shell, found: R.Candidates,
     rows = sh.store.episode_neighbours(ids, R.NEIGHBOUR_SPAN) if ids else []
     if not rows:
         return []
-    known = {fact["id"]: fact for _, _, fact in found.scored}
-    return [(lender, offset, known.get(head["id"], head), follows_question)
+    known = found.by_id()
+    return [(lender, offset, known[head["id"]][2] if head["id"] in known else head,
+             follows_question)
             for lender, offset, head, follows_question in rows if in_scope(head)]
 
 
@@ -285,7 +286,7 @@ def _episodes(sh: Shell, found: R.Candidates) -> dict[str, str]:
     ids = R.lenders(found)
     if not ids:
         return {}
-    known = {fact["id"] for _, _, fact in found.scored}
+    known = found.by_id()
     rows = sh.store.episode_members(ids, R.EPISODE_MEMBERS_CAP, among=known)
     return {fact_id: episode for fact_id, episode in rows if fact_id in known}
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+import operator
 from collections.abc import Mapping
 
 from claimgraph.logic.confidence import (DEFAULT_HALF_LIFE_DAYS, effective_confidence,
@@ -245,7 +246,11 @@ class TieBreak:
         if limit is not None and len(scored) > limit:
             # Only entries scored at least the limit-th best score can be among the first:
             # the finer key is computed for those alone (a popular entity brings thousands).
-            floor = heapq.nlargest(limit, scored, key=_score)[-1][0]
+            # The limit-th best score, from the scores alone sorted in C (a keyed
+            # ``heapq.nlargest`` ran a Python call per entry, three times a search).
+            scores = [entry[0] for entry in scored]
+            scores.sort(reverse=True)
+            floor = scores[limit - 1]
             scored = [entry for entry in scored if entry[0] >= floor]
         keyed = [(self.primary(entry), entry) for entry in scored]
         if limit is None or len(keyed) <= limit:
@@ -285,10 +290,6 @@ class TieBreak:
 
 def _first(pair: tuple[Any, Any]) -> Any:
     return pair[0]
-
-
-def _score(entry: tuple[float, float, Fact]) -> float:
-    return entry[0]
 
 
 def fact_text(fact: Fact) -> str | None:
@@ -359,7 +360,7 @@ class Candidates:
     (score, effective confidence, fact) of each fact valid at ``now``, first seen first;
     ``order`` orders them (``TieBreak``: score, the more relevant text, the newer, the text's
     hash)."""
-    __slots__ = ("scored", "order", "now", "half_life_days", "first")
+    __slots__ = ("scored", "order", "now", "half_life_days", "first", "_by_id")
 
     def __init__(self, scored: list[tuple[float, float, Fact]], order: TieBreak, now: int,
                  half_life_days: float) -> None:
@@ -367,6 +368,14 @@ class Candidates:
                                                                   half_life_days)
         #: The first ``NEIGHBOUR_SOURCES`` ids, once asked for (``lenders``).
         self.first: list[str] | None = None
+        self._by_id: dict[str, tuple[float, float, Fact]] | None = None
+
+    def by_id(self) -> dict[str, tuple[float, float, Fact]]:
+        """id -> entry of every candidate, built once: the neighbour and episode arms and
+        the shell's readers all look candidates up (hundreds per search)."""
+        if self._by_id is None:
+            self._by_id = {entry[2]["id"]: entry for entry in self.scored}
+        return self._by_id
 
 
 def search_candidates(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
@@ -461,16 +470,38 @@ def best_search_hits(found: Candidates, limit: int | None = None,
     borrowed, joined, asked = _borrowed(found, neighbours, episodes)
     if not borrowed:
         return [_annotated(e) for e in found.order.best(found.scored, limit)], len(found.scored)
-    answers = [_as_answer(entry, borrowed, asked) for entry in [*found.scored, *joined]
-               if entry[2]["id"] in asked]
-    head = found.order.best([*(e for e in found.scored if e[2]["id"] not in asked), *answers],
-                            NEIGHBOUR_KEEP if limit is None else min(NEIGHBOUR_KEEP, max(0, limit)))
+    # ``TieBreak.best`` orders by a total order of the entries alone, so the lists below may
+    # be built in any order: only the few answers and borrowers are looked up and rebuilt.
+    by_id = found.by_id()
+    newcomers = {entry[2]["id"]: entry for entry in joined}
+    answers = [_as_answer(entry, borrowed, asked)
+               for fact_id in asked for entry in _entry(fact_id, by_id, newcomers)]
+    keep = NEIGHBOUR_KEEP if limit is None else min(NEIGHBOUR_KEEP, max(0, limit))
+    head = found.order.best([*(e for e in found.scored if e[2]["id"] not in asked), *answers]
+                            if asked else found.scored, keep)
     kept = {entry[2]["id"] for entry in head}
-    rest = [(score + borrowed.get(fact["id"], 0.0) * conf, conf, fact)
-            for score, conf, fact in [*found.scored, *joined] if fact["id"] not in kept]
+    # Score plus nothing borrowed is the score itself (scores and confidences are finite
+    # and not negative): only the borrowers get a new entry.
+    rest = [entry for entry in found.scored
+            if entry[2]["id"] not in borrowed and entry[2]["id"] not in kept]
+    for fact_id, lent in borrowed.items():
+        entry = by_id.get(fact_id) or newcomers.get(fact_id)
+        if entry is not None and fact_id not in kept:
+            rest.append((entry[0] + lent * entry[1], entry[1], entry[2]))
     more = None if limit is None else max(0, limit - len(head))
     best = [*head, *found.order.best(rest, more)]
     return [_annotated(e) for e in best], len(found.scored) + len(joined)
+
+
+def _entry(fact_id: str, *maps: Mapping[str, tuple[float, float, Fact]]
+           ) -> tuple[tuple[float, float, Fact], ...]:
+    """The entry of ``fact_id`` in the first of ``maps`` that holds it, as a tuple of one
+    (none: an id lent to that is neither a candidate nor a neighbour read is ignored)."""
+    for entries in maps:
+        entry = entries.get(fact_id)
+        if entry is not None:
+            return (entry,)
+    return ()
 
 
 def _as_answer(entry: tuple[float, float, Fact], borrowed: Mapping[str, float],
@@ -491,10 +522,10 @@ def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact, bool
     effective confidence, fact) in the order they were lent to; and id -> the best score of
     a lender whose own question it answers (right after it)."""
     rank = {fact_id: n for n, fact_id in enumerate(lenders(found))}
-    score = {fact["id"]: s for s, _, fact in found.scored if fact["id"] in rank}
-    known = {fact["id"] for _, _, fact in found.scored}
+    known = found.by_id()
+    score = {fact_id: known[fact_id][0] for fact_id in rank}
     borrowed: dict[str, float] = {}
-    joined: dict[str, tuple[float, float, Fact]] = {}
+    joined: dict[str, Fact] = {}
     asked: dict[str, float] = {}
     rows = sorted((row for row in neighbours if row[0] in rank),
                   key=lambda row: (rank[row[0]], abs(row[1]), row[1]))
@@ -503,8 +534,7 @@ def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact, bool
         if fact_id not in known and fact_id not in joined:
             if not fact_valid_at(fact, found.now):
                 continue
-            joined[fact_id] = (0.0, effective_confidence(fact, found.now, found.half_life_days),
-                               fact)
+            joined[fact_id] = fact
         answers = follows_question and offset > 0
         if answers and offset == 1:
             asked[fact_id] = max(asked.get(fact_id, 0.0), score[lender])
@@ -512,7 +542,10 @@ def _borrowed(found: Candidates, neighbours: Iterable[tuple[str, int, Fact, bool
         borrowed[fact_id] = borrowed.get(fact_id, 0.0) + share * score[lender]
     if EPISODE_SHARE > 0 and episodes:
         _episode_shares(episodes, rank, score, borrowed)
-    return borrowed, list(joined.values()), asked
+    # The newcomers' confidences in one loop (the same arithmetic as a call per fact).
+    confidences: dict[str, float] = {}
+    effective_confidences(joined.items(), found.now, confidences, found.half_life_days)
+    return borrowed, [(0.0, confidences[i], fact) for i, fact in joined.items()], asked
 
 
 def _episode_shares(episodes: Mapping[str, str], rank: Mapping[str, int],
@@ -613,12 +646,21 @@ def by_relevance(facts: Iterable[Fact], relevance: Mapping[str, int], at: int,
 def shared_ranks(keys: Sequence[Any], start: int = 0) -> list[float]:
     """Ranks of a list in order where equal neighbouring keys share their mean place (from
     ``start``): a run of equals gets equal credit in fusion, whatever order it came in."""
+    same = list(map(operator.eq, keys, itertools.islice(keys, 1, None)))
+    if not any(same):
+        # No two neighbours equal: each its own place, the same floats as a run of one,
+        # ``place + 0 / 2``.
+        return [float(place) for place in range(start, start + len(keys))]
+    # The runs from the comparisons of neighbours, made once in C (a group and a count per
+    # key were a tenth of ranking's time).
     ranks: list[float] = []
-    place = start
-    for _, run in itertools.groupby(keys):
-        size = sum(1 for _ in run)
-        ranks.extend([place + (size - 1) / 2] * size)
-        place += size
+    first = 0  # where the current run starts
+    for n, tied in enumerate(same, 1):
+        if not tied:
+            ranks.extend([start + first + (n - first - 1) / 2] * (n - first))
+            first = n
+    size = len(keys) - first
+    ranks.extend([start + first + (size - 1) / 2] * size)
     return ranks
 
 

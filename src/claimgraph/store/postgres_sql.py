@@ -140,7 +140,7 @@ EPISODE_NEIGHBOURS = pg(common.episode_neighbours(" = ANY(:ids::text[])"))
 EPISODES_OF = pg(common.episodes_of(" = ANY(:ids::text[])"))
 EPISODE_FACT_IDS = pg(common.EPISODE_FACT_IDS)
 FACTS_EPISODES = pg(common.facts_episodes(" = ANY(:ids::text[])"))
-EPISODE_SIZE = pg(common.EPISODE_SIZE)
+SMALL_EPISODES_OF = pg(common.small_episodes_of(" = ANY(:ids::text[])"))
 
 #: How many facts hold a word (%(q)s: one word's tsquery), counted up to %(n)s (a GIN bitmap
 #: walk that stops at the budget: ``logic.query_words.within_budget`` decides from it).

@@ -575,22 +575,22 @@ class SqlStore(StoreDefaults):
     def _episode_members_among(self, wanted: list[str], cap: int,
                                among: set[str]) -> list[tuple[str, str]]:
         """``episode_members`` kept to ``among``, without reading the episodes' other facts:
-        the episodes of ``among`` and the given facts in one read by id, then the size of
-        each given fact's episode that holds two of ``among`` or more counted on the episode
-        index alone, up to ``cap + 1`` entries."""
+        first the given facts' episodes of at most ``cap`` facts, each counted on the
+        episode index alone, up to ``cap + 1`` entries (one read); only if there are any,
+        the episodes of ``among`` and the given facts in one read by id. An episode that
+        holds fewer than two of ``among`` lends nothing and is left out. The first read is
+        of a few facts, the second of hundreds (every candidate of a search): a store of a
+        few large episodes skips it."""
+        small = {str(r[0]) for r in self._db.rows(
+            self._q.SMALL_EPISODES_OF, {"ids": self._q.id_list(wanted), "cap": int(cap) + 1})}
+        if not small:
+            return []
         pool = sorted(among.union(wanted))
         episode_of = {str(r[0]): str(r[1]) for r in self._db.rows(
             self._q.FACTS_EPISODES, {"ids": self._q.id_list(pool)})}
         shared = Counter(episode for fact_id, episode in episode_of.items() if fact_id in among)
-        small = set()
-        for episode in sorted({episode_of[i] for i in wanted if i in episode_of}):
-            if shared[episode] < 2:
-                continue
-            found = self._db.one(self._q.EPISODE_SIZE, {"episode": episode, "cap": int(cap) + 1})
-            if found and int(found[0]) <= cap:
-                small.add(episode)
         return [(fact_id, episode) for fact_id, episode in episode_of.items()
-                if episode in small and fact_id in among]
+                if episode in small and shared[episode] >= 2 and fact_id in among]
 
     def _has_words(self) -> bool:
         """Whether the store has the word index (format 6); a reader may open format 4 or 5."""

@@ -88,7 +88,7 @@ if TYPE_CHECKING:
         EPISODES_OF: str
         EPISODE_FACT_IDS: str
         FACTS_EPISODES: str
-        EPISODE_SIZE: str
+        SMALL_EPISODES_OF: str
         SET_DORMANT: str
         REVIVE: str
         DORMANT_IDS: str
@@ -345,10 +345,21 @@ def facts_episodes(ids_term: str) -> str:
             + " AND f.episode IS NOT NULL")
 
 
-#: ``Store.episode_members`` with ``among``, per episode: how many facts it holds, counted
-#: up to ``:cap`` (one more than the cap asked) on the episode index alone (no fact row read).
-EPISODE_SIZE = ("SELECT count(*) FROM (SELECT 1 FROM facts WHERE episode = :episode"
-                " LIMIT :cap) AS m")
+def small_episodes_of(ids_term: str) -> str:
+    """``Store.episode_members`` with ``among``, first: the distinct episodes of the given
+    facts (``ids_term``: the dialect's test of ``f.id`` against ``:ids``) that hold fewer
+    than ``:cap`` facts (one more than the cap asked), on the episode index alone (no fact
+    row read): an episode whose first and last row keys lie fewer than ``:cap`` apart (two
+    index seeks) is small, any other is counted up to ``:cap`` entries (a session's facts
+    are mostly recorded together, a long-lived episode's are far apart). A few given facts
+    and their episodes: when none is small, the many facts ``among`` are never looked up."""
+    def end(which: str) -> str:
+        return f"(SELECT {which}(m.pk) FROM facts m WHERE m.episode = e.episode)"
+    return ("SELECT e.episode FROM (SELECT DISTINCT f.episode FROM facts f WHERE f.id"
+            + ids_term + " AND f.episode IS NOT NULL) AS e"
+            " WHERE CASE WHEN " + end("max") + " - " + end("min") + " < :cap - 1 THEN 1 = 1"
+            " ELSE (SELECT count(*) FROM (SELECT 1 FROM facts m WHERE m.episode = e.episode"
+            " LIMIT :cap) AS c) < :cap END")
 
 
 def touching(entity_ids: Sequence[str], direction: str, in_list: Any,

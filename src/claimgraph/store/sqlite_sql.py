@@ -221,7 +221,7 @@ EPISODE_NEIGHBOURS = common.episode_neighbours(" IN (SELECT value FROM json_each
 EPISODES_OF = common.episodes_of(" IN (SELECT value FROM json_each(:ids))")
 EPISODE_FACT_IDS = common.EPISODE_FACT_IDS
 FACTS_EPISODES = common.facts_episodes(" IN (SELECT value FROM json_each(:ids))")
-EPISODE_SIZE = common.EPISODE_SIZE
+SMALL_EPISODES_OF = common.small_episodes_of(" IN (SELECT value FROM json_each(:ids))")
 HEADS_BY_PK = ("SELECT f.pk, " + _SEARCH_HEAD_SELECT.removeprefix("SELECT ")
                + " WHERE f.pk IN (SELECT value FROM json_each(?))")
 
