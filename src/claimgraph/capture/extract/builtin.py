@@ -32,6 +32,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from claimgraph.capture.events import Transcript
 from claimgraph.capture.extract.answers import answer_candidates
+from claimgraph.capture.extract.causes import cause_candidates
 from claimgraph.capture.extract.ci_lessons import ci_lesson_candidates
 from claimgraph.capture.extract.dependencies import dependency_candidates
 from claimgraph.capture.extract.gates import gate_candidates
@@ -51,7 +52,8 @@ from claimgraph.capture.extract.workflow import recipe_candidates
 
 RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
     statement_candidates, answer_candidates, pick_candidates, gate_candidates, lessons_of,
-    ci_lesson_candidates, reported_lesson_candidates, git_ignored_candidates, refutation_candidates,
+    ci_lesson_candidates, reported_lesson_candidates, cause_candidates, git_ignored_candidates,
+    refutation_candidates,
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
     tooling_candidates, structure_candidates, module_index_candidates)
 MAX_EVIDENCE = 3

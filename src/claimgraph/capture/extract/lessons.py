@@ -345,6 +345,17 @@ def _decisive_run(order: int, call: Event) -> _Run | None:
     return _Run(order, call, last, key) if key else None
 
 
+def decisive_run(order: int, call: Event) -> _Run | None:
+    """The run whose status is the call's, with its same-command key (for other rules that
+    follow one check through a session: ``causes``)."""
+    return _decisive_run(order, call)
+
+
+def fixable(view: SessionView, call: Event, run: _Run) -> bool:
+    """A failure the project can fix (not a missing program): see ``_fixable``."""
+    return _fixable(view, call, run)
+
+
 def _prepares(invocation: Invocation) -> bool:
     return invocation.argv[0] in _SETUP or tuple(invocation.argv[:2]) in _PREPARES
 

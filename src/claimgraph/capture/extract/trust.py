@@ -41,6 +41,7 @@ TRUST: dict[str, Trust] = {
     "gates.lesson": Trust("observation", 0.5, FAILURE),
     "lessons": Trust("observation", 0.5, FAILURE),
     "refutations": Trust("observation", 0.5, FAILURE),
+    "causes": Trust("observation", 0.5, FAILURE),         # a cause the record proved
     "tooling": Trust("observation", 0.7, SEEN),          # tested-by / built-with
     "packages": Trust("observation", 0.7, SEEN),         # a package the session installed
     "dev-server": Trust("observation", 0.6, SEEN),

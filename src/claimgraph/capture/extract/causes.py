@@ -1,0 +1,175 @@
+"""failure-mode lessons from a cause the agent named, kept only when the record proves it.
+
+Many lessons are stated only in the agent's prose: "the test failed because both specs reuse
+the same week numbers", "the root cause is a flag the installed tool does not have". An
+agent's explanation is its hypothesis, and agents state hypotheses that later turn out wrong,
+so the sentence alone is never stored. It is kept when the session's record proves it:
+
+1. a check failed before it (a command ``lessons`` would follow -- its same-command key --
+   whose run failed, and did not pass again before the sentence), and the failed command or
+   its output spells a name the sentence names (else the cause explains something else);
+2. after it, the session changed what the cause names: an edit whose file, removed text or
+   added text holds a name the sentence spells (a code span, a path, an identifier, a flag);
+3. the same check passed after the last such change, and never failed again after the first
+   one (a failure after a change refutes the cause it acted on).
+
+Never stored: a hedged or questioning sentence (``logic.cause_cues``); one the person answers
+with "still fails" or a failing log pasted later (the user's words outrank the agent's); a
+cause whose check never passed in the session. Per failure, only the last proved sentence
+before the first change is kept (the agent's final understanding, not its first guess).
+
+The fact is the agent's sentence, emphasis removed, cited with the failure, the change and
+the passing run.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from claimgraph.capture.events import Event
+from claimgraph.capture.extract.corroborate import named
+from claimgraph.capture.extract.lessons import decisive_run, fixable, run_verdict
+from claimgraph.capture.extract.prose import sentences
+from claimgraph.capture.extract.session import (
+    FAILED, OK, SessionView, candidate, transcript_evidence)
+from claimgraph.capture.extract.shell import command_text
+from claimgraph.capture.extract.writes import file_ops
+from claimgraph.logic.cause_cues import names_cause
+
+LESSON = "core/failure-mode"
+MAX_CHARS = 300
+#: A name this short ("test", "app") is in every edit: it proves nothing.
+_MIN_NAME = 5
+#: The person saying it is not over, or pasting a failure again.
+_STILL_FAILS = re.compile(
+    r"\b(?:still\s+(?:fail\w*|broken|(?:not|n't)\b|get(?:ting)?|see(?:ing)?|errors?|"
+    r"crash\w*|the\s+same)|same\s+(?:error|problem|issue|failure)|(?:not|isn'?t|wasn'?t)\s+"
+    r"fixed|does(?:n'?t| not)\s+work|didn'?t\s+(?:work|help|fix)|"
+    r"Traceback \(most recent call last\)|[A-Z]\w*(?:Error|Exception):)", re.IGNORECASE)
+
+
+@dataclass
+class _Cause:
+    """A cause sentence, the failure it explains and what followed it."""
+
+    sentence: str
+    line: int
+    at: int | None
+    key: tuple[str, ...]
+    failure: Event
+    names: set[str]
+    changes: list[Event] = field(default_factory=list)
+    passed: Event | None = None
+    refuted: bool = False
+
+
+def cause_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    if not view.project:
+        return
+    proved: dict[int, _Cause] = {}  # per failure (its call's line): the last proved cause
+    for cause in _causes(view):
+        if cause.passed is not None and cause.changes and not cause.refuted:
+            proved[cause.failure.line] = cause
+    for cause in proved.values():
+        yield _lesson(view, cause)
+
+
+def _causes(view: SessionView) -> list[_Cause]:
+    """Every cause sentence after a failing check, followed to the session's end."""
+    failing: dict[tuple[str, ...], Event] = {}
+    causes: list[_Cause] = []
+    order = 0
+    for event in view.transcript.events:
+        if event.derived or event.is_sidechain or event.subagent_id:
+            continue
+        if event.is_human_prompt:
+            for cause in causes:
+                if _STILL_FAILS.search(event.text or ""):
+                    cause.refuted = True
+        elif event.kind == "assistant" and failing:
+            causes.extend(_stated(view, event, failing))
+        elif event.kind == "tool_call":
+            _follow(view, order, event, failing, causes)
+            order += 1
+    return causes
+
+
+def _stated(view: SessionView, event: Event,
+            failing: dict[tuple[str, ...], Event]) -> Iterator[_Cause]:
+    """The cause sentences of an agent's message, each tied to the latest check still
+    failing whose command or output spells one of the names the sentence does (a cause
+    that names nothing the failure showed explains some other thing)."""
+    for sentence in sentences(event.text or ""):
+        plain = sentence.replace("**", "").strip()
+        if len(plain) > MAX_CHARS or not names_cause(plain):
+            continue
+        names = {name for name in named(plain) if len(name) >= _MIN_NAME}
+        for key, failure in sorted(failing.items(), key=lambda item: -item[1].line):
+            if names and _shows(view, failure, names):
+                yield _Cause(plain, event.line, event.timestamp, key, failure, names)
+                break
+
+
+def _shows(view: SessionView, failure: Event, names: set[str]) -> bool:
+    """Does the failed call's command or output spell one of the names?"""
+    result = view.results.get(failure.call_id or "")
+    shown = f"{command_text(failure) or ''}\n{result.text if result else ''}"
+    return any(name in shown for name in names)
+
+
+def _follow(view: SessionView, order: int, call: Event,
+            failing: dict[tuple[str, ...], Event], causes: list[_Cause]) -> None:
+    """One tool call: a change touching a cause's names, a run of a cause's check."""
+    verdict = run_verdict(view, call)
+    if verdict != FAILED:
+        for op in file_ops(view, call):
+            if op.kind == "delete":
+                continue
+            for cause in causes:
+                if cause.passed is None and _touches(view, op, cause.names):
+                    cause.changes.append(call)
+                elif cause.passed is not None and _touches(view, op, cause.names):
+                    cause.passed = None  # changed again after the pass: needs a new one
+                    cause.changes.append(call)
+    run = decisive_run(order, call)
+    if run is None:
+        return
+    if verdict == FAILED and fixable(view, call, run):
+        failing[run.key] = call
+        for cause in causes:
+            if cause.key == run.key and cause.changes:
+                cause.refuted = True  # the same check failed after the change
+    elif verdict == OK:
+        failing.pop(run.key, None)
+        for cause in causes:
+            if cause.key == run.key and cause.changes and cause.passed is None:
+                cause.passed = call
+
+
+def _touches(view: SessionView, op: Any, names: set[str]) -> bool:
+    """Does the change hold one of the names: in its path, or in the text it took out or
+    put in?"""
+    cited = (view.relative(op.path) or op.path).lower()
+    base = posixpath.basename(cited)
+    texts = [op.content] if op.kind != "edit" else [
+        part for edit in op.edits for part in edit[:2]]
+    for name in names:
+        lowered = name.lower()
+        if lowered == base or ("/" in lowered and cited.endswith(lowered.lstrip("./"))):
+            return True
+        if any(name in text for text in texts if text):
+            return True
+    return False
+
+
+def _lesson(view: SessionView, cause: _Cause) -> dict[str, Any]:
+    assert cause.passed is not None
+    evidence = [transcript_evidence(cause.line, cause.sentence),
+                transcript_evidence(cause.failure.line, command_text(cause.failure) or ""),
+                transcript_evidence(cause.passed.line, command_text(cause.passed) or "")]
+    return candidate("causes", view.project or "", LESSON, cause.sentence.rstrip("."),
+                     evidence=evidence, object_kind="literal", subject_type="project",
+                     at=cause.passed.timestamp)
