@@ -12,19 +12,11 @@ Both are read once per session and kept in line order, so each answer takes the 
 from __future__ import annotations
 
 import bisect
-from typing import Any
 
 from claimgraph.capture.extract.session import SessionView
-from claimgraph.capture.extract.shell import command_text, invocations
+from claimgraph.capture.extract.shell import command_text, only_reads
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.writes import file_ops
-
-#: Programs that only show things: a choice's name in their arguments is no evidence.
-_READERS = frozenset({"cat", "ls", "grep", "rg", "head", "tail", "find", "less", "more", "wc",
-                      "echo", "printf", "stat", "file", "tree", "which", "type", "nl", "bat",
-                      "sed", "awk", "jq", "diff", "curl", "open"})
-_GIT_READS = frozenset({"status", "log", "diff", "show", "branch", "remote", "ls-files",
-                        "rev-parse", "blame", "grep", "fetch"})
 
 
 def work_after(view: SessionView, line: int) -> list[str]:
@@ -63,22 +55,9 @@ def _work(view: SessionView) -> tuple[list[int], list[str], list[bool]]:
             written = [op.content, *(new for _, new, _ in op.edits)]
             found.append((call.line, "\n".join([op.path, *written]), True))
         command = command_text(call)
-        if command and not ops and not _only_reads(command):
+        if command and not ops and not only_reads(command):
             found.append((call.line, command, False))
     found.sort(key=lambda item: item[0])
     return [f[0] for f in found], [f[1] for f in found], [f[2] for f in found]
 
 
-def _only_reads(command: str) -> bool:
-    runs = invocations(command)
-    return bool(runs) and all(_reads(run.argv) for run in runs)
-
-
-def _reads(argv: Any) -> bool:
-    if not argv:
-        return True
-    program = str(argv[0]).rsplit("/", 1)[-1]
-    if program == "git":
-        verb = next((a for a in argv[1:] if not str(a).startswith("-")), "")
-        return verb in _GIT_READS
-    return program in _READERS

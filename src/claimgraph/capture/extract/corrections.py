@@ -82,8 +82,7 @@ def corrected_prompts(view: SessionView) -> dict[int, list[str]]:
 
 
 def _corrected(view: SessionView) -> dict[int, list[str]]:
-    from claimgraph.capture.extract.afterwards import _only_reads as only_reads
-    from claimgraph.capture.extract.shell import command_text
+    from claimgraph.capture.extract.shell import command_text, only_reads
     from claimgraph.capture.extract.writes import file_ops
 
     found: dict[int, list[str]] = {}

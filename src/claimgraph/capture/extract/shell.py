@@ -209,3 +209,27 @@ def _skip_flags(words: list[str]) -> list[str]:
 def positional(argv: tuple[str, ...]) -> list[str]:
     """Words that are not flags (``+nightly`` toolchains count as flags)."""
     return [word for word in argv if not word.startswith(("-", "+"))]
+
+
+#: Programs that only show things: a choice's name in their arguments is no evidence.
+_READERS = frozenset({"cat", "ls", "grep", "rg", "head", "tail", "find", "less", "more", "wc",
+                      "echo", "printf", "stat", "file", "tree", "which", "type", "nl", "bat",
+                      "sed", "awk", "jq", "diff", "curl", "open"})
+_GIT_READS = frozenset({"status", "log", "diff", "show", "branch", "remote", "ls-files",
+                        "rev-parse", "blame", "grep", "fetch"})
+
+
+def only_reads(command: str) -> bool:
+    """Every program the command runs only looks (``ls``, ``git status``): it changes nothing."""
+    runs = invocations(command)
+    return bool(runs) and all(_reads(run.argv) for run in runs)
+
+
+def _reads(argv: Any) -> bool:
+    if not argv:
+        return True
+    program = str(argv[0]).rsplit("/", 1)[-1]
+    if program == "git":
+        verb = next((a for a in argv[1:] if not str(a).startswith("-")), "")
+        return verb in _GIT_READS
+    return program in _READERS
