@@ -140,3 +140,20 @@ def test_the_hook_spool_and_log_are_private_whatever_the_umask(tmp_path, umask):
                    capture_output=True, timeout=60)
     assert Sidecars(db).spool_dir.exists()
     assert open_to_others(db.parent) == {}
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o002])
+def test_a_server_stores_local_folders_are_private_parents_too(tmp_path, umask):
+    """The stand-in folders of a server store (XDG data home/claimgraph/servers/<label>) name
+    the server and its database: every folder made for them is 0700, not only the last."""
+    from claimgraph.location import remember_server, server_sidecar_base
+    base = server_sidecar_base("postgresql://u:secret@db.example/claims",
+                               {"XDG_DATA_HOME": str(tmp_path / "data")})
+    previous = os.umask(umask)
+    try:
+        remember_server(base, "postgresql://u:secret@db.example/claims")
+    finally:
+        os.umask(previous)
+    assert open_to_others(tmp_path / "data") == {}
+    marker = Path(f"{base}.server")
+    assert "secret" not in marker.read_text() and marker.stat().st_mode & 0o777 == 0o600

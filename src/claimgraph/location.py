@@ -77,9 +77,11 @@ def remember_server(base: Path, url: str) -> None:
             return
     except OSError:
         pass
-    base.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    from claimgraph.private import FILE_MODE, NOFOLLOW, private_dir
+
+    private_dir(base.parent)  # every directory it makes is 0700, the parents too
     scratch = marker.with_name(marker.name + ".tmp")
-    fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | NOFOLLOW, FILE_MODE)
     with os.fdopen(fd, "w", encoding="utf-8") as out:
         out.write(clean)
     os.replace(scratch, marker)
