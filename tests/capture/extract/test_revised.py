@@ -66,6 +66,17 @@ def test_a_flipped_stance_counts_only_when_the_later_one_is_kept():
     assert revised_away([first], [(9, flipped)]) == [first]
     later = _ask("Do not run the `migrate` step on deploys", 9)
     assert revised_away([first, later], [(9, flipped)]) == [later]
+    named_only = _ask("Do not list `index.jsonl` in the README", 9)
+    said = [(9, "Do not list `index.jsonl` in the README.")]
+    assert revised_away([_ask("Write one `index.jsonl` per bundle", 3), named_only], said)[0][
+        "object"] == "Write one `index.jsonl` per bundle"
+
+
+def test_a_question_revises_nothing():
+    first = _ask("`export` should zip the files by default", 4)
+    later = _ask("Make zipping a separate `pack` command", 30)
+    said = [(30, "Should zipping be a separate `pack` command instead of `export`?")]
+    assert revised_away([first, later], said) == [first, later]
 
 
 def test_only_the_users_own_stances_are_revised_this_way():

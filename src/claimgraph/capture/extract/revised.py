@@ -43,8 +43,8 @@ _NEGATION = re.compile(r"\b(?:no|not|nothing|none|never|don'?t|do not|doesn'?t|s
 #: share of its own content words they must make up, when no named thing is shared.
 _MIN_SHARED_WORDS = 3
 _MIN_SHARED_PART = 0.5
-#: Content words a flipped sentence must share besides a named thing.
-_MIN_FLIP_WORDS = 2
+#: Content words a flipped sentence must share (a named thing alone is not enough).
+_MIN_FLIP_WORDS = 3
 #: The share of the earlier request's content words a same-polarity restatement repeats.
 _RESTATED_PART = 0.8
 #: Words too general to tie two requests to one subject.
@@ -85,8 +85,8 @@ def revises(found: Candidate, sentence: str, later_kept: Sequence[Candidate]) ->
     either an outright retraction, or a change of stance that a kept later request on the same
     subject carries."""
     earlier = str(found.get("object") or "")
-    if not same_subject(earlier, sentence):
-        return False
+    if sentence.rstrip().endswith("?") or not same_subject(earlier, sentence):
+        return False  # a question asks, it does not revise
     if restates(earlier, sentence):
         return False
     if RETRACT.search(sentence) and not RETRACT.search(earlier):
@@ -107,10 +107,12 @@ def same_subject(earlier: str, later: str) -> bool:
 
 
 def _closely_tied(earlier: str, later: str) -> bool:
-    """A flipped negation alone is a weak sign (a list of points mentions one file in many
-    stances): it counts only when the sentences share a named thing AND content words."""
-    return bool(named(earlier) & named(later)) and \
-        len(content_words(earlier) & content_words(later)) >= _MIN_FLIP_WORDS
+    """A flipped negation alone is a weak sign (a list of points names one file in stances of
+    every polarity): it counts only when the sentences share most of the earlier request's
+    content words, not just a name."""
+    words = content_words(earlier)
+    shared = words & content_words(later)
+    return len(shared) >= _MIN_FLIP_WORDS and len(shared) >= _MIN_SHARED_PART * len(words)
 
 
 def restates(earlier: str, later: str) -> bool:
