@@ -30,7 +30,10 @@ screening and drops, or rewrites, what the rest of the session overtook:
 - what the person asked for, when the agent later put that very ask back to them as a
   question ("You asked for the index to live in app.db. … How should I handle this?") and
   they answered: the answer is their latest word on it (kept as its own decision), the
-  earlier wording is not.
+  earlier wording is not;
+- a user's standing request the same person revised later in other words, on the same
+  subject ("zip by default" … "no, make zipping a separate command"; "let's not zip after
+  all"): only their last word is their decision (``revised``).
 
 Pure logic: ``digest`` reduces the in-memory session to the few facts reconciling needs, and
 ``reconcile`` decides on plain data -- no file is read, no clock is asked.
@@ -48,6 +51,7 @@ from claimgraph.capture.extract.actions import of_kind
 from claimgraph.capture.extract.approvals import lettered_options
 from claimgraph.capture.extract.asked import answers, questions
 from claimgraph.capture.extract.corroborate import Record, read_outputs, unsupported
+from claimgraph.capture.extract.revised import revised_away
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
 
@@ -272,7 +276,7 @@ def reconcile(candidates: Iterable[Candidate], later: Later) -> list[Candidate]:
         settled = _settle(found, later, retiring)
         if settled is not None:
             kept.append(settled)
-    return kept
+    return revised_away(kept, later.user_said)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,113 @@
+"""A user's request the same person later revised: only their last word is kept (pure logic)."""
+
+from __future__ import annotations
+
+from claimgraph.capture.extract.reconcile import Later, reconcile
+from claimgraph.capture.extract.revised import restates, revised_away, same_subject
+from claimgraph.logic.revision_cues import CHANGE, RETRACT
+
+
+def _ask(obj: str, line: int, *, predicate: str = "x/convention",
+         source_type: str = "user-assertion", rule: str = "statements") -> dict:
+    return {"subject": "shop", "predicate": predicate, "object": obj, "scope": "project",
+            "source_type": source_type, "rule": rule,
+            "evidence": [f"transcript#L{line}: {obj}"], "epistemic": "commitment",
+            "confidence": 0.7}
+
+
+def test_a_request_turned_around_by_a_later_kept_request_gives_way_to_it():
+    first = _ask("`export` should zip the files by default", 4)
+    last = _ask("Make zipping a separate `pack` command, `export` stays plain", 30)
+    said = [(4, "`export` should zip the files by default."),
+            (30, "No, make zipping a separate `pack` command, `export` stays plain.")]
+    assert revised_away([first, last], said) == [last]
+
+
+def test_the_later_request_is_never_the_one_dropped():
+    first = _ask("Make zipping a separate `pack` command", 4)
+    last = _ask("`export` should zip the files by default, not `pack`", 30)
+    said = [(4, "Make zipping a separate `pack` command."),
+            (30, "`export` should zip the files by default, not `pack`.")]
+    assert revised_away([first, last], said) == [last]
+
+
+def test_a_change_cue_without_a_kept_later_request_leaves_the_earlier_one():
+    first = _ask("`export` should zip the files by default", 4)
+    said = [(30, "Maybe zipping could be a separate `pack` command instead?")]
+    assert revised_away([first], said) == [first]
+
+
+def test_an_outright_retraction_is_enough_alone():
+    first = _ask("Cache the thumbnails in `thumbs.db`", 4)
+    said = [(12, "Never mind the `thumbs.db` cache, we do not need it.")]
+    assert revised_away([first], said) == []
+    german = [(12, "Vergiss das mit `thumbs.db`.")]
+    assert revised_away([first], german) == []
+
+
+def test_words_on_another_subject_revise_nothing():
+    first = _ask("`export` should zip the files by default", 4)
+    other = _ask("Use a separate logger for the importer", 30)
+    said = [(30, "Actually, use a separate logger for the importer instead.")]
+    assert revised_away([first, other], said) == [first, other]
+
+
+def test_a_restatement_is_not_a_revision():
+    first = _ask("Build separate bundles per target, not one shared `index.jsonl`", 7)
+    again = _ask("Write one `index.jsonl` per target bundle", 21)
+    said = [(21, "- Build separate bundles per target, not one shared `index.jsonl`.\n"
+                 "- Write one `index.jsonl` per target bundle.")]
+    assert revised_away([first, again], said) == [first, again]
+
+
+def test_a_flipped_stance_counts_only_when_the_later_one_is_kept():
+    first = _ask("Run the `migrate` step on every deploy", 3)
+    flipped = "Do not run the `migrate` step on deploys."
+    assert revised_away([first], [(9, flipped)]) == [first]
+    later = _ask("Do not run the `migrate` step on deploys", 9)
+    assert revised_away([first, later], [(9, flipped)]) == [later]
+    named_only = _ask("Do not list `index.jsonl` in the README", 9)
+    said = [(9, "Do not list `index.jsonl` in the README.")]
+    assert revised_away([_ask("Write one `index.jsonl` per bundle", 3), named_only], said)[0][
+        "object"] == "Write one `index.jsonl` per bundle"
+
+
+def test_a_question_revises_nothing():
+    first = _ask("`export` should zip the files by default", 4)
+    later = _ask("Make zipping a separate `pack` command", 30)
+    said = [(30, "Should zipping be a separate `pack` command instead of `export`?")]
+    assert revised_away([first, later], said) == [first, later]
+
+
+def test_only_the_users_own_stances_are_revised_this_way():
+    note = _ask("`export` should zip the files by default", 4, source_type="agent-note",
+                rule="summaries")
+    lesson = _ask("Never mind flaky `export` tests", 4, predicate="x/lesson")
+    said = [(12, "Never mind `export` zipping.")]
+    assert revised_away([note, lesson], said) == [note, lesson]
+
+
+def test_subjects_are_tied_by_a_named_thing_or_most_content_words():
+    assert same_subject("Use `ruff` for linting", "drop `ruff`")
+    assert same_subject("thumbnails cached on disk per album",
+                        "thumbnails per album cached in memory")
+    assert not same_subject("thumbnails cached on disk per album", "album covers load slowly")
+    assert restates("Keep the cache on disk", "Again: keep the cache on disk.")
+    assert not restates("Keep the cache on disk", "Do not keep the cache on disk.")
+
+
+def test_the_cue_lists_read_a_few_languages():
+    assert RETRACT.search("let's not do that after all")
+    assert RETRACT.search("laisse tomber le cache")
+    assert CHANGE.search("mach das stattdessen als eigenes Kommando")
+    assert CHANGE.search("it should not run by default")
+    assert not RETRACT.search("keep the cache in memory")
+
+
+def test_reconcile_applies_it_after_the_other_checks():
+    first = _ask("`export` should zip the files by default", 4)
+    last = _ask("Make zipping a separate `pack` command, `export` stays plain", 30)
+    later = Later(user_said=[(4, "`export` should zip the files by default."),
+                             (30, "No, make zipping a separate `pack` command, `export` "
+                                  "stays plain.")])
+    assert reconcile([first, last], later) == [last]
