@@ -144,17 +144,27 @@ def build_project_store(path: Path, size: int) -> None:
     """``size`` facts in the project's scope as capture would put them, its standing
     decisions and a few open conflicts, and a user-scope preference."""
     sys.path.insert(0, str(Path(__file__).parent))
-    from workload import LIBS, WORDS, make_items
+    from workload import make_items
 
     from claimgraph.core import Shell
-    from claimgraph.core.ingest import ingest
     from claimgraph.core.vocabulary import seed
     from claimgraph.opening import open_store
 
     sh = Shell(store=open_store(str(path)))
     seed(sh)
     items = [{**item, "scope": PROJECT_ID} for item in make_items(size)]
-    for i in range(0, size, 50_000):
+    _load(sh, items)
+
+
+def _load(sh: Any, items: list[dict[str, Any]]) -> None:
+    """Ingest the workload in 50k batches, then the project's standing decisions and
+    preferences and the user's one preference (what the block shows first), and close."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from workload import LIBS, WORDS
+
+    from claimgraph.core.ingest import ingest
+
+    for i in range(0, len(items), 50_000):
         ingest(sh, items[i:i + 50_000])
     ingest(sh, [{"subject": PROJECT_ID, "predicate": "prefers", "object": lib,
                  "scope": PROJECT_ID, "epistemic": "preference"} for lib in LIBS[:10]])
@@ -183,10 +193,9 @@ def build_spread_store(path: Path, size: int) -> None:
     """``size`` facts over SPREAD_PROJECTS projects, the hook's project one of them (with its
     standing decisions and preferences, as ``build_project_store``), and the user's."""
     sys.path.insert(0, str(Path(__file__).parent))
-    from workload import LIBS, WORDS, make_items
+    from workload import make_items
 
     from claimgraph.core import Shell
-    from claimgraph.core.ingest import ingest
     from claimgraph.core.vocabulary import seed
     from claimgraph.opening import open_store
 
@@ -195,15 +204,7 @@ def build_spread_store(path: Path, size: int) -> None:
     scopes = [PROJECT_ID] + [f"github.com/bench/other-{n}" for n in range(1, SPREAD_PROJECTS)]
     items = [{**item, "scope": scopes[n % SPREAD_PROJECTS]}
              for n, item in enumerate(make_items(size))]
-    for i in range(0, size, 50_000):
-        ingest(sh, items[i:i + 50_000])
-    ingest(sh, [{"subject": PROJECT_ID, "predicate": "prefers", "object": lib,
-                 "scope": PROJECT_ID, "epistemic": "preference"} for lib in LIBS[:10]])
-    ingest(sh, [{"subject": f"module_{i}.{WORDS[i % len(WORDS)]}", "predicate":
-                 "decided-against", "object": f"{LIBS[i]} for {WORDS[i % len(WORDS)]}",
-                 "scope": PROJECT_ID, "on_conflict": "flag"} for i in range(5)])
-    ingest(sh, [{"subject": "user", "predicate": "prefers", "object": "uv", "scope": "user"}])
-    sh.store.close()
+    _load(sh, items)
 
 
 def store_kind(token: str) -> tuple[str, str, int, Callable[[Path, int], None]]:
