@@ -46,7 +46,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
-from claimgraph.capture.extract.session import OK, SessionView, transcript_evidence
+from claimgraph.capture.extract.session import OK, SessionView, taught_at, transcript_evidence
 from claimgraph.capture.extract.actions import of_kind
 from claimgraph.capture.extract.approvals import lettered_options
 from claimgraph.capture.extract.asked import answers, questions
@@ -56,7 +56,6 @@ from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
 
 Candidate = dict[str, Any]
-_TRANSCRIPT_LINE = re.compile(r"^transcript#L(?P<line>\d+):")
 _FILE_QUOTE = re.compile(r"^(?P<path>[^\s`]+?): `(?P<quote>.*)`$", re.DOTALL)
 _CODE_SPAN = re.compile(r"`([^`\n]{3,80})`")
 _NEGATION = re.compile(r"^(?:no|not|never|avoid|without|don'?t|do not|stop|skip)\s+"
@@ -321,13 +320,6 @@ def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None
     if found.get("rule") == "statements" and _OPTION_REF.search(str(found["object"])):
         return _chosen_option(found, line, later)
     return found
-
-
-def taught_at(found: Candidate) -> int | None:
-    """The transcript line the candidate's first evidence cites, if it cites one."""
-    evidence = found.get("evidence") or [""]
-    match = _TRANSCRIPT_LINE.match(str(evidence[0]))
-    return int(match["line"]) if match else None
 
 
 def _file_quote_removed(found: Candidate, later: Later) -> bool:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Sequence
 
+from claimgraph.capture.extract.session import taught_at
 from claimgraph.logic.query_words import STOPWORDS
 from claimgraph.logic.revision_cues import CHANGE, RETRACT
 
@@ -30,7 +31,6 @@ Candidate = dict[str, Any]
 
 #: Stances a person can revise (lessons and runners are about what happened, not asks).
 STANCES = frozenset({"x/convention", "x/decided", "core/prefers", "core/decided-against"})
-_TRANSCRIPT_LINE = re.compile(r"^transcript#L(?P<line>\d+):")
 _CODE_SPAN = re.compile(r"`([^`\n]{2,80})`")
 #: A named thing shaped like an identifier, a command option or a file name.
 _NAMED = re.compile(r"(?<![\w@/.-])(?:--?[a-z][\w-]+|@?[A-Za-z][\w]*(?:[-_./][\w]+)+|"
@@ -59,7 +59,7 @@ def revised_away(kept: Sequence[Candidate], user_said: Iterable[tuple[int, str]]
     """``kept`` without the user's stances their own later words revised (module docstring)."""
     said = [(at, sentences(text)) for at, text in user_said]
     requests = [(line, found) for found in kept
-                for line in [_line(found)] if line is not None and is_request(found)]
+                for line in [taught_at(found)] if line is not None and is_request(found)]
     revised = {id(found) for line, found in requests
                if any(at > line and _revised_by(found, parts, _kept_at(at, found, requests))
                       for at, parts in said)}
@@ -154,9 +154,3 @@ def sentences(text: str) -> list[str]:
 def _kept_at(at: int, found: Candidate, requests: Sequence[tuple[int, Candidate]]
              ) -> list[Candidate]:
     return [other for line, other in requests if line == at and other is not found]
-
-
-def _line(found: Candidate) -> int | None:
-    evidence = found.get("evidence") or [""]
-    match = _TRANSCRIPT_LINE.match(str(evidence[0]))
-    return int(match["line"]) if match else None

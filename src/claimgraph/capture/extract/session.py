@@ -237,6 +237,17 @@ def transcript_evidence(line: int, quote: str) -> str:
     return f"transcript#L{line}: {short_quote(quote) or '(no text)'}"
 
 
+_TRANSCRIPT_LINE = re.compile(r"^transcript#L(?P<line>\d+):")
+
+
+def taught_at(found: Mapping[str, Any]) -> int | None:
+    """The transcript line a candidate's first evidence cites (``transcript_evidence``'s
+    shape), if it cites one."""
+    evidence = found.get("evidence") or [""]
+    match = _TRANSCRIPT_LINE.match(str(evidence[0]))
+    return int(match["line"]) if match else None
+
+
 def file_evidence(cited_path: str, code: str) -> str:
     """``path: `code``` in the shape the claim-vs-evidence audit parses: the path needs a
     "/" or "." to count as a file, hence ``./Makefile`` for a bare name at the root."""
