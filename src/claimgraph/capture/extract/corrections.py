@@ -21,6 +21,8 @@ import re
 from typing import Iterable
 
 from claimgraph.capture.extract.session import SessionView
+from claimgraph.capture.extract.shell import command_text, only_reads
+from claimgraph.capture.extract.writes import file_ops
 
 #: The agent's reply opens by conceding the person's point (a few languages). Not "Got it",
 #: "Sure", "OK": those take any request, not a correction.
@@ -82,9 +84,6 @@ def corrected_prompts(view: SessionView) -> dict[int, list[str]]:
 
 
 def _corrected(view: SessionView) -> dict[int, list[str]]:
-    from claimgraph.capture.extract.shell import command_text, only_reads
-    from claimgraph.capture.extract.writes import file_ops
-
     found: dict[int, list[str]] = {}
     acted = False
     current: int | None = None
