@@ -25,7 +25,7 @@ def _cli(db: Path, *argv: str) -> subprocess.CompletedProcess[str]:
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [json.loads(line) for line in path.read_text().split("\n") if line.strip()]
 
 
 def _writer(db: Path) -> str:
@@ -121,14 +121,14 @@ def test_a_hostile_log_is_quarantined_line_by_line_and_the_rest_goes_on(team) ->
         for refused in ("f-evil-user", "f-evil-surrogate", "f-evil-clock", "f-forged",
                         "claimgraph-context", "tombstone:fact"):
             assert refused not in dump, refused
-        good = next(json.loads(line) for line in dump.splitlines() if "f-evil-good" in line)
+        good = next(json.loads(line) for line in dump.split("\n") if "f-evil-good" in line)
         assert good["source_type"] == f"sync:{EVIL}"  # never the local user's assertion
-        original = next(json.loads(line) for line in dump.splitlines()
+        original = next(json.loads(line) for line in dump.split("\n")
                         if team["fact"]["id"] in line)
         assert original["t_invalid"] is None  # not invalidated, not deleted
-        core = [json.loads(line) for line in before[db].splitlines()
+        core = [json.loads(line) for line in before[db].split("\n")
                 if '"id":"core/prefers"' in line]
-        assert core and all(line in dump.splitlines() for line in before[db].splitlines()
+        assert core and all(line in dump.split("\n") for line in before[db].split("\n")
                             if '"id":"core/prefers"' in line)
     # our clock was not dragged to the end of time, and our own assert still works
     assert _cli(one, "assert", "api", "prefers", "REST", "--scope", "p").returncode == 0

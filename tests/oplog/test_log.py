@@ -26,7 +26,7 @@ from .oplog_helpers import Replica, deliver
 
 
 def lines(path: Path) -> list[dict]:
-    return [json.loads(text) for text in path.read_text(encoding="utf-8").splitlines()]
+    return [json.loads(text) for text in path.read_text(encoding="utf-8").removesuffix("\n").split("\n")]
 
 
 def own_log(db: Path) -> Path:
@@ -129,7 +129,7 @@ def test_a_hole_in_a_log_holds_the_mark_and_later_lines_wait_beyond_it(tmp_path)
     seed(writer.sh)
     for value in ("REST", "SOAP", "gRPC"):
         writes.assert_fact(writer.sh, "api", "prefers", value, scope="p", on_conflict="flag")
-    recorded = (writer.log_dir() / "w1.jsonl").read_text().splitlines()
+    recorded = (writer.log_dir() / "w1.jsonl").read_text().removesuffix("\n").split("\n")
     holed = [text for text in recorded if json.loads(text)["seq"] != 3]
     replica.log_dir().mkdir(parents=True, exist_ok=True)
     (replica.log_dir() / "w1.jsonl").write_text("\n".join(holed) + "\n")
@@ -143,7 +143,7 @@ def test_a_line_whose_prerequisite_never_comes_is_stuck_then_abandoned(tmp_path)
     writer, replica = Replica(tmp_path, "w1"), Replica(tmp_path, "r1")
     seed(writer.sh)
     writes.assert_fact(writer.sh, "api", "prefers", "REST", scope="p")
-    recorded = (writer.log_dir() / "w1.jsonl").read_text().splitlines()
+    recorded = (writer.log_dir() / "w1.jsonl").read_text().removesuffix("\n").split("\n")
     kept = [t for t in recorded if json.loads(t)["t"] != "ensure-entity"]
     replica.log_dir().mkdir(parents=True, exist_ok=True)
     (replica.log_dir() / "w1.jsonl").write_text("\n".join(kept) + "\n")
@@ -275,7 +275,7 @@ def test_a_sync_within_one_file_time_tick_still_raises_the_clock_of_our_next_lin
     def write_one() -> int:
         log.stage(store, [{"t": "set-mark", "key": "k", "value": 1}])
         log.commit_staged()
-        return L.parse(log.path.read_text(encoding="utf-8").splitlines()[-1])["hlc"]
+        return L.parse(log.path.read_text(encoding="utf-8").removesuffix("\n").split("\n")[-1])["hlc"]
 
     F.write_state(directory, {**F.fresh_state(), "clock": 5_000})
     assert write_one() == 5_001
