@@ -146,8 +146,8 @@ def test_a_pick_of_what_the_agent_offered_before_another_prompt_is_not_resolved(
 
 LISTED = """Two ways to read the settings:
 
-1. **TOML file** — a `settings.toml` read at start.
-2. **Environment variables** — everything from `APP_*` variables.
+**Option 1:** TOML file — a `settings.toml` read at start.
+**Option 2:** Environment variables — everything from `APP_*` variables.
 
 Let me know."""
 
