@@ -42,8 +42,8 @@ from claimgraph.capture.events import Event
 from claimgraph.capture.classify.phrases import (  # noqa: F401 (re-exported for other rules)
     CONVENTION, DECISION, PREFERS, classify, core as _core, phrase_hits)
 from claimgraph.capture.extract.prose import (
-    echo_key, is_paste, request_text, sentences, split_run_on, typed_part, without_echo,
-    without_injected)
+    echo_key, is_paste, request_text, sentences, split_paste, split_run_on, typed_part,
+    without_echo, without_injected)
 from claimgraph.capture.extract.briefs import rules_command
 from claimgraph.capture.extract.corrections import carried_out, corrected_prompts
 from claimgraph.capture.extract.offered import resolved_pick
@@ -369,7 +369,7 @@ def _user_texts(view: SessionView) -> list[tuple[Event, str]]:
             text = " ".join(_COMMAND_ARGS.findall(event.text))
         else:
             continue
-        text = typed_part(without_echo(text, agent_said))
+        text = said_around_paste(typed_part(without_echo(text, agent_said)))
         if text.strip() and not is_paste(text):
             found.append((event, text))
     for event, text in view.typed_in_results():  # words typed while turning a call down
@@ -377,6 +377,15 @@ def _user_texts(view: SessionView) -> list[tuple[Event, str]]:
         if text.strip() and not is_paste(text):
             found.append((event, text))
     return found
+
+
+def said_around_paste(text: str) -> str:
+    """What the person wrote of a message that hands over to a paste ("I got this error when
+    running the build:" and a log, a note around a fenced block): their lines only
+    (``prose.split_paste``), so that their sentence is read while the paste, which a program
+    printed, is not; the whole text otherwise."""
+    split = split_paste(text)
+    return split[0] if split is not None else text
 
 
 #: The words of a file name: "git-flow", "gitFlow", "GIT_FLOW" are all "git", "flow".
