@@ -179,7 +179,7 @@ def _pointed(report: _Report) -> set[str]:
     log = split[1] if split is not None else report.event.text
     named = {(match[1] or match[2]).rsplit("/", 1)[-1] for match in _LOCATION.finditer(log)}
     return {cited for _, cited, _ in report.edits
-            if not _is_test(cited) and cited.rsplit("/", 1)[-1] in named}
+            if not is_test_file(cited) and cited.rsplit("/", 1)[-1] in named}
 
 
 def pasted_failure(text: str) -> tuple[str, str | None] | None:
@@ -226,7 +226,7 @@ def _is_check(call: Event) -> bool:
 
 def _lesson(view: SessionView, report: _Report, proof: Event) -> dict[str, Any] | None:
     edits = [(call, cited, added) for call, cited, added in report.edits
-             if not _is_test(cited)]
+             if not is_test_file(cited)]
     if all(cited in report.created for _, cited, _ in edits):
         return None  # only tests changed, or only new files: nothing that was there broke
     if _worked_around(view, report.error, [cited for _, cited, _ in edits]):
@@ -257,11 +257,6 @@ def _worked_around(view: SessionView, error: str, edited: list[str]) -> bool:
                for call in view.calls()):
             return True
     return False
-
-
-def _is_test(cited: str) -> bool:
-    """A test file, however its folders are capitalised (Swift's ``Tests/AppTests/``)."""
-    return is_test_file(cited) or is_test_file(cited.lower())
 
 
 def _flat(text: str) -> str:
