@@ -229,7 +229,8 @@ def test_a_definition_line_with_a_backtick_is_quoted_up_to_it():
     ("Sources/Shop/Contest.swift", False), ("Sources/Shop/Test.swift", False),
     # Java, Kotlin (Gradle and Maven source sets)
     ("src/test/java/shop/CartTest.java", True), ("src/main/java/shop/Cart.java", False),
-    ("app/src/androidTest/java/shop/CartFlow.kt", True), ("shared/src/commonTest/kotlin/A.kt", True),
+    ("app/src/androidTest/java/shop/CartFlow.kt", True),
+    ("shared/src/commonTest/kotlin/A.kt", True),
     ("src/main/kotlin/shop/CartTest.kt", True), ("src/integrationTest/kotlin/Db.kt", True),
     ("src/main/java/shop/CartIT.java", True), ("src/main/java/shop/GIT.java", False),
     ("src/main/kotlin/shop/Latest.kt", False),

@@ -23,10 +23,11 @@ not taken for one:
 
 The pick is stored here whatever the sentence model makes of the sentence: the sentence alone
 says only which option, so ``statements`` never stores it (``offered``), and a model that
-would keep it cannot put the bare words in the place of the option they name. A pick by label ("Let's patch
-for option 1") is not read here: ``approvals`` (a short reply picking one of the agent's
-numbered or labelled options) and ``reconcile`` (a kept "option 2" rewritten to the option's
-text) read those.
+would keep it cannot put the bare words in the place of the option they name. A pick by label
+("Let's patch for option 1") or by position ("the second one") is not read here:
+``approvals`` (a short reply picking one of the agent's numbered or labelled options) and
+``reconcile`` (a kept "option 2" or "the second one" rewritten to the option's text) read
+those.
 """
 
 from __future__ import annotations
