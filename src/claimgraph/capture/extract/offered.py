@@ -1,12 +1,15 @@
-"""Which of the agent's words a sentence of the user's picks: the resolution an option pick
-needs, shared by ``picks`` (which stores the pick with the line it names) and ``statements``
-(which therefore never stores the bare pick sentence).
+"""Which of the agent's options a sentence of the user's picks: the resolution an option pick
+needs, shared by ``picks`` (which stores the pick with the line it names), ``statements``
+(which therefore never stores the bare pick sentence) and ``reconcile`` (which rewrites a kept
+pick by position to the option's text).
 
-A pick sentence ("let's go with Apache", "we'll stick with cookie sessions", "OK, let's go
-with option 2", "the second one") says which option, not what it is: stored alone it tells a
-later session nothing, and stored beside the option it would stand in its place. So the
-sentence itself carries no fact; the option it resolves to does (docs/capture.md, "Picks").
-Pure apart from reading the session's events (``last_agent_text``).
+A pick sentence ("let's go with Apache", "we'll stick with cookie sessions", "let's go with
+the second one") says which option, not what it is: stored alone it tells a later session
+nothing, and stored beside the option it would stand in its place. So the sentence itself
+carries no fact; the option it resolves to does (docs/capture.md, "What the built-in extractor
+reads"). ``offered_line`` resolves a pick by name, ``position_pick`` reads a pick by position;
+a pick by label ("option 2") is ``reconcile``'s and ``approvals``'. Pure apart from reading the
+session's events (``last_agent_text``).
 """
 
 from __future__ import annotations
