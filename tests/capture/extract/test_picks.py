@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from claimgraph.capture.classify import model as classify_model
+from claimgraph.capture.classify.model import Verdict
+from claimgraph.capture.extract.offered import position_pick, resolved_pick
 from claimgraph.capture.extract.picks import offered_line
+from claimgraph.capture.extract.session import SessionView
 
 from .extract_helpers import Session
 
@@ -91,3 +95,98 @@ def test_keeping_what_is_there_is_a_pick_only_as_the_answer_to_the_agents_questi
     assert fact["object"].startswith("yes, so keep it shopdb — Is the staging database")
     assert _picks(("The build uses `shopdb` as its database name.", "keep it shopdb")) == []
     assert _picks((ASKED, "keep going")) == []
+
+
+class _KeepsEverything:
+    """A sentence model that keeps every sentence as a decision with full confidence."""
+
+    def verdict(self, sentence: str, *args: object) -> Verdict:
+        return Verdict("decision", 0.99, True, {"decision": 0.99})
+
+
+@pytest.fixture()
+def model_keeps_everything(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(classify_model, "shipped", lambda: _KeepsEverything())
+
+
+@pytest.mark.parametrize("said", ["Let's go with redis.", "OK, let's go with Redis sessions",
+                                  "We'll stick with cookie sessions."])
+def test_the_bare_pick_never_displaces_the_option_it_names_whatever_the_models_score(
+        said: str, model_keeps_everything: None) -> None:
+    session = Session()
+    session.event("assistant", text=OFFER)
+    session.prompt(said)
+    found = session.extract()
+    assert [c["rule"] for c in found] == ["picks"]
+    assert " — Session storage: " in found[0]["object"]
+
+
+def test_a_bare_pick_is_stored_with_its_option_under_the_shipped_model_too() -> None:
+    [fact] = [c for c in _all((OFFER, "OK, let's go with Redis sessions"))]
+    assert fact["rule"] == "picks" and fact["object"].endswith("survives restarts.")
+
+
+def test_a_sentence_that_names_nothing_offered_is_still_the_sentence_models_to_judge(
+        model_keeps_everything: None) -> None:
+    session = Session()
+    session.event("assistant", text=OFFER)
+    session.prompt("Session tokens must never be logged.")
+    assert [(c["rule"], c["object"]) for c in session.extract()] == [
+        ("statements", "Session tokens must never be logged")]
+
+
+def test_a_pick_of_what_the_agent_offered_before_another_prompt_is_not_resolved() -> None:
+    session = Session()
+    session.event("assistant", text=OFFER)
+    session.prompt("Thanks, give me a minute.")
+    assert resolved_pick_of(session, "Let's go with redis") is not None
+    session.prompt("Let's go with redis.")
+    assert resolved_pick_of(session, "Let's go with redis") is None
+
+
+LISTED = """Two ways to read the settings:
+
+**Option 1:** TOML file — a `settings.toml` read at start.
+**Option 2:** Environment variables — everything from `APP_*` variables.
+
+Let me know."""
+
+
+@pytest.mark.parametrize("said,index", [
+    ("let's go with the second one", 1), ("OK, the first option please", 0),
+    ("I'll take the last one", -1), ("the second", 1),
+    ("the second one failed again", None), ("fix the first one", None),
+    ("let's go with the second one and drop the cache", None)])
+def test_a_pick_by_position_is_only_a_sentence_that_says_nothing_else(said: str,
+                                                                      index: int | None) -> None:
+    assert position_pick(said) == index
+
+
+def test_a_kept_pick_by_position_becomes_the_option_it_names(
+        model_keeps_everything: None) -> None:
+    session = Session()
+    session.event("assistant", text=LISTED)
+    session.prompt("let's go with the second one")
+    objects = [c["object"] for c in session.extract()]
+    assert objects and all(o.startswith("Environment variables") for o in objects)
+
+
+def test_a_pick_by_position_with_no_list_before_it_is_dropped(
+        model_keeps_everything: None) -> None:
+    session = Session()
+    session.event("assistant", text="Done: the settings now load at start.")
+    session.prompt("let's go with the second one")
+    assert session.extract() == []
+
+
+def _all(*turns: tuple[str, str]) -> list[dict[str, object]]:
+    session = Session()
+    for agent, user in turns:
+        session.event("assistant", text=agent)
+        session.prompt(user)
+    return session.extract()
+
+
+def resolved_pick_of(session: Session, said: str) -> str | None:
+    view = SessionView.of(session.transcript(), None)
+    return resolved_pick(view, session.events[-1].line, said)

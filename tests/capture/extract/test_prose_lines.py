@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from claimgraph.capture.extract.prose import is_prose_line
+from claimgraph.capture.extract.prose import is_prose_line, split_paste
 
 PROSE = ["class names are PascalCase here", "return early rather than nest deeply.",
          "function names use camelCase in this repo", "export names from index.ts only",
@@ -23,3 +23,26 @@ def test_a_sentence_opening_with_a_keyword_is_prose(line: str) -> None:
 @pytest.mark.parametrize("line", CODE)
 def test_code_opening_with_a_keyword_is_not(line: str) -> None:
     assert not is_prose_line(line)
+
+
+@pytest.mark.parametrize("text,said", [
+    ("I got this error when running the build:\n$ npm run build\nnpm ERR! missing script: build",
+     "I got this error when running the build:"),
+    ("Never run the deploy by hand:\\\nuser@box:~/shop$ ./deploy.sh\n"
+     "2026-01-02 10:00:01 ERROR deploy failed", "Never run the deploy by hand:\\"),
+    ("Here is the failure:\n```\nE   KeyError: 'size'\n```\nAlways keep the fixtures small.",
+     "Here is the failure:\nAlways keep the fixtures small."),
+])
+def test_the_persons_lines_are_split_from_what_they_pasted(text: str, said: str) -> None:
+    found = split_paste(text)
+    assert found is not None and found[0] == said and said not in found[1]
+
+
+@pytest.mark.parametrize("text", [
+    "Please fix the tests.\nAlso keep the output short.",             # nothing pasted
+    "Traceback (most recent call last):\nValueError: x",              # no words of the person
+    "The build fails\nnpm ERR! missing script: build",                # no lead-in, no fence
+    "About your plan:\n> use a queue for the jobs\nNo, never add a queue.",  # a quote, no log
+])
+def test_text_that_does_not_hand_over_to_a_paste_is_not_split(text: str) -> None:
+    assert split_paste(text) is None

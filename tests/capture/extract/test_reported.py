@@ -206,3 +206,32 @@ def test_a_long_error_cut_short_is_still_seen_again_in_a_later_log():
     session.edit(f"{ROOT}/shop/ui.py", "import foo", "foo = None")
     session.prompt(long_error + "E   KeyError: 'size'\n")
     assert _lessons(session) == []
+
+
+#: A made-up publish log introduced by the person's sentence, whose "error" word would make it
+#: the most telling line if it were read with the log.
+PUBLISH = ("i tried to ship it with `make release` but got this error:\\\n"
+           "$ make release\n"
+           "Packing the wheel for upload to the index now, please wait\n"
+           "upload: 403 Forbidden from https://upload.example.org/legacy/\n"
+           "error: twine exited with code 1\n")
+
+
+def test_a_log_introduced_by_the_persons_own_sentence_is_read_without_it():
+    error, check = pasted_failure(PUBLISH) or ("", None)
+    assert error == "error: twine exited with code 1" and check == "make release"
+
+
+def test_the_persons_lead_in_is_no_program_output_and_the_log_still_teaches():
+    session = Session()
+    session.prompt(PUBLISH)
+    session.edit(f"{ROOT}/Makefile", "twine upload dist/*", "twine upload --repository shop dist/*")
+    session.prompt("$ make release\nupload: done, 1 file\n\nthat works now")
+    assert _lessons(session) == [
+        "`make release` failed: error: twine exited with code 1; fixed by adding "
+        "`twine upload --repository shop dist/*` to Makefile"]
+
+
+def test_a_sentence_with_no_log_after_it_is_still_no_report():
+    assert pasted_failure("I got this error when running the build: it failed") is None
+    assert pasted_failure("The build failed with an error:\nplease look into it") is None

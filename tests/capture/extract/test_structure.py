@@ -212,10 +212,42 @@ def test_a_definition_line_with_a_backtick_is_quoted_up_to_it():
 
 
 @pytest.mark.parametrize("path, expected", [
-    ("tests/test_cart.py", True), ("src/cart_test.go", True), ("web/Nav.test.tsx", True),
-    ("test/shop/cart_test.exs", True), ("src/contest.py", False), ("src/cart.py", False),
+    # Python
+    ("tests/test_cart.py", True), ("shop/test_cart.py", True), ("shop/cart_test.py", True),
+    ("conftest.py", True), ("src/contest.py", False), ("src/cart.py", False),
+    ("shop/testing.py", False), ("shop/attest.py", False),
+    # Go
+    ("src/cart_test.go", True), ("internal/cart/testdata/order.json", True),
+    ("internal/cart/cart.go", False), ("cmd/latest/main.go", False),
+    # JavaScript, TypeScript
+    ("web/Nav.test.tsx", True), ("web/nav.spec.js", True), ("web/__tests__/nav.ts", True),
+    ("web/Nav.tsx", False), ("web/contest.ts", False),
+    # Swift: SwiftPM's capitalised Tests/, Xcode's AppTests/ and AppUITests/, XCTest names
+    ("Tests/ShopTests/CartTests.swift", True), ("Tests/LinuxMain.swift", True),
+    ("ShopTests/CartTests.swift", True), ("ShopUITests/LaunchTests.swift", True),
+    ("Sources/Shop/CartTests.swift", True), ("Sources/Shop/Cart.swift", False),
+    ("Sources/Shop/Contest.swift", False), ("Sources/Shop/Test.swift", False),
+    # Java, Kotlin (Gradle and Maven source sets)
+    ("src/test/java/shop/CartTest.java", True), ("src/main/java/shop/Cart.java", False),
+    ("app/src/androidTest/java/shop/CartFlow.kt", True),
+    ("shared/src/commonTest/kotlin/A.kt", True),
+    ("src/main/kotlin/shop/CartTest.kt", True), ("src/integrationTest/kotlin/Db.kt", True),
+    ("src/main/java/shop/CartIT.java", True), ("src/main/java/shop/GIT.java", False),
+    ("src/main/kotlin/shop/Latest.kt", False),
+    # C#
+    ("Shop.Tests/CartTests.cs", True), ("Shop.UnitTests/Cart.cs", True), ("Shop/Cart.cs", False),
+    ("Shop\\Shop.Tests\\CartTests.cs", True),
+    # Ruby
+    ("spec/models/cart_spec.rb", True), ("test/models/cart_test.rb", True),
+    ("app/models/cart.rb", False), ("app/models/latest.rb", False),
+    # Elixir
+    ("test/shop/cart_test.exs", True), ("lib/shop/cart.ex", False),
+    # Rust, C and C++, Dart, PHP
+    ("tests/integration.rs", True), ("src/cart.rs", False), ("src/cart_unittest.cc", True),
+    ("lib/cart_test.dart", True), ("tests/Unit/CartTest.php", True), ("src/Cart.php", False),
+    ("integration_tests/run.py", True), ("e2e-tests/login.ts", True),
 ])
-def test_test_files_are_recognised(path, expected):
+def test_test_files_are_recognised_in_each_ecosystems_convention(path, expected):
     assert is_test_file(path) is expected
 
 

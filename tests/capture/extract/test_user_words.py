@@ -219,3 +219,23 @@ def test_a_page_is_not_asked_for_by_scattered_words_a_later_prompt_or_a_one_word
     assert not asked_for_page(view, "docs/summary.md", line)  # one word: said by chance
     view, line = _page_after("put it in summary.md", page="docs/summary.md")
     assert asked_for_page(view, "docs/summary.md", line)  # named as a file
+
+
+LOG_AFTER_WORDS = ("Releases always go out from a clean tree, and this is what I got:\n"
+                   "$ make release\n"
+                   "2026-03-01 09:12:44 ERROR working tree has 3 modified files\n"
+                   "2026-03-01 09:12:44 INFO Make sure the release notes are updated first\n"
+                   "make: *** [release] Error 1\n")
+
+
+def test_the_persons_words_before_a_pasted_log_are_theirs_and_the_log_is_not() -> None:
+    session = Session()
+    session.prompt(LOG_AFTER_WORDS)
+    [(_, said)] = user_texts(SessionView.of(session.transcript(), None))
+    assert said == "Releases always go out from a clean tree, and this is what I got:"
+
+
+def test_a_paste_with_no_words_of_the_persons_before_it_is_still_skipped() -> None:
+    session = Session()
+    session.prompt(LOG_AFTER_WORDS.split("\n", 1)[1])
+    assert user_texts(SessionView.of(session.transcript(), None)) == []

@@ -57,9 +57,25 @@ FORMS = {
     ),
     "Elixir": ((re.compile(r"^defmodule\s+([A-Z][\w.]*)\s+do\b"), "module"),),
 }
-_TEST_FILE = re.compile(r"(^test_.*\.py|_test\.(?:py|go|exs?)|\.(?:test|spec)\.[cm]?[jt]sx?"
-                        r"|^conftest\.py)$")
-_TEST_DIRS = frozenset({"test", "tests", "__tests__", "spec", "testdata", "fixtures"})
+#: Test files by name, in each ecosystem's convention: Python's ``test_x.py``/``x_test.py``/
+#: ``conftest.py``, Go's ``x_test.go``, Elixir's ``x_test.exs``, Ruby's ``x_spec.rb``/
+#: ``x_test.rb``, Dart's ``x_test.dart``, C/C++'s ``x_test.cc``/``x_unittest.cc``, JavaScript's
+#: ``x.test.ts``/``x.spec.js``; and the capitalised suffix of XCTest, JUnit, NUnit/xUnit,
+#: PHPUnit and their kin (``CartTests.swift``, ``CartTest.java``, ``CartTests.cs``,
+#: ``AppUITests.swift``, ``CartSpec.scala``, ``CartIT.java``), only as a capitalised suffix of a
+#: longer name, so a word that merely ends in "test" ("Contest.java", "latest.rb") is not one.
+_TEST_FILE = re.compile(
+    r"(?:^test_.*\.py|_test\.(?:py|go|exs?|rb|dart|cc|cpp|c)|_spec\.rb|_unittest\.(?:cc|cpp)"
+    r"|\.(?:test|spec)\.[cm]?[jt]sx?|^conftest\.py"
+    r"|(?:[A-Za-z0-9](?:Tests?|Spec)|[a-z0-9]IT)\.(?:swift|java|kt|kts|scala|groovy|cs|fs|vb|php|m|mm)"
+    r")$")
+#: Test folders by name, case aside (Swift's ``Tests/``, Ruby's ``spec/``, Go's ``testdata/``).
+_TEST_DIRS = frozenset({"test", "tests", "__tests__", "spec", "specs", "testdata", "fixtures"})
+#: Test folders named for what they test: Xcode's ``AppTests/`` and ``AppUITests/``, .NET's
+#: ``Shop.Tests/`` and ``Shop.UnitTests/``, Gradle's ``androidTest/``, ``commonTest/``,
+#: ``jvmTest/`` source sets: a capitalised "Test(s)" suffix of a longer name; or a snake- or
+#: kebab-case one (``integration_tests/``, ``e2e-tests/``).
+_TEST_DIR_NAME = re.compile(r"(?:[A-Za-z0-9.]Tests?|[a-z0-9][_-]tests?)$")
 _SKIPPED_NAMES = frozenset({"main"})
 MAX_QUOTE = 150
 
@@ -76,9 +92,12 @@ def language_of(path: str) -> str | None:
 
 
 def is_test_file(path: str) -> bool:
-    """Test modules define helpers and fixtures, not the project's interface."""
-    parts = path.split("/")
-    return bool(_TEST_FILE.search(parts[-1])) or bool(_TEST_DIRS & set(parts[:-1]))
+    """Test modules define helpers and fixtures, not the project's interface: a file named as
+    its language's test runner expects, or any file under a test folder (``_TEST_FILE``,
+    ``_TEST_DIRS``, ``_TEST_DIR_NAME``)."""
+    parts = path.replace("\\", "/").split("/")
+    return bool(_TEST_FILE.search(parts[-1])) or any(
+        part.lower() in _TEST_DIRS or _TEST_DIR_NAME.search(part) for part in parts[:-1])
 
 
 def definitions(code: str, language: str) -> list[Definition]:

@@ -139,6 +139,48 @@ def is_paste(text: str) -> bool:
     return other / len(lines) > _PASTE_SHARE or fenced > len(text) * _PASTE_SHARE
 
 
+#: A line of the person's that hands over to what follows ("… got this error:", with a shell's
+#: line-continuation mark left on it when copied from a terminal).
+_LEADS_IN = re.compile(r":[\s\\]*$")
+#: A line only a program or a terminal prints: a log line, a shell prompt with its command.
+_PROGRAM_LINE = re.compile(_LOG_LINE.pattern + r"|^\s*(?:[$%]|[\w.@~/:\\-]+[$#>])\s+\S|^\s*PS[> ]")
+_FENCE_OPEN = re.compile(r"^\s*(?P<fence>```|~~~)")
+
+
+def split_paste(text: str) -> tuple[str, str] | None:
+    """(the person's words, the paste) for a message whose prose hands over to something the
+    person pasted, by the lines' shapes, never by what the words say:
+
+    - a fenced block after the person's prose lines: the block is the paste, the lines before
+      and after it are theirs;
+    - else the prose lines up to the first line that is not prose, the last of them ending
+      with a colon ("I got this error when running the build:"), then a paste: from that line
+      on, text that opens with a line a program prints (a log line, a shell prompt with its
+      command) or is mostly such lines (``is_paste``).
+
+    None for any other text (no prose before, or nothing pasted). The person's sentences keep
+    their voice; the paste is a tool's output, whatever prose-looking lines it holds."""
+    lines = text.splitlines()
+    first = next((index for index, line in enumerate(lines) if line.strip() and (
+        not is_prose_line(line) or _PROGRAM_LINE.match(line))), None)
+    if first is None:
+        return None
+    lead = [line for line in lines[:first] if line.strip()]
+    if not lead:
+        return None
+    fence = _FENCE_OPEN.match(lines[first])
+    if fence:
+        close = next((index for index in range(first + 1, len(lines))
+                      if lines[index].lstrip().startswith(fence["fence"])), len(lines) - 1)
+        after = [line for line in lines[close + 1:] if line.strip()]
+        return "\n".join(lead + after), "\n".join(lines[first:close + 1])
+    pasted = "\n".join(lines[first:])
+    if not _LEADS_IN.search(lead[-1]) or not (_PROGRAM_LINE.match(lines[first])
+                                               or is_paste(pasted)):
+        return None
+    return "\n".join(lead), pasted
+
+
 def paragraphs(text: str) -> Iterator[str]:
     """Runs of prose lines joined with spaces; list items and headings stand alone."""
     current: list[str] = []

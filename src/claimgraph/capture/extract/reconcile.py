@@ -12,8 +12,9 @@ screening and drops, or rewrites, what the rest of the session overtook:
 - the agent's own notes written while it laid out options ("Option 1 … Option 2 …"),
   hedged ("might", "probably") or later took back ("I was wrong: …", naming the same things):
   a fragment of a choice, a guess or a refuted claim is not a fact about the project;
-- a user's choice among the agent's options in prose ("let's go with option 2"): rewritten to what
-  that option says, in the project's scope; dropped when no earlier message lists it;
+- a user's choice among the agent's options in prose ("let's go with option 2", "let's go with
+  the second one"): rewritten to what that option says, in the project's scope; dropped when no
+  earlier message lists it (the bare pick says which option, never what it is);
 - a stance on a named thing (a code span, an identifier) that later words retire: the user
   later turning it down or replacing it ("replace `audience` with `github_app`", "don't add
   `oidc-audience`"), or, for anything but the user's own words, the agent reporting it replaced
@@ -51,6 +52,7 @@ from claimgraph.capture.extract.actions import of_kind
 from claimgraph.capture.extract.approvals import lettered_options
 from claimgraph.capture.extract.asked import answers, questions
 from claimgraph.capture.extract.corroborate import Record, read_outputs, unsupported
+from claimgraph.capture.extract.offered import position_pick
 from claimgraph.capture.extract.revised import revised_away
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
@@ -317,7 +319,9 @@ def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None
         return None
     if found.get("rule") == "statements" and _asked_back(found, line, later):
         return None
-    if found.get("rule") == "statements" and _OPTION_REF.search(str(found["object"])):
+    if found.get("rule") == "statements" and (
+            _OPTION_REF.search(str(found["object"]))
+            or position_pick(str(found["object"])) is not None):
         return _chosen_option(found, line, later)
     return found
 
@@ -502,11 +506,20 @@ def _content_words(text: str) -> set[str]:
 
 
 def _chosen_option(found: Candidate, line: int | None, later: Later) -> Candidate | None:
-    """"let's go with option 2" -> what option 2 said, decided by the user, in the project."""
-    label = _OPTION_REF.search(str(found["object"]))["label"].upper()
-    offered = [(at, options) for at, options in later.options
-               if line is not None and at < line and label in options]
-    if not offered or not later.project:
+    """"let's go with option 2" -> what option 2 said, decided by the user, in the project;
+    "let's go with the second one" -> what the second option of the last list said."""
+    said = str(found["object"])
+    by_label = _OPTION_REF.search(said)
+    before = [(at, options) for at, options in later.options if line is not None and at < line]
+    if by_label:
+        offered = [(at, options) for at, options in before if by_label["label"].upper() in options]
+        label = by_label["label"].upper()
+    else:
+        offered, label = before[-1:], ""
+        position = position_pick(said)
+        if offered and position is not None and -1 <= position < len(offered[0][1]):
+            label = sorted(offered[0][1])[position]
+    if not offered or not label or not later.project:
         return None
     at, options = offered[-1]
     return {**found, "object": options[label], "predicate": "x/decided",

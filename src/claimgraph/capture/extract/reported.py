@@ -6,7 +6,10 @@ suite or a CI job themselves and pastes what it printed (a traceback, a compiler
 step's log), the failure is in their message -- as tool output, never as their own words.
 The lesson is the same shape as a local one: the failure, what changed, proof it worked. Here:
 
-- the report: a user message holding a failure log -- at least one line that only a program
+- the report: a user message holding a failure log, read without the person's own lines that
+  lead into it ("I got this error when running the build:", ``prose.split_paste``: their
+  words are not the program's, and the most telling error line is looked for in the log
+  only) -- at least one line that only a program
   prints (``ValueError: …``, ``Traceback (most recent call last):``, ``file.swift:12: Fatal
   error: …``, ``npm ERR!``, ``##[error]``, a runner's ``FAILURES`` banner), and a named error
   among its lines (a bare "it failed" or "3 failed" teaches nothing);
@@ -40,6 +43,7 @@ from claimgraph.capture.extract.code import is_test_file
 from claimgraph.capture.extract.commands import kind_of as command_kind
 from claimgraph.capture.extract.gates import added_lines, describe_edits
 from claimgraph.capture.extract.lessons import shown_command, telling_line
+from claimgraph.capture.extract.prose import split_paste
 from claimgraph.capture.extract.session import (
     OK, SessionView, candidate, short_quote, transcript_evidence)
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations
@@ -171,10 +175,11 @@ def _points_at_fix(report: _Report) -> bool:
 
 def _pointed(report: _Report) -> set[str]:
     """The files the fix edited that the pasted log's locations name."""
-    named = {(match[1] or match[2]).rsplit("/", 1)[-1]
-             for match in _LOCATION.finditer(report.event.text)}
+    split = split_paste(report.event.text)
+    log = split[1] if split is not None else report.event.text
+    named = {(match[1] or match[2]).rsplit("/", 1)[-1] for match in _LOCATION.finditer(log)}
     return {cited for _, cited, _ in report.edits
-            if not _is_test(cited) and cited.rsplit("/", 1)[-1] in named}
+            if not is_test_file(cited) and cited.rsplit("/", 1)[-1] in named}
 
 
 def pasted_failure(text: str) -> tuple[str, str | None] | None:
@@ -182,6 +187,9 @@ def pasted_failure(text: str) -> tuple[str, str | None] | None:
     failure log, else None."""
     if not text:
         return None
+    split = split_paste(text)
+    if split is not None:
+        text = split[1]  # the person's own lead-in ("I got this error:") is no program output
     lines = text.splitlines()
     if sum(1 for line in lines if _LOG_LINE.match(line)) < _MIN_LOG_LINES:
         return None
@@ -218,7 +226,7 @@ def _is_check(call: Event) -> bool:
 
 def _lesson(view: SessionView, report: _Report, proof: Event) -> dict[str, Any] | None:
     edits = [(call, cited, added) for call, cited, added in report.edits
-             if not _is_test(cited)]
+             if not is_test_file(cited)]
     if all(cited in report.created for _, cited, _ in edits):
         return None  # only tests changed, or only new files: nothing that was there broke
     if _worked_around(view, report.error, [cited for _, cited, _ in edits]):
@@ -249,11 +257,6 @@ def _worked_around(view: SessionView, error: str, edited: list[str]) -> bool:
                for call in view.calls()):
             return True
     return False
-
-
-def _is_test(cited: str) -> bool:
-    """A test file, however its folders are capitalised (Swift's ``Tests/AppTests/``)."""
-    return is_test_file(cited) or is_test_file(cited.lower())
 
 
 def _flat(text: str) -> str:

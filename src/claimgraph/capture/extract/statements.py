@@ -21,6 +21,10 @@ right after the person turned a call down (``stop_order``), a correction the age
 carried out (``corrections``, ``confirmed_correction``), and a rule in the arguments of a
 command that writes the project's rules (``briefs``, ``stated_rule``).
 
+A sentence that only picks one of the options the agent just laid out ("let's go with Apache",
+"we'll stick with cookie sessions") is never stored as itself, whatever its score: ``picks``
+stores it with the option it names (``offered``).
+
 The phrase lists that decided this before the model live in ``capture.classify.phrases``. They
 stay, as features of the model, as proposals the model may veto, and as ``classify`` (re-exported
 here) for the rules that read text no model was trained on (instruction files, the agent's
@@ -38,13 +42,18 @@ from claimgraph.capture.events import Event
 from claimgraph.capture.classify.phrases import (  # noqa: F401 (re-exported for other rules)
     CONVENTION, DECISION, PREFERS, classify, core as _core, phrase_hits)
 from claimgraph.capture.extract.prose import (
-    echo_key, is_paste, request_text, sentences, split_run_on, typed_part, without_echo,
-    without_injected)
+    echo_key, is_paste, request_text, sentences, split_paste, split_run_on, typed_part,
+    without_echo, without_injected)
 from claimgraph.capture.extract.briefs import rules_command
 from claimgraph.capture.extract.corrections import carried_out, corrected_prompts
+from claimgraph.capture.extract.offered import resolved_pick
 from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
 from claimgraph.capture.extract.standing import LEANS_BACK, NEEDS_NOW, not_one_rule, task_scoped
 
+#: Why a sentence that only picks one of the options the agent just offered ("let's go with
+#: Apache") is not stored as itself: it says which option, not what it is; ``picks`` stores the
+#: option it names, and the bare words must never stand in its place.
+PICKED = "only picks an offered option (stored with the option, picks)"
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
 _MIN_WORDS = 3
 _ABOUT_ME = re.compile(r"\b(?:i|i'm|i'd|i've|me|my|myself)\b", re.IGNORECASE)
@@ -119,6 +128,8 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                 if stated is not None:
                     verdict, via = stated, "the arguments of a command that writes the rules"
                     why = _not_stored(verdict, sentence, view)
+            if why is None and resolved_pick(view, event.line, sentence) is not None:
+                why = PICKED  # whatever the score: the option it names is the fact (picks)
             tally.record(event.line, sentence, verdict.label, verdict.score, why is None,
                          why if verdict.kept else None, via if why is None else None)
             if why is None:
@@ -358,7 +369,7 @@ def _user_texts(view: SessionView) -> list[tuple[Event, str]]:
             text = " ".join(_COMMAND_ARGS.findall(event.text))
         else:
             continue
-        text = typed_part(without_echo(text, agent_said))
+        text = said_around_paste(typed_part(without_echo(text, agent_said)))
         if text.strip() and not is_paste(text):
             found.append((event, text))
     for event, text in view.typed_in_results():  # words typed while turning a call down
@@ -366,6 +377,15 @@ def _user_texts(view: SessionView) -> list[tuple[Event, str]]:
         if text.strip() and not is_paste(text):
             found.append((event, text))
     return found
+
+
+def said_around_paste(text: str) -> str:
+    """What the person wrote of a message that hands over to a paste ("I got this error when
+    running the build:" and a log, a note around a fenced block): their lines only
+    (``prose.split_paste``), so that their sentence is read while the paste, which a program
+    printed, is not; the whole text otherwise."""
+    split = split_paste(text)
+    return split[0] if split is not None else text
 
 
 #: The words of a file name: "git-flow", "gitFlow", "GIT_FLOW" are all "git", "flow".

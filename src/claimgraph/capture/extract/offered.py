@@ -1,0 +1,155 @@
+"""Which of the agent's options a sentence of the user's picks: the resolution an option pick
+needs, shared by ``picks`` (which stores the pick with the line it names), ``statements``
+(which therefore never stores the bare pick sentence) and ``reconcile`` (which rewrites a kept
+pick by position to the option's text).
+
+A pick sentence ("let's go with Apache", "we'll stick with cookie sessions", "let's go with
+the second one") says which option, not what it is: stored alone it tells a later session
+nothing, and stored beside the option it would stand in its place. So the sentence itself
+carries no fact; the option it resolves to does (docs/capture.md, "What the built-in extractor
+reads"). ``offered_line`` resolves a pick by name, ``position_pick`` reads a pick by position;
+a pick by label ("option 2") is ``reconcile``'s and ``approvals``'. Pure apart from reading the
+session's events (``last_agent_text``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from claimgraph.capture.extract.prose import sentences
+from claimgraph.capture.extract.session import SessionView
+
+#: A sentence that opens with a pick: a few assent words, then "let's/we'll/I'll" and a verb
+#: of choosing.
+_PICK = re.compile(
+    r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|alright|fine|great|good|right|then)\W+){0,3}"
+    r"(?:(?:let'?s|let us|we'?ll|we will|i'?ll|i will)\s+"
+    r"(?:go with|go for|stick with|stay with|settle on|opt for|pick|choose|go)"
+    r"|go with|stick with|settle on|opt for)\s+(?P<choice>.+)$",
+    re.IGNORECASE)
+#: Keeping what is there ("so keep it shopdb"): a pick only as the answer to the agent's
+#: question about that very thing ("is the database still `shopdb` on the host?").
+_KEEP = re.compile(
+    r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|alright|fine|great|good|right|then|so)\W+){0,3}"
+    r"(?:(?:let'?s|let us|we'?ll|we will|just)\s+)?(?:keep|stay with|stay on)"
+    r"(?:\s+(?:it|them|using))?\s+(?P<choice>.+)$", re.IGNORECASE)
+#: What follows a bare "go" when it is a motion or a task ("let's go back to …", "let's go
+#: implement phase 2"), not a pick.
+_MOTION = re.compile(r"^(?:back|ahead|on|through|over|into|to|and|now|further|deeper|forward|"
+                     r"step|one|live|home|up|down|out|in|there|here|across|around|check|fix|"
+                     r"see|look|find|try|do|make|the next|implement|run|build|test|write|add|"
+                     r"start|finish|ship|deploy|merge|commit|push|update|read|get|clean|"
+                     r"refactor|create|code|work|review|debug|investigate|explore|figure|verify|"
+                     r"install|set|configure|change|remove|delete|rename|move|tackle|handle)\b",
+                     re.IGNORECASE)
+#: A bare "let's go X" picks a name ("let's go stateless"), not a phrase.
+_MAX_BARE_GO_WORDS = 3
+_WORD = re.compile(r"[^\W_]+")
+#: Words that name nothing a person could pick.
+_FILLER = frozenset(
+    "a an the this that these those it them one ones each all both of for to with and or but "
+    "then now for now just only instead please same as other option approach way version "
+    "idea plan first second last your my our we you i".split())
+#: A pick is a name or a short phrase, never a specification.
+_MAX_CHOICE_WORDS = 12
+_MAX_OFFERED_CHARS = 240
+#: "option 2", "approach B": a pick by label, which other rules read.
+_LABEL = re.compile(r"\b(?:option|approach|alternative)\s*#?\s*(?P<label>\d+|[A-E])\b",
+                    re.IGNORECASE)
+#: A markdown heading line of the agent's message.
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
+
+
+def offered_line(sentence: str, offered: str) -> str | None:
+    """The agent's sentence or list line that the user's pick names, or None when the
+    sentence is no pick or names nothing the agent offered."""
+    if not view_words(sentence):
+        return None
+    match = _PICK.match(sentence.strip())
+    keeping = _KEEP.match(sentence.strip()) if match is None else None
+    match = match or keeping
+    if not match or _MOTION.match(match["choice"]) or _LABEL.search(match["choice"]):
+        return None  # a motion; or a pick by label, which other rules read
+    if re.search(r"\bgo$", sentence[:match.start("choice")].rstrip(), re.IGNORECASE) \
+            and len(match["choice"].split()) > _MAX_BARE_GO_WORDS:
+        return None
+    words = view_words(match["choice"]) - _FILLER
+    if not words or len(_WORD.findall(match["choice"])) > _MAX_CHOICE_WORDS:
+        return None
+    best, best_shared, under, heading = None, 0, None, None
+    for line in offered.splitlines():
+        if _HEADING.match(line):
+            heading = _plain(line)
+        for part in sentences(line):
+            shared = len(words & view_words(part))
+            if shared > best_shared:
+                best, best_shared, under = part, shared, heading
+    if best is None or 2 * best_shared < len(words):
+        return None
+    if keeping and not best.rstrip().endswith("?"):
+        return None  # "keep X" answers a question about X, or it is a request
+    best = _plain(best)
+    if under and under != best:
+        best = f"{under}: {best}"  # the heading names what the alternatives were for
+    return best[:_MAX_OFFERED_CHARS]
+
+
+def view_words(text: str) -> set[str]:
+    return {word.lower() for word in _WORD.findall(text)}
+
+
+def _plain(text: str) -> str:
+    text = re.sub(r"\*\*|__|`", "", text)
+    return re.sub(r"^\s*(?:#{1,6}|[-*•]|\d+[.)])\s*", "", " ".join(text.split())).strip()
+
+
+def last_agent_text(view: SessionView) -> dict[int, str]:
+    """For each prompt's line, the agent's last message before it (none after another prompt
+    or at the start): what the person was answering."""
+    return view.remembered("offered.last_agent_text", _last_agent_text)
+
+
+def resolved_pick(view: SessionView, line: int, sentence: str) -> str | None:
+    """The agent's line that ``sentence``, typed at ``line``, picks (``offered_line`` against
+    the agent's message just before it), or None when it picks nothing offered."""
+    offered = last_agent_text(view).get(line)
+    return offered_line(pick_words(sentence), offered) if offered else None
+
+
+def pick_words(sentence: str) -> str:
+    """The sentence as a pick is read: without its closing stop."""
+    return sentence.strip().rstrip(".!;:").strip()
+
+
+def _last_agent_text(view: SessionView) -> dict[int, str]:
+    found: dict[int, str] = {}
+    last: str | None = None
+    for event in view.transcript.events:
+        if event.subagent_id or event.is_sidechain:
+            continue
+        if event.kind == "assistant" and not event.derived and event.text.strip():
+            last = event.text
+        elif event.is_human_prompt:
+            if last:
+                found[event.line] = last
+            last = None
+    return found
+
+
+#: A sentence that is nothing but a pick by position ("let's go with the second one", "the
+#: last option please", "OK, I'll take the first"): which option, by its place in the list.
+_POSITION_PICK = re.compile(
+    r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|alright|fine|great|good|right|then|so)\W+){0,3}"
+    r"(?:(?:(?:let'?s|let us|we'?ll|we will|i'?ll|i will)\s+)?(?:go with|go for|stick with|"
+    r"settle on|opt for|pick|choose|take|use)\s+)?(?:the\s+)?"
+    r"(?P<position>first|second|third|fourth|last)"
+    r"(?:\s+(?:one|option|approach|alternative|choice|variant))?(?:\W+please)?\W*$",
+    re.IGNORECASE)
+_POSITIONS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "last": -1}
+
+
+def position_pick(sentence: str) -> int | None:
+    """The index (0-based, -1 for the last) of the option a sentence that is only a pick by
+    position names; None for any other sentence."""
+    match = _POSITION_PICK.match(sentence.strip())
+    return _POSITIONS[match["position"].lower()] if match else None
