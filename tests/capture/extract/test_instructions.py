@@ -94,16 +94,6 @@ def test_a_line_cut_from_a_wrapped_sentence_is_not_a_rule():
     assert [rule for _, rule in doc_rules(doc)] == ["Always run the linter before committing"]
 
 
-def test_an_indented_line_under_a_list_item_is_part_of_that_item():
-    from claimgraph.capture.extract.instructions import doc_rules
-
-    doc = ("- **core**: All business logic. Defines the storage traits.\n"
-           "  No direct CLI or I/O concerns.\n"
-           "- **cli**: the commands.\n"
-           "  - Never print from the core crate.\n")
-    assert [rule for _, rule in doc_rules(doc)] == ["Never print from the core crate"]
-
-
 def test_a_line_whose_subject_is_named_above_it_is_not_a_rule_alone():
     from claimgraph.capture.extract.instructions import doc_rules
 

@@ -284,9 +284,7 @@ def obligation(rule: str) -> bool:
 
 def _wrapped(lines: list[str], index: int) -> bool:
     """The line continues the one before, or the next line continues it: prose lines of one
-    paragraph or of one list item, neither a new item, a heading nor a blank. An indented line
-    under a list item belongs to that item ("- **core**: All business logic. / ⎵⎵No direct
-    I/O concerns."): cut from it, it describes the item, it is no rule of its own."""
+    paragraph or of one list item, neither a new item, a heading nor a blank."""
     def starts_block(text: str) -> bool:
         return not text.strip() or bool(_LIST_ITEM.match(text)) \
             or text.lstrip().startswith(("#", "|", ">", "```", "~~~"))
@@ -297,11 +295,8 @@ def _wrapped(lines: list[str], index: int) -> bool:
     continues = not starts_block(lines[index]) and bool(before.strip()) \
         and not before.rstrip().endswith((".", ":", "!", "?")) and not before.lstrip().startswith(
             ("#", "|", ">"))
-    in_item = lines[index][:1].isspace() and not starts_block(lines[index]) and bool(
-        _LIST_ITEM.match(before) or (before[:1].isspace() and before.strip()))
-    return continued or continues or in_item or (
-        not starts_block(lines[index]) and lines[index][:1] == " "
-        and lines[index].lstrip()[:1].islower())
+    return continued or continues or (not starts_block(lines[index]) and lines[index][:1] == " "
+                                      and lines[index].lstrip()[:1].islower())
 
 
 def _is_rule(sentence: str) -> bool:
