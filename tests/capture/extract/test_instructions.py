@@ -94,6 +94,16 @@ def test_a_line_cut_from_a_wrapped_sentence_is_not_a_rule():
     assert [rule for _, rule in doc_rules(doc)] == ["Always run the linter before committing"]
 
 
+def test_a_line_whose_subject_is_named_above_it_is_not_a_rule_alone():
+    from claimgraph.capture.extract.instructions import doc_rules
+
+    doc = ("```bash\nmise run fmt\nmise run check\nmise run test\n```\n\n"
+           "All three must pass before committing.\n\n"
+           "These must stay in sync with the schema.\n\n"
+           "Always run the formatter before committing.\n")
+    assert [rule for _, rule in doc_rules(doc)] == ["Always run the formatter before committing"]
+
+
 def test_plans_and_brainstorms_are_not_the_projects_rules():
     from claimgraph.capture.extract.instructions import is_instruction_file
 

@@ -192,6 +192,23 @@ def test_the_users_later_replacement_retires_their_earlier_stance():
     assert reconcile([keep], earlier) == [keep]
 
 
+def test_the_users_later_i_dont_want_retires_the_agents_praise_of_the_old_design():
+    note = _fact("Weekly-salted visitor ids prevent long-term tracking", "transcript#L5: …",
+                 predicate="x/decided", source_type="agent-note", rule="summaries")
+    refused = Later(user_said=[(9, "i don't want weekly-salted visitor ids, I need real counts")],
+                    record=BACKED_IDS)
+    assert reconcile([note], refused) == []
+    unrelated = Later(user_said=[(9, "i don't want a dark mode")], record=BACKED_IDS)
+    assert reconcile([note], unrelated) == [note]
+    agreeing = _fact("Do not keep weekly-salted visitor ids", "transcript#L5: …",
+                     predicate="x/decided", source_type="agent-note", rule="summaries")
+    assert reconcile([agreeing], refused) == [agreeing]  # says no to it already
+
+
+BACKED_IDS = Record(written={"docs/ids.md": "Weekly-salted visitor ids prevent long-term "
+                                             "tracking; Do not keep weekly-salted visitor ids"})
+
+
 def test_the_agents_report_retires_its_own_note_but_never_the_users_words():
     note = _fact("The form `audience` selects the app", "transcript#L5: …", predicate="x/decided",
                  source_type="agent-note", rule="summaries")

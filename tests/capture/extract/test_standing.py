@@ -55,6 +55,28 @@ def test_a_sentence_that_may_stand_is_left_to_the_model(sentence):
     assert task_scoped(sentence) is None
 
 
+@pytest.mark.parametrize("sentence", [
+    "I suppose we don't have any fixed rule for naming the builders",
+    "Maybe we should always run the linter before committing",
+    "perhaps we should just drop the plugin loader",
+    "Probably the cache must be cleared on every deploy",
+    "seems like the old importer is no longer needed",
+    "I guess we never use tabs here",
+    "Vielleicht sollten wir immer pnpm benutzen",
+])
+def test_a_sentence_that_opens_with_a_guess_is_not_a_rule(sentence):
+    assert task_scoped(sentence) == "a guess, not a decision"
+
+
+@pytest.mark.parametrize("sentence", [
+    "Always run the linter, maybe twice if it is flaky",  # the doubt is not the sentence's
+    "Use the maybe-monad helpers for optional values",
+    "The seemingly dead importer must stay",
+])
+def test_a_guess_later_in_a_sentence_or_inside_a_word_leaves_it_to_the_rest(sentence):
+    assert task_scoped(sentence) != "a guess, not a decision"
+
+
 def test_a_question_about_how_to_go_on_is_about_the_task():
     assert process_question("This is a large change. How would you like to proceed?")
     assert process_question("Should I continue with the remaining files?")

@@ -73,6 +73,11 @@ _PROMPT_FILES = frozenset({"skill.md"})
 #: span. (An instruction file's "No …" is a rule, and is read as one.)
 _BARE_NO = re.compile(r"^no\s+(?!\w+ing\b)(?:\S+\s+){0,4}\S+?(?:\s+exists?)?[.!]?$",
                       re.IGNORECASE)
+#: A line whose subject is a count or a demonstrative of things named before it ("All three
+#: must pass", "Both run in CI", "These must stay in sync"): what it binds is not in the line.
+_REFERS_BACK = re.compile(r"^(?:(?:all|the)\s+(?:two|three|four|five|six)|both|these|those|"
+                          r"(?:all|each|either|neither|none) of (?:them|these|those))\b",
+                          re.IGNORECASE)
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _PROGRAM = re.compile(r"^[a-z][\w.-]*$")
 _NUMBERED = re.compile(r"^\s*\d+[.)]\s+")
@@ -248,6 +253,8 @@ def doc_rules(text: str) -> Iterator[tuple[str, str]]:
         if _NUMBERED.match(line) and not labelled and _STEP.match(body) \
                 and not any(classify(s) == CONVENTION for s in split_sentences(body)):
             continue  # "3. Run `node --run check`.": one step of a procedure, not a rule
+        if _REFERS_BACK.match(body):
+            continue  # "All three must pass before committing": the three are above it
         if not body.endswith(":") and any(_is_rule(s) for s in split_sentences(body)):
             yield line.strip(), item.rstrip(".")
 

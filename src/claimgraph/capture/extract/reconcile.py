@@ -17,7 +17,7 @@ screening and drops, or rewrites, what the rest of the session overtook:
   earlier message lists it (the bare pick says which option, never what it is);
 - a stance on a named thing (a code span, an identifier) that later words retire: the user
   later turning it down or replacing it ("replace `audience` with `github_app`", "don't add
-  `oidc-audience`"), or, for anything but the user's own words, the agent reporting it replaced
+  `oidc-audience`", "I don't want monthly-salted ids" after the agent praised them), or, for anything but the user's own words, the agent reporting it replaced
   or removed ("Replaced the `audience` input with `github-app`");
 - an agent's note that leans on a referent it does not carry ("Do not use it as an app
   selector"): alone, it says nothing the next session can act on;
@@ -114,7 +114,7 @@ _RETIRED_AFTER = (r"\b(?:is|are|was|were|has been|have been|got|now)\s+(?:now\s+
 _INSTEAD_OF = r"\b(?:instead of|rather than)\b"
 #: What only the user's later words retire with: a request to replace or a refusal.
 _USER_RETIRES = (r"\b(?:replace|remove|delete|drop|revert|get rid of|stop using|"
-                 r"(?:do not|don'?t|never|no need to) (?:use|add|keep|send|require))\b")
+                 r"(?:do not|don'?t|never|no need to) (?:use|add|keep|send|require|want|need))\b")
 _ANY_RETIRING = re.compile(_RETIRED_BEFORE + "|" + _INSTEAD_OF + "|" + _RETIRED_AFTER,
                            re.IGNORECASE)
 _ANY_USER_RETIRING = re.compile(_ANY_RETIRING.pattern + "|" + _USER_RETIRES, re.IGNORECASE)

@@ -32,6 +32,11 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
   there"), or is a scope with no verb of its own ("just the readme, not all md"): what it
   is about stays in the conversation.
 
+A sentence that **opens with a guess** ("I suppose we don't have a rule for …", "maybe we
+should …", "probably …", "seems like …") is the person thinking aloud, not deciding: what
+they settle on comes later in the session, often the opposite. It is not stored even when it
+says "always" (the person is unsure whether it always holds).
+
 A request to write something the conversation named before into a file ("if this is needed,
 make it part of the docs in release.md") is an edit request wherever it stands in the
 sentence.
@@ -152,6 +157,14 @@ LEANS_BACK = "leans on what was said before"
 NEEDS_NOW = "what the current work needs"
 
 
+#: The person thinking aloud: a sentence that opens with a guess or a doubt (a few languages).
+_GUESS = re.compile(
+    r"^\W*(?:i (?:suppose|guess|assume|believe|wonder)|i'?m not sure|not sure|perhaps|maybe|"
+    r"probably|possibly|presumably|(?:it )?seems? (?:like|that|to)|je (?:suppose|crois)|"
+    r"peut-être|vielleicht|ich (?:glaube|vermute)|quizás?|tal vez|supongo|forse|suppongo|"
+    r"talvez)(?![\w'])", re.IGNORECASE)
+
+
 def task_scoped(sentence: str, lenient: frozenset[str] = frozenset()) -> str | None:
     """Why ``sentence`` is for the task at hand rather than standing; None when it may stand.
     A reason in ``lenient`` is not given: the caller knows from the session that it does not
@@ -160,6 +173,8 @@ def task_scoped(sentence: str, lenient: frozenset[str] = frozenset()) -> str | N
         return "asks for an edit to a file"  # first: what it asks to write may say "always"
     if _SCOPE_ONLY.match(sentence.strip()):  # "just the X, not every Y": no rule in it
         return "leans on what was said before"
+    if _GUESS.match(sentence):  # before the standing markers: "maybe always…" is unsure
+        return "a guess, not a decision"
     if _STANDING.search(sentence):
         return None
     need = _NEED.search(sentence)
