@@ -79,3 +79,27 @@ def test_settings_are_read_from_the_line_as_typed():
     line = "cd app && GOCACHE=/tmp/cache GOFLAGS=-mod=mod go test ./..."
     run = invocations(line)[-1]
     assert settings_of(line, run) == ("GOCACHE=/tmp/cache", "GOFLAGS=-mod=mod")
+
+
+
+def test_a_message_of_the_person_between_them_may_have_been_the_fix():
+    session = Session()
+    session.bash("pytest", error=True, output=MISSING)
+    session.prompt("I installed the package in the venv, try again")
+    session.bash("PYTHONPATH=src pytest")
+    assert _checks(session) == {(PROJECT, "core/tested-by", "pytest")}
+
+
+def test_a_tool_whose_effect_is_unknown_between_them_proves_nothing():
+    session = Session()
+    session.bash("pytest", error=True, output=MISSING)
+    session.tool("Task", {"prompt": "set up the environment"})
+    session.bash("PYTHONPATH=src pytest")
+    assert _checks(session) == {(PROJECT, "core/tested-by", "pytest")}
+
+
+def test_without_a_change_the_same_two_runs_give_the_working_form():
+    session = Session()
+    session.bash("pytest", error=True, output=MISSING)
+    session.bash("PYTHONPATH=src pytest")
+    assert _checks(session) == {(PROJECT, "core/tested-by", "PYTHONPATH=src pytest")}

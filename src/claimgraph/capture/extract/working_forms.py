@@ -10,8 +10,10 @@ place of the plain one, citing the run that passed and the one that failed.
 A run's outcome is only what the record proves: a failed line fails its last simple command
 (``cd app && pytest`` failing is pytest's failure; in ``pytest; echo done`` nothing is
 known), a line that worked proves the commands its success implies, never one whose status a
-pipe hid. Between two runs of a check, a write, an edit or any command that is not a look
-(``ls``, ``git status``, ``cat``) or a run of a check counts as a change.
+pipe hid. Between two runs of a check, a write, an edit, any command that is not a look
+(``ls``, ``git status``, ``cat``) or a run of a check, a tool of another kind (a sub-agent, an
+MCP server: what it did is unknown) and a message of the person's (they may have fixed
+something themselves: "I installed it, try again") count as a change.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from claimgraph.capture.extract.actions import Action, actions
 from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, transcript_evidence)
 from claimgraph.capture.extract.shell import Invocation, call_cwd, invocations, only_reads
-from claimgraph.capture.extract.tools import EDIT, SHELL, WRITE
+from claimgraph.capture.extract.tools import EDIT, OTHER, SHELL, WRITE
 from claimgraph.capture.extract.tooling import (
     check_of, command_form, is_target, reporting_flag, runner_of, takes_filter,
     tooling_candidates)
@@ -55,9 +57,13 @@ def working_forms(view: SessionView) -> dict[tuple[str, ...], Found]:
 def _compute(view: SessionView) -> dict[tuple[str, ...], Found]:
     runs: dict[tuple[str, ...], list[tuple[Run, Action, str, str]]] = {}
     changed: set[tuple[str, ...]] = set()
+    prompts = iter(sorted(e.line for e in view.transcript.events if e.is_human_prompt))
+    prompt = next(prompts, None)
     for action in actions(view):
-        if action.kind in (WRITE, EDIT):
-            changed = set(runs)
+        while prompt is not None and prompt < action.line:
+            changed, prompt = set(runs), next(prompts, None)  # the person may have acted
+        if action.kind in (WRITE, EDIT, OTHER):
+            changed = set(runs)  # a file changed, or a tool whose effect is unknown ran
             continue
         if action.kind != SHELL or not action.command:
             continue
