@@ -103,3 +103,13 @@ def test_without_a_change_the_same_two_runs_give_the_working_form():
     session.bash("pytest", error=True, output=MISSING)
     session.bash("PYTHONPATH=src pytest")
     assert _checks(session) == {(PROJECT, "core/tested-by", "PYTHONPATH=src pytest")}
+
+
+@pytest.mark.parametrize(("command", "looks_only"), [
+    ("ls src", True), ("cd app", True), ("git status", True), ("cat setup.cfg", True),
+    ("pip install -e .", False), ("export PYTHONPATH=src", False), ("rm -rf build", False),
+])
+def test_what_counts_as_only_looking_between_two_runs(command, looks_only):
+    from claimgraph.capture.extract.shell import looks
+    [run] = invocations(command)
+    assert looks(run.argv) is looks_only

@@ -25,7 +25,7 @@ from typing import Any, Iterator
 from claimgraph.capture.extract.actions import Action, actions
 from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, transcript_evidence)
-from claimgraph.capture.extract.shell import Invocation, call_cwd, invocations, only_reads
+from claimgraph.capture.extract.shell import Invocation, call_cwd, invocations, looks
 from claimgraph.capture.extract.tools import EDIT, OTHER, SHELL, WRITE
 from claimgraph.capture.extract.tooling import (
     check_of, command_form, is_target, reporting_flag, runner_of, takes_filter,
@@ -71,7 +71,7 @@ def _compute(view: SessionView) -> dict[tuple[str, ...], Found]:
         for index, invocation in enumerate(line):
             runner = runner_of(invocation.argv)
             if runner is None:
-                if not only_reads(" ".join(invocation.argv)) and invocation.argv[0] != "cd":
+                if not looks(invocation.argv):
                     changed = set(runs)
                 continue
             key = check_of(runner[0], command_form(invocation.argv))
