@@ -47,15 +47,15 @@ from claimgraph.capture.extract.session import SessionView
 from claimgraph.capture.extract.statements import statement_candidates
 from claimgraph.capture.extract.structure import module_index_candidates, structure_candidates
 from claimgraph.capture.extract.summaries import summary_candidates
-from claimgraph.capture.extract.tooling import tooling_candidates
 from claimgraph.capture.extract.workflow import recipe_candidates
+from claimgraph.capture.extract.working_forms import check_candidates
 
 RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
     statement_candidates, answer_candidates, pick_candidates, gate_candidates, lessons_of,
     ci_lesson_candidates, reported_lesson_candidates, cause_candidates, git_ignored_candidates,
     refutation_candidates,
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
-    tooling_candidates, structure_candidates, module_index_candidates)
+    check_candidates, structure_candidates, module_index_candidates)
 MAX_EVIDENCE = 3
 
 

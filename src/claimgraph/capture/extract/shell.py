@@ -225,6 +225,11 @@ def only_reads(command: str) -> bool:
     return bool(runs) and all(_reads(run.argv) for run in runs)
 
 
+def looks(argv: tuple[str, ...]) -> bool:
+    """One simple command only looks (``ls``, ``git status``, ``cd``): it changes nothing."""
+    return not argv or argv[0] == "cd" or _reads(argv)
+
+
 def _reads(argv: Any) -> bool:
     if not argv:
         return True

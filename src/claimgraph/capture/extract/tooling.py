@@ -172,6 +172,22 @@ def command_form(argv: tuple[str, ...]) -> str:
     return " ".join(words)
 
 
+def reporting_flag(word: str) -> bool:
+    """A flag that changes how a run reports, not what it checks (``-v``, ``--tb=short``)."""
+    return word.split("=", 1)[0] in _REPORTING_FLAGS
+
+
+def takes_filter(word: str) -> bool:
+    """A flag that, with its value, says which tests to run or how to report (``-k``,
+    ``-run``, ``--grep``, ``--tb``): how the session ran a few tests that day."""
+    return word.split("=", 1)[0] in _TAKES_VALUE
+
+
+def is_target(word: str) -> bool:
+    """A file, directory or test id a run was aimed at (``tests/x.py``, ``a::b``)."""
+    return _is_target(word)
+
+
 def _is_flag(word: str) -> bool:
     return word.startswith("-") and "=" not in word and word not in _REPORTING_FLAGS
 
