@@ -38,8 +38,9 @@ def main(argv: list[str] | None = None) -> int:
         argv = ["--help"]
     if entry:
         from claimgraph import startup
-        from claimgraph.deferred import defer
+        from claimgraph.deferred import defer, defer_gettext
         defer("ipaddress")  # urllib.parse's, for bracketed URL hosts (claimgraph.deferred)
+        defer_gettext()  # argparse's translations, where no catalog can exist (the same)
         startup.loading()  # the modules and the parser live until exit (claimgraph.startup)
     try:
         from claimgraph.cli.parser import UsageError, command_word, parser_for
