@@ -3,14 +3,20 @@
 
 The commands read a small store (1,000 facts in one project, built once per run in a temporary
 HOME; the project is a plain directory, or with ``--git`` a git repository), so the figure
-is the command's own cost: interpreter start, imports, the store's open and one query. Each run is reported as the median over ``--rounds`` (and the spread between
+is the command's own cost: interpreter start, imports, the store's open and one query. Each run
+is reported as the median over ``--rounds`` (and the spread between
 the fastest and slowest round), beside the same-run ``python -c pass``; also the median CPU
 time (user + system) of each process and its ratio, which the other load on shared cores
 disturbs less than wall time.
 
-Targets (issue 13): a read command <= 5x `python -c pass`; `--version` <= 2x.
+Targets (issue 13): a read command <= 5x `python -c pass`; `--version` <= 2x (issue 29: a read
+<= 4x). ``--facts N`` reads a store of N facts instead (ingested in batches of 50k).
+``--base-src DIR`` also runs every command from another tree's ``src/`` (``git archive main src
+| tar -x -C DIR``, compiled first) in the same rounds, as ``<command> (base)`` rows, so a change
+and its base meet the same load; the load average is printed before and after.
 
-Usage: .venv/bin/python bench/bench_cli.py [--rounds 30] [--git]
+Usage: .venv/bin/python bench/bench_cli.py [--rounds 30] [--git] [--facts 1000]
+       [--base-src DIR/src]
 """
 
 from __future__ import annotations
@@ -40,8 +46,8 @@ COMMANDS = {
 }
 
 
-def build(env: dict[str, str], project: Path) -> None:
-    """1,000 facts in the project's scope, through the CLI's own ingest (``load``-free)."""
+def build(env: dict[str, str], project: Path, size: int = 1000) -> None:
+    """``size`` facts in the project's scope, through the CLI's own ingest (``load``-free)."""
     from claimgraph.core import Shell
     from claimgraph.core.ingest import ingest
     from claimgraph.core.vocabulary import seed
@@ -52,7 +58,9 @@ def build(env: dict[str, str], project: Path) -> None:
     sh = Shell(store)
     seed(sh)
     scope = resolve_project(str(project), env).id
-    ingest(sh, [{**item, "scope": scope} for item in make_items(1000)])
+    items = [{**item, "scope": scope} for item in make_items(size)]
+    for start in range(0, len(items), 50_000):
+        ingest(sh, items[start:start + 50_000])
     store.close()
 
 
@@ -75,8 +83,23 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--git", action="store_true", help="run the commands inside a git "
                         "repository (each then asks git for its project: two git processes)")
+    parser.add_argument("--facts", type=int, default=1000, help="facts in the store")
+    parser.add_argument("--base-src", help="also run every command from this src/ directory "
+                        "(another tree) in the same rounds")
     args = parser.parse_args()
     as_installed()
+    commands = dict(COMMANDS)
+    base_env: dict[str, str] = {}
+    if args.base_src:  # each command, then the base's, so the two meet the same moment
+        import compileall
+        base = Path(args.base_src).resolve()
+        compileall.compile_dir(base / "claimgraph", quiet=1)
+        base_env = {"PYTHONPATH": str(base)}
+        commands = {}
+        for name, argv in COMMANDS.items():
+            commands[name] = argv
+            if name != "python -c pass":
+                commands[f"{name} (base)"] = argv
     with tempfile.TemporaryDirectory() as tmp:
         home, project = Path(tmp) / "home", Path(tmp) / "project"
         home.mkdir(mode=0o700)
@@ -86,25 +109,32 @@ def main() -> None:
         env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
                "XDG_DATA_HOME": str(home / ".local/share"),
                "CLAIMGRAPH_DB": str(home / "claims.db")}
-        build(env, project)
-        wall: dict[str, list[float]] = {name: [] for name in COMMANDS}
-        cpu: dict[str, list[float]] = {name: [] for name in COMMANDS}
+        build(env, project, args.facts)
+        wall: dict[str, list[float]] = {name: [] for name in commands}
+        cpu: dict[str, list[float]] = {name: [] for name in commands}
+        print(json.dumps({"facts": args.facts, "git": args.git, "rounds": args.rounds,
+                          "load_before": os.getloadavg()}), flush=True)
         for _ in range(args.rounds):
-            for name, argv in COMMANDS.items():
-                took, spent = timed(argv, env, project)
+            for name, argv in commands.items():
+                took, spent = timed(argv, {**env, **base_env} if name.endswith("(base)")
+                                    else env, project)
                 wall[name].append(took)
                 cpu[name].append(spent)
     base = statistics.median(wall["python -c pass"])
     cpu_base = statistics.median(cpu["python -c pass"])
     for name, values in wall.items():
         median, cpu_median = statistics.median(values), statistics.median(cpu[name])
-        print(json.dumps({"command": name, "median_ms": round(median * 1000, 1),
-                          "min_ms": round(min(values) * 1000, 1),
-                          "max_ms": round(max(values) * 1000, 1),
-                          "ratio_to_python_pass": round(median / base, 2),
-                          "cpu_median_ms": round(cpu_median * 1000, 1),
-                          "cpu_ratio_to_python_pass": round(cpu_median / cpu_base, 2)}),
-              flush=True)
+        row = {"command": name, "median_ms": round(median * 1000, 1),
+               "min_ms": round(min(values) * 1000, 1),
+               "max_ms": round(max(values) * 1000, 1),
+               "ratio_to_python_pass": round(median / base, 2),
+               "cpu_median_ms": round(cpu_median * 1000, 1),
+               "cpu_ratio_to_python_pass": round(cpu_median / cpu_base, 2)}
+        if f"{name} (base)" in wall:  # this tree over the base's same command, same rounds
+            row["cpu_vs_base"] = round(cpu_median / statistics.median(cpu[f"{name} (base)"]), 2)
+            row["wall_vs_base"] = round(median / statistics.median(wall[f"{name} (base)"]), 2)
+        print(json.dumps(row), flush=True)
+    print(json.dumps({"load_after": os.getloadavg()}), flush=True)
 
 
 if __name__ == "__main__":

@@ -67,3 +67,72 @@ def test_nothing_is_deferred_once_loaded_or_when_missing():
         print(sys.modules["json"] is json, "no_such_module_here" in sys.modules)
     """)
     assert out.split() == ["False", "False", "False", "True", "False"]
+
+
+def test_gettext_answers_untranslated_without_loading_where_no_catalog_can_exist(tmp_path):
+    """argparse binds gettext's two functions at import: with no catalog directory they answer
+    as the real ones would (the message itself), and neither gettext nor locale is loaded."""
+    out = run_fresh(f"""
+        import sys
+        from claimgraph.deferred import defer_gettext
+        print(defer_gettext({str(tmp_path / "none")!r}))
+        import argparse
+        from gettext import gettext, ngettext
+        print(gettext("usage: "), ngettext("one", "many", 1), ngettext("one", "many", 2))
+        parser = argparse.ArgumentParser(prog="p")
+        parser.add_argument("--n", type=int)
+        print(parser.format_usage().strip())
+        print(type(sys.modules["gettext"]).__name__, "locale" in sys.modules)
+    """)
+    assert out.splitlines() == ["True", "usage:  one many", "usage: p [-h] [--n N]",
+                                "_StandIn False"]
+
+
+def test_gettext_hands_every_call_to_the_real_module_where_a_catalog_may_exist(tmp_path):
+    """A catalog directory exists: the first call loads the real module, and every call is
+    its answer (argparse's functions included)."""
+    (tmp_path / "locale").mkdir()
+    out = run_fresh(f"""
+        import sys
+        from claimgraph.deferred import defer_gettext
+        defer_gettext({str(tmp_path / "locale")!r})
+        import argparse
+        print(argparse._("usage: "), type(sys.modules["gettext"]).__name__)
+        import gettext
+        print(gettext.gettext is sys.modules["gettext"].gettext, gettext.textdomain())
+    """)
+    assert out.splitlines() == ["usage:  module", "True messages"]
+
+
+def test_gettext_used_for_real_takes_over_the_bound_functions(tmp_path):
+    """Once anything else of gettext is used (a domain set, say), the functions argparse
+    bound ask the real module, which then decides."""
+    out = run_fresh(f"""
+        import sys
+        from claimgraph.deferred import defer_gettext
+        defer_gettext({str(tmp_path / "none")!r})
+        from gettext import gettext as early
+        import gettext
+        print(gettext.textdomain("probe"), type(sys.modules["gettext"]).__name__)
+        calls = []
+        real = sys.modules["gettext"]
+        real.dgettext = lambda domain, message: calls.append(domain) or message.upper()
+        print(early("usage: "), calls)
+    """)
+    assert out.split() == ["probe", "module", "USAGE:", "['probe']"]
+
+
+def test_a_plain_module_s_stand_in_has_no_path_and_stays_deferred():
+    """``from m import x`` asks a module for ``__path__`` first: a plain module's stand-in
+    says it has none without loading, a package's stand-in loads (its submodules need it)."""
+    out = run_fresh("""
+        import sys
+        from claimgraph.deferred import defer
+        defer("ipaddress"), defer("asyncio")
+        print(hasattr(sys.modules["ipaddress"], "__path__"),
+              type(sys.modules["ipaddress"]).__name__)
+        from ipaddress import ip_address
+        print(ip_address("::1"), type(sys.modules["ipaddress"]).__name__)
+        print(hasattr(sys.modules["asyncio"], "__path__"), type(sys.modules["asyncio"]).__name__)
+    """)
+    assert out.splitlines() == ["False _StandIn", "::1 module", "True module"]

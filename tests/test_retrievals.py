@@ -91,3 +91,16 @@ def test_concurrent_writers_across_the_cap_lose_no_line(db):
     ours = sorted(e["fact_ids"][0] for e in kept if "seed" not in e["fact_ids"][0])
     assert ours == sorted(f"f-{w}-{i:04d}-0000-0000-000000000000"
                           for w in range(4) for i in range(100))
+
+
+def test_the_cap_counts_lines_and_keeps_the_newest(tmp_path):
+    """Under the cap nothing is rewritten (the file's bytes stay as they are); over it, the
+    newest ``keep`` lines stay, in order."""
+    path = tmp_path / "claims.db.retrievals"
+    path.write_bytes(b"".join(b'{"n":%d}\n' % n for n in range(10)))
+    before = path.stat().st_mtime_ns
+    assert retrievals.enforce_cap(path, cap=10, keep=4) == 0
+    assert path.stat().st_mtime_ns == before
+    path.write_bytes(path.read_bytes() + b'{"n":10}\n')
+    assert retrievals.enforce_cap(path, cap=10, keep=4) == 7
+    assert path.read_text().splitlines() == [f'{{"n":{n}}}' for n in range(7, 11)]

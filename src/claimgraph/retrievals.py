@@ -77,8 +77,13 @@ def append(path: Path, entry: dict[str, Any]) -> bool:
 
 def enforce_cap(path: Path, cap: int = CAP_LINES, keep: int = KEEP_LINES) -> int:
     """Keep the newest ``keep`` lines once there are more than ``cap``; returns lines dropped.
-    The caller holds the guard."""
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+    The caller holds the guard. Lines are counted in the bytes, undecoded: a read's line is
+    a few hundred bytes, so past ``CAP_LINES * MIN_LINE_BYTES`` every read command counts the
+    file (up to ~1 MB), and decoding and splitting it cost twice the count (issue 29)."""
+    data = path.read_bytes()
+    if data.count(b"\n") <= cap:
+        return 0
+    lines = data.decode("utf-8", errors="replace").splitlines(keepends=True)
     if len(lines) <= cap:
         return 0
     atomic_write_text(path, "".join(lines[-keep:]))

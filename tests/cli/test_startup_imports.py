@@ -21,7 +21,7 @@ NOT_ON_A_READ = {
     "filelock", "psutil", "structlog", "asyncio", "logging", "decimal",
     "dataclasses", "inspect", "tomllib", "difflib", "shutil", "tempfile", "secrets", "socket",
     "threading", "hashlib", "_hashlib", "random", "bz2", "lzma", "subprocess", "typing",
-    "ipaddress",
+    "ipaddress", "gettext", "locale", "claimgraph.cli.examples",
     "claimgraph.core.writes", "claimgraph.core.writer", "claimgraph.core.ingest",
     "claimgraph.store.memory", "claimgraph.cli.memory", "claimgraph.curator",
     "claimgraph.daemon.settings",
@@ -29,7 +29,9 @@ NOT_ON_A_READ = {
 #: Also never loaded by `facts` and `search` (`status` reports on these).
 NOT_ON_A_QUERY = {"claimgraph.lease", "claimgraph.logs", "claimgraph.capture",
                   "claimgraph.daemon", "claimgraph.hooks", "claimgraph.logic.facts",
-                  "claimgraph.core.neighbor"}
+                  "claimgraph.core.neighbor", "claimgraph.logic.conflicts"}
+#: Search's own, never loaded by `facts` (issue 29: a read within 4x `python -c pass`).
+SEARCH_ONLY = {"claimgraph.logic.query_dates", "claimgraph.logic.query_words"}
 #: Everything `--version` may load beyond the interpreter: the package, the entry point and
 #: the umask guard; not argparse, typing or pathlib.
 VERSION_ONLY = {"claimgraph", "claimgraph.__main__", "claimgraph.cli", "claimgraph.cli.main",
@@ -66,6 +68,20 @@ def test_a_query_loads_neither_the_write_path_nor_heavy_libraries(store, project
     loaded = loaded_by(argv, project_dir)
     assert "claimgraph.store.sqlite" in loaded, "the probe did not read the store"
     assert heavy(loaded, NOT_ON_A_READ | NOT_ON_A_QUERY) == set()
+
+
+def test_facts_loads_none_of_search_s_own_modules(store, project_dir):
+    loaded = loaded_by(["facts", "billing"], project_dir)
+    assert "claimgraph.core.reads" in loaded, "the probe did not read"
+    assert heavy(loaded, SEARCH_ONLY) == set()
+
+
+def test_a_help_still_ends_with_its_examples(project_dir):
+    """The examples load for a help only; the help still shows them."""
+    done = subprocess.run([sys.executable, "-m", "claimgraph", "search", "--help"],
+                          capture_output=True, text=True, timeout=60, env=dict(os.environ),
+                          cwd=project_dir, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0 and "\nexamples:\n  claimgraph search " in done.stdout
 
 
 def test_status_loads_no_heavy_library(store, project_dir):

@@ -17,6 +17,7 @@ from claimgraph.private import restrict_umask
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
     import argparse
+    from typing import NoReturn
 
     from claimgraph.cli.invocation import Invocation
     from claimgraph.cli.parser import UsageError
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 #: Commands whose process loads asyncio only if something uses it: a capture's memory (issue 29).
 DEFER_ASYNCIO = frozenset({"capture"})
+#: Commands that only read, start no thread and leave no file open: their process ends at once
+#: once they answered (``quick_exit``).
+QUICK_EXIT = frozenset({"facts", "history", "search", "neighbor", "conflicts", "status", "stats"})
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,8 +42,9 @@ def main(argv: list[str] | None = None) -> int:
         argv = ["--help"]
     if entry:
         from claimgraph import startup
-        from claimgraph.deferred import defer
+        from claimgraph.deferred import defer, defer_gettext
         defer("ipaddress")  # urllib.parse's, for bracketed URL hosts (claimgraph.deferred)
+        defer_gettext()  # argparse's translations, where no catalog can exist (the same)
         startup.loading()  # the modules and the parser live until exit (claimgraph.startup)
     try:
         from claimgraph.cli.parser import UsageError, command_word, parser_for
@@ -54,7 +59,33 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if entry:
             startup.settle()
-    return run(args, argv)
+    code = run(args, argv)
+    if entry and args.command in QUICK_EXIT:
+        quick_exit(code)
+    return code
+
+
+def quick_exit(code: int) -> NoReturn:
+    """End a read command's process without the interpreter's teardown, which frees every
+    module and object one by one for nothing (~3-5 ms of a read's ~65 ms of CPU, issue 29;
+    mypy ends its runs the same way). What an exit owes is still done: the exit handlers run
+    and the output is flushed (a reader that left is treated as during the command)."""
+    import atexit
+    try:
+        atexit._run_exitfuncs()
+    finally:
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:  # `claimgraph facts | head`: the reader left
+            silence_stdout()
+            code = code or EXIT_FAILED
+        except (OSError, ValueError):
+            code = code or EXIT_FAILED
+        try:
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        os._exit(code)
 
 
 def run(args: argparse.Namespace, argv: list[str]) -> int:

@@ -28,17 +28,25 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
-    #: Command lines shown under "examples:" at the end of the help (``cli.examples``).
-    examples: Sequence[str] = ()
+    #: The command word this sub-parser reads; its help ends with that command's examples.
+    command: str | None = None
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(self.prog, self.format_usage().strip(), message)
 
     def format_help(self) -> str:
         text = super().format_help()
-        if not self.examples:
+        examples = self.examples()
+        if not examples:
             return text
-        return text + "\nexamples:\n" + "".join(f"  {line}\n" for line in self.examples)
+        return text + "\nexamples:\n" + "".join(f"  {line}\n" for line in examples)
+
+    def examples(self) -> Sequence[str]:
+        """Command lines shown under "examples:" (``cli.examples``, loaded for a help only)."""
+        if self.command is None:
+            return ()
+        from claimgraph.cli.examples import EXAMPLES
+        return EXAMPLES.get(self.command, ())
 
     def _get_formatter(self) -> argparse.HelpFormatter:
         """argparse builds a formatter for every argument it adds, and without a width each
@@ -122,10 +130,8 @@ def build_parser(groups: Sequence[str] = GROUPS) -> Parser:
     common = global_flags(suppress=True)
     for name in groups:
         group(name).add_parsers(sub, common)
-    from claimgraph.cli.examples import EXAMPLES
-    for name, lines in EXAMPLES.items():
-        if name in sub.choices:
-            sub.choices[name].examples = lines
+    for name, choice in sub.choices.items():
+        choice.command = name
     return parser
 
 

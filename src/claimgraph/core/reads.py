@@ -14,10 +14,7 @@ from claimgraph.core.shell import Shell
 from claimgraph.core.vocabulary import resolve_predicate
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import entities as E
-from claimgraph.logic import query_dates as QD
-from claimgraph.logic import query_words as QW
 from claimgraph.logic import retrieval as R
-from claimgraph.logic.conflicts import open_conflicts
 from claimgraph.logic.model import SUSPECT_VERDICTS, fact_state
 from claimgraph.store.fast_paths import Snapshots
 
@@ -150,6 +147,7 @@ def _word_routes(sh: Shell, query: str, matched: list[dict[str, Any]], weak: set
     store without the word index (docs/search.md). The names of popular
     matched entities (``weak``, see ``_weak_names``) are left out of the words when others
     remain: their own routes carry them."""
+    from claimgraph.logic import query_words as QW  # search's own: `facts` never loads it
     words = QW.content_words(query)
     if any(w not in weak for w in words):
         words = [w for w in words if w not in weak]
@@ -214,6 +212,7 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
 def _search(sh: Shell, query: str, scopes: Sequence[str] | None, fts_limit: int,
             limit: int | None, neighbours: bool, categories: bool) -> dict[str, Any]:
     """``search`` inside its snapshot."""
+    from claimgraph.logic import query_dates as QD  # search's own: `facts` never loads it
     in_scope = _scope_test(scopes)
     queries = [query.strip(), *[t for t in R.query_tokens(query) if t != query.strip()]]
     heads = limit is not None
@@ -388,6 +387,7 @@ def conflicts(sh: Shell, at: int | None = None, with_suspects: bool = True,
     missing), which want the same human review: ``suspect``, see ``suspects`` (left out, as
     an empty list, when only the pairs are wanted).
     """
+    from claimgraph.logic.conflicts import open_conflicts  # not loaded by `facts`, `search`
     at = sh.now() if at is None else at
     flagged = sh.store.select_facts(conflicted=True, valid_cheap=True)
     wanted = {cid for f in flagged for cid in f.get("conflicts", [])}

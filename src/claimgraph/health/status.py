@@ -61,16 +61,17 @@ def store_section(db: Path) -> dict[str, Any]:
     except ClaimgraphError as err:
         return {**section, "error": err.message, "error_type": err.type, "hint": err.hint}
     try:
-        section.update(format=store.stats()["format"], counts=_counts(store))
+        stats = store.stats()  # counts every fact: read once (~15 ms at 100k facts)
+        section.update(format=stats["format"], counts=_counts(store, stats))
     finally:
         store.close()
     return section
 
 
-def _counts(store: Any) -> dict[str, int]:
-    """Dormant and suspect count every such fact, valid or not, as the store reports them;
-    ``unsupported`` and ``files_missing`` split the VALID suspects the way ``audit`` does."""
-    stats = store.stats()
+def _counts(store: Any, stats: Mapping[str, Any]) -> dict[str, int]:
+    """Dormant and suspect count every such fact, valid or not, as the store reports them
+    (``stats``, the store's); ``unsupported`` and ``files_missing`` split the VALID suspects
+    the way ``audit`` does."""
     suspect = len(store.suspect_fact_ids())
     return {"valid": stats["facts"]["valid"], "dormant": len(store.dormant_fact_ids()),
             "suspect": suspect,
