@@ -211,6 +211,13 @@ def failed_outputs(view: SessionView) -> Iterator[tuple[int, str]]:
     session saw go wrong, which a lesson or a dependency must point back to. The results
     are remembered, not their text: a big output is held compressed while the pass runs,
     and each caller reads the text of one output at a time."""
+    for line, result in failed_results(view):
+        yield line, result.text
+
+
+def failed_results(view: SessionView) -> list[tuple[int, Event]]:
+    """``failed_outputs`` with each result event instead of its text, for a caller that
+    keeps them all and reads each text later, if at all."""
     def compute(v: SessionView) -> list[tuple[int, Event]]:
         found = []
         for call in v.calls():
@@ -218,8 +225,7 @@ def failed_outputs(view: SessionView) -> Iterator[tuple[int, str]]:
             if result is not None and v.outcome(call) == FAILED:
                 found.append((call.line, result))
         return found
-    for line, result in view.remembered("failed_outputs", compute):
-        yield line, result.text
+    return list(view.remembered("failed_outputs", compute))
 
 
 def exit_code(result: Event, text: str | None = None) -> int | None:
