@@ -12,7 +12,7 @@ def test_long_non_ascii_text_lowers_as_a_whole() -> None:
     pieces = ["Σ", "ΑΣ", "σ", "\n", "a", "İ", "ß", "ǅ", "\u0345", "\u00ad", "'", " ", "É",
               "x" * 100, "\n\n", "ΟΔΟΣ\n", "Σ\nΣ", "\u2028", "\r"]
     rng = random.Random(29)
-    for _ in range(40):
+    for _ in range(8):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(60_000, 90_000)))
         assert lowered(text) == text.lower()
 

@@ -352,8 +352,8 @@ def fix_held(view: SessionView, problem: str, fix: str, before: int) -> bool:
     (an edit refused, a tool's own error) is not judged here; a command never run again
     after its failure proves no fix either."""
     runs = _program_runs(view)
-    for index, (line, program, verdict, text, _) in enumerate(runs):
-        if line >= before or verdict != FAILED or not corroborated(problem, [text]):
+    for index, (line, program, verdict, output, _) in enumerate(runs):
+        if line >= before or verdict != FAILED or not corroborated(problem, [output]):
             continue
         later = next((run for run in runs[index + 1:] if run[1] == program), None)
         if later is None or later[2] != OK:
@@ -384,12 +384,12 @@ def _content(text: str) -> set[str]:
     return {word.lower() for word in re.findall(r"[A-Za-z][\w-]{3,}", text)} - _GENERIC
 
 
-def _program_runs(view: SessionView) -> list[tuple[int, str, str, str, Event]]:
+def _program_runs(view: SessionView) -> list[tuple[int, str, str, _Output, Event]]:
     """(line, program, verdict, output, call) of every shell run the lessons rule reads. The
-    output is kept for a failed run only, the one ``fix_held`` reads: kept for every run, it
-    held a long session's shell outputs decompressed all extraction (5 MB of a 200 MB
-    transcript's peak)."""
-    def compute(v: SessionView) -> list[tuple[int, str, str, str, Event]]:
+    output is a failed run's only, the one ``fix_held`` reads, as an ``_Output`` (read once
+    for every account checked against it): kept as text for every run, it held a long
+    session's shell outputs decompressed all extraction (5 MB of a 200 MB transcript's)."""
+    def compute(v: SessionView) -> list[tuple[int, str, str, _Output, Event]]:
         found = []
         for call in v.calls():
             command = command_text(call)
@@ -399,8 +399,8 @@ def _program_runs(view: SessionView) -> list[tuple[int, str, str, str, Event]]:
                 continue
             result = v.results.get(call.call_id or "")
             verdict = run_verdict(v, call)
-            found.append((call.line, key[0], verdict,
-                          result.text if result and verdict == FAILED else "", call))
+            found.append((call.line, key[0], verdict, _Output(
+                result if result is not None and verdict == FAILED else ""), call))
         return found
     return list(view.remembered("summaries.program_runs", compute))
 
