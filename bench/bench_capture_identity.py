@@ -108,7 +108,7 @@ def run_tree(src: str, paths: list[Path], out: Path) -> None:
     listed = out.with_suffix(".list")
     listed.write_text("\n".join(map(str, paths)))
     subprocess.run([sys.executable, __file__, "--child", str(out), str(listed)], env=env,
-                   check=True, stderr=subprocess.DEVNULL)
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def compare(base: Path, ours: Path) -> int:
