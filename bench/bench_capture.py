@@ -19,7 +19,17 @@ ratios to that baseline across runs rather than raw MB/s.
 mark, MB) as it reaches each stage of the pass (read, evidence, extracted, committed), from a
 real capture in its own process: where the peak is reached and what each stage adds.
 
+``--base-src DIR`` times another checkout's capture (``DIR`` holds its ``claimgraph``
+package, e.g. ``git archive main | tar -x -C /tmp/base`` then ``/tmp/base/src``) in the same
+rounds, alternating which goes first, each round beside its own json.loads baseline: the
+figures print side by side, with this tree's CPU over the base's (``cpu_vs_base``).
+
+Start-up is timed as installed (``startup.as_installed``: bytecode written and the package
+compiled before any run); without it, a sandbox's ``PYTHONDONTWRITEBYTECODE`` had every run
+compile each module it imported again (~0.3 s of a 50 MB run's CPU, 2026-12-05).
+
 Usage: .venv/bin/python bench/bench_capture.py [--mb 50] [--repeat 3] [--stages] [--memory]
+       [--base-src /tmp/base/src]
 Targets (issue 3): ≥ 20 MB/s on both inputs, peak RSS ≤ 150 MB on the synthetic one; issue 29:
 ≥ 0.3× the json.loads baseline (printed beside each input, measured just before each run) and
 peak RSS ≤ 100 MB on a 200 MB transcript (``--mb 200``).
@@ -39,6 +49,9 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from startup import as_installed, compiled_tree  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = (ROOT / "tests" / "fixtures" / "transcripts" / "claude-code" /
@@ -81,10 +94,13 @@ def transcript_bytes(path: Path) -> int:
     return path.stat().st_size + extra
 
 
-def one_run(path: Path) -> dict[str, float]:
+def one_run(path: Path, src: str | None = None) -> dict[str, float]:
+    """One capture in its own process; ``src``: another checkout's package to run instead."""
     with tempfile.TemporaryDirectory() as home:
         env = {**os.environ, "CLAIMGRAPH_DB": str(Path(home) / "claims.db"), "HOME": home,
                "XDG_CONFIG_HOME": str(Path(home) / ".config")}
+        if src:
+            env["PYTHONPATH"] = src
         subprocess.run([sys.executable, "-m", "claimgraph", "init"], env=env, check=True,
                        capture_output=True)  # a user's store exists already: not timed
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
@@ -126,14 +142,32 @@ def json_loads_baseline(path: Path) -> dict[str, float]:
     return {"json_loads_mb_s": size_mb / wall, "json_loads_cpu_mb_s": size_mb / cpu}
 
 
-def measure(name: str, path: Path, repeat: int) -> dict[str, object]:
+def measure(name: str, path: Path, repeat: int, base_src: str | None = None) -> dict[str, object]:
     """Each run beside a json.loads baseline of the same bytes measured just before it (the
-    issue's ratio: capture MB/s over json.loads MB/s, by wall and by CPU time)."""
-    runs = []
-    for _ in range(repeat):
-        base = json_loads_baseline(path)
-        runs.append({**one_run(path), **base})
-    summary: dict[str, object] = {"input": name, "mb": round(transcript_bytes(path) / 1e6, 2)}
+    issue's ratio: capture MB/s over json.loads MB/s, by wall and by CPU time); with
+    ``base_src``, the base's run in the same round, the two alternating which goes first."""
+    runs: list[dict[str, float]] = []
+    base_runs: list[dict[str, float]] = []
+    for round_ in range(repeat):
+        order = [(runs, None), (base_runs, base_src)] if base_src else [(runs, None)]
+        for found, src in order if round_ % 2 == 0 else order[::-1]:
+            baseline = json_loads_baseline(path)
+            found.append({**one_run(path, src), **baseline})
+    summary: dict[str, object] = {"input": name, "mb": round(transcript_bytes(path) / 1e6, 2),
+                                  **_summary(runs)}
+    if base_src:
+        summary["base"] = {"src": base_src, **_summary(base_runs)}
+        summary["cpu_vs_base"] = [round(ours["cpu_s"] / base["cpu_s"], 3)
+                                  for ours, base in zip(runs, base_runs)]
+    summary["load"] = os.getloadavg()
+    summary["events"], summary["facts"] = runs[0]["events"], runs[0]["facts"]
+    return summary
+
+
+def _summary(runs: list[dict[str, float]]) -> dict[str, object]:
+    """Medians of the runs, the ratios to each run's own json.loads baseline, and each run's
+    CPU ratio and peak RSS as measured (three runs say more than their median)."""
+    summary: dict[str, object] = {}
     for key in ("pass_mb_s", "process_mb_s", "process_cpu_mb_s", "pass_s", "wall_s", "cpu_s",
                 "peak_rss_mb", "json_loads_mb_s", "json_loads_cpu_mb_s"):
         summary[key] = round(statistics.median(r[key] for r in runs), 2)
@@ -141,8 +175,11 @@ def measure(name: str, path: Path, repeat: int) -> dict[str, object]:
         r["process_mb_s"] / r["json_loads_mb_s"] for r in runs), 3)
     summary["cpu_ratio_process_to_json_loads"] = round(statistics.median(
         r["process_cpu_mb_s"] / r["json_loads_cpu_mb_s"] for r in runs), 3)
-    summary["load"] = os.getloadavg()
-    summary["events"], summary["facts"] = runs[0]["events"], runs[0]["facts"]
+    summary["each_cpu_ratio"] = [round(r["process_cpu_mb_s"] / r["json_loads_cpu_mb_s"], 3)
+                                 for r in runs]
+    summary["each_wall_ratio"] = [round(r["process_mb_s"] / r["json_loads_mb_s"], 3)
+                                  for r in runs]
+    summary["each_peak_rss_mb"] = [round(r["peak_rss_mb"], 1) for r in runs]
     return summary
 
 
@@ -247,12 +284,20 @@ def main() -> None:
     parser.add_argument("--stages", action="store_true", help="also split one run by stage")
     parser.add_argument("--memory", action="store_true",
                         help="also the resident memory at each stage of one real capture")
+    parser.add_argument("--base-src", help="also time this checkout's capture (its src/) in "
+                        "the same rounds")
+    parser.add_argument("--inputs", choices=("both", "fixture", "synthetic"), default="both",
+                        help="which inputs to run (default: both)")
     args = parser.parse_args()
-    inputs = [("fixture 8463c716 (2.9 MB + subagents)", FIXTURE),
-              (f"synthetic {args.mb} MB", synthetic(args.mb))]
-    for name, path in inputs:
+    as_installed()
+    base_src = compiled_tree(args.base_src) if args.base_src else None
+    inputs = [("fixture 8463c716 (2.9 MB + subagents)", FIXTURE, "fixture"),
+              (f"synthetic {args.mb} MB", synthetic(args.mb), "synthetic")]
+    for name, path, kind in inputs:
+        if args.inputs not in ("both", kind):
+            continue
         if args.repeat:  # --repeat 0: only the --stages / --memory figures
-            print(json.dumps(measure(name, path, args.repeat)))
+            print(json.dumps(measure(name, path, args.repeat, base_src)))
         if args.stages:
             print(json.dumps({"input": name, "stages_s": stages(path)}))
         if args.memory:

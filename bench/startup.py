@@ -26,3 +26,11 @@ def as_installed() -> None:
               file=sys.stderr)
     sys.dont_write_bytecode = False
     compileall.compile_dir(Path(claimgraph.__file__).parent, quiet=1)
+
+
+def compiled_tree(src: str) -> str:
+    """Another checkout's ``src`` made absolute and compiled, as an install would have it (the
+    same-run baseline a benchmark times beside this tree)."""
+    root = Path(src).resolve()
+    compileall.compile_dir(root / "claimgraph", quiet=1)
+    return str(root)

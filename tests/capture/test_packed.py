@@ -7,7 +7,7 @@ import dataclasses
 from collections.abc import Mapping
 
 from claimgraph.capture.events import Event
-from claimgraph.capture.packed import PACK_MIN_CHARS, PackedEvent, PackedFields, pack
+from claimgraph.capture.packed import PACK_MIN_CHARS, PackedEvent, PackedFields, pack, text_head
 from claimgraph.capture.segment import event_record
 
 BIG = "  1→line with an arrow, ünïcode and a lone \ud83d surrogate\n" * (PACK_MIN_CHARS // 20)
@@ -59,3 +59,16 @@ def test_a_packed_event_can_still_be_replaced() -> None:
     changed = dataclasses.replace(packed, line=9)
     assert changed.text == BIG and changed.line == 9 and changed != packed
     assert pack(packed) is packed
+
+
+def test_a_text_head_is_the_start_of_the_text_packed_or_not() -> None:
+    """Cuts that fall inside a four-byte character, a lone surrogate and an arrow included."""
+    text = ("😀ab→\ud83d" + "é" * 7 + "\n") * 200
+    packed = pack(_result(text))
+    assert isinstance(packed, PackedEvent)
+    for chars in (0, 1, 2, 3, 4, 5, 17, 300, len(text) - 1, len(text), len(text) + 10):
+        assert text_head(packed, chars) == text[:chars]
+        assert text_head(_result(text), chars) == text[:chars]
+    small = pack(_result("short"))
+    assert text_head(small, 3) == "sho"
+

@@ -21,6 +21,7 @@ with the same fields are equal.
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import zlib
 from collections.abc import Collection, Iterator, Mapping
@@ -50,6 +51,20 @@ class _Zipped:
 
     def text(self) -> str:
         return zlib.decompress(self.data).decode("utf-8", "surrogatepass")
+
+    def head(self, chars: int) -> str:
+        """``text()[:chars]``, decompressing only the bytes those characters can take (four
+        at most each, one more character's for a sequence the cut may split, which the
+        decoder leaves unread)."""
+        raw = zlib.decompressobj().decompress(self.data, 4 * chars + 4)
+        return codecs.utf_8_decode(raw, "surrogatepass", False)[0][:chars]
+
+
+def text_head(event: Event, chars: int) -> str:
+    """``event.text[:chars]``: of a packed text, only its head is decompressed (a rule that
+    reads how an output starts need not inflate all of it)."""
+    held = _TEXT_SLOT.__get__(event, Event) if isinstance(event, PackedEvent) else None
+    return held.head(chars) if isinstance(held, _Zipped) else event.text[:chars]
 
 
 def _held(value: Any) -> Any:

@@ -144,9 +144,11 @@ def failures_before(view: SessionView, line: int) -> list[str]:
 
 
 def _missing_lines(view: SessionView) -> list[tuple[int, str]]:
+    # An output the pattern finds nothing in has no line it finds anything in (the pattern
+    # has no anchor and matches no line break), so only the others are split into lines.
     return view.remembered("dependencies.missing", lambda v: [
-        (at, line) for at, text in failed_outputs(v) for line in text.splitlines()
-        if _MISSING.search(line)])
+        (at, line) for at, text in failed_outputs(v) if _MISSING.search(text)
+        for line in text.splitlines() if _MISSING.search(line)])
 
 
 def _said(view: SessionView) -> list[str]:

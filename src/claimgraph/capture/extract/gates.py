@@ -93,7 +93,10 @@ def _passed_unchanged(view: SessionView, result: Event) -> bool:
 
 def _gate_reports(view: SessionView, event: Event) -> Iterator[tuple[str, str, str]]:
     """(gate name, what it blocks, reason) for a harness hook message or a failed commit."""
-    hook = _HOOK.search(event.text) if event.kind in ("meta", "tool_result") else None
+    text = event.text if event.kind in ("meta", "tool_result") else ""
+    # every match holds "hook": an output without the word is not searched (a capital letter
+    # starts the pattern, so it would be tried at each one)
+    hook = _HOOK.search(text) if "hook" in text else None
     if hook:
         script = _PLUGIN_ROOT.sub("", hook["cmd"].strip().split()[0])
         name = f"the {hook['event']} hook ({script})"
@@ -101,8 +104,8 @@ def _gate_reports(view: SessionView, event: Event) -> Iterator[tuple[str, str, s
             yield name, _BLOCKS.get(hook["event"], "the agent"), reason
         return
     if event.kind == "tool_result" and _is_failed_commit(view, event) \
-            and _COMMIT_GATE.search(event.text):
-        for reason in reasons(event.text.replace("\\n", "\n")):
+            and _COMMIT_GATE.search(text):
+        for reason in reasons(text.replace("\\n", "\n")):
             yield "a pre-commit check", "commits", reason
 
 

@@ -393,6 +393,9 @@ def _program_missing(argv: tuple[str, ...], text: str, code: int | None) -> bool
     file or directory``: the script's line endings), a line of the script run as a command
     (``$'\\r': command not found``): the program ran, and its files are what failed."""
     text = _ANSI.sub("", text)
+    if "command not found" not in text and (
+            code not in _MISSING_PROGRAM or "No such file or directory" not in text):
+        return code in _MISSING_PROGRAM  # no name to read: the pattern below would find none
     names = [m["name"] for m in _NOT_FOUND.finditer(text)
              if m["what"] == "command not found" or code in _MISSING_PROGRAM]
     if not names:

@@ -104,6 +104,25 @@ _ARROW_PREFIX = re.compile(r"^ *[0-9]+→", re.M)
 _TAB_PREFIX = re.compile(r"^ *([0-9]+)\t")
 
 
+def first_filled_line(text: str) -> str:
+    """``next((line for line in text.splitlines() if line.strip()), "")`` without splitting
+    the whole text: a growing head is split instead, and a line is taken only once a line
+    break follows it in that head (so it is whole), or the head is the text."""
+    size = 1024
+    while True:
+        head = text[:size]
+        lines = head.splitlines()
+        for index, line in enumerate(lines):
+            if line.strip():
+                if index < len(lines) - 1 or len(head) == len(text):
+                    return line
+                break  # the head may end inside this line: read more
+        else:
+            if len(head) == len(text):
+                return ""
+        size *= 4
+
+
 def strip_line_numbers(text: str) -> str:
     """Undo the Claude Code Read rendering (``"  8→text"``) or ``cat -n`` (``"  8\\ttext"``).
 
@@ -112,7 +131,7 @@ def strip_line_numbers(text: str) -> str:
     as they are. The ``cat -n`` form also needs its numbers to run consecutively, since a tab
     after a number is ordinary in TSV data.
     """
-    first = next((line for line in text.splitlines() if line.strip()), "")
+    first = first_filled_line(text)
     if _ARROW_PREFIX.match(first):
         return _ARROW_PREFIX.sub("", text)
     if not _TAB_PREFIX.match(first):

@@ -28,6 +28,7 @@ from claimgraph.capture.extract.writes import file_ops, removes
 
 READ_TOOLS = names_of(READ)  # the one table: extract/tools.py
 _SHELL_READERS = frozenset({"cat", "sed", "head", "nl", "bat", "less", "more", "tail"})
+_REMINDER_TAG = "<system-reminder>"
 _REMINDER = re.compile(r"\n*<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
 
 
@@ -67,8 +68,8 @@ def _shown(shown: str | Event) -> str:
 
 
 def _file_text(shown: str, rendered: str) -> str:
-    if rendered == "read":
-        return strip_line_numbers(_REMINDER.sub("", shown))
+    if rendered == "read":  # a reminder is looked for only where its tag is (most reads)
+        return strip_line_numbers(_REMINDER.sub("", shown) if _REMINDER_TAG in shown else shown)
     return strip_line_numbers(shown) if rendered == "shell" else shown
 
 

@@ -17,6 +17,7 @@ from claimgraph.capture.events import Event, Transcript
 from claimgraph.capture.foreign_paths import as_posix
 from claimgraph.capture.extract.asked import typed_answers
 from claimgraph.capture.extract.tools import ASK, kind_of
+from claimgraph.capture.packed import text_head
 from claimgraph.project import project_name
 
 OK, FAILED, UNKNOWN = "ok", "failed", "unknown"
@@ -33,6 +34,9 @@ _REFUSED = "The user doesn't want to proceed"
 _NOT_A_VERDICT = (_REFUSED, "[Request interrupted",
                   "Command timed out", "Permission to use", "[Operation Cancelled]",
                   "<tool_use_error>Sibling tool call errored")
+#: How much of a result's head ``_opening`` reads: far more than the longest prefix above.
+_OPENING_CHARS = 1024
+_LONGEST_OPENING = max(map(len, _NOT_A_VERDICT))
 #: What the person typed while turning a call down (Claude Code puts it in the call's result).
 _REFUSAL_WORDS = re.compile(r"\bthe user said:\s*(?P<said>.+)", re.IGNORECASE | re.DOTALL)
 #: ``SessionView._judged``'s answers, made once: (verdict, starts with a refusal).
@@ -124,9 +128,9 @@ class SessionView:
         judged = self.memo.setdefault("judged", {})
         found = judged.get(result.call_id)
         if found is None:
-            text = result.text
+            opening = _opening(result)
             found = judged[result.call_id] = _JUDGEMENTS[
-                _result_verdict(result, text), text.lstrip().startswith(_REFUSED)]
+                _result_verdict(result, opening), opening.startswith(_REFUSED)]
         return found
 
     def resolve(self, path: str, cwd: str | None = None) -> str | None:
@@ -175,12 +179,22 @@ def _first_cwd(transcript: Transcript) -> str | None:
     return first or transcript.session.cwd
 
 
-def _result_verdict(result: Event, text: str) -> str:
+def _opening(result: Event) -> str:
+    """How the result's text starts, leading blanks dropped: the whole of it as far as any
+    verdict's prefix reaches. Only its head is decompressed (capture/packed.py) unless blanks
+    fill all of that head."""
+    head = text_head(result, _OPENING_CHARS)
+    if len(head) == _OPENING_CHARS and len(head.lstrip()) < _LONGEST_OPENING:
+        return result.text.lstrip()
+    return head.lstrip()
+
+
+def _result_verdict(result: Event, opening: str) -> str:
     """``SessionView.outcome`` for a call that was neither backgrounded nor left unanswered
-    (``text``: the result's)."""
-    if text.lstrip().startswith(_NOT_A_VERDICT) or result.extras.get("no_verdict"):
+    (``opening``: how the result's text starts, ``_opening``)."""
+    if opening.startswith(_NOT_A_VERDICT) or result.extras.get("no_verdict"):
         return UNKNOWN  # no_verdict: a reader knows the tool reported no outcome
-    code = exit_code(result, text)
+    code = exit_code(result)  # reads the text itself for the agents that print the code
     if result.is_error or (code is not None and code != 0):
         return FAILED
     return OK
@@ -197,6 +211,13 @@ def failed_outputs(view: SessionView) -> Iterator[tuple[int, str]]:
     session saw go wrong, which a lesson or a dependency must point back to. The results
     are remembered, not their text: a big output is held compressed while the pass runs,
     and each caller reads the text of one output at a time."""
+    for line, result in failed_results(view):
+        yield line, result.text
+
+
+def failed_results(view: SessionView) -> list[tuple[int, Event]]:
+    """``failed_outputs`` with each result event instead of its text, for a caller that
+    keeps them all and reads each text later, if at all."""
     def compute(v: SessionView) -> list[tuple[int, Event]]:
         found = []
         for call in v.calls():
@@ -204,8 +225,7 @@ def failed_outputs(view: SessionView) -> Iterator[tuple[int, str]]:
             if result is not None and v.outcome(call) == FAILED:
                 found.append((call.line, result))
         return found
-    for line, result in view.remembered("failed_outputs", compute):
-        yield line, result.text
+    return list(view.remembered("failed_outputs", compute))
 
 
 def exit_code(result: Event, text: str | None = None) -> int | None:

@@ -39,6 +39,7 @@ import re
 from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.packed import text_head
 from claimgraph.capture.classify.phrases import (  # noqa: F401 (re-exported for other rules)
     CONVENTION, DECISION, PREFERS, classify, core as _core, phrase_hits)
 from claimgraph.capture.extract.prose import (
@@ -277,7 +278,7 @@ def after_refusal(view: SessionView) -> set[int]:
             if refused:
                 found.add(event.line)
             refused = False
-        elif _TURNED_DOWN.search(event.text[:300]):
+        elif _TURNED_DOWN.search(text_head(event, 300)):
             refused = True
             found.add(event.line)
     return found

@@ -48,7 +48,7 @@ from typing import Any, Iterator, Sequence
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.lessons import run_verdict, same_command_key
 from claimgraph.capture.extract.session import (
-    FAILED, OK, SessionView, candidate, failed_outputs, transcript_evidence)
+    FAILED, OK, SessionView, candidate, failed_results, transcript_evidence)
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations
 from claimgraph.capture.extract.standing import addresses_person, agent_report
 from claimgraph.capture.extract.statements import CONVENTION, classify
@@ -147,7 +147,7 @@ def summary_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     if not view.project:
         return
     deleted = _deleted_paths(view)
-    failures = [(line, _Output(text)) for line, text in failed_outputs(view)]
+    failures = [(line, _Output(result)) for line, result in failed_results(view)]
     for event in summary_events(view):
         shown = 0
         for claim in claims(event.text):
@@ -290,13 +290,16 @@ class _Output:
 
     __slots__ = ("_text", "_lowered", "_words")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str | Event) -> None:
+        #: a result event until read: its text may be held compressed (capture/packed.py),
+        #: and every failure's text held inflated until the summaries read it was a
+        #: long session's extraction peak
         self._text = text
         self._lowered = b""
         self._words: frozenset[str] | None = None
 
     def _read(self) -> frozenset[str]:
-        lowered = self._text.lower()
+        lowered = (self._text if isinstance(self._text, str) else self._text.text).lower()
         self._lowered = lowered.encode("utf-8", "surrogatepass")
         self._words = frozenset(word for run in _WORD_RUN.finditer(lowered)
                                 for word in (run.group(),)
@@ -349,8 +352,8 @@ def fix_held(view: SessionView, problem: str, fix: str, before: int) -> bool:
     (an edit refused, a tool's own error) is not judged here; a command never run again
     after its failure proves no fix either."""
     runs = _program_runs(view)
-    for index, (line, program, verdict, text, _) in enumerate(runs):
-        if line >= before or verdict != FAILED or not corroborated(problem, [text]):
+    for index, (line, program, verdict, output, _) in enumerate(runs):
+        if line >= before or verdict != FAILED or not corroborated(problem, [output]):
             continue
         later = next((run for run in runs[index + 1:] if run[1] == program), None)
         if later is None or later[2] != OK:
@@ -381,9 +384,12 @@ def _content(text: str) -> set[str]:
     return {word.lower() for word in re.findall(r"[A-Za-z][\w-]{3,}", text)} - _GENERIC
 
 
-def _program_runs(view: SessionView) -> list[tuple[int, str, str, str, Event]]:
-    """(line, program, verdict, output, call) of every shell run the lessons rule reads."""
-    def compute(v: SessionView) -> list[tuple[int, str, str, str, Event]]:
+def _program_runs(view: SessionView) -> list[tuple[int, str, str, _Output, Event]]:
+    """(line, program, verdict, output, call) of every shell run the lessons rule reads. The
+    output is a failed run's only, the one ``fix_held`` reads, as an ``_Output`` (read once
+    for every account checked against it): kept as text for every run, it held a long
+    session's shell outputs decompressed all extraction (5 MB of a 200 MB transcript's)."""
+    def compute(v: SessionView) -> list[tuple[int, str, str, _Output, Event]]:
         found = []
         for call in v.calls():
             command = command_text(call)
@@ -392,8 +398,9 @@ def _program_runs(view: SessionView) -> list[tuple[int, str, str, str, Event]]:
             if key is None:
                 continue
             result = v.results.get(call.call_id or "")
-            found.append((call.line, key[0], run_verdict(v, call),
-                          result.text if result else "", call))
+            verdict = run_verdict(v, call)
+            found.append((call.line, key[0], verdict, _Output(
+                result if result is not None and verdict == FAILED else ""), call))
         return found
     return list(view.remembered("summaries.program_runs", compute))
 
