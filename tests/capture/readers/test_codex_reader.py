@@ -234,3 +234,75 @@ def test_a_rollout_that_writes_no_echoes_keeps_every_user_item(tmp_path: Path):
     prompts = [e.text for e in read_transcript(path, agent="codex").events
                if e.kind == "prompt"]
     assert prompts == ["use uv, never pip", "Warning: something the harness says"]
+
+
+def _call_and_output(tool: str, output: str) -> str:
+    """A 0.4x-style call of ``tool`` and its plain-text output (made-up records)."""
+    return "\n".join([
+        _line("session_meta", {"id": "s", "cwd": "/p"}),
+        _line("response_item", {"type": "function_call", "name": tool, "call_id": "c1",
+                                "arguments": '{"command": ["make"]}'}),
+        _line("response_item", {"type": "function_call_output", "call_id": "c1",
+                                "output": output})]) + "\n"
+
+
+def _result_of(tmp_path: Path, tool: str, output: str):
+    path = tmp_path / "rollout.jsonl"
+    path.write_text(_call_and_output(tool, output))
+    [result] = [e for e in codex.read(str(path)).events if e.kind == "tool_result"]
+    return result
+
+
+@pytest.mark.parametrize("tool, output", [
+    ("shell", "failed in sandbox: main.go:3:1: undefined: x\n"),
+    ("shell", "failed in sandbox: "),
+    ("shell", "error: Failed to find expected lines in /p/a.py:\nold line"),
+    ("apply_patch", "apply_patch verification failed: invalid hunk at line 2"),
+    ("exec_command", "exec_command failed for `/bin/zsh -lc 'make'`: SandboxDenied {}"),
+    ("write_stdin", "write_stdin failed: stdin is closed for this session"),
+], ids=["sandbox-stderr", "sandbox-empty", "old-apply-patch", "verification", "exec-failed",
+        "poll-failed"])
+def test_the_harness_saying_a_command_failed_is_an_error_without_an_exit_code(
+        tmp_path: Path, tool: str, output: str):
+    result = _result_of(tmp_path, tool, output)
+    assert result.is_error and "no_verdict" not in result.extras
+
+
+def test_the_older_sandbox_s_exit_code_is_the_command_s(tmp_path: Path):
+    result = _result_of(tmp_path, "shell", "failed in sandbox Seatbelt with execution error: "
+                                           "denied, exit code: 3, stdout: x")
+    assert result.is_error and result.extras["exit_code"] == 3
+
+
+@pytest.mark.parametrize("tool, output", [
+    ("shell", "failed in sandbox None with execution error: command timed out"),
+    ("shell", "exec command rejected by user"),
+    ("exec_command", "aborted by user after 12.5s"),
+    ("shell_command", "approval policy is Never; reject command — do not ask"),
+    ("exec_command", 'exec_command failed: CreateProcess { message: "x rejected: blocked" }'),
+    ("write_stdin", "Chunk ID: 1\nWall time: 30.0 seconds\nProcess running with session ID 7\n"
+                    "Output:\n"),
+    ("shell", "something the harness never wrote before"),
+], ids=["timeout", "rejected", "aborted", "policy", "blocked", "still-running", "unseen"])
+def test_a_command_cut_short_turned_down_or_unexplained_has_no_verdict(
+        tmp_path: Path, tool: str, output: str):
+    result = _result_of(tmp_path, tool, output)
+    assert not result.is_error and result.extras.get("no_verdict") is True
+
+
+def test_a_tool_that_runs_no_command_keeps_its_plain_output_as_a_pass(tmp_path: Path):
+    result = _result_of(tmp_path, "update_plan", "Plan updated")
+    assert not result.is_error and "no_verdict" not in result.extras
+
+
+def test_a_script_with_no_status_header_is_read_by_the_harness_s_words(tmp_path: Path):
+    program = 'const r = await tools.exec_command({cmd: "make"}); text(r);'
+    path = tmp_path / "rollout.jsonl"
+    path.write_text("\n".join([
+        _line("session_meta", {"id": "s", "cwd": "/p"}),
+        _line("response_item", {"type": "custom_tool_call", "name": "exec", "call_id": "c1",
+                                "input": program}),
+        _line("response_item", {"type": "custom_tool_call_output", "call_id": "c1",
+                                "output": "aborted by user after 3.0s"})]) + "\n")
+    [result] = [e for e in codex.read(str(path)).events if e.kind == "tool_result"]
+    assert not result.is_error and result.extras.get("no_verdict") is True

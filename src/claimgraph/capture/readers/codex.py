@@ -17,6 +17,14 @@ text output whose header says ``Exit code: N`` (apply_patch) or ``Process exited
 "execution error: …" output means the command never ran, also an error. An output may also
 be a list of text blocks (joined).
 
+A command's output with no exit code is never a pass (``_codeless_verdict``): the older
+sandbox's "failed in sandbox …, exit code: N" gives the code; the harness's words that the
+call failed ("failed in sandbox: <stderr>", "error: …" and "apply_patch verification failed"
+from apply_patch, "exec_command failed for …", "write_stdin failed: …") make it an error;
+a call cut short or turned down ("… command timed out", "exec command rejected by user",
+"aborted by user after 9s", "approval policy is Never; reject command") and any other output
+get no verdict, like a ``write_stdin`` poll that finds its process still running.
+
 Code mode (codex_script.py): an ``exec`` call's input is a JavaScript program. One that only
 calls one known tool with literal arguments is read as that call; its output's status header
 decides the error, and a command run from a script, whose exit code the script does not
@@ -62,6 +70,22 @@ SCRIPT_TOOL, WAIT_TOOL = "exec", "wait"
 COMMAND_TOOL, POLL_TOOL = "exec_command", "write_stdin"
 #: exec_command's header when the command outlived the call (``write_stdin`` polls it later).
 _RUNNING = re.compile(r"^Process running with session ID (\d+)", re.MULTILINE)
+#: Tools that run a command or change files: their output is a pass only when it says so (an
+#: exit code); without one, the output's own first words decide (``_codeless_verdict``).
+COMMAND_TOOLS = frozenset({"shell", "shell_command", "local_shell", "exec_command", "write_stdin",
+                           "apply_patch"})
+#: The older sandbox's plain-text report of a command that failed, sometimes with its code:
+#: "failed in sandbox <Sandbox> with execution error: …, exit code: N, stdout: …".
+_SANDBOX_EXIT = re.compile(r"^failed in sandbox\b.{0,200}?\bexit code: (-?\d+)", re.DOTALL)
+#: The harness's own words for a call that ran and failed, in place of a command's output:
+#: "failed in sandbox: <stderr>", "execution error: …" (never ran), "error: …" (the older
+#: apply_patch), "apply_patch verification failed: …", "exec_command failed for `…`: …".
+_FAILED_HEAD = re.compile(r"^(?:failed in sandbox\b|execution error:|error:|"
+                          r"apply_patch verification failed\b|\w+ failed\b)")
+#: … and for a call that was cut short or turned down, which says nothing of the command:
+#: "…: command timed out", "exec command rejected by user", "aborted by user after 9s",
+#: "approval policy is Never; reject command", "… rejected: blocked by policy".
+_NOT_RUN_HEAD = re.compile(r"\btimed out\b|\brejected?\b|^aborted\b", re.IGNORECASE)
 
 
 def read(path: str, start_offset: int = 0) -> Transcript:
@@ -88,6 +112,7 @@ class _RolloutReader:
         self.commands: set[str] = set()  # exec_command call ids (their output may say running)
         self.polls: dict[str, str] = {}  # write_stdin call id -> the process session it reads
         self.running: dict[str, int] = {}  # running process session -> its command's result
+        self.tools: dict[str, str] = {}  # call id -> the tool it called
 
     def on_record(self, line: int, record: dict[str, Any]) -> None:
         kind = text_or_none(record.get("type")) or ""
@@ -240,6 +265,9 @@ class _RolloutReader:
             extras["exit_code"] = self.exit_codes.pop(call_id)
         code = extras.get("exit_code")
         failed = (isinstance(code, int) and code != 0) or extras.get("success") is False
+        if not isinstance(code, int) and "success" not in extras and call_id not in self.scripts \
+                and self.tools.get(call_id or "") in COMMAND_TOOLS:
+            failed, extras = _codeless_verdict(text, extras)
         return self.event("tool_result", line, stamp, call_id=call_id, text=text,
                           is_error=failed, extras=extras)
 
@@ -261,6 +289,8 @@ class _RolloutReader:
             self.commands.add(call_id)
         elif name == POLL_TOOL and call_id and isinstance(tool_input.get("session_id"), (str, int)):
             self.polls[call_id] = str(tool_input["session_id"])
+        if call_id:
+            self.tools[call_id] = name
         return self.event("tool_call", line, stamp, call_id=call_id, tool_name=name,
                           tool_input=tool_input, extras=extras)
 
@@ -290,7 +320,11 @@ class _RolloutReader:
         running waits for its cell's ``wait`` output."""
         result = self.builder.events[index]
         status, cell = codex_script.script_status(result.text)
-        if status is None:
+        if status is None:  # no status header ("aborted by user after 9s"): the harness's words
+            if "exit_code" in result.extras or "success" in result.extras:
+                return
+            failed, extras = _codeless_verdict(result.text, result.extras)
+            self.builder.amend(index, is_error=result.is_error or failed, extras=extras)
             return
         if cell is not None:
             self.cells[cell] = (index, tool)
@@ -353,6 +387,22 @@ def unechoed_is_harness(text: str, echoes: list[str]) -> bool:
 
 #: Tools a script calls whose output, as the script prints it, carries no exit code.
 _NO_EXIT_CODE = frozenset({"exec_command", "shell", "shell_command"})
+
+
+def _codeless_verdict(text: str, extras: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
+    """(failed, extras) for a command's output that carries no exit code: the sandbox's
+    "exit code: N" is one; the harness's words that the call failed make it an error; words
+    that it was cut short or turned down, and any other output, give no verdict -- nothing
+    says the command passed, so it is never read as a pass."""
+    head = text.lstrip()
+    sandbox = _SANDBOX_EXIT.match(head)
+    if sandbox:
+        code = int(sandbox[1])
+        return code != 0, {**extras, "exit_code": code}
+    first = head[:_HEADER_CHARS].split("\n", 1)[0]
+    if _FAILED_HEAD.match(head) and not _NOT_RUN_HEAD.search(first):
+        return True, extras
+    return False, {**extras, "no_verdict": True}
 
 
 def _first_line(path: str) -> Any:
