@@ -135,7 +135,8 @@ def test_an_outbox_of_whole_lines_an_older_version_left_is_still_appended(tmp_pa
     assert log.path.read_text(encoding="utf-8") == line + "\n"
     log.stage(store, [{"t": "set-mark", "key": "k", "value": 2}])
     log.commit_staged()
-    assert [L.parse(text)["seq"] for text in log.path.read_text().removesuffix("\n").split("\n")] == [1, 2]
+    lines = log.path.read_text().removesuffix("\n").split("\n")
+    assert [L.parse(text)["seq"] for text in lines] == [1, 2]
 
 
 def test_only_the_lines_the_file_lacks_are_derived_again(tmp_path):

@@ -17,8 +17,9 @@ screening and drops, or rewrites, what the rest of the session overtook:
   earlier message lists it (the bare pick says which option, never what it is);
 - a stance on a named thing (a code span, an identifier) that later words retire: the user
   later turning it down or replacing it ("replace `audience` with `github_app`", "don't add
-  `oidc-audience`", "I don't want monthly-salted ids" after the agent praised them), or, for anything but the user's own words, the agent reporting it replaced
-  or removed ("Replaced the `audience` input with `github-app`");
+  `oidc-audience`", "I don't want monthly-salted ids" after the agent praised them), or,
+  for anything but the user's own words, the agent reporting it replaced or removed
+  ("Replaced the `audience` input with `github-app`");
 - an agent's note that leans on a referent it does not carry ("Do not use it as an app
   selector"): alone, it says nothing the next session can act on;
 - the user's answers to the agent's questions that fed a plan the user then turned down
