@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from claimgraph.logic import oplog as L
 from claimgraph.opening import open_store
 from claimgraph.oplog import files as F
@@ -196,3 +198,23 @@ def test_a_fact_whose_values_do_not_fit_a_row_is_kept_as_its_whole_line():
     assert item == L.canonical_text({**effect, "writer": "w1", "seq": 1, "hlc": 2,
                                      "format": L.FORMAT})
     assert not L.row_fits(fact_row(fact)) and not L.row_fits("x") and not L.row_fits([1])
+
+
+def test_an_older_claimgraph_fails_loudly_on_this_outbox_instead_of_skipping_it(tmp_path):
+    """A claimgraph older than the outbox's ``effects`` reads only ``lines`` (its reader is
+    copied here as it was): an outbox without them was skipped silently, so what a crash
+    left there never reached the log. Now it raises; this version still appends it."""
+    store = MemoryStore()
+    log = OwnLog(tmp_path / "claims.db.oplog", "w1", clock=lambda: 10)
+    log.stage(store, [{"t": "set-mark", "key": "k", "value": 1}])
+    log.abandon_staged()  # as if killed after COMMIT: the outbox holds the line, the file not
+    box = store.get_mark(OUTBOX)
+
+    def older_reader(seq: int = 0) -> list[str]:
+        return [text for text in box.get("lines") or ()
+                if (L.parse(text) or {}).get("seq", 0) > seq]
+
+    with pytest.raises(TypeError):
+        older_reader()
+    log.flush_outbox(store)
+    assert [L.parse(text)["seq"] for text in log.path.read_text().splitlines()] == [1]
