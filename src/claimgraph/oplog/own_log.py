@@ -45,8 +45,8 @@ LOCK_TIMEOUT_S = 30.0
 #: other key: that reader skipped this outbox silently (an empty ``lines``) and went on
 #: numbering from its file, so the effects a crash left in it never reached the log. A JSON
 #: object where it expects a line's text makes its ``json.loads`` raise instead: its writes
-#: fail loudly (a TypeError) until a newer claimgraph appends them (docs/sync.md, "Going
-#: back to an older version"). Ours reads ``effects`` whenever it is there.
+#: fail loudly (a TypeError) until a newer claimgraph appends them (docs/sync.md, "The log").
+#: Ours reads ``effects`` whenever it is there.
 OLDER_READER_STOP = [{"outbox": "left by a newer claimgraph: upgrade to append its effects"}]
 
 
