@@ -41,6 +41,13 @@ OUTBOX = "oplog:outbox"
 #: everything) is answered without decoding the outbox itself.
 OUTBOX_HEAD = "oplog:outbox-head"
 LOCK_TIMEOUT_S = 30.0
+#: The outbox's ``lines``, read only by a claimgraph older than its ``effects``, which knows no
+#: other key: that reader skipped this outbox silently (an empty ``lines``) and went on
+#: numbering from its file, so the effects a crash left in it never reached the log. A JSON
+#: object where it expects a line's text makes its ``json.loads`` raise instead: its writes
+#: fail loudly (a TypeError) until a newer claimgraph appends them (docs/sync.md, "The log").
+#: Ours reads ``effects`` whenever it is there.
+OLDER_READER_STOP = [{"outbox": "left by a newer claimgraph: upgrade to append its effects"}]
 
 
 def wall_ms() -> int:
@@ -137,7 +144,7 @@ class OwnLog:
             first, writer = self._seq + 1, self.writer
             items = L.outbox_items(effects, writer, first, hlc)
             store.set_mark(OUTBOX, {"writer": writer, "first": first, "hlc": hlc,
-                                    "effects": items})
+                                    "effects": items, "lines": OLDER_READER_STOP})
             store.set_mark(OUTBOX_HEAD, {"writer": writer, "last": self._seq + len(items)})
             self._staged = (items, first, hlc)
         except BaseException:
