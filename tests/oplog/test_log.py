@@ -26,8 +26,8 @@ from .oplog_helpers import Replica, deliver
 
 
 def lines(path: Path) -> list[dict]:
-    text = path.read_text(encoding="utf-8").removesuffix("\n")
-    return [json.loads(line) for line in text.split("\n")]
+    texts = path.read_text(encoding="utf-8").removesuffix("\n").split("\n")
+    return [json.loads(text) for text in texts]
 
 
 def own_log(db: Path) -> Path:
@@ -276,8 +276,8 @@ def test_a_sync_within_one_file_time_tick_still_raises_the_clock_of_our_next_lin
     def write_one() -> int:
         log.stage(store, [{"t": "set-mark", "key": "k", "value": 1}])
         log.commit_staged()
-        text = log.path.read_text(encoding="utf-8").removesuffix("\n")
-        return L.parse(text.split("\n")[-1])["hlc"]
+        last = log.path.read_text(encoding="utf-8").removesuffix("\n").split("\n")[-1]
+        return L.parse(last)["hlc"]
 
     F.write_state(directory, {**F.fresh_state(), "clock": 5_000})
     assert write_one() == 5_001
