@@ -126,3 +126,10 @@ def test_a_picked_option_is_stored_as_before_when_the_proposal_was_not_carried_o
     session.prompt("Let's patch for option 1.")
     [fact] = _decided(session)
     assert "then:" not in fact["object"]
+
+
+def test_named_things_are_code_spans_file_names_and_identifiers_not_hyphenated_words() -> None:
+    from claimgraph.capture.extract.proposals import _named
+    assert set(_named("a `sync all` step in config.yaml for load_cache, cmdFinish and "
+                      "agent-build-tools, e.g. a read-only auto-refresh")) == {
+        "sync all", "config.yaml", "load_cache", "cmdFinish", "agent-build-tools"}

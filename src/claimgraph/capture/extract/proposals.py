@@ -53,7 +53,9 @@ _SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
 #: Named things of a project: code spans, file names, identifiers with _ - or inner capitals.
 _SPAN = re.compile(r"`([^`\n]{2,80})`")
 _FILE = re.compile(r"\b[\w-]{2,}(?:/[\w.-]+)*\.[a-z][a-z0-9]{0,4}\b")
-_IDENT = re.compile(r"\b[A-Za-z][a-z0-9]*(?:[_-][A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b")
+#: (A word joined by one hyphen is English as often as a name: "read-only", "auto-refresh".)
+_IDENT = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|"
+                    r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}\b")
 #: Ways to say yes that open an acceptance beyond ``approvals``' yes words.
 _ACCEPT_LEAD = frozenset("let's lets please go do".split())
 #: Words too common to name a proposal.
