@@ -56,7 +56,8 @@ _NEGATION = re.compile(r"^(?:no|not|don'?t|do not|never|skip)\s+", re.IGNORECASE
 def answer_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     if not view.project:
         return
-    yield from approval_candidates(view, option_detail)  # options the agent wrote, one picked in a reply
+    # options the agent wrote, one picked in a reply (plus the change its question proposed)
+    yield from approval_candidates(view, option_detail)
     yield from proposal_candidates(view)  # one change the agent proposed, accepted in a reply
     for action in of_kind(view, ASK, PLAN):
         if action.result is None:

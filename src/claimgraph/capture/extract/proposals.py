@@ -133,7 +133,8 @@ def accepting(found: Proposal, reply: str) -> str | None:
     if words[0] not in _YES and words[0] not in _ACCEPT_LEAD:
         return None
     mine, theirs = _content(found.text), _content(found.other)
-    shared = {w for w in words if len(w) >= 4 and w not in _COMMON and any(t.startswith(w) or w.startswith(t) for t in mine)}
+    shared = {w for w in words if len(w) >= 4 and w not in _COMMON
+              and any(t.startswith(w) or w.startswith(t) for t in mine)}
     if not shared:
         return None  # a bare yes may approve a step of today
     if words[0] not in _YES and not _same_verb(words[1:2], found.text):
