@@ -31,6 +31,7 @@ from claimgraph.capture.extract.actions import of_kind
 from claimgraph.capture.extract.afterwards import known_before, prompts_after, work_after
 from claimgraph.capture.extract.approvals import approval_candidates
 from claimgraph.capture.extract.asked import answers
+from claimgraph.capture.extract.proposals import option_detail, proposal_candidates
 from claimgraph.capture.extract.pick_scope import decision_text, picked_labels, verdict
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import (
@@ -55,7 +56,9 @@ _NEGATION = re.compile(r"^(?:no|not|don'?t|do not|never|skip)\s+", re.IGNORECASE
 def answer_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     if not view.project:
         return
-    yield from approval_candidates(view)  # options the agent wrote, one picked in a reply
+    # options the agent wrote, one picked in a reply (plus the change its question proposed)
+    yield from approval_candidates(view, option_detail)
+    yield from proposal_candidates(view)  # one change the agent proposed, accepted in a reply
     for action in of_kind(view, ASK, PLAN):
         if action.result is None:
             continue

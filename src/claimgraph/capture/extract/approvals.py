@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.afterwards import prompts_after
@@ -103,8 +103,15 @@ class Option:
     text: str
 
 
-def approval_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
-    """The options the person picked, one candidate each (module docstring)."""
+#: What the agent's closing question adds to a picked option (``proposals.option_detail``):
+#: given the session, the offer, the reply and the option, the words to add, or "".
+Detail = Callable[[SessionView, Event, Event, str, Option], str]
+
+
+def approval_candidates(view: SessionView,
+                        detail: Detail | None = None) -> Iterator[dict[str, Any]]:
+    """The options the person picked, one candidate each (module docstring); ``detail`` may
+    add the change the agent's closing question proposed for the option picked."""
     if not view.project:
         return
     typed = {event.line: text for event, text in user_texts(view)}
@@ -117,7 +124,8 @@ def approval_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             continue
         picked = pick(offer.text, said)
         if picked is not None and standing(view, offer, reply, picked):
-            yield _candidate(view, offer, reply, picked, said)
+            extra = detail(view, offer, reply, said, picked) if detail else ""
+            yield _candidate(view, offer, reply, picked, said, extra)
 
 
 def standing(view: SessionView, offer: Event, reply: Event, picked: Option) -> bool:
@@ -281,10 +289,12 @@ def _first_sentence(body: str) -> str:
 
 
 def _candidate(view: SessionView, offer: Event, reply: Event, option: Option,
-               said: str) -> dict[str, Any]:
+               said: str, extra: str = "") -> dict[str, Any]:
     evidence = [transcript_evidence(offer.line, option.text),
                 transcript_evidence(reply.line, short_quote(said))]
+    then = f" — then: {extra}" if extra else ""
     return candidate("answers", view.project or "", DECIDED,
-                     f"{option.text} (option {option.label} of the agent's, chosen by the user)",
+                     f"{option.text} (option {option.label} of the agent's, chosen by the user)"
+                     f"{then}",
                      evidence=evidence, trust="answers.approved", object_kind="literal",
                      subject_type="project", at=reply.timestamp)
