@@ -252,21 +252,22 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
     def _search_facts(self, params: tuple[Any, ...], heads: bool = False) -> list[Record]:
         """The candidates' sort keys first, the best ``limit`` of them then read whole or as
         heads (sqlite_sql SEARCH_*); ``params``: the phrase, the limit and, when already
-        matched, the entities' rowids."""
+        matched, the entities' rowids. The keys of every route come from one statement
+        (``sqlite_sql.search_keys``)."""
         phrase, limit = params[:2]
-        named_from = (params[2], limit) if len(params) == 3 else (phrase, limit)
-        given = len(params) == 3
-        named = [] if given and params[2] == "[]" else [  # none matched: nothing to read
-            r[0] for r in self._db.rows(q.named_entity_ids(given), named_from)]
-        keys: dict[int, Row] = {}  # pk -> its sort key row (pk last)
-        if named:
-            ends = (json.dumps(named), limit)
-            for sql in (q.SEARCH_SUBJECT_KEYS, q.SEARCH_OBJECT_KEYS):
-                keys.update((r[-1], r) for r in self._db.rows(sql, ends))
-        texts = self._text_hits(phrase, limit)
-        if texts:
-            keys.update((r[-1], r) for r in self._db.rows(q.SEARCH_KEYS_BY_PK,
-                                                           (json.dumps(texts), limit)))
+        values = {"phrase": phrase, "limit": limit}
+        named = "match"
+        if len(params) == 3:  # matched already: none, or their rowids
+            named = "none" if params[2] == "[]" else "given"
+            values["named"] = params[2]
+        first = self._first_text_hits(phrase, limit)
+        texts = "match" if first is None else "given" if first else "none"
+        if first:
+            values["texts"] = json.dumps(first)
+        if (named, texts) == ("none", "none"):
+            return []
+        keys: dict[int, Row] = {  # pk -> its sort key row (pk last); a later row wins
+            r[-1]: r for r in self._db.rows(q.SEARCH_KEYS[named, texts], values)}
         if not keys:
             return []
         ranked = self._cut_by_literal(list(keys.values()), limit)
@@ -331,17 +332,19 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         rows = sorted(rows, key=lambda r: place[r[0]])
         return self._hydrate([r[1:] for r in rows])
 
-    def _text_hits(self, phrase: str, limit: int) -> list[int]:
-        """The rowids of the newest ``limit * 10`` full-text hits. A phrase of several words
-        usually matches few facts, and then every match is a hit: read oldest first, they
-        come about twice as fast as walked back from the newest (a rare phrase reads its
-        whole posting lists either way). Only when there are more is the walk back needed."""
+    def _first_text_hits(self, phrase: str, limit: int) -> list[int] | None:
+        """The rowids of every full-text hit when there are no more than ``limit * 10``, else
+        None (the newest that many are then walked back to, in the keys' statement). A phrase
+        of several words usually matches few facts, and then every match is a hit: read
+        oldest first, they come about twice as fast as walked back from the newest (a rare
+        phrase reads its whole posting lists either way). A single word is walked back to at
+        once."""
         cap = limit * 10
         if cap >= 0 and " " in phrase:
             first = self._db.rows(q.SEARCH_FTS_FIRST_PKS, (phrase, cap + 1))
             if len(first) <= cap:
                 return [r[0] for r in first]
-        return [r[0] for r in self._db.rows(q.SEARCH_FTS_PKS, (phrase, limit))]
+        return None
 
     def schema_version(self) -> int:
         """The version stored in the database (``PRAGMA user_version``)."""
