@@ -229,9 +229,11 @@ CUT_LITERALS = ("SELECT f.pk, coalesce(f.object_lit, '') FROM json_each(?1) j"
 #: The kept facts' full rows (?1: their pks as JSON), in the search order.
 SEARCH_FACTS_BY_PK = (FACT_SELECT + " WHERE f.pk IN (SELECT value FROM json_each(?))"
                       + _SEARCH_ORDER)
-#: Search's heads carry the literal too (read with the row anyway): a route tells facts that
-#: say the same words apart by nothing else (``logic.retrieval.shared_ranks``).
-_SEARCH_HEAD_SELECT = FACT_HEAD_SELECT.replace(" FROM facts f", ", f.object_lit FROM facts f")
+#: Search's heads carry the literal and the episode too (read with the row anyway): a route
+#: tells facts that say the same words apart by nothing else (``logic.retrieval.shared_ranks``),
+#: and the episode arm need not read a head's episode again (``Store.episode_members``).
+_SEARCH_HEAD_SELECT = FACT_HEAD_SELECT.replace(" FROM facts f",
+                                               ", f.object_lit, f.episode FROM facts f")
 SEARCH_HEADS_BY_PK = (_SEARCH_HEAD_SELECT + " WHERE f.pk IN (SELECT value FROM json_each(?))"
                       + _SEARCH_ORDER)
 
@@ -258,6 +260,7 @@ EPISODES_OF = common.episodes_of(" IN (SELECT value FROM json_each(:ids))")
 EPISODE_FACT_IDS = common.EPISODE_FACT_IDS
 FACTS_EPISODES = common.facts_episodes(" IN (SELECT value FROM json_each(:ids))")
 SMALL_EPISODES_OF = common.small_episodes_of(" IN (SELECT value FROM json_each(:ids))")
+SMALL_EPISODES_AMONG = common.small_episodes_among(" IN (SELECT value FROM json_each(:ids))")
 HEADS_BY_PK = ("SELECT f.pk, " + _SEARCH_HEAD_SELECT.removeprefix("SELECT ")
                + " WHERE f.pk IN (SELECT value FROM json_each(?))")
 
