@@ -674,6 +674,17 @@ def test_searchs_bounded_entity_routes_keep_walking_the_end_indexes_in_key_order
     assert object_cols[:2] == ["object_ref_id", "pk"]
 
 
+def test_the_lenders_episodes_are_sized_without_walking_them():
+    """Search's episode arm, its lenders' episodes known, counts each on the episode index up
+    to the cap (two seeks, or a bounded count): an episode is never walked whole to find
+    which episodes were given (a DISTINCT over the index walked 50k entries a search)."""
+    store = SqliteStore(":memory:")
+    plan = _plan(store, sqlite_sql.SMALL_EPISODES_AMONG, {"ids": '["ep-1"]', "cap": 301})
+    assert "SCAN json_each" in plan, plan
+    assert "SCAN m" not in plan and "SCAN f" not in plan, plan
+    assert plan.count("SEARCH m USING COVERING INDEX facts_episode (episode=?)") == 3, plan
+
+
 def test_search_keys_sort_in_python_as_the_sql_search_order():
     """Search sorts its candidates' key rows in Python; the kept facts are then read with the
     SQL order. Both must agree on every key: NULL and set t_invalid, equal valid times, ids that

@@ -583,7 +583,9 @@ class SqlStore(StoreDefaults):
         holds fewer than two of ``among`` lends nothing and is left out. The first read is
         of a few facts, the second of hundreds (every candidate of a search): a store of a
         few large episodes skips it. Episodes ``known`` already (by id) are not read: when
-        the given facts' are all known, the first read starts from their episodes."""
+        the given facts' are all known, the first read starts from their episodes; the
+        second skips them where the backend reads in id order (their rows' order is the
+        order episode shares are summed in, and a sum of floats depends on it)."""
         cap_row = int(cap) + 1
         if all(fact_id in known for fact_id in wanted):
             lent = sorted({str(e) for e in (known[i] for i in wanted) if e is not None})
@@ -596,6 +598,8 @@ class SqlStore(StoreDefaults):
         if not small:
             return []
         pool = sorted(among.union(wanted))
+        if not self._q.FACTS_EPISODES_IN_ID_ORDER:
+            known = {}
         unread = [fact_id for fact_id in pool if fact_id not in known]
         read = {str(r[0]): str(r[1]) for r in self._db.rows(
             self._q.FACTS_EPISODES, {"ids": self._q.id_list(unread)})} if unread else {}

@@ -90,6 +90,7 @@ if TYPE_CHECKING:
         FACTS_EPISODES: str
         SMALL_EPISODES_OF: str
         SMALL_EPISODES_AMONG: str
+        FACTS_EPISODES_IN_ID_ORDER: bool
         SET_DORMANT: str
         REVIVE: str
         DORMANT_IDS: str
@@ -364,13 +365,12 @@ def small_episodes_of(ids_term: str, source: str = "") -> str:
             " LIMIT :cap) AS c) < :cap END")
 
 
-def small_episodes_among(episodes_term: str) -> str:
-    """``small_episodes_of`` starting from the episodes themselves (``episodes_term``: the
-    dialect's test of ``m.episode`` against the list ``:ids``, here of episode ids): the
-    given facts' episodes are known already, so no fact is looked up by id. The episode
-    index confirms that each still has a fact."""
-    return small_episodes_of("", source="SELECT DISTINCT m.episode FROM facts m WHERE m.episode"
-                             + episodes_term)
+def small_episodes_among(episodes: str) -> str:
+    """``small_episodes_of`` starting from the episodes themselves (``episodes``: the
+    dialect's rows of the list ``:ids``, here of episode ids, as a column ``episode``): the
+    given facts' episodes are known already, so no fact is looked up by id (nor is an
+    episode's every fact walked to find it, as a DISTINCT over the episode index would)."""
+    return small_episodes_of("", source="SELECT DISTINCT episode FROM " + episodes)
 
 
 def touching(entity_ids: Sequence[str], direction: str, in_list: Any,

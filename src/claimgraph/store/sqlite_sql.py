@@ -260,7 +260,11 @@ EPISODES_OF = common.episodes_of(" IN (SELECT value FROM json_each(:ids))")
 EPISODE_FACT_IDS = common.EPISODE_FACT_IDS
 FACTS_EPISODES = common.facts_episodes(" IN (SELECT value FROM json_each(:ids))")
 SMALL_EPISODES_OF = common.small_episodes_of(" IN (SELECT value FROM json_each(:ids))")
-SMALL_EPISODES_AMONG = common.small_episodes_among(" IN (SELECT value FROM json_each(:ids))")
+SMALL_EPISODES_AMONG = common.small_episodes_among(
+    "(SELECT value AS episode FROM json_each(:ids)) AS given")
+#: FACTS_EPISODES walks the id list sorted (the IN list's ephemeral index, BINARY: code point
+#: order, as Python sorts str): rows known already can be put back in their place.
+FACTS_EPISODES_IN_ID_ORDER = True
 HEADS_BY_PK = ("SELECT f.pk, " + _SEARCH_HEAD_SELECT.removeprefix("SELECT ")
                + " WHERE f.pk IN (SELECT value FROM json_each(?))")
 
