@@ -435,10 +435,10 @@ class MemoryStore(MemoryPurge, StoreDefaults):
         wanted = set(ids)
         keep = None if among is None else set(among)
         facts = self._s["facts"]
-        episodes = {facts[i]["episode"] for i in wanted if i in facts and facts[i]["episode"]}
-        if not episodes or cap < 1:
+        given = {facts[i]["episode"] for i in wanted if i in facts and facts[i]["episode"]}
+        if not given or cap < 1:
             return []
-        members = [(f["id"], f["episode"]) for f in facts.values() if f["episode"] in episodes]
+        members = [(f["id"], f["episode"]) for f in facts.values() if f["episode"] in given]
         sizes: dict[str, int] = {}
         for _, episode in members:
             sizes[episode] = sizes.get(episode, 0) + 1

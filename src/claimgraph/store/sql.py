@@ -564,10 +564,10 @@ class SqlStore(StoreDefaults):
         self._refresh()
         if among is not None:
             return self._episode_members_among(wanted, cap, set(among), episodes or {})
-        episodes = sorted(str(r[0]) for r in self._db.rows(self._q.EPISODES_OF,
-                                                           {"ids": self._q.id_list(wanted)}))
+        given = sorted(str(r[0]) for r in self._db.rows(self._q.EPISODES_OF,
+                                                        {"ids": self._q.id_list(wanted)}))
         out: list[tuple[str, str]] = []
-        for episode in episodes:
+        for episode in given:
             rows = self._db.rows(self._q.EPISODE_FACT_IDS,
                                  {"episode": episode, "cap": int(cap) + 1})
             if len(rows) <= cap:
