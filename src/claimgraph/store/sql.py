@@ -598,15 +598,14 @@ class SqlStore(StoreDefaults):
         if not small:
             return []
         pool = sorted(among.union(wanted))
-        if not self._q.FACTS_EPISODES_IN_ID_ORDER:
-            known = {}
-        unread = [fact_id for fact_id in pool if fact_id not in known]
+        in_order = self._q.FACTS_EPISODES_IN_ID_ORDER
+        unread = [fact_id for fact_id in pool if fact_id not in known] if in_order else pool
         read = {str(r[0]): str(r[1]) for r in self._db.rows(
             self._q.FACTS_EPISODES, {"ids": self._q.id_list(unread)})} if unread else {}
-        # In the pool's order, as one read of them all gave it.
+        # In the pool's order, as one read of them all gives it (or as the server gave it).
         episode_of = {fact_id: str(episode) for fact_id in pool
                       for episode in (known[fact_id] if fact_id in known else read.get(fact_id),)
-                      if episode is not None}
+                      if episode is not None} if in_order else read
         shared = Counter(episode for fact_id, episode in episode_of.items() if fact_id in among)
         return [(fact_id, episode) for fact_id, episode in episode_of.items()
                 if episode in small and shared[episode] >= 2 and fact_id in among]
