@@ -279,9 +279,9 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
     def _cut_by_literal(self, rows: list[Row], limit: int) -> list[Row]:
         """The best ``limit`` key rows (valid, -t_valid, literal, id, pk; all when ``limit`` is
         negative, as SQL's LIMIT -1), in any order (the kept facts are read in the search
-        order). A named entity's rows come without their literal (None): where the cut falls
-        among facts of one valid time, their literals are read (one read of those few), so
-        the literal decides which stay, never the id."""
+        order). A named entity's rows come without their literal and id (None): where the cut
+        falls among facts of one valid time, those are read (one read of those few), so the
+        literal decides which stay, never the id (but between equal literals)."""
         if limit < 0 or len(rows) <= limit:
             return rows
         if limit == 0:
@@ -299,9 +299,9 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
             return ordered[:limit]
         tied = ordered[start:end]
         unread = [r[-1] for r in tied if r[2] is None]
-        text: dict[int, str] = (dict(self._db.rows(q.CUT_LITERALS, (json.dumps(unread),)))
-                                if unread else {})
-        tied.sort(key=lambda r: (text.get(r[-1], "") if r[2] is None else r[2], r[3]))
+        read: dict[int, tuple[str, str]] = {pk: (text, fact_id) for pk, text, fact_id in (
+            self._db.rows(q.CUT_LITERALS, (json.dumps(unread),)) if unread else ())}
+        tied.sort(key=lambda r: read.get(r[-1], ("", "")) if r[2] is None else (r[2], r[3]))
         return ordered[:start] + tied[:limit - start]
 
     def rank_words(self, words: Sequence[str], limit: int = 50, *,

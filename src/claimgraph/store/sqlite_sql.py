@@ -174,10 +174,11 @@ SEARCH_FTS_FIRST_PKS = "SELECT rowid FROM fact_fts WHERE fact_fts MATCH ?1 LIMIT
 _KEYS = "{t}.t_invalid IS NOT NULL, -{t}.t_valid, coalesce({t}.object_lit, ''), {t}.id, {t}.pk"
 _BEST = " ORDER BY 1, 2, 3, 4 LIMIT ?2"
 #: A named entity's part reads its end index alone (a row read per fact would cost more than
-#: the rest of the search): its keys have no literal, so it gives every fact tied on (valid,
-#: valid time) with its ``limit``-th, and ``SqliteStore._cut_by_literal`` reads the literals
-#: of the facts tied at the final cut only (CUT_LITERALS).
-_NAMED_PART = ("SELECT s.t_invalid IS NOT NULL AS v, -s.t_valid AS t, NULL AS lit, s.id AS id,"
+#: the rest of the search): its keys have no literal (nor id: hundreds of strings a token that
+#: only a tie uses), so it gives every fact tied on (valid, valid time) with its ``limit``-th,
+#: and ``SqliteStore._cut_by_literal`` reads the literals and ids of the facts tied at the
+#: final cut only (CUT_LITERALS).
+_NAMED_PART = ("SELECT s.t_invalid IS NOT NULL AS v, -s.t_valid AS t, NULL AS lit, NULL AS id,"
                " s.pk AS pk FROM facts s WHERE s.{end} IN (SELECT id FROM named)"
                " LIMIT :limit * 10")
 _NAMED_CUT = ("SELECT v, t, lit, id, pk FROM {part} WHERE :limit < 0"
@@ -223,8 +224,8 @@ SEARCH_KEYS = {(named, texts): search_keys(named, texts)
                if (named, texts) != ("none", "none")}
 
 
-#: The literals of facts tied at search's cut (?1: their pks as JSON).
-CUT_LITERALS = ("SELECT f.pk, coalesce(f.object_lit, '') FROM json_each(?1) j"
+#: The literals and ids of facts tied at search's cut (?1: their pks as JSON).
+CUT_LITERALS = ("SELECT f.pk, coalesce(f.object_lit, ''), f.id FROM json_each(?1) j"
                 " CROSS JOIN facts f ON f.pk = j.value")
 #: The kept facts' full rows (?1: their pks as JSON), in the search order.
 SEARCH_FACTS_BY_PK = (FACT_SELECT + " WHERE f.pk IN (SELECT value FROM json_each(?))"
