@@ -2,8 +2,9 @@
 query timed beside a bare FTS5 query on the same connection (the same-run floor).
 
 The older version reads the store as it was built (``search_top10.py``'s base file); this
-checkout reads a copy of it (migrated on first open). Each round is one process per version:
-warm-up, then every query of the pool (``bench_search.queries``) once. Reported: per version,
+checkout reads a copy of it (migrated on first open). Each round is one process per version
+(the first version turning with the round): warm-up, then every query of the pool
+(``bench_search.queries``) once. Reported: per version,
 the median over rounds of p50 and p95 (with min and max), and the bare-FTS figures beside them;
 also the search's CPU time per query (less moved by other processes on a shared machine).
 
@@ -143,8 +144,12 @@ def main() -> None:
         if args.base:
             versions["base"] = (args.base, args.store)
         found: dict[str, list[dict]] = {name: [] for name in versions}
-        for _ in range(args.rounds):
-            for name, (code, store) in versions.items():
+        names = list(versions)
+        for n in range(args.rounds):
+            # Each round starts with the next version: none always runs first or last (the
+            # page cache and the machine's load drift within a round).
+            for name in names[n % len(names):] + names[:n % len(names)]:
+                code, store = versions[name]
                 found[name].append(_spawn(code, store, size, args.limit, args.questions))
     print(json.dumps({"facts": size, "limit": args.limit, "rounds": args.rounds, **{
         name: {"search_ms": _summary(r, "search"), "raw_fts_ms": _summary(r, "raw_fts"),

@@ -57,6 +57,19 @@ def test_no_statement_runs_over_an_empty_list(traced):
     assert not [s for s in statements if "json_each('[]')" in s]
 
 
+def test_each_texts_candidate_keys_come_from_one_statement(traced):
+    """A token's named entities, its facts by either end and its full-text hits are read in
+    one statement: the entity ids and the hits' rowids never travel to Python and back."""
+    sh, statements = traced
+    found = search(sh, "dog park", limit=10)
+    assert found["facts"], "the probe found nothing"
+    keys = [s for s in statements if "CROSS JOIN facts f ON f.pk = j.pk" in s]
+    assert [s for s in keys if "entity_fts MATCH" in s and " facts s " in s], keys
+    assert not [s for s in statements if s.startswith("SELECT e.id FROM")], statements
+    assert not [s for s in statements if s.startswith("SELECT rowid FROM fact_fts")
+                and "DESC" in s], statements
+
+
 def test_no_fact_is_read_whole_twice(traced):
     """The heads that tie have their text read whole; the shown ones among them are not read
     again (the turns tie on words, valid time and confidence)."""

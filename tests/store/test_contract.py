@@ -771,6 +771,27 @@ def test_episode_members_among_keeps_only_those_facts_rows(store):
     assert among(["m-2"], 10, []) == [] and among([], 10, ["m-1"]) == []
 
 
+def test_episode_members_with_episodes_known_give_the_same_rows(store):
+    """``episodes`` (search's heads carry theirs) spares reading them again: some known, all
+    the given facts' known, a known "none", the rows are those of a read of every one, in
+    the same order (search sums the episode shares of floats in it)."""
+    entity(store, "e-1", "Core")
+    store.insert_facts([fact(i, "e-1", lit=i, episode=ep, **extra) for i, ep, extra in (
+        ("n-1", "ep-1", {}), ("m-1", "ep-2", {}), ("n-2", "ep-1", {"t_invalid": 2000}),
+        ("o-1", None, {}), ("n-3", "ep-1", {}), ("m-2", "ep-2", {}), ("p-1", "ep-3", {}))])
+    truth = {"n-1": "ep-1", "m-1": "ep-2", "n-2": "ep-1", "o-1": None, "n-3": "ep-1",
+             "m-2": "ep-2", "p-1": "ep-3"}
+    everyone = [*truth, "f-nope"]
+    for ids, cap in ((["n-3"], 10), (["m-2", "n-1"], 10), (["m-2", "n-1"], 2), (["o-1"], 10),
+                     (["m-2", "n-1"], 3), (["p-1", "o-1"], 10)):
+        for keep in (everyone, ["n-1", "n-2", "p-1", "o-1"], ["m-1", "m-2", "n-1", "n-2"]):
+            plain = store.episode_members(ids, cap, among=keep)
+            for known in (truth, {i: truth[i] for i in ids if i in truth},
+                          {i: e for i, e in truth.items() if i not in ids}, {"o-1": None}):
+                assert store.episode_members(ids, cap, among=keep,
+                                             episodes=known) == plain, (ids, cap, known)
+
+
 def test_search_inside_a_transaction_sees_its_own_writes(store):
     with store.transaction():
         entity(store, "e-1", "Scheduler", aliases=["timer-jobs"])

@@ -660,17 +660,29 @@ def test_fact_heads_are_read_from_the_end_indexes_alone(direction, ends):
 
 
 def test_searchs_bounded_entity_routes_keep_walking_the_end_indexes_in_key_order():
-    """SEARCH_SUBJECT_KEYS and SEARCH_OBJECT_KEYS take the first rows an index gives (LIMIT, no
-    ORDER BY): the head indexes keep the old key order, so the same candidates come back, and
-    their sort keys come from the index alone."""
+    """Search's subject and object parts (``sqlite_sql.search_keys``) take the first rows an
+    index gives (LIMIT, no ORDER BY): the head indexes keep the old key order, so the same
+    candidates come back, and their sort keys come from the index alone."""
     store = SqliteStore(":memory:")
-    for sql, side in ((sqlite_sql.SEARCH_SUBJECT_KEYS, "subject"),
-                      (sqlite_sql.SEARCH_OBJECT_KEYS, "object")):
-        assert f"COVERING INDEX facts_{side}_heads" in _plan(store, sql, ['["e-1"]', 5])
+    for sql in sqlite_sql.SEARCH_KEYS.values():
+        plan = _plan(store, sql, {"phrase": '"core"', "limit": 5, "named": "[1]", "texts": "[1]"})
+        for side in ("subject", "object"):
+            assert (f"COVERING INDEX facts_{side}_heads" in plan) == ("named AS" in sql), plan
     subject_cols = [r[2] for r in store._db.rows("PRAGMA index_info(facts_subject_heads)")]
     object_cols = [r[2] for r in store._db.rows("PRAGMA index_info(facts_object_heads)")]
     assert subject_cols[:4] == ["subject_id", "predicate", "t_valid", "pk"]
     assert object_cols[:2] == ["object_ref_id", "pk"]
+
+
+def test_the_lenders_episodes_are_sized_without_walking_them():
+    """Search's episode arm, its lenders' episodes known, counts each on the episode index up
+    to the cap (two seeks, or a bounded count): an episode is never walked whole to find
+    which episodes were given (a DISTINCT over the index walked 50k entries a search)."""
+    store = SqliteStore(":memory:")
+    plan = _plan(store, sqlite_sql.SMALL_EPISODES_AMONG, {"ids": '["ep-1"]', "cap": 301})
+    assert "SCAN json_each" in plan, plan
+    assert "SCAN m" not in plan and "SCAN f" not in plan, plan
+    assert plan.count("SEARCH m USING COVERING INDEX facts_episode (episode=?)") == 3, plan
 
 
 def test_search_keys_sort_in_python_as_the_sql_search_order():
@@ -689,10 +701,11 @@ def test_search_keys_sort_in_python_as_the_sql_search_order():
     in_sql = [r[0] for r in store._db.rows("SELECT f.pk FROM facts f WHERE f.pk IN"
                                            " (SELECT value FROM json_each(?))"
                                            + sqlite_sql._SEARCH_ORDER, (every,))]
-    keys = store._db.rows(sqlite_sql.SEARCH_KEYS_BY_PK, (every, -1))  # -1: no limit
+    by_pk = sqlite_sql.SEARCH_KEYS["none", "given"]
+    keys = store._db.rows(by_pk, {"texts": every, "limit": -1})  # -1: no limit
     assert [k[-1] for k in sorted(keys)] == in_sql
     assert [k[-1] for k in keys] == in_sql  # SQLite's own sort of the key rows agrees
-    assert [k[-1] for k in store._db.rows(sqlite_sql.SEARCH_KEYS_BY_PK, (every, 7))] == in_sql[:7]
+    assert [k[-1] for k in store._db.rows(by_pk, {"texts": every, "limit": 7})] == in_sql[:7]
     assert len({k[1] for k in keys}) == 3 and {k[0] for k in keys} == {0, 1}
 
 

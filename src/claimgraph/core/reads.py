@@ -286,7 +286,10 @@ def _episodes(sh: Shell, found: R.Candidates) -> dict[str, str]:
     if not ids:
         return {}
     known = found.by_id()
-    rows = sh.store.episode_members(ids, R.EPISODE_MEMBERS_CAP, among=known)
+    # The heads read from the table (the text and word routes) carry their episode.
+    read = {fact_id: entry[2]["episode"] for fact_id, entry in known.items()
+            if "episode" in entry[2]}
+    rows = sh.store.episode_members(ids, R.EPISODE_MEMBERS_CAP, among=known, episodes=read)
     return {fact_id: episode for fact_id, episode in rows if fact_id in known}
 
 

@@ -23,7 +23,7 @@ and the curator's reads, ``store.sqlite_curation``).
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from typing import Any, Iterable, Protocol, Sequence
+from typing import Any, Iterable, Mapping, Protocol, Sequence
 
 Record = dict[str, Any]
 
@@ -235,7 +235,9 @@ class Store(Protocol):
         and a question's answer follows it: docs/search.md). Rows in no particular order."""
 
     def episode_members(self, ids: Iterable[str], cap: int,
-                        among: Iterable[str] | None = None) -> list[tuple[str, str]]:
+                        among: Iterable[str] | None = None, *,
+                        episodes: Mapping[str, str | None] | None = None
+                        ) -> list[tuple[str, str]]:
         """(fact id, episode id) for the facts, closed ones included, of the given facts'
         episodes (those included) that hold at most ``cap`` facts; a bigger episode gives
         none (too large to say where an answer lies), nor does a fact with no episode.
@@ -243,7 +245,8 @@ class Store(Protocol):
         candidates in it (docs/search.md). ``among``: only these facts' rows (search's
         candidates), read by id rather than by episode, so an episode's other facts are
         never read: its size is counted on the episode index alone; an episode that holds
-        fewer than two of them gives none (one alone borrows from no one)."""
+        fewer than two of them gives none (one alone borrows from no one). ``episodes``: the
+        episode (None: none) of facts already read (search's heads), not read again."""
 
     def stats(self) -> dict[str, Any]:
         """{format, entities, facts: {total, valid, invalidated}, episodes, predicates: {status:

@@ -12,7 +12,7 @@ import copy
 import json
 import sqlite3
 from contextlib import closing
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from claimgraph import STORE_FORMAT
 from claimgraph.logic.model import (
@@ -427,15 +427,18 @@ class MemoryStore(MemoryPurge, StoreDefaults):
         return out
 
     def episode_members(self, ids: Iterable[str], cap: int,
-                        among: Iterable[str] | None = None) -> list[tuple[str, str]]:
-        """Every fact is looked at (the tests' store): the episodes' sizes are counted whole."""
+                        among: Iterable[str] | None = None, *,
+                        episodes: Mapping[str, str | None] | None = None
+                        ) -> list[tuple[str, str]]:
+        """Every fact is looked at (the tests' store): the episodes' sizes are counted whole
+        (``episodes``, known already, saves nothing here)."""
         wanted = set(ids)
         keep = None if among is None else set(among)
         facts = self._s["facts"]
-        episodes = {facts[i]["episode"] for i in wanted if i in facts and facts[i]["episode"]}
-        if not episodes or cap < 1:
+        given = {facts[i]["episode"] for i in wanted if i in facts and facts[i]["episode"]}
+        if not given or cap < 1:
             return []
-        members = [(f["id"], f["episode"]) for f in facts.values() if f["episode"] in episodes]
+        members = [(f["id"], f["episode"]) for f in facts.values() if f["episode"] in given]
         sizes: dict[str, int] = {}
         for _, episode in members:
             sizes[episode] = sizes.get(episode, 0) + 1

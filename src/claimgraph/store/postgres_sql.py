@@ -141,6 +141,10 @@ EPISODES_OF = pg(common.episodes_of(" = ANY(:ids::text[])"))
 EPISODE_FACT_IDS = pg(common.EPISODE_FACT_IDS)
 FACTS_EPISODES = pg(common.facts_episodes(" = ANY(:ids::text[])"))
 SMALL_EPISODES_OF = pg(common.small_episodes_of(" = ANY(:ids::text[])"))
+SMALL_EPISODES_AMONG = pg(common.small_episodes_among("unnest(:ids::text[]) AS given(episode)"))
+#: The server gives FACTS_EPISODES' rows in its plan's order, which decides the order episode
+#: shares are summed in (floats): every candidate's episode is read, known or not.
+FACTS_EPISODES_IN_ID_ORDER = False
 
 #: How many facts hold a word (%(q)s: one word's tsquery), counted up to %(n)s (a GIN bitmap
 #: walk that stops at the budget: ``logic.query_words.within_budget`` decides from it).

@@ -52,14 +52,16 @@ def fact_head(fact: Record) -> Record:
     return head
 
 
-#: A search route's head: a fact head and its literal (``search_head``).
-SEARCH_HEAD_FIELDS = (*FACT_HEAD_FIELDS, "object_lit")
+#: A search route's head: a fact head, its literal and its episode (``search_head``).
+SEARCH_HEAD_FIELDS = (*FACT_HEAD_FIELDS, "object_lit", "episode")
 
 
 def search_head(fact: Record) -> Record:
-    """``fact_head`` and the literal: what search's word and full-text routes hand back as a
-    head (a route tells facts that say the same words apart by nothing else)."""
-    return {**fact_head(fact), "object_lit": fact.get("object_lit")}
+    """``fact_head``, the literal and the episode: what search's word and full-text routes hand
+    back as a head (a route tells facts that say the same words apart by nothing else; the
+    episode comes with the row, so the episode arm need not read it again by id)."""
+    return {**fact_head(fact), "object_lit": fact.get("object_lit"),
+            "episode": fact.get("episode")}
 
 
 def in_asked_order(wanted: Sequence[str], found: Mapping[str, Record]) -> list[Record]:

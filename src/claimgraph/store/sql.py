@@ -555,39 +555,57 @@ class SqlStore(StoreDefaults):
                 for r in rows]
 
     def episode_members(self, ids: Iterable[str], cap: int,
-                        among: Iterable[str] | None = None) -> list[tuple[str, str]]:
+                        among: Iterable[str] | None = None, *,
+                        episodes: Mapping[str, str | None] | None = None
+                        ) -> list[tuple[str, str]]:
         wanted = sorted(set(ids))
         if not wanted or cap < 1:
             return []
         self._refresh()
         if among is not None:
-            return self._episode_members_among(wanted, cap, set(among))
-        episodes = sorted(str(r[0]) for r in self._db.rows(self._q.EPISODES_OF,
-                                                           {"ids": self._q.id_list(wanted)}))
+            return self._episode_members_among(wanted, cap, set(among), episodes or {})
+        given = sorted(str(r[0]) for r in self._db.rows(self._q.EPISODES_OF,
+                                                        {"ids": self._q.id_list(wanted)}))
         out: list[tuple[str, str]] = []
-        for episode in episodes:
+        for episode in given:
             rows = self._db.rows(self._q.EPISODE_FACT_IDS,
                                  {"episode": episode, "cap": int(cap) + 1})
             if len(rows) <= cap:
                 out.extend((str(r[0]), episode) for r in rows)
         return out
 
-    def _episode_members_among(self, wanted: list[str], cap: int,
-                               among: set[str]) -> list[tuple[str, str]]:
+    def _episode_members_among(self, wanted: list[str], cap: int, among: set[str],
+                               known: Mapping[str, str | None]) -> list[tuple[str, str]]:
         """``episode_members`` kept to ``among``, without reading the episodes' other facts:
         first the given facts' episodes of at most ``cap`` facts, each counted on the
         episode index alone, up to ``cap + 1`` entries (one read); only if there are any,
         the episodes of ``among`` and the given facts in one read by id. An episode that
         holds fewer than two of ``among`` lends nothing and is left out. The first read is
         of a few facts, the second of hundreds (every candidate of a search): a store of a
-        few large episodes skips it."""
-        small = {str(r[0]) for r in self._db.rows(
-            self._q.SMALL_EPISODES_OF, {"ids": self._q.id_list(wanted), "cap": int(cap) + 1})}
+        few large episodes skips it. Episodes ``known`` already (by id) are not read: when
+        the given facts' are all known, the first read starts from their episodes; the
+        second skips them where the backend reads in id order (their rows' order is the
+        order episode shares are summed in, and a sum of floats depends on it)."""
+        cap_row = int(cap) + 1
+        if all(fact_id in known for fact_id in wanted):
+            lent = sorted({str(e) for e in (known[i] for i in wanted) if e is not None})
+            small = {str(r[0]) for r in self._db.rows(
+                self._q.SMALL_EPISODES_AMONG, {"ids": self._q.id_list(lent), "cap": cap_row})
+                } if lent else set()
+        else:
+            small = {str(r[0]) for r in self._db.rows(
+                self._q.SMALL_EPISODES_OF, {"ids": self._q.id_list(wanted), "cap": cap_row})}
         if not small:
             return []
         pool = sorted(among.union(wanted))
-        episode_of = {str(r[0]): str(r[1]) for r in self._db.rows(
-            self._q.FACTS_EPISODES, {"ids": self._q.id_list(pool)})}
+        in_order = self._q.FACTS_EPISODES_IN_ID_ORDER
+        unread = [fact_id for fact_id in pool if fact_id not in known] if in_order else pool
+        read = {str(r[0]): str(r[1]) for r in self._db.rows(
+            self._q.FACTS_EPISODES, {"ids": self._q.id_list(unread)})} if unread else {}
+        # In the pool's order, as one read of them all gives it (or as the server gave it).
+        episode_of = {fact_id: str(episode) for fact_id in pool
+                      for episode in (known[fact_id] if fact_id in known else read.get(fact_id),)
+                      if episode is not None} if in_order else read
         shared = Counter(episode for fact_id, episode in episode_of.items() if fact_id in among)
         return [(fact_id, episode) for fact_id, episode in episode_of.items()
                 if episode in small and shared[episode] >= 2 and fact_id in among]

@@ -89,6 +89,8 @@ if TYPE_CHECKING:
         EPISODE_FACT_IDS: str
         FACTS_EPISODES: str
         SMALL_EPISODES_OF: str
+        SMALL_EPISODES_AMONG: str
+        FACTS_EPISODES_IN_ID_ORDER: bool
         SET_DORMANT: str
         REVIVE: str
         DORMANT_IDS: str
@@ -345,7 +347,7 @@ def facts_episodes(ids_term: str) -> str:
             + " AND f.episode IS NOT NULL")
 
 
-def small_episodes_of(ids_term: str) -> str:
+def small_episodes_of(ids_term: str, source: str = "") -> str:
     """``Store.episode_members`` with ``among``, first: the distinct episodes of the given
     facts (``ids_term``: the dialect's test of ``f.id`` against ``:ids``) that hold fewer
     than ``:cap`` facts (one more than the cap asked), on the episode index alone (no fact
@@ -355,11 +357,20 @@ def small_episodes_of(ids_term: str) -> str:
     and their episodes: when none is small, the many facts ``among`` are never looked up."""
     def end(which: str) -> str:
         return f"(SELECT {which}(m.pk) FROM facts m WHERE m.episode = e.episode)"
-    return ("SELECT e.episode FROM (SELECT DISTINCT f.episode FROM facts f WHERE f.id"
-            + ids_term + " AND f.episode IS NOT NULL) AS e"
+    source = source or ("SELECT DISTINCT f.episode FROM facts f WHERE f.id" + ids_term
+                        + " AND f.episode IS NOT NULL")
+    return ("SELECT e.episode FROM (" + source + ") AS e"
             " WHERE CASE WHEN " + end("max") + " - " + end("min") + " < :cap - 1 THEN 1 = 1"
             " ELSE (SELECT count(*) FROM (SELECT 1 FROM facts m WHERE m.episode = e.episode"
             " LIMIT :cap) AS c) < :cap END")
+
+
+def small_episodes_among(episodes: str) -> str:
+    """``small_episodes_of`` starting from the episodes themselves (``episodes``: the
+    dialect's rows of the list ``:ids``, here of episode ids, as a column ``episode``): the
+    given facts' episodes are known already, so no fact is looked up by id (nor is an
+    episode's every fact walked to find it, as a DISTINCT over the episode index would)."""
+    return small_episodes_of("", source="SELECT DISTINCT episode FROM " + episodes)
 
 
 def touching(entity_ids: Sequence[str], direction: str, in_list: Any,

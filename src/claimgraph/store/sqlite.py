@@ -11,9 +11,9 @@ commit (seen through ``PRAGMA data_version``) clears the cache before the next r
 
 from __future__ import annotations
 
-import heapq
 import json
 import math
+import operator
 import sqlite3
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -39,9 +39,8 @@ _ENTITY_CACHE_MAX = 50_000
 SEARCH_INDEXES = ("fact_fts", "entity_fts", "episode_fts", "fact_words")
 
 
-def _time_key(row: Row) -> tuple[Any, Any]:
-    """A search key row's (valid, -t_valid): the order before the literal."""
-    return row[0], row[1]
+#: A search key row's (valid, -t_valid): the order before the literal.
+_time_key = operator.itemgetter(0, 1)
 
 
 class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
@@ -252,21 +251,22 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
     def _search_facts(self, params: tuple[Any, ...], heads: bool = False) -> list[Record]:
         """The candidates' sort keys first, the best ``limit`` of them then read whole or as
         heads (sqlite_sql SEARCH_*); ``params``: the phrase, the limit and, when already
-        matched, the entities' rowids."""
+        matched, the entities' rowids. The keys of every route come from one statement
+        (``sqlite_sql.search_keys``)."""
         phrase, limit = params[:2]
-        named_from = (params[2], limit) if len(params) == 3 else (phrase, limit)
-        given = len(params) == 3
-        named = [] if given and params[2] == "[]" else [  # none matched: nothing to read
-            r[0] for r in self._db.rows(q.named_entity_ids(given), named_from)]
-        keys: dict[int, Row] = {}  # pk -> its sort key row (pk last)
-        if named:
-            ends = (json.dumps(named), limit)
-            for sql in (q.SEARCH_SUBJECT_KEYS, q.SEARCH_OBJECT_KEYS):
-                keys.update((r[-1], r) for r in self._db.rows(sql, ends))
-        texts = self._text_hits(phrase, limit)
-        if texts:
-            keys.update((r[-1], r) for r in self._db.rows(q.SEARCH_KEYS_BY_PK,
-                                                           (json.dumps(texts), limit)))
+        values = {"phrase": phrase, "limit": limit}
+        named = "match"
+        if len(params) == 3:  # matched already: none, or their rowids
+            named = "none" if params[2] == "[]" else "given"
+            values["named"] = params[2]
+        first = self._first_text_hits(phrase, limit)
+        texts = "match" if first is None else "given" if first else "none"
+        if first:
+            values["texts"] = json.dumps(first)
+        if (named, texts) == ("none", "none"):
+            return []
+        keys: dict[int, Row] = {  # pk -> its sort key row (pk last); a later row wins
+            r[-1]: r for r in self._db.rows(q.SEARCH_KEYS[named, texts], values)}
         if not keys:
             return []
         ranked = self._cut_by_literal(list(keys.values()), limit)
@@ -279,24 +279,30 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
     def _cut_by_literal(self, rows: list[Row], limit: int) -> list[Row]:
         """The best ``limit`` key rows (valid, -t_valid, literal, id, pk; all when ``limit`` is
         negative, as SQL's LIMIT -1), in any order (the kept facts are read in the search
-        order). A named entity's rows come without their literal (None): where the cut falls
-        among facts of one valid time, their literals are read (one read of those few), so
-        the literal decides which stay, never the id."""
+        order). A named entity's rows come without their literal and id (None): where the cut
+        falls among facts of one valid time, those are read (one read of those few), so the
+        literal decides which stay, never the id (but between equal literals)."""
         if limit < 0 or len(rows) <= limit:
             return rows
-        ranked = heapq.nsmallest(limit, rows, key=_time_key)
-        if not ranked:
-            return ranked
-        edge = _time_key(ranked[-1])
-        tied = [r for r in rows if _time_key(r) == edge]
-        inside = sum(1 for r in ranked if _time_key(r) == edge)
-        if len(tied) == inside:
-            return ranked
+        if limit == 0:
+            return []
+        # One sort in C (the same order as a keyed nsmallest, which ran Python per row): the
+        # rows tied with the limit-th on (valid, valid time) are one run around it.
+        ordered = sorted(rows, key=_time_key)
+        edge = _time_key(ordered[limit - 1])
+        start, end = limit - 1, limit
+        while start and _time_key(ordered[start - 1]) == edge:
+            start -= 1
+        while end < len(ordered) and _time_key(ordered[end]) == edge:
+            end += 1
+        if end == limit:
+            return ordered[:limit]
+        tied = ordered[start:end]
         unread = [r[-1] for r in tied if r[2] is None]
-        text: dict[int, str] = (dict(self._db.rows(q.CUT_LITERALS, (json.dumps(unread),)))
-                                if unread else {})
-        tied.sort(key=lambda r: (text.get(r[-1], "") if r[2] is None else r[2], r[3]))
-        return [r for r in ranked if _time_key(r) != edge] + tied[:inside]
+        read: dict[int, tuple[str, str]] = {pk: (text, fact_id) for pk, text, fact_id in (
+            self._db.rows(q.CUT_LITERALS, (json.dumps(unread),)) if unread else ())}
+        tied.sort(key=lambda r: read.get(r[-1], ("", "")) if r[2] is None else (r[2], r[3]))
+        return ordered[:start] + tied[:limit - start]
 
     def rank_words(self, words: Sequence[str], limit: int = 50, *,
                    heads: bool = False) -> list[Record] | None:
@@ -331,17 +337,19 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         rows = sorted(rows, key=lambda r: place[r[0]])
         return self._hydrate([r[1:] for r in rows])
 
-    def _text_hits(self, phrase: str, limit: int) -> list[int]:
-        """The rowids of the newest ``limit * 10`` full-text hits. A phrase of several words
-        usually matches few facts, and then every match is a hit: read oldest first, they
-        come about twice as fast as walked back from the newest (a rare phrase reads its
-        whole posting lists either way). Only when there are more is the walk back needed."""
+    def _first_text_hits(self, phrase: str, limit: int) -> list[int] | None:
+        """The rowids of every full-text hit when there are no more than ``limit * 10``, else
+        None (the newest that many are then walked back to, in the keys' statement). A phrase
+        of several words usually matches few facts, and then every match is a hit: read
+        oldest first, they come about twice as fast as walked back from the newest (a rare
+        phrase reads its whole posting lists either way). A single word is walked back to at
+        once."""
         cap = limit * 10
         if cap >= 0 and " " in phrase:
             first = self._db.rows(q.SEARCH_FTS_FIRST_PKS, (phrase, cap + 1))
             if len(first) <= cap:
                 return [r[0] for r in first]
-        return [r[0] for r in self._db.rows(q.SEARCH_FTS_PKS, (phrase, limit))]
+        return None
 
     def schema_version(self) -> int:
         """The version stored in the database (``PRAGMA user_version``)."""

@@ -147,22 +147,22 @@ SEARCH_ENTITIES = (ENTITY_SELECT + " WHERE pk IN (SELECT value FROM json_each(?1
 #: the final sort, so a common word on a million facts costs a bounded amount of work instead
 #: of sorting every match. Only the candidates' sort keys are sorted; the full rows of the
 #: ``limit`` kept are read afterwards (SEARCH_FACTS_BY_PK), in the same order. ?1 is the text
-#: as an FTS5 phrase (or, for named_entity_ids(True), the matched entities' rowids as JSON, in
-#: index order), ?2 the limit.
+#: as an FTS5 phrase (or, for _NAMED_BY_ROWIDS, the matched entities' rowids as JSON, in index
+#: order), ?2 the limit.
 _SEARCH_ORDER = (" ORDER BY f.t_invalid IS NOT NULL, f.t_valid DESC, coalesce(f.object_lit, ''),"
                  " f.id")
 _NAMED_BY_MATCH = ("SELECT e.id FROM entity_fts CROSS JOIN entities e ON e.pk = entity_fts.rowid"
                    " WHERE entity_fts MATCH ?1 ORDER BY entity_fts.rowid LIMIT ?2 * 10")
 _NAMED_BY_ROWIDS = ("SELECT e.id FROM json_each(?1) j CROSS JOIN entities e ON e.pk = j.value"
                     " LIMIT ?2 * 10")
-#: The three routes run apart (each a cheap index walk) and their keys are unioned in Python:
-#: one statement with a UNION of CTEs costs about twice as much (temp B-trees per UNION and an
-#: IN-list over the union) for the same candidates. Each route gives its candidates' sort
-#: keys as rows that sort as they are (_SEARCH_ORDER: valid first, newest valid time first,
-#: then the literal, then id, so equal times never fall to ids; Python orders str by code
-#: point, SQLite's BINARY by UTF-8 bytes: the same order),
-#: with the pk last: the entity routes straight from the end indexes (format 4 carries the
-#: keys), the full-text route's rowids through the table (SEARCH_KEYS_BY_PK).
+#: The three routes (the subject end, the object end, the full text) are each cut apart
+#: (``search_keys``) and their keys unioned in Python: one UNION with an IN-list over the union
+#: costs about twice as much (temp B-trees) for the same candidates. Each route gives its
+#: candidates' sort keys as rows that sort as they are (_SEARCH_ORDER: valid first, newest
+#: valid time first, then the literal, then id, so equal times never fall to ids; Python
+#: orders str by code point, SQLite's BINARY by UTF-8 bytes: the same order), with the pk
+#: last: the entity routes straight from the end indexes (format 4 carries the keys), the
+#: full-text route's rowids through the table.
 SEARCH_FTS_PKS = ("SELECT rowid FROM fact_fts WHERE fact_fts MATCH ?1"
                   " ORDER BY rowid DESC LIMIT ?2 * 10")
 #: The same hits walked oldest first (FTS5's own order, about twice as fast as backwards),
@@ -173,29 +173,68 @@ SEARCH_FTS_FIRST_PKS = "SELECT rowid FROM fact_fts WHERE fact_fts MATCH ?1 LIMIT
 #: Python objects costs far more than SQLite's sort of it.
 _KEYS = "{t}.t_invalid IS NOT NULL, -{t}.t_valid, coalesce({t}.object_lit, ''), {t}.id, {t}.pk"
 _BEST = " ORDER BY 1, 2, 3, 4 LIMIT ?2"
-#: The named entities' part reads its end index alone (a row read per fact would cost more
-#: than the rest of the search): its keys have no literal, so it gives every fact tied on
-#: (valid, valid time) with its ``limit``-th, and ``SqliteStore._cut_by_literal`` reads the
-#: literals of the facts tied at the final cut only (CUT_LITERALS).
-_NAMED_ENDS = ("WITH part AS MATERIALIZED (SELECT s.t_invalid IS NOT NULL AS v, -s.t_valid AS t,"
-               " NULL AS lit, s.id AS id, s.pk AS pk FROM facts s"
-               " WHERE s.{end} IN (SELECT value FROM json_each(?1)) LIMIT ?2 * 10)"
-               " SELECT v, t, lit, id, pk FROM part WHERE ?2 < 0"
-               " OR (SELECT count(*) FROM part) <= ?2"
-               " OR (v, t) <= (SELECT v, t FROM part ORDER BY v, t LIMIT 1 OFFSET ?2 - 1)")
-SEARCH_SUBJECT_KEYS = _NAMED_ENDS.format(end="subject_id")
-SEARCH_OBJECT_KEYS = _NAMED_ENDS.format(end="object_ref_id")
-SEARCH_KEYS_BY_PK = ("SELECT " + _KEYS.format(t="f") + " FROM json_each(?1) j"
-                     " CROSS JOIN facts f ON f.pk = j.value" + _BEST)
-#: The literals of facts tied at search's cut (?1: their pks as JSON).
-CUT_LITERALS = ("SELECT f.pk, coalesce(f.object_lit, '') FROM json_each(?1) j"
+#: A named entity's part reads its end index alone (a row read per fact would cost more than
+#: the rest of the search): its keys have no literal (nor id: hundreds of strings a token that
+#: only a tie uses), so it gives every fact tied on (valid, valid time) with its ``limit``-th,
+#: and ``SqliteStore._cut_by_literal`` reads the literals and ids of the facts tied at the
+#: final cut only (CUT_LITERALS).
+_NAMED_PART = ("SELECT s.t_invalid IS NOT NULL AS v, -s.t_valid AS t, NULL AS lit, NULL AS id,"
+               " s.pk AS pk FROM facts s WHERE s.{end} IN (SELECT id FROM named)"
+               " LIMIT :limit * 10")
+_NAMED_CUT = ("SELECT v, t, lit, id, pk FROM {part} WHERE :limit < 0"
+              " OR (SELECT count(*) FROM {part}) <= :limit"
+              " OR (v, t) <= (SELECT v, t FROM {part} ORDER BY v, t LIMIT 1 OFFSET :limit - 1)")
+
+
+def search_keys(named: str, texts: str) -> str:
+    """Search's candidate keys for one text in ONE statement: the named entities' subject
+    part, their object part, then the full-text part (``SqliteStore._search_facts`` keeps a
+    pk's last row: the full-text one, which carries the literal). The entities and the
+    full-text rowids never come out to Python: read apart, they were hundreds of rows a
+    token, encoded as JSON and parsed back (the entities twice), for the same keys.
+
+    :phrase is the text as an FTS5 phrase, :limit the limit. ``named``: "match" (the entities
+    matched here), "given" (:named, their rowids as JSON in index order) or "none";
+    ``texts``: "match" (the newest ten times the limit full-text hits, read here), "given"
+    (:texts, the rowids as JSON) or "none"."""
+    parts = []
+    if named != "none":
+        source = (_NAMED_BY_ROWIDS.replace("?1", ":named") if named == "given"
+                  else _NAMED_BY_MATCH.replace("?1", ":phrase")).replace("?2", ":limit")
+        parts += [f"named AS MATERIALIZED ({source})",
+                  f"subj AS MATERIALIZED ({_NAMED_PART.format(end='subject_id')})",
+                  f"obj AS MATERIALIZED ({_NAMED_PART.format(end='object_ref_id')})"]
+    if texts != "none":
+        hits = ("SELECT value AS pk FROM json_each(:texts)" if texts == "given" else
+                SEARCH_FTS_PKS.replace("SELECT rowid", "SELECT rowid AS pk")
+                .replace("?1", ":phrase").replace("?2", ":limit"))
+        parts.append(f"hits AS ({hits})")
+    selects = ([_NAMED_CUT.format(part="subj"), _NAMED_CUT.format(part="obj")]
+               if named != "none" else [])
+    if texts != "none":
+        selects.append("SELECT * FROM (SELECT " + _KEYS.format(t="f")
+                       + " FROM hits j CROSS JOIN facts f ON f.pk = j.pk"
+                       + _BEST.replace("?2", ":limit") + ")")
+    return "WITH " + ", ".join(parts) + " " + " UNION ALL ".join(selects)
+
+
+#: search_keys by (named, texts); both "none" reads nothing.
+SEARCH_KEYS = {(named, texts): search_keys(named, texts)
+               for named in ("match", "given", "none") for texts in ("match", "given", "none")
+               if (named, texts) != ("none", "none")}
+
+
+#: The literals and ids of facts tied at search's cut (?1: their pks as JSON).
+CUT_LITERALS = ("SELECT f.pk, coalesce(f.object_lit, ''), f.id FROM json_each(?1) j"
                 " CROSS JOIN facts f ON f.pk = j.value")
 #: The kept facts' full rows (?1: their pks as JSON), in the search order.
 SEARCH_FACTS_BY_PK = (FACT_SELECT + " WHERE f.pk IN (SELECT value FROM json_each(?))"
                       + _SEARCH_ORDER)
-#: Search's heads carry the literal too (read with the row anyway): a route tells facts that
-#: say the same words apart by nothing else (``logic.retrieval.shared_ranks``).
-_SEARCH_HEAD_SELECT = FACT_HEAD_SELECT.replace(" FROM facts f", ", f.object_lit FROM facts f")
+#: Search's heads carry the literal and the episode too (read with the row anyway): a route
+#: tells facts that say the same words apart by nothing else (``logic.retrieval.shared_ranks``),
+#: and the episode arm need not read a head's episode again (``Store.episode_members``).
+_SEARCH_HEAD_SELECT = FACT_HEAD_SELECT.replace(" FROM facts f",
+                                               ", f.object_lit, f.episode FROM facts f")
 SEARCH_HEADS_BY_PK = (_SEARCH_HEAD_SELECT + " WHERE f.pk IN (SELECT value FROM json_each(?))"
                       + _SEARCH_ORDER)
 
@@ -222,6 +261,11 @@ EPISODES_OF = common.episodes_of(" IN (SELECT value FROM json_each(:ids))")
 EPISODE_FACT_IDS = common.EPISODE_FACT_IDS
 FACTS_EPISODES = common.facts_episodes(" IN (SELECT value FROM json_each(:ids))")
 SMALL_EPISODES_OF = common.small_episodes_of(" IN (SELECT value FROM json_each(:ids))")
+SMALL_EPISODES_AMONG = common.small_episodes_among(
+    "(SELECT value AS episode FROM json_each(:ids)) AS given")
+#: FACTS_EPISODES walks the id list sorted (the IN list's ephemeral index, BINARY: code point
+#: order, as Python sorts str): rows known already can be put back in their place.
+FACTS_EPISODES_IN_ID_ORDER = True
 HEADS_BY_PK = ("SELECT f.pk, " + _SEARCH_HEAD_SELECT.removeprefix("SELECT ")
                + " WHERE f.pk IN (SELECT value FROM json_each(?))")
 
@@ -229,11 +273,6 @@ HEADS_BY_PK = ("SELECT f.pk, " + _SEARCH_HEAD_SELECT.removeprefix("SELECT ")
 def words_match(words: Sequence[str]) -> str:
     """Words as an FTS5 expression: each a quoted string (so no word is an operator), OR-ed."""
     return " OR ".join('"' + word.replace('"', '""') + '"' for word in words)
-
-
-def named_entity_ids(entities_given: bool) -> str:
-    """The entities a text names: matched here (?1 the phrase) or given as rowids (?1 JSON)."""
-    return _NAMED_BY_ROWIDS if entities_given else _NAMED_BY_MATCH
 
 
 SEARCH_EPISODES = (EPISODE_SELECT + " WHERE pk IN (SELECT rowid FROM episode_fts "
