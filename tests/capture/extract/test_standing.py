@@ -26,6 +26,8 @@ from .extract_helpers import Session, only
     "also note in the README.md that the importer needs a running database",
     "in agents md mention the three style guides we follow",
     "also add to CONTRIBUTING.md that releases always go out on Mondays",
+    "Add it to `CLAUDE.md` (under Conventions) and refresh the summary",
+    "add the retry rule to `docs/ops.md`",
     "That's quite close, I don't think that approach is an option then given the size limit",
     "ok if it's to deal with a flaky test then that is a problem we should solve here",
     "and if that is always the case make it part of the setup notes in SETUP.md",

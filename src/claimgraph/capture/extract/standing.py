@@ -75,7 +75,7 @@ _NEED = re.compile(r"\bneeds?\s+to\b|\b(?:do|does|did|don'?t|doesn'?t|didn'?t|wo
                    re.IGNORECASE)
 #: "also note in the README that …", "in AGENTS.md mention …": a change to a file the
 #: agent then makes; the file holds it afterwards, the sentence is the request.
-_FILE = (r"(?:the\s+)?(?:[\w./-]+\.(?:md|mdx|rst|txt|json|ya?ml|toml)|readme|changelog|"
+_FILE = (r"(?:the\s+)?[`'\"]?(?:[\w./-]+\.(?:md|mdx|rst|txt|json|ya?ml|toml)|readme|changelog|"
          r"(?:agents|claude|gemini|contributing)(?:\s*|\.)md)\b")
 _EDIT_VERB = r"(?:add|note|mention|write|document|update|remove|delete|rename|put|append|insert)"
 _EDIT_REQUEST = re.compile(
