@@ -15,6 +15,7 @@ session's events (``last_agent_text``).
 from __future__ import annotations
 
 import re
+from typing import Iterator
 
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import SessionView
@@ -121,19 +122,26 @@ def pick_words(sentence: str) -> str:
     return sentence.strip().rstrip(".!;:").strip()
 
 
-def _last_agent_text(view: SessionView) -> dict[int, str]:
-    found: dict[int, str] = {}
+def agent_before_prompts(view: SessionView, *, command_args: bool = False
+                         ) -> Iterator[tuple[int, str | None]]:
+    """Each prompt's line with the agent's last message before it (None after another prompt
+    or at the start); ``command_args``: the arguments typed after a slash command count as a
+    prompt too. The one walk both the pick reader and the sentence model's "answers the
+    agent" feature use."""
     last: str | None = None
     for event in view.transcript.events:
         if event.subagent_id or event.is_sidechain:
             continue
         if event.kind == "assistant" and not event.derived and event.text.strip():
             last = event.text
-        elif event.is_human_prompt:
-            if last:
-                found[event.line] = last
+        elif event.is_human_prompt or (command_args and event.kind == "meta"
+                                       and "<command-args>" in event.text):
+            yield event.line, last
             last = None
-    return found
+
+
+def _last_agent_text(view: SessionView) -> dict[int, str]:
+    return {line: last for line, last in agent_before_prompts(view) if last}
 
 
 #: A sentence that is nothing but a pick by position ("let's go with the second one", "the

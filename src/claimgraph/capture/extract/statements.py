@@ -47,7 +47,7 @@ from claimgraph.capture.extract.prose import (
     without_echo, without_injected)
 from claimgraph.capture.extract.briefs import rules_command
 from claimgraph.capture.extract.corrections import carried_out, corrected_prompts
-from claimgraph.capture.extract.offered import resolved_pick
+from claimgraph.capture.extract.offered import agent_before_prompts, resolved_pick
 from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
 from claimgraph.capture.extract.standing import LEANS_BACK, NEEDS_NOW, not_one_rule, task_scoped
 
@@ -299,17 +299,8 @@ def after_options(view: SessionView) -> dict[int, bool | None]:
     """For each prompt's line: does it answer an agent that just asked a question or offered
     options (a "?" near the end of its last message, or two option-looking lines)? None for
     the first prompt and for a prompt right after another prompt."""
-    found: dict[int, bool | None] = {}
-    last: str | None = None
-    for event in view.transcript.events:
-        if event.subagent_id or event.is_sidechain:
-            continue
-        if event.kind == "assistant" and not event.derived and event.text.strip():
-            last = event.text
-        elif event.is_human_prompt or (event.kind == "meta" and "<command-args>" in event.text):
-            found[event.line] = None if last is None else _offers(last)
-            last = None
-    return found
+    return {line: None if last is None else _offers(last)
+            for line, last in agent_before_prompts(view, command_args=True)}
 
 
 def _offers(text: str) -> bool:
