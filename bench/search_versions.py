@@ -6,7 +6,9 @@ checkout reads a copy of it (migrated on first open). Each round is one process 
 (the first version turning with the round): warm-up, then every query of the pool
 (``bench_search.queries``) once. Reported: per version,
 the median over rounds of p50 and p95 (with min and max), and the bare-FTS figures beside them;
-also the search's CPU time per query (less moved by other processes on a shared machine).
+also the search's CPU time per query (less moved by other processes on a shared machine), and
+with ``--base`` each version's per-round ratios to the base timed in the same round
+(``paired_vs_base``: median, min, max).
 
 Usage:
   .venv/bin/python bench/search_versions.py BASE_STORE --base /tmp/main/src [--rounds 5]
@@ -107,6 +109,17 @@ def _summary(rounds: list[dict], route: str) -> dict:
     return out
 
 
+def _paired(rounds: list[dict], base: list[dict], route: str) -> dict:
+    """Per-round ratios against the base timed in the SAME round: the machine's load moves both
+    sides of a round together, so the ratio is steadier than a ratio of medians."""
+    out = {}
+    for key in ("p50", "p95"):
+        ratios = [r[route][key] / b[route][key] for r, b in zip(rounds, base) if b[route][key]]
+        out[key] = {"median": round(statistics.median(ratios), 3), "min": round(min(ratios), 3),
+                    "max": round(max(ratios), 3)} if ratios else {}
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("store", type=Path)
@@ -151,10 +164,17 @@ def main() -> None:
             for name in names[n % len(names):] + names[:n % len(names)]:
                 code, store = versions[name]
                 found[name].append(_spawn(code, store, size, args.limit, args.questions))
-    print(json.dumps({"facts": size, "limit": args.limit, "rounds": args.rounds, **{
+    report = {"facts": size, "limit": args.limit, "rounds": args.rounds, **{
         name: {"search_ms": _summary(r, "search"), "raw_fts_ms": _summary(r, "raw_fts"),
                "search_cpu_ms": _summary(r, "search_cpu")}
-        for name, r in found.items()}}))
+        for name, r in found.items()}}
+    if "base" in found:
+        for name, r in found.items():
+            if name != "base":
+                report[name]["paired_vs_base"] = {
+                    "search": _paired(r, found["base"], "search"),
+                    "search_cpu": _paired(r, found["base"], "search_cpu")}
+    print(json.dumps(report))
 
 
 if __name__ == "__main__":
