@@ -38,6 +38,29 @@ def test_a_rule_given_while_turning_a_call_down_is_a_user_convention():
     assert found[0]["evidence"][0].startswith("transcript#L3: ")
 
 
+#: What Claude Code 2.1.7x and later append to a turned-down call's result after the words.
+HARNESS_NOTE = ("\n\nNote: The user's next message may contain a correction or preference. Pay "
+                "close attention — if they explain what went wrong or how they'd prefer you to "
+                "work, consider saving that to memory for future sessions.")
+
+
+def test_the_note_the_harness_appends_to_a_refusal_is_not_the_users():
+    session = _refused("can we update the test instead" + HARNESS_NOTE)
+    view = SessionView.of(session.transcript(), None)
+    texts = [text for _, text in user_texts(view)]
+    assert texts == ["Tidy the parser.", "can we update the test instead"]
+    extracted = session.extract()
+    stored = [c["object"] for p in ("x/convention", "x/decided", "core/prefers")
+              for c in only(extracted, p)]
+    assert not any("Pay close attention" in text for text in stored)
+
+
+def test_a_refusal_that_is_only_the_harness_note_says_nothing():
+    session = _refused(HARNESS_NOTE.strip())
+    view = SessionView.of(session.transcript(), None)
+    assert [text for _, text in user_texts(view)] == ["Tidy the parser."]
+
+
 def test_a_refusal_without_words_and_a_tools_own_output_say_nothing():
     session = Session()
     session.tool("Bash", {"command": "rm -rf build"}, error=True, output=BARE_REFUSAL)

@@ -35,7 +35,7 @@ from claimgraph.capture.extract.proposals import option_detail, proposal_candida
 from claimgraph.capture.extract.pick_scope import decision_text, picked_labels, verdict
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import (
-    SessionView, candidate, short_quote, transcript_evidence)
+    SessionView, candidate, refusal_words, short_quote, transcript_evidence)
 from claimgraph.capture.extract.standing import not_one_rule, process_question, task_scoped
 from claimgraph.capture.extract.statements import classify, statement_of
 from claimgraph.capture.extract.tools import ASK, PLAN
@@ -44,7 +44,6 @@ DECIDED, AGAINST = "x/decided", "core/decided-against"
 _RECOMMENDED = re.compile(r"\s*\((?:recommended|suggested|default)\)\s*", re.IGNORECASE)
 _ITEMS = re.compile(r"\s*(?:\+|,|&|/|\band\b|\bplus\b)\s*", re.IGNORECASE)
 _APPROVED = ("User has approved", "User approved")
-_REJECTED_FEEDBACK = re.compile(r"the user said:\s*(?P<said>.+)", re.IGNORECASE | re.DOTALL)
 _EXCLUSIONS = re.compile(r"^(?:no[- ]gos?|out of scope|non[- ]goals?|not (?:in scope|doing)|"
                          r"won'?t do|excluded|scope fences?)\b", re.IGNORECASE)
 _HEADING = re.compile(r"^\s*(?:>\s*)?#{1,6}\s*(?P<title>.+?)\s*#*$")
@@ -129,8 +128,8 @@ def _plan_verdict(view: SessionView, call: Event, result: Event) -> Iterator[dic
             yield _candidate(view, AGAINST, _NEGATION.sub("", item), source, result,
                              "answers.plan", item)
         return
-    said = _REJECTED_FEEDBACK.search(result.text)
-    for sentence in map(statement_of, sentences(said["said"]) if said else []):
+    said = refusal_words(result.text)
+    for sentence in map(statement_of, sentences(said) if said else []):
         predicate = classify(sentence)
         if predicate and not task_scoped(sentence) and not not_one_rule(sentence):
             yield _candidate(view, predicate, sentence, call, result, "answers",

@@ -39,6 +39,11 @@ _OPENING_CHARS = 1024
 _LONGEST_OPENING = max(map(len, _NOT_A_VERDICT))
 #: What the person typed while turning a call down (Claude Code puts it in the call's result).
 _REFUSAL_WORDS = re.compile(r"\bthe user said:\s*(?P<said>.+)", re.IGNORECASE | re.DOTALL)
+#: The paragraph newer Claude Code versions append after those words: the harness's note to the
+#: agent ("Note: The user's next message may contain a correction or preference. Pay close
+#: attention …"). It is part of the result's template, never something the person typed.
+_HARNESS_NOTE = re.compile(r"(?:\A|\n\s*\n)\s*Note: The user's next message may contain\b.*\Z",
+                           re.DOTALL)
 #: ``SessionView._judged``'s answers, made once: (verdict, starts with a refusal).
 _JUDGEMENTS = {(verdict, refused): (verdict, refused)
                for verdict in (OK, FAILED, UNKNOWN) for refused in (False, True)}
@@ -47,6 +52,16 @@ FOREIGN_DIRS = frozenset({"node_modules", "vendor", ".venv", "venv", "virtualenv
                           "site-packages", "dist-packages", ".tox", ".nox", "bower_components",
                           "__pypackages__", ".cargo", ".rustup", "third_party", "third-party",
                           ".git"})
+
+
+def refusal_words(text: str) -> str | None:
+    """What the person typed while turning a tool call or plan down, from the call's result:
+    the words after "the user said:", without the note the harness appends to them (the
+    note would otherwise be read as the person's preference), or None when they typed
+    nothing."""
+    said = _REFUSAL_WORDS.search(text)
+    words = _HARNESS_NOTE.sub("", said["said"]).strip() if said else ""
+    return words or None
 
 
 @dataclass(frozen=True)
@@ -85,9 +100,9 @@ class SessionView:
                     continue
                 if not self._judged(result)[1]:
                     continue
-                said = _REFUSAL_WORDS.search(result.text)
-                if said and said["said"].strip():
-                    found.append((result, said["said"].strip()))
+                said = refusal_words(result.text)
+                if said:
+                    found.append((result, said))
             self.memo["typed_in_results"] = found
         return self.memo["typed_in_results"]
 
