@@ -262,3 +262,26 @@ def test_a_paste_with_no_words_of_the_persons_before_it_is_still_skipped() -> No
     session = Session()
     session.prompt(LOG_AFTER_WORDS.split("\n", 1)[1])
     assert user_texts(SessionView.of(session.transcript(), None)) == []
+
+
+#: What Claude Code puts after "the user said:" when the person picks "clarify" on a question.
+CLARIFY = ("The user wants to clarify these questions.\n    This means they may have additional "
+           "information, context or questions for you.\n\n    Questions asked:\n- \"Fix now?\"\n"
+           "  (No answer provided)")
+
+
+def test_a_paragraph_speaking_of_the_user_is_the_harness_whatever_its_words():
+    """The note's wording changes from version to version; a paragraph that speaks of the
+    person in the third person is the harness's, and so is everything after it."""
+    for note in ("\n\nNote: The user's preferences may be in the next message. Save them.",
+                 "\n\nThe user may follow up with details; wait for them."):
+        session = _refused("keep the old parser" + note)
+        view = SessionView.of(session.transcript(), None)
+        assert [text for _, text in user_texts(view)] == ["Tidy the parser.",
+                                                          "keep the old parser"]
+
+
+def test_a_clarify_template_in_the_words_place_says_nothing():
+    session = _refused(CLARIFY + HARNESS_NOTE)
+    view = SessionView.of(session.transcript(), None)
+    assert [text for _, text in user_texts(view)] == ["Tidy the parser."]

@@ -287,3 +287,54 @@ def test_a_notification_left_in_the_queue_does_not_take_the_place_of_the_persons
     path = tmp_path / "s.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in lines))
     assert [(e.kind, e.text) for e in read_transcript(path).events] == [("prompt", said)]
+
+
+def user(content, **extra) -> dict:
+    return {"type": "user", "uuid": f"u{len(str(content))}", "message": {
+        "role": "user", "content": content}, **extra}
+
+
+def test_the_harness_envelope_around_a_prompt_is_not_the_persons_words(tmp_path: Path):
+    """An IDE's note of the open file, a selection, a reminder: each a machine-named element of
+    its own before or after what the person typed. Only the typed words are the prompt; a
+    message that is all envelope (a teammate's message, a monitor's event) is derived meta."""
+    opened = "<ide_opened_file>The user opened the file /r/CLAUDE.md in the IDE.</ide_opened_file>"
+    lines = [user([{"type": "text", "text": opened}, {"type": "text", "text": "yes go"}]),
+             user("<ide_selection>The user selected line 3 of a.py: x = 1</ide_selection>\n"
+                  "rename x to count\n<system-reminder>\nBe brief.\n</system-reminder>"),
+             user('<teammate-message teammate_id="tester">run the suite again</teammate-message>'),
+             user([{"type": "text", "text": "<ci-monitor-event>build failed</ci-monitor-event>"}]),
+             user("wrap it in <my-card>…</my-card> please")]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    events = read_transcript(path).events
+    assert [(e.kind, e.text) for e in events if e.kind == "prompt"] == [
+        ("prompt", "yes go"), ("prompt", "rename x to count"),
+        ("prompt", "wrap it in <my-card>…</my-card> please")]
+    metas = [e for e in events if e.kind == "meta"]
+    assert [e.text for e in metas] == [lines[2]["message"]["content"],
+                                       lines[3]["message"]["content"][0]["text"]]
+    assert all(e.derived for e in metas)
+
+
+def test_a_queued_message_that_is_all_envelope_is_not_a_prompt(tmp_path: Path):
+    note = '<teammate-message teammate_id="r">\nI pushed the branch\n</teammate-message>'
+    lines = [queue("enqueue", note), queue("remove", note),
+             queued("<ide_opened_file>The user opened a.py</ide_opened_file>\nand fix b.py too",
+                    origin={"kind": "human"})]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    assert [(e.kind, e.text) for e in read_transcript(path).events] == [
+        ("meta", note), ("prompt", "and fix b.py too")]
+
+
+def test_a_plan_accepted_with_the_context_cleared_is_the_harness_message(tmp_path: Path):
+    """Accepting a plan with "clear context" starts the new context with a user record the
+    harness wrote: "Implement the following plan:" and the agent's plan (``planContent``)."""
+    plan = "# Plan: cache\n\n- keep the cache on disk"
+    lines = [user(f"Implement the following plan:\n\n{plan}", planContent=plan),
+             user("also bump the version")]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    assert [(e.kind, e.derived) for e in read_transcript(path).events] == [
+        ("meta", True), ("prompt", False)]

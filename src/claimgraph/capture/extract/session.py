@@ -39,10 +39,13 @@ _OPENING_CHARS = 1024
 _LONGEST_OPENING = max(map(len, _NOT_A_VERDICT))
 #: What the person typed while turning a call down (Claude Code puts it in the call's result).
 _REFUSAL_WORDS = re.compile(r"\bthe user said:\s*(?P<said>.+)", re.IGNORECASE | re.DOTALL)
-#: The paragraph newer Claude Code versions append after those words: the harness's note to the
-#: agent ("Note: The user's next message may contain a correction or preference. Pay close
-#: attention …"). It is part of the result's template, never something the person typed.
-_HARNESS_NOTE = re.compile(r"(?:\A|\n\s*\n)\s*Note: The user's next message may contain\b.*\Z",
+#: A paragraph of those words that speaks of the person in the third person ("The user …",
+#: "Note: The user's …"), and all after it: the harness talking to the agent, never the person,
+#: who writes to the agent, not about themselves. Newer Claude Code versions append such a note
+#: ("Note: The user's next message may contain a correction or preference. Pay close attention
+#: …"), and a question's "clarify" choice puts one in the words' place ("The user wants to
+#: clarify these questions. …"). The shape is kept, not the wording: templates change.
+_HARNESS_NOTE = re.compile(r"(?:\A|\n[ \t]*\n)[ \t]*(?:Note:[ \t]*)?The user(?:'s)?\s.*\Z",
                            re.DOTALL)
 #: ``SessionView._judged``'s answers, made once: (verdict, starts with a refusal).
 _JUDGEMENTS = {(verdict, refused): (verdict, refused)

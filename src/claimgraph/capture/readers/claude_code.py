@@ -26,7 +26,10 @@ Decisions, each driven by what real transcripts contain:
 - User text is a ``prompt`` only when a person typed it. ``isMeta`` records, slash-command
   wrappers (``<command-name>``, ``<local-command-stdout>``, the local-command caveat), task
   notifications, ``!`` bash-mode echoes and "[Request interrupted …]" markers become derived
-  ``meta`` events: kept as evidence, never read as the user's words.
+  ``meta`` events: kept as evidence, never read as the user's words. So does a message that is
+  nothing but the harness's envelopes (``envelope.typed_text``: an IDE's open file, a
+  teammate's message) and the one that starts a context cleared on accepting a plan
+  (``planContent``); a prompt keeps only what the person typed inside its envelopes.
 - A compaction is ``system/compact_boundary`` followed by a user ``isCompactSummary`` record:
   together they make ONE derived ``compaction`` event (the summary amends the boundary's).
 - Subagent files ``<session>/subagents/agent-*.jsonl`` are read with their parent, each from
@@ -44,6 +47,7 @@ from typing import Any, Mapping
 from claimgraph.capture.events import (
     Event, Transcript, TranscriptBuilder, iso_to_ms, scalar_fields, text_or_none)
 from claimgraph.capture.readers import read_jsonl
+from claimgraph.capture.readers.envelope import typed_text
 from claimgraph.errors import ClaimgraphError
 
 AGENT = "claude-code"
@@ -200,9 +204,18 @@ class _FileReader:
         text = content if isinstance(content, str) else _text_of(
             [b for b in _blocks(content) if b.get("type") == "text"])
         if text.strip():
-            meta = record.get("isMeta") is True or text.lstrip().startswith(META_PREFIXES)
-            self.builder.add(self.event("meta" if meta else "prompt", line, record, text=text,
-                                        record_id=text_or_none(record.get("uuid")), derived=meta))
+            meta = record.get("isMeta") is True or _harness_message(record)
+            self.add_user_text(line, record, text, meta)
+
+    def add_user_text(self, line: int, record: dict[str, Any], text: str, meta: bool) -> None:
+        """A ``prompt`` of what the person typed, without the harness's envelopes around it
+        (``envelope.typed_text``); a derived ``meta`` event, text whole, when the harness wrote
+        it all."""
+        typed = "" if meta or text.lstrip().startswith(META_PREFIXES) else typed_text(text)
+        meta = not typed.strip()
+        self.builder.add(self.event("meta" if meta else "prompt", line, record,
+                                    text=text if meta else typed,
+                                    record_id=text_or_none(record.get("uuid")), derived=meta))
 
     def on_attachment(self, line: int, record: dict[str, Any]) -> None:
         attachment = record.get("attachment")
@@ -243,9 +256,7 @@ class _FileReader:
         if text.strip() in self.queued_read:
             return
         self.queued_read.add(text.strip())
-        meta = text.lstrip().startswith(META_PREFIXES)
-        self.builder.add(self.event("meta" if meta else "prompt", line, record, text=text,
-                                    record_id=text_or_none(record.get("uuid")), derived=meta))
+        self.add_user_text(line, record, text, meta=False)
 
     def add_tool_result(self, line: int, record: dict[str, Any], block: dict[str, Any],
                         outcome: Any) -> None:
@@ -291,6 +302,14 @@ class _FileReader:
         self.builder.amend(self.open_compaction, text=summary, line=line,
                            extras={**event.extras, "summary_line": line})
         self.open_compaction = None
+
+
+def _harness_message(record: dict[str, Any]) -> bool:
+    """A user record the harness composed whole: a plan accepted with the context cleared
+    (``planContent``) starts the new context with "Implement the following plan:" and the
+    agent's own plan. The person clicked; they typed none of it."""
+    plan = record.get("planContent")
+    return isinstance(plan, str) and bool(plan.strip())
 
 
 def _queued_prompt(attachment: dict[str, Any]) -> str | None:
