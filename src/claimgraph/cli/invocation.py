@@ -109,7 +109,14 @@ class Invocation:
             seed(self._shell)
             yield self._shell
 
-    def close(self) -> None:
+    def close(self, *, ending: bool = False) -> None:
+        """Release the store. ``ending``: the process ends at once (``main.quick_exit``), and
+        a store opened read-only is left to that exit, which releases its file and locks as a
+        crashed reader's are, with nothing to write back (a read-only connection never folds
+        the WAL in); closing it would first free SQLite's cache page by page (~3 ms of a
+        search at 100k facts, issue 29)."""
+        if ending and self._read_only:
+            return  # kept referenced: a connection collected now would close all the same
         if self._shell is not None:
             self._shell.store.close()
             self._shell = None

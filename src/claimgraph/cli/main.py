@@ -59,8 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if entry:
             startup.settle()
-    code = run(args, argv)
-    if entry and args.command in QUICK_EXIT:
+    ending = entry and args.command in QUICK_EXIT
+    code = run(args, argv, ending=ending)
+    if ending:
         quick_exit(code)
     return code
 
@@ -88,8 +89,10 @@ def quick_exit(code: int) -> NoReturn:
         os._exit(code)
 
 
-def run(args: argparse.Namespace, argv: list[str]) -> int:
-    """The parsed command inside the error boundary (the module docstring's exit codes)."""
+def run(args: argparse.Namespace, argv: list[str], ending: bool = False) -> int:
+    """The parsed command inside the error boundary (the module docstring's exit codes).
+    ``ending``: the process ends once it answered (``quick_exit``), so a store it only read
+    is left to the exit (``Invocation.close``)."""
     from claimgraph.cli.commands import handler
     from claimgraph.cli.invocation import Invocation
     from claimgraph.cli.output import emit_error
@@ -113,7 +116,7 @@ def run(args: argparse.Namespace, argv: list[str]) -> int:
     except Exception as err:  # the last line of defence: anything here is a bug
         return report_crash(err, ctx, argv)
     finally:
-        ctx.close()
+        ctx.close(ending=ending)
 
 
 def _store_dir(ctx: Invocation) -> str | None:
