@@ -30,11 +30,13 @@ read command's start, issue 29).
 from __future__ import annotations
 
 import _thread
-import importlib
-import importlib.util
 import os
 import sys
 import types
+
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    import importlib.machinery
 
 #: threading's own lock type, without importing threading (a read never needs it)
 _LOADING = _thread.RLock()
@@ -55,9 +57,23 @@ class _StandIn(types.ModuleType):
         with _LOADING:
             if sys.modules.get(self.__name__) is self:
                 del sys.modules[self.__name__]
-            real = importlib.import_module(self.__name__)
+            __import__(self.__name__)  # a top-level name: the module itself
+            real = sys.modules[self.__name__]
             self.__dict__.update(vars(real))
         return real
+
+
+def find_spec(name: str) -> importlib.machinery.ModuleSpec | None:
+    """``importlib.util.find_spec`` for a top-level module not loaded yet: the finders on
+    ``sys.meta_path`` asked in turn, as an import asks them. ``importlib.util`` itself, with
+    the ``warnings`` it loads, would cost a read command ~1 ms of its start (issue 29)."""
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        spec: importlib.machinery.ModuleSpec | None = (
+            find(name, None) if find is not None else None)
+        if spec is not None:
+            return spec
+    return None
 
 
 def defer(name: str) -> bool:
@@ -65,7 +81,7 @@ def defer(name: str) -> bool:
     is loaded already or cannot be found; True when the stand-in was put there."""
     if name in sys.modules or "." in name:
         return False
-    spec = importlib.util.find_spec(name)
+    spec = find_spec(name)
     if spec is None:
         return False
     stand_in = _StandIn(name)
@@ -79,7 +95,7 @@ def defer_gettext(localedir: str | None = None) -> bool:
     ``localedir`` is where the default domain's catalogs would be (tests name another)."""
     if "gettext" in sys.modules:
         return False
-    spec = importlib.util.find_spec("gettext")
+    spec = find_spec("gettext")
     if spec is None:
         return False
     stand_in = _StandIn("gettext")

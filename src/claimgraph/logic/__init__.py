@@ -15,7 +15,7 @@ package, and the SessionStart hook must not pay for the modules it does not use.
 
 from __future__ import annotations
 
-import importlib
+import sys
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:  # what a type checker and an editor see; nothing loads at run time
@@ -90,7 +90,9 @@ def __getattr__(name: str) -> Any:
     if name not in _SOURCES:
         raise AttributeError(f"module 'claimgraph.logic' has no attribute {name!r}")
     module, _, attribute = _SOURCES[name].partition(":")
-    value = getattr(importlib.import_module(f"claimgraph.logic.{module}"), attribute or name)
+    path = f"claimgraph.logic.{module}"
+    __import__(path)  # not importlib: a command need not load it to load our own modules
+    value = getattr(sys.modules[path], attribute or name)
     globals()[name] = value  # the next lookup is a plain attribute
     return value
 
