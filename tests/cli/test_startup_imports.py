@@ -32,6 +32,10 @@ NOT_ON_A_QUERY = {"claimgraph.lease", "claimgraph.logs", "claimgraph.capture",
                   "claimgraph.core.neighbor", "claimgraph.logic.conflicts"}
 #: Search's own, never loaded by `facts` (issue 29: a read within 4x `python -c pass`).
 SEARCH_ONLY = {"claimgraph.logic.query_dates", "claimgraph.logic.query_words"}
+#: A named entity's reads and the command-line values of `neighbor` and `conflicts`, never
+#: loaded by `search` (issue 29).
+NOT_ON_A_SEARCH = {"claimgraph.core.entities", "claimgraph.core.vocabulary",
+                   "claimgraph.logic.predicates", "claimgraph.cli.values"}
 #: Everything `--version` may load beyond the interpreter: the package, the entry point and
 #: the umask guard; not argparse, typing or pathlib.
 VERSION_ONLY = {"claimgraph", "claimgraph.__main__", "claimgraph.cli", "claimgraph.cli.main",
@@ -88,6 +92,12 @@ def test_a_read_loads_no_importlib(store, project_dir, argv):
     loaded = loaded_by_script(argv, project_dir)
     assert "claimgraph.store.sqlite" in loaded, "the probe did not read the store"
     assert heavy(loaded, {"importlib"}) == set()
+
+
+def test_search_loads_none_of_the_named_entity_reads(store, project_dir):
+    loaded = loaded_by(["search", "stripe"], project_dir)
+    assert "claimgraph.logic.query_words" in loaded, "the probe did not search"
+    assert heavy(loaded, NOT_ON_A_SEARCH) == set()
 
 
 def test_facts_loads_none_of_search_s_own_modules(store, project_dir):
