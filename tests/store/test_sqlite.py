@@ -46,6 +46,20 @@ def test_a_file_store_runs_in_wal_with_the_designed_pragmas(db):
     store.close()
 
 
+def test_a_reader_runs_only_the_pragmas_a_read_uses(db):
+    """A read-only connection waits out a writer, sorts in memory and maps the file; the
+    write-only pragmas are left at SQLite's defaults (it never writes)."""
+    SqliteStore(db).close()
+    reader = SqliteStore(db, read_only=True)
+    try:
+        assert reader.pragma("busy_timeout") >= 5000
+        assert reader.pragma("temp_store") == 2  # MEMORY
+        assert reader.pragma("mmap_size") > 0
+        assert reader.pragma("foreign_keys") == 0
+    finally:
+        reader.close()
+
+
 def test_the_schema_version_is_stored_in_the_database(db):
     store = SqliteStore(db)
     assert store.schema_version() == STORE_FORMAT == len(sqlite_schema.MIGRATIONS)
