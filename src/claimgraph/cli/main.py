@@ -42,7 +42,8 @@ def main(argv: list[str] | None = None) -> int:
         argv = ["--help"]
     if entry:
         from claimgraph import startup
-        from claimgraph.deferred import defer, defer_gettext
+        from claimgraph.deferred import defer, defer_gettext, defer_urllib_parse
+        defer_urllib_parse()  # pathlib's, for file URIs; no read asks for one (the same)
         defer("ipaddress")  # urllib.parse's, for bracketed URL hosts (claimgraph.deferred)
         defer_gettext()  # argparse's translations, where no catalog can exist (the same)
         startup.loading()  # the modules and the parser live until exit (claimgraph.startup)

@@ -182,7 +182,7 @@ class SqliteDb:
         serialized); a writer's stays on the thread that opened it."""
         target = self.path
         if options:
-            target = f"{Path(self.path).absolute().as_uri()}?{'&'.join(options)}"
+            target = f"{file_uri(self.path)}?{'&'.join(options)}"
         try:
             return sqlite3.connect(target, isolation_level=None, cached_statements=512,
                                    uri=bool(options), check_same_thread=not self.read_only)
@@ -467,7 +467,18 @@ _KIND_BY_WORDING = (("corrupt", ("malformed", "not a database")), ("busy", ("loc
 
 
 def _uri(path: str, query: str) -> str:
-    return f"{Path(path).absolute().as_uri()}?{query}"
+    return f"{file_uri(path)}?{query}"
+
+
+#: The bytes a file's URI keeps as they are (``urllib.parse.quote_from_bytes``'s, with "/").
+_URI_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~/")
+
+
+def file_uri(path: str | Path) -> str:
+    """``Path(path).absolute().as_uri()``, built here: ``as_uri`` loads ``urllib.parse``, which
+    a read command otherwise never needs (``claimgraph.deferred.defer_urllib_parse``)."""
+    encoded = os.fsencode(str(Path(path).absolute()))
+    return "file://" + "".join(chr(b) if b in _URI_SAFE else f"%{b:02X}" for b in encoded)
 
 
 def _disk_is_full(path: str) -> bool:
