@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from claimgraph.project import Project
 
 OWNER = "claimgraph-cli"
+#: Read-only shells a command about to end left open (``Invocation.close``).
+_LEFT_TO_THE_EXIT: list[Any] = []
 #: A command-line tool stays quiet unless asked: the log level setting's default is for daemons.
 CLI_DEFAULT_LOG_LEVEL = "warning"
 
@@ -116,7 +118,9 @@ class Invocation:
         the WAL in); closing it would first free SQLite's cache page by page (~3 ms of a
         search at 100k facts, issue 29)."""
         if ending and self._read_only:
-            return  # kept referenced: a connection collected now would close all the same
+            # referenced until the exit: a connection collected before it closes all the same
+            _LEFT_TO_THE_EXIT.append(self._shell)
+            return
         if self._shell is not None:
             self._shell.store.close()
             self._shell = None
