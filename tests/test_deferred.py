@@ -136,3 +136,44 @@ def test_a_plain_module_s_stand_in_has_no_path_and_stays_deferred():
         print(hasattr(sys.modules["asyncio"], "__path__"), type(sys.modules["asyncio"]).__name__)
     """)
     assert out.splitlines() == ["False _StandIn", "::1 module", "True module"]
+
+
+def test_pathlib_imports_without_urllib_parse_and_its_uris_are_the_real_ones():
+    """``pathlib`` binds ``quote_from_bytes`` at import: the stand-in's own loads the real
+    module on its first call, and every URI is the one the real function gives."""
+    out = run_fresh("""
+        import sys
+        from claimgraph.deferred import defer_urllib_parse
+        assert defer_urllib_parse()
+        import pathlib
+        print(type(sys.modules["urllib.parse"]).__name__)
+        uri = pathlib.Path("/tmp/a b%c/é?#").as_uri()
+        print(type(sys.modules["urllib.parse"]).__name__)
+        import urllib.parse
+        print(uri == "file://" + urllib.parse.quote_from_bytes("/tmp/a b%c/é?#".encode()))
+        print(urllib.parse is sys.modules["urllib.parse"], urllib.parse.quote("a b"))
+    """)
+    assert out.splitlines() == ["_StandIn", "module", "True", "True a%20b"]
+
+
+def test_any_other_name_of_urllib_parse_loads_it_for_everyone():
+    out = run_fresh("""
+        import sys
+        from claimgraph.deferred import defer_urllib_parse
+        assert defer_urllib_parse()
+        import pathlib
+        from urllib.parse import urlsplit
+        import urllib.parse
+        print(urlsplit("https://h.example/p").netloc, urllib.parse.urlsplit("s://x/").netloc,
+              type(sys.modules["urllib.parse"]).__name__)
+    """)
+    assert out.strip() == "h.example x module"
+
+
+def test_urllib_parse_is_not_deferred_once_pathlib_holds_the_real_function():
+    out = run_fresh("""
+        import pathlib
+        from claimgraph.deferred import defer_urllib_parse
+        print(defer_urllib_parse())
+    """)
+    assert out.strip() == "False"

@@ -225,3 +225,31 @@ def test_the_command_line_in_its_own_process_runs_with_the_collector_on(tmp_path
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           cwd=tmp_path, timeout=60)
     assert (done.returncode, done.stdout.split()) == (0, ["True", "True"]), done.stderr
+
+
+def _sub_parser(parser: argparse.ArgumentParser, word: str) -> argparse.ArgumentParser:
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    found: argparse.ArgumentParser = sub.choices[word]
+    return found
+
+
+def _shape(parser: argparse.ArgumentParser) -> list[object]:
+    """A parser's help and every argument it reads, nested commands included."""
+    shape: list[object] = [parser.format_help()]
+    for action in parser._actions:
+        shape.append((type(action).__name__, action.option_strings, action.dest,
+                      action.nargs, action.default, action.type, action.choices
+                      if not isinstance(action, argparse._SubParsersAction) else None))
+        if isinstance(action, argparse._SubParsersAction):
+            shape += [(name, _shape(p)) for name, p in action.choices.items()]
+    return shape
+
+
+@pytest.mark.parametrize("word", sorted(GROUP_OF))
+def test_a_command_s_own_parser_is_the_one_the_full_parser_holds(word):
+    """A known command word builds its own parser alone (not its group's others): the same
+    help, arguments and nested commands as the full parser's, and nothing else."""
+    alone = build_parser([GROUP_OF[word]], only=word)
+    sub = next(a for a in alone._actions if isinstance(a, argparse._SubParsersAction))
+    assert list(sub.choices) == [word]
+    assert _shape(_sub_parser(alone, word)) == _shape(_sub_parser(build_parser(), word))

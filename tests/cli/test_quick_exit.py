@@ -85,3 +85,45 @@ def test_a_reader_that_left_is_no_traceback(facts, project_dir):
     errors = reader.stderr.read().decode()
     assert reader.wait(timeout=60) in (0, 1)
     assert "Traceback" not in errors and "Exception ignored" not in errors
+
+
+def test_an_ending_read_leaves_its_store_to_the_exit(facts):
+    """A read about to end at once keeps its read-only store open (and referenced, so no
+    collection closes it first); any other close, and a store opened for writing, closes."""
+    import argparse
+    import sqlite3
+
+    from claimgraph.cli.invocation import _LEFT_TO_THE_EXIT, Invocation
+
+    ctx = Invocation(argparse.Namespace())
+    store = ctx.shell().store
+    ctx.close(ending=True)
+    assert ctx.shell().store is store and store.stats()["facts"]["total"] == FACTS
+    ctx.close()
+    _LEFT_TO_THE_EXIT.clear()
+    with pytest.raises(sqlite3.ProgrammingError):
+        store.stats()
+    with ctx.writing() as shell:
+        written = shell.store
+    ctx.close(ending=True)
+    with pytest.raises(sqlite3.ProgrammingError):
+        written.stats()
+
+
+def test_a_store_left_to_the_exit_outlives_its_invocation(facts):
+    """The command's Invocation is gone before the exit: what it left open stays open."""
+    import argparse
+    import gc
+
+    from claimgraph.cli import invocation
+
+    ctx = invocation.Invocation(argparse.Namespace())
+    store = ctx.shell().store
+    ctx.close(ending=True)
+    del ctx
+    gc.collect()
+    try:
+        assert store.stats()["facts"]["total"] == FACTS
+    finally:
+        invocation._LEFT_TO_THE_EXIT.clear()
+        store.close()

@@ -21,7 +21,7 @@ NOT_ON_A_READ = {
     "filelock", "psutil", "structlog", "asyncio", "logging", "decimal",
     "dataclasses", "inspect", "tomllib", "difflib", "shutil", "tempfile", "secrets", "socket",
     "threading", "hashlib", "_hashlib", "random", "bz2", "lzma", "subprocess", "typing",
-    "ipaddress", "gettext", "locale", "claimgraph.cli.examples",
+    "ipaddress", "gettext", "locale", "urllib.parse", "claimgraph.cli.examples",
     "claimgraph.core.writes", "claimgraph.core.writer", "claimgraph.core.ingest",
     "claimgraph.store.memory", "claimgraph.cli.memory", "claimgraph.curator",
     "claimgraph.daemon.settings",
@@ -32,6 +32,10 @@ NOT_ON_A_QUERY = {"claimgraph.lease", "claimgraph.logs", "claimgraph.capture",
                   "claimgraph.core.neighbor", "claimgraph.logic.conflicts"}
 #: Search's own, never loaded by `facts` (issue 29: a read within 4x `python -c pass`).
 SEARCH_ONLY = {"claimgraph.logic.query_dates", "claimgraph.logic.query_words"}
+#: A named entity's reads and the command-line values of `neighbor` and `conflicts`, never
+#: loaded by `search` (issue 29).
+NOT_ON_A_SEARCH = {"claimgraph.core.entities", "claimgraph.core.vocabulary",
+                   "claimgraph.logic.predicates", "claimgraph.cli.values"}
 #: Everything `--version` may load beyond the interpreter: the package, the entry point and
 #: the umask guard; not argparse, typing or pathlib.
 VERSION_ONLY = {"claimgraph", "claimgraph.__main__", "claimgraph.cli", "claimgraph.cli.main",
@@ -53,6 +57,16 @@ def loaded_by(argv: list[str], cwd: Path) -> set[str]:
     return imported(["-m", "claimgraph", *argv], cwd) - imported(["-c", "import runpy"], cwd)
 
 
+#: The installed console script: ``re``, then the entry point (no ``runpy``, which ``-m`` runs
+#: through and which loads ``importlib`` itself).
+SCRIPT = "import re, sys; from claimgraph.cli.main import main; sys.exit(main())"
+
+
+def loaded_by_script(argv: list[str], cwd: Path) -> set[str]:
+    """The modules the installed ``claimgraph ARGV`` imports beyond a bare interpreter."""
+    return imported(["-c", SCRIPT, *argv], cwd) - imported(["-c", "pass"], cwd)
+
+
 def heavy(loaded: set[str], names: set[str]) -> set[str]:
     return {m for m in loaded if m in names or any(m.startswith(n + ".") for n in names)}
 
@@ -68,6 +82,22 @@ def test_a_query_loads_neither_the_write_path_nor_heavy_libraries(store, project
     loaded = loaded_by(argv, project_dir)
     assert "claimgraph.store.sqlite" in loaded, "the probe did not read the store"
     assert heavy(loaded, NOT_ON_A_READ | NOT_ON_A_QUERY) == set()
+
+
+@pytest.mark.parametrize("argv", [["facts", "billing"], ["search", "stripe"], ["status"]])
+def test_a_read_loads_no_importlib(store, project_dir, argv):
+    """The deferred modules' specs come from ``sys.meta_path`` and a command's group loads
+    through ``__import__`` (claimgraph.deferred, cli.commands): ``importlib`` and
+    ``importlib.util`` are ~1 ms of a read's start that it never needs (issue 29)."""
+    loaded = loaded_by_script(argv, project_dir)
+    assert "claimgraph.store.sqlite" in loaded, "the probe did not read the store"
+    assert heavy(loaded, {"importlib"}) == set()
+
+
+def test_search_loads_none_of_the_named_entity_reads(store, project_dir):
+    loaded = loaded_by(["search", "stripe"], project_dir)
+    assert "claimgraph.logic.query_words" in loaded, "the probe did not search"
+    assert heavy(loaded, NOT_ON_A_SEARCH) == set()
 
 
 def test_facts_loads_none_of_search_s_own_modules(store, project_dir):

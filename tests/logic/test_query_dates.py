@@ -70,3 +70,16 @@ def test_an_iso_date_counts_at_a_sentences_end_or_with_a_time_never_inside_a_nam
     assert covers("what broke on 2023-05-03.", "2023-05-04T00:00:00Z") == ["2023-05-04T00:00:00Z"]
     assert covers("deploy at 2023-05-03T10:00Z", "2023-05-04T00:00:00Z") != []
     assert asked_time("pin release-2023-05-03 and build_2023-05") is None
+
+
+@given(st.lists(st.sampled_from(
+    ["-", " ", "1", "2", "0", "3", "T", "May", "June", "june", "Jun", "e", "of", "th", ",",
+     "2023", "12", "05", "é", "٣"]), max_size=12).map("".join))
+def test_a_text_the_pre_check_passes_over_matches_no_pattern(text):
+    """``may_name_a_time`` is only a shortcut: a text it turns away matches none of the three
+    patterns, so the answer is the one the patterns alone would give."""
+    import re
+
+    from claimgraph.logic import query_dates as QD
+    if not QD.may_name_a_time(text):
+        assert not any(re.search(p, text) for p in (QD._ISO_DAY, QD._ISO_MONTH, QD._NAMED))

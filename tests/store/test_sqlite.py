@@ -7,6 +7,8 @@ import sqlite3
 import threading
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from claimgraph import STORE_FORMAT
 from claimgraph.errors import ClaimgraphError
@@ -44,6 +46,32 @@ def test_a_file_store_runs_in_wal_with_the_designed_pragmas(db):
     assert store.pragma("busy_timeout") >= 5000
     assert store.pragma("foreign_keys") == 1
     store.close()
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=20),
+       st.booleans())
+def test_a_file_uri_is_the_one_pathlib_gives(name, absolute):
+    """``file_uri`` builds a store's URI without ``urllib.parse``: the very text ``as_uri``
+    gives, for any name (spaces, ``%``, ``?``, ``#``, any script), relative or absolute."""
+    from pathlib import Path
+
+    from claimgraph.store.sqlite_db import file_uri
+    path = ("/tmp/" if absolute else "") + name.replace("\x00", "")
+    assert file_uri(path) == Path(path).absolute().as_uri()
+
+
+def test_a_reader_runs_only_the_pragmas_a_read_uses(db):
+    """A read-only connection waits out a writer, sorts in memory and maps the file; the
+    write-only pragmas are left at SQLite's defaults (it never writes)."""
+    SqliteStore(db).close()
+    reader = SqliteStore(db, read_only=True)
+    try:
+        assert reader.pragma("busy_timeout") >= 5000
+        assert reader.pragma("temp_store") == 2  # MEMORY
+        assert reader.pragma("mmap_size") > 0
+        assert reader.pragma("foreign_keys") == 0
+    finally:
+        reader.close()
 
 
 def test_the_schema_version_is_stored_in_the_database(db):

@@ -8,6 +8,8 @@ command: its group module, and its word here (tests/cli/test_main.py checks both
 
 from __future__ import annotations
 
+import sys
+
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
     import argparse
@@ -41,8 +43,11 @@ GROUP_OF = {
 
 
 def group(name: str) -> ModuleType:
-    import importlib
-    return importlib.import_module(f"claimgraph.cli.{name}")
+    """The group's module (``__import__``, not ``importlib``: a command's start need not load
+    ``importlib`` and the ``warnings`` it brings, issue 29)."""
+    module = f"claimgraph.cli.{name}"
+    __import__(module)
+    return sys.modules[module]
 
 
 def handler(command: str) -> Handler:

@@ -42,7 +42,8 @@ def main(argv: list[str] | None = None) -> int:
         argv = ["--help"]
     if entry:
         from claimgraph import startup
-        from claimgraph.deferred import defer, defer_gettext
+        from claimgraph.deferred import defer, defer_gettext, defer_urllib_parse
+        defer_urllib_parse()  # pathlib's, for file URIs; no read asks for one (the same)
         defer("ipaddress")  # urllib.parse's, for bracketed URL hosts (claimgraph.deferred)
         defer_gettext()  # argparse's translations, where no catalog can exist (the same)
         startup.loading()  # the modules and the parser live until exit (claimgraph.startup)
@@ -59,8 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if entry:
             startup.settle()
-    code = run(args, argv)
-    if entry and args.command in QUICK_EXIT:
+    ending = entry and args.command in QUICK_EXIT
+    code = run(args, argv, ending=ending)
+    if ending:
         quick_exit(code)
     return code
 
@@ -88,8 +90,10 @@ def quick_exit(code: int) -> NoReturn:
         os._exit(code)
 
 
-def run(args: argparse.Namespace, argv: list[str]) -> int:
-    """The parsed command inside the error boundary (the module docstring's exit codes)."""
+def run(args: argparse.Namespace, argv: list[str], ending: bool = False) -> int:
+    """The parsed command inside the error boundary (the module docstring's exit codes).
+    ``ending``: the process ends once it answered (``quick_exit``), so a store it only read
+    is left to the exit (``Invocation.close``)."""
     from claimgraph.cli.commands import handler
     from claimgraph.cli.invocation import Invocation
     from claimgraph.cli.output import emit_error
@@ -113,7 +117,7 @@ def run(args: argparse.Namespace, argv: list[str]) -> int:
     except Exception as err:  # the last line of defence: anything here is a bug
         return report_crash(err, ctx, argv)
     finally:
-        ctx.close()
+        ctx.close(ending=ending)
 
 
 def _store_dir(ctx: Invocation) -> str | None:

@@ -11,7 +11,6 @@ import argparse
 from claimgraph.cli.invocation import Invocation, log_surfaced
 from claimgraph.cli.output import emit, emit_json
 from claimgraph.cli.scope import READ_HELP, add_project_choice, add_scope_argument, review_scopes
-from claimgraph.cli.values import drop_none, fraction_arg, time_arg
 from claimgraph.core import reads
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.present_records import (
@@ -86,6 +85,7 @@ def search_hit(fact: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_neighbor(ctx: Invocation, args: argparse.Namespace) -> int:
+    from claimgraph.cli.values import drop_none, fraction_arg, time_arg  # not search's
     options = drop_none(entity_scope=ctx.read_scopes(), predicate=args.predicate,
                         as_of=time_arg(args.as_of, "--as-of"),
                         min_confidence=fraction_arg(args.min_confidence, "--min-confidence"),
@@ -109,6 +109,7 @@ def run_neighbor(ctx: Invocation, args: argparse.Namespace) -> int:
 
 
 def run_conflicts(ctx: Invocation, args: argparse.Namespace) -> int:
+    from claimgraph.cli.values import time_arg  # not search's
     result = reads.conflicts(ctx.shell(), time_arg(args.as_of, "--as-of"),
                              scopes=review_scopes(ctx, args))
     result["conflicts"] = _teammates_named(ctx, result["conflicts"])

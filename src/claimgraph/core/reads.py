@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 
-from claimgraph.core import entities as ents
 from claimgraph.core.shell import Shell
-from claimgraph.core.vocabulary import resolve_predicate
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import entities as E
 from claimgraph.logic import retrieval as R
@@ -41,6 +39,8 @@ def get_facts(sh: Shell, entity: str, *, entity_scope: str | Sequence[str] | Non
     """An entity's facts as of an instant, each annotated with its effective confidence then
     and its state. Dormant facts are left out unless ``include_dormant`` (which defaults to
     ``include_invalidated``: ``facts --all`` shows everything)."""
+    from claimgraph.core import entities as ents  # a named entity's reads: not search's
+    from claimgraph.core.vocabulary import resolve_predicate
     if include_dormant is None:
         include_dormant = include_invalidated
     subject = ents.require_entity(sh, entity, entity_scope)
@@ -62,6 +62,7 @@ def scope_facts(sh: Shell, scopes: Sequence[str], *, predicate: str | None = Non
     standing commitments, then by effective confidence at the instant, then the fresher.
     As of a past instant, facts invalidated since were still believed then, so the store is
     asked for them too."""
+    from claimgraph.core.vocabulary import resolve_predicate  # not search's (see get_facts)
     at = sh.now() if as_of is None else as_of
     pred_id = resolve_predicate(sh, predicate, register_new=False)["id"] if predicate else None
     keep = R.fact_filter(at=at, include_invalidated=include_invalidated, predicate=pred_id,
@@ -92,6 +93,8 @@ def with_state(fact: dict[str, Any]) -> dict[str, Any]:
 def history(sh: Shell, subject: str, predicate: str,
             subject_scope: str | Sequence[str] | None = None) -> dict[str, Any]:
     """Every version of (subject, predicate), valid and invalidated, oldest first."""
+    from claimgraph.core import entities as ents  # not search's (see get_facts)
+    from claimgraph.core.vocabulary import resolve_predicate
     entity = ents.require_entity(sh, subject, subject_scope)
     pred = resolve_predicate(sh, predicate, register_new=False)
     return {"entity": entity, "predicate": pred["id"],

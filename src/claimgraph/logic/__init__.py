@@ -15,8 +15,6 @@ package, and the SessionStart hook must not pay for the modules it does not use.
 
 from __future__ import annotations
 
-import importlib
-
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:  # what a type checker and an editor see; nothing loads at run time
     from typing import Any
@@ -90,7 +88,9 @@ def __getattr__(name: str) -> Any:
     if name not in _SOURCES:
         raise AttributeError(f"module 'claimgraph.logic' has no attribute {name!r}")
     module, _, attribute = _SOURCES[name].partition(":")
-    value = getattr(importlib.import_module(f"claimgraph.logic.{module}"), attribute or name)
+    # ``__import__`` with a from-list hands back the submodule itself; not ``importlib``, which
+    # a command need not load to load our own modules
+    value = getattr(__import__(f"claimgraph.logic.{module}", fromlist=["_"]), attribute or name)
     globals()[name] = value  # the next lookup is a plain attribute
     return value
 

@@ -618,9 +618,10 @@ class SqlStore(StoreDefaults):
         return self._words_known
 
     def stats(self) -> dict[str, Any]:
-        entities, total, valid, episodes = self._db.one(common.STATS_COUNTS) or (0, 0, 0, 0)
+        entities, total, closed, episodes = self._db.one(common.STATS_COUNTS) or (0, 0, 0, 0)
         statuses = {r[0]: r[1] for r in self._db.rows(common.PREDICATE_STATUSES)}
-        return rec.stats_record(self._format(), entities, total, valid, episodes, statuses)
+        return rec.stats_record(self._format(), entities, total, total - closed, episodes,
+                                statuses)
 
     def is_empty(self) -> bool:
         found = self._db.one(common.IS_EMPTY)

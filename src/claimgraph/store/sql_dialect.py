@@ -166,8 +166,11 @@ ENTITY_USAGE = """SELECT id, count(*) FROM (
     SELECT subject_id AS id FROM facts UNION ALL
     SELECT object_ref_id FROM facts WHERE object_ref_id IS NOT NULL AND object_ref_id <> subject_id
     ) used GROUP BY id"""
+#: Entities, facts, CLOSED facts, episodes. The valid facts are the others: counting every
+#: row reads the index's pages alone, counting the open ones (most of a store) steps through
+#: each of their entries (~4 ms of `status` at 100k facts, issue 29); the closed are indexed.
 STATS_COUNTS = ("SELECT (SELECT count(*) FROM entities), (SELECT count(*) FROM facts),"
-                " (SELECT count(*) FROM facts WHERE t_invalid IS NULL),"
+                " (SELECT count(*) FROM facts WHERE t_invalid IS NOT NULL),"
                 " (SELECT count(*) FROM episodes)")
 PREDICATE_STATUSES = "SELECT status, count(*) FROM predicates GROUP BY status"
 IS_EMPTY = ("SELECT NOT (EXISTS (SELECT 1 FROM entities) OR EXISTS (SELECT 1 FROM facts)"

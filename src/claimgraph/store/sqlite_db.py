@@ -52,6 +52,14 @@ BUSY_TIMEOUT_MS = 10_000
 #: thousands of scattered pages, and the copy was a quarter of its time at 1M facts. Writes
 #: still go through write(); the OS page cache is shared, so other processes see the same data.
 MMAP_BYTES = 1 << 32
+#: What a connection that only reads needs: waiting out a writer's checkpoint, sorting in
+#: memory, the cache and the map. ``WRITE_PRAGMAS`` adds what only writes use (durability,
+#: the zeroing of deleted content, the foreign keys' checks): a read command's process runs
+#: none of those statements (issue 29).
+READ_PRAGMAS = (f"busy_timeout = {BUSY_TIMEOUT_MS}", "temp_store = MEMORY", "cache_size = -32000",
+                f"mmap_size = {MMAP_BYTES}")
+WRITE_PRAGMAS = ("synchronous = NORMAL", "secure_delete = FAST", "foreign_keys = ON",
+                 *READ_PRAGMAS)
 
 #: Store files this process holds open, by (device, inode): [header as first read, holders].
 #: POSIX record locks belong to a process and a file, and closing ANY descriptor of that file
@@ -174,7 +182,7 @@ class SqliteDb:
         serialized); a writer's stays on the thread that opened it."""
         target = self.path
         if options:
-            target = f"{Path(self.path).absolute().as_uri()}?{'&'.join(options)}"
+            target = f"{file_uri(self.path)}?{'&'.join(options)}"
         try:
             return sqlite3.connect(target, isolation_level=None, cached_statements=512,
                                    uri=bool(options), check_same_thread=not self.read_only)
@@ -240,9 +248,7 @@ class SqliteDb:
         freed page outlives it."""
         if not self.in_memory and not self.read_only:
             _switch_to_wal(conn)
-        for pragma in ("synchronous = NORMAL", "secure_delete = FAST",
-                       f"busy_timeout = {BUSY_TIMEOUT_MS}", "foreign_keys = ON",
-                       "temp_store = MEMORY", "cache_size = -32000", f"mmap_size = {MMAP_BYTES}"):
+        for pragma in READ_PRAGMAS if self.read_only else WRITE_PRAGMAS:
             conn.execute(f"PRAGMA {pragma}")
 
     # --- choke points ----------------------------------------------------------------
@@ -461,7 +467,18 @@ _KIND_BY_WORDING = (("corrupt", ("malformed", "not a database")), ("busy", ("loc
 
 
 def _uri(path: str, query: str) -> str:
-    return f"{Path(path).absolute().as_uri()}?{query}"
+    return f"{file_uri(path)}?{query}"
+
+
+#: The bytes a file's URI keeps as they are (``urllib.parse.quote_from_bytes``'s, with "/").
+_URI_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~/")
+
+
+def file_uri(path: str | Path) -> str:
+    """``Path(path).absolute().as_uri()``, built here: ``as_uri`` loads ``urllib.parse``, which
+    a read command otherwise never needs (``claimgraph.deferred.defer_urllib_parse``)."""
+    encoded = os.fsencode(str(Path(path).absolute()))
+    return "file://" + "".join(chr(b) if b in _URI_SAFE else f"%{b:02X}" for b in encoded)
 
 
 def _disk_is_full(path: str) -> bool:
