@@ -22,6 +22,7 @@ import posixpath
 from typing import Any, Iterable, Iterator
 
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
+from claimgraph.capture.extract.recipe_common import only_calls_others
 from claimgraph.capture.extract.recipes import Recipe, parse_recipes, recipe_format
 from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
 from claimgraph.capture.extract.shell import command_text
@@ -50,7 +51,7 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         chosen = [(look, recipe) for look, recipe in current.values()
                   if (written or recipe.invocation in ran or recipe.runs in ran
                       or (recipe.source in UNTYPED and working(recipe)))
-                  and one_line(recipe)]
+                  and one_line(recipe) and not only_calls_others(recipe)]
         if chosen:
             found.append((cited, written, chosen))
     nearest = _nearest_depths(cited for cited, _, _ in found)
