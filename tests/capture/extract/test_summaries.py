@@ -294,3 +294,20 @@ def test_a_heading_that_introduces_reasons_lists_no_decisions():
     assert _claims("### Reasons\n- The cache now holds the rendered rows for an hour\n") == set()
     decided = "### Key decisions and why:\n- Kept the CLI flags stable for existing users\n"
     assert _claims(decided) == {("x/decided", None, "Kept the CLI flags stable for existing users")}
+
+
+def test_a_rule_nested_under_an_item_of_a_report_says_what_that_item_does():
+    text = ("Added the new checks.\n\n- Checks added (app/rules.py)\n"
+            "  - speed_limit must be between 0 and 100\n"
+            "- Always run the linter before pushing changes\n")
+    assert [(c.predicate, c.text) for c in claims(text)] == [
+        ("x/convention", "Always run the linter before pushing changes")]
+
+
+def test_steps_for_the_person_and_a_summarys_concepts_are_no_rules():
+    text = ("If you see a 404:\n- Make sure the site is enabled in the settings page\n"
+            "- Confirm the latest deploy run has succeeded\n\n"
+            "2. Key Technical Concepts:\n"
+            "   - Record references in docs that must remain resolvable\n"
+            "   - Feature folders must keep their own database\n")
+    assert list(claims(text)) == []

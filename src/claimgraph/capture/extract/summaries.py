@@ -18,7 +18,14 @@ such a summary are read by their section and their shape:
   reasons ("Why this is faster", "Reasons") lists reasons, not decisions, and is skipped;
 - a bullet that starts with a file path and says what it does ("`src/db.ts:14` exports the
   service-role client") is what that file is for (``x/role``);
-- a bullet that states a rule ("must", "always", "never", "enforces") is a convention.
+- a bullet that states a rule ("must", "always", "never", "enforces") is a convention --
+  unless it is nested under another bullet in a section with no heading of its own ("- Rules
+  added (rules.py)" / "  - fan speed must be 0-100"): then it says what the item above it
+  does, the code the turn wrote, which a glance at the code tells.
+
+A section whose heading speaks to the person ("If you see a 404:") lists steps for them, and
+one about the work's terms or background (a compaction summary's "Key Technical Concepts")
+lists what the work is about: neither holds a rule of the project.
 
 A decision or convention bullet that reports the agent's turn (it speaks of itself, reports
 what happened, says what it is doing, or a state that holds only for now: "No config files
@@ -74,6 +81,9 @@ _SECTIONS = (
     (None, re.compile(r"plan|next|todo|pending|remaining|propos|phase|recommend|suggest|"
                       r"consideration|question|summary request|intent|request|option|"
                       r"if you want|would you like", re.I)),
+    #: what the work is about (a compaction summary's "Key Technical Concepts"): terms and
+    #: background, each a thing the work touches, not a rule anyone set
+    (None, re.compile(r"concept|glossar|terminolog|background", re.I)),
     (LESSON, re.compile(r"error|issue|problem|fix|gotcha|pitfall|lesson|bug", re.I)),
     (DECIDED, re.compile(r"decision|adaptation|approach|design|trade-?off|chose|choice|"
                          r"rationale", re.I)),
@@ -214,6 +224,8 @@ def claims(text: str) -> Iterator[Claim]:
             continue
         tried_below = indent if _ATTEMPTS.search(bullet["text"]) else None
         claim = read_bullet(_MARKDOWN.sub("", bullet["text"]).strip(), section)
+        if claim and claim.predicate == CONVENTION and indent > 0 and section == "":
+            continue  # a detail of the item above it (what a rule or a flag just added does)
         if claim and claim.predicate in (CONVENTION, DECIDED) and agent_report(claim.text):
             continue  # the agent's report of its turn, not a rule of the project
         if claim and addresses_person(claim.text):
@@ -229,6 +241,8 @@ def claims(text: str) -> Iterator[Claim]:
 
 def _section(title: str) -> str | None:
     """The predicate a section's bullets default to; None for sections that are not facts."""
+    if addresses_person(title):
+        return None  # "If you see a 404:": steps for the person to take, not the project's
     for predicate, pattern in _SECTIONS:
         if pattern.search(title):
             return predicate

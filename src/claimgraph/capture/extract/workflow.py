@@ -19,6 +19,7 @@ root speaks for the project: a workspace's own scripts are a glance away when it
 from __future__ import annotations
 
 import posixpath
+import re
 from typing import Any, Iterable, Iterator
 
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
@@ -107,3 +108,17 @@ def _fact(cited: str, chosen: list[tuple[SeenFile, Recipe]],
                      object_kind="literal", subject_type="file",
                      at=min((look.call.timestamp for look, _ in chosen
                           if look.call.timestamp is not None), default=None))
+
+
+_TOLD = re.compile(r"`([^`]+)` runs `")
+
+
+def one_fact_per_command(candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``candidates`` without a tested-by or built-with that names a recipe a recipes fact of
+    the same session already tells (``bun run typecheck`` beside "`bun run typecheck` runs
+    `turbo run typecheck`"): one command, one fact, the one that says what it runs."""
+    told = {invocation for found in candidates if found["rule"] == "recipes"
+            for invocation in _TOLD.findall(found["object"])}
+    return [found for found in candidates
+            if not (found["rule"] == "tooling" and found["object"] in told
+                    and found["predicate"] in ("core/tested-by", "core/built-with"))]
