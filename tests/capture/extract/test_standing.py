@@ -180,6 +180,7 @@ def test_two_dictated_sentences_without_a_stop_are_split_where_the_second_starts
     "use the vendor docs or reported issues as guidance do not make assumptions",
     "Imports: use absolute ones, see https://example.org/style",
     "Commit messages: one line, imperative",
+    "oh, almost forgot this: Code standard: every new file needs a comment citing the ticket",
 ])
 def test_a_plain_rule_reads_as_one(sentence):
     assert not_one_rule(sentence) is None

@@ -304,10 +304,7 @@ def test_a_rule_nested_under_an_item_of_a_report_says_what_that_item_does():
         ("x/convention", "Always run the linter before pushing changes")]
 
 
-def test_steps_for_the_person_and_a_summarys_concepts_are_no_rules():
+def test_steps_for_the_person_are_no_rules():
     text = ("If you see a 404:\n- Make sure the site is enabled in the settings page\n"
-            "- Confirm the latest deploy run has succeeded\n\n"
-            "2. Key Technical Concepts:\n"
-            "   - Record references in docs that must remain resolvable\n"
-            "   - Feature folders must keep their own database\n")
+            "- Confirm the latest deploy run has succeeded\n")
     assert list(claims(text)) == []

@@ -23,9 +23,9 @@ such a summary are read by their section and their shape:
   added (rules.py)" / "  - fan speed must be 0-100"): then it says what the item above it
   does, the code the turn wrote, which a glance at the code tells.
 
-A section whose heading speaks to the person ("If you see a 404:") lists steps for them, and
-one about the work's terms or background (a compaction summary's "Key Technical Concepts")
-lists what the work is about: neither holds a rule of the project.
+A section whose heading speaks to the person ("If you see a 404:") lists steps for them, not
+a rule of the project. (A compaction summary's "Key Technical Concepts" is read: what it
+says of a library -- "use `.majorVersion`, not `toString()`" -- is often the lesson.)
 
 A decision or convention bullet that reports the agent's turn (it speaks of itself, reports
 what happened, says what it is doing, or a state that holds only for now: "No config files
@@ -81,9 +81,6 @@ _SECTIONS = (
     (None, re.compile(r"plan|next|todo|pending|remaining|propos|phase|recommend|suggest|"
                       r"consideration|question|summary request|intent|request|option|"
                       r"if you want|would you like", re.I)),
-    #: what the work is about (a compaction summary's "Key Technical Concepts"): terms and
-    #: background, each a thing the work touches, not a rule anyone set
-    (None, re.compile(r"concept|glossar|terminolog|background", re.I)),
     (LESSON, re.compile(r"error|issue|problem|fix|gotcha|pitfall|lesson|bug", re.I)),
     (DECIDED, re.compile(r"decision|adaptation|approach|design|trade-?off|chose|choice|"
                          r"rationale", re.I)),
