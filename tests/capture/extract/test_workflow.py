@@ -109,3 +109,14 @@ def test_a_makefile_target_that_only_calls_others_is_left_out_of_the_fact():
                   "lint:\n\truff check .\ntest:\n\tpytest\n")
     [runs] = only(session.extract(), "x/runs")
     assert runs["object"] == "`make lint` runs `ruff check .`; `make test` runs `pytest`"
+
+
+def test_a_ci_step_two_workflows_run_is_told_once():
+    session = Session()
+    for name in ("build.yml", "release.yml"):
+        session.tool("Read", {"file_path": f"{ROOT}/.github/workflows/{name}"}, output=(
+            "jobs:\n  check:\n    steps:\n      - run: pytest -q\n"
+            + ("      - run: ruff check .\n" if name == "release.yml" else "")))
+    assert sorted(c["object"] for c in only(session.extract(), "x/runs")) == [
+        "`CI build.yml job check` runs `pytest -q`",
+        "`CI release.yml job check` runs `ruff check .`"]

@@ -14,6 +14,8 @@ have run them, and the ones that test, lint, format, build or check are gates ev
 meets. From a file it wrote, every recipe. Of the runner files of one kind the
 session only read (a monorepo's root `package.json` and each workspace's), the one nearest the
 root speaks for the project: a workspace's own scripts are a glance away when it is worked on.
+A CI step that one workflow file already runs is told once, not again for each workflow that
+repeats it.
 """
 
 from __future__ import annotations
@@ -56,10 +58,15 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         if chosen:
             found.append((cited, written, chosen))
     nearest = _nearest_depths(cited for cited, _, _ in found)
+    told: set[str] = set()
     for cited, written, chosen in found:
         if not written and _depth(cited) > nearest[posixpath.basename(cited)]:
             continue  # a workspace's own runner file, only read: the root's speaks for it
-        yield _fact(cited, chosen[:MAX_PER_FILE], "recipes" if written else "recipes.read")
+        chosen = [(look, recipe) for look, recipe in chosen
+                  if recipe.source not in UNTYPED or recipe.runs not in told]
+        told.update(recipe.runs for _, recipe in chosen if recipe.source in UNTYPED)
+        if chosen:  # a CI step another workflow already runs is told once
+            yield _fact(cited, chosen[:MAX_PER_FILE], "recipes" if written else "recipes.read")
 
 
 def _depth(cited: str) -> int:
