@@ -5,7 +5,7 @@ it. What happened next says what it was: the agent deleted ``notes.md`` in the t
 followed, so the sentence asked for today's change, and the change is done. Remembered as a
 standing decision it would tell the next session of a file that is already gone. What the
 session then did, not the words, decides: only a file the sentence names by its file name
-(``notes.md``, ``docs/old.md``) and that the turn right after deleted counts. A file the turn
+(``notes.md``, ``notes/old.md``) and that the turn right after deleted counts. A file the turn
 created is left alone (a decision to build something is often carried out at once, and is
 still the decision). Pure: the caller gives the names of the files the turn deleted.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-#: A file named in prose: a word with a file extension, or a path (``docs/old.md``).
+#: A file named in prose: a word with a file extension, or a path (``notes/old.md``).
 _FILE_NAME = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-][\w.-]*\.[A-Za-z][\w]{0,7})(?![\w/-])")
 
 
