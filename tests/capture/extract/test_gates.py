@@ -97,3 +97,13 @@ def test_a_hook_whose_block_needed_a_change_is_a_gate():
     gates = [c for c in session.extract() if c["rule"] == "gates"]
     assert any(c["predicate"] == "x/convention" and "Cannot write print()" in c["object"]
                for c in gates)
+
+
+def test_a_hook_of_the_persons_own_setup_outside_the_project_is_no_project_gate():
+    session = Session()
+    session.tool("WebFetch", {"url": "https://example.org/a"}, error=True,
+                 output="PreToolUse:WebFetch hook error: [/home/someone/.claude/hooks/fetch.sh]: "
+                        "Use the reader: reader 'https://example.org/a'")
+    session.bash("rm -rf build", error=True,
+                 output="PreToolUse:Bash hook error: [~/.hooks/guard.sh]: Blocked: not allowed")
+    assert only(session.extract(), "x/convention") == []

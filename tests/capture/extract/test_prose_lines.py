@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from claimgraph.capture.extract.prose import is_prose_line, split_paste
+from claimgraph.capture.extract.prose import is_prose_line, split_paste, typed_part
 
 PROSE = ["class names are PascalCase here", "return early rather than nest deeply.",
          "function names use camelCase in this repo", "export names from index.ts only",
@@ -46,3 +46,17 @@ def test_the_persons_lines_are_split_from_what_they_pasted(text: str, said: str)
 ])
 def test_text_that_does_not_hand_over_to_a_paste_is_not_split(text: str) -> None:
     assert split_paste(text) is None
+
+
+def test_a_copied_web_page_is_not_the_persons_words_only_what_they_typed_before_it():
+    page = ("does our card need more fields? [|](https://catalog.example.org/)\n"
+            "[Catalog](https://catalog.example.org/)\n[About](https://catalog.example.org/about)\n"
+            "About\nEvery entry must declare its type and should link its metadata.\n"
+            "* [Specification](https://spec.example.org)\n")
+    assert typed_part(page) == "does our card need more fields? "
+
+
+def test_a_link_or_two_in_the_persons_own_prose_keeps_the_message_whole():
+    text = ("Use tabs, as [the guide](https://example.org/guide) says.\n"
+            "- [issue](https://example.org/1)\nAnd always run the linter.")
+    assert typed_part(text) == text

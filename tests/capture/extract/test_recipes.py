@@ -113,7 +113,7 @@ def test_makefile_targets_skip_pattern_rules_special_targets_and_variables():
         endif
     """)
     assert table(recipes) == {
-        "test": ("make test", "make build; $(PYTHON) -m pytest -q tests/", "test"),
+        "test": ("make test", "make build; python3 -m pytest -q tests/", "test"),
         "lint": ("make lint", "ruff check .", "lint"),
         "build": ("make build", "python -m build", "build"),
         "dist": ("make dist", "python -m build", "build"),
@@ -124,6 +124,51 @@ def test_makefile_targets_skip_pattern_rules_special_targets_and_variables():
 def test_a_makefile_target_without_a_body_runs_its_prerequisites():
     [item] = parse("Makefile", "all: lint test\n")
     assert (item.runs, item.role, item.quote) == ("make lint; make test", "check", "all: lint test")
+
+
+def test_a_makefile_help_comment_on_the_rule_line_is_no_prerequisite():
+    recipes = parse("Makefile", """\
+        .PHONY: types
+        types: ## strict type check of all modules
+        \tmypy src
+        gate: lint ## Run all the gates
+        \tpytest
+        install: ; pip install -e . # a comment the shell reads
+    """)
+    assert table(recipes) == {
+        "types": ("make types", "mypy src", "lint"),
+        "gate": ("make gate", "make lint; pytest", "check"),
+        "install": ("make install", "pip install -e . # a comment the shell reads", "install")}
+
+
+def test_a_makefile_variable_set_in_the_file_is_put_in_and_make_reads_make():
+    recipes = parse("Makefile", """\
+        PY ?= .venv/bin/python
+        OUT := $(shell pwd)
+        check:
+        \t$(PY) -m mypy $(OUT)
+        \t$(MAKE) test
+        \t${MAKE} lint
+    """)
+    assert table(recipes)["check"][1] == (
+        ".venv/bin/python -m mypy $(OUT); make test; make lint")
+
+
+@pytest.mark.parametrize(("name", "runs", "expected"), [
+    ("all", "make build; make test", True),
+    ("default", "just build", True),
+    ("package", "pnpm run compile && pnpm run bundle", True),
+    ("verify", "bun run build && bun run typecheck && bun run test", False),
+    ("check", "make lint; make test", False),
+    ("release", "npm run build && npm publish", False),
+    ("build", "make clean; go build ./...", False),
+    ("docs", "make -C docs html", False),
+])
+def test_a_recipe_that_only_calls_others_is_told_by_them_unless_it_is_a_gate(name, runs,
+                                                                              expected):
+    from claimgraph.capture.extract.recipe_common import only_calls_others, recipe
+    item = recipe(name, f"make {name}", [runs], runs, "makefile")
+    assert item is not None and only_calls_others(item) is expected
 
 
 # --- package.json scripts ---------------------------------------------------------------------

@@ -152,6 +152,14 @@ def test_a_speech_to_text_restart_does_not_read_as_one_rule():
                         "plan") == "repeats itself"
 
 
+@pytest.mark.parametrize("sentence", [
+    "Failed to load the profile: profile check failed: field 'colors' must be a list",
+    "upload rejected: validation error: size must be below 10 MB",
+])
+def test_an_error_chained_through_its_callers_is_a_programs_check_not_a_rule(sentence):
+    assert not_one_rule(sentence) == "an error message, not a rule"
+
+
 def test_two_dictated_sentences_without_a_stop_are_split_where_the_second_starts():
     assert split_run_on("I care about clean release notes for every version If we need a flag "
                         "for it, name it notes_flag") == [
@@ -170,6 +178,9 @@ def test_two_dictated_sentences_without_a_stop_are_split_where_the_second_starts
     'Instead of writing "Owner" and "Guest", use the owner title and the guest title',
     "Always call the Stripe API through the GitHub Actions secrets",
     "use the vendor docs or reported issues as guidance do not make assumptions",
+    "Imports: use absolute ones, see https://example.org/style",
+    "Commit messages: one line, imperative",
+    "oh, almost forgot this: Code standard: every new file needs a comment citing the ticket",
 ])
 def test_a_plain_rule_reads_as_one(sentence):
     assert not_one_rule(sentence) is None

@@ -8,7 +8,7 @@ from claimgraph.capture.extract.prose import is_paste, sentences
 from claimgraph.capture.extract.statements import (
     CONVENTION, DECISION, PREFERS, classify, statement_of)
 
-from .extract_helpers import Session, only
+from .extract_helpers import ROOT, Session, facts, only
 
 PROJECT = "shop"
 
@@ -250,3 +250,17 @@ def test_the_same_order_with_no_refusal_before_it_is_left_to_the_sentence_model(
 
 def test_a_correction_tied_to_now_stays_for_today_even_after_a_refusal():
     assert only(_turned_down("don't run the linter on it right now").extract(), CONVENTION) == []
+
+
+def test_a_decision_naming_a_file_the_next_turn_deleted_was_todays_request():
+    """What the turn after the sentence did decides: the file it names is gone."""
+    def session(delete: bool) -> Session:
+        s = Session()
+        s.prompt("We can drop notes.md and the related pre-push hook.")
+        if delete:
+            s.bash(f"rm {ROOT}/notes.md", output="")
+        s.prompt("thanks")
+        return s
+    kept = [f for f in facts(session(False).extract()) if "notes.md" in f[2]]
+    assert kept == [("shop", "x/decided", "We can drop notes.md and the related pre-push hook")]
+    assert [f for f in facts(session(True).extract()) if "notes.md" in f[2]] == []

@@ -300,6 +300,17 @@ def test_a_plain_word_in_prose_is_not_a_name_but_in_a_code_span_it_is():
         "db", "load_rows"}
 
 
+def test_a_plain_word_of_a_command_in_a_code_span_is_a_subcommand_not_a_name():
+    """"run `shop init` once": ``init`` is what one types, its handler a glance away."""
+    code = "def init():\n    pass\n\n\ndef sync():\n    pass\n\n\ndef load_rows():\n    pass\n"
+    session = Session()
+    session.prompt("Make `shop init` create the folder, and `sync()` and `shop load_rows` "
+                   "skip it.")
+    session.write(f"{ROOT}/src/cli.py", code)
+    assert {c["subject"] for c in only(session.extract(), "core/defined-in")} == {
+        "sync", "load_rows"}
+
+
 @pytest.mark.parametrize(("path", "content"), [
     ("src/shop/mod.rs", "pub mod cart;\npub mod tax;\n"),
     ("src/shop/__init__.py", "from .cart import Cart\nfrom .tax import rate\n"),

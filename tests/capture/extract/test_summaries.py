@@ -294,3 +294,21 @@ def test_a_heading_that_introduces_reasons_lists_no_decisions():
     assert _claims("### Reasons\n- The cache now holds the rendered rows for an hour\n") == set()
     decided = "### Key decisions and why:\n- Kept the CLI flags stable for existing users\n"
     assert _claims(decided) == {("x/decided", None, "Kept the CLI flags stable for existing users")}
+
+
+def test_a_rule_nested_under_an_item_of_a_report_says_what_that_item_does():
+    text = ("Added the new checks.\n\n- Checks added (app/rules.py)\n"
+            "  - speed_limit must be between 0 and 100\n"
+            "  - Sanity checks:\n"
+            "    - fan_speed must never be negative in a profile\n"
+            "- Always run the linter before pushing changes\n")
+    assert [(c.predicate, c.text) for c in claims(text)] == [
+        ("x/convention", "Always run the linter before pushing changes")]
+
+
+def test_a_troubleshooting_section_and_a_summarys_concepts_are_read_as_any_other():
+    """Their notes on the setup or a library are often the lesson."""
+    text = ("If you see a 404:\n- Make sure the site is enabled in the settings page\n\n"
+            "2. Key Technical Concepts:\n"
+            "   - The version object must be read with its major number, never as text\n")
+    assert [c.predicate for c in claims(text)] == ["x/convention", "x/convention"]

@@ -141,8 +141,8 @@ def test_failed_unfinished_or_backgrounded_commands_give_nothing(result):
 def test_a_masked_pipe_status_is_enough_for_a_runner_but_not_for_a_package():
     session = Session()
     session.bash("pip install reqests 2>&1 | tail -2")
-    session.bash("cargo test 2>&1 | tail -2")
-    assert facts(session.extract()) == {(PROJECT, "core/tested-by", "cargo test")}
+    session.bash("cargo test --workspace 2>&1 | tail -2")
+    assert facts(session.extract()) == {(PROJECT, "core/tested-by", "cargo test --workspace")}
 
 
 def test_gemini_reports_the_exit_code_inside_the_output():
@@ -172,9 +172,9 @@ def test_a_runner_used_many_times_is_one_fact_with_a_few_citations():
 
 def test_codex_shell_calls_are_read_from_their_argument_list():
     session = Session(agent="codex")
-    session.tool("shell", {"command": ["bash", "-lc", "cargo test"], "workdir": ROOT},
+    session.tool("shell", {"command": ["bash", "-lc", "cargo test --locked"], "workdir": ROOT},
                  extras={"exit_code": 0})
-    assert facts(session.extract()) == {(PROJECT, "core/tested-by", "cargo test")}
+    assert facts(session.extract()) == {(PROJECT, "core/tested-by", "cargo test --locked")}
 
 
 @pytest.mark.parametrize("command", [
@@ -240,3 +240,11 @@ def test_a_session_running_one_check_in_two_forms_stores_one():
     session.bash("timeout 900 python -m pytest -q", output="5 passed")
     session.bash("python -m pytest tests/test_cart.py", output="2 passed")
     assert facts(session.extract()) == {(PROJECT, TESTED, "python -m pytest")}
+
+
+def test_a_check_that_is_only_the_toolchains_default_is_left_out():
+    session = Session()
+    session.bash("cargo test", output="test result: ok. 5 passed")
+    session.bash("cargo build --release", output="Finished release")
+    session.bash("cargo clippy -- -D warnings", output="Finished")
+    assert facts(session.extract()) == {(PROJECT, TESTED, "cargo clippy -D warnings")}

@@ -87,3 +87,36 @@ def test_from_a_ci_workflow_only_read_the_checking_steps_count_unrun():
         "      - run: echo done\n"))
     [runs] = only(session.extract(), "x/runs")
     assert runs["object"] == "`CI ci.yml job test` runs `pytest -q`"
+
+
+def test_a_recipe_run_and_told_by_its_file_is_one_fact_not_a_second_tested_by():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=(
+        '{\n  "scripts": {\n    "typecheck": "tsc --noEmit",\n    "test": "vitest run"\n'
+        '  }\n}\n'))
+    session.bash("npm run typecheck", output="ok")
+    session.bash("npx vitest run", output="3 passed")
+    found = facts(session.extract())
+    assert any(fact[1] == "x/runs" and "`npm run typecheck` runs `tsc --noEmit`" in fact[2]
+               for fact in found)
+    assert not any(fact[2] == "npm run typecheck" for fact in found)
+    assert any(fact[1] == "core/tested-by" and "vitest" in fact[2] for fact in found)
+
+
+def test_a_makefile_target_that_only_calls_others_is_left_out_of_the_fact():
+    session = Session()
+    session.write(f"{ROOT}/Makefile", "all: lint test ## Build everything\n"
+                  "lint:\n\truff check .\ntest:\n\tpytest\n")
+    [runs] = only(session.extract(), "x/runs")
+    assert runs["object"] == "`make lint` runs `ruff check .`; `make test` runs `pytest`"
+
+
+def test_a_ci_step_two_workflows_run_is_told_once():
+    session = Session()
+    for name in ("build.yml", "release.yml"):
+        session.tool("Read", {"file_path": f"{ROOT}/.github/workflows/{name}"}, output=(
+            "jobs:\n  check:\n    steps:\n      - run: pytest -q\n"
+            + ("      - run: ruff check .\n" if name == "release.yml" else "")))
+    assert sorted(c["object"] for c in only(session.extract(), "x/runs")) == [
+        "`CI build.yml job check` runs `pytest -q`",
+        "`CI release.yml job check` runs `ruff check .`"]

@@ -47,7 +47,7 @@ from claimgraph.capture.extract.session import SessionView
 from claimgraph.capture.extract.statements import statement_candidates
 from claimgraph.capture.extract.structure import module_index_candidates, structure_candidates
 from claimgraph.capture.extract.summaries import summary_candidates
-from claimgraph.capture.extract.workflow import recipe_candidates
+from claimgraph.capture.extract.workflow import one_fact_per_command, recipe_candidates
 from claimgraph.capture.extract.working_forms import check_candidates
 
 RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
@@ -63,8 +63,8 @@ def extract(transcript: Transcript, *, project_root: str | None = None) -> list[
     """Candidate facts for one transcript segment; ``project_root`` (else the session's
     starting directory) names the project and anchors relative file citations."""
     view = SessionView.of(transcript, project_root)
-    return reconcile(merge(candidate for rule in RULES for candidate in rule(view)),
-                     digest(view))
+    return reconcile(one_fact_per_command(
+        merge(candidate for rule in RULES for candidate in rule(view))), digest(view))
 
 
 def merge(candidates: Iterator[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -13,7 +13,8 @@ Each gate becomes one convention naming the gate and every distinct reason it ga
 block that the agent cleared by editing files -- the same gate not blocking for that reason
 again -- is also a lesson: the reason and the edit, both lines cited. A hook that let the very
 call it blocked through when the agent simply made it again (a plugin's one-time reminder)
-gave advice, not a rule: neither is kept. (A commit gate's lesson
+gave advice, not a rule: neither is kept, nor a hook of the person's own setup outside the
+project (``project_hook``). (A commit gate's lesson
 comes from the failure→fix rule, which sees the fixing command.)
 """
 
@@ -99,6 +100,8 @@ def _gate_reports(view: SessionView, event: Event) -> Iterator[tuple[str, str, s
     hook = _HOOK.search(text) if "hook" in text else None
     if hook:
         script = _PLUGIN_ROOT.sub("", hook["cmd"].strip().split()[0])
+        if not project_hook(view, script):
+            return
         name = f"the {hook['event']} hook ({script})"
         for reason in reasons(hook["body"])[:1]:
             yield name, _BLOCKS.get(hook["event"], "the agent"), reason
@@ -107,6 +110,15 @@ def _gate_reports(view: SessionView, event: Event) -> Iterator[tuple[str, str, s
             and _COMMIT_GATE.search(text):
         for reason in reasons(text.replace("\\n", "\n")):
             yield "a pre-commit check", "commits", reason
+
+
+def project_hook(view: SessionView, script: str) -> bool:
+    """A hook script of the project's (``scripts/hooks/stop.sh``, a path inside its root), not
+    of the person's own setup (``~/.claude/hooks/…``, a path outside the root): that one follows
+    them into every project, and its message is about the one call it stopped."""
+    if script.startswith("~"):
+        return False
+    return not posixpath.isabs(script) or view.relative(script) is not None
 
 
 def _first_action_index(view: SessionView) -> dict[str | None, int]:

@@ -87,11 +87,24 @@ def without_injected(text: str) -> str:
     return _HARNESS_BLOCK.sub("", _INJECTED_FILE.sub("", text))
 
 
+#: A line that is a link and nothing else (a page's menu, its "see also" list), as a web page
+#: copied from a browser reads: ``[About](https://…)``, ``* [Docs](https://…)``.
+_LINK_LINE = re.compile(r"^\s*(?:[-*•+]\s+)?\[[^\]\n]*\]\(https?://[^)\s]+\)\s*$")
+_LINK = re.compile(r"\[[^\]\n]*\]\(https?://")
+#: A copied web page shows at least this many such lines.
+_PAGE_LINKS = 3
+
+
 def typed_part(text: str) -> str:
     """What the person typed of a prompt that carries a pasted document: the lines before the
-    document's first heading ("Implement the following plan:"); the whole text otherwise.
-    A plan written elsewhere is a proposal, not the person's standing words: the session
+    document's first heading ("Implement the following plan:"), or before the first link of
+    a copied web page (``_LINK_LINE``); the whole text otherwise. A plan written elsewhere is
+    a proposal and a page is its authors', not the person's standing words: the session
     decides what of it was carried out (docs/capture.md, "Pasted documents")."""
+    if "](http" in text and sum(bool(_LINK_LINE.match(line))
+                                for line in text.splitlines()) >= _PAGE_LINKS:
+        first_link = _LINK.search(text)
+        text = text[:first_link.start()] if first_link else text
     lines = text.splitlines()
     first = next((index for index, line in enumerate(lines) if _MD_HEADING.match(line)), None)
     if first is None:

@@ -90,6 +90,22 @@ def role_of_command(command: str) -> str | None:
 
 
 _COMMAND_SEPARATOR = re.compile(r"\s*(?:;|&&|\|\||\|)\s*")
+#: Another recipe called by its name alone: ``make X``, ``just X``, ``task X``, ``npm run X``
+#: (a package manager's own command -- ``npm publish`` -- is a command, not a recipe).
+_BARE_DELEGATE = re.compile(r"^(?:(?:just|make|task)\s+|(?:npm|pnpm|yarn|bun)\s+run\s+)"
+                            r"[\w:.-]+$")
+#: Roles a recipe name may announce for a list of other recipes to be worth telling: the
+#: gate to pass before work is done (``verify: build typecheck lint test``).
+_GATE_ROLES = frozenset({"test", "lint", "check"})
+
+
+def only_calls_others(item: Recipe) -> bool:
+    """A recipe that runs nothing of its own, only other recipes by name (``all: build
+    test``, ``$(MAKE) lint``), and whose name does not announce a check: what it does is
+    what those others do, told by their own lines. A gate that chains checks stays."""
+    parts = [part for part in _COMMAND_SEPARATOR.split(item.runs) if part]
+    return bool(parts) and all(_BARE_DELEGATE.match(part) for part in parts) \
+        and role_of_name(item.name) not in _GATE_ROLES
 
 
 def role_of_commands(runs: str) -> str:

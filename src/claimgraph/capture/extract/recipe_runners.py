@@ -43,17 +43,49 @@ _MAKE_DIRECTIVE = re.compile(r"^-?(?:ifn?eq|ifn?def|else|endif|include|sinclude|
 
 def parse_makefile(text: str) -> Iterator[Recipe | None]:
     """Targets with tab-indented bodies; pattern rules, special targets (.PHONY) and variable
-    lines are skipped; a plain-word prerequisite is run first (``make build``)."""
+    lines are skipped; a plain-word prerequisite is run first (``make build``). A variable
+    the text sets on one line (``PY ?= .venv/bin/python``) is put in for its ``$(PY)``, and
+    ``$(MAKE)`` reads ``make``: what the target runs, as one would type it."""
+    variables = _make_variables(text)
     for match, header, body in _blocks(text, _make_header, indent=("\t",)):
         targets, rest = match.groups()
-        prerequisites, _, inline = rest.partition(";")
+        prerequisites, _, inline = _without_comment(rest).partition(";")
         deps = [f"make {d}" for d in prerequisites.split() if _MAKE_TARGET.match(d)
                 and "." not in d]
-        commands = [inline.strip()] + _commands(body)
+        commands = [_expanded(c, variables) for c in [inline.strip()] + _commands(body)]
         for target in targets.split():
             if _MAKE_TARGET.match(target) and not target.startswith("."):
                 yield recipe(target, f"make {target}", deps + commands, _first(body, header),
                              "makefile")
+
+
+_MAKE_VARIABLE = re.compile(r"^([A-Za-z_][\w]*)\s*(?:\?|:|::)?=\s*(.*?)\s*$", re.MULTILINE)
+_MAKE_REFERENCE = re.compile(r"\$[({]([A-Za-z_]\w*)[)}]")
+
+
+def _make_variables(text: str) -> dict[str, str]:
+    """``NAME = value`` lines (``?=``, ``:=``, ``::=`` too) whose value is plain text: no
+    function call or shell output, which only make can work out. ``MAKE`` is make itself."""
+    found = {"MAKE": "make"}
+    for name, value in _MAKE_VARIABLE.findall(text):
+        if value and "$(" not in value and "${" not in value and "#" not in value \
+                and "`" not in value:
+            found.setdefault(name, value)
+    return found
+
+
+def _expanded(command: str, variables: dict[str, str]) -> str:
+    return _MAKE_REFERENCE.sub(lambda m: variables.get(m.group(1), m.group(0)), command)
+
+
+def _without_comment(rest: str) -> str:
+    """A rule line after its colon, minus a comment that starts before any inline recipe:
+    the words of ``test: ## run all tests`` (a self-documenting Makefile's help text) are no
+    prerequisites. After ``;`` the line is a command, passed to the shell as written."""
+    hash_at, semicolon_at = rest.find("#"), rest.find(";")
+    if hash_at >= 0 and (semicolon_at < 0 or hash_at < semicolon_at):
+        return rest[:hash_at]
+    return rest
 
 
 def _make_header(line: str) -> re.Match[str] | None:

@@ -43,7 +43,9 @@ sentence.
 
 A sentence **does not read as one rule** (``not_one_rule``) when it repeats itself (the same
 three words again a few words on: a speech-to-text restart, "all the details inside, all the
-details about …"): which part is the rule is a guess, and a guess is not stored.
+details about …"): which part is the rule is a guess, and a guess is not stored. Nor when it
+is a program's error chained through its callers ("X failed: Y failed: field z must be …"),
+pasted with a page the person copied: the "must" is the program's check, not their rule.
 (Two sentences dictated without a stop between them are split before this, by
 ``prose.split_run_on``.)
 
@@ -277,8 +279,20 @@ _FILLER = frozenset("a an the and or but of to in on at for with is are be it th
                     "you they as so if".split())
 
 
+#: A program's error as it prints it: a message wrapped in the messages of its callers, each
+#: ending in ": " ("fetch failed: validation failed: field x must be …"), one of the callers
+#: saying it failed. A person's rule has one label at most ("Imports: use absolute ones"), and
+#: a label that is no failure ("almost forgot: code standard: every file needs …") is theirs.
+_ERROR_CHAIN = re.compile(r"^([^:\n]{3,80}):\s+([^:\n]{3,120}):\s+\S")
+_FAILED = re.compile(r"\b(?:fail(?:s|ed|ure)?|errors?|invalid|unable|cannot|can't|refused|"
+                     r"denied|not found|rejected|exception)\b", re.IGNORECASE)
+
+
 def not_one_rule(sentence: str) -> str | None:
     """Why ``sentence`` does not read as one rule (module docstring); None when it may."""
+    chain = _ERROR_CHAIN.match(sentence.strip())
+    if chain and (_FAILED.search(chain[1]) or _FAILED.search(chain[2])):
+        return "an error message, not a rule"
     words = _TOKEN.findall(sentence.lower())
     seen: dict[tuple[str, ...], int] = {}
     for index in range(len(words) - 2):

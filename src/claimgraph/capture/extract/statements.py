@@ -48,8 +48,10 @@ from claimgraph.capture.extract.prose import (
 from claimgraph.capture.extract.briefs import rules_command
 from claimgraph.capture.extract.corrections import carried_out, corrected_prompts
 from claimgraph.capture.extract.offered import agent_before_prompts, resolved_pick
-from claimgraph.capture.extract.session import SessionView, candidate, transcript_evidence
+from claimgraph.capture.extract.session import OK, SessionView, candidate, transcript_evidence
 from claimgraph.capture.extract.standing import LEANS_BACK, NEEDS_NOW, not_one_rule, task_scoped
+from claimgraph.capture.extract.writes import session_ops
+from claimgraph.logic.carried_out import names_a_removed_file
 
 #: Why a sentence that only picks one of the options the agent just offered ("let's go with
 #: Apache") is not stored as itself: it says which option, not what it is; ``picks`` stores the
@@ -131,10 +133,30 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                     why = _not_stored(verdict, sentence, view)
             if why is None and resolved_pick(view, event.line, sentence) is not None:
                 why = PICKED  # whatever the score: the option it names is the fact (picks)
+            if why is None and names_a_removed_file(sentence, removed_next(view, event.line)):
+                why = "for today: a request the next turn carried out (it deleted the file)"
             tally.record(event.line, sentence, verdict.label, verdict.score, why is None,
                          why if verdict.kept else None, via if why is None else None)
             if why is None:
                 yield _candidate(view, event, verdict.label, sentence)
+
+
+def removed_next(view: SessionView, line: int) -> frozenset[str]:
+    """Base names of the files deleted between the person's message at ``line`` and their
+    next message: what the turn after it did."""
+    turns = view.remembered("statements.removed_by_turn", _removed_by_turn)
+    return next((names for start, end, names in turns if start <= line < end), frozenset())
+
+
+def _removed_by_turn(view: SessionView) -> list[tuple[int, int, frozenset[str]]]:
+    prompts = [event.line for event in view.transcript.events
+               if event.is_human_prompt and not event.subagent_id]
+    bounds = list(zip(prompts, prompts[1:] + [1 << 62]))
+    deleted = [(op.line, posixpath.basename(op.path.rstrip("/")))
+               for _, outcome, ops in session_ops(view) if outcome == OK
+               for op in ops if op.kind == "delete"]
+    return [(start, end, frozenset(name for at, name in deleted if start < at < end))
+            for start, end in bounds]
 
 
 def _parts(text: str) -> list[str]:

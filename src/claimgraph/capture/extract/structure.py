@@ -159,10 +159,11 @@ def read_elsewhere(view: SessionView, models: dict[str, FileModel]) -> Counter[s
 def named(view: SessionView) -> frozenset[str]:
     """Identifiers the user typed or a lesson of this session names: where such a name lives
     is worth remembering; a name only the agent mentions is a detail a glance finds. A plain
-    word counts only inside the person's code span (``_PLAIN_WORD``). Only the person's own
-    prose is read: a message that is mostly a paste (a log, a diff, code) and the pasted
-    lines of another (code blocks, quoted lines, log and code lines) name what someone or
-    something else wrote -- an automated review's handler names, a stack trace's frames."""
+    word counts only as the whole of the person's code span (``_PLAIN_WORD``,
+    ``_span_name``). Only the person's own prose is read: a message that is mostly a paste
+    (a log, a diff, code) and the pasted lines of another (code blocks, quoted lines, log
+    and code lines) name what someone or something else wrote -- an automated review's
+    handler names, a stack trace's frames."""
     words: set[str] = set()
     for _, message in user_texts(view):
         if is_paste(message):
@@ -170,11 +171,23 @@ def named(view: SessionView) -> frozenset[str]:
         text = "\n".join(paragraphs(message))
         words.update(name for name in _IDENTIFIER.findall(text) if not _PLAIN_WORD.match(name))
         words.update(name for span in _CODE_SPAN.findall(text)
-                     for name in _IDENTIFIER.findall(span))
+                     if (name := _span_name(span)))
     for lesson in lessons_of(view):
         words.update(name for name in _IDENTIFIER.findall(lesson["object"])
                      if not _PLAIN_WORD.match(name))
     return frozenset(words)
+
+
+_SPAN_NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\(\))?")
+
+
+def _span_name(span: str) -> str | None:
+    """The name a code span holds when it holds one name and nothing else (`config`,
+    `init()`); a span with more is a command line or an expression (`wakil init`,
+    `git config --global`), whose plain words are a CLI's subcommands and arguments, not
+    names of the code -- its other identifiers are read from the prose all the same."""
+    whole = _SPAN_NAME.fullmatch(span.strip())
+    return whole.group(1) if whole else None
 
 
 def module_index_candidates(view: SessionView) -> Iterator[dict[str, Any]]:

@@ -18,7 +18,16 @@ such a summary are read by their section and their shape:
   reasons ("Why this is faster", "Reasons") lists reasons, not decisions, and is skipped;
 - a bullet that starts with a file path and says what it does ("`src/db.ts:14` exports the
   service-role client") is what that file is for (``x/role``);
-- a bullet that states a rule ("must", "always", "never", "enforces") is a convention.
+- a bullet that states a rule ("must", "always", "never", "enforces") is a convention --
+  unless it is nested under an item (a bullet that is not a label ending in ":") in a section
+  with no heading of its own ("- Rules added (rules.py)" / "  - Sanity checks:" / "    - fan
+  speed must be 0-100"): then it says what that item, the code the turn wrote, does, which a
+  glance at the code tells. Under a label only ("2. Key Technical Concepts:" / "  - use
+  `.majorVersion`, not `toString()`") it is read as any other.
+
+A compaction summary's "Key Technical Concepts" and a troubleshooting section ("If you see a
+404:") are read as any other: what they say of a library or of the setup ("make sure Pages is
+enabled: Settings → Pages") is often the lesson.
 
 A decision or convention bullet that reports the agent's turn (it speaks of itself, reports
 what happened, says what it is doing, or a state that holds only for now: "No config files
@@ -201,19 +210,26 @@ def claims(text: str) -> Iterator[Claim]:
     """Each claim a summary makes, by the section it is in and the shape of its bullet."""
     section: str | None = ""
     tried_below: int | None = None  # the indent under a "tried …:" line: failed attempts
+    above: list[tuple[int, bool]] = []  # the bullets this one is nested in: (indent, a label?)
     for line in text.splitlines():
         heading = _BOLD_LABEL.match(line) or (None if _BULLET.match(line) else _HEADING.match(line))
         if heading:
-            section, tried_below = _section(heading["title"]), None
+            section, tried_below, above = _section(heading["title"]), None, []
             continue
         bullet = _BULLET.match(line)
         if not bullet or section is None:
             continue
         indent = len(bullet["indent"])
+        while above and above[-1][0] >= indent:
+            above.pop()
+        under_item = any(not label for _, label in above)
+        above.append((indent, _MARKDOWN.sub("", bullet["text"]).rstrip().endswith(":")))
         if tried_below is not None and indent > tried_below:
             continue
         tried_below = indent if _ATTEMPTS.search(bullet["text"]) else None
         claim = read_bullet(_MARKDOWN.sub("", bullet["text"]).strip(), section)
+        if claim and claim.predicate == CONVENTION and under_item and section == "":
+            continue  # a detail of the item above it (what a rule or a flag just added does)
         if claim and claim.predicate in (CONVENTION, DECIDED) and agent_report(claim.text):
             continue  # the agent's report of its turn, not a rule of the project
         if claim and addresses_person(claim.text):

@@ -23,6 +23,7 @@ from claimgraph.capture.events import Event
 from claimgraph.capture.extract.commands import env_names, kind_of, kind_of_text
 from claimgraph.capture.extract.dependencies import established, failures_before, said_of
 from claimgraph.capture.extract.statements import user_texts
+from claimgraph.logic.default_commands import is_ecosystem_default
 from claimgraph.capture.extract.session import (
     OK, SessionView, candidate, transcript_evidence)
 from claimgraph.capture.extract.shell import (
@@ -210,14 +211,17 @@ def _follows_flag(argv: tuple[str, ...], index: int) -> bool:
 def tooling_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     """One candidate per check (``one_form_per_check``: ``timeout 900 python -m pytest`` beside
     ``python -m pytest`` is one way of testing, stored once), per package, and the dev server,
-    which runs in the background (no verdict) or is named by the user."""
+    which runs in the background (no verdict) or is named by the user. A check that is only
+    its toolchain's default (``cargo test``, ``go build``: ``is_ecosystem_default``) is what
+    the manifest already says, and is left out."""
     if not view.project:
         return
     found = list(_tooling(view))
     forms = [(c["predicate"], c["object"]) for c in found if c["rule"] == "tooling"]
     kept = one_form_per_check(forms, " ".join(text for _, text in user_texts(view)))
     for fact in found:
-        if fact["rule"] != "tooling" or (fact["predicate"], fact["object"]) in kept:
+        if fact["rule"] != "tooling" or ((fact["predicate"], fact["object"]) in kept
+                                         and not is_ecosystem_default(fact["object"])):
             yield fact
 
 

@@ -14,14 +14,18 @@ have run them, and the ones that test, lint, format, build or check are gates ev
 meets. From a file it wrote, every recipe. Of the runner files of one kind the
 session only read (a monorepo's root `package.json` and each workspace's), the one nearest the
 root speaks for the project: a workspace's own scripts are a glance away when it is worked on.
+A CI step that one workflow file already runs is told once, not again for each workflow that
+repeats it.
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 from typing import Any, Iterable, Iterator
 
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
+from claimgraph.capture.extract.recipe_common import only_calls_others
 from claimgraph.capture.extract.recipes import Recipe, parse_recipes, recipe_format
 from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
 from claimgraph.capture.extract.shell import command_text
@@ -50,14 +54,19 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         chosen = [(look, recipe) for look, recipe in current.values()
                   if (written or recipe.invocation in ran or recipe.runs in ran
                       or (recipe.source in UNTYPED and working(recipe)))
-                  and one_line(recipe)]
+                  and one_line(recipe) and not only_calls_others(recipe)]
         if chosen:
             found.append((cited, written, chosen))
     nearest = _nearest_depths(cited for cited, _, _ in found)
+    told: set[str] = set()
     for cited, written, chosen in found:
         if not written and _depth(cited) > nearest[posixpath.basename(cited)]:
             continue  # a workspace's own runner file, only read: the root's speaks for it
-        yield _fact(cited, chosen[:MAX_PER_FILE], "recipes" if written else "recipes.read")
+        chosen = [(look, recipe) for look, recipe in chosen
+                  if recipe.source not in UNTYPED or recipe.runs not in told]
+        told.update(recipe.runs for _, recipe in chosen if recipe.source in UNTYPED)
+        if chosen:  # a CI step another workflow already runs is told once
+            yield _fact(cited, chosen[:MAX_PER_FILE], "recipes" if written else "recipes.read")
 
 
 def _depth(cited: str) -> int:
@@ -106,3 +115,17 @@ def _fact(cited: str, chosen: list[tuple[SeenFile, Recipe]],
                      object_kind="literal", subject_type="file",
                      at=min((look.call.timestamp for look, _ in chosen
                           if look.call.timestamp is not None), default=None))
+
+
+_TOLD = re.compile(r"`([^`]+)` runs `")
+
+
+def one_fact_per_command(candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``candidates`` without a tested-by or built-with that names a recipe a recipes fact of
+    the same session already tells (``bun run typecheck`` beside "`bun run typecheck` runs
+    `turbo run typecheck`"): one command, one fact, the one that says what it runs."""
+    told = {invocation for found in candidates if found["rule"] == "recipes"
+            for invocation in _TOLD.findall(found["object"])}
+    return [found for found in candidates
+            if not (found["rule"] == "tooling" and found["object"] in told
+                    and found["predicate"] in ("core/tested-by", "core/built-with"))]
