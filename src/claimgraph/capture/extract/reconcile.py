@@ -413,7 +413,8 @@ def _retired(found: Candidate, line: int | None, retiring: _Retiring) -> bool:
     "do not add `X`" agrees with a later "removed `X`"."""
     if line is None or found.get("predicate") not in _STANCES:
         return False
-    terms = asserted_terms(str(found.get("object") or ""))
+    # a candidate whose stored text says more than was decided names its stance apart
+    terms = asserted_terms(str(found.get("stance") or found.get("object") or ""))
     if not terms:
         return False
     said = [(text, lowered, _USER_RETIRES) for at, text, lowered in retiring.user if at > line]
