@@ -17,7 +17,8 @@ import pytest
 TRANSCRIPTS = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
 #: Fixtures that each give several facts, from two agents' formats.
 FIXTURES = [("claude-code", TRANSCRIPTS / "claude-code" / "python-to-rust-port.jsonl"),
-            ("claude-code", TRANSCRIPTS / "claude-code" / "8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl"),
+            ("claude-code",
+             TRANSCRIPTS / "claude-code" / "8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl"),
             ("codex", TRANSCRIPTS / "codex"
              / "rollout-2025-09-25T09-49-46-01998190-fba6-7f40-9309-dc4e48c5844a.jsonl")]
 #: What differs from run to run by design: minted ids and the clock.

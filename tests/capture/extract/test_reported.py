@@ -239,8 +239,10 @@ def test_a_sentence_with_no_log_after_it_is_still_no_report():
 
 @pytest.mark.parametrize("text, error", [
     ("$ make build\nERROR: missing dependency libssl\n", "ERROR: missing dependency libssl"),
-    ("Error: ENOENT: no such file, open 'conf.yml'\n", "Error: ENOENT: no such file, open 'conf.yml'"),
-    ("Fatal: not a git repository (or any parent)\n", "Fatal: not a git repository (or any parent)"),
+    ("Error: ENOENT: no such file, open 'conf.yml'\n",
+     "Error: ENOENT: no such file, open 'conf.yml'"),
+    ("Fatal: not a git repository (or any parent)\n",
+     "Fatal: not a git repository (or any parent)"),
     ("[ERROR] Failed to execute goal compile on project shop\n",
      "Failed to execute goal compile on project shop"),
     ("[error] worker pool exhausted after 3 retries\n",
