@@ -163,3 +163,18 @@ def test_emphasis_goes_but_identifiers_and_code_spans_stay_as_written():
     offer = ("Which?\n\n1. **Use** the _hook_ in `__init__.py` via snake_case_name\n"
              "2. Another way entirely here\n\nWhich one?")
     assert options(offer)[0].whole == "Use the hook in `__init__.py` via snake_case_name"
+
+
+def test_a_detail_later_words_overtake_leaves_only_what_was_decided():
+    session = _session(LONG_OPTIONS, "1")
+    session.event("assistant", text="Done. I replaced `retry_count` with an attempts table.")
+    [fact] = only(session.extract(), "x/decided")
+    assert fact["object"].startswith("Worker-side retries — the worker retries a job three "
+                                     "times (option 1")
+    assert "retry_count" not in fact["object"]
+
+
+def test_later_words_retiring_what_was_decided_drop_it():
+    session = _session(LONG_OPTIONS, "2")
+    session.event("assistant", text="Done. I removed the `Dead-letter` queue again.")
+    assert only(session.extract(), "x/decided") == []
