@@ -11,6 +11,8 @@ Only timing-free checks: for a performance change, every line must be equal.
 
 Usage: .venv/bin/python bench/bench_capture_identity.py --base-src /tmp/base/src
        [--sets gold,gold-fresh,...] [--keep DIR]
+       .venv/bin/python bench/bench_capture_identity.py --hash-seeds 0,1 [--sets ...]
+       (this tree twice under two PYTHONHASHSEED values: capture must be deterministic)
 The default sets are the ones tuned on or measured already (README's table); a blind set
 is not opened unless named.
 """
@@ -32,6 +34,9 @@ SETS = ("gold,gold-fresh,gold-third,gold-fourth,gold-fifth,gold-sixth,gold-eight
         "gold-tenth,gold-eleventh,gold-twelfth,gold-thirteenth,gold-fifteenth,gold-seventeenth")
 _AGENTS = {"claude-code": "claude-code", "codex": "codex", "gemini-cli": "gemini",
            "gemini": "gemini"}
+#: Set for ``--hash-seeds``: the facts are compared in the store's order too (a dump lists them
+#: in it, and the scorer takes the first fact that matches).
+_IN_ORDER = "CAPTURE_IDENTITY_IN_ORDER"
 _RUN_DEPENDENT = ("id", "recorded_at", "last_reinforced_at", "episode", "successor")
 
 
@@ -90,7 +95,7 @@ def captured(path: Path) -> dict[str, object]:
             "evidence": report.get("evidence"), "events": report.get("events"),
             "candidates": report.get("candidates"), "counts": report.get("counts"),
             "redactions": report.get("redactions"), "inadmissible": report.get("inadmissible"),
-            "facts": sorted(facts)}
+            "facts": facts if os.environ.get(_IN_ORDER) else sorted(facts)}
 
 
 def child(out: str, paths: list[str]) -> None:
@@ -103,8 +108,11 @@ def child(out: str, paths: list[str]) -> None:
             handle.write(json.dumps(row, sort_keys=True) + "\n")
 
 
-def run_tree(src: str, paths: list[Path], out: Path) -> None:
+def run_tree(src: str, paths: list[Path], out: Path, seed: str | None = None) -> None:
     env = {**os.environ, "PYTHONPATH": src}
+    if seed is not None:  # string hashing differs per process unless pinned
+        env["PYTHONHASHSEED"] = seed
+        env[_IN_ORDER] = "1"
     listed = out.with_suffix(".list")
     listed.write_text("\n".join(map(str, paths)))
     subprocess.run([sys.executable, __file__, "--child", str(out), str(listed)], env=env,
@@ -136,12 +144,26 @@ def main() -> int:
         child(sys.argv[2], Path(sys.argv[3]).read_text().splitlines())
         return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base-src", required=True, help="the other checkout's src/")
+    parser.add_argument("--base-src", help="the other checkout's src/")
     parser.add_argument("--sets", default=SETS, help="comma-separated bench/memory folders")
     parser.add_argument("--corpus", default=str(CORPUS),
                         help="where the sets without sessions/ keep their transcripts")
     parser.add_argument("--keep", help="write the two JSONL files here (else a temp dir)")
+    parser.add_argument("--hash-seeds", metavar="A,B",
+                        help="instead of two trees: this tree twice, under these two "
+                             "PYTHONHASHSEED values (capture must not depend on string hashing)")
     args = parser.parse_args()
+    if args.hash_seeds:
+        first, second = args.hash_seeds.split(",")
+        paths = transcripts([s for s in args.sets.split(",") if s], Path(args.corpus))
+        with tempfile.TemporaryDirectory() as scratch:
+            where = Path(args.keep or scratch)
+            where.mkdir(parents=True, exist_ok=True)
+            run_tree(str(ROOT / "src"), paths, where / f"seed{first}.jsonl", first)
+            run_tree(str(ROOT / "src"), paths, where / f"seed{second}.jsonl", second)
+            return compare(where / f"seed{first}.jsonl", where / f"seed{second}.jsonl")
+    if not args.base_src:
+        parser.error("--base-src is required (or --hash-seeds)")
     paths = transcripts([s for s in args.sets.split(",") if s], Path(args.corpus))
     with tempfile.TemporaryDirectory() as scratch:
         where = Path(args.keep or scratch)

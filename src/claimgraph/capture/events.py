@@ -36,6 +36,10 @@ AGENTS = ("claude-code", "codex", "gemini", "text")
 KINDS = ("prompt", "assistant", "tool_call", "tool_result", "compaction", "subagent", "meta")
 
 
+#: ``Event.extras`` key a reader sets on a tool result that is the person turning the call down.
+TURNED_DOWN = "turned_down"
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One normalized thing that happened in a session; ``line`` is its evidence reference."""
@@ -59,6 +63,14 @@ class Event:
     call_id: str | None = None
     is_error: bool = False
     extras: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def turned_down(self) -> bool:
+        """A tool call's result that says the person turned the call down (each reader
+        knows its harness's words: Claude Code's "The user doesn't want to proceed …",
+        Codex's "exec command rejected by user"): the person's answer, never the tool's
+        verdict, so the call is neither a pass nor a failure -- it was not done."""
+        return self.kind == "tool_result" and self.extras.get(TURNED_DOWN) is True
 
     @property
     def is_human_prompt(self) -> bool:

@@ -69,7 +69,7 @@ def dump_lines(sh: Shell, sidecars: Sidecars | None = None, bundle: Path | None 
         for record in EV.evidence_records(names, sidecars, bundle, [] if missing is None
                                           else missing):
             yield _line(record)
-    for fact in sorted(store.all_facts(), key=lambda f: (f["recorded_at"], f["id"])):
+    for fact in store.all_facts():  # by recorded_at, then write order: the same every run
         yield _line(_fact_record(fact))
     for key, value in store.list_marks(MARK_PREFIX).items():
         yield _line({"record": "mark", "key": key, "value": value})

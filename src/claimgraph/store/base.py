@@ -127,7 +127,8 @@ class Store(Protocol):
         """Every version (valid and invalidated) of subject+predicate, sorted by t_valid, id."""
 
     def all_facts(self) -> list[Record]:
-        """Every fact, sorted by recorded_at, then id."""
+        """Every fact, sorted by recorded_at, then the order they were written in (never by
+        the random id: facts a batch writes in one millisecond would come out shuffled)."""
 
     def repoint_predicate(self, from_id: str, to_id: str) -> int: ...
 

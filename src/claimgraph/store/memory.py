@@ -203,7 +203,8 @@ class MemoryStore(MemoryPurge, StoreDefaults):
         return self._sorted(filter(keep, self._s["facts"].values()))
 
     def all_facts(self) -> list[Record]:
-        rows = sorted(self._s["facts"].values(), key=lambda f: (f["recorded_at"], f["id"]))
+        # a stable sort: ties keep write order, as the SQL stores' pk does
+        rows = sorted(self._s["facts"].values(), key=lambda f: f["recorded_at"])
         return [self._hydrate(f) for f in rows]
 
     def repoint_predicate(self, from_id: str, to_id: str) -> int:

@@ -305,7 +305,9 @@ class SqlStore(StoreDefaults):
                                                 conflicted, valid_cheap, with_evidence))
 
     def all_facts(self) -> list[Record]:
-        return self._facts((self._q.FACT_SELECT + " ORDER BY f.recorded_at, f.id", []))
+        """Ties on ``recorded_at`` (a batch writes many facts in one millisecond) go by write
+        order (``pk``), not by the random id: the same capture dumps in the same order."""
+        return self._facts((self._q.FACT_SELECT + " ORDER BY f.recorded_at, f.pk", []))
 
     def repoint_predicate(self, from_id: str, to_id: str) -> int:
         with self._db.transaction():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from claimgraph.capture.extract import approvals
 from claimgraph.capture.extract.approvals import options, pick
 
 from .extract_helpers import Session, only
@@ -116,3 +117,64 @@ def test_a_choice_taken_back_in_the_next_message_is_not_stored():
 def test_a_bare_yes_to_a_single_proposal_stores_nothing():
     offer = "I'd suggest moving the cache into Redis so workers share it. Want me to do that?"
     assert only(_session(offer, "yes do it").extract(), "x/decided") == []
+
+
+LONG_OPTIONS = """How should failed jobs be retried?
+
+1. **Worker-side retries** — the worker retries a job three times. Backoff doubles each time.
+   - keeps `retry_count` on the job row
+   - no new table
+
+2. **Dead-letter queue** — failed jobs go to `jobs_dead`. An operator replays them by hand.
+
+I lean to 1, but it is your call. Which one?"""
+
+
+def test_a_picked_option_keeps_its_whole_text_up_to_the_next_option():
+    session = _session(LONG_OPTIONS, "1")
+    facts = only(session.extract(), "x/decided")
+    assert len(facts) == 1
+    stored = facts[0]["object"]
+    assert stored.startswith("Worker-side retries — the worker retries a job three times. "
+                             "Backoff doubles each time; keeps `retry_count` on the job row; "
+                             "no new table (option 1")
+    assert "I lean" not in stored and "Dead-letter" not in stored
+
+
+def test_the_last_option_stops_before_the_agents_words_after_the_list():
+    whole = options(LONG_OPTIONS)[1].whole
+    assert whole == ("Dead-letter queue — failed jobs go to `jobs_dead`. An operator replays "
+                     "them by hand")
+
+
+def test_a_long_option_is_cut_at_a_word_and_never_inside_a_code_span():
+    filler = " ".join(["word"] * 140)
+    offer = (f"Two ways?\n\n1. Keep it — {filler} then `a_very_long_identifier_name` and more.\n"
+             "2. Drop it — nothing more.\n\nWhich one?")
+    whole = options(offer)[0].whole
+    assert len(whole) <= approvals.MAX_OPTION_CHARS and whole.endswith("…")
+    assert whole.count("`") % 2 == 0
+    cut = f"Two ways?\n\n1. Keep it — {filler[:-30]} `one_two_three_four` and more words.\n" \
+          "2. Drop it — nothing more.\n\nWhich one?"
+    assert options(cut)[0].whole.count("`") % 2 == 0
+
+
+def test_emphasis_goes_but_identifiers_and_code_spans_stay_as_written():
+    offer = ("Which?\n\n1. **Use** the _hook_ in `__init__.py` via snake_case_name\n"
+             "2. Another way entirely here\n\nWhich one?")
+    assert options(offer)[0].whole == "Use the hook in `__init__.py` via snake_case_name"
+
+
+def test_a_detail_later_words_overtake_leaves_only_what_was_decided():
+    session = _session(LONG_OPTIONS, "1")
+    session.event("assistant", text="Done. I replaced `retry_count` with an attempts table.")
+    [fact] = only(session.extract(), "x/decided")
+    assert fact["object"].startswith("Worker-side retries — the worker retries a job three "
+                                     "times (option 1")
+    assert "retry_count" not in fact["object"]
+
+
+def test_later_words_retiring_what_was_decided_drop_it():
+    session = _session(LONG_OPTIONS, "2")
+    session.event("assistant", text="Done. I removed the `Dead-letter` queue again.")
+    assert only(session.extract(), "x/decided") == []

@@ -235,3 +235,42 @@ def test_the_persons_lead_in_is_no_program_output_and_the_log_still_teaches():
 def test_a_sentence_with_no_log_after_it_is_still_no_report():
     assert pasted_failure("I got this error when running the build: it failed") is None
     assert pasted_failure("The build failed with an error:\nplease look into it") is None
+
+
+@pytest.mark.parametrize("text, error", [
+    ("$ make build\nERROR: missing dependency libssl\n", "ERROR: missing dependency libssl"),
+    ("Error: ENOENT: no such file, open 'conf.yml'\n",
+     "Error: ENOENT: no such file, open 'conf.yml'"),
+    ("Fatal: not a git repository (or any parent)\n",
+     "Fatal: not a git repository (or any parent)"),
+    ("[ERROR] Failed to execute goal compile on project shop\n",
+     "Failed to execute goal compile on project shop"),
+    ("[error] worker pool exhausted after 3 retries\n",
+     "[error] worker pool exhausted after 3 retries"),
+    ("2024-05-01 10:00:02,114 ERROR db connection refused\n",
+     "2024-05-01 10:00:02,114 ERROR db connection refused"),
+    ("12:00:01 | CRITICAL | queue consumer died\n", "12:00:01 | CRITICAL | queue consumer died"),
+])
+def test_a_line_a_severity_opens_in_any_case_is_a_pasted_error(text: str, error: str):
+    assert pasted_failure(text)[0] == error
+
+
+@pytest.mark.parametrize("text", [
+    "Error handling is slow on big carts",  # names errors, reports none
+    "ERROR IS STILL THERE",  # shouting, no log shape
+    "the error: the page is blank",
+    "Critical thinking: we need a plan first",
+    "Run make test\nError: Process completed with exit code 1.\n",  # says only that it ended
+])
+def test_prose_naming_a_severity_or_an_exit_is_no_pasted_error(text: str):
+    assert pasted_failure(text) is None
+
+
+def test_an_upper_case_error_pasted_and_fixed_is_a_lesson():
+    session = Session()
+    session.prompt("$ make build\nERROR: cart total undefined for empty carts\n")
+    session.edit(f"{ROOT}/shop/cart.py", "self.items", "self.lines")
+    session.prompt("That works now, thanks.")
+    assert _lessons(session) == [
+        "`make build` failed: ERROR: cart total undefined for empty carts; fixed by editing "
+        "shop/cart.py"]

@@ -224,9 +224,21 @@ def _turned_down(said: str) -> Session:
     session.prompt("look at the failing build")
     session.event("assistant", text="Let me check the shell.")
     session.tool("Bash", {"command": "pwsh -c Get-ChildItem"},
-                 output="exec command rejected by user")
+                 output="exec command rejected by user", extras={"turned_down": True})
     session.prompt(said)
     return session
+
+
+def test_words_quoting_a_refusal_turned_nothing_down():
+    """Only a result its reader marked turned down (``Event.turned_down``) is a refusal: the
+    agent's message or a command's output that quotes the words is not."""
+    session = Session()
+    session.prompt("look at the failing build")
+    session.event("assistant", text="exec command rejected by user, said the old log.")
+    session.tool("Bash", {"command": "grep -r rejected logs/"},
+                 output="rejected by user: 3 payments")
+    session.prompt("stop trying to run pwsh one-liners")
+    assert only(session.extract(), CONVENTION) == []
 
 
 def test_a_correction_typed_right_after_a_refused_call_is_a_convention_in_the_users_words():

@@ -126,6 +126,23 @@ def test_an_exit_code_error_string_becomes_an_exit_code(tmp_path: Path):
     assert outcome.is_error and outcome.extras == {"exit_code": 2}
 
 
+@pytest.mark.parametrize("content, turned_down", [
+    ("The user doesn't want to proceed with this tool use. The tool use was rejected.", True),
+    ("grep: the user doesn't want to proceed (quoted in a log)", False),
+])
+def test_a_call_the_person_turned_down_is_marked_on_its_result(tmp_path: Path, content: str,
+                                                               turned_down: bool):
+    use = {"type": "assistant", "message": {"id": "m1", "content": [
+        {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "rm -r build"}}]}}
+    result = {"type": "user", "toolUseResult": "User rejected tool use", "message": {
+        "content": [{"type": "tool_result", "tool_use_id": "t1", "content": content,
+                     "is_error": True}]}}
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in (use, result)) + "\n")
+    [outcome] = [e for e in claude_code.read(str(path)).events if e.kind == "tool_result"]
+    assert outcome.turned_down is turned_down
+
+
 def test_envelope_fields_and_timestamps_reach_every_event():
     transcript = read_transcript(CLAUDE / "short.jsonl")
     prompt = next(e for e in transcript.events if e.kind == "prompt")

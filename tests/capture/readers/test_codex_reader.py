@@ -306,3 +306,43 @@ def test_a_script_with_no_status_header_is_read_by_the_harness_s_words(tmp_path:
                                 "output": "aborted by user after 3.0s"})]) + "\n")
     [result] = [e for e in codex.read(str(path)).events if e.kind == "tool_result"]
     assert not result.is_error and result.extras.get("no_verdict") is True
+
+
+@pytest.mark.parametrize("tool, output", [
+    ("shell", "exec command rejected by user"),
+    ("exec_command", "exec command rejected by user\n"),
+    ("apply_patch", "patch rejected by user"),
+])
+def test_a_call_the_person_turned_down_is_marked_theirs_and_has_no_verdict(
+        tmp_path: Path, tool: str, output: str):
+    result = _result_of(tmp_path, tool, output)
+    assert result.turned_down and result.extras.get("no_verdict") is True
+    assert not result.is_error
+
+
+@pytest.mark.parametrize("tool, output", [
+    ("shell", "failed in sandbox None with execution error: command timed out"),
+    ("exec_command", "aborted by user after 12.5s"),  # cut short, not turned down
+    ("shell_command", "approval policy is Never; reject command — do not ask"),  # the policy's
+    ("shell", '{"output": "exec command rejected by user", "metadata": {"exit_code": 0}}'),
+])
+def test_a_policy_a_timeout_or_output_that_ran_is_no_turned_down_call(
+        tmp_path: Path, tool: str, output: str):
+    assert not _result_of(tmp_path, tool, output).turned_down
+
+
+def test_an_order_typed_after_a_turned_down_codex_call_is_read_as_a_claude_code_one(
+        tmp_path: Path):
+    """Through the shared mark, not Codex's words: the order typed next is a convention in the
+    person's words, as after a Claude Code refusal (docs/capture.md, "Corrections")."""
+    from claimgraph.capture.extract.builtin import extract
+
+    path = tmp_path / "rollout.jsonl"
+    path.write_text(_call_and_output("shell", "exec command rejected by user") + _line(
+        "response_item", {"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": "stop trying to run make targets in this repo"}]})
+        + "\n")
+    found = [c for c in extract(codex.read(str(path)), project_root="/p")
+             if c["predicate"] == "x/convention"]
+    assert [c["object"] for c in found] == ["stop trying to run make targets in this repo"]
+    assert found[0]["source_type"] == "user-assertion"

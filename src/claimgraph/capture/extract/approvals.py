@@ -15,7 +15,10 @@ phrases, so it reads every language the same way:
   "option 2", "2."), by a position ("the second one"), or, in a very short reply, by words
   that only that option's text holds, said with a yes ("local hook is fine" when only
   option 1 says "local"; a tiny multilingual list of approval words);
-- **what is kept**: the picked option's title and first sentence, in the project's scope, in
+- **what is kept**: the picked option's whole text up to the next option (its title, its
+  sentences, the lines and bullets under it, never the agent's words after the list;
+  ``MAX_OPTION_CHARS`` at most, cut at a word and never inside a code span), in the project's
+  scope, in
   the user's name but at the approved-plan tier (``answers.approved``): the person approved
   it, the agent worded it; the evidence cites both lines.
 
@@ -54,6 +57,8 @@ MAX_REPLY_WORDS = 10
 MAX_CONTENT_REPLY_WORDS = 6
 MIN_OPTIONS, MAX_OPTIONS = 2, 5
 MAX_DECISION_CHARS = 320
+#: The most of an option's whole text a decision keeps (a long option is cut at a word).
+MAX_OPTION_CHARS = 600
 #: Words naming an option before its label ("Option B", "Opzione 2", "Variante A").
 _OPTION_WORD = (r"(?:option|approach|choice|variant|alternative|plan|opzione|variante|scelta|"
                 r"opci[oó]n|choix|möglichkeit)")
@@ -99,8 +104,12 @@ _COMMON = frozenset("the a an and or of to in on for with is are be it this that
 
 @dataclass(frozen=True)
 class Option:
+    """An offered option: ``text`` (its title and first sentence) is what a pick is judged
+    by; ``whole`` (everything it says, up to the next option) is what a decision stores."""
+
     label: str
     text: str
+    whole: str = ""
 
 
 #: What the agent's closing question adds to a picked option (``proposals.option_detail``):
@@ -209,13 +218,75 @@ def options(message: str) -> list[Option]:
 
 
 def _bodies(message: str, run: list[re.Match[str]]) -> list[Option]:
-    """Each labelled line of ``run`` as an option: its title and first sentence."""
+    """Each labelled line of ``run`` as an option: its title and first sentence, and its
+    whole text."""
     found = []
     for number, match in enumerate(run):
         end = run[number + 1].start() if number + 1 < len(run) else len(message)
-        body = message[match.start("rest"):end].split("\n\n", 1)[0]
-        found.append(Option(match["label"].upper(), _first_sentence(body)))
+        span = message[match.start("rest"):end]
+        body = span.split("\n\n", 1)[0]
+        found.append(Option(match["label"].upper(), _first_sentence(body), _whole(span)))
     return found
+
+
+#: A line that goes on an option after a blank line: indented, or a bullet under it.
+_GOES_ON = re.compile(r"^(?:[ \t]+\S|[-*+][ \t]+\S)")
+_BULLET = re.compile(r"^[ \t]*[-*+][ \t]+")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+#: A heading's or a quote's mark at a line's start.
+_LINE_MARK = re.compile(r"^[ \t]*(?:#{1,6}|>)[ \t]+")
+#: Emphasis: asterisks, and underscores at a word's edge (``snake_case`` keeps its own).
+_EMPHASIS = re.compile(r"\*+|(?<!\w)_{1,2}|_{1,2}(?!\w)")
+
+
+def _whole(span: str) -> str:
+    """An option's whole text: its lines up to the next option, or up to the first paragraph
+    after a blank line that is no part of it (not indented, no bullet: the agent's own words
+    after the list). Bullets under it are joined with "; ", markup goes outside code spans,
+    code spans stay as written, whitespace is collapsed, and a long text is cut at a word
+    before ``MAX_OPTION_CHARS``, never inside a code span."""
+    kept: list[str] = []
+    blank = False
+    for line in span.splitlines():
+        if not line.strip():
+            blank = True
+            continue
+        if blank and kept and not _GOES_ON.match(line):
+            break
+        blank = False
+        bullet = bool(_BULLET.match(line))
+        line = _LINE_MARK.sub("", _BULLET.sub("", line)).strip()
+        if kept and bullet:
+            kept[-1] = kept[-1].rstrip(" ;:.,") + ";"
+        kept.append(line)
+    text = _unmarked(" ".join(kept))
+    text = text.strip().rstrip(".;:").strip()
+    return _bounded(text, MAX_OPTION_CHARS)
+
+
+def _unmarked(text: str) -> str:
+    """``text`` without emphasis, its code spans and identifiers (``snake_case``) as written."""
+    pieces, last = [], 0
+    for span in _CODE_SPAN.finditer(text):
+        pieces += [_EMPHASIS.sub("", text[last:span.start()]), span.group()]
+        last = span.end()
+    pieces.append(_EMPHASIS.sub("", text[last:]))
+    return " ".join("".join(pieces).split())
+
+
+def _bounded(text: str, limit: int) -> str:
+    """``text`` cut at a word before ``limit`` characters with "…", never inside a code span
+    (a cut one would read as another name)."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit - 1].rsplit(" ", 1)[0]
+    for span in _CODE_SPAN.finditer(text):
+        if span.start() < len(cut) < span.end():
+            cut = text[:span.start()].rstrip()
+            break
+    if cut.count("`") % 2:  # an opening backtick whose span runs past the cut
+        cut = cut[:cut.rfind("`")].rstrip()
+    return cut.rstrip(" ;:,") + "…"
 
 
 def pick(message: str, reply: str) -> Option | None:
@@ -290,11 +361,17 @@ def _first_sentence(body: str) -> str:
 
 def _candidate(view: SessionView, offer: Event, reply: Event, option: Option,
                said: str, extra: str = "") -> dict[str, Any]:
+    """The decision, stored in the option's whole words; what later words may retire
+    (``reconcile``'s ``stance``) stays what the pick was judged by, the option's title and
+    first sentence: the rest of an option names its context (the tools it mentions, what it
+    compares itself with), which later talk of those things does not take back."""
     evidence = [transcript_evidence(offer.line, option.text),
                 transcript_evidence(reply.line, short_quote(said))]
     then = f" — then: {extra}" if extra else ""
-    return candidate("answers", view.project or "", DECIDED,
-                     f"{option.text} (option {option.label} of the agent's, chosen by the user)"
-                     f"{then}",
+    whose = f" (option {option.label} of the agent's, chosen by the user)"
+    stored = f"{option.whole or option.text}{whose}{then}"
+    stance = f"{option.text}{whose}{then}"
+    return candidate("answers", view.project or "", DECIDED, stored,
                      evidence=evidence, trust="answers.approved", object_kind="literal",
-                     subject_type="project", at=reply.timestamp)
+                     subject_type="project", at=reply.timestamp,
+                     stance=stance if stance != stored else None)

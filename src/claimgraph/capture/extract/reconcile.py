@@ -19,7 +19,10 @@ screening and drops, or rewrites, what the rest of the session overtook:
   later turning it down or replacing it ("replace `audience` with `github_app`", "don't add
   `oidc-audience`", "I don't want monthly-salted ids" after the agent praised them), or,
   for anything but the user's own words, the agent reporting it replaced or removed
-  ("Replaced the `audience` input with `github-app`");
+  ("Replaced the `audience` input with `github-app`"). A candidate that stores more than it
+  decided (a picked option's whole text) names its ``stance`` (the title and first sentence
+  it was picked by): later words retiring the stance drop it; words retiring only the rest
+  leave the stance alone stored;
 - an agent's note that leans on a referent it does not carry ("Do not use it as an app
   selector"): alone, it says nothing the next session can act on;
 - the user's answers to the agent's questions that fed a plan the user then turned down
@@ -308,8 +311,12 @@ def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None
         return None
     if _changed_again(found, line, later):
         return None
-    if _retired(found, line, retiring or _retiring(later)):
+    retiring = retiring or _retiring(later)
+    if _retired(found, line, retiring):
         return None
+    if found.get("stance") and _retired({**found, "stance": None}, line, retiring):
+        # later words overtook a detail beyond what was decided: keep only the decision
+        found = {**found, "object": found["stance"]}
     if line in later.asked and _fed_a_turned_down_plan(line, later):
         return None
     if line in later.asked and found.get("rule") in _CHANGEABLE_RULES \
@@ -413,7 +420,8 @@ def _retired(found: Candidate, line: int | None, retiring: _Retiring) -> bool:
     "do not add `X`" agrees with a later "removed `X`"."""
     if line is None or found.get("predicate") not in _STANCES:
         return False
-    terms = asserted_terms(str(found.get("object") or ""))
+    # a candidate whose stored text says more than was decided names its stance apart
+    terms = asserted_terms(str(found.get("stance") or found.get("object") or ""))
     if not terms:
         return False
     said = [(text, lowered, _USER_RETIRES) for at, text, lowered in retiring.user if at > line]

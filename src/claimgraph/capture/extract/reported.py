@@ -11,7 +11,9 @@ The lesson is the same shape as a local one: the failure, what changed, proof it
   words are not the program's, and the most telling error line is looked for in the log
   only) -- at least one line that only a program
   prints (``ValueError: …``, ``Traceback (most recent call last):``, ``file.swift:12: Fatal
-  error: …``, ``npm ERR!``, ``##[error]``, a runner's ``FAILURES`` banner), and a named error
+  error: …``, ``npm ERR!``, ``##[error]``, a runner's ``FAILURES`` banner, a line a severity
+  opens in any case -- ``ERROR: …``, ``Fatal: …``, ``[error] …``, ``12:00:01 ERROR …``), and a
+  named error
   among its lines (a bare "it failed" or "3 failed" teaches nothing);
 - the fix: files the session edited after the report (not only tests, not only files it
   created in this session: that is its own new work);
@@ -49,6 +51,19 @@ from claimgraph.capture.extract.session import (
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations
 from claimgraph.capture.extract.writes import file_ops
 
+#: A log line's severity, by its structure: a severity word opening the line (after a
+#: timestamp, if any) in any case and followed by a colon or a pipe (``ERROR: …``,
+#: ``Fatal: …``, ``error[E0308]: …``, ``2024-05-01 10:00:02 | CRITICAL | …``), a bracketed level
+#: (``[ERROR] …``, ``[fatal] …``), or an upper-case word after a timestamp (``12:00:01 ERROR
+#: db gone``). Prose that merely names an error ("Error handling is slow", "the error: it
+#: crashed") has none of these shapes.
+_SEVERITY = re.compile(
+    r"^\s*(?:\[?(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?"
+    r"\s*(?:\|\s*)?(?P<bare>(?:ERROR|FATAL|CRITICAL|SEVERE|PANIC)\s+\S)?)?"
+    r"(?(bare)|(?i:\[\s*(?:error|fatal|critical|severe|panic|err|crit)\s*\]\s*\S|"
+    r"(?:error|fatal|critical|severe|panic)(?:\[[\w-]+\])?\s*[:|]\s*\S))")
+#: A severity line that names no error, only that something ended badly.
+_UNTELLING = re.compile(r"\b(?:exit (?:code|status)|non-zero|exited with)\b", re.IGNORECASE)
 #: Lines only a program prints: their presence makes a message a log, not prose.
 _LOG_LINE = re.compile(
     r"^\s*(?:Traceback \(most recent call last\):|File \"[^\"]+\", line \d+|"
@@ -191,16 +206,33 @@ def pasted_failure(text: str) -> tuple[str, str | None] | None:
     if split is not None:
         text = split[1]  # the person's own lead-in ("I got this error:") is no program output
     lines = text.splitlines()
-    if sum(1 for line in lines if _LOG_LINE.match(line)) < _MIN_LOG_LINES:
+    if sum(1 for line in lines if _logged(line)) < _MIN_LOG_LINES:
         return None
     found = telling_line(text)
-    if found is None or (found[1] > _NAMED and not _COMPILER.match(found[0])):
+    if found is not None and (found[1] <= _NAMED or _COMPILER.match(found[0])):
+        error = found[0]
+    else:
+        error = _severe(lines) or ""
+    if not error:
         return None
-    error = found[0]
-    if not any(_LOG_LINE.match(line) and _flat(error.rstrip("…")) in _flat(line)
+    if not any(_logged(line) and _flat(error.rstrip("…")) in _flat(line)
                for line in lines):
         return None  # the error line is the person's sentence, not the program's output
     return error, _ran(lines)
+
+
+def _severe(lines: list[str]) -> str | None:
+    """The first line a severity opens that says more than that a run ended badly ("Error:
+    Process completed with exit code 1" names no error), quoted as ``telling_line`` quotes."""
+    for line in lines:
+        if _SEVERITY.match(line) and not _UNTELLING.search(line):
+            return short_quote(line.strip(), 100).rstrip(".;: ")
+    return None
+
+
+def _logged(line: str) -> bool:
+    """A line only a program prints (``_LOG_LINE``), or one a severity opens (``_SEVERITY``)."""
+    return bool(_LOG_LINE.match(line) or _SEVERITY.match(line))
 
 
 def _ran(lines: list[str]) -> str | None:

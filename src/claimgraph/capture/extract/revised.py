@@ -69,7 +69,7 @@ def revised_away(kept: Sequence[Candidate], user_said: Iterable[tuple[int, str]]
 def _revised_by(found: Candidate, parts: Sequence[str], later_kept: Sequence[Candidate]) -> bool:
     """One later message revises ``found``: a sentence of it does, and none says it again (a
     message that repeats the request among other points confirms it)."""
-    earlier = str(found.get("object") or "")
+    earlier = str(found.get("stance") or found.get("object") or "")
     if any(restates(earlier, sentence) for sentence in parts):
         return False
     return any(revises(found, sentence, later_kept) for sentence in parts)
@@ -84,7 +84,7 @@ def revises(found: Candidate, sentence: str, later_kept: Sequence[Candidate]) ->
     """``sentence`` (the person's, later) revises the request ``found``: same subject, and
     either an outright retraction, or a change of stance that a kept later request on the same
     subject carries."""
-    earlier = str(found.get("object") or "")
+    earlier = str(found.get("stance") or found.get("object") or "")
     if sentence.rstrip().endswith("?") or not same_subject(earlier, sentence):
         return False  # a question asks, it does not revise
     if restates(earlier, sentence):

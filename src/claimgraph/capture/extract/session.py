@@ -128,6 +128,11 @@ class SessionView:
             self.memo[key] = compute(self)
         return self.memo[key]
 
+    def refused(self, result: Event) -> bool:
+        """The person turned down the call ``result`` answers (``Event.turned_down``, or a
+        result that opens as Claude Code's refusals do)."""
+        return self._judged(result)[1] if result.call_id in self.results else result.turned_down
+
     def outcome(self, call: Event) -> str:
         """ok / failed, or unknown when no verdict exists (no result, backgrounded, refused)."""
         result = self.results.get(call.call_id or "")
@@ -147,8 +152,9 @@ class SessionView:
         found = judged.get(result.call_id)
         if found is None:
             opening = _opening(result)
+            refused = result.turned_down or opening.startswith(_REFUSED)
             found = judged[result.call_id] = _JUDGEMENTS[
-                _result_verdict(result, opening), opening.startswith(_REFUSED)]
+                UNKNOWN if refused else _result_verdict(result, opening), refused]
         return found
 
     def resolve(self, path: str, cwd: str | None = None) -> str | None:

@@ -273,9 +273,11 @@ def confirmed_correction(verdict: Any, sentence: str, changes: list[str]) -> Any
     return dataclasses.replace(verdict, label=label, kept=True)
 
 
-#: How a transcript shows the person turned a call down or cut the agent's turn short.
-_TURNED_DOWN = re.compile(r"rejected by user|doesn't want to proceed|\[Request interrupted|"
-                          r"turn_aborted|aborted by user|Operation Cancelled", re.IGNORECASE)
+#: How a transcript shows the person cut the agent's turn short. A call they turned down is
+#: its result's mark (``Event.turned_down``, set by each reader), not words anywhere: an
+#: agent's message or a command's output quoting "rejected by user" turned nothing down.
+_CUT_SHORT = re.compile(r"\[Request interrupted|turn_aborted|aborted by user|Operation Cancelled",
+                        re.IGNORECASE)
 #: An order that corrects the agent: a negative one ("stop trying to run …", "don't …",
 #: "never …") or one that keeps what it was about to remove ("keep the X skill"), in English
 #: and a few other languages; not a dismissal ("never mind", "don't worry") nor a "go on"
@@ -300,7 +302,8 @@ def after_refusal(view: SessionView) -> set[int]:
             if refused:
                 found.add(event.line)
             refused = False
-        elif _TURNED_DOWN.search(text_head(event, 300)):
+        elif (event.kind == "tool_result" and view.refused(event)) \
+                or _CUT_SHORT.search(text_head(event, 300)):
             refused = True
             found.add(event.line)
     return found

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from claimgraph.capture.events import (
-    Event, Transcript, TranscriptBuilder, iso_to_ms, scalar_fields, text_or_none)
+    TURNED_DOWN, Event, Transcript, TranscriptBuilder, iso_to_ms, scalar_fields, text_or_none)
 from claimgraph.capture.readers import read_jsonl
 from claimgraph.capture.readers.envelope import typed_text
 from claimgraph.errors import ClaimgraphError
@@ -68,6 +68,8 @@ RESULT_FIELDS = (
     "backgroundTaskId")
 _EXIT_CODE = re.compile(r"^Error: Exit code (\d+)")
 _AGENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # becomes part of a file name
+#: How Claude Code's result of a call the person turned down opens (``events.TURNED_DOWN``).
+TURNED_DOWN_OPENING = "The user doesn't want to proceed"
 
 
 def read(path: str, start_offset: int = 0, subagent_offsets: Mapping[str, int] | None = None,
@@ -261,10 +263,14 @@ class _FileReader:
     def add_tool_result(self, line: int, record: dict[str, Any], block: dict[str, Any],
                         outcome: Any) -> None:
         call_id = text_or_none(block.get("tool_use_id"))
+        text = _text_of(block.get("content"))
+        extras = _result_extras(outcome)
+        if text.lstrip().startswith(TURNED_DOWN_OPENING):
+            extras[TURNED_DOWN] = True  # the person's answer, not the tool's verdict
         self.builder.add(self.event(
-            "tool_result", line, record, text=_text_of(block.get("content")), call_id=call_id,
+            "tool_result", line, record, text=text, call_id=call_id,
             is_error=block.get("is_error") is True, record_id=text_or_none(record.get("uuid")),
-            extras=_result_extras(outcome)))
+            extras=extras))
         agent_id = text_or_none(outcome.get("agentId")) if isinstance(outcome, dict) else None
         if agent_id and _AGENT_ID.fullmatch(agent_id):
             self.add_subagent_link(line, record, call_id, outcome)

@@ -23,7 +23,11 @@ call failed ("failed in sandbox: <stderr>", "error: …" and "apply_patch verifi
 from apply_patch, "exec_command failed for …", "write_stdin failed: …") make it an error;
 a call cut short or turned down ("… command timed out", "exec command rejected by user",
 "aborted by user after 9s", "approval policy is Never; reject command") and any other output
-get no verdict, like a ``write_stdin`` poll that finds its process still running.
+get no verdict, like a ``write_stdin`` poll that finds its process still running. A call the
+person turned down at the approval prompt ("exec command rejected by user", "patch rejected by
+user", with no exit code) is marked ``events.TURNED_DOWN``, as Claude Code's reader marks its
+refusals: the person's answer, read as theirs (docs/capture.md, "Corrections"), never the
+command's result -- not even when an exit code for that call arrives later.
 
 Code mode (codex_script.py): an ``exec`` call's input is a JavaScript program. One that only
 calls one known tool with literal arguments is read as that call; its output's status header
@@ -53,7 +57,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from claimgraph.capture.events import (
-    Event, Transcript, TranscriptBuilder, iso_to_ms, scalar_fields, text_or_none)
+    TURNED_DOWN, Event, Transcript, TranscriptBuilder, iso_to_ms, scalar_fields, text_or_none)
 from claimgraph.capture.readers import MAX_LINE_BYTES, open_transcript, read_jsonl
 from claimgraph.capture.readers import codex_script
 
@@ -86,6 +90,9 @@ _FAILED_HEAD = re.compile(r"^(?:failed in sandbox\b|execution error:|error:|"
 #: "…: command timed out", "exec command rejected by user", "aborted by user after 9s",
 #: "approval policy is Never; reject command", "… rejected: blocked by policy".
 _NOT_RUN_HEAD = re.compile(r"\btimed out\b|\brejected?\b|^aborted\b", re.IGNORECASE)
+#: … of which the person turning the call down at the approval prompt, the harness's words in
+#: place of any output: "exec command rejected by user", "patch rejected by user".
+_REJECTED_BY_USER = re.compile(r"^[\w-]+(?: [\w-]+)? rejected by (?:the )?user\b", re.IGNORECASE)
 
 
 def read(path: str, start_offset: int = 0) -> Transcript:
@@ -226,7 +233,8 @@ class _RolloutReader:
         index = self.results.get(call_id)
         if index is None:
             self.exit_codes[call_id] = code
-        elif "exit_code" not in self.builder.events[index].extras:
+        elif "exit_code" not in self.builder.events[index].extras \
+                and not self.builder.events[index].turned_down:
             result = self.builder.events[index]
             kept = {k: v for k, v in result.extras.items() if k != "no_verdict"}
             self.builder.amend(index, is_error=result.is_error or code != 0,
@@ -264,6 +272,10 @@ class _RolloutReader:
         if "exit_code" not in extras and call_id in self.exit_codes:
             extras["exit_code"] = self.exit_codes.pop(call_id)
         code = extras.get("exit_code")
+        if not isinstance(code, int) and _REJECTED_BY_USER.match(text.lstrip()[:_HEADER_CHARS]):
+            # the person said no: not the command's verdict (events.TURNED_DOWN)
+            return self.event("tool_result", line, stamp, call_id=call_id, text=text,
+                              extras={**extras, "no_verdict": True, TURNED_DOWN: True})
         failed = (isinstance(code, int) and code != 0) or extras.get("success") is False
         if not isinstance(code, int) and "success" not in extras and call_id not in self.scripts \
                 and self.tools.get(call_id or "") in COMMAND_TOOLS:
