@@ -37,7 +37,7 @@ Decisions, each driven by what real transcripts contain:
 
 from __future__ import annotations
 
-import re
+from claimgraph.logic.lazy_regex import lazy_regex
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -62,8 +62,8 @@ RESULT_FIELDS = (
     "type", "filePath", "content", "stdout", "stderr", "interrupted", "returnCodeInterpretation",
     "oldString", "newString", "replaceAll", "agentId", "status", "commandName", "success",
     "backgroundTaskId")
-_EXIT_CODE = re.compile(r"^Error: Exit code (\d+)")
-_AGENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # becomes part of a file name
+_EXIT_CODE = lazy_regex(r"^Error: Exit code (\d+)")
+_AGENT_ID = lazy_regex(r"[A-Za-z0-9_-]{1,64}")  # becomes part of a file name
 
 
 def read(path: str, start_offset: int = 0, subagent_offsets: Mapping[str, int] | None = None,

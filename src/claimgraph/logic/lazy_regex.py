@@ -1,0 +1,80 @@
+"""Regular expressions compiled on first use, not at import.
+
+Capture's rule modules hold ~550 module-level patterns, and ``re`` compiles in Python: a
+capture process spent ~0.15 s of CPU compiling them at import, about half of it for patterns
+that the transcript at hand never reached (a 50 MB transcript used 218 of 509, issue 29).
+``lazy_regex`` stands in for ``re.compile`` at module level: the pattern is compiled the first time
+one of its methods is called, and the compiled pattern's own bound methods then replace the
+stand-in's in its instance, so every later call costs what a call on a compiled pattern costs
+(one attribute lookup, no wrapper). ``pattern`` is there from the start; any other attribute
+(``flags``, ``groups``, ``groupindex``) compiles it.
+
+The stand-in is no ``re.Pattern``: ``re.sub(PATTERN, …)`` and ``isinstance`` checks need the
+real one, so a module that does either keeps ``re.compile`` (none of the converted ones does).
+"""
+
+from __future__ import annotations
+
+import re
+
+_METHODS = ("match", "search", "fullmatch", "finditer", "findall", "sub", "subn", "split")
+_ATTRIBUTES = ("flags", "groups", "groupindex")
+
+
+class LazyPattern:
+    """A pattern compiled on the first call of one of its methods (module docstring)."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.pattern = pattern
+        self._flags = flags
+
+    def compiled(self) -> re.Pattern[str]:
+        """The compiled pattern (compiled now if it was not yet); its methods move in."""
+        done: re.Pattern[str] | None = self.__dict__.get("_compiled")
+        if done is None:
+            done = re.compile(self.pattern, self._flags)
+            for name in _METHODS + _ATTRIBUTES:
+                self.__dict__[name] = getattr(done, name)
+            self.__dict__["_compiled"] = done
+        return done
+
+    # Until the first call, each method compiles; after it, the instance's own attribute (the
+    # compiled pattern's bound method) is found before these.
+    def match(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return self.compiled().match(*args, **kwargs)
+
+    def search(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return self.compiled().search(*args, **kwargs)
+
+    def fullmatch(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return self.compiled().fullmatch(*args, **kwargs)
+
+    def finditer(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return self.compiled().finditer(*args, **kwargs)
+
+    def findall(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return self.compiled().findall(*args, **kwargs)
+
+    def sub(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return self.compiled().sub(*args, **kwargs)
+
+    def subn(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return self.compiled().subn(*args, **kwargs)
+
+    def split(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return self.compiled().split(*args, **kwargs)
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        """``flags``, ``groups``, ``groupindex``: only there once compiled."""
+        if name in _ATTRIBUTES:
+            return getattr(self.compiled(), name)
+        raise AttributeError(name)
+
+    def __repr__(self) -> str:
+        return f"lazy_regex({self.pattern!r}, {self._flags!r})"
+
+
+def lazy_regex(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """``re.compile(pattern, flags)``, compiled when first used (module docstring). Typed as
+    the pattern it stands for: callers use it as one."""
+    return LazyPattern(pattern, flags)  # type: ignore[return-value]

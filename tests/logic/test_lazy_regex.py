@@ -1,0 +1,61 @@
+"""``lazy_regex``: a module-level pattern is compiled on first use, then is the compiled one."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from claimgraph.logic.lazy_regex import LazyPattern, lazy_regex
+
+
+def test_nothing_is_compiled_until_a_method_is_called(monkeypatch):
+    compiled: list[str] = []
+    real = re.compile
+    monkeypatch.setattr(re, "compile", lambda p, f=0: compiled.append(p) or real(p, f))
+    pattern = lazy_regex(r"(?P<word>\w+)=(\d+)", re.IGNORECASE)
+    assert compiled == [] and pattern.pattern == r"(?P<word>\w+)=(\d+)"
+    assert pattern.search("x a=1")["word"] == "a"
+    assert compiled == [r"(?P<word>\w+)=(\d+)"]
+    pattern.search("b=2")
+    assert len(compiled) == 1
+
+
+@pytest.mark.parametrize("method, args", [
+    ("match", ("KEY=12 y=3",)), ("search", ("  y=3",)), ("fullmatch", ("y=3",)),
+    ("findall", ("a=1 b=2",)), ("sub", (r"\2", "a=1 b=2")), ("subn", ("-", "a=1 b=2")),
+    ("split", ("a=1 b=2",)), ("match", ("zz a=1", 3)), ("search", ("a=1 b=2", 2, 6)),
+])
+def test_every_method_gives_what_the_compiled_pattern_gives(method, args):
+    lazy, real = lazy_regex(r"(\w+)=(\d+)", re.I), re.compile(r"(\w+)=(\d+)", re.I)
+    first, again = getattr(lazy, method)(*args), getattr(lazy, method)(*args)
+    expected = getattr(real, method)(*args)
+    if isinstance(expected, re.Match):
+        assert (first.span(), first.groups()) == (again.span(), again.groups()) == (
+            expected.span(), expected.groups())
+    else:
+        assert first == again == expected
+    assert [m.span() for m in lazy.finditer("a=1 b=2")] == [(0, 3), (4, 7)]
+
+
+def test_after_the_first_call_the_methods_are_the_compiled_patterns_own():
+    pattern = lazy_regex(r"\d+")
+    assert isinstance(pattern, LazyPattern)
+    pattern.match("1")
+    compiled = pattern.compiled()
+    assert pattern.search == compiled.search and pattern.sub == compiled.sub
+    assert pattern.search.__self__ is compiled  # no wrapper left between caller and pattern
+
+
+def test_the_compiled_attributes_are_there_and_others_are_not():
+    pattern = lazy_regex(r"(?P<a>x)(y)", re.MULTILINE)
+    assert (pattern.groups, pattern.groupindex["a"]) == (2, 1)
+    assert pattern.flags == re.compile(r"(?P<a>x)(y)", re.MULTILINE).flags
+    with pytest.raises(AttributeError):
+        pattern.nothing  # noqa: B018
+
+
+def test_a_bad_pattern_fails_at_its_first_use():
+    pattern = lazy_regex(r"(unclosed")
+    with pytest.raises(re.error):
+        pattern.search("x")
