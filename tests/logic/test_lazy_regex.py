@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -59,3 +60,17 @@ def test_a_bad_pattern_fails_at_its_first_use():
     pattern = lazy_regex(r"(unclosed")
     with pytest.raises(re.error):
         pattern.search("x")
+
+
+def test_no_module_asks_a_match_whether_a_lazy_pattern_made_it():
+    """``match.re`` is the compiled pattern, never the stand-in: ``match.re is _X`` would be
+    False for every match of a lazy ``_X`` (two capture rules did this, checked)."""
+    src = Path(__file__).resolve().parents[2] / "src" / "claimgraph"
+    found = []
+    for path in src.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for name in re.findall(r"^(\w+)(?:: [^=]+)? = lazy_regex\(", text, re.MULTILINE):
+            compared = r"\s*(?:is not|is|==|!=)\s*"
+            asked = rf"\.re{compared}{name}\b|\b{name}{compared}\w+\.re\b"
+            found += [f"{path.name}: {m[0]}" for m in re.finditer(asked, text)]
+    assert found == []

@@ -9,8 +9,9 @@ stand-in's in its instance, so every later call costs what a call on a compiled 
 (one attribute lookup, no wrapper). ``pattern`` is there from the start; any other attribute
 (``flags``, ``groups``, ``groupindex``) compiles it.
 
-The stand-in is no ``re.Pattern``: ``re.sub(PATTERN, …)`` and ``isinstance`` checks need the
-real one, so a module that does either keeps ``re.compile`` (none of the converted ones does).
+The stand-in is no ``re.Pattern``: ``re.sub(PATTERN, …)``, ``isinstance`` checks and a match
+asked which pattern made it (``match.re is PATTERN``: a match's ``re`` is the compiled one)
+need the real one, so such a pattern keeps ``re.compile`` (a test looks for the last kind).
 """
 
 from __future__ import annotations

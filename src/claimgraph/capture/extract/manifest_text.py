@@ -194,7 +194,7 @@ _GRADLE_CONFIG = (r"(implementation|api|compileOnly|runtimeOnly|annotationProces
                   r"[a-z]\w*(?:Implementation|Api|CompileOnly|RuntimeOnly|AnnotationProcessor))")
 _GRADLE_STRING = lazy_regex(rf"^{_GRADLE_CONFIG}\s*\(?\s*(?:(?:enforced)?[pP]latform\s*\(\s*)?"
                             r"[\"']([^\"':]+:[^\"':]+)(?::([^\"']+))?[\"']")
-_GRADLE_MAP = lazy_regex(rf"^{_GRADLE_CONFIG}\s*\(?\s*group\s*[:=]\s*[\"']([^\"']+)[\"']\s*,"
+_GRADLE_MAP = re.compile(rf"^{_GRADLE_CONFIG}\s*\(?\s*group\s*[:=]\s*[\"']([^\"']+)[\"']\s*,"
                          r"\s*name\s*[:=]\s*[\"']([^\"']+)[\"']"
                          r"(?:\s*,\s*version\s*[:=]\s*[\"']([^\"']+)[\"'])?")
 _GRADLE_CATALOG = lazy_regex(rf"^{_GRADLE_CONFIG}\s*\(?\s*(libs\.[\w.]+)")

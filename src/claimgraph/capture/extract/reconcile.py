@@ -61,7 +61,7 @@ from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
 
 Candidate = dict[str, Any]
 _FILE_QUOTE = lazy_regex(r"^(?P<path>[^\s`]+?): `(?P<quote>.*)`$", re.DOTALL)
-_CODE_SPAN = lazy_regex(r"`([^`\n]{3,80})`")
+_CODE_SPAN = re.compile(r"`([^`\n]{3,80})`")
 _NEGATION = lazy_regex(r"^(?:no|not|never|avoid|without|don'?t|do not|stop|skip)\s+"
                        r"(?:(?:use|using|add|adding|run|running|have|commit|any)\s+)?"
                        r"(?P<what>[^,.;:!?]{3,60})$", re.IGNORECASE)
