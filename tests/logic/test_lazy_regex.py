@@ -74,3 +74,16 @@ def test_no_module_asks_a_match_whether_a_lazy_pattern_made_it():
             asked = rf"\.re{compared}{name}\b|\b{name}{compared}\w+\.re\b"
             found += [f"{path.name}: {m[0]}" for m in re.finditer(asked, text)]
     assert found == []
+
+
+def test_the_compiled_pattern_takes_the_stand_ins_place_in_its_modules_globals():
+    module: dict = {}
+    exec("from claimgraph.logic.lazy_regex import lazy_regex\n"
+         "WORD = lazy_regex(r'\\w+')\nALSO = WORD\nKEPT = (WORD,)\n"
+         "def first(text):\n    return WORD.match(text)[0]\n", module)
+    stand_in = module["WORD"]
+    assert isinstance(stand_in, LazyPattern) and module["ALSO"] is stand_in
+    assert module["first"]("abc def") == "abc"
+    assert isinstance(module["WORD"], re.Pattern) and module["ALSO"] is module["WORD"]
+    assert module["KEPT"][0] is stand_in  # held elsewhere: still the stand-in, still working
+    assert stand_in.search("  xy").span() == (2, 4) and stand_in.compiled() is module["WORD"]
