@@ -8,34 +8,28 @@ so one multi-pattern scan says where rules may start and which; no rule runs any
 The scan is Aho-Corasick (the ``ahocorasick-rs`` package: linear, hundreds of MB/s). Without
 it, a regular-expression alternation finds the same positions, more slowly. Both report
 positions; the literals at a position are then looked up from the text itself, so both
-engines give exactly the same triggers (a test checks). A text of ``DFA_FROM`` characters or
-more is scanned by a DFA build of the same automaton: about twice as fast on capture's long
-tool outputs (0.12 -> 0.06 s of CPU over a 50 MB transcript's texts), for ~6 ms and ~2 MB
-more, paid once, on the first long text (a hook or a CLI command that redacts a line never
-builds it). Both builds report every occurrence, so the triggers are the same (a test checks).
+engines give exactly the same triggers (a test checks). (A DFA build of the automaton scans
+capture's long tool outputs about twice as fast, 0.12 -> 0.06 s of CPU over a 50 MB
+transcript's texts, ~1.5% of the pass; but it holds ~2.2 MB more, which took a 200 MB
+capture's peak from ~98 to ~100.3 MB, over issue 29's 100 MB: measured 2026-12-05, not taken.)
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Any, Iterable
+from typing import Iterable
 
 try:  # pragma: no cover - which branch runs depends on the installation
-    from ahocorasick_rs import AhoCorasick, Implementation, MatchKind
+    from ahocorasick_rs import AhoCorasick, MatchKind
 except ImportError:  # pragma: no cover
     AhoCorasick = None  # type: ignore[assignment,misc]  # the regex engine stands in
-
-
-#: From this many characters on, a text is scanned by the DFA build (module docstring).
-DFA_FROM = 4096
 
 
 class TriggerScan:
     """Where in a text each of ``literals`` occurs; see the module docstring."""
 
-    def __init__(self, literals: Iterable[str], engine: str = "auto",
-                 dfa_from: int | None = DFA_FROM) -> None:
+    def __init__(self, literals: Iterable[str], engine: str = "auto") -> None:
         self.literals = tuple(sorted(set(literals), key=lambda lit: (-len(lit), lit)))
         self._literal_set = frozenset(self.literals)
         self._by_first: dict[str, tuple[str, ...]] = {}
@@ -45,8 +39,6 @@ class TriggerScan:
         self._by_first = {first: tuple(group) for first, group in grouped.items()}
         self.engine = "aho-corasick" if engine == "auto" and AhoCorasick is not None else (
             "regex" if engine == "auto" else engine)
-        self._dfa_from = dfa_from
-        self._dfa: Any = None
         if self.engine == "aho-corasick":
             self._automaton = AhoCorasick(list(self.literals), matchkind=MatchKind.Standard)
         else:
@@ -68,7 +60,7 @@ class TriggerScan:
         ``positions`` and ``literals_at`` give together; the automaton names them itself)."""
         if self.engine != "aho-corasick":
             return [(at, self.literals_at(text, at)) for at in self.positions(text)]
-        found = self._for(text).find_matches_as_indexes(_unpinned(text), overlapping=True)
+        found = self._automaton.find_matches_as_indexes(_unpinned(text), overlapping=True)
         if not found:
             return []
         by_start: dict[int, list[int]] = defaultdict(list)
@@ -76,15 +68,6 @@ class TriggerScan:
             by_start[start].append(index)
         literals = self.literals
         return [(at, [literals[i] for i in sorted(by_start[at])]) for at in sorted(by_start)]
-
-    def _for(self, text: str) -> Any:
-        """The automaton for a text of this length: the DFA build for a long one."""
-        if self._dfa_from is None or len(text) < self._dfa_from:
-            return self._automaton
-        if self._dfa is None:
-            self._dfa = AhoCorasick(list(self.literals), matchkind=MatchKind.Standard,
-                                    implementation=Implementation.DFA)
-        return self._dfa
 
     def literals_at(self, text: str, position: int) -> list[str]:
         """Every literal that starts at ``position``, longest first."""
