@@ -21,7 +21,6 @@ need the real one, so such a pattern keeps ``re.compile`` (a test looks for the 
 from __future__ import annotations
 
 import re
-import sys
 
 _METHODS = ("match", "search", "fullmatch", "finditer", "findall", "sub", "subn", "split")
 _ATTRIBUTES = ("flags", "groups", "groupindex")
@@ -91,4 +90,16 @@ def lazy_regex(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """``re.compile(pattern, flags)``, compiled when first used (module docstring). Typed as
     the pattern it stands for: callers use it as one. Call it at a module's top level: the
     caller's globals are where the compiled pattern replaces it."""
-    return LazyPattern(pattern, flags, sys._getframe(1).f_globals)  # type: ignore[return-value]
+    return LazyPattern(pattern, flags, _caller_globals())  # type: ignore[return-value]
+
+
+def _caller_globals() -> dict[str, object] | None:
+    """The globals of ``lazy_regex``'s caller, read from a traceback's frame (the pure core
+    imports no ``sys``, whose ``_getframe`` would say the same)."""
+    try:
+        raise LookupError
+    except LookupError as caught:
+        here = caught.__traceback__.tb_frame if caught.__traceback__ else None
+    called = here.f_back if here is not None else None  # lazy_regex
+    caller = called.f_back if called is not None else None
+    return caller.f_globals if caller is not None else None
