@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import posixpath
 import re
+from claimgraph.logic.lazy_regex import lazy_regex
 
-_LONG_PREFIX = re.compile(r"^[\\/]{2}[?.][\\/]")  # \\?\C:\… and \\.\C:\…
-_DRIVE = re.compile(r"^(?P<drive>[A-Za-z]):(?:[\\/](?P<rest>.*))?$", re.DOTALL)
-_UNC = re.compile(r"^[\\/]{2}(?P<host>[^\\/]+)[\\/](?P<share>[^\\/]+)(?P<rest>(?:[\\/].*)?)$",
+_LONG_PREFIX = lazy_regex(r"^[\\/]{2}[?.][\\/]")  # \\?\C:\… and \\.\C:\…
+_DRIVE = lazy_regex(r"^(?P<drive>[A-Za-z]):(?:[\\/](?P<rest>.*))?$", re.DOTALL)
+_UNC = lazy_regex(r"^[\\/]{2}(?P<host>[^\\/]+)[\\/](?P<share>[^\\/]+)(?P<rest>(?:[\\/].*)?)$",
                   re.DOTALL)
 
 

@@ -13,11 +13,11 @@ question is not a reason to lose facts. Tracked files are never reported as igno
 
 from __future__ import annotations
 
-import re
+from claimgraph.logic.lazy_regex import lazy_regex
 import subprocess
 from typing import Any, Callable, Iterable
 
-_FILE_CITATION = re.compile(r"^(?P<path>[^\s`]+?): `")
+_FILE_CITATION = lazy_regex(r"^(?P<path>[^\s`]+?): `")
 TIMEOUT_SECONDS = 10
 
 Runner = Callable[..., subprocess.CompletedProcess]

@@ -43,6 +43,7 @@ import json
 import posixpath
 import re
 from typing import Any, Callable, Iterable, Iterator, Mapping
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Transcript
 from claimgraph.capture.foreign_paths import windows_path
@@ -55,7 +56,7 @@ HEAD_BYTES, HEAD_LINES = 256 * 1024, 50
 MAX_CANDIDATES = 5000
 OPENING_EVENTS, OPENING_CHARS = 5, 20_000
 MAX_PATH_CHARS = 4096
-_ABSOLUTE_PATH = re.compile(r"(?<![\w.~-])/[^\s\"'`<>|:;,()\[\]{}]+")
+_ABSOLUTE_PATH = lazy_regex(r"(?<![\w.~-])/[^\s\"'`<>|:;,()\[\]{}]+")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -117,7 +118,7 @@ def find_origin(transcript: Transcript, mark: Any, request_cwd: str | None,
 
 
 #: Where a person's shell opens, not a project: a home directory or a personal folder in it.
-_HOME = re.compile(r"^(?:/(?:Users|home)/[^/]+|/root|/[A-Z]:/Users/[^/]+)"
+_HOME = lazy_regex(r"^(?:/(?:Users|home)/[^/]+|/root|/[A-Z]:/Users/[^/]+)"
                    r"(?:/(?:Documents|Desktop|Downloads))?/?$", re.IGNORECASE)
 
 
@@ -176,11 +177,11 @@ def remember_remote(known: Mapping[str, str] | None, key: str | None,
 
 
 _ROOT_MANIFESTS = frozenset({"package.json", "pyproject.toml", "Cargo.toml"})
-_MANIFEST_REMOTE = re.compile(
+_MANIFEST_REMOTE = lazy_regex(
     r"""^\s*(?:\d+\s*[|:→]\s*)?[{,]?\s*["']?repository["']?\s*[:=]\s*(?:\{[^}]*?["']url["']\s*:\s*)?"""
     r"""["'](?:git\+)?(?P<url>(?:https?|ssh|git)://[^"'\s]+|git@[^"'\s]+)["']""",
     re.IGNORECASE | re.MULTILINE)
-_GIT_REMOTE_LINE = re.compile(r"^origin\s+(?P<url>\S+)\s+\((?:fetch|push)\)\s*$", re.MULTILINE)
+_GIT_REMOTE_LINE = lazy_regex(r"^origin\s+(?P<url>\S+)\s+\((?:fetch|push)\)\s*$", re.MULTILINE)
 
 
 def shown_remote(transcript: Transcript) -> str | None:

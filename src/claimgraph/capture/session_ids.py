@@ -14,13 +14,13 @@ Only the file's head is read; anything unreadable falls back to the file name's 
 from __future__ import annotations
 
 import json
-import re
+from claimgraph.logic.lazy_regex import lazy_regex
 from pathlib import Path
 
 HEAD_BYTES = 64 * 1024
-_UUID_TAIL = re.compile(r"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}"
+_UUID_TAIL = lazy_regex(r"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}"
                         r"-[0-9a-fA-F]{12})$")
-_SESSION_ID = re.compile(r'"sessionId"\s*:\s*"([^"\\]{1,200})"')
+_SESSION_ID = lazy_regex(r'"sessionId"\s*:\s*"([^"\\]{1,200})"')
 
 
 def session_id_of(path: str | Path, agent: str) -> str:

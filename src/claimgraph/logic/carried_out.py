@@ -12,7 +12,6 @@ still the decision). Pure: the caller gives the names of the files the turn dele
 
 from __future__ import annotations
 
-import posixpath
 import re
 
 #: A file named in prose: a word with a file extension, or a path (``notes/old.md``).
@@ -24,5 +23,5 @@ def names_a_removed_file(sentence: str, removed: set[str] | frozenset[str]) -> b
     the files deleted in the turn after it)."""
     if not removed:
         return False
-    return any(posixpath.basename(name.rstrip(".")) in removed
+    return any(name.rstrip(".").rsplit("/", 1)[-1] in removed
                for name in _FILE_NAME.findall(sentence.replace("`", " ")))

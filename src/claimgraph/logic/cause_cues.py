@@ -12,6 +12,7 @@ Pure logic: no I/O.
 from __future__ import annotations
 
 import re
+from claimgraph.logic.lazy_regex import lazy_regex
 
 #: One alternative per language; each names a cause, not a goal or a plan.
 CAUSE_CUES: tuple[str, ...] = (
@@ -27,9 +28,9 @@ CAUSE_CUES: tuple[str, ...] = (
     # Chinese, Japanese
     r"因为", r"原因", r"导致", r"原因は",
 )
-_CUE = re.compile("|".join(CAUSE_CUES), re.IGNORECASE)
+_CUE = lazy_regex("|".join(CAUSE_CUES), re.IGNORECASE)
 #: A guess, a plan or an advice is no cause the agent found.
-_HEDGE = re.compile(r"\b(?:might|may|maybe|perhaps|probably|possibly|likely|i think|i suspect|"
+_HEDGE = lazy_regex(r"\b(?:might|may|maybe|perhaps|probably|possibly|likely|i think|i suspect|"
                     r"i believe|seems?|appears? to|not sure|could be|if|whether|unless|"
                     r"i'?m|i am|i'?ll|i will|we'?ll|let me|let'?s|i need|should|optionally|"
                     r"peut-être|probablement|vielleicht|quizás|forse)\b|\?", re.IGNORECASE)

@@ -21,10 +21,11 @@ Pure logic: no I/O.
 from __future__ import annotations
 
 import re
+from claimgraph.logic.lazy_regex import lazy_regex
 
 #: A speaker's plan: first person with a modal of the future or of obligation, or the words
 #: a plan is announced with.
-_INTENT = re.compile(
+_INTENT = lazy_regex(
     r"\b(?:(?:i|we)(?:'ll|\s+will|\s+shall|\s+(?:are|am)\s+going\s+to|\s+need\s+to|"
     r"\s+have\s+to|\s+should|\s+plan\s+to|\s+want\s+to|\s+intend\s+to)|we'd\s+need|"
     r"let'?s|next\s+steps?|follow[- ]up|todo|in\s+(?:a\s+later|the\s+next)\s+(?:phase|step|pr)|"
@@ -37,7 +38,7 @@ _INTENT = re.compile(
     r"vamos\s+ter\s+que|teremos\s+que|próximo\s+passo)\b",
     re.IGNORECASE)
 #: A guess: the speaker is not sure.
-_HEDGE = re.compile(
+_HEDGE = lazy_regex(
     r"\b(?:might|may|maybe|perhaps|probably|possibly|likely|presumably|i\s+think|i\s+believe|"
     r"i\s+suspect|seems?|appears?\s+to|not\s+sure|unclear|guess|should\s+be\s+fine|"
     # de / fr / es / it / pt
@@ -46,7 +47,7 @@ _HEDGE = re.compile(
     re.IGNORECASE)
 #: A count in units of a run (tokens, calls, seconds, files touched, tests passed ...): the
 #: measure of one session, not a property of the project.
-_RUN_FIGURE = re.compile(
+_RUN_FIGURE = lazy_regex(
     r"(?:~|≈|\b)\d[\d,.]*\s*[kKmM]?\s*(?:input\s+|output\s+)?(?:tokens?|api\s+calls?|calls?|"
     r"requests?|turns?|files?\s+(?:touched|changed|modified)|tests?\s+(?:passed|passing|failed|"
     r"failing)|passed|failed|lines?\s+(?:changed|added|removed)|insertions?|deletions?|"
@@ -54,17 +55,17 @@ _RUN_FIGURE = re.compile(
     re.IGNORECASE)
 #: A change told as it happens ("the step disappears", "X becomes a derivation of Y"): the
 #: report of an edit, whose lasting state is the file itself.
-_TRANSITION = re.compile(r"\b(?:becomes?|disappears?|goes\s+away|gets\s+(?:removed|replaced|"
+_TRANSITION = lazy_regex(r"\b(?:becomes?|disappears?|goes\s+away|gets\s+(?:removed|replaced|"
                          r"added|dropped)|is\s+(?:being|getting)\s+\w+ed)\b", re.IGNORECASE)
 #: A sentence that opens with somebody's words in quotation marks and then comments on them.
-_QUOTE_LED = re.compile(r"^\s*(?:\"[^\"]{3,}\"|“[^”]{3,}”|'[^']{12,}')\s*[—–:-]")
+_QUOTE_LED = lazy_regex(r"^\s*(?:\"[^\"]{3,}\"|“[^”]{3,}”|'[^']{12,}')\s*[—–:-]")
 #: What a code review says of a file: a defect, not what the file is for.
-_DEFECT = re.compile(
+_DEFECT = lazy_regex(
     r"\b(?:missing|fails?|failing|broken|bug(?:gy|s)?|wrong|crash(?:es)?|invents?|useless|"
     r"vulnerab\w*|insecure|leaks?|self-imposed|incorrect(?:ly)?)\b",
     re.IGNORECASE)
-_CODE_SPAN = re.compile(r"`[^`]+`")
-_SENTENCE_END = re.compile(r"[.!?](?:\s+|$)(?=[A-Z`*\"“(])")
+_CODE_SPAN = lazy_regex(r"`[^`]+`")
+_SENTENCE_END = lazy_regex(r"[.!?](?:\s+|$)(?=[A-Z`*\"“(])")
 
 
 def intent(text: str) -> bool:

@@ -19,12 +19,12 @@ fix. Pure: a parsed document in, plain data out.
 from __future__ import annotations
 
 import json
-import re
+from claimgraph.logic.lazy_regex import lazy_regex
 from typing import Any, Iterator, Sequence
 
 EVIDENCE_KEY = "evidence"
 LABEL_KEYS = ("description", "name", "claim", "risk", "title")
-_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_PLAIN_KEY = lazy_regex(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def json_path(steps: Sequence[str | int]) -> str:

@@ -16,6 +16,7 @@ import math
 import re
 from collections import Counter
 from typing import Any, Iterable, Mapping
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.logic.model import SUSPECT_VERDICTS
 
@@ -30,13 +31,13 @@ CONFABULATION_VERDICTS = ("unsupported",)
 EARLY_VERDICTS = {"missing": "file-missing", "unreadable": "file-unreadable",
                   "outside": "outside-project"}
 
-_CITATION = re.compile(r"(\S+?):\s+(.*)", re.DOTALL)
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]")
-_CAMEL = re.compile(r"[a-z][A-Z]")
-_TWO_CAPITALS = re.compile(r"[A-Z].*[A-Z]")
-_CODE_SPAN = re.compile(r"`([^`]*)`")
-_ELLIPSIS = re.compile(r"\.\.\.|…")
-_SPACE = re.compile(r"\s+")
+_CITATION = lazy_regex(r"(\S+?):\s+(.*)", re.DOTALL)
+_IDENTIFIER = lazy_regex(r"[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]")
+_CAMEL = lazy_regex(r"[a-z][A-Z]")
+_TWO_CAPITALS = lazy_regex(r"[A-Z].*[A-Z]")
+_CODE_SPAN = lazy_regex(r"`([^`]*)`")
+_ELLIPSIS = lazy_regex(r"\.\.\.|…")
+_SPACE = lazy_regex(r"\s+")
 
 
 def parse_evidence(text: str) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from typing import Any, Mapping, Sequence, cast
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.model import (
@@ -185,7 +186,7 @@ STANCES = frozenset({"core/prefers", "x/convention", "x/decided"})
 #: Words just before a mention that make it agree with a rejection: "never use requests",
 #: and a ranking that puts it below something else, "REST over GraphQL", "tabs rather than
 #: spaces", "uv, not pip".
-_NEGATED = re.compile(r"(?:\b(?:never|not|no|don't|dont|avoid|against|without|skip|instead of|"
+_NEGATED = lazy_regex(r"(?:\b(?:never|not|no|don't|dont|avoid|against|without|skip|instead of|"
                       r"rather than|drop|remove|replace|over|than|versus|vs)\b[\w\s.-]{0,20})$",
                       re.IGNORECASE)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import math
-import re
+from claimgraph.logic.lazy_regex import lazy_regex
 from typing import Any, Iterator, Mapping, Sequence
 
 from claimgraph.logic.briefing_lines import statement
@@ -26,7 +26,7 @@ SCAN_LIMIT_CHARS = 1024 * 1024
 SCAN_MAX_OBJECTS = 64
 MAX_SUMMARY_CHARS = 600
 MAX_SUMMARY_FACTS = 100
-_REF = re.compile(r"^verdict:([^+=@\s]+)\+([^+=@\s]+)=([a-z]+)@(\d+(?:\.\d+)?)$")
+_REF = lazy_regex(r"^verdict:([^+=@\s]+)\+([^+=@\s]+)=([a-z]+)@(\d+(?:\.\d+)?)$")
 
 JUDGE_HEAD = """\
 You judge whether two facts in a project's long-term memory conflict.

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
+from claimgraph.logic.lazy_regex import lazy_regex
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -23,9 +23,9 @@ Fact = Mapping[str, Any]
 PLACEHOLDER = "[purged]"
 #: ``<agent>:<session>@<from>-<to>`` (capture; ``~n`` when a range repeats) and
 #: ``mcp:<agent>:<session>`` (facts an agent asserted over MCP in that session).
-_CAPTURE_REF = re.compile(r"^(?P<agent>[^:@]+):(?P<session>.+)"
+_CAPTURE_REF = lazy_regex(r"^(?P<agent>[^:@]+):(?P<session>.+)"
                           r"@(?P<start>\d+)-(?P<end>\d+)(?:~\d+)?$")
-_MCP_REF = re.compile(r"^mcp:(?P<agent>claude-code):(?P<session>.+)$")
+_MCP_REF = lazy_regex(r"^mcp:(?P<agent>claude-code):(?P<session>.+)$")
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from itertools import combinations
 from typing import Any, Iterable, Iterator, Mapping
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.logic.retrieval import fact_valid_at
 
@@ -29,13 +30,13 @@ REPLACED = "replaced-later"
 #: Stances stated in free text: the only ones whose words say what they are about.
 TEXT_STANCES = frozenset({"x/decided", "x/convention", "core/prefers"})
 #: Words that say the statement replaces something said before.
-CUE = re.compile(
+CUE = lazy_regex(
     r"\b(?:instead\s+of|instead|rather\s+than|no\s+longer|not\s+any\s*more|anymore|"
     r"from\s+now\s+on|switch(?:ed|ing)?\s+(?:back\s+)?to|replace\b[^.;]*?\bwith|"
     r"stop\s+(?:using|adding|writing))\b", re.IGNORECASE)
-WORD = re.compile(r"[a-z][a-z0-9_]*")
+WORD = lazy_regex(r"[a-z][a-z0-9_]*")
 #: A link's host and path words say where, not what: "github", "com", "pull" are no topic.
-URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+")
+URL = lazy_regex(r"\b[a-z][a-z0-9+.-]*://\S+")
 #: Function words, the cue's own words, and verbs and nouns too general to name a topic.
 GENERIC = frozenset("""
 a an the and or but if then else of in on at to for from by with without within into onto
@@ -60,14 +61,14 @@ AGENT_SOURCES = frozenset({"agent-note", "inferred"})
 #: Verbs that put a thing in (or leave it out, negated): "add the names", "use the names",
 #: "show the names" say the same thing of the names.
 _PUT = r"(?:add|use|include|show|display|put|keep|render|print|mention|have|write)"
-_NEGATED_PUT = re.compile(r"\b(?:do\s+not|don'?t|never|avoid|no\s+need\s+to|stop)\s+"
+_NEGATED_PUT = lazy_regex(r"\b(?:do\s+not|don'?t|never|avoid|no\s+need\s+to|stop)\s+"
                           r"(?:(?:ever|also|even)\s+)?(?:" + _PUT + r")(?:ing)?\s+"
                           r"(?P<what>[^,.;:!?()\[\]\"]+)", re.IGNORECASE)
-_PLAIN_PUT = re.compile(r"\b" + _PUT + r"\s+(?P<what>[^,.;:!?()\[\]\"]+)", re.IGNORECASE)
-_NEGATION_BEFORE = re.compile(r"\b(?:not|don'?t|never|avoid|no|stop|without)\s+(?:\w+\s+)?$",
+_PLAIN_PUT = lazy_regex(r"\b" + _PUT + r"\s+(?P<what>[^,.;:!?()\[\]\"]+)", re.IGNORECASE)
+_NEGATION_BEFORE = lazy_regex(r"\b(?:not|don'?t|never|avoid|no|stop|without)\s+(?:\w+\s+)?$",
                               re.IGNORECASE)
 #: What the cue says was replaced ("instead of writing X", "rather than X"): not what stands.
-_REPLACED_PART = re.compile(r"\b(?:instead\s+of|rather\s+than)\b[^,.;:]*", re.IGNORECASE)
+_REPLACED_PART = lazy_regex(r"\b(?:instead\s+of|rather\s+than)\b[^,.;:]*", re.IGNORECASE)
 #: Where a noun phrase ends: a preposition, a conjunction, a clause.
 _PHRASE_END = frozenset("""of for to in on at with from by and or as instead rather than unless
 when if that which so but because while where""".split())

@@ -21,9 +21,10 @@ later one (as before), while a false cue would drop a standing request.
 from __future__ import annotations
 
 import re
+from claimgraph.logic.lazy_regex import lazy_regex
 
 #: A person taking back what they asked for, outright.
-RETRACT = re.compile(
+RETRACT = lazy_regex(
     r"\b(?:never\s*mind|nevermind|scratch that|forget (?:about )?(?:that|it|this)|"
     r"(?:i )?changed my mind|on second thought|let'?s not|let us not|"
     r"(?:don'?t|do not|no need to|not) \w+(?: \w+)? after all|after all,? (?:no|don'?t|not)\b|"
@@ -35,7 +36,7 @@ RETRACT = re.compile(
     re.IGNORECASE)
 
 #: Words that turn a stance around: a revision when the sentence is itself kept as a request.
-CHANGE = re.compile(
+CHANGE = lazy_regex(
     r"\b(?:instead|rather|separate(?:ly)?|standalone|on its own|its own (?:command|flag|option|"
     r"step|script|file|module)|"
     r"not\b[^.;:!?\n]{0,30}\bby default|by default\b[^.;:!?\n]{0,20}\bnot|opt[- ]in|"

@@ -27,7 +27,7 @@ same features, on every machine (CRC-32 is fixed, unlike Python's ``hash``).
 
 from __future__ import annotations
 
-import re
+from claimgraph.logic.lazy_regex import lazy_regex
 from zlib import crc32
 
 from claimgraph.capture.classify.phrases import phrase_hits
@@ -35,8 +35,8 @@ from claimgraph.capture.classify.phrases import phrase_hits
 BUCKETS = 1 << 15
 _MASK = BUCKETS - 1
 _WORD, _BIGRAM, _FIRST = 1, 2, 3
-_TOKENS = re.compile(r"[a-z0-9_']+|[^\sa-z0-9_']")
-_DIGITS = re.compile(r"\d+")
+_TOKENS = lazy_regex(r"[a-z0-9_']+|[^\sa-z0-9_']")
+_DIGITS = lazy_regex(r"\d+")
 
 #: Named cues, each a 0/1 feature; their order is the weights file's order (append only).
 CUES = (
@@ -93,7 +93,7 @@ for _name, _vocabulary in _WORD_CUES:
         _CUES_OF_WORD[_word] = _CUES_OF_WORD.get(_word, ()) + (_name,)
 #: Cues that take a shape: a search of the lowercased sentence, only when it holds the
 #: character every match needs.
-_SHAPE_CUES = tuple((name, needs, re.compile(pattern)) for name, needs, pattern in (
+_SHAPE_CUES = tuple((name, needs, lazy_regex(pattern)) for name, needs, pattern in (
     ("has_url_or_path", "/.", r"https?://|\w/\w|\.\w{1,4}\b"),
     ("has_code_span", "`", r"`[^`]+`"),
 ))
@@ -304,31 +304,31 @@ _I_PAST = frozenset("i i've".split())
 _WE_OUR = frozenset("we we're our".split())
 _I_DESIRE = frozenset("i i'd".split())
 _CONDITIONAL = frozenset("when whenever if once before after unless while".split())
-_PAST_I = re.compile(r"\bi(?:'ve| have| had)? (?:did|made|set|tried|added|ran|pushed|changed|"
+_PAST_I = lazy_regex(r"\bi(?:'ve| have| had)? (?:did|made|set|tried|added|ran|pushed|changed|"
                      r"installed|removed|created|fixed|updated|authenticated|noticed|saw|found|"
                      r"asked|meant|said)\b")
-_CONTRAST = re.compile(r"(?:,|;|\s-|\u2014)\s*(?:and\s+)?not\s+[\w`'\"./-]+"
+_CONTRAST = lazy_regex(r"(?:,|;|\s-|\u2014)\s*(?:and\s+)?not\s+[\w`'\"./-]+"
                        r"(?:\s+[\w`'\"./-]+){0,3}\s*[.!]?$")
 #: An identifier or a file name: camelCase, snake_case, or a name with a source file's suffix.
-_CASE_CHANGE = re.compile(r"[a-z0-9][A-Z]")
-_CAMEL = re.compile(r"[a-z][a-z0-9]*[A-Z]")
-_SNAKE = re.compile(r"\w_\w")
-_FILE_NAME = re.compile(r"\w\.(?:py|ts|tsx|js|json|md|rs|go|toml|yaml|yml|sh|mdc)\b")
+_CASE_CHANGE = lazy_regex(r"[a-z0-9][A-Z]")
+_CAMEL = lazy_regex(r"[a-z][a-z0-9]*[A-Z]")
+_SNAKE = lazy_regex(r"\w_\w")
+_FILE_NAME = lazy_regex(r"\w\.(?:py|ts|tsx|js|json|md|rs|go|toml|yaml|yml|sh|mdc)\b")
 #: The team's practice in the simple present ("we use", "we never deploy"): how a project's
 #: standing choice is said.
-_WE_PRESENT = re.compile(r"\b(?:we|our team)\s+(?:always\s+|never\s+|don't\s+|do not\s+|"
+_WE_PRESENT = lazy_regex(r"\b(?:we|our team)\s+(?:always\s+|never\s+|don't\s+|do not\s+|"
                          r"only\s+)?(?:use|prefer|keep|avoid|follow|run|deploy|write|store|ship|"
                          r"host|target|rely|work|build|release|test|want|need)\b")
 #: The same practice in the progressive ("we're using", "we are keeping", "our team is
 #: targeting"), feature version 2 only (``VERSIONS``). Only verbs of a standing practice:
 #: "we're working on …" is the day's status.
-_WE_PROGRESSIVE = re.compile(r"\b(?:we're|we are|our team is)\s+(?:always\s+|only\s+|not\s+)?"
+_WE_PROGRESSIVE = lazy_regex(r"\b(?:we're|we are|our team is)\s+(?:always\s+|only\s+|not\s+)?"
                              r"(?:using|keeping|avoiding|following|deploying|storing|shipping|"
                              r"hosting|targeting|relying|sticking)\b")
-_DESIRE = re.compile(r"\bi(?:'d| would)? (?:like|want|prefer|love|don't want|do not want|"
+_DESIRE = lazy_regex(r"\bi(?:'d| would)? (?:like|want|prefer|love|don't want|do not want|"
                      r"don't like|don't love|hate)\b")
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
-_BEYOND_LATIN = re.compile(r"[^\x00-\u024f]")
+_NON_ASCII = lazy_regex(r"[^\x00-\x7f]")
+_BEYOND_LATIN = lazy_regex(r"[^\x00-\u024f]")
 
 
 def _shape(sentence: str, words: list[str], distinct: set[str], version: int = 1) -> list[str]:

@@ -22,16 +22,17 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from claimgraph.logic.lazy_regex import lazy_regex
 
 CONVENTION, DECISION, PREFERS = "x/convention", "x/decided", "core/prefers"
-_LEAD = re.compile(r"^(?:(?:please|also|and|but|so|ok|okay|btw|note|important|fyi|just|oh|"
+_LEAD = lazy_regex(r"^(?:(?:please|also|and|but|so|ok|okay|btw|note|important|fyi|just|oh|"
                    r"alright|great|good|cool|thanks|yes|no,)\b[,:!]?\s*)+", re.IGNORECASE)
-_QUESTION = re.compile(r"^(?:should|could|can|would|will|do(?!\s+not\b)|does|did|is|are|was|"
+_QUESTION = lazy_regex(r"^(?:should|could|can|would|will|do(?!\s+not\b)|does|did|is|are|was|"
                        r"were|what|why|how|when|where|which|who|shall|may|have|has)\b",
                        re.IGNORECASE)
-_HEDGE = re.compile(r"\b(?:maybe|perhaps|might|probably|possibly|wonder|whether|seems?|"
+_HEDGE = lazy_regex(r"\b(?:maybe|perhaps|might|probably|possibly|wonder|whether|seems?|"
                     r"apparently)\b|\b(?:i think|i guess|i suspect|not sure)\b", re.IGNORECASE)
-_TEMPORARY = re.compile(r"\b(?:for now|right now|this time|today|tonight|at the moment|"
+_TEMPORARY = lazy_regex(r"\b(?:for now|right now|this time|today|tonight|at the moment|"
                         r"in this (?:pr|task|session|commit))\b", re.IGNORECASE)
 _DURABLE_VERBS = (
     r"use|add|import|install|commit|push|merge|mock|hard-?code|log|print|swallow|rely|depend|"
@@ -40,7 +41,7 @@ _DURABLE_VERBS = (
     r"upgrade|bump|reformat|generate|introduce|block|deploy|release|publish|create|put|keep|"
     r"test|format|lint|document|type|annotate|name|prefix|check|validate|include|follow|"
     r"update|wrap|handle|sort|escape|sanitize|target|support|set|prefer|avoid|require|export")
-_CONVENTION = re.compile(
+_CONVENTION = lazy_regex(
     r"^(?:(?:we|i|you)\s+)?(?:always|never)\s+(?:" + _DURABLE_VERBS + r")\b|"
     r"^(?:(?:we|you)\s+)?(?:don't|dont|do not|must not|mustn't|should never)\s+(?:"
     + _DURABLE_VERBS + r")\b|"
@@ -50,7 +51,7 @@ _CONVENTION = re.compile(
     r"(?:\s+[\w@`'\"/.-]+){0,7}\s*[.!]?$|"
     r"^(?:don't|do not) (?:stop|finish|end)\b.*\buntil\b.*(?:\d+\s*%|tests? pass|"
     r"no warnings|green|clean)", re.IGNORECASE)
-_DECISION = re.compile(
+_DECISION = lazy_regex(
     r"^(?:we|i)\s*(?:'ve|\s+have)?\s+decided\b|"
     r"\bwe(?:'ll|\s+will|\s+are\s+going\s+to|'re\s+going\s+to|\s+need\s+to|'ll\s+have\s+to|"
     r"\s+have\s+to)\s+(?!be\s+able|see|try|look|check|need)\w+|"
@@ -64,11 +65,11 @@ _DECISION = re.compile(
     r"\b(?:to|from)\b|"
     r"\bkeep\s+(?:the|our|using)\s+\S+|\(no\s+[^()]+\s+needed\)|\binstead\b",
     re.IGNORECASE)
-_PREFERENCE = re.compile(r"\bprefer(?:s|red)?\b|\brather than\b|\binstead of\b|"
+_PREFERENCE = lazy_regex(r"\bprefer(?:s|red)?\b|\brather than\b|\binstead of\b|"
                          r"^(?:we|you)\s+should\s+(?:use|go\s+with|pick|choose)\b|"
                          r"^i\s+(?:like|love)\s+\S+|^use\s+\S+.*\b(?:over|not)\b",
                          re.IGNORECASE)
-_PERSONAL = re.compile(r"^i\s+(?:always|never|prefer|like|love|don't|do not|use)\b|"
+_PERSONAL = lazy_regex(r"^i\s+(?:always|never|prefer|like|love|don't|do not|use)\b|"
                        r"\bmy\s+(?:preference|rule|convention)\b", re.IGNORECASE)
 _MIN_WORDS = 3
 
@@ -78,7 +79,7 @@ _MIN_WORDS = 3
 #: one of its words: an unanchored "\bword" alternative costs a search at every position, and
 #: those searches were most of what the sentence model spent on a sentence. A test checks the gates
 #: never change a verdict (tests/capture/classify/test_shortcuts.py).
-_WORD = re.compile(r"\w+")
+_WORD = lazy_regex(r"\w+")
 
 
 def _alternatives(pattern: re.Pattern[str]) -> list[str]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from typing import Any, Iterator, Mapping
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.actions import of_kind
@@ -41,15 +42,15 @@ from claimgraph.capture.extract.statements import classify, statement_of
 from claimgraph.capture.extract.tools import ASK, PLAN
 
 DECIDED, AGAINST = "x/decided", "core/decided-against"
-_RECOMMENDED = re.compile(r"\s*\((?:recommended|suggested|default)\)\s*", re.IGNORECASE)
-_ITEMS = re.compile(r"\s*(?:\+|,|&|/|\band\b|\bplus\b)\s*", re.IGNORECASE)
+_RECOMMENDED = lazy_regex(r"\s*\((?:recommended|suggested|default)\)\s*", re.IGNORECASE)
+_ITEMS = lazy_regex(r"\s*(?:\+|,|&|/|\band\b|\bplus\b)\s*", re.IGNORECASE)
 _APPROVED = ("User has approved", "User approved")
-_EXCLUSIONS = re.compile(r"^(?:no[- ]gos?|out of scope|non[- ]goals?|not (?:in scope|doing)|"
+_EXCLUSIONS = lazy_regex(r"^(?:no[- ]gos?|out of scope|non[- ]goals?|not (?:in scope|doing)|"
                          r"won'?t do|excluded|scope fences?)\b", re.IGNORECASE)
-_HEADING = re.compile(r"^\s*(?:>\s*)?#{1,6}\s*(?P<title>.+?)\s*#*$")
-_BULLET = re.compile(r"^\s*(?:>\s*)?[-*•]\s+(?P<text>.+)$")
+_HEADING = lazy_regex(r"^\s*(?:>\s*)?#{1,6}\s*(?P<title>.+?)\s*#*$")
+_BULLET = lazy_regex(r"^\s*(?:>\s*)?[-*•]\s+(?P<text>.+)$")
 _MAX_EXCLUSIONS = 6
-_NEGATION = re.compile(r"^(?:no|not|don'?t|do not|never|skip)\s+", re.IGNORECASE)
+_NEGATION = lazy_regex(r"^(?:no|not|don'?t|do not|never|skip)\s+", re.IGNORECASE)
 
 
 def answer_candidates(view: SessionView) -> Iterator[dict[str, Any]]:

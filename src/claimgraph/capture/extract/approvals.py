@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.afterwards import prompts_after
@@ -62,11 +63,11 @@ MAX_OPTION_CHARS = 600
 #: Words naming an option before its label ("Option B", "Opzione 2", "Variante A").
 _OPTION_WORD = (r"(?:option|approach|choice|variant|alternative|plan|opzione|variante|scelta|"
                 r"opci[oó]n|choix|möglichkeit)")
-_LABEL = re.compile(
+_LABEL = lazy_regex(
     r"^[ \t]*(?:[-*][ \t]+)?(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*(?:" + _OPTION_WORD + r"[ \t]+)?"
     r"(?P<label>\d|[A-E])(?:\*\*|__)?(?:[.):]|[ \t]+[—–-][ \t])[ \t]*(?P<rest>\S.*)$",
     re.IGNORECASE | re.MULTILINE)
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_WORD = lazy_regex(r"[^\W_]+(?:['’][^\W_]+)?")
 #: Hedges and negations: a reply holding one approves only a part, or nothing (kept tiny and
 #: multilingual on purpose: the reply is short, so a few words cover it).
 _HEDGE = frozenset("not no don't dont never but instead rather neither none without except "
@@ -77,18 +78,18 @@ _ORDINALS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "last": -1,
              "premier": 0, "première": 0, "deuxième": 1, "primo": 0, "prima": 0,
              "secondo": 1, "seconda": 1, "erste": 0, "ersten": 0, "zweite": 1, "zweiten": 1}
 #: A reply that opens by taking the choice back ("no wait", "actually…").
-_TAKEN_BACK = re.compile(r"^\W*(?:no|non|nein|wait|actually|hmm|en fait|aspetta|warte|"
+_TAKEN_BACK = lazy_regex(r"^\W*(?:no|non|nein|wait|actually|hmm|en fait|aspetta|warte|"
                          r"attends|scratch that|undo|revert)\b", re.IGNORECASE)
 #: An option that is a step of the task in hand, by its opening verb (English: the agents
 #: whose options were read write them in English even to a person who types French).
-_ONE_OFF = re.compile(r"^(?:commit|push|merge|run|re-?run|retry|revert|undo|stop|continue|"
+_ONE_OFF = lazy_regex(r"^(?:commit|push|merge|run|re-?run|retry|revert|undo|stop|continue|"
                       r"proceed|skip|wait|deploy|release|publish|restart|debug|investigate|"
                       r"try|check|look|leave it|do nothing|abort|cancel|file|open|find|search|"
                       r"show|list|explain|read|review|analy[sz]e|tell|re-?install|install)\b",
                       re.IGNORECASE)
 #: A list led in as things the agent offers to do ("Do you want me to: 1. … 2. …"): a menu of
 #: its next steps, not a choice of design.
-_MENU = re.compile(r"\b(?:want me to|would you like me to|should i|shall i|i can|i could|"
+_MENU = lazy_regex(r"\b(?:want me to|would you like me to|should i|shall i|i can|i could|"
                    r"next steps?)\b", re.IGNORECASE)
 LEAD_IN_CHARS = 200
 #: How a person says yes, in a few languages (kept tiny): a pick by the option's own words
@@ -96,7 +97,7 @@ LEAD_IN_CHARS = 200
 _YES = frozenset("ok okay fine good great yes yeah yep sure agreed perfect sounds works "
                  "oui parfait bien d'accord sì si bene perfetto va ja gut passt genau vale "
                  "claro bueno 好 可以 行".split())
-_MARKUP = re.compile(r"[*_`#>]+")
+_MARKUP = lazy_regex(r"[*_`#>]+")
 #: Words too common to tell one option from another.
 _COMMON = frozenset("the a an and or of to in on for with is are be it this that one fine "
                     "good okay sounds let's lets go use keep make just yes yeah please".split())

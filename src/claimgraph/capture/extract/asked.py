@@ -23,14 +23,15 @@ import json
 import re
 from dataclasses import dataclass
 from typing import Any, Mapping
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 
-_ANSWER = re.compile(r'"(?P<q>(?:[^"\\]|\\.)+?)"="(?P<a>(?:[^"\\]|\\.)*?)"'
+_ANSWER = lazy_regex(r'"(?P<q>(?:[^"\\]|\\.)+?)"="(?P<a>(?:[^"\\]|\\.)*?)"'
                      r'(?=,\s*"|\.\s|\.?$|\s+selected preview:)')
-_RECOMMENDED = re.compile(r"\s*\((?:recommended|suggested|default)\)\s*", re.IGNORECASE)
+_RECOMMENDED = lazy_regex(r"\s*\((?:recommended|suggested|default)\)\s*", re.IGNORECASE)
 #: How Codex marks the words a person added to (or typed instead of) an option.
-_NOTE = re.compile(r"^\s*user_note\s*:\s*", re.IGNORECASE)
+_NOTE = lazy_regex(r"^\s*user_note\s*:\s*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

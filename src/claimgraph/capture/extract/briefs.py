@@ -16,10 +16,11 @@ Pure: text in, a yes or no out.
 from __future__ import annotations
 
 import re
+from claimgraph.logic.lazy_regex import lazy_regex
 
 #: A command that writes the project's rules, at the start of the typed text or as Claude
 #: Code's ``<command-name>``.
-_RULES_COMMAND = re.compile(
+_RULES_COMMAND = lazy_regex(
     r"(?:^\s*|<command-name>\s*)[/$][\w.:-]*?(?:constitution|conventions|rules|guidelines|"
     r"principles)\b", re.IGNORECASE)
 

@@ -28,6 +28,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.corroborate import named
@@ -44,7 +45,7 @@ MAX_CHARS = 300
 #: A name this short ("test", "app") is in every edit: it proves nothing.
 _MIN_NAME = 5
 #: The person saying it is not over, or pasting a failure again.
-_STILL_FAILS = re.compile(
+_STILL_FAILS = lazy_regex(
     r"\b(?:still\s+(?:fail\w*|broken|(?:not|n't)\b|get(?:ting)?|see(?:ing)?|errors?|"
     r"crash\w*|the\s+same)|same\s+(?:error|problem|issue|failure)|(?:not|isn'?t|wasn'?t)\s+"
     r"fixed|does(?:n'?t| not)\s+work|didn'?t\s+(?:work|help|fix)|"

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.lessons import first_error_text
@@ -32,21 +33,21 @@ from claimgraph.capture.extract.session import (
 from claimgraph.capture.extract.shell import command_text
 from claimgraph.capture.extract.writes import file_ops
 
-_LOG_LINE = re.compile(r"^(?P<job>[^\t\n]{1,120})\t(?P<step>[^\t\n]{1,120})\t"
+_LOG_LINE = lazy_regex(r"^(?P<job>[^\t\n]{1,120})\t(?P<step>[^\t\n]{1,120})\t"
                        r"(?:\d{4}-\d\d-\d\dT[\d:.]+Z\s?)?(?P<text>.*)$")
-_STEP_FAILED = re.compile(r"##\[error\]Process completed with exit code \d+")
-_RUN_ID = re.compile(r"\bgh\s+run\s+(?:view|watch)\s+(?:[^|;&]*?\s)?(?P<id>\d{5,})\b")
-_GH_RUN = re.compile(r"\bgh\s+run\s+(?:view|watch)\b")
-_TICKED = re.compile(r"^\s*✓\s+(?P<step>.+?)\s*$", re.MULTILINE)
-_COMMIT = re.compile(r"\bgit\s+commit\b")
+_STEP_FAILED = lazy_regex(r"##\[error\]Process completed with exit code \d+")
+_RUN_ID = lazy_regex(r"\bgh\s+run\s+(?:view|watch)\s+(?:[^|;&]*?\s)?(?P<id>\d{5,})\b")
+_GH_RUN = lazy_regex(r"\bgh\s+run\s+(?:view|watch)\b")
+_TICKED = lazy_regex(r"^\s*✓\s+(?P<step>.+?)\s*$", re.MULTILINE)
+_COMMIT = lazy_regex(r"\bgit\s+commit\b")
 #: A job's line in a run's step list: "Build in 4m5s (ID 59966857554)".
-_JOB_TIME = re.compile(r"\s+in\s+\S+\s+\(ID \d+\)$")
+_JOB_TIME = lazy_regex(r"\s+in\s+\S+\s+\(ID \d+\)$")
 #: ``-m "subject"`` or ``-m "$(cat <<'EOF'\nsubject\n…"``.
-_MESSAGE = re.compile(r"""-m\s+(?:"\$\(cat\s+<<-?\s*'?"?\w+'?"?\s*\n\s*(?P<heredoc>[^\n]+)|"""
+_MESSAGE = lazy_regex(r"""-m\s+(?:"\$\(cat\s+<<-?\s*'?"?\w+'?"?\s*\n\s*(?P<heredoc>[^\n]+)|"""
                       r"""["'](?P<quoted>[^"'\n]+))""")
-_CONVENTIONAL = re.compile(r"^\w+(?:\([^)]*\))?!?:\s*")
+_CONVENTIONAL = lazy_regex(r"^\w+(?:\([^)]*\))?!?:\s*")
 _LONGEST = 240
-_NOISE = re.compile(r"^(?:##\[|Full execution log|Run |shell:|env:|\s*$)")
+_NOISE = lazy_regex(r"^(?:##\[|Full execution log|Run |shell:|env:|\s*$)")
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ skipped: they are either not an interface or not unique.
 from __future__ import annotations
 
 import posixpath
-import re
+from claimgraph.logic.lazy_regex import lazy_regex
 from dataclasses import dataclass
 
 LANGUAGES = {
@@ -27,35 +27,35 @@ LANGUAGES = {
 _JS_NAME = r"([A-Za-z_$][\w$]*)"
 _RUST_VIS = r"(?:pub(?:\([^)]*\))?\s+)?"
 _JS_FORMS = (
-    (re.compile(r"^(?:export\s+(?:default\s+)?)?(?:async\s+)?function\s*\*?\s*"
+    (lazy_regex(r"^(?:export\s+(?:default\s+)?)?(?:async\s+)?function\s*\*?\s*"
                 + _JS_NAME + r"\s*[<(]"), "function"),
-    (re.compile(r"^(?:export\s+(?:default\s+)?)?(?:abstract\s+)?class\s+" + _JS_NAME), "class"),
-    (re.compile(r"^(?:export\s+)?const\s+" + _JS_NAME + r"\s*(?::[^=]+)?=\s*(?:async\s+)?"
+    (lazy_regex(r"^(?:export\s+(?:default\s+)?)?(?:abstract\s+)?class\s+" + _JS_NAME), "class"),
+    (lazy_regex(r"^(?:export\s+)?const\s+" + _JS_NAME + r"\s*(?::[^=]+)?=\s*(?:async\s+)?"
                 r"(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*(?::[^=]+)?=>"), "function"),
-    (re.compile(r"^export\s+(?:declare\s+)?(?:interface|enum|const\s+enum)\s+" + _JS_NAME),
+    (lazy_regex(r"^export\s+(?:declare\s+)?(?:interface|enum|const\s+enum)\s+" + _JS_NAME),
      "type"),
-    (re.compile(r"^export\s+type\s+" + _JS_NAME + r"\s*(?:<[^=]*>)?\s*="), "type"),
+    (lazy_regex(r"^export\s+type\s+" + _JS_NAME + r"\s*(?:<[^=]*>)?\s*="), "type"),
 )
 FORMS = {
     "Python": (
-        (re.compile(r"^(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\("), "function"),
-        (re.compile(r"^class\s+([A-Za-z_]\w*)\s*[:(]"), "class"),
+        (lazy_regex(r"^(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\("), "function"),
+        (lazy_regex(r"^class\s+([A-Za-z_]\w*)\s*[:(]"), "class"),
     ),
     "TypeScript": _JS_FORMS,
     "JavaScript": _JS_FORMS,
     "Rust": (
-        (re.compile(r"^" + _RUST_VIS + r"(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?"
+        (lazy_regex(r"^" + _RUST_VIS + r"(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?"
                     r"(?:extern\s+\"[^\"]*\"\s+)?fn\s+([A-Za-z_]\w*)"), "function"),
-        (re.compile(r"^" + _RUST_VIS + r"(?:struct|enum)\s+([A-Za-z_]\w*)"), "class"),
-        (re.compile(r"^" + _RUST_VIS + r"(?:unsafe\s+)?trait\s+([A-Za-z_]\w*)"), "type"),
+        (lazy_regex(r"^" + _RUST_VIS + r"(?:struct|enum)\s+([A-Za-z_]\w*)"), "class"),
+        (lazy_regex(r"^" + _RUST_VIS + r"(?:unsafe\s+)?trait\s+([A-Za-z_]\w*)"), "type"),
     ),
     "Go": (
-        (re.compile(r"^func\s+([A-Za-z_]\w*)\s*[\[(]"), "function"),
-        (re.compile(r"^func\s+\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s*"
+        (lazy_regex(r"^func\s+([A-Za-z_]\w*)\s*[\[(]"), "function"),
+        (lazy_regex(r"^func\s+\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s*"
                     r"([A-Za-z_]\w*)\s*[\[(]"), "function"),
-        (re.compile(r"^type\s+([A-Za-z_]\w*)(?:\[[^\]]*\])?\s+(?:struct|interface)\b"), "class"),
+        (lazy_regex(r"^type\s+([A-Za-z_]\w*)(?:\[[^\]]*\])?\s+(?:struct|interface)\b"), "class"),
     ),
-    "Elixir": ((re.compile(r"^defmodule\s+([A-Z][\w.]*)\s+do\b"), "module"),),
+    "Elixir": ((lazy_regex(r"^defmodule\s+([A-Z][\w.]*)\s+do\b"), "module"),),
 }
 #: Test files by name, in each ecosystem's convention: Python's ``test_x.py``/``x_test.py``/
 #: ``conftest.py``, Go's ``x_test.go``, Elixir's ``x_test.exs``, Ruby's ``x_spec.rb``/
@@ -64,7 +64,7 @@ FORMS = {
 #: PHPUnit and their kin (``CartTests.swift``, ``CartTest.java``, ``CartTests.cs``,
 #: ``AppUITests.swift``, ``CartSpec.scala``, ``CartIT.java``), only as a capitalised suffix of a
 #: longer name, so a word that merely ends in "test" ("Contest.java", "latest.rb") is not one.
-_TEST_FILE = re.compile(
+_TEST_FILE = lazy_regex(
     r"(?:^test_.*\.py|_test\.(?:py|go|exs?|rb|dart|cc|cpp|c)|_spec\.rb|_unittest\.(?:cc|cpp)"
     r"|\.(?:test|spec)\.[cm]?[jt]sx?|^conftest\.py"
     r"|(?:[A-Za-z0-9](?:Tests?|Spec)|[a-z0-9]IT)\.(?:swift|java|kt|kts|scala|groovy|cs|fs|vb|php|m|mm)"
@@ -75,7 +75,7 @@ _TEST_DIRS = frozenset({"test", "tests", "__tests__", "spec", "specs", "testdata
 #: ``Shop.Tests/`` and ``Shop.UnitTests/``, Gradle's ``androidTest/``, ``commonTest/``,
 #: ``jvmTest/`` source sets: a capitalised "Test(s)" suffix of a longer name; or a snake- or
 #: kebab-case one (``integration_tests/``, ``e2e-tests/``).
-_TEST_DIR_NAME = re.compile(r"(?:[A-Za-z0-9.]Tests?|[a-z0-9][_-]tests?)$")
+_TEST_DIR_NAME = lazy_regex(r"(?:[A-Za-z0-9.]Tests?|[a-z0-9][_-]tests?)$")
 _SKIPPED_NAMES = frozenset({"main"})
 MAX_QUOTE = 150
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from typing import Iterable
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.capture.extract.shell import command_text, only_reads
@@ -26,7 +27,7 @@ from claimgraph.capture.extract.writes import file_ops
 
 #: The agent's reply opens by conceding the person's point (a few languages). Not "Got it",
 #: "Sure", "OK": those take any request, not a correction.
-_CONCEDES = re.compile(
+_CONCEDES = lazy_regex(
     r"^\W*(?:(?:yes|yeah|ah|oh|ok(?:ay)?)[,.!\s—-]+)?(?:"
     r"you(?:'re|’re| are) (?:\w+ )?(?:right|correct)|"
     r"(?:good|fair|great|valid|excellent|important) (?:point|call|challenge|catch)|"
@@ -37,7 +38,7 @@ _CONCEDES = re.compile(
 #: How far into the reply the concession may come: a prompt typed while the agent worked is
 #: answered after the step in hand ("Now let me extend the spec … Good point — …").
 _REPLIES_READ = 3
-_WORD = re.compile(r"[^\W\d_][\w-]{3,}", re.UNICODE)
+_WORD = lazy_regex(r"[^\W\d_][\w-]{3,}", re.UNICODE)
 #: Words that name no thing the work could touch.
 _NO_THING = frozenset(
     "about also always anything because before being could doesn does done each even every "

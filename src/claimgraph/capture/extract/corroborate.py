@@ -31,16 +31,17 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Iterable, Mapping, Sequence
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.logic.claim_mood import finding, not_a_fact
 
 AGENT = "agent-note"
 ROLE, LESSON = "x/role", "core/failure-mode"
-_CODE_SPAN = re.compile(r"`([^`\n]{2,80})`")
+_CODE_SPAN = lazy_regex(r"`([^`\n]{2,80})`")
 #: A word that names something: a path, a dotted or snake_case identifier, a call, a flag.
-_NAMING = re.compile(r"(?<![\w@/.-])(?:@?[A-Za-z][\w-]*(?:[_./:][\w-]+)+(?:\(\))?|[A-Za-z_]\w*\(\)|"
+_NAMING = lazy_regex(r"(?<![\w@/.-])(?:@?[A-Za-z][\w-]*(?:[_./:][\w-]+)+(?:\(\))?|[A-Za-z_]\w*\(\)|"
                      r"[a-z]+[A-Z]\w*|--?[a-z][\w-]{2,})")
-_WORD = re.compile(r"[^\W\d_][\w'-]{3,}")
+_WORD = lazy_regex(r"[^\W\d_][\w'-]{3,}")
 _COMMON = frozenset("""
 that this with from into when then than they them have will would should could also only
 just used uses using file files instead each every which where what there their these those
@@ -52,16 +53,16 @@ _MIN_WORDS = 2
 #: A role's word is looked for in a file's text by its first letters (stem), when this long.
 _MIN_STEM = 5
 #: A claim that the trouble is over.
-_FIXED = re.compile(r"\b(?:fix(?:ed|es)?|resolved|works?|working|passes|passing|done|"
+_FIXED = lazy_regex(r"\b(?:fix(?:ed|es)?|resolved|works?|working|passes|passing|done|"
                     r"succeeds?|no longer)\b", re.IGNORECASE)
 #: The user's reply that it is not over.
-_STILL_FAILS = re.compile(
+_STILL_FAILS = lazy_regex(
     r"\b(?:still\s+(?:fail\w*|broken|(?:not|n't)\b|get(?:ting)?|see(?:ing)?|errors?|"
     r"crash\w*|the\s+same)|same\s+(?:error|problem|issue|failure)|(?:not|isn'?t|wasn'?t)\s+"
     r"fixed|does(?:n'?t| not)\s+work|didn'?t\s+(?:work|help|fix)|still\s+an?\s+(?:error|issue))",
     re.IGNORECASE)
 #: What a failing log pasted into a message looks like.
-_FAILING_LOG = re.compile(r"Traceback \(most recent call last\)|^\s*(?:E\s|FAILED\b|FAIL\b)|"
+_FAILING_LOG = lazy_regex(r"Traceback \(most recent call last\)|^\s*(?:E\s|FAILED\b|FAIL\b)|"
                           r"\b[A-Z]\w*(?:Error|Exception)\b|\berror(?:\[\w+\])?:|"
                           r"npm ERR!|\bpanicked at\b|\bexit (?:code|status) [1-9]",
                           re.MULTILINE)

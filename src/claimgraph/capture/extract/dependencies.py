@@ -35,6 +35,7 @@ from __future__ import annotations
 import posixpath
 import re
 from typing import Any, Iterable, Iterator
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.manifests import Manifest, manifest_format, parse_manifest
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
@@ -47,7 +48,7 @@ from claimgraph.capture.extract.statements import user_texts
 _MIN_NAME = 3
 #: A failure's line that says something is missing: only such a line naming a package proves
 #: the project needs it (a test run's banner naming its runner proves nothing).
-_MISSING = re.compile(r"no module named|cannot find (?:module|package)|could not (?:find|resolve)|"
+_MISSING = lazy_regex(r"no module named|cannot find (?:module|package)|could not (?:find|resolve)|"
                       r"module not found|unresolved import|not found|not installed|missing|"
                       r"no matching|is required|requires?\b", re.IGNORECASE)
 #: Settings that say how the project is worked on (prefix match on the setting's key).

@@ -24,6 +24,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.actions import actions
@@ -35,22 +36,22 @@ from claimgraph.capture.extract.writes import file_ops
 
 CONVENTION, LESSON = "x/convention", "core/failure-mode"
 MAX_REASONS = 4
-_HOOK = re.compile(r"(?P<event>[A-Z][A-Za-z]+)(?::\w+)? (?:hook (?:feedback|error|blocking error)|"
+_HOOK = lazy_regex(r"(?P<event>[A-Z][A-Za-z]+)(?::\w+)? (?:hook (?:feedback|error|blocking error)|"
                    r"operation blocked by hook):?\s*(?:\n-?\s*)?"
                    r"\[(?P<cmd>[^\]\n]+)\]:\s*(?P<body>.*)",
                    re.DOTALL)
-_COMMIT_GATE = re.compile(r"pre-commit|pre-push|commit-msg|\bhook\b|husky|lefthook|"
+_COMMIT_GATE = lazy_regex(r"pre-commit|pre-push|commit-msg|\bhook\b|husky|lefthook|"
                           r"validation failed|checks? failed", re.IGNORECASE)
-_LABELLED = re.compile(r"^\[(?P<label>[A-Z][A-Z0-9_ -]{1,20})\]\s*(?P<text>.*)$")
-_REASON = re.compile(r"^(?:cannot|can't|must|please|blocked|not allowed|you must|refus|"
+_LABELLED = lazy_regex(r"^\[(?P<label>[A-Z][A-Z0-9_ -]{1,20})\]\s*(?P<text>.*)$")
+_REASON = lazy_regex(r"^(?:cannot|can't|must|please|blocked|not allowed|you must|refus|"
                      r"error|failed|missing|no |only )", re.IGNORECASE)
-_NOISE = re.compile(r"^(?:#|running|checking|finding|done|---|=+|before stopping|if you)",
+_NOISE = lazy_regex(r"^(?:#|running|checking|finding|done|---|=+|before stopping|if you)",
                     re.IGNORECASE)
 _BLOCKS = {"Stop": "ending the session", "SubagentStop": "a subagent finishing",
            "PreToolUse": "tool calls", "UserPromptSubmit": "prompts",
            "PostToolUse": "tool results", "PreCompact": "compaction"}
-_HINT = re.compile(r"^(?:run|use|try|fix)\b", re.IGNORECASE)
-_PLUGIN_ROOT = re.compile(r"^\$\{?[A-Z_]+\}?/")
+_HINT = lazy_regex(r"^(?:run|use|try|fix)\b", re.IGNORECASE)
+_PLUGIN_ROOT = lazy_regex(r"^\$\{?[A-Z_]+\}?/")
 
 
 @dataclass

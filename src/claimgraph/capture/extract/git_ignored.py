@@ -13,7 +13,7 @@ Not kept: a path whose ignore rules the session then changed (it wrote or edited
 from __future__ import annotations
 
 import posixpath
-import re
+from claimgraph.logic.lazy_regex import lazy_regex
 from typing import Any, Iterator
 
 from claimgraph.capture.extract.session import (
@@ -21,11 +21,11 @@ from claimgraph.capture.extract.session import (
 from claimgraph.capture.extract.shell import command_text
 from claimgraph.capture.extract.writes import file_ops
 
-_IGNORED = re.compile(r"The following paths are ignored by one of your \.gitignore files:\s*\n"
+_IGNORED = lazy_regex(r"The following paths are ignored by one of your \.gitignore files:\s*\n"
                       r"(?P<paths>(?:[^\n]+\n?)+?)(?:hint:|Use -f|\Z)")
-_PATH = re.compile(r"^[\w@.+/-]+$")
+_PATH = lazy_regex(r"^[\w@.+/-]+$")
 #: ``git add <words>`` up to the end of that command (a heredoc'd commit may follow it).
-_GIT_ADD = re.compile(r"\bgit\s+add\b[^&|;\n]*")
+_GIT_ADD = lazy_regex(r"\bgit\s+add\b[^&|;\n]*")
 
 
 def ignored_in(output: str) -> list[str]:

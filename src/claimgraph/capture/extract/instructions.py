@@ -26,6 +26,7 @@ from __future__ import annotations
 import posixpath
 import re
 from typing import Any, Iterator
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.prose import split_sentences
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
@@ -71,34 +72,34 @@ _PROMPT_FILES = frozenset({"skill.md"})
 #: "No overallocation", "No per-user quotas": in a docs page, a property of the design it
 #: describes, not a rule for whoever works on the code -- unless it names the thing in a code
 #: span. (An instruction file's "No …" is a rule, and is read as one.)
-_BARE_NO = re.compile(r"^no\s+(?!\w+ing\b)(?:\S+\s+){0,4}\S+?(?:\s+exists?)?[.!]?$",
+_BARE_NO = lazy_regex(r"^no\s+(?!\w+ing\b)(?:\S+\s+){0,4}\S+?(?:\s+exists?)?[.!]?$",
                       re.IGNORECASE)
 #: A line whose subject is a count or a demonstrative of things named before it ("All three
 #: must pass", "Both run in CI", "These must stay in sync"): what it binds is not in the line.
-_REFERS_BACK = re.compile(r"^(?:(?:all|the)\s+(?:two|three|four|five|six)|both|these|those|"
+_REFERS_BACK = lazy_regex(r"^(?:(?:all|the)\s+(?:two|three|four|five|six)|both|these|those|"
                           r"(?:all|each|either|neither|none) of (?:them|these|those))\b",
                           re.IGNORECASE)
-_CODE_SPAN = re.compile(r"`([^`\n]+)`")
-_PROGRAM = re.compile(r"^[a-z][\w.-]*$")
-_NUMBERED = re.compile(r"^\s*\d+[.)]\s+")
+_CODE_SPAN = lazy_regex(r"`([^`\n]+)`")
+_PROGRAM = lazy_regex(r"^[a-z][\w.-]*$")
+_NUMBERED = lazy_regex(r"^\s*\d+[.)]\s+")
 #: What a numbered step of a procedure does (a numbered "Use …" / "Avoid …" is still a rule).
-_STEP = re.compile(r"^(?:run|put|place|write|name|import|open|build|deploy|install|create|"
+_STEP = lazy_regex(r"^(?:run|put|place|write|name|import|open|build|deploy|install|create|"
                    r"push|merge|tag|wait|go|click|copy|set|start|stop|check|verify)\b",
                    re.IGNORECASE)
-_LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+")
-_LABEL = re.compile(r"^(?P<label>\*\*[^*]{1,40}\*\*|[A-Z][\w /-]{1,30}):\s+(?P<rest>.+)$")
-_MARKED_COMMENT = re.compile(r"^\s*(?://+|#+|--|/?\*+|;+)\s*(?P<mark>CRITICAL|IMPORTANT|NOTE|"
+_LIST_ITEM = lazy_regex(r"^\s*(?:[-*•+]|\d+[.)])\s+")
+_LABEL = lazy_regex(r"^(?P<label>\*\*[^*]{1,40}\*\*|[A-Z][\w /-]{1,30}):\s+(?P<rest>.+)$")
+_MARKED_COMMENT = lazy_regex(r"^\s*(?://+|#+|--|/?\*+|;+)\s*(?P<mark>CRITICAL|IMPORTANT|NOTE|"
                              r"WARNING|NB)\b[:!-]?\s*(?P<rest>.+)$")
-_DOC_IMPERATIVE = re.compile(r"^(?:use|avoid|prefer|keep|put|name|write|run|place|import|"
+_DOC_IMPERATIVE = lazy_regex(r"^(?:use|avoid|prefer|keep|put|name|write|run|place|import|"
                              r"do not|don't)\s+\S+.*\S", re.IGNORECASE)
 #: Words that make a docs page's sentence an obligation rather than a description.
-_OBLIGATION = re.compile(r"\b(?:must|never|always|required|requires|shall|do not|don't|"
+_OBLIGATION = lazy_regex(r"\b(?:must|never|always|required|requires|shall|do not|don't|"
                          r"should not|shouldn't|may not|forbidden|mandatory)\b", re.IGNORECASE)
-_MARKDOWN = re.compile(r"\*\*|__|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
-_HEADING_LINE = re.compile(r"^(?P<marks>#{1,6})\s+(?P<title>.+)$")
+_MARKDOWN = lazy_regex(r"\*\*|__|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
+_HEADING_LINE = lazy_regex(r"^(?P<marks>#{1,6})\s+(?P<title>.+)$")
 #: Sections that say where a product is going or what it is, not how to work on it: their
 #: lines are aims ("Laptop-first: keep the default path light …"), not rules.
-_ASPIRATION = re.compile(r"^(?:the\s+)?(?:product\s+|project\s+)?(?:direction|vision|mission|"
+_ASPIRATION = lazy_regex(r"^(?:the\s+)?(?:product\s+|project\s+)?(?:direction|vision|mission|"
                          r"goals?|aims?|strategy|roadmap|overview|about|introduction|background|"
                          r"motivation|philosophy|why)\b", re.IGNORECASE)
 

@@ -15,11 +15,11 @@ taken for junk and only the simple ``"key": "value"`` lines are still read.
 from __future__ import annotations
 
 import json
-import re
+from claimgraph.logic.lazy_regex import lazy_regex
 from typing import Any, Iterator, NamedTuple
 
-_SIMPLE_MEMBER = re.compile(r'^"([^"\\]*)"\s*:\s*"([^"\\]*)",?$')
-_MEMBER = re.compile(r'^"((?:[^"\\]|\\.)*)"\s*:\s*(.*)$')
+_SIMPLE_MEMBER = lazy_regex(r'^"([^"\\]*)"\s*:\s*"([^"\\]*)",?$')
+_MEMBER = lazy_regex(r'^"((?:[^"\\]|\\.)*)"\s*:\s*(.*)$')
 MAX_DEPTH = 64
 MAX_FAILURES = 20
 

@@ -16,7 +16,7 @@ text is taken for junk and only the fast shapes are read.
 
 from __future__ import annotations
 
-import re
+from claimgraph.logic.lazy_regex import lazy_regex
 import sys
 from dataclasses import dataclass
 from functools import cached_property
@@ -32,11 +32,11 @@ else:  # pragma: no cover - exercised only on 3.10
 
 _KEY_PART = r'(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|\'[^\']*\')'
 _KEY_PATH = rf"{_KEY_PART}(?:\s*\.\s*{_KEY_PART})*"
-_HEADER = re.compile(rf"^\[\[?\s*({_KEY_PATH})\s*\]\]?\s*(?:#.*)?$")
-_STATEMENT = re.compile(rf"^({_KEY_PATH})\s*=(?!=)\s*(.*)$")
-_KEY_TOKEN = re.compile(_KEY_PART)
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+$")
-_SIMPLE_STRING = re.compile(r'^"([^"\\]*)"\s*(?:#.*)?$|^\'([^\']*)\'\s*(?:#.*)?$')
+_HEADER = lazy_regex(rf"^\[\[?\s*({_KEY_PATH})\s*\]\]?\s*(?:#.*)?$")
+_STATEMENT = lazy_regex(rf"^({_KEY_PATH})\s*=(?!=)\s*(.*)$")
+_KEY_TOKEN = lazy_regex(_KEY_PART)
+_BARE_KEY = lazy_regex(r"[A-Za-z0-9_-]+$")
+_SIMPLE_STRING = lazy_regex(r'^"([^"\\]*)"\s*(?:#.*)?$|^\'([^\']*)\'\s*(?:#.*)?$')
 MAX_STATEMENT_LINES = 1_000
 MAX_SLOW_FAILURES = 20
 

@@ -34,6 +34,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.code import is_test_file
@@ -62,42 +63,42 @@ _SCRIPT_FLAGS = frozenset({"-c", "-e", "--eval", "-p", "--print"})
 _MISSING_PROGRAM = (126, 127)
 #: What a shell or ``env`` says it could not find: ``bash: foo: command not found``,
 #: ``/usr/bin/env: 'bash\\r': No such file or directory``.
-_NOT_FOUND = re.compile(r"(?P<name>[^\s:]+|\$'[^']*'|[‘'][^’']*[’']):\s*"
+_NOT_FOUND = lazy_regex(r"(?P<name>[^\s:]+|\$'[^']*'|[‘'][^’']*[’']):\s*"
                         r"(?P<what>command not found|No such file or directory)")
 #: Kinds of command that only report (commands.py): never the fix of another failure.
 _CHECKS = frozenset({"test", "lint"})
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-_FAILED_OUTPUT = re.compile(
+_ANSI = lazy_regex(r"\x1b\[[0-9;?]*[A-Za-z]")
+_FAILED_OUTPUT = lazy_regex(
     r"\b(?:FAILED|FAIL|[1-9]\d* (?:failed|failures?|errors?)|Traceback|panicked|"
     r"npm ERR!|error(?:\[\w+\])?:|ERROR\b|✘|✗)", re.MULTILINE)
-_PASSED_OUTPUT = re.compile(r"\b(?:passed|0 failures|0 failed|ok\b|Finished|✓|succeeded|"
+_PASSED_OUTPUT = lazy_regex(r"\b(?:passed|0 failures|0 failed|ok\b|Finished|✓|succeeded|"
                             r"All \d+ tests? pass)", re.IGNORECASE)
 #: How telling a line of failure output is, most telling first.
 _ERROR_SHAPES = (
-    re.compile(r"^\[[A-Z][A-Z0-9_ -]+\]\s*\w|\b[A-Z]\w*(?:Error|Exception)\b|"
+    lazy_regex(r"^\[[A-Z][A-Z0-9_ -]+\]\s*\w|\b[A-Z]\w*(?:Error|Exception)\b|"
                r"\berror(?:\[\w+\])?:|\bERROR\b|^E\s"),
-    re.compile(r"could not|cannot|can't|not found|no such file|failed to|undefined|"
+    lazy_regex(r"could not|cannot|can't|not found|no such file|failed to|undefined|"
                r"no module named|not permitted|permission denied", re.IGNORECASE),
-    re.compile(r"\b\d+ (?:failures?|failed|errors?)\b"),
-    re.compile(r"\b(?:FAIL(?:ED)?|[Ff]ailed|[Ee]rror|panicked)\b"),
+    lazy_regex(r"\b\d+ (?:failures?|failed|errors?)\b"),
+    lazy_regex(r"\b(?:FAIL(?:ED)?|[Ff]ailed|[Ee]rror|panicked)\b"),
 )
 _MAX_ERROR_LINE = 300
-_RAISED = re.compile(r"\b[A-Z]\w*(?:Error|Exception):\s+\S")
-_SETTING = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
+_RAISED = lazy_regex(r"\b[A-Z]\w*(?:Error|Exception):\s+\S")
+_SETTING = lazy_regex(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
 #: A runner's section banner ("____ ERROR collecting tests/x.py ____", "=== FAILURES ==="):
 #: it names the section, the error is in the lines under it, so they are read first.
-_BANNER = re.compile(r"^[_=*-]{3,}.*[_=*-]{3,}$")
+_BANNER = lazy_regex(r"^[_=*-]{3,}.*[_=*-]{3,}$")
 #: A test's expectation, not a fault of the project ("AssertionError", "expected 3 to equal 2").
-_ASSERTION = re.compile(r"\bAssertionError\b|\bexpected\b.*\b(?:to|but)\b|"
+_ASSERTION = lazy_regex(r"\bAssertionError\b|\bexpected\b.*\b(?:to|but)\b|"
                         r"\bExpected values to be\b", re.IGNORECASE)
 _TELLING = 1  # the least telling error shape an edit-fixed lesson may quote
 #: An error that says a module or package is not there: the environment, not the code.
-_MISSING_MODULE = re.compile(r"no module named|cannot find module|module not found|"
+_MISSING_MODULE = lazy_regex(r"no module named|cannot find module|module not found|"
                              r"modulenotfounderror|could not find a version", re.IGNORECASE)
 #: ``pip3`` and ``python3.12`` are pip and python: the same command on another install.
-_VERSIONED = re.compile(r"^(pip|python|node|ruby|perl)[\d.]+$")
+_VERSIONED = lazy_regex(r"^(pip|python|node|ruby|perl)[\d.]+$")
 #: A runner's positional words that pick what it checks (a file, a directory, a test id).
-_TARGET = re.compile(r"/|::|\.\w{1,5}$")
+_TARGET = lazy_regex(r"/|::|\.\w{1,5}$")
 #: Per program, the flags whose value is a message or an inline script, not the command.
 _ELIDED = {"git": frozenset({"-m", "--message", "-F", "--file"}),
            **{name: frozenset({"-c", "-e"}) for name in (
@@ -105,9 +106,9 @@ _ELIDED = {"git": frozenset({"-m", "--message", "-F", "--file"}),
 #: An inline script this short is shown in full (``perl -pi -e 's/\r$//' a.sh``): it is the fix.
 _SHORT_SCRIPT = 24
 #: An interpreter reading its script from standard input (``python3 - <<EOF``).
-_STDIN_SCRIPT = re.compile(r"^(?:python|node|ruby|perl|bash|sh|zsh)[\d.]*(?: -\w+)* -(?: |$)")
-_ERROR_PREFIX = re.compile(r"^(?:Output:\s*)?(?:[✘✗×!>]+\s*)?(?:\[(?:ERROR|error)\]\s*)?(?:E\s+)?")
-_GIT_GATE = re.compile(r"pre-commit|hook|validation failed|husky|lefthook", re.IGNORECASE)
+_STDIN_SCRIPT = lazy_regex(r"^(?:python|node|ruby|perl|bash|sh|zsh)[\d.]*(?: -\w+)* -(?: |$)")
+_ERROR_PREFIX = lazy_regex(r"^(?:Output:\s*)?(?:[✘✗×!>]+\s*)?(?:\[(?:ERROR|error)\]\s*)?(?:E\s+)?")
+_GIT_GATE = lazy_regex(r"pre-commit|hook|validation failed|husky|lefthook", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

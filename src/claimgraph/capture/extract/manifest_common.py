@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from claimgraph.logic.lazy_regex import lazy_regex
 
 KINDS = ("runtime", "dev", "test", "build", "optional", "peer")
 #: Dependencies read from one text. A manifest with more is generated, not kept by hand; the
@@ -100,8 +101,8 @@ class Draft:
                         tuple(self.dependencies), tuple(self.settings))
 
 
-_ARROW_PREFIX = re.compile(r"^ *[0-9]+→", re.M)
-_TAB_PREFIX = re.compile(r"^ *([0-9]+)\t")
+_ARROW_PREFIX = lazy_regex(r"^ *[0-9]+→", re.M)
+_TAB_PREFIX = lazy_regex(r"^ *([0-9]+)\t")
 
 
 def first_filled_line(text: str) -> str:
@@ -143,9 +144,9 @@ def strip_line_numbers(text: str) -> str:
     return "".join(_TAB_PREFIX.sub("", line, count=1) for line in lines)
 
 
-_REQUIREMENT = re.compile(
+_REQUIREMENT = lazy_regex(
     r"^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*(.*)$")
-_SPEC = re.compile(r"^\(?\s*(?:===|[<>=!~]=?)[^@()]*\)?$")
+_SPEC = lazy_regex(r"^\(?\s*(?:===|[<>=!~]=?)[^@()]*\)?$")
 
 
 def split_requirement(text: str) -> tuple[str, str | None, tuple[str, ...]] | None:
@@ -180,7 +181,7 @@ def kind_for_group(group: str, default: str) -> str:
     return "build" if name == "build" else default
 
 
-_VERSIONISH = re.compile(r"^\s*(?:[~^=<>!]=?|>=|<=)?\s*v?[0-9*]|^\s*\*\s*$")
+_VERSIONISH = lazy_regex(r"^\s*(?:[~^=<>!]=?|>=|<=)?\s*v?[0-9*]|^\s*\*\s*$")
 
 
 def looks_like_version(value: object) -> bool:

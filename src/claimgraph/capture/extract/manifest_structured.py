@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from typing import Any
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.lenient_json import JsonLeaf, read_json
 from claimgraph.capture.extract.manifest_common import Draft, Manifest, looks_like_version
@@ -70,8 +71,8 @@ def _node_flags(value: str) -> tuple[str, ...]:
     return tuple(flag for prefix, flag in PACKAGE_JSON_SOURCES if value.startswith(prefix))[:1]
 
 
-_REFUSED_XML = re.compile(r"<!(?:DOCTYPE|ENTITY)", re.I)
-_DEPENDENCY_BLOCK = re.compile(r"<dependency>.*?</dependency>", re.S)
+_REFUSED_XML = lazy_regex(r"<!(?:DOCTYPE|ENTITY)", re.I)
+_DEPENDENCY_BLOCK = lazy_regex(r"<dependency>.*?</dependency>", re.S)
 _JAVA_PROPERTIES = ("maven.compiler.release", "maven.compiler.source", "java.version",
                     "maven.compiler.target")
 _MAVEN_KINDS = {"test": "test", "provided": "build"}

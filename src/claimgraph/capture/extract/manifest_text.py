@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import re
 from typing import Iterator
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.manifest_common import (
     Draft, Manifest, kind_for_group, split_requirement)
 
 
 
-_OPTION_OR_COMMENT = re.compile(r"(?:^|\s)#|\s--?[a-z]")
+_OPTION_OR_COMMENT = lazy_regex(r"(?:^|\s)#|\s--?[a-z]")
 
 
 def parse_requirements(text: str, kind: str = "runtime", section: str | None = None
@@ -61,12 +62,12 @@ def requirements_kind(basename: str, folder: str) -> str:
     return next((kind for kind in (kind_for_group(w, "") for w in words) if kind), "runtime")
 
 
-_GO_REQUIRE = re.compile(r"^(?:require\s+)?([A-Za-z0-9][\w.~/-]*[\w~])\s+(v[0-9][\w.+-]*)"
+_GO_REQUIRE = lazy_regex(r"^(?:require\s+)?([A-Za-z0-9][\w.~/-]*[\w~])\s+(v[0-9][\w.+-]*)"
                          r"\s*(//\s*indirect)?")
 
 
-_GO_BLOCK = re.compile(r"^(require|replace|exclude|retract|tool|godebug)\s*\($")
-_GO_VERSION = re.compile(r"^go\s+[0-9]")
+_GO_BLOCK = lazy_regex(r"^(require|replace|exclude|retract|tool|godebug)\s*\($")
+_GO_VERSION = lazy_regex(r"^go\s+[0-9]")
 
 
 def parse_go_mod(text: str) -> Manifest | None:
@@ -94,8 +95,8 @@ def parse_go_mod(text: str) -> Manifest | None:
     return draft.build()
 
 
-_MIX_DEP = re.compile(r"\{\s*:([a-z_][\w]*)\s*,([^{}]*)\}")
-_MIX_OPTION = re.compile(r"(\w+):\s*(\[[^\]]*\]|\"[^\"]*\"|:\w+|true|false|[^,]+)")
+_MIX_DEP = lazy_regex(r"\{\s*:([a-z_][\w]*)\s*,([^{}]*)\}")
+_MIX_OPTION = lazy_regex(r"(\w+):\s*(\[[^\]]*\]|\"[^\"]*\"|:\w+|true|false|[^,]+)")
 _MIX_SOURCES = ("github", "git", "path", "in_umbrella", "hex", "organization", "repo")
 _MIX_FLAGS = ("runtime", "override", *_MIX_SOURCES)
 _MIX_OPTIONS = frozenset(_MIX_SOURCES + ("only", "runtime", "optional", "override", "app",
@@ -103,11 +104,11 @@ _MIX_OPTIONS = frozenset(_MIX_SOURCES + ("only", "runtime", "optional", "overrid
                                          "submodules", "tag", "branch", "ref", "system_env"))
 
 
-_MIX_APP = re.compile(r"(?:^|[\[,\s])app:\s*:(\w+)")
-_MIX_ELIXIR = re.compile(r"(?:^|[\[,\s])elixir:\s*\"([^\"]+)\"")
-_MIX_VERSION = re.compile(r"\"([^\"]*)\"\s*(?:,|$)")
-_MIX_REQUIREMENT = re.compile(r"^\s*(~>|>=|<=|==|!=|>|<|[0-9])")
-_WORD = re.compile(r"\w+")
+_MIX_APP = lazy_regex(r"(?:^|[\[,\s])app:\s*:(\w+)")
+_MIX_ELIXIR = lazy_regex(r"(?:^|[\[,\s])elixir:\s*\"([^\"]+)\"")
+_MIX_VERSION = lazy_regex(r"\"([^\"]*)\"\s*(?:,|$)")
+_MIX_REQUIREMENT = lazy_regex(r"^\s*(~>|>=|<=|==|!=|>|<|[0-9])")
+_WORD = lazy_regex(r"\w+")
 
 
 def parse_mix_exs(text: str) -> Manifest | None:
@@ -146,13 +147,13 @@ def _mix_dep(draft: Draft, name: str, rest: str, quote: str) -> None:
     draft.dep(name, version.group(1) if version else None, kind, quote, "deps", flags)
 
 
-_GEM = re.compile(r"^gem\s*\(?\s*[\"']([^\"']+)[\"']\s*(.*)$")
-_GEM_VERSION = re.compile(r"^,\s*[\"']([^\"']+)[\"']")
-_RUBY = re.compile(r"^ruby\s*\(?\s*[\"']([^\"']+)[\"']")
-_BLOCK = re.compile(r"\bdo(\s*\|[^|]*\|)?\s*$")
-_SYMBOL = re.compile(r":(\w+)")
-_GEM_GROUPS = re.compile(r"groups?:\s*(\[[^\]]*\]|:\w+)")
-_GEM_SOURCE = re.compile(r"\b(git|github|path):")
+_GEM = lazy_regex(r"^gem\s*\(?\s*[\"']([^\"']+)[\"']\s*(.*)$")
+_GEM_VERSION = lazy_regex(r"^,\s*[\"']([^\"']+)[\"']")
+_RUBY = lazy_regex(r"^ruby\s*\(?\s*[\"']([^\"']+)[\"']")
+_BLOCK = lazy_regex(r"\bdo(\s*\|[^|]*\|)?\s*$")
+_SYMBOL = lazy_regex(r":(\w+)")
+_GEM_GROUPS = lazy_regex(r"groups?:\s*(\[[^\]]*\]|:\w+)")
+_GEM_SOURCE = lazy_regex(r"\b(git|github|path):")
 
 
 def parse_gemfile(text: str) -> Manifest | None:
@@ -191,13 +192,13 @@ def _gem(draft: Draft, found: re.Match[str], groups: list[str], quote: str) -> N
 _GRADLE_CONFIG = (r"(implementation|api|compileOnly|runtimeOnly|annotationProcessor|kapt|ksp|"
                   r"classpath|developmentOnly|compile|runtime|testCompile|testRuntime|"
                   r"[a-z]\w*(?:Implementation|Api|CompileOnly|RuntimeOnly|AnnotationProcessor))")
-_GRADLE_STRING = re.compile(rf"^{_GRADLE_CONFIG}\s*\(?\s*(?:(?:enforced)?[pP]latform\s*\(\s*)?"
+_GRADLE_STRING = lazy_regex(rf"^{_GRADLE_CONFIG}\s*\(?\s*(?:(?:enforced)?[pP]latform\s*\(\s*)?"
                             r"[\"']([^\"':]+:[^\"':]+)(?::([^\"']+))?[\"']")
 _GRADLE_MAP = re.compile(rf"^{_GRADLE_CONFIG}\s*\(?\s*group\s*[:=]\s*[\"']([^\"']+)[\"']\s*,"
                          r"\s*name\s*[:=]\s*[\"']([^\"']+)[\"']"
                          r"(?:\s*,\s*version\s*[:=]\s*[\"']([^\"']+)[\"'])?")
-_GRADLE_CATALOG = re.compile(rf"^{_GRADLE_CONFIG}\s*\(?\s*(libs\.[\w.]+)")
-_JAVA_VERSION = re.compile(r"JavaVersion\.VERSION_([0-9_]+)|jvmToolchain\s*\(\s*([0-9]+)|"
+_GRADLE_CATALOG = lazy_regex(rf"^{_GRADLE_CONFIG}\s*\(?\s*(libs\.[\w.]+)")
+_JAVA_VERSION = lazy_regex(r"JavaVersion\.VERSION_([0-9_]+)|jvmToolchain\s*\(\s*([0-9]+)|"
                            r"JavaLanguageVersion\.of\s*\(\s*([0-9]+)|"
                            r"(?:source|target)Compatibility\s*=\s*[\"']?([0-9.]+)")
 

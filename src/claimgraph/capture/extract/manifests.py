@@ -15,6 +15,7 @@ from __future__ import annotations
 import posixpath
 import re
 from typing import Callable
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.manifest_common import (
     KINDS, MAX_DEPENDENCIES, Dependency, Manifest, Setting, strip_line_numbers)
@@ -35,7 +36,7 @@ _BY_NAME: dict[str, Callable[[str], Manifest | None]] = {
     "gemfile": parse_gemfile, "build.gradle": parse_gradle, "build.gradle.kts": parse_gradle,
     "pom.xml": parse_pom,
 }
-_REQUIREMENTS = re.compile(r"^(?:[\w.-]*[-_])?requirements(?:[-_.][\w.-]*)?\.(?:txt|in)$", re.I)
+_REQUIREMENTS = lazy_regex(r"^(?:[\w.-]*[-_])?requirements(?:[-_.][\w.-]*)?\.(?:txt|in)$", re.I)
 
 
 def manifest_format(path: str) -> str | None:

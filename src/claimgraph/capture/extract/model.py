@@ -34,6 +34,7 @@ import math
 import os
 import re
 from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Tuple
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture import problems
 from claimgraph.capture.events import Event, Transcript
@@ -61,7 +62,7 @@ BLOB_KEYS = frozenset({"content", "new_string", "old_string", "edits", "new_sour
 PROSE_NOTE = " [object may be a full lesson, a sentence or three]"
 OMITTED = "[… earlier turns omitted]"
 SHOWN_KINDS = ("prompt", "assistant", "tool_call", "tool_result")
-_CLOSING_TAG = re.compile(r"</\s*transcript\s*>", re.IGNORECASE)
+_CLOSING_TAG = lazy_regex(r"</\s*transcript\s*>", re.IGNORECASE)
 INSTRUCTIONS = """\
 You extract durable project knowledge from a coding-agent session, for a long-term memory.
 

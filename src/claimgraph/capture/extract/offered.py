@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import re
 from typing import Iterator
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import SessionView
 
 #: A sentence that opens with a pick: a few assent words, then "let's/we'll/I'll" and a verb
 #: of choosing.
-_PICK = re.compile(
+_PICK = lazy_regex(
     r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|alright|fine|great|good|right|then)\W+){0,3}"
     r"(?:(?:let'?s|let us|we'?ll|we will|i'?ll|i will)\s+"
     r"(?:go with|go for|stick with|stay with|settle on|opt for|pick|choose|go)"
@@ -30,13 +31,13 @@ _PICK = re.compile(
     re.IGNORECASE)
 #: Keeping what is there ("so keep it shopdb"): a pick only as the answer to the agent's
 #: question about that very thing ("is the database still `shopdb` on the host?").
-_KEEP = re.compile(
+_KEEP = lazy_regex(
     r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|alright|fine|great|good|right|then|so)\W+){0,3}"
     r"(?:(?:let'?s|let us|we'?ll|we will|just)\s+)?(?:keep|stay with|stay on)"
     r"(?:\s+(?:it|them|using))?\s+(?P<choice>.+)$", re.IGNORECASE)
 #: What follows a bare "go" when it is a motion or a task ("let's go back to …", "let's go
 #: implement phase 2"), not a pick.
-_MOTION = re.compile(r"^(?:back|ahead|on|through|over|into|to|and|now|further|deeper|forward|"
+_MOTION = lazy_regex(r"^(?:back|ahead|on|through|over|into|to|and|now|further|deeper|forward|"
                      r"step|one|live|home|up|down|out|in|there|here|across|around|check|fix|"
                      r"see|look|find|try|do|make|the next|implement|run|build|test|write|add|"
                      r"start|finish|ship|deploy|merge|commit|push|update|read|get|clean|"
@@ -45,7 +46,7 @@ _MOTION = re.compile(r"^(?:back|ahead|on|through|over|into|to|and|now|further|de
                      re.IGNORECASE)
 #: A bare "let's go X" picks a name ("let's go stateless"), not a phrase.
 _MAX_BARE_GO_WORDS = 3
-_WORD = re.compile(r"[^\W_]+")
+_WORD = lazy_regex(r"[^\W_]+")
 #: Words that name nothing a person could pick.
 _FILLER = frozenset(
     "a an the this that these those it them one ones each all both of for to with and or but "
@@ -55,10 +56,10 @@ _FILLER = frozenset(
 _MAX_CHOICE_WORDS = 12
 _MAX_OFFERED_CHARS = 240
 #: "option 2", "approach B": a pick by label, which other rules read.
-_LABEL = re.compile(r"\b(?:option|approach|alternative)\s*#?\s*(?P<label>\d+|[A-E])\b",
+_LABEL = lazy_regex(r"\b(?:option|approach|alternative)\s*#?\s*(?P<label>\d+|[A-E])\b",
                     re.IGNORECASE)
 #: A markdown heading line of the agent's message.
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
+_HEADING = lazy_regex(r"^\s{0,3}#{1,6}\s+\S")
 
 
 def offered_line(sentence: str, offered: str) -> str | None:
@@ -146,7 +147,7 @@ def _last_agent_text(view: SessionView) -> dict[int, str]:
 
 #: A sentence that is nothing but a pick by position ("let's go with the second one", "the
 #: last option please", "OK, I'll take the first"): which option, by its place in the list.
-_POSITION_PICK = re.compile(
+_POSITION_PICK = lazy_regex(
     r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|alright|fine|great|good|right|then|so)\W+){0,3}"
     r"(?:(?:(?:let'?s|let us|we'?ll|we will|i'?ll|i will)\s+)?(?:go with|go for|stick with|"
     r"settle on|opt for|pick|choose|take|use)\s+)?(?:the\s+)?"

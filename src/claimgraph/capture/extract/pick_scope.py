@@ -45,33 +45,34 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
+from claimgraph.logic.lazy_regex import lazy_regex
 
 #: A question about the turn in hand: its present work, a go-ahead, or an extent.
-_THIS_TURN = re.compile(
+_THIS_TURN = lazy_regex(
     r"\b(?:here|now|first|next|today|so far|for this|this (?:session|task|turn|time|run|pass|"
     r"request|round|step)|go ahead|proceed|ok(?:ay)? to|"
     r"how (?:deep|far|thorough|detailed|exhaustive)|without checking)\b",
     re.IGNORECASE)
 #: An option written as someone's step: the agent's ("I run …") or the person's ("You create …").
-_SOMEONES_STEP = re.compile(r"^(?:i|i'll|i'd|i'm|we'll|let me|you|you'll)\b", re.IGNORECASE)
+_SOMEONES_STEP = lazy_regex(r"^(?:i|i'll|i'd|i'm|we'll|let me|you|you'll)\b", re.IGNORECASE)
 #: A project artefact as options name it: code in backticks, or a token holding a path, a
 #: dot, a colon, an underscore, a dash or a digit inside it, a flag, or mixed case (a bare
 #: acronym is not one: "API", "MIT" also stand in sentences about anything).
-_BACKTICKED = re.compile(r"`([^`\n]{2,80})`")
-_TOKEN = re.compile(r"[\w~.@/:+-]+")
-_INNER = re.compile(r"\w[./:_-]\w|\d")
-_FLAG = re.compile(r"^--?[a-z][\w-]+$")
-_MIXED = re.compile(r"^[A-Za-z]*[a-z][A-Z]")
-_PARTS = re.compile(r"[/:=,]")
+_BACKTICKED = lazy_regex(r"`([^`\n]{2,80})`")
+_TOKEN = lazy_regex(r"[\w~.@/:+-]+")
+_INNER = lazy_regex(r"\w[./:_-]\w|\d")
+_FLAG = lazy_regex(r"^--?[a-z][\w-]+$")
+_MIXED = lazy_regex(r"^[A-Za-z]*[a-z][A-Z]")
+_PARTS = lazy_regex(r"[/:=,]")
 MIN_ARTEFACT_CHARS = 3
-_RECOMMENDED = re.compile(r"\s*\((?:recommended|suggested|default)\)\s*", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<=[a-z0-9)\]`'\"])[.!](?=\s+[A-Z(`])")
+_RECOMMENDED = lazy_regex(r"\s*\((?:recommended|suggested|default)\)\s*", re.IGNORECASE)
+_SENTENCE_END = lazy_regex(r"(?<=[a-z0-9)\]`'\"])[.!](?=\s+[A-Z(`])")
 MAX_DESCRIPTION_CHARS = 180
 #: A first sentence this short is a tag line: the next one says what it decides.
 SHORT_SENTENCE_CHARS = 50
 MIN_QUESTION_WORDS = 5
 #: Where an English question names its subject: right after its modal or auxiliary verb.
-_MODAL_SUBJECT = re.compile(r"\b(?:should|shall|will|would|must|can|could|does|do|is|are)\s+",
+_MODAL_SUBJECT = lazy_regex(r"\b(?:should|shall|will|would|must|can|could|does|do|is|are)\s+",
                             re.IGNORECASE)
 _DETERMINERS = frozenset("the a an these those each every all both".split())
 #: A person or a word pointing back: the question is about someone's doing, or unsure.

@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any, Iterator
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.afterwards import work_after
@@ -44,17 +45,17 @@ from claimgraph.capture.extract.statements import user_texts
 MAX_ACCEPT_WORDS = 25
 MAX_PROPOSAL_CHARS = 320
 #: The agent offering its own next change, at the start of a question.
-_OFFER = re.compile(r"^(?:so,?\s+|then,?\s+)?(?:do you want me to|would you like me to|"
+_OFFER = lazy_regex(r"^(?:so,?\s+|then,?\s+)?(?:do you want me to|would you like me to|"
                     r"want me to|should i|shall i|may i|can i)\s+(?P<what>.+)$",
                     re.IGNORECASE | re.DOTALL)
 #: Where a question turns to another way ("…, or leave it manual for now?").
-_OR = re.compile(r",?\s+or\s+", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
+_OR = lazy_regex(r",?\s+or\s+", re.IGNORECASE)
+_SENTENCE_END = lazy_regex(r"(?<=[.?!])\s+")
 #: Named things of a project: code spans, file names, identifiers with _ - or inner capitals.
-_SPAN = re.compile(r"`([^`\n]{2,80})`")
-_FILE = re.compile(r"\b[\w-]{2,}(?:/[\w.-]+)*\.[a-z][a-z0-9]{0,4}\b")
+_SPAN = lazy_regex(r"`([^`\n]{2,80})`")
+_FILE = lazy_regex(r"\b[\w-]{2,}(?:/[\w.-]+)*\.[a-z][a-z0-9]{0,4}\b")
 #: (A word joined by one hyphen is English as often as a name: "read-only", "auto-refresh".)
-_IDENT = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|"
+_IDENT = lazy_regex(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|"
                     r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}\b")
 #: Ways to say yes that open an acceptance beyond ``approvals``' yes words.
 _ACCEPT_LEAD = frozenset("let's lets please go do".split())

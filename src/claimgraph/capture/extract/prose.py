@@ -19,15 +19,16 @@ from __future__ import annotations
 
 import re
 from typing import Iterator
+from claimgraph.logic.lazy_regex import lazy_regex
 
 MAX_SENTENCE_CHARS = 400
 #: Codex prefixes the request with the IDE's open tabs; only the request is the user's.
 _REQUEST_MARKS = ("## My request for Codex:",)
-_FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
-_INLINE_TAGS = re.compile(r"</?[a-z][\w-]*(?:\s[^<>]*)?>")
-_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|[a-z][.)])\s+")
-_HEADING = re.compile(r"^\s*#{1,6}\s|^\s*[=-]{3,}\s*$")
-_CODE_LINE = re.compile(
+_FENCE = lazy_regex(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
+_INLINE_TAGS = lazy_regex(r"</?[a-z][\w-]*(?:\s[^<>]*)?>")
+_ITEM = lazy_regex(r"^\s*(?:[-*•+]|\d+[.)]|[a-z][.)])\s+")
+_HEADING = lazy_regex(r"^\s*#{1,6}\s|^\s*[=-]{3,}\s*$")
+_CODE_LINE = lazy_regex(
     r"[{};]\s*$|^\s*[{}\])]|=>|</|/>|^\s*from\s+\S+\s+import\b|"
     # A keyword opens English sentences too ("class names are PascalCase here", "return
     # early rather than nest"): code only with code's punctuation, or as keyword + one token
@@ -37,15 +38,15 @@ _CODE_LINE = re.compile(
     # config"): code only in a binding's shape (a Rust or PHP "use …;" ends with ";" above)
     r"^\s*let\s+(?:mut\s+)?(?:\w+|[{\[(][^=]*[}\])])\s*(?::[^=]+)?=(?!=)|"
     r"^\s*(?:\$|>>>|%|PS>)\s|\w+\([^()]*\)\s*[;{]|^\s{4,}\S|^\t")
-_LOG_LINE = re.compile(
+_LOG_LINE = lazy_regex(
     r"^\s*(?:\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\d\d:\d\d:\d\d|at\s+\S+\s+\(|File \"|"
     r"Traceback|(?:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL)\b|\[(?:error|warn|info|debug)\]|"
     r"npm ERR!|E\s{2,}|\s*\^+\s*$)")
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=\S)")
-_ABBREVIATIONS = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|fig|no)\.$",
+_SENTENCE_END = lazy_regex(r"(?<=[.!?])[\"')\]]*\s+(?=\S)")
+_ABBREVIATIONS = lazy_regex(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|fig|no)\.$",
                             re.IGNORECASE)
 _PASTE_SHARE = 0.5
-_MD_HEADING = re.compile(r"^\s*#{1,6}\s+\S")
+_MD_HEADING = lazy_regex(r"^\s*#{1,6}\s+\S")
 #: A pasted document: at least this many non-empty lines from its first heading on, this many
 #: of them headings or list items (a typed prompt with one heading and two bullets is not one).
 _DOCUMENT_LINES = 8
@@ -53,7 +54,7 @@ _DOCUMENT_STRUCTURE = 6
 #: Shorter lines ("Summary", "- Tests") repeat by chance; longer ones repeat because they were
 #: copied.
 _ECHO_MIN_CHARS = 24
-_BULLET_MARK = re.compile(r"^\s*(?:[-*•+>]|\d+[.)]|#{1,6})\s*")
+_BULLET_MARK = lazy_regex(r"^\s*(?:[-*•+>]|\d+[.)]|#{1,6})\s*")
 
 
 def request_text(text: str) -> str:
@@ -67,14 +68,14 @@ def request_text(text: str) -> str:
 #: Blocks an agent's harness puts into a user-role message (an instruction file's text, the
 #: environment, a skill, a shell command's echo): the file's or the harness's words, never
 #: the person's, wherever in the message they sit.
-_HARNESS_BLOCK = re.compile(
+_HARNESS_BLOCK = lazy_regex(
     r"<(?P<tag>environment_context|user_instructions|instructions|system-reminder|skill|"
     r"turn_aborted|user_shell_command|local-command-stdout|local-command-caveat)\b[^>]*>"
     r".*?(?:</(?P=tag)>|\Z)", re.IGNORECASE | re.DOTALL)
 #: The heading a harness puts before an instruction file it injects ("# AGENTS.md
 #: instructions for /repo"), with the file's text: its ``<INSTRUCTIONS>`` block, or without
 #: one, everything up to the next heading.
-_INJECTED_FILE = re.compile(r"^#{1,6}\s+(?:agents|claude|gemini)\.md\s+instructions\b[^\n]*"
+_INJECTED_FILE = lazy_regex(r"^#{1,6}\s+(?:agents|claude|gemini)\.md\s+instructions\b[^\n]*"
                             r"(?:\s*<instructions>.*?(?:</instructions>|\Z)|.*?(?=^#{1,6}\s|\Z))",
                             re.IGNORECASE | re.DOTALL | re.MULTILINE)
 
@@ -154,10 +155,10 @@ def is_paste(text: str) -> bool:
 
 #: A line of the person's that hands over to what follows ("… got this error:", with a shell's
 #: line-continuation mark left on it when copied from a terminal).
-_LEADS_IN = re.compile(r":[\s\\]*$")
+_LEADS_IN = lazy_regex(r":[\s\\]*$")
 #: A line only a program or a terminal prints: a log line, a shell prompt with its command.
-_PROGRAM_LINE = re.compile(_LOG_LINE.pattern + r"|^\s*(?:[$%]|[\w.@~/:\\-]+[$#>])\s+\S|^\s*PS[> ]")
-_FENCE_OPEN = re.compile(r"^\s*(?P<fence>```|~~~)")
+_PROGRAM_LINE = lazy_regex(_LOG_LINE.pattern + r"|^\s*(?:[$%]|[\w.@~/:\\-]+[$#>])\s+\S|^\s*PS[> ]")
+_FENCE_OPEN = lazy_regex(r"^\s*(?P<fence>```|~~~)")
 
 
 def split_paste(text: str) -> tuple[str, str] | None:
@@ -221,7 +222,7 @@ def sentences(text: str) -> Iterator[str]:
 
 #: A stop missing between two dictated sentences: a lower-case word, then a capitalised word
 #: that only opens a sentence (never a name: "If", "Our", "The"), then more words.
-_RUN_ON = re.compile(r"(?<=[a-z,])\s+(?=(?:If|When|Our|The|We|It|This|That|But|So|Then|Also|"
+_RUN_ON = lazy_regex(r"(?<=[a-z,])\s+(?=(?:If|When|Our|The|We|It|This|That|But|So|Then|Also|"
                      r"Please|Can|Should|Do|Don't|Let's|My|You|They|And|There|Maybe|Now)\s+\w)")
 
 

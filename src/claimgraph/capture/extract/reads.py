@@ -18,6 +18,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 from typing import Any, Iterator
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.manifest_common import strip_line_numbers
@@ -29,7 +30,7 @@ from claimgraph.capture.extract.writes import file_ops, removes
 READ_TOOLS = names_of(READ)  # the one table: extract/tools.py
 _SHELL_READERS = frozenset({"cat", "sed", "head", "nl", "bat", "less", "more", "tail"})
 _REMINDER_TAG = "<system-reminder>"
-_REMINDER = re.compile(r"\n*<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
+_REMINDER = lazy_regex(r"\n*<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.commands import kind_of_text
 
@@ -63,7 +64,7 @@ def _word_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
 
 
 _NAME_PATTERNS = tuple((role, _word_pattern(words)) for role, words in _NAME_WORDS)
-_TYPE_CHECK = re.compile(r"check\W?types?|types?\W?check")
+_TYPE_CHECK = lazy_regex(r"check\W?types?|types?\W?check")
 
 
 def role_of_name(name: str) -> str | None:
@@ -75,7 +76,7 @@ def role_of_name(name: str) -> str | None:
     return None
 
 
-_DELEGATE = re.compile(r"^(?:npm|pnpm|yarn|bun|just|make|task|poe|turbo|nx|mix|hatch|pdm)"
+_DELEGATE = lazy_regex(r"^(?:npm|pnpm|yarn|bun|just|make|task|poe|turbo|nx|mix|hatch|pdm)"
                        r"(?:\s+run)?\s+([\w:.-]+)")
 
 
@@ -89,10 +90,10 @@ def role_of_command(command: str) -> str | None:
     return role_of_name(delegate.group(1)) if delegate else None
 
 
-_COMMAND_SEPARATOR = re.compile(r"\s*(?:;|&&|\|\||\|)\s*")
+_COMMAND_SEPARATOR = lazy_regex(r"\s*(?:;|&&|\|\||\|)\s*")
 #: Another recipe called by its name alone: ``make X``, ``just X``, ``task X``, ``npm run X``
 #: (a package manager's own command -- ``npm publish`` -- is a command, not a recipe).
-_BARE_DELEGATE = re.compile(r"^(?:(?:just|make|task)\s+|(?:npm|pnpm|yarn|bun)\s+run\s+)"
+_BARE_DELEGATE = lazy_regex(r"^(?:(?:just|make|task)\s+|(?:npm|pnpm|yarn|bun)\s+run\s+)"
                             r"[\w:.-]+$")
 #: Roles a recipe name may announce for a list of other recipes to be worth telling: the
 #: gate to pass before work is done (``verify: build typecheck lint test``).

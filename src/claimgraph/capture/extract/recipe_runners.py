@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 from typing import Callable, Iterator
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.recipe_common import Recipe, recipe
 
-_JUST_HEADER = re.compile(r"^@?([A-Za-z_][\w-]*)((?:\s+[^:#]*?)?)\s*:(?![=:])\s*(.*)$")
-_JUST_WORD = re.compile(r"[A-Za-z_][\w-]*")
-_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
+_JUST_HEADER = lazy_regex(r"^@?([A-Za-z_][\w-]*)((?:\s+[^:#]*?)?)\s*:(?![=:])\s*(.*)$")
+_JUST_WORD = lazy_regex(r"[A-Za-z_][\w-]*")
+_QUOTED = lazy_regex(r"\"[^\"]*\"|'[^']*'")
 _JUST_NOT_RECIPES = frozenset({"set", "alias", "export", "import", "mod", "unexport"})
 
 
@@ -34,10 +35,10 @@ def _just_header(line: str) -> re.Match[str] | None:
     return match if match and match.group(1) not in _JUST_NOT_RECIPES else None
 
 
-_MAKE_HEADER = re.compile(r"^([^\s:=#][^:=#]*?)\s*::?(?!=)\s*(.*)$")
-_TARGET_VARIABLE = re.compile(r"^\s*[\w.]+\s*[:+?!]?=")
-_MAKE_TARGET = re.compile(r"^[A-Za-z0-9_][\w.-]*$")
-_MAKE_DIRECTIVE = re.compile(r"^-?(?:ifn?eq|ifn?def|else|endif|include|sinclude|define|endef|"
+_MAKE_HEADER = lazy_regex(r"^([^\s:=#][^:=#]*?)\s*::?(?!=)\s*(.*)$")
+_TARGET_VARIABLE = lazy_regex(r"^\s*[\w.]+\s*[:+?!]?=")
+_MAKE_TARGET = lazy_regex(r"^[A-Za-z0-9_][\w.-]*$")
+_MAKE_DIRECTIVE = lazy_regex(r"^-?(?:ifn?eq|ifn?def|else|endif|include|sinclude|define|endef|"
                              r"export|unexport|override|vpath|undefine)\b")
 
 
@@ -146,10 +147,10 @@ def _first(body: list[tuple[str, str]], header: str) -> str:
     return next((quote for _, quote in body if not quote.startswith("#")), header)
 
 
-_MIX_ALIASES = re.compile(r"^(\s*)defp?\s+aliases\b[^\n]*?\bdo\b(?!:)(.*?)^\1end\b", re.M | re.S)
-_MIX_ENTRY = re.compile(r"^\s*\[?\s*(?:\"([\w.:-]+)\"|([a-z_][\w.]*)):\s*(.*)$")
-_MIX_TASK = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|(&[\w.]+/\d)")
-_MIX_TASK_NAME = re.compile(r"^[a-z][\w.]*(\s|$)")
+_MIX_ALIASES = lazy_regex(r"^(\s*)defp?\s+aliases\b[^\n]*?\bdo\b(?!:)(.*?)^\1end\b", re.M | re.S)
+_MIX_ENTRY = lazy_regex(r"^\s*\[?\s*(?:\"([\w.:-]+)\"|([a-z_][\w.]*)):\s*(.*)$")
+_MIX_TASK = lazy_regex(r"\"((?:[^\"\\]|\\.)*)\"|(&[\w.]+/\d)")
+_MIX_TASK_NAME = lazy_regex(r"^[a-z][\w.]*(\s|$)")
 _MIX_NOT_ALIASES = frozenset({"deps", "aliases", "app", "version", "elixir", "elixirc_paths",
                               "extra_applications", "mod", "docs", "package", "test_paths",
                               "compilers", "preferred_cli_env", "listeners", "releases"})
@@ -178,13 +179,13 @@ def parse_mix_aliases(text: str) -> Iterator[Recipe | None]:
         yield recipe(name, f"mix {name}", commands, quote, "mix")
 
 
-_NOX_DECORATOR = re.compile(r"^\s*@(?:nox\.)?session\b")
-_DEF = re.compile(r"^(\s*)(?:async\s+)?def\s+(\w+)\s*\(")
-_SESSION_RUN = re.compile(r"\bsession\.(?:run|run_always)\s*\(")
-_NAME_KEYWORD = re.compile(r"\bname\s*=\s*[\"']([^\"']+)[\"']")
-_ARGUMENT = re.compile(r"""[rRuU]?("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|\*\s*session\.(posargs)|"""
+_NOX_DECORATOR = lazy_regex(r"^\s*@(?:nox\.)?session\b")
+_DEF = lazy_regex(r"^(\s*)(?:async\s+)?def\s+(\w+)\s*\(")
+_SESSION_RUN = lazy_regex(r"\bsession\.(?:run|run_always)\s*\(")
+_NAME_KEYWORD = lazy_regex(r"\bname\s*=\s*[\"']([^\"']+)[\"']")
+_ARGUMENT = lazy_regex(r"""[rRuU]?("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|\*\s*session\.(posargs)|"""
                        r",\s*\w+\s*=(?!=)")
-_PY_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|#.*')
+_PY_STRING_OR_COMMENT = lazy_regex(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|#.*')
 
 
 def parse_noxfile(text: str) -> Iterator[Recipe | None]:
@@ -254,8 +255,8 @@ def _literal_arguments(call: str) -> list[str]:
     return words
 
 
-_TOX_SECTION = re.compile(r"^\[(testenv(?::([^\]]+))?)\]\s*$")
-_TOX_COMMANDS = re.compile(r"^commands\s*[=:]\s*(.*)$")
+_TOX_SECTION = lazy_regex(r"^\[(testenv(?::([^\]]+))?)\]\s*$")
+_TOX_COMMANDS = lazy_regex(r"^commands\s*[=:]\s*(.*)$")
 
 
 def parse_tox_ini(text: str) -> Iterator[Recipe | None]:

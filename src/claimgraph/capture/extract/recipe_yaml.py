@@ -12,13 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Iterator
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.recipe_common import (
     Recipe, recipe, role_of_commands, role_of_name)
 
-_ITEM = re.compile(r"^(-\s+)?(?:(\"[^\"]*\"|'[^']*'|[^\s#\"'\-][^:#]*?|-[^\s:#][^:#]*?)\s*:"
+_ITEM = lazy_regex(r"^(-\s+)?(?:(\"[^\"]*\"|'[^']*'|[^\s#\"'\-][^:#]*?|-[^\s:#][^:#]*?)\s*:"
                    r"(?:\s+(.*))?|(.*))$")
-_BLOCK_SCALAR = re.compile(r"^[|>][+-]?[0-9]?\s*(?:#.*)?$")
+_BLOCK_SCALAR = lazy_regex(r"^[|>][+-]?[0-9]?\s*(?:#.*)?$")
 
 
 @dataclass(slots=True)
@@ -133,8 +134,8 @@ def _hook(hook: dict[str, str]) -> Recipe | None:
                   "pre-commit")
 
 
-_TASKS_KEY = re.compile(r"^tasks:\s*$", re.M)
-_GITHUB = re.compile(r"^https?://(www\.)?github\.com/")
+_TASKS_KEY = lazy_regex(r"^tasks:\s*$", re.M)
+_GITHUB = lazy_regex(r"^https?://(www\.)?github\.com/")
 
 
 def parse_taskfile(text: str) -> Iterator[Recipe | None]:

@@ -11,7 +11,7 @@ recipes whose name they show. Pure; never raises; junk gives ``[]``; a text with
 from __future__ import annotations
 
 import posixpath
-import re
+from claimgraph.logic.lazy_regex import lazy_regex
 from itertools import islice
 from typing import Any, Callable, Iterator
 
@@ -112,8 +112,8 @@ def _package_manager(text: str) -> str:
     return hint.group(1) if hint else "npm"
 
 
-_DECLARED_MANAGER = re.compile(r'"packageManager"\s*:\s*"(pnpm|yarn|bun|npm)@')
-_MANAGER_CALL = re.compile(r'(?:":\s*"|&&|;|\|\|)\s*(pnpm|yarn|bun)\s')
+_DECLARED_MANAGER = lazy_regex(r'"packageManager"\s*:\s*"(pnpm|yarn|bun|npm)@')
+_MANAGER_CALL = lazy_regex(r'(?:":\s*"|&&|;|\|\|)\s*(pnpm|yarn|bun)\s')
 
 
 def parse_pyproject_tasks(text: str) -> Iterator[Recipe | None]:

@@ -49,6 +49,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import OK, SessionView, taught_at, transcript_evidence
@@ -62,29 +63,29 @@ from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
 
 Candidate = dict[str, Any]
-_FILE_QUOTE = re.compile(r"^(?P<path>[^\s`]+?): `(?P<quote>.*)`$", re.DOTALL)
+_FILE_QUOTE = lazy_regex(r"^(?P<path>[^\s`]+?): `(?P<quote>.*)`$", re.DOTALL)
 _CODE_SPAN = re.compile(r"`([^`\n]{3,80})`")
-_NEGATION = re.compile(r"^(?:no|not|never|avoid|without|don'?t|do not|stop|skip)\s+"
+_NEGATION = lazy_regex(r"^(?:no|not|never|avoid|without|don'?t|do not|stop|skip)\s+"
                        r"(?:(?:use|using|add|adding|run|running|have|commit|any)\s+)?"
                        r"(?P<what>[^,.;:!?]{3,60})$", re.IGNORECASE)
-_OPTION_REF = re.compile(r"\b(?:option|approach|alternative|choice)\s*#?\s*(?P<label>\d+|[A-Z])\b",
+_OPTION_REF = lazy_regex(r"\b(?:option|approach|alternative|choice)\s*#?\s*(?P<label>\d+|[A-Z])\b",
                          re.IGNORECASE)
-_OPTION_LINE = re.compile(r"^\s*(?:#{1,6}\s*)?(?:[-*]\s*)?(?:\*\*)?\s*(?:option|approach|"
+_OPTION_LINE = lazy_regex(r"^\s*(?:#{1,6}\s*)?(?:[-*]\s*)?(?:\*\*)?\s*(?:option|approach|"
                           r"alternative)\s*#?\s*(?P<label>\d+|[A-Z])\b\s*(?:\*\*)?\s*"
                           r"[:.)\-–—]*\s*(?:\*\*)?\s*(?P<text>.*)$", re.IGNORECASE)
-_HEDGE = re.compile(r"\b(?:might|may|maybe|perhaps|probably|possibly|likely|could be|"
+_HEDGE = lazy_regex(r"\b(?:might|may|maybe|perhaps|probably|possibly|likely|could be|"
                     r"i think|i believe|seems?|appears? to|unclear|not sure|"
                     r"guess|presumably|should be fine)\b", re.IGNORECASE)
-_NEGATIVE_WORD = re.compile(r"\b(?:no|not|never|avoid|without|don'?t|do not|stop|skip|instead)\b",
+_NEGATIVE_WORD = lazy_regex(r"\b(?:no|not|never|avoid|without|don'?t|do not|stop|skip|instead)\b",
                             re.IGNORECASE)
 #: Stances a later action can make stale (a lesson or a runner is about what happened).
 _STANCES = frozenset({"x/convention", "x/decided", "core/prefers", "core/decided-against"})
-_RETRACTION = re.compile(r"\b(?:i was wrong|i was mistaken|that was wrong|(?:my|the) (?:earlier |"
+_RETRACTION = lazy_regex(r"\b(?:i was wrong|i was mistaken|that was wrong|(?:my|the) (?:earlier |"
                          r"previous )?(?:claim|assumption|statement) was (?:wrong|incorrect)|"
                          r"contrary to what i (?:said|assumed)|turns out|so that'?s not (?:right|"
                          r"true)|was incorrect)\b",
                          re.IGNORECASE)
-_WORD = re.compile(r"[A-Za-z][\w.-]{3,}")
+_WORD = lazy_regex(r"[A-Za-z][\w.-]{3,}")
 _COMMON = frozenset({"that", "this", "with", "from", "into", "when", "then", "than", "they",
                      "them", "have", "will", "would", "should", "could", "also", "only", "just",
                      "used", "uses", "using", "file", "files", "instead"})
@@ -92,10 +93,10 @@ _COMMON = frozenset({"that", "this", "with", "from", "into", "when", "then", "th
 _MIN_SHARED = 3
 _MIN_OPTIONS = 2
 #: The person's words taking back what they just answered ("actually make it X").
-_CORRECTION = re.compile(r"^\W*(?:actually|no[,.!]|nope\b|wait\b|scratch that|on second thought|"
+_CORRECTION = lazy_regex(r"^\W*(?:actually|no[,.!]|nope\b|wait\b|scratch that|on second thought|"
                          r"instead\b|change (?:it|that)\b|rather\b)", re.IGNORECASE)
 #: "not X" / "isn't X" / "I'm not on X" in the person's words: X denied.
-_DENIAL = re.compile(r"\b(?:not|never|isn'?t|aren'?t|wasn'?t|no longer)\s+(?:(?:a|an|the|on|in|"
+_DENIAL = lazy_regex(r"\b(?:not|never|isn'?t|aren'?t|wasn'?t|no longer)\s+(?:(?:a|an|the|on|in|"
                      r"using|running|in\s+a)\s+)?(?P<word>[A-Za-z]+)", re.IGNORECASE)
 #: The shortest word of an agent's note a denial must name (short words are too common).
 _MIN_DENIED = 5
@@ -106,7 +107,7 @@ _PLAN_APPROVED = ("User has approved", "User approved")
 _PLAN_REFUSED = "The user doesn't want to proceed"
 #: A named thing: a code span, or a word shaped like an identifier (``oidc-audience``,
 #: ``github_app``, ``@scope/pkg``, ``camelCase``).
-_IDENTIFIER = re.compile(r"(?<![\w@/.-])(?:@?[A-Za-z][\w]*(?:[-_./][\w]+)+|"
+_IDENTIFIER = lazy_regex(r"(?<![\w@/.-])(?:@?[A-Za-z][\w]*(?:[-_./][\w]+)+|"
                          r"[a-z]+[A-Z][A-Za-z]+)(?![\w/-])")
 #: Up to a few words between a verb and what it retires, never crossing "with" / "by" / "to"
 #: (in "replaced X with Y", Y is what stays).
@@ -119,11 +120,11 @@ _INSTEAD_OF = r"\b(?:instead of|rather than)\b"
 #: What only the user's later words retire with: a request to replace or a refusal.
 _USER_RETIRES = (r"\b(?:replace|remove|delete|drop|revert|get rid of|stop using|"
                  r"(?:do not|don'?t|never|no need to) (?:use|add|keep|send|require|want|need))\b")
-_ANY_RETIRING = re.compile(_RETIRED_BEFORE + "|" + _INSTEAD_OF + "|" + _RETIRED_AFTER,
+_ANY_RETIRING = lazy_regex(_RETIRED_BEFORE + "|" + _INSTEAD_OF + "|" + _RETIRED_AFTER,
                            re.IGNORECASE)
-_ANY_USER_RETIRING = re.compile(_ANY_RETIRING.pattern + "|" + _USER_RETIRES, re.IGNORECASE)
+_ANY_USER_RETIRING = lazy_regex(_ANY_RETIRING.pattern + "|" + _USER_RETIRES, re.IGNORECASE)
 #: A bare pronoun in a note's first words: its referent was in the message, not in the note.
-_LOST_REFERENT = re.compile(r"^(?:\W*\w+\W+){0,3}?(?:it|them|they|its|their)\b", re.IGNORECASE)
+_LOST_REFERENT = lazy_regex(r"^(?:\W*\w+\W+){0,3}?(?:it|them|they|its|their)\b", re.IGNORECASE)
 
 
 class FileChange:
@@ -491,7 +492,7 @@ def _agent_guess(found: Candidate, line: int | None, later: Later) -> bool:
 
 
 #: The agent putting the person's own ask back to them ("You asked for …", "you wanted …").
-_ASK_RESTATED = re.compile(r"\byou(?:'ve)?\s+(?:asked|wanted|said|requested|suggested|mentioned)\b"
+_ASK_RESTATED = lazy_regex(r"\byou(?:'ve)?\s+(?:asked|wanted|said|requested|suggested|mentioned)\b"
                            r"|\byour\s+(?:request|ask|suggestion)\b", re.IGNORECASE)
 #: How many content words the question must share with what the person said.
 _MIN_RESTATED = 3

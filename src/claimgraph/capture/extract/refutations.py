@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from typing import Any, Iterator
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.prose import sentences
@@ -30,23 +31,23 @@ from claimgraph.capture.extract.session import SessionView, candidate, transcrip
 
 LESSON = "core/failure-mode"
 MAX_CHARS = 300
-_CORRECTION = re.compile(
+_CORRECTION = lazy_regex(
     r"\b(?:i was wrong|i was mistaken|i stand corrected|(?:my|the|that) (?:earlier |previous |"
     r"original |initial )?(?:claim|assumption|statement|theory|hypothesis|explanation) "
     r"(?:was|is) (?:wrong|incorrect|mistaken|false)|contrary to what i (?:said|claimed|"
     r"assumed|thought)|that disproves|this disproves|that refutes|this refutes)\b",
     re.IGNORECASE)
 #: The agent restating what it said before (the claim being taken back, not the correction).
-_RESTATES = re.compile(r"\bi (?:told you|said|claimed|stated|wrote|assumed)\b", re.IGNORECASE)
+_RESTATES = lazy_regex(r"\bi (?:told you|said|claimed|stated|wrote|assumed)\b", re.IGNORECASE)
 #: Words that carry no content of their own in an admission.
 _FILLER = frozenset({"about", "also", "again", "both", "corrections", "correction", "earlier",
                      "last", "make", "made", "mistaken", "right", "reviewer", "some", "that",
                      "them", "then", "there", "these", "this", "those", "turn", "what", "when",
                      "which", "with", "wrong", "your", "before", "point", "here", "just"})
-_WORD = re.compile(r"[A-Za-z][\w.'/-]{3,}")
+_WORD = lazy_regex(r"[A-Za-z][\w.'/-]{3,}")
 #: A lesson names at least this many content words besides the admission itself.
 _MIN_CONTENT = 3
-_HEDGE = re.compile(r"\b(?:might|may|maybe|perhaps|probably|possibly|likely|i think|"
+_HEDGE = lazy_regex(r"\b(?:might|may|maybe|perhaps|probably|possibly|likely|i think|"
                     r"i believe|seems?|appears? to|not sure)\b", re.IGNORECASE)
 
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.code import is_test_file
@@ -65,7 +66,7 @@ _SEVERITY = re.compile(
 #: A severity line that names no error, only that something ended badly.
 _UNTELLING = re.compile(r"\b(?:exit (?:code|status)|non-zero|exited with)\b", re.IGNORECASE)
 #: Lines only a program prints: their presence makes a message a log, not prose.
-_LOG_LINE = re.compile(
+_LOG_LINE = lazy_regex(
     r"^\s*(?:Traceback \(most recent call last\):|File \"[^\"]+\", line \d+|"
     r"(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt):\s*\S|"
     r"[\w./\\-]+\.\w{1,6}:\d+(?::\d+)?:\s*(?:fatal |Fatal )?(?:error|Error)\b|"
@@ -76,28 +77,28 @@ _LOG_LINE = re.compile(
     r"Error: Process completed with exit code \d+)")
 #: A compiler's or runtime's located error ("src/a.ts:3:5: error TS2304: …"): named by its
 #: place and code even when its words are plain.
-_COMPILER = re.compile(r"^[\w./\\-]+\.\w{1,6}:\d+(?::\d+)?:\s*(?:fatal |Fatal )?(?:error|Error)\b")
+_COMPILER = lazy_regex(r"^[\w./\\-]+\.\w{1,6}:\d+(?::\d+)?:\s*(?:fatal |Fatal )?(?:error|Error)\b")
 #: A place in a log: a traceback's ``File "path", line N`` or a compiler's ``path:line``.
-_LOCATION = re.compile(r"File \"([^\"\n]+\.\w{1,6})\", line \d+|([\w./\\-]+\.\w{1,6}):\d+")
+_LOCATION = lazy_regex(r"File \"([^\"\n]+\.\w{1,6})\", line \d+|([\w./\\-]+\.\w{1,6}):\d+")
 #: A command the log says it came from: a CI step's "Run …" or a shell prompt ("…$ cmd",
 #: "…> cmd").
-_RAN = re.compile(r"^\s*(?:Run\s+(?P<step>\S.{2,120})|"
+_RAN = lazy_regex(r"^\s*(?:Run\s+(?P<step>\S.{2,120})|"
                   r"(?:\([\w.-]+\)\s*)?(?:[\w.@~/:-]+[$>#]|\$)\s*"
                   r"(?P<prompt>[\w./-]+(?: \S+){0,8}))\s*$")
 #: The person saying the fix held.
-_WORKS = re.compile(
+_WORKS = lazy_regex(
     r"\b(?:(?:it|that|this|now it|everything)\s+(?:works|worked|runs|passes|passed)|"
     r"(?:it'?s|it is|that'?s|looks like it'?s) (?:working|fixed)|looks (?:good|fine) now|"
     r"works now|working now|fixed it|that fixed|(?:is|are) (?:green|passing) now|"
     r"no more (?:errors?|crash(?:es)?))\b", re.IGNORECASE)
 #: The person saying something is still, or newly, wrong: no proof of anything.
-_COMPLAINT = re.compile(
+_COMPLAINT = lazy_regex(
     r"\b(?:still|again|same|broke|broken|crash\w*|errors?|fail\w*|exception|traceback|"
     r"doesn'?t|does not|didn'?t|did not|isn'?t|won'?t|not work\w*|nothing|wrong|issues?|"
     r"problems?|bug|exits?|exited|hangs?|stuck|missing|never)\b", re.IGNORECASE)
 #: A module an error names: ``module 'a.b' has no attribute``, ``cannot import name 'x' from
 #: 'a.b'``, ``No module named 'a.b'``.
-_MODULE = re.compile(r"(?:\bmodule|\bfrom|No module named)\s+'([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+)'")
+_MODULE = lazy_regex(r"(?:\bmodule|\bfrom|No module named)\s+'([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+)'")
 _MIN_LOG_LINES = 1
 #: How much of the person's next message is read for a verdict on the fix: its opening
 #: (a long new request may mention errors it wants handled, which says nothing of the fix).

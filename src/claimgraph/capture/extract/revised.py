@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from typing import Any, Iterable, Sequence
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.session import taught_at
 from claimgraph.logic.query_words import STOPWORDS
@@ -31,13 +32,13 @@ Candidate = dict[str, Any]
 
 #: Stances a person can revise (lessons and runners are about what happened, not asks).
 STANCES = frozenset({"x/convention", "x/decided", "core/prefers", "core/decided-against"})
-_CODE_SPAN = re.compile(r"`([^`\n]{2,80})`")
+_CODE_SPAN = lazy_regex(r"`([^`\n]{2,80})`")
 #: A named thing shaped like an identifier, a command option or a file name.
-_NAMED = re.compile(r"(?<![\w@/.-])(?:--?[a-z][\w-]+|@?[A-Za-z][\w]*(?:[-_./][\w]+)+|"
+_NAMED = lazy_regex(r"(?<![\w@/.-])(?:--?[a-z][\w-]+|@?[A-Za-z][\w]*(?:[-_./][\w]+)+|"
                     r"[a-z]+[A-Z][A-Za-z]+)(?![\w/-])")
-_WORD = re.compile(r"[A-Za-z][\w'-]{2,}")
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
-_NEGATION = re.compile(r"\b(?:no|not|nothing|none|never|don'?t|do not|doesn'?t|shouldn'?t|"
+_WORD = lazy_regex(r"[A-Za-z][\w'-]{2,}")
+_SENTENCE = lazy_regex(r"(?<=[.!?;])\s+|\n+")
+_NEGATION = lazy_regex(r"\b(?:no|not|nothing|none|never|don'?t|do not|doesn'?t|shouldn'?t|"
                        r"won'?t|without|avoid|stop|skip)\b", re.IGNORECASE)
 #: Content words an earlier request must share with the later sentence, at least, and the
 #: share of its own content words they must make up, when no named thing is shared.

@@ -12,6 +12,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event, Transcript
 from claimgraph.capture.foreign_paths import as_posix
@@ -22,12 +23,12 @@ from claimgraph.project import project_name
 
 OK, FAILED, UNKNOWN = "ok", "failed", "unknown"
 QUOTE_CHARS = 120
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_GEMINI_EXIT = re.compile(r"^Exit Code: (\d+)\s*$", re.MULTILINE)
+_IDENTIFIER = lazy_regex(r"[A-Za-z_][A-Za-z0-9_]*")
+_GEMINI_EXIT = lazy_regex(r"^Exit Code: (\d+)\s*$", re.MULTILINE)
 #: Codex's report of a command its sandbox ran and that exited non-zero, given as plain text
 #: instead of the usual JSON with metadata: "failed in sandbox LinuxSeccomp with execution
 #: error: …, exit code: 2, stdout: …".
-_CODEX_SANDBOX_EXIT = re.compile(r"^failed in sandbox \w+ with execution error:.{0,200}?"
+_CODEX_SANDBOX_EXIT = lazy_regex(r"^failed in sandbox \w+ with execution error:.{0,200}?"
                                  r"\bexit code: (\d+)", re.DOTALL)
 #: Results that are not the tool's verdict: the user said no, or the run was cut short.
 _REFUSED = "The user doesn't want to proceed"
@@ -38,14 +39,14 @@ _NOT_A_VERDICT = (_REFUSED, "[Request interrupted",
 _OPENING_CHARS = 1024
 _LONGEST_OPENING = max(map(len, _NOT_A_VERDICT))
 #: What the person typed while turning a call down (Claude Code puts it in the call's result).
-_REFUSAL_WORDS = re.compile(r"\bthe user said:\s*(?P<said>.+)", re.IGNORECASE | re.DOTALL)
+_REFUSAL_WORDS = lazy_regex(r"\bthe user said:\s*(?P<said>.+)", re.IGNORECASE | re.DOTALL)
 #: A paragraph of those words that speaks of the person in the third person ("The user …",
 #: "Note: The user's …"), and all after it: the harness talking to the agent, never the person,
 #: who writes to the agent, not about themselves. Newer Claude Code versions append such a note
 #: ("Note: The user's next message may contain a correction or preference. Pay close attention
 #: …"), and a question's "clarify" choice puts one in the words' place ("The user wants to
 #: clarify these questions. …"). The shape is kept, not the wording: templates change.
-_HARNESS_NOTE = re.compile(r"(?:\A|\n[ \t]*\n)[ \t]*(?:Note:[ \t]*)?The user(?:'s)?\s.*\Z",
+_HARNESS_NOTE = lazy_regex(r"(?:\A|\n[ \t]*\n)[ \t]*(?:Note:[ \t]*)?The user(?:'s)?\s.*\Z",
                            re.DOTALL)
 #: ``SessionView._judged``'s answers, made once: (verdict, starts with a refusal).
 _JUDGEMENTS = {(verdict, refused): (verdict, refused)
@@ -281,7 +282,7 @@ def transcript_evidence(line: int, quote: str) -> str:
     return f"transcript#L{line}: {short_quote(quote) or '(no text)'}"
 
 
-_TRANSCRIPT_LINE = re.compile(r"^transcript#L(?P<line>\d+):")
+_TRANSCRIPT_LINE = lazy_regex(r"^transcript#L(?P<line>\d+):")
 
 
 def taught_at(found: Mapping[str, Any]) -> int | None:

@@ -14,6 +14,7 @@ import re
 import shlex
 from dataclasses import dataclass
 from typing import Any, Mapping
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.foreign_paths import as_posix, windows_path
@@ -24,7 +25,7 @@ SHELL_TOOLS = names_of(SHELL)  # the one table: extract/tools.py
 OUTPUT_FILTERS = frozenset({"tail", "head", "cat", "tee", "less", "more"})
 _REDIRECTS = frozenset({">", ">>", "<", ">&", "&>", "<&", ">|", "&>>", "<<<"})
 _OPERATORS = frozenset({"&&", "||", ";", "&", "|", ";;"})
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_ASSIGNMENT = lazy_regex(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _WRAPPERS = frozenset({"sudo", "time", "nice", "command", "exec", "env", "nohup", "timeout"})
 
 

@@ -65,14 +65,15 @@ Pure: text in, a reason (or None) out.
 from __future__ import annotations
 
 import re
+from claimgraph.logic.lazy_regex import lazy_regex
 
 #: Words that say a sentence holds beyond the task at hand.
-_STANDING = re.compile(
+_STANDING = lazy_regex(
     r"\b(?:always|never|ever|every(?:\s+time)?|each time|whenever|any ?time|from now on|"
     r"going forward|in (?:the )?future|by default|as a rule|in general|as always|no longer|"
     r"in (?:this|the|our|all|every) (?:repo(?:sitory)?|project|codebase|code ?base|team|"
     r"projects|repos))\b", re.IGNORECASE)
-_NEED = re.compile(r"\bneeds?\s+to\b|\b(?:do|does|did|don'?t|doesn'?t|didn'?t|won'?t|"
+_NEED = lazy_regex(r"\bneeds?\s+to\b|\b(?:do|does|did|don'?t|doesn'?t|didn'?t|won'?t|"
                    r"will not|do not|does not|shouldn'?t)\s+need\b|\b(?:we|i|you)\s+need\b",
                    re.IGNORECASE)
 #: "also note in the README that …", "in AGENTS.md mention …": a change to a file the
@@ -80,44 +81,44 @@ _NEED = re.compile(r"\bneeds?\s+to\b|\b(?:do|does|did|don'?t|doesn'?t|didn'?t|wo
 _FILE = (r"(?:the\s+)?[`'\"]?(?:[\w./-]+\.(?:md|mdx|rst|txt|json|ya?ml|toml)|readme|changelog|"
          r"(?:agents|claude|gemini|contributing)(?:\s*|\.)md)\b")
 _EDIT_VERB = r"(?:add|note|mention|write|document|update|remove|delete|rename|put|append|insert)"
-_EDIT_REQUEST = re.compile(
+_EDIT_REQUEST = lazy_regex(
     r"^(?:(?:also|and|then|please|now|yes|ok(?:ay)?|so)[,\s]+)*(?:" + _EDIT_VERB
     + r"\b[^.;:]*?\b(?:in|to|into|from)\s+" + _FILE + r"|in\s+" + _FILE + r"[,\s]+(?:also\s+)?"
     + _EDIT_VERB + r"\b)", re.IGNORECASE)
 #: "make it part of the docs in release.md", "add this to the README": the thing to write
 #: is one the conversation named before (a pronoun), wherever the request stands in the
 #: sentence (after "if this is needed …" too): a change to a file for the task at hand.
-_EDIT_IT = re.compile(
+_EDIT_IT = lazy_regex(
     r"\b(?:" + _EDIT_VERB + r"|make|include)\s+(?:it|this|that|them|these|those)\b[^.;:]*?"
     r"\b(?:in|to|into|part of)\s+" + _FILE, re.IGNORECASE)
 #: A need under a condition ("if we need to add a flag, name it …") is a rule for that case.
-_CONDITION = re.compile(r"\b(?:if|when|whenever|in case|unless|once)\b[^,.;:]*$", re.IGNORECASE)
-_NOW = re.compile(r"\b(?:right now|now|today|tonight|tomorrow|for now|for the moment|at the moment|"
+_CONDITION = lazy_regex(r"\b(?:if|when|whenever|in case|unless|once)\b[^,.;:]*$", re.IGNORECASE)
+_NOW = lazy_regex(r"\b(?:right now|now|today|tonight|tomorrow|for now|for the moment|at the moment|"
                   r"this time|next|yet|currently|in this (?:session|task|pr|change|commit))\b",
                   re.IGNORECASE)
 #: "we would use …", "we could …": a possibility, not a decision ("I would prefer" is a
 #: preference; "if …, I would name it …" a rule for that case).
-_HYPOTHETICAL = re.compile(r"\b(?:we|i)\s+(?:would|could|might)\s+(?!prefer|like|rather|love|"
+_HYPOTHETICAL = lazy_regex(r"\b(?:we|i)\s+(?:would|could|might)\s+(?!prefer|like|rather|love|"
                            r"want|always|never)", re.IGNORECASE)
-_ANY_CONDITION = re.compile(r"\b(?:if|when|whenever|unless|in case)\b", re.IGNORECASE)
-_NARRATION = re.compile(r"\b(?:we|i)\s+(?:were|was|had been)\b", re.IGNORECASE)
-_MOOD = re.compile(r"^(?:(?:ok(?:ay)?|wow|yes|yeah|great|so|and|oh)[,!.]?\s+)*"
+_ANY_CONDITION = lazy_regex(r"\b(?:if|when|whenever|unless|in case)\b", re.IGNORECASE)
+_NARRATION = lazy_regex(r"\b(?:we|i)\s+(?:were|was|had been)\b", re.IGNORECASE)
+_MOOD = lazy_regex(r"^(?:(?:ok(?:ay)?|wow|yes|yeah|great|so|and|oh)[,!.]?\s+)*"
                    r"(?:we|i|you|this|it|that)(?:'re|'m|'s|\s+are|\s+am|\s+is|\s+will|'ll)\s+"
                    r"(?:(?:so|really|totally|going to|gonna|be|definitely|very)\s+)*"
                    r"[\w*-]+(?:\s+[\w*-]+)?[\s!.]*$", re.IGNORECASE)
-_AGENT_TURN = re.compile(r"\byou(?:\s+\w+ly)?\s+(?:\w+ed|did|made|wrote|got|forgot|missed|"
+_AGENT_TURN = lazy_regex(r"\byou(?:\s+\w+ly)?\s+(?:\w+ed|did|made|wrote|got|forgot|missed|"
                          r"took|went|gave|left|broke|understood|nailed)\b", re.IGNORECASE)
 #: A sentence whose subject is something said before it ("That's close", "if it's flaky …",
 #: "that approach is not an option"): its referent stays in the conversation.
-_LEANS_BACK = re.compile(
+_LEANS_BACK = lazy_regex(
     r"^(?:(?:ok(?:ay)?|yes|yeah|no|so|and|but|well)[,!.]?\s+)*(?:if\s+)?"
     r"(?:it|that|this|they|those|these)(?:'s|'re|\s+is|\s+are|\s+was|\s+were)\b|"
     r"\b(?:that|this|the above|the same)\s+(?:approach|option|one|idea|way|solution|plan)\b",
     re.IGNORECASE)
 #: "just push it there", "put them here": what and where are in the conversation before.
-_DEICTIC = re.compile(r"\b(?:it|them)\s+(?:there|here)\b", re.IGNORECASE)
+_DEICTIC = lazy_regex(r"\b(?:it|them)\s+(?:there|here)\b", re.IGNORECASE)
 #: "just the readme, not all md": a scope for the request at hand, with no verb of its own.
-_SCOPE_ONLY = re.compile(
+_SCOPE_ONLY = lazy_regex(
     r"^(?:(?:ok(?:ay)?|yes|yeah|no|so|and|but)[,!.]?\s+)*(?:just|only)\s+"
     r"(?:(?:the|this|that|these|those)\s+)?[\w.-]+(?:\s+[\w.-]+)?\s*,\s*(?:(?:but|and)\s+)?not\b",
     re.IGNORECASE)
@@ -125,32 +126,32 @@ _SCOPE_ONLY = re.compile(
 #: "first let's clarify …", "we will still check X after all the updates"): a step of
 #: today's sequence, not a rule. A plan under a condition ("if …, then we use …") is left alone.
 _PLAN_SUBJECT = r"(?:we|i)(?:'ll|\s+(?:will|shall|should|can|must|are going to|am going to))|let'?s"
-_SEQUENCED = re.compile(
+_SEQUENCED = lazy_regex(
     r"\b(?:" + _PLAN_SUBJECT + r")\s+(?:\w+\s+)?first\b|\bfirst,?\s+(?:" + _PLAN_SUBJECT
     + r")\b|\b(?:" + _PLAN_SUBJECT + r")\b[^.;:]*\b(?:afterwards|after (?:all|every|each) "
     r"(?:the |of the )?\w+s|after (?:that|this|these|those))\b", re.IGNORECASE)
 #: A plan to deliberate ("we should also think about which …", "let's research how …"):
 #: it decides nothing yet; what was decided is in what the session then did.
-_DELIBERATE = re.compile(
+_DELIBERATE = lazy_regex(
     r"\b(?:" + _PLAN_SUBJECT + r")\s+(?:also\s+|first\s+|still\s+)*(?:think about|think "
     r"through|research|look into|investigate|explore|figure out|find out|find a way|clarify|"
     r"discuss|brainstorm|consider)\b", re.IGNORECASE)
 #: A want whose object is the thing being made in this conversation: "this document, I want
 #: everything we discussed in it", "I'd like the plan to cover what we talked about".
-_WANT = re.compile(r"\b(?:i|we)(?:\s+(?:really|also|just))*(?:\s+(?:want|would like|wish)|"
+_WANT = lazy_regex(r"\b(?:i|we)(?:\s+(?:really|also|just))*(?:\s+(?:want|would like|wish)|"
                    r"'d like)\b", re.IGNORECASE)
-_DELIVERABLE = re.compile(
+_DELIVERABLE = lazy_regex(
     r"\b(?:this|the current)\s+(?:document|doc|page|file|pr|pull request|feature|plan|spec|"
     r"report|script|section|change|draft|ticket|issue|task|summary|prompt)\b|"
     r"\b(?:we|you|i)(?:'ve|\s+have)?\s+(?:just\s+)?(?:discussed|talked about|agreed on|went "
     r"over|covered)\b", re.IGNORECASE)
 #: A remark on the person's situation with no rule in it ("I am on a mac", "I'm not seeing
 #: the project on github"): a state of the moment, stated, not decided.
-_SITUATION = re.compile(
+_SITUATION = lazy_regex(
     r"^(?:(?:ok(?:ay)?|so|and|but|well|hmm|also|btw)[,!.]?\s+)*i(?:'m|\s+am)\s+(?:not\s+|"
     r"currently\s+|still\s+|just\s+)*(?:on|seeing|getting|running|looking at|working on|"
     r"having|trying|stuck)\b", re.IGNORECASE)
-_RULE_WORD = re.compile(r"\b(?:should|must|shall|need|have to|has to|want|prefer|like|use|"
+_RULE_WORD = lazy_regex(r"\b(?:should|must|shall|need|have to|has to|want|prefer|like|use|"
                         r"don'?t|do not|avoid|keep|make sure|only|let'?s)\b", re.IGNORECASE)
 
 
@@ -160,7 +161,7 @@ NEEDS_NOW = "what the current work needs"
 
 
 #: The person thinking aloud: a sentence that opens with a guess or a doubt (a few languages).
-_GUESS = re.compile(
+_GUESS = lazy_regex(
     r"^\W*(?:i (?:suppose|guess|assume|believe|wonder)|i'?m not sure|not sure|perhaps|maybe|"
     r"probably|possibly|presumably|(?:it )?seems? (?:like|that|to)|je (?:suppose|crois)|"
     r"peut-être|vielleicht|ich (?:glaube|vermute)|quizás?|tal vez|supongo|forse|suppongo|"
@@ -213,7 +214,7 @@ _GO_ON = (r"(?:proceed|continue|go ahead|go on|carry on|keep going|move on|move 
           r"go forward|start|begin|stop|resume)\b(?!\s+\w+ing\b)")
 #: Whether or how to go on: "How do you want me to proceed?", "Shall I continue?", "Should I go
 #: ahead with the migration?", "Ready to proceed?", "Proceed with the rest?".
-_GOING_ON = re.compile(
+_GOING_ON = lazy_regex(
     r"\bhow (?:would|do|should|shall) (?:you|we|i) (?:(?:like|want|prefer) (?:me |us )?to )?"
     + _GO_ON + r"|"
     r"\b(?:shall|should|can|may) (?:i|we) (?:now |then |just |still )?" + _GO_ON + r"|"
@@ -223,7 +224,7 @@ _GOING_ON = re.compile(
     r"\bnext steps?\b", re.IGNORECASE)
 #: What to do, or in which order: "What would you like me to do next?", "Which should I
 #: tackle first?", "In what order should I fix them?".
-_ORDER = re.compile(
+_ORDER = lazy_regex(
     r"\bin (?:what|which) order\b|\bwhich (?:\w+ )?(?:first|next)\b|"
     r"\b(?:which|what)\b[^?]*\b(?:should|shall|do you want|would you like) (?:i|we|me|us)\b"
     r"[^?]*\b(?:first|next)\b|"
@@ -231,25 +232,25 @@ _ORDER = re.compile(
     re.IGNORECASE)
 #: A question choosing among things ("Which approach should I go ahead with?"): the options
 #: decide what it is about, unless it asks for an order.
-_CHOICE = re.compile(r"^(?:which|what)\b", re.IGNORECASE)
+_CHOICE = lazy_regex(r"^(?:which|what)\b", re.IGNORECASE)
 #: A yes/no offer of the agent's own next step ("Want me to commit this?", "Would you like me
 #: to add tests?", "Shall I open a PR?"): the one thing asked is whether it goes on. With "or"
 #: it offers alternatives ("Want me to use Redis or SQLite?"), and naming one of the options
 #: laid out ("Want me to patch the tool for option 1?") it puts that option up for choosing:
 #: then the options decide what it is about.
-_OFFER = re.compile(
+_OFFER = lazy_regex(
     r"^(?:(?:so|ok(?:ay)?|and|also|then|now)\W+)*(?:(?:do|would) you (?:want|like) me to|"
     r"want me to|shall i|shall we)\b", re.IGNORECASE)
-_ALTERNATIVE = re.compile(
+_ALTERNATIVE = lazy_regex(
     r"\bor\b|\bwhich\b|\beither\b|\b(?:option|approach|alternative|variant|choice)\s*#?\s*"
     r"(?:\d+|[A-E])\b|\b(?:first|second|third|last|other) (?:one|option|approach)\b",
     re.IGNORECASE)
 #: A question of a message: a run of words up to its "?"; in a text that asks nothing, each
 #: sentence or line is read on its own.
-_ASKED = re.compile(r"[^.?!\n]*\?")
-_SAID = re.compile(r"[^.?!\n]+")
+_ASKED = lazy_regex(r"[^.?!\n]*\?")
+_SAID = lazy_regex(r"[^.?!\n]+")
 #: Markup and list marks before a question's first word.
-_LEAD = re.compile(r"^[\s>*_#`-]*(?:\d+[.)]\s*)?(?:[*_`]+\s*)?")
+_LEAD = lazy_regex(r"^[\s>*_#`-]*(?:\d+[.)]\s*)?(?:[*_`]+\s*)?")
 
 
 def process_question(text: str) -> bool:
@@ -270,7 +271,7 @@ def _going_on(question: str) -> bool:
         _OFFER.match(question) and not _ALTERNATIVE.search(question))
 
 
-_TOKEN = re.compile(r"[a-z0-9']+")
+_TOKEN = lazy_regex(r"[a-z0-9']+")
 #: A speech-to-text restart says the same three words again within a few words; a
 #: sentence that repeats a phrase further on ("only time and not full date … only day and
 #: time and not full date") is stressing it.
@@ -305,24 +306,24 @@ def not_one_rule(sentence: str) -> str | None:
 
 
 #: The agent speaking of itself: its own turn, not the project.
-_FIRST_PERSON = re.compile(r"(?:^|[^\w'])(?:I|I'm|I've|I'll|I'd|me|my|myself)(?![\w'])")
+_FIRST_PERSON = lazy_regex(r"(?:^|[^\w'])(?:I|I'm|I've|I'll|I'd|me|my|myself)(?![\w'])")
 #: What happened this turn ("was edited", "were changed", "has been updated").
-_REPORTED = re.compile(r"\b(?:was|were|has been|have been|had been|got)\s+(?:\w+ly\s+)?"
+_REPORTED = lazy_regex(r"\b(?:was|were|has been|have been|had been|got)\s+(?:\w+ly\s+)?"
                        r"(?:\w+ed|made|done|run|written|built|left|kept|set|put|taken|given|"
                        r"found|shown|seen|touched|changed)\b", re.IGNORECASE)
-_PROGRESS = re.compile(r"^(?:now|next|then|first|still)\b|^(?:running|checking|adding|updating|"
+_PROGRESS = lazy_regex(r"^(?:now|next|then|first|still)\b|^(?:running|checking|adding|updating|"
                        r"looking|waiting|starting|working|trying|fixing|investigating)\b",
                        re.IGNORECASE)
 #: A state that holds only for now (a branch behind its base, work still pending).
-_FOR_NOW = re.compile(r"\b(?:still|currently|at the moment|so far|as of now|for now|yet|"
+_FOR_NOW = lazy_regex(r"\b(?:still|currently|at the moment|so far|as of now|for now|yet|"
                       r"pending|in progress|by \d+ commits?)\b", re.IGNORECASE)
 
 
 #: The person addressed ("If you tag releases, …", "capture your team principles"): the
 #: agent's advice or instructions to them, outside any quotation.
-_SECOND_PERSON = re.compile(r"(?<![\w'])(?:you|your|yours|you'll|you're|you've|you'd)(?![\w'])",
+_SECOND_PERSON = lazy_regex(r"(?<![\w'])(?:you|your|yours|you'll|you're|you've|you'd)(?![\w'])",
                             re.IGNORECASE)
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'|`[^`]*`|\([^()]*\)")
+_QUOTED = lazy_regex(r"\"[^\"]*\"|“[^”]*”|'[^']*'|`[^`]*`|\([^()]*\)")
 
 
 def addresses_person(text: str) -> bool:

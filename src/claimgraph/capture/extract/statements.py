@@ -37,6 +37,7 @@ import dataclasses
 import posixpath
 import re
 from typing import Any, Iterator
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.packed import text_head
@@ -57,44 +58,44 @@ from claimgraph.logic.carried_out import names_a_removed_file
 #: Apache") is not stored as itself: it says which option, not what it is; ``picks`` stores the
 #: option it names, and the bare words must never stand in its place.
 PICKED = "only picks an offered option (stored with the option, picks)"
-_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
+_COMMAND_ARGS = lazy_regex(r"<command-args>(.*?)</command-args>", re.DOTALL)
 _MIN_WORDS = 3
-_ABOUT_ME = re.compile(r"\b(?:i|i'm|i'd|i've|me|my|myself)\b", re.IGNORECASE)
+_ABOUT_ME = lazy_regex(r"\b(?:i|i'm|i'd|i've|me|my|myself)\b", re.IGNORECASE)
 #: What makes a first-person sentence about the person across projects rather than a wish
 #: for the work in hand ("I don't want a dark mode here"): a habit or a generality ("I
 #: always…", "in all my projects…", "I usually…") or who they are ("I'm a…", "I am…").
-_ACROSS_PROJECTS = re.compile(
+_ACROSS_PROJECTS = lazy_regex(
     r"\b(?:always|never|usually|generally|in general|typically|normally|everywhere|"
     r"whenever|by default|all (?:of )?my|every (?:project|repo\w*|codebase)|"
     r"any (?:project|repo\w*|codebase)|across (?:\w+ )?(?:projects|repos\w*|codebases)|"
     r"i'm an?|i am an?|my (?:usual|own|personal|global)|personally)\b", re.IGNORECASE)
-_PICK = re.compile(r"\b(?:option|approach|choice|alternative|variant)\s+(?:\d+|[a-e])\b|"
+_PICK = lazy_regex(r"\b(?:option|approach|choice|alternative|variant)\s+(?:\d+|[a-e])\b|"
                    r"\b(?:first|second|third|last) (?:one|option)\b", re.IGNORECASE)
-_OPTION_LINE = re.compile(r"^\s*(?:\d+[.)]|[a-zA-Z][.)]|\**option\s+\w+)",
+_OPTION_LINE = lazy_regex(r"^\s*(?:\d+[.)]|[a-zA-Z][.)]|\**option\s+\w+)",
                           re.IGNORECASE | re.MULTILINE)
 #: The class the model says, as the fact's predicate; a personal sentence is a preference of
 #: the user (user scope), unless the phrase lists read it as a rule or a choice.
 PREDICATES = {"convention": CONVENTION, "decision": DECISION, "preference": PREFERS}
-_ASIDE = re.compile(r"\s*\((?:but|and|except|although|though|just)\s+(?P<clause>[^()]{8,})\)",
+_ASIDE = lazy_regex(r"\s*\((?:but|and|except|although|though|just)\s+(?P<clause>[^()]{8,})\)",
                     re.IGNORECASE)
 #: A prompt or command file expanded into the message (a Codex custom prompt, spec-kit's
 #: commands): YAML front matter opens it.
-_FRONT_MATTER = re.compile(r"\A\s*---[ \t]*\n[\w-]+[ \t]*:[^\n]*\n(?:[^\n]*\n){0,40}?"
+_FRONT_MATTER = lazy_regex(r"\A\s*---[ \t]*\n[\w-]+[ \t]*:[^\n]*\n(?:[^\n]*\n){0,40}?"
                            r"---[ \t]*(?:\n|\Z)")
 #: The slot such a template fills with what the person typed after the command: a "User
 #: Input" (or "Arguments") heading, then a fenced block.
-_SLOT = re.compile(r"^#{1,6}[ \t]*(?:user input|user request|arguments)[ \t]*:?[ \t]*\n\s*"
+_SLOT = lazy_regex(r"^#{1,6}[ \t]*(?:user input|user request|arguments)[ \t]*:?[ \t]*\n\s*"
                    r"(?P<fence>```|~~~)[^\n]*\n(?P<said>.*?)(?P=fence)",
                    re.IGNORECASE | re.MULTILINE | re.DOTALL)
 #: A placeholder left unfilled ("$ARGUMENTS", "{{args}}"): the slot was empty.
-_PLACEHOLDER = re.compile(r"\$ARGUMENTS\b|\{\{\s*[\w.-]+\s*\}\}")
+_PLACEHOLDER = lazy_regex(r"\$ARGUMENTS\b|\{\{\s*[\w.-]+\s*\}\}")
 #: A markup element spanning lines (``<agent-activation …>`` … ``</agent-activation>``, an IDE's
 #: ``<ide_selection>``, an image placeholder): written by a tool, a framework or a harness,
 #: never typed by the person, whatever its tag.
-_ELEMENT = re.compile(r"<(?P<tag>[A-Za-z][\w.:-]*)\b[^<>\n]*>[^\n]*\n.*?</(?P=tag)\s*>",
+_ELEMENT = lazy_regex(r"<(?P<tag>[A-Za-z][\w.:-]*)\b[^<>\n]*>[^\n]*\n.*?</(?P=tag)\s*>",
                       re.DOTALL)
 #: A step of an ordered or bulleted list, as an instruction template numbers them.
-_STEP_LINE = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+\S", re.MULTILINE)
+_STEP_LINE = lazy_regex(r"^\s*(?:\d+[.)]|[-*•])\s+\S", re.MULTILINE)
 _TEMPLATE_STEPS = 3
 
 
@@ -218,11 +219,11 @@ def _not_stored(verdict: Any, sentence: str, view: SessionView,
 
 #: The person asks the agent to carry something into later turns ("keep in mind", "don't
 #: forget", "n'oublie pas", "tieni presente", "denk daran"): kept tiny, a few languages.
-_REMINDER = re.compile(
+_REMINDER = lazy_regex(
     r"\b(?:keep in mind|bear in mind|remember (?:that|to)|don'?t forget|do not forget)\b|"
     r"n'oublie(?:z)? pas|garde(?:z)? (?:en tête|à l'esprit)|tieni (?:presente|a mente)|"
     r"ricorda(?:ti)? (?:che|di)|denk(?:e|t)? (?:dran|daran)", re.IGNORECASE)
-_NEEDS = re.compile(r"\b(?:needs?|have|has) to\b", re.IGNORECASE)
+_NEEDS = lazy_regex(r"\b(?:needs?|have|has) to\b", re.IGNORECASE)
 
 
 def reminded_scope(sentence: str, lenient: frozenset[str] = frozenset()) -> str | None:
@@ -245,13 +246,13 @@ _CORRECTION_LENIENT = frozenset({LEANS_BACK, NEEDS_NOW})
 #: well above the phrase floor. Chosen on whole sessions (docs/capture.md, "Corrections").
 CORRECTION_FLOOR = 0.65
 _CORRECTION_WORDS = (4, 40)
-_RULE = re.compile(r"\b(?:should|must|shall|ought|never|not|no|don'?t|doesn'?t|only|avoid|keep|"
+_RULE = lazy_regex(r"\b(?:should|must|shall|ought|never|not|no|don'?t|doesn'?t|only|avoid|keep|"
                    r"need|needs|want|prefer|like|instead)\b", re.IGNORECASE)
 
 
 #: A sentence whose subject is a bare pronoun ("it should be local only"): what it is about
 #: stayed in the conversation, so stored alone it says nothing, however it was carried out.
-_PRONOUN_SUBJECT = re.compile(
+_PRONOUN_SUBJECT = lazy_regex(
     r"^(?:(?:ok(?:ay)?|yes|yeah|no|nope|so|and|but|well|hey|hmm)[,!.…]*\s+)*"
     r"(?:it|that|this|they|those|these|them)(?:'s|'re|\b)(?!\s+(?:way|approach|option|idea)\b)",
     re.IGNORECASE)
@@ -276,13 +277,13 @@ def confirmed_correction(verdict: Any, sentence: str, changes: list[str]) -> Any
 #: How a transcript shows the person cut the agent's turn short. A call they turned down is
 #: its result's mark (``Event.turned_down``, set by each reader), not words anywhere: an
 #: agent's message or a command's output quoting "rejected by user" turned nothing down.
-_CUT_SHORT = re.compile(r"\[Request interrupted|turn_aborted|aborted by user|Operation Cancelled",
+_CUT_SHORT = lazy_regex(r"\[Request interrupted|turn_aborted|aborted by user|Operation Cancelled",
                         re.IGNORECASE)
 #: An order that corrects the agent: a negative one ("stop trying to run …", "don't …",
 #: "never …") or one that keeps what it was about to remove ("keep the X skill"), in English
 #: and a few other languages; not a dismissal ("never mind", "don't worry") nor a "go on"
 #: ("keep going").
-_STOP_ORDER = re.compile(
+_STOP_ORDER = lazy_regex(
     r"^(?:(?:no|ok(?:ay)?|hey|please|pls|and|oops|wait)[,.!]*\s+)*(?:stop|quit|don'?t|dont|"
     r"do not|never|no more|arr[eê]te(?:z)? de|smetti(?:la)? di|hör auf)\b"
     r"(?!\s+(?:mind|worry|bother)\b)|^(?:(?:no|ok(?:ay)?|please|oops|wait)[,.!]*\s+)*keep\b"
@@ -406,7 +407,7 @@ def said_around_paste(text: str) -> str:
 
 
 #: The words of a file name: "git-flow", "gitFlow", "GIT_FLOW" are all "git", "flow".
-_NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_NAME_WORD = lazy_regex(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 #: A one-word name ("notes", "plan", "summary") is said by chance; a name of two words said
 #: together is a page asked for.
 _MIN_NAME_WORDS = 2

@@ -21,6 +21,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterator
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.code import (
     Definition, definitions, is_test_file, language_of)
@@ -33,18 +34,18 @@ from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.writes import FileOp, removes, session_ops
 
 MAX_DEFINITIONS_PER_FILE = 20
-_RUST_MODS = re.compile(r"^[ \t]*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", re.MULTILINE)
+_RUST_MODS = lazy_regex(r"^[ \t]*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", re.MULTILINE)
 #: A crate's root: its ``mod`` lines are the crate's layout, the one map of where each part
 #: of it lives. A folder's index (``mod.rs``, ``__init__.py``, ``index.ts``) only lists the
 #: submodules beside it, which a glance at the folder shows: it yields nothing.
 _INDEX_FILES = {"lib.rs": _RUST_MODS, "main.rs": _RUST_MODS}
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_IDENTIFIER = lazy_regex(r"[A-Za-z_][A-Za-z0-9_]*")
 #: A word of letters only, lower-case ("config", "db", "dashboard") or capitals ("GET",
 #: "POST", "API"): in a person's prose, or as a command's argument in a lesson, it is a word
 #: (or an acronym), not a name of the code -- unless the person set it in a code span. Where
 #: such a word is defined is one glance at the CLI, or in every route file.
-_PLAIN_WORD = re.compile(r"^(?:[a-z]+|[A-Z]+)$")
-_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+_PLAIN_WORD = lazy_regex(r"^(?:[a-z]+|[A-Z]+)$")
+_CODE_SPAN = lazy_regex(r"`([^`\n]+)`")
 _VENDORED = frozenset({"node_modules", ".venv", "venv", "site-packages", "_build", "target",
                        "dist", "build", "vendor", ".git", "deps", "__pycache__"})
 

@@ -53,6 +53,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.lessons import run_verdict, same_command_key
@@ -68,67 +69,67 @@ DECIDED, ROLE, LESSON = "x/decided", "x/role", "core/failure-mode"
 _SETUP = frozenset({"cd", "source", ".", "export", "set", "sleep"})
 MAX_PER_SUMMARY = 12
 _MIN_BULLETS = 3
-_HEADING = re.compile(r"^\s*(?:#{1,6}\s*|"
+_HEADING = lazy_regex(r"^\s*(?:#{1,6}\s*|"
                       r"\d+\.\s+(?=[A-Z][\w ]+:\s*$))?(?:\*\*)?(?P<title>[A-Z][^*#\n]{2,60}?)"
                       r"(?:\*\*)?\s*:?\s*(?:\*\*)?\s*$")
-_BOLD_LABEL = re.compile(r"^\s*[-*]?\s*\*\*(?P<title>[^*]{3,60}?)\*\*:?\s*$")
-_BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*•]|\d+[.)])\s+(?P<text>.+)$")
+_BOLD_LABEL = lazy_regex(r"^\s*[-*]?\s*\*\*(?P<title>[^*]{3,60}?)\*\*:?\s*$")
+_BULLET = lazy_regex(r"^(?P<indent>\s*)(?:[-*•]|\d+[.)])\s+(?P<text>.+)$")
 #: Checked in order: a heading that introduces reasons ("Why it is faster", "Reasons")
 #: lists reasons, not decisions (a count that explains a speed-up is no decision); a
 #: proposal's words come next, so "Recommended approach" or "Fix plan" is a plan (nothing in
 #: it was done yet), not a decision or a lesson. A "why" later in a heading ("What changed
 #: and why") leaves its bullets to their shape.
 _SECTIONS = (
-    (None, re.compile(r"^\W*(?:why|reasons?|because)\b", re.I)),
-    (None, re.compile(r"plan|next|todo|pending|remaining|propos|phase|recommend|suggest|"
+    (None, lazy_regex(r"^\W*(?:why|reasons?|because)\b", re.I)),
+    (None, lazy_regex(r"plan|next|todo|pending|remaining|propos|phase|recommend|suggest|"
                       r"consideration|question|summary request|intent|request|option|"
                       r"if you want|would you like", re.I)),
-    (LESSON, re.compile(r"error|issue|problem|fix|gotcha|pitfall|lesson|bug", re.I)),
-    (DECIDED, re.compile(r"decision|adaptation|approach|design|trade-?off|chose|choice|"
+    (LESSON, lazy_regex(r"error|issue|problem|fix|gotcha|pitfall|lesson|bug", re.I)),
+    (DECIDED, lazy_regex(r"decision|adaptation|approach|design|trade-?off|chose|choice|"
                          r"rationale", re.I)),
-    (None, re.compile(r"step", re.I)),
+    (None, lazy_regex(r"step", re.I)),
 )
-_FIX = re.compile(r"\s*(?:→|->|=>|\s[-–—]\s*(?:fixed|solved|resolved)\s+(?:by|with)|"
+_FIX = lazy_regex(r"\s*(?:→|->|=>|\s[-–—]\s*(?:fixed|solved|resolved)\s+(?:by|with)|"
                   r";?\s*fix(?:ed)?:|"
                   r"\bfixed by\b|\bresolved by\b|\bsolution:)\s*", re.I)
-_PATH_LEAD = re.compile(r"^(?:\*\*)?`(?P<path>(?:[\w@.-]+/)*[\w@-]+\.[a-z]{1,5}|"
+_PATH_LEAD = lazy_regex(r"^(?:\*\*)?`(?P<path>(?:[\w@.-]+/)*[\w@-]+\.[a-z]{1,5}|"
                         r"[A-Za-z_][\w.]*\(\))"
                         r"(?::[\d-]+)?`"
                         r"(?:\*\*)?\s*(?:[-–—:]\s*|\((?:new|modified|created)[^)]*\)\s*[-–—:]?\s*)?"
                         r"(?P<rest>.+)$", re.I)
-_PROPOSAL = re.compile(r"<proposed_plan>")
+_PROPOSAL = lazy_regex(r"<proposed_plan>")
 #: "Replaced external `audience` input with `github-app`": what the session changed, in the
 #: closing report -- the state it left, named on both sides.
-_REPLACED = re.compile(r"^(?:replaced|swapped)\s+.*`[^`]+`.*\s(?:with|by)\s+.*`[^`]+`", re.I)
-_NUMBERED = re.compile(r"^\s*\d+[.)]\s")
-_INSTEAD = re.compile(r"\b(?:instead of|rather than)\b", re.I)
-_VERB_START = re.compile(r"^(?:[a-z]+s|is|are|has|holds|wraps|defines|exports|owns|keeps|"
+_REPLACED = lazy_regex(r"^(?:replaced|swapped)\s+.*`[^`]+`.*\s(?:with|by)\s+.*`[^`]+`", re.I)
+_NUMBERED = lazy_regex(r"^\s*\d+[.)]\s")
+_INSTEAD = lazy_regex(r"\b(?:instead of|rather than)\b", re.I)
+_VERB_START = lazy_regex(r"^(?:[a-z]+s|is|are|has|holds|wraps|defines|exports|owns|keeps|"
                          r"creates|runs|compensates?|contains|provides|handles)\b")
-_MARKDOWN = re.compile(r"\*\*|__")
+_MARKDOWN = lazy_regex(r"\*\*|__")
 #: A bullet that is one quotation and nothing else (the person's words, echoed back).
-_WHOLE_QUOTE = re.compile(r'^\s*(?:"[^"]+"|“[^”]+”)\s*$')
+_WHOLE_QUOTE = lazy_regex(r'^\s*(?:"[^"]+"|“[^”]+”)\s*$')
 #: What happened to a file or what it lacks ("was not updated", "does NOT pass criteria"):
 #: a report of the turn or a diagnosis, not what the file is for.
-_NOT_A_ROLE = re.compile(r"^(?:was|were|has been|had|(?:\w+\s+)?(?:not|never)\b|"
+_NOT_A_ROLE = lazy_regex(r"^(?:was|were|has been|had|(?:\w+\s+)?(?:not|never)\b|"
                          r"(?:does|did|is|has)\s*n[o']t\b|lacks)", re.I)
 #: A citation or a conversational tail after what a file does ("…, which explains the …").
-_ASIDE = re.compile(r"\s*\(`[^`]*`\)|,\s*which (?:explains|is why|means)\b.*$")
-_ATTEMPTS = re.compile(r"\b(?:tried|attempts?|attempted)\b", re.I)
-_CHOICE = re.compile(r"^(?:used|use|chose|chosen|went with|picked|kept|modell?ed|represented|"
+_ASIDE = lazy_regex(r"\s*\(`[^`]*`\)|,\s*which (?:explains|is why|means)\b.*$")
+_ATTEMPTS = lazy_regex(r"\b(?:tried|attempts?|attempted)\b", re.I)
+_CHOICE = lazy_regex(r"^(?:used|use|chose|chosen|went with|picked|kept|modell?ed|represented|"
                      r"switched|replaced|preferred|opted)\b", re.I)
 #: A change log ("Updated `docs.yml` checkout SHA: `34e…` → `11b…`"), not an error and its fix.
-_CHANGE_REPORT = re.compile(r"^(?:updated|changed|bumped|renamed|set|moved|added|removed|"
+_CHANGE_REPORT = lazy_regex(r"^(?:updated|changed|bumped|renamed|set|moved|added|removed|"
                             r"replaced|switched|pinned|upgraded|downgraded)\b", re.I)
 #: What the agent did ("`av-dsc`: clarified that storage must …"): a report, not a rule.
-_DONE_REPORT = re.compile(r"^(?:`[^`]+`\s*:?\s*|[\w.-]+:\s+)?(?!need)[a-z]+ed\b", re.I)
+_DONE_REPORT = lazy_regex(r"^(?:`[^`]+`\s*:?\s*|[\w.-]+:\s+)?(?!need)[a-z]+ed\b", re.I)
 #: "No 5 KB limit": a property in a comparison, not a rule -- unless it names the thing it
 #: rules out ("No backward compatibility for `.agentv/results/runs/`").
-_BARE_NO = re.compile(r"^no\s+(?!\w+ing\b)(?:\S+\s+){0,4}\S+$", re.I)
+_BARE_NO = lazy_regex(r"^no\s+(?!\w+ing\b)(?:\S+\s+){0,4}\S+$", re.I)
 #: A word with a letter in it: a problem or a fix is told in words, not in figures.
-_WORD = re.compile(r"[A-Za-z]{2,}")
+_WORD = lazy_regex(r"[A-Za-z]{2,}")
 #: A commit reference or a conventional-commit subject at the start of a bullet: the log of
 #: what was committed, not an error and its fix.
-_COMMIT = re.compile(r"^`?(?:[0-9a-f]{7,40}\b|(?:fix|feat|ci|docs|chore|refactor|test|build|"
+_COMMIT = lazy_regex(r"^`?(?:[0-9a-f]{7,40}\b|(?:fix|feat|ci|docs|chore|refactor|test|build|"
                      r"style|perf)(?:\([^)]*\))?!?:)", re.I)
 #: Words any failure output or account of one holds: they point at no failure in particular.
 _GENERIC = frozenset("""error errors failed failing fails failure failures issue issues problem
@@ -136,12 +137,12 @@ problems build builds test tests when with from that this were have been because
 should which there their then than into after before while using used does didn't doesn't
 not none only also just like make made need needs needed work works worked working still
 """.split())
-_CODE_SPAN = re.compile(r"`([^`]{3,})`")
+_CODE_SPAN = lazy_regex(r"`([^`]{3,})`")
 #: A token that names something (a path, an identifier, a flag, a version): one shared with
 #: a failure's output ties the account to it.
-_NAMING = re.compile(r"[\w.-]*(?:[_./:]|\d[A-Za-z]|[a-z][A-Z])[\w./:-]*|--?[a-z][\w-]+")
+_NAMING = lazy_regex(r"[\w.-]*(?:[_./:]|\d[A-Za-z]|[a-z][A-Z])[\w./:-]*|--?[a-z][\w-]+")
 #: Slips in the session's own new code are not lessons about the project.
-_OWN_SLIP = re.compile(r"compile error|syntax error|typo|undefined (?:variable|function)|"
+_OWN_SLIP = lazy_regex(r"compile error|syntax error|typo|undefined (?:variable|function)|"
                        r"unused (?:variable|import|alias)|missing (?:import|require)", re.I)
 
 
@@ -337,7 +338,7 @@ class _Output:
         return self._words if self._words is not None else self._read()
 
 
-_WORD_RUN = re.compile(r"\w+")
+_WORD_RUN = lazy_regex(r"\w+")
 
 
 def _utf8(text: str) -> bytes:

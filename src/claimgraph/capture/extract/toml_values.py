@@ -9,21 +9,21 @@ returns None for a shape it does not know, never a wrong value.
 
 from __future__ import annotations
 
-import re
+from claimgraph.logic.lazy_regex import lazy_regex
 from typing import Any
 
-_LITERAL = re.compile(r'"([^"\\]*)"|\'([^\']*)\'')
-_ORPHAN_STRING = re.compile(r'^"([^"\\]*)"\s*,?\s*(?:#.*)?$|^\'([^\']*)\'\s*,?\s*(?:#.*)?$')
-_BRACKET = re.compile(r"[\[\]{}]")
-_STRINGS_AND_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#.*')
-_TRAILING_COMMENT = re.compile(r"\s*#[^\"'\]}]*$")
+_LITERAL = lazy_regex(r'"([^"\\]*)"|\'([^\']*)\'')
+_ORPHAN_STRING = lazy_regex(r'^"([^"\\]*)"\s*,?\s*(?:#.*)?$|^\'([^\']*)\'\s*,?\s*(?:#.*)?$')
+_BRACKET = lazy_regex(r"[\[\]{}]")
+_STRINGS_AND_COMMENT = lazy_regex(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#.*')
+_TRAILING_COMMENT = lazy_regex(r"\s*#[^\"'\]}]*$")
 _PLAIN_STRING = r'(?:"[^"\\]*"|\'[^\']*\')'
 _STRINGS = rf"\[\s*(?:{_PLAIN_STRING}\s*(?:,\s*{_PLAIN_STRING}\s*)*,?\s*)?\]"
-_STRING_LIST = re.compile(rf"^{_STRINGS}$")
-_INLINE_PAIR = re.compile(rf"\s*([A-Za-z0-9_-]+)\s*=\s*({_PLAIN_STRING}|true|false|-?[0-9][0-9_]*|"
+_STRING_LIST = lazy_regex(rf"^{_STRINGS}$")
+_INLINE_PAIR = lazy_regex(rf"\s*([A-Za-z0-9_-]+)\s*=\s*({_PLAIN_STRING}|true|false|-?[0-9][0-9_]*|"
                           rf"{_STRINGS})\s*(?:,|$)")
-_ARRAY_OPEN = re.compile(r"^\[\s*(?:#.*)?$")
-_ARRAY_CLOSE = re.compile(r"^\]\s*,?\s*(?:#.*)?$")
+_ARRAY_OPEN = lazy_regex(r"^\[\s*(?:#.*)?$")
+_ARRAY_CLOSE = lazy_regex(r"^\]\s*,?\s*(?:#.*)?$")
 
 
 def plain_string(line: str) -> str | None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import posixpath
 import re
 from typing import Any, Iterator
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.commands import env_names, kind_of, kind_of_text
@@ -74,12 +75,12 @@ PACKAGE_ADDS = {
     ("cargo", "add"): ("rust", _CARGO_VALUES, set()), ("go", "get"): ("go", set(), set()),
 }
 _NAME_SHAPES = {
-    "python": re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"),
-    "js": re.compile(r"(?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*", re.IGNORECASE),
-    "rust": re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*"),
-    "go": re.compile(r"[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[\w.~-]+)+", re.IGNORECASE),
+    "python": lazy_regex(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"),
+    "js": lazy_regex(r"(?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*", re.IGNORECASE),
+    "rust": lazy_regex(r"[A-Za-z0-9][A-Za-z0-9_-]*"),
+    "go": lazy_regex(r"[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[\w.~-]+)+", re.IGNORECASE),
 }
-_PYTHON_PIN = re.compile(r"\[.*$|[=<>!~;@ ].*$")
+_PYTHON_PIN = lazy_regex(r"\[.*$|[=<>!~;@ ].*$")
 _PACKAGING_TOOLS = frozenset({"pip", "setuptools", "wheel"})
 
 
@@ -131,7 +132,7 @@ DEV_SERVERS = (
     "docker compose up")
 #: A dev server named in a person's words: the whole command, not letters inside a word
 #: ("vite" is in "invite", "rails s" in "rails server's").
-_DEV_SERVER_NAMED = {form: re.compile(rf"(?<![\w.-]){re.escape(form)}(?![\w-])")
+_DEV_SERVER_NAMED = {form: lazy_regex(rf"(?<![\w.-]){re.escape(form)}(?![\w-])")
                      for form in DEV_SERVERS}
 #: Flags that change how a run reports, not what it checks: left out of the remembered form.
 _REPORTING_FLAGS = frozenset({
@@ -227,7 +228,7 @@ def tooling_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
 
 #: A flag that makes a run do less than the plain one: compile the tests without running
 #: them, skip a part of the check (``cargo test --no-run``, ``tsc --skipLibCheck``).
-_NARROWING = re.compile(r"^--?(?:no-?run|no-?emit-?only|skip|compile-?only|exclude|only)",
+_NARROWING = lazy_regex(r"^--?(?:no-?run|no-?emit-?only|skip|compile-?only|exclude|only)",
                         re.IGNORECASE)
 
 

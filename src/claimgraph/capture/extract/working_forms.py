@@ -18,7 +18,7 @@ something themselves: "I installed it, try again") count as a change.
 
 from __future__ import annotations
 
-import re
+from claimgraph.logic.lazy_regex import lazy_regex
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -33,8 +33,8 @@ from claimgraph.capture.extract.tooling import (
 from claimgraph.logic.working_form import (
     FAILED as RUN_FAILED, PASSED, UNKNOWN, Run, WorkingForm, working_form)
 
-_SETTING = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_DOTTED = re.compile(r"\w+(?:\.\w+)+")
+_SETTING = lazy_regex(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_DOTTED = lazy_regex(r"\w+(?:\.\w+)+")
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import fnmatch
 import re
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.session import SessionView
@@ -20,8 +21,8 @@ from claimgraph.capture.extract.shell import call_cwd, command_text, invocations
 from claimgraph.capture.extract.tools import EDIT, SHELL, WRITE, kind_of
 
 Edit = tuple[str, str, bool]  # (old text, new text, replace every occurrence)
-_PATCH = re.compile(r"\*\*\* Begin Patch\n(.*?)(?:\n\*\*\* End Patch|\Z)", re.DOTALL)
-_HEREDOC_CAT = re.compile(
+_PATCH = lazy_regex(r"\*\*\* Begin Patch\n(.*?)(?:\n\*\*\* End Patch|\Z)", re.DOTALL)
+_HEREDOC_CAT = lazy_regex(
     r"^\s*(?:cd\s+(?P<cd>[^\s;&|]+)\s*&&\s*)?cat\s+(?:(?P<op>>>?)\s*(?P<path>[^\s<>|&;]+)\s+)?"
     r"<<-?\s*(?P<q>['\"]?)(?P<tag>\w+)(?P=q)"
     r"(?:\s*(?P<op2>>>?)\s*(?P<path2>[^\s<>|&;]+))?\s*$")

@@ -22,7 +22,7 @@ import errno
 import importlib
 import json
 import os
-import re
+from claimgraph.logic.lazy_regex import lazy_regex
 import stat
 from itertools import accumulate
 from pathlib import Path
@@ -50,15 +50,15 @@ _CLAUDE_TYPES = {"user", "assistant", "system", "progress", "file-history-snapsh
                  "queue-operation", "summary", "attachment"}
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 _MODULES = {"claude-code": "claude_code", "codex": "codex", "gemini": "gemini", "text": "text"}
-_ZERO_RUNS = re.compile(b"\0{%d,}" % ZERO_RUN)
+_ZERO_RUNS = lazy_regex(b"\0{%d,}" % ZERO_RUN)
 #: A ``\uD800``–``\uDFFF`` escape with no partner: half a surrogate pair (module docstring).
-_LONE_SURROGATE = re.compile(r"(?<!\\)\\u[dD][89abAB][0-9a-fA-F]{2}"
+_LONE_SURROGATE = lazy_regex(r"(?<!\\)\\u[dD][89abAB][0-9a-fA-F]{2}"
                              r"(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
                              r"|(?<![\\]u[dD][89abAB][0-9a-fA-F]{2})(?<!\\)\\u[dD][c-fC-F][0-9a-fA-F]{2}")
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE_ESCAPE = lazy_regex(r"\\u[dD][89a-fA-F]")
 _STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 _NOT_BRACKETS = bytes(range(256)).translate(None, b"[]{}")
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_JSON_STRING = lazy_regex(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 
 
 def open_transcript(path: str | os.PathLike[str]) -> BinaryIO:

@@ -40,7 +40,7 @@ Decisions, each driven by what real transcripts contain:
 
 from __future__ import annotations
 
-import re
+from claimgraph.logic.lazy_regex import lazy_regex
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -66,8 +66,8 @@ RESULT_FIELDS = (
     "type", "filePath", "content", "stdout", "stderr", "interrupted", "returnCodeInterpretation",
     "oldString", "newString", "replaceAll", "agentId", "status", "commandName", "success",
     "backgroundTaskId")
-_EXIT_CODE = re.compile(r"^Error: Exit code (\d+)")
-_AGENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # becomes part of a file name
+_EXIT_CODE = lazy_regex(r"^Error: Exit code (\d+)")
+_AGENT_ID = lazy_regex(r"[A-Za-z0-9_-]{1,64}")  # becomes part of a file name
 #: How Claude Code's result of a call the person turned down opens (``events.TURNED_DOWN``).
 TURNED_DOWN_OPENING = "The user doesn't want to proceed"
 

@@ -55,6 +55,7 @@ import json
 import re
 from collections import Counter, defaultdict
 from typing import Any
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import (
     TURNED_DOWN, Event, Transcript, TranscriptBuilder, iso_to_ms, scalar_fields, text_or_none)
@@ -67,32 +68,32 @@ INJECTED_PREFIXES = ("<environment_context>", "<user_instructions>", "# AGENTS.m
 _ECHO_ROLES = {"user_message": "user", "agent_message": "assistant",
                "UserMessage": "user", "AgentMessage": "assistant"}
 #: The exit line of a plain-text output, within its short header (not in the command's output).
-_EXIT_LINE = re.compile(r"^(?:Exit code:|Process exited with code) (-?\d+)(?=\s|$)", re.MULTILINE)
+_EXIT_LINE = lazy_regex(r"^(?:Exit code:|Process exited with code) (-?\d+)(?=\s|$)", re.MULTILINE)
 _HEADER_CHARS = 400
 NOISE_TYPES = frozenset({"world_state", "token_usage_record"})
 SCRIPT_TOOL, WAIT_TOOL = "exec", "wait"
 COMMAND_TOOL, POLL_TOOL = "exec_command", "write_stdin"
 #: exec_command's header when the command outlived the call (``write_stdin`` polls it later).
-_RUNNING = re.compile(r"^Process running with session ID (\d+)", re.MULTILINE)
+_RUNNING = lazy_regex(r"^Process running with session ID (\d+)", re.MULTILINE)
 #: Tools that run a command or change files: their output is a pass only when it says so (an
 #: exit code); without one, the output's own first words decide (``_codeless_verdict``).
 COMMAND_TOOLS = frozenset({"shell", "shell_command", "local_shell", "exec_command", "write_stdin",
                            "apply_patch"})
 #: The older sandbox's plain-text report of a command that failed, sometimes with its code:
 #: "failed in sandbox <Sandbox> with execution error: …, exit code: N, stdout: …".
-_SANDBOX_EXIT = re.compile(r"^failed in sandbox\b.{0,200}?\bexit code: (-?\d+)", re.DOTALL)
+_SANDBOX_EXIT = lazy_regex(r"^failed in sandbox\b.{0,200}?\bexit code: (-?\d+)", re.DOTALL)
 #: The harness's own words for a call that ran and failed, in place of a command's output:
 #: "failed in sandbox: <stderr>", "execution error: …" (never ran), "error: …" (the older
 #: apply_patch), "apply_patch verification failed: …", "exec_command failed for `…`: …".
-_FAILED_HEAD = re.compile(r"^(?:failed in sandbox\b|execution error:|error:|"
+_FAILED_HEAD = lazy_regex(r"^(?:failed in sandbox\b|execution error:|error:|"
                           r"apply_patch verification failed\b|\w+ failed\b)")
 #: … and for a call that was cut short or turned down, which says nothing of the command:
 #: "…: command timed out", "exec command rejected by user", "aborted by user after 9s",
 #: "approval policy is Never; reject command", "… rejected: blocked by policy".
-_NOT_RUN_HEAD = re.compile(r"\btimed out\b|\brejected?\b|^aborted\b", re.IGNORECASE)
+_NOT_RUN_HEAD = lazy_regex(r"\btimed out\b|\brejected?\b|^aborted\b", re.IGNORECASE)
 #: … of which the person turning the call down at the approval prompt, the harness's words in
 #: place of any output: "exec command rejected by user", "patch rejected by user".
-_REJECTED_BY_USER = re.compile(r"^[\w-]+(?: [\w-]+)? rejected by (?:the )?user\b", re.IGNORECASE)
+_REJECTED_BY_USER = lazy_regex(r"^[\w-]+(?: [\w-]+)? rejected by (?:the )?user\b", re.IGNORECASE)
 
 
 def read(path: str, start_offset: int = 0) -> Transcript:

@@ -21,15 +21,16 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+from claimgraph.logic.lazy_regex import lazy_regex
 
 #: The tools a script's single call may be read as (the agent's own tool names).
 UNWRAPPED = frozenset({"exec_command", "apply_patch", "shell", "shell_command"})
-_CALL = re.compile(r"\btools\.([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+_CALL = lazy_regex(r"\btools\.([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 #: Control flow or definitions: the call might run zero or many times, or not as written.
-_FLOW = re.compile(r"\b(?:for|while|do|function|try|catch|switch|else|return|eval)\b|=>")
-_CONDITIONAL = re.compile(r"\bif\s*\(")
-_STATUS = re.compile(r"^Script (completed|failed|running with cell ID (\S+))", re.IGNORECASE)
-_HEADER_LINES = re.compile(r"\A(?:Script [^\n]*\n)?(?:Wall time [^\n]*\n)?(?:Output:\n)?")
+_FLOW = lazy_regex(r"\b(?:for|while|do|function|try|catch|switch|else|return|eval)\b|=>")
+_CONDITIONAL = lazy_regex(r"\bif\s*\(")
+_STATUS = lazy_regex(r"^Script (completed|failed|running with cell ID (\S+))", re.IGNORECASE)
+_HEADER_LINES = lazy_regex(r"\A(?:Script [^\n]*\n)?(?:Wall time [^\n]*\n)?(?:Output:\n)?")
 _BINDING = r"(?:(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*=\s*)?"
 
 

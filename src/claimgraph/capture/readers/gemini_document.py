@@ -13,7 +13,7 @@ become events as in ``gemini.MessageDelta``.
 from __future__ import annotations
 
 import json
-import re
+from claimgraph.logic.lazy_regex import lazy_regex
 from typing import Any, Iterator
 
 from claimgraph.capture.events import Transcript, TranscriptBuilder
@@ -22,9 +22,9 @@ from claimgraph.capture.readers.gemini_messages import AGENT, MessageDelta
 from claimgraph.errors import ClaimgraphError
 
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
-_MESSAGES_KEY = re.compile(r'"messages"\s*:\s*\[')
-_SESSION_ID = re.compile(r'"sessionId"\s*:\s*"([^"\\]*)"')
-_PROJECT_HASH = re.compile(r'"projectHash"\s*:\s*"([0-9a-fA-F]{64})"')
+_MESSAGES_KEY = lazy_regex(r'"messages"\s*:\s*\[')
+_SESSION_ID = lazy_regex(r'"sessionId"\s*:\s*"([^"\\]*)"')
+_PROJECT_HASH = lazy_regex(r'"projectHash"\s*:\s*"([0-9a-fA-F]{64})"')
 
 
 def read(path: str, start_offset: int = 0) -> Transcript:

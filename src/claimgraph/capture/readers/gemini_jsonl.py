@@ -44,6 +44,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Transcript, TranscriptBuilder, text_or_none
 from claimgraph.capture.readers import (
@@ -51,7 +52,7 @@ from claimgraph.capture.readers import (
 from claimgraph.capture.readers.gemini_messages import AGENT, MessageDelta, Seen, seen_of
 from claimgraph.errors import ClaimgraphError
 
-_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")  # the CLI's sanitizeFilenamePart
+_UNSAFE = lazy_regex(r"[^a-zA-Z0-9_-]")  # the CLI's sanitizeFilenamePart
 #: The metadata the reader uses, and so all a kept state holds of it: the rest (a session
 #: summary the CLI may write there) is the session's text, which the store never keeps raw.
 KEPT_META = ("sessionId", "projectHash", "kind")

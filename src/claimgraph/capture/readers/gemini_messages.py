@@ -26,15 +26,16 @@ import json
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event, TranscriptBuilder, iso_to_ms, text_or_none
 
 AGENT = "gemini"
 HARNESS_PREFIXES = ("<session_context>",)
 FINISHED = frozenset({"success", "error", "cancelled"})
-_REFERENCED_FILES = re.compile(r"^[ \t]*--- Content from referenced files ---[ \t]*$",
+_REFERENCED_FILES = lazy_regex(r"^[ \t]*--- Content from referenced files ---[ \t]*$",
                                re.MULTILINE)
-_HOOK_CONTEXT = re.compile(r"<hook_context>(.*?)(?:</hook_context>|\Z)\s*", re.DOTALL)
+_HOOK_CONTEXT = lazy_regex(r"<hook_context>(.*?)(?:</hook_context>|\Z)\s*", re.DOTALL)
 
 
 @dataclass(frozen=True)

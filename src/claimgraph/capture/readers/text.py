@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event, Transcript, TranscriptBuilder
 from claimgraph.capture.readers import LineStream, open_transcript
 
 AGENT = "text"
-_MARKER = re.compile(r"^\s*(user|human|assistant)\s*:[ \t]?(.*)$", re.IGNORECASE | re.DOTALL)
+_MARKER = lazy_regex(r"^\s*(user|human|assistant)\s*:[ \t]?(.*)$", re.IGNORECASE | re.DOTALL)
 _ROLE_KIND = {"user": "prompt", "human": "prompt", "assistant": "assistant"}
 
 

@@ -34,9 +34,9 @@ JavaScript slice writes them) become U+FFFD here too, so every string we keep en
 from __future__ import annotations
 
 import bisect
-import re
 from collections import Counter
 from typing import Any, Callable
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.logic.redact import armour
 from claimgraph.logic.redact import blocks
@@ -47,7 +47,7 @@ from claimgraph.logic.redact.rules import vendor_rules
 from claimgraph.logic.redact.scan import TriggerScan
 from claimgraph.logic.redact.tokens import MARKED_RULES, TOKEN_RULES, TokenRule
 from claimgraph.logic.redact.urls import url_credentials
-from claimgraph.logic.redact.views import blank_listing, view_of
+from claimgraph.logic.redact.views import LINE_MARKERS, blank_listing, view_of
 
 __all__ = ["PLACEHOLDER_PREFIX", "placeholder", "redact", "redact_with_counts", "redact_value",
            "is_secret_name", "MAX_DEPTH", "replace_surrogates"]
@@ -61,8 +61,7 @@ Span = tuple[int, int, str]
 Rule = Callable[[str, int], list[Span]]
 _SECRET_WORDS = ("pass", "pwd", "pw", "secret", "token", "key", "auth", "cred", "bearer")
 _QUERY_NAMES = ("sig=", "Signature=", "signature=", "code=")
-_NAME_CHAR = re.compile(r"[\w-]")
-_NAME_TAIL = re.compile(r"[\w-]{0,128}")
+_NAME_TAIL = lazy_regex(r"[\w-]{0,128}")
 _LONGEST_NAME = 128
 #: Finds that carry their whole secret: no companion token is looked for after them.
 _ALONE = frozenset(("private-key", "url-password", "url-token", "discord-webhook", "k8s-secret",
@@ -76,7 +75,7 @@ def placeholder(kind: str) -> str:
 
 
 def _token_rule(rule: TokenRule) -> Rule:
-    edge = re.compile(rule.edge)
+    edge = lazy_regex(rule.edge)
 
     def spans(text: str, at: int) -> list[Span]:
         if at and edge.match(text, at - 1):
@@ -102,7 +101,10 @@ def _marked_rule(marker: str) -> Rule:
 def _word_run(text: str, at: int) -> tuple[int, int] | None:
     """The run of name characters around ``at``, or None when it is too long to be a name."""
     start = at
-    while start > 0 and _NAME_CHAR.match(text, start - 1):
+    while start > 0:  # ``[\w-]`` one character at a time: \w is what ``isalnum`` says, or _
+        ch = text[start - 1]
+        if not (ch.isalnum() or ch == "_" or ch == "-"):
+            break
         start -= 1
         if at - start > _LONGEST_NAME:
             return None
@@ -151,7 +153,11 @@ _OWN_LITERALS = frozenset([*_FIRST, *_SECOND, *_WORD_LITERALS, "-----END"])
 #: Where a token (or a header's value) may start: what a split literal or a wrap could cut.
 _TOKEN_STARTS = frozenset([*_FIRST, "Bearer", "bearer", "BEARER"])
 _VENDOR_TOKEN_STARTS = vendor_rules().token_keywords()
-SCAN = TriggerScan([*_FIRST, *_SECOND, *_WORD_LITERALS, "-----END", *_VENDOR_KEYWORDS])
+#: The view's line markers (``logic.redact.views``) ride on the same scan, which then says
+#: whether a text holds one: eight substring searches of every text with a trigger saved.
+_LINE_MARKERS = frozenset(LINE_MARKERS)
+SCAN = TriggerScan([*_FIRST, *_SECOND, *_WORD_LITERALS, "-----END", *_VENDOR_KEYWORDS,
+                    *LINE_MARKERS])
 
 
 class _Finder:
@@ -160,12 +166,16 @@ class _Finder:
     def __init__(self, text: str, scan: TriggerScan) -> None:
         self.text, self.scan = text, scan
         self.hits, self.vendor_hits = [], []
+        #: Whether a line marker occurs; None when the scan does not look for them all.
+        self.line_marked: bool | None = False if scan.covers(_LINE_MARKERS) else None
         for at, literals in scan.hits(text):
             own = [literal for literal in literals if literal in _OWN_LITERALS]
             if own:
                 self.hits.append((at, own))
             self.vendor_hits += [(_VENDOR_KEYWORDS[literal], at) for literal in literals
                                  if literal in _VENDOR_KEYWORDS]
+            if self.line_marked is False and not _LINE_MARKERS.isdisjoint(literals):
+                self.line_marked = True
         self.first: list[Span] = []
         self.second: list[Span] = []
 
@@ -314,7 +324,8 @@ def _spans(text: str, scan: TriggerScan) -> list[Span]:
         return []  # no rule can start anywhere, and a view only removes (see _Finder.spans)
     view = view_of(text, [at for at, literals in finder.hits
                           if any(literal in _TOKEN_STARTS for literal in literals)]
-                   + [at for keyword, at in finder.vendor_hits if keyword in _VENDOR_TOKEN_STARTS])
+                   + [at for keyword, at in finder.vendor_hits if keyword in _VENDOR_TOKEN_STARTS],
+                   finder.line_marked)
     if view is None:
         return finder.spans()
     found = view.spans_back(_Finder(view.text, scan).spans())

@@ -22,24 +22,25 @@ import base64
 import binascii
 import re
 from typing import Callable
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.logic.redact.names import keeps_value, name_strength
 
 Span = tuple[int, int, str]
 WINDOW = 16_384
-_PPK_LINES = re.compile(r"Private-Lines:[ \t]*(\d{1,3})[ \t]*\r?\n")
-_PPK_MAC = re.compile(r"[ \t]*Private-MAC:[ \t]*([0-9a-fA-F]{16,})")
-_SSH2 = re.compile(r"---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----[^\n]*\n(?P<body>.*?)"
+_PPK_LINES = lazy_regex(r"Private-Lines:[ \t]*(\d{1,3})[ \t]*\r?\n")
+_PPK_MAC = lazy_regex(r"[ \t]*Private-MAC:[ \t]*([0-9a-fA-F]{16,})")
+_SSH2 = lazy_regex(r"---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----[^\n]*\n(?P<body>.*?)"
                    r"(?:\n[^\n]*?---- END SSH2 (?:ENCRYPTED )?PRIVATE KEY ----|\Z)", re.DOTALL)
-_JWK_PRIVATE = re.compile(r"[\"'](?:d|p|q|dp|dq|qi|"
+_JWK_PRIVATE = lazy_regex(r"[\"'](?:d|p|q|dp|dq|qi|"
                           r"k)[\"'][ \t]*:[ \t]*[\"']([A-Za-z0-9_-]{16,})[\"']")
-_B64_JSON = re.compile(r"[A-Za-z0-9+/]{120,}={0,2}")
+_B64_JSON = lazy_regex(r"[A-Za-z0-9+/]{120,}={0,2}")
 _B64_SECRET_FIELDS = (b'"private_key"', b'"client_secret"', b'"password"', b'"secret"',
                       b'"refresh_token"', b'"access_token"')
-_COOKIE = re.compile(r"=[ \t]*(?P<v>\.?[A-Za-z0-9%_.:+/=-]{16,4096})")
-_PGPASS = re.compile(r"[^\s:]{1,253}:(?:\d{1,5}|\*):[^\s:]{1,128}:[^\s:]{1,128}:(?P<v>[^\s]{1,512})"
+_COOKIE = lazy_regex(r"=[ \t]*(?P<v>\.?[A-Za-z0-9%_.:+/=-]{16,4096})")
+_PGPASS = lazy_regex(r"[^\s:]{1,253}:(?:\d{1,5}|\*):[^\s:]{1,128}:[^\s:]{1,128}:(?P<v>[^\s]{1,512})"
                      r"[ \t]*(?=\r?\n|\Z)")
-_LINE_HEAD = re.compile(r"(?:^|\n)(?:[^\n]*?[ \t>])?\Z")
+_LINE_HEAD = lazy_regex(r"(?:^|\n)(?:[^\n]*?[ \t>])?\Z")
 
 
 def ppk(text: str, at: int) -> list[Span]:
@@ -125,12 +126,12 @@ def pgpass(text: str, at: int) -> list[Span]:
     return [(found.start("v"), found.end("v"), "secret")]
 
 
-_AUTH_TUPLE = re.compile(r"(?:auth|HTTPBasicAuth|HTTPDigestAuth)[ \t]*(?:=[ \t]*)?\([ \t]*"
+_AUTH_TUPLE = lazy_regex(r"(?:auth|HTTPBasicAuth|HTTPDigestAuth)[ \t]*(?:=[ \t]*)?\([ \t]*"
                          r"(?P<q1>[\"'])[^\"'\n]{0,128}(?P=q1)[ \t]*,[ \t]*(?P<q>[\"'])"
                          r"(?P<v>[^\"'\n]{1,256})(?P=q)")
-_BASIC_AUTH = re.compile(r"(?i:basic[ -]?auth)(?:[ \t]+(?:is|was|=|:)|[ \t]*[:=])?[ \t]*"
+_BASIC_AUTH = lazy_regex(r"(?i:basic[ -]?auth)(?:[ \t]+(?:is|was|=|:)|[ \t]*[:=])?[ \t]*"
                          r"[\w.@+-]{1,64}:(?P<v>[^\s\"'`]{1,256})")
-_DISCORD_BOT = re.compile(r"[\"' ]?(?P<v>[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\."
+_DISCORD_BOT = lazy_regex(r"[\"' ]?(?P<v>[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\."
                           r"[A-Za-z0-9_-]{27,38})")
 
 
@@ -150,9 +151,9 @@ def discord_bot(text: str, at: int) -> list[Span]:
     return [(found.start("v"), found.end("v"), "discord-bot-token")] if found else []
 
 
-_TF_VARIABLE = re.compile(r"variable[ \t]+\"(?P<name>[\w-]{1,128})\"[ \t]*\{")
-_TF_DEFAULT = re.compile(r"\n[ \t]*default[ \t]*=[ \t]*\"(?P<v>[^\"\n]{1,1024})\"")
-_USER_SLASH_PASSWORD = re.compile(
+_TF_VARIABLE = lazy_regex(r"variable[ \t]+\"(?P<name>[\w-]{1,128})\"[ \t]*\{")
+_TF_DEFAULT = lazy_regex(r"\n[ \t]*default[ \t]*=[ \t]*\"(?P<v>[^\"\n]{1,1024})\"")
+_USER_SLASH_PASSWORD = lazy_regex(
     r"(?:[ \t]*[:=])?[ \t]+(?:as[ \t]+)?[\w.@+-]{1,64}[ \t]*/[ \t]*(?P<v>[^\s\"'`/]{6,256})"
     r"(?=[\s,;.)]|\Z)")
 
@@ -184,7 +185,7 @@ def user_slash_password(text: str, at: int) -> list[Span]:
     return [(found.start("v"), found.start("v") + len(value), "secret")]
 
 
-_KEY_LIST_VALUE = re.compile(r"[\"']value[\"'][ \t]*:[ \t]*"
+_KEY_LIST_VALUE = lazy_regex(r"[\"']value[\"'][ \t]*:[ \t]*"
                              r"[\"'](?P<v>[A-Za-z0-9+/]{40,}={0,2})[\"']")
 
 

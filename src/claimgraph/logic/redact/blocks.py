@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from typing import Callable
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.logic.redact.names import is_reference
 
@@ -31,47 +32,47 @@ Span = tuple[int, int, str]
 _PEM_MARK = r"[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 #: A key block: its body lines (newlines real or escaped; header lines allowed) and its END,
 #: which may be missing (the text was cut): then the block ends with its last body line.
-_PEM_BEGIN = re.compile(
+_PEM_BEGIN = lazy_regex(
     r"-----BEGIN" + _PEM_MARK + r"(?:(?:\r?\n|\\r?\\n)[ \t]*(?:[A-Za-z0-9+/=]{1,100}"
     r"(?=[ \t]*(?:\r?\n|\\r?\\n|-----END|[\"']|\Z))"
     r"|(?:Proc-Type|DEK-Info|Comment|Version|Hash|Charset):[^\n\\]{0,200}"
     r"|(?=\r?\n|\\r?\\n))"
     r"|[ \t]+[A-Za-z0-9+/=]{16,100})*(?:(?:\r?\n|\\r?\\n|[ \t])*-----END" + _PEM_MARK + ")?")
-_PEM_END = re.compile(r"-----END" + _PEM_MARK)
-_PEM_LINE_BREAK = re.compile(r"\r?\n|\\r?\\n")
-_PEM_BODY_LINE = re.compile(r"[ \t]*(?:[A-Za-z0-9+/=]{1,100}|(?:Proc-Type|DEK-Info):[^\n]*)"
+_PEM_END = lazy_regex(r"-----END" + _PEM_MARK)
+_PEM_LINE_BREAK = lazy_regex(r"\r?\n|\\r?\\n")
+_PEM_BODY_LINE = lazy_regex(r"[ \t]*(?:[A-Za-z0-9+/=]{1,100}|(?:Proc-Type|DEK-Info):[^\n]*)"
                             r"[ \t]*\Z")
-_PEM_BODY = re.compile(r"(?:[A-Za-z0-9+/]{60,76}(?:\r?\n|\\r?\\n)){2,200}[A-Za-z0-9+/=]{0,76}")
+_PEM_BODY = lazy_regex(r"(?:[A-Za-z0-9+/]{60,76}(?:\r?\n|\\r?\\n)){2,200}[A-Za-z0-9+/=]{0,76}")
 _PEM_LOOKBACK = 16_384
-_PEM_FULL_LINE = re.compile(r"[A-Za-z0-9+/]{60,76}\r?")
-_SEGMENT_END = re.compile(r"\n|;|&&|\|\||\|")
+_PEM_FULL_LINE = lazy_regex(r"[A-Za-z0-9+/]{60,76}\r?")
+_SEGMENT_END = lazy_regex(r"\n|;|&&|\|\||\|")
 #: How far a rule looks along a line: a command or a key line is never longer.
 LINE_WINDOW = 4096
 #: How far after ``kind: Secret`` its data may start.
 MANIFEST_WINDOW = 4096
 _FLAG_VALUE = r"(?P<q>[\"']?)(?P<v>[^\s\"']+)(?P=q)"
 _COMMAND_RULES: dict[str, re.Pattern[str]] = {
-    "mysql": re.compile(r"(?<=\s)-p(?P<v>[^\s-][^\s]*)"),
-    "sshpass": re.compile(r"(?<=\s)-p[ \t]*" + _FLAG_VALUE),
-    "login": re.compile(r"(?<=\s)-p(?:[ \t]+|(?=[^\s-]))" + _FLAG_VALUE),
-    "ldap": re.compile(r"(?<=\s)-w(?:[ \t]+|(?=[^\s-]))" + _FLAG_VALUE),
-    "ssh-keygen": re.compile(r"(?<=\s)-[NP](?:[ \t]+|(?=[^\s-]))" + _FLAG_VALUE),
-    "sqlplus": re.compile(r"(?<=\s)[\w$#.-]{1,64}/(?P<v>[^\s@/\"']{1,256})(?=@|\s|\Z)"),
-    "redis-auth": re.compile(r"(?<=AUTH)[ \t]+(?:[\w.-]{1,64}[ \t]+)?" + _FLAG_VALUE
+    "mysql": lazy_regex(r"(?<=\s)-p(?P<v>[^\s-][^\s]*)"),
+    "sshpass": lazy_regex(r"(?<=\s)-p[ \t]*" + _FLAG_VALUE),
+    "login": lazy_regex(r"(?<=\s)-p(?:[ \t]+|(?=[^\s-]))" + _FLAG_VALUE),
+    "ldap": lazy_regex(r"(?<=\s)-w(?:[ \t]+|(?=[^\s-]))" + _FLAG_VALUE),
+    "ssh-keygen": lazy_regex(r"(?<=\s)-[NP](?:[ \t]+|(?=[^\s-]))" + _FLAG_VALUE),
+    "sqlplus": lazy_regex(r"(?<=\s)[\w$#.-]{1,64}/(?P<v>[^\s@/\"']{1,256})(?=@|\s|\Z)"),
+    "redis-auth": lazy_regex(r"(?<=AUTH)[ \t]+(?:[\w.-]{1,64}[ \t]+)?" + _FLAG_VALUE
                              + r"[ \t]*(?=\r?\n|\Z)"),
-    "twine": re.compile(r"(?<=\s)-p[ \t]+" + _FLAG_VALUE),
-    "mongo": re.compile(r"(?<=\s)-p[ \t]+" + _FLAG_VALUE),
-    "redis-cli": re.compile(r"(?<=\s)-a[ \t]+" + _FLAG_VALUE),
-    "sqlcmd": re.compile(r"(?<=\s)-P(?:[ \t]+|(?=[^\s-]))" + _FLAG_VALUE),
-    "zip": re.compile(r"(?<=\s)-P[ \t]+" + _FLAG_VALUE),
-    "7z": re.compile(r"(?<=\s)-p(?P<v>[^\s-][^\s]*)"),
-    "smbclient": re.compile(r"(?<=\s)-U[ \t]+[\"']?[^\s%\"']*%(?P<v>[^\s\"']+)"),
-    "curl": re.compile(r"(?<=\s)(?:-u|--user|--proxy-user|-U)(?:=|[ \t]+)?[\"']?[^\s:\"']*:"
+    "twine": lazy_regex(r"(?<=\s)-p[ \t]+" + _FLAG_VALUE),
+    "mongo": lazy_regex(r"(?<=\s)-p[ \t]+" + _FLAG_VALUE),
+    "redis-cli": lazy_regex(r"(?<=\s)-a[ \t]+" + _FLAG_VALUE),
+    "sqlcmd": lazy_regex(r"(?<=\s)-P(?:[ \t]+|(?=[^\s-]))" + _FLAG_VALUE),
+    "zip": lazy_regex(r"(?<=\s)-P[ \t]+" + _FLAG_VALUE),
+    "7z": lazy_regex(r"(?<=\s)-p(?P<v>[^\s-][^\s]*)"),
+    "smbclient": lazy_regex(r"(?<=\s)-U[ \t]+[\"']?[^\s%\"']*%(?P<v>[^\s\"']+)"),
+    "curl": lazy_regex(r"(?<=\s)(?:-u|--user|--proxy-user|-U)(?:=|[ \t]+)?[\"']?[^\s:\"']*:"
                        r"(?P<v>[^\s\"']+)"),
-    "htpasswd": re.compile(r"(?<=\s)-[a-zA-Z]*b[a-zA-Z]*[ \t]+(?:-\w+[ \t]+)*\S+[ \t]+\S+[ \t]+"
+    "htpasswd": lazy_regex(r"(?<=\s)-[a-zA-Z]*b[a-zA-Z]*[ \t]+(?:-\w+[ \t]+)*\S+[ \t]+\S+[ \t]+"
                            + _FLAG_VALUE),
-    "vault": re.compile(r"\blogin[ \t]+(?!-)" + _FLAG_VALUE),
-    "openssl": re.compile(r"(?<=\s)-k[ \t]+" + _FLAG_VALUE),
+    "vault": lazy_regex(r"\blogin[ \t]+(?!-)" + _FLAG_VALUE),
+    "openssl": lazy_regex(r"(?<=\s)-k[ \t]+" + _FLAG_VALUE),
 }
 #: The trigger words of the command rules, each with the rule it runs.
 COMMAND_TRIGGERS: dict[str, str] = {
@@ -90,22 +91,22 @@ COMMAND_TRIGGERS: dict[str, str] = {
 }
 PRINTING_COMMANDS = ("auth:token", "auth token", "print-access-token", "print-identity-token",
                      "get-login-password", "auth print-token", "token create")
-SECRET_PRINTING_COMMAND = re.compile(
+SECRET_PRINTING_COMMAND = lazy_regex(
     r"\b(?:heroku\s+auth:token|gh\s+auth\s+token|gcloud\s+(?:auth\s+)?(?:application-default\s+)?"
     r"print-(?:access|identity)-token|aws\s+ecr(?:-public)?\s+get-login-password|"
     r"(?:npm|vault|doctl|kubectl)\s+[\w\s-]*token\s+create|kubectl\s+create\s+token|"
     r"az\s+account\s+get-access-token|printenv\s+\w*(?:TOKEN|SECRET|PASS|KEY)\w*|"
     r"echo\s+[\"']?\$\{?\w*(?:TOKEN|SECRET|PASS|KEY)\w*)")
-_NEXT_LINE_TOKEN = re.compile(r"\n[ \t]*([A-Za-z0-9._~+/=-]{16,512})[ \t]*\r?(?:\n|\Z)")
-_STDIN_PIPE = re.compile(r"(?:echo|printf)[ \t]+(?:-n[ \t]+)?(?:[\"']%s(?:\\n)?[\"'][ \t]+)?"
+_NEXT_LINE_TOKEN = lazy_regex(r"\n[ \t]*([A-Za-z0-9._~+/=-]{16,512})[ \t]*\r?(?:\n|\Z)")
+_STDIN_PIPE = lazy_regex(r"(?:echo|printf)[ \t]+(?:-n[ \t]+)?(?:[\"']%s(?:\\n)?[\"'][ \t]+)?"
                          + _FLAG_VALUE +
                          r"[ \t]*\|[^|\n]*--password-stdin")
-_OPENSSL_PASS = re.compile(r"pass:(?P<v>[^\s\"']+)")
-_K8S_DATA_YAML = re.compile(r"^(?P<indent>[ \t]*)(?:data|stringData):[ \t]*$", re.MULTILINE)
-_YAML_ENTRY = re.compile(r"(?P<indent>[ \t]+)[\w.-]+:[ \t]*[\"']?(?P<v>[^\s\"'#][^\"'\n]*?)"
+_OPENSSL_PASS = lazy_regex(r"pass:(?P<v>[^\s\"']+)")
+_K8S_DATA_YAML = lazy_regex(r"^(?P<indent>[ \t]*)(?:data|stringData):[ \t]*$", re.MULTILINE)
+_YAML_ENTRY = lazy_regex(r"(?P<indent>[ \t]+)[\w.-]+:[ \t]*[\"']?(?P<v>[^\s\"'#][^\"'\n]*?)"
                          r"[\"']?[ \t]*$")
-_K8S_DATA_JSON = re.compile(r"\"(?:data|stringData)\"[ \t]*:[ \t]*\{(?P<body>[^{}]{0,65536})\}")
-_JSON_STRING_VALUE = re.compile(r"\"[\w.-]+\"[ \t]*:[ \t]*\"(?P<v>[^\"\\]{1,8192})\"")
+_K8S_DATA_JSON = lazy_regex(r"\"(?:data|stringData)\"[ \t]*:[ \t]*\{(?P<body>[^{}]{0,65536})\}")
+_JSON_STRING_VALUE = lazy_regex(r"\"[\w.-]+\"[ \t]*:[ \t]*\"(?P<v>[^\"\\]{1,8192})\"")
 
 
 def pem_begin(text: str, at: int) -> list[Span]:
@@ -198,7 +199,7 @@ def password_stdin(text: str, at: int) -> list[Span]:
     return [(found.start("v"), found.end("v"), "secret")]
 
 
-_ADD_MASK = re.compile(r"::add-mask::(?P<v>[^\s\"'`]{1,1024})")
+_ADD_MASK = lazy_regex(r"::add-mask::(?P<v>[^\s\"'`]{1,1024})")
 
 
 def add_mask(text: str, at: int) -> list[Span]:

@@ -20,51 +20,52 @@ import math
 import re
 from collections import Counter
 from typing import Callable
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.logic.redact.names import (
     ID_QUALIFIERS, PUBLIC_LAST_WORDS, is_reference, keeps_value, looks_like_credential,
     name_strength, words_of)
 
 Span = tuple[int, int, str]
-_SEPARATOR = re.compile(r"(?P<close>\\{0,3}[\"'])?\]?[ \t]{0,20}"
+_SEPARATOR = lazy_regex(r"(?P<close>\\{0,3}[\"'])?\]?[ \t]{0,20}"
                         r"(?P<op>=>|:=|=(?![=~])|:(?![:=]|//))[ \t]{0,20}")
-_VALUE = re.compile(
+_VALUE = lazy_regex(
     r"[rbfuRBFU]{0,2}(?P<q>[\"'`])(?P<quoted>(?:\\.|(?!(?P=q))[^\\\n]){0,4096})"
     r"|(?P<esc>\\{1,3})(?P<eq>[\"'])(?P<escaped>(?:(?!(?P=esc)(?P=eq))[^\n]){0,4096})"
     r"|(?P<bare>[^\s\"'`]{1,4096})")
-_ARN_INSIDE = re.compile(r"arn:aws[\w-]*:[^\s\"'=,;]*\Z")
-_BLOCK_SCALAR = re.compile(r"[|>][-+]?[ \t]*\r?\n")
-_FLAG_GAP = re.compile(r"(?:=|[ \t]+)")
-_ESCAPE_IN_BARE = re.compile(r"\\[nrt\"'\\]")
+_ARN_INSIDE = lazy_regex(r"arn:aws[\w-]*:[^\s\"'=,;]*\Z")
+_BLOCK_SCALAR = lazy_regex(r"[|>][-+]?[ \t]*\r?\n")
+_FLAG_GAP = lazy_regex(r"(?:=|[ \t]+)")
+_ESCAPE_IN_BARE = lazy_regex(r"\\[nrt\"'\\]")
 _TRAILING_CODE = ")]},;"
-_QUERY_END = re.compile(r"[&#]")
+_QUERY_END = lazy_regex(r"[&#]")
 #: Inside a bare value, ``;``, ``&`` or ``,`` before another ``name=`` ends it.
-_NEXT_ASSIGNMENT = re.compile(r"[;&,](?=[\w.-]{1,100}[ \t]*[=:])")
-_PROSE = re.compile(r"(?:[ \t]+(?:for|on|of|in|at)[ \t]+(?:the[ \t]+|this[ \t]+|that[ \t]+)?"
+_NEXT_ASSIGNMENT = lazy_regex(r"[;&,](?=[\w.-]{1,100}[ \t]*[=:])")
+_PROSE = lazy_regex(r"(?:[ \t]+(?:for|on|of|in|at)[ \t]+(?:the[ \t]+|this[ \t]+|that[ \t]+)?"
                     r"[\w.-]{1,40})?(?:[ \t]+(?:is|was|are|were|of|to|be)\b){1,2}[ \t]*"
                     r"|[ \t]*(?::|=(?!=))[ \t]*|(?P<direct>[ \t]+)")
 #: Secret words that are also verbs: in prose they pass things along.
 _PROSE_VERBS = frozenset(("pass", "passes", "passed", "key", "keys"))
-_PROSE_VALUE = re.compile(r"[\"'`([{<]?(?P<value>[^\s\"'`;,]{1,200})")
+_PROSE_VALUE = lazy_regex(r"[\"'`([{<]?(?P<value>[^\s\"'`;,]{1,200})")
 _PROSE_TRAILING = ".,;:!?)]}"
 #: Only these are said right before the password itself ("use password hunter2!").
 _SAID_DIRECTLY = frozenset(("password", "passwd", "passphrase", "pwd"))
 _PASSWORD_SYMBOLS = frozenset("!@#$%^&*+=?~")
-_NETRC_LINE = re.compile(r"(?:^|\s)(?:machine|login|default)\s", re.MULTILINE)
-_HIGH_ENTROPY_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_.-])[A-Za-z0-9+/=_.-]{20,200}")
-_AWS_SECRET_NAME = re.compile(
+_NETRC_LINE = lazy_regex(r"(?:^|\s)(?:machine|login|default)\s", re.MULTILINE)
+_HIGH_ENTROPY_TOKEN = lazy_regex(r"(?<![A-Za-z0-9+/=_.-])[A-Za-z0-9+/=_.-]{20,200}")
+_AWS_SECRET_NAME = lazy_regex(
     r"(?i:aws[_-]?secret[_-]?(?:access[_-]?)?key|secret[_-]?access[_-]?key)\Z")
-_AWS_SECRET_VALUE = re.compile(r"[A-Za-z0-9/+=]{40}\Z")
-_AUTH_HEADER = re.compile(
+_AWS_SECRET_VALUE = lazy_regex(r"[A-Za-z0-9/+=]{40}\Z")
+_AUTH_HEADER = lazy_regex(
     r"(?i:authorization[\"']?[ \t]*[:=][ \t]*(?:[rbfu]{0,2}[\"'])?"
     r"(?:(?:bearer|basic|token|digest|negotiate)[ \t]+)?)([^\s\"',;]+)")
 _AUTH_SCHEMES = frozenset(("bearer", "basic", "token", "digest", "negotiate"))
-_BEARER = re.compile(r"(?i:bearer[ \t]+)([A-Za-z0-9._~+/=-]{16,})")
+_BEARER = lazy_regex(r"(?i:bearer[ \t]+)([A-Za-z0-9._~+/=-]{16,})")
 QUERY_SECRET_NAMES = frozenset(("sig", "signature", "x-amz-signature", "x-goog-signature",
                                 "key", "apikey", "code", "client_secret", "access_token"))
 ENTROPY_WINDOW = 80
 #: "progress token", "page-token": the word before a bare token or key makes it an id.
-_ID_BEFORE = re.compile(r"(?i:\b(?:%s)[ \t_-]?)\Z" % "|".join(sorted(ID_QUALIFIERS)))
+_ID_BEFORE = lazy_regex(r"(?i:\b(?:%s)[ \t_-]?)\Z" % "|".join(sorted(ID_QUALIFIERS)))
 PROSE_STOPWORDS = frozenset("""
 a an the this that these those it its is was be been being are were not no none nothing
 set unset stored saved kept required needed missing empty blank wrong incorrect correct
@@ -216,7 +217,7 @@ def _mixed_case(word: str) -> bool:
         and not word.islower()
 
 
-_USE_AS = re.compile(r"\b(?:use|using|set|with)[ \t]+[\"'`]?(?P<v>[^\s\"'`]{6,128})[\"'`]?[ \t]+as"
+_USE_AS = lazy_regex(r"\b(?:use|using|set|with)[ \t]+[\"'`]?(?P<v>[^\s\"'`]{6,128})[\"'`]?[ \t]+as"
                      r"[ \t]+(?:(?:the|a|an|our|my|your)[ \t]+)?(?:[\w-]{1,32}[ \t]+)?\Z")
 
 
@@ -267,7 +268,7 @@ def is_random_token(token: str) -> bool:
 
 #: A path's component: a word, maybe capitalised, maybe numbered (``Projects``, ``v2``, ``.git``);
 #: a lone letter is not one (a random string's slashes often fall a letter apart).
-_PATH_PART = re.compile(r"[.~_-]?[A-Za-z][a-z]+[0-9._-]*\Z|[a-z][0-9]+\Z|[0-9]+\Z")
+_PATH_PART = lazy_regex(r"[.~_-]?[A-Za-z][a-z]+[0-9._-]*\Z|[a-z][0-9]+\Z|[0-9]+\Z")
 
 
 def _path_like(token: str) -> bool:
@@ -304,8 +305,8 @@ def _is_wordlike(value: str) -> bool:
     return not any(ch.isdigit() for ch in value)
 
 
-_ENV_VALUE = re.compile(r"=[\"']?(?P<v>[A-Za-z0-9+/_~=-]{20,512})(?![A-Za-z0-9+/_~=.-])")
-_ENV_NAME = re.compile(r"(?<![\w$.-])[A-Z][A-Z0-9_]{2,64}\Z")
+_ENV_VALUE = lazy_regex(r"=[\"']?(?P<v>[A-Za-z0-9+/_~=-]{20,512})(?![A-Za-z0-9+/_~=.-])")
+_ENV_NAME = lazy_regex(r"(?<![\w$.-])[A-Z][A-Z0-9_]{2,64}\Z")
 #: Words that make an env name hold a digest, an id or a version: public however random.
 _DIGEST_WORDS = frozenset(("sha", "hash", "commit", "digest", "checksum", "version", "build",
                            "etag", "nonce", "salt", "uuid", "guid", "ref", "rev", "revision",

@@ -30,7 +30,7 @@ colon, a short lowercase word ("the token: we rotate it").
 from __future__ import annotations
 
 import functools
-import re
+from claimgraph.logic.lazy_regex import lazy_regex
 
 STRONG_ENDINGS = ("password", "passwd", "passphrase", "pass", "pwd", "secret", "secrets",
                   "token", "credential", "credentials", "creds", "apikey", "privatekey",
@@ -68,7 +68,7 @@ PUBLIC_WORDS = frozenset(("csrf", "xsrf", "public", "publishable"))
 ID_QUALIFIERS = frozenset(("progress", "page", "continuation", "pagination", "cursor",
                            "idempotency", "correlation", "cancellation"))
 #: Values that stand in for a secret in docs and templates, or that AWS documents as examples.
-_PLACEHOLDER_VALUE = re.compile(
+_PLACEHOLDER_VALUE = lazy_regex(
     r"(?i:(?:your|my|the|insert|enter|put|paste|add)[_ -][\w -]*|change[_-]?me|change[_-]?it|"
     r"replace[_-]?(?:me|with[\w-]*)?|replace_[\w]+|todo|tbd|fixme|dummy[\w-]*|example[\w-]*|"
     r"placeholder[\w-]*|redacted|secret|password|token|test|none|null|undefined|"
@@ -76,18 +76,18 @@ _PLACEHOLDER_VALUE = re.compile(
     r"|.*(?:x{8,}|X{8,}|\*{6,})")
 #: A value that says of itself that it is no secret: words joined by - or _, one of which is
 #: test, example, dummy, fake, sample, insecure… ("test-only-secret-base-minimum-64-bytes").
-_SELF_DECLARED = re.compile(r"(?i:(?=.*(?:^|[-_ ])(?:test|testing|example|dummy|fake|sample|"
+_SELF_DECLARED = lazy_regex(r"(?i:(?=.*(?:^|[-_ ])(?:test|testing|example|dummy|fake|sample|"
                             r"insecure|placeholder|not)(?:[-_ ]|$))"
                             r"(?:[a-z]{2,}|\d{1,4})(?:[-_ ](?:[a-z]{2,}|\d{1,4})){2,})\Z")
-_URL_VALUE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,30}://")
-_ARN_VALUE = re.compile(r"arn:aws[\w-]*:")
-_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
-_REFERENCE = re.compile(r"\$[{(\w]|%\w+%|\{|<[^<>]*>\Z|\[REDACTED:")
-_CODE_EXPRESSION = re.compile(r"[(\[]|[A-Za-z_][\w.]*[(\[]|(?:lambda|new|await|function)\b")
+_URL_VALUE = lazy_regex(r"[A-Za-z][A-Za-z0-9+.-]{1,30}://")
+_ARN_VALUE = lazy_regex(r"arn:aws[\w-]*:")
+_WORDS = lazy_regex(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_REFERENCE = lazy_regex(r"\$[{(\w]|%\w+%|\{|<[^<>]*>\Z|\[REDACTED:")
+_CODE_EXPRESSION = lazy_regex(r"[(\[]|[A-Za-z_][\w.]*[(\[]|(?:lambda|new|await|function)\b")
 #: An absolute path names a file, never holds a secret (``PWD=/home/dev/project``).
-_PATH = re.compile(r"~?/[\w.@+-]+(?:/[\w.@+-]*)+\Z|/[a-z._-]+\Z")
-_IDENTIFIER_PATH = re.compile(r"[A-Za-z_][\w.]*\Z")
-_PROSE_WORD = re.compile(r"[a-z]{1,7}\Z")
+_PATH = lazy_regex(r"~?/[\w.@+-]+(?:/[\w.@+-]*)+\Z|/[a-z._-]+\Z")
+_IDENTIFIER_PATH = lazy_regex(r"[A-Za-z_][\w.]*\Z")
+_PROSE_WORD = lazy_regex(r"[a-z]{1,7}\Z")
 _CODE_WORDS = frozenset("none null nil true false undefined str string bytes int bool boolean"
                         " number any object optional void required self this".split())
 CREDENTIAL_MIN_CHARS = 12

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from typing import NamedTuple
+from claimgraph.logic.lazy_regex import lazy_regex
 
 ALNUM, RUN = "[A-Za-z0-9]", "[A-Za-z0-9_-]"
 ALNUM_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -30,7 +31,7 @@ class TokenRule(NamedTuple):
 
 
 def _rule(kind: str, prefixes: str, pattern: str, edge: str = ALNUM) -> TokenRule:
-    return TokenRule(kind, tuple(prefixes.split()), re.compile(pattern), edge)
+    return TokenRule(kind, tuple(prefixes.split()), lazy_regex(pattern), edge)
 
 
 #: Most specific first: where two rows match at one place, the earlier names the token.
@@ -128,10 +129,10 @@ TOKEN_RULES: tuple[TokenRule, ...] = (
 #: before the marker, pattern)``; the pattern is matched from where those characters start.
 MARKED_RULES: dict[str, tuple[str, str, re.Pattern[str]]] = {
     ":AA": ("telegram-bot-token", "0123456789",
-            re.compile(r"\d{5,16}:AA[A-Za-z0-9_-]{30,40}" + _END)),
+            lazy_regex(r"\d{5,16}:AA[A-Za-z0-9_-]{30,40}" + _END)),
     "Q~": ("azure-client-secret", ALNUM_CHARS + "_~.",
-           re.compile(r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}")),
+           lazy_regex(r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}")),
     ".atlasv1.": ("terraform-token", "abcdefghijklmnopqrstuvwxyz0123456789",
-                  re.compile(r"[a-z0-9]{14}\.atlasv1\.[a-z0-9_=-]{60,70}")),
-    "-us": ("mailchimp-key", "0123456789abcdef", re.compile(r"[0-9a-f]{32}-us\d{1,2}" + _END)),
+                  lazy_regex(r"[a-z0-9]{14}\.atlasv1\.[a-z0-9_=-]{60,70}")),
+    "-us": ("mailchimp-key", "0123456789abcdef", lazy_regex(r"[0-9a-f]{32}-us\d{1,2}" + _END)),
 }

@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import re
 from urllib.parse import quote, urlsplit
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.logic.redact.names import is_placeholder, is_reference
 from claimgraph.logic.redact.tokens import TOKEN_RULES
 
 Span = tuple[int, int, str]
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,30}\Z")
-_URL_END = re.compile(r"[\s\"'<>`]")
-_HOST_AFTER_AT = re.compile(r"@(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}))"
+_SCHEME = lazy_regex(r"[A-Za-z][A-Za-z0-9+.-]{1,30}\Z")
+_URL_END = lazy_regex(r"[\s\"'<>`]")
+_HOST_AFTER_AT = lazy_regex(r"@(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}))"
                             r"(?::\d{1,5})?(?=[/?#),;]|\Z)")
-_PORT_AND_PATH = re.compile(r"\d{1,5}(?:[/?#]|\Z)")
+_PORT_AND_PATH = lazy_regex(r"\d{1,5}(?:[/?#]|\Z)")
 MAX_URL = 4096
-_LONG_HEX = re.compile(r"[0-9a-fA-F]{32,}")
+_LONG_HEX = lazy_regex(r"[0-9a-fA-F]{32,}")
 #: Passwords that say "the user name is the token" (GitHub's and others' conventions).
 _TOKEN_MARKERS = frozenset(("x-oauth-basic", "x", "", "x-token-auth"))
 

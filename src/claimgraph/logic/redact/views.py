@@ -16,39 +16,39 @@ A view is built only when one of its shapes occurs, so plain text costs one rege
 from __future__ import annotations
 
 import bisect
-import re
+from claimgraph.logic.lazy_regex import lazy_regex
 
 Span = tuple[int, int, str]
 #: A line-number prefix: Read's arrow, ``cat -n``/``nl``'s tab or two spaces after a number at
 #: a line's start; ``grep -n``'s ``path:N:`` (or ``N-`` for a context line) is found from its
 #: ``:N:`` (a literal start keeps the search fast) and checked back to its line's start.
-_NUMBER_AT_LINE = re.compile(r"\n([ \t]{0,8}(\d{1,7})(?: {2}|[:-](?=\S)))")
+_NUMBER_AT_LINE = lazy_regex(r"\n([ \t]{0,8}(\d{1,7})(?: {2}|[:-](?=\S)))")
 #: Claude Code's Read (``{n:>6}→``) and ``cat -n`` (``{n:>6}\t``): seven characters wide up to
 #: line 999,999, so they are blanked in place (no positions move) by one substitution.
-_LISTING = re.compile(r"(?=[ ]{0,5}\d)[ \d]{6}[\u2192\t]")
+_LISTING = lazy_regex(r"(?=[ ]{0,5}\d)[ \d]{6}[\u2192\t]")
 #: The same after a line break: a pattern that starts with a literal is searched for that
 #: literal first, where a ``(?m)^`` pattern is tried at every position of the text.
-_LISTING_LINE = re.compile(r"\n(?=[ ]{0,5}\d)[ \d]{6}[\u2192\t]")
+_LISTING_LINE = lazy_regex(r"\n(?=[ ]{0,5}\d)[ \d]{6}[\u2192\t]")
 _BLANK = " " * 7
 _BLANK_LINE = "\n" + _BLANK
-_CAT_N = re.compile(r"\n {0,5}\d{1,6}\t")
-_GREP_N = re.compile(r"\n([\w./@+-]{1,200}+:(\d{1,7})[:-])")
+_CAT_N = lazy_regex(r"\n {0,5}\d{1,6}\t")
+_GREP_N = lazy_regex(r"\n([\w./@+-]{1,200}+:(\d{1,7})[:-])")
 #: Two string literals side by side: the closing quote, a join (``+``, ``.``, ``||``, a line
 #: break with its indent) and the opening quote of the next one (checked around in Python).
-_LITERAL_JOIN = re.compile(r"([\"'])[ \t]*(?:\+|\.|\|\|)?[ \t]*\\?\r?\n?[ \t]*\1")
+_LITERAL_JOIN = lazy_regex(r"([\"'])[ \t]*(?:\+|\.|\|\|)?[ \t]*\\?\r?\n?[ \t]*\1")
 JOIN_REACH = 96
 LINE_MARKERS = ("-----", "MII", "b3BlbnNzaC1", "Private-Lines", "---- BEGIN", "kind: Secret",
                 ": |", ": >")
 #: A quote then what may join it to the next literal: without one, ``_joins`` has nothing to do
 #: (one search, where testing each of the twelve pairs as a substring took twelve).
-_ANY_JOIN_PAIR = re.compile("[\"'][ +.|\n\t]")
+_ANY_JOIN_PAIR = lazy_regex("[\"'][ +.|\n\t]")
 _JOIN_EDGE = frozenset(" \t\n\"',;)")
 #: A line of a wrapped token: token characters only (padding at its end); it must also mix
 #: digits and letters or both cases (``_mixed``).
 #: Lines 60 to 76 wide are base64's and PEM's own wrapping: a key's body, which the key rules
 #: read line by line; they are never joined.
 _BASE64_WIDTHS = (60, 76)
-_WRAPPED_LINE = re.compile(r"\n([A-Za-z0-9+/_.~-]{12,200}=*\r?)(?=\n|\Z)")
+_WRAPPED_LINE = lazy_regex(r"\n([A-Za-z0-9+/_.~-]{12,200}=*\r?)(?=\n|\Z)")
 
 
 def blank_listing(text: str) -> str:
@@ -59,13 +59,18 @@ def blank_listing(text: str) -> str:
     return _BLANK + blanked[7:] if _LISTING.match(blanked) else blanked
 
 
-def deletions(text: str, near: list[int] | None = None) -> list[tuple[int, int]]:
+def deletions(text: str, near: list[int] | None = None,
+              marked: bool | None = None) -> list[tuple[int, int]]:
     """The pieces of ``text`` the view leaves out, sorted and disjoint. Literal joins are
     looked for only within ``JOIN_REACH`` after a place ``near`` where a token could start (a
     split token keeps its prefix, a split header its ``Bearer``), when given, and wraps only
     when there is such a place. grep's and nl's numbers matter only to rules that read line
-    by line (key blocks, manifests: ``LINE_MARKERS``); elsewhere a name's run stops at them."""
-    numbered = _numbered(text) if any(marker in text for marker in LINE_MARKERS) else []
+    by line (key blocks, manifests: ``LINE_MARKERS``); elsewhere a name's run stops at them.
+    ``marked``: whether a marker occurs, when the caller's trigger scan found that already
+    (eight substring searches of the whole text saved; None: they are made here)."""
+    if marked is None:
+        marked = any(marker in text for marker in LINE_MARKERS)
+    numbered = _numbered(text) if marked else []
     if near is not None and not near:
         return numbered  # no token can start anywhere: nothing split or wrapped to join
     found = numbered + _joins(text, near) + _wraps(text)
@@ -169,10 +174,11 @@ class View:
                 for start, end, kind in spans]
 
 
-def view_of(text: str, near: list[int] | None = None) -> View | None:
-    """The view of ``text``, or None when nothing would be left out (``near``: see
-    ``deletions``)."""
+def view_of(text: str, near: list[int] | None = None,
+            marked: bool | None = None) -> View | None:
+    """The view of ``text``, or None when nothing would be left out (``near``, ``marked``:
+    see ``deletions``)."""
     if "\n" not in text and "'" not in text and '"' not in text:
         return None  # one line, no literal: nothing to strip or join
-    cut = deletions(text, near)
+    cut = deletions(text, near, marked)
     return View(text, cut) if cut else None
