@@ -1,0 +1,142 @@
+"""Where a session left its work in git: parsing git/gh output and settling the end state."""
+
+from claimgraph.capture.extract.git_state import observe
+from claimgraph.logic import git_state as gs
+
+
+def settle(*steps):
+    """Observations from (command, output) pairs, one per line, in order."""
+    seen = [observe(command, output, line) for line, (command, output) in enumerate(steps, 1)]
+    return gs.settle([s for s in seen if s is not None])
+
+
+COMMIT = ("git commit -m x", "[feat/x 1a2b3c4] feat: add the parser\n 2 files changed")
+PUSH = ("git push -u origin feat/x",
+        "To github.com:me/repo.git\n * [new branch]      feat/x -> feat/x\n"
+        "branch 'feat/x' set up to track 'origin/feat/x'.")
+
+
+def test_commit_line_shapes():
+    out = "[main (root-commit) fe2db25] Initial release\n[detached HEAD 0f69b0a5] later one"
+    assert gs.commits_in(out) == [("main", "fe2db25", "Initial release"),
+                                  ("detached HEAD", "0f69b0a5", "later one")]
+
+
+def test_commit_then_push_is_pushed():
+    state = settle(COMMIT, PUSH)
+    assert [c.hash for c in state.commits] == ["1a2b3c4"]
+    assert "1a2b3c4" in state.pushed
+    text = gs.describe(state, "2026-01-02")
+    assert "2026-01-02" in text and "`feat/x`" in text and "pushed to github.com/me/repo" in text
+
+
+def test_commit_without_push_says_not_pushed():
+    text = gs.describe(settle(COMMIT), "2026-01-02")
+    assert "1a2b3c4" in text and "not pushed" in text
+
+
+def test_reset_after_commit_leaves_nothing():
+    state = settle(COMMIT, ("git reset --soft HEAD~1", ""))
+    assert state.commits == [] and not state.anything
+
+
+def test_reset_that_only_unstages_keeps_the_commit():
+    state = settle(COMMIT, ("git reset HEAD src/a.py", "Unstaged changes after reset:"))
+    assert [c.hash for c in state.commits] == ["1a2b3c4"]
+
+
+def test_amend_replaces_the_commit():
+    state = settle(COMMIT, ("git commit --amend -m y", "[feat/x 9f8e7d6] feat: add the parser v2"))
+    assert [c.hash for c in state.commits] == ["9f8e7d6"]
+
+
+def test_amend_after_push_is_not_pushed():
+    state = settle(COMMIT, PUSH, ("git commit --amend --no-edit", "[feat/x 9f8e7d6] feat: add"))
+    assert "not pushed" in gs.describe(state, "d")
+
+
+def test_rejected_push_is_no_push():
+    rejected = ("git push", "To https://github.com/me/repo.git\n"
+                " ! [rejected]        feat/x -> feat/x (fetch first)\n"
+                "error: failed to push some refs")
+    state = settle(COMMIT, rejected)
+    assert state.pushed == {} and "not pushed" in gs.describe(state, "d")
+
+
+def test_push_of_another_branch_says_nothing_of_this_one():
+    other = ("git push origin main", "To github.com:me/repo.git\n   aaaa111..bbbb222  main -> main")
+    state = settle(COMMIT, other)
+    assert "1a2b3c4" not in state.pushed
+    text = gs.describe(state, "d")
+    assert "not pushed" in text and "pushed `main` at bbbb222" in text
+
+
+def test_fetch_lines_are_not_a_push():
+    fetched = ("git push && git pull", "From github.com:me/repo\n   aaaa111..bbbb222  main -> origin/main")
+    assert settle(COMMIT, fetched).branch_pushes == []
+
+
+def test_git_log_after_a_rebase_gives_the_new_hashes():
+    state = settle(COMMIT, ("git rebase origin/main", "Successfully rebased and updated refs/heads/feat/x."),
+                   ("git log --oneline -3", "5d6e7f8 (HEAD -> feat/x) feat: add the parser\n"
+                                            "0000aaa chore: someone else's"))
+    assert [(c.branch, c.hash) for c in state.commits] == [("feat/x", "5d6e7f8")]
+
+
+def test_rebase_without_a_later_log_leaves_nothing_sure():
+    state = settle(COMMIT, ("git rebase main", "Successfully rebased and updated refs/heads/feat/x."))
+    assert state.commits == []
+
+
+def test_squash_merged_pr_with_merge_commit_from_log():
+    steps = [("gh pr create --title \"Add parser\" --head feat/x",
+              "https://github.com/me/repo/pull/47\n"),
+             ("gh pr merge 47 --squash --delete-branch", "✓ Squashed and merged pull request #47"),
+             ("git log --oneline -2", "cbd8986 (HEAD -> main) Add parser (#47)\n1111111 older")]
+    seen = [observe(c, o, n) for n, (c, o) in enumerate(steps, 1)]
+    listed = [(n, h, s) for n, o in enumerate(seen, 1) for h, s in o.listed]
+    [pr] = gs.pull_requests(seen, listed)
+    text = gs.describe_pr(pr, "2026-03-04")
+    assert text == 'PR #47 "Add parser" was merged by squash as cbd8986 (session of 2026-03-04)'
+
+
+def test_auto_merge_is_not_a_merge():
+    assert gs.pr_merged(("pr", "merge", "47", "--auto", "--squash"), "") is None
+
+
+def test_pr_view_json_merged():
+    out = '{"number":12,"state":"MERGED","title":"T","mergeCommit":{"oid":"abcdef1234"}}'
+    assert gs.pr_states(("pr", "view", "12", "--json", "state"), out) == [
+        (12, "MERGED", "T", "abcdef1234")]
+
+
+def test_uncommitted_changes_at_the_end():
+    state = settle(COMMIT, ("git status --short", " M src/a.py\n?? notes/"))
+    assert state.dirty is True and "uncommitted" in gs.describe(state, "d")
+
+
+def test_untracked_files_alone_are_not_uncommitted_work():
+    assert settle(COMMIT, ("git status --short", "?? scratch/\n")).dirty is False
+
+
+def test_status_before_a_later_commit_says_nothing():
+    state = settle(("git status", "On branch feat/x\nChanges not staged for commit:"), COMMIT)
+    assert state.dirty is None
+
+
+def test_new_tag_pushed():
+    state = settle(("git tag v1.2.0 && git push origin v1.2.0",
+                    "To github.com:me/repo.git\n * [new tag]         v1.2.0 -> v1.2.0"))
+    assert state.tags == {"v1.2.0": ["created", "pushed"]}
+    assert "tag `v1.2.0` created then pushed" in gs.describe(state, "d")
+
+
+def test_checkout_b_names_the_branch():
+    state = settle(("git checkout -b feat/y", "Switched to a new branch 'feat/y'"))
+    assert state.branch == "feat/y" and not state.anything
+
+
+def test_remote_names():
+    assert gs.remote_name("git@github.com:me/repo.git") == "github.com/me/repo"
+    assert gs.remote_name("github.com:me/repo.git") == "github.com/me/repo"
+    assert gs.remote_name("https://github.com/me/repo.git") == "github.com/me/repo"
