@@ -140,3 +140,62 @@ def test_remote_names():
     assert gs.remote_name("git@github.com:me/repo.git") == "github.com/me/repo"
     assert gs.remote_name("github.com:me/repo.git") == "github.com/me/repo"
     assert gs.remote_name("https://github.com/me/repo.git") == "github.com/me/repo"
+
+
+# --- the capture rule, on hand-built sessions ---------------------------------------------
+
+from .extract_helpers import ROOT, Session  # noqa: E402
+
+
+def _states(session: Session) -> list[tuple[str, str]]:
+    return [(c["subject"], c["object"]) for c in session.extract() if c["predicate"] == "x/state"]
+
+
+def test_a_cd_into_another_repository_is_that_repository():
+    session = Session()
+    session.bash("git commit -m a", output="[main 1111111] feat: here")
+    session.bash("cd /home/dev/other && git commit -m b", output="[dev 2222222] feat: there")
+    states = dict(_states(session))
+    assert set(states) == {"shop", "other"}
+    assert "1111111" in states["shop"] and "2222222" not in states["shop"]
+    assert "`dev`" in states["other"] and "2222222" in states["other"]
+
+
+def test_a_subfolder_of_the_project_is_the_project():
+    session = Session()
+    session.bash(f"cd {ROOT}/web && git commit -m a", output="[main 1111111] feat: here")
+    assert [s for s, _ in _states(session)] == ["shop"]
+
+
+def test_a_failed_or_refused_command_proves_nothing():
+    session = Session()
+    session.bash("git commit -m a && git push", error=True,
+                 output="Exit code 1\n[main 1111111] feat: here\nTo x\n ! [rejected] main -> main")
+    session.bash("git push", output="The user doesn't want to proceed with this tool use.")
+    assert _states(session) == []
+
+
+def test_the_agents_words_alone_store_nothing():
+    session = Session()
+    session.event("assistant", text="I committed 1111111 and pushed it to origin/main.")
+    session.bash("git status", output="On branch main\nnothing to commit, working tree clean")
+    assert _states(session) == []
+
+
+def test_a_codex_call_reports_its_own_workdir():
+    session = Session(agent="codex")
+    session.tool("exec_command", {"cmd": "git commit -m a", "workdir": "/home/dev/other"},
+                 output="[main 3333333] fix: there", extras={"exit_code": 0})
+    assert [s for s, _ in _states(session)] == ["other"]
+
+
+def test_one_fact_per_repository_and_one_per_pr():
+    session = Session()
+    session.bash("git commit -m a", output="[feat/x 1111111] feat: one")
+    session.bash("git commit -m b", output="[feat/x 2222222] feat: two")
+    session.bash("git push -u origin feat/x",
+                 output="To github.com:me/shop.git\n * [new branch]      feat/x -> feat/x")
+    session.bash('gh pr create --title "Feat" --body x', output="https://github.com/me/shop/pull/5")
+    objects = [o for _, o in _states(session)]
+    assert len(objects) == 2
+    assert "pushed to github.com/me/shop" in objects[0] and "PR #5 \"Feat\" was opened" in objects[1]
