@@ -55,6 +55,9 @@ class Commit:
     subject: str
     line: int
     amend: bool = False
+    #: the line since which the commit has this hash (a later ``git log`` may show a rebased
+    #: commit under its new hash: it is ordered by ``line``, known as pushed from ``since``)
+    since: int = 0
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,8 @@ class Observation:
     tags_deleted: tuple[str, ...] = ()
     pr_opened: tuple[tuple[int, str, str | None, str | None], ...] = ()  # number, url, title, head
     pr_merged: tuple[tuple[int, str | None], ...] = ()  # number, method
-    pr_states: tuple[tuple[int, str, str | None, str | None], ...] = ()  # number, state, title, oid
+    #: number, state, title, merge commit, head branch
+    pr_states: tuple[tuple[int, str, str | None, str | None, str | None], ...] = ()
 
 
 def commits_in(output: str) -> list[tuple[str, str, str]]:
@@ -166,8 +170,9 @@ def pr_merged(argv: tuple[str, ...], output: str) -> tuple[int, str | None] | No
     return (number, method) if number is not None else None
 
 
-def pr_states(argv: tuple[str, ...], output: str) -> list[tuple[int, str, str | None, str | None]]:
-    """(number, state, title, merge commit) from ``gh pr view … --json``: one JSON object
+def pr_states(argv: tuple[str, ...],
+              output: str) -> list[tuple[int, str, str | None, str | None, str | None]]:
+    """(number, state, title, merge commit, head branch) from ``gh pr view … --json``: one JSON object
     (the number from it or the command), or a bare state word printed by ``--jq .state``."""
     words = argv[argv.index("view") + 1:] if "view" in argv else ()
     asked = next((int(w.lstrip("#")) for w in words if w.lstrip("#").isdigit()), None)
@@ -184,11 +189,25 @@ def pr_states(argv: tuple[str, ...], output: str) -> list[tuple[int, str, str | 
         merge = data.get("mergeCommit")
         oid = merge.get("oid") if isinstance(merge, dict) else None
         title = data.get("title") if isinstance(data.get("title"), str) else None
-        return [(number, data["state"], title, oid if isinstance(oid, str) else None)] \
+        head = data.get("headRefName") if isinstance(data.get("headRefName"), str) else None
+        return [(number, data["state"], title, oid if isinstance(oid, str) else None, head)] \
             if number is not None else []
-    if asked is not None and text in ("MERGED", "OPEN", "CLOSED"):
-        return [(asked, text, None, None)]
+    if asked is not None and text in _STATES:
+        return [(asked, text, None, None, None)]
     return []
+
+
+_STATES = ("MERGED", "OPEN", "CLOSED")
+
+
+def pr_states_each(asked: list[int | None],
+                   output: str) -> list[tuple[int, str, None, None, None]]:
+    """Several ``gh pr view N --json state --jq .state`` in one line: one state word per
+    line, in order, one per PR asked (anything else: nothing)."""
+    words = output.split()
+    if len(words) != len(asked) or None in asked or any(w not in _STATES for w in words):
+        return []
+    return [(number, word, None, None, None) for number, word in zip(asked, words) if number is not None]
 
 
 def log_lines(output: str) -> list[tuple[str, str]]:
@@ -281,6 +300,7 @@ def settle(observations: list[Observation]) -> EndState:
     """Fold one repository's observations, in order, into its end state (module docstring)."""
     state = EndState()
     lost: list[Commit] = []  # commits whose hash a rewrite may have replaced
+    heads: list[tuple[str, str | None, str, int, bool]] = []  # branch, new head, url, line, forced
     current: str | None = None
     last_commit_line = -1
     for seen in observations:
@@ -300,7 +320,8 @@ def settle(observations: list[Observation]) -> EndState:
             lost = [c for c in lost if c.subject != made.subject]
             if any(c.hash == made.hash for c in state.commits):
                 continue  # the same commit printed again (a hook's rerun, a log of it)
-            state.commits.append(Commit(branch, made.hash, made.subject, made.line))
+            state.commits.append(Commit(branch, made.hash, made.subject, made.line,
+                                        since=made.line))
             current = branch if branch != "detached HEAD" else current
             last_commit_line = seen.line
         for listed_hash, subject in seen.listed:
@@ -308,11 +329,12 @@ def settle(observations: list[Observation]) -> EndState:
                 [c for c in lost if c.subject == subject]
             if len(back) == 1 and sum(s == subject for _, s in seen.listed) == 1:
                 lost.remove(back[0])
-                state.commits.append(Commit(back[0].branch, listed_hash, subject, seen.line))
+                state.commits.append(Commit(back[0].branch, listed_hash, subject, back[0].line,
+                                            since=seen.line))
         for name in seen.tags_made:
             state.tags.setdefault(name, []).append("created")
         for push in seen.pushes:
-            _apply_push(state, push, current)
+            _apply_push(state, push, current, heads)
         for name in seen.tags_deleted:
             state.tags.setdefault(name, []).append("deleted")
         state.deleted += [b for b in seen.deleted_branches if b not in state.deleted]
@@ -323,10 +345,13 @@ def settle(observations: list[Observation]) -> EndState:
     if state.dirty_line is not None and state.dirty_line < last_commit_line:
         state.dirty = None  # a commit after the last status: what is left is unknown
     state.branch = current
+    state.commits.sort(key=lambda c: c.line)
+    _mark_pushed(state, heads)
     return state
 
 
-def _apply_push(state: EndState, push: Push, current: str | None) -> None:
+def _apply_push(state: EndState, push: Push, current: str | None,
+                heads: list[tuple[str, str | None, str, int, bool]]) -> None:
     for update in push.updates:
         if update.rejected:
             continue
@@ -337,20 +362,30 @@ def _apply_push(state: EndState, push: Push, current: str | None) -> None:
             continue
         if update.deleted:
             continue
-        src = current if update.src == "HEAD" else update.src
-        state.branch_pushes = [p for p in state.branch_pushes
-                               if (p[0], p[1]) != (src or update.src, update.dst)]
-        state.branch_pushes.append((src or update.src, update.dst, update.new, push.line))
-        on_branch = [c for c in state.commits if c.branch == src and c.line <= push.line]
-        upto = len(on_branch)
-        if update.new is not None:
-            hits = [i for i, c in enumerate(on_branch) if same_commit(c.hash, update.new)]
+        src = (current if update.src == "HEAD" else update.src) or update.src
+        state.branch_pushes = [p for p in state.branch_pushes if (p[0], p[1]) != (src, update.dst)]
+        state.branch_pushes.append((src, update.dst, update.new, push.line))
+        heads.append((src, update.new, push.url, push.line, update.forced))
+
+
+def _mark_pushed(state: EndState, heads: list[tuple[str, str | None, str, int, bool]]) -> None:
+    """Which surviving commits a push carried: those of its branch up to the head it pushed
+    when that head is one of them; else those the branch held, under their hash, when it
+    went up; nothing of this branch when the head was a commit of another one."""
+    for branch, new, url, line, forced in heads:
+        on_branch = [c for c in state.commits if c.branch == branch]
+        if new is not None:
+            hits = [i for i, c in enumerate(on_branch) if same_commit(c.hash, new)]
             if hits:
-                upto = hits[-1] + 1
-            elif any(same_commit(c.hash, update.new) for c in state.commits):
-                upto = 0  # the pushed head is a commit of another branch: nothing of this one
-        for pushed in on_branch[:upto]:
-            state.pushed[pushed.hash] = (push.url, push.line, update.forced)
+                carried = on_branch[:hits[-1] + 1]
+            elif any(same_commit(c.hash, new) for c in state.commits):
+                carried = []
+            else:
+                carried = [c for c in on_branch if c.since <= line]
+        else:
+            carried = [c for c in on_branch if c.since <= line]
+        for commit in carried:
+            state.pushed[commit.hash] = (url, line, forced)
 
 
 def remote_name(url: str) -> str:
@@ -424,6 +459,7 @@ class PullRequest:
     head: str | None = None
     opened_line: int | None = None
     merged_line: int | None = None
+    merged_here: bool = False  # by the session's own ``gh pr merge``, not only seen merged
     method: str | None = None
     state: str | None = None
     merge_commit: str | None = None
@@ -436,6 +472,8 @@ def pull_requests(observations: list[Observation],
     """The PRs the session opened or saw merged, in order. ``listed_after``: (line, hash,
     subject) of every ``git log`` line, where a squash merge shows as ``subject (#N)``."""
     found: dict[int, PullRequest] = {}
+    pushed = {update.src for seen in observations for push in seen.pushes
+              for update in push.updates if not update.rejected}
     for seen in observations:
         for number, url, title, head in seen.pr_opened:
             pr = found.setdefault(number, PullRequest(number))
@@ -445,13 +483,14 @@ def pull_requests(observations: list[Observation],
         for number, method in seen.pr_merged:
             pr = found.setdefault(number, PullRequest(number))
             pr.merged_line, pr.method, pr.state, pr.at = seen.line, method, "MERGED", seen.at
+            pr.merged_here = True
             pr.lines.append(seen.line)
-        for number, state, title, oid in seen.pr_states:
+        for number, state, title, oid, head in seen.pr_states:
             pr = found.get(number)
             if pr is None:
-                if state != "MERGED":
-                    continue  # an open PR the session only looked at is nobody's news
-                pr = found.setdefault(number, PullRequest(number))
+                if state != "MERGED" or head not in pushed:
+                    continue  # a PR the session only looked at is not its work
+                pr = found.setdefault(number, PullRequest(number, head=head))
             if state == "MERGED" and pr.merged_line is None:
                 pr.merged_line, pr.at = seen.line, seen.at
             pr.state = state
@@ -475,7 +514,8 @@ def describe_pr(pr: PullRequest, date: str) -> str:
         text = f"PR #{pr.number}{title} was merged{how.get(pr.method or '', '')}"
         if pr.merge_commit:
             text += f" as {pr.merge_commit[:8]}"
-        return text + f" (session of {date})"
+        return text + (f" (session of {date})" if pr.merged_here
+                       else f" (seen merged in the session of {date})")
     head = f" from branch `{pr.head}`" if pr.head else ""
     draft = ""
     text = f"PR #{pr.number}{title} was opened{head}{draft} in the session of {date}"

@@ -107,7 +107,7 @@ def test_auto_merge_is_not_a_merge():
 def test_pr_view_json_merged():
     out = '{"number":12,"state":"MERGED","title":"T","mergeCommit":{"oid":"abcdef1234"}}'
     assert gs.pr_states(("pr", "view", "12", "--json", "state"), out) == [
-        (12, "MERGED", "T", "abcdef1234")]
+        (12, "MERGED", "T", "abcdef1234", None)]
 
 
 def test_uncommitted_changes_at_the_end():
@@ -199,3 +199,28 @@ def test_one_fact_per_repository_and_one_per_pr():
     objects = [o for _, o in _states(session)]
     assert len(objects) == 2
     assert "pushed to github.com/me/shop" in objects[0] and "PR #5 \"Feat\" was opened" in objects[1]
+
+
+def test_pull_rebase_then_push_then_log_keeps_the_commit_pushed():
+    state = settle(COMMIT, ("git pull --rebase", "Successfully rebased and updated refs/heads/feat/x."),
+                   ("git push", "To github.com:me/repo.git\n   0000aaa..5d6e7f8  feat/x -> feat/x"),
+                   ("git commit -m z", "[feat/x 6e7f8a9] fix: later"),
+                   ("git log --oneline -2", "6e7f8a9 fix: later\n5d6e7f8 feat: add the parser"))
+    assert [c.hash for c in state.commits] == ["5d6e7f8", "6e7f8a9"]
+    assert "5d6e7f8" in state.pushed and "6e7f8a9" not in state.pushed
+    assert "up to 5d6e7f8, 1 later not pushed" in gs.describe(state, "d")
+
+
+def test_several_pr_views_in_one_line_map_in_order():
+    seen = observe("gh pr view 5 --json state --jq .state && gh pr view 6 --json state --jq .state",
+                   "MERGED\nOPEN\n", 1)
+    assert seen.pr_states == ((5, "MERGED", None, None, None), (6, "OPEN", None, None, None))
+
+
+def test_a_pr_only_seen_merged_counts_when_the_session_pushed_its_branch():
+    view = ("gh pr view 9 --json state,title,headRefName",
+            '{"state":"MERGED","title":"T","headRefName":"feat/x"}')
+    assert gs.pull_requests([observe(*view, 1)], []) == []  # only looked at: not its work
+    seen = [observe(*PUSH, 1), observe(*view, 2)]
+    [pr] = gs.pull_requests(seen, [])
+    assert gs.describe_pr(pr, "d") == 'PR #9 "T" was merged (seen merged in the session of d)'

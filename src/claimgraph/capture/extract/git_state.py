@@ -167,8 +167,10 @@ def observe(command: str, output: str, line: int, at: int | None = None) -> gs.O
         if made:
             opened.append(made)
     merged = [m for s in found["pr_merge"] if (m := gs.pr_merged(_words(s)[1:], output))]
-    states = [st for s in found["pr_view"][:1] for st in gs.pr_states(_words(s)[1:], output)] \
-        if len(found["pr_view"]) == 1 else []
+    if len(found["pr_view"]) == 1:
+        states = gs.pr_states(_words(found["pr_view"][0])[1:], output)
+    else:
+        states = gs.pr_states_each([_pr_number(_words(s)) for s in found["pr_view"]], output)
     deleted = tuple(gs.deleted_branches(output)) if found["branch"] else ()
     seen = gs.Observation(line, at, tuple(commits), rewrote, pushes, listed, branch, deleted,
                           dirty, tuple(tags_made), tuple(tags_deleted), tuple(opened),
@@ -177,6 +179,12 @@ def observe(command: str, output: str, line: int, at: int | None = None) -> gs.O
             or tags_made or tags_deleted or opened or merged or states):
         return None
     return seen
+
+
+def _pr_number(words: tuple[str, ...]) -> int | None:
+    """The number ``gh pr view <n>`` asks about."""
+    rest = words[words.index("view") + 1:] if "view" in words else ()
+    return next((int(w.lstrip("#")) for w in rest if w.lstrip("#").isdigit()), None)
 
 
 def _tag_name(words: tuple[str, ...]) -> str | None:
