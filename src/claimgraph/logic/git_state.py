@@ -26,7 +26,8 @@ _COMMIT_LINE = re.compile(r"^\s*\[(?P<branch>detached HEAD|[^\]\s]+)(?: \(root-c
 #: ``To <url>`` opens a push's ref lines; ``From <url>`` a fetch's, which look alike.
 _TO = re.compile(r"^To (?P<url>\S+)\s*$")
 _FROM = re.compile(r"^From \S+\s*$")
-_REF = re.compile(r"^ ?(?P<flag>[ +*!=-]) (?P<summary>\[[^\]]+\]|[0-9a-f]{4,40}\.\.\.?[0-9a-f]{4,40})"
+_REF = re.compile(r"^ ?(?P<flag>[ +*!=-]) "
+                  r"(?P<summary>\[[^\]]+\]|[0-9a-f]{4,40}\.\.\.?[0-9a-f]{4,40})"
                   r"\s+(?P<src>\S+)(?: -> (?P<dst>\S+))?(?:\s+\((?P<note>[^)]*)\))?\s*$")
 _PR_URL = re.compile(r"^\s*(?P<url>https://\S+/(?P<repo>[^/\s]+/[^/\s]+)/pull/(?P<number>\d+))\s*$",
                      re.M)
@@ -34,10 +35,12 @@ _TITLE = re.compile(r"""(?:--title|-t)[= ](?:"(?P<dq>(?:[^"\\]|\\.)*)"|'(?P<sq>[
 _HEAD_FLAG = re.compile(r"(?:--head|-H)[= ](?P<head>[\w./-]+)")
 _MERGED_LINE = re.compile(r"(?:Squashed and merged|Rebased and merged|Merged) pull request "
                           r"(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)")
-_LOG_LINE = re.compile(r"^(?:\* )?(?P<hash>[0-9a-f]{7,40}) (?:\((?P<refs>[^)]*)\) )?(?P<subject>\S.*?)\s*$")
+_LOG_LINE = re.compile(r"^(?:\* )?(?P<hash>[0-9a-f]{7,40}) (?:\((?P<refs>[^)]*)\) )?"
+                       r"(?P<subject>\S.*?)\s*$")
 _SWITCHED = re.compile(r"^Switched to (?:a new )?branch '(?P<branch>[^']+)'", re.M)
 _ON_BRANCH = re.compile(r"^On branch (?P<branch>\S+)", re.M)
-_SHORT_BRANCH = re.compile(r"^## (?P<branch>[^.\s]+(?:\.[^.\s]+)*?)(?:\.\.\.\S+)?(?: \[.*\])?\s*$", re.M)
+_SHORT_BRANCH = re.compile(r"^## (?P<branch>[^.\s]+(?:\.[^.\s]+)*?)(?:\.\.\.\S+)?(?: \[.*\])?\s*$",
+                           re.M)
 _REBASED = re.compile(r"Successfully rebased and updated refs/heads/(?P<branch>\S+?)\.?\s*$", re.M)
 _DELETED_BRANCH = re.compile(r"^Deleted branch (?P<branch>\S+) \(was [0-9a-f]+\)", re.M)
 _DELETED_TAG = re.compile(r"^Deleted tag '(?P<tag>[^']+)'", re.M)
@@ -110,7 +113,8 @@ def commits_in(output: str) -> list[tuple[str, str, str]]:
 
 
 def pushes_in(output: str, line: int = 0) -> list[Push]:
-    """Every ``To <url>`` block of a push and its ref lines (a fetch's ``From`` block is not one)."""
+    """Every ``To <url>`` block of a push and its ref lines (a fetch's ``From`` block is not
+    one)."""
     found: list[Push] = []
     url: str | None = None
     updates: list[RefUpdate] = []
@@ -172,7 +176,8 @@ def pr_merged(argv: tuple[str, ...], output: str) -> tuple[int, str | None] | No
 
 def pr_states(argv: tuple[str, ...],
               output: str) -> list[tuple[int, str, str | None, str | None, str | None]]:
-    """(number, state, title, merge commit, head branch) from ``gh pr view … --json``: one JSON object
+    """(number, state, title, merge commit, head branch) from ``gh pr view … --json``: one
+    JSON object
     (the number from it or the command), or a bare state word printed by ``--jq .state``."""
     words = argv[argv.index("view") + 1:] if "view" in argv else ()
     asked = next((int(w.lstrip("#")) for w in words if w.lstrip("#").isdigit()), None)
@@ -207,7 +212,8 @@ def pr_states_each(asked: list[int | None],
     words = output.split()
     if len(words) != len(asked) or None in asked or any(w not in _STATES for w in words):
         return []
-    return [(number, word, None, None, None) for number, word in zip(asked, words) if number is not None]
+    return [(number, word, None, None, None) for number, word in zip(asked, words)
+            if number is not None]
 
 
 def log_lines(output: str) -> list[tuple[str, str]]:
@@ -276,7 +282,8 @@ class EndState:
     a push carried (and where), tags, the branch checked out at the end, uncommitted work."""
 
     commits: list[Commit] = field(default_factory=list)
-    pushed: dict[str, tuple[str, int, bool]] = field(default_factory=dict)  # hash -> url, line, forced
+    #: hash -> (url, line, forced) of the push that carried it
+    pushed: dict[str, tuple[str, int, bool]] = field(default_factory=dict)
     branch_pushes: list[tuple[str, str, str | None, int]] = field(default_factory=list)
     tags: dict[str, list[str]] = field(default_factory=dict)  # tag -> what happened
     deleted: list[str] = field(default_factory=list)
@@ -399,8 +406,8 @@ def describe(state: EndState, date: str, max_commits: int = 4) -> str:
     """The fact's object: where the work stands, in one paragraph."""
     parts: list[str] = []
     branches: dict[str, list[Commit]] = {}
-    for made in state.commits:
-        branches.setdefault(made.branch, []).append(made)
+    for one in state.commits:
+        branches.setdefault(one.branch, []).append(one)
     for branch, made in branches.items():
         shown = made[-max_commits:]
         listed = ", ".join(f'{c.hash[:8]} "{_short(c.subject)}"' for c in shown)
@@ -486,11 +493,12 @@ def pull_requests(observations: list[Observation],
             pr.merged_here = True
             pr.lines.append(seen.line)
         for number, state, title, oid, head in seen.pr_states:
-            pr = found.get(number)
-            if pr is None:
+            known = found.get(number)
+            if known is None:
                 if state != "MERGED" or head not in pushed:
                     continue  # a PR the session only looked at is not its work
-                pr = found.setdefault(number, PullRequest(number, head=head))
+                known = found.setdefault(number, PullRequest(number, head=head))
+            pr = known
             if state == "MERGED" and pr.merged_line is None:
                 pr.merged_line, pr.at = seen.line, seen.at
             pr.state = state

@@ -10,6 +10,7 @@ def settle(*steps):
     return gs.settle([s for s in seen if s is not None])
 
 
+REBASED = "Successfully rebased and updated refs/heads/feat/x."
 COMMIT = ("git commit -m x", "[feat/x 1a2b3c4] feat: add the parser\n 2 files changed")
 PUSH = ("git push -u origin feat/x",
         "To github.com:me/repo.git\n * [new branch]      feat/x -> feat/x\n"
@@ -72,19 +73,20 @@ def test_push_of_another_branch_says_nothing_of_this_one():
 
 
 def test_fetch_lines_are_not_a_push():
-    fetched = ("git push && git pull", "From github.com:me/repo\n   aaaa111..bbbb222  main -> origin/main")
+    fetched = ("git push && git pull",
+               "From github.com:me/repo\n   aaaa111..bbbb222  main -> origin/main")
     assert settle(COMMIT, fetched).branch_pushes == []
 
 
 def test_git_log_after_a_rebase_gives_the_new_hashes():
-    state = settle(COMMIT, ("git rebase origin/main", "Successfully rebased and updated refs/heads/feat/x."),
+    state = settle(COMMIT, ("git rebase origin/main", REBASED),
                    ("git log --oneline -3", "5d6e7f8 (HEAD -> feat/x) feat: add the parser\n"
                                             "0000aaa chore: someone else's"))
     assert [(c.branch, c.hash) for c in state.commits] == [("feat/x", "5d6e7f8")]
 
 
 def test_rebase_without_a_later_log_leaves_nothing_sure():
-    state = settle(COMMIT, ("git rebase main", "Successfully rebased and updated refs/heads/feat/x."))
+    state = settle(COMMIT, ("git rebase main", REBASED))
     assert state.commits == []
 
 
@@ -198,11 +200,12 @@ def test_one_fact_per_repository_and_one_per_pr():
     session.bash('gh pr create --title "Feat" --body x', output="https://github.com/me/shop/pull/5")
     objects = [o for _, o in _states(session)]
     assert len(objects) == 2
-    assert "pushed to github.com/me/shop" in objects[0] and "PR #5 \"Feat\" was opened" in objects[1]
+    assert "pushed to github.com/me/shop" in objects[0]
+    assert "PR #5 \"Feat\" was opened" in objects[1]
 
 
 def test_pull_rebase_then_push_then_log_keeps_the_commit_pushed():
-    state = settle(COMMIT, ("git pull --rebase", "Successfully rebased and updated refs/heads/feat/x."),
+    state = settle(COMMIT, ("git pull --rebase", REBASED),
                    ("git push", "To github.com:me/repo.git\n   0000aaa..5d6e7f8  feat/x -> feat/x"),
                    ("git commit -m z", "[feat/x 6e7f8a9] fix: later"),
                    ("git log --oneline -2", "6e7f8a9 fix: later\n5d6e7f8 feat: add the parser"))

@@ -27,7 +27,8 @@ from claimgraph.logic.timeutil import to_date
 RULE = "git-state"
 PREDICATE = "x/state"
 _GIT = re.compile(r"\b(?:git|gh)\s")
-_CD = re.compile(r"""^\s*(?:cd|Set-Location|pushd)\s+(?:/d\s+)?("[^"]+"|'[^']+'|[^\s;&|]+)\s*(?:&&|;|\n)""")
+_CD = re.compile(r"""^\s*(?:cd|Set-Location|pushd)\s+(?:/d\s+)?("[^"]+"|'[^']+'|[^\s;&|]+)"""
+                 r"\s*(?:&&|;|\n)")
 _ANY_CD = re.compile(r"(?:^|&&|;|\n|\|\|)\s*(?:cd|Set-Location|pushd)\s")
 _GIT_C = re.compile(r"""\bgit\s+-C\s+("[^"]+"|'[^']+'|\S+)""")
 _SEGMENT = {name: re.compile(pattern) for name, pattern in (
