@@ -177,8 +177,9 @@ def pr_merged(argv: tuple[str, ...], output: str) -> tuple[int, str | None] | No
 def pr_states(argv: tuple[str, ...],
               output: str) -> list[tuple[int, str, str | None, str | None, str | None]]:
     """(number, state, title, merge commit, head branch) from ``gh pr view … --json``: one
-    JSON object
-    (the number from it or the command), or a bare state word printed by ``--jq .state``."""
+    JSON object (the number from it or the command; its state "" when not asked for, as a
+    title alone still says what the PR is called now), or a bare state word printed by
+    ``--jq .state``."""
     words = argv[argv.index("view") + 1:] if "view" in argv else ()
     asked = next((int(w.lstrip("#")) for w in words if w.lstrip("#").isdigit()), None)
     text = output.strip()
@@ -188,15 +189,15 @@ def pr_states(argv: tuple[str, ...],
             data = json.loads(text[start:])
         except ValueError:
             return []
-        if not isinstance(data, dict) or not isinstance(data.get("state"), str):
+        if not isinstance(data, dict):
             return []
         number = data.get("number") if isinstance(data.get("number"), int) else asked
         merge = data.get("mergeCommit")
-        oid = merge.get("oid") if isinstance(merge, dict) else None
-        title = data.get("title") if isinstance(data.get("title"), str) else None
-        head = data.get("headRefName") if isinstance(data.get("headRefName"), str) else None
-        return [(number, data["state"], title, oid if isinstance(oid, str) else None, head)] \
-            if number is not None else []
+        state, title = _text(data.get("state")) or "", _text(data.get("title"))
+        if number is None or not (state or title):
+            return []
+        return [(number, state, title, _text(merge.get("oid") if isinstance(merge, dict) else None),
+                 _text(data.get("headRefName")))]
     if asked is not None and text in _STATES:
         return [(asked, text, None, None, None)]
     return []
@@ -205,8 +206,13 @@ def pr_states(argv: tuple[str, ...],
 _STATES = ("MERGED", "OPEN", "CLOSED")
 
 
-def pr_states_each(asked: list[int | None],
-                   output: str) -> list[tuple[int, str, None, None, None]]:
+def _text(value: object) -> str | None:
+    """A JSON field that should be text (gh's output is third-party data)."""
+    return value if isinstance(value, str) else None
+
+
+def pr_states_each(asked: list[int | None], output: str
+                   ) -> list[tuple[int, str, str | None, str | None, str | None]]:
     """Several ``gh pr view N --json state --jq .state`` in one line: one state word per
     line, in order, one per PR asked (anything else: nothing)."""
     words = output.split()
@@ -214,6 +220,15 @@ def pr_states_each(asked: list[int | None],
         return []
     return [(number, word, None, None, None) for number, word in zip(asked, words)
             if number is not None]
+
+
+def pr_retitled(argv: tuple[str, ...], command: str) -> tuple[int, str] | None:
+    """(number, new title) of a ``gh pr edit <n> --title …`` that worked."""
+    words = argv[argv.index("edit") + 1:] if "edit" in argv else ()
+    number = next((int(w.lstrip("#")) for w in words if w.lstrip("#").isdigit()), None)
+    title = _TITLE.search(command)
+    text = (title["dq"] if title["dq"] is not None else title["sq"]) if title else None
+    return (number, text.replace('\\"', '"')) if number is not None and text else None
 
 
 def log_lines(output: str) -> list[tuple[str, str]]:
@@ -501,8 +516,8 @@ def pull_requests(observations: list[Observation],
             pr = known
             if state == "MERGED" and pr.merged_line is None:
                 pr.merged_line, pr.at = seen.line, seen.at
-            pr.state = state
-            pr.title = pr.title or title
+            pr.state = state or pr.state
+            pr.title = title or pr.title  # the last title seen: a PR may be renamed
             pr.merge_commit = oid or pr.merge_commit
             pr.lines.append(seen.line)
     for pr in found.values():

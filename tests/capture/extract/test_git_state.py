@@ -227,3 +227,14 @@ def test_a_pr_only_seen_merged_counts_when_the_session_pushed_its_branch():
     seen = [observe(*PUSH, 1), observe(*view, 2)]
     [pr] = gs.pull_requests(seen, [])
     assert gs.describe_pr(pr, "d") == 'PR #9 "T" was merged (seen merged in the session of d)'
+
+
+def test_a_renamed_pr_is_told_by_its_last_title():
+    steps = [('gh pr create --title "feat!: old" --head feat/x', "https://github.com/me/r/pull/3"),
+             ("gh pr view 3 --json title,url", '{"title":"feat: new","url":"u"}')]
+    [pr] = gs.pull_requests([observe(c, o, n) for n, (c, o) in enumerate(steps, 1)], [])
+    assert pr.title == "feat: new"
+    edit = observe('gh pr edit 3 --title "feat: newer"', "https://github.com/me/r/pull/3", 3)
+    seen = [observe(c, o, n) for n, (c, o) in enumerate(steps, 1)] + [edit]
+    [pr] = gs.pull_requests(seen, [])
+    assert '"feat: newer" was opened' in gs.describe_pr(pr, "d")

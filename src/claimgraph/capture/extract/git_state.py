@@ -46,7 +46,8 @@ _SEGMENT = {name: re.compile(pattern) for name, pattern in (
     ("tag", r"\bgit\s+tag\b[^&|;\n]*"),
     ("pr_create", r"\bgh\s+pr\s+create\b"),
     ("pr_merge", r"\bgh\s+pr\s+merge\b[^&|;\n]*"),
-    ("pr_view", r"\bgh\s+pr\s+view\b[^&|;\n]*"))}
+    ("pr_view", r"\bgh\s+pr\s+view\b[^&|;\n]*"),
+    ("pr_edit", r"\bgh\s+pr\s+edit\b[^&|;\n]*"))}
 _TAG_FLAGS = frozenset({"-a", "-s", "-f", "--annotate", "--sign", "--force"})
 _TAG_NOT_MADE = frozenset({"-d", "--delete", "-l", "--list", "-v", "--verify", "-n",
                            "--contains", "--no-contains", "--points-at", "--merged",
@@ -168,10 +169,15 @@ def observe(command: str, output: str, line: int, at: int | None = None) -> gs.O
         if made:
             opened.append(made)
     merged = [m for s in found["pr_merge"] if (m := gs.pr_merged(_words(s)[1:], output))]
+    states: list[tuple[int, str, str | None, str | None, str | None]]
     if len(found["pr_view"]) == 1:
         states = gs.pr_states(_words(found["pr_view"][0])[1:], output)
     else:
         states = gs.pr_states_each([_pr_number(_words(s)) for s in found["pr_view"]], output)
+    if len(found["pr_edit"]) == 1:
+        renamed = gs.pr_retitled(_words(found["pr_edit"][0])[1:], command)
+        if renamed:
+            states.append((renamed[0], "", renamed[1], None, None))
     deleted = tuple(gs.deleted_branches(output)) if found["branch"] else ()
     seen = gs.Observation(line, at, tuple(commits), rewrote, pushes, listed, branch, deleted,
                           dirty, tuple(tags_made), tuple(tags_deleted), tuple(opened),
