@@ -461,6 +461,16 @@ def describe(state: EndState, date: str, max_commits: int = 4) -> str:
     return text + ("; " + ", ".join(tail) if tail else "")
 
 
+def describe_within(state: EndState, date: str, limit: int = 900) -> str:
+    """``describe`` with fewer commits named per branch until it fits ``limit`` (a fact's
+    prose is stored whole up to a size); "" when even one per branch does not fit."""
+    for shown in (4, 2, 1):
+        text = describe(state, date, shown)
+        if len(text) <= limit:
+            return text
+    return ""
+
+
 def _as(branch: str, state: EndState) -> str:
     """`` as `dst` `` when the branch went up under another name."""
     names = {dst for src, dst, _, _ in state.branch_pushes if src == branch}

@@ -238,3 +238,11 @@ def test_a_renamed_pr_is_told_by_its_last_title():
     seen = [observe(c, o, n) for n, (c, o) in enumerate(steps, 1)] + [edit]
     [pr] = gs.pull_requests(seen, [])
     assert '"feat: newer" was opened' in gs.describe_pr(pr, "d")
+
+
+def test_a_long_state_names_fewer_commits_to_fit():
+    steps = [(f"git commit -m {n}", f"[main {n:07x}] " + "a long subject " * 4) for n in range(1, 9)]
+    state = settle(*steps)
+    assert len(gs.describe(state, "d")) > 300
+    short = gs.describe_within(state, "d", limit=300)
+    assert 0 < len(short) <= 300 and "(and 6 earlier)" in short

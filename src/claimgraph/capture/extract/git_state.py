@@ -84,7 +84,7 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         date = to_date(at) if at else "unknown date"
         subject = view.project if repo == view.root else posixpath.basename(repo) or repo
         if state.anything:
-            text = gs.describe(state, date)
+            text = gs.describe_within(state, date)
             if text:
                 lines = sorted(set(state.lines))
                 cited = [*lines[:1], *lines[1:][-(MAX_EVIDENCE - 1):]]
