@@ -241,7 +241,8 @@ def test_a_renamed_pr_is_told_by_its_last_title():
 
 
 def test_a_long_state_names_fewer_commits_to_fit():
-    steps = [(f"git commit -m {n}", f"[main {n:07x}] " + "a long subject " * 4) for n in range(1, 9)]
+    steps = [(f"git commit -m {n}", f"[main {n:07x}] " + "a long subject " * 4)
+             for n in range(1, 9)]
     state = settle(*steps)
     assert len(gs.describe(state, "d")) > 300
     short = gs.describe_within(state, "d", limit=300)
