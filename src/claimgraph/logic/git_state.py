@@ -417,20 +417,24 @@ def remote_name(url: str) -> str:
     return text[:-4] if text.endswith(".git") else text.rstrip("/")
 
 
-def describe(state: EndState, date: str, max_commits: int = 4) -> str:
-    """The fact's object: where the work stands, in one paragraph."""
+def describe(state: EndState, date: str, max_commits: int = 6) -> str:
+    """The fact's object: where the work stands, in one paragraph. Commits are named by
+    hash, not by subject: a subject is the agent's own summary of the commit (a version it
+    never read, a change a later commit of the session dropped), while the hash, the
+    branch and where it went are what git itself reported."""
     parts: list[str] = []
     branches: dict[str, list[Commit]] = {}
     for one in state.commits:
         branches.setdefault(one.branch, []).append(one)
     for branch, made in branches.items():
         shown = made[-max_commits:]
-        listed = ", ".join(f'{c.hash[:8]} "{_short(c.subject)}"' for c in shown)
+        listed = ", ".join(c.hash[:8] for c in shown)
         more = f" (and {len(made) - len(shown)} earlier)" if len(made) > len(shown) else ""
         pushed = [c for c in made if c.hash in state.pushed]
         where = "on a detached HEAD" if branch == "detached HEAD" else f"on branch `{branch}`"
         gone = " (branch deleted later)" if branch in state.deleted else ""
-        text = f"commits {where}{gone}: {listed}{more}"
+        count = f"{len(made)} commit" + ("s" if len(made) > 1 else "")
+        text = f"{count} {where}{gone}: {listed}{more}"
         if pushed and len(pushed) == len(made):
             url, _, forced = state.pushed[pushed[-1].hash]
             text += f"; pushed to {remote_name(url)}" + _as(branch, state) + (
@@ -464,7 +468,7 @@ def describe(state: EndState, date: str, max_commits: int = 4) -> str:
 def describe_within(state: EndState, date: str, limit: int = 900) -> str:
     """``describe`` with fewer commits named per branch until it fits ``limit`` (a fact's
     prose is stored whole up to a size); "" when even one per branch does not fit."""
-    for shown in (4, 2, 1):
+    for shown in (6, 3, 1):
         text = describe(state, date, shown)
         if len(text) <= limit:
             return text

@@ -241,9 +241,15 @@ def test_a_renamed_pr_is_told_by_its_last_title():
 
 
 def test_a_long_state_names_fewer_commits_to_fit():
-    steps = [(f"git commit -m {n}", f"[main {n:07x}] " + "a long subject " * 4)
-             for n in range(1, 9)]
+    steps = [(f"git commit -m {n}", f"[feat/branch-{n % 5} {n:07x}] work {n}")
+             for n in range(1, 41)]
     state = settle(*steps)
-    assert len(gs.describe(state, "d")) > 300
-    short = gs.describe_within(state, "d", limit=300)
-    assert 0 < len(short) <= 300 and "(and 6 earlier)" in short
+    assert len(gs.describe(state, "d")) > 600
+    short = gs.describe_within(state, "d", limit=600)
+    assert 0 < len(short) <= 600 and "8 commits on branch `feat/branch-1`" in short
+    assert "(and 5 earlier)" in short
+
+
+def test_commits_are_named_by_hash_not_by_the_agents_subject():
+    text = gs.describe(settle(COMMIT), "d")
+    assert "1 commit on branch `feat/x`: 1a2b3c4" in text and "parser" not in text
