@@ -419,9 +419,11 @@ def remote_name(url: str) -> str:
 
 def describe(state: EndState, date: str, max_commits: int = 6) -> str:
     """The fact's object: where the work stands, in one paragraph. Commits are named by
-    hash, not by subject: a subject is the agent's own summary of the commit (a version it
-    never read, a change a later commit of the session dropped), while the hash, the
-    branch and where it went are what git itself reported."""
+    hash; a subject only for a branch's one commit, which is then the whole change the
+    session committed there. With several, a subject is the agent's summary of one step (a
+    change a later commit of the same session dropped, a version it never read), which the
+    next agent would take for the end state; the hashes, the branch and where they went are
+    what git itself reported."""
     parts: list[str] = []
     branches: dict[str, list[Commit]] = {}
     for one in state.commits:
@@ -429,6 +431,8 @@ def describe(state: EndState, date: str, max_commits: int = 6) -> str:
     for branch, made in branches.items():
         shown = made[-max_commits:]
         listed = ", ".join(c.hash[:8] for c in shown)
+        if len(made) == 1:
+            listed += f' "{_short(made[0].subject)}"'
         more = f" (and {len(made) - len(shown)} earlier)" if len(made) > len(shown) else ""
         pushed = [c for c in made if c.hash in state.pushed]
         where = "on a detached HEAD" if branch == "detached HEAD" else f"on branch `{branch}`"

@@ -138,8 +138,8 @@ def test_the_python_session_yields_exactly_what_it_did():
         ("multiply_numbers", "core/defined-in", "src/math_utils.py"),
         # where it left the work, from git's own output: the commit, and no push after it
         ("tmpw6sk2trg", "x/state", "Where the session of 2026-01-21 left the work in git: "
-         "1 commit on branch `master`: 6322cf4; not pushed; the checkout was on `master` "
-         "at the end")}
+         "1 commit on branch `master`: 6322cf4 \"Add multiply_numbers function with "
+         "test\"; not pushed; the checkout was on `master` at the end")}
 
 
 def test_a_config_failure_fixed_by_editing_config_is_a_lesson():

@@ -250,6 +250,14 @@ def test_a_long_state_names_fewer_commits_to_fit():
     assert "(and 5 earlier)" in short
 
 
-def test_commits_are_named_by_hash_not_by_the_agents_subject():
+def test_several_commits_are_named_by_hash_not_by_the_agents_subjects():
+    """An earlier subject may describe a step a later commit undid."""
+    text = gs.describe(settle(COMMIT, ("git commit -m y", "[feat/x 5d6e7f8] revert: drop it")),
+                       "d")
+    assert "2 commits on branch `feat/x`: 1a2b3c4, 5d6e7f8;" in text
+    assert "parser" not in text and "revert" not in text
+
+
+def test_a_branchs_one_commit_keeps_its_subject():
     text = gs.describe(settle(COMMIT), "d")
-    assert "1 commit on branch `feat/x`: 1a2b3c4" in text and "parser" not in text
+    assert '1 commit on branch `feat/x`: 1a2b3c4 "feat: add the parser"' in text
