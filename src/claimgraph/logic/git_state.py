@@ -261,6 +261,17 @@ def dirty_in(output: str, short: bool) -> bool | None:
     return None
 
 
+_HEAD_MOVED = re.compile(r"HEAD is now at (?P<hash>[0-9a-f]{7,40}) (?P<subject>\S[^\n]*?)\s*$",
+                         re.M)
+
+
+def head_moved(output: str) -> tuple[str, str] | None:
+    """(hash, subject) of git's "HEAD is now at …" (a hard reset, a history rewrite): the
+    branch moved, so earlier hashes may be gone; the commit it names is the new head."""
+    found = list(_HEAD_MOVED.finditer(output))
+    return (found[-1]["hash"], found[-1]["subject"]) if found else None
+
+
 def rebased_branch(output: str) -> str | None:
     match = _REBASED.search(output)
     return match["branch"] if match else None
@@ -447,6 +458,9 @@ def describe(state: EndState, date: str, max_commits: int = 6) -> str:
             url, _, _ = state.pushed[pushed[-1].hash]
             text += (f"; pushed to {remote_name(url)} up to {pushed[-1].hash[:8]}, "
                      f"{len(made) - len(pushed)} later not pushed")
+        elif any(src != branch and line > made[-1].since
+                 for src, _, _, line in state.branch_pushes):
+            text += f"; `{branch}` itself not pushed"  # a branch that went up may hold them
         else:
             text += "; not pushed"
         parts.append(text)

@@ -261,3 +261,27 @@ def test_several_commits_are_named_by_hash_not_by_the_agents_subjects():
 def test_a_branchs_one_commit_keeps_its_subject():
     text = gs.describe(settle(COMMIT), "d")
     assert '1 commit on branch `feat/x`: 1a2b3c4 "feat: add the parser"' in text
+
+
+def test_a_history_rewrite_names_the_new_head():
+    state = settle(("git commit -m a", "[main c7760cb] Security: add the scanner"),
+                   ("git-filter-repo --path logs --invert-paths --force",
+                    "Parsed 47 commitsHEAD is now at 4f43a16 Security: add the scanner\n"),
+                   ("git push origin --force --all",
+                    "To github.com:me/repo.git\n + 56a43b7...4f43a16 main -> main (forced update)"))
+    assert [c.hash for c in state.commits] == ["4f43a16"] and "4f43a16" in state.pushed
+
+
+def test_a_hard_reset_keeps_what_it_reset_to():
+    state = settle(("git commit -m a", "[main 1111111] one"),
+                   ("git commit -m b", "[main 2222222] two"),
+                   ("git reset --hard HEAD~1", "HEAD is now at 1111111 one"))
+    assert [c.hash for c in state.commits] == ["1111111"]
+
+
+def test_commits_of_a_branch_that_went_up_only_under_another_branch():
+    state = settle(COMMIT, ("git checkout -b release/x", "Switched to a new branch 'release/x'"),
+                   ("git push -u origin release/x",
+                    "To github.com:me/repo.git\n * [new branch]      release/x -> release/x"))
+    text = gs.describe(state, "d")
+    assert "`feat/x` itself not pushed" in text and "; not pushed" not in text

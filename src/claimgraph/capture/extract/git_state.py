@@ -37,7 +37,7 @@ _SEGMENT = {name: re.compile(pattern) for name, pattern in (
     ("reset", r"\bgit\s+reset\b[^&|;\n]*"),
     ("rebase", r"\bgit\s+(?:-c\s+\S+\s+)*rebase\b[^&|;\n]*"),
     ("pull", r"\bgit\s+pull\b[^&|;\n]*"),
-    ("rewrite", r"\bgit\s+filter-(?:branch|repo)\b"),
+    ("rewrite", r"\bgit[\s-]filter-(?:branch|repo)\b|\bbfg\b"),
     ("picks", r"\bgit\s+(?:-c\s+\S+\s+)*(?:cherry-pick|revert|am)\b"),
     ("log", r"\bgit\s+(?:--no-pager\s+)?log\b[^&|;\n]*"),
     ("status", r"\bgit\s+status\b[^&|;\n]*"),
@@ -141,10 +141,12 @@ def observe(command: str, output: str, line: int, at: int | None = None) -> gs.O
         amend = any("--amend" in s for s in found["commit"]) and not found["rebase"]
         commits = [gs.Commit(b, h, s, line, amend=amend) for b, h, s in gs.commits_in(output)]
     pushes = tuple(gs.pushes_in(output, line)) if found["push"] else ()
-    listed: tuple[tuple[str, str], ...] = ()
+    moved = gs.head_moved(output)
+    rewrote = rewrote or moved is not None  # reset --hard, filter-repo: "HEAD is now at …"
+    listed: tuple[tuple[str, str], ...] = (moved,) if moved else ()
     if found["log"] and not any(re.search(r"--(?:format|pretty)(?!=oneline)", s)
                                 for s in found["log"]):
-        listed = tuple(gs.log_lines(output))
+        listed += tuple(gs.log_lines(output))
     branch = gs.rebased_branch(output)
     if (found["status"] or found["switch"]) and not found["pr_view"]:
         branch = gs.branch_in(output) or branch
