@@ -285,3 +285,12 @@ def test_commits_of_a_branch_that_went_up_only_under_another_branch():
                     "To github.com:me/repo.git\n * [new branch]      release/x -> release/x"))
     text = gs.describe(state, "d")
     assert "`feat/x` itself not pushed" in text and "; not pushed" not in text
+
+
+def test_commands_named_in_a_commit_message_are_not_run():
+    message = ("git commit -m \"$(cat <<'EOF'\ndocs: say to run git tag v9 and git reset --hard\n"
+               "EOF\n)\"")
+    seen = observe(message, "[main 1111111] docs: say to run git tag v9", 1)
+    assert seen.tags_made == () and not seen.rewrote
+    seen = observe('git commit -m "after git-filter-repo: git tag v9"', "[main 2222222] x", 1)
+    assert seen.tags_made == () and not seen.rewrote

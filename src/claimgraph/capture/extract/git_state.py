@@ -26,7 +26,11 @@ from claimgraph.logic.timeutil import to_date
 
 RULE = "git-state"
 PREDICATE = "x/state"
-_GIT = re.compile(r"\b(?:git|gh)\s")
+_GIT = re.compile(r"\b(?:git|gh)\s|\bgit-filter-repo\b|\bbfg\b")
+#: A heredoc's body and the text inside quotes: a commit message may name commands
+#: ("run git tag v2 after merging") that the line does not run.
+_HEREDOC = re.compile(r"<<-?\s*(['\"]?)(?P<tag>\w+)\1.*?\n\s*(?P=tag)\b", re.S)
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'')
 _CD = re.compile(r"""^\s*(?:cd|Set-Location|pushd)\s+(?:/d\s+)?("[^"]+"|'[^']+'|[^\s;&|]+)"""
                  r"\s*(?:&&|;|\n)")
 _ANY_CD = re.compile(r"(?:^|&&|;|\n|\|\|)\s*(?:cd|Set-Location|pushd)\s")
@@ -131,7 +135,8 @@ def _words(segment: str) -> tuple[str, ...]:
 
 def observe(command: str, output: str, line: int, at: int | None = None) -> gs.Observation | None:
     """What one successful git/gh command line said (None when it said nothing of use)."""
-    found = {name: pattern.findall(command) for name, pattern in _SEGMENT.items()}
+    bare = _skeleton(command)
+    found = {name: pattern.findall(bare) for name, pattern in _SEGMENT.items()}
     commits: list[gs.Commit] = []
     rebased = [s for s in found["rebase"] if "--abort" not in s and "--quit" not in s]
     pulled = [s for s in found["pull"] if "--rebase" in s or re.search(r"\s-r\b", s)]
@@ -151,7 +156,7 @@ def observe(command: str, output: str, line: int, at: int | None = None) -> gs.O
     if (found["status"] or found["switch"]) and not found["pr_view"]:
         branch = gs.branch_in(output) or branch
     dirty = None
-    if found["status"] and len(_GIT.findall(command)) == 1:
+    if found["status"] and len(_GIT.findall(bare)) == 1:
         dirty = gs.dirty_in(output, short=bool(re.search(r"\s(?:-s\w*|--short|--porcelain)\b",
                                                            found["status"][0])))
     tags_made: list[str] = []
@@ -188,6 +193,12 @@ def observe(command: str, output: str, line: int, at: int | None = None) -> gs.O
             or tags_made or tags_deleted or opened or merged or states):
         return None
     return seen
+
+
+def _skeleton(command: str) -> str:
+    """The command line with heredoc bodies dropped and quoted text emptied: what it runs,
+    not what its messages say."""
+    return _QUOTED.sub('""', _HEREDOC.sub("", command))
 
 
 def _pr_number(words: tuple[str, ...]) -> int | None:
