@@ -32,7 +32,7 @@ def test_dump_then_load_then_dump_is_byte_identical(story, ok, tmp_path):
     dump_file = tmp_path / "store.jsonl"
     dump_file.write_text(first)
     loaded = ok("--db", str(copy), "load", str(dump_file), "--json").json()
-    assert loaded["counts"] == {"predicate": 28, "entity": 3, "episode": 0, "fact": 6,
+    assert loaded["counts"] == {"predicate": 29, "entity": 3, "episode": 0, "fact": 6,
                                 "evidence": 0, "mark": 0}
     assert ok("--db", str(copy), "dump").out == first
 

@@ -14,7 +14,7 @@ def test_predicates_lists_the_core_vocabulary(ok):
     ok("init")
     result = ok("predicates")
     lines = result.out.splitlines()
-    assert lines[-1] == "27 predicates"  # the 23 core rows and capture's 4 x/* rows
+    assert lines[-1] == "28 predicates"  # the 23 core rows and capture's 5 x/* rows
     assert ("prefers  (decision, either, many, preference)  — The subject favours the object "
             "over its alternatives.") in lines
 
@@ -72,7 +72,7 @@ def test_stats_counts_what_the_store_holds(ok, db):
         "facts      2 (1 valid, 1 invalidated)\n"
         "entities   1\n"
         "episodes   0\n"
-        "predicates 27 (23 stable, 4 testing)\n")
+        "predicates 28 (23 stable, 5 testing)\n")
     out = ok("stats", "--json").json()
     assert out["facts"] == {"total": 2, "valid": 1, "invalidated": 1}
 

@@ -246,4 +246,7 @@ CAPTURE_PREDICATES: tuple[dict[str, Any], ...] = (
     _capture_row("role", "structural", "What the subject (a file or module) is for."),
     _capture_row("runs", "procedural",
                  "The subject (a task-runner recipe or script) runs the object command."),
+    _capture_row("state", "state",
+                 "Where a session left the subject's work, as git and gh reported it: its "
+                 "branch, commits, pushes, pull requests and uncommitted changes, on a date."),
 )

@@ -33,7 +33,7 @@ CITED_KINDS = {
     "summaries": {"assistant", "compaction"}, "tooling": {"tool_call"},
     "packages": {"tool_call"}, "defined-in": {"tool_call"}, "module-index": {"tool_call"},
     "instructions": set(), "manifests": set(), "recipes": set(),
-    "dev-server": {"tool_call", "human"},
+    "dev-server": {"tool_call", "human"}, "git-state": {"tool_call"},
 }
 NUMBERED = re.compile(r"^ *\d+(?:→|\t)", re.MULTILINE)
 
@@ -135,7 +135,11 @@ def test_the_python_session_yields_exactly_what_it_did():
          "(Cannot exit with untracked files); cleared by adding `__pycache__/`, `*.pyc`, "
          "`.coverage` to .gitignore"),
         ("tmpw6sk2trg", "core/tested-by", "python -m pytest"),
-        ("multiply_numbers", "core/defined-in", "src/math_utils.py")}
+        ("multiply_numbers", "core/defined-in", "src/math_utils.py"),
+        # where it left the work, from git's own output: the commit, and no push after it
+        ("tmpw6sk2trg", "x/state", "Where the session of 2026-01-21 left the work in git: "
+         "1 commit on branch `master`: 6322cf4 \"Add multiply_numbers function with "
+         "test\"; not pushed; the checkout was on `master` at the end")}
 
 
 def test_a_config_failure_fixed_by_editing_config_is_a_lesson():

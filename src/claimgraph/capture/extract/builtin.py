@@ -11,6 +11,7 @@ Each source of knowledge is its own module, in the order a reviewer values them:
 - ``ci_lessons``: a CI step that failed, the commit that followed, a later run past it;
 - ``reported``: a failure log the user pasted, the session's fix, and proof that it held;
 - ``git_ignored``: a path ``git add`` refused because the project ignores it;
+- ``git_state``: where the session left the work in git (commits, pushes, PRs), from git's output;
 - ``refutations``: a claim a tool's outcome proved wrong, kept as the correction;
 - ``instructions``: rules written in the project's instruction files, docs and loud comments;
 - ``workflow``: the task-runner recipes, scripts and CI steps, as the session left them;
@@ -37,6 +38,7 @@ from claimgraph.capture.extract.ci_lessons import ci_lesson_candidates
 from claimgraph.capture.extract.dependencies import dependency_candidates
 from claimgraph.capture.extract.gates import gate_candidates
 from claimgraph.capture.extract.git_ignored import git_ignored_candidates
+from claimgraph.capture.extract.git_state import git_state_candidates
 from claimgraph.capture.extract.instructions import instruction_candidates
 from claimgraph.capture.extract.lessons import lessons_of
 from claimgraph.capture.extract.picks import pick_candidates
@@ -53,7 +55,7 @@ from claimgraph.capture.extract.working_forms import check_candidates
 RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
     statement_candidates, answer_candidates, pick_candidates, gate_candidates, lessons_of,
     ci_lesson_candidates, reported_lesson_candidates, cause_candidates, git_ignored_candidates,
-    refutation_candidates,
+    refutation_candidates, git_state_candidates,
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
     check_candidates, structure_candidates, module_index_candidates)
 MAX_EVIDENCE = 3

@@ -42,6 +42,7 @@ TRUST: dict[str, Trust] = {
     "lessons": Trust("observation", 0.5, FAILURE),
     "refutations": Trust("observation", 0.5, FAILURE),
     "causes": Trust("observation", 0.5, FAILURE),         # a cause the record proved
+    "git-state": Trust("observation", 0.7, SEEN),       # where the work stands in git
     "tooling": Trust("observation", 0.7, SEEN),          # tested-by / built-with
     "packages": Trust("observation", 0.7, SEEN),         # a package the session installed
     "dev-server": Trust("observation", 0.6, SEEN),

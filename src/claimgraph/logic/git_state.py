@@ -1,0 +1,581 @@
+"""Where a session left its work in git, read from what git and gh printed (issue 22).
+
+The next session needs to know which branch the work is on, which commits the session made,
+whether they went up and where, which pull request it opened or merged, which tag it made,
+and whether work was left uncommitted. None of it is taken from the agent's words: only from
+the output of the commands that did it (``[branch hash] subject`` of a commit, the ref lines
+under ``To <url>`` of a push, the URL ``gh pr create`` printed …), and only the END state
+counts: a commit later reset away, amended or rebased is gone under that hash (a later
+``git log`` or a rebase's own output may show it again under its new one), a rejected push
+is no push, a push of another branch says nothing of this one.
+
+Pure logic: the parsers read one command's text and output; ``settle`` folds the
+observations of one repository, in order, into its end state. The capture rule
+(capture/extract/git_state.py) finds the calls and writes the facts.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+#: ``[main 1a2b3c4] subject``, ``[main (root-commit) 1a2b3c4] …``, ``[detached HEAD 1a2b3c4] …``.
+_COMMIT_LINE = re.compile(r"^\s*\[(?P<branch>detached HEAD|[^\]\s]+)(?: \(root-commit\))? "
+                          r"(?P<hash>[0-9a-f]{7,40})\] (?P<subject>\S.*?)\s*$", re.M)
+#: ``To <url>`` opens a push's ref lines; ``From <url>`` a fetch's, which look alike.
+_TO = re.compile(r"^To (?P<url>\S+)\s*$")
+_FROM = re.compile(r"^From \S+\s*$")
+_REF = re.compile(r"^ ?(?P<flag>[ +*!=-]) "
+                  r"(?P<summary>\[[^\]]+\]|[0-9a-f]{4,40}\.\.\.?[0-9a-f]{4,40})"
+                  r"\s+(?P<src>\S+)(?: -> (?P<dst>\S+))?(?:\s+\((?P<note>[^)]*)\))?\s*$")
+_PR_URL = re.compile(r"^\s*(?P<url>https://\S+/(?P<repo>[^/\s]+/[^/\s]+)/pull/(?P<number>\d+))\s*$",
+                     re.M)
+_TITLE = re.compile(r"""(?:--title|-t)[= ](?:"(?P<dq>(?:[^"\\]|\\.)*)"|'(?P<sq>[^']*)')""")
+_HEAD_FLAG = re.compile(r"(?:--head|-H)[= ](?P<head>[\w./-]+)")
+_MERGED_LINE = re.compile(r"(?:Squashed and merged|Rebased and merged|Merged) pull request "
+                          r"(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)")
+_LOG_LINE = re.compile(r"^(?:\* )?(?P<hash>[0-9a-f]{7,40}) (?:\((?P<refs>[^)]*)\) )?"
+                       r"(?P<subject>\S.*?)\s*$")
+_SWITCHED = re.compile(r"^Switched to (?:a new )?branch '(?P<branch>[^']+)'", re.M)
+_ON_BRANCH = re.compile(r"^On branch (?P<branch>\S+)", re.M)
+_SHORT_BRANCH = re.compile(r"^## (?P<branch>[^.\s]+(?:\.[^.\s]+)*?)(?:\.\.\.\S+)?(?: \[.*\])?\s*$",
+                           re.M)
+_REBASED = re.compile(r"Successfully rebased and updated refs/heads/(?P<branch>\S+?)\.?\s*$", re.M)
+_DELETED_BRANCH = re.compile(r"^Deleted branch (?P<branch>\S+) \(was [0-9a-f]+\)", re.M)
+_DELETED_TAG = re.compile(r"^Deleted tag '(?P<tag>[^']+)'", re.M)
+_SHORT_STATUS = re.compile(r"^(?:[MADRCU][ MADRCU]|[ MADRCU][MADRCU]) \S", re.M)
+_DIRTY_LONG = ("Changes not staged for commit", "Changes to be committed", "Unmerged paths")
+_CLEAN = "nothing to commit"
+_HEX = re.compile(r"^[0-9a-f]{7,40}$")
+_PR_SUBJECT = re.compile(r"\(#(?P<number>\d+)\)\s*$")
+
+
+@dataclass(frozen=True)
+class Commit:
+    branch: str
+    hash: str
+    subject: str
+    line: int
+    amend: bool = False
+    #: the line since which the commit has this hash (a later ``git log`` may show a rebased
+    #: commit under its new hash: it is ordered by ``line``, known as pushed from ``since``)
+    since: int = 0
+
+
+@dataclass(frozen=True)
+class RefUpdate:
+    """One ref line of a push: ``src -> dst`` at ``new`` (None for a new or deleted ref)."""
+
+    src: str
+    dst: str
+    new: str | None
+    forced: bool = False
+    created: bool = False
+    deleted: bool = False
+    rejected: bool = False
+    tag: bool = False
+
+
+@dataclass(frozen=True)
+class Push:
+    url: str
+    updates: tuple[RefUpdate, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one successful command said about one repository, in the session's order.
+    ``rewrote``: history was rewritten (reset to a revision, rebase, amend): earlier hashes
+    of the session's commits may be gone. ``listed``: ``git log`` lines (hash, subject)."""
+
+    line: int
+    at: int | None = None
+    commits: tuple[Commit, ...] = ()
+    rewrote: bool = False
+    pushes: tuple[Push, ...] = ()
+    listed: tuple[tuple[str, str], ...] = ()
+    branch: str | None = None
+    deleted_branches: tuple[str, ...] = ()
+    dirty: bool | None = None
+    tags_made: tuple[str, ...] = ()
+    tags_deleted: tuple[str, ...] = ()
+    pr_opened: tuple[tuple[int, str, str | None, str | None], ...] = ()  # number, url, title, head
+    pr_merged: tuple[tuple[int, str | None], ...] = ()  # number, method
+    #: number, state, title, merge commit, head branch
+    pr_states: tuple[tuple[int, str, str | None, str | None, str | None], ...] = ()
+
+
+def commits_in(output: str) -> list[tuple[str, str, str]]:
+    """(branch, hash, subject) of every commit line git printed."""
+    return [(m["branch"], m["hash"], m["subject"]) for m in _COMMIT_LINE.finditer(output)]
+
+
+def pushes_in(output: str, line: int = 0) -> list[Push]:
+    """Every ``To <url>`` block of a push and its ref lines (a fetch's ``From`` block is not
+    one)."""
+    found: list[Push] = []
+    url: str | None = None
+    updates: list[RefUpdate] = []
+
+    def close() -> None:
+        if url is not None and updates:
+            found.append(Push(url, tuple(updates), line))
+
+    for text in output.splitlines():
+        to = _TO.match(text)
+        if to or _FROM.match(text):
+            close()
+            url, updates = (to["url"] if to else None), []
+            continue
+        ref = _REF.match(text) if url is not None else None
+        if ref is None:
+            continue
+        summary, flag = ref["summary"], ref["flag"]
+        rejected = flag == "!" or "rejected" in summary
+        deleted = flag == "-" or summary == "[deleted]"
+        new = None if summary.startswith("[") else re.split(r"\.\.\.?", summary)[1]
+        dst = ref["dst"] or ref["src"]
+        updates.append(RefUpdate(ref["src"], dst, new, forced=flag == "+", rejected=rejected,
+                                 created=summary in ("[new branch]", "[new tag]",
+                                                     "[new reference]"),
+                                 deleted=deleted, tag=summary == "[new tag]"))
+    close()
+    return found
+
+
+def pr_created(command: str, output: str) -> tuple[int, str, str | None, str | None] | None:
+    """(number, url, title, head branch) of ``gh pr create``'s printed URL."""
+    urls = list(_PR_URL.finditer(output))
+    if len(urls) != 1:
+        return None
+    title = _TITLE.search(command)
+    head = _HEAD_FLAG.search(command)
+    text = (title["dq"] if title["dq"] is not None else title["sq"]) if title else None
+    return (int(urls[0]["number"]), urls[0]["url"],
+            text.replace('\\"', '"') if text else None, head["head"] if head else None)
+
+
+def pr_merged(argv: tuple[str, ...], output: str) -> tuple[int, str | None] | None:
+    """(number, method) of a ``gh pr merge`` that merged (not one that only queued an
+    auto-merge); the number from its arguments, else from gh's own line."""
+    words = argv[argv.index("merge") + 1:] if "merge" in argv else ()
+    if "--auto" in words or "--disable-auto" in words:
+        return None
+    method = next((name for flags, name in ((("--squash", "-s"), "squash"),
+                                           (("--rebase", "-r"), "rebase"),
+                                           (("--merge", "-m"), "merge"))
+                   if any(flag in words for flag in flags)), None)
+    number = next((int(w.lstrip("#")) for w in words if w.lstrip("#").isdigit()), None)
+    if number is None:
+        said = _MERGED_LINE.search(output)
+        number = int(said["number"]) if said else None
+    return (number, method) if number is not None else None
+
+
+def pr_states(argv: tuple[str, ...],
+              output: str) -> list[tuple[int, str, str | None, str | None, str | None]]:
+    """(number, state, title, merge commit, head branch) from ``gh pr view … --json``: one
+    JSON object (the number from it or the command; its state "" when not asked for, as a
+    title alone still says what the PR is called now), or a bare state word printed by
+    ``--jq .state``."""
+    words = argv[argv.index("view") + 1:] if "view" in argv else ()
+    asked = next((int(w.lstrip("#")) for w in words if w.lstrip("#").isdigit()), None)
+    text = output.strip()
+    start = text.find("{")
+    if start >= 0:
+        try:
+            data = json.loads(text[start:])
+        except ValueError:
+            return []
+        if not isinstance(data, dict):
+            return []
+        number = data.get("number") if isinstance(data.get("number"), int) else asked
+        merge = data.get("mergeCommit")
+        state, title = _text(data.get("state")) or "", _text(data.get("title"))
+        if number is None or not (state or title):
+            return []
+        return [(number, state, title, _text(merge.get("oid") if isinstance(merge, dict) else None),
+                 _text(data.get("headRefName")))]
+    if asked is not None and text in _STATES:
+        return [(asked, text, None, None, None)]
+    return []
+
+
+_STATES = ("MERGED", "OPEN", "CLOSED")
+
+
+def _text(value: object) -> str | None:
+    """A JSON field that should be text (gh's output is third-party data)."""
+    return value if isinstance(value, str) else None
+
+
+def pr_states_each(asked: list[int | None], output: str
+                   ) -> list[tuple[int, str, str | None, str | None, str | None]]:
+    """Several ``gh pr view N --json state --jq .state`` in one line: one state word per
+    line, in order, one per PR asked (anything else: nothing)."""
+    words = output.split()
+    if len(words) != len(asked) or None in asked or any(w not in _STATES for w in words):
+        return []
+    return [(number, word, None, None, None) for number, word in zip(asked, words)
+            if number is not None]
+
+
+def pr_retitled(argv: tuple[str, ...], command: str) -> tuple[int, str] | None:
+    """(number, new title) of a ``gh pr edit <n> --title …`` that worked."""
+    words = argv[argv.index("edit") + 1:] if "edit" in argv else ()
+    number = next((int(w.lstrip("#")) for w in words if w.lstrip("#").isdigit()), None)
+    title = _TITLE.search(command)
+    text = (title["dq"] if title["dq"] is not None else title["sq"]) if title else None
+    return (number, text.replace('\\"', '"')) if number is not None and text else None
+
+
+def log_lines(output: str) -> list[tuple[str, str]]:
+    """(hash, subject) of ``git log --oneline`` lines."""
+    found = []
+    for text in output.splitlines():
+        match = _LOG_LINE.match(text)
+        if match:
+            found.append((match["hash"], match["subject"]))
+    return found
+
+
+def branch_in(output: str) -> str | None:
+    """The branch a checkout, switch or status said the work is on (the last one said)."""
+    named = [(m.start(), m["branch"]) for pattern in (_SWITCHED, _ON_BRANCH, _SHORT_BRANCH)
+             for m in pattern.finditer(output)]
+    named = [(at, name) for at, name in named if name not in ("HEAD", "(no")]
+    return max(named)[1] if named else None
+
+
+def dirty_in(output: str, short: bool) -> bool | None:
+    """Whether a ``git status`` showed tracked changes left (untracked files alone do not
+    count: scratch output, not work); None when it shows neither changes nor a clean tree."""
+    if any(marker in output for marker in _DIRTY_LONG):
+        return True
+    if _CLEAN in output:
+        return False
+    if short:
+        return bool(_SHORT_STATUS.search(output))
+    return None
+
+
+_HEAD_MOVED = re.compile(r"HEAD is now at (?P<hash>[0-9a-f]{7,40}) (?P<subject>\S[^\n]*?)\s*$",
+                         re.M)
+
+
+def head_moved(output: str) -> tuple[str, str] | None:
+    """(hash, subject) of git's "HEAD is now at …" (a hard reset, a history rewrite): the
+    branch moved, so earlier hashes may be gone; the commit it names is the new head."""
+    found = list(_HEAD_MOVED.finditer(output))
+    return (found[-1]["hash"], found[-1]["subject"]) if found else None
+
+
+def rebased_branch(output: str) -> str | None:
+    match = _REBASED.search(output)
+    return match["branch"] if match else None
+
+
+def deleted_branches(output: str) -> list[str]:
+    return [m["branch"] for m in _DELETED_BRANCH.finditer(output)]
+
+
+def deleted_tags(output: str) -> list[str]:
+    return [m["tag"] for m in _DELETED_TAG.finditer(output)]
+
+
+def resets_history(argv: tuple[str, ...]) -> bool:
+    """``git reset`` that moves the branch (``--hard``/``--soft``/… or a revision), not one
+    that only unstages files."""
+    words = argv[argv.index("reset") + 1:] if "reset" in argv else ()
+    if "--" in words:
+        return False
+    if any(w in ("--hard", "--soft", "--mixed", "--keep", "--merge") for w in words):
+        return True
+    return any(re.match(r"^(?:HEAD|@)(?:[~^]\d*)+$", w) or _HEX.match(w)
+               or w.startswith(("origin/", "upstream/")) for w in words)
+
+
+def same_commit(one: str, other: str) -> bool:
+    """Two abbreviations of one hash (one a prefix of the other)."""
+    return bool(one) and bool(other) and (one.startswith(other) or other.startswith(one))
+
+
+@dataclass
+class EndState:
+    """One repository's end state: the session's surviving commits by branch, which of them
+    a push carried (and where), tags, the branch checked out at the end, uncommitted work."""
+
+    commits: list[Commit] = field(default_factory=list)
+    #: hash -> (url, line, forced) of the push that carried it
+    pushed: dict[str, tuple[str, int, bool]] = field(default_factory=dict)
+    branch_pushes: list[tuple[str, str, str | None, int]] = field(default_factory=list)
+    tags: dict[str, list[str]] = field(default_factory=dict)  # tag -> what happened
+    deleted: list[str] = field(default_factory=list)
+    branch: str | None = None
+    dirty: bool | None = None
+    dirty_line: int | None = None
+    at: int | None = None
+
+    @property
+    def lines(self) -> list[int]:
+        """The lines the end state rests on: surviving commits and the pushes that count."""
+        return sorted({*(c.line for c in self.commits), *(p[3] for p in self.branch_pushes)})
+
+    @property
+    def anything(self) -> bool:
+        """Something the session did to the repository that the next one must know."""
+        return bool(self.commits or self.branch_pushes or self.tags)
+
+
+def settle(observations: list[Observation]) -> EndState:
+    """Fold one repository's observations, in order, into its end state (module docstring)."""
+    state = EndState()
+    lost: list[Commit] = []  # commits whose hash a rewrite may have replaced
+    heads: list[tuple[str, str | None, str, int, bool]] = []  # branch, new head, url, line, forced
+    current: str | None = None
+    last_commit_line = -1
+    for seen in observations:
+        if seen.branch:
+            current = seen.branch
+        if seen.rewrote:
+            lost += state.commits
+            state.commits = []
+        for made in seen.commits:
+            if made.amend:
+                on_branch = [c for c in state.commits if c.branch == made.branch]
+                if on_branch:
+                    state.commits.remove(on_branch[-1])
+            branch = made.branch
+            if branch == "detached HEAD" and seen.branch:
+                branch = seen.branch
+            lost = [c for c in lost if c.subject != made.subject]
+            if any(c.hash == made.hash for c in state.commits):
+                continue  # the same commit printed again (a hook's rerun, a log of it)
+            state.commits.append(Commit(branch, made.hash, made.subject, made.line,
+                                        since=made.line))
+            current = branch if branch != "detached HEAD" else current
+            last_commit_line = seen.line
+        for listed_hash, subject in seen.listed:
+            back = [c for c in lost if same_commit(c.hash, listed_hash)] or \
+                [c for c in lost if c.subject == subject]
+            if len(back) == 1 and sum(s == subject for _, s in seen.listed) == 1:
+                lost.remove(back[0])
+                state.commits.append(Commit(back[0].branch, listed_hash, subject, back[0].line,
+                                            since=seen.line))
+        for name in seen.tags_made:
+            state.tags.setdefault(name, []).append("created")
+        for push in seen.pushes:
+            _apply_push(state, push, current, heads)
+        for name in seen.tags_deleted:
+            state.tags.setdefault(name, []).append("deleted")
+        state.deleted += [b for b in seen.deleted_branches if b not in state.deleted]
+        if seen.dirty is not None:
+            state.dirty, state.dirty_line = seen.dirty, seen.line
+        if seen.commits or seen.pushes or seen.tags_made:
+            state.at = seen.at if seen.at is not None else state.at
+    if state.dirty_line is not None and state.dirty_line < last_commit_line:
+        state.dirty = None  # a commit after the last status: what is left is unknown
+    state.branch = current
+    state.commits.sort(key=lambda c: c.line)
+    _mark_pushed(state, heads)
+    return state
+
+
+def _apply_push(state: EndState, push: Push, current: str | None,
+                heads: list[tuple[str, str | None, str, int, bool]]) -> None:
+    for update in push.updates:
+        if update.rejected:
+            continue
+        if update.tag or (update.deleted and not update.src.startswith("refs/heads/")
+                          and update.src in state.tags):
+            state.tags.setdefault(update.dst, []).append(
+                "deleted on the remote" if update.deleted else "pushed")
+            continue
+        if update.deleted:
+            continue
+        src = (current if update.src == "HEAD" else update.src) or update.src
+        state.branch_pushes = [p for p in state.branch_pushes if (p[0], p[1]) != (src, update.dst)]
+        state.branch_pushes.append((src, update.dst, update.new, push.line))
+        heads.append((src, update.new, push.url, push.line, update.forced))
+
+
+def _mark_pushed(state: EndState, heads: list[tuple[str, str | None, str, int, bool]]) -> None:
+    """Which surviving commits a push carried: those of its branch up to the head it pushed
+    when that head is one of them; else those the branch held, under their hash, when it
+    went up; nothing of this branch when the head was a commit of another one."""
+    for branch, new, url, line, forced in heads:
+        on_branch = [c for c in state.commits if c.branch == branch]
+        if new is not None:
+            hits = [i for i, c in enumerate(on_branch) if same_commit(c.hash, new)]
+            if hits:
+                carried = on_branch[:hits[-1] + 1]
+            elif any(same_commit(c.hash, new) for c in state.commits):
+                carried = []
+            else:
+                carried = [c for c in on_branch if c.since <= line]
+        else:
+            carried = [c for c in on_branch if c.since <= line]
+        for commit in carried:
+            state.pushed[commit.hash] = (url, line, forced)
+
+
+def remote_name(url: str) -> str:
+    """``github.com/owner/repo`` from an https or ssh remote URL."""
+    text = re.sub(r"^(?:https?|ssh|git)://(?:[^@/]+@)?", "", url)
+    text = re.sub(r"^(?:[^@/]+@)?([\w.-]+):(?!//)", r"\1/", text)
+    return text[:-4] if text.endswith(".git") else text.rstrip("/")
+
+
+def describe(state: EndState, date: str, max_commits: int = 6) -> str:
+    """The fact's object: where the work stands, in one paragraph. Commits are named by
+    hash; a subject only for a branch's one commit, which is then the whole change the
+    session committed there. With several, a subject is the agent's summary of one step (a
+    change a later commit of the same session dropped, a version it never read), which the
+    next agent would take for the end state; the hashes, the branch and where they went are
+    what git itself reported."""
+    parts: list[str] = []
+    branches: dict[str, list[Commit]] = {}
+    for one in state.commits:
+        branches.setdefault(one.branch, []).append(one)
+    for branch, made in branches.items():
+        shown = made[-max_commits:]
+        listed = ", ".join(c.hash[:8] for c in shown)
+        if len(made) == 1:
+            listed += f' "{_short(made[0].subject)}"'
+        more = f" (and {len(made) - len(shown)} earlier)" if len(made) > len(shown) else ""
+        pushed = [c for c in made if c.hash in state.pushed]
+        where = "on a detached HEAD" if branch == "detached HEAD" else f"on branch `{branch}`"
+        gone = " (branch deleted later)" if branch in state.deleted else ""
+        count = f"{len(made)} commit" + ("s" if len(made) > 1 else "")
+        text = f"{count} {where}{gone}: {listed}{more}"
+        if pushed and len(pushed) == len(made):
+            url, _, forced = state.pushed[pushed[-1].hash]
+            text += f"; pushed to {remote_name(url)}" + _as(branch, state) + (
+                " (forced)" if forced else "")
+        elif pushed:
+            url, _, _ = state.pushed[pushed[-1].hash]
+            text += (f"; pushed to {remote_name(url)} up to {pushed[-1].hash[:8]}, "
+                     f"{len(made) - len(pushed)} later not pushed")
+        elif any(src != branch and line > made[-1].since
+                 for src, _, _, line in state.branch_pushes):
+            text += f"; `{branch}` itself not pushed"  # a branch that went up may hold them
+        else:
+            text += "; not pushed"
+        parts.append(text)
+    committed = {c.branch for c in state.commits}
+    for src, dst, new, _ in state.branch_pushes:
+        if src in committed:
+            continue
+        at = f" at {new[:8]}" if new else " (new branch)"
+        parts.append(f"pushed `{src}`" + (f" to `{dst}`" if dst != src else "") + at)
+    for tag, what in state.tags.items():
+        parts.append(f"tag `{tag}` {' then '.join(dict.fromkeys(what))}")
+    if not parts:
+        return ""
+    tail = []
+    if state.branch and state.branch != "detached HEAD":
+        tail.append(f"the checkout was on `{state.branch}` at the end")
+    if state.dirty:
+        tail.append("with uncommitted changes (git status)")
+    text = f"Where the session of {date} left the work in git: " + "; ".join(dict.fromkeys(parts))
+    return text + ("; " + ", ".join(tail) if tail else "")
+
+
+def describe_within(state: EndState, date: str, limit: int = 900) -> str:
+    """``describe`` with fewer commits named per branch until it fits ``limit`` (a fact's
+    prose is stored whole up to a size); "" when even one per branch does not fit."""
+    for shown in (6, 3, 1):
+        text = describe(state, date, shown)
+        if len(text) <= limit:
+            return text
+    return ""
+
+
+def _as(branch: str, state: EndState) -> str:
+    """`` as `dst` `` when the branch went up under another name."""
+    names = {dst for src, dst, _, _ in state.branch_pushes if src == branch}
+    return f" as `{names.pop()}`" if len(names) == 1 and branch not in names else ""
+
+
+def _short(subject: str, limit: int = 72) -> str:
+    subject = subject.replace('"', "'")
+    return subject if len(subject) <= limit else subject[: limit - 1].rstrip() + "…"
+
+
+@dataclass
+class PullRequest:
+    number: int
+    repo: str | None = None
+    url: str | None = None
+    title: str | None = None
+    head: str | None = None
+    opened_line: int | None = None
+    merged_line: int | None = None
+    merged_here: bool = False  # by the session's own ``gh pr merge``, not only seen merged
+    method: str | None = None
+    state: str | None = None
+    merge_commit: str | None = None
+    at: int | None = None
+    lines: list[int] = field(default_factory=list)
+
+
+def pull_requests(observations: list[Observation],
+                  listed_after: list[tuple[int, str, str]]) -> list[PullRequest]:
+    """The PRs the session opened or saw merged, in order. ``listed_after``: (line, hash,
+    subject) of every ``git log`` line, where a squash merge shows as ``subject (#N)``."""
+    found: dict[int, PullRequest] = {}
+    pushed = {update.src for seen in observations for push in seen.pushes
+              for update in push.updates if not update.rejected}
+    for seen in observations:
+        for number, url, title, head in seen.pr_opened:
+            pr = found.setdefault(number, PullRequest(number))
+            pr.url, pr.title, pr.head = url, pr.title or title, pr.head or head
+            pr.opened_line, pr.at = seen.line, seen.at
+            pr.lines.append(seen.line)
+        for number, method in seen.pr_merged:
+            pr = found.setdefault(number, PullRequest(number))
+            pr.merged_line, pr.method, pr.state, pr.at = seen.line, method, "MERGED", seen.at
+            pr.merged_here = True
+            pr.lines.append(seen.line)
+        for number, state, title, oid, head in seen.pr_states:
+            known = found.get(number)
+            if known is None:
+                if state != "MERGED" or head not in pushed:
+                    continue  # a PR the session only looked at is not its work
+                known = found.setdefault(number, PullRequest(number, head=head))
+            pr = known
+            if state == "MERGED" and pr.merged_line is None:
+                pr.merged_line, pr.at = seen.line, seen.at
+            pr.state = state or pr.state
+            pr.title = title or pr.title  # the last title seen: a PR may be renamed
+            pr.merge_commit = oid or pr.merge_commit
+            pr.lines.append(seen.line)
+    for pr in found.values():
+        if pr.state == "MERGED" and pr.merge_commit is None and pr.merged_line is not None:
+            hits = {h for line, h, subject in listed_after
+                    if line > pr.merged_line and (m := _PR_SUBJECT.search(subject))
+                    and int(m["number"]) == pr.number}
+            if len(hits) == 1:
+                pr.merge_commit = hits.pop()
+    return [pr for pr in found.values() if pr.opened_line is not None or pr.state == "MERGED"]
+
+
+def describe_pr(pr: PullRequest, date: str) -> str:
+    title = f' "{_short(pr.title)}"' if pr.title else ""
+    if pr.state == "MERGED":
+        how = {"squash": " by squash", "rebase": " by rebase", "merge": " with a merge commit"}
+        text = f"PR #{pr.number}{title} was merged{how.get(pr.method or '', '')}"
+        if pr.merge_commit:
+            text += f" as {pr.merge_commit[:8]}"
+        return text + (f" (session of {date})" if pr.merged_here
+                       else f" (seen merged in the session of {date})")
+    head = f" from branch `{pr.head}`" if pr.head else ""
+    draft = ""
+    text = f"PR #{pr.number}{title} was opened{head}{draft} in the session of {date}"
+    if pr.state == "CLOSED":
+        text += "; it was closed unmerged"
+    elif pr.url:
+        text += f" ({pr.url})"
+    return text

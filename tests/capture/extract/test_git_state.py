@@ -1,0 +1,296 @@
+"""Where a session left its work in git: parsing git/gh output and settling the end state."""
+
+from claimgraph.capture.extract.git_state import observe
+from claimgraph.logic import git_state as gs
+
+
+def settle(*steps):
+    """Observations from (command, output) pairs, one per line, in order."""
+    seen = [observe(command, output, line) for line, (command, output) in enumerate(steps, 1)]
+    return gs.settle([s for s in seen if s is not None])
+
+
+REBASED = "Successfully rebased and updated refs/heads/feat/x."
+COMMIT = ("git commit -m x", "[feat/x 1a2b3c4] feat: add the parser\n 2 files changed")
+PUSH = ("git push -u origin feat/x",
+        "To github.com:me/repo.git\n * [new branch]      feat/x -> feat/x\n"
+        "branch 'feat/x' set up to track 'origin/feat/x'.")
+
+
+def test_commit_line_shapes():
+    out = "[main (root-commit) fe2db25] Initial release\n[detached HEAD 0f69b0a5] later one"
+    assert gs.commits_in(out) == [("main", "fe2db25", "Initial release"),
+                                  ("detached HEAD", "0f69b0a5", "later one")]
+
+
+def test_commit_then_push_is_pushed():
+    state = settle(COMMIT, PUSH)
+    assert [c.hash for c in state.commits] == ["1a2b3c4"]
+    assert "1a2b3c4" in state.pushed
+    text = gs.describe(state, "2026-01-02")
+    assert "2026-01-02" in text and "`feat/x`" in text and "pushed to github.com/me/repo" in text
+
+
+def test_commit_without_push_says_not_pushed():
+    text = gs.describe(settle(COMMIT), "2026-01-02")
+    assert "1a2b3c4" in text and "not pushed" in text
+
+
+def test_reset_after_commit_leaves_nothing():
+    state = settle(COMMIT, ("git reset --soft HEAD~1", ""))
+    assert state.commits == [] and not state.anything
+
+
+def test_reset_that_only_unstages_keeps_the_commit():
+    state = settle(COMMIT, ("git reset HEAD src/a.py", "Unstaged changes after reset:"))
+    assert [c.hash for c in state.commits] == ["1a2b3c4"]
+
+
+def test_amend_replaces_the_commit():
+    state = settle(COMMIT, ("git commit --amend -m y", "[feat/x 9f8e7d6] feat: add the parser v2"))
+    assert [c.hash for c in state.commits] == ["9f8e7d6"]
+
+
+def test_amend_after_push_is_not_pushed():
+    state = settle(COMMIT, PUSH, ("git commit --amend --no-edit", "[feat/x 9f8e7d6] feat: add"))
+    assert "not pushed" in gs.describe(state, "d")
+
+
+def test_rejected_push_is_no_push():
+    rejected = ("git push", "To https://github.com/me/repo.git\n"
+                " ! [rejected]        feat/x -> feat/x (fetch first)\n"
+                "error: failed to push some refs")
+    state = settle(COMMIT, rejected)
+    assert state.pushed == {} and "not pushed" in gs.describe(state, "d")
+
+
+def test_push_of_another_branch_says_nothing_of_this_one():
+    other = ("git push origin main", "To github.com:me/repo.git\n   aaaa111..bbbb222  main -> main")
+    state = settle(COMMIT, other)
+    assert "1a2b3c4" not in state.pushed
+    text = gs.describe(state, "d")
+    assert "not pushed" in text and "pushed `main` at bbbb222" in text
+
+
+def test_fetch_lines_are_not_a_push():
+    fetched = ("git push && git pull",
+               "From github.com:me/repo\n   aaaa111..bbbb222  main -> origin/main")
+    assert settle(COMMIT, fetched).branch_pushes == []
+
+
+def test_git_log_after_a_rebase_gives_the_new_hashes():
+    state = settle(COMMIT, ("git rebase origin/main", REBASED),
+                   ("git log --oneline -3", "5d6e7f8 (HEAD -> feat/x) feat: add the parser\n"
+                                            "0000aaa chore: someone else's"))
+    assert [(c.branch, c.hash) for c in state.commits] == [("feat/x", "5d6e7f8")]
+
+
+def test_rebase_without_a_later_log_leaves_nothing_sure():
+    state = settle(COMMIT, ("git rebase main", REBASED))
+    assert state.commits == []
+
+
+def test_squash_merged_pr_with_merge_commit_from_log():
+    steps = [("gh pr create --title \"Add parser\" --head feat/x",
+              "https://github.com/me/repo/pull/47\n"),
+             ("gh pr merge 47 --squash --delete-branch", "✓ Squashed and merged pull request #47"),
+             ("git log --oneline -2", "cbd8986 (HEAD -> main) Add parser (#47)\n1111111 older")]
+    seen = [observe(c, o, n) for n, (c, o) in enumerate(steps, 1)]
+    listed = [(n, h, s) for n, o in enumerate(seen, 1) for h, s in o.listed]
+    [pr] = gs.pull_requests(seen, listed)
+    text = gs.describe_pr(pr, "2026-03-04")
+    assert text == 'PR #47 "Add parser" was merged by squash as cbd8986 (session of 2026-03-04)'
+
+
+def test_auto_merge_is_not_a_merge():
+    assert gs.pr_merged(("pr", "merge", "47", "--auto", "--squash"), "") is None
+
+
+def test_pr_view_json_merged():
+    out = '{"number":12,"state":"MERGED","title":"T","mergeCommit":{"oid":"abcdef1234"}}'
+    assert gs.pr_states(("pr", "view", "12", "--json", "state"), out) == [
+        (12, "MERGED", "T", "abcdef1234", None)]
+
+
+def test_uncommitted_changes_at_the_end():
+    state = settle(COMMIT, ("git status --short", " M src/a.py\n?? notes/"))
+    assert state.dirty is True and "uncommitted" in gs.describe(state, "d")
+
+
+def test_untracked_files_alone_are_not_uncommitted_work():
+    assert settle(COMMIT, ("git status --short", "?? scratch/\n")).dirty is False
+
+
+def test_status_before_a_later_commit_says_nothing():
+    state = settle(("git status", "On branch feat/x\nChanges not staged for commit:"), COMMIT)
+    assert state.dirty is None
+
+
+def test_new_tag_pushed():
+    state = settle(("git tag v1.2.0 && git push origin v1.2.0",
+                    "To github.com:me/repo.git\n * [new tag]         v1.2.0 -> v1.2.0"))
+    assert state.tags == {"v1.2.0": ["created", "pushed"]}
+    assert "tag `v1.2.0` created then pushed" in gs.describe(state, "d")
+
+
+def test_checkout_b_names_the_branch():
+    state = settle(("git checkout -b feat/y", "Switched to a new branch 'feat/y'"))
+    assert state.branch == "feat/y" and not state.anything
+
+
+def test_remote_names():
+    assert gs.remote_name("git@github.com:me/repo.git") == "github.com/me/repo"
+    assert gs.remote_name("github.com:me/repo.git") == "github.com/me/repo"
+    assert gs.remote_name("https://github.com/me/repo.git") == "github.com/me/repo"
+
+
+# --- the capture rule, on hand-built sessions ---------------------------------------------
+
+from .extract_helpers import ROOT, Session  # noqa: E402
+
+
+def _states(session: Session) -> list[tuple[str, str]]:
+    return [(c["subject"], c["object"]) for c in session.extract() if c["predicate"] == "x/state"]
+
+
+def test_a_cd_into_another_repository_is_that_repository():
+    session = Session()
+    session.bash("git commit -m a", output="[main 1111111] feat: here")
+    session.bash("cd /home/dev/other && git commit -m b", output="[dev 2222222] feat: there")
+    states = dict(_states(session))
+    assert set(states) == {"shop", "other"}
+    assert "1111111" in states["shop"] and "2222222" not in states["shop"]
+    assert "`dev`" in states["other"] and "2222222" in states["other"]
+
+
+def test_a_subfolder_of_the_project_is_the_project():
+    session = Session()
+    session.bash(f"cd {ROOT}/web && git commit -m a", output="[main 1111111] feat: here")
+    assert [s for s, _ in _states(session)] == ["shop"]
+
+
+def test_a_failed_or_refused_command_proves_nothing():
+    session = Session()
+    session.bash("git commit -m a && git push", error=True,
+                 output="Exit code 1\n[main 1111111] feat: here\nTo x\n ! [rejected] main -> main")
+    session.bash("git push", output="The user doesn't want to proceed with this tool use.")
+    assert _states(session) == []
+
+
+def test_the_agents_words_alone_store_nothing():
+    session = Session()
+    session.event("assistant", text="I committed 1111111 and pushed it to origin/main.")
+    session.bash("git status", output="On branch main\nnothing to commit, working tree clean")
+    assert _states(session) == []
+
+
+def test_a_codex_call_reports_its_own_workdir():
+    session = Session(agent="codex")
+    session.tool("exec_command", {"cmd": "git commit -m a", "workdir": "/home/dev/other"},
+                 output="[main 3333333] fix: there", extras={"exit_code": 0})
+    assert [s for s, _ in _states(session)] == ["other"]
+
+
+def test_one_fact_per_repository_and_one_per_pr():
+    session = Session()
+    session.bash("git commit -m a", output="[feat/x 1111111] feat: one")
+    session.bash("git commit -m b", output="[feat/x 2222222] feat: two")
+    session.bash("git push -u origin feat/x",
+                 output="To github.com:me/shop.git\n * [new branch]      feat/x -> feat/x")
+    session.bash('gh pr create --title "Feat" --body x', output="https://github.com/me/shop/pull/5")
+    objects = [o for _, o in _states(session)]
+    assert len(objects) == 2
+    assert "pushed to github.com/me/shop" in objects[0]
+    assert "PR #5 \"Feat\" was opened" in objects[1]
+
+
+def test_pull_rebase_then_push_then_log_keeps_the_commit_pushed():
+    state = settle(COMMIT, ("git pull --rebase", REBASED),
+                   ("git push", "To github.com:me/repo.git\n   0000aaa..5d6e7f8  feat/x -> feat/x"),
+                   ("git commit -m z", "[feat/x 6e7f8a9] fix: later"),
+                   ("git log --oneline -2", "6e7f8a9 fix: later\n5d6e7f8 feat: add the parser"))
+    assert [c.hash for c in state.commits] == ["5d6e7f8", "6e7f8a9"]
+    assert "5d6e7f8" in state.pushed and "6e7f8a9" not in state.pushed
+    assert "up to 5d6e7f8, 1 later not pushed" in gs.describe(state, "d")
+
+
+def test_several_pr_views_in_one_line_map_in_order():
+    seen = observe("gh pr view 5 --json state --jq .state && gh pr view 6 --json state --jq .state",
+                   "MERGED\nOPEN\n", 1)
+    assert seen.pr_states == ((5, "MERGED", None, None, None), (6, "OPEN", None, None, None))
+
+
+def test_a_pr_only_seen_merged_counts_when_the_session_pushed_its_branch():
+    view = ("gh pr view 9 --json state,title,headRefName",
+            '{"state":"MERGED","title":"T","headRefName":"feat/x"}')
+    assert gs.pull_requests([observe(*view, 1)], []) == []  # only looked at: not its work
+    seen = [observe(*PUSH, 1), observe(*view, 2)]
+    [pr] = gs.pull_requests(seen, [])
+    assert gs.describe_pr(pr, "d") == 'PR #9 "T" was merged (seen merged in the session of d)'
+
+
+def test_a_renamed_pr_is_told_by_its_last_title():
+    steps = [('gh pr create --title "feat!: old" --head feat/x', "https://github.com/me/r/pull/3"),
+             ("gh pr view 3 --json title,url", '{"title":"feat: new","url":"u"}')]
+    [pr] = gs.pull_requests([observe(c, o, n) for n, (c, o) in enumerate(steps, 1)], [])
+    assert pr.title == "feat: new"
+    edit = observe('gh pr edit 3 --title "feat: newer"', "https://github.com/me/r/pull/3", 3)
+    seen = [observe(c, o, n) for n, (c, o) in enumerate(steps, 1)] + [edit]
+    [pr] = gs.pull_requests(seen, [])
+    assert '"feat: newer" was opened' in gs.describe_pr(pr, "d")
+
+
+def test_a_long_state_names_fewer_commits_to_fit():
+    steps = [(f"git commit -m {n}", f"[feat/branch-{n % 5} {n:07x}] work {n}")
+             for n in range(1, 41)]
+    state = settle(*steps)
+    assert len(gs.describe(state, "d")) > 600
+    short = gs.describe_within(state, "d", limit=600)
+    assert 0 < len(short) <= 600 and "8 commits on branch `feat/branch-1`" in short
+    assert "(and 5 earlier)" in short
+
+
+def test_several_commits_are_named_by_hash_not_by_the_agents_subjects():
+    """An earlier subject may describe a step a later commit undid."""
+    text = gs.describe(settle(COMMIT, ("git commit -m y", "[feat/x 5d6e7f8] revert: drop it")),
+                       "d")
+    assert "2 commits on branch `feat/x`: 1a2b3c4, 5d6e7f8;" in text
+    assert "parser" not in text and "revert" not in text
+
+
+def test_a_branchs_one_commit_keeps_its_subject():
+    text = gs.describe(settle(COMMIT), "d")
+    assert '1 commit on branch `feat/x`: 1a2b3c4 "feat: add the parser"' in text
+
+
+def test_a_history_rewrite_names_the_new_head():
+    state = settle(("git commit -m a", "[main c7760cb] Security: add the scanner"),
+                   ("git-filter-repo --path logs --invert-paths --force",
+                    "Parsed 47 commitsHEAD is now at 4f43a16 Security: add the scanner\n"),
+                   ("git push origin --force --all",
+                    "To github.com:me/repo.git\n + 56a43b7...4f43a16 main -> main (forced update)"))
+    assert [c.hash for c in state.commits] == ["4f43a16"] and "4f43a16" in state.pushed
+
+
+def test_a_hard_reset_keeps_what_it_reset_to():
+    state = settle(("git commit -m a", "[main 1111111] one"),
+                   ("git commit -m b", "[main 2222222] two"),
+                   ("git reset --hard HEAD~1", "HEAD is now at 1111111 one"))
+    assert [c.hash for c in state.commits] == ["1111111"]
+
+
+def test_commits_of_a_branch_that_went_up_only_under_another_branch():
+    state = settle(COMMIT, ("git checkout -b release/x", "Switched to a new branch 'release/x'"),
+                   ("git push -u origin release/x",
+                    "To github.com:me/repo.git\n * [new branch]      release/x -> release/x"))
+    text = gs.describe(state, "d")
+    assert "`feat/x` itself not pushed" in text and "; not pushed" not in text
+
+
+def test_commands_named_in_a_commit_message_are_not_run():
+    message = ("git commit -m \"$(cat <<'EOF'\ndocs: say to run git tag v9 and git reset --hard\n"
+               "EOF\n)\"")
+    seen = observe(message, "[main 1111111] docs: say to run git tag v9", 1)
+    assert seen.tags_made == () and not seen.rewrote
+    seen = observe('git commit -m "after git-filter-repo: git tag v9"', "[main 2222222] x", 1)
+    assert seen.tags_made == () and not seen.rewrote
