@@ -227,10 +227,12 @@ def predicate_error(pred_id: str, result: Mapping[str, Any],
 
 
 def _capture_row(name: str, category: str, definition: str,
-                 epistemic: str = "observation") -> dict[str, Any]:
+                 epistemic: str = "observation", cardinality: str | None = None
+                 ) -> dict[str, Any]:
     return prepare_registration({
         "id": f"{EXPERIMENTAL_NAMESPACE}/{name}", "category": category, "object_kind": "literal",
-        "object_shape": "prose", "default_epistemic": epistemic, "definition": definition})
+        "object_shape": "prose", "default_epistemic": epistemic, "definition": definition,
+        "cardinality": cardinality})
 
 
 #: The experimental rows capture coins for what it learns beyond the curated core. They are
@@ -246,7 +248,11 @@ CAPTURE_PREDICATES: tuple[dict[str, Any], ...] = (
     _capture_row("role", "structural", "What the subject (a file or module) is for."),
     _capture_row("runs", "procedural",
                  "The subject (a task-runner recipe or script) runs the object command."),
+    # One value per subject: a later session's state of the same repository (or pull
+    # request) replaces the earlier one, so the context never shows a stale "PR #12 open"
+    # beside the session that saw it merged (history still keeps every version).
     _capture_row("state", "state",
                  "Where a session left the subject's work, as git and gh reported it: its "
-                 "branch, commits, pushes, pull requests and uncommitted changes, on a date."),
+                 "branch, commits, pushes, pull requests and uncommitted changes, on a date.",
+                 cardinality="one"),
 )

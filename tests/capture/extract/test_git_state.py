@@ -198,10 +198,13 @@ def test_one_fact_per_repository_and_one_per_pr():
     session.bash("git push -u origin feat/x",
                  output="To github.com:me/shop.git\n * [new branch]      feat/x -> feat/x")
     session.bash('gh pr create --title "Feat" --body x', output="https://github.com/me/shop/pull/5")
-    objects = [o for _, o in _states(session)]
+    states = _states(session)
+    objects = [o for _, o in states]
     assert len(objects) == 2
     assert "pushed to github.com/me/shop" in objects[0]
     assert "PR #5 \"Feat\" was opened" in objects[1]
+    # the PR is its own subject: x/state holds one value per subject (tests/core)
+    assert [s for s, _ in states] == ["shop", "shop PR #5"]
 
 
 def test_pull_rebase_then_push_then_log_keeps_the_commit_pushed():

@@ -99,10 +99,13 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         for pr in gs.pull_requests(observations, listed):
             pr_at = pr.at or at
             text = gs.describe_pr(pr, to_date(pr_at) if pr_at else date)
-            yield candidate(RULE, subject, PREDICATE, text,
+            # The PR is its own subject: x/state holds one value per subject, so its later
+            # state (merged) replaces its earlier one (opened), and it never replaces the
+            # repository's own state, nor another PR's.
+            yield candidate(RULE, f"{subject} PR #{pr.number}", PREDICATE, text,
                             evidence=[transcript_evidence(line, quotes.get(line, "gh pr"))
                                       for line in sorted(set(pr.lines))[-MAX_EVIDENCE:]],
-                            object_kind="literal", subject_type="project", at=pr_at)
+                            object_kind="literal", subject_type="pull-request", at=pr_at)
 
 
 def _repository(view: SessionView, call: Any, command: str) -> str | None:
