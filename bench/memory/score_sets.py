@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Score capture on whole gold sets by name and keep everything a reviewer needs to read.
+
+The shared scorer prints recall; reading what capture admitted needs the facts themselves.
+This runs the same matching (the scorer's own ``matches``, imported from it) on each
+transcript of each named set, two transcripts at a time, and writes ``OUT/<set>.json`` with
+every admitted fact, every gold fact found or missed (and the fact that matched it) and every
+trap hit, so that ``review.py`` can count keep / noise / wrong / dangerous afterwards.
+
+    python bench/memory/score_sets.py --out /tmp/out [--src FROZEN/src] SET...
+
+SET is ``dev`` (the shared fixtures' gold set), ``first`` (``gold/`` over the shared corpus)
+or the suffix of a ``gold-<name>/`` folder here (``fresh``, ``third``, ... ``thirtyfourth``);
+``blind`` and ``open`` name the groups below. ``--src`` scores a frozen copy of ``src/``
+(``git archive REV src | tar -x -C DIR``) with this checkout's interpreter, so a build can be
+measured while the tree changes. The agent of each transcript is its folder's name
+(``claude-code``, ``codex``, ``gemini-cli``), not a guess from its content.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+SHARED = ROOT.parent / "shared"
+
+#: Sets labelled blind and never tuned on (a rule changed after reading one moves it to OPEN).
+BLIND = ("fourteenth", "sixteenth", "eighteenth", "nineteenth", "twentieth", "twentyfirst",
+         "twentysecond", "twentythird", "twentyfourth", "twentyfifth", "twentysixth",
+         "twentyseventh", "twentyninth", "thirtieth", "thirtyfirst", "thirtysecond",
+         "thirtythird", "thirtyfourth", "thirtyfifth", "thirtysixth", "thirtyseventh",
+         "thirtyeighth")
+#: Sets capture's rules were written or narrowed against.
+OPEN = ("first", "fresh", "third", "fourth", "fifth", "sixth", "eighth", "ninth", "tenth",
+        "eleventh", "twelfth", "thirteenth", "fifteenth", "seventeenth", "twentyeighth")
+AGENTS = {"claude-code": "claude-code", "codex": "codex", "gemini-cli": "gemini",
+          "gemini": "gemini"}
+
+
+def load_scorer(path: Path):
+    spec = importlib.util.spec_from_file_location("memory_score", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def locate(name: str) -> tuple[Path, Path]:
+    """(gold folder, transcripts folder) of a set's name."""
+    if name == "dev":
+        return SHARED / "fixtures" / "gold", SHARED / "fixtures" / "transcripts"
+    if name == "first":
+        return HERE / "gold", SHARED / "corpus" / "sessions"
+    return HERE / f"gold-{name}", HERE / f"gold-{name}" / "sessions"
+
+
+def expand(names: list[str]) -> list[str]:
+    out: list[str] = []
+    for name in names:
+        group = {"blind": BLIND, "open": OPEN}.get(name, (name,))
+        out += [n for n in group if locate(n)[0].is_dir()]
+    return out
+
+
+def capture(command: list[str], transcript: Path) -> list[dict]:
+    """The valid facts a fresh store holds after capturing one transcript."""
+    agent = AGENTS.get(transcript.parent.name, "claude-code")
+    with tempfile.TemporaryDirectory(prefix="score-sets-") as tmp:
+        env = dict(os.environ, HOME=tmp, XDG_DATA_HOME=f"{tmp}/data",
+                   XDG_CONFIG_HOME=f"{tmp}/config", XDG_STATE_HOME=f"{tmp}/state",
+                   CLAIMGRAPH_DB=f"{tmp}/db/claims.db")
+        os.makedirs(f"{tmp}/db")
+        run = subprocess.run([*command, "capture", str(transcript), "--agent", agent], env=env,
+                             capture_output=True, text=True, timeout=900)
+        if run.returncode != 0:
+            raise RuntimeError(f"{transcript.name}: capture exited {run.returncode}: "
+                               f"{(run.stderr or run.stdout).strip()[-300:]}")
+        dump = subprocess.run([*command, "dump"], env=env, capture_output=True, text=True,
+                              timeout=300)
+    records = [json.loads(line) for line in dump.stdout.splitlines() if line.strip()]
+    names = {r["id"]: r.get("name", "") for r in records if r.get("record") == "entity"}
+    facts = []
+    for f in records:
+        if f.get("record") != "fact" or f.get("t_invalid"):
+            continue
+        obj = f.get("object_lit")
+        if obj is None:
+            obj = names.get(f.get("object_ref"), f.get("object_ref"))
+        subject = names.get(f.get("subject"), f.get("subject"))
+        facts.append({"text": f"{subject} | {str(f.get('predicate', '')).split('/')[-1]} | {obj}",
+                      "predicate": f.get("predicate") or "?",
+                      "source_type": f.get("source_type") or "?"})
+    return facts
+
+
+def score_one(scorer, command: list[str], gold: Path, transcripts: Path) -> dict:
+    spec = json.loads(gold.read_text(encoding="utf-8"))
+    facts = capture(command, transcripts / spec["transcript"])
+    texts = [f["text"] for f in facts]
+    found = []
+    for g in spec["facts"]:
+        hit = next((t for t in texts if scorer.matches(g, t)), None)
+        found.append({"id": g["id"], "importance": g.get("importance", "medium"),
+                      "gold": f"{g.get('subject', '')} | {g.get('object', '')}", "as": hit})
+    traps = [{"id": t["id"], "what": t.get("what", ""), "hits": hits}
+             for t in spec.get("traps", []) if (hits := [x for x in texts
+                                                          if scorer.matches(t, x)])]
+    return {"transcript": spec["transcript"], "facts": facts, "gold": found, "traps": traps}
+
+
+def summary(items: list[dict]) -> dict:
+    levels = {lv: [0, 0] for lv in ("high", "medium", "low")}
+    for item in items:
+        for g in item["gold"]:
+            levels[g["importance"]][1] += 1
+            levels[g["importance"]][0] += g["as"] is not None
+    return {"recall": {lv: f"{a}/{b}" for lv, (a, b) in levels.items()},
+            "admitted": sum(len(i["facts"]) for i in items),
+            "trap_hits": sum(len(i["traps"]) for i in items)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sets", nargs="+")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--src", type=Path, help="a frozen src/ to score instead of this tree's")
+    parser.add_argument("--scorer", type=Path, default=Path(
+        os.environ.get("MEMORY_SCORE", SHARED / "tools" / "memory_score.py")))
+    parser.add_argument("-j", "--jobs", type=int, default=2)
+    args = parser.parse_args()
+    scorer = load_scorer(args.scorer)
+    python = str(ROOT / ".venv" / "bin" / "python")
+    src = (args.src or ROOT / "src").resolve()
+    command = ["env", f"PYTHONPATH={src}", python, "-m", "claimgraph"]
+    args.out.mkdir(parents=True, exist_ok=True)
+    total = {lv: [0, 0] for lv in ("high", "medium", "low")}
+    admitted = traps = 0
+    for name in expand(args.sets):
+        gold_dir, transcripts = locate(name)
+        golds = sorted(gold_dir.glob("*.gold.json"))
+        with ThreadPoolExecutor(args.jobs) as pool:
+            items = list(pool.map(lambda g: score_one(scorer, command, g, transcripts), golds))
+        result = {"set": name, "src": str(src), **summary(items), "per_transcript": items}
+        (args.out / f"{name}.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
+        r = result["recall"]
+        print(f"{name:14} high {r['high']:>7} medium {r['medium']:>7} low {r['low']:>7} "
+              f"admitted {result['admitted']:>4} traps {result['trap_hits']}", flush=True)
+        for lv in total:
+            a, b = map(int, r[lv].split("/"))
+            total[lv][0] += a
+            total[lv][1] += b
+        admitted += result["admitted"]
+        traps += result["trap_hits"]
+    print(f"{'TOTAL':14} " + " ".join(f"{lv} {a}/{b}" for lv, (a, b) in total.items())
+          + f" admitted {admitted} traps {traps}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
