@@ -14,7 +14,9 @@ or the suffix of a ``gold-<name>/`` folder here (``fresh``, ``third``, ... ``thi
 ``blind`` and ``open`` name the groups below. ``--src`` scores a frozen copy of ``src/``
 (``git archive REV src | tar -x -C DIR``) with this checkout's interpreter, so a build can be
 measured while the tree changes. The agent of each transcript is its folder's name
-(``claude-code``, ``codex``, ``gemini-cli``), not a guess from its content.
+(``claude-code``, ``codex``, ``gemini-cli``), not a guess from its content, and capture runs
+with ``--no-curate``: the curator the shared scorer lets start races the dump, so the same build
+could score differently run to run.
 """
 
 from __future__ import annotations
@@ -73,12 +75,13 @@ def expand(names: list[str]) -> list[str]:
 def capture(command: list[str], transcript: Path) -> list[dict]:
     """The valid facts a fresh store holds after capturing one transcript."""
     agent = AGENTS.get(transcript.parent.name, "claude-code")
-    with tempfile.TemporaryDirectory(prefix="score-sets-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="score-sets-", ignore_cleanup_errors=True) as tmp:
         env = dict(os.environ, HOME=tmp, XDG_DATA_HOME=f"{tmp}/data",
                    XDG_CONFIG_HOME=f"{tmp}/config", XDG_STATE_HOME=f"{tmp}/state",
                    CLAIMGRAPH_DB=f"{tmp}/db/claims.db")
         os.makedirs(f"{tmp}/db")
-        run = subprocess.run([*command, "capture", str(transcript), "--agent", agent], env=env,
+        run = subprocess.run([*command, "capture", str(transcript), "--agent", agent, "--no-curate"],
+                             env=env,
                              capture_output=True, text=True, timeout=900)
         if run.returncode != 0:
             raise RuntimeError(f"{transcript.name}: capture exited {run.returncode}: "
