@@ -61,7 +61,9 @@ def locate(name: str) -> tuple[Path, Path]:
         return SHARED / "fixtures" / "gold", SHARED / "fixtures" / "transcripts"
     if name == "first":
         return HERE / "gold", SHARED / "corpus" / "sessions"
-    return HERE / f"gold-{name}", HERE / f"gold-{name}" / "sessions"
+    own = HERE / f"gold-{name}" / "sessions"
+    # the sets labelled on the shared corpus (fresh, third) have no transcripts of their own
+    return HERE / f"gold-{name}", own if own.is_dir() else SHARED / "corpus" / "sessions"
 
 
 def expand(names: list[str]) -> list[str]:
