@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""The SessionStart block the next agent would get, per repository of named gold sets.
+
+A reviewer reads what capture admits fact by fact; the next agent reads it as one block, with
+standing decisions first. This captures every transcript of one repository (in the order the
+sessions happened) into one throw-away store, then prints ``claimgraph context`` for each
+project scope the store holds, so the block can be read as the next agent would read it.
+
+    python bench/memory/blocks.py --out OUT [--src FROZEN/src] SET...   # OUT/<owner__name>.txt
+
+The sessions' working directories do not exist on this machine: capture scopes their facts by
+the path, and the block is asked for with that path as ``--cwd``; a directory that is missing is
+made for the call and removed after it (only the ones made here).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from score_sets import AGENTS, ROOT, expand, locate  # noqa: E402
+
+
+def repository(name: str) -> str:
+    parts = name.split("__")
+    return f"{parts[0]}__{parts[1]}" if len(parts) >= 3 else "other"
+
+
+def first_stamp(path: Path) -> str:
+    """The first timestamp in a transcript (ISO text sorts), for the order of capture."""
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            start = line.find('"timestamp"')
+            if start >= 0:
+                rest = line[start + 11:].lstrip(' :"')
+                return rest[:24]
+    return ""
+
+
+def make_missing(path: str) -> list[str]:
+    """mkdir -p, returning the directories it made (deepest last)."""
+    made, probe = [], Path(path)
+    while not probe.exists():
+        made.append(str(probe))
+        probe = probe.parent
+    os.makedirs(path, exist_ok=True)
+    return made
+
+
+def block_for(command: list[str], transcripts: list[Path]) -> str:
+    with tempfile.TemporaryDirectory(prefix="blocks-", ignore_cleanup_errors=True) as tmp:
+        env = dict(os.environ, HOME=tmp, XDG_DATA_HOME=f"{tmp}/data",
+                   XDG_CONFIG_HOME=f"{tmp}/config", XDG_STATE_HOME=f"{tmp}/state",
+                   CLAIMGRAPH_DB=f"{tmp}/db/claims.db")
+        os.makedirs(f"{tmp}/db")
+        for path in sorted(transcripts, key=first_stamp):
+            agent = AGENTS.get(path.parent.name, "claude-code")
+            subprocess.run([*command, "capture", str(path), "--agent", agent, "--no-curate"],
+                           env=env, capture_output=True, text=True, timeout=900, check=True)
+        dump = subprocess.run([*command, "dump"], env=env, capture_output=True, text=True,
+                              timeout=300, check=True).stdout
+        scopes = sorted({r.get("scope") for line in dump.splitlines() if line.strip()
+                         for r in [json.loads(line)]
+                         if r.get("record") == "fact" and r.get("scope") not in (None, "user")})
+        out = []
+        for scope in scopes:
+            cwd = scope
+            if not cwd.startswith("/"):
+                out.append(f"## {scope}: not a path (a git remote); skipped\n")
+                continue
+            made = make_missing(cwd)
+            try:
+                text = subprocess.run([*command, "context", "--cwd", cwd], env=env,
+                                      capture_output=True, text=True, timeout=300).stdout
+            finally:
+                for directory in made:
+                    os.rmdir(directory)
+            out.append(f"## {scope}\n{text}\n")
+        return "\n".join(out)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sets", nargs="+")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--src", type=Path)
+    args = parser.parse_args()
+    src = (args.src or ROOT / "src").resolve()
+    command = ["env", f"PYTHONPATH={src}", str(ROOT / ".venv" / "bin" / "python"), "-m",
+               "claimgraph"]
+    args.out.mkdir(parents=True, exist_ok=True)
+    for name in expand(args.sets):
+        gold_dir, transcripts = locate(name)
+        by_repo: dict[str, list[Path]] = {}
+        for gold in sorted(gold_dir.glob("*.gold.json")):
+            rel = json.loads(gold.read_text(encoding="utf-8"))["transcript"]
+            by_repo.setdefault(repository(Path(rel).name), []).append(transcripts / rel)
+        for repo, paths in sorted(by_repo.items()):
+            (args.out / f"{name}--{repo}.txt").write_text(block_for(command, paths),
+                                                          encoding="utf-8")
+            print(f"{name} {repo}: {len(paths)} sessions", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
