@@ -1,6 +1,6 @@
 """Where a session left its work in git: parsing git/gh output and settling the end state."""
 
-from claimgraph.capture.extract.git_state import observe
+from claimgraph.capture.extract.git_state import git_runs, observe
 from claimgraph.logic import git_state as gs
 
 
@@ -297,3 +297,91 @@ def test_commands_named_in_a_commit_message_are_not_run():
     assert seen.tags_made == () and not seen.rewrote
     seen = observe('git commit -m "after git-filter-repo: git tag v9"', "[main 2222222] x", 1)
     assert seen.tags_made == () and not seen.rewrote
+
+
+# --- one command parser: git_state reads lines through shell.invocations --------------------
+
+def test_a_heredoc_commit_then_a_push_on_later_lines_are_both_read():
+    command = ("git add -A && git commit -q -m \"$(cat <<'EOF'\nfeat: x (don't \"break\")\n"
+               "EOF\n)\"\ngit push origin feat/x")
+    seen = observe(command, "To github.com:me/repo.git\n   1111111..2222222  feat/x -> feat/x", 1)
+    assert [u.new for p in seen.pushes for u in p.updates] == ["2222222"]
+    assert [c.hash for c in seen.commits] == [""]  # quiet: made, its id never printed
+
+
+def test_a_git_c_folder_and_a_later_cd_are_followed():
+    runs = git_runs("git -C ../lib status && cd /srv/app && git log -1",
+                                          "/home/dev/shop")
+    assert [(r.kind, r.cwd) for r in runs] == [("status", "/home/dev/lib"),
+                                               ("log", "/srv/app")]
+
+
+def test_a_quoted_git_word_in_an_echo_runs_nothing():
+    assert observe('echo "git tag v3 && git push --tags"', "git tag v3 && git push --tags", 1) \
+        is None
+
+
+# --- pushes whose outcome never showed -----------------------------------------------------
+
+def test_a_push_without_output_is_outcome_unknown_not_not_pushed():
+    state = settle(COMMIT, ("git push -q", ""))
+    text = gs.describe(state, "d")
+    assert "push outcome unknown" in text and "not pushed" not in text
+    assert state.pushed == {}
+
+
+def test_a_failed_push_hidden_by_or_true_is_not_pushed():
+    state = settle(COMMIT, ("git push || true", "fatal: could not read Username"))
+    assert "; not pushed" in gs.describe(state, "d")
+
+
+def test_a_push_before_the_last_commit_says_nothing_of_it():
+    state = settle(("git push -q", ""), COMMIT)
+    assert "; not pushed" in gs.describe(state, "d")
+
+
+def test_a_quiet_commit_is_named_by_the_later_push():
+    state = settle(("git status", "On branch feat/x\nChanges to be committed:"),
+                   ("git commit -q -m 'feat: quiet one'", ""),
+                   PUSH[:1] + ("To github.com:me/repo.git\n   0000aaa..7a7a7a7  feat/x -> feat/x",))
+    [made] = state.commits
+    assert made.hash == "" and made.branch == "feat/x" and made.key in state.pushed
+    text = gs.describe(state, "d")
+    assert "(id not shown)" in text and "pushed to github.com/me/repo" in text
+
+
+def test_a_silent_commit_that_is_not_quiet_proves_nothing():
+    assert settle(("git commit -m x > /dev/null", "")).commits == []
+
+
+def test_after_a_rebase_the_push_names_the_new_head():
+    state = settle(COMMIT, ("git commit -m y", "[feat/x 2b2b2b2] feat: two"),
+                   ("git rebase origin/main", REBASED),
+                   ("git push --force-with-lease",
+                    "To github.com:me/repo.git\n + 1111111...9c9c9c9 feat/x -> feat/x (forced)"))
+    assert [c.hash for c in state.commits] == ["", "9c9c9c9"]
+    assert all(c.key in state.pushed for c in state.commits)
+    assert "1a2b3c4" not in gs.describe(state, "d")
+
+
+def test_after_a_reset_a_push_brings_nothing_back():
+    state = settle(COMMIT, ("git reset --hard HEAD~1", ""),
+                   ("git push --force", "To github.com:me/repo.git\n"
+                                        " + 1a2b3c4...0f0f0f0 feat/x -> feat/x (forced update)"))
+    assert state.commits == []
+
+
+def test_the_session_ending_on_a_push_is_outcome_unknown():
+    session = Session()
+    session.bash("git commit -m a", output="[main 1111111] feat: here")
+    session.tool("Bash", {"command": "git push origin main"}, answered=False)
+    [(_, text)] = _states(session)
+    assert "push outcome unknown" in text and "not pushed" not in text
+
+
+def test_a_refused_push_is_no_push():
+    session = Session()
+    session.bash("git commit -m a", output="[main 1111111] feat: here")
+    session.bash("git push", output="The user doesn't want to proceed with this tool use.")
+    [(_, text)] = _states(session)
+    assert "; not pushed" in text
