@@ -505,7 +505,7 @@ def describe(state: EndState, date: str, max_commits: int = 6) -> str:
         branches.setdefault(one.branch, []).append(one)
     for branch, made in branches.items():
         shown = made[-max_commits:]
-        listed = ", ".join(c.hash[:8] or "(id not shown)" for c in shown)
+        listed = _named(shown)
         if len(made) == 1 and made[0].subject:
             listed += f' "{_short(made[0].subject)}"'
         more = f" (and {len(made) - len(shown)} earlier)" if len(made) > len(shown) else ""
@@ -520,7 +520,7 @@ def describe(state: EndState, date: str, max_commits: int = 6) -> str:
         if pushed and len(pushed) == len(made):
             url, _, forced = state.pushed[pushed[-1].key]
             text += f"; pushed to {remote_name(url)}" + _as(branch, state) + (
-                " (forced)" if forced else "")
+                " (forced)" if forced else "") + _head(branch, made, state)
         elif pushed:
             url, _, _ = state.pushed[pushed[-1].key]
             later = len(made) - len(pushed)
@@ -562,6 +562,25 @@ def describe_within(state: EndState, date: str, limit: int = 900) -> str:
         if len(text) <= limit:
             return text
     return ""
+
+
+def _named(commits: list[Commit]) -> str:
+    """The commits by hash; those whose id git never printed (``git commit -q``) counted."""
+    known = [c.hash[:8] for c in commits if c.hash]
+    unknown = len(commits) - len(known)
+    if unknown:
+        known.append("(id not shown)" if len(commits) == 1 else
+                     f"{unknown} whose id{'s were' if unknown > 1 else ' was'} not shown")
+    return ", ".join(known)
+
+
+def _head(branch: str, made: list[Commit], state: EndState) -> str:
+    """`` (head <hash>)`` the last push of the branch left, when its last commit's own id
+    was never printed: the one id of the end state git did show."""
+    if made[-1].hash:
+        return ""
+    heads = [new for src, _, new, _ in state.branch_pushes if src == branch and new]
+    return f" (head {heads[-1][:8]})" if heads else ""
 
 
 def _as(branch: str, state: EndState) -> str:

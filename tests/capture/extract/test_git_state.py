@@ -385,3 +385,23 @@ def test_a_refused_push_is_no_push():
     session.bash("git push", output="The user doesn't want to proceed with this tool use.")
     [(_, text)] = _states(session)
     assert "; not pushed" in text
+
+
+def test_a_quiet_commit_shown_by_the_next_log_has_that_id():
+    seen = observe("git commit -q -m x && git log --oneline -1", "5e5e5e5 feat: shown\n", 1)
+    assert [(c.hash, c.subject) for c in seen.commits] == [("5e5e5e5", "feat: shown")]
+
+
+def test_quiet_commits_are_counted_and_the_pushed_head_is_named():
+    state = settle(("git status", "On branch dev\nChanges to be committed:"),
+                   ("git commit -q -m a", ""), ("git commit -q -m b", ""),
+                   ("git push origin dev",
+                    "To github.com:me/repo.git\n   1111111..8f8f8f8  dev -> dev"))
+    text = gs.describe(state, "d")
+    assert "2 commits on branch `dev`: 2 whose ids were not shown" in text
+    assert "pushed to github.com/me/repo (head 8f8f8f8)" in text
+
+
+def test_a_windows_cd_is_followed_to_its_folder():
+    [run] = git_runs("cd C:\\Users\\me\\repo; git push", "/C:/Users/me/other")
+    assert run.cwd == "/C:/Users/me/repo"

@@ -206,7 +206,7 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
     rebase_seen = bool(rebased) or bool(pulled and gs.rebased_branch(output))
     rewrote = (any(gs.resets_history(w) for w in found.get("reset", [])) or rebase_seen
                or bool(found.get("rewrite")))
-    commits = _commits(found, output, line, bool(rebased))
+    commits = _commits(found, runs, output, line, bool(rebased))
     pushes: tuple[gs.Push, ...] = ()
     unseen_pushes: tuple[str | None, ...] = ()
     if found.get("push"):
@@ -242,8 +242,8 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
     return seen
 
 
-def _commits(found: dict[str, list[tuple[str, ...]]], output: str, line: int,
-             rebased: bool) -> list[gs.Commit]:
+def _commits(found: dict[str, list[tuple[str, ...]]], runs: list[GitRun], output: str,
+             line: int, rebased: bool) -> list[gs.Commit]:
     """The commits a line's output shows made; a quiet commit (``-q``) that worked is one
     made, its id unknown (a later push's output may name the head it left)."""
     made = found.get("commit", [])
@@ -253,8 +253,27 @@ def _commits(found: dict[str, list[tuple[str, ...]]], output: str, line: int,
     commits = [gs.Commit(b, h, s, line, amend=amend) for b, h, s in gs.commits_in(output)]
     if not commits and len(made) == 1 and not rebased and not found.get("picks") \
             and _quiet(made[0], output):
-        commits = [gs.Commit("", "", _message(made[0]) or "", line, amend=amend)]
+        shown = _logged_after(runs, output)
+        hash_, subject = shown if shown else ("", _message(made[0]) or "")
+        commits = [gs.Commit("", hash_, subject, line, amend=amend)]
     return commits
+
+
+def _logged_after(runs: list[GitRun], output: str) -> tuple[str, str] | None:
+    """(hash, subject) of the quiet commit when the same line's next git command is a
+    one-line ``git log -1`` (or ``-n 1``) that printed it: then the id is known."""
+    kinds = [run.kind for run in runs if run.kind != "other"]
+    if "commit" not in kinds or kinds.index("commit") + 1 >= len(kinds):
+        return None
+    after = [run for run in runs if run.kind != "other"][kinds.index("commit") + 1]
+    words = after.words
+    one = "-1" in words or any(a in ("-n", "--max-count") and b == "1"
+                               for a, b in zip(words, words[1:]))
+    if after.kind != "log" or not one or re.search(r"--(?:format|pretty)(?!=oneline)",
+                                                  " ".join(words)):
+        return None
+    listed = gs.log_lines(output)
+    return listed[-1] if len(listed) == 1 else None
 
 
 def _tags(tagging: list[tuple[str, ...]], output: str) -> tuple[list[str], list[str]]:
@@ -312,7 +331,9 @@ def _message(words: tuple[str, ...]) -> str | None:
     """The first line of ``-m``'s message when it is written out (not made by ``$(…)``)."""
     for flag, value in zip(words[2:], words[3:]):
         if flag in ("-m", "--message") or re.fullmatch(r"-[a-zA-Z]*m", flag):
-            return value.split("\n", 1)[0].strip() or None
+            lines = [text.strip() for text in value.splitlines()]
+            # a PowerShell here-string (@' … '@) read by a POSIX parser leaves its @ lines
+            return next((text for text in lines if text.strip("@'\"")), None)
     return None
 
 

@@ -94,7 +94,7 @@ def _invocations(command: str, cwd: str | None) -> list[Invocation]:
     found: list[Invocation] = []
     for index, pipeline in enumerate(pipelines):
         argv = _plain_words(list(pipeline.stages[0]))
-        if argv and argv[0] == "cd":
+        if argv and argv[0] in _CHANGE_DIR:
             cwd = _change_dir(cwd, argv)
         if not argv:
             continue
@@ -211,7 +211,10 @@ class _Lexer:
             if char in _BREAK and not (char in "<>" and text.startswith("(", self.at + 1)):
                 break
             if char == "\\":
-                parts.append(text[self.at + 1:self.at + 2])
+                escaped = text[self.at + 1:self.at + 2]
+                # before a letter or digit a backslash escapes nothing in a POSIX shell, and
+                # on a Windows machine it separates a path (``cd C:\Users\me\app``): kept
+                parts.append(char + escaped if escaped.isalnum() else escaped)
                 self.at += 2
             elif char == "'":
                 end = text.find("'", self.at + 1)
@@ -348,10 +351,17 @@ def _plain_words(words: list[str]) -> list[str]:
     return plain
 
 
+#: Commands that change the directory of what follows (POSIX shells, cmd, PowerShell).
+_CHANGE_DIR = frozenset({"cd", "pushd", "chdir", "Set-Location", "sl"})
+
+
 def _change_dir(cwd: str | None, argv: list[str]) -> str | None:
     """Follow ``cd`` so relative paths later in the line resolve; unknowable targets
     (``~``, ``-``, variables) make the directory unknown."""
-    target = argv[1] if len(argv) == 2 else None
+    words = [w for w in argv[1:] if w.lower() not in ("/d", "-path", "-literalpath")]
+    target = words[0] if len(words) == 1 else None
+    if target and windows_path(target):
+        return windows_path(target)
     if not target or target.startswith(("~", "-", "$")):
         return None
     if posixpath.isabs(target):
