@@ -405,3 +405,21 @@ def test_quiet_commits_are_counted_and_the_pushed_head_is_named():
 def test_a_windows_cd_is_followed_to_its_folder():
     [run] = git_runs("cd C:\\Users\\me\\repo; git push", "/C:/Users/me/other")
     assert run.cwd == "/C:/Users/me/repo"
+
+
+def test_a_quiet_commit_and_a_quiet_push_in_one_line_is_outcome_unknown():
+    state = settle(("git commit -q -m a && git push -q origin && git log --oneline | head -2",
+                    "7e7e7e7 feat: a\n6d6d6d6 older"))
+    [made] = state.commits
+    assert made.hash == "7e7e7e7"
+    assert "push outcome unknown" in gs.describe(state, "d")
+
+
+def test_a_log_of_another_revision_does_not_name_the_quiet_commit():
+    seen = observe("git commit -q -m a && git log --oneline origin/main -1", "1212121 theirs", 1)
+    assert [c.hash for c in seen.commits] == [""]
+
+
+def test_a_cd_into_the_home_folder_is_followed():
+    [run] = git_runs("cd ~/code/other && gh pr create --title T", "/Users/me/code/shop")
+    assert run.cwd == "/Users/me/code/other"

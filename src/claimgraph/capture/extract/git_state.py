@@ -42,7 +42,7 @@ _VERBS = {"commit": "commit", "push": "push", "reset": "reset", "rebase": "rebas
           "pull": "pull", "filter-branch": "rewrite", "filter-repo": "rewrite",
           "cherry-pick": "picks", "revert": "picks", "am": "picks", "log": "log",
           "status": "status", "checkout": "switch", "switch": "switch", "branch": "branch",
-          "tag": "tag"}
+          "tag": "tag", "merge": "merge"}
 MAX_EVIDENCE = 3
 
 
@@ -259,21 +259,28 @@ def _commits(found: dict[str, list[tuple[str, ...]]], runs: list[GitRun], output
     return commits
 
 
+#: git commands that leave HEAD where it is.
+_KEEPS_HEAD = frozenset({"push", "status", "tag", "other"})
+
+
 def _logged_after(runs: list[GitRun], output: str) -> tuple[str, str] | None:
     """(hash, subject) of the quiet commit when the same line's next git command is a
-    one-line ``git log -1`` (or ``-n 1``) that printed it: then the id is known."""
-    kinds = [run.kind for run in runs if run.kind != "other"]
-    if "commit" not in kinds or kinds.index("commit") + 1 >= len(kinds):
+    one-line ``git log`` of the checkout's own history (no revision, no path), with only
+    commands that leave HEAD where it is between (a push, a status): its first line is the
+    commit just made, so its id is known."""
+    kinds = [run.kind for run in runs]
+    after = next((run for run in runs[kinds.index("commit") + 1:]
+                  if run.kind not in _KEEPS_HEAD), None) if "commit" in kinds else None
+    if after is None:
         return None
-    after = [run for run in runs if run.kind != "other"][kinds.index("commit") + 1]
-    words = after.words
-    one = "-1" in words or any(a in ("-n", "--max-count") and b == "1"
-                               for a, b in zip(words, words[1:]))
-    if after.kind != "log" or not one or re.search(r"--(?:format|pretty)(?!=oneline)",
-                                                  " ".join(words)):
+    words = after.words[2:]
+    values = {i + 1 for i, w in enumerate(words) if w in ("-n", "--max-count")}
+    named = [w for i, w in enumerate(words) if not w.startswith("-") and i not in values]
+    if after.kind != "log" or named or not any(w in ("--oneline", "--pretty=oneline")
+                                               for w in words):
         return None
     listed = gs.log_lines(output)
-    return listed[-1] if len(listed) == 1 else None
+    return listed[0] if listed else None
 
 
 def _tags(tagging: list[tuple[str, ...]], output: str) -> tuple[list[str], list[str]]:

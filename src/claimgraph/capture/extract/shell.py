@@ -351,6 +351,8 @@ def _plain_words(words: list[str]) -> list[str]:
     return plain
 
 
+#: A home folder at the start of a path (macOS, Linux, Windows in its POSIX form).
+_HOME = lazy_regex(r"^(?:/Users|/home|/[A-Za-z]:/Users)/[^/]+(?=/|$)")
 #: Commands that change the directory of what follows (POSIX shells, cmd, PowerShell).
 _CHANGE_DIR = frozenset({"cd", "pushd", "chdir", "Set-Location", "sl"})
 
@@ -362,6 +364,9 @@ def _change_dir(cwd: str | None, argv: list[str]) -> str | None:
     target = words[0] if len(words) == 1 else None
     if target and windows_path(target):
         return windows_path(target)
+    if target and (target == "~" or target.startswith("~/")) and cwd:
+        home = _HOME.match(cwd)  # the recording machine's home, from the folder it was in
+        return posixpath.normpath(home[0] + target[1:]) if home else None
     if not target or target.startswith(("~", "-", "$")):
         return None
     if posixpath.isabs(target):
