@@ -524,7 +524,9 @@ def describe(state: EndState, date: str, max_commits: int = 6) -> str:
         elif pushed:
             url, _, _ = state.pushed[pushed[-1].key]
             later = len(made) - len(pushed)
-            text += (f"; pushed to {remote_name(url)} up to {pushed[-1].hash[:8] or 'one'}, "
+            upto = (f"up to {pushed[-1].hash[:8]}" if pushed[-1].hash
+                    else f"the first {len(pushed)}")
+            text += (f"; pushed to {remote_name(url)} {upto}, "
                      + (f"{later} later: push outcome unknown" if unseen
                         else f"{later} later not pushed"))
         elif unseen:
