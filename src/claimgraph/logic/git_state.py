@@ -118,6 +118,9 @@ class Observation:
     #: the rewrite was a rebase: the session's commits live on under new hashes, and a later
     #: push of their branch names the new head
     rebased: bool = False
+    #: the folder the commands ran in: a worktree inside the project is its own checkout,
+    #: with its own branch checked out
+    place: str | None = None
 
 
 def commits_in(output: str) -> list[tuple[str, str, str]]:
@@ -371,10 +374,14 @@ def settle(observations: list[Observation]) -> EndState:
     rebased: list[Commit] = []  # of those, the ones a rebase carried over under new hashes
     heads: list[tuple[str, str | None, str, int, bool]] = []  # branch, new head, url, line, forced
     current: str | None = None
+    checked_out: dict[str | None, str] = {}  # folder -> the branch it was last seen on
+    worked_in: str | None = None  # the folder of the last commit or push
     last_commit_line = -1
     for seen in observations:
         if seen.branch:
-            current = seen.branch
+            current = checked_out[seen.place] = seen.branch
+        if seen.commits or seen.pushes:
+            worked_in = seen.place
         if seen.rewrote:
             lost += state.commits
             rebased = rebased + state.commits if seen.rebased else []
@@ -394,6 +401,8 @@ def settle(observations: list[Observation]) -> EndState:
             state.commits.append(Commit(branch, made.hash, made.subject, made.line,
                                         since=made.line))
             current = branch if branch != "detached HEAD" else current
+            if branch and branch != "detached HEAD":
+                checked_out[seen.place] = branch
             last_commit_line = seen.line
         for listed_hash, subject in seen.listed:
             back = [c for c in lost if same_commit(c.hash, listed_hash)] or \
@@ -419,7 +428,9 @@ def settle(observations: list[Observation]) -> EndState:
             state.at = seen.at if seen.at is not None else state.at
     if state.dirty_line is not None and state.dirty_line < last_commit_line:
         state.dirty = None  # a commit after the last status: what is left is unknown
-    state.branch = current
+    # the branch checked out where the work was done (a status of the main checkout does
+    # not say what a worktree under it holds)
+    state.branch = checked_out.get(worked_in, current) if worked_in in checked_out else current
     state.commits.sort(key=lambda c: c.line)
     _mark_pushed(state, heads)
     return state

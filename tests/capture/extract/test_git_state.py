@@ -423,3 +423,11 @@ def test_a_log_of_another_revision_does_not_name_the_quiet_commit():
 def test_a_cd_into_the_home_folder_is_followed():
     [run] = git_runs("cd ~/code/other && gh pr create --title T", "/Users/me/code/shop")
     assert run.cwd == "/Users/me/code/other"
+
+
+def test_the_branch_at_the_end_is_the_one_where_the_work_was_done():
+    session = Session()
+    session.bash(f"cd {ROOT}/.worktrees/x && git commit -m a", output="[feat/x 1111111] feat: a")
+    session.bash(f"git -C {ROOT} status", output="On branch main\nnothing to commit")
+    [(_, text)] = _states(session)
+    assert "`feat/x` at the end" in text and "`main`" not in text

@@ -14,6 +14,7 @@ Nothing is stored for a session that made no commit, push, tag or pull request.
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 import re
 from dataclasses import dataclass
@@ -70,6 +71,7 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             continue  # failed, or turned down: it proves nothing
         if seen is None:
             continue
+        seen = dataclasses.replace(seen, place=runs[0].cwd)
         by_repo.setdefault(repo, []).append(seen)
         quotes[call.line] = _quote(seen, command)
         listed += [(call.line, h, s) for h, s in seen.listed]
