@@ -526,7 +526,7 @@ def describe(state: EndState, date: str, max_commits: int = 6) -> str:
         gone = " (branch deleted later)" if branch in state.deleted else ""
         count = f"{len(made)} commit" + ("s" if len(made) > 1 else "")
         text = f"{count} {where}{gone}: {listed}{more}"
-        unseen = any(target in (branch, "*") and line >= made[-1].since
+        unseen = any((target in (branch, "*") or not branch) and line >= made[-1].since
                      for target, line in state.unseen_pushes)
         if pushed and len(pushed) == len(made):
             url, _, forced = state.pushed[pushed[-1].key]

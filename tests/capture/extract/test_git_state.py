@@ -431,3 +431,8 @@ def test_the_branch_at_the_end_is_the_one_where_the_work_was_done():
     session.bash(f"git -C {ROOT} status", output="On branch main\nnothing to commit")
     [(_, text)] = _states(session)
     assert "`feat/x` at the end" in text and "`main`" not in text
+
+
+def test_a_quiet_push_of_a_named_branch_counts_for_commits_on_an_unknown_branch():
+    state = settle(("git commit -q -m a && git push -q origin main", ""))
+    assert "push outcome unknown" in gs.describe(state, "d")
