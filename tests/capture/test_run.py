@@ -864,3 +864,29 @@ def test_an_unknown_extractor_is_refused_before_any_work(capsys, tmp_path, db):
                            "--no-curate")
     assert code == 1 and "oracle" in err
     assert not db.exists() or store_state(db)["facts"] == []
+
+
+def test_an_overlong_object_is_cut_or_dropped_by_its_predicate_and_logged(
+        capsys, monkeypatch, db):
+    """Never silently: a coined x/* predicate keeps its whole sentences that fit; a
+    registered value predicate (a command) is dropped rather than cut; both are logged."""
+    from claimgraph.capture import extract
+    sentences = "The staging deploy needs the VPN up first. " * 8 + "Then it works."
+    overlong = [
+        {"subject": "shop", "predicate": "x/deploy-note", "object": sentences,
+         "confidence": 0.8, "evidence": ["t.jsonl:1: deploy"], "rule": "test"},
+        {"subject": "shop", "predicate": "core/tested-by", "object": "pytest " + "-x " * 90,
+         "confidence": 0.8, "evidence": ["t.jsonl:1: pytest"], "rule": "test"}]
+    monkeypatch.setitem(extract.EXTRACTORS, "overlong",
+                        lambda transcript, project_root=None: overlong)
+    code, report, _ = capture(capsys, str(SMALL), "--no-curate", "--extractor", "overlong")
+    assert code == 0 and report["inadmissible"][0]["predicate"] == "core/tested-by"
+    logged = [json.loads(line) for line in Sidecars(db).capture_log.read_text().splitlines()]
+    [cut] = [line for line in logged if line["event"] == "capture.overlong-cut"]
+    [dropped] = [line for line in logged if line["event"] == "capture.overlong-dropped"]
+    assert cut["predicate"] == "x/deploy-note" and cut["chars"] == len(sentences)
+    assert cut["kept"] <= 250 and dropped["predicate"] == "core/tested-by"
+    store = open_store(db, create=False)
+    kept = [f["object_lit"] for f in store.all_facts() if f["predicate"] == "x/deploy-note"]
+    store.close()
+    assert kept and kept[0].endswith("first.") and len(kept[0]) <= 250

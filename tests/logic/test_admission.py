@@ -143,3 +143,27 @@ def test_a_candidate_whose_value_was_redacted_is_dropped_not_stored(field):
     screened = screen_candidates([candidate], BOOK_CTX)
     assert screened["admitted"] == []
     assert screened["inadmissible"][0]["admission_signals"]["value_kept"] is False
+
+
+def test_an_overlong_object_is_cut_for_a_coined_predicate_and_dropped_for_a_value_one():
+    from claimgraph.logic.admission import CUT, DROP, cut_at_sentence, overlong
+    ctx = admission_ctx([], [*CORE_PREDICATES, {"id": "x/registered"}])
+    assert overlong("x/coined", ctx) == CUT
+    assert overlong("core/tested-by", ctx) == overlong("x/registered", ctx) == DROP
+    text = "First point holds. Second one v1.2 too! " * 10
+    screened = screen_candidates([
+        {"subject": "api", "predicate": "x/coined", "object": text, "confidence": 0.6},
+        {"subject": "api", "predicate": "x/coined", "object": "no stop " * 40, "confidence": 0.6},
+        {"subject": "api", "predicate": "core/tested-by", "object": text, "confidence": 0.6}],
+        ctx)
+    [kept] = screened["admitted"]
+    assert kept["object"] == cut_at_sentence(text, 250) and kept["object"].endswith("too!")
+    assert kept["object_cut"] == len(text) and len(kept["object"]) <= 250
+    assert [c["predicate"] for c in screened["inadmissible"]] == ["x/coined", "core/tested-by"]
+
+
+def test_a_sentence_ends_at_its_stop_not_inside_a_version_or_an_abbreviation():
+    from claimgraph.logic.admission import cut_at_sentence
+    assert cut_at_sentence("Use v1.2.3 here. Then e.g. this stays whole", 40) == \
+        "Use v1.2.3 here."
+    assert cut_at_sentence("no stop at all in this text", 10) is None

@@ -272,6 +272,7 @@ def _capture_segment(sh: Shell, request: Request, options: Options, extractor: E
               for c in in_valid_order(candidates, cleaned, sh.now())]
     placed_ones = [c for c in scoped if c is not None]
     screened = screen_candidates(placed_ones, _screen_ctx(sh, placed_ones))
+    _log_overlong(screened, agent=request.agent)
     _reach("extracted", options)
     result = _commit(sh, request, options, seen, cleaned, screened["admitted"], evidence, placed)
     outcome = _outcome(result, screened, candidates, placed.project, evidence)
@@ -536,6 +537,20 @@ def _outcome(result: Mapping[str, Any], screened: Mapping[str, list], candidates
             "inadmissible": [_why(c) for c in screened["inadmissible"]],
             "errors": [{"subject": e["input"].get("subject"), "predicate": e["input"].get(
                 "predicate"), "error": e["message"]} for e in result["errors"]]}
+
+
+def _log_overlong(screened: Mapping[str, list], **context: Any) -> None:
+    """Every object the screen cut or dropped for its length, with its predicate: never
+    silently (logic/admission.py says which predicates are cut and which dropped)."""
+    for kept in screened["admitted"]:
+        if kept.get("object_cut"):
+            log.info("capture.overlong-cut", predicate=kept.get("predicate"),
+                     chars=kept["object_cut"], kept=len(str(kept.get("object"))), **context)
+    for dropped in screened["inadmissible"]:
+        if not (dropped.get("admission_signals") or {}).get("object_sane", True):
+            log.warning("capture.overlong-dropped", predicate=dropped.get("predicate"),
+                        subject=dropped.get("subject"), chars=len(str(dropped.get("object"))),
+                        rule=dropped.get("rule"), **context)
 
 
 def _why(candidate: Mapping[str, Any]) -> dict[str, Any]:

@@ -3,11 +3,21 @@
 Only shape and floor are hard rules; knowing the subject or predicate merely raises the score,
 so new vocabulary still gets in. Screening is safe because the evidence tier keeps the
 extractor's full input: gate the graph, keep the log.
+
+An object over its predicate's limit is never lost silently. Per predicate (``overlong``):
+a registered value-shaped one (a name, a command, a version: ``core/tested-by``) is dropped,
+since one cut short is another name; so is a prose one over its larger limit (its rule
+writes to fit, so a longer text is a rule's fault, not a fact to trim). An ``x/*`` predicate
+nobody registered (coined by a model extractor, a value row by default) holds sentences: its
+object is cut after the last whole sentence that fits, and dropped when not even the first
+one does. Either way the screen says so (``object_cut`` on what it kept, the signals on what
+it dropped) and the capture pass logs it with the predicate.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Iterable, Mapping, Sequence, cast
 
 from claimgraph.logic.names import normalize_entity_name
@@ -70,16 +80,58 @@ def _class_weight(candidate: Mapping[str, Any]) -> float:
     return CLASS_WEIGHTS.get(stated, DEFAULT_CLASS_WEIGHT)
 
 
+def literal_limit(predicate: Any, ctx: Mapping[str, set[str]]) -> int:
+    """How long the predicate's object may be: a prose row's, else a value's."""
+    ids = _predicate_ids(predicate)
+    return PROSE_LITERAL_CHARS if any(i in ctx["prose_preds"] for i in ids) \
+        else MAX_LITERAL_CHARS
+
+
+CUT, DROP = "cut", "drop"
+
+
+def overlong(predicate: Any, ctx: Mapping[str, set[str]]) -> str:
+    """What becomes of an object over the predicate's limit (module docstring): ``cut`` for
+    an ``x/*`` predicate that is not registered, ``drop`` for every other."""
+    written, core = _predicate_ids(predicate)
+    registered = written in ctx["known_preds"] or core in ctx["known_preds"]
+    return CUT if written.startswith("x/") and not registered else DROP
+
+
+#: The end of a sentence: its stop, then space and a capital, a quote, a digit or the end.
+_SENTENCE_END = re.compile(r"[.!?](?=\s+[\"'`(\[A-Z0-9]|\s*$)")
+
+
+def cut_at_sentence(text: str, limit: int) -> str | None:
+    """The whole sentences of ``text`` that fit in ``limit`` characters; None when not even
+    the first does."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(text) if m.end() <= limit]
+    return text[:ends[-1]].rstrip() if ends else None
+
+
+def fitted(candidate: Candidate, ctx: Mapping[str, set[str]]) -> Candidate:
+    """The candidate with its object cut to its whole sentences when its predicate's
+    policy is to cut (``overlong``) and it is too long; otherwise unchanged."""
+    value = candidate.get("object")
+    limit = literal_limit(candidate.get("predicate"), ctx)
+    if not isinstance(value, str) or len(value) <= limit \
+            or overlong(candidate.get("predicate"), ctx) != CUT:
+        return candidate
+    kept = cut_at_sentence(value, limit)
+    if kept is None:
+        return candidate
+    return cast(Candidate, {**candidate, "object": kept, "object_cut": len(value)})
+
+
 def admission_signals(candidate: Mapping[str, Any],
                       ctx: Mapping[str, set[str]]) -> AdmissionSignals:
     """Every signal the screen looks at, kept so a rejection can say exactly why."""
     ids = _predicate_ids(candidate.get("predicate"))
-    is_prose = any(i in ctx["prose_preds"] for i in ids)
-    literal_limit = PROSE_LITERAL_CHARS if is_prose else MAX_LITERAL_CHARS
+    limit = literal_limit(candidate.get("predicate"), ctx)
     return {
         "above_floor": _above_floor(candidate.get("confidence")),
         "subject_shaped": len(_text(candidate.get("subject"))) <= MAX_SUBJECT_CHARS,
-        "object_sane": len(_text(candidate.get("object"))) <= literal_limit,
+        "object_sane": len(_text(candidate.get("object"))) <= limit,
         "predicate_known": any(i in ctx["known_preds"] for i in ids),
         "subject_known":
             normalize_entity_name(_text(candidate.get("subject"))) in ctx["known_norms"],
@@ -110,7 +162,8 @@ def screen_candidates(candidates: Sequence[Candidate], ctx: Mapping[str, set[str
     """Split candidates, in order; rejections keep their signals so the report can explain them."""
     admitted: list[Candidate] = []
     inadmissible: list[Candidate] = []
-    for candidate in candidates:
+    for original in candidates:
+        candidate = fitted(original, ctx)
         signals = admission_signals(candidate, ctx)
         entry = cast(Candidate, {k: v for k, v in candidate.items()
                                  if k not in ("admit", "admission_signals")})

@@ -6,8 +6,11 @@ and whether work was left uncommitted. None of it is taken from the agent's word
 the output of the commands that did it (``[branch hash] subject`` of a commit, the ref lines
 under ``To <url>`` of a push, the URL ``gh pr create`` printed …), and only the END state
 counts: a commit later reset away, amended or rebased is gone under that hash (a later
-``git log`` or a rebase's own output may show it again under its new one), a rejected push
-is no push, a push of another branch says nothing of this one.
+``git log``, a rebase's own output or the next push of its branch may show it again under
+its new one), a rejected push is no push, a push of another branch says nothing of this one.
+A push whose outcome never showed (no output, no result: the transcript ends) is neither
+pushed nor not pushed: "push outcome unknown". A quiet commit (``git commit -q``) is a
+commit whose id was never printed.
 
 Pure logic: the parsers read one command's text and output; ``settle`` folds the
 observations of one repository, in order, into its end state. The capture rule
@@ -31,8 +34,6 @@ _REF = re.compile(r"^ ?(?P<flag>[ +*!=-]) "
                   r"\s+(?P<src>\S+)(?: -> (?P<dst>\S+))?(?:\s+\((?P<note>[^)]*)\))?\s*$")
 _PR_URL = re.compile(r"^\s*(?P<url>https://\S+/(?P<repo>[^/\s]+/[^/\s]+)/pull/(?P<number>\d+))\s*$",
                      re.M)
-_TITLE = re.compile(r"""(?:--title|-t)[= ](?:"(?P<dq>(?:[^"\\]|\\.)*)"|'(?P<sq>[^']*)')""")
-_HEAD_FLAG = re.compile(r"(?:--head|-H)[= ](?P<head>[\w./-]+)")
 _MERGED_LINE = re.compile(r"(?:Squashed and merged|Rebased and merged|Merged) pull request "
                           r"(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)")
 _LOG_LINE = re.compile(r"^(?:\* )?(?P<hash>[0-9a-f]{7,40}) (?:\((?P<refs>[^)]*)\) )?"
@@ -61,6 +62,12 @@ class Commit:
     #: the line since which the commit has this hash (a later ``git log`` may show a rebased
     #: commit under its new hash: it is ordered by ``line``, known as pushed from ``since``)
     since: int = 0
+
+    @property
+    def key(self) -> str:
+        """The commit's name in ``EndState.pushed``: its hash, or where it was made when git
+        never printed one (``git commit -q``)."""
+        return self.hash or f"line {self.line}"
 
 
 @dataclass(frozen=True)
@@ -105,6 +112,15 @@ class Observation:
     pr_merged: tuple[tuple[int, str | None], ...] = ()  # number, method
     #: number, state, title, merge commit, head branch
     pr_states: tuple[tuple[int, str, str | None, str | None, str | None], ...] = ()
+    #: pushes that ran but whose outcome never showed (no output, no result, cut short): the
+    #: branch each named (None: the current one). Neither pushed nor not pushed.
+    unseen_pushes: tuple[str | None, ...] = ()
+    #: the rewrite was a rebase: the session's commits live on under new hashes, and a later
+    #: push of their branch names the new head
+    rebased: bool = False
+    #: the folder the commands ran in: a worktree inside the project is its own checkout,
+    #: with its own branch checked out
+    place: str | None = None
 
 
 def commits_in(output: str) -> list[tuple[str, str, str]]:
@@ -145,16 +161,27 @@ def pushes_in(output: str, line: int = 0) -> list[Push]:
     return found
 
 
-def pr_created(command: str, output: str) -> tuple[int, str, str | None, str | None] | None:
-    """(number, url, title, head branch) of ``gh pr create``'s printed URL."""
+def flag_value(argv: tuple[str, ...], *names: str) -> str | None:
+    """The value a command's words give a flag (``--title x``, ``--title=x``, ``-t x``)."""
+    for index, word in enumerate(argv):
+        name, equals, value = word.partition("=")
+        if name in names and name.startswith("--") and equals:
+            return value
+        if word in names and index + 1 < len(argv):
+            return argv[index + 1]
+    return None
+
+
+def pr_created(argv: tuple[str, ...], output: str
+               ) -> tuple[int, str, str | None, str | None] | None:
+    """(number, url, title, head branch) of ``gh pr create``'s printed URL; ``argv`` its
+    words from ``pr`` on, as the shell parser read them."""
     urls = list(_PR_URL.finditer(output))
     if len(urls) != 1:
         return None
-    title = _TITLE.search(command)
-    head = _HEAD_FLAG.search(command)
-    text = (title["dq"] if title["dq"] is not None else title["sq"]) if title else None
-    return (int(urls[0]["number"]), urls[0]["url"],
-            text.replace('\\"', '"') if text else None, head["head"] if head else None)
+    head = flag_value(argv, "--head", "-H")
+    return (int(urls[0]["number"]), urls[0]["url"], flag_value(argv, "--title", "-t") or None,
+            head if head and re.fullmatch(r"[\w./:-]+", head) else None)
 
 
 def pr_merged(argv: tuple[str, ...], output: str) -> tuple[int, str | None] | None:
@@ -222,13 +249,21 @@ def pr_states_each(asked: list[int | None], output: str
             if number is not None]
 
 
-def pr_retitled(argv: tuple[str, ...], command: str) -> tuple[int, str] | None:
+def pr_retitled(argv: tuple[str, ...]) -> tuple[int, str] | None:
     """(number, new title) of a ``gh pr edit <n> --title …`` that worked."""
     words = argv[argv.index("edit") + 1:] if "edit" in argv else ()
     number = next((int(w.lstrip("#")) for w in words if w.lstrip("#").isdigit()), None)
-    title = _TITLE.search(command)
-    text = (title["dq"] if title["dq"] is not None else title["sq"]) if title else None
-    return (number, text.replace('\\"', '"')) if number is not None and text else None
+    text = flag_value(argv, "--title", "-t")
+    return (number, text) if number is not None and text else None
+
+
+_PUSH_FAILED = re.compile(r"^(?:error: failed to push|fatal: |error: src refspec|"
+                          r"remote: error|ERROR: )", re.M)
+
+
+def push_refused(output: str) -> bool:
+    """A push's output says it failed (in a line whose status a ``|| true`` hid)."""
+    return bool(_PUSH_FAILED.search(output))
 
 
 def log_lines(output: str) -> list[tuple[str, str]]:
@@ -313,6 +348,8 @@ class EndState:
     branch_pushes: list[tuple[str, str, str | None, int]] = field(default_factory=list)
     tags: dict[str, list[str]] = field(default_factory=dict)  # tag -> what happened
     deleted: list[str] = field(default_factory=list)
+    #: (branch, line) of pushes whose outcome never showed ("*": a branch not known)
+    unseen_pushes: list[tuple[str, int]] = field(default_factory=list)
     branch: str | None = None
     dirty: bool | None = None
     dirty_line: int | None = None
@@ -321,7 +358,8 @@ class EndState:
     @property
     def lines(self) -> list[int]:
         """The lines the end state rests on: surviving commits and the pushes that count."""
-        return sorted({*(c.line for c in self.commits), *(p[3] for p in self.branch_pushes)})
+        return sorted({*(c.line for c in self.commits), *(p[3] for p in self.branch_pushes),
+                       *(line for _, line in self.unseen_pushes)})
 
     @property
     def anything(self) -> bool:
@@ -333,54 +371,91 @@ def settle(observations: list[Observation]) -> EndState:
     """Fold one repository's observations, in order, into its end state (module docstring)."""
     state = EndState()
     lost: list[Commit] = []  # commits whose hash a rewrite may have replaced
+    rebased: list[Commit] = []  # of those, the ones a rebase carried over under new hashes
     heads: list[tuple[str, str | None, str, int, bool]] = []  # branch, new head, url, line, forced
     current: str | None = None
+    checked_out: dict[str | None, str] = {}  # folder -> the branch it was last seen on
+    worked_in: str | None = None  # the folder of the last commit or push
     last_commit_line = -1
     for seen in observations:
         if seen.branch:
-            current = seen.branch
+            current = checked_out[seen.place] = seen.branch
+        if seen.commits or seen.pushes:
+            worked_in = seen.place
         if seen.rewrote:
             lost += state.commits
+            rebased = rebased + state.commits if seen.rebased else []
             state.commits = []
         for made in seen.commits:
+            branch = made.branch or current or ""  # a quiet commit: the branch checked out
             if made.amend:
-                on_branch = [c for c in state.commits if c.branch == made.branch]
+                on_branch = [c for c in state.commits if c.branch == branch]
                 if on_branch:
                     state.commits.remove(on_branch[-1])
-            branch = made.branch
             if branch == "detached HEAD" and seen.branch:
                 branch = seen.branch
-            lost = [c for c in lost if c.subject != made.subject]
-            if any(c.hash == made.hash for c in state.commits):
+            if made.subject:
+                lost = [c for c in lost if c.subject != made.subject]
+            if made.hash and any(c.hash == made.hash for c in state.commits):
                 continue  # the same commit printed again (a hook's rerun, a log of it)
             state.commits.append(Commit(branch, made.hash, made.subject, made.line,
                                         since=made.line))
             current = branch if branch != "detached HEAD" else current
+            if branch and branch != "detached HEAD":
+                checked_out[seen.place] = branch
             last_commit_line = seen.line
         for listed_hash, subject in seen.listed:
             back = [c for c in lost if same_commit(c.hash, listed_hash)] or \
                 [c for c in lost if c.subject == subject]
             if len(back) == 1 and sum(s == subject for _, s in seen.listed) == 1:
                 lost.remove(back[0])
+                rebased = [c for c in rebased if c is not back[0]]
                 state.commits.append(Commit(back[0].branch, listed_hash, subject, back[0].line,
                                             since=seen.line))
         for name in seen.tags_made:
             state.tags.setdefault(name, []).append("created")
         for push in seen.pushes:
             _apply_push(state, push, current, heads)
+            rebased = _carried_over(state, push, current, rebased, lost)
+        for target in seen.unseen_pushes:
+            state.unseen_pushes.append((target or current or "*", seen.line))
         for name in seen.tags_deleted:
             state.tags.setdefault(name, []).append("deleted")
         state.deleted += [b for b in seen.deleted_branches if b not in state.deleted]
         if seen.dirty is not None:
             state.dirty, state.dirty_line = seen.dirty, seen.line
-        if seen.commits or seen.pushes or seen.tags_made:
+        if seen.commits or seen.pushes or seen.tags_made or seen.unseen_pushes:
             state.at = seen.at if seen.at is not None else state.at
     if state.dirty_line is not None and state.dirty_line < last_commit_line:
         state.dirty = None  # a commit after the last status: what is left is unknown
-    state.branch = current
+    # the branch checked out where the work was done (a status of the main checkout does
+    # not say what a worktree under it holds)
+    state.branch = checked_out.get(worked_in, current) if worked_in in checked_out else current
     state.commits.sort(key=lambda c: c.line)
     _mark_pushed(state, heads)
     return state
+
+
+def _carried_over(state: EndState, push: Push, current: str | None, rebased: list[Commit],
+                  lost: list[Commit]) -> list[Commit]:
+    """After a rebase, a push of the branch names its new head: the session's rebased
+    commits of that branch are back, the last under that hash, the earlier ones with ids
+    this session never saw (only their count is known). Left as they are when the branch
+    has commits made since, or the push names no head."""
+    for update in push.updates:
+        src = (current if update.src == "HEAD" else update.src) or update.src
+        if update.rejected or update.deleted or update.tag or not update.new:
+            continue
+        mine = [c for c in rebased if c.branch == src]
+        if not mine or any(c.branch == src for c in state.commits):
+            continue
+        for index, commit in enumerate(mine):
+            last = index == len(mine) - 1
+            state.commits.append(Commit(src, update.new if last else "", commit.subject,
+                                        commit.line, since=push.line))
+            lost[:] = [c for c in lost if c is not commit]
+        rebased = [c for c in rebased if c.branch != src]
+    return rebased
 
 
 def _apply_push(state: EndState, push: Push, current: str | None,
@@ -418,7 +493,7 @@ def _mark_pushed(state: EndState, heads: list[tuple[str, str | None, str, int, b
         else:
             carried = [c for c in on_branch if c.since <= line]
         for commit in carried:
-            state.pushed[commit.hash] = (url, line, forced)
+            state.pushed[commit.key] = (url, line, forced)
 
 
 def remote_name(url: str) -> str:
@@ -441,23 +516,32 @@ def describe(state: EndState, date: str, max_commits: int = 6) -> str:
         branches.setdefault(one.branch, []).append(one)
     for branch, made in branches.items():
         shown = made[-max_commits:]
-        listed = ", ".join(c.hash[:8] for c in shown)
-        if len(made) == 1:
+        listed = _named(shown)
+        if len(made) == 1 and made[0].subject:
             listed += f' "{_short(made[0].subject)}"'
         more = f" (and {len(made) - len(shown)} earlier)" if len(made) > len(shown) else ""
-        pushed = [c for c in made if c.hash in state.pushed]
-        where = "on a detached HEAD" if branch == "detached HEAD" else f"on branch `{branch}`"
+        pushed = [c for c in made if c.key in state.pushed]
+        where = ("on a detached HEAD" if branch == "detached HEAD"
+                 else f"on branch `{branch}`" if branch else "on the branch checked out")
         gone = " (branch deleted later)" if branch in state.deleted else ""
         count = f"{len(made)} commit" + ("s" if len(made) > 1 else "")
         text = f"{count} {where}{gone}: {listed}{more}"
+        unseen = any((target in (branch, "*") or not branch) and line >= made[-1].since
+                     for target, line in state.unseen_pushes)
         if pushed and len(pushed) == len(made):
-            url, _, forced = state.pushed[pushed[-1].hash]
+            url, _, forced = state.pushed[pushed[-1].key]
             text += f"; pushed to {remote_name(url)}" + _as(branch, state) + (
-                " (forced)" if forced else "")
+                " (forced)" if forced else "") + _head(branch, made, state)
         elif pushed:
-            url, _, _ = state.pushed[pushed[-1].hash]
-            text += (f"; pushed to {remote_name(url)} up to {pushed[-1].hash[:8]}, "
-                     f"{len(made) - len(pushed)} later not pushed")
+            url, _, _ = state.pushed[pushed[-1].key]
+            later = len(made) - len(pushed)
+            upto = (f"up to {pushed[-1].hash[:8]}" if pushed[-1].hash
+                    else f"the first {len(pushed)}")
+            text += (f"; pushed to {remote_name(url)} {upto}, "
+                     + (f"{later} later: push outcome unknown" if unseen
+                        else f"{later} later not pushed"))
+        elif unseen:
+            text += "; a push ran but its outcome was never seen (push outcome unknown)"
         elif any(src != branch and line > made[-1].since
                  for src, _, _, line in state.branch_pushes):
             text += f"; `{branch}` itself not pushed"  # a branch that went up may hold them
@@ -491,6 +575,25 @@ def describe_within(state: EndState, date: str, limit: int = 900) -> str:
         if len(text) <= limit:
             return text
     return ""
+
+
+def _named(commits: list[Commit]) -> str:
+    """The commits by hash; those whose id git never printed (``git commit -q``) counted."""
+    known = [c.hash[:8] for c in commits if c.hash]
+    unknown = len(commits) - len(known)
+    if unknown:
+        known.append("(id not shown)" if len(commits) == 1 else
+                     f"{unknown} whose id{'s were' if unknown > 1 else ' was'} not shown")
+    return ", ".join(known)
+
+
+def _head(branch: str, made: list[Commit], state: EndState) -> str:
+    """`` (head <hash>)`` the last push of the branch left, when its last commit's own id
+    was never printed: the one id of the end state git did show."""
+    if made[-1].hash:
+        return ""
+    heads = [new for src, _, new, _ in state.branch_pushes if src == branch and new]
+    return f" (head {heads[-1][:8]})" if heads else ""
 
 
 def _as(branch: str, state: EndState) -> str:

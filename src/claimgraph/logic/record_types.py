@@ -111,6 +111,8 @@ class Candidate(_CandidateClaim, total=False):
     rule: str
     admission_score: float
     admission_signals: AdmissionSignals
+    #: the object's length before the screen cut it to its whole sentences (``admission``)
+    object_cut: int
 
 
 class Screened(TypedDict):

@@ -107,3 +107,14 @@ def test_a_hook_of_the_persons_own_setup_outside_the_project_is_no_project_gate(
     session.bash("rm -rf build", error=True,
                  output="PreToolUse:Bash hook error: [~/.hooks/guard.sh]: Blocked: not allowed")
     assert only(session.extract(), "x/convention") == []
+
+
+def test_a_task_runners_progress_is_no_reason_and_its_failed_task_brings_its_error():
+    from claimgraph.capture.extract.gates import reasons
+    out = ("[STARTED] Backing up original state...\n[COMPLETED] Backed up original state\n"
+           "[STARTED] mdlint --fix\n[FAILED] mdlint --fix [FAILED]\n"
+           "[SKIPPED] Skipped because of errors from tasks.\n\n✖ mdlint --fix:\n"
+           "/home/dev/shop/a.md:26 error MD040 Fenced code blocks need a language\n"
+           "husky - pre-commit script failed (code 1)")
+    assert reasons(out) == ["[FAILED] mdlint --fix",
+                            "error MD040 Fenced code blocks need a language"]

@@ -1,6 +1,6 @@
 """Where a session left its work in git: parsing git/gh output and settling the end state."""
 
-from claimgraph.capture.extract.git_state import observe
+from claimgraph.capture.extract.git_state import git_runs, observe
 from claimgraph.logic import git_state as gs
 
 
@@ -297,3 +297,142 @@ def test_commands_named_in_a_commit_message_are_not_run():
     assert seen.tags_made == () and not seen.rewrote
     seen = observe('git commit -m "after git-filter-repo: git tag v9"', "[main 2222222] x", 1)
     assert seen.tags_made == () and not seen.rewrote
+
+
+# --- one command parser: git_state reads lines through shell.invocations --------------------
+
+def test_a_heredoc_commit_then_a_push_on_later_lines_are_both_read():
+    command = ("git add -A && git commit -q -m \"$(cat <<'EOF'\nfeat: x (don't \"break\")\n"
+               "EOF\n)\"\ngit push origin feat/x")
+    seen = observe(command, "To github.com:me/repo.git\n   1111111..2222222  feat/x -> feat/x", 1)
+    assert [u.new for p in seen.pushes for u in p.updates] == ["2222222"]
+    assert [c.hash for c in seen.commits] == [""]  # quiet: made, its id never printed
+
+
+def test_a_git_c_folder_and_a_later_cd_are_followed():
+    runs = git_runs("git -C ../lib status && cd /srv/app && git log -1",
+                                          "/home/dev/shop")
+    assert [(r.kind, r.cwd) for r in runs] == [("status", "/home/dev/lib"),
+                                               ("log", "/srv/app")]
+
+
+def test_a_quoted_git_word_in_an_echo_runs_nothing():
+    assert observe('echo "git tag v3 && git push --tags"', "git tag v3 && git push --tags", 1) \
+        is None
+
+
+# --- pushes whose outcome never showed -----------------------------------------------------
+
+def test_a_push_without_output_is_outcome_unknown_not_not_pushed():
+    state = settle(COMMIT, ("git push -q", ""))
+    text = gs.describe(state, "d")
+    assert "push outcome unknown" in text and "not pushed" not in text
+    assert state.pushed == {}
+
+
+def test_a_failed_push_hidden_by_or_true_is_not_pushed():
+    state = settle(COMMIT, ("git push || true", "fatal: could not read Username"))
+    assert "; not pushed" in gs.describe(state, "d")
+
+
+def test_a_push_before_the_last_commit_says_nothing_of_it():
+    state = settle(("git push -q", ""), COMMIT)
+    assert "; not pushed" in gs.describe(state, "d")
+
+
+def test_a_quiet_commit_is_named_by_the_later_push():
+    state = settle(("git status", "On branch feat/x\nChanges to be committed:"),
+                   ("git commit -q -m 'feat: quiet one'", ""),
+                   PUSH[:1] + ("To github.com:me/repo.git\n   0000aaa..7a7a7a7  feat/x -> feat/x",))
+    [made] = state.commits
+    assert made.hash == "" and made.branch == "feat/x" and made.key in state.pushed
+    text = gs.describe(state, "d")
+    assert "(id not shown)" in text and "pushed to github.com/me/repo" in text
+
+
+def test_a_silent_commit_that_is_not_quiet_proves_nothing():
+    assert settle(("git commit -m x > /dev/null", "")).commits == []
+
+
+def test_after_a_rebase_the_push_names_the_new_head():
+    state = settle(COMMIT, ("git commit -m y", "[feat/x 2b2b2b2] feat: two"),
+                   ("git rebase origin/main", REBASED),
+                   ("git push --force-with-lease",
+                    "To github.com:me/repo.git\n + 1111111...9c9c9c9 feat/x -> feat/x (forced)"))
+    assert [c.hash for c in state.commits] == ["", "9c9c9c9"]
+    assert all(c.key in state.pushed for c in state.commits)
+    assert "1a2b3c4" not in gs.describe(state, "d")
+
+
+def test_after_a_reset_a_push_brings_nothing_back():
+    state = settle(COMMIT, ("git reset --hard HEAD~1", ""),
+                   ("git push --force", "To github.com:me/repo.git\n"
+                                        " + 1a2b3c4...0f0f0f0 feat/x -> feat/x (forced update)"))
+    assert state.commits == []
+
+
+def test_the_session_ending_on_a_push_is_outcome_unknown():
+    session = Session()
+    session.bash("git commit -m a", output="[main 1111111] feat: here")
+    session.tool("Bash", {"command": "git push origin main"}, answered=False)
+    [(_, text)] = _states(session)
+    assert "push outcome unknown" in text and "not pushed" not in text
+
+
+def test_a_refused_push_is_no_push():
+    session = Session()
+    session.bash("git commit -m a", output="[main 1111111] feat: here")
+    session.bash("git push", output="The user doesn't want to proceed with this tool use.")
+    [(_, text)] = _states(session)
+    assert "; not pushed" in text
+
+
+def test_a_quiet_commit_shown_by_the_next_log_has_that_id():
+    seen = observe("git commit -q -m x && git log --oneline -1", "5e5e5e5 feat: shown\n", 1)
+    assert [(c.hash, c.subject) for c in seen.commits] == [("5e5e5e5", "feat: shown")]
+
+
+def test_quiet_commits_are_counted_and_the_pushed_head_is_named():
+    state = settle(("git status", "On branch dev\nChanges to be committed:"),
+                   ("git commit -q -m a", ""), ("git commit -q -m b", ""),
+                   ("git push origin dev",
+                    "To github.com:me/repo.git\n   1111111..8f8f8f8  dev -> dev"))
+    text = gs.describe(state, "d")
+    assert "2 commits on branch `dev`: 2 whose ids were not shown" in text
+    assert "pushed to github.com/me/repo (head 8f8f8f8)" in text
+
+
+def test_a_windows_cd_is_followed_to_its_folder():
+    [run] = git_runs("cd C:\\Users\\me\\repo; git push", "/C:/Users/me/other")
+    assert run.cwd == "/C:/Users/me/repo"
+
+
+def test_a_quiet_commit_and_a_quiet_push_in_one_line_is_outcome_unknown():
+    state = settle(("git commit -q -m a && git push -q origin && git log --oneline | head -2",
+                    "7e7e7e7 feat: a\n6d6d6d6 older"))
+    [made] = state.commits
+    assert made.hash == "7e7e7e7"
+    assert "push outcome unknown" in gs.describe(state, "d")
+
+
+def test_a_log_of_another_revision_does_not_name_the_quiet_commit():
+    seen = observe("git commit -q -m a && git log --oneline origin/main -1", "1212121 theirs", 1)
+    assert [c.hash for c in seen.commits] == [""]
+
+
+def test_a_cd_into_the_home_folder_is_followed():
+    [run] = git_runs("cd ~/code/other && gh pr create --title T", "/Users/me/code/shop")
+    assert run.cwd == "/Users/me/code/other"
+
+
+def test_the_branch_at_the_end_is_the_one_where_the_work_was_done():
+    session = Session()
+    session.bash(f"cd {ROOT}/.worktrees/x && git commit -m a", output="[feat/x 1111111] feat: a")
+    session.bash(f"git -C {ROOT} status", output="On branch main\nnothing to commit")
+    [(_, text)] = _states(session)
+    assert "`feat/x` at the end" in text and "`main`" not in text
+
+
+def test_a_quiet_push_of_a_named_branch_counts_for_commits_on_an_unknown_branch():
+    state = settle(("git commit -q -m a && git push -q origin main", ""))
+    assert "push outcome unknown" in gs.describe(state, "d")

@@ -480,3 +480,9 @@ def test_a_change_followed_by_the_same_failure_is_refuted_and_not_the_fix():
     [lesson] = only(session.extract(), "core/failure-mode")
     assert lesson["object"] == ("`pytest tests/test_settings.py` failed: KeyError: "
                                 "'SECRET_KEY'; fixed by editing src/shop/settings.py")
+
+
+def test_a_task_runners_progress_line_is_not_the_error():
+    from claimgraph.capture.extract.lessons import first_error_text
+    out = "[STARTED] Backing up original state...\n[FAILED] mdlint --fix [FAILED]\n"
+    assert first_error_text(out).startswith("[FAILED] mdlint")

@@ -79,8 +79,11 @@ def test_a_pipe_and_a_background_run_are_marked():
 
 
 def test_unreadable_lines_yield_no_commands():
-    assert invocations("echo $(pip install evil) && pytest") == ()
+    # a substitution's command is not one the line surely ran: only the words around it are
+    assert [run.argv for run in invocations("echo $(pip install evil) && pytest")] == [
+        ("echo",), ("pytest",)]
     assert invocations("pytest 'unbalanced") == ()
+    assert invocations("pytest \"$(echo unbalanced\"") == ()
     assert invocations("(cd web && npm test)") == ()
 
 
@@ -192,7 +195,7 @@ def test_a_run_filtered_to_some_tests_is_remembered_as_the_plain_run():
     assert command_form(("pnpm", "test", "--grep", "Login form")) == "pnpm test"
     assert command_form(("pnpm", "test", "--", "--grep", "Cart|Checkout")) == \
         "pnpm test"
-    assert command_form(("go", "test", "./...", "-run", "TestParse")) == "go test"
+    assert command_form(("go", "test", "./...", "-run", "TestParse")) == "go test ./..."
     assert command_form(("npx", "jest", "-t", "renders the header")) == "npx jest"
 
 
@@ -247,4 +250,22 @@ def test_a_check_that_is_only_the_toolchains_default_is_left_out():
     session.bash("cargo test", output="test result: ok. 5 passed")
     session.bash("cargo build --release", output="Finished release")
     session.bash("cargo clippy -- -D warnings", output="Finished")
-    assert facts(session.extract()) == {(PROJECT, TESTED, "cargo clippy -D warnings")}
+    assert facts(session.extract()) == {(PROJECT, TESTED, "cargo clippy -- -D warnings")}
+
+
+def test_a_shortened_form_is_still_the_same_command():
+    """What makes the command the command stays: the words naming the check as typed, a
+    package pattern, and ``--`` with what follows it; files, test filters and reporting
+    flags go."""
+    def form(line: str) -> str:
+        return command_form(tuple(line.split()))
+    assert form("npm test -- --coverage") == "npm test -- --coverage"
+    assert form("npm test -- tests/a.test.ts") == "npm test"
+    assert form("cargo clippy --all-targets -- -D warnings") == \
+        "cargo clippy --all-targets -- -D warnings"
+    assert form("uv run ruff check src tests") == "uv run ruff check"
+    assert form("npx vitest run src/a.test.ts") == "npx vitest run"
+    assert form("golangci-lint run ./...") == "golangci-lint run ./..."
+    assert form("cargo test -p store --lib") == "cargo test -p store --lib"
+    assert form("uv run pytest -k parser -q") == "uv run pytest"
+    assert form("npm run test:e2e -- --watch") == "npm run test:e2e -- --watch"  # no check

@@ -30,16 +30,13 @@ from claimgraph.capture.events import Event
 from claimgraph.capture.extract.lessons import first_error_text
 from claimgraph.capture.extract.session import (
     OK, SessionView, candidate, short_quote, transcript_evidence)
-from claimgraph.capture.extract.shell import command_text
+from claimgraph.capture.extract.shell import command_text, invocations, positional
 from claimgraph.capture.extract.writes import file_ops
 
 _LOG_LINE = lazy_regex(r"^(?P<job>[^\t\n]{1,120})\t(?P<step>[^\t\n]{1,120})\t"
                        r"(?:\d{4}-\d\d-\d\dT[\d:.]+Z\s?)?(?P<text>.*)$")
 _STEP_FAILED = lazy_regex(r"##\[error\]Process completed with exit code \d+")
-_RUN_ID = lazy_regex(r"\bgh\s+run\s+(?:view|watch)\s+(?:[^|;&]*?\s)?(?P<id>\d{5,})\b")
-_GH_RUN = lazy_regex(r"\bgh\s+run\s+(?:view|watch)\b")
 _TICKED = lazy_regex(r"^\s*✓\s+(?P<step>.+?)\s*$", re.MULTILINE)
-_COMMIT = lazy_regex(r"\bgit\s+commit\b")
 #: A job's line in a run's step list: "Build in 4m5s (ID 59966857554)".
 _JOB_TIME = lazy_regex(r"\s+in\s+\S+\s+\(ID \d+\)$")
 #: ``-m "subject"`` or ``-m "$(cat <<'EOF'\nsubject\n…"``.
@@ -128,16 +125,19 @@ def ci_lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             for item in pending:
                 if cited and item.commit is None and cited not in item.edits:
                     item.edits.append(cited)
-        if _COMMIT.search(command):
+        runs = [positional(run.argv) for run in invocations(command)]
+        if any(words[:2] == ["git", "commit"] for words in runs):
             subject = commit_subject(command)
             for item in pending:
                 if item.commit is None and item.edits and subject:
                     item.commit = subject
             continue
-        if not _GH_RUN.search(command):
+        looked = [words for words in runs if words[:3] in (["gh", "run", "view"],
+                                                            ["gh", "run", "watch"])]
+        if not looked:
             continue
-        run = _RUN_ID.search(command)
-        run_id = run["id"] if run else None
+        run_id = next((w for words in looked for w in words[3:]
+                       if w.isdigit() and len(w) >= 5), None)
         log = result.text if "##[error]" in result.text else None
         ticked = {_JOB_TIME.sub("", m["step"]) for m in _TICKED.finditer(result.text)}
         for item in list(pending):

@@ -85,22 +85,51 @@ _FORMAT_ENV = frozenset({"format", "fmt", "formatting", "black", "isort", "refor
 
 def kind_of(argv: tuple[str, ...]) -> tuple[str, str] | None:
     """(kind, runner) of one command's words, e.g. ("test", "cargo test"), or None."""
+    found = _match(argv)
+    return found[0] if found else None
+
+
+def typed_key(argv: tuple[str, ...]) -> tuple[str, ...]:
+    """The words of ``argv`` that name its check as typed, wrappers removed (``ruff
+    check``, ``npm run test``, ``vitest run``): what a shortened form must keep, or it is
+    another command (``ruff`` alone runs nothing, ``vitest`` alone watches). () when the
+    command is no known check."""
+    found = _match(argv)
+    return found[1] if found else ()
+
+
+#: A runner's first word that picks its mode: ``vitest`` alone watches, ``vitest run`` runs
+#: once; ``cargo nextest`` needs ``run``. Kept with the runner's own words.
+MODES: dict[tuple[str, ...], frozenset[str]] = {
+    ("vitest",): frozenset({"run", "bench", "related"}),
+    ("cargo", "nextest"): frozenset({"run"}),
+    ("cargo", "llvm-cov"): frozenset({"nextest", "test", "run", "report"}),
+    ("unittest",): frozenset({"discover"}),
+    ("tox",): frozenset({"run", "r", "run-parallel", "p"}),
+}
+
+
+def _match(argv: tuple[str, ...]) -> tuple[tuple[str, str], tuple[str, ...]] | None:
     words = unwrap(argv)
     if not words or NOT_A_RUN & set(words):
         return None
-    if words[0] == "tsc" and "--noEmit" in words:
-        return "lint", "tsc --noEmit"
-    if words[0] in ("tox", "nox") and _FORMAT_ENV & set(env_names(words)):
-        return "format", words[0]  # ``tox -e format`` rewrites code, like ``black``
     names = positional(words)
+    if words[0] == "tsc" and "--noEmit" in words:
+        return ("lint", "tsc --noEmit"), ("tsc",)
+    if words[0] in ("tox", "nox") and _FORMAT_ENV & set(env_names(words)):
+        return ("format", words[0]), (words[0],)  # ``tox -e format`` rewrites code
     for size in range(min(_LONGEST, len(names)), 0, -1):
         if words[0] in EXACT_ONLY and len(names) != size:
             continue
-        found = VOCABULARY.get(tuple(names[:size]))
+        key = tuple(names[:size])
+        found = VOCABULARY.get(key)
         if found and found[0] == "lint" and FIXES & set(words):
-            return "format", found[1]
+            found = ("format", found[1])
         if found:
-            return found
+            mode = names[size:size + 1]
+            if mode and mode[0] in MODES.get(key, ()):
+                key += (mode[0],)
+            return found, key
     return None
 
 

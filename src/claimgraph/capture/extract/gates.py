@@ -42,7 +42,14 @@ _HOOK = lazy_regex(r"(?P<event>[A-Z][A-Za-z]+)(?::\w+)? (?:hook (?:feedback|erro
                    re.DOTALL)
 _COMMIT_GATE = lazy_regex(r"pre-commit|pre-push|commit-msg|\bhook\b|husky|lefthook|"
                           r"validation failed|checks? failed", re.IGNORECASE)
-_LABELLED = lazy_regex(r"^\[(?P<label>[A-Z][A-Z0-9_ -]{1,20})\]\s*(?P<text>.*)$")
+#: A task runner's progress states (lint-staged's "[STARTED] Backing up original state..."):
+#: what it is doing, never why it blocked.
+PROGRESS = ("STARTED", "COMPLETED", "SKIPPED", "TITLE", "DATA", "OUTPUT", "RETRY", "ROLLBACK",
+            "PAUSED", "SUCCESS", "DONE", "INFO")
+_LABELLED = lazy_regex(r"^\[(?!(?:" + "|".join(PROGRESS) + r")\])"
+                       r"(?P<label>[A-Z][A-Z0-9_ -]{1,20})\]\s*(?P<text>.*)$")
+#: A linter's own error line under a failed task (``path:26 error MD040/… Fenced code …``).
+_ERROR_LINE = lazy_regex(r"^(?:\S+:\d+(?::\d+)?\s+)?(?P<error>error\b.*)$")
 _REASON = lazy_regex(r"^(?:cannot|can't|must|please|blocked|not allowed|you must|refus|"
                      r"error|failed|missing|no |only )", re.IGNORECASE)
 _NOISE = lazy_regex(r"^(?:#|running|checking|finding|done|---|=+|before stopping|if you)",
@@ -142,13 +149,23 @@ def reasons(body: str) -> list[str]:
     """The lines of a gate's report that say why it blocked: labelled checks first
     ("[FORMAT] Code is not formatted."), else the first line that reads as a reason."""
     lines = [line.strip() for line in body.splitlines() if line.strip()]
-    labelled = [_with_hint(f"[{m['label']}] {m['text']}".strip(), lines[i + 1:i + 2])
-                for i, m in enumerate(map(_LABELLED.match, lines)) if m]
+    matched = [(i, m) for i, m in enumerate(map(_LABELLED.match, lines)) if m]
+    labelled = [_with_hint(f"[{m['label']}] {_unrepeated(m)}".strip(), lines[i + 1:i + 2])
+                for i, m in matched]
+    if labelled and all(m["label"] == "FAILED" for _, m in matched):
+        # a task runner names the task that failed; the task's own error says why
+        error = next((m["error"] for m in map(_ERROR_LINE.match, lines) if m), None)
+        labelled += [error] if error else []
     if labelled:
         return list(dict.fromkeys(short_quote(line, 100) for line in labelled))
     plain = [line for line in lines if not _NOISE.match(line)]
     found = next((line for line in plain if _REASON.match(line)), plain[0] if plain else None)
     return [short_quote(found, 100)] if found else []
+
+
+def _unrepeated(match: Any) -> str:
+    """The label's text without the label said again at its end ("x --fix [FAILED]")."""
+    return match["text"].removesuffix(f"[{match['label']}]").strip()
 
 
 def _with_hint(reason: str, following: list[str]) -> str:

@@ -18,14 +18,12 @@ from typing import Any, Iterator
 
 from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, transcript_evidence)
-from claimgraph.capture.extract.shell import command_text
+from claimgraph.capture.extract.shell import command_text, invocations
 from claimgraph.capture.extract.writes import file_ops
 
 _IGNORED = lazy_regex(r"The following paths are ignored by one of your \.gitignore files:\s*\n"
                       r"(?P<paths>(?:[^\n]+\n?)+?)(?:hint:|Use -f|\Z)")
 _PATH = lazy_regex(r"^[\w@.+/-]+$")
-#: ``git add <words>`` up to the end of that command (a heredoc'd commit may follow it).
-_GIT_ADD = lazy_regex(r"\bgit\s+add\b[^&|;\n]*")
 
 
 def ignored_in(output: str) -> list[str]:
@@ -51,7 +49,7 @@ def git_ignored_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         result = view.results.get(call.call_id or "")
         if not command or result is None:
             continue
-        adds = [tuple(found.group(0).split()) for found in _GIT_ADD.finditer(command)]
+        adds = [run.argv for run in invocations(command) if run.argv[:2] == ("git", "add")]
         if not adds:
             continue
         if view.outcome(call) == FAILED:

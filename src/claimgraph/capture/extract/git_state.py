@@ -14,48 +14,36 @@ Nothing is stored for a session that made no commit, push, tag or pull request.
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 import re
-import shlex
+from dataclasses import dataclass
 from typing import Any, Iterator
 
-from claimgraph.capture.extract.session import OK, SessionView, candidate, transcript_evidence
-from claimgraph.capture.extract.shell import call_cwd, command_text
+from claimgraph.capture.extract.session import (
+    OK, UNKNOWN, SessionView, candidate, transcript_evidence)
+from claimgraph.capture.extract.shell import call_cwd, command_text, invocations, unwrap
+from claimgraph.capture.foreign_paths import as_posix, windows_path
 from claimgraph.logic import git_state as gs
 from claimgraph.logic.timeutil import to_date
 
 RULE = "git-state"
 PREDICATE = "x/state"
-_GIT = re.compile(r"\b(?:git|gh)\s|\bgit-filter-repo\b|\bbfg\b")
-#: A heredoc's body and the text inside quotes: a commit message may name commands
-#: ("run git tag v2 after merging") that the line does not run.
-_HEREDOC = re.compile(r"<<-?\s*(['\"]?)(?P<tag>\w+)\1.*?\n\s*(?P=tag)\b", re.S)
-_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'')
-_CD = re.compile(r"""^\s*(?:cd|Set-Location|pushd)\s+(?:/d\s+)?("[^"]+"|'[^']+'|[^\s;&|]+)"""
-                 r"\s*(?:&&|;|\n)")
-_ANY_CD = re.compile(r"(?:^|&&|;|\n|\|\|)\s*(?:cd|Set-Location|pushd)\s")
-_GIT_C = re.compile(r"""\bgit\s+-C\s+("[^"]+"|'[^']+'|\S+)""")
-_SEGMENT = {name: re.compile(pattern) for name, pattern in (
-    ("commit", r"\bgit\s+(?:-c\s+\S+\s+)*commit\b[^&|;\n]*"),
-    ("push", r"\bgit\s+(?:-c\s+\S+\s+)*push\b"),
-    ("reset", r"\bgit\s+reset\b[^&|;\n]*"),
-    ("rebase", r"\bgit\s+(?:-c\s+\S+\s+)*rebase\b[^&|;\n]*"),
-    ("pull", r"\bgit\s+pull\b[^&|;\n]*"),
-    ("rewrite", r"\bgit[\s-]filter-(?:branch|repo)\b|\bbfg\b"),
-    ("picks", r"\bgit\s+(?:-c\s+\S+\s+)*(?:cherry-pick|revert|am)\b"),
-    ("log", r"\bgit\s+(?:--no-pager\s+)?log\b[^&|;\n]*"),
-    ("status", r"\bgit\s+status\b[^&|;\n]*"),
-    ("switch", r"\bgit\s+(?:checkout|switch)\b"),
-    ("branch", r"\bgit\s+branch\s+(?:-[dD]|--delete)\b"),
-    ("tag", r"\bgit\s+tag\b[^&|;\n]*"),
-    ("pr_create", r"\bgh\s+pr\s+create\b"),
-    ("pr_merge", r"\bgh\s+pr\s+merge\b[^&|;\n]*"),
-    ("pr_view", r"\bgh\s+pr\s+view\b[^&|;\n]*"),
-    ("pr_edit", r"\bgh\s+pr\s+edit\b[^&|;\n]*"))}
+#: A quick look before parsing: a line that names no git tool runs none.
+_GIT = re.compile(r"\b(?:git|gh)\b|\bbfg\b")
+#: git's options before the verb that take the next word as their value.
+_GIT_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
+                         "--config-env", "--exec-path"})
 _TAG_FLAGS = frozenset({"-a", "-s", "-f", "--annotate", "--sign", "--force"})
 _TAG_NOT_MADE = frozenset({"-d", "--delete", "-l", "--list", "-v", "--verify", "-n",
                            "--contains", "--no-contains", "--points-at", "--merged",
                            "--no-merged", "--sort", "--format"})
+_PR_ACTIONS = {"create": "pr_create", "merge": "pr_merge", "view": "pr_view", "edit": "pr_edit"}
+_VERBS = {"commit": "commit", "push": "push", "reset": "reset", "rebase": "rebase",
+          "pull": "pull", "filter-branch": "rewrite", "filter-repo": "rewrite",
+          "cherry-pick": "picks", "revert": "picks", "am": "picks", "log": "log",
+          "status": "status", "checkout": "switch", "switch": "switch", "branch": "branch",
+          "tag": "tag", "merge": "merge"}
 MAX_EVIDENCE = 3
 
 
@@ -67,17 +55,23 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     listed: list[tuple[int, str, str]] = []
     for call in view.calls():
         command = command_text(call)
-        if not command or not _GIT.search(command) or view.outcome(call) != OK:
+        if not command or not _GIT.search(command):
             continue
-        result = view.results.get(call.call_id or "")
-        if result is None:
-            continue
-        repo = _repository(view, call, command)
+        runs = git_runs(command, call_cwd(call) or view.root)
+        repo = _repository(view, runs) if runs else None
         if repo is None:
             continue
-        seen = observe(command, result.text, call.line, call.timestamp)
+        result = view.results.get(call.call_id or "")
+        outcome = view.outcome(call)
+        if outcome == OK and result is not None:
+            seen = observe_runs(runs, result.text, call.line, call.timestamp)
+        elif result is None or (outcome == UNKNOWN and not view.refused(result)):
+            seen = unseen(runs, call.line, call.timestamp)  # it ran; how it ended never shows
+        else:
+            continue  # failed, or turned down: it proves nothing
         if seen is None:
             continue
+        seen = dataclasses.replace(seen, place=runs[0].cwd)
         by_repo.setdefault(repo, []).append(seen)
         quotes[call.line] = _quote(seen, command)
         listed += [(call.line, h, s) for h, s in seen.listed]
@@ -108,100 +102,248 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                             object_kind="literal", subject_type="pull-request", at=pr_at)
 
 
-def _repository(view: SessionView, call: Any, command: str) -> str | None:
-    """The checkout a command worked in: the project's root for anything under it; None
-    when the line moves between folders in ways this cannot follow."""
-    cwd = call_cwd(call) or view.root
-    targets = {m[1].strip("\"'") for m in _GIT_C.finditer(command)}
-    lead = _CD.match(command)
-    if len(_ANY_CD.findall(command)) > (1 if lead else 0) or len(targets) > 1:
+@dataclass(frozen=True)
+class GitRun:
+    """One git or gh command of a line (``shell.invocations``): what it is (``commit``,
+    ``push``, ``pr_create`` …), its words from the program on with git's own options
+    removed (``git commit -m x``, ``gh pr view 3``), and the folder it worked in as far as
+    ``cd`` and ``git -C`` tell (None: unknown)."""
+
+    kind: str
+    words: tuple[str, ...]
+    cwd: str | None
+
+
+def git_runs(command: str, cwd: str | None = None) -> list[GitRun]:
+    """The git and gh commands a line runs, in order: read by the shell parser, so a heredoc
+    body or a quoted message that names ``git tag v2`` runs nothing."""
+    found: list[GitRun] = []
+    for run in invocations(command, cwd):
+        words = unwrap(run.argv)
+        program = words[0] if words else ""
+        where = run.cwd
+        if program == "git":
+            rest = list(words[1:])
+            while rest and rest[0].startswith("-"):
+                flag = rest.pop(0)
+                if flag in _GIT_VALUES and rest:
+                    value = rest.pop(0)
+                    where = _into(where, value) if flag == "-C" else where
+            if rest:
+                found.append(GitRun(_VERBS.get(rest[0], "other"), ("git", *rest), where))
+        elif program.startswith("git-") or program == "bfg":
+            rewrite = program in ("git-filter-repo", "git-filter-branch", "bfg")
+            found.append(GitRun("rewrite" if rewrite else "other",
+                                ("git", program.removeprefix("git-"), *words[1:]), where))
+        elif program == "gh":
+            rest = list(words[1:])
+            pr = len(rest) > 1 and rest[0] == "pr"
+            found.append(GitRun(_PR_ACTIONS.get(rest[1], "other") if pr else "other",
+                                ("gh", *rest), where))
+    return found
+
+
+def _into(cwd: str | None, target: str) -> str | None:
+    """The folder ``git -C target`` works in (None: unknown)."""
+    if windows_path(target):
+        return windows_path(target)
+    if posixpath.isabs(target):
+        return posixpath.normpath(target)
+    if target.startswith(("~", "$")) or not cwd:
         return None
-    if lead:
-        cwd = view.resolve(lead[1].strip("\"'"), cwd) or cwd
-    if targets:
-        cwd = view.resolve(targets.pop(), cwd) or cwd
+    return posixpath.normpath(posixpath.join(cwd, target))
+
+
+def _repository(view: SessionView, runs: list[GitRun]) -> str | None:
+    """The checkout the line's git commands worked in: the project's root for anything under
+    it; None when they worked in different ones, or where is unknown (``cd ~/x``)."""
+    places = {run.cwd for run in runs}
+    if len(places) != 1:
+        return None
+    cwd = places.pop()
     if not cwd:
         return None
-    cwd = posixpath.normpath(cwd)
+    cwd = posixpath.normpath(as_posix(cwd))
     root = view.root
     if root and (cwd == root or cwd.startswith(root.rstrip("/") + "/")):
         return root
     return cwd
 
 
-def _words(segment: str) -> tuple[str, ...]:
-    try:
-        return tuple(shlex.split(segment))
-    except ValueError:
-        return tuple(segment.split())
+def _grouped(runs: list[GitRun]) -> dict[str, list[tuple[str, ...]]]:
+    found: dict[str, list[tuple[str, ...]]] = {}
+    for run in runs:
+        found.setdefault(run.kind, []).append(run.words)
+    return found
+
+
+def unseen(runs: list[GitRun], line: int, at: int | None = None) -> gs.Observation | None:
+    """A line whose outcome never shows (no result: the session ended; cut short): only
+    that it tried to push, and what (None: the current branch)."""
+    pushes = tuple(_push_target(words) for words in _grouped(runs).get("push", []))
+    return gs.Observation(line, at, unseen_pushes=pushes) if pushes else None
+
+
+def _push_target(words: tuple[str, ...]) -> str | None:
+    """The branch a ``git push [remote] [branch]`` names (None: the current one, or a
+    refspec this cannot read)."""
+    names = [w for w in words[2:] if not w.startswith("-")]
+    if len(names) < 2:
+        return None
+    src = names[1].lstrip("+").split(":", 1)[0]
+    return None if src in ("HEAD", "") else src
 
 
 def observe(command: str, output: str, line: int, at: int | None = None) -> gs.Observation | None:
     """What one successful git/gh command line said (None when it said nothing of use)."""
-    bare = _skeleton(command)
-    found = {name: pattern.findall(bare) for name, pattern in _SEGMENT.items()}
-    commits: list[gs.Commit] = []
-    rebased = [s for s in found["rebase"] if "--abort" not in s and "--quit" not in s]
-    pulled = [s for s in found["pull"] if "--rebase" in s or re.search(r"\s-r\b", s)]
-    rewrote = (any(gs.resets_history(_words(s)) for s in found["reset"]) or bool(rebased)
-               or bool(found["rewrite"]) or bool(pulled and gs.rebased_branch(output)))
-    if found["commit"] or found["rebase"] or found["picks"] or found["pull"]:
-        amend = any("--amend" in s for s in found["commit"]) and not found["rebase"]
-        commits = [gs.Commit(b, h, s, line, amend=amend) for b, h, s in gs.commits_in(output)]
-    pushes = tuple(gs.pushes_in(output, line)) if found["push"] else ()
+    return observe_runs(git_runs(command), output, line, at)
+
+
+def observe_runs(runs: list[GitRun], output: str, line: int,
+                 at: int | None = None) -> gs.Observation | None:
+    """What the git/gh commands of one successful line said (None: nothing of use)."""
+    found = _grouped(runs)
+    rebased = [w for w in found.get("rebase", []) if "--abort" not in w and "--quit" not in w]
+    pulled = [w for w in found.get("pull", []) if _rebasing_pull(w)]
+    rebase_seen = bool(rebased) or bool(pulled and gs.rebased_branch(output))
+    rewrote = (any(gs.resets_history(w) for w in found.get("reset", [])) or rebase_seen
+               or bool(found.get("rewrite")))
+    commits = _commits(found, runs, output, line, bool(rebased))
+    pushes: tuple[gs.Push, ...] = ()
+    unseen_pushes: tuple[str | None, ...] = ()
+    if found.get("push"):
+        pushes = tuple(gs.pushes_in(output, line))
+        if not pushes and not gs.push_refused(output):
+            unseen_pushes = tuple(_push_target(w) for w in found["push"])
     moved = gs.head_moved(output)
     rewrote = rewrote or moved is not None  # reset --hard, filter-repo: "HEAD is now at …"
     listed: tuple[tuple[str, str], ...] = (moved,) if moved else ()
-    if found["log"] and not any(re.search(r"--(?:format|pretty)(?!=oneline)", s)
-                                for s in found["log"]):
+    if found.get("log") and not any(re.search(r"--(?:format|pretty)(?!=oneline)", " ".join(w))
+                                    for w in found["log"]):
         listed += tuple(gs.log_lines(output))
     branch = gs.rebased_branch(output)
-    if (found["status"] or found["switch"]) and not found["pr_view"]:
+    if (found.get("status") or found.get("switch")) and not found.get("pr_view"):
         branch = gs.branch_in(output) or branch
     dirty = None
-    if found["status"] and len(_GIT.findall(bare)) == 1:
-        dirty = gs.dirty_in(output, short=bool(re.search(r"\s(?:-s\w*|--short|--porcelain)\b",
-                                                           found["status"][0])))
-    tags_made: list[str] = []
-    tags_deleted: list[str] = []
-    for segment in found["tag"]:
-        words = _words(segment)[2:]
-        if any(w in _TAG_NOT_MADE for w in words):
-            if any(w in ("-d", "--delete") for w in words):
-                tags_deleted += gs.deleted_tags(output)
-            continue
-        name = _tag_name(words)
-        if name:
-            tags_made.append(name)
-    opened = []
-    if found["pr_create"]:
-        made = gs.pr_created(command, output)
-        if made:
-            opened.append(made)
-    merged = [m for s in found["pr_merge"] if (m := gs.pr_merged(_words(s)[1:], output))]
-    states: list[tuple[int, str, str | None, str | None, str | None]]
-    if len(found["pr_view"]) == 1:
-        states = gs.pr_states(_words(found["pr_view"][0])[1:], output)
-    else:
-        states = gs.pr_states_each([_pr_number(_words(s)) for s in found["pr_view"]], output)
-    if len(found["pr_edit"]) == 1:
-        renamed = gs.pr_retitled(_words(found["pr_edit"][0])[1:], command)
-        if renamed:
-            states.append((renamed[0], "", renamed[1], None, None))
-    deleted = tuple(gs.deleted_branches(output)) if found["branch"] else ()
+    if found.get("status") and len(runs) == 1:
+        dirty = gs.dirty_in(output, short=_short_status(found["status"][0]))
+    tags_made, tags_deleted = _tags(found.get("tag", []), output)
+    opened = [made for words in found.get("pr_create", [])[:1]
+              if (made := gs.pr_created(words[1:], output))]
+    merged = [m for w in found.get("pr_merge", []) if (m := gs.pr_merged(w[1:], output))]
+    states = _pr_states(found, output)
+    deleted = tuple(gs.deleted_branches(output)) if any(
+        w in ("-d", "-D", "--delete") for words in found.get("branch", []) for w in words) else ()
     seen = gs.Observation(line, at, tuple(commits), rewrote, pushes, listed, branch, deleted,
                           dirty, tuple(tags_made), tuple(tags_deleted), tuple(opened),
-                          tuple(merged), tuple(states))
+                          tuple(merged), tuple(states), unseen_pushes=unseen_pushes,
+                          rebased=rebase_seen)
     if not (commits or rewrote or pushes or listed or branch or deleted or dirty is not None
-            or tags_made or tags_deleted or opened or merged or states):
+            or tags_made or tags_deleted or opened or merged or states or unseen_pushes):
         return None
     return seen
 
 
-def _skeleton(command: str) -> str:
-    """The command line with heredoc bodies dropped and quoted text emptied: what it runs,
-    not what its messages say."""
-    return _QUOTED.sub('""', _HEREDOC.sub("", command))
+def _commits(found: dict[str, list[tuple[str, ...]]], runs: list[GitRun], output: str,
+             line: int, rebased: bool) -> list[gs.Commit]:
+    """The commits a line's output shows made; a quiet commit (``-q``) that worked is one
+    made, its id unknown (a later push's output may name the head it left)."""
+    made = found.get("commit", [])
+    if not (made or rebased or found.get("picks") or found.get("pull")):
+        return []
+    amend = any("--amend" in w for w in made) and not rebased
+    commits = [gs.Commit(b, h, s, line, amend=amend) for b, h, s in gs.commits_in(output)]
+    if not commits and len(made) == 1 and not rebased and not found.get("picks") \
+            and _quiet(made[0], output):
+        shown = _logged_after(runs, output)
+        hash_, subject = shown if shown else ("", _message(made[0]) or "")
+        commits = [gs.Commit("", hash_, subject, line, amend=amend)]
+    return commits
+
+
+#: git commands that leave HEAD where it is.
+_KEEPS_HEAD = frozenset({"push", "status", "tag", "other"})
+
+
+def _logged_after(runs: list[GitRun], output: str) -> tuple[str, str] | None:
+    """(hash, subject) of the quiet commit when the same line's next git command is a
+    one-line ``git log`` of the checkout's own history (no revision, no path), with only
+    commands that leave HEAD where it is between (a push, a status): its first line is the
+    commit just made, so its id is known."""
+    kinds = [run.kind for run in runs]
+    after = next((run for run in runs[kinds.index("commit") + 1:]
+                  if run.kind not in _KEEPS_HEAD), None) if "commit" in kinds else None
+    if after is None:
+        return None
+    words = after.words[2:]
+    values = {i + 1 for i, w in enumerate(words) if w in ("-n", "--max-count")}
+    named = [w for i, w in enumerate(words) if not w.startswith("-") and i not in values]
+    if after.kind != "log" or named or not any(w in ("--oneline", "--pretty=oneline")
+                                               for w in words):
+        return None
+    listed = gs.log_lines(output)
+    return listed[0] if listed else None
+
+
+def _tags(tagging: list[tuple[str, ...]], output: str) -> tuple[list[str], list[str]]:
+    made: list[str] = []
+    deleted: list[str] = []
+    for words in tagging:
+        if any(w in _TAG_NOT_MADE for w in words[2:]):
+            if any(w in ("-d", "--delete") for w in words[2:]):
+                deleted += gs.deleted_tags(output)
+            continue
+        name = _tag_name(words[2:])
+        if name:
+            made.append(name)
+    return made, deleted
+
+
+def _pr_states(found: dict[str, list[tuple[str, ...]]], output: str
+               ) -> list[tuple[int, str, str | None, str | None, str | None]]:
+    views = found.get("pr_view", [])
+    states: list[tuple[int, str, str | None, str | None, str | None]]
+    if len(views) == 1:
+        states = gs.pr_states(views[0][1:], output)
+    else:
+        states = gs.pr_states_each([_pr_number(w) for w in views], output)
+    edits = found.get("pr_edit", [])
+    if len(edits) == 1:
+        renamed = gs.pr_retitled(edits[0][1:])
+        if renamed:
+            states.append((renamed[0], "", renamed[1], None, None))
+    return states
+
+
+def _rebasing_pull(words: tuple[str, ...]) -> bool:
+    return any(w in ("-r", "--rebase") or (w.startswith("--rebase=") and w != "--rebase=false")
+               for w in words)
+
+
+def _short_status(words: tuple[str, ...]) -> bool:
+    return any(w in ("--short", "--porcelain") or w.startswith("--porcelain=")
+               or re.fullmatch(r"-s\w*", w) for w in words)
+
+
+def _quiet(words: tuple[str, ...], output: str) -> bool:
+    """A commit that worked and printed no ``[branch hash]`` line because it was told to be
+    quiet (``-q``): made, its id unknown. Any other silent "commit" (a dry run, nothing to
+    commit, output sent elsewhere) proves nothing."""
+    quiet = any(w in ("-q", "--quiet") or re.fullmatch(r"-[a-zA-Z]*q[a-zA-Z]*", w)
+                for w in words[2:])
+    dry = any(w in ("--dry-run", "-n") for w in words)
+    return quiet and not dry and "nothing to commit" not in output \
+        and "no changes added" not in output
+
+
+def _message(words: tuple[str, ...]) -> str | None:
+    """The first line of ``-m``'s message when it is written out (not made by ``$(…)``)."""
+    for flag, value in zip(words[2:], words[3:]):
+        if flag in ("-m", "--message") or re.fullmatch(r"-[a-zA-Z]*m", flag):
+            lines = [text.strip() for text in value.splitlines()]
+            # a PowerShell here-string (@' … '@) read by a POSIX parser leaves its @ lines
+            return next((text for text in lines if text.strip("@'\"")), None)
+    return None
 
 
 def _pr_number(words: tuple[str, ...]) -> int | None:
@@ -227,7 +369,7 @@ def _tag_name(words: tuple[str, ...]) -> str | None:
 
 def _quote(seen: gs.Observation, command: str) -> str:
     """The output line that proves what the observation holds, else the command."""
-    if seen.commits:
+    if seen.commits and seen.commits[-1].hash:
         made = seen.commits[-1]
         return f"[{made.branch} {made.hash}] {made.subject}"
     for push in seen.pushes:

@@ -75,7 +75,9 @@ _PASSED_OUTPUT = lazy_regex(r"\b(?:passed|0 failures|0 failed|ok\b|Finished|✓|
                             r"All \d+ tests? pass)", re.IGNORECASE)
 #: How telling a line of failure output is, most telling first.
 _ERROR_SHAPES = (
-    lazy_regex(r"^\[[A-Z][A-Z0-9_ -]+\]\s*\w|\b[A-Z]\w*(?:Error|Exception)\b|"
+    # a labelled line, but not a task runner's progress ("[STARTED] Backing up …")
+    lazy_regex(r"^\[(?!(?:STARTED|COMPLETED|SKIPPED|TITLE|DATA|OUTPUT|RETRY|ROLLBACK|PAUSED|"
+               r"SUCCESS|DONE|INFO)\])[A-Z][A-Z0-9_ -]+\]\s*\w|\b[A-Z]\w*(?:Error|Exception)\b|"
                r"\berror(?:\[\w+\])?:|\bERROR\b|^E\s"),
     lazy_regex(r"could not|cannot|can't|not found|no such file|failed to|undefined|"
                r"no module named|not permitted|permission denied", re.IGNORECASE),

@@ -2,8 +2,15 @@
 
 A tool result tells how the WHOLE line ended. ``a && b && c`` succeeding means all three did;
 after ``;`` or ``||`` only the last part is known; ``x | tail`` reports tail's status, so x's
-outcome is unknown (``piped``). Anything this parser cannot read safely (command
-substitution, subshells, unbalanced quotes) yields nothing rather than a guess.
+outcome is unknown (``piped``). A line is a whole script: every line of it is read, a
+newline separates commands like ``;``, a heredoc's body is skipped (it is data), and a
+command substitution (``$(…)``, backticks) is a word whose value is unknown, left out of
+the words, quotes and heredocs inside it included (so the classic ``git commit -m "$(cat
+<<'EOF' … EOF)"`` is a commit, and ``git push`` after it is read too). What this parser
+cannot read safely (subshells, unbalanced quotes) yields nothing rather than a guess.
+
+Every rule that asks what a command line runs asks here (``invocations``), never with a
+regular expression of its own: a regex sees ``git tag v2`` inside a commit message.
 """
 
 from __future__ import annotations
@@ -23,8 +30,7 @@ from claimgraph.capture.extract.tools import SHELL, names_of
 SHELL_TOOLS = names_of(SHELL)  # the one table: extract/tools.py
 #: Pipeline stages that only trim or copy output: the command before them is what ran.
 OUTPUT_FILTERS = frozenset({"tail", "head", "cat", "tee", "less", "more"})
-_REDIRECTS = frozenset({">", ">>", "<", ">&", "&>", "<&", ">|", "&>>", "<<<"})
-_OPERATORS = frozenset({"&&", "||", ";", "&", "|", ";;"})
+_OPERATORS = frozenset({"&&", "||", ";", "&", "|", ";;", "|&"})
 _ASSIGNMENT = lazy_regex(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _WRAPPERS = frozenset({"sudo", "time", "nice", "command", "exec", "env", "nohup", "timeout"})
 
@@ -81,37 +87,220 @@ def invocations(command: str, cwd: str | None = None) -> tuple[Invocation, ...]:
 
 
 def _invocations(command: str, cwd: str | None) -> list[Invocation]:
-    tokens = _tokens(_first_logical_line(command))
-    if tokens is None or "(" in tokens or ")" in tokens:
-        return []
+    tokens = _tokens(command)
+    if tokens is None or any(isinstance(t, _Op) and t in ("(", ")") for t in tokens):
+        return []  # a subshell or a function: where its commands run is not followed
     pipelines = _pipelines(tokens)
     found: list[Invocation] = []
     for index, pipeline in enumerate(pipelines):
         argv = _plain_words(list(pipeline.stages[0]))
-        if argv and argv[0] == "cd":
+        if argv and argv[0] in _CHANGE_DIR:
             cwd = _change_dir(cwd, argv)
         if not argv:
             continue
-        later = [posixpath.basename(stage[0]) for stage in pipeline.stages[1:] if stage]
+        later = [posixpath.basename(words[0]) for stage in pipeline.stages[1:]
+                 if (words := _plain_words(list(stage)))]
         found.append(Invocation(tuple(argv), cwd, _confirmed(pipelines, index),
                                 piped=len(pipeline.stages) > 1,
                                 filtered=all(name in OUTPUT_FILTERS for name in later)))
     return found
 
 
-def _first_logical_line(command: str) -> str:
-    """A heredoc's body is data, not commands: only the line that opens it is parsed."""
-    joined = command.replace("\\\n", " ")
-    return joined.split("\n", 1)[0] if "<<" in joined else joined.replace("\n", " ; ")
-
-
 def _tokens(line: str) -> list[str] | None:
-    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
     try:
-        return [token for token in lexer if "$(" not in token and "`" not in token]
+        return _Lexer(line).tokens()
     except ValueError:
         return None
+
+
+class _Op(str):
+    """A control or redirection operator, as opposed to a word that only reads like one
+    (``grep ">" f``: the quoted ``>`` is an argument)."""
+
+
+class _Subst(str):
+    """A word built from a command substitution (``$(…)``, backticks, ``<(…)``): its value
+    is only known when the line runs."""
+
+
+_CONTROL = ("&&", "||", ";;", "|&", ";", "&", "|", "(", ")")
+_REDIRECTIONS = ("&>>", "<<<", "<<-", "&>", ">>", ">&", "<&", ">|", "<>", "<<", ">", "<")
+#: Longest first, so ``&>`` is not read as ``&`` and ``>``.
+_ALL_OPS = tuple(sorted((*_CONTROL, *_REDIRECTIONS), key=len, reverse=True))
+_BREAK = frozenset(" \t\n;&|()<>")
+
+
+class _Lexer:
+    """Words and operators of a whole shell script: quotes removed, line continuations
+    joined, comments dropped, a heredoc's body skipped (data, not commands), a newline a
+    separator like ``;``. Substitutions are scanned to their end, quotes and heredocs inside
+    them included, so a commit message in ``"$(cat <<'EOF' … EOF)"`` never breaks the line.
+    Raises ValueError on an unbalanced quote or substitution."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text.replace("\\\r\n", "").replace("\\\n", "")
+        self.at = 0
+        self.heredocs: list[tuple[str, bool]] = []  # (delimiter, tabs stripped)
+
+    def tokens(self) -> list[str]:
+        found: list[str] = []
+        text = self.text
+        while self.at < len(text):
+            char = text[self.at]
+            if char in " \t\r":
+                self.at += 1
+            elif char == "\n":
+                self.at += 1
+                self._bodies()
+                found.append(_Op(";"))
+            elif char == "#":
+                self._comment()
+            elif op := self._operator():
+                found.append(op)
+                if op in ("<<", "<<-"):
+                    found.append(self._delimiter(op == "<<-"))
+            else:
+                found.append(self._word())
+        return found
+
+    def _operator(self) -> _Op | None:
+        text, start = self.text, self.at
+        digits = start
+        while digits < len(text) and text[digits].isdigit():
+            digits += 1
+        if digits > start and not text.startswith((">", "<"), digits):
+            return None  # a number, not a file descriptor
+        for op in _REDIRECTIONS if digits > start else _ALL_OPS:
+            if text.startswith(op, digits):
+                if op in ("<", ">") and text.startswith("(", digits + 1):
+                    return None  # process substitution: a word
+                self.at = digits + len(op)
+                return _Op(op)
+        return None
+
+    def _delimiter(self, tabs: bool) -> str:
+        """A heredoc's closing word (quotes removed); its body starts at the next newline."""
+        while self.at < len(self.text) and self.text[self.at] in " \t":
+            self.at += 1
+        word = self._word()
+        self.heredocs.append((str(word), tabs))
+        return word
+
+    def _bodies(self) -> None:
+        """Skip the bodies of the heredocs opened on the line just ended, each up to its
+        delimiter's own line (or the end of the text)."""
+        for delimiter, tabs in self.heredocs:
+            while self.at < len(self.text):
+                end = self.text.find("\n", self.at)
+                line = self.text[self.at:] if end < 0 else self.text[self.at:end]
+                self.at = len(self.text) if end < 0 else end + 1
+                if (line.lstrip("\t") if tabs else line).rstrip() == delimiter:
+                    break
+        self.heredocs = []
+
+    def _comment(self) -> None:
+        end = self.text.find("\n", self.at)
+        self.at = len(self.text) if end < 0 else end
+
+    def _word(self) -> str:
+        text = self.text
+        parts: list[str] = []
+        substituted = False
+        while self.at < len(text):
+            char = text[self.at]
+            if char in _BREAK and not (char in "<>" and text.startswith("(", self.at + 1)):
+                break
+            if char == "\\":
+                escaped = text[self.at + 1:self.at + 2]
+                # before a letter or digit a backslash escapes nothing in a POSIX shell, and
+                # on a Windows machine it separates a path (``cd C:\Users\me\app``): kept
+                parts.append(char + escaped if escaped.isalnum() else escaped)
+                self.at += 2
+            elif char == "'":
+                end = text.find("'", self.at + 1)
+                if end < 0:
+                    raise ValueError("unbalanced single quote")
+                parts.append(text[self.at + 1:end])
+                self.at = end + 1
+            elif char == '"':
+                parts_in, subst = self._double_quoted()
+                parts.append(parts_in)
+                substituted |= subst
+            elif text.startswith(("$(", "<(", ">("), self.at) or char == "`":
+                parts.append(self._substitution())
+                substituted = True
+            else:
+                parts.append(char)
+                self.at += 1
+        word = "".join(parts)
+        return _Subst(word) if substituted else word
+
+    def _double_quoted(self) -> tuple[str, bool]:
+        text = self.text
+        self.at += 1
+        parts: list[str] = []
+        substituted = False
+        while self.at < len(text):
+            char = text[self.at]
+            if char == '"':
+                self.at += 1
+                return "".join(parts), substituted
+            if char == "\\":
+                nxt = text[self.at + 1:self.at + 2]
+                parts.append(nxt if nxt in '"\\$`' else char + nxt)
+                self.at += 2
+            elif text.startswith("$(", self.at) or char == "`":
+                parts.append(self._substitution())
+                substituted = True
+            else:
+                parts.append(char)
+                self.at += 1
+        raise ValueError("unbalanced double quote")
+
+    def _substitution(self) -> str:
+        """Skip ``$(…)``, ``<(…)`` or a backtick pair, nested quotes, substitutions and
+        heredoc bodies included; the text stands for a value unknown until it runs."""
+        text = self.text
+        start = self.at
+        if text[self.at] == "`":
+            end = text.find("`", self.at + 1)
+            if end < 0:
+                raise ValueError("unbalanced backtick")
+            self.at = end + 1
+            return text[start:self.at]
+        self.at += 2
+        depth = 1
+        while self.at < len(text):
+            char = text[self.at]
+            if char == "\\":
+                self.at += 2
+            elif char == "'":
+                end = text.find("'", self.at + 1)
+                if end < 0:
+                    raise ValueError("unbalanced single quote")
+                self.at = end + 1
+            elif char == '"':
+                self._double_quoted()
+            elif text.startswith("$(", self.at) or char == "`":
+                self._substitution()
+            elif text.startswith("<<", self.at) and not text.startswith("<<<", self.at):
+                tabs = text.startswith("<<-", self.at)
+                self.at += 3 if tabs else 2
+                self._delimiter(tabs)
+            elif char == "\n":
+                self.at += 1
+                self._bodies()
+            elif char == "(":
+                depth += 1
+                self.at += 1
+            elif char == ")":
+                depth -= 1
+                self.at += 1
+                if depth == 0:
+                    return text[start:self.at]
+            else:
+                self.at += 1
+        raise ValueError("unbalanced substitution")
 
 
 def _pipelines(tokens: list[str]) -> list[_Pipeline]:
@@ -120,9 +309,9 @@ def _pipelines(tokens: list[str]) -> list[_Pipeline]:
     stages: list[list[str]] = [[]]
     before: str | None = None
     for token in [*tokens, None]:
-        if token == "|":
+        if isinstance(token, _Op) and token in ("|", "|&"):
             stages.append([])
-        elif token is None or token in _OPERATORS:
+        elif token is None or (isinstance(token, _Op) and token in _OPERATORS):
             if stages[0]:
                 pipelines.append(_Pipeline(tuple(map(tuple, stages)), before, token))
             before, stages = token, [[]]
@@ -144,15 +333,16 @@ def _confirmed(pipelines: list[_Pipeline], index: int) -> bool:
 
 
 def _plain_words(words: list[str]) -> list[str]:
-    """Drop redirections (with their targets and fd numbers) and leading assignments."""
+    """Drop redirections (with their targets), leading assignments and words whose value
+    only a substitution knows."""
     plain: list[str] = []
     skip_next = False
-    for index, word in enumerate(words):
+    for word in words:
         if skip_next:
             skip_next = False
-        elif word in _REDIRECTS or word.startswith(("<<", ">>")):
-            skip_next = True
-        elif word.isdigit() and index + 1 < len(words) and words[index + 1] in _REDIRECTS:
+        elif isinstance(word, _Op):
+            skip_next = True  # only redirections are left inside a pipeline stage
+        elif isinstance(word, _Subst):
             continue
         elif not plain and _ASSIGNMENT.match(word):
             continue
@@ -161,10 +351,22 @@ def _plain_words(words: list[str]) -> list[str]:
     return plain
 
 
+#: A home folder at the start of a path (macOS, Linux, Windows in its POSIX form).
+_HOME = lazy_regex(r"^(?:/Users|/home|/[A-Za-z]:/Users)/[^/]+(?=/|$)")
+#: Commands that change the directory of what follows (POSIX shells, cmd, PowerShell).
+_CHANGE_DIR = frozenset({"cd", "pushd", "chdir", "Set-Location", "sl"})
+
+
 def _change_dir(cwd: str | None, argv: list[str]) -> str | None:
     """Follow ``cd`` so relative paths later in the line resolve; unknowable targets
     (``~``, ``-``, variables) make the directory unknown."""
-    target = argv[1] if len(argv) == 2 else None
+    words = [w for w in argv[1:] if w.lower() not in ("/d", "-path", "-literalpath")]
+    target = words[0] if len(words) == 1 else None
+    if target and windows_path(target):
+        return windows_path(target)
+    if target and (target == "~" or target.startswith("~/")) and cwd:
+        home = _HOME.match(cwd)  # the recording machine's home, from the folder it was in
+        return posixpath.normpath(home[0] + target[1:]) if home else None
     if not target or target.startswith(("~", "-", "$")):
         return None
     if posixpath.isabs(target):

@@ -21,7 +21,7 @@ from typing import Any, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
-from claimgraph.capture.extract.commands import env_names, kind_of, kind_of_text
+from claimgraph.capture.extract.commands import env_names, kind_of, kind_of_text, typed_key
 from claimgraph.capture.extract.dependencies import established, failures_before, said_of
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.logic.default_commands import is_ecosystem_default
@@ -139,7 +139,7 @@ _REPORTING_FLAGS = frozenset({
     "-v", "-vv", "-vvv", "-q", "-qq", "-x", "-s", "--verbose", "--quiet", "--color", "--colors",
     "--no-header", "--tb", "--seed", "--maxfail", "--bail", "--silent", "--reporter",
     "--watch=false", "--run", "--no-cache", "--lf", "--ff", "--trace", "--max-cases", "--html",
-    "--open", "--json", "--lcov", "--"})
+    "--open", "--json", "--lcov"})
 #: Flags whose value is left out with them: reporting settings, and the selection of which
 #: tests to run (``-k``, ``--grep``, ``-t``, Go's ``-run``): a filtered run is how the session
 #: ran a few tests that day, not how the project is tested.
@@ -151,10 +151,12 @@ _TAKES_VALUE = frozenset({"--tb", "--seed", "--maxfail", "--reporter", "--max-ca
 def command_form(argv: tuple[str, ...]) -> str:
     """How the project runs a check, as the session ran it, minus what varies per run: the
     files or tests it was pointed at and the reporting flags (``python -m pytest tests/x.py
-    -v`` is ``python -m pytest``; ``cargo llvm-cov --fail-under-lines 100`` stays whole)."""
-    runner = runner_of(argv)
-    last = runner[1].split()[-1] if runner else None
-    key_end = max((i for i, w in enumerate(argv) if posixpath.basename(w) == last), default=0)
+    -v`` is ``python -m pytest``; ``cargo llvm-cov --fail-under-lines 100`` stays whole).
+    What makes it the same command stays: the words that name the check as typed (``ruff
+    check``, ``npm run test``, ``vitest run``: ``commands.typed_key``), a package pattern
+    (``go test ./...``), and ``--`` with what follows it (``npm test -- --coverage`` is not
+    ``npm test --coverage``; ``cargo clippy -- -D warnings``)."""
+    key_end = _key_end(argv)
     words: list[str] = []
     skip = False
     for index, word in enumerate(argv):
@@ -165,13 +167,34 @@ def command_form(argv: tuple[str, ...]) -> str:
         if flag in _REPORTING_FLAGS or flag in _TAKES_VALUE:
             skip = flag in _TAKES_VALUE and "=" not in word
             continue
-        aimed = index > key_end or _is_target(word)
+        aimed = (index > key_end or _is_target(word)) and not word.endswith("/...")
         if index and not word.startswith("-") and aimed and not _follows_flag(argv, index):
             if words and _is_flag(words[-1]) and words[-1] == argv[index - 1]:
                 words.pop()  # its value is left out: a flag cut from it would be half a command
             continue
         words.append(word)
+    while words and words[-1] == "--":
+        words.pop()  # nothing of what followed it stays
     return " ".join(words)
+
+
+def _key_end(argv: tuple[str, ...]) -> int:
+    """Where in ``argv`` the words naming the check end (wrappers before them included)."""
+    key = typed_key(argv)
+    index = -1
+    for position, word in enumerate(key):
+        index = next((i for i in range(index + 1, len(argv))
+                      if (posixpath.basename(argv[i]) if position == 0 else argv[i]) == word),
+                     -1)
+        if index < 0:
+            break
+    if index >= 0:
+        return index
+    runner = runner_of(argv)
+    if runner is None:
+        return len(argv)  # no known check: only files and reporting flags are left out
+    last = runner[1].split()[-1]
+    return max((i for i, w in enumerate(argv) if posixpath.basename(w) == last), default=0)
 
 
 def reporting_flag(word: str) -> bool:
@@ -191,7 +214,8 @@ def is_target(word: str) -> bool:
 
 
 def _is_flag(word: str) -> bool:
-    return word.startswith("-") and "=" not in word and word not in _REPORTING_FLAGS
+    return word.startswith("-") and "=" not in word and word not in _REPORTING_FLAGS \
+        and word != "--"
 
 
 def _is_target(word: str) -> bool:
@@ -204,7 +228,8 @@ def _follows_flag(argv: tuple[str, ...], index: int) -> bool:
     kept with it, so a command is stored whole (``tox -e`` alone runs nothing). After a short
     flag, a file or test id is taken for what the run was aimed at, not for the value."""
     previous = argv[index - 1]
-    if not previous.startswith("-") or "=" in previous or previous in _REPORTING_FLAGS:
+    if not previous.startswith("-") or "=" in previous or previous in _REPORTING_FLAGS \
+            or previous == "--":
         return False
     return previous.startswith("--") or not _is_target(argv[index])
 
