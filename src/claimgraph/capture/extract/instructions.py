@@ -1,5 +1,12 @@
 """Rules the project writes down for whoever works on it, from the files the session saw.
 
+Who a file speaks to decides. An agent instruction file or contributor guide speaks to whoever
+works on the code, so its rules count. A docs page most often describes the product -- a
+design, a spec, a plan -- and its "must" binds what it describes; its lines count only when an
+instruction file sends the reader there (``_named_by_instructions``), or when the line binds
+the reader (``addresses_reader``); a page named as a record (a plan, a report, a dated or
+numbered entry) never counts.
+
 Agent instruction files (CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, Copilot's
 instructions), contributor guides and the project's own docs state conventions ("Always set
 NODE_ENV=test when running tests", "No barrel exports"); code states them as loud comments
