@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from claimgraph.capture.extract.instructions import (
-    comment_rules, doc_page_rules, doc_rules, is_instruction_file, obligation)
+    addresses_reader, comment_rules, doc_page_rules, doc_rules, is_instruction_file, obligation)
 
 from .extract_helpers import ROOT, Session, only
 
@@ -299,4 +299,90 @@ def test_prompts_for_sub_agents_skills_and_commands_are_not_the_projects_rules()
         assert not is_instruction_file(cited), cited
     for cited in ("CLAUDE.md", ".claude/CLAUDE.md", ".github/copilot-instructions.md",
                   ".claude/rules/testing.md", "docs/agents/overview.md", "agents/AGENTS.md"):
+        assert is_instruction_file(cited), cited
+
+
+SPEC_PAGE = """# Token service
+
+- The server must reply 400 to a request without `aud`.
+- `count` must be a non-negative integer
+- Both implementations must produce identical JSON for the same data.
+- Always run `make check` before committing.
+- You must add a changeset before a release.
+- When running the E2E suite, never stream its output.
+- If an override must exist, keep it on the legacy option.
+"""
+
+
+def test_a_docs_page_nothing_sends_the_reader_to_gives_only_what_binds_the_reader():
+    """A spec's MUST binds the thing it describes; the reader's rules are imperatives, "you"
+    or "we", or the contributor's own work (changes, implementations, commits)."""
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/docs/token-service.md"}, output=SPEC_PAGE)
+    assert [c["object"] for c in only(session.extract(), "x/convention")] == [
+        "Always run `make check` before committing",
+        "You must add a changeset before a release"]
+
+
+def test_a_docs_page_an_instruction_file_names_gives_its_obligations():
+    for guide, text in (("CLAUDE.md", "Read docs/token-service.md before changing the API.\n"),
+                        ("docs/CONTRIBUTING.md", "See [the service](token-service.md).\n")):
+        session = Session()
+        session.tool("Read", {"file_path": f"{ROOT}/{guide}"}, output=text)
+        session.tool("Read", {"file_path": f"{ROOT}/docs/token-service.md"}, output=SPEC_PAGE)
+        objects = [c["object"] for c in only(session.extract(), "x/convention")]
+        assert "The server must reply 400 to a request without `aud`" in objects, guide
+        assert "`count` must be a non-negative integer" in objects, guide
+
+
+def test_a_page_named_in_an_instruction_file_the_harness_injected_counts_too():
+    session = Session(agent="codex")
+    session.event("meta", derived=True, text="# AGENTS.md instructions for /repo\n\n"
+                  "<INSTRUCTIONS>\nAPI rules: docs/token-service.md\n</INSTRUCTIONS>")
+    session.tool("shell", {"command": ["bash", "-lc", "cat docs/token-service.md"],
+                           "workdir": ROOT}, output=SPEC_PAGE, extras={"exit_code": 0})
+    objects = [c["object"] for c in only(session.extract(), "x/convention")]
+    assert "The server must reply 400 to a request without `aud`" in objects
+
+
+def test_a_generic_name_or_another_page_is_not_a_link():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"},
+                 output="See README.md and docs/other-service.md.\n")
+    session.tool("Read", {"file_path": f"{ROOT}/docs/README.md"}, output=SPEC_PAGE)
+    objects = [c["object"] for c in only(session.extract(), "x/convention")]
+    assert "The server must reply 400 to a request without `aud`" not in objects
+    assert "Always run `make check` before committing" in objects
+
+
+def test_lines_the_session_added_to_a_docs_page_count_as_written():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/docs/token-service.md"}, output="# Token\n")
+    session.edit(f"{ROOT}/docs/token-service.md", "# Token\n",
+                 "# Token\n\n- The `aud` claim must be the service's own name.\n")
+    assert [c["object"] for c in only(session.extract(), "x/convention")] == [
+        "The `aud` claim must be the service's own name"]
+
+
+def test_addresses_reader():
+    assert addresses_reader("Never edit generated files")
+    assert addresses_reader("Generated files must never be edited by hand")
+    assert addresses_reader("We always squash commits")
+    assert addresses_reader("Testing: Always set `NODE_ENV=test`")
+    assert addresses_reader("Changes to the schema must be deployed before the clients")
+    assert addresses_reader("Both implementations must produce identical JSON for the same data")
+    assert addresses_reader("When running the E2E suite, never stream its output")
+    assert not addresses_reader("If an override must exist, keep it on the legacy option")
+    assert not addresses_reader("The API never returns null")
+    assert not addresses_reader("`status` must be one of three values")
+    assert not addresses_reader("Requests must be signed with the client key")
+    assert not addresses_reader("Use the cache")  # no obligation: the page's line as read
+
+
+def test_a_page_named_by_its_date_or_number_is_a_record():
+    for cited in ("docs/adr/0007-queue.md", "docs/2026-06-05-index-research.md",
+                  "docs/retros/2026-08-19-outage.md", "docs/rfcs/0012-sync.md",
+                  "docs/codex_artifacts/run.md", "docs/DECISIONS.md"):
+        assert not is_instruction_file(cited), cited
+    for cited in ("docs/v2-migration.md", "docs/http2.md", "packages/chat/CLAUDE.md"):
         assert is_instruction_file(cited), cited

@@ -1,5 +1,12 @@
 """Rules the project writes down for whoever works on it, from the files the session saw.
 
+Who a file speaks to decides. An agent instruction file or contributor guide speaks to whoever
+works on the code, so its rules count. A docs page most often describes the product -- a
+design, a spec, a plan -- and its "must" binds what it describes; its lines count only when an
+instruction file sends the reader there (``_named_by_instructions``), or when the line binds
+the reader (``addresses_reader``); a page named as a record (a plan, a report, a dated or
+numbered entry) never counts.
+
 Agent instruction files (CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, Copilot's
 instructions), contributor guides and the project's own docs state conventions ("Always set
 NODE_ENV=test when running tests", "No barrel exports"); code states them as loud comments
@@ -28,7 +35,7 @@ import re
 from typing import Any, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
-from claimgraph.capture.extract.prose import split_sentences
+from claimgraph.capture.extract.prose import injected_files, split_sentences
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import OK, SessionView, candidate, file_evidence
 from claimgraph.capture.extract.shell import command_text
@@ -41,23 +48,25 @@ INSTRUCTION_FILES = frozenset({
     "copilot-instructions.md", "contributing.md", "conventions.md", "style.md",
     "styleguide.md", "development.md", "hacking.md"})
 _DOC_DIRS = ("docs/", "doc/", ".cursor/rules/", ".github/", ".claude/")
-#: Folders of designs still being weighed: their "must" is a requirement of a proposal.
-_PROPOSALS = frozenset({"plans", "plan", "brainstorms", "brainstorm", "proposals", "proposal",
-                        "drafts", "draft", "notes", "rfcs", "rfc", "ideas", "scratch", "wip",
-                        "todo", "archive", "archived", "artifacts", "codex_artifacts",
-                        # decision records: a design's constraints when it was decided, often
-                        # superseded by a later record; the rules in force are in the guides
-                        "adr", "adrs", "decisions"})
-#: Words of a page's own name that say it is a plan or a report of work, or the record of a
-#: conversation, wherever it sits (``BUILD_PLAN.md``, ``cycle-23-introspection.md``,
-#: ``DISCUSSION.md`` under the docs folder): what it says "must" happen is a requirement of
-#: that plan, a finding of that report, or what someone said while the work went on (a pasted
-#: exchange with an agent about another codebase's blockers), not a rule of the project.
-_REPORTS = frozenset({"plan", "plans", "proposal", "brainstorm", "draft", "notes", "report",
-                      "introspection", "retro", "retrospective", "postmortem", "roadmap",
-                      "findings", "artifact", "artifacts", "rfc", "handoff", "scratch", "todo",
-                      "wip", "discussion", "discussions", "conversation", "conversations",
-                      "transcript", "transcripts", "chat", "minutes", "journal"})
+#: Folders of designs still being weighed or decided: their "must" is a requirement of a
+#: proposal, even in a CLAUDE.md kept there.
+_DESIGN_FOLDERS = frozenset({"plans", "plan", "brainstorms", "brainstorm", "proposals", "proposal",
+                             "drafts", "draft", "notes", "ideas", "scratch", "wip", "todo",
+                             "archive", "archived", "decisions"})
+#: Words that say a docs page is a record of its moment, not a standing guide, in its own name
+#: or a folder's (``BUILD_PLAN.md``, ``cycle-3-introspection.md``, ``DISCUSSION.md``,
+#: ``agent_artifacts/``): a plan's requirement, a report's finding, what someone said while the
+#: work went on. Records named by their date or number (``docs/adr/0007-queue.md``,
+#: ``2026-06-05-index-research.md``, a retro, a journal entry) are known by that name
+#: (``_DATED``), so their genres need no word here; neither do specs and designs, whose
+#: "X must …" binds the thing they describe and is left out line by line (``addresses_reader``).
+_RECORD_WORDS = _DESIGN_FOLDERS | frozenset({
+    "report", "findings", "introspection", "roadmap", "handoff", "artifact", "artifacts",
+    "discussion", "discussions", "conversation", "conversations", "transcript", "transcripts",
+    "chat", "minutes", "postmortem", "retro"})
+#: A page named by its date or its number in a series: a decision record, a dated plan, a
+#: retro, a journal entry -- true of its day, often superseded by a later one.
+_DATED = lazy_regex(r"^(?:\d{4}-\d{2}(?:-\d{2})?|\d{2,4})(?=[-_ .])")
 #: The agent folders (``.claude/``, ``.github/``, ``.gemini/``, ``.codex/``, ``.cursor/``) and,
 #: within them, the folders of prompts the harness hands to a sub-agent, a skill or a command when
 #: one is invoked (``.claude/agents/reviewer.md``, ``.claude/skills/x/SKILL.md``,
@@ -95,6 +104,28 @@ _DOC_IMPERATIVE = lazy_regex(r"^(?:use|avoid|prefer|keep|put|name|write|run|plac
 #: Words that make a docs page's sentence an obligation rather than a description.
 _OBLIGATION = lazy_regex(r"\b(?:must|never|always|required|requires|shall|do not|don't|"
                          r"should not|shouldn't|may not|forbidden|mandatory)\b", re.IGNORECASE)
+#: The opening of a sentence addressed to its reader: an imperative with its obligation up
+#: front ("Always use …", "Never write …", "Do not …", "Only …"), or "you"/"we" as the subject.
+_TO_READER = lazy_regex(r"^(?:please\s+)?(?:always|never|only|do not|don't|must|make sure|"
+                        r"ensure|remember)\b|^(?:you|we)\b(?:\s+\w+)?\s+(?:must|should|shall|"
+                        r"need|have to|never|always|are required|may not|cannot|can't|do not|"
+                        r"don't)\b", re.IGNORECASE)
+#: The contributor's own work as the subject of an obligation ("Changes that alter the request
+#: shape must be deployed first", "Both implementations must produce identical JSON",
+#: "A CHANGELOG section must exist before tagging"): a rule on how the work is done.
+_WORK = lazy_regex(r"\b(?:changes?|commits?|pull requests?|PRs?|implementations?|migrations?|"
+                   r"tests?|changelog|releases?|branch(?:es)?)\b", re.IGNORECASE)
+#: An obligation on what a contributor does to a thing, in the passive ("Generated files must
+#: never be edited by hand", "Schema changes must be reviewed"): the reader is the one bound.
+_DONE_BY_READER = lazy_regex(r"\b(?:must|should|shall)\s+(?:not\s+|never\s+|always\s+|only\s+)?"
+                             r"be\s+(?:edited|committed|modified|changed|touched|regenerated|"
+                             r"reviewed|merged|pushed|deployed|tested|formatted|linted|run)\b",
+                             re.IGNORECASE)
+#: A leading clause that sets when a rule applies ("When running E2E tests, …"), up to its comma.
+_OCCASION = lazy_regex(r"^(?:when|whenever|if|before|after|while|once|unless|for|in|on)\b"
+                       r"[^,]{0,80},\s*", re.IGNORECASE)
+#: File names too common to say which page a guide means.
+_GENERIC_NAMES = frozenset({"readme.md", "index.md"})
 _MARKDOWN = lazy_regex(r"\*\*|__|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
 _HEADING_LINE = lazy_regex(r"^(?P<marks>#{1,6})\s+(?P<title>.+)$")
 #: Sections that say where a product is going or what it is, not how to work on it: their
@@ -107,7 +138,9 @@ _ASPIRATION = lazy_regex(r"^(?:the\s+)?(?:product\s+|project\s+)?(?:direction|vi
 def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     if not view.project:
         return
-    for looks in surviving_looks(view).values():
+    seen = surviving_looks(view)
+    named = _named_by_instructions(view, seen)
+    for looks in seen.values():
         cited = looks[-1].cited
         if cited is None or " " in cited:
             continue
@@ -123,12 +156,68 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         for look in looks:
             for line, rule in rules(look.text):
                 if _docs_page(cited) and (_NUMBERED.match(line) or (
-                        line not in added and not obligation(rule))):
-                    continue  # a procedure's step; a design doc's line as read: no rule
+                        line not in added and not obligation(rule)) or (
+                        line not in added and cited not in named
+                        and not addresses_reader(rule))):
+                    continue  # a procedure's step; a design doc's line; a spec's MUST
                 if line not in added or not unrun_commands(line, _ran(view)):
                     found.setdefault(rule, line)
         for rule, line in list(found.items())[:limit]:
             yield _candidate(view, looks[-1], line, rule)
+
+
+def _named_by_instructions(view: SessionView, seen: dict[str, list[SeenFile]]) -> frozenset[str]:
+    """The docs pages (``cited`` paths) an instruction file the session saw links or names:
+    its own looks at CLAUDE.md, AGENTS.md, CONTRIBUTING.md …, and the file a harness injected
+    into a prompt (Codex's "# AGENTS.md instructions"). Such a page is where the guide sends
+    whoever works on the code ("Testing conventions: see docs/testing.md"), so its rules are
+    the guide's; a page nothing sends anyone to is most often a design, a spec or a record."""
+    pages = {looks[-1].cited for looks in seen.values()
+             if looks[-1].cited and _docs_page(looks[-1].cited)}
+    if not pages:
+        return frozenset()
+    guides = [(looks[-1].cited, look.text) for looks in seen.values()
+              if looks[-1].cited and is_instruction_file(looks[-1].cited)
+              and not _docs_page(looks[-1].cited) for look in looks]
+    guides += [("", text) for event in view.transcript.events
+               if event.kind in ("meta", "prompt") and not event.is_sidechain
+               for text in injected_files(event.text)]
+    return frozenset(page for page in pages
+                     if any(_names(text, page, posixpath.dirname(guide)) for guide, text in guides))
+
+
+def _names(text: str, page: str, folder: str) -> bool:
+    """Whether ``text`` names ``page``: by its path from the root, from the guide's folder
+    (a relative link), or by its file name when that name is not a generic one."""
+    forms = {page, posixpath.relpath(page, folder or ".")}
+    if posixpath.basename(page).lower() not in _GENERIC_NAMES:
+        forms.add(posixpath.basename(page))
+    return any(re.search(r"(?<![\w.-])" + re.escape(form) + r"(?![\w-])", text, re.IGNORECASE)
+               for form in forms)
+
+
+def addresses_reader(rule: str) -> bool:
+    """Whether a docs page's obligation binds the reader -- whoever works on the code -- rather
+    than a thing the page describes. "Always run the linter", "Never edit generated files",
+    "You must add a changeset": an imperative, or "you"/"we" as its subject. "The server MUST
+    reply 400", "`count` must be a non-negative integer", "Rust and TypeScript implementations
+    must agree": a subject before the obligation is what the page specifies (a product's
+    behaviour, a format's field), a property of the design, not a rule for the contributor --
+    unless that subject is the contributor's own work (``_WORK``: changes, commits, tests,
+    implementations, releases) or the obligation is what someone does to it (``_DONE_BY_READER``:
+    "must never be edited by hand"). A clause that sets the occasion ("When running E2E tests,
+    always use …") is set aside first, and the obligation must be in what is left."""
+    labelled = _LABEL.match(rule)
+    body = labelled["rest"] if labelled else rule
+    for sentence in split_sentences(body):
+        if not _OBLIGATION.search(sentence):
+            continue
+        main = _OCCASION.sub("", _MARKDOWN.sub("", sentence).strip(), count=1)
+        bound = _OBLIGATION.search(main)
+        if bound and (_TO_READER.match(main) or _DOC_IMPERATIVE.match(main)
+                      or _WORK.search(main[:bound.start()]) or _DONE_BY_READER.search(main)):
+            return True
+    return False
 
 
 def session_added_lines(looks: list[SeenFile]) -> frozenset[str]:
@@ -204,16 +293,18 @@ def is_instruction_file(cited: str) -> bool:
     its docs -- but not a plan, proposal, brainstorm, draft or note: what is being weighed
     there is not yet a rule of the project."""
     name = posixpath.basename(cited).lower()
-    if _PROPOSALS & {part.lower() for part in cited.split("/")[:-1]}:
+    folders = [part.lower() for part in cited.split("/")[:-1]]
+    if _DESIGN_FOLDERS & set(folders):
         return False
     if name in _PROMPT_FILES or _prompt_definition(cited):
         return False  # a sub-agent's, skill's or command's prompt, not the project's rules
-    if _REPORTS & set(re.split(r"[^a-z]+", name.rsplit(".", 1)[0])) \
-            and name not in INSTRUCTION_FILES:
-        return False  # BUILD_PLAN.md, cycle3-introspection.md: a plan or a report, not rules
     if name in INSTRUCTION_FILES or name.endswith(".mdc"):
         return True
-    return name.endswith(".md") and cited.lower().startswith(_DOC_DIRS)
+    if not (name.endswith(".md") and cited.lower().startswith(_DOC_DIRS)):
+        return False
+    words = {word for part in [*folders, name.rsplit(".", 1)[0]]
+             for word in re.split(r"[^a-z]+", part)}
+    return not (_DATED.match(name) or _RECORD_WORDS & words)  # BUILD_PLAN.md, adr/0007-queue.md
 
 
 def _prompt_definition(cited: str) -> bool:

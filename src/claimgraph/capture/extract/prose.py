@@ -80,6 +80,14 @@ _INJECTED_FILE = lazy_regex(r"^#{1,6}\s+(?:agents|claude|gemini)\.md\s+instructi
                             re.IGNORECASE | re.DOTALL | re.MULTILINE)
 
 
+def injected_files(text: str) -> list[str]:
+    """The instruction files a harness injected into a message (``_INJECTED_FILE``): Codex's
+    "# AGENTS.md instructions for /repo" block holds the file the agent was told to follow."""
+    if ".md" not in text.lower():
+        return []
+    return [found.group(0) for found in _INJECTED_FILE.finditer(text)]
+
+
 def without_injected(text: str) -> str:
     """``text`` without what the harness injected into the message (``_HARNESS_BLOCK``,
     ``_INJECTED_FILE``): an instruction file's rules are the file's, not "you said"."""
