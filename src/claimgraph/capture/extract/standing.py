@@ -29,7 +29,7 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
 - it talks about **the agent's turn** ("you described …", "you missed …"): feedback on the
   conversation, not a rule of the project;
 - it **leans on what was said before** ("that approach is not an option", "just push it
-  there", "if so we can …", "… as well", "I just mean …", "do it in …"), or is a scope with
+  there", "if so we can …", "I just mean …", "do it in …"), or is a scope with
   no verb of its own ("just the readme, not all md"): what it is about stays in the
   conversation;
 - it is **an instruction for the task in hand** (``one_off``, issue 22): an act done once
@@ -238,11 +238,12 @@ _LATER = lazy_regex(
     r"round)\b|\bas a follow-?up\b|\bfor (?:this|the current) (?:pr|pull request|task|change|"
     r"commit|branch|ticket|issue|release|feature|story|sprint|iteration|phase|run|fix|"
     r"migration)\b|\bin this (?:conversation|chat|thread|branch)\b", re.IGNORECASE)
-#: What the words before it settle: "…, as well" / "…, either" closing a correction adds to
-#: the one before; "if so …", "in that case …" hang on an answer; "I just mean …" explains the
-#: last message; "do it in …" does a thing named before.
-_AS_WELL = lazy_regex(
-    r"\b(?:as well|either)\W*$|^\W*(?:(?:ok(?:ay)?|yes|yeah|no|so|and|but)[,.!\s]+)*(?:if (?:so|"
+#: What the words before it settle: "if so …", "in that case …" hang on an answer; "I just
+#: mean …" explains the last message; "do it in …" does a thing named before. (Not "… as
+#: well" at the end: it adds to a pick as often as to a correction, "yes, option a, but
+#: also support the http config as well".)
+_HANGS_ON = lazy_regex(
+    r"^\W*(?:(?:ok(?:ay)?|yes|yeah|no|so|and|but)[,.!\s]+)*(?:if (?:so|"
     r"not)(?=\s*[,;:]|\s+(?:we|i|you|then|just|let'?s)\b)|in that case|in which case)|"
     r"^\W*(?:(?:no|yes|yeah|ok(?:ay)?|sorry|well)[,.!\s]+)*i (?:just |only )?mean\b|"
     r"\b(?:do|did)\s+(?:it|that|this|them)\s+(?:in|on|at|there|here|for|with|from)\b",
@@ -320,7 +321,7 @@ def task_scoped(sentence: str, lenient: frozenset[str] = frozenset()) -> str | N
     once = one_off(sentence)
     if once:
         return once
-    if (_LEANS_BACK.search(sentence) or _DEICTIC.search(sentence) or _AS_WELL.search(sentence)) \
+    if (_LEANS_BACK.search(sentence) or _DEICTIC.search(sentence) or _HANGS_ON.search(sentence)) \
             and LEANS_BACK not in lenient:
         return LEANS_BACK
     return None
