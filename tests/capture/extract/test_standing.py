@@ -58,7 +58,6 @@ def test_a_sentence_tied_to_the_work_at_hand_is_for_today(sentence):
     ("keep the logging verbose for this PR", "tied to now"),
     ("our latest release is v0.2.0", "a state that expires, not a rule"),
     ("if so we can use the remote and drop the alias", "leans on what was said before"),
-    ("no. you should do it in the second worktree", "leans on what was said before"),
     ("I just mean drop the note, keep the skill", "leans on what was said before"),
 ])
 def test_an_instruction_for_the_task_in_hand_is_not_a_standing_rule(sentence, why):
@@ -82,6 +81,7 @@ def test_an_instruction_for_the_task_in_hand_is_not_a_standing_rule(sentence, wh
     "If not available, use the initials in the avatar",
     "don't tell me what to do, do it yourself without asking",
     "yes, option a, but we also then extend this to support the http config as well",
+    "no. you should run it in the second tmux window",
 ])
 def test_a_rule_that_looks_like_an_instruction_may_still_stand(sentence):
     assert task_scoped(sentence) is None

@@ -29,7 +29,7 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
 - it talks about **the agent's turn** ("you described …", "you missed …"): feedback on the
   conversation, not a rule of the project;
 - it **leans on what was said before** ("that approach is not an option", "just push it
-  there", "if so we can …", "I just mean …", "do it in …"), or is a scope with
+  there", "if so we can …", "I just mean …"), or is a scope with
   no verb of its own ("just the readme, not all md"): what it is about stays in the
   conversation;
 - it is **an instruction for the task in hand** (``one_off``, issue 22): an act done once
@@ -239,14 +239,13 @@ _LATER = lazy_regex(
     r"commit|branch|ticket|issue|release|feature|story|sprint|iteration|phase|run|fix|"
     r"migration)\b|\bin this (?:conversation|chat|thread|branch)\b", re.IGNORECASE)
 #: What the words before it settle: "if so …", "in that case …" hang on an answer; "I just
-#: mean …" explains the last message; "do it in …" does a thing named before. (Not "… as
-#: well" at the end: it adds to a pick as often as to a correction, "yes, option a, but
-#: also support the http config as well".)
+#: mean …" explains the last message. (Not "… as well" at the end: it adds to a pick as often
+#: as to a correction, "yes, option a, but also support the http config as well"; nor "do it
+#: in …": where to do a thing is a correction that stands as often, "no, do it in window 1".)
 _HANGS_ON = lazy_regex(
     r"^\W*(?:(?:ok(?:ay)?|yes|yeah|no|so|and|but)[,.!\s]+)*(?:if (?:so|"
     r"not)(?=\s*[,;:]|\s+(?:we|i|you|then|just|let'?s)\b)|in that case|in which case)|"
-    r"^\W*(?:(?:no|yes|yeah|ok(?:ay)?|sorry|well)[,.!\s]+)*i (?:just |only )?mean\b|"
-    r"\b(?:do|did)\s+(?:it|that|this|them)\s+(?:in|on|at|there|here|for|with|from)\b",
+    r"^\W*(?:(?:no|yes|yeah|ok(?:ay)?|sorry|well)[,.!\s]+)*i (?:just |only )?mean\b",
     re.IGNORECASE)
 
 
