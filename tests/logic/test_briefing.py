@@ -232,3 +232,20 @@ def test_a_stance_contended_by_a_newer_stance_is_not_standing():
     assert C.replaced_stances(pairs) == {"f-o"}
     # what a page lists under the conflicts: the retired stance and the non-standing member
     assert C.listed_as_contended(pairs) == {"f-o", "f-u"}
+
+
+def test_a_stance_that_states_an_expiring_state_is_a_dated_fact_not_a_standing_decision():
+    """"Our latest release is v0.2.0" was true on the day it was said: it is told with that
+    day among the facts, never as a standing decision; a rule about releases still stands."""
+    state = fact("f-1", "app", "decided", "our latest release is v0.2.0", literal=True,
+                 epistemic="commitment", source="user-assertion", predicate="x/decided")
+    rule = fact("f-2", "app", "convention", "the latest release is always tagged from main",
+                literal=True, epistemic="commitment", source="user-assertion",
+                predicate="x/convention")
+    text = block([state, rule])
+    decisions = text.split("### Standing decisions")[1].split("###")[0]
+    assert "always tagged from main" in decisions
+    assert "v0.2.0" not in decisions
+    current = text.split("### Current facts")[1]
+    assert '- app decided "our latest release is v0.2.0" (you said, as of 2026-02-19)' in current
+    assert not C.is_standing(state) and C.is_standing(rule)

@@ -17,11 +17,13 @@ from __future__ import annotations
 import re
 
 from claimgraph.logic.briefing_lines import (
-    change_line, component_line, conflict_components, decision_line, fact_line,
+    change_line, component_line, conflict_components, decision_line, fact_line, state_line,
 )
 from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_HEADING, CONTEXT_OPEN
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS, effective_confidence
+from claimgraph.logic.expiring import expiring_state
 from claimgraph.logic.model import SUPERSESSION_KINDS
+from claimgraph.logic.names import object_name
 from claimgraph.logic.retrieval import fact_valid_at
 from claimgraph.logic.safe_render import safe_text
 from claimgraph.logic.timeutil import DAY_MS, to_date
@@ -86,7 +88,8 @@ def lines(found: Mapping[str, list[Any]]) -> dict[str, list[str]]:
         "decisions": [decision_line(f) for f in found["decisions"]],
         "conflicts": [component_line(c) for c in found["conflicts"]],
         "changed": [change_line(old, new) for old, new in found["changed"]],
-        **{key: [fact_line(f, c) for f, c in found[key][:cap]]
+        **{key: [state_line(f) if told_as_state(f) else fact_line(f, c)
+                 for f, c in found[key][:cap]]
            for key, cap in RANKED_CAPS.items()},
     }
 
@@ -166,7 +169,20 @@ def recently_superseded(fact: Fact, now: int) -> bool:
 
 
 def is_standing(fact: Fact) -> bool:
-    """A commitment, or a stance (preference, convention, decision) whatever its class."""
+    """A commitment, or a stance (preference, convention, decision) whatever its class --
+    unless what it says is a state that expires ("our latest release is v0.2.0", "PR #12 is
+    merged": ``logic.expiring``): that was true on the day it was learned, and is told as a
+    fact of that date, never as a standing decision."""
+    return _stance(fact) and not expiring_state(str(object_name(fact) or ""))
+
+
+def told_as_state(fact: Fact) -> bool:
+    """A stance ``is_standing`` turned away for stating a state that expires: its line gives
+    the date it was learned instead of a confidence."""
+    return _stance(fact) and expiring_state(str(object_name(fact) or ""))
+
+
+def _stance(fact: Fact) -> bool:
     return fact.get("epistemic") == "commitment" or fact.get("predicate") in STANCE_PREDICATES
 
 

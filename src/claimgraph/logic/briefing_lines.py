@@ -64,6 +64,12 @@ def fact_line(fact: Fact, confidence: float) -> str:
     return f"- {statement(fact)} ({tier(fact)}, {confidence:.2f})"
 
 
+def state_line(fact: Fact) -> str:
+    """``- app decided "our latest release is v0.2.0" (you said, as of 2026-06-01)``: a state
+    that expires, told with the day it was learned (``logic.expiring``)."""
+    return f"- {statement(fact)} ({tier(fact)}, as of {to_date(fact['t_valid'])})"
+
+
 def change_line(old: Fact, new: Fact | None) -> str:
     """``- api prefers: "REST" → "gRPC" (2026-01-20)``; no successor: "(no longer)"."""
     after = object_text(new) if new is not None else "(no longer)"

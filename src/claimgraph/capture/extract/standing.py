@@ -29,8 +29,20 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
 - it talks about **the agent's turn** ("you described …", "you missed …"): feedback on the
   conversation, not a rule of the project;
 - it **leans on what was said before** ("that approach is not an option", "just push it
-  there"), or is a scope with no verb of its own ("just the readme, not all md"): what it
-  is about stays in the conversation.
+  there", "if so we can …", "I just mean …"), or is a scope with
+  no verb of its own ("just the readme, not all md"): what it is about stays in the
+  conversation;
+- it is **an instruction for the task in hand** (``one_off``, issue 22): an act done once
+  ("rename the flag to X", "we should rename it to …", "let's bump the version", "fix the
+  import"), a value changed once ("change the title to …", "move the helpers into utils.py",
+  "make the cards shorter"), a test asked for ("add a test for Y"), a "don't" about the
+  things in hand with no reason given ("do not create any new tests", "I don't want to
+  delete these files"), "let's" with a verb of doing work ("let's expand the checks"; not
+  "let's use / keep / go with …", a choice), a wish that asks the agent for something ("I'd
+  love to see a first draft", "I'd like for you to double-check …"), work put off or kept
+  to one change ("… later", "in a follow-up", "for this PR"), or a state that expires ("our
+  latest release is v0.2.0": ``logic.expiring``). Once done, the code holds the result; the
+  words were the day's instruction, not a rule for later work.
 
 A sentence that **opens with a guess** ("I suppose we don't have a rule for …", "maybe we
 should …", "probably …", "seems like …") is the person thinking aloud, not deciding: what
@@ -65,6 +77,7 @@ Pure: text in, a reason (or None) out.
 from __future__ import annotations
 
 import re
+from claimgraph.logic.expiring import expiring_state
 from claimgraph.logic.lazy_regex import lazy_regex
 
 #: Words that say a sentence holds beyond the task at hand.
@@ -155,6 +168,107 @@ _RULE_WORD = lazy_regex(r"\b(?:should|must|shall|need|have to|has to|want|prefer
                         r"don'?t|do not|avoid|keep|make sure|only|let'?s)\b", re.IGNORECASE)
 
 
+#: Who is asked to do something now, before the verb: "we should", "let's", "please", "can
+#: you", "I want you to", and the fillers a prompt opens with ("ok", "also", "then").
+_ASKED_TO = (r"(?:(?:we|i|you)\s+(?:should|must|need to|have to|will|can|could|want to|"
+             r"are going to|am going to)|we'll|i'll|you'll|let'?s|lets|please|pls|"
+             r"(?:can|could|would|will) you|go ahead and|i (?:want|need) you to|just|also|now|"
+             r"then|so|and|ok(?:ay)?|yes|yeah|sure)")
+_OPENING = r"^\W*(?:" + _ASKED_TO + r"[,\s]+)*"
+#: An act done once, whoever is asked to do it ("rename the flag to `--quick`", "we should
+#: rename it to publish.yml", "let's bump the version", "fix the failing import"): once it
+#: is done, the code holds the result and the words were an instruction for the task, not a
+#: rule for later work. Not a verb of this list: one that names a way of working as often as
+#: a step ("commit …", "release …", "use …", "drop …").
+_ONCE_ACT = lazy_regex(
+    _OPENING + r"(?:rename|bump|revert|undo|roll ?back|fix|finish|retry|re-?run|debug|"
+    r"investigate|cherry-?pick|rebase|squash)\b(?!\s+(?:should|must|is|are|will|can)\b)",
+    re.IGNORECASE)
+#: A value changed once ("change the title to …", "set the timeout to 30s", "move the
+#: helpers into utils.py"): the file holds the new value afterwards.
+_VALUE_CHANGE = lazy_regex(
+    _OPENING + r"(?:change|set|update|move(?!\s+(?:away|on|forward|fast)\b))\b[^.;:!?]{1,80}?"
+    r"\b(?:to|into|under)\b", re.IGNORECASE)
+#: A test asked for ("add a test for the parser", "write regression tests covering …"): a
+#: test for one thing is part of today's change.
+_TEST_ASKED = lazy_regex(
+    _OPENING + r"(?:add|write|create)\s+(?:(?:a|an|the|some|more|another|one|two|few)\s+)?"
+    r"(?:[\w-]+\s+){0,2}tests?\s+(?:for|to|that|covering|which|of|on|in)\b", re.IGNORECASE)
+#: A step of today's work the people set themselves ("let's expand the checks", "then let's
+#: add the exporter", "let's focus on the parser"): "let's" with a verb of doing work. "Let's
+#: use / keep / go with / stick to …" is a choice and is left to the other checks.
+_LETS_STEP = lazy_regex(
+    r"^\W*(?:(?:ok(?:ay)?|so|and|then|now|no|yes|yeah|alright|great|also|first)[,.!\s]+)*"
+    r"let'?s\s+(?:also\s+|just\s+|now\s+|first\s+|then\s+)*(?:add|implement|build|create|expand|"
+    r"extend|refactor|fix|update|change|remove|delete|write|finish|start|begin|do|try|test|"
+    r"check|look|see|run|rename|clean|split|merge|wire|hook|integrate|port|migrate|set up|"
+    r"setup|install|deploy|release|publish|ship|focus|work|continue|proceed|tackle|handle|"
+    r"address|revisit|investigate|debug|get|put|redo|rework|rewrite|simplify|polish|improve|"
+    r"review|draft|commit|push|make sure (?:(?:our|the|this|that|these|those|all)\s+)"
+    r"(?:[\w-]+\s+){0,6}(?:supports?|works?|handles?|covers?|includes?|has|have))\b",
+    re.IGNORECASE)
+#: A thing made bigger or smaller once ("make the descriptions longer", "make these
+#: cards more compact"): a change to what is in hand.
+_MADE_MORE = lazy_regex(
+    _OPENING + r"make\s+(?:the|these|those|this|that|our|all|its|their)\b[^.;:!?]{1,60}?\b"
+    r"(?:longer|shorter|bigger|smaller|wider|narrower|larger|richer|simpler|clearer|darker|"
+    r"lighter|faster|slower|more\s+\w+|less\s+\w+)\b", re.IGNORECASE)
+#: A "don't" about the things in hand ("do not create any new unit tests", "don't delete
+#: these files", "do not write any code"): what not to do in this task, not a rule (unless
+#: it gives a reason or a condition, checked by the caller).
+_NOT_NOW = lazy_regex(
+    r"^\W*(?:(?:please|pls|and|also|but|so|ok(?:ay)?|no)[,\s]+)*(?:do not|don'?t|dont|"
+    r"i (?:do not|don'?t) want (?:you )?to)\s+(?:add|create|write|run|delete|remove|change|"
+    r"touch|modify|edit|rename|move|update|make|implement|build|start)\s+(?:any(?:\s+(?:new|"
+    r"more|other))?|these|those|this|that|it|them)\b", re.IGNORECASE)
+_REASON = lazy_regex(r"\b(?:because|since|as|so that|unless|if|when|until|otherwise)\b",
+                     re.IGNORECASE)
+#: A wish that is a request to the agent ("I'd love to see a first draft", "I'd like for you
+#: to double-check …", "I want to know the pros and cons"): what the person wants from this
+#: turn, not how the project is done.
+_WISH_REQUEST = lazy_regex(
+    r"^\W*(?:(?:also|and|so|ok(?:ay)?|yes|yeah|but|now|first)[,\s]+)*i(?:(?:'d|\s+would)\s+"
+    r"(?:really\s+|also\s+)*(?:love|like)|\s+(?:really\s+|also\s+)*want)\s+(?:(?:for\s+)?you\s+to\b|to\s+(?:see|know|hear|"
+    r"get|understand|learn|review|read|look|try|check|discuss|go over|talk)\b)", re.IGNORECASE)
+#: Work put off to later or kept to one change ("we'll handle that later", "for this PR",
+#: "in a follow-up"): the time it is tied to is today's ("or later", a version bound, is not).
+_LATER = lazy_regex(
+    r"(?<!\bor )\blater\b(?!\s+than\b)|\bin a (?:later|follow-?up|separate|future|next|"
+    r"subsequent) (?:pr|pull request|commit|change|step|iteration|phase|session|ticket|issue|"
+    r"round)\b|\bas a follow-?up\b|\bfor (?:this|the current) (?:pr|pull request|task|change|"
+    r"commit|branch|ticket|issue|release|feature|story|sprint|iteration|phase|run|fix|"
+    r"migration)\b|\bin this (?:conversation|chat|thread|branch)\b", re.IGNORECASE)
+#: What the words before it settle: "if so …", "in that case …" hang on an answer; "I just
+#: mean …" explains the last message. (Not "… as well" at the end: it adds to a pick as often
+#: as to a correction, "yes, option a, but also support the http config as well"; nor "do it
+#: in …": where to do a thing is a correction that stands as often, "no, do it in window 1".)
+_HANGS_ON = lazy_regex(
+    r"^\W*(?:(?:ok(?:ay)?|yes|yeah|no|so|and|but)[,.!\s]+)*(?:if (?:so|"
+    r"not)(?=\s*[,;:]|\s+(?:we|i|you|then|just|let'?s)\b)|in that case|in which case)|"
+    r"^\W*(?:(?:no|yes|yeah|ok(?:ay)?|sorry|well)[,.!\s]+)*i (?:just |only )?mean\b",
+    re.IGNORECASE)
+
+
+def one_off(sentence: str) -> str | None:
+    """Why ``sentence`` is an instruction for the task in hand rather than a rule for later
+    work (module docstring, "one-off"); None when nothing in its form says so. The caller
+    has already let a standing marker ("always", "from now on") keep it."""
+    if _ONCE_ACT.search(sentence) or _VALUE_CHANGE.search(sentence) \
+            or _TEST_ASKED.search(sentence) or _MADE_MORE.search(sentence):
+        return "an act done once for the task"
+    if _NOT_NOW.search(sentence) and not _REASON.search(sentence):
+        return "an act done once for the task"
+    if _LETS_STEP.search(sentence):
+        return "a step of today's plan"
+    if _WISH_REQUEST.search(sentence):
+        return "a request to the agent"
+    if _LATER.search(sentence):
+        return "tied to now"
+    if expiring_state(sentence):
+        return "a state that expires, not a rule"
+    return None
+
+
 #: Two reasons a caller may have answered from the session's record (``lenient``).
 LEANS_BACK = "leans on what was said before"
 NEEDS_NOW = "what the current work needs"
@@ -203,7 +317,11 @@ def task_scoped(sentence: str, lenient: frozenset[str] = frozenset()) -> str | N
         return "mood, not a decision"
     if _AGENT_TURN.search(sentence):
         return "about the agent's turn"
-    if (_LEANS_BACK.search(sentence) or _DEICTIC.search(sentence)) and LEANS_BACK not in lenient:
+    once = one_off(sentence)
+    if once:
+        return once
+    if (_LEANS_BACK.search(sentence) or _DEICTIC.search(sentence) or _HANGS_ON.search(sentence)) \
+            and LEANS_BACK not in lenient:
         return LEANS_BACK
     return None
 
