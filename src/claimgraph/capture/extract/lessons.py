@@ -26,6 +26,11 @@ tests on purpose),
 and a check aimed at a file this session wrote from scratch (work in progress on its way to
 done). No fact is read from assistant text, which is what keeps a
 hypothesis the assistant stated and later refuted out of memory.
+
+A lesson must also hold to the end of the session (``held``): not when the same command fails
+again later with the same error, when something outside the project changed in between (a
+cluster, a registry, the machine, a file outside the root) or the failure ran in another
+checkout, nor when the person said they acted themselves before the success.
 """
 
 from __future__ import annotations
