@@ -105,6 +105,24 @@ def test_a_change_outside_the_project_is_no_project_lesson(fix: str):
     assert _lessons(_command_fixed(fix)) == []
 
 
+def test_a_remote_answering_otherwise_is_no_fix_of_a_command_run_meanwhile():
+    """A registry's 404, then the person published the package outside the session: the
+    install the agent ran in between is not what fixed it. An edit of the project still is."""
+    not_found = "npm ERR! 404 Not Found - GET https://registry.npmjs.org/shop-client"
+    session = Session()
+    session.bash("npm run build", error=True, output=not_found, exit_code=1)
+    session.bash("npm install", output="added 1 package")
+    session.bash("npm run build", output="built")
+    assert _lessons(session) == []
+    session = Session()
+    session.bash("npm run build", error=True, output=not_found, exit_code=1)
+    session.edit(f"{ROOT}/package.json", '"shop-client": "^1.2.0"', '"shop-client": "^1.1.0"')
+    session.bash("npm run build", output="built")
+    assert _lessons(session) == ["`npm run build` failed: npm ERR! 404 Not Found - GET "
+                                 "https://registry.npmjs.org/shop-client; fixed by adding "
+                                 '`"shop-client": "^1.1.0"` to package.json']
+
+
 def test_a_command_that_only_asks_is_never_the_fix_nor_a_doubt_on_one():
     session = Session()
     session.bash("pytest -q", error=True, output=MISSING, exit_code=2)

@@ -15,6 +15,9 @@ can lie, in three general ways this module answers for all of them:
   ``--version``) changed nothing: if the run passed after it, something else fixed it. An
   edit of a file outside the project (a home config, ``node_modules/``, site-packages) is
   the same: not the project's fix. Scratch files (``/tmp``) change nothing a command reads.
+  And a failure whose error reports a remote's state (a registry's ``404 Not Found``, a
+  timeout, a refused credential) that then passed without an edit of the project passed
+  because the remote changed (``remote_error``).
 - **The person did it.** Between the failure and the success the person said they acted
   ("I published 1.2.0", "I changed the setting, try again", "done") or ran a command
   themselves at the prompt (Claude Code's ``!cmd``): what the agent ran meanwhile is not what
@@ -226,6 +229,27 @@ _USER_SHELL = "<bash-input>"
 #: it", "I re-ran the job"): for a CI run that is how the session's fix got there, no other.
 _SHIPPED = lazy_regex(r"\b(?:i|we)\s*(?:'ve|’ve| have| just| already)*\s+(?:just\s+|already\s+)?"
                       r"(?:pushed|merged|re-?ran|re-?triggered|triggered)\b", re.IGNORECASE)
+
+
+#: An error that reports the state of something remote: a registry or service answering with
+#: a 4xx/5xx status, the network, a host's credentials. What changed when the same command
+#: then passed is that remote state (a release published, a token granted, the network back),
+#: which no command the agent ran in between can be credited with.
+_REMOTE_ERROR = lazy_regex(
+    r"\b(?:[45]\d\d (?:Not Found|Forbidden|Unauthorized|Bad Gateway|Service Unavailable|"
+    r"Too Many Requests|Internal Server Error|Gateway Time-?out|Bad Request)|"
+    r"HTTP(?:/[\d.]+)?:? [45]\d\d|status(?: code)?:? [45]\d\d|"
+    r"E(?:TIMEDOUT|CONNRESET|NOTFOUND|AI_AGAIN|HOSTUNREACH|NETUNREACH)|"
+    r"Could not resolve host|Temporary failure in name resolution|name or service not known|"
+    r"rate limit|Network is unreachable|no such host|unable to access 'https?://|"
+    r"Permission denied \(publickey|authentication (?:failed|required)|"
+    r"(?:connection|read|operation|request) timed out)", re.IGNORECASE)
+
+
+def remote_error(error: str) -> bool:
+    """Does a failure's error line report a remote state (a registry's 404, a timeout, a
+    refused credential)? Then a fix other than an edit of the project is the remote's."""
+    return bool(_REMOTE_ERROR.search(error or ""))
 
 
 def user_acted(text: str, shipping: bool = True) -> bool:

@@ -45,7 +45,8 @@ from claimgraph.capture.events import Event
 from claimgraph.capture.extract.code import is_test_file
 from claimgraph.capture.extract.commands import kind_of as command_kind
 from claimgraph.capture.extract.gates import added_lines, describe_edits
-from claimgraph.capture.extract.held import acted_between, changed_outside, outside_change
+from claimgraph.capture.extract.held import (
+    acted_between, changed_outside, outside_change, remote_error)
 from claimgraph.capture.extract.session import (
     FAILED, OK, UNKNOWN, SessionView, candidate, exit_code, short_quote, transcript_evidence)
 from claimgraph.capture.extract.shell import (
@@ -496,6 +497,8 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
     if any(cwd and view.own(cwd) is None
            for cwd in (failure.invocation.cwd, fixed.invocation.cwd)):
         return None  # run in another project (a sibling checkout): not this one's lesson
+    if not window.edits and remote_error(window.error[0]):
+        return None  # a remote's answer (a 404, a timeout) changed: no command here fixed it
     files = [cited for _, cited, _ in window.edits if not is_test_file(cited)]
     if window.edits and (not files or all(path in created or path in window.touched
                                           for path in files)):
