@@ -97,7 +97,6 @@ def test_a_project_command_in_between_is_the_fix():
     "brew install postgresql",
     "npm install -g shop-cli",  # a global install
     "docker restart shop-db",  # a container outside the project
-    "tmux send-keys -t worker:0 Enter",  # another terminal
     "gh secret set API_TOKEN",  # the repository's host
     "curl -X POST https://api.example.com/reset",  # a remote service
 ])

@@ -7,12 +7,13 @@ can lie, in three general ways this module answers for all of them:
 
 - **The change was not the project's.** A command against a cluster, a cloud or another
   machine (``kubectl apply``, ``aws …``, ``ssh host …``), one that changed a package
-  registry (``npm publish``, ``docker push``, ``git push``), the machine itself (``brew
-  install``, ``sudo …``, a global install, ``systemctl restart``), a container or a terminal
-  outside the project (``docker restart db``, ``tmux send-keys``): whatever made the next run
-  pass, the next session cannot repeat it as a lesson about the project, and a later result
-  often shows it did not hold. A command that only asks (``npm view``, ``kubectl get``,
-  ``--version``) changed nothing: if the run passed after it, something else fixed it. An
+  registry or the repository's host (``npm publish``, ``docker push``, ``gh secret set``),
+  the machine itself (``brew install``, ``sudo …``, a global install, ``systemctl
+  restart``), a container outside the project (``docker restart db``): whatever made the
+  next run pass, the next session cannot repeat it as a lesson about the project, and a
+  later result often shows it did not hold. A command that only asks (``npm view``,
+  ``kubectl get``, ``--version``) changed nothing: it is never the fix, nor a reason to doubt
+  one; nor is ``git push`` (it ships the project's commits: how a CI fix arrives). An
   edit of a file outside the project (a home config, ``node_modules/``, site-packages) is
   the same: not the project's fix. Scratch files (``/tmp``) change nothing a command reads.
   And a failure whose error reports a remote's state (a registry's ``404 Not Found``, a
@@ -47,12 +48,13 @@ _REMOTE = frozenset({
     "aws", "gcloud", "gsutil", "az", "doctl", "flyctl", "fly", "heroku", "vercel", "netlify",
     "wrangler", "firebase", "railway"})
 #: Programs that change the machine, not the project: system package managers, services,
-#: toolchain managers, terminals the agent drives.
+#: toolchain managers. (Not a terminal multiplexer: ``tmux send-keys`` may drive the
+#: project's own workers, and submitting what they were sent can be the lesson.)
 _MACHINE = frozenset({
     "apt", "apt-get", "aptitude", "brew", "yum", "dnf", "pacman", "apk", "zypper", "port",
     "choco", "winget", "scoop", "snap", "flatpak", "systemctl", "service", "launchctl",
     "pipx", "sysctl", "defaults", "xcode-select", "softwareupdate", "update-alternatives",
-    "rustup", "tmux", "screen", "sudo", "doas"})
+    "rustup", "sudo", "doas"})
 #: (program, verb) pairs that change a registry, a remote or remote infrastructure.
 _PUBLISHES = frozenset({
     ("npm", "publish"), ("npm", "unpublish"), ("npm", "deprecate"), ("npm", "dist-tag"),
