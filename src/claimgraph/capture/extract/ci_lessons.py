@@ -141,7 +141,7 @@ def _proved(view: SessionView, logs: list[tuple[int, list[StepFailure]]]
         result = view.results.get(call.call_id or "")
         if result is None or view.outcome(call) != OK:
             continue
-        if remote_change(view, call):
+        if pending and remote_change(view, call):
             for item in pending:
                 item.outside = True
         for op in file_ops(view, call):

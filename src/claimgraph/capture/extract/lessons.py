@@ -460,7 +460,7 @@ def _note_changes(view: SessionView, call: Event, verdict: str, run: _Run | None
     outside the project (``held``) marks them all: whatever fixed them is not the project's."""
     if verdict == FAILED:
         return
-    if changed_outside(view, call):
+    if windows and changed_outside(view, call):
         for window in windows.values():
             window.outside = True
     for op in file_ops(view, call):
