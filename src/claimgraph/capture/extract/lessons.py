@@ -464,12 +464,14 @@ def _note_changes(view: SessionView, call: Event, verdict: str, run: _Run | None
         for window in windows.values():
             window.outside = True
     for op in file_ops(view, call):
-        if op.kind == "delete" or view.own(op.path) is None:
-            continue  # outside the project: marked above, or scratch that nothing reads
+        if op.kind == "delete":
+            continue
         cited = view.relative(op.path) or posixpath.basename(op.path)
         touched.add(cited)
         if op.kind == "write":
             created.update((posixpath.basename(op.path), cited))
+        if view.own(op.path) is None:
+            continue  # outside the project: marked above, or scratch that nothing reads
         for window in windows.values():
             window.edits.append((call, cited, added_lines(op)))
     command = command_text(call)
