@@ -345,7 +345,7 @@ def test_a_later_failure_that_only_lists_the_name_among_passed_tests_leaves_it()
     ("cargo install ripgrep", "machine"), ("pip install --user httpx", "machine"),
     ("twine upload dist/*", "registry"), ("git push origin main", "ships"),
     ("gh pr create --fill", "ships"), ("rsync -a dist/ web:/srv/www", "remote"),
-    ("rsync -a dist/ build/", None),
+    ("rsync -a dist/ build/", None), ("npm audit", "asks"), ("npm audit fix", None),
 ])
 def test_what_a_command_between_failure_and_success_can_be(command: str, kind: str | None):
     assert outside_change(tuple(command.split())) == kind

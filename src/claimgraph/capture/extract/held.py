@@ -91,6 +91,8 @@ _ASKS = frozenset({
     "outdated", "why", "explain", "version", "help", "doctor", "whoami", "ping", "inspect",
     "history", "top", "ps", "events", "tree", "audit", "query", "check-config", "env",
     "config", "wait"})
+#: An asking verb followed by one that acts (``npm audit fix``, ``poetry env use 3.12``).
+_ACTS_AFTER_ALL = frozenset({("audit", "fix"), ("env", "use"), ("env", "remove")})
 #: A config verb that writes (``npm config set``): the user's settings, not the project's.
 _CONFIG_WRITES = frozenset({"set", "delete", "edit", "rm", "unset"})
 _ASKING_FLAGS = frozenset({"--version", "-V", "--help", "-h", "version", "help"})
@@ -126,7 +128,8 @@ def outside_change(argv: tuple[str, ...]) -> str | None:
         return "ships"
     if verb == "config" and _CONFIG_WRITES & set(names[2:3]):
         return "machine"
-    if verb in _ASKS or _ASKING_FLAGS & set(words[1:2]):
+    if (verb in _ASKS and (verb, *names[2:3]) not in _ACTS_AFTER_ALL) \
+            or _ASKING_FLAGS & set(words[1:2]):
         return "asks"
     if program in _REMOTE or (program == "rsync" and any(
             _REMOTE_PATH.match(word) for word in names[1:])):
