@@ -27,6 +27,7 @@ from typing import Any, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.extract.held import acted_between, remote_change
 from claimgraph.capture.extract.lessons import first_error_text
 from claimgraph.capture.extract.session import (
     OK, SessionView, candidate, short_quote, transcript_evidence)
@@ -63,6 +64,9 @@ class _Open:
     seen: Event
     edits: list[str] = field(default_factory=list)
     commit: str | None = None
+    #: A remote setting, a registry or a container changed since (``held``): a CI run reads
+    #: those too, so the commit may not be what fixed it.
+    outside: bool = False
 
 
 def failed_steps(log: str) -> list[StepFailure]:
@@ -112,6 +116,20 @@ def got_past(failure: StepFailure, later_log: str | None, ticked: set[str]) -> b
 
 
 def ci_lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    """CI lessons the end of the session agrees with: a later run's failed log showing the
+    same step fail with the same error says the fix did not hold (the first pass was luck, a
+    retry, or the fix was undone)."""
+    logs: list[tuple[int, list[StepFailure]]] = []
+    proved = list(_proved(view, logs))
+    for lesson, failure, line in proved:
+        if not any(seen > line and failure in failures for seen, failures in logs):
+            yield lesson
+
+
+def _proved(view: SessionView, logs: list[tuple[int, list[StepFailure]]]
+            ) -> Iterator[tuple[dict[str, Any], StepFailure, int]]:
+    """(lesson, the failure it fixed, the line of its proof) for each failure a later run got
+    past; every failed log read is added to ``logs``."""
     if not view.project:
         return
     pending: list[_Open] = []
@@ -120,6 +138,9 @@ def ci_lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         result = view.results.get(call.call_id or "")
         if result is None or view.outcome(call) != OK:
             continue
+        if pending and remote_change(view, call):
+            for item in pending:
+                item.outside = True
         for op in file_ops(view, call):
             cited = view.relative(op.path)
             for item in pending:
@@ -145,10 +166,14 @@ def ci_lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                 continue
             if got_past(item.failure, log, ticked):
                 pending.remove(item)
-                yield _candidate(view, item, call)
+                if not item.outside and not acted_between(view, item.seen.line, call.line,
+                                                          shipping=False):
+                    yield _candidate(view, item, call), item.failure, call.line
             elif log is not None and item.failure in failed_steps(log):
                 pending.remove(item)  # the next run failed the same way: not proved
-        for failure in failed_steps(log) if log else []:
+        failures = failed_steps(log) if log else []
+        logs.append((call.line, failures))
+        for failure in failures:
             pending.append(_Open(failure, run_id, call))
 
 

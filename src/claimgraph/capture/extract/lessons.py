@@ -26,6 +26,11 @@ tests on purpose),
 and a check aimed at a file this session wrote from scratch (work in progress on its way to
 done). No fact is read from assistant text, which is what keeps a
 hypothesis the assistant stated and later refuted out of memory.
+
+A lesson must also hold to the end of the session (``held``): not when the same command fails
+again later with the same error, when something outside the project changed in between (a
+cluster, a registry, the machine, a file outside the root) or the failure ran in another
+checkout, nor when the person said they acted themselves before the success.
 """
 
 from __future__ import annotations
@@ -40,6 +45,8 @@ from claimgraph.capture.events import Event
 from claimgraph.capture.extract.code import is_test_file
 from claimgraph.capture.extract.commands import kind_of as command_kind
 from claimgraph.capture.extract.gates import added_lines, describe_edits
+from claimgraph.capture.extract.held import (
+    acted_between, changed_outside, outside_change, remote_error)
 from claimgraph.capture.extract.session import (
     FAILED, OK, UNKNOWN, SessionView, candidate, exit_code, short_quote, transcript_evidence)
 from claimgraph.capture.extract.shell import (
@@ -131,11 +138,47 @@ class _Window:
     touched: frozenset[str] = frozenset()
     edits: list[tuple[Event, str, list[str]]] = field(default_factory=list)
     commands: list[str] = field(default_factory=list)
+    #: A change outside the project happened since (``held``): no lesson can name the fix.
+    outside: bool = False
+
+
+@dataclass(frozen=True)
+class _Taught:
+    """A lesson with what it takes to hold it against the rest of the session."""
+
+    lesson: dict[str, Any]
+    key: tuple[str, ...]
+    error: tuple[str, int]
+    proved_at: int
 
 
 def lessons_of(view: SessionView) -> list[dict[str, Any]]:
     """The session's lessons, computed once per view (other rules ask which names they name)."""
     return view.remembered("lessons", lambda v: list(lesson_candidates(v)))
+
+
+def _held_lessons(view: SessionView) -> Iterator[dict[str, Any]]:
+    """The lessons the end of the session agrees with: the same command failing again later
+    with the same error says the success was luck or the fix was undone -- whatever the
+    pair showed, the session ended without it holding, so nothing is learnt."""
+    failures: list[_Run] = []
+    taught = list(_lessons(view, failures))
+    for item in taught:
+        if not any(_fails_again(view, item, run) for run in failures
+                   if run.order > item.proved_at):
+            yield item.lesson
+
+
+def _fails_again(view: SessionView, item: _Taught, run: _Run) -> bool:
+    """``run`` is the lesson's command (or, for a module not found, its program aimed
+    elsewhere) failing with the lesson's error: its output still shows it, or its most
+    telling line is the same."""
+    error, tier = item.error
+    if run.key != item.key and not (run.key[0] == item.key[0] and _MISSING_MODULE.search(error)):
+        return False
+    if error and tier <= _TELLING and _flat(error.rstrip("…")) in _shown_by(view, run):
+        return True
+    return first_error_line(view, run.call)[0] == error
 
 
 def lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
@@ -145,7 +188,7 @@ def lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     differ only in naming the failed command's own file (two scripts with CRLF line endings,
     each converted)."""
     groups: dict[str, list[dict[str, Any]]] = {}
-    for lesson in _lessons(view):
+    for lesson in _held_lessons(view):
         text = lesson["object"]
         cut = text.find("` failed")
         tail = text[cut + 1:] if cut > 0 else text
@@ -167,7 +210,9 @@ def _joined(same: list[dict[str, Any]]) -> dict[str, Any]:
     return {**first, "object": shown + tail, "evidence": evidence}
 
 
-def _lessons(view: SessionView) -> Iterator[dict[str, Any]]:
+def _lessons(view: SessionView, failures: list[_Run]) -> Iterator[_Taught]:
+    """Each lesson as its pair shows it; every failed run is added to ``failures`` for the
+    end-of-session check (``_held_lessons``)."""
     if not view.project:
         return
     open_failures: dict[tuple[str, ...], _Window] = {}
@@ -184,6 +229,8 @@ def _lessons(view: SessionView) -> Iterator[dict[str, Any]]:
                 yield chained[1]
                 continue
         _note_changes(view, call, verdict, run, open_failures, created, touched)
+        if run is not None and verdict == FAILED:
+            failures.append(run)
         if run is None or run.key in taught:
             continue
         if verdict == FAILED and _fixable(view, call, run):
@@ -216,10 +263,11 @@ def _refuted(window: _Window, now: str) -> None:
     if window.error[0] and window.error[1] <= _TELLING and _still_shows(window, now):
         window.edits.clear()
         window.commands.clear()
+        window.outside = False
 
 
 def _fixed_in_line(view: SessionView, order: int, call: Event,
-                   windows: dict[tuple[str, ...], _Window]) -> tuple[_Run, dict[str, Any]] | None:
+                   windows: dict[tuple[str, ...], _Window]) -> tuple[_Run, _Taught] | None:
     """A failed command run again at the end of one line, after the commands that fix it
     (``pip install click && python -m app config``), and the line worked: those commands are
     the fix, in the very call that proved it. Without this, the fix's call is no run of the
@@ -242,8 +290,9 @@ def _fixed_in_line(view: SessionView, order: int, call: Event,
             continue
         before = same_command_key(invocation.argv)
         kind = command_kind(invocation.argv)
-        if before is None or before in windows or (kind is not None and kind[0] in _CHECKS):
-            return None
+        if before is None or before in windows or (kind is not None and kind[0] in _CHECKS) \
+                or outside_change(invocation.argv) is not None or invocation.piped:
+            return None  # a piped fix's status is its filter's: the line says nothing of it
         fixes.append(shown_command(invocation.argv, view.root))
     if not fixes:
         return None
@@ -255,7 +304,7 @@ def _fixed_in_line(view: SessionView, order: int, call: Event,
 
 
 def _got_past(view: SessionView, run: _Run,
-              windows: dict[tuple[str, ...], _Window]) -> dict[str, Any] | None:
+              windows: dict[tuple[str, ...], _Window]) -> _Taught | None:
     """A command that ran between a failure and the same command failing again, when the
     second failure no longer shows the first one's error: the run got past it, so that
     command fixed it ("No module named pytest", then ``pip install -r requirements-dev.txt``,
@@ -280,7 +329,7 @@ def _got_past(view: SessionView, run: _Run,
 
 
 def _without_prefix(view: SessionView, run: _Run,
-                    windows: dict[tuple[str, ...], _Window]) -> dict[str, Any] | None:
+                    windows: dict[tuple[str, ...], _Window]) -> _Taught | None:
     """The failed command run again at once without the words in front of it (``wrap bun run
     test`` failed "unrecognized subcommand 'bun'", then ``bun run test`` ran): what was in
     front broke it. Only with nothing changed in between, only for a named error, and only
@@ -311,7 +360,7 @@ def _still_shows(window: _Window, now: str) -> bool:
 
 
 def _closed(view: SessionView, windows: dict[tuple[str, ...], _Window], key: tuple[str, ...],
-            run: _Run) -> dict[str, Any] | None:
+            run: _Run) -> _Taught | None:
     """The window at ``key`` closed by ``run``: taken out of the open ones, its lesson made."""
     window = windows.pop(key)
     return _lesson(view, window, run, set())
@@ -409,9 +458,13 @@ def _program_missing(argv: tuple[str, ...], text: str, code: int | None) -> bool
 def _note_changes(view: SessionView, call: Event, verdict: str, run: _Run | None,
                   windows: dict[tuple[str, ...], _Window], created: set[str],
                   touched: set[str]) -> None:
-    """Record an edit or a state-changing command in every open failure's window."""
+    """Record an edit or a state-changing command in every open failure's window; a change
+    outside the project (``held``) marks them all: whatever fixed them is not the project's."""
     if verdict == FAILED:
         return
+    if windows and changed_outside(view, call):
+        for window in windows.values():
+            window.outside = True
     for op in file_ops(view, call):
         if op.kind == "delete":
             continue
@@ -419,6 +472,8 @@ def _note_changes(view: SessionView, call: Event, verdict: str, run: _Run | None
         touched.add(cited)
         if op.kind == "write":
             created.update((posixpath.basename(op.path), cited))
+        if view.own(op.path) is None:
+            continue  # outside the project: marked above, or scratch that nothing reads
         for window in windows.values():
             window.edits.append((call, cited, added_lines(op)))
     command = command_text(call)
@@ -434,12 +489,20 @@ def _may_change_state(run: _Run, windows: dict[tuple[str, ...], _Window]) -> boo
     a lint only reports), and not a command that was failing itself (its passing is a sign
     of the fix, not the fix)."""
     found = command_kind(run.invocation.argv)
-    return run.key not in windows and (found is None or found[0] not in _CHECKS)
+    return run.key not in windows and (found is None or found[0] not in _CHECKS) \
+        and outside_change(run.invocation.argv) is None
 
 
 def _lesson(view: SessionView, window: _Window, fixed: _Run,
-            created: set[str]) -> dict[str, Any] | None:
+            created: set[str]) -> _Taught | None:
     failure = window.failure
+    if window.outside or acted_between(view, failure.call.line, fixed.call.line):
+        return None  # changed outside the project, or by the person: not the project's fix
+    if any(cwd and view.own(cwd) is None
+           for cwd in (failure.invocation.cwd, fixed.invocation.cwd)):
+        return None  # run in another project (a sibling checkout): not this one's lesson
+    if not window.edits and remote_error(window.error[0]):
+        return None  # a remote's answer (a 404, a timeout) changed: no command here fixed it
     files = [cited for _, cited, _ in window.edits if not is_test_file(cited)]
     if window.edits and (not files or all(path in created or path in window.touched
                                           for path in files)):
@@ -478,9 +541,10 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
         return None
     evidence = [transcript_evidence(failure.call.line, command_text(failure.call) or shown),
                 transcript_evidence(fixed.call.line, command_text(fixed.call) or shown)]
-    return candidate("lessons", view.project or "", "core/failure-mode", text,
-                     evidence=evidence, object_kind="literal",
-                     subject_type="project", at=fixed.call.timestamp)
+    lesson = candidate("lessons", view.project or "", "core/failure-mode", text,
+                       evidence=evidence, object_kind="literal",
+                       subject_type="project", at=fixed.call.timestamp)
+    return _Taught(lesson, failure.key, window.error, fixed.order)
 
 
 def _added_settings(failure: _Run, fixed: _Run) -> list[str]:
@@ -552,7 +616,8 @@ def first_error_line(view: SessionView, call: Event) -> tuple[str, int]:
     if found:
         return found
     code = exit_code(result) if result else None
-    return (f"exit code {code}" if code is not None else ""), len(_ERROR_SHAPES)
+    # a zero status is a pipe's filter's (``cmd | tee log``): it names nothing about cmd
+    return (f"exit code {code}" if code else ""), len(_ERROR_SHAPES)
 
 
 def first_error_text(text: str) -> str:

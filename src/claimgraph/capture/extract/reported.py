@@ -45,10 +45,11 @@ from claimgraph.capture.events import Event
 from claimgraph.capture.extract.code import is_test_file
 from claimgraph.capture.extract.commands import kind_of as command_kind
 from claimgraph.capture.extract.gates import added_lines, describe_edits
-from claimgraph.capture.extract.lessons import shown_command, telling_line
+from claimgraph.capture.extract.held import acted_between, changed_outside, user_changed
+from claimgraph.capture.extract.lessons import run_verdict, shown_command, telling_line
 from claimgraph.capture.extract.prose import split_paste
 from claimgraph.capture.extract.session import (
-    OK, SessionView, candidate, short_quote, transcript_evidence)
+    FAILED, OK, SessionView, candidate, short_quote, transcript_evidence)
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations
 from claimgraph.capture.extract.writes import file_ops
 
@@ -119,10 +120,31 @@ class _Report:
     created: set[str] = field(default_factory=set)
     #: A check the session ran that passed after the last edit.
     passed_since_edit: bool = False
+    #: A change outside the project since the report (``held``): not the project's fix.
+    outside: bool = False
 
 
 def reported_lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
-    """Lessons from failures the user pasted (module docstring)."""
+    """Lessons from failures the user pasted (module docstring) that the end of the session
+    agrees with: the same error showing again later -- pasted by the person, or in the
+    output of a run that failed -- says the fix did not hold, whatever the person said
+    right after it."""
+    proved = list(_proved(view))
+    if not proved:
+        return
+    later = [(event.line, event) for event in view.transcript.events
+             if event.is_human_prompt and pasted_failure(event.text) is not None]
+    later += [(call.line, view.results[call.call_id]) for call in view.calls()
+              if call.call_id in view.results and run_verdict(view, call) == FAILED]
+    for lesson, error, line in proved:
+        again = _flat(error.rstrip("…"))
+        if not any(seen > line and again in _flat(shown.text) for seen, shown in later):
+            yield lesson
+
+
+def _proved(view: SessionView) -> Iterator[tuple[dict[str, Any], str, int]]:
+    """(lesson, its error, the line of its proof) for each report the next message proved
+    fixed."""
     if not view.project:
         return
     seen: set[str] = set()
@@ -135,7 +157,7 @@ def reported_lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                 if verdict == "proved":
                     lesson = _lesson(view, open_report, event)
                     if lesson:
-                        yield lesson
+                        yield lesson, open_report.error, event.line
                     open_report = None
                 elif verdict == "refuted":
                     open_report = None
@@ -148,6 +170,8 @@ def reported_lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             continue
         if view.outcome(event) != OK:
             continue
+        if open_report is not None and changed_outside(view, event):
+            open_report.outside = True
         ops = file_ops(view, event)
         for op in ops:
             cited = view.relative(op.path)
@@ -160,7 +184,8 @@ def reported_lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                     open_report.created.add(cited)  # a new file written for the fix
                 open_report.edits.append((event, cited, added_lines(op)))
                 open_report.passed_since_edit = False
-        if open_report is not None and open_report.edits and not ops and _is_check(event):
+        if open_report is not None and open_report.edits and not ops and _is_check(event) \
+                and run_verdict(view, event) == OK:  # a pipe's exit 0 is its filter's
             open_report.passed_since_edit = True
 
 
@@ -258,6 +283,9 @@ def _is_check(call: Event) -> bool:
 
 
 def _lesson(view: SessionView, report: _Report, proof: Event) -> dict[str, Any] | None:
+    if report.outside or user_changed(proof.text[:_OPENING]) \
+            or acted_between(view, report.event.line, proof.line):
+        return None  # changed outside the project or by the person: not the session's fix
     edits = [(call, cited, added) for call, cited, added in report.edits
              if not is_test_file(cited)]
     if all(cited in report.created for _, cited, _ in edits):

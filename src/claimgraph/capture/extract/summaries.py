@@ -56,6 +56,7 @@ from typing import Any, Iterator, Sequence
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.extract.held import acted_between, changed_outside_between
 from claimgraph.capture.extract.lessons import run_verdict, same_command_key
 from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, failed_results, transcript_evidence)
@@ -367,18 +368,49 @@ def fix_held(view: SessionView, problem: str, fix: str, before: int) -> bool:
     command pass: the agent's diagnosis ("import the modules before patching") that the
     next failure refuted, while the real fix was an install. A failure no command run showed
     (an edit refused, a tool's own error) is not judged here; a command never run again
-    after its failure proves no fix either."""
+    after its failure proves no fix either. Nor does a fix that did not hold to the end: a
+    run after the account showing the problem again, the person acting themselves before
+    the run passed ("I restarted it, try again"), or a change outside the project meanwhile
+    (``held``)."""
     runs = _program_runs(view)
-    for index, (line, program, verdict, output, _) in enumerate(runs):
-        if line >= before or verdict != FAILED or not corroborated(problem, [output]):
-            continue
+    shown = [index for index, (line, _, verdict, output, _) in enumerate(runs)
+             if verdict == FAILED and corroborated(problem, [output])]
+    if any(runs[index][0] > before and _fails_on(view, problem, runs[index][4])
+           for index in shown):
+        return False  # the problem failed again after the account: the fix did not hold
+    shown = [index for index in shown if runs[index][0] < before]
+    for index in shown:
+        line, program = runs[index][0], runs[index][1]
         later = next((run for run in runs[index + 1:] if run[1] == program), None)
         if later is None or later[2] != OK:
             return False
+        if acted_between(view, line, later[0]) \
+                or changed_outside_between(view, line, later[0]):
+            return False  # the person, or a change outside the project, may have fixed it
         commands = _commands_only(view, line, later[4])
         if commands is not None and not _content(fix) & _content(" ".join(commands)):
             return False
     return True
+
+
+#: A line of output that reports a failure, not one that lists a test that passed.
+_FAILING_LINE = lazy_regex(r"\b(?:FAILED|FAIL|ERROR|[Ee]rror|[A-Z]\w*(?:Error|Exception)|"
+                           r"[Ff]ailed|panicked|fatal)\b")
+
+
+def _fails_on(view: SessionView, problem: str, call: Event) -> bool:
+    """Does a failed run's output report a failure on the problem's own names (a line that
+    says it failed and holds one of its code spans or naming tokens)? Looser ties -- two
+    plain words anywhere, a name in a list of passed tests -- are no proof the same problem
+    came back."""
+    result = view.results.get(call.call_id or "")
+    terms = [span.lower() for span in _CODE_SPAN.findall(problem)] + \
+        [token.lower().strip(".:") for token in _NAMING.findall(problem)
+         if len(token.strip(".:")) >= 4]
+    if result is None or not terms:
+        return False
+    return any(_FAILING_LINE.search(line) and any(term in line.lower() for term in terms)
+               for line in result.text.splitlines())
 
 
 def _commands_only(view: SessionView, after: int, passed: Event) -> list[str] | None:
