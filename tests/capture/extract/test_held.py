@@ -63,6 +63,23 @@ def test_a_lesson_with_a_bare_exit_status_is_taken_back_by_a_later_bare_failure(
     assert _lessons(session(True)) == []
 
 
+def test_the_failing_form_failing_again_confirms_a_working_form_lesson():
+    """"Fails when run from the root; run it from sub/": running it from the root again and
+    failing the same way is one more proof, not a refutation (a fix-by-edit lesson is the
+    one a later failure takes back)."""
+    error = "go: cannot find main module, but found .git/config in /repo"
+
+    def session(again: bool) -> Session:
+        s = Session()
+        s.bash("go build -o app .", error=True, output=error, exit_code=1)
+        s.bash(f"cd {ROOT}/cmd && go build -o app .", output="")
+        if again:
+            s.bash("go build -o app .", error=True, output=error, exit_code=1)
+        return s
+    assert _lessons(session(False)) == _lessons(session(True)) != []
+    assert "run it from cmd/" in _lessons(session(True))[0]
+
+
 def test_a_missing_module_coming_back_for_the_same_program_elsewhere_takes_it_back():
     session = Session()
     session.bash("pytest tests/", error=True, output=MISSING, exit_code=2)

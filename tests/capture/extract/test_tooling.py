@@ -196,6 +196,8 @@ def test_a_run_filtered_to_some_tests_is_remembered_as_the_plain_run():
     assert command_form(("pnpm", "test", "--", "--grep", "Cart|Checkout")) == \
         "pnpm test"
     assert command_form(("go", "test", "./...", "-run", "TestParse")) == "go test ./..."
+    # a pattern under one folder picks packages, as a file picks tests: not how it is run
+    assert command_form(("go", "test", "./pkg/store/...")) == "go test"
     assert command_form(("npx", "jest", "-t", "renders the header")) == "npx jest"
 
 

@@ -150,6 +150,9 @@ class _Taught:
     key: tuple[str, ...]
     error: tuple[str, int]
     proved_at: int
+    #: The pair named a fix (edits or a command). A working-form lesson ("X fails with E when
+    #: run from the root; run it from sub/") names none: X failing again with E confirms it.
+    fixed: bool = True
 
 
 def lessons_of(view: SessionView) -> list[dict[str, Any]]:
@@ -160,12 +163,15 @@ def lessons_of(view: SessionView) -> list[dict[str, Any]]:
 def _held_lessons(view: SessionView) -> Iterator[dict[str, Any]]:
     """The lessons the end of the session agrees with: the same command failing again later
     with the same error says the success was luck or the fix was undone -- whatever the
-    pair showed, the session ended without it holding, so nothing is learnt."""
+    pair showed, the session ended without it holding, so nothing is learnt. Only for a
+    lesson that names a fix: one that says how the command must be run instead (another
+    folder, other arguments, a setting in front) is a claim that the failing form fails, and
+    that form failing again with the same error is one more proof of it."""
     failures: list[_Run] = []
     taught = list(_lessons(view, failures))
     for item in taught:
-        if not any(_fails_again(view, item, run) for run in failures
-                   if run.order > item.proved_at):
+        if not item.fixed or not any(_fails_again(view, item, run) for run in failures
+                                     if run.order > item.proved_at):
             yield item.lesson
 
 
@@ -544,7 +550,8 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
     lesson = candidate("lessons", view.project or "", "core/failure-mode", text,
                        evidence=evidence, object_kind="literal",
                        subject_type="project", at=fixed.call.timestamp)
-    return _Taught(lesson, failure.key, window.error, fixed.order)
+    return _Taught(lesson, failure.key, window.error, fixed.order,
+                   fixed=bool(window.edits or window.commands))
 
 
 def _added_settings(failure: _Run, fixed: _Run) -> list[str]:

@@ -167,7 +167,8 @@ def command_form(argv: tuple[str, ...]) -> str:
         if flag in _REPORTING_FLAGS or flag in _TAKES_VALUE:
             skip = flag in _TAKES_VALUE and "=" not in word
             continue
-        aimed = (index > key_end or _is_target(word)) and not word.endswith("/...")
+        # ``./...`` is every package of the module; ``./internal/x/...`` picks some of them
+        aimed = (index > key_end or _is_target(word)) and word != "./..."
         if index and not word.startswith("-") and aimed and not _follows_flag(argv, index):
             if words and _is_flag(words[-1]) and words[-1] == argv[index - 1]:
                 words.pop()  # its value is left out: a flag cut from it would be half a command
