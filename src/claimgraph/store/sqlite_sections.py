@@ -20,6 +20,7 @@ from claimgraph.logic.briefing_sections import Narrowing
 from claimgraph.logic.confidence import CONFIDENCE_FLOOR
 from claimgraph.logic.model import FORGOTTEN, SUPERSESSION_KINDS, SUSPECT_VERDICTS
 from claimgraph.logic.timeutil import DAY_MS
+from claimgraph.store.sql_dialect import held_candidates as held_sql
 from claimgraph.store.sql_dialect import (
     narrowed, ranked_section, section_case, sql_names, time_travel)
 
@@ -159,3 +160,14 @@ def json_list(values: Sequence[str]) -> str:
 
 valid_times, believed_at = time_travel(_IN_SCOPES, _BELIEVED, _USEFUL_ORDER, ":{}",
                                        ":since", json_list)
+
+
+def held_candidates(scopes: Sequence[str] | None) -> tuple[str, dict[str, Any]]:
+    """``Store.held_candidate_ids``: ``sql_dialect.held_candidates`` with SQLite's ``lower``
+    (ASCII only, without the ICU extension) and ``instr``."""
+    params: dict[str, Any] = {}
+    in_scopes = None
+    if scopes is not None:
+        params["scopes"] = json.dumps(sorted(set(scopes)))
+        in_scopes = _IN_SCOPES
+    return held_sql("lower({})", "instr({1}, {0}) > 0", in_scopes), params
