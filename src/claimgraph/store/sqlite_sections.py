@@ -148,7 +148,12 @@ _USEFUL_ORDER = ("(f.epistemic <> 'commitment'), -(" + _EFFECTIVE.replace("p.sou
                  .replace(":now", ":at") + "), -coalesce(nullif(f.last_reinforced_at, 0),"
                  " nullif(f.recorded_at, 0), 0), f.id")
 _IN_SCOPES = "f.scope IN (SELECT value FROM json_each(:scopes))"
-_BELIEVED = (f"{_IN_SCOPES} AND f.t_valid <= :at AND (f.t_invalid IS NULL OR f.t_invalid > :at)"
+#: Believed at ``:at`` in the scopes. The unary ``+`` keeps the planner off the validity
+#: index (``facts_valid_recorded``): through it, "t_invalid IS NULL OR t_invalid > :at" is
+#: every live fact of the whole store (an OR of two index ranges, 100,000 rows at 100,000
+#: facts, 0.2 s a statement), where the scope index reads only the project's and the user's.
+_BELIEVED = (f"{_IN_SCOPES} AND f.t_valid <= :at AND (+f.t_invalid IS NULL OR"
+             " +f.t_invalid > :at)"
              f" AND coalesce(f.invalidation_kind, '') <> '{FORGOTTEN}'"
              " AND f.dormant_since IS NULL")
 
