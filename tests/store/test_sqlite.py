@@ -472,6 +472,29 @@ def test_a_projects_facts_and_decays_candidates_are_read_through_an_index():
     assert "facts_valid_recorded (t_invalid=? AND recorded_at<?)" in _plan(store, sql, params)
 
 
+def test_time_travel_reads_the_projects_facts_not_every_live_fact():
+    """What was believed at an instant (the viewer's time travel) walks the scopes' facts
+    through the scope index; through the validity index it walked every live fact of the
+    store (100,000 at 100,000 facts over 50 projects, for a project of 2,000)."""
+    from claimgraph.store import sqlite_sections
+    store = SqliteStore(":memory:")
+    statements, params = sqlite_sections.believed_at(["p1", "user"], 5_000, 4_000, 200, 30.0)
+    for sql in statements:
+        plan = _plan(store, sql, params)
+        assert "USING INDEX facts_scope (scope=?" in plan, plan
+        assert "facts_valid_recorded" not in plan, plan
+
+
+def test_the_held_candidates_are_one_pass_over_the_live_facts():
+    """The review's held candidates make each fact's words once (a materialized pass), not
+    once per word looked for, and a project's through the scope index."""
+    from claimgraph.store import sqlite_sections
+    store = SqliteStore(":memory:")
+    sql, params = sqlite_sections.held_candidates(["p1"])
+    plan = _plan(store, sql, params)
+    assert "MATERIALIZE shown" in plan and "USING INDEX facts_scope (scope=?" in plan, plan
+
+
 def test_the_audits_cited_facts_and_the_dormant_ids_are_read_through_their_indexes():
     """The audit reads only facts that cite something; the dormant list sorts its few ids
     instead of walking every fact's id in order."""

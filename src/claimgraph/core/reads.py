@@ -385,13 +385,15 @@ def _read_whole(sh: Shell, ranked: list[dict[str, Any]],
 
 
 def conflicts(sh: Shell, at: int | None = None, with_suspects: bool = True,
-              scopes: Collection[str] | None = None) -> dict[str, Any]:
+              scopes: Collection[str] | None = None,
+              held_among: Collection[str] | None = None) -> dict[str, Any]:
     """Open conflict pairs: both sides still valid. Links live on the newer fact. With
     ``scopes``, only the pairs with a side in one of them.
 
     Also lists the suspect claims (the audit found their cited evidence unsupported or the file
     missing), which want the same human review: ``suspect``, see ``suspects`` (left out, as
-    an empty list, when only the pairs are wanted).
+    an empty list, when only the pairs are wanted), and the facts held for review (``held``;
+    ``held_among`` as there).
     """
     from claimgraph.logic.conflicts import open_conflicts  # not loaded by `facts`, `search`
     at = sh.now() if at is None else at
@@ -402,20 +404,33 @@ def conflicts(sh: Shell, at: int | None = None, with_suspects: bool = True,
              if scopes is None
              or {p["fact"].get("scope"), p["candidate"].get("scope")} & set(scopes)]
     found = suspects(sh, at, scopes)["suspect"] if with_suspects else []
-    waiting = held(sh, at, scopes) if with_suspects else []
+    waiting = held(sh, at, scopes, held_among) if with_suspects else []
     return {"open": len(pairs), "conflicts": pairs, "suspect": found, "held": waiting}
 
 
-def held(sh: Shell, at: int | None = None,
-         scopes: Collection[str] | None = None) -> list[dict[str, Any]]:
+def held(sh: Shell, at: int | None = None, scopes: Collection[str] | None = None,
+         among: Collection[str] | None = None) -> list[dict[str, Any]]:
     """Valid facts held for review instead of shown (``logic.safe_render.fact_held``: an
-    instruction to run remote code or send credentials), each with why; oldest first. A full
-    scan of the valid facts (of ``scopes`` when given): review is asked for, never hot."""
+    instruction to run remote code or send credentials), each with why; oldest first.
+
+    Only facts that may be held are read and judged: ``among`` (ids that include every held
+    live fact: the viewer keeps them, write by write), else those the store finds in SQL
+    (``HeldCandidates``: their words, ``logic.safe_render.may_be_held``), else (a store
+    without that read) every live fact of ``scopes``."""
     from claimgraph.logic.safe_render import fact_held
+    from claimgraph.store.fast_paths import HeldCandidates
     at = sh.now() if at is None else at
+    wanted = None if scopes is None else sorted(scopes)
+    if among is None and isinstance(sh.store, HeldCandidates):
+        among = sh.store.held_candidate_ids(wanted)
+    if among is None:
+        live = sh.store.select_facts(valid_cheap=True, scopes=wanted)
+    else:
+        inside = _scope_test(wanted)
+        live = [f for f in sh.store.get_facts_by_ids(sorted(among))
+                if f.get("t_invalid") is None and inside(f)]
     out = []
-    for fact in sh.store.select_facts(valid_cheap=True, scopes=None if scopes is None
-                                      else sorted(scopes)):
+    for fact in live:
         reason = fact_held(fact)
         if reason and R.fact_valid_at(fact, at):
             out.append({"fact": with_state(fact), "reason": reason})

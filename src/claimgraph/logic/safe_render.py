@@ -62,13 +62,40 @@ _NEGATED = (r"\b(?:never|don'?t|do\s+not|must\s+not|mustn'?t|avoid|no|not|withou
 #: ``_FETCH`` or ``_PS_FETCH`` word; of ``_SENDS_SECRET``, a ``_SECRET`` word (or one of the
 #: upper-case names, which these include) and a ``_SEND`` or ``_FETCH`` word. A text without
 #: them is not held, and the patterns (~4 ms to compile, on an MCP server's first search) are
-#: compiled only for a text that has them (``_patterns``).
-_FETCH_WORD = re.compile(r"curl|wget|fetch|aria2c|http|iwr|irm|invoke-webrequest"
-                         r"|invoke-restmethod|new-object|downloadstring", re.IGNORECASE)
-_SEND_WORD = re.compile(r"send|post|upload|exfiltrat|e-?mail|paste|transmit|leak|share",
-                        re.IGNORECASE)
-_SECRET_WORD = re.compile(r"token|key|secret|cred|pass|id_rsa|id_ed25519|\.env|cookie",
-                          re.IGNORECASE)
+#: compiled only for a text that has them (``_patterns``). Plain words, so a store can look
+#: for them in SQL too (``may_be_held``).
+FETCH_WORDS = ("curl", "wget", "fetch", "aria2c", "http", "iwr", "irm", "invoke-webrequest",
+               "invoke-restmethod", "new-object", "downloadstring")
+SEND_WORDS = ("send", "post", "upload", "exfiltrat", "email", "e-mail", "paste", "transmit",
+              "leak", "share")
+SECRET_WORDS = ("token", "key", "secret", "cred", "pass", "id_rsa", "id_ed25519", ".env",
+                "cookie")
+#: The characters outside ASCII that ``re.IGNORECASE`` takes for a letter of those words
+#: (dotted and dotless i, the long s, the Kelvin sign): SQL's ``lower`` folds ASCII only,
+#: so a text holding one of them is a candidate whatever its words (``may_be_held``).
+CASE_LOOKALIKES = ("\u0130", "\u0131", "\u017f", "\u212a")
+
+
+def _any_word(words: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(word) for word in words), re.IGNORECASE)
+
+
+_FETCH_WORD, _SEND_WORD, _SECRET_WORD = (_any_word(FETCH_WORDS), _any_word(SEND_WORDS),
+                                         _any_word(SECRET_WORDS))
+
+
+def may_be_held(text: str) -> bool:
+    """Whether ``held_reason`` could name a reason for a text: it holds a fetch word, or a
+    secret word and a send word, in ASCII case folding (as SQL's ``lower``), or one of the
+    ``CASE_LOOKALIKES``. True for every text ``held_reason`` holds (a test walks every code
+    point), so a store may answer "which facts could be held" in SQL, with these plain words
+    (``Store.held_candidate_ids``), and only those facts are read and judged."""
+    if any(char in text for char in CASE_LOOKALIKES):
+        return True
+    folded = "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)
+    if any(word in folded for word in FETCH_WORDS):
+        return True
+    return any(w in folded for w in SECRET_WORDS) and any(w in folded for w in SEND_WORDS)
 
 
 @functools.cache

@@ -114,6 +114,16 @@ class CurationReads(metaclass=_Offers):
         raise NotImplementedError
 
 
+class HeldCandidates(metaclass=_Offers):
+    """The live facts that may be held for review (``logic.safe_render.may_be_held``), found
+    without reading them: the review judges only those (``core.reads.held``)."""
+
+    methods = ("held_candidate_ids",)
+
+    def held_candidate_ids(self, scopes: Iterable[str] | None = None) -> set[str]:
+        raise NotImplementedError
+
+
 class FactTouches(metaclass=_Offers):
     """Which facts each write touched (format 7), and what decides how long a project's
     placement stays exact as time passes: the viewer places again only what changed."""

@@ -16,6 +16,7 @@ from claimgraph.logic.briefing_sections import Narrowing
 from claimgraph.logic.confidence import CONFIDENCE_FLOOR
 from claimgraph.logic.model import FORGOTTEN, SUPERSESSION_KINDS
 from claimgraph.logic.timeutil import DAY_MS
+from claimgraph.store.sql_dialect import held_candidates as held_sql
 from claimgraph.store.sql_dialect import narrowed, ranked_section, section_case, time_travel
 from claimgraph.store.sql_dialect import sql_names as _names
 
@@ -110,3 +111,14 @@ _BELIEVED = (f"{_IN_SCOPES} AND f.t_valid <= %(at)s AND (f.t_invalid IS NULL OR"
 #: ``sql_dialect.time_travel``: the viewer's time travel without reading the scopes' facts.
 valid_times, believed_at = time_travel(_IN_SCOPES, _BELIEVED, _USEFUL_ORDER, "%({})s",
                                        "%(since)s::bigint", list)
+
+
+def held_candidates(scopes: Sequence[str] | None) -> tuple[str, dict[str, Any]]:
+    """``Store.held_candidate_ids``: ``sql_dialect.held_candidates`` with ``translate`` (ASCII
+    case only, as the definition folds) and ``strpos``."""
+    params: dict[str, Any] = {"upper": ASCII_UPPER, "lower": ASCII_UPPER.lower()}
+    in_scopes = None
+    if scopes is not None:
+        params["scopes"] = sorted(set(scopes))
+        in_scopes = "f.scope = ANY(%(scopes)s::text[])"
+    return held_sql(_FOLD, "strpos({1}, {0}) > 0", in_scopes), params

@@ -465,6 +465,15 @@ class SqlStore(StoreDefaults):
         sql, params = self._sections().narrowed_ids(sorted(set(scopes)), narrowing)
         return {row[0] for row in self._db.rows(sql, params)}
 
+    def held_candidate_ids(self, scopes: Iterable[str] | None = None) -> set[str]:
+        """Ids of the live facts (of ``scopes``, or all) that ``logic.safe_render.fact_held``
+        may hold (``may_be_held`` over their shown words), found in SQL: the review reads
+        only these whole and judges them, instead of every live fact of the store."""
+        self._refresh()
+        sql, params = self._sections().held_candidates(
+            None if scopes is None else sorted(set(scopes)))
+        return {row[0] for row in self._db.rows(sql, params)}
+
     # --- usage -------------------------------------------------------------------------------
     def touch_mark(self) -> tuple[int, int]:
         """Where the record of touches stands now, for ``touched_since`` (the write counter,

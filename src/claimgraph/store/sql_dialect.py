@@ -594,3 +594,26 @@ def ranked_section() -> str:
             f" WHEN f.predicate IN {sql_names(compiled.STRUCTURE_PREDICATES)} THEN 'structure'"
             " ELSE 'current' END")
 
+
+
+def held_candidates(fold: str, find: str, in_scopes: str | None) -> str:
+    """The ids of the live facts (``t_invalid`` unset) whose shown words — the subject's
+    name, the predicate, the object's name and the literal — hold what
+    ``logic.safe_render.may_be_held`` looks for: the few that ``held_reason`` may hold, so a
+    review reads those whole instead of every fact. ``fold`` is the dialect's ASCII-only
+    case fold of ``{}``, ``find`` its substring test (``{0}`` in ``{1}``); ``in_scopes`` the
+    scope test, or None for every scope. The text is made once per fact (materialized)."""
+    from claimgraph.logic import safe_render as words  # only the review asks
+
+    def any_of(found: Sequence[str]) -> str:
+        return "(" + " OR ".join(find.format(f"'{w}'", "t") for w in found) + ")"
+
+    text = ("coalesce(s.name, '') || ' ' || f.predicate || ' ' || coalesce(o.name, '')"
+            " || ' ' || coalesce(f.object_lit, '')")
+    where = "f.t_invalid IS NULL" + (f" AND {in_scopes}" if in_scopes else "")
+    return (f"WITH shown AS MATERIALIZED (SELECT f.id, {fold.format(text)} AS t FROM facts f"
+            " LEFT JOIN entities s ON s.id = f.subject_id"
+            " LEFT JOIN entities o ON o.id = f.object_ref_id"
+            f" WHERE {where}) SELECT id FROM shown WHERE {any_of(words.FETCH_WORDS)}"
+            f" OR ({any_of(words.SECRET_WORDS)} AND {any_of(words.SEND_WORDS)})"
+            f" OR {any_of(words.CASE_LOOKALIKES)}")

@@ -27,6 +27,7 @@ from claimgraph.viewer import activity, overview, present, timeline
 from claimgraph.viewer.cache import PageCache
 from claimgraph.viewer.fact import fact_page
 from claimgraph.viewer.guard import Guard
+from claimgraph.viewer.held import HeldWatch
 from claimgraph.viewer.project import project
 from claimgraph.viewer.source import BadRequest, NotFound, Source
 
@@ -90,6 +91,7 @@ def create_app(source: Source, token: str) -> Guard:
 
 def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[str, Any]]]]]:
     kept = PageCache()
+    held = HeldWatch()  # the facts held for review, advanced write by write (``viewer.held``)
     # Each project's placement (``project.placement``), shared by all its pages: few, since
     # one holds every id of a project's sections.
     placements = PageCache(size=PLACEMENTS_KEPT, refresh_s=PLACEMENT_REFRESH_S)
@@ -152,7 +154,8 @@ def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[st
 
     def review(request: Request) -> tuple[str, dict[str, Any]]:
         wanted = request.query_params.get("id") or None
-        return "review.html", {"page": overview.review(src, wanted), "active": "review"}
+        return "review.html", {"page": overview.review(src, wanted, held),
+                               "active": "review"}
 
     return [("/", projects), ("/project", one_project), ("/asof", as_of),
             ("/fact/{fact_id}", one_fact), ("/activity", activity_page), ("/review", review)]

@@ -10,13 +10,16 @@ project's.
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import nullcontext
 from typing import Any
 
 from claimgraph.core import reads
 from claimgraph.core.briefing import USER_SCOPE
 from claimgraph.health import status
 from claimgraph.logic.briefing_lines import conflict_components
+from claimgraph.store.fast_paths import Snapshots
 from claimgraph.viewer import activity
+from claimgraph.viewer.held import HeldWatch
 from claimgraph.viewer.source import NotFound, Source
 
 MAX_SHOWN = 100
@@ -54,14 +57,19 @@ def _holds(store: Any, project_id: str) -> bool:
     return bool(store.list_entities(scope=project_id))
 
 
-def review(src: Source, project_id: str | None = None) -> dict[str, Any]:
+def review(src: Source, project_id: str | None = None,
+           watch: HeldWatch | None = None) -> dict[str, Any]:
     """Open conflicts (as knots of contention) and suspect claims, optionally one project's:
-    unsupported citations first (a person must judge), then cited files not on this machine."""
-    with src.shell() as sh:
+    unsupported citations first (a person must judge), then cited files not on this machine.
+    ``watch``: the facts held for review, kept between pages (``viewer.held``)."""
+    with src.shell() as sh, (sh.store.reading() if isinstance(sh.store, Snapshots)
+                             else nullcontext()):
         now = sh.now()
         if project_id is not None and not _holds(sh.store, project_id):
             raise NotFound(f"no project {project_id!r} in this store")
-        found = reads.conflicts(sh, now, scopes=None if project_id is None else [project_id])
+        among = None if watch is None else watch.among(sh.store, src.db)
+        found = reads.conflicts(sh, now, scopes=None if project_id is None else [project_id],
+                                held_among=among)
     mine = (lambda fact: True) if project_id is None else (lambda fact: fact["scope"] == project_id)
     pairs = [p for p in found["conflicts"] if mine(p["fact"]) or mine(p["candidate"])]
     suspect = [s for s in found["suspect"] if mine(s["fact"])]
