@@ -170,7 +170,7 @@ def _named_by_instructions(view: SessionView, seen: dict[str, list[SeenFile]]) -
     """The docs pages (``cited`` paths) an instruction file the session saw links or names:
     its own looks at CLAUDE.md, AGENTS.md, CONTRIBUTING.md …, and the file a harness injected
     into a prompt (Codex's "# AGENTS.md instructions"). Such a page is where the guide sends
-    whoever works on the code ("Testing conventions: see docs/testing.md"), so its rules are
+    whoever works on the code ("Testing conventions: see the testing page"), so its rules are
     the guide's; a page nothing sends anyone to is most often a design, a spec or a record."""
     pages = {looks[-1].cited for looks in seen.values()
              if looks[-1].cited and _docs_page(looks[-1].cited)}
