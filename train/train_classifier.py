@@ -60,7 +60,8 @@ MORE_SESSIONS = ROOT / "train" / "data" / "labelled-gold-sessions-2.jsonl"
 OUT = ROOT / "src" / "claimgraph" / "capture" / "classify" / WEIGHTS_FILE
 #: Labels the sharpened guide (train/data/GUIDE.md, session 8) settles, each re-read in its
 #: prompt without its score (session 9). Applied by the candidate only: the shipped weights were
-#: trained before them, and a retrain must give the shipped file byte for byte.
+#: trained before them, and a retrain must give the shipped file (byte for byte but for a few
+#: int16 weights one rounding step apart on another CPU's floating-point kernels).
 RELABELS = ROOT / "train" / "data" / "relabels-s8.jsonl"
 #: The candidate model (``--candidate``, or set by train/operating_point.py ``--candidate``):
 #: the relabels above, training rows distinct within a repository (``distinct``), feature
@@ -169,8 +170,9 @@ def matrix(rows: list[dict]) -> csr_matrix:
 #: The shipped fit converges much further than the cross-validation's (``TOL``): the optimum of
 #: an L2-regularized logistic regression is unique, so a tight fit lands on the same weights
 #: whatever the machine's floating-point summation order, and the export's rounding (int16
-#: weights on a 4-digit scale, 4-decimal biases) then gives the same file byte for byte. At
-#: 1e-4 a retrain differed from the shipped file in the sixth decimal of the biases.
+#: weights on a 4-digit scale, 4-decimal biases) then gives the same file byte for byte on one
+#: machine; on another CPU a handful of int16 weights (92 of 229,852 in one case) round one
+#: step the other way. At 1e-4 a retrain differed in the sixth decimal of the biases.
 TOL, SHIPPED_TOL = 1e-4, 1e-8
 
 
