@@ -358,3 +358,20 @@ def test_a_stalled_guard_is_reported_as_such_instead_of_blocking(lock, monkeypat
         with pytest.raises(ClaimgraphError) as refusal:
             Lease(lock, "beta").acquire(0)
     assert "stalled" in refusal.value.message and not lock.exists()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="Linux /proc only")
+def test_own_start_is_psutils_without_importing_it() -> None:
+    """A lease records its process's start as psutil gives it, read from /proc instead."""
+    assert lease_module._own_process_start() == psutil.Process(os.getpid()).create_time()
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(5)"])
+    try:
+        assert lease_module._proc_start(child.pid) == psutil.Process(child.pid).create_time()
+    finally:
+        child.kill()
+        child.wait()
+    probe = ("import sys; from claimgraph.lease import _own_process_start as s; s(); "
+             "print('psutil' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "False"

@@ -24,7 +24,6 @@ from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Collection
-from importlib import resources
 
 from claimgraph.capture.classify.features import DIMENSIONS, VERSIONS, features
 from claimgraph.capture.classify.phrases import classify
@@ -154,6 +153,7 @@ def shipped() -> Model:
     if override:
         with open(override, encoding="utf-8") as handle:
             return Model.from_json(handle.read())
-    text = resources.files("claimgraph.capture.classify").joinpath(WEIGHTS_FILE).read_text(
-        encoding="utf-8")
-    return Model.from_json(text)
+    # beside this module, with the builtin ``open`` (as ``logic.redact.rules`` reads its data):
+    # ``importlib.resources`` brought ``zipfile`` and its readers into every capture, ~7 ms
+    with open(os.path.join(os.path.dirname(__file__), WEIGHTS_FILE), encoding="utf-8") as handle:
+        return Model.from_json(handle.read())

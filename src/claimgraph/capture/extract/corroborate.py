@@ -139,6 +139,8 @@ def read_outputs(record: Record, candidates: Iterable[Mapping[str, object]]) -> 
     wanted = [(path, role, posixpath.basename(path.removeprefix("./")).lower(), _stems(role))
               for path, role in roles]
     for output in record.outputs if names or roles else ():
+        if not wanted and len(shown) == len(names):
+            break  # every name is shown already: the outputs left have nothing to add
         text = str(getattr(output, "text", "") or "")
         shown |= {name for name in names - shown if name in text}
         if wanted:

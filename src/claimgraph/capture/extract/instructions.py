@@ -99,6 +99,8 @@ _LIST_ITEM = lazy_regex(r"^\s*(?:[-*•+]|\d+[.)])\s+")
 _LABEL = lazy_regex(r"^(?P<label>\*\*[^*]{1,40}\*\*|[A-Z][\w /-]{1,30}):\s+(?P<rest>.+)$")
 _MARKED_COMMENT = lazy_regex(r"^\s*(?://+|#+|--|/?\*+|;+)\s*(?P<mark>CRITICAL|IMPORTANT|NOTE|"
                              r"WARNING|NB)\b[:!-]?\s*(?P<rest>.+)$")
+#: The marks ``_MARKED_COMMENT`` knows, as written (it matches case and all).
+_COMMENT_MARKS = ("CRITICAL", "IMPORTANT", "NOTE", "WARNING", "NB")
 _DOC_IMPERATIVE = lazy_regex(r"^(?:use|avoid|prefer|keep|put|name|write|run|place|import|"
                              r"do not|don't)\s+\S+.*\S", re.IGNORECASE)
 #: Words that make a docs page's sentence an obligation rather than a description.
@@ -398,7 +400,10 @@ def _is_rule(sentence: str) -> bool:
 
 
 def comment_rules(text: str) -> Iterator[tuple[str, str]]:
-    """A marked comment that states a rule ("// CRITICAL: Always update schemas …")."""
+    """A marked comment that states a rule ("// CRITICAL: Always update schemas …"). A text
+    naming no mark has no such line: it is not split and matched line by line."""
+    if not any(mark in text for mark in _COMMENT_MARKS):
+        return
     for line in text.splitlines():
         marked = _MARKED_COMMENT.match(line)
         if marked and classify(marked["rest"].strip(" */")) == CONVENTION:

@@ -21,7 +21,8 @@ from typing import Any, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
-from claimgraph.capture.extract.manifest_common import strip_line_numbers
+from claimgraph.capture.extract.manifest_common import first_filled_line, strip_line_numbers
+from claimgraph.capture.packed import text_head
 from claimgraph.capture.extract.session import OK, SessionView
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations, positional
 from claimgraph.capture.extract.tools import READ, names_of
@@ -30,6 +31,10 @@ from claimgraph.capture.extract.writes import file_ops, removes
 READ_TOOLS = names_of(READ)  # the one table: extract/tools.py
 _SHELL_READERS = frozenset({"cat", "sed", "head", "nl", "bat", "less", "more", "tail"})
 _REMINDER_TAG = "<system-reminder>"
+#: How much of an output's head ``_filled`` reads for its first filled line.
+_HEAD_CHARS = 2048
+#: ``manifest_common``'s Read rendering: a line's number and its arrow.
+_ARROW = lazy_regex(r" *[0-9]+→")
 _REMINDER = lazy_regex(r"\n*<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
 
 
@@ -68,6 +73,27 @@ def _shown(shown: str | Event) -> str:
     return shown if isinstance(shown, str) else shown.text
 
 
+def _filled(shown: str | Event, rendered: str) -> bool:
+    """``_file_text(_shown(shown), rendered).strip() != ""``, mostly from the output's head.
+
+    A read rendered with line numbers (``"     1→text"``) whose first filled line has text
+    after its number shows a filled file: the renumbering takes only that prefix from the
+    line, and a reminder removed after the line (``<system-reminder>`` at or past the cut
+    below) can only join more text to it. Only the head is read for that (of a packed output,
+    only the head is inflated); any other output is rendered whole and looked at, as before.
+    A look's output was rendered whole for this test alone: every Read of a long session."""
+    if rendered:
+        head = shown[:_HEAD_CHARS] if isinstance(shown, str) else text_head(shown, _HEAD_CHARS)
+        tag = head.find(_REMINDER_TAG) if rendered == "read" else -1
+        line = first_filled_line(head[:tag] if tag >= 0 else head)
+        prefix = _ARROW.match(line)
+        if prefix is not None and line[prefix.end():].strip():
+            return True
+        return bool(_file_text(_shown(shown), rendered).strip())
+    text = _shown(shown)
+    return bool(text) and not text.isspace()
+
+
 def _file_text(shown: str, rendered: str) -> str:
     if rendered == "read":  # a reminder is looked for only where its tag is (most reads)
         return strip_line_numbers(_REMINDER.sub("", shown) if _REMINDER_TAG in shown else shown)
@@ -90,7 +116,7 @@ def _surviving_looks(view: SessionView) -> dict[str, list[SeenFile]]:
                 for path in [p for p in looks if removes(op.path, p)]:
                     del looks[path]
         for path, shown, how, replaced, rendered in _looks(view, call):
-            if _file_text(_shown(shown), rendered).strip():
+            if _filled(shown, rendered):
                 looks.setdefault(path, []).append(
                     SeenFile(path, view.own(path), shown, how, call, replaced, rendered))
     return looks

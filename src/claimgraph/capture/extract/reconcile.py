@@ -176,6 +176,29 @@ class Later:
     record: Record = field(default_factory=Record)
 
 
+def _agent_messages(view: SessionView) -> tuple[list[tuple[int, dict[str, str]]],
+                                                list[tuple[int, str]], list[tuple[int, str]]]:
+    """The main thread's messages (not a subagent's side chain) as ``digest`` keeps them: the
+    options each lays out, the ones that take something back, and the agent's own words. Each
+    message is read once for all three: a long one is held compressed (capture/packed.py)
+    and every read inflates it again."""
+    options: list[tuple[int, dict[str, str]]] = []
+    retractions: list[tuple[int, str]] = []
+    agent_said: list[tuple[int, str]] = []
+    for event in view.transcript.events:
+        if event.kind != "assistant" or event.is_sidechain:
+            continue
+        text = event.text
+        found = options_in(text)
+        if len(found) >= _MIN_OPTIONS:
+            options.append((event.line, found))
+        if _RETRACTION.search(text):
+            retractions.append((event.line, text))
+        if not event.subagent_id and not event.derived:
+            agent_said.append((event.line, text))
+    return options, retractions, agent_said
+
+
 def digest(view: SessionView) -> Later:
     """The session reduced to what ``reconcile`` asks (in memory, no I/O)."""
     files: dict[str, list[FileChange]] = {}
@@ -188,16 +211,8 @@ def digest(view: SessionView) -> Later:
             if action.outcome == OK and action.command]
     done += [(change.line, change.new) for changes in files.values() for change in changes
              if change.kind != "read"]
-    options = [(event.line, found) for event in view.transcript.events
-               if event.kind == "assistant" and not event.is_sidechain
-               for found in [options_in(event.text)] if len(found) >= _MIN_OPTIONS]
-    retractions = [(event.line, event.text) for event in view.transcript.events
-                   if event.kind == "assistant" and not event.is_sidechain
-                   and _RETRACTION.search(event.text)]
+    options, retractions, agent_said = _agent_messages(view)
     user_said = [(event.line, text) for event, text in user_texts(view)]
-    agent_said = [(event.line, event.text) for event in view.transcript.events
-                  if event.kind == "assistant" and not event.is_sidechain
-                  and not event.subagent_id and not event.derived]
     return Later(files, sorted(done), options, view.project, retractions, user_said,
                  agent_said, plan_verdicts(view),
                  frozenset(line for action in of_kind(view, ASK)

@@ -319,10 +319,7 @@ class _Output:
     def _read(self) -> frozenset[str]:
         lowered = (self._text if isinstance(self._text, str) else self._text.text).lower()
         self._lowered = lowered.encode("utf-8", "surrogatepass")
-        self._words = frozenset(word for run in _WORD_RUN.finditer(lowered)
-                                for word in (run.group(),)
-                                if len(word) >= 4 and word.isascii() and word.isalpha()
-                                and word not in _GENERIC)  # one word at a time, no list
+        self._words = frozenset(_PLAIN_WORD.findall(lowered)) - _GENERIC
         self._text = ""
         return self._words
 
@@ -339,7 +336,10 @@ class _Output:
         return self._words if self._words is not None else self._read()
 
 
-_WORD_RUN = lazy_regex(r"\w+")
+#: A whole word (a maximal run of ``\w``) of four ASCII letters or more, in lowered text:
+#: what the runs of ``\w+`` that are ASCII, alphabetic and that long are, found by ``re``
+#: rather than each run tested in Python (most of a long session's summaries rule).
+_PLAIN_WORD = lazy_regex(r"(?<!\w)[a-z]{4,}(?!\w)")
 
 
 def _utf8(text: str) -> bytes:
