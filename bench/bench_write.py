@@ -236,7 +236,8 @@ def main() -> None:
     keys = ("ratio_to_same_schema", "ratio_to_bare_table", "cpu_ratio_to_same_schema",
             "cpu_ratio_to_bare_table", "ours_facts_per_s", "same_schema_rows_per_s",
             "bare_rows_per_s", "ours_us_per_fact", "ours_cpu_us_per_fact",
-            "without_oplog_cpu_ratio_to_same_schema", "oplog_cpu_share", "outbox_cpu_share", "sql_only_ceiling")
+            "without_oplog_cpu_ratio_to_same_schema", "oplog_cpu_share", "outbox_cpu_share",
+            "sql_only_ceiling")
     print(json.dumps({"n": args.n, "rounds": args.rounds,
                       **{k: spread([r[k] for r in results]) for k in keys}}))
 
