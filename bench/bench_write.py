@@ -13,12 +13,17 @@ Beside them, to show where the rest goes, the same ingest into a store opened WI
 oplog (``SqliteStore`` directly, as ``open_store`` never hands out for writing): what every
 fact's log line, the outbox mark and the append cost. Not the target's yardstick, a breakdown.
 
+And what the outbox itself costs (``outbox_cpu_share``): the same ingest once more with the
+outbox mark's write left out (a probe of this benchmark only: a store that skipped it would
+lose a crash's lines), i.e. the most any more compact outbox could save (issue 29 asks for
+one); the rest of ``oplog_cpu_share`` is each fact's row and line and the append.
+
 And the ceiling: the same ingest once more, with every statement it sends to SQLite timed at the
 store's choke points (``SqliteDb.rows/run/many``). Our statements alone against the raw
 same-schema time is the best ratio any Python could reach (``sql_only_ceiling``): what the
 target asks is out of reach when that is below it.
 
-Each round runs the five in turn on fresh files; the report gives the median over
+Each round runs the six in turn on fresh files; the report gives the median over
 ``--rounds`` and the spread (min..max) of each ratio, never the best round: by wall time, and
 by CPU time (all three run in this process, SQLite included, so CPU time is the work itself
 and what other load on shared cores disturbs least).
@@ -140,6 +145,23 @@ def shell_ingest(items: list[dict], path: Path,
     return elapsed, report["counts"]
 
 
+def without_outbox(items: list[dict], path: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of our ingest with the outbox mark not written (a probe: what the
+    outbox's JSON, its row and its share of COMMIT cost; everything else is as in ours)."""
+    from claimgraph.oplog.own_log import OUTBOX
+    store = open_store(str(path))
+    inner = store.inner
+    set_mark = inner.set_mark
+    inner.set_mark = lambda key, value: None if key == OUTBOX else set_mark(key, value)
+    sh = Shell(store=store)
+    seed(sh)
+    clock = Clock()
+    ingest(sh, items)
+    elapsed = clock.read()
+    store.close()
+    return elapsed
+
+
 def statements_seconds(items: list[dict], path: Path) -> float:
     """Wall seconds our ingest spends inside SQLite calls (statements, COMMIT included)."""
     from claimgraph.store.sqlite_db import SqliteDb
@@ -174,6 +196,7 @@ def one_round(items: list[dict], tmp: Path) -> dict:
     raw, raw_cpu = same_schema(written_rows(tmp / "claims.db"), tmp / "raw.db")
     bare, bare_cpu = bare_table(items, tmp / "bare.db")
     (unlogged, unlogged_cpu), _ = shell_ingest(items, tmp / "unlogged.db", oplog=False)
+    _, outboxless_cpu = without_outbox(items, tmp / "outboxless.db")
     statements = statements_seconds(items, tmp / "timed.db")
     n = len(items)
     return {"ours_facts_per_s": round(n / ours), "same_schema_rows_per_s": round(n / raw),
@@ -185,6 +208,7 @@ def one_round(items: list[dict], tmp: Path) -> dict:
             "ours_cpu_us_per_fact": round(ours_cpu / n * 1e6, 1),
             "without_oplog_cpu_ratio_to_same_schema": round(raw_cpu / unlogged_cpu, 3),
             "oplog_cpu_share": round(1 - unlogged_cpu / ours_cpu, 3),
+            "outbox_cpu_share": round(1 - outboxless_cpu / ours_cpu, 3),
             "sql_only_ceiling": round(raw / statements, 3), "counts": counts,
             "load": [round(x, 2) for x in os.getloadavg()]}
 
@@ -212,7 +236,8 @@ def main() -> None:
     keys = ("ratio_to_same_schema", "ratio_to_bare_table", "cpu_ratio_to_same_schema",
             "cpu_ratio_to_bare_table", "ours_facts_per_s", "same_schema_rows_per_s",
             "bare_rows_per_s", "ours_us_per_fact", "ours_cpu_us_per_fact",
-            "without_oplog_cpu_ratio_to_same_schema", "oplog_cpu_share", "sql_only_ceiling")
+            "without_oplog_cpu_ratio_to_same_schema", "oplog_cpu_share", "outbox_cpu_share",
+            "sql_only_ceiling")
     print(json.dumps({"n": args.n, "rounds": args.rounds,
                       **{k: spread([r[k] for r in results]) for k in keys}}))
 
