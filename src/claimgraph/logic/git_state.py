@@ -36,6 +36,10 @@ _PR_URL = re.compile(r"^\s*(?P<url>https://\S+/(?P<repo>[^/\s]+/[^/\s]+)/pull/(?
                      re.M)
 _MERGED_LINE = re.compile(r"(?:Squashed and merged|Rebased and merged|Merged) pull request "
                           r"(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)")
+#: gh saying the merge did not happen. Its exit status says so too, unless the command was piped
+#: into ``tee``/``tail`` (whose status the line reports): then only these words tell.
+_NOT_MERGED = re.compile(r"\bnot mergeable\b|\bcannot be merged\b|\bmerge conflicts?\b|"
+                         r"\bfailed to merge\b|\bX Pull request\b|^GraphQL:", re.I | re.M)
 _LOG_LINE = re.compile(r"^(?:\* )?(?P<hash>[0-9a-f]{7,40}) (?:\((?P<refs>[^)]*)\) )?"
                        r"(?P<subject>\S.*?)\s*$")
 _SWITCHED = re.compile(r"^Switched to (?:a new )?branch '(?P<branch>[^']+)'", re.M)
@@ -188,7 +192,7 @@ def pr_merged(argv: tuple[str, ...], output: str) -> tuple[int, str | None] | No
     """(number, method) of a ``gh pr merge`` that merged (not one that only queued an
     auto-merge); the number from its arguments, else from gh's own line."""
     words = argv[argv.index("merge") + 1:] if "merge" in argv else ()
-    if "--auto" in words or "--disable-auto" in words:
+    if "--auto" in words or "--disable-auto" in words or _NOT_MERGED.search(output):
         return None
     method = next((name for flags, name in ((("--squash", "-s"), "squash"),
                                            (("--rebase", "-r"), "rebase"),

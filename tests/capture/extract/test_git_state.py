@@ -106,6 +106,16 @@ def test_auto_merge_is_not_a_merge():
     assert gs.pr_merged(("pr", "merge", "47", "--auto", "--squash"), "") is None
 
 
+def test_a_merge_gh_refused_is_no_merge_even_when_a_pipe_hid_its_exit_status():
+    """``gh pr merge 47 --squash | tee log`` exits 0 whatever gh did: its words decide."""
+    refused = "X Pull request #47 is not mergeable: the merge commit cannot be cleanly created."
+    assert gs.pr_merged(("pr", "merge", "47", "--squash"), refused) is None
+    assert gs.pr_merged(("pr", "merge", "47", "--squash"), "GraphQL: Base branch was modified "
+                                                         "(mergePullRequest)") is None
+    assert gs.pr_merged(("pr", "merge", "47", "--squash"),
+                        "✓ Squashed and merged pull request #47") == (47, "squash")
+
+
 def test_pr_view_json_merged():
     out = '{"number":12,"state":"MERGED","title":"T","mergeCommit":{"oid":"abcdef1234"}}'
     assert gs.pr_states(("pr", "view", "12", "--json", "state"), out) == [
