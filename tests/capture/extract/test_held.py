@@ -80,6 +80,30 @@ def test_the_failing_form_failing_again_confirms_a_working_form_lesson():
     assert "run it from cmd/" in _lessons(session(True))[0]
 
 
+@pytest.mark.parametrize("failing, working", [
+    ("cargo fmt --check", "cargo fmt"),
+    ("cargo package -p app", "cargo package --no-verify -p app"),
+    ("pnpm install --frozen-lockfile", "pnpm install"),
+    ("git commit -m wip", "git commit --no-verify -m wip"),
+])
+def test_a_form_that_only_switches_the_check_off_is_no_working_form(failing, working):
+    """It did not get past what failed: it stopped looking."""
+    session = Session()
+    session.bash(failing, error=True, output="error: failed to verify: Diff in src/main.rs",
+                 exit_code=1)
+    session.bash(working, output="")
+    assert _lessons(session) == []
+
+
+def test_a_form_that_adds_what_the_command_needs_still_teaches():
+    session = Session()
+    session.bash("cargo build", error=True, output="error[E0432]: unresolved import `sqlx`",
+                 exit_code=101)
+    session.bash("cargo build --features sqlite", output="Finished dev")
+    assert _lessons(session) == ["`cargo build` fails: error[E0432]: unresolved import `sqlx`; "
+                                 "`cargo build --features sqlite` works"]
+
+
 def test_a_missing_module_coming_back_for_the_same_program_elsewhere_takes_it_back():
     session = Session()
     session.bash("pytest tests/", error=True, output=MISSING, exit_code=2)

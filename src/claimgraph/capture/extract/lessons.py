@@ -538,7 +538,8 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
         text = (f"{shown} fails when run from {where}{error}; run it from "
                 f"{_where(view, fixed.invocation.cwd)} "
                 f"(`{shown_command(fixed.invocation.argv)}`)")
-    elif failure.invocation.argv != fixed.invocation.argv and not _narrower(failure, fixed):
+    elif failure.invocation.argv != fixed.invocation.argv and not _narrower(failure, fixed) \
+            and not _bypasses(failure, fixed):
         text = f"{shown} fails{error}; `{shown_command(fixed.invocation.argv)}` works"
     elif settings and window.error[1] <= _TELLING:
         added = " ".join(settings)
@@ -572,6 +573,24 @@ def leading_settings(command: str) -> list[str]:
             break
         found.append(word)
     return found
+
+
+#: A flag that gets a command past its own check rather than fixing what it found.
+_BYPASS_FLAG = lazy_regex(r"^--(?:no-verify|no-check\S*|skip\S*|force\S*|allow-\S+|ignore-\S+|"
+                          r"unsafe\S*|no-strict)(?:=.*)?$")
+#: Flags that make a command a check (or a strict run): dropping one turns it into another
+#: command (``cargo fmt --check`` reports, ``cargo fmt`` rewrites).
+_CHECK_FLAGS = frozenset({"--check", "--verify", "--dry-run", "--diff", "--strict", "--locked",
+                          "--frozen", "--frozen-lockfile", "--ci"})
+
+
+def _bypasses(failure: _Run, fixed: _Run) -> bool:
+    """The working run only switched the failing check off (``cargo package --no-verify``
+    after a manifest check failed; ``cargo fmt`` after ``cargo fmt --check``): what failed
+    still fails, so "this form works" would teach the next agent to skip the check."""
+    before, after = set(failure.invocation.argv), set(fixed.invocation.argv)
+    return any(_BYPASS_FLAG.match(word) for word in after - before) or \
+        bool(_CHECK_FLAGS & (before - after))
 
 
 def _narrower(failure: _Run, fixed: _Run) -> bool:
