@@ -198,6 +198,15 @@ def test_a_run_filtered_to_some_tests_is_remembered_as_the_plain_run():
     assert command_form(("go", "test", "./...", "-run", "TestParse")) == "go test ./..."
     # a pattern under one folder picks packages, as a file picks tests: not how it is run
     assert command_form(("go", "test", "./pkg/store/...")) == "go test"
+
+
+def test_a_scoped_package_is_the_tool_not_a_path():
+    """``npx lint`` would fetch and run an unrelated package called "lint"."""
+    from claimgraph.capture.extract.tooling import command_form
+    assert command_form(("npx", "@biomejs/biome", "lint", "./src")) == "npx @biomejs/biome lint"
+    assert command_form(("bunx", "@biomejs/biome@1.9", "check", ".")) == \
+        "bunx @biomejs/biome@1.9 check ."
+    assert command_form(("npx", "vitest", "run", "@/components/x.test.ts")) == "npx vitest run"
     assert command_form(("npx", "jest", "-t", "renders the header")) == "npx jest"
 
 

@@ -219,8 +219,16 @@ def _is_flag(word: str) -> bool:
         and word != "--"
 
 
+#: A scoped npm package (``@biomejs/biome``, ``@playwright/test@1.44``): the tool ``npx`` or
+#: ``bunx`` runs, not a path. Left out, ``npx @biomejs/biome lint`` became ``npx lint``, which
+#: fetches and runs an unrelated package called "lint".
+_SCOPED_PACKAGE = re.compile(r"^@[\w.-]+/[\w.-]+(?:@[\w.^~<>=*-]+)?$")
+
+
 def _is_target(word: str) -> bool:
     """A file, directory or test id the run was aimed at (not a subcommand or a value)."""
+    if _SCOPED_PACKAGE.match(word):
+        return False
     return "/" in word or "::" in word or bool(re.search(r"\.\w{1,5}$", word))
 
 
