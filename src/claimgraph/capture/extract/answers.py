@@ -47,6 +47,11 @@ _ITEMS = lazy_regex(r"\s*(?:\+|,|&|/|\band\b|\bplus\b)\s*", re.IGNORECASE)
 _APPROVED = ("User has approved", "User approved")
 _EXCLUSIONS = lazy_regex(r"^(?:no[- ]gos?|out of scope|non[- ]goals?|not (?:in scope|doing)|"
                          r"won'?t do|excluded|scope fences?)\b", re.IGNORECASE)
+#: An exclusion that is only put off ("Out of scope (future)", "Not yet", "- CI (separate
+#: task)"): the plan leaves it for later work, it does not decide against it.
+_DEFERRED = lazy_regex(r"\b(?:future|later|for now|(?:not )?yet|deferred|postponed|follow[- ]?ups?|"
+                       r"separate (?:task|pr|ticket|issue|change)|next (?:phase|iteration|step|"
+                       r"release|version)|phase \d|v\d)\b", re.IGNORECASE)
 _HEADING = lazy_regex(r"^\s*(?:>\s*)?#{1,6}\s*(?P<title>.+?)\s*#*$")
 _BULLET = lazy_regex(r"^\s*(?:>\s*)?[-*•]\s+(?P<text>.+)$")
 _MAX_EXCLUSIONS = 6
@@ -150,18 +155,21 @@ def _plan_text(view: SessionView, call: Event) -> tuple[str, Event]:
 
 
 def exclusions(plan: str) -> list[str]:
-    """The bullets under a plan's "No-gos" / "Out of scope" / "Non-goals" heading."""
+    """The bullets under a plan's "No-gos" / "Out of scope" / "Non-goals" heading, except
+    what the heading or the bullet only puts off (``_DEFERRED``)."""
     found: list[str] = []
     inside = False
     for line in plan.splitlines():
         heading = _HEADING.match(line) or re.match(r"^\s*(?:>\s*)?\*\*(?P<title>[^*]+)\*\*:?\s*$",
                                                     line)
         if heading:
-            inside = bool(_EXCLUSIONS.match(heading["title"].strip(" :*")))
+            title = heading["title"].strip(" :*")
+            inside = bool(_EXCLUSIONS.match(title)) and not _DEFERRED.search(title)
             continue
         bullet = _BULLET.match(line)
         if inside and bullet:
-            found.append(bullet["text"].strip(" *"))
+            if not _DEFERRED.search(bullet["text"]):
+                found.append(bullet["text"].strip(" *"))
         elif inside and line.strip(" >") and not bullet:
             inside = False
     return list(dict.fromkeys(found))
