@@ -25,7 +25,6 @@ import argparse
 import importlib.util
 import json
 import os
-import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -66,6 +65,17 @@ def locate(name: str) -> tuple[Path, Path]:
     return HERE / f"gold-{name}", own if own.is_dir() else SHARED / "corpus" / "sessions"
 
 
+def wrapper(folder: Path, src: Path) -> Path:
+    """An executable ``claimgraph`` that runs ``src`` with this checkout's interpreter: what
+    the shared scorer calls, so a frozen tree is scored like an installed one."""
+    path = folder / "claimgraph"
+    python = ROOT / ".venv" / "bin" / "python"
+    path.write_text(f'#!/bin/sh\nPYTHONPATH="{src}" exec "{python}" -m claimgraph "$@"\n',
+                    encoding="utf-8")
+    path.chmod(0o700)
+    return path
+
+
 def expand(names: list[str]) -> list[str]:
     out: list[str] = []
     for name in names:
@@ -74,41 +84,18 @@ def expand(names: list[str]) -> list[str]:
     return out
 
 
-def capture(command: list[str], transcript: Path) -> list[dict]:
-    """The valid facts a fresh store holds after capturing one transcript."""
+def capture(scorer, claimgraph: Path, transcript: Path) -> list[dict]:
+    """The valid facts a fresh store holds after capturing one transcript, as the shared
+    scorer reads them (its own throw-away store, its own text of a fact); the agent from the
+    folder's name and ``--no-curate`` are passed after the scorer's own arguments (the last
+    ``--agent`` given wins)."""
     agent = AGENTS.get(transcript.parent.name, "claude-code")
-    with tempfile.TemporaryDirectory(prefix="score-sets-", ignore_cleanup_errors=True) as tmp:
-        env = dict(os.environ, HOME=tmp, XDG_DATA_HOME=f"{tmp}/data",
-                   XDG_CONFIG_HOME=f"{tmp}/config", XDG_STATE_HOME=f"{tmp}/state",
-                   CLAIMGRAPH_DB=f"{tmp}/db/claims.db")
-        os.makedirs(f"{tmp}/db")
-        run = subprocess.run([*command, "capture", str(transcript), "--agent", agent, "--no-curate"],
-                             env=env,
-                             capture_output=True, text=True, timeout=900)
-        if run.returncode != 0:
-            raise RuntimeError(f"{transcript.name}: capture exited {run.returncode}: "
-                               f"{(run.stderr or run.stdout).strip()[-300:]}")
-        dump = subprocess.run([*command, "dump"], env=env, capture_output=True, text=True,
-                              timeout=300)
-    records = [json.loads(line) for line in dump.stdout.splitlines() if line.strip()]
-    names = {r["id"]: r.get("name", "") for r in records if r.get("record") == "entity"}
-    facts = []
-    for f in records:
-        if f.get("record") != "fact" or f.get("t_invalid"):
-            continue
-        obj = f.get("object_lit")
-        if obj is None:
-            obj = names.get(f.get("object_ref"), f.get("object_ref"))
-        subject = names.get(f.get("subject"), f.get("subject"))
-        facts.append({"text": f"{subject} | {str(f.get('predicate', '')).split('/')[-1]} | {obj}",
-                      "predicate": f.get("predicate") or "?",
-                      "source_type": f.get("source_type") or "?"})
-    return facts
+    return scorer.captured_facts(str(claimgraph), transcript, ["--agent", agent, "--no-curate"])
 
 
-def score_one(scorer, command: list[str], gold: Path, transcripts: Path) -> dict:
+def score_one(scorer, claimgraph: Path, gold: Path, transcripts: Path) -> dict:
     spec = json.loads(gold.read_text(encoding="utf-8"))
-    facts = capture(command, transcripts / spec["transcript"])
+    facts = capture(scorer, claimgraph, transcripts / spec["transcript"])
     texts = [f["text"] for f in facts]
     found = []
     for g in spec["facts"]:
@@ -142,17 +129,18 @@ def main() -> int:
     parser.add_argument("-j", "--jobs", type=int, default=2)
     args = parser.parse_args()
     scorer = load_scorer(args.scorer)
-    python = str(ROOT / ".venv" / "bin" / "python")
     src = (args.src or ROOT / "src").resolve()
-    command = ["env", f"PYTHONPATH={src}", python, "-m", "claimgraph"]
     args.out.mkdir(parents=True, exist_ok=True)
+    scratch = tempfile.TemporaryDirectory(prefix="score-sets-bin-")
+    claimgraph = wrapper(Path(scratch.name), src)
     total = {lv: [0, 0] for lv in ("high", "medium", "low")}
     admitted = traps = 0
     for name in expand(args.sets):
         gold_dir, transcripts = locate(name)
         golds = sorted(gold_dir.glob("*.gold.json"))
         with ThreadPoolExecutor(args.jobs) as pool:
-            items = list(pool.map(lambda g: score_one(scorer, command, g, transcripts), golds))
+            items = list(pool.map(
+                lambda g, where=transcripts: score_one(scorer, claimgraph, g, where), golds))
         result = {"set": name, "src": str(src), **summary(items), "per_transcript": items}
         (args.out / f"{name}.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
         r = result["recall"]

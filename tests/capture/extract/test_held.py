@@ -11,6 +11,7 @@ from claimgraph.capture.extract.reported import reported_lesson_candidates
 from claimgraph.capture.extract.session import SessionView
 
 from .extract_helpers import ROOT, Session, only
+from .test_ci_lessons import COMMIT, LOG_1, LOG_2
 
 MISSING = "E   ModuleNotFoundError: No module named 'shop.settings'\n1 error"
 KEY_ERROR = "E   KeyError: 'SECRET_KEY'\n1 failed"
@@ -310,13 +311,7 @@ def test_a_check_piped_through_tail_passes_only_when_its_output_says_so():
 
 # -- lessons from a CI loop ----------------------------------------------------------------
 
-LOG_1 = ("build\tCompile\t2026-01-09T23:22:54.1Z Resolving dependencies\n"
-         "build\tCompile\t2026-01-09T23:22:54.9Z error: linker `cc` not found\n"
-         "build\tCompile\t2026-01-09T23:22:55.2Z ##[error]Process completed with exit code 1.\n")
-LOG_2 = ("build\tPackage\t2026-01-09T23:40:43.6Z Error: archive name is not valid\n"
-         "build\tPackage\t2026-01-09T23:40:43.7Z ##[error]Process completed with exit code 1.\n")
-COMMIT = ("git add .github/workflows/ci.yml && git commit -m \"$(cat <<'EOF'\n"
-          "fix: install build-essential before compiling in CI\n\nBody.\nEOF\n)\"")
+# the CI logs and the fix commit of test_ci_lessons: one loop, held to the end here
 
 
 def _ci(*between: str, said: str | None = None, later: str | None = None) -> list[str]:
