@@ -222,7 +222,7 @@ def _is_flag(word: str) -> bool:
 #: A scoped npm package (``@biomejs/biome``, ``@playwright/test@1.44``): the tool ``npx`` or
 #: ``bunx`` runs, not a path. Left out, ``npx @biomejs/biome lint`` became ``npx lint``, which
 #: fetches and runs an unrelated package called "lint".
-_SCOPED_PACKAGE = re.compile(r"^@[\w.-]+/[\w.-]+(?:@[\w.^~<>=*-]+)?$")
+_SCOPED_PACKAGE = lazy_regex(r"^@[\w.-]+/[\w.-]+(?:@[\w.^~<>=*-]+)?$")
 
 
 def _is_target(word: str) -> bool:
