@@ -104,6 +104,16 @@ def test_a_line_whose_subject_is_named_above_it_is_not_a_rule_alone():
     assert [rule for _, rule in doc_rules(doc)] == ["Always run the formatter before committing"]
 
 
+def test_a_template_slot_is_not_a_rule():
+    from claimgraph.capture.extract.instructions import doc_rules
+
+    doc = ("## Invariants\n\n<One paragraph: what is true and must remain true.>\n\n"
+           "- {{ a rule that must always hold }}\n"
+           "- [TODO: say what must never be committed]\n"
+           "- Never commit generated files.\n")
+    assert [rule for _, rule in doc_rules(doc)] == ["Never commit generated files"]
+
+
 def test_plans_and_brainstorms_are_not_the_projects_rules():
     from claimgraph.capture.extract.instructions import is_instruction_file
 

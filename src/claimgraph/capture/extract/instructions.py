@@ -89,6 +89,11 @@ _REFERS_BACK = lazy_regex(r"^(?:(?:all|the)\s+(?:two|three|four|five|six)|both|t
                           r"(?:all|each|either|neither|none) of (?:them|these|those))\b",
                           re.IGNORECASE)
 _CODE_SPAN = lazy_regex(r"`([^`\n]+)`")
+#: A line that is wholly a slot of a template, to be filled in ("<One paragraph: what is
+#: true>", "{{ describe the rule }}", "[TODO: the constraint]"): the file says what a rule there
+#: would look like, not a rule.
+_TEMPLATE_SLOT = lazy_regex(r"^(?:<[^<>]+>|\{\{[^{}]+\}\}|\[(?:TODO|TBD|FIXME)\b[^\]]*\])[.:]?$",
+                            re.IGNORECASE)
 _PROGRAM = lazy_regex(r"^[a-z][\w.-]*$")
 _NUMBERED = lazy_regex(r"^\s*\d+[.)]\s+")
 #: What a numbered step of a procedure does (a numbered "Use …" / "Avoid …" is still a rule).
@@ -349,6 +354,8 @@ def doc_rules(text: str) -> Iterator[tuple[str, str]]:
             continue  # "3. Run `node --run check`.": one step of a procedure, not a rule
         if _REFERS_BACK.match(body):
             continue  # "All three must pass before committing": the three are above it
+        if _TEMPLATE_SLOT.match(body):
+            continue  # "<One paragraph: what must remain true.>": a slot, not a rule
         if not body.endswith(":") and any(_is_rule(s) for s in split_sentences(body)):
             yield line.strip(), item.rstrip(".")
 
