@@ -39,7 +39,7 @@ BLIND = ("fourteenth", "sixteenth", "eighteenth", "nineteenth", "twentieth", "tw
          "twentysecond", "twentythird", "twentyfourth", "twentyfifth", "twentysixth",
          "twentyseventh", "twentyninth", "thirtieth", "thirtyfirst", "thirtysecond",
          "thirtythird", "thirtyfourth", "thirtyfifth", "thirtysixth", "thirtyseventh",
-         "thirtyeighth")
+         "thirtyeighth", "fortieth")
 #: Sets capture's rules were written or narrowed against.
 OPEN = ("first", "fresh", "third", "fourth", "fifth", "sixth", "eighth", "ninth", "tenth",
         "eleventh", "twelfth", "thirteenth", "fifteenth", "seventeenth", "twentyeighth")
