@@ -226,7 +226,7 @@ TESTED, BUILT = "core/tested-by", "core/built-with"
 
 @pytest.mark.parametrize("forms, kept", [
     (["timeout 600 python -m pytest", "python -m pytest"], "python -m pytest"),
-    (["cargo test", "cargo test --no-run"], "cargo test"),
+    (["cargo test --workspace", "cargo test --workspace --exclude ui"], "cargo test --workspace"),
     (["npx tsc --noEmit --skipLibCheck", "npx tsc --noEmit --strict"], "npx tsc --noEmit --strict"),
     (["dotnet test -c Release --nologo", "dotnet test --nologo"], "dotnet test --nologo"),
     (["go test", "go test -race"], "go test -race"),  # the stricter gate, as before
@@ -280,3 +280,38 @@ def test_a_shortened_form_is_still_the_same_command():
     assert form("cargo test -p store --lib") == "cargo test -p store --lib"
     assert form("uv run pytest -k parser -q") == "uv run pytest"
     assert form("npm run test:e2e -- --watch") == "npm run test:e2e -- --watch"  # no check
+
+
+@pytest.mark.parametrize("command", [
+    "pytest --co -q", "python -m pytest --collect-only tests", "uv run pytest --fixtures",
+    "npx jest --listTests", "npx vitest list", "cargo test -- --list", "go test -list . ./...",
+    "npx playwright test --list", "cargo nextest list", "npx mocha --dry-run",
+    "tox -l", "nox --list", "npx eslint --print-config src/a.ts", "cargo test --no-run",
+])
+def test_a_runner_told_to_run_no_check_is_no_way_of_testing(command):
+    """Listing, collecting or compiling the tests runs none of them: the command stored as
+    how the project is tested would not test it."""
+    session = Session()
+    session.bash(command, output="collected 12 items")
+    assert not [f for f in facts(session.extract()) if f[1] in (TESTED, BUILT)]
+
+
+def test_an_unscoped_npx_name_needs_the_projects_manifest_to_name_it():
+    """``npx <name>`` runs whatever package has that name when the project does not install
+    it: stored only when a manifest the session saw lists it."""
+    session = Session()
+    session.bash("npx markdownlint docs/a.md", output="")
+    session.bash("npx @biomejs/biome lint ./src", output="Checked 3 files")
+    assert facts(session.extract()) == {(PROJECT, TESTED, "npx @biomejs/biome lint")}
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"},
+                 output='{\n  "devDependencies": {\n    "markdownlint-cli": "^0.41.0"\n  }\n}')
+    session.bash("npx markdownlint docs/a.md", output="")
+    assert facts(session.extract()) == {(PROJECT, TESTED, "npx markdownlint")}
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"},
+                 output='{\n  "scripts": {"tsc": "eslint ."},\n'
+                        '  "devDependencies": {\n    "eslint": "^9.0.0"\n  }\n}')
+    session.bash("npx eslint src", output="")
+    session.bash("npx tsc --noEmit", output="")  # "typescript" is not in it: npx fetches "tsc"
+    assert facts(session.extract()) == {(PROJECT, TESTED, "npx eslint")}

@@ -23,6 +23,9 @@ from claimgraph.logic.lazy_regex import lazy_regex
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.commands import env_names, kind_of, kind_of_text, typed_key
 from claimgraph.capture.extract.dependencies import established, failures_before, said_of
+from claimgraph.capture.extract.lenient_json import read_json
+from claimgraph.capture.extract.manifests import parse_manifest
+from claimgraph.capture.extract.reads import surviving_looks
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.logic.default_commands import is_ecosystem_default
 from claimgraph.capture.extract.session import (
@@ -347,6 +350,9 @@ def _facts_of(view: SessionView, call: Event, command: str,
         return
     evidence = [transcript_evidence(call.line, command)]
     runner = runner_of(invocation.argv)
+    fetched = fetched_name(invocation.argv)
+    if runner and fetched and fetched not in installed(view):
+        runner = None  # npx would fetch whatever package has that name: unsure, not stored
     if runner:
         yield candidate("tooling", view.project or "", runner[0], command_form(invocation.argv),
                         evidence=evidence, object_kind="entity",
@@ -357,3 +363,69 @@ def _facts_of(view: SessionView, call: Event, command: str,
         yield candidate("packages", view.project or "", "core/depends-on", name,
                         evidence=evidence, object_kind="entity",
                         subject_type="project", object_type="package", at=call.timestamp)
+
+
+#: Runners that run a project's installed binary, else fetch the package of that name.
+_FETCHERS = frozenset({"npx", "bunx", "pnpx"})
+_SKIPPED = frozenset({"sudo", "time", "nice", "command", "exec", "env", "nohup"})
+#: Well-known binaries whose package has another name (``tsc`` is typescript's; the npm
+#: package "tsc" is an unrelated one): installed when the manifest lists that package.
+BIN_PACKAGES = {"tsc": ("typescript",), "tsserver": ("typescript",),
+                "playwright": ("@playwright/test", "playwright"),
+                "markdownlint": ("markdownlint-cli",), "biome": ("@biomejs/biome",),
+                "vue-tsc": ("vue-tsc",), "ng": ("@angular/cli",),
+                "svelte-check": ("svelte-check",), "eslint": ("eslint",)}
+
+
+def fetched_name(argv: tuple[str, ...]) -> str | None:
+    """The unscoped name an ``npx``/``bunx`` run asks for (``npx markdownlint`` ->
+    "markdownlint"); None for any other command, a scoped package (``npx @biomejs/biome``:
+    the package is named) or a package given with ``--package``."""
+    words = list(argv)
+    while words and (words[0] in _SKIPPED or words[0] == "timeout"
+                     or ("=" in words[0] and not words[0].startswith("-"))):
+        words = words[2:] if words[0] == "timeout" else words[1:]
+    if not words or posixpath.basename(words[0]) not in _FETCHERS:
+        return None
+    for word in words[1:]:
+        if word in ("-p", "--package") or word.startswith("--package="):
+            return None
+        if not word.startswith("-"):
+            return None if word.startswith("@") else word.split("@", 1)[0]
+    return None
+
+
+def installed(view: SessionView) -> frozenset[str]:
+    """The binaries a project's own manifest the session saw installs: its packages by name,
+    and the well-known binaries of those packages (``BIN_PACKAGES``)."""
+    return view.remembered("npx_installed", _installed)
+
+
+def _script_programs(text: str) -> set[str]:
+    """The programs a package.json's own scripts run (``"test": "vitest run"``: vitest): a
+    script runs the project's installed binaries, so the project has them."""
+    found: set[str] = set()
+    for leaf in read_json(text):
+        if len(leaf.path) == 2 and leaf.path[0] == "scripts" and isinstance(leaf.value, str):
+            for part in re.split(r"&&|\|\||[;|]", leaf.value):
+                words = [w for w in part.split() if not _ASSIGNED.match(w)]
+                if words:
+                    found.add(posixpath.basename(words[0]))
+    return found
+
+
+_ASSIGNED = lazy_regex(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def _installed(view: SessionView) -> frozenset[str]:
+    names: set[str] = set()
+    for path, looks in surviving_looks(view).items():
+        if posixpath.basename(path) != "package.json" or looks[-1].cited is None:
+            continue
+        for look in looks:
+            manifest = parse_manifest(look.path, look.text)
+            if manifest:
+                names.update(dependency.name for dependency in manifest.dependencies)
+            names.update(_script_programs(look.text))
+    return frozenset(names | {binary for binary, packages in BIN_PACKAGES.items()
+                              if names & set(packages)})
