@@ -125,6 +125,9 @@ class Observation:
     #: the folder the commands ran in: a worktree inside the project is its own checkout,
     #: with its own branch checked out
     place: str | None = None
+    #: a branch the line switched to after its commits (``git commit -q … && git switch -c
+    #: x``): checked out from then on, yet not where those commits went
+    branch_after: str | None = None
 
 
 def commits_in(output: str) -> list[tuple[str, str, str]]:
@@ -384,6 +387,8 @@ def settle(observations: list[Observation]) -> EndState:
     for seen in observations:
         if seen.branch:
             current = checked_out[seen.place] = seen.branch
+            if seen.branch in state.deleted and seen.branch not in seen.deleted_branches:
+                state.deleted.remove(seen.branch)  # made again after it was deleted
         if seen.commits or seen.pushes:
             worked_in = seen.place
         if seen.rewrote:
@@ -425,7 +430,17 @@ def settle(observations: list[Observation]) -> EndState:
             state.unseen_pushes.append((target or current or "*", seen.line))
         for name in seen.tags_deleted:
             state.tags.setdefault(name, []).append("deleted")
-        state.deleted += [b for b in seen.deleted_branches if b not in state.deleted]
+        if seen.branch_after:
+            current = checked_out[seen.place] = seen.branch_after
+        for name in seen.deleted_branches:
+            if name in (seen.branch, seen.branch_after):
+                # git deletes no branch checked out: this line made it again after deleting
+                # it, so what the session committed to it before is on it no more
+                lost += [c for c in state.commits if c.branch == name and c.line < seen.line]
+                state.commits = [c for c in state.commits
+                                 if c.branch != name or c.line >= seen.line]
+            elif name not in state.deleted:
+                state.deleted.append(name)
         if seen.dirty is not None:
             state.dirty, state.dirty_line = seen.dirty, seen.line
         if seen.commits or seen.pushes or seen.tags_made or seen.unseen_pushes:
