@@ -16,6 +16,9 @@ such a summary are read by their section and their shape:
 - under a heading about decisions, adaptations, approach or design, and any bullet that says
   "instead of" / "rather than", a decision (``x/decided``); a heading that introduces
   reasons ("Why this is faster", "Reasons") lists reasons, not decisions, and is skipped;
+  so is one that weighs choices ("Trade-offs", "Pros and cons", "Alternatives considered",
+  "A vs B"), and a bullet labelled as one side of a choice ("Pro: …", "Option B: …"): the
+  agent's options are not decided until the user picks one or the session builds it;
 - a bullet that starts with a file path and says what it does ("`src/db.ts:14` exports the
   service-role client") is what that file is for (``x/role``);
 - a bullet that states a rule ("must", "always", "never", "enforces") is a convention --
@@ -85,8 +88,11 @@ _SECTIONS = (
     (None, lazy_regex(r"plan|next|todo|pending|remaining|propos|phase|recommend|suggest|"
                       r"consideration|question|summary request|intent|request|option|"
                       r"if you want|would you like", re.I)),
+    # choices weighed, none picked: trade-offs, pros and cons, alternatives, a comparison
+    (None, lazy_regex(r"trade-?offs?|pros|cons|alternative|considered|vs\.?|"
+                      r"versus|compar|candidates|possible|approaches", re.I)),
     (LESSON, lazy_regex(r"error|issue|problem|fix|gotcha|pitfall|lesson|bug", re.I)),
-    (DECIDED, lazy_regex(r"decision|adaptation|approach|design|trade-?off|chose|choice|"
+    (DECIDED, lazy_regex(r"decision|adaptation|approach|design|chose|choice|"
                          r"rationale", re.I)),
     (None, lazy_regex(r"step", re.I)),
 )
@@ -103,6 +109,11 @@ _PROPOSAL = lazy_regex(r"<proposed_plan>")
 #: closing report -- the state it left, named on both sides.
 _REPLACED = lazy_regex(r"^(?:replaced|swapped)\s+.*`[^`]+`.*\s(?:with|by)\s+.*`[^`]+`", re.I)
 _NUMBERED = lazy_regex(r"^\s*\d+[.)]\s")
+#: A bullet labelled as one side of a choice ("Pro: …", "Option B: …", "Downside: …").
+_WEIGHED = lazy_regex(r"^(?:pros?|cons?|upsides?|downsides?|benefits?|drawbacks?|costs?|"
+                      r"risks?|advantages?|disadvantages?|caveats?|alternatives?|"
+                      r"(?:option|approach|choice|variant|alternative)\s*(?:[A-Z]|\d+)?)"
+                      r"\s*[:—–-]", re.I)
 _INSTEAD = lazy_regex(r"\b(?:instead of|rather than)\b", re.I)
 _VERB_START = lazy_regex(r"^(?:[a-z]+s|is|are|has|holds|wraps|defines|exports|owns|keeps|"
                          r"creates|runs|compensates?|contains|provides|handles)\b")
@@ -238,6 +249,8 @@ def claims(text: str) -> Iterator[Claim]:
             continue  # advice to the person ("if you tag releases …"), not what a file is
         if claim and _WHOLE_QUOTE.match(claim.text):
             continue  # someone's words quoted whole: theirs, read where they were said
+        if claim and claim.predicate == DECIDED and _WEIGHED.match(claim.text):
+            continue  # a pro, a con or an option of the agent's: weighed, not picked
         if claim and claim.predicate == DECIDED and _NUMBERED.match(line) \
                 and not _INSTEAD.search(claim.text):
             continue  # one step of a sequence, not a decision on its own
