@@ -475,3 +475,15 @@ def test_a_branch_deleted_and_created_again_at_once_is_not_deleted():
     text = gs.describe(state, "d")
     assert "deleted later" not in text and "5d6e7f8" in text
     assert [c.hash for c in state.commits] == ["5d6e7f8"]  # the first one is on it no more
+
+
+def test_a_quiet_checkout_of_a_branch_the_session_knows_moves_the_checkout():
+    """``git checkout main -q`` prints nothing; ``git checkout uv.lock`` restores a file: only
+    a name the session knows as a branch (or a default branch's) is taken for one."""
+    state = settle(COMMIT, ("git checkout uv.lock", ""), ("git checkout main -q", ""))
+    assert state.branch == "main"
+    state = settle(COMMIT, ("git checkout uv.lock", ""))
+    assert state.branch == "feat/x"
+    state = settle(COMMIT, ("git checkout main -q", ""), ("git checkout feat/x -q", ""),
+                   ("git commit -q -m 'feat: more'", ""))
+    assert [c.branch for c in state.commits] == ["feat/x", "feat/x"]
