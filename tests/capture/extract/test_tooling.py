@@ -103,13 +103,13 @@ def test_successful_runs_give_project_tooling_facts():
     session.bash("npm run build 2>&1 | tail -3")
     session.bash("python -m shop.fetch", error=True,
                  output="ModuleNotFoundError: No module named 'requests'")
-    session.bash("pip install requests", output="Successfully installed requests-2.32.0")
+    session.bash("uv add requests", output="Resolved 5 packages")
     found = session.extract()
     assert facts(found) == {(PROJECT, "core/tested-by", "python -m pytest"),
                             (PROJECT, "core/built-with", "npm run build"),
                             (PROJECT, "core/depends-on", "requests")}
     dep = next(c for c in found if c["predicate"] == "core/depends-on")
-    assert dep["evidence"] == ["transcript#L7: pip install requests"]
+    assert dep["evidence"] == ["transcript#L7: uv add requests"]
     assert (dep["object_type"], dep["subject_type"], dep["source_type"]) == (
         "package", "project", "session-log")
 
@@ -117,14 +117,14 @@ def test_successful_runs_give_project_tooling_facts():
 def test_installs_nothing_explained_are_a_glance_at_the_manifest():
     """A venv filled by hand: packages the person never named and no failure asked for."""
     session = Session()
-    session.bash("pip install httpx loguru", output="Successfully installed httpx loguru")
+    session.bash("uv add httpx loguru", output="Resolved 3 packages")
     session.prompt("Please use rich for the console output.")
-    session.bash("pip install rich", output="Successfully installed rich")
+    session.bash("uv add rich", output="Resolved 4 packages")
     session.bash("python -m shop", error=True, output="ModuleNotFoundError: No module named 'yaml'")
-    session.bash("pip install pyyaml", output="Successfully installed pyyaml")
+    session.bash("uv add pyyaml", output="Resolved 5 packages")
     session.bash("python -m shop", error=True,
                  output="ModuleNotFoundError: No module named 'click'")
-    session.bash("pip install click", output="Successfully installed click")
+    session.bash("uv add click", output="Resolved 6 packages")
     assert {f[2] for f in facts(session.extract()) if f[1] == "core/depends-on"} == {
         "rich", "click"}  # pyyaml's failure named `yaml`, not the package: not established
 
@@ -153,8 +153,8 @@ def test_gemini_reports_the_exit_code_inside_the_output():
     session.prompt("We need rich for the report tables.")
     session.tool("run_shell_command", {"command": "pip install RestrictedPython"},
                  output="Output: bash: pip: command not found\nExit Code: 127\nSignal: 0")
-    session.tool("run_shell_command", {"command": "pip3 install rich"},
-                 output="Output: Successfully installed rich\nExit Code: 0\nSignal: 0")
+    session.tool("run_shell_command", {"command": "npm install rich"},
+                 output="Output: added 1 package\nExit Code: 0\nSignal: 0")
     assert facts(session.extract()) == {(PROJECT, "core/depends-on", "rich")}
 
 
@@ -315,3 +315,17 @@ def test_an_unscoped_npx_name_needs_the_projects_manifest_to_name_it():
     session.bash("npx eslint src", output="")
     session.bash("npx tsc --noEmit", output="")  # "typescript" is not in it: npx fetches "tsc"
     assert facts(session.extract()) == {(PROJECT, TESTED, "npx eslint")}
+
+
+def test_a_package_put_into_an_environment_is_no_dependency_the_session_gave_the_project():
+    """``pip install click`` after "No module named 'click'" cured the environment; the
+    manifest, not the session, says what the project depends on (the cure is a lesson)."""
+    session = Session()
+    session.prompt("We need click for the command line.")
+    session.bash("python -m shop", error=True,
+                 output="ModuleNotFoundError: No module named 'click'")
+    session.bash("pip install click", output="Successfully installed click-8.1")
+    session.bash("uv pip install click", output="Installed 1 package")
+    assert not [f for f in facts(session.extract()) if f[1] == "core/depends-on"]
+    session.bash("uv add click", output="Resolved 6 packages")
+    assert (PROJECT, "core/depends-on", "click") in facts(session.extract())
