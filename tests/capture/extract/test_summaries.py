@@ -206,6 +206,8 @@ def test_a_numbered_step_of_a_design_is_not_a_decision_on_its_own():
 
 def test_reports_of_work_and_comparison_fragments_are_not_rules_or_lessons():
     assert read_bullet("`av-dsc`: clarified that object storage must hold traces", "") is None
+    assert read_bullet("Caught and fixed one drift: `prepare` must run the setup hooks", "") \
+        is None  # a past tense that does not end in -ed reports the turn all the same
     assert read_bullet("No 5 KB variable limit", "") is None
     assert read_bullet("Updated `docs.yml` checkout SHA: `34e1148` → `11bd719`",
                        "core/failure-mode") is None
@@ -335,3 +337,11 @@ def test_the_agents_tradeoffs_and_options_are_not_decisions():
 """
     assert [(c.predicate, c.text) for c in claims(text)] == [
         ("x/decided", "Used a write-ahead log instead of rewriting the whole file")]
+
+
+def test_a_noun_phrase_whose_only_rule_is_its_relative_clause_is_a_fragment():
+    """"Order ids in the exports (CSV, JSON) that must stay stable" names a thing of a list
+    whose head line said what the list is; alone it is no rule."""
+    assert read_bullet("Order ids in the exports (CSV, JSON) that must stay stable", "") is None
+    assert read_bullet("Anything that must run on boot goes in scripts/init.sh", "") is not None
+    assert read_bullet("Order ids must stay stable across exports", "") is not None

@@ -133,10 +133,17 @@ _CHOICE = lazy_regex(r"^(?:used|use|chose|chosen|went with|picked|kept|modell?ed
 _CHANGE_REPORT = lazy_regex(r"^(?:updated|changed|bumped|renamed|set|moved|added|removed|"
                             r"replaced|switched|pinned|upgraded|downgraded)\b", re.I)
 #: What the agent did ("`av-dsc`: clarified that storage must …"): a report, not a rule.
-_DONE_REPORT = lazy_regex(r"^(?:`[^`]+`\s*:?\s*|[\w.-]+:\s+)?(?!need)[a-z]+ed\b", re.I)
+_DONE_REPORT = lazy_regex(r"^(?:`[^`]+`\s*:?\s*|[\w.-]+:\s+)?(?:(?!need)[a-z]+ed|caught|found|"
+                          r"made|wrote|rewrote|built|rebuilt|ran|took|got|brought|began|did|"
+                          r"saw|sent|taught|undid|kept|left)\b", re.I)
 #: "No 5 KB limit": a property in a comparison, not a rule -- unless it names the thing it
 #: rules out ("No backward compatibility for `.agentv/results/runs/`").
 _BARE_NO = lazy_regex(r"^no\s+(?!\w+ing\b)(?:\S+\s+){0,4}\S+$", re.I)
+#: A noun phrase whose only rule is its closing relative clause ("Order ids in the exports
+#: that must stay stable"): an item of a list whose head said what it lists, no rule alone.
+_RELATIVE_ONLY = lazy_regex(r"^(?!.*\b(?:must|should|always|never|shall)\b.*\b(?:that|which|"
+                            r"who)\s)[^;:]*?\b(?:that|which|who)\s+(?:must|should|shall|"
+                            r"always|never|(?:has|have|need) to)\s+(?:\S+\s+){0,3}\S+$", re.I)
 #: A word with a letter in it: a problem or a fix is told in words, not in figures.
 _WORD = lazy_regex(r"[A-Za-z]{2,}")
 #: A commit reference or a conventional-commit subject at the start of a bullet: the log of
@@ -285,6 +292,7 @@ def read_bullet(text: str, section: str) -> Claim | None:
     if _REPLACED.match(text):
         return Claim(DECIDED, None, text.rstrip("."))
     if classify(text) == CONVENTION and not _DONE_REPORT.match(text) \
+            and not _RELATIVE_ONLY.match(text.rstrip(".")) \
             and not (_BARE_NO.match(text.rstrip(".")) and "`" not in text):
         return Claim(CONVENTION, None, text.rstrip("."))
     return None
