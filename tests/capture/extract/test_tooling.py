@@ -153,8 +153,8 @@ def test_gemini_reports_the_exit_code_inside_the_output():
     session.prompt("We need rich for the report tables.")
     session.tool("run_shell_command", {"command": "pip install RestrictedPython"},
                  output="Output: bash: pip: command not found\nExit Code: 127\nSignal: 0")
-    session.tool("run_shell_command", {"command": "npm install rich"},
-                 output="Output: added 1 package\nExit Code: 0\nSignal: 0")
+    session.tool("run_shell_command", {"command": "pip3 install rich"},
+                 output="Output: Successfully installed rich\nExit Code: 0\nSignal: 0")
     assert facts(session.extract()) == {(PROJECT, "core/depends-on", "rich")}
 
 
@@ -319,13 +319,17 @@ def test_an_unscoped_npx_name_needs_the_projects_manifest_to_name_it():
 
 def test_a_package_put_into_an_environment_is_no_dependency_the_session_gave_the_project():
     """``pip install click`` after "No module named 'click'" cured the environment; the
-    manifest, not the session, says what the project depends on (the cure is a lesson)."""
+    manifest, not the session, says what the project depends on (the cure is a lesson).
+    Named by the person, or written into the manifest, it is one."""
     session = Session()
-    session.prompt("We need click for the command line.")
     session.bash("python -m shop", error=True,
                  output="ModuleNotFoundError: No module named 'click'")
     session.bash("pip install click", output="Successfully installed click-8.1")
     session.bash("uv pip install click", output="Installed 1 package")
     assert not [f for f in facts(session.extract()) if f[1] == "core/depends-on"]
     session.bash("uv add click", output="Resolved 6 packages")
+    assert (PROJECT, "core/depends-on", "click") in facts(session.extract())
+    session = Session()
+    session.prompt("We need click for the command line.")
+    session.bash("pip install click", output="Successfully installed click-8.1")
     assert (PROJECT, "core/depends-on", "click") in facts(session.extract())

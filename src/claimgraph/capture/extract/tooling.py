@@ -4,10 +4,10 @@ Only known runners count, matched on the program and its first positional words,
 project's own scripts say nothing general. A run counts when the tool's verdict was success
 and the line's structure implies this command's own success (see ``shell``); a pipe into
 ``tail``/``head`` is accepted for test and build runs: the runner ran in this project, which
-is the fact, even when its exit status was hidden. Package additions are stricter: only an
-install that writes the manifest (``uv add``, ``npm i x``, not ``pip install x`` into an
-environment), never through a pipe's masked status, never global or user installs, never
-requirement files, editable paths, URLs or local paths -- only a plain package name, its
+is the fact, even when its exit status was hidden. Package additions are stricter: an
+install into an environment only (``pip install x``, not ``uv add x``) counts only for a
+package the person named; never through a pipe's masked status, never global or user
+installs, never requirement files, editable paths, URLs or local paths -- only a plain package name, its
 version pin removed -- and only a package the session established something about, as for a
 manifest's list (``dependencies.established``): the person named it, or a failure before the
 install said it was missing. A run of installs that fills an environment by hand is what the
@@ -105,8 +105,9 @@ _ENVIRONMENT_ONLY = frozenset({("pip", "install"), ("pip3", "install"), ("uv", "
 def changes_manifest(argv: tuple[str, ...]) -> bool:
     """The install writes the package into the project's manifest (``uv add``, ``npm i x``,
     ``cargo add``), not only into an environment (``pip install x``): a package put in a
-    virtualenv by hand is no dependency the session gave the project; the failure it cured
-    is the lesson (``lessons``), and the manifest says what the project depends on."""
+    virtualenv after an import failed is no dependency the session gave the project (the
+    manifest already says it, or the environment was repaired); the failure it cured is the
+    lesson (``lessons``)."""
     words = unwrap(argv)
     return not any(tuple(words[:size]) in _ENVIRONMENT_ONLY for size in (2, 3))
 
@@ -371,10 +372,11 @@ def _facts_of(view: SessionView, call: Event, command: str,
         yield candidate("tooling", view.project or "", runner[0], command_form(invocation.argv),
                         evidence=evidence, object_kind="entity",
                         subject_type="project", object_type="tool", at=call.timestamp)
-    added = [] if invocation.piped or not changes_manifest(invocation.argv) else \
-        packages_added(invocation.argv)
-    for name in added:
-        if not established(name, said_of(view), failures_before(view, call.line), ()):
+    # into an environment only: the person must have named it; a failure it cured says the
+    # environment lacked it (the lesson), not that the session gave the project a dependency
+    failures = failures_before(view, call.line) if changes_manifest(invocation.argv) else []
+    for name in [] if invocation.piped else packages_added(invocation.argv):
+        if not established(name, said_of(view), failures, ()):
             continue  # installed, and nothing said why: the manifest or a glance tells it
         yield candidate("packages", view.project or "", "core/depends-on", name,
                         evidence=evidence, object_kind="entity",
