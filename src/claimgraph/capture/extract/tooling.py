@@ -7,11 +7,12 @@ and the line's structure implies this command's own success (see ``shell``); a p
 is the fact, even when its exit status was hidden. Package additions are stricter: an
 install into an environment only (``pip install x``, not ``uv add x``) counts only for a
 package the person named; never through a pipe's masked status, never global or user
-installs, never requirement files, editable paths, URLs or local paths -- only a plain package name, its
-version pin removed -- and only a package the session established something about, as for a
-manifest's list (``dependencies.established``): the person named it, or a failure before the
-install said it was missing. A run of installs that fills an environment by hand is what the
-project's manifest already lists: a glance, eighteen facts of noise in one session.
+installs, never requirement files, editable paths, URLs or local paths -- only a plain
+package name, its version pin removed -- and only a package the session established
+something about, as for a manifest's list (``dependencies.established``): the person named
+it, or a failure before the install said it was missing. A run of installs that fills an
+environment by hand is what the project's manifest already lists: a glance, eighteen facts
+of noise in one session.
 """
 
 from __future__ import annotations
