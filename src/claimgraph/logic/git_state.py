@@ -125,6 +125,12 @@ class Observation:
     #: the folder the commands ran in: a worktree inside the project is its own checkout,
     #: with its own branch checked out
     place: str | None = None
+    #: a branch the line switched to after its commits (``git commit -q … && git switch -c
+    #: x``): checked out from then on, yet not where those commits went
+    branch_after: str | None = None
+    #: what a plain ``git checkout <name>`` named when git's line did not show (a branch or
+    #: a file: ``settle`` takes it for a branch only when it knows one by that name)
+    checkout_named: str | None = None
 
 
 def commits_in(output: str) -> list[tuple[str, str, str]]:
@@ -371,6 +377,23 @@ class EndState:
         return bool(self.commits or self.branch_pushes or self.tags)
 
 
+#: Branch names a repository's default branch goes by.
+DEFAULT_BRANCHES = frozenset({"main", "master", "develop", "trunk"})
+
+
+def _known_checkout(seen: Observation, state: EndState,
+                    checked_out: dict[str | None, str]) -> str | None:
+    """The branch a quiet ``git checkout <name>`` went to, when ``<name>`` is a branch this
+    session knows (committed to, checked out, pushed) or a default branch's name: a plain
+    checkout may also restore a file, so a name nothing shows to be a branch says nothing."""
+    name = seen.checkout_named
+    if not name:
+        return None
+    known = {c.branch for c in state.commits} | set(checked_out.values()) | \
+        {p[0] for p in state.branch_pushes} | DEFAULT_BRANCHES
+    return name if name in known else None
+
+
 def settle(observations: list[Observation]) -> EndState:
     """Fold one repository's observations, in order, into its end state (module docstring)."""
     state = EndState()
@@ -382,8 +405,11 @@ def settle(observations: list[Observation]) -> EndState:
     worked_in: str | None = None  # the folder of the last commit or push
     last_commit_line = -1
     for seen in observations:
-        if seen.branch:
-            current = checked_out[seen.place] = seen.branch
+        on = seen.branch or _known_checkout(seen, state, checked_out)
+        if on:
+            current = checked_out[seen.place] = on
+            if on in state.deleted and on not in seen.deleted_branches:
+                state.deleted.remove(on)  # made again after it was deleted
         if seen.commits or seen.pushes:
             worked_in = seen.place
         if seen.rewrote:
@@ -396,8 +422,8 @@ def settle(observations: list[Observation]) -> EndState:
                 on_branch = [c for c in state.commits if c.branch == branch]
                 if on_branch:
                     state.commits.remove(on_branch[-1])
-            if branch == "detached HEAD" and seen.branch:
-                branch = seen.branch
+            if branch == "detached HEAD" and on:
+                branch = on
             if made.subject:
                 lost = [c for c in lost if c.subject != made.subject]
             if made.hash and any(c.hash == made.hash for c in state.commits):
@@ -425,7 +451,17 @@ def settle(observations: list[Observation]) -> EndState:
             state.unseen_pushes.append((target or current or "*", seen.line))
         for name in seen.tags_deleted:
             state.tags.setdefault(name, []).append("deleted")
-        state.deleted += [b for b in seen.deleted_branches if b not in state.deleted]
+        if seen.branch_after:
+            current = checked_out[seen.place] = seen.branch_after
+        for name in seen.deleted_branches:
+            if name in (on, seen.branch_after):
+                # git deletes no branch checked out: this line made it again after deleting
+                # it, so what the session committed to it before is on it no more
+                lost += [c for c in state.commits if c.branch == name and c.line < seen.line]
+                state.commits = [c for c in state.commits
+                                 if c.branch != name or c.line >= seen.line]
+            elif name not in state.deleted:
+                state.deleted.append(name)
         if seen.dirty is not None:
             state.dirty, state.dirty_line = seen.dirty, seen.line
         if seen.commits or seen.pushes or seen.tags_made or seen.unseen_pushes:

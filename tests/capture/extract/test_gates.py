@@ -118,3 +118,23 @@ def test_a_task_runners_progress_is_no_reason_and_its_failed_task_brings_its_err
            "husky - pre-commit script failed (code 1)")
     assert reasons(out) == ["[FAILED] mdlint --fix",
                             "error MD040 Fenced code blocks need a language"]
+
+
+def test_a_gate_whose_only_reason_is_a_bare_status_is_not_kept():
+    """"Exit code 1" says that something failed, not what the gate holds the work to."""
+    session = Session()
+    session.event("meta", derived=True,
+                  text="Stop hook feedback:\n[scripts/hooks/stop.sh]: Exit code 1")
+    session.bash("git commit -m wip", error=True,
+                 output="Exit code 1\nhusky - pre-commit hook exited with code 1 (error)")
+    session.edit(f"{ROOT}/src/app.py", "a = 1", "a = 2")
+    assert session.extract() == []
+
+
+def test_a_bare_status_line_gives_way_to_the_reason_the_gate_printed():
+    assert reasons("Exit code 1\nhusky - pre-commit hook exited with code 1 (error)\n"
+                   "Missing changelog entry for this change") == [
+        "Missing changelog entry for this change"]
+    assert reasons("Error: Command failed with exit code 2.") == []
+    assert reasons("[FAILED] eslint --max-warnings 0 [FAILED]\nexit status 1") == [
+        "[FAILED] eslint --max-warnings 0"]

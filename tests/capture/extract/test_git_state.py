@@ -446,3 +446,44 @@ def test_the_branch_at_the_end_is_the_one_where_the_work_was_done():
 def test_a_quiet_push_of_a_named_branch_counts_for_commits_on_an_unknown_branch():
     state = settle(("git commit -q -m a && git push -q origin main", ""))
     assert "push outcome unknown" in gs.describe(state, "d")
+
+
+def test_a_quiet_commit_after_a_quiet_new_branch_is_on_the_new_branch():
+    """The shell had left `main` for a branch it created (git printed nothing the harness
+    kept); a quiet commit then is on the new branch, not on the one a status named before."""
+    for create in ("git checkout -b feat/z", "git switch -c feat/z", "git checkout -q -B feat/z"):
+        state = settle(("git status", "On branch main\nnothing to commit"), (create, ""),
+                       ("git commit -q -m 'feat: z'", ""))
+        [made] = state.commits
+        assert made.branch == "feat/z" and state.branch == "feat/z", create
+        assert "`main`" not in gs.describe(state, "d")
+
+
+def test_a_branch_created_after_the_commit_in_one_line_does_not_take_it():
+    state = settle(("git status", "On branch main"),
+                   ("git commit -q -m a && git switch -c feat/later", ""))
+    [made] = state.commits
+    assert made.branch == "main" and state.branch == "feat/later"
+
+
+def test_a_branch_deleted_and_created_again_at_once_is_not_deleted():
+    state = settle(COMMIT,
+                   ("git checkout main && git branch -D feat/x && git checkout -b feat/x",
+                    "Switched to branch 'main'\nDeleted branch feat/x (was 1a2b3c4).\n"
+                    "Switched to a new branch 'feat/x'"),
+                   ("git commit -m y", "[feat/x 5d6e7f8] feat: the parser again\n 1 file changed"))
+    text = gs.describe(state, "d")
+    assert "deleted later" not in text and "5d6e7f8" in text
+    assert [c.hash for c in state.commits] == ["5d6e7f8"]  # the first one is on it no more
+
+
+def test_a_quiet_checkout_of_a_branch_the_session_knows_moves_the_checkout():
+    """``git checkout main -q`` prints nothing; ``git checkout uv.lock`` restores a file: only
+    a name the session knows as a branch (or a default branch's) is taken for one."""
+    state = settle(COMMIT, ("git checkout uv.lock", ""), ("git checkout main -q", ""))
+    assert state.branch == "main"
+    state = settle(COMMIT, ("git checkout uv.lock", ""))
+    assert state.branch == "feat/x"
+    state = settle(COMMIT, ("git checkout main -q", ""), ("git checkout feat/x -q", ""),
+                   ("git commit -q -m 'feat: more'", ""))
+    assert [c.branch for c in state.commits] == ["feat/x", "feat/x"]

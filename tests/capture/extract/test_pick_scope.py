@@ -111,3 +111,27 @@ def test_labels_holding_a_comma_are_one_pick():
                             {"label": "B"}]}
     assert picked_labels(question, "Yes, use it") == ["Yes, use it"]
     assert sorted(picked_labels(question, "A, B")) == ["A", "B"]
+
+
+def _asked(question: str, header: str) -> dict:
+    return {"question": question, "header": header,
+            "options": [{"label": "Winning the demo", "description": "Ship `demo/` first"},
+                        {"label": "Long-term code", "description": "Tests in `tests/` first"}]}
+
+
+def test_a_question_about_the_tasks_target_depth_voice_or_scope_settles_only_the_task():
+    """What to optimize today's work for, how its write-up should sound, how far it reaches:
+    the answer steers the task in hand, it is no standing decision of the project."""
+    work = ["/repo/demo/app.py\nprint('demo/')"]
+    for question, header in [
+            ("What should the product optimize for?", "Target"),
+            ("Which style should the comparison report use?", "Report Style"),
+            ("What tone should the release notes take?", "Voice"),
+            ("Which modules should this audit cover?", "Scope"),
+            ("Which parts should we prioritize?", "Focus")]:
+        found = verdict(_asked(question, header), ["Winning the demo"], work, [])
+        assert not found.keep and "task" in found.reason, question
+    # a thing of the project that happens to be a target is decided, and stays
+    for question, header in [("Where should the built image be pushed?", "Push target"),
+                             ("Which Python version should the package target?", "Target")]:
+        assert verdict(_asked(question, header), ["Winning the demo"], work, []).keep, question

@@ -291,3 +291,24 @@ def test_a_plan_a_want_for_the_deliverable_or_a_remark_is_for_today(sentence, wh
 ])
 def test_an_order_a_condition_or_a_rule_with_a_remark_may_stand(sentence):
     assert task_scoped(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", [
+    "Run each service from its own compose file, and extend with more containers later",
+    "Keep the importers in src/importers; we can add a streaming one later",
+    "Name the migrations by date, and for now add the new ones by hand",
+])
+def test_a_later_cue_scopes_only_its_own_clause(sentence):
+    """"… and extend with more containers later" puts off the extension, not the rule the
+    sentence opens with."""
+    assert task_scoped(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", [
+    "For now keep the cache in memory, and add the disk tier later",
+    "Use SQLite, and we'll switch to Postgres later",
+    "Store the tokens in a file, at least for now",
+    "Keep the flag off until later",
+])
+def test_a_later_cue_that_scopes_the_rule_itself_still_drops_it(sentence):
+    assert task_scoped(sentence) is not None

@@ -312,3 +312,34 @@ def test_a_troubleshooting_section_and_a_summarys_concepts_are_read_as_any_other
             "2. Key Technical Concepts:\n"
             "   - The version object must be read with its major number, never as text\n")
     assert [c.predicate for c in claims(text)] == ["x/convention", "x/convention"]
+
+
+def test_the_agents_tradeoffs_and_options_are_not_decisions():
+    """A list of pros and cons or of options in the agent's message weighs choices; nothing in
+    it was picked (only what the user picked, or what the session built, is decided)."""
+    text = """Here is how they compare:
+
+### Trade-offs
+- Storing sessions in SQLite keeps queries simple but adds a migration step
+- A JSON file per session is easy to inspect but slow to search
+
+### Alternatives considered
+- Redis as the cache store, fastest of the three but needs a server running
+
+### Design
+- **Pro:** the cache stays warm across restarts of the worker
+- Con: the cache file grows without bound over a long session
+- Option B: write-through caching with a TTL of five minutes
+- Downside: every write waits for the disk to flush
+- Used a write-ahead log instead of rewriting the whole file
+"""
+    assert [(c.predicate, c.text) for c in claims(text)] == [
+        ("x/decided", "Used a write-ahead log instead of rewriting the whole file")]
+
+
+def test_a_noun_phrase_whose_only_rule_is_its_relative_clause_is_a_fragment():
+    """"Order ids in the exports (CSV, JSON) that must stay stable" names a thing of a list
+    whose head line said what the list is; alone it is no rule."""
+    assert read_bullet("Order ids in the exports (CSV, JSON) that must stay stable", "") is None
+    assert read_bullet("Anything that must run on boot goes in scripts/init.sh", "") is not None
+    assert read_bullet("Order ids must stay stable across exports", "") is not None

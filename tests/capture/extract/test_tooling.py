@@ -103,13 +103,13 @@ def test_successful_runs_give_project_tooling_facts():
     session.bash("npm run build 2>&1 | tail -3")
     session.bash("python -m shop.fetch", error=True,
                  output="ModuleNotFoundError: No module named 'requests'")
-    session.bash("pip install requests", output="Successfully installed requests-2.32.0")
+    session.bash("uv add requests", output="Resolved 5 packages")
     found = session.extract()
     assert facts(found) == {(PROJECT, "core/tested-by", "python -m pytest"),
                             (PROJECT, "core/built-with", "npm run build"),
                             (PROJECT, "core/depends-on", "requests")}
     dep = next(c for c in found if c["predicate"] == "core/depends-on")
-    assert dep["evidence"] == ["transcript#L7: pip install requests"]
+    assert dep["evidence"] == ["transcript#L7: uv add requests"]
     assert (dep["object_type"], dep["subject_type"], dep["source_type"]) == (
         "package", "project", "session-log")
 
@@ -117,14 +117,14 @@ def test_successful_runs_give_project_tooling_facts():
 def test_installs_nothing_explained_are_a_glance_at_the_manifest():
     """A venv filled by hand: packages the person never named and no failure asked for."""
     session = Session()
-    session.bash("pip install httpx loguru", output="Successfully installed httpx loguru")
+    session.bash("uv add httpx loguru", output="Resolved 3 packages")
     session.prompt("Please use rich for the console output.")
-    session.bash("pip install rich", output="Successfully installed rich")
+    session.bash("uv add rich", output="Resolved 4 packages")
     session.bash("python -m shop", error=True, output="ModuleNotFoundError: No module named 'yaml'")
-    session.bash("pip install pyyaml", output="Successfully installed pyyaml")
+    session.bash("uv add pyyaml", output="Resolved 5 packages")
     session.bash("python -m shop", error=True,
                  output="ModuleNotFoundError: No module named 'click'")
-    session.bash("pip install click", output="Successfully installed click")
+    session.bash("uv add click", output="Resolved 6 packages")
     assert {f[2] for f in facts(session.extract()) if f[1] == "core/depends-on"} == {
         "rich", "click"}  # pyyaml's failure named `yaml`, not the package: not established
 
@@ -226,7 +226,7 @@ TESTED, BUILT = "core/tested-by", "core/built-with"
 
 @pytest.mark.parametrize("forms, kept", [
     (["timeout 600 python -m pytest", "python -m pytest"], "python -m pytest"),
-    (["cargo test", "cargo test --no-run"], "cargo test"),
+    (["cargo test --workspace", "cargo test --workspace --exclude ui"], "cargo test --workspace"),
     (["npx tsc --noEmit --skipLibCheck", "npx tsc --noEmit --strict"], "npx tsc --noEmit --strict"),
     (["dotnet test -c Release --nologo", "dotnet test --nologo"], "dotnet test --nologo"),
     (["go test", "go test -race"], "go test -race"),  # the stricter gate, as before
@@ -280,3 +280,56 @@ def test_a_shortened_form_is_still_the_same_command():
     assert form("cargo test -p store --lib") == "cargo test -p store --lib"
     assert form("uv run pytest -k parser -q") == "uv run pytest"
     assert form("npm run test:e2e -- --watch") == "npm run test:e2e -- --watch"  # no check
+
+
+@pytest.mark.parametrize("command", [
+    "pytest --co -q", "python -m pytest --collect-only tests", "uv run pytest --fixtures",
+    "npx jest --listTests", "npx vitest list", "cargo test -- --list", "go test -list . ./...",
+    "npx playwright test --list", "cargo nextest list", "npx mocha --dry-run",
+    "tox -l", "nox --list", "npx eslint --print-config src/a.ts", "cargo test --no-run",
+])
+def test_a_runner_told_to_run_no_check_is_no_way_of_testing(command):
+    """Listing, collecting or compiling the tests runs none of them: the command stored as
+    how the project is tested would not test it."""
+    session = Session()
+    session.bash(command, output="collected 12 items")
+    assert not [f for f in facts(session.extract()) if f[1] in (TESTED, BUILT)]
+
+
+def test_an_unscoped_npx_name_needs_the_projects_manifest_to_name_it():
+    """``npx <name>`` runs whatever package has that name when the project does not install
+    it: stored only when a manifest the session saw lists it."""
+    session = Session()
+    session.bash("npx markdownlint docs/a.md", output="")
+    session.bash("npx @biomejs/biome lint ./src", output="Checked 3 files")
+    assert facts(session.extract()) == {(PROJECT, TESTED, "npx @biomejs/biome lint")}
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"},
+                 output='{\n  "devDependencies": {\n    "markdownlint-cli": "^0.41.0"\n  }\n}')
+    session.bash("npx markdownlint docs/a.md", output="")
+    assert facts(session.extract()) == {(PROJECT, TESTED, "npx markdownlint")}
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"},
+                 output='{\n  "scripts": {"tsc": "eslint ."},\n'
+                        '  "devDependencies": {\n    "eslint": "^9.0.0"\n  }\n}')
+    session.bash("npx eslint src", output="")
+    session.bash("npx tsc --noEmit", output="")  # "typescript" is not in it: npx fetches "tsc"
+    assert facts(session.extract()) == {(PROJECT, TESTED, "npx eslint")}
+
+
+def test_a_package_put_into_an_environment_is_no_dependency_the_session_gave_the_project():
+    """``pip install click`` after "No module named 'click'" cured the environment; the
+    manifest, not the session, says what the project depends on (the cure is a lesson).
+    Named by the person, or written into the manifest, it is one."""
+    session = Session()
+    session.bash("python -m shop", error=True,
+                 output="ModuleNotFoundError: No module named 'click'")
+    session.bash("pip install click", output="Successfully installed click-8.1")
+    session.bash("uv pip install click", output="Installed 1 package")
+    assert not [f for f in facts(session.extract()) if f[1] == "core/depends-on"]
+    session.bash("uv add click", output="Resolved 6 packages")
+    assert (PROJECT, "core/depends-on", "click") in facts(session.extract())
+    session = Session()
+    session.prompt("We need click for the command line.")
+    session.bash("pip install click", output="Successfully installed click-8.1")
+    assert (PROJECT, "core/depends-on", "click") in facts(session.extract())

@@ -23,8 +23,10 @@ Each source of knowledge is its own module, in the order a reviewer values them:
 What they share is deliberate: every candidate cites the transcript line or the file line it
 came from, and carries the time of that line (the fact is valid from then). Candidates saying
 the same thing (subject, predicate, object, scope) are merged, their evidence pooled, so a
-runner used twenty times is one fact with a few citations. Then ``reconcile`` holds every
-candidate against how the session ended (what it reverted, rewrote or did anyway).
+runner used twenty times is one fact with a few citations, and a claim another candidate
+says whole (its text that one's beginning) is left out as the same claim cut short. Then
+``reconcile`` holds every candidate against how the session ended (what it reverted,
+rewrote or did anyway).
 """
 
 from __future__ import annotations
@@ -82,4 +84,30 @@ def merge(candidates: Iterator[dict[str, Any]]) -> list[dict[str, Any]]:
             if found.get("valid_from") is not None:
                 known["valid_from"] = min(known.get("valid_from") or found["valid_from"],
                                           found["valid_from"])
-    return list(merged.values())
+    return _whole_only(list(merged.values()))
+
+
+#: Words a claim needs before another that starts with it is the same claim said whole.
+MIN_CONTAINED_WORDS = 5
+
+
+def _whole_only(candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A claim that another candidate of the same capture says whole (same subject,
+    predicate, scope and source, its text the other's beginning) is that one cut short: left
+    out, its evidence added to the whole one's. Sorted, the texts that start with a text
+    follow it at once, so each is held against its next one only."""
+    groups: dict[tuple[Any, ...], list[tuple[str, int]]] = {}
+    for index, found in enumerate(candidates):
+        said = " ".join(str(found["object"]).split()).rstrip(" .;:").lower()
+        key = (found["subject"], found["predicate"], found["scope"], found["source_type"])
+        groups.setdefault(key, []).append((said, index))
+    dropped: set[int] = set()
+    for texts in groups.values():
+        texts.sort()
+        for (said, index), (other, whole) in zip(texts, texts[1:]):
+            if len(said.split()) >= MIN_CONTAINED_WORDS and other.startswith(said) \
+                    and len(other) > len(said) and not other[len(said)].isalnum():
+                dropped.add(index)
+                pooled = [*candidates[whole]["evidence"], *candidates[index]["evidence"]]
+                candidates[whole]["evidence"] = list(dict.fromkeys(pooled))[:MAX_EVIDENCE]
+    return [found for index, found in enumerate(candidates) if index not in dropped]

@@ -74,8 +74,24 @@ VOCABULARY: dict[tuple[str, ...], tuple[str, str]] = {
 VOCABULARY[("python -m build",)] = ("build", "python -m build")  # ``unwrap`` keeps it one word
 #: Programs whose arguments name arbitrary targets: only a whole key matches them.
 EXACT_ONLY = frozenset({"make", "just", "tsc"})
-#: Flags that ask about the tool instead of running it.
-NOT_A_RUN = frozenset({"--help", "-h", "--version", "-V", "--init", "--watch", "-w"})
+#: Flags that ask about the tool instead of running it, or run no check: they list, collect,
+#: print a configuration, plan or compile the tests without running one (``pytest --co``,
+#: ``jest --listTests``, ``cargo test --no-run``). Stored as how the project is tested, such
+#: a command would test nothing.
+NOT_A_RUN = frozenset({
+    "--help", "-h", "--version", "-V", "--init", "--watch", "-w",
+    "--co", "--collect-only", "--collectonly", "--fixtures", "--fixtures-per-test", "--markers",
+    "--setup-plan", "--setup-only", "--list", "-list", "--listTests", "--list-tests",
+    "--listenvs", "--listenvs-all", "--dry-run", "--dryrun", "--showConfig", "--show-config",
+    "--print-config", "--list-files", "--no-run", "--collect"})
+#: Short flags that mean "list" only to some runners (``pytest -l`` shows locals).
+_LISTS = {"tox": frozenset({"-l", "-a"}), "nox": frozenset({"-l"})}
+#: A runner's mode word that runs no check (``vitest list``, ``cargo nextest list``).
+NOT_A_RUN_MODES: dict[tuple[str, ...], frozenset[str]] = {
+    ("vitest",): frozenset({"list", "init"}), ("jest",): frozenset({"init"}),
+    ("cargo", "nextest"): frozenset({"list", "archive", "show-config"}),
+    ("playwright", "test"): frozenset({"list"}),
+}
 #: Flags that turn a linter into a fixer: ``cargo clippy --fix`` rewrites code, checks nothing.
 FIXES = frozenset({"--fix", "--fix-only", "--write", "--apply", "--unsafe-fixes"})
 _LONGEST = max(len(key) for key in VOCABULARY)
@@ -111,7 +127,7 @@ MODES: dict[tuple[str, ...], frozenset[str]] = {
 
 def _match(argv: tuple[str, ...]) -> tuple[tuple[str, str], tuple[str, ...]] | None:
     words = unwrap(argv)
-    if not words or NOT_A_RUN & set(words):
+    if not words or NOT_A_RUN & set(words) or _LISTS.get(words[0], frozenset()) & set(words):
         return None
     names = positional(words)
     if words[0] == "tsc" and "--noEmit" in words:
@@ -127,6 +143,8 @@ def _match(argv: tuple[str, ...]) -> tuple[tuple[str, str], tuple[str, ...]] | N
             found = ("format", found[1])
         if found:
             mode = names[size:size + 1]
+            if mode and mode[0] in NOT_A_RUN_MODES.get(key, ()):
+                return None
             if mode and mode[0] in MODES.get(key, ()):
                 key += (mode[0],)
             return found, key

@@ -148,7 +148,8 @@ def _is_failed_commit(view: SessionView, result: Event) -> bool:
 def reasons(body: str) -> list[str]:
     """The lines of a gate's report that say why it blocked: labelled checks first
     ("[FORMAT] Code is not formatted."), else the first line that reads as a reason."""
-    lines = [line.strip() for line in body.splitlines() if line.strip()]
+    lines = [line.strip() for line in body.splitlines()
+             if line.strip() and not bare_status(line)]
     matched = [(i, m) for i, m in enumerate(map(_LABELLED.match, lines)) if m]
     labelled = [_with_hint(f"[{m['label']}] {_unrepeated(m)}".strip(), lines[i + 1:i + 2])
                 for i, m in matched]
@@ -161,6 +162,24 @@ def reasons(body: str) -> list[str]:
     plain = [line for line in lines if not _NOISE.match(line)]
     found = next((line for line in plain if _REASON.match(line)), plain[0] if plain else None)
     return [short_quote(found, 100)] if found else []
+
+
+#: A status and nothing more: "Exit code 1", "Command failed with exit code 2", "husky -
+#: pre-commit hook exited with code 1 (error)".
+_STATUS = lazy_regex(r"(?:non-?zero\s+)?(?:exit(?:ed)?\s+(?:with\s+)?)?(?:exit\s+)?"
+                     r"(?:code|status)\s*:?\s*-?\d+", re.IGNORECASE)
+_STATUS_WORDS = frozenset("""error failed fail failure with the a command process script hook
+hooks exited exit returned returns non-zero nonzero husky pre-commit pre-push commit-msg
+lefthook lint-staged task tasks code status""".split())
+
+
+def bare_status(line: str) -> bool:
+    """The line only says that something ended with a status ("Exit code 1"): no reason a
+    gate holds the work to, so never one of its reasons."""
+    if not _STATUS.search(line):
+        return False
+    rest = _STATUS.sub(" ", line)
+    return all(word.lower() in _STATUS_WORDS for word in re.findall(r"[A-Za-z][\w'-]*", rest))
 
 
 def _unrepeated(match: Any) -> str:

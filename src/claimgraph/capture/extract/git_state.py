@@ -222,8 +222,10 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
                                     for w in found["log"]):
         listed += tuple(gs.log_lines(output))
     branch = gs.rebased_branch(output)
+    after = maybe = None
     if (found.get("status") or found.get("switch")) and not found.get("pr_view"):
-        branch = gs.branch_in(output) or branch
+        named, after, maybe = _switched_to(runs)
+        branch = gs.branch_in(output) or named or branch
     dirty = None
     if found.get("status") and len(runs) == 1:
         dirty = gs.dirty_in(output, short=_short_status(found["status"][0]))
@@ -237,11 +239,59 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
     seen = gs.Observation(line, at, tuple(commits), rewrote, pushes, listed, branch, deleted,
                           dirty, tuple(tags_made), tuple(tags_deleted), tuple(opened),
                           tuple(merged), tuple(states), unseen_pushes=unseen_pushes,
-                          rebased=rebase_seen)
+                          rebased=rebase_seen, branch_after=after,
+                          checkout_named=None if branch else maybe)
     if not (commits or rewrote or pushes or listed or branch or deleted or dirty is not None
-            or tags_made or tags_deleted or opened or merged or states or unseen_pushes):
+            or tags_made or tags_deleted or opened or merged or states or unseen_pushes
+            or after or seen.checkout_named):
         return None
     return seen
+
+
+#: ``checkout``/``switch`` flags that create the branch they name.
+_CREATES = frozenset({"-b", "-B", "-c", "-C", "--create", "--force-create"})
+#: ``switch``/``checkout`` options that take a value (the branch is not that value).
+_SWITCH_VALUES = frozenset({"--conflict", "--track", "-t", "--orphan"})
+
+
+def _switched_to(runs: list[GitRun]) -> tuple[str | None, str | None, str | None]:
+    """(the branch the line's last switch before its commit checked out, one it switched to
+    after its commit, what a plain ``checkout <name>`` before its commit named), by the
+    command: a ``checkout -b x`` / ``switch -c x`` / ``switch x`` that worked is on ``x``
+    even when its "Switched to" line never reached the harness (a persistent shell's quiet
+    checkout). A plain ``checkout x`` may restore a file or detach at a commit: only a
+    branch the session knows by that name is taken (``git_state.settle``)."""
+    before = after = maybe = None
+    committed = False
+    for run in runs:
+        if run.kind == "commit":
+            committed = True
+        elif run.kind == "switch":
+            name, sure = _branch_named(run.words)
+            if committed:
+                after = (name if sure else None) or after
+            elif sure:
+                before, maybe = name, None
+            else:
+                maybe = name
+    return before, after, maybe
+
+
+def _branch_named(words: tuple[str, ...]) -> tuple[str | None, bool]:
+    """(the branch a checkout or switch names, whether it surely is one)."""
+    verb, args = words[1], list(words[2:])
+    for index, word in enumerate(args):
+        if word in _CREATES:
+            following = args[index + 1:index + 2]
+            return (following[0], True) if following and not following[0].startswith("-") \
+                else (None, False)
+    if "--" in args or any(w in ("--detach", "-d", "-", "-p", "--patch") for w in args):
+        return None, False
+    names = [w for i, w in enumerate(args) if not w.startswith("-")
+             and (i == 0 or args[i - 1] not in _SWITCH_VALUES)]
+    if len(names) != 1:
+        return None, False
+    return names[0], verb == "switch"
 
 
 def _commits(found: dict[str, list[tuple[str, ...]]], runs: list[GitRun], output: str,

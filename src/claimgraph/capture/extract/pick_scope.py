@@ -12,6 +12,9 @@ stored):
   "now", "first", "next", "this session"), ask for a go-ahead ("OK to proceed?"), or ask
   for an extent ("how deep / far / thorough …"). "Want me to go with X or Y?" is no go-ahead:
   with options it offers a choice, and the options decide what it is about;
+- **the question is not about the task's aim, voice or reach**: what to optimize or
+  prioritize, the style of a report or write-up, a tone or an audience, what a review
+  covers (``about_the_task``): the answer steers today's deliverable;
 - **the picked option is not a step of someone's**: its text does not open with the agent or
   the person as the one acting ("I run …", "I'll …", "You create …"): a way to carry the work
   out, not a property of the project;
@@ -53,6 +56,21 @@ _THIS_TURN = lazy_regex(
     r"request|round|step)|go ahead|proceed|ok(?:ay)? to|"
     r"how (?:deep|far|thorough|detailed|exhaustive)|without checking)\b",
     re.IGNORECASE)
+#: A question about what the task in hand aims at, how its write-up sounds or how far it
+#: reaches: what to optimize or prioritize, a report's style, a tone or an audience, a scope.
+_TASK_AIM = lazy_regex(
+    r"\boptimi[sz]e (?:for|toward)|\bprioriti[sz]e\b|\bfocus on\b|\b(?:tone|voice|audience|"
+    r"register|reading level)\b|\bstyle\b.*\b(?:report|memo|write-?up|summary|deck|slides|"
+    r"presentation|comparison|brief|post|email|letter|answer|response)\b|\b(?:report|memo|"
+    r"write-?up|summary|deck|slides|presentation|comparison)\b.*\bstyle\b|"
+    r"\b(?:this|the) (?:audit|review|task|write-?up|report|investigation) (?:cover|include|"
+    r"span)\b", re.IGNORECASE)
+#: A header that names the task's aim, extent or voice rather than a thing of the project
+#: ("Target" or "Scope" alone is not one: a platform or a version is targeted by the project,
+#: the platforms in scope are the project's).
+_TASK_HEADER = lazy_regex(r"^(?:depth|tone|voice|audience|target audience|goals?|focus|"
+                          r"priorit(?:y|ies)|objective|optimi[sz]ation|report style|"
+                          r"writing style)$", re.IGNORECASE)
 #: An option written as someone's step: the agent's ("I run …") or the person's ("You create …").
 _SOMEONES_STEP = lazy_regex(r"^(?:i|i'll|i'd|i'm|we'll|let me|you|you'll)\b", re.IGNORECASE)
 #: A project artefact as options name it: code in backticks, or a token holding a path, a
@@ -106,6 +124,13 @@ def option_text(option: Mapping[str, Any]) -> str:
 def about_this_turn(question: str) -> bool:
     """The question points at the work in hand, asks for a go-ahead or for an extent."""
     return bool(_THIS_TURN.search(re.sub(r"\([^()]*\)", " ", question)))
+
+
+def about_the_task(question: str, header: str = "") -> bool:
+    """The question asks what the task in hand aims at, how its write-up should sound or how
+    far it reaches (``_TASK_AIM``), or its header names that (``_TASK_HEADER``): the answer
+    steers today's work; it is no standing decision of the project."""
+    return bool(_TASK_AIM.search(question) or _TASK_HEADER.match(header.strip()))
 
 
 def someones_step(option: Mapping[str, Any]) -> bool:
@@ -229,6 +254,8 @@ def verdict(question: Mapping[str, Any], picked: Sequence[str], later_work: Sequ
     if about_this_turn(str(question.get("question") or "")) \
             or about_this_turn(str(question.get("header") or "")):
         return Verdict(False, "asks about the turn in hand")
+    if about_the_task(str(question.get("question") or ""), str(question.get("header") or "")):
+        return Verdict(False, "asks what the task in hand aims at, how it sounds or reaches")
     if any(someones_step(o) for o in chosen):
         return Verdict(False, "the option is a step of the work, not a property of the project")
     if overridden(chosen, others, later_prompts):

@@ -77,6 +77,7 @@ Pure: text in, a reason (or None) out.
 from __future__ import annotations
 
 import re
+from typing import Any
 from claimgraph.logic.expiring import expiring_state
 from claimgraph.logic.lazy_regex import lazy_regex
 
@@ -249,6 +250,34 @@ _HANGS_ON = lazy_regex(
     re.IGNORECASE)
 
 
+#: Where a sentence's clauses meet: "; ", ", and", ", but", " and then".
+_CLAUSE_BREAK = lazy_regex(r";\s*|,\s*(?:and|but|then|so)\s+|\s+(?:and then|but)\s+")
+#: A later clause that replaces what the first one set ("…, and we'll switch to Postgres
+#: later"): the first clause is then the temporary state, not a rule.
+_REPLACES = lazy_regex(r"\b(?:switch|migrate|move|replace|change|swap|revisit|reconsider|"
+                       r"remove|drop|rewrite|upgrade|port|convert|deprecate|revert|get rid|"
+                       r"undo|redo)\w*\b", re.IGNORECASE)
+#: Words a time cue's clause may hold without saying anything of its own.
+_CUE_WORDS = frozenset("at least just only until unless for now later the moment this time "
+                       "then and but so".split())
+
+
+def cue_in_own_clause(sentence: str, cue: Any) -> bool:
+    """Every match of the time cue ``cue`` ("later", "for now") sits in a later clause of
+    its own that adds to the rule the sentence opens with ("…, and extend with more
+    containers later"): it puts off that clause, not the rule. Not when the first clause
+    holds the cue ("For now keep …"), the cue's clause says nothing but the cue ("…, at
+    least for now") or replaces what the first clause set ("…, and we'll switch … later")."""
+    clauses = [c for c in _CLAUSE_BREAK.split(sentence) if c.strip()]
+    if len(clauses) < 2 or cue.search(clauses[0]) or len(clauses[0].split()) < 3:
+        return False
+    cued = [c for c in clauses[1:] if cue.search(c)]
+    if not cued or any(_REPLACES.search(c) for c in cued):
+        return False
+    return all(len([w for w in re.findall(r"[\w'-]+", cue.sub(" ", c))
+                    if w.lower() not in _CUE_WORDS]) >= 2 for c in cued)
+
+
 def one_off(sentence: str) -> str | None:
     """Why ``sentence`` is an instruction for the task in hand rather than a rule for later
     work (module docstring, "one-off"); None when nothing in its form says so. The caller
@@ -262,7 +291,7 @@ def one_off(sentence: str) -> str | None:
         return "a step of today's plan"
     if _WISH_REQUEST.search(sentence):
         return "a request to the agent"
-    if _LATER.search(sentence):
+    if _LATER.search(sentence) and not cue_in_own_clause(sentence, _LATER):
         return "tied to now"
     if expiring_state(sentence):
         return "a state that expires, not a rule"
@@ -297,7 +326,7 @@ def task_scoped(sentence: str, lenient: frozenset[str] = frozenset()) -> str | N
     need = _NEED.search(sentence)
     if need and not _CONDITION.search(sentence[:need.start()]) and NEEDS_NOW not in lenient:
         return NEEDS_NOW
-    if _NOW.search(sentence):
+    if _NOW.search(sentence) and not cue_in_own_clause(sentence, _NOW):
         return "tied to now"
     maybe = _HYPOTHETICAL.search(sentence)
     if maybe and not _ANY_CONDITION.search(sentence[:maybe.start()]):

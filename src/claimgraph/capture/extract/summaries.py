@@ -16,6 +16,9 @@ such a summary are read by their section and their shape:
 - under a heading about decisions, adaptations, approach or design, and any bullet that says
   "instead of" / "rather than", a decision (``x/decided``); a heading that introduces
   reasons ("Why this is faster", "Reasons") lists reasons, not decisions, and is skipped;
+  so is one that weighs choices ("Trade-offs", "Pros and cons", "Alternatives considered",
+  "A vs B"), and a bullet labelled as one side of a choice ("Pro: …", "Option B: …"): the
+  agent's options are not decided until the user picks one or the session builds it;
 - a bullet that starts with a file path and says what it does ("`src/db.ts:14` exports the
   service-role client") is what that file is for (``x/role``);
 - a bullet that states a rule ("must", "always", "never", "enforces") is a convention --
@@ -85,8 +88,11 @@ _SECTIONS = (
     (None, lazy_regex(r"plan|next|todo|pending|remaining|propos|phase|recommend|suggest|"
                       r"consideration|question|summary request|intent|request|option|"
                       r"if you want|would you like", re.I)),
+    # choices weighed, none picked: trade-offs, pros and cons, alternatives, a comparison
+    (None, lazy_regex(r"trade-?offs?|pros|cons|alternative|considered|vs\.?|"
+                      r"versus|compar|candidates|possible|approaches", re.I)),
     (LESSON, lazy_regex(r"error|issue|problem|fix|gotcha|pitfall|lesson|bug", re.I)),
-    (DECIDED, lazy_regex(r"decision|adaptation|approach|design|trade-?off|chose|choice|"
+    (DECIDED, lazy_regex(r"decision|adaptation|approach|design|chose|choice|"
                          r"rationale", re.I)),
     (None, lazy_regex(r"step", re.I)),
 )
@@ -103,6 +109,11 @@ _PROPOSAL = lazy_regex(r"<proposed_plan>")
 #: closing report -- the state it left, named on both sides.
 _REPLACED = lazy_regex(r"^(?:replaced|swapped)\s+.*`[^`]+`.*\s(?:with|by)\s+.*`[^`]+`", re.I)
 _NUMBERED = lazy_regex(r"^\s*\d+[.)]\s")
+#: A bullet labelled as one side of a choice ("Pro: …", "Option B: …", "Downside: …").
+_WEIGHED = lazy_regex(r"^(?:pros?|cons?|upsides?|downsides?|benefits?|drawbacks?|costs?|"
+                      r"risks?|advantages?|disadvantages?|caveats?|alternatives?|"
+                      r"(?:option|approach|choice|variant|alternative)\s*(?:[A-Z]|\d+)?)"
+                      r"\s*[:—–-]", re.I)
 _INSTEAD = lazy_regex(r"\b(?:instead of|rather than)\b", re.I)
 _VERB_START = lazy_regex(r"^(?:[a-z]+s|is|are|has|holds|wraps|defines|exports|owns|keeps|"
                          r"creates|runs|compensates?|contains|provides|handles)\b")
@@ -126,6 +137,11 @@ _DONE_REPORT = lazy_regex(r"^(?:`[^`]+`\s*:?\s*|[\w.-]+:\s+)?(?!need)[a-z]+ed\b"
 #: "No 5 KB limit": a property in a comparison, not a rule -- unless it names the thing it
 #: rules out ("No backward compatibility for `.agentv/results/runs/`").
 _BARE_NO = lazy_regex(r"^no\s+(?!\w+ing\b)(?:\S+\s+){0,4}\S+$", re.I)
+#: A noun phrase whose only rule is its closing relative clause ("Order ids in the exports
+#: that must stay stable"): an item of a list whose head said what it lists, no rule alone.
+_RELATIVE_ONLY = lazy_regex(r"^(?!.*\b(?:must|should|always|never|shall)\b.*\b(?:that|which|"
+                            r"who)\s)[^;:]*?\b(?:that|which|who)\s+(?:must|should|shall|"
+                            r"always|never|(?:has|have|need) to)\s+(?:\S+\s+){0,3}\S+$", re.I)
 #: A word with a letter in it: a problem or a fix is told in words, not in figures.
 _WORD = lazy_regex(r"[A-Za-z]{2,}")
 #: A commit reference or a conventional-commit subject at the start of a bullet: the log of
@@ -238,6 +254,8 @@ def claims(text: str) -> Iterator[Claim]:
             continue  # advice to the person ("if you tag releases …"), not what a file is
         if claim and _WHOLE_QUOTE.match(claim.text):
             continue  # someone's words quoted whole: theirs, read where they were said
+        if claim and claim.predicate == DECIDED and _WEIGHED.match(claim.text):
+            continue  # a pro, a con or an option of the agent's: weighed, not picked
         if claim and claim.predicate == DECIDED and _NUMBERED.match(line) \
                 and not _INSTEAD.search(claim.text):
             continue  # one step of a sequence, not a decision on its own
@@ -272,6 +290,7 @@ def read_bullet(text: str, section: str) -> Claim | None:
     if _REPLACED.match(text):
         return Claim(DECIDED, None, text.rstrip("."))
     if classify(text) == CONVENTION and not _DONE_REPORT.match(text) \
+            and not _RELATIVE_ONLY.match(text.rstrip(".")) \
             and not (_BARE_NO.match(text.rstrip(".")) and "`" not in text):
         return Claim(CONVENTION, None, text.rstrip("."))
     return None

@@ -4,13 +4,15 @@ Only known runners count, matched on the program and its first positional words,
 project's own scripts say nothing general. A run counts when the tool's verdict was success
 and the line's structure implies this command's own success (see ``shell``); a pipe into
 ``tail``/``head`` is accepted for test and build runs: the runner ran in this project, which
-is the fact, even when its exit status was hidden. Package additions are stricter: never
-through a pipe's masked status, never global or user installs, never requirement files,
-editable paths, URLs or local paths -- only a plain package name, its version pin removed --
-and only a package the session established something about, as for a manifest's list
-(``dependencies.established``): the person named it, or a failure before the install said it
-was missing. A run of installs that fills an environment by hand is what the project's
-manifest already lists: a glance, eighteen facts of noise in one session.
+is the fact, even when its exit status was hidden. Package additions are stricter: an
+install into an environment only (``pip install x``, not ``uv add x``) counts only for a
+package the person named; never through a pipe's masked status, never global or user
+installs, never requirement files, editable paths, URLs or local paths -- only a plain
+package name, its version pin removed -- and only a package the session established
+something about, as for a manifest's list (``dependencies.established``): the person named
+it, or a failure before the install said it was missing. A run of installs that fills an
+environment by hand is what the project's manifest already lists: a glance, eighteen facts
+of noise in one session.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ from claimgraph.logic.lazy_regex import lazy_regex
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.commands import env_names, kind_of, kind_of_text, typed_key
 from claimgraph.capture.extract.dependencies import established, failures_before, said_of
+from claimgraph.capture.extract.lenient_json import read_json
+from claimgraph.capture.extract.manifests import parse_manifest
+from claimgraph.capture.extract.reads import surviving_looks
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.logic.default_commands import is_ecosystem_default
 from claimgraph.capture.extract.session import (
@@ -92,6 +97,20 @@ def packages_added(argv: tuple[str, ...]) -> list[str]:
         if spec:
             return _names(words[size:], *spec)
     return []
+
+
+#: Installers that fill an environment and leave the project's manifest as it was.
+_ENVIRONMENT_ONLY = frozenset({("pip", "install"), ("pip3", "install"), ("uv", "pip", "install")})
+
+
+def changes_manifest(argv: tuple[str, ...]) -> bool:
+    """The install writes the package into the project's manifest (``uv add``, ``npm i x``,
+    ``cargo add``), not only into an environment (``pip install x``): a package put in a
+    virtualenv after an import failed is no dependency the session gave the project (the
+    manifest already says it, or the environment was repaired); the failure it cured is the
+    lesson (``lessons``)."""
+    words = unwrap(argv)
+    return not any(tuple(words[:size]) in _ENVIRONMENT_ONLY for size in (2, 3))
 
 
 def _names(args: tuple[str, ...], ecosystem: str, takes_value: set[str],
@@ -347,13 +366,85 @@ def _facts_of(view: SessionView, call: Event, command: str,
         return
     evidence = [transcript_evidence(call.line, command)]
     runner = runner_of(invocation.argv)
+    fetched = fetched_name(invocation.argv)
+    if runner and fetched and fetched not in installed(view):
+        runner = None  # npx would fetch whatever package has that name: unsure, not stored
     if runner:
         yield candidate("tooling", view.project or "", runner[0], command_form(invocation.argv),
                         evidence=evidence, object_kind="entity",
                         subject_type="project", object_type="tool", at=call.timestamp)
+    # into an environment only: the person must have named it; a failure it cured says the
+    # environment lacked it (the lesson), not that the session gave the project a dependency
+    failures = failures_before(view, call.line) if changes_manifest(invocation.argv) else []
     for name in [] if invocation.piped else packages_added(invocation.argv):
-        if not established(name, said_of(view), failures_before(view, call.line), ()):
+        if not established(name, said_of(view), failures, ()):
             continue  # installed, and nothing said why: the manifest or a glance tells it
         yield candidate("packages", view.project or "", "core/depends-on", name,
                         evidence=evidence, object_kind="entity",
                         subject_type="project", object_type="package", at=call.timestamp)
+
+
+#: Runners that run a project's installed binary, else fetch the package of that name.
+_FETCHERS = frozenset({"npx", "bunx", "pnpx"})
+_SKIPPED = frozenset({"sudo", "time", "nice", "command", "exec", "env", "nohup"})
+#: Well-known binaries whose package has another name (``tsc`` is typescript's; the npm
+#: package "tsc" is an unrelated one): installed when the manifest lists that package.
+BIN_PACKAGES = {"tsc": ("typescript",), "tsserver": ("typescript",),
+                "playwright": ("@playwright/test", "playwright"),
+                "markdownlint": ("markdownlint-cli",), "biome": ("@biomejs/biome",),
+                "vue-tsc": ("vue-tsc",), "ng": ("@angular/cli",),
+                "svelte-check": ("svelte-check",), "eslint": ("eslint",)}
+
+
+def fetched_name(argv: tuple[str, ...]) -> str | None:
+    """The unscoped name an ``npx``/``bunx`` run asks for (``npx markdownlint`` ->
+    "markdownlint"); None for any other command, a scoped package (``npx @biomejs/biome``:
+    the package is named) or a package given with ``--package``."""
+    words = list(argv)
+    while words and (words[0] in _SKIPPED or words[0] == "timeout"
+                     or ("=" in words[0] and not words[0].startswith("-"))):
+        words = words[2:] if words[0] == "timeout" else words[1:]
+    if not words or posixpath.basename(words[0]) not in _FETCHERS:
+        return None
+    for word in words[1:]:
+        if word in ("-p", "--package") or word.startswith("--package="):
+            return None
+        if not word.startswith("-"):
+            return None if word.startswith("@") else word.split("@", 1)[0]
+    return None
+
+
+def installed(view: SessionView) -> frozenset[str]:
+    """The binaries a project's own manifest the session saw installs: its packages by name,
+    and the well-known binaries of those packages (``BIN_PACKAGES``)."""
+    return view.remembered("npx_installed", _installed)
+
+
+def _script_programs(text: str) -> set[str]:
+    """The programs a package.json's own scripts run (``"test": "vitest run"``: vitest): a
+    script runs the project's installed binaries, so the project has them."""
+    found: set[str] = set()
+    for leaf in read_json(text):
+        if len(leaf.path) == 2 and leaf.path[0] == "scripts" and isinstance(leaf.value, str):
+            for part in re.split(r"&&|\|\||[;|]", leaf.value):
+                words = [w for w in part.split() if not _ASSIGNED.match(w)]
+                if words:
+                    found.add(posixpath.basename(words[0]))
+    return found
+
+
+_ASSIGNED = lazy_regex(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def _installed(view: SessionView) -> frozenset[str]:
+    names: set[str] = set()
+    for path, looks in surviving_looks(view).items():
+        if posixpath.basename(path) != "package.json" or looks[-1].cited is None:
+            continue
+        for look in looks:
+            manifest = parse_manifest(look.path, look.text)
+            if manifest:
+                names.update(dependency.name for dependency in manifest.dependencies)
+            names.update(_script_programs(look.text))
+    return frozenset(names | {binary for binary, packages in BIN_PACKAGES.items()
+                              if names & set(packages)})
