@@ -26,3 +26,13 @@ def test_short_or_differently_sourced_claims_stay_apart():
     assert len(kept) == 2  # too short to be the same claim cut short
     kept = merge(iter([_said(RULE, 3, rule="statements"), _said(RULE + ". More", 9)]))
     assert len(kept) == 2  # the user's words are not folded into the agent's
+
+
+def test_a_command_that_begins_another_is_a_different_command():
+    def ran(command: str, line: int) -> dict:
+        return candidate("tooling", "app", "core/tested-by", command,
+                         evidence=[f"transcript#L{line}: x"], object_kind="entity",
+                         subject_type="project", object_type="tool")
+
+    kept = merge(iter([ran("uv run tox -e lint", 1), ran("uv run tox -e lint,type", 2)]))
+    assert sorted(c["object"] for c in kept) == ["uv run tox -e lint", "uv run tox -e lint,type"]

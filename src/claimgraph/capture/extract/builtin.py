@@ -94,10 +94,14 @@ MIN_CONTAINED_WORDS = 5
 def _whole_only(candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A claim that another candidate of the same capture says whole (same subject,
     predicate, scope and source, its text the other's beginning) is that one cut short: left
-    out, its evidence added to the whole one's. Sorted, the texts that start with a text
-    follow it at once, so each is held against its next one only."""
+    out, its evidence added to the whole one's. Only prose is read so: a command or a name
+    that begins another is a different one (``tox -e lint`` is not ``tox -e lint,type`` cut
+    short). Sorted, the texts that start with a text follow it at once, so each is held
+    against its next one only."""
     groups: dict[tuple[Any, ...], list[tuple[str, int]]] = {}
     for index, found in enumerate(candidates):
+        if found.get("object_kind") != "literal":
+            continue
         said = " ".join(str(found["object"]).split()).rstrip(" .;:").lower()
         key = (found["subject"], found["predicate"], found["scope"], found["source_type"])
         groups.setdefault(key, []).append((said, index))
