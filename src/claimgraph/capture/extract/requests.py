@@ -17,7 +17,8 @@ own words, as a decision of the project (``x/decided``) when all of these hold
 - before the person's next prompt the agent wrote, edited or deleted the project's own files
   and that change names the request: most of the sentence's own words (``corrections.stems``)
   are in the paths and texts it wrote or removed;
-- none of the files it wrote for it was deleted later in the session (a design taken out).
+- none of the files it wrote for it was deleted later in the session (a design taken out);
+- it does not end in a colon that introduces a list or a paste ("… should also support:").
 
 What the user said later still decides afterwards (``reconcile``: a later word of theirs that
 turns the request around or retracts it drops it, as for any stance of theirs).
@@ -89,11 +90,15 @@ def _turns(view: SessionView) -> dict[int, Turn]:
 
 
 def carried_request(verdict: Any, sentence: str, turn: Turn | None, position: int = 0,
-                    count: int = 1, after_options: bool | None = None) -> str | None:
+                    count: int = 1, after_options: bool | None = None, said: str = ""
+                    ) -> str | None:
     """``LASTING`` or ``ONCE`` when ``sentence`` is a request its turn carried out and kept
     (module docstring), else None. ``verdict``: the sentence model's; ``position``, ``count``
-    and ``after_options`` place the sentence as the model placed it."""
+    and ``after_options`` place the sentence as the model placed it; ``said``: the whole
+    message it was cut from."""
     if turn is None or turn.taken_out or verdict.kept or verdict.label not in ASKING:
+        return None
+    if introduces(sentence, said):
         return None
     if not names_the_change(sentence, turn):
         return None
@@ -106,6 +111,13 @@ def carried_request(verdict: Any, sentence: str, turn: Turn | None, position: in
     if today == _ONCE_REASON and one_off(sentence) == _ONCE_REASON:
         return ONCE
     return None
+
+
+def introduces(sentence: str, said: str) -> bool:
+    """The sentence ends in a colon in its message ("A full slicer should also support:"):
+    it introduces what follows, and alone it says nothing."""
+    at = said.find(sentence)
+    return at >= 0 and said[at + len(sentence):].lstrip(" \t").startswith(":")
 
 
 def names_the_change(sentence: str, turn: Turn) -> bool:

@@ -138,7 +138,7 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             done = None
             if why is not None and event.line in carried:
                 done = carried_request(verdict, sentence, carried[event.line], index,
-                                       len(parts), answering.get(event.line))
+                                       len(parts), answering.get(event.line), text)
                 if done is not None:
                     via = f"a request the session carried out ({done})"
                     why = _request_not_stored(sentence, view)
