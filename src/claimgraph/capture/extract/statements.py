@@ -471,6 +471,7 @@ def _request_candidate(view: SessionView, event: Event, sentence: str, done: str
     """A request the session carried out (``requests``): the user's words as the project's
     decision, citing their line and the change that did it."""
     return candidate("requests", view.project or "", DECISION, sentence,
+                     trust="statements.request",
                      evidence=[transcript_evidence(event.line, sentence),
                                done_evidence(done, turn)],
                      object_kind="literal", subject_type="project", at=event.timestamp)
