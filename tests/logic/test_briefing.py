@@ -249,3 +249,26 @@ def test_a_stance_that_states_an_expiring_state_is_a_dated_fact_not_a_standing_d
     current = text.split("### Current facts")[1]
     assert '- app decided "our latest release is v0.2.0" (you said, as of 2026-02-19)' in current
     assert not C.is_standing(state) and C.is_standing(rule)
+
+
+def test_a_request_the_session_carried_out_names_its_tier_and_one_act_is_dated():
+    """A request the session did and kept is a standing decision told as "you asked, done";
+    one act done once (a rename) is told with its day among the facts, not as standing."""
+    lasting = fact("f-1", "app", "decided", "skip progress messages by default", literal=True,
+                   epistemic="commitment", source="user-assertion", predicate="x/decided",
+                   evidence=["transcript#L3: skip progress messages by default",
+                             "transcript#L5: asked and done: view.ts"])
+    once = fact("f-2", "app", "decided", "rename the dev-docs skill to development-docs",
+                literal=True, epistemic="commitment", source="user-assertion",
+                predicate="x/decided",
+                evidence=["transcript#L7: rename the dev-docs skill",
+                          "transcript#L9: asked and done once: SKILL.md"])
+    text = block([lasting, once])
+    decisions = text.split("### Standing decisions")[1].split("###")[0]
+    assert ('- app decided "skip progress messages by default" (you asked, done, since '
+            '2026-02-19)') in decisions
+    assert "dev-docs" not in decisions
+    current = text.split("### Current facts")[1]
+    assert ('- app decided "rename the dev-docs skill to development-docs" (you asked, done, '
+            'as of 2026-02-19)') in current
+    assert C.is_standing(lasting) and not C.is_standing(once)

@@ -22,6 +22,7 @@ from claimgraph.logic.briefing_lines import (
 from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_HEADING, CONTEXT_OPEN
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS, effective_confidence
 from claimgraph.logic.expiring import expiring_state
+from claimgraph.logic.requested import done_once
 from claimgraph.logic.model import SUPERSESSION_KINDS
 from claimgraph.logic.names import object_name
 from claimgraph.logic.retrieval import fact_valid_at
@@ -171,15 +172,18 @@ def recently_superseded(fact: Fact, now: int) -> bool:
 def is_standing(fact: Fact) -> bool:
     """A commitment, or a stance (preference, convention, decision) whatever its class --
     unless what it says is a state that expires ("our latest release is v0.2.0", "PR #12 is
-    merged": ``logic.expiring``): that was true on the day it was learned, and is told as a
-    fact of that date, never as a standing decision."""
-    return _stance(fact) and not expiring_state(str(object_name(fact) or ""))
+    merged": ``logic.expiring``), or one act the user asked for and the session did once:
+    that was true on the day it was learned, and is told as a fact of that date, never as a
+    standing decision."""
+    return _stance(fact) and not told_as_state(fact)
 
 
 def told_as_state(fact: Fact) -> bool:
-    """A stance ``is_standing`` turned away for stating a state that expires: its line gives
-    the date it was learned instead of a confidence."""
-    return _stance(fact) and expiring_state(str(object_name(fact) or ""))
+    """A stance ``is_standing`` turned away for stating a state that expires, or for being
+    one act the user asked for and the session did once (a rename, a removal:
+    ``logic.requested.done_once``): its line gives the date it was learned instead of a
+    confidence."""
+    return _stance(fact) and (expiring_state(str(object_name(fact) or "")) or done_once(fact))
 
 
 def _stance(fact: Fact) -> bool:

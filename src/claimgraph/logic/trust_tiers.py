@@ -4,6 +4,8 @@ Every fact already records where it came from (``source_type``) and what backs i
 (``evidence``), so its trust tier is derived, never stored (docs/capture.md, "Trust tiers"):
 
 - **you said**: the user's own words (``user-assertion``; a ``decision-record`` too);
+- **you asked, done**: the user's request that the session carried out and kept
+  (``logic.requested``: its evidence cites the change that did it);
 - **a file**: a project file declares it; the line names the file (``CLAUDE.md``,
   ``mix.exs``) and the curator's audit re-checks it against that file;
 - **seen**: observed in the session -- a tool's outcome, a gate that blocked, a command that
@@ -23,6 +25,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from claimgraph.logic.requested import ASKED_DONE, asked_and_done
+
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
     from typing import Any
@@ -41,13 +45,14 @@ MAX_PATH_CHARS = 60
 
 
 def tier(fact: Fact) -> str:
-    """"you said", "from Ada", a cited file's path, "seen" or "agent's note"."""
+    """"you said" ("you asked, done"), "from Ada", a cited file's path, "seen" or "agent's
+    note"."""
     source = fact.get("source_type")
     writer = teammate_writer(fact)
     if writer is not None:
         return "from " + teammate_label(fact)
     if source in USER_SOURCES:
-        return YOU_SAID
+        return ASKED_DONE if asked_and_done(fact) else YOU_SAID
     if source in AGENT_SOURCES:
         return AGENT_NOTE
     cited = cited_file(fact)

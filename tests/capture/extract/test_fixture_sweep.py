@@ -34,6 +34,7 @@ CITED_KINDS = {
     "packages": {"tool_call"}, "defined-in": {"tool_call"}, "module-index": {"tool_call"},
     "instructions": set(), "manifests": set(), "recipes": set(),
     "dev-server": {"tool_call", "human"}, "git-state": {"tool_call"},
+    "requests": {"human", "meta", "tool_result", "tool_call"},
 }
 NUMBERED = re.compile(r"^ *\d+(?:→|\t)", re.MULTILINE)
 

@@ -166,6 +166,15 @@ def features(sentence: str, position: int = 0, count: int = 1,
     return hashed, _cues(sentence, words, position, count, after_options, version)
 
 
+def cue_names(sentence: str, position: int = 0, count: int = 1,
+              after_options: bool | None = None, version: int = 1) -> frozenset[str]:
+    """The named cues (``CUES``) that fire for ``sentence``: its shape as the model sees it,
+    for a rule that asks how a sentence is built ("imperative", "declarative_modal" …)."""
+    lower = _DIGITS.sub("0", sentence.lower().replace("\u2019", "'"))
+    fired = _cues(sentence, _TOKENS.findall(lower), position, count, after_options, version)
+    return frozenset(CUES[index - BUCKETS] for index in fired)
+
+
 #: Capture's memory stays bounded: each cache below is cleared when it holds this many keys.
 _WORDS_MAX = 1 << 16
 

@@ -62,16 +62,17 @@ def stems(sentence: str) -> set[str]:
             if word.lower() not in _NO_THING}
 
 
+def word_stems(text: str) -> set[str]:
+    """Every word of a change's text, cut to a stem (what ``stems`` of a sentence meets)."""
+    return {word.lower()[:_STEM] for word in _WORD.findall(text)}
+
+
 def carried_out(sentence: str, changes: Iterable[str]) -> bool:
     """A change made after the concession names one of the sentence's own words."""
     wanted = stems(sentence)
     if not wanted:
         return False
-    for change in changes:
-        found = {word.lower()[:_STEM] for word in _WORD.findall(change)}
-        if wanted & found:
-            return True
-    return False
+    return any(wanted & word_stems(change) for change in changes)
 
 
 def corrected_prompts(view: SessionView) -> dict[int, list[str]]:

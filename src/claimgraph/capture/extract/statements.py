@@ -49,6 +49,8 @@ from claimgraph.capture.extract.prose import (
 from claimgraph.capture.extract.briefs import rules_command
 from claimgraph.capture.extract.corrections import carried_out, corrected_prompts
 from claimgraph.capture.extract.offered import agent_before_prompts, resolved_pick
+from claimgraph.capture.extract.requests import (
+    Turn, carried_request, carried_turns, done_evidence)
 from claimgraph.capture.extract.session import OK, SessionView, candidate, transcript_evidence
 from claimgraph.capture.extract.standing import LEANS_BACK, NEEDS_NOW, not_one_rule, task_scoped
 from claimgraph.capture.extract.writes import session_ops
@@ -110,6 +112,7 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     answering = view.remembered("statements.after_options", after_options)
     turned_down = view.remembered("statements.after_refusal", after_refusal)
     corrected = corrected_prompts(view)
+    carried = carried_turns(view)
     for event, text in user_texts(view):
         parts = _parts(text)
         commanded = rules_command(event.text)
@@ -132,13 +135,22 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                 if stated is not None:
                     verdict, via = stated, "the arguments of a command that writes the rules"
                     why = _not_stored(verdict, sentence, view)
+            done = None
+            if why is not None and event.line in carried:
+                done = carried_request(verdict, sentence, carried[event.line], index,
+                                       len(parts), answering.get(event.line), text)
+                if done is not None:
+                    via = f"a request the session carried out ({done})"
+                    why = _request_not_stored(sentence, view)
             if why is None and resolved_pick(view, event.line, sentence) is not None:
                 why = PICKED  # whatever the score: the option it names is the fact (picks)
             if why is None and names_a_removed_file(sentence, removed_next(view, event.line)):
                 why = "for today: a request the next turn carried out (it deleted the file)"
             tally.record(event.line, sentence, verdict.label, verdict.score, why is None,
                          why if verdict.kept else None, via if why is None else None)
-            if why is None:
+            if why is None and done is not None:
+                yield _request_candidate(view, event, sentence, done, carried[event.line])
+            elif why is None:
                 yield _candidate(view, event, verdict.label, sentence)
 
 
@@ -441,6 +453,28 @@ def statement_of(sentence: str) -> str:
     if aside and classify(_ASIDE.sub("", sentence)) is None and classify(aside["clause"]):
         sentence = aside["clause"]
     return sentence.strip().rstrip(".!;:").strip()
+
+
+def _request_not_stored(sentence: str, view: SessionView) -> str | None:
+    """Why a request the session carried out is still not stored: the checks of
+    ``_not_stored`` its own gate has not made (``requests.carried_request``)."""
+    if len(_core(sentence).split()) < _MIN_WORDS:
+        return "too short to stand alone"
+    garbled = not_one_rule(sentence)
+    if garbled:
+        return f"not one rule: {garbled}"
+    return None if view.project else "no known project"
+
+
+def _request_candidate(view: SessionView, event: Event, sentence: str, done: str,
+                       turn: Turn) -> dict[str, Any]:
+    """A request the session carried out (``requests``): the user's words as the project's
+    decision, citing their line and the change that did it."""
+    return candidate("requests", view.project or "", DECISION, sentence,
+                     trust="statements.request",
+                     evidence=[transcript_evidence(event.line, sentence),
+                               done_evidence(done, turn)],
+                     object_kind="literal", subject_type="project", at=event.timestamp)
 
 
 def _candidate(view: SessionView, event: Event, label: str, sentence: str) -> dict[str, Any]:

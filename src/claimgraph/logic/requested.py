@@ -1,0 +1,109 @@
+"""A request the session carried out: when the user's ask is the project's decision.
+
+Many product and design decisions are typed as requests ("create a single collection by
+default when running `init` (with a flag to skip)", "can we change this to only enable when
+FOO=1 is set?"), and the sentence model, which reads a sentence alone, rightly calls them a
+request for today. What the session did next says more: the agent changed the project's files
+to do it, and nothing later undid it. Capture then keeps the user's words as a decision
+(``capture/extract/requests.py``; docs/capture.md, "Requests the session carried out"). This
+module holds the decisions on plain text and plain facts:
+
+- ``asks_for_a_change``: the sentence's form asks for a change to the project (an imperative,
+  a "can we / could you …", "I want to …", a thing that "should …"), not for an act that
+  changes nothing the next session reads (running, checking, reviewing, explaining,
+  researching, committing, pushing, going on: ``_NO_CHANGE``, measured in docs/capture.md);
+- ``specifies_behaviour``: it says how the project behaves from now on (a default, a
+  condition, a scope such as "every" or "only", a replacement) rather than one step;
+- ``asked_and_done`` and ``done_once``: whether a stored fact is such a request, and whether
+  it was one act done once (a rename, a removal: shown with its date, never among the
+  standing decisions, docs/context.md).
+
+Pure: text and facts in, answers out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from claimgraph.logic.lazy_regex import lazy_regex
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+#: The evidence a carried-out request carries besides the user's line: the line of the
+#: change that did it, in the transcript citation's shape, with one of these two words.
+LASTING, ONCE = "asked and done", "asked and done once"
+_MARK = re.compile(r"^transcript#L\d+: (?P<mark>asked and done(?: once)?): ")
+#: The tier word the context shows for such a fact (``logic.trust_tiers``).
+ASKED_DONE = "you asked, done"
+MIN_WORDS, MAX_WORDS, MAX_CHARS = 4, 40, 300
+#: Fillers a prompt opens with before its verb.
+_LEAD = r"^\W*(?:(?:ok(?:ay)?|yes|yeah|so|and|also|then|now|please|pls|just|great|good|" \
+        r"alright|beautiful|cool|perfect|lastly|next)[,.!:\s]+)*"
+#: "can we …", "could you …": a request asked as a question.
+_ASK = lazy_regex(_LEAD + r"(?:can|could|would) (?:we|you)\b", re.IGNORECASE)
+#: "I want to …", "I'd like …": a wish that opens the sentence.
+_WISH = lazy_regex(_LEAD + r"i(?:'d| would)? (?:like|want|prefer)\b", re.IGNORECASE)
+#: Acts that change nothing the next session reads in the project, or whose result is a
+#: state of today (a push, a release): what the turn did for them is not a design. A short
+#: list of verbs, measured on the open gold sets (docs/capture.md).
+_NO_CHANGE = lazy_regex(
+    _LEAD + r"(?:(?:can|could|would) (?:we|you)\s+(?:please\s+)?|please\s+|let'?s\s+)?"
+    r"(?:run|re-?run|test|check|review|investigate|research|explain|look|find|verify|confirm|"
+    r"commit|push|merge|spawn|continue|proceed|fix|debug|read|analy[sz]e|tell|describe|"
+    r"clone|try|figure|help|go|document|write|pick|resolve|brainstorm|collect|summari[sz]e|"
+    r"release|publish|deploy|tag|rebase|squash|revert|undo|rewrite history|install)\b",
+    re.IGNORECASE)
+#: The verb is pointed at the thing in hand ("wire this into …", "move it to …"): what it
+#: names stayed in the conversation.
+_POINTED = lazy_regex(_LEAD + r"[a-z]+\s+(?:this|that|it|them|these|those)\b", re.IGNORECASE)
+#: A determiner straight before a modal ("The should be derived …"): words were lost.
+_GARBLED = lazy_regex(r"^\W*(?:the|a|an)\s+(?:should|must|shall|will|can)\b", re.IGNORECASE)
+_URL = lazy_regex(r"https?://|\bwww\.", re.IGNORECASE)
+#: How the project behaves from now on: a default, a condition, a scope, a replacement.
+_BEHAVIOUR = lazy_regex(
+    r"\b(?:by default|default|when|whenever|if|unless|every|each|all|always|never|only|"
+    r"instead|rather than|replac\w+|no longer|just (?:have|do|use|keep)|so that|should|must|"
+    r"on (?:every|each))\b", re.IGNORECASE)
+
+
+def asks_for_a_change(sentence: str, cues: frozenset[str] | set[str]) -> bool:
+    """The sentence's form asks for a change to the project (module docstring). ``cues``:
+    the sentence model's named cues for it (``capture.classify.features.cue_names``)."""
+    words = sentence.split()
+    if not MIN_WORDS <= len(words) <= MAX_WORDS or len(sentence) > MAX_CHARS:
+        return False
+    if _URL.search(sentence) or _GARBLED.match(sentence) or _POINTED.match(sentence):
+        return False
+    asked = bool(_ASK.match(sentence))
+    if ("?" in sentence or "starts_question_word" in cues) and not asked:
+        return False
+    if _NO_CHANGE.match(sentence):
+        return False
+    return asked or bool(_WISH.match(sentence)) or bool(
+        {"imperative", "declarative_modal"} & set(cues)) and "imp_deictic" not in cues
+
+
+def specifies_behaviour(sentence: str) -> bool:
+    """It says how the project behaves from now on, not only one step."""
+    return bool(_BEHAVIOUR.search(sentence))
+
+
+def mark(fact: Mapping[str, Any]) -> str | None:
+    """``LASTING`` or ``ONCE`` when the fact is a request the session carried out."""
+    for evidence in fact.get("evidence") or ():
+        found = _MARK.match(evidence) if isinstance(evidence, str) else None
+        if found:
+            return found["mark"]
+    return None
+
+
+def asked_and_done(fact: Mapping[str, Any]) -> bool:
+    return mark(fact) is not None
+
+
+def done_once(fact: Mapping[str, Any]) -> bool:
+    """One act done once (a rename, a removal): true of the day it was done, not a rule."""
+    return mark(fact) == ONCE

@@ -1,0 +1,119 @@
+"""A request the session carried out and that stood to the end is the user's decision
+(capture/extract/requests.py, wired into statements)."""
+
+from __future__ import annotations
+
+from claimgraph.capture.extract.builtin import extract
+from claimgraph.logic.requested import LASTING, ONCE, mark
+
+from .extract_helpers import ROOT, Session
+
+ASK = "create a single collection by default when running `init` (with a flag to skip)"
+INIT = f"{ROOT}/src/cli/init.py"
+OLD = "def init():\n    pass"
+NEW = ("def init(skip_collection=False):\n    if not skip_collection:\n"
+       "        create_single_collection()  # the default collection")
+
+
+def _requests(session: Session) -> list[dict]:
+    return [f for f in extract(session.transcript()) if f["rule"] == "requests"]
+
+
+def _asked_and_built(ask: str = ASK, path: str = INIT, old: str = OLD, new: str = NEW
+                     ) -> Session:
+    s = Session()
+    s.prompt(ask)
+    s.event("assistant", text="I'll add that to init.")
+    s.edit(path, old, new)
+    return s
+
+
+def test_a_request_the_turn_carried_out_is_the_users_decision():
+    s = _asked_and_built()
+    s.prompt("thanks, looks good")
+    [found] = _requests(s)
+    assert (found["predicate"], found["object"], found["scope"]) == ("x/decided", ASK, "project")
+    assert found["source_type"] == "user-assertion" and found["epistemic"] == "commitment"
+    assert found["evidence"][0].startswith("transcript#L1: create a single collection")
+    assert mark(found) == LASTING and found["evidence"][1].endswith(": init.py")
+
+
+def test_nothing_is_stored_when_the_turn_changed_no_file():
+    s = Session()
+    s.prompt(ASK)
+    s.event("assistant", text="Here is how I would do it: …")
+    s.bash("ls src/cli")
+    assert _requests(s) == []
+
+
+def test_nothing_is_stored_when_the_change_does_not_name_the_request():
+    s = _asked_and_built(path=f"{ROOT}/README.md", old="# shop", new="# shop\n\nA store.")
+    assert _requests(s) == []
+
+
+def test_a_failed_edit_carried_nothing_out():
+    s = Session()
+    s.prompt(ASK)
+    s.edit(INIT, OLD, NEW, error=True, output="old_string not found")
+    assert _requests(s) == []
+
+
+def test_a_change_made_only_after_the_next_prompt_is_not_this_requests():
+    s = Session()
+    s.prompt(ASK)
+    s.event("assistant", text="Which folder holds the CLI?")
+    s.prompt("src/cli")
+    s.edit(INIT, OLD, NEW)
+    assert _requests(s) == []
+
+
+def test_a_file_written_for_it_and_deleted_later_undid_it():
+    s = Session()
+    s.prompt(ASK)
+    s.write(f"{ROOT}/src/cli/collections.py", NEW)
+    s.prompt("the tests are green")
+    s.bash("rm src/cli/collections.py")
+    assert _requests(s) == []
+
+
+def test_the_users_later_retraction_drops_it():
+    s = _asked_and_built()
+    s.prompt("never mind the default collection in `init`, let's not do that after all")
+    assert _requests(s) == []
+
+
+def test_runs_git_operations_and_reviews_are_not_decisions_even_when_files_changed():
+    for ask in ("run the init tests every time and fix what fails in the collection code",
+                "commit the init collection changes and push them when all checks pass",
+                "review the init code and make sure every collection is created"):
+        s = _asked_and_built(ask=ask)
+        assert _requests(s) == [], ask
+
+
+def test_a_request_for_today_is_not_kept():
+    s = _asked_and_built(ask="for now create a single collection when running init")
+    assert _requests(s) == []
+
+
+def test_one_act_done_once_is_kept_as_such():
+    s = Session()
+    s.prompt('rename the "dev-docs" skill to be "development-docs"')
+    s.bash("git mv skills/dev-docs skills/development-docs")
+    s.edit(f"{ROOT}/skills/development-docs/SKILL.md", "name: dev-docs",
+           "name: development-docs")
+    [found] = _requests(s)
+    assert mark(found) == ONCE
+
+
+def test_a_sentence_the_model_keeps_stays_the_statements_own():
+    s = _asked_and_built(ask="Always use uv for installing packages in this repo, never pip")
+    s.edit(f"{ROOT}/CONTRIBUTING.md", "pip install", "uv pip install packages with uv")
+    facts = extract(s.transcript())
+    assert [f["rule"] for f in facts if "uv for installing" in f["object"]] == ["statements"]
+
+
+def test_a_sentence_that_introduces_a_list_says_nothing_alone():
+    lead = "create a single collection by default when running `init`"
+    assert [f["object"] for f in _requests(_asked_and_built(ask=lead + "."))] == [lead]
+    listed = _asked_and_built(ask=lead + ":\n\n- one per project\n- a flag to skip it")
+    assert _requests(listed) == []

@@ -1,0 +1,65 @@
+"""Which typed requests ask for a change to the project, and how a carried-out one is marked
+(logic.requested)."""
+
+from __future__ import annotations
+
+import pytest
+
+from claimgraph.capture.classify.features import cue_names
+from claimgraph.logic.requested import (
+    ASKED_DONE, LASTING, ONCE, asked_and_done, asks_for_a_change, done_once, mark,
+    specifies_behaviour)
+from claimgraph.logic.trust_tiers import tier
+
+
+def _asks(sentence: str) -> bool:
+    return asks_for_a_change(sentence, cue_names(sentence))
+
+
+@pytest.mark.parametrize("sentence", [
+    "create a single collection by default when running `init` (with a flag to skip)",
+    "can we change this flag to only turn on when the env var is set?",
+    "I want to update the spec to remove the queue split and just have one queue",
+    "the export command should write one file per table",
+    "add a validate command that scans every hook in the config",
+])
+def test_a_request_for_a_change_to_the_project(sentence):
+    assert _asks(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "run the integration tests every time before you push",   # running something
+    "commit and push all the changes",                         # a git operation
+    "review the docs and make sure they are consistent",       # reviewing
+    "can you explain why the cache is only filled on startup?",  # explaining
+    "fix the failing import in the parser module",             # a one-off fix
+    "wire this into the tree view and the extension",          # points at the thing in hand
+    "is there a way to make the build faster?",                # a question, not an ask
+    "The should be derived from the commit of the session",    # words were lost
+    "align it with https://example.org/spec when you can",     # a pasted address
+    "add it",                                                  # too short
+])
+def test_not_a_request_for_a_change(sentence):
+    assert not _asks(sentence)
+
+
+def test_behaviour_from_now_on_against_one_step():
+    assert specifies_behaviour("re-run the embed step on every ingest")
+    assert specifies_behaviour("fold progress messages by default")
+    assert not specifies_behaviour("add a status bar to the bottom of the window")
+
+
+def _fact(*evidence: str) -> dict:
+    return {"source_type": "user-assertion", "evidence": list(evidence)}
+
+
+def test_the_mark_a_carried_out_request_carries_names_its_tier():
+    lasting = _fact("transcript#L3: fold them by default", "transcript#L5: asked and done: a.ts")
+    once = _fact("transcript#L3: rename it", "transcript#L5: asked and done once: a.ts")
+    said = _fact("transcript#L3: we use uv")
+    assert (mark(lasting), mark(once), mark(said)) == (LASTING, ONCE, None)
+    assert asked_and_done(lasting) and not done_once(lasting) and done_once(once)
+    assert tier(lasting) == tier(once) == ASKED_DONE
+    assert tier(said) == "you said"
+    # the agent's words never read as the user's ask, whatever their evidence says
+    assert tier({**lasting, "source_type": "agent-note"}) == "agent's note"
