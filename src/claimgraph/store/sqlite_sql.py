@@ -205,9 +205,10 @@ _NAMED_CUT = ("SELECT v, t, lit, id, pk FROM {part} WHERE :limit < 0"
 def search_keys(named: str, texts: str, keyed: bool = False) -> str:
     """Search's candidate keys for one text in ONE statement: the named entities' subject
     part, their object part, then the full-text part (``SqliteStore._search_facts`` keeps a
-    pk's last row: the full-text one, which carries the literal unless ``keyed``). The entities and the
-    full-text rowids never come out to Python: read apart, they were hundreds of rows a
-    token, encoded as JSON and parsed back (the entities twice), for the same keys.
+    pk's last row: the full-text one, which carries the literal unless ``keyed``). The
+    entities and the full-text rowids never come out to Python: read apart, they were
+    hundreds of rows a token, encoded as JSON and parsed back (the entities twice), for the
+    same keys.
 
     :phrase is the text as an FTS5 phrase, :limit the limit. ``named``: "match" (the entities
     matched here), "given" (:named, their rowids as JSON in index order) or "none";
