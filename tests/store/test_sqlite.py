@@ -886,8 +886,11 @@ def test_search_reads_the_same_facts_through_format_8_s_keys_as_through_the_rows
             store._layout = (True, True)
             keyed = [f["id"] for f in store.search_facts(query, limit)]
             heads = [f["id"] for f in store.search_facts(query, limit, heads=True)]
+            whole = [f["id"] for f in store.search(query, limit)["facts"]]  # entities given
             store._layout = (True, False)
             assert [f["id"] for f in store.search_facts(query, limit)] == keyed == heads, (
+                query, limit)
+            assert [f["id"] for f in store.search(query, limit)["facts"]] == whole, (
                 query, limit)
     store.close()
 
