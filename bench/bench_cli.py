@@ -15,8 +15,14 @@ Targets (issue 13): a read command <= 5x `python -c pass`; `--version` <= 2x (is
 | tar -x -C DIR``, compiled first) in the same rounds, as ``<command> (base)`` rows, so a change
 and its base meet the same load; the load average is printed before and after.
 
+``--keep DIR`` builds the store (and its project) under DIR once and reuses it on later runs
+(a 100k store takes minutes to build). A base of an older store format cannot read a store this
+code built: give it its own, ``--base-keep DIR2``, built by a run of the base's code
+(``PYTHONPATH=OLD/src .venv/bin/python bench/bench_cli.py --keep DIR2 --rounds 0 ...``); each
+command then runs in its own store's project.
+
 Usage: .venv/bin/python bench/bench_cli.py [--rounds 30] [--git] [--facts 1000]
-       [--base-src DIR/src]
+       [--base-src DIR/src] [--keep DIR] [--base-keep DIR]
 """
 
 from __future__ import annotations
@@ -64,6 +70,24 @@ def build(env: dict[str, str], project: Path, size: int = 1000) -> None:
     store.close()
 
 
+def prepared(root: Path, git: bool, size: int) -> tuple[dict[str, str], Path]:
+    """The environment and project of a store of ``size`` facts under ``root``, built there
+    unless it is there already (``size`` 0: it must be)."""
+    home, project = root / "home", root / "project"
+    home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    project.mkdir(exist_ok=True)
+    if git and not (project / ".git").exists():
+        subprocess.run(["git", "init", "-q", str(project)], check=True)
+    env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+           "XDG_DATA_HOME": str(home / ".local/share"),
+           "CLAIMGRAPH_DB": str(home / "claims.db")}
+    if not (home / "claims.db").exists():
+        if not size:
+            raise SystemExit(f"no store under {root}: build it with a --keep run first")
+        build(env, project, size)
+    return env, project
+
+
 def timed(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
     """Wall seconds, and the child's CPU seconds (user + system: what the command itself
     cost, less sensitive than wall time to the other load on 2 shared cores)."""
@@ -86,6 +110,9 @@ def main() -> None:
     parser.add_argument("--facts", type=int, default=1000, help="facts in the store")
     parser.add_argument("--base-src", help="also run every command from this src/ directory "
                         "(another tree) in the same rounds")
+    parser.add_argument("--keep", help="build the store under this directory once, and reuse it")
+    parser.add_argument("--base-keep", help="with --base-src: the base's own kept store (built "
+                        "by a --keep run of the base's code), for a base of an older format")
     args = parser.parse_args()
     as_installed()
     commands = dict(COMMANDS)
@@ -101,25 +128,24 @@ def main() -> None:
             if name != "python -c pass":
                 commands[f"{name} (base)"] = argv
     with tempfile.TemporaryDirectory() as tmp:
-        home, project = Path(tmp) / "home", Path(tmp) / "project"
-        home.mkdir(mode=0o700)
-        project.mkdir()
-        if args.git:
-            subprocess.run(["git", "init", "-q", str(project)], check=True)
-        env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
-               "XDG_DATA_HOME": str(home / ".local/share"),
-               "CLAIMGRAPH_DB": str(home / "claims.db")}
-        build(env, project, args.facts)
+        env, project = prepared(Path(args.keep or tmp), args.git, args.facts)
+        base_env, base_project = {**env, **base_env}, project
+        if args.base_keep:
+            found, base_project = prepared(Path(args.base_keep), args.git, 0)
+            base_env.update({k: found[k] for k in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
+                                                    "CLAIMGRAPH_DB")})
         wall: dict[str, list[float]] = {name: [] for name in commands}
         cpu: dict[str, list[float]] = {name: [] for name in commands}
         print(json.dumps({"facts": args.facts, "git": args.git, "rounds": args.rounds,
                           "load_before": os.getloadavg()}), flush=True)
         for _ in range(args.rounds):
             for name, argv in commands.items():
-                took, spent = timed(argv, {**env, **base_env} if name.endswith("(base)")
-                                    else env, project)
+                took, spent = (timed(argv, base_env, base_project) if name.endswith("(base)")
+                               else timed(argv, env, project))
                 wall[name].append(took)
                 cpu[name].append(spent)
+    if not args.rounds:
+        return
     base = statistics.median(wall["python -c pass"])
     cpu_base = statistics.median(cpu["python -c pass"])
     for name, values in wall.items():

@@ -17,7 +17,7 @@ cites against the files (docs/claims-audit.md); ``claimgraph.logic`` is the pure
 __version__ = "0.1.0"
 
 #: The persisted-format version of a store (database schema, dump format, ``<db>.version``).
-STORE_FORMAT = 7
+STORE_FORMAT = 8
 
 #: The library surface, loaded on first use: ``import claimgraph`` stays cheap, because the
 #: hook's fast path imports this package and must load nothing else.

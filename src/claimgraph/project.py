@@ -22,14 +22,16 @@ import os
 import re
 from collections import namedtuple
 
+from claimgraph.logic.lazy_regex import lazy_regex
+
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
     from typing import Mapping
 
 GIT_TIMEOUT_S = 5.0
 #: ``user@host:path`` (scp-like syntax): no scheme, a colon before the first slash.
-_SCP_LIKE = re.compile(r"^(?:[^@/]+@)?(?P<host>[^:/]+):(?P<path>.*)$")
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_SCP_LIKE = lazy_regex(r"^(?:[^@/]+@)?(?P<host>[^:/]+):(?P<path>.*)$")
+_SCHEME = lazy_regex(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 class Project(namedtuple("Project", "id root source")):
@@ -185,7 +187,7 @@ _INNER_CONTAINERS = ((".claude", "worktrees"), (".worktrees",))
 _OUTER_CONTAINERS = ((".claude-worktrees",), ("conductor", "workspaces"), (".cursor", "worktrees"))
 #: A component a redactor put in place of a name (``[USER]``, ``<user>``, ``{name}``,
 #: ``REDACTED``): it names nothing.
-_PLACEHOLDER = re.compile(r"^(?:\[[^\]]*\]|<[^>]*>|\{[^}]*\}|\*+|x{3,}|(?:\[?redacted.*))$",
+_PLACEHOLDER = lazy_regex(r"^(?:\[[^\]]*\]|<[^>]*>|\{[^}]*\}|\*+|x{3,}|(?:\[?redacted.*))$",
                           re.IGNORECASE)
 
 

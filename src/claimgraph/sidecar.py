@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 
 from claimgraph import STORE_FORMAT, __version__
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.lazy_regex import lazy_regex
 from claimgraph.private import private_dir
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
     from typing import Any, Mapping
 
-_EVIDENCE_NAME = re.compile(r"(?:sha256-)?([0-9a-f]{64})")
+_EVIDENCE_NAME = lazy_regex(r"(?:sha256-)?([0-9a-f]{64})")
 
 
 def default_db_path(environ: Mapping[str, str]) -> Path:

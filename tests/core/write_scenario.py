@@ -29,7 +29,10 @@ from claimgraph.opening import open_store
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "write_equivalence.json"
 #: Every table an ingest can touch, with the order that makes a dump stable.
 TABLES = {
-    "entities": "SELECT * FROM entities ORDER BY pk",
+    "entities": "SELECT pk, id, name, norm, type, scope, aliases FROM entities ORDER BY pk",
+    # which ends of a fact each entity has been at (format 8): set at COMMIT, one statement per
+    # end for a whole transaction, so a batch and item by item must leave the same bits
+    "entity_ends": "SELECT id, ends FROM entities ORDER BY pk",
     "entity_aliases": "SELECT * FROM entity_aliases ORDER BY entity_id, alias",
     "facts": "SELECT * FROM facts ORDER BY pk",
     "conflict_links": "SELECT * FROM conflict_links ORDER BY fact_id, other_id",

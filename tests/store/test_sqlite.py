@@ -364,7 +364,7 @@ def _columns(path, table: str) -> list[str]:
 
 
 def test_the_current_format_adds_decay_and_audit_the_read_then_the_head_indexes_on_the_baseline():
-    assert STORE_FORMAT == 7 == len(sqlite_schema.MIGRATIONS)
+    assert STORE_FORMAT == 8 == len(sqlite_schema.MIGRATIONS)
     assert sqlite_schema.MIGRATIONS[0] is sqlite_schema.BASELINE
     assert sqlite_schema.MIGRATIONS[1] is sqlite_schema.DECAY_AND_AUDIT
     assert sqlite_schema.MIGRATIONS[2] is sqlite_schema.READ_INDEXES
@@ -372,6 +372,7 @@ def test_the_current_format_adds_decay_and_audit_the_read_then_the_head_indexes_
     assert sqlite_schema.MIGRATIONS[4] is sqlite_schema.MARKS_TABLE
     assert sqlite_schema.MIGRATIONS[5] is sqlite_schema.WORD_INDEX
     assert sqlite_schema.MIGRATIONS[6] is sqlite_schema.FACT_TOUCHES
+    assert sqlite_schema.MIGRATIONS[7] is sqlite_schema.SEARCH_KEYS
 
 
 def test_a_version_1_file_migrates_to_2_with_its_data_intact(db):
@@ -645,7 +646,7 @@ def test_a_version_5_file_migrates_to_the_current_format_and_its_facts_rank_by_t
     _version_5_file(db)
     assert "fact_words" not in _table_names(db)
     store = SqliteStore(db)
-    assert store.schema_version() == STORE_FORMAT == 7  # through 6, then 7 (fact touches)
+    assert store.schema_version() == STORE_FORMAT == 8  # through 6, 7 (touches), 8 (keys)
     assert [f["id"] for f in store.rank_words(["painting"], 10)] == ["f-4"]
     assert [f["id"] for f in store.rank_words(["clubs", "meetups"], 10)] == ["f-3"]
     store.close()
@@ -752,7 +753,7 @@ def test_search_keys_sort_in_python_as_the_sql_search_order():
     in_sql = [r[0] for r in store._db.rows("SELECT f.pk FROM facts f WHERE f.pk IN"
                                            " (SELECT value FROM json_each(?))"
                                            + sqlite_sql._SEARCH_ORDER, (every,))]
-    by_pk = sqlite_sql.SEARCH_KEYS["none", "given"]
+    by_pk = sqlite_sql.SEARCH_KEYS["none", "given", False]  # a reader of format 7 or older
     keys = store._db.rows(by_pk, {"texts": every, "limit": -1})  # -1: no limit
     assert [k[-1] for k in sorted(keys)] == in_sql
     assert [k[-1] for k in keys] == in_sql  # SQLite's own sort of the key rows agrees
@@ -834,8 +835,112 @@ def test_a_version_6_file_migrates_to_7_with_its_facts_and_a_reader_of_6_places_
     assert reader.touched_since((0, 0), 10) is None and len(reader.all_facts()) == 4
     reader.close()
     store = SqliteStore(db)
-    assert store.schema_version() == 7 and "fact_touches" in _table_names(db)
+    assert store.schema_version() == STORE_FORMAT and "fact_touches" in _table_names(db)
     mark = store.touch_mark()
     store.reinforce("f-3", 9000, 0.9)
     assert store.touched_since(mark, 10) == ["f-3"] and len(store.all_facts()) == 4
+    store.close()
+
+
+# --- format 7 -> 8: search's keys -------------------------------------------------------------
+def _ends(store) -> dict[str, int]:
+    return dict(store._db.rows("SELECT id, ends FROM entities"))
+
+
+def _retry_store(path, seed: int) -> SqliteStore:
+    """Entities named like the query at one end, the other, both or neither, and literal facts
+    about it, with valid times drawn from a few values (ties at every cut) and some closed."""
+    import random
+    rng = random.Random(seed)
+    store = SqliteStore(path)
+    names = [f"{'retry' if i % 3 else 'other'}_{i}" for i in range(40)]
+    for i, name in enumerate(names):
+        entity(store, f"e-{(i * 7) % 40:02d}", name)
+    ids = [f"e-{(i * 7) % 40:02d}" for i in range(40)]
+    rows = []
+    for n in range(400):
+        subject = ids[rng.randrange(0, 20)]  # the first twenty are subjects, the rest objects
+        kind = rng.random()
+        fields = {"t_valid": rng.choice([5, 10, 20, 40]),
+                  "t_invalid": rng.choice([None, None, None, 50])}
+        if kind < 0.5:
+            rows.append(fact(f"f-{rng.randrange(10**6):06d}-{n}", subject,
+                             ref=ids[rng.randrange(20, 40)], **fields))
+        else:
+            rows.append(fact(f"f-{rng.randrange(10**6):06d}-{n}", subject,
+                             lit=rng.choice(["retry later", "retry policy x", "no match",
+                                             "a retry policy"]), **fields))
+    store.insert_facts(rows)
+    return store
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_search_reads_the_same_facts_through_format_8_s_keys_as_through_the_rows(tmp_path, seed):
+    """The keys come from other pages (``sqlite_schema.SEARCH_KEYS``), not other candidates:
+    every query and limit (caps reached and not, ties at the cut) finds the same facts in the
+    same order as the statement of format 7 and older, which reads each candidate's row."""
+    store = _retry_store(tmp_path / "claims.db", seed)
+    assert store._has_keys()
+    for query in ("retry", "retry policy", "policy", "other_4", "nothing"):
+        for limit in (1, 2, 3, 5, 10, 50, -1):
+            store._layout = (True, True)
+            keyed = [f["id"] for f in store.search_facts(query, limit)]
+            heads = [f["id"] for f in store.search_facts(query, limit, heads=True)]
+            whole = [f["id"] for f in store.search(query, limit)["facts"]]  # entities given
+            store._layout = (True, False)
+            assert [f["id"] for f in store.search_facts(query, limit)] == keyed == heads, (
+                query, limit)
+            assert [f["id"] for f in store.search(query, limit)["facts"]] == whole, (
+                query, limit)
+    store.close()
+
+
+def test_an_entity_s_ends_follow_new_facts_and_a_merge(db):
+    """``entities.ends``: 1 once a fact has the entity as its subject, 2 as its object; a bit
+    is set by the transaction that wrote the fact (a search inside it sees it) and stays set."""
+    store = SqliteStore(db)
+    for entity_id in ("e-a", "e-b", "e-c", "e-d"):
+        entity(store, entity_id, entity_id.upper())
+    assert set(_ends(store).values()) == {0}
+    with store.transaction():
+        store.insert_facts([fact("f-1", "e-a", ref="e-b"), fact("f-2", "e-b", lit="x")])
+        assert _ends(store)["e-a"] == 0  # not yet: the transaction's index work marks them
+        store.search_facts("E-A")
+        assert _ends(store) == {"e-a": 1, "e-b": 3, "e-c": 0, "e-d": 0}
+    store.repoint_facts("e-b", "e-c")  # an entity merge moves both ends
+    assert _ends(store) == {"e-a": 1, "e-b": 3, "e-c": 3, "e-d": 0}
+    store.delete_facts(["f-2"])
+    assert _ends(store)["e-c"] == 3  # a bit once set stays (a probe that finds nothing)
+    store.close()
+
+
+def test_a_version_7_file_migrates_to_8_and_a_reader_of_7_searches_alike(tmp_path):
+    """A store made by format 7 gets the keys on the next writable open, its entities' ends
+    from their facts; meanwhile a reader of format 7 searches it the longer way, alike."""
+    path = tmp_path / "claims.db"
+    old = _retry_store(path, 4)
+    old.close()
+    con = _raw(path)  # back to format 7, as the previous schema left it
+    con.execute("DROP TRIGGER facts_ends_moved")
+    con.execute("DROP INDEX facts_text_keys")
+    con.execute("ALTER TABLE entities DROP COLUMN ends")
+    con.execute("PRAGMA user_version = 7")
+    con.commit()
+    con.close()
+    reader = SqliteStore(path, read_only=True)
+    assert reader.schema_version() == 7 and not reader._has_keys()
+    before = {(q, n): [f["id"] for f in reader.search_facts(q, n)]
+              for q in ("retry", "retry policy") for n in (1, 5, 50)}
+    reader.close()
+    store = SqliteStore(path)
+    assert store.schema_version() == STORE_FORMAT == 8 and store._has_keys()
+    ends = _ends(store)
+    for entity_id, bits in ends.items():
+        subject = store._db.one("SELECT EXISTS (SELECT 1 FROM facts WHERE subject_id = ?)",
+                                (entity_id,))[0]
+        object_ = store._db.one("SELECT EXISTS (SELECT 1 FROM facts WHERE object_ref_id = ?)",
+                                (entity_id,))[0]
+        assert bits == subject | 2 * object_, entity_id
+    assert {b for b in ends.values()} == {1, 2}
+    assert {k: [f["id"] for f in store.search_facts(*k)] for k in before} == before
     store.close()

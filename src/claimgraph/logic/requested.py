@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 #: The evidence a carried-out request carries besides the user's line: the line of the
 #: change that did it, in the transcript citation's shape, with one of these two words.
 LASTING, ONCE = "asked and done", "asked and done once"
-_MARK = re.compile(r"^transcript#L\d+: (?P<mark>asked and done(?: once)?): ")
+_MARK = lazy_regex(r"^transcript#L\d+: (?P<mark>asked and done(?: once)?): ")
 #: The tier word the context shows for such a fact (``logic.trust_tiers``).
 ASKED_DONE = "you asked, done"
 MIN_WORDS, MAX_WORDS, MAX_CHARS = 4, 40, 300

@@ -22,9 +22,9 @@ later capture reinforced it (another session learned it again), which the store 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
+from claimgraph.logic.lazy_regex import lazy_regex
 from claimgraph.logic.requested import ASKED_DONE, asked_and_done
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
@@ -40,7 +40,7 @@ SYNC_SOURCE, TEAMMATE = "sync:", "teammate"
 MAX_NAME_CHARS = 40
 USER_SOURCES = frozenset({"user-assertion", "decision-record"})
 AGENT_SOURCES = frozenset({"agent-note", "inferred"})
-_FILE_CITATION = re.compile(r"^(?:\./)?(?P<path>[^\s`]+?): `")
+_FILE_CITATION = lazy_regex(r"^(?:\./)?(?P<path>[^\s`]+?): `")
 MAX_PATH_CHARS = 60
 
 

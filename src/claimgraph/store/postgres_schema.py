@@ -102,8 +102,10 @@ WORD_INDEX: tuple[str, ...] = (
 )
 #: Format 7, as in sqlite_schema: which facts each write touched (statement triggers).
 FACT_TOUCHES = sql_dialect.fact_touches_postgres()
+#: Format 8 changed only how SQLite reads search's candidate keys from its pages (a server's
+#: pages are in its shared buffers across connections), so its step here is empty.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (BASELINE, (), READ_INDEXES, HEAD_INDEXES, (),
-                                           WORD_INDEX, FACT_TOUCHES)
+                                           WORD_INDEX, FACT_TOUCHES, ())
 assert len(MIGRATIONS) == STORE_FORMAT, "every store format needs its migration step"
 
 META = "CREATE TABLE IF NOT EXISTS claimgraph_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"

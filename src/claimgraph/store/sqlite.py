@@ -62,6 +62,7 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         self._entities: dict[str, Record] = {}
         self._unindexed_after: int | None = None
         self._unindexed_entities: set[str] = set()
+        self._layout: tuple[bool, bool] | None = None  # (word index, search keys): formats 6, 8
         self._db = SqliteDb(path, migrations, before_commit=self._index_pending,
                             on_stale=self._forget, read_only=read_only,
                             snapshot_when_full=snapshot_when_full)
@@ -79,6 +80,9 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
             self._db.run(q.INDEX_NEW_LITERALS, (self._unindexed_after,))
             if self._has_words():
                 self._db.run(q.INDEX_NEW_WORDS, (self._unindexed_after,))
+            if self._has_keys():
+                for mark in q.MARK_NEW_ENDS:
+                    self._db.run(mark, (self._unindexed_after,))
             self._unindexed_after = None
         if self._unindexed_entities:
             ids = json.dumps(sorted(self._unindexed_entities))
@@ -117,6 +121,21 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         before its delete trigger runs."""
         self._secure()
         self._index_pending()
+
+    def _has_words(self) -> bool:
+        """Whether the store has the word index (format 6); read with ``_has_keys``."""
+        return self._search_layout()[0]
+
+    def _has_keys(self) -> bool:
+        """Whether the store has search's keys (format 8: ``sqlite_schema.SEARCH_KEYS``); a
+        reader may open an older format, and a test may build a store only part of the way."""
+        return self._search_layout()[1]
+
+    def _search_layout(self) -> tuple[bool, bool]:
+        if self._layout is None:
+            found = self._db.one(q.SEARCH_LAYOUT)
+            self._layout = (bool(found and found[0]), bool(found and found[1]))
+        return self._layout
 
     def _prepare_math(self) -> None:
         self._db.ensure_function("pow", 2, math.pow)
@@ -265,8 +284,9 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
             values["texts"] = json.dumps(first)
         if (named, texts) == ("none", "none"):
             return []
+        statement = q.SEARCH_KEYS[named, texts, self._has_keys()]
         keys: dict[int, Row] = {  # pk -> its sort key row (pk last); a later row wins
-            r[-1]: r for r in self._db.rows(q.SEARCH_KEYS[named, texts], values)}
+            r[-1]: r for r in self._db.rows(statement, values)}
         if not keys:
             return []
         ranked = self._cut_by_literal(list(keys.values()), limit)

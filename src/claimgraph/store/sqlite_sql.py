@@ -88,6 +88,16 @@ INDEX_NEW_LITERALS = ("INSERT INTO fact_fts (rowid, object_lit) SELECT pk, objec
                       " WHERE pk > ? AND object_lit IS NOT NULL")
 INDEX_NEW_WORDS = ("INSERT INTO fact_words (rowid, object_lit) SELECT pk, object_lit FROM facts"
                    " WHERE pk > ? AND object_lit IS NOT NULL")
+#: Format 8: the ends a transaction's new facts put their entities at (``entities.ends``,
+#: sqlite_schema.SEARCH_KEYS), one statement per end for the whole transaction.
+MARK_NEW_ENDS = tuple(
+    f"UPDATE entities SET ends = ends | {bit} WHERE ends & {bit} = 0"
+    f" AND id IN (SELECT {end} FROM facts WHERE pk > ?)"
+    for bit, end in ((1, "subject_id"), (2, "object_ref_id")))
+#: Which of the later formats' search structures the store has (a reader may open format 4):
+#: the word index (6) and search's keys (8), in one read of the schema.
+SEARCH_LAYOUT = ("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'fact_words'),"
+                 " EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'facts_text_keys')")
 _SEP = "char(31)"  # joins an entity's name and aliases so a phrase never spans two of them
 _DIRTY_ENTITIES = "SELECT value FROM json_each(?)"
 UNINDEX_ENTITIES = (f"DELETE FROM entity_fts WHERE rowid IN "
@@ -179,49 +189,65 @@ _BEST = " ORDER BY 1, 2, 3, 4 LIMIT ?2"
 #: and ``SqliteStore._cut_by_literal`` reads the literals and ids of the facts tied at the
 #: final cut only (CUT_LITERALS).
 _NAMED_PART = ("SELECT s.t_invalid IS NOT NULL AS v, -s.t_valid AS t, NULL AS lit, NULL AS id,"
-               " s.pk AS pk FROM facts s WHERE s.{end} IN (SELECT id FROM named)"
+               " s.pk AS pk FROM facts s WHERE s.{end} IN (SELECT id FROM named{only})"
                " LIMIT :limit * 10")
+#: Format 8: a full-text hit's key from ``facts_text_keys`` (the facts the full-text index
+#: holds, their valid time in pk order: the newest hits share its pages), without the literal
+#: and id, as a named entity's part gives it.
+_TEXT_PART = ("SELECT f.t_invalid IS NOT NULL AS v, -f.t_valid AS t, NULL AS lit, NULL AS id,"
+              " f.pk AS pk FROM hits j CROSS JOIN facts f INDEXED BY facts_text_keys"
+              " ON f.pk = j.pk AND f.object_lit IS NOT NULL")
 _NAMED_CUT = ("SELECT v, t, lit, id, pk FROM {part} WHERE :limit < 0"
               " OR (SELECT count(*) FROM {part}) <= :limit"
               " OR (v, t) <= (SELECT v, t FROM {part} ORDER BY v, t LIMIT 1 OFFSET :limit - 1)")
 
 
-def search_keys(named: str, texts: str) -> str:
+def search_keys(named: str, texts: str, keyed: bool = False) -> str:
     """Search's candidate keys for one text in ONE statement: the named entities' subject
     part, their object part, then the full-text part (``SqliteStore._search_facts`` keeps a
-    pk's last row: the full-text one, which carries the literal). The entities and the
-    full-text rowids never come out to Python: read apart, they were hundreds of rows a
-    token, encoded as JSON and parsed back (the entities twice), for the same keys.
+    pk's last row: the full-text one, which carries the literal unless ``keyed``). The
+    entities and the full-text rowids never come out to Python: read apart, they were
+    hundreds of rows a token, encoded as JSON and parsed back (the entities twice), for the
+    same keys.
 
     :phrase is the text as an FTS5 phrase, :limit the limit. ``named``: "match" (the entities
     matched here), "given" (:named, their rowids as JSON in index order) or "none";
     ``texts``: "match" (the newest ten times the limit full-text hits, read here), "given"
-    (:texts, the rowids as JSON) or "none"."""
+    (:texts, the rowids as JSON) or "none". ``keyed``: the store has format 8's keys
+    (``sqlite_schema.SEARCH_KEYS``): a named entity is looked up only at the ends it has
+    been at, and a hit's key comes from ``facts_text_keys`` without its literal and id, cut
+    as the entity parts are (the same candidates and the same best keys either way)."""
     parts = []
     if named != "none":
         source = (_NAMED_BY_ROWIDS.replace("?1", ":named") if named == "given"
                   else _NAMED_BY_MATCH.replace("?1", ":phrase")).replace("?2", ":limit")
+        ends = ("", "") if not keyed else (" WHERE ends & 1", " WHERE ends & 2")
+        if keyed:
+            source = source.replace("SELECT e.id ", "SELECT e.id, e.ends ", 1)
         parts += [f"named AS MATERIALIZED ({source})",
-                  f"subj AS MATERIALIZED ({_NAMED_PART.format(end='subject_id')})",
-                  f"obj AS MATERIALIZED ({_NAMED_PART.format(end='object_ref_id')})"]
+                  f"subj AS MATERIALIZED ({_NAMED_PART.format(end='subject_id', only=ends[0])})",
+                  f"obj AS MATERIALIZED ({_NAMED_PART.format(end='object_ref_id', only=ends[1])})"]
     if texts != "none":
         hits = ("SELECT value AS pk FROM json_each(:texts)" if texts == "given" else
                 SEARCH_FTS_PKS.replace("SELECT rowid", "SELECT rowid AS pk")
                 .replace("?1", ":phrase").replace("?2", ":limit"))
         parts.append(f"hits AS ({hits})")
+        if keyed:
+            parts.append(f"txt AS MATERIALIZED ({_TEXT_PART})")
     selects = ([_NAMED_CUT.format(part="subj"), _NAMED_CUT.format(part="obj")]
                if named != "none" else [])
     if texts != "none":
-        selects.append("SELECT * FROM (SELECT " + _KEYS.format(t="f")
+        selects.append(_NAMED_CUT.format(part="txt") if keyed else
+                       "SELECT * FROM (SELECT " + _KEYS.format(t="f")
                        + " FROM hits j CROSS JOIN facts f ON f.pk = j.pk"
                        + _BEST.replace("?2", ":limit") + ")")
     return "WITH " + ", ".join(parts) + " " + " UNION ALL ".join(selects)
 
 
-#: search_keys by (named, texts); both "none" reads nothing.
-SEARCH_KEYS = {(named, texts): search_keys(named, texts)
+#: search_keys by (named, texts, keyed); named and texts both "none" reads nothing.
+SEARCH_KEYS = {(named, texts, keyed): search_keys(named, texts, keyed)
                for named in ("match", "given", "none") for texts in ("match", "given", "none")
-               if (named, texts) != ("none", "none")}
+               for keyed in (False, True) if (named, texts) != ("none", "none")}
 
 
 #: The literals and ids of facts tied at search's cut (?1: their pks as JSON).
