@@ -16,7 +16,7 @@ same effects in the same order as asserting item by item would.
 from __future__ import annotations
 
 from bisect import insort
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph.core import entities as ents
 from claimgraph.core.shell import Shell
@@ -24,6 +24,7 @@ from claimgraph.core.writer import Record, Writer
 from claimgraph.logic import facts as F
 from claimgraph.logic.model import DEFAULT_SCOPE
 from claimgraph.logic.names import normalize_entity_name
+from claimgraph.store.fact_rows import PREDICATE, SUBJECT, fact_row
 
 
 def _entity_order(entity: Record) -> tuple[str, str]:
@@ -40,9 +41,12 @@ class BatchWriter(Writer):
         #: Every scope's candidates per normalized name, as ``find_entities`` would answer
         #: now (a name absent here is answered by the store, which then holds all of them).
         self._by_norm: dict[str, list[Record]] = {}
-        self._out: dict[str, dict[str, list[Record]]] = {}
+        #: Per subject and predicate, its facts: whole, or a plain insert of this batch as
+        #: (row, subject, object_ref) until a decision needs it whole (``out_facts``).
+        self._out: dict[str, dict[str, list[Any]]] = {}
         self._new_entities: list[Record] = []
-        self._pending: list[Record] = []
+        #: Facts to insert, as their rows (``store.fact_rows``), in the order asserted.
+        self._pending: list[list[Any]] = []
         #: Redacted text by text: a batch names each subject (and many objects) many times.
         self._redacted: dict[str, str] = {}
         #: Per subject and predicate, the ``object_key`` of every fact in ``_out``: the
@@ -170,33 +174,54 @@ class BatchWriter(Writer):
                 grouped.setdefault(fact["predicate"], []).append(fact)
         return grouped
 
-    def inserts_plainly(self, fact: Mapping[str, Any], pred: Mapping[str, Any]) -> bool:
+    def inserts_plainly(self, row: Sequence[Any], pred: Mapping[str, Any]) -> bool:
         """``logic.facts.inserts_undecided`` over the subject's facts on the predicate, whose
         object keys are kept per batch (a set, not a scan of the facts per new one)."""
-        subject_id, predicate = fact["subject"]["id"], fact["predicate"]
-        known = self._standing.setdefault(subject_id, {})
-        if predicate not in known:
+        subject_id, predicate = row[SUBJECT], row[PREDICATE]
+        known = self._standing.get(subject_id)
+        standing = None if known is None else known.get(predicate)
+        if standing is None:
             facts = self._by_predicate(subject_id).get(predicate, ())
-            known = self._standing.setdefault(subject_id, {})
-            known[predicate] = {F.object_key(f) for f in facts}
-        return F.inserts_undecided(fact, pred, known[predicate])
+            standing = self._standing.setdefault(subject_id, {})[predicate] = {
+                F.row_object_key(f[0]) if type(f) is tuple else F.object_key(f) for f in facts}
+        return F.inserts_undecided(F.row_object_key(row), pred, standing)
 
     def out_facts(self, subject_id: str, predicates: Iterable[str]) -> list[Record]:
         """Each fact once, as the store answers: a predicate can be named twice (``prefers``
         and ``decided-against`` are both group-mates and mention partners), and a fact met
-        twice was linked (and could be superseded) twice."""
+        twice was linked (and could be superseded) twice. A plain insert of this batch is made
+        whole here, once (``insert_row`` keeps its row)."""
         grouped = self._by_predicate(subject_id)
-        return [f for p in dict.fromkeys(predicates) for f in grouped.get(p, ())]
+        out: list[Record] = []
+        for p in dict.fromkeys(predicates):
+            facts = grouped.get(p, ())
+            for at, fact in enumerate(facts):
+                if type(fact) is tuple:
+                    fact = facts[at] = F.fact_from_row(*fact)
+                out.append(fact)
+        return out
 
     def insert(self, fact: Record) -> None:
         """Buffer the fact; its subject's cached list must include it (load the list first)."""
         subject_id, predicate = fact["subject"]["id"], fact["predicate"]
         grouped = self._by_predicate(subject_id)
-        self._pending.append(fact)
+        self._pending.append(fact_row(fact, checked=True))
         grouped.setdefault(predicate, []).append(fact)
         standing = self._standing.get(subject_id, {}).get(predicate)
         if standing is not None:
             standing.add(F.object_key(fact))
+
+    def insert_row(self, row: list[Any], subject: Record, object_ref: Record | None) -> None:
+        """Buffer a plain insert as its row: the statement's parameters and the log's effect
+        are both taken from it, and its subject's cached list keeps (row, ends) until a
+        decision needs the whole fact (``out_facts``)."""
+        subject_id, predicate = subject["id"], row[PREDICATE]
+        grouped = self._by_predicate(subject_id)
+        self._pending.append(row)
+        grouped.setdefault(predicate, []).append((row, subject, object_ref))
+        standing = self._standing.get(subject_id, {}).get(predicate)
+        if standing is not None:
+            standing.add(F.row_object_key(row))
 
     # --- writing out ------------------------------------------------------------------------
     def before_change(self, subject_id: str) -> None:
@@ -215,5 +240,5 @@ class BatchWriter(Writer):
     def flush(self) -> None:
         self._write_entities()
         if self._pending:
-            self.sh.store.insert_facts(self._pending)
+            self.sh.store.insert_fact_rows(self._pending)
             self._pending = []
