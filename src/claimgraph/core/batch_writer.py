@@ -21,6 +21,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from claimgraph.core import entities as ents
 from claimgraph.core.shell import Shell
 from claimgraph.core.writer import Record, Writer
+from claimgraph.core.writes import decision_mates
 from claimgraph.logic import facts as F
 from claimgraph.logic.model import DEFAULT_SCOPE
 from claimgraph.logic.names import normalize_entity_name
@@ -67,21 +68,32 @@ class BatchWriter(Writer):
         over a large store otherwise read each existing subject's facts by a query of its own."""
         names: set[str] = set()
         subjects: set[tuple[str, str]] = set()
+        named: dict[str, str] = {}  # each text's name, once per distinct text
         for item in items:
-            for key in ("subject", "object"):
-                value = item.get(key)
-                if value is None:
-                    continue
-                name = str(self.redact(value)).strip()
-                names.add(name)
-                if key == "subject":
-                    subjects.add((name, item.get("subject_scope") or item.get("scope")
-                                  or DEFAULT_SCOPE))
+            get = item.get
+            value = get("subject")
+            if value is not None:
+                name = named.get(value) if type(value) is str else None
+                if name is None:
+                    name = self._name_of(value, named, names)
+                subjects.add((name, get("subject_scope") or get("scope") or DEFAULT_SCOPE))
+            value = get("object")
+            if value is not None and (type(value) is not str or value not in named):
+                self._name_of(value, named, names)
         names.discard("")
         for name, found in self.sh.store.find_entities_many(names, None).items():
             self._by_norm.setdefault(normalize_entity_name(name), found)
         self._prefetch_out({entity["id"] for name, scope in subjects if name
                             for entity in self._candidates(name, scope)})
+
+    def _name_of(self, value: Any, named: dict[str, str], names: set[str]) -> str:
+        """The name ``value`` resolves by (redacted, stripped), added to ``names`` and, for a
+        text, kept in ``named``."""
+        name = str(self.redact(value)).strip()
+        names.add(name)
+        if type(value) is str:
+            named[value] = name
+        return name
 
     def _prefetch_out(self, entity_ids: set[str]) -> None:
         """``_by_predicate`` for many subjects at once (``get_facts_for`` keeps each subject's
@@ -102,6 +114,15 @@ class BatchWriter(Writer):
             return known
         self._write_entities()  # a first use may register the predicate
         return super().predicate(name)
+
+    def mates(self, pred: Mapping[str, Any]) -> list[str]:
+        """``writes.decision_mates``, kept with the registry's other derived answers (dropped
+        with them when a registration changes the registry)."""
+        key = ("decision-mates", pred["id"])
+        known: list[str] | None = self.sh.registry_memo.get(key)
+        if known is None:
+            known = self.sh.registry_memo[key] = decision_mates(self.sh, pred)
+        return known
 
     # --- entities ---------------------------------------------------------------------------
     def entity(self, name: str, scope: str, type: str | None) -> Record:

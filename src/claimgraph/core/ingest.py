@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable, Mapping
 
+from claimgraph.core import batch_assert
 from claimgraph.core.shell import Shell
 from claimgraph.core.batch_writer import BatchWriter
 from claimgraph.core.writer import Writer
@@ -67,8 +68,11 @@ def ingest(sh: Shell, items: Iterable[Mapping[str, Any]], *,
         episode = episode or open_episode(sh, source_type, ref, evidence)
         writer = BatchWriter(sh, relearn)
         writer.expect(normalized)
-        for item in normalized:
-            result = _ingest_one(writer, item, episode)
+        if isinstance(writer, batch_assert.BatchWriter) and not batch_assert.PER_ITEM:
+            results = batch_assert.assert_items(writer, normalized, episode)
+        else:
+            results = [_ingest_one(writer, item, episode) for item in normalized]
+        for result in results:
             counts[result["status"]] += 1
             if result["status"] == "flagged":
                 flagged.append(result)

@@ -64,12 +64,27 @@ def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
         object_kind=kind, object_ref=object_entity, object=obj, t_valid=valid_from,
         t_invalid=valid_until, confidence=confidence, epistemic=resolved_class,
         scope=scope, source_type=source_type, episode=episode, evidence=list(evidence))
-    others = [*group_mates(sh, pred), *F.mention_partners(pred["id"])]
+    others = decision_mates(sh, pred)
     if not others and w.inserts_plainly(row, pred):
         w.insert_row(row, subject_entity, object_entity)
         return CREATED
-    fact = F.fact_from_row(row, subject_entity, object_entity)
-    raw = w.out_facts(subject_entity["id"], [pred["id"], *others])
+    return settle(w, row, subject_entity, object_entity, pred, others, now, on_conflict,
+                  epistemic)
+
+
+def decision_mates(sh: Shell, pred: Mapping[str, Any]) -> list[str]:
+    """The predicates besides ``pred`` whose facts decide a new fact on it: its exclusion
+    group-mates and its mention partners (none: the set-based decision may answer)."""
+    return [*group_mates(sh, pred), *F.mention_partners(pred["id"])]
+
+
+def settle(w: Writer, row: list[Any], subject: Mapping[str, Any],
+           object_ref: Mapping[str, Any] | None, pred: Mapping[str, Any], others: list[str],
+           now: int, on_conflict: str | None, epistemic: str | None) -> dict[str, Any]:
+    """The fact of ``row`` made whole, decided against the subject's facts on its predicate
+    and ``others``, and the plan carried out."""
+    fact = F.fact_from_row(row, subject, object_ref)
+    raw = w.out_facts(subject["id"], [pred["id"], *others])
     plan = F.decide(fact=fact, pred=pred, raw_facts=raw, now=now, on_conflict=on_conflict,
                     stated_epistemic=epistemic or None)
     return execute_plan(w, plan)

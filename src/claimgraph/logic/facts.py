@@ -35,6 +35,8 @@ NAMES_REJECTED = "names-rejected"
 def birth_confidence(confidence: Any, source_type: str) -> float:
     """Clamp into [0, 1], then cap at what the source may claim; absent means 0.8."""
     value = DEFAULT_CONFIDENCE if confidence is None else confidence
+    if type(value) is float and 0.0 < value <= 1.0:  # the common case: nothing to clamp
+        return min(confidence_ceiling(source_type), value)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
         raise ClaimgraphError("invalid-confidence", f"confidence {confidence!r} is not a number",
                               hint="give a number between 0 and 1, e.g. 0.8", confidence=confidence)

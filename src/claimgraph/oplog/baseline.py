@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from claimgraph.logic import oplog as L
-from claimgraph.store import records as rec
 from claimgraph.store.fact_rows import fact_row
 from claimgraph.store.base import Store
 
