@@ -20,20 +20,22 @@ from claimgraph.core.writes import CREATED, _require_object, settle
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import facts as F
 from claimgraph.logic.model import DEFAULT_SCOPE, resolve_epistemic
+from claimgraph.logic.timeutil import from_iso
 
 #: Set (by a test) to send every item through ``_ingest_one``, the per-item path.
 PER_ITEM = False
+#: Instants a fact may carry: what ISO-8601 can write (years 1 to 9999), in milliseconds.
+MIN_MS, MAX_MS = -62_135_596_800_000, 253_402_300_799_999
 
 
 def assert_items(w: BatchWriter, items: Sequence[dict[str, Any]],
                  episode: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """Each item's result, as ``_ingest_one`` gives it (a created fact: ``CREATED``)."""
-    from claimgraph.core.ingest import item_time
     episode_id, episode_source = episode["id"], episode.get("source_type")
     results: list[Mapping[str, Any]] = []
     for item in items:
         try:
-            results.append(_assert(w, item, episode_id, episode_source, item_time))
+            results.append(_assert(w, item, episode_id, episode_source))
         except ClaimgraphError as err:
             if err.type == "purged-fact":
                 results.append({"status": "purged"})
@@ -43,8 +45,8 @@ def assert_items(w: BatchWriter, items: Sequence[dict[str, Any]],
     return results
 
 
-def _assert(w: BatchWriter, item: dict[str, Any], episode: str, episode_source: Any,
-            item_time: Any) -> Mapping[str, Any]:
+def _assert(w: BatchWriter, item: dict[str, Any], episode: str,
+            episode_source: Any) -> Mapping[str, Any]:
     """One item: ``assert_with``'s steps in its order (the comments name them)."""
     get = item.get
     obj = get("object")
@@ -119,3 +121,21 @@ def _object_kind(w: BatchWriter, pred: Mapping[str, Any], explicit: Any, obj: An
 
 def _empty_subject() -> None:
     raise ClaimgraphError("empty-name", "the subject is empty", hint="give a non-blank subject")
+
+
+def item_time(value: Any, key: str) -> int:
+    """An item's instant as integer milliseconds: an int as it is, ISO-8601 text parsed (as
+    ``--valid-from`` is). Anything else is refused here, before it can be stored: a time kept
+    as text or a float would later fail every comparison with the facts beside it."""
+    if isinstance(value, str):
+        try:
+            value = from_iso(value)
+        except ClaimgraphError as err:
+            raise ClaimgraphError("invalid-time", f"{key} {value!r} is not a date or time",
+                                  hint=err.hint, field=key) from None
+    if isinstance(value, int) and not isinstance(value, bool) and MIN_MS <= value <= MAX_MS:
+        return value
+    raise ClaimgraphError(
+        "invalid-time", f"{key} {value!r} is not a time",
+        hint="give an ISO-8601 date or date-time (e.g. 2026-01-31 or 2026-01-31T12:00:00Z) "
+             "or whole milliseconds since 1970", field=key)
