@@ -89,16 +89,22 @@ def _assert(w: BatchWriter, item: dict[str, Any], episode: str,
     subject_scope = get("subject_scope") or scope or DEFAULT_SCOPE
     object_scope = get("object_scope") or scope or DEFAULT_SCOPE
     kind = _object_kind(w, pred, get("object_kind"), obj, object_scope)
-    subject_entity = w.entity(subject_name, subject_scope, get("subject_type"))
-    object_entity = (w.entity(str(obj).strip(), object_scope, get("object_type"))
-                     if kind == "entity" else None)
+    entities = w._entities  # BatchWriter.entity's cache, read in line where it answers
+    wanted = get("subject_type")
+    subject_entity = entities.get((subject_name, subject_scope))
+    if subject_entity is None or wanted is not None and subject_entity.get("type") is None:
+        subject_entity = w.entity(subject_name, subject_scope, wanted)
+    object_entity = None
+    if kind == "entity":
+        object_name, wanted = str(obj).strip(), get("object_type")
+        object_entity = entities.get((object_name, object_scope))
+        if object_entity is None or wanted is not None and object_entity.get("type") is None:
+            object_entity = w.entity(object_name, object_scope, wanted)
     sh = w.sh
     now = sh.now()
-    row = F.build_fact_row(
-        id=sh.new_id("f"), now=now, subject=subject_entity, predicate=pred_id,
-        object_kind=kind, object_ref=object_entity, object=obj, t_valid=valid_from,
-        t_invalid=valid_until, confidence=get("confidence"), epistemic=resolved_class,
-        scope=scope, source_type=source_type, episode=episode, evidence=evidence)
+    row = F.fact_row_of(sh.new_id("f"), now, subject_entity, pred_id, kind, object_entity, obj,
+                        valid_from, valid_until, get("confidence"), resolved_class, scope,
+                        source_type, episode, evidence)
     others = w.mates(pred)
     if not others and w.inserts_plainly(row, pred):
         w.insert_row(row, subject_entity, object_entity)

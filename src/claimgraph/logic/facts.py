@@ -71,6 +71,16 @@ def build_fact_row(*, id: str, now: int, subject: Mapping[str, Any], predicate: 
     ``oplog.baseline.fact_row`` takes from the whole fact). A batch writes a plain insert from
     this row alone (``core.batch_writer``); the same checks, in the same order, raise the same
     errors."""
+    return fact_row_of(id, now, subject, predicate, object_kind, object_ref, object, t_valid,
+                       t_invalid, confidence, epistemic, scope, source_type, episode, evidence)
+
+
+def fact_row_of(id: str, now: int, subject: Mapping[str, Any], predicate: str,
+                object_kind: str, object_ref: Mapping[str, Any] | None, object: Any,
+                t_valid: int | None, t_invalid: int | None, confidence: Any,
+                epistemic: str | None, scope: str | None, source_type: str | None,
+                episode: str | None, evidence: Sequence[str] | None) -> list[Any]:
+    """``build_fact_row`` with its arguments in order (a batch calls it once per item)."""
     start = now if t_valid is None else t_valid
     if t_invalid is not None and t_invalid <= start:
         raise ClaimgraphError("invalid-interval", "t_invalid must be strictly after t_valid",
