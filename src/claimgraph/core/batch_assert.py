@@ -3,11 +3,12 @@
 
 A batch of thousands paid, per item, a keyword dict, a call with fifteen keywords and a layer
 of small calls (redaction, predicate, entity and kind look-ups, the decision's mates) that
-mostly answer from the batch's caches: a third of a 20k ingest's own Python (issue 29). Here
+mostly answer from the batch's caches, then built a whole fact that the store and the log
+each took apart again (issue 29). Here
 each item runs the same steps, in the same order, through the same checks and the same
 writer, and reads the caches in line where they answer; a plain insert goes to the writer as
 its row (``BatchWriter.insert_row``), every other fact is decided by ``writes.settle``
-exactly as ``assert_with`` decides it. ``tests/core/test_batch_equivalence.py`` holds the
+exactly as ``assert_with`` decides it. ``tests/core/test_batch_paths.py`` holds the
 two side by side (``PER_ITEM`` switches this loop off).
 """
 
@@ -29,10 +30,10 @@ MIN_MS, MAX_MS = -62_135_596_800_000, 253_402_300_799_999
 
 
 def assert_items(w: BatchWriter, items: Sequence[dict[str, Any]],
-                 episode: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+                 episode: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Each item's result, as ``_ingest_one`` gives it (a created fact: ``CREATED``)."""
     episode_id, episode_source = episode["id"], episode.get("source_type")
-    results: list[Mapping[str, Any]] = []
+    results: list[dict[str, Any]] = []
     for item in items:
         try:
             results.append(_assert(w, item, episode_id, episode_source))
@@ -46,7 +47,7 @@ def assert_items(w: BatchWriter, items: Sequence[dict[str, Any]],
 
 
 def _assert(w: BatchWriter, item: dict[str, Any], episode: str,
-            episode_source: Any) -> Mapping[str, Any]:
+            episode_source: Any) -> dict[str, Any]:
     """One item: ``assert_with``'s steps in its order (the comments name them)."""
     get = item.get
     obj = get("object")
@@ -75,7 +76,8 @@ def _assert(w: BatchWriter, item: dict[str, Any], episode: str,
     on_conflict = get("on_conflict")
     if on_conflict is not None:
         F.check_on_conflict(on_conflict)
-    pred = w.predicate(get("predicate"))
+    predicate: Any = get("predicate")  # untrusted input: the registry refuses a bad one
+    pred = w.predicate(predicate)
     pred_id = pred["id"]
     subject_name = str(subject).strip() if subject is not None else ""  # _name
     if not subject_name:

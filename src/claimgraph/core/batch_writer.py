@@ -115,7 +115,7 @@ class BatchWriter(Writer):
         self._write_entities()  # a first use may register the predicate
         return super().predicate(name)
 
-    def mates(self, pred: Mapping[str, Any]) -> list[str]:
+    def mates(self, pred: dict[str, Any]) -> list[str]:
         """``writes.decision_mates``, kept with the registry's other derived answers (dropped
         with them when a registration changes the registry)."""
         key = ("decision-mates", pred["id"])
@@ -185,7 +185,7 @@ class BatchWriter(Writer):
                 found[:] = [e for e in found if e["id"] != entity["id"]]
 
     # --- facts ------------------------------------------------------------------------------
-    def _by_predicate(self, subject_id: str) -> dict[str, list[Record]]:
+    def _by_predicate(self, subject_id: str) -> dict[str, list[Any]]:
         """The subject's outgoing facts grouped by predicate, loaded once per batch."""
         grouped = self._out.get(subject_id)
         if grouped is None:
@@ -215,7 +215,7 @@ class BatchWriter(Writer):
         grouped = self._by_predicate(subject_id)
         out: list[Record] = []
         for p in dict.fromkeys(predicates):
-            facts = grouped.get(p, ())
+            facts = grouped.get(p) or []
             for at, fact in enumerate(facts):
                 if type(fact) is tuple:
                     fact = facts[at] = F.fact_from_row(*fact)

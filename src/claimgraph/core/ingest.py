@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable, Mapping
 
-from claimgraph.core import batch_assert
+from claimgraph.core import batch_assert, batch_writer
 from claimgraph.core.batch_assert import MAX_MS, MIN_MS, item_time  # noqa: F401 (theirs)
 from claimgraph.core.shell import Shell
 from claimgraph.core.batch_writer import BatchWriter
@@ -66,7 +66,7 @@ def ingest(sh: Shell, items: Iterable[Mapping[str, Any]], *,
         episode = episode or open_episode(sh, source_type, ref, evidence)
         writer = BatchWriter(sh, relearn)
         writer.expect(normalized)
-        if isinstance(writer, batch_assert.BatchWriter) and not batch_assert.PER_ITEM:
+        if isinstance(writer, batch_writer.BatchWriter) and not batch_assert.PER_ITEM:
             results = batch_assert.assert_items(writer, normalized, episode)
         else:
             results = [_ingest_one(writer, item, episode) for item in normalized]

@@ -81,7 +81,7 @@ class Writer:
 
     def insert_row(self, row: list[Any], subject: Record, object_ref: Record | None) -> None:
         """Write the plain insert of ``row`` (only asked after ``inserts_plainly``)."""
-        self.insert(F.fact_from_row(row, subject, object_ref))
+        self.insert(dict(F.fact_from_row(row, subject, object_ref)))
 
     def insert(self, fact: Record) -> None:
         self.sh.store.insert_fact(fact)

@@ -19,7 +19,8 @@ from claimgraph.logic.model import DEFAULT_SCOPE, resolve_epistemic
 
 #: A batch's plain insert: its fact is written from its row, never made whole
 #: (``BatchWriter.insert_row``), and ``ingest`` reports only the status of a created fact.
-CREATED: Mapping[str, Any] = {"status": "created"}
+#: One shared dict: nobody writes to a result.
+CREATED: dict[str, Any] = {"status": "created"}
 
 
 def assert_fact(sh: Shell, subject: str, predicate: str, obj: Any, *, relearn: bool = False,
@@ -72,7 +73,7 @@ def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
                   epistemic)
 
 
-def decision_mates(sh: Shell, pred: Mapping[str, Any]) -> list[str]:
+def decision_mates(sh: Shell, pred: dict[str, Any]) -> list[str]:
     """The predicates besides ``pred`` whose facts decide a new fact on it: its exclusion
     group-mates and its mention partners (none: the set-based decision may answer)."""
     return [*group_mates(sh, pred), *F.mention_partners(pred["id"])]
