@@ -218,6 +218,38 @@ def test_a_refused_batch_inside_a_transaction_leaves_earlier_writes_alone(store)
     assert store.get_mark("m") == 1
 
 
+def test_insert_fact_rows_stores_what_insert_facts_stores(store):
+    """Facts given as their rows (the batch ingest's plain inserts) are the same facts, with
+    the same refusals, a refused batch leaving nothing."""
+    from claimgraph.store.fact_rows import fact_row
+    entity(store, "e-1", "Core")
+    entity(store, "e-2", "Lib", type="library")
+    facts = [fact("f-1", "e-1", lit="x", confidence=1, evidence=["b.py:2", "a.py:1"]),
+             fact("f-2", "e-1", ref="e-2", t_valid=5, t_invalid=9, conflicts=["f-1"]),
+             fact("f-3", "e-2", "core/prefers", lit="uv over pip", source_type="code")]
+    twins = [{**f, "id": "g" + f["id"][1:], "conflicts": ["g" + c[1:] for c in f["conflicts"]]}
+             for f in facts]
+    store.insert_fact_rows([])
+    store.insert_fact_rows([fact_row(f) for f in facts])
+    store.insert_facts(twins)
+    stored = {f["id"]: f for f in store.all_facts()}
+    assert sorted(stored) == ["f-1", "f-2", "f-3", "g-1", "g-2", "g-3"]
+    for twin in twins:
+        got, expected = stored["f" + twin["id"][1:]], stored[twin["id"]]
+        assert got == {**expected, "id": got["id"], "conflicts": ["f" + c[1:]
+                                                                  for c in expected["conflicts"]]}
+    assert stored["f-1"]["evidence"] == ["b.py:2", "a.py:1"]
+    assert stored["f-2"]["conflicts"] == ["f-1"] and stored["f-2"]["object_ref"]["id"] == "e-2"
+    with refused("fact-exists"):
+        store.insert_fact_rows([fact_row(fact("f-4", "e-1", lit="a")), fact_row(facts[0])])
+    with refused("entity-not-found"):
+        store.insert_fact_rows([fact_row(fact("f-5", "e-ghost", lit="b"))])
+    with refused("invalid-fact"):
+        store.insert_fact_rows([fact_row(fact("f-6", "e-1", lit="a", t_valid=None),
+                                         checked=True)])
+    assert sorted(ids(store.all_facts())) == sorted(stored)
+
+
 def test_get_facts_by_ids_follows_the_given_order_and_skips_unknown(graph):
     assert ids(graph.get_facts_by_ids(["f-3", "f-missing", "f-1"])) == ["f-3", "f-1"]
     assert graph.get_facts_by_ids([]) == []

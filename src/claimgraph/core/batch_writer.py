@@ -16,14 +16,16 @@ same effects in the same order as asserting item by item would.
 from __future__ import annotations
 
 from bisect import insort
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph.core import entities as ents
 from claimgraph.core.shell import Shell
 from claimgraph.core.writer import Record, Writer
+from claimgraph.core.writes import decision_mates
 from claimgraph.logic import facts as F
 from claimgraph.logic.model import DEFAULT_SCOPE
 from claimgraph.logic.names import normalize_entity_name
+from claimgraph.store.fact_rows import PREDICATE, SUBJECT, fact_row
 
 
 def _entity_order(entity: Record) -> tuple[str, str]:
@@ -40,9 +42,12 @@ class BatchWriter(Writer):
         #: Every scope's candidates per normalized name, as ``find_entities`` would answer
         #: now (a name absent here is answered by the store, which then holds all of them).
         self._by_norm: dict[str, list[Record]] = {}
-        self._out: dict[str, dict[str, list[Record]]] = {}
+        #: Per subject and predicate, its facts: whole, or a plain insert of this batch as
+        #: (row, subject, object_ref) until a decision needs it whole (``out_facts``).
+        self._out: dict[str, dict[str, list[Any]]] = {}
         self._new_entities: list[Record] = []
-        self._pending: list[Record] = []
+        #: Facts to insert, as their rows (``store.fact_rows``), in the order asserted.
+        self._pending: list[list[Any]] = []
         #: Redacted text by text: a batch names each subject (and many objects) many times.
         self._redacted: dict[str, str] = {}
         #: Per subject and predicate, the ``object_key`` of every fact in ``_out``: the
@@ -63,21 +68,32 @@ class BatchWriter(Writer):
         over a large store otherwise read each existing subject's facts by a query of its own."""
         names: set[str] = set()
         subjects: set[tuple[str, str]] = set()
+        named: dict[str, str] = {}  # each text's name, once per distinct text
         for item in items:
-            for key in ("subject", "object"):
-                value = item.get(key)
-                if value is None:
-                    continue
-                name = str(self.redact(value)).strip()
-                names.add(name)
-                if key == "subject":
-                    subjects.add((name, item.get("subject_scope") or item.get("scope")
-                                  or DEFAULT_SCOPE))
+            get = item.get
+            value = get("subject")
+            if value is not None:
+                name = named.get(value) if type(value) is str else None
+                if name is None:
+                    name = self._name_of(value, named, names)
+                subjects.add((name, get("subject_scope") or get("scope") or DEFAULT_SCOPE))
+            value = get("object")
+            if value is not None and (type(value) is not str or value not in named):
+                self._name_of(value, named, names)
         names.discard("")
         for name, found in self.sh.store.find_entities_many(names, None).items():
             self._by_norm.setdefault(normalize_entity_name(name), found)
         self._prefetch_out({entity["id"] for name, scope in subjects if name
                             for entity in self._candidates(name, scope)})
+
+    def _name_of(self, value: Any, named: dict[str, str], names: set[str]) -> str:
+        """The name ``value`` resolves by (redacted, stripped), added to ``names`` and, for a
+        text, kept in ``named``."""
+        name = str(self.redact(value)).strip()
+        names.add(name)
+        if type(value) is str:
+            named[value] = name
+        return name
 
     def _prefetch_out(self, entity_ids: set[str]) -> None:
         """``_by_predicate`` for many subjects at once (``get_facts_for`` keeps each subject's
@@ -98,6 +114,15 @@ class BatchWriter(Writer):
             return known
         self._write_entities()  # a first use may register the predicate
         return super().predicate(name)
+
+    def mates(self, pred: dict[str, Any]) -> list[str]:
+        """``writes.decision_mates``, kept with the registry's other derived answers (dropped
+        with them when a registration changes the registry)."""
+        key = ("decision-mates", pred["id"])
+        known: list[str] | None = self.sh.registry_memo.get(key)
+        if known is None:
+            known = self.sh.registry_memo[key] = decision_mates(self.sh, pred)
+        return known
 
     # --- entities ---------------------------------------------------------------------------
     def entity(self, name: str, scope: str, type: str | None) -> Record:
@@ -160,7 +185,7 @@ class BatchWriter(Writer):
                 found[:] = [e for e in found if e["id"] != entity["id"]]
 
     # --- facts ------------------------------------------------------------------------------
-    def _by_predicate(self, subject_id: str) -> dict[str, list[Record]]:
+    def _by_predicate(self, subject_id: str) -> dict[str, list[Any]]:
         """The subject's outgoing facts grouped by predicate, loaded once per batch."""
         grouped = self._out.get(subject_id)
         if grouped is None:
@@ -170,33 +195,54 @@ class BatchWriter(Writer):
                 grouped.setdefault(fact["predicate"], []).append(fact)
         return grouped
 
-    def inserts_plainly(self, fact: Mapping[str, Any], pred: Mapping[str, Any]) -> bool:
+    def inserts_plainly(self, row: Sequence[Any], pred: Mapping[str, Any]) -> bool:
         """``logic.facts.inserts_undecided`` over the subject's facts on the predicate, whose
         object keys are kept per batch (a set, not a scan of the facts per new one)."""
-        subject_id, predicate = fact["subject"]["id"], fact["predicate"]
-        known = self._standing.setdefault(subject_id, {})
-        if predicate not in known:
+        subject_id, predicate = row[SUBJECT], row[PREDICATE]
+        known = self._standing.get(subject_id)
+        standing = None if known is None else known.get(predicate)
+        if standing is None:
             facts = self._by_predicate(subject_id).get(predicate, ())
-            known = self._standing.setdefault(subject_id, {})
-            known[predicate] = {F.object_key(f) for f in facts}
-        return F.inserts_undecided(fact, pred, known[predicate])
+            standing = self._standing.setdefault(subject_id, {})[predicate] = {
+                F.row_object_key(f[0]) if type(f) is tuple else F.object_key(f) for f in facts}
+        return F.inserts_undecided(F.row_object_key(row), pred, standing)
 
     def out_facts(self, subject_id: str, predicates: Iterable[str]) -> list[Record]:
         """Each fact once, as the store answers: a predicate can be named twice (``prefers``
         and ``decided-against`` are both group-mates and mention partners), and a fact met
-        twice was linked (and could be superseded) twice."""
+        twice was linked (and could be superseded) twice. A plain insert of this batch is made
+        whole here, once (``insert_row`` keeps its row)."""
         grouped = self._by_predicate(subject_id)
-        return [f for p in dict.fromkeys(predicates) for f in grouped.get(p, ())]
+        out: list[Record] = []
+        for p in dict.fromkeys(predicates):
+            facts = grouped.get(p) or []
+            for at, fact in enumerate(facts):
+                if type(fact) is tuple:
+                    fact = facts[at] = F.fact_from_row(*fact)
+                out.append(fact)
+        return out
 
     def insert(self, fact: Record) -> None:
         """Buffer the fact; its subject's cached list must include it (load the list first)."""
         subject_id, predicate = fact["subject"]["id"], fact["predicate"]
         grouped = self._by_predicate(subject_id)
-        self._pending.append(fact)
+        self._pending.append(fact_row(fact, checked=True))
         grouped.setdefault(predicate, []).append(fact)
         standing = self._standing.get(subject_id, {}).get(predicate)
         if standing is not None:
             standing.add(F.object_key(fact))
+
+    def insert_row(self, row: list[Any], subject: Record, object_ref: Record | None) -> None:
+        """Buffer a plain insert as its row: the statement's parameters and the log's effect
+        are both taken from it, and its subject's cached list keeps (row, ends) until a
+        decision needs the whole fact (``out_facts``)."""
+        subject_id, predicate = subject["id"], row[PREDICATE]
+        grouped = self._by_predicate(subject_id)
+        self._pending.append(row)
+        grouped.setdefault(predicate, []).append((row, subject, object_ref))
+        standing = self._standing.get(subject_id, {}).get(predicate)
+        if standing is not None:
+            standing.add(F.row_object_key(row))
 
     # --- writing out ------------------------------------------------------------------------
     def before_change(self, subject_id: str) -> None:
@@ -215,5 +261,5 @@ class BatchWriter(Writer):
     def flush(self) -> None:
         self._write_entities()
         if self._pending:
-            self.sh.store.insert_facts(self._pending)
+            self.sh.store.insert_fact_rows(self._pending)
             self._pending = []

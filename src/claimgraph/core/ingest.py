@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable, Mapping
 
+from claimgraph.core import batch_assert, batch_writer
+from claimgraph.core.batch_assert import MAX_MS, MIN_MS, item_time  # noqa: F401 (theirs)
 from claimgraph.core.shell import Shell
 from claimgraph.core.batch_writer import BatchWriter
 from claimgraph.core.writer import Writer
 from claimgraph.core.writes import assert_with
 from claimgraph.errors import ClaimgraphError
-from claimgraph.logic.timeutil import from_iso
 
 #: Item keys accepted by ``ingest``, mapped to assert_fact's keyword names.
 ITEM_KEYS = {
@@ -26,8 +27,6 @@ ITEM_KEYS = {
 }
 #: Item keys that hold an instant: integer milliseconds, or ISO-8601 text (naive means UTC).
 TIME_KEYS = ("valid_from", "valid_until")
-#: Instants a fact may carry: what ISO-8601 can write (years 1 to 9999), in milliseconds.
-MIN_MS, MAX_MS = -62_135_596_800_000, 253_402_300_799_999
 
 
 def open_episode(sh: Shell, source_type: str = "session-log", ref: str | None = None,
@@ -67,8 +66,11 @@ def ingest(sh: Shell, items: Iterable[Mapping[str, Any]], *,
         episode = episode or open_episode(sh, source_type, ref, evidence)
         writer = BatchWriter(sh, relearn)
         writer.expect(normalized)
-        for item in normalized:
-            result = _ingest_one(writer, item, episode)
+        if isinstance(writer, batch_writer.BatchWriter) and not batch_assert.PER_ITEM:
+            results = batch_assert.assert_items(writer, normalized, episode)
+        else:
+            results = [_ingest_one(writer, item, episode) for item in normalized]
+        for result in results:
             counts[result["status"]] += 1
             if result["status"] == "flagged":
                 flagged.append(result)
@@ -94,21 +96,3 @@ def _ingest_one(w: Writer, item: dict[str, Any], episode: Mapping[str, Any]) -> 
         if err.type == "purged-fact":
             return {"status": "purged"}
         return {"status": "error", "message": err.message, "type": err.type, "input": item}
-
-
-def item_time(value: Any, key: str) -> int:
-    """An item's instant as integer milliseconds: an int as it is, ISO-8601 text parsed (as
-    ``--valid-from`` is). Anything else is refused here, before it can be stored: a time kept
-    as text or a float would later fail every comparison with the facts beside it."""
-    if isinstance(value, str):
-        try:
-            value = from_iso(value)
-        except ClaimgraphError as err:
-            raise ClaimgraphError("invalid-time", f"{key} {value!r} is not a date or time",
-                                  hint=err.hint, field=key) from None
-    if isinstance(value, int) and not isinstance(value, bool) and MIN_MS <= value <= MAX_MS:
-        return value
-    raise ClaimgraphError(
-        "invalid-time", f"{key} {value!r} is not a time",
-        hint="give an ISO-8601 date or date-time (e.g. 2026-01-31 or 2026-01-31T12:00:00Z) "
-             "or whole milliseconds since 1970", field=key)

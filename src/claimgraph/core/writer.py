@@ -4,13 +4,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from claimgraph.core import entities as ents
 from claimgraph.core import tombstones
 from claimgraph.core.shell import Shell
 from claimgraph.core.vocabulary import resolve_predicate
 from claimgraph.errors import ClaimgraphError
+from claimgraph.logic import facts as F
 from claimgraph.logic.purge import statement_key
 
 Record = dict[str, Any]
@@ -72,10 +73,15 @@ class Writer:
     def out_facts(self, subject_id: str, predicates: Iterable[str]) -> list[Record]:
         return self.sh.store.get_facts(subject_id, "out", list(predicates))
 
-    def inserts_plainly(self, fact: Mapping[str, Any], pred: Mapping[str, Any]) -> bool:
-        """True when ``fact`` (on a predicate with no group-mates or mention partners) is a
-        plain insert, known without ``decide``; a direct writer always lets it decide."""
+    def inserts_plainly(self, row: Sequence[Any], pred: Mapping[str, Any]) -> bool:
+        """True when the fact of ``row`` (``logic.facts.build_fact_row``, on a predicate with
+        no group-mates or mention partners) is a plain insert, known without ``decide``; a
+        direct writer always lets it decide."""
         return False
+
+    def insert_row(self, row: list[Any], subject: Record, object_ref: Record | None) -> None:
+        """Write the plain insert of ``row`` (only asked after ``inserts_plainly``)."""
+        self.insert(dict(F.fact_from_row(row, subject, object_ref)))
 
     def insert(self, fact: Record) -> None:
         self.sh.store.insert_fact(fact)

@@ -16,6 +16,13 @@ from claimgraph.logic import facts as F
 from claimgraph.logic.confidence import reinforced_confidence, resourced_type
 from claimgraph.logic.model import DEFAULT_SCOPE, resolve_epistemic
 
+
+#: A batch's plain insert: its fact is written from its row, never made whole
+#: (``BatchWriter.insert_row``), and ``ingest`` reports only the status of a created fact.
+#: One shared dict: nobody writes to a result.
+CREATED: dict[str, Any] = {"status": "created"}
+
+
 def assert_fact(sh: Shell, subject: str, predicate: str, obj: Any, *, relearn: bool = False,
                 **options: Any) -> dict[str, Any]:
     """Assert one fact through the conflict policy; returns {status, fact, ...}.
@@ -35,7 +42,8 @@ def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
                 object_type: str | None = None, valid_from: int | None = None,
                 valid_until: int | None = None, on_conflict: str | None = None,
                 episode: str | None = None, evidence: Iterable[str] = ()) -> dict[str, Any]:
-    """assert_fact through a given Writer (batches pass a caching one)."""
+    """assert_fact through a given Writer (batches pass a caching one, whose plain inserts
+    come back as ``CREATED``, without the fact)."""
     sh = w.sh
     _require_object(obj)
     subject, obj = w.redact(subject), w.redact(obj)
@@ -52,15 +60,32 @@ def assert_with(w: Writer, subject: str, predicate: str, obj: Any, *,
     object_entity = w.entity(str(obj).strip(), object_scope,
                              object_type) if kind == "entity" else None
     now = sh.now()
-    fact = F.build_fact(
+    row = F.build_fact_row(
         id=sh.new_id("f"), now=now, subject=subject_entity, predicate=pred["id"],
         object_kind=kind, object_ref=object_entity, object=obj, t_valid=valid_from,
         t_invalid=valid_until, confidence=confidence, epistemic=resolved_class,
         scope=scope, source_type=source_type, episode=episode, evidence=list(evidence))
-    others = [*group_mates(sh, pred), *F.mention_partners(pred["id"])]
-    if not others and w.inserts_plainly(fact, pred):
-        return execute_plan(w, {"action": "insert", "fact": fact})
-    raw = w.out_facts(subject_entity["id"], [pred["id"], *others])
+    others = decision_mates(sh, pred)
+    if not others and w.inserts_plainly(row, pred):
+        w.insert_row(row, subject_entity, object_entity)
+        return CREATED
+    return settle(w, row, subject_entity, object_entity, pred, others, now, on_conflict,
+                  epistemic)
+
+
+def decision_mates(sh: Shell, pred: dict[str, Any]) -> list[str]:
+    """The predicates besides ``pred`` whose facts decide a new fact on it: its exclusion
+    group-mates and its mention partners (none: the set-based decision may answer)."""
+    return [*group_mates(sh, pred), *F.mention_partners(pred["id"])]
+
+
+def settle(w: Writer, row: list[Any], subject: Mapping[str, Any],
+           object_ref: Mapping[str, Any] | None, pred: Mapping[str, Any], others: list[str],
+           now: int, on_conflict: str | None, epistemic: str | None) -> dict[str, Any]:
+    """The fact of ``row`` made whole, decided against the subject's facts on its predicate
+    and ``others``, and the plan carried out."""
+    fact = F.fact_from_row(row, subject, object_ref)
+    raw = w.out_facts(subject["id"], [pred["id"], *others])
     plan = F.decide(fact=fact, pred=pred, raw_facts=raw, now=now, on_conflict=on_conflict,
                     stated_epistemic=epistemic or None)
     return execute_plan(w, plan)

@@ -35,6 +35,8 @@ NAMES_REJECTED = "names-rejected"
 def birth_confidence(confidence: Any, source_type: str) -> float:
     """Clamp into [0, 1], then cap at what the source may claim; absent means 0.8."""
     value = DEFAULT_CONFIDENCE if confidence is None else confidence
+    if type(value) is float and 0.0 < value <= 1.0:  # the common case: nothing to clamp
+        return min(confidence_ceiling(source_type), value)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
         raise ClaimgraphError("invalid-confidence", f"confidence {confidence!r} is not a number",
                               hint="give a number between 0 and 1, e.g. 0.8", confidence=confidence)
@@ -47,7 +49,38 @@ def build_fact(*, id: str, now: int, subject: Mapping[str, Any], predicate: str,
                confidence: Any = None, epistemic: str | None = None, scope: str | None = None,
                source_type: str | None = None, episode: str | None = None,
                evidence: Sequence[str] | None = None) -> FactRecord:
-    """A complete fact record, born within its source's ceiling and with a sane valid interval."""
+    """A complete fact record, born within its source's ceiling and with a sane valid interval:
+    ``build_fact_row``'s row, made whole (so the two can never disagree)."""
+    row = build_fact_row(
+        id=id, now=now, subject=subject, predicate=predicate, object_kind=object_kind,
+        object_ref=object_ref, object=object, t_valid=t_valid, t_invalid=t_invalid,
+        confidence=confidence, epistemic=epistemic, scope=scope, source_type=source_type,
+        episode=episode, evidence=evidence)
+    return fact_from_row(row, subject, object_ref)
+
+
+def build_fact_row(*, id: str, now: int, subject: Mapping[str, Any], predicate: str,
+                   object_kind: str, object_ref: Mapping[str, Any] | None = None,
+                   object: Any = None, t_valid: int | None = None, t_invalid: int | None = None,
+                   confidence: Any = None, epistemic: str | None = None,
+                   scope: str | None = None, source_type: str | None = None,
+                   episode: str | None = None,
+                   evidence: Sequence[str] | None = None) -> list[Any]:
+    """The fact ``build_fact`` makes, as the row the store and the oplog keep of it: its values
+    in ``logic.oplog.FACT_ROW_KEYS`` order, its ends as entity ids (what
+    ``oplog.baseline.fact_row`` takes from the whole fact). A batch writes a plain insert from
+    this row alone (``core.batch_writer``); the same checks, in the same order, raise the same
+    errors."""
+    return fact_row_of(id, now, subject, predicate, object_kind, object_ref, object, t_valid,
+                       t_invalid, confidence, epistemic, scope, source_type, episode, evidence)
+
+
+def fact_row_of(id: str, now: int, subject: Mapping[str, Any], predicate: str,
+                object_kind: str, object_ref: Mapping[str, Any] | None, object: Any,
+                t_valid: int | None, t_invalid: int | None, confidence: Any,
+                epistemic: str | None, scope: str | None, source_type: str | None,
+                episode: str | None, evidence: Sequence[str] | None) -> list[Any]:
+    """``build_fact_row`` with its arguments in order (a batch calls it once per item)."""
     start = now if t_valid is None else t_valid
     if t_invalid is not None and t_invalid <= start:
         raise ClaimgraphError("invalid-interval", "t_invalid must be strictly after t_valid",
@@ -57,15 +90,46 @@ def build_fact(*, id: str, now: int, subject: Mapping[str, Any], predicate: str,
     born = birth_confidence(confidence, source)
     stated = resolve_epistemic(epistemic, None)
     ref, literal = _object_fields(object_kind, object_ref, object)
+    return [  # FACT_ROW_KEYS order
+        born, [], None, episode, stated, list(evidence or []), id, None, None, now,
+        object_kind, literal, None if ref is None else _ref_id(ref), predicate, now,
+        scope or DEFAULT_SCOPE, source, _ref_id(subject), None, t_invalid, start]
+
+
+def fact_from_row(row: Sequence[Any], subject: Mapping[str, Any],
+                  object_ref: Mapping[str, Any] | None) -> FactRecord:
+    """The whole fact of a ``build_fact_row`` row, whose ends are ``subject`` and
+    ``object_ref`` (copied, as the store returned them): ``build_fact``'s record."""
+    (confidence, conflicts, dormant_since, episode, epistemic, evidence, id, invalidation_kind,
+     invalidation_reason, last_reinforced_at, object_kind, object_lit, _, predicate,
+     recorded_at, scope, source_type, _, successor, t_invalid, t_valid) = row
     return {  # every field, in FACT_FIELDS order
         "id": id, "subject": _entity(subject), "predicate": predicate,
-        "object_kind": object_kind, "object_ref": ref, "object_lit": literal,
-        "t_valid": start, "t_invalid": t_invalid, "recorded_at": now, "last_reinforced_at": now,
-        "confidence": born, "epistemic": stated, "scope": scope or DEFAULT_SCOPE,
-        "source_type": source, "episode": episode, "conflicts": [],
-        "invalidation_reason": None, "invalidation_kind": None, "successor": None,
-        "evidence": list(evidence or []), "dormant_since": None,
+        "object_kind": object_kind,
+        "object_ref": (_entity(object_ref) if object_kind == "entity" and object_ref is not None
+                       else None),
+        "object_lit": object_lit, "t_valid": t_valid, "t_invalid": t_invalid,
+        "recorded_at": recorded_at, "last_reinforced_at": last_reinforced_at,
+        "confidence": confidence, "epistemic": epistemic, "scope": scope,
+        "source_type": source_type, "episode": episode, "conflicts": list(conflicts),
+        "invalidation_reason": invalidation_reason, "invalidation_kind": invalidation_kind,
+        "successor": successor, "evidence": list(evidence), "dormant_since": dormant_since,
     }
+
+
+def _ref_id(entity: Mapping[str, Any]) -> str | None:
+    """An entity's id as the store keeps a reference (``store.records.ref_id``)."""
+    found = entity.get("id")
+    return None if found is None else str(found)
+
+
+def row_object_key(row: Sequence[Any]) -> tuple[Any, Any]:
+    """``object_key`` of the fact a ``build_fact_row`` row stands for."""
+    kind = row[_ROW_KIND]
+    return kind, row[_ROW_REF] if kind == "entity" else row[_ROW_LIT]
+
+
+_ROW_KIND, _ROW_LIT, _ROW_REF = 10, 11, 12
 
 
 def _entity(entity: Mapping[str, Any]) -> EntityRecord:
@@ -162,10 +226,11 @@ def object_key(fact: Mapping[str, Any]) -> tuple[Any, Any]:
     return kind, fact.get("object_lit")
 
 
-def inserts_undecided(fact: Mapping[str, Any], pred: Mapping[str, Any],
+def inserts_undecided(key: tuple[Any, Any], pred: Mapping[str, Any],
                       standing: set[tuple[Any, Any]]) -> bool:
-    """True when ``decide`` would plan a plain insert for ``fact``, known without sorting the
-    subject's facts: a batch's set-based decision (``BatchWriter.inserts_plainly``).
+    """True when ``decide`` would plan a plain insert for a fact whose ``object_key`` is
+    ``key``, known without sorting the subject's facts: a batch's set-based decision
+    (``BatchWriter.inserts_plainly``).
 
     It holds only for a predicate with no group-mates and no mention partners (the caller's
     side: then the facts ``decide`` sees are the subject's on ``fact``'s own predicate), and
@@ -176,7 +241,7 @@ def inserts_undecided(fact: Mapping[str, Any], pred: Mapping[str, Any],
     partners): without those, the plan is an insert. Every other case is left to ``decide``."""
     if standing and pred.get("cardinality") == "one":
         return False
-    return object_key(fact) not in standing
+    return key not in standing
 
 
 #: Predicates whose facts reject their object: a standing preference that names it wants review.

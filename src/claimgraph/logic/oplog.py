@@ -78,8 +78,13 @@ def next_hlc(wall_ms: int, last: int, floor: int) -> int:
 
 def encode(effect: Mapping[str, Any], writer: str, seq: int, hlc: int) -> str:
     """One log line, keys sorted so the same effect always reads the same."""
-    if effect.get("t") == "insert-fact" and len(effect) == 2:
+    verb = effect.get("t")
+    if verb == "insert-fact" and len(effect) == 2:
         line = _fact_line(effect.get("fact"), writer, seq, hlc)
+        if line is not None:
+            return line
+    elif verb == "ensure-entity" and len(effect) == 2:
+        line = _entity_line(effect.get("entity"), writer, seq, hlc)
         if line is not None:
             return line
     return _CANONICAL.encode({**effect, "writer": writer, "seq": seq, "hlc": hlc,
@@ -106,6 +111,36 @@ def _fact_line(fact: Any, writer: Any, seq: Any, hlc: Any) -> str | None:
     body = "".join(_C_IN_ORDER(fact, 0)) if _C_IN_ORDER is not None else _IN_ORDER.encode(fact)
     return (f'{{"fact":{body},"format":{FORMAT},"hlc":{hlc},"seq":{seq},'
             f'"t":"insert-fact","writer":{_encode_text(writer)}}}')
+
+
+#: An ensure-entity line's entity, keys sorted: the entity's fields and the "record" tag.
+_ENTITY_LINE_KEYS = ("aliases", "id", "name", "record", "scope", "type")
+_ENTITY_SCALARS = operator.itemgetter("id", "name", "record", "scope", "type")
+_TEXT_OR_NULL = frozenset((str, type(None)))
+
+
+def _entity_line(entity: Any, writer: Any, seq: Any, hlc: Any) -> str | None:
+    """An ensure-entity line written out in canonical order without sorting anything (a batch
+    writes one per new entity), or None when the entity is not in the shape that allows it:
+    the tag and the five fields, text or null, the aliases a list of text (the same text
+    either way: tests/oplog/test_log.py holds the two side by side)."""
+    if (type(entity) is not dict or len(entity) != len(_ENTITY_LINE_KEYS)
+            or type(seq) is not int or type(hlc) is not int or type(writer) is not str):
+        return None
+    try:
+        scalars = _ENTITY_SCALARS(entity)
+        aliases = entity["aliases"]
+    except KeyError:
+        return None
+    if (not _TEXT_OR_NULL.issuperset(map(type, scalars)) or type(aliases) is not list
+            or not _STRINGS.issuperset(map(type, aliases))):
+        return None
+    id_, name, record, scope, type_ = (
+        "null" if value is None else _encode_text(value) for value in scalars)
+    listed = ",".join(map(_encode_text, aliases))
+    return (f'{{"entity":{{"aliases":[{listed}],"id":{id_},"name":{name},"record":{record},'
+            f'"scope":{scope},"type":{type_}}},"format":{FORMAT},"hlc":{hlc},"seq":{seq},'
+            f'"t":"ensure-entity","writer":{_encode_text(writer)}}}')
 
 
 def row_fits(row: Any) -> bool:

@@ -9,11 +9,10 @@ links and dormancy included), then the purge tombstones.
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 from claimgraph.logic import oplog as L
-from claimgraph.store import records as rec
+from claimgraph.store.fact_rows import fact_row
 from claimgraph.store.base import Store
 
 Record = dict[str, Any]
@@ -47,27 +46,3 @@ def insert_effect(fact: Record, checked: bool = False) -> Record | list[Any]:
     per fact of a batch), or the whole effect when a value does not fit a row."""
     row = fact_row(fact, checked)
     return row if L.row_fits(row) else {"t": "insert-fact", "fact": L.row_fact(row)}
-
-
-_ROW_VALUES = operator.itemgetter(*L.FACT_ROW_KEYS)
-_AT = {key: at for at, key in enumerate(L.FACT_ROW_KEYS)}
-_SUBJECT, _OBJECT_REF, _CONFIDENCE = _AT["subject"], _AT["object_ref"], _AT["confidence"]
-_CONFLICTS, _EVIDENCE = _AT["conflicts"], _AT["evidence"]
-
-
-def fact_row(fact: Record, checked: bool = False) -> list[Any]:
-    """``fact_effect``'s values in ``L.FACT_ROW_KEYS`` order (a field the fact lacks is None),
-    taken in one C call where the fact has every field, as a built fact does."""
-    if not checked:
-        rec.check_fact(fact)
-    try:
-        row = list(_ROW_VALUES(fact))
-    except KeyError:
-        row = [fact.get(key) for key in L.FACT_ROW_KEYS]
-    row[_SUBJECT] = rec.ref_id(row[_SUBJECT])
-    row[_OBJECT_REF] = rec.ref_id(row[_OBJECT_REF])
-    row[_CONFIDENCE] = float(fact["confidence"])
-    conflicts, evidence = row[_CONFLICTS], row[_EVIDENCE]
-    row[_CONFLICTS] = sorted(set(conflicts)) if conflicts else []
-    row[_EVIDENCE] = list(evidence) if evidence else []
-    return row

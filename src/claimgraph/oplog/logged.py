@@ -132,6 +132,15 @@ class LoggedStore:
             self.inner.insert_facts(batch)
             self._pending.extend([insert_effect(fact, checked=True) for fact in batch])
 
+    def insert_fact_rows(self, rows: Sequence[list[Any]]) -> None:
+        """Each row is the outbox's own form of its insert-fact effect (``insert_effect``'s
+        row), so the log keeps it as it is."""
+        with self.transaction():
+            self.inner.insert_fact_rows(rows)
+            fits, row_fact = L.row_fits, L.row_fact
+            self._pending.extend([row if fits(row) else {"t": "insert-fact", "fact": row_fact(row)}
+                                  for row in rows])
+
     def repoint_predicate(self, from_id: str, to_id: str) -> int:
         return self._logged(lambda: self.inner.repoint_predicate(from_id, to_id),
                             {"t": "repoint-predicate", "from": from_id, "to": to_id})

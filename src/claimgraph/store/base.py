@@ -92,6 +92,11 @@ class Store(Protocol):
     def insert_facts(self, facts: Iterable[Record]) -> None:
         """Batch form of insert_fact (one round trip where the backend allows)."""
 
+    def insert_fact_rows(self, rows: Sequence[list[Any]]) -> None:
+        """``insert_facts`` for facts given as their rows: each fact's values in
+        ``logic.oplog.FACT_ROW_KEYS`` order, its ends as entity ids (``store.fact_rows``; what
+        the batch ingest builds for a plain insert)."""
+
     def get_fact(self, fact_id: str) -> Record | None: ...
 
     def get_facts_by_ids(self, ids: Iterable[str]) -> list[Record]:

@@ -182,11 +182,12 @@ REPOINT_FACTS = ("UPDATE facts SET subject_id = CASE WHEN subject_id = :f THEN :
 UPDATE_ENTITY = ("UPDATE entities SET name = :name, norm = :norm, type = :type,"
                  " aliases = :aliases{extra} WHERE id = :id")
 
-#: A fact's columns as INSERT_FACT lists them (``fact_params`` builds its row).
+#: A fact's columns as INSERT_FACT lists them (``fact_params`` builds its row; evidence, the one
+#: value stored as JSON text, last: ``store.fact_rows.row_params``).
 INSERT_COLUMNS = ("id", "subject_id", "predicate", "object_kind", "object_ref_id", "object_lit",
                   "t_valid", "t_invalid", "recorded_at", "last_reinforced_at", "confidence",
                   "epistemic", "scope", "source_type", "episode", "invalidation_reason",
-                  "invalidation_kind", "successor", "evidence", "dormant_since")
+                  "invalidation_kind", "successor", "dormant_since", "evidence")
 INSERT_FACT = (f"INSERT INTO facts ({', '.join(INSERT_COLUMNS)}) "
                f"VALUES ({', '.join('?' * len(INSERT_COLUMNS))})")
 
@@ -402,7 +403,7 @@ def fact_params(fact: Mapping[str, Any]) -> tuple[Any, ...]:
             get("recorded_at"), get("last_reinforced_at"), float(fact["confidence"]),
             get("epistemic"), get("scope"), get("source_type"), get("episode"),
             get("invalidation_reason"), get("invalidation_kind"), get("successor"),
-            json.dumps(list(evidence)) if evidence else "[]", get("dormant_since"))
+            get("dormant_since"), json.dumps(list(evidence)) if evidence else "[]")
 
 
 def entity_params(row: Record, norm: str, search_text: str) -> dict[str, Any]:
