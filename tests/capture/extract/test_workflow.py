@@ -120,3 +120,36 @@ def test_a_ci_step_two_workflows_run_is_told_once():
     assert sorted(c["object"] for c in only(session.extract(), "x/runs")) == [
         "`CI build.yml job check` runs `pytest -q`",
         "`CI release.yml job check` runs `ruff check .`"]
+
+
+MANIFEST = ('{\n  "name": "ext",\n  "version": "0.0.1",\n  "publisher": "someone",\n'
+            '  "scripts": {\n    "compile": "tsc -b",\n    "watch": "tsc -b -w",\n'
+            '    "lint": "eslint src"\n  }\n}\n')
+
+
+def test_an_edit_of_a_runner_file_that_changes_no_recipe_tells_none_of_its_recipes():
+    """A version bump in a package.json the session read is no lesson about its scripts: the
+    edit's unchanged context line (``"publisher": …``) is no script the session wrote either."""
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=MANIFEST)
+    session.edit(f"{ROOT}/package.json", '  "version": "0.0.1",\n  "publisher": "someone",',
+                 '  "version": "0.0.2",\n  "publisher": "someone",')
+    assert only(session.extract(), "x/runs") == []
+
+
+def test_a_whole_rewrite_tells_only_the_recipes_it_changed_or_added():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=MANIFEST)
+    session.write(f"{ROOT}/package.json", MANIFEST.replace('"lint": "eslint src"',
+                                                           '"lint": "eslint src --max-warnings 0"'))
+    assert facts(only(session.extract(), "x/runs")) == {
+        ("package.json", "x/runs", "`npm run lint` runs `eslint src --max-warnings 0`")}
+
+
+def test_an_edit_that_adds_a_recipe_tells_that_recipe():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=MANIFEST)
+    session.edit(f"{ROOT}/package.json", '    "lint": "eslint src"\n',
+                 '    "lint": "eslint src",\n    "test": "vitest run"\n')
+    assert facts(only(session.extract(), "x/runs")) == {
+        ("package.json", "x/runs", "`npm run test` runs `vitest run`")}

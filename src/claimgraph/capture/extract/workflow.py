@@ -11,7 +11,9 @@ command): a runner file read is a list a glance gives, and its every script -- w
 docs, a placeholder ``echo "no test specified"`` -- is nothing the session learnt. A CI workflow
 or pre-commit file only read is the exception: nobody types its steps, so the session cannot
 have run them, and the ones that test, lint, format, build or check are gates every change
-meets. From a file it wrote, every recipe. Of the runner files of one kind the
+meets. From a file it wrote, every recipe it wrote: all of a file it created, only the changed
+or added ones of a file it edited or rewrote (a version bump in a package.json is no lesson
+about its scripts, and an edit's unchanged context line is no recipe the session wrote). Of the runner files of one kind the
 session only read (a monorepo's root `package.json` and each workspace's), the one nearest the
 root speaks for the project: a workspace's own scripts are a glance away when it is worked on.
 A CI step that one workflow file already runs is told once, not again for each workflow that
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from dataclasses import replace
 from typing import Any, Iterable, Iterator
 
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
@@ -50,12 +53,12 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         if cited is None or " " in cited:
             continue
         current = _as_left(looks)
-        written = any(look.how != "read" for look, _ in current.values())
         chosen = [(look, recipe) for look, recipe in current.values()
-                  if (written or recipe.invocation in ran or recipe.runs in ran
+                  if (look.how != "read" or recipe.invocation in ran or recipe.runs in ran
                       or (recipe.source in UNTYPED and working(recipe)))
                   and one_line(recipe) and not only_calls_others(recipe)]
         if chosen:
+            written = any(look.how != "read" for look, _ in chosen)
             found.append((cited, written, chosen))
     nearest = _nearest_depths(cited for cited, _, _ in found)
     told: set[str] = set()
@@ -93,15 +96,32 @@ def one_line(recipe: Recipe) -> bool:
 
 
 def _as_left(looks: list[SeenFile]) -> dict[str, tuple[SeenFile, Recipe]]:
-    """Invocation -> (look, recipe) for the file as the session left it."""
+    """Invocation -> (look, recipe) for the file as the session left it, each recipe with the
+    look that last changed it: a write or edit that leaves a recipe as it was (a rewrite that
+    bumps a version, an edit's context line) keeps the look it was known from."""
     current: dict[str, tuple[SeenFile, Recipe]] = {}
     for look in looks:
         # the name first: a file that is no runner is not rendered (reads.SeenFile)
         recipes = parse_recipes(look.path, look.text) if recipe_format(look.path) else []
+        before = current
         if look.how in ("read", "write") and recipes:
             current = {}
-        current.update((recipe.invocation, (look, recipe)) for recipe in recipes)
+        for recipe in recipes:
+            known = before.get(recipe.invocation)
+            kept = look.how != "read" and (
+                (known is not None and known[1].runs == recipe.runs)
+                or (look.how == "edit" and _unchanged_line(recipe, look.replaced)))
+            if kept:  # as it was: known from its earlier look, else from this one as seen
+                current[recipe.invocation] = known or (replace(look, how="read"), recipe)
+            else:
+                current[recipe.invocation] = (look, recipe)
     return current
+
+
+def _unchanged_line(recipe: Recipe, replaced: str) -> bool:
+    """An edit's recipe whose line was there before the edit: context, not a change."""
+    return bool(recipe.quote) and any(recipe.quote in line
+                                      for line in replaced.splitlines())
 
 
 def _fact(cited: str, chosen: list[tuple[SeenFile, Recipe]],
