@@ -14,8 +14,9 @@ have run them, and the ones that test, lint, format, build or check are gates ev
 meets. From a file it wrote, every recipe it wrote: all of a file it created, only the changed
 or added ones of a file it edited or rewrote (a version bump in a package.json is no lesson
 about its scripts, and an edit's unchanged context line is no recipe the session wrote). Of
-the runner files of one kind the session only read (a monorepo's root `package.json` and each workspace's), the one nearest the
-root speaks for the project: a workspace's own scripts are a glance away when it is worked on.
+the runner files of one kind the session only read (a monorepo's root `package.json` and each
+workspace's), the one nearest the root speaks for the project: a workspace's own scripts are a
+glance away when it is worked on.
 A CI step that one workflow file already runs is told once, not again for each workflow that
 repeats it.
 """
