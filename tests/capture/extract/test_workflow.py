@@ -153,3 +153,29 @@ def test_an_edit_that_adds_a_recipe_tells_that_recipe():
                  '    "lint": "eslint src",\n    "test": "vitest run"\n')
     assert facts(only(session.extract(), "x/runs")) == {
         ("package.json", "x/runs", "`npm run test` runs `vitest run`")}
+
+
+def test_an_edited_recipe_keeps_the_name_the_whole_file_gives_it():
+    """An edit's fragment does not show the package manager; the recipe it changes is still
+    the one the whole file named, and its last version is the one told."""
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=(
+        '{\n  "scripts": {\n    "build": "bun x tsc -b",\n'
+        '    "test:env": "dotenv -e .env.one -- vitest"\n  }\n}\n'))
+    session.edit(f"{ROOT}/package.json", '"test:env": "dotenv -e .env.one -- vitest"',
+                 '"test:env": "dotenv -e .env.two -- vitest"')
+    session.edit(f"{ROOT}/package.json", '"test:env": "dotenv -e .env.two -- vitest"',
+                 '"test:env": "dotenv -e .env.one -- vitest --run"')
+    assert facts(only(session.extract(), "x/runs")) == {
+        ("package.json", "x/runs", "`bun run test:env` runs `dotenv -e .env.one -- vitest --run`")}
+
+
+def test_a_ci_step_that_gained_a_command_was_changed_by_the_edit():
+    workflow = (".github/workflows/ci.yml", "jobs:\n  build:\n    runs-on: ubuntu-latest\n"
+                "    steps:\n      - name: Pack\n        run: |\n          npm pack\n")
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/{workflow[0]}"}, output=workflow[1])
+    step = "      - name: Pack\n        run: |\n          npm pack\n"
+    session.edit(f"{ROOT}/{workflow[0]}", step, step + "          gpg --sign out.tgz\n")
+    assert facts(only(session.extract(), "x/runs")) == {
+        (workflow[0], "x/runs", "`CI ci.yml job build` runs `npm pack; gpg --sign out.tgz`")}

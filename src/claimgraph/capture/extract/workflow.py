@@ -107,7 +107,12 @@ def _as_left(looks: list[SeenFile]) -> dict[str, tuple[SeenFile, Recipe]]:
         before = current
         if look.how in ("read", "write") and recipes:
             current = {}
+        named = {(known.source, known.name): known for _, known in before.values()}
         for recipe in recipes:
+            same = named.get((recipe.source, recipe.name))
+            if look.how == "edit" and same is not None:
+                # an edit's fragment hides the package manager: the whole file named it
+                recipe = replace(recipe, invocation=same.invocation)
             known = before.get(recipe.invocation)
             kept = look.how != "read" and (
                 (known is not None and known[1].runs == recipe.runs)
@@ -120,9 +125,9 @@ def _as_left(looks: list[SeenFile]) -> dict[str, tuple[SeenFile, Recipe]]:
 
 
 def _unchanged_line(recipe: Recipe, replaced: str) -> bool:
-    """An edit's recipe whose line was there before the edit: context, not a change."""
-    return bool(recipe.quote) and any(recipe.quote in line
-                                      for line in replaced.splitlines())
+    """An edit's recipe every command of which was there before the edit: context, not a
+    change (a step that gained a second command was changed)."""
+    return bool(replaced) and all(part.strip() in replaced for part in recipe.runs.split("; "))
 
 
 def _fact(cited: str, chosen: list[tuple[SeenFile, Recipe]],
