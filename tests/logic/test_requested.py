@@ -63,3 +63,25 @@ def test_the_mark_a_carried_out_request_carries_names_its_tier():
     assert tier(said) == "you said"
     # the agent's words never read as the user's ask, whatever their evidence says
     assert tier({**lasting, "source_type": "agent-note"}) == "agent's note"
+
+
+@pytest.mark.parametrize("sentence", [
+    "add tooltips to all form fields and a help page that covers every flag",
+    "add a command that scans every hook in the file and reports unresolved names",
+    "make the settings panel read-only",
+    "add any missing icons to the toolbar",
+])
+def test_a_quantifier_over_the_things_one_step_touches_is_no_behaviour(sentence):
+    """"all", "every", "each", "any" naming what one act touches, and "only" inside a
+    hyphenated word, are no rule for later work."""
+    assert not specifies_behaviour(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "refresh the index each time the folder changes",
+    "run the linter after every edit",
+    "show only the last ten entries",
+    "open the last project, not a new one every time",
+])
+def test_a_quantifier_over_time_or_events_is_behaviour(sentence):
+    assert specifies_behaviour(sentence)

@@ -62,11 +62,15 @@ _POINTED = lazy_regex(_LEAD + r"[a-z]+\s+(?:this|that|it|them|these|those)\b", r
 #: A determiner straight before a modal ("The should be derived …"): words were lost.
 _GARBLED = lazy_regex(r"^\W*(?:the|a|an)\s+(?:should|must|shall|will|can)\b", re.IGNORECASE)
 _URL = lazy_regex(r"https?://|\bwww\.", re.IGNORECASE)
-#: How the project behaves from now on: a default, a condition, a scope, a replacement.
+#: How the project behaves from now on: a default, a condition, a scope, a replacement. A
+#: quantifier counts only over time or events ("each time", "after every edit"): over the
+#: things one step touches ("add tooltips to all fields", "scan every hook") it is that step's
+#: reach. A word is whole, not a hyphenated word's part ("read-only" is no "only").
 _BEHAVIOUR = lazy_regex(
-    r"\b(?:by default|default|when|whenever|if|unless|every|each|all|always|never|only|"
+    r"(?<![\w-])(?:by default|default|when|whenever|if|unless|always|never|only|"
     r"instead|rather than|replac\w+|no longer|just (?:have|do|use|keep)|so that|should|must|"
-    r"on (?:every|each))\b", re.IGNORECASE)
+    r"(?:on|after|before|at|upon|with) (?:every|each)|(?:every|each) time)(?![\w-])",
+    re.IGNORECASE)
 
 
 def asks_for_a_change(sentence: str, cues: frozenset[str] | set[str]) -> bool:

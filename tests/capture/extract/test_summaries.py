@@ -343,3 +343,22 @@ def test_a_noun_phrase_whose_only_rule_is_its_relative_clause_is_a_fragment():
     assert read_bullet("Order ids in the exports (CSV, JSON) that must stay stable", "") is None
     assert read_bullet("Anything that must run on boot goes in scripts/init.sh", "") is not None
     assert read_bullet("Order ids must stay stable across exports", "") is not None
+
+
+@pytest.mark.parametrize("bullet", [
+    "`docs/spec.md` updates the entity definitions so they name the shared queue",
+    "`docs/spec.md` refreshes the edge cases to describe the single worker pool",
+    "`src/api.ts` adds a retry around the upload call",
+])
+def test_what_the_turn_changed_in_a_file_is_not_its_role(bullet):
+    """A change verb says what the session did to the file today, not what the file is for."""
+    assert read_bullet(bullet, "") is None
+
+
+@pytest.mark.parametrize("path", ["tests/test_gen_process.py", "src/upload.test.ts",
+                                  "pkg/upload_test.go", "spec/upload_spec.rb"])
+def test_what_a_test_file_verifies_is_not_kept_as_its_role(path):
+    """A test file's name already says what it checks: a glance finds it."""
+    assert read_bullet(f"`{path}` verifies layer heights, speeds and brim mapping", "") is None
+    kept = read_bullet("`src/upload.ts` verifies the checksum of every chunk it sends", "")
+    assert kept is not None and kept.predicate == "x/role"

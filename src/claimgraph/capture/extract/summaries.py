@@ -122,8 +122,15 @@ _MARKDOWN = lazy_regex(r"\*\*|__")
 _WHOLE_QUOTE = lazy_regex(r'^\s*(?:"[^"]+"|“[^”]+”)\s*$')
 #: What happened to a file or what it lacks ("was not updated", "does NOT pass criteria"):
 #: a report of the turn or a diagnosis, not what the file is for.
+#: So is a change the turn made to it ("updates the entity definitions …", "adds a retry …"):
+#: what the session did today, which the diff tells, not what the file is for.
 _NOT_A_ROLE = lazy_regex(r"^(?:was|were|has been|had|(?:\w+\s+)?(?:not|never)\b|"
-                         r"(?:does|did|is|has)\s*n[o']t\b|lacks)", re.I)
+                         r"(?:does|did|is|has)\s*n[o']t\b|lacks|"
+                         r"(?:updates|refreshes|adds|removes|drops|renames|rewrites|changes|"
+                         r"extends|adjusts|tweaks|bumps|fixes|expands|reworks|now)\b)", re.I)
+#: A test file: its name already says what it checks, so what it "verifies" is a glance away.
+_TEST_FILE = lazy_regex(r"(?:^|/)(?:tests?|spec|__tests__)/|(?:^|/)test_[^/]*$|"
+                        r"[._-](?:test|spec)\.[a-z]+$|_test\.[a-z]+$", re.I)
 #: A citation or a conversational tail after what a file does ("…, which explains the …").
 _ASIDE = lazy_regex(r"\s*\(`[^`]*`\)|,\s*which (?:explains|is why|means)\b.*$")
 _ATTEMPTS = lazy_regex(r"\b(?:tried|attempts?|attempted)\b", re.I)
@@ -285,6 +292,8 @@ def read_bullet(text: str, section: str) -> Claim | None:
     located = _PATH_LEAD.match(text)
     if located and _VERB_START.match(located["rest"]) \
             and not _NOT_A_ROLE.match(located["rest"]):
+        if _TEST_FILE.search(located["path"]):
+            return None  # what a test checks: its name says it
         role = _ASIDE.sub("", located["rest"]).rstrip(" .")
         return Claim(ROLE, located["path"].removesuffix("()"), role)
     if _REPLACED.match(text):
