@@ -244,14 +244,7 @@ class SqlStore(StoreDefaults):
         links = [(f["id"], other) for f in batch if f.get("conflicts")
                  for other in sorted(set(f["conflicts"]))]
         try:
-            with self._db.atomic(can_fail_midway=len(params) > 1):
-                self._facts_coming()
-                if len(params) == 1:
-                    self._db.run(self._q.INSERT_FACT, params[0])
-                else:
-                    self._db.many(self._q.INSERT_FACT, params)
-                if links:
-                    self._db.many(self._q.INSERT_LINK, links)
+            self._insert_fact_params(params, links)
         except self._integrity_error as error:
             raise self._fact_batch_error(batch, error) from None
 
@@ -269,17 +262,22 @@ class SqlStore(StoreDefaults):
         links = [(row[at], other) for row in rows if row[conflicts]
                  for other in sorted(set(row[conflicts]))]
         try:
-            with self._db.atomic(can_fail_midway=len(params) > 1):
-                self._facts_coming()
-                if len(params) == 1:
-                    self._db.run(self._q.INSERT_FACT, params[0])
-                else:
-                    self._db.many(self._q.INSERT_FACT, params)
-                if links:
-                    self._db.many(self._q.INSERT_LINK, links)
+            self._insert_fact_params(params, links)
         except self._integrity_error as error:
             raise self._fact_batch_error([row_fact(list(row)) for row in rows],
                                          error) from None
+
+    def _insert_fact_params(self, params: list[Any], links: list[tuple[str, str]]) -> None:
+        """The facts' and their conflict links' inserts, all or none (a savepoint inside a
+        caller's block): what ``insert_facts`` and ``insert_fact_rows`` share."""
+        with self._db.atomic(can_fail_midway=len(params) > 1):
+            self._facts_coming()
+            if len(params) == 1:
+                self._db.run(self._q.INSERT_FACT, params[0])
+            else:
+                self._db.many(self._q.INSERT_FACT, params)
+            if links:
+                self._db.many(self._q.INSERT_LINK, links)
 
     def _fact_batch_error(self, batch: list[Record], error: Exception) -> ClaimgraphError:
         """Name the offending fact: a taken id, or an entity that does not exist."""
