@@ -138,3 +138,19 @@ def test_a_bare_status_line_gives_way_to_the_reason_the_gate_printed():
     assert reasons("Error: Command failed with exit code 2.") == []
     assert reasons("[FAILED] eslint --max-warnings 0 [FAILED]\nexit status 1") == [
         "[FAILED] eslint --max-warnings 0"]
+
+
+def test_a_hook_runners_progress_lines_are_no_reason():
+    """pre-commit prints one line per hook; the hooks that passed say nothing of the block."""
+    report = ("trim trailing whitespace.................................................Passed\n"
+              "mypy.................................(no files to check)Skipped\n"
+              "detect secrets...........................................................Failed\n"
+              "- hook id: detect-secrets\n- exit code: 1\n\n"
+              "Please `git add .secrets.baseline`, thank you\n")
+    assert reasons(report) == ["Please `git add .secrets.baseline`, thank you"]
+    only_failed = ("ruff check.....................................................Passed\n"
+                   "conform........................................................Failed\n"
+                   "- exit code: 1\n")
+    assert reasons(only_failed) == ["conform failed"]
+    assert reasons("ruff check.............................................Passed\n"
+                   "Exit code 1") == []

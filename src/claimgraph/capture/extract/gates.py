@@ -148,8 +148,9 @@ def _is_failed_commit(view: SessionView, result: Event) -> bool:
 def reasons(body: str) -> list[str]:
     """The lines of a gate's report that say why it blocked: labelled checks first
     ("[FORMAT] Code is not formatted."), else the first line that reads as a reason."""
-    lines = [line.strip() for line in body.splitlines()
-             if line.strip() and not bare_status(line)]
+    lines = [said for line in body.splitlines()
+             if line.strip() and not bare_status(line)
+             for said in [progress_line(line.strip())] if said]
     matched = [(i, m) for i, m in enumerate(map(_LABELLED.match, lines)) if m]
     labelled = [_with_hint(f"[{m['label']}] {_unrepeated(m)}".strip(), lines[i + 1:i + 2])
                 for i, m in matched]
@@ -171,6 +172,22 @@ _STATUS = lazy_regex(r"(?:non-?zero\s+)?(?:exit(?:ed)?\s+(?:with\s+)?)?(?:exit\s
 _STATUS_WORDS = frozenset("""error failed fail failure with the a command process script hook
 hooks exited exit returned returns non-zero nonzero husky pre-commit pre-push commit-msg
 lefthook lint-staged task tasks code status""".split())
+
+
+#: A hook runner's line per hook: its name, a dot leader, the outcome (pre-commit's
+#: ``ruff check........Passed``, ``mypy....(no files to check)Skipped``).
+_PROGRESS = lazy_regex(r"^(?P<name>\S.*?)\s*\.{4,}\s*(?:\([^)]*\)\s*)?"
+                       r"(?P<outcome>Passed|Skipped|Failed)\s*$")
+
+
+def progress_line(line: str) -> str | None:
+    """A hook runner's progress line read for a reason: a hook that passed or was skipped
+    says nothing of why the gate blocked (None); one that failed is named ("detect-secrets
+    failed"), a reason only when nothing under it says more. Any other line as it is."""
+    found = _PROGRESS.match(line)
+    if not found:
+        return line
+    return f"{found['name']} failed" if found["outcome"] == "Failed" else None
 
 
 def bare_status(line: str) -> bool:
