@@ -174,3 +174,11 @@ def test_a_deferral_points_back_only_to_a_topic_just_named():
     assert revised_away([first], further_back) == [first]
     next_to_it = [(30, "Add a separate command after 'normalize' that lowercases the keys.")]
     assert revised_away([first], next_to_it) == [first]
+
+
+def test_a_deferral_of_a_part_of_the_thing_retires_nothing():
+    first = _ask("'normalize' should trim the keys by default", 4)
+    part = [(30, "The 'normalize' tests are out of scope.")]
+    assert revised_away([first], part) == [first]
+    whole = [(30, "'normalize' can wait for later.")]
+    assert revised_away([first], whole) == []
