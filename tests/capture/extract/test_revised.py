@@ -111,3 +111,74 @@ def test_reconcile_applies_it_after_the_other_checks():
                              (30, "No, make zipping a separate `pack` command, `export` "
                                   "stays plain.")])
     assert reconcile([first, last], later) == [last]
+
+
+def test_a_word_the_user_quotes_is_a_named_thing():
+    assert same_subject("'normalize' should trim the keys", "Drop \"normalize\" for now")
+    assert same_subject("normalize should trim the keys by default",
+                        "for \u2018normalize\u2019 just add a TODO")
+    assert not same_subject("normalize should trim the keys", "don't touch it, it's 'fine'")
+    assert not same_subject("the parser's tokens stay lazy", "the users' list is 'sorted'")
+
+
+def test_a_later_deferral_of_the_same_thing_retires_the_stance_without_a_kept_request():
+    first = _ask("'normalize' should trim the keys by default", 4)
+    said = [(30, "For 'normalize' just add a TODO; we need a separate command for that. "
+                 "Here let's concentrate on the parser.")]
+    assert revised_away([first], said) == []
+    moved = [(30, "Move \"normalize\" to a separate command.")]
+    assert revised_away([first], moved) == []
+    parked = [(30, "Let's park `normalize` for now, it is out of scope.")]
+    assert revised_away([first], parked) == []
+
+
+def test_the_deferral_and_the_name_may_sit_in_different_sentences():
+    first = _ask("normalize should trim the keys by default", 4)
+    said = [(30, "About 'normalize'. Let's leave that for later and concentrate on the "
+                 "parser.")]
+    assert revised_away([first], said) == []
+
+
+def test_a_deferral_of_something_else_naming_the_stance_in_passing_retires_nothing():
+    first = _ask("'normalize' should trim the keys by default", 4)
+    passing = [(30, "Let's park the cache work for now, 'normalize' is fine as it is.")]
+    assert revised_away([first], passing) == [first]
+    focus = [(30, "For now let's concentrate on 'normalize' and leave the cache for later.")]
+    assert revised_away([first], focus) == [first]
+    other = [(30, "Add a TODO for the cache. 'normalize' already trims the keys, good.")]
+    assert revised_away([first], other) == [first]
+    negated = [(30, "Don't make 'normalize' a separate command.")]
+    assert revised_away([first], negated) == [first]
+
+
+def test_a_question_or_a_restatement_about_the_thing_is_no_deferral():
+    first = _ask("'normalize' should trim the keys by default", 4)
+    asked = [(30, "Should 'normalize' be a separate command later?")]
+    assert revised_away([first], asked) == [first]
+    again = [(30, "Reminder: 'normalize' should trim the keys by default. The rest can wait "
+                  "for a later PR, add a TODO.")]
+    assert revised_away([first], again) == [first]
+
+
+def test_a_deferral_cue_the_stance_holds_itself_is_no_change():
+    first = _ask("Put the `migrate` step in a separate command", 4)
+    said = [(30, "Yes, `migrate` goes in a separate command, as I said.")]
+    assert revised_away([first], said) == [first]
+
+
+def test_a_deferral_points_back_only_to_a_topic_just_named():
+    first = _ask("'normalize' should trim the keys by default", 4)
+    said_of_it = [(30, "'normalize' breaks the unicode test. Let's leave that for later.")]
+    assert revised_away([first], said_of_it) == [first]
+    further_back = [(30, "About 'normalize'. The docs need a rewrite. Let's do that later.")]
+    assert revised_away([first], further_back) == [first]
+    next_to_it = [(30, "Add a separate command after 'normalize' that lowercases the keys.")]
+    assert revised_away([first], next_to_it) == [first]
+
+
+def test_a_deferral_of_a_part_of_the_thing_retires_nothing():
+    first = _ask("'normalize' should trim the keys by default", 4)
+    part = [(30, "The 'normalize' tests are out of scope.")]
+    assert revised_away([first], part) == [first]
+    whole = [(30, "'normalize' can wait for later.")]
+    assert revised_away([first], whole) == []

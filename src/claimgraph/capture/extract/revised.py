@@ -12,7 +12,16 @@ The earlier request gives way to a later sentence of the same person when
 - the later sentence retracts it outright (``revision_cues.RETRACT``: "never mind", "let's
   not … after all"), or turns it around (``revision_cues.CHANGE``: "instead", "separate",
   "not … by default", or the negation flipped) AND is itself kept as a request on that
-  subject: the new word replaces the old, so nothing the user decided is lost.
+  subject: the new word replaces the old, so nothing the user decided is lost; or
+- a later message of the same person puts that very thing off or moves it elsewhere ("for
+  'normalize' just add a TODO; we need a separate command for that", "let's park `export`
+  for now", ``revision_cues.DEFER``/``FOCUS``): the deferred clause names the thing (or
+  points back with "that"/"it" to the sentence before, which names it), no sentence of the
+  message asks about it or says the request again, and the clause does not negate the cue.
+  The deferral need not be kept itself: it took the request off the table, so the earlier
+  request is not a standing decision.
+
+A word the user puts in quotes ('normalize', "export", 1 to 3 words) is a named thing too.
 
 When unsure the earlier request stays; the later one is never dropped here.
 Pure logic on plain data: no file, no clock.
@@ -26,7 +35,7 @@ from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.session import taught_at
 from claimgraph.logic.query_words import STOPWORDS
-from claimgraph.logic.revision_cues import CHANGE, RETRACT
+from claimgraph.logic.revision_cues import CHANGE, DEFER, FOCUS, RETRACT
 
 Candidate = dict[str, Any]
 
@@ -36,10 +45,35 @@ _CODE_SPAN = lazy_regex(r"`([^`\n]{2,80})`")
 #: A named thing shaped like an identifier, a command option or a file name.
 _NAMED = lazy_regex(r"(?<![\w@/.-])(?:--?[a-z][\w-]+|@?[A-Za-z][\w]*(?:[-_./][\w]+)+|"
                     r"[a-z]+[A-Z][A-Za-z]+)(?![\w/-])")
+#: A word or two the user puts in quotes (straight or typographic), not an apostrophe.
+_QUOTED = lazy_regex(r"(?<![\w'\u2019])(?:'([A-Za-z][\w.-]*(?: [\w.-]+){0,2})'|"
+                     r"\"([A-Za-z][\w.-]*(?: [\w.-]+){0,2})\"|"
+                     r"\u2018([A-Za-z][\w.-]*(?: [\w.-]+){0,2})\u2019|"
+                     r"\u201c([A-Za-z][\w.-]*(?: [\w.-]+){0,2})\u201d)(?![\w'])")
 _WORD = lazy_regex(r"[A-Za-z][\w'-]{2,}")
 _SENTENCE = lazy_regex(r"(?<=[.!?;])\s+|\n+")
 _NEGATION = lazy_regex(r"\b(?:no|not|nothing|none|never|don'?t|do not|doesn'?t|shouldn'?t|"
                        r"won'?t|without|avoid|stop|skip)\b", re.IGNORECASE)
+#: Where a sentence's clauses meet (a deferral ties only to the thing its own clause names).
+_CLAUSE = lazy_regex(r"[,;:]\s*|\s+[-\u2013\u2014]+\s+|\s+(?=(?:and|but|so|while|whereas|"
+                     r"because|since|although|though|which|then)\b)", re.IGNORECASE)
+#: A clause that only names the topic of the next one ("for 'zip'", "as for `export`").
+_LEAD_IN = lazy_regex(r"^\W*(?:as for|for|about|regarding|concerning|re|on|with)\b",
+                      re.IGNORECASE)
+#: The words right after a cue that name what it puts off: the thing itself, or "for/of/
+#: about/on" and the thing, within a few words.
+_LEAD_AFTER = lazy_regex(r"^\s*(?:(?:for|of|about|on|to)\s+)?(?:the\s+)?(?:[`'\"\u2018\u201c]"
+                         r"[^`'\"\u2019\u201d\n]{1,60}[`'\"\u2019\u201d]|\S+)", re.IGNORECASE)
+#: Words that may stand between a named thing and the cue that puts it off.
+_GAP_WORD = lazy_regex(r"[a-z][\w']*")
+_CARRIES = frozenset("just simply only add leave put make do move moved goes go can could "
+                     "will would should may might must wait waits stay stays is are be gets get "
+                     "belongs belong needs need deserves let's lets let us we i you it that this "
+                     "a an the to for in into as until till with handle handled deal tackle "
+                     "left ll".split())
+#: A clause pointing back to what the sentence before named.
+_POINTS_BACK = lazy_regex(r"\b(?:that|it|this|those|these|them)\b", re.IGNORECASE)
+_NOT_NOW = lazy_regex(r"\bnot (?:for )?now\b", re.IGNORECASE)
 #: Content words an earlier request must share with the later sentence, at least, and the
 #: share of its own content words they must make up, when no named thing is shared.
 _MIN_SHARED_WORDS = 3
@@ -73,7 +107,8 @@ def _revised_by(found: Candidate, parts: Sequence[str], later_kept: Sequence[Can
     earlier = str(found.get("stance") or found.get("object") or "")
     if any(restates(earlier, sentence) for sentence in parts):
         return False
-    return any(revises(found, sentence, later_kept) for sentence in parts)
+    return any(revises(found, sentence, later_kept) for sentence in parts) or \
+        defers(earlier, parts)
 
 
 def is_request(found: Candidate) -> bool:
@@ -100,11 +135,113 @@ def revises(found: Candidate, sentence: str, later_kept: Sequence[Candidate]) ->
 
 def same_subject(earlier: str, later: str) -> bool:
     """Both name one thing, or the later shares most of the earlier's content words."""
-    if named(earlier) & named(later):
+    if shares_name(earlier, later):
         return True
     words = content_words(earlier)
     shared = words & content_words(later)
     return len(shared) >= _MIN_SHARED_WORDS and len(shared) >= _MIN_SHARED_PART * len(words)
+
+
+def shares_name(one: str, other: str) -> bool:
+    """Both name one thing: the same named thing in each, or a word one of them puts in quotes
+    that the other says (quoted or not)."""
+    if named(one) & named(other):
+        return True
+    return any(_says(text, name) for text, names in ((other, quoted(one)), (one, quoted(other)))
+               for name in names)
+
+
+def _says(text: str, name: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text.lower()) is not None
+
+
+def defers(earlier: str, parts: Sequence[str]) -> bool:
+    """A later message (its sentences ``parts``) puts the thing the earlier request names off
+    or moves it elsewhere (module docstring): a deferring clause names it, or points back to
+    it ("that", "it") right after a clause that is about it (``_topic``). A
+    question about it defers nothing, nor a cue the earlier request holds itself."""
+    if any(part.rstrip().endswith("?") and shares_name(earlier, part) for part in parts):
+        return False
+    had = bool(DEFER.search(earlier) or FOCUS.search(earlier))
+    if had:
+        return False
+    before = ""
+    for clause in (clause for part in parts for clause in _clauses(part)):
+        if _defers_clause(earlier, clause, before):
+            return True
+        before = clause
+    return False
+
+
+def _defers_clause(earlier: str, clause: str, before: str) -> bool:
+    """One clause puts off the earlier request's thing: it holds a deferral cue that no
+    negation comes before, and names the thing as what it puts off (before the cue, or right
+    after it: "park `export`", "a separate command for 'zip'"), or names nothing and points
+    back to a clause before that names it. A clause turning to something else ("let's
+    concentrate on …") puts off only what it names before the cue."""
+    cue = DEFER.search(clause)
+    focus = FOCUS.search(clause)
+    if cue is None and focus is None:
+        return False
+    start = min(match.start() for match in (cue, focus) if match is not None)
+    if _NEGATION.search(clause[:start]) and not _NOT_NOW.search(clause):
+        return False
+    if shares_name(earlier, clause):
+        ahead = clause[:start]
+        after = clause[cue.end():] if cue is not None and focus is None else ""
+        return _names_just_before(earlier, ahead) or (
+            bool(after) and _names_right_after(earlier, after))
+    return not named(clause) and bool(_POINTS_BACK.search(clause)) and _topic(earlier, before)
+
+
+def _topic(earlier: str, clause: str) -> bool:
+    """``clause`` (the one before a deferral that points back) is about the earlier request's
+    thing as a whole: a short topic line ("About 'zip'.") or a deferral of it itself, not a
+    sentence saying something of it ("'zip' breaks a test. Let's leave that for later")."""
+    return shares_name(earlier, clause) and (
+        len(clause.split()) <= 4 or _defers_clause(earlier, clause, ""))
+
+
+def _names_just_before(earlier: str, ahead: str) -> bool:
+    """The words before a cue name the thing it puts off, with nothing between but words that
+    carry the deferral ("for 'zip' just add a TODO", "move `export` to a separate command",
+    "'zip' can wait for later"), not a thing of it ("'zip' tests are out of scope")."""
+    lowered = ahead.lower()
+    ends = [match.end() for name in _shared_names(earlier, ahead)
+            for match in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", lowered)]
+    if not ends:
+        return False
+    gap = _GAP_WORD.findall(lowered[max(ends):])
+    return all(word in STOPWORDS or word in _CARRIES for word in gap)
+
+
+def _shared_names(earlier: str, text: str) -> set[str]:
+    """The names ``text`` shares with ``earlier`` (``shares_name``), as ``text`` writes them."""
+    mine, theirs = named(text), named(earlier)
+    return {name for name in mine if name in theirs or _says(earlier, name)} | \
+        {name for name in quoted(earlier) if _says(text, name)}
+
+
+def _names_right_after(earlier: str, after: str) -> bool:
+    """The words right after a cue name the thing it puts off ("park `export`", "a TODO for
+    'zip'"), not a thing merely next to it ("a separate step after 'zip'")."""
+    lead = _LEAD_AFTER.match(after)
+    return lead is not None and shares_name(earlier, lead.group(0))
+
+
+def _clauses(sentence: str) -> list[str]:
+    """The clauses of a sentence; a short lead-in naming the topic ("for 'zip'", "as for
+    `export`") belongs to the clause after it."""
+    parts = [part.strip() for part in _CLAUSE.split(sentence) if part and part.strip()]
+    joined: list[str] = []
+    carry = ""
+    for part in parts:
+        if _LEAD_IN.match(part) and len(part.split()) <= 4:
+            carry = f"{carry} {part}".strip()
+            continue
+        joined.append(f"{carry} {part}".strip() if carry else part)
+        carry = ""
+    return joined + ([carry] if carry else [])
 
 
 def _closely_tied(earlier: str, later: str) -> bool:
@@ -140,7 +277,16 @@ def named(text: str) -> set[str]:
     """The named things in ``text``, lower-cased: code spans and identifier-shaped words."""
     found = {span.strip().lower() for span in _CODE_SPAN.findall(text)}
     found |= {word.lower() for word in _NAMED.findall(text)}
+    found |= quoted(text)
     return {word for word in found if len(word) >= 3}
+
+
+def quoted(text: str) -> set[str]:
+    """The words ``text`` puts in quotes (1 to 3 words), lower-cased, when they are not all
+    general words ("it's 'fine'" names nothing)."""
+    found = {next(group for group in match if group).lower()
+             for match in _QUOTED.findall(text)}
+    return {words for words in found if content_words(words)}
 
 
 def content_words(text: str) -> set[str]:
