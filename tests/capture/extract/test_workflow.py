@@ -168,8 +168,12 @@ def test_a_file_the_session_created_tells_every_recipe():
     assert "`npm run watch`" in told and "`npm run publish:ext`" in told
 
 
-def test_of_an_edited_file_a_formatter_counts_only_in_its_check_mode():
+def test_of_an_edited_file_a_check_that_rewrites_or_watches_is_a_chore():
+    """A formatter counts only in its check mode; a fixer or a watcher is not told."""
     text = ('{\n  "version": "1.0.0",\n  "scripts": {\n    "format": "prettier --write .",\n'
+            '    "fmt": "ruff check --fix . && ruff format .",\n'
+            '    "lint:fix": "eslint src --fix",\n    "test:watch": "vitest",\n'
+            '    "watch-tests": "tsc -p . -w",\n'
             '    "fmt-check": "prettier --check ."\n  }\n}\n')
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=text)

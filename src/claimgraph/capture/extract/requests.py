@@ -22,7 +22,7 @@ own words, as a decision of the project (``x/decided``) when all of these hold
 - the user did not hedge it or hand the choice over ("maybe …", "… if needed", "an
   appropriate type": ``logic.requested.left_to_the_agent``), and a request that is one act
   whatever its form (a rename, a relabel, a docs update: ``logic.requested.one_act``) is kept
-  as done once.
+  as done once (one that would not be kept at all stays out: this never adds a fact).
 
 A path the shell never expanded (``cat > "$out"``) names no file of the project: a turn that
 wrote only such paths changed nothing the request could have asked for.
@@ -125,10 +125,10 @@ def carried_request(verdict: Any, sentence: str, turn: Turn | None, position: in
     if not asks_for_a_change(sentence, cues) or left_to_the_agent(sentence):
         return None
     today = task_scoped(sentence)
-    if today is None and one_act(sentence):
-        return ONCE
     if today is None:
-        return LASTING if specifies_behaviour(sentence) else None
+        if not specifies_behaviour(sentence):
+            return None
+        return ONCE if one_act(sentence) else LASTING
     if today == _ONCE_REASON and one_off(sentence) == _ONCE_REASON:
         return ONCE
     return None

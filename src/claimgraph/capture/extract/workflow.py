@@ -49,6 +49,9 @@ WORKING_ROLES = frozenset({"test", "lint", "format", "build", "check"})
 #: they were: what checks or builds the project (a formatter only in its check mode).
 EDITED_ROLES = frozenset({"test", "lint", "build", "check"})
 _CHECK_MODE = re.compile(r"(?<![a-z0-9])check(?![a-z0-9])")
+#: A recipe that rewrites code (``--fix``, ``--write``) or keeps running (a watcher:
+#: ``test:watch``, ``tsc -w``): a chore of the work in hand, not a check the next agent runs.
+_CHORE = re.compile(r"(?<![\w-])(?:--fix|--write|-w|--watch|watch)(?![\w-])")
 
 
 def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
@@ -104,10 +107,11 @@ def working(recipe: Recipe) -> bool:
 def checks_or_builds(recipe: Recipe) -> bool:
     """A recipe the next agent runs to check its work: test, lint, typecheck, build, check,
     or a formatter run to check (``format:check``, ``prettier --check``), never one that
-    rewrites code, serves, watches or publishes."""
+    rewrites code, watches, serves or publishes."""
+    if _CHORE.search(recipe.name.lower().replace(":", " ")) or _CHORE.search(recipe.runs):
+        return False
     if recipe.role == "format":
-        return bool(_CHECK_MODE.search(recipe.name.lower())
-                    or _CHECK_MODE.search(recipe.runs))
+        return bool(_CHECK_MODE.search(recipe.name.lower()) or "--check" in recipe.runs)
     return recipe.role in EDITED_ROLES
 
 
