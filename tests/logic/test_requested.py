@@ -7,8 +7,8 @@ import pytest
 
 from claimgraph.capture.classify.features import cue_names
 from claimgraph.logic.requested import (
-    ASKED_DONE, LASTING, ONCE, asked_and_done, asks_for_a_change, done_once, mark,
-    specifies_behaviour)
+    ASKED_DONE, LASTING, ONCE, asked_and_done, asks_for_a_change, done_once, left_to_the_agent,
+    mark, one_act, specifies_behaviour)
 from claimgraph.logic.trust_tiers import tier
 
 
@@ -85,3 +85,46 @@ def test_a_quantifier_over_the_things_one_step_touches_is_no_behaviour(sentence)
 ])
 def test_a_quantifier_over_time_or_events_is_behaviour(sentence):
     assert specifies_behaviour(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "each field should get an appropriate input type",
+    "make changes in the parser if needed",
+    "maybe the export should also write a header row",
+    "it may be that the cache should expire after a day",
+    "give the command a suitable name",
+])
+def test_a_request_the_user_hedged_or_left_to_the_agent(sentence):
+    assert left_to_the_agent(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "the export command should write one file per table",
+    "create a single collection by default when running `init`",
+    "the list may be empty, handle that",
+])
+def test_a_request_that_decides_for_itself(sentence):
+    assert not left_to_the_agent(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    'and "Archived" should appear as "Archived items"',
+    "yes add the retry flag, and rename the old flag as --legacy",
+    "update the README to describe the new flag",
+    "please refresh the docs for the export command",
+])
+def test_a_request_that_is_one_act_whatever_its_form(sentence):
+    assert one_act(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "errors should appear as toasts when saving fails",
+    "the export command should write one file per table",
+    "add the retry flag and update the README",  # the docs follow; the flag is the ask
+])
+def test_a_request_that_is_no_single_act(sentence):
+    assert not one_act(sentence)
+
+
+def test_see_if_asks_for_no_change():
+    assert not _asks("see if the export can skip empty rows when the table is empty")

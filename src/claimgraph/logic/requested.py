@@ -14,6 +14,10 @@ module holds the decisions on plain text and plain facts:
   researching, committing, pushing, going on: ``_NO_CHANGE``, measured in docs/capture.md);
 - ``specifies_behaviour``: it says how the project behaves from now on (a default, a
   condition, a scope such as "every" or "only", a replacement) rather than one step;
+- ``left_to_the_agent``: the user hedged or handed the choice over ("maybe …", "… if needed",
+  "an appropriate type", "see if …"): what was done is the agent's pick, not their decision;
+- ``one_act``: whatever its form, the sentence asks for one act (a rename or a relabel
+  anywhere in it, bringing the docs up to date): the files hold the result afterwards;
 - ``asked_and_done`` and ``done_once``: whether a stored fact is such a request, and whether
   it was one act done once (a rename, a removal: shown with its date, never among the
   standing decisions, docs/context.md).
@@ -51,7 +55,7 @@ _WISH = lazy_regex(_LEAD + r"i(?:'d| would)? (?:like|want|prefer)\b", re.IGNOREC
 #: list of verbs, measured on the open gold sets (docs/capture.md).
 _NO_CHANGE = lazy_regex(
     _LEAD + r"(?:(?:can|could|would) (?:we|you)\s+(?:please\s+)?|please\s+|let'?s\s+)?"
-    r"(?:run|re-?run|test|check|review|investigate|research|explain|look|find|verify|confirm|"
+    r"(?:run|re-?run|test|check|see|review|investigate|research|explain|look|find|verify|confirm|"
     r"commit|push|merge|spawn|continue|proceed|fix|debug|read|analy[sz]e|tell|describe|"
     r"clone|try|figure|help|go|document|write|pick|resolve|brainstorm|collect|summari[sz]e|"
     r"release|publish|deploy|tag|rebase|squash|revert|undo|rewrite history|install)\b",
@@ -71,6 +75,38 @@ _BEHAVIOUR = lazy_regex(
     r"instead|rather than|replac\w+|no longer|just (?:have|do|use|keep)|so that|should|must|"
     r"(?:on|after|before|at|upon|with) (?:every|each)|(?:every|each) time)(?![\w-])",
     re.IGNORECASE)
+
+#: The user hedging or handing the choice to the agent: a guess ("maybe", "may be … should"),
+#: a need the agent is to judge ("if needed", "as necessary", "where appropriate"), or a
+#: quality it is to pick ("an appropriate type", "a suitable name"). What the agent then did
+#: is its own choice, and the user's words decide nothing.
+_LEFT_TO_AGENT = lazy_regex(
+    r"(?<![\w-])(?:maybe|perhaps|may be\b[^.;!?]*\bshould|"
+    r"(?:if|as|when|where|wherever) (?:needed|necessary|required|possible|applicable|"
+    r"appropriate|relevant|you see fit|you think)|as you see fit|whatever (?:makes sense|works|"
+    r"you think)|appropriate|suitable|proper)(?![\w-])", re.IGNORECASE)
+#: One act, wherever it sits in the sentence: a rename ("…, and rename the M42 as Aux") or a
+#: label changed to a quoted text ('"Linked" should appear as "Linked docs"'); or, as what the
+#: sentence opens with, the docs brought up to date ("update the README to …").
+_ONE_ACT = lazy_regex(
+    r"(?<![\w-])(?:renam(?:e|es|ed|ing)\b[^.;!?]{1,80}?\b(?:to|as|into)\b|"
+    r"(?:appears?|reads?|says?|displays?|shows?|be (?:called|named|labell?ed|titled|shown|"
+    r"displayed|written)) as\s+[\"'`\u201c])", re.IGNORECASE)
+_DOCS_STEP = lazy_regex(
+    _LEAD + r"(?:(?:can|could|would) (?:we|you)\s+(?:please\s+)?)?(?:update|refresh|sync|"
+    r"revise|adjust|amend)\s+(?:the\s+|our\s+|all\s+(?:the\s+)?|any\s+)?(?:[\w./-]+\s+){0,2}?"
+    r"(?:docs?|documentation|readme(?:\.md)?|changelog(?:\.md)?|guides?|comments?|"
+    r"docstrings?)\b", re.IGNORECASE)
+
+
+def left_to_the_agent(sentence: str) -> bool:
+    """The user hedged or handed the choice over (``_LEFT_TO_AGENT``): no decision of theirs."""
+    return bool(_LEFT_TO_AGENT.search(sentence))
+
+
+def one_act(sentence: str) -> bool:
+    """A rename, a relabel or a docs update: one act, true of the day it was done."""
+    return bool(_ONE_ACT.search(sentence) or _DOCS_STEP.match(sentence))
 
 
 def asks_for_a_change(sentence: str, cues: frozenset[str] | set[str]) -> bool:

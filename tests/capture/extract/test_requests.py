@@ -117,3 +117,42 @@ def test_a_sentence_that_introduces_a_list_says_nothing_alone():
     assert [f["object"] for f in _requests(_asked_and_built(ask=lead + "."))] == [lead]
     listed = _asked_and_built(ask=lead + ":\n\n- one per project\n- a flag to skip it")
     assert _requests(listed) == []
+
+
+TOOLBAR = f"{ROOT}/src/ui/toolbar.tsx"
+
+
+def _toolbar(ask: str, new: str) -> list[dict]:
+    s = _asked_and_built(ask, path=TOOLBAR, old='label="Export"', new=new)
+    s.prompt("thanks")
+    return _requests(s)
+
+
+def test_a_request_with_a_rename_in_it_is_kept_as_done_once():
+    [found] = _toolbar('add an archive button to the toolbar and rename the export button as '
+                       '"Download" when a filter is on',
+                       'label={filter ? "Download" : "Export"}\n<ArchiveButton toolbar />')
+    assert mark(found) == ONCE
+    [found] = _toolbar("add an archive button to the toolbar when a filter is on",
+                       "<ArchiveButton toolbar filter />")
+    assert mark(found) == LASTING
+
+
+def test_a_request_left_to_the_agent_is_no_decision():
+    ask = "add an archive button to the toolbar that shows an appropriate label when a filter is on"
+    assert _toolbar(ask, '<ArchiveButton toolbar label={filter ? "Archive filtered" : "Archive"} />'
+                    ) == []
+    decided = _toolbar(ask.replace("an appropriate", "a short"), '<ArchiveButton toolbar '
+                       'label={filter ? "Archive filtered short" : "Archive"} />')
+    assert [mark(f) for f in decided] == [LASTING]  # the same ask, decided by the user: kept
+
+def test_a_turn_that_wrote_only_unexpanded_shell_paths_carried_nothing_out():
+    s = Session()
+    s.prompt(ASK)
+    s.bash('cat > "$collection_prompt" <<EOF\ncreate single collection by default init skip\nEOF')
+    s.write(f"{ROOT}/\"$collection_prompt\"", "create a single collection by default in init")
+    s.prompt("thanks")
+    assert _requests(s) == []
+    s = _asked_and_built()
+    s.prompt("thanks")
+    assert len(_requests(s)) == 1

@@ -120,3 +120,88 @@ def test_a_ci_step_two_workflows_run_is_told_once():
     assert sorted(c["object"] for c in only(session.extract(), "x/runs")) == [
         "`CI build.yml job check` runs `pytest -q`",
         "`CI release.yml job check` runs `ruff check .`"]
+
+
+MANIFEST = ('{\n  "name": "ext",\n  "version": "0.0.1",\n  "publisher": "someone",\n'
+            '  "scripts": {\n    "compile": "tsc -b",\n    "watch": "tsc -b -w",\n'
+            '    "lint": "eslint src",\n    "publish:ext": "vsce publish"\n  }\n}\n')
+
+
+def _told(session: Session) -> str:
+    [runs] = only(session.extract(), "x/runs")
+    return runs["object"]
+
+
+def test_an_edit_that_changes_no_recipe_tells_only_what_checks_or_builds():
+    """A version bump is no lesson about every script: the watcher and the publish chore it
+    left alone are not told, the build and the lint (what the next agent runs) are; the
+    edit's context line (``"publisher": …``) is no script."""
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=MANIFEST)
+    session.edit(f"{ROOT}/package.json", '  "version": "0.0.1",\n  "publisher": "someone",',
+                 '  "version": "0.0.2",\n  "publisher": "someone",')
+    assert _told(session) == "`npm run compile` runs `tsc -b`; `npm run lint` runs `eslint src`"
+
+
+def test_an_edited_file_tells_the_chore_it_changed_first():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=MANIFEST)
+    session.write(f"{ROOT}/package.json", MANIFEST.replace('"vsce publish"',
+                                                           '"vsce publish --no-yarn"'))
+    assert _told(session) == ("`npm run publish:ext` runs `vsce publish --no-yarn`; "
+                              "`npm run compile` runs `tsc -b`; `npm run lint` runs `eslint src`")
+
+
+def test_an_edited_file_tells_no_less_than_a_file_only_read():
+    """The watcher the session ran counts, edited file or not."""
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=MANIFEST)
+    session.edit(f"{ROOT}/package.json", '"version": "0.0.1"', '"version": "0.0.2"')
+    session.bash("npm run watch", output="watching")
+    assert "`npm run watch` runs `tsc -b -w`" in _told(session)
+
+
+def test_a_file_the_session_created_tells_every_recipe():
+    session = Session()
+    session.write(f"{ROOT}/package.json", MANIFEST)
+    told = _told(session)
+    assert "`npm run watch`" in told and "`npm run publish:ext`" in told
+
+
+def test_of_an_edited_file_a_check_that_rewrites_or_watches_is_a_chore():
+    """A formatter counts only in its check mode; a fixer or a watcher is not told."""
+    text = ('{\n  "version": "1.0.0",\n  "scripts": {\n    "format": "prettier --write .",\n'
+            '    "fmt": "ruff check --fix . && ruff format .",\n'
+            '    "lint:fix": "eslint src --fix",\n    "test:watch": "vitest",\n'
+            '    "watch-tests": "tsc -p . -w",\n'
+            '    "fmt-check": "prettier --check ."\n  }\n}\n')
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=text)
+    session.edit(f"{ROOT}/package.json", '"version": "1.0.0"', '"version": "1.0.1"')
+    assert _told(session) == "`npm run fmt-check` runs `prettier --check .`"
+
+
+def test_an_edited_recipe_keeps_the_name_the_whole_file_gives_it():
+    """An edit's fragment does not show the package manager; the recipe it changes is still
+    the one the whole file named, and its last version is the one told."""
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=(
+        '{\n  "scripts": {\n    "build": "bun x tsc -b",\n'
+        '    "seed:env": "dotenv -e .env.one -- node seed.js"\n  }\n}\n'))
+    session.edit(f"{ROOT}/package.json", '"seed:env": "dotenv -e .env.one -- node seed.js"',
+                 '"seed:env": "dotenv -e .env.two -- node seed.js"')
+    session.edit(f"{ROOT}/package.json", '"seed:env": "dotenv -e .env.two -- node seed.js"',
+                 '"seed:env": "dotenv -e .env.one -- node seed.js --fresh"')
+    assert _told(session) == ("`bun run seed:env` runs `dotenv -e .env.one -- node seed.js "
+                              "--fresh`; `bun run build` runs `bun x tsc -b`")
+
+
+def test_a_ci_step_that_gained_a_command_was_changed_by_the_edit():
+    workflow = (".github/workflows/ci.yml", "jobs:\n  build:\n    runs-on: ubuntu-latest\n"
+                "    steps:\n      - name: Pack\n        run: |\n          npm pack\n")
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/{workflow[0]}"}, output=workflow[1])
+    step = "      - name: Pack\n        run: |\n          npm pack\n"
+    session.edit(f"{ROOT}/{workflow[0]}", step, step + "          gpg --sign out.tgz\n")
+    assert facts(only(session.extract(), "x/runs")) == {
+        (workflow[0], "x/runs", "`CI ci.yml job build` runs `npm pack; gpg --sign out.tgz`")}

@@ -18,7 +18,14 @@ own words, as a decision of the project (``x/decided``) when all of these hold
   and that change names the request: most of the sentence's own words (``corrections.stems``)
   are in the paths and texts it wrote or removed;
 - none of the files it wrote for it was deleted later in the session (a design taken out);
-- it does not end in a colon that introduces a list or a paste ("… should also support:").
+- it does not end in a colon that introduces a list or a paste ("… should also support:");
+- the user did not hedge it or hand the choice over ("maybe …", "… if needed", "an
+  appropriate type": ``logic.requested.left_to_the_agent``), and a request that is one act
+  whatever its form (a rename, a relabel, a docs update: ``logic.requested.one_act``) is kept
+  as done once (one that would not be kept at all stays out: this never adds a fact).
+
+A path the shell never expanded (``cat > "$out"``) names no file of the project: a turn that
+wrote only such paths changed nothing the request could have asked for.
 
 What the user said later still decides afterwards (``reconcile``: a later word of theirs that
 turns the request around or retracts it drops it, as for any stance of theirs).
@@ -35,7 +42,14 @@ from claimgraph.capture.extract.corrections import stems, word_stems
 from claimgraph.capture.extract.session import OK, SessionView
 from claimgraph.capture.extract.standing import one_off, task_scoped
 from claimgraph.capture.extract.writes import session_ops
-from claimgraph.logic.requested import LASTING, ONCE, asks_for_a_change, specifies_behaviour
+from claimgraph.logic.requested import (
+    LASTING,
+    ONCE,
+    asks_for_a_change,
+    left_to_the_agent,
+    one_act,
+    specifies_behaviour,
+)
 
 #: The share of the sentence's own words the change must name, and the fewest words.
 MIN_NAMED_PART = 0.4
@@ -70,7 +84,7 @@ def _turns(view: SessionView) -> dict[int, Turn]:
     prompts += [event.line for event, _ in view.typed_in_results()]
     prompts = sorted(set(prompts))
     ops = [(call.line, op) for call, outcome, ops in session_ops(view) if outcome == OK
-           for op in ops if view.own(op.path) is not None]
+           for op in ops if view.own(op.path) is not None and not _unexpanded(op.path)]
     deleted = [(line, op.path) for line, op in ops if op.kind == "delete"]
     turns: dict[int, Turn] = {}
     for start, end in zip(prompts, prompts[1:] + [1 << 62]):
@@ -89,6 +103,11 @@ def _turns(view: SessionView) -> dict[int, Turn]:
     return turns
 
 
+def _unexpanded(path: str) -> bool:
+    """A path as the shell was given it, never expanded (``"$out"``, ``${TMP}/x``)."""
+    return "$" in path or path[:1] in ('"', "'")
+
+
 def carried_request(verdict: Any, sentence: str, turn: Turn | None, position: int = 0,
                     count: int = 1, after_options: bool | None = None, said: str = ""
                     ) -> str | None:
@@ -103,11 +122,13 @@ def carried_request(verdict: Any, sentence: str, turn: Turn | None, position: in
     if not names_the_change(sentence, turn):
         return None
     cues = cue_names(sentence, position, count, after_options)
-    if not asks_for_a_change(sentence, cues):
+    if not asks_for_a_change(sentence, cues) or left_to_the_agent(sentence):
         return None
     today = task_scoped(sentence)
     if today is None:
-        return LASTING if specifies_behaviour(sentence) else None
+        if not specifies_behaviour(sentence):
+            return None
+        return ONCE if one_act(sentence) else LASTING
     if today == _ONCE_REASON and one_off(sentence) == _ONCE_REASON:
         return ONCE
     return None

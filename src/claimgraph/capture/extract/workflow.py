@@ -11,7 +11,14 @@ command): a runner file read is a list a glance gives, and its every script -- w
 docs, a placeholder ``echo "no test specified"`` -- is nothing the session learnt. A CI workflow
 or pre-commit file only read is the exception: nobody types its steps, so the session cannot
 have run them, and the ones that test, lint, format, build or check are gates every change
-meets. From a file it wrote, every recipe. Of the runner files of one kind the
+meets. From a file it created, every recipe. From a file it edited or rewrote but did not
+create, the recipes the edit changed or added, plus the ones that check or build the project
+(test, lint, typecheck, a format check, build, check: the one command vocabulary decides), and
+the ones it ran -- never a dev server, a start, a publish or a release chore the edit left as it
+was: a version bump in a package.json is no lesson about its every script, yet an edited file
+tells no less than one only read. An edit's unchanged context line is no recipe the edit
+changed, and a recipe an edit's fragment shows keeps the name the whole file gave it (the
+fragment hides the package manager). Of the runner files of one kind the
 session only read (a monorepo's root `package.json` and each workspace's), the one nearest the
 root speaks for the project: a workspace's own scripts are a glance away when it is worked on.
 A CI step that one workflow file already runs is told once, not again for each workflow that
@@ -22,6 +29,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from dataclasses import replace
 from typing import Any, Iterable, Iterator
 
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
@@ -37,6 +45,13 @@ MAX_COMMAND_CHARS = 100
 #: cannot run them, and what of them checks the project is a gate every change meets.
 UNTYPED = frozenset({"github-actions", "pre-commit"})
 WORKING_ROLES = frozenset({"test", "lint", "format", "build", "check"})
+#: Of a runner file the session edited, the recipes told even though the edit left them as
+#: they were: what checks or builds the project (a formatter only in its check mode).
+EDITED_ROLES = frozenset({"test", "lint", "build", "check"})
+_CHECK_MODE = re.compile(r"(?<![a-z0-9])check(?![a-z0-9])")
+#: A recipe that rewrites code (``--fix``, ``--write``) or keeps running (a watcher:
+#: ``test:watch``, ``tsc -w``): a chore of the work in hand, not a check the next agent runs.
+_CHORE = re.compile(r"(?<![\w-])(?:--fix|--write|-w|--watch|watch)(?![\w-])")
 
 
 def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
@@ -50,12 +65,14 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         if cited is None or " " in cited:
             continue
         current = _as_left(looks)
-        written = any(look.how != "read" for look, _ in current.values())
+        written = any(look.how != "read" for look in looks) and bool(current)
         chosen = [(look, recipe) for look, recipe in current.values()
-                  if (written or recipe.invocation in ran or recipe.runs in ran
+                  if (look.how != "read" or recipe.invocation in ran or recipe.runs in ran
+                      or (written and checks_or_builds(recipe))
                       or (recipe.source in UNTYPED and working(recipe)))
                   and one_line(recipe) and not only_calls_others(recipe)]
-        if chosen:
+        if chosen:  # what the session changed first: MAX_PER_FILE never cuts it
+            chosen.sort(key=lambda pair: pair[0].how == "read")
             found.append((cited, written, chosen))
     nearest = _nearest_depths(cited for cited, _, _ in found)
     told: set[str] = set()
@@ -87,21 +104,54 @@ def working(recipe: Recipe) -> bool:
     return recipe.role in WORKING_ROLES
 
 
+def checks_or_builds(recipe: Recipe) -> bool:
+    """A recipe the next agent runs to check its work: test, lint, typecheck, build, check,
+    or a formatter run to check (``format:check``, ``prettier --check``), never one that
+    rewrites code, watches, serves or publishes."""
+    if _CHORE.search(recipe.name.lower().replace(":", " ")) or _CHORE.search(recipe.runs):
+        return False
+    if recipe.role == "format":
+        return bool(_CHECK_MODE.search(recipe.name.lower()) or "--check" in recipe.runs)
+    return recipe.role in EDITED_ROLES
+
+
 def one_line(recipe: Recipe) -> bool:
     """A command someone would type: one short line of shell, not a script."""
     return "\n" not in recipe.runs and len(recipe.runs) <= MAX_COMMAND_CHARS
 
 
 def _as_left(looks: list[SeenFile]) -> dict[str, tuple[SeenFile, Recipe]]:
-    """Invocation -> (look, recipe) for the file as the session left it."""
+    """Invocation -> (look, recipe) for the file as the session left it, each recipe with the
+    look that last changed it: a write or edit that leaves a recipe as it was (a rewrite that
+    bumps a version, an edit's context line) keeps the look it was known from."""
     current: dict[str, tuple[SeenFile, Recipe]] = {}
     for look in looks:
         # the name first: a file that is no runner is not rendered (reads.SeenFile)
         recipes = parse_recipes(look.path, look.text) if recipe_format(look.path) else []
+        before = current
         if look.how in ("read", "write") and recipes:
             current = {}
-        current.update((recipe.invocation, (look, recipe)) for recipe in recipes)
+        named = {(known.source, known.name): known for _, known in before.values()}
+        for recipe in recipes:
+            same = named.get((recipe.source, recipe.name))
+            if look.how == "edit" and same is not None:
+                # an edit's fragment hides the package manager: the whole file named it
+                recipe = replace(recipe, invocation=same.invocation)
+            known = before.get(recipe.invocation)
+            kept = look.how != "read" and (
+                (known is not None and known[1].runs == recipe.runs)
+                or (look.how == "edit" and _unchanged_line(recipe, look.replaced)))
+            if kept:  # as it was: known from its earlier look, else from this one as seen
+                current[recipe.invocation] = known or (replace(look, how="read"), recipe)
+            else:
+                current[recipe.invocation] = (look, recipe)
     return current
+
+
+def _unchanged_line(recipe: Recipe, replaced: str) -> bool:
+    """An edit's recipe every command of which was there before the edit: context, not a
+    change (a step that gained a second command was changed)."""
+    return bool(replaced) and all(part.strip() in replaced for part in recipe.runs.split("; "))
 
 
 def _fact(cited: str, chosen: list[tuple[SeenFile, Recipe]],
