@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from claimgraph.core.batch_writer import BatchWriter
-from claimgraph.core.writes import CREATED, _require_object, settle
+from claimgraph.core.writes import CREATED, _name, _object_kind, _require_object, settle
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import facts as F
 from claimgraph.logic.model import DEFAULT_SCOPE, resolve_epistemic
@@ -79,9 +79,7 @@ def _assert(w: BatchWriter, item: dict[str, Any], episode: str,
     predicate: Any = get("predicate")  # untrusted input: the registry refuses a bad one
     pred = w.predicate(predicate)
     pred_id = pred["id"]
-    subject_name = str(subject).strip() if subject is not None else ""  # _name
-    if not subject_name:
-        _empty_subject()
+    subject_name = _name(subject, "subject")
     scope = get("scope")
     buried = w._buried
     if buried is None or buried:
@@ -113,22 +111,6 @@ def _assert(w: BatchWriter, item: dict[str, Any], episode: str,
         return CREATED
     return settle(w, row, subject_entity, object_entity, pred, others, now, on_conflict,
                   epistemic)
-
-
-def _object_kind(w: BatchWriter, pred: Mapping[str, Any], explicit: Any, obj: Any,
-                 scope: str) -> str:
-    """``writes._object_kind``: a typed predicate's kind needs no look-up."""
-    declared = pred.get("object_kind")
-    if explicit is None and (declared == "entity" or declared == "literal"):
-        return declared  # type: ignore[no-any-return]
-    resolves = False
-    if declared == "either" and explicit is None:
-        resolves = w.resolves(str(obj).strip(), scope)
-    return F.resolve_object_kind(pred, explicit, resolves)
-
-
-def _empty_subject() -> None:
-    raise ClaimgraphError("empty-name", "the subject is empty", hint="give a non-blank subject")
 
 
 def item_time(value: Any, key: str) -> int:

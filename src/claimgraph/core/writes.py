@@ -106,7 +106,11 @@ def _name(value: Any, what: str) -> str:
 
 def _object_kind(w: Writer, pred: Mapping[str, Any], explicit: str | None, obj: Any,
                  scope: str) -> str:
-    """Either-kind predicates point at an entity only when the name already resolves to one."""
+    """Either-kind predicates point at an entity only when the name already resolves to one;
+    a typed predicate's kind, with none given, needs no look-up (the batch loop's hot path)."""
+    declared = pred.get("object_kind")
+    if explicit is None and (declared == "entity" or declared == "literal"):
+        return declared  # type: ignore[no-any-return]
     resolves = False
     if pred.get("object_kind") == "either" and explicit is None:
         resolves = w.resolves(str(obj).strip(), scope)

@@ -40,7 +40,7 @@ from typing import Any
 from claimgraph.capture.classify.features import cue_names
 from claimgraph.capture.extract.corrections import stems, word_stems
 from claimgraph.capture.extract.session import OK, SessionView
-from claimgraph.capture.extract.standing import one_off, task_scoped
+from claimgraph.capture.extract.standing import DONE_ONCE, one_off, task_scoped
 from claimgraph.capture.extract.writes import session_ops
 from claimgraph.logic.requested import (
     LASTING,
@@ -56,7 +56,6 @@ MIN_NAMED_PART = 0.4
 MIN_NAMED = 2
 #: The classes of the sentence model a carried-out request may have.
 ASKING = frozenset({"request", "question"})
-_ONCE_REASON = "an act done once for the task"
 
 
 @dataclass(frozen=True)
@@ -129,7 +128,7 @@ def carried_request(verdict: Any, sentence: str, turn: Turn | None, position: in
         if not specifies_behaviour(sentence):
             return None
         return ONCE if one_act(sentence) else LASTING
-    if today == _ONCE_REASON and one_off(sentence) == _ONCE_REASON:
+    if today == DONE_ONCE and one_off(sentence) == DONE_ONCE:
         return ONCE
     return None
 

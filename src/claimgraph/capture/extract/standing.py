@@ -278,15 +278,20 @@ def cue_in_own_clause(sentence: str, cue: Any) -> bool:
                     if w.lower() not in _CUE_WORDS]) >= 2 for c in cued)
 
 
+#: ``one_off``'s reason for an act done once: ``requests`` keeps such a carried-out request as
+#: done once (shown with its date), never as a standing decision.
+DONE_ONCE = "an act done once for the task"
+
+
 def one_off(sentence: str) -> str | None:
     """Why ``sentence`` is an instruction for the task in hand rather than a rule for later
     work (module docstring, "one-off"); None when nothing in its form says so. The caller
     has already let a standing marker ("always", "from now on") keep it."""
     if _ONCE_ACT.search(sentence) or _VALUE_CHANGE.search(sentence) \
             or _TEST_ASKED.search(sentence) or _MADE_MORE.search(sentence):
-        return "an act done once for the task"
+        return DONE_ONCE
     if _NOT_NOW.search(sentence) and not _REASON.search(sentence):
-        return "an act done once for the task"
+        return DONE_ONCE
     if _LETS_STEP.search(sentence):
         return "a step of today's plan"
     if _WISH_REQUEST.search(sentence):
