@@ -61,9 +61,12 @@ _PERSON = lazy_regex(r"\b(?:I|I'm|I'll|I've|I'd|we|we're|we'll|we've|our|us|you|
 _DEBRIS = lazy_regex(r"\||```|^\s*#|:\s*$|\n")
 #: Emphasis and a list's or heading's marker, removed before the sentence is kept.
 _MARKUP = lazy_regex(r"\*\*|__|^\s*(?:[-*•+]|\d+[.)])\s+|^\s*>\s*")
-#: A label in front of the cause ("Root cause:", "The problem:"), dropped: the fact says cause.
-_LABEL = lazy_regex(r"^(?:(?:the )?(?:root[- ]cause|cause|problem|issue|diagnosis)"
-                    r"(?: of [^:]{1,40})?|confirmed|found it)\s*[:—–-]\s*", re.IGNORECASE)
+#: A label in front of the cause ("Root cause:", "The problem is that"), dropped: the fact
+#: already says "Cause:".
+_LABEL = lazy_regex(r"^(?:(?:the )?(?:real |actual |underlying )?(?:root[- ]cause|cause|problem|"
+                    r"issue|reason|culprit|diagnosis)(?: of [^:]{1,40})?"
+                    r"(?:\s*[:—–-]\s*|\s+(?:is|was)\s+(?:that\s+)?)|confirmed\s*[:—–-]\s*)",
+                    re.IGNORECASE)
 
 
 def clean(sentence: str) -> str:

@@ -7,7 +7,7 @@ cause: the dialog is imported at module import". Sessions say it in prose betwee
 and the proof. That prose is the agent's (or the person's) hypothesis; here it is kept only
 where the record already proved the lesson, and only when ALL hold:
 
-- it was said after the failure the lesson starts from and no later than the run (or the
+- it was said (by the agent, or by the person in a prompt) after the failure the lesson starts from and no later than the run (or the
   person's word) that proved the fix: the window the lesson's own evidence spans; of several,
   the LAST one in that window counts (the understanding the fix acted on), earlier guesses
   never do;
@@ -89,8 +89,8 @@ def _diagnosis(view: SessionView, lesson: dict[str, Any]) -> tuple[int, str] | N
             continue
         if event.line > proved:
             break
-        if event.kind != "assistant" or event.derived or event.is_sidechain \
-                or event.subagent_id:
+        if not (event.kind == "assistant" or event.is_human_prompt) or event.derived \
+                or event.is_sidechain or event.subagent_id:
             continue
         for sentence in sentences(event.text or ""):
             if is_diagnosis(sentence) and (_names_shown(sentence, shown)
