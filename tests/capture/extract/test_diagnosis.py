@@ -10,7 +10,8 @@ from claimgraph.capture.extract.session import SessionView
 from .extract_helpers import ROOT, Session
 
 FAILED = "E   ImportError: libfoo.so.1: cannot open shared object file"
-CAUSE = "Root cause: `app/loader.py` imports the `viewer` module at import time, which needs libfoo."
+CAUSE = ("Root cause: `app/loader.py` imports the `viewer` module at import time, "
+         "which needs libfoo.")
 
 
 def _session(*, said: tuple[str, ...] = (CAUSE,), after: str | None = None,

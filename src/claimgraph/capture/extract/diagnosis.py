@@ -7,8 +7,9 @@ cause: the dialog is imported at module import". Sessions say it in prose betwee
 and the proof. That prose is the agent's (or the person's) hypothesis; here it is kept only
 where the record already proved the lesson, and only when ALL hold:
 
-- it was said (by the agent, or by the person in a prompt) after the failure the lesson starts from and no later than the run (or the
-  person's word) that proved the fix: the window the lesson's own evidence spans; of several,
+- it was said (by the agent, or by the person in a prompt) after the failure the lesson
+  starts from and no later than the run (or the person's word) that proved the fix: the
+  window the lesson's own evidence spans; of several,
   the LAST one in that window counts (the understanding the fix acted on), earlier guesses
   never do;
 - it is a settled diagnosis in one clean sentence (``logic.diagnosis``): a cause word, a named
