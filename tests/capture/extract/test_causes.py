@@ -45,9 +45,13 @@ def test_a_cause_proved_by_the_record_is_kept():
 
 
 def test_the_lesson_reaches_the_extracted_candidates_as_a_failure_report():
-    kept = [c for c in _session().extract() if c.get("rule") == "causes"]
+    """The record's own lesson for the same failure carries the cause (one fact, not two:
+    ``diagnosis``), still as an observed failure report."""
+    kept = [c for c in _session().extract() if c["predicate"] == "core/failure-mode"]
+    assert [c["rule"] for c in kept] == ["lessons"]
     assert [c["source_type"] for c in kept] == ["failure-report"]
-    assert kept[0]["predicate"] == "core/failure-mode"
+    assert kept[0]["object"].endswith("Cause: `load_rates` reads `rates.csv` with the wrong "
+                                      "delimiter, so every row parses as one column.")
 
 
 def test_no_pass_after_the_change_is_no_proof():

@@ -26,7 +26,8 @@ the same thing (subject, predicate, object, scope) are merged, their evidence po
 runner used twenty times is one fact with a few citations, and a claim another candidate
 says whole (its text that one's beginning) is left out as the same claim cut short. Then
 ``reconcile`` holds every candidate against how the session ended (what it reverted,
-rewrote or did anyway).
+rewrote or did anyway), and ``diagnosis`` attaches to each lesson the record proved the
+cause the session stated for it.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from claimgraph.capture.extract.answers import answer_candidates
 from claimgraph.capture.extract.causes import cause_candidates
 from claimgraph.capture.extract.ci_lessons import ci_lesson_candidates
 from claimgraph.capture.extract.dependencies import dependency_candidates
+from claimgraph.capture.extract.diagnosis import attach_diagnoses
 from claimgraph.capture.extract.gates import gate_candidates
 from claimgraph.capture.extract.git_ignored import git_ignored_candidates
 from claimgraph.capture.extract.git_state import git_state_candidates
@@ -67,8 +69,8 @@ def extract(transcript: Transcript, *, project_root: str | None = None) -> list[
     """Candidate facts for one transcript segment; ``project_root`` (else the session's
     starting directory) names the project and anchors relative file citations."""
     view = SessionView.of(transcript, project_root)
-    return reconcile(one_fact_per_command(
-        merge(candidate for rule in RULES for candidate in rule(view))), digest(view))
+    return attach_diagnoses(view, reconcile(one_fact_per_command(
+        merge(candidate for rule in RULES for candidate in rule(view))), digest(view)))
 
 
 def merge(candidates: Iterator[dict[str, Any]]) -> list[dict[str, Any]]:

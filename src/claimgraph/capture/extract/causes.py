@@ -13,7 +13,9 @@ so the sentence alone is never stored. It is kept when the session's record prov
 3. the same check passed after the last such change, and never failed again after the first
    one (a failure after a change refutes the cause it acted on).
 
-Never stored: a hedged or questioning sentence (``logic.cause_cues``); one the person answers
+Never stored: a sentence that is no settled diagnosis (``logic.diagnosis``: a cause word, a
+named problem or a thing's limit stated outright; hedged, questioning, conditional, in the
+first or second person, or a list's lead-in, it is not); one the person answers
 with "still fails" or a failing log pasted later (the user's words outrank the agent's); a
 cause whose check never passed in the session. Per failure, only the last proved sentence
 before the first change is kept (the agent's final understanding, not its first guess).
@@ -38,7 +40,7 @@ from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, transcript_evidence)
 from claimgraph.capture.extract.shell import command_text
 from claimgraph.capture.extract.writes import file_ops
-from claimgraph.logic.cause_cues import names_cause
+from claimgraph.logic.diagnosis import is_diagnosis
 
 LESSON = "core/failure-mode"
 MAX_CHARS = 300
@@ -105,7 +107,7 @@ def _stated(view: SessionView, event: Event,
     that names nothing the failure showed explains some other thing)."""
     for sentence in sentences(event.text or ""):
         plain = sentence.replace("**", "").strip()
-        if len(plain) > MAX_CHARS or not names_cause(plain):
+        if len(plain) > MAX_CHARS or not is_diagnosis(sentence):
             continue
         names = {name for name in named(plain) if len(name) >= _MIN_NAME}
         for key, failure in sorted(failing.items(), key=lambda item: -item[1].line):
