@@ -20,8 +20,8 @@ SUMMARY = """Done. Summary:
 - Credo flagged nesting depth
 
 ### Files:
-- `src/db.ts:14` exports the singleton service-role client consumed by every service
-- `src/old.ts` holds the legacy adapter
+- `src/db.ts:14` exports the singleton service-role client, so no service opens its own
+- `src/old.ts` holds the legacy adapter, so old clients keep working
 
 ### Next steps:
 - Migrate the payments module instead of the users module
@@ -47,9 +47,9 @@ def test_bullets_are_read_by_their_section_and_shape():
         ("x/decided", None, "Kept the CLI flags stable for existing users"),
         ("core/failure-mode", None, "BadMapError with the exporter config; fixed: using "
                                     "`traces_exporter: :stdout`"),
-        ("x/role", "src/db.ts", "exports the singleton service-role client consumed by every "
-                                "service"),
-        ("x/role", "src/old.ts", "holds the legacy adapter"),
+        ("x/role", "src/db.ts", "exports the singleton service-role client, so no service "
+                                "opens its own"),
+        ("x/role", "src/old.ts", "holds the legacy adapter, so old clients keep working"),
     }
 
 
@@ -176,7 +176,7 @@ def test_what_a_function_does_is_kept_only_when_the_user_names_it():
     session.write(f"{ROOT}/src/trace.sh", "make_trace() { rand_hex 16; }\n")
     session.event("assistant", text=FUNCTIONS)
     roles = {c["subject"] for c in session.extract() if c["predicate"] == "x/role"}
-    assert roles == {"make_trace", "src/trace.sh"}
+    assert roles == {"make_trace"}  # what src/trace.sh holds is one glance at it (quiet)
 
 
 PROPOSAL = """<proposed_plan>

@@ -83,10 +83,39 @@ def test_of_runner_files_only_read_the_one_nearest_the_root_speaks_for_the_proje
 def test_from_a_ci_workflow_only_read_the_checking_steps_count_unrun():
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/.github/workflows/ci.yml"}, output=(
-        "jobs:\n  test:\n    steps:\n      - run: pytest -q\n  notify:\n    steps:\n"
-        "      - run: echo done\n"))
+        "jobs:\n  test:\n    steps:\n      - run: pytest -q\n  lint:\n    steps:\n"
+        "      - run: ruff check .\n  notify:\n    steps:\n      - run: echo done\n"))
     [runs] = only(session.extract(), "x/runs")
-    assert runs["object"] == "`CI ci.yml job test` runs `pytest -q`"
+    assert runs["object"] == ("`CI ci.yml job test` runs `pytest -q`; "
+                              "`CI ci.yml job lint` runs `ruff check .`")
+
+
+def test_a_ci_file_only_read_with_one_usual_step_tells_nothing():
+    """Every project's CI tests or builds: one ``uv run pytest`` step is no lesson."""
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/.github/workflows/test.yml"}, output=(
+        "jobs:\n  test:\n    steps:\n      - run: uv sync\n      - run: uv run pytest\n"))
+    assert only(session.extract(), "x/runs") == []
+
+
+def test_a_ci_step_that_runs_a_script_of_the_project_is_its_own_gate():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/.github/workflows/guard.yml"}, output=(
+        "jobs:\n  validate:\n    steps:\n"
+        "      - run: bash scripts/validate-pr.sh \"$BASE\" \"$HEAD\"\n"))
+    session.bash('bash scripts/validate-pr.sh "$BASE" "$HEAD"', output="ok")
+    [runs] = only(session.extract(), "x/runs")
+    assert "scripts/validate-pr.sh" in runs["object"]
+
+
+def test_a_runner_file_only_read_whose_run_recipe_only_serves_tells_nothing():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=(
+        '{\n  "scripts": {\n    "dev": "vite",\n    "build": "vite build"\n  }\n}\n'))
+    session.bash("npm run dev", output="ready in 300 ms")
+    assert only(session.extract(), "x/runs") == []
+    session.bash("npm run build", output="built")
+    assert "`npm run build` runs `vite build`" in only(session.extract(), "x/runs")[0]["object"]
 
 
 def test_a_recipe_run_and_told_by_its_file_is_one_fact_not_a_second_tested_by():
@@ -116,10 +145,14 @@ def test_a_ci_step_two_workflows_run_is_told_once():
     for name in ("build.yml", "release.yml"):
         session.tool("Read", {"file_path": f"{ROOT}/.github/workflows/{name}"}, output=(
             "jobs:\n  check:\n    steps:\n      - run: pytest -q\n"
-            + ("      - run: ruff check .\n" if name == "release.yml" else "")))
+            + ("  lint:\n    steps:\n      - run: ruff check .\n  types:\n    steps:\n"
+               "      - run: mypy src\n" if name == "release.yml" else
+               "  style:\n    steps:\n      - run: flake8 .\n")))
     assert sorted(c["object"] for c in only(session.extract(), "x/runs")) == [
-        "`CI build.yml job check` runs `pytest -q`",
-        "`CI release.yml job check` runs `ruff check .`"]
+        "`CI build.yml job check` runs `pytest -q`; "
+        "`CI build.yml job style` runs `flake8 .`",
+        "`CI release.yml job lint` runs `ruff check .`; "
+        "`CI release.yml job types` runs `mypy src`"]
 
 
 MANIFEST = ('{\n  "name": "ext",\n  "version": "0.0.1",\n  "publisher": "someone",\n'

@@ -26,7 +26,8 @@ the same thing (subject, predicate, object, scope) are merged, their evidence po
 runner used twenty times is one fact with a few citations, and a claim another candidate
 says whole (its text that one's beginning) is left out as the same claim cut short. Then
 ``reconcile`` holds every candidate against how the session ended (what it reverted,
-rewrote or did anyway).
+rewrote or did anyway), after ``quiet`` has left out what is true but not worth a line (a
+role that only says what a file holds, a clause cut from a sentence).
 """
 
 from __future__ import annotations
@@ -44,12 +45,13 @@ from claimgraph.capture.extract.git_state import git_state_candidates
 from claimgraph.capture.extract.instructions import instruction_candidates
 from claimgraph.capture.extract.lessons import lessons_of
 from claimgraph.capture.extract.picks import pick_candidates
+from claimgraph.capture.extract.quiet import quiet
 from claimgraph.capture.extract.reconcile import digest, reconcile
 from claimgraph.capture.extract.refutations import refutation_candidates
 from claimgraph.capture.extract.reported import reported_lesson_candidates
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.capture.extract.statements import statement_candidates
-from claimgraph.capture.extract.structure import module_index_candidates, structure_candidates
+from claimgraph.capture.extract.structure import structure_candidates
 from claimgraph.capture.extract.summaries import summary_candidates
 from claimgraph.capture.extract.workflow import one_fact_per_command, recipe_candidates
 from claimgraph.capture.extract.working_forms import check_candidates
@@ -59,7 +61,7 @@ RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
     ci_lesson_candidates, reported_lesson_candidates, cause_candidates, git_ignored_candidates,
     refutation_candidates, git_state_candidates,
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
-    check_candidates, structure_candidates, module_index_candidates)
+    check_candidates, structure_candidates)
 MAX_EVIDENCE = 3
 
 
@@ -67,8 +69,8 @@ def extract(transcript: Transcript, *, project_root: str | None = None) -> list[
     """Candidate facts for one transcript segment; ``project_root`` (else the session's
     starting directory) names the project and anchors relative file citations."""
     view = SessionView.of(transcript, project_root)
-    return reconcile(one_fact_per_command(
-        merge(candidate for rule in RULES for candidate in rule(view))), digest(view))
+    return reconcile(quiet(one_fact_per_command(
+        merge(candidate for rule in RULES for candidate in rule(view)))), digest(view))
 
 
 def merge(candidates: Iterator[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -22,7 +22,10 @@ fragment hides the package manager). Of the runner files of one kind the
 session only read (a monorepo's root `package.json` and each workspace's), the one nearest the
 root speaks for the project: a workspace's own scripts are a glance away when it is worked on.
 A CI step that one workflow file already runs is told once, not again for each workflow that
-repeats it.
+repeats it. A CI file only read that tells one step, a tool run the usual way (``uv run
+pytest``), says what every project's CI says: left out, unless the step runs a script of the
+project, its own gate. A runner file only read whose told recipes only serve, start or watch
+(``npm run dev`` runs ``vite``) is left out too: the dev server is ``tooling``'s fact.
 """
 
 from __future__ import annotations
@@ -82,8 +85,45 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         chosen = [(look, recipe) for look, recipe in chosen
                   if recipe.source not in UNTYPED or recipe.runs not in told]
         told.update(recipe.runs for _, recipe in chosen if recipe.source in UNTYPED)
+        if not written and (lone_generic_step(chosen) or only_chores(chosen)):
+            continue
         if chosen:  # a CI step another workflow already runs is told once
             yield _fact(cited, chosen[:MAX_PER_FILE], "recipes" if written else "recipes.read")
+
+
+def lone_generic_step(chosen: list[tuple[SeenFile, Recipe]]) -> bool:
+    """A CI file only read whose one told step runs a tool the usual way (``uv run pytest``,
+    ``mkdocs build --strict``): every project's CI builds or tests, and how to run that
+    locally is the runner's or the tool's fact. A step that runs a script of the project
+    (``bash scripts/validate-pr.sh``) is the project's own gate, and is told."""
+    return len(chosen) == 1 and chosen[0][1].source in UNTYPED \
+        and not runs_project_script(chosen[0][1].runs)
+
+
+def only_chores(chosen: list[tuple[SeenFile, Recipe]]) -> bool:
+    """A runner file only read whose told recipes only serve, start or watch: the dev
+    server the session started is its own fact (``tooling``), and the rest is a glance."""
+    return bool(chosen) and all(recipe.role == "run" for _, recipe in chosen)
+
+
+_INTERPRETERS = frozenset({"bash", "sh", "zsh", "python", "python3", "node", "ruby", "perl",
+                           "pwsh", "deno", "bun", "tsx", "ts-node", "uv", "npx"})
+_SCRIPT_FILE = re.compile(r"(?:^|/)[\w.-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1)$")
+
+
+def runs_project_script(command: str) -> bool:
+    """Whether a command runs a file of the project: a path as the program
+    (``./scripts/check``) or a script file an interpreter is given (``bash ci/lint.sh``)."""
+    words = [word for word in command.split()
+             if word not in ("sudo", "env", "run") and "=" not in word]
+    if not words:
+        return False
+    if "/" in words[0]:
+        return True
+    if words[0] not in _INTERPRETERS:
+        return False
+    return any(_SCRIPT_FILE.search(word.strip("'\"")) for word in words[1:3]
+               if not word.startswith("-"))
 
 
 def _depth(cited: str) -> int:
