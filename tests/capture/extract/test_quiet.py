@@ -65,14 +65,39 @@ def test_other_predicates_are_untouched():
     assert quiet(found) == found
 
 
-def test_capture_leaves_out_a_summary_role_that_says_only_what_a_file_holds():
+def test_capture_keeps_a_summary_file_role_only_when_it_says_why():
     session = Session()
-    session.write(f"{ROOT}/tests/test_cart.py", "def test_total():\n    assert True\n")
-    session.write(f"{ROOT}/docs/design.md", "# Design\n\nNo cache: rejected.\n")
+    session.prompt("Add cart totals.")
+    session.write(f"{ROOT}/src/cart.py", "def total():\n    return 0\n")
+    session.write(f"{ROOT}/src/tax.py", "def rate():\n    return 0\n")
     session.event("assistant", text=(
-        "Done:\n\n- `tests/test_cart.py` verifies totals and taxes\n"
-        "- `docs/design.md` records the rejected cache, so it isn't proposed again\n"
-        "- `src/cart.py` computes the totals\n"))
+        "Done:\n\n- `src/cart.py` computes the totals for every order\n"
+        "- `src/tax.py` keeps the rates in cents, so totals never round twice\n"
+        "- `src/cart.py` has no I/O\n"))
     roles = {c["subject"] for c in only(session.extract(), "x/role")}
-    assert "tests/test_cart.py" not in roles
-    assert "src/cart.py" not in roles
+    assert roles == {"src/tax.py"}
+
+
+STYLE = ("Use strict TypeScript and follow the existing code style: tabs for indentation, "
+         "semicolons, and mostly single-quoted strings")
+
+
+def test_a_convention_another_says_in_more_words_is_told_once():
+    short = _fact("x/convention", "Indentation: Use tabs for indentation")
+    long = _fact("x/convention", STYLE)
+    assert quiet([short, long]) == [long]
+
+
+@pytest.mark.parametrize("said", [
+    "Never use tabs for indentation",  # the opposite rule: its negation is a word
+    "Quotes: Use single quotes unless escaping is necessary",  # more than the other says
+    "Semicolons: Always use semicolons",  # one word: too little to tell
+])
+def test_a_convention_with_words_of_its_own_is_kept(said):
+    found = [_fact("x/convention", said), _fact("x/convention", STYLE)]
+    assert quiet(found) == found
+
+
+def test_a_decision_is_not_folded_into_a_convention():
+    found = [_fact("x/decided", "Use tabs for indentation"), _fact("x/convention", STYLE)]
+    assert quiet(found) == found

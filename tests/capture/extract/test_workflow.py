@@ -98,6 +98,17 @@ def test_a_ci_file_only_read_with_one_usual_step_tells_nothing():
     assert only(session.extract(), "x/runs") == []
 
 
+def test_a_ci_file_the_session_wrote_with_one_usual_step_tells_nothing():
+    session = Session()
+    session.write(f"{ROOT}/.github/workflows/ci.yml",
+                  "jobs:\n  test:\n    steps:\n      - run: npm run build\n")
+    assert only(session.extract(), "x/runs") == []
+    session.write(f"{ROOT}/.github/workflows/ci.yml",
+                  "jobs:\n  test:\n    steps:\n      - run: npm run build\n"
+                  "  lint:\n    steps:\n      - run: npm run lint\n")
+    assert len(only(session.extract(), "x/runs")) == 1
+
+
 def test_a_ci_step_that_runs_a_script_of_the_project_is_its_own_gate():
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/.github/workflows/guard.yml"}, output=(

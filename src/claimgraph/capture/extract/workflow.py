@@ -22,10 +22,11 @@ fragment hides the package manager). Of the runner files of one kind the
 session only read (a monorepo's root `package.json` and each workspace's), the one nearest the
 root speaks for the project: a workspace's own scripts are a glance away when it is worked on.
 A CI step that one workflow file already runs is told once, not again for each workflow that
-repeats it. A CI file only read that tells one step, a tool run the usual way (``uv run
-pytest``), says what every project's CI says: left out, unless the step runs a script of the
-project, its own gate. A runner file only read whose told recipes only serve, start or watch
-(``npm run dev`` runs ``vite``) is left out too: the dev server is ``tooling``'s fact.
+repeats it. A CI file that tells one step, a tool run the usual way (``uv run pytest``),
+says what every project's CI says, whether the session wrote it whole or read it: left out,
+unless an edit changed the step or it runs a script of the project, its own gate. A runner
+file only read whose told recipes only serve, start or watch (``npm run dev`` runs ``vite``)
+is left out too: the dev server is ``tooling``'s fact.
 """
 
 from __future__ import annotations
@@ -85,19 +86,20 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         chosen = [(look, recipe) for look, recipe in chosen
                   if recipe.source not in UNTYPED or recipe.runs not in told]
         told.update(recipe.runs for _, recipe in chosen if recipe.source in UNTYPED)
-        if not written and (lone_generic_step(chosen) or only_chores(chosen)):
+        if lone_generic_step(chosen) or (not written and only_chores(chosen)):
             continue
         if chosen:  # a CI step another workflow already runs is told once
             yield _fact(cited, chosen[:MAX_PER_FILE], "recipes" if written else "recipes.read")
 
 
 def lone_generic_step(chosen: list[tuple[SeenFile, Recipe]]) -> bool:
-    """A CI file only read whose one told step runs a tool the usual way (``uv run pytest``,
-    ``mkdocs build --strict``): every project's CI builds or tests, and how to run that
-    locally is the runner's or the tool's fact. A step that runs a script of the project
-    (``bash scripts/validate-pr.sh``) is the project's own gate, and is told."""
+    """A CI file whose one told step runs a tool the usual way (``uv run pytest``, ``mkdocs
+    build --strict``), read or written whole: every project's CI builds or tests, and how to
+    run that locally is the runner's or the tool's fact. A step an edit changed is the
+    session's change, and a step that runs a script of the project (``bash
+    scripts/validate-pr.sh``) the project's own gate: both are told."""
     return len(chosen) == 1 and chosen[0][1].source in UNTYPED \
-        and not runs_project_script(chosen[0][1].runs)
+        and chosen[0][0].how != "edit" and not runs_project_script(chosen[0][1].runs)
 
 
 def only_chores(chosen: list[tuple[SeenFile, Recipe]]) -> bool:
