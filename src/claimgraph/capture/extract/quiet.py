@@ -86,7 +86,7 @@ def noise(found: dict[str, Any]) -> bool:
 
 
 def is_file(subject: str) -> bool:
-    """A path (``docs/spec.md``, ``Makefile`` below a folder), not a function's name."""
+    """A path (``src/cart.py``, ``web/Makefile``), not a function's name."""
     return "/" in subject or bool(_EXTENSION.search(subject))
 
 
