@@ -33,12 +33,45 @@ def test_a_manifest_the_session_only_read_gives_nothing_neither_language_nor_lis
     assert session.extract() == []
 
 
-def test_a_manifest_the_session_wrote_gives_its_language():
+def test_a_manifest_the_session_wrote_whole_gives_no_language_floor_nor_list():
+    """The version a new manifest starts with is the template's, one glance at the file."""
     session = Session()
     session.write(f"{ROOT}/mix.exs", MIX)
     found = session.extract()
-    assert (PROJECT, "core/written-in", "Elixir ~> 1.19") in facts(found)
+    assert only(found, "core/written-in") == []
     assert only(found, "core/depends-on") == []
+
+
+def test_a_language_version_the_session_moved_is_remembered():
+    session = Session()
+    session.edit(f"{ROOT}/mix.exs", 'elixir: "~> 1.17"', 'elixir: "~> 1.19"')
+    assert (PROJECT, "core/written-in", "Elixir ~> 1.19") in facts(session.extract())
+
+
+def test_an_edit_elsewhere_in_a_manifest_does_not_restate_its_language():
+    session = Session()
+    session.write(f"{ROOT}/mix.exs", MIX)
+    session.edit(f"{ROOT}/mix.exs", '{:phoenix, "~> 1.8"}', '{:phoenix, "~> 1.8.1"}')
+    assert only(session.extract(), "core/written-in") == []
+
+
+def test_a_new_manifest_lists_the_scaffold_even_what_the_person_named():
+    """Asked for a Phoenix app, the session writes a manifest listing phoenix: no news."""
+    session = Session()
+    session.prompt("Create a Phoenix app with credo for linting.")
+    session.write(f"{ROOT}/mix.exs", MIX)
+    assert only(session.extract(), "core/depends-on") == []
+
+
+def test_a_rewrite_repeats_what_the_manifest_already_listed():
+    session = Session()
+    session.prompt("Keep phoenix, and add credo for linting.")
+    numbered = "\n".join(f"{n:>6}→{line}" for n, line in enumerate(
+        MIX.replace(',\n      {:credo, "~> 1.7", only: [:dev, :test], runtime: false}', "")
+        .splitlines(), 1))
+    session.tool("Read", {"file_path": f"{ROOT}/mix.exs"}, output=numbered)
+    session.write(f"{ROOT}/mix.exs", MIX)
+    assert {c["object"] for c in only(session.extract(), "core/depends-on")} == {"credo"}
 
 
 def test_a_dependency_the_person_asked_for_counts_dev_tools_included():
@@ -119,8 +152,8 @@ def test_a_manifest_deleted_later_says_nothing():
 def test_a_package_below_the_root_speaks_for_itself():
     session = Session()
     session.prompt("Use next for the web app.")
-    session.write(f"{ROOT}/apps/web/package.json",
-                  '{\n  "name": "@shop/web",\n  "dependencies": {\n    "next": "15.5.2"\n  }\n}\n')
+    session.edit(f"{ROOT}/apps/web/package.json", '{\n  "name": "@shop/web",\n}\n',
+                 '{\n  "name": "@shop/web",\n  "dependencies": {\n    "next": "15.5.2"\n  }\n}\n')
     [dep] = only(session.extract(), "core/depends-on")
     assert (dep["subject"], dep["object"]) == ("@shop/web", "next")
 

@@ -89,6 +89,16 @@ def test_from_a_ci_workflow_only_read_the_checking_steps_count_unrun():
     assert runs["object"] == "`CI ci.yml job test` runs `pytest -q`"
 
 
+def test_a_runner_file_only_read_whose_run_recipe_only_serves_tells_nothing():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=(
+        '{\n  "scripts": {\n    "dev": "vite",\n    "build": "vite build"\n  }\n}\n'))
+    session.bash("npm run dev", output="ready in 300 ms")
+    assert only(session.extract(), "x/runs") == []
+    session.bash("npm run build", output="built")
+    assert "`npm run build` runs `vite build`" in only(session.extract(), "x/runs")[0]["object"]
+
+
 def test_a_recipe_run_and_told_by_its_file_is_one_fact_not_a_second_tested_by():
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=(

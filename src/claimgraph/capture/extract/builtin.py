@@ -26,8 +26,9 @@ the same thing (subject, predicate, object, scope) are merged, their evidence po
 runner used twenty times is one fact with a few citations, and a claim another candidate
 says whole (its text that one's beginning) is left out as the same claim cut short. Then
 ``reconcile`` holds every candidate against how the session ended (what it reverted,
-rewrote or did anyway), and ``diagnosis`` attaches to each lesson the record proved the
-cause the session stated for it.
+rewrote or did anyway), after ``quiet`` has left out what is true but not worth a line (a
+convention another one says in more words), and ``diagnosis`` attaches to each lesson the
+record proved the cause the session stated for it.
 """
 
 from __future__ import annotations
@@ -46,12 +47,13 @@ from claimgraph.capture.extract.git_state import git_state_candidates
 from claimgraph.capture.extract.instructions import instruction_candidates
 from claimgraph.capture.extract.lessons import lessons_of
 from claimgraph.capture.extract.picks import pick_candidates
+from claimgraph.capture.extract.quiet import quiet
 from claimgraph.capture.extract.reconcile import digest, reconcile
 from claimgraph.capture.extract.refutations import refutation_candidates
 from claimgraph.capture.extract.reported import reported_lesson_candidates
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.capture.extract.statements import statement_candidates
-from claimgraph.capture.extract.structure import module_index_candidates, structure_candidates
+from claimgraph.capture.extract.structure import structure_candidates
 from claimgraph.capture.extract.summaries import summary_candidates
 from claimgraph.capture.extract.workflow import one_fact_per_command, recipe_candidates
 from claimgraph.capture.extract.working_forms import check_candidates
@@ -61,7 +63,7 @@ RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
     ci_lesson_candidates, reported_lesson_candidates, cause_candidates, git_ignored_candidates,
     refutation_candidates, git_state_candidates,
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
-    check_candidates, structure_candidates, module_index_candidates)
+    check_candidates, structure_candidates)
 MAX_EVIDENCE = 3
 
 
@@ -69,8 +71,8 @@ def extract(transcript: Transcript, *, project_root: str | None = None) -> list[
     """Candidate facts for one transcript segment; ``project_root`` (else the session's
     starting directory) names the project and anchors relative file citations."""
     view = SessionView.of(transcript, project_root)
-    return attach_diagnoses(view, reconcile(one_fact_per_command(
-        merge(candidate for rule in RULES for candidate in rule(view))), digest(view)))
+    return attach_diagnoses(view, reconcile(quiet(one_fact_per_command(
+        merge(candidate for rule in RULES for candidate in rule(view)))), digest(view)))
 
 
 def merge(candidates: Iterator[dict[str, Any]]) -> list[dict[str, Any]]:

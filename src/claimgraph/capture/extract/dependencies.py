@@ -20,10 +20,15 @@ A dependency the session added is stored only when the session established somet
 
 Anything else is not stored: when unsure, do not store.
 
+A manifest the session created is the new project's scaffold: that the person named a
+package it lists (they asked for a Next.js app, the file lists ``next`` and ``react``) says no
+more than the file does, so only a failure that proved the package missing counts there.
+
 Besides dependencies a manifest states the language and its version (``elixir: "~> 1.19"``,
 ``requires-python``, a Rust edition) and a few settings worth a convention (a lint level,
 the package manager, the workspace layout); those count only from a manifest the session
-wrote or edited (one fact each, not a list): in a manifest only read they are the file's
+wrote or edited (one fact each, not a list), and the language's version only when the
+session changed it from another (``runtime_changed``): in a manifest only read they are the file's
 trivia, a glance away like its dependency list, and nothing the session decided. A manifest
 the session deleted says nothing. A manifest below the
 project root speaks for its own package (``apps/web/package.json`` is ``@repo/web``, or
@@ -96,22 +101,26 @@ def _declared(view: SessionView, cited: str, subject: str,
               parsed: list[tuple[SeenFile, Manifest]]) -> Iterator[dict[str, Any]]:
     written = any(look.how != "read" for look, _ in parsed)
     seen: dict[str, tuple[SeenFile, Any]] = {}
-    for look, manifest in parsed if written else []:
+    for index, (look, manifest) in enumerate(parsed if written else []):
         if look.how == "read":
             continue  # only what the session put in a manifest it changed
+        before = _earlier_names(parsed[:index])
         for dependency in manifest.dependencies:
-            if dependency.quote in look.replaced:
-                continue  # the edit kept it: it was there before the session
+            if dependency.quote in look.replaced or dependency.name.lower() in before:
+                continue  # the edit kept it, or the file said it already
             seen[dependency.name] = (look, dependency)
     trust = "manifests" if written else "manifests.read"
+    created = bool(parsed) and parsed[0][0].how == "write"
     for look, dependency in seen.values():
-        if not established(dependency.name, _said(view), _failures_before(view, look),
+        said = [] if created else _said(view)  # a new manifest's list: the scaffold's
+        if not established(dependency.name, said, _failures_before(view, look),
                            _replaced_names(look)):
             continue
         yield _fact(cited, subject, "core/depends-on", dependency.name, dependency.quote, look,
                     trust, kind="entity", object_type="package")
     for look, manifest in parsed[-1:] if written else []:
-        if manifest.runtime and manifest.runtime_quote:
+        if manifest.runtime and manifest.runtime_quote \
+                and runtime_changed(manifest.runtime, _earlier_runtimes(parsed)):
             language, version = manifest.runtime
             yield _fact(cited, subject, "core/written-in", f"{language} {version}",
                         manifest.runtime_quote, look, trust)
@@ -121,6 +130,31 @@ def _declared(view: SessionView, cited: str, subject: str,
                 yield _fact(cited, subject, "x/convention",
                             f"{cited} sets {setting.key} = {value}", setting.quote,
                             look, trust)
+
+
+def runtime_changed(runtime: tuple[str, str], earlier: Iterable[tuple[str, str]]) -> bool:
+    """Whether the session changed the language's version: the file declared another one
+    before. A version floor a new manifest starts with (``requires-python = ">=3.11"``) is
+    the template's, one glance at the file; moving it is a decision."""
+    return any(known != runtime for known in earlier)
+
+
+def _earlier_runtimes(parsed: list[tuple[SeenFile, Manifest]]) -> list[tuple[str, str]]:
+    """The runtimes the file declared before the session's last look: each earlier look's,
+    and what each edit replaced."""
+    found = [manifest.runtime for _, manifest in parsed[:-1] if manifest.runtime]
+    for look, _ in parsed:
+        before = parse_manifest(look.path, look.replaced) if look.replaced else None
+        if before is not None and before.runtime:
+            found.append(before.runtime)
+    return found
+
+
+def _earlier_names(parsed: list[tuple[SeenFile, Manifest]]) -> set[str]:
+    """The dependencies earlier looks at the file showed: one a rewrite repeats is no new
+    one, whatever its line now looks like."""
+    return {dependency.name.lower() for _, manifest in parsed
+            for dependency in manifest.dependencies}
 
 
 def established(name: str, said: Iterable[str], failures: Iterable[str],

@@ -22,7 +22,8 @@ fragment hides the package manager). Of the runner files of one kind the
 session only read (a monorepo's root `package.json` and each workspace's), the one nearest the
 root speaks for the project: a workspace's own scripts are a glance away when it is worked on.
 A CI step that one workflow file already runs is told once, not again for each workflow that
-repeats it.
+repeats it. A runner file only read whose told recipes only serve, start or watch (``npm run
+dev`` runs ``vite``) is left out: the dev server is ``tooling``'s fact.
 """
 
 from __future__ import annotations
@@ -82,8 +83,16 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         chosen = [(look, recipe) for look, recipe in chosen
                   if recipe.source not in UNTYPED or recipe.runs not in told]
         told.update(recipe.runs for _, recipe in chosen if recipe.source in UNTYPED)
+        if not written and only_chores(chosen):
+            continue
         if chosen:  # a CI step another workflow already runs is told once
             yield _fact(cited, chosen[:MAX_PER_FILE], "recipes" if written else "recipes.read")
+
+
+def only_chores(chosen: list[tuple[SeenFile, Recipe]]) -> bool:
+    """A runner file only read whose told recipes only serve, start or watch: the dev
+    server the session started is its own fact (``tooling``), and the rest is a glance."""
+    return bool(chosen) and all(recipe.role == "run" for _, recipe in chosen)
 
 
 def _depth(cited: str) -> int:

@@ -1,0 +1,42 @@
+"""The noise class ``quiet`` leaves out: a convention another convention of the same capture
+says in more words."""
+
+from __future__ import annotations
+
+import pytest
+
+from claimgraph.capture.extract.quiet import quiet
+
+
+def _fact(predicate: str, said: str, subject: str = "shop") -> dict[str, str]:
+    return {"subject": subject, "predicate": predicate, "object": said}
+
+
+STYLE = ("Use strict TypeScript and follow the existing code style: tabs for indentation, "
+         "semicolons, and mostly single-quoted strings")
+
+
+def test_a_convention_another_says_in_more_words_is_told_once():
+    short = _fact("x/convention", "Indentation: Use tabs for indentation")
+    long = _fact("x/convention", STYLE)
+    assert quiet([short, long]) == [long]
+
+
+@pytest.mark.parametrize("said", [
+    "Never use tabs for indentation",  # the opposite rule: its negation is a word
+    "Quotes: Use single quotes unless escaping is necessary",  # more than the other says
+    "Semicolons: Always use semicolons",  # one word: too little to tell
+])
+def test_a_convention_with_words_of_its_own_is_kept(said):
+    found = [_fact("x/convention", said), _fact("x/convention", STYLE)]
+    assert quiet(found) == found
+
+
+def test_other_predicates_are_untouched():
+    found = [_fact("x/state", "Use tabs"), _fact("x/state", "Use tabs for indentation")]
+    assert quiet(found) == found
+
+
+def test_a_decision_is_not_folded_into_a_convention():
+    found = [_fact("x/decided", "Use tabs for indentation"), _fact("x/convention", STYLE)]
+    assert quiet(found) == found
