@@ -145,6 +145,10 @@ class _Ledger:
     #: A fragment shorter than this takes out only a line it equals (a lone ``)`` would
     #: otherwise take out every line holding one).
     MIN_FRAGMENT = 8
+    #: A fragment is looked for only in a file of at most this many lines the session put
+    #: there: the search is linear in the file, and a long session edits long files often
+    #: (a fragment not looked for leaves its line standing: the request is kept, as before).
+    MAX_SCANNED = 2000
 
     def __init__(self) -> None:
         self.files: dict[str, dict[str, int | None]] = {}
@@ -167,7 +171,7 @@ class _Ledger:
             for gone in [line for line in before if line not in after]:
                 if gone in lines:
                     del lines[gone]
-                elif len(gone) >= self.MIN_FRAGMENT:
+                elif len(gone) >= self.MIN_FRAGMENT and len(lines) <= self.MAX_SCANNED:
                     for line in [line for line in lines if gone in line and line not in after]:
                         del lines[line]
             fresh = [line for line in after if line not in before and line not in lines]
