@@ -9,6 +9,7 @@ from claimgraph.capture.classify.features import cue_names
 from claimgraph.logic.requested import (
     ASKED_DONE, LASTING, ONCE, asked_and_done, asks_for_a_change, done_once, left_to_the_agent,
     mark, one_act, specifies_behaviour)
+from claimgraph.logic import requested
 from claimgraph.logic.trust_tiers import tier
 
 
@@ -128,3 +129,25 @@ def test_a_request_that_is_no_single_act(sentence):
 
 def test_see_if_asks_for_no_change():
     assert not _asks("see if the export can skip empty rows when the table is empty")
+
+
+@pytest.mark.parametrize("sentence, names", [
+    ("split it as orpheus-head and orpheus-head-app", ("orpheus-head", "orpheus-head-app")),
+    ("return the entries as `SessionEntry` in src/models.ts", ("SessionEntry", "src/models.ts")),
+    ("support LinuxCNC and IdeaMaker too", ("LinuxCNC", "IdeaMaker")),
+    ("use os.path.join and keep max_depth at 3", ("os.path.join", "max_depth")),
+    ("add a Help page and make the export faster", ()),
+    ("e.g. put it on the Settings screen", ()),
+    ("add a function called multiply_numbers next to `add_numbers`", ("add_numbers",)),
+])
+def test_the_names_of_things_a_request_gives(sentence, names):
+    assert requested.named_things(sentence) == names
+
+
+@pytest.mark.parametrize("path, prose", [
+    ("docs/setup.py", True), ("README", True), ("CHANGELOG.md", True), ("notes/plan.yml", True),
+    ("guide.rst", True), ("src/readme_parser.py", False), ("pyproject.toml", False),
+    (".github/workflows/ci.yml", False),
+])
+def test_a_file_that_tells_about_the_project_rather_than_makes_it(path, prose):
+    assert requested.prose_path(path) is prose

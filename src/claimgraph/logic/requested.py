@@ -99,6 +99,50 @@ _DOCS_STEP = lazy_regex(
     r"docstrings?)\b", re.IGNORECASE)
 
 
+#: A name of a thing in the sentence: a code span, a path or a file name, an identifier
+#: (``camelCase``, ``PascalCase`` with a capital inside, ``snake_case``, ``kebab-case`` in
+#: lower case with a letter after the hyphen, ``dotted.name``). Ordinary words and capitalised
+#: words are no names here: "Add a Help page" names nothing the files can be held to.
+_NAMES = lazy_regex(
+    r"`(?P<span>[^`\n]{2,60})`|"
+    r"(?<![\w./-])(?P<word>(?:[\w.-]+/)+[\w.-]+|"
+    r"[A-Za-z_][\w-]+(?:\.[A-Za-z_]\w*)+|"
+    r"[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|"
+    r"[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?![\w-])")
+#: What gives a new thing its name, straight before the name.
+_CALLED = lazy_regex(r"\b(?:called|named|titled)\s+[\"'\u201c]?$", re.IGNORECASE)
+#: Files that tell about the project rather than make it: prose, by their kind or folder.
+_PROSE_SUFFIX = (".md", ".mdx", ".markdown", ".rst", ".txt", ".adoc", ".org")
+_PROSE_NAME = lazy_regex(r"^(?:readme|changelog|changes|history|license|licence|notice|"
+                         r"contributing|authors|news)\b", re.IGNORECASE)
+_PROSE_FOLDER = frozenset({"docs", "doc", "documentation", "notes", ".learnings"})
+#: The fewest characters a name has (``ab`` in a code span is no name to hold files to).
+MIN_NAME = 3
+
+
+def named_things(sentence: str) -> tuple[str, ...]:
+    """The names of things the sentence gives (``_NAMES``), in order, as spelled; a span's
+    own words are one name. Not the name it gives a thing it asks to make ("add a function
+    called `multiply`"): that is the new thing's own name, which its code shows."""
+    found = []
+    for match in _NAMES.finditer(sentence):
+        name = (match["span"] or match["word"]).strip().strip(".,;:")
+        if _CALLED.search(sentence, 0, match.start()):
+            continue
+        if len(name) >= MIN_NAME and name not in found:
+            found.append(name)
+    return tuple(found)
+
+
+def prose_path(path: str) -> bool:
+    """A file that tells about the project (docs, a README, a changelog, notes), not one
+    that makes it: a request carried out only there changed how it is described."""
+    parts = path.lower().split("/")
+    name = parts[-1]
+    return (name.endswith(_PROSE_SUFFIX) or bool(_PROSE_NAME.match(name))
+            or any(part in _PROSE_FOLDER for part in parts[:-1]))
+
+
 def left_to_the_agent(sentence: str) -> bool:
     """The user hedged or handed the choice over (``_LEFT_TO_AGENT``): no decision of theirs."""
     return bool(_LEFT_TO_AGENT.search(sentence))

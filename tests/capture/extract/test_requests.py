@@ -156,3 +156,89 @@ def test_a_turn_that_wrote_only_unexpanded_shell_paths_carried_nothing_out():
     s = _asked_and_built()
     s.prompt("thanks")
     assert len(_requests(s)) == 1
+
+
+PYPROJECT = f"{ROOT}/pyproject.toml"
+LINT = "switch the linter of the project to `ruff` with the import rules on"
+LINT_OLD = '[tool.flake8]\nmax-line-length = 100'
+LINT_NEW = ('[tool.ruff]  # the project linter\nline-length = 100\n[tool.ruff.lint]\n'
+            'select = ["E", "F", "I"]  # with the import rules')
+
+
+def _linted(path: str = PYPROJECT, old: str = LINT_OLD, new: str = LINT_NEW,
+            ask: str = LINT) -> Session:
+    s = Session()
+    s.prompt(ask)
+    s.edit(path, old, new)
+    s.prompt("thanks")
+    return s
+
+
+def test_a_request_that_puts_a_named_thing_into_the_projects_files_is_kept():
+    # no word of behaviour: the name it gives, put into the build's own file, says it lasts
+    [found] = _requests(_linted())
+    assert (found["object"], mark(found)) == (LINT, LASTING)
+
+
+def test_a_request_without_a_name_of_a_thing_is_one_step():
+    ask = "switch the linter of the project to the import rules with a stricter line length"
+    assert _requests(_linted(ask=ask)) == []
+
+
+def test_a_named_thing_put_only_into_the_docs_is_no_decision():
+    s = _linted(path=f"{ROOT}/docs/linting.md", old="Lint with flake8.",
+                new="Lint with ruff: the project switched to `ruff` with the import rules.")
+    assert _requests(s) == []
+
+
+def test_a_named_thing_a_later_turn_took_out_again_is_no_decision():
+    s = _linted()
+    s.prompt("the CI image has no ruff, go back to the old setup")
+    s.edit(PYPROJECT, LINT_NEW, LINT_OLD)
+    assert _requests(s) == []
+
+
+def test_a_tool_named_in_a_code_span_is_a_thing_a_plain_word_is_not():
+    ask = "configure `gitleaks` with its stock rules and no allowlist"
+    s = _linted(path=f"{ROOT}/.gitleaks.toml", old='[allowlist]\nregexes = [".*"]',
+                new="# gitleaks: stock rules\n[extend]\nuseDefault = true\n# no allowlist",
+                ask=ask)
+    [found] = _requests(s)
+    assert mark(found) == LASTING
+    s = _linted(path=f"{ROOT}/.gitleaks.toml", old='[allowlist]\nregexes = [".*"]',
+                new="# gitleaks: stock rules\n[extend]\nuseDefault = true\n# no allowlist",
+                ask=ask.replace("`", ""))
+    assert _requests(s) == []
+
+
+def test_the_name_a_request_gives_the_thing_it_makes_is_no_decision():
+    ask = "add a linter step called `lint_imports` with the import rules of the project"
+    s = _linted(new=LINT_NEW + "\n# lint_imports: the project linter step", ask=ask)
+    assert _requests(s) == []
+
+
+def test_a_later_edit_that_takes_out_what_the_request_put_in_retires_it():
+    # behaviour-worded and kept before: a revert by editing, not only by deleting, undoes it
+    s = _asked_and_built()
+    s.prompt("thanks")
+    assert len(_requests(s)) == 1
+    s.prompt("the default collection confuses people, back to a plain init please")
+    s.edit(INIT, NEW, OLD)
+    assert _requests(s) == []
+
+
+def test_a_later_rewrite_that_keeps_the_requests_words_does_not_retire_it():
+    s = _asked_and_built()
+    s.prompt("tidy the init module up")
+    s.write(INIT, "def init(skip_collection: bool = False) -> None:\n"
+                  "    if skip_collection:\n        return\n"
+                  "    create_single_collection()  # single collection by default\n")
+    assert len(_requests(s)) == 1
+
+
+def test_a_fragment_of_a_line_taken_out_takes_out_its_line():
+    s = _linted(new='[tool.ruff]\nline-length = 100  # ruff with the import rules')
+    assert len(_requests(s)) == 1
+    s.prompt("no, keep flake8 after all")
+    s.edit(PYPROJECT, "[tool.ruff]\nline-length = 100  # ruff with", "[tool.flake8]\n#")
+    assert _requests(s) == []

@@ -33,6 +33,7 @@ turns the request around or retracts it drops it, as for any stance of theirs).
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 from dataclasses import dataclass
 from typing import Any
@@ -41,13 +42,15 @@ from claimgraph.capture.classify.features import cue_names
 from claimgraph.capture.extract.corrections import stems, word_stems
 from claimgraph.capture.extract.session import OK, SessionView
 from claimgraph.capture.extract.standing import DONE_ONCE, one_off, task_scoped
-from claimgraph.capture.extract.writes import session_ops
+from claimgraph.capture.extract.writes import removes, session_ops
 from claimgraph.logic.requested import (
     LASTING,
     ONCE,
     asks_for_a_change,
     left_to_the_agent,
+    named_things,
     one_act,
+    prose_path,
     specifies_behaviour,
 )
 
@@ -66,6 +69,21 @@ class Turn:
     paths: tuple[str, ...]  # as cited, relative to the project
     words: frozenset[str]  # stems of every path and text written or removed
     taken_out: bool  # a file written for it was deleted later in the session
+    #: The lines it put into the project's files that are still there at the session's end,
+    #: with the file (as cited) each went into (``_Ledger``).
+    left: tuple[tuple[str, str], ...] = ()
+    #: It put lines into files and a later change took every one of them out (``reverted``).
+    gone: bool = False
+    #: stems of the lines it put in, less those of the text its edits replaced: the words
+    #: it brought (``def init():`` edited into ``def init(skip=False):`` brings ``skip``)
+    put_words: frozenset[str] = frozenset()
+    end_words: frozenset[str] = frozenset()  # stems of every line the files hold at the end
+
+    def reverted(self, sentence: str) -> bool:
+        """A later change took out every line the turn put in, and no line left anywhere
+        holds the request's words that were in them: a revert by editing (or by writing the
+        file over), not only by deleting."""
+        return self.gone and not stems(sentence) & self.put_words & self.end_words
 
 
 def carried_turns(view: SessionView) -> dict[int, Turn]:
@@ -85,8 +103,15 @@ def _turns(view: SessionView) -> dict[int, Turn]:
     ops = [(call.line, op) for call, outcome, ops in session_ops(view) if outcome == OK
            for op in ops if view.own(op.path) is not None and not _unexpanded(op.path)]
     deleted = [(line, op.path) for line, op in ops if op.kind == "delete"]
+    spans = list(zip(prompts, prompts[1:] + [1 << 62]))
+    ledger = _Ledger()
+    for line, op in ops:
+        at = bisect.bisect_left(prompts, line) - 1  # the prompt the change came after
+        ledger.apply(op, prompts[at] if at >= 0 else None)
+    now = ledger.now()
+    end_words = frozenset(stem for line in now for stem in word_stems(line))
     turns: dict[int, Turn] = {}
-    for start, end in zip(prompts, prompts[1:] + [1 << 62]):
+    for start, end in spans:
         changed = [(line, op) for line, op in ops if start < line < end]
         if not changed:
             continue
@@ -94,12 +119,85 @@ def _turns(view: SessionView) -> dict[int, Turn]:
                  for part in (op.path, op.content, *(t for old, new, _ in op.edits
                                                      for t in (old, new)))]
         written = {op.path for _, op in changed if op.kind != "delete"}
+        words = frozenset(stem for text in texts if text for stem in word_stems(text))
+        left = ledger.left_by(start, now)
+        put = [line for line in ledger.added.get(start, {}) if any(c.isalpha() for c in line)]
         turns[start] = Turn(
             first_change=changed[0][0],
             paths=tuple(dict.fromkeys(view.own(op.path) or op.path for _, op in changed)),
-            words=frozenset(stem for text in texts if text for stem in word_stems(text)),
-            taken_out=any(at > end and path in written for at, path in deleted))
+            words=words,
+            taken_out=any(at > end and path in written for at, path in deleted),
+            left=tuple((view.own(path) or path, text) for path, text in left),
+            gone=bool(put) and not left,
+            put_words=frozenset(stem for line in put for stem in word_stems(line))
+            - {stem for _, op in changed for old, _, _ in op.edits for stem in word_stems(old)},
+            end_words=end_words)
     return turns
+
+
+class _Ledger:
+    """Which turn put each line of the project's files there, replayed over the session's
+    successful writes, edits and deletions (only what their own input says: a file changed
+    by a script is not followed). A line is compared with its spaces collapsed; an edit takes
+    out the lines its old text held that its new text does not, and a longer fragment of a
+    line (``= 5`` of ``timeout = 5``) takes out the line it is part of."""
+
+    #: A fragment shorter than this takes out only a line it equals (a lone ``)`` would
+    #: otherwise take out every line holding one).
+    MIN_FRAGMENT = 8
+    #: A fragment is looked for only in a file of at most this many lines the session put
+    #: there: the search is linear in the file, and a long session edits long files often
+    #: (a fragment not looked for leaves its line standing: the request is kept, as before).
+    MAX_SCANNED = 2000
+
+    def __init__(self) -> None:
+        self.files: dict[str, dict[str, int | None]] = {}
+        self.added: dict[int, dict[str, str]] = {}  # turn -> line -> the file it went into
+
+    def apply(self, op: Any, turn: int | None) -> None:
+        if op.kind == "delete":
+            for path in [p for p in self.files if removes(op.path, p)]:
+                del self.files[path]
+            return
+        lines = self.files.setdefault(op.path, {})
+        if op.kind == "write":
+            kept = {line: lines.get(line, turn) for line in _lines(op.content)}
+            self._add(op.path, [line for line in kept if line not in lines], turn)
+            self.files[op.path] = kept
+            return
+        pairs = [("", op.content)] if op.kind == "append" else [(o, n) for o, n, _ in op.edits]
+        for old, new in pairs:
+            before, after = _lines(old), _lines(new)
+            for gone in [line for line in before if line not in after]:
+                if gone in lines:
+                    del lines[gone]
+                elif len(gone) >= self.MIN_FRAGMENT and len(lines) <= self.MAX_SCANNED:
+                    for line in [line for line in lines if gone in line and line not in after]:
+                        del lines[line]
+            fresh = [line for line in after if line not in before and line not in lines]
+            for line in fresh:
+                lines[line] = turn
+            self._add(op.path, fresh, turn)
+
+    def _add(self, path: str, lines: list[str], turn: int | None) -> None:
+        if turn is not None:
+            mine = self.added.setdefault(turn, {})
+            for line in lines:
+                mine.setdefault(line, path)
+
+    def now(self) -> set[str]:
+        return {line for lines in self.files.values() for line in lines}
+
+    def left_by(self, turn: int, now: set[str]) -> list[tuple[str, str]]:
+        """(file, line) for each line the turn put in that some file (``now``) still holds."""
+        return [(path, line) for line, path in self.added.get(turn, {}).items()
+                if line in now]
+
+
+def _lines(text: str) -> list[str]:
+    """A text's non-blank lines, spaces collapsed, in order, once each."""
+    return list(dict.fromkeys(" ".join(line.split()) for line in text.splitlines()
+                              if line.strip()))
 
 
 def _unexpanded(path: str) -> bool:
@@ -116,6 +214,8 @@ def carried_request(verdict: Any, sentence: str, turn: Turn | None, position: in
     message it was cut from."""
     if turn is None or turn.taken_out or verdict.kept or verdict.label not in ASKING:
         return None
+    if turn.reverted(sentence):
+        return None
     if introduces(sentence, said):
         return None
     if not names_the_change(sentence, turn):
@@ -125,12 +225,23 @@ def carried_request(verdict: Any, sentence: str, turn: Turn | None, position: in
         return None
     today = task_scoped(sentence)
     if today is None:
-        if not specifies_behaviour(sentence):
-            return None
-        return ONCE if one_act(sentence) else LASTING
+        if specifies_behaviour(sentence):
+            return ONCE if one_act(sentence) else LASTING
+        return LASTING if not one_act(sentence) and puts_a_named_thing(sentence, turn) else None
     if today == DONE_ONCE and one_off(sentence) == DONE_ONCE:
         return ONCE
     return None
+
+
+def puts_a_named_thing(sentence: str, turn: Turn) -> bool:
+    """The request names a thing of the project (``logic.requested.named_things``: a code
+    span, a path, an identifier) and the turn put that name into a file that makes the
+    project (not docs, ``prose_path``), where it still is at the session's end: what the user
+    asked for became part of how the project is built, not one step described in its docs or
+    undone later."""
+    names = {name.lower() for name in named_things(sentence)}
+    return any(name in line.lower() for name in names for path, line in turn.left
+               if not prose_path(path))
 
 
 def introduces(sentence: str, said: str) -> bool:
