@@ -45,7 +45,8 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
   words were the day's instruction, not a rule for later work.
 
 A sentence that **opens with a guess** ("I suppose we don't have a rule for …", "maybe we
-should …", "probably …", "seems like …") is the person thinking aloud, not deciding: what
+should …", "may be X must be Y otherwise …", "probably …", "seems like …", after an "ok",
+"so" or "hmm" too) is the person thinking aloud, not deciding: what
 they settle on comes later in the session, often the opposite. It is not stored even when it
 says "always" (the person is unsure whether it always holds).
 
@@ -310,7 +311,8 @@ NEEDS_NOW = "what the current work needs"
 
 #: The person thinking aloud: a sentence that opens with a guess or a doubt (a few languages).
 _GUESS = lazy_regex(
-    r"^\W*(?:i (?:suppose|guess|assume|believe|wonder)|i'?m not sure|not sure|perhaps|maybe|"
+    r"^\W*(?:(?:ok(?:ay)?|so|hm+|and|but|also|well|yes|yeah)\b[,.!]?\s+)*"
+    r"(?:i (?:suppose|guess|assume|believe|wonder)|i'?m not sure|not sure|perhaps|maybe|may be|"
     r"probably|possibly|presumably|(?:it )?seems? (?:like|that|to)|je (?:suppose|crois)|"
     r"peut-être|vielleicht|ich (?:glaube|vermute)|quizás?|tal vez|supongo|forse|suppongo|"
     r"talvez)(?![\w'])", re.IGNORECASE)
