@@ -487,3 +487,47 @@ def test_a_quiet_checkout_of_a_branch_the_session_knows_moves_the_checkout():
     state = settle(COMMIT, ("git checkout main -q", ""), ("git checkout feat/x -q", ""),
                    ("git commit -q -m 'feat: more'", ""))
     assert [c.branch for c in state.commits] == ["feat/x", "feat/x"]
+
+
+# --- what git showed on the remote afterwards ----------------------------------------------
+
+UP_TO_DATE = ("git status", "On branch feat/x\nYour branch is up to date with 'origin/feat/x'.\n"
+                            "\nnothing to commit, working tree clean")
+
+
+def test_a_later_status_up_to_date_with_the_upstream_settles_an_unseen_push():
+    state = settle(COMMIT, ("git push -q", ""), UP_TO_DATE)
+    text = gs.describe(state, "d")
+    assert "outcome unknown" not in text and "not pushed" not in text
+    assert "pushed to origin" in text and "1a2b3c4" in state.pushed
+
+
+def test_a_status_ahead_of_the_upstream_leaves_the_push_unknown():
+    ahead = ("git status", "On branch feat/x\nYour branch is ahead of 'origin/feat/x' by 1 "
+                           "commit.\n\nnothing to commit, working tree clean")
+    text = gs.describe(settle(COMMIT, ("git push -q", ""), ahead), "d")
+    assert "push outcome unknown" in text
+
+
+def test_a_status_of_another_branch_or_before_the_commit_says_nothing_of_it():
+    main = ("git status", "On branch main\nYour branch is up to date with 'origin/main'.")
+    assert "push outcome unknown" in gs.describe(
+        settle(COMMIT, ("git push -q", ""), main), "d")
+    assert "; not pushed" in gs.describe(settle(UP_TO_DATE, COMMIT), "d")
+
+
+def test_the_short_status_in_step_with_its_upstream_counts_too():
+    short = ("git status -sb", "## feat/x...origin/feat/x\n?? notes.txt")
+    assert "1a2b3c4" in settle(COMMIT, short).pushed
+    ahead = ("git status -sb", "## feat/x...origin/feat/x [ahead 1]")
+    assert settle(COMMIT, ahead).pushed == {}
+
+
+def test_a_log_of_the_remote_ref_listing_the_commit_shows_it_went_up():
+    two = ("git commit -m y", "[feat/x 2b2b2b2] feat: two")
+    logged = ("git log --oneline -3 origin/feat/x", "1a2b3c4 feat: add the parser\n"
+                                                      "0000000 chore: before")
+    state = settle(COMMIT, two, logged)
+    assert "1a2b3c4" in state.pushed and "2b2b2b2" not in state.pushed
+    ranged = ("git log --oneline origin/feat/x..HEAD", "1a2b3c4 feat: add the parser")
+    assert settle(COMMIT, ranged).pushed == {}

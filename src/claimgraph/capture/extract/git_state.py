@@ -226,9 +226,11 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
     if (found.get("status") or found.get("switch")) and not found.get("pr_view"):
         named, after, maybe = _switched_to(runs)
         branch = gs.branch_in(output) or named or branch
-    dirty = None
+    dirty = synced = None
     if found.get("status") and len(runs) == 1:
         dirty = gs.dirty_in(output, short=_short_status(found["status"][0]))
+        synced = gs.synced_in(output)
+    on_remote = _logged_remote(found, runs, output)
     tags_made, tags_deleted = _tags(found.get("tag", []), output)
     opened = [made for words in found.get("pr_create", [])[:1]
               if (made := gs.pr_created(words[1:], output))]
@@ -240,12 +242,35 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
                           dirty, tuple(tags_made), tuple(tags_deleted), tuple(opened),
                           tuple(merged), tuple(states), unseen_pushes=unseen_pushes,
                           rebased=rebase_seen, branch_after=after,
-                          checkout_named=None if branch else maybe)
+                          checkout_named=None if branch else maybe, synced=synced,
+                          on_remote=on_remote)
     if not (commits or rewrote or pushes or listed or branch or deleted or dirty is not None
             or tags_made or tags_deleted or opened or merged or states or unseen_pushes
-            or after or seen.checkout_named):
+            or after or seen.checkout_named or synced or on_remote):
         return None
     return seen
+
+
+#: A remote-tracking ref a ``git log`` may name (``origin/main``, ``upstream/feat/x``).
+_REMOTE_REF = re.compile(r"^(?!.*\.\.)(?:origin|upstream)/[\w./-]+$")  # no range
+
+
+def _logged_remote(found: dict[str, list[tuple[str, ...]]], runs: list[GitRun],
+                   output: str) -> tuple[str, tuple[str, ...]] | None:
+    """(ref, hashes) of a line whose one command is a one-line ``git log`` of one
+    remote-tracking ref (``git log --oneline origin/main``, no range, no path): the commits
+    it lists are on the remote."""
+    logs = found.get("log", [])
+    if len(runs) != 1 or len(logs) != 1:
+        return None
+    words = logs[0][2:]
+    values = {i + 1 for i, w in enumerate(words) if w in ("-n", "--max-count")}
+    named = [w for i, w in enumerate(words) if not w.startswith("-") and i not in values]
+    if len(named) != 1 or not _REMOTE_REF.match(named[0]) or "--" in words \
+            or not any(w in ("--oneline", "--pretty=oneline") for w in words):
+        return None
+    listed = tuple(h for h, _ in gs.log_lines(output))
+    return (named[0], listed) if listed else None
 
 
 #: ``checkout``/``switch`` flags that create the branch they name.
