@@ -318,3 +318,16 @@ def test_a_later_cue_scopes_only_its_own_clause(sentence):
 ])
 def test_a_later_cue_that_scopes_the_rule_itself_still_drops_it(sentence):
     assert task_scoped(sentence) is not None
+
+
+@pytest.mark.parametrize("message, provisional", [
+    ("We're building a quick prototype. Keep the UI functional.", True),
+    ("Build a proof of concept first; keep the UI functional.", True),
+    ("this is just a spike, keep the UI functional", True),
+    ("Keep the UI functional; the prototype folder is old and can go.", False),
+    ("Keep the UI functional.", False),
+])
+def test_a_message_that_calls_the_work_a_prototype_scopes_its_sentences(message, provisional):
+    from claimgraph.capture.extract.standing import for_provisional_work
+    assert bool(for_provisional_work("Keep the UI functional.", message)) is provisional
+    assert for_provisional_work("Keep the UI functional in this project.", message) is None
