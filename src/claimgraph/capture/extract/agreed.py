@@ -8,7 +8,8 @@ only when
 
 - one sentence the user typed says the same thing (``said_by_user``): it holds half of
   the bullet's content words or more (a code span's name counts as one word: the topic
-  named alone, "build the `effect` store", says nothing of what was decided about it), and it does not turn the bullet around (one of the two negated, the other not: "I don't
+  named alone, "build the `effect` store", says nothing of what was decided about it),
+  and it does not turn the bullet around (one of the two negated, the other not: "I don't
   want monthly-rotating machine ids" is the user's "no" to the agent's "monthly-rotating
   machine ID", not their word for it); or
 - the agent's message that holds it asked the user (a question at its end: a design put
