@@ -9,7 +9,9 @@ counts: a commit later reset away, amended or rebased is gone under that hash (a
 ``git log``, a rebase's own output or the next push of its branch may show it again under
 its new one), a rejected push is no push, a push of another branch says nothing of this one.
 A push whose outcome never showed (no output, no result: the transcript ends) is neither
-pushed nor not pushed: "push outcome unknown" -- until git shows the commits on the remote
+pushed nor not pushed: "push outcome unknown" (but a quiet ``git push -q`` whose exit status
+the line's shows, joined to its end by ``&&`` only, exited 0: it went up) -- until git shows
+the commits on the remote
 later in the session (a ``git status`` of their branch "up to date with 'origin/x'", a
 ``git log origin/x`` listing them): then they went up. A quiet commit (``git commit -q``) is a
 commit whose id was never printed.
@@ -145,6 +147,9 @@ class Observation:
     synced: tuple[str, str] | None = None
     #: (remote-tracking ref, hashes) a ``git log origin/x`` listed: commits on the remote
     on_remote: tuple[str, tuple[str, ...]] | None = None
+    #: (branch or None for the current one, remote) of pushes that printed no ref lines on a
+    #: line whose success implies theirs (``git push -q`` that exited 0): the branch went up
+    quiet_pushes: tuple[tuple[str | None, str], ...] = ()
 
 
 def commits_in(output: str) -> list[tuple[str, str, str]]:
@@ -494,11 +499,17 @@ def settle(observations: list[Observation]) -> EndState:
                 state.deleted.append(name)
         if seen.synced:
             state.synced.append((*seen.synced, seen.line))
+        for target, remote in seen.quiet_pushes:
+            pushed = target or current
+            if pushed:  # commits of that branch went up; ones on a branch never named stay
+                state.synced.append((pushed, f"{remote}/{pushed}", seen.line))  # unknown
+            state.unseen_pushes.append((pushed or "*", seen.line))
         if seen.on_remote:
             state.on_remote += [(seen.on_remote[0], h, seen.line) for h in seen.on_remote[1]]
         if seen.dirty is not None:
             state.dirty, state.dirty_line = seen.dirty, seen.line
-        if seen.commits or seen.pushes or seen.tags_made or seen.unseen_pushes:
+        if seen.commits or seen.pushes or seen.tags_made or seen.unseen_pushes \
+                or seen.quiet_pushes:
             state.at = seen.at if seen.at is not None else state.at
     if state.dirty_line is not None and state.dirty_line < last_commit_line:
         state.dirty = None  # a commit after the last status: what is left is unknown
