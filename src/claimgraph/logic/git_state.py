@@ -9,7 +9,11 @@ counts: a commit later reset away, amended or rebased is gone under that hash (a
 ``git log``, a rebase's own output or the next push of its branch may show it again under
 its new one), a rejected push is no push, a push of another branch says nothing of this one.
 A push whose outcome never showed (no output, no result: the transcript ends) is neither
-pushed nor not pushed: "push outcome unknown". A quiet commit (``git commit -q``) is a
+pushed nor not pushed: "push outcome unknown" (but a quiet ``git push -q`` whose exit status
+the line's shows, joined to its end by ``&&`` only, exited 0: it went up) -- until git shows
+the commits on the remote
+later in the session (a ``git status`` of their branch "up to date with 'origin/x'", a
+``git log origin/x`` listing them): then they went up. A quiet commit (``git commit -q``) is a
 commit whose id was never printed.
 
 Pure logic: the parsers read one command's text and output; ``settle`` folds the
@@ -53,6 +57,13 @@ _SHORT_STATUS = re.compile(r"^(?:[MADRCU][ MADRCU]|[ MADRCU][MADRCU]) \S", re.M)
 _DIRTY_LONG = ("Changes not staged for commit", "Changes to be committed", "Unmerged paths")
 _CLEAN = "nothing to commit"
 _HEX = re.compile(r"^[0-9a-f]{7,40}$")
+#: ``git status`` saying the branch holds nothing its upstream lacks: "up to date with
+#: 'origin/x'", or behind it (and can be fast-forwarded); short form ``## x...origin/x``
+#: with no ``[ahead …]``.
+_SYNCED_LONG = re.compile(r"^Your branch is (?:up to date with|behind) '(?P<upstream>[^']+)'",
+                          re.M)
+_SYNCED_SHORT = re.compile(r"^## (?P<branch>\S+?)\.\.\.(?P<upstream>\S+)"
+                           r"(?: \[behind \d+\])?\s*$", re.M)
 _PR_SUBJECT = re.compile(r"\(#(?P<number>\d+)\)\s*$")
 
 
@@ -131,6 +142,14 @@ class Observation:
     #: what a plain ``git checkout <name>`` named when git's line did not show (a branch or
     #: a file: ``settle`` takes it for a branch only when it knows one by that name)
     checkout_named: str | None = None
+    #: (branch, upstream) a ``git status`` showed holding nothing its upstream lacks: the
+    #: commits made on it before are on the remote, whatever an earlier push showed
+    synced: tuple[str, str] | None = None
+    #: (remote-tracking ref, hashes) a ``git log origin/x`` listed: commits on the remote
+    on_remote: tuple[str, tuple[str, ...]] | None = None
+    #: (branch or None for the current one, remote) of pushes that printed no ref lines on a
+    #: line whose success implies theirs (``git push -q`` that exited 0): the branch went up
+    quiet_pushes: tuple[tuple[str | None, str], ...] = ()
 
 
 def commits_in(output: str) -> list[tuple[str, str, str]]:
@@ -286,6 +305,18 @@ def log_lines(output: str) -> list[tuple[str, str]]:
     return found
 
 
+def synced_in(output: str) -> tuple[str, str] | None:
+    """(branch, upstream) when a ``git status`` says the branch is up to date with its
+    upstream or only behind it: every commit on it is on the remote (as last fetched or
+    pushed). None when it is ahead, diverged, or the status does not say."""
+    short = _SYNCED_SHORT.search(output)
+    if short:
+        return short["branch"], short["upstream"]
+    long = _SYNCED_LONG.search(output)
+    branch = branch_in(output)
+    return (branch, long["upstream"]) if long and branch else None
+
+
 def branch_in(output: str) -> str | None:
     """The branch a checkout, switch or status said the work is on (the last one said)."""
     named = [(m.start(), m["branch"]) for pattern in (_SWITCHED, _ON_BRANCH, _SHORT_BRANCH)
@@ -360,6 +391,10 @@ class EndState:
     deleted: list[str] = field(default_factory=list)
     #: (branch, line) of pushes whose outcome never showed ("*": a branch not known)
     unseen_pushes: list[tuple[str, int]] = field(default_factory=list)
+    #: (branch, upstream, line) of statuses that showed a branch in step with its upstream
+    synced: list[tuple[str, str, int]] = field(default_factory=list)
+    #: (remote-tracking ref, hash, line) of commits a ``git log`` of a remote ref listed
+    on_remote: list[tuple[str, str, int]] = field(default_factory=list)
     branch: str | None = None
     dirty: bool | None = None
     dirty_line: int | None = None
@@ -462,9 +497,19 @@ def settle(observations: list[Observation]) -> EndState:
                                  if c.branch != name or c.line >= seen.line]
             elif name not in state.deleted:
                 state.deleted.append(name)
+        if seen.synced:
+            state.synced.append((*seen.synced, seen.line))
+        for target, remote in seen.quiet_pushes:
+            pushed = target or current
+            if pushed:  # commits of that branch went up; ones on a branch never named stay
+                state.synced.append((pushed, f"{remote}/{pushed}", seen.line))  # unknown
+            state.unseen_pushes.append((pushed or "*", seen.line))
+        if seen.on_remote:
+            state.on_remote += [(seen.on_remote[0], h, seen.line) for h in seen.on_remote[1]]
         if seen.dirty is not None:
             state.dirty, state.dirty_line = seen.dirty, seen.line
-        if seen.commits or seen.pushes or seen.tags_made or seen.unseen_pushes:
+        if seen.commits or seen.pushes or seen.tags_made or seen.unseen_pushes \
+                or seen.quiet_pushes:
             state.at = seen.at if seen.at is not None else state.at
     if state.dirty_line is not None and state.dirty_line < last_commit_line:
         state.dirty = None  # a commit after the last status: what is left is unknown
@@ -473,7 +518,40 @@ def settle(observations: list[Observation]) -> EndState:
     state.branch = checked_out.get(worked_in, current) if worked_in in checked_out else current
     state.commits.sort(key=lambda c: c.line)
     _mark_pushed(state, heads)
+    _mark_seen_on_remote(state, heads)
     return state
+
+
+def _mark_seen_on_remote(state: EndState, heads: list[tuple[str, str | None, str, int, bool]]
+                         ) -> None:
+    """Commits git showed on the remote after they were made -- a later ``git status`` of
+    their branch "up to date with 'origin/x'", a ``git log origin/x`` listing them (and so
+    the commits before them on that branch) -- went up, though the push that took them
+    showed no outcome (or none ran in this session). A push whose outcome never showed
+    before that status is settled by it."""
+    urls = {url for _, _, url, _, _ in heads}
+    for branch, upstream, line in state.synced:
+        remote = _remote(upstream, urls)
+        for commit in state.commits:
+            if commit.branch == branch and commit.since <= line \
+                    and commit.key not in state.pushed:
+                state.pushed[commit.key] = (remote, line, False)
+        state.unseen_pushes = [(target, at) for target, at in state.unseen_pushes
+                               if not (target in (branch, "*") and at < line)]
+    for ref, listed, line in state.on_remote:
+        remote = _remote(ref, urls)
+        for commit in state.commits:
+            if not (commit.hash and same_commit(commit.hash, listed) and commit.since <= line):
+                continue
+            on_branch = [c for c in state.commits if c.branch == commit.branch]
+            for earlier in on_branch[:on_branch.index(commit) + 1]:
+                state.pushed.setdefault(earlier.key, (remote, line, False))
+
+
+def _remote(ref: str, urls: set[str]) -> str:
+    """Where a remote-tracking ref (``origin/x``) points: the one URL this session's pushes
+    went to, else the remote's name."""
+    return next(iter(urls)) if len(urls) == 1 else ref.split("/", 1)[0]
 
 
 def _carried_over(state: EndState, push: Push, current: str | None, rebased: list[Commit],

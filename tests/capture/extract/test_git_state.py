@@ -1,5 +1,7 @@
 """Where a session left its work in git: parsing git/gh output and settling the end state."""
 
+import pytest
+
 from claimgraph.capture.extract.git_state import git_runs, observe
 from claimgraph.logic import git_state as gs
 
@@ -334,7 +336,7 @@ def test_a_quoted_git_word_in_an_echo_runs_nothing():
 # --- pushes whose outcome never showed -----------------------------------------------------
 
 def test_a_push_without_output_is_outcome_unknown_not_not_pushed():
-    state = settle(COMMIT, ("git push -q", ""))
+    state = settle(COMMIT, ("git push -q; echo sent", "sent"))  # its exit status not shown
     text = gs.describe(state, "d")
     assert "push outcome unknown" in text and "not pushed" not in text
     assert state.pushed == {}
@@ -417,12 +419,25 @@ def test_a_windows_cd_is_followed_to_its_folder():
     assert run.cwd == "/C:/Users/me/repo"
 
 
-def test_a_quiet_commit_and_a_quiet_push_in_one_line_is_outcome_unknown():
-    state = settle(("git commit -q -m a && git push -q origin && git log --oneline | head -2",
+def test_a_quiet_commit_and_a_quiet_push_in_one_line_that_went_on_went_up():
+    """The log after ``&&`` ran, so the quiet push before it exited 0: it went up."""
+    state = settle(("git status", "On branch main"),
+                   ("git commit -q -m a && git push -q origin && git log --oneline | head -2",
                     "7e7e7e7 feat: a\n6d6d6d6 older"))
     [made] = state.commits
-    assert made.hash == "7e7e7e7"
-    assert "push outcome unknown" in gs.describe(state, "d")
+    assert made.hash == "7e7e7e7" and made.key in state.pushed
+    assert "pushed to origin" in gs.describe(state, "d")
+
+
+@pytest.mark.parametrize("line", [
+    "git commit -q -m a && git push -q origin; echo done",  # its status is not the line's
+    "git commit -q -m a && git push -q origin || true",
+    "git commit -q -m a && git push -q origin 2>&1 | tail -1",
+    "git commit -q -m a && git push -q --dry-run origin",
+])
+def test_a_quiet_push_whose_exit_status_the_line_does_not_show_is_outcome_unknown(line):
+    state = settle(("git status", "On branch main"), (line, ""))
+    assert state.pushed == {}
 
 
 def test_a_log_of_another_revision_does_not_name_the_quiet_commit():
@@ -487,3 +502,53 @@ def test_a_quiet_checkout_of_a_branch_the_session_knows_moves_the_checkout():
     state = settle(COMMIT, ("git checkout main -q", ""), ("git checkout feat/x -q", ""),
                    ("git commit -q -m 'feat: more'", ""))
     assert [c.branch for c in state.commits] == ["feat/x", "feat/x"]
+
+
+# --- what git showed on the remote afterwards ----------------------------------------------
+
+UP_TO_DATE = ("git status", "On branch feat/x\nYour branch is up to date with 'origin/feat/x'.\n"
+                            "\nnothing to commit, working tree clean")
+
+
+def test_a_later_status_up_to_date_with_the_upstream_settles_an_unseen_push():
+    state = settle(COMMIT, ("git push -q; true", ""), UP_TO_DATE)
+    text = gs.describe(state, "d")
+    assert "outcome unknown" not in text and "not pushed" not in text
+    assert "pushed to origin" in text and "1a2b3c4" in state.pushed
+
+
+def test_a_status_ahead_of_the_upstream_leaves_the_push_unknown():
+    ahead = ("git status", "On branch feat/x\nYour branch is ahead of 'origin/feat/x' by 1 "
+                           "commit.\n\nnothing to commit, working tree clean")
+    text = gs.describe(settle(COMMIT, ("git push -q; true", ""), ahead), "d")
+    assert "push outcome unknown" in text
+
+
+def test_a_status_of_another_branch_or_before_the_commit_says_nothing_of_it():
+    main = ("git status", "On branch main\nYour branch is up to date with 'origin/main'.")
+    assert "push outcome unknown" in gs.describe(
+        settle(COMMIT, ("git push -q; true", ""), main), "d")
+    assert "; not pushed" in gs.describe(settle(UP_TO_DATE, COMMIT), "d")
+
+
+def test_the_short_status_in_step_with_its_upstream_counts_too():
+    short = ("git status -sb", "## feat/x...origin/feat/x\n?? notes.txt")
+    assert "1a2b3c4" in settle(COMMIT, short).pushed
+    ahead = ("git status -sb", "## feat/x...origin/feat/x [ahead 1]")
+    assert settle(COMMIT, ahead).pushed == {}
+
+
+def test_a_log_of_the_remote_ref_listing_the_commit_shows_it_went_up():
+    two = ("git commit -m y", "[feat/x 2b2b2b2] feat: two")
+    logged = ("git log --oneline -3 origin/feat/x", "1a2b3c4 feat: add the parser\n"
+                                                      "0000000 chore: before")
+    state = settle(COMMIT, two, logged)
+    assert "1a2b3c4" in state.pushed and "2b2b2b2" not in state.pushed
+    ranged = ("git log --oneline origin/feat/x..HEAD", "1a2b3c4 feat: add the parser")
+    assert settle(COMMIT, ranged).pushed == {}
+
+
+def test_a_status_beside_other_commands_still_says_the_branch_is_in_step():
+    line = ("git status -sb && git log --oneline -1",
+            "## feat/x...origin/feat/x\n1a2b3c4 feat: add the parser")
+    assert "1a2b3c4" in settle(COMMIT, line).pushed

@@ -139,6 +139,23 @@ def test_a_changed_flag_that_works_is_the_lesson():
     assert lesson["object"].endswith("`cargo build --features sqlite` works")
 
 
+def test_a_working_form_too_long_to_quote_whole_is_no_lesson():
+    """Cut at a length, the form that worked reads like the one that failed: no lesson."""
+    long_tail = " ".join(f"--features feature{n}" for n in range(8))
+    session = Session()
+    session.bash(f"cargo build --features postgres {long_tail}", error=True,
+                 output="error[E0433]: failed to resolve: use of undeclared crate `sqlx`")
+    session.bash(f"cargo build --features sqlite {long_tail}", output="Finished dev")
+    assert only(session.extract(), "core/failure-mode") == []
+    fix = "cargo update -p sqlx --precise 0.7.4 " + " ".join(f"--pkg{n}" for n in range(12))
+    session = Session()
+    session.bash("cargo build", error=True,
+                 output="error[E0433]: failed to resolve: use of undeclared crate `sqlx`")
+    session.bash(fix, output="Updating crates.io index")
+    session.bash("cargo build", output="Finished dev")
+    assert not any("…" in c["object"] for c in only(session.extract(), "core/failure-mode"))
+
+
 def test_the_same_command_passing_with_nothing_changed_is_flaky_not_a_lesson():
     session = Session()
     session.bash("npm run build", error=True, output="Error: ECONNRESET")

@@ -160,6 +160,20 @@ def test_a_question_or_a_restatement_about_the_thing_is_no_deferral():
     assert revised_away([first], again) == [first]
 
 
+def test_a_question_whether_the_thing_exists_does_not_keep_a_deferred_request():
+    first = _ask("'normalize' should trim the keys by default", 4)
+    exists = [(30, "Do we have 'normalize' or alike command? Add a TODO and make it a "
+                   "separate command.")]
+    assert revised_away([first], exists) == []
+    is_there = [(30, "Is there a 'normalize' step already? Leave it for later.")]
+    assert revised_away([first], is_there) == []
+    # a question about putting it off still keeps it; so does a bare existence question
+    doubt = [(30, "Should 'normalize' wait for later? Add a TODO for it.")]
+    assert revised_away([first], doubt) == [first]
+    only_asked = [(30, "Do we have 'normalize' or alike command?")]
+    assert revised_away([first], only_asked) == [first]
+
+
 def test_a_deferral_cue_the_stance_holds_itself_is_no_change():
     first = _ask("Put the `migrate` step in a separate command", 4)
     said = [(30, "Yes, `migrate` goes in a separate command, as I said.")]

@@ -18,6 +18,15 @@ def test_a_heredoc_body_is_data_and_the_lines_after_it_are_commands():
     assert [run.confirmed for run in invocations(line)] == [False, True, True]
 
 
+def test_a_line_fed_a_heredoc_ends_where_its_body_starts():
+    """``git commit -F - <<'EOF' && git push -q && git log -1`` + body: the newline before
+    the body closes the line, so each command's success is the line's."""
+    line = "git commit -q -F - <<'EOF' && git push -q origin b && git log -1\nfix: x\nEOF"
+    assert [run.confirmed for run in invocations(line)] == [True, True, True]
+    assert [run.confirmed for run in invocations("make lint; make test;")] == [False, True]
+    assert [run.confirmed for run in invocations("make lint && make serve &")] == [False, False]
+
+
 def test_a_heredoc_with_tabs_stripped_ends_at_its_indented_delimiter():
     assert argvs("python - <<-PY\n\tprint('x')\n\tPY\nmake test") == [
         ("python", "-"), ("make", "test")]

@@ -114,6 +114,10 @@ def test_a_sentence_that_may_stand_is_left_to_the_model(sentence):
     "seems like the old importer is no longer needed",
     "I guess we never use tabs here",
     "Vielleicht sollten wir immer pnpm benutzen",
+    # "may be" written as two words hedges as "maybe" does, "must" after it or not
+    "may be the exporter must be the one place that writes files otherwise we lose track",
+    "ok, maybe the cache must always be cleared on deploy",
+    "hmm may be we should never retry the upload",
 ])
 def test_a_sentence_that_opens_with_a_guess_is_not_a_rule(sentence):
     assert task_scoped(sentence) == "a guess, not a decision"
@@ -123,6 +127,8 @@ def test_a_sentence_that_opens_with_a_guess_is_not_a_rule(sentence):
     "Always run the linter, maybe twice if it is flaky",  # the doubt is not the sentence's
     "Use the maybe-monad helpers for optional values",
     "The seemingly dead importer must stay",
+    "The export may be large, so it must always stream",  # "may be" as a verb, not a hedge
+    "so the maybe-monad helpers must stay",
 ])
 def test_a_guess_later_in_a_sentence_or_inside_a_word_leaves_it_to_the_rest(sentence):
     assert task_scoped(sentence) != "a guess, not a decision"
@@ -312,3 +318,16 @@ def test_a_later_cue_scopes_only_its_own_clause(sentence):
 ])
 def test_a_later_cue_that_scopes_the_rule_itself_still_drops_it(sentence):
     assert task_scoped(sentence) is not None
+
+
+@pytest.mark.parametrize("message, provisional", [
+    ("We're building a quick prototype. Keep the UI functional.", True),
+    ("Build a proof of concept first; keep the UI functional.", True),
+    ("this is just a spike, keep the UI functional", True),
+    ("Keep the UI functional; the prototype folder is old and can go.", False),
+    ("Keep the UI functional.", False),
+])
+def test_a_message_that_calls_the_work_a_prototype_scopes_its_sentences(message, provisional):
+    from claimgraph.capture.extract.standing import for_provisional_work
+    assert bool(for_provisional_work("Keep the UI functional.", message)) is provisional
+    assert for_provisional_work("Keep the UI functional in this project.", message) is None

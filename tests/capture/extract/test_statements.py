@@ -276,3 +276,20 @@ def test_a_decision_naming_a_file_the_next_turn_deleted_was_todays_request():
     kept = [f for f in facts(session(False).extract()) if "notes.md" in f[2]]
     assert kept == [("shop", "x/decided", "We can drop notes.md and the related pre-push hook")]
     assert [f for f in facts(session(True).extract()) if "notes.md" in f[2]] == []
+
+
+def test_a_preference_for_a_prototype_holds_for_that_prototype_only():
+    """The message calls the work in hand a prototype: what it asks of it is for it alone,
+    unless the sentence itself says it holds beyond the task."""
+    def kept(message: str) -> list[str]:
+        session = Session()
+        session.prompt(message)
+        return [c["object"] for c in session.extract() if c["rule"] == "statements"]
+
+    assert kept("Keep the UI functional rather than polished.") == [
+        "Keep the UI functional rather than polished"]
+    assert kept("We're building a quick prototype. Keep the UI functional rather than "
+                "polished.") == []
+    assert kept("This is an MVP. Keep the UI functional rather than polished.") == []
+    assert kept("We're building a quick prototype. Always keep the UI functional rather "
+                "than polished.") == ["Always keep the UI functional rather than polished"]

@@ -112,6 +112,9 @@ class GitRun:
     kind: str
     words: tuple[str, ...]
     cwd: str | None
+    #: the line's success implies this command's (only ``&&`` leads from it to the end, no
+    #: pipe): a quiet push on such a line went up
+    sure: bool = False
 
 
 def git_runs(command: str, cwd: str | None = None) -> list[GitRun]:
@@ -130,7 +133,8 @@ def git_runs(command: str, cwd: str | None = None) -> list[GitRun]:
                     value = rest.pop(0)
                     where = _into(where, value) if flag == "-C" else where
             if rest:
-                found.append(GitRun(_VERBS.get(rest[0], "other"), ("git", *rest), where))
+                found.append(GitRun(_VERBS.get(rest[0], "other"), ("git", *rest), where,
+                                    sure=run.confirmed and not run.piped))
         elif program.startswith("git-") or program == "bfg":
             rewrite = program in ("git-filter-repo", "git-filter-branch", "bfg")
             found.append(GitRun("rewrite" if rewrite else "other",
@@ -184,6 +188,26 @@ def unseen(runs: list[GitRun], line: int, at: int | None = None) -> gs.Observati
     return gs.Observation(line, at, unseen_pushes=pushes) if pushes else None
 
 
+#: push flags after which a push that worked moved no branch of the session's up.
+_NOT_A_BRANCH_PUSH = frozenset({"--dry-run", "-n", "--delete", "-d", "--tags", "--mirror",
+                                "--prune", "--all", "--follow-tags"})
+
+
+def _went_up(run: GitRun) -> bool:
+    """A push that printed no ref lines (``git push -q``) on a line whose success implies
+    its own: it exited 0, so the branch it named went up. One that could have failed
+    unseen (after ``;`` or ``||``, into a pipe) or moved no branch (a dry run, a delete,
+    tags only) is not read so."""
+    names = [w for w in run.words[2:] if not w.startswith("-")]
+    return run.sure and not any(w in _NOT_A_BRANCH_PUSH for w in run.words[2:]) and \
+        not any(name.startswith(":") for name in names[1:])
+
+
+def _push_remote(words: tuple[str, ...]) -> str:
+    names = [w for w in words[2:] if not w.startswith("-")]
+    return names[0] if names else "origin"
+
+
 def _push_target(words: tuple[str, ...]) -> str | None:
     """The branch a ``git push [remote] [branch]`` names (None: the current one, or a
     refspec this cannot read)."""
@@ -211,10 +235,15 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
     commits = _commits(found, runs, output, line, bool(rebased))
     pushes: tuple[gs.Push, ...] = ()
     unseen_pushes: tuple[str | None, ...] = ()
+    quiet: tuple[tuple[str | None, str], ...] = ()
     if found.get("push"):
         pushes = tuple(gs.pushes_in(output, line))
         if not pushes and not gs.push_refused(output):
-            unseen_pushes = tuple(_push_target(w) for w in found["push"])
+            runs_of_push = [run for run in runs if run.kind == "push"]
+            quiet = tuple((_push_target(run.words), _push_remote(run.words))
+                          for run in runs_of_push if _went_up(run))
+            unseen_pushes = tuple(_push_target(run.words) for run in runs_of_push
+                                  if not _went_up(run))
     moved = gs.head_moved(output)
     rewrote = rewrote or moved is not None  # reset --hard, filter-repo: "HEAD is now at …"
     listed: tuple[tuple[str, str], ...] = (moved,) if moved else ()
@@ -229,6 +258,9 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
     dirty = None
     if found.get("status") and len(runs) == 1:
         dirty = gs.dirty_in(output, short=_short_status(found["status"][0]))
+    # git's own line about the upstream is unmistakable beside other commands' output
+    synced = gs.synced_in(output) if len(found.get("status", [])) == 1 else None
+    on_remote = _logged_remote(found, runs, output)
     tags_made, tags_deleted = _tags(found.get("tag", []), output)
     opened = [made for words in found.get("pr_create", [])[:1]
               if (made := gs.pr_created(words[1:], output))]
@@ -240,12 +272,35 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
                           dirty, tuple(tags_made), tuple(tags_deleted), tuple(opened),
                           tuple(merged), tuple(states), unseen_pushes=unseen_pushes,
                           rebased=rebase_seen, branch_after=after,
-                          checkout_named=None if branch else maybe)
+                          checkout_named=None if branch else maybe, synced=synced,
+                          on_remote=on_remote, quiet_pushes=quiet)
     if not (commits or rewrote or pushes or listed or branch or deleted or dirty is not None
             or tags_made or tags_deleted or opened or merged or states or unseen_pushes
-            or after or seen.checkout_named):
+            or after or seen.checkout_named or synced or on_remote or quiet):
         return None
     return seen
+
+
+#: A remote-tracking ref a ``git log`` may name (``origin/main``, ``upstream/feat/x``).
+_REMOTE_REF = re.compile(r"^(?!.*\.\.)(?:origin|upstream)/[\w./-]+$")  # no range
+
+
+def _logged_remote(found: dict[str, list[tuple[str, ...]]], runs: list[GitRun],
+                   output: str) -> tuple[str, tuple[str, ...]] | None:
+    """(ref, hashes) of a line whose one command is a one-line ``git log`` of one
+    remote-tracking ref (``git log --oneline origin/main``, no range, no path): the commits
+    it lists are on the remote."""
+    logs = found.get("log", [])
+    if len(runs) != 1 or len(logs) != 1:
+        return None
+    words = logs[0][2:]
+    values = {i + 1 for i, w in enumerate(words) if w in ("-n", "--max-count")}
+    named = [w for i, w in enumerate(words) if not w.startswith("-") and i not in values]
+    if len(named) != 1 or not _REMOTE_REF.match(named[0]) or "--" in words \
+            or not any(w in ("--oneline", "--pretty=oneline") for w in words):
+        return None
+    listed = tuple(h for h, _ in gs.log_lines(output))
+    return (named[0], listed) if listed else None
 
 
 #: ``checkout``/``switch`` flags that create the branch they name.

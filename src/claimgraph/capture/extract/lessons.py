@@ -527,6 +527,9 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
         # a module not found, then found with the setting (PYTHONPATH=.): the setting, not
         # the edits made meanwhile, is how the command has to be run
         window = _Window(window.failure, window.error, window.touched)
+    if cut_short(fixed.invocation.argv) or any(
+            command.endswith("…") and not command.endswith(" …") for command in window.commands):
+        return None  # the form that worked, cut at a length, reads like the one that failed
     if window.edits:
         text = f"{shown} failed{error}; fixed by {describe_edits(window.edits)}"
     elif window.commands and _STDIN_SCRIPT.match(window.commands[-1]):
@@ -615,7 +618,18 @@ def shown_command(argv: tuple[str, ...], root: str | None = None) -> str:
             words[-1] += " …"
             continue
         words.append(word)
-    return short_quote(" ".join(words), 80)
+    return short_quote(" ".join(words), SHOWN_CHARS)
+
+
+#: The longest command a lesson quotes whole.
+SHOWN_CHARS = 80
+
+
+def cut_short(argv: tuple[str, ...], root: str | None = None) -> bool:
+    """``shown_command`` would cut the command: a working form or a fix cut at a length is
+    another command (often the failing one's beginning), so no lesson tells it."""
+    return shown_command(argv, root).endswith("…") and not shown_command(
+        argv, root).endswith(" …")
 
 
 def _where(view: SessionView, cwd: str | None) -> str:

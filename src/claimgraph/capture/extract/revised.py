@@ -18,6 +18,9 @@ The earlier request gives way to a later sentence of the same person when
   for now", ``revision_cues.DEFER``/``FOCUS``): the deferred clause names the thing (or
   points back with "that"/"it" to the sentence before, which names it), no sentence of the
   message asks about it or says the request again, and the clause does not negate the cue.
+  A question whether the thing exists already ("do we have 'normalize' or alike command?
+  … add a TODO and make it a separate command") asks what is there, not whether to put it
+  off: it keeps nothing, and the deferral may point back to it.
   The deferral need not be kept itself: it took the request off the table, so the earlier
   request is not a standing decision.
 
@@ -74,6 +77,11 @@ _CARRIES = frozenset("just simply only add leave put make do move moved goes go 
 #: A clause pointing back to what the sentence before named.
 _POINTS_BACK = lazy_regex(r"\b(?:that|it|this|those|these|them)\b", re.IGNORECASE)
 _NOT_NOW = lazy_regex(r"\bnot (?:for )?now\b", re.IGNORECASE)
+#: A question whether something is there already.
+_EXISTS = lazy_regex(r"^\W*(?:(?:and|so|but|also|ok(?:ay)?|hm+|btw)\b[,.]?\s+)*(?:"
+                     r"(?:do|did|does) (?:we|you|i|they|it|the \w+) (?:already |still |even )?"
+                     r"(?:have|has|got|support|provide|offer)|(?:is|are) there|"
+                     r"(?:have|has) (?:we|you|it) (?:already )?got)\b[^?]*\?\s*$", re.IGNORECASE)
 #: Content words an earlier request must share with the later sentence, at least, and the
 #: share of its own content words they must make up, when no named thing is shared.
 _MIN_SHARED_WORDS = 3
@@ -160,7 +168,8 @@ def defers(earlier: str, parts: Sequence[str]) -> bool:
     or moves it elsewhere (module docstring): a deferring clause names it, or points back to
     it ("that", "it") right after a clause that is about it (``_topic``). A
     question about it defers nothing, nor a cue the earlier request holds itself."""
-    if any(part.rstrip().endswith("?") and shares_name(earlier, part) for part in parts):
+    if any(part.rstrip().endswith("?") and shares_name(earlier, part) and not asks_exists(part)
+           for part in parts):
         return False
     had = bool(DEFER.search(earlier) or FOCUS.search(earlier))
     if had:
@@ -169,7 +178,8 @@ def defers(earlier: str, parts: Sequence[str]) -> bool:
     for clause in (clause for part in parts for clause in _clauses(part)):
         if _defers_clause(earlier, clause, before):
             return True
-        before = clause
+        if not (DEFER.search(clause) and not named(clause)):
+            before = clause  # "add a TODO and make it …": one deferral, "it" points past it
     return False
 
 
@@ -199,7 +209,14 @@ def _topic(earlier: str, clause: str) -> bool:
     thing as a whole: a short topic line ("About 'zip'.") or a deferral of it itself, not a
     sentence saying something of it ("'zip' breaks a test. Let's leave that for later")."""
     return shares_name(earlier, clause) and (
-        len(clause.split()) <= 4 or _defers_clause(earlier, clause, ""))
+        len(clause.split()) <= 4 or asks_exists(clause) or _defers_clause(earlier, clause, ""))
+
+
+def asks_exists(question: str) -> bool:
+    """A question whether a thing exists already ("do we have a 'normalize' or alike
+    command?", "is there a flag for it?"): it asks what is there, it does not doubt putting
+    the thing off, and it names the thing as a whole (a topic a deferral can point back to)."""
+    return bool(_EXISTS.match(question))
 
 
 def _names_just_before(earlier: str, ahead: str) -> bool:

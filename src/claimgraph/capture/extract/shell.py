@@ -323,13 +323,14 @@ def _pipelines(tokens: list[str]) -> list[_Pipeline]:
 def _confirmed(pipelines: list[_Pipeline], index: int) -> bool:
     """The line's success implies this pipeline's when only ``&&`` leads from it to the
     end; a pipeline sent to the background (``&``) or reached only after ``||`` (it may
-    never have run) is never confirmed."""
+    never have run) is never confirmed. A separator with nothing after it (the newline
+    before a heredoc's body, a closing ``;``) ends the line like its end does."""
     if pipelines[index].before == "||":
         return False
     for pipeline in pipelines[index:-1]:
         if pipeline.after != "&&":
             return False
-    return pipelines[-1].after is None
+    return pipelines[-1].after in (None, ";")
 
 
 def _plain_words(words: list[str]) -> list[str]:

@@ -32,6 +32,9 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
   there", "if so we can …", "I just mean …"), or is a scope with
   no verb of its own ("just the readme, not all md"): what it is about stays in the
   conversation;
+- its message calls the work in hand a prototype, an MVP, a proof of concept or a first
+  draft (``for_provisional_work``): "keep the UI functional rather than polished" is for
+  that prototype, not a preference for the project;
 - it is **an instruction for the task in hand** (``one_off``, issue 22): an act done once
   ("rename the flag to X", "we should rename it to …", "let's bump the version", "fix the
   import"), a value changed once ("change the title to …", "move the helpers into utils.py",
@@ -45,7 +48,8 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
   words were the day's instruction, not a rule for later work.
 
 A sentence that **opens with a guess** ("I suppose we don't have a rule for …", "maybe we
-should …", "probably …", "seems like …") is the person thinking aloud, not deciding: what
+should …", "may be X must be Y otherwise …", "probably …", "seems like …", after an "ok",
+"so" or "hmm" too) is the person thinking aloud, not deciding: what
 they settle on comes later in the session, often the opposite. It is not stored even when it
 says "always" (the person is unsure whether it always holds).
 
@@ -303,6 +307,27 @@ def one_off(sentence: str) -> str | None:
     return None
 
 
+#: The message says the work in hand is provisional: a prototype, a proof of concept, an
+#: MVP, a spike, a throwaway, a first draft (what is asked for it holds for it alone).
+_PROVISIONAL = lazy_regex(
+    r"\b(?:this is|it'?s|it is|we'?re (?:building|making|doing|writing)|(?:build|make|write|"
+    r"do|building|making|writing)|for|as)\s+(?:(?:a|an|the|this|our|just|only|quick|simple|"
+    r"rough|first)\s+){0,3}(?:prototype|proof[- ]of[- ]concept|poc|mvp|spike|throw-?away|"
+    r"mock-?up|first draft)\b", re.IGNORECASE)
+PROVISIONAL = "for the work in hand: a prototype"
+
+
+def for_provisional_work(sentence: str, message: str) -> str | None:
+    """Why a sentence of a message that calls the work in hand a prototype (an MVP, a
+    proof of concept, a spike, a first draft) is an instruction for that work, not a
+    standing preference ("We're building a quick prototype. Keep the UI functional rather
+    than polished."): unless the sentence itself says it holds beyond the task ("always",
+    "in this project", "from now on")."""
+    if _PROVISIONAL.search(message) and not _STANDING.search(sentence):
+        return PROVISIONAL
+    return None
+
+
 #: Two reasons a caller may have answered from the session's record (``lenient``).
 LEANS_BACK = "leans on what was said before"
 NEEDS_NOW = "what the current work needs"
@@ -310,7 +335,8 @@ NEEDS_NOW = "what the current work needs"
 
 #: The person thinking aloud: a sentence that opens with a guess or a doubt (a few languages).
 _GUESS = lazy_regex(
-    r"^\W*(?:i (?:suppose|guess|assume|believe|wonder)|i'?m not sure|not sure|perhaps|maybe|"
+    r"^\W*(?:(?:ok(?:ay)?|so|hm+|and|but|also|well|yes|yeah)\b[,.!]?\s+)*"
+    r"(?:i (?:suppose|guess|assume|believe|wonder)|i'?m not sure|not sure|perhaps|maybe|may be|"
     r"probably|possibly|presumably|(?:it )?seems? (?:like|that|to)|je (?:suppose|crois)|"
     r"peut-être|vielleicht|ich (?:glaube|vermute)|quizás?|tal vez|supongo|forse|suppongo|"
     r"talvez)(?![\w'])", re.IGNORECASE)

@@ -52,7 +52,8 @@ from claimgraph.capture.extract.offered import agent_before_prompts, resolved_pi
 from claimgraph.capture.extract.requests import (
     Turn, carried_request, carried_turns, done_evidence)
 from claimgraph.capture.extract.session import OK, SessionView, candidate, transcript_evidence
-from claimgraph.capture.extract.standing import LEANS_BACK, NEEDS_NOW, not_one_rule, task_scoped
+from claimgraph.capture.extract.standing import (
+    LEANS_BACK, NEEDS_NOW, for_provisional_work, not_one_rule, task_scoped)
 from claimgraph.capture.extract.writes import session_ops
 from claimgraph.logic.carried_out import names_a_removed_file
 
@@ -144,6 +145,8 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                     why = _request_not_stored(sentence, view)
             if why is None and resolved_pick(view, event.line, sentence) is not None:
                 why = PICKED  # whatever the score: the option it names is the fact (picks)
+            if why is None:
+                why = for_provisional_work(sentence, text)
             if why is None and names_a_removed_file(sentence, removed_next(view, event.line)):
                 why = "for today: a request the next turn carried out (it deleted the file)"
             tally.record(event.line, sentence, verdict.label, verdict.score, why is None,
