@@ -156,6 +156,17 @@ def test_a_working_form_too_long_to_quote_whole_is_no_lesson():
     assert not any("…" in c["object"] for c in only(session.extract(), "core/failure-mode"))
 
 
+def test_a_long_failing_command_fixed_by_an_edit_is_still_a_lesson():
+    """Only a command quoted as the fix must be whole; the failing one may be cut."""
+    long_run = "python -m pytest " + " ".join(f"tests/unit/test_module_{n}.py" for n in range(6))
+    session = Session()
+    session.bash(long_run, error=True, output="ModuleNotFoundError: No module named 'shop.cart'")
+    session.edit(f"{ROOT}/shop/__init__.py", "", "from . import cart\n")
+    session.bash(long_run, output="6 passed")
+    [lesson] = only(session.extract(), "core/failure-mode")
+    assert "fixed by editing" in lesson["object"]
+
+
 def test_the_same_command_passing_with_nothing_changed_is_flaky_not_a_lesson():
     session = Session()
     session.bash("npm run build", error=True, output="Error: ECONNRESET")

@@ -527,9 +527,10 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
         # a module not found, then found with the setting (PYTHONPATH=.): the setting, not
         # the edits made meanwhile, is how the command has to be run
         window = _Window(window.failure, window.error, window.touched)
-    if cut_short(fixed.invocation.argv) or any(
-            command.endswith("…") and not command.endswith(" …") for command in window.commands):
+    if not window.edits and (cut_short(fixed.invocation.argv) or any(
+            command.endswith("…") and not command.endswith(" …") for command in window.commands)):
         return None  # the form that worked, cut at a length, reads like the one that failed
+        # (an edit as the fix quotes no command but the failing one: a long one may be cut)
     if window.edits:
         text = f"{shown} failed{error}; fixed by {describe_edits(window.edits)}"
     elif window.commands and _STDIN_SCRIPT.match(window.commands[-1]):
