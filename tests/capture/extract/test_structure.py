@@ -281,6 +281,15 @@ def test_a_name_a_lesson_names_is_remembered():
     assert facts(found, "defined-in") == {("add_item", "core/defined-in", "src/shop/cart.py")}
 
 
+def test_a_package_root_the_session_wrote_states_its_modules():
+    session = Session()
+    session.write(f"{ROOT}/src/lib.rs", "//! Shop.\n\npub mod cart;\npub mod tax;\nmod util;\n")
+    [index] = only(session.extract(), "x/role")
+    assert (index["subject"], index["object"]) == (
+        "src/lib.rs", "declares the modules cart, tax, util")
+    assert index["evidence"][0] == "src/lib.rs: `pub mod cart;`"
+
+
 def test_a_plain_word_in_prose_is_not_a_name_but_in_a_code_span_it_is():
     """"add a config command and a db group": words of the request, not names to locate."""
     code = "def config():\n    pass\n\n\ndef db():\n    pass\n\n\ndef load_rows():\n    pass\n"
@@ -304,12 +313,11 @@ def test_a_plain_word_of_a_command_in_a_code_span_is_a_subcommand_not_a_name():
 
 @pytest.mark.parametrize(("path", "content"), [
     ("src/shop/mod.rs", "pub mod cart;\npub mod tax;\n"),
-    ("src/lib.rs", "//! Shop.\n\npub mod cart;\npub mod tax;\nmod util;\n"),
     ("src/shop/__init__.py", "from .cart import Cart\nfrom .tax import rate\n"),
     ("src/shop/index.ts", "export * from './cart';\nexport { rate } from './tax';\n"),
 ])
-def test_an_index_that_lists_its_modules_says_nothing_new(path, content):
-    """A folder's index or a crate root lists the modules beside it: a glance says as much."""
+def test_a_folder_index_that_lists_its_submodules_says_nothing_new(path, content):
+    """A folder's index lists the files beside it: a glance at the folder says as much."""
     session = Session()
     session.write(f"{ROOT}/{path}", content)
     assert only(session.extract(), "x/role") == []

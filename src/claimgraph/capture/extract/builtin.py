@@ -53,7 +53,7 @@ from claimgraph.capture.extract.refutations import refutation_candidates
 from claimgraph.capture.extract.reported import reported_lesson_candidates
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.capture.extract.statements import statement_candidates
-from claimgraph.capture.extract.structure import structure_candidates
+from claimgraph.capture.extract.structure import module_index_candidates, structure_candidates
 from claimgraph.capture.extract.summaries import summary_candidates
 from claimgraph.capture.extract.workflow import one_fact_per_command, recipe_candidates
 from claimgraph.capture.extract.working_forms import check_candidates
@@ -63,7 +63,7 @@ RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
     ci_lesson_candidates, reported_lesson_candidates, cause_candidates, git_ignored_candidates,
     refutation_candidates, git_state_candidates,
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
-    check_candidates, structure_candidates)
+    check_candidates, structure_candidates, module_index_candidates)
 MAX_EVIDENCE = 3
 
 

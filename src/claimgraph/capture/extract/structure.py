@@ -11,13 +11,12 @@ audit that re-reads those writes, or the file, finds the quote.
 
 Files outside the project (plans under ~/.claude, scratch files in /tmp), in dependency or
 build folders, and files deleted later in the session yield nothing. A name defined in two
-files is dropped: defined-in says "exactly one place". What an index file declares (a crate
-root's ``mod`` lines, a package's ``__init__.py``) is not told either: it lists the modules
-beside it, one glance at the file or the folder.
+files is dropped: defined-in says "exactly one place".
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -35,6 +34,11 @@ from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.writes import FileOp, removes, session_ops
 
 MAX_DEFINITIONS_PER_FILE = 20
+_RUST_MODS = lazy_regex(r"^[ \t]*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", re.MULTILINE)
+#: A crate's root: its ``mod`` lines are the crate's layout, the one map of where each part
+#: of it lives. A folder's index (``mod.rs``, ``__init__.py``, ``index.ts``) only lists the
+#: submodules beside it, which a glance at the folder shows: it yields nothing.
+_INDEX_FILES = {"lib.rs": _RUST_MODS, "main.rs": _RUST_MODS}
 _IDENTIFIER = lazy_regex(r"[A-Za-z_][A-Za-z0-9_]*")
 #: A word of letters only, lower-case ("config", "db", "dashboard") or capitals ("GET",
 #: "POST", "API"): in a person's prose, or as a command's argument in a lesson, it is a word
@@ -185,6 +189,23 @@ def _span_name(span: str) -> str | None:
     names of the code -- its other identifiers are read from the prose all the same."""
     whole = _SPAN_NAME.fullmatch(span.strip())
     return whole.group(1) if whole else None
+
+
+def module_index_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    """What a crate root the session wrote declares: its ``mod`` lines, the layout of the
+    crate in one fact (a folder's index file is left out: ``_INDEX_FILES``)."""
+    for path, model in replay(view).items():
+        cited = view.relative(path) or path
+        pattern = _INDEX_FILES.get(posixpath.basename(path))
+        if pattern is None or model.content is None or " " in cited:
+            continue
+        found = [(m.group(0).strip(), m.group(1)) for m in pattern.finditer(model.content)]
+        names = list(dict.fromkeys(name for _, name in found))
+        if len(names) >= 2:
+            yield candidate("module-index", cited, "x/role",
+                            "declares the modules " + ", ".join(names[:12]),
+                            evidence=[file_evidence(cited, found[0][0]), model.origin],
+                            object_kind="literal", subject_type="file", at=model.at)
 
 
 def _defined_in(cited: str, definition: Definition, model: FileModel) -> dict[str, Any]:

@@ -19,10 +19,6 @@ such a summary are read by their section and their shape:
   so is one that weighs choices ("Trade-offs", "Pros and cons", "Alternatives considered",
   "A vs B"), and a bullet labelled as one side of a choice ("Pro: …", "Option B: …"): the
   agent's options are not decided until the user picks one or the session builds it;
-  a bullet that is a decision only by its heading is the agent's note of what it built
-  unless the user said it in their own words or accepted it when the agent put it to them
-  (``agreed``): "An `effect` persists automatically" under "Design decisions" is nobody's
-  decision;
 - a bullet that starts with a file path and says what it does ("`src/db.ts:14` exports the
   service-role client") is what that file is for (``x/role``);
 - a bullet that states a rule ("must", "always", "never", "enforces") is a convention --
@@ -63,14 +59,13 @@ from typing import Any, Iterator, Sequence
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
-from claimgraph.capture.extract.agreed import agreed
 from claimgraph.capture.extract.held import acted_between, changed_outside_between
 from claimgraph.capture.extract.lessons import run_verdict, same_command_key
 from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, failed_results, transcript_evidence)
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations
 from claimgraph.capture.extract.standing import addresses_person, agent_report
-from claimgraph.capture.extract.statements import CONVENTION, classify, user_texts
+from claimgraph.capture.extract.statements import CONVENTION, classify
 from claimgraph.capture.extract.structure import named
 from claimgraph.capture.extract.writes import file_ops, removes, session_ops
 
@@ -180,9 +175,6 @@ class Claim:
     predicate: str
     subject: str | None  # a file path for x/role, else the project
     text: str
-    #: a decision only by the heading it sits under ("Design decisions"): the agent's note
-    #: of what it built unless the user said it or accepted it (``agreed``)
-    by_heading: bool = False
 
 
 def summary_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
@@ -190,7 +182,6 @@ def summary_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         return
     deleted = _deleted_paths(view)
     failures = [(line, _Output(result)) for line, result in failed_results(view)]
-    said = [(event.line, text) for event, text in user_texts(view)]
     for event in summary_events(view):
         shown = 0
         for claim in claims(event.text):
@@ -203,8 +194,6 @@ def summary_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                 continue  # the next run failed again: the fix it names is not what worked
             if claim.subject and any(removes(gone, claim.subject) for gone in deleted):
                 continue
-            if claim.by_heading and not agreed(claim.text, event.text, event.line, said):
-                continue  # the agent's design note: nobody decided it in words
             if claim.subject and not _is_path(claim.subject) \
                     and claim.subject not in named(view):
                 continue  # what a function does, told only by the agent: a glance at the code
@@ -298,10 +287,8 @@ def read_bullet(text: str, section: str) -> Claim | None:
                 or not lesson_shape(problem, fix):
             return None
         return Claim(LESSON, None, f"{problem.rstrip(' .;:')}; fixed: {fix.rstrip('.')}")
-    if _CHOICE.match(text) and _INSTEAD.search(text):
+    if section == DECIDED or (_CHOICE.match(text) and _INSTEAD.search(text)):
         return Claim(DECIDED, None, text.rstrip("."))
-    if section == DECIDED:  # a change reported on both sides is what the code now holds
-        return Claim(DECIDED, None, text.rstrip("."), by_heading=not _REPLACED.match(text))
     located = _PATH_LEAD.match(text)
     if located and _VERB_START.match(located["rest"]) \
             and not _NOT_A_ROLE.match(located["rest"]):

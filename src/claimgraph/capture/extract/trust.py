@@ -35,6 +35,7 @@ TRUST: dict[str, Trust] = {
     "recipes.read": Trust("observation", 0.65, SEEN),    # one it only read
     "manifests": Trust("observation", 0.75, SEEN),       # a manifest the session changed
     "manifests.read": Trust("observation", 0.65, SEEN),
+    "module-index": Trust("observation", 0.7, SEEN),
     "defined-in": Trust("observation", 0.7, SEEN),
     # seen: a tool's outcome, a gate, a failure and its fix
     "gates": Trust("observation", 0.7, SEEN),
