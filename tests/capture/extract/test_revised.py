@@ -174,6 +174,16 @@ def test_a_question_whether_the_thing_exists_does_not_keep_a_deferred_request():
     assert revised_away([first], only_asked) == [first]
 
 
+def test_an_existence_question_may_close_a_longer_sentence():
+    first = _ask("'normalize' should trim the keys by default", 4)
+    closing = [(30, "We need to review the plan -- do we have 'normalize' or alike command? "
+                    "For 'normalize' just add a TODO; concentrate on the rename.")]
+    assert revised_away([first], closing) == []
+    doubting = [(30, "We need to review the plan -- should 'normalize' wait? "
+                     "For 'normalize' just add a TODO.")]
+    assert revised_away([first], doubting) == [first]
+
+
 def test_a_deferral_cue_the_stance_holds_itself_is_no_change():
     first = _ask("Put the `migrate` step in a separate command", 4)
     said = [(30, "Yes, `migrate` goes in a separate command, as I said.")]

@@ -82,6 +82,8 @@ _EXISTS = lazy_regex(r"^\W*(?:(?:and|so|but|also|ok(?:ay)?|hm+|btw)\b[,.]?\s+)*(
                      r"(?:do|did|does) (?:we|you|i|they|it|the \w+) (?:already |still |even )?"
                      r"(?:have|has|got|support|provide|offer)|(?:is|are) there|"
                      r"(?:have|has) (?:we|you|it) (?:already )?got)\b[^?]*\?\s*$", re.IGNORECASE)
+#: Where a sentence's last clause begins: a dash between words, a colon or a semicolon.
+_LAST_CLAUSE = lazy_regex(r"\s+(?:--|\u2014|\u2013|-)\s+|[:;]\s+")
 #: Content words an earlier request must share with the later sentence, at least, and the
 #: share of its own content words they must make up, when no named thing is shared.
 _MIN_SHARED_WORDS = 3
@@ -215,8 +217,10 @@ def _topic(earlier: str, clause: str) -> bool:
 def asks_exists(question: str) -> bool:
     """A question whether a thing exists already ("do we have a 'normalize' or alike
     command?", "is there a flag for it?"): it asks what is there, it does not doubt putting
-    the thing off, and it names the thing as a whole (a topic a deferral can point back to)."""
-    return bool(_EXISTS.match(question))
+    the thing off, and it names the thing as a whole (a topic a deferral can point back to).
+    The question may be the last clause of a longer sentence ("we need to review the plan --
+    do we have 'normalize'?"): the clause after the last dash, colon or semicolon is read."""
+    return bool(_EXISTS.match(question) or _EXISTS.match(_LAST_CLAUSE.split(question)[-1]))
 
 
 def _names_just_before(earlier: str, ahead: str) -> bool:
