@@ -394,6 +394,11 @@ def test_the_failed_runs_read_once_answer_every_problem_as_a_fresh_reading_would
     failed = [(output, call) for _, _, verdict, output, call in runs
               if verdict == summaries.FAILED]
     assert len(failed) == 2
+    # the summaries' failures and these runs read each failed output once, into one reading
+    assert [output for output, _ in failed] == [
+        summaries._output_of(view, result) for _, result in summaries.failed_results(view)]
+    assert all(output is summaries._output_of(view, view.results[call.call_id])
+               for output, call in failed)
     answers = [(summaries._fails_on(view, problem, call), fresh_fails_on(view, problem, call),
                 summaries._Terms(problem).shown_by(output),
                 summaries.corroborated(problem, [view.results[call.call_id].text]))

@@ -181,7 +181,7 @@ def summary_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     if not view.project:
         return
     deleted = _deleted_paths(view)
-    failures = [(line, _Output(result)) for line, result in failed_results(view)]
+    failures = [(line, _output_of(view, result)) for line, result in failed_results(view)]
     for event in summary_events(view):
         shown = 0
         for claim in claims(event.text):
@@ -364,6 +364,17 @@ class _Output:
         return self._words if self._words is not None else self._read()
 
 
+def _output_of(view: SessionView, result: Event) -> _Output:
+    """One ``_Output`` per failed result for the whole view: the summaries' failures and
+    ``fix_held``'s runs are mostly the same results, and each kept its own lowered copy and
+    word set (several MB of a 200 MB transcript's extraction peak)."""
+    known = view.remembered("summaries.outputs", lambda _: {})
+    held = known.get(id(result))
+    if held is None or held[0] is not result:  # the view holds its results: ids stay theirs
+        held = known[id(result)] = (result, _Output(result))
+    return held[1]
+
+
 #: A whole word (a maximal run of ``\w``) of four ASCII letters or more, in lowered text:
 #: what the runs of ``\w+`` that are ASCII, alphabetic and that long are, found by ``re``
 #: rather than each run tested in Python (most of a long session's summaries rule).
@@ -500,8 +511,8 @@ def _program_runs(view: SessionView) -> list[tuple[int, str, str, _Output, Event
                 continue
             result = v.results.get(call.call_id or "")
             verdict = run_verdict(v, call)
-            found.append((call.line, key[0], verdict, _Output(
-                result if result is not None and verdict == FAILED else ""), call))
+            found.append((call.line, key[0], verdict, _output_of(v, result)
+                          if result is not None and verdict == FAILED else _Output(""), call))
         return found
     return list(view.remembered("summaries.program_runs", compute))
 
