@@ -181,3 +181,19 @@ def test_five_megabytes_of_crafted_markup_are_stripped_in_linear_time(crafted):
     text = "keep\n" + crafted
     assert len(text) > 5_000_000
     assert strip_injected(text).startswith("keep\n")
+
+
+_PIECES = st.sampled_from([
+    CONTEXT_HEADING, CONTEXT_HEADING[:-1], CONTEXT_HEADING.upper(), " \t", "\n", "## Other\n",
+    "# Top\n", CONTEXT_OPEN, CONTEXT_CLOSE, "<system-reminder>", "</system-reminder>", "<private>",
+    "words ", "ſ", "—", "x" * 30])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=12).map("".join))
+def test_text_without_the_heading_skips_the_unmarked_search_and_strips_the_same(text):
+    """The shortcut (no heading, no line-by-line search for a block) gives what the whole
+    search gives, with or without the heading, around tags whose removal joins lines."""
+    from claimgraph.logic import clean
+    whole = clean._UNMARKED_CONTEXT.sub("", clean._strip_until_no_tag_is_left(text))
+    assert strip_injected(text) == whole

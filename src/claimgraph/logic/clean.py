@@ -83,8 +83,12 @@ def _strip_until_no_tag_is_left(text: str) -> str:
 
 
 def strip_injected(text: str) -> str:
-    """``text`` without our context, system reminders or private blocks; see the module doc."""
-    return _UNMARKED_CONTEXT.sub("", _strip_until_no_tag_is_left(text))
+    """``text`` without our context, system reminders or private blocks; see the module doc.
+    An unmarked block starts with our heading, word for word: text without it holds none, and
+    is not searched line by line for one (the pattern's ``^[ \t]*`` gives ``re`` no literal
+    to skip ahead to: most of what cleaning a long session's text cost before redaction)."""
+    text = _strip_until_no_tag_is_left(text)
+    return _UNMARKED_CONTEXT.sub("", text) if CONTEXT_HEADING in text else text
 
 
 def has_injected_context(text: str) -> bool:

@@ -362,3 +362,48 @@ def test_what_a_test_file_verifies_is_not_kept_as_its_role(path):
     assert read_bullet(f"`{path}` verifies layer heights, speeds and brim mapping", "") is None
     kept = read_bullet("`src/upload.ts` verifies the checksum of every chunk it sends", "")
     assert kept is not None and kept.predicate == "x/role"
+
+
+def test_the_failed_runs_read_once_answer_every_problem_as_a_fresh_reading_would():
+    """``fix_held`` reads each failed run's output once for every problem of every summary
+    (its lines that report a failure, its words): asked in turn about several problems, and
+    about the same ones again, the answers are what reading the output afresh gives."""
+    from claimgraph.capture.extract import summaries
+    from claimgraph.capture.extract.session import SessionView
+
+    def fresh_fails_on(view: SessionView, problem: str, call) -> bool:
+        result = view.results.get(call.call_id or "")
+        terms = [span.lower() for span in summaries._CODE_SPAN.findall(problem)] + \
+            [token.lower().strip(".:") for token in summaries._NAMING.findall(problem)
+             if len(token.strip(".:")) >= 4]
+        return result is not None and bool(terms) and any(
+            summaries._FAILING_LINE.search(line) and any(term in line.lower() for term in terms)
+            for line in result.text.splitlines())
+
+    session = Session()
+    session.bash("mix test", error=True, output="** (BadMapError) expected a map\n"
+                 "  config/Runtime.exs:12 FAILED\nok: lib/pool.ex passed")
+    session.bash("pytest", error=True, output="tests/test_db.py::test_pool ERROR\n"
+                 "== 1 failed ==\nSee `docs/pool.md` for the pool_size setting")
+    session.bash("make", output="built lib/pool.ex")
+    problems = ["BadMapError in `config/runtime.exs`", "lib/pool.ex was missing",
+                "the pool_size setting in `docs/pool.md` broke tests/test_db.py",
+                "`test_pool` failed", "nothing named here", "BadMapError in `config/runtime.exs`"]
+    view = SessionView.of(session.transcript(), ROOT)
+    runs = summaries._program_runs(view)
+    failed = [(output, call) for _, _, verdict, output, call in runs
+              if verdict == summaries.FAILED]
+    assert len(failed) == 2
+    # the summaries' failures and these runs read each failed output once, into one reading
+    assert [output for output, _ in failed] == [
+        summaries._output_of(view, result) for _, result in summaries.failed_results(view)]
+    assert all(output is summaries._output_of(view, view.results[call.call_id])
+               for output, call in failed)
+    answers = [(summaries._fails_on(view, problem, call), fresh_fails_on(view, problem, call),
+                summaries._Terms(problem).shown_by(output),
+                summaries.corroborated(problem, [view.results[call.call_id].text]))
+               for problem in problems for output, call in failed]
+    assert [ours for ours, _, _, _ in answers] == [fresh for _, fresh, _, _ in answers]
+    assert [ours for _, _, ours, _ in answers] == [fresh for _, _, _, fresh in answers]
+    for column in range(4):  # each answer is asked both ways
+        assert {answer[column] for answer in answers} == {True, False}

@@ -181,7 +181,7 @@ def summary_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     if not view.project:
         return
     deleted = _deleted_paths(view)
-    failures = [(line, _Output(result)) for line, result in failed_results(view)]
+    failures = [(line, _output_of(view, result)) for line, result in failed_results(view)]
     for event in summary_events(view):
         shown = 0
         for claim in claims(event.text):
@@ -364,6 +364,17 @@ class _Output:
         return self._words if self._words is not None else self._read()
 
 
+def _output_of(view: SessionView, result: Event) -> _Output:
+    """One ``_Output`` per failed result for the whole view: the summaries' failures and
+    ``fix_held``'s runs are mostly the same results, and each kept its own lowered copy and
+    word set (several MB of a 200 MB transcript's extraction peak)."""
+    known = view.remembered("summaries.outputs", lambda _: {})
+    held = known.get(id(result))
+    if held is None or held[0] is not result:  # the view holds its results: ids stay theirs
+        held = known[id(result)] = (result, _Output(result))
+    return held[1]
+
+
 #: A whole word (a maximal run of ``\w``) of four ASCII letters or more, in lowered text:
 #: what the runs of ``\w+`` that are ASCII, alphabetic and that long are, found by ``re``
 #: rather than each run tested in Python (most of a long session's summaries rule).
@@ -375,17 +386,28 @@ def _utf8(text: str) -> bytes:
 
 
 def _shows(problem: str, failures: list[_Output]) -> bool:
-    spans = [_utf8(span.lower()) for span in _CODE_SPAN.findall(problem)]
-    naming = {_utf8(token.lower().strip(".:")) for token in _NAMING.findall(problem)
-              if len(token.strip(".:")) >= 4}
-    plain = {word.lower() for word in re.findall(r"[A-Za-z]{4,}", problem)} - _GENERIC
-    for output in failures:
+    terms = _Terms(problem)
+    return any(terms.shown_by(output) for output in failures)
+
+
+class _Terms:
+    """What ``corroborated`` looks for of one problem in an output, found in it once:
+    ``fix_held`` asks it of every failed run of the session, one at a time, and reading the
+    problem again for each made a long session's summaries quadratic in its failed runs."""
+
+    __slots__ = ("spans", "naming", "plain")
+
+    def __init__(self, problem: str) -> None:
+        self.spans = [_utf8(span.lower()) for span in _CODE_SPAN.findall(problem)]
+        self.naming = {_utf8(token.lower().strip(".:")) for token in _NAMING.findall(problem)
+                       if len(token.strip(".:")) >= 4}
+        self.plain = {word.lower() for word in re.findall(r"[A-Za-z]{4,}", problem)} - _GENERIC
+
+    def shown_by(self, output: _Output) -> bool:
         seen = output.lowered
-        if any(term in seen for term in spans) or any(term in seen for term in naming):
+        if any(term in seen for term in self.spans) or any(term in seen for term in self.naming):
             return True
-        if len(plain) >= 2 and len(plain & output.words) >= 2:
-            return True
-    return False
+        return len(self.plain) >= 2 and len(self.plain & output.words) >= 2
 
 
 def fix_held(view: SessionView, problem: str, fix: str, before: int) -> bool:
@@ -401,8 +423,9 @@ def fix_held(view: SessionView, problem: str, fix: str, before: int) -> bool:
     the run passed ("I restarted it, try again"), or a change outside the project meanwhile
     (``held``)."""
     runs = _program_runs(view)
+    terms = _Terms(problem)  # ``corroborated(problem, [output])`` for each run, read once
     shown = [index for index, (line, _, verdict, output, _) in enumerate(runs)
-             if verdict == FAILED and corroborated(problem, [output])]
+             if verdict == FAILED and terms.shown_by(output)]
     if any(runs[index][0] > before and _fails_on(view, problem, runs[index][4])
            for index in shown):
         return False  # the problem failed again after the account: the fix did not hold
@@ -437,8 +460,20 @@ def _fails_on(view: SessionView, problem: str, call: Event) -> bool:
          if len(token.strip(".:")) >= 4]
     if result is None or not terms:
         return False
-    return any(_FAILING_LINE.search(line) and any(term in line.lower() for term in terms)
-               for line in result.text.splitlines())
+    return any(term in line for line in _failing_lines(view, result) for term in terms)
+
+
+def _failing_lines(view: SessionView, result: Event) -> list[str]:
+    """A result's lines that report a failure (``_FAILING_LINE``), lowered, found once per
+    result: ``_fails_on`` asks every problem of every summary about the same failed runs,
+    and inflating and searching each output again made a long session's summaries
+    quadratic. Few lines of an output say it failed: kept whole, they are a few KB."""
+    found = view.remembered("summaries.failing_lines", lambda _: {})
+    known = found.get(id(result))
+    if known is None or known[0] is not result:  # the view holds its results: ids stay theirs
+        known = found[id(result)] = (result, [line.lower() for line in result.text.splitlines()
+                                              if _FAILING_LINE.search(line)])
+    return known[1]
 
 
 def _commands_only(view: SessionView, after: int, passed: Event) -> list[str] | None:
@@ -476,8 +511,8 @@ def _program_runs(view: SessionView) -> list[tuple[int, str, str, _Output, Event
                 continue
             result = v.results.get(call.call_id or "")
             verdict = run_verdict(v, call)
-            found.append((call.line, key[0], verdict, _Output(
-                result if result is not None and verdict == FAILED else ""), call))
+            found.append((call.line, key[0], verdict, _output_of(v, result)
+                          if result is not None and verdict == FAILED else _Output(""), call))
         return found
     return list(view.remembered("summaries.program_runs", compute))
 
