@@ -174,6 +174,15 @@ def test_a_question_whether_the_thing_exists_does_not_keep_a_deferred_request():
     assert revised_away([first], only_asked) == [first]
 
 
+def test_words_describing_the_todo_itself_do_not_hide_the_deferral():
+    first = _ask("'normalize' should trim the keys by default", 4)
+    described = [(30, "For 'normalize' just add a high level TODO to work out such command.")]
+    assert revised_away([first], described) == []
+    # a thing of it, not the TODO's own words, still keeps the request
+    other_thing = [(30, "For 'normalize' tests in the legacy suite add a TODO.")]
+    assert revised_away([first], other_thing) == [first]
+
+
 def test_an_existence_question_may_close_a_longer_sentence():
     first = _ask("'normalize' should trim the keys by default", 4)
     closing = [(30, "We need to review the plan -- do we have 'normalize' or alike command? "

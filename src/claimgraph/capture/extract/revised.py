@@ -232,8 +232,22 @@ def _names_just_before(earlier: str, ahead: str) -> bool:
             for match in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", lowered)]
     if not ends:
         return False
-    gap = _GAP_WORD.findall(lowered[max(ends):])
+    gap = _describing_the_cue_dropped(_GAP_WORD.findall(lowered[max(ends):]))
     return all(word in STOPWORDS or word in _CARRIES for word in gap)
+
+
+#: The most words an article's noun phrase may put before the cue it ends in.
+_CUE_MODIFIERS = 3
+
+
+def _describing_the_cue_dropped(gap: list[str]) -> list[str]:
+    """The gap before a cue without the words of the cue's own noun phrase: after the last
+    article, up to three words describe the TODO or command itself ("for 'zip' just add a
+    high level TODO", "a separate small command"), they name no other thing."""
+    for at in range(len(gap) - 1, -1, -1):
+        if gap[at] in ("a", "an", "the"):
+            return gap[:at] if len(gap) - at - 1 <= _CUE_MODIFIERS else gap
+    return gap
 
 
 def _shared_names(earlier: str, text: str) -> set[str]:
