@@ -145,3 +145,32 @@ def test_a_built_row_refuses_what_the_built_fact_refuses(options):
         F.build_fact(**kwargs)
     assert (from_row.value.type, from_row.value.message) == \
         (from_fact.value.type, from_fact.value.message)
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_batch_leaves_the_garbage_collector_as_it_found_it(tmp_path, monkeypatch, enabled):
+    """``ingest`` pauses the collector for the batch (``collector_paused``) and gives it back
+    as it was, on success and when the batch fails midway; inside the batch it is off."""
+    import gc
+
+    seen: list[bool] = []
+    real = BatchWriter.expect
+
+    def expect(self, items):
+        seen.append(gc.isenabled())
+        return real(self, items)
+
+    monkeypatch.setattr(BatchWriter, "expect", expect)
+    sh = pinned_shell(tmp_path / "claims.db")
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        report = ingest(sh, [{"subject": "a", "predicate": "depends-on", "object": "b"}])
+        assert report["counts"] == {"created": 1} and gc.isenabled() is enabled
+        monkeypatch.setattr(BatchWriter, "flush", lambda self: 1 / 0)
+        with pytest.raises(ZeroDivisionError):
+            ingest(sh, [{"subject": "a", "predicate": "depends-on", "object": "c"}])
+        assert gc.isenabled() is enabled and seen == [False, False]
+    finally:
+        (gc.enable if was else gc.disable)()
+        sh.store.close()
