@@ -134,6 +134,24 @@ def named_things(sentence: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+#: A request whose verb makes a new thing ("add an `x.py` module with …", "create a script
+#: named …", "can we add a feature to …"), after the usual openings of a request.
+_CREATES = lazy_regex(
+    r"^\W*(?:(?:please|pls|ok(?:ay)?|so|now|also|and|then|next|lastly|finally|first)\b[,]?\s+)*"
+    r"(?:(?:can|could|would|will) (?:you|we) (?:please )?|let'?s |"
+    r"i(?:'d| would) like (?:you |us )?to |i want (?:you |us )?to |we need to |"
+    r"(?:you |we )?(?:should|must) )?"
+    r"(?:add|create|write|build|make|implement|scaffold|generate|introduce|set up)\b",
+    re.IGNORECASE)
+
+
+def creates_a_thing(sentence: str) -> bool:
+    """The request asks for something new to be made: what it names is the new thing, which
+    its own code shows from then on. Carried out, it is one act of making, not how the project
+    behaves from then on (a request that says how, "… by default", is judged by that word)."""
+    return bool(_CREATES.match(sentence))
+
+
 def prose_path(path: str) -> bool:
     """A file that tells about the project (docs, a README, a changelog, notes), not one
     that makes it: a request carried out only there changed how it is described."""

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from claimgraph.capture.extract.builtin import extract
 from claimgraph.logic.requested import LASTING, ONCE, mark
 
@@ -215,6 +217,16 @@ def test_the_name_a_request_gives_the_thing_it_makes_is_no_decision():
     ask = "add a linter step called `lint_imports` with the import rules of the project"
     s = _linted(new=LINT_NEW + "\n# lint_imports: the project linter step", ask=ask)
     assert _requests(s) == []
+
+
+@pytest.mark.parametrize("ask", [
+    "Add an `invoices/totals.py` module with an `Invoice` class and the project linter",
+    "Can we add a `lint_imports` step with the import rules of the project",
+    "please create the `ruff` config with the import rules",
+])
+def test_a_request_to_make_a_new_thing_is_one_act_of_making(ask):
+    """What it names is the new thing, which its code shows: no standing decision."""
+    assert _requests(_linted(ask=ask)) == []
 
 
 def test_a_later_edit_that_takes_out_what_the_request_put_in_retires_it():

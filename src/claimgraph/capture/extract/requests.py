@@ -47,6 +47,7 @@ from claimgraph.logic.requested import (
     LASTING,
     ONCE,
     asks_for_a_change,
+    creates_a_thing,
     left_to_the_agent,
     named_things,
     one_act,
@@ -227,7 +228,8 @@ def carried_request(verdict: Any, sentence: str, turn: Turn | None, position: in
     if today is None:
         if specifies_behaviour(sentence):
             return ONCE if one_act(sentence) else LASTING
-        return LASTING if not one_act(sentence) and puts_a_named_thing(sentence, turn) else None
+        return LASTING if not one_act(sentence) and not creates_a_thing(sentence) \
+            and puts_a_named_thing(sentence, turn) else None
     if today == DONE_ONCE and one_off(sentence) == DONE_ONCE:
         return ONCE
     return None
