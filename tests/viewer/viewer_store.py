@@ -80,6 +80,10 @@ def add_history(built: BuiltStore) -> None:
     built.ids["contradiction"] = assert_fact(
         built, "spotter", "prefers", "Sobelow (Phoenix security scanner)", "--object-kind",
         "literal", "--valid-from", "2026-02-26", "--source-type", "session-log")
+    # The language a person states (capture keeps a manifest's floor only when the session
+    # moved it, so the filters below get their written-in fact here, not from capture's rules).
+    built.ids["language"] = assert_fact(built, "spotter", "written-in", "Elixir ~> 1.17",
+                                        "--object-kind", "literal", "--valid-from", "2026-02-12")
     built.ids["markup"] = assert_fact(built, "spotter", "x/convention", MARKUP,
                                       "--valid-from", "2026-02-27")
     # A second, unrelated rule of the same subject: a separate belief, not a version.
