@@ -14,6 +14,7 @@ import re
 from typing import Any, Mapping
 
 from claimgraph.capture.extract.offered import agent_before_prompts
+from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.logic.lazy_regex import lazy_regex
 from claimgraph.logic.said import grounded, is_statement, names, subject_of
@@ -39,11 +40,13 @@ _PATH_KEYS = ("file_path", "path", "notebook_path", "filePath", "absolute_path",
 _COMMAND_KEYS = ("command", "cmd")
 
 
-def stated(view: SessionView, line: int, sentence: str) -> bool:
+def stated(view: SessionView, line: int, sentence: str,
+           typed: list[tuple[Any, str]]) -> bool:
     """True when the sentence typed at ``line`` is a statement of how a thing of the project
     is (``logic.said.is_statement``), names a thing the session's record names, does not
     just repeat the agent's message before it, and nothing the person typed later names the
-    same thing and turns it around."""
+    same thing and turns it around (``typed``: what the person typed, as
+    ``statements.user_texts`` reads it)."""
     if not is_statement(sentence):
         return False
     text, words = view.remembered("said.session_names", _session_names)
@@ -52,7 +55,7 @@ def stated(view: SessionView, line: int, sentence: str) -> bool:
     before = view.remembered("said.agent_before", _agent_before).get(line)
     if before and _echoes(sentence, before):
         return False
-    return not _turned_later(view, line, sentence)
+    return not _turned_later(typed, line, sentence)
 
 
 def _session_names(view: SessionView) -> tuple[str, frozenset[str]]:
@@ -89,13 +92,10 @@ def _echoes(sentence: str, agent_text: str) -> bool:
     return sum(1 for word in words if word in agent) >= _ECHO_SHARE * len(words)
 
 
-def _turned_later(view: SessionView, line: int, sentence: str) -> bool:
-    from claimgraph.capture.extract.prose import sentences
-    from claimgraph.capture.extract.statements import user_texts
-
+def _turned_later(typed: list[tuple[Any, str]], line: int, sentence: str) -> bool:
     shaped, _ = names(sentence)
     own = shaped | {subject_of(sentence).lower()} - {""}
-    for event, text in user_texts(view):
+    for event, text in typed:
         if event.line <= line:
             continue
         for later in sentences(text):

@@ -129,7 +129,7 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                 why = _not_stored(verdict, sentence, view)
             said = False
             if why == "not durable" and is_other(verdict) \
-                    and states_a_thing(view, event.line, sentence):
+                    and states_a_thing(view, event.line, sentence, user_texts(view)):
                 verdict, via, said = said_verdict(verdict), SAID, True
                 why = _not_stored(verdict, sentence, view)
             if why is not None and event.line in corrected:
