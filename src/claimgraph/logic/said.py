@@ -16,6 +16,13 @@ tells the two apart here is the sentence's shape, not its topic:
   or dashed name, a version) or a plain word the session's own commands and paths use. The
   caller says which names the session's tool calls and results hold (``grounded``).
 
+Second pass (``standing``): a sentence of that shape is still no standing statement when it
+reports what happens now (a progressive "is returning", a negated event "does not
+terminate"), the session's own state (a version something "is at", where the repository is
+kept, what "is called" the project's own name, a process's terminal), the aim of the work
+("the goal is ...", "the fix is to ...", "X should be obvious"), pasted product prose ("a key
+feature", "seamless") or a pointer to another place ("see how ...", "../other").
+
 Pure: the caller gives the sentence and the session's names; nothing here reads a transcript.
 Known cost: a statement in another language never passes (its verbs are not these).
 """
@@ -48,6 +55,7 @@ _SUBJECT_WORDS = 6
 _LINK = re.compile(r"\[([^\]]+)\]\([^)\s]*\)")
 #: What a subject never holds: a clause ("if", "that", "to"), a list (a comma), an aside.
 _NOT_A_SUBJECT = re.compile(r"[,;()]|:\s|--|\b(?:if|that|to|when|which|who|so|but|though|although|"
+                            r"how|what|where|why|"
                             r"even|because|after|before|it|they|them|this|these|those)\b",
                             re.IGNORECASE)
 #: A judgement or a status of the work: a reaction to today's result, not how a thing is.
@@ -103,7 +111,75 @@ def is_statement(sentence: str) -> bool:
     subject = text[:verb.start()].strip() if verb else ""
     if not subject or _NOT_A_SUBJECT.search(subject):
         return False
-    return len(subject.split()) <= _SUBJECT_WORDS and _prose(words)
+    return (len(subject.split()) <= _SUBJECT_WORDS and _prose(words)
+            and not _not_standing(text, subject, text[verb.start():]))
+
+
+#: What happens now, watched: a progressive ("is returning", "are running") or a negated event
+#: ("does not terminate"); a statement of how a thing is negates a relation instead
+#: ("does not depend on", "doesn't support").
+_PROGRESSIVE = re.compile(
+    r"\b(?:is|are|isn't|aren't|is not|are not)\s+(?:\w+ly\s+)?(?!(?:nothing|something|"
+    r"everything|anything|string|thing|king|ring|spring|during|bring|pending\b))\w{2,}ing\b",
+    re.IGNORECASE)
+_NEGATED_DO = re.compile(r"\b(?:does not|doesn't|do not|don't)\s+(\w+)", re.IGNORECASE)
+_RELATIONS = frozenset(
+    "depend need require support use allow accept belong contain include have handle ship "
+    "expand apply affect import call know care matter exist own expose store persist mean "
+    "touch cover count hold take".split())
+#: The session's own state: a version something is at, where the repository itself is kept
+#: or what it is called, a process's place in the terminals.
+_AT_VERSION = re.compile(r"\b(?:is|are)\s+(?:now\s+|both\s+|all\s+)?(?:at|on)\s+v?\d+(?:\.\d+)+",
+                         re.IGNORECASE)
+_SELF = re.compile(r"^(?:the|this|our|my)?\s*(?:local\s+)?(?:repo|repository|project|codebase|"
+                   r"workspace|checkout|clone|worktree|library|app|package|folder|directory)$",
+                   re.IGNORECASE)
+_SELF_PLACE = re.compile(r"^\w+\s+(?:\w+ly\s+)?(?:called|named|stored|located|cloned|kept|"
+                         r"checked out|at|in|under)\b", re.IGNORECASE)
+_TERMINAL = re.compile(r"\b(?:tmux|screen|terminal|pane|tab|window|shell)\s+(?:session|window|"
+                       r"pane|tab)?|\bpid\s+\d+", re.IGNORECASE)
+#: The aim or the plan of the work: what it is for today, not how the project is.
+_AIM = re.compile(r"^(?:the|our|my|a|current|main|next|first|final|real|only)?\s*(?:current\s+|"
+                  r"main\s+|next\s+)?(?:goal|aim|objective|task|plan|todo|next step|priority|"
+                  r"focus|fix|solution|idea|approach|workaround|answer|point|intent|"
+                  r"requirement)s?\b", re.IGNORECASE)
+_AIMED = re.compile(
+    r"\b(?:should|must|needs? to|has to|have to)\s+(?:\w+\s+)?be\s+(?:more\s+|very\s+)?"
+    r"(?:obvious|clear|visible|easy|simple|intuitive|readable|clean|fast|quick|smooth|"
+    r"responsive|consistent|understandable|prominent|noticeable|accessible|beautiful|pretty|"
+    r"polished|helpful|friendly|elegant|discoverable|apparent|evident)\b", re.IGNORECASE)
+#: Product prose pasted in: the words of a brochure, not of a person describing their code.
+_BROCHURE = re.compile(
+    r"\b(?:key feature|seamless\w*|powerful|robust|comprehensive|cutting[- ]edge|"
+    r"state[- ]of[- ]the[- ]art|empower\w*|effortless\w*|innovative|unlock\w*|"
+    r"best[- ]in[- ]class|world[- ]class|streamlin\w*|delight\w*|leverag\w*|"
+    r"(?:enables?|allows?|lets|helps?)\s+(?:users|customers|teams|businesses|you)|"
+    r"users can|designed to)\b", re.IGNORECASE)
+#: A pointer to another place: a command to look ("see how ..."), a path outside the project.
+_POINTER = re.compile(r"^(?:see|look|check|refer|read|compare|follow|consult|copy|mirror)\b|"
+                      r"(?:^|\s)\.\./|\b(?:like|as) (?:it is )?(?:done )?in\b", re.IGNORECASE)
+_MODAL = re.compile(r"^(?:must|mustn't|must not|should|shouldn't|should not|shall|can't|cannot|"
+                    r"can only|only|never|always|has to|have to|needs to)\b", re.IGNORECASE)
+
+
+def _not_standing(text: str, subject: str, predicate: str) -> bool:
+    """The shape of a statement, but about now, the session, the work's aim, a brochure or
+    another place (module docstring, second pass)."""
+    negated = _NEGATED_DO.search(predicate)
+    happening = bool(_PROGRESSIVE.search(predicate)) or bool(
+        negated and negated.group(1).lower().rstrip("s") not in _RELATIONS)
+    session = bool(_AT_VERSION.search(predicate) or _TERMINAL.search(predicate)
+                   or (_SELF.match(subject) and _SELF_PLACE.match(predicate)))
+    aim = bool(_AIM.match(subject) or _AIMED.search(predicate))
+    return happening or session or aim or bool(_BROCHURE.search(text) or _POINTER.search(text))
+
+
+def is_rule(sentence: str) -> bool:
+    """The statement's verb says what must or must not be (``must``, ``never``, ``only`` ...),
+    not how a thing is found: a rule stands whatever the session does to the thing after."""
+    text = _LEAD.sub("", _LINK.sub(r"\1", sentence.strip()).strip("*_#> \t")).strip()
+    verb = _STATE_VERB.search(text)
+    return bool(verb and _MODAL.match(text[verb.start():]))
 
 
 def _prose(words: list[str]) -> bool:

@@ -46,3 +46,33 @@ def test_not_kept_when_the_person_later_turns_it_around():
 def test_not_kept_when_it_only_repeats_the_agents_message():
     agent = "Option A: deployment logic is in infra-core. Option B: keep it in web. Which?"
     assert _said(_session(agent=agent).extract(project_root=ROOT)) == []
+
+
+def _finding(sentence: str, *, edit: tuple[str, str, str] | None) -> list[dict]:
+    session = Session()
+    session.prompt("look at the settings")
+    session.bash("cat conf/settings.toml", output="retry_limit = 3\nmode = 'flat'")
+    session.prompt(sentence)
+    session.event("assistant", text="Understood.")
+    if edit:
+        session.edit(*edit)
+    return [c for c in session.extract(project_root=ROOT)
+            if c["rule"] == "statements" and c["object"] == sentence]
+
+
+def test_a_finding_about_what_the_session_then_edits_is_not_kept():
+    finding = "settings.toml is one flat table"
+    changed = (f"{ROOT}/conf/settings.toml", "mode = 'flat'", "[mode]\nkind = 'nested'")
+    assert _finding(finding, edit=changed) == []
+    assert _finding(finding, edit=None) != []
+    other_file = (f"{ROOT}/conf/other.toml", "a = 1", "a = 2")
+    assert _finding(finding, edit=other_file) != []
+
+
+def test_a_name_a_later_edit_takes_out_retires_a_finding_but_not_a_rule():
+    renamed = (f"{ROOT}/src/retry.py", "limit = conf['retry_limit']", "limit = conf['max_tries']")
+    kept_as_context = (f"{ROOT}/src/retry.py", "limit = conf['retry_limit']",
+                       "limit = int(conf['retry_limit'])")
+    assert _finding("the retry_limit knob is per host", edit=renamed) == []
+    assert _finding("the retry_limit knob is per host", edit=kept_as_context) != []
+    assert _finding("the retry_limit knob must stay per host", edit=renamed) != []

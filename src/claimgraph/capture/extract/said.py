@@ -4,8 +4,11 @@ that says how a thing of the project is or must be (docs/capture.md, "What the u
 The shape of such a sentence is ``logic.said``'s call; this module gives it what the session
 holds: the names its tool calls and results use (a statement must name one of them: that
 grounds it in the project), the agent's message the sentence answered (a sentence that only
-repeats the agent is the agent's words), and what the person typed later (a later sentence of
-theirs that names the same thing and turns it around retires it: the session's end decides).
+repeats the agent is the agent's words), what the person typed later (a later sentence of
+theirs that names the same thing and turns it around retires it: the session's end decides),
+and what the session changed later: a statement of how a thing *is* (not a rule: "must",
+"never", "only") whose subject names a file the session then edits, or a name a later edit
+takes out of the text it replaces, described the state the work was about to change.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from claimgraph.capture.extract.offered import agent_before_prompts
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.logic.lazy_regex import lazy_regex
-from claimgraph.logic.said import grounded, is_statement, names, subject_of
+from claimgraph.capture.extract.writes import session_ops
+from claimgraph.logic.said import grounded, is_rule, is_statement, names, subject_of
 
 #: Why a sentence the model calls "other" is stored as a statement (``capture --explain``).
 VIA = "a statement of how a thing of the project is, naming what the session names"
@@ -55,7 +59,8 @@ def stated(view: SessionView, line: int, sentence: str,
     before = view.remembered("said.agent_before", _agent_before).get(line)
     if before and _echoes(sentence, before):
         return False
-    return not _turned_later(typed, line, sentence)
+    return not _turned_later(typed, line, sentence) and not (
+        not is_rule(sentence) and _changed_later(view, line, sentence))
 
 
 def _session_names(view: SessionView) -> tuple[str, frozenset[str]]:
@@ -103,6 +108,38 @@ def _turned_later(typed: list[tuple[Any, str]], line: int, sentence: str) -> boo
             if _TURNS.search(later) and any(_named(name, lowered) for name in own):
                 return True
     return False
+
+
+def _changed_later(view: SessionView, line: int, sentence: str) -> bool:
+    """A code-shaped name of the sentence's subject (what it is about; a name in what it says
+    of it is only mentioned) is a file a later call writes or edits, or a later
+    edit takes it out of the text it replaces (the session's end state decides what is true
+    of it; a name an edit keeps, as context around its change, is not changed)."""
+    shaped, _ = names(subject_of(sentence))
+    if not shaped:
+        return False
+    for changed_line, path, edits in view.remembered("said.changes", _changes):
+        if changed_line <= line:
+            continue
+        lowered = path.lower()
+        if any(lowered.endswith("/" + name) or (lowered.endswith(name) and "/" in name)
+               or any(_named(name, old) and not _named(name, new) for old, new in edits)
+               for name in shaped):
+            return True
+    return False
+
+
+def _changes(view: SessionView) -> list[tuple[int, str, list[tuple[str, str]]]]:
+    """(line, path, each edit's replaced and new text lowercased) of every file operation that
+    did not fail."""
+    out: list[tuple[int, str, list[tuple[str, str]]]] = []
+    for call, outcome, ops in session_ops(view):
+        if outcome == "failed":
+            continue
+        for op in ops:
+            out.append((call.line, op.path,
+                        [(old.lower(), new.lower()) for old, new, _ in op.edits]))
+    return out
 
 
 def _named(name: str, text: str) -> bool:
