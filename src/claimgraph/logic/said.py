@@ -109,7 +109,7 @@ def is_statement(sentence: str) -> bool:
         return False
     verb = _STATE_VERB.search(text)
     subject = text[:verb.start()].strip() if verb else ""
-    if not subject or _NOT_A_SUBJECT.search(subject):
+    if verb is None or not subject or _NOT_A_SUBJECT.search(subject):
         return False
     return (len(subject.split()) <= _SUBJECT_WORDS and _prose(words)
             and not _not_standing(text, subject, text[verb.start():]))
