@@ -20,6 +20,7 @@ def test_questions_hedges_reports_and_reactions_do_not_pass():
                      "I think the loader only supports ${VAR} expansion",
                      "the loader was only supporting ${VAR} expansion",
                      "the loader still only supports ${VAR} expansion",
+                     "the current loader only supports ${VAR} expansion",
                      "the loader is broken on ${VAR} expansion",
                      "the loader is fine now",
                      "you keep breaking the loader config",

@@ -65,12 +65,13 @@ _JUDGED = re.compile(
     r"basically|exactly|correctly|ready|happy|very|pr|pull request)\b", re.IGNORECASE)
 #: A numbered heading or a table row of a pasted document ("4.4 After Filament Load").
 _HEADING = re.compile(r"^\d+(?:\.\d+)*\s")
-#: The person unsure, or the moment: a report on today's work, not how things stand.
+#: The person unsure, or the moment: a report on today's work, not how things stand ("the
+#: current parser only matches ...": what the work is about to change).
 _NOT_SETTLED = re.compile(
     r"\b(?:maybe|perhaps|probably|possibly|might|guess|think|believe|wonder|seems?|"
     r"apparently|likely|hopefully|not sure|was|were|wasn't|weren't|had|did|didn't|"
     r"has been|have been|got|just|now|still|again|anymore|any more|already|yet|today|"
-    r"currently|right now|earlier|yesterday|i|i'm|i've|i'd|me|my|mine|you|your|you're|"
+    r"current|currently|right now|earlier|yesterday|i|i'm|i've|i'd|me|my|mine|you|your|you're|"
     r"you've|yours|we'll|let's|lets|please|try|tried)\b", re.IGNORECASE)
 #: A bug report: what is wrong today, fixed by the work, stale once it is.
 _TROUBLE = re.compile(
