@@ -49,6 +49,8 @@ from claimgraph.capture.extract.prose import (
 from claimgraph.capture.extract.briefs import rules_command
 from claimgraph.capture.extract.corrections import carried_out, corrected_prompts
 from claimgraph.capture.extract.offered import agent_before_prompts, resolved_pick
+from claimgraph.capture.extract.said import VIA as SAID, is_other, said_verdict
+from claimgraph.capture.extract.said import stated as states_a_thing
 from claimgraph.capture.extract.requests import (
     Turn, carried_request, carried_turns, done_evidence)
 from claimgraph.capture.extract.session import OK, SessionView, candidate, transcript_evidence
@@ -126,6 +128,11 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                 verdict = dataclasses.replace(verdict, label="convention", kept=True)
                 via = "an order typed after a refused or interrupted call"
                 why = _not_stored(verdict, sentence, view)
+            said = False
+            if why == "not durable" and is_other(verdict) \
+                    and states_a_thing(view, event.line, sentence, user_texts(view)):
+                verdict, via, said = said_verdict(verdict), SAID, True
+                why = _not_stored(verdict, sentence, view)
             if why is not None and event.line in corrected:
                 confirmed = confirmed_correction(verdict, sentence, corrected[event.line])
                 if confirmed is not None:
@@ -154,7 +161,8 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             if why is None and done is not None:
                 yield _request_candidate(view, event, sentence, done, carried[event.line])
             elif why is None:
-                yield _candidate(view, event, verdict.label, sentence)
+                yield _candidate(view, event, verdict.label, sentence,
+                                 "statements.said" if said and via == SAID else None)
 
 
 def removed_next(view: SessionView, line: int) -> frozenset[str]:
@@ -480,12 +488,13 @@ def _request_candidate(view: SessionView, event: Event, sentence: str, done: str
                      object_kind="literal", subject_type="project", at=event.timestamp)
 
 
-def _candidate(view: SessionView, event: Event, label: str, sentence: str) -> dict[str, Any]:
+def _candidate(view: SessionView, event: Event, label: str, sentence: str,
+               trust: str | None = None) -> dict[str, Any]:
     personal = label == "personal"
     predicate = (classify(sentence) or PREFERS) if personal else PREDICATES[label]
     epistemic = "preference" if predicate == PREFERS else "commitment"
     return candidate("statements", "user" if personal else view.project or "", predicate,
                      sentence, evidence=[transcript_evidence(event.line, sentence)],
-                     epistemic=epistemic,
+                     epistemic=epistemic, trust=trust,
                      scope="user" if personal else "project", object_kind="literal",
                      subject_type=None if personal else "project", at=event.timestamp)

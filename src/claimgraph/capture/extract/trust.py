@@ -26,6 +26,7 @@ TRUST: dict[str, Trust] = {
     # the user's own words
     "statements": Trust("commitment", 0.8, USER),        # a preference is "preference"
     "answers": Trust("commitment", 0.8, USER),           # a picked option, a turned-down one
+    "statements.said": Trust("commitment", 0.7, USER),  # how a thing is (logic/said.py)
     "statements.request": Trust("commitment", 0.7, USER),  # a request the session carried out
     "answers.plan": Trust("commitment", 0.65, USER),     # an approved plan's exclusions
     "answers.approved": Trust("commitment", 0.65, USER),  # an agent's option the user picked

@@ -1,0 +1,159 @@
+"""What the user states about the project: a typed sentence the sentence model calls "other"
+that says how a thing of the project is or must be (docs/capture.md, "What the user states").
+
+The shape of such a sentence is ``logic.said``'s call; this module gives it what the session
+holds: the names its tool calls and results use (a statement must name one of them: that
+grounds it in the project), the agent's message the sentence answered (a sentence that only
+repeats the agent is the agent's words), what the person typed later (a later sentence of
+theirs that names the same thing and turns it around retires it: the session's end decides),
+and what the session changed later: a statement of how a thing *is* (not a rule: "must",
+"never", "only") whose subject names a file the session then edits, or a name a later edit
+takes out of the text it replaces, described the state the work was about to change.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from claimgraph.capture.extract.offered import agent_before_prompts
+from claimgraph.capture.extract.prose import sentences
+from claimgraph.capture.extract.session import SessionView
+from claimgraph.logic.lazy_regex import lazy_regex
+from claimgraph.capture.extract.writes import session_ops
+from claimgraph.logic.said import grounded, is_rule, is_statement, names, subject_of
+
+#: Why a sentence the model calls "other" is stored as a statement (``capture --explain``).
+VIA = "a statement of how a thing of the project is, naming what the session names"
+#: How much of a tool call's input or result is read for names: the head holds the paths,
+#: commands and identifiers; a long file's tail adds little and costs time.
+_HEAD = 4000
+_WORD = lazy_regex(r"[a-z]{5,}")
+#: A command's words are its program, subcommands, flags and paths: what it quotes (a commit
+#: message, a heredoc, a script) is prose, and its first line is the command.
+_QUOTED = lazy_regex(r"\"[^\"]*\"|'[^']*'|<<\W*(\w+).*", re.DOTALL)
+_COMMAND_HEAD = 200
+_CONTENT = lazy_regex(r"[a-z][a-z0-9_.-]{3,}")
+#: Share of a sentence's words found in the agent's message just before it from which the
+#: sentence only repeats the agent (an option read back, a summary agreed with).
+_ECHO_SHARE = 0.8
+#: A later sentence that turns a statement around.
+_TURNS = lazy_regex(r"\b(?:not|no longer|isn't|aren't|doesn't|don't|never|instead|actually|"
+                    r"wrong|rather)\b", re.IGNORECASE)
+_PATH_KEYS = ("file_path", "path", "notebook_path", "filePath", "absolute_path", "dir_path")
+_COMMAND_KEYS = ("command", "cmd")
+
+
+def stated(view: SessionView, line: int, sentence: str,
+           typed: list[tuple[Any, str]]) -> bool:
+    """True when the sentence typed at ``line`` is a statement of how a thing of the project
+    is (``logic.said.is_statement``), names a thing the session's record names, does not
+    just repeat the agent's message before it, and nothing the person typed later names the
+    same thing and turns it around (``typed``: what the person typed, as
+    ``statements.user_texts`` reads it)."""
+    if not is_statement(sentence):
+        return False
+    text, words = view.remembered("said.session_names", _session_names)
+    if not grounded(sentence, text, words):
+        return False
+    before = view.remembered("said.agent_before", _agent_before).get(line)
+    if before and _echoes(sentence, before):
+        return False
+    return not _turned_later(typed, line, sentence) and not (
+        not is_rule(sentence) and _changed_later(view, line, sentence))
+
+
+def _session_names(view: SessionView) -> tuple[str, frozenset[str]]:
+    """(the head of every tool call's input and result, lowercased; the words of the commands
+    run and the paths touched)."""
+    parts: list[str] = []
+    words: set[str] = set()
+    for event in view.transcript.events:
+        if event.kind == "tool_result":
+            parts.append(event.text[:_HEAD])
+        elif event.kind == "tool_call" and not event.derived:
+            values = event.tool_input or {}
+            parts.extend(str(value)[:_HEAD] for value in values.values())
+            for key in _PATH_KEYS:
+                value = values.get(key)
+                if isinstance(value, str):
+                    words.update(_WORD.findall(value.lower()))
+            for key in _COMMAND_KEYS:
+                value = values.get(key)
+                if isinstance(value, str):
+                    words.update(_WORD.findall(_QUOTED.sub(" ", value.lower())[:_COMMAND_HEAD]))
+    return "\n".join(parts).lower(), frozenset(words)
+
+
+def _agent_before(view: SessionView) -> dict[int, str]:
+    return {line: last for line, last in agent_before_prompts(view, command_args=True) if last}
+
+
+def _echoes(sentence: str, agent_text: str) -> bool:
+    words = set(_CONTENT.findall(sentence.lower()))
+    if not words:
+        return False
+    agent = agent_text.lower()
+    return sum(1 for word in words if word in agent) >= _ECHO_SHARE * len(words)
+
+
+def _turned_later(typed: list[tuple[Any, str]], line: int, sentence: str) -> bool:
+    shaped, _ = names(sentence)
+    own = shaped | {subject_of(sentence).lower()} - {""}
+    for event, text in typed:
+        if event.line <= line:
+            continue
+        for later in sentences(text):
+            lowered = later.lower()
+            if _TURNS.search(later) and any(_named(name, lowered) for name in own):
+                return True
+    return False
+
+
+def _changed_later(view: SessionView, line: int, sentence: str) -> bool:
+    """A code-shaped name of the sentence's subject (what it is about; a name in what it says
+    of it is only mentioned) is a file a later call writes or edits, or a later
+    edit takes it out of the text it replaces (the session's end state decides what is true
+    of it; a name an edit keeps, as context around its change, is not changed)."""
+    shaped, _ = names(subject_of(sentence))
+    if not shaped:
+        return False
+    for changed_line, path, edits in view.remembered("said.changes", _changes):
+        if changed_line <= line:
+            continue
+        lowered = path.lower()
+        if any(lowered.endswith("/" + name) or (lowered.endswith(name) and "/" in name)
+               or any(_named(name, old) and not _named(name, new) for old, new in edits)
+               for name in shaped):
+            return True
+    return False
+
+
+def _changes(view: SessionView) -> list[tuple[int, str, list[tuple[str, str]]]]:
+    """(line, path, each edit's replaced and new text lowercased) of every file operation that
+    did not fail."""
+    out: list[tuple[int, str, list[tuple[str, str]]]] = []
+    for call, outcome, ops in session_ops(view):
+        if outcome == "failed":
+            continue
+        for op in ops:
+            out.append((call.line, op.path,
+                        [(old.lower(), new.lower()) for old, new, _ in op.edits]))
+    return out
+
+
+def _named(name: str, text: str) -> bool:
+    return re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", text) is not None
+
+
+def said_verdict(verdict: Any) -> Any:
+    """The verdict to store a statement with: a convention (how the project is), kept."""
+    import dataclasses
+
+    return dataclasses.replace(verdict, label="convention", kept=True)
+
+
+def is_other(verdict: Any) -> bool:
+    """The sentence model read the sentence as neither durable, a request nor a question."""
+    probabilities: Mapping[str, float] = verdict.probabilities
+    return not verdict.kept and verdict.label == "other" and bool(probabilities)
