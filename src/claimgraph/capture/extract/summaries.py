@@ -348,9 +348,22 @@ class _Words:
         return serial
 
     def count_held(self, words: frozenset[str] | set[str], serial: int) -> int:
-        """How many of ``words`` the output numbered ``serial`` holds."""
+        """How many of ``words`` the output numbered ``serial`` holds (``w`` holds when
+        ``re.search(rf"\\b{w}\\b", lowered)`` finds it, for a word of letters: a match
+        between word boundaries is a maximal run of ``\\w``)."""
         masks = self.masks
         return sum(1 for word in words if masks.get(word, 0) >> serial & 1)
+
+    def holding_two(self, words: frozenset[str] | set[str]) -> int:
+        """The mask of the outputs indexed so far that hold two of ``words`` or more: one
+        pass over the words' masks, however many outputs there are."""
+        once = twice = 0
+        masks = self.masks
+        for word in words:
+            mask = masks.get(word, 0)
+            twice |= once & mask
+            once |= mask
+        return twice
 
 
 class _Output:
@@ -388,14 +401,12 @@ class _Output:
             self._read()
         return self._lowered
 
-    def holds(self, words: frozenset[str] | set[str]) -> int:
-        """How many of ``words`` are whole words of the output (``w`` holds when
-        ``re.search(rf"\\b{w}\\b", lowered)`` finds it, for a word of letters: a match
-        between word boundaries is a maximal run of ``\\w``)."""
+    def place(self) -> tuple[_Words, int]:
+        """The word index this output is in, and its number there."""
         if self._serial < 0:
             self._read()
         assert self._index is not None
-        return self._index.count_held(words, self._serial)
+        return self._index, self._serial
 
     @property
     def words(self) -> frozenset[str]:
@@ -439,19 +450,35 @@ class _Terms:
     ``fix_held`` asks it of every failed run of the session, one at a time, and reading the
     problem again for each made a long session's summaries quadratic in its failed runs."""
 
-    __slots__ = ("spans", "naming", "plain")
+    __slots__ = ("terms", "plain", "_two")
 
     def __init__(self, problem: str) -> None:
-        self.spans = [_utf8(span.lower()) for span in _CODE_SPAN.findall(problem)]
-        self.naming = {_utf8(token.lower().strip(".:")) for token in _NAMING.findall(problem)
-                       if len(token.strip(".:")) >= 4}
+        spans = [_utf8(span.lower()) for span in _CODE_SPAN.findall(problem)]
+        naming = [_utf8(token.lower().strip(".:")) for token in _NAMING.findall(problem)
+                  if len(token.strip(".:")) >= 4]
+        #: code spans' texts and naming tokens: any one in the output shows the problem
+        self.terms = tuple(dict.fromkeys([*spans, *naming]))
         self.plain = {word.lower() for word in re.findall(r"[A-Za-z]{4,}", problem)} - _GENERIC
+        #: (index, outputs it held then, mask of those holding two plain words): the
+        #: plain-word test of every output at once, instead of a word test per output per
+        #: problem (``summary_candidates`` asks every lesson of every earlier failure)
+        self._two: tuple[_Words, int, int] | None = None
 
     def shown_by(self, output: _Output) -> bool:
         seen = output.lowered
-        if any(term in seen for term in self.spans) or any(term in seen for term in self.naming):
-            return True
-        return len(self.plain) >= 2 and output.holds(self.plain) >= 2
+        for term in self.terms:
+            if term in seen:
+                return True
+        return len(self.plain) >= 2 and self._two_words(output)
+
+    def _two_words(self, output: _Output) -> bool:
+        index, serial = output.place()
+        two = self._two
+        if two is None or two[0] is not index:
+            two = self._two = (index, index.count, index.holding_two(self.plain))
+        if serial < two[1]:
+            return bool(two[2] >> serial & 1)
+        return index.count_held(self.plain, serial) >= 2  # read since: asked one by one
 
 
 def fix_held(view: SessionView, problem: str, fix: str, before: int) -> bool:
