@@ -65,14 +65,23 @@ RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
     check_candidates, structure_candidates, module_index_candidates)
 MAX_EVIDENCE = 3
+#: What the view remembers that ``digest``, ``reconcile`` and ``attach_diagnoses`` read again
+#: after the rules (``SessionView.forget_except``); the rest (the summaries' failed outputs,
+#: the requests' turns, the statements' indexes, ...) is let go before that peak, where a
+#: long session's extraction peaks. A key missing here is only computed again (a test
+#: checks that none is).
+READ_LATER = frozenset({"calls", "call_by_id", "judged", "actions", "file_ops",
+                        "surviving_looks", "statements.user_texts", "typed_in_results"})
 
 
 def extract(transcript: Transcript, *, project_root: str | None = None) -> list[dict[str, Any]]:
     """Candidate facts for one transcript segment; ``project_root`` (else the session's
     starting directory) names the project and anchors relative file citations."""
     view = SessionView.of(transcript, project_root)
-    return attach_diagnoses(view, reconcile(quiet(one_fact_per_command(
-        merge(candidate for rule in RULES for candidate in rule(view)))), digest(view)))
+    found = quiet(one_fact_per_command(
+        merge(candidate for rule in RULES for candidate in rule(view))))
+    view.forget_except(READ_LATER)
+    return attach_diagnoses(view, reconcile(found, digest(view)))
 
 
 def merge(candidates: Iterator[dict[str, Any]]) -> list[dict[str, Any]]:

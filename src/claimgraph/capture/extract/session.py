@@ -129,6 +129,14 @@ class SessionView:
             self.memo[key] = compute(self)
         return self.memo[key]
 
+    def forget_except(self, keep: frozenset[str]) -> None:
+        """Drop what was remembered, but for ``keep``: once the rules have run, what only
+        they read is dead weight through ``digest`` and ``reconcile``, where a long
+        session's extraction peaks. Each entry is a pure function of the view, so one asked
+        for again is computed again, the same."""
+        for key in [key for key in self.memo if key not in keep]:
+            del self.memo[key]
+
     def refused(self, result: Event) -> bool:
         """The person turned down the call ``result`` answers (``Event.turned_down``, or a
         result that opens as Claude Code's refusals do)."""

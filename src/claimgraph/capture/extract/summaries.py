@@ -325,53 +325,108 @@ def corroborated(problem: str, failures: Sequence[str | _Output]) -> bool:
     return _shows(problem, [f if isinstance(f, _Output) else _Output(f) for f in failures])
 
 
+class _Words:
+    """The plain words of a view's failed outputs as one index: each word once, with a bit
+    mask of the outputs that hold it (bit ``n`` for the ``n``-th output read). A frozenset of
+    words per output held every word again for every output it appears in (5.5 MB of a
+    200 MB transcript's extraction peak, most of it the same few thousand words); the index
+    holds each word and one integer, and a word's test for one output is a bit test."""
+
+    __slots__ = ("masks", "count")
+
+    def __init__(self) -> None:
+        self.masks: dict[str, int] = {}
+        self.count = 0
+
+    def add(self, words: frozenset[str]) -> int:
+        """Index one output's words; returns its number (its bit)."""
+        serial, bit = self.count, 1 << self.count
+        self.count += 1
+        masks = self.masks
+        for word in words:
+            masks[word] = masks.get(word, 0) | bit
+        return serial
+
+    def count_held(self, words: frozenset[str] | set[str], serial: int) -> int:
+        """How many of ``words`` the output numbered ``serial`` holds (``w`` holds when
+        ``re.search(rf"\\b{w}\\b", lowered)`` finds it, for a word of letters: a match
+        between word boundaries is a maximal run of ``\\w``)."""
+        masks = self.masks
+        return sum(1 for word in words if masks.get(word, 0) >> serial & 1)
+
+    def holding_two(self, words: frozenset[str] | set[str]) -> int:
+        """The mask of the outputs indexed so far that hold two of ``words`` or more: one
+        pass over the words' masks, however many outputs there are."""
+        once = twice = 0
+        masks = self.masks
+        for word in words:
+            mask = masks.get(word, 0)
+            twice |= once & mask
+            once |= mask
+        return twice
+
+
 class _Output:
     """A failure's output as ``corroborated`` reads it, read once: every lesson of every
     summary is checked against every earlier failure, and lowering each output and searching
     it word by word again per lesson made a long session's extraction quadratic (most of a
     200 MB transcript's extraction time). Kept small, since every failure's is kept through
     the summaries: the lowered text as UTF-8 (a substring of it is the UTF-8 of a substring),
-    and only the words a problem's plain word can be (four ASCII letters or more, not generic).
+    and its words (four ASCII letters or more, not generic) in an index the view's outputs
+    share (``_Words``), where this one is a number.
     """
 
-    __slots__ = ("_text", "_lowered", "_words")
+    __slots__ = ("_text", "_lowered", "_index", "_serial")
 
-    def __init__(self, text: str | Event) -> None:
+    def __init__(self, text: str | Event, index: _Words | None = None) -> None:
         #: a result event until read: its text may be held compressed (capture/packed.py),
         #: and every failure's text held inflated until the summaries read it was a
         #: long session's extraction peak
         self._text = text
         self._lowered = b""
-        self._words: frozenset[str] | None = None
+        self._index = index
+        self._serial = -1
 
-    def _read(self) -> frozenset[str]:
+    def _read(self) -> None:
         lowered = (self._text if isinstance(self._text, str) else self._text.text).lower()
         self._lowered = lowered.encode("utf-8", "surrogatepass")
-        self._words = frozenset(_PLAIN_WORD.findall(lowered)) - _GENERIC
+        if self._index is None:
+            self._index = _Words()
+        self._serial = self._index.add(frozenset(_PLAIN_WORD.findall(lowered)) - _GENERIC)
         self._text = ""
-        return self._words
 
     @property
     def lowered(self) -> bytes:
-        if self._words is None:
+        if self._serial < 0:
             self._read()
         return self._lowered
 
+    def place(self) -> tuple[_Words, int]:
+        """The word index this output is in, and its number there."""
+        if self._serial < 0:
+            self._read()
+        assert self._index is not None
+        return self._index, self._serial
+
     @property
     def words(self) -> frozenset[str]:
-        """Its whole words: ``w in words`` is what ``re.search(rf"\\b{w}\\b", lowered)`` says
-        for a word of letters (a match between word boundaries is a maximal run of ``\\w``)."""
-        return self._words if self._words is not None else self._read()
+        """Its whole words (for a reader; ``holds`` is the rule's test): a scan of the index."""
+        if self._serial < 0:
+            self._read()
+        assert self._index is not None
+        return frozenset(word for word, mask in self._index.masks.items()
+                         if mask >> self._serial & 1)
 
 
 def _output_of(view: SessionView, result: Event) -> _Output:
     """One ``_Output`` per failed result for the whole view: the summaries' failures and
     ``fix_held``'s runs are mostly the same results, and each kept its own lowered copy and
-    word set (several MB of a 200 MB transcript's extraction peak)."""
-    known = view.remembered("summaries.outputs", lambda _: {})
-    held = known.get(id(result))
+    word set (several MB of a 200 MB transcript's extraction peak). Their words share one
+    index (``_Words``)."""
+    known = view.remembered("summaries.outputs", lambda _: ({}, _Words()))
+    held = known[0].get(id(result))
     if held is None or held[0] is not result:  # the view holds its results: ids stay theirs
-        held = known[id(result)] = (result, _Output(result))
+        held = known[0][id(result)] = (result, _Output(result, known[1]))
     return held[1]
 
 
@@ -395,19 +450,35 @@ class _Terms:
     ``fix_held`` asks it of every failed run of the session, one at a time, and reading the
     problem again for each made a long session's summaries quadratic in its failed runs."""
 
-    __slots__ = ("spans", "naming", "plain")
+    __slots__ = ("terms", "plain", "_two")
 
     def __init__(self, problem: str) -> None:
-        self.spans = [_utf8(span.lower()) for span in _CODE_SPAN.findall(problem)]
-        self.naming = {_utf8(token.lower().strip(".:")) for token in _NAMING.findall(problem)
-                       if len(token.strip(".:")) >= 4}
+        spans = [_utf8(span.lower()) for span in _CODE_SPAN.findall(problem)]
+        naming = [_utf8(token.lower().strip(".:")) for token in _NAMING.findall(problem)
+                  if len(token.strip(".:")) >= 4]
+        #: code spans' texts and naming tokens: any one in the output shows the problem
+        self.terms = tuple(dict.fromkeys([*spans, *naming]))
         self.plain = {word.lower() for word in re.findall(r"[A-Za-z]{4,}", problem)} - _GENERIC
+        #: (index, outputs it held then, mask of those holding two plain words): the
+        #: plain-word test of every output at once, instead of a word test per output per
+        #: problem (``summary_candidates`` asks every lesson of every earlier failure)
+        self._two: tuple[_Words, int, int] | None = None
 
     def shown_by(self, output: _Output) -> bool:
         seen = output.lowered
-        if any(term in seen for term in self.spans) or any(term in seen for term in self.naming):
-            return True
-        return len(self.plain) >= 2 and len(self.plain & output.words) >= 2
+        for term in self.terms:
+            if term in seen:
+                return True
+        return len(self.plain) >= 2 and self._two_words(output)
+
+    def _two_words(self, output: _Output) -> bool:
+        index, serial = output.place()
+        two = self._two
+        if two is None or two[0] is not index:
+            two = self._two = (index, index.count, index.holding_two(self.plain))
+        if serial < two[1]:
+            return bool(two[2] >> serial & 1)
+        return index.count_held(self.plain, serial) >= 2  # read since: asked one by one
 
 
 def fix_held(view: SessionView, problem: str, fix: str, before: int) -> bool:

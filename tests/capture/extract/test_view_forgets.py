@@ -1,0 +1,53 @@
+"""After the rules, the view lets go of what only they read (``SessionView.forget_except``):
+``digest``, ``reconcile`` and ``attach_diagnoses`` then compute nothing again, and the facts
+are the ones a view that forgot nothing gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from claimgraph.capture.extract import builtin
+from claimgraph.capture.extract.session import SessionView
+from claimgraph.capture.segment import read_cleaned
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "transcripts" / "claude-code"
+SESSIONS = sorted(FIXTURES.glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("path", SESSIONS, ids=[p.stem[:12] for p in SESSIONS])
+def test_what_the_later_stages_read_is_kept_and_the_facts_are_the_same(path, monkeypatch):
+    cleaned, _ = read_cleaned(str(path), "claude-code")
+    remembered, forget = SessionView.remembered, SessionView.forget_except
+    after: list[str] = []
+    dropped: list[str] = []
+    forgot = [False]
+
+    def noting(self, key, compute):
+        if forgot[0] and key not in self.memo:
+            after.append(key)
+        return remembered(self, key, compute)
+
+    def forgetting(self, keep):
+        dropped.extend(key for key in self.memo if key not in keep)
+        forgot[0] = True
+        forget(self, keep)
+        assert set(self.memo) <= keep
+
+    monkeypatch.setattr(SessionView, "remembered", noting)
+    monkeypatch.setattr(SessionView, "forget_except", forgetting)
+    facts = builtin.extract(cleaned)
+    assert forgot[0]
+    assert after == []  # a key the later stages read and READ_LATER lacks is computed again
+    monkeypatch.setattr(SessionView, "forget_except", lambda self, keep: None)
+    assert builtin.extract(cleaned) == facts
+
+
+def test_forget_except_keeps_only_the_named_entries():
+    view = SessionView.of(read_cleaned(str(SESSIONS[0]), "claude-code")[0], None)
+    view.remembered("a", lambda _: [1])
+    view.remembered("b", lambda _: [2])
+    view.forget_except(frozenset({"a", "c"}))
+    assert view.memo == {"a": [1]}
+    assert view.remembered("b", lambda _: [3]) == [3]  # asked again: computed again
