@@ -137,8 +137,7 @@ def named_things(sentence: str) -> tuple[str, ...]:
 #: A request whose verb makes a new thing ("add an `x.py` module with …", "create a script
 #: named …", "can we add a feature to …"), after the usual openings of a request.
 _CREATES = lazy_regex(
-    r"^\W*(?:(?:please|pls|ok(?:ay)?|so|now|also|and|then|next|lastly|finally|first)\b[,]?\s+)*"
-    r"(?:(?:can|could|would|will) (?:you|we) (?:please )?|let'?s |"
+    _LEAD + r"(?:(?:can|could|would|will) (?:you|we) (?:please )?|let'?s |"
     r"i(?:'d| would) like (?:you |us )?to |i want (?:you |us )?to |we need to |"
     r"(?:you |we )?(?:should|must) )?"
     r"(?:add|create|write|build|make|implement|scaffold|generate|introduce|set up)\b",
