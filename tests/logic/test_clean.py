@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 
 import pytest
@@ -170,7 +171,7 @@ def test_plain_prose_passes_through_untouched(text):
     assert clean_text(text) == text
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("crafted", [
     "<private>x<system-reminder>y" * 150_000 + "</private>" * 150_000,
     "<priv" * 600_000 + "<private>x</private>" + "ate>" * 600_000,
@@ -178,9 +179,13 @@ def test_plain_prose_passes_through_untouched(text):
     "</system-reminder>" * 300_000,
 ])
 def test_five_megabytes_of_crafted_markup_are_stripped_in_linear_time(crafted):
+    """Bounded in CPU seconds, not wall-clock (a loaded machine stretches only the latter): a
+    quadratic strip would take hours on 5 MB."""
     text = "keep\n" + crafted
     assert len(text) > 5_000_000
+    started = time.process_time()
     assert strip_injected(text).startswith("keep\n")
+    assert time.process_time() - started < 120
 
 
 _PIECES = st.sampled_from([
