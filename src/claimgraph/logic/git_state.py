@@ -65,6 +65,8 @@ _SYNCED_LONG = re.compile(r"^Your branch is (?:up to date with|behind) '(?P<upst
 _SYNCED_SHORT = re.compile(r"^## (?P<branch>\S+?)\.\.\.(?P<upstream>\S+)"
                            r"(?: \[behind \d+\])?\s*$", re.M)
 _PR_SUBJECT = re.compile(r"\(#(?P<number>\d+)\)\s*$")
+#: GitHub's subject for a PR merged with a merge commit.
+_PR_MERGE_SUBJECT = re.compile(r"^Merge pull request #(?P<number>\d+) from \S")
 
 
 @dataclass(frozen=True)
@@ -774,6 +776,8 @@ def pull_requests(observations: list[Observation],
             pr.merge_commit = oid or pr.merge_commit
             pr.lines.append(seen.line)
     for pr in found.values():
+        if pr.opened_line is not None and pr.state not in ("MERGED", "CLOSED"):
+            _merged_in_history(pr, listed_after)
         if pr.state == "MERGED" and pr.merge_commit is None and pr.merged_line is not None:
             hits = {h for line, h, subject in listed_after
                     if line > pr.merged_line and (m := _PR_SUBJECT.search(subject))
@@ -781,6 +785,22 @@ def pull_requests(observations: list[Observation],
             if len(hits) == 1:
                 pr.merge_commit = hits.pop()
     return [pr for pr in found.values() if pr.opened_line is not None or pr.state == "MERGED"]
+
+
+def _merged_in_history(pr: PullRequest, listed_after: list[tuple[int, str, str]]) -> None:
+    """A PR the session opened counts as merged when a later listing of the same repository's
+    history holds its merge: GitHub's "Merge pull request #N from …" subject, or a squash
+    merge's "… (#N)". Someone else may merge it (the user, a maintainer, a merge queue) while
+    the session goes on; telling the next agent it is still open would be wrong. PR and issue
+    numbers share one sequence, so no commit older than the PR can end in its number."""
+    for line, hash_, subject in listed_after:
+        if line <= (pr.opened_line or 0):
+            continue
+        found = _PR_MERGE_SUBJECT.match(subject) or _PR_SUBJECT.search(subject)
+        if found and int(found["number"]) == pr.number:
+            pr.state, pr.merged_line, pr.merge_commit = "MERGED", line, hash_
+            pr.lines.append(line)
+            return
 
 
 def describe_pr(pr: PullRequest, date: str) -> str:

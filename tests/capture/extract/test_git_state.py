@@ -552,3 +552,43 @@ def test_a_status_beside_other_commands_still_says_the_branch_is_in_step():
     line = ("git status -sb && git log --oneline -1",
             "## feat/x...origin/feat/x\n1a2b3c4 feat: add the parser")
     assert "1a2b3c4" in settle(COMMIT, line).pushed
+
+
+OPENED = ('gh pr create --title "Feat" --head feat/x', "https://github.com/me/shop/pull/5")
+
+
+@pytest.mark.parametrize(("command", "output", "merge"), [
+    ("git log --oneline -3", "abc1234 Merge pull request #5 from me/feat-x\n0000aaa older",
+     "abc1234"),
+    ("git pull", "Updating 1111111..cbd8986\nFast-forward\n", None),
+    ("git reset --hard origin/main", "HEAD is now at cbd8986 Feat (#5)", "cbd8986"),
+])
+def test_an_opened_pr_whose_merge_a_later_listing_shows_is_merged(command, output, merge):
+    seen = [observe(*OPENED, 1), observe(command, output, 2)]
+    listed = [(n, h, s) for n, o in enumerate(seen, 1) if o for h, s in o.listed]
+    [pr] = gs.pull_requests([s for s in seen if s], listed)
+    if merge is None:  # a fast-forward names no subject: nothing is known
+        assert "was opened" in gs.describe_pr(pr, "d")
+    else:
+        assert gs.describe_pr(pr, "d") == (
+            f'PR #5 "Feat" was merged as {merge} (seen merged in the session of d)')
+
+
+def test_a_listing_before_the_pr_or_of_another_number_says_nothing_of_it():
+    before = observe("git log --oneline -1", "abc1234 Merge pull request #5 from me/old", 1)
+    other = observe("git log --oneline -1", "def5678 Unrelated work (#6)", 3)
+    seen = [before, observe(*OPENED, 2), other]
+    listed = [(n, h, s) for n, o in zip((1, 2, 3), seen) for h, s in o.listed]
+    [pr] = gs.pull_requests(seen, listed)
+    assert pr.state is None and "was opened" in gs.describe_pr(pr, "d")
+
+
+def test_a_merge_listed_in_another_repository_is_another_prs():
+    session = Session()
+    session.bash('gh pr create --title "Feat" --body x', output="https://github.com/me/shop/pull/5")
+    session.bash("cd /home/dev/other && git log --oneline -1",
+                 output="abc1234 Merge pull request #5 from them/branch")
+    session.bash("git log --oneline -1", output="0000aaa Not a merge")
+    assert dict(_states(session))["shop PR #5"].startswith('PR #5 "Feat" was opened')
+    session.bash("git log --oneline -1", output="abc1234 Feat (#5)")
+    assert dict(_states(session))["shop PR #5"].startswith('PR #5 "Feat" was merged as abc1234')

@@ -52,7 +52,9 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         return
     by_repo: dict[str, list[gs.Observation]] = {}
     quotes: dict[int, str] = {}
-    listed: list[tuple[int, str, str]] = []
+    #: every listing of history (``git log``, "HEAD is now at …"), per repository: a PR's
+    #: number in a subject means that PR only in the repository the PR belongs to
+    listed: dict[str, list[tuple[int, str, str]]] = {}
     for call in view.calls():
         command = command_text(call)
         if not command or not _GIT.search(command):
@@ -74,7 +76,7 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         seen = dataclasses.replace(seen, place=runs[0].cwd)
         by_repo.setdefault(repo, []).append(seen)
         quotes[call.line] = _quote(seen, command)
-        listed += [(call.line, h, s) for h, s in seen.listed]
+        listed.setdefault(repo, []).extend((call.line, h, s) for h, s in seen.listed)
     fallback = next((e.timestamp for e in view.transcript.events if e.timestamp), None)
     for repo, observations in by_repo.items():
         state = gs.settle(observations)
@@ -90,7 +92,7 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                                 evidence=[transcript_evidence(line, quotes.get(line, "git"))
                                           for line in cited],
                                 object_kind="literal", subject_type="project", at=at)
-        for pr in gs.pull_requests(observations, listed):
+        for pr in gs.pull_requests(observations, listed.get(repo, [])):
             pr_at = pr.at or at
             text = gs.describe_pr(pr, to_date(pr_at) if pr_at else date)
             # The PR is its own subject: x/state holds one value per subject, so its later
