@@ -243,8 +243,8 @@ def pr_states(argv: tuple[str, ...],
     text = output.strip()
     start = text.find("{")
     if start >= 0:
-        try:
-            data = json.loads(text[start:])
+        try:  # the object may be followed by other commands' output on the same line
+            data, _ = json.JSONDecoder().raw_decode(text, start)
         except ValueError:
             return []
         if not isinstance(data, dict):

@@ -592,3 +592,9 @@ def test_a_merge_listed_in_another_repository_is_another_prs():
     assert dict(_states(session))["shop PR #5"].startswith('PR #5 "Feat" was opened')
     session.bash("git log --oneline -1", output="abc1234 Feat (#5)")
     assert dict(_states(session))["shop PR #5"].startswith('PR #5 "Feat" was merged as abc1234')
+
+
+def test_a_pr_view_object_followed_by_other_output_is_still_read():
+    out = '{"mergedAt":"2026-07-30T20:56:34Z","state":"MERGED"}\n=== all PRs ===\n2\tT\tMERGED'
+    assert gs.pr_states(("pr", "view", "2", "--json", "state"), out) == [
+        (2, "MERGED", None, None, None)]
