@@ -10,7 +10,9 @@ project scope the store holds, so the block can be read as the next agent would 
 
 The sessions' working directories do not exist on this machine: capture scopes their facts by
 the path, and the block is asked for with that path as ``--cwd``; a directory that is missing is
-made for the call and removed after it (only the ones made here).
+made for the call and removed after it (only the ones made here). A project whose facts are
+scoped by its git remote (``github.com/org/repo``) is asked for from a throw-away git
+repository whose ``origin`` is that remote, so its block is read too.
 """
 
 from __future__ import annotations
@@ -70,19 +72,37 @@ def block_for(command: list[str], transcripts: list[Path]) -> str:
                          if r.get("record") == "fact" and r.get("scope") not in (None, "user")})
         out = []
         for scope in scopes:
-            cwd = scope
-            if not cwd.startswith("/"):
-                out.append(f"## {scope}: not a path (a git remote); skipped\n")
+            if scope.startswith("/"):
+                text = context_at_path(command, env, scope)
+            elif "/" in scope and not scope.startswith("unplaced:") and ":" not in scope:
+                text = context_at_remote(command, env, scope, tmp)
+            else:
+                out.append(f"## {scope}: neither a path nor a git remote; skipped\n")
                 continue
-            made = make_missing(cwd)
-            try:
-                text = subprocess.run([*command, "context", "--cwd", cwd], env=env,
-                                      capture_output=True, text=True, timeout=300).stdout
-            finally:
-                for directory in made:
-                    os.rmdir(directory)
             out.append(f"## {scope}\n{text}\n")
         return "\n".join(out)
+
+
+def context_at_path(command: list[str], env: dict[str, str], cwd: str) -> str:
+    made = make_missing(cwd)
+    try:
+        return subprocess.run([*command, "context", "--cwd", cwd], env=env,
+                              capture_output=True, text=True, timeout=300).stdout
+    finally:
+        for directory in made:
+            os.rmdir(directory)
+
+
+def context_at_remote(command: list[str], env: dict[str, str], remote: str, tmp: str) -> str:
+    """The block for a project known by its remote: asked from a new repository with that
+    remote as ``origin`` (the project id capture gave its facts)."""
+    repo = tempfile.mkdtemp(prefix="remote-", dir=tmp)
+    git = ["git", "-C", repo]
+    subprocess.run([*git, "init", "-q"], env=env, check=True, timeout=60)
+    subprocess.run([*git, "remote", "add", "origin", f"https://{remote}"], env=env, check=True,
+                   timeout=60)
+    return subprocess.run([*command, "context", "--cwd", repo], env=env,
+                          capture_output=True, text=True, timeout=300).stdout
 
 
 def main() -> int:

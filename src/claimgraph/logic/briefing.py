@@ -25,6 +25,7 @@ from claimgraph.logic.expiring import expiring_state
 from claimgraph.logic.requested import done_once
 from claimgraph.logic.model import SUPERSESSION_KINDS
 from claimgraph.logic.names import object_name
+from claimgraph.logic.one_change import one_change
 from claimgraph.logic.retrieval import fact_valid_at
 from claimgraph.logic.safe_render import safe_text
 from claimgraph.logic.timeutil import DAY_MS, to_date
@@ -172,18 +173,25 @@ def recently_superseded(fact: Fact, now: int) -> bool:
 def is_standing(fact: Fact) -> bool:
     """A commitment, or a stance (preference, convention, decision) whatever its class --
     unless what it says is a state that expires ("our latest release is v0.2.0", "PR #12 is
-    merged": ``logic.expiring``), or one act the user asked for and the session did once:
-    that was true on the day it was learned, and is told as a fact of that date, never as a
-    standing decision."""
+    merged": ``logic.expiring``), or one act the user asked for and the session did once, or
+    one change of the user's that says nothing of lasting (``logic.one_change``): that was
+    true on the day it was learned, and is told as a fact of that date, never as a standing
+    decision."""
     return _stance(fact) and not told_as_state(fact)
 
 
 def told_as_state(fact: Fact) -> bool:
-    """A stance ``is_standing`` turned away for stating a state that expires, or for being
-    one act the user asked for and the session did once (a rename, a removal:
-    ``logic.requested.done_once``): its line gives the date it was learned instead of a
-    confidence."""
-    return _stance(fact) and (expiring_state(str(object_name(fact) or "")) or done_once(fact))
+    """A stance ``is_standing`` turned away for stating a state that expires, for being one
+    act the user asked for and the session did once (a rename, a removal:
+    ``logic.requested.done_once``), or for recording one change without a word of lasting
+    (a request carried out that only made a thing: ``logic.one_change``): its line gives the
+    date it was learned instead of a confidence.
+
+    Light rows (``logic.briefing_shortlist``) carry neither the object nor the evidence, so
+    they read as standing there and are kept whole: the shortlist holds every fact this can
+    turn away, and ``plan`` over it gives the live block's bytes."""
+    return _stance(fact) and (expiring_state(str(object_name(fact) or "")) or done_once(fact)
+                              or one_change(fact))
 
 
 def _stance(fact: Fact) -> bool:
