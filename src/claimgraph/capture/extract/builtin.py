@@ -18,6 +18,7 @@ Each source of knowledge is its own module, in the order a reviewer values them:
 - ``dependencies``: what the manifests the session wrote or read declare;
 - ``summaries``: the agent's own summaries (decisions, fixes, what files are for), trusted least;
 - ``tooling``: the test/lint/build commands that worked and packages installed;
+- ``checks``: the checks the session ran together in one passing line, its gate;
 - ``structure``: where the names the conversation talks about are defined.
 
 What they share is deliberate: every candidate cites the transcript line or the file line it
@@ -38,6 +39,7 @@ from typing import Any, Callable, Iterable, Iterator
 from claimgraph.capture.events import Transcript
 from claimgraph.capture.extract.answers import answer_candidates
 from claimgraph.capture.extract.causes import cause_candidates
+from claimgraph.capture.extract.check_chains import check_chain_candidates
 from claimgraph.capture.extract.ci_lessons import ci_lesson_candidates
 from claimgraph.capture.extract.dependencies import dependency_candidates
 from claimgraph.capture.extract.diagnosis import attach_diagnoses
@@ -63,7 +65,7 @@ RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
     ci_lesson_candidates, reported_lesson_candidates, cause_candidates, git_ignored_candidates,
     refutation_candidates, git_state_candidates,
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
-    check_candidates, structure_candidates, module_index_candidates)
+    check_candidates, check_chain_candidates, structure_candidates, module_index_candidates)
 MAX_EVIDENCE = 3
 #: What the view remembers that ``digest``, ``reconcile`` and ``attach_diagnoses`` read again
 #: after the rules (``SessionView.forget_except``); the rest (the summaries' failed outputs,

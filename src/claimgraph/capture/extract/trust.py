@@ -46,6 +46,7 @@ TRUST: dict[str, Trust] = {
     "causes": Trust("observation", 0.5, FAILURE),         # a cause the record proved
     "git-state": Trust("observation", 0.7, SEEN),       # where the work stands in git
     "tooling": Trust("observation", 0.7, SEEN),          # tested-by / built-with
+    "checks": Trust("observation", 0.7, SEEN),           # the checks run together as the gate
     "packages": Trust("observation", 0.7, SEEN),         # a package the session installed
     "dev-server": Trust("observation", 0.6, SEEN),
     # the agent's own words: trusted least, shown only once corroborated
