@@ -102,6 +102,21 @@ def test_a_dependency_a_failure_said_was_missing_counts():
     assert {c["object"] for c in only(session.extract(), "core/depends-on")} == {"httpx"}
 
 
+def test_a_missing_test_tool_is_a_lesson_not_a_dependency_unless_the_person_named_it():
+    """``No module named pytest``: the environment lacked the tool the project is tested
+    with; its line in a requirements file decides nothing. Named by the person, it counts."""
+    session = Session()
+    session.bash("python -m pytest", error=True, output="/usr/bin/python3: No module named pytest")
+    session.bash("python -m app", error=True, output="No module named 'httpx'")
+    session.write(f"{ROOT}/requirements.txt", "httpx>=0.27\npytest>=8.0\n")
+    assert {c["object"] for c in only(session.extract(), "core/depends-on")} == {"httpx"}
+    named = Session()
+    named.prompt("Add pytest to the requirements, please.")
+    named.tool("Read", {"file_path": f"{ROOT}/requirements.txt"}, output="httpx>=0.27\n")
+    named.edit(f"{ROOT}/requirements.txt", "httpx>=0.27\n", "httpx>=0.27\npytest>=8.0\n")
+    assert {c["object"] for c in only(named.extract(), "core/depends-on")} == {"pytest"}
+
+
 def test_a_failure_that_only_mentions_a_package_proves_nothing():
     session = Session()
     session.bash("pytest", error=True, output="platform linux -- pytest-8.0\n1 failed")

@@ -290,6 +290,19 @@ def test_a_package_root_the_session_wrote_states_its_modules():
     assert index["evidence"][0] == "src/lib.rs: `pub mod cart;`"
 
 
+def test_the_roots_of_several_crates_the_session_wrote_are_a_scaffold_not_a_layout():
+    """A workspace written from scratch: each member's module list is its scaffold's; a
+    binary and a library root of one crate are still one crate."""
+    session = Session()
+    session.write(f"{ROOT}/crates/core/src/lib.rs", "pub mod engine;\npub mod risk;\n")
+    session.write(f"{ROOT}/crates/service/src/main.rs", "mod config;\nmod server;\n")
+    assert only(session.extract(), "x/role") == []
+    one = Session()
+    one.write(f"{ROOT}/src/lib.rs", "pub mod engine;\npub mod risk;\n")
+    one.write(f"{ROOT}/src/main.rs", "mod config;\nmod server;\n")
+    assert {c["subject"] for c in only(one.extract(), "x/role")} == {"src/lib.rs", "src/main.rs"}
+
+
 def test_a_plain_word_in_prose_is_not_a_name_but_in_a_code_span_it_is():
     """"add a config command and a db group": words of the request, not names to locate."""
     code = "def config():\n    pass\n\n\ndef db():\n    pass\n\n\ndef load_rows():\n    pass\n"

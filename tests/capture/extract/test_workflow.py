@@ -11,6 +11,7 @@ NEW = ("check:\n    cargo llvm-cov --fail-under-lines 100\n\n"
 
 def test_one_fact_per_file_says_what_each_recipe_runs_cited_from_its_file():
     session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/Justfile"}, output=OLD)
     session.write(f"{ROOT}/Justfile", NEW)
     [runs] = only(session.extract(), "x/runs")
     assert (runs["subject"], runs["object"]) == (
@@ -43,6 +44,7 @@ def test_a_recipe_file_below_the_root_is_named_by_its_path():
     session = Session()
     session.write(f"{ROOT}/apps/web/package.json", '{\n  "scripts": {\n    "build": "next build"'
                   '\n  }\n}\n')
+    session.bash("cd apps/web && npm run build", output="built")
     [recipe] = only(session.extract(), "x/runs")
     assert recipe["subject"] == "apps/web/package.json"
 
@@ -115,6 +117,7 @@ def test_a_recipe_run_and_told_by_its_file_is_one_fact_not_a_second_tested_by():
 
 def test_a_makefile_target_that_only_calls_others_is_left_out_of_the_fact():
     session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/Makefile"}, output="test:\n\tnose\n")
     session.write(f"{ROOT}/Makefile", "all: lint test ## Build everything\n"
                   "lint:\n\truff check .\ntest:\n\tpytest\n")
     [runs] = only(session.extract(), "x/runs")
@@ -171,11 +174,19 @@ def test_an_edited_file_tells_no_less_than_a_file_only_read():
     assert "`npm run watch` runs `tsc -b -w`" in _told(session)
 
 
-def test_a_file_the_session_created_tells_every_recipe():
+def test_a_file_the_session_created_tells_what_it_ran_or_wired_to_its_own_script():
+    """A new runner file's scripts are the scaffold's (``tsc -b``, ``eslint src``) until the
+    session runs one; a script that runs a file the session wrote is its own tool."""
     session = Session()
     session.write(f"{ROOT}/package.json", MANIFEST)
-    told = _told(session)
-    assert "`npm run watch`" in told and "`npm run publish:ext`" in told
+    assert only(session.extract(), "x/runs") == []
+    session.bash("npm run lint", output="ok")
+    assert _told(session) == "`npm run lint` runs `eslint src`"
+    own = Session()
+    own.write(f"{ROOT}/scripts/flow.sh", "#!/bin/sh\ngit checkout -b \"feature/$1\"\n")
+    own.write(f"{ROOT}/package.json", MANIFEST.replace(
+        '"publish:ext": "vsce publish"', '"flow:start": "bash scripts/flow.sh"'))
+    assert _told(own) == "`npm run flow:start` runs `bash scripts/flow.sh`"
 
 
 def test_of_an_edited_file_a_check_that_rewrites_or_watches_is_a_chore():
@@ -215,3 +226,16 @@ def test_a_ci_step_that_gained_a_command_was_changed_by_the_edit():
     session.edit(f"{ROOT}/{workflow[0]}", step, step + "          gpg --sign out.tgz\n")
     assert facts(only(session.extract(), "x/runs")) == {
         (workflow[0], "x/runs", "`CI ci.yml job build` runs `npm pack; gpg --sign out.tgz`")}
+def test_of_a_file_only_read_a_recipe_run_that_only_says_its_name_again_is_not_told():
+    """``typecheck`` runs ``turbo run typecheck``: the session ran it, and its body adds
+    nothing to its name; one whose body says more is told."""
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=(
+        '{\n  "scripts": {\n    "typecheck": "turbo run typecheck",\n'
+        '    "changeset": "changeset",\n'
+        '    "check:web": "pnpm --filter @acme/web run check",\n'
+        '    "lint": "biome check ."\n  }\n}\n'))
+    session.bash("pnpm run typecheck && pnpm run changeset && pnpm run check:web", output="ok")
+    assert only(session.extract(), "x/runs") == []
+    session.bash("pnpm run lint", output="ok")
+    assert _told(session) == "`pnpm run lint` runs `biome check .`"

@@ -44,6 +44,7 @@ from itertools import accumulate
 from typing import Any, Iterable, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
+from claimgraph.capture.extract.commands import kind_of_text
 from claimgraph.capture.extract.manifests import Manifest, manifest_format, parse_manifest
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import (
@@ -113,8 +114,8 @@ def _declared(view: SessionView, cited: str, subject: str,
     created = bool(parsed) and parsed[0][0].how == "write"
     for look, dependency in seen.values():
         said = [] if created else _said(view)  # a new manifest's list: the scaffold's
-        if not established(dependency.name, said, _failures_before(view, look),
-                           _replaced_names(look)):
+        failures = [] if checks_the_project(dependency.name) else _failures_before(view, look)
+        if not established(dependency.name, said, failures, _replaced_names(look)):
             continue
         yield _fact(cited, subject, "core/depends-on", dependency.name, dependency.quote, look,
                     trust, kind="entity", object_type="package")
@@ -130,6 +131,15 @@ def _declared(view: SessionView, cited: str, subject: str,
                 yield _fact(cited, subject, "x/convention",
                             f"{cited} sets {setting.key} = {value}", setting.quote,
                             look, trust)
+
+
+def checks_the_project(name: str) -> bool:
+    """Whether a package is the tool the project is tested, linted or formatted with (the one
+    command vocabulary's ``pytest``, ``ruff``, ``eslint``): a failure saying it is missing
+    proves the environment lacks a dev tool -- the lesson is to install it (a failure-mode),
+    and how the project is checked is ``tested-by``'s; its manifest line decides nothing."""
+    found = kind_of_text(name.strip().lower())
+    return bool(found) and found[0] in ("test", "lint", "format")
 
 
 def runtime_changed(runtime: tuple[str, str], earlier: Iterable[tuple[str, str]]) -> bool:

@@ -193,11 +193,17 @@ def _span_name(span: str) -> str | None:
 
 def module_index_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     """What a crate root the session wrote declares: its ``mod`` lines, the layout of the
-    crate in one fact (a folder's index file is left out: ``_INDEX_FILES``)."""
-    for path, model in replay(view).items():
+    crate in one fact (a folder's index file is left out: ``_INDEX_FILES``). Only when the
+    session wrote the root of one crate: one that wrote the roots of several scaffolded a
+    workspace, and each member's module list is its scaffold's, a glance at its folder."""
+    roots = {path: model for path, model in replay(view).items()
+             if posixpath.basename(path) in _INDEX_FILES}
+    if len({_crate_of(path) for path in roots}) > 1:
+        return
+    for path, model in roots.items():
         cited = view.relative(path) or path
-        pattern = _INDEX_FILES.get(posixpath.basename(path))
-        if pattern is None or model.content is None or " " in cited:
+        pattern = _INDEX_FILES[posixpath.basename(path)]
+        if model.content is None or " " in cited:
             continue
         found = [(m.group(0).strip(), m.group(1)) for m in pattern.finditer(model.content)]
         names = list(dict.fromkeys(name for _, name in found))
@@ -206,6 +212,13 @@ def module_index_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                             "declares the modules " + ", ".join(names[:12]),
                             evidence=[file_evidence(cited, found[0][0]), model.origin],
                             object_kind="literal", subject_type="file", at=model.at)
+
+
+def _crate_of(root: str) -> str:
+    """The crate a root file belongs to: the folder above its ``src/`` (``lib.rs`` and
+    ``main.rs`` of one crate are one crate)."""
+    folder = posixpath.dirname(root)
+    return posixpath.dirname(folder) if posixpath.basename(folder) == "src" else folder
 
 
 def _defined_in(cited: str, definition: Definition, model: FileModel) -> dict[str, Any]:

@@ -11,8 +11,12 @@ command): a runner file read is a list a glance gives, and its every script -- w
 docs, a placeholder ``echo "no test specified"`` -- is nothing the session learnt. A CI workflow
 or pre-commit file only read is the exception: nobody types its steps, so the session cannot
 have run them, and the ones that test, lint, format, build or check are gates every change
-meets. From a file it created, every recipe. From a file it edited or rewrote but did not
-create, the recipes the edit changed or added, plus the ones that check or build the project
+meets. Of a recipe the session ran in a file it only read, not one
+whose one command only says its name again (``typecheck`` runs ``turbo run typecheck``).
+From a runner file it created (not a CI workflow or pre-commit file: every step of one it
+wrote is told), the recipes it ran or that run a script it wrote: the rest is the new file's
+scaffold (``next dev``, ``vite build``). From a file it edited or rewrote but did
+not create, the recipes the edit changed or added, plus the ones that check or build the project
 (test, lint, typecheck, a format check, build, check: the one command vocabulary decides), and
 the ones it ran -- never a dev server, a start, a publish or a release chore the edit left as it
 was: a version bump in a package.json is no lesson about its every script, yet an edited file
@@ -60,6 +64,7 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     if not view.project:
         return
     ran = " \n".join(filter(None, map(command_text, view.calls())))
+    scripts = own_scripts(view)
     found: list[tuple[str, bool, list[tuple[SeenFile, Recipe]]]] = []
     for looks in surviving_looks(view).values():
         cited = looks[-1].cited
@@ -67,10 +72,10 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             continue
         current = _as_left(looks)
         written = any(look.how != "read" for look in looks) and bool(current)
+        created = looks[0].how == "write"
         chosen = [(look, recipe) for look, recipe in current.values()
-                  if (look.how != "read" or recipe.invocation in ran or recipe.runs in ran
-                      or (written and checks_or_builds(recipe))
-                      or (recipe.source in UNTYPED and working(recipe)))
+                  if _told(look, recipe, recipe.invocation in ran or recipe.runs in ran,
+                           written, created, runs_own_script(recipe, cited, scripts))
                   and one_line(recipe) and not only_calls_others(recipe)]
         if chosen:  # what the session changed first: MAX_PER_FILE never cuts it
             chosen.sort(key=lambda pair: pair[0].how == "read")
@@ -83,10 +88,78 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         chosen = [(look, recipe) for look, recipe in chosen
                   if recipe.source not in UNTYPED or recipe.runs not in told]
         told.update(recipe.runs for _, recipe in chosen if recipe.source in UNTYPED)
+        if not written:  # the session ran it, yet its body only says its name again
+            chosen = [(look, recipe) for look, recipe in chosen if not self_named(recipe)]
         if not written and only_chores(chosen):
             continue
         if chosen:  # a CI step another workflow already runs is told once
             yield _fact(cited, chosen[:MAX_PER_FILE], "recipes" if written else "recipes.read")
+
+
+def _told(look: SeenFile, recipe: Recipe, ran: bool, written: bool, created: bool,
+          own_script: bool) -> bool:
+    """Whether a recipe of the file as the session left it is worth telling (see the module's
+    docstring): of a runner file the session created, what it ran or wired to its own script
+    (the rest is the scaffold's: ``next dev``, ``vite build``); of a file that was there,
+    what the session changed or ran, what checks or builds in a file it edited, and an unrun
+    CI or pre-commit step that checks."""
+    if created and recipe.source not in UNTYPED:
+        return ran or own_script
+    return look.how != "read" or ran or (written and checks_or_builds(recipe)) \
+        or (recipe.source in UNTYPED and working(recipe))
+
+
+#: Words that only say which runner runs a task, not what the task does.
+_RUNNER_WORDS = frozenset({"npm", "pnpm", "yarn", "bun", "bunx", "npx", "node", "turbo", "nx",
+                           "lerna", "run", "run-many", "exec", "workspaces", "foreach"})
+#: Runner options whose value names where the task runs (a workspace, a folder), not what.
+_PLACE_OPTIONS = frozenset({"--filter", "-F", "--cwd", "-C", "--workspace", "--dir",
+                            "--prefix", "--scope", "--project", "-p"})
+_WORD_PARTS = re.compile(r"[a-z0-9]+")
+_ONE_COMMAND = re.compile(r"&&|\|\||[;|]")
+
+
+def self_named(recipe: Recipe) -> bool:
+    """A recipe whose one command says nothing its name does not: the tool of its own name
+    (``changeset`` runs ``changeset``) or the task of its name in another runner (``typecheck``
+    runs ``turbo run typecheck``, ``check:web`` runs ``pnpm --filter web run check``)."""
+    if _ONE_COMMAND.search(recipe.runs):
+        return False
+    words, rest, skip = recipe.runs.split(), set(), False
+    for word in words:
+        if skip:
+            skip = False
+        elif word in _PLACE_OPTIONS:
+            skip = True
+        elif not word.startswith("-") and word.lower() not in _RUNNER_WORDS:
+            rest.update(_WORD_PARTS.findall(word.lower()))
+    return bool(rest) and rest <= set(_WORD_PARTS.findall(recipe.name.lower()))
+
+
+#: What a script the session wrote is written in: a CI step or recipe that runs one is the
+#: session wiring its own tool in, not a standard command a glance at the file gives.
+_SCRIPT_SUFFIXES = (".sh", ".bash", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".ps1")
+
+
+def own_scripts(view: SessionView) -> list[str]:
+    """The project's scripts the session wrote or edited (and did not delete), by path."""
+    return [looks[-1].cited for looks in surviving_looks(view).values()
+            if looks[-1].cited and looks[-1].cited.endswith(_SCRIPT_SUFFIXES)
+            and any(look.how != "read" for look in looks)]
+
+
+def runs_own_script(recipe: Recipe, cited: str, scripts: list[str]) -> bool:
+    """Whether ``recipe`` (of the runner file ``cited``) runs one of ``scripts``, named from
+    the project root or from the runner file's folder."""
+    folder = posixpath.dirname(cited)
+    for script in scripts:
+        forms = {script}
+        if folder and script.startswith(folder + "/"):
+            forms.add(script[len(folder) + 1:])
+        if any(re.search(rf"(?<![\w./-])(?:\./)?{re.escape(form)}(?![\w/-])", recipe.runs)
+               for form in forms):
+            return True
+    return False
 
 
 def only_chores(chosen: list[tuple[SeenFile, Recipe]]) -> bool:
