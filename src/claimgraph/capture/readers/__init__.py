@@ -188,15 +188,24 @@ class LineStream:
 
 
 class _JsonLines(LineStream):
-    """Lines as ``LineStream`` gives them, each also measured for depth on its bytes before
-    they are decoded (``deep``, for the line just given): bytes translate at C speed, where
-    walking a decoded line's brackets cost ~0.1 s of CPU on a 50 MB transcript."""
+    """Lines as ``LineStream`` gives them, each judged while its bytes are at hand (for the
+    line just given): ``unread``, its head declares one of ``unread_types``
+    (``declared_type``); else ``deep``, it nests past ``MAX_JSON_DEPTH``, measured on the
+    bytes (they translate at C speed, where walking a decoded line's brackets cost ~0.1 s of
+    CPU on a 50 MB transcript)."""
 
-    deep = False
+    unread = deep = False
+
+    def __init__(self, handle: BinaryIO, builder: TranscriptBuilder, source_file: str,
+                 start_offset: int, unread_types: frozenset[str]) -> None:
+        super().__init__(handle, builder, source_file, start_offset)
+        self._unread_types = unread_types
 
     def _decoded(self, raw: bytes) -> str:
-        self.deep = json_depth(raw) > MAX_JSON_DEPTH
-        return super()._decoded(raw)
+        text = super()._decoded(raw)
+        self.unread = bool(self._unread_types) and declared_type(text) in self._unread_types
+        self.deep = not self.unread and json_depth(raw) > MAX_JSON_DEPTH
+        return text
 
 
 def _line_number_at(handle: BinaryIO, offset: int, source_file: str) -> int:
@@ -233,9 +242,9 @@ def read_jsonl(path: str, builder: TranscriptBuilder, start_offset: int,
 
     Returns ``(end_offset, last_line)`` of the complete lines consumed."""
     with open_transcript(path) as handle:
-        stream = _JsonLines(handle, builder, path, start_offset)
+        stream = _JsonLines(handle, builder, path, start_offset, unread_types)
         for number, text in stream:
-            if unread_types and declared_type(text) in unread_types:
+            if stream.unread:
                 builder.counts["skipped_noise"] += 1
                 record = None
             else:
