@@ -117,7 +117,8 @@ class _Cleaner:
         capped: dict[int, str] = {}  # one capped copy of an output the result repeats
         if event.text:
             text, found = clean_text_with_counts(event.text)
-            self.counts.update(found)
+            if found:  # nearly never: an empty update still costs a Python call per text
+                self.counts.update(found)
             copies[event.text] = (text, found)
             changes["text"] = text
             if event.kind == "tool_result":
@@ -138,7 +139,8 @@ class _Cleaner:
         summary), cleaned like the event was; cleaning clean text again changes nothing."""
         if isinstance(changes.get("text"), str):
             text, found = clean_text_with_counts(changes["text"])
-            self.counts.update(found)
+            if found:
+                self.counts.update(found)
             changes["text"] = cap_output(text) if event.kind == "tool_result" else text
         if isinstance(changes.get("extras"), Mapping):
             changes["extras"] = self._fields(changes["extras"], {}, None)
@@ -171,7 +173,8 @@ class _Cleaner:
             if remember is not None:
                 remember[value] = done
             out[key] = done[0]
-            self.counts.update(done[1])
+            if done[1]:
+                self.counts.update(done[1])
         return out
 
 

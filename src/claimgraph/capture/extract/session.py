@@ -78,6 +78,11 @@ class SessionView:
     results: Mapping[str, Event]
     #: What several sources derive from the whole session, computed once per view.
     memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: ``relative``'s answers by path: rules ask of the same few dozen files thousands of
+    #: times, and ``posixpath.relpath`` normalizes both paths each time. Kept out of ``memo``
+    #: (small, and read after the rules too).
+    cited: dict[str, str | None] = field(default_factory=dict, init=False, compare=False,
+                                         repr=False)
 
     @classmethod
     def of(cls, transcript: Transcript, project_root: str | None) -> SessionView:
@@ -183,10 +188,16 @@ class SessionView:
         """The path as cited: relative to the root inside it, None outside it."""
         if not self.root:
             return path
+        if path not in self.cited:
+            self.cited[path] = self._relative(path, self.root)
+        return self.cited[path]
+
+    @staticmethod
+    def _relative(path: str, root: str) -> str | None:
         path = as_posix(path)
-        if path != self.root and not path.startswith(self.root.rstrip("/") + "/"):
+        if path != root and not path.startswith(root.rstrip("/") + "/"):
             return None
-        return posixpath.relpath(path, self.root)
+        return posixpath.relpath(path, root)
 
 
     def own(self, path: str) -> str | None:

@@ -357,7 +357,8 @@ def redact_value(value: Any, counts: Counter[str] | None = None, depth: int = 0)
     counts = Counter() if counts is None else counts
     if isinstance(value, str):
         text, found = redact_with_counts(value)
-        counts.update(found)
+        if found:  # nearly never: an empty update still costs a Python call per string
+            counts.update(found)
         return text
     if not isinstance(value, (dict, list, tuple)):
         return value
