@@ -95,3 +95,17 @@ def test_a_rule_is_told_from_a_finding():
     assert is_rule("the exporter only writes jsonl")
     assert not is_rule("cache.json is jsonl")
     assert not is_rule("the exporter writes one file per run")
+
+
+def test_a_reaction_an_opinion_or_the_point_of_the_work_is_no_statement():
+    """Task talk shaped like a statement: an interjection opens it, the person marks it as
+    their view, or its subject is what matters to the work in hand."""
+    assert is_statement("the worker containers are only started by compose.yaml")
+    for sentence in ("ahh the worker containers are only started by compose.yaml",
+                     "Oh, the worker containers are only started by compose.yaml",
+                     "hmm the worker containers are only started by compose.yaml",
+                     "imho the worker containers are only started by compose.yaml",
+                     "the worker containers tbh are only started by compose.yaml",
+                     "The important thing is that compose.yaml starts the worker containers",
+                     "the main thing is the parser in parse_row.py"):
+        assert not is_statement(sentence), sentence

@@ -8,8 +8,9 @@ tells the two apart here is the sentence's shape, not its topic:
 
 - a third-person subject followed, within a few words, by a verb of state or rule ("is",
   "are", "must", "only", "never", "supports", "lives in" ...), present tense;
-- not a question, not hedged ("maybe", "I think"), not past ("was", "has been") nor tied to
-  the moment ("now", "still", "again"): those are reports on today's work;
+- not a question, not hedged ("maybe", "I think", "imho"), not a reaction (an interjection
+  opens it: "ahh", "oh", "hmm"), not past ("was", "has been") nor tied to the moment ("now",
+  "still", "again"): those are reports on today's work;
 - not about the person or the agent ("I", "you", "your"), not a bug report ("doesn't
   work", "broken", "error"), not pasted program output (check marks, box lines, numbers);
 - it names a thing: a word shaped like code (a path, ``snake_case``, ``camelCase``, a dotted
@@ -20,7 +21,8 @@ Second pass (``standing``): a sentence of that shape is still no standing statem
 reports what happens now (a progressive "is returning", a negated event "does not
 terminate"), the session's own state (a version something "is at", where the repository is
 kept, what "is called" the project's own name, a process's terminal), the aim of the work
-("the goal is ...", "the fix is to ...", "X should be obvious"), pasted product prose ("a key
+("the goal is ...", "the fix is to ...", "the important thing is ...", "X should be
+obvious"), pasted product prose ("a key
 feature", "seamless") or a pointer to another place ("see how ...", "../other").
 
 Pure: the caller gives the sentence and the session's names; nothing here reads a transcript.
@@ -98,9 +100,19 @@ _GENERIC = frozenset(
     "sessions current lower higher".split())
 
 
+#: A reaction or an opinion, not a statement: an interjection opens it ("ahh the containers
+#: are …", "oh, the loader is …"), or the person marks it as their view ("imho", "tbh").
+_REACTION = re.compile(r"^(?:a+h+|o+h+|hm+|huh|aha|wow|ugh|damn|oops|whoa|lol|ha(?:ha)+|meh|"
+                       r"yikes|argh|nah|welp|geez|jeez)\b", re.IGNORECASE)
+_OPINION = re.compile(r"\b(?:imho|imo|tbh|fwiw|afaik|iirc|in my (?:humble )?(?:opinion|view)|"
+                      r"honestly|to be honest)\b", re.IGNORECASE)
+
+
 def is_statement(sentence: str) -> bool:
     """True when ``sentence`` reads as a settled statement of how a thing is or must be
     (module docstring): the shape only, not yet whether it names a thing of the project."""
+    if _REACTION.match(sentence.strip(" \t*_>#")) or _OPINION.search(sentence):
+        return False
     text = _LEAD.sub("", _LINK.sub(r"\1", sentence.strip()).strip("*_#> \t")).strip()
     words = text.split()
     if not _WORDS[0] <= len(words) <= _WORDS[1] or "?" in text or _PRINTED.search(text):
@@ -141,9 +153,10 @@ _TERMINAL = re.compile(r"\b(?:tmux|screen|terminal|pane|tab|window|shell)\s+(?:s
                        r"pane|tab)?|\bpid\s+\d+", re.IGNORECASE)
 #: The aim or the plan of the work: what it is for today, not how the project is.
 _AIM = re.compile(r"^(?:the|our|my|a|current|main|next|first|final|real|only)?\s*(?:current\s+|"
-                  r"main\s+|next\s+)?(?:goal|aim|objective|task|plan|todo|next step|priority|"
+                  r"main\s+|next\s+|important\s+|key\s+|whole\s+|big\s+|real\s+|only\s+|"
+                  r"hard\s+|tricky\s+)?(?:goal|aim|objective|task|plan|todo|next step|priority|"
                   r"focus|fix|solution|idea|approach|workaround|answer|point|intent|"
-                  r"requirement)s?\b", re.IGNORECASE)
+                  r"requirement|thing|part|question|issue|concern|catch)s?\b", re.IGNORECASE)
 _AIMED = re.compile(
     r"\b(?:should|must|needs? to|has to|have to)\s+(?:\w+\s+)?be\s+(?:more\s+|very\s+)?"
     r"(?:obvious|clear|visible|easy|simple|intuitive|readable|clean|fast|quick|smooth|"

@@ -58,6 +58,7 @@ from claimgraph.capture.extract.standing import (
     LEANS_BACK, NEEDS_NOW, for_provisional_work, not_one_rule, task_scoped)
 from claimgraph.capture.extract.writes import session_ops
 from claimgraph.logic.carried_out import names_a_removed_file
+from claimgraph.logic.standalone import not_standalone
 
 #: Why a sentence that only picks one of the options the agent just offered ("let's go with
 #: Apache") is not stored as itself: it says which option, not what it is; ``picks`` stores the
@@ -235,6 +236,9 @@ def _not_stored(verdict: Any, sentence: str, view: SessionView,
     garbled = not_one_rule(sentence)
     if garbled:
         return f"not one rule: {garbled}"
+    alone = not_standalone(sentence)
+    if alone:
+        return f"does not stand alone: {alone}"
     if verdict.label != "personal" and not view.project:
         return "no known project"
     return None
@@ -474,6 +478,9 @@ def _request_not_stored(sentence: str, view: SessionView) -> str | None:
     garbled = not_one_rule(sentence)
     if garbled:
         return f"not one rule: {garbled}"
+    alone = not_standalone(sentence)
+    if alone:
+        return f"does not stand alone: {alone}"
     return None if view.project else "no known project"
 
 
