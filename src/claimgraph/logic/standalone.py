@@ -104,11 +104,12 @@ _QUALITY = (r"(?:easy|easier|simple|simpler|clean|cleaner|readable|maintainable|
             r"best|state[- ]of[- ]the[- ]art|well[- ]\w+)")
 _DEGREE = r"(?:(?:as|more|very|really|super|much|extremely|highly|most|so|quite|even)\s+)*"
 _TO_DO = r"(?:to\s+\w+(?:(?:\s*,\s*|\s+(?:and|or)\s+)\w+)*)"
-_AS_POSSIBLE = r"(?:as\s+(?:possible|it can be|we can)|for\s+(?:public|general|everyday|daily|" \
-               r"real[- ]world|wider|production|everyone'?s?)\s+use|for\s+(?:everyone|users|people))"
+_AS_POSSIBLE = (r"(?:as\s+(?:possible|it can be|we can)|for\s+(?:public|general|everyday|daily|"
+                r"real[- ]world|wider|production|everyone'?s?)\s+use|"
+                r"for\s+(?:everyone|users|people))")
 _VAGUE = lazy_regex(
-    _FILLER + _WHOLE + r"\s+(?:should|must|shall|needs? to|has to|have to|ought to|will)\s+be\s+"
-    + _DEGREE + _QUALITY + r"(?:\s+" + _TO_DO + r")?"
+    _FILLER + _WHOLE + r"\s+(?:should|must|shall|needs? to|has to|have to|ought to|will)"
+    r"\s+be\s+" + _DEGREE + _QUALITY + r"(?:\s+" + _TO_DO + r")?"
     r"(?:(?:\s*,\s*|\s+(?:and|or)\s+|\s*,\s*(?:and|or)\s+)" + _DEGREE + _QUALITY + r"(?:\s+"
     + _TO_DO + r")?)*(?:\s+" + _AS_POSSIBLE + r")?[\s.!]*$", re.IGNORECASE)
 
