@@ -16,6 +16,11 @@ from claimgraph.logic.standalone import cut_out, not_standalone, to_the_agent, v
     "Then let's make sure our cli, gui, validators, etc. all support the new fields",
     "then each panel should have its fields grouped",
     "After that, add the exporter to the release workflow",
+    "because the cache must stay warm between runs",
+    "or we keep the exporter in the worker",
+    "so that the cart never loses an item",
+    "Use these linters for the worker: ruff, mypy and",
+    "the exporter should write the rows to the",
 ])
 def test_a_piece_cut_out_of_the_message_does_not_stand_alone(sentence):
     assert cut_out(sentence) is not None
@@ -29,6 +34,10 @@ def test_a_piece_cut_out_of_the_message_does_not_stand_alone(sentence):
     "Lastly, I'd like to support LinuxCNC as well",
     "Like the CLI, the GUI must validate every field",
     "The cart never stores card numbers",
+    "because of the rate limit, the exporter must batch its writes",
+    "when deploying always run the migrations first",
+    "Use tabs, not spaces, in the Makefile",
+    "We go with plan a",
 ])
 def test_a_whole_statement_is_not_cut_out(sentence):
     assert cut_out(sentence) is None

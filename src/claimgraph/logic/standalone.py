@@ -7,9 +7,10 @@ once the conversation around it is gone (docs/capture.md, "Sentences that do not
 alone"). A sentence does not stand alone when:
 
 - **it is a piece cut out of what came before** (``cut_out``): it opens as an example of the
-  sentence before it ("For example, the build area, the filaments, etc."), or it is only the
-  "instead of …" half of a sentence, with no main clause ("instead of first counting the rows
-  and then printing them"): what it elaborates or replaces was said before it;
+  sentence before it ("For example, the build area, the filaments, etc."), it is only the
+  "instead of …" (or "because …", "so that …", "or …") half of a sentence, with no main clause
+  ("instead of first counting the rows and then printing them"), or it stops mid-way (a
+  comma, "and", "the" last): what it elaborates, replaces or goes on with is elsewhere;
 - **it is the next step of an order of work** (``cut_out``): it opens with "then", "after
   that", "afterwards" or "once that is done" and goes on to an act ("Then let's make sure the
   CLI supports …"): a step of today's sequence, and which step came first is in the message
@@ -22,6 +23,11 @@ alone"). A sentence does not stand alone when:
   more powerful for public use"): no thing of the project named, no property a later session
   could check. A rule with a checkable edge ("There should be no over-engineering: one module
   per command", "The public API must stay backwards compatible") is not this shape.
+
+A request carried out as one act (a rename, a relabel) that opens by saying yes to the agent's
+offer (``accepts_an_offer``: "yes please add the exporter and rename the flag to --quick") is
+the agent's proposed step for the task in hand, accepted: the end state shows it done, and the
+words add nothing for a later session.
 
 Each check reads the sentence's form only; the caller says which sentences it applies to.
 Pure: text in, a reason (or None) out.
@@ -39,8 +45,18 @@ _FILLER = r"^\W*(?:(?:ok(?:ay)?|so|yes|yeah|and|also|but|no|well|alright|right)\
 #: An example of what the sentence before it said: it elaborates, it does not state.
 _EXAMPLE = lazy_regex(_FILLER + r"(?:for (?:example|instance)|e\.\s?g\.?|i\.\s?e\.?|"
                       r"such as)(?![\w-])", re.IGNORECASE)
-#: The "instead of …" half of a sentence: a main clause follows only after a comma or a dash.
-_INSTEAD = lazy_regex(_FILLER + r"(?:instead of|rather than|as opposed to)\b", re.IGNORECASE)
+#: The "instead of …" half of a sentence, or a clause that hangs on one said before ("because
+#: …", "so that …", "which …", "or …", "as well as …"): a main clause follows only after a
+#: comma or a dash. ("When …", "if …", "unless …", "since …" open rules without a comma as
+#: often: "when deploying always run the migrations".)
+_INSTEAD = lazy_regex(_FILLER + r"(?:instead of|rather than|as opposed to|because|so that|"
+                      r"which|whereas|although|though|whereby|as well as|along with|or)\b",
+                      re.IGNORECASE)
+#: A sentence that stops mid-way: a comma, a conjunction, an article or a preposition last
+#: ("Use these linters: ruff, mypy and"): the rest of it was lost when it was cut out. (Not a
+#: lone "a": "go with option a" names an option.)
+_UNFINISHED = lazy_regex(r"(?:,|\b(?:and|or|but|with|like|including|such as|e\.g|i\.e|the|an|"
+                         r"to|of|for|from|into|than))\s*$", re.IGNORECASE)
 _CLAUSE_AFTER = lazy_regex(r"[,;:]\s+\S|\s[—–-]\s+\S")
 #: The next step of an order of work: a sequencing word, then an act or "let's".
 _NEXT_STEP = lazy_regex(
@@ -63,7 +79,9 @@ def cut_out(sentence: str) -> str | None:
         return "an example of what was said before it"
     instead = _INSTEAD.match(text)
     if instead and not _CLAUSE_AFTER.search(text, instead.end()):
-        return "an \"instead of\" with no main clause"
+        return "a clause with no main clause of its own"
+    if _UNFINISHED.search(text.rstrip(" .!;:")):
+        return "it stops mid-sentence"
     if _NEXT_STEP.match(text) and not _STANDING.search(text):
         return "the next step of an order of work"
     return None
@@ -120,6 +138,19 @@ def vague(sentence: str) -> str | None:
     if _VAGUE.match(sentence.strip()):
         return "a vague aspiration: no thing named, nothing to check"
     return None
+
+
+#: A reply that opens by saying yes to what the agent offered ("yes please add …", "ok, rename
+#: …", "sure, go ahead and …").
+_ACCEPTS = lazy_regex(r"^\W*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|agreed|sounds good|go ahead|"
+                      r"please do|do it|perfect|great)\b", re.IGNORECASE)
+
+
+def accepts_an_offer(sentence: str) -> bool:
+    """The sentence opens by saying yes: typed right after the agent asked or offered, its
+    act is the agent's proposed step for the task in hand, accepted (``requests``: such an
+    act done once is the day's work, which the end state already shows)."""
+    return bool(_ACCEPTS.match(sentence))
 
 
 def not_standalone(sentence: str) -> str | None:
