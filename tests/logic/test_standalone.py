@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from claimgraph.logic.standalone import cut_out, not_standalone, to_the_agent, vague
+from claimgraph.logic.standalone import (
+    accepts_an_offer, cut_out, not_standalone, offers_a_step, to_the_agent, vague)
 
 
 @pytest.mark.parametrize("sentence", [
@@ -91,3 +92,12 @@ def test_not_standalone_gives_the_first_reason_or_none():
     assert not_standalone("e.g. the cart page") is not None
     assert not_standalone("give me the list of ports") is not None
     assert not_standalone("The cart never stores card numbers") is None
+
+
+def test_an_offer_of_the_agents_next_step_and_a_yes_to_it():
+    assert offers_a_step("Tests pass.\n\nIf you want other exporters, I can add them too.")
+    assert offers_a_step("Tests pass. Want me to add the archive button?")
+    assert not offers_a_step("Tests pass. The archive button is in the toolbar.")
+    assert accepts_an_offer("yes please add the archive button")
+    assert accepts_an_offer("ok, rename the flag to --quick")
+    assert not accepts_an_offer("add the archive button, and say yes to every prompt")

@@ -146,6 +146,20 @@ _ACCEPTS = lazy_regex(r"^\W*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|agreed|sounds goo
                       r"please do|do it|perfect|great)\b", re.IGNORECASE)
 
 
+#: The agent offering its next step in prose, not only as a question: "I can add them to the
+#: tab", "If you want, I could …", "Want me to …", "let me know if …".
+_OFFERS = lazy_regex(r"\b(?:i can|i could|i'?d be happy to|happy to|want me to|should i|shall i|"
+                     r"let me know if|if you(?:'d)? (?:want|like|prefer))\b", re.IGNORECASE)
+#: How much of the end of the agent's message holds its offer.
+_OFFER_TAIL = 600
+
+
+def offers_a_step(agent_text: str) -> bool:
+    """The end of the agent's message asks a question or offers its next step in prose."""
+    tail = agent_text[-_OFFER_TAIL:]
+    return "?" in tail or bool(_OFFERS.search(tail))
+
+
 def accepts_an_offer(sentence: str) -> bool:
     """The sentence opens by saying yes: typed right after the agent asked or offered, its
     act is the agent's proposed step for the task in hand, accepted (``requests``: such an

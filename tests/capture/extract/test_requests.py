@@ -264,7 +264,8 @@ def test_a_yes_to_the_agents_offer_done_once_is_the_days_work():
     new = 'label={filter ? "Download" : "Export"}\n<ArchiveButton toolbar />'
     s = Session()
     s.prompt("the toolbar is crowded")
-    s.event("assistant", text="I could add an archive button next to export. Want me to?")
+    s.event("assistant", text="The toolbar holds export only. If you want, I can add an "
+            "archive button next to it.")
     s.prompt(ask)
     s.event("assistant", text="I'll add that to the toolbar.")
     s.edit(TOOLBAR, 'label="Export"', new)

@@ -211,12 +211,13 @@ def _unexpanded(path: str) -> bool:
 
 
 def carried_request(verdict: Any, sentence: str, turn: Turn | None, position: int = 0,
-                    count: int = 1, after_options: bool | None = None, said: str = ""
-                    ) -> str | None:
+                    count: int = 1, after_options: bool | None = None, said: str = "",
+                    offered: bool | None = None) -> str | None:
     """``LASTING`` or ``ONCE`` when ``sentence`` is a request its turn carried out and kept
     (module docstring), else None. ``verdict``: the sentence model's; ``position``, ``count``
     and ``after_options`` place the sentence as the model placed it; ``said``: the whole
-    message it was cut from."""
+    message it was cut from; ``offered``: the agent's message before it asked or offered its
+    next step (``logic.standalone.offers_a_step``; ``after_options`` when not given)."""
     if turn is None or turn.taken_out or verdict.kept or verdict.label not in ASKING:
         return None
     if turn.reverted(sentence):
@@ -229,7 +230,9 @@ def carried_request(verdict: Any, sentence: str, turn: Turn | None, position: in
     if not asks_for_a_change(sentence, cues) or left_to_the_agent(sentence):
         return None
     kind = _carried_kind(sentence, turn)
-    if kind == ONCE and after_options and accepts_an_offer(sentence):
+    if offered is None:
+        offered = after_options
+    if kind == ONCE and offered and accepts_an_offer(sentence):
         return None  # the agent's offered step, accepted and done: the end state shows it
     return kind
 
