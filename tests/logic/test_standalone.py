@@ -39,6 +39,7 @@ def test_a_piece_cut_out_of_the_message_does_not_stand_alone(sentence):
     "when deploying always run the migrations first",
     "Use tabs, not spaces, in the Makefile",
     "We go with plan a",
+    "The staging bucket is the one we deploy out of",
 ])
 def test_a_whole_statement_is_not_cut_out(sentence):
     assert cut_out(sentence) is None
@@ -57,6 +58,9 @@ def test_asking_the_agent_for_a_reply_does_not_stand_alone(sentence):
 
 @pytest.mark.parametrize("sentence", [
     "the app should show me the diff before applying it",
+    "I'm colour-blind, so never rely on red vs green alone when you show me anything",
+    "write me a lint rule that forbids two commands on one line",
+    "Use the project path already present in the conversation",
     "The export dialog must tell the user which rows were skipped",
     "Error messages should name the file and the line",
 ])

@@ -52,11 +52,11 @@ _EXAMPLE = lazy_regex(_FILLER + r"(?:for (?:example|instance)|e\.\s?g\.?|i\.\s?e
 _INSTEAD = lazy_regex(_FILLER + r"(?:instead of|rather than|as opposed to|because|so that|"
                       r"which|whereas|although|though|whereby|as well as|along with|or)\b",
                       re.IGNORECASE)
-#: A sentence that stops mid-way: a comma, a conjunction, an article or a preposition last
-#: ("Use these linters: ruff, mypy and"): the rest of it was lost when it was cut out. (Not a
-#: lone "a": "go with option a" names an option.)
-_UNFINISHED = lazy_regex(r"(?:,|\b(?:and|or|but|with|like|including|such as|e\.g|i\.e|the|an|"
-                         r"to|of|for|from|into|than))\s*$", re.IGNORECASE)
+#: A sentence that stops mid-way: a comma, a conjunction or an article last ("Use these
+#: linters: ruff, mypy and"): the rest of it was lost when it was cut out. (Not a lone "a":
+#: "go with option a" names an option; nor a preposition: "a repo to work out of" is whole.)
+_UNFINISHED = lazy_regex(r"(?:,|\b(?:and|or|but|including|such as|e\.g|i\.e|the|an))\s*$",
+                         re.IGNORECASE)
 _CLAUSE_AFTER = lazy_regex(r"[,;:]\s+\S|\s[—–-]\s+\S")
 #: The next step of an order of work: a sequencing word, then an act or "let's".
 _NEXT_STEP = lazy_regex(
@@ -92,11 +92,11 @@ def cut_out(sentence: str) -> str | None:
 #: the product ("the app should show me the diff") is not asked of the agent: only the verb
 #: at the head of a request counts.
 _TO_THE_AGENT = lazy_regex(
-    r"(?:" + _FILLER + r"|\b(?:and|then|please|pls|you|just)\s+)(?:give|show|tell|send|"
-    r"explain to|walk|get|find|write|draft|list)\s+me\b(?!\s+(?:to|and)\b)|\blet me know\b|"
-    r"\b(?:your|this|my last|my previous)\s+(?:answer|reply|response|message|chat|"
-    r"conversation)\b|\bin (?:this|the) (?:chat|conversation|thread)\b",
-    re.IGNORECASE)
+    r"(?:" + _FILLER + r"|\b(?:and|then|please|pls|just|(?:can|could|would|will) you(?: please)?)"
+    r"\s+)(?:give|show|tell|send|explain to|walk|get|find|list)\s+me\b(?!\s+(?:to|and)\b)|"
+    r"\blet me know\b|\byour\s+(?:answer|reply|response)\b|"
+    r"\b(?:this|my last|my previous)\s+(?:message|chat|conversation)\b|"
+    r"\bin this (?:chat|conversation|thread)\b", re.IGNORECASE)
 
 
 def to_the_agent(sentence: str) -> str | None:
