@@ -133,3 +133,13 @@ def test_named_things_are_code_spans_file_names_and_identifiers_not_hyphenated_w
     assert set(_named("a `sync all` step in config.yaml for load_cache, cmdFinish and "
                       "agent-build-tools, e.g. a read-only auto-refresh")) == {
         "sync all", "config.yaml", "load_cache", "cmdFinish", "agent-build-tools"}
+
+
+def test_a_hedged_proposal_is_the_agents_guess_not_a_settled_change() -> None:
+    """"… and maybe …" in the offer: what the person said yes to is not one settled change."""
+    hedged = ("The exporter writes CSV only today.\n\n"
+              "Want me to add a `--format json` option to `export.py` (and maybe have the "
+              "nightly job use it)?")
+    assert proposal(hedged) is None
+    assert proposal(hedged.replace(" (and maybe have the nightly job use it)", "")) is not None
+    assert _decided(_session(hedged, "yes add the json format")) == []

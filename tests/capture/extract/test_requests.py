@@ -254,3 +254,22 @@ def test_a_fragment_of_a_line_taken_out_takes_out_its_line():
     s.prompt("no, keep flake8 after all")
     s.edit(PYPROJECT, "[tool.ruff]\nline-length = 100  # ruff with", "[tool.flake8]\n#")
     assert _requests(s) == []
+
+
+def test_a_yes_to_the_agents_offer_done_once_is_the_days_work():
+    """The agent offered a step, the person said yes and added a rename: done once, the end
+    state shows it; the same words typed unprompted stay a request done once."""
+    ask = ('yes please add an archive button to the toolbar and rename the export button as '
+           '"Download" when a filter is on')
+    new = 'label={filter ? "Download" : "Export"}\n<ArchiveButton toolbar />'
+    s = Session()
+    s.prompt("the toolbar is crowded")
+    s.event("assistant", text="The toolbar holds export only. If you want, I can add an "
+            "archive button next to it.")
+    s.prompt(ask)
+    s.event("assistant", text="I'll add that to the toolbar.")
+    s.edit(TOOLBAR, 'label="Export"', new)
+    s.prompt("thanks")
+    assert _requests(s) == []
+    [found] = _toolbar(ask, new)
+    assert mark(found) == ONCE

@@ -293,3 +293,24 @@ def test_a_preference_for_a_prototype_holds_for_that_prototype_only():
     assert kept("This is an MVP. Keep the UI functional rather than polished.") == []
     assert kept("We're building a quick prototype. Always keep the UI functional rather "
                 "than polished.") == ["Always keep the UI functional rather than polished"]
+
+
+def test_a_sentence_that_does_not_stand_alone_is_not_stored():
+    """An example or the next step cut out of the message, an "instead of" with no main
+    clause, a vague aspiration: the sentence model may keep each, but read alone later it
+    says nothing the next session can act on (logic/standalone.py)."""
+    def kept(message: str) -> list[str]:
+        session = Session()
+        session.prompt(message)
+        return [c["object"] for c in session.extract() if c["rule"] == "statements"]
+
+    assert kept("Now I'd like the settings page to have tabs. For example, Cart, Checkout, "
+                "Orders, etc. Then each tab should have the fields grouped so similar "
+                "settings are together.") == []
+    assert kept("yes please. Then let's make sure our cli, api, exporters, rules, etc. all "
+                "support all our new features.") == []
+    assert kept("instead of first counting the orders and then printing how many were "
+                "skipped") == []
+    assert kept("The service should be as simple as possible. The service should be more "
+                "robust for production use.") == []
+    assert kept("Always use uv for dependencies.") == ["Always use uv for dependencies"]

@@ -11,8 +11,10 @@ they are the person's decision. Stored only when every one of these holds:
   question names at least one thing of the project (a code span, a file name, an identifier),
   and it is neither a question about how to go on (``standing.process_question``), nor a step
   of the task in hand (it opens with run, commit, push …: ``approvals``' one-off verbs; or
-  ``standing.task_scoped``). When the question offers another way ("…, or leave it as is?")
-  only the first is the proposal, and the reply must name it by a word the other lacks;
+  ``standing.task_scoped``), nor hedged ("… and maybe have `sync` mention it": the agent's
+  guess, ``logic.requested.left_to_the_agent``), which says nothing settled. When the
+  question offers another way ("…, or leave it as is?") only the first is the proposal, and
+  the reply must name it by a word the other lacks;
 - **the acceptance**: the reply's first sentence opens with a yes (or "let's", "go ahead",
   "please"), asks nothing back, hedges nothing (``approvals``' negations and "but"), is short,
   and names a word of the proposal unless the question offered one thing only; the person's
@@ -41,6 +43,7 @@ from claimgraph.capture.extract.session import (
     SessionView, candidate, short_quote, transcript_evidence)
 from claimgraph.capture.extract.standing import process_question, task_scoped
 from claimgraph.capture.extract.statements import user_texts
+from claimgraph.logic.requested import left_to_the_agent
 
 MAX_ACCEPT_WORDS = 25
 MAX_PROPOSAL_CHARS = 320
@@ -107,8 +110,8 @@ def proposal(message: str) -> Proposal | None:
     split = _OR.search(what)
     first, other = (what[:split.start()], what[split.start():]) if split else (what, "")
     first = first.strip(" ,")
-    if _ONE_OFF.match(first) or task_scoped(first):
-        return None
+    if _ONE_OFF.match(first) or task_scoped(first) or left_to_the_agent(first):
+        return None  # a step of today, or hedged ("… and maybe …"): not what was settled
     rest = " ".join(sentences[asked[0] + 1:])
     named = _named(f"{first} {rest}")
     if not _named(first) and not (rest and named):

@@ -22,7 +22,10 @@ own words, as a decision of the project (``x/decided``) when all of these hold
 - the user did not hedge it or hand the choice over ("maybe …", "… if needed", "an
   appropriate type": ``logic.requested.left_to_the_agent``), and a request that is one act
   whatever its form (a rename, a relabel, a docs update: ``logic.requested.one_act``) is kept
-  as done once (one that would not be kept at all stays out: this never adds a fact).
+  as done once (one that would not be kept at all stays out: this never adds a fact);
+- an act done once that opens by saying yes to the agent's question or offer ("yes please
+  add the exporter and rename the flag", ``logic.standalone.accepts_an_offer``) is the
+  agent's proposed step, accepted: the end state shows it, and it is not kept.
 
 A path the shell never expanded (``cat > "$out"``) names no file of the project: a turn that
 wrote only such paths changed nothing the request could have asked for.
@@ -43,6 +46,7 @@ from claimgraph.capture.extract.corrections import stems, word_stems
 from claimgraph.capture.extract.session import OK, SessionView
 from claimgraph.capture.extract.standing import DONE_ONCE, one_off, task_scoped
 from claimgraph.capture.extract.writes import removes, session_ops
+from claimgraph.logic.standalone import accepts_an_offer
 from claimgraph.logic.requested import (
     LASTING,
     ONCE,
@@ -207,12 +211,13 @@ def _unexpanded(path: str) -> bool:
 
 
 def carried_request(verdict: Any, sentence: str, turn: Turn | None, position: int = 0,
-                    count: int = 1, after_options: bool | None = None, said: str = ""
-                    ) -> str | None:
+                    count: int = 1, after_options: bool | None = None, said: str = "",
+                    offered: bool | None = None) -> str | None:
     """``LASTING`` or ``ONCE`` when ``sentence`` is a request its turn carried out and kept
     (module docstring), else None. ``verdict``: the sentence model's; ``position``, ``count``
     and ``after_options`` place the sentence as the model placed it; ``said``: the whole
-    message it was cut from."""
+    message it was cut from; ``offered``: the agent's message before it asked or offered its
+    next step (``logic.standalone.offers_a_step``; ``after_options`` when not given)."""
     if turn is None or turn.taken_out or verdict.kept or verdict.label not in ASKING:
         return None
     if turn.reverted(sentence):
@@ -224,6 +229,15 @@ def carried_request(verdict: Any, sentence: str, turn: Turn | None, position: in
     cues = cue_names(sentence, position, count, after_options)
     if not asks_for_a_change(sentence, cues) or left_to_the_agent(sentence):
         return None
+    kind = _carried_kind(sentence, turn)
+    if offered is None:
+        offered = after_options
+    if kind == ONCE and offered and accepts_an_offer(sentence):
+        return None  # the agent's offered step, accepted and done: the end state shows it
+    return kind
+
+
+def _carried_kind(sentence: str, turn: Turn) -> str | None:
     today = task_scoped(sentence)
     if today is None:
         if specifies_behaviour(sentence):

@@ -58,6 +58,7 @@ from claimgraph.capture.extract.standing import (
     LEANS_BACK, NEEDS_NOW, for_provisional_work, not_one_rule, task_scoped)
 from claimgraph.capture.extract.writes import session_ops
 from claimgraph.logic.carried_out import names_a_removed_file
+from claimgraph.logic.standalone import not_standalone, offers_a_step
 
 #: Why a sentence that only picks one of the options the agent just offered ("let's go with
 #: Apache") is not stored as itself: it says which option, not what it is; ``picks`` stores the
@@ -114,6 +115,7 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     model = shipped()
     answering = view.remembered("statements.after_options", after_options)
     turned_down = view.remembered("statements.after_refusal", after_refusal)
+    offering = view.remembered("statements.after_offer", after_offer)
     corrected = corrected_prompts(view)
     carried = carried_turns(view)
     for event, text in user_texts(view):
@@ -146,7 +148,8 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             done = None
             if why is not None and event.line in carried:
                 done = carried_request(verdict, sentence, carried[event.line], index,
-                                       len(parts), answering.get(event.line), text)
+                                       len(parts), answering.get(event.line), text,
+                                       offered=event.line in offering)
                 if done is not None:
                     via = f"a request the session carried out ({done})"
                     why = _request_not_stored(sentence, view)
@@ -235,6 +238,9 @@ def _not_stored(verdict: Any, sentence: str, view: SessionView,
     garbled = not_one_rule(sentence)
     if garbled:
         return f"not one rule: {garbled}"
+    alone = not_standalone(sentence)
+    if alone:
+        return f"does not stand alone: {alone}"
     if verdict.label != "personal" and not view.project:
         return "no known project"
     return None
@@ -350,6 +356,13 @@ def after_options(view: SessionView) -> dict[int, bool | None]:
     the first prompt and for a prompt right after another prompt."""
     return {line: None if last is None else _offers(last)
             for line, last in agent_before_prompts(view, command_args=True)}
+
+
+def after_offer(view: SessionView) -> frozenset[int]:
+    """Lines of the prompts typed right after the agent asked a question or offered its next
+    step in prose ("If you want, I can add them to the tab": ``logic.standalone``)."""
+    return frozenset(line for line, last in agent_before_prompts(view, command_args=True)
+                     if last and offers_a_step(last))
 
 
 def _offers(text: str) -> bool:
@@ -474,6 +487,9 @@ def _request_not_stored(sentence: str, view: SessionView) -> str | None:
     garbled = not_one_rule(sentence)
     if garbled:
         return f"not one rule: {garbled}"
+    alone = not_standalone(sentence)
+    if alone:
+        return f"does not stand alone: {alone}"
     return None if view.project else "no known project"
 
 
