@@ -5,7 +5,7 @@ from __future__ import annotations
 from claimgraph.capture.extract.lessons import lesson_candidates
 from claimgraph.capture.extract.session import SessionView
 
-from .extract_helpers import ROOT, Session, only
+from .extract_helpers import ROOT, Session
 
 FAILURE = ("Exit code 1\n============ FAILURES ============\n"
            "E   KeyError: 'SECRET_KEY'\nsrc/shop/settings.py:12: KeyError\n1 failed")
