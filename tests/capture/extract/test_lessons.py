@@ -369,6 +369,7 @@ def test_a_fix_chained_before_the_rerun_in_one_line_is_the_fix():
     """``pip install x && <the failed command>``: the fix is in that line, not in whatever
     unrelated command ran before the next plain success of a similar command."""
     session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/requirements.txt"}, output="     1→httpx\n")
     session.bash("python -m app.cli config --show", error=True,
                  output="Traceback …\nModuleNotFoundError: No module named 'click'")
     session.bash("pip install click && python -m app.cli config --show", output="== config ==")

@@ -49,9 +49,10 @@ def test_a_fix_in_a_build_tool_or_ci_file_stays_a_lesson():
 def test_program_source_is_code_that_is_no_manifest_recipe_or_tool_config():
     assert program_source("src/shop/cart.py") and program_source("app/Views/Inspector.swift")
     assert program_source("review_tool/routes/pages.py")
+    assert program_source("templates/partials/row.html") and program_source("src/app.scss")
     for path in ("next.config.js", "jest.config.ts", "eslint.config.mjs", "noxfile.py",
                  "build.rs", "Package.swift", "mix.exs", "deploy.sh", ".github/scripts/x.py",
-                 "README.md", "settings.toml", "Makefile"):
+                 "README.md", "settings.toml", "Makefile", "docs/guide.md"):
         assert not program_source(path), path
 
 
@@ -75,6 +76,16 @@ def test_a_package_no_manifest_declares_must_be_installed_by_hand():
         "`python -m app.cli config` failed: ModuleNotFoundError: No module named 'click'; "
         "fixed by running `pip install click` (`click` must be installed by hand: no manifest "
         "of the project lists it)"]
+
+
+def test_a_package_installed_by_hand_while_no_manifest_of_its_kind_was_seen_is_unsure():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"},
+                 output='     1→{"dependencies": {"react": "^18.0.0"}}\n')
+    session.bash("python -m app.cli config", error=True, output=NO_CLICK, exit_code=1)
+    session.bash("pip install click")
+    session.bash("python -m app.cli config", output="== config ==")
+    assert _lessons(session) == []
 
 
 def test_installing_what_the_manifest_declares_stays_the_lesson():

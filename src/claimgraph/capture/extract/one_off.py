@@ -27,13 +27,16 @@ from claimgraph.capture.extract.manifests import manifest_format, parse_manifest
 from claimgraph.capture.extract.reads import surviving_looks
 from claimgraph.capture.extract.recipes import recipe_format
 from claimgraph.capture.extract.session import SessionView
-from claimgraph.capture.extract.shell import invocations
-from claimgraph.capture.extract.tooling import changes_manifest, packages_added
+from claimgraph.capture.extract.shell import invocations, unwrap
+from claimgraph.capture.extract.tooling import PACKAGE_ADDS, changes_manifest, packages_added
 
 #: The candidate key under which a lesson fixed by edits alone lists the files it edited.
 FIX_EDITS = "fix_edits"
 #: Languages whose files say how the project is built and run, not what it does.
 _TOOLING_LANGUAGES = frozenset({"Shell", "SQL"})
+#: The program's own templates and styles, which ``code.language_of`` does not list.
+_MARKUP = frozenset({".html", ".htm", ".jinja", ".jinja2", ".j2", ".css", ".scss", ".sass",
+                     ".less", ".erb", ".hbs", ".ejs", ".twig", ".liquid", ".mustache"})
 #: Source files by name that configure a build or a tool, not the program.
 _BUILD_FILES = frozenset({"setup.py", "noxfile.py", "fabfile.py", "build.rs", "package.swift",
                           "gulpfile.js", "gruntfile.js", "rakefile", "dangerfile.js",
@@ -45,7 +48,9 @@ def program_source(path: str) -> bool:
     normalized = path.replace("\\", "/")
     name = posixpath.basename(normalized).lower()
     parts = normalized.lower().split("/")[:-1]
-    return language_of(name) not in (None, *_TOOLING_LANGUAGES) \
+    code = language_of(name) not in (None, *_TOOLING_LANGUAGES) \
+        or posixpath.splitext(name)[1] in _MARKUP
+    return code \
         and manifest_format(normalized) is None and recipe_format(normalized) is None \
         and name not in _BUILD_FILES and ".config." not in name \
         and not name.endswith(("config.js", "config.ts", "config.mjs", "config.cjs")) \
@@ -86,42 +91,57 @@ def drives_terminal(programs: Iterable[str]) -> bool:
 
 def hand_installs(view: SessionView, fix: str) -> tuple[list[str], bool] | None:
     """For a fix that only installs named packages into an environment (``pip install
-    click``; chained installs too): (the names, whether a manifest of the project the session
-    saw declares every one of them). None for any other fix (``pip install -r …``, ``pip
-    install -e .``, ``npm install``, a formatter): those install what the project declares,
-    or are no install at all.
+    click``; chained installs too): (the names, whether that is no lesson). None for any other
+    fix (``pip install -r …``, ``pip install -e .``, ``npm install``, a formatter): those
+    install what the project declares, or are no install at all.
 
-    A package the manifest declares, installed by hand after an import failed, says the
-    environment was not set up, which the manifest already tells; one it does not declare
+    A package a manifest of the project declares, installed by hand after an import failed,
+    says the environment was not set up, which the manifest already tells: no lesson. So is
+    one installed while the session saw no manifest of its ecosystem at all: whether the
+    project declares it is unknown. Only a package the manifests the session saw leave out
     must be installed by hand, and that is the lesson."""
     names: list[str] = []
+    ecosystems: set[str] = set()
     for invocation in invocations(fix, None):
+        words = unwrap(invocation.argv)
+        spec = next((PACKAGE_ADDS[tuple(words[:size])] for size in (3, 2)
+                     if tuple(words[:size]) in PACKAGE_ADDS), None)
         added = packages_added(invocation.argv)
-        if not added or changes_manifest(invocation.argv):
+        if spec is None or not added or changes_manifest(invocation.argv):
             return None
         names.extend(added)
+        ecosystems.add(_ECOSYSTEMS.get(spec[0], spec[0]))
     if not names:
         return None
     declared = declared_packages(view)
-    return names, all(_normal(name) in declared for name in names)
+    unseen = any(not declared.get(ecosystem) for ecosystem in ecosystems)
+    listed = all(any(_normal(name) in found for found in declared.values()) for name in names)
+    return names, unseen or listed
 
 
-def declared_packages(view: SessionView) -> frozenset[str]:
-    """Every package a manifest of the project the session saw (read, written or edited, and
-    not deleted since) declares, names normalized (``_`` and ``.`` as ``-``, lower case)."""
+#: ``tooling.PACKAGE_ADDS``'s ecosystem names as manifests name theirs.
+_ECOSYSTEMS = {"js": "node"}
+
+
+def declared_packages(view: SessionView) -> dict[str, frozenset[str]]:
+    """Per ecosystem (python, node, ...), every package a manifest of the project the session
+    saw (read, written or edited, and not deleted since) declares, names normalized (``_``
+    and ``.`` as ``-``, lower case); an ecosystem whose manifest declares nothing maps to an
+    empty set, one with no manifest seen is absent."""
     return view.remembered("declared_packages", _declared)
 
 
-def _declared(view: SessionView) -> frozenset[str]:
-    names: set[str] = set()
+def _declared(view: SessionView) -> dict[str, frozenset[str]]:
+    names: dict[str, set[str]] = {}
     for looks in surviving_looks(view).values():
         if looks[-1].cited is None or manifest_format(looks[-1].path) is None:
             continue
         for look in looks:
             manifest = parse_manifest(look.path, look.text)
             if manifest:
-                names.update(_normal(dependency.name) for dependency in manifest.dependencies)
-    return frozenset(names)
+                names.setdefault(manifest.ecosystem, set()).update(
+                    _normal(dependency.name) for dependency in manifest.dependencies)
+    return {ecosystem: frozenset(found) for ecosystem, found in names.items()}
 
 
 def _normal(name: str) -> str:
