@@ -4,8 +4,6 @@ not act themselves in between. Each rule that stores such a lesson is held to it
 
 from __future__ import annotations
 
-from unittest.mock import patch
-
 import pytest
 
 from claimgraph.capture.extract.held import outside_change, user_acted, user_changed
@@ -20,13 +18,7 @@ KEY_ERROR = "E   KeyError: 'SECRET_KEY'\n1 failed"
 
 
 def _lessons(session: Session, rule: str | None = None) -> list[str]:
-    """The lessons the end-of-session checks let stand. They are tested on a fix of the
-    program's own code, which capture then leaves out as a bug fixed (``one_off``, tested on
-    its own): that last step is skipped here, to see what the checks decided."""
-    with patch("claimgraph.capture.extract.diagnosis.without_bug_fixes",
-               lambda found, _explained: found):
-        found = session.extract()
-    return [c["object"] for c in only(found, "core/failure-mode")
+    return [c["object"] for c in only(session.extract(), "core/failure-mode")
             if rule is None or c["rule"] == rule]
 
 

@@ -273,9 +273,6 @@ def test_a_name_a_lesson_names_is_remembered():
     session = Session()
     session.bash("pytest tests/test_cart.py", error=True,
                  output="E   ImportError: cannot import name 'add_item' from 'shop.cart'")
-    # the cause said keeps the lesson (a bug fixed in the code without one is none: one_off)
-    session.event("assistant", text="The import fails because `add_item` was never defined "
-                                    "in the cart module.")
     session.edit(PY, "class Cart:\n", "class Cart:\n    pass\n\n\ndef add_item(cart, item):\n"
                  "    cart.items.append(item)\n")
     session.bash("pytest tests/test_cart.py", output="1 passed")

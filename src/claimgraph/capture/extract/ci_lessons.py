@@ -29,7 +29,6 @@ from claimgraph.logic.lazy_regex import lazy_regex
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.held import acted_between, remote_change
 from claimgraph.capture.extract.lessons import first_error_text
-from claimgraph.capture.extract.one_off import FIX_EDITS
 from claimgraph.capture.extract.session import (
     OK, SessionView, candidate, short_quote, transcript_evidence)
 from claimgraph.capture.extract.shell import command_text, invocations, positional
@@ -185,8 +184,6 @@ def _candidate(view: SessionView, item: _Open, proof: Event) -> dict[str, Any]:
             f"fixed by {item.commit} (editing {files})")
     evidence = [transcript_evidence(item.seen.line, f"{failure.step}: {failure.error}"),
                 transcript_evidence(proof.line, short_quote(command_text(proof) or "", 100))]
-    lesson = candidate("lessons", view.project or "", "core/failure-mode", text,
-                       evidence=evidence, object_kind="literal", subject_type="project",
-                       at=proof.timestamp)
-    lesson[FIX_EDITS] = list(item.edits)
-    return lesson
+    return candidate("lessons", view.project or "", "core/failure-mode", text,
+                     evidence=evidence, object_kind="literal", subject_type="project",
+                     at=proof.timestamp)

@@ -36,7 +36,6 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from claimgraph.capture.extract.corroborate import content_words, named
-from claimgraph.capture.extract.one_off import without_bug_fixes
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.logic.diagnosis import clean, is_diagnosis
@@ -55,24 +54,20 @@ _MAX_EVIDENCE = 4
 def attach_diagnoses(view: SessionView, candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``candidates`` with each proved lesson's cause attached where the session said one."""
     attached: set[str] = set()
-    explained: set[int] = set()
     for found in candidates:
         if found.get("predicate") != FAILURE_MODE or found.get("rule") not in _PROVED_BY_RECORD:
             continue
         cause = _diagnosis(view, found)
         if cause is None:
             continue
-        explained.add(id(found))
         line, sentence = cause
         found["object"] = f"{str(found['object']).rstrip('. ')}.{CAUSE_MARK}{sentence}"
         evidence = list(found.get("evidence") or [])
         cited = f"transcript#L{line}: {sentence}"
         found["evidence"] = [*evidence[:1], cited, *evidence[1:]][:_MAX_EVIDENCE]
         attached.add(_key(sentence))
-    return without_bug_fixes(
-        [found for found in candidates
-         if not (found.get("rule") == "causes" and _key(str(found["object"])) in attached)],
-        explained)
+    return [found for found in candidates
+            if not (found.get("rule") == "causes" and _key(str(found["object"])) in attached)]
 
 
 def _key(text: str) -> str:

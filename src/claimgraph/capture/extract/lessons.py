@@ -42,12 +42,12 @@ from typing import Any, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.extract.by_hand import hand_installs
 from claimgraph.capture.extract.code import is_test_file
 from claimgraph.capture.extract.commands import kind_of as command_kind
 from claimgraph.capture.extract.gates import added_lines, describe_edits
 from claimgraph.capture.extract.held import (
     acted_between, changed_outside, outside_change, remote_error)
-from claimgraph.capture.extract.one_off import FIX_EDITS, drives_terminal, hand_installs
 from claimgraph.capture.extract.session import (
     FAILED, OK, UNKNOWN, SessionView, candidate, exit_code, short_quote, transcript_evidence)
 from claimgraph.capture.extract.shell import (
@@ -505,9 +505,6 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
     failure = window.failure
     if window.outside or acted_between(view, failure.call.line, fixed.call.line):
         return None  # changed outside the project, or by the person: not the project's fix
-    if drives_terminal([failure.key[0], *(program for command in window.commands
-                                          for program in _programs(command))]):
-        return None  # keys typed into a terminal pane: the session's own harness
     if any(cwd and view.own(cwd) is None
            for cwd in (failure.invocation.cwd, fixed.invocation.cwd)):
         return None  # run in another project (a sibling checkout): not this one's lesson
@@ -543,7 +540,7 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
         text = f"{shown} failed{error}; fixed by running `{window.commands[-1]}`"
         by_hand = hand_installs(view, window.commands[-1])
         if by_hand is not None and by_hand[1]:
-            return None  # the manifest declares it: the environment was not set up, no more
+            return None  # declared (the environment was not set up), or no manifest seen
         if by_hand is not None:
             named = ", ".join(f"`{name}`" for name in by_hand[0])
             text += f" ({named} must be installed by hand: no manifest of the project lists it)"
@@ -565,16 +562,8 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
     lesson = candidate("lessons", view.project or "", "core/failure-mode", text,
                        evidence=evidence, object_kind="literal",
                        subject_type="project", at=fixed.call.timestamp)
-    if window.edits:
-        lesson[FIX_EDITS] = [cited for _, cited, _ in window.edits]
     return _Taught(lesson, failure.key, window.error, fixed.order,
                    fixed=bool(window.edits or window.commands))
-
-
-def _programs(command: str) -> list[str]:
-    """The programs a fix's command line runs (``a && b``: both)."""
-    return [unwrap(invocation.argv)[0] for invocation in invocations(command, None)
-            if unwrap(invocation.argv)]
 
 
 def _added_settings(failure: _Run, fixed: _Run) -> list[str]:

@@ -47,7 +47,6 @@ from claimgraph.capture.extract.commands import kind_of as command_kind
 from claimgraph.capture.extract.gates import added_lines, describe_edits
 from claimgraph.capture.extract.held import acted_between, changed_outside, user_changed
 from claimgraph.capture.extract.lessons import run_verdict, shown_command, telling_line
-from claimgraph.capture.extract.one_off import FIX_EDITS
 from claimgraph.capture.extract.prose import split_paste
 from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, short_quote, transcript_evidence)
@@ -302,11 +301,9 @@ def _lesson(view: SessionView, report: _Report, proof: Event) -> dict[str, Any] 
     evidence = [transcript_evidence(report.event.line, report.error),
                 transcript_evidence(edits[-1][0].line, edits[-1][1]),
                 transcript_evidence(proof.line, short_quote(proof.text, 100))]
-    lesson = candidate("lessons", view.project or "", "core/failure-mode", text,
-                       evidence=evidence, object_kind="literal", subject_type="project",
-                       at=proof.timestamp)
-    lesson[FIX_EDITS] = [cited for _, cited, _ in edits]
-    return lesson
+    return candidate("lessons", view.project or "", "core/failure-mode", text,
+                     evidence=evidence, object_kind="literal", subject_type="project",
+                     at=proof.timestamp)
 
 
 def _worked_around(view: SessionView, error: str, edited: list[str]) -> bool:
