@@ -15,6 +15,8 @@ from claimgraph.logic.diagnosis import clean, is_diagnosis
     "The problem is that the cache directory is not shared between the workers.",
     "The tool only supports relative paths in its manifest.",
     "The fixture fails because both specs reuse the same order ids.",
+    "Cause: the subcommands were registered twice in `cli/main.py`.",  # a report's label
+    "The remaining failures stemmed from a duplicate subcommand registration.",
 ])
 def test_settled_causes_are_diagnoses(sentence):
     assert is_diagnosis(sentence)
@@ -32,6 +34,8 @@ def test_settled_causes_are_diagnoses(sentence):
     "If the key ignores the lockfile, the cache cannot be reused.",   # a condition
     "The tests pass now after the change to the loader.",            # no cause at all
     "Root cause found.",                                             # a label, no cause
+    "Cause: I forgot to register the subcommand.",                   # the speaker's report
+    "Fix: removed the duplicate block from the CLI module.",          # the fix, not the cause
 ])
 def test_guesses_plans_and_debris_are_not(sentence):
     assert not is_diagnosis(sentence)
@@ -41,3 +45,10 @@ def test_clean_drops_emphasis_markers_and_the_label():
     assert clean("- **Root cause:** the key ignores the lockfile.") == \
         "The key ignores the lockfile."
     assert clean("The problem is that `tool` lacks `--flag`.") == "`tool` lacks `--flag`."
+
+
+def test_clean_keeps_a_names_own_underscores_and_drops_underscore_emphasis():
+    assert clean("Cause: `opk/cli/__main__.py` registers the subcommands twice.") == \
+        "`opk/cli/__main__.py` registers the subcommands twice."
+    assert clean("__Root cause:__ the `__init__` module imports Qt.") == \
+        "The `__init__` module imports Qt."

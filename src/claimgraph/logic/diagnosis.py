@@ -46,6 +46,9 @@ _PROBLEM_CUES: tuple[str, ...] = (
     r"installed|available|allowed|supported|exported|defined|set|shared|committed|tracked)\w*",
     r"\bcan(?:not|'t)\b", r"\bonly (?:supports?|accepts?|works?|runs?|reads?|allows?)\b",
     r"\blacks?\b", r"\bno longer\b", r"\bnever (?:runs?|ran|fires?|fired|sees?|saw|reads?)\b",
+    # a report's labelled cause ("- Cause: the subcommands were registered twice"), and a
+    # cause said as where the failure came from ("the failures stemmed from …")
+    r"^\s*(?:[-*•+]\s+|\d+[.)]\s+)?(?:\*\*|__)?cause(?:\*\*|__)?\s*:", r"\bstem(?:s|med)? from\b",
 )
 _CUE = lazy_regex("|".join((*CAUSE_CUES, *_PROBLEM_CUES)), re.IGNORECASE)
 #: A guess, a condition, advice, or a step still to take: not a settled cause.
@@ -60,7 +63,10 @@ _PERSON = lazy_regex(r"\b(?:I|I'm|I'll|I've|I'd|we|we're|we'll|we've|our|us|you|
 #: What is no sentence of prose: table cells, code fences, a list's lead-in.
 _DEBRIS = lazy_regex(r"\||```|^\s*#|:\s*$|\n")
 #: Emphasis and a list's or heading's marker, removed before the sentence is kept.
-_MARKUP = lazy_regex(r"\*\*|__|^\s*(?:[-*•+]|\d+[.)])\s+|^\s*>\s*")
+_MARKUP = lazy_regex(r"\*\*|^\s*(?:[-*•+]|\d+[.)])\s+|^\s*>\s*")
+#: ``__bold__``, opened where a word can start: a name's own underscores (``__main__.py``,
+#: ``__init__``) are the name, not emphasis.
+_UNDERSCORE_BOLD = lazy_regex(r"(?<![\w/\\.`])__(?=\S)(.+?)(?<=\S)__(?![\w.])")
 #: A label in front of the cause ("Root cause:", "The problem is that"), dropped: the fact
 #: already says "Cause:".
 _LABEL = lazy_regex(r"^(?:(?:the )?(?:real |actual |underlying )?(?:root[- ]cause|cause|problem|"
@@ -71,7 +77,7 @@ _LABEL = lazy_regex(r"^(?:(?:the )?(?:real |actual |underlying )?(?:root[- ]caus
 
 def clean(sentence: str) -> str:
     """The sentence without emphasis, list marker or leading label, spaces collapsed."""
-    text = " ".join(_MARKUP.sub("", sentence).split())
+    text = " ".join(_MARKUP.sub("", _UNDERSCORE_BOLD.sub(r"\1", sentence)).split())
     stripped = _LABEL.sub("", text)
     if stripped != text and stripped:
         stripped = stripped[0].upper() + stripped[1:]

@@ -81,3 +81,29 @@ def test_a_causes_fact_saying_the_attached_sentence_is_not_kept_twice():
             "object": CAUSE.rstrip("."), "evidence": ["transcript#L3: x"]}
     kept = attach_diagnoses(view, [lesson, twin])
     assert [found["rule"] for found in kept] == ["lessons"]
+
+
+def test_a_reports_labelled_cause_is_attached_with_the_names_underscores_intact():
+    report = ("Fixed the remaining failures.\n\n- argparse conflicts\n"
+              "  - Cause: the `viewer` subcommands were registered twice in "
+              "`app/__main__.py`, which Python 3.11 rejects.\n"
+              "  - Fix: removed the earlier block.")
+    session = Session()
+    session.bash("pytest -q", error=True,
+                 output="E   argparse.ArgumentError: conflicting subparser: viewer")
+    session.edit(f"{ROOT}/app/__main__.py", "sub.add_parser('viewer')", "")
+    session.bash("pytest -q", output="12 passed in 0.4s")
+    session.event("assistant", text=report)
+    session.prompt("Thanks, now add a README section.")
+    [lesson] = _lessons(session)  # the report came after the proof: it explains nothing
+    assert "Cause:" not in lesson["object"]
+    session = Session()
+    session.bash("pytest -q", error=True,
+                 output="E   argparse.ArgumentError: conflicting subparser: viewer")
+    session.event("assistant", text=report)
+    session.edit(f"{ROOT}/app/__main__.py", "sub.add_parser('viewer')", "")
+    session.bash("pytest -q", output="12 passed in 0.4s")
+    [lesson] = _lessons(session)
+    assert lesson["object"].endswith(
+        "Cause: The `viewer` subcommands were registered twice in `app/__main__.py`, which "
+        "Python 3.11 rejects.")

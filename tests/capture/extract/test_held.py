@@ -182,6 +182,7 @@ def test_a_fix_chained_before_the_rerun_is_held_to_the_same_rules():
                        ("sudo pip install click && pytest -q", False),
                        ("pip install click | tail -1 && pytest -q", False)):
         session = Session()
+        session.tool("Read", {"file_path": f"{ROOT}/requirements.txt"}, output="     1→httpx\n")
         session.bash("pytest -q", error=True, output=MISSING, exit_code=2)
         session.bash(line, output="3 passed")
         assert bool(_lessons(session)) is kept, line

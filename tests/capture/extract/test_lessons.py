@@ -359,6 +359,7 @@ def test_a_fix_chained_before_the_rerun_in_one_line_is_the_fix():
     """``pip install x && <the failed command>``: the fix is in that line, not in whatever
     unrelated command ran before the next plain success of a similar command."""
     session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/requirements.txt"}, output="     1→httpx\n")
     session.bash("python -m app.cli config --show", error=True,
                  output="Traceback …\nModuleNotFoundError: No module named 'click'")
     session.bash("pip install click && python -m app.cli config --show", output="== config ==")
@@ -366,7 +367,9 @@ def test_a_fix_chained_before_the_rerun_in_one_line_is_the_fix():
     session.bash("python -m app.cli config --check", output="ok")
     [lesson] = only(session.extract(), "core/failure-mode")
     assert lesson["object"] == ("`python -m app.cli config --show` failed: ModuleNotFoundError: "
-                                "No module named 'click'; fixed by running `pip install click`")
+                                "No module named 'click'; fixed by running `pip install click` "
+                                "(`click` must be installed by hand: no manifest of the project "
+                                "lists it)")
 
 
 def test_a_chained_line_with_a_check_or_after_edits_is_no_chained_fix():

@@ -42,6 +42,7 @@ from typing import Any, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.extract.by_hand import hand_installs
 from claimgraph.capture.extract.code import is_test_file
 from claimgraph.capture.extract.commands import kind_of as command_kind
 from claimgraph.capture.extract.gates import added_lines, describe_edits
@@ -537,6 +538,12 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
         return None  # a script fed on standard input: what it changed is not in the command
     elif window.commands:
         text = f"{shown} failed{error}; fixed by running `{window.commands[-1]}`"
+        by_hand = hand_installs(view, window.commands[-1])
+        if by_hand is not None and by_hand[1]:
+            return None  # declared (the environment was not set up), or no manifest seen
+        if by_hand is not None:
+            named = ", ".join(f"`{name}`" for name in by_hand[0])
+            text += f" ({named} must be installed by hand: no manifest of the project lists it)"
     elif failure.invocation.cwd != fixed.invocation.cwd and fixed.invocation.cwd:
         where = _where(view, failure.invocation.cwd)
         text = (f"{shown} fails when run from {where}{error}; run it from "
