@@ -13,6 +13,11 @@ the path, and the block is asked for with that path as ``--cwd``; a directory th
 made for the call and removed after it (only the ones made here). A project whose facts are
 scoped by its git remote (``github.com/org/repo``) is asked for from a throw-away git
 repository whose ``origin`` is that remote, so its block is read too.
+
+``--agents`` also prints each block as every agent of the repository's transcripts gets it
+(``claimgraph context --agent A``: the rules that agent reads anyway in its own instruction
+files left out) into ``OUT/<set>--<repo>--<agent>.txt``. The sessions' folders are empty here,
+so which of Codex's AGENTS files exist is not known: its AGENTS.md counts as loaded.
 """
 
 from __future__ import annotations
@@ -55,7 +60,10 @@ def make_missing(path: str) -> list[str]:
     return made
 
 
-def block_for(command: list[str], transcripts: list[Path]) -> str:
+def block_for(command: list[str], transcripts: list[Path],
+              agents: tuple[str, ...] = ()) -> dict[str | None, str]:
+    """The blocks of one capture of ``transcripts``: for no agent named (None), then for each
+    of ``agents``."""
     with tempfile.TemporaryDirectory(prefix="blocks-", ignore_cleanup_errors=True) as tmp:
         env = dict(os.environ, HOME=tmp, XDG_DATA_HOME=f"{tmp}/data",
                    XDG_CONFIG_HOME=f"{tmp}/config", XDG_STATE_HOME=f"{tmp}/state",
@@ -70,30 +78,39 @@ def block_for(command: list[str], transcripts: list[Path]) -> str:
         scopes = sorted({r.get("scope") for line in dump.splitlines() if line.strip()
                          for r in [json.loads(line)]
                          if r.get("record") == "fact" and r.get("scope") not in (None, "user")})
-        out = []
-        for scope in scopes:
-            if scope.startswith("/"):
-                text = context_at_path(command, env, scope)
-            elif "/" in scope and not scope.startswith("unplaced:") and ":" not in scope:
-                text = context_at_remote(command, env, scope, tmp)
-            else:
-                out.append(f"## {scope}: neither a path nor a git remote; skipped\n")
-                continue
-            out.append(f"## {scope}\n{text}\n")
-        return "\n".join(out)
+        return {agent: blocks_of(command, env, scopes, tmp, agent)
+                for agent in (None, *agents)}
 
 
-def context_at_path(command: list[str], env: dict[str, str], cwd: str) -> str:
+def blocks_of(command: list[str], env: dict[str, str], scopes: list[str], tmp: str,
+              agent: str | None) -> str:
+    out = []
+    told = ["--agent", agent] if agent else []
+    for scope in scopes:
+        if scope.startswith("/"):
+            text = context_at_path(command, env, scope, told)
+        elif "/" in scope and not scope.startswith("unplaced:") and ":" not in scope:
+            text = context_at_remote(command, env, scope, tmp, told)
+        else:
+            out.append(f"## {scope}: neither a path nor a git remote; skipped\n")
+            continue
+        out.append(f"## {scope}\n{text}\n")
+    return "\n".join(out)
+
+
+def context_at_path(command: list[str], env: dict[str, str], cwd: str,
+                    told: list[str] | None = None) -> str:
     made = make_missing(cwd)
     try:
-        return subprocess.run([*command, "context", "--cwd", cwd], env=env,
+        return subprocess.run([*command, "context", "--cwd", cwd, *(told or [])], env=env,
                               capture_output=True, text=True, timeout=300).stdout
     finally:
         for directory in made:
             os.rmdir(directory)
 
 
-def context_at_remote(command: list[str], env: dict[str, str], remote: str, tmp: str) -> str:
+def context_at_remote(command: list[str], env: dict[str, str], remote: str, tmp: str,
+                      told: list[str] | None = None) -> str:
     """The block for a project known by its remote: asked from a new repository with that
     remote as ``origin`` (the project id capture gave its facts)."""
     repo = tempfile.mkdtemp(prefix="remote-", dir=tmp)
@@ -101,7 +118,7 @@ def context_at_remote(command: list[str], env: dict[str, str], remote: str, tmp:
     subprocess.run([*git, "init", "-q"], env=env, check=True, timeout=60)
     subprocess.run([*git, "remote", "add", "origin", f"https://{remote}"], env=env, check=True,
                    timeout=60)
-    return subprocess.run([*command, "context", "--cwd", repo], env=env,
+    return subprocess.run([*command, "context", "--cwd", repo, *(told or [])], env=env,
                           capture_output=True, text=True, timeout=300).stdout
 
 
@@ -110,6 +127,8 @@ def main() -> int:
     parser.add_argument("sets", nargs="+")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--src", type=Path)
+    parser.add_argument("--agents", action="store_true",
+                        help="also print each block as each agent of its transcripts gets it")
     args = parser.parse_args()
     src = (args.src or ROOT / "src").resolve()
     command = ["env", f"PYTHONPATH={src}", str(ROOT / ".venv" / "bin" / "python"), "-m",
@@ -122,8 +141,11 @@ def main() -> int:
             rel = json.loads(gold.read_text(encoding="utf-8"))["transcript"]
             by_repo.setdefault(repository(Path(rel).name), []).append(transcripts / rel)
         for repo, paths in sorted(by_repo.items()):
-            (args.out / f"{name}--{repo}.txt").write_text(block_for(command, paths),
-                                                          encoding="utf-8")
+            agents = tuple(sorted({AGENTS.get(p.parent.name, "claude-code") for p in paths}
+                                  if args.agents else ()))
+            for agent, text in block_for(command, paths, agents).items():
+                suffix = f"--{agent}" if agent else ""
+                (args.out / f"{name}--{repo}{suffix}.txt").write_text(text, encoding="utf-8")
             print(f"{name} {repo}: {len(paths)} sessions", flush=True)
     return 0
 

@@ -38,6 +38,14 @@ PREDICATES = ["depends-on", "tested-by", "failure-mode", "defined-in", "written-
               "decided-against", "x/decided", "x/convention"]
 SOURCES = ["user-assertion", "session-log", "failure-report", "agent-note", "code",
            "decision-record", "inferred"]
+#: Evidence as capture cites it: instruction files' lines (which the agent that loads the file
+#: is not told again, ``logic.own_instructions``), a second file beside one, a transcript line.
+EVIDENCE = [[], ["CLAUDE.md: `Use uv`"], ["AGENTS.md: `Use uv`"], ["GEMINI.md: `Use uv`"],
+            ["CLAUDE.md: `Use uv`", "docs/dev.md: `Use uv`"], ["transcript#L3: use uv"]]
+#: What each agent loads at the root (``hooks.own_files``), and no agent named at all.
+LOADED = {"none": frozenset(),
+          "claude-code": frozenset({"CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"}),
+          "codex": frozenset({"AGENTS.md"}), "gemini": frozenset({"GEMINI.md"})}
 
 
 class WholeReads:
@@ -80,6 +88,7 @@ def _one(sh: Shell, rng: random.Random, n: int) -> dict[str, Any] | None:
     result = assert_fact(sh, rng.choice(SUBJECTS), rng.choice(PREDICATES),
                          f"thing{rng.randrange(40)}", scope=scope, source_type=source,
                          confidence=rng.choice([0.5, 0.6, 0.6, 0.6, 0.65]),
+                         evidence=rng.choice(EVIDENCE),
                          on_conflict=rng.choice(["supersede", "flag",
                                                                         "ignore"]))
     return result.get("fact")
@@ -109,13 +118,17 @@ def test_the_shortlisted_block_is_the_block_read_whole(tmp_path, seed_value):
     rng = random.Random(seed_value)
     sh = build(tmp_path, rng, 260)
     whole = WholeReads(sh.store)
+    left_out = 0
     for later_days, budget in [(0, 10_000), (0, 1_500), (10, 10_000), (120, 4_000),
                                (400, 10_000)]:
         now = sh.now() + later_days * DAY_MS
-        for project in (PROJECT, "github.com/o/b"):
-            fast = compile_for(sh.store, project, now, budget)
-            slow = compile_for(whole, project, now, budget)
-            assert fast == slow, (seed_value, later_days, budget, project)
+        for (agent, loaded), project in itertools.product(LOADED.items(),
+                                                          (PROJECT, "github.com/o/b")):
+            fast = compile_for(sh.store, project, now, budget, loaded=loaded)
+            slow = compile_for(whole, project, now, budget, loaded=loaded)
+            assert fast == slow, (seed_value, later_days, budget, project, agent)
+            left_out += fast["read_anyway"]
+    assert left_out > 0  # the agents' own rules were there to leave out
     sh.store.close()
 
 
@@ -156,10 +169,10 @@ def test_the_stored_shortlist_renders_the_live_block_at_later_instants(tmp_path,
             if later in LATER_MS:  # the shortlist must be the one read, not a live compile
                 assert stored_shortlist(sh.store, project, now) is not None, (project, later)
                 assert record["until"] is None or record["until"] > now
-            for budget in (10_000, 1_500):
-                fast = compile_for(sh.store, project, now, budget)
-                assert fast == compile_for(whole, project, now, budget), (
-                    seed_value, later, budget, project)
+            for budget, (agent, loaded) in itertools.product((10_000, 1_500), LOADED.items()):
+                fast = compile_for(sh.store, project, now, budget, loaded=loaded)
+                assert fast == compile_for(whole, project, now, budget, loaded=loaded), (
+                    seed_value, later, budget, project, agent)
     sh.store.close()
 
 

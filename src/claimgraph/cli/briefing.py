@@ -14,7 +14,9 @@ from typing import Any
 from claimgraph.cli.invocation import Invocation
 from claimgraph.cli.output import emit, emit_error, emit_json
 from claimgraph.core.briefing import compile_for
+from claimgraph.hooks.own_files import files_loaded
 from claimgraph.logic.briefing import DEFAULT_BUDGET_CHARS, SECTIONS
+from claimgraph.logic.own_instructions import LOADED_NAMES
 from claimgraph.project import resolve_project
 
 
@@ -35,6 +37,10 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--budget", metavar="CHARS", type=budget,
                    help="most characters in the block (default: the context_budget_chars "
                         f"setting, {DEFAULT_BUDGET_CHARS} unless configured)")
+    p.add_argument("--agent", choices=sorted(LOADED_NAMES), metavar="AGENT",
+                   help="the agent about to start (claude-code, codex, gemini): leave out the "
+                        "rules it reads anyway in its own instruction files, as its "
+                        "SessionStart hook does (default: none left out)")
     p.set_defaults(command="context")
 
 
@@ -46,7 +52,8 @@ def run_context(ctx: Invocation, args: argparse.Namespace) -> int:
     sh = ctx.shell()
     project = resolve_project(cwd, ctx.environ)
     chars = args.budget or ctx.settings.value("context_budget_chars")
-    result = compile_for(sh.store, project.id, sh.now(), chars, sh.half_life_days)
+    loaded = files_loaded(args.agent, project.root, cwd) if args.agent else frozenset()
+    result = compile_for(sh.store, project.id, sh.now(), chars, sh.half_life_days, loaded)
     if ctx.json:
         emit_json({**result, "source": project.source})
     elif result["text"]:
@@ -65,6 +72,8 @@ def summary(result: dict[str, Any]) -> str:
     parts = [f"{c['shown']} of {c['total']} {key}" if c["shown"] < c["total"]
              else f"{c['total']} {key}" for key, _ in SECTIONS for c in [counts[key]]
              if c["total"]]
+    if result.get("read_anyway"):
+        parts.append(f"{result['read_anyway']} left out (in the agent's own instruction files)")
     return f"context for {result['project']}: {', '.join(parts)} ({result['chars']} chars)"
 
 

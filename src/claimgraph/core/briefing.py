@@ -27,6 +27,7 @@ from claimgraph.logic import briefing as compiled
 from claimgraph.logic.briefing_shortlist import lasting_shortlist, shortlist
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
 from claimgraph.logic.conflicts import open_conflicts
+from claimgraph.logic.own_instructions import read_anyway
 from claimgraph.logic.retrieval import fact_valid_at
 from claimgraph.logic.safe_render import fact_held
 from claimgraph.core.teammates import named
@@ -159,17 +160,39 @@ def _missing_successors(store: Store, facts: list[dict[str, Any]]) -> dict[str, 
 
 def compile_for(store: Store, project_id: str, now: int,
                 budget_chars: int = compiled.DEFAULT_BUDGET_CHARS,
-                half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
-    """{project, as_of, text, chars, sections}: the block for ``project_id`` as of ``now``."""
+                half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+                loaded: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """{project, as_of, text, chars, sections, read_anyway}: the block for ``project_id`` as
+    of ``now``, for an agent that loads the instruction files ``loaded`` on its own."""
     return compile_gathered(gather(store, project_id, now, half_life_days), project_id, now,
-                            budget_chars, half_life_days)
+                            budget_chars, half_life_days, loaded)
 
 
 def compile_gathered(found: Mapping[str, Any], project_id: str, now: int,
                      budget_chars: int = compiled.DEFAULT_BUDGET_CHARS,
-                     half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
-    """``compile_for`` over what ``gather`` found."""
-    sections = compiled.plan(found["facts"], found["conflicts"], now, half_life_days,
-                             found["successors"])
+                     half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+                     loaded: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """``compile_for`` over what ``gather`` found. The facts the starting agent reads anyway
+    in its own instruction files (``loaded``) are left out here, at render, on the stored
+    and the live path alike: the shortlist is the project's, whichever agent starts."""
+    facts, successors, left = _not_read_anyway(found, now, loaded)
+    sections = compiled.plan(facts, found["conflicts"], now, half_life_days, successors)
     rendered = compiled.render(sections, now, project_id, budget_chars)
-    return {"project": project_id, "as_of": now, **rendered}
+    return {"project": project_id, "as_of": now, **rendered, "read_anyway": left}
+
+
+def _not_read_anyway(found: Mapping[str, Any], now: int,
+                     loaded: frozenset[str]) -> tuple[list[Any], Mapping[str, Any], int]:
+    """(facts, successors, how many were left out): ``found`` without the valid stances the
+    agent has from its own files (``logic.own_instructions.read_anyway``). A member of an open
+    conflict stays (the conflict is news to every agent), and so does a change of belief; a
+    left-out fact that a recent change names as its successor is still worded there."""
+    if not loaded:
+        return found["facts"], found["successors"], 0
+    contended = {f["id"] for pair in found["conflicts"] for f in pair.values()}
+    left = {f["id"]: f for f in found["facts"] if f["id"] not in contended
+            and fact_valid_at(f, now) and read_anyway(f, loaded)}
+    if not left:
+        return found["facts"], found["successors"], 0
+    kept = [f for f in found["facts"] if f["id"] not in left]
+    return kept, {**found["successors"], **left}, len(left)

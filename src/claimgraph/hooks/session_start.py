@@ -61,7 +61,7 @@ def inject(raw: bytes, agent: str, environ: Mapping[str, str], own_process: bool
         defer("ipaddress")  # ``urllib.parse``'s (``pathlib`` loads it): no hook parses a host
         gc.disable()
     try:
-        result = compile_block(db, payload_cwd(payload), environ)
+        result = compile_block(db, payload_cwd(payload), environ, agent)
     except Exception as error:  # noqa: BLE001 - memory is optional, starting the session is not
         log.write("error", "hook.context-failed", reason=f"{type(error).__name__}: {error}")
         return
@@ -73,6 +73,7 @@ def inject(raw: bytes, agent: str, environ: Mapping[str, str], own_process: bool
         emit(result["text"])
     log.write("info", "hook.context-injected" if result["text"] else "hook.context-empty",
               project=result["project"], chars=result["chars"], shortlist=result["shortlist"],
+              read_anyway=result["read_anyway"],
               ms=round((time.monotonic() - started) * 1000, 1))
 
 
@@ -82,10 +83,14 @@ def payload_cwd(payload: Mapping[str, object]) -> str:
     return cwd if isinstance(cwd, str) and os.path.isabs(cwd) else os.getcwd()
 
 
-def compile_block(db: str, cwd: str, environ: Mapping[str, str]) -> dict[str, Any]:
+def compile_block(db: str, cwd: str, environ: Mapping[str, str],
+                  agent: str = "claude-code") -> dict[str, Any]:
     """The compiled context for ``cwd``'s project from the store at ``db``, as of now, and
-    whether it came from the curator's stored shortlist ("stored") or a live read ("live")."""
+    whether it came from the curator's stored shortlist ("stored") or a live read ("live").
+    What ``agent`` loads on its own from its instruction files is left out
+    (``hooks.own_files``, docs/context.md)."""
     from claimgraph.core.briefing import compile_gathered, gather
+    from claimgraph.hooks.own_files import files_loaded
     from claimgraph.project import resolve_project
     from claimgraph.store.sqlite import SqliteStore
 
@@ -94,7 +99,8 @@ def compile_block(db: str, cwd: str, environ: Mapping[str, str]) -> dict[str, An
     try:
         now = time.time_ns() // 1_000_000
         found = gather(store, project.id, now)
-        return {**compile_gathered(found, project.id, now),
+        loaded = files_loaded(agent, project.root, cwd)
+        return {**compile_gathered(found, project.id, now, loaded=loaded),
                 "shortlist": "stored" if found["stored"] else "live"}
     finally:
         store.close()

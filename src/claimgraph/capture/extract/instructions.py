@@ -11,7 +11,9 @@ Agent instruction files (CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, Copilot'
 instructions), contributor guides and the project's own docs state conventions ("Always set
 NODE_ENV=test when running tests", "No barrel exports"); code states them as loud comments
 ("// CRITICAL: Always update schemas when database changes"). Each agent loads only its own
-instruction file, so a rule one agent read is news to the next agent on the project.
+instruction file, so a rule one agent read is news to the next agent on the project (the
+SessionStart block leaves it out for an agent that loads the file itself:
+``logic.own_instructions``).
 
 Only lines that read as a rule count (the same test as the user's own conventions, after a
 "**Label**:" prefix is set aside), never under a heading that says where the product is going
