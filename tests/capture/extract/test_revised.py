@@ -215,3 +215,37 @@ def test_a_deferral_of_a_part_of_the_thing_retires_nothing():
     assert revised_away([first], part) == [first]
     whole = [(30, "'normalize' can wait for later.")]
     assert revised_away([first], whole) == []
+
+
+# --- a later refusal to put in a thing the request named ----------------------------------------
+
+def test_a_later_do_not_add_of_a_phrase_the_request_asked_for_narrows_it_away():
+    first = _ask("Each row should carry the date of the commit beside the avatar", 4)
+    last = _ask("Do not add the full date of the commit as well", 9)
+    said = [(4, "Each row should carry the date of the commit beside the avatar."),
+            (9, "Do not add the full date of the commit as well.")]
+    assert not same_subject(str(first["object"]), str(last["object"]))  # two words only
+    assert revised_away([first, last], said) == [last]
+
+
+def test_a_refusal_sharing_one_word_or_a_use_the_request_never_named_leaves_it():
+    first = _ask("Use the session store for tokens", 4)
+    one_word = _ask("Do not add a store for avatars", 9)
+    other_use = _ask("Do not use the session store for logs", 9)
+    other_act = _ask("Do not log the session store", 9)
+    for later in (one_word, other_use, other_act):
+        said = [(4, "Use the session store for tokens."), (9, str(later["object"]) + ".")]
+        assert revised_away([first, later], said) == [first, later]
+
+
+def test_a_narrowing_refusal_needs_to_be_kept_itself():
+    first = _ask("Each row should carry the date of the commit beside the avatar", 4)
+    said = [(9, "Do not add the full date of the commit as well.")]
+    assert revised_away([first], said) == [first]
+
+
+def test_a_request_that_already_says_no_is_not_narrowed_by_another_no():
+    first = _ask("Never put the date of the commit in the footer", 4)
+    last = _ask("Do not add the full date of the commit as well", 9)
+    said = [(9, "Do not add the full date of the commit as well.")]
+    assert revised_away([first, last], said) == [first, last]

@@ -13,6 +13,13 @@ The earlier request gives way to a later sentence of the same person when
   not … after all"), or turns it around (``revision_cues.CHANGE``: "instead", "separate",
   "not … by default", or the negation flipped) AND is itself kept as a request on that
   subject: the new word replaces the old, so nothing the user decided is lost; or
+- the later sentence refuses to put in a thing the request asked for ("do not add / show /
+  use <X>", ``narrowed``), X and the request sharing a phrase of two content words in order
+  ("AI shows the name of the agent" ... "do not add the full name of the agent"), nothing
+  after the phrase in X the request never said ("... for logs"), the request not negating
+  it, AND the refusal is itself kept as a request: the narrower word replaces the wider one.
+  A shared single word, or a refusal of another act ("do not log the session store"), ties
+  nothing; or
 - a later message of the same person puts that very thing off or moves it elsewhere ("for
   'normalize' just add a TODO; we need a separate command for that", "let's park `export`
   for now", ``revision_cues.DEFER``/``FOCUS``): the deferred clause names the thing (or
@@ -92,6 +99,17 @@ _MIN_SHARED_PART = 0.5
 _MIN_FLIP_WORDS = 3
 #: The share of the earlier request's content words a same-polarity restatement repeats.
 _RESTATED_PART = 0.8
+#: A later refusal to put a thing in ("do not add the full names", "don't show X").
+_NARROWING = lazy_regex(r"^\W*(?:please\s+)?(?:do not|don'?t|never|no need to|stop)\s+"
+                        r"(?:add|show|display|include|render|put|print|use)(?:ing)?\s+"
+                        r"(?P<what>[^.;:!?\n]{3,80})", re.IGNORECASE)
+#: Words after a refused thing that add nothing to it ("the full names as well").
+_FILLERS = frozenset({"well", "too", "either", "anymore", "again", "here", "there", "also",
+                      "please", "now", "then"})
+#: Small words a shared phrase may hold between its two content words ("name of the agent").
+_PHRASE_GAP = 2
+#: Words before a shared phrase in which a negation says no to it.
+_NEGATION_REACH = 4
 #: Words too general to tie two requests to one subject.
 _GENERAL = frozenset({"make", "use", "add", "want", "need", "should", "please", "let's", "lets",
                       "sure", "thing", "things", "way", "code", "file", "files", "default",
@@ -131,8 +149,14 @@ def revises(found: Candidate, sentence: str, later_kept: Sequence[Candidate]) ->
     either an outright retraction, or a change of stance that a kept later request on the same
     subject carries."""
     earlier = str(found.get("stance") or found.get("object") or "")
-    if sentence.rstrip().endswith("?") or not same_subject(earlier, sentence):
+    if sentence.rstrip().endswith("?"):
         return False  # a question asks, it does not revise
+    phrase = narrowed(earlier, sentence)
+    if phrase is not None and any(_has_phrase(str(other.get("object") or "").lower(), phrase)
+                                  for other in later_kept):
+        return True  # a kept "don't add <X>" of a thing the request asked for
+    if not same_subject(earlier, sentence):
+        return False
     if restates(earlier, sentence):
         return False
     if RETRACT.search(sentence) and not RETRACT.search(earlier):
@@ -141,6 +165,68 @@ def revises(found: Candidate, sentence: str, later_kept: Sequence[Candidate]) ->
         flipped(earlier, sentence) and _closely_tied(earlier, sentence))
     return turned and any(same_subject(earlier, str(other.get("object") or ""))
                           and str(other.get("object")) != earlier for other in later_kept)
+
+
+def narrowed(earlier: str, later: str) -> tuple[str, ...] | None:
+    """The phrase a later "don't add / show / use <X>" takes out of the earlier request, when
+    X and the request share it: two content words in the same order, at most two small words
+    between ("AI shows the name of the agent" ... "do not add the full name of the agent"),
+    and the request says yes to it (no negation in the few words before). None otherwise:
+    a shared single word, or a later refusal of another act, ties nothing."""
+    match = _NARROWING.match(later)
+    if not match or _NEGATION.search(earlier):
+        return None
+    lowered, what = earlier.lower(), match["what"].lower()
+    for phrase in _phrases(what):
+        if _has_phrase(lowered, phrase) and not _negated_before(lowered, phrase) \
+                and not _qualified_after(what, phrase, lowered):
+            return phrase
+    return None
+
+
+def _qualified_after(what: str, phrase: tuple[str, ...], earlier: str) -> bool:
+    """Words after the shared phrase in the refusal that the request never said ("do not use
+    the session store for logs" after "use the session store for tokens"): the refusal is of
+    another use of the thing, not of what was asked."""
+    found = re.search(_phrase_pattern(phrase), what)
+    rest = _GAP_WORD.findall(what[found.end():]) if found else []
+    said = set(_GAP_WORD.findall(earlier))
+    return any(word not in STOPWORDS and word not in _FILLERS and word not in said
+               for word in rest)
+
+
+def _phrases(text: str) -> list[tuple[str, ...]]:
+    """Each two content words of ``text`` in order with at most two small words between, as
+    (first, small words..., second)."""
+    words = _GAP_WORD.findall(text.lower())
+    found: list[tuple[str, ...]] = []
+    for at, word in enumerate(words):
+        if not _is_content(word):
+            continue
+        for end in range(at + 1, min(at + 2 + _PHRASE_GAP, len(words))):
+            if _is_content(words[end]):
+                if all(small in STOPWORDS for small in words[at + 1:end]):
+                    found.append(tuple(words[at:end + 1]))
+                break
+    return found
+
+
+def _is_content(word: str) -> bool:
+    return len(word) >= 3 and word not in STOPWORDS and word not in _GENERAL
+
+
+def _phrase_pattern(phrase: tuple[str, ...]) -> str:
+    return r"(?<![\w-])" + r"\s+".join(re.escape(word) for word in phrase) + r"(?![\w-])"
+
+
+def _has_phrase(lowered: str, phrase: tuple[str, ...]) -> bool:
+    return re.search(_phrase_pattern(phrase), lowered) is not None
+
+
+def _negated_before(lowered: str, phrase: tuple[str, ...]) -> bool:
+    found = re.search(_phrase_pattern(phrase), lowered)
+    return found is not None and bool(
+        _NEGATION.search(" ".join(lowered[:found.start()].split()[-_NEGATION_REACH:])))
 
 
 def same_subject(earlier: str, later: str) -> bool:
