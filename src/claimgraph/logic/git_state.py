@@ -258,10 +258,34 @@ def pr_states(argv: tuple[str, ...],
                  _text(data.get("headRefName")))]
     if asked is not None and text in _STATES:
         return [(asked, text, None, None, None)]
-    return []
+    return _plain_view(asked, text)
 
 
 _STATES = ("MERGED", "OPEN", "CLOSED")
+#: ``gh pr view`` without ``--json`` when its output is not a terminal (an agent's shell): one
+#: ``key:<TAB>value`` line per field.
+_VIEW_FIELD = re.compile(r"^(?P<key>title|state|number|url):\t(?P<value>.*)$", re.M)
+#: ``gh pr list`` when its output is not a terminal: number, title, head branch, state, date.
+_LIST_ROW = re.compile(r"^(?P<number>\d+)\t(?P<title>[^\t]*)\t(?P<head>[^\t]*)\t"
+                       r"(?P<state>OPEN|MERGED|CLOSED|DRAFT)\t", re.M)
+
+
+def _plain_view(asked: int | None,
+                text: str) -> list[tuple[int, str, str | None, str | None, str | None]]:
+    """(number, state, title, None, None) from ``gh pr view``'s field lines."""
+    fields = {m["key"]: m["value"].strip() for m in _VIEW_FIELD.finditer(text)}
+    number = int(fields["number"]) if fields.get("number", "").isdigit() else asked
+    state = fields.get("state", "")
+    if number is None or state not in _STATES:
+        return []
+    return [(number, state, fields.get("title") or None, None, None)]
+
+
+def pr_listed(output: str) -> list[tuple[int, str, str | None, str | None, str | None]]:
+    """(number, state, title, None, head) of each row ``gh pr list`` printed (a draft is
+    open)."""
+    return [(int(m["number"]), "OPEN" if m["state"] == "DRAFT" else m["state"],
+             m["title"] or None, None, m["head"] or None) for m in _LIST_ROW.finditer(output)]
 
 
 def _text(value: object) -> str | None:

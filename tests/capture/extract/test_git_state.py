@@ -598,3 +598,21 @@ def test_a_pr_view_object_followed_by_other_output_is_still_read():
     out = '{"mergedAt":"2026-07-30T20:56:34Z","state":"MERGED"}\n=== all PRs ===\n2\tT\tMERGED'
     assert gs.pr_states(("pr", "view", "2", "--json", "state"), out) == [
         (2, "MERGED", None, None, None)]
+
+
+def test_a_plain_pr_view_tells_the_state_by_its_field_lines():
+    out = ("title:\tFeat\nstate:\tMERGED\nauthor:\tme\nnumber:\t5\n"
+           "url:\thttps://github.com/me/shop/pull/5\n--\nbody text state: OPEN")
+    assert gs.pr_states(("pr", "view", "5"), out) == [(5, "MERGED", "Feat", None, None)]
+    assert gs.pr_states(("pr", "view", "5"), "title:\tFeat\nauthor:\tme") == []
+
+
+def test_a_pr_list_row_tells_an_opened_prs_later_state():
+    listed = ("7\tOther work\tfeat/y\tOPEN\t2026-05-21T10:00:00Z\n"
+              "5\tFeat\tfeat/x\tMERGED\t2026-05-21T09:00:00Z\n")
+    seen = [observe(*OPENED, 1), observe("gh pr list --state all", listed, 2)]
+    [pr] = gs.pull_requests(seen, [])
+    assert gs.describe_pr(pr, "d") == 'PR #5 "Feat" was merged (seen merged in the session of d)'
+    still_open = observe("gh pr list", "5\tFeat\tfeat/x\tDRAFT\t2026-05-21T09:00:00Z\n", 2)
+    [pr] = gs.pull_requests([observe(*OPENED, 1), still_open], [])
+    assert "was opened" in gs.describe_pr(pr, "d")

@@ -38,7 +38,8 @@ _TAG_FLAGS = frozenset({"-a", "-s", "-f", "--annotate", "--sign", "--force"})
 _TAG_NOT_MADE = frozenset({"-d", "--delete", "-l", "--list", "-v", "--verify", "-n",
                            "--contains", "--no-contains", "--points-at", "--merged",
                            "--no-merged", "--sort", "--format"})
-_PR_ACTIONS = {"create": "pr_create", "merge": "pr_merge", "view": "pr_view", "edit": "pr_edit"}
+_PR_ACTIONS = {"create": "pr_create", "merge": "pr_merge", "view": "pr_view", "edit": "pr_edit",
+               "list": "pr_list"}
 _VERBS = {"commit": "commit", "push": "push", "reset": "reset", "rebase": "rebase",
           "pull": "pull", "filter-branch": "rewrite", "filter-repo": "rewrite",
           "cherry-pick": "picks", "revert": "picks", "am": "picks", "log": "log",
@@ -414,6 +415,8 @@ def _pr_states(found: dict[str, list[tuple[str, ...]]], output: str
         states = gs.pr_states(views[0][1:], output)
     else:
         states = gs.pr_states_each([_pr_number(w) for w in views], output)
+    if found.get("pr_list"):
+        states += gs.pr_listed(output)
     edits = found.get("pr_edit", [])
     if len(edits) == 1:
         renamed = gs.pr_retitled(edits[0][1:])
