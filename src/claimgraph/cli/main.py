@@ -45,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         from claimgraph.deferred import defer, defer_gettext, defer_urllib_parse
         defer_urllib_parse()  # pathlib's, for file URIs; no read asks for one (the same)
         defer("ipaddress")  # urllib.parse's, for bracketed URL hosts (claimgraph.deferred)
+        defer("warnings")  # argparse's, for deprecated calls we never make (the same)
         defer_gettext()  # argparse's translations, where no catalog can exist (the same)
         startup.loading()  # the modules and the parser live until exit (claimgraph.startup)
     try:
