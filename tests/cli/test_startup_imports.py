@@ -21,7 +21,7 @@ NOT_ON_A_READ = {
     "filelock", "psutil", "structlog", "asyncio", "logging", "decimal",
     "dataclasses", "inspect", "tomllib", "difflib", "shutil", "tempfile", "secrets", "socket",
     "threading", "hashlib", "_hashlib", "random", "bz2", "lzma", "subprocess", "typing",
-    "ipaddress", "gettext", "locale", "urllib.parse", "claimgraph.cli.examples",
+    "ipaddress", "gettext", "locale", "urllib.parse", "datetime", "claimgraph.cli.examples",
     "claimgraph.core.writes", "claimgraph.core.writer", "claimgraph.core.ingest",
     "claimgraph.store.memory", "claimgraph.cli.memory", "claimgraph.curator",
     "claimgraph.daemon.settings",
