@@ -212,3 +212,18 @@ def test_any_other_name_of_datetime_loads_the_real_module_with_the_same_classes(
         print(defer_datetime())
     """)
     assert out.split() == ["True", "module", "True", "True", "True", "False"]
+
+
+def test_pathlib_imports_without_ntpath_and_a_windows_path_still_works():
+    """On POSIX, ``ntpath`` serves only ``PureWindowsPath``: pathlib binds its stand-in, and a
+    Windows path's first use of it loads the real module."""
+    out = run_fresh("""
+        import os, sys
+        from claimgraph.deferred import defer
+        print(defer("ntpath") == (os.name != "nt"))
+        import pathlib
+        print(type(sys.modules["ntpath"]).__name__ if os.name != "nt" else "_StandIn")
+        print(pathlib.Path("/a/b/c").parent.name, pathlib.PureWindowsPath("C:/a/b").name)
+        print(str(pathlib.PureWindowsPath("c:/A/b").with_name("x")))
+    """)
+    assert out.split() == ["True", "_StandIn", "b", "b", "c:\\A\\x"]
