@@ -177,3 +177,53 @@ def test_urllib_parse_is_not_deferred_once_pathlib_holds_the_real_function():
         print(defer_urllib_parse())
     """)
     assert out.strip() == "False"
+
+
+def test_sqlite3_imports_with_the_c_datetime_alone_and_its_dates_round_trip():
+    """``datetime``'s stand-in carries ``_datetime``'s names (the objects the real module ends
+    up with): sqlite3 registers its adapters on them, and a date still round-trips."""
+    out = run_fresh("""
+        import sys
+        from claimgraph.deferred import defer_datetime
+        assert defer_datetime()
+        import sqlite3, _datetime
+        import datetime
+        con = sqlite3.connect(":memory:", detect_types=sqlite3.PARSE_DECLTYPES)
+        con.execute("CREATE TABLE t (d date)")
+        con.execute("INSERT INTO t VALUES (?)", (datetime.date(2026, 12, 6),))
+        back = con.execute("SELECT d FROM t").fetchone()[0]
+        print(type(sys.modules["datetime"]).__name__, back == datetime.date(2026, 12, 6),
+              type(back) is _datetime.date, sqlite3.Date is _datetime.date,
+              datetime.timezone.utc is _datetime.timezone.utc)
+    """)
+    assert out.split() == ["_StandIn", "True", "True", "True", "True"]
+
+
+def test_any_other_name_of_datetime_loads_the_real_module_with_the_same_classes():
+    out = run_fresh("""
+        import sys
+        from claimgraph.deferred import defer_datetime
+        defer_datetime()
+        import datetime as early
+        date = early.date
+        print(early.__file__.endswith("datetime.py"), type(sys.modules["datetime"]).__name__)
+        import datetime
+        print(datetime.date is date, early.datetime is datetime.datetime, hasattr(early, "sys"))
+        print(defer_datetime())
+    """)
+    assert out.split() == ["True", "module", "True", "True", "True", "False"]
+
+
+def test_pathlib_imports_without_ntpath_and_a_windows_path_still_works():
+    """On POSIX, ``ntpath`` serves only ``PureWindowsPath``: pathlib binds its stand-in, and a
+    Windows path's first use of it loads the real module."""
+    out = run_fresh("""
+        import os, sys
+        from claimgraph.deferred import defer
+        print(defer("ntpath") == (os.name != "nt"))
+        import pathlib
+        print(type(sys.modules["ntpath"]).__name__ if os.name != "nt" else "_StandIn")
+        print(pathlib.Path("/a/b/c").parent.name, pathlib.PureWindowsPath("C:/a/b").name)
+        print(str(pathlib.PureWindowsPath("c:/A/b").with_name("x")))
+    """)
+    assert out.split() == ["True", "_StandIn", "b", "b", "c:\\A\\x"]

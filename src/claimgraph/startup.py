@@ -16,11 +16,10 @@ its collector as it was, and its objects are never frozen by us.
 from __future__ import annotations
 
 import gc
-from contextlib import contextmanager
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from types import TracebackType
 
 #: Set once this process's entry point settled its imports (then later ones may be, too).
 settled = False
@@ -39,16 +38,24 @@ def settle() -> None:
     settled = True
 
 
-@contextmanager
-def more_imports() -> Iterator[None]:
-    """Imports made later in a settled process (the MCP SDK, loaded when the server starts)
-    are settled the same way; in-process, nothing changes."""
-    if not settled:
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        gc.enable()
+def more_imports() -> _MoreImports:
+    """Imports made later in a settled process (the store's modules, opened by the command
+    itself; the MCP SDK, loaded when the server starts) are settled the same way;
+    in-process, nothing changes. A class, not ``contextlib``: this module loads before the
+    collector is off, and whatever loads then is collected for nothing."""
+    return _MoreImports()
+
+
+class _MoreImports:
+    """``more_imports``' block: the collector off inside, what loaded frozen after."""
+
+    def __enter__(self) -> None:
+        self.pausing = settled and gc.isenabled()
+        if self.pausing:
+            gc.disable()
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        if self.pausing:
+            gc.freeze()
+            gc.enable()

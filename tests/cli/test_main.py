@@ -227,6 +227,35 @@ def test_the_command_line_in_its_own_process_runs_with_the_collector_on(tmp_path
     assert (done.returncode, done.stdout.split()) == (0, ["True", "True"]), done.stderr
 
 
+def test_the_store_s_modules_load_with_the_collector_off_and_are_frozen(tmp_path):
+    """The store's modules load when the command first opens it, after the command's own
+    modules settled: they load with the collector off too, and are frozen with them
+    (``startup.more_imports``); the command then runs with the collector on."""
+    import os
+    import subprocess
+    import sys
+    db = tmp_path / "claims.db"
+    made = subprocess.run([sys.executable, "-c", "import sys\nfrom claimgraph.opening import "
+                           "open_store\nopen_store(sys.argv[1]).close()", str(db)],
+                          capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    probe = ("import gc, sys\n"
+             "from claimgraph.cli import info, main\n"
+             "def seen(ctx, args):\n"
+             "    unloaded = 'claimgraph.store.sqlite' not in sys.modules\n"
+             "    frozen = gc.get_freeze_count()\n"
+             "    ctx.shell()\n"
+             "    print(unloaded, gc.get_freeze_count() > frozen + 1000, gc.isenabled())\n"
+             "    return 0\n"
+             "info.COMMANDS['stats'] = seen\n"
+             "sys.argv = ['claimgraph', 'stats']\n"
+             "sys.exit(main.main())\n")
+    env = {**os.environ, "CLAIMGRAPH_DB": str(db), "HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=60, env=env)
+    assert (done.returncode, done.stdout.split()) == (0, ["True", "True", "True"]), done.stderr
+
+
 def _sub_parser(parser: argparse.ArgumentParser, word: str) -> argparse.ArgumentParser:
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     found: argparse.ArgumentParser = sub.choices[word]

@@ -50,6 +50,21 @@ def test_a_category_brings_its_members_and_a_member_never_its_category():
     assert QW.related_words(["pets"]) == [] and QW.category_members(["install"]) == []
 
 
+def test_a_word_in_two_groups_relates_to_both_and_a_category_word_in_two_to_both():
+    """Looked up per query word (nothing is tabled at import): a word shared by two groups
+    brings the other words of both, sorted, itself never; so does a category word."""
+    assert "release" in QW.related_words(["tag"]) and "tag" not in QW.related_words(["tag"])
+    for word in sorted(set().union(*QW.DEV_VOCABULARY)):
+        groups = [g for g in QW.DEV_VOCABULARY if word in g]
+        assert QW.is_vocabulary_word(word)
+        assert QW.related_words([word]) == sorted(set().union(*groups) - {word}), word
+    assert not QW.is_vocabulary_word("sketching")
+    both = QW.category_members(["country", "european"])  # two categories share most members
+    assert "czech" in both and "japan" in both and both.index("japan") < both.index("czech")
+    assert "boxing" in QW.category_members(["martial"]) and "boxing" in QW.category_members(
+        ["sports"])
+
+
 def test_an_entitys_names_relate_to_each_other():
     assert QW.related_words(["pg"], [["Postgres", "pg"]]) == [
         w for w in QW.related_words(["pg"], [["Postgres", "pg"]]) if w != "pg"]

@@ -90,8 +90,10 @@ class Invocation:
         return self._shell
 
     def _open(self, read_only: bool) -> Shell:
-        from claimgraph.core.shell import Shell
-        from claimgraph.opening import open_store
+        from claimgraph import startup
+        with startup.more_imports():  # the store's modules live until exit, as the command's
+            from claimgraph.core.shell import Shell
+            from claimgraph.opening import open_store
         store = open_store(self.db_path, create=not read_only, read_only=read_only)
         self._read_only = read_only
         return Shell(store, half_life_days=self.settings.value("half_life_days"))

@@ -83,12 +83,17 @@ def milliseconds(text: str) -> int:
 
 
 def global_flags(suppress: bool) -> argparse.ArgumentParser:
-    """The flags every command accepts, before or after its name.
+    """The flags every command accepts, before or after its name: a parent for sub-parsers.
 
     Sub-parsers use SUPPRESS defaults so a flag given before the command is not overwritten.
     """
+    return add_global_flags(Parser(add_help=False), suppress)
+
+
+def add_global_flags(parser: argparse.ArgumentParser, suppress: bool) -> argparse.ArgumentParser:
+    """``global_flags`` added to ``parser`` itself (the top-level parser takes them so, not
+    from a parent built only to be copied: one parser fewer on every command's start)."""
     default: dict[str, Any] = {"default": argparse.SUPPRESS} if suppress else {}
-    parser = Parser(add_help=False)
     flags = parser.add_argument_group("global options (before or after the command)")
     flags.add_argument("--db", metavar="PATH", help="the store (default: $CLAIMGRAPH_DB, "
                        "else $XDG_DATA_HOME/claimgraph/claims.db)", **default)
@@ -146,11 +151,12 @@ class _OnlyCommand:
 def build_parser(groups: Sequence[str] = GROUPS, only: str | None = None) -> Parser:
     """The parser with the given groups' commands (all of them by default); ``only``: of
     those, the parser of this command word alone (a word of one of the groups)."""
-    parser = Parser(prog="claimgraph", parents=[global_flags(suppress=False)],
+    parser = Parser(prog="claimgraph",
                     description="A local-first memory for coding agents: facts with history, "
                                 "provenance and conflicts.",
                     epilog="New here? Run `claimgraph demo`. Exit codes: 0 ok, 1 the command "
                            "failed, 2 usage error.")
+    add_global_flags(parser, suppress=False)
     parser.add_argument("--version", action="version", version=f"claimgraph {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                 parser_class=Parser)

@@ -68,11 +68,9 @@ DEV_VOCABULARY: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for 
     # containers
     "container containers docker compose dockerfile podman",
 ))
-#: A word -> the other words of its groups.
-_RELATED: dict[str, frozenset[str]] = {}
-for _group in DEV_VOCABULARY:
-    for _word in _group:
-        _RELATED[_word] = _RELATED.get(_word, frozenset()) | (_group - {_word})
+#: Every word of the vocabulary. A word's related words are looked up when a query holds it
+#: (``_related``), not tabled for every word at import: a search asks for two or three.
+_VOCABULARY = frozenset().union(*DEV_VOCABULARY)
 
 
 #: General English categories and their common members: a question names the category ("which
@@ -121,11 +119,19 @@ CATEGORY_GROUPS: tuple[tuple[str, str], ...] = (
      "rock pop jazz classical blues metal folk country rap hip reggae punk electronic fantasy"
      " mystery thriller romance horror comedy drama documentary"),
 )
-#: A category word -> its members (``CATEGORY_GROUPS``).
-_MEMBERS: dict[str, frozenset[str]] = {}
-for _keys, _members in CATEGORY_GROUPS:
-    for _key in _keys.split():
-        _MEMBERS[_key] = _MEMBERS.get(_key, frozenset()) | frozenset(_members.split())
+
+
+def _related(word: str) -> frozenset[str]:
+    """The other words of every group of the vocabulary that holds ``word``."""
+    groups = [group for group in DEV_VOCABULARY if word in group]
+    return frozenset().union(*groups) - {word}
+
+
+def _members(word: str) -> frozenset[str]:
+    """The members of every category ``word`` names (``CATEGORY_GROUPS``), none when it
+    names none."""
+    return frozenset(member for keys, members in CATEGORY_GROUPS if word in keys.split()
+                     for member in members.split())
 
 
 #: How many matching facts the word ranking may score at most (BM25 reads each one's length):
@@ -187,7 +193,7 @@ def is_identifier(text: str | None) -> bool:
 
 def is_vocabulary_word(word: str) -> bool:
     """Whether the curated vocabulary knows the word (lower-case)."""
-    return word in _RELATED
+    return word in _VOCABULARY
 
 
 def related_words(query_words: Sequence[str],
@@ -198,7 +204,7 @@ def related_words(query_words: Sequence[str],
     found: dict[str, None] = {}
     groups = [frozenset(w.lower() for w in group) for group in extra]
     for word in query_words:
-        for other in sorted(_RELATED.get(word, ())):
+        for other in sorted(_related(word)):
             if other not in have:
                 found.setdefault(other)
         for group in groups:
@@ -214,7 +220,7 @@ def category_members(query_words: Sequence[str]) -> list[str]:
     have = set(query_words)
     found: dict[str, None] = {}
     for word in query_words:
-        for member in sorted(_MEMBERS.get(word, ())):
+        for member in sorted(_members(word)):
             if member not in have:
                 found.setdefault(member)
     return list(found)

@@ -25,7 +25,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from claimgraph.logic.lazy_regex import lazy_regex
-from claimgraph.logic.requested import ASKED_DONE, asked_and_done
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
@@ -52,6 +51,8 @@ def tier(fact: Fact) -> str:
     if writer is not None:
         return "from " + teammate_label(fact)
     if source in USER_SOURCES:
+        # imported here: a command that prints facts (`facts`, `search`) never asks a tier
+        from claimgraph.logic.requested import ASKED_DONE, asked_and_done
         return ASKED_DONE if asked_and_done(fact) else YOU_SAID
     if source in AGENT_SOURCES:
         return AGENT_NOTE
