@@ -30,13 +30,12 @@ from collections.abc import Mapping
 from claimgraph.logic.lazy_regex import lazy_regex
 from claimgraph.logic.names import object_name
 from claimgraph.logic.requested import LASTING, mark, one_act
+from claimgraph.logic.trust_tiers import USER_SOURCES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-#: The sources of the user's own words (``logic.trust_tiers.USER_SOURCES``).
-USER_SOURCES = frozenset({"user-assertion", "decision-record"})
 #: Words that say a change holds beyond the day it was made (module docstring). A word is
 #: whole, not a hyphenated word's part ("read-only" is no "only").
 _LASTING = lazy_regex(
