@@ -151,7 +151,7 @@ def _heredoc_writes(view: SessionView, command: str, cwd: str | None,
     lines = command.split("\n")
     for index, first in enumerate(lines):
         found = _HEREDOC_CAT.match(first)
-        target = found and (found["path"] or found["path2"])
+        target = _literal_path(found["path"] or found["path2"]) if found else None
         if not found or not target:
             continue
         end = next((i for i in range(index + 1, len(lines)) if lines[i].strip() == found["tag"]),
@@ -162,6 +162,16 @@ def _heredoc_writes(view: SessionView, command: str, cwd: str | None,
             body = "".join(text + "\n" for text in lines[index + 1:end])
             yield FileOp("append" if (found["op"] or found["op2"]) == ">>" else "write",
                          path, line, body)
+
+
+def _literal_path(word: str | None) -> str | None:
+    """A redirect's target as a path: its quotes taken off; None when the shell would expand
+    it (``"$DIR/x.md"``, a substitution), since which file that is the record does not say."""
+    if not word:
+        return None
+    if len(word) > 1 and word[0] == word[-1] and word[0] in "'\"":
+        word = word[1:-1]
+    return None if not word or any(mark in word for mark in "$`'\"") else word
 
 
 def _removals(view: SessionView, argv: tuple[str, ...], cwd: str | None,
