@@ -89,7 +89,8 @@ _LEFT_TO_AGENT = lazy_regex(
 #: label changed to a quoted text ('"Linked" should appear as "Linked docs"'); or, as what the
 #: sentence opens with, the docs brought up to date ("update the README to …").
 _ONE_ACT = lazy_regex(
-    r"(?<![\w-])(?:renam(?:e|es|ed|ing)\b[^.;!?]{1,80}?\b(?:to|as|into)\b|"
+    r"(?<![\w-])(?:renam(?:e|es|ed|ing)\b(?:(?!\b(?:and|but|then|so|or)\b)[^.;!?,]){1,80}?"
+    r"\b(?:to|as|into)\b|"
     r"(?:appears?|reads?|says?|displays?|shows?|be (?:called|named|labell?ed|titled|shown|"
     r"displayed|written)) as\s+[\"'`\u201c])", re.IGNORECASE)
 _DOCS_STEP = lazy_regex(
