@@ -95,6 +95,16 @@ def test_standing_puts_commitments_before_preferences_and_keeps_three():
     assert [f["id"] for f in C.standing(hits)] == ["c1", "c2", "p1"]
 
 
+def test_standing_is_what_the_block_tells_as_standing():
+    note = {**fact("n1", epistemic="commitment"), "source_type": "agent-note",
+            "recorded_at": 5, "last_reinforced_at": 5}
+    seconded = {**note, "id": "n2", "last_reinforced_at": 9}
+    dated = fact("s1", epistemic="commitment", obj="our latest release is v0.2.0")
+    rule = fact("r1", epistemic="commitment", obj="tag every release from main")
+    # an uncorroborated agent's note and a state of its day are no standing decision
+    assert [f["id"] for f in C.standing([note, dated, seconded, rule])] == ["n2", "r1"]
+
+
 def test_hazards_are_failure_modes_at_most_three():
     hits = [fact(f"h{i}", predicate="core/failure-mode", epistemic="observation")
             for i in range(5)] + [fact("p")]

@@ -7,7 +7,10 @@ prompt costs the agent no context at all.
 Choices made here, as a user would expect them:
 - "standing" means stances a person took: commitment-class facts first, then preferences
   ("always use pytest" is stored as a preference, and is exactly what the agent should hear
-  before it writes a test);
+  before it writes a test) -- as the SessionStart block judges them: not an agent's note
+  nobody corroborated (``logic.trust_tiers.shown``), and not a stance the block tells as a
+  fact of its day (an expiring state, one act done once: ``logic.briefing.told_as_state``),
+  which pushed as "standing" would read as an order to do it again;
 - hazards are the lessons capture learned from failures (``core/failure-mode``);
 - the prompt is cut to its first ``MAX_QUERY_TOKENS`` search tokens: the coach runs on every
   prompt, and a pasted log must not turn one prompt into hundreds of index lookups;
@@ -48,11 +51,17 @@ def coach_query(task: str | None) -> str:
 
 
 def standing(hits: Iterable[Fact]) -> list[Fact]:
-    """Commitments, then preferences, each in search order; at most ``PER_KIND``."""
+    """Commitments, then preferences, each in search order, that the block would tell as
+    standing (module docstring); at most ``PER_KIND``."""
     hits = list(hits)
     ranked = [f for cls in STANCES for f in hits if f.get("epistemic") == cls
               and f.get("predicate") not in HAZARD_PREDICATES]
-    return ranked[:PER_KIND]
+    if not ranked:
+        return []
+    # Loaded only when a stance was hit: the coach runs on every prompt.
+    from claimgraph.logic.briefing import told_as_state
+    from claimgraph.logic.trust_tiers import shown
+    return [f for f in ranked if shown(f) and not told_as_state(f)][:PER_KIND]
 
 
 def hazards(hits: Iterable[Fact]) -> list[Fact]:
