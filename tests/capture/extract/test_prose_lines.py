@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from claimgraph.capture.extract.prose import is_prose_line, split_paste, typed_part
+from claimgraph.capture.extract.prose import (
+    is_prose_line, split_paste, split_sentences, typed_part)
 
 PROSE = ["class names are PascalCase here", "return early rather than nest deeply.",
          "function names use camelCase in this repo", "export names from index.ts only",
@@ -60,3 +61,14 @@ def test_a_link_or_two_in_the_persons_own_prose_keeps_the_message_whole():
     text = ("Use tabs, as [the guide](https://example.org/guide) says.\n"
             "- [issue](https://example.org/1)\nAnd always run the linter.")
     assert typed_part(text) == text
+
+
+@pytest.mark.parametrize("paragraph, sentences", [
+    ("Support flags, env vars, etc. Always run the tests first.",
+     ["Support flags, env vars, etc.", "Always run the tests first."]),
+    ("Use a bundler, e.g. Vite for the app.", ["Use a bundler, e.g. Vite for the app."]),
+    ("Flags, env vars, etc. are read at start.", ["Flags, env vars, etc. are read at start."]),
+    ("Compare A vs. B first. Then pick one.", ["Compare A vs. B first.", "Then pick one."]),
+])
+def test_etc_ends_a_sentence_only_before_a_capital(paragraph, sentences):
+    assert split_sentences(paragraph) == sentences

@@ -45,6 +45,9 @@ _LOG_LINE = lazy_regex(
 _SENTENCE_END = lazy_regex(r"(?<=[.!?])[\"')\]]*\s+(?=\S)")
 _ABBREVIATIONS = lazy_regex(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|fig|no)\.$",
                             re.IGNORECASE)
+#: "etc." ends its sentence when a capital follows ("… flags, etc. Always run …"); after
+#: "e.g." or "vs." a capital is a name ("e.g. React").
+_ENDS_A_SENTENCE = lazy_regex(r"\betc\.$", re.IGNORECASE)
 _PASTE_SHARE = 0.5
 _MD_HEADING = lazy_regex(r"^\s*#{1,6}\s+\S")
 #: A pasted document: at least this many non-empty lines from its first heading on, this many
@@ -241,13 +244,15 @@ def split_run_on(sentence: str) -> list[str]:
 
 
 def split_sentences(paragraph: str) -> list[str]:
-    """Split at ``. ! ?`` before a new sentence, never after "e.g." or inside a file name."""
+    """Split at ``. ! ?`` before a new sentence, never after "e.g." or inside a file name;
+    after "etc." only before a capital."""
     flat = " ".join(paragraph.split())
     out: list[str] = []
     start = 0
     for match in _SENTENCE_END.finditer(flat):
         piece = flat[start:match.start()].strip()
-        if _ABBREVIATIONS.search(piece) and match.end() < len(flat):
+        if (_ABBREVIATIONS.search(piece) and match.end() < len(flat)
+                and not (_ENDS_A_SENTENCE.search(piece) and flat[match.end()].isupper())):
             continue
         if piece:
             out.append(piece)
