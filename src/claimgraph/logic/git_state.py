@@ -159,6 +159,10 @@ class Observation:
     #: remote branches a fetch or pull showed deleted (``- [deleted] (none) -> origin/x``):
     #: a pull request from one was merged or closed, which of the two unknown
     pruned: tuple[str, ...] = ()
+    #: of ``deleted_branches``, those ``git branch -d`` let go without a warning: merged
+    #: into the branch checked out (``-D`` deletes anything; a warning "not yet merged to
+    #: HEAD" says the work is only on the remote, its PR maybe still open)
+    deleted_merged: tuple[str, ...] = ()
     #: the person said they pushed (``git_reports``): the branch checked out went up
     reported_push: bool = False
     #: paths ``git add`` staged by name (None: something it cannot name -- ``-A``, ``.``,
@@ -307,7 +311,7 @@ def pr_states(argv: tuple[str, ...],
 #: word (a title may, in principle; a body or comments often do).
 _FREE_TEXT_FIELDS = frozenset({"body", "comments", "reviews", "latestReviews", "commits",
                                "files", "closingIssuesReferences", "labels"})
-_STATE_WORD = re.compile(r"(MERGED|OPEN|CLOSED)")
+_STATE_WORD = re.compile(r"\b(MERGED|OPEN|CLOSED)\b")
 
 
 def _shaped_state(words: tuple[str, ...], text: str) -> str | None:
@@ -532,7 +536,8 @@ class EndState:
     opened_on: dict[int, str] = field(default_factory=dict)
     #: (branch, line, method) of a ``gh pr merge`` naming no PR: the current branch's
     merged_current: list[tuple[str, int, str | None]] = field(default_factory=list)
-    #: branch -> the last line that deleted it (here, on the remote, or a fetch's prune)
+    #: branch -> the last line that deleted it on the remote (a push, a fetch's prune) or
+    #: here once merged (``Observation.deleted_merged``)
     gone: dict[str, int] = field(default_factory=dict)
     #: (branch pulled into, line, files its diffstat listed) of pulls that brought work in
     pulled: list[tuple[str | None, int, tuple[str, ...]]] = field(default_factory=list)
@@ -640,7 +645,8 @@ def settle(observations: list[Observation]) -> EndState:
                 state.commits = [c for c in state.commits
                                  if c.branch != name or c.line >= seen.line]
             else:
-                state.gone[name] = seen.line
+                if name in seen.deleted_merged:
+                    state.gone[name] = seen.line
                 if name not in state.deleted:
                     state.deleted.append(name)
         for name in seen.pruned:

@@ -338,13 +338,17 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
     deleted = tuple(gs.deleted_branches(output)) if any(
         w in ("-d", "-D", "--delete") for words in found.get("branch", []) for w in words) else ()
     pulled = gs.diffstat_files(output) if found.get("pull") or found.get("merge") else ()
+    merged_away = deleted if deleted and "not yet merged to" not in output and all(
+        "-d" in words or "--delete" in words for words in found.get("branch", [])
+        if any(w in ("-d", "-D", "--delete") for w in words)) and not any(
+        w in ("-D", "-f", "--force") for words in found.get("branch", []) for w in words) else ()
     seen = gs.Observation(line, at, tuple(commits), rewrote, pushes, listed, branch, deleted,
                           dirty, tuple(tags_made), tuple(tags_deleted), tuple(opened),
                           tuple(merged), tuple(states), unseen_pushes=unseen_pushes,
                           rebased=rebase_seen, branch_after=after,
                           checkout_named=None if branch else maybe, synced=synced,
                           on_remote=on_remote, quiet_pushes=quiet, pruned=pruned,
-                          staged=_staged(runs), pulled=pulled,
+                          staged=_staged(runs), pulled=pulled, deleted_merged=merged_away,
                           pulled_into=_pulled_into(runs) if pulled else None)
     if not (commits or rewrote or pushes or listed or branch or deleted or dirty is not None
             or tags_made or tags_deleted or opened or merged or states or unseen_pushes
