@@ -651,12 +651,13 @@ def settle(observations: list[Observation]) -> EndState:
                     state.deleted.append(name)
         for name in seen.pruned:
             state.gone[name] = seen.line
+        here = checked_out.get(seen.place, current)  # a worktree has its own checkout
         for number, _, _, head in seen.pr_opened:
-            if head is None and current and current != "detached HEAD":
-                state.opened_on[number] = current
+            if head is None and here and here != "detached HEAD":
+                state.opened_on[number] = here
         for number, method in seen.pr_merged:
-            if number == 0 and current and current != "detached HEAD":
-                state.merged_current.append((current, seen.line, method))
+            if number == 0 and here and here != "detached HEAD":
+                state.merged_current.append((here, seen.line, method))
         if seen.reported_push and current and current != "detached HEAD":
             # the person pushed from elsewhere: the branch checked out went up, to a
             # remote git never named here ("" : ``describe`` says "you said so")
