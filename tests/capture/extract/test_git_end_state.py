@@ -195,7 +195,7 @@ def test_a_detached_checkout_is_no_branch_and_rewrites_nothing():
 def test_a_pr_opened_in_a_worktree_is_from_the_worktrees_branch():
     session = Session()
     tree = "/home/dev/shop/.worktrees/w"
-    session.bash(f"cd {tree} && git commit -m a", output="[feat/w 1111111] feat: w\n 1 file changed")
+    session.bash(f"cd {tree} && git commit -m a", output="[feat/w 1111111] feat: w")
     session.bash("cd /home/dev/shop && git checkout main", output="Switched to branch 'main'")
     session.bash(f'cd {tree} && gh pr create --title "T" --body x', output=URL.format(5))
     assert "from branch `feat/w`" in _states(session)["shop PR #5"]
