@@ -79,6 +79,10 @@ class Commit:
     #: the line since which the commit has this hash (a later ``git log`` may show a rebased
     #: commit under its new hash: it is ordered by ``line``, known as pushed from ``since``)
     since: int = 0
+    #: how many files git said it changed ("2 files changed"; None: not shown)
+    changed: int | None = None
+    #: the files it changed, when the paths staged for it account for every one
+    files: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
@@ -152,6 +156,22 @@ class Observation:
     #: (branch or None for the current one, remote) of pushes that printed no ref lines on a
     #: line whose success implies theirs (``git push -q`` that exited 0): the branch went up
     quiet_pushes: tuple[tuple[str | None, str], ...] = ()
+    #: remote branches a fetch or pull showed deleted (``- [deleted] (none) -> origin/x``):
+    #: a pull request from one was merged or closed, which of the two unknown
+    pruned: tuple[str, ...] = ()
+    #: of ``deleted_branches``, those ``git branch -d`` let go without a warning: merged
+    #: into the branch checked out (``-D`` deletes anything; a warning "not yet merged to
+    #: HEAD" says the work is only on the remote, its PR maybe still open)
+    deleted_merged: tuple[str, ...] = ()
+    #: the person said they pushed (``git_reports``): the branch checked out went up
+    reported_push: bool = False
+    #: paths ``git add`` staged by name (None: something it cannot name -- ``-A``, ``.``,
+    #: ``commit -a``)
+    staged: tuple[str, ...] | None = ()
+    #: the files a pull or merge that brought other commits in listed in its diffstat, and
+    #: the branch it pulled into when the line checked one out first
+    pulled: tuple[str, ...] = ()
+    pulled_into: str | None = None
 
 
 def commits_in(output: str) -> list[tuple[str, str, str]]:
@@ -229,7 +249,30 @@ def pr_merged(argv: tuple[str, ...], output: str) -> tuple[int, str | None] | No
     if number is None:
         said = _MERGED_LINE.search(output)
         number = int(said["number"]) if said else None
+    if number is None and not _positional(words) and not any(
+            w in ("-R", "--repo") or w.startswith("--repo=") for w in words):
+        number = 0  # no PR named: gh merges the current branch's (``with_end_state``)
     return (number, method) if number is not None else None
+
+
+#: ``gh pr merge`` options that take a value.
+_MERGE_VALUES = frozenset({"-t", "--subject", "-b", "--body", "-F", "--body-file", "-R",
+                           "--repo", "--match-head-commit", "-A", "--author-email"})
+
+
+def _positional(words: tuple[str, ...]) -> list[str]:
+    """The arguments of ``gh pr merge`` that are not options or their values (a number, a
+    URL or a branch naming the PR)."""
+    found: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word in _MERGE_VALUES:
+            skip = True
+        elif not word.startswith("-"):
+            found.append(word)
+    return found
 
 
 def pr_states(argv: tuple[str, ...],
@@ -258,7 +301,31 @@ def pr_states(argv: tuple[str, ...],
                  _text(data.get("headRefName")))]
     if asked is not None and text in _STATES:
         return [(asked, text, None, None, None)]
+    shaped = _shaped_state(words, text)
+    if asked is not None and shaped:
+        return [(asked, shaped, None, None, None)]
     return _plain_view(asked, text)
+
+
+#: ``gh pr view --json`` fields whose values never carry free text that could hold a state
+#: word (a title may, in principle; a body or comments often do).
+_FREE_TEXT_FIELDS = frozenset({"body", "comments", "reviews", "latestReviews", "commits",
+                               "files", "closingIssuesReferences", "labels"})
+_STATE_WORD = re.compile(r"\b(MERGED|OPEN|CLOSED)\b")
+
+
+def _shaped_state(words: tuple[str, ...], text: str) -> str | None:
+    """The state a ``gh pr view N --json state,… --jq '"PR N: \\(.state) …"'`` printed in a
+    shape of the agent's own ("PR 12: MERGED mergeable=UNKNOWN"): asked for ``state``, no
+    field of free text, and exactly one state word in the output."""
+    fields = flag_value(words, "--json")
+    if not fields or not flag_value(words, "--jq", "-q", "--template", "-t"):
+        return None
+    asked = set(fields.split(","))
+    if "state" not in asked or asked & _FREE_TEXT_FIELDS:
+        return None
+    seen = set(_STATE_WORD.findall(text))
+    return seen.pop() if len(seen) == 1 and len(_STATE_WORD.findall(text)) == 1 else None
 
 
 _STATES = ("MERGED", "OPEN", "CLOSED")
@@ -383,6 +450,46 @@ def deleted_branches(output: str) -> list[str]:
     return [m["branch"] for m in _DELETED_BRANCH.finditer(output)]
 
 
+_PRUNED = re.compile(r"^ ?- \[deleted\]\s+\(none\)\s+-> (?:origin|upstream)/(?P<branch>\S+)\s*$",
+                     re.M)
+_CLOSED_LINE = re.compile(r"Closed pull request (?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)")
+
+
+_CHANGED = re.compile(r"^ ?(?P<count>\d+) files? changed", re.M)
+_DIFFSTAT = re.compile(r"^ (?P<path>\S.*?)\s+\|\s+(?:\d+ ?[+-]*|Bin\b.*)\s*$", re.M)
+
+
+def files_changed(output: str) -> int | None:
+    """The "N files changed" a commit printed, when it printed exactly one."""
+    found = _CHANGED.findall(output)
+    return int(found[0]) if len(found) == 1 else None
+
+
+def diffstat_files(output: str) -> tuple[str, ...]:
+    """The paths of a diffstat (`` path | 6 +++++-``) a pull or merge printed when it
+    brought commits in ("Fast-forward", "Merge made by"); () for anything else."""
+    if "Fast-forward" not in output and "Merge made by" not in output:
+        return ()
+    return tuple(m["path"].strip() for m in _DIFFSTAT.finditer(output)
+                 if " => " not in m["path"])
+
+
+def pruned_branches(output: str) -> list[str]:
+    """The remote branches a fetch or pull pruned (``- [deleted] (none) -> origin/x``)."""
+    return [m["branch"] for m in _PRUNED.finditer(output)]
+
+
+def pr_closed(argv: tuple[str, ...], output: str) -> int | None:
+    """The number of the PR a ``gh pr close`` that worked closed: from its arguments, else
+    from gh's own "Closed pull request #N" line."""
+    words = argv[argv.index("close") + 1:] if "close" in argv else ()
+    number = next((int(w.lstrip("#")) for w in words if w.lstrip("#").isdigit()), None)
+    if number is None:
+        said = _CLOSED_LINE.search(output)
+        number = int(said["number"]) if said else None
+    return number
+
+
 def deleted_tags(output: str) -> list[str]:
     return [m["tag"] for m in _DELETED_TAG.finditer(output)]
 
@@ -425,6 +532,15 @@ class EndState:
     dirty: bool | None = None
     dirty_line: int | None = None
     at: int | None = None
+    #: pull request -> the branch checked out when ``gh pr create`` (no ``--head``) opened it
+    opened_on: dict[int, str] = field(default_factory=dict)
+    #: (branch, line, method) of a ``gh pr merge`` naming no PR: the current branch's
+    merged_current: list[tuple[str, int, str | None]] = field(default_factory=list)
+    #: branch -> the last line that deleted it on the remote (a push, a fetch's prune) or
+    #: here once merged (``Observation.deleted_merged``)
+    gone: dict[str, int] = field(default_factory=dict)
+    #: (branch pulled into, line, files its diffstat listed) of pulls that brought work in
+    pulled: list[tuple[str | None, int, tuple[str, ...]]] = field(default_factory=list)
 
     @property
     def lines(self) -> list[int]:
@@ -465,7 +581,11 @@ def settle(observations: list[Observation]) -> EndState:
     checked_out: dict[str | None, str] = {}  # folder -> the branch it was last seen on
     worked_in: str | None = None  # the folder of the last commit or push
     last_commit_line = -1
+    staged: list[str] | None = []  # what ``git add`` named since the last commit
     for seen in observations:
+        if seen.pulled:
+            state.pulled.append((seen.pulled_into or current, seen.line, seen.pulled))
+        staged = None if staged is None or seen.staged is None else [*staged, *seen.staged]
         on = seen.branch or _known_checkout(seen, state, checked_out)
         if on:
             current = checked_out[seen.place] = on
@@ -489,8 +609,11 @@ def settle(observations: list[Observation]) -> EndState:
                 lost = [c for c in lost if c.subject != made.subject]
             if made.hash and any(c.hash == made.hash for c in state.commits):
                 continue  # the same commit printed again (a hook's rerun, a log of it)
+            files = tuple(dict.fromkeys(staged)) if staged else ()
             state.commits.append(Commit(branch, made.hash, made.subject, made.line,
-                                        since=made.line))
+                                        since=made.line,
+                                        files=files if made.changed == len(files) else ()))
+            staged = []
             current = branch if branch != "detached HEAD" else current
             if branch and branch != "detached HEAD":
                 checked_out[seen.place] = branch
@@ -521,8 +644,24 @@ def settle(observations: list[Observation]) -> EndState:
                 lost += [c for c in state.commits if c.branch == name and c.line < seen.line]
                 state.commits = [c for c in state.commits
                                  if c.branch != name or c.line >= seen.line]
-            elif name not in state.deleted:
-                state.deleted.append(name)
+            else:
+                if name in seen.deleted_merged:
+                    state.gone[name] = seen.line
+                if name not in state.deleted:
+                    state.deleted.append(name)
+        for name in seen.pruned:
+            state.gone[name] = seen.line
+        here = checked_out.get(seen.place, current)  # a worktree has its own checkout
+        for number, _, _, head in seen.pr_opened:
+            if head is None and here and here != "detached HEAD":
+                state.opened_on[number] = here
+        for number, method in seen.pr_merged:
+            if number == 0 and here and here != "detached HEAD":
+                state.merged_current.append((here, seen.line, method))
+        if seen.reported_push and current and current != "detached HEAD":
+            # the person pushed from elsewhere: the branch checked out went up, to a
+            # remote git never named here ("" : ``describe`` says "you said so")
+            state.synced.append((current, "", seen.line))
         if seen.synced:
             state.synced.append((*seen.synced, seen.line))
         for target, remote in seen.quiet_pushes:
@@ -535,7 +674,7 @@ def settle(observations: list[Observation]) -> EndState:
         if seen.dirty is not None:
             state.dirty, state.dirty_line = seen.dirty, seen.line
         if seen.commits or seen.pushes or seen.tags_made or seen.unseen_pushes \
-                or seen.quiet_pushes:
+                or seen.quiet_pushes or seen.reported_push:
             state.at = seen.at if seen.at is not None else state.at
     if state.dirty_line is not None and state.dirty_line < last_commit_line:
         state.dirty = None  # a commit after the last status: what is left is unknown
@@ -557,7 +696,7 @@ def _mark_seen_on_remote(state: EndState, heads: list[tuple[str, str | None, str
     before that status is settled by it."""
     urls = {url for _, _, url, _, _ in heads}
     for branch, upstream, line in state.synced:
-        remote = _remote(upstream, urls)
+        remote = _remote(upstream, urls) if upstream else ""
         for commit in state.commits:
             if commit.branch == branch and commit.since <= line \
                     and commit.key not in state.pushed:
@@ -613,6 +752,7 @@ def _apply_push(state: EndState, push: Push, current: str | None,
                 "deleted on the remote" if update.deleted else "pushed")
             continue
         if update.deleted:
+            state.gone[update.dst.removeprefix("refs/heads/")] = push.line
             continue
         src = (current if update.src == "HEAD" else update.src) or update.src
         state.branch_pushes = [p for p in state.branch_pushes if (p[0], p[1]) != (src, update.dst)]
@@ -674,14 +814,14 @@ def describe(state: EndState, date: str, max_commits: int = 6) -> str:
                      for target, line in state.unseen_pushes)
         if pushed and len(pushed) == len(made):
             url, _, forced = state.pushed[pushed[-1].key]
-            text += f"; pushed to {remote_name(url)}" + _as(branch, state) + (
+            text += f"; pushed {_to(url)}" + _as(branch, state) + (
                 " (forced)" if forced else "") + _head(branch, made, state)
         elif pushed:
             url, _, _ = state.pushed[pushed[-1].key]
             later = len(made) - len(pushed)
             upto = (f"up to {pushed[-1].hash[:8]}" if pushed[-1].hash
                     else f"the first {len(pushed)}")
-            text += (f"; pushed to {remote_name(url)} {upto}, "
+            text += (f"; pushed {_to(url)} {upto}, "
                      + (f"{later} later: push outcome unknown" if unseen
                         else f"{later} later not pushed"))
         elif unseen:
@@ -703,12 +843,18 @@ def describe(state: EndState, date: str, max_commits: int = 6) -> str:
     if not parts:
         return ""
     tail = []
-    if state.branch and state.branch != "detached HEAD":
+    if state.branch and state.branch != "detached HEAD" and state.branch not in state.deleted:
         tail.append(f"the checkout was on `{state.branch}` at the end")
     if state.dirty:
         tail.append("with uncommitted changes (git status)")
     text = f"Where the session of {date} left the work in git: " + "; ".join(dict.fromkeys(parts))
     return text + ("; " + ", ".join(tail) if tail else "")
+
+
+def _to(url: str) -> str:
+    """Where a push went: ``to <remote>``, or the person's word for it when they pushed from
+    elsewhere and git never showed where."""
+    return f"to {remote_name(url)}" if url else "(you said so)"
 
 
 def describe_within(state: EndState, date: str, limit: int = 900) -> str:
@@ -766,6 +912,11 @@ class PullRequest:
     merge_commit: str | None = None
     at: int | None = None
     lines: list[int] = field(default_factory=list)
+    #: the last line that showed the PR's state (opened, merged, viewed): a report of the
+    #: person's before it is older news
+    seen_line: int = 0
+    #: the state is the person's word ("merged"), not something gh or git showed
+    reported: bool = False
 
 
 def pull_requests(observations: list[Observation],
@@ -779,10 +930,13 @@ def pull_requests(observations: list[Observation],
         for number, url, title, head in seen.pr_opened:
             pr = found.setdefault(number, PullRequest(number))
             pr.url, pr.title, pr.head = url, pr.title or title, pr.head or head
-            pr.opened_line, pr.at = seen.line, seen.at
+            pr.opened_line, pr.at, pr.seen_line = seen.line, seen.at, seen.line
             pr.lines.append(seen.line)
         for number, method in seen.pr_merged:
+            if number == 0:
+                continue  # the current branch's PR: ``with_end_state`` knows which
             pr = found.setdefault(number, PullRequest(number))
+            pr.seen_line = seen.line
             pr.merged_line, pr.method, pr.state, pr.at = seen.line, method, "MERGED", seen.at
             pr.merged_here = True
             pr.lines.append(seen.line)
@@ -793,6 +947,7 @@ def pull_requests(observations: list[Observation],
                     continue  # a PR the session only looked at is not its work
                 known = found.setdefault(number, PullRequest(number, head=head))
             pr = known
+            pr.seen_line = seen.line if state else pr.seen_line
             if state == "MERGED" and pr.merged_line is None:
                 pr.merged_line, pr.at = seen.line, seen.at
             pr.state = state or pr.state
@@ -823,12 +978,139 @@ def _merged_in_history(pr: PullRequest, listed_after: list[tuple[int, str, str]]
         found = _PR_MERGE_SUBJECT.match(subject) or _PR_SUBJECT.search(subject)
         if found and int(found["number"]) == pr.number:
             pr.state, pr.merged_line, pr.merge_commit = "MERGED", line, hash_
+            pr.seen_line = max(pr.seen_line, line)
             pr.lines.append(line)
             return
 
 
+#: A PR whose state the session's later evidence left in doubt (its head branch deleted, a
+#: report of the person's that may be about another PR): no fact, rather than a stale one.
+UNKNOWN_STATE = "UNKNOWN"
+_SETTLED = ("MERGED", "CLOSED")
+
+
+def with_end_state(prs: list[PullRequest], state: EndState) -> None:
+    """What the repository's end state tells of its PRs: the head branch of one opened from
+    the checkout (``gh pr create`` with no ``--head``); a ``gh pr merge`` naming no PR merged
+    the current branch's; a head branch deleted after the PR was opened (``git branch -d``,
+    ``git push --delete``, a fetch's prune) leaves the PR merged or closed -- which one is
+    unknown, so it is no longer told as open, unless gh showed its state after that."""
+    for pr in prs:
+        pr.head = pr.head or state.opened_on.get(pr.number)
+    for branch, line, method in state.merged_current:
+        mine = [pr for pr in prs if pr.head == branch and (pr.opened_line or 0) < line
+                and pr.state not in _SETTLED]
+        if len(mine) == 1:
+            pr = mine[0]
+            pr.state, pr.method, pr.merged_line, pr.merged_here = "MERGED", method, line, True
+            pr.seen_line = max(pr.seen_line, line)
+            pr.lines.append(line)
+    for pr in prs:
+        landed = _landed_by_pull(pr, state)
+        if landed is not None and pr.state not in _SETTLED and pr.seen_line < landed:
+            pr.state, pr.seen_line = UNKNOWN_STATE, landed
+    for pr in prs:
+        gone = state.gone.get(pr.head or "")
+        if gone is not None and gone > (pr.opened_line or 0) and pr.state not in _SETTLED \
+                and pr.seen_line < gone:
+            pr.state, pr.seen_line = UNKNOWN_STATE, gone
+
+
+def _landed_by_pull(pr: PullRequest, state: EndState) -> int | None:
+    """The line of a pull into another branch, after the PR was opened, whose diffstat
+    lists every file the PR's commits changed: its change most likely came in merged (a
+    squash merge shows no subject of the session's, only the files), so the PR may be
+    open no more. Only when each of the head branch's commits has its files known."""
+    mine = [c for c in state.commits if pr.head and c.branch == pr.head]
+    if not mine or any(not c.files for c in mine):
+        return None
+    files = {f for c in mine for f in c.files}
+    for into, line, listed in state.pulled:
+        if line > (pr.opened_line or 0) and into != pr.head \
+                and all(any(_same_path(f, shown) for shown in listed) for f in files):
+            return line
+    return None
+
+
+def _same_path(staged: str, shown: str) -> bool:
+    """A path ``git add`` named and one a diffstat shows: relative to different folders,
+    the diffstat's cut short at its front (``.../deep/file.py``) when long."""
+    staged = staged.removeprefix("./")
+    if shown.startswith(".../"):
+        tail = shown[4:]
+        return staged == tail or staged.endswith("/" + tail)
+    return shown == staged or shown.endswith("/" + staged)
+
+
+def apply_reports(prs: list[PullRequest], reports: list[tuple[int, str, int | None]]) -> None:
+    """Settle what the person said happened (``git_reports``: (line, MERGED or CLOSED, the
+    PR they named or None)) against the PRs the session opened, over every repository (the
+    person's words name no repository). A state gh or git showed after the report stands.
+    A report naming a PR holds for that PR; one naming none holds for the one PR open when
+    it was said -- with several open it may be about any of them, so none of them is told
+    as open any more (never a guess at which one)."""
+    for line, what, number in sorted(reports):
+        if number is not None:
+            named = [pr for pr in prs if pr.number == number
+                     and (pr.opened_line or 0) < line]
+            for pr in named:
+                if len(named) == 1:
+                    _reported(pr, what, line)
+                elif pr.seen_line < line and pr.state not in _SETTLED:
+                    pr.state = UNKNOWN_STATE  # the same number in two repositories
+            continue
+        open_then = [pr for pr in prs if _open_at(pr, line)]
+        if len(open_then) == 1:
+            _reported(open_then[0], what, line)
+        else:
+            for pr in open_then:
+                if pr.seen_line < line:
+                    pr.state = UNKNOWN_STATE
+
+
+def _open_at(pr: PullRequest, line: int) -> bool:
+    """Whether the PR may have been open when the person spoke at ``line``: opened before,
+    not merged or closed before, and not shown open after (then it was not the one)."""
+    if pr.opened_line is None or pr.opened_line >= line:
+        return False
+    if pr.state in _SETTLED and (pr.merged_line or pr.seen_line) < line:
+        return False
+    return not (pr.state == "OPEN" and pr.seen_line > line)
+
+
+def _reported(pr: PullRequest, what: str, line: int) -> None:
+    if pr.seen_line > line or pr.state in _SETTLED:
+        return  # gh or git showed its state later (or already): that is what stands
+    pr.state, pr.reported, pr.seen_line = what, True, line
+    if what == "MERGED":
+        pr.merged_line = line
+    pr.lines.append(line)
+
+
+def drop_settled(state: EndState, prs: list[PullRequest]) -> None:
+    """Take out of the repository's end state the work of every PR merged (or whose state
+    is in doubt) after it: the commits its head branch held and the push that took them up.
+    They are in the base branch now, or nobody knows where; "1 commit on branch `x`, pushed"
+    would tell the next agent the work still waits there. The PR's own fact tells it."""
+    for pr in prs:
+        if pr.state not in ("MERGED", UNKNOWN_STATE) or not pr.head:
+            continue
+        until = pr.merged_line if pr.state == "MERGED" and pr.merged_line else pr.seen_line
+        state.commits = [c for c in state.commits if c.branch != pr.head or c.line > until]
+        state.branch_pushes = [p for p in state.branch_pushes
+                               if p[0] != pr.head or p[3] > until]
+        state.unseen_pushes = [(b, at) for b, at in state.unseen_pushes
+                               if b != pr.head or at > until]
+
+
 def describe_pr(pr: PullRequest, date: str) -> str:
+    """The PR's fact ("" when its state is in doubt: nothing rather than a stale state)."""
+    if pr.state == UNKNOWN_STATE:
+        return ""
     title = f' "{_short(pr.title)}"' if pr.title else ""
+    if pr.reported:
+        said = "merged" if pr.state == "MERGED" else "closed"
+        return f"PR #{pr.number}{title} was {said} (you said so in the session of {date})"
     if pr.state == "MERGED":
         how = {"squash": " by squash", "rebase": " by rebase", "merge": " with a merge commit"}
         text = f"PR #{pr.number}{title} was merged{how.get(pr.method or '', '')}"

@@ -23,8 +23,10 @@ from typing import Any, Iterator
 from claimgraph.capture.extract.session import (
     OK, UNKNOWN, SessionView, candidate, transcript_evidence)
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations, unwrap
+from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.foreign_paths import as_posix, windows_path
 from claimgraph.logic import git_state as gs
+from claimgraph.logic.git_reports import reports_in
 from claimgraph.logic.timeutil import to_date
 
 RULE = "git-state"
@@ -39,7 +41,7 @@ _TAG_NOT_MADE = frozenset({"-d", "--delete", "-l", "--list", "-v", "--verify", "
                            "--contains", "--no-contains", "--points-at", "--merged",
                            "--no-merged", "--sort", "--format"})
 _PR_ACTIONS = {"create": "pr_create", "merge": "pr_merge", "view": "pr_view", "edit": "pr_edit",
-               "list": "pr_list"}
+               "list": "pr_list", "close": "pr_close"}
 _VERBS = {"commit": "commit", "push": "push", "reset": "reset", "rebase": "rebase",
           "pull": "pull", "filter-branch": "rewrite", "filter-repo": "rewrite",
           "cherry-pick": "picks", "revert": "picks", "am": "picks", "log": "log",
@@ -78,31 +80,87 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         by_repo.setdefault(repo, []).append(seen)
         quotes[call.line] = _quote(seen, command)
         listed.setdefault(repo, []).extend((call.line, h, s) for h, s in seen.listed)
+    reports = _reports(view)
+    _add_reported_pushes(by_repo, [(line, at) for line, at, what, _ in reports
+                                   if what == "PUSHED"])
     fallback = next((e.timestamp for e in view.transcript.events if e.timestamp), None)
+    settled: list[tuple[str, gs.EndState, list[gs.PullRequest]]] = []
     for repo, observations in by_repo.items():
+        observations.sort(key=lambda seen: seen.line)
         state = gs.settle(observations)
-        at = state.at or fallback
-        date = to_date(at) if at else "unknown date"
-        subject = view.project if repo == view.root else posixpath.basename(repo) or repo
-        if state.anything:
-            text = gs.describe_within(state, date)
-            if text:
-                lines = sorted(set(state.lines))
-                cited = [*lines[:1], *lines[1:][-(MAX_EVIDENCE - 1):]]
-                yield candidate(RULE, subject, PREDICATE, text,
-                                evidence=[transcript_evidence(line, quotes.get(line, "git"))
-                                          for line in cited],
-                                object_kind="literal", subject_type="project", at=at)
-        for pr in gs.pull_requests(observations, listed.get(repo, [])):
-            pr_at = pr.at or at
-            text = gs.describe_pr(pr, to_date(pr_at) if pr_at else date)
-            # The PR is its own subject: x/state holds one value per subject, so its later
-            # state (merged) replaces its earlier one (opened), and it never replaces the
-            # repository's own state, nor another PR's.
-            yield candidate(RULE, f"{subject} PR #{pr.number}", PREDICATE, text,
-                            evidence=[transcript_evidence(line, quotes.get(line, "gh pr"))
-                                      for line in sorted(set(pr.lines))[-MAX_EVIDENCE:]],
-                            object_kind="literal", subject_type="pull-request", at=pr_at)
+        prs = gs.pull_requests(observations, listed.get(repo, []))
+        gs.with_end_state(prs, state)
+        settled.append((repo, state, prs))
+    # A report naming a PR holds for it in whichever repository opened one by that number;
+    # one naming none is about the repository the session worked in last before it
+    gs.apply_reports([pr for _, _, prs in settled for pr in prs],
+                     [(line, what, number) for line, _, what, number in reports
+                      if what != "PUSHED" and number is not None])
+    for repo, _, prs in settled:
+        gs.apply_reports(prs, [(line, what, None) for line, _, what, number in reports
+                               if what != "PUSHED" and number is None
+                               and _last_worked_in(by_repo, line) == repo])
+    for repo, state, prs in settled:
+        gs.drop_settled(state, prs)
+        yield from _facts(view, repo, state, prs, quotes, fallback)
+
+
+def _facts(view: SessionView, repo: str, state: gs.EndState, prs: list[gs.PullRequest],
+           quotes: dict[int, str], fallback: int | None) -> Iterator[dict[str, Any]]:
+    """The repository's fact and one per pull request."""
+    at = state.at or fallback
+    date = to_date(at) if at else "unknown date"
+    subject = view.project if repo == view.root else posixpath.basename(repo) or repo
+    if state.anything:
+        text = gs.describe_within(state, date)
+        if text:
+            lines = sorted(set(state.lines))
+            cited = [*lines[:1], *lines[1:][-(MAX_EVIDENCE - 1):]]
+            yield candidate(RULE, subject, PREDICATE, text,
+                            evidence=[transcript_evidence(line, quotes.get(line, "git"))
+                                      for line in cited],
+                            object_kind="literal", subject_type="project", at=at)
+    for pr in prs:
+        pr_at = pr.at or at
+        text = gs.describe_pr(pr, to_date(pr_at) if pr_at else date)
+        if not text:
+            continue  # its state is in doubt at the end: nothing rather than a stale one
+        # The PR is its own subject: x/state holds one value per subject, so its later
+        # state (merged) replaces its earlier one (opened), and it never replaces the
+        # repository's own state, nor another PR's.
+        yield candidate(RULE, f"{subject} PR #{pr.number}", PREDICATE, text,
+                        evidence=[transcript_evidence(line, quotes.get(line, "gh pr"))
+                                  for line in sorted(set(pr.lines))[-MAX_EVIDENCE:]],
+                        object_kind="literal", subject_type="pull-request", at=pr_at)
+
+
+def _reports(view: SessionView) -> list[tuple[int, int | None, str, int | None]]:
+    """(line, time, what, PR number) of every report of the person's about the work
+    outside the session ("merged", "I pushed": ``logic/git_reports``)."""
+    return [(event.line, event.timestamp, report.what, report.number)
+            for event, text in user_texts(view) for report in reports_in(text)]
+
+
+def _last_worked_in(by_repo: dict[str, list[gs.Observation]], line: int) -> str | None:
+    """The repository of the last git or gh command before ``line``: what the person's
+    "merged" there is about, when they name no PR."""
+    last = [(max(seen.line for seen in observations if seen.line < line), repo)
+            for repo, observations in by_repo.items()
+            if any(seen.line < line and not seen.reported_push for seen in observations)]
+    return max(last)[1] if last else None
+
+
+def _add_reported_pushes(by_repo: dict[str, list[gs.Observation]],
+                         said: list[tuple[int, int | None]]) -> None:
+    """Each "I pushed" of the person's, as an observation of the repository the session last
+    committed to before it (none: the push is of nothing this session made)."""
+    for line, at in said:
+        latest = [(max(seen.line for seen in observations if seen.commits
+                       and seen.line < line), repo)
+                  for repo, observations in by_repo.items()
+                  if any(seen.commits and seen.line < line for seen in observations)]
+        if latest:
+            by_repo[max(latest)[1]].append(gs.Observation(line, at, reported_push=True))
 
 
 @dataclass(frozen=True)
@@ -248,7 +306,10 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
             unseen_pushes = tuple(_push_target(run.words) for run in runs_of_push
                                   if not _went_up(run))
     moved = gs.head_moved(output)
-    rewrote = rewrote or moved is not None  # reset --hard, filter-repo: "HEAD is now at …"
+    detached = _detached(found, output, moved is not None)
+    # reset --hard, filter-repo: "HEAD is now at …"; a checkout that left the branch for a
+    # commit (``--detach``, ``origin/main``) says so too, yet rewrites nothing
+    rewrote = rewrote or (moved is not None and not detached)
     listed: tuple[tuple[str, str], ...] = (moved,) if moved else ()
     if found.get("log") and not any(re.search(r"--(?:format|pretty)(?!=oneline)", " ".join(w))
                                     for w in found["log"]):
@@ -258,6 +319,7 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
     if (found.get("status") or found.get("switch")) and not found.get("pr_view"):
         named, after, maybe = _switched_to(runs)
         branch = gs.branch_in(output) or named or branch
+        branch = "detached HEAD" if detached else branch
     dirty = None
     if found.get("status") and len(runs) == 1:
         dirty = gs.dirty_in(output, short=_short_status(found["status"][0]))
@@ -269,19 +331,78 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
               if (made := gs.pr_created(words[1:], output))]
     merged = [m for w in found.get("pr_merge", []) if (m := gs.pr_merged(w[1:], output))]
     states = _pr_states(found, output)
+    states += [(n, "CLOSED", None, None, None) for w in found.get("pr_close", [])
+               if (n := gs.pr_closed(w[1:], output))]
+    pruned = tuple(gs.pruned_branches(output)) if any(
+        w[1] in ("fetch", "remote") for w in found.get("other", [])) or found.get("pull") else ()
     deleted = tuple(gs.deleted_branches(output)) if any(
         w in ("-d", "-D", "--delete") for words in found.get("branch", []) for w in words) else ()
+    pulled = gs.diffstat_files(output) if found.get("pull") or found.get("merge") else ()
+    merged_away = deleted if deleted and "not yet merged to" not in output and all(
+        "-d" in words or "--delete" in words for words in found.get("branch", [])
+        if any(w in ("-d", "-D", "--delete") for w in words)) and not any(
+        w in ("-D", "-f", "--force") for words in found.get("branch", []) for w in words) else ()
     seen = gs.Observation(line, at, tuple(commits), rewrote, pushes, listed, branch, deleted,
                           dirty, tuple(tags_made), tuple(tags_deleted), tuple(opened),
                           tuple(merged), tuple(states), unseen_pushes=unseen_pushes,
                           rebased=rebase_seen, branch_after=after,
                           checkout_named=None if branch else maybe, synced=synced,
-                          on_remote=on_remote, quiet_pushes=quiet)
+                          on_remote=on_remote, quiet_pushes=quiet, pruned=pruned,
+                          staged=_staged(runs), pulled=pulled, deleted_merged=merged_away,
+                          pulled_into=_pulled_into(runs) if pulled else None)
     if not (commits or rewrote or pushes or listed or branch or deleted or dirty is not None
             or tags_made or tags_deleted or opened or merged or states or unseen_pushes
-            or after or seen.checkout_named or synced or on_remote or quiet):
+            or after or seen.checkout_named or synced or on_remote or quiet or pruned
+            or seen.staged or seen.staged is None or pulled):
         return None
     return seen
+
+
+#: ``git add`` words that stage what no path names.
+_STAGES_UNNAMED = frozenset({"-A", "--all", ".", "-u", "--update", "-p", "--patch", "-i",
+                             "--interactive", "--pathspec-from-file", ":/"})
+
+
+def _staged(runs: list[GitRun]) -> tuple[str, ...] | None:
+    """The paths the line's ``git add`` staged by name, in order (None: it staged what no
+    path names, or a ``commit -a`` / ``commit <paths>`` took what it found)."""
+    paths: list[str] = []
+    for run in runs:
+        verb, args = run.words[1], run.words[2:]
+        if run.kind == "commit" and any(
+                w in ("-a", "--all", "--include", "-i", "--only", "-o", "--")
+                or re.fullmatch(r"-[a-zA-Z]*a[a-zA-Z]*", w) for w in args):
+            return None
+        if run.kind != "other" or verb != "add":
+            continue
+        if any(w in _STAGES_UNNAMED or w.startswith("--pathspec") or w.endswith("/")
+               or any(ch in w for ch in "*?[") for w in args):
+            return None
+        paths += [w for w in args if not w.startswith("-")]
+    return tuple(paths)
+
+
+def _pulled_into(runs: list[GitRun]) -> str | None:
+    """The branch a checkout before the line's pull named (None: the one checked out)."""
+    into = None
+    for run in runs:
+        if run.kind in ("pull", "merge"):
+            return into
+        if run.kind == "switch":
+            into = _branch_named(run.words)[0] or into
+    return into
+
+
+def _detached(found: dict[str, list[tuple[str, ...]]], output: str, moved: bool) -> bool:
+    """The line's checkout left every branch: ``git checkout --detach`` / ``switch
+    --detach``, or a checkout git answered with "HEAD is now at …" and no "Switched to"
+    (a remote-tracking ref, a commit), with no reset, rebase or rewrite on the line."""
+    switches = found.get("switch", [])
+    if not switches or found.get("reset") or found.get("rebase") or found.get("rewrite"):
+        return False
+    if any("--detach" in words for words in switches):
+        return True
+    return moved and "Switched to" not in output
 
 
 #: A remote-tracking ref a ``git log`` may name (``origin/main``, ``upstream/feat/x``).
@@ -361,6 +482,8 @@ def _commits(found: dict[str, list[tuple[str, ...]]], runs: list[GitRun], output
         return []
     amend = any("--amend" in w for w in made) and not rebased
     commits = [gs.Commit(b, h, s, line, amend=amend) for b, h, s in gs.commits_in(output)]
+    if len(commits) == 1 and len(made) == 1:
+        commits = [dataclasses.replace(commits[0], changed=gs.files_changed(output))]
     if not commits and len(made) == 1 and not rebased and not found.get("picks") \
             and _quiet(made[0], output):
         shown = _logged_after(runs, output)

@@ -1,0 +1,201 @@
+"""A git or PR state the session changed again is told as it ended (issue 22): the person's
+report ("merged", "I pushed"), gh closing or merging, a head branch deleted, a pull that
+brought the PR's change in -- and, both ways, words or output that say nothing of it."""
+
+from __future__ import annotations
+
+import pytest
+
+from claimgraph.logic.git_reports import Report, reports_in
+
+from .extract_helpers import Session
+
+URL = "https://github.com/me/shop/pull/{}"
+
+
+def _states(session: Session) -> dict[str, str]:
+    return {c["subject"]: c["object"] for c in session.extract() if c["predicate"] == "x/state"}
+
+
+def _pr(session: Session, number: int, branch: str, path: str = "src/a.py") -> None:
+    """A branch with one commit of ``path``, pushed, and a PR opened from it."""
+    session.bash(f"git checkout -b {branch}", output=f"Switched to a new branch '{branch}'")
+    session.bash(f"git add {path} && git commit -m x",
+                 output=f"[{branch} {number}a2b3c4] feat: {branch}\n 1 file changed")
+    session.bash(f"git push -u origin {branch}", output="To github.com:me/shop.git\n"
+                 f" * [new branch]      {branch} -> {branch}")
+    session.bash('gh pr create --title "T" --body x', output=URL.format(number))
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("merged", [Report("MERGED")]),
+    ("looks good, merged - deploy it", [Report("MERGED")]),
+    ("PRs merged", [Report("MERGED")]),
+    ("ok. #47 has been merged", [Report("MERGED", 47)]),
+    ("I merged it", [Report("MERGED")]),
+    ("closed the PR", [Report("CLOSED")]),
+    ("PR 12 closed", [Report("CLOSED", 12)]),
+    ("never mind, I pushed", [Report("PUSHED")]),
+    ("it's in", [Report("MERGED")]),
+])
+def test_a_report_of_the_persons_is_read(text, expected):
+    assert reports_in(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "The library merged a fix for this upstream",
+    "is it merged?",
+    "not merged yet",
+    "once it is merged, deploy",
+    "we merged the two config files into one",
+    "closed",  # an issue, a window: no PR named
+    "I closed the terminal",
+    "haven't pushed yet",
+    "push it",
+])
+def test_words_that_report_nothing(text):
+    assert reports_in(text) == []
+
+
+def test_the_person_saying_merged_settles_the_one_open_pr():
+    session = Session()
+    _pr(session, 5, "feat/x")
+    session.prompt("merged")
+    states = _states(session)
+    assert states["shop PR #5"].startswith("PR #5 \"T\" was merged (you said so")
+    assert "shop" not in states  # the branch's work is in the base branch now
+
+
+def test_a_merged_sentence_about_a_library_leaves_the_pr_alone():
+    session = Session()
+    _pr(session, 5, "feat/x")
+    session.prompt("The upstream library merged a fix for the parser bug.")
+    states = _states(session)
+    assert "was opened from branch `feat/x`" in states["shop PR #5"]
+    assert "5a2b3c4" in states["shop"]
+
+
+def test_merged_with_two_prs_open_tells_neither_as_open():
+    session = Session()
+    _pr(session, 5, "feat/x")
+    _pr(session, 6, "feat/y", "src/b.py")
+    session.prompt("merged")
+    states = _states(session)
+    assert "shop PR #5" not in states and "shop PR #6" not in states
+
+
+def test_a_numbered_report_settles_that_pr_only():
+    session = Session()
+    _pr(session, 5, "feat/x")
+    _pr(session, 6, "feat/y", "src/b.py")
+    session.prompt("#6 has been merged")
+    states = _states(session)
+    assert "you said so" in states["shop PR #6"]
+    assert "was opened" in states["shop PR #5"]
+
+
+def test_gh_showing_the_pr_open_after_the_report_stands():
+    session = Session()
+    _pr(session, 5, "feat/x")
+    session.prompt("merged")
+    session.bash("gh pr view 5 --json state --jq .state", output="OPEN")
+    assert "was opened" in _states(session)["shop PR #5"]
+
+
+def test_the_person_saying_pushed_pushes_the_commits_before_it():
+    session = Session()
+    session.bash("git commit -m a", output="[main 1111111] feat: one\n 1 file changed")
+    session.prompt("pushed")
+    assert "pushed (you said so)" in _states(session)["shop"]
+    session.bash("git commit -m b", output="[main 2222222] feat: two\n 1 file changed")
+    text = _states(session)["shop"]
+    assert "pushed (you said so) up to 11111111"[:28] in text and "1 later not pushed" in text
+
+
+def test_gh_pr_close_closes_it():
+    session = Session()
+    _pr(session, 5, "feat/x")
+    session.bash("gh pr close 5", output="✓ Closed pull request me/shop#5 (T)")
+    assert "it was closed unmerged" in _states(session)["shop PR #5"]
+
+
+def test_gh_pr_merge_without_a_number_merges_the_current_branchs_pr():
+    session = Session()
+    _pr(session, 5, "feat/x")
+    session.bash("gh pr merge --squash", output="")
+    assert _states(session)["shop PR #5"].startswith('PR #5 "T" was merged by squash')
+
+
+def test_a_state_in_the_agents_own_jq_shape_is_read():
+    session = Session()
+    _pr(session, 5, "feat/x")
+    session.bash("""gh pr view 5 --json state,mergeable --jq '"PR 5: \\(.state)"'""",
+                 output="PR 5: MERGED")
+    assert "was merged" in _states(session)["shop PR #5"]
+
+
+def test_a_jq_shape_with_free_text_fields_is_not_read():
+    session = Session()
+    _pr(session, 5, "feat/x")
+    session.bash("gh pr view 5 --json state,body --jq '.body'", output="Fixes the MERGED case")
+    assert "was opened" in _states(session)["shop PR #5"]
+
+
+@pytest.mark.parametrize("command, output", [
+    ("git push origin --delete feat/x",
+     "To github.com:me/shop.git\n - [deleted]         feat/x"),
+    ("git fetch --prune",
+     "From github.com:me/shop\n - [deleted]         (none)     -> origin/feat/x"),
+    ("git checkout main && git branch -d feat/x",
+     "Switched to branch 'main'\nDeleted branch feat/x (was 5a2b3c4)."),
+])
+def test_a_head_branch_deleted_after_the_pr_leaves_its_state_unknown(command, output):
+    session = Session()
+    _pr(session, 5, "feat/x")
+    session.bash(command, output=output)
+    assert "shop PR #5" not in _states(session)
+
+
+def test_a_cleanup_that_git_says_is_not_merged_leaves_the_pr_open():
+    session = Session()
+    _pr(session, 5, "feat/x")
+    session.bash("git checkout main && git branch -d feat/x",
+                 output="Switched to branch 'main'\nwarning: deleting branch 'feat/x' that has "
+                 "been merged to\n         'refs/remotes/origin/feat/x', but not yet merged to "
+                 "HEAD.\nDeleted branch feat/x (was 5a2b3c4).")
+    assert "was opened" in _states(session)["shop PR #5"]
+
+
+PULL = ("Updating 1111111..2222222\nFast-forward\n CHANGELOG.md | 4 ++++\n {path} | 2 ++\n"
+        " 2 files changed, 6 insertions(+)\nSwitched to branch 'main'")
+
+
+def test_a_pull_that_brings_the_prs_files_in_leaves_its_state_unknown():
+    session = Session()
+    _pr(session, 5, "feat/x")
+    session.bash("git checkout main && git pull", output=PULL.format(path="src/a.py"))
+    assert "shop PR #5" not in _states(session)
+
+
+def test_a_pull_of_other_files_leaves_the_pr_open():
+    session = Session()
+    _pr(session, 5, "feat/x")
+    session.bash("git checkout main && git pull", output=PULL.format(path="src/other.py"))
+    assert "was opened" in _states(session)["shop PR #5"]
+
+
+def test_a_detached_checkout_is_no_branch_and_rewrites_nothing():
+    session = Session()
+    session.bash("git commit -m a", output="[main 1111111] feat: one\n 1 file changed")
+    session.bash("git checkout origin/main --detach", output="HEAD is now at 0f0f0f0 older")
+    text = _states(session)["shop"]
+    assert "1111111" in text and "the checkout was on" not in text
+
+
+def test_a_pr_opened_in_a_worktree_is_from_the_worktrees_branch():
+    session = Session()
+    tree = "/home/dev/shop/.worktrees/w"
+    session.bash(f"cd {tree} && git commit -m a", output="[feat/w 1111111] feat: w")
+    session.bash("cd /home/dev/shop && git checkout main", output="Switched to branch 'main'")
+    session.bash(f'cd {tree} && gh pr create --title "T" --body x', output=URL.format(5))
+    assert "from branch `feat/w`" in _states(session)["shop PR #5"]
