@@ -122,13 +122,29 @@ def test_makefile_targets_skip_pattern_rules_special_targets_and_variables():
 
 
 def test_a_makefile_target_without_a_body_runs_its_prerequisites():
-    [item] = parse("Makefile", "all: lint test\n")
+    [item] = parse("Makefile", ".PHONY: lint test\nall: lint test\n")
     assert (item.runs, item.role, item.quote) == ("make lint; make test", "check", "all: lint test")
+
+
+def test_a_makefile_prerequisite_no_rule_defines_is_a_file_not_a_target_to_run():
+    recipes = parse("Makefile", """\
+        .PHONY: check
+        build: src vendor
+        \tgo build -o app ./cmd
+        vendor:
+        \tgo mod vendor
+        check: build
+        \tgo vet ./...
+    """)
+    assert table(recipes)["build"][1] == "make vendor; go build -o app ./cmd"
+    assert table(recipes)["check"][1] == "make build; go vet ./..."
+    # a fragment that shows no rule for them: what the prerequisites are is not known
+    assert parse("Makefile", "all: lint test\n") == []
 
 
 def test_a_makefile_help_comment_on_the_rule_line_is_no_prerequisite():
     recipes = parse("Makefile", """\
-        .PHONY: types
+        .PHONY: types lint
         types: ## strict type check of all modules
         \tmypy src
         gate: lint ## Run all the gates
