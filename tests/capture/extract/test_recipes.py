@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from claimgraph.capture.extract.recipes import (
-    MAX_RECIPES, ROLES, Recipe, parse_recipes, recipe_format, role_of_command)
+    MAX_RECIPES, ROLES, SOME_MANAGER, Recipe, parse_recipes, recipe_format, role_of_command)
 
 from .transcript_lines import codex_output, tool_input, tool_result
 
@@ -213,13 +213,15 @@ def test_package_json_scripts_run_through_the_declared_package_manager():
         "format": ("yarn run format", "prettier --write .", "format")}
 
 
-@pytest.mark.parametrize("scripts, manager", [
-    ('"a": "vitest", "b": "pnpm run a"', "pnpm"),
-    ('"a": "vitest", "b": "cd web && yarn build"', "yarn"),
-    ('"a": "vitest"', "npm"),
+@pytest.mark.parametrize("text, manager", [
+    ('{"packageManager": "pnpm@9.1.0", "scripts": {"a": "vitest"}}', "pnpm"),
+    ('{"scripts": {"a": "vitest", "b": "pnpm run a"}}', SOME_MANAGER),
+    ('{"scripts": {"a": "vitest"}}', SOME_MANAGER),
 ])
-def test_without_package_manager_a_script_that_calls_one_decides(scripts, manager):
-    recipes = parse("package.json", '{"scripts": {%s}}' % scripts)
+def test_only_the_package_manager_field_names_the_manager_in_the_text(text, manager):
+    """The text alone says which manager only by its field; the session's record decides
+    the rest (``package_manager``): npm would be a guess."""
+    recipes = parse("package.json", text)
     assert recipes[0].invocation == f"{manager} run a"
 
 
@@ -230,7 +232,8 @@ def test_a_scripts_fragment_without_its_section_key_yields_scripts_not_dependenc
         "name": "assets",
         "@repo/ui": "workspace:*",
     """)
-    assert table(recipes) == {"test": ("npm run test", "vitest run", "test")}
+    assert table(recipes) == {"test": (f"{SOME_MANAGER} run test", "vitest run", "test")}
+    assert not recipes[0].placed  # which object it sits in, the fragment does not show
 
 
 # --- mix aliases ------------------------------------------------------------------------------
@@ -532,14 +535,14 @@ def test_a_later_read_of_mix_exs_yields_the_quality_alias_the_session_added():
 
 def test_the_app_package_json_a_codex_session_printed_runs_through_pnpm():
     recipes = table(parse("package.json", codex_output(CODEX, 171)))
-    assert recipes["test"] == ("pnpm run test", "vitest run", "test")
-    assert recipes["check-types"] == ("pnpm run check-types", "tsc --noEmit", "lint")
+    assert recipes["test"] == (f"{SOME_MANAGER} run test", "vitest run", "test")
+    assert recipes["check-types"] == (f"{SOME_MANAGER} run check-types", "tsc --noEmit", "lint")
     assert recipes["dev"][2] == "run" and recipes["build"][2] == "build"
 
 
 def test_the_assets_package_json_read_in_a_claude_session_has_one_npm_script():
     recipes = parse("assets/package.json", tool_result(SPOTTER_FUM, 646))
-    assert table(recipes) == {"test": ("npm run test", "vitest run", "test")}
+    assert table(recipes) == {"test": (f"{SOME_MANAGER} run test", "vitest run", "test")}
 
 
 # --- bounded work -----------------------------------------------------------------------------
