@@ -72,7 +72,8 @@ def manager_of(view: SessionView, texts: Iterable[str]) -> str | None:
 
 
 def _locks(view: SessionView) -> set[str]:
-    return view.remembered("package_manager.locks", _seen_locks)
+    found: set[str] = view.remembered("package_manager.locks", _seen_locks)
+    return found
 
 
 def _seen_locks(view: SessionView) -> set[str]:
@@ -136,7 +137,8 @@ def _listing(argv: tuple[str, ...]) -> bool:
 
 
 def _said(view: SessionView) -> set[str]:
-    return view.remembered("package_manager.said", _person_said)
+    found: set[str] = view.remembered("package_manager.said", _person_said)
+    return found
 
 
 def _person_said(view: SessionView) -> set[str]:
@@ -155,7 +157,8 @@ def _person_said(view: SessionView) -> set[str]:
 
 
 def _ran(view: SessionView) -> set[str]:
-    return view.remembered("package_manager.ran", _session_ran)
+    found: set[str] = view.remembered("package_manager.ran", _session_ran)
+    return found
 
 
 def _session_ran(view: SessionView) -> set[str]:
