@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from claimgraph.capture.extract.recipes import (
-    MAX_RECIPES, ROLES, Recipe, parse_recipes, recipe_format, role_of_command)
+    MAX_RECIPES, ROLES, SOME_MANAGER, Recipe, parse_recipes, recipe_format, role_of_command)
 
 from .transcript_lines import codex_output, tool_input, tool_result
 
@@ -122,13 +122,29 @@ def test_makefile_targets_skip_pattern_rules_special_targets_and_variables():
 
 
 def test_a_makefile_target_without_a_body_runs_its_prerequisites():
-    [item] = parse("Makefile", "all: lint test\n")
+    [item] = parse("Makefile", ".PHONY: lint test\nall: lint test\n")
     assert (item.runs, item.role, item.quote) == ("make lint; make test", "check", "all: lint test")
+
+
+def test_a_makefile_prerequisite_no_rule_defines_is_a_file_not_a_target_to_run():
+    recipes = parse("Makefile", """\
+        .PHONY: check
+        build: src vendor
+        \tgo build -o app ./cmd
+        vendor:
+        \tgo mod vendor
+        check: build
+        \tgo vet ./...
+    """)
+    assert table(recipes)["build"][1] == "make vendor; go build -o app ./cmd"
+    assert table(recipes)["check"][1] == "make build; go vet ./..."
+    # a fragment that shows no rule for them: what the prerequisites are is not known
+    assert parse("Makefile", "all: lint test\n") == []
 
 
 def test_a_makefile_help_comment_on_the_rule_line_is_no_prerequisite():
     recipes = parse("Makefile", """\
-        .PHONY: types
+        .PHONY: types lint
         types: ## strict type check of all modules
         \tmypy src
         gate: lint ## Run all the gates
@@ -197,13 +213,15 @@ def test_package_json_scripts_run_through_the_declared_package_manager():
         "format": ("yarn run format", "prettier --write .", "format")}
 
 
-@pytest.mark.parametrize("scripts, manager", [
-    ('"a": "vitest", "b": "pnpm run a"', "pnpm"),
-    ('"a": "vitest", "b": "cd web && yarn build"', "yarn"),
-    ('"a": "vitest"', "npm"),
+@pytest.mark.parametrize("text, manager", [
+    ('{"packageManager": "pnpm@9.1.0", "scripts": {"a": "vitest"}}', "pnpm"),
+    ('{"scripts": {"a": "vitest", "b": "pnpm run a"}}', SOME_MANAGER),
+    ('{"scripts": {"a": "vitest"}}', SOME_MANAGER),
 ])
-def test_without_package_manager_a_script_that_calls_one_decides(scripts, manager):
-    recipes = parse("package.json", '{"scripts": {%s}}' % scripts)
+def test_only_the_package_manager_field_names_the_manager_in_the_text(text, manager):
+    """The text alone says which manager only by its field; the session's record decides
+    the rest (``package_manager``): npm would be a guess."""
+    recipes = parse("package.json", text)
     assert recipes[0].invocation == f"{manager} run a"
 
 
@@ -214,7 +232,8 @@ def test_a_scripts_fragment_without_its_section_key_yields_scripts_not_dependenc
         "name": "assets",
         "@repo/ui": "workspace:*",
     """)
-    assert table(recipes) == {"test": ("npm run test", "vitest run", "test")}
+    assert table(recipes) == {"test": (f"{SOME_MANAGER} run test", "vitest run", "test")}
+    assert not recipes[0].placed  # which object it sits in, the fragment does not show
 
 
 # --- mix aliases ------------------------------------------------------------------------------
@@ -516,14 +535,14 @@ def test_a_later_read_of_mix_exs_yields_the_quality_alias_the_session_added():
 
 def test_the_app_package_json_a_codex_session_printed_runs_through_pnpm():
     recipes = table(parse("package.json", codex_output(CODEX, 171)))
-    assert recipes["test"] == ("pnpm run test", "vitest run", "test")
-    assert recipes["check-types"] == ("pnpm run check-types", "tsc --noEmit", "lint")
+    assert recipes["test"] == (f"{SOME_MANAGER} run test", "vitest run", "test")
+    assert recipes["check-types"] == (f"{SOME_MANAGER} run check-types", "tsc --noEmit", "lint")
     assert recipes["dev"][2] == "run" and recipes["build"][2] == "build"
 
 
 def test_the_assets_package_json_read_in_a_claude_session_has_one_npm_script():
     recipes = parse("assets/package.json", tool_result(SPOTTER_FUM, 646))
-    assert table(recipes) == {"test": ("npm run test", "vitest run", "test")}
+    assert table(recipes) == {"test": (f"{SOME_MANAGER} run test", "vitest run", "test")}
 
 
 # --- bounded work -----------------------------------------------------------------------------

@@ -30,6 +30,7 @@ PROJECT = "shop"
     ("npm run build", ("core/built-with", "npm run build")),
     ("mix compile --warnings-as-errors", ("core/built-with", "mix compile")),
     ("make install", None), ("make clean", None), ("pytest --version", None),
+    ("make -n test", None), ("ruff check --show-settings", None), ("pytest --co -q", None),
     ("tsc --init", None), ("git commit -m test", None), ("./run_tests.sh", None),
 ])
 def test_known_runners_are_recognised(command, expected):
@@ -146,6 +147,39 @@ def test_a_masked_pipe_status_is_enough_for_a_runner_but_not_for_a_package():
     session.bash("pip install reqests 2>&1 | tail -2")
     session.bash("cargo test --workspace 2>&1 | tail -2")
     assert facts(session.extract()) == {(PROJECT, "core/tested-by", "cargo test --workspace")}
+
+
+@pytest.mark.parametrize("command, output", [
+    ("python3 -m pytest -q 2>&1 | tail -3", "/usr/bin/python3: No module named pytest"),
+    ("pytest --cov 2>&1 | tail -3",
+     "ERROR: usage: pytest [options] [file_or_dir]\npytest: error: unrecognized arguments: --cov"),
+    ("ruff check --strict . 2>&1 | head", "error: unexpected argument '--strict' found"),
+    ("npm run typecheck 2>&1 | tail", 'npm error Missing script: "typecheck"'),
+    ("make test 2>&1 | tail -2", "make: *** No rule to make target 'test'.  Stop."),
+    ("mypy src | tail -1", "bash: mypy: command not found"),
+])
+def test_a_masked_run_whose_output_says_the_check_never_ran_is_no_check(command, output):
+    """A pipe hides the status; the output says the runner refused or was not there."""
+    session = Session()
+    session.bash(command, output=output)
+    assert facts(session.extract()) == set()
+
+
+def test_a_masked_run_whose_tests_fail_on_an_import_still_ran_the_check():
+    session = Session()
+    session.bash("python3 -m pytest -q 2>&1 | tail -3",
+                 output="E   ModuleNotFoundError: No module named 'requests'\n1 error")
+    assert facts(session.extract()) == {(PROJECT, "core/tested-by", "python3 -m pytest")}
+
+
+@pytest.mark.parametrize("command", [
+    "cd /tmp/scratch && tox -e lint", 'cd "$TMPDIR/copy" && uv build --wheel',
+])
+def test_a_run_after_a_cd_out_of_the_project_or_one_not_followed_is_not_its_check(command):
+    session = Session()
+    session.bash(command, output="3 passed")
+    session.bash("cd tests && pytest -q", output="3 passed")
+    assert facts(session.extract()) == {(PROJECT, "core/tested-by", "pytest")}
 
 
 def test_gemini_reports_the_exit_code_inside_the_output():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .extract_helpers import ROOT, Session, facts, only
 
 OLD = "check:\n    uv run pytest --cov\n\ntest:\n    uv run pytest\n"
@@ -153,7 +155,8 @@ def test_an_edit_that_changes_no_recipe_tells_only_what_checks_or_builds():
     session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=MANIFEST)
     session.edit(f"{ROOT}/package.json", '  "version": "0.0.1",\n  "publisher": "someone",',
                  '  "version": "0.0.2",\n  "publisher": "someone",')
-    assert _told(session) == "`npm run compile` runs `tsc -b`; `npm run lint` runs `eslint src`"
+    # nothing in the record names the package manager: the scripts are told by name
+    assert _told(session) == "script `compile` runs `tsc -b`; script `lint` runs `eslint src`"
 
 
 def test_an_edited_file_tells_the_chore_it_changed_first():
@@ -161,8 +164,8 @@ def test_an_edited_file_tells_the_chore_it_changed_first():
     session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=MANIFEST)
     session.write(f"{ROOT}/package.json", MANIFEST.replace('"vsce publish"',
                                                            '"vsce publish --no-yarn"'))
-    assert _told(session) == ("`npm run publish:ext` runs `vsce publish --no-yarn`; "
-                              "`npm run compile` runs `tsc -b`; `npm run lint` runs `eslint src`")
+    assert _told(session) == ("script `publish:ext` runs `vsce publish --no-yarn`; "
+                              "script `compile` runs `tsc -b`; script `lint` runs `eslint src`")
 
 
 def test_an_edited_file_tells_no_less_than_a_file_only_read():
@@ -186,7 +189,7 @@ def test_a_file_the_session_created_tells_what_it_ran_or_wired_to_its_own_script
     own.write(f"{ROOT}/scripts/flow.sh", "#!/bin/sh\ngit checkout -b \"feature/$1\"\n")
     own.write(f"{ROOT}/package.json", MANIFEST.replace(
         '"publish:ext": "vsce publish"', '"flow:start": "bash scripts/flow.sh"'))
-    assert _told(own) == "`npm run flow:start` runs `bash scripts/flow.sh`"
+    assert _told(own) == "script `flow:start` runs `bash scripts/flow.sh`"
 
 
 def test_of_an_edited_file_a_check_that_rewrites_or_watches_is_a_chore():
@@ -199,7 +202,7 @@ def test_of_an_edited_file_a_check_that_rewrites_or_watches_is_a_chore():
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=text)
     session.edit(f"{ROOT}/package.json", '"version": "1.0.0"', '"version": "1.0.1"')
-    assert _told(session) == "`npm run fmt-check` runs `prettier --check .`"
+    assert _told(session) == "script `fmt-check` runs `prettier --check .`"
 
 
 def test_an_edited_recipe_keeps_the_name_the_whole_file_gives_it():
@@ -239,3 +242,85 @@ def test_of_a_file_only_read_a_recipe_run_that_only_says_its_name_again_is_not_t
     assert only(session.extract(), "x/runs") == []
     session.bash("pnpm run lint", output="ok")
     assert _told(session) == "`pnpm run lint` runs `biome check .`"
+
+
+# --- which package manager a script is typed with ----------------------------------------------
+
+def _bumped(session: Session) -> str:
+    """The told scripts of MANIFEST after a version bump (compile and lint are told)."""
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=MANIFEST)
+    session.edit(f"{ROOT}/package.json", '"version": "0.0.1"', '"version": "0.0.2"')
+    return _told(session)
+
+
+def test_the_lock_file_a_listing_of_the_project_shows_names_the_manager():
+    session = Session()
+    session.bash("ls", output="README.md\npackage.json\npnpm-lock.yaml\nsrc\n")
+    assert _bumped(session) == "`pnpm run compile` runs `tsc -b`; `pnpm run lint` runs `eslint src`"
+
+
+def test_a_lock_file_a_search_of_the_project_found_names_the_manager():
+    session = Session()
+    session.tool("Glob", {"pattern": "**/*.lock", "path": ROOT}, output=f"{ROOT}/yarn.lock\n")
+    assert _bumped(session).startswith("`yarn run compile` runs")
+    elsewhere = Session()
+    elsewhere.tool("Glob", {"pattern": "**/*.lock", "path": "/tmp/other"},
+                   output="/tmp/other/yarn.lock\n")
+    assert _bumped(elsewhere).startswith("script `compile` runs")
+
+
+def test_two_lock_files_decide_nothing_and_the_managers_the_session_ran_decide():
+    session = Session()
+    session.bash("ls", output="package-lock.json\nyarn.lock\n")
+    session.bash("bun install", output="installed 120 packages")
+    assert _bumped(session).startswith("`bun run compile` runs")
+
+
+@pytest.mark.parametrize("said, expected", [
+    ("We use pnpm in this repo.", "`pnpm run compile` runs"),
+    ("Please don't use npm here.", "script `compile` runs"),
+    ("First run `npm i -g vsce` on your machine.", "script `compile` runs"),
+])
+def test_the_manager_the_person_says_they_use_names_it(said, expected):
+    session = Session()
+    session.prompt(said)
+    assert _bumped(session).startswith(expected)
+
+
+def test_a_failed_run_of_a_manager_or_one_outside_the_project_names_none():
+    session = Session()
+    session.bash("pnpm install", error=True, output="bash: pnpm: command not found")
+    session.bash("cd /tmp/other && yarn install", output="done")
+    assert _bumped(session).startswith("script `compile` runs")
+
+
+# --- only entries of "scripts" are scripts ------------------------------------------------------
+
+JEST_MANIFEST = ('{\n  "name": "shop",\n  "packageManager": "npm@10.2.0",\n'
+                 '  "scripts": {\n    "test": "jest",\n    "lint": "eslint src"\n  },\n'
+                 '  "jest": {\n    "testEnvironment": "node",\n    "preset": "ts-jest"\n  }\n}\n')
+
+
+def test_an_edit_inside_a_tools_configuration_is_no_script():
+    """The edit's text shows no section; the file read before puts the key under "jest"."""
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=JEST_MANIFEST)
+    session.edit(f"{ROOT}/package.json", '"testEnvironment": "node",',
+                 '"testEnvironment": "jsdom",')
+    told = _told(session)
+    assert "testEnvironment" not in told and "jsdom" not in told
+    assert told == "`npm run test` runs `jest`; `npm run lint` runs `eslint src`"
+
+
+def test_an_edit_among_the_scripts_adds_a_script_without_showing_the_section():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=JEST_MANIFEST)
+    session.edit(f"{ROOT}/package.json", '"lint": "eslint src"',
+                 '"lint": "eslint src",\n    "typecheck": "tsc --noEmit"')
+    assert "`npm run typecheck` runs `tsc --noEmit`" in _told(session)
+
+
+def test_a_fragment_of_a_file_never_seen_whole_tells_no_script():
+    session = Session()
+    session.edit(f"{ROOT}/package.json", '"preset": "ts-jest"', '"preset": "ts-jest/presets/js"')
+    assert only(session.extract(), "x/runs") == []

@@ -14,7 +14,10 @@ wins. Task runners that run arbitrary targets (``make``, ``just``) match only a 
 
 from __future__ import annotations
 
+import re
 import shlex
+
+from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.shell import positional, unwrap
 
@@ -83,9 +86,12 @@ NOT_A_RUN = frozenset({
     "--co", "--collect-only", "--collectonly", "--fixtures", "--fixtures-per-test", "--markers",
     "--setup-plan", "--setup-only", "--list", "-list", "--listTests", "--list-tests",
     "--listenvs", "--listenvs-all", "--dry-run", "--dryrun", "--showConfig", "--show-config",
-    "--print-config", "--list-files", "--no-run", "--collect"})
-#: Short flags that mean "list" only to some runners (``pytest -l`` shows locals).
-_LISTS = {"tox": frozenset({"-l", "-a"}), "nox": frozenset({"-l"})}
+    "--print-config", "--list-files", "--no-run", "--collect", "--show-settings",
+    "--show-files", "--just-print", "--recon", "--question", "--evaluate", "--summary"})
+#: Short flags that mean "list" or "only print what would run" to some runners alone
+#: (``pytest -l`` shows locals; ``make -n test`` prints the recipe and runs nothing).
+_LISTS = {"tox": frozenset({"-l", "-a"}), "nox": frozenset({"-l"}),
+          "make": frozenset({"-n", "-q"}), "just": frozenset({"-n", "-l", "-s"})}
 #: A runner's mode word that runs no check (``vitest list``, ``cargo nextest list``).
 NOT_A_RUN_MODES: dict[tuple[str, ...], frozenset[str]] = {
     ("vitest",): frozenset({"list", "init"}), ("jest",): frozenset({"init"}),
@@ -158,6 +164,29 @@ def env_names(words: tuple[str, ...]) -> list[str]:
         if flag in ("-e", "-s", "--session", "--sessions"):
             found += value.split(",")
     return found
+
+
+#: What a run prints when the check never ran: the program or its module is missing, the
+#: runner refused its arguments (pytest's exit 4, argparse, clap, cac, Go's flag package), or
+#: the script, target or recipe it names does not exist. A test that fails prints none of
+#: these of itself (pytest's "file or directory not found" is its usage error, not a test's;
+#: ``python -m x`` without x says "No module named x", a test's import "... named 'x'").
+_NOT_RUN = lazy_regex(
+    r"command not found|No module named [^'\"\s]|unrecognized arguments|Unrecognized CLI Parameter"
+    r"|unknown (?:option|flag|command|compiler option)|invalid option|unexpected argument"
+    r"|flag provided but not defined|error: no such (?:command|subcommand)"
+    r"|ERROR: usage:|ERROR: file or directory not found|Failed to spawn"
+    r"|Missing script|ERR_PNPM_NO_SCRIPT|Script not found|Command \"[^\"\n]*\" not found"
+    r"|No rule to make target|does not contain recipe|is not recognized as an internal"
+    r"|^(?:\S*/)?(?:ba|z|da)?sh(?::\s*line \d+)?: .*no such file or directory",
+    re.IGNORECASE | re.MULTILINE)
+
+
+def did_not_run(output: str) -> bool:
+    """Whether a command's output says the check never ran (``_NOT_RUN``): a usage error,
+    a program, module, script or target that is not there. A run whose exit status a pipe
+    hid (``pytest 2>&1 | tail -5``) is known to have run the check only by its output."""
+    return bool(output) and _NOT_RUN.search(output) is not None
 
 
 def kind_of_text(command: str) -> tuple[str, str] | None:

@@ -32,17 +32,21 @@ class Recipe:
     quote: str
     role: str
     source: str
+    #: The text showed the object the entry sits in (a package.json script under
+    #: ``"scripts": {``); False for a fragment that started inside an object it did not name,
+    #: which may as well be a tool's configuration (``"testEnvironment": "node"``).
+    placed: bool = True
 
 
 def recipe(name: str, invocation: str, commands: list[str], quote: str, source: str,
-           role: str | None = None) -> Recipe | None:
+           role: str | None = None, placed: bool = True) -> Recipe | None:
     """A Recipe, its role guessed from ``name`` then its commands unless ``role`` is given;
     None when it runs nothing."""
     runs = "; ".join(c.strip() for c in commands if c and c.strip())
     if not runs or not name.strip():
         return None
     role = role or role_of_name(name) or role_of_commands(runs)
-    return Recipe(name.strip(), invocation, runs, quote.strip(), role, source)
+    return Recipe(name.strip(), invocation, runs, quote.strip(), role, source, placed)
 
 
 _NAME_WORDS = (

@@ -44,20 +44,36 @@ _MAKE_DIRECTIVE = lazy_regex(r"^-?(?:ifn?eq|ifn?def|else|endif|include|sinclude|
 
 def parse_makefile(text: str) -> Iterator[Recipe | None]:
     """Targets with tab-indented bodies; pattern rules, special targets (.PHONY) and variable
-    lines are skipped; a plain-word prerequisite is run first (``make build``). A variable
-    the text sets on one line (``PY ?= .venv/bin/python``) is put in for its ``$(PY)``, and
-    ``$(MAKE)`` reads ``make``: what the target runs, as one would type it."""
+    lines are skipped; a prerequisite the text defines as a target (``make_targets``) is run
+    first (``make build``). A variable the text sets on one line (``PY ?= .venv/bin/python``)
+    is put in for its ``$(PY)``, and ``$(MAKE)`` reads ``make``: what the target runs, as
+    one would type it."""
     variables = _make_variables(text)
+    defined = make_targets(text)
     for match, header, body in _blocks(text, _make_header, indent=("\t",)):
         targets, rest = match.groups()
         prerequisites, _, inline = _without_comment(rest).partition(";")
-        deps = [f"make {d}" for d in prerequisites.split() if _MAKE_TARGET.match(d)
-                and "." not in d]
+        deps = [f"make {d}" for d in prerequisites.split() if d in defined]
         commands = [_expanded(c, variables) for c in [inline.strip()] + _commands(body)]
         for target in targets.split():
             if _MAKE_TARGET.match(target) and not target.startswith("."):
                 yield recipe(target, f"make {target}", deps + commands, _first(body, header),
                              "makefile")
+
+
+def make_targets(text: str) -> frozenset[str]:
+    """The names the text defines as targets: a rule's target, or a name declared
+    ``.PHONY``. A prerequisite that is neither is a file or a folder (``build: src``), or a
+    target the text does not show: ``make src`` would be a command no rule answers, so a
+    recipe never says it runs one."""
+    found: set[str] = set()
+    for match, _, _ in _blocks(text, _make_header, indent=("\t",)):
+        targets, rest = match.groups()
+        names = targets.split()
+        if names == [".PHONY"]:
+            found.update(_without_comment(rest).partition(";")[0].split())
+        found.update(name for name in names if not name.startswith("."))
+    return frozenset(name for name in found if _MAKE_TARGET.match(name) and "." not in name)
 
 
 _MAKE_VARIABLE = re.compile(r"^([A-Za-z_][\w]*)\s*(?:\?|:|::)?=\s*(.*?)\s*$", re.MULTILINE)

@@ -26,8 +26,8 @@ from claimgraph.capture.extract.recipe_runners import (
 from claimgraph.capture.extract.recipe_yaml import (
     parse_precommit, parse_taskfile, parse_workflow)
 
-__all__ = ["MAX_RECIPES", "ROLES", "Recipe", "parse_recipes", "recipe_format",
-           "role_of_command"]
+__all__ = ["MAX_RECIPES", "ROLES", "Recipe", "SOME_MANAGER", "declared_manager",
+           "parse_recipes", "recipe_format", "role_of_command"]
 
 MAX_TEXT = 2_000_000
 #: Recipes read from one text; the parsers are lazy, so reading stops there. A file with more
@@ -72,27 +72,34 @@ def parse_recipes(path: str, text: str) -> list[Recipe]:
     return list(islice(filter(None, found), MAX_RECIPES))
 
 
+#: Stands for the package manager in a script's invocation until the session says which
+#: one the project uses (``package_manager``, applied by ``workflow``): npm is only a guess.
+SOME_MANAGER = "<manager>"
+
+
 def parse_package_scripts(text: str) -> Iterator[Recipe | None]:
-    """``scripts`` entries, run through the project's package manager (``packageManager``,
-    else a pnpm/yarn/bun call inside a script, else npm).
+    """``scripts`` entries, run through the manager the ``packageManager`` field names, else
+    ``SOME_MANAGER`` (the session's record decides: ``package_manager``).
 
     A fragment that does not show ``"scripts": {`` yields a line only when its key is not a
-    package.json field and its value is neither a version nor a package source; a text that
-    starts at the document's own ``{`` shows its top-level fields as fields, never scripts
-    (an extension manifest's ``displayName`` or ``icon`` is no command).
+    package.json field and its value is neither a version nor a package source, marked not
+    ``placed``: it may sit in another object. A text that starts at the document's own ``{``
+    shows its top-level fields as fields, never scripts (an extension manifest's
+    ``displayName`` or ``icon`` is no command).
     """
-    manager = _package_manager(text)
+    manager = declared_manager(text) or SOME_MANAGER
     rooted = text.lstrip().startswith("{")
     for leaf in read_json(text):
         if not isinstance(leaf.value, str):
             continue
         named = leaf.path[1] if len(leaf.path) == 2 and leaf.path[0] == "scripts" else None
+        placed = named is not None
         if named is None and not rooted and len(leaf.path) == 1 \
                 and _script_like(leaf.path[0], leaf.value):
             named = leaf.path[0]
         if named:
             yield recipe(named, f"{manager} run {named}", [leaf.value], leaf.quote,
-                         "package.json")
+                         "package.json", placed=placed)
 
 
 def _script_like(key: str, value: str) -> bool:
@@ -100,20 +107,13 @@ def _script_like(key: str, value: str) -> bool:
         and not value.startswith(tuple(prefix for prefix, _ in PACKAGE_JSON_SOURCES))
 
 
-def _package_manager(text: str) -> str:
-    """``packageManager``'s tool, else the first pnpm/yarn/bun command a script runs, else npm.
-
-    Searched in the raw text so the answer does not wait for the whole file to be read.
-    """
-    declared = _DECLARED_MANAGER.search(text)
-    if declared:
-        return declared.group(1)
-    hint = _MANAGER_CALL.search(text)
-    return hint.group(1) if hint else "npm"
+def declared_manager(text: str) -> str | None:
+    """The manager a package.json's ``packageManager`` field names, if the text shows it."""
+    found = _DECLARED_MANAGER.search(text or "")
+    return found.group(1) if found else None
 
 
 _DECLARED_MANAGER = lazy_regex(r'"packageManager"\s*:\s*"(pnpm|yarn|bun|npm)@')
-_MANAGER_CALL = lazy_regex(r'(?:":\s*"|&&|;|\|\|)\s*(pnpm|yarn|bun)\s')
 
 
 def parse_pyproject_tasks(text: str) -> Iterator[Recipe | None]:

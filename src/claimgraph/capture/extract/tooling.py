@@ -23,7 +23,8 @@ from typing import Any, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
-from claimgraph.capture.extract.commands import env_names, kind_of, kind_of_text, typed_key
+from claimgraph.capture.extract.commands import (
+    did_not_run, env_names, kind_of, kind_of_text, typed_key)
 from claimgraph.capture.extract.dependencies import established, failures_before, said_of
 from claimgraph.capture.extract.lenient_json import read_json
 from claimgraph.capture.extract.manifests import parse_manifest
@@ -369,6 +370,8 @@ def _facts_of(view: SessionView, call: Event, command: str,
     fetched = fetched_name(invocation.argv)
     if runner and fetched and fetched not in installed(view):
         runner = None  # npx would fetch whatever package has that name: unsure, not stored
+    if runner and not (_in_project(view, call, invocation) and _ran(view, call, invocation)):
+        runner = None
     if runner:
         yield candidate("tooling", view.project or "", runner[0], command_form(invocation.argv),
                         evidence=evidence, object_kind="entity",
@@ -382,6 +385,24 @@ def _facts_of(view: SessionView, call: Event, command: str,
         yield candidate("packages", view.project or "", "core/depends-on", name,
                         evidence=evidence, object_kind="entity",
                         subject_type="project", object_type="package", at=call.timestamp)
+
+
+def _in_project(view: SessionView, call: Event, invocation: Invocation) -> bool:
+    """The run was in the project: not after a ``cd`` out of it (``cd /tmp/x && pytest``
+    checks someone else's code), nor after one the record cannot follow (``cd "$TMP/x"``)."""
+    if invocation.cwd is None:
+        return call_cwd(call) is None
+    return view.own(invocation.cwd) is not None
+
+
+def _ran(view: SessionView, call: Event, invocation: Invocation) -> bool:
+    """The check ran: a run whose exit status a pipe hid (``pytest 2>&1 | tail -5``) counts
+    only when its output does not say the check never started (``commands.did_not_run``:
+    "No module named pytest", "unrecognized arguments", "Missing script")."""
+    if not invocation.piped:
+        return True
+    result = view.results.get(call.call_id or "")
+    return result is None or not did_not_run(result.text or "")
 
 
 #: Runners that run a project's installed binary, else fetch the package of that name.

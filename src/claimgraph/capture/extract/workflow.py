@@ -39,7 +39,9 @@ from typing import Any, Iterable, Iterator
 
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.recipe_common import only_calls_others
-from claimgraph.capture.extract.recipes import Recipe, parse_recipes, recipe_format
+from claimgraph.capture.extract.package_manager import manager_of
+from claimgraph.capture.extract.recipes import (
+    SOME_MANAGER, Recipe, parse_recipes, recipe_format)
 from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
 from claimgraph.capture.extract.shell import command_text
 
@@ -70,7 +72,7 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         cited = looks[-1].cited
         if cited is None or " " in cited:
             continue
-        current = _as_left(looks)
+        current = _with_manager(view, looks, _as_left(looks))
         written = any(look.how != "read" for look in looks) and bool(current)
         created = looks[0].how == "write"
         chosen = [(look, recipe) for look, recipe in current.values()
@@ -216,6 +218,9 @@ def _as_left(looks: list[SeenFile]) -> dict[str, tuple[SeenFile, Recipe]]:
         named = {(known.source, known.name): known for _, known in before.values()}
         for recipe in recipes:
             same = named.get((recipe.source, recipe.name))
+            if not _placed(recipe, same, list(named.values()), look):
+                continue
+            recipe = replace(recipe, placed=True)
             if look.how == "edit" and same is not None:
                 # an edit's fragment hides the package manager: the whole file named it
                 recipe = replace(recipe, invocation=same.invocation)
@@ -230,6 +235,35 @@ def _as_left(looks: list[SeenFile]) -> dict[str, tuple[SeenFile, Recipe]]:
     return current
 
 
+def _with_manager(view: SessionView, looks: list[SeenFile],
+                  current: dict[str, tuple[SeenFile, Recipe]]
+                  ) -> dict[str, tuple[SeenFile, Recipe]]:
+    """A package.json's scripts with the manager the session's record names
+    (``package_manager``) in place of ``SOME_MANAGER``; left in place when it names none."""
+    if not any(recipe.invocation.startswith(SOME_MANAGER) for _, recipe in current.values()):
+        return current
+    manager = manager_of(view, (look.text for look in looks))
+    if manager is None:
+        return current
+    return {key: (look, replace(recipe, invocation=recipe.invocation.replace(
+                SOME_MANAGER, manager, 1)) if recipe.invocation.startswith(SOME_MANAGER)
+                  else recipe) for key, (look, recipe) in current.items()}
+
+
+def _placed(recipe: Recipe, same: Recipe | None, before: list[Recipe], look: SeenFile) -> bool:
+    """A package.json entry a fragment showed outside any object it named counts as a script
+    only when the file as known before says so: a script of that name was there, or the edit
+    replaced text around the lines of a known script (it sits in ``"scripts"``). Else it may
+    be a key of a tool's configuration (``"jest": {"testEnvironment": "node"}``)."""
+    if recipe.placed:
+        return True
+    if same is not None and same.placed:
+        return True
+    return look.how == "edit" and any(
+        known.placed and known.source == recipe.source and known.quote
+        and known.quote in look.replaced for known in before)
+
+
 def _unchanged_line(recipe: Recipe, replaced: str) -> bool:
     """An edit's recipe every command of which was there before the edit: context, not a
     change (a step that gained a second command was changed)."""
@@ -240,13 +274,21 @@ def _fact(cited: str, chosen: list[tuple[SeenFile, Recipe]],
           trust: str) -> dict[str, Any]:
     """"`just check` runs `cargo llvm-cov …`; `just test` runs `cargo test`", the file as
     its subject (it also says where the commands are run from)."""
-    said = "; ".join(f"`{recipe.invocation}` runs `{recipe.runs}`" for _, recipe in chosen)
+    said = "; ".join(f"{_invoked(recipe)} runs `{recipe.runs}`" for _, recipe in chosen)
     evidence = [file_evidence(cited, recipe.quote) for _, recipe in chosen][:3]
     return candidate("recipes", cited, "x/runs", said, evidence=evidence,
                      trust=trust,
                      object_kind="literal", subject_type="file",
                      at=min((look.call.timestamp for look, _ in chosen
                           if look.call.timestamp is not None), default=None))
+
+
+def _invoked(recipe: Recipe) -> str:
+    """How a recipe is typed, quoted; a script whose manager the record never named is told
+    by its name alone ("script `test`"): ``npm run test`` would be a guess."""
+    if recipe.invocation.startswith(SOME_MANAGER):
+        return f"script `{recipe.name}`"
+    return f"`{recipe.invocation}`"
 
 
 _TOLD = re.compile(r"`([^`]+)` runs `")
