@@ -1,15 +1,29 @@
 """The instruction files the starting agent loads on its own, as project-relative paths.
 
 ``logic.own_instructions`` says which names each agent loads in each folder from the
-project's root down to the session's directory; this adds what only the disk can say, for
-Codex: which of ``AGENTS.override.md`` and ``AGENTS.md`` a folder holds (Codex loads the first
-it finds) and where its default 32 KiB of instructions runs out (a file past that is cut, so
-its lines are not counted as loaded). A name no folder holds on disk still counts for the
-agents that load every name: a fact quoting a file that is gone is the audit's to judge, and
-a missing file loads nothing for the next agent to be told twice.
+project's root down to the session's directory, and which ``@path`` references a file imports;
+this adds what only the disk can say:
+
+- for Codex, which of ``AGENTS.override.md`` and ``AGENTS.md`` a folder holds (Codex loads the
+  first it finds, a dangling link included) and where its default 32 KiB of instructions runs
+  out (a file past that is cut, so its lines are not counted as loaded);
+- for Claude Code and Gemini CLI, the files their instruction files import, and the imports
+  of those, up to five hops: an import counts when it is a file inside the folder the session
+  starts in (Claude Code asks the user before it loads one from outside it) or inside the
+  project (Gemini CLI's limit), and it is not followed past a file too big to be an
+  instruction file, a cycle, or a file that cannot be read;
+- for every agent, the file a loaded name links to (``CLAUDE.md`` as a link to ``AGENTS.md``
+  loads AGENTS.md's lines).
+
+A name no folder holds on disk still counts for the agents that load every name: a fact
+quoting a file that is gone is the audit's to judge, and a missing file loads nothing for the
+next agent to be told twice. An import counts only when its file is there.
 
 Used by the SessionStart hook (the agent that fired it) and by ``claimgraph context --agent``;
-standard library only, a few ``stat`` calls, never a read of the files themselves.
+standard library only: a few ``stat`` calls per folder of the chain, and reads of the few
+instruction files an importing agent loads (each at most ``MAX_READ`` bytes, at most
+``MAX_IMPORTED`` files followed), never a walk of the tree. Nothing here raises on a file it
+cannot read.
 """
 
 from __future__ import annotations
@@ -17,10 +31,16 @@ from __future__ import annotations
 import os
 import stat
 
-from claimgraph.logic.own_instructions import FIRST_FOUND, candidate_files, folder_chain
+from claimgraph.logic.own_instructions import (FIRST_FOUND, IMPORTING, MAX_IMPORT_HOPS,
+                                               candidate_files, folder_chain,
+                                               import_references)
 
 #: Codex reads at most this many bytes of AGENTS files, root first (``project_doc_max_bytes``).
 CODEX_MAX_BYTES = 32 * 1024
+#: An instruction file larger than this is not read for its imports (none is near it).
+MAX_READ = 256 * 1024
+#: At most this many files are read for imports in one call, cycles or not.
+MAX_IMPORTED = 32
 
 
 def files_loaded(agent: str, root: str | None, cwd: str | None) -> frozenset[str]:
@@ -29,19 +49,98 @@ def files_loaded(agent: str, root: str | None, cwd: str | None) -> frozenset[str
     if not root:
         return frozenset()
     groups = candidate_files(agent, folder_chain(_relative(root, cwd)))
-    if agent not in FIRST_FOUND:
-        return frozenset(path for group in groups for path in group)
+    if not groups:
+        return frozenset()
+    if agent in FIRST_FOUND:
+        loaded = _first_found(root, groups)
+    else:
+        loaded = {path for group in groups for path in group}
+    if agent in IMPORTING:
+        start = os.path.realpath(cwd) if cwd and agent == "claude-code" else None
+        loaded |= _imported(agent, root, sorted(loaded), start)
+    return frozenset(loaded | _link_targets(root, loaded))
+
+
+def _first_found(root: str, groups: list[tuple[str, ...]]) -> set[str]:
+    """Codex's choice per folder (the first name there, a link to nothing included), root
+    first, until its byte budget runs out."""
     loaded: set[str] = set()
     used = 0
     for group in groups:
-        present = [(path, size) for path in group for size in [_size(root, path)]
-                   if size is not None]
-        path, size = present[0] if present else (group[-1], 0)
-        used += size
+        present = [path for path in group if _there(root, path)]
+        path = present[0] if present else group[-1]
+        used += _size(root, path) or 0
         if used > CODEX_MAX_BYTES:
             break  # this file and every one after it is cut or never read
         loaded.add(path)
-    return frozenset(loaded)
+    return loaded
+
+
+def _imported(agent: str, root: str, tops: list[str], start: str | None) -> set[str]:
+    """Project-relative paths of what ``tops`` import, hop by hop: inside ``start`` (the
+    session's folder, for Claude Code) or else inside ``root``."""
+    real_root = os.path.realpath(root)
+    limit = start or real_root
+    found: set[str] = set()
+    seen: set[str] = set()
+    read = 0
+    level = [os.path.join(root, path) for path in tops]
+    for _ in range(MAX_IMPORT_HOPS):
+        following: list[str] = []
+        for path in level:
+            real = os.path.realpath(path)
+            if real in seen or read >= MAX_IMPORTED:
+                continue  # a cycle, or enough read: what is not followed is only repeated
+            seen.add(real)
+            text = _read(real)
+            read += text is not None
+            for ref in import_references(agent, text) if text else ():
+                target = _resolve(ref, os.path.dirname(path))
+                if target is None or not _inside(os.path.realpath(target), limit):
+                    continue
+                if _is_file(target):
+                    found.update(_project_paths(target, root, real_root))
+                    following.append(target)
+        level = following
+    return found
+
+
+def _link_targets(root: str, loaded: set[str]) -> set[str]:
+    """The project files the loaded names are links to (a loaded name that is no link adds
+    nothing)."""
+    real_root = os.path.realpath(root)
+    targets: set[str] = set()
+    for path in loaded:
+        full = os.path.join(root, path)
+        if os.path.islink(full):
+            targets.update(_project_paths(os.path.realpath(full), root, real_root))
+    return targets
+
+
+def _resolve(ref: str, folder: str) -> str | None:
+    """Where an import leads, from the folder of the file that imports it; None for one from
+    the home directory (outside every project's start folder: it waits for approval)."""
+    if ref.startswith("~"):
+        return None
+    return os.path.normpath(ref if os.path.isabs(ref) else os.path.join(folder, ref))
+
+
+def _project_paths(path: str, root: str, real_root: str) -> set[str]:
+    """``path`` relative to the project, as written and with links resolved (capture cites
+    the path the session used); nothing outside it."""
+    found = set()
+    for base, target in ((root, path), (real_root, os.path.realpath(path))):
+        try:
+            relative = os.path.relpath(target, base)
+        except ValueError:  # another drive (Windows)
+            continue
+        if relative != ".." and not relative.startswith(".." + os.sep):
+            found.add(relative.replace(os.sep, "/"))
+    return found
+
+
+def _inside(real: str, folder: str) -> bool:
+    return real == folder or real.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _relative(root: str, cwd: str | None) -> str:
@@ -52,6 +151,35 @@ def _relative(root: str, cwd: str | None) -> str:
         return os.path.relpath(os.path.realpath(cwd), os.path.realpath(root))
     except ValueError:  # another drive (Windows): not inside the project
         return ".."
+
+
+def _read(path: str) -> str | None:
+    """The text of an instruction file, or None when it is not one to read (missing, not a
+    file, too big, unreadable)."""
+    try:
+        with open(path, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return None
+            data = handle.read(MAX_READ + 1)
+    except OSError:
+        return None
+    return None if len(data) > MAX_READ else data.decode("utf-8", errors="replace")
+
+
+def _there(root: str, path: str) -> bool:
+    """Whether a folder holds the name, as Codex asks: a file, or a link (even to nothing)."""
+    try:
+        found = os.lstat(os.path.join(root, path))
+    except OSError:
+        return False
+    return stat.S_ISREG(found.st_mode) or stat.S_ISLNK(found.st_mode)
+
+
+def _is_file(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _size(root: str, path: str) -> int | None:

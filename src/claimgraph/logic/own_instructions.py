@@ -12,20 +12,28 @@ stored, and every other agent, ``recall``, ``facts`` and the viewer still show i
 What each agent loads at its start, in each folder from the project's root down to the
 session's directory (a file above the root is never captured, so the chain starts there):
 
-- Claude Code: ``CLAUDE.md``, ``.claude/CLAUDE.md``, ``CLAUDE.local.md``. A CLAUDE.md in a
-  folder below the session's is read only when the agent works there, so it is not counted;
-  nor are files a CLAUDE.md imports with ``@path``: capture does not record the imports, and
-  an import is not guessed.
+- Claude Code: ``CLAUDE.md``, ``.claude/CLAUDE.md``, ``CLAUDE.local.md``, and what they import
+  with ``@path`` lines (``import_references``; up to five hops, never inside code or an HTML
+  comment), when the imported file lies inside the folder the session starts in: an import
+  from outside it waits for the user's approval, which is not known here. A CLAUDE.md in a
+  folder below the session's is read only when the agent works there, so it is not counted.
 - Codex: ``AGENTS.override.md`` in a folder that has one, else ``AGENTS.md``; the I/O side
   checks which is there and stops at Codex's default 32 KiB of instructions
-  (``claimgraph.agent_files``).
-- Gemini CLI: ``GEMINI.md``.
+  (``claimgraph.hooks.own_files``). Codex imports nothing.
+- Gemini CLI: ``GEMINI.md``, and what it imports with ``@path`` (up to five hops, never inside
+  backticks) inside the project. Older releases also loaded the GEMINI.md files of folders
+  below the session's at start; current ones load them only when a tool touches that
+  folder, so they are not counted.
+
+What the agents load from the user's home (``~/.claude/CLAUDE.md``, ``~/.codex/AGENTS.md``,
+``~/.gemini/GEMINI.md``) is never captured as a project's rule (capture reads only the
+project's own files), so there is nothing of it to leave out.
 
 Only the default names count: a file an agent was configured to load under another name
 (Codex's fallback names, Gemini's ``context.fileName``) is not known here, so its rules stay
 in the block -- a repeat costs a line, a rule left out costs the rule.
 
-Pure: facts and paths in, a yes or no out.
+Pure: facts, paths and file text in; a yes or no, or the references a file imports, out.
 """
 
 from __future__ import annotations
@@ -49,8 +57,24 @@ LOADED_NAMES: dict[str, tuple[str, ...]] = {
 }
 #: Agents that load only the first of their names a folder holds (the rest load them all).
 FIRST_FOUND = frozenset({"codex"})
+#: Agents whose instruction files pull in other files with ``@path``, and how far an import of
+#: an import is still followed (both document five hops).
+IMPORTING = frozenset({"claude-code", "gemini"})
+MAX_IMPORT_HOPS = 5
 #: ``path: `quoted line``` as ``session.file_evidence`` writes it (``./`` before a bare name).
 _FILE_LINE = lazy_regex(r"^(?:\./)?(?P<path>[^\s`]+?): `(?P<line>.*)`$")
+#: What neither agent reads an import in: a fenced block (``` or ~~~ up to its closing fence,
+#: or the end), an inline code span (a run of backticks up to the same run), an HTML comment.
+_NOT_TEXT = lazy_regex(r"(?ms)^[ \t]*(?P<fence>`{3,}|~{3,})[^\n]*\n.*?"
+                       r"(?:^[ \t]*(?P=fence)[ \t]*$|\Z)"
+                       r"|(?P<ticks>`+).*?(?P=ticks)|<!--.*?(?:-->|\Z)")
+#: ``@reference`` at a line's start or after a space, up to the next space.
+_AT_REFERENCE = lazy_regex(r"(?:^|(?<=[ \t\r\n]))@(?P<ref>[^\s]+)")
+#: A reference each agent takes for a path: Claude Code's ``./``, ``~/``, an absolute path or
+#: a name starting with a letter, digit, ``.``, ``_`` or ``-``; Gemini's ``.``, ``/`` or a
+#: letter first.
+_REFERENCE_START = {"claude-code": lazy_regex(r"^(?:\./|~/|/[^/]|[A-Za-z0-9._-])"),
+                    "gemini": lazy_regex(r"^[./A-Za-z]")}
 
 
 def folder_chain(relative_cwd: str | None) -> list[str]:
@@ -68,6 +92,28 @@ def candidate_files(agent: str, folders: Iterable[str]) -> list[tuple[str, ...]]
     names = LOADED_NAMES.get(agent, ())
     return [tuple(f"{folder}/{name}" if folder else name for name in names)
             for folder in folders] if names else []
+
+
+def import_references(agent: str, text: str) -> list[str]:
+    """The ``@path`` references ``agent`` imports from an instruction file's ``text``, as
+    written (``./``, ``~/`` or absolute ones included: where they lead is the I/O side's to
+    find), in order, each once. Never one inside code or an HTML comment; Claude Code drops a
+    ``#fragment``. A reference with a backslash (an escaped space) is not read: a path not
+    followed is only a line repeated. An agent that imports nothing gets none."""
+    start = _REFERENCE_START.get(agent)
+    if start is None or "@" not in text:
+        return []
+    # code and comments are blanked, not cut: what stood before a reference still counts
+    prose = _NOT_TEXT.sub(lambda m: "\0" * len(m.group(0)), text) \
+        if "`" in text or "~~~" in text or "<!--" in text else text
+    found: list[str] = []
+    for match in _AT_REFERENCE.finditer(prose):
+        ref = match["ref"]
+        if agent == "claude-code":
+            ref = ref.split("#", 1)[0]
+        if ref and "\\" not in ref and start.match(ref) and ref not in found:
+            found.append(ref)
+    return found
 
 
 def cited_lines(fact: Fact) -> list[tuple[str, str]] | None:
