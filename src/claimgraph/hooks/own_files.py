@@ -112,7 +112,7 @@ def _link_targets(root: str, loaded: set[str]) -> set[str]:
     targets: set[str] = set()
     for path in loaded:
         full = os.path.join(root, path)
-        if os.path.islink(full):
+        if os.path.islink(full) and _is_file(full):
             targets.update(_project_paths(os.path.realpath(full), root, real_root))
     return targets
 
@@ -156,10 +156,10 @@ def _relative(root: str, cwd: str | None) -> str:
 def _read(path: str) -> str | None:
     """The text of an instruction file, or None when it is not one to read (missing, not a
     file, too big, unreadable)."""
+    if not _is_file(path):  # before opening: a named pipe would block the hook
+        return None
     try:
         with open(path, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                return None
             data = handle.read(MAX_READ + 1)
     except OSError:
         return None
