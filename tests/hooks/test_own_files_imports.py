@@ -121,3 +121,13 @@ def test_a_pipe_or_a_folder_where_a_file_was_expected_is_not_read(tmp_path: Path
     write(tmp_path, "big.md", "@AGENTS.md\n" + "x" * 300_000)
     write(tmp_path, "AGENTS.md", "rules\n")
     assert loaded("claude-code", tmp_path) == CLAUDE_NAMES | {"big.md"}
+
+
+def test_claude_code_loads_the_rules_that_name_no_paths(tmp_path: Path):
+    write(tmp_path, ".claude/rules/testing.md", "- Always run the suite.\n")
+    write(tmp_path, ".claude/rules/api/errors.md", "---\ndescription: errors\n---\n- Wrap.\n")
+    write(tmp_path, ".claude/rules/api/handlers.md", "---\npaths: src/api/**\n---\n- Check.\n")
+    write(tmp_path, ".claude/rules/notes.txt", "not a rules file\n")
+    rules = {".claude/rules/testing.md", ".claude/rules/api/errors.md"}
+    assert loaded("claude-code", tmp_path) == CLAUDE_NAMES | rules
+    assert loaded("gemini", tmp_path) == {"GEMINI.md"}

@@ -94,3 +94,12 @@ def test_an_agent_that_imports_nothing_gets_no_references():
 def test_an_unclosed_fence_hides_every_reference_after_it():
     from claimgraph.logic.own_instructions import import_references
     assert import_references("claude-code", "@before.md\n```sh\n@inside.md\n") == ["before.md"]
+
+
+def test_a_rules_file_loads_at_start_unless_its_front_matter_names_paths():
+    from claimgraph.logic.own_instructions import always_loaded_rule
+    assert always_loaded_rule("# Testing\n- Always run the suite.\n")
+    assert always_loaded_rule("---\ndescription: style\n---\n- Tabs.\n")
+    assert not always_loaded_rule('---\npaths:\n  - "src/api/**/*.ts"\n---\n- Validate.\n')
+    assert not always_loaded_rule("---\nglobs: src/**\n---\n")
+    assert not always_loaded_rule("---\ndescription: never closed\n")

@@ -12,6 +12,8 @@ this adds what only the disk can say:
   starts in (Claude Code asks the user before it loads one from outside it) or inside the
   project (Gemini CLI's limit), and it is not followed past a file too big to be an
   instruction file, a cycle, or a file that cannot be read;
+- for Claude Code, the rules under ``.claude/rules/`` that load at start (no ``paths`` in
+  their front matter), listed a few levels deep;
 - for every agent, the file a loaded name links to (``CLAUDE.md`` as a link to ``AGENTS.md``
   loads AGENTS.md's lines).
 
@@ -32,6 +34,7 @@ import os
 import stat
 
 from claimgraph.logic.own_instructions import (FIRST_FOUND, IMPORTING, MAX_IMPORT_HOPS,
+                                               RULES_FOLDER, always_loaded_rule,
                                                candidate_files, folder_chain,
                                                import_references)
 
@@ -41,6 +44,11 @@ CODEX_MAX_BYTES = 32 * 1024
 MAX_READ = 256 * 1024
 #: At most this many files are read for imports in one call, cycles or not.
 MAX_IMPORTED = 32
+#: A rules folder is listed this deep (``rules/a/b/x.md``) and for at most this many entries;
+#: of each file only the head is read, for its front matter.
+RULES_DEPTH = 3
+MAX_RULE_ENTRIES = 64
+RULE_HEAD = 4096
 
 
 def files_loaded(agent: str, root: str | None, cwd: str | None) -> frozenset[str]:
@@ -48,13 +56,17 @@ def files_loaded(agent: str, root: str | None, cwd: str | None) -> frozenset[str
     ``cwd`` of the project at ``root``; empty for an agent we do not know."""
     if not root:
         return frozenset()
-    groups = candidate_files(agent, folder_chain(_relative(root, cwd)))
+    folders = folder_chain(_relative(root, cwd))
+    groups = candidate_files(agent, folders)
     if not groups:
         return frozenset()
     if agent in FIRST_FOUND:
         loaded = _first_found(root, groups)
     else:
         loaded = {path for group in groups for path in group}
+    if agent in RULES_FOLDER:
+        loaded |= _rules(root, [f"{f}/{RULES_FOLDER[agent]}" if f else RULES_FOLDER[agent]
+                                for f in folders])
     if agent in IMPORTING:
         start = os.path.realpath(cwd) if cwd and agent == "claude-code" else None
         loaded |= _imported(agent, root, sorted(loaded), start)
@@ -102,6 +114,32 @@ def _imported(agent: str, root: str, tops: list[str], start: str | None) -> set[
                     found.update(_project_paths(target, root, real_root))
                     following.append(target)
         level = following
+    return found
+
+
+def _rules(root: str, folders: list[str]) -> set[str]:
+    """The Markdown files under these rules folders (project-relative) that load at start:
+    those whose front matter names no paths. A folder that is not there costs one failed
+    listing."""
+    found: set[str] = set()
+    listed = 0
+    pending = [(folder, 0) for folder in folders]
+    while pending and listed < MAX_RULE_ENTRIES:
+        folder, depth = pending.pop(0)
+        try:
+            with os.scandir(os.path.join(root, folder)) as entries:
+                names = sorted((e.name, e.is_dir(), e.is_file()) for e in entries)
+        except OSError:
+            continue
+        for name, is_dir, is_file in names[:MAX_RULE_ENTRIES - listed]:
+            listed += 1
+            path = f"{folder}/{name}"
+            if is_dir and depth + 1 < RULES_DEPTH:
+                pending.append((path, depth + 1))
+            elif is_file and name.lower().endswith(".md"):
+                head = _read(os.path.join(root, path), RULE_HEAD)
+                if head is not None and always_loaded_rule(head):
+                    found.add(path)
     return found
 
 
@@ -153,17 +191,19 @@ def _relative(root: str, cwd: str | None) -> str:
         return ".."
 
 
-def _read(path: str) -> str | None:
-    """The text of an instruction file, or None when it is not one to read (missing, not a
-    file, too big, unreadable)."""
+def _read(path: str, head: int | None = None) -> str | None:
+    """The text of an instruction file (its first ``head`` bytes when asked), or None when it
+    is not one to read (missing, not a file, too big, unreadable)."""
     if not _is_file(path):  # before opening: a named pipe would block the hook
         return None
     try:
         with open(path, "rb") as handle:
-            data = handle.read(MAX_READ + 1)
+            data = handle.read(head or MAX_READ + 1)
     except OSError:
         return None
-    return None if len(data) > MAX_READ else data.decode("utf-8", errors="replace")
+    if head is None and len(data) > MAX_READ:
+        return None
+    return data.decode("utf-8", errors="replace")
 
 
 def _there(root: str, path: str) -> bool:

@@ -17,6 +17,9 @@ session's directory (a file above the root is never captured, so the chain start
   comment), when the imported file lies inside the folder the session starts in: an import
   from outside it waits for the user's approval, which is not known here. A CLAUDE.md in a
   folder below the session's is read only when the agent works there, so it is not counted.
+  Claude Code also loads the Markdown files under ``.claude/rules/`` at its start, those
+  without a ``paths`` list in their front matter (``always_loaded_rule``: a rule with one is
+  loaded only when a file it names is read).
 - Codex: ``AGENTS.override.md`` in a folder that has one, else ``AGENTS.md``; the I/O side
   checks which is there and stops at Codex's default 32 KiB of instructions
   (``claimgraph.hooks.own_files``). Codex imports nothing.
@@ -37,6 +40,8 @@ Pure: facts, paths and file text in; a yes or no, or the references a file impor
 """
 
 from __future__ import annotations
+
+import re
 
 from claimgraph.logic.briefing import STANCE_PREDICATES
 from claimgraph.logic.lazy_regex import lazy_regex
@@ -61,6 +66,11 @@ FIRST_FOUND = frozenset({"codex"})
 #: an import is still followed (both document five hops).
 IMPORTING = frozenset({"claude-code", "gemini"})
 MAX_IMPORT_HOPS = 5
+#: Per agent, a folder (in each folder of the chain) whose Markdown files it loads at start.
+RULES_FOLDER: dict[str, str] = {"claude-code": ".claude/rules"}
+#: Front matter at a file's head, and a key in it that limits a rule to some paths.
+_FRONT_MATTER = lazy_regex(r"\A(?:\ufeff)?---[ \t]*\r?\n(?P<body>.*?)^---[ \t]*$", re.M | re.S)
+_PATHS_KEY = lazy_regex(r"^(?:paths|globs)[ \t]*:", re.M)
 #: ``path: `quoted line``` as ``session.file_evidence`` writes it (``./`` before a bare name).
 _FILE_LINE = lazy_regex(r"^(?:\./)?(?P<path>[^\s`]+?): `(?P<line>.*)`$")
 #: What neither agent reads an import in: a fenced block (``` or ~~~ up to its closing fence,
@@ -114,6 +124,16 @@ def import_references(agent: str, text: str) -> list[str]:
         if ref and "\\" not in ref and start.match(ref) and ref not in found:
             found.append(ref)
     return found
+
+
+def always_loaded_rule(head: str) -> bool:
+    """Whether a rules file whose text starts with ``head`` is loaded at the agent's start:
+    no front matter, or front matter without a ``paths`` (or ``globs``) list. A front matter
+    that never closes is not judged: the file counts as not loaded."""
+    if not head.lstrip("\ufeff").startswith("---"):
+        return True
+    found = _FRONT_MATTER.match(head)
+    return found is not None and _PATHS_KEY.search(found["body"]) is None
 
 
 def cited_lines(fact: Fact) -> list[tuple[str, str]] | None:
