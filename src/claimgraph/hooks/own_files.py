@@ -94,24 +94,23 @@ def _imported(agent: str, root: str, tops: list[str], start: str | None) -> set[
     real_root = os.path.realpath(root)
     limit = start or real_root
     found: set[str] = set()
-    seen: set[str] = set()
-    read = 0
+    seen: set[tuple[int, int]] = set()
     level = [os.path.join(root, path) for path in tops]
     for _ in range(MAX_IMPORT_HOPS):
         following: list[str] = []
         for path in level:
-            real = os.path.realpath(path)
-            if real in seen or read >= MAX_IMPORTED:
-                continue  # a cycle, or enough read: what is not followed is only repeated
-            seen.add(real)
-            text = _read(real)
-            read += text is not None
+            key = _file_key(path)
+            if key is None or key in seen or len(seen) >= MAX_IMPORTED:
+                continue  # not there, a cycle, or enough read: not followed is only repeated
+            seen.add(key)
+            text = _read(path)
             for ref in import_references(agent, text) if text else ():
                 target = _resolve(ref, os.path.dirname(path))
-                if target is None or not _inside(os.path.realpath(target), limit):
+                if target is None or _file_key(target) is None:
                     continue
-                if _is_file(target):
-                    found.update(_project_paths(target, root, real_root))
+                real = os.path.realpath(target)
+                if _inside(real, limit):
+                    found.update(_project_paths(target, real, root, real_root))
                     following.append(target)
         level = following
     return found
@@ -146,12 +145,12 @@ def _rules(root: str, folders: list[str]) -> set[str]:
 def _link_targets(root: str, loaded: set[str]) -> set[str]:
     """The project files the loaded names are links to (a loaded name that is no link adds
     nothing)."""
-    real_root = os.path.realpath(root)
     targets: set[str] = set()
     for path in loaded:
         full = os.path.join(root, path)
         if os.path.islink(full) and _is_file(full):
-            targets.update(_project_paths(os.path.realpath(full), root, real_root))
+            real = os.path.realpath(full)
+            targets.update(_project_paths(real, real, root, os.path.realpath(root)))
     return targets
 
 
@@ -163,11 +162,11 @@ def _resolve(ref: str, folder: str) -> str | None:
     return os.path.normpath(ref if os.path.isabs(ref) else os.path.join(folder, ref))
 
 
-def _project_paths(path: str, root: str, real_root: str) -> set[str]:
-    """``path`` relative to the project, as written and with links resolved (capture cites
-    the path the session used); nothing outside it."""
+def _project_paths(path: str, real: str, root: str, real_root: str) -> set[str]:
+    """``path`` relative to the project, as written and with links resolved (``real``):
+    capture cites the path the session used. Nothing outside the project."""
     found = set()
-    for base, target in ((root, path), (real_root, os.path.realpath(path))):
+    for base, target in ((root, path), (real_root, real)):
         try:
             relative = os.path.relpath(target, base)
         except ValueError:  # another drive (Windows)
@@ -216,10 +215,17 @@ def _there(root: str, path: str) -> bool:
 
 
 def _is_file(path: str) -> bool:
+    return _file_key(path) is not None
+
+
+def _file_key(path: str) -> tuple[int, int] | None:
+    """What a regular file is, whatever path names it (device, inode); None for anything
+    else: one ``stat``, where a resolved path costs one per component."""
     try:
-        return stat.S_ISREG(os.stat(path).st_mode)
+        found = os.stat(path)
     except OSError:
-        return False
+        return None
+    return (found.st_dev, found.st_ino) if stat.S_ISREG(found.st_mode) else None
 
 
 def _size(root: str, path: str) -> int | None:

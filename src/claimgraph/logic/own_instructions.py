@@ -73,13 +73,13 @@ _FRONT_MATTER = lazy_regex(r"\A(?:\ufeff)?---[ \t]*\r?\n(?P<body>.*?)^---[ \t]*$
 _PATHS_KEY = lazy_regex(r"^(?:paths|globs)[ \t]*:", re.M)
 #: ``path: `quoted line``` as ``session.file_evidence`` writes it (``./`` before a bare name).
 _FILE_LINE = lazy_regex(r"^(?:\./)?(?P<path>[^\s`]+?): `(?P<line>.*)`$")
-#: What neither agent reads an import in: a fenced block (``` or ~~~ up to its closing fence,
-#: or the end), an inline code span (a run of backticks up to the same run), an HTML comment.
-_NOT_TEXT = lazy_regex(r"(?ms)^[ \t]*(?P<fence>`{3,}|~{3,})[^\n]*\n.*?"
-                       r"(?:^[ \t]*(?P=fence)[ \t]*$|\Z)"
-                       r"|(?P<ticks>`+).*?(?P=ticks)|<!--.*?(?:-->|\Z)")
-#: ``@reference`` at a line's start or after a space, up to the next space.
-_AT_REFERENCE = lazy_regex(r"(?:^|(?<=[ \t\r\n]))@(?P<ref>[^\s]+)")
+#: ``@reference`` (whether it stands at a line's start or after a space is checked apart: a
+#: pattern that starts with a literal is searched for fast, and a file holds few of them).
+_AT = lazy_regex(r"@(\S+)")
+#: Where neither agent reads an import, besides fenced blocks (``_fences``): an inline code
+#: span (a run of backticks up to the same run) and an HTML comment.
+_SPAN_OR_COMMENT = lazy_regex(r"(`+).*?\1|<!--.*?(?:-->|\Z)", re.S)
+_FENCE = lazy_regex(r"[ \t]*(`{3,}|~{3,})")
 #: A reference each agent takes for a path: Claude Code's ``./``, ``~/``, an absolute path or
 #: a name starting with a letter, digit, ``.``, ``_`` or ``-``; Gemini's ``.``, ``/`` or a
 #: letter first.
@@ -113,16 +113,47 @@ def import_references(agent: str, text: str) -> list[str]:
     start = _REFERENCE_START.get(agent)
     if start is None or "@" not in text:
         return []
-    # code and comments are blanked, not cut: what stood before a reference still counts
-    prose = _NOT_TEXT.sub(lambda m: "\0" * len(m.group(0)), text) \
-        if "`" in text or "~~~" in text or "<!--" in text else text
+    candidates = [(m.start(), m[1]) for m in _AT.finditer(text)
+                  if m.start() == 0 or text[m.start() - 1] in " \t\r\n"]
+    hidden = _hidden(text) if candidates else []
     found: list[str] = []
-    for match in _AT_REFERENCE.finditer(prose):
-        ref = match["ref"]
+    for at, ref in candidates:
+        if any(begin <= at < end for begin, end in hidden):
+            continue
         if agent == "claude-code":
             ref = ref.split("#", 1)[0]
         if ref and "\\" not in ref and start.match(ref) and ref not in found:
             found.append(ref)
+    return found
+
+
+def _hidden(text: str) -> list[tuple[int, int]]:
+    """The stretches of ``text`` no import is read in: fenced blocks, code spans, comments.
+    They may overlap or reach further than a Markdown parser's would: a stretch hidden too
+    many only repeats a line, never leaves one out."""
+    hidden = _fences(text) if "```" in text or "~~~" in text else []
+    if "`" in text or "<!--" in text:
+        hidden += [m.span() for m in _SPAN_OR_COMMENT.finditer(text)]
+    return hidden
+
+
+def _fences(text: str) -> list[tuple[int, int]]:
+    """Fenced blocks: from a line opening with three or more backticks or tildes to a line
+    of at least as many of the same, or to the end."""
+    found: list[tuple[int, int]] = []
+    fence, began, at = "", 0, 0
+    for line in text.splitlines(keepends=True):
+        bare = line.strip()
+        if not fence:
+            opened = _FENCE.match(line)
+            if opened:
+                fence, began = opened[1], at
+        elif len(bare) >= len(fence) and bare == fence[0] * len(bare):
+            found.append((began, at + len(line)))
+            fence = ""
+        at += len(line)
+    if fence:
+        found.append((began, len(text)))
     return found
 
 
