@@ -137,7 +137,7 @@ def context_at_path(command: list[str], env: dict[str, str], cwd: str,
                               capture_output=True, text=True, timeout=300).stdout
     finally:
         if files and made:
-            shutil.rmtree(made[-1])
+            shutil.rmtree(made[-1], ignore_errors=True)  # another run may share the path
         else:
             for directory in made:
                 os.rmdir(directory)
