@@ -81,13 +81,22 @@ def test_claude_code_counts_an_import_only_inside_the_folder_it_starts_in(tmp_pa
     assert not any(p.startswith("..") for p in loaded("claude-code", tmp_path))
 
 
-def test_gemini_loads_its_imports_anywhere_in_the_project(tmp_path: Path):
-    write(tmp_path, "GEMINI.md", "@./AGENTS.md\n@~/.gemini/extra.md\n")
+def test_gemini_loads_markdown_imports_below_the_importing_file_in_a_git_project(
+        tmp_path: Path):
+    """What every Gemini CLI release loads: its first ones took only ``.md`` files below the
+    importing file's folder, later ones any file in the git project, none without git."""
+    write(tmp_path, "GEMINI.md", "@./AGENTS.md\n@docs/setup.txt\n@~/.gemini/extra.md\n")
     write(tmp_path, "AGENTS.md", "rules\n")
+    write(tmp_path, "docs/setup.txt", "not Markdown\n")
+    write(tmp_path, "pkg/GEMINI.md", "@../CONTRIBUTING.md\n@./pkg-notes.md\n")
+    write(tmp_path, "CONTRIBUTING.md", "above the importing file\n")
+    write(tmp_path, "pkg/pkg-notes.md", "notes\n")
     write(tmp_path, "pkg/deep/GEMINI.md", "below the session's folder\n")
     pkg = tmp_path / "pkg"
-    pkg.mkdir(exist_ok=True)
-    assert loaded("gemini", tmp_path, pkg) == {"GEMINI.md", "pkg/GEMINI.md", "AGENTS.md"}
+    assert loaded("gemini", tmp_path, pkg) == {"GEMINI.md", "pkg/GEMINI.md"}  # no git
+    (tmp_path / ".git").mkdir()
+    assert loaded("gemini", tmp_path, pkg) == {"GEMINI.md", "pkg/GEMINI.md", "AGENTS.md",
+                                                "pkg/pkg-notes.md"}
 
 
 def test_a_linked_instruction_file_loads_its_target(tmp_path: Path):

@@ -9,9 +9,10 @@ this adds what only the disk can say:
   out (a file past that is cut, so its lines are not counted as loaded);
 - for Claude Code and Gemini CLI, the files their instruction files import, and the imports
   of those, up to five hops: an import counts when it is a file inside the folder the session
-  starts in (Claude Code asks the user before it loads one from outside it) or inside the
-  project (Gemini CLI's limit), and it is not followed past a file too big to be an
-  instruction file, a cycle, or a file that cannot be read;
+  starts in (Claude Code asks the user before it loads one from outside it), or for Gemini
+  CLI a Markdown file below the importing file's folder in a git project (what all its
+  releases load); it is not followed past a file too big to be an instruction file, a cycle,
+  or a file that cannot be read;
 - for Claude Code, the rules under ``.claude/rules/`` that load at start (no ``paths`` in
   their front matter), listed a few levels deep;
 - for every agent, the file a loaded name links to (``CLAUDE.md`` as a link to ``AGENTS.md``
@@ -67,9 +68,10 @@ def files_loaded(agent: str, root: str | None, cwd: str | None) -> frozenset[str
     if agent in RULES_FOLDER:
         loaded |= _rules(root, [f"{f}/{RULES_FOLDER[agent]}" if f else RULES_FOLDER[agent]
                                 for f in folders])
-    if agent in IMPORTING:
-        start = os.path.realpath(cwd) if cwd and agent == "claude-code" else None
-        loaded |= _imported(agent, root, sorted(loaded), start)
+    if agent == "claude-code":
+        loaded |= _imported(agent, root, sorted(loaded), os.path.realpath(cwd or root))
+    elif agent in IMPORTING and os.path.lexists(os.path.join(root, ".git")):
+        loaded |= _imported(agent, root, sorted(loaded), None)
     return frozenset(loaded | _link_targets(root, loaded))
 
 
@@ -89,8 +91,11 @@ def _first_found(root: str, groups: list[tuple[str, ...]]) -> set[str]:
 
 
 def _imported(agent: str, root: str, tops: list[str], start: str | None) -> set[str]:
-    """Project-relative paths of what ``tops`` import, hop by hop: inside ``start`` (the
-    session's folder, for Claude Code) or else inside ``root``."""
+    """Project-relative paths of what ``tops`` import, hop by hop. Claude Code's: inside
+    ``start``, the session's folder. Gemini CLI's (``start`` None): a Markdown file inside the
+    folder of the file that imports it, in a git project -- what every release since its
+    imports began loads (the first ones took only ``.md`` files below the importing file's
+    folder, later ones any file in the git project, and none without one)."""
     real_root = os.path.realpath(root)
     limit = start or real_root
     found: set[str] = set()
@@ -109,6 +114,9 @@ def _imported(agent: str, root: str, tops: list[str], start: str | None) -> set[
                 if target is None or _file_key(target) is None:
                     continue
                 real = os.path.realpath(target)
+                if start is None and not (real.lower().endswith(".md") and _inside(
+                        real, os.path.realpath(os.path.dirname(path)))):
+                    continue
                 if _inside(real, limit):
                     found.update(_project_paths(target, real, root, real_root))
                     following.append(target)

@@ -24,7 +24,9 @@ session's directory (a file above the root is never captured, so the chain start
   checks which is there and stops at Codex's default 32 KiB of instructions
   (``claimgraph.hooks.own_files``). Codex imports nothing.
 - Gemini CLI: ``GEMINI.md``, and what it imports with ``@path`` (up to five hops, never inside
-  backticks) inside the project. Older releases also loaded the GEMINI.md files of folders
+  backticks): a Markdown file below the importing file's folder, in a git project -- what
+  every release loads (its first took only such files, later ones any file in the git
+  project, none without git). Older releases also loaded the GEMINI.md files of folders
   below the session's at start; current ones load them only when a tool touches that
   folder, so they are not counted.
 
