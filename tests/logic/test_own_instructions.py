@@ -103,3 +103,12 @@ def test_a_rules_file_loads_at_start_unless_its_front_matter_names_paths():
     assert not always_loaded_rule('---\npaths:\n  - "src/api/**/*.ts"\n---\n- Validate.\n')
     assert not always_loaded_rule("---\nglobs: src/**\n---\n")
     assert not always_loaded_rule("---\ndescription: never closed\n")
+
+
+def test_code_spans_pair_as_each_agent_reads_them():
+    from claimgraph.logic.own_instructions import import_references
+    # Markdown: a run closes only at a run as long; Gemini CLI: at one at least as long
+    text = "``a ` @inner.md`` @after.md ` @lone.md"
+    assert import_references("claude-code", text) == ["after.md"]
+    assert import_references("gemini", text) == ["after.md"]
+    assert import_references("gemini", "`x`` @hidden.md `\n@seen.md") == ["seen.md"]

@@ -78,9 +78,10 @@ _FILE_LINE = lazy_regex(r"^(?:\./)?(?P<path>[^\s`]+?): `(?P<line>.*)`$")
 #: ``@reference`` (whether it stands at a line's start or after a space is checked apart: a
 #: pattern that starts with a literal is searched for fast, and a file holds few of them).
 _AT = lazy_regex(r"@(\S+)")
-#: Where neither agent reads an import, besides fenced blocks (``_fences``): an inline code
-#: span (a run of backticks up to the same run) and an HTML comment.
-_SPAN_OR_COMMENT = lazy_regex(r"(`+).*?\1|<!--.*?(?:-->|\Z)", re.S)
+#: Runs of backticks (code spans are paired from them, ``_code_spans``) and HTML comments:
+#: with no group before its first literal, a pattern is searched for fast.
+_TICKS = lazy_regex(r"`+")
+_COMMENT = lazy_regex(r"<!--.*?(?:-->|\Z)", re.S)
 _FENCE = lazy_regex(r"[ \t]*(`{3,}|~{3,})")
 #: A reference each agent takes for a path: Claude Code's ``./``, ``~/``, an absolute path or
 #: a name starting with a letter, digit, ``.``, ``_`` or ``-``; Gemini's ``.``, ``/`` or a
@@ -117,7 +118,7 @@ def import_references(agent: str, text: str) -> list[str]:
         return []
     candidates = [(m.start(), m[1]) for m in _AT.finditer(text)
                   if m.start() == 0 or text[m.start() - 1] in " \t\r\n"]
-    hidden = _hidden(text) if candidates else []
+    hidden = _hidden(text, agent) if candidates else []
     found: list[str] = []
     for at, ref in candidates:
         if any(begin <= at < end for begin, end in hidden):
@@ -129,14 +130,37 @@ def import_references(agent: str, text: str) -> list[str]:
     return found
 
 
-def _hidden(text: str) -> list[tuple[int, int]]:
+def _hidden(text: str, agent: str) -> list[tuple[int, int]]:
     """The stretches of ``text`` no import is read in: fenced blocks, code spans, comments.
-    They may overlap or reach further than a Markdown parser's would: a stretch hidden too
+    They may overlap or reach further than the agent's parser's would: a stretch hidden too
     many only repeats a line, never leaves one out."""
     hidden = _fences(text) if "```" in text or "~~~" in text else []
-    if "`" in text or "<!--" in text:
-        hidden += [m.span() for m in _SPAN_OR_COMMENT.finditer(text)]
+    if "`" in text:
+        hidden += _code_spans([m.span() for m in _TICKS.finditer(text)], len(text),
+                              exact=agent != "gemini")
+    if "<!--" in text:
+        hidden += [m.span() for m in _COMMENT.finditer(text)]
     return hidden
+
+
+def _code_spans(runs: list[tuple[int, int]], size: int, exact: bool) -> list[tuple[int, int]]:
+    """Code spans from the backtick runs, in one pass: Markdown's (``exact``: a run closes at
+    the next run of the same length; Claude Code reads CLAUDE.md as Markdown) or Gemini
+    CLI's (at the next run at least as long, whose rest opens the next span). A span never
+    closed hides the rest of the file: where a parser would take the backticks for text, an
+    import after them is only not counted."""
+    spans: list[tuple[int, int]] = []
+    opened, width = -1, 0
+    for begin, end in runs:
+        length = end - begin
+        if opened < 0:
+            opened, width = begin, length
+        elif length == width or (not exact and length > width):
+            spans.append((opened, begin + width))
+            opened, width = (begin + width, length - width) if length > width else (-1, 0)
+    if opened >= 0:
+        spans.append((opened, size))
+    return spans
 
 
 def _fences(text: str) -> list[tuple[int, int]]:
