@@ -118,7 +118,7 @@ def import_references(agent: str, text: str) -> list[str]:
         return []
     candidates = [(m.start(), m[1]) for m in _AT.finditer(text)
                   if m.start() == 0 or text[m.start() - 1] in " \t\r\n"]
-    hidden = _hidden(text, agent) if candidates else []
+    hidden = _hidden(text, agent, candidates[-1][0]) if candidates else []
     found: list[str] = []
     for at, ref in candidates:
         if any(begin <= at < end for begin, end in hidden):
@@ -130,30 +130,34 @@ def import_references(agent: str, text: str) -> list[str]:
     return found
 
 
-def _hidden(text: str, agent: str) -> list[tuple[int, int]]:
-    """The stretches of ``text`` no import is read in: fenced blocks, code spans, comments.
-    They may overlap or reach further than the agent's parser's would: a stretch hidden too
-    many only repeats a line, never leaves one out."""
+def _hidden(text: str, agent: str, last: int) -> list[tuple[int, int]]:
+    """The stretches of ``text`` no import is read in (fenced blocks, code spans, comments),
+    as far as they can reach ``last``, the last reference. They may overlap or reach further
+    than the agent's parser's would: a stretch hidden too many only repeats a line, never
+    leaves one out."""
     hidden = _fences(text) if "```" in text or "~~~" in text else []
     if "`" in text:
-        hidden += _code_spans([m.span() for m in _TICKS.finditer(text)], len(text),
+        hidden += _code_spans((m.span() for m in _TICKS.finditer(text)), len(text), last,
                               exact=agent != "gemini")
     if "<!--" in text:
         hidden += [m.span() for m in _COMMENT.finditer(text)]
     return hidden
 
 
-def _code_spans(runs: list[tuple[int, int]], size: int, exact: bool) -> list[tuple[int, int]]:
-    """Code spans from the backtick runs, in one pass: Markdown's (``exact``: a run closes at
-    the next run of the same length; Claude Code reads CLAUDE.md as Markdown) or Gemini
-    CLI's (at the next run at least as long, whose rest opens the next span). A span never
-    closed hides the rest of the file: where a parser would take the backticks for text, an
-    import after them is only not counted."""
+def _code_spans(runs: Iterable[tuple[int, int]], size: int, last: int,
+                exact: bool) -> list[tuple[int, int]]:
+    """Code spans from the backtick runs, in one pass, up to the first that opens after
+    ``last``: Markdown's (``exact``: a run closes at the next run of the same length; Claude
+    Code reads CLAUDE.md as Markdown) or Gemini CLI's (at the next run at least as long, whose
+    rest opens the next span). A span never closed hides the rest of the file: where a parser
+    would take the backticks for text, an import after them is only not counted."""
     spans: list[tuple[int, int]] = []
     opened, width = -1, 0
     for begin, end in runs:
         length = end - begin
         if opened < 0:
+            if begin > last:
+                break  # no span from here on can hide a reference
             opened, width = begin, length
         elif length == width or (not exact and length > width):
             spans.append((opened, begin + width))
