@@ -31,6 +31,12 @@ Usage: .venv/bin/python bench/bench_hook.py [--runs 50] [--agents claude-code,co
        [--real-capture]
        .venv/bin/python bench/bench_hook.py --stores 1000,10000,100000 [--runs 40]
        [--compare-python /path/to/other/.venv/bin/python] [--base-src /tmp/base/src]
+       [--instruction-files]
+
+``--instruction-files`` gives the project the instruction files a real one has (a CLAUDE.md
+that imports AGENTS.md, which imports a docs page, a ``.claude/CLAUDE.md``, a CLAUDE.local.md
+and a GEMINI.md, a few KB each), so SessionStart's "what the agent loads anyway" pays for the
+files it reads (``hooks.own_files``).
 """
 
 from __future__ import annotations
@@ -219,13 +225,28 @@ def store_kind(token: str) -> tuple[str, str, int, Callable[[Path, int], None]]:
     return f"{int(token)} facts", "hook-project", int(token), build_project_store
 
 
-def git_project(root: Path) -> Path:
+def git_project(root: Path, instructions: bool = False) -> Path:
     project = root / "hook-project"
     project.mkdir()
     subprocess.run(["git", "init", "-q", str(project)], check=True)
     subprocess.run(["git", "-C", str(project), "remote", "add", "origin", PROJECT_REMOTE],
                    check=True)
+    if instructions:
+        write_instruction_files(project)
     return project
+
+
+def write_instruction_files(project: Path) -> None:
+    """Instruction files as a project keeps them, with imports (``--instruction-files``)."""
+    rules = "".join(f"- Rule {n}: keep module {n} free of `print` calls.\n" for n in range(80))
+    (project / "docs").mkdir()
+    (project / ".claude").mkdir()
+    (project / "CLAUDE.md").write_text("# Project\n@AGENTS.md\n\n```\n@not-an-import.md\n```\n")
+    (project / "AGENTS.md").write_text(f"# Agents\n{rules}See @docs/style.md\n")
+    (project / "docs" / "style.md").write_text(f"# Style\n{rules}@../AGENTS.md\n")
+    (project / ".claude" / "CLAUDE.md").write_text(f"# More\n{rules}")
+    (project / "CLAUDE.local.md").write_text("@~/.claude/mine.md\n")
+    (project / "GEMINI.md").write_text("@./AGENTS.md\n")
 
 
 #: Measures a child's peak RSS. A child forked straight from this (large) process counts this
@@ -288,17 +309,19 @@ def compiled_tree(src: str) -> str:
 
 
 def measure_stores(sizes: list[str], runs: int, compare: str | None,
-                   base_src: str | None = None) -> dict[str, object]:
+                   base_src: str | None = None,
+                   instructions: bool = False) -> dict[str, object]:
     sys.path.insert(0, str(Path(__file__).parent))
     from store_cache import cached_store, working_copy
 
-    found: dict[str, Any] = {"runs": runs, "load_before": os.getloadavg()}
+    found: dict[str, Any] = {"runs": runs, "load_before": os.getloadavg(),
+                             "instruction_files": instructions}
     for token in sizes:
         label, kind, size, builder = store_kind(token)
         source = cached_store(kind, size, builder)
         with tempfile.TemporaryDirectory(prefix="bench-hook-store-") as tmp:
             root = Path(tmp)
-            project = git_project(root)
+            project = git_project(root, instructions)
             db = working_copy(source, root)
             env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMGRAPH_")}
             env.update(HOME=str(root), XDG_DATA_HOME=str(root / "data"), CLAIMGRAPH_DB=str(db))
@@ -379,6 +402,9 @@ def main() -> None:
     parser.add_argument("--agents", default=",".join(EVENTS),
                         help="comma-separated: claude-code, codex, gemini")
     parser.add_argument("--real-capture", action="store_true")
+    parser.add_argument("--instruction-files", action="store_true",
+                        help="with --stores: the project has CLAUDE.md, AGENTS.md, GEMINI.md "
+                             "with imports")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).parent))
     from startup import as_installed
@@ -386,7 +412,7 @@ def main() -> None:
     if args.stores:
         sizes = [n for n in args.stores.split(",") if n]
         print(json.dumps(measure_stores(sizes, args.runs, args.compare_python,
-                                                     args.base_src), indent=2))
+                                        args.base_src, args.instruction_files), indent=2))
         return
     agents = [a for a in args.agents.split(",") if a]
     unknown = [a for a in agents if a not in EVENTS]

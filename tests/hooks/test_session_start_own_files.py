@@ -148,3 +148,19 @@ def test_the_cli_shows_the_rule_unless_told_the_agent_and_facts_always_do(hooks:
     assert told == injected(hooks.run(payload(hooks, "claude-code"), "session-start")) + "\n"
     assert json.loads(cli("context", "--agent", "claude-code", "--json"))["read_anyway"] == 1
     assert CLAUDE_RULE in cli("facts", "proj")
+
+
+def test_claude_code_is_not_told_the_rules_of_a_file_its_claude_md_imports(hooks: Hooks):
+    """A CLAUDE.md that is only ``@AGENTS.md`` loads AGENTS.md: its rules are no news to
+    Claude Code, and still news to Gemini CLI, which loads neither."""
+    remember_rules(hooks)
+    (hooks.home / "AGENTS.md").write_text(f"{CODEX_RULE}.\n")
+    (hooks.home / "CLAUDE.md").write_text("`@AGENTS.md` is kept below.\n")
+    claude = injected(hooks.run(payload(hooks, "claude-code"), *argv("claude-code")))
+    assert CODEX_RULE in claude  # a reference in code is no import
+    (hooks.home / "CLAUDE.md").write_text("@AGENTS.md\n")
+    claude = injected(hooks.run(payload(hooks, "claude-code"), *argv("claude-code")))
+    assert CODEX_RULE not in claude and CLAUDE_RULE not in claude
+    assert GEMINI_RULE in claude and hooks.log()[-1]["read_anyway"] == 2
+    gemini = injected(hooks.run(payload(hooks, "gemini"), *argv("gemini")))
+    assert CODEX_RULE in gemini and CLAUDE_RULE in gemini

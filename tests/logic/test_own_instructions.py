@@ -71,3 +71,44 @@ def test_cited_lines_reads_the_capture_citation_shape():
         ("CLAUDE.md", "Use `uv` always"), ("Makefile", "test:")]
     assert cited_lines(rule("transcript#L4: `x`")) is None
     assert cited_lines(rule()) is None
+
+
+def test_claude_code_and_gemini_import_at_references_in_prose_only():
+    from claimgraph.logic.own_instructions import import_references
+    text = ("@AGENTS.md\n- style: @docs/style.md#naming\nmail me@example.com, see (@paren.md)\n"
+            "`@span.md` and ``@double.md``\n```\n@fenced.md\n```\n<!-- @comment.md -->\n"
+            "~~~\n@tilde.md\n~~~\n@./local.md @~/.claude/mine.md\n@AGENTS.md\n")
+    assert import_references("claude-code", text) == [
+        "AGENTS.md", "docs/style.md", "./local.md", "~/.claude/mine.md"]
+    # Gemini keeps the fragment (no such file) and takes no home path
+    assert import_references("gemini", text) == ["AGENTS.md", "docs/style.md#naming",
+                                                 "./local.md"]
+
+
+def test_an_agent_that_imports_nothing_gets_no_references():
+    from claimgraph.logic.own_instructions import import_references
+    assert import_references("codex", "@CLAUDE.md\n") == []
+    assert import_references("claude-code", "no imports here, only an @ sign") == []
+
+
+def test_an_unclosed_fence_hides_every_reference_after_it():
+    from claimgraph.logic.own_instructions import import_references
+    assert import_references("claude-code", "@before.md\n```sh\n@inside.md\n") == ["before.md"]
+
+
+def test_a_rules_file_loads_at_start_unless_its_front_matter_names_paths():
+    from claimgraph.logic.own_instructions import always_loaded_rule
+    assert always_loaded_rule("# Testing\n- Always run the suite.\n")
+    assert always_loaded_rule("---\ndescription: style\n---\n- Tabs.\n")
+    assert not always_loaded_rule('---\npaths:\n  - "src/api/**/*.ts"\n---\n- Validate.\n')
+    assert not always_loaded_rule("---\nglobs: src/**\n---\n")
+    assert not always_loaded_rule("---\ndescription: never closed\n")
+
+
+def test_code_spans_pair_as_each_agent_reads_them():
+    from claimgraph.logic.own_instructions import import_references
+    # Markdown: a run closes only at a run as long; Gemini CLI: at one at least as long
+    text = "``a ` @inner.md`` @after.md ` @lone.md"
+    assert import_references("claude-code", text) == ["after.md"]
+    assert import_references("gemini", text) == ["after.md"]
+    assert import_references("gemini", "`x`` @hidden.md `\n@seen.md") == ["seen.md"]
