@@ -77,8 +77,9 @@ _PLAIN = lazy_regex(r"[A-Za-z][A-Za-z0-9]{3,30}")
 _CODE_SPAN = lazy_regex(r"`([^`\n]+)`")
 _PATH_LIKE = lazy_regex(r"^[\w@.-]+(?:/[\w@.-]+)*\.[A-Za-z0-9]{1,8}$|^[\w@.-]+(?:/[\w@.-]+)+/?$")
 #: A stance's own words saying the thing is gone or replaced: right after the term ...
-_GONE_AFTER = lazy_regex(r"^(?:\(\))?`?\)?\s*(?:(?:\w+\s+){0,2}?(?:(?:is|are|was|were|has been|have been)"
-                         r"\s+)?(?:not|no longer|never|removed|gone|deprecated|obsolete|"
+_GONE_AFTER = lazy_regex(r"^(?:\(\))?`?\)?\s*(?:(?:\w+\s+){0,2}?"
+                         r"(?:(?:is|are|was|were|has been|have been)\s+)?"
+                         r"(?:not|no longer|never|removed|gone|deprecated|obsolete|"
                          r"deleted|dropped|renamed|replaced|retired)\b|(?:→|->|=>)|"
                          r"(?:should|must|will|would) (?:now )?be(?:come)?\b|becomes\b|"
                          r"(?:is|are) now\b)", re.IGNORECASE)
