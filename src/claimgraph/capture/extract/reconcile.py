@@ -36,6 +36,10 @@ screening and drops, or rewrites, what the rest of the session overtook:
   question ("You asked for the index to live in app.db. … How should I handle this?") and
   they answered: the answer is their latest word on it (kept as its own decision), the
   earlier wording is not;
+- a stance in prose (the agent's note, the user's convention, decision or preference) whose
+  named thing a later edit took out of the project for good, whose file a later change
+  deleted, or (the agent's) whose count of a file's contents a later change outgrew
+  (``undone``; the user's words only once the thing they named failed first);
 - a user's standing request the same person revised later in other words, on the same
   subject ("zip by default" … "no, make zipping a separate command"; "let's not zip after
   all"): only their last word is their decision (``revised``).
