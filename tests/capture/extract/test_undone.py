@@ -32,7 +32,7 @@ def _later(files: dict[str, list[FileChange]], **fields: object) -> Later:
     """A session whose record bears the notes out (an agent's note the record does not back
     is dropped before this check: test_corroborate)."""
     backed = Record(written={"notes.md": "load_config settings.toml scripts/build.sh "
-                                         "--frozen-lockfile pnpm docs/rules.md "
+                                         "--frozen-lockfile pnpm docs/rules.md Makefile "
                                          "cleanup is one-time and idempotent",
                              "src/old.ts": "// holds the legacy adapter\n"})
     return Later(files=files, record=backed, **fields)
@@ -211,3 +211,13 @@ def test_the_same_note_stands_when_the_session_kept_the_function():
     session.edit(f"{ROOT}/src/config.py", "import tomllib", "import tomllib  # stdlib")
     kept = [c["object"] for c in session.extract() if c["rule"] == "summaries"]
     assert "`load_config()` reads `settings.toml` at startup" in kept
+
+
+def test_a_count_names_its_file_by_path_or_by_a_name_only_one_file_has():
+    count = _note("The `Makefile` has 4 targets")
+    targets = "build:\n\ttrue\ntest:\n\ttrue\nlint:\n\ttrue\nfmt:\n\ttrue\n"
+    grown = [FileChange(2, "read", "", targets),
+             FileChange(9, "edit", "fmt:\n\ttrue\n", "fmt:\n\ttrue\ndocs:\n\ttrue\n")]
+    assert reconcile([count], _later({"api/Makefile": grown})) == []
+    twice = _later({"api/Makefile": grown, "web/Makefile": [FileChange(3, "read", "", "x:\n")]})
+    assert reconcile([count], twice) == [count]

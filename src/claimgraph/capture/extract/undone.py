@@ -356,13 +356,25 @@ def _count_outdated(found: Mapping[str, Any], terms: Sequence[str], line: int,
     text = str(found.get("object") or "")
     if not any(match["noun"].lower() not in _UNITS for match in _COUNT.finditer(text)):
         return None
-    named = [term for term in terms if _PATH_LIKE.match(term) and "." in term]
     subject = _subject_file(found)
-    for path in ([subject] if subject else []) + named:
+    for path in ([subject] if subject else []) + _files_named(text, traces.files):
         resized = traces.resized(path, line)
         if resized is not None:
             return resized
     return None
+
+
+def _files_named(text: str, files: Iterable[str]) -> list[str]:
+    """The session's files ``text`` names: by their path, or by a name no other file of
+    the session has (``Makefile``, ``rules.md``)."""
+    paths = list(files)
+    names: dict[str, list[str]] = {}
+    for path in paths:
+        names.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+    return [path for path in paths
+            if _has(text, path) or (len(names[path.rsplit("/", 1)[-1]]) == 1
+                                    and len(path.rsplit("/", 1)[-1]) >= _SHORTEST
+                                    and _has(text, path.rsplit("/", 1)[-1]))]
 
 
 def deletions(view: SessionView) -> list[tuple[int, str]]:
