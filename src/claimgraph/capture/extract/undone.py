@@ -175,6 +175,8 @@ class History:
         self.files = files
         self.deleted = deleted
         self.traces: dict[str, dict[str, _Trace]] = {term: {} for term in self.terms}
+        #: id(candidate) -> its terms, as ``history`` read them (read once per candidate).
+        self.named: dict[int, list[str]] = {}
         if self.terms:
             for path, looks in files.items():
                 self._read(path, looks)
@@ -318,9 +320,12 @@ def terms_of(found: Mapping[str, Any], asserted: Terms,
 def history(candidates: Iterable[Mapping[str, Any]], later: Any, asserted: Terms) -> History:
     """One ``History`` of every term the checked candidates name (``Later``'s files and
     deletions)."""
-    terms = [term for found in candidates if checked(found)
-             for term in terms_of(found, asserted, later.failed)]
-    return History(terms, later.files, later.deleted)
+    named = {id(found): terms_of(found, asserted, later.failed)
+             for found in candidates if checked(found)}
+    traces = History([term for terms in named.values() for term in terms], later.files,
+                     later.deleted)
+    traces.named = named
+    return traces
 
 
 def undone_by_edits(found: Mapping[str, Any], line: int | None, later: Any, traces: History,
@@ -328,7 +333,9 @@ def undone_by_edits(found: Mapping[str, Any], line: int | None, later: Any, trac
     """Why ``found`` no longer holds at the session's end, or None (module docstring)."""
     if line is None or not checked(found):
         return None
-    terms = terms_of(found, asserted, later.failed)
+    terms = traces.named.get(id(found))
+    if terms is None:
+        terms = terms_of(found, asserted, later.failed)
     gone = traces.undone(terms, line)
     if found.get("source_type") == _USER:
         failed_first = gone is not None and any(
