@@ -65,7 +65,8 @@ from claimgraph.capture.extract.offered import position_pick
 from claimgraph.capture.extract.revised import revised_away
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
-from claimgraph.capture.extract import undone
+from claimgraph.capture.extract.undone import (
+    History, deletions, failures, history as edit_history, undone_by_edits)
 
 Candidate = dict[str, Any]
 _FILE_QUOTE = lazy_regex(r"^(?P<path>[^\s`]+?): `(?P<quote>.*)`$", re.DOTALL)
@@ -234,7 +235,7 @@ def digest(view: SessionView) -> Later:
                          if call.call_id and call.call_id in view.results
                          and view.outcome(call) == OK],
                         files),
-                 undone.deletions(view), undone.failures(view))
+                 deletions(view), failures(view))
 
 
 def written_text(files: Mapping[str, list[FileChange]]) -> dict[str, str]:
@@ -303,7 +304,7 @@ def reconcile(candidates: Iterable[Candidate], later: Later) -> list[Candidate]:
     retiring = _retiring(later)
     candidates = list(candidates)
     later = replace(later, record=read_outputs(later.record, candidates))
-    history = undone.history(candidates, later, asserted_terms)
+    history = edit_history(candidates, later, asserted_terms)
     for found in candidates:
         settled = _settle(found, later, retiring, history)
         if settled is not None:
@@ -328,7 +329,7 @@ def _retiring(later: Later) -> _Retiring:
 
 
 def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None,
-            history: undone.History | None = None) -> Candidate | None:
+            history: History | None = None) -> Candidate | None:
     if _file_quote_removed(found, later):
         return None
     line = taught_at(found)
@@ -354,7 +355,7 @@ def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None,
         return None
     if found.get("rule") == "statements" and _asked_back(found, line, later):
         return None
-    if undone.undone_by_edits(found, line, later, history or undone.history(
+    if undone_by_edits(found, line, later, history or edit_history(
             [found], later, asserted_terms), asserted_terms) is not None:
         return None
     if found.get("rule") == "statements" and (

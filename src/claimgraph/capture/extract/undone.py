@@ -2,7 +2,7 @@
 
 Reconcile already drops a rule quoted FROM a file that a later edit took out. What the agent
 and the user say in prose names code too ("`load_config` reads `settings.toml` first", "use
-`--frozen-lockfile` in CI", "`docs/rules.md` lists 12 rules"), and a later change can take
+`--frozen-lockfile` in CI", "`REVIEW.md` lists 12 rules"), and a later change can take
 exactly that thing out of the project: the function renamed, the flag replaced after it
 failed, the file deleted, the list grown. Stored, such a note tells the next session about
 code that no longer exists. The session's end decides.
