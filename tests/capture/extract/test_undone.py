@@ -221,3 +221,11 @@ def test_a_count_names_its_file_by_path_or_by_a_name_only_one_file_has():
     assert reconcile([count], _later({"api/Makefile": grown})) == []
     twice = _later({"api/Makefile": grown, "web/Makefile": [FileChange(3, "read", "", "x:\n")]})
     assert reconcile([count], twice) == [count]
+
+
+def test_a_clause_that_turns_the_thing_down_is_not_held_against_it():
+    off = _note("`load_config()` is off the table — no upstream basis. TOML stays")
+    instead = _note("Settings come from env vars, `load_config()` was rejected")
+    said = _note("`load_config()` reads `settings.toml`, not env vars")
+    later = _later({"src/config.py": _renamed_at(9)})
+    assert reconcile([off, instead, said], later) == [off, instead]

@@ -26,8 +26,9 @@ or a flag shape; outside one, only the shapes that cannot be English (an undersc
 capital, a dotted or file name, a ``--flag``, a hyphenated word with a digit): "one-time" or
 "true/false" are words, and a word an edit drops is evidence only when it cannot be an
 accident of wording. What the stance itself says is gone or replaced is not held against it
-("`X` is no longer used", "renamed `X` to `Y`", "from `X` to `Y`", "`X` → `Y`"): a removal
-of it carries the stance out. An edit that adds a named thing carries the stance out too.
+("`X` is no longer used", "renamed `X` to `Y`", "from `X` to `Y`", "`X` → `Y`", or any
+word of its clause turning it down: "`X` is off the table"): a removal of it carries the
+stance out. An edit that adds a named thing carries the stance out too.
 
 The user's own words are held to more: what the person asked for stands even when the agent
 later did otherwise, unless the thing they named failed first -- a shell command that failed
@@ -89,6 +90,14 @@ _GONE_BEFORE = lazy_regex(r"\b(?:renam\w*|mov(?:e|ed|ing)|migrat\w*|switch\w*(?:
                           r"(?:in )?place of|instead of|rather than|not|no|without|never|"
                           r"avoid\w*|drop\w*|remov\w*|delet\w*|replac\w*)"
                           r"\W+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+)?$", re.IGNORECASE)
+#: Where a clause ends: what a cue inside it says no to stays within it.
+_CLAUSE_MARKS = (". ", ";", " — ", " -- ", " – ", ",", "\n")
+#: A clause turning its thing down, wherever in the clause the cue stands.
+_REJECTED = lazy_regex(r"\b(?:not|no|never|none|without|instead|rather|avoid\w*|reject\w*|"
+                       r"ruled out|off the table|abandon\w*|discard\w*|unused|unsupported|"
+                       r"disabled|out of scope|(?:is|are|was|were|do|does|did|should|could|"
+                       r"would|wo|ca)n[\'’]?t|cannot|no longer|gone|removed|deprecated|"
+                       r"obsolete|dropped|deleted|replaced|renamed|retired)\b", re.IGNORECASE)
 _FROM_TO = lazy_regex(r"\bfrom\W+(?:the\s+)?$", re.IGNORECASE)
 _TO_AFTER = lazy_regex(r"^`?\s+(?:to|into)\b", re.IGNORECASE)
 #: Stances a later change can undo (a lesson or a "no X" is about what happened or what
@@ -136,8 +145,13 @@ def distinct(terms: Iterable[str], text: str) -> list[str]:
 
 
 def _said_gone(term: str, text: str) -> bool:
-    """Any mention of ``term`` in ``text`` says it is gone, replaced or not wanted."""
+    """Any mention of ``term`` in ``text`` says it is gone, replaced or not wanted: in the
+    words around it, or anywhere in its clause ("`X` is off the table -- no basis")."""
     for match in re.finditer(re.escape(term), text):
+        start = max((text.rfind(mark, 0, match.start()) for mark in _CLAUSE_MARKS), default=-1)
+        ends = [at for mark in _CLAUSE_MARKS if (at := text.find(mark, match.end())) >= 0]
+        if _REJECTED.search(text[start + 1:min(ends, default=len(text))]):
+            return True
         before = text[max(0, match.start() - 40):match.start()].rstrip("`\"' ")
         after = text[match.end():match.end() + 40]
         if _GONE_BEFORE.search(before + " ") or _GONE_AFTER.match(after) \
