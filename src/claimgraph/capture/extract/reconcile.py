@@ -36,6 +36,10 @@ screening and drops, or rewrites, what the rest of the session overtook:
   question ("You asked for the index to live in app.db. … How should I handle this?") and
   they answered: the answer is their latest word on it (kept as its own decision), the
   earlier wording is not;
+- a stance in prose (the agent's note, the user's convention, decision or preference) whose
+  named thing a later edit took out of the project for good, whose file a later change
+  deleted, or (the agent's) whose count of a file's contents a later change outgrew
+  (``undone``; the user's words only once the thing they named failed first);
 - a user's standing request the same person revised later in other words, on the same
   subject ("zip by default" … "no, make zipping a separate command"; "let's not zip after
   all"): only their last word is their decision (``revised``).
@@ -61,6 +65,8 @@ from claimgraph.capture.extract.offered import position_pick
 from claimgraph.capture.extract.revised import revised_away
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
+from claimgraph.capture.extract.undone import (
+    History, deletions, failures, history as edit_history, undone_by_edits)
 
 Candidate = dict[str, Any]
 _FILE_QUOTE = lazy_regex(r"^(?P<path>[^\s`]+?): `(?P<quote>.*)`$", re.DOTALL)
@@ -174,6 +180,10 @@ class Later:
     #: with what was pasted into it: the record an agent's note is checked against
     #: (``corroborate``).
     record: Record = field(default_factory=Record)
+    #: (line, path) of each file or folder the session deleted (cited paths), and (line,
+    #: what was run and what it printed) of each shell command that failed (``undone``).
+    deleted: list[tuple[int, str]] = field(default_factory=list)
+    failed: list[tuple[int, str]] = field(default_factory=list)
 
 
 def _agent_messages(view: SessionView) -> tuple[list[tuple[int, dict[str, str]]],
@@ -224,7 +234,8 @@ def digest(view: SessionView) -> Later:
                         [view.results[call.call_id] for call in view.calls()
                          if call.call_id and call.call_id in view.results
                          and view.outcome(call) == OK],
-                        files))
+                        files),
+                 deletions(view), failures(view))
 
 
 def written_text(files: Mapping[str, list[FileChange]]) -> dict[str, str]:
@@ -293,8 +304,9 @@ def reconcile(candidates: Iterable[Candidate], later: Later) -> list[Candidate]:
     retiring = _retiring(later)
     candidates = list(candidates)
     later = replace(later, record=read_outputs(later.record, candidates))
+    history = edit_history(candidates, later, asserted_terms)
     for found in candidates:
-        settled = _settle(found, later, retiring)
+        settled = _settle(found, later, retiring, history)
         if settled is not None:
             kept.append(settled)
     return revised_away(kept, later.user_said)
@@ -316,8 +328,8 @@ def _retiring(later: Later) -> _Retiring:
                      kept(later.agent_said, _ANY_RETIRING))
 
 
-def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None
-            ) -> Candidate | None:
+def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None,
+            history: History | None = None) -> Candidate | None:
     if _file_quote_removed(found, later):
         return None
     line = taught_at(found)
@@ -342,6 +354,9 @@ def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None
             and _user_denies(found, line, later):
         return None
     if found.get("rule") == "statements" and _asked_back(found, line, later):
+        return None
+    if undone_by_edits(found, line, later, history or edit_history(
+            [found], later, asserted_terms), asserted_terms) is not None:
         return None
     if found.get("rule") == "statements" and (
             _OPTION_REF.search(str(found["object"]))
