@@ -215,7 +215,8 @@ TOUCH_MARK = ("SELECT coalesce((SELECT CAST(value AS INTEGER) FROM marks"
               " WHERE key = 'store:writes'), 0), coalesce((SELECT max(pk) FROM facts), 0)")
 #: What decides how long a project's placement stays exact as time passes
 #: (``logic.briefing_sections.horizon``): each fact's times, decay and standing.
-PLACEMENT_HEADS = ("SELECT t_valid, t_invalid, confidence, recorded_at, last_reinforced_at,"
+#: The id, then ``logic.briefing_sections.HEAD_COLUMNS``.
+PLACEMENT_HEADS = ("SELECT id, t_valid, t_invalid, confidence, recorded_at, last_reinforced_at,"
                    " epistemic, source_type, predicate, dormant_since FROM facts WHERE scope = ?")
 #: The touch a fact's deletion leaves: no id (a purge keeps none), only that one happened.
 DELETED_TOUCH = ""
@@ -563,19 +564,54 @@ def plan_builders(mark: str, in_ids: str, id_list: Callable[[Sequence[str]], Any
     return in_list, touching_plan, select_plan
 
 
-def section_case(valid: str, changed: str, open_term: str, ranked: str) -> tuple[str, str]:
+def stance_term() -> str:
+    """``logic.briefing.is_stance`` as an SQL term over ``f``."""
+    from claimgraph.logic import briefing as compiled
+    return ("(f.epistemic = 'commitment' OR f.predicate IN"
+            f" {sql_names(compiled.STANCE_PREDICATES)})")
+
+
+def stance_inputs(in_scopes: str) -> str:
+    """What ``logic.briefing.told_as_state`` reads of each stance in the scopes (``in_scopes``:
+    the dialect's scope test): id, class, predicate, source, object kind, the object as a
+    person reads it (an entity's name, or the literal) and the evidence (JSON text)."""
+    return ("SELECT f.id, f.epistemic, f.predicate, f.source_type, f.object_kind,"
+            " CASE WHEN f.object_kind = 'entity' THEN (SELECT o.name FROM entities o"
+            " WHERE o.id = f.object_ref_id) ELSE f.object_lit END, f.evidence"
+            f" FROM facts f WHERE {in_scopes} AND {stance_term()}")
+
+
+def told_as_state_ids(rows: Iterable[Sequence[Any]]) -> set[str]:
+    """The ids of the ``stance_inputs`` rows that ``logic.briefing.told_as_state`` turns away
+    from the standing decisions: the definition itself decides, in Python, so the store's
+    placement never words the rules (expiring states, requests done once, one change) again
+    in SQL (docs/viewer.md)."""
+    from claimgraph.logic.briefing import told_as_state
+    told = set()
+    for fact_id, epistemic, predicate, source, kind, name, evidence in rows:
+        entity = kind == "entity"
+        fact = {"epistemic": epistemic, "predicate": predicate, "source_type": source,
+                "object_kind": kind, "object_ref": {"name": name} if entity else None,
+                "object_lit": None if entity else name,
+                "evidence": json.loads(evidence) if evidence and evidence != "[]" else []}
+        if told_as_state(fact):
+            told.add(fact_id)
+    return told
+
+
+def section_case(valid: str, changed: str, open_term: str, ranked: str,
+                 told: str) -> tuple[str, str]:
     """A project page's section of a fact and why it is left out, as two SQL CASEs
     (``logic.briefing_sections`` is the definition), from the dialect's terms: valid now,
     changed within the window, listed as contended (``logic.briefing.listed_as_contended``),
-    and the ranked sections' CASE."""
-    from claimgraph.logic import briefing as compiled
+    the ranked sections' CASE, and ``told``: the fact is a stance told as a state (its id is
+    among ``told_as_state_ids``), which is no standing decision."""
     from claimgraph.logic.briefing_sections import DORMANT, FROM_CODE, LEFT_OUT, SUSPECT
     from claimgraph.logic.model import SUSPECT_VERDICTS
     suspect = (f"f.id IN (SELECT fact_id FROM audit_verdicts"
                f" WHERE verdict IN {sql_names(SUSPECT_VERDICTS)})")
     dormant = "f.dormant_since IS NOT NULL"
-    standing = ("(f.epistemic = 'commitment' OR f.predicate IN"
-                f" {sql_names(compiled.STANCE_PREDICATES)})")
+    standing = f"({stance_term()} AND NOT {told})"
     section = (f"CASE WHEN NOT {valid} THEN"
                f" (CASE WHEN {changed} AND NOT {dormant} AND NOT {suspect} THEN 'changed' END)"
                f" WHEN {dormant} OR {suspect} THEN 'left_out'"
