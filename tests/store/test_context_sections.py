@@ -14,7 +14,8 @@ import random
 import pytest
 
 from claimgraph.logic.briefing import is_stance, told_as_state
-from claimgraph.logic.briefing_sections import SECTION_KEYS, Narrowing, sections_of
+from claimgraph.logic.briefing_sections import (
+    SECTION_KEYS, Narrowing, head_of, sections_of, told_in)
 from claimgraph.logic.expiring import expiring_state
 from claimgraph.logic.names import object_name
 from claimgraph.logic.one_change import one_change
@@ -161,6 +162,16 @@ def test_the_stances_told_as_state_are_the_definitions_and_of_every_kind(answeri
     placed = answering.context_sections(wanted, NOW, windows={"decisions": (0, 10 ** 9)},
                                         open_ids=open_ids_of(answering, wanted))
     assert told.isdisjoint(placed["ids"]["decisions"]) and placed["ids"]["decisions"]
+
+
+def test_the_placement_heads_are_the_definitions(answering):
+    """``placement_heads`` (one walk, stances judged in Python) is ``head_of`` of each fact."""
+    if not hasattr(answering, "placement_heads"):
+        pytest.skip(f"{type(answering).__name__} keeps no touches (placed whole by the viewer)")
+    wanted = ["proj", "user"]
+    got = {head[0]: head for head in answering.placement_heads(wanted)}
+    assert got == {f["id"]: head_of(f) for f in answering.select_facts(scopes=wanted)}
+    assert told_in(got.values()) == answering.told_as_state_ids(wanted) != set()
 
 
 def test_an_empty_scope_list_places_nothing(answering):

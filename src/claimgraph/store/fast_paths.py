@@ -138,6 +138,5 @@ class FactTouches(metaclass=_Offers):
     def touched_since(self, mark: tuple[int, int], limit: int) -> list[str] | None:
         raise NotImplementedError
 
-    def placement_heads(self, scopes: Iterable[str],
-                        told: Iterable[str] | None = None) -> list[tuple[Any, ...]]:
+    def placement_heads(self, scopes: Iterable[str]) -> list[tuple[Any, ...]]:
         raise NotImplementedError

@@ -19,6 +19,7 @@ from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.store.sql_dialect import held_candidates as held_sql
 from claimgraph.store.sql_dialect import narrowed, ranked_section, section_case, time_travel
 from claimgraph.store.sql_dialect import sql_names as _names
+from claimgraph.store.sql_dialect import placement_heads as heads_sql
 from claimgraph.store.sql_dialect import stance_inputs as stance_sql
 
 _VALID = ("(f.t_valid <= %(now)s AND (f.t_invalid IS NULL OR f.t_invalid > %(now)s)"
@@ -72,6 +73,11 @@ def narrowed_ids(scopes: Sequence[str], narrowing: Narrowing) -> tuple[str, dict
 def stance_inputs(scopes: Sequence[str]) -> tuple[str, dict[str, Any]]:
     """``sql_dialect.stance_inputs`` over the scopes."""
     return stance_sql("f.scope = ANY(%(scopes)s::text[])"), {"scopes": sorted(set(scopes))}
+
+
+def placement_heads(scope: str) -> tuple[str, dict[str, Any]]:
+    """``sql_dialect.placement_heads`` of one scope."""
+    return heads_sql("f.scope = %(scope)s"), {"scope": scope}
 
 
 def context_sections(scopes: Sequence[str], now: int, half_life_days: float,

@@ -534,16 +534,15 @@ class SqlStore(StoreDefaults):
         ids = [r[0] for r in rows]
         return None if len(ids) > limit or common.DELETED_TOUCH in ids else ids
 
-    def placement_heads(self, scopes: Iterable[str],
-                        told: Iterable[str] | None = None) -> list[tuple[Any, ...]]:
-        """(t_valid, t_invalid, confidence, recorded_at, last_reinforced_at, epistemic,
+    def placement_heads(self, scopes: Iterable[str]) -> list[tuple[Any, ...]]:
+        """(id, t_valid, t_invalid, confidence, recorded_at, last_reinforced_at, epistemic,
         source_type, predicate, dormant_since, told as a state) of every fact in the scopes
-        (``logic.briefing_sections.head_of``). ``told``: the scopes' ``told_as_state_ids``
-        when the caller has them already (else read here)."""
-        wanted = sorted(set(scopes))
-        dated = set(self.told_as_state_ids(wanted) if told is None else told)
-        return [(*r[1:], r[0] in dated) for scope in wanted
-                for r in self._db.rows(self._q.PLACEMENT_HEADS, (scope,))]
+        (``logic.briefing_sections.head_of``), in one walk of them that reads each stance's
+        object and evidence too, for ``logic.briefing.told_as_state`` to judge in Python."""
+        plans = self._sections()
+        rows = [r for scope in sorted(set(scopes))
+                for r in self._db.rows(*plans.placement_heads(scope))]
+        return common.heads_and_told(rows)[0]
 
     def predicate_usage(self) -> dict[str, int]:
         return rec.counted((r[0], r[1]) for r in self._db.rows(common.PREDICATE_USAGE))

@@ -118,7 +118,6 @@ if TYPE_CHECKING:
         HAS_WORDS: str
         HAS_TOUCHES: str
         TOUCHED_SINCE: str
-        PLACEMENT_HEADS: str
         DELETE_TOUCHES: str
 
         def id_list(self, values: Sequence[str]) -> Any: ...
@@ -215,9 +214,6 @@ TOUCH_MARK = ("SELECT coalesce((SELECT CAST(value AS INTEGER) FROM marks"
               " WHERE key = 'store:writes'), 0), coalesce((SELECT max(pk) FROM facts), 0)")
 #: What decides how long a project's placement stays exact as time passes
 #: (``logic.briefing_sections.horizon``): each fact's times, decay and standing.
-#: The id, then ``logic.briefing_sections.HEAD_COLUMNS``.
-PLACEMENT_HEADS = ("SELECT id, t_valid, t_invalid, confidence, recorded_at, last_reinforced_at,"
-                   " epistemic, source_type, predicate, dormant_since FROM facts WHERE scope = ?")
 #: The touch a fact's deletion leaves: no id (a purge keeps none), only that one happened.
 DELETED_TOUCH = ""
 _SQLITE_NEXT = ("coalesce((SELECT CAST(value AS INTEGER) FROM marks WHERE key = 'store:writes'),"
@@ -571,14 +567,38 @@ def stance_term() -> str:
             f" {sql_names(compiled.STANCE_PREDICATES)})")
 
 
+_OBJECT_READ = ("CASE WHEN f.object_kind = 'entity' THEN (SELECT o.name FROM entities o"
+                " WHERE o.id = f.object_ref_id) ELSE f.object_lit END")
+
+
 def stance_inputs(in_scopes: str) -> str:
     """What ``logic.briefing.told_as_state`` reads of each stance in the scopes (``in_scopes``:
     the dialect's scope test): id, class, predicate, source, object kind, the object as a
     person reads it (an entity's name, or the literal) and the evidence (JSON text)."""
     return ("SELECT f.id, f.epistemic, f.predicate, f.source_type, f.object_kind,"
-            " CASE WHEN f.object_kind = 'entity' THEN (SELECT o.name FROM entities o"
-            " WHERE o.id = f.object_ref_id) ELSE f.object_lit END, f.evidence"
-            f" FROM facts f WHERE {in_scopes} AND {stance_term()}")
+            f" {_OBJECT_READ}, f.evidence FROM facts f WHERE {in_scopes} AND {stance_term()}")
+
+
+def placement_heads(in_scope: str) -> str:
+    """Every fact of one scope (``in_scope``: the dialect's test of ``f.scope``): its id,
+    ``logic.briefing_sections.HEAD_COLUMNS``, and for a stance its object kind, object and
+    evidence (NULL for any other fact): the one walk that gives both the heads and what
+    ``told_as_state_ids`` judges (``heads_and_told``)."""
+    stance = stance_term()
+    return ("SELECT f.id, f.t_valid, f.t_invalid, f.confidence, f.recorded_at,"
+            " f.last_reinforced_at, f.epistemic, f.source_type, f.predicate, f.dormant_since,"
+            f" CASE WHEN {stance} THEN f.object_kind END,"
+            f" CASE WHEN {stance} THEN {_OBJECT_READ} END,"
+            f" CASE WHEN {stance} THEN f.evidence END FROM facts f WHERE {in_scope}")
+
+
+def heads_and_told(rows: Iterable[Sequence[Any]]) -> tuple[list[tuple[Any, ...]], set[str]]:
+    """``placement_heads`` rows as placement heads (``logic.briefing_sections.head_of``: the
+    id, the head's columns, told as a state) and the ids of the stances told as a state."""
+    rows = list(rows)
+    told = told_as_state_ids((r[0], r[6], r[8], r[7], r[10], r[11], r[12])
+                             for r in rows if r[10] is not None)
+    return [(*r[:10], r[0] in told) for r in rows], told
 
 
 def told_as_state_ids(rows: Iterable[Sequence[Any]]) -> set[str]:

@@ -23,6 +23,7 @@ from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.store.sql_dialect import held_candidates as held_sql
 from claimgraph.store.sql_dialect import (
     narrowed, ranked_section, section_case, sql_names, time_travel)
+from claimgraph.store.sql_dialect import placement_heads as heads_sql
 from claimgraph.store.sql_dialect import stance_inputs as stance_sql
 
 
@@ -138,6 +139,11 @@ def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
 def stance_inputs(scopes: Sequence[str]) -> tuple[str, dict[str, Any]]:
     """``sql_dialect.stance_inputs`` over the scopes."""
     return stance_sql(_IN_SCOPES), {"scopes": json.dumps(sorted(set(scopes)))}
+
+
+def placement_heads(scope: str) -> tuple[str, dict[str, Any]]:
+    """``sql_dialect.placement_heads`` of one scope (its index's equality lookup)."""
+    return heads_sql("f.scope = :scope"), {"scope": scope}
 
 
 def narrowed_ids(scopes: Sequence[str], narrowing: Narrowing) -> tuple[str, dict[str, Any]]:

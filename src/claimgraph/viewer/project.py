@@ -26,7 +26,7 @@ from claimgraph.logic.briefing_lines import (
     change_line, component_line, conflict_components, decision_line,
 )
 from claimgraph.logic.briefing_sections import (
-    SECTION_KEYS, Narrowing, head_of, horizon, sections_of)
+    SECTION_KEYS, Narrowing, head_of, horizon, sections_of, told_in)
 from claimgraph.logic.confidence import effective_confidence
 from claimgraph.logic.conflicts import open_conflicts
 from claimgraph.logic.model import EPISTEMIC_STRENGTH
@@ -151,12 +151,12 @@ def placement(src: Source, project_id: str, narrowing: Narrowing) -> dict[str, A
             pairs = open_pairs(store, wanted, suspect, now)
             open_ids = compiled.listed_as_contended(pairs)
             windows = {key: (0, WHOLE) for key in SECTION_KEYS}
-            # The stances told as a state, judged once for both reads (a Python pass each).
-            told = (store.told_as_state_ids(wanted) if offers(store, ContextSections)
-                    else None)
+            # The heads' walk judges which stances are told as a state; the placement's query
+            # takes those ids rather than reading every stance a second time.
+            heads = heads_of(store, wanted)
             placed = read_sections(store, wanted, now, windows, open_ids, narrowing, suspect,
-                                   src.half_life_days, told)
-            until, levels = horizon(heads_of(store, wanted, told), now, src.half_life_days)
+                                   src.half_life_days, told_in(heads))
+            until, levels = horizon(heads, now, src.half_life_days)
             made = {"now": now, "predicates": sorted(store.predicate_usage()), "pairs": pairs,
                     "placed": placed, "block": None, "mark": mark, "until": until,
                     "levels": levels, "open_ids": open_ids}
@@ -236,10 +236,9 @@ def narrowed(src: Source, project_id: str, narrowing: Narrowing, whole: Mapping[
             "placed": advance.kept_to(whole["placed"], keep[1], base)}
 
 
-def heads_of(store: Any, wanted: list[str],
-             told: set[str] | None = None) -> Iterable[tuple[Any, ...]]:
+def heads_of(store: Any, wanted: list[str]) -> list[tuple[Any, ...]]:
     if isinstance(store, FactTouches):
-        return store.placement_heads(wanted, told)
+        return store.placement_heads(wanted)
     return [head_of(f) for f in store.select_facts(scopes=wanted)]
 
 
