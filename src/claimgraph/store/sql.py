@@ -33,7 +33,7 @@ from claimgraph.store.records import Record
 _MARK_TEXT = json.JSONEncoder(check_circular=False).encode
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Iterable, Mapping, Sequence
+    from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
     from claimgraph.store.sql_dialect import Plan, Row, SqlConnection, SqlDialect
 
     #: Looks an entity up by id for hydration (None: its row is gone).
@@ -540,9 +540,12 @@ class SqlStore(StoreDefaults):
         (``logic.briefing_sections.head_of``), in one walk of them that reads each stance's
         object and evidence too, for ``logic.briefing.told_as_state`` to judge in Python."""
         plans = self._sections()
-        rows = [r for scope in sorted(set(scopes))
-                for r in self._db.rows(*plans.placement_heads(scope))]
-        return common.heads_and_told(rows)[0]
+        return [head for scope in sorted(set(scopes))
+                for head in common.heads_of_rows(self._stream(*plans.placement_heads(scope)))]
+
+    def _stream(self, sql: str, params: Any) -> Iterator[Row]:
+        """A read's rows, a batch at a time where the dialect can (SQLite), else all at once."""
+        return iter(self._db.rows(sql, params))
 
     def predicate_usage(self) -> dict[str, int]:
         return rec.counted((r[0], r[1]) for r in self._db.rows(common.PREDICATE_USAGE))

@@ -582,8 +582,8 @@ def stance_inputs(in_scopes: str) -> str:
 def placement_heads(in_scope: str) -> str:
     """Every fact of one scope (``in_scope``: the dialect's test of ``f.scope``): its id,
     ``logic.briefing_sections.HEAD_COLUMNS``, and for a stance its object kind, object and
-    evidence (NULL for any other fact): the one walk that gives both the heads and what
-    ``told_as_state_ids`` judges (``heads_and_told``)."""
+    evidence (NULL for any other fact): the one walk that gives the heads and judges the
+    stances (``heads_of_rows``)."""
     stance = stance_term()
     return ("SELECT f.id, f.t_valid, f.t_invalid, f.confidence, f.recorded_at,"
             " f.last_reinforced_at, f.epistemic, f.source_type, f.predicate, f.dormant_since,"
@@ -592,13 +592,13 @@ def placement_heads(in_scope: str) -> str:
             f" CASE WHEN {stance} THEN f.evidence END FROM facts f WHERE {in_scope}")
 
 
-def heads_and_told(rows: Iterable[Sequence[Any]]) -> tuple[list[tuple[Any, ...]], set[str]]:
+def heads_of_rows(rows: Iterable[Sequence[Any]]) -> Iterator[tuple[Any, ...]]:
     """``placement_heads`` rows as placement heads (``logic.briefing_sections.head_of``: the
-    id, the head's columns, told as a state) and the ids of the stances told as a state."""
-    rows = list(rows)
-    told = told_as_state_ids((r[0], r[6], r[8], r[7], r[10], r[11], r[12])
-                             for r in rows if r[10] is not None)
-    return [(*r[:10], r[0] in told) for r in rows], told
+    id, the head's columns, told as a state), each stance judged as it comes: a stream of
+    rows never holds the walk's objects and evidence all at once."""
+    from claimgraph.logic.briefing import told_as_state
+    for r in rows:
+        yield r[:10] + (r[10] is not None and told_as_state(_stance_fact(*r[6:9], *r[10:13])),)
 
 
 def told_as_state_ids(rows: Iterable[Sequence[Any]]) -> set[str]:
@@ -607,16 +607,18 @@ def told_as_state_ids(rows: Iterable[Sequence[Any]]) -> set[str]:
     placement never words the rules (expiring states, requests done once, one change) again
     in SQL (docs/viewer.md)."""
     from claimgraph.logic.briefing import told_as_state
-    told = set()
-    for fact_id, epistemic, predicate, source, kind, name, evidence in rows:
-        entity = kind == "entity"
-        fact = {"epistemic": epistemic, "predicate": predicate, "source_type": source,
-                "object_kind": kind, "object_ref": {"name": name} if entity else None,
-                "object_lit": None if entity else name,
-                "evidence": json.loads(evidence) if evidence and evidence != "[]" else []}
-        if told_as_state(fact):
-            told.add(fact_id)
-    return told
+    return {fact_id for fact_id, epistemic, predicate, source, kind, name, evidence in rows
+            if told_as_state(_stance_fact(epistemic, source, predicate, kind, name, evidence))}
+
+
+def _stance_fact(epistemic: str, source: str, predicate: str, kind: str, name: str | None,
+                 evidence: str | None) -> dict[str, Any]:
+    """What ``told_as_state`` reads of a fact, from a row's columns (evidence as JSON text)."""
+    entity = kind == "entity"
+    return {"epistemic": epistemic, "predicate": predicate, "source_type": source,
+            "object_kind": kind, "object_ref": {"name": name} if entity else None,
+            "object_lit": None if entity else name,
+            "evidence": json.loads(evidence) if evidence and evidence != "[]" else []}
 
 
 def section_case(valid: str, changed: str, open_term: str, ranked: str,
