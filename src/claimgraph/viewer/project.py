@@ -152,11 +152,14 @@ def placement(src: Source, project_id: str, narrowing: Narrowing) -> dict[str, A
             open_ids = compiled.listed_as_contended(pairs)
             windows = {key: (0, WHOLE) for key in SECTION_KEYS}
             # The heads' walk judges which stances are told as a state; the placement's query
-            # takes those ids rather than reading every stance a second time.
+            # takes those ids rather than reading every stance a second time. The heads are
+            # let go before that query runs: the two never hold memory at once.
             heads = heads_of(store, wanted)
-            placed = read_sections(store, wanted, now, windows, open_ids, narrowing, suspect,
-                                   src.half_life_days, told_in(heads))
+            told = told_in(heads)
             until, levels = horizon(heads, now, src.half_life_days)
+            del heads
+            placed = read_sections(store, wanted, now, windows, open_ids, narrowing, suspect,
+                                   src.half_life_days, told)
             made = {"now": now, "predicates": sorted(store.predicate_usage()), "pairs": pairs,
                     "placed": placed, "block": None, "mark": mark, "until": until,
                     "levels": levels, "open_ids": open_ids}
