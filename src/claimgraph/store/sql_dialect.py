@@ -598,7 +598,7 @@ def heads_of_rows(rows: Iterable[Sequence[Any]]) -> Iterator[tuple[Any, ...]]:
     rows never holds the walk's objects and evidence all at once."""
     from claimgraph.logic.briefing import told_as_state
     for r in rows:
-        yield r[:10] + (r[10] is not None and told_as_state(_stance_fact(*r[6:9], *r[10:13])),)
+        yield (*r[:10], r[10] is not None and told_as_state(_stance_fact(*r[6:9], *r[10:13])))
 
 
 def told_as_state_ids(rows: Iterable[Sequence[Any]]) -> set[str]:
