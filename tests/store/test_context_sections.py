@@ -13,7 +13,13 @@ import random
 
 import pytest
 
-from claimgraph.logic.briefing_sections import SECTION_KEYS, Narrowing, sections_of
+from claimgraph.logic.briefing import is_stance, told_as_state
+from claimgraph.logic.briefing_sections import (
+    SECTION_KEYS, Narrowing, head_of, sections_of, told_in)
+from claimgraph.logic.expiring import expiring_state
+from claimgraph.logic.names import object_name
+from claimgraph.logic.one_change import one_change
+from claimgraph.logic.requested import done_once
 from claimgraph.logic.time_travel import believed_at, valid_times
 from claimgraph.logic.timeutil import DAY_MS
 
@@ -22,6 +28,26 @@ from .store_helpers import entity, fact
 NOW = 1_800_000_000_000
 PREDICATES = ("core/depends-on", "core/prefers", "x/convention", "core/failure-mode",
               "core/written-in", "core/part-of", "x/runs", "core/decided-against")
+#: Objects a stance holds that ``logic.briefing.told_as_state`` tells as a fact of its date (an
+#: expiring state, one act done once, one change of the user's), or keeps standing (a rule
+#: about versions, a lasting request): (object, evidence).
+ONCE = "transcript#L7: asked and done once: "
+LASTING = "transcript#L8: asked and done: "
+DATED_OBJECTS = (
+    ("our latest release is v0.2.0", []),
+    ("PR #12 is merged", []),
+    ("the latest release is always tagged from main", []),
+    ("Rename the parser module to reader", [ONCE + "renamed src/parser.py"]),
+    ("Support LinuxCNC as well", [LASTING + "added src/linuxcnc.py"]),
+    ("Create one collection by default when running init", [LASTING + "edited src/init.py"]),
+    ('"Rule" should appear as "Claude Rule"', []),
+)
+
+
+def dated_object(i: int) -> dict:
+    """A third of the facts' objects (with their evidence): ``DATED_OBJECTS`` in turn."""
+    text, evidence = DATED_OBJECTS[(i // 3) % len(DATED_OBJECTS)]
+    return {"lit": text, "evidence": evidence}
 
 
 def build(store, n: int = 400, seed: int = 7) -> None:
@@ -31,13 +57,14 @@ def build(store, n: int = 400, seed: int = 7) -> None:
         for k in range(count):
             entity(store, f"e-{scope}-{k}", f"name-{k % 5}", scope=scope)
     entity(store, "e-proj-obj", "Postgres-V3", scope="proj")  # an object's name, mixed case
+    entity(store, "e-proj-state", "main is now v1.2", scope="proj")  # a name stating a state
     rows = []
     for i in range(n):
         scope = rng.choice(("proj", "proj", "proj", "user", "other"))
         subject = f"e-{scope}-{rng.randrange(3 if scope == 'other' else 4)}"
         recorded = NOW - rng.choice((0, 1, 5, 40, 200, 900)) * DAY_MS // 2
-        objects = ({"ref": rng.choice(("e-proj-obj", "e-proj-5", "e-user-1"))} if i % 9 == 4
-                   else {"lit": f"v{i % 7}"})
+        objects = ({"ref": rng.choice(("e-proj-obj", "e-proj-5", "e-user-1", "e-proj-state"))}
+                   if i % 9 == 4 else dated_object(i) if i % 3 == 1 else {"lit": f"v{i % 7}"})
         row = fact(f"f-{i:04d}", subject, rng.choice(PREDICATES), **objects,
                    t_valid=recorded, scope=scope, recorded_at=recorded,
                    confidence=rng.choice((0.5, 0.7, 0.7, 0.9)),
@@ -113,6 +140,38 @@ def test_the_store_places_orders_counts_and_cuts_as_the_definition(answering, wi
     assert got == expected
     if windows is WINDOWS[0] and not narrowing.active:  # the fixture reaches every section
         assert all(got["counts"][key] for key in SECTION_KEYS if key != "conflicts")
+
+
+def test_the_stances_told_as_state_are_the_definitions_and_of_every_kind(answering):
+    """The store's ``told_as_state_ids`` are the facts ``told_as_state`` turns away, and the
+    fixture holds each way of being one among the facts valid now (so the placement test above
+    tells them apart from standing decisions: it fails when the store's SQL keeps them there)."""
+    wanted = ["proj", "user"]
+    facts = answering.select_facts(scopes=wanted)
+    told = {f["id"] for f in facts if told_as_state(f)}
+    assert answering.told_as_state_ids(wanted) == told
+    valid = [f for f in facts if f["id"] in told and f["t_invalid"] is None
+             and f["t_valid"] <= NOW and f["dormant_since"] is None]
+    assert any(expiring_state(str(object_name(f))) for f in valid
+               if f["object_kind"] == "literal")
+    assert any(expiring_state(str(object_name(f))) for f in valid
+               if f["object_kind"] == "entity")
+    assert any(done_once(f) for f in valid) and any(one_change(f) for f in valid)
+    assert any(is_stance(f) and f["id"] not in told and f["object_lit"] in [
+        text for text, _ in DATED_OBJECTS] for f in facts)  # a rule about versions, lasting
+    placed = answering.context_sections(wanted, NOW, windows={"decisions": (0, 10 ** 9)},
+                                        open_ids=open_ids_of(answering, wanted))
+    assert told.isdisjoint(placed["ids"]["decisions"]) and placed["ids"]["decisions"]
+
+
+def test_the_placement_heads_are_the_definitions(answering):
+    """``placement_heads`` (one walk, stances judged in Python) is ``head_of`` of each fact."""
+    if not hasattr(answering, "placement_heads"):
+        pytest.skip(f"{type(answering).__name__} keeps no touches (placed whole by the viewer)")
+    wanted = ["proj", "user"]
+    got = {head[0]: head for head in answering.placement_heads(wanted)}
+    assert got == {f["id"]: head_of(f) for f in answering.select_facts(scopes=wanted)}
+    assert told_in(got.values()) == answering.told_as_state_ids(wanted) != set()
 
 
 def test_an_empty_scope_list_places_nothing(answering):

@@ -32,6 +32,8 @@ PREDICATES = ("core/depends-on", "core/prefers", "x/convention", "core/failure-m
               "core/written-in", "core/part-of", "x/runs", "core/decided-against")
 #: What a placement is compared on (``until`` and ``levels`` may be more cautious when advanced).
 SHOWN = ("now", "placed", "pairs", "predicates", "block", "mark", "open_ids")
+#: Stances' objects that state an expiring state: told as facts of their date, ranked.
+DATED = ("the latest release is v0.{i}.0", "PR #{i} is merged", "we're now on 3.{i}.1")
 PARAMS = [{}, {"section": "current", "page": "2"}, {"section": "left_out"},
           {"section": "changed"}, {"predicate": "core/prefers"}, {"class": "observation"},
           {"text": "NAME-2"}, {"text": "v3", "section": "lessons"}]
@@ -75,6 +77,12 @@ def build(store: Any, n: int = 500, seed: int = 11) -> None:
             elif roll < 0.23:
                 row.update(source_type="decision-record", epistemic="observation",
                            predicate="core/depends-on", confidence=0.6)  # never fades
+            elif roll < 0.4:  # a stance told as a state ranks (a commitment never fades: a
+                # level, off the fading facts' confidences so no tie ends at NOW itself)
+                row.update(predicate=rng.choice(("x/decided", "core/prefers")),
+                           object_lit=rng.choice(DATED).format(i=i))
+                row.update(epistemic="preference") if rng.random() < 0.5 else row.update(
+                    epistemic="commitment", confidence=rng.choice((0.65, 0.85)))
             rows.append(row)
         store.insert_facts(rows)
         store.set_dormant([f"f-{i:04d}" for i in range(0, n, 13)], NOW - DAY_MS)
@@ -243,6 +251,12 @@ def test_a_write_that_touched_too_much_or_a_new_level_is_placed_whole(opened, mo
                                    source_type="decision-record", epistemic="observation",
                                    predicate="core/depends-on")])
     assert advance_to_now(src, PROJECT, base) is None  # 0.61: a level fading facts may pass
+    base = placement(src, PROJECT, Narrowing())
+    with store.transaction():  # a commitment told as a state ranks, and never fades
+        store.insert_facts([a_fact(9501, random.Random(1), PROJECT, confidence=0.63,
+                                   source_type="session-log", epistemic="commitment",
+                                   predicate="x/decided", object_lit=DATED[0].format(i=9))])
+    assert advance_to_now(src, PROJECT, base) is None  # 0.63: a new level
     monkeypatch.setattr(advance, "PATCH_LIMIT", 2)
     base = placement(src, PROJECT, Narrowing())
     with store.transaction():

@@ -38,12 +38,28 @@ PREDICATES = ("core/depends-on", "core/tested-by", "core/prefers", "core/built-w
               "core/failure-mode", "core/written-in")
 
 
+#: Stances the block tells as facts of their date, not as standing decisions
+#: (``logic.briefing.told_as_state``): (object, source, evidence).
+DATED = (
+    ("the latest release is v{i}.0.1", "session-log", []),
+    ("PR #{i} is merged", "session-log", []),
+    ("Rename the parser{i} module to reader", "user-assertion",
+     ["transcript#L4: asked and done once: renamed src/parser.py"]),
+    ("Support the board {i} as well", "user-assertion",
+     ["transcript#L9: asked and done: added src/board.py"]),
+)
+
+
 def big_fact(i: int, scope: str) -> dict:
     row = {"id": f"f-{i:05d}", "subject": f"e-{scope}-{i % 9}", "predicate": PREDICATES[i % 6],
            "object_kind": "literal", "object_lit": f"value {i}", "t_valid": NOW - (i % 90) * DAY_MS,
            "recorded_at": NOW - (i % 90) * DAY_MS, "confidence": 0.5 + (i % 5) / 10,
            "epistemic": "commitment" if i % 3 == 0 else "observation", "scope": scope,
            "source_type": "code" if i % 11 == 0 else "session-log", "evidence": []}
+    if i % 8 == 2:  # a stance (every sixth is a preference, every third a commitment)
+        text, source, evidence = DATED[(i // 8) % len(DATED)]
+        row.update(object_lit=text.format(i=i), evidence=evidence,
+                   source_type="code" if i % 11 == 0 else source)
     if i % 17 == 1:
         row.update(t_invalid=NOW - (i % 40) * DAY_MS, invalidation_kind="superseded",
                    successor=f"f-{i + 1:05d}")
@@ -101,6 +117,10 @@ def test_the_block_beside_a_big_page_is_the_hooks_own(get, source):
     with source.shell() as sh:
         block = compile_for(sh.store, PROJECT, NOW, source.budget_chars)
     assert "more — query the graph" in block["text"]  # the budget cut the decisions
+    # The oldest stances come first there; those told as a state are not among them.
+    decisions = block["text"].split("### Standing decisions")[1].split("###")[0].splitlines()
+    assert decisions and not any(told in line for line in decisions for told in (
+        "latest release is", "is merged", "Rename the parser", "as well"))
     shown = re.search(r'<pre id="context-block">(.*?)</pre>', html, re.S).group(1)
     assert unescape(shown) == block["text"]
 

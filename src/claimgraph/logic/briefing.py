@@ -90,10 +90,16 @@ def lines(found: Mapping[str, list[Any]]) -> dict[str, list[str]]:
         "decisions": [decision_line(f) for f in found["decisions"]],
         "conflicts": [component_line(c) for c in found["conflicts"]],
         "changed": [change_line(old, new) for old, new in found["changed"]],
-        **{key: [state_line(f) if told_as_state(f) else fact_line(f, c)
-                 for f, c in found[key][:cap]]
+        **{key: [ranked_line(f, c) for f, c in found[key][:cap]]
            for key, cap in RANKED_CAPS.items()},
     }
+
+
+def ranked_line(fact: Fact, confidence: float) -> str:
+    """A ranked fact's line: with its confidence, or with the date it was learned when it is
+    a stance told as a state (``told_as_state``). The viewer's block words its lines here too,
+    so it stays the hook's own."""
+    return state_line(fact) if told_as_state(fact) else fact_line(fact, confidence)
 
 
 def groups(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: int,
@@ -177,7 +183,7 @@ def is_standing(fact: Fact) -> bool:
     one change of the user's that says nothing of lasting (``logic.one_change``): that was
     true on the day it was learned, and is told as a fact of that date, never as a standing
     decision."""
-    return _stance(fact) and not told_as_state(fact)
+    return is_stance(fact) and not told_as_state(fact)
 
 
 def told_as_state(fact: Fact) -> bool:
@@ -190,11 +196,14 @@ def told_as_state(fact: Fact) -> bool:
     Light rows (``logic.briefing_shortlist``) carry neither the object nor the evidence, so
     they read as standing there and are kept whole: the shortlist holds every fact this can
     turn away, and ``plan`` over it gives the live block's bytes."""
-    return _stance(fact) and (expiring_state(str(object_name(fact) or "")) or done_once(fact)
-                              or one_change(fact))
+    return is_stance(fact) and (done_once(fact) or one_change(fact)
+                                or expiring_state(str(object_name(fact) or "")))
 
 
-def _stance(fact: Fact) -> bool:
+def is_stance(fact: Fact) -> bool:
+    """A commitment, or a preference, convention or decision: standing unless
+    ``told_as_state``. Reads only the class and the predicate, so a store can tell stances
+    apart in SQL (``store.sql_dialect.section_case``)."""
     return fact.get("epistemic") == "commitment" or fact.get("predicate") in STANCE_PREDICATES
 
 

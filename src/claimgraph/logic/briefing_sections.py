@@ -151,13 +151,21 @@ def _object(fact: Fact) -> str:
 #: A horizon ends this long before an exact crossing of two confidences, so float rounding
 #: near that instant never decides an order (``briefing_shortlist.FLOOR_MARGIN_MS``'s reason).
 HORIZON_MARGIN_MS = 60_000
-#: A placement head: what ``horizon`` reads of a fact (``Store.placement_heads``' columns).
+#: A placement head (``Store.placement_heads``' rows): the fact's id, what ``horizon`` reads
+#: of it, and last whether it is a stance told as a state (``logic.briefing.told_as_state``:
+#: it ranks among the current facts, where a standing one never does).
 HEAD_COLUMNS = ("t_valid", "t_invalid", "confidence", "recorded_at", "last_reinforced_at",
                 "epistemic", "source_type", "predicate", "dormant_since")
 
 
 def head_of(fact: Fact) -> tuple[Any, ...]:
-    return tuple(fact.get(column) for column in HEAD_COLUMNS)
+    return (fact["id"], *(fact.get(column) for column in HEAD_COLUMNS),
+            compiled.told_as_state(fact))
+
+
+def told_in(heads: Iterable[tuple[Any, ...]]) -> set[str]:
+    """The ids of the heads' stances told as a state."""
+    return {head[0] for head in heads if head[-1]}
 
 
 def horizon(heads: Iterable[tuple[Any, ...]], now: int, half_life_days: float,
@@ -180,18 +188,20 @@ def horizon(heads: Iterable[tuple[Any, ...]], now: int, half_life_days: float,
     until: int | None = None
     known = set(levels)
     anchors: dict[float, list[int]] = {}
-    for (t_valid, t_invalid, confidence, recorded, reinforced, epistemic, source, predicate,
-         dormant) in heads:
+    for (_, t_valid, t_invalid, confidence, recorded, reinforced, epistemic, source, predicate,
+         dormant, told) in heads:
         for at in (t_valid, t_invalid):
             if at is not None and at > now:
                 until = _earlier(until, at)
         if t_invalid is not None and start <= t_invalid <= now:
             until = _earlier(until, t_invalid + (now - start) + 1)
         valid = t_valid <= now and (t_invalid is None or t_invalid > now)
-        if not valid or dormant is not None or source == "code" or compiled.is_standing(
-                {"epistemic": epistemic, "predicate": predicate}):
+        if not valid or dormant is not None or source == "code" or (compiled.is_stance(
+                {"epistemic": epistemic, "predicate": predicate}) and not told):
             continue  # never ranked now: decisions, left out, or nowhere
-        if source == "decision-record" or recorded is None:
+        if source == "decision-record" or epistemic == "commitment" or recorded is None:
+            # never fades (``logic.confidence.never_fades``): a commitment ranks only when
+            # told as a state, and holds its confidence there
             known.add(confidence)
             continue
         anchor = max(recorded, reinforced or recorded)

@@ -34,6 +34,10 @@ _WORK_STANDS = lazy_regex(
     r"\b(?:branch|pr|pull request|main|master)(?:\s+#?\d+)?\s+(?:is|was|has been)\s+(?:now\s+|"
     r"already\s+|still\s+)?(?:merged|open|opened|closed|ahead|behind|up to date|up-to-date|"
     r"pushed|rebased|green|red|\d+\s+commits?)\b", re.IGNORECASE)
+#: Any of the three, in one pattern: one scan of the text, not three (the viewer's project page
+#: judges every stance of a project with it, a quarter of 100,000 facts in its benchmark).
+_STATE = lazy_regex("|".join(f"(?:{state.pattern})" for state in (
+    _NAMED_STATE, _NOW_AT_VERSION, _WORK_STANDS)), re.IGNORECASE)
 #: Words that make a sentence about versions a rule for every day, not a state of one day.
 _LASTING = lazy_regex(r"\b(?:always|never|every|each|whenever|must|should|shall|has to|have to|"
                       r"needs? to|by default|from now on|going forward)\b", re.IGNORECASE)
@@ -42,8 +46,7 @@ _LASTING = lazy_regex(r"\b(?:always|never|every|each|whenever|must|should|shall|
 def expiring_state(text: str) -> bool:
     """Does ``text`` state how things stand on the day it was said (a latest release, the
     version in use, where a branch or pull request stands), rather than a rule?"""
-    if not text or _LASTING.search(text):
-        return False
-    return bool(_NAMED_STATE.search(text) or _NOW_AT_VERSION.search(text)
-                or _WORK_STANDS.search(text))
+    if not _STATE.search(text):
+        return False  # tested first: most texts state none, and then the rule words need no look
+    return not _LASTING.search(text)
 

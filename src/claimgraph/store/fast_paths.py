@@ -49,12 +49,15 @@ class ContextSections(metaclass=_Offers):
     """A project page's sections (``logic.briefing_sections``) and the viewer's time travel
     (``logic.time_travel``), answered without reading the scopes' facts."""
 
-    methods = ("context_sections", "valid_times", "believed_at")
+    methods = ("context_sections", "told_as_state_ids", "valid_times", "believed_at")
 
     def context_sections(self, scopes: Iterable[str], now: int, *,
                          windows: Mapping[str, tuple[int, int]], open_ids: Iterable[str] = (),
-                         narrowing: Any = None,
-                         half_life_days: float = 0.0) -> dict[str, Any]:
+                         narrowing: Any = None, half_life_days: float = 0.0,
+                         told: Iterable[str] | None = None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def told_as_state_ids(self, scopes: Iterable[str]) -> set[str]:
         raise NotImplementedError
 
     def valid_times(self, scopes: Iterable[str]) -> dict[str, list[int]]:

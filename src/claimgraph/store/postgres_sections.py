@@ -19,6 +19,8 @@ from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.store.sql_dialect import held_candidates as held_sql
 from claimgraph.store.sql_dialect import narrowed, ranked_section, section_case, time_travel
 from claimgraph.store.sql_dialect import sql_names as _names
+from claimgraph.store.sql_dialect import placement_heads as heads_sql
+from claimgraph.store.sql_dialect import stance_inputs as stance_sql
 
 _VALID = ("(f.t_valid <= %(now)s AND (f.t_invalid IS NULL OR f.t_invalid > %(now)s)"
           f" AND coalesce(f.invalidation_kind, '') <> '{FORGOTTEN}')")
@@ -27,7 +29,8 @@ _LEGACY = ("(f.invalidation_kind IS NULL AND"
 _CHANGED = (f"(f.t_invalid BETWEEN %(window)s AND %(now)s AND (f.invalidation_kind IN "
             f"{_names(SUPERSESSION_KINDS)} OR {_LEGACY}))")
 _OPEN = "f.id = ANY(%(open)s::text[])"
-_SECTION, _REASON = section_case(_VALID, _CHANGED, _OPEN, ranked_section())
+_TOLD = "f.id = ANY(%(told)s::text[])"
+_SECTION, _REASON = section_case(_VALID, _CHANGED, _OPEN, ranked_section(), _TOLD)
 _EFFECTIVE = ("CASE WHEN f.epistemic = 'commitment' OR f.source_type = 'decision-record'"
               " THEN f.confidence ELSE GREATEST(%(floor)s::double precision, f.confidence *"
               " power(0.5::double precision, GREATEST(0.0::double precision, (%(now)s -"
@@ -67,13 +70,25 @@ def narrowed_ids(scopes: Sequence[str], narrowing: Narrowing) -> tuple[str, dict
             " WHERE f.scope = ANY(%(scopes)s::text[])" + where, params)
 
 
+def stance_inputs(scopes: Sequence[str]) -> tuple[str, dict[str, Any]]:
+    """``sql_dialect.stance_inputs`` over the scopes."""
+    return stance_sql("f.scope = ANY(%(scopes)s::text[])"), {"scopes": sorted(set(scopes))}
+
+
+def placement_heads(scope: str) -> tuple[str, dict[str, Any]]:
+    """``sql_dialect.placement_heads`` of one scope."""
+    return heads_sql("f.scope = %(scope)s"), {"scope": scope}
+
+
 def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
                      open_ids: Sequence[str], windows: Mapping[str, tuple[int, int]],
-                     narrowing: Narrowing) -> tuple[str, dict[str, Any]]:
+                     narrowing: Narrowing, told: Sequence[str]) -> tuple[str, dict[str, Any]]:
     """Rows (section, id, reason, count, wanted): one per section with its count (wanted
-    false), then each window's ids in order (wanted true)."""
+    false), then each window's ids in order (wanted true). ``told``: the stances told as a
+    state (``sql_dialect.told_as_state_ids``)."""
     params: dict[str, Any] = {
         "scopes": sorted(set(scopes)), "now": now, "floor": CONFIDENCE_FLOOR,
+        "told": sorted(set(told)),
         "window": compiled.window_start(now), "period": float(DAY_MS * half_life_days),
         "open": sorted(set(open_ids)),
     }

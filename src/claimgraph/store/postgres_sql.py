@@ -49,7 +49,7 @@ _ANY = " = ANY(%s::text[])"
     common.DELETE_LINK, common.REPOINT_FACTS, common.INSERT_FACT))
 ENTITY_USAGE = common.ENTITY_USAGE
 HAS_TOUCHES = "SELECT to_regclass('fact_touches') IS NOT NULL"
-TOUCHED_SINCE, PLACEMENT_HEADS = pg(common.TOUCHED_SINCE), pg(common.PLACEMENT_HEADS)
+TOUCHED_SINCE = pg(common.TOUCHED_SINCE)
 AUDIT_SELECT, EPISODE_SELECT, ENTITY_SELECT = (common.AUDIT_SELECT, common.EPISODE_SELECT,
                                                common.ENTITY_SELECT)
 

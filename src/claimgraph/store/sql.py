@@ -33,7 +33,7 @@ from claimgraph.store.records import Record
 _MARK_TEXT = json.JSONEncoder(check_circular=False).encode
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Iterable, Mapping, Sequence
+    from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
     from claimgraph.store.sql_dialect import Plan, Row, SqlConnection, SqlDialect
 
     #: Looks an entity up by id for hydration (None: its row is gone).
@@ -434,10 +434,12 @@ class SqlStore(StoreDefaults):
     def context_sections(self, scopes: Iterable[str], now: int, *,
                          windows: Mapping[str, tuple[int, int]], open_ids: Iterable[str] = (),
                          narrowing: Any = None,
-                         half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
+                         half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+                         told: Iterable[str] | None = None) -> dict[str, Any]:
         """A project page's sections in one query: what ``logic.briefing_sections.sections_of``
         answers over the scopes' facts read whole (``open_ids``: the members of open
-        conflicts), without reading them: {counts, ids, reasons}."""
+        conflicts), without reading them: {counts, ids, reasons}. ``told``: the scopes'
+        ``told_as_state_ids`` when the caller has them already (else read here)."""
         # Imported here: only the viewer asks, and every command's startup imports this module.
         from claimgraph.logic.briefing_sections import SECTION_KEYS, Narrowing
         wanted = sorted(set(scopes))
@@ -448,9 +450,11 @@ class SqlStore(StoreDefaults):
             return {"counts": counts, "ids": ids, "reasons": reasons}
         self._refresh()
         self._prepare_math()
+        if told is None:
+            told = self.told_as_state_ids(wanted)
         plan = self._sections().context_sections(wanted, now, half_life_days,
                                                  sorted(set(open_ids)), windows,
-                                                 narrowing or Narrowing())
+                                                 narrowing or Narrowing(), sorted(set(told)))
         for section, fact_id, reason, total, chosen in self._db.rows(*plan):
             if not chosen:
                 counts[section] = total
@@ -459,6 +463,15 @@ class SqlStore(StoreDefaults):
             if reason:
                 reasons[fact_id] = reason
         return {"counts": counts, "ids": ids, "reasons": reasons}
+
+    def told_as_state_ids(self, scopes: Iterable[str]) -> set[str]:
+        """Ids of the scopes' stances that ``logic.briefing.told_as_state`` tells as a fact of
+        their date, not as a standing decision: one read of what the definition needs of each
+        stance (a fraction of the scopes' facts), judged by the definition itself in Python
+        (``sql_dialect.told_as_state_ids``; docs/viewer.md says why not in SQL)."""
+        self._refresh()
+        sql, params = self._sections().stance_inputs(sorted(set(scopes)))
+        return common.told_as_state_ids(self._db.rows(sql, params))
 
     def valid_times(self, scopes: Iterable[str]) -> dict[str, list[int]]:
         """Every begin and every end of validity of the scopes' facts, each sorted
@@ -522,10 +535,17 @@ class SqlStore(StoreDefaults):
         return None if len(ids) > limit or common.DELETED_TOUCH in ids else ids
 
     def placement_heads(self, scopes: Iterable[str]) -> list[tuple[Any, ...]]:
-        """(t_valid, t_invalid, confidence, recorded_at, last_reinforced_at, epistemic,
-        source_type, predicate, dormant_since) of every fact in the scopes."""
-        return [tuple(r) for scope in sorted(set(scopes))
-                for r in self._db.rows(self._q.PLACEMENT_HEADS, (scope,))]
+        """(id, t_valid, t_invalid, confidence, recorded_at, last_reinforced_at, epistemic,
+        source_type, predicate, dormant_since, told as a state) of every fact in the scopes
+        (``logic.briefing_sections.head_of``), in one walk of them that reads each stance's
+        object and evidence too, for ``logic.briefing.told_as_state`` to judge in Python."""
+        plans = self._sections()
+        return [head for scope in sorted(set(scopes))
+                for head in common.heads_of_rows(self._stream(*plans.placement_heads(scope)))]
+
+    def _stream(self, sql: str, params: Any) -> Iterator[Row]:
+        """A read's rows, a batch at a time where the dialect can (SQLite), else all at once."""
+        return iter(self._db.rows(sql, params))
 
     def predicate_usage(self) -> dict[str, int]:
         return rec.counted((r[0], r[1]) for r in self._db.rows(common.PREDICATE_USAGE))

@@ -118,7 +118,6 @@ if TYPE_CHECKING:
         HAS_WORDS: str
         HAS_TOUCHES: str
         TOUCHED_SINCE: str
-        PLACEMENT_HEADS: str
         DELETE_TOUCHES: str
 
         def id_list(self, values: Sequence[str]) -> Any: ...
@@ -215,8 +214,6 @@ TOUCH_MARK = ("SELECT coalesce((SELECT CAST(value AS INTEGER) FROM marks"
               " WHERE key = 'store:writes'), 0), coalesce((SELECT max(pk) FROM facts), 0)")
 #: What decides how long a project's placement stays exact as time passes
 #: (``logic.briefing_sections.horizon``): each fact's times, decay and standing.
-PLACEMENT_HEADS = ("SELECT t_valid, t_invalid, confidence, recorded_at, last_reinforced_at,"
-                   " epistemic, source_type, predicate, dormant_since FROM facts WHERE scope = ?")
 #: The touch a fact's deletion leaves: no id (a purge keeps none), only that one happened.
 DELETED_TOUCH = ""
 _SQLITE_NEXT = ("coalesce((SELECT CAST(value AS INTEGER) FROM marks WHERE key = 'store:writes'),"
@@ -563,19 +560,80 @@ def plan_builders(mark: str, in_ids: str, id_list: Callable[[Sequence[str]], Any
     return in_list, touching_plan, select_plan
 
 
-def section_case(valid: str, changed: str, open_term: str, ranked: str) -> tuple[str, str]:
+def stance_term() -> str:
+    """``logic.briefing.is_stance`` as an SQL term over ``f``."""
+    from claimgraph.logic import briefing as compiled
+    return ("(f.epistemic = 'commitment' OR f.predicate IN"
+            f" {sql_names(compiled.STANCE_PREDICATES)})")
+
+
+_OBJECT_READ = ("CASE WHEN f.object_kind = 'entity' THEN (SELECT o.name FROM entities o"
+                " WHERE o.id = f.object_ref_id) ELSE f.object_lit END")
+
+
+def stance_inputs(in_scopes: str) -> str:
+    """What ``logic.briefing.told_as_state`` reads of each stance in the scopes (``in_scopes``:
+    the dialect's scope test): id, class, predicate, source, object kind, the object as a
+    person reads it (an entity's name, or the literal) and the evidence (JSON text)."""
+    return ("SELECT f.id, f.epistemic, f.predicate, f.source_type, f.object_kind,"
+            f" {_OBJECT_READ}, f.evidence FROM facts f WHERE {in_scopes} AND {stance_term()}")
+
+
+def placement_heads(in_scope: str) -> str:
+    """Every fact of one scope (``in_scope``: the dialect's test of ``f.scope``): its id,
+    ``logic.briefing_sections.HEAD_COLUMNS``, and for a stance its object kind, object and
+    evidence (NULL for any other fact): the one walk that gives the heads and judges the
+    stances (``heads_of_rows``)."""
+    stance = stance_term()
+    return ("SELECT f.id, f.t_valid, f.t_invalid, f.confidence, f.recorded_at,"
+            " f.last_reinforced_at, f.epistemic, f.source_type, f.predicate, f.dormant_since,"
+            f" CASE WHEN {stance} THEN f.object_kind END,"
+            f" CASE WHEN {stance} THEN {_OBJECT_READ} END,"
+            f" CASE WHEN {stance} THEN f.evidence END FROM facts f WHERE {in_scope}")
+
+
+def heads_of_rows(rows: Iterable[Sequence[Any]]) -> Iterator[tuple[Any, ...]]:
+    """``placement_heads`` rows as placement heads (``logic.briefing_sections.head_of``: the
+    id, the head's columns, told as a state), each stance judged as it comes: a stream of
+    rows never holds the walk's objects and evidence all at once."""
+    from claimgraph.logic.briefing import told_as_state
+    for r in rows:
+        yield (*r[:10], r[10] is not None and told_as_state(_stance_fact(*r[6:9], *r[10:13])))
+
+
+def told_as_state_ids(rows: Iterable[Sequence[Any]]) -> set[str]:
+    """The ids of the ``stance_inputs`` rows that ``logic.briefing.told_as_state`` turns away
+    from the standing decisions: the definition itself decides, in Python, so the store's
+    placement never words the rules (expiring states, requests done once, one change) again
+    in SQL (docs/viewer.md)."""
+    from claimgraph.logic.briefing import told_as_state
+    return {fact_id for fact_id, epistemic, predicate, source, kind, name, evidence in rows
+            if told_as_state(_stance_fact(epistemic, source, predicate, kind, name, evidence))}
+
+
+def _stance_fact(epistemic: str, source: str, predicate: str, kind: str, name: str | None,
+                 evidence: str | None) -> dict[str, Any]:
+    """What ``told_as_state`` reads of a fact, from a row's columns (evidence as JSON text)."""
+    entity = kind == "entity"
+    return {"epistemic": epistemic, "predicate": predicate, "source_type": source,
+            "object_kind": kind, "object_ref": {"name": name} if entity else None,
+            "object_lit": None if entity else name,
+            "evidence": json.loads(evidence) if evidence and evidence != "[]" else []}
+
+
+def section_case(valid: str, changed: str, open_term: str, ranked: str,
+                 told: str) -> tuple[str, str]:
     """A project page's section of a fact and why it is left out, as two SQL CASEs
     (``logic.briefing_sections`` is the definition), from the dialect's terms: valid now,
     changed within the window, listed as contended (``logic.briefing.listed_as_contended``),
-    and the ranked sections' CASE."""
-    from claimgraph.logic import briefing as compiled
+    the ranked sections' CASE, and ``told``: the fact is a stance told as a state (its id is
+    among ``told_as_state_ids``), which is no standing decision."""
     from claimgraph.logic.briefing_sections import DORMANT, FROM_CODE, LEFT_OUT, SUSPECT
     from claimgraph.logic.model import SUSPECT_VERDICTS
     suspect = (f"f.id IN (SELECT fact_id FROM audit_verdicts"
                f" WHERE verdict IN {sql_names(SUSPECT_VERDICTS)})")
     dormant = "f.dormant_since IS NOT NULL"
-    standing = ("(f.epistemic = 'commitment' OR f.predicate IN"
-                f" {sql_names(compiled.STANCE_PREDICATES)})")
+    standing = f"({stance_term()} AND NOT {told})"
     section = (f"CASE WHEN NOT {valid} THEN"
                f" (CASE WHEN {changed} AND NOT {dormant} AND NOT {suspect} THEN 'changed' END)"
                f" WHEN {dormant} OR {suspect} THEN 'left_out'"

@@ -140,6 +140,9 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
     def _prepare_math(self) -> None:
         self._db.ensure_function("pow", 2, math.pow)
 
+    def _stream(self, sql: str, params: Any) -> Iterator[Row]:
+        return self._db.stream(sql, params)
+
     def _format(self) -> int:
         return self.schema_version()  # a reader's may lag
 

@@ -23,6 +23,8 @@ from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.store.sql_dialect import held_candidates as held_sql
 from claimgraph.store.sql_dialect import (
     narrowed, ranked_section, section_case, sql_names, time_travel)
+from claimgraph.store.sql_dialect import placement_heads as heads_sql
+from claimgraph.store.sql_dialect import stance_inputs as stance_sql
 
 
 #: A window this long is a whole section (``context_sections``).
@@ -44,7 +46,8 @@ _CHANGED = (f"(f.t_invalid BETWEEN :window AND :now AND (f.invalidation_kind IN 
             f"{_names(SUPERSESSION_KINDS)} OR {_LEGACY}))")
 _LINKED = "f.id IN (SELECT fact_id FROM conflict_links)"
 _OPEN = "f.id IN (SELECT value FROM json_each(:open))"
-_SECTION, _REASON = section_case(_VALID, _CHANGED, _OPEN, ranked_section())
+_TOLD = "f.id IN (SELECT value FROM json_each(:told))"
+_SECTION, _REASON = section_case(_VALID, _CHANGED, _OPEN, ranked_section(), _TOLD)
 #: ``logic.confidence.effective_confidence``, term by term (over the placed rows' columns).
 _EFFECTIVE = ("CASE WHEN p.recorded_at IS NULL OR p.epistemic = 'commitment'"
               " OR p.source = 'decision-record' THEN p.confidence"
@@ -78,11 +81,13 @@ def _narrowing(narrowing: Narrowing, params: dict[str, Any]) -> str:
 
 def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
                      open_ids: Sequence[str], windows: Mapping[str, tuple[int, int]],
-                     narrowing: Narrowing) -> tuple[str, dict[str, Any]]:
+                     narrowing: Narrowing, told: Sequence[str]) -> tuple[str, dict[str, Any]]:
     """Rows (section, id, reason, count): the windows' ids in order, and one row per section
-    with id NULL carrying its count (so an empty window still reports its section)."""
+    with id NULL carrying its count (so an empty window still reports its section). ``told``:
+    the stances told as a state (``sql_dialect.told_as_state_ids``)."""
     params: dict[str, Any] = {
         "scopes": json.dumps(sorted(set(scopes))), "now": now, "floor": CONFIDENCE_FLOOR,
+        "told": json.dumps(sorted(set(told))),
         # A real period: SQLite divides two integers whole.
         "window": compiled.window_start(now), "period": float(DAY_MS * half_life_days),
         "open": json.dumps(sorted(set(open_ids))),
@@ -129,6 +134,16 @@ def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
     # Rows: (section, NULL, NULL, count, 0) per section, then each window's ids in order.
     sql = f"WITH keyed AS MATERIALIZED ({keyed}), placed AS ({placed}) " + " UNION ALL ".join(parts)
     return sql, params
+
+
+def stance_inputs(scopes: Sequence[str]) -> tuple[str, dict[str, Any]]:
+    """``sql_dialect.stance_inputs`` over the scopes."""
+    return stance_sql(_IN_SCOPES), {"scopes": json.dumps(sorted(set(scopes)))}
+
+
+def placement_heads(scope: str) -> tuple[str, dict[str, Any]]:
+    """``sql_dialect.placement_heads`` of one scope (its index's equality lookup)."""
+    return heads_sql("f.scope = :scope"), {"scope": scope}
 
 
 def narrowed_ids(scopes: Sequence[str], narrowing: Narrowing) -> tuple[str, dict[str, Any]]:

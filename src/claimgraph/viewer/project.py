@@ -23,10 +23,10 @@ from claimgraph.core.briefing import scopes
 from claimgraph.core.teammates import named
 from claimgraph.logic import briefing as compiled
 from claimgraph.logic.briefing_lines import (
-    change_line, component_line, conflict_components, decision_line, fact_line,
+    change_line, component_line, conflict_components, decision_line,
 )
 from claimgraph.logic.briefing_sections import (
-    SECTION_KEYS, Narrowing, head_of, horizon, sections_of)
+    SECTION_KEYS, Narrowing, head_of, horizon, sections_of, told_in)
 from claimgraph.logic.confidence import effective_confidence
 from claimgraph.logic.conflicts import open_conflicts
 from claimgraph.logic.model import EPISTEMIC_STRENGTH
@@ -151,9 +151,15 @@ def placement(src: Source, project_id: str, narrowing: Narrowing) -> dict[str, A
             pairs = open_pairs(store, wanted, suspect, now)
             open_ids = compiled.listed_as_contended(pairs)
             windows = {key: (0, WHOLE) for key in SECTION_KEYS}
+            # The heads' walk judges which stances are told as a state; the placement's query
+            # takes those ids rather than reading every stance a second time. The heads are
+            # let go before that query runs: the two never hold memory at once.
+            heads = heads_of(store, wanted)
+            told = told_in(heads)
+            until, levels = horizon(heads, now, src.half_life_days)
+            del heads
             placed = read_sections(store, wanted, now, windows, open_ids, narrowing, suspect,
-                                   src.half_life_days)
-            until, levels = horizon(heads_of(store, wanted), now, src.half_life_days)
+                                   src.half_life_days, told)
             made = {"now": now, "predicates": sorted(store.predicate_usage()), "pairs": pairs,
                     "placed": placed, "block": None, "mark": mark, "until": until,
                     "levels": levels, "open_ids": open_ids}
@@ -233,7 +239,7 @@ def narrowed(src: Source, project_id: str, narrowing: Narrowing, whole: Mapping[
             "placed": advance.kept_to(whole["placed"], keep[1], base)}
 
 
-def heads_of(store: Any, wanted: list[str]) -> Iterable[tuple[Any, ...]]:
+def heads_of(store: Any, wanted: list[str]) -> list[tuple[Any, ...]]:
     if isinstance(store, FactTouches):
         return store.placement_heads(wanted)
     return [head_of(f) for f in store.select_facts(scopes=wanted)]
@@ -304,11 +310,11 @@ def open_pairs(store: Any, wanted: list[str], suspect: set[str], now: int) -> li
 
 def read_sections(store: Any, wanted: list[str], now: int, windows: Mapping[str, tuple[int, int]],
                   open_ids: set[str], narrowing: Narrowing, suspect: set[str],
-                  half_life_days: float) -> dict[str, Any]:
+                  half_life_days: float, told: set[str] | None = None) -> dict[str, Any]:
     if isinstance(store, ContextSections):
         return store.context_sections(wanted, now, windows=windows, open_ids=open_ids,
-                                      narrowing=narrowing,
-                       half_life_days=half_life_days)
+                                      narrowing=narrowing, half_life_days=half_life_days,
+                                      told=told)
     return sections_of(store.select_facts(scopes=wanted), suspect, open_ids, now, windows,
                        narrowing, half_life_days)
 
@@ -398,9 +404,8 @@ def context_block(told: Mapping[str, Any], facts: Mapping[str, Any],
     def padded(lines: list[str], total: int) -> list[str]:
         return lines + [filler] * (total - len(lines))
 
-    ranked = {key: [fact_line(facts[fid], effective_confidence(facts[fid], now,
-                                                                src.half_life_days))
-                    for fid in ids.get(key, [])[:cap]]
+    ranked = {key: [compiled.ranked_line(facts[fid], effective_confidence(
+                        facts[fid], now, src.half_life_days)) for fid in ids.get(key, [])[:cap]]
               for key, cap in compiled.RANKED_CAPS.items()}
     memo: Memo[str] = lines_kept or Memo(0)
 
