@@ -638,3 +638,23 @@ def test_a_command_s_windows_working_directory_is_read_in_the_posix_form():
                    tool_input={"command": "ls"}, cwd=WINDOWS_CWD)
     assert call_cwd(codex) == "/C:/work/app/api"
     assert call_cwd(claude) == "/C:/Users/Chris/git/starcar"
+
+
+@pytest.mark.parametrize("path, root, seen", [
+    # Git Bash writes drive C: as /c: beside a Windows root it is that drive
+    ("/c/Users/me/app/src", "/C:/Users/me/app", "/C:/Users/me/app/src"),
+    ("/d", "/C:/Users/me/app", "/D:"),
+    # beside a POSIX root /c/... is an ordinary folder, and a longer first name is no drive
+    ("/c/Users/me/app/src", "/home/me/app", "/c/Users/me/app/src"),
+    ("/cc/Users", "/C:/Users/me/app", "/cc/Users"),
+])
+def test_a_git_bash_drive_path_is_that_drive_only_beside_a_windows_root(path, root, seen):
+    assert foreign_paths.beside_windows_root(path, root) == seen
+
+
+def test_a_cd_in_git_bash_form_is_inside_a_windows_project():
+    from claimgraph.capture.extract.session import SessionView
+    assert SessionView._relative(foreign_paths.beside_windows_root(
+        "/c/Users/me/app/tests", "/C:/Users/me/app"), "/C:/Users/me/app") == "tests"
+    assert SessionView._relative("/c/Users/me/app/tests", "/C:/Users/me/app") == "tests"
+    assert SessionView._relative("/c/Users/me/other", "/C:/Users/me/app") is None

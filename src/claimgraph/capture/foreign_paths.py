@@ -42,6 +42,21 @@ def windows_path(path: str) -> str | None:
     return None
 
 
+_MSYS_DRIVE = lazy_regex(r"^/(?P<drive>[A-Za-z])(?P<rest>/.*)?$", re.DOTALL)
+_WINDOWS_ROOT = lazy_regex(r"^/[A-Z]:(?:/|$)")
+
+
+def beside_windows_root(path: str, root: str) -> str:
+    """``path`` in the POSIX form of a Windows drive when the session's ``root`` is on one and
+    ``path`` is written as Git Bash (MSYS) writes drives: ``/c/Users/me/app`` is
+    ``C:\\Users\\me\\app`` there. Only beside a Windows root: on any other machine ``/c/...`` is
+    an ordinary folder."""
+    found = _MSYS_DRIVE.match(path) if _WINDOWS_ROOT.match(root) else None
+    if not found:
+        return path
+    return posixpath.normpath(f"/{found['drive'].upper()}:/{(found['rest'] or '/')[1:]}")
+
+
 def as_posix(path: str) -> str:
     """``path`` in the POSIX form when it is a Windows path, else unchanged."""
     return windows_path(path) or path

@@ -15,7 +15,7 @@ from typing import Any, Iterator, Mapping
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event, Transcript
-from claimgraph.capture.foreign_paths import as_posix
+from claimgraph.capture.foreign_paths import as_posix, beside_windows_root
 from claimgraph.capture.extract.asked import typed_answers
 from claimgraph.capture.extract.tools import ASK, kind_of
 from claimgraph.capture.packed import text_head
@@ -194,7 +194,7 @@ class SessionView:
 
     @staticmethod
     def _relative(path: str, root: str) -> str | None:
-        path = as_posix(path)
+        path = beside_windows_root(as_posix(path), root)
         if path != root and not path.startswith(root.rstrip("/") + "/"):
             return None
         return posixpath.relpath(path, root)
