@@ -1,10 +1,10 @@
-"""The user adopting every option the agent just laid out: "let's adopt each of those".
+"""The user adopting every option the agent just laid out: "we'll take all of them".
 
 ``approvals`` reads a reply that picks one of the agent's options and never several ("1 and
 3", "both"), since most "yes to all" replies approve a list of next steps. Yet a person also
 takes a whole recommendation at once: the agent sets out where each kind of knowledge should
-live (a table: architectural decisions in ``docs/adr/``, dev patterns in
-``docs/DEVELOPMENT.md`` …) and the person answers "Let's adopt each of those." Each row is
+live (a table: design decisions in ``docs/decisions/``, gotchas in ``docs/GOTCHAS.md`` …)
+and the person answers "OK, we'll take all of them." Each row is
 then the project's decision, in the agent's words and the person's name.
 
 Such a reply is read only when all of this holds (precision first):

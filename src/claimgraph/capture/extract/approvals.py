@@ -9,7 +9,7 @@ phrases, so it reads every language the same way:
 - **the offer**: the agent's last message before the person's reply lists two to five
   labelled options (``1.`` ``2.``, ``A.`` ``B.``, ``Option A:``, ``**B. …**``, one run of
   consecutive labels) and asks a question after the list begins, or leads into the list with
-  one ("How do you want to approach these three?" and then the list). A message with both a
+  one ("How should the retries be structured?" and then the list). A message with both a
   numbered and a lettered run (a numbered plan whose step 3 offers "Option A" and "Option
   B") offers the run whose kind the reply names ("option a": the letters);
 - **the pick**: the reply is short (``MAX_REPLY_WORDS``), asks nothing back, hedges nothing
@@ -19,7 +19,7 @@ phrases, so it reads every language the same way:
   reply, by words that only that option's text holds, said with a yes ("local hook is fine"
   when only option 1 says "local"; a tiny multilingual list of approval words);
 - **the terms**: a pick may end in a "but" clause that sets terms on it ("yes, option a, but
-  note that we then also support the http config"): the pick before the "but" is read as
+  make sure the CI job gets it too"): the pick before the "but" is read as
   above, and the clause is part of the decision, stored after the option. A clause that
   takes the pick back or turns to another way ("but actually …", "but not that one", "but
   rather B") or that is more than one sentence stores nothing;
@@ -83,8 +83,8 @@ _HEDGE = frozenset("not no don't dont never but instead rather neither none with
                    "maybe perhaps probably possibly "
                    "non nicht kein keine nein pas ni mais aber ma però pero sin ohne sans senza "
                    "invece plutôt eher".split())
-#: A pick and the terms the person set on it ("yes, option a, but note that we also …"): the
-#: pick before the first "but", the terms after it.
+#: A pick and the terms the person set on it ("yes, option a, but make sure the CI job gets
+#: it too"): the pick before the first "but", the terms after it.
 _TERMS = lazy_regex(r"^(?P<head>.+?)[\s,;:.—–-]+but\s+(?P<terms>\S.*)$", re.IGNORECASE | re.DOTALL)
 #: Terms that take the pick back or turn to another way ("but actually …", "but not that").
 _TURNS_AWAY = lazy_regex(r"^(?:not|no|don'?t|do not|never|instead|rather|actually|wait|hold on|"
@@ -175,7 +175,7 @@ def standing(view: SessionView, offer: Event, reply: Event, picked: Option,
                    acted_on=False).keep
 
 
-#: A label before a question on its line ("Also, my first clarifying question: How …?"): it
+#: A label before a question on its line ("Also, my first question: How …?"): it
 #: names the question, it asks nothing.
 _QUESTION_LABEL = lazy_regex(r"^[^?:]{0,60}:\s+(?=\S[^:]*\?)")
 
@@ -262,7 +262,7 @@ def options(message: str, numbered: bool | None = None) -> list[Option]:
 
 def _asked_into(message: str, start: int) -> bool:
     """The line that leads into the list (the last one with words before it) asks the
-    question the options answer ("**How do you want to approach these three?**")."""
+    question the options answer ("**How should the retries be structured?**")."""
     lead = [line for line in message[:start].splitlines() if line.strip()][-1:]
     return bool(lead) and _MARKUP.sub("", lead[0]).strip().endswith("?")
 
@@ -381,6 +381,12 @@ def pick_with_terms(message: str, reply: str) -> tuple[Option, str] | None:
     if _by_label(offered, terms, _WORD.findall(terms)) - {offered.index(picked)}:
         return None  # the terms name another option: a turn to another way
     return picked, terms
+
+
+def sets_terms(sentence: str) -> bool:
+    """The sentence goes on after its pick with "but …": the bare option is not what it
+    decided (``pick_with_terms`` reads the pick with its terms, or nothing)."""
+    return _TERMS.match(sentence.strip()) is not None
 
 
 def _label_kind(words: list[str]) -> bool | None:

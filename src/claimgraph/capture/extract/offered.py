@@ -35,9 +35,9 @@ _KEEP = lazy_regex(
     r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|alright|fine|great|good|right|then|so)\W+){0,3}"
     r"(?:(?:let'?s|let us|we'?ll|we will|just)\s+)?(?:keep|stay with|stay on)"
     r"(?:\s+(?:it|them|using))?\s+(?P<choice>.+)$", re.IGNORECASE)
-#: Agreement that names the option ("I agree with otlp-ingest", "agreed on the Redis one"), or
-#: the option named and then judged a good choice ("Playwright is a good selection", "Redis
-#: it is"): a pick, but only of a line of the agent's list (``offered_line``'s ``listed``).
+#: Agreement that names the option ("I agree with queue-ingest", "agreed on the Redis one"), or
+#: the option named and then judged a good choice ("Redis is a good choice", "Redis it
+#: is"): a pick, but only of a line of the agent's list (``offered_line``'s ``listed``).
 _AGREE = lazy_regex(
     r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|alright|fine|great|good|right|then|so)\W+){0,3}"
     r"(?:i\s+)?(?:(?:fully|totally|also)\s+)?(?:agree|agreed)\s+(?:with|on)\s+(?P<choice>.+)$",
