@@ -3,7 +3,7 @@
 ``approvals`` reads a reply that picks one of the agent's options and never several ("1 and
 3", "both"), since most "yes to all" replies approve a list of next steps. Yet a person also
 takes a whole recommendation at once: the agent sets out where each kind of knowledge should
-live (a table: design decisions in ``docs/decisions/``, gotchas in ``docs/GOTCHAS.md`` …)
+live (a table: design decisions in ``notes/decisions/``, gotchas in ``notes/GOTCHAS.md`` …)
 and the person answers "OK, we'll take all of them." Each row is
 then the project's decision, in the agent's words and the person's name.
 
