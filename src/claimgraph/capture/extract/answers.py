@@ -29,6 +29,7 @@ from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.actions import of_kind
+from claimgraph.capture.extract.adopted import adopted_candidates
 from claimgraph.capture.extract.afterwards import known_before, prompts_after, work_after
 from claimgraph.capture.extract.approvals import approval_candidates
 from claimgraph.capture.extract.asked import answers
@@ -63,6 +64,7 @@ def answer_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         return
     # options the agent wrote, one picked in a reply (plus the change its question proposed)
     yield from approval_candidates(view, option_detail)
+    yield from adopted_candidates(view)  # every option laid out, adopted in one reply
     yield from proposal_candidates(view)  # one change the agent proposed, accepted in a reply
     for action in of_kind(view, ASK, PLAN):
         if action.result is None:

@@ -8,13 +8,21 @@ phrases, so it reads every language the same way:
 
 - **the offer**: the agent's last message before the person's reply lists two to five
   labelled options (``1.`` ``2.``, ``A.`` ``B.``, ``Option A:``, ``**B. …**``, one run of
-  consecutive labels) and asks a question after the list begins;
+  consecutive labels) and asks a question after the list begins, or leads into the list with
+  one ("How should the retries be structured?" and then the list). A message with both a
+  numbered and a lettered run (a numbered plan whose step 3 offers "Option A" and "Option
+  B") offers the run whose kind the reply names ("option a": the letters);
 - **the pick**: the reply is short (``MAX_REPLY_WORDS``), asks nothing back, hedges nothing
-  (a tiny multilingual list of negations and "but": a partial approval whose kept part
-  cannot be told is not stored), and names exactly one option: by its label ("B",
-  "option 2", "2."), by a position ("the second one"), or, in a very short reply, by words
-  that only that option's text holds, said with a yes ("local hook is fine" when only
-  option 1 says "local"; a tiny multilingual list of approval words);
+  (a tiny multilingual list of negations, "maybe" and "but" inside the pick: a partial
+  approval whose kept part cannot be told is not stored), and names exactly one option: by
+  its label ("B", "option 2", "2."), by a position ("the second one"), or, in a very short
+  reply, by words that only that option's text holds, said with a yes ("local hook is fine"
+  when only option 1 says "local"; a tiny multilingual list of approval words);
+- **the terms**: a pick may end in a "but" clause that sets terms on it ("yes, option a, but
+  make sure the CI job gets it too"): the pick before the "but" is read as
+  above, and the clause is part of the decision, stored after the option. A clause that
+  takes the pick back or turns to another way ("but actually …", "but not that one", "but
+  rather B") or that is more than one sentence stores nothing;
 - **what is kept**: the picked option's whole text up to the next option (its title, its
   sentences, the lines and bullets under it, never the agent's words after the list;
   ``MAX_OPTION_CHARS`` at most, cut at a word and never inside a code span), in the project's
@@ -49,7 +57,8 @@ from claimgraph.capture.extract.pick_scope import interrogative, verdict
 from claimgraph.capture.extract.session import (
     SessionView, candidate, short_quote, transcript_evidence)
 from claimgraph.capture.extract.standing import process_question, task_scoped
-from claimgraph.capture.extract.prose import request_text, typed_part, without_injected
+from claimgraph.capture.extract.prose import (
+    request_text, sentences, typed_part, without_injected)
 from claimgraph.capture.extract.statements import not_generated, user_texts
 
 DECIDED = "x/decided"
@@ -71,8 +80,18 @@ _WORD = lazy_regex(r"[^\W_]+(?:['’][^\W_]+)?")
 #: Hedges and negations: a reply holding one approves only a part, or nothing (kept tiny and
 #: multilingual on purpose: the reply is short, so a few words cover it).
 _HEDGE = frozenset("not no don't dont never but instead rather neither none without except "
+                   "maybe perhaps probably possibly "
                    "non nicht kein keine nein pas ni mais aber ma però pero sin ohne sans senza "
                    "invece plutôt eher".split())
+#: A pick and the terms the person set on it ("yes, option a, but make sure the CI job gets
+#: it too"): the pick before the first "but", the terms after it.
+_TERMS = lazy_regex(r"^(?P<head>.+?)[\s,;:.—–-]+but\s+(?P<terms>\S.*)$", re.IGNORECASE | re.DOTALL)
+#: Terms that take the pick back or turn to another way ("but actually …", "but not that").
+_TURNS_AWAY = lazy_regex(r"^(?:not|no|don'?t|do not|never|instead|rather|actually|wait|hold on|"
+                         r"on second thought|then again|let'?s not|maybe|perhaps|i'?m not sure|"
+                         r"first|before|only if|if|unless|let me think|i'?ll think)\b",
+                         re.IGNORECASE)
+MAX_TERMS_WORDS = 40
 #: Positions said in words ("the second one", "la prima"): word -> option index (0-based).
 _ORDINALS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "last": -1,
              "premier": 0, "première": 0, "deuxième": 1, "primo": 0, "prima": 0,
@@ -132,22 +151,42 @@ def approval_candidates(view: SessionView,
         following = turns[index + 1][2] if index + 1 < len(turns) else ""
         if _TAKEN_BACK.match(following):
             continue
-        picked = pick(offer.text, said)
-        if picked is not None and standing(view, offer, reply, picked):
-            extra = detail(view, offer, reply, said, picked) if detail else ""
-            yield _candidate(view, offer, reply, picked, said, extra)
+        found = pick_with_terms(offer.text, said)
+        if found is None:
+            continue
+        picked, terms = found
+        if standing(view, offer, reply, picked, options(offer.text, _label_kind(
+                _WORD.findall(said)))):
+            extra = detail(view, offer, reply, said, picked) if detail and not terms else ""
+            yield _candidate(view, offer, reply, picked, said, extra, terms)
 
 
-def standing(view: SessionView, offer: Event, reply: Event, picked: Option) -> bool:
+def standing(view: SessionView, offer: Event, reply: Event, picked: Option,
+             offered: list[Option] | None = None) -> bool:
     """The pick settles the project, not today's turn (``pick_scope``): the offer's question
     is not about the turn in hand, the option is no one's step, and no later prompt asks for
     another option. The later work is not asked to carry it: options in prose are titles and
     sentences, seldom naming an artefact, and a reply reaches this point only past the checks
-    of the module docstring (on the gold sets every such pick was a project decision)."""
-    question = {"question": interrogative(offer.text),
-                "options": [_titled(o) for o in options(offer.text)]}
+    of the module docstring (on the gold sets every such pick was a project decision).
+    ``offered``: the options the pick was read among (by default the message's only run)."""
+    offered = options(offer.text) if offered is None else offered
+    question = {"question": question_of(offer.text), "options": [_titled(o) for o in offered]}
     return verdict(question, [_titled(picked)["label"]], [], prompts_after(view, reply.line),
                    acted_on=False).keep
+
+
+#: A label before a question on its line ("Also, my first question: How …?"): it
+#: names the question, it asks nothing.
+_QUESTION_LABEL = lazy_regex(r"^[^?:]{0,60}:\s+(?=\S[^:]*\?)")
+
+
+def question_of(message: str) -> str:
+    """The question the options answer: the last line of ``message`` that asks one, read as
+    ``interrogative`` reads it, without a label before it. A line of its own, since a list's
+    lines carry no full stop and would run into it."""
+    asking = [line for line in message.splitlines() if "?" in line][-1:]
+    line = _MARKUP.sub("", asking[0]).strip() if asking else ""
+    return interrogative(_QUESTION_LABEL.sub("", line))
 
 
 def _turns(view: SessionView, typed: dict[int, str]) -> list[tuple[Event | None, Event, str]]:
@@ -201,21 +240,31 @@ def lettered_options(message: str) -> list[Option]:
     return _bodies(message, run[0]) if run else []
 
 
-def options(message: str) -> list[Option]:
+def options(message: str, numbered: bool | None = None) -> list[Option]:
     """The last run of consecutively labelled options of an agent's message (1, 2, … or A, B,
     …), each its title and first sentence; empty when there are fewer than two or more than
-    ``MAX_OPTIONS``, or when the message asks no question after the list begins."""
+    ``MAX_OPTIONS``, or when the message asks no question after the list begins nor in the
+    line that leads into it. ``numbered``: the kind of label the reply names (True: a number,
+    False: a letter, None: neither), which tells a numbered run from a lettered one when the
+    message has both."""
     runs = label_runs(message)
     best = [run for kind in (True, False) for run in runs[kind][-1:]
-            if MIN_OPTIONS <= len(run) <= MAX_OPTIONS]
+            if MIN_OPTIONS <= len(run) <= MAX_OPTIONS and numbered in (None, kind)]
     if len(best) != 1:
         return []  # none, or a numbered and a lettered list both: which one is meant is unsure
     run = best[0]
-    if "?" not in message[run[0].start():]:
+    if "?" not in message[run[0].start():] and not _asked_into(message, run[0].start()):
         return []
     if _MENU.search(message[max(0, run[0].start() - LEAD_IN_CHARS):run[0].start()]):
         return []
     return _bodies(message, run)
+
+
+def _asked_into(message: str, start: int) -> bool:
+    """The line that leads into the list (the last one with words before it) asks the
+    question the options answer ("**How should the retries be structured?**")."""
+    lead = [line for line in message[:start].splitlines() if line.strip()][-1:]
+    return bool(lead) and _MARKUP.sub("", lead[0]).strip().endswith("?")
 
 
 def _bodies(message: str, run: list[re.Match[str]]) -> list[Option]:
@@ -292,10 +341,12 @@ def _bounded(text: str, limit: int) -> str:
 
 def pick(message: str, reply: str) -> Option | None:
     """The one option of ``message`` that ``reply`` picks (module docstring), or None."""
-    offered = options(message)
-    if not offered or "?" in reply:
+    if "?" in reply:
         return None
     words = _WORD.findall(reply)
+    offered = options(message, _label_kind(words))
+    if not offered:
+        return None
     lowered = [w.lower() for w in words]
     if not words or len(words) > MAX_REPLY_WORDS or _HEDGE & set(lowered):
         return None
@@ -310,6 +361,45 @@ def pick(message: str, reply: str) -> Option | None:
     if _ONE_OFF.match(option.text) or task_scoped(option.text) or len(option.text.split()) < 3:
         return None
     return option
+
+
+def pick_with_terms(message: str, reply: str) -> tuple[Option, str] | None:
+    """The option ``reply`` picks and the terms it sets on it (module docstring: "the
+    terms"; "" when it sets none), or None."""
+    picked = pick(message, reply)
+    if picked is not None:
+        return picked, ""
+    split = _TERMS.match(reply.strip())
+    if split is None or "?" in reply:
+        return None
+    terms = " ".join(split["terms"].split()).rstrip(" .!;")
+    picked = pick(message, split["head"])
+    if picked is None or not terms or _TURNS_AWAY.match(terms) \
+            or len(terms.split()) > MAX_TERMS_WORDS or len(list(sentences(terms))) != 1:
+        return None
+    offered = options(message, _label_kind(_WORD.findall(split["head"])))
+    if _by_label(offered, terms, _WORD.findall(terms)) - {offered.index(picked)}:
+        return None  # the terms name another option: a turn to another way
+    return picked, terms
+
+
+def sets_terms(sentence: str) -> bool:
+    """The sentence goes on after its pick with "but …": the bare option is not what it
+    decided (``pick_with_terms`` reads the pick with its terms, or nothing)."""
+    return _TERMS.match(sentence.strip()) is not None
+
+
+def _label_kind(words: list[str]) -> bool | None:
+    """The kind of label a reply names: True for a number ("2", "option 2"), False for a
+    letter said as one ("B", "option b", a reply of one letter), None for neither."""
+    for position, word in enumerate(words):
+        named = position > 0 and re.fullmatch(_OPTION_WORD, words[position - 1], re.IGNORECASE)
+        if word.isdigit() and len(word) == 1:
+            return True
+        if len(word) == 1 and word.upper() in "ABCDE" and (word.isupper() or named
+                                                          or len(words) == 1):
+            return False
+    return None
 
 
 def _by_label(offered: list[Option], reply: str, words: list[str]) -> set[int]:
@@ -361,14 +451,16 @@ def _first_sentence(body: str) -> str:
 
 
 def _candidate(view: SessionView, offer: Event, reply: Event, option: Option,
-               said: str, extra: str = "") -> dict[str, Any]:
-    """The decision, stored in the option's whole words; what later words may retire
-    (``reconcile``'s ``stance``) stays what the pick was judged by, the option's title and
-    first sentence: the rest of an option names its context (the tools it mentions, what it
-    compares itself with), which later talk of those things does not take back."""
+               said: str, extra: str = "", terms: str = "") -> dict[str, Any]:
+    """The decision, stored in the option's whole words and the terms the user set on it;
+    what later words may retire (``reconcile``'s ``stance``) stays what the pick was judged
+    by, the option's title and first sentence: the rest of an option names its context (the
+    tools it mentions, what it compares itself with), which later talk of those things does
+    not take back."""
     evidence = [transcript_evidence(offer.line, option.text),
                 transcript_evidence(reply.line, short_quote(said))]
     then = f" — then: {extra}" if extra else ""
+    then += f" — but: {terms}" if terms else ""
     whose = f" (option {option.label} of the agent's, chosen by the user)"
     stored = f"{option.whole or option.text}{whose}{then}"
     stance = f"{option.text}{whose}{then}"

@@ -35,6 +35,29 @@ _KEEP = lazy_regex(
     r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|alright|fine|great|good|right|then|so)\W+){0,3}"
     r"(?:(?:let'?s|let us|we'?ll|we will|just)\s+)?(?:keep|stay with|stay on)"
     r"(?:\s+(?:it|them|using))?\s+(?P<choice>.+)$", re.IGNORECASE)
+#: Agreement that names the option ("I agree with queue-ingest", "agreed on the Redis one"), or
+#: the option named and then judged a good choice ("Redis is a good choice", "Redis it
+#: is"): a pick, but only of a line of the agent's list (``offered_line``'s ``listed``).
+_AGREE = lazy_regex(
+    r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|alright|fine|great|good|right|then|so)\W+){0,3}"
+    r"(?:i\s+)?(?:(?:fully|totally|also)\s+)?(?:agree|agreed)\s+(?:with|on)\s+(?P<choice>.+)$",
+    re.IGNORECASE)
+_JUDGED = lazy_regex(
+    r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|alright|fine|great|good|right|then|so)\W+){0,3}"
+    r"(?P<choice>[^,;:]+?)\s+(?:(?:is|seems|sounds like|looks like)\s+(?:a|the)\s+"
+    r"(?:good|great|solid|fine|sound|sensible|right|better|best|safe)\s+"
+    r"(?:choice|selection|pick|call|option|fit)|it is)\b(?:[\s,;:.!-].*)?$",
+    re.IGNORECASE)
+#: Words of an agreement that name no option ("I agree with your analysis", "agreed on all
+#: of that"): agreeing with what the agent said, not picking among what it offered.
+_NOT_AN_OPTION = frozenset(
+    "you analysis assessment recommendation recommendations suggestion suggestions point "
+    "points take reasoning everything most all some part parts above said what here there "
+    "so far rest".split())
+#: A line of a list or a heading of the agent's message: where options are laid out.
+_LISTED = lazy_regex(r"^\s*(?:[-*•+]\s+|\d{1,2}[.)]\s+|[A-Ea-e][.)]\s+|\|?\s*\*\*|#{1,6}\s+)")
+#: A list of options has two lines at least.
+_MIN_LISTED = 2
 #: What follows a bare "go" when it is a motion or a task ("let's go back to …", "let's go
 #: implement phase 2"), not a pick.
 _MOTION = lazy_regex(r"^(?:back|ahead|on|through|over|into|to|and|now|further|deeper|forward|"
@@ -69,7 +92,11 @@ def offered_line(sentence: str, offered: str) -> str | None:
         return None
     match = _PICK.match(sentence.strip())
     keeping = _KEEP.match(sentence.strip()) if match is None else None
-    match = match or keeping
+    agreeing = None if match or keeping else \
+        _AGREE.match(sentence.strip()) or _JUDGED.match(sentence.strip())
+    if agreeing and view_words(agreeing["choice"]) & _NOT_AN_OPTION:
+        return None  # agreeing with what the agent said, not with an option
+    match = match or keeping or agreeing
     if not match or _MOTION.match(match["choice"]) or _LABEL.search(match["choice"]):
         return None  # a motion; or a pick by label, which other rules read
     if re.search(r"\bgo$", sentence[:match.start("choice")].rstrip(), re.IGNORECASE) \
@@ -79,7 +106,12 @@ def offered_line(sentence: str, offered: str) -> str | None:
     if not words or len(_WORD.findall(match["choice"])) > _MAX_CHOICE_WORDS:
         return None
     best, best_shared, under, heading = None, 0, None, None
-    for line in offered.splitlines():
+    lines = offered.splitlines()
+    if agreeing:  # only a line of the agent's list, and only when it lists some
+        lines = [line for line in lines if _LISTED.match(line) or _HEADING.match(line)]
+        if len(lines) < _MIN_LISTED:
+            return None
+    for line in lines:
         if _HEADING.match(line):
             heading = _plain(line)
         for part in sentences(line):

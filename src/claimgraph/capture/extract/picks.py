@@ -11,8 +11,11 @@ A pick is kept only when all of these hold, so a request that merely starts the 
 not taken for one:
 
 - the sentence *opens* with a pick ("let's go with …", "we'll stick with …", "OK, let's go
-  …"), not a motion or a task ("let's go back to …", "let's go ahead and …", "let's go
-  implement …"; a bare "let's go X" names at most three words); or with keeping something
+  …"), or agrees with one by name ("I agree with queue-ingest", "Redis is a good choice",
+  "Redis it is": then only a line of a list of the agent's names it, and agreeing with what
+  the agent said, "I agree with your analysis", is none); not a motion or a task ("let's go
+  back to …", "let's go ahead and …", "let's go implement …"; a bare "let's go X" names at
+  most three words); or with keeping something
   ("so keep it shopdb") when the agent's line it names is a question about that thing ("is
   the database still `shopdb` on the host?"): otherwise "keep …" is a request;
 - what is picked is short (a name, not a specification) and has words of its own;

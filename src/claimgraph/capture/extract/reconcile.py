@@ -58,7 +58,7 @@ from claimgraph.logic.lazy_regex import lazy_regex
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import OK, SessionView, taught_at, transcript_evidence
 from claimgraph.capture.extract.actions import of_kind
-from claimgraph.capture.extract.approvals import lettered_options
+from claimgraph.capture.extract.approvals import lettered_options, sets_terms
 from claimgraph.capture.extract.asked import answers, questions
 from claimgraph.capture.extract.corroborate import Record, read_outputs, unsupported
 from claimgraph.capture.extract.offered import position_pick
@@ -361,7 +361,7 @@ def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None,
     if found.get("rule") == "statements" and (
             _OPTION_REF.search(str(found["object"]))
             or position_pick(str(found["object"])) is not None):
-        return _chosen_option(found, line, later)
+        return None if sets_terms(str(found["object"])) else _chosen_option(found, line, later)
     return found
 
 
