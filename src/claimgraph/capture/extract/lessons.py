@@ -35,6 +35,7 @@ checkout, nor when the person said they acted themselves before the success.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -378,7 +379,18 @@ def _flat(text: str) -> str:
 
 
 def run_verdict(view: SessionView, call: Event) -> str:
-    """ok / failed / unknown; a run piped into an output filter is judged by its output."""
+    """ok / failed / unknown; a run piped into an output filter is judged by its output.
+    Judged once per call for the view: the lessons, causes, summaries and reported rules
+    each ask it of every call."""
+    known = view.remembered("lessons.run_verdicts", lambda _: {})
+    held = known.get(id(call))
+    if held is None or held[0] is not call:  # the entry holds its call: ids stay theirs
+        held = known[id(call)] = (call, _run_verdict(view, call))
+    verdict: str = held[1]
+    return verdict
+
+
+def _run_verdict(view: SessionView, call: Event) -> str:
     outcome = view.outcome(call)
     command = command_text(call)
     runs = invocations(command, call_cwd(call)) if command else []
@@ -419,8 +431,10 @@ def _prepares(invocation: Invocation) -> bool:
     return invocation.argv[0] in _SETUP or tuple(invocation.argv[:2]) in _PREPARES
 
 
+@functools.lru_cache(maxsize=4096)
 def same_command_key(argv: tuple[str, ...]) -> tuple[str, ...] | None:
-    """What makes two runs "the same command", or None for commands that teach nothing."""
+    """What makes two runs "the same command", or None for commands that teach nothing.
+    Memoized (it depends on the words alone): several rules ask it of every run."""
     words = unwrap(argv)
     if not words or words[0] in _LOOKING or words[0] in _EDITORS \
             or _SCRIPT_FLAGS & set(words[1:2]):
