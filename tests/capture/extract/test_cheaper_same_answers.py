@@ -136,17 +136,14 @@ def test_each_turn_keeps_the_changes_made_before_the_next_prompt():
     assert "retri" in turns[second.line].words and "renam" not in turns[second.line].words
 
 
-def test_a_run_is_judged_once_and_as_before():
-    s = Session()
-    s.bash("pytest -q | tail -3", output="1 failed, 3 passed")
-    s.bash("pytest -q", error=True, output="FAILED test_x.py::test_a")
-    s.bash("pytest -q", output="4 passed")
-    view = SessionView.of(s.transcript(), ROOT)
-    calls = view.calls()
-    verdicts = [lessons.run_verdict(view, call) for call in calls]
-    assert verdicts == [lessons._run_verdict(view, call) for call in calls]
-    assert verdicts == ["failed", "failed", "ok"]
-    assert [lessons.run_verdict(view, call) for call in calls] == verdicts
+def test_the_same_command_key_is_remembered_and_the_same():
+    lessons.same_command_key.cache_clear()
+    argv = ("uv", "run", "pytest", "tests/test_x.py")
+    first = lessons.same_command_key(argv)
+    assert first == ("pytest", "test_x.py")
+    assert lessons.same_command_key(tuple(argv)) is first
+    assert lessons.same_command_key.cache_info().hits == 1
+    assert lessons.same_command_key(("cat", "x")) is None
 
 
 def _reference_packed(stored: bytes, classes: int) -> list[int]:

@@ -379,18 +379,7 @@ def _flat(text: str) -> str:
 
 
 def run_verdict(view: SessionView, call: Event) -> str:
-    """ok / failed / unknown; a run piped into an output filter is judged by its output.
-    Judged once per call for the view: the lessons, causes, summaries and reported rules
-    each ask it of every call."""
-    known = view.remembered("lessons.run_verdicts", lambda _: {})
-    held = known.get(id(call))
-    if held is None or held[0] is not call:  # the entry holds its call: ids stay theirs
-        held = known[id(call)] = (call, _run_verdict(view, call))
-    verdict: str = held[1]
-    return verdict
-
-
-def _run_verdict(view: SessionView, call: Event) -> str:
+    """ok / failed / unknown; a run piped into an output filter is judged by its output."""
     outcome = view.outcome(call)
     command = command_text(call)
     runs = invocations(command, call_cwd(call)) if command else []
