@@ -50,7 +50,18 @@ _PROBLEM_CUES: tuple[str, ...] = (
     # cause said as where the failure came from ("the failures stemmed from …")
     r"^\s*(?:[-*•+]\s+|\d+[.)]\s+)?(?:\*\*|__)?cause(?:\*\*|__)?\s*:", r"\bstem(?:s|med)? from\b",
 )
-_CUE = lazy_regex("|".join((*CAUSE_CUES, *_PROBLEM_CUES)), re.IGNORECASE)
+
+
+def _boundary_once(cues: tuple[str, ...]) -> str:
+    r"""``\bA|\bB|C`` as ``\b(?:A|B)|C``: a search finds a match in the same texts (only
+    whether one exists is asked), but the boundary is tried once at each position rather than
+    once per cue there, which made this search most of the causes rule's time."""
+    bounded = [cue[2:] for cue in cues if cue.startswith(r"\b")]
+    return "|".join([r"\b(?:" + "|".join(bounded) + ")",
+                     *(cue for cue in cues if not cue.startswith(r"\b"))])
+
+
+_CUE = lazy_regex(_boundary_once((*CAUSE_CUES, *_PROBLEM_CUES)), re.IGNORECASE)
 #: A guess, a condition, advice, or a step still to take: not a settled cause.
 _HEDGE = lazy_regex(
     r"\b(?:might|may|maybe|perhaps|probably|possibly|likely|presumably|apparently|suspect|"

@@ -73,17 +73,11 @@ class Model:
         if data.get("dimensions") != DIMENSIONS:
             raise ValueError(f"weights for {data.get('dimensions')} features, the code makes "
                              f"{DIMENSIONS}: retrain (train/train_classifier.py)")
-        raw = array("h", base64.b64decode(data["weights"]))
-        if sys.byteorder != "little":
-            raw.byteswap()
+        stored = base64.b64decode(data["weights"])  # int16, little-endian, class by class
         if set(data["classes"]) != set(DURABLE + _REST):
             raise ValueError(f"weights for classes {data['classes']}: retrain "
                              "(train/train_classifier.py)")
-        rows = [raw[i * DIMENSIONS:(i + 1) * DIMENSIONS] for i in range(len(data["classes"]))]
-        # One integer object for every unused feature: the model costs a capture a few MB of
-        # memory, not ten.
-        zero = _pack((0,) * len(rows))
-        packed = [_pack(weights) if any(weights) else zero for weights in zip(*rows)]
+        packed = _packed_rows(stored, len(data["classes"]))
         version = data.get("features", 1)
         if version not in VERSIONS:
             raise ValueError(f"weights for feature version {version}, the code knows "
@@ -139,6 +133,39 @@ def _pack(weights: Any) -> int:
     """One integer holding ``weights`` (int16, in class order): class i in bits
     [32 i, 32 i + 32), as its weight plus ``_OFFSET``."""
     return sum((w + _OFFSET) << (_FIELD * i) for i, w in enumerate(weights))
+
+
+#: A weight's high byte with its sign bit flipped: an int16 plus ``_OFFSET``, as uint16.
+_FLIP_SIGN = bytes(byte ^ 0x80 for byte in range(256))
+
+
+def _packed_rows(stored: bytes, classes: int) -> list[int]:
+    """``_pack`` of each feature's weights (``stored``: little-endian int16, one row of
+    ``DIMENSIONS`` per class), made from the bytes: a weight plus ``_OFFSET`` is its two
+    bytes with the sign bit flipped, and a packed integer is those in ``_FIELD``-bit
+    little-endian fields, class after class. Packing each feature in Python was most of
+    loading the model, which every capture does. One integer object for every unused
+    feature: the model costs a capture a few MB of memory, not ten."""
+    zero = _pack((0,) * classes)
+    if len(stored) != 2 * classes * DIMENSIONS:  # not what training writes: as read before
+        raw = array("h", stored)
+        if sys.byteorder != "little":
+            raw.byteswap()
+        rows = [raw[i * DIMENSIONS:(i + 1) * DIMENSIONS] for i in range(classes)]
+        return [_pack(weights) if any(weights) else zero for weights in zip(*rows)]
+    biased = bytearray(stored)
+    biased[1::2] = biased[1::2].translate(_FLIP_SIGN)
+    width = _FIELD // 8
+    stride = width * classes
+    fields = bytearray(stride * DIMENSIONS)
+    for cls in range(classes):
+        row = biased[2 * cls * DIMENSIONS:2 * (cls + 1) * DIMENSIONS]
+        fields[width * cls::stride] = row[0::2]
+        fields[width * cls + 1::stride] = row[1::2]
+    unused = zero.to_bytes(stride, "little")
+    return [zero if chunk == unused else int.from_bytes(chunk, "little")
+            for chunk in map(fields.__getitem__, map(slice, range(0, len(fields), stride),
+                                                      range(stride, len(fields) + 1, stride)))]
 
 
 def _phrase_statement(sentence: str) -> bool:

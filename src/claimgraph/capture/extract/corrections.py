@@ -63,8 +63,9 @@ def stems(sentence: str) -> set[str]:
 
 
 def word_stems(text: str) -> set[str]:
-    """Every word of a change's text, cut to a stem (what ``stems`` of a sentence meets)."""
-    return {word.lower()[:_STEM] for word in _WORD.findall(text)}
+    """Every word of a change's text, cut to a stem (what ``stems`` of a sentence meets).
+    A word is lowered once however often the text repeats it (code does)."""
+    return {word[:_STEM] for word in map(str.lower, set(_WORD.findall(text)))}
 
 
 def carried_out(sentence: str, changes: Iterable[str]) -> bool:
@@ -98,12 +99,16 @@ def _corrected(view: SessionView) -> dict[int, list[str]]:
             current = event.line if acted else None
             acted, replies, conceded = False, 0, False
             continue
-        if event.kind == "assistant" and not event.derived and event.text.strip():
-            replies += 1
-            if current is not None and not conceded and replies <= _REPLIES_READ \
-                    and acknowledges(event.text):
-                conceded = True
-                found[current] = []
+        if event.kind == "assistant" and not event.derived and current is not None \
+                and not conceded and replies < _REPLIES_READ:
+            # only a reply that could still concede is read (a long one is held compressed);
+            # the count matters only until then
+            text = event.text
+            if text.strip():
+                replies += 1
+                if acknowledges(text):
+                    conceded = True
+                    found[current] = []
             continue
         if event.kind != "tool_call" or event.derived:
             continue

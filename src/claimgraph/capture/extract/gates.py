@@ -40,6 +40,8 @@ _HOOK = lazy_regex(r"(?P<event>[A-Z][A-Za-z]+)(?::\w+)? (?:hook (?:feedback|erro
                    r"operation blocked by hook):?\s*(?:\n-?\s*)?"
                    r"\[(?P<cmd>[^\]\n]+)\]:\s*(?P<body>.*)",
                    re.DOTALL)
+#: What every match of ``_HOOK`` says, one of these words as they are written there.
+_HOOK_SAYS = ("hook feedback", "hook error", "hook blocking error", "operation blocked by hook")
 _COMMIT_GATE = lazy_regex(r"pre-commit|pre-push|commit-msg|\bhook\b|husky|lefthook|"
                           r"validation failed|checks? failed", re.IGNORECASE)
 #: A task runner's progress states (lint-staged's "[STARTED] Backing up original state..."):
@@ -103,9 +105,10 @@ def _passed_unchanged(view: SessionView, result: Event) -> bool:
 def _gate_reports(view: SessionView, event: Event) -> Iterator[tuple[str, str, str]]:
     """(gate name, what it blocks, reason) for a harness hook message or a failed commit."""
     text = event.text if event.kind in ("meta", "tool_result") else ""
-    # every match holds "hook": an output without the word is not searched (a capital letter
-    # starts the pattern, so it would be tried at each one)
-    hook = _HOOK.search(text) if "hook" in text else None
+    # every match holds one of _HOOK_SAYS: an output without them is not searched (a capital
+    # letter starts the pattern, so it would be tried at each one)
+    hook = _HOOK.search(text) if "hook" in text and any(
+        said in text for said in _HOOK_SAYS) else None
     if hook:
         script = _PLUGIN_ROOT.sub("", hook["cmd"].strip().split()[0])
         if not project_hook(view, script):

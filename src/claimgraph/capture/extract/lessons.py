@@ -35,6 +35,7 @@ checkout, nor when the person said they acted themselves before the success.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -419,8 +420,10 @@ def _prepares(invocation: Invocation) -> bool:
     return invocation.argv[0] in _SETUP or tuple(invocation.argv[:2]) in _PREPARES
 
 
+@functools.lru_cache(maxsize=4096)
 def same_command_key(argv: tuple[str, ...]) -> tuple[str, ...] | None:
-    """What makes two runs "the same command", or None for commands that teach nothing."""
+    """What makes two runs "the same command", or None for commands that teach nothing.
+    Memoized (it depends on the words alone): several rules ask it of every run."""
     words = unwrap(argv)
     if not words or words[0] in _LOOKING or words[0] in _EDITORS \
             or _SCRIPT_FLAGS & set(words[1:2]):

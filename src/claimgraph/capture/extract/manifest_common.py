@@ -102,6 +102,10 @@ class Draft:
 
 
 _ARROW_PREFIX = lazy_regex(r"^ *[0-9]+→", re.M)
+#: The same prefix with the line break before it: a pattern that opens with a literal is
+#: searched for that character, where ``^`` under ``re.M`` is tried at every position of a
+#: long Read output (``strip_line_numbers`` splits the text, a break put before its start).
+_ARROW_LINE = lazy_regex(r"\n *[0-9]+→")
 _TAB_PREFIX = lazy_regex(r"^ *([0-9]+)\t")
 
 
@@ -134,7 +138,7 @@ def strip_line_numbers(text: str) -> str:
     """
     first = first_filled_line(text)
     if _ARROW_PREFIX.match(first):
-        return _ARROW_PREFIX.sub("", text)
+        return "\n".join(_ARROW_LINE.split("\n" + text))[1:]  # _ARROW_PREFIX.sub("", text)
     if not _TAB_PREFIX.match(first):
         return text
     lines = text.splitlines(keepends=True)

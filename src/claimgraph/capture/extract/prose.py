@@ -149,8 +149,15 @@ def is_prose_line(line: str) -> bool:
         return False
     if _CODE_LINE.search(line) or _LOG_LINE.search(line):
         return False
-    letters = sum(ch.isalpha() or ch.isspace() for ch in stripped)
+    if stripped.isascii():  # most lines: the same count, without a test per character
+        letters = len(stripped) - len(stripped.encode().translate(None, _ASCII_WORDS))
+    else:
+        letters = sum(ch.isalpha() or ch.isspace() for ch in stripped)
     return letters / len(stripped) >= 0.7
+
+
+#: The ASCII characters ``is_prose_line`` counts (letters and spaces), as bytes to delete.
+_ASCII_WORDS = bytes(code for code in range(128) if chr(code).isalpha() or chr(code).isspace())
 
 
 def is_paste(text: str) -> bool:

@@ -108,25 +108,29 @@ def _turns(view: SessionView) -> dict[int, Turn]:
     ops = [(call.line, op) for call, outcome, ops in session_ops(view) if outcome == OK
            for op in ops if view.own(op.path) is not None and not _unexpanded(op.path)]
     deleted = [(line, op.path) for line, op in ops if op.kind == "delete"]
-    spans = list(zip(prompts, prompts[1:] + [1 << 62]))
     ledger = _Ledger()
+    by_turn: dict[int, list[tuple[int, Any]]] = {}  # the changes made between two prompts
     for line, op in ops:
         at = bisect.bisect_left(prompts, line) - 1  # the prompt the change came after
         ledger.apply(op, prompts[at] if at >= 0 else None)
+        if at >= 0 and (at + 1 == len(prompts) or prompts[at + 1] != line):
+            by_turn.setdefault(prompts[at], []).append((line, op))
     now = ledger.now()
-    end_words = frozenset(stem for line in now for stem in word_stems(line))
+    # a word never spans a line break: the joined text's words are each line's
+    end_words = frozenset(word_stems("\n".join(now)))
     turns: dict[int, Turn] = {}
-    for start, end in spans:
-        changed = [(line, op) for line, op in ops if start < line < end]
+    for start, end in zip(prompts, prompts[1:] + [1 << 62]):
+        changed = by_turn.get(start)
         if not changed:
             continue
         texts = [part for _, op in changed
                  for part in (op.path, op.content, *(t for old, new, _ in op.edits
                                                      for t in (old, new)))]
         written = {op.path for _, op in changed if op.kind != "delete"}
-        words = frozenset(stem for text in texts if text for stem in word_stems(text))
+        words = frozenset(word_stems("\n".join(texts)))
         left = ledger.left_by(start, now)
         put = [line for line in ledger.added.get(start, {}) if any(c.isalpha() for c in line)]
+        olds = "\n".join(old for _, op in changed for old, _, _ in op.edits)
         turns[start] = Turn(
             first_change=changed[0][0],
             paths=tuple(dict.fromkeys(view.own(op.path) or op.path for _, op in changed)),
@@ -134,8 +138,7 @@ def _turns(view: SessionView) -> dict[int, Turn]:
             taken_out=any(at > end and path in written for at, path in deleted),
             left=tuple((view.own(path) or path, text) for path, text in left),
             gone=bool(put) and not left,
-            put_words=frozenset(stem for line in put for stem in word_stems(line))
-            - {stem for _, op in changed for old, _, _ in op.edits for stem in word_stems(old)},
+            put_words=frozenset(word_stems("\n".join(put))) - word_stems(olds),
             end_words=end_words)
     return turns
 

@@ -333,10 +333,22 @@ def after_refusal(view: SessionView) -> set[int]:
                 found.add(event.line)
             refused = False
         elif (event.kind == "tool_result" and view.refused(event)) \
-                or _CUT_SHORT.search(text_head(event, 300)):
+                or _cut_short(text_head(event, 300)):
             refused = True
             found.add(event.line)
     return found
+
+
+def _cut_short(head: str) -> bool:
+    """``_CUT_SHORT.search(head)``, searched only where the lowered head holds a word every
+    match has (no other character matches these letters ignoring case, a test checks): most
+    events, and a case-blind search of each one's head was most of ``after_refusal``."""
+    lowered = head.lower()
+    return any(word in lowered for word in _CUT_SHORT_WORDS) and bool(_CUT_SHORT.search(head))
+
+
+#: A word each alternative of ``_CUT_SHORT`` holds, lowered.
+_CUT_SHORT_WORDS = ("rupted", "aborted", "cancelled")
 
 
 def stop_order(sentence: str) -> bool:
