@@ -182,6 +182,16 @@ def test_a_run_after_a_cd_out_of_the_project_or_one_not_followed_is_not_its_chec
     assert facts(session.extract()) == {(PROJECT, "core/tested-by", "pytest")}
 
 
+def test_a_session_placed_away_from_where_it_was_recorded_keeps_its_cd_into_a_subfolder():
+    """Capture may place a session at another root than the folder it was recorded in (the
+    recording machine's path): a cd into a subfolder of that folder is still the project."""
+    session = Session()
+    session.bash("cd apps/web && pnpm test", output="3 passed")
+    session.bash("cd /tmp/scratch && tox -e lint", output="3 passed")
+    assert facts(session.extract(project_root="/elsewhere/shop")) == {
+        ("shop", "core/tested-by", "pnpm test")}
+
+
 def test_gemini_reports_the_exit_code_inside_the_output():
     session = Session(agent="gemini")
     session.prompt("We need rich for the report tables.")

@@ -200,6 +200,16 @@ class SessionView:
         return posixpath.relpath(path, root)
 
 
+    def started_in(self) -> str | None:
+        """The folder the session was recorded starting in (POSIX form): the root, unless
+        the capture placed the session elsewhere (a recorded path that exists only on the
+        recording machine, a project known by its repository)."""
+        if "started_in" not in self.memo:
+            first = _first_cwd(self.transcript)
+            self.memo["started_in"] = posixpath.normpath(as_posix(first)) if first else None
+        started: str | None = self.memo["started_in"]
+        return started
+
     def own(self, path: str) -> str | None:
         """The path as cited when it is the project's own file: inside the root and not in a
         folder of someone else's code (node_modules/, vendor/, a virtualenv, site-packages)."""

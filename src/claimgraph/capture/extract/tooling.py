@@ -389,10 +389,16 @@ def _facts_of(view: SessionView, call: Event, command: str,
 
 def _in_project(view: SessionView, call: Event, invocation: Invocation) -> bool:
     """The run was in the project: not after a ``cd`` out of it (``cd /tmp/x && pytest``
-    checks someone else's code), nor after one the record cannot follow (``cd "$TMP/x"``)."""
+    checks someone else's code), nor after one the record cannot follow (``cd "$TMP/x"``).
+    A session placed away from the folder it was recorded in (a path of the recording
+    machine) is judged against that folder: ``cd apps/web && pnpm test`` stays inside it."""
     if invocation.cwd is None:
         return call_cwd(call) is None
-    return view.own(invocation.cwd) is not None
+    if view.own(invocation.cwd) is not None:
+        return True
+    started = view.started_in()
+    return (started is not None and started != view.root
+            and SessionView._relative(invocation.cwd, started) is not None)
 
 
 def _ran(view: SessionView, call: Event, invocation: Invocation) -> bool:
