@@ -83,12 +83,26 @@ class Turn:
     #: it brought (``def init():`` edited into ``def init(skip=False):`` brings ``skip``)
     put_words: frozenset[str] = frozenset()
     end_words: frozenset[str] = frozenset()  # stems of every line the files hold at the end
+    #: The lines it put in and the lines the files hold at the end, lower-cased and joined:
+    #: where a named thing of the request is looked for (``reworked``).
+    put_text: str = ""
+    end_text: str = ""
 
     def reverted(self, sentence: str) -> bool:
         """A later change took out every line the turn put in, and no line left anywhere
         holds the request's words that were in them: a revert by editing (or by writing the
         file over), not only by deleting."""
         return self.gone and not stems(sentence) & self.put_words & self.end_words
+
+    def reworked(self, sentence: str) -> bool:
+        """A thing the request named that the lines the turn put in held (``wget`` in "make
+        the healthchecks use `wget`") is in no line the files hold at the session's end: the
+        form the person asked for was built, then replaced -- it failed, or they asked for
+        another -- so the end state is not what they asked for, though the request's other
+        words may still stand (the healthchecks are there, in another form). A path names
+        where, not what: it is not looked for."""
+        return any(name in self.put_text and name not in self.end_text
+                   for name in (n.lower() for n in named_things(sentence)) if "/" not in name)
 
 
 def carried_turns(view: SessionView) -> dict[int, Turn]:
@@ -118,6 +132,7 @@ def _turns(view: SessionView) -> dict[int, Turn]:
     now = ledger.now()
     # a word never spans a line break: the joined text's words are each line's
     end_words = frozenset(word_stems("\n".join(now)))
+    end_text = "\n".join(now).lower()
     turns: dict[int, Turn] = {}
     for start, end in zip(prompts, prompts[1:] + [1 << 62]):
         changed = by_turn.get(start)
@@ -139,7 +154,7 @@ def _turns(view: SessionView) -> dict[int, Turn]:
             left=tuple((view.own(path) or path, text) for path, text in left),
             gone=bool(put) and not left,
             put_words=frozenset(word_stems("\n".join(put))) - word_stems(olds),
-            end_words=end_words)
+            end_words=end_words, put_text="\n".join(put).lower(), end_text=end_text)
     return turns
 
 
@@ -223,7 +238,7 @@ def carried_request(verdict: Any, sentence: str, turn: Turn | None, position: in
     next step (``logic.standalone.offers_a_step``; ``after_options`` when not given)."""
     if turn is None or turn.taken_out or verdict.kept or verdict.label not in ASKING:
         return None
-    if turn.reverted(sentence):
+    if turn.reverted(sentence) or turn.reworked(sentence):
         return None
     if introduces(sentence, said):
         return None
