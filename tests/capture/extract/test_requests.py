@@ -248,6 +248,34 @@ def test_a_later_rewrite_that_keeps_the_requests_words_does_not_retire_it():
     assert len(_requests(s)) == 1
 
 
+HEALTH = f"{ROOT}/deploy/stack.sh"
+HEALTH_ASK = "make the container healthchecks of the stack use `wget` instead of `curl`"
+HEALTH_OLD = 'HEALTHCHECK="curl -fsS http://localhost:8080/ready || exit 1"'
+HEALTH_WGET = ('HEALTHCHECK="wget -q -O - http://localhost:8080/ready || exit 1"'
+               '  # stack healthchecks')
+
+
+def _health(later_new: str) -> Session:
+    s = _linted(path=HEALTH, old=HEALTH_OLD, new=HEALTH_WGET, ask=HEALTH_ASK)
+    s.prompt("the containers stay unhealthy, make the check simpler")
+    s.edit(HEALTH, HEALTH_WGET, later_new)
+    return s
+
+
+def test_a_named_form_a_later_turn_replaced_is_not_what_was_decided():
+    """The healthchecks are still there (the request's other words stand), but in another
+    form: the thing the person named (`wget`) is in no line at the end."""
+    assert len(_requests(_linted(path=HEALTH, old=HEALTH_OLD, new=HEALTH_WGET,
+                                 ask=HEALTH_ASK))) == 1
+    replaced = 'HEALTHCHECK="nc -z localhost 8080 || exit 1"  # stack healthchecks'
+    assert _requests(_health(replaced)) == []
+
+
+def test_a_later_change_that_keeps_the_named_thing_keeps_the_request():
+    kept = 'HEALTHCHECK="wget -q -T 3 -O - http://localhost:8080/ready || exit 1"  # healthchecks'
+    assert len(_requests(_health(kept))) == 1
+
+
 def test_a_fragment_of_a_line_taken_out_takes_out_its_line():
     s = _linted(new='[tool.ruff]\nline-length = 100  # ruff with the import rules')
     assert len(_requests(s)) == 1
