@@ -54,6 +54,12 @@ class Session:
         return self.tool("Edit", {"file_path": path, "old_string": old, "new_string": new},
                          **options)
 
+    def said_next(self, text: str, ack: str = "Noted.") -> Event:
+        """The agent answers ``ack`` and the person writes ``text``: their next message (where
+        a reply just given can be taken back)."""
+        self.event("assistant", text=ack)
+        return self.prompt(text)
+
     def transcript(self) -> Transcript:
         builder = TranscriptBuilder("/t/session.jsonl", self.agent)
         for event in self.events:
@@ -63,6 +69,19 @@ class Session:
 
     def extract(self, project_root: str | None = None) -> list[dict[str, Any]]:
         return extract(self.transcript(), project_root=project_root)
+
+
+def offer_and_reply(asked: str, offer: str, reply: str, after: str | None = None) -> Session:
+    """The person asks ``asked``, the agent answers ``offer`` (its options, its proposal) and
+    the person replies ``reply``; with ``after``, the agent says "Noted." and the person writes
+    ``after`` next. The exchange the readers of decisions read (``extract/exchanges.py``)."""
+    session = Session()
+    session.prompt(asked)
+    session.event("assistant", text=offer)
+    session.prompt(reply)
+    if after is not None:
+        session.said_next(after)
+    return session
 
 
 def facts(candidates: list[dict[str, Any]], rule: str | None = None) -> set[tuple[str, str, str]]:

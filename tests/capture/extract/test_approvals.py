@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from claimgraph.capture.extract import approvals
 from claimgraph.capture.extract.approvals import options, pick
 
-from .extract_helpers import Session, only
+from .extract_helpers import offer_and_reply, only
 
 OFFER = """The cache can live in two places.
 
@@ -28,15 +30,7 @@ LETTERED = """Which layout feels right?
 I'd go with B. Which one?"""
 
 
-def _session(offer: str, reply: str, after: str | None = None) -> Session:
-    session = Session()
-    session.prompt("where should the cache live in this service")
-    session.event("assistant", text=offer)
-    session.prompt(reply)
-    if after is not None:
-        session.event("assistant", text="Noted.")
-        session.prompt(after)
-    return session
+_session = partial(offer_and_reply, "where should the cache live in this service")
 
 
 def test_options_are_the_last_run_of_labels_each_its_title_and_first_sentence():

@@ -4,13 +4,15 @@ options, agreement naming a listed option, and every option adopted at once."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from claimgraph.capture.extract.adopted import adopts_all, offered_entries
 from claimgraph.capture.extract.approvals import options, pick_with_terms, question_of
 from claimgraph.capture.extract.offered import offered_line
 
-from .extract_helpers import Session, only
+from .extract_helpers import offer_and_reply, only
 
 LED_IN = """Both services call the same queue client today.
 
@@ -39,15 +41,7 @@ PLAN = """Here is the plan.
 Which library should the stub use?"""
 
 
-def _session(offer: str, reply: str, after: str | None = None) -> Session:
-    session = Session()
-    session.prompt("the service needs a cache strategy")
-    session.event("assistant", text=offer)
-    session.prompt(reply)
-    if after is not None:
-        session.event("assistant", text="Noted.")
-        session.prompt(after)
-    return session
+_session = partial(offer_and_reply, "the service needs a cache strategy")
 
 
 def test_a_question_just_before_the_list_makes_it_an_offer():

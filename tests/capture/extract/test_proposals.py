@@ -7,7 +7,7 @@ import pytest
 
 from claimgraph.capture.extract.proposals import accepting, carried_out, proposal
 
-from .extract_helpers import Session, only
+from .extract_helpers import Session, offer_and_reply, only
 
 ASK = ("The exporter writes CSV only today, so the nightly job converts it by hand.\n\n"
        "Want me to add a `--format json` option to `export.py`, or leave it as CSV for now?")
@@ -17,17 +17,13 @@ ONE = ("The cache is rebuilt on every start.\n\n"
 
 
 def _session(offer: str, reply: str, *, work: bool = True, after: str | None = None) -> Session:
-    session = Session()
-    session.prompt("the exporter is slow, look at it")
-    session.event("assistant", text=offer)
-    session.prompt(reply)
+    session = offer_and_reply("the exporter is slow, look at it", offer, reply)
     if work:
         session.edit("/home/dev/shop/export.py", "fmt = 'csv'",
                      "parser.add_argument('--format', choices=['csv', 'json'])")
         session.edit("/home/dev/shop/store.py", "cache = {}", "cache = load('cache.db')")
     if after is not None:
-        session.event("assistant", text="Done.")
-        session.prompt(after)
+        session.said_next(after, "Done.")
     return session
 
 
@@ -100,15 +96,15 @@ def test_carried_out_means_later_work_holds_a_named_thing() -> None:
     assert not carried_out(found, ["README.md\nnotes about the cache"])
 
 
+TAGS = ("Two ways to tag the output:\n\n"
+        "1. **Header line** — write the tool name as a first comment line.\n"
+        "2. **Side file** — write a `.meta` file beside each output.\n\n"
+        "Want me to patch `writer.py` for option 1?")
+
+
 def test_a_picked_option_gains_the_change_the_closing_question_proposed_for_it() -> None:
-    offer = ("Two ways to tag the output:\n\n"
-             "1. **Header line** — write the tool name as a first comment line.\n"
-             "2. **Side file** — write a `.meta` file beside each output.\n\n"
-             "Want me to patch `writer.py` for option 1? It adds a `header:` setting.")
-    session = Session()
-    session.prompt("tag the generated files")
-    session.event("assistant", text=offer)
-    session.prompt("Let's patch for option 1.")
+    offer = TAGS + " It adds a `header:` setting."
+    session = offer_and_reply("tag the generated files", offer, "Let's patch for option 1.")
     session.edit("/home/dev/shop/writer.py", "def write(out):", "def write(out, header=True):")
     [fact] = _decided(session)
     assert fact["object"].startswith("Header line")
@@ -116,14 +112,7 @@ def test_a_picked_option_gains_the_change_the_closing_question_proposed_for_it()
 
 
 def test_a_picked_option_is_stored_as_before_when_the_proposal_was_not_carried_out() -> None:
-    offer = ("Two ways to tag the output:\n\n"
-             "1. **Header line** — write the tool name as a first comment line.\n"
-             "2. **Side file** — write a `.meta` file beside each output.\n\n"
-             "Want me to patch `writer.py` for option 1?")
-    session = Session()
-    session.prompt("tag the generated files")
-    session.event("assistant", text=offer)
-    session.prompt("Let's patch for option 1.")
+    session = offer_and_reply("tag the generated files", TAGS, "Let's patch for option 1.")
     [fact] = _decided(session)
     assert "then:" not in fact["object"]
 

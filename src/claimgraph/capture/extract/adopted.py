@@ -12,18 +12,18 @@ Such a reply is read only when all of this holds (precision first):
 - **the offer**: the agent's last message before the reply ends its body with one list of
   two to ``MAX_OPTIONS`` entries: a run of labelled options (``approvals.options``), or else
   the last markdown table (its body rows) or bulleted list; a list led in as the agent's own
-  next steps ("Do you want me to: …", ``approvals``' menu) is no offer, and neither is one
+  next steps ("Do you want me to: …", ``exchanges.led_in_as_steps``) is no offer, and neither is one
   whose closing question asks how to go on (``standing.process_question``);
 - **the reply**: its first sentence is nothing but adopting them all: a verb of taking
   (adopt, accept, take, go with, approve, keep) and "all", "each", "both", "every one" of
   "those", "them", "these" or "the above"; no negation, no hedge, nothing asked. A verb of
   doing ("do all of them", "fix each of those") is a task, not a choice;
-- **the options**: none is a step of the task in hand (``approvals``' one-off verbs, the
-  standing checks' ``task_scoped``);
+- **the options**: none is a step of the task in hand (``exchanges.step_of_today``: a one-off
+  verb, or the standing checks' ``task_scoped``);
 - **the work**: the session carried it out: an artefact the options name (a path, a file
   name, an identifier) shows newly in what the session wrote or ran afterwards
   (``pick_scope.carried``). A recommendation adopted in words and then not acted on is not
-  stored, and neither is one the person's very next message takes back.
+  stored, and neither is one the person's very next message takes back (``exchanges``).
 
 What is kept: one decision listing every entry (``MAX_DECISION_CHARS`` at most, cut at a
 word), in the project's scope, at the tier of an option the user approved
@@ -35,20 +35,17 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator
 
-from claimgraph.capture.events import Event
 from claimgraph.capture.extract.afterwards import known_before, work_after
 from claimgraph.capture.extract.approvals import (
-    _MENU, _ONE_OFF, _TAKEN_BACK, LEAD_IN_CHARS, MAX_OPTIONS, MIN_OPTIONS, _turns, _unmarked,
-    _bounded, options)
+    MAX_OPTIONS, MIN_OPTIONS, bounded, options, unmarked)
+from claimgraph.capture.extract.exchanges import (
+    Exchange, approved_decision, led_in_as_steps, offers_and_replies, step_of_today)
 from claimgraph.capture.extract.pick_scope import artefacts, carried
 from claimgraph.capture.extract.prose import sentences
-from claimgraph.capture.extract.session import (
-    SessionView, candidate, short_quote, transcript_evidence)
-from claimgraph.capture.extract.standing import process_question, task_scoped
-from claimgraph.capture.extract.statements import user_texts
+from claimgraph.capture.extract.session import SessionView, short_quote
+from claimgraph.capture.extract.standing import process_question
 from claimgraph.logic.lazy_regex import lazy_regex
 
-DECIDED = "x/decided"
 MAX_DECISION_CHARS = 700
 #: A first sentence that adopts every option laid out, and nothing else.
 _ALL = lazy_regex(
@@ -71,16 +68,13 @@ def adopted_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     """One decision for each reply that adopts every option of the offer (module docstring)."""
     if not view.project:
         return
-    typed = {event.line: text for event, text in user_texts(view)}
-    turns = _turns(view, typed)
-    for index, (offer, reply, said) in enumerate(turns):
-        following = turns[index + 1][2] if index + 1 < len(turns) else ""
-        if offer is None or _TAKEN_BACK.match(following) or not adopts_all(said):
+    for exchange in offers_and_replies(view):
+        if not adopts_all(exchange.said):
             continue
-        entries = offered_entries(offer.text)
-        if not entries or not _carried_out(view, offer, reply, entries):
+        entries = offered_entries(exchange.offer.text)
+        if not entries or not _carried_out(view, exchange, entries):
             continue
-        yield _candidate(view, offer, reply, entries, said)
+        yield _candidate(view, exchange, entries)
 
 
 def adopts_all(said: str) -> bool:
@@ -103,11 +97,11 @@ def offered_entries(message: str) -> list[str]:
         if not found:
             return []
         start, entries = found
-        if _MENU.search(message[max(0, start - LEAD_IN_CHARS):start]):
+        if led_in_as_steps(message, start):
             return []
     if not MIN_OPTIONS <= len(entries) <= MAX_OPTIONS:
         return []
-    if any(_ONE_OFF.match(e) or task_scoped(e) for e in entries):
+    if any(step_of_today(e) for e in entries):
         return []
     return entries
 
@@ -136,27 +130,24 @@ def _last_list(message: str) -> tuple[int, list[str]] | None:
 
 def _entries(kind: str, lines: list[str]) -> list[str]:
     if kind == "bullet":
-        return [_unmarked(_BULLET.sub(r"\g<text>", line)) for line in lines]
+        return [unmarked(_BULLET.sub(r"\g<text>", line)) for line in lines]
     body = [line for line in lines[1:] if not _RULE.match(line)] \
         if len(lines) > 2 and _RULE.match(lines[1]) else []
-    return ["; ".join(cell for cell in (_unmarked(c.strip()) for c in
+    return ["; ".join(cell for cell in (unmarked(c.strip()) for c in
                                         _ROW.match(line)["cells"].split("|")) if cell)
             for line in body]
 
 
-def _carried_out(view: SessionView, offer: Event, reply: Event, entries: list[str]) -> bool:
+def _carried_out(view: SessionView, exchange: Exchange, entries: list[str]) -> bool:
     """An artefact the entries name shows newly in the work after the reply."""
     named = set().union(*(artefacts(entry) for entry in entries))
-    return carried(named, work_after(view, reply.line), known_before(view, offer.line))
+    return carried(named, work_after(view, exchange.reply.line),
+                   known_before(view, exchange.offer.line))
 
 
-def _candidate(view: SessionView, offer: Event, reply: Event, entries: list[str],
-               said: str) -> dict[str, Any]:
+def _candidate(view: SessionView, exchange: Exchange, entries: list[str]) -> dict[str, Any]:
     listed = " | ".join(re.sub(r"\s+", " ", entry).strip(" ;.") for entry in entries)
-    text = _bounded(f"Adopted by the user, every entry the agent laid out: {listed}",
-                    MAX_DECISION_CHARS)
-    evidence = [transcript_evidence(offer.line, short_quote(entries[0])),
-                transcript_evidence(reply.line, short_quote(said))]
-    return candidate("answers", view.project or "", DECIDED, text, evidence=evidence,
-                     trust="answers.approved", object_kind="literal",
-                     subject_type="project", at=reply.timestamp)
+    text = bounded(f"Adopted by the user, every entry the agent laid out: {listed}",
+                   MAX_DECISION_CHARS)
+    return approved_decision(view, exchange, text, short_quote(entries[0]),
+                             short_quote(exchange.said))

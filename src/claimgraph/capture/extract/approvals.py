@@ -38,7 +38,8 @@ a choice. An option that is a step of the task in hand (it opens with a verb suc
 run, push, revert, or the standing checks say it is for today), a question about how to
 proceed, and an options list longer than ``MAX_OPTIONS`` (a plan's steps, not a choice)
 store nothing. A choice
-the person takes back in their very next message ("no wait", "actually …") is not stored;
+the person takes back in their very next message ("no wait", "actually …": ``exchanges``) is not
+stored;
 nor is one that ``pick_scope`` finds settles only today's turn or is overridden by a later
 prompt (the tests of a structured answer but the one of the later work: ``standing``);
 ``reconcile`` holds the rest against how the session ended. Events in, candidates out.
@@ -53,16 +54,14 @@ from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.afterwards import prompts_after
+from claimgraph.capture.extract.exchanges import (
+    MAX_REPLY_WORDS, Exchange, approved_decision, led_in_as_steps, offers_and_replies,
+    step_of_today)
 from claimgraph.capture.extract.pick_scope import interrogative, verdict
-from claimgraph.capture.extract.session import (
-    SessionView, candidate, short_quote, transcript_evidence)
-from claimgraph.capture.extract.standing import process_question, task_scoped
-from claimgraph.capture.extract.prose import (
-    request_text, sentences, typed_part, without_injected)
-from claimgraph.capture.extract.statements import not_generated, user_texts
+from claimgraph.capture.extract.session import SessionView, short_quote
+from claimgraph.capture.extract.standing import process_question
+from claimgraph.capture.extract.prose import sentences
 
-DECIDED = "x/decided"
-MAX_REPLY_WORDS = 10
 #: A reply that picks by the option's own words is shorter still: more words say more than a pick.
 MAX_CONTENT_REPLY_WORDS = 6
 MIN_OPTIONS, MAX_OPTIONS = 2, 5
@@ -70,16 +69,16 @@ MAX_DECISION_CHARS = 320
 #: The most of an option's whole text a decision keeps (a long option is cut at a word).
 MAX_OPTION_CHARS = 600
 #: Words naming an option before its label ("Option B", "Opzione 2", "Variante A").
-_OPTION_WORD = (r"(?:option|approach|choice|variant|alternative|plan|opzione|variante|scelta|"
+OPTION_WORD = (r"(?:option|approach|choice|variant|alternative|plan|opzione|variante|scelta|"
                 r"opci[oó]n|choix|möglichkeit)")
 _LABEL = lazy_regex(
-    r"^[ \t]*(?:[-*][ \t]+)?(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*(?:" + _OPTION_WORD + r"[ \t]+)?"
+    r"^[ \t]*(?:[-*][ \t]+)?(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*(?:" + OPTION_WORD + r"[ \t]+)?"
     r"(?P<label>\d|[A-E])(?:\*\*|__)?(?:[.):]|[ \t]+[—–-][ \t])[ \t]*(?P<rest>\S.*)$",
     re.IGNORECASE | re.MULTILINE)
-_WORD = lazy_regex(r"[^\W_]+(?:['’][^\W_]+)?")
+WORD = lazy_regex(r"[^\W_]+(?:['’][^\W_]+)?")
 #: Hedges and negations: a reply holding one approves only a part, or nothing (kept tiny and
 #: multilingual on purpose: the reply is short, so a few words cover it).
-_HEDGE = frozenset("not no don't dont never but instead rather neither none without except "
+HEDGE = frozenset("not no don't dont never but instead rather neither none without except "
                    "maybe perhaps probably possibly "
                    "non nicht kein keine nein pas ni mais aber ma però pero sin ohne sans senza "
                    "invece plutôt eher".split())
@@ -96,24 +95,9 @@ MAX_TERMS_WORDS = 40
 _ORDINALS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "last": -1,
              "premier": 0, "première": 0, "deuxième": 1, "primo": 0, "prima": 0,
              "secondo": 1, "seconda": 1, "erste": 0, "ersten": 0, "zweite": 1, "zweiten": 1}
-#: A reply that opens by taking the choice back ("no wait", "actually…").
-_TAKEN_BACK = lazy_regex(r"^\W*(?:no|non|nein|wait|actually|hmm|en fait|aspetta|warte|"
-                         r"attends|scratch that|undo|revert)\b", re.IGNORECASE)
-#: An option that is a step of the task in hand, by its opening verb (English: the agents
-#: whose options were read write them in English even to a person who types French).
-_ONE_OFF = lazy_regex(r"^(?:commit|push|merge|run|re-?run|retry|revert|undo|stop|continue|"
-                      r"proceed|skip|wait|deploy|release|publish|restart|debug|investigate|"
-                      r"try|check|look|leave it|do nothing|abort|cancel|file|open|find|search|"
-                      r"show|list|explain|read|review|analy[sz]e|tell|re-?install|install)\b",
-                      re.IGNORECASE)
-#: A list led in as things the agent offers to do ("Do you want me to: 1. … 2. …"): a menu of
-#: its next steps, not a choice of design.
-_MENU = lazy_regex(r"\b(?:want me to|would you like me to|should i|shall i|i can|i could|"
-                   r"next steps?)\b", re.IGNORECASE)
-LEAD_IN_CHARS = 200
 #: How a person says yes, in a few languages (kept tiny): a pick by the option's own words
 #: needs one, so that a request that happens to share a word ("run the tests") is no pick.
-_YES = frozenset("ok okay fine good great yes yeah yep sure agreed perfect sounds works "
+YES = frozenset("ok okay fine good great yes yeah yep sure agreed perfect sounds works "
                  "oui parfait bien d'accord sì si bene perfetto va ja gut passt genau vale "
                  "claro bueno 好 可以 行".split())
 _MARKUP = lazy_regex(r"[*_`#>]+")
@@ -133,8 +117,8 @@ class Option:
 
 
 #: What the agent's closing question adds to a picked option (``proposals.option_detail``):
-#: given the session, the offer, the reply and the option, the words to add, or "".
-Detail = Callable[[SessionView, Event, Event, str, Option], str]
+#: given the session, the exchange and the option, the words to add, or "".
+Detail = Callable[[SessionView, Exchange, Option], str]
 
 
 def approval_candidates(view: SessionView,
@@ -143,22 +127,16 @@ def approval_candidates(view: SessionView,
     add the change the agent's closing question proposed for the option picked."""
     if not view.project:
         return
-    typed = {event.line: text for event, text in user_texts(view)}
-    turns = _turns(view, typed)
-    for index, (offer, reply, said) in enumerate(turns):
-        if offer is None:
-            continue
-        following = turns[index + 1][2] if index + 1 < len(turns) else ""
-        if _TAKEN_BACK.match(following):
-            continue
+    for exchange in offers_and_replies(view):
+        offer, reply, said = exchange
         found = pick_with_terms(offer.text, said)
         if found is None:
             continue
         picked, terms = found
         if standing(view, offer, reply, picked, options(offer.text, _label_kind(
-                _WORD.findall(said)))):
-            extra = detail(view, offer, reply, said, picked) if detail and not terms else ""
-            yield _candidate(view, offer, reply, picked, said, extra, terms)
+                WORD.findall(said)))):
+            extra = detail(view, exchange, picked) if detail and not terms else ""
+            yield _candidate(view, exchange, picked, extra, terms)
 
 
 def standing(view: SessionView, offer: Event, reply: Event, picked: Option,
@@ -187,29 +165,6 @@ def question_of(message: str) -> str:
     asking = [line for line in message.splitlines() if "?" in line][-1:]
     line = _MARKUP.sub("", asking[0]).strip() if asking else ""
     return interrogative(_QUESTION_LABEL.sub("", line))
-
-
-def _turns(view: SessionView, typed: dict[int, str]) -> list[tuple[Event | None, Event, str]]:
-    """(the agent's last message before the reply, the reply, what the person typed in it)."""
-    found: list[tuple[Event | None, Event, str]] = []
-    last: Event | None = None
-    for event in view.transcript.events:
-        if event.subagent_id or event.is_sidechain:
-            continue
-        if event.kind == "assistant" and not event.derived and event.text.strip():
-            last = event
-        elif event.is_human_prompt:
-            said = typed.get(event.line) or _short_reply(event)
-            if said:
-                found.append((last, event, said))
-            last = None
-    return found
-
-
-def _short_reply(event: Event) -> str:
-    """A reply too short for ``user_texts``, which drops a bare "2" as pasted output."""
-    text = typed_part(not_generated(request_text(without_injected(event.text)))).strip()
-    return text if len(text.split()) <= MAX_REPLY_WORDS else ""
 
 
 def _titled(option: Option) -> dict[str, str]:
@@ -255,7 +210,7 @@ def options(message: str, numbered: bool | None = None) -> list[Option]:
     run = best[0]
     if "?" not in message[run[0].start():] and not _asked_into(message, run[0].start()):
         return []
-    if _MENU.search(message[max(0, run[0].start() - LEAD_IN_CHARS):run[0].start()]):
+    if led_in_as_steps(message, run[0].start()):
         return []
     return _bodies(message, run)
 
@@ -309,12 +264,12 @@ def _whole(span: str) -> str:
         if kept and bullet:
             kept[-1] = kept[-1].rstrip(" ;:.,") + ";"
         kept.append(line)
-    text = _unmarked(" ".join(kept))
+    text = unmarked(" ".join(kept))
     text = text.strip().rstrip(".;:").strip()
-    return _bounded(text, MAX_OPTION_CHARS)
+    return bounded(text, MAX_OPTION_CHARS)
 
 
-def _unmarked(text: str) -> str:
+def unmarked(text: str) -> str:
     """``text`` without emphasis, its code spans and identifiers (``snake_case``) as written."""
     pieces, last = [], 0
     for span in _CODE_SPAN.finditer(text):
@@ -324,7 +279,7 @@ def _unmarked(text: str) -> str:
     return " ".join("".join(pieces).split())
 
 
-def _bounded(text: str, limit: int) -> str:
+def bounded(text: str, limit: int) -> str:
     """``text`` cut at a word before ``limit`` characters with "…", never inside a code span
     (a cut one would read as another name)."""
     if len(text) <= limit:
@@ -343,22 +298,22 @@ def pick(message: str, reply: str) -> Option | None:
     """The one option of ``message`` that ``reply`` picks (module docstring), or None."""
     if "?" in reply:
         return None
-    words = _WORD.findall(reply)
+    words = WORD.findall(reply)
     offered = options(message, _label_kind(words))
     if not offered:
         return None
     lowered = [w.lower() for w in words]
-    if not words or len(words) > MAX_REPLY_WORDS or _HEDGE & set(lowered):
+    if not words or len(words) > MAX_REPLY_WORDS or HEDGE & set(lowered):
         return None
     if process_question(message[-400:]):
         return None
     chosen = _by_label(offered, reply, words) | _by_position(offered, lowered)
-    if not chosen and len(words) <= MAX_CONTENT_REPLY_WORDS and _YES & set(lowered):
+    if not chosen and len(words) <= MAX_CONTENT_REPLY_WORDS and YES & set(lowered):
         chosen = _by_words(offered, lowered)
     if len(chosen) != 1:
         return None
     option = offered[chosen.pop()]
-    if _ONE_OFF.match(option.text) or task_scoped(option.text) or len(option.text.split()) < 3:
+    if step_of_today(option.text) or len(option.text.split()) < 3:
         return None
     return option
 
@@ -377,8 +332,8 @@ def pick_with_terms(message: str, reply: str) -> tuple[Option, str] | None:
     if picked is None or not terms or _TURNS_AWAY.match(terms) \
             or len(terms.split()) > MAX_TERMS_WORDS or len(list(sentences(terms))) != 1:
         return None
-    offered = options(message, _label_kind(_WORD.findall(split["head"])))
-    if _by_label(offered, terms, _WORD.findall(terms)) - {offered.index(picked)}:
+    offered = options(message, _label_kind(WORD.findall(split["head"])))
+    if _by_label(offered, terms, WORD.findall(terms)) - {offered.index(picked)}:
         return None  # the terms name another option: a turn to another way
     return picked, terms
 
@@ -393,7 +348,7 @@ def _label_kind(words: list[str]) -> bool | None:
     """The kind of label a reply names: True for a number ("2", "option 2"), False for a
     letter said as one ("B", "option b", a reply of one letter), None for neither."""
     for position, word in enumerate(words):
-        named = position > 0 and re.fullmatch(_OPTION_WORD, words[position - 1], re.IGNORECASE)
+        named = position > 0 and re.fullmatch(OPTION_WORD, words[position - 1], re.IGNORECASE)
         if word.isdigit() and len(word) == 1:
             return True
         if len(word) == 1 and word.upper() in "ABCDE" and (word.isupper() or named
@@ -409,7 +364,7 @@ def _by_label(offered: list[Option], reply: str, words: list[str]) -> set[int]:
         upper = word.upper()
         if upper not in labels:
             continue
-        named = position > 0 and re.fullmatch(_OPTION_WORD, words[position - 1], re.IGNORECASE)
+        named = position > 0 and re.fullmatch(OPTION_WORD, words[position - 1], re.IGNORECASE)
         if word.isdigit() or word.isupper() or named or len(words) == 1:
             found.add(labels[upper])
     return found
@@ -423,7 +378,7 @@ def _by_position(offered: list[Option], lowered: list[str]) -> set[int]:
 def _by_words(offered: list[Option], lowered: list[str]) -> set[int]:
     """Options whose text alone holds a word of the reply, or a word it begins ("hook" in
     "hooks"): a word two options share tells nothing, and neither does a common word."""
-    texts = [set(w.lower() for w in _WORD.findall(o.text)) for o in offered]
+    texts = [set(w.lower() for w in WORD.findall(o.text)) for o in offered]
     found = set()
     for word in lowered:
         if len(word) < 4 or word in _COMMON:
@@ -450,21 +405,17 @@ def _first_sentence(body: str) -> str:
         text[:MAX_DECISION_CHARS - 1].rsplit(" ", 1)[0] + "…"
 
 
-def _candidate(view: SessionView, offer: Event, reply: Event, option: Option,
-               said: str, extra: str = "", terms: str = "") -> dict[str, Any]:
+def _candidate(view: SessionView, exchange: Exchange, option: Option, extra: str = "",
+               terms: str = "") -> dict[str, Any]:
     """The decision, stored in the option's whole words and the terms the user set on it;
     what later words may retire (``reconcile``'s ``stance``) stays what the pick was judged
     by, the option's title and first sentence: the rest of an option names its context (the
     tools it mentions, what it compares itself with), which later talk of those things does
     not take back."""
-    evidence = [transcript_evidence(offer.line, option.text),
-                transcript_evidence(reply.line, short_quote(said))]
     then = f" — then: {extra}" if extra else ""
     then += f" — but: {terms}" if terms else ""
     whose = f" (option {option.label} of the agent's, chosen by the user)"
     stored = f"{option.whole or option.text}{whose}{then}"
     stance = f"{option.text}{whose}{then}"
-    return candidate("answers", view.project or "", DECIDED, stored,
-                     evidence=evidence, trust="answers.approved", object_kind="literal",
-                     subject_type="project", at=reply.timestamp,
-                     stance=stance if stance != stored else None)
+    return approved_decision(view, exchange, stored, option.text, short_quote(exchange.said),
+                             stance=stance if stance != stored else None)

@@ -18,6 +18,7 @@ import re
 from typing import Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
+from claimgraph.capture.events import Event
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import SessionView
 
@@ -157,19 +158,29 @@ def pick_words(sentence: str) -> str:
 
 def agent_before_prompts(view: SessionView, *, command_args: bool = False
                          ) -> Iterator[tuple[int, str | None]]:
-    """Each prompt's line with the agent's last message before it (None after another prompt
-    or at the start); ``command_args``: the arguments typed after a slash command count as a
-    prompt too. The one walk both the pick reader and the sentence model's "answers the
-    agent" feature use."""
-    last: str | None = None
+    """Each prompt's line with the text of the agent's last message before it
+    (``agent_before_each_prompt``). The walk both the pick reader and the sentence model's
+    "answers the agent" feature use."""
+    for prompt, last in agent_before_each_prompt(view, command_args=command_args):
+        yield prompt.line, last.text if last else None
+
+
+def agent_before_each_prompt(view: SessionView, *, command_args: bool = False
+                             ) -> Iterator[tuple[Event, Event | None]]:
+    """Each prompt of the main session with the agent's last message before it (None after
+    another prompt or at the start); ``command_args``: the arguments typed after a slash
+    command count as a prompt too. A sub-agent's, a side chain's or a derived message is not
+    the agent speaking to the person. The one walk of what each prompt answers (``picks``,
+    ``statements``, ``exchanges``)."""
+    last: Event | None = None
     for event in view.transcript.events:
         if event.subagent_id or event.is_sidechain:
             continue
         if event.kind == "assistant" and not event.derived and event.text.strip():
-            last = event.text
+            last = event
         elif event.is_human_prompt or (command_args and event.kind == "meta"
                                        and "<command-args>" in event.text):
-            yield event.line, last
+            yield event, last
             last = None
 
 

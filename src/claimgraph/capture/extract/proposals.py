@@ -10,15 +10,15 @@ they are the person's decision. Stored only when every one of these holds:
   own next change ("want me to …", "should I …", "shall I …", "would you like me to …"), the
   question names at least one thing of the project (a code span, a file name, an identifier),
   and it is neither a question about how to go on (``standing.process_question``), nor a step
-  of the task in hand (it opens with run, commit, push …: ``approvals``' one-off verbs; or
-  ``standing.task_scoped``), nor hedged ("… and maybe have `sync` mention it": the agent's
-  guess, ``logic.requested.left_to_the_agent``), which says nothing settled. When the
-  question offers another way ("…, or leave it as is?") only the first is the proposal, and
-  the reply must name it by a word the other lacks;
+  of the task in hand (it opens with run, commit, push …, or ``standing.task_scoped`` finds
+  it is for today: ``exchanges.step_of_today``), nor hedged ("… and maybe have `sync` mention
+  it": the agent's guess, ``logic.requested.left_to_the_agent``), which says nothing settled.
+  When the question offers another way ("…, or leave it as is?") only the first is the
+  proposal, and the reply must name it by a word the other lacks;
 - **the acceptance**: the reply's first sentence opens with a yes (or "let's", "go ahead",
   "please"), asks nothing back, hedges nothing (``approvals``' negations and "but"), is short,
   and names a word of the proposal unless the question offered one thing only; the person's
-  next message does not take it back;
+  next message does not take it back (``exchanges``);
 - **the work**: a file the session wrote or edited, or a command it ran, after the reply holds
   one of the named things: a proposal never carried out is not a decision.
 
@@ -35,14 +35,12 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
-from claimgraph.capture.events import Event
 from claimgraph.capture.extract.afterwards import work_after
-from claimgraph.capture.extract.approvals import (
-    _HEDGE, _ONE_OFF, _OPTION_WORD, _TAKEN_BACK, _turns, _WORD, _YES, DECIDED, Option, pick)
-from claimgraph.capture.extract.session import (
-    SessionView, candidate, short_quote, transcript_evidence)
-from claimgraph.capture.extract.standing import process_question, task_scoped
-from claimgraph.capture.extract.statements import user_texts
+from claimgraph.capture.extract.approvals import HEDGE, OPTION_WORD, WORD, YES, Option, pick
+from claimgraph.capture.extract.exchanges import (
+    Exchange, approved_decision, offers_and_replies, step_of_today)
+from claimgraph.capture.extract.session import SessionView, short_quote
+from claimgraph.capture.extract.standing import process_question
 from claimgraph.logic.requested import left_to_the_agent
 
 MAX_ACCEPT_WORDS = 25
@@ -81,18 +79,14 @@ def proposal_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     """The proposals the person accepted and the session carried out (module docstring)."""
     if not view.project:
         return
-    typed = {event.line: text for event, text in user_texts(view)}
-    turns = _turns(view, typed)
-    for index, (offer, reply, said) in enumerate(turns):
-        if offer is None or pick(offer.text, said) is not None:
-            continue  # no question before it, or a pick among options: approvals' to read
-        following = turns[index + 1][2] if index + 1 < len(turns) else ""
-        if _TAKEN_BACK.match(following):
-            continue
+    for exchange in offers_and_replies(view):
+        offer, reply, said = exchange
+        if pick(offer.text, said) is not None:
+            continue  # a pick among options: approvals' to read
         found = proposal(offer.text)
         accepted = accepting(found, said) if found else None
         if found and accepted and carried_out(found, work_after(view, reply.line)):
-            yield _candidate(view, offer, reply, found, accepted)
+            yield _candidate(view, exchange, found, accepted)
 
 
 def proposal(message: str) -> Proposal | None:
@@ -110,7 +104,7 @@ def proposal(message: str) -> Proposal | None:
     split = _OR.search(what)
     first, other = (what[:split.start()], what[split.start():]) if split else (what, "")
     first = first.strip(" ,")
-    if _ONE_OFF.match(first) or task_scoped(first) or left_to_the_agent(first):
+    if step_of_today(first) or left_to_the_agent(first):
         return None  # a step of today, or hedged ("… and maybe …"): not what was settled
     rest = " ".join(sentences[asked[0] + 1:])
     named = _named(f"{first} {rest}")
@@ -131,17 +125,17 @@ def _named(text: str) -> tuple[str, ...]:
 def accepting(found: Proposal, reply: str) -> str | None:
     """The reply's first sentence when it accepts ``found`` (module docstring), else None."""
     first = next((s.strip() for s in _SENTENCE_END.split(reply.strip()) if s.strip()), "")
-    words = [w.lower() for w in _WORD.findall(first)]
-    if not words or "?" in first or len(words) > MAX_ACCEPT_WORDS or _HEDGE & set(words):
+    words = [w.lower() for w in WORD.findall(first)]
+    if not words or "?" in first or len(words) > MAX_ACCEPT_WORDS or HEDGE & set(words):
         return None
-    if words[0] not in _YES and words[0] not in _ACCEPT_LEAD:
+    if words[0] not in YES and words[0] not in _ACCEPT_LEAD:
         return None
     mine, theirs = _content(found.text), _content(found.other)
     shared = {w for w in words if len(w) >= 4 and w not in _COMMON
               and any(t.startswith(w) or w.startswith(t) for t in mine)}
     if not shared:
         return None  # a bare yes may approve a step of today
-    if words[0] not in _YES and not _same_verb(words[1:2], found.text):
+    if words[0] not in YES and not _same_verb(words[1:2], found.text):
         return None  # "let's …" without a yes accepts only by the proposal's own verb;
         # another verb is a request of its own
     if found.other and not shared - theirs:
@@ -151,12 +145,12 @@ def accepting(found: Proposal, reply: str) -> str | None:
 
 def _same_verb(said: list[str], proposed: str) -> bool:
     """The reply's verb is the proposal's first word ("patch" and "Patch the tool …")."""
-    first = _WORD.findall(proposed)[:1]
+    first = WORD.findall(proposed)[:1]
     return bool(said and first) and said[0][:4] == first[0].lower()[:4]
 
 
 def _content(text: str) -> set[str]:
-    return {w.lower() for w in _WORD.findall(text) if len(w) >= 4 and w.lower() not in _COMMON}
+    return {w.lower() for w in WORD.findall(text) if len(w) >= 4 and w.lower() not in _COMMON}
 
 
 def carried_out(found: Proposal, work: list[str]) -> bool:
@@ -169,23 +163,20 @@ def carried_out(found: Proposal, work: list[str]) -> bool:
     return False
 
 
-def _candidate(view: SessionView, offer: Event, reply: Event, found: Proposal,
+def _candidate(view: SessionView, exchange: Exchange, found: Proposal,
                accepted: str) -> dict[str, Any]:
-    evidence = [transcript_evidence(offer.line, short_quote(found.text)),
-                transcript_evidence(reply.line, short_quote(accepted))]
-    return candidate("answers", view.project or "", DECIDED,
-                     f'{found.text} (the agent\'s proposal, accepted by the user: "{accepted}")',
-                     evidence=evidence, trust="answers.approved", object_kind="literal",
-                     subject_type="project", at=reply.timestamp)
+    return approved_decision(
+        view, exchange, f'{found.text} (the agent\'s proposal, accepted by the user: "{accepted}")',
+        short_quote(found.text), short_quote(accepted))
 
 
-def option_detail(view: SessionView, offer: Event, reply: Event, said: str,
-                  option: Option) -> str:
+def option_detail(view: SessionView, exchange: Exchange, option: Option) -> str:
     """The change the agent's closing question proposed for the option the person picked
     ("Want me to patch the tool for option 1? …"), when the question names that option, the
     reply accepts it and the session carried it out; else "" (``approvals.Detail``)."""
+    offer, reply, said = exchange
     found = proposal(offer.text)
-    if found is None or not re.search(rf"\b{_OPTION_WORD}\s+{re.escape(option.label)}\b",
+    if found is None or not re.search(rf"\b{OPTION_WORD}\s+{re.escape(option.label)}\b",
                                       found.text, re.IGNORECASE):
         return ""
     if accepting(found, said) and carried_out(found, work_after(view, reply.line)):
