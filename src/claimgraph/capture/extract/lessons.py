@@ -49,6 +49,7 @@ from claimgraph.capture.extract.commands import kind_of as command_kind
 from claimgraph.capture.extract.gates import added_lines, describe_edits
 from claimgraph.capture.extract.held import (
     acted_between, changed_outside, outside_change, remote_error)
+from claimgraph.capture.extract.push_refused import push_refused_candidates
 from claimgraph.capture.extract.session import (
     FAILED, OK, UNKNOWN, SessionView, candidate, exit_code, short_quote, transcript_evidence)
 from claimgraph.capture.extract.shell import (
@@ -158,8 +159,10 @@ class _Taught:
 
 
 def lessons_of(view: SessionView) -> list[dict[str, Any]]:
-    """The session's lessons, computed once per view (other rules ask which names they name)."""
-    return view.remembered("lessons", lambda v: list(lesson_candidates(v)))
+    """The session's lessons, computed once per view (other rules ask which names they name):
+    a command's failure and fix, and a push the remote refused by a rule (``push_refused``)."""
+    return view.remembered("lessons", lambda v: [*lesson_candidates(v),
+                                                 *push_refused_candidates(v)])
 
 
 def _held_lessons(view: SessionView) -> Iterator[dict[str, Any]]:
