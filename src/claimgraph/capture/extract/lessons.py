@@ -16,6 +16,12 @@ the failure and the success is the lesson:
 - nothing but a variable set in front of it → "fails: E; `PYTHONPATH=. pytest -q` works"
   (only for a named error: the setting is how the project has to be run).
 
+A step inside a line counts too when the record says it failed: in ``pip install x && pytest |
+tail`` the last command's status is its filter's, so a line that failed by its status failed
+at the one step before it (``_failed_step``); a later line that succeeded with all its steps
+joined by ``&&`` got past the same step, and what ran before it there is the fix. A push the
+remote refused by a rule of its own is ``push_refused``'s (git is otherwise never followed).
+
 Not lessons: a missing program (exit 126/127: the machine, not the project), reading and
 searching commands, ad-hoc scripts (``python -c``), git other than a commit a hook refused,
 the same command passing with nothing changed (flaky), only test files edited (the session
