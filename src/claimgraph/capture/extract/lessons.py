@@ -16,6 +16,12 @@ the failure and the success is the lesson:
 - nothing but a variable set in front of it → "fails: E; `PYTHONPATH=. pytest -q` works"
   (only for a named error: the setting is how the project has to be run).
 
+A step inside a line counts too when the record says it failed: in ``pip install x && pytest |
+tail`` the last command's status is its filter's, so a line that failed by its status failed
+at the one step before it (``_failed_step``); a later line that succeeded with all its steps
+joined by ``&&`` got past the same step, and what ran before it there is the fix. A push the
+remote refused by a rule of its own is ``push_refused``'s (git is otherwise never followed).
+
 Not lessons: a missing program (exit 126/127: the machine, not the project), reading and
 searching commands, ad-hoc scripts (``python -c``), git other than a commit a hook refused,
 the same command passing with nothing changed (flaky), only test files edited (the session
@@ -49,6 +55,7 @@ from claimgraph.capture.extract.commands import kind_of as command_kind
 from claimgraph.capture.extract.gates import added_lines, describe_edits
 from claimgraph.capture.extract.held import (
     acted_between, changed_outside, outside_change, remote_error)
+from claimgraph.capture.extract.push_refused import push_refused_candidates
 from claimgraph.capture.extract.session import (
     FAILED, OK, UNKNOWN, SessionView, candidate, exit_code, short_quote, transcript_evidence)
 from claimgraph.capture.extract.shell import (
@@ -142,6 +149,9 @@ class _Window:
     commands: list[str] = field(default_factory=list)
     #: A change outside the project happened since (``held``): no lesson can name the fix.
     outside: bool = False
+    #: The failure was a step inside a line (``_failed_step``): a later line proves it passed
+    #: when it got past the same step, with the same words or more (``_passed_step``).
+    step: bool = False
 
 
 @dataclass(frozen=True)
@@ -158,8 +168,10 @@ class _Taught:
 
 
 def lessons_of(view: SessionView) -> list[dict[str, Any]]:
-    """The session's lessons, computed once per view (other rules ask which names they name)."""
-    return view.remembered("lessons", lambda v: list(lesson_candidates(v)))
+    """The session's lessons, computed once per view (other rules ask which names they name):
+    a command's failure and fix, and a push the remote refused by a rule (``push_refused``)."""
+    return view.remembered("lessons", lambda v: [*lesson_candidates(v),
+                                                 *push_refused_candidates(v)])
 
 
 def _held_lessons(view: SessionView) -> Iterator[dict[str, Any]]:
@@ -230,6 +242,13 @@ def _lessons(view: SessionView, failures: list[_Run]) -> Iterator[_Taught]:
     for order, call in enumerate(view.calls()):
         verdict = run_verdict(view, call)
         run = _decisive_run(order, call)
+        passed = _passed_step(view, order, call, open_failures)
+        if passed:
+            taught.add(passed[0].key)
+            yield passed[1]
+            continue
+        if run is None and verdict == FAILED:
+            _open_step(view, order, call, open_failures, taught, failures, touched)
         if run is None and verdict == OK:
             chained = _fixed_in_line(view, order, call, open_failures)
             if chained:
@@ -262,6 +281,94 @@ def _lessons(view: SessionView, failures: list[_Run]) -> Iterator[_Taught]:
             lesson = _without_prefix(view, run, open_failures)
             if lesson:
                 yield lesson
+
+
+def _failed_step(view: SessionView, order: int, call: Event) -> _Run | None:
+    """The step that failed in a line like ``pip install x && pytest | tail``: the last
+    command's status is its filter's (a filter succeeds), so a line that failed by its status
+    failed at an earlier step, and with one step before the last that is not setup, that
+    step is the one. Nothing when ``pipefail`` may be set, or the steps are not all joined by
+    ``&&`` (a ``;`` or ``||`` runs on after a failure)."""
+    command = command_text(call) or ""
+    found = invocations(command, call_cwd(call)) if command else []
+    if len(found) < 2 or "pipefail" in command or view.outcome(call) != FAILED \
+            or not all(inv.confirmed for inv in found):
+        return None
+    last = found[-1]
+    steps = [inv for inv in found[:-1] if not _prepares(inv)]
+    if not (last.piped and last.filtered) or len(steps) != 1 or steps[0].piped:
+        return None
+    key = same_command_key(steps[0].argv)
+    return _Run(order, call, steps[0], key) if key else None
+
+
+def _open_step(view: SessionView, order: int, call: Event,
+               windows: dict[tuple[str, ...], _Window], taught: set[tuple[str, ...]],
+               failures: list[_Run], touched: set[str]) -> None:
+    """A failed step (``_failed_step``) opens a window like a failed command: what changed
+    before a later line got past the same step is its fix."""
+    step = _failed_step(view, order, call)
+    if step is None or step.key in taught or step.key in windows \
+            or not _fixable(view, call, step):
+        return
+    failures.append(step)
+    error = first_error_line(view, call)
+    if error[0] and error[1] <= _TELLING:  # a named error: the step's own, the line stopped
+        windows[step.key] = _Window(step, error, frozenset(touched), step=True)
+
+
+def _same_step(failed: tuple[str, ...], now: tuple[str, ...]) -> bool:
+    """``now`` does what the failed step did, and perhaps more (``pip install -q a b c``
+    after ``pip install a b`` failed): the same program, its words all there."""
+    return failed == now or (failed[:1] == now[:1] and len(failed) > 1
+                             and set(failed[1:]) <= set(now[1:]))
+
+
+def _passed_step(view: SessionView, order: int, call: Event,
+                 windows: dict[tuple[str, ...], _Window]) -> tuple[_Run, _Taught] | None:
+    """A line that succeeded by its status, all its steps joined by ``&&``, got past every
+    step before its last: a step that had failed (``_open_step``) passed here. Its fix is
+    what ran before it in this line (``python3 -m venv .venv && . .venv/bin/activate &&
+    pip install …``: never a check, a command that was failing itself, or a piped one), else
+    what changed since the failure, as for any failed command."""
+    if not any(window.step for window in windows.values()) or view.outcome(call) != OK:
+        return None
+    command = command_text(call) or ""
+    found = invocations(command, call_cwd(call)) if command else []
+    if len(found) < 2 or not all(inv.confirmed for inv in found):
+        return None
+    for index, invocation in enumerate(found[:-1]):
+        key = same_command_key(invocation.argv)
+        match = next((k for k, w in windows.items() if w.step and key and _same_step(k, key)),
+                     None)
+        if match is None or invocation.piped:
+            continue
+        window = windows[match]
+        fixes = []
+        for before in found[:index]:
+            kind = command_kind(before.argv)
+            before_key = same_command_key(before.argv)
+            if before.argv[0] in ("source", "."):
+                fixes.append(shown_command(before.argv, view.root))  # an environment entered
+                continue
+            if _prepares(before):
+                continue
+            if before_key is None or before_key in windows or before.piped \
+                    or (kind is not None and kind[0] in _CHECKS) \
+                    or outside_change(before.argv) is not None:
+                return None
+            fixes.append(shown_command(before.argv, view.root))
+        if fixes and not any(word.split()[0] not in ("source", ".") for word in fixes):
+            fixes = []  # only entering an environment: no command to name as the fix
+        if fixes and window.edits:
+            return None  # edits and a command both: which one fixed it is unknown
+        if fixes:
+            window.commands = [" && ".join(fixes)]
+        del windows[match]
+        run = _Run(order, call, invocation, match)
+        lesson = _lesson(view, window, run, set())
+        return (run, lesson) if lesson else None
+    return None
 
 
 def _refuted(window: _Window, now: str) -> None:
@@ -531,10 +638,10 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
         # a module not found, then found with the setting (PYTHONPATH=.): the setting, not
         # the edits made meanwhile, is how the command has to be run
         window = _Window(window.failure, window.error, window.touched)
-    if not window.edits and (cut_short(fixed.invocation.argv) or any(
+    if not window.edits and ((cut_short(fixed.invocation.argv) and not window.commands) or any(
             command.endswith("…") and not command.endswith(" …") for command in window.commands)):
         return None  # the form that worked, cut at a length, reads like the one that failed
-        # (an edit as the fix quotes no command but the failing one: a long one may be cut)
+        # (an edit or a command as the fix quotes not that form: a long one may be cut)
     if window.edits:
         text = f"{shown} failed{error}; fixed by {describe_edits(window.edits)}"
     elif window.commands and _STDIN_SCRIPT.match(window.commands[-1]):
