@@ -115,10 +115,11 @@ class Record:
     shown_roles: frozenset[tuple[str, str]] | None = None
 
     @cached_property
-    def left(self) -> list[tuple[str, set[str]]]:
-        """Each file the session left, lowered, with its content words: read once per
-        session, not once per note."""
-        return [(lowered(text), content_words(text)) for text in self.written.values()]
+    def left(self) -> list[tuple[str, str, set[str]]]:
+        """Each file the session left: its path and its text, lowered, with its content
+        words: read once per session, not once per note."""
+        return [(path.lower(), lowered(text), content_words(text))
+                for path, text in self.written.items()]
 
     @cached_property
     def said_words(self) -> list[set[str]]:
@@ -204,7 +205,7 @@ def backed(text: str, record: Record) -> bool:
     if chose or old:
         if _left_together(chose, old, record):
             return True
-    elif _shares_most(words, (said for _, said in record.left)):
+    elif _shares_most(words, (said for _, _, said in record.left)):
         return True
     return _shares_most(words, record.said_words)
 
@@ -231,10 +232,11 @@ def _looked_for(name: str) -> str:
 
 def _left_together(chose: set[str], old: set[str], record: Record) -> bool:
     """One file the session left holds most of the claim's named things and at least one of
-    what it says was chosen (the old things count when still there, but are not needed)."""
+    what it says was chosen (the old things count when still there, but are not needed). A
+    name that is the file's own path is in the right place."""
     need = len(chose) // 2 + 1 if chose else 1
-    for text, _ in record.left:
-        held = [name for name in chose if name in text]
+    for path, text, _ in record.left:
+        held = [name for name in chose if name in text or _same_file(name, path)]
         if (held or not chose) and len(held) + sum(name in text for name in old) >= need:
             return True
     return False
@@ -341,6 +343,7 @@ def _bears(lowered: str, stems: set[str]) -> bool:
 
 
 def _same_file(named_path: str, path: str) -> bool:
+    named_path = named_path.removeprefix("./")
     return named_path == path or path.endswith("/" + named_path)
 
 
