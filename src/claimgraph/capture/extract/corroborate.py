@@ -66,9 +66,11 @@ _PROSE_PAIR = lazy_regex(r"^[A-Za-z][A-Za-z0-9]*(?:/[A-Za-z][A-Za-z0-9]*)+$")
 #: "rather than", "in place of" or a contrasting ", not" (the old thing may be gone).
 _REJECTED = lazy_regex(r"(?:\binstead\s+of|\brather\s+than|\bin\s+place\s+of|[,;(—–]\s*not)\b"
                        r"(?P<old>(?:`[^`\n]*`|[^;.)`]|\.(?!\s|$))*)", re.IGNORECASE)
-#: "Replaced X with Y", "switched from X to Y": X is what the change took out.
-_REPLACED = lazy_regex(r"^\W*(?:replaced?|swapped|switched(?:\s+from)?|moved\s+from|"
-                       r"migrated\s+from)\s+(?P<old>.+?)\s+(?:with|by|to|for)\s", re.IGNORECASE)
+#: "Replaced X with Y", "switched from X to Y", "renamed X to Y", "X → Y": X is what the
+#: change took out.
+_REPLACED = lazy_regex(r"^\W*(?:replaced?|swapped|renamed|switched(?:\s+from)?|moved\s+from|"
+                       r"migrated\s+from)\s+(?P<old>.+?)\s+(?:with|by|to|for|as)\s|"
+                       r"^(?P<before>[^→]+?)\s*(?:→|->)\s", re.IGNORECASE)
 #: A type written with placeholder parameters (`Result<T, E>`, `Vec<T>`): the code spells the
 #: parameters out, so its head and bracket is what is looked for.
 _PLACEHOLDER_TYPE = lazy_regex(r"^([\w.:]+)<\s*[A-Z]{1,2}\s*(?:,\s*[A-Z]{1,2}\s*)*>$")
@@ -217,7 +219,7 @@ def asserted(text: str) -> tuple[set[str], set[str]]:
     rejected = " ".join(match["old"] for match in _REJECTED.finditer(text))
     replaced = _REPLACED.match(text)
     if replaced:
-        rejected += " " + replaced["old"]
+        rejected += " " + (replaced["old"] or replaced["before"])
     old_names = named(rejected) if rejected.strip() else set()
     spans = {span.strip().removesuffix("()") for span in _CODE_SPAN.findall(text)}
     names = {name for name in named(text) if name in spans or not _PROSE_PAIR.match(name)}
@@ -304,12 +306,14 @@ def content_words(text: str) -> set[str]:
 def _file_backed(path: str, role: str, record: Record) -> bool:
     """A file's role holds for a file the session wrote and left, or one whose text as a
     tool showed it (a read, a search's hits) bears the role's words out (``_MIN_WORDS`` of
-    them)."""
+    them); a function's, for one a file the session left holds."""
     bare = path.removeprefix("./")
     if not bare:
         return False
     if any(_same_file(bare, written) for written in record.written):
         return True
+    if "/" not in bare and "." not in bare:  # a function: defined in a file the session left
+        return any(bare.lower() in text for _, text, _ in record.left)
     base = posixpath.basename(bare).lower()
     stems = _stems(role)
     for looked, looks in record.looks.items():
