@@ -209,3 +209,10 @@ def test_outputs_are_not_read_when_no_role_is_at_hand():
     output = _CountedOutput("src/pool.py: POOL_SIZE = 4")
     read_outputs(Record(outputs=[output]), [_note("The pool size lives in `POOL_SIZE`")])
     assert output.reads == 0
+
+
+def test_the_users_words_back_a_note_that_restates_them_a_plurals_s_aside():
+    said = Record(user_said=[(4, "pass rates should align with the linter skills; they count "
+                                 "assertions")])
+    assert backed("`pass_rate` counts assertion results, aligned with the linter skill", said)
+    assert not backed("`pass_rate` is computed per attempt in the nightly job", said)

@@ -120,13 +120,13 @@ class Record:
     def left(self) -> list[tuple[str, str, set[str]]]:
         """Each file the session left: its path and its text, lowered, with its content
         words: read once per session, not once per note."""
-        return [(path.lower(), lowered(text), content_words(text))
+        return [(path.lower(), lowered(text), _stemmed(content_words(text)))
                 for path, text in self.written.items()]
 
     @cached_property
     def said_words(self) -> list[set[str]]:
-        """The content words of each thing the user said."""
-        return [content_words(said) for _, said in self.user_said]
+        """The content words of each thing the user said (a plural's "s" off)."""
+        return [_stemmed(content_words(said)) for _, said in self.user_said]
 
 
 #: ``lowered`` lowers a longer text a block of lines at a time.
@@ -203,7 +203,7 @@ def backed(text: str, record: Record) -> bool:
     most of its words are in one such file; or most of its words are in one thing the user
     said."""
     chose, old = asserted(text)
-    words = content_words(text)
+    words = _stemmed(content_words(text))
     if chose or old:
         if _left_together(chose, old, record):
             return True
@@ -242,6 +242,13 @@ def _left_together(chose: set[str], old: set[str], record: Record) -> bool:
         if (held or not chose) and len(held) + sum(name in text for name in old) >= need:
             return True
     return False
+
+
+def _stemmed(words: set[str]) -> set[str]:
+    """Words as compared between a claim and what backs it: a plural's "s" off ("rates",
+    "rate"), so the user's "pass rates for assertions" holds "pass rate" and "assertion"."""
+    return {word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith("ss")
+            else word for word in words}
 
 
 def _shares_most(words: set[str], sources: Iterable[set[str]]) -> bool:
