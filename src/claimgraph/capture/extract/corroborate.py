@@ -124,6 +124,11 @@ class Record:
                 for path, text in self.written.items()]
 
     @cached_property
+    def left_text(self) -> dict[str, str]:
+        """Path (as cited) -> what the session left in it, lowered once."""
+        return {path: text for (_, text, _), path in zip(self.left, self.written)}
+
+    @cached_property
     def said_words(self) -> list[set[str]]:
         """The content words of each thing the user said (a plural's "s" off)."""
         return [_stemmed(content_words(said)) for _, said in self.user_said]
@@ -265,10 +270,11 @@ def replaced_later(text: str, line: int, record: Record) -> bool:
     if not chose:
         return False
     for path, looks in record.looks.items():
-        end = record.written.get(path)
-        if end is None:
-            continue
-        gone = {name for name in chose if name not in lowered(end)}
+        end = record.left_text.get(path)
+        if end is None or not any(look.line > line and look.kind in ("write", "edit")
+                                  for look in looks):
+            continue  # not left by the session, or not changed after the note
+        gone = {name for name in chose if name not in end}
         if gone and _taken_out_after(gone, line, looks):
             return True
     return False
