@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from claimgraph.logic.claim_mood import finding, not_a_fact
+from claimgraph.logic.claim_mood import asks_for_account, finding, not_a_fact
 
 
 @pytest.mark.parametrize(("sentence", "why"), [
@@ -47,3 +47,17 @@ def test_a_plain_statement_is_not_judged_by_its_form(sentence):
 ])
 def test_a_reviewers_finding_is_not_what_a_file_is_for(role, is_finding):
     assert finding(role) is is_finding
+
+
+@pytest.mark.parametrize(("said", "asks"), [
+    ("Please review the entire codebase and propose a migration", True),
+    ("can you explain how the project is laid out?", True),
+    ("walk me through the auth module", True),
+    ("how does the sync service work?", True),
+    ("spiega come funziona il progetto", True),
+    ("review recent issues on github", False),  # a review, but not of the code
+    ("add the json format to export.py", False),
+    ("does this PR have the best devex for a maintainer?", False),
+])
+def test_a_request_for_an_account_of_the_code(said, asks):
+    assert asks_for_account(said) is asks

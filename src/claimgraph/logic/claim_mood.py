@@ -64,6 +64,18 @@ _DEFECT = lazy_regex(
     r"\b(?:missing|fails?|failing|broken|bug(?:gy|s)?|wrong|crash(?:es)?|invents?|useless|"
     r"vulnerab\w*|insecure|leaks?|self-imposed|incorrect(?:ly)?)\b",
     re.IGNORECASE)
+#: A request for an account of the code: a verb of reviewing or explaining and, within a few
+#: words, what it is about (the code, the project, its files or its architecture).
+_ACCOUNT_ASKED = lazy_regex(
+    r"\b(?:review|explain|describe|walk\s+(?:me\s+)?through|analy[sz]e|audit|explore|"
+    r"give\s+(?:me\s+)?an?\s+overview\s+of|how\s+(?:does|do)|familiari[sz]e\s+yourself\s+with|"
+    # de / fr / es / it / pt
+    r"erkläre?|überprüfe|analysiere|explique[rz]?|analyse[rz]?|revois|explica|revisa|analiza|"
+    r"spiega|rivedi|analizza|revise|analise)\b"
+    r"(?:\W+\w+){0,4}?\W+(?:code(?:base)?s?|repo(?:sitory|sitories|s)?|project|architecture|"
+    r"structure|modules?|files?|services?|app(?:lication)?|"
+    r"codebasis|projekt|projet|código|proyecto|codice|progetto|projeto)\b",
+    re.IGNORECASE)
 _CODE_SPAN = lazy_regex(r"`[^`]+`")
 _SENTENCE_END = lazy_regex(r"[.!?](?:\s+|$)(?=[A-Z`*\"“(])")
 
@@ -100,6 +112,13 @@ def finding(text: str) -> bool:
     that runs to more than one sentence (a role is one clause)."""
     plain = _CODE_SPAN.sub("x", text)
     return bool(_DEFECT.search(plain)) or len(_SENTENCE_END.findall(plain.strip())) >= 1
+
+
+def asks_for_account(text: str) -> bool:
+    """Said by the user, the sentence asks for an account of the code ("review the entire
+    codebase", "explain how the project is laid out"): what a file is for is then an answer
+    they asked for, not a description any reader of the file would see."""
+    return bool(_ACCOUNT_ASKED.search(text))
 
 
 def not_a_fact(text: str) -> str | None:

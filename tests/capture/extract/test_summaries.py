@@ -30,8 +30,10 @@ SUMMARY = """Done. Summary:
 
 def _wrote_what_it_summarizes(session: Session) -> None:
     """The session's record that bears SUMMARY's claims out (the agent's note stands only on
-    it): the files it names written, the kept behaviour asked for by the user."""
-    session.prompt("Refactor the db layer; keep the CLI flags stable for existing users.")
+    it): the files it names written (and named by the user: a file's role is kept only for
+    a file they asked about), the kept behaviour asked for by the user."""
+    session.prompt("Refactor the db layer in db.ts and old.ts; keep the CLI flags stable for "
+                   "existing users.")
     session.write(f"{ROOT}/src/db.ts", "export const client = createClient(serviceRoleKey)\n")
     session.write(f"{ROOT}/src/old.ts", "// the legacy adapter\nexport function adapt() {}\n")
     session.write(f"{ROOT}/src/parse.rs", "pub fn parse(s: &str) -> Result<T, E> {}\n")
@@ -172,7 +174,7 @@ FUNCTIONS = """Done:
 
 def test_what_a_function_does_is_kept_only_when_the_user_names_it():
     session = Session()
-    session.prompt("Add tracing to the hooks; make_trace must stay cheap.")
+    session.prompt("Add tracing to the hooks in trace.sh; make_trace must stay cheap.")
     session.write(f"{ROOT}/src/trace.sh", "make_trace() { rand_hex 16; }\n")
     session.event("assistant", text=FUNCTIONS)
     roles = {c["subject"] for c in session.extract() if c["predicate"] == "x/role"}

@@ -31,7 +31,7 @@ def _said(obj: str, line: int = 5, **extra: object) -> dict:
 def _later(files: dict[str, list[FileChange]], **fields: object) -> Later:
     """A session whose record bears the notes out (an agent's note the record does not back
     is dropped before this check: test_corroborate)."""
-    backed = Record(written={"notes.md": "load_config settings.toml scripts/build.sh "
+    backed = Record(written={"notes.md": "load_config read_settings settings.toml scripts/build.sh "
                                          "--frozen-lockfile pnpm docs/rules.md Makefile "
                                          "cleanup is one-time and idempotent",
                              "src/old.ts": "// holds the legacy adapter\n"})
