@@ -324,3 +324,32 @@ def test_a_fragment_of_a_file_never_seen_whole_tells_no_script():
     session = Session()
     session.edit(f"{ROOT}/package.json", '"preset": "ts-jest"', '"preset": "ts-jest/presets/js"')
     assert only(session.extract(), "x/runs") == []
+
+
+def test_a_recipe_counts_as_run_only_by_its_whole_name_not_a_longer_one_it_begins():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=(
+        '{\n  "scripts": {\n    "test": "vitest run",\n    "test:unit": "vitest run unit"\n'
+        '  }\n}\n'))
+    session.tool("Read", {"file_path": f"{ROOT}/Makefile"}, output=(
+        "lint:\n\truff check .\n\nlint-fix:\n\truff check --fix .\n"))
+    session.bash("pnpm run test:unit && make lint-fix", output="ok")
+    told = " ".join(fact["object"] for fact in only(session.extract(), "x/runs"))
+    assert "test:unit` runs" in told and "make lint-fix` runs" in told
+    assert "run test` runs" not in told and "make lint` runs" not in told
+
+
+def test_a_recipe_run_with_more_arguments_or_through_a_wrapper_still_counts_as_run():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/Makefile"}, output=(
+        "lint:\n\truff check .\n\ntest:\n\tpytest -q\n"))
+    session.bash("make lint V=1; uv run pytest -q tests/unit", output="ok")
+    told = only(session.extract(), "x/runs")[0]["object"]
+    assert "`make lint` runs" in told and "`make test` runs" in told
+
+
+def test_a_recipe_named_only_inside_another_commands_words_was_not_run():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/Makefile"}, output="lint:\n\truff check .\n")
+    session.bash("git commit -m 'make lint pass'", output="ok")
+    assert only(session.extract(), "x/runs") == []
