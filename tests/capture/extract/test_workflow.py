@@ -280,11 +280,24 @@ def test_two_lock_files_decide_nothing_and_the_managers_the_session_ran_decide()
     ("We use pnpm in this repo.", "`pnpm run compile` runs"),
     ("Please don't use npm here.", "script `compile` runs"),
     ("First run `npm i -g vsce` on your machine.", "script `compile` runs"),
+    ("Looks good, proceed with npm publish.", "script `compile` runs"),
+    ("I did run npm login; can I do something similar with bun?", "script `compile` runs"),
+    ("Check the latest version using npm view left-pad.", "script `compile` runs"),
+    ("Try it once with pnpm dlx create-thing.", "script `compile` runs"),
+    ("Run `npm exec eslint` to check.", "script `compile` runs"),
+    ("We publish with npm. For the rest we use yarn.", "`yarn run compile` runs"),
 ])
 def test_the_manager_the_person_says_they_use_names_it(said, expected):
     session = Session()
     session.prompt(said)
     assert _bumped(session).startswith(expected)
+
+
+def test_a_package_run_once_through_a_manager_does_not_name_the_projects_manager():
+    session = Session()
+    session.bash("npm exec -- prettier --check .", output="ok")
+    session.bash("pnpm dlx tsx scripts/x.ts", output="ok")
+    assert _bumped(session).startswith("script `compile` runs")
 
 
 def test_a_failed_run_of_a_manager_or_one_outside_the_project_names_none():
