@@ -364,5 +364,15 @@ def test_a_recipe_run_with_more_arguments_or_through_a_wrapper_still_counts_as_r
 def test_a_recipe_named_only_inside_another_commands_words_was_not_run():
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/Makefile"}, output="lint:\n\truff check .\n")
-    session.bash("git commit -m 'make lint pass'", output="ok")
+    session.bash("git commit -m 'make lint pass' && grep -n \"make lint\" README.md", output="ok")
     assert only(session.extract(), "x/runs") == []
+
+
+def test_a_recipe_run_behind_a_launcher_counts_as_run():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=(
+        '{\n  "packageManager": "pnpm@9.1.0",\n  "scripts": {\n    "typecheck": "tsc --noEmit"'
+        '\n  }\n}\n'))
+    session.bash("corepack pnpm run typecheck", output="ok")
+    assert only(session.extract(), "x/runs")[0]["object"] == (
+        "`pnpm run typecheck` runs `tsc --noEmit`")

@@ -110,29 +110,34 @@ def ran_lines(view: SessionView) -> list[Line]:
 
 
 def was_run(recipe: Recipe, ran: list[Line]) -> bool:
-    """Whether the session ran ``recipe``: by its invocation (``pnpm run test``) or by its
-    command, word for word from the start of a simple command, so ``pnpm run test:unit`` or
-    ``make lint-fix`` is not ``pnpm run test`` or ``make lint``, while trailing arguments
-    (``pnpm run test -- --run``) still are. A multi-command body counts when one line ran
-    each of its commands in order. An invocation whose manager the record never named
-    (``SOME_MANAGER``) is no command line."""
-    for text in (recipe.invocation, recipe.runs):
+    """Whether the session ran ``recipe``, word for word: its invocation as whole words of
+    a command (``pnpm run test``, also behind a launcher: ``corepack pnpm run test``), or
+    its body from the start of a command (``vitest run``, also ``npx vitest run``). So
+    ``pnpm run test:unit`` or ``make lint-fix`` is not ``pnpm run test`` or ``make lint``,
+    a commit message or a grep pattern that names ``make image`` runs nothing, and trailing
+    arguments (``pnpm run test -- --run``) still count. A multi-command body counts when
+    one line ran each of its commands in order. An invocation whose manager the record
+    never named (``SOME_MANAGER``) is no command line."""
+    for text, anywhere in ((recipe.invocation, True), (recipe.runs, False)):
         if text.startswith(SOME_MANAGER):
             continue
         wanted = tuple(unwrap(run.argv) for run in invocations(text))
-        if wanted and any(_runs_in_order(wanted, line) for line in ran):
+        if wanted and any(_runs_in_order(wanted, line, anywhere) for line in ran):
             return True
     return False
 
 
-def _runs_in_order(wanted: Line, line: Line) -> bool:
-    """Each of ``wanted`` is the start of a command of ``line``, in order."""
+def _runs_in_order(wanted: Line, line: Line, anywhere: bool) -> bool:
+    """Each of ``wanted`` is in a command of ``line`` (its start, or ``anywhere`` in its
+    words), in order."""
     commands = iter(line)
-    return all(any(_starts(words, command) for command in commands) for words in wanted)
+    return all(any(_holds(words, command, anywhere) for command in commands)
+               for words in wanted)
 
 
-def _starts(words: tuple[str, ...], command: tuple[str, ...]) -> bool:
-    return bool(words) and command[:len(words)] == words
+def _holds(words: tuple[str, ...], command: tuple[str, ...], anywhere: bool) -> bool:
+    starts = range(len(command) - len(words) + 1) if anywhere else range(1)
+    return bool(words) and any(command[at:at + len(words)] == words for at in starts)
 
 
 def _told(look: SeenFile, recipe: Recipe, ran: bool, written: bool, created: bool,
