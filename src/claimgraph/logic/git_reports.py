@@ -12,7 +12,9 @@ reported ("the PR", "#47", "it"), the verb in the past ("merged", "has been merg
 "pushed"), an optional object ("it", "#47", "to main") and nothing else. "The library
 merged a fix upstream" names a third party: no report. "Is it merged?", "not merged yet",
 "once it's merged" are none either. "closed" is read only with a pull request named ("PR",
-"#47"): a bare "closed" may be an issue or a window.
+"#47"): a bare "closed" may be an issue or a window. A pull request may be named by its
+repository ("shop pr merged", "shop-api PR #3 is merged"): the report keeps the name, and
+holds only where one repository the session worked in answers to it (``git_state``).
 
 Pure logic: ``reports_in`` reads one message; ``apply_reports`` (in ``git_state``) settles
 them against the pull requests the session opened.
@@ -28,9 +30,16 @@ _FILLER = (r"(?:(?:ok(?:ay)?|done|great|thanks|thank you|cool|nice|yes|yep|yeah|
            r"all right|sure|good|looks good|lgtm|never ?mind|fyi|btw|and|so|just)\b[\s,:!.-]*)*")
 #: A pull request named in a report: "#47", "PR 47", "PR #47", "pull request 47".
 _PR_REF = r"(?:(?:the\s+)?(?:pr|pull request)\s*#?\s*(?P<n1>\d+)|#(?P<n2>\d+))"
+#: A pull request named by its repository: "shop pr", "shop-api PR #3".
+_REPO_PR = r"(?P<repo>[a-z0-9][\w.-]*)\s+(?:pr|pull request)(?:\s*#?\s*(?P<n5>\d+))?"
 _SUBJECT = (rf"(?:(?P<person>i|we|i'?ve|we'?ve|i have|we have)(?:\s+(?:just|already|now))?|"
             rf"{_PR_REF}|(?P<thing>(?:the\s+|both\s+|all\s+)?(?:prs?|pull requests?)|it|that|"
-            rf"this|that one|they))")
+            rf"this|that one|they)|{_REPO_PR})")
+#: Words before "PR" that are no repository's name ("this pr", "my pr", "the other pr").
+_NOT_A_NAME = frozenset({"the", "this", "that", "these", "those", "my", "your", "our", "their",
+                         "his", "her", "its", "a", "an", "one", "new", "old", "other", "first",
+                         "second", "last", "next", "previous", "both", "all", "each", "every",
+                         "which", "open", "draft", "same", "and", "so", "ok", "okay", "yes"})
 _AUX = r"(?:(?:has|have)\s+been|was|were|is|are|got|'s|s|just|already|now|been)"
 _VERB = r"(?P<verb>merged|closed|pushed)"
 _OBJECT = (rf"(?:{_PR_REF.replace('n1', 'n3').replace('n2', 'n4')}|it|that|that one|them|"
@@ -52,6 +61,8 @@ class Report:
 
     what: str
     number: int | None = None
+    #: the repository the person named the pull request by ("shop pr merged"), as said
+    repo: str | None = None
 
 
 def reports_in(text: str) -> list[Report]:
@@ -70,14 +81,20 @@ def reports_in(text: str) -> list[Report]:
         match = _REPORT.match(clause)
         if match is None:
             continue
-        number = next((int(match[g]) for g in ("n1", "n2", "n3", "n4") if match[g]), None)
+        number = next((int(match[g]) for g in ("n1", "n2", "n3", "n4", "n5") if match[g]), None)
         verb = match["verb"].lower()
-        named_pr = number is not None or _names_pr(match["thing"]) or _names_pr(match["thing2"])
+        repo = match["repo"]
+        if repo is not None and repo.lower() in _NOT_A_NAME:
+            continue  # "this pr merged": which one, the words do not say
+        named_pr = number is not None or repo is not None or _names_pr(match["thing"]) \
+            or _names_pr(match["thing2"])
         if verb == "closed" and not named_pr:
             continue  # an issue, a window, a ticket: only a pull request named is one
         if verb == "pushed" and number is not None:
             continue  # "pushed #47": a PR is not what a push moves
-        found.append(Report(verb.upper(), number))
+        if verb == "pushed" and repo is not None:
+            continue  # "shop pr pushed": a PR is not what a push moves
+        found.append(Report(verb.upper(), number, repo))
     return found
 
 

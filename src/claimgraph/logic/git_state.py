@@ -282,7 +282,7 @@ def pr_states(argv: tuple[str, ...],
     title alone still says what the PR is called now), or a bare state word printed by
     ``--jq .state``."""
     words = argv[argv.index("view") + 1:] if "view" in argv else ()
-    asked = next((int(w.lstrip("#")) for w in words if w.lstrip("#").isdigit()), None)
+    asked = _asked(argv)
     text = output.strip()
     start = text.find("{")
     if start >= 0:
@@ -290,15 +290,8 @@ def pr_states(argv: tuple[str, ...],
             data, _ = json.JSONDecoder().raw_decode(text, start)
         except ValueError:
             return []
-        if not isinstance(data, dict):
-            return []
-        number = data.get("number") if isinstance(data.get("number"), int) else asked
-        merge = data.get("mergeCommit")
-        state, title = _text(data.get("state")) or "", _text(data.get("title"))
-        if number is None or not (state or title):
-            return []
-        return [(number, state, title, _text(merge.get("oid") if isinstance(merge, dict) else None),
-                 _text(data.get("headRefName")))]
+        found = _from_object(data, asked)
+        return [found] if found else []
     if asked is not None and text in _STATES:
         return [(asked, text, None, None, None)]
     shaped = _shaped_state(words, text)
@@ -360,15 +353,99 @@ def _text(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def pr_states_each(asked: list[int | None], output: str
+def _asked(argv: tuple[str, ...]) -> int | None:
+    """The number ``gh pr view <n>`` asks about (None: the current branch's, or a URL)."""
+    words = argv[argv.index("view") + 1:] if "view" in argv else ()
+    return next((int(w.lstrip("#")) for w in words if w.lstrip("#").isdigit()), None)
+
+
+def _from_object(data: object, asked: int | None
+                 ) -> tuple[int, str, str | None, str | None, str | None] | None:
+    """(number, state, title, merge commit, head branch) of one ``--json`` object; its
+    number from itself or the command (one that contradicts the command: none)."""
+    if not isinstance(data, dict):
+        return None
+    number = data.get("number") if isinstance(data.get("number"), int) else asked
+    if asked is not None and number != asked:
+        return None
+    merge = data.get("mergeCommit")
+    state, title = _text(data.get("state")) or "", _text(data.get("title"))
+    if number is None or not (state or title):
+        return None
+    return (number, state, title, _text(merge.get("oid") if isinstance(merge, dict) else None),
+            _text(data.get("headRefName")))
+
+
+def pr_states_each(views: list[tuple[str, ...]], output: str
                    ) -> list[tuple[int, str, str | None, str | None, str | None]]:
-    """Several ``gh pr view N --json state --jq .state`` in one line: one state word per
-    line, in order, one per PR asked (anything else: nothing)."""
-    words = output.split()
-    if len(words) != len(asked) or None in asked or any(w not in _STATES for w in words):
+    """Several ``gh pr view N`` in one line (``views``: each one's words from ``pr`` on),
+    each told apart by the order of their output: one ``--json`` object per view and
+    nothing else, or one line per view holding its state (a bare state word, or one in
+    the agent's own ``--jq`` shape: ``"PR 12: OPEN — title"``). Output that cannot be
+    told apart so (another command's lines between, a view printing several lines, a line
+    naming another PR asked) says nothing: whose state a word is would be a guess."""
+    asked = [_asked(view) for view in views]
+    if None in asked:
         return []
-    return [(number, word, None, None, None) for number, word in zip(asked, words)
-            if number is not None]
+    objects = _json_objects(output)
+    if objects is not None:
+        if len(objects) != len(views):
+            return []
+        found = [_from_object(data, number) for data, number in zip(objects, asked)]
+        return [state for state in found if state] if all(found) else []
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    if len(lines) != len(views):
+        return []
+    states: list[tuple[int, str, str | None, str | None, str | None]] = []
+    for number, view, line in zip(asked, views, lines):
+        words = view[view.index("view") + 1:] if "view" in view else ()
+        state = line if line in _STATES else _shaped_state(words, line)
+        others = {int(n) for n in _NUMBER.findall(line)} & set(asked) - {number}
+        if number is None or state is None or others:
+            return []
+        states.append((number, state, None, None, None))
+    return states
+
+
+_NUMBER = re.compile(r"(?<!\d)(\d+)(?!\d)")
+
+
+def _json_objects(output: str) -> list[object] | None:
+    """The JSON values printed one after another with only blank space between them
+    (None: the output is no such sequence)."""
+    text, at, found = output.strip(), 0, []
+    decoder = json.JSONDecoder()
+    if not text.startswith("{"):
+        return None
+    while at < len(text):
+        try:
+            data, at = decoder.raw_decode(text, at)
+        except ValueError:
+            return None
+        found.append(data)
+        while at < len(text) and text[at].isspace():
+            at += 1
+    return found
+
+
+#: ``gh pr status`` when its output is not a terminal: a line per PR under each heading
+#: ("Current branch", "Created by you"): ``  #12  Title [head-branch]``, followed by
+#: `` - Merged`` / `` - Closed`` when it is not open (an open one's checks and reviews go on
+#: the next line). A title over 50 characters is cut to 47 and "...".
+_STATUS_HEADER = re.compile(r"^Relevant pull requests in \S+\s*$", re.M)
+_STATUS_ROW = re.compile(r"^  #(?P<number>\d+)  (?P<title>.*?) \[(?P<head>[^\]\s]+)\]"
+                         r"(?: - (?P<state>Merged|Closed|Open|Draft))?[ \t]*$", re.M)
+
+
+def pr_status_rows(output: str) -> list[tuple[int, str, str | None, str | None, str | None]]:
+    """(number, state, title, None, head) of each PR ``gh pr status`` listed (a draft is
+    open; a title cut short is no title); nothing without gh's own heading."""
+    if not _STATUS_HEADER.search(output):
+        return []
+    state_of = {"Merged": "MERGED", "Closed": "CLOSED"}
+    return [(int(m["number"]), state_of.get(m["state"] or "", "OPEN"),
+             None if m["title"].endswith("...") else m["title"] or None, None, m["head"])
+            for m in _STATUS_ROW.finditer(output)]
 
 
 def pr_retitled(argv: tuple[str, ...]) -> tuple[int, str] | None:

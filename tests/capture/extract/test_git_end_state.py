@@ -35,6 +35,8 @@ def _pr(session: Session, number: int, branch: str, path: str = "src/a.py") -> N
     ("I merged it", [Report("MERGED")]),
     ("closed the PR", [Report("CLOSED")]),
     ("PR 12 closed", [Report("CLOSED", 12)]),
+    ("shop pr merged. deploy it", [Report("MERGED", None, "shop")]),
+    ("shop-api PR #3 is merged", [Report("MERGED", 3, "shop-api")]),
     ("never mind, I pushed", [Report("PUSHED")]),
     ("it's in", [Report("MERGED")]),
 ])
@@ -52,6 +54,8 @@ def test_a_report_of_the_persons_is_read(text, expected):
     "I closed the terminal",
     "haven't pushed yet",
     "push it",
+    "this pr merged",  # which one, the words do not say
+    "shop pr pushed",
 ])
 def test_words_that_report_nothing(text):
     assert reports_in(text) == []
@@ -199,3 +203,92 @@ def test_a_pr_opened_in_a_worktree_is_from_the_worktrees_branch():
     session.bash("cd /home/dev/shop && git checkout main", output="Switched to branch 'main'")
     session.bash(f'cd {tree} && gh pr create --title "T" --body x', output=URL.format(5))
     assert "from branch `feat/w`" in _states(session)["shop PR #5"]
+
+
+# --- gh pr status, several gh pr view on one line, a PR named by its repository -------------
+
+STATUS = ("\nRelevant pull requests in me/shop\n\nCurrent branch\n  #5  T [feat/x]{state}\n\n"
+          "Created by you\n  You have no open pull requests\n\n"
+          "Requesting a code review from you\n  You have no pull requests to review\n\n")
+
+
+@pytest.mark.parametrize("shown, told", [
+    (" - Merged", "was merged (seen merged"),
+    (" - Closed", "it was closed unmerged"),
+    ("\n  ✓ Checks passing - Review required", "was opened"),
+])
+def test_gh_pr_status_tells_the_state_of_the_prs_it_lists(shown, told):
+    session = Session()
+    _pr(session, 5, "feat/x")
+    session.prompt("merged")  # gh's later word stands over the person's
+    session.bash("gh pr status", output=STATUS.format(state=shown))
+    assert told in _states(session)["shop PR #5"]
+
+
+def test_lines_shaped_like_gh_pr_status_without_its_heading_say_nothing():
+    session = Session()
+    _pr(session, 5, "feat/x")
+    session.bash("gh pr status | tail -3", output="  #5  T [feat/x] - Merged\n")
+    assert "was opened" in _states(session)["shop PR #5"]
+
+
+@pytest.mark.parametrize("command, output", [
+    ("""gh pr view 5 --json state,title --jq '"PR5: \\(.state) - \\(.title)"'; """
+     """gh pr view 6 --json state --jq '"PR6: \\(.state)"'""", "PR5: MERGED - T\nPR6: OPEN\n"),
+    ("gh pr view 5 --json state,number && gh pr view 6 --json state,number",
+     '{"number":5,"state":"MERGED"}\n{"number":6,"state":"OPEN"}\n'),
+])
+def test_two_gh_pr_views_on_one_line_are_each_read_from_their_own_output(command, output):
+    session = Session()
+    _pr(session, 5, "feat/x")
+    _pr(session, 6, "feat/y", "src/b.py")
+    session.bash(command, output=output)
+    states = _states(session)
+    assert "was merged" in states["shop PR #5"] and "was opened" in states["shop PR #6"]
+
+
+@pytest.mark.parametrize("command, output", [
+    ("""gh pr view 5 --json state --jq '"PR6: \\(.state)"'; """  # a line naming the other PR
+     """gh pr view 6 --json state --jq '"PR5: \\(.state)"'""", "PR6: MERGED\nPR5: OPEN\n"),
+    ("gh pr view 5 --json state; echo ---; gh pr view 6 --json state",
+     '{"state":"MERGED"}\n---\n{"state":"OPEN"}\n'),
+])
+def test_outputs_of_two_views_that_cannot_be_told_apart_say_nothing(command, output):
+    session = Session()
+    _pr(session, 5, "feat/x")
+    _pr(session, 6, "feat/y", "src/b.py")
+    session.bash(command, output=output)
+    assert "was opened" in _states(session)["shop PR #5"]
+
+
+def _two_repositories(session: Session) -> None:
+    """PR #5 in the project (``shop``), then PR #7 in /home/dev/billing-api, worked in last."""
+    _pr(session, 5, "feat/x")
+    session.bash("cd /home/dev/billing-api && git commit -m y",
+                 output="[feat/z 7a2b3c4] feat: z\n 1 file changed")
+    session.bash("cd /home/dev/billing-api && git push -u origin feat/z",
+                 output="To github.com:me/billing-api.git\n * [new branch]      feat/z -> feat/z")
+    session.bash('cd /home/dev/billing-api && gh pr create --title "Z" --body x',
+                 output="https://github.com/me/billing-api/pull/7")
+
+
+@pytest.mark.parametrize("said, merged, opened", [
+    ("shop pr merged", "shop PR #5", "billing-api PR #7"),
+    ("billing PR is merged", "billing-api PR #7", "shop PR #5"),
+    ("pr merged", "billing-api PR #7", "shop PR #5"),  # none named: the one worked in last
+])
+def test_a_report_naming_the_pr_by_its_repository_settles_that_repositorys(said, merged, opened):
+    session = Session()
+    _two_repositories(session)
+    session.prompt(said)
+    states = _states(session)
+    assert "you said so" in states[merged] and "was opened" in states[opened]
+
+
+@pytest.mark.parametrize("said", ["kitchen pr merged", "this pr merged"])
+def test_a_report_naming_no_repository_of_the_session_settles_nothing(said):
+    session = Session()
+    _two_repositories(session)
+    session.prompt(said)
+    states = _states(session)
+    assert "was opened" in states["shop PR #5"] and "was opened" in states["billing-api PR #7"]

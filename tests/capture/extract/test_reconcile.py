@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from claimgraph.capture.extract.corroborate import Record
 from claimgraph.capture.extract.reconcile import (
     FileChange, Later, digest, options_in, reconcile, taught_at)
@@ -123,6 +125,38 @@ def test_a_choice_of_an_option_nobody_offered_is_dropped():
     liked = _fact("I like Option 3", "transcript#L12: I like Option 3", rule="statements",
                   source_type="user-assertion")
     later = Later(options=[(10, {"1": "A", "2": "B"}), (14, {"3": "C", "4": "D"})],
+                  project="shop")
+    assert reconcile([liked], later) == []
+
+
+@pytest.mark.parametrize("said, picked", [
+    ("Not option 1, option 2.", "Lenient decoding"),
+    ("Option B rather than A", "Lenient decoding"),
+    ("Not option A, option C please", "Reject and log"),
+    ("I'd take option 2 over option 1", "Lenient decoding"),
+    ("Option 2, not 1", "Lenient decoding"),
+])
+def test_a_reply_naming_two_labels_picks_the_one_it_does_not_turn_down(said, picked):
+    lettered = {"A": "Strict decoding", "B": "Lenient decoding", "C": "Reject and log"}
+    numbered = {"1": "Strict decoding", "2": "Lenient decoding", "3": "Reject and log"}
+    options = lettered if "A" in said or "B" in said else numbered
+    liked = _fact(said, f"transcript#L12: {said}", source_type="user-assertion",
+                  rule="statements")
+    [decided] = reconcile([liked], Later(options=[(10, options)], project="shop"))
+    assert decided["object"] == picked
+
+
+@pytest.mark.parametrize("said", [
+    "Not option 2.",
+    "Option 1 won't work here",
+    "Option 2 is better than option 1",
+    "Option 1 or 2, whichever is quicker",
+    "Option 1, not what I had in mind",
+])
+def test_a_reply_whose_pick_cannot_be_read_safely_stores_nothing(said):
+    liked = _fact(said, f"transcript#L12: {said}", source_type="user-assertion",
+                  rule="statements")
+    later = Later(options=[(10, {"1": "Strict decoding", "2": "Lenient decoding"})],
                   project="shop")
     assert reconcile([liked], later) == []
 

@@ -280,11 +280,24 @@ def test_two_lock_files_decide_nothing_and_the_managers_the_session_ran_decide()
     ("We use pnpm in this repo.", "`pnpm run compile` runs"),
     ("Please don't use npm here.", "script `compile` runs"),
     ("First run `npm i -g vsce` on your machine.", "script `compile` runs"),
+    ("Looks good, proceed with npm publish.", "script `compile` runs"),
+    ("I did run npm login; can I do something similar with bun?", "script `compile` runs"),
+    ("Check the latest version using npm view left-pad.", "script `compile` runs"),
+    ("Try it once with pnpm dlx create-thing.", "script `compile` runs"),
+    ("Run `npm exec eslint` to check.", "script `compile` runs"),
+    ("We publish with npm. For the rest we use yarn.", "`yarn run compile` runs"),
 ])
 def test_the_manager_the_person_says_they_use_names_it(said, expected):
     session = Session()
     session.prompt(said)
     assert _bumped(session).startswith(expected)
+
+
+def test_a_package_run_once_through_a_manager_does_not_name_the_projects_manager():
+    session = Session()
+    session.bash("npm exec -- prettier --check .", output="ok")
+    session.bash("pnpm dlx tsx scripts/x.ts", output="ok")
+    assert _bumped(session).startswith("script `compile` runs")
 
 
 def test_a_failed_run_of_a_manager_or_one_outside_the_project_names_none():
@@ -324,3 +337,42 @@ def test_a_fragment_of_a_file_never_seen_whole_tells_no_script():
     session = Session()
     session.edit(f"{ROOT}/package.json", '"preset": "ts-jest"', '"preset": "ts-jest/presets/js"')
     assert only(session.extract(), "x/runs") == []
+
+
+def test_a_recipe_counts_as_run_only_by_its_whole_name_not_a_longer_one_it_begins():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=(
+        '{\n  "scripts": {\n    "test": "vitest run",\n    "test:unit": "vitest run unit"\n'
+        '  }\n}\n'))
+    session.tool("Read", {"file_path": f"{ROOT}/Makefile"}, output=(
+        "lint:\n\truff check .\n\nlint-fix:\n\truff check --fix .\n"))
+    session.bash("pnpm run test:unit && make lint-fix", output="ok")
+    told = " ".join(fact["object"] for fact in only(session.extract(), "x/runs"))
+    assert "test:unit` runs" in told and "make lint-fix` runs" in told
+    assert "run test` runs" not in told and "make lint` runs" not in told
+
+
+def test_a_recipe_run_with_more_arguments_or_through_a_wrapper_still_counts_as_run():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/Makefile"}, output=(
+        "lint:\n\truff check .\n\ntest:\n\tpytest -q\n"))
+    session.bash("make lint V=1; uv run pytest -q tests/unit", output="ok")
+    told = only(session.extract(), "x/runs")[0]["object"]
+    assert "`make lint` runs" in told and "`make test` runs" in told
+
+
+def test_a_recipe_named_only_inside_another_commands_words_was_not_run():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/Makefile"}, output="lint:\n\truff check .\n")
+    session.bash("git commit -m 'make lint pass' && grep -n \"make lint\" README.md", output="ok")
+    assert only(session.extract(), "x/runs") == []
+
+
+def test_a_recipe_run_behind_a_launcher_counts_as_run():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/package.json"}, output=(
+        '{\n  "packageManager": "pnpm@9.1.0",\n  "scripts": {\n    "typecheck": "tsc --noEmit"'
+        '\n  }\n}\n'))
+    session.bash("corepack pnpm run typecheck", output="ok")
+    assert only(session.extract(), "x/runs")[0]["object"] == (
+        "`pnpm run typecheck` runs `tsc --noEmit`")

@@ -3,7 +3,8 @@
 Read only from what git and gh printed for commands that worked (``logic/git_state.py``
 parses and settles): the commits the session made and still has at the end, whether a push
 carried them and where, tags, the branch checked out at the end and uncommitted work; a pull
-request opened (its URL) or merged (``gh pr merge``, or ``gh pr view`` saying MERGED) and
+request opened (its URL) or merged (``gh pr merge``, or ``gh pr view``, ``gh pr list`` or
+``gh pr status`` saying so; several ``gh pr view`` of one line each by its own output) and
 its merge commit when git showed it. A command that failed, was refused or whose outcome
 is unknown proves nothing; the agent's prose is never read. The repository is where the
 command ran: its recorded directory, a leading ``cd`` or ``git -C``; the project's own
@@ -41,7 +42,7 @@ _TAG_NOT_MADE = frozenset({"-d", "--delete", "-l", "--list", "-v", "--verify", "
                            "--contains", "--no-contains", "--points-at", "--merged",
                            "--no-merged", "--sort", "--format"})
 _PR_ACTIONS = {"create": "pr_create", "merge": "pr_merge", "view": "pr_view", "edit": "pr_edit",
-               "list": "pr_list", "close": "pr_close"}
+               "list": "pr_list", "close": "pr_close", "status": "pr_status"}
 _VERBS = {"commit": "commit", "push": "push", "reset": "reset", "rebase": "rebase",
           "pull": "pull", "filter-branch": "rewrite", "filter-repo": "rewrite",
           "cherry-pick": "picks", "revert": "picks", "am": "picks", "log": "log",
@@ -81,7 +82,7 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         quotes[call.line] = _quote(seen, command)
         listed.setdefault(repo, []).extend((call.line, h, s) for h, s in seen.listed)
     reports = _reports(view)
-    _add_reported_pushes(by_repo, [(line, at) for line, at, what, _ in reports
+    _add_reported_pushes(by_repo, [(line, at) for line, at, what, _, _ in reports
                                    if what == "PUSHED"])
     fallback = next((e.timestamp for e in view.transcript.events if e.timestamp), None)
     settled: list[tuple[str, gs.EndState, list[gs.PullRequest]]] = []
@@ -94,11 +95,17 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     # A report naming a PR holds for it in whichever repository opened one by that number;
     # one naming none is about the repository the session worked in last before it
     gs.apply_reports([pr for _, _, prs in settled for pr in prs],
-                     [(line, what, number) for line, _, what, number in reports
-                      if what != "PUSHED" and number is not None])
+                     [(line, what, number) for line, _, what, number, named in reports
+                      if what != "PUSHED" and number is not None and named is None])
+    # one naming the PR by its repository ("shop pr merged") holds in the one repository
+    # that answers to the name, and nowhere when none or several do
     for repo, _, prs in settled:
-        gs.apply_reports(prs, [(line, what, None) for line, _, what, number in reports
-                               if what != "PUSHED" and number is None
+        gs.apply_reports(prs, [(line, what, number) for line, _, what, number, named in reports
+                               if what != "PUSHED" and named is not None
+                               and _answering(named, settled, view) == [repo]])
+    for repo, _, prs in settled:
+        gs.apply_reports(prs, [(line, what, None) for line, _, what, number, named in reports
+                               if what != "PUSHED" and number is None and named is None
                                and _last_worked_in(by_repo, line) == repo])
     for repo, state, prs in settled:
         gs.drop_settled(state, prs)
@@ -134,11 +141,41 @@ def _facts(view: SessionView, repo: str, state: gs.EndState, prs: list[gs.PullRe
                         object_kind="literal", subject_type="pull-request", at=pr_at)
 
 
-def _reports(view: SessionView) -> list[tuple[int, int | None, str, int | None]]:
-    """(line, time, what, PR number) of every report of the person's about the work
-    outside the session ("merged", "I pushed": ``logic/git_reports``)."""
-    return [(event.line, event.timestamp, report.what, report.number)
+def _reports(view: SessionView) -> list[tuple[int, int | None, str, int | None, str | None]]:
+    """(line, time, what, PR number, repository named) of every report of the person's about
+    the work outside the session ("merged", "I pushed", "shop pr merged":
+    ``logic/git_reports``)."""
+    return [(event.line, event.timestamp, report.what, report.number, report.repo)
             for event, text in user_texts(view) for report in reports_in(text)]
+
+
+def _names_of(view: SessionView, repo: str, prs: list[gs.PullRequest]) -> set[str]:
+    """What a repository the session worked in is called: its folder's name (the project's
+    for its root) and the GitHub repository of each PR it opened there."""
+    names = {posixpath.basename(repo.rstrip("/"))}
+    if repo == view.root and view.project:
+        names.add(view.project)
+    names.update(found["name"] for pr in prs if pr.url
+                 and (found := _URL_REPO.search(pr.url)))
+    return {name.lower() for name in names if name}
+
+
+_URL_REPO = re.compile(r"/(?P<name>[^/\s]+)/pull/\d+")
+_NAME_PARTS = re.compile(r"[a-z0-9]+")
+
+
+def _answering(named: str, settled: list[tuple[str, gs.EndState, list[gs.PullRequest]]],
+               view: SessionView) -> list[str]:
+    """The repositories whose name holds what the person called one ("technocore" for
+    ``technocore-chat``: its words, in order, as whole parts of the name)."""
+    said = _NAME_PARTS.findall(named.lower())
+    return [repo for repo, _, prs in settled
+            if said and any(_holds(_NAME_PARTS.findall(name), said)
+                            for name in _names_of(view, repo, prs))]
+
+
+def _holds(parts: list[str], said: list[str]) -> bool:
+    return any(parts[at:at + len(said)] == said for at in range(len(parts) - len(said) + 1))
 
 
 def _last_worked_in(by_repo: dict[str, list[gs.Observation]], line: int) -> str | None:
@@ -537,9 +574,11 @@ def _pr_states(found: dict[str, list[tuple[str, ...]]], output: str
     if len(views) == 1:
         states = gs.pr_states(views[0][1:], output)
     else:
-        states = gs.pr_states_each([_pr_number(w) for w in views], output)
+        states = gs.pr_states_each([words[1:] for words in views], output)
     if found.get("pr_list"):
         states += gs.pr_listed(output)
+    if found.get("pr_status"):
+        states += gs.pr_status_rows(output)
     edits = found.get("pr_edit", [])
     if len(edits) == 1:
         renamed = gs.pr_retitled(edits[0][1:])
@@ -577,12 +616,6 @@ def _message(words: tuple[str, ...]) -> str | None:
             # a PowerShell here-string (@' … '@) read by a POSIX parser leaves its @ lines
             return next((text for text in lines if text.strip("@'\"")), None)
     return None
-
-
-def _pr_number(words: tuple[str, ...]) -> int | None:
-    """The number ``gh pr view <n>`` asks about."""
-    rest = words[words.index("view") + 1:] if "view" in words else ()
-    return next((int(w.lstrip("#")) for w in rest if w.lstrip("#").isdigit()), None)
 
 
 def _tag_name(words: tuple[str, ...]) -> str | None:

@@ -10,7 +10,10 @@ recipe read from a package.json names a manager only when the record does, stron
    listing (``ls``, ``find``, ``git ls-files``) run in the project, or a file a search of
    the project found;
 3. what the person said they use (``we use pnpm``, a command they typed: ``yarn test``;
-   not ``npm i -g x``, a tool for the machine, nor "instead of npm");
+   not ``npm i -g x``, a tool for the machine, nor "instead of npm", nor a manager named for
+   a registry act or a one-off tool -- "proceed with npm publish", "i ran npm login, can i
+   do the same with bun?", ``npm view x``, ``pnpm dlx x``: publishing, logging in and
+   running a package once say nothing of which manager installs and runs the project);
 4. the manager the file's own scripts call (``"build": "pnpm -r build"``);
 5. the manager the session itself ran in the project, not failing (``pnpm install``,
    ``bun run test``).
@@ -44,13 +47,25 @@ _LOCK_NAME = lazy_regex(r"(?<![\w.-])(pnpm-lock\.yaml|yarn\.lock|bun\.lockb?|pac
 _LISTINGS = frozenset({"ls", "find", "tree", "fd", "fdfind", "exa", "eza", "dir"})
 _GIT_LISTINGS = frozenset({"ls-files", "status", "ls-tree"})
 _CALLED = lazy_regex(r'(?:":\s*"|&&|;|\|\|)\s*(pnpm|yarn|bun)\s')
-#: A manager's subcommands that use it on the project (not ``npm view``, ``npm -g i``).
+#: A manager's subcommands that use it on the project (not ``npm view``, ``npm -g i``, nor
+#: ``npm exec``: a package run once, as ``npx`` runs it, whatever installs the project).
 _USES = frozenset({"install", "i", "ci", "add", "remove", "rm", "uninstall", "run",
-                   "run-script", "test", "t", "exec", "start"})
+                   "run-script", "test", "t", "start"})
+#: A manager's subcommands that act on the registry or the machine, or run a package once:
+#: the person naming one ("proceed with npm publish", "use pnpm dlx") is no project's manager.
+_NOT_PROJECT = frozenset({"publish", "unpublish", "login", "logout", "adduser", "whoami",
+                          "view", "info", "show", "search", "deprecate", "undeprecate",
+                          "dist-tag", "owner", "token", "access", "pack", "version", "exec",
+                          "dlx", "x", "create", "init", "link", "global", "config", "cache"})
+#: Words of a sentence about the registry (publishing, an account): a manager it names is
+#: the registry's client there ("i ran npm login, can i do something similar with bun?").
+_REGISTRY_ACT = lazy_regex(r"\b(?:publish\w*|unpublish\w*|log(?:ged|ging)?[ -]?in|logout"
+                           r"|whoami|registry|deprecat\w*|otp|2fa)\b", re.IGNORECASE)
+_SENTENCE_END = lazy_regex(r"[.!?](?=\s|$)|\n")
 _GLOBAL = frozenset({"-g", "--global", "--location=global"})
 #: The person naming a manager they use: "use pnpm", "with bun", or a command they typed.
 _SAID = lazy_regex(r"(?:\b(?:use|using|uses|with|via|prefer)\s+(npm|pnpm|yarn|bun)\b"
-                   r"|(?<![\w/.-])(npm|pnpm|yarn|bun)\s+(?:run|install|i|add|test|exec|ci)\b)",
+                   r"|(?<![\w/.-])(npm|pnpm|yarn|bun)\s+(?:run|install|i|add|test|ci)\b)",
                    re.IGNORECASE)
 _NEGATED = lazy_regex(r"(?:\bnot|n't|\bnever|\binstead of|\bwithout|\bnor)\W+(?:\w+\W+)?$",
                       re.IGNORECASE)
@@ -143,7 +158,7 @@ def _said(view: SessionView) -> set[str]:
 
 def _person_said(view: SessionView) -> set[str]:
     """Managers the person named as theirs, in their own words (not after "not", "instead
-    of": "use pnpm, not npm" names pnpm)."""
+    of": "use pnpm, not npm" names pnpm; not for a registry act or a one-off tool)."""
     found: set[str] = set()
     for _, text in user_texts(view):
         for match in _SAID.finditer(text):
@@ -152,8 +167,23 @@ def _person_said(view: SessionView) -> set[str]:
             if _NEGATED.search(text[max(0, match.start() - 24):match.start()]) \
                     or _GLOBAL & set(rest):
                 continue  # "not npm", or a tool installed for the machine: ``npm i -g x``
+            if match.group(1) and _not_the_projects(text, match.start(), match.end(), rest):
+                continue  # "proceed with npm publish": the registry's client, not the project's
             found.add((match.group(1) or match.group(2)).lower())
     return found
+
+
+def _not_the_projects(text: str, start: int, end: int, rest: list[str]) -> bool:
+    """A manager named ("with npm") for a registry act or a one-off tool: the word after it
+    is such a subcommand (``npm publish``, ``pnpm dlx``), or its sentence is about the
+    registry (publishing, logging in)."""
+    following = rest[0].strip("`'\".,;:!?()").lower() if rest else ""
+    if following in _NOT_PROJECT:
+        return True
+    ends = [found.end() for found in _SENTENCE_END.finditer(text, 0, start)]
+    after = _SENTENCE_END.search(text, end)
+    sentence = text[ends[-1] if ends else 0:after.start() if after else len(text)]
+    return bool(_REGISTRY_ACT.search(sentence))
 
 
 def _ran(view: SessionView) -> set[str]:

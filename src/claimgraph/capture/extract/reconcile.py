@@ -14,7 +14,12 @@ screening and drops, or rewrites, what the rest of the session overtook:
   a fragment of a choice, a guess or a refuted claim is not a fact about the project;
 - a user's choice among the agent's options in prose ("let's go with option 2", "let's go with
   the second one"): rewritten to what that option says, in the project's scope; dropped when no
-  earlier message lists it (the bare pick says which option, never what it is);
+  earlier message lists it (the bare pick says which option, never what it is). A reply that
+  names several labels is the one label it does not turn down ("not option 1, option 2",
+  "option B rather than A", "not option A but C"); one that turns down its only label, names
+  two it does not turn down, or compares them in a way a word list cannot read ("option 2
+  is better than 1", "option 1 vs 2") is dropped: storing the rejected option would be worse
+  than storing none;
 - a stance on a named thing (a code span, an identifier) that later words retire: the user
   later turning it down or replacing it ("replace `audience` with `github_app`", "don't add
   `oidc-audience`", "I don't want monthly-salted ids" after the agent praised them), or,
@@ -547,13 +552,13 @@ def _content_words(text: str) -> set[str]:
 
 def _chosen_option(found: Candidate, line: int | None, later: Later) -> Candidate | None:
     """"let's go with option 2" -> what option 2 said, decided by the user, in the project;
-    "let's go with the second one" -> what the second option of the last list said."""
+    "let's go with the second one" -> what the second option of the last list said;
+    "not option 1, option 2" -> what option 2 said (``picked_label``)."""
     said = str(found["object"])
-    by_label = _OPTION_REF.search(said)
     before = [(at, options) for at, options in later.options if line is not None and at < line]
-    if by_label:
-        offered = [(at, options) for at, options in before if by_label["label"].upper() in options]
-        label = by_label["label"].upper()
+    if _OPTION_REF.search(said):
+        label = picked_label(said, {name for _, options in before for name in options}) or ""
+        offered = [(at, options) for at, options in before if label in options]
     else:
         offered, label = before[-1:], ""
         position = position_pick(said)
@@ -566,6 +571,84 @@ def _chosen_option(found: Candidate, line: int | None, later: Later) -> Candidat
             "epistemic": "commitment", "scope": "project", "subject": later.project,
             "subject_type": "project",
             "evidence": [*found["evidence"][:1], transcript_evidence(at, options[label])]}
+
+
+#: Words before a label that turn it down ("not option 1", "option B rather than A", "over A").
+_TURNS_DOWN = lazy_regex(r"\b(?:not|no|never|rather\s+than|instead\s+of|over|except|without|"
+                         r"avoid|skip|drop|reject|against)\b|n['’]t\b", re.IGNORECASE)
+#: Words after a label, in its clause, that turn it down ("option 1 won't work").
+_DENIED_AFTER = lazy_regex(r"\b(?:not|no|never)\b|n['’]t\b", re.IGNORECASE)
+#: A comparison whose direction a list of words cannot read ("2 is better than 1", "1 vs 2",
+#: "either works").
+_UNREADABLE = lazy_regex(r"(?<!rather )\bthan\b|\bvs\.?(?!\w)|\bversus\b|\bcompared\b|"
+                         r"\beither\b|\bneither\b|\bboth\b", re.IGNORECASE)
+#: Where a sentence ends, and where a clause of one ends (a comma, "but", "though").
+_SENTENCE_BREAK = lazy_regex(r"[.;!?\n]+")
+_CLAUSE_BREAK = lazy_regex(r",|\b(?:but|though|however)\b", re.IGNORECASE)
+#: A label said without its "option" word, after a word that joins it to another:
+#: "option B rather than A", "option 2, not 1", "not option A but C".
+#: A label with its word, "options" too ("options A and C"), never the plural's "s" as one.
+_LABEL_REF = lazy_regex(r"\b(?:option|approach|alternative|choice)s?\b\s*#?\s*"
+                        r"(?P<label>\d+|[A-Z])\b", re.IGNORECASE)
+_BARE_LABEL = lazy_regex(r"(?:\b(?:rather\s+than|instead\s+of|over|not|but|or|and)\b|,)\s+"
+                         r"(?:the\s+)?#?\s*(?P<label>\d+|[A-Z])(?![\w-])")
+
+
+def picked_label(said: str, offered: set[str]) -> str | None:
+    """The label of the option a reply picks: the one label it names and does not turn down;
+    None when it turns down its only one, names two it keeps, or cannot be read safely.
+    Labels named without their "option" word count only among ``offered``."""
+    if _UNREADABLE.search(said):
+        return None
+    kept: set[str] = set()
+    turned_down: set[str] = set()
+    for sentence in _SENTENCE_BREAK.split(said):
+        verdicts = _sentence_verdicts(sentence, offered)
+        if verdicts is None:
+            return None
+        for label, down in verdicts:
+            (turned_down if down else kept).add(label)
+    chosen = kept - turned_down
+    if len(chosen) != 1 or kept & turned_down:
+        return None
+    return chosen.pop()
+
+
+def _sentence_verdicts(sentence: str, offered: set[str]) -> list[tuple[str, bool]] | None:
+    """(label, turned down) for each label one sentence names, clause by clause; None when a
+    clause's turning down cannot be tied to one label (a clause without a label that says
+    "not" after a label was named: "option 1, not what I want")."""
+    mentions = _mentions(sentence, offered)
+    verdicts: list[tuple[str, bool]] = []
+    start = 0
+    for end in [*(found.start() for found in _CLAUSE_BREAK.finditer(sentence)), len(sentence)]:
+        inside = [(at, until, label) for at, until, label in mentions if start <= at < end]
+        if not inside:
+            if verdicts and _DENIED_AFTER.search(sentence[start:end]):
+                return None
+        else:
+            last = start
+            for at, until, label in inside:
+                verdicts.append((label, bool(_TURNS_DOWN.search(sentence[last:at]))))
+                last = until
+            if _DENIED_AFTER.search(sentence[last:end]):
+                if len(inside) > 1:
+                    return None
+                verdicts[-1] = (verdicts[-1][0], True)
+        start = end
+    return verdicts
+
+
+def _mentions(sentence: str, offered: set[str]) -> list[tuple[int, int, str]]:
+    """(start, end, label) of each label a sentence names: "option 2", or an offered label
+    joined to another without its word ("rather than A")."""
+    found = [(match.start(), match.end(), match["label"].upper())
+             for match in _LABEL_REF.finditer(sentence)]
+    for match in _BARE_LABEL.finditer(sentence):
+        at = match.start("label")
+        if match["label"] in offered and not any(start <= at < end for start, end, _ in found):
+            found.append((at, match.end("label"), match["label"]))
+    return sorted(found)
 
 
 def _clean(text: str) -> str:

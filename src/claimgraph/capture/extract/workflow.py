@@ -43,7 +43,7 @@ from claimgraph.capture.extract.package_manager import manager_of
 from claimgraph.capture.extract.recipes import (
     SOME_MANAGER, Recipe, parse_recipes, recipe_format)
 from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
-from claimgraph.capture.extract.shell import command_text
+from claimgraph.capture.extract.shell import command_text, invocations, unwrap
 
 MAX_PER_FILE = 8
 #: A recipe body longer than this (or spanning lines) is a script, not a command to remember.
@@ -65,7 +65,7 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     """One fact per task-runner file: the commands that matter and what each runs."""
     if not view.project:
         return
-    ran = " \n".join(filter(None, map(command_text, view.calls())))
+    ran = ran_lines(view)
     scripts = own_scripts(view)
     found: list[tuple[str, bool, list[tuple[SeenFile, Recipe]]]] = []
     for looks in surviving_looks(view).values():
@@ -76,7 +76,7 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         written = any(look.how != "read" for look in looks) and bool(current)
         created = looks[0].how == "write"
         chosen = [(look, recipe) for look, recipe in current.values()
-                  if _told(look, recipe, recipe.invocation in ran or recipe.runs in ran,
+                  if _told(look, recipe, was_run(recipe, ran),
                            written, created, runs_own_script(recipe, cited, scripts))
                   and one_line(recipe) and not only_calls_others(recipe)]
         if chosen:  # what the session changed first: MAX_PER_FILE never cuts it
@@ -96,6 +96,48 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             continue
         if chosen:  # a CI step another workflow already runs is told once
             yield _fact(cited, chosen[:MAX_PER_FILE], "recipes" if written else "recipes.read")
+
+
+#: One command line the session ran, as the words of each simple command it holds.
+Line = tuple[tuple[str, ...], ...]
+
+
+def ran_lines(view: SessionView) -> list[Line]:
+    """Every command line the session ran, each simple command as its words with any wrapper
+    removed (``uv run``, ``npx``, ``sudo``); a line the shell parser cannot read is left out."""
+    return [tuple(unwrap(run.argv) for run in invocations(text))
+            for text in filter(None, map(command_text, view.calls()))]
+
+
+def was_run(recipe: Recipe, ran: list[Line]) -> bool:
+    """Whether the session ran ``recipe``, word for word: its invocation as whole words of
+    a command (``pnpm run test``, also behind a launcher: ``corepack pnpm run test``), or
+    its body from the start of a command (``vitest run``, also ``npx vitest run``). So
+    ``pnpm run test:unit`` or ``make lint-fix`` is not ``pnpm run test`` or ``make lint``,
+    a commit message or a grep pattern that names ``make image`` runs nothing, and trailing
+    arguments (``pnpm run test -- --run``) still count. A multi-command body counts when
+    one line ran each of its commands in order. An invocation whose manager the record
+    never named (``SOME_MANAGER``) is no command line."""
+    for text, anywhere in ((recipe.invocation, True), (recipe.runs, False)):
+        if text.startswith(SOME_MANAGER):
+            continue
+        wanted = tuple(unwrap(run.argv) for run in invocations(text))
+        if wanted and any(_runs_in_order(wanted, line, anywhere) for line in ran):
+            return True
+    return False
+
+
+def _runs_in_order(wanted: Line, line: Line, anywhere: bool) -> bool:
+    """Each of ``wanted`` is in a command of ``line`` (its start, or ``anywhere`` in its
+    words), in order."""
+    commands = iter(line)
+    return all(any(_holds(words, command, anywhere) for command in commands)
+               for words in wanted)
+
+
+def _holds(words: tuple[str, ...], command: tuple[str, ...], anywhere: bool) -> bool:
+    starts = range(len(command) - len(words) + 1) if anywhere else range(1)
+    return bool(words) and any(command[at:at + len(words)] == words for at in starts)
 
 
 def _told(look: SeenFile, recipe: Recipe, ran: bool, written: bool, created: bool,
