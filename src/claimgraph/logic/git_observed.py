@@ -70,9 +70,9 @@ def upstream_in(output: str, line: int) -> Upstream | None:
     if diverged:
         return Upstream(line, branch, diverged["upstream"], int(diverged["ahead"]),
                         int(diverged["behind"]))
-    ahead = _AHEAD.search(output)
-    if ahead:
-        return Upstream(line, branch, ahead["upstream"], int(ahead["ahead"]), 0)
+    before = _AHEAD.search(output)
+    if before:
+        return Upstream(line, branch, before["upstream"], int(before["ahead"]), 0)
     step = _IN_STEP.search(output)
     return Upstream(line, branch, step["upstream"], 0, int(step["behind"] or 0)) \
         if step else None
@@ -84,12 +84,13 @@ def clean_in(output: str) -> bool:
 
 
 def revise(state: EndState, upstreams: list[Upstream], edited: list[tuple[int, str]],
-           clean: list[int], end_branch: str | None = None) -> None:
+           clean: list[int], end_branch: str | None = None, tried: int = -1) -> None:
     """Let what git printed last decide (module docstring). ``upstreams``: the statuses
     that showed a branch ahead of or diverged from its upstream; ``edited``: (line, path)
     of the session's edits of the repository's files; ``clean``: lines of statuses that
     showed a clean tree; ``end_branch``: the branch the harness recorded checked out at the
-    session's end (None: not recorded)."""
+    session's end (None: not recorded); ``tried``: the last line of a git command that may
+    have committed or set the edits aside (a commit whose outcome never showed, a stash)."""
     for branch in dict.fromkeys(c.branch for c in state.commits):
         made = [c for c in state.commits if c.branch == branch]
         seen = [u for u in upstreams if u.branch == branch and u.line >= made[-1].since]
@@ -103,32 +104,13 @@ def revise(state: EndState, upstreams: list[Upstream], edited: list[tuple[int, s
             continue
         if last.ahead:
             _not_pushed(state, [c for c in made if c.since <= last.line][-last.ahead:], last)
-    _diverged_elsewhere(state, upstreams)
     if end_branch and end_branch != state.branch:
         state.branch = end_branch
     if state.commits and not state.dirty:
-        last_commit = max(c.line for c in state.commits)
+        last_commit = max(tried, *(c.line for c in state.commits))
         after = [(line, path) for line, path in edited if line > last_commit]
         if after and not any(line > max(at for at, _ in after) for line in clean):
             state.notes.append(_edited_note([path for _, path in after]))
-
-
-def _diverged_elsewhere(state: EndState, upstreams: list[Upstream]) -> None:
-    """A branch the session made none of its commits on whose last status, after the
-    session's first commit, showed it diverged from its upstream (a sub-agent's or another
-    actor's commit on it, a remote that moved on): the next session meets that first."""
-    if not state.commits:
-        return
-    first = min(c.line for c in state.commits)
-    mine = {c.branch for c in state.commits}
-    last: dict[str, Upstream] = {}
-    for seen in upstreams:
-        last[seen.branch] = seen
-    for branch, seen in last.items():
-        if branch not in mine and seen.diverged and seen.line > first:
-            state.notes.append(f"local `{branch}` and `{seen.upstream}` had diverged "
-                               f"({seen.ahead} and {seen.behind} different commits each, "
-                               "git status)")
 
 
 def _not_pushed(state: EndState, unpushed: list[Commit], status: Upstream) -> None:

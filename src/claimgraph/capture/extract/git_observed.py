@@ -10,7 +10,8 @@ git saying (``logic/git_observed.py`` decides what it changes):
 - the statuses of every command that worked: the last one that showed a branch ahead of or
   diverged from its upstream decides whether its commits went up;
 - the session's edits of the project's files after its last commit, unless a later status
-  showed a clean tree;
+  showed a clean tree or a later commit (a stash, a restore) may have taken them, its
+  outcome unseen;
 - the branch the harness recorded checked out on the session's last event (Claude Code
   reads it from git for every message it writes), in the project's own checkout.
 """
@@ -23,7 +24,8 @@ import re
 from typing import Any
 
 from claimgraph.capture.events import Event
-from claimgraph.capture.extract.session import OK, SessionView
+from claimgraph.capture.extract.session import FAILED, OK, SessionView
+from claimgraph.capture.extract.shell import command_text
 from claimgraph.capture.extract.writes import session_ops
 from claimgraph.capture.foreign_paths import as_posix
 from claimgraph.logic import git_observed as go
@@ -73,7 +75,22 @@ def revise(view: SessionView, repo: str, state: EndState, observations: list[Obs
     worked_in = [seen.place for seen in observations if seen.commits or seen.pushes]
     at_root = in_root and (not worked_in or _same(worked_in[-1], view.root))
     go.revise(state, upstreams, _edits(view) if in_root else [], clean,
-              _end_branch(view) if at_root else None)
+              _end_branch(view) if at_root else None, _last_tried(view))
+
+
+#: a git command that may commit the edits or set them aside
+_TAKES_EDITS = re.compile(r"\bgit\b[^\n|;&]*?\b(?:commit|stash|restore|reset|checkout|am)\b")
+
+
+def _last_tried(view: SessionView) -> int:
+    """The last line of a git command that may have taken the edits away from the working
+    tree and did not fail: its outcome may never show (the session ended), and then the
+    record cannot tell whether they were left uncommitted."""
+    lines = [call.line for call in view.calls() if view.outcome(call) != FAILED
+             and _TAKES_EDITS.search(command_text(call) or "")]
+    lines += [event.line for event, command, _ in typed_commands(view)
+              if _TAKES_EDITS.search(command)]
+    return max(lines, default=-1)
 
 
 def _edits(view: SessionView) -> list[tuple[int, str]]:
