@@ -11,6 +11,7 @@ on. git's own later words about the branch settle what the tally cannot:
   and the fact says the branches diverged instead of "pushed" or "not pushed";
 - one that says the branch is "ahead of 'origin/x' by N commits": its last N commits made
   before that status did not go up, whatever push the tally credited them to;
+- the branch checked out at the end, when the harness recorded another: unknown;
 - files the session edited after its last commit, with no later status showing a clean
   tree: uncommitted work is likely, and the fact says so rather than nothing.
 
@@ -85,7 +86,10 @@ def clean_in(output: str) -> bool:
 
 def revise(state: EndState, upstreams: list[Upstream], edited: list[tuple[int, str]],
            clean: list[int], end_branch: str | None = None, tried: int = -1) -> None:
-    """Let what git printed last decide (module docstring). ``upstreams``: the statuses
+    """Let what git printed last decide (module docstring). A branch the harness recorded
+    checked out at the end other than the one the commands leave says the checkout moved
+    by something the record does not show (a hook, another terminal): the fact then says
+    nothing of the branch checked out rather than guess. ``upstreams``: the statuses
     that showed a branch ahead of or diverged from its upstream; ``edited``: (line, path)
     of the session's edits of the repository's files; ``clean``: lines of statuses that
     showed a clean tree; ``end_branch``: the branch the harness recorded checked out at the
@@ -105,7 +109,7 @@ def revise(state: EndState, upstreams: list[Upstream], edited: list[tuple[int, s
         if last.ahead:
             _not_pushed(state, [c for c in made if c.since <= last.line][-last.ahead:], last)
     if end_branch and end_branch != state.branch:
-        state.branch = end_branch
+        state.branch = None  # something the record never shows moved it: say nothing of it
     if state.commits and not state.dirty:
         last_commit = max(tried, *(c.line for c in state.commits))
         after = [(line, path) for line, path in edited if line > last_commit]

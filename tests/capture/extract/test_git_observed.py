@@ -132,13 +132,18 @@ def test_a_typed_command_git_refused_proves_nothing():
     assert "release/v2" not in _state(s)
 
 
-def test_the_branch_the_harness_recorded_last_is_the_one_checked_out():
+def test_a_branch_the_harness_recorded_otherwise_leaves_the_checkout_untold():
     s = _pushed()
+    s.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
+    s.prompt("thanks", git_branch="feat/x")
+    assert "the checkout was on `feat/x` at the end" in _state(s)
     s.prompt("thanks", git_branch="hotfix/y")
-    assert "the checkout was on `hotfix/y` at the end" in _state(s)
+    text = _state(s)
+    assert "checkout was on" not in text and "pushed to github.com/me/shop" in text
     other = _pushed()
-    other.prompt("thanks", git_branch="hotfix/y", cwd="/home/dev/other")
-    assert "hotfix/y" not in _state(other)
+    other.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
+    other.prompt("thanks", git_branch="hotfix/y", cwd="/home/dev/other")  # another folder
+    assert "the checkout was on `feat/x` at the end" in _state(other)
 
 
 def test_upstream_in_reads_long_and_short_statuses():

@@ -13,7 +13,8 @@ git saying (``logic/git_observed.py`` decides what it changes):
   showed a clean tree or a later commit (a stash, a restore) may have taken them, its
   outcome unseen;
 - the branch the harness recorded checked out on the session's last event (Claude Code
-  reads it from git for every message it writes), in the project's own checkout.
+  reads it from git for every message it writes), in the project's own checkout: when it
+  is not the one the commands left, the fact says nothing of the branch checked out.
 """
 
 from __future__ import annotations
