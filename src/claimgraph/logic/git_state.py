@@ -618,6 +618,10 @@ class EndState:
     gone: dict[str, int] = field(default_factory=dict)
     #: (branch pulled into, line, files its diffstat listed) of pulls that brought work in
     pulled: list[tuple[str | None, int, tuple[str, ...]]] = field(default_factory=list)
+    #: set by ``git_observed.revise`` from what git printed last: branch -> what is said of
+    #: its commits instead of "pushed" / "not pushed"; clauses added to the end state
+    said: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def lines(self) -> list[int]:
@@ -889,7 +893,9 @@ def describe(state: EndState, date: str, max_commits: int = 6) -> str:
         text = f"{count} {where}{gone}: {listed}{more}"
         unseen = any((target in (branch, "*") or not branch) and line >= made[-1].since
                      for target, line in state.unseen_pushes)
-        if pushed and len(pushed) == len(made):
+        if branch in state.said:  # git's last word on the branch (git_observed)
+            text += "; " + state.said[branch]
+        elif pushed and len(pushed) == len(made):
             url, _, forced = state.pushed[pushed[-1].key]
             text += f"; pushed {_to(url)}" + _as(branch, state) + (
                 " (forced)" if forced else "") + _head(branch, made, state)
@@ -924,6 +930,7 @@ def describe(state: EndState, date: str, max_commits: int = 6) -> str:
         tail.append(f"the checkout was on `{state.branch}` at the end")
     if state.dirty:
         tail.append("with uncommitted changes (git status)")
+    tail += state.notes
     text = f"Where the session of {date} left the work in git: " + "; ".join(dict.fromkeys(parts))
     return text + ("; " + ", ".join(tail) if tail else "")
 

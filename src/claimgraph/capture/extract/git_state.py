@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from claimgraph.capture.extract.git_observed import note_status, revise, typed_commands
 from claimgraph.capture.extract.session import (
     OK, UNKNOWN, SessionView, candidate, transcript_evidence)
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations, unwrap
@@ -59,6 +60,7 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     #: every listing of history (``git log``, "HEAD is now at …"), per repository: a PR's
     #: number in a subject means that PR only in the repository the PR belongs to
     listed: dict[str, list[tuple[int, str, str]]] = {}
+    statuses: dict[str, list[tuple[int, str]]] = {}  # repository -> (line, a status's output)
     for call in view.calls():
         command = command_text(call)
         if not command or not _GIT.search(command):
@@ -81,6 +83,20 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         by_repo.setdefault(repo, []).append(seen)
         quotes[call.line] = _quote(seen, command)
         listed.setdefault(repo, []).extend((call.line, h, s) for h, s in seen.listed)
+        if outcome == OK and result is not None:
+            note_status(statuses, repo, [run.kind for run in runs], result.text,
+                                 call.line)
+    # what git printed for the commands the person typed at the prompt (git_observed)
+    for event, command, output in typed_commands(view):
+        runs = git_runs(command, event.cwd or view.root)
+        repo = _repository(view, runs) if runs else None
+        seen = observe_runs(runs, output, event.line, event.timestamp) if repo else None
+        if repo is not None:
+            note_status(statuses, repo, [run.kind for run in runs], output, event.line)
+        if repo is not None and seen is not None:
+            by_repo.setdefault(repo, []).append(dataclasses.replace(seen, place=runs[0].cwd))
+            quotes[event.line] = _quote(seen, command)
+            listed.setdefault(repo, []).extend((event.line, h, s) for h, s in seen.listed)
     reports = _reports(view)
     _add_reported_pushes(by_repo, [(line, at) for line, at, what, _, _ in reports
                                    if what == "PUSHED"])
@@ -89,6 +105,7 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     for repo, observations in by_repo.items():
         observations.sort(key=lambda seen: seen.line)
         state = gs.settle(observations)
+        revise(view, repo, state, observations, sorted(statuses.get(repo, [])))
         prs = gs.pull_requests(observations, listed.get(repo, []))
         gs.with_end_state(prs, state)
         settled.append((repo, state, prs))

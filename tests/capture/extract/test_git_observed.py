@@ -1,0 +1,156 @@
+"""What git printed last overrides the tally of the session's git commands (issue 22)."""
+
+from __future__ import annotations
+
+from claimgraph.capture.extract.git_state import git_state_candidates
+from claimgraph.capture.extract.session import SessionView
+from claimgraph.logic import git_observed as go
+
+from .extract_helpers import ROOT, Session
+
+COMMIT = "[feat/x 1a2b3c4] feat: add the parser\n 1 file changed"
+PUSH = "To github.com:me/shop.git\n   0000aaa..1a2b3c4  feat/x -> feat/x"
+
+
+def _state(session: Session) -> str:
+    view = SessionView.of(session.transcript(), ROOT)
+    found = [c["object"] for c in git_state_candidates(view) if c["subject"] == "shop"]
+    assert len(found) <= 1
+    return found[0] if found else ""
+
+
+def _pushed() -> Session:
+    s = Session()
+    s.bash("git commit -m 'feat: add the parser'", output=COMMIT)
+    s.bash("git push", output=PUSH)
+    return s
+
+
+def _typed(s: Session, command: str, output: str) -> None:
+    s.event("meta", text=f"<bash-input>{command}</bash-input>", derived=True)
+    s.event("meta", text=f"<bash-stdout>{output}</bash-stdout><bash-stderr></bash-stderr>",
+            derived=True)
+
+
+def test_status_showing_the_branch_ahead_takes_back_a_push_the_tally_credited():
+    s = _pushed()
+    assert "pushed to github.com/me/shop" in _state(s)
+    s.bash("git status", output="On branch feat/x\nYour branch is ahead of 'origin/feat/x' by "
+                                "1 commit.\n\nnothing to commit, working tree clean")
+    text = _state(s)
+    assert "not pushed" in text and "pushed to" not in text
+
+
+def test_status_in_step_after_the_push_leaves_it_pushed():
+    s = _pushed()
+    s.bash("git status", output="On branch feat/x\nYour branch is up to date with "
+                                "'origin/feat/x'.\n\nnothing to commit, working tree clean")
+    assert "pushed to github.com/me/shop" in _state(s)
+
+
+def test_diverged_branch_says_so_instead_of_pushed():
+    s = _pushed()
+    s.bash("git status", output="On branch feat/x\nYour branch and 'origin/feat/x' have "
+                                "diverged,\nand have 1 and 2 different commits each, respectively.")
+    text = _state(s)
+    assert "had diverged (1 and 2 different commits each" in text
+    assert "pushed to" not in text and "not pushed" not in text
+
+
+def test_a_status_before_the_commit_says_nothing_of_it():
+    s = Session()
+    s.bash("git status", output="On branch feat/x\nYour branch and 'origin/feat/x' have "
+                                "diverged,\nand have 1 and 2 different commits each, respectively.")
+    s.bash("git pull --rebase", output="Successfully rebased and updated refs/heads/feat/x.")
+    s.bash("git commit -m 'feat: add the parser'", output=COMMIT)
+    s.bash("git push", output=PUSH)
+    text = _state(s)
+    assert "diverged" not in text and "pushed to github.com/me/shop" in text
+
+
+def test_another_branch_left_diverged_is_not_the_work_s_state():
+    s = _pushed()
+    s.bash("git -C /home/dev/shop status", output="On branch main\nYour branch and "
+           "'origin/main' have diverged,\nand have 1 and 2 different commits each, respectively.")
+    text = _state(s)
+    assert "diverged" not in text and "pushed to github.com/me/shop" in text
+
+
+def test_edits_after_the_last_commit_are_likely_uncommitted():
+    s = _pushed()
+    s.edit(f"{ROOT}/src/shop/parser.py", "a", "b")
+    s.edit(f"{ROOT}/.claude/notes.md", "a", "b")  # the harness's notes are no work
+    s.edit("/tmp/elsewhere.py", "a", "b")
+    text = _state(s)
+    assert "1 file edited after the last commit (`src/shop/parser.py`), likely uncommitted" \
+        in text
+
+
+def test_a_clean_status_after_the_edits_says_nothing_is_left():
+    s = _pushed()
+    s.edit(f"{ROOT}/src/shop/parser.py", "a", "b")
+    s.bash("git status", output="On branch feat/x\nnothing to commit, working tree clean")
+    assert "edited after" not in _state(s)
+
+
+def test_a_commit_whose_outcome_never_showed_leaves_the_edits_untold():
+    s = _pushed()
+    s.edit(f"{ROOT}/src/shop/parser.py", "a", "b")
+    assert "edited after" in _state(s)
+    s.tool("Bash", {"command": "git add -A && git commit -m 'fix: parser'"}, answered=False)
+    assert "edited after" not in _state(s)
+
+
+def test_a_commit_that_failed_leaves_the_edits_uncommitted():
+    s = _pushed()
+    s.edit(f"{ROOT}/src/shop/parser.py", "a", "b")
+    s.bash("git commit -am 'fix: parser'", error=True, output="pre-commit hook failed")
+    assert "1 file edited after the last commit" in _state(s)
+
+
+def test_an_edit_that_failed_is_no_edit():
+    s = _pushed()
+    s.edit(f"{ROOT}/src/shop/parser.py", "a", "b", error=True,
+           output="<tool_use_error>String to replace not found in file.</tool_use_error>")
+    assert "edited after" not in _state(s)
+
+
+def test_a_command_the_person_typed_counts_as_git_printed_it():
+    s = _pushed()
+    _typed(s, "git checkout -b release/v2 &amp;&amp; git commit -m 'chore: release'",
+           "Switched to a new branch 'release/v2'\n[release/v2 9f8e7d6] chore: release\n"
+           " 1 file changed")
+    text = _state(s)
+    assert "1 commit on branch `release/v2`: 9f8e7d6" in text
+    assert "the checkout was on `release/v2` at the end" in text
+
+
+def test_a_typed_command_git_refused_proves_nothing():
+    s = _pushed()
+    _typed(s, "git checkout -b release/v2",
+           "fatal: a branch named 'release/v2' already exists")
+    assert "release/v2" not in _state(s)
+
+
+def test_a_branch_the_harness_recorded_otherwise_leaves_the_checkout_untold():
+    s = _pushed()
+    s.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
+    s.prompt("thanks", git_branch="feat/x")
+    assert "the checkout was on `feat/x` at the end" in _state(s)
+    s.prompt("thanks", git_branch="hotfix/y")
+    text = _state(s)
+    assert "checkout was on" not in text and "pushed to github.com/me/shop" in text
+    other = _pushed()
+    other.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
+    other.prompt("thanks", git_branch="hotfix/y", cwd="/home/dev/other")  # another folder
+    assert "the checkout was on `feat/x` at the end" in _state(other)
+
+
+def test_upstream_in_reads_long_and_short_statuses():
+    short = go.upstream_in("## feat/x...origin/feat/x [ahead 2, behind 1]\n M a.py", 7)
+    assert short == go.Upstream(7, "feat/x", "origin/feat/x", 2, 1) and short.diverged
+    assert go.upstream_in("## main...origin/main\n", 1) is None
+    long = go.upstream_in("On branch main\nYour branch is behind 'origin/main' by 3 commits, "
+                          "and can be fast-forwarded.", 2)
+    assert long == go.Upstream(2, "main", "origin/main", 0, 3) and not long.diverged
+    assert go.upstream_in("nothing to commit", 3) is None
