@@ -54,6 +54,9 @@ class BatchWriter(Writer):
         #: Per subject and predicate, the ``object_key`` of every fact in ``_out``: the
         #: set-based decision (``inserts_plainly``). Dropped with the subject's ``_out``.
         self._standing: dict[str, dict[str, set[tuple[Any, Any]]]] = {}
+        #: A plain row's born confidence per (source type, stated confidence): the batch loop's
+        #: memo of ``logic.facts.birth_confidence``, a pure function of the two.
+        self._born: dict[tuple[str, float | None], float] = {}
 
     def redact(self, value: Any) -> Any:
         """``Writer.redact``, once per distinct text of the batch, through the redactor bound
