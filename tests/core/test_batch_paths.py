@@ -17,6 +17,7 @@ import pytest
 from claimgraph.core import batch_assert
 from claimgraph.core.batch_writer import BatchWriter
 from claimgraph.core.ingest import ingest
+from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import facts as F
 from claimgraph.store.fact_rows import fact_row
 
@@ -90,9 +91,9 @@ def _run(db: Path) -> dict[str, Any]:
 
 def test_the_set_based_path_leaves_what_the_per_item_path_leaves(tmp_path, monkeypatch):
     inserted_as_rows: list[int] = []
-    original = BatchWriter.insert_row
-    monkeypatch.setattr(BatchWriter, "insert_row",
-                        lambda self, *a: inserted_as_rows.append(1) or original(self, *a))
+    original = batch_assert._buffer  # the set-based path's plain insert, as its row
+    monkeypatch.setattr(batch_assert, "_buffer",
+                        lambda *a: inserted_as_rows.append(1) or original(*a))
     fast = _run(tmp_path / "fast.db")
     assert len(inserted_as_rows) > 500  # most facts took the set-based path
     monkeypatch.setattr(batch_assert, "PER_ITEM", True)
@@ -174,3 +175,37 @@ def test_a_batch_leaves_the_garbage_collector_as_it_found_it(tmp_path, monkeypat
     finally:
         (gc.enable if was else gc.disable)()
         sh.store.close()
+
+
+@pytest.mark.parametrize("per_item", [False, True])
+def test_a_batch_the_store_refuses_midway_raises_the_refusal_and_leaves_nothing(
+        shell, monkeypatch, per_item):
+    """A flush the store refuses part way (here a fact id that is taken) ends the batch with
+    the store's refusal, whether it is the last flush or one a reinforcement forces midway,
+    and nothing of the batch stays: the flushes are unguarded, the batch's transaction is the
+    unit (``Store.insert_fact_rows``)."""
+    monkeypatch.setattr(batch_assert, "PER_ITEM", per_item)
+    sh = shell
+    taken = ingest(sh, [{"subject": "core", "predicate": "depends-on", "object": "x"}])
+    stored = sorted(f["id"] for f in sh.store.all_facts())
+    entities = sorted(e["id"] for e in sh.store.list_entities())
+    mint = sh.new_id
+    minted = []
+
+    def new_id(prefix):
+        minted.append(prefix)
+        return stored[0] if prefix == "f" and minted.count("f") == 2 else mint(prefix)
+
+    sh.new_id = new_id
+    items = [{"subject": "core", "predicate": "depends-on", "object": "y"},
+             {"subject": "api", "predicate": "depends-on", "object": "z"},
+             {"subject": "web", "predicate": "depends-on", "object": "w"},
+             {"subject": "core", "predicate": "depends-on", "object": "y"}]  # reinforces: flush
+    for batch_items in (items, items[:3]):
+        minted.clear()
+        with pytest.raises(ClaimgraphError) as info:
+            ingest(sh, batch_items)
+        assert info.value.type == "fact-exists", info.value.to_dict()
+        assert sorted(f["id"] for f in sh.store.all_facts()) == stored
+        assert sorted(e["id"] for e in sh.store.list_entities()) == entities
+    assert taken["counts"] == {"created": 1}

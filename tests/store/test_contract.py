@@ -250,6 +250,31 @@ def test_insert_fact_rows_stores_what_insert_facts_stores(store):
     assert sorted(ids(store.all_facts())) == sorted(stored)
 
 
+def test_an_unguarded_insert_refused_midway_is_never_stored(store):
+    """``insert_fact_rows(guarded=False)`` in a caller's transaction: that transaction is the
+    unit. Refused midway, the rows before the refusal are never stored: a backend that guards
+    anyway commits the rest of the transaction; SQLite, which skips its savepoint, refuses the
+    commit instead (``transaction-doomed``) and keeps nothing of the transaction."""
+    from claimgraph.store.fact_rows import fact_row
+    entity(store, "e-1", "Core")
+    store.insert_fact_rows([fact_row(fact("f-1", "e-1", lit="x"))], guarded=False)
+    committed = True
+    try:
+        with store.transaction():
+            store.insert_fact_rows([fact_row(fact("f-2", "e-1", lit="y"))], guarded=False)
+            with refused("fact-exists"):
+                store.insert_fact_rows([fact_row(fact("f-3", "e-1", lit="a")),
+                                        fact_row(fact("f-1", "e-1", lit="x"))], guarded=False)
+    except ClaimgraphError as error:
+        assert error.type == "transaction-doomed", error.to_dict()
+        committed = False
+    assert sorted(ids(store.all_facts())) == (["f-1", "f-2"] if committed else ["f-1"])
+    skips_its_guard = type(getattr(store, "inner", store)).__name__ == "SqliteStore"
+    assert committed is not skips_its_guard
+    store.insert_fact_rows([fact_row(fact("f-4", "e-1", lit="z"))], guarded=False)
+    assert "f-4" in ids(store.all_facts())  # the next transaction is not doomed
+
+
 def test_get_facts_by_ids_follows_the_given_order_and_skips_unknown(graph):
     assert ids(graph.get_facts_by_ids(["f-3", "f-missing", "f-1"])) == ["f-3", "f-1"]
     assert graph.get_facts_by_ids([]) == []

@@ -22,6 +22,7 @@ from claimgraph.core import entities as ents
 from claimgraph.core.shell import Shell
 from claimgraph.core.writer import Record, Writer
 from claimgraph.core.writes import decision_mates
+from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import facts as F
 from claimgraph.logic.model import DEFAULT_SCOPE
 from claimgraph.logic.names import normalize_entity_name
@@ -54,6 +55,9 @@ class BatchWriter(Writer):
         #: Per subject and predicate, the ``object_key`` of every fact in ``_out``: the
         #: set-based decision (``inserts_plainly``). Dropped with the subject's ``_out``.
         self._standing: dict[str, dict[str, set[tuple[Any, Any]]]] = {}
+        #: A plain row's born confidence per (source type, stated confidence): the batch loop's
+        #: memo of ``logic.facts.birth_confidence``, a pure function of the two.
+        self._born: dict[tuple[str, float | None], float] = {}
 
     def redact(self, value: Any) -> Any:
         """``Writer.redact``, once per distinct text of the batch, through the redactor bound
@@ -266,7 +270,23 @@ class BatchWriter(Writer):
             self._new_entities = []
 
     def flush(self) -> None:
+        """The buffered entities, then the buffered facts, unguarded: the batch's transaction
+        is the unit (``Store.insert_fact_rows``), so a failure here ends the batch
+        (``BatchFailed``) instead of counting as the item that happened to flush."""
         self._write_entities()
         if self._pending:
-            self.sh.store.insert_fact_rows(self._pending)
+            try:
+                self.sh.store.insert_fact_rows(self._pending, guarded=False)
+            except ClaimgraphError as error:
+                raise BatchFailed(error) from error
             self._pending = []
+
+
+class BatchFailed(Exception):
+    """An unguarded flush failed: the batch stops and its transaction rolls back (``ingest``
+    raises ``error``, the store's own refusal). Not a ClaimgraphError, so no item's handler
+    takes it for that item's error."""
+
+    def __init__(self, error: ClaimgraphError) -> None:
+        super().__init__(str(error))
+        self.error = error

@@ -59,9 +59,14 @@ def ingest(sh: Shell, items: Iterable[Mapping[str, Any]], *,
            evidence: str | None = None, relearn: bool = False) -> dict[str, Any]:
     """Assert every item in one episode; returns {episode, total, counts, flagged, errors}.
 
-    An item a purge buried is skipped and counted as ``purged`` (``relearn`` takes it back)."""
+    An item a purge buried is skipped and counted as ``purged`` (``relearn`` takes it back).
+    A batch the store refuses midway (a flush of its facts) raises that refusal, and nothing of
+    the batch stays: inside a caller's transaction, that transaction can then only roll back."""
     with collector_paused():
-        return _ingest(sh, items, episode, source_type, ref, evidence, relearn)
+        try:
+            return _ingest(sh, items, episode, source_type, ref, evidence, relearn)
+        except batch_writer.BatchFailed as failed:  # rolled back: the store's own refusal
+            raise failed.error from None
 
 
 @contextmanager

@@ -132,11 +132,12 @@ class LoggedStore:
             self.inner.insert_facts(batch)
             self._pending.extend([insert_effect(fact, checked=True) for fact in batch])
 
-    def insert_fact_rows(self, rows: Sequence[list[Any]]) -> None:
+    def insert_fact_rows(self, rows: Sequence[list[Any]], guarded: bool = True) -> None:
         """Each row is the outbox's own form of its insert-fact effect (``insert_effect``'s
-        row), so the log keeps it as it is."""
+        row), so the log keeps it as it is. Unguarded and failing, the transaction rolls back
+        (its effects with it: none of these rows were noted)."""
         with self.transaction():
-            self.inner.insert_fact_rows(rows)
+            self.inner.insert_fact_rows(rows, guarded)
             fits, row_fact = L.row_fits, L.row_fact
             self._pending.extend([row if fits(row) else {"t": "insert-fact", "fact": row_fact(row)}
                                   for row in rows])

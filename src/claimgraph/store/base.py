@@ -92,10 +92,15 @@ class Store(Protocol):
     def insert_facts(self, facts: Iterable[Record]) -> None:
         """Batch form of insert_fact (one round trip where the backend allows)."""
 
-    def insert_fact_rows(self, rows: Sequence[list[Any]]) -> None:
+    def insert_fact_rows(self, rows: Sequence[list[Any]], guarded: bool = True) -> None:
         """``insert_facts`` for facts given as their rows: each fact's values in
         ``logic.oplog.FACT_ROW_KEYS`` order, its ends as entity ids (``store.fact_rows``; what
-        the batch ingest builds for a plain insert)."""
+        the batch ingest builds for a plain insert).
+
+        ``guarded`` False, inside a caller's transaction: that whole transaction is the unit
+        instead of this call. A backend may then skip its own guard (SQLite's savepoint), and a
+        failure midway must leave the transaction able only to roll back (SQLite's commit
+        refuses it: ``transaction-doomed``), so a half-done insert is never stored."""
 
     def get_fact(self, fact_id: str) -> Record | None: ...
 

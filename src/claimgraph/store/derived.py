@@ -25,9 +25,9 @@ class StoreDefaults:
     def get_facts_for(self, entity_ids: Iterable[str], direction: str = "out",
                       predicates: Iterable[str] | None = None) -> list[Record]: ...
 
-    def insert_fact_rows(self, rows: Sequence[list[Any]]) -> None:
+    def insert_fact_rows(self, rows: Sequence[list[Any]], guarded: bool = True) -> None:
         """Facts given as their rows (``store.fact_rows``): the same insert as their whole
-        facts (a backend with a faster way overrides it)."""
+        facts, all or nothing either way (a backend with a faster way overrides it)."""
         from claimgraph.logic.oplog import row_fact  # only writes get here
         self.insert_facts([row_fact(list(row)) for row in rows])
 

@@ -141,9 +141,10 @@ class PostgresDb:
         return self.run(sql, params, counted=False)
 
     @contextmanager
-    def atomic(self, can_fail_midway: bool = True) -> Iterator[None]:
+    def atomic(self, can_fail_midway: bool = True, guarded: bool = True) -> Iterator[None]:
         """All-or-nothing even inside a caller's block (a savepoint there, whatever
-        ``can_fail_midway`` says: any failed statement aborts a PostgreSQL transaction)."""
+        ``can_fail_midway`` and ``guarded`` say: any failed statement aborts a PostgreSQL
+        transaction, and the savepoint keeps the caller's block usable)."""
         if not self.depth:
             with self.transaction():
                 yield

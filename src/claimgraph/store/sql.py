@@ -252,9 +252,10 @@ class SqlStore(StoreDefaults):
         except self._integrity_error as error:
             raise self._fact_batch_error(batch, error) from None
 
-    def insert_fact_rows(self, rows: Sequence[list[Any]]) -> None:
+    def insert_fact_rows(self, rows: Sequence[list[Any]], guarded: bool = True) -> None:
         """``insert_facts`` for facts given as their rows (``store.fact_rows``): the batch
-        ingest's plain inserts, whose parameters are taken from the row in one C call."""
+        ingest's plain inserts, whose parameters are taken from the row in one C call.
+        ``guarded`` False: the caller's transaction is the unit (``Store.insert_fact_rows``)."""
         from claimgraph.store import fact_rows  # only writes get here
         from claimgraph.logic.oplog import row_fact
         if not rows:
@@ -266,15 +267,17 @@ class SqlStore(StoreDefaults):
         links = [(row[at], other) for row in rows if row[conflicts]
                  for other in sorted(set(row[conflicts]))]
         try:
-            self._insert_fact_params(params, links)
+            self._insert_fact_params(params, links, guarded)
         except self._integrity_error as error:
             raise self._fact_batch_error([row_fact(list(row)) for row in rows],
                                          error) from None
 
-    def _insert_fact_params(self, params: list[Any], links: list[tuple[str, str]]) -> None:
+    def _insert_fact_params(self, params: list[Any], links: list[tuple[str, str]],
+                            guarded: bool = True) -> None:
         """The facts' and their conflict links' inserts, all or none (a savepoint inside a
-        caller's block): what ``insert_facts`` and ``insert_fact_rows`` share."""
-        with self._db.atomic(can_fail_midway=len(params) > 1):
+        caller's block, or the caller's whole transaction when not ``guarded``): what
+        ``insert_facts`` and ``insert_fact_rows`` share."""
+        with self._db.atomic(can_fail_midway=len(params) > 1, guarded=guarded):
             self._facts_coming()
             if len(params) == 1:
                 self._db.run(self._q.INSERT_FACT, params[0])

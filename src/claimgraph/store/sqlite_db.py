@@ -85,6 +85,9 @@ class SqliteDb:
         self._data_version = -1
         self._changes_at = 0  # total_changes when the outermost transaction began
         self._uncounted = 0  # changes since then that were mark writes
+        #: An unguarded write (``atomic(guarded=False)``) failed in this transaction: rows it
+        #: wrote before failing may remain, so the transaction may only roll back.
+        self._doomed = False
         self._before_commit, self._on_stale = before_commit, on_stale
         self._held: tuple[int, int] | None = None
         if not self.in_memory:
@@ -330,7 +333,7 @@ class SqliteDb:
     def transaction(self) -> Iterator[None]:
         """Outermost: BEGIN IMMEDIATE .. COMMIT, ROLLBACK on any exception. Inner: join."""
         self.run("BEGIN IMMEDIATE")
-        self.depth = 1
+        self.depth, self._doomed = 1, False
         self._changes_at, self._uncounted = self._conn.total_changes, 0
         try:
             self.refresh(force=True)
@@ -344,6 +347,11 @@ class SqliteDb:
 
     def _commit(self) -> None:
         try:
+            if self._doomed:
+                raise ClaimgraphError(
+                    "transaction-doomed", "a write failed part way through this transaction; "
+                    "it was rolled back and nothing of it was stored",
+                    hint="the error that write raised says why; retry once it is fixed")
             self._before_commit()
             if self._conn.total_changes - self._changes_at > self._uncounted:
                 self.run(BUMP_WRITES, (WRITES_MARK,))
@@ -384,18 +392,30 @@ class SqliteDb:
                 self._conn.execute("COMMIT")
 
     @contextmanager
-    def atomic(self, can_fail_midway: bool = True) -> Iterator[None]:
+    def atomic(self, can_fail_midway: bool = True, guarded: bool = True) -> Iterator[None]:
         """A write that is all-or-nothing even inside a caller's block.
 
         Outside a block it is its own transaction. Inside one, a savepoint guards writes whose
         later statements can fail after earlier ones succeeded; a write that can only fail on
         its first statement needs none (and savepoints are not free: they flush FTS5).
+
+        ``guarded`` False: the caller's whole transaction is the unit instead. No savepoint (a
+        batch ingest writes its facts in a score of flushes, and each savepoint copied every
+        page the transaction had written and touched again: ~6% of a 20k batch's CPU); a
+        failure midway dooms the transaction, which can then only roll back (its commit
+        refuses, ``transaction-doomed``), so what the write left half done is never stored.
         """
         if self.depth and not can_fail_midway:
             yield
         elif not self.depth:
             with self.transaction():
                 yield
+        elif not guarded:
+            try:
+                yield
+            except BaseException:
+                self._doomed = True
+                raise
         else:
             with self._savepoint():
                 yield
