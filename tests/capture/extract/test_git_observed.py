@@ -108,6 +108,17 @@ def test_a_commit_that_failed_leaves_the_edits_uncommitted():
     assert "1 file edited after the last commit" in _state(s)
 
 
+def test_a_commit_made_in_a_line_whose_push_failed_took_the_edits():
+    """``git commit … && git push``: the push was refused, which fails the whole line, but
+    git's summary shows the commit was made."""
+    s = _pushed()
+    s.edit(f"{ROOT}/src/shop/parser.py", "a", "b")
+    s.bash("git add -A && git commit -m 'fix: parser' && git push", error=True,
+           output=" ! [rejected]        main -> main (fetch first)\nerror: failed to push "
+                  "some refs\n[main 4ade307] fix: parser\n 1 file changed")
+    assert "edited after" not in _state(s)
+
+
 def test_an_edit_that_failed_is_no_edit():
     s = _pushed()
     s.edit(f"{ROOT}/src/shop/parser.py", "a", "b", error=True,

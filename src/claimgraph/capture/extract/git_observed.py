@@ -35,6 +35,8 @@ from claimgraph.logic.git_state import EndState, Observation
 _INPUT = re.compile(r"^\s*<bash-input>(?P<command>.*?)</bash-input>", re.S)
 _OUT = re.compile(r"<bash-(?:stdout|stderr)>(?P<text>.*?)</bash-(?:stdout|stderr)>", re.S)
 _FAILED = re.compile(r"^(?:error|fatal):", re.M)
+#: git's summary line of a commit it made: ``[branch abc1234] subject``
+_COMMIT_MADE = re.compile(r"^\[[^\]\s]+(?: \([^)\n]*\))? [0-9a-f]{7,40}\] ", re.M)
 #: folders of the agent's own notes inside a project, never the project's work
 _HARNESS_DIRS = (".claude/", ".codex/", ".gemini/")
 
@@ -86,12 +88,21 @@ _TAKES_EDITS = re.compile(r"\bgit\b[^\n|;&]*?\b(?:commit|stash|restore|reset|che
 def _last_tried(view: SessionView) -> int:
     """The last line of a git command that may have taken the edits away from the working
     tree and did not fail: its outcome may never show (the session ended), and then the
-    record cannot tell whether they were left uncommitted."""
-    lines = [call.line for call in view.calls() if view.outcome(call) != FAILED
-             and _TAKES_EDITS.search(command_text(call) or "")]
+    record cannot tell whether they were left uncommitted. A call that failed counts when
+    its output shows git's summary of a new commit: in ``git commit … && git push`` the
+    commit went through and the push failed, which fails the whole line."""
+    lines = [call.line for call in view.calls()
+             if _TAKES_EDITS.search(command_text(call) or "")
+             and (view.outcome(call) != FAILED or _committed(view, call))]
     lines += [event.line for event, command, _ in typed_commands(view)
               if _TAKES_EDITS.search(command)]
     return max(lines, default=-1)
+
+
+def _committed(view: SessionView, call: Event) -> bool:
+    """The call's output holds git's line for a commit it made (``[main 4ade307] subject``)."""
+    result = view.results.get(call.call_id or "")
+    return result is not None and bool(_COMMIT_MADE.search(result.text or ""))
 
 
 def _edits(view: SessionView) -> list[tuple[int, str]]:
