@@ -129,6 +129,21 @@ def test_a_choice_of_an_option_nobody_offered_is_dropped():
     assert reconcile([liked], later) == []
 
 
+@pytest.mark.parametrize("said", [
+    "The export options are read from settings.toml at startup, always",
+    "Keep the build choices in one place: the Makefile",
+    "The alternatives stay documented in docs/decisions.md",
+])
+def test_a_plural_of_option_is_no_pick_by_label(said):
+    """In "options", "choices", "alternatives" the plural's "s" is no label "S": the user's
+    statement is theirs, not a pick among the agent's options."""
+    stated = _fact(said, f"transcript#L12: {said}", rule="statements",
+                   source_type="user-assertion")
+    later = Later(options=[(10, {"1": "Strict decoding", "2": "Lenient decoding"})],
+                  project="shop")
+    assert reconcile([stated], later) == [stated]
+
+
 @pytest.mark.parametrize("said, picked", [
     ("Not option 1, option 2.", "Lenient decoding"),
     ("Option B rather than A", "Lenient decoding"),

@@ -80,7 +80,7 @@ _FILLER = frozenset(
 _MAX_CHOICE_WORDS = 12
 _MAX_OFFERED_CHARS = 240
 #: "option 2", "approach B": a pick by label, which other rules read.
-_LABEL = lazy_regex(r"\b(?:option|approach|alternative)\s*#?\s*(?P<label>\d+|[A-E])\b",
+_LABEL = lazy_regex(r"\b(?:option|approach|alternative)\s*#?\s*(?P<label>\d+|(?<=[\s#])[A-E])\b",
                     re.IGNORECASE)
 #: A markdown heading line of the agent's message.
 _HEADING = lazy_regex(r"^\s{0,3}#{1,6}\s+\S")

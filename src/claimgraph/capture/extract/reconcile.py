@@ -79,7 +79,10 @@ _CODE_SPAN = re.compile(r"`([^`\n]{3,80})`")
 _NEGATION = lazy_regex(r"^(?:no|not|never|avoid|without|don'?t|do not|stop|skip)\s+"
                        r"(?:(?:use|using|add|adding|run|running|have|commit|any)\s+)?"
                        r"(?P<what>[^,.;:!?]{3,60})$", re.IGNORECASE)
-_OPTION_REF = lazy_regex(r"\b(?:option|approach|alternative|choice)\s*#?\s*(?P<label>\d+|[A-Z])\b",
+#: A letter label stands apart from its word ("option B", "option #B"): in "options" or
+#: "choices" the plural's "s" is no label.
+_OPTION_REF = lazy_regex(r"\b(?:option|approach|alternative|choice)\s*#?\s*"
+                         r"(?P<label>\d+|(?<=[\s#])[A-Z])\b",
                          re.IGNORECASE)
 _OPTION_LINE = lazy_regex(r"^\s*(?:#{1,6}\s*)?(?:[-*]\s*)?(?:\*\*)?\s*(?:option|approach|"
                           r"alternative)\s*#?\s*(?P<label>\d+|[A-Z])\b\s*(?:\*\*)?\s*"

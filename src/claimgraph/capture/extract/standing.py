@@ -421,7 +421,7 @@ _OFFER = lazy_regex(
     r"want me to|shall i|shall we)\b", re.IGNORECASE)
 _ALTERNATIVE = lazy_regex(
     r"\bor\b|\bwhich\b|\beither\b|\b(?:option|approach|alternative|variant|choice)\s*#?\s*"
-    r"(?:\d+|[A-E])\b|\b(?:first|second|third|last|other) (?:one|option|approach)\b",
+    r"(?:\d+|(?<=[\s#])[A-E])\b|\b(?:first|second|third|last|other) (?:one|option|approach)\b",
     re.IGNORECASE)
 #: A question of a message: a run of words up to its "?"; in a text that asks nothing, each
 #: sentence or line is read on its own.
