@@ -55,6 +55,7 @@ from claimgraph.capture.extract.reconcile import digest, reconcile
 from claimgraph.capture.extract.refutations import refutation_candidates
 from claimgraph.capture.extract.reported import reported_lesson_candidates
 from claimgraph.capture.extract.session import SessionView
+from claimgraph.capture.extract.shell_edited import screen_shell_edited
 from claimgraph.capture.extract.statements import statement_candidates
 from claimgraph.capture.extract.structure import module_index_candidates, structure_candidates
 from claimgraph.capture.extract.summaries import summary_candidates
@@ -81,8 +82,8 @@ def extract(transcript: Transcript, *, project_root: str | None = None) -> list[
     """Candidate facts for one transcript segment; ``project_root`` (else the session's
     starting directory) names the project and anchors relative file citations."""
     view = SessionView.of(transcript, project_root)
-    found = screen_forbidden(view, quiet(one_fact_per_command(
-        merge(candidate for rule in RULES for candidate in rule(view)))))
+    found = screen_shell_edited(view, screen_forbidden(view, quiet(one_fact_per_command(
+        merge(candidate for rule in RULES for candidate in rule(view))))))
     view.forget_except(READ_LATER)
     return attach_diagnoses(view, reconcile(found, digest(view)))
 
