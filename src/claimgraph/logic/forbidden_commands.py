@@ -114,7 +114,8 @@ def rules_in(sentence: str, is_command: Callable[[str], bool],
                 continue
             if not match["what"].startswith("`") and not _BARE_END.match(after):
                 continue
-            clause = after[:_CLAUSE_END.search(after).start()]
+            end = _CLAUSE_END.search(after)
+            clause = after[:end.start()] if end else after
             words = _named(match["what"], is_command, is_program)
             if words and not _CONDITION.search(clause):
                 found.append(Forbidden(words=words, said=text))
