@@ -98,10 +98,17 @@ class Forbidden:
     said: str = ""
 
 
+#: A word that makes "use `Y` for tests" a standing rule rather than the request of the day.
+_STANDING = re.compile(r"\b(?:always|only|must|should|never)\b", re.IGNORECASE)
+
+
 def rules_in(sentence: str, is_command: Callable[[str], bool],
-             is_program: Callable[[str], bool]) -> list[Forbidden]:
+             is_program: Callable[[str], bool], *, typed: bool = False) -> list[Forbidden]:
     """The rules one sentence states. ``is_command`` says whether a code span is a command
-    (a known check, a recipe, a script); ``is_program`` whether a bare word is a program."""
+    (a known check, a recipe, a script); ``is_program`` whether a bare word is a program.
+    A sentence the person ``typed`` in the session sends a kind of check one way only when
+    it says so for good ("always", "only", "must"): "run `pytest x.py` to run the tests" is
+    what to do now, an instruction file's "Use `just lint` for linting" a rule."""
     text = " ".join(_MARKUP.sub("", sentence).split())
     found: list[Forbidden] = []
     for pattern in (_FORBID, _INSTEAD):
@@ -120,6 +127,8 @@ def rules_in(sentence: str, is_command: Callable[[str], bool],
             if words and not _CONDITION.search(clause):
                 found.append(Forbidden(words=words, said=text))
     for pattern in (_VIA, _OCCASION_FIRST, _PASSIVE):
+        if typed and not _STANDING.search(text):
+            break
         for match in pattern.finditer(text):
             via = _via(match["via"], text[match.end("via"):], is_command)
             if via is not None:

@@ -74,3 +74,12 @@ def test_which_kind_of_check_a_command_is():
     assert kinds_of(("pnpm", "test:e2e")) == {"test", "e2e"}
     assert kinds_of(("pytest", "-q")) == {"test", "unit"}
     assert kinds_of(("ruff", "check")) == {"lint"}
+
+
+def test_what_the_person_asks_for_today_sends_no_kind_of_check_one_way():
+    session = Session()
+    session.prompt("Use `make unit` to run the tests, then tell me what failed.")
+    session.bash("pytest -q", output="3 passed")
+    assert {fact["object"] for fact in only(session.extract(), "core/tested-by")} == {"pytest"}
+    session.prompt("Always use `make unit` to run the tests.")
+    assert only(session.extract(), "core/tested-by") == []

@@ -62,23 +62,26 @@ def screen_forbidden(view: SessionView, candidates: list[dict[str, Any]]
 
 def project_rules(view: SessionView) -> list[Forbidden]:
     """Every forbidding rule the project's files and the person's words state."""
-    return list(dict.fromkeys(rule for text in _rule_texts(view)
+    return list(dict.fromkeys(rule for text, typed in _rule_texts(view)
                               for sentence in _sentences(text)
-                              for rule in rules_in(sentence, is_command, is_program)))
+                              for rule in rules_in(sentence, is_command, is_program,
+                                                   typed=typed)))
 
 
-def _rule_texts(view: SessionView) -> Iterator[str]:
+def _rule_texts(view: SessionView) -> Iterator[tuple[str, bool]]:
+    """(text, whether the person typed it): the project's instruction files, the ones the
+    harness injected, the person's own words."""
     from claimgraph.capture.extract.instructions import is_instruction_file
 
     for looks in surviving_looks(view).values():
         cited = looks[-1].cited
         if cited and " " not in cited and is_instruction_file(cited):
-            yield from dict.fromkeys(look.text for look in looks)
+            yield from ((text, False) for text in dict.fromkeys(look.text for look in looks))
     for event in view.transcript.events:
         if event.kind in ("meta", "prompt") and not event.is_sidechain:
-            yield from injected_files(event.text)
+            yield from ((text, False) for text in injected_files(event.text))
     for _, text in user_texts(view):
-        yield text
+        yield text, True
 
 
 def _sentences(text: str) -> Iterator[str]:
