@@ -42,6 +42,7 @@ from claimgraph.capture.extract.causes import cause_candidates
 from claimgraph.capture.extract.check_chains import check_chain_candidates
 from claimgraph.capture.extract.ci_lessons import ci_lesson_candidates
 from claimgraph.capture.extract.dependencies import dependency_candidates
+from claimgraph.capture.extract.forbidden import screen_forbidden
 from claimgraph.capture.extract.diagnosis import attach_diagnoses
 from claimgraph.capture.extract.gates import gate_candidates
 from claimgraph.capture.extract.git_ignored import git_ignored_candidates
@@ -54,6 +55,7 @@ from claimgraph.capture.extract.reconcile import digest, reconcile
 from claimgraph.capture.extract.refutations import refutation_candidates
 from claimgraph.capture.extract.reported import reported_lesson_candidates
 from claimgraph.capture.extract.session import SessionView
+from claimgraph.capture.extract.shell_edited import screen_shell_edited
 from claimgraph.capture.extract.statements import statement_candidates
 from claimgraph.capture.extract.structure import module_index_candidates, structure_candidates
 from claimgraph.capture.extract.summaries import summary_candidates
@@ -80,8 +82,8 @@ def extract(transcript: Transcript, *, project_root: str | None = None) -> list[
     """Candidate facts for one transcript segment; ``project_root`` (else the session's
     starting directory) names the project and anchors relative file citations."""
     view = SessionView.of(transcript, project_root)
-    found = quiet(one_fact_per_command(
-        merge(candidate for rule in RULES for candidate in rule(view))))
+    found = screen_shell_edited(view, screen_forbidden(view, quiet(one_fact_per_command(
+        merge(candidate for rule in RULES for candidate in rule(view))))))
     view.forget_except(READ_LATER)
     return attach_diagnoses(view, reconcile(found, digest(view)))
 
