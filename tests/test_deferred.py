@@ -227,3 +227,58 @@ def test_pathlib_imports_without_ntpath_and_a_windows_path_still_works():
         print(str(pathlib.PureWindowsPath("c:/A/b").with_name("x")))
     """)
     assert out.split() == ["True", "_StandIn", "b", "b", "c:\\A\\x"]
+
+
+def test_a_block_decorated_under_the_contextlib_stand_in_loads_it_at_its_first_call():
+    """``contextlib``'s stand-in: decorating a generator loads nothing; the block's first
+    call makes the real ``contextmanager``'s block, which enters, leaves, and sees an
+    exception raised inside as ``contextlib`` makes it do."""
+    out = run_fresh("""
+        import sys
+        from claimgraph.deferred import defer_contextlib
+        print(defer_contextlib(), defer_contextlib())
+        from contextlib import contextmanager
+
+        @contextmanager
+        def block(seen):
+            "A probe's block."
+            seen.append("in")
+            try:
+                yield len(seen)
+            except KeyError:
+                seen.append("caught")
+            finally:
+                seen.append("out")
+        print(type(sys.modules["contextlib"]).__name__, block.__name__, block.__doc__)
+        seen = []
+        with block(seen) as got:
+            seen.append(got)
+        with block(seen):
+            raise KeyError("swallowed by the generator")
+        try:
+            with block(seen):
+                raise ValueError("kept")
+        except ValueError as error:
+            seen.append(str(error))
+        import contextlib
+        print(type(sys.modules["contextlib"]).__name__, seen)
+        print(contextlib.suppress is sys.modules["contextlib"].suppress)
+    """)
+    lines = out.splitlines()
+    assert lines[0] == "True False"
+    assert lines[1] == "_StandIn block A probe's block."
+    assert lines[2] == ("module ['in', 1, 'out', 'in', 'caught', 'out', 'in', 'out', 'kept']")
+    assert lines[3] == "True"
+
+
+def test_any_other_name_of_contextlib_loads_the_real_module():
+    out = run_fresh("""
+        import sys
+        from claimgraph.deferred import defer_contextlib
+        defer_contextlib()
+        from contextlib import suppress
+        with suppress(KeyError):
+            raise KeyError("gone")
+        print(type(sys.modules["contextlib"]).__name__, suppress.__module__)
+    """)
+    assert out.split() == ["module", "contextlib"]

@@ -101,6 +101,8 @@ def test_the_cap_counts_lines_and_keeps_the_newest(tmp_path):
     before = path.stat().st_mtime_ns
     assert retrievals.enforce_cap(path, cap=10, keep=4) == 0
     assert path.stat().st_mtime_ns == before
-    path.write_bytes(path.read_bytes() + b'{"n":10}\n')
+    path.write_bytes(path.read_bytes() + b'{"n":10')  # a torn last line is no line yet
+    assert retrievals.enforce_cap(path, cap=10, keep=4) == 0
+    path.write_bytes(path.read_bytes() + b'}\n')
     assert retrievals.enforce_cap(path, cap=10, keep=4) == 7
     assert path.read_text().splitlines() == [f'{{"n":{n}}}' for n in range(7, 11)]

@@ -9,7 +9,6 @@ To add a setting, add one row to ``SETTINGS``.
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -267,6 +266,7 @@ def _to_int(raw: Any, environ: Environ) -> int | None:
 def _to_float(raw: Any, environ: Environ) -> float | None:
     if isinstance(raw, bool):
         return None
+    import math  # a float setting read from text or a file: a read's start never loads it
     value = float(raw if isinstance(raw, (int, float)) else str(raw).strip())
     return value if math.isfinite(value) else None
 

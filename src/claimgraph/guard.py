@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import os
 import time
-from contextlib import contextmanager
 
 from claimgraph.private import FILE_MODE, NOFOLLOW
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+    from types import TracebackType
     from typing import Iterator
 
 try:
@@ -34,22 +35,39 @@ class GuardBusy(Exception):
     """The guard stayed held by another process for the whole timeout."""
 
 
-@contextmanager
-def guarded(path: str, timeout_s: float) -> Iterator[None]:
+def guarded(path: str, timeout_s: float) -> AbstractContextManager[None]:
     """Hold an exclusive flock on ``path`` (created 0600) for the block; GuardBusy after
     ``timeout_s`` of waiting, OSError when the file cannot be opened."""
     if fcntl is None:  # pragma: no cover - Windows
-        yield from _filelock_guard(path, timeout_s)
-        return
-    handle = os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW, FILE_MODE)
-    try:
-        _acquire(handle, path, timeout_s)
+        from contextlib import contextmanager
+        return contextmanager(_filelock_guard)(path, timeout_s)
+    return _Guard(path, timeout_s)
+
+
+class _Guard:
+    """``guarded``'s block on POSIX. A class, not a ``contextlib`` generator: every read
+    command enters it (the retrievals line), and a read need not load ``contextlib``
+    (``claimgraph.deferred.defer_contextlib``)."""
+
+    def __init__(self, path: str, timeout_s: float) -> None:
+        self.path, self.timeout_s = path, timeout_s
+        self.handle = -1
+
+    def __enter__(self) -> None:
+        handle = os.open(self.path, os.O_RDWR | os.O_CREAT | NOFOLLOW, FILE_MODE)
         try:
-            yield
+            _acquire(handle, self.path, self.timeout_s)
+        except BaseException:
+            os.close(handle)
+            raise
+        self.handle = handle
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        try:
+            fcntl.flock(self.handle, fcntl.LOCK_UN)
         finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-    finally:
-        os.close(handle)
+            os.close(self.handle)
 
 
 def _acquire(handle: int, path: str, timeout_s: float) -> None:

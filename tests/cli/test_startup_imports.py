@@ -98,6 +98,22 @@ def test_a_read_loads_no_importlib_nor_warnings(store, project_dir, argv):
     assert heavy(loaded, {"importlib", "warnings"}) == set()
 
 
+#: Standard modules a read never uses, by command, checked through the installed script (``-m``
+#: loads contextlib itself, through runpy): contextlib's ~20 classes (the blocks a read enters
+#: are classes; claimgraph.deferred.defer_contextlib), math and heapq (shared libraries here).
+NOT_LOADED_BY = {"facts": {"contextlib", "math", "heapq"},
+                 "search": {"contextlib", "math", "heapq"},
+                 "status": {"contextlib", "math"}}
+
+
+@pytest.mark.parametrize("argv", [["facts", "billing"], ["search", "stripe"], ["status"]])
+def test_a_read_loads_no_contextlib_and_no_module_it_never_calls(store, project_dir, argv):
+    loaded = loaded_by_script(argv, project_dir)
+    assert "claimgraph.store.sqlite" in loaded, "the probe did not read the store"
+    assert "claimgraph.guard" in loaded or argv[0] == "status", "the probe logged no read"
+    assert heavy(loaded, NOT_LOADED_BY[argv[0]]) == set()
+
+
 def test_search_loads_none_of_the_named_entity_reads(store, project_dir):
     loaded = loaded_by(["search", "stripe"], project_dir)
     assert "claimgraph.logic.query_words" in loaded, "the probe did not search"

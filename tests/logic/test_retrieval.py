@@ -208,6 +208,21 @@ def test_a_tie_among_heads_reads_their_texts_only_at_the_cut():
     assert [e[2]["id"] for e in again.best(scored[::-1], 3)] == best
 
 
+@given(st.lists(st.tuples(st.sampled_from([0.2, 0.5, 0.9]), st.sampled_from([0, 1, 2]),
+                          st.sampled_from(["a", "b"])), max_size=30),
+       st.integers(min_value=1, max_value=12))
+def test_the_best_few_are_the_first_of_the_whole_order_however_the_cut_falls(rows, limit):
+    """``best`` with a limit cuts the order ``best`` gives without one: ties across the cut
+    (equal score, relevance and valid time) are settled by their texts as in the whole
+    order, whatever order the candidates came in."""
+    facts = [{**make_fact(f"f{n}"), "t_valid": day * DAY_MS, "object_lit": text}
+             for n, (_, day, text) in enumerate(rows)]
+    scored = [(score, 1.0, fact) for (score, _, _), fact in zip(rows, facts)]
+    whole = [e[2]["id"] for e in TieBreak().best(scored, None)]
+    assert [e[2]["id"] for e in TieBreak().best(scored, limit)] == whole[:limit]
+    assert [e[2]["id"] for e in TieBreak().best(scored[::-1], limit)] == whole[:limit]
+
+
 def test_shared_ranks_give_a_run_of_equals_their_mean_place():
     assert shared_ranks(["a", "b", "b", "c", "c", "c"]) == [0, 1.5, 1.5, 4, 4, 4]
     assert shared_ranks([1, 1], start=3) == [3.5, 3.5] and shared_ranks([]) == []

@@ -944,3 +944,32 @@ def test_a_version_7_file_migrates_to_8_and_a_reader_of_7_searches_alike(tmp_pat
     assert {b for b in ends.values()} == {1, 2}
     assert {k: [f["id"] for f in store.search_facts(*k)] for k in before} == before
     store.close()
+
+
+def test_a_reading_block_is_one_snapshot_that_ends_even_when_the_block_fails(db):
+    """``reading``: its own deferred transaction, whatever the block does; inside a
+    transaction it only joins (the outer one ends it). Another connection's commit during
+    the block is not seen until the block ends."""
+    store = SqliteStore(db)
+    entity(store, "e1", "first")
+    reader = SqliteStore(db, read_only=True)
+    conn = reader._db._conn
+    with reader.reading():
+        assert conn.in_transaction and reader._db.depth == 1
+        assert reader.get_entity_by_id("e1") is not None
+        entity(store, "e2", "second")
+        assert reader.get_entity_by_id("e2") is None  # the snapshot's view
+    assert not conn.in_transaction and reader._db.depth == 0
+    assert reader.get_entity_by_id("e2") is not None
+    with pytest.raises(KeyError):
+        with reader.reading():
+            raise KeyError("inside")
+    assert not conn.in_transaction and reader._db.depth == 0
+    with store.transaction():
+        with store.reading():  # joins the write transaction, ends nothing
+            assert store._db.depth == 1
+        assert store._db._conn.in_transaction
+        entity(store, "e3", "third")
+    assert not store._db._conn.in_transaction and store.get_entity_by_id("e3") is not None
+    reader.close()
+    store.close()

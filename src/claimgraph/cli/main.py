@@ -42,15 +42,16 @@ def main(argv: list[str] | None = None) -> int:
         argv = ["--help"]
     if entry:
         from claimgraph import startup
+        startup.loading()  # the modules and the parser live until exit (claimgraph.startup)
         from claimgraph.deferred import (
-            defer, defer_datetime, defer_gettext, defer_urllib_parse)
+            defer, defer_contextlib, defer_datetime, defer_gettext, defer_urllib_parse)
         defer_urllib_parse()  # pathlib's, for file URIs; no read asks for one (the same)
         defer_datetime()  # sqlite3's, for the C module's classes alone (the same)
         defer("ipaddress")  # urllib.parse's, for bracketed URL hosts (claimgraph.deferred)
         defer("ntpath")  # pathlib's, for Windows paths; POSIX's own is os.path (the same)
         defer("warnings")  # argparse's, for deprecated calls we never make (the same)
         defer_gettext()  # argparse's translations, where no catalog can exist (the same)
-        startup.loading()  # the modules and the parser live until exit (claimgraph.startup)
+        defer_contextlib()  # for blocks a read never enters; real at their first call (the same)
     try:
         from claimgraph.cli.parser import UsageError, command_word, parser_for
         if entry and command_word(argv) in DEFER_ASYNCIO:

@@ -7,8 +7,6 @@ input: exit 1, one line saying which value is wrong and what a good one looks li
 
 from __future__ import annotations
 
-import math
-
 from claimgraph.core import Shell
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import from_iso
@@ -37,6 +35,7 @@ def fraction_arg(text: str | None, flag: str) -> float | None:
     something else, so the CLI refuses rather than guess."""
     if text is None:
         return None
+    import math  # a shared library in most builds: `facts` without the flag never loads it
     try:
         value = float(text)
     except ValueError:

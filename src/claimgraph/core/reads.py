@@ -7,8 +7,6 @@ out of default listings and shown by ``include_dormant`` (``facts --all``) and b
 
 from __future__ import annotations
 
-from contextlib import nullcontext
-
 from claimgraph.core.shell import Shell
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic import entities as E
@@ -208,7 +206,9 @@ def search(sh: Shell, query: str, scopes: Sequence[str] | None = None, *,
         raise ClaimgraphError("empty-query", "the search query is empty",
                               hint="give some words to look for")
     store = sh.store
-    with store.reading() if isinstance(store, Snapshots) else nullcontext():
+    if not isinstance(store, Snapshots):
+        return _search(sh, query, scopes, fts_limit, limit, neighbours, categories)
+    with store.reading():
         return _search(sh, query, scopes, fts_limit, limit, neighbours, categories)
 
 

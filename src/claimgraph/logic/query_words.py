@@ -16,7 +16,6 @@ route of their own, weighted lower), so a fact in the query's words still comes 
 
 from __future__ import annotations
 
-import math
 import re
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
@@ -163,6 +162,7 @@ def rarity(facts: int, holding: int) -> float:
     FTS5 computes it: log((N - n + 0.5) / (n + 0.5)), never below a millionth (a word on
     more than half the facts still counts a little). PostgreSQL's ranking, which has no
     rarity weight of its own, multiplies each word's rank by it."""
+    import math  # PostgreSQL's ranking alone: SQLite's search never loads it
     weight = math.log((facts - holding + 0.5) / (holding + 0.5)) if facts > holding else 0.0
     return max(weight, 1e-6)
 

@@ -8,9 +8,7 @@ fact invalid at ``now`` never surfaces.
 
 from __future__ import annotations
 
-import heapq
 import itertools
-import math
 import operator
 from collections.abc import Mapping
 
@@ -253,13 +251,15 @@ class TieBreak:
             floor = scores[limit - 1]
             scored = [entry for entry in scored if entry[0] >= floor]
         keyed = [(self.primary(entry), entry) for entry in scored]
-        if limit is None or len(keyed) <= limit:
-            window = sorted(keyed, key=_first)
-        else:
-            window = heapq.nsmallest(limit, keyed, key=_first)
-            edge = window[-1][0]
-            chosen = {id(entry) for _, entry in window}
-            window += [pair for pair in keyed if pair[0] == edge and id(pair[1]) not in chosen]
+        window = sorted(keyed, key=_first)
+        if limit is not None and len(window) > limit:
+            # The first ``limit`` and every entry tied with the last of them, in the order
+            # found (the sort is stable): what a keyed ``heapq.nsmallest`` and the ties
+            # after it gave, from one sort in C, without loading ``heapq`` (issue 29).
+            edge, end = window[limit - 1][0], limit
+            while end < len(window) and window[end][0] == edge:
+                end += 1
+            del window[end:]
         tied = [entry[2] for n, (key, entry) in enumerate(window)
                 if (n > 0 and window[n - 1][0] == key)
                 or (n + 1 < len(window) and window[n + 1][0] == key)]
@@ -508,6 +508,7 @@ def _as_answer(entry: tuple[float, float, Fact], borrowed: Mapping[str, float],
                asked: Mapping[str, float]) -> tuple[float, float, Fact]:
     """An answer's entry for the first places: its score with what it borrowed, up to just
     under its question's score (``asked``), never below its own."""
+    import math  # only an answer's entry needs it: a search's start need not load it
     score, conf, fact = entry
     lifted = min(score + borrowed.get(fact["id"], 0.0) * conf,
                  math.nextafter(asked[fact["id"]], 0.0))

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 from collections import Counter
 from abc import abstractmethod
-from contextlib import AbstractContextManager
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
@@ -33,6 +32,7 @@ from claimgraph.store.records import Record
 _MARK_TEXT = json.JSONEncoder(check_circular=False).encode
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
     from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
     from claimgraph.store.sql_dialect import Plan, Row, SqlConnection, SqlDialect
 

@@ -12,10 +12,8 @@ commit (seen through ``PRAGMA data_version``) clears the cache before the next r
 from __future__ import annotations
 
 import json
-import math
 import operator
 import sqlite3
-from contextlib import AbstractContextManager
 from pathlib import Path
 
 from claimgraph.errors import ClaimgraphError
@@ -31,6 +29,7 @@ from claimgraph.store.sqlite_purge import SqlitePurge
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
     from typing import Any, Iterable, Iterator, Sequence
     from claimgraph.store.sql import EntityLookup
     from claimgraph.store.sql_dialect import Row, SqlDialect
@@ -138,6 +137,7 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         return self._layout
 
     def _prepare_math(self) -> None:
+        import math  # a shared library in most builds: loaded by the curation that needs it
         self._db.ensure_function("pow", 2, math.pow)
 
     def _stream(self, sql: str, params: Any) -> Iterator[Row]:

@@ -40,6 +40,7 @@ from claimgraph.store.records import WRITES_MARK
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
     from claimgraph.store.sql_dialect import Params, Row
+    from types import TracebackType
     from typing import Any, Callable, Iterable, Iterator, Sequence
 
 #: The write counter's bump: a mark row whose value is the count (docs/store.md).
@@ -374,22 +375,16 @@ class SqliteDb:
         finally:
             self._uncounted += self._conn.total_changes - before
 
-    @contextmanager
-    def reading(self) -> Iterator[None]:
+    def reading(self) -> _Reading:
         """One consistent snapshot for several reads (a deferred transaction that writes
         nothing); inside a transaction, that transaction's view."""
-        if self.depth:
-            yield
-            return
-        self.run("BEGIN")
-        self.depth = 1
-        try:
-            self.refresh(force=True)
-            yield
-        finally:
-            self.depth = 0
-            if self._conn.in_transaction:
-                self._conn.execute("COMMIT")
+        return _Reading(self)
+
+    def _end_reading(self) -> None:
+        """The end of ``reading``'s own transaction."""
+        self.depth = 0
+        if self._conn.in_transaction:
+            self._conn.execute("COMMIT")
 
     @contextmanager
     def atomic(self, can_fail_midway: bool = True, guarded: bool = True) -> Iterator[None]:
@@ -458,6 +453,33 @@ class SqliteDb:
         """Close the connection; the last one out folds the WAL back into the file."""
         self._conn.close()
         self._release()
+
+
+class _Reading:
+    """``SqliteDb.reading``'s block. A class, not a ``contextlib`` generator: every search
+    enters it, and a read need not load ``contextlib`` (``claimgraph.deferred``)."""
+
+    def __init__(self, db: SqliteDb) -> None:
+        self.db = db
+        self.own = False  # whether this block began the transaction (and so ends it)
+
+    def __enter__(self) -> None:
+        db = self.db
+        if db.depth:
+            return
+        db.run("BEGIN")
+        db.depth = 1
+        self.own = True
+        try:
+            db.refresh(force=True)
+        except BaseException:
+            db._end_reading()
+            raise
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        if self.own:
+            self.db._end_reading()
 
 
 def _file_key(path: str) -> tuple[int, int] | None:
