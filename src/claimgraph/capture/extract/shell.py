@@ -82,28 +82,35 @@ def call_cwd(call: Event) -> str | None:
 @functools.lru_cache(maxsize=4096)
 def invocations(command: str, cwd: str | None = None) -> tuple[Invocation, ...]:
     """The simple commands of a line, in order; () when the line cannot be read safely.
-    Memoized: several sources ask about the same command, and tokenizing is the cost."""
-    return tuple(_invocations(command, cwd))
+    Memoized: several sources ask about the same command, and tokenizing is the cost. The
+    line is tokenized once whatever directory it is asked about in (``_parsed``): one rule
+    asks without one (``only_reads``), another with the call's."""
+    found: list[Invocation] = []
+    for argv, confirmed, piped, filtered in _parsed(command):
+        if argv[0] in _CHANGE_DIR:
+            cwd = _change_dir(cwd, list(argv))
+        found.append(Invocation(argv, cwd, confirmed, piped=piped, filtered=filtered))
+    return tuple(found)
 
 
-def _invocations(command: str, cwd: str | None) -> list[Invocation]:
+@functools.lru_cache(maxsize=4096)
+def _parsed(command: str) -> tuple[tuple[tuple[str, ...], bool, bool, bool], ...]:
+    """Each simple command of a line that has words: (argv, confirmed, piped, filtered), what
+    ``Invocation`` holds but the directory, which only ``cd`` and the caller's cwd decide."""
     tokens = _tokens(command)
     if tokens is None or any(isinstance(t, _Op) and t in ("(", ")") for t in tokens):
-        return []  # a subshell or a function: where its commands run is not followed
+        return ()  # a subshell or a function: where its commands run is not followed
     pipelines = _pipelines(tokens)
-    found: list[Invocation] = []
+    found: list[tuple[tuple[str, ...], bool, bool, bool]] = []
     for index, pipeline in enumerate(pipelines):
         argv = _plain_words(list(pipeline.stages[0]))
-        if argv and argv[0] in _CHANGE_DIR:
-            cwd = _change_dir(cwd, argv)
         if not argv:
             continue
         later = [posixpath.basename(words[0]) for stage in pipeline.stages[1:]
                  if (words := _plain_words(list(stage)))]
-        found.append(Invocation(tuple(argv), cwd, _confirmed(pipelines, index),
-                                piped=len(pipeline.stages) > 1,
-                                filtered=all(name in OUTPUT_FILTERS for name in later)))
-    return found
+        found.append((tuple(argv), _confirmed(pipelines, index), len(pipeline.stages) > 1,
+                      all(name in OUTPUT_FILTERS for name in later)))
+    return tuple(found)
 
 
 def _tokens(line: str) -> list[str] | None:
