@@ -18,6 +18,8 @@ import re
 from typing import Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
+from claimgraph.capture.events import Event
+from claimgraph.capture.packed import blank
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import SessionView
 
@@ -160,16 +162,17 @@ def agent_before_prompts(view: SessionView, *, command_args: bool = False
     """Each prompt's line with the agent's last message before it (None after another prompt
     or at the start); ``command_args``: the arguments typed after a slash command count as a
     prompt too. The one walk both the pick reader and the sentence model's "answers the
-    agent" feature use."""
-    last: str | None = None
+    agent" feature use. Only the message a prompt answers is read whole (an agent's long
+    message is held compressed: ``packed``)."""
+    last: Event | None = None
     for event in view.transcript.events:
         if event.subagent_id or event.is_sidechain:
             continue
-        if event.kind == "assistant" and not event.derived and event.text.strip():
-            last = event.text
+        if event.kind == "assistant" and not event.derived and not blank(event):
+            last = event
         elif event.is_human_prompt or (command_args and event.kind == "meta"
                                        and "<command-args>" in event.text):
-            yield event.line, last
+            yield event.line, (last.text if last is not None else None)
             last = None
 
 

@@ -21,6 +21,7 @@ from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.logic.lazy_regex import lazy_regex
 from claimgraph.capture.extract.writes import session_ops
+from claimgraph.capture.packed import text_head
 from claimgraph.logic.said import grounded, is_rule, is_statement, names, subject_of
 
 #: Why a sentence the model calls "other" is stored as a statement (``capture --explain``).
@@ -70,7 +71,7 @@ def _session_names(view: SessionView) -> tuple[str, frozenset[str]]:
     words: set[str] = set()
     for event in view.transcript.events:
         if event.kind == "tool_result":
-            parts.append(event.text[:_HEAD])
+            parts.append(text_head(event, _HEAD))  # only the head is inflated
         elif event.kind == "tool_call" and not event.derived:
             values = event.tool_input or {}
             parts.extend(str(value)[:_HEAD] for value in values.values())
