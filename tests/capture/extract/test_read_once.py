@@ -1,15 +1,25 @@
 """What capture reads once and serves many times (issue 29, capture throughput) answers as
 reading it again did: a shell line tokenized once whatever directory a rule asks about it in,
-and the request-revision check reading each text once per capture, not once per pair."""
+the request-revision check reading each text once per capture, not once per pair, and an
+agent's packed message inflated only when a rule reads it, not to learn it is not blank, and a
+name searched for in the work after a question with a pattern that does not open with a look
+back (the same matches, three times faster over a long session's work)."""
 
 from __future__ import annotations
 
 import posixpath
+import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claimgraph.capture.extract import revised, shell
+from claimgraph.capture import packed
+from claimgraph.capture.events import Event
+from claimgraph.capture.extract import offered, pick_scope, revised, shell
+from claimgraph.capture.extract.session import SessionView
+from claimgraph.capture.packed import PACK_MIN_CHARS, PackedEvent, blank, pack
+
+from .extract_helpers import Session
 
 
 def _reference(command: str, cwd: str | None) -> list[shell.Invocation]:
@@ -127,3 +137,75 @@ def _plain_defers(earlier: str, parts: list[str]) -> bool:
        st.lists(st.lists(_WORDS, min_size=1, max_size=12).map(" ".join), max_size=3))
 def test_a_deferral_is_found_as_without_the_memos(earlier, parts):
     assert revised.defers(earlier, parts) == _plain_defers(earlier, parts)
+
+
+def _said(text: str, line: int) -> Event:
+    return Event(kind="assistant", agent="claude-code", source_file="t.jsonl", line=line,
+                 text=text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(st.sampled_from([" ", "\n", "\t", "\u2003", "\x1c", "a", "é", "→"]),
+               max_size=PACK_MIN_CHARS * 2))
+def test_blank_answers_as_the_stripped_text_did_packed_or_not(text):
+    packed = pack(_said(text, 1))
+    assert blank(packed) == (not text.strip()) == blank(_said(text, 1))
+    assert packed.text == text
+
+
+def test_a_long_blank_message_stays_unpacked_so_blank_is_never_a_guess():
+    spaces = " \n" * PACK_MIN_CHARS
+    assert not isinstance(pack(_said(spaces, 1)), PackedEvent)
+    assert isinstance(pack(_said(spaces + "x", 1)), PackedEvent)
+
+
+def test_only_the_message_a_prompt_answers_is_inflated(monkeypatch):
+    session = Session()
+    asked = "Which option do you want? " * 20
+    for text in ("I changed the parser. " * 40, " " * 300, asked):
+        session.event("assistant", text=text)
+    session.prompt("the second")
+    session.prompt("and tests")
+    session.events[:3] = [pack(event) for event in session.events[:3]]
+    inflated = []
+    held = packed._Zipped.text
+
+    def counted(self):
+        inflated.append(self)
+        return held(self)
+
+    monkeypatch.setattr(packed._Zipped, "text", counted)
+    view = SessionView.of(session.transcript(), None)
+    assert list(offered.agent_before_prompts(view)) == [(4, asked), (5, None)]
+    assert len(inflated) == 1
+
+
+_AROUND = st.sampled_from(["", " ", "\n", "_", "x", "9", "-", ".", "/", "é", "İ", "ı", "ſ",
+                           "K", "k", "S", "ß", "·", "\u0307", "Ω"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(["fix", "sK", "Sub-Agent", "a.b", "-flag", "ſet", "İd", "x9_y", "k"]),
+       st.lists(st.one_of(_AROUND, st.sampled_from(["fix", "FIX", "sk", "SUB-agent", "a.b",
+                                                    "-FLAG", "set", "SET", "id", "X9_Y",
+                                                    "K", "\u212a"])), max_size=8).map("".join))
+def test_a_mention_is_found_where_the_look_back_first_pattern_found_it(token, text):
+    plain = re.compile(r"(?<![A-Za-z0-9_])" + re.escape(token) + r"(?![A-Za-z0-9_])",
+                       re.IGNORECASE)
+    assert pick_scope._mentions(text, token) == (plain.search(text) is not None)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(["Editor Panel", "side car mode", "İnline Style", "Kelvin Scale"]),
+       st.lists(st.one_of(_AROUND, st.sampled_from(["editor", "EDITOR", "panel", "Panel",
+                                                    "side", "car", "mode", "inline", "style",
+                                                    "scale", "kelvin", "\u212aelvin", " - "])),
+                max_size=8).map("".join))
+def test_a_label_is_found_where_the_look_back_first_pattern_found_it(label, text):
+    words = re.findall(r"[^\W_]+", pick_scope.bare(label))
+    plain = re.compile(r"(?<![^\W_])" + r"[\W_]*".join(map(re.escape, words)) + r"(?![^\W_])",
+                       re.IGNORECASE)
+    phrase = pick_scope.label_phrase(label)
+    assert phrase is not None
+    assert (phrase.search(text) is not None) == (plain.search(text) is not None)
+    assert [m.span() for m in phrase.finditer(text)] == [m.span() for m in plain.finditer(text)]
