@@ -209,3 +209,147 @@ def test_a_label_is_found_where_the_look_back_first_pattern_found_it(label, text
     assert phrase is not None
     assert (phrase.search(text) is not None) == (plain.search(text) is not None)
     assert [m.span() for m in phrase.finditer(text)] == [m.span() for m in plain.finditer(text)]
+
+
+class _CharByChar(shell._Lexer):
+    """The lexer as it read before runs of plain characters were taken whole: one character
+    a step in a word, a double-quoted string and a substitution, every operator tried at
+    every word."""
+
+    def _operator(self):
+        text, start = self.text, self.at
+        digits = start
+        while digits < len(text) and text[digits].isdigit():
+            digits += 1
+        if digits > start and not text.startswith((">", "<"), digits):
+            return None
+        for op in shell._REDIRECTIONS if digits > start else shell._ALL_OPS:
+            if text.startswith(op, digits):
+                if op in ("<", ">") and text.startswith("(", digits + 1):
+                    return None
+                self.at = digits + len(op)
+                return shell._Op(op)
+        return None
+
+    def _word(self):
+        text = self.text
+        parts = []
+        substituted = False
+        while self.at < len(text):
+            char = text[self.at]
+            if char in shell._BREAK and not (char in "<>" and text.startswith("(", self.at + 1)):
+                break
+            if char == "\\":
+                escaped = text[self.at + 1:self.at + 2]
+                parts.append(char + escaped if escaped.isalnum() else escaped)
+                self.at += 2
+            elif char == "'":
+                end = text.find("'", self.at + 1)
+                if end < 0:
+                    raise ValueError("unbalanced single quote")
+                parts.append(text[self.at + 1:end])
+                self.at = end + 1
+            elif char == '"':
+                parts_in, subst = self._double_quoted()
+                parts.append(parts_in)
+                substituted |= subst
+            elif text.startswith(("$(", "<(", ">("), self.at) or char == "`":
+                parts.append(self._substitution())
+                substituted = True
+            else:
+                parts.append(char)
+                self.at += 1
+        word = "".join(parts)
+        return shell._Subst(word) if substituted else word
+
+    def _double_quoted(self):
+        text = self.text
+        self.at += 1
+        parts = []
+        substituted = False
+        while self.at < len(text):
+            char = text[self.at]
+            if char == '"':
+                self.at += 1
+                return "".join(parts), substituted
+            if char == "\\":
+                nxt = text[self.at + 1:self.at + 2]
+                parts.append(nxt if nxt in '"\\$`' else char + nxt)
+                self.at += 2
+            elif text.startswith("$(", self.at) or char == "`":
+                parts.append(self._substitution())
+                substituted = True
+            else:
+                parts.append(char)
+                self.at += 1
+        raise ValueError("unbalanced double quote")
+
+    def _substitution(self):
+        text = self.text
+        start = self.at
+        if text[self.at] == "`":
+            end = text.find("`", self.at + 1)
+            if end < 0:
+                raise ValueError("unbalanced backtick")
+            self.at = end + 1
+            return text[start:self.at]
+        self.at += 2
+        depth = 1
+        while self.at < len(text):
+            char = text[self.at]
+            if char == "\\":
+                self.at += 2
+            elif char == "'":
+                end = text.find("'", self.at + 1)
+                if end < 0:
+                    raise ValueError("unbalanced single quote")
+                self.at = end + 1
+            elif char == '"':
+                self._double_quoted()
+            elif text.startswith("$(", self.at) or char == "`":
+                self._substitution()
+            elif text.startswith("<<", self.at) and not text.startswith("<<<", self.at):
+                tabs = text.startswith("<<-", self.at)
+                self.at += 3 if tabs else 2
+                self._delimiter(tabs)
+            elif char == "\n":
+                self.at += 1
+                self._bodies()
+            elif char == "(":
+                depth += 1
+                self.at += 1
+            elif char == ")":
+                depth -= 1
+                self.at += 1
+                if depth == 0:
+                    return text[start:self.at]
+            else:
+                self.at += 1
+        raise ValueError("unbalanced substitution")
+
+
+def _lexed(lexer, line):
+    try:
+        return [(type(token).__name__, str(token)) for token in lexer(line).tokens()]
+    except ValueError as error:
+        return str(error)
+
+
+_SHELL_BITS = st.sampled_from([
+    "a", "b1", "-x", "=", "$", "$HOME", "$(", ")", "(", "`", "'", '"', "\\", "\\\n", "\\n",
+    " ", "\t", "\r", "\n", ";", "&", "|", "<", ">", "<<", "<<<", "<<-", "<(", ">(", "2>",
+    "2>&1", "&>", "#", "EOF", "é", "→", "{", "}", "*", "!", "\\'", '\\"', "\\$", "\\`"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(_SHELL_BITS, max_size=16).map("".join))
+def test_the_lexer_reads_every_line_as_one_character_a_step_did(line):
+    assert _lexed(shell._Lexer, line) == _lexed(_CharByChar, line)
+
+
+def test_the_lexer_reads_a_real_script_as_one_character_a_step_did():
+    script = ('cd "$(git rev-parse --show-toplevel)" && git commit -m "$(cat <<\'EOF\'\n'
+              'fix: keep (x) > y\nEOF\n)" 2>&1 | tail -5; echo `date` >> log.txt\n'
+              'python - <<PY\nprint("a; b")\nPY\nFOO=1 make test && echo \'done; ok\'')
+    assert _lexed(shell._Lexer, script) == _lexed(_CharByChar, script)
+    assert ("_Op", ">>") in _lexed(shell._Lexer, script)

@@ -135,6 +135,13 @@ _REDIRECTIONS = ("&>>", "<<<", "<<-", "&>", ">>", ">&", "<&", ">|", "<>", "<<", 
 #: Longest first, so ``&>`` is not read as ``&`` and ``>``.
 _ALL_OPS = tuple(sorted((*_CONTROL, *_REDIRECTIONS), key=len, reverse=True))
 _BREAK = frozenset(" \t\n;&|()<>")
+#: Where an operator can start (every one of ``_ALL_OPS`` starts with one of these).
+_OPERATOR_STARTS = frozenset("&|;()<>")
+#: Runs of characters each loop below would only copy (or skip) one at a time: a word's
+#: plain characters, a double-quoted string's, a substitution's. Taken whole, the same text.
+_PLAIN_RUN = re.compile(r"[^ \t\n;&|()<>\\'\"`$]+")
+_QUOTED_RUN = re.compile(r"[^\"\\`$]+")
+_SUBST_RUN = re.compile(r"[^\\'\"$`<\n()]+")
 
 
 class _Lexer:
@@ -177,6 +184,8 @@ class _Lexer:
             digits += 1
         if digits > start and not text.startswith((">", "<"), digits):
             return None  # a number, not a file descriptor
+        if digits >= len(text) or text[digits] not in _OPERATOR_STARTS:
+            return None  # no operator starts here: a word
         for op in _REDIRECTIONS if digits > start else _ALL_OPS:
             if text.startswith(op, digits):
                 if op in ("<", ">") and text.startswith("(", digits + 1):
@@ -237,8 +246,10 @@ class _Lexer:
                 parts.append(self._substitution())
                 substituted = True
             else:
-                parts.append(char)
-                self.at += 1
+                run = _PLAIN_RUN.match(text, self.at)
+                end = run.end() if run else self.at + 1  # a lone "$" is plain too
+                parts.append(text[self.at:end])
+                self.at = end
         word = "".join(parts)
         return _Subst(word) if substituted else word
 
@@ -260,8 +271,10 @@ class _Lexer:
                 parts.append(self._substitution())
                 substituted = True
             else:
-                parts.append(char)
-                self.at += 1
+                run = _QUOTED_RUN.match(text, self.at)
+                end = run.end() if run else self.at + 1  # a lone "$" is plain too
+                parts.append(text[self.at:end])
+                self.at = end
         raise ValueError("unbalanced double quote")
 
     def _substitution(self) -> str:
@@ -306,7 +319,8 @@ class _Lexer:
                 if depth == 0:
                     return text[start:self.at]
             else:
-                self.at += 1
+                run = _SUBST_RUN.match(text, self.at)
+                self.at = run.end() if run else self.at + 1
         raise ValueError("unbalanced substitution")
 
 
