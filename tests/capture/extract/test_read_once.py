@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from claimgraph.capture import packed
 from claimgraph.capture.events import Event
-from claimgraph.capture.extract import offered, pick_scope, revised, shell
+from claimgraph.capture.extract import offered, pick_scope, revised, said, shell
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.capture.packed import PACK_MIN_CHARS, PackedEvent, blank, pack
 
@@ -353,3 +353,20 @@ def test_the_lexer_reads_a_real_script_as_one_character_a_step_did():
               'python - <<PY\nprint("a; b")\nPY\nFOO=1 make test && echo \'done; ok\'')
     assert _lexed(shell._Lexer, script) == _lexed(_CharByChar, script)
     assert ("_Op", ">>") in _lexed(shell._Lexer, script)
+
+
+_CASED = st.sampled_from(["Σ", "ΑΣ", "σ", "Σ", "A", "İ", "ß", "'", "\u0345", "\u00ad", " ",
+                          ".", "1", "\n", "Ω", "ǅ", "ﬃ", "x"])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.lists(_CASED, max_size=6).map("".join), max_size=5))
+def test_heads_lowered_one_by_one_join_to_the_lowered_whole(parts):
+    assert "\n".join(part.lower() for part in parts) == "\n".join(parts).lower()
+
+
+def test_the_session_names_are_the_lowered_heads():
+    session = Session()
+    session.bash("ls ΑΣ/Docs", output="ΟΔΟΣ\nREADME.md")
+    names, _ = said._session_names(SessionView.of(session.transcript(), None))
+    assert names == "ls ΑΣ/Docs\nΟΔΟΣ\nREADME.md".lower() == "ls ας/docs\nοδος\nreadme.md"

@@ -173,7 +173,7 @@ def _mentions(text: str, token: str) -> bool:
     return _mention(token).search(text) is not None
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=256)  # a question's few names, each searched in every text
 def _mention(token: str) -> re.Pattern[str]:
     return re.compile(_no_word_before(token, "A-Za-z0-9_") + r"(?![A-Za-z0-9_])",
                       re.IGNORECASE)
