@@ -17,6 +17,7 @@ from claimgraph.capture import packed
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract import offered, pick_scope, revised, said, shell
 from claimgraph.capture.extract.session import SessionView
+from claimgraph.logic import said as logic_said
 from claimgraph.capture.packed import PACK_MIN_CHARS, PackedEvent, blank, pack
 
 from .extract_helpers import Session
@@ -369,4 +370,25 @@ def test_the_session_names_are_the_lowered_heads():
     session = Session()
     session.bash("ls ΑΣ/Docs", output="ΟΔΟΣ\nREADME.md")
     names, _ = said._session_names(SessionView.of(session.transcript(), None))
-    assert names == "ls ΑΣ/Docs\nΟΔΟΣ\nREADME.md".lower() == "ls ας/docs\nοδος\nreadme.md"
+    assert names.decode() == "ls ΑΣ/Docs\nΟΔΟΣ\nREADME.md".lower() == "ls ας/docs\nοδος\nreadme.md"
+
+
+_NAMED = st.sampled_from(["a", "é", "ß", "\n", "/", "-", "x1", "😀", "ǅ", "\ud83d", "é"])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(_NAMED, min_size=1, max_size=4).map("".join),
+       st.lists(_NAMED, max_size=12).map("".join))
+def test_a_name_is_found_in_the_utf8_text_exactly_where_in_the_text(name, text):
+    held = text.encode("utf-8", "surrogatepass")
+    assert (name.encode("utf-8", "surrogatepass") in held) == (name in text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_NAMED, min_size=3, max_size=6).map("".join),
+       st.lists(_NAMED, max_size=12).map("".join))
+def test_grounded_answers_the_same_on_the_utf8_text(name, text):
+    sentence = f"The `{name}` module holds the parser"
+    held = text.encode("utf-8", "surrogatepass")
+    assert logic_said.grounded(sentence, held, frozenset()) == \
+        logic_said.grounded(sentence, text, frozenset())
