@@ -7,8 +7,14 @@ reaped with ``os.wait4`` so the RSS is that one process's peak. Two throughputs 
 write), ``process`` the wall time of the whole command (interpreter start and imports
 included), and ``process_cpu`` its user+system CPU time (what a quiet machine's wall time would
 be, near enough: the pass is single-threaded and does little I/O). Inputs: the 2.9 MB real fixture 8463c716… (its subagent files are read too and
-counted), and a synthetic transcript of ``--mb`` MB built by repeating that fixture's lines
-with fresh uuids and message/tool ids per copy (cached in bench/results/).
+counted), and a synthetic transcript of ``--mb`` MB (cached in bench/results/, never
+committed: it holds third-party text). By default it is made of *different* real Claude Code
+sessions, one after another: this checkout's fixtures, the shared dev fixtures and corpus, and
+the transcripts restored for the OPEN gold sets (bench/memory/gold-*/sessions, when present;
+never a BLIND set's), each file once, in name order, the whole pool again (fresh ids) only
+past its size. ``--repeated`` keeps the older input, one 2.9 MB fixture repeated ~17 times,
+which flatters every cache keyed on content (a command tokenized once served 17 times): it
+measured the rules' real cost at about a third.
 
 ``--stages`` adds an in-process split (CPU seconds) of one run per input (read and clean, one
 pass as capture does it; evidence, extract, screen + write) and a baseline measured in the same run: reading the file and ``json.loads``
@@ -29,7 +35,7 @@ compiled before any run); without it, a sandbox's ``PYTHONDONTWRITEBYTECODE`` ha
 compile each module it imported again (~0.3 s of a 50 MB run's CPU, 2026-12-05).
 
 Usage: .venv/bin/python bench/bench_capture.py [--mb 50] [--repeat 3] [--stages] [--memory]
-       [--base-src /tmp/base/src]
+       [--base-src /tmp/base/src] [--repeated]
 Targets (issue 3): ≥ 20 MB/s on both inputs, peak RSS ≤ 150 MB on the synthetic one; issue 29:
 ≥ 0.3× the json.loads baseline (printed beside each input, measured just before each run) and
 peak RSS ≤ 100 MB on a 200 MB transcript (``--mb 200``).
@@ -61,30 +67,65 @@ _UUID = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 _IDS = re.compile(rb'"((?:msg|toolu|req)_[A-Za-z0-9]+)"')
 
 
-def synthetic(mb: int) -> Path:
-    """``mb`` MB of the fixture's lines, each copy with its own uuids and message/tool ids."""
-    target = RESULTS / f"synthetic-{mb}mb.jsonl"
+def synthetic(mb: int, repeated: bool = False) -> Path:
+    """``mb`` MB of real Claude Code sessions (``session_pool``), or with ``repeated`` of the
+    one fixture's lines again and again; each copy of a file with its own uuids and
+    message/tool ids."""
+    target = RESULTS / (f"synthetic-{mb}mb.jsonl" if repeated else f"mixed-{mb}mb.jsonl")
     if target.exists() and target.stat().st_size >= mb * 1_000_000:
         return target
     RESULTS.mkdir(parents=True, exist_ok=True)
-    lines = FIXTURE.read_bytes().splitlines(keepends=True)
+    pool = [FIXTURE] if repeated else session_pool()
     namespace = uuid.UUID("6f0e5d1c-0000-4000-8000-000000000000")
     with open(target, "wb") as out:
         copy = 0
         while out.tell() < mb * 1_000_000:
-            fresh = {}
-
-            def new_uuid(match: re.Match[bytes]) -> bytes:
-                old = match.group(0)
-                if old not in fresh:
-                    fresh[old] = str(uuid.uuid5(namespace, f"{copy}:{old.decode()}")).encode()
-                return fresh[old]
-
-            for line in lines:
-                line = _UUID.sub(new_uuid, line)
-                out.write(_IDS.sub(lambda m: b'"%s_c%d"' % (m.group(1), copy), line))
+            for number, source in enumerate(pool):
+                if out.tell() >= mb * 1_000_000:
+                    break
+                _write_copy(out, source, namespace, f"{copy}.{number}")
             copy += 1
     return target
+
+
+def _write_copy(out, source: Path, namespace: uuid.UUID, tag: str) -> None:
+    """One transcript's lines with every uuid and message/tool id made this copy's own."""
+    fresh: dict[bytes, bytes] = {}
+
+    def new_uuid(match: re.Match[bytes]) -> bytes:
+        old = match.group(0)
+        if old not in fresh:
+            fresh[old] = str(uuid.uuid5(namespace, f"{tag}:{old.decode()}")).encode()
+        return fresh[old]
+
+    suffix = tag.replace(".", "_").encode()
+    for line in source.read_bytes().split(b"\n"):  # not splitlines: a raw \r is in a line
+        if not line.strip():
+            continue
+        line = _UUID.sub(new_uuid, line + b"\n")
+        out.write(_IDS.sub(lambda m: b'"%s_c%s"' % (m.group(1), suffix), line))
+
+
+def session_pool() -> list[Path]:
+    """Distinct real Claude Code main transcripts (no subagent files), each once, in name
+    order: this checkout's fixtures, the shared dev fixtures and corpus, and the sessions
+    restored for the OPEN gold sets (score_sets.OPEN: a BLIND set's transcripts stay unread)."""
+    sys.path.insert(0, str(ROOT / "bench" / "memory"))
+    from score_sets import OPEN  # noqa: E402  (bench/memory is not a package)
+
+    shared = ROOT.parent / "shared"
+    if not shared.is_dir():
+        shared = Path("/work/shared")
+    folders = [ROOT / "tests" / "fixtures" / "transcripts" / "claude-code",
+               shared / "fixtures" / "transcripts" / "claude-code",
+               shared / "corpus" / "sessions" / "claude-code",
+               *(ROOT / "bench" / "memory" / f"gold-{name}" / "sessions" / "claude-code"
+                 for name in OPEN)]
+    found: dict[str, Path] = {}
+    for folder in folders:
+        for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else ():
+            found.setdefault(path.name, path)
+    return [found[name] for name in sorted(found)]
 
 
 def transcript_bytes(path: Path) -> int:
@@ -136,7 +177,10 @@ def json_loads_baseline(path: Path) -> dict[str, float]:
         with open(file, "rb") as handle:
             for line in handle:
                 if line.strip():
-                    json.loads(line)
+                    try:
+                        json.loads(line)
+                    except ValueError:
+                        pass  # a torn line (real transcripts hold some): capture skips it too
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     size_mb = transcript_bytes(path) / 1e6
     return {"json_loads_mb_s": size_mb / wall, "json_loads_cpu_mb_s": size_mb / cpu}
@@ -203,7 +247,10 @@ def stages(path: Path) -> dict[str, float]:
 
     with open(path, "rb") as handle:
         for line in handle:
-            json.loads(line)
+            try:
+                json.loads(line)
+            except ValueError:
+                pass
     lap("baseline_json_loads")
     cleaned, _ = read_cleaned(str(path), "claude-code")  # one pass, as capture reads
     lap("read_and_clean")
@@ -288,11 +335,15 @@ def main() -> None:
                         "the same rounds")
     parser.add_argument("--inputs", choices=("both", "fixture", "synthetic"), default="both",
                         help="which inputs to run (default: both)")
+    parser.add_argument("--repeated", action="store_true",
+                        help="the older synthetic input: one fixture repeated (flatters caches)")
     args = parser.parse_args()
     as_installed()
     base_src = compiled_tree(args.base_src) if args.base_src else None
+    kind_of_input = "one fixture repeated" if args.repeated else "distinct real sessions"
     inputs = [("fixture 8463c716 (2.9 MB + subagents)", FIXTURE, "fixture"),
-              (f"synthetic {args.mb} MB", synthetic(args.mb), "synthetic")]
+              (f"synthetic {args.mb} MB ({kind_of_input})", synthetic(args.mb, args.repeated),
+               "synthetic")]
     for name, path, kind in inputs:
         if args.inputs not in ("both", kind):
             continue

@@ -67,6 +67,13 @@ def text_head(event: Event, chars: int) -> str:
     return held.head(chars) if isinstance(held, _Zipped) else event.text[:chars]
 
 
+def blank(event: Event) -> bool:
+    """``not event.text.strip()``: a packed text is never blank (``pack`` keeps an all-blank
+    one as it is), so a rule that skips empty messages need not inflate the others to ask."""
+    held = _TEXT_SLOT.__get__(event, Event) if isinstance(event, PackedEvent) else None
+    return False if isinstance(held, _Zipped) else not event.text.strip()
+
+
 def _held(value: Any) -> Any:
     return value.text() if isinstance(value, _Zipped) else value
 
@@ -135,7 +142,8 @@ def pack(event: Event, echoes: Collection[int] = (),
     if event.kind not in PACKED_KINDS or isinstance(event, PackedEvent):
         return _copy(Event, event, changes) if changes else event
     text = changes["text"] if changes and "text" in changes else event.text
-    zipped = _Zipped(text) if len(text) >= PACK_MIN_CHARS else None
+    # an all-blank text stays as it is (rare; ``blank`` then answers without inflating)
+    zipped = _Zipped(text) if len(text) >= PACK_MIN_CHARS and not text.isspace() else None
 
     def big(value: Any) -> bool:
         return isinstance(value, str) and len(value) >= PACK_MIN_CHARS and id(value) not in echoes

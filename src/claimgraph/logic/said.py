@@ -206,13 +206,19 @@ def names(sentence: str) -> tuple[set[str], set[str]]:
     return shaped, plain
 
 
-def grounded(sentence: str, session_text: str, session_words: set[str] | frozenset[str]) -> bool:
+def grounded(sentence: str, session_text: str | bytes,
+             session_words: set[str] | frozenset[str]) -> bool:
     """True when the sentence names a thing the session's own record names too: a code-shaped
-    name of it found in ``session_text`` (what the tool calls and results hold, lowercased),
-    or a plain word of it in ``session_words`` (the words of the commands run and the paths
-    touched)."""
+    name of it found in ``session_text`` (what the tool calls and results hold, lowercased;
+    a long session's is held as UTF-8, where a name's UTF-8 occurs exactly where the name
+    does in the text), or a plain word of it in ``session_words`` (the words of the commands
+    run and the paths touched)."""
     shaped, plain = names(sentence)
-    return any(name in session_text for name in shaped) or bool(plain & set(session_words))
+    if isinstance(session_text, bytes):
+        found = any(name.encode("utf-8", "surrogatepass") in session_text for name in shaped)
+    else:
+        found = any(name in session_text for name in shaped)
+    return found or bool(plain & set(session_words))
 
 
 def subject_of(sentence: str) -> str:

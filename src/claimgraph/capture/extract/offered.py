@@ -19,6 +19,7 @@ from typing import Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.packed import blank
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import SessionView
 
@@ -171,12 +172,13 @@ def agent_before_each_prompt(view: SessionView, *, command_args: bool = False
     another prompt or at the start); ``command_args``: the arguments typed after a slash
     command count as a prompt too. A sub-agent's, a side chain's or a derived message is not
     the agent speaking to the person. The one walk of what each prompt answers (``picks``,
-    ``statements``, ``exchanges``)."""
+    ``statements``, ``exchanges``). Only the message a prompt answers is read whole (an
+    agent's long message is held compressed: ``packed``)."""
     last: Event | None = None
     for event in view.transcript.events:
         if event.subagent_id or event.is_sidechain:
             continue
-        if event.kind == "assistant" and not event.derived and event.text.strip():
+        if event.kind == "assistant" and not event.derived and not blank(event):
             last = event
         elif event.is_human_prompt or (command_args and event.kind == "meta"
                                        and "<command-args>" in event.text):

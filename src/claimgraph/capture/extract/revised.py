@@ -39,6 +39,7 @@ Pure logic on plain data: no file, no clock.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, Iterable, Sequence
 from claimgraph.logic.lazy_regex import lazy_regex
@@ -123,9 +124,13 @@ def revised_away(kept: Sequence[Candidate], user_said: Iterable[tuple[int, str]]
     said = [(at, sentences(text)) for at, text in user_said]
     requests = [(line, found) for found in kept
                 for line in [taught_at(found)] if line is not None and is_request(found)]
-    revised = {id(found) for line, found in requests
-               if any(at > line and _revised_by(found, parts, _kept_at(at, found, requests))
-                      for at, parts in said)}
+    try:
+        revised = {id(found) for line, found in requests
+                   if any(at > line and _revised_by(found, parts, _kept_at(at, found, requests))
+                          for at, parts in said)}
+    finally:
+        for memo in (_cues, _clauses, _change_cues, _negates, named, quoted, content_words):
+            memo.cache_clear()
     return [found for found in kept if id(found) not in revised]
 
 
@@ -256,17 +261,16 @@ def defers(earlier: str, parts: Sequence[str]) -> bool:
     or moves it elsewhere (module docstring): a deferring clause names it, or points back to
     it ("that", "it") right after a clause that is about it (``_topic``). A
     question about it defers nothing, nor a cue the earlier request holds itself."""
+    if any(_cues(earlier)):
+        return False  # first: it reads the earlier request alone, and either way it is False
     if any(part.rstrip().endswith("?") and shares_name(earlier, part) and not asks_exists(part)
            for part in parts):
-        return False
-    had = bool(DEFER.search(earlier) or FOCUS.search(earlier))
-    if had:
         return False
     before = ""
     for clause in (clause for part in parts for clause in _clauses(part)):
         if _defers_clause(earlier, clause, before):
             return True
-        if not (DEFER.search(clause) and not named(clause)):
+        if not (_cues(clause)[0] and not named(clause)):
             before = clause  # "add a TODO and make it …": one deferral, "it" points past it
     return False
 
@@ -277,8 +281,7 @@ def _defers_clause(earlier: str, clause: str, before: str) -> bool:
     after it: "park `export`", "a separate command for 'zip'"), or names nothing and points
     back to a clause before that names it. A clause turning to something else ("let's
     concentrate on …") puts off only what it names before the cue."""
-    cue = DEFER.search(clause)
-    focus = FOCUS.search(clause)
+    cue, focus = _cues(clause)
     if cue is None and focus is None:
         return False
     start = min(match.start() for match in (cue, focus) if match is not None)
@@ -290,6 +293,18 @@ def _defers_clause(earlier: str, clause: str, before: str) -> bool:
         return _names_just_before(earlier, ahead) or (
             bool(after) and _names_right_after(earlier, after))
     return not named(clause) and bool(_POINTS_BACK.search(clause)) and _topic(earlier, before)
+
+
+#: The memos below hold what a text alone decides. ``revised_away`` holds every request
+#: against every later message of the person, so each text would be read again for each
+#: pair: with them it is read once per capture (they are emptied when it ends).
+_MEMO_SIZE = 8192
+
+
+@functools.lru_cache(maxsize=_MEMO_SIZE)
+def _cues(text: str) -> tuple[re.Match[str] | None, re.Match[str] | None]:
+    """The deferral cue and the turn-to-something-else cue of ``text``, each if any."""
+    return DEFER.search(text), FOCUS.search(text)
 
 
 def _topic(earlier: str, clause: str) -> bool:
@@ -350,7 +365,8 @@ def _names_right_after(earlier: str, after: str) -> bool:
     return lead is not None and shares_name(earlier, lead.group(0))
 
 
-def _clauses(sentence: str) -> list[str]:
+@functools.lru_cache(maxsize=_MEMO_SIZE)
+def _clauses(sentence: str) -> tuple[str, ...]:
     """The clauses of a sentence; a short lead-in naming the topic ("for 'zip'", "as for
     `export`") belongs to the clause after it."""
     parts = [part.strip() for part in _CLAUSE.split(sentence) if part and part.strip()]
@@ -362,7 +378,7 @@ def _clauses(sentence: str) -> list[str]:
             continue
         joined.append(f"{carry} {part}".strip() if carry else part)
         carry = ""
-    return joined + ([carry] if carry else [])
+    return tuple(joined + ([carry] if carry else []))
 
 
 def _closely_tied(earlier: str, later: str) -> bool:
@@ -385,34 +401,46 @@ def restates(earlier: str, later: str) -> bool:
 def new_cues(earlier: str, later: str) -> set[str]:
     """The change cues of the later sentence that the earlier request does not hold itself
     ("separate bundles" asked for twice is no change)."""
-    had = {cue.lower() for cue in CHANGE.findall(earlier)}
-    return {cue.lower() for cue in CHANGE.findall(later)} - had
+    return _change_cues(later) - _change_cues(earlier)
+
+
+@functools.lru_cache(maxsize=_MEMO_SIZE)
+def _change_cues(text: str) -> frozenset[str]:
+    return frozenset(cue.lower() for cue in CHANGE.findall(text))
 
 
 def flipped(earlier: str, later: str) -> bool:
     """One says no where the other says yes."""
-    return bool(_NEGATION.search(earlier)) != bool(_NEGATION.search(later))
+    return _negates(earlier) != _negates(later)
 
 
-def named(text: str) -> set[str]:
+@functools.lru_cache(maxsize=_MEMO_SIZE)
+def _negates(text: str) -> bool:
+    return bool(_NEGATION.search(text))
+
+
+@functools.lru_cache(maxsize=_MEMO_SIZE)
+def named(text: str) -> frozenset[str]:
     """The named things in ``text``, lower-cased: code spans and identifier-shaped words."""
     found = {span.strip().lower() for span in _CODE_SPAN.findall(text)}
     found |= {word.lower() for word in _NAMED.findall(text)}
     found |= quoted(text)
-    return {word for word in found if len(word) >= 3}
+    return frozenset(word for word in found if len(word) >= 3)
 
 
-def quoted(text: str) -> set[str]:
+@functools.lru_cache(maxsize=_MEMO_SIZE)
+def quoted(text: str) -> frozenset[str]:
     """The words ``text`` puts in quotes (1 to 3 words), lower-cased, when they are not all
     general words ("it's 'fine'" names nothing)."""
     found = {next(group for group in match if group).lower()
              for match in _QUOTED.findall(text)}
-    return {words for words in found if content_words(words)}
+    return frozenset(words for words in found if content_words(words))
 
 
-def content_words(text: str) -> set[str]:
-    return {w for w in (word.lower() for word in _WORD.findall(text))
-            if w not in STOPWORDS and w not in _GENERAL}
+@functools.lru_cache(maxsize=_MEMO_SIZE)
+def content_words(text: str) -> frozenset[str]:
+    return frozenset(w for w in (word.lower() for word in _WORD.findall(text))
+                     if w not in STOPWORDS and w not in _GENERAL)
 
 
 def sentences(text: str) -> list[str]:

@@ -82,28 +82,35 @@ def call_cwd(call: Event) -> str | None:
 @functools.lru_cache(maxsize=4096)
 def invocations(command: str, cwd: str | None = None) -> tuple[Invocation, ...]:
     """The simple commands of a line, in order; () when the line cannot be read safely.
-    Memoized: several sources ask about the same command, and tokenizing is the cost."""
-    return tuple(_invocations(command, cwd))
+    Memoized: several sources ask about the same command, and tokenizing is the cost. The
+    line is tokenized once whatever directory it is asked about in (``_parsed``): one rule
+    asks without one (``only_reads``), another with the call's."""
+    found: list[Invocation] = []
+    for argv, confirmed, piped, filtered in _parsed(command):
+        if argv[0] in _CHANGE_DIR:
+            cwd = _change_dir(cwd, list(argv))
+        found.append(Invocation(argv, cwd, confirmed, piped=piped, filtered=filtered))
+    return tuple(found)
 
 
-def _invocations(command: str, cwd: str | None) -> list[Invocation]:
+@functools.lru_cache(maxsize=4096)
+def _parsed(command: str) -> tuple[tuple[tuple[str, ...], bool, bool, bool], ...]:
+    """Each simple command of a line that has words: (argv, confirmed, piped, filtered), what
+    ``Invocation`` holds but the directory, which only ``cd`` and the caller's cwd decide."""
     tokens = _tokens(command)
     if tokens is None or any(isinstance(t, _Op) and t in ("(", ")") for t in tokens):
-        return []  # a subshell or a function: where its commands run is not followed
+        return ()  # a subshell or a function: where its commands run is not followed
     pipelines = _pipelines(tokens)
-    found: list[Invocation] = []
+    found: list[tuple[tuple[str, ...], bool, bool, bool]] = []
     for index, pipeline in enumerate(pipelines):
         argv = _plain_words(list(pipeline.stages[0]))
-        if argv and argv[0] in _CHANGE_DIR:
-            cwd = _change_dir(cwd, argv)
         if not argv:
             continue
         later = [posixpath.basename(words[0]) for stage in pipeline.stages[1:]
                  if (words := _plain_words(list(stage)))]
-        found.append(Invocation(tuple(argv), cwd, _confirmed(pipelines, index),
-                                piped=len(pipeline.stages) > 1,
-                                filtered=all(name in OUTPUT_FILTERS for name in later)))
-    return found
+        found.append((tuple(argv), _confirmed(pipelines, index), len(pipeline.stages) > 1,
+                      all(name in OUTPUT_FILTERS for name in later)))
+    return tuple(found)
 
 
 def _tokens(line: str) -> list[str] | None:
@@ -128,6 +135,13 @@ _REDIRECTIONS = ("&>>", "<<<", "<<-", "&>", ">>", ">&", "<&", ">|", "<>", "<<", 
 #: Longest first, so ``&>`` is not read as ``&`` and ``>``.
 _ALL_OPS = tuple(sorted((*_CONTROL, *_REDIRECTIONS), key=len, reverse=True))
 _BREAK = frozenset(" \t\n;&|()<>")
+#: Where an operator can start (every one of ``_ALL_OPS`` starts with one of these).
+_OPERATOR_STARTS = frozenset("&|;()<>")
+#: Runs of characters each loop below would only copy (or skip) one at a time: a word's
+#: plain characters, a double-quoted string's, a substitution's. Taken whole, the same text.
+_PLAIN_RUN = re.compile(r"[^ \t\n;&|()<>\\'\"`$]+")
+_QUOTED_RUN = re.compile(r"[^\"\\`$]+")
+_SUBST_RUN = re.compile(r"[^\\'\"$`<\n()]+")
 
 
 class _Lexer:
@@ -170,6 +184,8 @@ class _Lexer:
             digits += 1
         if digits > start and not text.startswith((">", "<"), digits):
             return None  # a number, not a file descriptor
+        if digits >= len(text) or text[digits] not in _OPERATOR_STARTS:
+            return None  # no operator starts here: a word
         for op in _REDIRECTIONS if digits > start else _ALL_OPS:
             if text.startswith(op, digits):
                 if op in ("<", ">") and text.startswith("(", digits + 1):
@@ -230,8 +246,10 @@ class _Lexer:
                 parts.append(self._substitution())
                 substituted = True
             else:
-                parts.append(char)
-                self.at += 1
+                run = _PLAIN_RUN.match(text, self.at)
+                end = run.end() if run else self.at + 1  # a lone "$" is plain too
+                parts.append(text[self.at:end])
+                self.at = end
         word = "".join(parts)
         return _Subst(word) if substituted else word
 
@@ -253,8 +271,10 @@ class _Lexer:
                 parts.append(self._substitution())
                 substituted = True
             else:
-                parts.append(char)
-                self.at += 1
+                run = _QUOTED_RUN.match(text, self.at)
+                end = run.end() if run else self.at + 1  # a lone "$" is plain too
+                parts.append(text[self.at:end])
+                self.at = end
         raise ValueError("unbalanced double quote")
 
     def _substitution(self) -> str:
@@ -299,7 +319,8 @@ class _Lexer:
                 if depth == 0:
                     return text[start:self.at]
             else:
-                self.at += 1
+                run = _SUBST_RUN.match(text, self.at)
+                self.at = run.end() if run else self.at + 1
         raise ValueError("unbalanced substitution")
 
 
