@@ -67,6 +67,7 @@ from claimgraph.capture.extract.approvals import lettered_options, sets_terms
 from claimgraph.capture.extract.asked import answers, questions
 from claimgraph.capture.extract.corroborate import Record, read_outputs, unsupported
 from claimgraph.capture.extract.offered import position_pick
+from claimgraph.capture.extract.overtaken import overtake, plan_texts
 from claimgraph.capture.extract.revised import revised_away
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
@@ -192,6 +193,8 @@ class Later:
     #: what was run and what it printed) of each shell command that failed (``undone``).
     deleted: list[tuple[int, str]] = field(default_factory=list)
     failed: list[tuple[int, str]] = field(default_factory=list)
+    #: (line, text) of each plan the person approved (``overtaken``).
+    plans: list[tuple[int, str]] = field(default_factory=list)
 
 
 def _agent_messages(view: SessionView) -> tuple[list[tuple[int, dict[str, str]]],
@@ -243,7 +246,7 @@ def digest(view: SessionView) -> Later:
                          if call.call_id and call.call_id in view.results
                          and view.outcome(call) == OK],
                         files),
-                 deletions(view), failures(view))
+                 deletions(view), failures(view), plan_texts(view))
 
 
 def written_text(files: Mapping[str, list[FileChange]]) -> dict[str, str]:
@@ -317,7 +320,7 @@ def reconcile(candidates: Iterable[Candidate], later: Later) -> list[Candidate]:
         settled = _settle(found, later, retiring, history)
         if settled is not None:
             kept.append(settled)
-    return revised_away(kept, later.user_said)
+    return revised_away(overtake(kept, later), later.user_said)
 
 
 @dataclass(frozen=True)
