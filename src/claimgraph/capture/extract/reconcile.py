@@ -45,6 +45,10 @@ screening and drops, or rewrites, what the rest of the session overtook:
   named thing a later edit took out of the project for good, whose file a later change
   deleted, or (the agent's) whose count of a file's contents a later change outgrew
   (``undone``; the user's words only once the thing they named failed first);
+- a user's stance that later words overtook without being a request of its shape: a rename
+  the session carried out (rewritten to the new name when safe), a design the person approved
+  that says yes to what the stance said no to, a later "only these" word that leaves out what
+  the stance shows (``overtaken``);
 - a user's standing request the same person revised later in other words, on the same
   subject ("zip by default" … "no, make zipping a separate command"; "let's not zip after
   all"): only their last word is their decision (``revised``).
