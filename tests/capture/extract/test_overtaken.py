@@ -69,6 +69,12 @@ def test_a_no_to_the_old_name_is_left_alone_and_an_unsafe_rewrite_drops():
                 done=[(24, "mv ledger.csv journal")]) == []
 
 
+def test_a_plain_word_is_no_name_to_rename():
+    stance = _stance("Each function in `billing.py` logs its input", 3)
+    user = [(20, "rename the function to helper")]
+    assert _run([stance], user, done=[(24, "edit billing.py: def helper")]) == [stance]
+
+
 def test_the_agents_notes_and_the_rename_request_itself_are_not_touched():
     note = _stance("`ledger.csv` is the source of truth", 3, source_type="agent-note")
     request = _stance("rename `ledger.csv` to `journal.csv`", 20)

@@ -43,9 +43,10 @@ Candidate = dict[str, Any]
 
 #: Stances a later word can overtake (lessons and runners are about what happened).
 STANCES = frozenset({"x/convention", "x/decided", "core/prefers", "core/decided-against"})
-#: A name as written: a code span, a quoted word, or an identifier-shaped token.
+#: A name as written: a code span, a quoted word, or an identifier-shaped token (one with a
+#: "_", ".", "-" or "/" inside, or camelCase: a plain word such as "function" is no name).
 _NAME = (r"(?:`(?P<{0}1>[^`\n]{{2,80}})`|[\"'\u2018\u201c](?P<{0}2>[\w.\-/]{{2,60}})"
-         r"[\"'\u2019\u201d]|(?P<{0}3>[A-Za-z_][\w.\-/]{{1,60}}[\w]))")
+         r"[\"'\u2019\u201d]|(?P<{0}3>[A-Za-z_]\w*(?:[._\-/]\w+)+|(?-i:[a-z]+[A-Z]\w*)))")
 #: The person asking to rename a thing: "rename `X` to `Y`", "rename the X skill to be Y",
 #: "rename it to Y", "let's rename to Y".
 _RENAME = lazy_regex(r"\brename\s+(?:(?:it|this|that|them)\s+|(?:the\s+)?" + _NAME.format("old")
