@@ -45,6 +45,10 @@ screening and drops, or rewrites, what the rest of the session overtook:
   named thing a later edit took out of the project for good, whose file a later change
   deleted, or (the agent's) whose count of a file's contents a later change outgrew
   (``undone``; the user's words only once the thing they named failed first);
+- a user's stance that later words overtook without being a request of its shape: a rename
+  the session carried out (rewritten to the new name when safe), a design the person approved
+  that says yes to what the stance said no to, a later "only these" word that leaves out what
+  the stance shows (``overtaken``);
 - a user's standing request the same person revised later in other words, on the same
   subject ("zip by default" … "no, make zipping a separate command"; "let's not zip after
   all"): only their last word is their decision (``revised``).
@@ -67,6 +71,7 @@ from claimgraph.capture.extract.approvals import lettered_options, sets_terms
 from claimgraph.capture.extract.asked import answers, questions
 from claimgraph.capture.extract.corroborate import Record, read_outputs, unsupported
 from claimgraph.capture.extract.offered import position_pick
+from claimgraph.capture.extract.overtaken import overtake, plan_texts
 from claimgraph.capture.extract.revised import revised_away
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
@@ -192,6 +197,8 @@ class Later:
     #: what was run and what it printed) of each shell command that failed (``undone``).
     deleted: list[tuple[int, str]] = field(default_factory=list)
     failed: list[tuple[int, str]] = field(default_factory=list)
+    #: (line, text) of each plan the person approved (``overtaken``).
+    plans: list[tuple[int, str]] = field(default_factory=list)
 
 
 def _agent_messages(view: SessionView) -> tuple[list[tuple[int, dict[str, str]]],
@@ -243,7 +250,7 @@ def digest(view: SessionView) -> Later:
                          if call.call_id and call.call_id in view.results
                          and view.outcome(call) == OK],
                         files),
-                 deletions(view), failures(view))
+                 deletions(view), failures(view), plan_texts(view))
 
 
 def written_text(files: Mapping[str, list[FileChange]]) -> dict[str, str]:
@@ -317,7 +324,7 @@ def reconcile(candidates: Iterable[Candidate], later: Later) -> list[Candidate]:
         settled = _settle(found, later, retiring, history)
         if settled is not None:
             kept.append(settled)
-    return revised_away(kept, later.user_said)
+    return revised_away(overtake(kept, later), later.user_said)
 
 
 @dataclass(frozen=True)
