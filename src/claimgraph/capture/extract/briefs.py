@@ -76,7 +76,7 @@ _CONDITIONAL = lazy_regex(r"^(?:if|when|whenever|before|after|si|quand|lorsque|a
 _ITEM_MARK = lazy_regex(r"^\s*(?:[-*•+]|\d+[.)])\s+")
 _FENCED = lazy_regex(r"^\s*(?:```|~~~).*?^\s*(?:```|~~~)[^\n]*$", re.DOTALL | re.MULTILINE)
 #: A placeholder of a reply to fill in ("[1-2 sentences describing the outcome]"), not a link
-#: ("[docs](docs/x.md)") nor a checkbox.
+#: ("[guide](guide.md)") nor a checkbox.
 _PLACEHOLDER = lazy_regex(r"\[[^\]\n]*\w\s+\w[^\]\n]*\](?!\()")
 _BOLD = lazy_regex(r"\*\*|__")
 #: A label's line count bounds: a rule is one line of a list.

@@ -15,11 +15,12 @@ request for today, a question, or anything else. Only a sentence it calls durabl
 probability at or above the shipped threshold is stored; every sentence read is tallied for
 the capture report (``capture --explain`` lists each with its class and score).
 
-The model reads a sentence alone; three structures of the session it cannot see keep a sentence
+The model reads a sentence alone; four structures of the session it cannot see keep a sentence
 it scores lower (each shown by ``capture --explain`` with its ``via``): a short order typed
 right after the person turned a call down (``stop_order``), a correction the agent conceded and
-carried out (``corrections``, ``confirmed_correction``), and a rule in the arguments of a
-command that writes the project's rules (``briefs``, ``stated_rule``).
+carried out (``corrections``, ``confirmed_correction``), a rule in the arguments of a command
+that writes the project's rules (``briefs``, ``stated_rule``), and a rule in a list under a
+label of the brief that says it holds rules (``briefs.rule_lines``, ``brief_rules``).
 
 A sentence that only picks one of the options the agent just laid out ("let's go with Apache",
 "we'll stick with cookie sessions") is never stored as itself, whatever its score: ``picks``
