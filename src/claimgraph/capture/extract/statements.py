@@ -120,10 +120,12 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     corrected = corrected_prompts(view)
     carried = carried_turns(view)
     briefed = view.remembered("statements.brief_rules", brief_rules)
+    read: set[tuple[int, str]] = set()  # the brief's rules read among the typed sentences
     for event, text in user_texts(view):
         parts = _parts(text)
         commanded = rules_command(event.text)
-        ruled = briefed.get(event.line, ())
+        ruled = briefed[event.line][1] if event.line in briefed else ()
+        read.update((event.line, sentence) for sentence in parts if sentence in ruled)
         for index, sentence in enumerate(parts):
             verdict = _personal_checked(
                 model.verdict(sentence, index, len(parts), answering.get(event.line)), sentence)
@@ -172,19 +174,17 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             elif why is None:
                 yield _candidate(view, event, verdict.label, sentence,
                                  "statements.said" if said and via == SAID else None)
-    read = {(event.line, sentence) for event, text in user_texts(view)
-            for sentence in _parts(text)}
-    for line, ruled in briefed.items():
+    for line, (event, ruled) in briefed.items():
         for sentence in ruled:
             if (line, sentence) not in read:
-                yield from _brief_rule(view, model, line, sentence)
+                yield from _brief_rule(view, model, event, sentence)
 
 
 #: Why a line under a label that says it holds rules is kept (``briefs.rule_lines``).
 BRIEF_RULE = "a rule under a label of the brief that says it holds rules"
 
 
-def brief_rules(view: SessionView) -> dict[int, tuple[str, ...]]:
+def brief_rules(view: SessionView) -> dict[int, tuple[Event, tuple[str, ...]]]:
     """For each message the person typed in the main session, the sentences of its blocks
     under a label that says they hold rules (docs/capture.md, "Rules inside a brief"): every
     line under a label naming principles, conventions or guidelines, and the lines that state
@@ -192,24 +192,28 @@ def brief_rules(view: SessionView) -> dict[int, tuple[str, ...]]:
     brief the person wrote as a document included ("# PROMPT SYSTÈME … ### Principes de
     code"), without what the harness injected, a template's words, the agent's earlier lines
     pasted back, and a plan handed over ("Implement the following plan:")."""
-    found: dict[int, tuple[str, ...]] = {}
+    found: dict[int, tuple[Event, tuple[str, ...]]] = {}
     agent_said: set[str] = set()
+    unread: list[str] = []  # the agent's messages, read for echoes only when a brief needs it
     for event in view.transcript.events:
         if event.subagent_id or event.is_sidechain:
             continue
         if event.kind == "assistant" and not event.derived:
-            agent_said.update(key for line in event.text.splitlines()
-                              for key in [echo_key(line)] if key)
+            unread.append(event.text)
             continue
         if not event.is_human_prompt or _HANDS_OVER_A_PLAN.search(event.text[:400]):
             continue
-        text = without_echo(not_generated(request_text(without_injected(event.text))),
-                            agent_said)
-        sentences_ = tuple(dict.fromkeys(
-            sentence for line, standing in rule_lines(text) for sentence in _parts(line)
-            if standing or states_a_rule(sentence)))
-        if sentences_:
-            found[event.line] = sentences_
+        text = not_generated(request_text(without_injected(event.text)))
+        if not rule_lines(text):
+            continue
+        agent_said.update(key for said in unread for line in said.splitlines()
+                          for key in [echo_key(line)] if key)
+        unread.clear()
+        ruled = tuple(dict.fromkeys(
+            sentence for line, standing in rule_lines(without_echo(text, agent_said))
+            for sentence in _parts(line) if standing or states_a_rule(sentence)))
+        if ruled:
+            found[event.line] = (event, ruled)
     return found
 
 
@@ -222,18 +226,17 @@ def _as_convention(verdict: Any) -> Any:
     return dataclasses.replace(verdict, label="convention", kept=True)
 
 
-def _brief_rule(view: SessionView, model: Any, line: int,
+def _brief_rule(view: SessionView, model: Any, event: Event,
                 sentence: str) -> Iterator[dict[str, Any]]:
     """A rule of a brief's block that the person's typed text does not hold (the brief was
     read as a document, ``prose.typed_part``): kept as a convention when the checks of
     "Standing or for today" pass, tallied like every sentence read."""
     from claimgraph.capture.classify import tally
 
-    event = next(e for e in view.transcript.events if e.line == line and e.is_human_prompt)
     verdict = model.verdict(sentence, 0, 1, None)
     kept = _as_convention(verdict)
     why = _not_stored(kept, sentence, view) or for_provisional_work(sentence, sentence)
-    tally.record(line, sentence, kept.label if why is None else verdict.label, verdict.score,
+    tally.record(event.line, sentence, kept.label if why is None else verdict.label, verdict.score,
                  why is None, why, BRIEF_RULE if why is None else None)
     if why is None:
         yield _candidate(view, event, "convention", sentence)
