@@ -15,11 +15,12 @@ request for today, a question, or anything else. Only a sentence it calls durabl
 probability at or above the shipped threshold is stored; every sentence read is tallied for
 the capture report (``capture --explain`` lists each with its class and score).
 
-The model reads a sentence alone; three structures of the session it cannot see keep a sentence
+The model reads a sentence alone; four structures of the session it cannot see keep a sentence
 it scores lower (each shown by ``capture --explain`` with its ``via``): a short order typed
 right after the person turned a call down (``stop_order``), a correction the agent conceded and
-carried out (``corrections``, ``confirmed_correction``), and a rule in the arguments of a
-command that writes the project's rules (``briefs``, ``stated_rule``).
+carried out (``corrections``, ``confirmed_correction``), a rule in the arguments of a command
+that writes the project's rules (``briefs``, ``stated_rule``), and a rule in a list under a
+label of the brief that says it holds rules (``briefs.rule_lines``, ``brief_rules``).
 
 A sentence that only picks one of the options the agent just laid out ("let's go with Apache",
 "we'll stick with cookie sessions") is never stored as itself, whatever its score: ``picks``
@@ -46,7 +47,7 @@ from claimgraph.capture.classify.phrases import (  # noqa: F401 (re-exported for
 from claimgraph.capture.extract.prose import (
     echo_key, is_paste, request_text, sentences, split_paste, split_run_on, typed_part,
     without_echo, without_injected)
-from claimgraph.capture.extract.briefs import rules_command
+from claimgraph.capture.extract.briefs import rule_lines, rules_command, states_a_rule
 from claimgraph.capture.extract.corrections import carried_out, corrected_prompts
 from claimgraph.capture.extract.offered import agent_before_prompts, resolved_pick
 from claimgraph.capture.extract.said import VIA as SAID, is_other, said_verdict
@@ -118,9 +119,13 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     offering = view.remembered("statements.after_offer", after_offer)
     corrected = corrected_prompts(view)
     carried = carried_turns(view)
+    briefed = view.remembered("statements.brief_rules", brief_rules)
+    read: set[tuple[int, str]] = set()  # the brief's rules read among the typed sentences
     for event, text in user_texts(view):
         parts = _parts(text)
         commanded = rules_command(event.text)
+        ruled = briefed[event.line][1] if event.line in briefed else ()
+        read.update((event.line, sentence) for sentence in parts if sentence in ruled)
         for index, sentence in enumerate(parts):
             verdict = _personal_checked(
                 model.verdict(sentence, index, len(parts), answering.get(event.line)), sentence)
@@ -145,6 +150,9 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                 if stated is not None:
                     verdict, via = stated, "the arguments of a command that writes the rules"
                     why = _not_stored(verdict, sentence, view)
+            if why is not None and sentence in ruled:
+                verdict, via = _as_convention(verdict), BRIEF_RULE
+                why = _not_stored(verdict, sentence, view)
             done = None
             if why is not None and event.line in carried:
                 done = carried_request(verdict, sentence, carried[event.line], index,
@@ -166,6 +174,72 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             elif why is None:
                 yield _candidate(view, event, verdict.label, sentence,
                                  "statements.said" if said and via == SAID else None)
+    for line, (event, ruled) in briefed.items():
+        for sentence in ruled:
+            if (line, sentence) not in read:
+                yield from _brief_rule(view, model, event, sentence)
+
+
+#: Why a line under a label that says it holds rules is kept (``briefs.rule_lines``).
+BRIEF_RULE = "a rule under a label of the brief that says it holds rules"
+
+
+def brief_rules(view: SessionView) -> dict[int, tuple[Event, tuple[str, ...]]]:
+    """For each message the person typed in the main session, the sentences of its blocks
+    under a label that says they hold rules (docs/capture.md, "Rules inside a brief"): every
+    line under a label naming principles, conventions or guidelines, and the lines that state
+    a rule under one naming rules, constraints or behaviour. Read in the whole message, a
+    brief the person wrote as a document included ("# PROMPT SYSTÈME … ### Principes de
+    code"), without what the harness injected, a template's words, the agent's earlier lines
+    pasted back, and a plan handed over ("Implement the following plan:")."""
+    found: dict[int, tuple[Event, tuple[str, ...]]] = {}
+    agent_said: set[str] = set()
+    unread: list[str] = []  # the agent's messages, read for echoes only when a brief needs it
+    for event in view.transcript.events:
+        if event.subagent_id or event.is_sidechain:
+            continue
+        if event.kind == "assistant" and not event.derived:
+            unread.append(event.text)
+            continue
+        if not event.is_human_prompt or _HANDS_OVER_A_PLAN.search(event.text[:400]):
+            continue
+        text = not_generated(request_text(without_injected(event.text)))
+        if not rule_lines(text):
+            continue
+        agent_said.update(key for said in unread for line in said.splitlines()
+                          for key in [echo_key(line)] if key)
+        unread.clear()
+        ruled = tuple(dict.fromkeys(
+            sentence for line, standing in rule_lines(without_echo(text, agent_said))
+            for sentence in _parts(line) if standing or states_a_rule(sentence)))
+        if ruled:
+            found[event.line] = (event, ruled)
+    return found
+
+
+#: A message that hands a plan over to carry out: its rules are the plan's, a proposal.
+_HANDS_OVER_A_PLAN = lazy_regex(r"\b(?:implement|execute|follow|carry out)\b[^\n]{0,40}\bplan\b",
+                                re.IGNORECASE)
+
+
+def _as_convention(verdict: Any) -> Any:
+    return dataclasses.replace(verdict, label="convention", kept=True)
+
+
+def _brief_rule(view: SessionView, model: Any, event: Event,
+                sentence: str) -> Iterator[dict[str, Any]]:
+    """A rule of a brief's block that the person's typed text does not hold (the brief was
+    read as a document, ``prose.typed_part``): kept as a convention when the checks of
+    "Standing or for today" pass, tallied like every sentence read."""
+    from claimgraph.capture.classify import tally
+
+    verdict = model.verdict(sentence, 0, 1, None)
+    kept = _as_convention(verdict)
+    why = _not_stored(kept, sentence, view) or for_provisional_work(sentence, sentence)
+    tally.record(event.line, sentence, kept.label if why is None else verdict.label, verdict.score,
+                 why is None, why, BRIEF_RULE if why is None else None)
+    if why is None:
+        yield _candidate(view, event, "convention", sentence)
 
 
 def removed_next(view: SessionView, line: int) -> frozenset[str]:
