@@ -54,3 +54,17 @@ def test_what_makes_a_rule_concrete():
                  "NEVER write long functions"):
         assert not concrete(rule), rule
     assert concrete("Never push to main") and concrete("NEVER commit secrets")
+
+
+def test_advice_left_out_still_takes_its_place_among_a_files_first_rules():
+    """A file gives at most its first ten rules; generic advice among them is left out, not
+    replaced by the eleventh (a long guide gives no more than a short one)."""
+    advice = "".join(f"- Keep part {word} small.\n" for word in "abcdefghij")
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"},
+                 output=f"# Guide\n\n{advice}- Always run `make check` first.\n")
+    assert conventions(session) == []
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"},
+                 output=f"# Guide\n\n- Always run `make check` first.\n{advice}")
+    assert conventions(session) == ["Always run `make check` first"]

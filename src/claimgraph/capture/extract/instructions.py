@@ -171,6 +171,7 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         added = session_added_lines(looks) if _docs_page(cited) else frozenset()
         written = added if _docs_page(cited) else session_added_lines(looks)
         found: dict[str, str] = {}
+        generic: set[str] = set()
         for look in looks:
             scopes = line_scopes(look.text, _own_names(view, cited), parts) \
                 if rules is not comment_rules else {}
@@ -183,13 +184,14 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                 stored = scoped(rule, scopes.get(line, ""))
                 if stored is None:
                     continue  # binds a part the look did not show or cannot be named
-                if rules is doc_rules and line not in written \
-                        and not scopes.get(line) and not concrete(rule):
-                    continue  # generic advice ("Keep modules cohesive"): names nothing here
                 if line not in added or not unrun_commands(line, _ran(view)):
                     found.setdefault(stored, line)
+                    if rules is doc_rules and line not in written \
+                            and not scopes.get(line) and not concrete(rule):
+                        generic.add(stored)  # "Keep modules cohesive": names nothing here
         for rule, line in list(found.items())[:limit]:
-            yield _candidate(view, looks[-1], line, rule)
+            if rule not in generic:  # still counted: the rest of a long file stays out
+                yield _candidate(view, looks[-1], line, rule)
 
 
 def _own_names(view: SessionView, cited: str) -> tuple[str, ...]:
