@@ -28,6 +28,10 @@ first look is the agent writing it whole is the agent's own report or plan (its 
 session added to a docs page that was there before (``session_added_lines``) is the agent
 documenting its own work, which may overstate it: when it gives a command the session never
 ran (a subcommand it wrote into the CLI reference and never registered), it is not kept.
+
+A line keeps the part of the project its item label, parent bullet or heading names
+(``instruction_scope``): "No direct CLI or I/O concerns" under "- **core-lib**:" is a rule
+of that crate, not of the project.
 """
 
 from __future__ import annotations
@@ -37,6 +41,8 @@ import re
 from typing import Any, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
+from claimgraph.capture.extract.instruction_concrete import concrete
+from claimgraph.capture.extract.instruction_scope import line_scopes, project_parts, scoped
 from claimgraph.capture.extract.prose import injected_files, split_sentences
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import OK, SessionView, candidate, file_evidence
@@ -149,6 +155,8 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         return
     seen = surviving_looks(view)
     named = _named_by_instructions(view, seen)
+    parts = project_parts([looks[-1].cited for looks in seen.values() if looks[-1].cited],
+                          view.project)
     for looks in seen.values():
         cited = looks[-1].cited
         if cited is None or " " in cited:
@@ -161,18 +169,35 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             if is_instruction_file(cited) else comment_rules
         limit = MAX_PER_CODE_FILE if rules is comment_rules else MAX_PER_DOC
         added = session_added_lines(looks) if _docs_page(cited) else frozenset()
+        written = added if _docs_page(cited) else session_added_lines(looks)
         found: dict[str, str] = {}
+        generic: set[str] = set()
         for look in looks:
+            scopes = line_scopes(look.text, _own_names(view, cited), parts) \
+                if rules is not comment_rules else {}
             for line, rule in rules(look.text):
                 if _docs_page(cited) and (_NUMBERED.match(line) or (
                         line not in added and not obligation(rule)) or (
                         line not in added and cited not in named
                         and not addresses_reader(rule))):
                     continue  # a procedure's step; a design doc's line; a spec's MUST
+                stored = scoped(rule, scopes.get(line, ""))
+                if stored is None:
+                    continue  # binds a part the look did not show or cannot be named
                 if line not in added or not unrun_commands(line, _ran(view)):
-                    found.setdefault(rule, line)
+                    found.setdefault(stored, line)
+                    if rules is doc_rules and line not in written \
+                            and not scopes.get(line) and not concrete(rule):
+                        generic.add(stored)  # "Keep modules cohesive": names nothing here
         for rule, line in list(found.items())[:limit]:
-            yield _candidate(view, looks[-1], line, rule)
+            if rule not in generic:  # still counted: the rest of a long file stays out
+                yield _candidate(view, looks[-1], line, rule)
+
+
+def _own_names(view: SessionView, cited: str) -> tuple[str, ...]:
+    """The names a file's title may give the whole it speaks for: its own, the project's."""
+    name = posixpath.basename(cited)
+    return name, posixpath.splitext(name)[0], view.project or ""
 
 
 def _named_by_instructions(view: SessionView, seen: dict[str, list[SeenFile]]) -> frozenset[str]:
