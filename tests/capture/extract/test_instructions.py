@@ -182,11 +182,11 @@ def test_a_docs_page_the_project_had_still_counts_when_the_session_edits_it():
 def test_an_instruction_file_keeps_what_the_session_added():
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"},
-                 output="# Rules\n\n- Always use `pathlib` for paths\n")
-    session.edit(f"{ROOT}/CLAUDE.md", "- Always use `pathlib` for paths\n",
-                 "- Always use `pathlib` for paths\n- Never push to main\n")
+                 output="# Rules\n\n- Always use pathlib for paths\n")
+    session.edit(f"{ROOT}/CLAUDE.md", "- Always use pathlib for paths\n",
+                 "- Always use pathlib for paths\n- Never push to main\n")
     objects = {c["object"] for c in only(session.extract(), "x/convention")}
-    assert objects == {"Always use `pathlib` for paths", "Never push to main"}
+    assert objects == {"Always use pathlib for paths", "Never push to main"}
 
 
 def test_a_read_look_keeps_the_shown_output_and_gives_the_file_text():
@@ -295,9 +295,9 @@ def test_a_docs_page_the_session_wrote_into_keeps_what_it_added():
 def test_an_instruction_file_read_still_gives_its_imperatives():
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"},
-                 output="# Rules\n\n- Use `uv run` for scripts\n")
+                 output="# Rules\n\n- Use tabs for indentation\n")
     assert [c["object"] for c in only(session.extract(), "x/convention")] == [
-        "Use `uv run` for scripts"]
+        "Use tabs for indentation"]
 
 
 def test_prompts_for_sub_agents_skills_and_commands_are_not_the_projects_rules():

@@ -61,8 +61,6 @@ _EMPHASIS = lazy_regex(r"\*\*|__|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
 _CODE_OR_PATH = lazy_regex(r"`[^`]+`|\w/(?![\w-])|(?<![\w.])\*?\.[a-z]{1,5}\b|"
                            r"\w\.(?:md|ts|tsx|js|jsx|py|rs|go|rb|java|kt|swift|sql|json|toml|ya?ml)\b")
 _NAME = lazy_regex(r"[\w][\w.-]*")
-#: The code spans and paths of a title, each as written.
-_PATHS = lazy_regex(r"`[^`]+`|[\w./-]*\w/[\w./-]*|[\w-]+\.[a-z]{1,5}\b")
 
 
 def project_parts(paths: Iterable[str], project: str | None) -> frozenset[str]:
@@ -169,21 +167,12 @@ def scoped(rule: str, scope: str | None) -> str | None:
     if scope is UNKNOWN:
         return None
     said = _plain(rule)
-    missing = [part for part in scope.split(" / ") if part and not _said(part, said)]
+    missing = [part for part in scope.split(" / ") if part and not re.search(
+        r"(?<![\w-])" + re.escape(_plain(part)) + r"(?![\w-])", said)]
     if not missing:
         return rule
     joiner = " / " if _LABEL.match(rule) else ": "
     return " / ".join(missing) + joiner + rule
-
-
-def _said(part: str, rule: str) -> bool:
-    """Whether the rule names the part itself: the part's words, or every path or code span
-    it names ("## Using document-crud.ts" over a rule citing `api/src/document-crud.ts`)."""
-    def named(words: str) -> bool:
-        return re.search(r"(?<![\w-])" + re.escape(words) + r"(?![\w-])", rule) is not None
-
-    paths = [_plain(found).strip("/") for found in _PATHS.findall(part)]
-    return named(_plain(part)) or (bool(paths) and all(named(p) for p in paths))
 
 
 def _plain(text: str) -> str:

@@ -41,7 +41,6 @@ import re
 from typing import Any, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
-from claimgraph.capture.extract.instruction_concrete import concrete
 from claimgraph.capture.extract.instruction_scope import line_scopes, project_parts, scoped
 from claimgraph.capture.extract.prose import injected_files, split_sentences
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
@@ -169,9 +168,7 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             if is_instruction_file(cited) else comment_rules
         limit = MAX_PER_CODE_FILE if rules is comment_rules else MAX_PER_DOC
         added = session_added_lines(looks) if _docs_page(cited) else frozenset()
-        written = added if _docs_page(cited) else session_added_lines(looks)
         found: dict[str, str] = {}
-        generic: set[str] = set()
         for look in looks:
             scopes = line_scopes(look.text, _own_names(view, cited), parts) \
                 if rules is not comment_rules else {}
@@ -186,12 +183,8 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                     continue  # binds a part the look did not show or cannot be named
                 if line not in added or not unrun_commands(line, _ran(view)):
                     found.setdefault(stored, line)
-                    if rules is doc_rules and line not in written \
-                            and not scopes.get(line) and not concrete(rule):
-                        generic.add(stored)  # "Keep modules cohesive": names nothing here
         for rule, line in list(found.items())[:limit]:
-            if rule not in generic:  # still counted: the rest of a long file stays out
-                yield _candidate(view, looks[-1], line, rule)
+            yield _candidate(view, looks[-1], line, rule)
 
 
 def _own_names(view: SessionView, cited: str) -> tuple[str, ...]:
