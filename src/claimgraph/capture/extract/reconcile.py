@@ -84,11 +84,10 @@ _CODE_SPAN = re.compile(r"`([^`\n]{3,80})`")
 _NEGATION = lazy_regex(r"^(?:no|not|never|avoid|without|don'?t|do not|stop|skip)\s+"
                        r"(?:(?:use|using|add|adding|run|running|have|commit|any)\s+)?"
                        r"(?P<what>[^,.;:!?]{3,60})$", re.IGNORECASE)
-#: A letter label stands apart from its word ("option B", "option #B"): in "options" or
-#: "choices" the plural's "s" is no label.
-_OPTION_REF = lazy_regex(r"\b(?:option|approach|alternative|choice)\s*#?\s*"
-                         r"(?P<label>\d+|(?<=[\s#])[A-Z])\b",
-                         re.IGNORECASE)
+#: A pick by label: "option B", "option #2", "options A and C" ("options" too, never the
+#: plural's "s" as label "S", nor "choices" or "alternatives" as a pick at all).
+_OPTION_REF = lazy_regex(r"\b(?:option|approach|alternative|choice)(?:s\b)?\s*#?\s*"
+                         r"(?P<label>\d+|(?<=[\s#])[A-Z])\b", re.IGNORECASE)
 _OPTION_LINE = lazy_regex(r"^\s*(?:#{1,6}\s*)?(?:[-*]\s*)?(?:\*\*)?\s*(?:option|approach|"
                           r"alternative)\s*#?\s*(?P<label>\d+|[A-Z])\b\s*(?:\*\*)?\s*"
                           r"[:.)\-–—]*\s*(?:\*\*)?\s*(?P<text>.*)$", re.IGNORECASE)
@@ -597,9 +596,6 @@ _SENTENCE_BREAK = lazy_regex(r"[.;!?\n]+")
 _CLAUSE_BREAK = lazy_regex(r",|\b(?:but|though|however)\b", re.IGNORECASE)
 #: A label said without its "option" word, after a word that joins it to another:
 #: "option B rather than A", "option 2, not 1", "not option A but C".
-#: A label with its word, "options" too ("options A and C"), never the plural's "s" as one.
-_LABEL_REF = lazy_regex(r"\b(?:option|approach|alternative|choice)s?\b\s*#?\s*"
-                        r"(?P<label>\d+|[A-Z])\b", re.IGNORECASE)
 _BARE_LABEL = lazy_regex(r"(?:\b(?:rather\s+than|instead\s+of|over|not|but|or|and)\b|,)\s+"
                          r"(?:the\s+)?#?\s*(?P<label>\d+|[A-Z])(?![\w-])")
 
@@ -653,7 +649,7 @@ def _mentions(sentence: str, offered: set[str]) -> list[tuple[int, int, str]]:
     """(start, end, label) of each label a sentence names: "option 2", or an offered label
     joined to another without its word ("rather than A")."""
     found = [(match.start(), match.end(), match["label"].upper())
-             for match in _LABEL_REF.finditer(sentence)]
+             for match in _OPTION_REF.finditer(sentence)]
     for match in _BARE_LABEL.finditer(sentence):
         at = match.start("label")
         if match["label"] in offered and not any(start <= at < end for start, end, _ in found):
