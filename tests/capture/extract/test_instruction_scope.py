@@ -35,7 +35,7 @@ def conventions(session: Session) -> list[str]:
 
 def test_a_later_line_of_a_labelled_item_keeps_the_items_label():
     session = Session()
-    session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"}, output=GUIDE)
+    session.tool("Read", {"file_path": f"{ROOT}/AGENTS.md"}, output=GUIDE)
     found = conventions(session)
     assert "shop-core: No direct terminal output" in found
     assert "shop-cli: Always print through `Console`" in found
@@ -44,7 +44,7 @@ def test_a_later_line_of_a_labelled_item_keeps_the_items_label():
 
 def test_a_heading_that_names_a_layer_scopes_its_lines_and_a_topic_does_not():
     session = Session()
-    session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"}, output=GUIDE)
+    session.tool("Read", {"file_path": f"{ROOT}/AGENTS.md"}, output=GUIDE)
     found = conventions(session)
     assert "Frontend: Prefer named exports" in found
     assert "Keep functions under 40 lines" in found

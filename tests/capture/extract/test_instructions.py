@@ -79,7 +79,7 @@ def test_an_instruction_file_outside_the_project_root_is_not_the_projects():
 
 def test_the_projects_own_instruction_file_still_counts():
     session = Session()
-    session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"}, output=CLAUDE_MD)
+    session.tool("Read", {"file_path": f"{ROOT}/AGENTS.md"}, output=CLAUDE_MD)
     assert len(only(session.extract(), "x/convention")) == 3
 
 
@@ -180,7 +180,9 @@ def test_a_docs_page_the_project_had_still_counts_when_the_session_edits_it():
 
 
 def test_an_instruction_file_keeps_what_the_session_added():
-    session = Session()
+    """A line the session put into an instruction file counts even in the file its own agent
+    loads (tests/capture/extract/test_loaded_anyway.py): what the project now says."""
+    session = Session(agent="codex")
     session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"},
                  output="# Rules\n\n- Always use pathlib for paths\n")
     session.edit(f"{ROOT}/CLAUDE.md", "- Always use pathlib for paths\n",
@@ -294,7 +296,7 @@ def test_a_docs_page_the_session_wrote_into_keeps_what_it_added():
 
 def test_an_instruction_file_read_still_gives_its_imperatives():
     session = Session()
-    session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"},
+    session.tool("Read", {"file_path": f"{ROOT}/AGENTS.md"},
                  output="# Rules\n\n- Use tabs for indentation\n")
     assert [c["object"] for c in only(session.extract(), "x/convention")] == [
         "Use tabs for indentation"]

@@ -42,6 +42,7 @@ from typing import Any, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.instruction_scope import line_scopes, project_parts, scoped
+from claimgraph.capture.extract.loaded_anyway import loaded_anyway
 from claimgraph.capture.extract.prose import injected_files, split_sentences
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import OK, SessionView, candidate, file_evidence
@@ -154,6 +155,7 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         return
     seen = surviving_looks(view)
     named = _named_by_instructions(view, seen)
+    anyway = loaded_anyway(view, seen)
     parts = project_parts([looks[-1].cited for looks in seen.values() if looks[-1].cited],
                           view.project)
     for looks in seen.values():
@@ -168,6 +170,7 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             if is_instruction_file(cited) else comment_rules
         limit = MAX_PER_CODE_FILE if rules is comment_rules else MAX_PER_DOC
         added = session_added_lines(looks) if _docs_page(cited) else frozenset()
+        own = session_added_lines(looks) if cited in anyway else None
         found: dict[str, str] = {}
         for look in looks:
             scopes = line_scopes(look.text, _own_names(view, cited), parts) \
@@ -178,6 +181,8 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                         line not in added and cited not in named
                         and not addresses_reader(rule))):
                     continue  # a procedure's step; a design doc's line; a spec's MUST
+                if own is not None and line not in own:
+                    continue  # the next agent of this harness loads the file: a repeat
                 stored = scoped(rule, scopes.get(line, ""))
                 if stored is None:
                     continue  # binds a part the look did not show or cannot be named
