@@ -13,7 +13,9 @@ NODE_ENV=test when running tests", "No barrel exports"); code states them as lou
 ("// CRITICAL: Always update schemas when database changes"). Each agent loads only its own
 instruction file, so a rule one agent read is news to the next agent on the project (the
 SessionStart block leaves it out for an agent that loads the file itself:
-``logic.own_instructions``).
+``logic.own_instructions``). A line that was already in a file the session's own agent loads
+on its own (``loaded_anyway``: CLAUDE.md read by Claude Code, AGENTS.md by Codex) is what the
+next agent of that harness loads before it starts: not stored; a line the session put there is.
 
 Only lines that read as a rule count (the same test as the user's own conventions, after a
 "**Label**:" prefix is set aside), never under a heading that says where the product is going
