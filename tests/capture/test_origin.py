@@ -541,13 +541,14 @@ def test_the_real_windows_session_cites_its_files_relative_to_its_root():
 
 def windows_session(path: Path, *, remote: str | None) -> Session:
     """A Claude Code session recorded on Windows: a prompt, maybe `git remote -v`, and a
-    read of its CLAUDE.md by its Windows path."""
+    read of its AGENTS.md by its Windows path (a file Claude Code does not load itself, so its
+    rule is stored)."""
     session = Session(path, WINDOWS_CWD, "w-1")  # type: ignore[arg-type]
     records: list[dict[str, Any]] = [session.prompt("Always use uv instead of pip here.")]
     if remote:
         records += session.tool("Bash", {"command": "git remote -v"},
                                 f"origin\t{remote} (fetch)\norigin\t{remote} (push)\n")
-    records += session.tool("Read", {"file_path": WINDOWS_CWD + "\\CLAUDE.md"},
+    records += session.tool("Read", {"file_path": WINDOWS_CWD + "\\AGENTS.md"},
                             "1\t# Working here\n2\t\n3\t- Never commit directly to main.\n")
     session.write(*records)
     return session
@@ -568,7 +569,7 @@ def test_a_windows_session_that_shows_its_remote_is_filed_under_that_repository(
         cited = [e for f in facts for e in f.get("evidence") or []]
     finally:
         store.close()
-    assert "CLAUDE.md: `- Never commit directly to main.`" in cited  # cited from its root
+    assert "AGENTS.md: `- Never commit directly to main.`" in cited  # cited from its root
     assert {f["scope"] for f in facts} == {"github.com/acme/shop"}
     assert not any("C:\\" in str(e) or str(tmp_path) in str(e) for e in cited)
 

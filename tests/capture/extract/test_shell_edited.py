@@ -60,18 +60,18 @@ def test_an_edit_the_record_cannot_apply_leaves_the_fact_out():
 
 def test_a_rewrite_by_redirection_leaves_a_quoting_fact_out():
     session = Session()
-    session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"},
+    session.tool("Read", {"file_path": f"{ROOT}/AGENTS.md"},
                  output="# Guide\n\n- Always run `make check` before committing.\n")
     assert only(session.extract(), "x/convention")
-    session.bash("echo '# Guide' > CLAUDE.md", output="")
+    session.bash("echo '# Guide' > AGENTS.md", output="")
     assert only(session.extract(), "x/convention") == []
 
 
 def test_a_substitution_that_changes_a_quoted_line_leaves_that_fact_out():
     session = Session()
-    session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"},
+    session.tool("Read", {"file_path": f"{ROOT}/AGENTS.md"},
                  output="# Guide\n\n- Always run `make check` before committing.\n"
                         "- Never edit generated files by hand.\n")
-    session.bash("sed -i 's/make check/make verify/' CLAUDE.md", output="")
+    session.bash("sed -i 's/make check/make verify/' AGENTS.md", output="")
     said = {fact["object"] for fact in only(session.extract(), "x/convention")}
     assert said == {"Never edit generated files by hand"}
