@@ -547,11 +547,10 @@ def _after_unfilled_slot(text: str) -> str | None:
     before it (front matter or a heading), or the template goes on after it."""
     if "$ARGUMENTS" not in text and "{{" not in text:
         return None
-    last = None
-    for last in _PLACEHOLDER_LINE.finditer(text):
-        pass
-    if last is None:
+    slots = list(_PLACEHOLDER_LINE.finditer(text))
+    if not slots:
         return None
+    last = slots[-1]
     before, after = text[:last.start()], text[last.end():]
     if len(_FENCE_LINE.findall(before)) % 2 or not (
             _FRONT_MATTER.match(before) or _ANY_HEADING.search(before)):
