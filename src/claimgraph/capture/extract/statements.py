@@ -514,9 +514,10 @@ def typed_into_template(text: str) -> str | None:
     (docs/capture.md, "Words the person did not type"), or None when the message shows no
     template:
 
-    - the template's slot left unfilled on a line of its own (``$ARGUMENTS``) with the
-      person's words after it, and nothing of the template after them (no heading, no fence,
-      no list of steps): those words (a saved prompt picked, then the request typed below it);
+    - the template's slot left unfilled on a line of its own (``$ARGUMENTS``, alone or in a
+      fenced block) with the person's words after it, and nothing of the template after them
+      (no heading, no fence, no list of steps): those words (a saved prompt picked, then the
+      request typed below it);
     - a slot filled in: a "User Input" heading and a fenced block, or such a heading (markdown
       or HTML) and the rest of the message: the slot's content;
     - front matter and no slot: nothing.
@@ -552,9 +553,14 @@ def _after_unfilled_slot(text: str) -> str | None:
         return None
     last = slots[-1]
     before, after = text[:last.start()], text[last.end():]
-    if len(_FENCE_LINE.findall(before)) % 2 or not (
-            _FRONT_MATTER.match(before) or _ANY_HEADING.search(before)):
+    if not (_FRONT_MATTER.match(before) or _ANY_HEADING.search(before)):
         return None
+    if len(_FENCE_LINE.findall(before)) % 2:  # the slot is a fenced block: after it closes
+        closing = _FENCE_LINE.search(after)
+        if closing is None or after[:closing.start()].strip():
+            return None
+        after = after[closing.end():].split("\n", 1)[1] if "\n" in after[closing.end():] \
+            else ""
     if (_ANY_HEADING.search(after) or _FENCE_LINE.search(after)
             or len(_STEP_LINE.findall(after)) >= _TEMPLATE_STEPS):
         return None
