@@ -207,3 +207,10 @@ def test_words_typed_while_turning_a_call_down_are_tagged_as_such():
     [(event, text)] = user_texts(view)
     assert text == "never delete the build cache by hand"
     assert typed_in(view, event) == "while turning a call down"
+
+
+def test_words_typed_before_a_template_with_nothing_after_its_slot_stay_the_persons():
+    text = ("Generated files are never committed.\n\n"
+            + SAVED_PROMPT.replace("<h2 id=\"the-request\">User's Request</h2>\n\n", "")
+            .format(typed=""))
+    assert _typed(text) == ["Generated files are never committed."]

@@ -544,27 +544,31 @@ def _open_slot(text: str) -> re.Match[str] | None:
 
 def _after_unfilled_slot(text: str) -> str | None:
     """The words after a template's last unfilled slot (``typed_into_template``), or None
-    when there is no such slot, it sits inside a fenced block, nothing of a template comes
-    before it (front matter or a heading), or the template goes on after it."""
+    when there is no such slot, no template before it (a heading; front matter marks a
+    command file the harness expanded whole, whose every line is its author's), or the
+    template goes on after it: a heading, a fence, a list of steps, or a paragraph set off by
+    a blank line. What a person types after a file they picked starts on the slot's next
+    line; a template's author sets its next paragraph apart."""
     if "$ARGUMENTS" not in text and "{{" not in text:
         return None
     slots = list(_PLACEHOLDER_LINE.finditer(text))
     if not slots:
         return None
-    last = slots[-1]
-    before, after = text[:last.start()], text[last.end():]
-    if not (_FRONT_MATTER.match(before) or _ANY_HEADING.search(before)):
+    before, after = text[:slots[-1].start()], text[slots[-1].end():]
+    if _FRONT_MATTER.match(before) or not _ANY_HEADING.search(before):
         return None
     if len(_FENCE_LINE.findall(before)) % 2:  # the slot is a fenced block: after it closes
         closing = _FENCE_LINE.search(after)
         if closing is None or after[:closing.start()].strip():
             return None
-        after = after[closing.end():].split("\n", 1)[1] if "\n" in after[closing.end():] \
-            else ""
-    if (_ANY_HEADING.search(after) or _FENCE_LINE.search(after)
+        after = after[closing.end():]
+    lines = after.split("\n")[1:]  # the rest of the slot's (or the fence's) line goes
+    if not lines or not "".join(lines).strip():
+        return None  # nothing typed after it: what was typed before the template, if any
+    if (not lines[0].strip() or _ANY_HEADING.search(after) or _FENCE_LINE.search(after)
             or len(_STEP_LINE.findall(after)) >= _TEMPLATE_STEPS):
         return None
-    return after.strip()
+    return "\n".join(lines).strip()
 
 
 #: Where a person's words were typed, as ``capture --explain`` shows it (``typed_in``).
