@@ -213,4 +213,4 @@ def test_words_typed_before_a_template_with_nothing_after_its_slot_stay_the_pers
     text = ("Generated files are never committed.\n\n"
             + SAVED_PROMPT.replace("<h2 id=\"the-request\">User's Request</h2>\n\n", "")
             .format(typed=""))
-    assert _typed(text) == ["Generated files are never committed."]
+    assert [typed.strip() for typed in _typed(text)] == ["Generated files are never committed."]
