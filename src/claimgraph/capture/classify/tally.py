@@ -28,10 +28,12 @@ def collecting() -> Iterator[list[dict[str, Any]]]:
 
 
 def record(line: int, sentence: str, label: str, score: float, kept: bool,
-           why: str | None = None, via: str | None = None) -> None:
+           why: str | None = None, via: str | None = None,
+           typed_in: str | None = None) -> None:
     """``kept``: the sentence became a candidate fact; ``why`` says why a durable one did not;
     ``via``: what in the session, beyond the model's score, made it durable (a correction
-    carried out, a list of rules)."""
+    carried out, a list of rules); ``typed_in``: where the person typed it (the prompt, a
+    template's slot, a turned-down call, an answer to the agent's question)."""
     found = _heard.get()
     if found is not None:
         entry = {"line": line, "sentence": sentence, "class": label, "score": round(score, 3),
@@ -40,6 +42,8 @@ def record(line: int, sentence: str, label: str, score: float, kept: bool,
             entry["why"] = why
         if via:
             entry["via"] = via
+        if typed_in:
+            entry["typed_in"] = typed_in
         found.append(entry)
 
 

@@ -55,6 +55,7 @@ from claimgraph.capture.extract.said import stated as states_a_thing
 from claimgraph.capture.extract.requests import (
     Turn, carried_request, carried_turns, done_evidence)
 from claimgraph.capture.extract.session import OK, SessionView, candidate, transcript_evidence
+from claimgraph.capture.extract.tools import ASK, kind_of
 from claimgraph.capture.extract.standing import (
     LEANS_BACK, NEEDS_NOW, for_provisional_work, not_one_rule, task_scoped)
 from claimgraph.capture.extract.writes import session_ops
@@ -94,8 +95,21 @@ _FRONT_MATTER = lazy_regex(r"\A\s*---[ \t]*\n[\w-]+[ \t]*:[^\n]*\n(?:[^\n]*\n){0
 _SLOT = lazy_regex(r"^#{1,6}[ \t]*(?:user input|user request|arguments)[ \t]*:?[ \t]*\n\s*"
                    r"(?P<fence>```|~~~)[^\n]*\n(?P<said>.*?)(?P=fence)",
                    re.IGNORECASE | re.MULTILINE | re.DOTALL)
+#: The same slot without a fence: a markdown or HTML heading naming it (``<h2 id="…">User's
+#: Request</h2>``), then the rest of the message, with no heading after it.
+_OPEN_SLOT = lazy_regex(r"^(?:#{1,6}[ \t]*|<h[1-6]\b[^<>\n]*>[ \t]*)users?(?:'s)?[ \t]+"
+                        r"(?:input|request)[ \t]*:?[ \t]*(?:</h[1-6]>)?[ \t]*\n(?P<said>.*)\Z",
+                        re.IGNORECASE | re.MULTILINE | re.DOTALL)
 #: A placeholder left unfilled ("$ARGUMENTS", "{{args}}"): the slot was empty.
 _PLACEHOLDER = lazy_regex(r"\$ARGUMENTS\b|\{\{\s*[\w.-]+\s*\}\}")
+#: The slot of a command template left unfilled, on a line of its own: the harness (or the
+#: person, picking a saved prompt) put the template in as written, and what follows the
+#: template is what the person typed.
+_PLACEHOLDER_LINE = lazy_regex(r"^[ \t]*(?:\$ARGUMENTS|\{\{\s*args\s*\}\})[ \t]*$",
+                               re.MULTILINE)
+#: A heading, in markdown or in HTML: a template goes on past its slot when one follows.
+_ANY_HEADING = lazy_regex(r"^[ \t]*#{1,6}[ \t]+\S|<h[1-6]\b", re.IGNORECASE | re.MULTILINE)
+_FENCE_LINE = lazy_regex(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 #: A markup element spanning lines (``<agent-activation …>`` … ``</agent-activation>``, an IDE's
 #: ``<ide_selection>``, an image placeholder): written by a tool, a framework or a harness,
 #: never typed by the person, whatever its tag.
@@ -123,6 +137,7 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     read: set[tuple[int, str]] = set()  # the brief's rules read among the typed sentences
     for event, text in user_texts(view):
         parts = _parts(text)
+        where = typed_in(view, event)
         commanded = rules_command(event.text)
         ruled = briefed[event.line][1] if event.line in briefed else ()
         read.update((event.line, sentence) for sentence in parts if sentence in ruled)
@@ -168,7 +183,8 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             if why is None and names_a_removed_file(sentence, removed_next(view, event.line)):
                 why = "for today: a request the next turn carried out (it deleted the file)"
             tally.record(event.line, sentence, verdict.label, verdict.score, why is None,
-                         why if verdict.kept else None, via if why is None else None)
+                         why if verdict.kept else None, via if why is None else None,
+                         typed_in=where)
             if why is None and done is not None:
                 yield _request_candidate(view, event, sentence, done, carried[event.line])
             elif why is None:
@@ -237,7 +253,8 @@ def _brief_rule(view: SessionView, model: Any, event: Event,
     kept = _as_convention(verdict)
     why = _not_stored(kept, sentence, view) or for_provisional_work(sentence, sentence)
     tally.record(event.line, sentence, kept.label if why is None else verdict.label, verdict.score,
-                 why is None, why, BRIEF_RULE if why is None else None)
+                 why is None, why, BRIEF_RULE if why is None else None,
+                 typed_in=typed_in(view, event))
     if why is None:
         yield _candidate(view, event, "convention", sentence)
 
@@ -477,10 +494,9 @@ def not_generated(text: str) -> str:
       template's too ("You must embody this persona … <activation> 1. … 2. …").
 
     Text with none of these marks is returned as it is."""
-    slot = _SLOT.search(text)
-    if slot or _FRONT_MATTER.match(text):
-        said = slot["said"] if slot else ""
-        return "" if _PLACEHOLDER.search(said) else said.strip()
+    typed = typed_into_template(text)
+    if typed is not None:
+        return typed
     if "<" not in text:
         return text
     elements = list(_ELEMENT.finditer(text))
@@ -491,6 +507,88 @@ def not_generated(text: str) -> str:
             and not text[last.end():].strip()):
         return ""  # an instruction template and the words that introduce it
     return _ELEMENT.sub("\n", text).strip()
+
+
+def typed_into_template(text: str) -> str | None:
+    """What the person typed into a prompt or command template expanded into the message
+    (docs/capture.md, "Words the person did not type"), or None when the message shows no
+    template:
+
+    - the template's slot left unfilled on a line of its own (``$ARGUMENTS``, alone or in a
+      fenced block) with the person's words after it, and nothing of the template after them
+      (no heading, no fence, no list of steps): those words (a saved prompt picked, then the
+      request typed below it);
+    - a slot filled in: a "User Input" heading and a fenced block, or such a heading (markdown
+      or HTML) and the rest of the message: the slot's content;
+    - front matter and no slot: nothing.
+
+    A placeholder still in the slot is no words of the person's."""
+    after = _after_unfilled_slot(text)
+    if after is not None:
+        return after
+    slot = _SLOT.search(text) or _open_slot(text)
+    if slot is None and not _FRONT_MATTER.match(text):
+        return None
+    said = slot["said"] if slot else ""
+    return "" if _PLACEHOLDER.search(said) else said.strip()
+
+
+def _open_slot(text: str) -> re.Match[str] | None:
+    """A "User's Request" heading closing the message (``_OPEN_SLOT``): none when a heading
+    follows it (a document's section, not a slot)."""
+    if "request" not in text.lower() and "input" not in text.lower():
+        return None
+    slot = _OPEN_SLOT.search(text)
+    return None if slot is None or _ANY_HEADING.search(slot["said"]) else slot
+
+
+def _after_unfilled_slot(text: str) -> str | None:
+    """The words after a template's last unfilled slot (``typed_into_template``), or None
+    when there is no such slot, no template before it (a heading; front matter marks a
+    command file the harness expanded whole, whose every line is its author's), or the
+    template goes on after it: a heading, a fence, a list of steps, or a paragraph set off by
+    a blank line. What a person types after a file they picked starts on the slot's next
+    line; a template's author sets its next paragraph apart."""
+    if "$ARGUMENTS" not in text and "{{" not in text:
+        return None
+    slots = list(_PLACEHOLDER_LINE.finditer(text))
+    if not slots:
+        return None
+    before, after = text[:slots[-1].start()], text[slots[-1].end():]
+    if _FRONT_MATTER.match(before) or not _ANY_HEADING.search(before):
+        return None
+    if len(_FENCE_LINE.findall(before)) % 2:  # the slot is a fenced block: after it closes
+        closing = _FENCE_LINE.search(after)
+        if closing is None or after[:closing.start()].strip():
+            return None
+        after = after[closing.end():]
+    lines = after.split("\n")[1:]  # the rest of the slot's (or the fence's) line goes
+    if not lines or not "".join(lines).strip():
+        return None  # nothing typed after it: what was typed before the template, if any
+    if (not lines[0].strip() or _ANY_HEADING.search(after) or _FENCE_LINE.search(after)
+            or len(_STEP_LINE.findall(after)) >= _TEMPLATE_STEPS):
+        return None
+    return "\n".join(lines).strip()
+
+
+#: Where a person's words were typed, as ``capture --explain`` shows it (``typed_in``).
+TYPED_IN = {"prompt": "the prompt", "template": "the slot of a prompt template",
+            "arguments": "a command's arguments", "refusal": "while turning a call down",
+            "answer": "an answer to the agent's question"}
+
+
+def typed_in(view: SessionView, event: Event) -> str:
+    """Where the text ``user_texts`` read from ``event`` was typed: the prompt, the slot of
+    a template expanded into it, a slash command's arguments, a turned-down call's result,
+    or the answer to one of the agent's questions (docs/capture.md, "The sources it reads")."""
+    if event.kind == "tool_result":
+        call = view.call_of(event)
+        asked = call is not None and kind_of(call.tool_name) == ASK
+        return TYPED_IN["answer" if asked else "refusal"]
+    if event.kind == "meta":
+        return TYPED_IN["arguments"]
+    text = request_text(without_injected(event.text))
+    return TYPED_IN["template" if typed_into_template(text) is not None else "prompt"]
 
 
 def _user_texts(view: SessionView) -> list[tuple[Event, str]]:

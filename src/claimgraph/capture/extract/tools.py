@@ -9,7 +9,7 @@ rule never asks for a name; it asks what kind of action a call was (``actions.py
 - ``write``: replaces a whole file (``path``, ``content``);
 - ``edit``: swaps text in a file (``path``, old and new text), or applies a patch;
 - ``ask``: asks the user a question with options (the result holds the answers: Claude
-  Code's ``AskUserQuestion``, Codex's ``request_user_input``);
+  Code's ``AskUserQuestion``, Codex's ``request_user_input``, Gemini's ``ask_user``);
 - ``plan``: puts a plan to the user for approval;
 - ``other``: anything else (searches, web fetches, todo lists, subagents).
 
@@ -33,7 +33,7 @@ TOOL_KINDS: dict[str, str] = {
     "apply_patch": EDIT, "request_user_input": ASK,
     # Gemini CLI
     "run_shell_command": SHELL, "read_file": READ, "read_many_files": READ,
-    "write_file": WRITE, "replace": EDIT,
+    "write_file": WRITE, "replace": EDIT, "ask_user": ASK,
     # others
     "view": READ, "powershell": SHELL,
 }
