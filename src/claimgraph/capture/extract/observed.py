@@ -88,7 +88,9 @@ def with_observed(view: SessionView, written: Mapping[str, str],
     if not written:
         return dict(written)
     latest: dict[str, Observation] = {}
-    for seen_of in observations(view).values():
+    # Once, after the rules (no rule may have asked): not remembered for nobody to read.
+    known = view.memo.get("observations")
+    for seen_of in (known if known is not None else _observations(view)).values():
         for seen in seen_of:
             cited = _bare(seen.cited) if seen.cited else None
             if cited in written and seen.line > max(changed_at.get(cited) or (0,)):
