@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from claimgraph.capture.readers import read_transcript
+from claimgraph.capture.segment import read_cleaned
 from claimgraph.logic.observed_lines import numbered
 
 
@@ -44,3 +46,17 @@ def test_other_attachments_hold_no_files_content(tmp_path):
                    {"type": "nested_memory", "path": "/repo/CLAUDE.md",
                     "content": {"content": "Always run make check"}})
     assert events == []
+
+
+def test_a_secret_in_the_recorded_lines_is_redacted_before_anything_reads_them(tmp_path):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "logic"))
+    from secret_corpus import CORPUS
+
+    planted = [(secret, text.format(secret)) for _, _, secret, text in CORPUS[:5]]
+    snippet = "\n".join(f"{n}\t{line}" for n, (_, line) in enumerate(planted, 1))
+    path = tmp_path / "s.jsonl"
+    path.write_text(json.dumps({"type": "attachment", "cwd": "/repo", "attachment": {
+        "type": "edited_text_file", "filename": "/repo/.env", "snippet": snippet}}) + "\n")
+    [event] = read_cleaned(str(path), "claude-code")[0].events
+    assert event.kind == "observed"
+    assert not [secret for secret, _ in planted if secret in event.text]
