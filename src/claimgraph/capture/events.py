@@ -33,7 +33,10 @@ AGENTS = ("claude-code", "codex", "gemini", "text")
 #: subagent: a link from the parent's tool call to a subagent's transcript.  meta: text the
 #: harness injected in the user's place (slash-command wrappers, hook feedback, interruption
 #: markers, environment blocks) -- kept as evidence, always derived, never a prompt.
-KINDS = ("prompt", "assistant", "tool_call", "tool_result", "compaction", "subagent", "meta")
+#: observed: a file's lines as the harness recorded them (a file changed outside the agent's
+#: tools, a file attached to a message), numbered; derived (capture/extract/observed.py).
+KINDS = ("prompt", "assistant", "tool_call", "tool_result", "compaction", "subagent", "meta",
+         "observed")
 
 
 #: ``Event.extras`` key a reader sets on a tool result that is the person turning the call down.

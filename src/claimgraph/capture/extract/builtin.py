@@ -75,7 +75,8 @@ MAX_EVIDENCE = 3
 #: long session's extraction peaks. A key missing here is only computed again (a test
 #: checks that none is).
 READ_LATER = frozenset({"calls", "call_by_id", "judged", "actions", "file_ops",
-                        "surviving_looks", "statements.user_texts", "typed_in_results"})
+                        "surviving_looks", "statements.user_texts", "typed_in_results",
+                        "observations"})
 
 
 def extract(transcript: Transcript, *, project_root: str | None = None) -> list[dict[str, Any]]:

@@ -64,6 +64,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 from claimgraph.logic.lazy_regex import lazy_regex
 
+from claimgraph.capture.extract.observed import with_observed
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import OK, SessionView, taught_at, transcript_evidence
 from claimgraph.capture.extract.actions import of_kind
@@ -242,7 +243,7 @@ def digest(view: SessionView) -> Later:
                  frozenset(line for action in of_kind(view, ASK)
                            for line in (action.line, action.result.line if action.result else 0)),
                  answered_questions(view),
-                 Record(written_text(files), user_said,
+                 Record(with_observed(view, written_text(files), _changed_at(files)), user_said,
                         [(event.line, event.text) for event in view.transcript.events
                          if event.is_human_prompt and not event.subagent_id],
                         [view.results[call.call_id] for call in view.calls()
@@ -250,6 +251,12 @@ def digest(view: SessionView) -> Later:
                          and view.outcome(call) == OK],
                         files),
                  deletions(view), failures(view), plan_texts(view))
+
+
+def _changed_at(files: Mapping[str, list[FileChange]]) -> dict[str, list[int]]:
+    """Path -> the lines where the session's own writes and edits changed it."""
+    return {path: [change.line for change in changes if change.kind != "read"]
+            for path, changes in files.items()}
 
 
 def written_text(files: Mapping[str, list[FileChange]]) -> dict[str, str]:

@@ -29,12 +29,15 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.extract.observed import observations, observed_after
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.recipes import parse_recipes, recipe_format
 from claimgraph.capture.extract.session import OK, SessionView
 from claimgraph.capture.extract.shell import Invocation, call_cwd, command_text, invocations
 from claimgraph.capture.extract.writes import file_ops
 from claimgraph.logic.lazy_regex import lazy_regex
+from claimgraph.logic.observed_lines import (
+    GONE, KEPT, UNKNOWN, SeenLines, index_of, overlaid, verdict)
 from claimgraph.logic.sed_edit import (
     Substitution, apply_all, perl_substitutions, sed_substitutions)
 
@@ -94,15 +97,24 @@ class _Changed:
 
     looks: tuple[SeenFile, ...]
     edits: tuple[ShellEdit, ...]
+    #: The harness's latest record of the file's lines after the last of ``edits`` (after
+    #: the last look when a change no command shows made it: ``observed``), or None.
+    seen: SeenLines | None = None
 
     @property
     def known(self) -> bool:
         return all(edit.substitutions is not None for edit in self.edits)
 
+    @property
+    def lines_up(self) -> bool:
+        """The record's lines fall in place in the file as last seen, and change it."""
+        last = self.looks[-1].text
+        return self.seen is not None and overlaid(last, self.seen) != last
+
     def now(self, text: str) -> str:
         for edit in self.edits:
             text = apply_all(edit.substitutions or (), text)
-        return text
+        return overlaid(text, self.seen) if self.seen is not None else text
 
 
 def _edits_after_looks(view: SessionView) -> dict[str, _Changed]:
@@ -111,15 +123,16 @@ def _edits_after_looks(view: SessionView) -> dict[str, _Changed]:
     by_path: dict[str, list[ShellEdit]] = {}
     for edit in shell_edits(view):
         by_path.setdefault(edit.path, []).append(edit)
-    if not by_path:
+    if not by_path and not observations(view):
         return {}
     changed: dict[str, _Changed] = {}
     for path, looks in surviving_looks(view).items():
         cited = looks[-1].cited
         last = looks[-1].call.line
         later = tuple(edit for edit in by_path.get(path, ()) if edit.line > last)
-        if cited and later:
-            changed[cited] = _Changed(tuple(looks), later)
+        seen = observed_after(view, path, later[-1].line if later else last)
+        if cited and (later or seen):
+            changed[cited] = _Changed(tuple(looks), later, seen.seen if seen else None)
     return changed
 
 
@@ -261,17 +274,59 @@ def _settled(found: dict[str, Any], edits: dict[str, _Changed]) -> dict[str, Any
         return found
     for path in cited:
         changed = edits[path]
-        if not changed.known:
-            return None  # what the file now holds is not known
-        if found.get("predicate") == "x/runs" and found.get("rule") == "recipes" \
-                and str(found["subject"]) == path:
+        shown = _as_recorded(found, path, changed)
+        if _from_recipes(found, path):
+            if not changed.known or (shown == GONE and not changed.lines_up):
+                return None  # what the file's recipes now run is not known
             updated = _runs_now(found, changed)
+        elif shown == GONE:
+            return None  # the harness's record shows the quoted line gone
+        elif not changed.edits or shown == KEPT:
+            continue  # no command changed it, or the record shows every quoted line
+        elif not changed.known:
+            return None  # what the file now holds is not known
         else:
             updated = _unless_changed(found, path, changed)
         if updated is None:
             return None
         found = updated
     return found
+
+
+def _from_recipes(found: dict[str, Any], path: str) -> bool:
+    """A ``runs`` fact of this task-runner file: what it says may come from other lines of
+    the file (a variable a recipe uses), so a quoted line alone does not bear it out."""
+    return found.get("predicate") == "x/runs" and found.get("rule") == "recipes" \
+        and str(found["subject"]) == path
+
+
+def _as_recorded(found: dict[str, Any], path: str, changed: _Changed) -> str:
+    """What the harness's record of the file says of the lines the candidate quotes from
+    it: ``GONE`` when one of them is shown gone, ``KEPT`` when all are shown, else
+    ``UNKNOWN`` (``logic.observed_lines``)."""
+    if changed.seen is None:
+        return UNKNOWN
+    verdicts = []
+    for item in found.get("evidence") or ():
+        match = _FILE_EVIDENCE.match(str(item))
+        if match and _plain(match["path"]) == path:
+            verdicts.append(_line_as_recorded(match["quote"], changed))
+    if GONE in verdicts:
+        return GONE
+    return KEPT if verdicts and all(found == KEPT for found in verdicts) else UNKNOWN
+
+
+def _line_as_recorded(quote: str, changed: _Changed) -> str:
+    """``verdict`` of the quoted line, read where the session last saw it."""
+    seen = changed.seen
+    if seen is None:
+        return UNKNOWN
+    for look in reversed(changed.looks):
+        before = look.text.split("\n")
+        index = index_of(quote, before)
+        if index is not None:
+            return verdict(seen, before, index)
+    return KEPT if seen.shows(quote) else UNKNOWN
 
 
 def _evidence_now(evidence: list[str], path: str, changed: _Changed) -> list[str]:
@@ -289,9 +344,11 @@ def _evidence_now(evidence: list[str], path: str, changed: _Changed) -> list[str
 def _line_now(quote: str, changed: _Changed) -> str:
     """A quoted (stripped) line as it reads now: the raw line the session saw, changed."""
     for look in reversed(changed.looks):
-        for raw in look.text.splitlines():
+        lines = look.text.split("\n")
+        for index, raw in enumerate(lines):
             if raw.strip() == quote:
-                return changed.now(raw).strip()
+                after = changed.now(look.text).split("\n")  # the record's lines in place
+                return (after[index] if len(after) == len(lines) else changed.now(raw)).strip()
     return changed.now(quote).strip()
 
 

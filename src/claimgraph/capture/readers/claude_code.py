@@ -5,7 +5,9 @@ Decisions, each driven by what real transcripts contain:
   (progress, file-history-snapshot, queue-operation, summary titles, attachment and the
   api-*/cost/latch records of 2.1.3xx) is dropped and counted; unknown types are dropped and
   counted separately, never fatal. Attachments hold hook context, including our own injected
-  block, so dropping them keeps memory from echoing itself.
+  block, so dropping them keeps memory from echoing itself; only one that records a file's
+  content (a file changed on disk outside the agent's tools, a file attached to a message)
+  becomes a derived ``observed`` event (``harness_files.py``).
 - A message the person typed while the agent was busy is queued. If the agent takes it as the
   next turn, the queue says ``dequeue`` and the text comes back as a ``user`` record. If the
   agent reads it mid-turn, the queue says ``remove`` and the text never comes back: newer
@@ -48,6 +50,7 @@ from claimgraph.capture.events import (
     TURNED_DOWN, Event, Transcript, TranscriptBuilder, iso_to_ms, scalar_fields, text_or_none)
 from claimgraph.capture.readers import read_jsonl
 from claimgraph.capture.readers.envelope import typed_text
+from claimgraph.capture.readers.harness_files import observed_file
 from claimgraph.errors import ClaimgraphError
 
 AGENT = "claude-code"
@@ -222,10 +225,15 @@ class _FileReader:
     def on_attachment(self, line: int, record: dict[str, Any]) -> None:
         attachment = record.get("attachment")
         text = _queued_prompt(attachment) if isinstance(attachment, dict) else None
-        if text is None:
+        observed = observed_file(attachment) if isinstance(attachment, dict) else None
+        if observed is not None:  # a file's lines as the harness saw them (harness_files.py)
+            self.builder.add(self.event("observed", line, record, text=observed[0],
+                                        derived=True, extras=observed[1],
+                                        record_id=text_or_none(record.get("uuid"))))
+        elif text is None:
             self.builder.counts["skipped_noise"] += 1
-            return
-        self.add_queued(line, record, text)
+        else:
+            self.add_queued(line, record, text)
 
     def on_queue(self, line: int, record: dict[str, Any]) -> None:
         """Keep the queue's order; a message taken mid-turn (``remove``) is the person's."""
