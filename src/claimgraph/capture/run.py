@@ -43,7 +43,7 @@ from typing import Any, Callable, Iterable, Mapping
 import structlog
 
 from claimgraph import lease
-from claimgraph.capture import ignored, placement, problems
+from claimgraph.capture import finished_states, ignored, placement, problems
 from claimgraph.capture.classify import tally
 from claimgraph.capture.dating import in_valid_order
 from claimgraph.capture.events import Transcript
@@ -270,7 +270,7 @@ def _capture_segment(sh: Shell, request: Request, options: Options, extractor: E
                                           placed.root)
     scoped = [placement.scoped(c, placed, SOURCE_TYPE)
               for c in in_valid_order(candidates, cleaned, sh.now())]
-    placed_ones = [c for c in scoped if c is not None]
+    placed_ones = finished_states.replacing_only(sh, (c for c in scoped if c is not None))
     screened = screen_candidates(placed_ones, _screen_ctx(sh, placed_ones))
     _log_overlong(screened, agent=request.agent)
     _reach("extracted", options)

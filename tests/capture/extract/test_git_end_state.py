@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from claimgraph.capture.extract.git_state import git_state_candidates
+from claimgraph.capture.extract.session import SessionView
 from claimgraph.logic.git_reports import Report, reports_in
 
 from .extract_helpers import Session
@@ -14,7 +16,9 @@ URL = "https://github.com/me/shop/pull/{}"
 
 
 def _states(session: Session) -> dict[str, str]:
-    return {c["subject"]: c["object"] for c in session.extract() if c["predicate"] == "x/state"}
+    """What the git rule says, before the screen of finished states (test_git_done.py)."""
+    view = SessionView.of(session.transcript(), None)
+    return {c["subject"]: c["object"] for c in git_state_candidates(view)}
 
 
 def _pr(session: Session, number: int, branch: str, path: str = "src/a.py") -> None:

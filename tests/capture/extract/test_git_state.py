@@ -2,7 +2,8 @@
 
 import pytest
 
-from claimgraph.capture.extract.git_state import git_runs, observe
+from claimgraph.capture.extract.git_state import git_runs, git_state_candidates, observe
+from claimgraph.capture.extract.session import SessionView
 from claimgraph.logic import git_state as gs
 
 
@@ -162,7 +163,9 @@ from .extract_helpers import ROOT, Session  # noqa: E402
 
 
 def _states(session: Session) -> list[tuple[str, str]]:
-    return [(c["subject"], c["object"]) for c in session.extract() if c["predicate"] == "x/state"]
+    """What the git rule says, before the screen of finished states (test_git_done.py)."""
+    view = SessionView.of(session.transcript(), None)
+    return [(c["subject"], c["object"]) for c in git_state_candidates(view)]
 
 
 def test_a_cd_into_another_repository_is_that_repository():

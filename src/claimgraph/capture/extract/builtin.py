@@ -45,6 +45,7 @@ from claimgraph.capture.extract.dependencies import dependency_candidates
 from claimgraph.capture.extract.forbidden import screen_forbidden
 from claimgraph.capture.extract.diagnosis import attach_diagnoses
 from claimgraph.capture.extract.gates import gate_candidates
+from claimgraph.capture.extract.git_done import screen_finished
 from claimgraph.capture.extract.git_ignored import git_ignored_candidates
 from claimgraph.capture.extract.git_state import git_state_candidates
 from claimgraph.capture.extract.instructions import instruction_candidates
@@ -84,7 +85,7 @@ def extract(transcript: Transcript, *, project_root: str | None = None) -> list[
     starting directory) names the project and anchors relative file citations."""
     view = SessionView.of(transcript, project_root)
     found = screen_shell_edited(view, screen_forbidden(view, quiet(one_fact_per_command(
-        merge(candidate for rule in RULES for candidate in rule(view))))))
+        screen_finished(merge(candidate for rule in RULES for candidate in rule(view)))))))
     view.forget_except(READ_LATER)
     return attach_diagnoses(view, reconcile(found, digest(view)))
 

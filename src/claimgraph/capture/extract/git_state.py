@@ -27,6 +27,7 @@ from claimgraph.capture.extract.session import (
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations, unwrap
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.foreign_paths import as_posix, windows_path
+from claimgraph.logic import git_done as done
 from claimgraph.logic import git_state as gs
 from claimgraph.logic.git_reports import reports_in
 from claimgraph.logic.timeutil import to_date
@@ -140,10 +141,13 @@ def _facts(view: SessionView, repo: str, state: gs.EndState, prs: list[gs.PullRe
         if text:
             lines = sorted(set(state.lines))
             cited = [*lines[:1], *lines[1:][-(MAX_EVIDENCE - 1):]]
-            yield candidate(RULE, subject, PREDICATE, text,
-                            evidence=[transcript_evidence(line, quotes.get(line, "git"))
-                                      for line in cited],
-                            object_kind="literal", subject_type="project", at=at)
+            found = candidate(RULE, subject, PREDICATE, text,
+                              evidence=[transcript_evidence(line, quotes.get(line, "git"))
+                                        for line in cited],
+                              object_kind="literal", subject_type="project", at=at)
+            # for the screen of finished states (capture/extract/git_done.py), which takes it off
+            found[done.FIELD] = done.Settled(date, state=state, edits_checked=repo == view.root)
+            yield found
     for pr in prs:
         pr_at = pr.at or at
         text = gs.describe_pr(pr, to_date(pr_at) if pr_at else date)
@@ -152,10 +156,12 @@ def _facts(view: SessionView, repo: str, state: gs.EndState, prs: list[gs.PullRe
         # The PR is its own subject: x/state holds one value per subject, so its later
         # state (merged) replaces its earlier one (opened), and it never replaces the
         # repository's own state, nor another PR's.
-        yield candidate(RULE, f"{subject} PR #{pr.number}", PREDICATE, text,
-                        evidence=[transcript_evidence(line, quotes.get(line, "gh pr"))
-                                  for line in sorted(set(pr.lines))[-MAX_EVIDENCE:]],
-                        object_kind="literal", subject_type="pull-request", at=pr_at)
+        found = candidate(RULE, f"{subject} PR #{pr.number}", PREDICATE, text,
+                          evidence=[transcript_evidence(line, quotes.get(line, "gh pr"))
+                                    for line in sorted(set(pr.lines))[-MAX_EVIDENCE:]],
+                          object_kind="literal", subject_type="pull-request", at=pr_at)
+        found[done.FIELD] = done.Settled(date, pr=pr)
+        yield found
 
 
 def _reports(view: SessionView) -> list[tuple[int, int | None, str, int | None, str | None]]:

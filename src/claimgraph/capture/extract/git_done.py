@@ -1,0 +1,54 @@
+"""The screen that marks finished git states and cuts mixed ones to what is still open
+(issue 22; what counts as finished: ``logic/git_done.py``).
+
+``git_state`` hands each of its facts the structure it settled (``logic.git_done.FIELD``);
+this screen reads it, never the fact's words: a pull request merged or closed, or a
+repository whose every commit is on its main line and pushed with nothing uncommitted, is
+marked finished (``logic.git_done.FINISHED``: the capture pass writes it only to replace a
+state of the same subject it stored before, ``capture/finished_states.py``); a repository
+with open and finished branches is told again with the open ones only, citing their lines.
+The field is taken off every candidate here, whatever is decided, so nothing after the
+screen sees it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from claimgraph.logic import git_done as gd
+from claimgraph.logic import git_state as gs
+
+_CITED_LINE = re.compile(r"^transcript#L(?P<line>\d+):")
+
+
+def screen_finished(candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``candidates`` with the finished git states marked, the mixed ones cut to their open
+    part."""
+    kept = []
+    for found in candidates:
+        settled = found.pop(gd.FIELD, None)
+        if settled is None:
+            kept.append(found)
+            continue
+        kept.append(_screened(found, settled))
+    return kept
+
+
+def _screened(found: dict[str, Any], settled: gd.Settled) -> dict[str, Any]:
+    if settled.pr is not None:
+        return {**found, gd.FINISHED: True} if gd.pr_done(settled.pr) else found
+    if settled.state is None:
+        return found
+    left = gd.open_part(settled.state, settled.edits_checked)
+    if left is None:
+        return {**found, gd.FINISHED: True}
+    if left is settled.state:
+        return found
+    text = gs.describe_within(left, settled.date)
+    if not text:
+        return found  # the open part cannot be told on its own: as it was
+    lines = set(left.lines)
+    cited = [e for e in found["evidence"]
+             if (m := _CITED_LINE.match(str(e))) and int(m["line"]) in lines]
+    return {**found, "object": text, "evidence": cited or found["evidence"]}

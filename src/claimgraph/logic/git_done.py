@@ -1,0 +1,109 @@
+"""A finished git state is not a standing fact (issue 22): what of a repository's or a pull
+request's end state is still left to act on.
+
+``git_state`` tells where the session left the work in git: the commits it made per branch
+and whether a push took them up, tags, the branch checked out, uncommitted work; a pull
+request opened, merged or closed. Once everything such a state names is done -- the commits
+on the repository's main line and pushed, as git's own output showed, nothing uncommitted --
+the next agent has nothing to do with it, and a line in its context about it is noise. Only
+what is still open is worth a line: commits not pushed, or on a branch of their own (waiting
+for a pull request or a merge), a push whose outcome never showed, branches that diverged,
+uncommitted edits, a pull request still open.
+
+Read from the structure ``git_state`` settled, never from the fact's wording, and only where
+the record can tell:
+
+- a pull request merged or closed, as gh or git showed it, is done; one the person said was
+  merged or closed is kept as it is (the person's word, not git's output), and so is one
+  still open. Its title is no reason to keep a finished one: a decision it carries is for
+  the rules that read decisions;
+- a branch's commits are done when the branch is one of the names a main line goes by
+  (``DEFAULT_BRANCHES``), git showed a push carrying every one of them (not the person's
+  word that they pushed) and no later status showed them diverged; a push of such a branch
+  with no commit of the session's is done too. A commit on any other branch, on a detached
+  HEAD or on a branch never named waits for a merge: open;
+- a tag is done once pushed (or deleted); one only created is open;
+- uncommitted work (a status, or edits after the last commit) makes the state one to keep
+  whole, and so does a checkout left on another branch than the main line when all else is
+  done: neither is settled by a push;
+- "nothing uncommitted" must be shown: for the project's own checkout the session's edits
+  are held against its last commit (``git_observed``); for another repository only a clean
+  ``git status`` after the last commit shows it.
+
+A state with both is cut to its open part, with its context (the branch checked out).
+
+A finished state is still the end of a state told before: "PR #5 was merged" replaces the
+"PR #5 was opened" an earlier session (or an earlier part of this one) stored, which would
+otherwise stand as current. So a finished state is not dropped here but marked; the capture
+pass writes it only when the store holds a current state of the same subject to replace.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from claimgraph.logic.git_state import DEFAULT_BRANCHES, EndState, PullRequest
+
+#: The key under which ``git_state`` hands a candidate's settled state to the screen
+#: (``capture/extract/git_done.py``), which takes it off before anything else sees it.
+FIELD = "git_settled"
+#: The key the screen sets on a finished state: written only where it replaces a state of
+#: the same subject the store holds (``capture/finished_states.py``), which takes it off.
+FINISHED = "finished_state"
+_DONE_PR = ("MERGED", "CLOSED")
+#: What a tag's last step must be for nothing to be left to do with it (``EndState.tags``).
+_TAG_DONE = frozenset({"pushed", "deleted", "deleted on the remote"})
+
+
+@dataclass(frozen=True)
+class Settled:
+    """What the git rule settled for one fact: the repository's end state (its fact) or one
+    pull request (its own fact), the date the fact names, and whether the session's edits
+    were held against the last commit (the project's own checkout)."""
+
+    date: str
+    state: EndState | None = None
+    pr: PullRequest | None = None
+    edits_checked: bool = False
+
+
+def pr_done(pr: PullRequest) -> bool:
+    """The pull request was merged or closed, as gh or git showed it."""
+    return pr.state in _DONE_PR and not pr.reported
+
+
+def open_part(state: EndState, edits_checked: bool) -> EndState | None:
+    """The part of ``state`` still open: None when nothing is, ``state`` itself when all of
+    it is or the record cannot tell, else a copy holding only the open branches and tags."""
+    if state.dirty or state.notes:
+        return state
+    done = {branch for branch in _branches(state) if _branch_done(state, branch)}
+    tags_done = {tag for tag, what in state.tags.items() if what[-1] in _TAG_DONE}
+    if not done and not tags_done:
+        return state
+    if done == _branches(state) and tags_done == set(state.tags):
+        settled_tree = edits_checked or state.dirty is False
+        on_main = state.branch is None or state.branch in done \
+            or state.branch in DEFAULT_BRANCHES or state.branch in state.deleted
+        return None if settled_tree and on_main else state
+    return dataclasses.replace(
+        state, commits=[c for c in state.commits if c.branch not in done],
+        branch_pushes=[p for p in state.branch_pushes if p[0] not in done],
+        unseen_pushes=[p for p in state.unseen_pushes if p[0] not in done],
+        tags={tag: what for tag, what in state.tags.items() if tag not in tags_done})
+
+
+def _branches(state: EndState) -> set[str]:
+    """Every branch the state names: those committed to and those pushed."""
+    return {c.branch for c in state.commits} | {p[0] for p in state.branch_pushes}
+
+
+def _branch_done(state: EndState, branch: str) -> bool:
+    """The branch is a main line and every commit of the session's on it went up by a push
+    git showed (a push that names where it went; "you said so" is the person's word). All
+    pushed, a later push whose outcome never showed leaves nothing behind."""
+    if branch not in DEFAULT_BRANCHES or branch in state.said:
+        return False
+    return all(state.pushed.get(c.key, ("", 0, False))[0]
+               for c in state.commits if c.branch == branch)

@@ -1,0 +1,86 @@
+"""The capture pass leaves out a finished git state and cuts a mixed one to what is still
+open (issue 22; capture/extract/git_done.py, logic/git_done.py), from what git showed."""
+
+from __future__ import annotations
+
+from claimgraph.logic.git_done import FIELD, FINISHED
+
+from .extract_helpers import ROOT, Session
+
+PUSH_MAIN = "To github.com:me/shop.git\n   0000aaa..1a2b3c4  main -> main"
+
+
+def _states(session: Session) -> dict[str, str]:
+    """The states left open (a finished one is marked: the capture pass writes it only to
+    replace a stored state, tests/capture/test_finished_states.py)."""
+    found = [c for c in session.extract() if c["predicate"] == "x/state"]
+    assert not any(FIELD in c for c in found)  # the screen's input never leaves it
+    return {c["subject"]: c["object"] for c in found if not c.get(FINISHED)}
+
+
+def _finished(session: Session) -> set[str]:
+    return {c["subject"] for c in session.extract() if c.get(FINISHED)}
+
+
+def _on_main(session: Session) -> None:
+    session.bash("git add src/a.py && git commit -m 'feat: add a'",
+                 output="[main 1a2b3c4] feat: add a\n 1 file changed")
+
+
+def test_commits_on_main_pushed_leave_nothing_to_tell():
+    s = Session()
+    _on_main(s)
+    assert "shop" in _states(s)  # not pushed: open
+    assert _finished(s) == set()
+    s.bash("git push", output=PUSH_MAIN)
+    assert _states(s) == {} and _finished(s) == {"shop"}
+
+
+def test_an_edit_after_the_pushed_commit_keeps_the_state():
+    s = Session()
+    _on_main(s)
+    s.bash("git push", output=PUSH_MAIN)
+    s.edit(f"{ROOT}/src/b.py", "x = 1", "x = 2")
+    assert "likely uncommitted" in _states(s)["shop"]
+
+
+def test_a_push_only_the_person_reported_keeps_the_state():
+    s = Session()
+    _on_main(s)
+    s.said_next("never mind, I pushed")
+    assert "you said so" in _states(s)["shop"]
+
+
+def test_a_feature_branch_stays_and_the_pushed_main_line_goes():
+    s = Session()
+    _on_main(s)
+    s.bash("git push", output=PUSH_MAIN)
+    s.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
+    s.bash("git add src/c.py && git commit -m 'feat: c'",
+           output="[feat/x 9f8e7d6] feat: c\n 1 file changed")
+    text = _states(s)["shop"]
+    assert "9f8e7d6" in text and "`feat/x`" in text and "not pushed" in text
+    assert "1a2b3c4" not in text and "branch `main`" not in text
+
+
+def test_a_merged_pull_request_is_left_out_an_open_one_kept():
+    s = Session()
+    s.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
+    s.bash("git add src/c.py && git commit -m 'feat: c'",
+           output="[feat/x 9f8e7d6] feat: c\n 1 file changed")
+    s.bash("git push -u origin feat/x",
+           output="To github.com:me/shop.git\n * [new branch]      feat/x -> feat/x")
+    s.bash('gh pr create --title "Add c" --body x', output="https://github.com/me/shop/pull/5")
+    opened = _states(s)
+    assert opened["shop PR #5"].startswith('PR #5 "Add c" was opened')
+    assert "9f8e7d6" in opened["shop"]
+    s.bash("gh pr merge 5 --squash", output="✓ Squashed and merged pull request #5 (Add c)")
+    assert "shop PR #5" not in _states(s) and "shop PR #5" in _finished(s)
+
+
+def test_a_pull_request_the_person_said_was_merged_is_kept():
+    s = Session()
+    s.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
+    s.bash('gh pr create --title "Add c" --body x', output="https://github.com/me/shop/pull/5")
+    s.said_next("merged")
+    assert "you said so" in _states(s)["shop PR #5"]

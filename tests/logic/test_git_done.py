@@ -1,0 +1,90 @@
+"""What of a settled git end state is still open (logic/git_done.py): finished states are
+left out, mixed ones cut to their open part, and whatever the record cannot settle kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from claimgraph.logic import git_done as gd
+from claimgraph.logic import git_state as gs
+
+URL = "github.com:me/shop.git"
+
+
+def _state(*groups: tuple[str, str, bool], **fields) -> gs.EndState:
+    """Commits (branch, hash, pushed by a push git showed), one per line, in order."""
+    state = gs.EndState(**fields)
+    for line, (branch, hash_, pushed) in enumerate(groups, 1):
+        state.commits.append(gs.Commit(branch, hash_, f"subject {line}", line, since=line))
+        if pushed:
+            state.pushed[hash_] = (URL, line + 10, False)
+    return state
+
+
+def test_main_line_pushed_with_a_settled_tree_is_finished():
+    assert gd.open_part(_state(("main", "aaaa111", True), branch="main"), True) is None
+    assert gd.open_part(_state(("master", "aaaa111", True)), True) is None
+
+
+@pytest.mark.parametrize("state", [
+    _state(("main", "aaaa111", False)),  # not pushed
+    _state(("main", "aaaa111", True), ("main", "bbbb222", False)),  # the last not pushed
+    _state(("feat/x", "aaaa111", True)),  # pushed, its merge still to come
+    _state(("detached HEAD", "aaaa111", True)),
+    _state(("", "aaaa111", True)),  # a branch never named
+    _state(("main", "aaaa111", True), dirty=True),
+    _state(("main", "aaaa111", True), notes=["1 file edited after the last commit"]),
+    _state(("feat/x", "aaaa111", True), tags={"v1": ["created"]}),  # nothing of it done
+    _state(("main", "aaaa111", True), said={"main": "`main` and `origin/main` had diverged"}),
+    _state(("main", "aaaa111", True), branch="feat/next"),  # the checkout left elsewhere
+])
+def test_anything_left_open_or_unsettled_keeps_the_state_whole(state):
+    assert gd.open_part(state, True) is state
+
+
+def test_a_push_the_person_reported_is_not_one_git_showed():
+    state = _state(("main", "aaaa111", False))
+    state.pushed["aaaa111"] = ("", 5, False)  # "you said so"
+    assert gd.open_part(state, True) is state
+
+
+def test_another_repository_needs_a_clean_status_after_its_last_commit():
+    assert gd.open_part(_state(("main", "aaaa111", True)), False) is not None
+    assert gd.open_part(_state(("main", "aaaa111", True), dirty=False), False) is None
+
+
+def test_a_push_of_the_main_line_alone_is_finished_a_feature_branch_is_not():
+    assert gd.open_part(gs.EndState(branch_pushes=[("main", "main", "cccc333", 4)]), True) \
+        is None
+    feature = gs.EndState(branch_pushes=[("feat/x", "feat/x", None, 4)])
+    assert gd.open_part(feature, True) is feature
+
+
+def test_a_mixed_state_keeps_only_its_open_branches():
+    state = _state(("main", "aaaa111", True), ("feat/x", "bbbb222", False), branch="feat/x")
+    state.branch_pushes.append(("main", "main", "aaaa111", 11))
+    left = gd.open_part(state, True)
+    assert left is not None and left is not state
+    assert [c.hash for c in left.commits] == ["bbbb222"] and left.branch_pushes == []
+    text = gs.describe(left, "2026-01-02")
+    assert "bbbb222" in text and "not pushed" in text and "`feat/x` at the end" in text
+    assert "aaaa111" not in text and "`main`" not in text
+    assert [c.hash for c in state.commits] == ["aaaa111", "bbbb222"]  # the original untouched
+
+
+def test_a_tag_pushed_is_done_one_only_created_is_what_is_left():
+    pushed = _state(("main", "aaaa111", True), tags={"v1": ["created", "pushed"]})
+    assert gd.open_part(pushed, True) is None
+    created = _state(("main", "aaaa111", True), tags={"v1": ["created"], "v0": ["pushed"]})
+    left = gd.open_part(created, True)
+    assert left is not None and left.commits == [] and list(left.tags) == ["v1"]
+    assert gs.describe(left, "d") == "Where the session of d left the work in git: tag `v1` created"
+
+
+@pytest.mark.parametrize("state, reported, done", [
+    ("MERGED", False, True), ("CLOSED", False, True), ("OPEN", False, False),
+    (None, False, False), (gs.UNKNOWN_STATE, False, False), ("MERGED", True, False),
+])
+def test_a_pull_request_is_done_when_gh_or_git_showed_it_merged_or_closed(state, reported,
+                                                                           done):
+    assert gd.pr_done(gs.PullRequest(7, state=state, reported=reported)) is done
