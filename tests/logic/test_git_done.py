@@ -11,11 +11,12 @@ from claimgraph.logic import git_state as gs
 URL = "github.com:me/shop.git"
 
 
-def _state(*groups: tuple[str, str, bool], **fields) -> gs.EndState:
-    """Commits (branch, hash, pushed by a push git showed), one per line, in order."""
+def _state(*groups: tuple[str, str, bool], subject: str = "", **fields) -> gs.EndState:
+    """Commits (branch, hash, pushed by a push git showed), one per line, in order; each with
+    ``subject`` (none by default: git's commit line was not seen, only a push)."""
     state = gs.EndState(**fields)
     for line, (branch, hash_, pushed) in enumerate(groups, 1):
-        state.commits.append(gs.Commit(branch, hash_, f"subject {line}", line, since=line))
+        state.commits.append(gs.Commit(branch, hash_, subject, line, since=line))
         if pushed:
             state.pushed[hash_] = (URL, line + 10, False)
     return state
@@ -24,6 +25,13 @@ def _state(*groups: tuple[str, str, bool], **fields) -> gs.EndState:
 def test_main_line_pushed_with_a_settled_tree_is_finished():
     assert gd.open_part(_state(("main", "aaaa111", True), branch="main"), True) is None
     assert gd.open_part(_state(("master", "aaaa111", True)), True) is None
+
+
+def test_a_finished_branch_whose_one_commit_tells_the_change_is_kept_whole():
+    told = _state(("main", "aaaa111", True), subject="docs: move every page under docs/")
+    assert gd.open_part(told, True) is told
+    two = _state(("main", "aaaa111", True), ("main", "bbbb222", True), subject="wip")
+    assert gd.open_part(two, True) is None  # several: no subject is shown, nothing to tell
 
 
 @pytest.mark.parametrize("state", [

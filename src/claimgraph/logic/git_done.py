@@ -15,8 +15,9 @@ the record can tell:
 
 - a pull request merged or closed, as gh or git showed it, is done; one the person said was
   merged or closed is kept as it is (the person's word, not git's output), and so is one
-  still open. Its title is no reason to keep a finished one: a decision it carries is for
-  the rules that read decisions;
+  still open. A finished one whose title the record showed is kept: the title says what the
+  project now holds (the rubric's "K for that content"), and on held-out sessions those
+  titles were what the labellers wanted remembered;
 - a branch's commits are done when the branch is one of the names a main line goes by
   (``DEFAULT_BRANCHES``), git showed a push carrying every one of them (not the person's
   word that they pushed) and no later status showed them diverged; a push of such a branch
@@ -30,7 +31,11 @@ the record can tell:
   are held against its last commit (``git_observed``); for another repository only a clean
   ``git status`` after the last commit shows it.
 
-A state with both is cut to its open part, with its context (the branch checked out).
+A finished branch whose one commit's subject the fact shows (``git_state`` shows a subject
+only for a branch's single commit: the whole change made there) is kept whole for the same
+reason as a titled pull request: what is dropped is a finished state that names nothing but
+commit ids. A state with both is cut to its open part, with its context (the branch checked
+out).
 
 A finished state is still the end of a state told before: "PR #5 was merged" replaces the
 "PR #5 was opened" an earlier session (or an earlier part of this one) stored, which would
@@ -69,8 +74,9 @@ class Settled:
 
 
 def pr_done(pr: PullRequest) -> bool:
-    """The pull request was merged or closed, as gh or git showed it."""
-    return pr.state in _DONE_PR and not pr.reported
+    """The pull request was merged or closed, as gh or git showed it, and the record showed
+    no title: a title tells what the project now holds, so that fact stays."""
+    return pr.state in _DONE_PR and not pr.reported and not pr.title
 
 
 def open_part(state: EndState, edits_checked: bool) -> EndState | None:
@@ -79,6 +85,8 @@ def open_part(state: EndState, edits_checked: bool) -> EndState | None:
     if state.dirty or state.notes:
         return state
     done = {branch for branch in _branches(state) if _branch_done(state, branch)}
+    if any(_tells_change(state, branch) for branch in done):
+        return state
     tags_done = {tag for tag, what in state.tags.items() if what[-1] in _TAG_DONE}
     if not done and not tags_done:
         return state
@@ -97,6 +105,13 @@ def open_part(state: EndState, edits_checked: bool) -> EndState | None:
 def _branches(state: EndState) -> set[str]:
     """Every branch the state names: those committed to and those pushed."""
     return {c.branch for c in state.commits} | {p[0] for p in state.branch_pushes}
+
+
+def _tells_change(state: EndState, branch: str) -> bool:
+    """The fact shows what was done on ``branch``: its one commit's subject (``git_state``
+    names a subject only when a branch has a single commit)."""
+    made = [c for c in state.commits if c.branch == branch]
+    return len(made) == 1 and bool(made[0].subject)
 
 
 def _branch_done(state: EndState, branch: str) -> bool:

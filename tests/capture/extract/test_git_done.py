@@ -7,7 +7,7 @@ from claimgraph.logic.git_done import FIELD, FINISHED
 
 from .extract_helpers import ROOT, Session
 
-PUSH_MAIN = "To github.com:me/shop.git\n   0000aaa..1a2b3c4  main -> main"
+PUSH_MAIN = "To github.com:me/shop.git\n   0000aaa..2b3c4d5  main -> main"
 
 
 def _states(session: Session) -> dict[str, str]:
@@ -23,8 +23,11 @@ def _finished(session: Session) -> set[str]:
 
 
 def _on_main(session: Session) -> None:
+    """Two commits on main: a state with several commits shows their ids, not subjects."""
     session.bash("git add src/a.py && git commit -m 'feat: add a'",
                  output="[main 1a2b3c4] feat: add a\n 1 file changed")
+    session.bash("git add src/z.py && git commit -m 'feat: add z'",
+                 output="[main 2b3c4d5] feat: add z\n 1 file changed")
 
 
 def test_commits_on_main_pushed_leave_nothing_to_tell():
@@ -34,6 +37,15 @@ def test_commits_on_main_pushed_leave_nothing_to_tell():
     assert _finished(s) == set()
     s.bash("git push", output=PUSH_MAIN)
     assert _states(s) == {} and _finished(s) == {"shop"}
+
+
+def test_a_finished_main_line_whose_one_commit_tells_the_change_is_kept():
+    s = Session()
+    s.bash("git add docs && git commit -m 'docs: move every page under docs/'",
+           output="[main 1a2b3c4] docs: move every page under docs/\n 1 file changed")
+    s.bash("git push", output="To github.com:me/shop.git\n   0000aaa..1a2b3c4  main -> main")
+    assert "move every page under docs/" in _states(s)["shop"]
+    assert _finished(s) == set()
 
 
 def test_an_edit_after_the_pushed_commit_keeps_the_state():
@@ -75,7 +87,13 @@ def test_a_merged_pull_request_is_left_out_an_open_one_kept():
     assert opened["shop PR #5"].startswith('PR #5 "Add c" was opened')
     assert "9f8e7d6" in opened["shop"]
     s.bash("gh pr merge 5 --squash", output="✓ Squashed and merged pull request #5 (Add c)")
-    assert "shop PR #5" not in _states(s) and "shop PR #5" in _finished(s)
+    assert _states(s)["shop PR #5"].startswith('PR #5 "Add c" was merged')  # its title tells
+
+
+def test_a_merged_pull_request_without_a_title_is_left_out():
+    s = Session()
+    s.bash("gh pr merge 7 --squash", output="✓ Squashed and merged pull request #7")
+    assert "shop PR #7" not in _states(s) and "shop PR #7" in _finished(s)
 
 
 def test_a_pull_request_the_person_said_was_merged_is_kept():
