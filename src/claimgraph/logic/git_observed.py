@@ -13,7 +13,13 @@ on. git's own later words about the branch settle what the tally cannot:
   before that status did not go up, whatever push the tally credited them to;
 - the branch checked out at the end, when the harness recorded another: unknown;
 - files the session edited after its last commit, with no later status showing a clean
-  tree: uncommitted work is likely, and the fact says so rather than nothing.
+  tree: uncommitted work is likely, and the fact says so rather than nothing;
+- a one-line ``git log`` of the branch checked out that lists, above a commit the session
+  made, commits the tally never saw made (a sub-agent's, the person's): they were made on
+  that branch after it, so they are the session's work too, and a push of the branch
+  after that log carried them;
+- a history rewrite (``git filter-repo``) followed by a forced push: the ids the remote
+  held before are gone, and clones made before hold the old history.
 
 Pure logic: the capture rule (``capture/extract/git_observed.py``) finds the outputs and the
 edits; ``revise`` changes the settled ``EndState`` in place before it is described.
@@ -24,7 +30,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from claimgraph.logic.git_state import Commit, EndState, branch_in
+from claimgraph.logic.git_state import (
+    Commit, EndState, Observation, branch_in, remote_name, same_commit)
 
 _DIVERGED = re.compile(r"^Your branch and '(?P<upstream>[^']+)' have diverged,\s*"
                        r"and have (?P<ahead>\d+) and (?P<behind>\d+) different commits? each",
@@ -135,3 +142,105 @@ def _edited_note(paths: list[str]) -> str:
     more = f" and {len(files) - MAX_FILES} more" if len(files) > MAX_FILES else ""
     count = f"{len(files)} file" + ("s" if len(files) > 1 else "")
     return f"{count} edited after the last commit ({named}{more}), likely uncommitted"
+
+
+@dataclass(frozen=True)
+class HeadLog:
+    """A one-line ``git log`` of the history of the branch checked out (no other revision
+    than a range ending at HEAD, no ``--all``, no ``--reverse``): its line, the folder it
+    ran in and what it listed, newest first."""
+
+    line: int
+    place: str | None
+    listed: tuple[tuple[str, str], ...]
+
+
+def _branches_at(observations: list[Observation]) -> list[tuple[int, str | None, str]]:
+    """(line, folder, branch checked out there after the line) as the commands showed it."""
+    found: list[tuple[int, str | None, str]] = []
+    for seen in observations:
+        on = seen.branch_after or (seen.commits[-1].branch if seen.commits else None) \
+            or seen.branch
+        if on and on != "detached HEAD":
+            found.append((seen.line, seen.place, on))
+    return found
+
+
+def _checked_out(branches: list[tuple[int, str | None, str]], place: str | None,
+                 line: int) -> str | None:
+    """The branch checked out in ``place`` just before ``line`` (None: not shown)."""
+    before = [branch for at, where, branch in branches if at < line and where == place]
+    return before[-1] if before else None
+
+
+def add_logged(state: EndState, logs: list[HeadLog], observations: list[Observation]) -> None:
+    """Commits a log of the branch checked out lists above the newest commit of the
+    session's it shows: made on that branch after that commit, so during the session, by
+    whoever made them (a sub-agent, the person). Nothing when the branch checked out is not
+    that commit's, when one of them is a merge, or when a pull, merge or rewrite came
+    between (they may be someone else's commits brought in). A push of the branch after
+    the log that git showed carried them."""
+    branches = _branches_at(observations)
+    for log in logs:
+        known = [i for i, (hash_, _) in enumerate(log.listed)
+                 if any(c.hash and same_commit(c.hash, hash_) for c in state.commits)]
+        if not known or known[0] == 0:
+            continue
+        above = log.listed[:known[0]]
+        mine = next(c for c in state.commits if c.hash and same_commit(c.hash,
+                                                                       log.listed[known[0]][0]))
+        brought = any(seen.rewrote or seen.pulled for seen in observations
+                      if mine.since < seen.line < log.line)
+        if brought or _checked_out(branches, log.place, log.line) != mine.branch \
+                or any(subject.startswith("Merge ") for _, subject in above):
+            continue
+        for hash_, subject in reversed(above):
+            if not any(c.hash and same_commit(c.hash, hash_) for c in state.commits):
+                state.commits.append(Commit(mine.branch, hash_, subject, log.line,
+                                            since=log.line))
+                _carried_by_push(state, state.commits[-1], observations, branches)
+    state.commits.sort(key=lambda c: c.line)
+
+
+def _carried_by_push(state: EndState, commit: Commit, observations: list[Observation],
+                     branches: list[tuple[int, str | None, str]]) -> None:
+    """Mark ``commit`` pushed by the first push of its branch git showed at or after the
+    line that listed it, with no rewrite between."""
+    for seen in observations:
+        if seen.line < commit.since:
+            continue
+        if seen.rewrote and seen.line > commit.since:
+            return
+        for push in seen.pushes:
+            here = _checked_out(branches, seen.place, seen.line + 1)
+            for update in push.updates:
+                src = here if update.src == "HEAD" else update.src
+                if src == commit.branch and not (update.rejected or update.deleted
+                                                 or update.tag):
+                    state.pushed[commit.key] = (push.url, push.line, update.forced)
+                    return
+
+
+def forced_after_rewrite(state: EndState, observations: list[Observation],
+                         rewrites: dict[int, str]) -> None:
+    """A note that history was rewritten (``rewrites``: line -> what rewrote it, e.g. "git
+    filter-repo removing `secrets/`") and then force-pushed: the remote's old ids are gone
+    and every clone made before holds the old history."""
+    if not rewrites:
+        return
+    first = min(rewrites)
+    forced: dict[str, list[str]] = {}
+    for seen in observations:
+        if seen.line <= first:
+            continue
+        for push in seen.pushes:
+            for update in push.updates:
+                if update.forced and not (update.rejected or update.tag or update.deleted):
+                    forced.setdefault(remote_name(push.url), []).append(update.dst)
+    if not forced:
+        return
+    pushed = "; ".join(f"{', '.join(f'`{b}`' for b in dict.fromkeys(names))} to {url}"
+                       for url, names in forced.items())
+    how = " and ".join(dict.fromkeys(rewrites[line] for line in sorted(rewrites)))
+    state.notes.append(f"history rewritten ({how}) then force-pushed ({pushed}): "
+                       "clones made before hold the old commit ids")

@@ -14,15 +14,19 @@ git saying (``logic/git_observed.py`` decides what it changes):
   outcome unseen;
 - the branch the harness recorded checked out on the session's last event (Claude Code
   reads it from git for every message it writes), in the project's own checkout: when it
-  is not the one the commands left, the fact says nothing of the branch checked out.
+  is not the one the commands left, the fact says nothing of the branch checked out;
+- the one-line logs of the branch checked out (commits a sub-agent made show only there)
+  and the history rewrites (``git filter-repo``, whose paths it removed) a forced push
+  followed.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import posixpath
 import re
-from typing import Any
+from typing import Any, Sequence
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.session import FAILED, OK, SessionView
@@ -31,6 +35,7 @@ from claimgraph.capture.extract.writes import session_ops
 from claimgraph.capture.foreign_paths import as_posix
 from claimgraph.logic import git_observed as go
 from claimgraph.logic.git_state import EndState, Observation
+from claimgraph.logic.git_state import log_lines as gs_log_lines
 
 _INPUT = re.compile(r"^\s*<bash-input>(?P<command>.*?)</bash-input>", re.S)
 _OUT = re.compile(r"<bash-(?:stdout|stderr)>(?P<text>.*?)</bash-(?:stdout|stderr)>", re.S)
@@ -69,9 +74,76 @@ def note_status(statuses: dict[str, list[tuple[int, str]]], repo: str, kinds: li
         statuses.setdefault(repo, []).append((line, output))
 
 
+#: ``git log`` flags that keep it a one-line listing of HEAD's own history, newest first
+_LOG_PLAIN = re.compile(r"^(?:--oneline|--pretty=oneline|--format=oneline|-\d+|-n|--max-count"
+                        r"(?:=\d+)?|--(?:no-)?decorate|--abbrev-commit|--no-color|"
+                        r"--color=never|--first-parent)$")
+#: what may run beside that log on the line without printing lines like its own
+_BESIDE_LOG = frozenset({"log", "push", "status"})
+
+
+def note_runs(noted: dict[str, list[tuple[int, Sequence[Any], str]]], repo: str,
+              runs: Sequence[Any], output: str, line: int) -> None:
+    """Keep a line that worked and ran a log or a history rewrite, for ``revise``."""
+    if any(run.kind in ("log", "rewrite") for run in runs):
+        noted.setdefault(repo, []).append((line, runs, output))
+
+
+def head_log(runs: Sequence[Any], output: str, line: int) -> go.HeadLog | None:
+    """The line's one ``git log`` when it lists the history of the branch checked out, one
+    commit a line (``--oneline``; no revision but ``X..HEAD`` / ``X..``, no path, no
+    ``--all``), with nothing beside it that prints such lines."""
+    logs = [run for run in runs if run.kind == "log"]
+    if len(logs) != 1 or any(run.kind not in _BESIDE_LOG for run in runs):
+        return None
+    words = list(logs[0].words[2:])
+    if not any(w in ("--oneline", "--pretty=oneline", "--format=oneline") for w in words):
+        return None
+    named = [w for i, w in enumerate(words) if not w.startswith("-")
+             and not (i and words[i - 1] in ("-n", "--max-count"))]
+    plain = [w for w in words if w.startswith("-")]
+    if not all(_LOG_PLAIN.match(w) for w in plain) or len(named) > 1 or any(
+            not (re.fullmatch(r"\d+", w) or w == "HEAD" or re.fullmatch(r"[^.\s]+\.\.(?:HEAD)?", w))
+            for w in named):
+        return None
+    listed = tuple(gs_log_lines(output))
+    return go.HeadLog(line, logs[0].cwd, listed) if listed else None
+
+
+#: ``git filter-repo`` / ``bfg`` words with which it rewrites nothing
+_NOT_A_REWRITE = frozenset({"--version", "-h", "--help", "--analyze", "--dry-run"})
+
+
+def rewrite_of(runs: Sequence[Any]) -> str | None:
+    """What a line's whole-history rewrite was (``git filter-repo``, ``bfg``), with the
+    paths ``--invert-paths`` removed from every commit (None: the line ran none)."""
+    for run in runs:
+        if run.kind != "rewrite":
+            continue
+        words = list(run.words)
+        if any(w in _NOT_A_REWRITE for w in words):
+            continue
+        tool = f"`git {words[1]}`" if words[1] != "bfg" else "`bfg`"
+        paths = [value for flag, value in zip(words, words[1:]) if flag == "--path"]
+        if "--invert-paths" in words and paths:
+            named = ", ".join(f"`{p}`" for p in paths[:4]) + (
+                f" and {len(paths) - 4} more" if len(paths) > 4 else "")
+            return f"{tool} removing {named} from every commit"
+        return tool
+    return None
+
+
 def revise(view: SessionView, repo: str, state: EndState, observations: list[Observation],
-           statuses: list[tuple[int, str]]) -> None:
+           statuses: list[tuple[int, str]],
+           noted: Sequence[tuple[int, Sequence[Any], str]] = ()) -> None:
     """Change ``state`` by what git printed last (``logic/git_observed.revise``)."""
+    places = {seen.line: seen.place for seen in observations}
+    logs = [dataclasses.replace(found, place=places.get(line, found.place))
+            for line, runs, output in noted if (found := head_log(runs, output, line))]
+    go.add_logged(state, logs, observations)
+    rewrites = {line: made for line, runs, _ in noted if (made := rewrite_of(runs))
+                and any(seen.line == line and seen.rewrote for seen in observations)}
+    go.forced_after_rewrite(state, observations, rewrites)
     upstreams = [u for line, text in statuses if (u := go.upstream_in(text, line))]
     clean = [line for line, text in statuses if go.clean_in(text)]
     in_root = repo == view.root
