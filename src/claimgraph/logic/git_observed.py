@@ -19,7 +19,15 @@ on. git's own later words about the branch settle what the tally cannot:
   that branch after it, so they are the session's work too, and a push of the branch
   after that log carried them;
 - a history rewrite (``git filter-repo``) followed by a forced push: the ids the remote
-  held before are gone, and clones made before hold the old history.
+  held before are gone, and clones made before hold the old history;
+- a one-line log of the branch after a rebasing pull that printed nothing (``git pull
+  --rebase -q``): a commit of the session's it lists by its subject under another id was
+  rebased, and is known by that id from then on;
+- a commit whose outcome never showed (the session ended on it) after the branch's
+  commits all went up: "pushed" then holds only up to the last commit seen;
+- a tag deleted and made again on one line (``git tag -d v1 && git push origin :v1 && git
+  tag v1 && git push --tags``): the tally keeps what happened to a tag per line, not in
+  the line's order; the commands' order says the tag stands again at the end.
 
 Pure logic: the capture rule (``capture/extract/git_observed.py``) finds the outputs and the
 edits; ``revise`` changes the settled ``EndState`` in place before it is described.
@@ -244,3 +252,63 @@ def forced_after_rewrite(state: EndState, observations: list[Observation],
     how = " and ".join(dict.fromkeys(rewrites[line] for line in sorted(rewrites)))
     state.notes.append(f"history rewritten ({how}) then force-pushed ({pushed}): "
                        "clones made before hold the old commit ids")
+
+
+def retell_tags(state: EndState, events: list[tuple[int, int, str, str]]) -> None:
+    """Tell a tag that was deleted in the order its commands ran (``events``: line, order in
+    the line, tag, what happened): "deleted" when that came last, else "deleted then
+    created again then pushed". Only when the events account for exactly what the tally
+    holds of the tag."""
+    for tag, story in state.tags.items():
+        if not any(what.startswith("deleted") for what in story):
+            continue
+        told = [what for _, _, name, what in sorted(events) if name == tag]
+        if sorted(told) != sorted(story):
+            continue
+        last = max(i for i, what in enumerate(told) if what.startswith("deleted"))
+        after = ["created again" if what == "created" else what for what in told[last + 1:]]
+        state.tags[tag] = ["deleted", *after] if after else [
+            what for what in told if what.startswith("deleted")]
+
+
+def rebased_in_log(state: EndState, logs: list[HeadLog],
+                   observations: list[Observation]) -> None:
+    """After a rebasing pull (``logs``: the logs of the branch checked out a line with one
+    ran after it), a commit of the session's on that branch the log does not list by its
+    id, whose subject it lists once under an id the session never made, is that commit
+    rebased: it takes the new id, and a push of the old one no longer tells."""
+    branches = _branches_at(observations)
+    for log in logs:
+        branch = _checked_out(branches, log.place, log.line)
+        subjects = [subject for _, subject in log.listed]
+        for index, commit in enumerate(state.commits):
+            if commit.branch != branch or not commit.hash or commit.since >= log.line or any(
+                    same_commit(commit.hash, hash_) for hash_, _ in log.listed):
+                continue
+            if subjects.count(commit.subject) != 1:
+                continue
+            new = log.listed[subjects.index(commit.subject)][0]
+            if any(c.hash and same_commit(c.hash, new) for c in state.commits):
+                continue
+            state.pushed.pop(commit.key, None)
+            state.commits[index] = Commit(commit.branch, new, commit.subject, commit.line,
+                                          since=log.line)
+
+
+def unseen_commits(state: EndState, tried: list[tuple[int, str | None]],
+                   observations: list[Observation]) -> None:
+    """A ``git commit`` whose outcome never showed (``tried``: its line and folder) after
+    every commit of the branch checked out went up: it may have made one more, never
+    pushed, so the push clause says how far the push is known to reach instead of
+    "pushed"."""
+    branches = _branches_at(observations)
+    for line, place in tried:
+        branch = _checked_out(branches, place, line)
+        made = [c for c in state.commits if c.branch == branch]
+        if not made or branch is None or branch in state.said or line <= made[-1].line \
+                or not all(c.key in state.pushed for c in made) or not made[-1].hash:
+            continue
+        url = state.pushed[made[-1].key][0]
+        to = f"to {remote_name(url)}" if url else "(you said so)"
+        state.said[branch] = (f"pushed {to} up to {made[-1].hash[:8]}; a later commit ran "
+                              "but its outcome was never seen (it may not be pushed)")

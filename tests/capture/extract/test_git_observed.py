@@ -225,3 +225,68 @@ def test_a_forced_push_with_no_whole_history_rewrite_adds_no_note():
     text = _state(s)
     assert "pushed to github.com/me/shop (forced)" in text
     assert "history rewritten" not in text
+
+
+def test_a_typed_line_git_refused_in_part_still_shows_the_tag_made_again_and_pushed():
+    s = _pushed()
+    _typed(s, "git tag v1", "")
+    _typed(s, "git push origin feat/x --tags",
+           "To github.com:me/shop.git\n * [new tag]         v1 -&gt; v1\n"
+           " ! [rejected]        feat/x -&gt; feat/x (fetch first)\n"
+           "error: failed to push some refs to 'github.com:me/shop.git'")
+    _typed(s, "git tag -d v1 &amp;&amp; git push origin :refs/tags/v1 &amp;&amp; git tag v1 "
+              "&amp;&amp; git push origin feat/x --tags",
+           "Deleted tag 'v1' (was 1a2b3c4)\nTo github.com:me/shop.git\n - [deleted]         v1\n"
+           "To github.com:me/shop.git\n * [new tag]         v1 -&gt; v1\n"
+           " ! [remote rejected] feat/x -&gt; feat/x (protected branch hook declined)\n"
+           "error: failed to push some refs to 'github.com:me/shop.git'")
+    text = _state(s)
+    assert "tag `v1` deleted then created again then pushed" in text
+    assert "pushed to github.com/me/shop" in text  # the rejected branch changes nothing
+
+
+def test_a_tag_deleted_last_stays_deleted():
+    s = _pushed()
+    s.bash("git tag v1 && git push origin v1",
+           output="To github.com:me/shop.git\n * [new tag]         v1 -> v1")
+    s.bash("git push origin :refs/tags/v1 && git tag -d v1",
+           output="To github.com:me/shop.git\n - [deleted]         v1\nDeleted tag 'v1' (was 1)")
+    text = _state(s)
+    assert "tag `v1` deleted on the remote then deleted" in text
+    assert "pushed;" not in text.split("tag `v1`")[1]
+
+
+def test_a_quiet_rebasing_pull_then_a_log_gives_the_commit_its_new_id():
+    s = _pushed()
+    s.bash("git commit -q -m 'fix: the edge case' && git log --oneline -1",
+           output="5d5d5d5 fix: the edge case")
+    s.bash("git pull --rebase -q; git push -q; git log --oneline -3",
+           output="6e6e6e6 fix: the edge case\n4c4c4c4 docs: someone else's\n"
+                  "1a2b3c4 feat: add the parser")
+    text = _state(s)
+    assert "2 commits on branch `feat/x`: 1a2b3c4, 6e6e6e6" in text
+    assert "5d5d5d5" not in text and "4c4c4c4" not in text
+
+
+def test_a_log_after_a_plain_pull_renames_nothing():
+    s = _pushed()
+    s.bash("git commit -q -m 'fix: the edge case' && git log --oneline -1",
+           output="5d5d5d5 fix: the edge case")
+    s.bash("git pull -q; git log --oneline -3",
+           output="6e6e6e6 fix: the edge case\n5d5d5d5 fix: the edge case")
+    assert "1a2b3c4, 5d5d5d5" in _state(s)
+
+
+def test_a_commit_whose_outcome_never_showed_after_a_push_says_how_far_the_push_reaches():
+    s = _pushed()
+    s.tool("Bash", {"command": "git add a.py && git commit -m 'docs: more'"}, answered=False)
+    text = _state(s)
+    assert "pushed to github.com/me/shop up to 1a2b3c4; a later commit ran but its " \
+           "outcome was never seen" in text
+
+
+def test_a_commit_seen_after_the_push_is_told_as_usual():
+    s = _pushed()
+    s.bash("git commit -m 'docs: more'", output="[feat/x 2b3c4d5] docs: more\n 1 file")
+    text = _state(s)
+    assert "outcome was never seen" not in text and "1 later not pushed" in text

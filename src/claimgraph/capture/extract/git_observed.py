@@ -29,13 +29,14 @@ import re
 from typing import Any, Sequence
 
 from claimgraph.capture.events import Event
-from claimgraph.capture.extract.session import FAILED, OK, SessionView
-from claimgraph.capture.extract.shell import command_text
+from claimgraph.capture.extract.session import FAILED, OK, UNKNOWN, SessionView
+from claimgraph.capture.extract.shell import call_cwd, command_text, invocations, unwrap
 from claimgraph.capture.extract.writes import session_ops
 from claimgraph.capture.foreign_paths import as_posix
 from claimgraph.logic import git_observed as go
 from claimgraph.logic.git_state import EndState, Observation
 from claimgraph.logic.git_state import log_lines as gs_log_lines
+from claimgraph.logic.git_state import pushes_in as gs_pushes_in
 
 _INPUT = re.compile(r"^\s*<bash-input>(?P<command>.*?)</bash-input>", re.S)
 _OUT = re.compile(r"<bash-(?:stdout|stderr)>(?P<text>.*?)</bash-(?:stdout|stderr)>", re.S)
@@ -49,7 +50,14 @@ _HARNESS_DIRS = (".claude/", ".codex/", ".gemini/")
 def typed_commands(view: SessionView) -> list[tuple[Event, str, str]]:
     """(event, command, output) of each command the person typed at the prompt whose
     output shows and carries no error of git's."""
-    found: list[tuple[Event, str, str]] = []
+    return [(event, command, output) for event, command, output, failed
+            in typed_lines(view) if not failed]
+
+
+def typed_lines(view: SessionView) -> list[tuple[Event, str, str, bool]]:
+    """(event, command, output, whether git printed an error) of each command the person
+    typed at the prompt whose output shows."""
+    found: list[tuple[Event, str, str, bool]] = []
     pending: tuple[Event, str] | None = None
     for event in view.transcript.events:
         if event.kind not in ("meta", "prompt"):
@@ -61,10 +69,30 @@ def typed_commands(view: SessionView) -> list[tuple[Event, str, str]]:
         outputs = _OUT.findall(event.text) if pending else []
         if pending and outputs:
             output = html.unescape("\n".join(outputs))
-            if pending[1] and not _FAILED.search(output):
-                found.append((pending[0], pending[1], output))
+            if pending[1]:
+                found.append((pending[0], pending[1], output, bool(_FAILED.search(output))))
         pending = None
     return found
+
+
+def proven_runs(runs: Sequence[Any], output: str) -> list[Any]:
+    """Of a typed line git answered with an error, the commands whose own lines in its
+    output say how each ended, whatever failed beside them: pushes (a ref line each,
+    ``!`` for one refused), tag deletions ("Deleted tag"), and a tag made that a push on
+    the line shows going up as new. The rest (a commit, a checkout, a tag no push shows)
+    may be what failed: it proves nothing."""
+    went_up = {update.dst.removeprefix("refs/tags/") for push in gs_pushes_in(output)
+               for update in push.updates if update.tag and not update.rejected}
+    kept = []
+    for run in runs:
+        args = list(run.words[2:])
+        deleting = run.kind == "tag" and any(w in ("-d", "--delete") for w in args)
+        named = [w for w in args if not w.startswith("-")]
+        if run.kind == "push" or deleting or (
+                run.kind == "tag" and len(named) == 1 and not any(
+                    w.startswith("-") for w in args) and named[0] in went_up):
+            kept.append(run)
+    return kept
 
 
 def note_status(statuses: dict[str, list[tuple[int, str]]], repo: str, kinds: list[str],
@@ -82,19 +110,34 @@ _LOG_PLAIN = re.compile(r"^(?:--oneline|--pretty=oneline|--format=oneline|-\d+|-
 _BESIDE_LOG = frozenset({"log", "push", "status"})
 
 
+#: what may run beside a rebasing pull and the log after it (their lines are not a log's)
+_AFTER_PULL = _BESIDE_LOG | {"pull", "pr_view"}
+
+
+def _pulled_rebasing(runs: Sequence[Any]) -> bool:
+    """The line ran ``git pull --rebase`` (or ``-r``) before its log."""
+    kinds = [run.kind for run in runs]
+    return "log" in kinds and any(
+        run.kind == "pull" and any(w in ("-r", "--rebase") or (
+            w.startswith("--rebase=") and w != "--rebase=false") for w in run.words[2:])
+        for run in runs[:kinds.index("log")])
+
+
 def note_runs(noted: dict[str, list[tuple[int, Sequence[Any], str]]], repo: str,
               runs: Sequence[Any], output: str, line: int) -> None:
-    """Keep a line that worked and ran a log or a history rewrite, for ``revise``."""
-    if any(run.kind in ("log", "rewrite") for run in runs):
+    """Keep a line that worked and ran a log, a history rewrite, a tag or a push, for
+    ``revise``."""
+    if any(run.kind in ("log", "rewrite", "tag", "push", "pull") for run in runs):
         noted.setdefault(repo, []).append((line, runs, output))
 
 
-def head_log(runs: Sequence[Any], output: str, line: int) -> go.HeadLog | None:
+def head_log(runs: Sequence[Any], output: str, line: int,
+             beside: frozenset[str] = _BESIDE_LOG) -> go.HeadLog | None:
     """The line's one ``git log`` when it lists the history of the branch checked out, one
     commit a line (``--oneline``; no revision but ``X..HEAD`` / ``X..``, no path, no
-    ``--all``), with nothing beside it that prints such lines."""
+    ``--all``), with nothing beside it but commands of the kinds ``beside``."""
     logs = [run for run in runs if run.kind == "log"]
-    if len(logs) != 1 or any(run.kind not in _BESIDE_LOG for run in runs):
+    if len(logs) != 1 or any(run.kind not in beside for run in runs):
         return None
     words = list(logs[0].words[2:])
     if not any(w in ("--oneline", "--pretty=oneline", "--format=oneline") for w in words):
@@ -112,6 +155,54 @@ def head_log(runs: Sequence[Any], output: str, line: int) -> go.HeadLog | None:
 
 #: ``git filter-repo`` / ``bfg`` words with which it rewrites nothing
 _NOT_A_REWRITE = frozenset({"--version", "-h", "--help", "--analyze", "--dry-run"})
+
+
+def tag_events(runs: Sequence[Any], output: str, line: int) -> list[tuple[int, int, str, str]]:
+    """(line, order, tag, what) of what a line did to tags, in the order its commands ran:
+    made, deleted (git's "Deleted tag"), pushed or deleted on the remote (the ref lines of
+    the push whose block it is). Nothing when the line's push blocks cannot be told apart
+    by push (not one block a push)."""
+    blocks = gs_pushes_in(output)
+    pushes = [run for run in runs if run.kind == "push"]
+    if len(blocks) != len(pushes):
+        return []
+    deleted = re.findall(r"^Deleted tag '([^']+)'", output, re.M)
+    found: list[tuple[int, int, str, str]] = []
+    for run in runs:
+        args = [w for w in run.words[2:]]
+        if run.kind == "tag" and any(w in ("-d", "--delete") for w in args):
+            found += [(line, len(found), name, "deleted") for name in args if name in deleted]
+        elif run.kind == "tag":
+            named = _tag_made(args)
+            found += [(line, len(found), named, "created")] if named else []
+        elif run.kind == "push":
+            for update in blocks.pop(0).updates:
+                if update.rejected:
+                    continue
+                name = update.dst.removeprefix("refs/tags/")
+                if update.tag:
+                    found.append((line, len(found), name, "pushed"))
+                elif update.deleted and not update.src.startswith("refs/heads/"):
+                    found.append((line, len(found), name, "deleted on the remote"))
+    return found
+
+
+def _tag_made(args: list[str]) -> str | None:
+    """The tag ``git tag [-a|-s|-f] NAME [-m msg] [commit]`` makes (None: a listing, or a
+    form this does not read)."""
+    if any(w in ("-l", "--list", "-v", "--verify", "-n", "--contains", "--points-at")
+           or w.startswith(("--sort", "--format", "--merged", "--no-")) for w in args):
+        return None
+    named: list[str] = []
+    skip = False
+    for word in args:
+        if skip:
+            skip = False
+        elif word in ("-m", "--message", "-F", "--file", "-u"):
+            skip = True
+        elif not word.startswith("-"):
+            named.append(word)
+    return named[0] if named else None
 
 
 def rewrite_of(runs: Sequence[Any]) -> str | None:
@@ -141,9 +232,15 @@ def revise(view: SessionView, repo: str, state: EndState, observations: list[Obs
     logs = [dataclasses.replace(found, place=places.get(line, found.place))
             for line, runs, output in noted if (found := head_log(runs, output, line))]
     go.add_logged(state, logs, observations)
+    go.rebased_in_log(state, [log for line, runs, output in noted if _pulled_rebasing(runs)
+                              and (log := head_log(runs, output, line, _AFTER_PULL))],
+                      observations)
     rewrites = {line: made for line, runs, _ in noted if (made := rewrite_of(runs))
                 and any(seen.line == line and seen.rewrote for seen in observations)}
     go.forced_after_rewrite(state, observations, rewrites)
+    go.unseen_commits(state, _unseen_commits(view), observations)
+    go.retell_tags(state, [event for line, runs, output in noted
+                           for event in tag_events(runs, output, line)])
     upstreams = [u for line, text in statuses if (u := go.upstream_in(text, line))]
     clean = [line for line, text in statuses if go.clean_in(text)]
     in_root = repo == view.root
@@ -169,6 +266,36 @@ def _last_tried(view: SessionView) -> int:
     lines += [event.line for event, command, _ in typed_commands(view)
               if _TAKES_EDITS.search(command)]
     return max(lines, default=-1)
+
+
+#: a git command line that commits
+_COMMITS = re.compile(r"\bgit\b[^\n|;&]*?\bcommit\b")
+
+
+def _unseen_commits(view: SessionView) -> list[tuple[int, str | None]]:
+    """(line, folder) of each call that ran ``git commit`` and whose outcome never showed:
+    no result (the session ended on it) or one that says nothing of how it ended."""
+    def compute(view: SessionView) -> list[tuple[int, str | None]]:
+        found = []
+        for call in view.calls():
+            if not _COMMITS.search(command_text(call) or ""):
+                continue
+            result = view.results.get(call.call_id or "")
+            if result is None or (view.outcome(call) == UNKNOWN and not view.refused(result)
+                                  and not _committed(view, call)):
+                found.append((call.line, _commit_cwd(command_text(call) or "",
+                                                      call_cwd(call) or view.root)))
+        return found
+    return view.remembered("git_observed.unseen_commits", compute)
+
+
+def _commit_cwd(command: str, cwd: str | None) -> str | None:
+    """The folder the line's ``git commit`` ran in, as far as ``cd`` tells."""
+    for run in invocations(command, cwd):
+        words = unwrap(run.argv)
+        if words[:1] == ("git",) and "commit" in words:
+            return run.cwd
+    return cwd
 
 
 def _committed(view: SessionView, call: Event) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from claimgraph.capture.extract.git_observed import (
-    note_runs, note_status, revise, typed_commands)
+    note_runs, note_status, proven_runs, revise, typed_lines)
 from claimgraph.capture.extract.session import (
     OK, UNKNOWN, SessionView, candidate, transcript_evidence)
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations, unwrap
@@ -90,8 +90,9 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                                  call.line)
             note_runs(noted, repo, runs, result.text, call.line)
     # what git printed for the commands the person typed at the prompt (git_observed)
-    for event, command, output in typed_commands(view):
+    for event, command, output, failed in typed_lines(view):
         runs = git_runs(command, event.cwd or view.root)
+        runs = proven_runs(runs, output) if failed else runs
         repo = _repository(view, runs) if runs else None
         seen = observe_runs(runs, output, event.line, event.timestamp) if repo else None
         if repo is not None:
