@@ -256,8 +256,8 @@ def forced_after_rewrite(state: EndState, observations: list[Observation],
 
 def retell_tags(state: EndState, events: list[tuple[int, int, str, str]]) -> None:
     """Tell a tag that was deleted in the order its commands ran (``events``: line, order in
-    the line, tag, what happened): "deleted" when that came last, else "deleted then
-    created again then pushed". Only when the events account for exactly what the tally
+    the line, tag, what happened) when it stands again after its last deletion: "deleted
+    then created again then pushed". Only when the events account for exactly what the tally
     holds of the tag."""
     for tag, story in state.tags.items():
         if not any(what.startswith("deleted") for what in story):
@@ -267,8 +267,8 @@ def retell_tags(state: EndState, events: list[tuple[int, int, str, str]]) -> Non
             continue
         last = max(i for i, what in enumerate(told) if what.startswith("deleted"))
         after = ["created again" if what == "created" else what for what in told[last + 1:]]
-        state.tags[tag] = ["deleted", *after] if after else [
-            what for what in told if what.startswith("deleted")]
+        if after:  # deleted last: the tally's story already ends so
+            state.tags[tag] = ["deleted", *after]
 
 
 def rebased_in_log(state: EndState, logs: list[HeadLog],
@@ -298,9 +298,9 @@ def rebased_in_log(state: EndState, logs: list[HeadLog],
 def unseen_commits(state: EndState, tried: list[tuple[int, str | None]],
                    observations: list[Observation]) -> None:
     """A ``git commit`` whose outcome never showed (``tried``: its line and folder) after
-    every commit of the branch checked out went up: it may have made one more, never
-    pushed, so the push clause says how far the push is known to reach instead of
-    "pushed"."""
+    every commit of the branch checked out went up, and no push of it after: it may have
+    made one more, never pushed, so the push clause says how far the push is known to
+    reach instead of "pushed"."""
     branches = _branches_at(observations)
     for line, place in tried:
         branch = _checked_out(branches, place, line)
@@ -308,7 +308,9 @@ def unseen_commits(state: EndState, tried: list[tuple[int, str | None]],
         if not made or branch is None or branch in state.said or line <= made[-1].line \
                 or not all(c.key in state.pushed for c in made) or not made[-1].hash:
             continue
-        url = state.pushed[made[-1].key][0]
+        url, pushed_at, _ = state.pushed[made[-1].key]
+        if pushed_at > line:
+            continue  # a push (or the person's "I pushed") after it took whatever it made
         to = f"to {remote_name(url)}" if url else "(you said so)"
         state.said[branch] = (f"pushed {to} up to {made[-1].hash[:8]}; a later commit ran "
                               "but its outcome was never seen (it may not be pushed)")

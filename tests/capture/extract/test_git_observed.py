@@ -252,7 +252,7 @@ def test_a_tag_deleted_last_stays_deleted():
     s.bash("git push origin :refs/tags/v1 && git tag -d v1",
            output="To github.com:me/shop.git\n - [deleted]         v1\nDeleted tag 'v1' (was 1)")
     text = _state(s)
-    assert "tag `v1` deleted on the remote then deleted" in text
+    assert "tag `v1` created then pushed then deleted on the remote then deleted" in text
     assert "pushed;" not in text.split("tag `v1`")[1]
 
 
@@ -283,6 +283,13 @@ def test_a_commit_whose_outcome_never_showed_after_a_push_says_how_far_the_push_
     text = _state(s)
     assert "pushed to github.com/me/shop up to 1a2b3c4; a later commit ran but its " \
            "outcome was never seen" in text
+
+
+def test_a_push_after_the_commit_whose_outcome_never_showed_took_it():
+    s = _pushed()
+    s.tool("Bash", {"command": "git commit -m 'docs: more'"}, answered=False)
+    s.bash("git push", output="To github.com:me/shop.git\n   1a2b3c4..2b3c4d5  feat/x -> feat/x")
+    assert "outcome was never seen" not in _state(s)
 
 
 def test_a_commit_seen_after_the_push_is_told_as_usual():
