@@ -309,7 +309,8 @@ def unseen_commits(state: EndState, tried: list[tuple[int, str | None]],
                 or not all(c.key in state.pushed for c in made) or not made[-1].hash:
             continue
         url, pushed_at, _ = state.pushed[made[-1].key]
-        if pushed_at > line:
+        if pushed_at > line or any(at > line and name == branch for name, _, at in state.synced) \
+                or any(at > line and src == branch for src, _, _, at in state.branch_pushes):
             continue  # a push (or the person's "I pushed") after it took whatever it made
         to = f"to {remote_name(url)}" if url else "(you said so)"
         state.said[branch] = (f"pushed {to} up to {made[-1].hash[:8]}; a later commit ran "

@@ -292,6 +292,21 @@ def test_a_push_after_the_commit_whose_outcome_never_showed_took_it():
     assert "outcome was never seen" not in _state(s)
 
 
+def test_the_person_s_push_after_the_commit_whose_outcome_never_showed_took_it():
+    s = _pushed()
+    s.tool("Bash", {"command": "git commit -m 'docs: more'"}, answered=False)
+    s.prompt("I pushed")
+    assert "outcome was never seen" not in _state(s)
+
+
+def test_a_later_commit_attempt_leaves_an_earlier_unseen_one_untold():
+    s = _pushed()
+    s.tool("Bash", {"command": "git commit -m 'docs: more'"}, answered=False)
+    s.bash("git commit -m 'docs: more' && git push", error=True,
+           output="[feat/x 2b3c4d5] docs: more\n 1 file changed\nfatal: could not read")
+    assert "outcome was never seen" not in _state(s)
+
+
 def test_a_commit_seen_after_the_push_is_told_as_usual():
     s = _pushed()
     s.bash("git commit -m 'docs: more'", output="[feat/x 2b3c4d5] docs: more\n 1 file")

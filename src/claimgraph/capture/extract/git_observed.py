@@ -273,19 +273,22 @@ _COMMITS = re.compile(r"\bgit\b[^\n|;&]*?\bcommit\b")
 
 
 def _unseen_commits(view: SessionView) -> list[tuple[int, str | None]]:
-    """(line, folder) of each call that ran ``git commit`` and whose outcome never showed:
-    no result (the session ended on it) or one that says nothing of how it ended."""
+    """(line, folder) of the session's last ``git commit`` when its outcome never showed:
+    no result (the session ended on it) or one that says nothing of how it ended. A later
+    attempt, whatever its outcome, leaves the record telling more than this one."""
     def compute(view: SessionView) -> list[tuple[int, str | None]]:
-        found = []
-        for call in view.calls():
-            if not _COMMITS.search(command_text(call) or ""):
-                continue
-            result = view.results.get(call.call_id or "")
-            if result is None or (view.outcome(call) == UNKNOWN and not view.refused(result)
-                                  and not _committed(view, call)):
-                found.append((call.line, _commit_cwd(command_text(call) or "",
-                                                      call_cwd(call) or view.root)))
-        return found
+        commits = [call for call in view.calls() if _COMMITS.search(command_text(call) or "")]
+        typed = [event.line for event, command, _, _ in typed_lines(view)
+                 if _COMMITS.search(command)]
+        if not commits or any(line > commits[-1].line for line in typed):
+            return []
+        call = commits[-1]
+        result = view.results.get(call.call_id or "")
+        if result is None or (view.outcome(call) == UNKNOWN and not view.refused(result)
+                              and not _committed(view, call)):
+            return [(call.line, _commit_cwd(command_text(call) or "",
+                                            call_cwd(call) or view.root))]
+        return []
     return view.remembered("git_observed.unseen_commits", compute)
 
 
