@@ -165,3 +165,150 @@ def test_upstream_in_reads_long_and_short_statuses():
                           "and can be fast-forwarded.", 2)
     assert long == go.Upstream(2, "main", "origin/main", 0, 3) and not long.diverged
     assert go.upstream_in("nothing to commit", 3) is None
+
+
+def test_commits_a_log_lists_above_the_session_s_own_are_its_work_and_went_up():
+    s = Session()
+    s.bash("git commit -m 'docs: the plan'", output="[feat/x 1a2b3c4] docs: the plan\n 1 file")
+    # a sub-agent committed twice; the main agent sees them only in this log before a push
+    s.bash("git log --oneline origin/main..HEAD && git push -u origin feat/x",
+           output="9f9f9f9 feat: second step\n8e8e8e8 feat: first step\n"
+                  "1a2b3c4 docs: the plan\nTo github.com:me/shop.git\n"
+                  " * [new branch]      feat/x -> feat/x")
+    s.bash("git commit -m 'fix: types'", output="[feat/x 7d7d7d7] fix: types\n 1 file changed")
+    text = _state(s)
+    assert "4 commits on branch `feat/x`: 1a2b3c4, 8e8e8e8, 9f9f9f9, 7d7d7d7" in text
+    assert "up to 9f9f9f9, 1 later not pushed" in text
+
+
+def test_a_log_of_another_branch_or_after_a_pull_adds_nothing():
+    s = Session()
+    s.bash("git commit -m 'docs: the plan'", output="[feat/x 1a2b3c4] docs: the plan\n 1 file")
+    s.bash("git log --oneline --all", output="9f9f9f9 feat: someone's\n1a2b3c4 docs: the plan")
+    s.bash("git pull", output="Updating 1a2b3c4..8e8e8e8\nFast-forward\n a.py | 2 +-\n"
+                              " 1 file changed, 1 insertion(+), 1 deletion(-)")
+    s.bash("git log --oneline -3", output="8e8e8e8 feat: pulled in\n1a2b3c4 docs: the plan")
+    text = _state(s)
+    assert "1 commit on branch `feat/x`: 1a2b3c4" in text
+    assert "9f9f9f9" not in text and "8e8e8e8" not in text
+
+
+def test_a_merge_listed_above_adds_nothing():
+    s = Session()
+    s.bash("git commit -m 'docs: the plan'", output="[feat/x 1a2b3c4] docs: the plan\n 1 file")
+    s.bash("git log --oneline", output="9f9f9f9 Merge branch 'main' into feat/x\n"
+                                       "1a2b3c4 docs: the plan")
+    assert "9f9f9f9" not in _state(s)
+
+
+def test_a_history_rewrite_then_a_forced_push_is_told():
+    s = Session()
+    s.bash("git commit -m 'chore: scrub'", output="[main 1a2b3c4] chore: scrub\n 1 file")
+    s.bash("git filter-repo --path secrets --invert-paths --force",
+           output="Parsed 9 commits\nHEAD is now at 5e5e5e5 chore: scrub\n")
+    s.bash("git push origin --force --all",
+           output="To github.com:me/shop.git\n + 0a0a0a0...5e5e5e5 main -> main (forced update)")
+    s.bash("git commit -m 'docs: notes'", output="[main 6f6f6f6] docs: notes\n 1 file")
+    s.bash("git push origin main", output="To github.com:me/shop.git\n"
+                                          "   5e5e5e5..6f6f6f6  main -> main")
+    text = _state(s)
+    assert "history rewritten (`git filter-repo` removing `secrets` from every commit) then " \
+           "force-pushed (`main` to github.com/me/shop)" in text
+
+
+def test_a_forced_push_with_no_whole_history_rewrite_adds_no_note():
+    s = Session()
+    s.bash("git filter-repo --version", output="a40bce548d2c")
+    s.bash("git commit --amend -m 'feat: add the parser'", output=COMMIT)
+    s.bash("git push --force", output="To github.com:me/shop.git\n"
+                                      " + 0a0a0a0...1a2b3c4 feat/x -> feat/x (forced update)")
+    text = _state(s)
+    assert "pushed to github.com/me/shop (forced)" in text
+    assert "history rewritten" not in text
+
+
+def test_a_typed_line_git_refused_in_part_still_shows_the_tag_made_again_and_pushed():
+    s = _pushed()
+    _typed(s, "git tag v1", "")
+    _typed(s, "git push origin feat/x --tags",
+           "To github.com:me/shop.git\n * [new tag]         v1 -&gt; v1\n"
+           " ! [rejected]        feat/x -&gt; feat/x (fetch first)\n"
+           "error: failed to push some refs to 'github.com:me/shop.git'")
+    _typed(s, "git tag -d v1 &amp;&amp; git push origin :refs/tags/v1 &amp;&amp; git tag v1 "
+              "&amp;&amp; git push origin feat/x --tags",
+           "Deleted tag 'v1' (was 1a2b3c4)\nTo github.com:me/shop.git\n - [deleted]         v1\n"
+           "To github.com:me/shop.git\n * [new tag]         v1 -&gt; v1\n"
+           " ! [remote rejected] feat/x -&gt; feat/x (protected branch hook declined)\n"
+           "error: failed to push some refs to 'github.com:me/shop.git'")
+    text = _state(s)
+    assert "tag `v1` deleted then created again then pushed" in text
+    assert "pushed to github.com/me/shop" in text  # the rejected branch changes nothing
+
+
+def test_a_tag_deleted_last_stays_deleted():
+    s = _pushed()
+    s.bash("git tag v1 && git push origin v1",
+           output="To github.com:me/shop.git\n * [new tag]         v1 -> v1")
+    s.bash("git push origin :refs/tags/v1 && git tag -d v1",
+           output="To github.com:me/shop.git\n - [deleted]         v1\nDeleted tag 'v1' (was 1)")
+    text = _state(s)
+    assert "tag `v1` created then pushed then deleted on the remote then deleted" in text
+    assert "pushed;" not in text.split("tag `v1`")[1]
+
+
+def test_a_quiet_rebasing_pull_then_a_log_gives_the_commit_its_new_id():
+    s = _pushed()
+    s.bash("git commit -q -m 'fix: the edge case' && git log --oneline -1",
+           output="5d5d5d5 fix: the edge case")
+    s.bash("git pull --rebase -q; git push -q; git log --oneline -3",
+           output="6e6e6e6 fix: the edge case\n4c4c4c4 docs: someone else's\n"
+                  "1a2b3c4 feat: add the parser")
+    text = _state(s)
+    assert "2 commits on branch `feat/x`: 1a2b3c4, 6e6e6e6" in text
+    assert "5d5d5d5" not in text and "4c4c4c4" not in text
+
+
+def test_a_log_after_a_plain_pull_renames_nothing():
+    s = _pushed()
+    s.bash("git commit -q -m 'fix: the edge case' && git log --oneline -1",
+           output="5d5d5d5 fix: the edge case")
+    s.bash("git pull -q; git log --oneline -3",
+           output="6e6e6e6 fix: the edge case\n5d5d5d5 fix: the edge case")
+    assert "1a2b3c4, 5d5d5d5" in _state(s)
+
+
+def test_a_commit_whose_outcome_never_showed_after_a_push_says_how_far_the_push_reaches():
+    s = _pushed()
+    s.tool("Bash", {"command": "git add a.py && git commit -m 'docs: more'"}, answered=False)
+    text = _state(s)
+    assert "pushed to github.com/me/shop up to 1a2b3c4; a later commit ran but its " \
+           "outcome was never seen" in text
+
+
+def test_a_push_after_the_commit_whose_outcome_never_showed_took_it():
+    s = _pushed()
+    s.tool("Bash", {"command": "git commit -m 'docs: more'"}, answered=False)
+    s.bash("git push", output="To github.com:me/shop.git\n   1a2b3c4..2b3c4d5  feat/x -> feat/x")
+    assert "outcome was never seen" not in _state(s)
+
+
+def test_the_person_s_push_after_the_commit_whose_outcome_never_showed_took_it():
+    s = _pushed()
+    s.tool("Bash", {"command": "git commit -m 'docs: more'"}, answered=False)
+    s.prompt("I pushed")
+    assert "outcome was never seen" not in _state(s)
+
+
+def test_a_later_commit_attempt_leaves_an_earlier_unseen_one_untold():
+    s = _pushed()
+    s.tool("Bash", {"command": "git commit -m 'docs: more'"}, answered=False)
+    s.bash("git commit -m 'docs: more' && git push", error=True,
+           output="[feat/x 2b3c4d5] docs: more\n 1 file changed\nfatal: could not read")
+    assert "outcome was never seen" not in _state(s)
+
+
+def test_a_commit_seen_after_the_push_is_told_as_usual():
+    s = _pushed()
+    s.bash("git commit -m 'docs: more'", output="[feat/x 2b3c4d5] docs: more\n 1 file")
+    text = _state(s)
+    assert "outcome was never seen" not in text and "1 later not pushed" in text

@@ -21,7 +21,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from claimgraph.capture.extract.git_observed import note_status, revise, typed_commands
+from claimgraph.capture.extract.git_observed import (
+    note_runs, note_status, proven_runs, revise, typed_lines)
 from claimgraph.capture.extract.session import (
     OK, UNKNOWN, SessionView, candidate, transcript_evidence)
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations, unwrap
@@ -62,6 +63,7 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     #: number in a subject means that PR only in the repository the PR belongs to
     listed: dict[str, list[tuple[int, str, str]]] = {}
     statuses: dict[str, list[tuple[int, str]]] = {}  # repository -> (line, a status's output)
+    noted: dict[str, list[tuple[int, Any, str]]] = {}  # its logs and rewrites (git_observed)
     for call in view.calls():
         command = command_text(call)
         if not command or not _GIT.search(command):
@@ -87,13 +89,16 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         if outcome == OK and result is not None:
             note_status(statuses, repo, [run.kind for run in runs], result.text,
                                  call.line)
+            note_runs(noted, repo, runs, result.text, call.line)
     # what git printed for the commands the person typed at the prompt (git_observed)
-    for event, command, output in typed_commands(view):
+    for event, command, output, failed in typed_lines(view):
         runs = git_runs(command, event.cwd or view.root)
+        runs = proven_runs(runs, output) if failed else runs
         repo = _repository(view, runs) if runs else None
         seen = observe_runs(runs, output, event.line, event.timestamp) if repo else None
         if repo is not None:
             note_status(statuses, repo, [run.kind for run in runs], output, event.line)
+            note_runs(noted, repo, runs, output, event.line)
         if repo is not None and seen is not None:
             by_repo.setdefault(repo, []).append(dataclasses.replace(seen, place=runs[0].cwd))
             quotes[event.line] = _quote(seen, command)
@@ -106,7 +111,8 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     for repo, observations in by_repo.items():
         observations.sort(key=lambda seen: seen.line)
         state = gs.settle(observations)
-        revise(view, repo, state, observations, sorted(statuses.get(repo, [])))
+        revise(view, repo, state, observations, sorted(statuses.get(repo, [])),
+               sorted(noted.get(repo, []), key=lambda kept: kept[0]))
         prs = gs.pull_requests(observations, listed.get(repo, []))
         gs.with_end_state(prs, state)
         settled.append((repo, state, prs))
