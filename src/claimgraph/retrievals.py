@@ -3,8 +3,10 @@
 A JSONL file (docs/mcp.md, ``outcome``). Reads that surface facts append
 ``{"type": "read", "verb", "fact_ids", "at"}``; ``claimgraph outcome`` appends
 ``{"type": "outcome", "valence", "facts", "at"}``, and that line is the mark: the next outcome
-judges only what was read after it. The file is capped: once it holds more than 2000 lines,
-only the newest 1000 are kept.
+judges only what was read after it. The file is capped by its size: once it passes
+``CAP_BYTES`` (1 MiB, some 2,500 reads of ten facts), it is cut to its newest whole lines that
+fit in ``KEEP_BYTES`` (half as much). The size comes from the ``fstat`` of the append itself, so
+a read under the cap never reads the log (a cap in lines had every read count them, issue 29).
 
 Many processes append at once (ten MCP servers, the CLI), and the cap rewrites the file, so
 every append and every rewrite happens under one short flock on ``<file>.guard``
@@ -17,7 +19,6 @@ too.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 from pathlib import Path
@@ -30,11 +31,10 @@ TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is Fal
 if TYPE_CHECKING:
     from typing import Any, Iterable
 
-CAP_LINES = 2000
-KEEP_LINES = 1000
-#: No line we write is shorter than this, so a smaller file cannot be over the cap: the cap
-#: check counts lines only past CAP_LINES * MIN_LINE_BYTES bytes.
-MIN_LINE_BYTES = 60
+#: Past this size the log is cut to its newest whole lines within KEEP_BYTES: a rewrite every
+#: ~1,200 reads of ten facts (~420 bytes a line), nothing read or counted in between.
+CAP_BYTES = 1 << 20
+KEEP_BYTES = CAP_BYTES // 2
 GUARD_TIMEOUT_S = 5.0
 VALENCES = ("accepted", "rejected")
 
@@ -69,38 +69,28 @@ def append(path: Path, entry: dict[str, Any]) -> bool:
                 size = os.fstat(handle).st_size
             finally:
                 os.close(handle)
-            if size > CAP_LINES * MIN_LINE_BYTES:
-                enforce_cap(path)
+            if size > CAP_BYTES:
+                enforce_cap(path, CAP_BYTES, KEEP_BYTES)
     except (OSError, GuardBusy):
         return False
     return True
 
 
-def enforce_cap(path: Path, cap: int = CAP_LINES, keep: int = KEEP_LINES) -> int:
-    """Keep the newest ``keep`` lines once there are more than ``cap``; returns lines dropped.
-    The caller holds the guard. Lines are counted in the bytes, undecoded (``_newlines``): a
-    read's line is a few hundred bytes, so past ``CAP_LINES * MIN_LINE_BYTES`` every read
-    command counts the file (up to ~1 MB), and decoding and splitting it cost twice a
-    count (issue 29)."""
+def enforce_cap(path: Path, cap: int = CAP_BYTES, keep: int = KEEP_BYTES) -> int:
+    """Once the file is larger than ``cap`` bytes, keep its newest whole lines that fit in
+    ``keep`` bytes (a line cut by the boundary goes with the older ones); returns the bytes
+    dropped. The caller holds the guard, so no append is under way: a last line without its
+    newline is a torn one from a crash, kept as it is (readers skip it)."""
     data = path.read_bytes()
-    if _newlines(data) <= cap:
+    if len(data) <= cap:
         return 0
-    lines = data.decode("utf-8", errors="replace").splitlines(keepends=True)
-    if len(lines) <= cap:
-        return 0
-    atomic_write_text(path, "".join(lines[-keep:]))
+    start = max(len(data) - keep, 0)
+    if start and data[start - 1:start] != b"\n":
+        newline = data.find(b"\n", start)
+        start = len(data) if newline < 0 else newline + 1
+    atomic_write_text(path, data[start:].decode("utf-8", errors="replace"))
     os.chmod(path, 0o600)
-    return len(lines) - keep
-
-
-def _newlines(data: bytes) -> int:
-    """How many newlines ``data`` holds: its lines as a binary file cuts them (``memchr``, in
-    C), less a last line that has none. ``bytes.count`` tests it byte by byte (~0.24 ms for
-    the ~750 KB a log holds before its trim, on every read; this takes ~0.1 ms). Each line is
-    dropped as soon as it is counted: kept (``readlines``), the copies cost more in page
-    faults than the count saves (issue 29)."""
-    lines = sum(1 for _ in io.BytesIO(data))
-    return lines - (1 if data and not data.endswith(b"\n") else 0)
+    return start
 
 
 def entries(db: str | os.PathLike[str]) -> list[dict[str, Any]]:

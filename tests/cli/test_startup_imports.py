@@ -101,8 +101,9 @@ def test_a_read_loads_no_importlib_nor_warnings(store, project_dir, argv):
 #: Standard modules a read never uses, by command, checked through the installed script (``-m``
 #: loads contextlib itself, through runpy): contextlib's ~20 classes (the blocks a read enters
 #: are classes; claimgraph.deferred.defer_contextlib), math and heapq (shared libraries here).
+#: A search without flags is read without argparse and the parser (``cli.main.plain_search``).
 NOT_LOADED_BY = {"facts": {"contextlib", "math", "heapq"},
-                 "search": {"contextlib", "math", "heapq"},
+                 "search": {"contextlib", "math", "heapq", "argparse", "claimgraph.cli.parser"},
                  "status": {"contextlib", "math"}}
 
 

@@ -716,7 +716,7 @@ def test_searchs_bounded_entity_routes_keep_walking_the_end_indexes_in_key_order
     index gives (LIMIT, no ORDER BY): the head indexes keep the old key order, so the same
     candidates come back, and their sort keys come from the index alone."""
     store = SqliteStore(":memory:")
-    for sql in sqlite_sql.SEARCH_KEYS.values():
+    for sql in (sqlite_sql.search_keys_for(*kind) for kind in sqlite_sql.SEARCH_KEY_KINDS):
         plan = _plan(store, sql, {"phrase": '"core"', "limit": 5, "named": "[1]", "texts": "[1]"})
         for side in ("subject", "object"):
             assert (f"COVERING INDEX facts_{side}_heads" in plan) == ("named AS" in sql), plan
@@ -753,7 +753,7 @@ def test_search_keys_sort_in_python_as_the_sql_search_order():
     in_sql = [r[0] for r in store._db.rows("SELECT f.pk FROM facts f WHERE f.pk IN"
                                            " (SELECT value FROM json_each(?))"
                                            + sqlite_sql._SEARCH_ORDER, (every,))]
-    by_pk = sqlite_sql.SEARCH_KEYS["none", "given", False]  # a reader of format 7 or older
+    by_pk = sqlite_sql.search_keys_for("none", "given", False)  # a reader of format 7 or older
     keys = store._db.rows(by_pk, {"texts": every, "limit": -1})  # -1: no limit
     assert [k[-1] for k in sorted(keys)] == in_sql
     assert [k[-1] for k in keys] == in_sql  # SQLite's own sort of the key rows agrees

@@ -12,7 +12,6 @@ loads the lease, nor structlog unless something logs).
 
 from __future__ import annotations
 
-import argparse
 import os
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,6 +24,7 @@ from claimgraph.logsetup import configure_console_on_first_use
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
+    import argparse
     from typing import Any, Iterable, Iterator, Mapping
     from claimgraph.core.shell import Shell
     from claimgraph.project import Project

@@ -17,7 +17,7 @@ from claimgraph.private import restrict_umask
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
     import argparse
-    from typing import NoReturn
+    from typing import Any, NoReturn
 
     from claimgraph.cli.invocation import Invocation
     from claimgraph.cli.parser import UsageError
@@ -53,15 +53,17 @@ def main(argv: list[str] | None = None) -> int:
         defer_gettext()  # argparse's translations, where no catalog can exist (the same)
         defer_contextlib()  # for blocks a read never enters; real at their first call (the same)
     try:
-        from claimgraph.cli.parser import UsageError, command_word, parser_for
-        if entry and command_word(argv) in DEFER_ASYNCIO:
-            defer("asyncio")  # structlog imports it, capture never uses it (claimgraph.deferred)
-        try:
-            args = parser_for(argv).parse_args(argv)
-        except UsageError as err:
-            return report_usage(err, "--json" in argv)
-        except SystemExit as done:  # --help and --version exit through argparse
-            return int(done.code or 0)
+        args = plain_search(argv)
+        if args is None:
+            from claimgraph.cli.parser import UsageError, command_word, parser_for
+            if entry and command_word(argv) in DEFER_ASYNCIO:
+                defer("asyncio")  # structlog imports it, capture never uses it (the same)
+            try:
+                args = parser_for(argv).parse_args(argv)
+            except UsageError as err:
+                return report_usage(err, "--json" in argv)
+            except SystemExit as done:  # --help and --version exit through argparse
+                return int(done.code or 0)
     finally:
         if entry:
             startup.settle()
@@ -70,6 +72,22 @@ def main(argv: list[str] | None = None) -> int:
     if ending:
         quick_exit(code)
     return code
+
+
+def plain_search(argv: list[str]) -> Any:
+    """``search WORD...`` without a flag, the form people and agents type most, read as the
+    parser reads it (the same attributes, with the same values; tests/cli/test_main.py
+    compares them) without loading argparse or building the parser: ~5% of a search's
+    instructions (issue 29). None for any other command line, which the parser reads: a word
+    that starts with a dash (a flag, ``--``, a negative number) or no word at all."""
+    if len(argv) < 2 or argv[0] != "search" or any(w.startswith("-") for w in argv[1:]):
+        return None
+    from types import SimpleNamespace  # loaded already (enum and functools use it)
+
+    from claimgraph.cli.commands import group
+    return SimpleNamespace(db=None, json=False, lease_wait=None, config=None, command="search",
+                           query=argv[1:], limit=group("search").DEFAULT_LIMIT, scope=None,
+                           all_projects=False)
 
 
 def quick_exit(code: int) -> NoReturn:

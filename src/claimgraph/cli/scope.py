@@ -10,7 +10,6 @@ Reads look in the project first and then in the user scope, as the injected cont
 
 from __future__ import annotations
 
-import argparse
 import os
 
 from claimgraph.project import Project, resolve_project
@@ -18,6 +17,7 @@ from claimgraph.errors import ClaimgraphError
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
+    import argparse
     from typing import Any
 
 USER_SCOPE = "user"
@@ -30,9 +30,11 @@ READ_HELP = ("read this scope only: a project id, or user (default: the current 
 def add_scope_argument(parser: argparse.ArgumentParser, help_text: str,
                        *old_names: str) -> None:
     """``--scope``; flags it replaced stay accepted (hidden) so scripts keep working."""
+    from argparse import SUPPRESS  # the parser is built: argparse is loaded already
+
     parser.add_argument("--scope", metavar="SCOPE", help=help_text)
     for name in old_names:
-        parser.add_argument(name, dest="scope", help=argparse.SUPPRESS)
+        parser.add_argument(name, dest="scope", help=SUPPRESS)
 
 
 def current_project(environ: Any) -> Project:

@@ -6,8 +6,6 @@ walks the graph around an entity; conflicts lists flagged pairs that still both 
 
 from __future__ import annotations
 
-import argparse
-
 from claimgraph.cli.invocation import Invocation, log_surfaced
 from claimgraph.cli.output import emit, emit_json
 from claimgraph.cli.scope import READ_HELP, add_project_choice, add_scope_argument, review_scopes
@@ -18,6 +16,7 @@ from claimgraph.logic.present_records import (
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
+    import argparse
     from typing import Any
 
 DEFAULT_LIMIT = 10

@@ -287,7 +287,7 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
             values["texts"] = json.dumps(first)
         if (named, texts) == ("none", "none"):
             return []
-        statement = q.SEARCH_KEYS[named, texts, self._has_keys()]
+        statement = q.search_keys_for(named, texts, self._has_keys())
         keys: dict[int, Row] = {  # pk -> its sort key row (pk last); a later row wins
             r[-1]: r for r in self._db.rows(statement, values)}
         if not keys:

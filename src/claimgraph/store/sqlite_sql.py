@@ -243,10 +243,22 @@ def search_keys(named: str, texts: str, keyed: bool = False) -> str:
     return "WITH " + ", ".join(parts) + " " + " UNION ALL ".join(selects)
 
 
-#: search_keys by (named, texts, keyed); named and texts both "none" reads nothing.
-SEARCH_KEYS = {(named, texts, keyed): search_keys(named, texts, keyed)
-               for named in ("match", "given", "none") for texts in ("match", "given", "none")
-               for keyed in (False, True) if (named, texts) != ("none", "none")}
+#: The (named, texts, keyed) that ``search_keys`` is asked for; named and texts both "none"
+#: reads nothing.
+SEARCH_KEY_KINDS = tuple((named, texts, keyed) for named in ("match", "given", "none")
+                         for texts in ("match", "given", "none") for keyed in (False, True)
+                         if (named, texts) != ("none", "none"))
+_SEARCH_KEYS: dict[tuple[str, str, bool], str] = {}
+
+
+def search_keys_for(named: str, texts: str, keyed: bool) -> str:
+    """``search_keys``, each text built when first asked and kept: a search asks for one or
+    two of the sixteen, and building them all was ~0.1 ms of every command that loads the
+    store (issue 29)."""
+    statement = _SEARCH_KEYS.get((named, texts, keyed))
+    if statement is None:
+        statement = _SEARCH_KEYS[named, texts, keyed] = search_keys(named, texts, keyed)
+    return statement
 
 
 #: The literals and ids of facts tied at search's cut (?1: their pks as JSON).
