@@ -185,9 +185,10 @@ def add_logged(state: EndState, logs: list[HeadLog], observations: list[Observat
     """Commits a log of the branch checked out lists above the newest commit of the
     session's it shows: made on that branch after that commit, so during the session, by
     whoever made them (a sub-agent, the person). Nothing when the branch checked out is not
-    that commit's, when one of them is a merge, or when a pull, merge or rewrite came
-    between (they may be someone else's commits brought in). A push of the branch after
-    the log that git showed carried them."""
+    that commit's, when one of them is a merge, when a pull, merge or rewrite came between
+    (they may be someone else's commits brought in), or when a reset or rewrite came after
+    the log (what it listed may be gone: ``reset --hard HEAD~1``). A push of the branch
+    after the log that git showed carried them."""
     branches = _branches_at(observations)
     for log in logs:
         known = [i for i, (hash_, _) in enumerate(log.listed)
@@ -199,6 +200,9 @@ def add_logged(state: EndState, logs: list[HeadLog], observations: list[Observat
                                                                        log.listed[known[0]][0]))
         brought = any(seen.rewrote or seen.pulled for seen in observations
                       if mine.since < seen.line < log.line)
+        # a reset or rewrite after the log may have dropped what it listed above
+        brought = brought or any(seen.rewrote for seen in observations
+                                 if seen.line > log.line and seen.place == log.place)
         if brought or _checked_out(branches, log.place, log.line) != mine.branch \
                 or any(subject.startswith("Merge ") for _, subject in above):
             continue

@@ -193,6 +193,21 @@ def test_a_log_of_another_branch_or_after_a_pull_adds_nothing():
     assert "9f9f9f9" not in text and "8e8e8e8" not in text
 
 
+def test_a_commit_a_log_listed_and_a_later_reset_dropped_is_not_told():
+    s = Session()
+    s.bash("git commit -m 'ci: lint'", output="[feat/x 1a2b3c4] ci: lint\n 1 file changed")
+    s.bash("git push -u origin feat/x",
+           output="To github.com:me/shop.git\n * [new branch]      feat/x -> feat/x")
+    s.bash("git commit -m 'tmp: throwaway'", output="[feat/x 9f9f9f9] tmp: throwaway\n 1 file")
+    s.bash("git log --oneline -3", output="9f9f9f9 tmp: throwaway\n1a2b3c4 ci: lint")
+    s.bash("git reset --hard HEAD~1", output="HEAD is now at 1a2b3c4 ci: lint")
+    s.bash("git push --force-with-lease origin feat/x",
+           output="To github.com:me/shop.git\n + 9f9f9f9...1a2b3c4 feat/x -> feat/x (forced update)")
+    text = _state(s)
+    assert "9f9f9f9" not in text and "later not pushed" not in text
+    assert "1 commit on branch `feat/x`: 1a2b3c4" in text
+
+
 def test_a_merge_listed_above_adds_nothing():
     s = Session()
     s.bash("git commit -m 'docs: the plan'", output="[feat/x 1a2b3c4] docs: the plan\n 1 file")
