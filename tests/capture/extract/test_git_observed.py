@@ -202,7 +202,8 @@ def test_a_commit_a_log_listed_and_a_later_reset_dropped_is_not_told():
     s.bash("git log --oneline -3", output="9f9f9f9 tmp: throwaway\n1a2b3c4 ci: lint")
     s.bash("git reset --hard HEAD~1", output="HEAD is now at 1a2b3c4 ci: lint")
     s.bash("git push --force-with-lease origin feat/x",
-           output="To github.com:me/shop.git\n + 9f9f9f9...1a2b3c4 feat/x -> feat/x (forced update)")
+           output="To github.com:me/shop.git\n"
+                  " + 9f9f9f9...1a2b3c4 feat/x -> feat/x (forced update)")
     text = _state(s)
     assert "9f9f9f9" not in text and "later not pushed" not in text
     assert "1 commit on branch `feat/x`: 1a2b3c4" in text
