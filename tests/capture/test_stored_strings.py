@@ -139,3 +139,47 @@ def test_pack_input_packs_only_big_strings():
     assert held._fields["b"] is small and held._fields["d"] is fields["d"]
     same, none = packed.pack_input({"b": small})
     assert none == {} and same == {"b": small}
+
+
+def test_a_writes_op_and_action_read_the_packed_input_and_keep_no_copy(tmp_path):
+    from claimgraph.capture.extract.actions import actions
+    from claimgraph.capture.extract.session import SessionView
+    from claimgraph.capture.extract.writes import session_ops
+
+    content = "".join(f"setting_{n} = {n}\n" for n in range(200))
+    cleaned, _ = read_cleaned(_write_session(tmp_path, content), "claude-code")
+    view = SessionView.of(cleaned, "/p")
+    [action] = actions(view)
+    assert action.given == content and action.content == content
+    ops = [op for _, _, found in session_ops(view) for op in found]
+    assert [(op.kind, op.path, op.content, op.edits) for op in ops] == [
+        ("write", "/p/notes.md", content, ())]
+    held = [value for op in ops for value in vars(op).values()]
+    held += [getattr(action, name) for name in action.__dataclass_fields__]
+    assert not any(isinstance(value, str) and len(value) >= len(content) for value in held)
+
+
+def test_an_edits_op_reads_its_strings_from_the_call(tmp_path):
+    from claimgraph.capture.extract.session import SessionView
+    from claimgraph.capture.extract.writes import FileOp, session_ops
+
+    old, new = "a = 1\n" * 300, "a = 2\n" * 300
+    call = {"type": "tool_use", "id": "toolu_e", "name": "Edit",
+            "input": {"file_path": "/p/x.py", "old_string": old, "new_string": new}}
+    lines = [_line({"type": "assistant", "uuid": "a1", "message": {"id": "m", "content": [call]}}),
+             _line({"type": "user", "uuid": "u1", "message": {"content": [
+                 {"type": "tool_result", "tool_use_id": "toolu_e", "content": "ok"}]}})]
+    path = tmp_path / "e.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    cleaned, _ = read_cleaned(str(path), "claude-code")
+    [(_, _, [op])] = list(session_ops(SessionView.of(cleaned, "/p")))
+    assert op == FileOp("edit", "/p/x.py", op.line, edits=((old, new, False),))
+    assert op.content == "" and op.edits == ((old, new, False),)
+
+
+def test_a_packed_calls_plain_shape_is_a_dict_of_its_strings(tmp_path):
+    content = "x = 1\n" * 400
+    cleaned, _ = read_cleaned(_write_session(tmp_path, content), "claude-code")
+    shape = cleaned.events[0].to_dict()
+    assert shape["tool_input"] == {"file_path": "/p/notes.md", "content": content}
+    assert type(shape["tool_input"]) is dict

@@ -78,7 +78,10 @@ class Event:
         return self.kind == "prompt" and not self.derived and not self.is_sidechain
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        shape = dataclasses.asdict(self)
+        if self.tool_input is not None and not isinstance(self.tool_input, dict):
+            shape["tool_input"] = dict(self.tool_input)  # a packed input (capture/packed.py)
+        return shape
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,9 +7,12 @@ output makes Python store the whole string as UCS-2. Extraction reads each outpu
 few times (about three reads per result), so the cleaner keeps a big output zlib-compressed
 (level 1: text compresses three to eight times) and it is decompressed on each read. An
 agent's long messages and context summaries are held the same way; a person's words (a
-prompt) are read most and weigh least, and a tool call's input is read by most rules.
+prompt) are read most and weigh least, and a tool call's input is read by most rules, so
+only its big strings are packed (``pack_input``), with the result's copy of one (a Write's
+content, an Edit's strings) sharing the call's bytes.
 Rules must not keep what they read of a packed event for the whole extraction (each read
-is a new string): ``extract.actions`` and ``extract.reads`` keep the event instead.
+is a new string): ``extract.actions``, ``extract.reads`` and ``extract.writes`` keep the
+event instead.
 
 ``PackedEvent`` is an ``Event`` whose ``text`` slot holds the compressed bytes behind a
 property; ``PackedFields`` is the read-only mapping of its ``extras`` whose big strings are
@@ -69,6 +72,14 @@ def text_head(event: Event, chars: int) -> str:
     reads how an output starts need not inflate all of it)."""
     held = _TEXT_SLOT.__get__(event, Event) if isinstance(event, PackedEvent) else None
     return held.head(chars) if isinstance(held, _Zipped) else event.text[:chars]
+
+
+def value_heads(fields: Mapping[str, Any], chars: int) -> Iterator[str]:
+    """``str(value)[:chars]`` for each value of ``fields`` (a tool input), in order: of a
+    packed string only its head is decompressed."""
+    held = fields._fields if isinstance(fields, PackedFields) else fields
+    for value in held.values():
+        yield value.head(chars) if isinstance(value, _Zipped) else str(value)[:chars]
 
 
 def blank(event: Event) -> bool:

@@ -14,14 +14,14 @@ takes out of the text it replaces, described the state the work was about to cha
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from claimgraph.capture.extract.offered import agent_before_prompts
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.logic.lazy_regex import lazy_regex
 from claimgraph.capture.extract.writes import session_ops
-from claimgraph.capture.packed import text_head
+from claimgraph.capture.packed import text_head, value_heads
 from claimgraph.logic.said import grounded, is_rule, is_statement, names, subject_of
 
 #: Why a sentence the model calls "other" is stored as a statement (``capture --explain``).
@@ -65,30 +65,51 @@ def stated(view: SessionView, line: int, sentence: str,
 
 
 def _session_names(view: SessionView) -> tuple[bytes, frozenset[str]]:
-    """(the head of every tool call's input and result, lowercased, as UTF-8; the words of
-    the commands run and the paths touched). Each head is lowered alone, then joined: the
-    same text (a newline ends a word for the final-sigma rule as the text's end does),
-    without the copy of it all and the scratch of a non-ASCII ``lower`` (~12 bytes a
-    character), which made this the pass's peak (+63 MB on 50 MB of distinct sessions, +280
-    MB on 200 MB). Held as UTF-8, not as one ``str`` that a single emoji makes four bytes a
-    character: it stays until the rules end (20 MB of 50 MB's distinct sessions as a str)."""
-    parts: list[bytes] = []
+    """(the distinct lines of the head of every tool call's input and result, lowercased, as
+    UTF-8, one per line; the words of the commands run and the paths touched).
+
+    A name is looked for in it as a substring (``logic.said.grounded``), and a name holds no
+    line break (a sentence's whitespace is collapsed, ``prose.split_sentences``), so it occurs
+    in the heads exactly when it occurs within one of their lines: each line is kept once. On
+    200 MB of distinct sessions that is 7 MB of 22 (outputs repeat their lines: a file read
+    again, the same test run). Each head is lowered alone (the same text as the lowered whole:
+    a newline ends a word for the final-sigma rule as the text's end does), and split into
+    lines as it comes, so neither every head nor the whole joined text is ever held (that
+    joined whole, lowered at once, was the pass's peak: +63 MB on 50 MB of distinct sessions).
+    Held as UTF-8, not as one ``str`` that a single emoji makes four bytes a character: it
+    stays until the rules end."""
     words: set[str] = set()
-    for event in view.transcript.events:
-        if event.kind == "tool_result":
-            parts.append(_utf8(text_head(event, _HEAD).lower()))  # only the head is inflated
-        elif event.kind == "tool_call" and not event.derived:
-            values = event.tool_input or {}
-            parts.extend(_utf8(str(value)[:_HEAD].lower()) for value in values.values())
-            for key in _PATH_KEYS:
-                value = values.get(key)
-                if isinstance(value, str):
-                    words.update(_WORD.findall(value.lower()))
-            for key in _COMMAND_KEYS:
-                value = values.get(key)
-                if isinstance(value, str):
-                    words.update(_WORD.findall(_QUOTED.sub(" ", value.lower())[:_COMMAND_HEAD]))
-    return b"\n".join(parts), frozenset(words)
+
+    def each_head() -> Iterator[str]:  # one at a time, the words gathered on the way
+        for event in view.transcript.events:
+            if event.kind == "tool_result":
+                yield text_head(event, _HEAD)  # only the head is inflated
+            elif event.kind == "tool_call" and not event.derived:
+                values = event.tool_input or {}
+                yield from value_heads(values, _HEAD)
+                _add_words(values, words)
+    lines = distinct_lines(head.lower() for head in each_head())  # every head read: words too
+    return lines, frozenset(words)
+
+
+def _add_words(values: Mapping[str, Any], words: set[str]) -> None:
+    for key in _PATH_KEYS:
+        value = values.get(key)
+        if isinstance(value, str):
+            words.update(_WORD.findall(value.lower()))
+    for key in _COMMAND_KEYS:
+        value = values.get(key)
+        if isinstance(value, str):
+            words.update(_WORD.findall(_QUOTED.sub(" ", value.lower())[:_COMMAND_HEAD]))
+
+
+def distinct_lines(texts: Iterable[str]) -> bytes:
+    """Each line of ``texts`` once, in first-seen order, as UTF-8 joined by newlines: a text
+    without a line break occurs in it exactly when it occurs in ``"\\n".join(texts)``."""
+    lines: dict[bytes, None] = {}
+    for text in texts:
+        lines.update(dict.fromkeys(_utf8(text).split(b"\n")))
+    return b"\n".join(lines)
 
 
 def _utf8(text: str) -> bytes:
