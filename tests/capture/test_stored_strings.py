@@ -139,6 +139,8 @@ def test_pack_input_packs_only_big_strings():
     assert held._fields["b"] is small and held._fields["d"] is fields["d"]
     same, none = packed.pack_input({"b": small})
     assert none == {} and same == {"b": small}
+    command, none = packed.pack_input({"command": big})  # read by nearly every rule
+    assert none == {} and type(command) is dict
 
 
 def test_a_writes_op_and_action_read_the_packed_input_and_keep_no_copy(tmp_path):

@@ -38,6 +38,9 @@ PACK_MIN_CHARS = 256
 #: packed (a Write's content, an Edit's strings, a long prompt to a subagent): ~13 of a 200 MB
 #: session's ~18 MB of inputs sit in the ~1,700 strings this long.
 INPUT_PACK_MIN_CHARS = 1024
+#: Input fields nearly every rule reads (a shell call's command line, ~1 of those ~18 MB):
+#: never packed, each read would inflate them again.
+_READ_BY_ALL = frozenset({"command", "cmd"})
 #: What is packed: tool output, an agent's long messages and context summaries (a person's
 #: words are read most and weigh least).
 PACKED_KINDS = frozenset({"tool_result", "assistant", "compaction", "meta", "subagent"})
@@ -145,8 +148,8 @@ def pack_input(fields: dict[str, Any]) -> tuple[Mapping[str, Any], dict[int, _Zi
     """A tool call's input with its big strings packed (``INPUT_PACK_MIN_CHARS``), and the
     packed form of each by the id of its string, so that the result's copy of it (a Write's
     content, an Edit's strings) is held by the same bytes (``pack``'s ``shared``)."""
-    zipped = {id(v): _Zipped(v) for v in fields.values()
-              if isinstance(v, str) and len(v) >= INPUT_PACK_MIN_CHARS}
+    zipped = {id(v): _Zipped(v) for k, v in fields.items()
+              if isinstance(v, str) and len(v) >= INPUT_PACK_MIN_CHARS and k not in _READ_BY_ALL}
     if not zipped:
         return fields, zipped
     return PackedFields({k: zipped.get(id(v), v) if isinstance(v, str) else v

@@ -16,8 +16,9 @@ replies around it, and an error a runner printed sits at the head or the tail. T
 The envelope's own strings (a record's cwd, branch, agent version, session, record and call
 ids, a tool's name) and the session metadata a reader remembers are stored too (each event's
 evidence line, the project a cwd names): they are redacted as well, once per distinct value
-(``_Cleaner.label``), so a token in a branch name or a folder name goes no further than a
-token in a prompt. Dict keys stay as they are (``redact_value``): they name things.
+(``_Cleaner.label``; a record's and a call's own id each time, ``_Cleaner.unique``), so a
+token in a branch name or a folder name goes no further than a token in a prompt. Dict keys
+stay as they are (``redact_value``): they name things.
 
 A command that prints a secret and nothing else (``heroku auth:token``, ``gh auth token``,
 ``gcloud auth print-access-token``…) has its whole output replaced: a bare token there has no
@@ -58,8 +59,7 @@ _NO_DEFAULT = object()
 #: (field, its default or ``_NO_DEFAULT``): what ``event_record`` compares each field with.
 _RECORD_FIELDS = tuple((name, _DEFAULTS.get(name, _NO_DEFAULT)) for name in _FIELDS)
 #: An event's strings besides its text, input and extras: the envelope and ids (``label``).
-_LABEL_FIELDS = ("session_id", "cwd", "git_branch", "agent_version", "subagent_id",
-                 "record_id")
+_LABEL_FIELDS = ("session_id", "cwd", "git_branch", "agent_version", "subagent_id")
 _MAPPING_FIELDS = frozenset(f.name for f in dataclasses.fields(Event)
                             if "Mapping" in str(f.type))
 
@@ -109,17 +109,26 @@ class _Cleaner:
         self._packed: dict[str, dict[int, Any]] = {}  # a call's packed input, until its result
 
     def label(self, value: str) -> str:
-        """A short string of the envelope (module docstring), redacted once per distinct
-        value and its redactions counted at each use, as for a text's copies. An unchanged
-        value comes back as the first copy seen, so equal names are held once."""
+        """A short string of the envelope that repeats (module docstring), redacted once per
+        distinct value and its redactions counted at each use, as for a text's copies. An
+        unchanged value comes back as the first copy seen, so equal names are held once."""
         done = self._labels.get(value)
         if done is None:
             found: Counter[str] = Counter()
             text = redact_value(value, found)
-            done = self._labels[value] = (value if text == value else text, found)
+            done = self._labels[value] = (value if text == value else text, found or None)
         if done[1]:
             self.counts.update(done[1])
         return done[0]
+
+    def unique(self, value: str) -> str:
+        """An id each record has its own of (a record's, a call's): redacted, not remembered
+        (a cache of every id would hold a 200 MB session's ~80,000 of them for nothing)."""
+        found: Counter[str] = Counter()
+        text = redact_value(value, found)
+        if found:
+            self.counts.update(found)
+        return value if text == value else text
 
     def event(self, event: Event) -> Event:
         if event.kind == "tool_result" and event.call_id in self._printing:
@@ -132,12 +141,12 @@ class _Cleaner:
             copies = self._given.pop(event.call_id, {})
             shared = self._packed.pop(event.call_id, {})
             echoes = frozenset(id(done[0]) for done in copies.values())
-            call_id = self._call_ids.pop(event.call_id, None) or self.label(event.call_id)
+            call_id = self._call_ids.pop(event.call_id, None) or self.unique(event.call_id)
             if call_id is not event.call_id:
                 changes["call_id"] = call_id
         elif event.kind == "tool_call":
             if event.call_id:
-                call_id = self._call_ids[event.call_id] = self.label(event.call_id)
+                call_id = self._call_ids[event.call_id] = self.unique(event.call_id)
                 if call_id is not event.call_id:
                     changes["call_id"] = call_id
             if event.tool_name:
@@ -166,13 +175,18 @@ class _Cleaner:
         return pack(event, echoes, changes, shared)  # one copy: cleaned and packed at once
 
     def _envelope(self, event: Event, changes: dict[str, Any]) -> None:
-        """The envelope's strings, labelled (``label``), into ``changes`` where they differ."""
+        """The envelope's strings, redacted (``label``, ``unique``), into ``changes`` where
+        they differ."""
         for name in _LABEL_FIELDS:
             value = getattr(event, name)
             if value and isinstance(value, str):
                 held = self.label(value)
                 if held is not value:
                     changes[name] = held
+        if event.record_id and isinstance(event.record_id, str):
+            record_id = self.unique(event.record_id)
+            if record_id is not event.record_id:
+                changes["record_id"] = record_id
 
     def amended(self, event: Event, changes: dict[str, Any]) -> Event:
         """A reader's later change to an event (a merged message's joined text, a compaction's
@@ -195,7 +209,7 @@ class _Cleaner:
                   else v for k, v in event.extras.items()}
         changes: dict[str, Any] = {"text": hidden if event.text else "", "extras": extras}
         if event.call_id:
-            changes["call_id"] = self._call_ids.pop(event.call_id, None) or self.label(
+            changes["call_id"] = self._call_ids.pop(event.call_id, None) or self.unique(
                 event.call_id)
         self._envelope(event, changes)
         return _replaced(event, changes)

@@ -394,21 +394,18 @@ def test_grounded_answers_the_same_on_the_utf8_text(name, text):
         logic_said.grounded(sentence, text, frozenset())
 
 
-def test_the_session_names_keep_each_line_once():
-    session = Session()
-    session.bash("pytest -q", output="collected 3 items\n3 passed")
-    session.bash("pytest -q", output="collected 3 items\n3 failed")
-    names, _ = said._session_names(SessionView.of(session.transcript(), None))
-    assert names.decode().split("\n") == ["pytest -q", "collected 3 items", "3 passed",
-                                          "3 failed"]
-
-
 @settings(max_examples=1000, deadline=None)
-@given(st.lists(st.lists(_NAMED, max_size=8).map("".join), max_size=6),
-       st.lists(_NAMED, min_size=1, max_size=4).map("".join))
-def test_a_name_without_a_line_break_is_in_the_distinct_lines_as_in_the_heads(heads, name):
-    held = said.distinct_lines(heads)
-    whole = "\n".join(heads)
-    assert set(held.split(b"\n")) == set(whole.encode("utf-8", "surrogatepass").split(b"\n"))
-    if "\n" not in name:
-        assert (name.encode("utf-8", "surrogatepass") in held) == (name in whole)
+@given(st.lists(st.lists(_NAMED, max_size=8).map("".join), max_size=6))
+def test_the_heads_built_in_place_are_their_utf8_join(heads):
+    held = said.joined_utf8(heads)
+    assert held == "\n".join(heads).encode("utf-8", "surrogatepass")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_NAMED, min_size=3, max_size=6).map("".join),
+       st.lists(_NAMED, max_size=12).map("".join))
+def test_grounded_answers_the_same_on_the_heads_built_in_place(name, text):
+    sentence = f"The `{name}` module holds the parser"
+    held = said.joined_utf8([text])
+    assert logic_said.grounded(sentence, held, frozenset()) == \
+        logic_said.grounded(sentence, text, frozenset())

@@ -64,20 +64,19 @@ def stated(view: SessionView, line: int, sentence: str,
         not is_rule(sentence) and _changed_later(view, line, sentence))
 
 
-def _session_names(view: SessionView) -> tuple[bytes, frozenset[str]]:
-    """(the distinct lines of the head of every tool call's input and result, lowercased, as
-    UTF-8, one per line; the words of the commands run and the paths touched).
-
-    A name is looked for in it as a substring (``logic.said.grounded``), and a name holds no
-    line break (a sentence's whitespace is collapsed, ``prose.split_sentences``), so it occurs
-    in the heads exactly when it occurs within one of their lines: each line is kept once. On
-    200 MB of distinct sessions that is 7 MB of 22 (outputs repeat their lines: a file read
-    again, the same test run). Each head is lowered alone (the same text as the lowered whole:
-    a newline ends a word for the final-sigma rule as the text's end does), and split into
-    lines as it comes, so neither every head nor the whole joined text is ever held (that
-    joined whole, lowered at once, was the pass's peak: +63 MB on 50 MB of distinct sessions).
-    Held as UTF-8, not as one ``str`` that a single emoji makes four bytes a character: it
-    stays until the rules end."""
+def _session_names(view: SessionView) -> tuple[bytearray, frozenset[str]]:
+    """(the head of every tool call's input and result, lowercased, as UTF-8; the words of
+    the commands run and the paths touched). Each head is lowered alone, then joined: the
+    same text (a newline ends a word for the final-sigma rule as the text's end does),
+    without the copy of it all and the scratch of a non-ASCII ``lower`` (~12 bytes a
+    character), which made this the pass's peak (+63 MB on 50 MB of distinct sessions, +280
+    MB on 200 MB). Held as UTF-8, not as one ``str`` that a single emoji makes four bytes a
+    character: it stays until the rules end (20 MB of 50 MB's distinct sessions as a str).
+    Built in place, head by head (``joined_utf8``): a list of every head and its join held
+    the text twice (~12 MB at the peak of 50 MB of distinct sessions, ~50 MB at 200 MB); a
+    big input's head is read without inflating the rest (``packed.value_heads``). Keeping
+    each line once instead would be exact too (a name has no line break), but on distinct
+    sessions it saved a fifth of the text and its index cost more while it was built."""
     words: set[str] = set()
 
     def each_head() -> Iterator[str]:  # one at a time, the words gathered on the way
@@ -88,8 +87,8 @@ def _session_names(view: SessionView) -> tuple[bytes, frozenset[str]]:
                 values = event.tool_input or {}
                 yield from value_heads(values, _HEAD)
                 _add_words(values, words)
-    lines = distinct_lines(head.lower() for head in each_head())  # every head read: words too
-    return lines, frozenset(words)
+    heads = joined_utf8(head.lower() for head in each_head())  # every head read: words too
+    return heads, frozenset(words)
 
 
 def _add_words(values: Mapping[str, Any], words: set[str]) -> None:
@@ -103,13 +102,15 @@ def _add_words(values: Mapping[str, Any], words: set[str]) -> None:
             words.update(_WORD.findall(_QUOTED.sub(" ", value.lower())[:_COMMAND_HEAD]))
 
 
-def distinct_lines(texts: Iterable[str]) -> bytes:
-    """Each line of ``texts`` once, in first-seen order, as UTF-8 joined by newlines: a text
-    without a line break occurs in it exactly when it occurs in ``"\\n".join(texts)``."""
-    lines: dict[bytes, None] = {}
-    for text in texts:
-        lines.update(dict.fromkeys(_utf8(text).split(b"\n")))
-    return b"\n".join(lines)
+def joined_utf8(texts: Iterable[str]) -> bytearray:
+    """``"\\n".join(texts)`` as UTF-8, built in place: a list of the parts and their join
+    would hold the text twice at the end (a ``bytearray`` grows by ``realloc``)."""
+    held = bytearray()
+    for index, text in enumerate(texts):
+        if index:
+            held += b"\n"
+        held += _utf8(text)
+    return held
 
 
 def _utf8(text: str) -> bytes:
