@@ -68,6 +68,22 @@ def plant_printed_token(session: Session, token: str) -> None:
                                 {"stdout": token, "stderr": "", "interrupted": False}))
 
 
+def plant_envelope(session: Session) -> list[str]:
+    """Tokens in the strings around the text (issue 29): a record's branch, version and cwd,
+    a tool's name and its call id. The evidence stores each event's envelope."""
+    tokens = ["ghp_" + "".join(c.upper() if i % 3 else c for i, c in enumerate(
+        f"{n}a9f3c2e7b1d8046f5e2c9a7b3d1f0e8c6b4a2d9"))[:36] for n in range(5)]
+    record = session.prompt("next step")
+    record.update(gitBranch="fix/" + tokens[0], version=tokens[1],
+                  cwd=str(session.cwd / tokens[2]))
+    call, answer = session.tool("Bash", {"command": "ls"}, "ok")
+    block = call["message"]["content"][0]
+    block["id"] = answer["message"]["content"][0]["tool_use_id"] = "toolu_" + tokens[3]
+    block["name"] = "mcp " + tokens[4]
+    session.write(record, call, answer)
+    return tokens
+
+
 def wait_for(condition, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
@@ -105,6 +121,7 @@ def test_no_planted_secret_reaches_any_file_of_the_store_or_its_dump(tmp_path):
     plant_failing_then_passing_pytest(session, secrets[-1])
     secrets.append("6f1c0de2-4b7a-4e8f-9a31-" + "0c5d" * 3)
     plant_printed_token(session, secrets[-1])
+    secrets.extend(plant_envelope(session))
     assert found_in([session.path], secrets).keys() == set(needles(secrets))
     spool = spool_payload(db, session.path, tmp_path, "planted")
     sidecars = Sidecars(db)

@@ -81,7 +81,10 @@ class Event:
         return self.kind == "prompt" and not self.derived and not self.is_sidechain
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        shape = dataclasses.asdict(self)
+        if self.tool_input is not None and not isinstance(self.tool_input, dict):
+            shape["tool_input"] = dict(self.tool_input)  # a packed input (capture/packed.py)
+        return shape
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +141,8 @@ class Cleaner(Protocol):
 
     def amended(self, event: Event, changes: dict[str, Any]) -> Event: ...
 
+    def label(self, value: str) -> str: ...
+
 
 _CLEANER: contextvars.ContextVar[Cleaner | None] = contextvars.ContextVar("cleaner", default=None)
 
@@ -181,8 +186,11 @@ class TranscriptBuilder:
 
     def remember(self, **fields: str | None) -> None:
         """Session metadata: the first session id wins, the latest cwd/branch/version win;
-        the first cwd is also kept as ``start_cwd``, the session's project."""
+        the first cwd is also kept as ``start_cwd``, the session's project. Under
+        ``cleaning`` each value is the cleaner's ``label`` of it: it can name the project."""
         for name, value in fields.items():
+            if value and isinstance(value, str) and self._cleaner is not None:
+                value = self._cleaner.label(value)
             if value and (name != "session_id" or name not in self.session):
                 self.session[name] = value
             if value and name == "cwd":

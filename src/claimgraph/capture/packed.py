@@ -7,9 +7,12 @@ output makes Python store the whole string as UCS-2. Extraction reads each outpu
 few times (about three reads per result), so the cleaner keeps a big output zlib-compressed
 (level 1: text compresses three to eight times) and it is decompressed on each read. An
 agent's long messages and context summaries are held the same way; a person's words (a
-prompt) are read most and weigh least, and a tool call's input is read by most rules.
+prompt) are read most and weigh least, and a tool call's input is read by most rules, so
+only its big strings are packed (``pack_input``), with the result's copy of one (a Write's
+content, an Edit's strings) sharing the call's bytes.
 Rules must not keep what they read of a packed event for the whole extraction (each read
-is a new string): ``extract.actions`` and ``extract.reads`` keep the event instead.
+is a new string): ``extract.actions``, ``extract.reads`` and ``extract.writes`` keep the
+event instead.
 
 ``PackedEvent`` is an ``Event`` whose ``text`` slot holds the compressed bytes behind a
 property; ``PackedFields`` is the read-only mapping of its ``extras`` whose big strings are
@@ -31,6 +34,13 @@ from claimgraph.capture.events import Event
 
 #: Shorter strings stay as they are: the saving would not pay for a decompression per read.
 PACK_MIN_CHARS = 256
+#: A tool call's input is read by most rules (a command, a path), so only its big strings are
+#: packed (a Write's content, an Edit's strings, a long prompt to a subagent): ~13 of a 200 MB
+#: session's ~18 MB of inputs sit in the ~1,700 strings this long.
+INPUT_PACK_MIN_CHARS = 1024
+#: Input fields nearly every rule reads (a shell call's command line, ~1 of those ~18 MB):
+#: never packed, each read would inflate them again.
+_READ_BY_ALL = frozenset({"command", "cmd"})
 #: What is packed: tool output, an agent's long messages and context summaries (a person's
 #: words are read most and weigh least).
 PACKED_KINDS = frozenset({"tool_result", "assistant", "compaction", "meta", "subagent"})
@@ -65,6 +75,14 @@ def text_head(event: Event, chars: int) -> str:
     reads how an output starts need not inflate all of it)."""
     held = _TEXT_SLOT.__get__(event, Event) if isinstance(event, PackedEvent) else None
     return held.head(chars) if isinstance(held, _Zipped) else event.text[:chars]
+
+
+def value_heads(fields: Mapping[str, Any], chars: int) -> Iterator[str]:
+    """``str(value)[:chars]`` for each value of ``fields`` (a tool input), in order: of a
+    packed string only its head is decompressed."""
+    held = fields._fields if isinstance(fields, PackedFields) else fields
+    for value in held.values():
+        yield value.head(chars) if isinstance(value, _Zipped) else str(value)[:chars]
 
 
 def blank(event: Event) -> bool:
@@ -126,15 +144,30 @@ class PackedEvent(Event):
         return shape
 
 
+def pack_input(fields: dict[str, Any]) -> tuple[Mapping[str, Any], dict[int, _Zipped]]:
+    """A tool call's input with its big strings packed (``INPUT_PACK_MIN_CHARS``), and the
+    packed form of each by the id of its string, so that the result's copy of it (a Write's
+    content, an Edit's strings) is held by the same bytes (``pack``'s ``shared``)."""
+    zipped = {id(v): _Zipped(v) for k, v in fields.items()
+              if isinstance(v, str) and len(v) >= INPUT_PACK_MIN_CHARS and k not in _READ_BY_ALL}
+    if not zipped:
+        return fields, zipped
+    return PackedFields({k: zipped.get(id(v), v) if isinstance(v, str) else v
+                         for k, v in fields.items()}), zipped
+
+
 def pack(event: Event, echoes: Collection[int] = (),
-         changes: Mapping[str, Any] | None = None) -> Event:
+         changes: Mapping[str, Any] | None = None,
+         shared: Mapping[int, _Zipped] | None = None) -> Event:
     """The event as capture holds it: a big text and big extras compressed.
     ``echoes``: the ids of strings its call's input holds too (an Edit's result repeats its
     strings), which stay shared with the input rather than held a second time compressed.
     ``changes``: fields to hold instead of the event's (the cleaner's cleaned text, input and
     extras): the packed event is then built once from both, where a copy of the event with
     the changes, then a packed copy of that copy, built every cleaned event twice. Names
-    that are no field are refused (``_check``), as ``dataclasses.replace`` would."""
+    that are no field are refused (``_check``), as ``dataclasses.replace`` would.
+    ``shared``: the packed form of the input's strings the call holds packed (``pack_input``),
+    by id: the result's copy is held by those bytes, not as a second, plain string."""
     if changes:
         _check(changes)
         if isinstance(event, PackedEvent):  # packed again from a plain copy, as before
@@ -145,14 +178,23 @@ def pack(event: Event, echoes: Collection[int] = (),
     # an all-blank text stays as it is (rare; ``blank`` then answers without inflating)
     zipped = _Zipped(text) if len(text) >= PACK_MIN_CHARS and not text.isspace() else None
 
+    shared = shared or {}
+
     def big(value: Any) -> bool:
-        return isinstance(value, str) and len(value) >= PACK_MIN_CHARS and id(value) not in echoes
+        return isinstance(value, str) and (id(value) in shared or (
+            len(value) >= PACK_MIN_CHARS and id(value) not in echoes))
+
+    def held(value: Any) -> Any:
+        if not big(value):
+            return value
+        if id(value) in shared:
+            return shared[id(value)]
+        return zipped if zipped is not None and value is text else _Zipped(value)
 
     extras: Mapping[str, Any] = changes["extras"] if changes and "extras" in changes \
         else event.extras
     if any(big(v) for v in extras.values()):
-        extras = PackedFields({k: (zipped if zipped is not None and v is text else _Zipped(v))
-                               if big(v) else v for k, v in extras.items()})
+        extras = PackedFields({k: held(v) for k, v in extras.items()})
     elif zipped is None:
         return _copy(Event, event, changes) if changes else event
     held = dict(changes) if changes else {}

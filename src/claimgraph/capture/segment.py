@@ -13,6 +13,13 @@ file Read is the file, which is on disk; what the session learned from it is in 
 replies around it, and an error a runner printed sits at the head or the tail. Tool INPUTS
 (the code an agent wrote) are never cut.
 
+The envelope's own strings (a record's cwd, branch, agent version, session, record and call
+ids, a tool's name) and the session metadata a reader remembers are stored too (each event's
+evidence line, the project a cwd names): they are redacted as well, once per distinct value
+(``_Cleaner.label``; a record's and a call's own id each time, ``_Cleaner.unique``), so a
+token in a branch name or a folder name goes no further than a token in a prompt. Dict keys
+stay as they are (``redact_value``): they name things.
+
 A command that prints a secret and nothing else (``heroku auth:token``, ``gh auth token``,
 ``gcloud auth print-access-token``…) has its whole output replaced: a bare token there has no
 shape or name that would give it away.
@@ -36,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from claimgraph.capture.events import Event, Transcript, cleaning
-from claimgraph.capture.packed import pack, replaced
+from claimgraph.capture.packed import pack, pack_input, replaced
 from claimgraph.logic.clean import clean_text_with_counts
 from claimgraph.logic.redact import is_secret_name, placeholder, redact_value
 from claimgraph.logic.redact.blocks import SECRET_PRINTING_COMMAND
@@ -51,6 +58,8 @@ _DEFAULTS = {f.name: f.default for f in dataclasses.fields(Event)
 _NO_DEFAULT = object()
 #: (field, its default or ``_NO_DEFAULT``): what ``event_record`` compares each field with.
 _RECORD_FIELDS = tuple((name, _DEFAULTS.get(name, _NO_DEFAULT)) for name in _FIELDS)
+#: An event's strings besides its text, input and extras: the envelope and ids (``label``).
+_LABEL_FIELDS = ("session_id", "cwd", "git_branch", "agent_version", "subagent_id")
 _MAPPING_FIELDS = frozenset(f.name for f in dataclasses.fields(Event)
                             if "Mapping" in str(f.type))
 
@@ -96,6 +105,30 @@ class _Cleaner:
         self._printing: set[str] = set()
         self._names: dict[str, str] = {}
         self._call_ids: dict[str, str] = {}  # a call's id, until its result comes
+        self._labels: dict[str, tuple[str, Counter[str]]] = {}
+        self._packed: dict[str, dict[int, Any]] = {}  # a call's packed input, until its result
+
+    def label(self, value: str) -> str:
+        """A short string of the envelope that repeats (module docstring), redacted once per
+        distinct value and its redactions counted at each use, as for a text's copies. An
+        unchanged value comes back as the first copy seen, so equal names are held once."""
+        done = self._labels.get(value)
+        if done is None:
+            found: Counter[str] = Counter()
+            text = redact_value(value, found)
+            done = self._labels[value] = (value if text == value else text, found or None)
+        if done[1]:
+            self.counts.update(done[1])
+        return done[0]
+
+    def unique(self, value: str) -> str:
+        """An id each record has its own of (a record's, a call's): redacted, not remembered
+        (a cache of every id would hold a 200 MB session's ~80,000 of them for nothing)."""
+        found: Counter[str] = Counter()
+        text = redact_value(value, found)
+        if found:
+            self.counts.update(found)
+        return value if text == value else text
 
     def event(self, event: Event) -> Event:
         if event.kind == "tool_result" and event.call_id in self._printing:
@@ -103,17 +136,22 @@ class _Cleaner:
         changes: dict[str, Any] = {}
         copies: dict[str, Cleaned] = {}
         echoes: frozenset[int] = frozenset()  # what the result repeats of its call's input
+        shared: dict[int, Any] = {}  # of those, what the call holds packed (``pack_input``)
         if event.kind == "tool_result" and event.call_id:
             copies = self._given.pop(event.call_id, {})
+            shared = self._packed.pop(event.call_id, {})
             echoes = frozenset(id(done[0]) for done in copies.values())
-            call_id = self._call_ids.pop(event.call_id, event.call_id)
+            call_id = self._call_ids.pop(event.call_id, None) or self.unique(event.call_id)
             if call_id is not event.call_id:
                 changes["call_id"] = call_id
         elif event.kind == "tool_call":
             if event.call_id:
-                self._call_ids[event.call_id] = event.call_id
+                call_id = self._call_ids[event.call_id] = self.unique(event.call_id)
+                if call_id is not event.call_id:
+                    changes["call_id"] = call_id
             if event.tool_name:
-                changes["tool_name"] = self._names.setdefault(event.tool_name, event.tool_name)
+                changes["tool_name"] = self.label(event.tool_name)
+        self._envelope(event, changes)
         capped: dict[int, str] = {}  # one capped copy of an output the result repeats
         if event.text:
             text, found = clean_text_with_counts(event.text)
@@ -125,14 +163,30 @@ class _Cleaner:
                 changes["text"] = capped[id(text)] = cap_output(text)
         if event.tool_input:
             given = self._given.setdefault(event.call_id, {}) if event.call_id else None
-            changes["tool_input"] = self._fields(event.tool_input, {}, given)
+            changes["tool_input"], packed = pack_input(self._fields(event.tool_input, {}, given))
+            if packed and event.call_id:
+                self._packed[event.call_id] = packed
             if event.call_id and _prints_a_secret(event.tool_input):
                 self._printing.add(event.call_id)
         if event.extras:
             extras = self._fields(event.extras, copies, None)
             changes["extras"] = {k: capped.get(id(v)) or cap_output(v) if isinstance(v, str)
                                  else v for k, v in extras.items()}
-        return pack(event, echoes, changes)  # one copy: cleaned and packed at once
+        return pack(event, echoes, changes, shared)  # one copy: cleaned and packed at once
+
+    def _envelope(self, event: Event, changes: dict[str, Any]) -> None:
+        """The envelope's strings, redacted (``label``, ``unique``), into ``changes`` where
+        they differ."""
+        for name in _LABEL_FIELDS:
+            value = getattr(event, name)
+            if value and isinstance(value, str):
+                held = self.label(value)
+                if held is not value:
+                    changes[name] = held
+        if event.record_id and isinstance(event.record_id, str):
+            record_id = self.unique(event.record_id)
+            if record_id is not event.record_id:
+                changes["record_id"] = record_id
 
     def amended(self, event: Event, changes: dict[str, Any]) -> Event:
         """A reader's later change to an event (a merged message's joined text, a compaction's
@@ -153,7 +207,12 @@ class _Cleaner:
         hidden = placeholder("command-output")
         extras = {k: hidden if isinstance(v, str) and k in ("stdout", "stderr", "content")
                   else v for k, v in event.extras.items()}
-        return _replaced(event, {"text": hidden if event.text else "", "extras": extras})
+        changes: dict[str, Any] = {"text": hidden if event.text else "", "extras": extras}
+        if event.call_id:
+            changes["call_id"] = self._call_ids.pop(event.call_id, None) or self.unique(
+                event.call_id)
+        self._envelope(event, changes)
+        return _replaced(event, changes)
 
     def _fields(self, fields: Mapping[str, Any], known: Mapping[str, Cleaned],
                 remember: dict[str, Cleaned] | None) -> dict[str, Any]:

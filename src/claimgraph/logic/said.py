@@ -206,7 +206,7 @@ def names(sentence: str) -> tuple[set[str], set[str]]:
     return shaped, plain
 
 
-def grounded(sentence: str, session_text: str | bytes,
+def grounded(sentence: str, session_text: str | bytes | bytearray,
              session_words: set[str] | frozenset[str]) -> bool:
     """True when the sentence names a thing the session's own record names too: a code-shaped
     name of it found in ``session_text`` (what the tool calls and results hold, lowercased;
@@ -214,7 +214,7 @@ def grounded(sentence: str, session_text: str | bytes,
     does in the text), or a plain word of it in ``session_words`` (the words of the commands
     run and the paths touched)."""
     shaped, plain = names(sentence)
-    if isinstance(session_text, bytes):
+    if isinstance(session_text, (bytes, bytearray)):
         found = any(name.encode("utf-8", "surrogatepass") in session_text for name in shaped)
     else:
         found = any(name in session_text for name in shaped)

@@ -392,3 +392,20 @@ def test_grounded_answers_the_same_on_the_utf8_text(name, text):
     held = text.encode("utf-8", "surrogatepass")
     assert logic_said.grounded(sentence, held, frozenset()) == \
         logic_said.grounded(sentence, text, frozenset())
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.lists(_NAMED, max_size=8).map("".join), max_size=6))
+def test_the_heads_built_in_place_are_their_utf8_join(heads):
+    held = said.joined_utf8(heads)
+    assert held == "\n".join(heads).encode("utf-8", "surrogatepass")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_NAMED, min_size=3, max_size=6).map("".join),
+       st.lists(_NAMED, max_size=12).map("".join))
+def test_grounded_answers_the_same_on_the_heads_built_in_place(name, text):
+    sentence = f"The `{name}` module holds the parser"
+    held = said.joined_utf8([text])
+    assert logic_said.grounded(sentence, held, frozenset()) == \
+        logic_said.grounded(sentence, text, frozenset())

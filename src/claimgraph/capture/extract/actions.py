@@ -26,7 +26,8 @@ class Action:
     ``content`` is what a write put there, what a read showed, or what a plan said: a read's
     or an answer's is read from its result each time, not kept (the result may hold it
     compressed, capture/packed.py: kept here, every file a long session read was held again
-    through extraction, issue 29)."""
+    through extraction, issue 29); a write's or a plan's (``given``) from its call each time,
+    for the same reason (a call's big input is held packed too)."""
 
     kind: str
     call: Event
@@ -34,8 +35,12 @@ class Action:
     outcome: str
     command: str | None = None
     path: str | None = None
-    given: str = ""  # a write's or a plan's text, from the call
     exit_status: int | None = None
+
+    @property
+    def given(self) -> str:
+        """A write's or a plan's text, from the call."""
+        return _content(self.kind, self.input)
 
     @property
     def content(self) -> str:
@@ -62,8 +67,7 @@ def action_of(view: SessionView, call: Event) -> Action:
     result = view.results.get(call.call_id or "")
     tool_input = call.tool_input or {}
     path = _path(view, call, tool_input)
-    content = _content(kind, tool_input)
-    return Action(kind, call, result, view.outcome(call), command_text(call), path, content,
+    return Action(kind, call, result, view.outcome(call), command_text(call), path,
                   exit_code(result) if result is not None else None)
 
 

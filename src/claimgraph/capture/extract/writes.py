@@ -37,6 +37,46 @@ class FileOp:
     edits: tuple[Edit, ...] = ()
 
 
+class _GivenOp(FileOp):
+    """A Write's or an Edit's op whose text is its call's input, read from the call each time
+    it is asked (the same strings): the call may hold a big one packed (capture/packed.py),
+    and the session's ops are memoized through extraction, which kept every file a long
+    session wrote a second time, unpacked (issue 29)."""
+
+    def __init__(self, kind: str, path: str, line: int, call: Event) -> None:
+        super().__init__(kind, path, line)
+        object.__setattr__(self, "call", call)
+
+    @property  # type: ignore[override]  # the field's value, read from the call
+    def content(self) -> str:
+        return _text((self.call.tool_input or {}).get("content")) if self.kind == "write" \
+            else ""
+
+    @content.setter
+    def content(self, value: str) -> None:  # FileOp's __init__ sets the default: unused
+        pass
+
+    @property  # type: ignore[override]
+    def edits(self) -> tuple[Edit, ...]:
+        return (_edit(self.call.tool_input or {}),) if self.kind == "edit" else ()
+
+    @edits.setter
+    def edits(self, value: tuple[Edit, ...]) -> None:
+        pass
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to a ``FileOp`` of the same values, as the op it stands for was."""
+        if not isinstance(other, FileOp):
+            return NotImplemented
+        return _values(self) == _values(other)
+
+    __hash__ = FileOp.__hash__
+
+
+def _values(op: FileOp) -> tuple[Any, ...]:
+    return op.kind, op.path, op.line, op.content, op.edits
+
+
 def file_ops(view: SessionView, call: Event) -> list[FileOp]:
     """The file operations one tool call asked for (its success is judged elsewhere);
     memoized per call, since several sources replay the session's writes."""
@@ -53,12 +93,12 @@ def _file_ops(view: SessionView, call: Event) -> list[FileOp]:
     path = _text(tool_input.get("file_path") or tool_input.get("path"))
     target = view.resolve(path, call.cwd) if path else None
     if kind == WRITE and target:
-        return [FileOp("write", target, call.line, _text(tool_input.get("content")))]
+        return [_GivenOp("write", target, call.line, call)]
     if kind == EDIT and target and isinstance(tool_input.get("edits"), list):
         edits = tuple(_edit(e) for e in tool_input["edits"] if isinstance(e, Mapping))
         return [FileOp("edit", target, call.line, edits=edits)]
     if kind == EDIT and target and ("old_string" in tool_input or "new_string" in tool_input):
-        return [FileOp("edit", target, call.line, edits=(_edit(tool_input),))]
+        return [_GivenOp("edit", target, call.line, call)]
     text = _patch_argument(tool_input) if kind in (EDIT, SHELL) else None
     text = text or command_text(call)
     return _shell_ops(view, call, text) if text else []
