@@ -23,7 +23,7 @@ def _observed(session: Session, name: str, lines: dict[int, str], **extras: obje
 
 
 def _guide_read(session: Session) -> None:
-    session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"}, output=GUIDE)
+    session.tool("Read", {"file_path": f"{ROOT}/AGENTS.md"}, output=GUIDE)
 
 
 def _conventions(session: Session) -> set[str]:
@@ -33,9 +33,9 @@ def _conventions(session: Session) -> set[str]:
 def test_a_checkout_the_record_shows_left_the_line_keeps_the_fact():
     session = Session()
     _guide_read(session)
-    session.bash("git checkout -- CLAUDE.md", output="")
+    session.bash("git checkout -- AGENTS.md", output="")
     assert _conventions(session) == set()  # what the file holds after it is not known
-    _observed(session, "CLAUDE.md", {2: "", 3: "- Always run `make check` before committing."})
+    _observed(session, "AGENTS.md", {2: "", 3: "- Always run `make check` before committing."})
     assert "Always run `make check` before committing" in _conventions(session)
 
 
@@ -43,7 +43,7 @@ def test_a_line_the_record_shows_replaced_leaves_its_fact_out():
     session = Session()
     _guide_read(session)
     assert len(_conventions(session)) == 2
-    _observed(session, "CLAUDE.md", {2: "", 3: "- Always run `make verify` before committing.",
+    _observed(session, "AGENTS.md", {2: "", 3: "- Always run `make verify` before committing.",
                                      4: "- Keep the API stable."})  # the person's editor
     assert _conventions(session) == {"Keep the API stable"}
 
@@ -51,15 +51,15 @@ def test_a_line_the_record_shows_replaced_leaves_its_fact_out():
 def test_absence_from_a_snippet_proves_nothing():
     session = Session()
     _guide_read(session)
-    _observed(session, "CLAUDE.md", {1: "# Guide (v2)", 2: ""})
+    _observed(session, "AGENTS.md", {1: "# Guide (v2)", 2: ""})
     assert len(_conventions(session)) == 2
 
 
 def test_a_record_before_the_change_says_nothing_of_after():
     session = Session()
     _guide_read(session)
-    _observed(session, "CLAUDE.md", {3: "- Always run `make check` before committing."})
-    session.bash("git checkout -- CLAUDE.md", output="")
+    _observed(session, "AGENTS.md", {3: "- Always run `make check` before committing."})
+    session.bash("git checkout -- AGENTS.md", output="")
     assert _conventions(session) == set()
 
 
@@ -86,7 +86,7 @@ def test_a_recipe_shown_changed_that_does_not_line_up_is_left_out():
 def test_a_subagents_record_is_not_the_sessions():
     session = Session()
     _guide_read(session)
-    _observed(session, "CLAUDE.md", {2: "", 3: "- Always run `make verify` before committing.",
+    _observed(session, "AGENTS.md", {2: "", 3: "- Always run `make verify` before committing.",
                                      4: "- Keep the API stable."})
     session.events[-1] = replace(session.events[-1], subagent_id="a1")
     assert observations(SessionView.of(session.transcript(), ROOT)) == {}
