@@ -87,7 +87,8 @@ def test_several_files_named_in_one_prompt_are_each_read_in_place():
     assert [look.attached for look in looks[f"{ROOT}/README.md"]] == [False]
     [runs] = only(session.extract(), "x/runs")
     assert runs["object"] == "`npm run test` runs `vitest run`"
-    assert runs["evidence"] == ['package.json: `"test": "vitest run",`']
+    assert runs["evidence"] == ['package.json: `"test": "vitest run",`',
+                                "transcript#L4: the person attached @package.json"]
 
 
 def test_a_later_edit_of_the_attached_file_is_what_counts():
@@ -119,7 +120,23 @@ def test_from_a_claude_code_transcript_the_mentioned_file_reaches_the_rules(tmp_
     path = tmp_path / "s.jsonl"
     path.write_text("".join(json.dumps(record) + "\n" for record in records))
     found = extract(read_transcript(path), project_root=ROOT)
-    assert {(c["object"], c["evidence"][0]) for c in only(found, "x/convention")} == {
+    assert {(c["object"], *c["evidence"]) for c in only(found, "x/convention")} == {
         ("Always run `make check` before committing",
-         "AGENTS.md: `- Always run `make check` before committing.`"),
-        ("Keep the API stable", "AGENTS.md: `- Keep the API stable.`")}
+         "AGENTS.md: `- Always run `make check` before committing.`",
+         "transcript#L2: the person attached @AGENTS.md"),
+        ("Keep the API stable", "AGENTS.md: `- Keep the API stable.`",
+         "transcript#L2: the person attached @AGENTS.md")}
+
+
+def test_a_line_a_tool_also_showed_is_cited_as_the_file_alone():
+    session = Session()
+    session.prompt("follow @CONTRIBUTING.md")
+    _attach(session, "CONTRIBUTING.md", GUIDE)
+    session.edit(f"{ROOT}/CONTRIBUTING.md", "- Always run `make check` before committing.",
+                 "- Always run `make verify` before committing.")
+    evidence = {c["object"]: c["evidence"] for c in only(session.extract(), "x/convention")}
+    assert evidence == {
+        "Always run `make verify` before committing":
+            ["CONTRIBUTING.md: `- Always run `make verify` before committing.`"],
+        "Keep the API stable": ["CONTRIBUTING.md: `- Keep the API stable.`",
+                                "transcript#L2: the person attached @CONTRIBUTING.md"]}

@@ -21,6 +21,9 @@ Only the person's own attachment counts, and only a whole one:
 
 A ``edited_text_file`` snippet (a change on disk the harness noticed) is never a read either:
 ``observed.py`` holds it against what the session saw before.
+
+A fact a rule read from such a look cites the file like any other; ``attached_evidence.py``
+adds the attachment to its provenance.
 """
 
 from __future__ import annotations
@@ -34,8 +37,6 @@ from claimgraph.capture.extract.session import SessionView
 
 #: Attachment kinds that carry a file the person named (``harness_files.py``).
 PERSON_ATTACHES = frozenset({"file", "already_read_file"})
-#: How a rule tells this look from the agent's own read (``SeenFile.attached``).
-ATTACHED = "attached"
 
 
 def attached_files(view: SessionView) -> list[Event]:
@@ -80,3 +81,4 @@ def _named(view: SessionView, prompt: Event, event: Event) -> bool:
 def _mentioned(text: str, form: str) -> bool:
     quoted = re.escape(form)
     return re.search(rf'@(?:"{quoted}"|{quoted}(?![\w/\\-]|\.\w))', text) is not None
+
