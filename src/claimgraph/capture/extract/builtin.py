@@ -38,6 +38,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from claimgraph.capture.events import Transcript
 from claimgraph.capture.extract.answers import answer_candidates
+from claimgraph.capture.extract.attached_evidence import noted
 from claimgraph.capture.extract.causes import cause_candidates
 from claimgraph.capture.extract.check_chains import check_chain_candidates
 from claimgraph.capture.extract.ci_lessons import ci_lesson_candidates
@@ -86,6 +87,7 @@ def extract(transcript: Transcript, *, project_root: str | None = None) -> list[
     view = SessionView.of(transcript, project_root)
     found = screen_shell_edited(view, screen_forbidden(view, quiet(one_fact_per_command(
         screen_finished(merge(candidate for rule in RULES for candidate in rule(view)))))))
+    found = noted(view, found, MAX_EVIDENCE)  # a file the person attached (attached.py)
     view.forget_except(READ_LATER)
     return attach_diagnoses(view, reconcile(found, digest(view)))
 

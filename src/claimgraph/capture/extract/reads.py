@@ -9,7 +9,9 @@ file's text and nothing else. Written text (a Write's content, an Edit's new str
 too, as what the session put there.
 
 A read's text is what the tool showed, so citations quote lines that are in the file; a
-partial read (a line range) is still true of the lines it shows.
+partial read (a line range) is still true of the lines it shows. A whole file the person
+attached to a prompt (``@path``) is a read too, at the attachment, though no tool made it
+(``attached.py``); its look's ``call`` is the attachment's event (``SeenFile.attached``).
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ from typing import Any, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.extract.attached import attached_files
 from claimgraph.capture.extract.manifest_common import first_filled_line, strip_line_numbers
 from claimgraph.capture.packed import text_head
 from claimgraph.capture.extract.session import OK, SessionView
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations, positional
 from claimgraph.capture.extract.tools import READ, names_of
 from claimgraph.capture.extract.writes import file_ops, removes
+from claimgraph.logic.observed_lines import SeenLines, numbered
 
 READ_TOOLS = names_of(READ)  # the one table: extract/tools.py
 _SHELL_READERS = frozenset({"cat", "sed", "head", "nl", "bat", "less", "more", "tail"})
@@ -68,6 +72,11 @@ class SeenFile:
     def name(self) -> str:
         return posixpath.basename(self.path)
 
+    @property
+    def attached(self) -> bool:
+        """The person attached the file to a prompt: no tool read it (``attached.py``)."""
+        return self.call.kind != "tool_call"
+
 
 def _shown(shown: str | Event) -> str:
     return shown if isinstance(shown, str) else shown.text
@@ -108,7 +117,10 @@ def surviving_looks(view: SessionView) -> dict[str, list[SeenFile]]:
 
 def _surviving_looks(view: SessionView) -> dict[str, list[SeenFile]]:
     looks: dict[str, list[SeenFile]] = {}
-    for call in view.calls():
+    for call in _calls_and_attached(view):
+        if call.kind != "tool_call":
+            _attach(view, looks, call)
+            continue
         if view.outcome(call) != OK:
             continue
         for op in file_ops(view, call):
@@ -120,6 +132,24 @@ def _surviving_looks(view: SessionView) -> dict[str, list[SeenFile]]:
                 looks.setdefault(path, []).append(
                     SeenFile(path, view.own(path), shown, how, call, replaced, rendered))
     return looks
+
+
+def _calls_and_attached(view: SessionView) -> list[Event]:
+    """The calls, with the files the person attached in their place in the transcript."""
+    attached = attached_files(view)
+    if not attached:
+        return view.calls()
+    ids = {id(event) for event in attached}
+    calls = {id(call) for call in view.calls()}
+    return [event for event in view.transcript.events if id(event) in calls or id(event) in ids]
+
+
+def _attach(view: SessionView, looks: dict[str, list[SeenFile]], event: Event) -> None:
+    """A look at the whole file as attached, its lines unnumbered (``harness_files``)."""
+    path = view.resolve(event.extras["path"], event.cwd)
+    text = SeenLines(numbered(event.text), True).text()
+    if path and text.strip():
+        looks.setdefault(path, []).append(SeenFile(path, view.own(path), text, "read", event))
 
 
 def _looks(view: SessionView, call: Event) -> Iterator[tuple[str, str | Event, str, str, str]]:
