@@ -19,7 +19,7 @@ import dataclasses
 import posixpath
 import re
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from claimgraph.capture.extract.git_observed import (
     note_runs, note_status, proven_runs, revise, typed_lines)
@@ -256,12 +256,18 @@ def git_runs(command: str, cwd: str | None = None) -> list[GitRun]:
             rest = list(words[1:])
             while rest and rest[0].startswith("-"):
                 flag = rest.pop(0)
-                if flag in _GIT_VALUES and rest:
+                if flag in _ASKS_ONLY:
+                    rest = []  # ``git --version …`` runs ``git version``: a probe
+                elif flag in _GIT_VALUES and rest:
                     value = rest.pop(0)
                     where = _into(where, value) if flag == "-C" else where
+            if rest and probe(rest[1:]):
+                continue
             if rest:
                 found.append(GitRun(_VERBS.get(rest[0], "other"), ("git", *rest), where,
                                     sure=run.confirmed and not run.piped))
+        elif (program.startswith("git-") or program in ("bfg", "gh")) and probe(words[1:]):
+            continue
         elif program.startswith("git-") or program == "bfg":
             rewrite = program in ("git-filter-repo", "git-filter-branch", "bfg")
             found.append(GitRun("rewrite" if rewrite else "other",
@@ -272,6 +278,21 @@ def git_runs(command: str, cwd: str | None = None) -> list[GitRun]:
             found.append(GitRun(_PR_ACTIONS.get(rest[1], "other") if pr else "other",
                                 ("gh", *rest), where))
     return found
+
+
+#: words with which a git command, a git tool (``git-filter-repo``, ``bfg``) or gh only
+#: prints its version or its help, whatever else the line names
+_ASKS_ONLY = frozenset({"--version", "--help"})
+
+
+def probe(args: Sequence[str]) -> bool:
+    """A command that only asks the tool its version or its help (``git filter-repo
+    --version``, ``git commit --help``, ``git push -h``): it commits, pushes and rewrites
+    nothing. ``-h`` counts only as the one word after the command (``git grep -h`` means
+    something else); a word after ``--`` is a path, never an option."""
+    words = list(args)
+    words = words[:words.index("--")] if "--" in words else words
+    return any(w in _ASKS_ONLY for w in words) or words == ["-h"]
 
 
 def _into(cwd: str | None, target: str) -> str | None:
