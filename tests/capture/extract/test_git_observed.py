@@ -312,3 +312,33 @@ def test_a_commit_seen_after_the_push_is_told_as_usual():
     s.bash("git commit -m 'docs: more'", output="[feat/x 2b3c4d5] docs: more\n 1 file")
     text = _state(s)
     assert "outcome was never seen" not in text and "1 later not pushed" in text
+
+
+def test_a_commit_git_summarised_in_a_line_that_failed_later_was_made():
+    """``git commit … && git push``: the push was refused, which fails the whole line; git's
+    summary of the commit says it was made, and nothing says it went up."""
+    s = _pushed()
+    s.bash("git commit -am 'fix: parser' && git push", error=True,
+           output="[feat/x 4ade307] fix: parser\n 1 file changed\n ! [rejected]        "
+                  "feat/x -> feat/x (fetch first)\nerror: failed to push some refs")
+    text = _state(s)
+    assert "2 commits on branch `feat/x`: 1a2b3c4, 4ade307" in text
+    assert "up to 1a2b3c4, 1 later not pushed" in text
+
+
+def test_a_summary_after_a_harness_s_failure_label_is_git_s_own():
+    s = _pushed()
+    s.bash("git commit -am 'fix: parser' && git push origin feat/x", error=True,
+           output="failed in sandbox with execution error: exit code: 128, stdout: "
+                  "[feat/x 4ade307] fix: parser\n 1 file changed")
+    assert "1 later not pushed" in _state(s)
+
+
+def test_a_failed_line_that_may_have_moved_head_again_shows_no_commit():
+    s = _pushed()
+    s.bash("git commit -am 'wip' && git reset --hard HEAD~1 && false", error=True,
+           output="[feat/x 4ade307] wip\n 1 file changed\nHEAD is now at 1a2b3c4 feat")
+    s.bash("git commit -am 'fix' && git push", error=True,
+           output="[feat/x 5bcd123] fix\n[feat/x 6cde234] again\nerror: failed to push")
+    text = _state(s)
+    assert "4ade307" not in text and "5bcd123" not in text and "pushed to" in text

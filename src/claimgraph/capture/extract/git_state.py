@@ -24,7 +24,7 @@ from typing import Any, Iterator, Sequence
 from claimgraph.capture.extract.git_observed import (
     note_runs, note_status, proven_runs, revise, typed_lines)
 from claimgraph.capture.extract.session import (
-    OK, UNKNOWN, SessionView, candidate, transcript_evidence)
+    FAILED, OK, UNKNOWN, SessionView, candidate, transcript_evidence)
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations, unwrap
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.foreign_paths import as_posix, windows_path
@@ -78,8 +78,10 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             seen = observe_runs(runs, result.text, call.line, call.timestamp)
         elif result is None or (outcome == UNKNOWN and not view.refused(result)):
             seen = unseen(runs, call.line, call.timestamp)  # it ran; how it ended never shows
+        elif outcome == FAILED:
+            seen = made_in_failed(runs, result.text, call.line, call.timestamp)
         else:
-            continue  # failed, or turned down: it proves nothing
+            continue  # turned down: it proves nothing
         if seen is None:
             continue
         seen = dataclasses.replace(seen, place=runs[0].cwd)
@@ -334,6 +336,33 @@ def unseen(runs: list[GitRun], line: int, at: int | None = None) -> gs.Observati
     that it tried to push, and what (None: the current branch)."""
     pushes = tuple(_push_target(words) for words in _grouped(runs).get("push", []))
     return gs.Observation(line, at, unseen_pushes=pushes) if pushes else None
+
+
+#: what may run beside a commit on a line that failed for its summary to stand: nothing
+#: that moves HEAD or rewrites history after it (a reset, a rebase, a pull, a checkout)
+_BESIDE_FAILED_COMMIT = frozenset({"commit", "push", "status", "log", "tag", "other",
+                                   "pr_create", "pr_view", "pr_edit", "pr_list", "pr_status"})
+#: a harness's failure line that labels what the command printed (``…, stdout: [main …``)
+_LABELLED = re.compile(r"^[^\n]*?\bstdout: ", re.I)
+
+
+def made_in_failed(runs: list[GitRun], output: str, line: int,
+                   at: int | None = None) -> gs.Observation | None:
+    """The commits a line that failed shows made: git's own summary of each (``[main 4ade307]
+    subject``) says it was made whatever failed after it (``git commit … && git push``, the
+    push refused). Nothing else such a line printed is read, and nothing at all when the
+    line also ran something that may have moved HEAD again, or printed more summaries than
+    it ran commits."""
+    made = [run for run in runs if run.kind == "commit"]
+    if not made or any(run.kind not in _BESIDE_FAILED_COMMIT for run in runs):
+        return None
+    text = _LABELLED.sub("", output, count=1)
+    shown = gs.commits_in(text)
+    if not shown or len(shown) > len(made):
+        return None
+    amend = any("--amend" in run.words for run in made)
+    commits = tuple(gs.Commit(b, h, subject, line, amend=amend) for b, h, subject in shown)
+    return gs.Observation(line, at, commits, staged=_staged(runs))
 
 
 #: push flags after which a push that worked moved no branch of the session's up.
