@@ -342,3 +342,49 @@ def test_a_failed_line_that_may_have_moved_head_again_shows_no_commit():
            output="[feat/x 5bcd123] fix\n[feat/x 6cde234] again\nerror: failed to push")
     text = _state(s)
     assert "4ade307" not in text and "5bcd123" not in text and "pushed to" in text
+
+
+def _pushed_then_committed() -> Session:
+    """The session's commit pushed, a sub-agent's two commits, then the session's own."""
+    s = _pushed()
+    s.bash("git commit -m 'fix: types'", output="[feat/x 7d7d7d7] fix: types\n 1 file changed")
+    return s
+
+
+def test_commits_a_log_lists_between_two_of_the_session_s_are_its_work():
+    s = _pushed_then_committed()
+    s.bash("git log --oneline", output="7d7d7d7 fix: types\n9f9f9f9 feat: second step\n"
+                                       "8e8e8e8 feat: first step\n1a2b3c4 feat: add the parser")
+    text = _state(s)
+    assert "4 commits on branch `feat/x`: 1a2b3c4, 8e8e8e8, 9f9f9f9, 7d7d7d7" in text
+    assert "up to 1a2b3c4, 3 later not pushed" in text
+
+
+def test_a_log_cut_at_its_limit_makes_the_counts_at_least():
+    """The log, marked off by echoes, ran in a line that failed later (an ``ls``)."""
+    s = _pushed_then_committed()
+    s.bash('echo "--- head ---" && git log --oneline -2 && echo "--- files ---" && ls x*',
+           error=True, output="Exit code 1\n--- head ---\n7d7d7d7 fix: types\n"
+                              "9f9f9f9 feat: second step\n--- files ---\nls: no matches: x*")
+    text = _state(s)
+    assert "at least 3 commits on branch `feat/x`: 1a2b3c4, 9f9f9f9, 7d7d7d7" in text
+    assert "up to 1a2b3c4, at least 2 later not pushed" in text
+
+
+def test_below_the_log_adds_nothing_it_cannot_place():
+    s = _pushed_then_committed()
+    # not cut at a limit, yet it never reaches the session's earlier commit: not this history
+    s.bash("git log --oneline", output="7d7d7d7 fix: types\n9f9f9f9 feat: second step")
+    # its two markers print alike: which lines are the log's, the output does not say
+    s.bash('echo "---" && git log --oneline -2 && echo "---" && ls x*', error=True,
+           output="---\n7d7d7d7 fix: types\n8e8e8e8 feat: first step\n---\nls: x*: no such")
+    assert "2 commits on branch `feat/x`: 1a2b3c4, 7d7d7d7" in _state(s)
+
+
+def test_a_push_between_the_two_commits_may_have_carried_what_the_log_lists_below():
+    s = _pushed()
+    s.bash("git push", output="Everything up-to-date")
+    s.bash("git push", output=PUSH.replace("1a2b3c4", "9f9f9f9"))
+    s.bash("git commit -m 'fix: types'", output="[feat/x 7d7d7d7] fix: types\n 1 file changed")
+    s.bash("git log --oneline -2", output="7d7d7d7 fix: types\n9f9f9f9 feat: second step")
+    assert "9f9f9f9" not in _state(s).split("pushed")[0]
