@@ -185,11 +185,17 @@ def test_a_subfolder_of_the_project_is_the_project():
 
 
 def test_a_failed_or_refused_command_proves_nothing():
+    """Of a line that failed only git's summary of the commit it made is read; the push it
+    refused and the push the person turned down prove nothing."""
     session = Session()
+    session.bash("git push && git tag v1", error=True,
+                 output="Exit code 1\nTo x\n   0000000..1111111  main -> main")
+    session.bash("git push", output="The user doesn't want to proceed with this tool use.")
+    assert _states(session) == []
     session.bash("git commit -m a && git push", error=True,
                  output="Exit code 1\n[main 1111111] feat: here\nTo x\n ! [rejected] main -> main")
     session.bash("git push", output="The user doesn't want to proceed with this tool use.")
-    assert _states(session) == []
+    assert "1111111 \"feat: here\"; not pushed" in dict(_states(session))["shop"]
 
 
 def test_the_agents_words_alone_store_nothing():
