@@ -388,3 +388,12 @@ def test_a_push_between_the_two_commits_may_have_carried_what_the_log_lists_belo
     s.bash("git commit -m 'fix: types'", output="[feat/x 7d7d7d7] fix: types\n 1 file changed")
     s.bash("git log --oneline -2", output="7d7d7d7 fix: types\n9f9f9f9 feat: second step")
     assert "9f9f9f9" not in _state(s).split("pushed")[0]
+
+
+def test_what_a_log_lists_below_the_session_s_first_commit_is_the_history_it_started_from():
+    s = Session()
+    s.bash("git commit -m 'feat: add the parser'", output=COMMIT)
+    s.bash("git log --oneline -3", output="1a2b3c4 feat: add the parser\n"
+                                         "0f0f0f0 chore: older\n0e0e0e0 chore: oldest")
+    text = _state(s)
+    assert "1 commit on branch `feat/x`: 1a2b3c4" in text and "0f0f0f0" not in text
