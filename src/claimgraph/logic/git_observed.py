@@ -161,6 +161,9 @@ class HeadLog:
     line: int
     place: str | None
     listed: tuple[tuple[str, str], ...]
+    #: the most commits it was asked to list (``-3``): a listing that long may stop short
+    #: of older ones (None: no limit)
+    limit: int | None = None
 
 
 def _branches_at(observations: list[Observation]) -> list[tuple[int, str | None, str]]:
@@ -212,6 +215,67 @@ def add_logged(state: EndState, logs: list[HeadLog], observations: list[Observat
                                             since=log.line))
                 _carried_by_push(state, state.commits[-1], observations, branches)
     state.commits.sort(key=lambda c: c.line)
+
+
+def add_listed_below(state: EndState, logs: list[HeadLog],
+                     observations: list[Observation]) -> None:
+    """Commits a log of the branch checked out lists right below a commit of the session's,
+    down to the session's commit before it on that branch: made on that branch between the
+    two (by a sub-agent, the person), so session work. A log cut at its limit before it
+    reaches that earlier commit shows only some of them: the branch's counts are then "at
+    least". They went up if the later commit did; none went up otherwise, as no push of
+    anything past the earlier one showed between the two. Nothing when the log lists the
+    session's commits other than in the tally's order, the branch checked out is not
+    theirs, one of them is a merge, or a pull or rewrite came between (they may be someone
+    else's)."""
+    branches = _branches_at(observations)
+    for log in logs:
+        for index, (hash_, _) in enumerate(log.listed):
+            mine = _known(state, hash_)
+            below: list[tuple[str, str]] = []
+            end: Commit | None = None
+            for listed in log.listed[index + 1:] if mine else ():
+                end = _known(state, listed[0])
+                if end is not None:
+                    break
+                below.append(listed)
+            if mine is None or not below:
+                continue
+            made = [c for c in state.commits if c.branch == mine.branch]
+            before = made[made.index(mine) - 1] if made.index(mine) else None
+            if before is None or (end is not None and end is not before) or (
+                    end is None and (log.limit is None or len(log.listed) < log.limit)):
+                continue  # below the branch's first commit lies the branch it started from
+            if any(subject.startswith("Merge ") for _, subject in below) \
+                    or _checked_out(branches, log.place, log.line) != mine.branch \
+                    or any((seen.rewrote or seen.pulled) and before.since < seen.line < log.line
+                           for seen in observations) \
+                    or any(before.line < seen.line < mine.line and _may_carry(seen, before)
+                           for seen in observations):
+                continue
+            at = state.commits.index(mine)
+            for hash_, subject in reversed(below):
+                state.commits.insert(at, Commit(mine.branch, hash_, subject, mine.line,
+                                                since=log.line))
+                at += 1
+                if mine.key in state.pushed:
+                    state.pushed[hash_] = state.pushed[mine.key]
+            if end is None:
+                state.at_least.add(mine.branch)
+
+
+def _known(state: EndState, hash_: str) -> Commit | None:
+    return next((c for c in state.commits if c.hash and same_commit(c.hash, hash_)), None)
+
+
+def _may_carry(seen: Observation, before: Commit) -> bool:
+    """The line pushed, or may have pushed (its outcome unseen, the person's word),
+    something past ``before``: a push that left a ref at ``before`` itself carried nothing
+    made after it."""
+    return bool(seen.quiet_pushes or seen.unseen_pushes or seen.reported_push) or any(
+        not (update.rejected or update.tag or update.deleted)
+        and not (update.new and before.hash and same_commit(update.new, before.hash))
+        for push in seen.pushes for update in push.updates)
 
 
 def _carried_by_push(state: EndState, commit: Commit, observations: list[Observation],

@@ -9,7 +9,8 @@ says "PR #47 was opened" and "not pushed", both stale by the time the session en
 Only a report is read, never a wish, a question or a story: the clause must be the report
 alone -- an optional "ok"/"looks good", an optional reporter ("I", "we") or the thing
 reported ("the PR", "#47", "it"), the verb in the past ("merged", "has been merged",
-"pushed"), an optional object ("it", "#47", "to main") and nothing else. "The library
+"pushed"), an optional object ("it", "#47", "to main"), optionally how the person did
+it themselves ("manually", "myself", "from my terminal") and nothing else. "The library
 merged a fix upstream" names a third party: no report. "Is it merged?", "not merged yet",
 "once it's merged" are none either. "closed" is read only with a pull request named ("PR",
 "#47"): a bare "closed" may be an issue or a window. A pull request may be named by its
@@ -32,7 +33,15 @@ _FILLER = (r"(?:(?:ok(?:ay)?|done|great|thanks|thank you|cool|nice|yes|yep|yeah|
 _PR_REF = r"(?:(?:the\s+)?(?:pr|pull request)\s*#?\s*(?P<n1>\d+)|#(?P<n2>\d+))"
 #: A pull request named by its repository: "shop pr", "shop-api PR #3".
 _REPO_PR = r"(?P<repo>[a-z0-9][\w.-]*)\s+(?:pr|pull request)(?:\s*#?\s*(?P<n5>\d+))?"
-_SUBJECT = (rf"(?:(?P<person>i|we|i'?ve|we'?ve|i have|we have)(?:\s+(?:just|already|now))?|"
+#: How the person did it themselves, which keeps the clause a report: "I pushed it
+#: manually", "pushed from my terminal", "merged it myself on GitHub".
+_BY_HAND = (r"(?:manually|by hand|myself|ourselves|"
+            r"from (?:my|our|the|a) (?:own |local |other )?(?:terminal|machine|laptop|computer|"
+            r"end|side|shell|clone|checkout|ide|editor)|"
+            r"(?:via|with|in|using) (?:the )?(?:cli|terminal|command line|git|github(?: ui)?|"
+            r"web ui|ide|editor))")
+_SUBJECT = (rf"(?:(?P<person>i|we|i'?ve|we'?ve|i have|we have)"
+            rf"(?:\s+(?:just|already|now|also|(?P<hand>manually)))*|"
             rf"{_PR_REF}|(?P<thing>(?:the\s+|both\s+|all\s+)?(?:prs?|pull requests?)|it|that|"
             rf"this|that one|they)|{_REPO_PR})")
 #: Words before "PR" that are no repository's name ("this pr", "my pr", "the other pr").
@@ -43,11 +52,13 @@ _NOT_A_NAME = frozenset({"the", "this", "that", "these", "those", "my", "your", 
 _AUX = r"(?:(?:has|have)\s+been|was|were|is|are|got|'s|s|just|already|now|been)"
 _VERB = r"(?P<verb>merged|closed|pushed)"
 _OBJECT = (rf"(?:{_PR_REF.replace('n1', 'n3').replace('n2', 'n4')}|it|that|that one|them|"
-           rf"(?P<thing2>(?:the\s+)?(?:prs?|pull requests?|changes|commits?|branch))|"
+           rf"everything|(?P<thing2>(?:(?:the|my|our)\s+)?(?:prs?|pull requests?|changes|commits?|"
+           rf"branch|work))|"
            rf"(?:(?:it|them)\s+)?(?:to|into)\s+(?:main|master|origin|the remote|github))")
 _REPORT = re.compile(
     rf"^{_FILLER}(?:{_SUBJECT}\s*)?(?:{_AUX}\s+)*{_VERB}(?:\s+{_OBJECT})?"
-    rf"(?:\s+(?:already|now|too|as well|on github))?$", re.IGNORECASE)
+    rf"(?:\s+(?:already|now|too|as well|on github|(?P<how>{_BY_HAND}))){{0,3}}$",
+    re.IGNORECASE)
 #: "it's in" / "it is in (main)": the change landed.
 _LANDED = re.compile(rf"^{_FILLER}it(?:'?s| is) in(?:\s+(?:main|master))?$", re.IGNORECASE)
 #: Where one report ends and the next clause begins.
@@ -90,6 +101,8 @@ def reports_in(text: str) -> list[Report]:
             or _names_pr(match["thing2"])
         if verb == "closed" and not named_pr:
             continue  # an issue, a window, a ticket: only a pull request named is one
+        if verb != "pushed" and (match["how"] or match["hand"]):
+            continue  # "merged it manually": a conflict merged by hand as often as a PR
         if verb == "pushed" and number is not None:
             continue  # "pushed #47": a PR is not what a push moves
         if verb == "pushed" and repo is not None:

@@ -622,6 +622,9 @@ class EndState:
     #: its commits instead of "pushed" / "not pushed"; clauses added to the end state
     said: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: branches whose commits a log cut at its limit listed: more of them may exist, so
+    #: their counts are told as "at least"
+    at_least: set[str] = field(default_factory=set)
 
     @property
     def lines(self) -> list[int]:
@@ -889,7 +892,8 @@ def describe(state: EndState, date: str, max_commits: int = 6) -> str:
         where = ("on a detached HEAD" if branch == "detached HEAD"
                  else f"on branch `{branch}`" if branch else "on the branch checked out")
         gone = " (branch deleted later)" if branch in state.deleted else ""
-        count = f"{len(made)} commit" + ("s" if len(made) > 1 else "")
+        least = "at least " if branch in state.at_least else ""
+        count = f"{least}{len(made)} commit" + ("s" if len(made) > 1 else "")
         text = f"{count} {where}{gone}: {listed}{more}"
         unseen = any((target in (branch, "*") or not branch) and line >= made[-1].since
                      for target, line in state.unseen_pushes)
@@ -905,8 +909,8 @@ def describe(state: EndState, date: str, max_commits: int = 6) -> str:
             upto = (f"up to {pushed[-1].hash[:8]}" if pushed[-1].hash
                     else f"the first {len(pushed)}")
             text += (f"; pushed {_to(url)} {upto}, "
-                     + (f"{later} later: push outcome unknown" if unseen
-                        else f"{later} later not pushed"))
+                     + (f"{least}{later} later: push outcome unknown" if unseen
+                        else f"{least}{later} later not pushed"))
         elif unseen:
             text += "; a push ran but its outcome was never seen (push outcome unknown)"
         elif any(src != branch and line > made[-1].since

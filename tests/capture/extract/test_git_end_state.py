@@ -296,3 +296,33 @@ def test_a_report_naming_no_repository_of_the_session_settles_nothing(said):
     session.prompt(said)
     states = _states(session)
     assert "was opened" in states["shop PR #5"] and "was opened" in states["billing-api PR #7"]
+
+
+@pytest.mark.parametrize("text", [
+    "I pushed the changes manually. continue with the next step",
+    "don't worry, I pushed it myself",
+    "pushed from my terminal",
+    "I manually pushed my commits",
+    "we pushed everything by hand",
+])
+def test_the_person_saying_they_pushed_by_hand_is_a_push_report(text):
+    assert reports_in(text) == [Report("PUSHED")]
+
+
+@pytest.mark.parametrize("text", [
+    "I pushed it myself but it failed",
+    "did you push it manually?",
+    "push it manually",
+    "I never pushed it from my terminal",
+    "we merged the two branches manually",  # a conflict merged by hand, no PR
+    "I manually merged it",
+])
+def test_by_hand_words_around_no_report_report_nothing(text):
+    assert reports_in(text) == []
+
+
+def test_a_commit_the_person_pushed_by_hand_is_pushed_as_they_said():
+    session = Session()
+    session.bash("git commit -m a", output="[main 1111111] feat: one\n 1 file changed")
+    session.prompt("I pushed the changes manually. Continue with the next option.")
+    assert "pushed (you said so)" in _states(session)["shop"]

@@ -328,3 +328,88 @@ def test_a_commit_seen_after_the_push_is_told_as_usual():
     s.bash("git commit -m 'docs: more'", output="[feat/x 2b3c4d5] docs: more\n 1 file")
     text = _state(s)
     assert "outcome was never seen" not in text and "1 later not pushed" in text
+
+
+def test_a_commit_git_summarised_in_a_line_that_failed_later_was_made():
+    """``git commit … && git push``: the push was refused, which fails the whole line; git's
+    summary of the commit says it was made, and nothing says it went up."""
+    s = _pushed()
+    s.bash("git commit -am 'fix: parser' && git push", error=True,
+           output="[feat/x 4ade307] fix: parser\n 1 file changed\n ! [rejected]        "
+                  "feat/x -> feat/x (fetch first)\nerror: failed to push some refs")
+    text = _state(s)
+    assert "2 commits on branch `feat/x`: 1a2b3c4, 4ade307" in text
+    assert "up to 1a2b3c4, 1 later not pushed" in text
+
+
+def test_a_summary_after_a_harness_s_failure_label_is_git_s_own():
+    s = _pushed()
+    s.bash("git commit -am 'fix: parser' && git push origin feat/x", error=True,
+           output="failed in sandbox with execution error: exit code: 128, stdout: "
+                  "[feat/x 4ade307] fix: parser\n 1 file changed")
+    assert "1 later not pushed" in _state(s)
+
+
+def test_a_failed_line_that_may_have_moved_head_again_shows_no_commit():
+    s = _pushed()
+    s.bash("git commit -am 'wip' && git reset --hard HEAD~1 && false", error=True,
+           output="[feat/x 4ade307] wip\n 1 file changed\nHEAD is now at 1a2b3c4 feat")
+    s.bash("git commit -am 'fix' && git push", error=True,
+           output="[feat/x 5bcd123] fix\n[feat/x 6cde234] again\nerror: failed to push")
+    text = _state(s)
+    assert "4ade307" not in text and "5bcd123" not in text and "pushed to" in text
+
+
+def _pushed_then_committed() -> Session:
+    """The session's commit pushed, a sub-agent's two commits, then the session's own."""
+    s = _pushed()
+    s.bash("git commit -m 'fix: types'", output="[feat/x 7d7d7d7] fix: types\n 1 file changed")
+    return s
+
+
+def test_commits_a_log_lists_between_two_of_the_session_s_are_its_work():
+    s = _pushed_then_committed()
+    s.bash("git log --oneline", output="7d7d7d7 fix: types\n9f9f9f9 feat: second step\n"
+                                       "8e8e8e8 feat: first step\n1a2b3c4 feat: add the parser")
+    text = _state(s)
+    assert "4 commits on branch `feat/x`: 1a2b3c4, 8e8e8e8, 9f9f9f9, 7d7d7d7" in text
+    assert "up to 1a2b3c4, 3 later not pushed" in text
+
+
+def test_a_log_cut_at_its_limit_makes_the_counts_at_least():
+    """The log, marked off by echoes, ran in a line that failed later (an ``ls``)."""
+    s = _pushed_then_committed()
+    s.bash('echo "--- head ---" && git log --oneline -2 && echo "--- files ---" && ls x*',
+           error=True, output="Exit code 1\n--- head ---\n7d7d7d7 fix: types\n"
+                              "9f9f9f9 feat: second step\n--- files ---\nls: no matches: x*")
+    text = _state(s)
+    assert "at least 3 commits on branch `feat/x`: 1a2b3c4, 9f9f9f9, 7d7d7d7" in text
+    assert "up to 1a2b3c4, at least 2 later not pushed" in text
+
+
+def test_below_the_log_adds_nothing_it_cannot_place():
+    s = _pushed_then_committed()
+    # not cut at a limit, yet it never reaches the session's earlier commit: not this history
+    s.bash("git log --oneline", output="7d7d7d7 fix: types\n9f9f9f9 feat: second step")
+    # its two markers print alike: which lines are the log's, the output does not say
+    s.bash('echo "---" && git log --oneline -2 && echo "---" && ls x*', error=True,
+           output="---\n7d7d7d7 fix: types\n8e8e8e8 feat: first step\n---\nls: x*: no such")
+    assert "2 commits on branch `feat/x`: 1a2b3c4, 7d7d7d7" in _state(s)
+
+
+def test_a_push_between_the_two_commits_may_have_carried_what_the_log_lists_below():
+    s = _pushed()
+    s.bash("git push", output="Everything up-to-date")
+    s.bash("git push", output=PUSH.replace("1a2b3c4", "9f9f9f9"))
+    s.bash("git commit -m 'fix: types'", output="[feat/x 7d7d7d7] fix: types\n 1 file changed")
+    s.bash("git log --oneline -2", output="7d7d7d7 fix: types\n9f9f9f9 feat: second step")
+    assert "9f9f9f9" not in _state(s).split("pushed")[0]
+
+
+def test_what_a_log_lists_below_the_session_s_first_commit_is_the_history_it_started_from():
+    s = Session()
+    s.bash("git commit -m 'feat: add the parser'", output=COMMIT)
+    s.bash("git log --oneline -3", output="1a2b3c4 feat: add the parser\n"
+                                         "0f0f0f0 chore: older\n0e0e0e0 chore: oldest")
+    text = _state(s)
+    assert "1 commit on branch `feat/x`: 1a2b3c4" in text and "0f0f0f0" not in text

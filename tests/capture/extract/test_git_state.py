@@ -185,11 +185,17 @@ def test_a_subfolder_of_the_project_is_the_project():
 
 
 def test_a_failed_or_refused_command_proves_nothing():
+    """Of a line that failed only git's summary of the commit it made is read; the push it
+    refused and the push the person turned down prove nothing."""
     session = Session()
+    session.bash("git push && git tag v1", error=True,
+                 output="Exit code 1\nTo x\n   0000000..1111111  main -> main")
+    session.bash("git push", output="The user doesn't want to proceed with this tool use.")
+    assert _states(session) == []
     session.bash("git commit -m a && git push", error=True,
                  output="Exit code 1\n[main 1111111] feat: here\nTo x\n ! [rejected] main -> main")
     session.bash("git push", output="The user doesn't want to proceed with this tool use.")
-    assert _states(session) == []
+    assert "1111111 \"feat: here\"; not pushed" in dict(_states(session))["shop"]
 
 
 def test_the_agents_words_alone_store_nothing():
@@ -619,3 +625,25 @@ def test_a_pr_list_row_tells_an_opened_prs_later_state():
     still_open = observe("gh pr list", "5\tFeat\tfeat/x\tDRAFT\t2026-05-21T09:00:00Z\n", 2)
     [pr] = gs.pull_requests([observe(*OPENED, 1), still_open], [])
     assert "was opened" in gs.describe_pr(pr, "d")
+
+
+@pytest.mark.parametrize("command", [
+    "git-filter-repo --version", "git filter-repo --version", "bfg --version",
+    "git commit --help", "git push -h", "git --version", "git --help commit",
+    "git -C sub rebase --help", "gh pr create --help", "git-lfs --version"])
+def test_a_version_or_help_probe_runs_nothing(command):
+    assert git_runs(command, "/srv/app") == []
+
+
+@pytest.mark.parametrize("command", ["git grep -h x", "git commit -m x -- --help",
+                                     "git filter-repo --invert-paths --path secrets"])
+def test_a_word_that_only_looks_like_a_probe_leaves_the_command(command):
+    assert len(git_runs(command, "/srv/app")) == 1
+
+
+def test_asking_the_rewrite_tool_its_version_loses_no_commit():
+    """Only a rewrite that ran makes the commits before it lost; a version probe ran none."""
+    state = settle(COMMIT, PUSH, ("git-filter-repo --version", "a40bdd7"),
+                   ("git filter-repo --help", "usage: git filter-repo --analyze"))
+    assert [c.hash for c in state.commits] == ["1a2b3c4"]
+    assert "pushed to github.com/me/repo" in gs.describe(state, "d")

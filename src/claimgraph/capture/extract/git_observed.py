@@ -150,7 +150,20 @@ def head_log(runs: Sequence[Any], output: str, line: int,
             for w in named):
         return None
     listed = tuple(gs_log_lines(output))
-    return go.HeadLog(line, logs[0].cwd, listed) if listed else None
+    return go.HeadLog(line, logs[0].cwd, listed, _limit(words)) if listed else None
+
+
+def _limit(words: list[str]) -> int | None:
+    """The most commits a log's words ask for (``-3``, ``-n 3``, ``--max-count=3``)."""
+    for index, word in enumerate(words):
+        if re.fullmatch(r"-\d+", word):
+            return int(word[1:])
+        if word.startswith("--max-count=") and word[12:].isdigit():
+            return int(word[12:])
+        if word in ("-n", "--max-count") and words[index + 1:index + 2] \
+                and words[index + 1].isdigit():
+            return int(words[index + 1])
+    return None
 
 
 #: ``git filter-repo`` / ``bfg`` words with which it rewrites nothing
@@ -232,6 +245,7 @@ def revise(view: SessionView, repo: str, state: EndState, observations: list[Obs
     logs = [dataclasses.replace(found, place=places.get(line, found.place))
             for line, runs, output in noted if (found := head_log(runs, output, line))]
     go.add_logged(state, logs, observations)
+    go.add_listed_below(state, logs, observations)
     go.rebased_in_log(state, [log for line, runs, output in noted if _pulled_rebasing(runs)
                               and (log := head_log(runs, output, line, _AFTER_PULL))],
                       observations)

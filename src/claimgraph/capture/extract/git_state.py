@@ -19,13 +19,14 @@ import dataclasses
 import posixpath
 import re
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from claimgraph.capture.extract.git_observed import (
     note_runs, note_status, proven_runs, revise, typed_lines)
 from claimgraph.capture.extract.session import (
-    OK, UNKNOWN, SessionView, candidate, transcript_evidence)
-from claimgraph.capture.extract.shell import call_cwd, command_text, invocations, unwrap
+    FAILED, OK, UNKNOWN, SessionView, candidate, transcript_evidence)
+from claimgraph.capture.extract.shell import (
+    Invocation, call_cwd, command_text, invocations, unwrap)
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.foreign_paths import as_posix, windows_path
 from claimgraph.logic import git_done as done
@@ -69,6 +70,8 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         if not command or not _GIT.search(command):
             continue
         runs = git_runs(command, call_cwd(call) or view.root)
+        if view.outcome(call) == FAILED:  # a log marked off in a line that failed later
+            _note_marked_logs(view, noted, command, call)
         repo = _repository(view, runs) if runs else None
         if repo is None:
             continue
@@ -78,8 +81,10 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             seen = observe_runs(runs, result.text, call.line, call.timestamp)
         elif result is None or (outcome == UNKNOWN and not view.refused(result)):
             seen = unseen(runs, call.line, call.timestamp)  # it ran; how it ended never shows
+        elif outcome == FAILED:
+            seen = made_in_failed(runs, result.text, call.line, call.timestamp)
         else:
-            continue  # failed, or turned down: it proves nothing
+            continue  # turned down: it proves nothing
         if seen is None:
             continue
         seen = dataclasses.replace(seen, place=runs[0].cwd)
@@ -178,6 +183,16 @@ def _reports(view: SessionView) -> list[tuple[int, int | None, str, int | None, 
             for event, text in user_texts(view) for report in reports_in(text)]
 
 
+def _note_marked_logs(view: SessionView, noted: dict[str, list[tuple[int, Any, str]]],
+                      command: str, call: Any) -> None:
+    result = view.results.get(call.call_id or "")
+    for run, printed in marked_logs(command, call_cwd(call) or view.root,
+                                    result.text if result else ""):
+        repo = _repository(view, [run])
+        if repo is not None:
+            noted.setdefault(repo, []).append((call.line, [run], printed))
+
+
 def _names_of(view: SessionView, repo: str, prs: list[gs.PullRequest]) -> set[str]:
     """What a repository the session worked in is called: its folder's name (the project's
     for its root) and the GitHub repository of each PR it opened there."""
@@ -247,31 +262,84 @@ class GitRun:
 def git_runs(command: str, cwd: str | None = None) -> list[GitRun]:
     """The git and gh commands a line runs, in order: read by the shell parser, so a heredoc
     body or a quoted message that names ``git tag v2`` runs nothing."""
-    found: list[GitRun] = []
-    for run in invocations(command, cwd):
-        words = unwrap(run.argv)
-        program = words[0] if words else ""
-        where = run.cwd
-        if program == "git":
-            rest = list(words[1:])
-            while rest and rest[0].startswith("-"):
-                flag = rest.pop(0)
-                if flag in _GIT_VALUES and rest:
-                    value = rest.pop(0)
-                    where = _into(where, value) if flag == "-C" else where
-            if rest:
-                found.append(GitRun(_VERBS.get(rest[0], "other"), ("git", *rest), where,
-                                    sure=run.confirmed and not run.piped))
-        elif program.startswith("git-") or program == "bfg":
-            rewrite = program in ("git-filter-repo", "git-filter-branch", "bfg")
-            found.append(GitRun("rewrite" if rewrite else "other",
-                                ("git", program.removeprefix("git-"), *words[1:]), where))
-        elif program == "gh":
-            rest = list(words[1:])
-            pr = len(rest) > 1 and rest[0] == "pr"
-            found.append(GitRun(_PR_ACTIONS.get(rest[1], "other") if pr else "other",
-                                ("gh", *rest), where))
+    return [found for run in invocations(command, cwd) if (found := _git_run(run))]
+
+
+def _git_run(run: Invocation) -> GitRun | None:
+    """The git or gh command one simple command of a line runs (None: none, or a probe)."""
+    words = unwrap(run.argv)
+    program = words[0] if words else ""
+    where = run.cwd
+    if program == "git":
+        rest = list(words[1:])
+        while rest and rest[0].startswith("-"):
+            flag = rest.pop(0)
+            if flag in _ASKS_ONLY:
+                rest = []  # ``git --version …`` runs ``git version``: a probe
+            elif flag in _GIT_VALUES and rest:
+                value = rest.pop(0)
+                where = _into(where, value) if flag == "-C" else where
+        if not rest or probe(rest[1:]):
+            return None
+        return GitRun(_VERBS.get(rest[0], "other"), ("git", *rest), where,
+                      sure=run.confirmed and not run.piped)
+    if (program.startswith("git-") or program in ("bfg", "gh")) and probe(words[1:]):
+        return None
+    if program.startswith("git-") or program == "bfg":
+        rewrite = program in ("git-filter-repo", "git-filter-branch", "bfg")
+        return GitRun("rewrite" if rewrite else "other",
+                      ("git", program.removeprefix("git-"), *words[1:]), where)
+    if program == "gh":
+        rest = list(words[1:])
+        pr = len(rest) > 1 and rest[0] == "pr"
+        return GitRun(_PR_ACTIONS.get(rest[1], "other") if pr else "other", ("gh", *rest),
+                      where)
+    return None
+
+
+def marked_logs(command: str, cwd: str | None, output: str) -> list[tuple[GitRun, str]]:
+    """(log, what it printed) of each ``git log`` of a line whose output an ``echo`` right
+    before it (or the line's start) and one right after it mark off, each marker printed
+    once: what lies between the two is that log's own output, whatever failed later on the
+    line (``echo "--- head ---" && git log --oneline -3 && echo "--- files ---" && ls x``)."""
+    steps = invocations(command, cwd)
+    lines = output.splitlines()
+    found: list[tuple[GitRun, str]] = []
+    for at, step in enumerate(steps):
+        run = _git_run(step)
+        if run is None or run.kind != "log" or step.piped or at + 1 >= len(steps):
+            continue
+        start = _printed_once(lines, steps[at - 1]) if at else -1
+        end = _printed_once(lines, steps[at + 1])
+        if start is not None and end is not None and start < end:
+            found.append((run, "\n".join(lines[start + 1:end])))
     return found
+
+
+def _printed_once(lines: list[str], step: Invocation) -> int | None:
+    """The one output line a plain ``echo TEXT`` printed (None: not an echo, or its text
+    shows other than once)."""
+    if step.argv[:1] != ("echo",) or len(step.argv) < 2 or step.piped \
+            or re.fullmatch(r"-[neE]+", step.argv[1]):
+        return None
+    text = " ".join(step.argv[1:]).strip()
+    at = [index for index, line in enumerate(lines) if line.strip() == text]
+    return at[0] if len(at) == 1 and text else None
+
+
+#: words with which a git command, a git tool (``git-filter-repo``, ``bfg``) or gh only
+#: prints its version or its help, whatever else the line names
+_ASKS_ONLY = frozenset({"--version", "--help"})
+
+
+def probe(args: Sequence[str]) -> bool:
+    """A command that only asks the tool its version or its help (``git filter-repo
+    --version``, ``git commit --help``, ``git push -h``): it commits, pushes and rewrites
+    nothing. ``-h`` counts only as the one word after the command (``git grep -h`` means
+    something else); a word after ``--`` is a path, never an option."""
+    words = list(args)
+    words = words[:words.index("--")] if "--" in words else words
+    return any(w in _ASKS_ONLY for w in words) or words == ["-h"]
 
 
 def _into(cwd: str | None, target: str) -> str | None:
@@ -313,6 +381,33 @@ def unseen(runs: list[GitRun], line: int, at: int | None = None) -> gs.Observati
     that it tried to push, and what (None: the current branch)."""
     pushes = tuple(_push_target(words) for words in _grouped(runs).get("push", []))
     return gs.Observation(line, at, unseen_pushes=pushes) if pushes else None
+
+
+#: what may run beside a commit on a line that failed for its summary to stand: nothing
+#: that moves HEAD or rewrites history after it (a reset, a rebase, a pull, a checkout)
+_BESIDE_FAILED_COMMIT = frozenset({"commit", "push", "status", "log", "tag", "other",
+                                   "pr_create", "pr_view", "pr_edit", "pr_list", "pr_status"})
+#: a harness's failure line that labels what the command printed (``…, stdout: [main …``)
+_LABELLED = re.compile(r"^[^\n]*?\bstdout: ", re.I)
+
+
+def made_in_failed(runs: list[GitRun], output: str, line: int,
+                   at: int | None = None) -> gs.Observation | None:
+    """The commits a line that failed shows made: git's own summary of each (``[main 4ade307]
+    subject``) says it was made whatever failed after it (``git commit … && git push``, the
+    push refused). Nothing else such a line printed is read, and nothing at all when the
+    line also ran something that may have moved HEAD again, or printed more summaries than
+    it ran commits."""
+    made = [run for run in runs if run.kind == "commit"]
+    if not made or any(run.kind not in _BESIDE_FAILED_COMMIT for run in runs):
+        return None
+    text = _LABELLED.sub("", output, count=1)
+    shown = gs.commits_in(text)
+    if not shown or len(shown) > len(made):
+        return None
+    amend = any("--amend" in run.words for run in made)
+    commits = tuple(gs.Commit(b, h, subject, line, amend=amend) for b, h, subject in shown)
+    return gs.Observation(line, at, commits, staged=_staged(runs))
 
 
 #: push flags after which a push that worked moved no branch of the session's up.
