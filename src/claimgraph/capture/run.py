@@ -280,6 +280,9 @@ def _capture_segment(sh: Shell, request: Request, options: Options, extractor: E
     if unplaced:
         outcome["counts"]["unplaced"] = unplaced
     outcome["user_sentences"] = tally.summary(heard)
+    unjudged = tally.not_judged(heard)
+    if unjudged:
+        outcome["user_sentences_not_english"] = unjudged
     if options.explain:
         outcome["explain"] = heard
     return {**outcome, "warnings": problems.announce(trouble, log, agent=request.agent)

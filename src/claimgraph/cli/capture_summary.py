@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from claimgraph.logic.language import NAMES
 from claimgraph.logic.present_records import fact_text, show_name
 
 SHOWN = 10
@@ -66,6 +67,11 @@ def _left_out(report: Mapping[str, Any]) -> list[str]:
         lines.append(f"Read {sentences['read']} sentence(s) you typed; kept "
                      f"{sentences.get('kept', 0)} as standing facts (the rest were requests, "
                      "questions or remarks; capture --explain lists each).")
+    unjudged = report.get("user_sentences_not_english")
+    if isinstance(unjudged, Mapping) and unjudged:
+        kinds = ", ".join(f"{n} in {NAMES.get(code, code)}" for code, n in unjudged.items())
+        lines.append(f"Read but not judged: {sum(unjudged.values())} sentence(s) ({kinds}); "
+                     "the sentence model reads English only, so nothing was learned from them.")
     refused = len(report.get("inadmissible") or [])
     if refused:
         lines.append(f"Left out {refused} candidate(s) that failed screening.")

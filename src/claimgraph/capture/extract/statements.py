@@ -128,6 +128,7 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     from claimgraph.capture.classify.model import shipped
 
     model = shipped()
+    told = view.remembered("statements.not_english", not_english)
     answering = view.remembered("statements.after_options", after_options)
     turned_down = view.remembered("statements.after_refusal", after_refusal)
     offering = view.remembered("statements.after_offer", after_offer)
@@ -184,7 +185,7 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                 why = "for today: a request the next turn carried out (it deleted the file)"
             tally.record(event.line, sentence, verdict.label, verdict.score, why is None,
                          why if verdict.kept else None, via if why is None else None,
-                         typed_in=where)
+                         typed_in=where, language=told.get(event.line))
             if why is None and done is not None:
                 yield _request_candidate(view, event, sentence, done, carried[event.line])
             elif why is None:
@@ -193,7 +194,35 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     for line, (event, ruled) in briefed.items():
         for sentence in ruled:
             if (line, sentence) not in read:
-                yield from _brief_rule(view, model, event, sentence)
+                yield from _brief_rule(view, model, event, sentence,
+                                       told.get(line) or _brief_language(ruled))
+
+
+def not_english(view: SessionView) -> dict[int, str]:
+    """The language of each message the person typed, by line, when the sentence model does not
+    read it (``logic.language``; docs/capture.md, "The sentence model"): its sentences are
+    scored all the same, and the report says they were read, not judged. Guessed on the whole
+    message, so a short reply ("oui", "可以") takes its message's language. It only labels:
+    nothing stored depends on it."""
+    from claimgraph.logic.language import is_other_language, message_language
+
+    typed: dict[int, list[str]] = {}
+    for event, text in user_texts(view):
+        typed.setdefault(event.line, []).append(text)
+    found = {}
+    for line, texts in typed.items():
+        code = message_language("\n".join(texts))
+        if is_other_language(code):
+            found[line] = code
+    return found
+
+
+def _brief_language(ruled: tuple[str, ...]) -> str | None:
+    """The language of a brief's rules read as a document (not among the typed texts)."""
+    from claimgraph.logic.language import is_other_language, message_language
+
+    code = message_language("\n".join(ruled))
+    return code if is_other_language(code) else None
 
 
 #: Why a line under a label that says it holds rules is kept (``briefs.rule_lines``).
@@ -242,8 +271,8 @@ def _as_convention(verdict: Any) -> Any:
     return dataclasses.replace(verdict, label="convention", kept=True)
 
 
-def _brief_rule(view: SessionView, model: Any, event: Event,
-                sentence: str) -> Iterator[dict[str, Any]]:
+def _brief_rule(view: SessionView, model: Any, event: Event, sentence: str,
+                language: str | None = None) -> Iterator[dict[str, Any]]:
     """A rule of a brief's block that the person's typed text does not hold (the brief was
     read as a document, ``prose.typed_part``): kept as a convention when the checks of
     "Standing or for today" pass, tallied like every sentence read."""
@@ -254,7 +283,7 @@ def _brief_rule(view: SessionView, model: Any, event: Event,
     why = _not_stored(kept, sentence, view) or for_provisional_work(sentence, sentence)
     tally.record(event.line, sentence, kept.label if why is None else verdict.label, verdict.score,
                  why is None, why, BRIEF_RULE if why is None else None,
-                 typed_in=typed_in(view, event))
+                 typed_in=typed_in(view, event), language=language)
     if why is None:
         yield _candidate(view, event, "convention", sentence)
 
