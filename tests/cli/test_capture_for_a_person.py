@@ -66,3 +66,14 @@ def test_a_person_reads_where_an_unplaced_session_s_facts_went(isolated_home, tm
     assert code == 0, out
     assert "with no known project: its project facts were kept in unplaced:text-notes" in out
     assert "--cwd DIR" in out
+
+
+def test_the_words_say_which_sentences_were_read_but_not_judged():
+    from claimgraph.cli.capture_summary import _left_out
+    lines = _left_out({"user_sentences": {"read": 9, "kept": 1},
+                       "user_sentences_not_english": {"fr": 5, "ja": 2}})
+    told = [line for line in lines if line.startswith("Read but not judged")]
+    assert told == ["Read but not judged: 7 sentence(s) (5 in French, 2 in Japanese); the "
+                    "sentence model reads English only, so nothing was learned from them."]
+    assert not any("not judged" in line for line in _left_out(
+        {"user_sentences": {"read": 9, "kept": 1}}))

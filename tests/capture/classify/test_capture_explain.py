@@ -65,3 +65,31 @@ def test_a_kept_sentence_is_a_project_fact_with_the_classes_predicate(capsys, tm
         store.close()
     assert [(f["predicate"], str(object_name(f))) for f in facts] == [
         ("x/convention", "Quick context for this repo: we always use uv, never pip")]
+
+
+FOREIGN = ("user: Il faut toujours utiliser uv pour les dépendances, jamais pip. Ensuite "
+           "corrige le test qui échoue.\nassistant: Done, the test passes.\n"
+           "user: テストを実行してからコミットしてください。\nassistant: Committed.\n"
+           "user: now commit that\n")
+
+
+def test_sentences_in_another_language_are_read_not_judged(capsys, tmp_path):
+    """The sentence model reads English: a French or Japanese sentence is scored but cannot be
+    judged, and the report says so per language instead of counting it silently."""
+    report = capture(capsys, tmp_path, FOREIGN, "--explain")
+    assert report["user_sentences_not_english"] == {"fr": 2, "ja": 1}
+    by_sentence = {entry["sentence"]: entry for entry in report["explain"]}
+    english = by_sentence["now commit that"]
+    assert "language" not in english and "not_judged" not in english
+    for entry in report["explain"]:
+        if entry is english:
+            continue
+        assert entry["not_judged"] in ("read, not judged: French",
+                                       "read, not judged: Japanese")
+        assert not entry["kept"] and "class" in entry and "score" in entry
+
+
+def test_an_english_session_reports_no_unjudged_sentences(capsys, tmp_path):
+    report = capture(capsys, tmp_path, SESSION, "--explain")
+    assert "user_sentences_not_english" not in report
+    assert not any("not_judged" in entry for entry in report["explain"])
