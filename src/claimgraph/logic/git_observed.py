@@ -39,7 +39,7 @@ import re
 from dataclasses import dataclass
 
 from claimgraph.logic.git_state import (
-    Commit, EndState, Observation, branch_in, remote_name, same_commit)
+    Commit, EndState, Observation, branch_in, pushed_to, remote_name, same_commit)
 
 _DIVERGED = re.compile(r"^Your branch and '(?P<upstream>[^']+)' have diverged,\s*"
                        r"and have (?P<ahead>\d+) and (?P<behind>\d+) different commits? each",
@@ -380,6 +380,6 @@ def unseen_commits(state: EndState, tried: list[tuple[int, str | None]],
         if pushed_at > line or any(at > line and name == branch for name, _, at in state.synced) \
                 or any(at > line and src == branch for src, _, _, at in state.branch_pushes):
             continue  # a push (or the person's "I pushed") after it took whatever it made
-        to = f"to {remote_name(url)}" if url else "(you said so)"
+        to = pushed_to(url)
         state.said[branch] = (f"pushed {to} up to {made[-1].hash[:8]}; a later commit ran "
                               "but its outcome was never seen (it may not be pushed)")

@@ -103,6 +103,9 @@ class RefUpdate:
     deleted: bool = False
     rejected: bool = False
     tag: bool = False
+    #: refused because the remote branch holds commits this one lacks ("fetch first",
+    #: "non-fast-forward"): a rebasing pull after it rebases the commits not yet pushed
+    behind: bool = False
 
 
 @dataclass(frozen=True)
@@ -172,6 +175,10 @@ class Observation:
     #: the branch it pulled into when the line checked one out first
     pulled: tuple[str, ...] = ()
     pulled_into: str | None = None
+    #: a ``git pull --rebase`` ran without error and printed no "Successfully rebased"
+    #: (``-q``): after a push of the branch was refused as behind, it rebased what was not
+    #: yet pushed
+    quiet_rebase: bool = False
 
 
 def commits_in(output: str) -> list[tuple[str, str, str]]:
@@ -207,7 +214,9 @@ def pushes_in(output: str, line: int = 0) -> list[Push]:
         updates.append(RefUpdate(ref["src"], dst, new, forced=flag == "+", rejected=rejected,
                                  created=summary in ("[new branch]", "[new tag]",
                                                      "[new reference]"),
-                                 deleted=deleted, tag=summary == "[new tag]"))
+                                 deleted=deleted, tag=summary == "[new tag]",
+                                 behind=rejected and (ref["note"] or "").strip() in (
+                                     "fetch first", "non-fast-forward")))
     close()
     return found
 
@@ -666,6 +675,7 @@ def settle(observations: list[Observation]) -> EndState:
     worked_in: str | None = None  # the folder of the last commit or push
     last_commit_line = -1
     staged: list[str] | None = []  # what ``git add`` named since the last commit
+    behind: dict[str, int] = {}  # branch -> line of a push refused as behind the remote
     for seen in observations:
         if seen.pulled:
             state.pulled.append((seen.pulled_into or current, seen.line, seen.pulled))
@@ -681,6 +691,12 @@ def settle(observations: list[Observation]) -> EndState:
             lost += state.commits
             rebased = rebased + state.commits if seen.rebased else []
             state.commits = []
+        if not seen.rewrote and seen.quiet_rebase and current is not None and current in behind:
+            moved = _unpushed(state, current, heads)
+            lost += moved
+            rebased = rebased + moved
+            state.commits = [c for c in state.commits if all(c is not m for m in moved)]
+            del behind[current]
         for made in seen.commits:
             branch = made.branch or current or ""  # a quiet commit: the branch checked out
             if made.amend:
@@ -713,6 +729,12 @@ def settle(observations: list[Observation]) -> EndState:
         for name in seen.tags_made:
             state.tags.setdefault(name, []).append("created")
         for push in seen.pushes:
+            for update in push.updates:  # refused as behind; up to date once one went up
+                name = (current if update.src == "HEAD" else update.src) or update.src
+                if update.behind:
+                    behind[name] = seen.line
+                elif not update.rejected:
+                    behind.pop(name, None)
             _apply_push(state, push, current, heads)
             rebased = _carried_over(state, push, current, rebased, lost)
         for target in seen.unseen_pushes:
@@ -739,6 +761,9 @@ def settle(observations: list[Observation]) -> EndState:
         for number, _, _, head in seen.pr_opened:
             if head is None and here and here != "detached HEAD":
                 state.opened_on[number] = here
+                # gh opens a PR from the branch checked out only once its remote-tracking
+                # branch holds HEAD (else, with no terminal to ask, it aborts): it went up
+                state.synced.append((here, f"{_OPENED}{number}", seen.line))
         for number, method in seen.pr_merged:
             if number == 0 and here and here != "detached HEAD":
                 state.merged_current.append((here, seen.line, method))
@@ -780,7 +805,8 @@ def _mark_seen_on_remote(state: EndState, heads: list[tuple[str, str | None, str
     before that status is settled by it."""
     urls = {url for _, _, url, _, _ in heads}
     for branch, upstream, line in state.synced:
-        remote = _remote(upstream, urls) if upstream else ""
+        remote = upstream if upstream.startswith(_OPENED) else \
+            _remote(upstream, urls) if upstream else ""
         for commit in state.commits:
             if commit.branch == branch and commit.since <= line \
                     and commit.key not in state.pushed:
@@ -795,6 +821,15 @@ def _mark_seen_on_remote(state: EndState, heads: list[tuple[str, str | None, str
             on_branch = [c for c in state.commits if c.branch == commit.branch]
             for earlier in on_branch[:on_branch.index(commit) + 1]:
                 state.pushed.setdefault(earlier.key, (remote, line, False))
+
+
+def _unpushed(state: EndState, branch: str,
+              heads: list[tuple[str, str | None, str, int, bool]]) -> list[Commit]:
+    """The branch's commits made after the last push of it that went up (all of them when
+    none did): the ones a rebasing pull gives new ids. Those a push carried are on the
+    remote branch the pull rebased onto, so they keep theirs."""
+    last = max((line for name, _, _, line, _ in heads if name == branch), default=-1)
+    return [c for c in state.commits if c.branch == branch and c.since > last]
 
 
 def _remote(ref: str, urls: set[str]) -> str:
@@ -901,14 +936,14 @@ def describe(state: EndState, date: str, max_commits: int = 6) -> str:
             text += "; " + state.said[branch]
         elif pushed and len(pushed) == len(made):
             url, _, forced = state.pushed[pushed[-1].key]
-            text += f"; pushed {_to(url)}" + _as(branch, state) + (
+            text += f"; pushed {pushed_to(url)}" + _as(branch, state) + (
                 " (forced)" if forced else "") + _head(branch, made, state)
         elif pushed:
             url, _, _ = state.pushed[pushed[-1].key]
             later = len(made) - len(pushed)
             upto = (f"up to {pushed[-1].hash[:8]}" if pushed[-1].hash
                     else f"the first {len(pushed)}")
-            text += (f"; pushed {_to(url)} {upto}, "
+            text += (f"; pushed {pushed_to(url)} {upto}, "
                      + (f"{least}{later} later: push outcome unknown" if unseen
                         else f"{least}{later} later not pushed"))
         elif unseen:
@@ -939,9 +974,16 @@ def describe(state: EndState, date: str, max_commits: int = 6) -> str:
     return text + ("; " + ", ".join(tail) if tail else "")
 
 
-def _to(url: str) -> str:
-    """Where a push went: ``to <remote>``, or the person's word for it when they pushed from
+#: how ``EndState.pushed`` names a push known from the pull request gh opened from the branch
+_OPENED = "pr #"
+
+
+def pushed_to(url: str) -> str:
+    """Where a push went: ``to <remote>``, the pull request gh opened from it (the remote
+    it went to is not named: a fork's), or the person's word for it when they pushed from
     elsewhere and git never showed where."""
+    if url.startswith(_OPENED):
+        return f"(PR #{url.removeprefix(_OPENED)} was opened from it)"
     return f"to {remote_name(url)}" if url else "(you said so)"
 
 

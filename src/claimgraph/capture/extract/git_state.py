@@ -450,8 +450,8 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
     """What the git/gh commands of one successful line said (None: nothing of use)."""
     found = _grouped(runs)
     rebased = [w for w in found.get("rebase", []) if "--abort" not in w and "--quit" not in w]
-    pulled = [w for w in found.get("pull", []) if _rebasing_pull(w)]
-    rebase_seen = bool(rebased) or bool(pulled and gs.rebased_branch(output))
+    rebasing = [w for w in found.get("pull", []) if _rebasing_pull(w)]
+    rebase_seen = bool(rebased) or bool(rebasing and gs.rebased_branch(output))
     rewrote = (any(gs.resets_history(w) for w in found.get("reset", [])) or rebase_seen
                or bool(found.get("rewrite")))
     commits = _commits(found, runs, output, line, bool(rebased))
@@ -510,7 +510,9 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
                           checkout_named=None if branch else maybe, synced=synced,
                           on_remote=on_remote, quiet_pushes=quiet, pruned=pruned,
                           staged=_staged(runs), pulled=pulled, deleted_merged=merged_away,
-                          pulled_into=_pulled_into(runs) if pulled else None)
+                          pulled_into=_pulled_into(runs) if pulled else None,
+                          quiet_rebase=bool(rebasing) and not rebase_seen
+                          and not _PULL_FAILED.search(output) and _logs_after_pull(runs))
     if not (commits or rewrote or pushes or listed or branch or deleted or dirty is not None
             or tags_made or tags_deleted or opened or merged or states or unseen_pushes
             or after or seen.checkout_named or synced or on_remote or quiet or pruned
@@ -709,6 +711,21 @@ def _pr_states(found: dict[str, list[tuple[str, ...]]], output: str
         if renamed:
             states.append((renamed[0], "", renamed[1], None, None))
     return states
+
+
+#: a pull that stopped: git's error, a conflict it left to resolve
+_PULL_FAILED = re.compile(r"^(?:error|fatal):|^CONFLICT\b|could not apply|"
+                          r"Resolve all conflicts", re.M)
+
+
+def _logs_after_pull(runs: list[GitRun]) -> bool:
+    """No log before the line's rebasing pull lists the branch's own history: what such a
+    log printed holds the ids the rebase replaced, and nothing tells its lines from those of
+    a log after the pull. A log of ``HEAD..X`` lists only commits the branch lacks."""
+    first = next(i for i, run in enumerate(runs) if run.kind == "pull"
+                 and _rebasing_pull(run.words))
+    return all(any(re.fullmatch(r"HEAD\.\.\S+", w) for w in run.words[2:])
+               for run in runs[:first] if run.kind == "log")
 
 
 def _rebasing_pull(words: tuple[str, ...]) -> bool:
