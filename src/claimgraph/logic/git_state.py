@@ -843,14 +843,17 @@ def _carried_over(state: EndState, push: Push, current: str | None, rebased: lis
     """After a rebase, a push of the branch names its new head: the session's rebased
     commits of that branch are back, the last under that hash, the earlier ones with ids
     this session never saw (only their count is known). Left as they are when the branch
-    has commits made since, or the push names no head."""
+    has commits made after them, or one known by the head pushed, or the push names no
+    head."""
     for update in push.updates:
         src = (current if update.src == "HEAD" else update.src) or update.src
         if update.rejected or update.deleted or update.tag or not update.new:
             continue
         mine = [c for c in rebased if c.branch == src]
-        if not mine or any(c.branch == src for c in state.commits):
-            continue
+        if not mine or any(c.branch == src and c.line > max(m.line for m in mine)
+                           or c.hash and same_commit(c.hash, update.new)
+                           for c in state.commits):
+            continue  # a commit made since (or the head pushed) is known by its own id
         for index, commit in enumerate(mine):
             last = index == len(mine) - 1
             state.commits.append(Commit(src, update.new if last else "", commit.subject,

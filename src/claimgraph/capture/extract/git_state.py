@@ -512,11 +512,11 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
                           staged=_staged(runs), pulled=pulled, deleted_merged=merged_away,
                           pulled_into=_pulled_into(runs) if pulled else None,
                           quiet_rebase=bool(rebasing) and not rebase_seen
-                          and not _PULL_FAILED.search(output) and _logs_after_pull(runs))
+                          and not _PULL_FAILED.search(output))
     if not (commits or rewrote or pushes or listed or branch or deleted or dirty is not None
             or tags_made or tags_deleted or opened or merged or states or unseen_pushes
             or after or seen.checkout_named or synced or on_remote or quiet or pruned
-            or seen.staged or seen.staged is None or pulled):
+            or seen.staged or seen.staged is None or pulled or seen.quiet_rebase):
         return None
     return seen
 
@@ -716,16 +716,6 @@ def _pr_states(found: dict[str, list[tuple[str, ...]]], output: str
 #: a pull that stopped: git's error, a conflict it left to resolve
 _PULL_FAILED = re.compile(r"^(?:error|fatal):|^CONFLICT\b|could not apply|"
                           r"Resolve all conflicts", re.M)
-
-
-def _logs_after_pull(runs: list[GitRun]) -> bool:
-    """No log before the line's rebasing pull lists the branch's own history: what such a
-    log printed holds the ids the rebase replaced, and nothing tells its lines from those of
-    a log after the pull. A log of ``HEAD..X`` lists only commits the branch lacks."""
-    first = next(i for i, run in enumerate(runs) if run.kind == "pull"
-                 and _rebasing_pull(run.words))
-    return all(any(re.fullmatch(r"HEAD\.\.\S+", w) for w in run.words[2:])
-               for run in runs[:first] if run.kind == "log")
 
 
 def _rebasing_pull(words: tuple[str, ...]) -> bool:
