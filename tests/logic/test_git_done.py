@@ -56,6 +56,12 @@ def test_a_push_the_person_reported_is_not_one_git_showed():
     assert gd.open_part(state, True) is state
 
 
+def test_a_push_known_only_from_a_pull_request_opened_is_not_one_git_showed():
+    state = _state(("develop", "aaaa111", False))
+    state.pushed["aaaa111"] = ("pr #12", 5, False)  # gh opened PR #12 from the branch
+    assert gd.open_part(state, True) is state
+
+
 def test_another_repository_needs_a_clean_status_after_its_last_commit():
     assert gd.open_part(_state(("main", "aaaa111", True)), False) is not None
     assert gd.open_part(_state(("main", "aaaa111", True), dirty=False), False) is None

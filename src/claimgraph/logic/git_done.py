@@ -48,7 +48,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from claimgraph.logic.git_state import DEFAULT_BRANCHES, EndState, PullRequest
+from claimgraph.logic.git_state import DEFAULT_BRANCHES, EndState, PullRequest, git_showed_push
 
 #: The key under which ``git_state`` hands a candidate's settled state to the screen
 #: (``capture/extract/git_done.py``), which takes it off before anything else sees it.
@@ -120,5 +120,5 @@ def _branch_done(state: EndState, branch: str) -> bool:
     pushed, a later push whose outcome never showed leaves nothing behind."""
     if branch not in DEFAULT_BRANCHES or branch in state.said:
         return False
-    return all(state.pushed.get(c.key, ("", 0, False))[0]
+    return all(git_showed_push(state.pushed.get(c.key, ("", 0, False))[0])
                for c in state.commits if c.branch == branch)

@@ -981,6 +981,12 @@ def describe(state: EndState, date: str, max_commits: int = 6) -> str:
 _OPENED = "pr #"
 
 
+def git_showed_push(url: str) -> bool:
+    """The push was shown by git itself (its ref lines), not inferred from a pull request gh
+    opened or told by the person."""
+    return bool(url) and not url.startswith(_OPENED)
+
+
 def pushed_to(url: str) -> str:
     """Where a push went: ``to <remote>``, the pull request gh opened from it (the remote
     it went to is not named: a fork's), or the person's word for it when they pushed from
