@@ -195,7 +195,7 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         for sentence in ruled:
             if (line, sentence) not in read:
                 yield from _brief_rule(view, model, event, sentence,
-                                       told.get(line) or _brief_language(ruled))
+                                       told.get(line) or _other_language(ruled))
 
 
 def not_english(view: SessionView) -> dict[int, str]:
@@ -204,24 +204,20 @@ def not_english(view: SessionView) -> dict[int, str]:
     scored all the same, and the report says they were read, not judged. Guessed on the whole
     message, so a short reply ("oui", "可以") takes its message's language. It only labels:
     nothing stored depends on it."""
-    from claimgraph.logic.language import is_other_language, message_language
-
     typed: dict[int, list[str]] = {}
     for event, text in user_texts(view):
         typed.setdefault(event.line, []).append(text)
-    found = {}
-    for line, texts in typed.items():
-        code = message_language("\n".join(texts))
-        if is_other_language(code):
-            found[line] = code
-    return found
+    found = {line: _other_language(texts) for line, texts in typed.items()}
+    return {line: code for line, code in found.items() if code}
 
 
-def _brief_language(ruled: tuple[str, ...]) -> str | None:
-    """The language of a brief's rules read as a document (not among the typed texts)."""
+def _other_language(texts: list[str] | tuple[str, ...]) -> str | None:
+    """The language of ``texts`` read as one message, when the sentence model does not read it
+    (None for English or undetermined): a message's typed texts, or a brief's rules read as a
+    document."""
     from claimgraph.logic.language import is_other_language, message_language
 
-    code = message_language("\n".join(ruled))
+    code = message_language("\n".join(texts))
     return code if is_other_language(code) else None
 
 
