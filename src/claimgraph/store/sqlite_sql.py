@@ -336,5 +336,16 @@ def context_heads(scopes: Sequence[str], since: int) -> Plan:
             f" AND f.dormant_since IS NULL", params)
 
 
+def context_heads_capped(scopes: Sequence[str], since: int, cap: int) -> Plan:
+    """How many of ``context_heads``' rows there are, counted no further than ``cap``: a walk
+    of the covering index ``facts_scope(scope, t_invalid)`` alone (dormant facts are counted
+    too, so this is an upper bound), that stops at ``cap`` whatever the scopes hold."""
+    params: list[Any] = []
+    where = in_list("scope", scopes, params)
+    params += [since, cap]
+    return (f"SELECT count(*) FROM (SELECT 1 FROM facts WHERE {where}"
+            f" AND (t_invalid IS NULL OR t_invalid >= ?) LIMIT ?)", params)
+
+
 in_list, facts_touching, select_facts = common.plan_builders(
     "?", _IN_IDS, id_list, FACT_SELECT, predicate_column="+f.predicate", unindexed="+")
