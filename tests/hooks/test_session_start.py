@@ -154,6 +154,40 @@ def test_the_hook_renders_the_stored_shortlist_and_compiles_live_after_a_write(h
     assert hooks.log()[-1]["shortlist"] == "stored"
 
 
+def test_a_project_with_no_fact_is_answered_without_the_store_or_the_briefing(hooks: Hooks):
+    """The commonest empty block (a new store, a project never captured) loads none of the
+    store's modules but the peek, and nothing that ranks or renders (``store.sqlite_peek``);
+    one fact of the user's is enough to take the usual path."""
+    remember(hooks, ("web", "depends-on", "react"), scope="github.com/some/other")
+    payload = json.dumps(start_payload(hooks)).encode()
+    argv = ["-m", "claimgraph.hooks", "session-start"]
+    during = imported_modules(argv, hooks, payload)
+    assert hooks.log()[-1]["event"] == "hook.context-empty"
+    assert hooks.log()[-1]["shortlist"] == "no-facts"
+    ours = {n for n in during if n.startswith("claimgraph.")}
+    assert {n for n in ours if n.startswith("claimgraph.store.")} == {
+        "claimgraph.store.sqlite_peek"}
+    assert not {n for n in ours if n.startswith(("claimgraph.core", "claimgraph.logic."))
+                and n != "claimgraph.logic.lazy_regex"}
+    remember(hooks, ("tabs", "prefers", "spaces"), scope="user")
+    assert "spaces" in injected(hooks.run(start_payload(hooks), "session-start"))
+    assert hooks.log()[-1]["shortlist"] == "live"
+
+
+def test_a_store_of_a_newer_format_is_still_reported_not_taken_for_empty(hooks: Hooks):
+    import sqlite3
+
+    from claimgraph import STORE_FORMAT
+    remember(hooks, ("web", "depends-on", "react"), scope="github.com/some/other")
+    conn = sqlite3.connect(hooks.db, isolation_level=None)
+    conn.execute(f"PRAGMA user_version = {STORE_FORMAT + 1}")
+    conn.close()
+    run = hooks.run(start_payload(hooks), "session-start")
+    assert (run.code, run.out) == (0, b"")
+    line = hooks.log()[-1]
+    assert line["event"] == "hook.context-failed" and "format" in line["reason"]
+
+
 def stored_record(hooks: Hooks) -> dict | None:
     store = open_store(hooks.db, read_only=True)
     try:

@@ -35,6 +35,9 @@ GIT_TIMEOUT_S = 2.0
 #: How many facts the hook may read to compile live when no stored shortlist holds
 #: (default ``core.briefing.LIVE_LIMIT``; docs/hooks.md).
 LIVE_LIMIT_ENV = "CLAIMGRAPH_CONTEXT_LIVE_LIMIT"
+#: ``core.briefing.USER_SCOPE``, named here so a store with no fact in either scope is
+#: answered without loading the briefing (``store.sqlite_peek``).
+USER_SCOPE = "user"
 
 
 def inject(raw: bytes, agent: str, environ: Mapping[str, str], own_process: bool = False) -> None:
@@ -93,18 +96,25 @@ def payload_cwd(payload: Mapping[str, object]) -> str:
 def compile_block(db: str, cwd: str, environ: Mapping[str, str],
                   agent: str = "claude-code") -> dict[str, Any]:
     """The compiled context for ``cwd``'s project from the store at ``db``, as of now, and
-    whether it came from the curator's stored shortlist ("stored") or a live read ("live").
+    whether it came from the curator's stored shortlist ("stored"), a live read ("live"), or
+    neither: no fact in the project's or the user's scope ("no-facts"), or a live read too
+    large to wait for ("over-limit").
     What ``agent`` loads on its own from its instruction files is left out
     (``hooks.own_files``, docs/context.md)."""
-    from claimgraph.core.briefing import LIVE_LIMIT, compile_gathered, gather, not_ready
-    from claimgraph.hooks.own_files import files_loaded
     from claimgraph.project import resolve_project
-    from claimgraph.store.sqlite import SqliteStore
+    from claimgraph.store.sqlite_peek import has_facts
 
     project = resolve_project(cwd, environ, timeout=GIT_TIMEOUT_S)
+    now = time.time_ns() // 1_000_000
+    if has_facts(db, sorted({project.id, USER_SCOPE})) is False:  # nothing the block could say
+        return {"project": project.id, "as_of": now, "text": "", "chars": 0, "sections": {},
+                "read_anyway": 0, "shortlist": "no-facts"}
+    from claimgraph.core.briefing import LIVE_LIMIT, compile_gathered, gather, not_ready
+    from claimgraph.hooks.own_files import files_loaded
+    from claimgraph.store.sqlite import SqliteStore
+
     store = SqliteStore(db, read_only=True)  # reading memory never changes the store
     try:
-        now = time.time_ns() // 1_000_000
         limit = live_limit(environ, LIVE_LIMIT)
         found = gather(store, project.id, now, live_limit=limit)
         if found["over_limit"]:  # no stored shortlist holds, and a live compile takes seconds
