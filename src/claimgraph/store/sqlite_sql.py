@@ -331,7 +331,11 @@ def context_heads(scopes: Sequence[str], since: int) -> Plan:
     params: list[Any] = []
     where = in_list("f.scope", scopes, params)
     params.append(since)
-    return (f"SELECT {select} FROM facts f LEFT JOIN entities e ON e.id = f.subject_id"
+    # The index is named: left to itself the planner walks every scope's valid facts by
+    # ``facts_valid_recorded`` and reads each row for its scope (at 100k facts over 50
+    # projects, 169 ms against 17 ms for one project's 2k heads; the same at one project).
+    return (f"SELECT {select} FROM facts f INDEXED BY facts_scope"
+            f" LEFT JOIN entities e ON e.id = f.subject_id"
             f" WHERE {where} AND (f.t_invalid IS NULL OR f.t_invalid >= ?)"
             f" AND f.dormant_since IS NULL", params)
 
