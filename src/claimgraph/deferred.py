@@ -137,7 +137,7 @@ def defer_urllib_parse() -> bool:
     at import, ``quote_from_bytes`` (its ``as_uri``). The stand-in carries that function,
     which loads the real module when first called; reading any other name from it loads the
     real module at once. A read command parses no URL and asks no file for its URI (the
-    store's are built without it, ``store.sqlite_db.file_uri``): ~2.5 ms of its start, with
+    store's are built without it, ``store.sqlite_peek.file_uri``): ~2.5 ms of its start, with
     the named tuples and patterns the module makes (issue 29). Only before ``pathlib`` is
     imported (it would hold the real function already)."""
     name = "urllib.parse"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import sqlite3
 from typing import Any
 
 import pytest
@@ -22,11 +23,12 @@ import pytest
 from claimgraph.core import Shell
 from claimgraph.core import tombstones
 from claimgraph.core.briefing import (
-    compile_for, gather, shortlist_key, stored_shortlist)
+    SHORTLIST_MEANING, compile_for, gather, shortlist_key, stored_shortlist)
 from claimgraph.core.vocabulary import seed
 from claimgraph.core.writes import assert_fact
 from claimgraph.curator.shortlists import refresh_shortlists
 from claimgraph.curator.stage_tools import Fence, StageTools
+from claimgraph.logic.briefing import window_start as briefing_window_start
 from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.store.sqlite import SqliteStore
 
@@ -215,3 +217,82 @@ def test_storing_the_shortlists_skips_when_a_write_lands_meanwhile(tmp_path, mon
     monkeypatch.setattr(cx, "lasting_record", with_a_capture_meanwhile)
     assert store_shortlists(sh)["counts"]["written_meanwhile"] == 1
     assert sh.store.get_mark(shortlist_key(PROJECT)) is None
+
+
+def test_a_record_stored_under_another_meaning_never_holds(tmp_path):
+    """A shortlist stored by code whose block shows other facts (another ``meaning``, or
+    none: records from before the field) is not read; the next pass stores it again."""
+    sh = build(tmp_path, random.Random(6), 150)
+    store_shortlists(sh)
+    key, now = shortlist_key(PROJECT), sh.now()
+    record = sh.store.get_mark(key)
+    assert stored_shortlist(sh.store, PROJECT, now) is not None
+    for other in ({**record, "meaning": SHORTLIST_MEANING + 1},
+                  {k: v for k, v in record.items() if k != "meaning"}):
+        sh.store.set_mark(key, other)
+        assert stored_shortlist(sh.store, PROJECT, now) is None
+        assert compile_for(sh.store, PROJECT, now) == compile_for(WholeReads(sh.store),
+                                                                  PROJECT, now)
+    assert store_shortlists(sh)["counts"]["stored"] == 1  # github.com/o/b's still holds
+    assert stored_shortlist(sh.store, PROJECT, sh.now()) is not None
+    sh.store.close()
+
+
+def _back_to_format_7(path: str) -> None:
+    """Undo format 8's step on a real file (what a format-7 claimgraph left), and stamp its
+    stored shortlists with the store format they would have carried."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("DROP TRIGGER facts_ends_moved")
+        conn.execute("DROP INDEX facts_text_keys")
+        conn.execute("ALTER TABLE entities DROP COLUMN ends")
+        conn.execute("PRAGMA user_version = 7")
+    finally:
+        conn.close()
+
+
+def test_a_store_format_upgrade_keeps_the_stored_shortlists(tmp_path):
+    """Upgrading the store's format changes no fact and writes nothing the counter counts:
+    the shortlists stored before it still give the live block, at once and later."""
+    sh = build(tmp_path, random.Random(7), 200)
+    store_shortlists(sh)
+    path = sh.store.path
+    for project in (PROJECT, "github.com/o/b"):
+        record = sh.store.get_mark(shortlist_key(project))
+        sh.store.set_mark(shortlist_key(project), {**record, "format": 7})
+    sh.store.close()
+    _back_to_format_7(str(path))
+    upgraded = SqliteStore(str(path))  # a writer's open upgrades the file
+    assert upgraded.stats()["format"] == 8
+    stored_at = upgraded.get_mark(shortlist_key(PROJECT))["at"]
+    for later in LATER_MS:
+        now = stored_at + later
+        for project in (PROJECT, "github.com/o/b"):
+            found = gather(upgraded, project, now)
+            assert found["stored"], (project, later)
+            assert compile_for(upgraded, project, now) == compile_for(
+                WholeReads(upgraded), project, now)
+    upgraded.close()
+
+
+def test_past_the_live_limit_nothing_is_compiled_but_a_stored_shortlist_still_is(tmp_path):
+    sh = build(tmp_path, random.Random(8), 150)
+    now = sh.now()
+    heads = sh.store.select_context_heads([PROJECT, "user"], briefing_window_start(now))
+    counted = sh.store.count_context_heads([PROJECT, "user"], briefing_window_start(now),
+                                           10**6)
+    assert counted >= len(heads) > 40  # dormant facts are counted too: never fewer
+    assert sh.store.count_context_heads([PROJECT, "user"], briefing_window_start(now),
+                                        40) == 40
+    over = gather(sh.store, PROJECT, now, live_limit=40)
+    assert (over["over_limit"], over["stored"], over["facts"]) == (True, False, [])
+    under = gather(sh.store, PROJECT, now, live_limit=counted)
+    assert not under["over_limit"] and under["facts"]
+    assert under == {**gather(sh.store, PROJECT, now), "over_limit": False}
+    store_shortlists(sh)
+    kept = gather(sh.store, PROJECT, sh.now(), live_limit=40)
+    assert kept["stored"] and not kept["over_limit"] and kept["facts"]
+    assert_fact(sh, "api", "x/decided", "keep the REST api", scope=PROJECT)  # now stale
+    stale = gather(sh.store, PROJECT, sh.now(), live_limit=40)
+    assert (stale["over_limit"], stale["facts"]) == (True, [])
+    sh.store.close()

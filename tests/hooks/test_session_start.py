@@ -14,7 +14,10 @@ from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_OPEN
 from claimgraph.opening import open_store
 from claimgraph.project import resolve_project
 
-from .conftest import Hooks
+from claimgraph.core.briefing import shortlist_key
+from claimgraph.hooks.session_start import LIVE_LIMIT_ENV
+
+from .conftest import Hooks, wait_for, without_dac_override
 from .test_hook_fast_path import imported_modules
 
 #: The session-start path with a store may read SQLite, but never these.
@@ -149,6 +152,87 @@ def test_the_hook_renders_the_stored_shortlist_and_compiles_live_after_a_write(h
     store_shortlists(hooks)
     assert injected(hooks.run(start_payload(hooks), "session-start")) == fresh
     assert hooks.log()[-1]["shortlist"] == "stored"
+
+
+def test_a_project_with_no_fact_is_answered_without_the_store_or_the_briefing(hooks: Hooks):
+    """The commonest empty block (a new store, a project never captured) loads none of the
+    store's modules but the peek, and nothing that ranks or renders (``store.sqlite_peek``);
+    one fact of the user's is enough to take the usual path."""
+    remember(hooks, ("web", "depends-on", "react"), scope="github.com/some/other")
+    payload = json.dumps(start_payload(hooks)).encode()
+    argv = ["-m", "claimgraph.hooks", "session-start"]
+    during = imported_modules(argv, hooks, payload)
+    assert hooks.log()[-1]["event"] == "hook.context-empty"
+    assert hooks.log()[-1]["shortlist"] == "no-facts"
+    ours = {n for n in during if n.startswith("claimgraph.")}
+    assert {n for n in ours if n.startswith("claimgraph.store.")} == {
+        "claimgraph.store.sqlite_peek"}
+    assert not {n for n in ours if n.startswith(("claimgraph.core", "claimgraph.logic."))
+                and n != "claimgraph.logic.lazy_regex"}
+    remember(hooks, ("tabs", "prefers", "spaces"), scope="user")
+    assert "spaces" in injected(hooks.run(start_payload(hooks), "session-start"))
+    assert hooks.log()[-1]["shortlist"] == "live"
+
+
+def test_a_store_of_a_newer_format_is_still_reported_not_taken_for_empty(hooks: Hooks):
+    import sqlite3
+
+    from claimgraph import STORE_FORMAT
+    remember(hooks, ("web", "depends-on", "react"), scope="github.com/some/other")
+    conn = sqlite3.connect(hooks.db, isolation_level=None)
+    conn.execute(f"PRAGMA user_version = {STORE_FORMAT + 1}")
+    conn.close()
+    run = hooks.run(start_payload(hooks), "session-start")
+    assert (run.code, run.out) == (0, b"")
+    line = hooks.log()[-1]
+    assert line["event"] == "hook.context-failed" and "format" in line["reason"]
+
+
+def stored_record(hooks: Hooks) -> dict | None:
+    store = open_store(hooks.db, read_only=True)
+    try:
+        return store.get_mark(shortlist_key(resolve_project(hooks.home).id))
+    finally:
+        store.close()
+
+
+def test_past_the_live_limit_the_hook_says_so_and_the_curator_it_starts_fixes_it(
+        hooks: Hooks):
+    """No shortlist holds and a live compile would read more than the limit: the agent is told
+    the block is not ready (no fact, stale or not), and the next start renders the shortlist
+    that the curator the hook started stored meanwhile."""
+    remember(hooks, *[(f"svc{n}", "depends-on", f"lib{n}") for n in range(30)],
+             ("api", "prefers", "REST"))
+    env = {**hooks.env, LIVE_LIMIT_ENV: "20"}
+    text = injected(hooks.run(start_payload(hooks), "session-start", env=env))
+    assert text.startswith(CONTEXT_OPEN) and text.endswith(CONTEXT_CLOSE)
+    assert "more than 20 facts" in text and "svc" not in text and "REST" not in text
+    assert hooks.log()[-2]["event"] == "hook.curator-spawned"
+    assert hooks.log()[-1]["shortlist"] == "over-limit"
+    assert wait_for(lambda: stored_record(hooks), 60)
+    stored = injected(hooks.run(start_payload(hooks), "session-start", env=env))
+    assert hooks.log()[-1]["shortlist"] == "stored"
+    assert stored == live_block(hooks) and "REST" in stored and "svc0" in stored
+    remember(hooks, ("api", "decided-against", "GraphQL"))  # the stored list is stale now
+    stale = injected(hooks.run(start_payload(hooks), "session-start", env=env))
+    assert hooks.log()[-1]["shortlist"] == "over-limit" and "REST" not in stale
+    within = injected(hooks.run(start_payload(hooks), "session-start"))  # the default limit
+    assert hooks.log()[-1]["shortlist"] == "live"
+    assert within == live_block(hooks) and "GraphQL" in within
+
+
+def test_past_the_live_limit_a_store_we_may_not_write_starts_no_curator(hooks: Hooks):
+    remember(hooks, *[(f"svc{n}", "depends-on", f"lib{n}") for n in range(30)])
+    env = {**hooks.env, LIVE_LIMIT_ENV: "20"}
+    hooks.db.chmod(0o400)
+    try:
+        run = hooks.run(start_payload(hooks), "session-start", env=env,
+                        prefix=without_dac_override())
+    finally:
+        hooks.db.chmod(0o600)
+    assert "more than 20 facts" in injected(run)
+    assert hooks.events() == ["hook.context-injected"]
+    assert hooks.log()[-1]["shortlist"] == "over-limit"
 
 
 def test_the_stored_path_imports_nothing_the_live_path_does_not(hooks: Hooks):

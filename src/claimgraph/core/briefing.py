@@ -25,11 +25,13 @@ from collections.abc import Mapping
 from claimgraph import STORE_FORMAT
 from claimgraph.logic import briefing as compiled
 from claimgraph.logic.briefing_shortlist import lasting_shortlist, shortlist
+from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_HEADING, CONTEXT_OPEN
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
 from claimgraph.logic.conflicts import open_conflicts
 from claimgraph.logic.own_instructions import read_anyway
 from claimgraph.logic.retrieval import fact_valid_at
-from claimgraph.logic.safe_render import fact_held
+from claimgraph.logic.safe_render import fact_held, safe_text
+from claimgraph.logic.timeutil import to_date
 from claimgraph.core.teammates import named
 from claimgraph.store.fast_paths import ContextHeads, Snapshots
 
@@ -41,25 +43,58 @@ if TYPE_CHECKING:
 
 USER_SCOPE = "user"
 SHORTLIST_PREFIX = "context:shortlist:"
+#: What a stored shortlist means: which facts it must hold for the block this code compiles.
+#: A record holds only under the meaning it was stored with; the store's format is not part
+#: of it (a format step that adds an index or a table changes no fact, and the write counter
+#: says whether any fact changed since). Bump this when what the block can show changes
+#: (``logic.briefing``'s sections, caps or placement, ``logic.briefing_shortlist``'s choice,
+#: the filters in ``gather_from``): every stored record then stops holding, and the next
+#: curator pass stores new ones. Records stored before this field existed do not hold.
+SHORTLIST_MEANING = 1
+#: The most light rows the SessionStart hook reads for a live compile when no stored
+#: shortlist holds: ~0.3 s of CPU and ~110 MB at 50k, growing linearly (~7 s and 2 GB at a
+#: million, against the agent's 10 s hook timeout). Past it the hook says so instead
+#: (``gather``'s ``live_limit``, docs/hooks.md).
+LIVE_LIMIT = 50_000
 
 
 def gather(store: Store, project_id: str, now: int,
-           half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
-    """{facts, conflicts, successors, stored}: facts valid now or superseded within the window,
-    minus suspects — every one ``logic.briefing.plan`` can show, on a store with 100k facts too.
+           half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+           live_limit: int | None = None) -> dict[str, Any]:
+    """{facts, conflicts, successors, stored, over_limit}: facts valid now or superseded within
+    the window, minus suspects — every one ``logic.briefing.plan`` can show, on a store with
+    100k facts too.
 
     A store that answers ``select_context_heads`` (SQLite) is asked for light rows first and
     only the shortlist that ``plan`` could show is read whole (``logic.briefing_shortlist``
     says why that gives the same block); any other store is read whole, as before. A stored
     shortlist that still holds is read first (module docstring); every read here sees one
-    snapshot where the store offers one."""
+    snapshot where the store offers one.
+
+    With ``live_limit`` (the SessionStart hook's), a store that can count its light rows
+    cheaply and holds more than that many in the two scopes is not compiled live: nothing is
+    gathered and ``over_limit`` is True, so the caller can say the block is not ready rather
+    than make the agent wait seconds (docs/hooks.md, "When no shortlist holds")."""
     with store.reading() if isinstance(store, Snapshots) else nullcontext():
         stored = stored_shortlist(store, project_id, now, half_life_days)
         if stored is not None:
             # Nothing shortlisted is suspect, and the suspects cannot have changed since
             # (an audit verdict is a write): so the stored path needs no suspect read.
-            return {**gather_from(store, stored, now, set()), "stored": True}
-        return {**_gather_live(store, project_id, now, half_life_days), "stored": False}
+            return {**gather_from(store, stored, now, set()), "stored": True,
+                    "over_limit": False}
+        if live_limit is not None and _over(store, project_id, now, live_limit):
+            return {"facts": [], "conflicts": [], "successors": {}, "stored": False,
+                    "over_limit": True}
+        return {**_gather_live(store, project_id, now, half_life_days), "stored": False,
+                "over_limit": False}
+
+
+def _over(store: Store, project_id: str, now: int, limit: int) -> bool:
+    """Whether a live compile would read more than ``limit`` light rows (False when the store
+    cannot tell without reading them)."""
+    count = getattr(store, "count_context_heads", None)
+    return count is not None and count(scopes(project_id), compiled.window_start(now),
+                                       limit + 1) > limit
 
 
 def _gather_live(store: Store, project_id: str, now: int,
@@ -98,16 +133,19 @@ def lasting_record(store: Store, project_id: str, at: int,
     heads = (store.iter_context_heads(wanted, compiled.window_start(at))  # streamed: few kept
              if isinstance(store, ContextHeads) else store.select_facts(scopes=wanted))
     ids, until = lasting_shortlist(heads, ends, suspect, at, half_life_days)
-    return {"format": STORE_FORMAT, "at": at, "until": until, "half_life": half_life_days,
-            "ids": sorted(ids)}
+    return {"meaning": SHORTLIST_MEANING, "format": STORE_FORMAT, "at": at, "until": until,
+            "half_life": half_life_days, "ids": sorted(ids)}
 
 
 def holds(record: Any, writes: int, now: int, half_life_days: float) -> bool:
-    """Whether a stored shortlist record still gives the exact block at ``now``."""
+    """Whether a stored shortlist record still gives the exact block at ``now``: stored under
+    today's meaning (``SHORTLIST_MEANING``; its store format is only a note), stamped with the
+    current write count, for this half-life, and ``now`` within its life."""
     if not isinstance(record, Mapping) or record.get("writes") != writes:
         return False
     at, until, ids = record.get("at"), record.get("until"), record.get("ids")
-    return (record.get("format") == STORE_FORMAT and record.get("half_life") == half_life_days
+    return (record.get("meaning") == SHORTLIST_MEANING
+            and record.get("half_life") == half_life_days
             and isinstance(at, int) and at <= now
             and (until is None or (isinstance(until, int) and now < until))
             and isinstance(ids, list) and all(isinstance(i, str) for i in ids))
@@ -179,6 +217,25 @@ def compile_gathered(found: Mapping[str, Any], project_id: str, now: int,
     sections = compiled.plan(facts, found["conflicts"], now, half_life_days, successors)
     rendered = compiled.render(sections, now, project_id, budget_chars)
     return {"project": project_id, "as_of": now, **rendered, "read_anyway": left}
+
+
+#: The block in place of a live compile past ``LIVE_LIMIT``: it says what is missing, why, and
+#: where the facts can still be read, and claims nothing about them.
+NOT_READY = ("claimgraph holds more than {limit:,} facts for this project ({project}) and "
+             "for the user across projects, and the list of those this block shows is being "
+             "refreshed (after an upgrade or a recent write), so none are shown at this start "
+             "rather than keep the session waiting. Read them with `claimgraph context`, "
+             "`claimgraph search` or `claimgraph facts`, or the memory tools.")
+
+
+def not_ready(project_id: str, now: int, limit: int = LIVE_LIMIT) -> dict[str, Any]:
+    """{project, as_of, text, chars, sections, read_anyway}, as ``compile_gathered`` gives,
+    for a store whose block ``gather`` did not compile (``over_limit``)."""
+    body = NOT_READY.format(limit=limit, project=safe_text(project_id))
+    text = (f"{CONTEXT_OPEN}\n{CONTEXT_HEADING} (as of {to_date(now)})\n\n{body}\n"
+            f"{CONTEXT_CLOSE}")
+    return {"project": project_id, "as_of": now, "text": text, "chars": len(text),
+            "sections": {}, "read_anyway": 0}
 
 
 def _not_read_anyway(found: Mapping[str, Any], now: int,

@@ -9,7 +9,9 @@ read-only, so a store the user may not write still gives its memory.
 
 The agent waits for this hook at every start, so the path stays light: it renders the
 curator's stored shortlist when that still holds and compiles live otherwise (docs/hooks.md,
-"The stored shortlist"); no store means nothing is imported beyond the standard library;
+"The stored shortlist"), unless that would read more than ``core.briefing.LIVE_LIMIT`` facts:
+then it says the block is not ready and starts the curator's shortlists stage instead; no
+store means nothing is imported beyond the standard library;
 otherwise SQLite, our store and ``logic``, and git (through ``claimgraph.project``) to name
 the project — no config file, no structlog, no ``typing`` (the modules on this path import it
 for type checkers only) and no ``ipaddress`` (deferred, ``claimgraph.deferred``). The decay
@@ -30,6 +32,12 @@ if TYPE_CHECKING:
 EVENT_NAME = "SessionStart"
 #: Naming the project asks git; a wedged repository must not hold the session up for long.
 GIT_TIMEOUT_S = 2.0
+#: How many facts the hook may read to compile live when no stored shortlist holds
+#: (default ``core.briefing.LIVE_LIMIT``; docs/hooks.md).
+LIVE_LIMIT_ENV = "CLAIMGRAPH_CONTEXT_LIVE_LIMIT"
+#: ``core.briefing.USER_SCOPE``, named here so a store with no fact in either scope is
+#: answered without loading the briefing (``store.sqlite_peek``).
+USER_SCOPE = "user"
 
 
 def inject(raw: bytes, agent: str, environ: Mapping[str, str], own_process: bool = False) -> None:
@@ -71,6 +79,8 @@ def inject(raw: bytes, agent: str, environ: Mapping[str, str], own_process: bool
             gc.enable()
     if result["text"]:
         emit(result["text"])
+    if result["shortlist"] == "over-limit":
+        refresh_shortlists(db, environ, log)
     log.write("info", "hook.context-injected" if result["text"] else "hook.context-empty",
               project=result["project"], chars=result["chars"], shortlist=result["shortlist"],
               read_anyway=result["read_anyway"],
@@ -86,24 +96,62 @@ def payload_cwd(payload: Mapping[str, object]) -> str:
 def compile_block(db: str, cwd: str, environ: Mapping[str, str],
                   agent: str = "claude-code") -> dict[str, Any]:
     """The compiled context for ``cwd``'s project from the store at ``db``, as of now, and
-    whether it came from the curator's stored shortlist ("stored") or a live read ("live").
+    whether it came from the curator's stored shortlist ("stored"), a live read ("live"), or
+    neither: no fact in the project's or the user's scope ("no-facts"), or a live read too
+    large to wait for ("over-limit").
     What ``agent`` loads on its own from its instruction files is left out
     (``hooks.own_files``, docs/context.md)."""
-    from claimgraph.core.briefing import compile_gathered, gather
-    from claimgraph.hooks.own_files import files_loaded
     from claimgraph.project import resolve_project
-    from claimgraph.store.sqlite import SqliteStore
+    from claimgraph.store.sqlite_peek import has_facts
 
     project = resolve_project(cwd, environ, timeout=GIT_TIMEOUT_S)
+    now = time.time_ns() // 1_000_000
+    if has_facts(db, sorted({project.id, USER_SCOPE})) is False:  # nothing the block could say
+        return {"project": project.id, "as_of": now, "text": "", "chars": 0, "sections": {},
+                "read_anyway": 0, "shortlist": "no-facts"}
+    from claimgraph.core.briefing import LIVE_LIMIT, compile_gathered, gather, not_ready
+    from claimgraph.hooks.own_files import files_loaded
+    from claimgraph.store.sqlite import SqliteStore
+
     store = SqliteStore(db, read_only=True)  # reading memory never changes the store
     try:
-        now = time.time_ns() // 1_000_000
-        found = gather(store, project.id, now)
+        limit = live_limit(environ, LIVE_LIMIT)
+        found = gather(store, project.id, now, live_limit=limit)
+        if found["over_limit"]:  # no stored shortlist holds, and a live compile takes seconds
+            return {**not_ready(project.id, now, limit), "shortlist": "over-limit"}
         loaded = files_loaded(agent, project.root, cwd)
         return {**compile_gathered(found, project.id, now, loaded=loaded),
                 "shortlist": "stored" if found["stored"] else "live"}
     finally:
         store.close()
+
+
+def live_limit(environ: Mapping[str, str], default: int) -> int:
+    """``$CLAIMGRAPH_CONTEXT_LIVE_LIMIT`` when it is a whole number, else ``default``."""
+    value = environ.get(LIVE_LIMIT_ENV, "").strip()
+    return int(value) if value.isdigit() else default
+
+
+def refresh_shortlists(db: str, environ: Mapping[str, str], log: Any) -> None:
+    """Start the curator's shortlists stage, detached, so the next session in this project
+    gets its block from a stored shortlist; never wait for it. Not for a store we may not
+    write (the curator could not store one), and a curator already running turns this one
+    away (the lease) and leaves its own pass to do it."""
+    if not os.access(db, os.W_OK):
+        return
+    from claimgraph.hooks.spawn import spawn_detached
+    from claimgraph.private import open_private
+
+    argv = [sys.executable, "-m", "claimgraph", "curate", "--db", db, "--json",
+            "--stage", "shortlists"]
+    try:
+        with open_private(db + ".curate.log", "ab") as out:
+            pid = spawn_detached(argv, out.fileno(), environ)
+    except OSError as error:
+        log.write("error", "hook.spawn-failed", reason=f"cannot start the curator: "
+                  f"{error.strerror or error}", command=argv)
+        return
+    log.write("info", "hook.curator-spawned", child_pid=pid, stage="shortlists")
 
 
 def emit(text: str) -> None:

@@ -219,6 +219,17 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         return [dict(zip(CONTEXT_HEAD_FIELDS, row))
                 for row in self._db.rows(*q.context_heads(wanted, since))]
 
+    def count_context_heads(self, scopes: Iterable[str], since: int, cap: int) -> int:
+        """``len(select_context_heads(scopes, since))`` or more (dormant facts count), but
+        never counted past ``cap``: what a live compile would read, learned without reading
+        it (the SessionStart hook's guard, ``core.briefing.gather``)."""
+        wanted = sorted(set(scopes))
+        if not wanted:
+            return 0
+        self._db.refresh()
+        found = self._db.one(*q.context_heads_capped(wanted, since, cap))
+        return int(found[0]) if found else 0
+
     def iter_context_heads(self, scopes: Iterable[str], since: int) -> Iterator[Record]:
         """``select_context_heads`` as a stream (the curator's shortlists stage keeps a few
         hundred of a project's million heads)."""

@@ -35,6 +35,7 @@ from claimgraph.errors import ClaimgraphError, disk_full
 from claimgraph.private import create_private_file
 from claimgraph.store import sqlite_schema as schema
 from claimgraph.store.nesting import reentrant
+from claimgraph.store.sqlite_peek import file_uri
 from claimgraph.store.records import WRITES_MARK
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
@@ -513,16 +514,6 @@ def _uri(path: str, query: str) -> str:
 
 
 #: The bytes a file's URI keeps as they are (``urllib.parse.quote_from_bytes``'s, with "/").
-_URI_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~/")
-
-
-def file_uri(path: str | Path) -> str:
-    """``Path(path).absolute().as_uri()``, built here: ``as_uri`` loads ``urllib.parse``, which
-    a read command otherwise never needs (``claimgraph.deferred.defer_urllib_parse``)."""
-    encoded = os.fsencode(str(Path(path).absolute()))
-    return "file://" + "".join(chr(b) if b in _URI_SAFE else f"%{b:02X}" for b in encoded)
-
-
 def _disk_is_full(path: str) -> bool:
     try:
         import shutil  # only when a write failed: not on every open

@@ -331,9 +331,24 @@ def context_heads(scopes: Sequence[str], since: int) -> Plan:
     params: list[Any] = []
     where = in_list("f.scope", scopes, params)
     params.append(since)
-    return (f"SELECT {select} FROM facts f LEFT JOIN entities e ON e.id = f.subject_id"
+    # The index is named: left to itself the planner walks every scope's valid facts by
+    # ``facts_valid_recorded`` and reads each row for its scope (at 100k facts over 50
+    # projects, 169 ms against 17 ms for one project's 2k heads; the same at one project).
+    return (f"SELECT {select} FROM facts f INDEXED BY facts_scope"
+            f" LEFT JOIN entities e ON e.id = f.subject_id"
             f" WHERE {where} AND (f.t_invalid IS NULL OR f.t_invalid >= ?)"
             f" AND f.dormant_since IS NULL", params)
+
+
+def context_heads_capped(scopes: Sequence[str], since: int, cap: int) -> Plan:
+    """How many of ``context_heads``' rows there are, counted no further than ``cap``: a walk
+    of the covering index ``facts_scope(scope, t_invalid)`` alone (dormant facts are counted
+    too, so this is an upper bound), that stops at ``cap`` whatever the scopes hold."""
+    marks = ", ".join("?" * len(scopes))  # two scopes: no json_each, and the index is named,
+    # or the planner may walk every scope's valid facts by ``facts_valid_recorded`` instead
+    return (f"SELECT count(*) FROM (SELECT 1 FROM facts INDEXED BY facts_scope"
+            f" WHERE scope IN ({marks}) AND (t_invalid IS NULL OR t_invalid >= ?) LIMIT ?)",
+            [*scopes, since, cap])
 
 
 in_list, facts_touching, select_facts = common.plan_builders(
