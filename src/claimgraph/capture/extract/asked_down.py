@@ -1,0 +1,233 @@
+"""Rules the person asked the session to write down, as the file the session left holds them.
+
+A person often settles how the project is to be worked on by having the agent write it into
+the file that holds the project's rules: "put that in AGENTS.md", "write this instruction to
+the simplify skill as a critical rule", "créé le fichier agents.md avec un chapitre sur les
+MCP". Their own sentence is a request for today, often in a language the sentence model does
+not read, and the rule itself is in the lines the agent then wrote. Those lines are what the
+project now says, and they are there because the person asked (docs/capture.md, "Rules the
+person asked to have written down"); the reviewers' rubric keeps a rule the session wrote into
+an instruction file at the user's request, not advice the agent added on its own.
+
+A line is kept when all of these hold:
+
+- the file is one that holds the project's rules for whoever works on it
+  (``rules_file``): an agent instruction file or contributor guide (the names
+  ``instructions`` reads), a skill's ``SKILL.md``, a rules folder's ``.mdc``, or a page whose
+  name says it holds conventions, guidelines, rules, standards or the project's constitution;
+- the session wrote it (a write or an edit that succeeded), in the turn of a message the
+  person typed that names that file (its name, its name without the extension, or a skill's
+  folder: ``names_file``) -- naming the file is what makes the writing theirs, in any
+  language, where a request that never names it leaves the wording to the agent;
+- the line is one that write put there (not in the text an edit replaced, nor in an earlier
+  look at the file) and it is still in the file when the session ends: a rule the session
+  rewrote later counts in its last version only (``reconcile`` holds the citation to the end
+  state as well);
+- it reads as one rule: a list item or a sentence of prose, four to sixty words, not a
+  heading, a table row, a code block's line, a link alone or a template's placeholder
+  (``rule_line``);
+- at most ``MAX_PER_FILE`` lines of one file, the ones that share most words with what the
+  person typed in the session first: a long file written whole holds the agent's padding
+  as well as the person's rules.
+
+Each is cited as ``path: `line``` with a project file's trust (the audit checks the file
+still says it), as ``instructions`` cites the rules it reads.
+"""
+
+from __future__ import annotations
+
+import bisect
+import posixpath
+import re
+from typing import Any, Iterable, Iterator
+
+from claimgraph.capture.extract.instructions import INSTRUCTION_FILES
+from claimgraph.capture.extract.reads import SeenFile, surviving_looks
+from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
+from claimgraph.capture.extract.statements import CONVENTION, user_texts
+from claimgraph.logic.lazy_regex import lazy_regex
+
+MAX_PER_FILE = 5
+#: Share of its words a line has in common with an old one from which it is that line
+#: reworded, not a new rule.
+_REWORDED = 0.7
+_MIN_WORDS, _MAX_WORDS = 4, 60
+#: A page name that says it holds the project's rules (``docs/rust-coding-conventions.md``,
+#: ``.specify/memory/constitution.md``, ``CODING_GUIDELINES.md``).
+_RULES_NAME = lazy_regex(r"(?:^|[-_. ])(?:conventions?|guidelines?|rules|standards|"
+                         r"constitution|instructions)(?:$|[-_. ])", re.IGNORECASE)
+_RULES_EXT = (".md", ".mdc", ".txt", ".rst", "")
+_LIST_MARK = lazy_regex(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+_STEP = lazy_regex(r"^\s*\d+[.)]\s+")
+_WORD = lazy_regex(r"[^\W_][\w'’-]*")
+_LINK_ONLY = lazy_regex(r"^\W*(?:\[[^\]]*\]\([^)]*\)|<?https?://\S+>?|@\S+)\W*$")
+_PLACEHOLDER = lazy_regex(r"\[[A-Z][A-Z0-9_ ]{2,}\]|\{\{|\$ARGUMENTS|<[a-z_-]+>$")
+_FRONT_KEY = lazy_regex(r"^[\w-]+:\s")
+_LETTER_WORD = lazy_regex(r"[^\W\d_]{3,}")
+
+
+def asked_rule_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    """The rule lines a write or edit put into a rules file in the turn of a message of the
+    person's that names the file, still there at the session's end (module docstring)."""
+    typed = [(event.line, text) for event, text in user_texts(view) if text.strip()]
+    if not typed:
+        return
+    starts = [line for line, _ in typed]
+    said = _words(" ".join(text for _, text in typed))
+    for looks in surviving_looks(view).values():
+        cited = looks[-1].cited
+        if not cited or not rules_file(cited):
+            continue
+        end = _end_text(looks)
+        named = _words(cited.replace("/", " ").replace(".", " "))
+        asked: dict[str, tuple[SeenFile, set[str]]] = {}  # line -> the write, the asking words
+        seen_before: set[str] = set()
+        for look in looks:
+            lines = _stripped(look.text)
+            asking = _asking(typed, starts, look, cited)
+            if look.how in ("write", "edit") and asking is not None:
+                old = (_stripped(look.replaced) if look.how == "edit" else set()) | seen_before
+                for line in lines - old:
+                    if not _reworded(line, old):
+                        asked.setdefault(line, (look, _words(asking) - named))
+            seen_before |= lines
+        found: dict[str, tuple[SeenFile, set[str], int, str]] = {}
+        for order, (first, block) in enumerate(blocks(end)):
+            rule = rule_line(" ".join(block))
+            by = next((asked[line] for line in block if line in asked), None)
+            if rule is not None and by is not None:
+                found.setdefault(rule, (by[0], by[1], order, first))
+        common = _common_words(found)
+
+        def rank(rule: str) -> tuple[int, int, int]:
+            words = _words(rule) - common
+            return -len(words & found[rule][1]), -len(words & said), found[rule][2]
+
+        for rule in sorted(found, key=rank)[:MAX_PER_FILE]:
+            look, _, _, first = found[rule]
+            yield candidate("asked_down", view.project or "", CONVENTION, rule,
+                            evidence=[file_evidence(cited, first)], object_kind="literal",
+                            subject_type="project", at=look.call.timestamp)
+
+
+def rules_file(cited: str) -> bool:
+    """A file that holds the project's rules for whoever works on it."""
+    name = posixpath.basename(cited).lower()
+    stem, ext = posixpath.splitext(name)
+    if name in INSTRUCTION_FILES or name == "skill.md" or ext == ".mdc":
+        return True
+    return ext in _RULES_EXT and _RULES_NAME.search(stem) is not None
+
+
+def names_file(text: str, cited: str) -> bool:
+    """The person's words name the file: its name, its name without the extension (five
+    letters or more: "agents", "constitution", not "docs"), or, for a skill, the skill's
+    folder ("the simplify skill", "@simplify")."""
+    lowered = text.lower()
+    name = posixpath.basename(cited).lower()
+    stem = posixpath.splitext(name)[0]
+    names = {name}
+    if len(stem) >= 5:
+        names.add(stem)
+    folder = posixpath.basename(posixpath.dirname(cited)).lower()
+    if name == "skill.md" and len(folder) >= 3:
+        names.add(folder)
+    return any(re.search(rf"(?<![\w/.-]){re.escape(each)}(?![\w-])", lowered)
+               for each in names)
+
+
+def blocks(text: str) -> Iterator[tuple[str, list[str]]]:
+    """The file's list items and paragraphs, each as (its first line, its lines stripped): a
+    line wrapped in the source is one rule. Headings, table rows, quotes, fenced code, HTML
+    comments and YAML front matter are no block."""
+    current: list[str] = []
+    fenced = commented = False
+    for number, raw in enumerate(text.splitlines()):
+        line = raw.strip()
+        if commented:
+            commented = "-->" not in line
+            continue
+        if line.startswith(("```", "~~~")):
+            fenced = not fenced
+        opens_comment = line.startswith("<!--") and "-->" not in line
+        breaks = (fenced or not line or line.startswith(("```", "~~~", "#", "|", ">", "<!--"))
+                  or line == "---" or _LIST_MARK.match(raw) is not None
+                  or raw.startswith(("    ", "\t")) and not current)
+        if breaks and current:
+            yield current[0], current
+            current = []
+        commented = opens_comment
+        if fenced or not line or line.startswith(("```", "~~~", "#", "|", ">", "<!--")) \
+                or line == "---" or raw.startswith(("    ", "\t")) and not current \
+                and _LIST_MARK.match(raw) is None or number == 0 and line == "---":
+            continue
+        current.append(line)
+    if current:
+        yield current[0], current
+
+
+def rule_line(line: str) -> str | None:
+    """The block's text as a rule (its bullet set aside), or None when it is not one: a
+    numbered step is part of a procedure and means little alone, a row of fields separated
+    by bars is metadata."""
+    if _STEP.match(line) or line.count(" | ") >= 2:
+        return None
+    text = _LIST_MARK.sub("", line.strip()).strip()
+    if _LINK_ONLY.match(text) or _PLACEHOLDER.search(text) or _FRONT_KEY.match(text):
+        return None
+    words = _LETTER_WORD.findall(text)
+    if not _MIN_WORDS <= len(words) <= _MAX_WORDS or text.endswith(":"):
+        return None
+    return text
+
+
+def _asking(typed: list[tuple[int, str]], starts: list[int], look: SeenFile,
+            cited: str) -> str | None:
+    """The typed message whose turn the write is in, when it names the file."""
+    index = bisect.bisect_left(starts, look.call.line) - 1
+    return typed[index][1] if index >= 0 and names_file(typed[index][1], cited) else None
+
+
+def _reworded(line: str, old: set[str]) -> bool:
+    """The line is one of the file's lines with a word or two changed (a rename, a typo
+    fixed): the rule was there before, and the person asked for the change, not the rule."""
+    words = _words(line)
+    if not words:
+        return False
+    return any(len(words & (other := _words(each))) >= _REWORDED * max(len(words), len(other))
+               for each in old)
+
+
+def _end_text(looks: list[SeenFile]) -> str:
+    """The file's text as the session left it: its last write and every edit after it, each
+    edit's new text in place of what it replaced (where the file was never seen whole, what
+    the edits put in, one after the other)."""
+    text: str | None = None
+    for look in looks:
+        if look.how == "write" or look.how == "read" and text is None:
+            text = look.text
+        elif look.how == "edit":
+            if text is not None and look.replaced and look.replaced in text:
+                text = text.replace(look.replaced, look.text, 1)
+            else:
+                text = (text or "") + "\n\n" + look.text
+    return text or ""
+
+
+def _common_words(rules: Iterable[str]) -> set[str]:
+    """The words many of a file's rules share: in any language, its function words ("the",
+    "pour", "les"), which say nothing of what a rule is about."""
+    counts: dict[str, int] = {}
+    rules = list(rules)
+    for rule in rules:
+        for word in _words(rule):
+            counts[word] = counts.get(word, 0) + 1
+    return {word for word, count in counts.items() if count > max(2, len(rules) // 4)}
+
+
+def _stripped(text: str) -> set[str]:
+    return {line.strip() for line in text.splitlines() if line.strip()}
+
+
+def _words(text: str) -> set[str]:
+    return {word.lower() for word in _WORD.findall(text) if len(word) >= 3}
