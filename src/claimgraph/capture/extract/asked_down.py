@@ -39,12 +39,14 @@ from __future__ import annotations
 import bisect
 import posixpath
 import re
-from typing import Any, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator, Sequence
 
 from claimgraph.capture.extract.instructions import INSTRUCTION_FILES
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
-from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
+from claimgraph.capture.extract.session import OK, SessionView, candidate, file_evidence
 from claimgraph.capture.extract.statements import CONVENTION, user_texts
+from claimgraph.capture.extract.writes import session_ops
 from claimgraph.logic.lazy_regex import lazy_regex
 
 MAX_PER_FILE = 5
@@ -58,6 +60,8 @@ _RULES_NAME = lazy_regex(r"(?:^|[-_. ])(?:conventions?|guidelines?|rules|standar
                          r"constitution|instructions)(?:$|[-_. ])", re.IGNORECASE)
 _RULES_EXT = (".md", ".mdc", ".txt", ".rst", "")
 _LIST_MARK = lazy_regex(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+#: Lines that are no rule's: headings, table rows, quotes, fences, HTML comments.
+_NO_BLOCK = ("#", "|", ">", "<!--")
 _STEP = lazy_regex(r"^\s*\d+[.)]\s+")
 _WORD = lazy_regex(r"[^\W_][\w'’-]*")
 _LINK_ONLY = lazy_regex(r"^\W*(?:\[[^\]]*\]\([^)]*\)|<?https?://\S+>?|@\S+)\W*$")
@@ -66,48 +70,77 @@ _FRONT_KEY = lazy_regex(r"^[\w-]+:\s")
 _LETTER_WORD = lazy_regex(r"[^\W\d_]{3,}")
 
 
+@dataclass(frozen=True)
+class _Found:
+    """A rule of the file's end state that a write the person asked for put there."""
+
+    look: SeenFile  # the write
+    asking: frozenset[str]  # the words of the message that asked for it
+    order: int  # its place in the file
+    first: str  # its first line, which the evidence quotes
+
+
 def asked_rule_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     """The rule lines a write or edit put into a rules file in the turn of a message of the
     person's that names the file, still there at the session's end (module docstring)."""
     typed = [(event.line, text) for event, text in user_texts(view) if text.strip()]
     if not typed:
         return
-    starts = [line for line, _ in typed]
     said = _words(" ".join(text for _, text in typed))
     for looks in surviving_looks(view).values():
         cited = looks[-1].cited
         if not cited or not rules_file(cited):
             continue
-        end = _end_text(looks)
-        named = _words(cited.replace("/", " ").replace(".", " "))
-        asked: dict[str, tuple[SeenFile, set[str]]] = {}  # line -> the write, the asking words
-        seen_before: set[str] = set()
-        for look in looks:
-            lines = _stripped(look.text)
-            asking = _asking(typed, starts, look, cited)
-            if look.how in ("write", "edit") and asking is not None:
-                old = (_stripped(look.replaced) if look.how == "edit" else set()) | seen_before
-                for line in lines - old:
-                    if not _reworded(line, old):
-                        asked.setdefault(line, (look, _words(asking) - named))
-            seen_before |= lines
-        found: dict[str, tuple[SeenFile, set[str], int, str]] = {}
-        for order, (first, block) in enumerate(blocks(end)):
-            rule = rule_line(" ".join(block))
-            by = next((asked[line] for line in block if line in asked), None)
-            if rule is not None and by is not None:
-                found.setdefault(rule, (by[0], by[1], order, first))
+        found = _found(looks, cited, typed, _emptied(view, looks[-1].path))
         common = _common_words(found)
-
-        def rank(rule: str) -> tuple[int, int, int]:
-            words = _words(rule) - common
-            return -len(words & found[rule][1]), -len(words & said), found[rule][2]
-
-        for rule in sorted(found, key=rank)[:MAX_PER_FILE]:
-            look, _, _, first = found[rule]
+        ranked = sorted(found, key=lambda rule: _rank(found[rule], rule, common, said))
+        for rule in ranked[:MAX_PER_FILE]:
+            look, first = found[rule].look, found[rule].first
             yield candidate("asked_down", view.project or "", CONVENTION, rule,
                             evidence=[file_evidence(cited, first)], object_kind="literal",
                             subject_type="project", at=look.call.timestamp)
+
+
+def _found(looks: list[SeenFile], cited: str, typed: list[tuple[int, str]],
+           emptied: list[tuple[int, str]]) -> dict[str, _Found]:
+    """The rules (blocks) of the file's end state with a line a write the person asked for
+    put there."""
+    asked = _asked_lines(looks, cited, typed)
+    found: dict[str, _Found] = {}
+    for order, (first, block) in enumerate(blocks(_end_text(looks, emptied))):
+        rule = rule_line(" ".join(block))
+        by = next((asked[line] for line in block if line in asked), None)
+        if rule is not None and by is not None:
+            found.setdefault(rule, _Found(by[0], by[1], order, first))
+    return found
+
+
+def _asked_lines(looks: list[SeenFile], cited: str,
+                 typed: list[tuple[int, str]]) -> dict[str, tuple[SeenFile, frozenset[str]]]:
+    """Line -> the write that put it in the file, in the turn of a message naming the file,
+    and that message's words (the file's own name left out): a line no earlier look showed,
+    nor the text an edit replaced, nor one of those reworded."""
+    starts = [line for line, _ in typed]
+    named = _words(cited.replace("/", " ").replace(".", " "))
+    asked: dict[str, tuple[SeenFile, frozenset[str]]] = {}
+    seen_before: set[str] = set()
+    for look in looks:
+        lines = _stripped(look.text)
+        asking = _asking(typed, starts, look, cited)
+        if look.how in ("write", "edit") and asking is not None:
+            old = (_stripped(look.replaced) if look.how == "edit" else set()) | seen_before
+            for line in lines - old:
+                if not _reworded(line, old):
+                    asked.setdefault(line, (look, frozenset(_words(asking) - named)))
+        seen_before |= lines
+    return asked
+
+
+def _rank(found: _Found, rule: str, common: set[str], said: set[str]) -> tuple[int, int, int]:
+    """First the rules that share most words with the message that asked for them, then
+    with all the person typed, then in the file's order (a file's common words left out)."""
+    words = _words(rule) - common
+    return -len(words & found.asking), -len(words & said), found.order
 
 
 def rules_file(cited: str) -> bool:
@@ -142,26 +175,22 @@ def blocks(text: str) -> Iterator[tuple[str, list[str]]]:
     comments and YAML front matter are no block."""
     current: list[str] = []
     fenced = commented = False
-    for number, raw in enumerate(text.splitlines()):
+    for raw in text.splitlines():
         line = raw.strip()
         if commented:
             commented = "-->" not in line
             continue
-        if line.startswith(("```", "~~~")):
-            fenced = not fenced
-        opens_comment = line.startswith("<!--") and "-->" not in line
-        breaks = (fenced or not line or line.startswith(("```", "~~~", "#", "|", ">", "<!--"))
-                  or line == "---" or _LIST_MARK.match(raw) is not None
-                  or raw.startswith(("    ", "\t")) and not current)
-        if breaks and current:
+        fence = line.startswith(("```", "~~~"))
+        fenced ^= fence
+        item = _LIST_MARK.match(raw) is not None
+        code = raw.startswith(("    ", "\t")) and not current and not item
+        skip = fence or fenced or code or not line or line == "---" or line.startswith(_NO_BLOCK)
+        if current and (skip or item):
             yield current[0], current
             current = []
-        commented = opens_comment
-        if fenced or not line or line.startswith(("```", "~~~", "#", "|", ">", "<!--")) \
-                or line == "---" or raw.startswith(("    ", "\t")) and not current \
-                and _LIST_MARK.match(raw) is None or number == 0 and line == "---":
-            continue
-        current.append(line)
+        commented = line.startswith("<!--") and "-->" not in line
+        if not skip:
+            current.append(line)
     if current:
         yield current[0], current
 
@@ -198,12 +227,23 @@ def _reworded(line: str, old: set[str]) -> bool:
                for each in old)
 
 
-def _end_text(looks: list[SeenFile]) -> str:
+def _emptied(view: SessionView, path: str) -> list[tuple[int, str]]:
+    """(line, old text) of each edit of the file that took text out and put nothing in its
+    place: no look records it (a look holds what the file shows), yet the text is gone."""
+    return [(call.line, old) for call, outcome, ops in session_ops(view) if outcome == OK
+            for op in ops if op.kind == "edit" and op.path == path
+            for old, new, _ in op.edits if old.strip() and not new.strip()]
+
+
+def _end_text(looks: list[SeenFile], emptied: Sequence[tuple[int, str]] = ()) -> str:
     """The file's text as the session left it: its last write and every edit after it, each
     edit's new text in place of what it replaced (where the file was never seen whole, what
-    the edits put in, one after the other)."""
+    the edits put in, one after the other); an edit that only took text out removes it."""
     text: str | None = None
+    removals = list(emptied)
     for look in looks:
+        while removals and removals[0][0] < look.call.line:
+            text = None if text is None else text.replace(removals.pop(0)[1], "", 1)
         if look.how == "write" or look.how == "read" and text is None:
             text = look.text
         elif look.how == "edit":
@@ -211,6 +251,8 @@ def _end_text(looks: list[SeenFile]) -> str:
                 text = text.replace(look.replaced, look.text, 1)
             else:
                 text = (text or "") + "\n\n" + look.text
+    for _, old in removals:
+        text = None if text is None else text.replace(old, "", 1)
     return text or ""
 
 
