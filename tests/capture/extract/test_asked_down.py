@@ -19,7 +19,7 @@ def asked(session: Session) -> list[str]:
 
 def test_a_rule_written_into_the_file_the_person_named_is_kept_in_any_language() -> None:
     session = Session(agent="codex")
-    session.prompt("ok : crée le fichier agents.md avec un chapitre sur les serveurs")
+    session.prompt("ajoute une section sur la base de données dans agents.md")
     session.write(f"{ROOT}/agents.md", "# Agents\n\n## Serveurs\n\n"
                   "- Pour toute question de base, **interroger le serveur Postgres d'abord**.\n"
                   "- Répondre toujours en français, sauf pour le code.\n")
@@ -30,16 +30,16 @@ def test_a_rule_written_into_the_file_the_person_named_is_kept_in_any_language()
 
 def test_the_fact_cites_the_file_line_with_a_project_files_trust() -> None:
     session = Session()
-    session.prompt("write this instruction to the simplify skill as a critical rule")
-    session.write(f"{ROOT}/.claude/skills/simplify/SKILL.md",
-                  "# Simplify\n\n**CRITICAL**: Always show the full before and after code\n"
-                  "to the user before asking them to decide.\n")
+    session.prompt("add to the review skill that findings come with the failing line")
+    session.write(f"{ROOT}/.claude/skills/review/SKILL.md",
+                  "# Review\n\n**CRITICAL**: Every finding quotes the failing line of code\n"
+                  "and the file it is in, before any advice.\n")
     view = SessionView.of(session.transcript(), None)
     [found] = asked_rule_candidates(view)
-    assert found["object"] == ("**CRITICAL**: Always show the full before and after code to "
-                               "the user before asking them to decide.")
-    assert found["evidence"] == [".claude/skills/simplify/SKILL.md: `**CRITICAL**: Always show "
-                                 "the full before and after code`"]
+    assert found["object"] == ("**CRITICAL**: Every finding quotes the failing line of code and "
+                               "the file it is in, before any advice.")
+    assert found["evidence"] == [".claude/skills/review/SKILL.md: `**CRITICAL**: Every finding "
+                                 "quotes the failing line of code`"]
     assert found["source_type"] == "session-log" and found["predicate"] == "x/convention"
 
 
@@ -85,12 +85,12 @@ def test_the_last_version_of_a_rewritten_rule_is_the_one_kept() -> None:
 def test_lines_that_were_there_before_or_only_reworded_are_not_the_persons_rules() -> None:
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/AGENTS.md"},
-                 output="     1\t# Rules\n     2\t\n     3\t- Use the dev-docs skill before a "
-                        "commit to update the docs.\n")
-    session.prompt("rename the dev-docs skill to development-docs in AGENTS.md")
+                 output="     1\t# Rules\n     2\t\n     3\t- Run the lint-notes skill before a "
+                        "release to check the notes.\n")
+    session.prompt("rename the lint-notes skill to release-notes in AGENTS.md")
     session.edit(f"{ROOT}/AGENTS.md",
-                 "- Use the dev-docs skill before a commit to update the docs.\n",
-                 "- Use the development-docs skill before a commit to update the docs.\n")
+                 "- Run the lint-notes skill before a release to check the notes.\n",
+                 "- Run the release-notes skill before a release to check the notes.\n")
     assert asked(session) == []
 
 
@@ -117,14 +117,18 @@ def test_at_most_five_rules_of_a_file_those_sharing_the_asking_words_first() -> 
 def test_names_file_reads_the_name_the_stem_and_a_skills_folder() -> None:
     assert names_file("put it in @AGENTS.md please", "AGENTS.md")
     assert names_file("mets à jour la constitution", ".specify/memory/constitution.md")
-    assert names_file("update the simplify skill too", ".claude/skills/simplify/SKILL.md")
+    assert names_file("update the review skill too", ".claude/skills/review/SKILL.md")
     assert not names_file("look at the docs folder", "docs/rules.md")
+    assert names_file("also in agents md mention the standards", "AGENTS.md")
+    assert names_file("$speckit-constitution Go only", ".specify/memory/constitution.md")
     assert not names_file("the subagents will run it", "AGENTS.md")
+    assert not names_file("claude, add a test for the parser", "CLAUDE.md")
+    assert not names_file("thanks for contributing this", "CONTRIBUTING.md")
 
 
 def test_rules_file_knows_instruction_files_skills_and_rules_pages() -> None:
     assert rules_file("AGENTS.md") and rules_file(".claude/skills/x/SKILL.md")
-    assert rules_file("docs/rust-coding-conventions.md")
+    assert rules_file("docs/coding-conventions.md")
     assert rules_file(".specify/memory/constitution.md")
     assert rules_file(".cursor/rules/testing.mdc")
     assert not rules_file("README.md") and not rules_file("src/rules.py")
@@ -147,5 +151,22 @@ def test_rule_line_leaves_out_steps_metadata_and_short_lines() -> None:
     assert rule_line("1. Pull the latest changes from origin") is None
     assert rule_line("**Version** : 1.1 | **Ratified** : 2025 | **Amended** : 2026") is None
     assert rule_line("- Use tabs.") is None
-    assert rule_line("name: simplify the code") is None
+    assert rule_line("name: review the code") is None
     assert rule_line("Principles:") is None
+
+
+def test_a_rule_about_the_file_itself_is_left_out() -> None:
+    session = Session()
+    session.prompt("fill in the constitution: a Go service with the standard library only")
+    session.write(f"{ROOT}/.specify/memory/constitution.md",
+                  "# Constitution\n\n- The service is written in Go with the standard library.\n"
+                  "- This constitution overrides every other guidance of the project.\n")
+    assert asked(session) == ["The service is written in Go with the standard library."]
+
+
+def test_an_instruction_file_named_in_its_own_capitals_is_named() -> None:
+    session = Session(agent="codex")
+    session.prompt("il faut aussi le préciser dans le fichier AGENTS")
+    session.edit(f"{ROOT}/AGENTS.md", "# Règles\n",
+                 "# Règles\n\n- Toutes les réponses de l'agent sont écrites en français.\n")
+    assert asked(session) == ["Toutes les réponses de l'agent sont écrites en français."]

@@ -1,13 +1,13 @@
 """Rules the person asked the session to write down, as the file the session left holds them.
 
 A person often settles how the project is to be worked on by having the agent write it into
-the file that holds the project's rules: "put that in AGENTS.md", "write this instruction to
-the simplify skill as a critical rule", "créé le fichier agents.md avec un chapitre sur les
-MCP". Their own sentence is a request for today, often in a language the sentence model does
-not read, and the rule itself is in the lines the agent then wrote. Those lines are what the
-project now says, and they are there because the person asked (docs/capture.md, "Rules the
-person asked to have written down"); the reviewers' rubric keeps a rule the session wrote into
-an instruction file at the user's request, not advice the agent added on its own.
+the file that holds the project's rules: "put that in AGENTS.md", "add it to the review skill
+as a hard rule", "ajoute une section sur les tests dans agents.md". Their own sentence is a
+request for today, often in a language the sentence model does not read, and the rule itself
+is in the lines the agent then wrote. Those lines are what the project now says, and they are
+there because the person asked (docs/capture.md, "Rules the person asked to have written
+down"); the reviewers' rubric keeps a rule the session wrote into an instruction file at the
+user's request, not advice the agent added on its own.
 
 A line is kept when all of these hold:
 
@@ -54,8 +54,8 @@ MAX_PER_FILE = 5
 #: reworded, not a new rule.
 _REWORDED = 0.7
 _MIN_WORDS, _MAX_WORDS = 4, 60
-#: A page name that says it holds the project's rules (``docs/rust-coding-conventions.md``,
-#: ``.specify/memory/constitution.md``, ``CODING_GUIDELINES.md``).
+#: A page name that says it holds the project's rules (``CODING_CONVENTIONS.md``,
+#: spec-kit's ``constitution.md``, ``CODING_GUIDELINES.md``).
 _RULES_NAME = lazy_regex(r"(?:^|[-_. ])(?:conventions?|guidelines?|rules|standards|"
                          r"constitution|instructions)(?:$|[-_. ])", re.IGNORECASE)
 _RULES_EXT = (".md", ".mdc", ".txt", ".rst", "")
@@ -107,8 +107,11 @@ def _found(looks: list[SeenFile], cited: str, typed: list[tuple[int, str]],
     put there."""
     asked = _asked_lines(looks, cited, typed)
     found: dict[str, _Found] = {}
+    own = _words(posixpath.splitext(posixpath.basename(cited))[0])
     for order, (first, block) in enumerate(blocks(_end_text(looks, emptied))):
         rule = rule_line(" ".join(block))
+        if rule is not None and own & _words(rule):
+            continue  # it speaks of the file (how it is amended, what it overrides)
         by = next((asked[line] for line in block if line in asked), None)
         if rule is not None and by is not None:
             found.setdefault(rule, _Found(by[0], by[1], order, first))
@@ -153,20 +156,25 @@ def rules_file(cited: str) -> bool:
 
 
 def names_file(text: str, cited: str) -> bool:
-    """The person's words name the file: its name, its name without the extension (five
-    letters or more: "agents", "constitution", not "docs"), or, for a skill, the skill's
-    folder ("the simplify skill", "@simplify")."""
+    """The person's words name the file: its name (its dot typed or not: "AGENTS.md", "agents
+    md"), a rules page's name without the extension when that has five letters or more ("the
+    constitution", "speckit-constitution"), or a skill's folder ("the review skill",
+    "@review"). An agent instruction file or contributor guide is named only whole: "claude",
+    "agents", "contributing" alone are words of any sentence, unless typed in the capitals the
+    file's name has ("le fichier AGENTS")."""
     lowered = text.lower()
     name = posixpath.basename(cited).lower()
-    stem = posixpath.splitext(name)[0]
-    names = {name}
-    if len(stem) >= 5:
-        names.add(stem)
+    stem, ext = posixpath.splitext(name)
+    names = [re.escape(stem) + (r"[ .]?" + re.escape(ext[1:]) if ext else "")]
+    if len(stem) >= 5 and name not in INSTRUCTION_FILES:
+        names.append(re.escape(stem))
     folder = posixpath.basename(posixpath.dirname(cited)).lower()
     if name == "skill.md" and len(folder) >= 3:
-        names.add(folder)
-    return any(re.search(rf"(?<![\w/.-]){re.escape(each)}(?![\w-])", lowered)
-               for each in names)
+        names.append(re.escape(folder))
+    if any(re.search(rf"(?<!\w){each}(?![\w-])", lowered) for each in names):
+        return True
+    own = posixpath.splitext(posixpath.basename(cited))[0]
+    return own.isupper() and re.search(rf"(?<!\w){re.escape(own)}(?![\w-])", text) is not None
 
 
 def blocks(text: str) -> Iterator[tuple[str, list[str]]]:
