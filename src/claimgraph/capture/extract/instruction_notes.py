@@ -1,0 +1,92 @@
+"""Instruction-file lines that are no standing rule: the agent's own note, a claim said twice.
+
+Two cases the ``instructions`` rule leaves out, both judged from the session alone:
+
+- **The agent's own note.** A line the session itself put into an instruction file
+  (CLAUDE.md, AGENTS.md, CONTRIBUTING.md …: a file written whole, or lines an edit added) is
+  the project's rule when the person asked for it: one message they typed before the write
+  holds at least half of the line's words (the agent spells out, with names and reasons, what
+  a short request asked for: "mention X, Y and Z as standards we follow" becomes a line naming
+  X, Y and Z). Otherwise it is advice the agent added on its own -- "Use single quotes", "Prefer
+  fixture-backed tests" in the guide it was asked to write -- its taste of the day, not a rule
+  anybody set. One kind of line stands whoever wrote it: one that gives a command (a program
+  and its subcommand or flag in a code span, "Run `pnpm test` to …"), which is how this project
+  is run, concrete and checkable. A docs page is not judged here: the lines a session adds to
+  one are its account of the work, read by their own tests (``instructions``).
+- **The same claim twice.** A line whose words are mostly (two thirds, three at least) in a
+  line the session kept from another file says again what that fuller line says: a guide
+  written from the AGENTS.md beside it ("Use short, imperative subjects" under "Recent history
+  uses short, imperative commit subjects …"). The fuller line is kept, the repeat is not.
+
+Pure: plain strings and line numbers in, a verdict out.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable, Sequence, TypeVar
+
+from claimgraph.capture.extract.corroborate import content_words
+from claimgraph.logic.lazy_regex import lazy_regex
+
+T = TypeVar("T")
+
+#: Share of a line's words one message of the person must hold for the line to be asked for.
+ASKED_SHARE = 0.5
+#: Share of a line's words (and the least number) a fuller line of another file must hold.
+REPEAT_SHARE = 2 / 3
+REPEAT_MIN_WORDS = 3
+_CODE_SPAN = lazy_regex(r"`([^`\n]+)`")
+_PROGRAM = lazy_regex(r"^[a-z][\w.-]*$")
+
+
+def words_of(text: str) -> frozenset[str]:
+    """A line's content words, lowered, a plural's "s" off ("subjects" meets "subject")."""
+    return frozenset(word[:-1] if len(word) > 4 and word.endswith("s")
+                     and not word.endswith("ss") else word
+                     for word in content_words(text))
+
+
+def gives_command(line: str) -> bool:
+    """A code span of the line is a command: a program and a subcommand or a flag
+    (``pnpm test``, ``ruff check --fix``), not a path, a name or a commit prefix."""
+    for span in _CODE_SPAN.findall(line):
+        words = span.split()
+        if len(words) >= 2 and _PROGRAM.match(words[0]) and (
+                words[1].startswith("-") or _PROGRAM.match(words[1])):
+            return True
+    return False
+
+
+def asked_for(line: str, written_at: int, said: Sequence[tuple[int, str]]) -> bool:
+    """One thing the person typed before ``written_at`` holds half the line's words (two
+    at least; a one-word line, that word)."""
+    words = words_of(line)
+    if not words:
+        return False
+    need = max(min(2, len(words)), math.ceil(len(words) * ASKED_SHARE))
+    return any(len(words & words_of(text)) >= need for at, text in said if at < written_at)
+
+
+def agents_note(line: str, written_at: int, said: Sequence[tuple[int, str]]) -> bool:
+    """A line the session wrote into an instruction file on its own: nobody asked for it,
+    and it gives no command."""
+    return not gives_command(line) and not asked_for(line, written_at, said)
+
+
+def said_again(lines: Iterable[tuple[T, str, str]]) -> set[T]:
+    """Of (key, file, line) triples, the keys of lines a fuller line of another file already
+    says: most of their words are in it. The fullest lines are kept first, so of two that
+    say the same the longer stays (of two alike, the first)."""
+    items = [(key, where, words_of(line)) for key, where, line in lines]
+    order = sorted(range(len(items)), key=lambda i: -len(items[i][2]))
+    kept: list[tuple[str, frozenset[str]]] = []
+    again: set[T] = set()
+    for index in order:
+        key, where, words = items[index]
+        need = max(REPEAT_MIN_WORDS, math.ceil(len(words) * REPEAT_SHARE))
+        if any(other != where and len(words & fuller) >= need for other, fuller in kept):
+            again.add(key)
+        else:
+            kept.append((where, words))
+    return again
