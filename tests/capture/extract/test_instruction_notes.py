@@ -4,7 +4,7 @@ says again after a fuller line of another file is said once."""
 from __future__ import annotations
 
 from claimgraph.capture.extract.instruction_notes import (asked_for, gives_command,
-                                                         said_again)
+                                                         names_something, said_again)
 
 from claimgraph.capture.extract.instructions import instruction_candidates
 from claimgraph.capture.extract.session import SessionView
@@ -63,6 +63,26 @@ def test_a_line_an_edit_added_on_its_own_is_the_agents_note_not_one_asked_for():
     assert rules_of(session) == {"Always use pathlib for paths"}  # the file's own line stays
 
 
+def test_a_file_the_person_asked_for_by_name_keeps_what_names_the_project():
+    """ "Update CLAUDE.md with what we learned": the agent words the lessons; what names a
+    thing of the project or forbids something is what was asked for, its general advice is
+    not. Not asked for by name, only the command stands."""
+    lines = ("# Deploy\n\n- Run `fly deploy --remote-only` to deploy\n"
+             "- The `billing` worker must be stopped before a migration\n"
+             "- The ledger must never call the network\n"
+             "- Prefer small focused commits\n")
+    asked = Session()
+    asked.prompt("Update CLAUDE.md with what we learned today")
+    asked.write(f"{ROOT}/CLAUDE.md", lines)
+    assert rules_of(asked) == {"Run `fly deploy --remote-only` to deploy",
+                               "The `billing` worker must be stopped before a migration",
+                               "The ledger must never call the network"}
+    unasked = Session()
+    unasked.prompt("Fix the deploy, then note what you learned")
+    unasked.write(f"{ROOT}/CLAUDE.md", lines)
+    assert rules_of(unasked) == {"Run `fly deploy --remote-only` to deploy"}
+
+
 def test_a_request_after_the_write_does_not_make_it_asked_for():
     session = Session()
     session.write(f"{ROOT}/CLAUDE.md", "# Rules\n\n- Prefer small focused modules\n")
@@ -102,6 +122,15 @@ def test_a_command_is_a_program_and_its_subcommand_or_flag():
     assert not gives_command("Fixtures live in `src/test/fixtures/`")
     assert not gives_command("Use prefixes like `feat: add search`")
     assert not gives_command("Use `async` and `await`")
+
+
+def test_a_name_is_a_code_span_a_path_an_identifier_or_a_proper_name():
+    assert names_something("Use British English for comments")
+    assert names_something("Keep NODE_ENV set in tests")
+    assert names_something("Fixtures live in src/test/fixtures")
+    assert not names_something("Use absolute imports")
+    assert not names_something("New fields should be optional. Existing configs must work")
+    assert not names_something("Quotes: Use single quotes")
 
 
 def test_asked_for_needs_half_the_words_in_one_earlier_message():

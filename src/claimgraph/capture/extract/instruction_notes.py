@@ -11,8 +11,12 @@ Two cases the ``instructions`` rule leaves out, both judged from the session alo
   fixture-backed tests" in the guide it was asked to write -- its taste of the day, not a rule
   anybody set. One kind of line stands whoever wrote it: one that gives a command (a program
   and its subcommand or flag in a code span, "Run `pnpm test` to …"), which is how this project
-  is run, concrete and checkable. A docs page is not judged here: the lines a session adds to
-  one are its account of the work, read by their own tests (``instructions``).
+  is run, concrete and checkable. When the person asked for the file itself by its name
+  ("update CLAUDE.md with what we learned about the deploy"), what the agent wrote down for
+  them stands too when it names a thing of the project (a code span, a path, an identifier, a
+  proper name) or forbids something; the generic advice it adds around it ("Prefer small
+  commits") is still its own. A docs page is not judged here: the lines a session adds to one
+  are its account of the work, read by their own tests (``instructions``).
 - **The same claim twice.** A line whose words are mostly (two thirds, three at least) in a
   line the session kept from another file says again what that fuller line says: a guide
   written from the AGENTS.md beside it ("Use short, imperative subjects" under "Recent history
@@ -24,10 +28,12 @@ Pure: plain strings and line numbers in, a verdict out.
 from __future__ import annotations
 
 import math
+import re
 from typing import Iterable, Sequence, TypeVar
 
 from claimgraph.capture.extract.corroborate import content_words
 from claimgraph.logic.lazy_regex import lazy_regex
+from claimgraph.logic.query_words import content_words as query_content_words
 
 T = TypeVar("T")
 
@@ -37,14 +43,31 @@ ASKED_SHARE = 0.5
 REPEAT_SHARE = 2 / 3
 REPEAT_MIN_WORDS = 3
 _CODE_SPAN = lazy_regex(r"`([^`\n]+)`")
+#: Short verbs a rule opens with ("Use …", "Run …"): shared by any two rules.
+_RULE_VERBS = frozenset({"use", "run", "add", "set", "put", "get", "let", "try"})
+#: Something named, outside a code span: a file (``setup.cfg``), a path (``src/api``), an
+#: identifier (``snake_case``, ``camelCase``, ``NODE_ENV``), a flag (``--force``).
+_NAMED_TOKEN = lazy_regex(r"\b\w[\w-]*\.[a-z]{1,5}\b|\b[a-z][\w.-]*/[\w./-]+|\b[A-Za-z]\w*_\w+|"
+                          r"\b[a-z]+[A-Z]\w*|(?<!\w)--?[a-z][\w-]+")
+#: A proper name: a capitalised word (a capital, then lower case) where no sentence, clause
+#: or label starts.
+_PROPER = lazy_regex(r"(?<![.!?:;\"'(\[—–*-])(?<![.!?:;\"'(\[—–*-]\s)(?<!^)\b[A-Z][a-z]+\b")
+_SENTENCES = lazy_regex(r"(?<=[.!?:;])\s+")
+#: A rule that forbids.
+_FORBIDS = lazy_regex(r"\b(?:never|do not|don't|must not|mustn't|may not|should not|"
+                      r"shouldn't)\b", re.IGNORECASE)
 _PROGRAM = lazy_regex(r"^[a-z][\w.-]*$")
 
 
 def words_of(text: str) -> frozenset[str]:
-    """A line's content words, lowered, a plural's "s" off ("subjects" meets "subject")."""
-    return frozenset(word[:-1] if len(word) > 4 and word.endswith("s")
-                     and not word.endswith("ss") else word
-                     for word in content_words(text))
+    """A line's content words, lowered, a plural's "s" off ("subjects" meets "subject"), and
+    its short names ("uv", "pip", "npm": two or three letters, not a function word nor a
+    verb a rule opens with)."""
+    short = {word for word in query_content_words(text)
+             if 2 <= len(word) <= 3 and word.isalpha() and word not in _RULE_VERBS}
+    return frozenset({word[:-1] if len(word) > 4 and word.endswith("s")
+                      and not word.endswith("ss") else word
+                      for word in content_words(text)} | short)
 
 
 def gives_command(line: str) -> bool:
@@ -68,10 +91,24 @@ def asked_for(line: str, written_at: int, said: Sequence[tuple[int, str]]) -> bo
     return any(len(words & words_of(text)) >= need for at, text in said if at < written_at)
 
 
-def agents_note(line: str, written_at: int, said: Sequence[tuple[int, str]]) -> bool:
+def agents_note(line: str, written_at: int, said: Sequence[tuple[int, str]],
+                file_asked: bool = False) -> bool:
     """A line the session wrote into an instruction file on its own: nobody asked for it,
-    and it gives no command."""
-    return not gives_command(line) and not asked_for(line, written_at, said)
+    and it gives no command. When the person asked for the file ("update CLAUDE.md with
+    what we learned"), a line that names a thing of the project (``names_something``) is
+    what they asked to have written down, and so is a prohibition ("The ledger must never
+    call the network"); the generic advice the agent adds around them is still its own."""
+    if gives_command(line) or asked_for(line, written_at, said):
+        return False
+    return not (file_asked and (names_something(line) or bool(_FORBIDS.search(line))))
+
+
+def names_something(line: str) -> bool:
+    """A code span, a file, path, identifier or flag, or a proper name (a language, a tool,
+    a service: "British English", "Postgres") where no sentence or label starts."""
+    if _CODE_SPAN.search(line) or _NAMED_TOKEN.search(line):
+        return True
+    return any(_PROPER.search(sentence.strip()) for sentence in _SENTENCES.split(line))
 
 
 def said_again(lines: Iterable[tuple[T, str, str]]) -> set[T]:

@@ -50,7 +50,8 @@ from claimgraph.capture.extract.prose import injected_files, split_sentences, wi
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import OK, SessionView, candidate, file_evidence
 from claimgraph.capture.extract.shell import command_text
-from claimgraph.capture.extract.statements import CONVENTION, classify, user_texts
+from claimgraph.capture.extract.statements import (CONVENTION, asked_for_page, classify,
+                                                  user_texts)
 
 MAX_PER_DOC = 10
 MAX_PER_CODE_FILE = 3
@@ -201,7 +202,8 @@ def _file_candidates(view: SessionView, seen: dict[str, list[SeenFile]], named: 
                     continue  # a procedure's step; a design doc's line; a spec's MUST
                 if own is not None and line not in own:
                     continue  # the next agent of this harness loads the file: a repeat
-                if line in wrote and agents_note(line, wrote[line], said or []):
+                if line in wrote and agents_note(line, wrote[line], said or [],
+                                                 asked_for_page(view, cited, wrote[line])):
                     continue  # the agent wrote it on its own: its advice, not a rule
                 stored = scoped(rule, scopes.get(line, ""))
                 if stored is None:
