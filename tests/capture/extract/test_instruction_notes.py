@@ -151,3 +151,9 @@ def test_said_again_keeps_the_fuller_line_and_the_first_of_two_alike():
              ("d", "docs/b.md", "Always run the migration checks"),
              ("e", "AGENTS.md", "Short imperative commit subjects only")]
     assert said_again(lines) == {"a", "d"}
+
+
+def test_a_short_tool_name_the_person_typed_counts_toward_asking():
+    said = [(1, "we use uv and ruff here")]
+    assert asked_for("Use uv and ruff for everything", 5, said)
+    assert not asked_for("Use pip and black for everything", 5, said)

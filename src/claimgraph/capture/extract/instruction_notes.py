@@ -59,15 +59,16 @@ _FORBIDS = lazy_regex(r"\b(?:never|do not|don't|must not|mustn't|may not|should 
 _PROGRAM = lazy_regex(r"^[a-z][\w.-]*$")
 
 
-def words_of(text: str) -> frozenset[str]:
-    """A line's content words, lowered, a plural's "s" off ("subjects" meets "subject"), and
-    its short names ("uv", "pip", "npm": two or three letters, not a function word nor a
-    verb a rule opens with)."""
-    short = {word for word in query_content_words(text)
-             if 2 <= len(word) <= 3 and word.isalpha() and word not in _RULE_VERBS}
+def words_of(text: str, short: bool = False) -> frozenset[str]:
+    """A line's content words (four letters or more), lowered, a plural's "s" off
+    ("subjects" meets "subject"); with ``short``, its short names too ("uv", "pip", "npm":
+    two or three letters, not a function word nor a verb a rule opens with) -- what a
+    person's request may name and nothing else of the line ("we use uv")."""
+    names = {word for word in query_content_words(text) if 2 <= len(word) <= 3
+             and word.isalpha() and word not in _RULE_VERBS} if short else set()
     return frozenset({word[:-1] if len(word) > 4 and word.endswith("s")
                       and not word.endswith("ss") else word
-                      for word in content_words(text)} | short)
+                      for word in content_words(text)} | names)
 
 
 def gives_command(line: str) -> bool:
@@ -84,11 +85,12 @@ def gives_command(line: str) -> bool:
 def asked_for(line: str, written_at: int, said: Sequence[tuple[int, str]]) -> bool:
     """One thing the person typed before ``written_at`` holds half the line's words (two
     at least; a one-word line, that word)."""
-    words = words_of(line)
+    words = words_of(line, short=True)
     if not words:
         return False
     need = max(min(2, len(words)), math.ceil(len(words) * ASKED_SHARE))
-    return any(len(words & words_of(text)) >= need for at, text in said if at < written_at)
+    return any(len(words & words_of(text, short=True)) >= need
+               for at, text in said if at < written_at)
 
 
 def agents_note(line: str, written_at: int, said: Sequence[tuple[int, str]],
