@@ -26,7 +26,10 @@ can check the file still says it. What the session itself wrote into such a file
 (it is what the project now says) -- except a docs page the session created: a page whose
 first look is the agent writing it whole is the agent's own report or plan (its "Use …",
 "No … needed" are its advice of the day), not a rule the project had; an instruction file
-(CLAUDE.md, AGENTS.md, CONTRIBUTING.md …) written in the session still counts. A line the
+(CLAUDE.md, AGENTS.md, CONTRIBUTING.md …) written in the session still counts, for the lines
+somebody set: the person asked for them, or they give a command, or the person asked for the
+file and they name a thing of the project (``instruction_notes``: the rest is the agent's own
+advice); and a line another file's fuller line says again is said once. A line the
 session added to a docs page that was there before (``session_added_lines``) is the agent
 documenting its own work, which may overstate it: when it gives a command the session never
 ran (a subcommand it wrote into the CLI reference and never registered), it is not kept.
