@@ -706,9 +706,11 @@ def settle(observations: list[Observation]) -> EndState:
             del behind[current]
         for made in seen.commits:
             branch = made.branch or current or ""  # a quiet commit: the branch checked out
+            amended: tuple[str, str] | None = None  # (URL, id) the amended commit went up as
             if made.amend:
                 on_branch = [c for c in state.commits if c.branch == branch]
                 if on_branch:
+                    amended = _went_up(state, heads, []).get(on_branch[-1].subject)
                     state.commits.remove(on_branch[-1])
             if branch == "detached HEAD" and on:
                 branch = on
@@ -721,7 +723,8 @@ def settle(observations: list[Observation]) -> EndState:
             state.commits.append(Commit(branch, made.hash, made.subject, made.line,
                                         since=made.line,
                                         files=files if made.changed == len(files) else ()))
-            _note_rewritten(state, state.commits[-1], bool(replaced) or seen.rewrote, up_before)
+            _note_rewritten(state, state.commits[-1], bool(replaced or amended) or seen.rewrote,
+                            {**up_before, made.subject: amended} if amended else up_before)
             staged = []
             current = branch if branch != "detached HEAD" else current
             if branch and branch != "detached HEAD":
