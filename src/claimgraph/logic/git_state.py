@@ -179,6 +179,10 @@ class Observation:
     #: (``-q``): after a push of the branch was refused as behind, it rebased what was not
     #: yet pushed
     quiet_rebase: bool = False
+    #: the line ran a commit whose outcome git's output does not settle (its summary line
+    #: never showed: no result, a wrapper that rewrote the output, several quiet commits):
+    #: the count of the branch checked out is a lower bound from here on
+    more_commits: bool = False
 
 
 def commits_in(output: str) -> list[tuple[str, str, str]]:
@@ -754,6 +758,8 @@ def settle(observations: list[Observation]) -> EndState:
             rebased = _carried_over(state, push, current, rebased, lost)
         for target in seen.unseen_pushes:
             state.unseen_pushes.append((target or current or "*", seen.line))
+        if seen.more_commits:
+            state.at_least.add(current if current and current != "detached HEAD" else "")
         for name in seen.tags_deleted:
             state.tags.setdefault(name, []).append("deleted")
         if seen.branch_after:

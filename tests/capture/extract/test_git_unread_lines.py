@@ -81,3 +81,28 @@ def test_a_reset_still_rewrites():
     session.bash("git reset --hard 1111111 && git worktree list",
                  output="HEAD is now at 1111111 docs: first\n/home/dev/shop 1111111 [dev]")
     assert "2222222" not in _state(session)
+
+
+def test_a_commit_whose_summary_never_showed_makes_the_count_a_lower_bound():
+    session = Session()
+    _committed(session)
+    session.bash("git commit -m c", output="ok 3333333")  # a wrapper's rewrite of git's line
+    text = _state(session)
+    assert "at least 2 commits on branch `dev`: 1111111, 2222222" in text
+
+
+def test_a_commit_with_no_result_makes_the_count_a_lower_bound():
+    session = Session()
+    _committed(session)
+    session.tool("Bash", {"command": "git commit -m c"}, answered=False)
+    assert "at least 2 commits on branch `dev`" in _state(session)
+
+
+def test_a_commit_that_made_nothing_leaves_the_count_exact():
+    session = Session()
+    _committed(session)
+    session.bash("git commit -m c || true",
+                 output="On branch dev\nnothing to commit, working tree clean")
+    session.bash("git commit --dry-run -m d", output="On branch dev\nChanges to be committed:")
+    text = _state(session)
+    assert "at least" not in text and "2 commits on branch `dev`" in text

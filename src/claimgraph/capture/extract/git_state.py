@@ -429,8 +429,23 @@ def _grouped(runs: list[GitRun]) -> dict[str, list[tuple[str, ...]]]:
 def unseen(runs: list[GitRun], line: int, at: int | None = None) -> gs.Observation | None:
     """A line whose outcome never shows (no result: the session ended; cut short): only
     that it tried to push, and what (None: the current branch)."""
-    pushes = tuple(_push_target(words) for words in _grouped(runs).get("push", []))
-    return gs.Observation(line, at, unseen_pushes=pushes) if pushes else None
+    found = _grouped(runs)
+    pushes = tuple(_push_target(words) for words in found.get("push", []))
+    more = any(not _dry(words) for words in found.get("commit", []))
+    return gs.Observation(line, at, unseen_pushes=pushes, more_commits=more) \
+        if pushes or more else None
+
+
+def _unread_commits(made: list[tuple[str, ...]], commits: list[gs.Commit], output: str) -> bool:
+    """The line ran more commits than git's output shows made, and nothing says the others
+    made nothing (a dry run, "nothing to commit")."""
+    tried = [words for words in made if not _dry(words)]
+    return len(tried) > len(commits) and "nothing to commit" not in output \
+        and "no changes added" not in output
+
+
+def _dry(words: tuple[str, ...]) -> bool:
+    return any(w in ("--dry-run", "-n") for w in words)
 
 
 #: what may run beside a commit on a line that failed for its summary to stand: nothing
@@ -562,11 +577,14 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
                           staged=_staged(runs), pulled=pulled, deleted_merged=merged_away,
                           pulled_into=_pulled_into(runs) if pulled else None,
                           quiet_rebase=bool(rebasing) and not rebase_seen
-                          and not _PULL_FAILED.search(output))
+                          and not _PULL_FAILED.search(output),
+                          more_commits=not rebased and not found.get("picks")
+                          and _unread_commits(found.get("commit", []), commits, output))
     if not (commits or rewrote or pushes or listed or branch or deleted or dirty is not None
             or tags_made or tags_deleted or opened or merged or states or unseen_pushes
             or after or seen.checkout_named or synced or on_remote or quiet or pruned
-            or seen.staged or seen.staged is None or pulled or seen.quiet_rebase):
+            or seen.staged or seen.staged is None or pulled or seen.quiet_rebase
+            or seen.more_commits):
         return None
     return seen
 
