@@ -718,7 +718,6 @@ def settle(observations: list[Observation]) -> EndState:
                     state.commits.remove(on_branch[-1])
             if branch == "detached HEAD" and on:
                 branch = on
-            replaced = [c for c in lost if made.subject and c.subject == made.subject]
             if made.subject:
                 lost = [c for c in lost if c.subject != made.subject]
             if made.hash and any(c.hash == made.hash for c in state.commits):
@@ -727,7 +726,8 @@ def settle(observations: list[Observation]) -> EndState:
             state.commits.append(Commit(branch, made.hash, made.subject, made.line,
                                         since=made.line,
                                         files=files if made.changed == len(files) else ()))
-            _note_rewritten(state, state.commits[-1], bool(replaced or amended) or seen.rewrote,
+            # made by the rewrite itself (a rebase's ``--exec`` amend prints each) or an amend
+            _note_rewritten(state, state.commits[-1], bool(amended) or seen.rewrote,
                             {**up_before, made.subject: amended} if amended else up_before)
             staged = []
             current = branch if branch != "detached HEAD" else current
@@ -836,9 +836,10 @@ def _went_up(state: EndState, heads: list[tuple[str, str | None, str, int, bool]
 
 def _note_rewritten(state: EndState, commit: Commit, replacing: bool,
                     up_before: dict[str, tuple[str, str]]) -> None:
-    """``commit`` took the place (``replacing``: a rewrite printed it, or it has the subject
-    of a commit a rewrite replaced) of a commit a push had carried under another id: the
-    remote holds that earlier id."""
+    """``commit`` took the place (``replacing``: a rewrite or an amend printed it, or a log
+    gave a commit a rewrite replaced its new id) of a commit a push had carried under
+    another id: the remote holds that earlier id. A commit made later with the same
+    subject is another commit, not a rewrite."""
     url, earlier = up_before.get(commit.subject, ("", ""))
     if replacing and url and commit.hash and earlier and not same_commit(earlier, commit.hash):
         state.rewritten[commit.key] = url

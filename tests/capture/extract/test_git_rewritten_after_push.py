@@ -99,3 +99,12 @@ def test_a_new_commit_beside_the_rewritten_one_is_counted_apart():
     text = _state(session)
     assert "2 commits on branch `feat/x`: 2222222, 3333333" in text
     assert "1 rewritten (new id)" in text and "1 other not pushed" in text
+
+
+def test_a_later_commit_with_the_subject_of_one_a_reset_dropped_is_another_commit():
+    session = Session()
+    _pushed(session)
+    session.bash("git reset --hard HEAD~1", output="HEAD is now at 0000000 chore: base")
+    session.bash("git commit -m a", output="[feat/x 4444444] docs: first\n 1 file changed")
+    text = _state(session)
+    assert "rewritten" not in text and "4444444" in text
