@@ -179,6 +179,10 @@ class Observation:
     #: (``-q``): after a push of the branch was refused as behind, it rebased what was not
     #: yet pushed
     quiet_rebase: bool = False
+    #: the line ran a commit whose outcome git's output does not settle (its summary line
+    #: never showed: no result, a wrapper that rewrote the output, several quiet commits):
+    #: the count of the branch checked out is a lower bound from here on
+    more_commits: bool = False
 
 
 def commits_in(output: str) -> list[tuple[str, str, str]]:
@@ -634,6 +638,10 @@ class EndState:
     #: branches whose commits a log cut at its limit listed: more of them may exist, so
     #: their counts are told as "at least"
     at_least: set[str] = field(default_factory=set)
+    #: commit key -> the URL a push sent the commit it replaced to: a rewrite (rebase, amend,
+    #: reset and redo) gave an already pushed commit this new id, so the remote holds the
+    #: earlier one and "not pushed" alone would invite a plain push git will refuse
+    rewritten: dict[str, str] = field(default_factory=dict)
 
     @property
     def lines(self) -> list[int]:
@@ -676,6 +684,8 @@ def settle(observations: list[Observation]) -> EndState:
     last_commit_line = -1
     staged: list[str] | None = []  # what ``git add`` named since the last commit
     behind: dict[str, int] = {}  # branch -> line of a push refused as behind the remote
+    up_before: dict[str, tuple[str, str]] = {}  # subject -> (URL, id) of a commit pushed
+    listings: list[tuple[tuple[str, str], ...]] = []  # every one-line log, newest first
     for seen in observations:
         if seen.pulled:
             state.pulled.append((seen.pulled_into or current, seen.line, seen.pulled))
@@ -688,6 +698,7 @@ def settle(observations: list[Observation]) -> EndState:
         if seen.commits or seen.pushes:
             worked_in = seen.place
         if seen.rewrote:
+            up_before.update(_went_up(state, heads, listings))
             lost += state.commits
             rebased = rebased + state.commits if seen.rebased else []
             state.commits = []
@@ -699,9 +710,11 @@ def settle(observations: list[Observation]) -> EndState:
             del behind[current]
         for made in seen.commits:
             branch = made.branch or current or ""  # a quiet commit: the branch checked out
+            amended: tuple[str, str] | None = None  # (URL, id) the amended commit went up as
             if made.amend:
                 on_branch = [c for c in state.commits if c.branch == branch]
                 if on_branch:
+                    amended = _went_up(state, heads, []).get(on_branch[-1].subject)
                     state.commits.remove(on_branch[-1])
             if branch == "detached HEAD" and on:
                 branch = on
@@ -713,6 +726,9 @@ def settle(observations: list[Observation]) -> EndState:
             state.commits.append(Commit(branch, made.hash, made.subject, made.line,
                                         since=made.line,
                                         files=files if made.changed == len(files) else ()))
+            # made by the rewrite itself (a rebase's ``--exec`` amend prints each) or an amend
+            _note_rewritten(state, state.commits[-1], bool(amended) or seen.rewrote,
+                            {**up_before, made.subject: amended} if amended else up_before)
             staged = []
             current = branch if branch != "detached HEAD" else current
             if branch and branch != "detached HEAD":
@@ -726,6 +742,9 @@ def settle(observations: list[Observation]) -> EndState:
                 rebased = [c for c in rebased if c is not back[0]]
                 state.commits.append(Commit(back[0].branch, listed_hash, subject, back[0].line,
                                             since=seen.line))
+                _note_rewritten(state, state.commits[-1], True, up_before)
+        if seen.listed:
+            listings.append(seen.listed)
         for name in seen.tags_made:
             state.tags.setdefault(name, []).append("created")
         for push in seen.pushes:
@@ -739,6 +758,8 @@ def settle(observations: list[Observation]) -> EndState:
             rebased = _carried_over(state, push, current, rebased, lost)
         for target in seen.unseen_pushes:
             state.unseen_pushes.append((target or current or "*", seen.line))
+        if seen.more_commits:
+            state.at_least.add(current if current and current != "detached HEAD" else "")
         for name in seen.tags_deleted:
             state.tags.setdefault(name, []).append("deleted")
         if seen.branch_after:
@@ -794,6 +815,34 @@ def settle(observations: list[Observation]) -> EndState:
     _mark_pushed(state, heads)
     _mark_seen_on_remote(state, heads)
     return state
+
+
+def _went_up(state: EndState, heads: list[tuple[str, str | None, str, int, bool]],
+             listings: list[tuple[tuple[str, str], ...]]) -> dict[str, tuple[str, str]]:
+    """subject -> (URL, id) of each commit a push git showed had carried so far, read just
+    before a rewrite replaces them: the session's own commits the push carried, and the
+    commits a one-line log listed below a head a push sent up (the log of that head: every
+    commit it lists is in the head's history, so on the remote)."""
+    before = EndState(commits=list(state.commits))
+    _mark_pushed(before, heads)
+    went = {c.subject: (before.pushed[c.key][0], c.hash) for c in state.commits
+            if c.subject and c.key in before.pushed and before.pushed[c.key][0]}
+    for _, new, url, _, _ in heads:
+        for listed in listings:
+            if new and url and listed and same_commit(listed[0][0], new):
+                went.update((subject, (url, hash_)) for hash_, subject in listed)
+    return went
+
+
+def _note_rewritten(state: EndState, commit: Commit, replacing: bool,
+                    up_before: dict[str, tuple[str, str]]) -> None:
+    """``commit`` took the place (``replacing``: a rewrite or an amend printed it, or a log
+    gave a commit a rewrite replaced its new id) of a commit a push had carried under
+    another id: the remote holds that earlier id. A commit made later with the same
+    subject is another commit, not a rewrite."""
+    url, earlier = up_before.get(commit.subject, ("", ""))
+    if replacing and url and commit.hash and earlier and not same_commit(earlier, commit.hash):
+        state.rewritten[commit.key] = url
 
 
 def _mark_seen_on_remote(state: EndState, heads: list[tuple[str, str | None, str, int, bool]]
@@ -935,8 +984,11 @@ def describe(state: EndState, date: str, max_commits: int = 6) -> str:
         text = f"{count} {where}{gone}: {listed}{more}"
         unseen = any((target in (branch, "*") or not branch) and line >= made[-1].since
                      for target, line in state.unseen_pushes)
+        redone = [c for c in made if c.key in state.rewritten and c.key not in state.pushed]
         if branch in state.said:  # git's last word on the branch (git_observed)
             text += "; " + state.said[branch]
+        elif redone and not unseen:
+            text += _rewritten_clause(made, redone, state)
         elif pushed and len(pushed) == len(made):
             url, _, forced = state.pushed[pushed[-1].key]
             text += f"; pushed {pushed_to(url)}" + _as(branch, state) + (
@@ -1004,6 +1056,27 @@ def describe_within(state: EndState, date: str, limit: int = 900) -> str:
         if len(text) <= limit:
             return text
     return ""
+
+
+def _rewritten_clause(made: list[Commit], redone: list[Commit], state: EndState) -> str:
+    """The push clause of a branch some of whose commits a rewrite gave new ids after a push
+    had carried them, the new ids never pushed: the remote holds the earlier ones."""
+    pushed = [c for c in made if c.key in state.pushed]
+    others = len(made) - len(pushed) - len(redone)
+    urls = {state.rewritten[c.key] for c in redone}
+    to = f" to {remote_name(urls.pop())}" if len(urls) == 1 else ""
+    text = "; "
+    if pushed:
+        url, _, _ = state.pushed[pushed[-1].key]
+        upto = f"up to {pushed[-1].hash[:8]}" if pushed[-1].hash else f"the first {len(pushed)}"
+        text += f"pushed {pushed_to(url)} {upto}; "
+    one = len(redone) == 1
+    text += (f"{len(redone)} rewritten (new id{'' if one else 's'}) after a push{to} had carried "
+             f"{'it' if one else 'them'}, not pushed since: the remote holds "
+             f"{'its' if one else 'their'} earlier id{'' if one else 's'}")
+    if others:
+        text += f"; {others} other{'' if others == 1 else 's'} not pushed"
+    return text
 
 
 def _named(commits: list[Commit]) -> str:

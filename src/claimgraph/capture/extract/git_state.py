@@ -65,6 +65,7 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     listed: dict[str, list[tuple[int, str, str]]] = {}
     statuses: dict[str, list[tuple[int, str]]] = {}  # repository -> (line, a status's output)
     noted: dict[str, list[tuple[int, Any, str]]] = {}  # its logs and rewrites (git_observed)
+    unread: dict[str, list[gs.Observation]] = {}  # git's lines of lines the reader cannot read
     for call in view.calls():
         command = command_text(call)
         if not command or not _GIT.search(command):
@@ -72,6 +73,8 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         runs = git_runs(command, call_cwd(call) or view.root)
         if view.outcome(call) == FAILED:  # a log marked off in a line that failed later
             _note_marked_logs(view, noted, command, call)
+        if not runs and view.outcome(call) == OK:  # a line the shell reader cannot take apart
+            _note_unread(view, call, unread)
         repo = _repository(view, runs) if runs else None
         if repo is None:
             continue
@@ -114,8 +117,12 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     fallback = next((e.timestamp for e in view.transcript.events if e.timestamp), None)
     settled: list[tuple[str, gs.EndState, list[gs.PullRequest]]] = []
     for repo, observations in by_repo.items():
+        hidden = _unread_of(unread.get(repo, []), observations)
+        observations += hidden
+        quotes.update((seen.line, _quote(seen, "git")) for seen in hidden)
         observations.sort(key=lambda seen: seen.line)
         state = gs.settle(observations)
+        state.at_least |= _named_branches(hidden) & {c.branch for c in state.commits}
         revise(view, repo, state, observations, sorted(statuses.get(repo, [])),
                sorted(noted.get(repo, []), key=lambda kept: kept[0]))
         prs = gs.pull_requests(observations, listed.get(repo, []))
@@ -173,6 +180,49 @@ def _facts(view: SessionView, repo: str, state: gs.EndState, prs: list[gs.PullRe
                           object_kind="literal", subject_type="pull-request", at=pr_at)
         found[done.FIELD] = done.Settled(date, pr=pr)
         yield found
+
+
+def _note_unread(view: SessionView, call: Any,
+                 unread: dict[str, list[gs.Observation]]) -> None:
+    """A line that worked but that the shell reader could not take apart (another shell's
+    syntax: a PowerShell here-string, a quote it cannot pair), whose output shows git's own
+    lines: the summary of a commit it made, the ref lines of a push. Kept by the folder the
+    call ran in; ``_unread_of`` decides whether they count."""
+    result = view.results.get(call.call_id or "")
+    if result is None:
+        return
+    commits = tuple(gs.Commit(branch, hash_, subject, call.line)
+                    for branch, hash_, subject in gs.commits_in(result.text))
+    pushes = tuple(gs.pushes_in(result.text, call.line))
+    repo = _repository(view, [GitRun("other", ("git",), call_cwd(call) or view.root)])
+    if (commits or pushes) and repo is not None:
+        unread.setdefault(repo, []).append(gs.Observation(call.line, call.timestamp, commits,
+                                                          pushes=pushes))
+
+
+def _unread_of(hidden: list[gs.Observation], observations: list[gs.Observation]
+               ) -> list[gs.Observation]:
+    """The unread lines that belong to this repository's tally: their pushes went to a
+    remote a push the reader read went to, and their commits were made on a branch it
+    knows. Such a line may also have made commits git printed no line for (``-q``): the
+    count of every branch it names becomes a lower bound (``_named_branches``)."""
+    urls = {push.url for seen in observations for push in seen.pushes}
+    branches = {c.branch for seen in observations for c in seen.commits} | {
+        seen.branch for seen in observations if seen.branch}
+    kept = []
+    for seen in hidden:
+        pushes = tuple(push for push in seen.pushes if push.url in urls)
+        commits = tuple(c for c in seen.commits if c.branch in branches)
+        if pushes or commits:
+            kept.append(dataclasses.replace(seen, commits=commits, pushes=pushes))
+    return kept
+
+
+def _named_branches(hidden: list[gs.Observation]) -> set[str]:
+    """The branches unread lines made commits on or pushed."""
+    return {c.branch for seen in hidden for c in seen.commits} | {
+        update.src for seen in hidden for push in seen.pushes for update in push.updates
+        if not update.rejected and not update.tag and not update.deleted}
 
 
 def _reports(view: SessionView) -> list[tuple[int, int | None, str, int | None, str | None]]:
@@ -379,8 +429,23 @@ def _grouped(runs: list[GitRun]) -> dict[str, list[tuple[str, ...]]]:
 def unseen(runs: list[GitRun], line: int, at: int | None = None) -> gs.Observation | None:
     """A line whose outcome never shows (no result: the session ended; cut short): only
     that it tried to push, and what (None: the current branch)."""
-    pushes = tuple(_push_target(words) for words in _grouped(runs).get("push", []))
-    return gs.Observation(line, at, unseen_pushes=pushes) if pushes else None
+    found = _grouped(runs)
+    pushes = tuple(_push_target(words) for words in found.get("push", []))
+    more = any(not _dry(words) for words in found.get("commit", []))
+    return gs.Observation(line, at, unseen_pushes=pushes, more_commits=more) \
+        if pushes or more else None
+
+
+def _unread_commits(made: list[tuple[str, ...]], commits: list[gs.Commit], output: str) -> bool:
+    """The line ran more commits than git's output shows made, and nothing says the others
+    made nothing (a dry run, "nothing to commit")."""
+    tried = [words for words in made if not _dry(words)]
+    return len(tried) > len(commits) and "nothing to commit" not in output \
+        and "no changes added" not in output
+
+
+def _dry(words: tuple[str, ...]) -> bool:
+    return any(w in ("--dry-run", "-n") for w in words)
 
 
 #: what may run beside a commit on a line that failed for its summary to stand: nothing
@@ -470,7 +535,7 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
     detached = _detached(found, output, moved is not None)
     # reset --hard, filter-repo: "HEAD is now at …"; a checkout that left the branch for a
     # commit (``--detach``, ``origin/main``) says so too, yet rewrites nothing
-    rewrote = rewrote or (moved is not None and not detached)
+    rewrote = rewrote or (moved is not None and not detached and not _elsewhere(runs))
     listed: tuple[tuple[str, str], ...] = (moved,) if moved else ()
     if found.get("log") and not any(re.search(r"--(?:format|pretty)(?!=oneline)", " ".join(w))
                                     for w in found["log"]):
@@ -512,11 +577,14 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
                           staged=_staged(runs), pulled=pulled, deleted_merged=merged_away,
                           pulled_into=_pulled_into(runs) if pulled else None,
                           quiet_rebase=bool(rebasing) and not rebase_seen
-                          and not _PULL_FAILED.search(output))
+                          and not _PULL_FAILED.search(output),
+                          more_commits=not rebased and not found.get("picks")
+                          and _unread_commits(found.get("commit", []), commits, output))
     if not (commits or rewrote or pushes or listed or branch or deleted or dirty is not None
             or tags_made or tags_deleted or opened or merged or states or unseen_pushes
             or after or seen.checkout_named or synced or on_remote or quiet or pruned
-            or seen.staged or seen.staged is None or pulled or seen.quiet_rebase):
+            or seen.staged or seen.staged is None or pulled or seen.quiet_rebase
+            or seen.more_commits):
         return None
     return seen
 
@@ -554,6 +622,18 @@ def _pulled_into(runs: list[GitRun]) -> str | None:
         if run.kind == "switch":
             into = _branch_named(run.words)[0] or into
     return into
+
+
+#: commands whose "HEAD is now at …" moves no branch checked out here: ``git worktree add``
+#: names the new worktree's HEAD, ``git stash`` the commit the tree was reset to
+_HEAD_ELSEWHERE = frozenset({"worktree", "stash"})
+
+
+def _elsewhere(runs: list[GitRun]) -> bool:
+    """The line's "HEAD is now at …" can be a new worktree's or a stash's (a reset, a rebase
+    or a rewrite on it counts as one by itself; a checkout says "Switched to")."""
+    return any(run.kind == "other" and run.words[1:2] and run.words[1] in _HEAD_ELSEWHERE
+               for run in runs)
 
 
 def _detached(found: dict[str, list[tuple[str, ...]]], output: str, moved: bool) -> bool:
