@@ -89,15 +89,19 @@ def test_the_persons_own_rules_after_a_colon_are_theirs():
     assert own_words(text) == text
 
 
-SCREEN = ("  Sync\n\n\u2714 Database ready\n\n  Syncing sessions...\n"
-          "\u280b Discovering files... Discovered 600 files.\n\u2714 Found 600 files")
+SCREEN = ("\u2714 Database ready\n\u280b Discovering files...\n"
+          "    You should never sync files that are empty.\n\u2714 Found 600 files")
+
+
+def _lines(text: str) -> list[str]:
+    return [line for line in text.split("\n") if line.strip()]
 
 
 def test_a_programs_screen_is_pasted_but_the_prose_after_it_is_the_persons():
     text = ("this is what it prints now:\n\n" + SCREEN
-            + "\n\nThe sync should skip empty files before it counts them.")
-    assert own_words(text) == ("this is what it prints now:\n\n"
-                               "The sync should skip empty files before it counts them.")
+            + "\nThe sync should skip empty files before it counts them.")
+    assert _lines(own_words(text)) == ["this is what it prints now:",
+                                       "The sync should skip empty files before it counts them."]
 
 
 AGENT = ("Here is the plan. I recommend we **always** run the integration tests against a real "
@@ -132,3 +136,16 @@ def test_an_agent_message_pasted_back_in_a_session_is_not_stored():
     texts = _texts(session)
     assert texts[-1] == "Quick question about this part:\nHow long does that take?"
     assert not any("integration tests" in text for text in _stored(session))
+
+
+def test_a_terminal_screen_pasted_into_a_line_of_the_persons_is_not_theirs():
+    text = ("the plugin should convert the logs, why is that not working:\n"
+            "\u25cf Let me check whether the raw session log was kept.\n"
+            "\u25cf Read 1 file (ctrl+o to expand)\n"
+            "  \u23bf  If you meant a release you should revert these changes first.")
+    assert own_words(text) == "the plugin should convert the logs, why is that not working:"
+
+
+def test_a_single_symbol_line_is_the_persons():
+    text = "\u2705 tests pass now\nNever call the payment API from a unit test."
+    assert own_words(text) == text

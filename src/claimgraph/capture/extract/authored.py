@@ -13,11 +13,12 @@ message decides (docs/capture.md, "Text the person pasted from another author"):
   (their paragraphs up to one that ends with a colon, "fix this:"), or from the message's start
   when there is none, to the end of the message; a short last paragraph right after the
   markup closes (``</details>``, ``-->``: "is this valid?") is the person's again;
-- **a block handed over by a colon**: the person's paragraph ends with a colon and what follows
-  is a program's screen (two or more lines opening with a symbol no one types, a spinner's or
-  a check mark's: up to its last paragraph, the person's prose after it is theirs again), or
-  prose, not a list of points, that they asked about (a question in the lead-in,
-  ``asked_about``): what they asked about, not what they said;
+- **a program's screen** (``without_screen``): two or more lines opening with a symbol no one
+  types in a chat (a check mark, a spinner's frame, a terminal's bullet, a tool's emoji): those
+  lines, and the lines indented under each (the rest of its entry), are the program's;
+- **a note handed over by a colon** that the person asks about (``asked_about``): their
+  paragraph asks a question and ends with a colon, and what follows is prose, not their list
+  of points: what they asked about, not what they said;
 - **the agent's own earlier text pasted back**, rewrapped as a terminal copies it: a line whose
   words (case, list marks, emphasis and spacing aside) occur in what the agent wrote earlier in
   the session, at least ``ECHO_MIN_CHARS`` long, and the shorter lines between such lines
@@ -78,10 +79,11 @@ def own_words(text: str, agent_text: "AgentText | None" = None) -> str:
         text = without_agent_text(text, agent_text)
     if "\n" not in text.strip():
         return text  # one line: nothing is handed over to, nothing pasted around it
-    paragraphs = paragraphs_of(text)
-    kept = _without_pasted_comment(paragraphs)
-    if kept is None:
-        kept = _without_handed_over(paragraphs)
+    kept = _without_pasted_comment(paragraphs_of(text))
+    if kept is not None:
+        return "\n\n".join(kept)
+    text = without_screen(text)
+    kept = _without_asked_about(paragraphs_of(text))
     return text if kept is None else "\n\n".join(kept)
 
 
@@ -125,25 +127,40 @@ def _without_pasted_comment(paragraphs: list[str]) -> list[str] | None:
     return _with_afterword(paragraphs, lead) if closed else paragraphs[:lead]
 
 
-def _without_handed_over(paragraphs: list[str]) -> list[str] | None:
-    """The person's paragraphs of a message whose lead-in hands over, with a colon, to a
-    block they did not write, or None:
-
-    - a program's screen (``_is_screen``): up to its last paragraph showing one; the prose
-      after it is the person's again ("this is what it prints: … Changes required: …");
-    - prose, not a list of points, that the person asked about (a question in the lead-in):
-      to the end of the message, but for a short last paragraph of theirs."""
+def _without_asked_about(paragraphs: list[str]) -> list[str] | None:
+    """The person's paragraphs of a message whose lead-in, ending with a colon, hands over to
+    prose they asked about (``asked_about``): to the end of the message, but for a short last
+    paragraph of theirs; None for any other message."""
     lead = next((index + 1 for index, paragraph in enumerate(paragraphs[:-1])
                  if _hands_over(paragraph)), 0)
-    if not lead:
+    if not lead or not asked_about(paragraphs[:lead], paragraphs[lead:]):
         return None
-    block = range(lead, len(paragraphs))
-    if sum(_screen_lines(paragraphs[index]) for index in block) >= SCREEN_LINES:
-        last = max(index for index in block if _is_screen(paragraphs[index]))
-        return paragraphs[:lead] + paragraphs[last + 1:]
-    if asked_about(paragraphs[:lead], paragraphs[lead:]):
-        return _with_afterword(paragraphs, lead)
-    return None
+    return _with_afterword(paragraphs, lead)
+
+
+def without_screen(text: str) -> str:
+    """``text`` without the lines of a program's screen pasted into it: each line opening with
+    a symbol no one types in a chat (``_screen_lines``), when the message holds
+    ``SCREEN_LINES`` or more, and the lines right under it indented deeper (the rest of that
+    entry: a tool call's output under its bullet). Other lines keep their tests: a line a
+    program printed in plain words is still for ``prose`` to weigh, and a line the person
+    typed right after the screen is theirs."""
+    lines = text.split("\n")
+    marked = [index for index, line in enumerate(lines) if _screen_lines(line)]
+    if len(marked) < SCREEN_LINES:
+        return text
+    dropped = set(marked)
+    for index in marked:
+        depth = _depth(lines[index])
+        below = index + 1
+        while below < len(lines) and lines[below].strip() and _depth(lines[below]) > depth:
+            dropped.add(below)
+            below += 1
+    return "\n".join(line for index, line in enumerate(lines) if index not in dropped)
+
+
+def _depth(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
 def asked_about(lead: list[str], block: list[str]) -> bool:
@@ -173,7 +190,7 @@ def _screen_lines(paragraph: str) -> int:
     for line in paragraph.split("\n"):
         stripped = line.strip()
         if stripped and not stripped[0].isascii() \
-                and unicodedata.category(stripped[0]) in ("So", "Sm", "Sk"):
+                and unicodedata.category(stripped[0]) == "So":
             count += 1
     return count
 
