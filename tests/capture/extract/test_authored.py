@@ -149,3 +149,11 @@ def test_a_terminal_screen_pasted_into_a_line_of_the_persons_is_not_theirs():
 def test_a_single_symbol_line_is_the_persons():
     text = "\u2705 tests pass now\nNever call the payment API from a unit test."
     assert own_words(text) == text
+
+
+def test_rows_of_a_copied_table_are_not_the_persons():
+    text = ("Stage\tDescription\nBefore print\tYou must always home the axes first.\n"
+            "After print\tPark the head.\nSupport all of these stages in the format.")
+    assert _lines(own_words(text)) == ["Support all of these stages in the format."]
+    assert own_words("Key\tValue\nKeep the defaults.\nAnd more.") == \
+        "Key\tValue\nKeep the defaults.\nAnd more."

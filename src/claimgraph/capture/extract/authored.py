@@ -15,7 +15,8 @@ message decides (docs/capture.md, "Text the person pasted from another author"):
   markup closes (``</details>``, ``-->``: "is this valid?") is the person's again;
 - **a program's screen** (``without_screen``): two or more lines opening with a symbol no one
   types in a chat (a check mark, a spinner's frame, a terminal's bullet, a tool's emoji): those
-  lines, and the lines indented under each (the rest of its entry), are the program's;
+  lines, and the lines indented under each (the rest of its entry), are the program's; so are
+  two or more lines with a tab between their words (a table or a tool's output, copied);
 - **a note handed over by a colon** that the person asks about (``asked_about``): their
   paragraph asks a question and ends with a colon, and what follows is prose, not their list
   of points: what they asked about, not what they said;
@@ -142,14 +143,18 @@ def without_screen(text: str) -> str:
     """``text`` without the lines of a program's screen pasted into it: each line opening with
     a symbol no one types in a chat (``_screen_lines``), when the message holds
     ``SCREEN_LINES`` or more, and the lines right under it indented deeper (the rest of that
-    entry: a tool call's output under its bullet). Other lines keep their tests: a line a
+    entry: a tool call's output under its bullet); and lines with a tab between their words
+    (``_TABBED``), when two or more are (a table copied). Other lines keep their tests: a line a
     program printed in plain words is still for ``prose`` to weigh, and a line the person
     typed right after the screen is theirs."""
     lines = text.split("\n")
     marked = [index for index, line in enumerate(lines) if _screen_lines(line)]
-    if len(marked) < SCREEN_LINES:
+    tabbed = [index for index, line in enumerate(lines) if _TABBED.search(line)]
+    marked = marked if len(marked) >= SCREEN_LINES else []
+    tabbed = tabbed if len(tabbed) >= SCREEN_LINES else []
+    if not marked and not tabbed:
         return text
-    dropped = set(marked)
+    dropped = set(marked) | set(tabbed)
     for index in marked:
         depth = _depth(lines[index])
         below = index + 1
@@ -157,6 +162,11 @@ def without_screen(text: str) -> str:
             dropped.add(below)
             below += 1
     return "\n".join(line for index, line in enumerate(lines) if index not in dropped)
+
+
+#: A tab between a line's words: a table's row or a tool's ``key:<TAB>value`` copied; a chat's
+#: input box takes a tab as a key press, not as text.
+_TABBED = lazy_regex(r"\S\t")
 
 
 def _depth(line: str) -> int:
