@@ -157,3 +157,9 @@ def test_rows_of_a_copied_table_are_not_the_persons():
     assert _lines(own_words(text)) == ["Support all of these stages in the format."]
     assert own_words("Key\tValue\nKeep the defaults.\nAnd more.") == \
         "Key\tValue\nKeep the defaults.\nAnd more."
+
+
+def test_markup_inside_code_the_person_pasted_is_not_a_comment():
+    text = ("Update this template:\n\n```html\n<!-- header -->\n<details>\n<h1>Hi</h1>\n"
+            "</details>\n```\n\nAlways keep the header comment in every template we ship.")
+    assert own_words(text) == text

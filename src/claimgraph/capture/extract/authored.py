@@ -38,12 +38,14 @@ from claimgraph.capture.extract.prose import is_prose_line
 from claimgraph.logic.lazy_regex import lazy_regex
 
 #: Markup a person does not type in a chat message, on a line: an HTML comment, a block element
-#: of a rendered comment (a collapsible section, sub- or superscript around a badge, an image),
-#: an image link (``![P1 Badge](https://…)``), a line that opens with a bot's handle.
+#: of a rendered comment (a collapsible section, sub- or superscript around a badge), an image
+#: link (``![P1 Badge](https://…)``), a line that opens with a bot's handle. Never read inside a
+#: fenced block: code the person pasted may hold any of it.
 _PASTED_MARKUP = lazy_regex(
-    r"<!--|-->|^\s*</?(?:details|summary|sub|sup|img|table|tr|td|th|div|kbd)\b[^>\n]*>|"
+    r"<!--|-->|^\s*</?(?:details|summary|sub|sup)\b[^>\n]*>|"
     r"!\[[^\]\n]*\]\(https?://|^\s*(?:\*\*|@)?[\w-]+\[bot\]", re.IGNORECASE | re.MULTILINE)
 _FENCE = lazy_regex(r"^\s*(?:```|~~~)")
+_FENCED = lazy_regex(r"^\s*(?P<fence>```|~~~).*?(?:^\s*(?P=fence)|\Z)", re.MULTILINE | re.DOTALL)
 _ITEM = lazy_regex(r"^\s*(?:[-*•+]|\d+[.)]|[a-z][.)])\s+")
 #: A last paragraph after a paste at most this long is the person's own request about it.
 AFTERWORD_CHARS = 160
@@ -120,7 +122,7 @@ def _without_pasted_comment(paragraphs: list[str]) -> list[str] | None:
     after the comment's markup closes (``</details>``, ``-->``): a comment opening with a
     badge or a handle goes on with its text, however short."""
     marked = [index for index, paragraph in enumerate(paragraphs)
-              if _PASTED_MARKUP.search(paragraph)]
+              if _PASTED_MARKUP.search(_FENCED.sub("", paragraph))]
     if not marked:
         return None
     lead = _lead_end(paragraphs, marked[0])
