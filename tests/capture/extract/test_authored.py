@@ -163,3 +163,11 @@ def test_markup_inside_code_the_person_pasted_is_not_a_comment():
     text = ("Update this template:\n\n```html\n<!-- header -->\n<details>\n<h1>Hi</h1>\n"
             "</details>\n```\n\nAlways keep the header comment in every template we ship.")
     assert own_words(text) == text
+
+
+def test_a_mail_pasted_after_a_lead_in_is_the_senders():
+    text = ("the client answered:\n\nOn Mon, Ann Lee <ann@example.org> wrote:\n"
+            f"{RULE}\nWe also need the export by Friday.")
+    assert own_words(text) == "the client answered:"
+    assert own_words("Mail ann@example.org about it.\n" + RULE) == \
+        "Mail ann@example.org about it.\n" + RULE

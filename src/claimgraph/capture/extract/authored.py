@@ -9,10 +9,11 @@ message decides (docs/capture.md, "Text the person pasted from another author"):
 
 - **markup a person does not type in a chat** (an HTML comment, a ``<details>`` or ``<summary>``
   block, an image link such as a review bot's badge, a line opening with a bot's handle,
-  ``name[bot]``): it marks a pasted comment. The paste runs from the end of the person's lead-in
-  (their paragraphs up to one that ends with a colon, "fix this:"), or from the message's start
-  when there is none, to the end of the message; a short last paragraph right after the
-  markup closes (``</details>``, ``-->``: "is this valid?") is the person's again;
+  ``name[bot]``, a mail address in angle brackets): it marks a pasted comment or mail. The
+  paste runs from the end of the person's lead-in (their paragraphs up to one that ends with a
+  colon, "fix this:"), or from the message's start when there is none, to the end of the
+  message; a short last paragraph right after the markup closes (``</details>``, ``-->``: "is
+  this valid?") is the person's again;
 - **a program's screen** (``without_screen``): two or more lines opening with a symbol no one
   types in a chat (a check mark, a spinner's frame, a terminal's bullet, a tool's emoji): those
   lines, and the lines indented under each (the rest of its entry), are the program's; so are
@@ -39,11 +40,13 @@ from claimgraph.logic.lazy_regex import lazy_regex
 
 #: Markup a person does not type in a chat message, on a line: an HTML comment, a block element
 #: of a rendered comment (a collapsible section, sub- or superscript around a badge), an image
-#: link (``![P1 Badge](https://…)``), a line that opens with a bot's handle. Never read inside a
+#: link (``![P1 Badge](https://…)``), a line that opens with a bot's handle, a mail address in
+#: angle brackets (a mail client's header or "… <ann@example.org> wrote:"). Never read inside a
 #: fenced block: code the person pasted may hold any of it.
 _PASTED_MARKUP = lazy_regex(
     r"<!--|-->|^\s*</?(?:details|summary|sub|sup)\b[^>\n]*>|"
-    r"!\[[^\]\n]*\]\(https?://|^\s*(?:\*\*|@)?[\w-]+\[bot\]", re.IGNORECASE | re.MULTILINE)
+    r"!\[[^\]\n]*\]\(https?://|^\s*(?:\*\*|@)?[\w-]+\[bot\]|<[^<>\s@]+@[\w-]+(?:\.[\w-]+)+>",
+    re.IGNORECASE | re.MULTILINE)
 _FENCE = lazy_regex(r"^\s*(?:```|~~~)")
 _FENCED = lazy_regex(r"^\s*(?P<fence>```|~~~).*?(?:^\s*(?P=fence)|\Z)", re.MULTILINE | re.DOTALL)
 _ITEM = lazy_regex(r"^\s*(?:[-*•+]|\d+[.)]|[a-z][.)])\s+")
