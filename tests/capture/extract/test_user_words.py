@@ -116,7 +116,8 @@ def test_the_agents_plan_pasted_back_is_still_the_agents():
     session.event("assistant", text=plan)
     session.prompt("PLEASE IMPLEMENT THIS PLAN:\n" + plan + "Never push to main.")
     texts = [text for _, text in user_texts(SessionView.of(session.transcript(), None))]
-    assert texts[-1] == "PLEASE IMPLEMENT THIS PLAN:\nSummary of the fix:\nNever push to main."
+    # the plan's short opening line goes with the lines it opens (extract/authored.py)
+    assert texts[-1] == "PLEASE IMPLEMENT THIS PLAN:\nNever push to main."
 
 
 def test_a_dev_server_is_named_by_its_whole_command_not_letters_inside_a_word():

@@ -47,6 +47,7 @@ from claimgraph.capture.classify.phrases import (  # noqa: F401 (re-exported for
 from claimgraph.capture.extract.prose import (
     echo_key, is_paste, request_text, sentences, split_paste, split_run_on, typed_part,
     without_echo, without_injected)
+from claimgraph.capture.extract.authored import AgentText, own_words
 from claimgraph.capture.extract.briefs import rule_lines, rules_command, states_a_rule
 from claimgraph.capture.extract.corrections import carried_out, corrected_prompts
 from claimgraph.capture.extract.offered import agent_before_prompts, resolved_pick
@@ -236,6 +237,7 @@ def brief_rules(view: SessionView) -> dict[int, tuple[Event, tuple[str, ...]]]:
     found: dict[int, tuple[Event, tuple[str, ...]]] = {}
     agent_said: set[str] = set()
     unread: list[str] = []  # the agent's messages, read for echoes only when a brief needs it
+    agent_text = AgentText()
     for event in view.transcript.events:
         if event.subagent_id or event.is_sidechain:
             continue
@@ -247,6 +249,7 @@ def brief_rules(view: SessionView) -> dict[int, tuple[Event, tuple[str, ...]]]:
         text = not_generated(request_text(without_injected(event.text)))
         if not rule_lines(text):
             continue
+        text = typed_by_hand(request_text(without_injected(event.text)), agent_text, unread)
         agent_said.update(key for said in unread for line in said.splitlines()
                           for key in [echo_key(line)] if key)
         unread.clear()
@@ -534,6 +537,20 @@ def not_generated(text: str) -> str:
     return _ELEMENT.sub("\n", text).strip()
 
 
+def typed_by_hand(text: str, agent_text: AgentText, unread: list[str] | None = None) -> str:
+    """What the person wrote of a message: without what a template or a tool wrote
+    (``not_generated``) and without what they pasted from another author
+    (``authored.own_words``: a review comment, a program's screen, the agent's own earlier
+    text), read before a template's markup elements are dropped, since a pasted comment is
+    recognised by its markup. A template's slot is read for pastes after it is filled in.
+    ``unread``: the agent's messages not yet added to ``agent_text``."""
+    for said in unread or ():
+        agent_text.add(said)
+    if typed_into_template(text) is not None:
+        return own_words(not_generated(text), agent_text)
+    return not_generated(own_words(text, agent_text))
+
+
 def typed_into_template(text: str) -> str | None:
     """What the person typed into a prompt or command template expanded into the message
     (docs/capture.md, "Words the person did not type"), or None when the message shows no
@@ -619,24 +636,26 @@ def typed_in(view: SessionView, event: Event) -> str:
 def _user_texts(view: SessionView) -> list[tuple[Event, str]]:
     found: list[tuple[Event, str]] = []
     agent_said: set[str] = set()
+    agent_text = AgentText()
     for event in view.transcript.events:
         if event.subagent_id or event.is_sidechain:
             continue
         if event.kind == "assistant" and not event.derived:
             agent_said.update(key for line in event.text.splitlines()
                               for key in [echo_key(line)] if key)
+            agent_text.add(event.text)
             continue
         if event.is_human_prompt:
-            text = not_generated(request_text(without_injected(event.text)))
+            text = typed_by_hand(request_text(without_injected(event.text)), agent_text)
         elif event.kind == "meta" and "<command-args>" in event.text:
-            text = " ".join(_COMMAND_ARGS.findall(event.text))
+            text = own_words(" ".join(_COMMAND_ARGS.findall(event.text)), agent_text)
         else:
             continue
         text = said_around_paste(typed_part(without_echo(text, agent_said)))
         if text.strip() and not is_paste(text):
             found.append((event, text))
     for event, text in view.typed_in_results():  # words typed while turning a call down
-        text = typed_part(without_injected(text))
+        text = own_words(typed_part(without_injected(text)))
         if text.strip() and not is_paste(text):
             found.append((event, text))
     return found
