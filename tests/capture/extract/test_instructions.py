@@ -145,7 +145,6 @@ def test_aims_under_a_product_direction_heading_are_not_rules():
 
 def test_a_docs_page_the_agent_created_is_its_report_not_a_project_rule():
     session = Session()
-    session.prompt("Write the cleanup report, and note in CLAUDE.md: always use pathlib for paths")
     session.write(f"{ROOT}/docs/cleanup-report.md", "# Report\n\n- Keep the current history\n"
                   "- Use read-only keys when possible\n")
     session.write(f"{ROOT}/CLAUDE.md", "# Rules\n\n- Always use pathlib for paths\n")
@@ -181,13 +180,11 @@ def test_a_docs_page_the_project_had_still_counts_when_the_session_edits_it():
 
 
 def test_an_instruction_file_keeps_what_the_session_added():
-    """A line the session put into an instruction file at the person's request counts even in
-    the file its own agent loads (tests/capture/extract/test_loaded_anyway.py): what the
-    project now says (one nobody asked for: tests/capture/extract/test_instruction_notes.py)."""
+    """A line the session put into an instruction file counts even in the file its own agent
+    loads (tests/capture/extract/test_loaded_anyway.py): what the project now says."""
     session = Session(agent="codex")
     session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"},
                  output="# Rules\n\n- Always use pathlib for paths\n")
-    session.prompt("Add the rule that nobody may push to main")
     session.edit(f"{ROOT}/CLAUDE.md", "- Always use pathlib for paths\n",
                  "- Always use pathlib for paths\n- Never push to main\n")
     objects = {c["object"] for c in only(session.extract(), "x/convention")}

@@ -44,12 +44,10 @@ def test_a_line_the_session_put_into_its_own_file_still_counts():
     """The file's own lines are what the next agent loads; the line the session added is what
     the project now says -- stored, and shown to every other agent."""
     session = read(Session(), "CLAUDE.md", "# Rules\n\n- Always use tabs for indentation\n")
-    session.prompt("Add a rule to CLAUDE.md: never push to main")
     session.edit(f"{ROOT}/CLAUDE.md", "- Always use tabs for indentation\n",
                  "- Always use tabs for indentation\n- Never push to main\n")
     assert rules_after(session) == {"Never push to main"}
     written = Session()
-    written.prompt("Write a CLAUDE.md: always use tabs for indentation, never push to main")
     written.write(f"{ROOT}/CLAUDE.md", RULES)
     assert rules_after(written) == BOTH  # written whole in the session
 

@@ -26,10 +26,7 @@ can check the file still says it. What the session itself wrote into such a file
 (it is what the project now says) -- except a docs page the session created: a page whose
 first look is the agent writing it whole is the agent's own report or plan (its "Use …",
 "No … needed" are its advice of the day), not a rule the project had; an instruction file
-(CLAUDE.md, AGENTS.md, CONTRIBUTING.md …) written in the session still counts, for the lines
-somebody set: the person asked for them, or they give a command, or the person asked for the
-file and they name a thing of the project (``instruction_notes``: the rest is the agent's own
-advice); and a line another file's fuller line says again is said once. A line the
+(CLAUDE.md, AGENTS.md, CONTRIBUTING.md …) written in the session still counts. A line the
 session added to a docs page that was there before (``session_added_lines``) is the agent
 documenting its own work, which may overstate it: when it gives a command the session never
 ran (a subcommand it wrote into the CLI reference and never registered), it is not kept.
@@ -46,15 +43,13 @@ import re
 from typing import Any, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
-from claimgraph.capture.extract.instruction_notes import agents_note, said_again
 from claimgraph.capture.extract.instruction_scope import line_scopes, project_parts, scoped
 from claimgraph.capture.extract.loaded_anyway import loaded_anyway
-from claimgraph.capture.extract.prose import injected_files, split_sentences, without_injected
+from claimgraph.capture.extract.prose import injected_files, split_sentences
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import OK, SessionView, candidate, file_evidence
 from claimgraph.capture.extract.shell import command_text
-from claimgraph.capture.extract.statements import (CONVENTION, asked_for_page, classify,
-                                                  user_texts)
+from claimgraph.capture.extract.statements import CONVENTION, classify
 
 MAX_PER_DOC = 10
 MAX_PER_CODE_FILE = 3
@@ -165,18 +160,6 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     anyway = loaded_anyway(view, seen)
     parts = project_parts([looks[-1].cited for looks in seen.values() if looks[-1].cited],
                           view.project)
-    found = list(_file_candidates(view, seen, named, anyway, parts))
-    again = said_again((index, cited, line) for index, (_, cited, line) in enumerate(found))
-    for index, (fact, _, _) in enumerate(found):
-        if index not in again:
-            yield fact  # a line another file's fuller line says again is left out
-
-
-def _file_candidates(view: SessionView, seen: dict[str, list[SeenFile]], named: frozenset[str],
-                     anyway: frozenset[str], parts: frozenset[str],
-                     ) -> Iterator[tuple[dict[str, Any], str, str]]:
-    """(candidate, cited path, verbatim line) for each rule line of each file the session saw."""
-    said: list[tuple[int, str]] | None = None
     for looks in seen.values():
         cited = looks[-1].cited
         if cited is None or " " in cited:
@@ -190,9 +173,6 @@ def _file_candidates(view: SessionView, seen: dict[str, list[SeenFile]], named: 
         limit = MAX_PER_CODE_FILE if rules is comment_rules else MAX_PER_DOC
         added = session_added_lines(looks) if _docs_page(cited) else frozenset()
         own = session_added_lines(looks) if cited in anyway else None
-        wrote = _written_at(looks) if rules is doc_rules else {}
-        if wrote and said is None:
-            said = _person_said(view)
         found: dict[str, str] = {}
         for look in looks:
             scopes = line_scopes(look.text, _own_names(view, cited), parts) \
@@ -205,39 +185,13 @@ def _file_candidates(view: SessionView, seen: dict[str, list[SeenFile]], named: 
                     continue  # a procedure's step; a design doc's line; a spec's MUST
                 if own is not None and line not in own:
                     continue  # the next agent of this harness loads the file: a repeat
-                if line in wrote and agents_note(line, wrote[line], said or [],
-                                                 asked_for_page(view, cited, wrote[line])):
-                    continue  # the agent wrote it on its own: its advice, not a rule
                 stored = scoped(rule, scopes.get(line, ""))
                 if stored is None:
                     continue  # binds a part the look did not show or cannot be named
                 if line not in added or not unrun_commands(line, _ran(view)):
                     found.setdefault(stored, line)
         for rule, line in list(found.items())[:limit]:
-            yield _candidate(view, looks[-1], line, rule), cited, line
-
-
-def _person_said(view: SessionView) -> list[tuple[int, str]]:
-    """(transcript line, text) of what the person gave the agent: what they typed
-    (``user_texts``) and their prompts whole, with what they pasted in -- rules pasted with
-    "add these to AGENTS.md" are asked for -- but without what the harness injected."""
-    typed = [(event.line, text) for event, text in user_texts(view)]
-    return typed + [(event.line, without_injected(event.text))
-                    for event in view.transcript.events if event.is_human_prompt]
-
-
-def _written_at(looks: list[SeenFile]) -> dict[str, int]:
-    """The lines (stripped) the session itself put into a file (``session_added_lines``),
-    each with the transcript line of the write or edit that first held it."""
-    added = session_added_lines(looks)
-    at: dict[str, int] = {}
-    for look in looks:
-        if look.how == "read":
-            continue
-        for line in look.text.splitlines():
-            if line.strip() in added:
-                at.setdefault(line.strip(), look.call.line)
-    return at
+            yield _candidate(view, looks[-1], line, rule)
 
 
 def _own_names(view: SessionView, cited: str) -> tuple[str, ...]:
