@@ -14,8 +14,6 @@ Each source of knowledge is its own module, in the order a reviewer values them:
 - ``git_state``: where the session left the work in git (commits, pushes, PRs), from git's output;
 - ``refutations``: a claim a tool's outcome proved wrong, kept as the correction;
 - ``instructions``: rules written in the project's instruction files, docs and loud comments;
-- ``asked_down``: the rules the session wrote into such a file in the turn of a message of the
-  person's that names it;
 - ``workflow``: the task-runner recipes, scripts and CI steps, as the session left them;
 - ``dependencies``: what the manifests the session wrote or read declare;
 - ``summaries``: the agent's own summaries (decisions, fixes, what files are for), trusted least;
@@ -40,7 +38,6 @@ from typing import Any, Callable, Iterable, Iterator
 
 from claimgraph.capture.events import Transcript
 from claimgraph.capture.extract.answers import answer_candidates
-from claimgraph.capture.extract.asked_down import asked_rule_candidates
 from claimgraph.capture.extract.attached_evidence import noted
 from claimgraph.capture.extract.causes import cause_candidates
 from claimgraph.capture.extract.check_chains import check_chain_candidates
@@ -70,8 +67,8 @@ from claimgraph.capture.extract.working_forms import check_candidates
 RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
     statement_candidates, answer_candidates, pick_candidates, gate_candidates, lessons_of,
     ci_lesson_candidates, reported_lesson_candidates, cause_candidates, git_ignored_candidates,
-    refutation_candidates, git_state_candidates, instruction_candidates, asked_rule_candidates,
-    recipe_candidates, dependency_candidates, summary_candidates,
+    refutation_candidates, git_state_candidates,
+    instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
     check_candidates, check_chain_candidates, structure_candidates, module_index_candidates)
 MAX_EVIDENCE = 3
 #: What the view remembers that ``digest``, ``reconcile`` and ``attach_diagnoses`` read again

@@ -32,7 +32,6 @@ TRUST: dict[str, Trust] = {
     "answers.approved": Trust("commitment", 0.65, USER),  # an agent's option the user picked
     # a project file declares it (cited, audited against the file)
     "instructions": Trust("commitment", 0.7, SEEN),
-    "asked_down": Trust("commitment", 0.7, SEEN),        # a rule written at the person's word
     "recipes": Trust("observation", 0.75, SEEN),         # a recipe file the session wrote
     "recipes.read": Trust("observation", 0.65, SEEN),    # one it only read
     "manifests": Trust("observation", 0.75, SEEN),       # a manifest the session changed
