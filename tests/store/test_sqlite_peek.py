@@ -74,3 +74,12 @@ def test_anything_doubtful_is_left_to_the_usual_open(tmp_path):
     garbage.write_bytes(b"not a database at all" * 200)
     assert has_facts(str(garbage), SCOPES) is None
     assert has_facts(str(tmp_path / "missing.db"), SCOPES) is None
+
+
+def test_a_store_path_that_is_a_symbolic_link_is_left_to_the_usual_open(tmp_path):
+    path, sh = fresh(tmp_path)
+    sh.store.close()
+    link = tmp_path / "linked.db"
+    link.symlink_to(path)
+    assert has_facts(path, SCOPES) is False  # the file itself answers
+    assert has_facts(str(link), SCOPES) is None  # the store never follows a link

@@ -10,7 +10,8 @@ the store holds.
 Any doubt answers None and the caller opens the store the usual way, which says what is wrong:
 a file that is not ours or not SQLite, a format this code does not read (newer, or too old to
 read without an upgrade), a file SQLite cannot open read-only as it is (a WAL store in a
-directory we may not write), any error at all.
+directory we may not write), a store path that is a symbolic link (the store never follows
+one; the usual open refuses it and says so), any error at all.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ def file_uri(path: str | os.PathLike[str]) -> str:
 def has_facts(path: str, scopes: Sequence[str]) -> bool | None:
     """True when the store at ``path`` holds a fact (of any state) in one of ``scopes``, False
     when it holds none, None when it cannot tell (module docstring)."""
+    if os.path.islink(path):
+        return None
     try:
         conn = sqlite3.connect(f"{file_uri(path)}?mode=ro", uri=True, isolation_level=None)
     except sqlite3.Error:
