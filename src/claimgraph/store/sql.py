@@ -478,11 +478,11 @@ class SqlStore(StoreDefaults):
 
     def valid_times(self, scopes: Iterable[str]) -> dict[str, list[int]]:
         """Every begin and every end of validity of the scopes' facts, each sorted
-        (``logic.time_travel.valid_times``)."""
+        (``logic.time_travel.valid_times``), read as each distinct instant and how many."""
         begins, ends, params = self._sections().valid_times(sorted(set(scopes)))
         self._refresh()
-        return {"begins": list(common.each_value(self._db.rows(begins, params))),
-                "ends": list(common.each_value(self._db.rows(ends, params)))}
+        return {"begins": _repeated(self._db.rows(begins, params)),
+                "ends": _repeated(self._db.rows(ends, params))}
 
     def believed_at(self, scopes: Iterable[str], at: int, *, since: int | None, limit: int,
                     half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
@@ -772,3 +772,11 @@ def entity_copy(row: Record) -> Record:
 def _json_record(text: str) -> Record:
     found: Record = json.loads(text)
     return found
+
+
+def _repeated(rows: Iterable[Row]) -> list[int]:
+    """Rows (value, how many) as the sorted list that holds each value that many times."""
+    values: list[int] = []
+    for value, count in rows:
+        values += [value] * count
+    return values

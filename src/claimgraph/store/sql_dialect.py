@@ -487,7 +487,8 @@ def facts_touching(entity_ids: Sequence[str], direction: str, predicates: Sequen
 def time_travel(in_scopes: str, believed: str, useful_order: str, named: str, since: str,
                 scopes_param: Callable[[Sequence[str]], Any]) -> tuple[Any, Any]:
     """The viewer's time travel (``logic.time_travel``) in a dialect: ``valid_times(scopes)``
-    gives two statements (every begin, every end of validity, sorted) and ``believed_at``
+    gives two statements (each distinct begin, each distinct end of validity, sorted, with how
+    many facts have it: fewer rows than facts where facts share an instant) and ``believed_at``
     four (the count believed at ``at``, the first ``limit`` of them, what began and what
     ended after ``since`` up to ``at``), each with its parameters; built from the dialect's
     scope test, belief test, order, placeholders and scope list."""
@@ -495,10 +496,9 @@ def time_travel(in_scopes: str, believed: str, useful_order: str, named: str, si
     from claimgraph.logic.timeutil import DAY_MS
     at, limit = named.format("at"), named.format("limit")
     window = f"({{col}} <= {at} AND ({since} IS NULL OR {{col}} > {since}))"
-    begins = (f"SELECT f.t_valid FROM facts f WHERE {in_scopes} AND f.t_valid IS NOT NULL"
-              " ORDER BY 1")
-    ends = (f"SELECT f.t_invalid FROM facts f WHERE {in_scopes} AND f.t_invalid IS NOT NULL"
-            " ORDER BY 1")
+    begins, ends = (f"SELECT {column}, count(*) FROM facts f WHERE {in_scopes} AND {column}"
+                    f" IS NOT NULL GROUP BY {column} ORDER BY 1"
+                    for column in ("f.t_valid", "f.t_invalid"))
     statements = [f"SELECT count(*) FROM facts f WHERE {believed}",
                   f"SELECT f.id FROM facts f WHERE {believed} ORDER BY {useful_order}"
                   f" LIMIT {limit}"] + [
