@@ -4,10 +4,12 @@ The timeline's instants are the moments something changed: a fact's valid time b
 What was believed at an instant is exactly ``claimgraph facts --scope P --as-of T`` (the same
 filter and order, ``core.reads.believed``), over the project's scope and the user scope. A
 project may hold 100,000 facts, so the page never reads them all: the store answers the
-timeline's begins and ends (``Store.valid_times``, two sorted lists of numbers) and the first
-``MAX_SHOWN`` believed then, their count, and what began and ended since the previous instant
-(``Store.believed_at``); only those facts are read whole. A store without those queries is
-read whole and answered by their definitions (``logic.time_travel``). The slider moves over the
+timeline's begins and ends (``Store.valid_times``: sorted lists of numbers, those of the facts
+that can be believed among them, so how many were believed at an instant is two binary
+searches, ``logic.time_travel.believed_count``) and the first ``MAX_SHOWN`` believed then, and
+what began and ended since the previous instant (``Store.believed_at``); only those facts are
+read whole. A store without those queries is read whole and answered by their definitions
+(``logic.time_travel``). The slider moves over the
 instants, not over clock time, so a burst of changes in one afternoon is as easy to step through as
 a quiet month.
 
@@ -123,12 +125,13 @@ def as_of(src: Source, project_id: str, at_text: str | None,
         points = thinned(instants_until(changed, now), at)
         previous = max((t for t in points if t < at), default=None)
         found = reader.believed_at(at, previous, MAX_SHOWN, src.half_life_days)
+        total = defined.believed_count(times, at)
         by_id = {f["id"]: f for f in sh.store.get_facts_by_ids(
             sorted({*found["ids"], *found["began"], *found["ended"]}))}
     shown = [with_state(with_effective_confidence(by_id[fid], at, src.half_life_days))
              for fid in found["ids"]]
     return {"project": project_id, "now": now, "at": at, "facts": shown,
-            "total": found["total"], "instants": points, "index": _index(points, at),
+            "total": total, "instants": points, "index": _index(points, at),
             "changes": {"began": [by_id[fid] for fid in found["began"]],
                         "ended": [by_id[fid] for fid in found["ended"]]},
             "previous": previous,
@@ -157,9 +160,10 @@ class Reader:
 
     def believed_at(self, at: int, since: int | None, limit: int,
                     half_life_days: float) -> dict[str, Any]:
-        if hasattr(self.store, "believed_at"):
+        if hasattr(self.store, "believed_at"):  # counted from the timeline (``as_of``)
             believed: dict[str, Any] = self.store.believed_at(
-                self.wanted, at, since=since, limit=limit, half_life_days=half_life_days)
+                self.wanted, at, since=since, limit=limit, half_life_days=half_life_days,
+                count=False)
             return believed
         return defined.believed_at(self._all(), at, since, limit, half_life_days)
 
