@@ -202,6 +202,10 @@ def main() -> None:
     parser.add_argument("--after-write", type=int, default=0, metavar="N",
                         help="also: N times, a write to the store then one load of the page "
                              "(the first load after a write)")
+    parser.add_argument("--interleave", action="store_true",
+                        help="with --baseline: each page's loads alternate between the servers "
+                             "(this, landed, landed, this, ...), so both see the same load on a "
+                             "shared machine; no CLI baseline")
     parser.add_argument("--rebuild", action="store_true")
     args = parser.parse_args()
     dirs = project_dirs(args.projects)
@@ -235,7 +239,10 @@ def main() -> None:
             wanted = pages(dirs, now)
             if args.pages != "none":
                 names = list(wanted) if args.pages == "all" else args.pages.split(",")
-                for label, server in servers.items():
+                if args.interleave and len(servers) > 1:
+                    print(f"\n== each page {args.loads} loads per server, servers alternating")
+                    interleaved_report(servers, {n: wanted[n] for n in names}, args.loads)
+                for label, server in ({} if args.interleave else servers).items():
                     print(f"\n== {label} code, each page {args.loads} loads")
                     report(server.url, {n: wanted[n] for n in names}, args.loads)
             path = wanted["project"][0]
@@ -436,6 +443,28 @@ def concurrent_report(servers: dict[str, Server], path: str, count: int, rounds:
               f"peak RSS this/landed {max(results['this']['rss']) / max(results['landed']['rss']):.3f}")
     print("targets: p95 <= 1 s with 20 at once and < 300 MB RSS (issue 24); one load p95 <= 300 ms"
           " (issue 29)")
+
+
+def interleaved_report(servers: dict[str, "Server"], wanted: dict[str, tuple[str, list[str]]],
+                       loads: int) -> None:
+    """Each page's loads alternating between the servers, the first of each pair taking
+    turns (a load on a shared machine that comes and goes falls on both alike): p50, p95 and
+    max per server, and the p95 ratio this/landed."""
+    print(f"{'page':<9} {'code':<7} {'p50':>7} {'p95':>7} {'max':>7}")
+    for name, (path, _) in wanted.items():
+        sep = "&" if "?" in path else "?"
+        found: dict[str, list[float]] = {label: [] for label in servers}
+        for server in servers.values():
+            load(server.url + path)  # warm: imports, the page cache, kept timelines
+        order = list(servers.items())
+        for n in range(loads):
+            for label, server in order if n % 2 == 0 else order[::-1]:
+                found[label].append(load(f"{server.url}{path}{sep}nonce={next(NONCES)}"))
+        for label, got in found.items():
+            print(f"{name:<9} {label:<7} {percentile(got, .5) * 1000:6.0f}ms "
+                  f"{percentile(got, .95) * 1000:6.0f}ms {max(got) * 1000:6.0f}ms")
+        ratio = percentile(found["this"], .95) / percentile(found["landed"], .95)
+        print(f"{name:<9} p95 this/landed {ratio:.3f}")
 
 
 def report(url: str, wanted: dict[str, tuple[str, list[str]]], loads: int) -> None:

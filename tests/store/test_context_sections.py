@@ -20,7 +20,7 @@ from claimgraph.logic.expiring import expiring_state
 from claimgraph.logic.names import object_name
 from claimgraph.logic.one_change import one_change
 from claimgraph.logic.requested import done_once
-from claimgraph.logic.time_travel import believed_at, valid_times
+from claimgraph.logic.time_travel import believed_at, believed_count, valid_times
 from claimgraph.logic.timeutil import DAY_MS
 
 from .store_helpers import entity, fact
@@ -192,6 +192,23 @@ def test_believed_at_an_instant_is_the_definitions(answering, at, since, limit):
     wanted = ["proj", "user"]
     got = answering.believed_at(wanted, at, since=since, limit=limit, half_life_days=30)
     assert got == believed_at(answering.select_facts(scopes=wanted), at, since, limit, 30)
+
+
+def test_how_many_were_believed_is_counted_from_the_valid_times(answering):
+    """The viewer counts what was believed at an instant from ``valid_times`` (two binary
+    searches) and asks ``believed_at`` for the rest only: both are the definition's, at every
+    instant of the timeline, just before and just after it."""
+    wanted = ["proj", "user"]
+    facts = answering.select_facts(scopes=wanted)
+    times = answering.valid_times(wanted)
+    instants = sorted({t for f in facts for t in (f["t_valid"], f["t_invalid"]) if t})
+    assert len(instants) > 10 and times["held_until"] and len(times["held_from"]) < len(facts)
+    for at in sorted({NOW, *(t + d for t in instants for d in (-1, 0, 1))}):
+        defined = believed_at(facts, at, at - 2 * DAY_MS, 6, 30)
+        assert believed_count(times, at) == defined["total"], at
+        got = answering.believed_at(wanted, at, since=at - 2 * DAY_MS, limit=6,
+                                    half_life_days=30, count=False)
+        assert got == {**defined, "total": None}, at
 
 
 @pytest.mark.parametrize("narrowing", NARROWINGS[1:])

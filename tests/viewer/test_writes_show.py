@@ -85,6 +85,24 @@ def test_a_write_shows_on_the_next_load_of_the_same_page(db):
     source.close()
 
 
+def test_a_write_shows_on_the_next_step_of_time_travel(db):
+    """The timeline kept per store state (its instants and counts) is not the one of before
+    a write: a new fact's instant is on the slider and counted at the next step."""
+    source = Source(db, clock=lambda: NOW)
+
+    def step(at: int) -> str:
+        answer = client.get(f"/{TOKEN}/asof", params={"id": PROJECT, "at": str(at)})
+        assert answer.status_code == 200, answer.text[:500]
+        return answer.text
+    with client_for(source) as client:
+        assert 'data-total="30"' in step(NOW - 10) and 'data-total="30"' in step(NOW - 20)
+        write(db, fact(900, "brand-new-value", t_valid=NOW - 15))
+        later, earlier = step(NOW - 10), step(NOW - 20)
+    assert 'data-total="31"' in later and "brand-new-value" in later
+    assert str(NOW - 15) in later and 'data-total="30"' in earlier
+    source.close()
+
+
 def test_the_state_moves_with_every_write_and_only_then(db):
     source = Source(db, clock=lambda: NOW)
     first = source.state()

@@ -64,7 +64,7 @@ class ContextSections(metaclass=_Offers):
         raise NotImplementedError
 
     def believed_at(self, scopes: Iterable[str], at: int, *, since: int | None, limit: int,
-                    half_life_days: float = 0.0) -> dict[str, Any]:
+                    half_life_days: float = 0.0, count: bool = True) -> dict[str, Any]:
         raise NotImplementedError
 
 

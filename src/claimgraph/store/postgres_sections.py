@@ -125,7 +125,7 @@ _BELIEVED = (f"{_IN_SCOPES} AND f.t_valid <= %(at)s AND (f.t_invalid IS NULL OR"
 
 #: ``sql_dialect.time_travel``: the viewer's time travel without reading the scopes' facts.
 valid_times, believed_at = time_travel(_IN_SCOPES, _BELIEVED, _USEFUL_ORDER, "%({})s",
-                                       "%(since)s::bigint", list)
+                                       "%(since)s::bigint", list, "greatest({}, {})")
 
 
 def held_candidates(scopes: Sequence[str] | None) -> tuple[str, dict[str, Any]]:

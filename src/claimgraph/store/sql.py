@@ -477,23 +477,30 @@ class SqlStore(StoreDefaults):
         return common.told_as_state_ids(self._db.rows(sql, params))
 
     def valid_times(self, scopes: Iterable[str]) -> dict[str, list[int]]:
-        """Every begin and every end of validity of the scopes' facts, each sorted
-        (``logic.time_travel.valid_times``)."""
-        begins, ends, params = self._sections().valid_times(sorted(set(scopes)))
+        """Every begin and every end of validity of the scopes' facts, and the believable
+        ones' begins and ends (``logic.time_travel.valid_times``), each sorted; read as each
+        distinct instant and how many facts have it."""
+        begins, ends, held_until, params = self._sections().valid_times(sorted(set(scopes)))
         self._refresh()
-        return {"begins": list(common.each_value(self._db.rows(begins, params))),
-                "ends": list(common.each_value(self._db.rows(ends, params)))}
+        starts = self._db.rows(begins, params)
+        return {"begins": _repeated((t, n) for t, n, _ in starts),
+                "ends": _repeated(self._db.rows(ends, params)),
+                "held_from": _repeated((t, held) for t, _, held in starts),
+                "held_until": _repeated(self._db.rows(held_until, params))}
 
     def believed_at(self, scopes: Iterable[str], at: int, *, since: int | None, limit: int,
-                    half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> dict[str, Any]:
+                    half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+                    count: bool = True) -> dict[str, Any]:
         """``logic.time_travel.believed_at`` without reading the scopes' facts: {total, ids,
-        began, ended}."""
-        (count, first, began, ended), params = self._sections().believed_at(
+        began, ended}; ``count=False``: total None, for a reader that counts from
+        ``valid_times`` (``logic.time_travel.believed_count``: one walk of the scopes'
+        rows fewer)."""
+        (counted, first, began, ended), params = self._sections().believed_at(
             sorted(set(scopes)), at, since, limit, half_life_days)
         self._refresh()
         self._prepare_math()
-        total = self._db.one(count, params)
-        return {"total": total[0] if total else 0,
+        total = self._db.one(counted, params) if count else None
+        return {"total": (total[0] if total else 0) if count else None,
                 "ids": list(common.each_value(self._db.rows(first, params))),
                 "began": list(common.each_value(self._db.rows(began, params))),
                 "ended": list(common.each_value(self._db.rows(ended, params)))}
@@ -772,3 +779,11 @@ def entity_copy(row: Record) -> Record:
 def _json_record(text: str) -> Record:
     found: Record = json.loads(text)
     return found
+
+
+def _repeated(rows: Iterable[Row]) -> list[int]:
+    """Rows (value, how many) as the sorted list that holds each value that many times."""
+    values: list[int] = []
+    for value, count in rows:
+        values += [value] * count
+    return values

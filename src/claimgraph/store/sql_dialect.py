@@ -485,28 +485,38 @@ def facts_touching(entity_ids: Sequence[str], direction: str, predicates: Sequen
 
 
 def time_travel(in_scopes: str, believed: str, useful_order: str, named: str, since: str,
-                scopes_param: Callable[[Sequence[str]], Any]) -> tuple[Any, Any]:
+                scopes_param: Callable[[Sequence[str]], Any], later: str) -> tuple[Any, Any]:
     """The viewer's time travel (``logic.time_travel``) in a dialect: ``valid_times(scopes)``
-    gives two statements (every begin, every end of validity, sorted) and ``believed_at``
-    four (the count believed at ``at``, the first ``limit`` of them, what began and what
-    ended after ``since`` up to ``at``), each with its parameters; built from the dialect's
-    scope test, belief test, order, placeholders and scope list."""
+    gives three statements, each of distinct instants, sorted, with how many facts have each
+    (fewer rows than facts where facts share an instant): every begin (and how many of those
+    facts can be believed), every end, and the later of begin and end of each believable fact
+    that ended; ``believed_at`` four (the count believed at ``at``, the first ``limit`` of
+    them, what began and what ended after ``since`` up to ``at``), each with its parameters;
+    built from the dialect's scope test, belief test, order, placeholders, scope list and
+    ``later`` (the greater of two numbers, ``{}`` for each)."""
     from claimgraph.logic.confidence import CONFIDENCE_FLOOR
+    from claimgraph.logic.model import FORGOTTEN
     from claimgraph.logic.timeutil import DAY_MS
     at, limit = named.format("at"), named.format("limit")
     window = f"({{col}} <= {at} AND ({since} IS NULL OR {{col}} > {since}))"
-    begins = (f"SELECT f.t_valid FROM facts f WHERE {in_scopes} AND f.t_valid IS NOT NULL"
+    believable = (f"coalesce(f.invalidation_kind, '') <> '{FORGOTTEN}'"
+                  " AND f.dormant_since IS NULL")
+    begins = (f"SELECT f.t_valid, count(*), sum(CASE WHEN {believable} THEN 1 ELSE 0 END)"
+              f" FROM facts f WHERE {in_scopes} AND f.t_valid IS NOT NULL GROUP BY f.t_valid"
               " ORDER BY 1")
-    ends = (f"SELECT f.t_invalid FROM facts f WHERE {in_scopes} AND f.t_invalid IS NOT NULL"
-            " ORDER BY 1")
+    ends = (f"SELECT f.t_invalid, count(*) FROM facts f WHERE {in_scopes} AND f.t_invalid"
+            " IS NOT NULL GROUP BY f.t_invalid ORDER BY 1")
+    held_until = (f"SELECT {later.format('f.t_valid', 'f.t_invalid')} AS t, count(*) FROM"
+                  f" facts f WHERE {in_scopes} AND f.t_invalid IS NOT NULL AND f.t_valid IS"
+                  f" NOT NULL AND {believable} GROUP BY 1 ORDER BY 1")
     statements = [f"SELECT count(*) FROM facts f WHERE {believed}",
                   f"SELECT f.id FROM facts f WHERE {believed} ORDER BY {useful_order}"
                   f" LIMIT {limit}"] + [
         f"SELECT f.id FROM facts f WHERE {in_scopes} AND {window.format(col=column)}"
         f" ORDER BY f.t_valid, f.id LIMIT {limit}" for column in ("f.t_valid", "f.t_invalid")]
 
-    def valid_times(scopes: Sequence[str]) -> tuple[str, str, dict[str, Any]]:
-        return begins, ends, {"scopes": scopes_param(sorted(set(scopes)))}
+    def valid_times(scopes: Sequence[str]) -> tuple[str, str, str, dict[str, Any]]:
+        return begins, ends, held_until, {"scopes": scopes_param(sorted(set(scopes)))}
 
     def believed_at(scopes: Sequence[str], at: int, since: int | None, limit: int,
                     half_life_days: float) -> tuple[list[str], dict[str, Any]]:

@@ -179,7 +179,7 @@ def json_list(values: Sequence[str]) -> str:
 
 
 valid_times, believed_at = time_travel(_IN_SCOPES, _BELIEVED, _USEFUL_ORDER, ":{}",
-                                       ":since", json_list)
+                                       ":since", json_list, "max({}, {})")
 
 
 def held_candidates(scopes: Sequence[str] | None) -> tuple[str, dict[str, Any]]:

@@ -36,6 +36,10 @@ PLACEMENTS_KEPT = 8
 #: A placement older than the cache's 30 s is still served (rebuilt behind the reader) up to
 #: this age, while the store is unchanged: decay moves a page's numbers slowly.
 PLACEMENT_REFRESH_S = 300.0
+#: Timelines kept (one per project and store state), and for how long while nothing is
+#: written (only a write changes one; the age is a bound, not a need).
+TIMELINES_KEPT = 4
+TIMELINE_KEEP_S = 600.0
 NAV = (("", "Projects"), ("activity", "Activity"), ("review", "Review"))
 
 
@@ -122,6 +126,15 @@ def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[st
             return value
         return placements.get((*key, state), made)
 
+    # Each project's timeline (``timeline.as_of``: every begin and end of validity), kept per
+    # store state: the slider's steps each ask another instant of the same timeline.
+    times = PageCache(ttl_s=TIMELINE_KEEP_S, size=TIMELINES_KEPT)
+
+    def timelines(key: Any, build: Callable[[], Any]) -> Any:
+        state = src.state()
+        times.drop(lambda kept: bool(kept[-1] != state))  # a write made them stale for good
+        return times.get((*key, state), build)
+
     def projects(request: Request) -> tuple[str, dict[str, Any]]:
         return "projects.html", {"page": overview.projects(src), "active": ""}
 
@@ -136,7 +149,7 @@ def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[st
         name = overview.named_project(request.query_params.get("id"))
         at = request.query_params.get("at")
         key = ("asof", name, tuple(sorted(request.query_params.multi_items())), src.state())
-        data = kept.get(key, lambda: timeline.as_of(src, name, at))
+        data = kept.get(key, lambda: timeline.as_of(src, name, at, timelines))
         partial = request.query_params.get("part") == "facts"
         return ("asof_facts.html" if partial else "asof.html"), {"page": data, "active": ""}
 

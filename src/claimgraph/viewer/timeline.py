@@ -4,18 +4,24 @@ The timeline's instants are the moments something changed: a fact's valid time b
 What was believed at an instant is exactly ``claimgraph facts --scope P --as-of T`` (the same
 filter and order, ``core.reads.believed``), over the project's scope and the user scope. A
 project may hold 100,000 facts, so the page never reads them all: the store answers the
-timeline's begins and ends (``Store.valid_times``, two sorted lists of numbers) and the first
-``MAX_SHOWN`` believed then, their count, and what began and ended since the previous instant
-(``Store.believed_at``); only those facts are read whole. A store without those queries is
-read whole and answered by their definitions (``logic.time_travel``). The slider moves over the
+timeline's begins and ends (``Store.valid_times``: sorted lists of numbers, those of the facts
+that can be believed among them, so how many were believed at an instant is two binary
+searches, ``logic.time_travel.believed_count``) and the first ``MAX_SHOWN`` believed then, and
+what began and ended since the previous instant (``Store.believed_at``); only those facts are
+read whole. A store without those queries is read whole and answered by their definitions
+(``logic.time_travel``). The slider moves over the
 instants, not over clock time, so a burst of changes in one afternoon is as easy to step through as
 a quiet month.
+
+The begins and ends change only when the store does, while every step of the slider asks for
+another instant: the viewer keeps them per project and store state (``kept``, as it keeps a
+project's placement), so a step reads only what was believed at its instant.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Any, Mapping
+from typing import Any, Callable, Hashable, Mapping
 
 from claimgraph.core.briefing import scopes
 from claimgraph.core.reads import with_state
@@ -49,8 +55,19 @@ def parse_at(text: str | None) -> int | None:
 
 def instants(times: Mapping[str, list[int]], now: int) -> list[int]:
     """Every instant at which a fact began or stopped being valid, up to now, and now."""
-    found = {t for key in ("begins", "ends") for t in times[key] if t <= now}
-    return sorted(found | {now})
+    return instants_until(changes(times), now)
+
+
+def changes(times: Mapping[str, list[int]]) -> list[int]:
+    """Every instant at which a fact began or stopped being valid, sorted, each once: what
+    ``instants`` needs of the times at any ``now``."""
+    return sorted({*times["begins"], *times["ends"]})
+
+
+def instants_until(changed: list[int], now: int) -> list[int]:
+    """``instants`` from ``changes``: those up to now, and now."""
+    found = changed[:bisect_right(changed, now)]
+    return found if found and found[-1] == now else [*found, now]
 
 
 def thinned(points: list[int], keep: int, limit: int = MAX_INSTANTS) -> list[int]:
@@ -81,7 +98,17 @@ def sparkline(points: list[int], counts: list[int]) -> str:
                     for i, (_, c) in enumerate(pairs))
 
 
-def as_of(src: Source, project_id: str, at_text: str | None) -> dict[str, Any]:
+#: ``kept(key, build)``: the value kept for ``key`` at the store's current state, else
+#: ``build()``'s (the viewer's, per store state); ``_unkept`` builds every time.
+Kept = Callable[[Hashable, Callable[[], Any]], Any]
+
+
+def _unkept(key: Hashable, build: Callable[[], Any]) -> Any:
+    return build()
+
+
+def as_of(src: Source, project_id: str, at_text: str | None,
+          kept: Kept = _unkept) -> dict[str, Any]:
     at_given = parse_at(at_text)
     with src.shell() as sh:
         now = sh.now()
@@ -89,17 +116,22 @@ def as_of(src: Source, project_id: str, at_text: str | None) -> dict[str, Any]:
             raise NotFound(f"no project {project_id!r} in this store")
         wanted = scopes(project_id)
         reader = Reader(sh.store, wanted)
-        times = reader.valid_times()
+
+        def timeline() -> tuple[dict[str, list[int]], list[int]]:
+            times = reader.valid_times()
+            return times, changes(times)
+        times, changed = kept(("timeline", project_id), timeline)
         at = now if at_given is None else min(at_given, now)
-        points = thinned(instants(times, now), at)
+        points = thinned(instants_until(changed, now), at)
         previous = max((t for t in points if t < at), default=None)
         found = reader.believed_at(at, previous, MAX_SHOWN, src.half_life_days)
+        total = defined.believed_count(times, at)
         by_id = {f["id"]: f for f in sh.store.get_facts_by_ids(
             sorted({*found["ids"], *found["began"], *found["ended"]}))}
     shown = [with_state(with_effective_confidence(by_id[fid], at, src.half_life_days))
              for fid in found["ids"]]
     return {"project": project_id, "now": now, "at": at, "facts": shown,
-            "total": found["total"], "instants": points, "index": _index(points, at),
+            "total": total, "instants": points, "index": _index(points, at),
             "changes": {"began": [by_id[fid] for fid in found["began"]],
                         "ended": [by_id[fid] for fid in found["ended"]]},
             "previous": previous,
@@ -128,9 +160,10 @@ class Reader:
 
     def believed_at(self, at: int, since: int | None, limit: int,
                     half_life_days: float) -> dict[str, Any]:
-        if hasattr(self.store, "believed_at"):
+        if hasattr(self.store, "believed_at"):  # counted from the timeline (``as_of``)
             believed: dict[str, Any] = self.store.believed_at(
-                self.wanted, at, since=since, limit=limit, half_life_days=half_life_days)
+                self.wanted, at, since=since, limit=limit, half_life_days=half_life_days,
+                count=False)
             return believed
         return defined.believed_at(self._all(), at, since, limit, half_life_days)
 
