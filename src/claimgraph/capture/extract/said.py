@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator, Mapping
 
-from claimgraph.capture.extract.offered import agent_before_prompts
+from claimgraph.capture.extract.offered import AgentTextByLine
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.logic.lazy_regex import lazy_regex
@@ -105,8 +105,8 @@ def _add_words(values: Mapping[str, Any], words: set[str]) -> None:
             words.update(_WORD.findall(_QUOTED.sub(" ", value.lower())[:_COMMAND_HEAD]))
 
 
-def _agent_before(view: SessionView) -> dict[int, str]:
-    return {line: last for line, last in agent_before_prompts(view, command_args=True) if last}
+def _agent_before(view: SessionView) -> Mapping[int, str]:
+    return AgentTextByLine(view, command_args=True)
 
 
 def _echoes(sentence: str, agent_text: str) -> bool:
