@@ -30,6 +30,7 @@ Known cost: a statement in another language never passes (its verbs are not thes
 from __future__ import annotations
 
 import re
+from typing import Container
 
 _WORDS = (4, 40)
 #: Discourse markers in front of a statement ("OK, ...", "but ...", "so ..."): dropped
@@ -206,13 +207,14 @@ def names(sentence: str) -> tuple[set[str], set[str]]:
     return shaped, plain
 
 
-def grounded(sentence: str, session_text: str | bytes | bytearray,
+def grounded(sentence: str, session_text: str | bytes | bytearray | Container[str],
              session_words: set[str] | frozenset[str]) -> bool:
     """True when the sentence names a thing the session's own record names too: a code-shaped
     name of it found in ``session_text`` (what the tool calls and results hold, lowercased;
     a long session's is held as UTF-8, where a name's UTF-8 occurs exactly where the name
-    does in the text), or a plain word of it in ``session_words`` (the words of the commands
-    run and the paths touched)."""
+    does in the text; or any container that answers ``name in`` it as the text would, such
+    as one held compressed), or a plain word of it in ``session_words`` (the words of the
+    commands run and the paths touched)."""
     shaped, plain = names(sentence)
     if isinstance(session_text, (bytes, bytearray)):
         found = any(name.encode("utf-8", "surrogatepass") in session_text for name in shaped)

@@ -19,6 +19,7 @@ from claimgraph.capture.extract import offered, pick_scope, revised, said, shell
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.logic import said as logic_said
 from claimgraph.capture.packed import PACK_MIN_CHARS, PackedEvent, blank, pack
+from claimgraph.capture.zipped_lines import ZippedLines
 
 from .extract_helpers import Session
 
@@ -370,7 +371,10 @@ def test_the_session_names_are_the_lowered_heads():
     session = Session()
     session.bash("ls ΑΣ/Docs", output="ΟΔΟΣ\nREADME.md")
     names, _ = said._session_names(SessionView.of(session.transcript(), None))
-    assert names.decode() == "ls ΑΣ/Docs\nΟΔΟΣ\nREADME.md".lower() == "ls ας/docs\nοδος\nreadme.md"
+    assert names.whole().decode() == "ls ΑΣ/Docs\nΟΔΟΣ\nREADME.md".lower() == \
+        "ls ας/docs\nοδος\nreadme.md"
+    assert "ας/docs" in names and "readme.md" in names and "ας/docs\nοδος" in names
+    assert "ΑΣ/Docs" not in names
 
 
 _NAMED = st.sampled_from(["a", "é", "ß", "\n", "/", "-", "x1", "😀", "ǅ", "\ud83d", "é"])
@@ -395,17 +399,38 @@ def test_grounded_answers_the_same_on_the_utf8_text(name, text):
 
 
 @settings(max_examples=1000, deadline=None)
-@given(st.lists(st.lists(_NAMED, max_size=8).map("".join), max_size=6))
-def test_the_heads_built_in_place_are_their_utf8_join(heads):
-    held = said.joined_utf8(heads)
-    assert held == "\n".join(heads).encode("utf-8", "surrogatepass")
+@given(st.lists(st.lists(_NAMED, max_size=8).map("".join), max_size=6),
+       st.integers(min_value=1, max_value=9))
+def test_the_heads_held_in_chunks_are_their_utf8_join(heads, chunk):
+    held = ZippedLines(heads, chunk_bytes=chunk)
+    assert held.whole() == "\n".join(heads).encode("utf-8", "surrogatepass")
+    assert held.size == len(held.whole())
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(_NAMED, max_size=5).map("".join),
+       st.lists(st.lists(_NAMED, max_size=8).map("".join), max_size=6),
+       st.integers(min_value=1, max_value=9))
+def test_a_name_is_found_in_the_chunks_exactly_where_in_the_whole(name, heads, chunk):
+    held = ZippedLines(heads, chunk_bytes=chunk)
+    whole = "\n".join(heads)
+    assert (name in held) == (name in whole)  # across every chunk border
+    assert (name in held) == (name in whole)  # remembered: the same answer
+    assert (name.encode("utf-8", "surrogatepass") in held) == (name in whole)
+
+
+def test_a_name_cut_by_a_chunk_border_is_found():
+    held = ZippedLines(["abc_de", "fgh.py"], chunk_bytes=4)
+    assert len(held._chunks) > 2
+    assert "abc_de\nfgh.py" in held and "c_de" in held and "de\nfg" in held
+    assert "abc_dex" not in held and "fgh.pyc" not in held
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_NAMED, min_size=3, max_size=6).map("".join),
-       st.lists(_NAMED, max_size=12).map("".join))
-def test_grounded_answers_the_same_on_the_heads_built_in_place(name, text):
+       st.lists(_NAMED, max_size=12).map("".join), st.integers(min_value=1, max_value=9))
+def test_grounded_answers_the_same_on_the_heads_held_in_chunks(name, text, chunk):
     sentence = f"The `{name}` module holds the parser"
-    held = said.joined_utf8([text])
+    held = ZippedLines([text], chunk_bytes=chunk)
     assert logic_said.grounded(sentence, held, frozenset()) == \
         logic_said.grounded(sentence, text, frozenset())

@@ -51,3 +51,46 @@ def test_forget_except_keeps_only_the_named_entries():
     view.forget_except(frozenset({"a", "c"}))
     assert view.memo == {"a": [1]}
     assert view.remembered("b", lambda _: [3]) == [3]  # asked again: computed again
+
+
+@pytest.mark.parametrize("path", SESSIONS, ids=[p.stem[:12] for p in SESSIONS])
+def test_what_a_rule_reads_last_is_let_go_after_it_and_nothing_is_computed_twice(path,
+                                                                                  monkeypatch):
+    cleaned, _ = read_cleaned(str(path), "claude-code")
+    remembered = SessionView.remembered
+    computed: list[str] = []
+    let_go: list[str] = []
+    forget = SessionView.forget
+
+    def noting(self, key, compute):
+        if key not in self.memo:
+            computed.append(key)
+        return remembered(self, key, compute)
+
+    def forgetting(self, keys):
+        let_go.extend(key for key in keys if key in self.memo)
+        forget(self, keys)
+
+    monkeypatch.setattr(SessionView, "remembered", noting)
+    monkeypatch.setattr(SessionView, "forget", forgetting)
+    facts = builtin.extract(cleaned)
+    again = sorted({key for key in computed if computed.count(key) > 1})
+    assert again == []  # a key LAST_READ_BY lets go of too early is computed again
+    assert set(let_go) <= set().union(*builtin.LAST_READ_BY.values())
+    monkeypatch.setattr(SessionView, "forget", lambda self, keys: None)
+    monkeypatch.setattr(SessionView, "forget_except", lambda self, keep: None)
+    assert builtin.extract(cleaned) == facts
+
+
+def test_last_read_by_names_rules_and_nothing_read_after_the_rules():
+    assert set(builtin.LAST_READ_BY) <= set(builtin.RULES)
+    assert not set().union(*builtin.LAST_READ_BY.values()) & builtin.READ_LATER
+
+
+def test_forget_lets_go_of_the_named_entries_only():
+    view = SessionView.of(read_cleaned(str(SESSIONS[0]), "claude-code")[0], None)
+    view.remembered("a", lambda _: [1])
+    view.remembered("b", lambda _: [2])
+    view.forget(frozenset({"a", "missing"}))
+    assert view.memo == {"b": [2]}
+    assert view.remembered("a", lambda _: [3]) == [3]

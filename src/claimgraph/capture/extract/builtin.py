@@ -81,15 +81,44 @@ READ_LATER = frozenset({"calls", "call_by_id", "judged", "actions", "file_ops",
                         "observations"})
 
 
+#: What the view remembers that no rule after the one named, nor any stage after the rules,
+#: reads: let go as soon as that rule has run. Every rule's indexes were held together until
+#: all had run, so a long session's pass peaked with the statements' names of everything the
+#: tools touched (~23 MB at 200 MB), the answers' work after each question (~11 MB) and the
+#: summaries' failed outputs all alive at once (issue 29). Like ``READ_LATER``, a key read
+#: again after it was let go is only computed again, the same (a test checks that none is).
+LAST_READ_BY: dict[Callable[..., Any], frozenset[str]] = {
+    statement_candidates: frozenset({
+        "said.session_names", "said.changes", "said.agent_before", "statements.not_english",
+        "statements.after_options", "statements.after_refusal", "statements.after_offer",
+        "statements.brief_rules", "statements.removed_by_turn", "corrections.prompts",
+        "requests.turns"}),
+    answer_candidates: frozenset({"exchanges.replies", "afterwards.work"}),
+    pick_candidates: frozenset({"offered.last_agent_text"}),
+    gate_candidates: frozenset({"action_index"}),
+    git_state_candidates: frozenset({"git_observed.unseen_commits"}),
+    summary_candidates: frozenset({"summaries.outputs", "summaries.program_runs",
+                                   "summaries.failing_lines", "held.outside"}),
+}
+
+
 def extract(transcript: Transcript, *, project_root: str | None = None) -> list[dict[str, Any]]:
     """Candidate facts for one transcript segment; ``project_root`` (else the session's
     starting directory) names the project and anchors relative file citations."""
     view = SessionView.of(transcript, project_root)
     found = screen_shell_edited(view, screen_forbidden(view, quiet(one_fact_per_command(
-        screen_finished(merge(candidate for rule in RULES for candidate in rule(view)))))))
+        screen_finished(merge(rule_candidates(view)))))))
     found = noted(view, found, MAX_EVIDENCE)  # a file the person attached (attached.py)
     view.forget_except(READ_LATER)
     return attach_diagnoses(view, reconcile(found, digest(view)))
+
+
+def rule_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    """Every rule's candidates in ``RULES`` order, each rule's last-read memos let go once it
+    has run (``LAST_READ_BY``)."""
+    for rule in RULES:
+        yield from rule(view)
+        view.forget(LAST_READ_BY.get(rule, frozenset()))
 
 
 def merge(candidates: Iterator[dict[str, Any]]) -> list[dict[str, Any]]:

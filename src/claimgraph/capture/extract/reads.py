@@ -56,7 +56,8 @@ class SeenFile:
     cited: str | None  # relative to the project root; None outside it or in others' code
     #: A read's output is its result event, read when asked: the event may hold it
     #: compressed (capture/packed.py), and a copy kept here would be held all extraction.
-    shown: str | Event
+    #: What a write or an edit put there is read from its operation the same way (``Written``).
+    shown: str | Event | Written
     how: str
     call: Event
     replaced: str = ""  # for an edit: the text it replaced (what was there already)
@@ -78,11 +79,44 @@ class SeenFile:
         return self.call.kind != "tool_call"
 
 
-def _shown(shown: str | Event) -> str:
-    return shown if isinstance(shown, str) else shown.text
+class Written:
+    """The text a write or an edit put in a file (an edit's new strings, else its content),
+    read from the operation each time it is asked: the operation reads it from the call,
+    which holds a big one compressed, where a copy kept in the look held every file a long
+    session wrote inflated from the instruction rule to the end of extraction (~9 MB at
+    200 MB; a pass reads these texts again a few hundred times, ~0.3 MB in all). Equal to,
+    and hashed as, that text, as the string it replaces was."""
+
+    __slots__ = ("op",)
+
+    def __init__(self, op: Any) -> None:
+        self.op = op
+
+    def text(self) -> str:
+        op = self.op
+        if op.kind == "write":
+            return op.content
+        return "\n".join(new for _, new, _ in op.edits) or op.content
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Written):
+            return self.text() == other.text()
+        return self.text() == other if isinstance(other, str) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.text())
+
+    def __repr__(self) -> str:
+        return f"Written({self.text()!r})"
 
 
-def _filled(shown: str | Event, rendered: str) -> bool:
+def _shown(shown: str | Event | Written) -> str:
+    if isinstance(shown, str):
+        return shown
+    return shown.text() if isinstance(shown, Written) else shown.text
+
+
+def _filled(shown: str | Event | Written, rendered: str) -> bool:
     """``_file_text(_shown(shown), rendered).strip() != ""``, mostly from the output's head.
 
     A read rendered with line numbers (``"     1→text"``) whose first filled line has text
@@ -92,7 +126,8 @@ def _filled(shown: str | Event, rendered: str) -> bool:
     only the head is inflated); any other output is rendered whole and looked at, as before.
     A look's output was rendered whole for this test alone: every Read of a long session."""
     if rendered:
-        head = shown[:_HEAD_CHARS] if isinstance(shown, str) else text_head(shown, _HEAD_CHARS)
+        head = shown[:_HEAD_CHARS] if isinstance(shown, str) else _shown(shown)[:_HEAD_CHARS] \
+            if isinstance(shown, Written) else text_head(shown, _HEAD_CHARS)
         tag = head.find(_REMINDER_TAG) if rendered == "read" else -1
         line = first_filled_line(head[:tag] if tag >= 0 else head)
         prefix = _ARROW.match(line)
@@ -152,7 +187,8 @@ def _attach(view: SessionView, looks: dict[str, list[SeenFile]], event: Event) -
         looks.setdefault(path, []).append(SeenFile(path, view.own(path), text, "read", event))
 
 
-def _looks(view: SessionView, call: Event) -> Iterator[tuple[str, str | Event, str, str, str]]:
+def _looks(view: SessionView,
+           call: Event) -> Iterator[tuple[str, str | Event | Written, str, str, str]]:
     """(path, text as shown, how, replaced, how it was rendered) per file the call saw; a
     result's text is given as its event (``SeenFile.shown``)."""
     tool_input: dict[str, Any] = dict(call.tool_input or {})
@@ -166,10 +202,9 @@ def _looks(view: SessionView, call: Event) -> Iterator[tuple[str, str | Event, s
         return
     for op in file_ops(view, call):
         if op.kind == "write":
-            yield op.path, op.content, "write", "", ""
+            yield op.path, Written(op), "write", "", ""
         elif op.kind in ("edit", "append"):
-            new_text = "\n".join(new for _, new, _ in op.edits) or op.content
-            yield op.path, new_text, "edit", "\n".join(old for old, _, _ in op.edits), ""
+            yield op.path, Written(op), "edit", "\n".join(old for old, _, _ in op.edits), ""
     shown = _shell_read(view, call)
     if shown:
         yield (*shown, "", "shell")

@@ -14,14 +14,15 @@ takes out of the text it replaces, described the state the work was about to cha
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterator, Mapping
 
-from claimgraph.capture.extract.offered import agent_before_prompts
+from claimgraph.capture.extract.offered import AgentTextByLine
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.logic.lazy_regex import lazy_regex
 from claimgraph.capture.extract.writes import session_ops
 from claimgraph.capture.packed import text_head, value_heads
+from claimgraph.capture.zipped_lines import ZippedLines
 from claimgraph.logic.said import grounded, is_rule, is_statement, names, subject_of
 
 #: Why a sentence the model calls "other" is stored as a statement (``capture --explain``).
@@ -64,7 +65,7 @@ def stated(view: SessionView, line: int, sentence: str,
         not is_rule(sentence) and _changed_later(view, line, sentence))
 
 
-def _session_names(view: SessionView) -> tuple[bytearray, frozenset[str]]:
+def _session_names(view: SessionView) -> tuple[ZippedLines, frozenset[str]]:
     """(the head of every tool call's input and result, lowercased, as UTF-8; the words of
     the commands run and the paths touched). Each head is lowered alone, then joined: the
     same text (a newline ends a word for the final-sigma rule as the text's end does),
@@ -72,11 +73,13 @@ def _session_names(view: SessionView) -> tuple[bytearray, frozenset[str]]:
     character), which made this the pass's peak (+63 MB on 50 MB of distinct sessions, +280
     MB on 200 MB). Held as UTF-8, not as one ``str`` that a single emoji makes four bytes a
     character: it stays until the rules end (20 MB of 50 MB's distinct sessions as a str).
-    Built in place, head by head (``joined_utf8``): a list of every head and its join held
+    Built in place, head by head: a list of every head and its join held
     the text twice (~12 MB at the peak of 50 MB of distinct sessions, ~50 MB at 200 MB); a
     big input's head is read without inflating the rest (``packed.value_heads``). Keeping
     each line once instead would be exact too (a name has no line break), but on distinct
-    sessions it saved a fifth of the text and its index cost more while it was built."""
+    sessions it saved a fifth of the text and its index cost more while it was built.
+    Held compressed in chunks (``ZippedLines``): a 200 MB pass asks it of about five distinct
+    names, and whole it was the rules' largest allocation (~22 MB, ~6 MB compressed)."""
     words: set[str] = set()
 
     def each_head() -> Iterator[str]:  # one at a time, the words gathered on the way
@@ -87,7 +90,7 @@ def _session_names(view: SessionView) -> tuple[bytearray, frozenset[str]]:
                 values = event.tool_input or {}
                 yield from value_heads(values, _HEAD)
                 _add_words(values, words)
-    heads = joined_utf8(head.lower() for head in each_head())  # every head read: words too
+    heads = ZippedLines(head.lower() for head in each_head())  # every head read: words too
     return heads, frozenset(words)
 
 
@@ -102,23 +105,8 @@ def _add_words(values: Mapping[str, Any], words: set[str]) -> None:
             words.update(_WORD.findall(_QUOTED.sub(" ", value.lower())[:_COMMAND_HEAD]))
 
 
-def joined_utf8(texts: Iterable[str]) -> bytearray:
-    """``"\\n".join(texts)`` as UTF-8, built in place: a list of the parts and their join
-    would hold the text twice at the end (a ``bytearray`` grows by ``realloc``)."""
-    held = bytearray()
-    for index, text in enumerate(texts):
-        if index:
-            held += b"\n"
-        held += _utf8(text)
-    return held
-
-
-def _utf8(text: str) -> bytes:
-    return text.encode("utf-8", "surrogatepass")  # a lone surrogate a transcript carried
-
-
-def _agent_before(view: SessionView) -> dict[int, str]:
-    return {line: last for line, last in agent_before_prompts(view, command_args=True) if last}
+def _agent_before(view: SessionView) -> Mapping[int, str]:
+    return AgentTextByLine(view, command_args=True)
 
 
 def _echoes(sentence: str, agent_text: str) -> bool:

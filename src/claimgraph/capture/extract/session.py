@@ -142,6 +142,12 @@ class SessionView:
         for key in [key for key in self.memo if key not in keep]:
             del self.memo[key]
 
+    def forget(self, keys: frozenset[str]) -> None:
+        """Drop what was remembered under ``keys`` (``builtin.LAST_READ_BY``): a pure function
+        of the view, computed again, the same, if asked for after all."""
+        for key in keys:
+            self.memo.pop(key, None)
+
     def refused(self, result: Event) -> bool:
         """The person turned down the call ``result`` answers (``Event.turned_down``, or a
         result that opens as Claude Code's refusals do)."""
