@@ -93,6 +93,12 @@ def create_app(source: Source, token: str) -> Guard:
     return Guard(app, token)
 
 
+def other_state(state: Any) -> Callable[[Any], bool]:
+    """Whether a kept page's key (a tuple ending with the store's state) is of another state
+    than ``state``: a write made it stale for good."""
+    return lambda kept: bool(kept[-1] != state)
+
+
 def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[str, Any]]]]]:
     kept = PageCache()
     held = HeldWatch()  # the facts held for review, advanced write by write (``viewer.held``)
@@ -109,9 +115,7 @@ def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[st
 
     def shared(key: Any, build: Callable[[Any], Any]) -> Any:
         state = src.state()
-        def stale(kept: Any) -> bool:  # keys are tuples ending with the store's state
-            return bool(kept[-1] != state)
-        placements.drop(stale)  # a write made them stale for good
+        placements.drop(other_state(state))  # a write made them stale for good
         lineage = (key, state[1])
 
         def made() -> Any:
@@ -132,7 +136,7 @@ def pages(src: Source) -> list[tuple[str, Callable[[Request], tuple[str, dict[st
 
     def timelines(key: Any, build: Callable[[], Any]) -> Any:
         state = src.state()
-        times.drop(lambda kept: bool(kept[-1] != state))  # a write made them stale for good
+        times.drop(other_state(state))  # a write made them stale for good
         return times.get((*key, state), build)
 
     def projects(request: Request) -> tuple[str, dict[str, Any]]:
