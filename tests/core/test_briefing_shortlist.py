@@ -14,12 +14,17 @@ must send every reader back to a live compile.
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import sqlite3
+import subprocess
+import time
 from typing import Any
 
 import pytest
 
+from claimgraph.cli.main import main as cli_main
+from claimgraph.cli.output import jsonable
 from claimgraph.core import Shell
 from claimgraph.core import tombstones
 from claimgraph.core.briefing import (
@@ -28,6 +33,9 @@ from claimgraph.core.vocabulary import seed
 from claimgraph.core.writes import assert_fact
 from claimgraph.curator.shortlists import refresh_shortlists
 from claimgraph.curator.stage_tools import Fence, StageTools
+from claimgraph.hooks import session_start
+from claimgraph.hooks.own_files import files_loaded
+from claimgraph.hooks.session_start import LIVE_LIMIT_ENV
 from claimgraph.logic.briefing import window_start as briefing_window_start
 from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.store.sqlite import SqliteStore
@@ -296,3 +304,179 @@ def test_past_the_live_limit_nothing_is_compiled_but_a_stored_shortlist_still_is
     stale = gather(sh.store, PROJECT, sh.now(), live_limit=40)
     assert (stale["over_limit"], stale["facts"]) == (True, [])
     sh.store.close()
+
+
+# ``claimgraph context``: the command renders the stored shortlist exactly when the hook would,
+# at its own current instant, and compiles live otherwise (never the hook's short block).
+
+REMOTE = "https://github.com/o/a.git"  # the project id github.com/o/a, as PROJECT
+
+
+def checkout(tmp_path) -> str:
+    """A git checkout of PROJECT, with the instruction files each agent loads on its own."""
+    root = tmp_path / "checkout"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True, timeout=60)
+    subprocess.run(["git", "-C", str(root), "remote", "add", "origin", REMOTE], check=True,
+                   timeout=60)
+    for name in ("CLAUDE.md", "AGENTS.md", "GEMINI.md"):
+        (root / name).write_text("- Use uv\n")
+    return str(root)
+
+
+class ContextCommand:
+    """``claimgraph context --db DB --cwd DIR ...`` run in-process, its clock pinned."""
+
+    def __init__(self, db: str, cwd: str, capsys, monkeypatch) -> None:
+        self.db, self.cwd, self.capsys, self.monkeypatch = db, cwd, capsys, monkeypatch
+
+    def __call__(self, now: int, *argv: str) -> tuple[str, str]:
+        self.capsys.readouterr()
+        with self.monkeypatch.context() as pinned:
+            pinned.setattr(Shell, "now", lambda _self: now)
+            code = cli_main(["context", "--db", self.db, "--cwd", self.cwd, *argv])
+        captured = self.capsys.readouterr()
+        assert code == 0, captured.err
+        return captured.out, captured.err
+
+    def json(self, now: int, *argv: str) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(self(now, "--json", *argv)[0])
+        return data
+
+
+def live(store: SqliteStore, cwd: str, now: int, budget: int = 10_000, agent: str | None = None,
+         half_life_days: float = 90.0) -> dict[str, Any]:
+    """The block a full read compiles at ``now``, as ``claimgraph context --json`` prints it
+    (less the path it took)."""
+    loaded = files_loaded(agent, cwd, cwd) if agent else frozenset()
+    found = compile_for(WholeReads(store), PROJECT, now, budget, half_life_days, loaded)
+    shown: dict[str, Any] = jsonable({**found, "source": "remote"})
+    return shown
+
+
+def _same_as_live(command: ContextCommand, sh: Shell, cwd: str, now: int,
+                  path: str | None) -> int:
+    """Every option of the command at ``now`` against a full read; how many stances the
+    agents' own files left out. ``path``: the one the command must have taken (None: any)."""
+    left_out = 0
+    for budget, agent in itertools.product((10_000, 1_500), (None, "claude-code", "codex")):
+        argv = ["--budget", str(budget)] + (["--agent", agent] if agent else [])
+        expected = live(sh.store, cwd, now, budget, agent)
+        data = command.json(now, *argv)
+        assert path in (None, data["shortlist"]), (now, argv, data["shortlist"])
+        assert {k: v for k, v in data.items() if k != "shortlist"} == expected, (now, argv)
+        out, err = command(now, *argv)
+        assert out == expected["text"] + "\n", (now, argv)  # the block, byte for byte
+        assert err.startswith(f"context for {PROJECT}: ")
+        left_out += data["read_anyway"]
+    return left_out
+
+
+@pytest.mark.parametrize("seed_value", range(3))
+def test_the_context_command_prints_the_live_block_from_the_stored_shortlist(
+        tmp_path, capsys, monkeypatch, seed_value):
+    sh = build(tmp_path, random.Random(seed_value), 260)
+    store_shortlists(sh)
+    cwd = checkout(tmp_path)
+    command = ContextCommand(str(sh.store.path), cwd, capsys, monkeypatch)
+    stored_at = sh.store.get_mark(shortlist_key(PROJECT))["at"]
+    left_out = 0
+    for later in LATER_MS + [120 * DAY_MS, 400 * DAY_MS]:
+        path = "stored" if later in LATER_MS else None  # past the list's life: either
+        left_out += _same_as_live(command, sh, cwd, stored_at + later, path)
+    assert left_out > 0  # the agents' own rules were there to leave out
+    sh.store.close()
+
+
+def test_the_context_command_never_prints_a_shortlist_a_write_made_stale(
+        tmp_path, capsys, monkeypatch):
+    sh = build(tmp_path, random.Random(3), 200)
+    store_shortlists(sh)
+    cwd = checkout(tmp_path)
+    command = ContextCommand(str(sh.store.path), cwd, capsys, monkeypatch)
+    assert command.json(sh.clock())["shortlist"] == "stored"
+    assert_fact(sh, "api", "x/decided", "keep the REST api", scope=PROJECT)
+    later = sh.clock() + DAY_MS
+    monkeypatch.setenv(LIVE_LIMIT_ENV, "1")  # the hook would print its short block here
+    data = command.json(later)
+    assert data["shortlist"] == "live" and "keep the REST api" in data["text"]
+    assert {k: v for k, v in data.items() if k != "shortlist"} == live(sh.store, cwd, later)
+    store_shortlists(sh)  # the next pass stores the list again, with the new decision
+    again = command.json(later)
+    assert again["shortlist"] == "stored" and again["text"] == data["text"]
+    sh.store.close()
+
+
+def test_the_context_command_compiles_live_once_the_stored_list_runs_out(
+        tmp_path, capsys, monkeypatch):
+    """A record whose life ended is not read: were it read, the block would miss the
+    decision this test takes out of it (it does, while the record still holds)."""
+    sh = build(tmp_path, random.Random(4), 200)
+    store_shortlists(sh)
+    cwd = checkout(tmp_path)
+    command = ContextCommand(str(sh.store.path), cwd, capsys, monkeypatch)
+    key = shortlist_key(PROJECT)
+    record = sh.store.get_mark(key)
+    at = record["at"]
+    shown = live(sh.store, cwd, at + 1)["text"]
+    decision = next(f for f in gather(WholeReads(sh.store), PROJECT, at + 1)["facts"]
+                    if f["predicate"] == "x/decided" and f.get("t_invalid") is None
+                    and f["object_lit"] in shown)
+    ids = [i for i in record["ids"] if i != decision["id"]]
+    sh.store.set_mark(key, {**record, "ids": ids, "until": at + 3_600_000})  # not a write
+    within = command.json(at + 60_000)
+    assert within["shortlist"] == "stored"
+    assert within["text"] != live(sh.store, cwd, at + 60_000)["text"]  # the list it read
+    after = command.json(at + 2 * 3_600_000)
+    assert after["shortlist"] == "live"
+    assert {k: v for k, v in after.items() if k != "shortlist"} == live(
+        sh.store, cwd, at + 2 * 3_600_000)
+    sh.store.close()
+
+
+def test_a_configured_half_life_compiles_the_context_command_live(tmp_path, capsys,
+                                                                   monkeypatch):
+    """The list was stored for the default half-life (the hook's); another one ranks the
+    facts differently, so ``claimgraph context`` under it compiles live."""
+    sh = build(tmp_path, random.Random(5), 200)
+    store_shortlists(sh)
+    cwd = checkout(tmp_path)
+    config = tmp_path / "config.toml"
+    config.write_text("half_life_days = 30\n")
+    command = ContextCommand(str(sh.store.path), cwd, capsys, monkeypatch)
+    now = sh.clock() + 7 * DAY_MS
+    assert command.json(now)["shortlist"] == "stored"
+    data = command.json(now, "--config", str(config))
+    assert data["shortlist"] == "live"
+    assert {k: v for k, v in data.items() if k != "shortlist"} == live(
+        sh.store, cwd, now, half_life_days=30.0)
+    sh.store.close()
+
+
+def test_the_context_command_prints_what_the_hook_injects_at_the_same_instant(
+        tmp_path, capsys, monkeypatch):
+    sh = build(tmp_path, random.Random(6), 200)
+    store_shortlists(sh)
+    cwd = checkout(tmp_path)
+    command = ContextCommand(str(sh.store.path), cwd, capsys, monkeypatch)
+    for now in (sh.clock(), sh.clock() + 7 * DAY_MS):
+        monkeypatch.setattr(session_start, "time", _Pinned(now))
+        hook = session_start.compile_block(str(sh.store.path), cwd, {}, "claude-code")
+        assert hook["shortlist"] == "stored"
+        out, _ = command(now, "--agent", "claude-code")
+        assert out == hook["text"] + "\n"
+    sh.store.close()
+
+
+class _Pinned:
+    """The hook's ``time`` module with its wall clock pinned at ``now`` (milliseconds)."""
+
+    def __init__(self, now: int) -> None:
+        self._now = now
+
+    def time_ns(self) -> int:
+        return self._now * 1_000_000
+
+    @staticmethod
+    def monotonic() -> float:
+        return time.monotonic()

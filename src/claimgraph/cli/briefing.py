@@ -3,6 +3,14 @@
 The same compilation as the hook (``core.briefing``), for the project of ``--cwd`` (default: here)
 plus the user scope, so what the agent was told can be checked by hand. Only reads; it never
 writes into the user's repository.
+
+Like the hook, it renders the curator's stored shortlist at its own current time when that
+holds (``core.briefing.gather``: the same holding test, whatever the store's size) and compiles
+live otherwise. Unlike the hook it has no live limit: a person who asks waits for the real
+block, never the hook's "being refreshed" one. Its options keep the stored path exact:
+``--budget`` (and ``context_budget_chars``) only cut the rendered block, and ``--agent`` filters
+at render, on both paths alike; a configured ``half_life_days`` other than the one the list
+was stored for fails the holding test, so that block is compiled live (docs/hooks.md).
 """
 
 from __future__ import annotations
@@ -13,7 +21,7 @@ from typing import Any
 
 from claimgraph.cli.invocation import Invocation
 from claimgraph.cli.output import emit, emit_error, emit_json
-from claimgraph.core.briefing import compile_for
+from claimgraph.core.briefing import compile_gathered, gather
 from claimgraph.hooks.own_files import files_loaded
 from claimgraph.logic.briefing import DEFAULT_BUDGET_CHARS, SECTIONS
 from claimgraph.logic.own_instructions import LOADED_NAMES
@@ -53,9 +61,12 @@ def run_context(ctx: Invocation, args: argparse.Namespace) -> int:
     project = resolve_project(cwd, ctx.environ)
     chars = args.budget or ctx.settings.value("context_budget_chars")
     loaded = files_loaded(args.agent, project.root, cwd) if args.agent else frozenset()
-    result = compile_for(sh.store, project.id, sh.now(), chars, sh.half_life_days, loaded)
+    now = sh.now()
+    found = gather(sh.store, project.id, now, sh.half_life_days)  # never a live limit
+    result = compile_gathered(found, project.id, now, chars, sh.half_life_days, loaded)
     if ctx.json:
-        emit_json({**result, "source": project.source})
+        emit_json({**result, "source": project.source,
+                   "shortlist": "stored" if found["stored"] else "live"})
     elif result["text"]:
         emit(result["text"])
     else:
