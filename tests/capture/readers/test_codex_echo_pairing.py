@@ -37,6 +37,12 @@ def _echo(text: str, second: int = 0) -> str:
     return _line("event_msg", {"type": "user_message", "message": text}, second)
 
 
+def _item_completed(text: str, second: int = 0) -> str:
+    """0.171's echo: an ``item_completed`` UserMessage."""
+    return _line("event_msg", {"type": "item_completed", "item": {
+        "type": "UserMessage", "content": [{"type": "text", "text": text}]}}, second)
+
+
 def _reply(text: str, second: int = 0) -> str:
     return _line("response_item", {"type": "message", "role": "assistant",
                                    "content": [{"type": "output_text", "text": text}]}, second)
@@ -52,9 +58,10 @@ def _prompts(transcript) -> list[tuple[int, str]]:
     return [(e.line, e.text) for e in transcript.events if e.kind == "prompt"]
 
 
+@pytest.mark.parametrize("echo", [_echo, _item_completed], ids=["0.4x", "0.171"])
 @pytest.mark.parametrize("order", ["item first", "echo first"])
-def test_an_item_wrapping_its_echo_is_one_prompt_the_items(tmp_path: Path, order: str):
-    copies = [_item(IMAGE + TYPED), _echo(TYPED)]
+def test_an_item_wrapping_its_echo_is_one_prompt_the_items(tmp_path: Path, order: str, echo):
+    copies = [_item(IMAGE + TYPED), echo(TYPED)]
     transcript = _read(tmp_path, *(copies if order == "item first" else copies[::-1]))
     item_line = 2 if order == "item first" else 3
     assert _prompts(transcript) == [(item_line, IMAGE + TYPED)]
