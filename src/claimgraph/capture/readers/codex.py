@@ -41,7 +41,11 @@ Deduplication: a visible message is written twice, as a ``response_item`` and as
 (``event_msg`` user_message/agent_message up to 0.4x, ``item_completed`` UserMessage /
 AgentMessage in 0.171), in either order. Echoes are paired with items by (role, text) -- each
 item cancels one echo, so a message the user really sends twice is kept twice -- and the
-``response_item`` is the one kept. An echo that never meets its item is kept.
+``response_item`` is the one kept. The two copies of a typed message are not always alike:
+the item may wrap the typed text (an attached image's or file's markup) or one copy may be
+cut short; an echo still unpaired at the end is paired with an unpaired prompt item written
+beside it when one text holds the other, and the longer copy is kept
+(``pair_rewritten_echoes``). An echo that never meets its item is kept.
 
 User text that is the harness's, not the person's (``<environment_context>``,
 ``<user_instructions>``, a skill's whole SKILL.md in ``<skill>``, developer/system roles -- our
@@ -375,6 +379,7 @@ class _RolloutReader:
         """Echoes that never met their item are real messages: put them back in line order.
         A user item no echo matched is the harness's, not the person's, once the rollout
         writes echoes at all (``unechoed_is_harness``)."""
+        self.pair_rewritten_echoes()
         if self.user_echoes:
             for indices in self.unechoed_prompts.values():
                 for index in indices:
@@ -385,6 +390,67 @@ class _RolloutReader:
                 self.builder.add(event)
         self.builder.events.sort(key=lambda event: event.line)
         return self.builder.build(end_offset, end_line)
+
+
+    def pair_rewritten_echoes(self) -> None:
+        """A typed message whose echo is not word for word its item is still one message:
+        the item wraps what the person typed (an attached file's or image's markup around
+        it) or one copy is cut short. An echo left unpaired is paired with an unpaired
+        prompt item written beside it (no other message or tool call between them, seconds
+        apart) when one text holds the other (``same_message``); the longer copy is kept,
+        with its own line, and the other is counted as a duplicate. Two messages the
+        person really sent alike are each paired word for word as they are read, so never
+        reach this."""
+        for key, echoes in self.waiting_echoes.items():
+            if key[0] != "user":
+                continue
+            for echo in list(echoes):
+                match = self.rewritten_item(key[1], echo)
+                if match is None:
+                    continue
+                item_key, index = match
+                self.unechoed_prompts[item_key].remove(index)
+                echoes.remove(echo)
+                self.builder.counts["duplicates"] += 1
+                if len(key[1]) > len(item_key[1]):  # the item was cut short: the echo is whole
+                    self.builder.amend(index, text=echo.text, line=echo.line,
+                                       timestamp=echo.timestamp)
+
+    def rewritten_item(self, typed: str, echo: Event) -> tuple[tuple[str, str], int] | None:
+        """The unpaired prompt item beside ``echo`` that is the same message, if any."""
+        for key, indices in self.unechoed_prompts.items():
+            for index in indices:
+                item = self.builder.events[index]
+                if key[0] == "user" and same_message(key[1], typed) \
+                        and self.beside(item, echo):
+                    return key, index
+        return None
+
+    def beside(self, item: Event, echo: Event) -> bool:
+        """Written as one message: seconds apart, nothing said or run between them."""
+        if item.timestamp is not None and echo.timestamp is not None \
+                and abs(item.timestamp - echo.timestamp) > _ECHO_GAP_MS:
+            return False
+        low, high = sorted((item.line, echo.line))
+        return not any(low < event.line < high and event.kind in _CONVERSATION
+                       for event in self.builder.events)
+
+
+#: How far apart in time an item and its echo are written, at most (the same turn's start).
+_ECHO_GAP_MS = 10_000
+_CONVERSATION = frozenset({"prompt", "assistant", "tool_call", "tool_result"})
+#: What a copy cut short may end with in place of the rest.
+_CUT_MARKS = " \t\n.…"
+
+
+def same_message(item: str, echo: str) -> bool:
+    """Whether two copies of one typed message differ only by what the harness wrapped
+    around one of them or cut off its end: one holds the other whole, or the shorter, less
+    a trailing ellipsis, starts the longer. Both texts are stripped."""
+    shorter, longer = sorted((item, echo), key=len)
+    if not shorter:
+        return False
+    return shorter in longer or longer.startswith(shorter.rstrip(_CUT_MARKS) or shorter)
 
 
 def unechoed_is_harness(text: str, echoes: list[str]) -> bool:
