@@ -391,7 +391,6 @@ class _RolloutReader:
         self.builder.events.sort(key=lambda event: event.line)
         return self.builder.build(end_offset, end_line)
 
-
     def pair_rewritten_echoes(self) -> None:
         """A typed message whose echo is not word for word its item is still one message:
         the item wraps what the person typed (an attached file's or image's markup around
