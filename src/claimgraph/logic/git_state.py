@@ -990,15 +990,15 @@ def describe(state: EndState, date: str, max_commits: int = 6) -> str:
         elif redone and not unseen:
             text += _rewritten_clause(made, redone, state)
         elif pushed and len(pushed) == len(made):
-            url, _, forced = state.pushed[pushed[-1].key]
-            text += f"; pushed {pushed_to(url)}" + _as(branch, state) + (
+            url, line, forced = state.pushed[pushed[-1].key]
+            text += f"; pushed {pushed_to(url)}" + _as(branch, state, line) + (
                 " (forced)" if forced else "") + _head(branch, made, state)
         elif pushed:
-            url, _, _ = state.pushed[pushed[-1].key]
+            url, line, _ = state.pushed[pushed[-1].key]
             later = len(made) - len(pushed)
             upto = (f"up to {pushed[-1].hash[:8]}" if pushed[-1].hash
                     else f"the first {len(pushed)}")
-            text += (f"; pushed {pushed_to(url)} {upto}, "
+            text += (f"; pushed {pushed_to(url)}{_as(branch, state, line)} {upto}, "
                      + (f"{least}{later} later: push outcome unknown" if unseen
                         else f"{least}{later} later not pushed"))
         elif unseen:
@@ -1098,9 +1098,14 @@ def _head(branch: str, made: list[Commit], state: EndState) -> str:
     return f" (head {heads[-1][:8]})" if heads else ""
 
 
-def _as(branch: str, state: EndState) -> str:
-    """`` as `dst` `` when the branch went up under another name."""
-    names = {dst for src, dst, _, _ in state.branch_pushes if src == branch}
+def _as(branch: str, state: EndState, line: int | None = None) -> str:
+    """`` as `dst` `` when the branch went up under another name: the name the push that
+    carried its last pushed commit (at ``line``) gave it (``git push origin x:main``), else
+    the one name every push of it gave. A branch pushed both as itself and as another name
+    (a new branch ``x``, then ``x:main`` at each commit) went up last as the other: "pushed
+    to <remote>" alone would send the next session looking for its commits on ``x``."""
+    at = {dst for src, dst, _, pushed in state.branch_pushes if src == branch and pushed == line}
+    names = at or {dst for src, dst, _, _ in state.branch_pushes if src == branch}
     return f" as `{names.pop()}`" if len(names) == 1 and branch not in names else ""
 
 

@@ -432,8 +432,12 @@ def unseen(runs: list[GitRun], line: int, at: int | None = None) -> gs.Observati
     found = _grouped(runs)
     pushes = tuple(_push_target(words) for words in found.get("push", []))
     more = any(not _dry(words) for words in found.get("commit", []))
-    return gs.Observation(line, at, unseen_pushes=pushes, more_commits=more) \
-        if pushes or more else None
+    # a reset that moves the branch, its outcome unknown: the commits before it may be gone
+    # from the branch, so they are told no more (less said rather than a stale tally)
+    reset = any(gs.resets_history(words) for words in found.get("reset", [])) \
+        or any(_resets_branch(words) for words in found.get("switch", []))
+    return gs.Observation(line, at, unseen_pushes=pushes, more_commits=more, rewrote=reset) \
+        if pushes or more or reset else None
 
 
 def _unread_commits(made: list[tuple[str, ...]], commits: list[gs.Commit], output: str) -> bool:
@@ -464,7 +468,9 @@ def made_in_failed(runs: list[GitRun], output: str, line: int,
     line also ran something that may have moved HEAD again, or printed more summaries than
     it ran commits."""
     made = [run for run in runs if run.kind == "commit"]
-    if not made or any(run.kind not in _BESIDE_FAILED_COMMIT for run in runs):
+    if not made:
+        return _reset_in_failed(runs, output, line, at)
+    if any(run.kind not in _BESIDE_FAILED_COMMIT for run in runs):
         return None
     text = _LABELLED.sub("", output, count=1)
     shown = gs.commits_in(text)
@@ -473,6 +479,21 @@ def made_in_failed(runs: list[GitRun], output: str, line: int,
     amend = any("--amend" in run.words for run in made)
     commits = tuple(gs.Commit(b, h, subject, line, amend=amend) for b, h, subject in shown)
     return gs.Observation(line, at, commits, staged=_staged(runs))
+
+
+def _reset_in_failed(runs: list[GitRun], output: str, line: int,
+                     at: int | None = None) -> gs.Observation | None:
+    """A line that failed after a reset moved the branch (``git reset --hard origin/main
+    && npm test``, the tests failing): git's "HEAD is now at …" says the reset was done,
+    and the commits it left behind are on the branch no more, whatever failed after it.
+    Read only when the line ran one reset that moves history, and nothing else that
+    prints that line (a stash, a new worktree)."""
+    resets = [run for run in runs if run.kind == "reset" and gs.resets_history(run.words)]
+    moved = gs.head_moved(_LABELLED.sub("", output, count=1))
+    if len(resets) != 1 or moved is None or _elsewhere(runs) or any(
+            run.kind in ("rebase", "rewrite", "switch", "pull", "merge") for run in runs):
+        return None
+    return gs.Observation(line, at, rewrote=True, listed=(moved,))
 
 
 #: push flags after which a push that worked moved no branch of the session's up.
@@ -518,7 +539,9 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
     rebasing = [w for w in found.get("pull", []) if _rebasing_pull(w)]
     rebase_seen = bool(rebased) or bool(rebasing and gs.rebased_branch(output))
     rewrote = (any(gs.resets_history(w) for w in found.get("reset", [])) or rebase_seen
-               or bool(found.get("rewrite")))
+               or bool(found.get("rewrite"))
+               or (any(_resets_branch(w) for w in found.get("switch", []))
+                   and _RESET_BRANCH.search(output) is not None))
     commits = _commits(found, runs, output, line, bool(rebased))
     pushes: tuple[gs.Push, ...] = ()
     unseen_pushes: tuple[str | None, ...] = ()
@@ -668,6 +691,23 @@ def _logged_remote(found: dict[str, list[tuple[str, ...]]], runs: list[GitRun],
         return None
     listed = tuple(h for h, _ in gs.log_lines(output))
     return (named[0], listed) if listed else None
+
+
+#: git's line for a ``checkout -B`` / ``switch -C`` that moved a branch that was there
+#: ("Reset branch 'main'", "Switched to and reset branch 'main'"); a new one says "a new branch"
+_RESET_BRANCH = re.compile(r"^(?:Switched to and reset|Reset) branch '", re.M)
+
+
+def _resets_branch(words: tuple[str, ...]) -> bool:
+    """``git checkout -B x <start>`` / ``git switch -C x <start>``: the branch ``x`` is made
+    to point at ``<start>`` whatever it held (``origin/main`` after a refused push): the
+    commits it held that ``<start>`` lacks are left behind, like a ``reset --hard``."""
+    args = list(words[2:])
+    for index, word in enumerate(args):
+        if word in ("-B", "-C", "--force-create"):
+            rest = [w for w in args[index + 2:] if not w.startswith("-")]
+            return bool(rest) and rest[0] not in ("HEAD", "@")
+    return False
 
 
 #: ``checkout``/``switch`` flags that create the branch they name.
