@@ -83,6 +83,10 @@ class Commit:
     changed: int | None = None
     #: the files it changed, when the paths staged for it account for every one
     files: tuple[str, ...] = ()
+    #: commits nobody listed may lie between this one and the one before it on its branch
+    #: (a log cut at its limit listed this one, not what is below it): a list of ids shows
+    #: the gap instead of passing for every commit in order
+    gap_before: bool = False
 
     @property
     def key(self) -> str:
@@ -1080,8 +1084,10 @@ def _rewritten_clause(made: list[Commit], redone: list[Commit], state: EndState)
 
 
 def _named(commits: list[Commit]) -> str:
-    """The commits by hash; those whose id git never printed (``git commit -q``) counted."""
-    known = [c.hash[:8] for c in commits if c.hash]
+    """The commits by hash, "…" where unlisted ones may lie between two of them; those
+    whose id git never printed (``git commit -q``) counted."""
+    known = [("…, " if c.gap_before and index else "") + c.hash[:8]
+             for index, c in enumerate(commits) if c.hash]
     unknown = len(commits) - len(known)
     if unknown:
         known.append("(id not shown)" if len(commits) == 1 else

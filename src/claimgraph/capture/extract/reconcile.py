@@ -75,6 +75,7 @@ from claimgraph.capture.extract.offered import position_pick
 from claimgraph.capture.extract.overtaken import overtake, plan_texts
 from claimgraph.capture.extract.revised import revised_away
 from claimgraph.capture.extract.statements import user_texts
+from claimgraph.capture.extract.superseded import DECISIONS, superseded
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
 from claimgraph.capture.extract.undone import (
     History, deletions, failures, history as edit_history, undone_by_edits)
@@ -360,6 +361,9 @@ def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None,
         return None
     if _changed_again(found, line, later):
         return None
+    if found.get("predicate") in DECISIONS and superseded(str(found.get("object") or ""),
+                                                          line, later.done):
+        return None  # the work went on with another version of what it names
     retiring = retiring or _retiring(later)
     if _retired(found, line, retiring):
         return None
