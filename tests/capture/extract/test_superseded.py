@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from claimgraph.capture.extract.reconcile import Later, reconcile
+from claimgraph.capture.extract.reconcile import Later, digest, reconcile
+from claimgraph.capture.extract.session import SessionView
 from claimgraph.capture.extract.superseded import references, superseded
+
+from .extract_helpers import Session
 
 IMAGE = "reg.example.org/team/widget"
 
@@ -80,3 +83,22 @@ def test_reconcile_leaves_a_convention_naming_a_version_alone():
     rule = {**_decided(f"Images go to {IMAGE}:2.0.0"), "predicate": "x/convention"}
     later = Later(done=[(20, f"docker push {IMAGE}:2.1.0")])
     assert reconcile([rule], later) == [rule]
+
+
+def test_a_command_whose_outcome_never_showed_still_moved_the_work_on():
+    stale = _decided(f"Registry target: {IMAGE}:2.0.0")
+    later = Later(done=[(8, f"docker push {IMAGE}:2.0.0")],
+                  ran=[(20, f"buildctl build --output name={IMAGE}:2.1.0,push=true")])
+    assert reconcile([stale], later) == []
+
+
+def test_digest_keeps_the_commands_sent_to_the_background_not_those_turned_down():
+    session = Session()
+    session.tool("Bash", {"command": f"docker push {IMAGE}:2.1.0", "run_in_background": True},
+                 output="Command running in background with ID: k1.")
+    session.tool("Bash", {"command": f"docker push {IMAGE}:2.2.0"}, error=True,
+                 output="The user doesn't want to proceed with this tool use. The tool use "
+                        "was rejected.")
+    session.bash("ls", output="a")
+    ran = digest(SessionView.of(session.transcript(), None)).ran
+    assert [command for _, command in ran] == [f"docker push {IMAGE}:2.1.0"]
