@@ -234,3 +234,14 @@ def test_a_sub_agent_commit_pushed_after_the_log_is_not_told_as_unpushed():
     s.bash("git push origin main", output=f"{REMOTE}\n   9f9f9f9..e5f6a7b  main -> main")
     text = _states(s)["shop"]
     assert "commit on branch `main`" not in text  # the branch moved since: not told unpushed
+
+
+def test_a_commit_whose_push_was_refused_on_its_own_line_then_reset_is_not_told():
+    s = Session()
+    s.bash("git commit -am 'feat: one' && git push origin main", error=True,
+           output="[main a1b2c3d] feat: one\n 1 file changed\n"
+                  f"{REMOTE}\n ! [remote rejected] main -> main (protected branch hook declined)\n"
+                  "error: failed to push some refs to 'github.com:me/shop.git'")
+    assert "a1b2c3d" in _states(s)["shop"]
+    s.bash("git fetch origin && git reset --hard origin/main", output="HEAD is now at 9f9f9f9 base")
+    assert "shop" not in _states(s)
