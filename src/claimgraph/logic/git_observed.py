@@ -254,9 +254,11 @@ def add_listed_below(state: EndState, logs: list[HeadLog],
                            for seen in observations):
                 continue
             at = state.commits.index(mine)
-            for hash_, subject in reversed(below):
+            for lowest, (hash_, subject) in enumerate(reversed(below)):
+                # a log cut short before ``before``: more may lie below the lowest it listed
                 state.commits.insert(at, Commit(mine.branch, hash_, subject, mine.line,
-                                                since=log.line))
+                                                since=log.line,
+                                                gap_before=end is None and lowest == 0))
                 at += 1
                 if mine.key in state.pushed:
                     state.pushed[hash_] = state.pushed[mine.key]

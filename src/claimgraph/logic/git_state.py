@@ -83,6 +83,10 @@ class Commit:
     changed: int | None = None
     #: the files it changed, when the paths staged for it account for every one
     files: tuple[str, ...] = ()
+    #: commits nobody listed may lie between this one and the one before it on its branch
+    #: (a log cut at its limit listed this one, not what is below it): a list of ids shows
+    #: the gap instead of passing for every commit in order
+    gap_before: bool = False
 
     @property
     def key(self) -> str:
@@ -990,15 +994,15 @@ def describe(state: EndState, date: str, max_commits: int = 6) -> str:
         elif redone and not unseen:
             text += _rewritten_clause(made, redone, state)
         elif pushed and len(pushed) == len(made):
-            url, _, forced = state.pushed[pushed[-1].key]
-            text += f"; pushed {pushed_to(url)}" + _as(branch, state) + (
+            url, line, forced = state.pushed[pushed[-1].key]
+            text += f"; pushed {pushed_to(url)}" + _as(branch, state, line) + (
                 " (forced)" if forced else "") + _head(branch, made, state)
         elif pushed:
-            url, _, _ = state.pushed[pushed[-1].key]
+            url, line, _ = state.pushed[pushed[-1].key]
             later = len(made) - len(pushed)
             upto = (f"up to {pushed[-1].hash[:8]}" if pushed[-1].hash
                     else f"the first {len(pushed)}")
-            text += (f"; pushed {pushed_to(url)} {upto}, "
+            text += (f"; pushed {pushed_to(url)}{_as(branch, state, line)} {upto}, "
                      + (f"{least}{later} later: push outcome unknown" if unseen
                         else f"{least}{later} later not pushed"))
         elif unseen:
@@ -1080,8 +1084,10 @@ def _rewritten_clause(made: list[Commit], redone: list[Commit], state: EndState)
 
 
 def _named(commits: list[Commit]) -> str:
-    """The commits by hash; those whose id git never printed (``git commit -q``) counted."""
-    known = [c.hash[:8] for c in commits if c.hash]
+    """The commits by hash, "…" where unlisted ones may lie between two of them; those
+    whose id git never printed (``git commit -q``) counted."""
+    known = [("…, " if c.gap_before and index else "") + c.hash[:8]
+             for index, c in enumerate(commits) if c.hash]
     unknown = len(commits) - len(known)
     if unknown:
         known.append("(id not shown)" if len(commits) == 1 else
@@ -1098,9 +1104,14 @@ def _head(branch: str, made: list[Commit], state: EndState) -> str:
     return f" (head {heads[-1][:8]})" if heads else ""
 
 
-def _as(branch: str, state: EndState) -> str:
-    """`` as `dst` `` when the branch went up under another name."""
-    names = {dst for src, dst, _, _ in state.branch_pushes if src == branch}
+def _as(branch: str, state: EndState, line: int | None = None) -> str:
+    """`` as `dst` `` when the branch went up under another name: the name the push that
+    carried its last pushed commit (at ``line``) gave it (``git push origin x:main``), else
+    the one name every push of it gave. A branch pushed both as itself and as another name
+    (a new branch ``x``, then ``x:main`` at each commit) went up last as the other: "pushed
+    to <remote>" alone would send the next session looking for its commits on ``x``."""
+    at = {dst for src, dst, _, pushed in state.branch_pushes if src == branch and pushed == line}
+    names = at or {dst for src, dst, _, _ in state.branch_pushes if src == branch}
     return f" as `{names.pop()}`" if len(names) == 1 and branch not in names else ""
 
 

@@ -28,6 +28,7 @@ from claimgraph.capture.extract.session import (
 from claimgraph.capture.extract.shell import (
     Invocation, call_cwd, command_text, invocations, unwrap)
 from claimgraph.capture.extract.statements import user_texts
+from claimgraph.capture.extract.tools import DELEGATES
 from claimgraph.capture.foreign_paths import as_posix, windows_path
 from claimgraph.logic import git_done as done
 from claimgraph.logic import git_state as gs
@@ -66,6 +67,9 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     statuses: dict[str, list[tuple[int, str]]] = {}  # repository -> (line, a status's output)
     noted: dict[str, list[tuple[int, Any, str]]] = {}  # its logs and rewrites (git_observed)
     unread: dict[str, list[gs.Observation]] = {}  # git's lines of lines the reader cannot read
+    #: repository -> (line, branch, listed) of logs of what a branch holds and its upstream
+    #: lacks (``git log --oneline origin/x..x``)
+    ahead: dict[str, list[tuple[int, str, tuple[tuple[str, str], ...]]]] = {}
     for call in view.calls():
         command = command_text(call)
         if not command or not _GIT.search(command):
@@ -98,6 +102,9 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             note_status(statuses, repo, [run.kind for run in runs], result.text,
                                  call.line)
             note_runs(noted, repo, runs, result.text, call.line)
+            logged = _ahead_of_upstream(runs, result.text)
+            if logged:
+                ahead.setdefault(repo, []).append((call.line, *logged))
     # what git printed for the commands the person typed at the prompt (git_observed)
     for event, command, output, failed in typed_lines(view):
         runs = git_runs(command, event.cwd or view.root)
@@ -125,6 +132,7 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         state.at_least |= _named_branches(hidden) & {c.branch for c in state.commits}
         revise(view, repo, state, observations, sorted(statuses.get(repo, [])),
                sorted(noted.get(repo, []), key=lambda kept: kept[0]))
+        _add_delegated(state, ahead.get(repo, []), delegated_ids(view), observations)
         prs = gs.pull_requests(observations, listed.get(repo, []))
         gs.with_end_state(prs, state)
         settled.append((repo, state, prs))
@@ -146,6 +154,68 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     for repo, state, prs in settled:
         gs.drop_settled(state, prs)
         yield from _facts(view, repo, state, prs, quotes, fallback)
+
+
+#: a commit id in a sub-agent's report: hex with a digit and a letter (not a number, a word)
+_REPORTED_ID = re.compile(r"(?<![\w/.-])(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])"
+                          r"[0-9a-f]{7,40}(?![\w-])")
+
+
+def delegated_ids(view: SessionView) -> dict[str, int]:
+    """Commit-like ids each sub-agent's report names (the delegating tool's result), with
+    the line of the first report naming each: the commits the session's sub-agents said
+    they made, whose own commands the main transcript does not hold."""
+    def compute(v: SessionView) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for call in v.calls():
+            result = v.results.get(call.call_id or "")
+            if call.tool_name in DELEGATES and result is not None:
+                for match in _REPORTED_ID.finditer(result.text):
+                    found.setdefault(match.group(0), call.line)
+        return found
+    ids: dict[str, int] = view.remembered("git_state.delegated_ids", compute)
+    return ids
+
+
+def _ahead_of_upstream(runs: list[GitRun], output: str
+                       ) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+    """(branch, listed) of a line's one ``git log --oneline <remote>/<x>..<branch>``: the
+    commits ``branch`` holds that its remote-tracking ref lacks, none of them pushed there."""
+    logs = [run for run in runs if run.kind == "log"]
+    if len(logs) != 1 or any(run.kind not in ("log", "status", "other") for run in runs):
+        return None
+    words = logs[0].words[2:]
+    named = [w for w in words if not w.startswith("-")]
+    if len(named) != 1 or not any(w in ("--oneline", "--pretty=oneline") for w in words):
+        return None
+    base, _, branch = named[0].partition("..")
+    if not _REMOTE_REF.match(base) or not branch or branch in ("HEAD", "@") \
+            or branch.startswith(("origin/", "upstream/", ".")):
+        return None
+    listed = tuple(gs.log_lines(output))
+    return (branch, listed) if listed else None
+
+
+def _add_delegated(state: gs.EndState,
+                   ahead: list[tuple[int, str, tuple[tuple[str, str], ...]]],
+                   reported: dict[str, int], observations: list[gs.Observation]) -> None:
+    """Commits a sub-agent's report named that a later log shows on a branch and not on its
+    upstream (``git log --oneline origin/main..main``) are the session's commits on that
+    branch, not pushed: git places them, the report says whose they are. Nothing when a
+    push, a rewrite or a commit of the tally came after the log (the branch may have moved
+    since), or when the tally holds them already."""
+    for line, branch, listed in ahead:
+        if any(seen.line > line and (seen.pushes or seen.unseen_pushes or seen.quiet_pushes
+                                     or seen.rewrote or seen.commits)
+               for seen in observations):
+            continue
+        for hash_, subject in reversed(listed):
+            said = next((at for known, at in reported.items()
+                         if gs.same_commit(known, hash_)), None)
+            if said is None or said > line or any(
+                    c.hash and gs.same_commit(c.hash, hash_) for c in state.commits):
+                continue
+            state.commits.append(gs.Commit(branch, hash_, subject, line, since=line))
 
 
 def _facts(view: SessionView, repo: str, state: gs.EndState, prs: list[gs.PullRequest],
@@ -432,8 +502,12 @@ def unseen(runs: list[GitRun], line: int, at: int | None = None) -> gs.Observati
     found = _grouped(runs)
     pushes = tuple(_push_target(words) for words in found.get("push", []))
     more = any(not _dry(words) for words in found.get("commit", []))
-    return gs.Observation(line, at, unseen_pushes=pushes, more_commits=more) \
-        if pushes or more else None
+    # a reset that moves the branch, its outcome unknown: the commits before it may be gone
+    # from the branch, so they are told no more (less said rather than a stale tally)
+    reset = any(gs.resets_history(words) for words in found.get("reset", [])) \
+        or any(_resets_branch(words) for words in found.get("switch", []))
+    return gs.Observation(line, at, unseen_pushes=pushes, more_commits=more, rewrote=reset) \
+        if pushes or more or reset else None
 
 
 def _unread_commits(made: list[tuple[str, ...]], commits: list[gs.Commit], output: str) -> bool:
@@ -464,7 +538,9 @@ def made_in_failed(runs: list[GitRun], output: str, line: int,
     line also ran something that may have moved HEAD again, or printed more summaries than
     it ran commits."""
     made = [run for run in runs if run.kind == "commit"]
-    if not made or any(run.kind not in _BESIDE_FAILED_COMMIT for run in runs):
+    if not made:
+        return _reset_in_failed(runs, output, line, at)
+    if any(run.kind not in _BESIDE_FAILED_COMMIT for run in runs):
         return None
     text = _LABELLED.sub("", output, count=1)
     shown = gs.commits_in(text)
@@ -473,6 +549,21 @@ def made_in_failed(runs: list[GitRun], output: str, line: int,
     amend = any("--amend" in run.words for run in made)
     commits = tuple(gs.Commit(b, h, subject, line, amend=amend) for b, h, subject in shown)
     return gs.Observation(line, at, commits, staged=_staged(runs))
+
+
+def _reset_in_failed(runs: list[GitRun], output: str, line: int,
+                     at: int | None = None) -> gs.Observation | None:
+    """A line that failed after a reset moved the branch (``git reset --hard origin/main
+    && npm test``, the tests failing): git's "HEAD is now at …" says the reset was done,
+    and the commits it left behind are on the branch no more, whatever failed after it.
+    Read only when the line ran one reset that moves history, and nothing else that
+    prints that line (a stash, a new worktree)."""
+    resets = [run for run in runs if run.kind == "reset" and gs.resets_history(run.words)]
+    moved = gs.head_moved(_LABELLED.sub("", output, count=1))
+    if len(resets) != 1 or moved is None or _elsewhere(runs) or any(
+            run.kind in ("rebase", "rewrite", "switch", "pull", "merge") for run in runs):
+        return None
+    return gs.Observation(line, at, rewrote=True, listed=(moved,))
 
 
 #: push flags after which a push that worked moved no branch of the session's up.
@@ -518,7 +609,9 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
     rebasing = [w for w in found.get("pull", []) if _rebasing_pull(w)]
     rebase_seen = bool(rebased) or bool(rebasing and gs.rebased_branch(output))
     rewrote = (any(gs.resets_history(w) for w in found.get("reset", [])) or rebase_seen
-               or bool(found.get("rewrite")))
+               or bool(found.get("rewrite"))
+               or (any(_resets_branch(w) for w in found.get("switch", []))
+                   and _RESET_BRANCH.search(output) is not None))
     commits = _commits(found, runs, output, line, bool(rebased))
     pushes: tuple[gs.Push, ...] = ()
     unseen_pushes: tuple[str | None, ...] = ()
@@ -668,6 +761,23 @@ def _logged_remote(found: dict[str, list[tuple[str, ...]]], runs: list[GitRun],
         return None
     listed = tuple(h for h, _ in gs.log_lines(output))
     return (named[0], listed) if listed else None
+
+
+#: git's line for a ``checkout -B`` / ``switch -C`` that moved a branch that was there
+#: ("Reset branch 'main'", "Switched to and reset branch 'main'"); a new one says "a new branch"
+_RESET_BRANCH = re.compile(r"^(?:Switched to and reset|Reset) branch '", re.M)
+
+
+def _resets_branch(words: tuple[str, ...]) -> bool:
+    """``git checkout -B x <start>`` / ``git switch -C x <start>``: the branch ``x`` is made
+    to point at ``<start>`` whatever it held (``origin/main`` after a refused push): the
+    commits it held that ``<start>`` lacks are left behind, like a ``reset --hard``."""
+    args = list(words[2:])
+    for index, word in enumerate(args):
+        if word in ("-B", "-C", "--force-create"):
+            rest = [w for w in args[index + 2:] if not w.startswith("-")]
+            return bool(rest) and rest[0] not in ("HEAD", "@")
+    return False
 
 
 #: ``checkout``/``switch`` flags that create the branch they name.

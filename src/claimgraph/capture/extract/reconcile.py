@@ -66,7 +66,8 @@ from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.observed import with_observed
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
-from claimgraph.capture.extract.session import OK, SessionView, taught_at, transcript_evidence
+from claimgraph.capture.extract.session import (
+    OK, UNKNOWN, SessionView, taught_at, transcript_evidence)
 from claimgraph.capture.extract.actions import of_kind
 from claimgraph.capture.extract.approvals import lettered_options, sets_terms
 from claimgraph.capture.extract.asked import answers, questions
@@ -75,6 +76,7 @@ from claimgraph.capture.extract.offered import position_pick
 from claimgraph.capture.extract.overtaken import overtake, plan_texts
 from claimgraph.capture.extract.revised import revised_away
 from claimgraph.capture.extract.statements import user_texts
+from claimgraph.capture.extract.superseded import DECISIONS, superseded
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
 from claimgraph.capture.extract.undone import (
     History, deletions, failures, history as edit_history, undone_by_edits)
@@ -199,6 +201,9 @@ class Later:
     failed: list[tuple[int, str]] = field(default_factory=list)
     #: (line, text) of each plan the person approved (``overtaken``).
     plans: list[tuple[int, str]] = field(default_factory=list)
+    #: (line, command) of shell commands that ran but whose outcome never showed (sent to
+    #: the background, no result): work the session moved on to, done or not
+    ran: list[tuple[int, str]] = field(default_factory=list)
 
 
 def _agent_messages(view: SessionView) -> tuple[list[tuple[int, dict[str, str]]],
@@ -250,7 +255,10 @@ def digest(view: SessionView) -> Later:
                          if call.call_id and call.call_id in view.results
                          and view.outcome(call) == OK],
                         files),
-                 deletions(view), failures(view), plan_texts(view))
+                 deletions(view), failures(view), plan_texts(view),
+                 [(action.line, action.command) for action in of_kind(view, SHELL)
+                  if action.outcome == UNKNOWN and action.command and not (
+                      action.result is not None and view.refused(action.result))])
 
 
 def _changed_at(files: Mapping[str, list[FileChange]]) -> dict[str, list[int]]:
@@ -360,6 +368,9 @@ def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None,
         return None
     if _changed_again(found, line, later):
         return None
+    if found.get("predicate") in DECISIONS and superseded(str(found.get("object") or ""),
+                                                          line, [*later.done, *later.ran]):
+        return None  # the work went on with another version of what it names
     retiring = retiring or _retiring(later)
     if _retired(found, line, retiring):
         return None

@@ -39,6 +39,11 @@ TOOL_KINDS: dict[str, str] = {
 }
 
 
+#: Tools that hand a task to a sub-agent and return its report (Claude Code's ``Task``, named
+#: ``Agent`` in later versions): the report is the sub-agent's account of what it did.
+DELEGATES = frozenset({"Task", "Agent"})
+
+
 def kind_of(tool_name: str | None) -> str:
     """The action kind of a tool's name; ``other`` for a name the table does not know."""
     return TOOL_KINDS.get(tool_name or "", OTHER)
