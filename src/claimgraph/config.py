@@ -13,6 +13,7 @@ import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from claimgraph.configured import DEFAULT_HALF_LIFE_DAYS, config_file
 from claimgraph.errors import ClaimgraphError
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
@@ -74,7 +75,7 @@ SETTINGS: tuple[Setting, ...] = (
             help="how long a write waits for another writer's lease"),
     Setting("lease_ttl_ms", "int", 30000, rule=POSITIVE,
             help="a lease its holder stopped renewing this long ago may be broken"),
-    Setting("half_life_days", "float", 90.0, rule=POSITIVE,
+    Setting("half_life_days", "float", DEFAULT_HALF_LIFE_DAYS, rule=POSITIVE,
             help="confidence halves after this many days without reinforcement"),
     Setting("log_level", "level", "info", rule=LOG_LEVEL,
             help="the least severe event background runs write to the sidecar logs"),
@@ -115,11 +116,9 @@ def xdg_dir(environ: Environ, variable: str, fallback: str) -> Path:
 
 
 def config_path(environ: Environ) -> Path:
-    """``$CLAIMGRAPH_CONFIG``, else ``$XDG_CONFIG_HOME/claimgraph/config.toml``."""
-    explicit = environ.get("CLAIMGRAPH_CONFIG", "").strip()
-    if explicit:
-        return _expand_home(explicit, environ)
-    return xdg_dir(environ, "XDG_CONFIG_HOME", ".config") / "claimgraph" / "config.toml"
+    """``$CLAIMGRAPH_CONFIG``, else ``$XDG_CONFIG_HOME/claimgraph/config.toml``: the rule lives
+    in ``claimgraph.configured``, which the SessionStart hook loads without this module."""
+    return Path(config_file(environ))
 
 
 def _expand_home(text: str, environ: Environ) -> Path:
