@@ -33,6 +33,10 @@ DEFAULT_HALF_LIFE_DAYS = 90.0
 HALF_LIFE_ENV = "CLAIMGRAPH_HALF_LIFE_DAYS"
 #: The store mark the curator leaves: {"file", "state", "half_life"} (docs/store.md).
 HALF_LIFE_MARK = "context:half-life"
+#: A file's times come from a coarse clock (a few ms; 1 or 2 s on some file systems): a file
+#: written this recently could be written again within the same tick, at the same size, and
+#: its state would not change. The curator stamps only a file older than this.
+SETTLED_NS = 2_000_000_000
 
 
 def config_file(environ: Mapping[str, str]) -> str:
@@ -99,17 +103,20 @@ def configured_half_life(environ: Mapping[str, str],
     return None
 
 
-def stamp(environ: Mapping[str, str], read_file: Callable[[str], float]) -> dict[str, Any] | None:
+def stamp(environ: Mapping[str, str], read_file: Callable[[str], float],
+          now_ns: int) -> dict[str, Any] | None:
     """The mark to leave for ``configured_half_life``: the config file's path and state, and
     the half-life ``read_file(path)`` parses from it (not the environment's or a flag's: the
-    hook checks those itself). None without a file, or when it changed while being read."""
+    hook checks those itself). None without a file, when it changed while being read, or
+    when it was written less than ``SETTLED_NS`` before ``now_ns`` (wall clock)."""
     path = config_file(environ)
     try:
-        before = file_state(os.stat(path))
+        before = os.stat(path)
         value = read_file(path)
-        after = file_state(os.stat(path))
+        after = os.stat(path)
     except FileNotFoundError:
         return None
-    if before != after:
+    state = file_state(before)
+    if state != file_state(after) or now_ns - before.st_mtime_ns < SETTLED_NS:
         return None
-    return {"file": path, "state": before, "half_life": value}
+    return {"file": path, "state": state, "half_life": value}

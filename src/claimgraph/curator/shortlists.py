@@ -22,6 +22,7 @@ setting from there while the file is unchanged.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,7 @@ def refresh_shortlists(ctx: StageTools) -> dict[str, Any]:
     counts = {"projects": len(projects), "stored": 0, "current": len(current)}
     if ctx.dry_run:
         return {"counts": {**counts, "would_store": len(records)}}
-    setting = half_life_stamp(ctx.environ)
+    setting = half_life_stamp(ctx.environ, time.time_ns())
     with ctx.fence.writing(sh):
         if sh.store.write_count() != written:
             return {"counts": {**counts, "written_meanwhile": 1}}
@@ -63,10 +64,10 @@ def refresh_shortlists(ctx: StageTools) -> dict[str, Any]:
     return {"counts": {**counts, "stored": len(records)}}
 
 
-def half_life_stamp(environ: Mapping[str, str]) -> dict[str, Any] | None:
+def half_life_stamp(environ: Mapping[str, str], now_ns: int) -> dict[str, Any] | None:
     """What the config file says of the half-life, for the hook (``configured.stamp``); None
-    without a file, or with one that cannot be read or holds an invalid value (the hook then
-    knows no value from the file, and shows no ranked block)."""
+    without a file, with one written just now, or one that cannot be read or holds an invalid
+    value (the hook then knows no value from the file, and shows no ranked block)."""
     def from_file(path: str) -> float:
         values, _ = read_config_file(Path(path), environ)
         if configured.HALF_LIFE_SETTING not in values:
@@ -75,7 +76,7 @@ def half_life_stamp(environ: Mapping[str, str]) -> dict[str, Any] | None:
         value: float = coerce(setting, values[setting.name], f"file:{path}", environ)
         return value
     try:
-        return configured.stamp(environ, from_file)
+        return configured.stamp(environ, from_file, now_ns)
     except (ClaimgraphError, OSError):
         return None
 
