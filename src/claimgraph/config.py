@@ -76,7 +76,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("lease_ttl_ms", "int", 30000, rule=POSITIVE,
             help="a lease its holder stopped renewing this long ago may be broken"),
     Setting("half_life_days", "float", DEFAULT_HALF_LIFE_DAYS, rule=POSITIVE,
-            help="confidence halves after this many days without reinforcement"),
+            help="confidence halves after this many days without reinforcement (wherever "
+                 "memory is ranked: the SessionStart block, context, recall, the viewer)"),
     Setting("log_level", "level", "info", rule=LOG_LEVEL,
             help="the least severe event background runs write to the sidecar logs"),
     Setting("budget", "int", 20, rule=NON_NEGATIVE,
@@ -102,7 +103,7 @@ SETTINGS: tuple[Setting, ...] = (
                  "0: only the server's project"),
     Setting("context_budget_chars", "int", 10000, rule=POSITIVE,
             help="most characters of the block `claimgraph context` prints (the "
-                 "SessionStart hook reads no config file: it always uses 10000)"),
+                 "SessionStart hook parses no config file: it always uses 10000)"),
 )
 BY_NAME = {setting.name: setting for setting in SETTINGS}
 
