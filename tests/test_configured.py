@@ -98,7 +98,7 @@ def test_a_file_that_names_it_is_read_from_the_curators_stamp_while_unchanged(
     assert half_life_stamp(environ, settled(path) - 1) is None  # written just now
     stamp = half_life_stamp(environ, settled(path))
     assert stamp is not None and stamp["file"] == path and stamp["half_life"] == value
-    marks.marks[configured.HALF_LIFE_MARK] = stamp
+    marks.marks[configured.half_life_mark(path)] = stamp
     assert configured.configured_half_life(environ, marks.get) == value
     assert load_settings(environ=environ).value("half_life_days") == value
 
@@ -111,7 +111,7 @@ def test_a_changed_file_or_another_file_is_not_read_from_the_stamp(tmp_path):
         out.write("half_life_days = 30\n")
     written = os.stat(path).st_mtime_ns - 10 * configured.SETTLED_NS
     os.utime(path, ns=(written, written))  # long ago: the edit below gets another time
-    marks = Marks({configured.HALF_LIFE_MARK: half_life_stamp(environ, settled(path))})
+    marks = Marks({configured.half_life_mark(path): half_life_stamp(environ, settled(path))})
     assert configured.configured_half_life(environ, marks.get) == 30.0
     with open(path, "w") as out:  # the same size: the stamp still tells it apart
         out.write("half_life_days = 60\n")
@@ -120,7 +120,7 @@ def test_a_changed_file_or_another_file_is_not_read_from_the_stamp(tmp_path):
     os.replace(path, tmp_path / "elsewhere.toml")
     assert configured.configured_half_life(other, marks.get) is None
     moved = str(tmp_path / "elsewhere.toml")
-    marks.marks[configured.HALF_LIFE_MARK] = half_life_stamp(other, settled(moved))
+    marks.marks[configured.half_life_mark(moved)] = half_life_stamp(other, settled(moved))
     assert configured.configured_half_life(other, marks.get) == 60.0
 
 
@@ -139,3 +139,20 @@ def test_no_stamp_for_a_file_with_an_invalid_value_or_one_that_changes_while_rea
             out.write("# edited meanwhile\n")
         return 30.0
     assert configured.stamp(environ, rewritten, settled(path) + configured.SETTLED_NS) is None
+
+
+def test_each_config_file_has_its_own_stamp(tmp_path):
+    """A curator started by a daemon may see another config file than the agent's hook: each
+    file is stamped under its own path, so neither pass undoes the other's."""
+    agent = env_for(tmp_path)
+    daemon = env_for(tmp_path, CLAIMGRAPH_CONFIG=str(tmp_path / "daemon.toml"))
+    marks = Marks()
+    for environ, text in ((agent, "half_life_days = 30\n"), (daemon, "half_life_days = 5\n")):
+        path = configured.config_file(environ)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as out:
+            out.write(text)
+        stamp = half_life_stamp(environ, settled(path))
+        marks.marks[configured.half_life_mark(stamp["file"])] = stamp
+    assert configured.configured_half_life(agent, marks.get) == 30.0
+    assert configured.configured_half_life(daemon, marks.get) == 5.0

@@ -11,7 +11,7 @@ the way ``claimgraph.config`` does, as far as it can without parsing:
 - no config file, or one that never names the setting: the default;
 - a file that names it: the curator, which parses the file on each pass, leaves in the store
   what that file says and the file's ``os.stat`` when it read it (``stamp``; the mark
-  ``HALF_LIFE_MARK``). While the file is unchanged, that value is the file's; once the file
+  ``half_life_mark(path)``). While the file is unchanged, that value is the file's; once the file
   has changed, the hook cannot know the value (``None``) and shows no ranked block rather
   than one ranked by a setting the user may have just changed (docs/hooks.md).
 
@@ -31,8 +31,10 @@ if TYPE_CHECKING:
 HALF_LIFE_SETTING = "half_life_days"
 DEFAULT_HALF_LIFE_DAYS = 90.0
 HALF_LIFE_ENV = "CLAIMGRAPH_HALF_LIFE_DAYS"
-#: The store mark the curator leaves: {"file", "state", "half_life"} (docs/store.md).
-HALF_LIFE_MARK = "context:half-life"
+#: The store marks the curator leaves, one per config file it read (a daemon's environment may
+#: name another file than the agent's): ``context:half-life:<path>`` = {"file", "state",
+#: "half_life"} (docs/store.md).
+HALF_LIFE_PREFIX = "context:half-life:"
 #: A file's times come from a coarse clock (a few ms; 1 or 2 s on some file systems): a file
 #: written this recently could be written again within the same tick, at the same size, and
 #: its state would not change. The curator stamps only a file older than this.
@@ -96,11 +98,16 @@ def configured_half_life(environ: Mapping[str, str],
         return DEFAULT_HALF_LIFE_DAYS
     if not names_half_life(data):
         return DEFAULT_HALF_LIFE_DAYS
-    mark = read_mark(HALF_LIFE_MARK)
+    mark = read_mark(half_life_mark(path))
     if isinstance(mark, Mapping) and mark.get("file") == path and mark.get("state") == state:
         value = mark.get("half_life")
         return float(value) if isinstance(value, (int, float)) and value > 0 else None
     return None
+
+
+def half_life_mark(path: str) -> str:
+    """The key of the mark that stamps the config file at ``path``."""
+    return HALF_LIFE_PREFIX + path
 
 
 def stamp(environ: Mapping[str, str], read_file: Callable[[str], float],

@@ -315,6 +315,6 @@ def test_a_configured_half_life_is_read_from_the_curators_stamp_without_the_conf
 def stamped(hooks: Hooks) -> dict | None:
     store = open_store(hooks.db, read_only=True)
     try:
-        return store.get_mark(configured.HALF_LIFE_MARK)
+        return store.get_mark(configured.half_life_mark(configured.config_file(hooks.env)))
     finally:
         store.close()

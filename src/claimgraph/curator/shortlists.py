@@ -59,8 +59,10 @@ def refresh_shortlists(ctx: StageTools) -> dict[str, Any]:
         for project, record in records.items():
             sh.store.set_mark(cx.shortlist_key(project), {**record, "writes": written})
         sh.store.set_mark(REFRESHED, {"at": at, "episodes": reads.episode_count(sh)})
-        if setting is not None and sh.store.get_mark(configured.HALF_LIFE_MARK) != setting:
-            sh.store.set_mark(configured.HALF_LIFE_MARK, setting)
+        if setting is not None:
+            key = configured.half_life_mark(setting["file"])
+            if sh.store.get_mark(key) != setting:
+                sh.store.set_mark(key, setting)
     return {"counts": {**counts, "stored": len(records)}}
 
 
