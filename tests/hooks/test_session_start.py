@@ -318,3 +318,21 @@ def stamped(hooks: Hooks) -> dict | None:
         return store.get_mark(configured.half_life_mark(configured.config_file(hooks.env)))
     finally:
         store.close()
+
+
+def test_an_unstamped_config_on_a_store_we_may_not_write_shows_no_fact_and_starts_nothing(
+        hooks: Hooks):
+    """No curator could stamp the file for this user: the hook still shows no fact ranked by
+    a half-life it cannot tell, and starts no curator."""
+    remember(hooks, ("api", "prefers", "REST"))
+    config_file(hooks, "half-life-days = 10\n")
+    hooks.db.chmod(0o400)
+    try:
+        run = hooks.run(start_payload(hooks), "session-start", prefix=without_dac_override())
+    finally:
+        hooks.db.chmod(0o600)
+    text = injected(run)
+    assert "half_life_days" in text and "REST" not in text
+    assert hooks.events() == ["hook.context-injected"]
+    assert hooks.log()[-1]["shortlist"] == "setting-unknown"
+    assert stamped(hooks) is None
