@@ -12,8 +12,9 @@ the way ``claimgraph.config`` does, as far as it can without parsing:
 - a file that names it: the curator, which parses the file on each pass, leaves in the store
   what that file says and the file's ``os.stat`` when it read it (``stamp``; the mark
   ``half_life_mark(path)``). While the file is unchanged, that value is the file's; once the file
-  has changed, the hook cannot know the value (``None``) and shows no ranked block rather
-  than one ranked by a setting the user may have just changed (docs/hooks.md).
+  has changed, the hook cannot know the value (``None``): it ranks by the value the curator
+  read last (``last_read_half_life``; the default if it never read one) and has the curator
+  read the file again, so the next start ranks by the new one (docs/hooks.md).
 
 Standard library only, and only what the hook loads anyway (``os``, ``math``).
 """
@@ -103,6 +104,18 @@ def configured_half_life(environ: Mapping[str, str],
         value = mark.get("half_life")
         return float(value) if isinstance(value, (int, float)) and value > 0 else None
     return None
+
+
+def last_read_half_life(environ: Mapping[str, str], read_mark: Callable[[str], Any]) -> float:
+    """The half-life the curator last read from the config file, whatever the file holds now;
+    the default when it never read one. What the hook ranks by while the file it cannot parse
+    has changed: the user's previous setting, until the curator reads the new one."""
+    path = config_file(environ)
+    mark = read_mark(half_life_mark(path))
+    value = mark.get("half_life") if isinstance(mark, Mapping) and mark.get("file") == path \
+        else None
+    return float(value) if isinstance(value, (int, float)) and value > 0 \
+        else DEFAULT_HALF_LIFE_DAYS
 
 
 def half_life_mark(path: str) -> str:

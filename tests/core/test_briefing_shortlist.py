@@ -506,11 +506,12 @@ def test_the_context_command_prints_what_the_hook_injects_at_the_same_instant(
     sh.store.close()
 
 
-def test_a_changed_config_file_is_never_shown_ranked_by_the_old_half_life(
+def test_a_changed_config_file_is_ranked_by_the_last_value_read_until_the_next_pass(
         tmp_path, capsys, monkeypatch):
-    """The file changed since the curator read it: the hook cannot tell the half-life without
-    parsing it, so it shows no fact (the command, which parses it, compiles live); the next
-    pass stamps the new file and stores lists for its half-life, and both agree again."""
+    """The file changed since the curator read it: the hook cannot tell the new half-life
+    without parsing it, so it ranks by the one the curator read last (the command, which parses
+    it, compiles live with the new one); the next pass stamps the new file and stores lists for
+    its half-life, and both agree again."""
     environ = configure(tmp_path, "file", 20.0)
     monkeypatch.setenv("CLAIMGRAPH_CONFIG", environ["CLAIMGRAPH_CONFIG"])
     sh = build(tmp_path, random.Random(7), 200)
@@ -522,8 +523,9 @@ def test_a_changed_config_file_is_never_shown_ranked_by_the_old_half_life(
     config = tmp_path / "config.toml"
     config.write_text("half_life_days = 45\n")
     hook = hook_block(sh, cwd, now, environ, monkeypatch)
-    assert hook["shortlist"] == "setting-unknown" and hook["sections"] == {}
-    assert "half_life_days" in hook["text"] and "thing" not in hook["text"]
+    assert hook["setting_changed"] and hook["shortlist"] == "stored"  # still the 20-day list
+    assert hook["text"] == live(sh.store, cwd, now, agent="claude-code",
+                                half_life_days=20.0)["text"]
     data = command.json(now)
     assert data["shortlist"] == "live"
     assert data["text"] == live(sh.store, cwd, now, half_life_days=45.0)["text"]
@@ -531,7 +533,7 @@ def test_a_changed_config_file_is_never_shown_ranked_by_the_old_half_life(
     os.utime(config, ns=(written, written))
     store_shortlists(Shell(store=sh.store, clock=sh.clock, half_life_days=45.0), environ)
     hook = hook_block(sh, cwd, now, environ, monkeypatch)
-    assert hook["shortlist"] == "stored"
+    assert hook["shortlist"] == "stored" and not hook["setting_changed"]
     assert command(now, "--agent", "claude-code")[0] == hook["text"] + "\n"
     assert command.json(now)["shortlist"] == "stored"
     sh.store.close()

@@ -300,12 +300,13 @@ def test_a_configured_half_life_is_read_from_the_curators_stamp_without_the_conf
     default half-life's."""
     remember(hooks, ("api", "depends-on", "postgres"), ("api", "prefers", "REST"), when=-60)
     config_file(hooks, "half_life_days = 10\n")
-    default = injected(hooks.run(start_payload(hooks), "session-start"))
-    assert hooks.log()[-1]["shortlist"] == "setting-unknown" and "REST" not in default
+    first = injected(hooks.run(start_payload(hooks), "session-start"))  # never stamped yet:
+    assert hooks.log()[-1]["setting_changed"] is True  # ranked by the default until then
+    assert first == live_block(hooks)
     assert wait_for(lambda: stamped(hooks), 60)  # the curator it started stamped the file
     payload = json.dumps(start_payload(hooks)).encode()
     during = imported_modules(["-m", "claimgraph.hooks", "session-start"], hooks, payload)
-    assert hooks.log()[-1]["shortlist"] == "stored"
+    assert hooks.log()[-1]["shortlist"] == "stored" and not hooks.log()[-1]["setting_changed"]
     assert not {n for n in during if n in HEAVY or any(n.startswith(h + ".") for h in HEAVY)}
     block = injected(hooks.run(start_payload(hooks), "session-start"))
     assert "REST" in block and block == live_block(hooks, 10.0)
@@ -320,10 +321,10 @@ def stamped(hooks: Hooks) -> dict | None:
         store.close()
 
 
-def test_an_unstamped_config_on_a_store_we_may_not_write_shows_no_fact_and_starts_nothing(
+def test_an_unstamped_config_on_a_store_we_may_not_write_ranks_by_the_default_and_starts_nothing(
         hooks: Hooks):
-    """No curator could stamp the file for this user: the hook still shows no fact ranked by
-    a half-life it cannot tell, and starts no curator."""
+    """No curator could stamp the file for this user: the hook ranks by the default half-life
+    (the last one any curator read: none) and starts no curator."""
     remember(hooks, ("api", "prefers", "REST"))
     config_file(hooks, "half-life-days = 10\n")
     hooks.db.chmod(0o400)
@@ -332,7 +333,7 @@ def test_an_unstamped_config_on_a_store_we_may_not_write_shows_no_fact_and_start
     finally:
         hooks.db.chmod(0o600)
     text = injected(run)
-    assert "half_life_days" in text and "REST" not in text
+    assert "REST" in text and text == live_block(hooks)
     assert hooks.events() == ["hook.context-injected"]
-    assert hooks.log()[-1]["shortlist"] == "setting-unknown"
+    assert hooks.log()[-1]["setting_changed"] is True
     assert stamped(hooks) is None

@@ -228,22 +228,10 @@ NOT_READY = ("claimgraph holds more than {limit:,} facts for this project ({proj
              "`claimgraph search` or `claimgraph facts`, or the memory tools.")
 
 
-#: The block in place of one ranked by a half-life the hook cannot know: the config file that
-#: sets ``half_life_days`` changed since the curator last read it (``claimgraph.configured``).
-SETTING_UNKNOWN = ("claimgraph's config file changed since the facts for this project "
-                   "({project}) were last ranked, and it sets half_life_days, which ranks "
-                   "them; they are being ranked again by the new setting, so none are shown "
-                   "at this start rather than ranked by an old one. Read them with "
-                   "`claimgraph context`, `claimgraph search` or `claimgraph facts`, or the "
-                   "memory tools.")
-
-
-def not_ready(project_id: str, now: int, limit: int = LIVE_LIMIT,
-              text: str = NOT_READY) -> dict[str, Any]:
+def not_ready(project_id: str, now: int, limit: int = LIVE_LIMIT) -> dict[str, Any]:
     """{project, as_of, text, chars, sections, read_anyway}, as ``compile_gathered`` gives,
-    for a store whose block ``gather`` did not compile (``over_limit``), or whose half-life
-    the hook could not tell (``text=SETTING_UNKNOWN``)."""
-    body = text.format(limit=limit, project=safe_text(project_id))
+    for a store whose block ``gather`` did not compile (``over_limit``)."""
+    body = NOT_READY.format(limit=limit, project=safe_text(project_id))
     text = (f"{CONTEXT_OPEN}\n{CONTEXT_HEADING} (as of {to_date(now)})\n\n{body}\n"
             f"{CONTEXT_CLOSE}")
     return {"project": project_id, "as_of": now, "text": text, "chars": len(text),
