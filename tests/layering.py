@@ -44,6 +44,7 @@ LAYERS: Layers = (
     ("pure logic", {"logic": ("claimgraph.logic.*", "claimgraph.errors")}),
     ("plumbing", {"plumbing": (
         "claimgraph", "claimgraph.private", "claimgraph.guard", "claimgraph.config",
+        "claimgraph.configured",
         "claimgraph.location", "claimgraph.sidecar", "claimgraph.project",
         "claimgraph.project_files", "claimgraph.startup", "claimgraph.deferred", "claimgraph.lease",
         "claimgraph.logsetup", "claimgraph.logs", "claimgraph.retrievals",

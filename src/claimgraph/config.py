@@ -13,6 +13,7 @@ import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from claimgraph.configured import DEFAULT_HALF_LIFE_DAYS, config_file
 from claimgraph.errors import ClaimgraphError
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
@@ -74,8 +75,9 @@ SETTINGS: tuple[Setting, ...] = (
             help="how long a write waits for another writer's lease"),
     Setting("lease_ttl_ms", "int", 30000, rule=POSITIVE,
             help="a lease its holder stopped renewing this long ago may be broken"),
-    Setting("half_life_days", "float", 90.0, rule=POSITIVE,
-            help="confidence halves after this many days without reinforcement"),
+    Setting("half_life_days", "float", DEFAULT_HALF_LIFE_DAYS, rule=POSITIVE,
+            help="confidence halves after this many days without reinforcement (wherever "
+                 "memory is ranked: the SessionStart block, context, recall, the viewer)"),
     Setting("log_level", "level", "info", rule=LOG_LEVEL,
             help="the least severe event background runs write to the sidecar logs"),
     Setting("budget", "int", 20, rule=NON_NEGATIVE,
@@ -101,7 +103,7 @@ SETTINGS: tuple[Setting, ...] = (
                  "0: only the server's project"),
     Setting("context_budget_chars", "int", 10000, rule=POSITIVE,
             help="most characters of the block `claimgraph context` prints (the "
-                 "SessionStart hook reads no config file: it always uses 10000)"),
+                 "SessionStart hook parses no config file: it always uses 10000)"),
 )
 BY_NAME = {setting.name: setting for setting in SETTINGS}
 
@@ -115,11 +117,9 @@ def xdg_dir(environ: Environ, variable: str, fallback: str) -> Path:
 
 
 def config_path(environ: Environ) -> Path:
-    """``$CLAIMGRAPH_CONFIG``, else ``$XDG_CONFIG_HOME/claimgraph/config.toml``."""
-    explicit = environ.get("CLAIMGRAPH_CONFIG", "").strip()
-    if explicit:
-        return _expand_home(explicit, environ)
-    return xdg_dir(environ, "XDG_CONFIG_HOME", ".config") / "claimgraph" / "config.toml"
+    """``$CLAIMGRAPH_CONFIG``, else ``$XDG_CONFIG_HOME/claimgraph/config.toml``: the rule lives
+    in ``claimgraph.configured``, which the SessionStart hook loads without this module."""
+    return Path(config_file(environ))
 
 
 def _expand_home(text: str, environ: Environ) -> Path:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import random
 import sqlite3
 import subprocess
@@ -24,6 +25,7 @@ from typing import Any
 import pytest
 
 from claimgraph.cli.main import main as cli_main
+from claimgraph.configured import HALF_LIFE_ENV, SETTLED_NS
 from claimgraph.cli.output import jsonable
 from claimgraph.core import Shell
 from claimgraph.core import tombstones
@@ -70,10 +72,11 @@ class WholeReads:
         return getattr(self._store, name)
 
 
-def store_shortlists(sh: Shell) -> dict[str, Any]:
-    """Run the curator's shortlists stage on the shell's store, as a pass ends."""
+def store_shortlists(sh: Shell, environ: dict[str, str] | None = None) -> dict[str, Any]:
+    """Run the curator's shortlists stage on the shell's store, as a pass ends (in the
+    environment ``environ``, where it finds the config file)."""
     fence = Fence(sh.store.path, None, epoch=tombstones.epoch(sh.store))
-    return refresh_shortlists(StageTools(sh, fence, "test-run"))
+    return refresh_shortlists(StageTools(sh, fence, "test-run", environ=environ or {}))
 
 
 def build(tmp_path, rng: random.Random, facts: int) -> Shell:
@@ -436,8 +439,8 @@ def test_the_context_command_compiles_live_once_the_stored_list_runs_out(
 
 def test_a_configured_half_life_compiles_the_context_command_live(tmp_path, capsys,
                                                                    monkeypatch):
-    """The list was stored for the default half-life (the hook's); another one ranks the
-    facts differently, so ``claimgraph context`` under it compiles live."""
+    """The list was stored for the default half-life; another one (here given to the command
+    alone) ranks the facts differently, so ``claimgraph context`` under it compiles live."""
     sh = build(tmp_path, random.Random(5), 200)
     store_shortlists(sh)
     cwd = checkout(tmp_path)
@@ -453,18 +456,86 @@ def test_a_configured_half_life_compiles_the_context_command_live(tmp_path, caps
     sh.store.close()
 
 
+def configure(tmp_path, how: str, half_life: float) -> dict[str, str]:
+    """The environment that sets ``half_life_days`` ``how``: not at all ("default"), in the
+    config file ("file", written long ago: ``configured.SETTLED_NS``) or in the environment
+    ("env"); the command reads it from ``os.environ``, the hook and the curator from this."""
+    config = tmp_path / "config.toml"
+    config.write_text(f'llm_cmd = "claude -p"\nhalf_life_days = {half_life}\n')
+    written = config.stat().st_mtime_ns - 10 * SETTLED_NS
+    os.utime(config, ns=(written, written))
+    environ = {"HOME": str(tmp_path), "CLAIMGRAPH_CONFIG": str(config if how == "file"
+                                                               else tmp_path / "none.toml")}
+    if how == "env":
+        environ[HALF_LIFE_ENV] = str(half_life)
+    return environ
+
+
+def hook_block(sh: Shell, cwd: str, now: int, environ: dict[str, str],
+               monkeypatch) -> dict[str, Any]:
+    """What the SessionStart hook compiles at ``now`` in ``environ``."""
+    monkeypatch.setattr(session_start, "time", _Pinned(now))
+    return session_start.compile_block(str(sh.store.path), cwd, environ, "claude-code")
+
+
+@pytest.mark.parametrize("how", ["default", "file", "env"])
 def test_the_context_command_prints_what_the_hook_injects_at_the_same_instant(
-        tmp_path, capsys, monkeypatch):
+        tmp_path, capsys, monkeypatch, how):
+    """With ``half_life_days`` set or not, in the file or the environment, the hook renders the
+    list the curator stored for it and prints the command's bytes; a set half-life gives a
+    block other than the default's, so a hook that ignored it would fail here."""
+    half_life = 90.0 if how == "default" else 20.0
+    environ = configure(tmp_path, how, half_life)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
     sh = build(tmp_path, random.Random(6), 200)
-    store_shortlists(sh)
+    curator = Shell(store=sh.store, clock=sh.clock, half_life_days=half_life)
+    store_shortlists(curator, environ)
+    assert sh.store.get_mark(shortlist_key(PROJECT))["half_life"] == half_life
     cwd = checkout(tmp_path)
     command = ContextCommand(str(sh.store.path), cwd, capsys, monkeypatch)
     for now in (sh.clock(), sh.clock() + 7 * DAY_MS):
-        monkeypatch.setattr(session_start, "time", _Pinned(now))
-        hook = session_start.compile_block(str(sh.store.path), cwd, {}, "claude-code")
+        hook = hook_block(sh, cwd, now, environ, monkeypatch)
         assert hook["shortlist"] == "stored"
         out, _ = command(now, "--agent", "claude-code")
         assert out == hook["text"] + "\n"
+        expected = live(sh.store, cwd, now, agent="claude-code", half_life_days=half_life)
+        assert hook["text"] == expected["text"]
+        default = live(sh.store, cwd, now, agent="claude-code")["text"]
+        assert (hook["text"] == default) is (how == "default")
+    sh.store.close()
+
+
+def test_a_changed_config_file_is_ranked_by_the_last_value_read_until_the_next_pass(
+        tmp_path, capsys, monkeypatch):
+    """The file changed since the curator read it: the hook cannot tell the new half-life
+    without parsing it, so it ranks by the one the curator read last (the command, which parses
+    it, compiles live with the new one); the next pass stamps the new file and stores lists for
+    its half-life, and both agree again."""
+    environ = configure(tmp_path, "file", 20.0)
+    monkeypatch.setenv("CLAIMGRAPH_CONFIG", environ["CLAIMGRAPH_CONFIG"])
+    sh = build(tmp_path, random.Random(7), 200)
+    store_shortlists(Shell(store=sh.store, clock=sh.clock, half_life_days=20.0), environ)
+    cwd = checkout(tmp_path)
+    command = ContextCommand(str(sh.store.path), cwd, capsys, monkeypatch)
+    now = sh.clock() + DAY_MS
+    assert hook_block(sh, cwd, now, environ, monkeypatch)["shortlist"] == "stored"
+    config = tmp_path / "config.toml"
+    config.write_text("half_life_days = 45\n")
+    hook = hook_block(sh, cwd, now, environ, monkeypatch)
+    assert hook["setting_changed"] and hook["shortlist"] == "stored"  # still the 20-day list
+    assert hook["text"] == live(sh.store, cwd, now, agent="claude-code",
+                                half_life_days=20.0)["text"]
+    data = command.json(now)
+    assert data["shortlist"] == "live"
+    assert data["text"] == live(sh.store, cwd, now, half_life_days=45.0)["text"]
+    written = config.stat().st_mtime_ns - 10 * SETTLED_NS  # as a pass a while later finds it
+    os.utime(config, ns=(written, written))
+    store_shortlists(Shell(store=sh.store, clock=sh.clock, half_life_days=45.0), environ)
+    hook = hook_block(sh, cwd, now, environ, monkeypatch)
+    assert hook["shortlist"] == "stored" and not hook["setting_changed"]
+    assert command(now, "--agent", "claude-code")[0] == hook["text"] + "\n"
+    assert command.json(now)["shortlist"] == "stored"
     sh.store.close()
 
 

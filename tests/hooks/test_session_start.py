@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
+from claimgraph import configured
 from claimgraph.core import Shell
 from claimgraph.core.vocabulary import seed
 from claimgraph.core.writes import assert_fact
 from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_OPEN
+from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.opening import open_store
 from claimgraph.project import resolve_project
 
@@ -30,11 +34,14 @@ def start_payload(hooks: Hooks) -> dict:
     return hooks.payload(hook_event_name="SessionStart", source="startup", reason=None)
 
 
-def remember(hooks: Hooks, *facts: tuple[str, str, str], scope: str | None = None) -> None:
+def remember(hooks: Hooks, *facts: tuple[str, str, str], scope: str | None = None,
+             when: int = 0) -> None:
+    """Store ``facts`` in ``scope`` (the project's), recorded ``when`` days from now."""
     scope = scope or resolve_project(hooks.home).id
     store = open_store(hooks.db)
     try:
-        sh = Shell(store)
+        at = time.time_ns() // 1_000_000 + when * DAY_MS
+        sh = Shell(store, clock=lambda: at)
         seed(sh)
         for subject, pred, obj in facts:
             assert_fact(sh, subject, pred, obj, scope=scope)
@@ -114,14 +121,15 @@ def store_shortlists(hooks: Hooks) -> dict:
     return json.loads(done.stdout.splitlines()[-1])["stages"]["shortlists"]
 
 
-def live_block(hooks: Hooks) -> str:
+def live_block(hooks: Hooks, half_life_days: float = 90.0) -> str:
     """What a full read of the store compiles now (no shortlist, stored or fresh)."""
     from claimgraph.core.briefing import compile_for
 
     store = open_store(hooks.db, read_only=True)
     try:
         now = time.time_ns() // 1_000_000
-        return compile_for(WholeStore(store), resolve_project(hooks.home).id, now)["text"]
+        return compile_for(WholeStore(store), resolve_project(hooks.home).id, now,
+                           half_life_days=half_life_days)["text"]
     finally:
         store.close()
 
@@ -272,3 +280,60 @@ def test_in_process_the_hook_leaves_the_callers_collector_alone(hooks: Hooks, ca
     assert gc.isenabled() and gc.get_freeze_count() <= frozen  # (frozen objects may die)
     in_process = json.loads(capsys.readouterr().out)["hookSpecificOutput"]["additionalContext"]
     assert in_process == injected(hooks.run(start_payload(hooks), "session-start"))
+
+
+def config_file(hooks: Hooks, text: str):
+    """The user's config file (where ``$XDG_CONFIG_HOME`` puts it), written long enough ago
+    for the curator to stamp it (``configured.SETTLED_NS``)."""
+    path = Path(configured.config_file(hooks.env))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    written = path.stat().st_mtime_ns - 10 * configured.SETTLED_NS
+    os.utime(path, ns=(written, written))
+    return path
+
+
+def test_a_configured_half_life_is_read_from_the_curators_stamp_without_the_config(
+        hooks: Hooks):
+    """The config file sets half_life_days: after a curator pass the hook renders the stored
+    list for it, loading no TOML parser nor ``claimgraph.config``; the block is not the
+    default half-life's."""
+    remember(hooks, ("api", "depends-on", "postgres"), ("api", "prefers", "REST"), when=-60)
+    config_file(hooks, "half_life_days = 10\n")
+    first = injected(hooks.run(start_payload(hooks), "session-start"))  # never stamped yet:
+    assert hooks.log()[-1]["setting_changed"] is True  # ranked by the default until then
+    assert first == live_block(hooks)
+    assert wait_for(lambda: stamped(hooks), 60)  # the curator it started stamped the file
+    payload = json.dumps(start_payload(hooks)).encode()
+    during = imported_modules(["-m", "claimgraph.hooks", "session-start"], hooks, payload)
+    assert hooks.log()[-1]["shortlist"] == "stored" and not hooks.log()[-1]["setting_changed"]
+    assert not {n for n in during if n in HEAVY or any(n.startswith(h + ".") for h in HEAVY)}
+    block = injected(hooks.run(start_payload(hooks), "session-start"))
+    assert "REST" in block and block == live_block(hooks, 10.0)
+    assert block != live_block(hooks)
+
+
+def stamped(hooks: Hooks) -> dict | None:
+    store = open_store(hooks.db, read_only=True)
+    try:
+        return store.get_mark(configured.half_life_mark(configured.config_file(hooks.env)))
+    finally:
+        store.close()
+
+
+def test_an_unstamped_config_on_a_store_we_may_not_write_ranks_by_the_default_and_starts_nothing(
+        hooks: Hooks):
+    """No curator could stamp the file for this user: the hook ranks by the default half-life
+    (the last one any curator read: none) and starts no curator."""
+    remember(hooks, ("api", "prefers", "REST"))
+    config_file(hooks, "half-life-days = 10\n")
+    hooks.db.chmod(0o400)
+    try:
+        run = hooks.run(start_payload(hooks), "session-start", prefix=without_dac_override())
+    finally:
+        hooks.db.chmod(0o600)
+    text = injected(run)
+    assert "REST" in text and text == live_block(hooks)
+    assert hooks.events() == ["hook.context-injected"]
+    assert hooks.log()[-1]["setting_changed"] is True
+    assert stamped(hooks) is None

@@ -386,6 +386,20 @@ def test_walk_score_decays_with_disuse():
     assert walk_score(fact, ["f"], T0 + 90 * DAY_MS) == pytest.approx(0.8)
 
 
+def test_the_walk_decays_with_the_half_life_it_is_given():
+    """The guided walk ranks with the configured half-life (``neighbor --query``), as every
+    other reader: an old strong fact leads under a long one, a recent weaker one under a
+    short one."""
+    fact = make_fact("f", confidence=0.8)
+    assert walk_score(fact, ["f"], T0 + 90 * DAY_MS, 30.0) == pytest.approx(0.2)
+    old = make_fact("old", confidence=0.9)
+    recent = make_fact("recent", confidence=0.5, recorded_at=T0 + 60 * DAY_MS,
+                       last_reinforced_at=T0 + 60 * DAY_MS)
+    at = T0 + 90 * DAY_MS
+    assert [f["id"] for f in walk_select([old, recent], [], [], at, 1, 365.0)] == ["old"]
+    assert [f["id"] for f in walk_select([old, recent], [], [], at, 1, 10.0)] == ["recent"]
+
+
 def test_walk_select_keeps_the_top_beam_with_ties_broken_by_id():
     candidates = [make_fact(fid, confidence=0.5) for fid in ("d", "b", "c")] + [
         make_fact("a", confidence=0.9)]

@@ -125,6 +125,23 @@ def test_the_block_beside_a_big_page_is_the_hooks_own(get, source):
     assert unescape(shown) == block["text"]
 
 
+def test_a_configured_half_life_ranks_the_page_and_its_block_as_the_hook_does(big):
+    """The viewer is given ``half_life_days`` (``claimgraph serve``): its block is the one
+    compiled with that half-life, as the hook and ``claimgraph context`` compile it, and the
+    confidences it lists are decayed with it (these facts are up to 90 days old)."""
+    pages = {}
+    for half_life in (20.0, 90.0):
+        source = Source(big, clock=lambda: NOW, half_life_days=half_life)
+        with TestClient(create_app(source, TOKEN), base_url="http://127.0.0.1") as client:
+            html = client.get(f"/{TOKEN}/project", params={"id": PROJECT}).text
+        with source.shell() as sh:
+            block = compile_for(sh.store, PROJECT, NOW, source.budget_chars, half_life)
+        shown = re.search(r'<pre id="context-block">(.*?)</pre>', html, re.S).group(1)
+        assert unescape(shown) == block["text"]
+        pages[half_life] = re.findall(r'<td class="conf">(.*?)</td>', html, re.S)
+    assert pages[20.0] and pages[20.0] != pages[90.0]
+
+
 def test_every_section_pages_through_all_its_facts_in_the_contexts_order(get, source):
     expected = expected_sections(source)
     first = get("/project", id=PROJECT).text

@@ -9,8 +9,9 @@ holds (``core.briefing.gather``: the same holding test, whatever the store's siz
 live otherwise. Unlike the hook it has no live limit: a person who asks waits for the real
 block, never the hook's "being refreshed" one. Its options keep the stored path exact:
 ``--budget`` (and ``context_budget_chars``) only cut the rendered block, and ``--agent`` filters
-at render, on both paths alike; a configured ``half_life_days`` other than the one the list
-was stored for fails the holding test, so that block is compiled live (docs/hooks.md).
+at render, on both paths alike. ``half_life_days`` is the configured one, as the curator's
+and the hook's (docs/hooks.md, "The configured half-life"): a list stored for another fails
+the holding test, so that block is compiled live.
 """
 
 from __future__ import annotations

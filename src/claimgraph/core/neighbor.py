@@ -44,7 +44,7 @@ def _guided_walk(sh: Shell, root: dict[str, Any], keep: Any, at: int, query: str
     frontier, depth = {root["id"]}, 0
     while frontier and len(collected) < budget and depth < R.WALK_MAX_DEPTH:
         candidates = [f for f in sh.store.get_facts_for(sorted(frontier), "both") if keep(f)]
-        chosen = R.walk_select(candidates, set(collected), tokens, at, beam)
+        chosen = R.walk_select(candidates, set(collected), tokens, at, beam, sh.half_life_days)
         depth += 1
         frontier = set()
         for fact in chosen:
@@ -55,7 +55,8 @@ def _guided_walk(sh: Shell, root: dict[str, Any], keep: Any, at: int, query: str
                     entities[end["id"]] = {**end, "depth": depth}
                     frontier.add(end["id"])
     ranked = sorted(collected.values(),
-                    key=lambda f: (-R.walk_score(f, tokens, at), f["id"]))[:budget]
+                    key=lambda f: (-R.walk_score(f, tokens, at, sh.half_life_days),
+                                   f["id"]))[:budget]
     return {"root": root, "depth": max(depth_of.values()), "query": query,
             "entities": sorted(entities.values(), key=lambda e: (e["depth"], e["name"])),
             "facts": [R.with_effective_confidence(f, at, sh.half_life_days) for f in ranked]}

@@ -12,18 +12,29 @@ The counter is read before the facts, and the records are written in one fenced 
 only if it has not moved since: a capture that committed meanwhile leaves them unwritten
 (its own curator comes next). Storing them moves nothing: marks are not counted
 (docs/hooks.md, "The stored shortlist").
+
+Each list is chosen for the configured half-life (the shell's, from ``half_life_days``) and
+stamped with it; a list stamped with another no longer holds, so a changed setting remakes
+them all. The stage also leaves what the config file says of the half-life, with the file's
+state (``claimgraph.configured.stamp``): the hook, which parses no config file, reads the
+setting from there while the file is unchanged.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
+from claimgraph import configured
+from claimgraph.config import BY_NAME, coerce, read_config_file
 from claimgraph.core import briefing as cx
 from claimgraph.core.shell import Shell
 from claimgraph.curator import reads
 from claimgraph.curator.scope import changed_episodes
 from claimgraph.curator.stage_tools import StageTools
-from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS
+from claimgraph.errors import ClaimgraphError
 
 #: {"at", "episodes"} of the last refresh, as the consolidate watermark.
 REFRESHED = "curator:shortlists"
@@ -36,18 +47,40 @@ def refresh_shortlists(ctx: StageTools) -> dict[str, Any]:
     at, written = sh.now(), sh.store.write_count()
     projects = projects_to_refresh(sh)
     current = {p for p in projects if _still_current(sh, p, written, at)}
-    records = {p: cx.lasting_record(sh.store, p, at, DEFAULT_HALF_LIFE_DAYS)
+    records = {p: cx.lasting_record(sh.store, p, at, sh.half_life_days)
                for p in sorted(projects - current)}
     counts = {"projects": len(projects), "stored": 0, "current": len(current)}
     if ctx.dry_run:
         return {"counts": {**counts, "would_store": len(records)}}
+    setting = half_life_stamp(ctx.environ, time.time_ns())
     with ctx.fence.writing(sh):
         if sh.store.write_count() != written:
             return {"counts": {**counts, "written_meanwhile": 1}}
         for project, record in records.items():
             sh.store.set_mark(cx.shortlist_key(project), {**record, "writes": written})
         sh.store.set_mark(REFRESHED, {"at": at, "episodes": reads.episode_count(sh)})
+        if setting is not None:
+            key = configured.half_life_mark(setting["file"])
+            if sh.store.get_mark(key) != setting:
+                sh.store.set_mark(key, setting)
     return {"counts": {**counts, "stored": len(records)}}
+
+
+def half_life_stamp(environ: Mapping[str, str], now_ns: int) -> dict[str, Any] | None:
+    """What the config file says of the half-life, for the hook (``configured.stamp``); None
+    without a file, with one written just now, or one that cannot be read or holds an invalid
+    value (the hook then knows no value from the file, and shows no ranked block)."""
+    def from_file(path: str) -> float:
+        values, _ = read_config_file(Path(path), environ)
+        if configured.HALF_LIFE_SETTING not in values:
+            return configured.DEFAULT_HALF_LIFE_DAYS
+        setting = BY_NAME[configured.HALF_LIFE_SETTING]
+        value: float = coerce(setting, values[setting.name], f"file:{path}", environ)
+        return value
+    try:
+        return configured.stamp(environ, from_file, now_ns)
+    except (ClaimgraphError, OSError):
+        return None
 
 
 def projects_to_refresh(sh: Shell) -> set[str]:
@@ -64,4 +97,4 @@ def projects_to_refresh(sh: Shell) -> set[str]:
 
 def _still_current(sh: Shell, project: str, written: int, at: int) -> bool:
     record = sh.store.get_mark(cx.shortlist_key(project))
-    return cx.holds(record, written, at + AHEAD_MS, DEFAULT_HALF_LIFE_DAYS)
+    return cx.holds(record, written, at + AHEAD_MS, sh.half_life_days)

@@ -13,9 +13,12 @@ curator's stored shortlist when that still holds and compiles live otherwise (do
 then it says the block is not ready and starts the curator's shortlists stage instead; no
 store means nothing is imported beyond the standard library;
 otherwise SQLite, our store and ``logic``, and git (through ``claimgraph.project``) to name
-the project — no config file, no structlog, no ``typing`` (the modules on this path import it
-for type checkers only) and no ``ipaddress`` (deferred, ``claimgraph.deferred``). The decay
-half-life is therefore the default one; ``claimgraph context`` honours a configured one.
+the project — no config file parser, no structlog, no ``typing`` (the modules on this path
+import it for type checkers only) and no ``ipaddress`` (deferred, ``claimgraph.deferred``).
+The configured decay half-life is read as ``claimgraph.configured`` says, without parsing the
+config file: from the environment, or from what the curator stamped in the store while the
+file is unchanged; when only parsing could tell (the file changed since), the block is ranked
+by the value the curator read last and its shortlists stage is started to read the new one.
 """
 
 from __future__ import annotations
@@ -79,11 +82,12 @@ def inject(raw: bytes, agent: str, environ: Mapping[str, str], own_process: bool
             gc.enable()
     if result["text"]:
         emit(result["text"])
-    if result["shortlist"] == "over-limit":
+    if result["shortlist"] == "over-limit" or result.get("setting_changed"):
         refresh_shortlists(db, environ, log)
     log.write("info", "hook.context-injected" if result["text"] else "hook.context-empty",
               project=result["project"], chars=result["chars"], shortlist=result["shortlist"],
               read_anyway=result["read_anyway"],
+              setting_changed=result.get("setting_changed", False),
               ms=round((time.monotonic() - started) * 1000, 1))
 
 
@@ -98,7 +102,8 @@ def compile_block(db: str, cwd: str, environ: Mapping[str, str],
     """The compiled context for ``cwd``'s project from the store at ``db``, as of now, and
     whether it came from the curator's stored shortlist ("stored"), a live read ("live"), or
     neither: no fact in the project's or the user's scope ("no-facts"), or a live read too
-    large to wait for ("over-limit").
+    large to wait for ("over-limit"); ``setting_changed`` when the config file changed since the
+    curator read its half-life (the block is then ranked by the value read last).
     What ``agent`` loads on its own from its instruction files is left out
     (``hooks.own_files``, docs/context.md)."""
     from claimgraph.project import resolve_project
@@ -109,19 +114,26 @@ def compile_block(db: str, cwd: str, environ: Mapping[str, str],
     if has_facts(db, sorted({project.id, USER_SCOPE})) is False:  # nothing the block could say
         return {"project": project.id, "as_of": now, "text": "", "chars": 0, "sections": {},
                 "read_anyway": 0, "shortlist": "no-facts"}
+    from claimgraph.configured import configured_half_life, last_read_half_life
     from claimgraph.core.briefing import LIVE_LIMIT, compile_gathered, gather, not_ready
     from claimgraph.hooks.own_files import files_loaded
     from claimgraph.store.sqlite import SqliteStore
 
     store = SqliteStore(db, read_only=True)  # reading memory never changes the store
     try:
+        told = configured_half_life(environ, store.get_mark)
+        changed = told is None  # the config file changed since the curator read it
+        # if so, the user's previous setting, until the curator reads the new one
+        half_life = last_read_half_life(environ, store.get_mark) if told is None else told
         limit = live_limit(environ, LIVE_LIMIT)
-        found = gather(store, project.id, now, live_limit=limit)
+        found = gather(store, project.id, now, half_life, live_limit=limit)
         if found["over_limit"]:  # no stored shortlist holds, and a live compile takes seconds
-            return {**not_ready(project.id, now, limit), "shortlist": "over-limit"}
+            return {**not_ready(project.id, now, limit), "shortlist": "over-limit",
+                    "setting_changed": changed}
         loaded = files_loaded(agent, project.root, cwd)
-        return {**compile_gathered(found, project.id, now, loaded=loaded),
-                "shortlist": "stored" if found["stored"] else "live"}
+        return {**compile_gathered(found, project.id, now, half_life_days=half_life,
+                                   loaded=loaded),
+                "shortlist": "stored" if found["stored"] else "live", "setting_changed": changed}
     finally:
         store.close()
 

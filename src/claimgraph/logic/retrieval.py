@@ -748,21 +748,24 @@ def _walk_text(fact: Fact) -> str:
     return f"{subject} {predicate} {object_name(fact) or ''}".lower()
 
 
-def walk_score(fact: Fact, tokens: Sequence[str], now: int) -> float:
+def walk_score(fact: Fact, tokens: Sequence[str], now: int,
+               half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> float:
     """(1 + query tokens present) x effective confidence: relevance leads, yet every live
     edge stays walkable. Tokens compare case-insensitively."""
     text = _walk_text(fact)
     overlap = sum(1 for token in tokens if token.lower() in text)
-    return (1 + overlap) * effective_confidence(fact, now)
+    return (1 + overlap) * effective_confidence(fact, now, half_life_days)
 
 
 def walk_select(candidates: Iterable[Fact], collected_ids: Iterable[str], tokens: Sequence[str],
-                now: int, beam: int = WALK_BEAM) -> list[dict[str, Any]]:
+                now: int, beam: int = WALK_BEAM,
+                half_life_days: float = DEFAULT_HALF_LIFE_DAYS) -> list[dict[str, Any]]:
     """One round: the best ``beam`` uncollected, valid candidates (ties by id), with
     ``walk_score``, so the walk is deterministic across stores."""
     collected = set(collected_ids)
     fresh = {f["id"]: f for f in candidates if f["id"] not in collected and fact_valid_at(f, now)}
-    scored = [{**f, "walk_score": walk_score(f, tokens, now)} for f in fresh.values()]
+    scored = [{**f, "walk_score": walk_score(f, tokens, now, half_life_days)}
+              for f in fresh.values()]
     scored.sort(key=lambda f: (-f["walk_score"], str(f["id"])))
     return scored[:max(beam, 0)]
 
