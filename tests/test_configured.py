@@ -1,5 +1,6 @@
-"""``claimgraph.configured``: the half-life the hook can know without parsing the config file
-is the one ``claimgraph.config`` resolves, or None (never another value)."""
+"""``claimgraph.configured``: the settings of the SessionStart block that the hook can know
+without parsing the config file are the ones ``claimgraph.config`` resolves; when only parsing
+could tell, it says so and gives the values the curator read last (never another guess)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,12 @@ import pytest
 
 from claimgraph import configured
 from claimgraph.config import BY_NAME, config_path, load_settings
-from claimgraph.curator.shortlists import half_life_stamp
+from claimgraph.curator.shortlists import settings_stamp
+from claimgraph.errors import ClaimgraphError
+from claimgraph.logic.briefing import DEFAULT_BUDGET_CHARS
+
+HALF_LIFE, BUDGET = configured.HALF_LIFE_SETTING, configured.BUDGET_SETTING
+DEFAULTS = {HALF_LIFE: 90.0, BUDGET: 10_000}
 
 
 class Marks:
@@ -22,6 +28,14 @@ class Marks:
         self.reads += 1
         return self.marks.get(key)
 
+    def stamp(self, environ: dict[str, str]) -> dict:
+        """Leave the curator's stamp of ``environ``'s config file, as a pass does."""
+        path = configured.config_file(environ)
+        stamp = settings_stamp(environ, settled(path))
+        assert stamp is not None
+        self.marks[configured.settings_mark(path)] = stamp
+        return stamp
+
 
 def settled(path: str) -> int:
     """An instant at which the file at ``path`` counts as settled (``SETTLED_NS``)."""
@@ -32,10 +46,33 @@ def env_for(tmp_path, **extra: str) -> dict[str, str]:
     return {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / ".config"), **extra}
 
 
-def test_the_setting_and_its_default_are_the_configs_own():
-    setting = BY_NAME[configured.HALF_LIFE_SETTING]
-    assert setting.env_var == configured.HALF_LIFE_ENV
-    assert setting.default == configured.DEFAULT_HALF_LIFE_DAYS
+def write_config(environ: dict[str, str], text: str, long_ago: bool = False) -> str:
+    path = configured.config_file(environ)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as out:
+        out.write(text)
+    if long_ago:  # so that an edit after it gets another time
+        written = os.stat(path).st_mtime_ns - 10 * configured.SETTLED_NS
+        os.utime(path, ns=(written, written))
+    return path
+
+
+def the_configs(environ: dict[str, str]) -> dict:
+    """What ``claimgraph.config`` resolves for the block's settings (no flags)."""
+    settings = load_settings(environ=environ)
+    return {name: settings.value(name) for name in configured.BLOCK_SETTINGS}
+
+
+def test_the_settings_and_their_defaults_are_the_configs_own():
+    assert set(configured.BLOCK_SETTINGS) == {HALF_LIFE, BUDGET}
+    for name, (kind, default) in configured.BLOCK_SETTINGS.items():
+        setting = BY_NAME[name]
+        assert setting.env_var == configured.env_var(name)
+        assert setting.default == default and type(default) is kind
+        assert setting.type == kind.__name__
+        assert not setting.rule.holds(0) and setting.rule.holds(1)  # above 0, as checked here
+    assert configured.HALF_LIFE_ENV == configured.env_var(HALF_LIFE)
+    assert configured.DEFAULT_BUDGET_CHARS == DEFAULT_BUDGET_CHARS
 
 
 @pytest.mark.parametrize("extra", [{}, {"XDG_CONFIG_HOME": "relative/dir"},
@@ -48,96 +85,138 @@ def test_the_config_file_is_where_the_config_looks(tmp_path, extra):
 
 
 def test_the_environment_wins_and_the_store_is_not_read(tmp_path):
-    environ = env_for(tmp_path, CLAIMGRAPH_HALF_LIFE_DAYS=" 12.5 ")
-    path = configured.config_file(environ)
-    os.makedirs(os.path.dirname(path))
-    with open(path, "w") as out:
-        out.write("half_life_days = 30\n")
+    environ = env_for(tmp_path, CLAIMGRAPH_HALF_LIFE_DAYS=" 12.5 ",
+                      CLAIMGRAPH_CONTEXT_BUDGET_CHARS=" 4000 ")
+    write_config(environ, "half_life_days = 30\ncontext_budget_chars = 2500\n")
     marks = Marks()
-    assert configured.configured_half_life(environ, marks.get) == 12.5
-    assert marks.reads == 0
-    assert load_settings(environ=environ).value("half_life_days") == 12.5
+    values, changed = configured.block_settings(environ, marks.get)
+    assert values == {HALF_LIFE: 12.5, BUDGET: 4000} == the_configs(environ)
+    assert marks.reads == 0 and not changed
 
 
-@pytest.mark.parametrize("raw", ["0", "-3", "nan", "inf", "ninety"])
-def test_an_invalid_environment_value_is_refused_as_every_command_refuses_it(tmp_path, raw):
+def test_a_setting_the_environment_leaves_unset_is_still_the_files(tmp_path):
+    environ = env_for(tmp_path, CLAIMGRAPH_CONTEXT_BUDGET_CHARS="4000")
+    write_config(environ, "half_life_days = 30\ncontext-budget-chars = 2500\n")
+    marks = Marks()
+    assert configured.block_settings(environ, marks.get) == (DEFAULTS | {BUDGET: 4000}, True)
+    marks.stamp(environ)
+    values, changed = configured.block_settings(environ, marks.get)
+    assert values == {HALF_LIFE: 30.0, BUDGET: 4000} == the_configs(environ)
+    assert not changed
+
+
+@pytest.mark.parametrize("variable, raw", [
+    ("CLAIMGRAPH_HALF_LIFE_DAYS", raw) for raw in ("0", "-3", "nan", "inf", "ninety")] + [
+    ("CLAIMGRAPH_CONTEXT_BUDGET_CHARS", raw) for raw in ("0", "-5", "1.5", "1e4", "ten")])
+def test_an_invalid_environment_value_is_refused_as_every_command_refuses_it(
+        tmp_path, variable, raw):
+    environ = env_for(tmp_path, **{variable: raw})
     with pytest.raises(ValueError):
-        configured.configured_half_life(env_for(tmp_path, CLAIMGRAPH_HALF_LIFE_DAYS=raw),
-                                        Marks().get)
+        configured.block_settings(environ, Marks().get)
+    with pytest.raises(ClaimgraphError, match="invalid"):
+        load_settings(environ=environ)
 
 
-def test_no_file_or_a_file_that_never_names_it_gives_the_default_without_the_store(tmp_path):
+def test_no_file_or_a_file_that_never_names_them_gives_the_defaults_without_the_store(tmp_path):
     environ = env_for(tmp_path)
     marks = Marks()
-    assert configured.configured_half_life(environ, marks.get) == 90.0
-    path = configured.config_file(environ)
-    os.makedirs(os.path.dirname(path))
-    with open(path, "w") as out:
-        out.write('llm_cmd = "claude -p"\nbudget = 3\n')
-    assert configured.configured_half_life(environ, marks.get) == 90.0
+    assert configured.block_settings(environ, marks.get) == (DEFAULTS, False)
+    write_config(environ, 'llm_cmd = "claude -p"\nbudget = 3\n')
+    assert configured.block_settings(environ, marks.get) == (DEFAULTS, False)
     assert marks.reads == 0
-    assert load_settings(environ=environ).value("half_life_days") == 90.0
+    assert the_configs(environ) == DEFAULTS
 
 
-@pytest.mark.parametrize("text, value", [
-    ("half_life_days = 30\n", 30.0),
-    ("half-life-days = 7.5\n", 7.5),
-    ('"half_life-days" = 14\n', 14.0),
-    ("# half_life_days = 30\nbudget = 2\n", 90.0),  # named in a comment only
-    ("[other]\nhalf_life_days = 30\n", 90.0),  # in a table: not a setting
+@pytest.mark.parametrize("text, values", [
+    ("half_life_days = 30\n", {HALF_LIFE: 30.0}),
+    ("half-life-days = 7.5\n", {HALF_LIFE: 7.5}),
+    ('"half_life-days" = 14\n', {HALF_LIFE: 14.0}),
+    ("context_budget_chars = 2500\n", {BUDGET: 2500}),
+    ("context-budget-chars = 800\nhalf_life_days = 20\n", {BUDGET: 800, HALF_LIFE: 20.0}),
+    ("# half_life_days = 30\n# context_budget_chars = 9\nbudget = 2\n", {}),  # comments only
+    ("[other]\nhalf_life_days = 30\ncontext_budget_chars = 9\n", {}),  # in a table
 ])
-def test_a_file_that_names_it_is_read_from_the_curators_stamp_while_unchanged(
-        tmp_path, text, value):
+def test_a_file_that_names_them_is_read_from_the_curators_stamp_while_unchanged(
+        tmp_path, text, values):
     environ = env_for(tmp_path)
-    path = configured.config_file(environ)
-    os.makedirs(os.path.dirname(path))
-    with open(path, "w") as out:
-        out.write(text)
+    path = write_config(environ, text)
     marks = Marks()
-    assert configured.configured_half_life(environ, marks.get) is None  # nothing stamped
-    assert half_life_stamp(environ, settled(path) - 1) is None  # written just now
-    stamp = half_life_stamp(environ, settled(path))
-    assert stamp is not None and stamp["file"] == path and stamp["half_life"] == value
-    marks.marks[configured.half_life_mark(path)] = stamp
-    assert configured.configured_half_life(environ, marks.get) == value
-    assert load_settings(environ=environ).value("half_life_days") == value
+    assert configured.block_settings(environ, marks.get) == (DEFAULTS, True)  # nothing stamped
+    assert settings_stamp(environ, settled(path) - 1) is None  # written just now
+    stamp = marks.stamp(environ)
+    assert stamp["file"] == path and stamp["settings"] == DEFAULTS | values
+    assert configured.block_settings(environ, marks.get) == (DEFAULTS | values, False)
+    assert the_configs(environ) == DEFAULTS | values
 
 
-def test_a_changed_file_or_another_file_is_not_read_from_the_stamp(tmp_path):
+def test_a_changed_file_gives_the_values_read_last_until_it_is_stamped_again(tmp_path):
     environ = env_for(tmp_path)
-    path = configured.config_file(environ)
-    os.makedirs(os.path.dirname(path))
-    with open(path, "w") as out:
-        out.write("half_life_days = 30\n")
-    written = os.stat(path).st_mtime_ns - 10 * configured.SETTLED_NS
-    os.utime(path, ns=(written, written))  # long ago: the edit below gets another time
-    marks = Marks({configured.half_life_mark(path): half_life_stamp(environ, settled(path))})
-    assert configured.configured_half_life(environ, marks.get) == 30.0
-    with open(path, "w") as out:  # the same size: the stamp still tells it apart
-        out.write("half_life_days = 60\n")
-    assert configured.configured_half_life(environ, marks.get) is None
+    path = write_config(environ, "half_life_days = 30\ncontext_budget_chars = 900\n", True)
+    marks = Marks()
+    marks.stamp(environ)
+    read = {HALF_LIFE: 30.0, BUDGET: 900}
+    assert configured.block_settings(environ, marks.get) == (read, False)
+    write_config(environ, "half_life_days = 60\ncontext_budget_chars = 700\n")  # same size
+    assert configured.block_settings(environ, marks.get) == (read, True)
     other = env_for(tmp_path, CLAIMGRAPH_CONFIG=str(tmp_path / "elsewhere.toml"))
     os.replace(path, tmp_path / "elsewhere.toml")
-    assert configured.configured_half_life(other, marks.get) is None
-    moved = str(tmp_path / "elsewhere.toml")
-    marks.marks[configured.half_life_mark(moved)] = half_life_stamp(other, settled(moved))
-    assert configured.configured_half_life(other, marks.get) == 60.0
+    assert configured.block_settings(other, marks.get) == (DEFAULTS, True)  # never read
+    marks.stamp(other)
+    assert configured.block_settings(other, marks.get) == ({HALF_LIFE: 60.0, BUDGET: 700},
+                                                           False)
 
 
-def test_no_stamp_for_a_file_with_an_invalid_value_or_one_that_changes_while_read(tmp_path):
+def test_a_stamp_of_the_older_form_holds_the_half_life_alone(tmp_path):
+    """A mark left before the budget was read (``context:half-life:<path>``): it still tells
+    the half-life of the file it stamped, and knows nothing of the budget, so a file that sets
+    the budget counts as changed (the hook starts a pass, which stamps it again)."""
     environ = env_for(tmp_path)
-    path = configured.config_file(environ)
-    os.makedirs(os.path.dirname(path))
-    with open(path, "w") as out:
-        out.write("half_life_days = -1\n")
-    assert half_life_stamp(environ, settled(path)) is None
-    assert configured.stamp({"CLAIMGRAPH_CONFIG": str(tmp_path / "none.toml")},
-                            lambda _path: 30.0, settled(path)) is None
+    path = write_config(environ, "half_life_days = 30\n")
+    stamp = settings_stamp(environ, settled(path))
+    legacy = {"file": path, "state": stamp["state"], "half_life": 30.0}
+    marks = Marks({configured.LEGACY_PREFIX + path: legacy})
+    assert configured.block_settings(environ, marks.get) == (DEFAULTS | {HALF_LIFE: 30.0},
+                                                             False)
+    with open(path, "a") as out:
+        out.write("context_budget_chars = 900\n")
+    values, changed = configured.block_settings(environ, marks.get)
+    assert values == DEFAULTS | {HALF_LIFE: 30.0} and changed  # the half-life read last
+    marks.stamp(environ)  # the new mark is read first
+    assert configured.block_settings(environ, marks.get) == ({HALF_LIFE: 30.0, BUDGET: 900},
+                                                             False)
 
-    def rewritten(path: str) -> float:
+
+@pytest.mark.parametrize("held", [{}, {BUDGET: 9.5}, {BUDGET: True}, {BUDGET: 0},
+                                  {BUDGET: "900"}, {HALF_LIFE: -1}])
+def test_a_stamp_without_a_valid_value_of_a_named_setting_tells_none(tmp_path, held):
+    environ = env_for(tmp_path)
+    path = write_config(environ, "half_life_days = 30\ncontext_budget_chars = 900\n")
+    stamp = settings_stamp(environ, settled(path))
+    stamp["settings"] = {HALF_LIFE: 30.0, **held}
+    marks = Marks({configured.settings_mark(path): stamp})
+    values, changed = configured.block_settings(environ, marks.get)
+    assert changed and values[BUDGET] == DEFAULTS[BUDGET]
+    assert values[HALF_LIFE] == (90.0 if HALF_LIFE in held else 30.0)
+
+
+@pytest.mark.parametrize("text", ["half_life_days = -1\n", "context_budget_chars = 0\n",
+                                  "context_budget_chars = 12.5\n", "half_life_days = [\n"])
+def test_no_stamp_for_a_file_with_an_invalid_value(tmp_path, text):
+    environ = env_for(tmp_path)
+    path = write_config(environ, text)
+    assert settings_stamp(environ, settled(path)) is None
+
+
+def test_no_stamp_without_a_file_or_for_one_that_changes_while_read(tmp_path):
+    environ = env_for(tmp_path)
+    path = write_config(environ, "half_life_days = 30\n")
+    assert configured.stamp({"CLAIMGRAPH_CONFIG": str(tmp_path / "none.toml")},
+                            lambda _path: DEFAULTS, settled(path)) is None
+
+    def rewritten(path: str) -> dict:
         with open(path, "a") as out:
             out.write("# edited meanwhile\n")
-        return 30.0
+        return DEFAULTS
     assert configured.stamp(environ, rewritten, settled(path) + configured.SETTLED_NS) is None
 
 
@@ -147,12 +226,8 @@ def test_each_config_file_has_its_own_stamp(tmp_path):
     agent = env_for(tmp_path)
     daemon = env_for(tmp_path, CLAIMGRAPH_CONFIG=str(tmp_path / "daemon.toml"))
     marks = Marks()
-    for environ, text in ((agent, "half_life_days = 30\n"), (daemon, "half_life_days = 5\n")):
-        path = configured.config_file(environ)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as out:
-            out.write(text)
-        stamp = half_life_stamp(environ, settled(path))
-        marks.marks[configured.half_life_mark(stamp["file"])] = stamp
-    assert configured.configured_half_life(agent, marks.get) == 30.0
-    assert configured.configured_half_life(daemon, marks.get) == 5.0
+    for environ, text in ((agent, "half_life_days = 30\n"), (daemon, "context_budget_chars = 5\n")):
+        write_config(environ, text)
+        marks.stamp(environ)
+    assert configured.block_settings(agent, marks.get) == (DEFAULTS | {HALF_LIFE: 30.0}, False)
+    assert configured.block_settings(daemon, marks.get) == (DEFAULTS | {BUDGET: 5}, False)

@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from claimgraph.configured import DEFAULT_HALF_LIFE_DAYS, config_file
+from claimgraph.configured import DEFAULT_BUDGET_CHARS, DEFAULT_HALF_LIFE_DAYS, config_file
 from claimgraph.errors import ClaimgraphError
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
@@ -101,9 +101,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("mcp_user_scope", "int", 0, rule=NON_NEGATIVE,
             help="1: memory_assert (MCP) may write the user scope, seen in every project; "
                  "0: only the server's project"),
-    Setting("context_budget_chars", "int", 10000, rule=POSITIVE,
-            help="most characters of the block `claimgraph context` prints (the "
-                 "SessionStart hook parses no config file: it always uses 10000)"),
+    Setting("context_budget_chars", "int", DEFAULT_BUDGET_CHARS, rule=POSITIVE,
+            help="most characters of the SessionStart block and of what `claimgraph "
+                 "context` prints"),
 )
 BY_NAME = {setting.name: setting for setting in SETTINGS}
 

@@ -1,20 +1,24 @@
-"""The configured ``half_life_days`` as a path that may not parse TOML can know it.
+"""The settings the SessionStart block depends on, as a path that may not parse TOML knows them.
 
-The SessionStart hook ranks the facts of its block by decayed confidence, so it must rank with
-the half-life the user configured (``claimgraph context`` and the curator read it through
-``claimgraph.config``). But the hook runs before every session of the agent, and reading the
-config file there means ``tomllib``, which loads ``re``'s compiler, ``string``, ``typing`` and
-``datetime`` (about 35 ms; docs/internals.md, "Start-up"). So the hook resolves the setting
-the way ``claimgraph.config`` does, as far as it can without parsing:
+The hook's block is ranked by decayed confidence (``half_life_days``) and cut to a number of
+characters (``context_budget_chars``), and ``claimgraph context`` and the curator read both
+through ``claimgraph.config``. But the hook runs before every session of the agent, and
+reading the config file there means ``tomllib``, which loads ``re``'s compiler, ``string``,
+``typing`` and ``datetime`` (about 35 ms; docs/internals.md, "Start-up"). So the hook resolves
+each of ``BLOCK_SETTINGS`` the way ``claimgraph.config`` does, as far as it can without parsing:
 
-- ``$CLAIMGRAPH_HALF_LIFE_DAYS``, when set, wins over the file there as here;
+- its variable (``$CLAIMGRAPH_HALF_LIFE_DAYS``, ``$CLAIMGRAPH_CONTEXT_BUDGET_CHARS``), when set,
+  wins over the file there as here;
 - no config file, or one that never names the setting: the default;
 - a file that names it: the curator, which parses the file on each pass, leaves in the store
-  what that file says and the file's ``os.stat`` when it read it (``stamp``; the mark
-  ``half_life_mark(path)``). While the file is unchanged, that value is the file's; once the file
-  has changed, the hook cannot know the value (``None``): it ranks by the value the curator
-  read last (``last_read_half_life``; the default if it never read one) and has the curator
-  read the file again, so the next start ranks by the new one (docs/hooks.md).
+  what that file says of every such setting and the file's ``os.stat`` when it read it
+  (``stamp``; one mark per file, ``settings_mark(path)``). While the file is unchanged, those
+  values are the file's; once it has changed, the hook cannot know them: it uses the values
+  the curator read last (the default for one it never read) and has the curator read the file
+  again, so the next start uses the new ones (``block_settings``, docs/hooks.md).
+
+Marks left before the budget was read (``context:half-life:<path>``, the half-life alone) are
+read as a stamp that says nothing of the budget; the curator's next pass replaces them.
 
 Standard library only, and only what the hook loads anyway (``os``, ``math``).
 """
@@ -28,14 +32,26 @@ TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is Fal
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-#: ``claimgraph.config``'s setting of that name: its default and its variable.
+#: ``claimgraph.config``'s settings of these names, with their defaults (``config.SETTINGS``
+#: takes them from here); their variables are ``CLAIMGRAPH_<NAME>`` as there.
 HALF_LIFE_SETTING = "half_life_days"
 DEFAULT_HALF_LIFE_DAYS = 90.0
+BUDGET_SETTING = "context_budget_chars"
+DEFAULT_BUDGET_CHARS = 10_000  # ``logic.briefing.DEFAULT_BUDGET_CHARS`` (a test holds them equal)
+#: Every setting the SessionStart block depends on: name -> (type, default); both must be
+#: above 0, as the config's rule for each says.
+BLOCK_SETTINGS: dict[str, tuple[type, float | int]] = {
+    HALF_LIFE_SETTING: (float, DEFAULT_HALF_LIFE_DAYS),
+    BUDGET_SETTING: (int, DEFAULT_BUDGET_CHARS),
+}
 HALF_LIFE_ENV = "CLAIMGRAPH_HALF_LIFE_DAYS"
 #: The store marks the curator leaves, one per config file it read (a daemon's environment may
-#: name another file than the agent's): ``context:half-life:<path>`` = {"file", "state",
-#: "half_life"} (docs/store.md).
-HALF_LIFE_PREFIX = "context:half-life:"
+#: name another file than the agent's): ``context:settings:<path>`` = {"file", "state",
+#: "settings": {name: value}} (docs/store.md).
+SETTINGS_PREFIX = "context:settings:"
+#: The mark of the same stamp before it held more than the half-life: {"file", "state",
+#: "half_life"}; read as a stamp of the half-life alone, deleted by the next pass.
+LEGACY_PREFIX = "context:half-life:"
 #: A file's times come from a coarse clock (a few ms; 1 or 2 s on some file systems): a file
 #: written this recently could be written again within the same tick, at the same size, and
 #: its state would not change. The curator stamps only a file older than this.
@@ -56,17 +72,26 @@ def config_file(environ: Mapping[str, str]) -> str:
     return os.path.join(base, "claimgraph", "config.toml")
 
 
-def from_environment(environ: Mapping[str, str]) -> float | None:
-    """``$CLAIMGRAPH_HALF_LIFE_DAYS`` as ``claimgraph.config`` reads it, None when unset;
+def env_var(name: str) -> str:
+    """The variable that sets ``name``: ``config.Setting.env_var``'s rule for these settings."""
+    return "CLAIMGRAPH_" + name.upper()
+
+
+def from_environment(environ: Mapping[str, str], name: str) -> float | int | None:
+    """The setting ``name``'s variable as ``claimgraph.config`` reads it, None when unset;
     ValueError when it is no finite number above 0 (every command refuses it too)."""
-    raw = environ.get(HALF_LIFE_ENV, "").strip()
+    raw = environ.get(env_var(name), "").strip()
     if not raw:
         return None
-    import math  # already loaded on the hook's path (``json``)
+    kind = BLOCK_SETTINGS[name][0]
+    value = kind(raw)
+    if kind is float:
+        import math  # already loaded on the hook's path (``json``)
 
-    value = float(raw)
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"invalid {HALF_LIFE_SETTING} {raw!r} from {HALF_LIFE_ENV}")
+        if not math.isfinite(value):
+            raise ValueError(f"invalid {name} {raw!r} from {env_var(name)}")
+    if value <= 0:
+        raise ValueError(f"invalid {name} {raw!r} from {env_var(name)}")
     return value
 
 
@@ -76,67 +101,93 @@ def file_state(stat: os.stat_result) -> list[int]:
     return [stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
 
 
-def names_half_life(data: bytes) -> bool:
-    """Whether the file's text could set the half-life: ``claimgraph.config`` takes the key
-    with ``-`` or ``_`` between its words. A mention in a comment or a table counts too: a
-    false yes only costs the stamp's check."""
-    return HALF_LIFE_SETTING.encode() in data.replace(b"-", b"_")
+def names_setting(data: bytes, name: str) -> bool:
+    """Whether the file's text could set ``name``: ``claimgraph.config`` takes the key with
+    ``-`` or ``_`` between its words. A mention in a comment or a table counts too: a false
+    yes only costs the stamp's check."""
+    return name.encode() in data.replace(b"-", b"_")
 
 
-def configured_half_life(environ: Mapping[str, str],
-                         read_mark: Callable[[str], Any]) -> float | None:
-    """The half-life ``claimgraph.config`` would resolve from ``environ`` (no flags), or None
-    when only parsing the config file could tell (module docstring). ``read_mark`` reads a
-    store mark; it is called only for a config file that names the setting."""
-    from_env = from_environment(environ)
-    if from_env is not None:
-        return from_env
+def block_settings(environ: Mapping[str, str], read_mark: Callable[[str], Any]
+                   ) -> tuple[dict[str, Any], bool]:
+    """Each of ``BLOCK_SETTINGS`` as ``claimgraph.config`` would resolve it from ``environ``
+    (no flags), and whether the config file changed since the curator read it: then a
+    setting the file names and only parsing could tell is the value the curator read last
+    (the default if it never read one). ``read_mark`` reads a store mark; it is called only
+    for a config file that names a setting the environment does not set."""
+    values = {name: from_environment(environ, name) for name in BLOCK_SETTINGS}
+    unset = [name for name, value in values.items() if value is None]
+    for name in unset:
+        values[name] = BLOCK_SETTINGS[name][1]
+    if not unset:
+        return values, False
     path = config_file(environ)
     try:
         with open(path, "rb") as handle:
             state, data = file_state(os.fstat(handle.fileno())), handle.read()
     except FileNotFoundError:
-        return DEFAULT_HALF_LIFE_DAYS
-    if not names_half_life(data):
-        return DEFAULT_HALF_LIFE_DAYS
-    mark = read_mark(half_life_mark(path))
-    if isinstance(mark, Mapping) and mark.get("file") == path and mark.get("state") == state:
-        value = mark.get("half_life")
-        return float(value) if isinstance(value, (int, float)) and value > 0 else None
+        return values, False
+    named = [name for name in unset if names_setting(data, name)]
+    if not named:
+        return values, False
+    mark = read_stamp(path, read_mark)
+    current = mark is not None and mark.get("state") == state
+    changed = False
+    for name in named:
+        value = stamped_value(mark, name)
+        changed = changed or not current or value is None
+        if value is not None:
+            values[name] = value
+    return values, changed
+
+
+def read_stamp(path: str, read_mark: Callable[[str], Any]) -> dict[str, Any] | None:
+    """The curator's stamp of the file at ``path`` as {"state", "settings"}, or None; a mark
+    of the older form (the half-life alone) is read as a stamp of that setting only."""
+    mark = read_mark(settings_mark(path))
+    if isinstance(mark, Mapping) and mark.get("file") == path:
+        settings = mark.get("settings")
+        return {"state": mark.get("state"),
+                "settings": settings if isinstance(settings, Mapping) else {}}
+    legacy = read_mark(LEGACY_PREFIX + path)
+    if isinstance(legacy, Mapping) and legacy.get("file") == path:
+        return {"state": legacy.get("state"),
+                "settings": {HALF_LIFE_SETTING: legacy.get("half_life")}}
     return None
 
 
-def last_read_half_life(environ: Mapping[str, str], read_mark: Callable[[str], Any]) -> float:
-    """The half-life the curator last read from the config file, whatever the file holds now;
-    the default when it never read one. What the hook ranks by while the file it cannot parse
-    has changed: the user's previous setting, until the curator reads the new one."""
-    path = config_file(environ)
-    mark = read_mark(half_life_mark(path))
-    value = mark.get("half_life") if isinstance(mark, Mapping) and mark.get("file") == path \
-        else None
-    return float(value) if isinstance(value, (int, float)) and value > 0 \
-        else DEFAULT_HALF_LIFE_DAYS
+def stamped_value(mark: Mapping[str, Any] | None, name: str) -> float | int | None:
+    """The value of ``name`` in a stamp, None when it holds none that is valid."""
+    value = mark["settings"].get(name) if mark is not None else None
+    kind = BLOCK_SETTINGS[name][0]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        return None
+    if kind is int and not isinstance(value, int):
+        return None
+    return kind(value)
 
 
-def half_life_mark(path: str) -> str:
+def settings_mark(path: str) -> str:
     """The key of the mark that stamps the config file at ``path``."""
-    return HALF_LIFE_PREFIX + path
+    return SETTINGS_PREFIX + path
 
 
-def stamp(environ: Mapping[str, str], read_file: Callable[[str], float],
+def stamp(environ: Mapping[str, str], read_file: Callable[[str], dict[str, Any]],
           now_ns: int) -> dict[str, Any] | None:
-    """The mark to leave for ``configured_half_life``: the config file's path and state, and
-    the half-life ``read_file(path)`` parses from it (not the environment's or a flag's: the
-    hook checks those itself). None without a file, when it changed while being read, or
-    when it was written less than ``SETTLED_NS`` before ``now_ns`` (wall clock)."""
+    """The mark to leave for ``block_settings``: the config file's path and state, and the
+    value of each of ``BLOCK_SETTINGS`` that ``read_file(path)`` parses from it (not the
+    environment's or a flag's: the hook checks those itself). None without a file, when it
+    changed while being read, or when it was written less than ``SETTLED_NS`` before
+    ``now_ns`` (wall clock)."""
     path = config_file(environ)
     try:
         before = os.stat(path)
-        value = read_file(path)
+        values = read_file(path)
         after = os.stat(path)
     except FileNotFoundError:
         return None
     state = file_state(before)
     if state != file_state(after) or now_ns - before.st_mtime_ns < SETTLED_NS:
         return None
-    return {"file": path, "state": state, "half_life": value}
+    return {"file": path, "state": state,
+            "settings": {name: values[name] for name in BLOCK_SETTINGS}}

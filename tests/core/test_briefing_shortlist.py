@@ -456,18 +456,23 @@ def test_a_configured_half_life_compiles_the_context_command_live(tmp_path, caps
     sh.store.close()
 
 
-def configure(tmp_path, how: str, half_life: float) -> dict[str, str]:
-    """The environment that sets ``half_life_days`` ``how``: not at all ("default"), in the
-    config file ("file", written long ago: ``configured.SETTLED_NS``) or in the environment
-    ("env"); the command reads it from ``os.environ``, the hook and the curator from this."""
+def configure(tmp_path, half_life_how: str, budget_how: str, half_life: float = 20.0,
+              budget: int = 1500) -> dict[str, str]:
+    """The environment that sets ``half_life_days`` and ``context_budget_chars`` each ``how``:
+    not at all ("default"), in the config file ("file", written long ago:
+    ``configured.SETTLED_NS``) or in the environment ("env"); the command reads them from
+    ``os.environ``, the hook and the curator from this."""
     config = tmp_path / "config.toml"
-    config.write_text(f'llm_cmd = "claude -p"\nhalf_life_days = {half_life}\n')
+    config.write_text('llm_cmd = "claude -p"\n'
+                      + (f"half_life_days = {half_life}\n" if half_life_how == "file" else "")
+                      + (f"context-budget-chars = {budget}\n" if budget_how == "file" else ""))
     written = config.stat().st_mtime_ns - 10 * SETTLED_NS
     os.utime(config, ns=(written, written))
-    environ = {"HOME": str(tmp_path), "CLAIMGRAPH_CONFIG": str(config if how == "file"
-                                                               else tmp_path / "none.toml")}
-    if how == "env":
+    environ = {"HOME": str(tmp_path), "CLAIMGRAPH_CONFIG": str(config)}
+    if half_life_how == "env":
         environ[HALF_LIFE_ENV] = str(half_life)
+    if budget_how == "env":
+        environ["CLAIMGRAPH_CONTEXT_BUDGET_CHARS"] = str(budget)
     return environ
 
 
@@ -478,14 +483,18 @@ def hook_block(sh: Shell, cwd: str, now: int, environ: dict[str, str],
     return session_start.compile_block(str(sh.store.path), cwd, environ, "claude-code")
 
 
-@pytest.mark.parametrize("how", ["default", "file", "env"])
+@pytest.mark.parametrize("half_life_how, budget_how", [
+    ("default", "default"), ("file", "file"), ("env", "env"), ("file", "env"),
+    ("env", "file"), ("default", "file"), ("default", "env")])
 def test_the_context_command_prints_what_the_hook_injects_at_the_same_instant(
-        tmp_path, capsys, monkeypatch, how):
-    """With ``half_life_days`` set or not, in the file or the environment, the hook renders the
-    list the curator stored for it and prints the command's bytes; a set half-life gives a
-    block other than the default's, so a hook that ignored it would fail here."""
-    half_life = 90.0 if how == "default" else 20.0
-    environ = configure(tmp_path, how, half_life)
+        tmp_path, capsys, monkeypatch, half_life_how, budget_how):
+    """With ``half_life_days`` and ``context_budget_chars`` set or not, in the file or the
+    environment, the hook renders the list the curator stored and prints the command's bytes;
+    a set half-life or budget gives a block other than the default's, so a hook that ignored
+    either would fail here."""
+    half_life = 90.0 if half_life_how == "default" else 20.0
+    budget = 10_000 if budget_how == "default" else 1500
+    environ = configure(tmp_path, half_life_how, budget_how)
     for name, value in environ.items():
         monkeypatch.setenv(name, value)
     sh = build(tmp_path, random.Random(6), 200)
@@ -496,23 +505,26 @@ def test_the_context_command_prints_what_the_hook_injects_at_the_same_instant(
     command = ContextCommand(str(sh.store.path), cwd, capsys, monkeypatch)
     for now in (sh.clock(), sh.clock() + 7 * DAY_MS):
         hook = hook_block(sh, cwd, now, environ, monkeypatch)
-        assert hook["shortlist"] == "stored"
+        assert hook["shortlist"] == "stored" and not hook["setting_changed"]
         out, _ = command(now, "--agent", "claude-code")
         assert out == hook["text"] + "\n"
-        expected = live(sh.store, cwd, now, agent="claude-code", half_life_days=half_life)
-        assert hook["text"] == expected["text"]
+        expected = live(sh.store, cwd, now, budget, "claude-code", half_life)
+        assert hook["text"] == expected["text"] and hook["chars"] <= budget
         default = live(sh.store, cwd, now, agent="claude-code")["text"]
-        assert (hook["text"] == default) is (how == "default")
+        assert len(default) > 1500  # so a budget of 1500 cuts it
+        assert (hook["text"] == default) is (half_life_how == budget_how == "default")
+        uncut = live(sh.store, cwd, now, 10_000, "claude-code", half_life)["text"]
+        assert (hook["text"] == uncut) is (budget_how == "default")
     sh.store.close()
 
 
-def test_a_changed_config_file_is_ranked_by_the_last_value_read_until_the_next_pass(
+def test_a_changed_config_file_is_read_as_last_read_until_the_next_pass(
         tmp_path, capsys, monkeypatch):
-    """The file changed since the curator read it: the hook cannot tell the new half-life
-    without parsing it, so it ranks by the one the curator read last (the command, which parses
-    it, compiles live with the new one); the next pass stamps the new file and stores lists for
-    its half-life, and both agree again."""
-    environ = configure(tmp_path, "file", 20.0)
+    """The file changed since the curator read it: the hook cannot tell the new half-life and
+    budget without parsing it, so it uses the ones the curator read last (the command, which
+    parses it, compiles live with the new ones); the next pass stamps the new file and stores
+    lists for its half-life, and both agree again."""
+    environ = configure(tmp_path, "file", "file", 20.0, 1500)
     monkeypatch.setenv("CLAIMGRAPH_CONFIG", environ["CLAIMGRAPH_CONFIG"])
     sh = build(tmp_path, random.Random(7), 200)
     store_shortlists(Shell(store=sh.store, clock=sh.clock, half_life_days=20.0), environ)
@@ -521,20 +533,20 @@ def test_a_changed_config_file_is_ranked_by_the_last_value_read_until_the_next_p
     now = sh.clock() + DAY_MS
     assert hook_block(sh, cwd, now, environ, monkeypatch)["shortlist"] == "stored"
     config = tmp_path / "config.toml"
-    config.write_text("half_life_days = 45\n")
+    config.write_text("half_life_days = 45\ncontext_budget_chars = 3000\n")
     hook = hook_block(sh, cwd, now, environ, monkeypatch)
     assert hook["setting_changed"] and hook["shortlist"] == "stored"  # still the 20-day list
-    assert hook["text"] == live(sh.store, cwd, now, agent="claude-code",
-                                half_life_days=20.0)["text"]
+    assert hook["text"] == live(sh.store, cwd, now, 1500, "claude-code", 20.0)["text"]
     data = command.json(now)
     assert data["shortlist"] == "live"
-    assert data["text"] == live(sh.store, cwd, now, half_life_days=45.0)["text"]
+    assert data["text"] == live(sh.store, cwd, now, 3000, half_life_days=45.0)["text"]
     written = config.stat().st_mtime_ns - 10 * SETTLED_NS  # as a pass a while later finds it
     os.utime(config, ns=(written, written))
     store_shortlists(Shell(store=sh.store, clock=sh.clock, half_life_days=45.0), environ)
     hook = hook_block(sh, cwd, now, environ, monkeypatch)
     assert hook["shortlist"] == "stored" and not hook["setting_changed"]
     assert command(now, "--agent", "claude-code")[0] == hook["text"] + "\n"
+    assert hook["text"] == live(sh.store, cwd, now, 3000, "claude-code", 45.0)["text"]
     assert command.json(now)["shortlist"] == "stored"
     sh.store.close()
 

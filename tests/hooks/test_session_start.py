@@ -121,7 +121,7 @@ def store_shortlists(hooks: Hooks) -> dict:
     return json.loads(done.stdout.splitlines()[-1])["stages"]["shortlists"]
 
 
-def live_block(hooks: Hooks, half_life_days: float = 90.0) -> str:
+def live_block(hooks: Hooks, half_life_days: float = 90.0, budget: int = 10_000) -> str:
     """What a full read of the store compiles now (no shortlist, stored or fresh)."""
     from claimgraph.core.briefing import compile_for
 
@@ -129,7 +129,7 @@ def live_block(hooks: Hooks, half_life_days: float = 90.0) -> str:
     try:
         now = time.time_ns() // 1_000_000
         return compile_for(WholeStore(store), resolve_project(hooks.home).id, now,
-                           half_life_days=half_life_days)["text"]
+                           budget_chars=budget, half_life_days=half_life_days)["text"]
     finally:
         store.close()
 
@@ -313,12 +313,63 @@ def test_a_configured_half_life_is_read_from_the_curators_stamp_without_the_conf
     assert block != live_block(hooks)
 
 
-def stamped(hooks: Hooks) -> dict | None:
+def stamped(hooks: Hooks, key: str | None = None) -> dict | None:
+    """The curator's stamp of the hook's config file (or the mark ``key``)."""
     store = open_store(hooks.db, read_only=True)
     try:
-        return store.get_mark(configured.half_life_mark(configured.config_file(hooks.env)))
+        return store.get_mark(key or configured.settings_mark(configured.config_file(hooks.env)))
     finally:
         store.close()
+
+
+def test_a_configured_budget_cuts_the_block_as_the_context_command_does(hooks: Hooks):
+    """``context_budget_chars`` in the config file: after a curator pass the hook's block is
+    cut to it (what ``claimgraph context`` prints), loading no config parser; before the pass,
+    the file never read, the hook keeps the default budget and starts that pass. In the
+    environment, the variable wins at once."""
+    remember(hooks, *[(f"svc{n}", "depends-on", f"lib{n}") for n in range(40)])
+    default = live_block(hooks)
+    budget = len(default) // 2
+    config_file(hooks, f"context-budget-chars = {budget}\n")
+    first = injected(hooks.run(start_payload(hooks), "session-start"))
+    assert hooks.log()[-1]["setting_changed"] is True and first == default
+    assert wait_for(lambda: stamped(hooks), 60)
+    payload = json.dumps(start_payload(hooks)).encode()
+    during = imported_modules(["-m", "claimgraph.hooks", "session-start"], hooks, payload)
+    assert not hooks.log()[-1]["setting_changed"]
+    assert not {n for n in during if n in HEAVY or any(n.startswith(h + ".") for h in HEAVY)}
+    block = injected(hooks.run(start_payload(hooks), "session-start"))
+    assert block == live_block(hooks, budget=budget) != default and len(block) <= budget
+    command = subprocess.run([sys.executable, "-m", "claimgraph", "context", "--cwd",
+                              str(hooks.home)], env=hooks.env, capture_output=True, timeout=60,
+                             check=True, cwd=hooks.home)
+    assert command.stdout.decode() == block + "\n"
+    env = {**hooks.env, "CLAIMGRAPH_CONTEXT_BUDGET_CHARS": str(budget + 300)}
+    wider = injected(hooks.run(start_payload(hooks), "session-start", env=env))
+    assert wider == live_block(hooks, budget=budget + 300) not in (block, default)
+
+
+def test_a_stamp_of_the_older_form_is_read_then_replaced_by_the_next_pass(hooks: Hooks):
+    """A store stamped before the budget was read holds the half-life alone, under
+    ``context:half-life:<path>``: the hook still ranks by it (no pass started) while the file
+    names no budget; the next pass leaves the stamp of every setting instead."""
+    remember(hooks, ("api", "depends-on", "postgres"), ("api", "prefers", "REST"), when=-60)
+    path = config_file(hooks, "half_life_days = 10\n")
+    legacy = configured.LEGACY_PREFIX + str(path)
+    store = open_store(hooks.db)
+    try:
+        store.set_mark(legacy, {"file": str(path), "half_life": 10.0,
+                                "state": configured.file_state(os.stat(path))})
+    finally:
+        store.close()
+    block = injected(hooks.run(start_payload(hooks), "session-start"))
+    assert block == live_block(hooks, 10.0) != live_block(hooks)
+    assert not hooks.log()[-1]["setting_changed"] and hooks.no_child_started()
+    store_shortlists(hooks)
+    assert stamped(hooks, legacy) is None
+    assert stamped(hooks)["settings"] == {"half_life_days": 10.0, "context_budget_chars": 10_000}
+    assert injected(hooks.run(start_payload(hooks), "session-start")) == block
+    assert not hooks.log()[-1]["setting_changed"]
 
 
 def test_an_unstamped_config_on_a_store_we_may_not_write_ranks_by_the_default_and_starts_nothing(

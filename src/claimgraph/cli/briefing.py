@@ -8,10 +8,10 @@ Like the hook, it renders the curator's stored shortlist at its own current time
 holds (``core.briefing.gather``: the same holding test, whatever the store's size) and compiles
 live otherwise. Unlike the hook it has no live limit: a person who asks waits for the real
 block, never the hook's "being refreshed" one. Its options keep the stored path exact:
-``--budget`` (and ``context_budget_chars``) only cut the rendered block, and ``--agent`` filters
-at render, on both paths alike. ``half_life_days`` is the configured one, as the curator's
-and the hook's (docs/hooks.md, "The configured half-life"): a list stored for another fails
-the holding test, so that block is compiled live.
+``--budget`` (and ``context_budget_chars``, which the hook honours too) only cut the rendered
+block, and ``--agent`` filters at render, on both paths alike. ``half_life_days`` is the
+configured one, as the curator's and the hook's (docs/hooks.md, "The configured half-life and
+budget"): a list stored for another fails the holding test, so that block is compiled live.
 """
 
 from __future__ import annotations

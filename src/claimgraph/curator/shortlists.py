@@ -15,9 +15,10 @@ only if it has not moved since: a capture that committed meanwhile leaves them u
 
 Each list is chosen for the configured half-life (the shell's, from ``half_life_days``) and
 stamped with it; a list stamped with another no longer holds, so a changed setting remakes
-them all. The stage also leaves what the config file says of the half-life, with the file's
-state (``claimgraph.configured.stamp``): the hook, which parses no config file, reads the
-setting from there while the file is unchanged.
+them all. The stage also leaves what the config file says of each setting the block depends on
+(the half-life, the character budget), with the file's state (``claimgraph.configured.stamp``):
+the hook, which parses no config file, reads those settings from there while the file is
+unchanged.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def refresh_shortlists(ctx: StageTools) -> dict[str, Any]:
     counts = {"projects": len(projects), "stored": 0, "current": len(current)}
     if ctx.dry_run:
         return {"counts": {**counts, "would_store": len(records)}}
-    setting = half_life_stamp(ctx.environ, time.time_ns())
+    setting = settings_stamp(ctx.environ, time.time_ns())
     with ctx.fence.writing(sh):
         if sh.store.write_count() != written:
             return {"counts": {**counts, "written_meanwhile": 1}}
@@ -60,27 +61,35 @@ def refresh_shortlists(ctx: StageTools) -> dict[str, Any]:
             sh.store.set_mark(cx.shortlist_key(project), {**record, "writes": written})
         sh.store.set_mark(REFRESHED, {"at": at, "episodes": reads.episode_count(sh)})
         if setting is not None:
-            key = configured.half_life_mark(setting["file"])
-            if sh.store.get_mark(key) != setting:
-                sh.store.set_mark(key, setting)
+            leave_stamp(sh, setting)
     return {"counts": {**counts, "stored": len(records)}}
 
 
-def half_life_stamp(environ: Mapping[str, str], now_ns: int) -> dict[str, Any] | None:
-    """What the config file says of the half-life, for the hook (``configured.stamp``); None
-    without a file, with one written just now, or one that cannot be read or holds an invalid
-    value (the hook then knows no value from the file, and shows no ranked block)."""
-    def from_file(path: str) -> float:
+def settings_stamp(environ: Mapping[str, str], now_ns: int) -> dict[str, Any] | None:
+    """What the config file says of each setting the block depends on, for the hook
+    (``configured.stamp``); None without a file, with one written just now, or one that cannot
+    be read or holds an invalid value (the hook then knows no value from the file, and keeps
+    the ones read last)."""
+    def from_file(path: str) -> dict[str, Any]:
         values, _ = read_config_file(Path(path), environ)
-        if configured.HALF_LIFE_SETTING not in values:
-            return configured.DEFAULT_HALF_LIFE_DAYS
-        setting = BY_NAME[configured.HALF_LIFE_SETTING]
-        value: float = coerce(setting, values[setting.name], f"file:{path}", environ)
-        return value
+        return {name: coerce(BY_NAME[name], values[name], f"file:{path}", environ)
+                if name in values else default
+                for name, (_, default) in configured.BLOCK_SETTINGS.items()}
     try:
         return configured.stamp(environ, from_file, now_ns)
     except (ClaimgraphError, OSError):
         return None
+
+
+def leave_stamp(sh: Shell, setting: dict[str, Any]) -> None:
+    """Store the stamp under its file's mark (unless it is there already), and drop that
+    file's mark of the older form (the half-life alone), which it replaces."""
+    key = configured.settings_mark(setting["file"])
+    if sh.store.get_mark(key) != setting:
+        sh.store.set_mark(key, setting)
+    legacy = configured.LEGACY_PREFIX + setting["file"]
+    if sh.store.get_mark(legacy) is not None:
+        sh.store.delete_marks([legacy])
 
 
 def projects_to_refresh(sh: Shell) -> set[str]:

@@ -15,10 +15,11 @@ store means nothing is imported beyond the standard library;
 otherwise SQLite, our store and ``logic``, and git (through ``claimgraph.project``) to name
 the project — no config file parser, no structlog, no ``typing`` (the modules on this path
 import it for type checkers only) and no ``ipaddress`` (deferred, ``claimgraph.deferred``).
-The configured decay half-life is read as ``claimgraph.configured`` says, without parsing the
-config file: from the environment, or from what the curator stamped in the store while the
-file is unchanged; when only parsing could tell (the file changed since), the block is ranked
-by the value the curator read last and its shortlists stage is started to read the new one.
+The settings that shape the block (the decay half-life, the character budget) are read as
+``claimgraph.configured`` says, without parsing the config file: from the environment, or from
+what the curator stamped in the store while the file is unchanged; when only parsing could tell
+(the file changed since), the block uses the values the curator read last and its shortlists
+stage is started to read the new ones.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def compile_block(db: str, cwd: str, environ: Mapping[str, str],
     whether it came from the curator's stored shortlist ("stored"), a live read ("live"), or
     neither: no fact in the project's or the user's scope ("no-facts"), or a live read too
     large to wait for ("over-limit"); ``setting_changed`` when the config file changed since the
-    curator read its half-life (the block is then ranked by the value read last).
+    curator read the block's settings from it (the block then uses the values read last).
     What ``agent`` loads on its own from its instruction files is left out
     (``hooks.own_files``, docs/context.md)."""
     from claimgraph.project import resolve_project
@@ -114,25 +115,26 @@ def compile_block(db: str, cwd: str, environ: Mapping[str, str],
     if has_facts(db, sorted({project.id, USER_SCOPE})) is False:  # nothing the block could say
         return {"project": project.id, "as_of": now, "text": "", "chars": 0, "sections": {},
                 "read_anyway": 0, "shortlist": "no-facts"}
-    from claimgraph.configured import configured_half_life, last_read_half_life
+    from claimgraph.configured import BUDGET_SETTING, HALF_LIFE_SETTING, block_settings
     from claimgraph.core.briefing import LIVE_LIMIT, compile_gathered, gather, not_ready
     from claimgraph.hooks.own_files import files_loaded
     from claimgraph.store.sqlite import SqliteStore
 
     store = SqliteStore(db, read_only=True)  # reading memory never changes the store
     try:
-        told = configured_half_life(environ, store.get_mark)
-        changed = told is None  # the config file changed since the curator read it
-        # if so, the user's previous setting, until the curator reads the new one
-        half_life = last_read_half_life(environ, store.get_mark) if told is None else told
+        # changed: the config file changed since the curator read it; the settings are then
+        # the user's previous ones, until the curator reads the new ones
+        settings, changed = block_settings(environ, store.get_mark)
+        half_life = settings[HALF_LIFE_SETTING]
         limit = live_limit(environ, LIVE_LIMIT)
         found = gather(store, project.id, now, half_life, live_limit=limit)
         if found["over_limit"]:  # no stored shortlist holds, and a live compile takes seconds
             return {**not_ready(project.id, now, limit), "shortlist": "over-limit",
                     "setting_changed": changed}
         loaded = files_loaded(agent, project.root, cwd)
-        return {**compile_gathered(found, project.id, now, half_life_days=half_life,
-                                   loaded=loaded),
+        return {**compile_gathered(found, project.id, now,
+                                   budget_chars=settings[BUDGET_SETTING],
+                                   half_life_days=half_life, loaded=loaded),
                 "shortlist": "stored" if found["stored"] else "live", "setting_changed": changed}
     finally:
         store.close()
