@@ -166,26 +166,6 @@ def test_a_changed_file_gives_the_values_read_last_until_it_is_stamped_again(tmp
                                                            False)
 
 
-def test_a_stamp_of_the_older_form_holds_the_half_life_alone(tmp_path):
-    """A mark left before the budget was read (``context:half-life:<path>``): it still tells
-    the half-life of the file it stamped, and knows nothing of the budget, so a file that sets
-    the budget counts as changed (the hook starts a pass, which stamps it again)."""
-    environ = env_for(tmp_path)
-    path = write_config(environ, "half_life_days = 30\n")
-    stamp = settings_stamp(environ, settled(path))
-    legacy = {"file": path, "state": stamp["state"], "half_life": 30.0}
-    marks = Marks({configured.LEGACY_PREFIX + path: legacy})
-    assert configured.block_settings(environ, marks.get) == (DEFAULTS | {HALF_LIFE: 30.0},
-                                                             False)
-    with open(path, "a") as out:
-        out.write("context_budget_chars = 900\n")
-    values, changed = configured.block_settings(environ, marks.get)
-    assert values == DEFAULTS | {HALF_LIFE: 30.0} and changed  # the half-life read last
-    marks.stamp(environ)  # the new mark is read first
-    assert configured.block_settings(environ, marks.get) == ({HALF_LIFE: 30.0, BUDGET: 900},
-                                                             False)
-
-
 @pytest.mark.parametrize("held", [{}, {BUDGET: 9.5}, {BUDGET: True}, {BUDGET: 0},
                                   {BUDGET: "900"}, {HALF_LIFE: -1}])
 def test_a_stamp_without_a_valid_value_of_a_named_setting_tells_none(tmp_path, held):

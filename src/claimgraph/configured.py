@@ -17,9 +17,6 @@ each of ``BLOCK_SETTINGS`` the way ``claimgraph.config`` does, as far as it can 
   the curator read last (the default for one it never read) and has the curator read the file
   again, so the next start uses the new ones (``block_settings``, docs/hooks.md).
 
-Marks left before the budget was read (``context:half-life:<path>``, the half-life alone) are
-read as a stamp that says nothing of the budget; the curator's next pass replaces them.
-
 Standard library only, and only what the hook loads anyway (``os``, ``math``).
 """
 
@@ -49,9 +46,6 @@ HALF_LIFE_ENV = "CLAIMGRAPH_HALF_LIFE_DAYS"
 #: name another file than the agent's): ``context:settings:<path>`` = {"file", "state",
 #: "settings": {name: value}} (docs/store.md).
 SETTINGS_PREFIX = "context:settings:"
-#: The mark of the same stamp before it held more than the half-life: {"file", "state",
-#: "half_life"}; read as a stamp of the half-life alone, deleted by the next pass.
-LEGACY_PREFIX = "context:half-life:"
 #: A file's times come from a coarse clock (a few ms; 1 or 2 s on some file systems): a file
 #: written this recently could be written again within the same tick, at the same size, and
 #: its state would not change. The curator stamps only a file older than this.
@@ -142,17 +136,12 @@ def block_settings(environ: Mapping[str, str], read_mark: Callable[[str], Any]
 
 
 def read_stamp(path: str, read_mark: Callable[[str], Any]) -> dict[str, Any] | None:
-    """The curator's stamp of the file at ``path`` as {"state", "settings"}, or None; a mark
-    of the older form (the half-life alone) is read as a stamp of that setting only."""
+    """The curator's stamp of the file at ``path`` as {"state", "settings"}, or None."""
     mark = read_mark(settings_mark(path))
     if isinstance(mark, Mapping) and mark.get("file") == path:
         settings = mark.get("settings")
         return {"state": mark.get("state"),
                 "settings": settings if isinstance(settings, Mapping) else {}}
-    legacy = read_mark(LEGACY_PREFIX + path)
-    if isinstance(legacy, Mapping) and legacy.get("file") == path:
-        return {"state": legacy.get("state"),
-                "settings": {HALF_LIFE_SETTING: legacy.get("half_life")}}
     return None
 
 

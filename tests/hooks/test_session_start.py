@@ -349,29 +349,6 @@ def test_a_configured_budget_cuts_the_block_as_the_context_command_does(hooks: H
     assert wider == live_block(hooks, budget=budget + 300) not in (block, default)
 
 
-def test_a_stamp_of_the_older_form_is_read_then_replaced_by_the_next_pass(hooks: Hooks):
-    """A store stamped before the budget was read holds the half-life alone, under
-    ``context:half-life:<path>``: the hook still ranks by it (no pass started) while the file
-    names no budget; the next pass leaves the stamp of every setting instead."""
-    remember(hooks, ("api", "depends-on", "postgres"), ("api", "prefers", "REST"), when=-60)
-    path = config_file(hooks, "half_life_days = 10\n")
-    legacy = configured.LEGACY_PREFIX + str(path)
-    store = open_store(hooks.db)
-    try:
-        store.set_mark(legacy, {"file": str(path), "half_life": 10.0,
-                                "state": configured.file_state(os.stat(path))})
-    finally:
-        store.close()
-    block = injected(hooks.run(start_payload(hooks), "session-start"))
-    assert block == live_block(hooks, 10.0) != live_block(hooks)
-    assert not hooks.log()[-1]["setting_changed"] and hooks.no_child_started()
-    store_shortlists(hooks)
-    assert stamped(hooks, legacy) is None
-    assert stamped(hooks)["settings"] == {"half_life_days": 10.0, "context_budget_chars": 10_000}
-    assert injected(hooks.run(start_payload(hooks), "session-start")) == block
-    assert not hooks.log()[-1]["setting_changed"]
-
-
 def test_an_unstamped_config_on_a_store_we_may_not_write_ranks_by_the_default_and_starts_nothing(
         hooks: Hooks):
     """No curator could stamp the file for this user: the hook ranks by the default half-life

@@ -82,14 +82,10 @@ def settings_stamp(environ: Mapping[str, str], now_ns: int) -> dict[str, Any] | 
 
 
 def leave_stamp(sh: Shell, setting: dict[str, Any]) -> None:
-    """Store the stamp under its file's mark (unless it is there already), and drop that
-    file's mark of the older form (the half-life alone), which it replaces."""
+    """Store the stamp under its file's mark (unless it is there already)."""
     key = configured.settings_mark(setting["file"])
     if sh.store.get_mark(key) != setting:
         sh.store.set_mark(key, setting)
-    legacy = configured.LEGACY_PREFIX + setting["file"]
-    if sh.store.get_mark(legacy) is not None:
-        sh.store.delete_marks([legacy])
 
 
 def projects_to_refresh(sh: Shell) -> set[str]:
