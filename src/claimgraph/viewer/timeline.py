@@ -11,7 +11,9 @@ what began and ended since the previous instant (``Store.believed_at``); only th
 read whole. A store without those queries is read whole and answered by their definitions
 (``logic.time_travel``). The slider moves over the
 instants, not over clock time, so a burst of changes in one afternoon is as easy to step through as
-a quiet month.
+a quiet month. The sparkline above it is the same count at each of its instants
+(``believed_counts``): a dormant or forgotten fact is in neither, so its value where the slider
+stands is the count the page shows.
 
 The begins and ends change only when the store does, while every step of the slider asks for
 another instant: the viewer keeps them per project and store state (``kept``, as it keeps a
