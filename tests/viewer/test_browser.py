@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Iterator
@@ -20,7 +21,8 @@ import pytest
 
 from claimgraph.opening import open_store
 from claimgraph.viewer.present import instant
-from viewer_store import PROJECT
+from viewer_helpers import Served
+from viewer_store import PROJECT, environment
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                   "--no-first-run", "--disable-background-networking",
@@ -130,8 +132,28 @@ def move_slider(page, index: int) -> None:
                            ".dataset.at !== before", arg=before)
 
 
+SPARK_AT_SLIDER = """() => {
+  const spark = document.getElementById("asof-spark");
+  const index = Number(document.getElementById("asof-slider").value);
+  const stop = spark.querySelector("polyline").points.getItem(index);
+  return {count: JSON.parse(spark.dataset.counts)[index], stop: stop.x,
+          mark: Number(document.getElementById("asof-mark").getAttribute("x1")),
+          total: Number(document.querySelector("#asof-results section").dataset.total)};
+}"""
+
+
+def assert_spark_agrees(page) -> int:
+    """The sparkline's count where the slider stands is the count of the list shown, and its
+    mark stands on that stop of the line; returns that count."""
+    seen = page.evaluate(SPARK_AT_SLIDER)
+    assert seen["count"] == seen["total"], seen
+    assert abs(seen["mark"] - seen["stop"]) < 0.05, seen
+    return int(seen["total"])
+
+
 def test_the_as_of_slider_changes_what_is_shown(tab, served, built, tmp_path):
     visit(tab, served.url + f"asof?id={quote(PROJECT, safe='')}")
+    assert_spark_agrees(tab)
     now_shown = shown_facts(tab)
     assert built.ids["new_version"] in now_shown and built.ids["old_version"] not in now_shown
     instants = tab.evaluate("JSON.parse(document.getElementById('asof-form').dataset.instants)")
@@ -142,6 +164,7 @@ def test_the_as_of_slider_changes_what_is_shown(tab, served, built, tmp_path):
     finally:
         store.close()
     move_slider(tab, instants.index(old_fact["t_valid"]))
+    assert_spark_agrees(tab)
     then_shown = shown_facts(tab)
     assert versions["old"] in then_shown and versions["new"] not in then_shown
     assert len(then_shown) < len(now_shown)
@@ -151,7 +174,45 @@ def test_the_as_of_slider_changes_what_is_shown(tab, served, built, tmp_path):
     assert tab.input_value("#asof-at") == iso
     shoot(tab, "asof", tmp_path)
     move_slider(tab, 0)
+    assert_spark_agrees(tab)
     assert len(shown_facts(tab)) <= len(then_shown)
+    assert tab.problems == []
+
+
+@pytest.fixture(scope="module")
+def served_dormant(built, tmp_path_factory) -> Iterator[tuple[Served, list[str]]]:
+    """The built store copied, with the project's three oldest live facts gone dormant (a real
+    write, as the curator's decay stage makes it), served by a real ``claimgraph serve``."""
+    root = tmp_path_factory.mktemp("dormant")
+    env = environment(root)
+    with sqlite3.connect(built.db) as whole, sqlite3.connect(env["CLAIMGRAPH_DB"]) as copy:
+        whole.backup(copy)
+    store = open_store(Path(env["CLAIMGRAPH_DB"]))
+    try:
+        live = sorted((f for f in store.select_facts(scopes=[PROJECT])
+                       if f["t_invalid"] is None and f["t_valid"] is not None),
+                      key=lambda f: (f["t_valid"], f["id"]))
+        dormant = [f["id"] for f in live[:3]]
+        with store.transaction():
+            assert store.set_dormant(dormant, live[-1]["t_valid"]) == 3
+    finally:
+        store.close()
+    server = Served(env, "--port", "0")
+    yield server, dormant
+    server.stop()
+
+
+def test_the_sparkline_and_the_count_agree_where_facts_are_dormant(tab, served_dormant):
+    server, dormant = served_dormant
+    visit(tab, server.url + f"asof?id={quote(PROJECT, safe='')}")
+    stops = len(tab.evaluate("JSON.parse(document.getElementById('asof-form').dataset.instants)"))
+    assert stops > 3
+    for index in (None, stops // 2, 1, stops - 2, stops - 1):
+        if index is not None:
+            move_slider(tab, index)
+        shown = shown_facts(tab)
+        assert assert_spark_agrees(tab) == len(shown) < 200  # all of them listed: the rows
+        assert not set(dormant) & set(shown)
     assert tab.problems == []
 
 

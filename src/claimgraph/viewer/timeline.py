@@ -11,7 +11,9 @@ what began and ended since the previous instant (``Store.believed_at``); only th
 read whole. A store without those queries is read whole and answered by their definitions
 (``logic.time_travel``). The slider moves over the
 instants, not over clock time, so a burst of changes in one afternoon is as easy to step through as
-a quiet month.
+a quiet month. The sparkline above it is the same count at each of its instants
+(``believed_counts``): a dormant or forgotten fact is in neither, so its value where the slider
+stands is the count the page shows.
 
 The begins and ends change only when the store does, while every step of the slider asks for
 another instant: the viewer keeps them per project and store state (``kept``, as it keeps a
@@ -20,7 +22,7 @@ project's placement), so a step reads only what was believed at its instant.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import Any, Callable, Hashable, Mapping
 
 from claimgraph.core.briefing import scopes
@@ -33,7 +35,6 @@ from claimgraph.viewer.source import BadRequest, NotFound, Source
 
 MAX_INSTANTS = 1_000
 MAX_SHOWN = 200
-SPARK_POINTS = 200
 SPARK_WIDTH, SPARK_HEIGHT = 600, 40
 
 
@@ -53,49 +54,50 @@ def parse_at(text: str | None) -> int | None:
                          "or an ISO date like 2026-01-31") from None
 
 
-def instants(times: Mapping[str, list[int]], now: int) -> list[int]:
-    """Every instant at which a fact began or stopped being valid, up to now, and now."""
-    return instants_until(changes(times), now)
-
-
 def changes(times: Mapping[str, list[int]]) -> list[int]:
     """Every instant at which a fact began or stopped being valid, sorted, each once: what
-    ``instants`` needs of the times at any ``now``."""
+    the slider's instants (``instants_until``) need of the times at any ``now``."""
     return sorted({*times["begins"], *times["ends"]})
 
 
 def instants_until(changed: list[int], now: int) -> list[int]:
-    """``instants`` from ``changes``: those up to now, and now."""
+    """The changes up to now, and now."""
     found = changed[:bisect_right(changed, now)]
     return found if found and found[-1] == now else [*found, now]
 
 
 def thinned(points: list[int], keep: int, limit: int = MAX_INSTANTS) -> list[int]:
-    """At most ``limit`` instants, evenly spread, always with the first, last and ``keep``."""
-    if len(points) <= limit:
+    """At most ``limit`` instants, evenly spread, always with the first and last, and ``keep``
+    (the chosen instant, added where it is not one: the slider then stops on it, so the
+    sparkline has a value exactly there, even before the first change)."""
+    if len(points) > limit:
+        step = (len(points) - 1) / (limit - 1)  # > 1: the picked indices rise, none twice
+        points = [points[round(i * step)] for i in range(limit)]
+    spot = bisect_left(points, keep)
+    if spot < len(points) and points[spot] == keep:
         return points
-    step = (len(points) - 1) / (limit - 1)
-    picked = {points[round(i * step)] for i in range(limit)}
-    return sorted(picked | {keep})
+    return [*points[:spot], keep, *points[spot:]]
 
 
 def believed_counts(times: Mapping[str, list[int]], points: list[int]) -> list[int]:
-    """How many facts were valid at each instant (a sweep over the sorted begins and ends)."""
-    begins, ends = times["begins"], times["ends"]
-    return [bisect_right(begins, t) - bisect_right(ends, t) for t in points]
+    """How many facts were believed at each instant: the count the page shows for the chosen
+    one (``logic.time_travel.believed_count``, the filter of ``claimgraph facts --as-of``:
+    neither forgotten nor dormant), so the sparkline and that count never disagree."""
+    return [defined.believed_count(times, t) for t in points]
 
 
-def sparkline(points: list[int], counts: list[int]) -> str:
-    """An SVG polyline's points: the number believed over the timeline, left to right."""
-    if not points:
-        return ""
-    step = max(1, len(points) // SPARK_POINTS)
-    pairs = list(zip(points, counts))[::step]
+def spark_x(index: int, stops: int) -> float:
+    """Where the ``index``-th of ``stops`` instants sits across the sparkline: where the
+    slider's thumb sits on it (both step through the instants, not clock time)."""
+    return round(index * SPARK_WIDTH / max(1, stops - 1), 1)
+
+
+def sparkline(counts: list[int]) -> str:
+    """An SVG polyline's points: the number believed at every instant of the slider, left to
+    right, each at its stop (none left out, so the line has each stop's count)."""
     top = max([1, *counts])
-    width = max(1, len(pairs) - 1)
-    return " ".join(f"{round(i * SPARK_WIDTH / width)},"
-                    f"{round(SPARK_HEIGHT - c * SPARK_HEIGHT / top)}"
-                    for i, (_, c) in enumerate(pairs))
+    return " ".join(f"{spark_x(i, len(counts))},{round(SPARK_HEIGHT - c * SPARK_HEIGHT / top, 1)}"
+                    for i, c in enumerate(counts))
 
 
 #: ``kept(key, build)``: the value kept for ``key`` at the store's current state, else
@@ -125,18 +127,18 @@ def as_of(src: Source, project_id: str, at_text: str | None,
         points = thinned(instants_until(changed, now), at)
         previous = max((t for t in points if t < at), default=None)
         found = reader.believed_at(at, previous, MAX_SHOWN, src.half_life_days)
-        total = defined.believed_count(times, at)
         by_id = {f["id"]: f for f in sh.store.get_facts_by_ids(
             sorted({*found["ids"], *found["began"], *found["ended"]}))}
+    counts = believed_counts(times, points)
+    index = _index(points, at)
     shown = [with_state(with_effective_confidence(by_id[fid], at, src.half_life_days))
              for fid in found["ids"]]
     return {"project": project_id, "now": now, "at": at, "facts": shown,
-            "total": total, "instants": points, "index": _index(points, at),
+            "total": counts[index], "instants": points, "index": index,
             "changes": {"began": [by_id[fid] for fid in found["began"]],
                         "ended": [by_id[fid] for fid in found["ended"]]},
-            "previous": previous,
-            "spark": sparkline(points, believed_counts(times, points)),
-            "spark_size": (SPARK_WIDTH, SPARK_HEIGHT)}
+            "previous": previous, "counts": counts, "spark": sparkline(counts),
+            "spark_at": spark_x(index, len(points)), "spark_size": (SPARK_WIDTH, SPARK_HEIGHT)}
 
 
 class Reader:

@@ -19,9 +19,17 @@ function setUpTimeline(form) {
   const atField = document.getElementById("asof-at");
   const results = document.getElementById("asof-results");
   const instants = JSON.parse(form.dataset.instants);
+  const mark = document.getElementById("asof-mark");
+  const width = document.getElementById("asof-spark").viewBox.baseVal.width;
   let asked = 0;
   slider.addEventListener("input", () => {
-    label.textContent = instantLabel(instants[Number(slider.value)]);
+    const index = Number(slider.value);
+    label.textContent = instantLabel(instants[index]);
+    // The mark on the sparkline follows the thumb: the line's stop for this instant
+    // (timeline.spark_x), whose count is the one the list below will show.
+    const x = Math.round(index * width / Math.max(1, instants.length - 1) * 10) / 10;
+    mark.setAttribute("x1", x);
+    mark.setAttribute("x2", x);
   });
   slider.addEventListener("change", async () => {
     const at = instants[Number(slider.value)];
