@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -16,9 +17,13 @@ import pytest
 from claimgraph.capture.readers import codex
 from claimgraph.capture.readers.codex_cut import carried
 
+from .reader_helpers import CODEX
+
 RULE = "Always use uv instead of pip for this project."
 ASK = "Run the tests, please."
 DONE = "Done: the tests pass with `uv run pytest`."
+#: A line that is one copy of a message: an item with a role, or an echo.
+_A_COPY = re.compile(rb'"role":|"(?:user|agent)_message"|"(?:User|Agent)Message"')
 
 
 def _line(kind: str, payload: dict[str, Any], second: int) -> str:
@@ -181,3 +186,20 @@ def test_a_state_made_at_the_offset_is_trusted():
     state = {"offset": 100, "open": {"role": "user", "digest": "ab", "copy": "echo",
                                      "stamp": 5, "read": True}}
     assert carried(state, 100) is not None
+
+
+@pytest.mark.parametrize("source", sorted(CODEX.glob("rollout-*.jsonl")), ids=lambda p: p.name[:30])
+def test_real_rollouts_cut_beside_any_message_read_each_message_as_one_read_does(
+        tmp_path: Path, source: Path):
+    """Recorded rollouts (0.4x and 0.171), cut at every line near a message's copies."""
+    lines = source.read_bytes().splitlines(keepends=True)
+    copies = [n for n, line in enumerate(lines) if _A_COPY.search(line)]
+    cuts = sorted({cut for n in copies for cut in range(n - 2, n + 4) if 0 < cut < len(lines)})
+    whole = _messages(codex.read(str(source)))
+    path = tmp_path / source.name
+    for cut in cuts:
+        path.write_bytes(b"".join(lines[:cut]))
+        first = codex.read(str(path))
+        path.write_bytes(b"".join(lines))
+        second = codex.read(str(path), first.end_offset, resume=first.resume)
+        assert _messages(first, second) == whole, f"cut after line {cut}"
