@@ -118,8 +118,9 @@ class Transcript:
     the byte just past the last complete line consumed (a half-written line is left alone).
     ``subagent_offsets`` holds the same high-water mark for each subagent file read.
     ``resume`` is what a reader needs to start the next read at ``end_offset`` without
-    reading the head again (JSON, kept in capture's mark; only the Gemini JSONL reader,
-    whose later lines can change earlier messages, has any)."""
+    reading the head again (JSON, kept in capture's mark): the Gemini JSONL reader's, whose
+    later lines can change earlier messages, and the Codex reader's, a message copy the read
+    ended on whose other copy comes next (readers/codex_cut.py)."""
 
     path: str
     agent: str

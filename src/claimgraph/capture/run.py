@@ -318,12 +318,13 @@ def _read(request: Request, mark: Mapping[str, Any] | None) -> tuple[Cleaned, st
 def _read_from(request: Request, offset: int, subagents: Mapping[str, int],
                resume: Any = None) -> Cleaned:
     """Read (cleaning as it goes), then make sure the file was not replaced or cut short
-    while we read it. ``resume``: the reader state the mark kept (the Gemini reader's; it
-    checks the state belongs to the offset it starts from)."""
+    while we read it. ``resume``: the reader state the mark kept (the Gemini reader's replay,
+    the Codex reader's message copy left open at the cut; each reader checks the state
+    belongs to the offset it starts from)."""
     before = _stat(request.transcript)
     options: dict[str, Any] = ({"subagent_offsets": dict(subagents)}
                                if request.agent in ("claude-code", "gemini") else {})
-    if request.agent == "gemini" and isinstance(resume, Mapping):
+    if request.agent in ("gemini", "codex") and isinstance(resume, Mapping):
         options["resume"] = resume
     transcript, counts = read_cleaned(request.transcript, request.agent, offset, **options)
     after = _stat(request.transcript)

@@ -45,7 +45,9 @@ item cancels one echo, so a message the user really sends twice is kept twice --
 the item may wrap the typed text (an attached image's or file's markup) or one copy may be
 cut short; an echo still unpaired at the end is paired with an unpaired prompt item written
 beside it when one text holds the other, and the longer copy is kept
-(``pair_rewritten_echoes``). An echo that never meets its item is kept.
+(``pair_rewritten_echoes``). An echo that never meets its item is kept. A capture pass
+that ends between the two copies hands the open one to the next pass (``resume``,
+codex_cut.py), whose first record pairs with it when it is the other copy.
 
 User text that is the harness's, not the person's (``<environment_context>``,
 ``<user_instructions>``, a skill's whole SKILL.md in ``<skill>``, developer/system roles -- our
@@ -55,16 +57,19 @@ skill's rules are its author's, never "you said".
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections import Counter, defaultdict
-from typing import Any
+from typing import Any, Mapping
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import (
     TURNED_DOWN, Event, Transcript, TranscriptBuilder, iso_to_ms, scalar_fields, text_or_none)
 from claimgraph.capture.readers import MAX_LINE_BYTES, open_transcript, read_jsonl
 from claimgraph.capture.readers import codex_script
+from claimgraph.capture.readers.codex_cut import (
+    ECHO, ECHO_GAP_MS, ITEM, OpenCopy, carried, open_copy, resume_state)
 
 AGENT = "codex"
 INJECTED_PREFIXES = ("<environment_context>", "<user_instructions>", "# AGENTS.md instructions",
@@ -100,8 +105,11 @@ _NOT_RUN_HEAD = lazy_regex(r"\btimed out\b|\brejected?\b|^aborted\b", re.IGNOREC
 _REJECTED_BY_USER = lazy_regex(r"^[\w-]+(?: [\w-]+)? rejected by (?:the )?user\b", re.IGNORECASE)
 
 
-def read(path: str, start_offset: int = 0) -> Transcript:
-    reader = _RolloutReader(TranscriptBuilder(path, AGENT, start_offset), path)
+def read(path: str, start_offset: int = 0, resume: Mapping[str, Any] | None = None) -> Transcript:
+    """``resume``: the ``Transcript.resume`` of the read that stopped at ``start_offset``
+    (a message copy it left open: codex_cut.py)."""
+    reader = _RolloutReader(TranscriptBuilder(path, AGENT, start_offset), path,
+                            carried(resume, start_offset))
     if start_offset:
         reader.on_header(_first_line(path))
     end_offset, end_line = read_jsonl(path, reader.builder, start_offset, reader.on_record)
@@ -109,8 +117,13 @@ def read(path: str, start_offset: int = 0) -> Transcript:
 
 
 class _RolloutReader:
-    def __init__(self, builder: TranscriptBuilder, path: str) -> None:
+    def __init__(self, builder: TranscriptBuilder, path: str,
+                 carried_copy: OpenCopy | None = None) -> None:
         self.builder, self.path = builder, path
+        self.carried = carried_copy  # the copy the last pass left open, until a record comes
+        #: The last message or tool record, when it is a copy still unpaired: the copy, its
+        #: key, and its event's index (an item; and whether it was a prompt) or event (an echo).
+        self.tail: tuple[OpenCopy, tuple[str, str], int | Event, bool] | None = None
         self.envelope: dict[str, Any] = {}
         self.waiting_echoes: dict[tuple[str, str], list[Event]] = defaultdict(list)
         self.unechoed_items: Counter[tuple[str, str]] = Counter()
@@ -179,8 +192,10 @@ class _RolloutReader:
         if kind == "message":
             self.on_message(line, stamp, payload)
         elif kind in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
+            self.interrupt()
             self.builder.add(self.tool_call(line, stamp, payload))
         elif kind in ("function_call_output", "custom_tool_call_output"):
+            self.interrupt()
             call_id = text_or_none(payload.get("call_id"))
             if call_id in self.waits:
                 self.on_wait_output(self.waits.pop(call_id), payload.get("output"))
@@ -205,6 +220,8 @@ class _RolloutReader:
         if not text.strip():
             return
         key = (role, text.strip())
+        if self.across_cut(key, ITEM, stamp):
+            return
         paired = bool(self.waiting_echoes[key])
         if paired:
             self.waiting_echoes[key].pop(0)
@@ -215,6 +232,8 @@ class _RolloutReader:
         index = self.builder.add(event)
         if event.kind == "prompt" and not paired:
             self.unechoed_prompts[key].append(index)
+        self.tail = None if paired else (open_copy(role, key[1], ITEM, stamp), key, index,
+                                         event.kind == "prompt")
 
     def on_event_msg(self, line: int, stamp: int | None, payload: dict[str, Any]) -> None:
         kind = text_or_none(payload.get("type")) or ""
@@ -252,15 +271,34 @@ class _RolloutReader:
         key = (role, text.strip())
         if role == "user":
             self.user_echoes.append(text.strip())
+        if self.across_cut(key, ECHO, stamp):
+            return
         if self.unechoed_items[key]:
             self.unechoed_items[key] -= 1
             if self.unechoed_prompts[key]:
                 self.unechoed_prompts[key].pop(0)
             self.builder.counts["duplicates"] += 1
+            self.tail = None
         else:
-            self.waiting_echoes[key].append(self.message_event(role, text, line, stamp))
+            echo = self.message_event(role, text, line, stamp)
+            self.waiting_echoes[key].append(echo)
+            self.tail = (open_copy(role, key[1], ECHO, stamp), key, echo, False)
+
+    def across_cut(self, key: tuple[str, str], copy: str, stamp: int | None) -> bool:
+        """Whether this copy is the other half of the message the last pass ended on, read
+        there already (codex_cut.py). Only the pass's first message or tool record may be."""
+        left, self.carried = self.carried, None
+        if left is None or not left.read or not left.pairs_with(*key, copy, stamp):
+            return False
+        self.builder.counts["duplicates"] += 1
+        return True
+
+    def interrupt(self) -> None:
+        """A record that is no message copy: nothing before it pairs with anything after."""
+        self.carried = self.tail = None
 
     def on_compacted(self, line: int, stamp: int | None, payload: dict[str, Any]) -> None:
+        self.interrupt()
         self.builder.add(self.event("compaction", line, stamp, derived=True,
                                     text=text_or_none(payload.get("message")) or ""))
 
@@ -385,11 +423,30 @@ class _RolloutReader:
                 for index in indices:
                     if unechoed_is_harness(self.builder.events[index].text, self.user_echoes):
                         self.builder.amend(index, kind="meta", derived=True)
+        left_open = self.left_open()
         for echoes in self.waiting_echoes.values():
             for event in echoes:
                 self.builder.add(event)
         self.builder.events.sort(key=lambda event: event.line)
-        return self.builder.build(end_offset, end_line)
+        return self.builder.build(end_offset, end_line,
+                                  resume=resume_state(left_open, end_offset))
+
+    def left_open(self) -> OpenCopy | None:
+        """The copy this pass ends on, still unpaired, for the next pass (codex_cut.py): a
+        prompt item the harness rule took for the harness's is marked not read. A pass that
+        read no message or tool record hands on the copy it was given."""
+        if self.tail is None:
+            return self.carried
+        copy, key, where, prompt = self.tail
+        if isinstance(where, Event):
+            still = any(echo is where for echo in self.waiting_echoes.get(key, ()))
+            return copy if still else None
+        if not prompt:
+            return copy
+        if where not in self.unechoed_prompts.get(key, ()):
+            return None  # paired at the end with an echo that wraps or cuts it
+        read = self.builder.events[where].kind == "prompt"
+        return copy if read else dataclasses.replace(copy, read=False)
 
     def pair_rewritten_echoes(self) -> None:
         """A typed message whose echo is not word for word its item is still one message:
@@ -428,15 +485,13 @@ class _RolloutReader:
     def beside(self, item: Event, echo: Event) -> bool:
         """Written as one message: seconds apart, nothing said or run between them."""
         if item.timestamp is not None and echo.timestamp is not None \
-                and abs(item.timestamp - echo.timestamp) > _ECHO_GAP_MS:
+                and abs(item.timestamp - echo.timestamp) > ECHO_GAP_MS:
             return False
         low, high = sorted((item.line, echo.line))
         return not any(low < event.line < high and event.kind in _CONVERSATION
                        for event in self.builder.events)
 
 
-#: How far apart in time an item and its echo are written, at most (the same turn's start).
-_ECHO_GAP_MS = 10_000
 _CONVERSATION = frozenset({"prompt", "assistant", "tool_call", "tool_result"})
 #: What a copy cut short may end with in place of the rest.
 _CUT_MARKS = " \t\n.…"
