@@ -141,11 +141,24 @@ def test_a_filter_counts_its_believed_and_dormant_facts_apart(get):
                            "that match the filter, and 2 dormant ones")
 
 
-def test_the_projects_list_counts_facts_and_dormant_ones_apart(get):
+def end_next_week(env: dict[str, str]) -> None:
+    """A fact valid now whose end is recorded for next week (``assert --valid-until``)."""
+    store = open_store(location.resolve(env["CLAIMGRAPH_DB"]))
+    try:
+        with store.transaction():
+            store.insert_facts([fact(16, PROJECT, 20, t_invalid=NOW + 7 * DAY_MS,
+                                     invalidation_kind="manual")])
+    finally:
+        store.close()
+
+
+def test_the_projects_list_counts_facts_and_dormant_ones_apart(env, get):
     """facts: valid (no end recorded) and not dormant; dormant: valid and dormant; ended:
-    every fact whose valid time was closed, however (replaced, forgotten). A fact whose valid
-    time begins later has no end yet, so the list counts it among the facts, while the project
-    page and time travel count it from its begin: the one difference, said in docs/viewer.md."""
+    every fact with an end recorded, however it ended (replaced, forgotten). The list reads no
+    clock: a fact whose valid time begins next week is among its facts already, and one that
+    ends next week among the ended, while the project page and time travel count each as it
+    stands now: the one difference, said in docs/viewer.md."""
+    end_next_week(env)
     html = get("/")
 
     def row(scope: str) -> list[int]:
@@ -153,9 +166,22 @@ def test_the_projects_list_counts_facts_and_dormant_ones_apart(get):
         return [int(re.sub(r"<[^>]+>", "", c).strip())
                 for c in re.findall(r'<td class="n">(.*?)</td>', cells, re.S)]
 
+    begins_later, ends_later = 1, 1  # f-015 and f-016
     mine, users = row(PROJECT), row("user")
-    assert (mine[0], mine[1], mine[2], mine[4]) == (BELIEVED[PROJECT] + 1, DORMANT[PROJECT], 1, 3)
+    assert mine[0] == BELIEVED[PROJECT] + begins_later  # BELIEVED is before f-016
+    assert (mine[1], mine[2], mine[4]) == (DORMANT[PROJECT], 1, 3 + ends_later)
     assert (users[0], users[1], users[4]) == (BELIEVED["user"], DORMANT["user"], 0)
     believed, dormant, _ = headline(get("/project", id=PROJECT))
     assert dormant == mine[1] + users[1]
-    assert believed == mine[0] + users[0] - 1  # less the fact that begins next week
+    assert believed == mine[0] - begins_later + ends_later + users[0]
+
+
+@pytest.mark.xfail(strict=True, reason="`claimgraph facts` without --as-of reads only facts with "
+                   "no end recorded (select_facts(valid_cheap=True) in core.reads.scope_facts), "
+                   "so it leaves out one valid now whose end is recorded for later, which "
+                   "--as-of, the SessionStart context and the viewer count")
+def test_a_fact_that_ends_next_week_is_believed_by_every_count(env, get):
+    end_next_week(env)
+    believed, _, _ = headline(get("/project", id=PROJECT))
+    assert believed == sum(BELIEVED.values()) + 1
+    assert listed(env, PROJECT) + listed(env, "user") == believed
