@@ -76,8 +76,11 @@ def test_versions_follow_replacements_and_equal_values():
 
 
 def test_section_counts_add_up_to_the_header(get):
+    """The facts believed now and the dormant ones (not believed, left out) are every fact
+    of every section but "changed", each once."""
     html = get("/project", id=PROJECT).text
-    believed = int(re.search(r'id="project-summary" data-believed="(\d+)"', html).group(1))
+    believed, dormant = map(int, re.search(
+        r'id="project-summary" data-believed="(\d+)" data-dormant="(\d+)"', html).groups())
     sections = re.findall(r'<section class="group" id="section-(\w+)" data-total="(\d+)"'
                           r' data-shown="(\d+)">(.*?)</section>', html, re.S)
     assert sections
@@ -86,8 +89,11 @@ def test_section_counts_add_up_to_the_header(get):
         assert int(total) == int(shown) > 0, key  # all fit on one page here
         if key != "changed":
             ids |= set(re.findall(r'href="/[^"]+/fact/([^"]+)"', body))
-    assert len(ids) == believed
-    assert f"{believed} facts believed now" in visible(html)
+    assert len(ids) == believed + dormant
+    said = f"{believed} facts believed now in this project's scope and the user scope"
+    if dormant:
+        said += f", and {dormant} dormant"
+    assert said in visible(html)
 
 
 def test_empty_sections_are_not_shown(get):

@@ -26,7 +26,7 @@ from claimgraph.logic.briefing_lines import (
     change_line, component_line, conflict_components, decision_line,
 )
 from claimgraph.logic.briefing_sections import (
-    SECTION_KEYS, Narrowing, head_of, horizon, sections_of, told_in)
+    DORMANT, SECTION_KEYS, Narrowing, head_of, horizon, sections_of, told_in)
 from claimgraph.logic.confidence import effective_confidence
 from claimgraph.logic.conflicts import open_conflicts
 from claimgraph.logic.model import EPISTEMIC_STRENGTH
@@ -125,12 +125,22 @@ def project(src: Source, project_id: str, params: Mapping[str, str],
         narrowing.matches(f) for f in p.values())]
     sections = build_sections(placed, facts, shown_pairs, section, page, now, src)
     block = whole["block"] if section is None else None
-    # Every fact believed now sits in exactly one placed section ("changed" holds ended ones).
-    believed = sum(n for key, n in placed["counts"].items() if key != "changed")
+    believed, dormant = headline(mine["placed"])
     return {"project": project_id, "now": now, "filters": chosen, "sections": sections,
             "block": block, "predicates": whole["predicates"], "section": section,
             "page": page, "classes": list(EPISTEMIC_STRENGTH), "believed": believed,
-            "budget": src.budget_chars}
+            "dormant": dormant, "budget": src.budget_chars}
+
+
+def headline(placed: Mapping[str, Any]) -> tuple[int, int]:
+    """(facts believed now, dormant facts) of a placement of whole sections. "Believed" is
+    what time travel and ``claimgraph facts`` count: valid now, neither forgotten nor dormant.
+    Every fact valid now sits in exactly one section but "changed" (which holds ended ones),
+    the dormant ones among them under "left out", so the two add up to the sections."""
+    reasons = placed["reasons"]
+    dormant = sum(1 for fid in placed["ids"].get(LEFT_OUT_KEY, ()) if reasons.get(fid) == DORMANT)
+    valid = sum(n for key, n in placed["counts"].items() if key != "changed")
+    return valid - dormant, dormant
 
 
 def placement(src: Source, project_id: str, narrowing: Narrowing) -> dict[str, Any]:
