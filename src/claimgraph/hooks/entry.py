@@ -66,6 +66,9 @@ def run(argv: list[str], environ: Mapping[str, str], stdin_fd: int = 0,
         return
     _ensure_std_fds()
     raw, total, timed_out = read_stdin(stdin_fd)
+    environ = find_store(environ, event, agent)
+    if environ is None:
+        return
     if event in CAPTURING_EVENTS:
         capture(event, agent, raw, total, timed_out, environ)
     elif event == "user-prompt-submit":
@@ -76,6 +79,21 @@ def run(argv: list[str], environ: Mapping[str, str], stdin_fd: int = 0,
         from claimgraph.hooks import session_start
 
         session_start.inject(raw, agent, environ, own_process)
+
+
+def find_store(environ: Mapping[str, str], event: str, agent: str) -> Mapping[str, str] | None:
+    """``environ`` naming the store every command would use (``spool.store_environ``: the
+    config file's ``db`` becomes ``$CLAIMGRAPH_DB`` for the hook and its children), or None
+    when the config file cannot tell: every command refuses that file too, so no store is
+    touched and the problem goes to stderr (no store, no store log)."""
+    from claimgraph.hooks import spool  # every event imports it next; json and re with it
+
+    try:
+        return spool.store_environ(environ)
+    except spool.ConfigProblem as problem:
+        spool.HookLog(None, hook=event, agent=agent).write(
+            "error", "hook.config-invalid", reason=problem.reason, hint=problem.hint)
+        return None
 
 
 def parse_argv(argv: list[str]) -> tuple[str, str] | None:
