@@ -1,10 +1,13 @@
 """The hook itself: stdin -> spool file -> detached capture pass -> exit 0, in milliseconds.
 
-Contract with the agent (docs/hooks.md): nothing on stdout but SessionStart's
-context (anything else there would become context too), exit 0 always — our failures go to
-``<db>.capture.log`` as JSON lines with a ``reason``, or to stderr when even that log cannot
-be written (never stdout) — and no waiting on anything we start. Standard library only
-(session-start with a store also reads it); see ``claimgraph.hooks``.
+The store is the one every command uses without ``--db`` (``$CLAIMGRAPH_DB``, else the config
+file's ``db``, else the default; ``spool.db_path``), found once by ``find_store`` and handed
+to whatever the hook starts. Contract with the agent (docs/hooks.md): nothing on stdout but
+SessionStart's context (anything else there would become context too), exit 0 always — our
+failures go to ``<db>.capture.log`` as JSON lines with a ``reason``, or to stderr when even
+that log cannot be written or no store can be named (never stdout) — and no waiting on
+anything we start. Standard library only (session-start with a store also reads it; a config
+file naming the store is parsed); see ``claimgraph.hooks``.
 
 Events: ``session-end`` (all three agents) and ``stop`` (Codex CLI: its default TUI fires
 SessionEnd only when its daemon unloads the session, so every turn's end captures too) spool
