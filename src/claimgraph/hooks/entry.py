@@ -69,9 +69,10 @@ def run(argv: list[str], environ: Mapping[str, str], stdin_fd: int = 0,
         return
     _ensure_std_fds()
     raw, total, timed_out = read_stdin(stdin_fd)
-    environ = find_store(environ, event, agent)
-    if environ is None:
+    located = find_store(environ, event, agent)
+    if located is None:
         return
+    environ = located
     if event in CAPTURING_EVENTS:
         capture(event, agent, raw, total, timed_out, environ)
     elif event == "user-prompt-submit":
