@@ -251,7 +251,8 @@ def test_the_hook_reads_the_config_file_the_commands_read(environ):
 
 @pytest.mark.parametrize("text", [
     'db = "/a.db"', '  db="/a.db"', '"db" = "/a.db"', "'db' = '/a.db'", 'db.x = 1', '[db]',
-    '"\\u0064\\u0062" = "/a.db"', '"\\U00000064b" = "/a.db"', '"d\\u0062" = "/a.db"'])
+    '"\\u0064\\u0062" = "/a.db"', '"\\U00000064b" = "/a.db"', '"d\\u0062" = "/a.db"',
+    '"\\x64\\x62" = "/a.db"'])
 def test_no_text_that_sets_db_escapes_the_byte_check(text):
     assert spool.may_name_db(text.encode())
     assert not spool.may_name_db(b'half_life_days = 7\nsync_dir = "/srv/oplog"\n')

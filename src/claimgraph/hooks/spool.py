@@ -113,9 +113,10 @@ def file_db(environ: Mapping[str, str]) -> str | None:
 
 def may_name_db(data: bytes) -> bool:
     """Whether a TOML text could set the key ``db``: a bare or quoted key holds the two
-    letters, unless a basic string's ``\\u``/``\\U`` escape spells them. A mention anywhere
-    else (a comment, a path, a table) counts too: a false yes only costs the parse."""
-    return b"db" in data or b"\\u" in data or b"\\U" in data
+    letters, unless a quoted key's escape spells them (``\\u``, ``\\U``; ``\\x`` in TOML 1.1,
+    which a newer ``tomli`` reads). A mention anywhere else (a comment, a path, a table)
+    counts too: a false yes only costs the parse."""
+    return b"db" in data or any(escape in data for escape in (b"\\u", b"\\U", b"\\x"))
 
 
 def config_file(environ: Mapping[str, str]) -> str:
