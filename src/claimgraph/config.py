@@ -164,6 +164,16 @@ def load_settings(flags: Mapping[str, Any] | None = None, environ: Environ | Non
     return Settings(resolved, warnings, path)
 
 
+def load_setting(name: str, environ: Environ) -> tuple[Any, str]:
+    """One setting as ``load_settings`` resolves it without flags, and its source; the other
+    settings are not checked. For a caller that needs one value only, such as the hook
+    asking where the store is (``hooks.spool.db_path``): another setting's bad value is for
+    the commands that use it to refuse."""
+    path = config_path(environ)
+    file_values, _ = read_config_file(path, environ)
+    return _resolve(BY_NAME[name], {}, environ, file_values, path)
+
+
 def _resolve(setting: Setting, flags: Mapping[str, Any], environ: Environ,
              file_values: Mapping[str, Any], path: Path) -> tuple[Any, str]:
     """The first layer that gives a value wins; the value is checked in that layer's name."""

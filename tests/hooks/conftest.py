@@ -1,7 +1,8 @@
 """Running the hook as the agent does: a real interpreter, a payload on stdin, a stand-in capture.
 
 The stand-in (``CLAIMGRAPH_CAPTURE_CMD``) is a small Python script that records who it is —
-pid, session, process group, argv, cwd, where its descriptors point — in ``started-<pid>.json``,
+pid, session, process group, argv, cwd, where its descriptors point, the store its
+environment names — in ``started-<pid>.json``,
 sleeps, then writes ``finished-<pid>.json``; so a test can see that the capture pass was started,
 with what, and that it outlived whatever happened to the hook.
 """
@@ -30,7 +31,8 @@ STAND_IN = r'''
 import json, os, sys, time
 marks = os.environ["STAND_IN_MARKS"]
 me = {"pid": os.getpid(), "sid": os.getsid(0), "pgid": os.getpgid(0), "argv": sys.argv[1:],
-      "cwd": os.getcwd(), "fds": {fd: os.readlink(f"/proc/self/fd/{fd}") for fd in ("0", "1", "2")}}
+      "cwd": os.getcwd(), "fds": {fd: os.readlink(f"/proc/self/fd/{fd}") for fd in ("0", "1", "2")},
+      "db": os.environ.get("CLAIMGRAPH_DB")}
 def mark(kind):
     path = os.path.join(marks, f"{kind}-{os.getpid()}.json")
     with open(path + ".tmp", "w") as out:

@@ -74,8 +74,11 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run_hook(ctx: Invocation, args: argparse.Namespace) -> int:
-    db = getattr(args, "db", None)
-    environ = {**ctx.environ, "CLAIMGRAPH_DB": db} if db else ctx.environ
+    """The hook with ``--db`` and ``--config`` handed to it as the variables it reads (a flag
+    wins over the variable, as in every command)."""
+    given = {"CLAIMGRAPH_DB": getattr(args, "db", None),
+             "CLAIMGRAPH_CONFIG": getattr(args, "config", None)}
+    environ = {**ctx.environ, **{name: value for name, value in given.items() if value}}
     return entry.main([args.event, "--agent", args.agent], environ)
 
 

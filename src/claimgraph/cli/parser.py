@@ -96,7 +96,8 @@ def add_global_flags(parser: argparse.ArgumentParser, suppress: bool) -> argpars
     default: dict[str, Any] = {"default": argparse.SUPPRESS} if suppress else {}
     flags = parser.add_argument_group("global options (before or after the command)")
     flags.add_argument("--db", metavar="PATH", help="the store (default: $CLAIMGRAPH_DB, "
-                       "else $XDG_DATA_HOME/claimgraph/claims.db)", **default)
+                       "else the config file's db, else $XDG_DATA_HOME/claimgraph/claims.db)",
+                       **default)
     flags.add_argument("--json", action="store_true", help="machine-readable output; "
                        "errors as JSON on stderr", **default)
     flags.add_argument("--lease-wait", metavar="MS", type=milliseconds,

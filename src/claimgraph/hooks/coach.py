@@ -7,11 +7,12 @@ preferences, 3 hazards and 3 open conflicts touching it, as
 When nothing is relevant it prints nothing, so an ordinary prompt costs no context.
 
 It runs before every prompt reaches the model, so it keeps the hooks' rules: standard library
-and our own store code only (no config file, no structlog), no store means nothing is imported
-beyond the standard library, exit 0 always, and any failure is one line in
-``<db>.capture.log`` and silence. The briefing is wrapped in the SessionStart block's markers,
-which capture strips: memory never learns its own advice back. The hook does not log to
-``<db>.retrievals`` (``claimgraph coach`` and memory_coach do; docs/mcp.md).
+and our own store code only (no structlog; the config file's parser only when the file names
+``db``, ``hooks.spool.db_path``), no store means nothing is imported beyond the standard
+library, exit 0 always, and any failure is one line in ``<db>.capture.log`` and silence. The
+briefing is wrapped in the SessionStart block's markers, which capture strips: memory never
+learns its own advice back. The hook does not log to ``<db>.retrievals`` (``claimgraph coach``
+and memory_coach do; docs/mcp.md).
 """
 
 from __future__ import annotations

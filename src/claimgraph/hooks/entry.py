@@ -1,10 +1,13 @@
 """The hook itself: stdin -> spool file -> detached capture pass -> exit 0, in milliseconds.
 
-Contract with the agent (docs/hooks.md): nothing on stdout but SessionStart's
-context (anything else there would become context too), exit 0 always — our failures go to
-``<db>.capture.log`` as JSON lines with a ``reason``, or to stderr when even that log cannot
-be written (never stdout) — and no waiting on anything we start. Standard library only
-(session-start with a store also reads it); see ``claimgraph.hooks``.
+The store is the one every command uses without ``--db`` (``$CLAIMGRAPH_DB``, else the config
+file's ``db``, else the default; ``spool.db_path``), found once by ``find_store`` and handed
+to whatever the hook starts. Contract with the agent (docs/hooks.md): nothing on stdout but
+SessionStart's context (anything else there would become context too), exit 0 always — our
+failures go to ``<db>.capture.log`` as JSON lines with a ``reason``, or to stderr when even
+that log cannot be written or no store can be named (never stdout) — and no waiting on
+anything we start. Standard library only (session-start with a store also reads it; a config
+file naming the store is parsed); see ``claimgraph.hooks``.
 
 Events: ``session-end`` (all three agents) and ``stop`` (Codex CLI: its default TUI fires
 SessionEnd only when its daemon unloads the session, so every turn's end captures too) spool
@@ -66,6 +69,10 @@ def run(argv: list[str], environ: Mapping[str, str], stdin_fd: int = 0,
         return
     _ensure_std_fds()
     raw, total, timed_out = read_stdin(stdin_fd)
+    located = find_store(environ, event, agent)
+    if located is None:
+        return
+    environ = located
     if event in CAPTURING_EVENTS:
         capture(event, agent, raw, total, timed_out, environ)
     elif event == "user-prompt-submit":
@@ -76,6 +83,21 @@ def run(argv: list[str], environ: Mapping[str, str], stdin_fd: int = 0,
         from claimgraph.hooks import session_start
 
         session_start.inject(raw, agent, environ, own_process)
+
+
+def find_store(environ: Mapping[str, str], event: str, agent: str) -> Mapping[str, str] | None:
+    """``environ`` naming the store every command would use (``spool.store_environ``: the
+    config file's ``db`` becomes ``$CLAIMGRAPH_DB`` for the hook and its children), or None
+    when the config file cannot tell: every command refuses that file too, so no store is
+    touched and the problem goes to stderr (no store, no store log)."""
+    from claimgraph.hooks import spool  # every event imports it next; json and re with it
+
+    try:
+        return spool.store_environ(environ)
+    except spool.ConfigProblem as problem:
+        spool.HookLog(None, hook=event, agent=agent).write(
+            "error", "hook.config-invalid", reason=problem.reason, hint=problem.hint)
+        return None
 
 
 def parse_argv(argv: list[str]) -> tuple[str, str] | None:

@@ -12,7 +12,8 @@ and is recognised by what it runs — ``-m claimgraph.mcp`` after an absolute in
 by its name alone: a foreign server already called ``claimgraph`` is refused, not replaced.
 The interpreter is baked in as an absolute path, because Claude Code starts MCP servers with
 its own PATH. The store is not: the server finds it as the hooks do (``CLAIMGRAPH_DB`` from the
-agent's environment, else the default), so hooks and server always share one memory.
+agent's environment, else the config file's ``db``, else the default), so hooks and server
+always share one memory.
 
 A running Claude Code rewrites this file from time to time; as with ``claude mcp add``, install
 while no session is running, or restart the sessions that are.

@@ -13,7 +13,8 @@ curator's stored shortlist when that still holds and compiles live otherwise (do
 then it says the block is not ready and starts the curator's shortlists stage instead; no
 store means nothing is imported beyond the standard library;
 otherwise SQLite, our store and ``logic``, and git (through ``claimgraph.project``) to name
-the project — no config file parser, no structlog, no ``typing`` (the modules on this path
+the project — no config file parser (unless the file names ``db``: ``hooks.spool.db_path``),
+no structlog, no ``typing`` (the modules on this path
 import it for type checkers only) and no ``ipaddress`` (deferred, ``claimgraph.deferred``).
 The settings that shape the block (the decay half-life, the character budget) are read as
 ``claimgraph.configured`` says, without parsing the config file: from the environment, or from

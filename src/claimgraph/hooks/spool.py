@@ -1,10 +1,11 @@
 """What the hook leaves on disk: the spool file for the capture pass, and its log lines.
 
 Standard library only (this runs on the hook's fast path; see ``claimgraph.hooks``). The store
-path follows ``claimgraph.sidecar.default_db_path`` — ``$CLAIMGRAPH_DB``, else
-``$XDG_DATA_HOME/claimgraph/claims.db`` — re-stated here with ``os.path`` because importing
-``sidecar`` (pathlib, tempfile, hashlib) would cost the hook more than all its own work; a
-test keeps the two in step.
+is the one every command uses when given no ``--db``: ``$CLAIMGRAPH_DB``, else the config
+file's ``db``, else ``$XDG_DATA_HOME/claimgraph/claims.db`` (``db_path``). Parsing the config
+file costs the hook more than all its own work (``tomllib``, about 35 ms), so it is parsed
+only when its bytes could name ``db`` (``may_name_db``); otherwise the rule is re-stated here
+with ``os.path``, and tests keep both in step with ``claimgraph.config``.
 
 A spool file ``<db>.spool/<agent>-<session>.json`` holds only the fields the capture pass needs
 (never the payload's free text, such as a Stop hook's last assistant message, which may hold
@@ -38,12 +39,24 @@ STDERR = 2
 _MAYBE_SECRET = re.compile(r"://|=|@|::|\s-[A-Za-z]|(?i:pass|pwd|pw\b|secret|token|key|auth|cred|"
                            r"bearer|-----)")
 _LONG_TOKEN = re.compile(r"[A-Za-z0-9+_.-]{20,}")
+CONFIG_HINT = "fix or remove the file, or point CLAIMGRAPH_CONFIG elsewhere"
+
+
+class ConfigProblem(Exception):
+    """The config file cannot say where the store is (unreadable, not TOML, a bad ``db``):
+    every command refuses it too, so the hook touches no store and logs this to stderr."""
+
+    def __init__(self, reason: str, hint: str) -> None:
+        super().__init__(reason)
+        self.reason, self.hint = reason, hint
 
 
 def db_path(environ: Mapping[str, str]) -> str:
-    """Absolute ``<db>``: the same rule as ``sidecar.default_db_path``."""
+    """Absolute ``<db>`` as every command finds it without ``--db`` (a server store's local
+    stand-in, ``location.server_sidecar_base``, for a ``postgresql://`` URL). Raises
+    ConfigProblem when the config file names ``db`` and cannot be read."""
     home = environ.get("HOME") or os.path.expanduser("~")
-    explicit = environ.get("CLAIMGRAPH_DB")
+    explicit = environ.get("CLAIMGRAPH_DB", "").strip() or file_db(environ)
     if explicit and explicit.startswith(("postgresql://", "postgres://")):
         # a server store: the hook never connects; it spools beside the server's local stand-in
         from claimgraph.location import server_sidecar_base
@@ -56,6 +69,69 @@ def db_path(environ: Mapping[str, str]) -> str:
     if not data_home or not os.path.isabs(data_home):
         data_home = os.path.join(home, ".local", "share")
     return os.path.join(data_home, "claimgraph", "claims.db")
+
+
+def store_environ(environ: Mapping[str, str]) -> Mapping[str, str]:
+    """``environ`` for the hook and the commands it starts: when the store comes from the
+    config file, with ``$CLAIMGRAPH_DB`` naming it (a relative path made absolute here, in the
+    agent's directory, as the capture pass starts in ``/``), so everything after this reads
+    the file no more and every child writes where the hook looked; otherwise ``environ``
+    itself. Raises ConfigProblem."""
+    if environ.get("CLAIMGRAPH_DB", "").strip():
+        return environ
+    configured = file_db(environ)
+    if configured is None:
+        return environ
+    if not configured.startswith(("postgresql://", "postgres://")):
+        configured = os.path.abspath(configured)  # the URL's password stays in the environment
+    return {**environ, "CLAIMGRAPH_DB": configured}
+
+
+def file_db(environ: Mapping[str, str]) -> str | None:
+    """The config file's ``db`` as ``claimgraph.config`` reads it (``~`` expanded), or None when
+    there is no file or it never names ``db``. Only a file whose bytes could name it is
+    parsed. Raises ConfigProblem."""
+    path = config_file(environ)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise ConfigProblem(f"cannot read config file {path}: {error.strerror or error}",
+                            CONFIG_HINT) from None
+    if not may_name_db(data):
+        return None
+    from claimgraph.config import load_setting
+    from claimgraph.errors import ClaimgraphError
+    try:
+        value, source = load_setting("db", environ)
+    except ClaimgraphError as error:
+        raise ConfigProblem(error.message, error.hint or CONFIG_HINT) from None
+    return str(value) if source.startswith("file:") else None
+
+
+def may_name_db(data: bytes) -> bool:
+    """Whether a TOML text could set the key ``db``: a bare or quoted key holds the two
+    letters, unless a quoted key's escape spells them (``\\u``, ``\\U``; ``\\x`` in TOML 1.1,
+    which a newer ``tomli`` reads). A mention anywhere else (a comment, a path, a table)
+    counts too: a false yes only costs the parse."""
+    return b"db" in data or any(escape in data for escape in (b"\\u", b"\\U", b"\\x"))
+
+
+def config_file(environ: Mapping[str, str]) -> str:
+    """``claimgraph.configured.config_file`` (``$CLAIMGRAPH_CONFIG``, else
+    ``$XDG_CONFIG_HOME/claimgraph/config.toml``), re-stated: the session-end hook does not
+    load that module (a test keeps the two equal)."""
+    home = environ.get("HOME") or os.path.expanduser("~")
+    explicit = environ.get("CLAIMGRAPH_CONFIG", "").strip()
+    if explicit:
+        return os.path.join(home, explicit[2:]) if explicit == "~" or explicit.startswith(
+            "~/") else explicit
+    base = environ.get("XDG_CONFIG_HOME", "")
+    if not base or not os.path.isabs(base):
+        base = os.path.join(home, ".config")
+    return os.path.join(base, "claimgraph", "config.toml")
 
 
 def parse_payload(raw: bytes) -> tuple[dict[str, object], str | None]:

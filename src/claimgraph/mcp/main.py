@@ -48,7 +48,7 @@ def parser() -> argparse.ArgumentParser:
                                 description="claimgraph's MCP server over stdio.")
     add_flags(p)
     p.add_argument("--db", metavar="PATH", help="the store (default: $CLAIMGRAPH_DB, else "
-                   "$XDG_DATA_HOME/claimgraph/claims.db)")
+                   "the config file's db, else $XDG_DATA_HOME/claimgraph/claims.db)")
     p.add_argument("--lease-wait", metavar="MS", type=int, help="how long memory_assert waits "
                    "for another writer's lease before failing (default 5000)")
     p.add_argument("--config", metavar="FILE", help="config file")
