@@ -156,9 +156,21 @@ def test_a_writes_op_and_action_read_the_packed_input_and_keep_no_copy(tmp_path)
     ops = [op for _, _, found in session_ops(view) for op in found]
     assert [(op.kind, op.path, op.content, op.edits) for op in ops] == [
         ("write", "/p/notes.md", content, ())]
-    held = [value for op in ops for value in vars(op).values()]
-    held += [getattr(action, name) for name in action.__dataclass_fields__]
+    held = [value for record in (*ops, action) for value in _held_values(record)]
     assert not any(isinstance(value, str) and len(value) >= len(content) for value in held)
+
+
+def _held_values(record):
+    """What an object really holds: every slot of its classes that is set (a property of the
+    same name is read through, not asked) and its ``__dict__``, if it has one."""
+    found = list(getattr(record, "__dict__", {}).values())
+    for cls in type(record).__mro__:
+        for name in cls.__dict__.get("__slots__", ()):
+            try:
+                found.append(cls.__dict__[name].__get__(record, cls))
+            except (AttributeError, KeyError):
+                pass  # never set (a property in a subclass took the write), or not a slot
+    return found
 
 
 def test_an_edits_op_reads_its_strings_from_the_call(tmp_path):
