@@ -197,3 +197,19 @@ def test_a_packed_calls_plain_shape_is_a_dict_of_its_strings(tmp_path):
     shape = cleaned.events[0].to_dict()
     assert shape["tool_input"] == {"file_path": "/p/notes.md", "content": content}
     assert type(shape["tool_input"]) is dict
+
+
+def test_events_without_extras_share_one_empty_mapping(tmp_path):
+    """Most events carry no extras: they hold one shared empty dict, not one each, and
+    still read and store as an empty mapping."""
+    from claimgraph.capture.events import NO_EXTRAS
+
+    cleaned, _ = read_cleaned(_planted(tmp_path), "claude-code")
+    empty = [event for event in cleaned.events if not event.extras]
+    assert len(empty) >= 3 and all(event.extras is NO_EXTRAS for event in empty)
+    assert NO_EXTRAS == {}
+    assert all(event.to_dict()["extras"] == {} for event in empty)
+    stored = [json.loads(line) for line in segment_lines(cleaned, segment_header(
+        cleaned, "s1", 0, {}))][1:]
+    assert all(record.get("extras", {}) == {} for record, event in zip(stored, cleaned.events)
+               if not event.extras)
