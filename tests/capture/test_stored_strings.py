@@ -156,9 +156,21 @@ def test_a_writes_op_and_action_read_the_packed_input_and_keep_no_copy(tmp_path)
     ops = [op for _, _, found in session_ops(view) for op in found]
     assert [(op.kind, op.path, op.content, op.edits) for op in ops] == [
         ("write", "/p/notes.md", content, ())]
-    held = [value for op in ops for value in vars(op).values()]
-    held += [getattr(action, name) for name in action.__dataclass_fields__]
+    held = [value for record in (*ops, action) for value in _held_values(record)]
     assert not any(isinstance(value, str) and len(value) >= len(content) for value in held)
+
+
+def _held_values(record):
+    """What an object really holds: every slot of its classes that is set (a property of the
+    same name is read through, not asked) and its ``__dict__``, if it has one."""
+    found = list(getattr(record, "__dict__", {}).values())
+    for cls in type(record).__mro__:
+        for name in cls.__dict__.get("__slots__", ()):
+            try:
+                found.append(cls.__dict__[name].__get__(record, cls))
+            except (AttributeError, KeyError):
+                pass  # never set (a property in a subclass took the write), or not a slot
+    return found
 
 
 def test_an_edits_op_reads_its_strings_from_the_call(tmp_path):
@@ -185,3 +197,19 @@ def test_a_packed_calls_plain_shape_is_a_dict_of_its_strings(tmp_path):
     shape = cleaned.events[0].to_dict()
     assert shape["tool_input"] == {"file_path": "/p/notes.md", "content": content}
     assert type(shape["tool_input"]) is dict
+
+
+def test_events_without_extras_share_one_empty_mapping(tmp_path):
+    """Most events carry no extras: they hold one shared empty dict, not one each, and
+    still read and store as an empty mapping."""
+    from claimgraph.capture.events import NO_EXTRAS
+
+    cleaned, _ = read_cleaned(_planted(tmp_path), "claude-code")
+    empty = [event for event in cleaned.events if not event.extras]
+    assert len(empty) >= 3 and all(event.extras is NO_EXTRAS for event in empty)
+    assert NO_EXTRAS == {}
+    assert all(event.to_dict()["extras"] == {} for event in empty)
+    stored = [json.loads(line) for line in segment_lines(cleaned, segment_header(
+        cleaned, "s1", 0, {}))][1:]
+    assert all(record.get("extras", {}) == {} for record, event in zip(stored, cleaned.events)
+               if not event.extras)

@@ -41,9 +41,11 @@ INPUT_PACK_MIN_CHARS = 1024
 #: Input fields nearly every rule reads (a shell call's command line, ~1 of those ~18 MB):
 #: never packed, each read would inflate them again.
 _READ_BY_ALL = frozenset({"command", "cmd"})
-#: What is packed: tool output, an agent's long messages and context summaries (a person's
-#: words are read most and weigh least).
-PACKED_KINDS = frozenset({"tool_result", "assistant", "compaction", "meta", "subagent"})
+#: What is packed: tool output, an agent's long messages and context summaries, and a file's
+#: lines as the harness recorded them (``observed``: read once into the observations' index,
+#: ~1.3 MB of a 200 MB transcript held plain); a person's words are read most and weigh least.
+PACKED_KINDS = frozenset({"tool_result", "assistant", "compaction", "meta", "subagent",
+                          "observed"})
 _LEVEL = 1
 _TEXT_SLOT = Event.__dict__["text"]  # the dataclass's own slot, under the property
 _FIELDS = tuple(f.name for f in dataclasses.fields(Event))

@@ -42,7 +42,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from claimgraph.capture.events import Event, Transcript, cleaning
+from claimgraph.capture.events import NO_EXTRAS, Event, Transcript, cleaning
 from claimgraph.capture.packed import pack, pack_input, replaced
 from claimgraph.logic.clean import clean_text_with_counts
 from claimgraph.logic.redact import is_secret_name, placeholder, redact_value
@@ -172,6 +172,8 @@ class _Cleaner:
             extras = self._fields(event.extras, copies, None)
             changes["extras"] = {k: capped.get(id(v)) or cap_output(v) if isinstance(v, str)
                                  else v for k, v in extras.items()}
+        elif changes and event.extras is not NO_EXTRAS:  # a reader's own empty dict
+            changes["extras"] = NO_EXTRAS
         return pack(event, echoes, changes, shared)  # one copy: cleaned and packed at once
 
     def _envelope(self, event: Event, changes: dict[str, Any]) -> None:

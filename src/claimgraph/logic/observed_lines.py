@@ -31,7 +31,7 @@ _NUMBERED = re.compile(r"^\s*(\d{1,7})\t(.*)$")
 _MIN_QUOTE = 3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeenLines:
     """Line number -> line, as recorded; ``whole`` when they are the whole file."""
 

@@ -94,3 +94,25 @@ def test_forget_lets_go_of_the_named_entries_only():
     view.forget(frozenset({"a", "missing"}))
     assert view.memo == {"b": [2]}
     assert view.remembered("a", lambda _: [3]) == [3]
+
+
+def test_nothing_the_rules_remembered_is_held_while_reconcile_runs(monkeypatch):
+    """``reconcile`` reads only what ``digest`` gathered: the memos are let go before it, where
+    a long session's extraction peaks."""
+    cleaned, _ = read_cleaned(str(SESSIONS[0]), "claude-code")
+    views: list[SessionView] = []
+    made, settle = SessionView.of.__func__, builtin.reconcile
+    held_then: list[int] = []
+
+    def of(cls, *args, **kwargs):
+        views.append(made(cls, *args, **kwargs))
+        return views[-1]
+
+    def reconciling(found, later):
+        held_then.append(len(views[-1].memo))
+        return settle(found, later)
+
+    monkeypatch.setattr(SessionView, "of", classmethod(of))
+    monkeypatch.setattr(builtin, "reconcile", reconciling)
+    builtin.extract(cleaned)
+    assert views and held_then == [0]

@@ -60,3 +60,18 @@ def test_a_secret_in_the_recorded_lines_is_redacted_before_anything_reads_them(t
     [event] = read_cleaned(str(path), "claude-code")[0].events
     assert event.kind == "observed"
     assert not [secret for secret, _ in planted if secret in event.text]
+
+
+def test_a_long_observed_file_is_held_packed_and_reads_back_the_same(tmp_path):
+    from claimgraph.capture.packed import PackedEvent
+
+    snippet = "\n".join(f"{n}\tsetting_{n} = {n}" for n in range(1, 80))
+    path = tmp_path / "s.jsonl"
+    path.write_text(json.dumps({"type": "attachment", "uuid": "a0", "cwd": "/repo",
+                                "attachment": {"type": "edited_text_file",
+                                               "filename": "/repo/conf.py",
+                                               "snippet": snippet}}) + "\n")
+    [plain] = read_transcript(path).events
+    [held] = read_cleaned(str(path), "claude-code")[0].events
+    assert isinstance(held, PackedEvent) and not isinstance(plain, PackedEvent)
+    assert held.text == plain.text and numbered(held.text)[79] == "setting_79 = 79"

@@ -19,7 +19,7 @@ from claimgraph.capture.extract.shell import command_text
 from claimgraph.capture.extract.tools import ASK, PLAN, READ, kind_of
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Action:
     """What one tool call did. ``outcome`` is ok / failed / unknown (``SessionView.outcome``);
     ``path`` is absolute (None when the call names none or it cannot be resolved);

@@ -71,11 +71,13 @@ RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
     check_candidates, check_chain_candidates, structure_candidates, module_index_candidates)
 MAX_EVIDENCE = 3
-#: What the view remembers that ``digest``, ``reconcile`` and ``attach_diagnoses`` read again
-#: after the rules (``SessionView.forget_except``); the rest (the summaries' failed outputs,
-#: the requests' turns, the statements' indexes, ...) is let go before that peak, where a
-#: long session's extraction peaks. A key missing here is only computed again (a test
-#: checks that none is).
+#: What the view remembers that ``digest`` reads again after the rules
+#: (``SessionView.forget_except``); the rest (the summaries' failed outputs, the requests'
+#: turns, the statements' indexes, ...) is let go before it, and these once it has run:
+#: ``reconcile`` reads only what ``digest`` gathered, ``attach_diagnoses`` only the events, and
+#: a long session's extraction peaks in ``reconcile`` (held through it, these kept ~3.5 MB
+#: of a 200 MB pass's peak). A key missing here is only computed again (a test checks that
+#: none is).
 READ_LATER = frozenset({"calls", "call_by_id", "judged", "actions", "file_ops",
                         "surviving_looks", "statements.user_texts", "typed_in_results",
                         "observations"})
@@ -110,7 +112,9 @@ def extract(transcript: Transcript, *, project_root: str | None = None) -> list[
         screen_finished(merge(rule_candidates(view)))))))
     found = noted(view, found, MAX_EVIDENCE)  # a file the person attached (attached.py)
     view.forget_except(READ_LATER)
-    return attach_diagnoses(view, reconcile(found, digest(view)))
+    later = digest(view)
+    view.forget_except(frozenset())  # reconcile reads ``later``; the diagnoses, the events
+    return attach_diagnoses(view, reconcile(found, later))
 
 
 def rule_candidates(view: SessionView) -> Iterator[dict[str, Any]]:

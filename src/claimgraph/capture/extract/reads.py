@@ -42,7 +42,7 @@ _ARROW = lazy_regex(r" *[0-9]+→")
 _REMINDER = lazy_regex(r"\n*<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeenFile:
     """One look at one file: ``how`` is read / write / edit; ``text`` the lines seen.
 

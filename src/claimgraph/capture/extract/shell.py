@@ -35,7 +35,7 @@ _ASSIGNMENT = lazy_regex(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _WRAPPERS = frozenset({"sudo", "time", "nice", "command", "exec", "env", "nohup", "timeout"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Invocation:
     """One simple command: its words (assignments and redirections removed), the directory
     it ran in as far as ``cd`` tells, whether the line's success implies its own

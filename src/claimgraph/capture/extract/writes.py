@@ -28,7 +28,7 @@ _HEREDOC_CAT = lazy_regex(
     r"(?:\s*(?P<op2>>>?)\s*(?P<path2>[^\s<>|&;]+))?\s*$")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FileOp:
     kind: str  # write | edit | append | delete
     path: str
@@ -42,6 +42,8 @@ class _GivenOp(FileOp):
     it is asked (the same strings): the call may hold a big one packed (capture/packed.py),
     and the session's ops are memoized through extraction, which kept every file a long
     session wrote a second time, unpacked (issue 29)."""
+
+    __slots__ = ("call",)
 
     def __init__(self, kind: str, path: str, line: int, call: Event) -> None:
         super().__init__(kind, path, line)
