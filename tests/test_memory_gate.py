@@ -89,3 +89,8 @@ def test_a_transcript_or_set_scored_on_one_side_only_fails(gate, tmp_path, capsy
     (tmp_path / "cand" / "s.json").rename(tmp_path / "cand" / "other.json.bak")
     assert gate.main(args) == 1  # nothing scored at all on the candidate's side
     assert "scored on one side only" in capsys.readouterr().out
+
+
+def test_a_set_asked_for_and_scored_on_neither_side_fails(gate, tmp_path, capsys):
+    assert run(gate, tmp_path, ["h keep"], found_held=True, extra=["--sets", "s", "t"]) == 1
+    assert "scored on one side only: t (set)" in capsys.readouterr().out

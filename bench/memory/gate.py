@@ -110,14 +110,15 @@ def compare(base: dict, cand: dict, verdicts: Verdicts, design: set[str]) -> dic
     return groups
 
 
-def one_sided(base: dict, cand: dict) -> list[str]:
+def one_sided(base: dict, cand: dict, asked: list[str] | None = None) -> list[str]:
     """Sets and transcripts scored on one side only (a run that failed part way, a wrong
-    folder): the gate compares what both sides scored, so without this a candidate that lost
-    a held-out transcript would be judged on the rest and could pass. Nothing scored at all
-    fails too."""
+    folder), and sets ``--sets`` asked for that neither side scored: the gate compares what
+    both sides scored, so without this a candidate that lost a held-out transcript would be
+    judged on the rest and could pass. Nothing scored at all fails too."""
     if not base and not cand:
         return ["nothing scored on either side"]
-    missing = [f"{name} (set)" for name in sorted(set(base) ^ set(cand))]
+    missing = [f"{name} (set)" for name in sorted(
+        (set(base) ^ set(cand)) | (set(asked or ()) - set(base) - set(cand)))]
     for name in sorted(set(base) & set(cand)):
         missing += [f"{name}: {t}" for t in sorted(set(base[name]) ^ set(cand[name]))]
     return [f"scored on one side only: {', '.join(missing)}"] if missing else []
@@ -162,7 +163,7 @@ def main(argv: list[str]) -> int:
     groups = compare(base, cand, Verdicts(rows), set(args.design))
     for name, tally in groups.items():
         print(tally.line(name))
-    reasons = one_sided(base, cand) + verdict(groups, args.identical)
+    reasons = one_sided(base, cand, args.sets) + verdict(groups, args.identical)
     print("PASS" if not reasons else "FAIL: " + "; ".join(reasons))
     return 1 if reasons else 0
 
