@@ -135,6 +135,9 @@ def test_no_file_or_a_file_that_never_names_them_gives_the_defaults_without_the_
     ("context-budget-chars = 800\nhalf_life_days = 20\n", {BUDGET: 800, HALF_LIFE: 20.0}),
     ("# half_life_days = 30\n# context_budget_chars = 9\nbudget = 2\n", {}),  # comments only
     ("[other]\nhalf_life_days = 30\ncontext_budget_chars = 9\n", {}),  # in a table
+    # a quoted key whose escapes spell the name (\u, \U; \x in TOML 1.1's newer tomli)
+    ('"half_life_\\u0064ays" = 21\n', {HALF_LIFE: 21.0}),
+    ('"context_budget_\\U00000063hars" = 1200\n', {BUDGET: 1200}),
 ])
 def test_a_file_that_names_them_is_read_from_the_curators_stamp_while_unchanged(
         tmp_path, text, values):

@@ -74,3 +74,23 @@ def test_a_lost_high_gold_fact_and_an_unread_fact_fail(gate, tmp_path, capsys):
 
 def test_identical_means_nothing_changed(gate, tmp_path):
     assert run(gate, tmp_path, ["h keep", "h noise"], found_held=True, extra=["--identical"]) == 1
+
+
+def test_a_transcript_or_set_scored_on_one_side_only_fails(gate, tmp_path, capsys):
+    """A candidate run that lost a transcript (or a whole set) must not pass on the rest."""
+    base = scored(tmp_path / "base", {T_DESIGN: ["d keep"], T_HELD: ["h keep"]},
+                  {T_DESIGN: False, T_HELD: True})
+    cand = scored(tmp_path / "cand", {T_DESIGN: ["d keep"]}, {T_DESIGN: False})
+    v = verdicts(tmp_path / "v.tsv", [("K", T_DESIGN, "d keep"), ("K", T_HELD, "h keep")])
+    args = ["--base", str(base), "--cand", str(cand), "--verdicts", str(v),
+            "--design", "own/designed"]
+    assert gate.main(args) == 1
+    assert "scored on one side only" in capsys.readouterr().out
+    (tmp_path / "cand" / "s.json").rename(tmp_path / "cand" / "other.json.bak")
+    assert gate.main(args) == 1  # nothing scored at all on the candidate's side
+    assert "scored on one side only" in capsys.readouterr().out
+
+
+def test_a_set_asked_for_and_scored_on_neither_side_fails(gate, tmp_path, capsys):
+    assert run(gate, tmp_path, ["h keep"], found_held=True, extra=["--sets", "s", "t"]) == 1
+    assert "scored on one side only: t (set)" in capsys.readouterr().out

@@ -18,7 +18,9 @@ The change FAILS when, on the held-out repositories, it
 - removes a kept fact or loses a high-importance gold fact,
 - adds a wrong or dangerous fact,
 - leaves a changed fact unread (read it and record its verdict first), or
-- gains nothing while the design repositories gain (in-sample only).
+- gains nothing while the design repositories gain (in-sample only),
+
+or when a set or transcript was scored on one side only (a run that failed part way).
 
 A change meant to keep output identical passes only if nothing changed at all (``--identical``).
 Exit status 0 on PASS, 1 on FAIL.
@@ -108,6 +110,20 @@ def compare(base: dict, cand: dict, verdicts: Verdicts, design: set[str]) -> dic
     return groups
 
 
+def one_sided(base: dict, cand: dict, asked: list[str] | None = None) -> list[str]:
+    """Sets and transcripts scored on one side only (a run that failed part way, a wrong
+    folder), and sets ``--sets`` asked for that neither side scored: the gate compares what
+    both sides scored, so without this a candidate that lost a held-out transcript would be
+    judged on the rest and could pass. Nothing scored at all fails too."""
+    if not base and not cand:
+        return ["nothing scored on either side"]
+    missing = [f"{name} (set)" for name in sorted(
+        (set(base) ^ set(cand)) | (set(asked or ()) - set(base) - set(cand)))]
+    for name in sorted(set(base) & set(cand)):
+        missing += [f"{name}: {t}" for t in sorted(set(base[name]) ^ set(cand[name]))]
+    return [f"scored on one side only: {', '.join(missing)}"] if missing else []
+
+
 def verdict(groups: dict[str, Tally], identical: bool) -> list[str]:
     """The reasons the change fails (none: it passes)."""
     held, designed = groups["held-out"], groups["design"]
@@ -143,11 +159,11 @@ def main(argv: list[str]) -> int:
     rows: list[list[str]] = []
     for path in args.verdicts:
         rows += read_lines(path)
-    groups = compare(load(args.base, args.sets), load(args.cand, args.sets), Verdicts(rows),
-                     set(args.design))
+    base, cand = load(args.base, args.sets), load(args.cand, args.sets)
+    groups = compare(base, cand, Verdicts(rows), set(args.design))
     for name, tally in groups.items():
         print(tally.line(name))
-    reasons = verdict(groups, args.identical)
+    reasons = one_sided(base, cand, args.sets) + verdict(groups, args.identical)
     print("PASS" if not reasons else "FAIL: " + "; ".join(reasons))
     return 1 if reasons else 0
 

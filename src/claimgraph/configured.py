@@ -97,9 +97,12 @@ def file_state(stat: os.stat_result) -> list[int]:
 
 def names_setting(data: bytes, name: str) -> bool:
     """Whether the file's text could set ``name``: ``claimgraph.config`` takes the key with
-    ``-`` or ``_`` between its words. A mention in a comment or a table counts too: a false
-    yes only costs the stamp's check."""
-    return name.encode() in data.replace(b"-", b"_")
+    ``-`` or ``_`` between its words, and a quoted key may spell it with escapes (``\\u``,
+    ``\\U``; ``\\x`` in TOML 1.1), as ``hooks.spool.may_name_db`` says of ``db``. A mention
+    in a comment or a table, or an escape anywhere, counts too: a false yes only costs the
+    stamp's check."""
+    return name.encode() in data.replace(b"-", b"_") or any(
+        escape in data for escape in (b"\\u", b"\\U", b"\\x"))
 
 
 def block_settings(environ: Mapping[str, str], read_mark: Callable[[str], Any]

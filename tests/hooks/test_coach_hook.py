@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 
 from claimgraph import retrievals
@@ -115,3 +116,24 @@ def test_the_coach_path_imports_the_standard_library_and_our_store_code_only(hoo
     assert foreign == set()
     assert not {n for n in during if n in HEAVY or any(n.startswith(h + ".") for h in HEAVY)}
     assert "claimgraph.core.coach" in during
+
+
+def test_the_coach_ranks_with_the_configured_half_life_as_the_coach_command_does(hooks: Hooks):
+    """Which hazards make the three the coach pushes depends on their decayed confidence: the
+    hook ranks with the configured half-life (here from the environment), as ``claimgraph
+    coach`` does, not with the default one."""
+    remember(hooks, *[("billing", "failure-mode", f"webhook failure {when}")
+                      for when in ("retried twice", "on refunds", "at night")], when=-60)
+    remember(hooks, ("billing", "failure-mode", "a timeout"))  # today, and less relevant
+    task = "billing webhook failure"
+
+    def command(env: dict[str, str]) -> str:
+        done = subprocess.run([sys.executable, "-m", "claimgraph", "coach", "--cwd",
+                               str(hooks.home), task], env=env, capture_output=True,
+                              timeout=60, check=True, cwd=hooks.home)
+        return done.stdout.decode().rstrip("\n")
+    short = {**hooks.env, "CLAIMGRAPH_HALF_LIFE_DAYS": "5"}
+    by_default = briefing(hooks.run(prompt(hooks, task), "user-prompt-submit"))
+    assert by_default == command(hooks.env) and "a timeout" not in by_default
+    configured = briefing(hooks.run(prompt(hooks, task), "user-prompt-submit", env=short))
+    assert configured == command(short) and "a timeout" in configured  # the rest decayed

@@ -256,3 +256,21 @@ def test_the_hook_reads_the_config_file_the_commands_read(environ):
 def test_no_text_that_sets_db_escapes_the_byte_check(text):
     assert spool.may_name_db(text.encode())
     assert not spool.may_name_db(b'half_life_days = 7\nsync_dir = "/srv/oplog"\n')
+
+
+def test_a_relative_config_file_is_the_agents_directory_s_for_what_the_hook_starts(
+        tmp_path, monkeypatch):
+    """The capture pass and the curator start in ``/``: handed a relative
+    ``$CLAIMGRAPH_CONFIG`` they would read another file than the hook did (and the curator
+    would never stamp the one the hook reads, so every session start would start it again)."""
+    agent_dir = tmp_path / "agent"
+    agent_dir.mkdir()
+    (agent_dir / "memory.toml").write_text(f'db = "{tmp_path / "m.db"}"\nhalf_life_days = 30\n')
+    monkeypatch.chdir(agent_dir)
+    environ = {"HOME": str(tmp_path), "CLAIMGRAPH_CONFIG": "memory.toml"}
+    for variables in ({}, {"CLAIMGRAPH_DB": str(tmp_path / "env.db")}):
+        handed = spool.store_environ({**environ, **variables})
+        assert handed["CLAIMGRAPH_CONFIG"] == str(agent_dir / "memory.toml")
+        monkeypatch.chdir("/")
+        assert load_settings(environ=handed).value("half_life_days") == 30.0
+        monkeypatch.chdir(agent_dir)

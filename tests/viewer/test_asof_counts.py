@@ -8,6 +8,7 @@ On SQLite and PostgreSQL (the timeline comes from each store's SQL)."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from html import unescape
 from typing import Any
@@ -24,7 +25,7 @@ from claimgraph.logic.timeutil import DAY_MS
 from claimgraph.opening import open_store
 from claimgraph.viewer.app import create_app
 from claimgraph.viewer.source import Source
-from claimgraph.viewer.timeline import SPARK_HEIGHT, thinned
+from claimgraph.viewer.timeline import SPARK_HEIGHT, SPARK_WIDTH, spark_x, thinned
 
 TOKEN = "t" * 32
 NOW = 1_800_000_000_000
@@ -168,3 +169,18 @@ def test_the_chosen_instant_is_always_a_stop_of_the_slider():
     assert thinned([10, 20], keep=5) == [5, 10, 20]
     assert thinned([10, 20], keep=15) == [10, 15, 20]
     assert thinned([10, 20], keep=20) == [10, 20]
+
+
+def js_round_tenth(x: float) -> float:
+    """``Math.round(x * 10) / 10`` as the page's script computes it (viewer.js): halves up."""
+    return math.floor(x * 10 + 0.5) / 10
+
+
+def test_the_mark_the_script_moves_stands_on_the_stop_the_server_drew():
+    """The slider's input handler places the mark at ``index * width / (stops - 1)``, rounded
+    to a tenth in JavaScript; the polyline's stops and the first mark are ``spark_x``'s. The
+    two must agree at every stop, halves included (33 stops: the 4th is at 56.25)."""
+    for stops in range(1, 202):
+        for index in range(stops):
+            js = js_round_tenth(index * SPARK_WIDTH / max(1, stops - 1))
+            assert spark_x(index, stops) == js, (index, stops)

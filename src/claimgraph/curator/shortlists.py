@@ -17,8 +17,8 @@ Each list is chosen for the configured half-life (the shell's, from ``half_life_
 stamped with it; a list stamped with another no longer holds, so a changed setting remakes
 them all. The stage also leaves what the config file says of each setting the block depends on
 (the half-life, the character budget), with the file's state (``claimgraph.configured.stamp``):
-the hook, which parses no config file, reads those settings from there while the file is
-unchanged.
+the hook, which does not parse the file for them (only for a ``db`` it names), reads those
+settings from there while the file is unchanged.
 """
 
 from __future__ import annotations

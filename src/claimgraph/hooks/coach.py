@@ -74,7 +74,11 @@ def payload_cwd(payload: Mapping[str, object]) -> str:
 
 
 def briefing_for(db: str, cwd: str, task: str, environ: Mapping[str, str]) -> dict[str, Any]:
-    """The coach's answer for ``task`` in ``cwd``'s project, from the store at ``db``."""
+    """The coach's answer for ``task`` in ``cwd``'s project, from the store at ``db``, ranked
+    with the configured half-life as ``claimgraph coach`` ranks it (read as the SessionStart
+    hook reads it, without parsing the config file: ``claimgraph.configured``; a changed file
+    is the session start's to have the curator read again)."""
+    from claimgraph.configured import HALF_LIFE_SETTING, block_settings
     from claimgraph.core.briefing import USER_SCOPE
     from claimgraph.core.coach import coach
     from claimgraph.core.shell import Shell
@@ -84,7 +88,8 @@ def briefing_for(db: str, cwd: str, task: str, environ: Mapping[str, str]) -> di
     project = resolve_project(cwd, environ, timeout=GIT_TIMEOUT_S)
     store = SqliteStore(db)
     try:
-        return coach(Shell(store), task, (project.id, USER_SCOPE))
+        half_life = block_settings(environ, store.get_mark)[0][HALF_LIFE_SETTING]
+        return coach(Shell(store, half_life_days=half_life), task, (project.id, USER_SCOPE))
     finally:
         store.close()
 

@@ -76,7 +76,9 @@ def store_environ(environ: Mapping[str, str]) -> Mapping[str, str]:
     config file, with ``$CLAIMGRAPH_DB`` naming it (a relative path made absolute here, in the
     agent's directory, as the capture pass starts in ``/``), so everything after this reads
     the file no more and every child writes where the hook looked; otherwise ``environ``
-    itself. Raises ConfigProblem."""
+    itself. A relative ``$CLAIMGRAPH_CONFIG`` is made absolute the same way, so the children
+    read the file the hook read (the curator's stamp of it included). Raises ConfigProblem."""
+    environ = absolute_config(environ)
     if environ.get("CLAIMGRAPH_DB", "").strip():
         return environ
     configured = file_db(environ)
@@ -85,6 +87,15 @@ def store_environ(environ: Mapping[str, str]) -> Mapping[str, str]:
     if not configured.startswith(("postgresql://", "postgres://")):
         configured = os.path.abspath(configured)  # the URL's password stays in the environment
     return {**environ, "CLAIMGRAPH_DB": configured}
+
+
+def absolute_config(environ: Mapping[str, str]) -> Mapping[str, str]:
+    """``environ`` with ``$CLAIMGRAPH_CONFIG`` absolute (resolved here, in the agent's
+    directory), or ``environ`` itself when the config file's path is absolute already."""
+    path = config_file(environ)
+    if os.path.isabs(path):
+        return environ
+    return {**environ, "CLAIMGRAPH_CONFIG": os.path.abspath(path)}
 
 
 def file_db(environ: Mapping[str, str]) -> str | None:

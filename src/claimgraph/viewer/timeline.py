@@ -22,6 +22,7 @@ project's placement), so a step reads only what was believed at its instant.
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left, bisect_right
 from typing import Any, Callable, Hashable, Mapping
 
@@ -88,8 +89,10 @@ def believed_counts(times: Mapping[str, list[int]], points: list[int]) -> list[i
 
 def spark_x(index: int, stops: int) -> float:
     """Where the ``index``-th of ``stops`` instants sits across the sparkline: where the
-    slider's thumb sits on it (both step through the instants, not clock time)."""
-    return round(index * SPARK_WIDTH / max(1, stops - 1), 1)
+    slider's thumb sits on it (both step through the instants, not clock time). Rounded to a
+    tenth with halves up, as the page's script places the mark when the slider moves
+    (``Math.round``; Python's ``round`` takes halves to even, 56.2 where the script says 56.3)."""
+    return math.floor(index * SPARK_WIDTH / max(1, stops - 1) * 10 + 0.5) / 10
 
 
 def sparkline(counts: list[int]) -> str:
