@@ -71,7 +71,7 @@ def test_the_settings_and_their_defaults_are_the_configs_own():
         assert setting.default == default and type(default) is kind
         assert setting.type == kind.__name__
         assert not setting.rule.holds(0) and setting.rule.holds(1)  # above 0, as checked here
-    assert configured.HALF_LIFE_ENV == configured.env_var(HALF_LIFE)
+    assert configured.env_var(HALF_LIFE) == "CLAIMGRAPH_HALF_LIFE_DAYS"
     assert configured.DEFAULT_BUDGET_CHARS == DEFAULT_BUDGET_CHARS
 
 

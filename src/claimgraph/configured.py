@@ -41,7 +41,6 @@ BLOCK_SETTINGS: dict[str, tuple[type, float | int]] = {
     HALF_LIFE_SETTING: (float, DEFAULT_HALF_LIFE_DAYS),
     BUDGET_SETTING: (int, DEFAULT_BUDGET_CHARS),
 }
-HALF_LIFE_ENV = "CLAIMGRAPH_HALF_LIFE_DAYS"
 #: The store marks the curator leaves, one per config file it read (a daemon's environment may
 #: name another file than the agent's): ``context:settings:<path>`` = {"file", "state",
 #: "settings": {name: value}} (docs/store.md).

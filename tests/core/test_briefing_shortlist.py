@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from claimgraph.cli.main import main as cli_main
-from claimgraph.configured import HALF_LIFE_ENV, SETTLED_NS
+from claimgraph.configured import HALF_LIFE_SETTING, SETTLED_NS, env_var
 from claimgraph.cli.output import jsonable
 from claimgraph.core import Shell
 from claimgraph.core import tombstones
@@ -470,7 +470,7 @@ def configure(tmp_path, half_life_how: str, budget_how: str, half_life: float = 
     os.utime(config, ns=(written, written))
     environ = {"HOME": str(tmp_path), "CLAIMGRAPH_CONFIG": str(config)}
     if half_life_how == "env":
-        environ[HALF_LIFE_ENV] = str(half_life)
+        environ[env_var(HALF_LIFE_SETTING)] = str(half_life)
     if budget_how == "env":
         environ["CLAIMGRAPH_CONTEXT_BUDGET_CHARS"] = str(budget)
     return environ

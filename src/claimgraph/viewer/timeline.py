@@ -69,8 +69,8 @@ def instants_until(changed: list[int], now: int) -> list[int]:
 
 def thinned(points: list[int], keep: int, limit: int = MAX_INSTANTS) -> list[int]:
     """At most ``limit`` instants, evenly spread, always with the first and last, and ``keep``
-    (the chosen instant, added where it is not one: the slider then stops on it, so the
-    sparkline has a value exactly there, even before the first change)."""
+    (the chosen instant, added where it is not one, so ``limit + 1`` at most: the slider then
+    stops on it, and the sparkline has a value exactly there, even before the first change)."""
     if len(points) > limit:
         step = (len(points) - 1) / (limit - 1)  # > 1: the picked indices rise, none twice
         points = [points[round(i * step)] for i in range(limit)]
