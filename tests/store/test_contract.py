@@ -351,6 +351,14 @@ def test_get_fact_heads_for_gives_the_same_facts_cut_to_their_heads(graph):
     ({"valid_cheap": True}, ["f-1", "f-2"]),
     ({"valid_cheap": True, "predicates": ["core/prefers"], "episodes": ["ep-1"]}, ["f-2"]),
     ({"with_evidence": True}, ["f-1"]),
+    ({"valid_at": 149}, ["f-3", "f-1", "f-2"]),  # f-3 ends at 150: still valid at 149
+    ({"valid_at": 150}, ["f-1", "f-2"]),
+    ({"valid_at": 149, "scopes": ["proj"]}, ["f-3", "f-2"]),
+    ({"valid_at": 149, "scopes": ["proj", "user"], "predicates": ["core/prefers"]},
+     ["f-3", "f-2"]),
+    ({"valid_at": 150, "conflicted": True}, ["f-2"]),
+    ({"valid_at": 149, "with_evidence": True}, ["f-1"]),
+    ({"valid_at": 149, "valid_cheap": True}, ["f-1", "f-2"]),
 ])
 def test_select_facts_ands_its_criteria(store, criteria, expected):
     entity(store, "e-1", "Core")

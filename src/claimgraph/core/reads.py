@@ -58,15 +58,15 @@ def scope_facts(sh: Shell, scopes: Sequence[str], *, predicate: str | None = Non
                 min_confidence: float | None = None) -> dict[str, Any]:
     """Every fact in the scopes (a project's memory, no entity named), most useful first:
     standing commitments, then by effective confidence at the instant, then the fresher.
-    As of a past instant, facts invalidated since were still believed then, so the store is
-    asked for them too."""
+    The store is asked for the facts not ended at the instant (``valid_at``): a fact whose
+    end is recorded for later is believed until then, and as of a past instant a fact
+    invalidated since was still believed then."""
     from claimgraph.core.vocabulary import resolve_predicate  # not search's (see get_facts)
     at = sh.now() if as_of is None else as_of
     pred_id = resolve_predicate(sh, predicate, register_new=False)["id"] if predicate else None
     keep = R.fact_filter(at=at, include_invalidated=include_invalidated, predicate=pred_id,
                          min_confidence=min_confidence, half_life_days=sh.half_life_days)
-    only_open = not include_invalidated and as_of is None
-    raw = sh.store.select_facts(scopes=list(scopes), valid_cheap=only_open,
+    raw = sh.store.select_facts(scopes=list(scopes), valid_at=None if include_invalidated else at,
                                 predicates=[pred_id] if pred_id else None)
     return {"scopes": list(scopes), "as_of": at,
             "facts": believed(raw, scopes, keep, at, sh.half_life_days, include_invalidated)}
@@ -397,7 +397,7 @@ def conflicts(sh: Shell, at: int | None = None, with_suspects: bool = True,
     """
     from claimgraph.logic.conflicts import open_conflicts  # not loaded by `facts`, `search`
     at = sh.now() if at is None else at
-    flagged = sh.store.select_facts(conflicted=True, valid_cheap=True)
+    flagged = sh.store.select_facts(conflicted=True, valid_at=at)
     wanted = {cid for f in flagged for cid in f.get("conflicts", [])}
     by_id = {f["id"]: f for f in sh.store.get_facts_by_ids(sorted(wanted))}
     pairs = [p for p in open_conflicts(flagged, by_id, at)
@@ -424,11 +424,10 @@ def held(sh: Shell, at: int | None = None, scopes: Collection[str] | None = None
     if among is None and isinstance(sh.store, HeldCandidates):
         among = sh.store.held_candidate_ids(wanted)
     if among is None:
-        live = sh.store.select_facts(valid_cheap=True, scopes=wanted)
+        live = sh.store.select_facts(valid_at=at, scopes=wanted)
     else:
         inside = _scope_test(wanted)
-        live = [f for f in sh.store.get_facts_by_ids(sorted(among))
-                if f.get("t_invalid") is None and inside(f)]
+        live = [f for f in sh.store.get_facts_by_ids(sorted(among)) if inside(f)]
     out = []
     for fact in live:
         reason = fact_held(fact)

@@ -128,10 +128,13 @@ class Store(Protocol):
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,
                      episodes: Iterable[str] | None = None, recorded_before: int | None = None,
                      conflicted: bool = False, valid_cheap: bool = False,
-                     with_evidence: bool = False) -> list[Record]:
+                     with_evidence: bool = False, valid_at: int | None = None) -> list[Record]:
         """Criteria are ANDed; over-inclusion is allowed. conflicted: has conflict links;
-        valid_cheap: t_invalid is absent; with_evidence: cites something (the audit's
-        candidates). Sorted by t_valid, then id."""
+        valid_cheap: no end recorded (``t_invalid`` absent: the curator's open facts);
+        valid_at: not ended at that instant (no end recorded, or one after it: what readers
+        are shown as believed then, a fact set to end later included; ``t_valid`` is left to
+        the caller); with_evidence: cites something (the audit's candidates). Sorted by
+        t_valid, then id."""
 
     def get_history(self, entity_id: str, predicate: str) -> list[Record]:
         """Every version (valid and invalidated) of subject+predicate, sorted by t_valid, id."""

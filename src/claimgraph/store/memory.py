@@ -189,7 +189,7 @@ class MemoryStore(MemoryPurge, StoreDefaults):
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,
                      episodes: Iterable[str] | None = None, recorded_before: int | None = None,
                      conflicted: bool = False, valid_cheap: bool = False,
-                     with_evidence: bool = False) -> list[Record]:
+                     with_evidence: bool = False, valid_at: int | None = None) -> list[Record]:
         tests = [(rec.as_list(ids), "id"), (rec.as_list(predicates), "predicate"),
                  (rec.as_list(scopes), "scope"), (rec.as_list(episodes), "episode")]
 
@@ -199,6 +199,7 @@ class MemoryStore(MemoryPurge, StoreDefaults):
                     and (recorded_before is None or f["recorded_at"] < recorded_before)
                     and (not conflicted or bool(f["conflicts"]))
                     and (not valid_cheap or f["t_invalid"] is None)
+                    and (valid_at is None or f["t_invalid"] is None or f["t_invalid"] > valid_at)
                     and (not with_evidence or bool(f["evidence"])))
         return self._sorted(filter(keep, self._s["facts"].values()))
 

@@ -329,11 +329,12 @@ class SqlStore(StoreDefaults):
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,
                      episodes: Iterable[str] | None = None, recorded_before: int | None = None,
                      conflicted: bool = False, valid_cheap: bool = False,
-                     with_evidence: bool = False) -> list[Record]:
+                     with_evidence: bool = False, valid_at: int | None = None) -> list[Record]:
         lists = {"id": rec.as_list(ids), "predicate": rec.as_list(predicates),
                  "scope": rec.as_list(scopes), "episode": rec.as_list(episodes)}
         return self._facts(self._q.select_facts(lists, source_type, recorded_before,
-                                                conflicted, valid_cheap, with_evidence))
+                                                conflicted, valid_cheap, with_evidence,
+                                                valid_at))
 
     def all_facts(self) -> list[Record]:
         """Ties on ``recorded_at`` (a batch writes many facts in one millisecond) go by write
