@@ -510,9 +510,10 @@ def test_the_held_candidates_are_one_pass_over_the_live_facts():
     once per word looked for, and a project's through the scope index."""
     from claimgraph.store import sqlite_sections
     store = SqliteStore(":memory:")
-    sql, params = sqlite_sections.held_candidates(["p1"])
-    plan = _plan(store, sql, params)
-    assert "MATERIALIZE shown" in plan and "USING INDEX facts_scope (scope=?" in plan, plan
+    for at in (None, 5):
+        sql, params = sqlite_sections.held_candidates(["p1"], at)
+        plan = _plan(store, sql, params)
+        assert "MATERIALIZE shown" in plan and "USING INDEX facts_scope (scope=?" in plan, plan
 
 
 def test_the_audits_cited_facts_and_the_dormant_ids_are_read_through_their_indexes():

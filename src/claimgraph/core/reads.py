@@ -422,7 +422,7 @@ def held(sh: Shell, at: int | None = None, scopes: Collection[str] | None = None
     at = sh.now() if at is None else at
     wanted = None if scopes is None else sorted(scopes)
     if among is None and isinstance(sh.store, HeldCandidates):
-        among = sh.store.held_candidate_ids(wanted)
+        among = sh.store.held_candidate_ids(wanted, at)
     if among is None:
         live = sh.store.select_facts(valid_at=at, scopes=wanted)
     else:

@@ -678,8 +678,10 @@ def ranked_section() -> str:
 
 
 
-def held_candidates(fold: str, find: str, in_scopes: str | None) -> str:
-    """The ids of the live facts (``t_invalid`` unset) whose shown words — the subject's
+def held_candidates(fold: str, find: str, in_scopes: str | None,
+                    live: str = "f.t_invalid IS NULL") -> str:
+    """The ids of the live facts (``live``: no end recorded, or the dialect's test of none
+    before an instant) whose shown words — the subject's
     name, the predicate, the object's name and the literal — hold what
     ``logic.safe_render.may_be_held`` looks for: the few that ``held_reason`` may hold, so a
     review reads those whole instead of every fact. ``fold`` is the dialect's ASCII-only
@@ -692,7 +694,7 @@ def held_candidates(fold: str, find: str, in_scopes: str | None) -> str:
 
     text = ("coalesce(s.name, '') || ' ' || f.predicate || ' ' || coalesce(o.name, '')"
             " || ' ' || coalesce(f.object_lit, '')")
-    where = "f.t_invalid IS NULL" + (f" AND {in_scopes}" if in_scopes else "")
+    where = live + (f" AND {in_scopes}" if in_scopes else "")
     return (f"WITH shown AS MATERIALIZED (SELECT f.id, {fold.format(text)} AS t FROM facts f"
             " LEFT JOIN entities s ON s.id = f.subject_id"
             " LEFT JOIN entities o ON o.id = f.object_ref_id"
