@@ -173,3 +173,13 @@ def test_a_flagged_fact_set_to_end_later_stands_in_an_open_conflict_until_then(s
             found["conflicts"][0]["candidate"]["id"]) == (ruling["fact"]["id"], pref["id"])
     shell.clock.advance_days(3)
     assert conflicts(shell)["open"] == 0
+
+
+def test_search_finds_a_fact_set_to_end_later_by_its_words_until_its_end(shell):
+    """Only the word route (stems: "paintings" finds "painted") reaches this fact; it ranks
+    the facts not ended now, so one whose end is recorded for later is found until then."""
+    fact = assert_fact(shell, "ana", "prefers", "I painted the garden fence", scope="proj",
+                       valid_until=shell.clock.now + 2 * DAY_MS)["fact"]
+    assert [f["id"] for f in search(shell, "paintings", ["proj"])["facts"]] == [fact["id"]]
+    shell.clock.advance_days(3)
+    assert search(shell, "paintings", ["proj"])["facts"] == []

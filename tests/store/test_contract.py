@@ -738,6 +738,14 @@ def test_rank_words_leaves_out_closed_facts_and_entity_objects(wordy):
     assert wordy.rank_words(["tuesdays"]) == []
 
 
+def test_rank_words_at_an_instant_finds_a_fact_until_its_recorded_end(wordy):
+    """w-5's end is recorded at 25: before then it is open (search shows a fact set to end
+    later), from then on closed, as it is without an instant."""
+    assert ids(wordy.rank_words(["tuesdays"], at=24)) == ["w-5"]
+    assert wordy.rank_words(["tuesdays"], at=25) == []
+    assert ids(wordy.rank_words(["club", "meetup"], at=24, heads=True))[0] in {"w-1", "w-5"}
+
+
 def test_rank_words_limits_gives_heads_and_treats_operators_as_words(wordy):
     from claimgraph.store.records import SEARCH_HEAD_FIELDS
     assert len(wordy.rank_words(["club", "sketching"], limit=1)) == 1

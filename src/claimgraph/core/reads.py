@@ -140,29 +140,30 @@ def _fts_route(sh: Shell, queries: list[str],
 
 def _word_routes(sh: Shell, query: str, matched: list[dict[str, Any]], weak: set[str],
                  in_scope: Callable[[dict[str, Any]], bool], limit: int,
-                 heads: bool, categories: bool = True
+                 heads: bool, categories: bool = True, at: int | None = None
                  ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
     """The query's words ranked by BM25, the words related to them (the developer
     vocabulary, the matched entities' one-word names and aliases) and the members of the
     categories they name (with ``categories``), each ranked the same way; all empty on a
     store without the word index (docs/search.md). The names of popular
     matched entities (``weak``, see ``_weak_names``) are left out of the words when others
-    remain: their own routes carry them."""
+    remain: their own routes carry them. ``at``: the facts not ended then are ranked (a fact
+    whose end is recorded for later is found until then)."""
     from claimgraph.logic import query_words as QW  # search's own: `facts` never loads it
     words = QW.content_words(query)
     if any(w not in weak for w in words):
         words = [w for w in words if w not in weak]
     if not words:
         return [], [], []
-    own = sh.store.rank_words(words, limit, heads=heads)
+    own = sh.store.rank_words(words, limit, heads=heads, at=at)
     if own is None:
         return [], [], []
     names = [[n for n in [e.get("name") or "", *(e.get("aliases") or [])] if " " not in n]
              for e in matched]
     related = QW.related_words(words, names)
-    others = sh.store.rank_words(related, limit, heads=heads) if related else []
+    others = sh.store.rank_words(related, limit, heads=heads, at=at) if related else []
     members = QW.category_members(words) if categories else []
-    kinds = sh.store.rank_words(members, limit, heads=heads) if members else []
+    kinds = sh.store.rank_words(members, limit, heads=heads, at=at) if members else []
     return ([f for f in own if in_scope(f)], [f for f in others or [] if in_scope(f)],
             [f for f in kinds or [] if in_scope(f)])
 
@@ -229,13 +230,14 @@ def _search(sh: Shell, query: str, scopes: Sequence[str] | None, fts_limit: int,
     weak = _weak_names(matched, popular)
     pieces = [queries[0], *[t for t in queries[1:] if t.lower() not in weak]]
     fts_facts, hits, coordination = _fts_route(sh, pieces, in_scope, fts_limit, heads)
+    now = sh.now()
     word_facts, related_facts, member_facts = _word_routes(sh, query, matched, weak, in_scope,
-                                                           fts_limit, heads, categories)
+                                                           fts_limit, heads, categories, now)
     hop_read = read if limit is None else _heads_without_ends(sh)
     hop_facts = _route(hop_read, _neighbour_ids(entity_facts) - matched_ids, "out", scopes)
     whole: dict[str, dict[str, Any]] = {}  # facts read whole so far (tie texts), by id
     found = R.search_candidates(
-        fts_facts, entity_facts, hop_facts, sh.now(), sh.half_life_days,
+        fts_facts, entity_facts, hop_facts, now, sh.half_life_days,
         word_facts=word_facts, related_facts=related_facts, member_facts=member_facts,
         fts_hits=coordination,
         entity_groups=list(groups.values()), asked_time=QD.asked_time(query),

@@ -230,12 +230,13 @@ class Store(Protocol):
         word and keeps only the facts of all but the first)."""
 
     def rank_words(self, words: Sequence[str], limit: int = 50, *,
-                   heads: bool = False) -> list[Record] | None:
+                   heads: bool = False, at: int | None = None) -> list[Record] | None:
         """Open facts whose literal object holds any of ``words`` (English stems: "painting"
         finds "painted"), most relevant first (BM25 in SQLite and memory; ``ts_rank`` over the
-        'english' tsvector in PostgreSQL), ties by id; at most ``limit``. None when the store
-        predates the word index (format < 6, read as it is): search then ranks by the trigram
-        index alone. See docs/search.md."""
+        'english' tsvector in PostgreSQL), ties by id; at most ``limit``. Open: no end
+        recorded, or with ``at`` none before it (a fact set to end later, as search shows
+        it). None when the store predates the word index (format < 6, read as it is): search
+        then ranks by the trigram index alone. See docs/search.md."""
 
     def episode_neighbours(self, ids: Iterable[str],
                            span: int) -> list[tuple[str, int, Record, bool]]:

@@ -387,12 +387,13 @@ class MemoryStore(MemoryPurge, StoreDefaults):
         return [rec.search_head(f) for f in found] if heads else found
 
     def rank_words(self, words: Sequence[str], limit: int = 50, *,
-                   heads: bool = False) -> list[Record] | None:
+                   heads: bool = False, at: int | None = None) -> list[Record] | None:
         """SQLite's word ranking (porter stems, BM25, ties by the literal) over the open facts'
         literals, from a throwaway in-memory FTS5 index of them: the same tokenizer and the
         same scores, so both backends give the same order."""
         wanted = [w for w in words if w and w.strip()]
-        texts = [(f["id"], f["object_lit"], f["t_invalid"] is None)
+        texts = [(f["id"], f["object_lit"], f["t_invalid"] is None
+                  or (at is not None and f["t_invalid"] > at))
                  for f in self._s["facts"].values() if f["object_lit"] is not None]
         if not wanted or not texts or limit == 0:
             return []
