@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+
 from claimgraph import STORE_FORMAT
 from claimgraph.logic.predicates import CAPTURE_PREDICATES, CORE_PREDICATES
 
-from .conftest import normalize
+from .conftest import normalize, run_process
 
 #: What ``init`` seeds: the curated core and capture's own rows (counted, so that a new
 #: capture predicate does not leave this test behind).
@@ -118,6 +120,35 @@ def test_facts_about_an_entity_with_nothing_valid_says_so(ok):
     ok("assert", "api", "has-version", "1.0", "--valid-from", "2026-01-01",
        "--valid-until", "2026-02-01")
     assert ok("facts", "api").out == "no valid facts about api\n"
+
+
+def test_the_project_listing_shows_a_fact_set_to_end_later_until_then():
+    """``facts`` alone (real processes, the wall clock): a fact whose end is recorded for a
+    later day is valid now, so it is listed beside the open-ended one, and a ruling set to end
+    later still stands in an open conflict; a fact that ended already is listed only by --all."""
+    def day(offset: int) -> str:
+        return (date.today() + timedelta(days=offset)).isoformat()
+
+    def done(*argv: str) -> dict:
+        result = run_process(*argv, "--json")
+        assert result.code == 0, result.err
+        return result.json()
+
+    done("assert", "api", "depends-on", "postgres")
+    done("assert", "api", "depends-on", "memcached", "--valid-until", day(30))
+    done("assert", "api", "depends-on", "redis", "--valid-from", day(-60),
+         "--valid-until", day(-30))
+    listed = done("facts", "--limit", "0")
+    assert sorted(f["object"] for f in listed["facts"]) == ["memcached", "postgres"]
+    assert listed["total"] == 2
+    shown = run_process("facts").out
+    assert "api depends-on memcached" in shown and "redis" not in shown
+    everything = done("facts", "--all", "--limit", "0")
+    assert sorted(f["object"] for f in everything["facts"]) == ["memcached", "postgres", "redis"]
+    done("assert", "api", "prefers", "GraphQL")
+    ruling = done("assert", "api", "decided-against", "GraphQL", "--valid-until", day(30))
+    assert ruling["status"] == "flagged"
+    assert done("conflicts")["open"] == 1
 
 
 def test_invalidate_accepts_the_short_id_the_output_shows(ok):

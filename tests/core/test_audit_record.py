@@ -13,6 +13,7 @@ from claimgraph.core import audit as audit_mod
 from claimgraph.core import reads
 from claimgraph.core.audit_record import audit_pass, fingerprint
 from claimgraph.core.writes import assert_fact, invalidate
+from claimgraph.logic.timeutil import DAY_MS
 
 SOURCE = "def total(items):\n    return sum(items)\n\nclass InvoiceModel:\n    pass\n"
 GOOD = "app/models.py: `def total(items):` and InvoiceModel"
@@ -125,6 +126,21 @@ def test_an_invalidated_suspect_is_no_longer_listed(shell, project):
     invalidate(shell, fact["id"])
     assert reads.suspects(shell)["count"] == 0
     assert audit_pass(shell, shell.now(), base=project)["facts"] == 0
+
+
+def test_a_fact_set_to_end_later_is_audited_until_its_end(shell, project):
+    """The audit reads the cited facts not ended now: one whose end is recorded for later
+    (``assert --valid-until``) is still believed, so its citation is checked and a bad one
+    makes it suspect; once it has ended it is neither audited nor listed."""
+    fact = assert_fact(shell, "gone", "defined-in", "app/gone.py",
+                       evidence=["app/gone.py: `def gone():`"],
+                       valid_until=shell.now() + 2 * DAY_MS)["fact"]
+    counts = audit_pass(shell, shell.now(), base=project)
+    assert (counts["facts"], counts["suspect"]) == (1, 1)
+    assert [s["fact"]["id"] for s in reads.suspects(shell)["suspect"]] == [fact["id"]]
+    later = shell.now() + 3 * DAY_MS
+    assert audit_pass(shell, later, base=project)["facts"] == 0
+    assert reads.suspects(shell, later)["count"] == 0
 
 
 def test_facts_without_file_citations_are_not_audited(shell, project):

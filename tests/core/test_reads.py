@@ -7,11 +7,12 @@ import pytest
 from claimgraph.core import entities as ents
 from claimgraph.core.neighbor import neighbor
 from claimgraph.core.portable import dump_lines, load_lines
-from claimgraph.core.reads import get_facts, scope_facts, search
+from claimgraph.core.reads import conflicts, get_facts, scope_facts, search
 from claimgraph.core.writes import assert_fact, invalidate
 from claimgraph.errors import ClaimgraphError
 from claimgraph.store.memory import MemoryStore
 from claimgraph.core import Shell
+from claimgraph.logic.timeutil import DAY_MS
 
 
 def small_graph(shell):
@@ -137,3 +138,48 @@ def test_a_scope_as_of_a_past_instant_shows_what_was_believed_then_even_if_inval
     then = old["t_valid"] + 1
     assert [f["id"] for f in scope_facts(shell, ["proj"], as_of=then)["facts"]] == [old["id"]]
     assert scope_facts(shell, ["proj"])["facts"] == []
+
+
+def test_a_fact_set_to_end_later_is_listed_until_its_end(shell):
+    """``assert --valid-until`` a later day: the project's default listing shows the fact
+    until that day (not only facts with no end recorded), and from then on only ``--all``."""
+    kept = assert_fact(shell, "api", "depends-on", "postgres", scope="proj")["fact"]
+    ends = assert_fact(shell, "api", "depends-on", "memcached", scope="proj",
+                       valid_until=shell.clock.now + 2 * DAY_MS)["fact"]
+    ended = assert_fact(shell, "api", "depends-on", "redis", scope="proj")["fact"]
+    invalidate(shell, ended["id"])
+
+    def listed(**options) -> set[str]:
+        return {f["id"] for f in scope_facts(shell, ["proj"], **options)["facts"]}
+
+    assert listed() == {kept["id"], ends["id"]}
+    assert listed(as_of=shell.clock.now) == {kept["id"], ends["id"]}
+    shell.clock.advance_days(3)
+    assert listed() == {kept["id"]}
+    assert listed(as_of=ends["t_valid"] + 1) == {kept["id"], ends["id"], ended["id"]}
+    assert listed(include_invalidated=True) == {kept["id"], ends["id"], ended["id"]}
+
+
+def test_a_flagged_fact_set_to_end_later_stands_in_an_open_conflict_until_then(shell):
+    """The conflict list asks the store for flagged facts not ended now: a ruling whose end is
+    recorded for later still contends with the preference it was flagged against."""
+    pref = assert_fact(shell, "api", "prefers", "GraphQL")["fact"]
+    ruling = assert_fact(shell, "api", "decided-against", "GraphQL",
+                         valid_until=shell.clock.now + 2 * DAY_MS)
+    assert ruling["status"] == "flagged"
+    found = conflicts(shell)
+    assert found["open"] == 1
+    assert (found["conflicts"][0]["fact"]["id"],
+            found["conflicts"][0]["candidate"]["id"]) == (ruling["fact"]["id"], pref["id"])
+    shell.clock.advance_days(3)
+    assert conflicts(shell)["open"] == 0
+
+
+def test_search_finds_a_fact_set_to_end_later_by_its_words_until_its_end(shell):
+    """Only the word route (stems: "paintings" finds "painted") reaches this fact; it ranks
+    the facts not ended now, so one whose end is recorded for later is found until then."""
+    fact = assert_fact(shell, "ana", "prefers", "I painted the garden fence", scope="proj",
+                       valid_until=shell.clock.now + 2 * DAY_MS)["fact"]
+    assert [f["id"] for f in search(shell, "paintings", ["proj"])["facts"]] == [fact["id"]]
+    shell.clock.advance_days(3)
+    assert search(shell, "paintings", ["proj"])["facts"] == []

@@ -351,6 +351,14 @@ def test_get_fact_heads_for_gives_the_same_facts_cut_to_their_heads(graph):
     ({"valid_cheap": True}, ["f-1", "f-2"]),
     ({"valid_cheap": True, "predicates": ["core/prefers"], "episodes": ["ep-1"]}, ["f-2"]),
     ({"with_evidence": True}, ["f-1"]),
+    ({"valid_at": 149}, ["f-3", "f-1", "f-2"]),  # f-3 ends at 150: still valid at 149
+    ({"valid_at": 150}, ["f-1", "f-2"]),
+    ({"valid_at": 149, "scopes": ["proj"]}, ["f-3", "f-2"]),
+    ({"valid_at": 149, "scopes": ["proj", "user"], "predicates": ["core/prefers"]},
+     ["f-3", "f-2"]),
+    ({"valid_at": 150, "conflicted": True}, ["f-2"]),
+    ({"valid_at": 149, "with_evidence": True}, ["f-1"]),
+    ({"valid_at": 149, "valid_cheap": True}, ["f-1", "f-2"]),
 ])
 def test_select_facts_ands_its_criteria(store, criteria, expected):
     entity(store, "e-1", "Core")
@@ -728,6 +736,14 @@ def test_rank_words_leaves_out_closed_facts_and_entity_objects(wordy):
     found = ids(wordy.rank_words(["club", "meetup", "tuesdays", "priya"]))
     assert "w-5" not in found and "w-6" not in found
     assert wordy.rank_words(["tuesdays"]) == []
+
+
+def test_rank_words_at_an_instant_finds_a_fact_until_its_recorded_end(wordy):
+    """w-5's end is recorded at 25: before then it is open (search shows a fact set to end
+    later), from then on closed, as it is without an instant."""
+    assert ids(wordy.rank_words(["tuesdays"], at=24)) == ["w-5"]
+    assert wordy.rank_words(["tuesdays"], at=25) == []
+    assert ids(wordy.rank_words(["club", "meetup"], at=24, heads=True))[0] in {"w-1", "w-5"}
 
 
 def test_rank_words_limits_gives_heads_and_treats_operators_as_words(wordy):

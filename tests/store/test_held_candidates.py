@@ -37,16 +37,21 @@ def build(store) -> None:
     store.insert_facts(rows)
 
 
+@pytest.mark.parametrize("at", [None, 1999, 2000])  # None: no end recorded; else not ended
 @pytest.mark.parametrize("scopes", [None, ["proj"], ["proj", "other"], ["nowhere"]])
-def test_the_store_finds_what_the_gate_lets_through(store, scopes) -> None:
+def test_the_store_finds_what_the_gate_lets_through(store, scopes, at) -> None:
+    """At 1999 the facts whose end is recorded for 2000 are still live, and candidates."""
     finds = getattr(store, "held_candidate_ids", None)
     if finds is None:
         pytest.skip(f"{type(store).__name__} has no held_candidate_ids (judged one by one)")
     build(store)
-    live = store.select_facts(valid_cheap=True, scopes=scopes)
+    live = (store.select_facts(valid_cheap=True, scopes=scopes) if at is None
+            else store.select_facts(valid_at=at, scopes=scopes))
     expected = {f["id"] for f in live if may_be_held(fact_words(f))}
     held = {f["id"] for f in live if fact_held(f)}
-    got = finds(scopes)
+    got = finds(scopes) if at is None else finds(scopes, at)
+    if at == 1999 and scopes != ["nowhere"]:
+        assert any(f["t_invalid"] == 2000 for f in live if f["id"] in held)
     assert got == expected
     assert held <= got
     if scopes != ["nowhere"]:

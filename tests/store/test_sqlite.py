@@ -473,6 +473,25 @@ def test_a_projects_facts_and_decays_candidates_are_read_through_an_index():
     assert "facts_valid_recorded (t_invalid=? AND recorded_at<?)" in _plan(store, sql, params)
 
 
+def test_facts_not_ended_at_an_instant_are_read_through_the_narrowest_index():
+    """``valid_at`` is an OR of two ranges of ``t_invalid``: beside a scope, a conflict link
+    or a citation it must not send the planner through the validity index (every live fact
+    of the store) but through the scope index, the link table or ``facts_cited``."""
+    store = SqliteStore(":memory:")
+    for lists in ({"scope": ["p1"]}, {"scope": ["p1", "user"]}):
+        plan = _plan(store, *sqlite_sql.select_facts(lists, None, None, False, False,
+                                                     valid_at=5))
+        assert "USING INDEX facts_scope (scope=?)" in plan and "facts_valid_recorded" not in plan
+    plan = _plan(store, *sqlite_sql.select_facts({}, None, None, True, False, valid_at=5))
+    assert "SCAN conflict_links" in plan and "facts_valid_recorded" not in plan, plan
+    plan = _plan(store, *sqlite_sql.select_facts({}, None, None, False, False,
+                                                 with_evidence=True, valid_at=5))
+    assert "USING INDEX facts_cited" in plan and "facts_valid_recorded" not in plan, plan
+    plan = _plan(store, *sqlite_sql.select_facts({}, None, None, False, False, valid_at=5))
+    assert "facts_valid_recorded (t_invalid=?)" in plan, plan
+    assert "facts_valid_recorded (t_invalid>?)" in plan, plan
+
+
 def test_time_travel_reads_the_projects_facts_not_every_live_fact():
     """What was believed at an instant (the viewer's time travel) walks the scopes' facts
     through the scope index; through the validity index it walked every live fact of the
@@ -491,9 +510,10 @@ def test_the_held_candidates_are_one_pass_over_the_live_facts():
     once per word looked for, and a project's through the scope index."""
     from claimgraph.store import sqlite_sections
     store = SqliteStore(":memory:")
-    sql, params = sqlite_sections.held_candidates(["p1"])
-    plan = _plan(store, sql, params)
-    assert "MATERIALIZE shown" in plan and "USING INDEX facts_scope (scope=?" in plan, plan
+    for at in (None, 5):
+        sql, params = sqlite_sections.held_candidates(["p1"], at)
+        plan = _plan(store, sql, params)
+        assert "MATERIALIZE shown" in plan and "USING INDEX facts_scope (scope=?" in plan, plan
 
 
 def test_the_audits_cited_facts_and_the_dormant_ids_are_read_through_their_indexes():

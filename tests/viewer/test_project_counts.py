@@ -176,11 +176,9 @@ def test_the_projects_list_counts_facts_and_dormant_ones_apart(env, get):
     assert believed == mine[0] - begins_later + ends_later + users[0]
 
 
-@pytest.mark.xfail(strict=True, reason="`claimgraph facts` without --as-of reads only facts with "
-                   "no end recorded (select_facts(valid_cheap=True) in core.reads.scope_facts), "
-                   "so it leaves out one valid now whose end is recorded for later, which "
-                   "--as-of, the SessionStart context and the viewer count")
 def test_a_fact_that_ends_next_week_is_believed_by_every_count(env, get):
+    """The project page and ``claimgraph facts`` (asked the store for facts not ended now,
+    ``select_facts(valid_at=...)``) both count a fact whose end is recorded for next week."""
     end_next_week(env)
     believed, _, _ = headline(get("/project", id=PROJECT))
     assert believed == sum(BELIEVED.values()) + 1

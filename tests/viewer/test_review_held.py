@@ -78,3 +78,39 @@ def test_the_held_facts_kept_between_reviews_follow_every_write(tmp_path: Path) 
     assert held_now() == []
     assert watch.walks == 2
     sh.store.close()
+
+
+def test_a_held_fact_set_to_end_later_waits_for_review_until_its_end(tmp_path: Path) -> None:
+    """A fact held by its words whose end is recorded for later is still believed (the
+    SessionStart context would hold it back), so the review lists it until then, with the
+    kept ids (``viewer.held``) and without, through the store's candidates and without them
+    (``core.reads.held`` on a memory store); after its end, none lists it."""
+    from claimgraph.core import reads
+    from claimgraph.logic.timeutil import DAY_MS
+    from claimgraph.store.memory import MemoryStore
+    from claimgraph.viewer import overview
+    from claimgraph.viewer.held import HeldWatch
+
+    db = tmp_path / "claims.db"
+    sh = Shell(open_store(db))
+    seed(sh)
+    ends = sh.now() + 2 * DAY_MS
+    assert_fact(sh, "build", "prefers", REMOTE, scope="p", valid_until=ends)
+    instant = [sh.now()]
+    src = Source(db, clock=lambda: instant[0])
+    watch = HeldWatch()
+
+    def held_now() -> list[str]:
+        page = overview.review(src, None, watch)
+        assert page == overview.review(src, None, None)
+        return [h["fact"]["object_lit"] for h in page["held"]]
+
+    assert held_now() == [REMOTE]
+    memory = Shell(MemoryStore())
+    seed(memory)
+    assert_fact(memory, "build", "prefers", REMOTE, scope="p", valid_until=ends)
+    assert [h["fact"]["object_lit"] for h in reads.held(memory)] == [REMOTE]
+    instant[0] = ends + 1
+    assert held_now() == []
+    assert reads.held(memory, instant[0]) == []
+    sh.store.close()

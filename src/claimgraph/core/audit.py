@@ -260,8 +260,7 @@ def audit(sh: Shell, base: str | os.PathLike[str] | None = None, *,
     """Every valid fact that cites a file (in ``scopes``, when given), checked now:
     ``{summary, checks}``."""
     now = sh.now()
-    facts = [f for f in sh.store.select_facts(valid_cheap=True, scopes=scopes)
-             if (scopes is None or f.get("scope") in scopes)
-             and (f.get("t_invalid") is None or f["t_invalid"] > now) and cited_files(f)]
+    facts = [f for f in sh.store.select_facts(valid_at=now, scopes=scopes)
+             if (scopes is None or f.get("scope") in scopes) and cited_files(f)]
     checks = audit_facts(sh, facts, base, sidecars=sidecars, environ=environ)
     return {"summary": P.summarize(checks), "checks": checks}

@@ -74,7 +74,7 @@ def audit_pass(sh: Shell, now: int, fenced: Callable[[], bool] = lambda: True, *
     """
     store = sh.store
     begin = transaction or store.transaction
-    facts = [f for f in store.select_facts(valid_cheap=True, with_evidence=True)
+    facts = [f for f in store.select_facts(valid_at=now, with_evidence=True)
              if valid_now(f, now) and cited_files(f)]
     stored = {(r["fact_id"], r["evidence"]): r for r in store.get_audit([f["id"] for f in facts])}
     auditor = Auditor(sh, base, sidecars, environ)

@@ -58,15 +58,15 @@ def scope_facts(sh: Shell, scopes: Sequence[str], *, predicate: str | None = Non
                 min_confidence: float | None = None) -> dict[str, Any]:
     """Every fact in the scopes (a project's memory, no entity named), most useful first:
     standing commitments, then by effective confidence at the instant, then the fresher.
-    As of a past instant, facts invalidated since were still believed then, so the store is
-    asked for them too."""
+    The store is asked for the facts not ended at the instant (``valid_at``): a fact whose
+    end is recorded for later is believed until then, and as of a past instant a fact
+    invalidated since was still believed then."""
     from claimgraph.core.vocabulary import resolve_predicate  # not search's (see get_facts)
     at = sh.now() if as_of is None else as_of
     pred_id = resolve_predicate(sh, predicate, register_new=False)["id"] if predicate else None
     keep = R.fact_filter(at=at, include_invalidated=include_invalidated, predicate=pred_id,
                          min_confidence=min_confidence, half_life_days=sh.half_life_days)
-    only_open = not include_invalidated and as_of is None
-    raw = sh.store.select_facts(scopes=list(scopes), valid_cheap=only_open,
+    raw = sh.store.select_facts(scopes=list(scopes), valid_at=None if include_invalidated else at,
                                 predicates=[pred_id] if pred_id else None)
     return {"scopes": list(scopes), "as_of": at,
             "facts": believed(raw, scopes, keep, at, sh.half_life_days, include_invalidated)}
@@ -140,29 +140,30 @@ def _fts_route(sh: Shell, queries: list[str],
 
 def _word_routes(sh: Shell, query: str, matched: list[dict[str, Any]], weak: set[str],
                  in_scope: Callable[[dict[str, Any]], bool], limit: int,
-                 heads: bool, categories: bool = True
+                 heads: bool, categories: bool = True, at: int | None = None
                  ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
     """The query's words ranked by BM25, the words related to them (the developer
     vocabulary, the matched entities' one-word names and aliases) and the members of the
     categories they name (with ``categories``), each ranked the same way; all empty on a
     store without the word index (docs/search.md). The names of popular
     matched entities (``weak``, see ``_weak_names``) are left out of the words when others
-    remain: their own routes carry them."""
+    remain: their own routes carry them. ``at``: the facts not ended then are ranked (a fact
+    whose end is recorded for later is found until then)."""
     from claimgraph.logic import query_words as QW  # search's own: `facts` never loads it
     words = QW.content_words(query)
     if any(w not in weak for w in words):
         words = [w for w in words if w not in weak]
     if not words:
         return [], [], []
-    own = sh.store.rank_words(words, limit, heads=heads)
+    own = sh.store.rank_words(words, limit, heads=heads, at=at)
     if own is None:
         return [], [], []
     names = [[n for n in [e.get("name") or "", *(e.get("aliases") or [])] if " " not in n]
              for e in matched]
     related = QW.related_words(words, names)
-    others = sh.store.rank_words(related, limit, heads=heads) if related else []
+    others = sh.store.rank_words(related, limit, heads=heads, at=at) if related else []
     members = QW.category_members(words) if categories else []
-    kinds = sh.store.rank_words(members, limit, heads=heads) if members else []
+    kinds = sh.store.rank_words(members, limit, heads=heads, at=at) if members else []
     return ([f for f in own if in_scope(f)], [f for f in others or [] if in_scope(f)],
             [f for f in kinds or [] if in_scope(f)])
 
@@ -229,13 +230,14 @@ def _search(sh: Shell, query: str, scopes: Sequence[str] | None, fts_limit: int,
     weak = _weak_names(matched, popular)
     pieces = [queries[0], *[t for t in queries[1:] if t.lower() not in weak]]
     fts_facts, hits, coordination = _fts_route(sh, pieces, in_scope, fts_limit, heads)
+    now = sh.now()
     word_facts, related_facts, member_facts = _word_routes(sh, query, matched, weak, in_scope,
-                                                           fts_limit, heads, categories)
+                                                           fts_limit, heads, categories, now)
     hop_read = read if limit is None else _heads_without_ends(sh)
     hop_facts = _route(hop_read, _neighbour_ids(entity_facts) - matched_ids, "out", scopes)
     whole: dict[str, dict[str, Any]] = {}  # facts read whole so far (tie texts), by id
     found = R.search_candidates(
-        fts_facts, entity_facts, hop_facts, sh.now(), sh.half_life_days,
+        fts_facts, entity_facts, hop_facts, now, sh.half_life_days,
         word_facts=word_facts, related_facts=related_facts, member_facts=member_facts,
         fts_hits=coordination,
         entity_groups=list(groups.values()), asked_time=QD.asked_time(query),
@@ -397,7 +399,7 @@ def conflicts(sh: Shell, at: int | None = None, with_suspects: bool = True,
     """
     from claimgraph.logic.conflicts import open_conflicts  # not loaded by `facts`, `search`
     at = sh.now() if at is None else at
-    flagged = sh.store.select_facts(conflicted=True, valid_cheap=True)
+    flagged = sh.store.select_facts(conflicted=True, valid_at=at)
     wanted = {cid for f in flagged for cid in f.get("conflicts", [])}
     by_id = {f["id"]: f for f in sh.store.get_facts_by_ids(sorted(wanted))}
     pairs = [p for p in open_conflicts(flagged, by_id, at)
@@ -422,13 +424,12 @@ def held(sh: Shell, at: int | None = None, scopes: Collection[str] | None = None
     at = sh.now() if at is None else at
     wanted = None if scopes is None else sorted(scopes)
     if among is None and isinstance(sh.store, HeldCandidates):
-        among = sh.store.held_candidate_ids(wanted)
+        among = sh.store.held_candidate_ids(wanted, at)
     if among is None:
-        live = sh.store.select_facts(valid_cheap=True, scopes=wanted)
+        live = sh.store.select_facts(valid_at=at, scopes=wanted)
     else:
         inside = _scope_test(wanted)
-        live = [f for f in sh.store.get_facts_by_ids(sorted(among))
-                if f.get("t_invalid") is None and inside(f)]
+        live = [f for f in sh.store.get_facts_by_ids(sorted(among)) if inside(f)]
     out = []
     for fact in live:
         reason = fact_held(fact)

@@ -36,7 +36,7 @@ def gather(db: Path, environ: Mapping[str, str], now_ms: int | None = None) -> d
     now_ms = time.time_ns() // 1_000_000 if now_ms is None else now_ms
     paths = logs.log_paths(db)
     report: dict[str, Any] = {
-        "store": store_section(db),
+        "store": store_section(db, now_ms),
         "last_capture": last_run(paths["capture"], "capture", CAPTURE_RESULTS, "capture."),
         "last_curation": last_run(paths["curate"], "curate", CURATE_RESULTS, "curate.started"),
         "failures": failures(paths, now_ms),
@@ -51,7 +51,7 @@ def gather(db: Path, environ: Mapping[str, str], now_ms: int | None = None) -> d
     return report
 
 
-def store_section(db: Path) -> dict[str, Any]:
+def store_section(db: Path, now_ms: int | None = None) -> dict[str, Any]:
     section: dict[str, Any] = {"path": str(db), "exists": db.exists()}
     if not section["exists"]:
         return section
@@ -62,20 +62,22 @@ def store_section(db: Path) -> dict[str, Any]:
         return {**section, "error": err.message, "error_type": err.type, "hint": err.hint}
     try:
         stats = store.stats()  # counts every fact: read once (~15 ms at 100k facts)
-        section.update(format=stats["format"], counts=_counts(store, stats))
+        now_ms = time.time_ns() // 1_000_000 if now_ms is None else now_ms
+        section.update(format=stats["format"], counts=_counts(store, stats, now_ms))
     finally:
         store.close()
     return section
 
 
-def _counts(store: Any, stats: Mapping[str, Any]) -> dict[str, int]:
+def _counts(store: Any, stats: Mapping[str, Any], now_ms: int) -> dict[str, int]:
     """Dormant and suspect count every such fact, valid or not, as the store reports them
-    (``stats``, the store's); ``unsupported`` and ``files_missing`` split the VALID suspects
-    the way ``audit`` does."""
+    (``stats``, the store's); ``flagged`` the facts with conflict links not ended now (one
+    whose end is recorded for later still stands flagged); ``unsupported`` and
+    ``files_missing`` split the VALID suspects the way ``audit`` does."""
     suspect = len(store.suspect_fact_ids())
     return {"valid": stats["facts"]["valid"], "dormant": len(store.dormant_fact_ids()),
             "suspect": suspect,
-            "flagged": len(store.select_facts(conflicted=True, valid_cheap=True)),
+            "flagged": len(store.select_facts(conflicted=True, valid_at=now_ms)),
             "episodes": stats["episodes"],
             **(_suspect_split(store) if suspect else {"unsupported": 0, "files_missing": 0})}
 

@@ -128,10 +128,13 @@ class Store(Protocol):
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,
                      episodes: Iterable[str] | None = None, recorded_before: int | None = None,
                      conflicted: bool = False, valid_cheap: bool = False,
-                     with_evidence: bool = False) -> list[Record]:
+                     with_evidence: bool = False, valid_at: int | None = None) -> list[Record]:
         """Criteria are ANDed; over-inclusion is allowed. conflicted: has conflict links;
-        valid_cheap: t_invalid is absent; with_evidence: cites something (the audit's
-        candidates). Sorted by t_valid, then id."""
+        valid_cheap: no end recorded (``t_invalid`` absent: the curator's open facts);
+        valid_at: not ended at that instant (no end recorded, or one after it: what readers
+        are shown as believed then, a fact set to end later included; ``t_valid`` is left to
+        the caller); with_evidence: cites something (the audit's candidates). Sorted by
+        t_valid, then id."""
 
     def get_history(self, entity_id: str, predicate: str) -> list[Record]:
         """Every version (valid and invalidated) of subject+predicate, sorted by t_valid, id."""
@@ -227,12 +230,13 @@ class Store(Protocol):
         word and keeps only the facts of all but the first)."""
 
     def rank_words(self, words: Sequence[str], limit: int = 50, *,
-                   heads: bool = False) -> list[Record] | None:
+                   heads: bool = False, at: int | None = None) -> list[Record] | None:
         """Open facts whose literal object holds any of ``words`` (English stems: "painting"
         finds "painted"), most relevant first (BM25 in SQLite and memory; ``ts_rank`` over the
-        'english' tsvector in PostgreSQL), ties by id; at most ``limit``. None when the store
-        predates the word index (format < 6, read as it is): search then ranks by the trigram
-        index alone. See docs/search.md."""
+        'english' tsvector in PostgreSQL), ties by id; at most ``limit``. Open: no end
+        recorded, or with ``at`` none before it (a fact set to end later, as search shows
+        it). None when the store predates the word index (format < 6, read as it is): search
+        then ranks by the trigram index alone. See docs/search.md."""
 
     def episode_neighbours(self, ids: Iterable[str],
                            span: int) -> list[tuple[str, int, Record, bool]]:

@@ -123,7 +123,8 @@ class HeldCandidates(metaclass=_Offers):
 
     methods = ("held_candidate_ids",)
 
-    def held_candidate_ids(self, scopes: Iterable[str] | None = None) -> set[str]:
+    def held_candidate_ids(self, scopes: Iterable[str] | None = None,
+                           at: int | None = None) -> set[str]:
         raise NotImplementedError
 
 

@@ -189,7 +189,7 @@ class MemoryStore(MemoryPurge, StoreDefaults):
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,
                      episodes: Iterable[str] | None = None, recorded_before: int | None = None,
                      conflicted: bool = False, valid_cheap: bool = False,
-                     with_evidence: bool = False) -> list[Record]:
+                     with_evidence: bool = False, valid_at: int | None = None) -> list[Record]:
         tests = [(rec.as_list(ids), "id"), (rec.as_list(predicates), "predicate"),
                  (rec.as_list(scopes), "scope"), (rec.as_list(episodes), "episode")]
 
@@ -199,6 +199,7 @@ class MemoryStore(MemoryPurge, StoreDefaults):
                     and (recorded_before is None or f["recorded_at"] < recorded_before)
                     and (not conflicted or bool(f["conflicts"]))
                     and (not valid_cheap or f["t_invalid"] is None)
+                    and (valid_at is None or f["t_invalid"] is None or f["t_invalid"] > valid_at)
                     and (not with_evidence or bool(f["evidence"])))
         return self._sorted(filter(keep, self._s["facts"].values()))
 
@@ -386,12 +387,13 @@ class MemoryStore(MemoryPurge, StoreDefaults):
         return [rec.search_head(f) for f in found] if heads else found
 
     def rank_words(self, words: Sequence[str], limit: int = 50, *,
-                   heads: bool = False) -> list[Record] | None:
+                   heads: bool = False, at: int | None = None) -> list[Record] | None:
         """SQLite's word ranking (porter stems, BM25, ties by the literal) over the open facts'
         literals, from a throwaway in-memory FTS5 index of them: the same tokenizer and the
         same scores, so both backends give the same order."""
         wanted = [w for w in words if w and w.strip()]
-        texts = [(f["id"], f["object_lit"], f["t_invalid"] is None)
+        texts = [(f["id"], f["object_lit"], f["t_invalid"] is None
+                  or (at is not None and f["t_invalid"] > at))
                  for f in self._s["facts"].values() if f["object_lit"] is not None]
         if not wanted or not texts or limit == 0:
             return []

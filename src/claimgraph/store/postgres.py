@@ -73,7 +73,7 @@ class PostgresStore(PostgresPurge, SqlStore):
         return _cut(self._hydrate(rows), heads)
 
     def rank_words(self, words: Sequence[str], limit: int = 50, *,
-                   heads: bool = False) -> list[Record] | None:
+                   heads: bool = False, at: int | None = None) -> list[Record] | None:
         """Open facts holding any of the words ('english' stems), best first by BM25's shape
         (``postgres_sql.words_ranked``: ``ts_rank`` per word times its rarity); None on a
         store that predates the word index (format < 6, read as it is). Words on too many
@@ -94,7 +94,7 @@ class PostgresStore(PostgresPurge, SqlStore):
             return []
         size = self._fact_count()
         df = dict(counts)
-        params: dict[str, Any] = {"q": q.words_query(kept), "n": limit}
+        params: dict[str, Any] = {"q": q.words_query(kept), "n": limit, "at": at}
         for i, word in enumerate(kept):
             params[f"q{i}"], params[f"w{i}"] = queries[word], QW.rarity(size, df[word])
         pks = [r[0] for r in self._db.rows(q.words_ranked(len(kept)), params)]

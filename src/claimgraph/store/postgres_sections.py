@@ -128,12 +128,17 @@ valid_times, believed_at = time_travel(_IN_SCOPES, _BELIEVED, _USEFUL_ORDER, "%(
                                        "%(since)s::bigint", list, "greatest({}, {})")
 
 
-def held_candidates(scopes: Sequence[str] | None) -> tuple[str, dict[str, Any]]:
+def held_candidates(scopes: Sequence[str] | None,
+                    at: int | None = None) -> tuple[str, dict[str, Any]]:
     """``Store.held_candidate_ids``: ``sql_dialect.held_candidates`` with ``translate`` (ASCII
-    case only, as the definition folds) and ``strpos``."""
+    case only, as the definition folds) and ``strpos``; with ``at``, the facts not ended then."""
     params: dict[str, Any] = {"upper": ASCII_UPPER, "lower": ASCII_UPPER.lower()}
     in_scopes = None
     if scopes is not None:
         params["scopes"] = sorted(set(scopes))
         in_scopes = "f.scope = ANY(%(scopes)s::text[])"
-    return held_sql(_FOLD, "strpos({1}, {0}) > 0", in_scopes), params
+    live = "f.t_invalid IS NULL"
+    if at is not None:
+        params["at"] = at
+        live = "(f.t_invalid IS NULL OR f.t_invalid > %(at)s)"
+    return held_sql(_FOLD, "strpos({1}, {0}) > 0", in_scopes, live), params

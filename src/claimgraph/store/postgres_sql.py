@@ -166,7 +166,7 @@ def words_ranked(count: int) -> str:
     terms = " + ".join(f"%(w{i})s * ts_rank(f.words, to_tsquery('english'::regconfig,"
                        f" %(q{i})s), 1)" for i in range(count))
     return ("SELECT f.pk FROM facts f, to_tsquery('english'::regconfig, %(q)s) AS q"
-            " WHERE f.words @@ q AND f.t_invalid IS NULL"
+            " WHERE f.words @@ q AND (f.t_invalid IS NULL OR f.t_invalid > %(at)s::bigint)"
             f" ORDER BY ({terms}) DESC, f.object_lit COLLATE \"C\", f.id LIMIT %(n)s")
 
 

@@ -329,11 +329,12 @@ class SqlStore(StoreDefaults):
                      predicates: Iterable[str] | None = None, scopes: Iterable[str] | None = None,
                      episodes: Iterable[str] | None = None, recorded_before: int | None = None,
                      conflicted: bool = False, valid_cheap: bool = False,
-                     with_evidence: bool = False) -> list[Record]:
+                     with_evidence: bool = False, valid_at: int | None = None) -> list[Record]:
         lists = {"id": rec.as_list(ids), "predicate": rec.as_list(predicates),
                  "scope": rec.as_list(scopes), "episode": rec.as_list(episodes)}
         return self._facts(self._q.select_facts(lists, source_type, recorded_before,
-                                                conflicted, valid_cheap, with_evidence))
+                                                conflicted, valid_cheap, with_evidence,
+                                                valid_at))
 
     def all_facts(self) -> list[Record]:
         """Ties on ``recorded_at`` (a batch writes many facts in one millisecond) go by write
@@ -516,13 +517,15 @@ class SqlStore(StoreDefaults):
         sql, params = self._sections().narrowed_ids(sorted(set(scopes)), narrowing)
         return {row[0] for row in self._db.rows(sql, params)}
 
-    def held_candidate_ids(self, scopes: Iterable[str] | None = None) -> set[str]:
-        """Ids of the live facts (of ``scopes``, or all) that ``logic.safe_render.fact_held``
-        may hold (``may_be_held`` over their shown words), found in SQL: the review reads
-        only these whole and judges them, instead of every live fact of the store."""
+    def held_candidate_ids(self, scopes: Iterable[str] | None = None,
+                           at: int | None = None) -> set[str]:
+        """Ids of the live facts (of ``scopes``, or all; no end recorded, or with ``at`` none
+        before it) that ``logic.safe_render.fact_held`` may hold (``may_be_held`` over their
+        shown words), found in SQL: the review reads only these whole and judges them,
+        instead of every live fact of the store."""
         self._refresh()
         sql, params = self._sections().held_candidates(
-            None if scopes is None else sorted(set(scopes)))
+            None if scopes is None else sorted(set(scopes)), at)
         return {row[0] for row in self._db.rows(sql, params)}
 
     # --- usage -------------------------------------------------------------------------------

@@ -129,7 +129,7 @@ if TYPE_CHECKING:
 
         def select_facts(self, lists: Mapping[str, Sequence[str] | None], source_type: str | None,
                          recorded_before: int | None, conflicted: bool, valid_cheap: bool,
-                         with_evidence: bool = False) -> Plan: ...
+                         with_evidence: bool = False, valid_at: int | None = None) -> Plan: ...
 
 
 # --- statements both dialects write alike (``?`` placeholders) ------------------------------
@@ -423,11 +423,19 @@ def each_value(rows: Iterable[Row]) -> Iterator[Any]:
 
 def fact_filter(lists: Mapping[str, Sequence[str] | None], source_type: str | None,
                 recorded_before: int | None, conflicted: bool, valid_cheap: bool,
-                with_evidence: bool, *, in_list: Any, mark: str, unindexed: str = "") -> Plan:
+                with_evidence: bool, valid_at: int | None = None, *, in_list: Any, mark: str,
+                unindexed: str = "") -> Plan:
     """``Store.select_facts``' criteria as a WHERE clause (empty: every fact) and its
     parameters; ``mark`` is the dialect's placeholder, ``in_list`` its list term, and
     ``unindexed`` what keeps the planner off the validity index when the link table drives
-    the scan (SQLite's unary ``+``)."""
+    the scan (SQLite's unary ``+``).
+
+    ``valid_at`` (no end recorded, or one after the instant) is an OR of two ranges of
+    ``t_invalid``. Alone, SQLite reads both from ``facts_valid_recorded``; beside another
+    criterion it is kept off that index (``unindexed``), or the planner walks every live fact
+    of the store through it: a project's facts come through the scope index
+    ``facts_scope(scope, t_invalid)``, the audit's through ``facts_cited``, where the end is
+    tested on the index entry."""
     params: list[Any] = []
     where = [in_list(f"f.{column}", values, params)
              for column, values in lists.items() if values is not None]
@@ -442,6 +450,10 @@ def fact_filter(lists: Mapping[str, Sequence[str] | None], source_type: str | No
         where.append((unindexed if conflicted else "") + "f.t_invalid IS NULL")
     if with_evidence:
         where.append("f.evidence <> '[]'")
+    if valid_at is not None:  # alone: two ranges of the validity index; else the others' index
+        off = unindexed if where else ""
+        where.append(f"({off}f.t_invalid IS NULL OR {off}f.t_invalid > {mark})")
+        params.append(valid_at)
     return (" WHERE " + " AND ".join(where) if where else ""), params
 
 
@@ -540,7 +552,7 @@ if TYPE_CHECKING:
     class SelectFacts(Protocol):
         def __call__(self, lists: Mapping[str, Sequence[str] | None], source_type: str | None,
                      recorded_before: int | None, conflicted: bool, valid_cheap: bool,
-                     with_evidence: bool = False) -> Plan: ...
+                     with_evidence: bool = False, valid_at: int | None = None) -> Plan: ...
 
 
 def plan_builders(mark: str, in_ids: str, id_list: Callable[[Sequence[str]], Any],
@@ -563,10 +575,10 @@ def plan_builders(mark: str, in_ids: str, id_list: Callable[[Sequence[str]], Any
 
     def select_plan(lists: Mapping[str, Sequence[str] | None], source_type: str | None,
                     recorded_before: int | None, conflicted: bool, valid_cheap: bool,
-                    with_evidence: bool = False) -> Plan:
+                    with_evidence: bool = False, valid_at: int | None = None) -> Plan:
         clause, params = fact_filter(lists, source_type, recorded_before, conflicted,
-                                     valid_cheap, with_evidence, in_list=in_list, mark=mark,
-                                     unindexed=unindexed)
+                                     valid_cheap, with_evidence, valid_at, in_list=in_list,
+                                     mark=mark, unindexed=unindexed)
         return fact_select + clause + FACT_ORDER, params
     return in_list, touching_plan, select_plan
 
@@ -666,8 +678,10 @@ def ranked_section() -> str:
 
 
 
-def held_candidates(fold: str, find: str, in_scopes: str | None) -> str:
-    """The ids of the live facts (``t_invalid`` unset) whose shown words — the subject's
+def held_candidates(fold: str, find: str, in_scopes: str | None,
+                    live: str = "f.t_invalid IS NULL") -> str:
+    """The ids of the live facts (``live``: no end recorded, or the dialect's test of none
+    before an instant) whose shown words — the subject's
     name, the predicate, the object's name and the literal — hold what
     ``logic.safe_render.may_be_held`` looks for: the few that ``held_reason`` may hold, so a
     review reads those whole instead of every fact. ``fold`` is the dialect's ASCII-only
@@ -680,7 +694,7 @@ def held_candidates(fold: str, find: str, in_scopes: str | None) -> str:
 
     text = ("coalesce(s.name, '') || ' ' || f.predicate || ' ' || coalesce(o.name, '')"
             " || ' ' || coalesce(f.object_lit, '')")
-    where = "f.t_invalid IS NULL" + (f" AND {in_scopes}" if in_scopes else "")
+    where = live + (f" AND {in_scopes}" if in_scopes else "")
     return (f"WITH shown AS MATERIALIZED (SELECT f.id, {fold.format(text)} AS t FROM facts f"
             " LEFT JOIN entities s ON s.id = f.subject_id"
             " LEFT JOIN entities o ON o.id = f.object_ref_id"

@@ -339,7 +339,7 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         return ordered[:start] + tied[:limit - start]
 
     def rank_words(self, words: Sequence[str], limit: int = 50, *,
-                   heads: bool = False) -> list[Record] | None:
+                   heads: bool = False, at: int | None = None) -> list[Record] | None:
         """Open facts whose literal holds any of the words (porter stems), best BM25 first;
         None when the store predates the word index (format < 6, read as it is). Words on
         too many facts are left out (``logic.query_words.within_budget``)."""
@@ -357,7 +357,7 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         wanted = QW.within_budget([(w, r[0]) for w, r in zip(wanted, counts)])
         if not wanted:
             return []
-        pks = [r[0] for r in self._db.rows(q.WORDS_RANKED, (q.words_match(wanted), limit))]
+        pks = [r[0] for r in self._db.rows(q.WORDS_RANKED, (q.words_match(wanted), limit, at))]
         if not pks:
             return []
         place = {pk: n for n, pk in enumerate(pks)}

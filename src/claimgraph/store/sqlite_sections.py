@@ -182,12 +182,19 @@ valid_times, believed_at = time_travel(_IN_SCOPES, _BELIEVED, _USEFUL_ORDER, ":{
                                        ":since", json_list, "max({}, {})")
 
 
-def held_candidates(scopes: Sequence[str] | None) -> tuple[str, dict[str, Any]]:
+def held_candidates(scopes: Sequence[str] | None,
+                    at: int | None = None) -> tuple[str, dict[str, Any]]:
     """``Store.held_candidate_ids``: ``sql_dialect.held_candidates`` with SQLite's ``lower``
-    (ASCII only, without the ICU extension) and ``instr``."""
+    (ASCII only, without the ICU extension) and ``instr``. With ``at``, the facts not ended
+    then; with scopes, that OR is kept off the validity index (``_BELIEVED`` says why)."""
     params: dict[str, Any] = {}
     in_scopes = None
     if scopes is not None:
         params["scopes"] = json.dumps(sorted(set(scopes)))
         in_scopes = _IN_SCOPES
-    return held_sql("lower({})", "instr({1}, {0}) > 0", in_scopes), params
+    live = "f.t_invalid IS NULL"
+    if at is not None:
+        params["at"] = at
+        off = "+" if in_scopes else ""
+        live = f"({off}f.t_invalid IS NULL OR {off}f.t_invalid > :at)"
+    return held_sql("lower({})", "instr({1}, {0}) > 0", in_scopes, live), params

@@ -277,12 +277,14 @@ SEARCH_HEADS_BY_PK = (_SEARCH_HEAD_SELECT + " WHERE f.pk IN (SELECT value FROM j
 
 
 #: The open facts whose words match (?1: an FTS5 expression of words OR-ed), best BM25 first,
-#: ties by the literal (never by id where the texts differ); at most ?2. FTS5 ranks a few
-#: times the limit (its own sorter, in C) and the closed ones among them are dropped: search
-#: never shows a closed fact.
+#: ties by the literal (never by id where the texts differ); at most ?2. Open: no end
+#: recorded, or none before ?3 (NULL: no end recorded only). FTS5 ranks a few times the limit
+#: (its own sorter, in C) and the closed ones among them are dropped: search never shows a
+#: closed fact.
 WORDS_RANKED = ("SELECT f.pk FROM (SELECT rowid, rank FROM fact_words WHERE fact_words MATCH ?1"
                 " ORDER BY rank LIMIT ?2 * 4) w CROSS JOIN facts f ON f.pk = w.rowid"
-                " WHERE f.t_invalid IS NULL ORDER BY w.rank, f.object_lit, f.id LIMIT ?2")
+                " WHERE (f.t_invalid IS NULL OR f.t_invalid > ?3)"
+                " ORDER BY w.rank, f.object_lit, f.id LIMIT ?2")
 #: The kept facts' rows in any order (?1: their pks as JSON).
 #: How many facts hold each word (?1: a JSON list of quoted words), counted up to ?2; one
 #: row per word, in the list's order (one statement: a word's count is a short index walk).

@@ -34,9 +34,13 @@ class _Kept:
     ids: frozenset[str]
 
 
-def held_ids(facts: list[dict[str, Any]]) -> set[str]:
-    """The live ones held by their words (``reads.held``'s test, less the instant)."""
-    return {f["id"] for f in facts if f.get("t_invalid") is None and fact_held(f)}
+def held_ids(facts: list[dict[str, Any]], at: int | None = None) -> set[str]:
+    """The live ones held by their words (``reads.held``'s test, less the start of the valid
+    time): no end recorded, or with ``at`` none before it (a fact set to end later is held
+    until then; ended facts never come back, so ids kept at ``at`` serve every later page)."""
+    return {f["id"] for f in facts
+            if (f.get("t_invalid") is None or (at is not None and f["t_invalid"] > at))
+            and fact_held(f)}
 
 
 class HeldWatch:
@@ -48,10 +52,10 @@ class HeldWatch:
         self._kept: _Kept | None = None
         self.walks = 0  # how many times the whole store was walked (tests read it)
 
-    def among(self, store: Any, db: Any) -> frozenset[str] | None:
-        """Ids that include every live fact held for review now, read in the caller's
-        snapshot; None for a store that cannot say which facts a write touched (the
-        review then asks the store, or judges every live fact)."""
+    def among(self, store: Any, db: Any, at: int | None = None) -> frozenset[str] | None:
+        """Ids that include every live fact held for review now (``at``: not ended then),
+        read in the caller's snapshot; None for a store that cannot say which facts a write
+        touched (the review then asks the store, or judges every live fact)."""
         # ``all`` over the two: each fast path declares its own ``methods``, so to mypy a
         # store narrowed to both cannot exist (``viewer.project.offers``).
         if not all(isinstance(store, path) for path in (FactTouches, HeldCandidates)):
@@ -66,10 +70,11 @@ class HeldWatch:
         if kept is None or touched is None:
             self.walks += 1
             ids = frozenset(held_ids(store.get_facts_by_ids(sorted(
-                store.held_candidate_ids(None)))))
+                store.held_candidate_ids(None, at))), at))
         else:
             again = set(touched)
-            ids = frozenset((kept.ids - again) | held_ids(store.get_facts_by_ids(sorted(again))))
+            ids = frozenset((kept.ids - again)
+                            | held_ids(store.get_facts_by_ids(sorted(again)), at))
         with self._lock:  # a slower reader of an older state never replaces a newer one
             now_kept = self._kept
             if now_kept is None or now_kept.file != file or now_kept.mark <= mark:

@@ -67,7 +67,7 @@ def review(src: Source, project_id: str | None = None,
         now = sh.now()
         if project_id is not None and not _holds(sh.store, project_id):
             raise NotFound(f"no project {project_id!r} in this store")
-        among = None if watch is None else watch.among(sh.store, src.db)
+        among = None if watch is None else watch.among(sh.store, src.db, now)
         found = reads.conflicts(sh, now, scopes=None if project_id is None else [project_id],
                                 held_among=among)
     mine = (lambda fact: True) if project_id is None else (lambda fact: fact["scope"] == project_id)
