@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from claimgraph.capture.extract import git_observed
 from claimgraph.capture.extract.git_state import git_state_candidates
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.logic import git_observed as go
@@ -414,3 +415,26 @@ def test_what_a_log_lists_below_the_session_s_first_commit_is_the_history_it_sta
                                          "0f0f0f0 chore: older\n0e0e0e0 chore: oldest")
     text = _state(s)
     assert "1 commit on branch `feat/x`: 1a2b3c4" in text and "0f0f0f0" not in text
+
+
+def _last_tried(session: Session) -> int:
+    view = SessionView.of(session.transcript(), ROOT)
+    first = git_observed._last_tried(view)
+    assert view.memo["git_observed.last_tried"] == first  # read once per view, then kept
+    return first
+
+
+def test_the_last_line_that_may_have_taken_the_edits_away():
+    assert _last_tried(Session()) == -1  # no call at all
+    one = Session()
+    stash = one.bash("git stash", output="Saved working directory and index state WIP")
+    assert _last_tried(one) == stash.line
+    many = Session()
+    many.bash("git commit -m 'feat: add the parser'", output=COMMIT)
+    went = many.bash("git commit -m 'feat: more' && git push", error=True,
+                     output="[feat/x 5d6e7f8] feat: more\n 1 file changed\nerror: failed to push")
+    many.bash("git checkout main", error=True, output="error: pathspec 'main' did not match")
+    many.bash("git status", output="On branch feat/x")
+    assert _last_tried(many) == went.line  # a failed line counts when its commit went through
+    _typed(many, "git restore src/app.py", "")
+    assert _last_tried(many) == many.events[-2].line  # and what the person typed at the prompt

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from claimgraph.capture.extract.gates import gate_candidates
+from claimgraph.capture.extract.git_state import git_state_candidates
 from claimgraph.capture.extract.session import SessionView
 
 from .extract_helpers import ROOT, Session
@@ -66,3 +67,29 @@ def test_a_result_is_looked_up_to_the_first_call_with_its_id():
     assert view.call_of(result).tool_input == {"command": "make test"}
     orphan = session.event("tool_result", call_id="call-none", text="?")
     assert view.call_of(orphan) is None
+
+
+def _git_visits(repositories: int) -> tuple[int, list[str]]:
+    """The tool calls the git rule visits on a session that commits in ``repositories``
+    folders, one commit each, with other work between."""
+    session = Session()
+    for i in range(repositories):
+        session.bash(f"cd /home/dev/lib{i} && git commit -m 'feat: step {i}'",
+                     output=f"[main {i:07x}f] feat: step {i}\n 1 file changed")
+        session.bash("pytest -q", output="1 passed")
+        session.bash("ls", output="README.md")
+        session.bash("make lint", output="ok")
+    view = SessionView.of(session.transcript(), ROOT)
+    counted = _Counting(view.calls())
+    view.memo["calls"] = counted
+    found = [c["subject"] for c in git_state_candidates(view)]
+    return counted.visits, found
+
+
+def test_the_git_rule_visits_each_tool_call_a_fixed_number_of_times_whatever_the_repositories():
+    small, small_found = _git_visits(25)
+    large, large_found = _git_visits(100)
+    assert small_found == [f"lib{i}" for i in range(25)]  # one fact per repository
+    assert large_found == [f"lib{i}" for i in range(100)]
+    assert small >= 100  # the rule does look at every call
+    assert large <= 4 * small  # a scan of every call per repository: 16× as many

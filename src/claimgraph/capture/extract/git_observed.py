@@ -273,13 +273,18 @@ def _last_tried(view: SessionView) -> int:
     tree and did not fail: its outcome may never show (the session ended), and then the
     record cannot tell whether they were left uncommitted. A call that failed counts when
     its output shows git's summary of a new commit: in ``git commit … && git push`` the
-    commit went through and the push failed, which fails the whole line."""
-    lines = [call.line for call in view.calls()
-             if _TAKES_EDITS.search(command_text(call) or "")
-             and (view.outcome(call) != FAILED or _committed(view, call))]
-    lines += [event.line for event, command, _ in typed_commands(view)
-              if _TAKES_EDITS.search(command)]
-    return max(lines, default=-1)
+    commit went through and the push failed, which fails the whole line. Read once per
+    view: ``revise`` asks for it in every repository, and a long session works in many (a
+    scan of every call per repository grew with the square of the session's length)."""
+    def compute(view: SessionView) -> int:
+        lines = [call.line for call in view.calls()
+                 if _TAKES_EDITS.search(command_text(call) or "")
+                 and (view.outcome(call) != FAILED or _committed(view, call))]
+        lines += [event.line for event, command, _ in typed_commands(view)
+                  if _TAKES_EDITS.search(command)]
+        return max(lines, default=-1)
+    last: int = view.remembered("git_observed.last_tried", compute)
+    return last
 
 
 #: a git command line that commits

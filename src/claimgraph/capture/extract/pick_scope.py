@@ -49,6 +49,7 @@ import functools
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
+from claimgraph.capture.extract.word_index import Query, found_in, pieces
 from claimgraph.logic.lazy_regex import lazy_regex
 
 #: A question about the turn in hand: its present work, a go-ahead, or an extent.
@@ -203,7 +204,7 @@ def carried(tokens: Iterable[str], later_work: Sequence[str],
     """Some artefact only the chosen option named shows newly in the work that followed: it
     is in a later write or command and in none the session did before the question (a name
     the project used all along, say the product's, is no sign of this choice)."""
-    return any(_new(later_work, earlier_work, lambda text, t=t: _mentions(text, t))
+    return any(_new(later_work, earlier_work, Query(_mention(t), pieces(t), whole=True))
                for t in tokens if t)
 
 
@@ -221,13 +222,17 @@ def label_phrase(label: str) -> re.Pattern[str] | None:
 def named(option: Mapping[str, Any], later_work: Sequence[str],
           earlier_work: Sequence[str] = ()) -> bool:
     """The option's label shows newly, as a name, in the work that followed."""
-    phrase = label_phrase(str(option.get("label") or ""))
+    label = str(option.get("label") or "")
+    phrase = label_phrase(label)
     return phrase is not None and _new(later_work, earlier_work,
-                                       lambda text: phrase.search(text) is not None)
+                                       Query(phrase, pieces(bare(label)), whole=False))
 
 
-def _new(later: Sequence[str], earlier: Sequence[str], found: Any) -> bool:
-    return any(found(text) for text in later) and not any(found(text) for text in earlier)
+def _new(later: Sequence[str], earlier: Sequence[str], query: Query) -> bool:
+    """The query's pattern matches some text of ``later`` and none of ``earlier``: through
+    their index when the session's work is searched (``word_index``), question after
+    question, else text by text."""
+    return found_in(later, query) and not found_in(earlier, query)
 
 
 def shows(chosen: Sequence[Mapping[str, Any]], others: Sequence[Mapping[str, Any]],

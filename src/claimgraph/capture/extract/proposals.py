@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.afterwards import work_after
@@ -153,7 +153,7 @@ def _content(text: str) -> set[str]:
     return {w.lower() for w in WORD.findall(text) if len(w) >= 4 and w.lower() not in _COMMON}
 
 
-def carried_out(found: Proposal, work: list[str]) -> bool:
+def carried_out(found: Proposal, work: Sequence[str]) -> bool:
     """Some later work holds one of the proposal's named things, every word of it. Each text
     is lowered when it is read, not all at once: the work after an early reply is most of
     what a long session wrote (~11 MB lowered at once at 200 MB, the answers' peak)."""
