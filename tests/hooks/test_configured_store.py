@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from claimgraph import configured, location
+from claimgraph import location
 from claimgraph.config import load_settings
 from claimgraph.hooks import spool
 
@@ -238,15 +238,6 @@ def test_the_hook_resolves_the_store_as_every_command_does(tmp_path, text, varia
     from_file = (not environ.get("CLAIMGRAPH_DB", "").strip()
                  and load_settings({}, environ).source("db").startswith("file:"))
     assert (handed is environ) == (not from_file)
-
-
-@pytest.mark.parametrize("environ", [
-    {"HOME": HOME}, {"HOME": HOME, "XDG_CONFIG_HOME": "/cfg"},
-    {"HOME": HOME, "XDG_CONFIG_HOME": "relative"}, {"HOME": HOME, "CLAIMGRAPH_CONFIG": "~/c.toml"},
-    {"HOME": HOME, "CLAIMGRAPH_CONFIG": " /etc/c.toml "}, {"HOME": HOME, "CLAIMGRAPH_CONFIG": "~"},
-])
-def test_the_hook_reads_the_config_file_the_commands_read(environ):
-    assert spool.config_file(environ) == configured.config_file(environ)
 
 
 @pytest.mark.parametrize("text", [

@@ -12,9 +12,11 @@ from .conftest import HOOK, PYTHON, Hooks
 HEAVY = {"structlog", "psutil", "filelock", "apscheduler", "tomli", "tomllib", "sqlite3",
          "subprocess", "argparse", "logging", "claimgraph.cli", "claimgraph.sidecar",
          "claimgraph.config", "claimgraph.store", "claimgraph.capture", "claimgraph.logsetup"}
-#: ``claimgraph.private`` (os and stat only) checks the store's directory and session ids.
+#: ``claimgraph.private`` (os and stat only) checks the store's directory and session ids;
+#: ``claimgraph.configured`` (os only) says where the config file is.
 FAST_PATH_MODULES = {"claimgraph", "claimgraph.hooks", "claimgraph.hooks.entry",
-                     "claimgraph.hooks.spool", "claimgraph.hooks.spawn", "claimgraph.private"}
+                     "claimgraph.hooks.spool", "claimgraph.hooks.spawn", "claimgraph.private",
+                     "claimgraph.configured"}
 
 
 def test_a_good_payload_is_spooled_and_handed_to_a_detached_capture(hooks: Hooks):

@@ -23,6 +23,7 @@ import re
 import time
 from collections.abc import Mapping
 
+from claimgraph.configured import config_file  # standard library only, as this module
 from claimgraph.private import NOFOLLOW, is_id
 
 #: The payload fields a spool file carries, besides ``agent`` and ``received_at``.
@@ -128,21 +129,6 @@ def may_name_db(data: bytes) -> bool:
     which a newer ``tomli`` reads). A mention anywhere else (a comment, a path, a table)
     counts too: a false yes only costs the parse."""
     return b"db" in data or any(escape in data for escape in (b"\\u", b"\\U", b"\\x"))
-
-
-def config_file(environ: Mapping[str, str]) -> str:
-    """``claimgraph.configured.config_file`` (``$CLAIMGRAPH_CONFIG``, else
-    ``$XDG_CONFIG_HOME/claimgraph/config.toml``), re-stated: the session-end hook does not
-    load that module (a test keeps the two equal)."""
-    home = environ.get("HOME") or os.path.expanduser("~")
-    explicit = environ.get("CLAIMGRAPH_CONFIG", "").strip()
-    if explicit:
-        return os.path.join(home, explicit[2:]) if explicit == "~" or explicit.startswith(
-            "~/") else explicit
-    base = environ.get("XDG_CONFIG_HOME", "")
-    if not base or not os.path.isabs(base):
-        base = os.path.join(home, ".config")
-    return os.path.join(base, "claimgraph", "config.toml")
 
 
 def parse_payload(raw: bytes) -> tuple[dict[str, object], str | None]:
