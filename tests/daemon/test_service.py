@@ -110,6 +110,14 @@ def test_a_live_daemon_is_not_taken_over(db):
     first.release()
 
 
+def size(path: Path) -> int | None:
+    """The file's size, or None between a rotation's rename and the next line written."""
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return None
+
+
 def test_the_periodic_jobs_curate_and_rotate_the_daemons_own_log_while_it_runs(db):
     env = {**FAST, "CLAIMGRAPH_DAEMON_CURATE_SECONDS": "1", "CLAIMGRAPH_DAEMON_ROTATE_SECONDS": "1",
            "CLAIMGRAPH_DAEMON_LOG_MAX_BYTES": "1500"}
@@ -120,10 +128,11 @@ def test_the_periodic_jobs_curate_and_rotate_the_daemons_own_log_while_it_runs(d
         wait_for(lambda: "curate" in status().get("jobs", {}), timeout=90)
         wait_for(lambda: Path(f"{db}.curate.log").exists()
                  and "curate.result" in Path(f"{db}.curate.log").read_text(), timeout=90)
-        wait_for(lambda: Path(f"{db}.daemon.log.1").exists(), timeout=90)
-        before = Path(f"{db}.daemon.log").stat().st_size
-        wait_for(lambda: Path(f"{db}.daemon.log").exists()
-                 and Path(f"{db}.daemon.log").stat().st_size > before, timeout=90)
+        log = Path(f"{db}.daemon.log")  # renamed away at each rotation, until the next line
+        wait_for(lambda: Path(f"{db}.daemon.log.1").exists() and size(log) is not None,
+                 timeout=90)
+        before = size(log) or 0
+        wait_for(lambda: (size(log) or 0) > before, timeout=90)
         assert status()["state"] == "running"
     finally:
         cli("daemon", "stop", env=env)
