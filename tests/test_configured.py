@@ -31,10 +31,14 @@ class Marks:
     def stamp(self, environ: dict[str, str]) -> dict:
         """Leave the curator's stamp of ``environ``'s config file, as a pass does."""
         path = configured.config_file(environ)
-        stamp = settings_stamp(environ, settled(path))
+        stamp = settings_stamp(environ, settled(path), self.marks.get)
         assert stamp is not None
         self.marks[configured.settings_mark(path)] = stamp
         return stamp
+
+
+def no_mark(key: str) -> None:
+    return None
 
 
 def settled(path: str) -> int:
@@ -89,7 +93,7 @@ def test_the_environment_wins_and_the_store_is_not_read(tmp_path):
                       CLAIMGRAPH_CONTEXT_BUDGET_CHARS=" 4000 ")
     write_config(environ, "half_life_days = 30\ncontext_budget_chars = 2500\n")
     marks = Marks()
-    values, changed = configured.block_settings(environ, marks.get)
+    values, changed, refused = configured.block_settings(environ, marks.get)
     assert values == {HALF_LIFE: 12.5, BUDGET: 4000} == the_configs(environ)
     assert marks.reads == 0 and not changed
 
@@ -98,9 +102,10 @@ def test_a_setting_the_environment_leaves_unset_is_still_the_files(tmp_path):
     environ = env_for(tmp_path, CLAIMGRAPH_CONTEXT_BUDGET_CHARS="4000")
     write_config(environ, "half_life_days = 30\ncontext-budget-chars = 2500\n")
     marks = Marks()
-    assert configured.block_settings(environ, marks.get) == (DEFAULTS | {BUDGET: 4000}, True)
+    assert configured.block_settings(environ, marks.get) == (
+        DEFAULTS | {BUDGET: 4000}, True, None)
     marks.stamp(environ)
-    values, changed = configured.block_settings(environ, marks.get)
+    values, changed, refused = configured.block_settings(environ, marks.get)
     assert values == {HALF_LIFE: 30.0, BUDGET: 4000} == the_configs(environ)
     assert not changed
 
@@ -120,9 +125,9 @@ def test_an_invalid_environment_value_is_refused_as_every_command_refuses_it(
 def test_no_file_or_a_file_that_never_names_them_gives_the_defaults_without_the_store(tmp_path):
     environ = env_for(tmp_path)
     marks = Marks()
-    assert configured.block_settings(environ, marks.get) == (DEFAULTS, False)
+    assert configured.block_settings(environ, marks.get) == (DEFAULTS, False, None)
     write_config(environ, 'llm_cmd = "claude -p"\nbudget = 3\n')
-    assert configured.block_settings(environ, marks.get) == (DEFAULTS, False)
+    assert configured.block_settings(environ, marks.get) == (DEFAULTS, False, None)
     assert marks.reads == 0
     assert the_configs(environ) == DEFAULTS
 
@@ -144,11 +149,12 @@ def test_a_file_that_names_them_is_read_from_the_curators_stamp_while_unchanged(
     environ = env_for(tmp_path)
     path = write_config(environ, text)
     marks = Marks()
-    assert configured.block_settings(environ, marks.get) == (DEFAULTS, True)  # nothing stamped
-    assert settings_stamp(environ, settled(path) - 1) is None  # written just now
+    # nothing stamped yet
+    assert configured.block_settings(environ, marks.get) == (DEFAULTS, True, None)
+    assert settings_stamp(environ, settled(path) - 1, no_mark) is None  # written just now
     stamp = marks.stamp(environ)
     assert stamp["file"] == path and stamp["settings"] == DEFAULTS | values
-    assert configured.block_settings(environ, marks.get) == (DEFAULTS | values, False)
+    assert configured.block_settings(environ, marks.get) == (DEFAULTS | values, False, None)
     assert the_configs(environ) == DEFAULTS | values
 
 
@@ -158,15 +164,15 @@ def test_a_changed_file_gives_the_values_read_last_until_it_is_stamped_again(tmp
     marks = Marks()
     marks.stamp(environ)
     read = {HALF_LIFE: 30.0, BUDGET: 900}
-    assert configured.block_settings(environ, marks.get) == (read, False)
+    assert configured.block_settings(environ, marks.get) == (read, False, None)
     write_config(environ, "half_life_days = 60\ncontext_budget_chars = 700\n")  # same size
-    assert configured.block_settings(environ, marks.get) == (read, True)
+    assert configured.block_settings(environ, marks.get) == (read, True, None)
     other = env_for(tmp_path, CLAIMGRAPH_CONFIG=str(tmp_path / "elsewhere.toml"))
     os.replace(path, tmp_path / "elsewhere.toml")
-    assert configured.block_settings(other, marks.get) == (DEFAULTS, True)  # never read
+    assert configured.block_settings(other, marks.get) == (DEFAULTS, True, None)  # never read
     marks.stamp(other)
     assert configured.block_settings(other, marks.get) == ({HALF_LIFE: 60.0, BUDGET: 700},
-                                                           False)
+                                                           False, None)
 
 
 @pytest.mark.parametrize("held", [{}, {BUDGET: 9.5}, {BUDGET: True}, {BUDGET: 0},
@@ -174,32 +180,88 @@ def test_a_changed_file_gives_the_values_read_last_until_it_is_stamped_again(tmp
 def test_a_stamp_without_a_valid_value_of_a_named_setting_tells_none(tmp_path, held):
     environ = env_for(tmp_path)
     path = write_config(environ, "half_life_days = 30\ncontext_budget_chars = 900\n")
-    stamp = settings_stamp(environ, settled(path))
+    stamp = settings_stamp(environ, settled(path), no_mark)
     stamp["settings"] = {HALF_LIFE: 30.0, **held}
     marks = Marks({configured.settings_mark(path): stamp})
-    values, changed = configured.block_settings(environ, marks.get)
+    values, changed, refused = configured.block_settings(environ, marks.get)
     assert changed and values[BUDGET] == DEFAULTS[BUDGET]
     assert values[HALF_LIFE] == (90.0 if HALF_LIFE in held else 30.0)
 
 
-@pytest.mark.parametrize("text", ["half_life_days = -1\n", "context_budget_chars = 0\n",
-                                  "context_budget_chars = 12.5\n", "half_life_days = [\n"])
-def test_no_stamp_for_a_file_with_an_invalid_value(tmp_path, text):
+REFUSED_TEXTS = [
+    ("half_life_days = -1\n", "invalid half_life_days"),
+    ("context_budget_chars = 0\n", "invalid context_budget_chars"),
+    ("context_budget_chars = 12.5\n", "invalid context_budget_chars"),
+    ("half_life_days = 30\nlease_wait_ms = -5\n", "invalid lease_wait_ms"),  # another setting
+    ("half_life_days = [\n", "cannot read config file"),
+]
+
+
+@pytest.mark.parametrize("text, reason", REFUSED_TEXTS)
+def test_a_file_every_command_refuses_is_stamped_refused_with_the_values_read_last(
+        tmp_path, text, reason):
+    """The refusal is stamped with the file's state, so the hook knows the curator judged it
+    (and starts none to judge it again); the values are the ones its last good stamp held,
+    which the hook keeps using, and the reason never quotes the bad value."""
     environ = env_for(tmp_path)
-    path = write_config(environ, text)
-    assert settings_stamp(environ, settled(path)) is None
+    write_config(environ, "half_life_days = 30\ncontext_budget_chars = 900\n", long_ago=True)
+    marks = Marks()
+    marks.stamp(environ)
+    path = write_config(environ, text, long_ago=True)  # (another time than the fix's below)
+    with pytest.raises(ClaimgraphError):
+        load_settings(environ=environ)  # every command refuses it
+    read = {HALF_LIFE: 30.0, BUDGET: 900}
+    # a setting the refused file names: the value read last; one it never names: the default
+    kept = DEFAULTS | {name: value for name, value in read.items()
+                       if configured.names_setting(text.encode(), name)}
+    assert configured.block_settings(environ, marks.get) == (kept, True, None)  # not judged yet
+    stamp = marks.stamp(environ)
+    assert stamp["state"] == configured.file_state(os.stat(path))
+    assert reason in stamp["refused"] and path in stamp["refused"]
+    assert "-1" not in stamp["refused"] and "-5" not in stamp["refused"]
+    assert stamp["settings"] == read
+    values, changed, refused = configured.block_settings(environ, marks.get)
+    assert not changed and refused == stamp["refused"]
+    assert values == kept
+    assert configured.refusal(environ, marks.get) == stamp["refused"]
+    assert marks.stamp(environ) == stamp  # judged again: the same stamp, the values kept
+    write_config(environ, "half_life_days = 45\n")  # fixed: judged anew, and accepted
+    assert configured.refusal(environ, marks.get) is None
+    assert configured.block_settings(environ, marks.get) == (DEFAULTS | {HALF_LIFE: 30.0},
+                                                             True, None)
+    assert marks.stamp(environ)["settings"] == DEFAULTS | {HALF_LIFE: 45.0}
+
+
+def test_a_refused_file_never_read_before_gives_the_defaults(tmp_path):
+    environ = env_for(tmp_path)
+    write_config(environ, "half_life_days = -1\ncontext_budget_chars = 900\n")
+    marks = Marks()
+    stamp = marks.stamp(environ)
+    assert stamp["settings"] == {} and "invalid half_life_days" in stamp["refused"]
+    assert configured.block_settings(environ, marks.get) == (DEFAULTS, False, stamp["refused"])
+
+
+def test_a_bad_value_a_variable_overrides_refuses_nothing(tmp_path):
+    """``load_settings`` takes the variable and never checks the file's value: neither does
+    the stamp, which holds no value for it (the hook, once the variable is gone, has the
+    curator judge the file again)."""
+    environ = env_for(tmp_path, CLAIMGRAPH_HALF_LIFE_DAYS="12")
+    write_config(environ, "half_life_days = -1\ncontext_budget_chars = 900\n")
+    load_settings(environ=environ)
+    stamp = Marks().stamp(environ)
+    assert "refused" not in stamp and stamp["settings"] == {HALF_LIFE: None, BUDGET: 900}
 
 
 def test_no_stamp_without_a_file_or_for_one_that_changes_while_read(tmp_path):
     environ = env_for(tmp_path)
     path = write_config(environ, "half_life_days = 30\n")
     assert configured.stamp({"CLAIMGRAPH_CONFIG": str(tmp_path / "none.toml")},
-                            lambda _path: DEFAULTS, settled(path)) is None
+                            lambda _path: {"settings": DEFAULTS}, settled(path)) is None
 
     def rewritten(path: str) -> dict:
         with open(path, "a") as out:
             out.write("# edited meanwhile\n")
-        return DEFAULTS
+        return {"settings": DEFAULTS}
     assert configured.stamp(environ, rewritten, settled(path) + configured.SETTLED_NS) is None
 
 
@@ -212,5 +274,6 @@ def test_each_config_file_has_its_own_stamp(tmp_path):
     for environ, text in ((agent, "half_life_days = 30\n"), (daemon, "context_budget_chars = 5\n")):
         write_config(environ, text)
         marks.stamp(environ)
-    assert configured.block_settings(agent, marks.get) == (DEFAULTS | {HALF_LIFE: 30.0}, False)
-    assert configured.block_settings(daemon, marks.get) == (DEFAULTS | {BUDGET: 5}, False)
+    assert configured.block_settings(agent, marks.get) == (
+        DEFAULTS | {HALF_LIFE: 30.0}, False, None)
+    assert configured.block_settings(daemon, marks.get) == (DEFAULTS | {BUDGET: 5}, False, None)

@@ -166,12 +166,87 @@ def load_settings(flags: Mapping[str, Any] | None = None, environ: Environ | Non
 
 def load_setting(name: str, environ: Environ) -> tuple[Any, str]:
     """One setting as ``load_settings`` resolves it without flags, and its source; the other
-    settings are not checked. For a caller that needs one value only, such as the hook
-    asking where the store is (``hooks.spool.db_path``): another setting's bad value is for
-    the commands that use it to refuse."""
+    settings are not checked. For a caller that needs one value only: another setting's bad
+    value is for the commands that use it to refuse."""
     path = config_path(environ)
     file_values, _ = read_config_file(path, environ)
     return _resolve(BY_NAME[name], {}, environ, file_values, path)
+
+
+def read_for_hook(environ: Environ) -> tuple[tuple[Any, str], dict[str, Any]]:
+    """The hook's one parse of the config file: ``db`` as ``load_setting`` resolves it (and
+    its source), and what the file says of the settings the SessionStart block depends on
+    (``judge_block``), so the hook that had to parse the file for ``db`` takes them from here
+    rather than from the curator's stamp. Raises ClaimgraphError when the file cannot give
+    ``db`` (the hook then touches no store)."""
+    path = config_path(environ)
+    file_values, _ = read_config_file(path, environ)
+    db = _resolve(BY_NAME["db"], {}, environ, file_values, path)
+    return db, judge_block(path, environ, file_values)
+
+
+def judge_config_file(path: str, environ: Environ) -> dict[str, Any]:
+    """``judge_block`` of the config file at ``path``, parsed here: what the curator stamps
+    for the hook (``claimgraph.configured.stamp``). An unreadable file is refused too."""
+    try:
+        file_values, _ = read_config_file(Path(path), environ)
+    except ClaimgraphError as error:
+        return {"file": path, "refused": refusal_reason(error), "named": []}
+    return judge_block(Path(path), environ, file_values)
+
+
+def judge_block(path: Path, environ: Environ, file_values: Mapping[str, Any]) -> dict[str, Any]:
+    """What every command makes of the parsed config file, for the SessionStart block:
+    ``{"file", "settings": {name: value}}`` with each of ``configured.BLOCK_SETTINGS`` as the
+    file gives it (its default when the file never names it; None for a bad value that a
+    variable overrides, which no command then checks), or ``{"file", "refused", "named"}``
+    when every command refuses the file: a setting it names, and no variable overrides, has
+    a bad value (``load_settings``' rule; ``db`` apart, which the hook and the curator are
+    handed). ``named``: the block's settings the file names."""
+    from claimgraph.configured import BLOCK_SETTINGS
+
+    for setting in SETTINGS:
+        if setting.name == "db" or setting.name not in file_values:
+            continue
+        try:
+            _resolve(setting, {}, environ, file_values, path)
+        except ClaimgraphError as error:
+            if not from_config_file(error):
+                continue  # a bad variable: the file is not to blame (and its state says so)
+            return {"file": str(path), "refused": refusal_reason(error),
+                    "named": [name for name in BLOCK_SETTINGS if name in file_values]}
+    return {"file": str(path), "settings": {
+        name: _file_value(BY_NAME[name], file_values, path, environ)
+        if name in file_values else default
+        for name, (_, default) in BLOCK_SETTINGS.items()}}
+
+
+def _file_value(setting: Setting, file_values: Mapping[str, Any], path: Path,
+                environ: Environ) -> Any:
+    """The file's value of ``setting``, None when its rule refuses it (a variable overrides
+    it: ``judge_block`` refuses the file otherwise)."""
+    try:
+        return coerce(setting, file_values[setting.name], f"file:{path}", environ)
+    except ClaimgraphError:
+        return None
+
+
+def from_config_file(error: ClaimgraphError) -> bool:
+    """Whether ``error`` refuses the config file (it cannot be read, or a value in it is bad),
+    not a flag or a variable."""
+    return error.type == "invalid-config" or (
+        error.type == "invalid-setting"
+        and str(error.data.get("source", "")).startswith("file:"))
+
+
+def refusal_reason(error: ClaimgraphError) -> str:
+    """What is wrong with the config file, without the bad value itself (the reason is kept
+    in the store and the hook's log; a value in the wrong place may be a secret)."""
+    setting = BY_NAME.get(str(error.data.get("setting")))
+    if error.type == "invalid-setting" and setting is not None:
+        where = str(error.data.get("source", "")).removeprefix("file:")
+        return f"invalid {setting.name} in config file {where}: expected {_wanted(setting)}"
+    return error.message
 
 
 def _resolve(setting: Setting, flags: Mapping[str, Any], environ: Environ,
@@ -248,12 +323,16 @@ def coerce(setting: Setting, raw: Any, source: str, environ: Environ) -> Any:
 
 
 def _invalid(setting: Setting, raw: Any, source: str) -> ClaimgraphError:
-    wanted = _EXPECTED[setting.type] + (f" {setting.rule.description}" if setting.rule else "")
     where, fix = _origin(setting, source)
     shown = raw if isinstance(raw, (str, int, float)) else repr(raw)
     return ClaimgraphError(
-        "invalid-setting", f"invalid {setting.name} {raw!r} from {where}: expected {wanted}",
+        "invalid-setting",
+        f"invalid {setting.name} {raw!r} from {where}: expected {_wanted(setting)}",
         hint=fix, setting=setting.name, value=shown, source=source)
+
+
+def _wanted(setting: Setting) -> str:
+    return _EXPECTED[setting.type] + (f" {setting.rule.description}" if setting.rule else "")
 
 
 def _origin(setting: Setting, source: str) -> tuple[str, str]:

@@ -104,52 +104,104 @@ def names_setting(data: bytes, name: str) -> bool:
         escape in data for escape in (b"\\u", b"\\U", b"\\x"))
 
 
-def block_settings(environ: Mapping[str, str], read_mark: Callable[[str], Any]
-                   ) -> tuple[dict[str, Any], bool]:
+def block_settings(environ: Mapping[str, str], read_mark: Callable[[str], Any],
+                   parsed: Mapping[str, Any] | None = None
+                   ) -> tuple[dict[str, Any], bool, str | None]:
     """Each of ``BLOCK_SETTINGS`` as ``claimgraph.config`` would resolve it from ``environ``
-    (no flags), and whether the config file changed since the curator read it: then a
-    setting the file names and only parsing could tell is the value the curator read last
-    (the default if it never read one). ``read_mark`` reads a store mark; it is called only
-    for a config file that names a setting the environment does not set."""
+    (no flags); whether the config file changed since the curator read it (then a setting
+    the file names and only parsing could tell is the value the curator read last, the
+    default if it never read one, and the curator is to read the file again); and why the
+    file is refused, when it is known to be (every command refuses it: the values are then
+    the ones read from it last, and nothing is to be started for them). ``parsed``: what
+    the caller's own parse of the file said (``config.judge_block``; the hook parses the
+    file when it could name ``db``), taken instead of the curator's stamp. ``read_mark``
+    reads a store mark; it is called only for a config file that names a setting the
+    environment does not set and that the caller has not parsed, or a refused one."""
     values = {name: from_environment(environ, name) for name in BLOCK_SETTINGS}
     unset = [name for name, value in values.items() if value is None]
     for name in unset:
         values[name] = BLOCK_SETTINGS[name][1]
     if not unset:
-        return values, False
+        return values, False, None
     path = config_file(environ)
+    if parsed is not None and parsed.get("file") == path:
+        return from_parse(values, unset, parsed, read_mark)
     try:
         with open(path, "rb") as handle:
             state, data = file_state(os.fstat(handle.fileno())), handle.read()
     except FileNotFoundError:
-        return values, False
+        return values, False, None
     named = [name for name in unset if names_setting(data, name)]
     if not named:
-        return values, False
+        return values, False, None
     mark = read_stamp(path, read_mark)
     current = mark is not None and mark.get("state") == state
+    refused = mark["refused"] if current and mark is not None else None
     changed = False
     for name in named:
         value = stamped_value(mark, name)
-        changed = changed or not current or value is None
+        changed = changed or not current or (value is None and refused is None)
         if value is not None:
             values[name] = value
-    return values, changed
+    return values, changed, refused
+
+
+def from_parse(values: dict[str, Any], unset: list[str], parsed: Mapping[str, Any],
+               read_mark: Callable[[str], Any]) -> tuple[dict[str, Any], bool, str | None]:
+    """``block_settings`` from the caller's parse of the file: its values, or for a refused
+    file the ones the curator read from it last (whatever the file's state now)."""
+    refused = parsed.get("refused")
+    if not isinstance(refused, str):
+        settings = parsed.get("settings") or {}
+        for name in unset:
+            value = valid_value(settings.get(name), name)
+            if value is not None:
+                values[name] = value
+        return values, False, None
+    named = [name for name in unset if name in (parsed.get("named") or ())]
+    mark = read_stamp(str(parsed["file"]), read_mark) if named else None
+    for name in named:
+        value = stamped_value(mark, name)
+        if value is not None:
+            values[name] = value
+    return values, False, refused
+
+
+def refusal(environ: Mapping[str, str], read_mark: Callable[[str], Any],
+            parsed: Mapping[str, Any] | None = None) -> str | None:
+    """Why the config file is refused, when the caller's parse or the curator's stamp of
+    its current state says so (a curator started now would refuse it too), else None."""
+    path = config_file(environ)
+    if parsed is not None and parsed.get("file") == path:
+        refused = parsed.get("refused")
+        return refused if isinstance(refused, str) else None
+    try:
+        state = file_state(os.stat(path))
+    except OSError:
+        return None
+    mark = read_stamp(path, read_mark)
+    return mark["refused"] if mark is not None and mark["state"] == state else None
 
 
 def read_stamp(path: str, read_mark: Callable[[str], Any]) -> dict[str, Any] | None:
-    """The curator's stamp of the file at ``path`` as {"state", "settings"}, or None."""
+    """The curator's stamp of the file at ``path`` as {"state", "settings", "refused"}
+    ("refused": why every command refuses the file, else None), or None."""
     mark = read_mark(settings_mark(path))
     if isinstance(mark, Mapping) and mark.get("file") == path:
-        settings = mark.get("settings")
+        settings, refused = mark.get("settings"), mark.get("refused")
         return {"state": mark.get("state"),
-                "settings": settings if isinstance(settings, Mapping) else {}}
+                "settings": settings if isinstance(settings, Mapping) else {},
+                "refused": refused if isinstance(refused, str) else None}
     return None
 
 
 def stamped_value(mark: Mapping[str, Any] | None, name: str) -> float | int | None:
     """The value of ``name`` in a stamp, None when it holds none that is valid."""
-    value = mark["settings"].get(name) if mark is not None else None
+    return valid_value(mark["settings"].get(name) if mark is not None else None, name)
+
+
+def valid_value(value: Any, name: str) -> float | int | None:
+    """``value`` as the setting ``name``'s type when it is a valid one, else None."""
     kind = BLOCK_SETTINGS[name][0]
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
         return None
@@ -163,22 +215,30 @@ def settings_mark(path: str) -> str:
     return SETTINGS_PREFIX + path
 
 
-def stamp(environ: Mapping[str, str], read_file: Callable[[str], dict[str, Any]],
-          now_ns: int) -> dict[str, Any] | None:
-    """The mark to leave for ``block_settings``: the config file's path and state, and the
-    value of each of ``BLOCK_SETTINGS`` that ``read_file(path)`` parses from it (not the
-    environment's or a flag's: the hook checks those itself). None without a file, when it
-    changed while being read, or when it was written less than ``SETTLED_NS`` before
-    ``now_ns`` (wall clock)."""
+def stamp(environ: Mapping[str, str], judge: Callable[[str], dict[str, Any]], now_ns: int,
+          last: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+    """The mark to leave for ``block_settings``: the config file's path and state, and what
+    ``judge(path)`` (``config.judge_config_file``) makes of it: the value of each of
+    ``BLOCK_SETTINGS`` it parses from it (not the environment's or a flag's: the hook checks
+    those itself), or why every command refuses the file (``refused``), then with the
+    values of ``last``, the file's previous stamp, kept: the ones read from it last. None
+    without a file, when it changed while being read, or when it was written less than
+    ``SETTLED_NS`` before ``now_ns`` (wall clock)."""
     path = config_file(environ)
     try:
         before = os.stat(path)
-        values = read_file(path)
+        judged = judge(path)
         after = os.stat(path)
     except FileNotFoundError:
         return None
     state = file_state(before)
     if state != file_state(after) or now_ns - before.st_mtime_ns < SETTLED_NS:
         return None
-    return {"file": path, "state": state,
-            "settings": {name: values[name] for name in BLOCK_SETTINGS}}
+    refused = judged.get("refused")
+    if not isinstance(refused, str):
+        return {"file": path, "state": state,
+                "settings": {name: judged["settings"][name] for name in BLOCK_SETTINGS}}
+    previous = read_stamp(path, lambda key: last)
+    kept = {name: stamped_value(previous, name) for name in BLOCK_SETTINGS}
+    return {"file": path, "state": state, "refused": refused,
+            "settings": {name: value for name, value in kept.items() if value is not None}}

@@ -253,9 +253,9 @@ def run_curate(ctx: Invocation, args: argparse.Namespace) -> int:
     """Exit 0 whenever the curator ran or rightly stood aside; a crash leaves its traceback."""
     from claimgraph.curator import run
 
+    settings = _settings_or_refusal(ctx, args)
     log = RunLog.beside(ctx.db_path, ".curate.log")
     run_id = _background_logging(ctx, "cur-", log)
-    settings = ctx.settings
     options = run.Options(db=ctx.db_path, stages=tuple(args.stages or CURATE_STAGES),
                           dry_run=args.dry_run, lease_wait_ms=settings.value("lease_wait_ms"),
                           lease_ttl_ms=settings.value("lease_ttl_ms"),
@@ -276,6 +276,19 @@ def run_curate(ctx: Invocation, args: argparse.Namespace) -> int:
     structlog.get_logger("claimgraph.curate").info("curate.result", **result)
     print(f"curate {run_id}: {_curate_line(result)}", file=sys.stdout)
     return 0
+
+
+def _settings_or_refusal(ctx: Invocation, args: argparse.Namespace) -> Any:
+    """The settings; when the config file is refused, the curator still leaves its stamp for
+    the SessionStart hook before it fails (``curator.refusal``: otherwise every session
+    start would start another curator to refuse it again)."""
+    try:
+        return ctx.settings
+    except ClaimgraphError as error:
+        if not args.dry_run:
+            from claimgraph.curator.refusal import record_refusal
+            record_refusal(error, getattr(args, "db", None), ctx.environ)
+        raise
 
 
 def _curate_line(result: dict[str, Any]) -> str:

@@ -25,17 +25,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from claimgraph import configured
-from claimgraph.config import BY_NAME, coerce, read_config_file
+from claimgraph.config import judge_config_file
 from claimgraph.core import briefing as cx
 from claimgraph.core.shell import Shell
 from claimgraph.curator import reads
 from claimgraph.curator.scope import changed_episodes
 from claimgraph.curator.stage_tools import StageTools
-from claimgraph.errors import ClaimgraphError
 
 #: {"at", "episodes"} of the last refresh, as the consolidate watermark.
 REFRESHED = "curator:shortlists"
@@ -53,7 +51,7 @@ def refresh_shortlists(ctx: StageTools) -> dict[str, Any]:
     counts = {"projects": len(projects), "stored": 0, "current": len(current)}
     if ctx.dry_run:
         return {"counts": {**counts, "would_store": len(records)}}
-    setting = settings_stamp(ctx.environ, time.time_ns())
+    setting = settings_stamp(ctx.environ, time.time_ns(), sh.store.get_mark)
     with ctx.fence.writing(sh):
         if sh.store.write_count() != written:
             return {"counts": {**counts, "written_meanwhile": 1}}
@@ -61,31 +59,28 @@ def refresh_shortlists(ctx: StageTools) -> dict[str, Any]:
             sh.store.set_mark(cx.shortlist_key(project), {**record, "writes": written})
         sh.store.set_mark(REFRESHED, {"at": at, "episodes": reads.episode_count(sh)})
         if setting is not None:
-            leave_stamp(sh, setting)
+            leave_stamp(sh.store, setting)
     return {"counts": {**counts, "stored": len(records)}}
 
 
-def settings_stamp(environ: Mapping[str, str], now_ns: int) -> dict[str, Any] | None:
+def settings_stamp(environ: Mapping[str, str], now_ns: int,
+                   read_mark: Callable[[str], Any]) -> dict[str, Any] | None:
     """What the config file says of each setting the block depends on, for the hook
-    (``configured.stamp``); None without a file, with one written just now, or one that cannot
-    be read or holds an invalid value (the hook then knows no value from the file, and keeps
-    the ones read last)."""
-    def from_file(path: str) -> dict[str, Any]:
-        values, _ = read_config_file(Path(path), environ)
-        return {name: coerce(BY_NAME[name], values[name], f"file:{path}", environ)
-                if name in values else default
-                for name, (_, default) in configured.BLOCK_SETTINGS.items()}
+    (``configured.stamp``), or why every command refuses it, with the values its last stamp
+    (``read_mark``) held; None without a file, or with one written just now."""
+    path = configured.config_file(environ)
     try:
-        return configured.stamp(environ, from_file, now_ns)
-    except (ClaimgraphError, OSError):
+        return configured.stamp(environ, lambda file: judge_config_file(file, environ), now_ns,
+                                read_mark(configured.settings_mark(path)))
+    except OSError:  # it cannot even be looked at (stat): the next pass tries again
         return None
 
 
-def leave_stamp(sh: Shell, setting: dict[str, Any]) -> None:
+def leave_stamp(store: Any, setting: dict[str, Any]) -> None:
     """Store the stamp under its file's mark (unless it is there already)."""
     key = configured.settings_mark(setting["file"])
-    if sh.store.get_mark(key) != setting:
-        sh.store.set_mark(key, setting)
+    if store.get_mark(key) != setting:
+        store.set_mark(key, setting)
 
 
 def projects_to_refresh(sh: Shell) -> set[str]:

@@ -31,8 +31,10 @@ EVENT_NAME = "UserPromptSubmit"
 GIT_TIMEOUT_S = 1.0
 
 
-def push(raw: bytes, agent: str, environ: Mapping[str, str]) -> None:
-    """Print the briefing for the payload's prompt, or nothing."""
+def push(raw: bytes, agent: str, environ: Mapping[str, str],
+         parsed: Mapping[str, object] | None = None) -> None:
+    """Print the briefing for the payload's prompt, or nothing. ``parsed``: what the config
+    file says of the block's settings when the hook parsed it (``spool.locate``)."""
     from claimgraph.hooks import spool
 
     db = spool.db_path(environ)
@@ -46,7 +48,7 @@ def push(raw: bytes, agent: str, environ: Mapping[str, str]) -> None:
     log = spool.HookLog(spool.open_log(db), hook="user-prompt-submit", agent=agent,
                         session=payload.get("session_id"))
     try:
-        result = briefing_for(db, payload_cwd(payload), task, environ)
+        result = briefing_for(db, payload_cwd(payload), task, environ, parsed)
     except Exception as error:  # noqa: BLE001 - memory is optional, the prompt is not
         log.write("error", "hook.coach-failed", reason=f"{type(error).__name__}: {error}")
         return
@@ -73,11 +75,13 @@ def payload_cwd(payload: Mapping[str, object]) -> str:
     return cwd if isinstance(cwd, str) and os.path.isabs(cwd) else os.getcwd()
 
 
-def briefing_for(db: str, cwd: str, task: str, environ: Mapping[str, str]) -> dict[str, Any]:
+def briefing_for(db: str, cwd: str, task: str, environ: Mapping[str, str],
+                 parsed: Mapping[str, object] | None = None) -> dict[str, Any]:
     """The coach's answer for ``task`` in ``cwd``'s project, from the store at ``db``, ranked
     with the configured half-life as ``claimgraph coach`` ranks it (read as the SessionStart
     hook reads it, without parsing the config file: ``claimgraph.configured``; a changed file
-    is the session start's to have the curator read again)."""
+    is the session start's to have the curator read again; what the hook parsed of the file
+    wins over the curator's stamp of it)."""
     from claimgraph.configured import HALF_LIFE_SETTING, block_settings
     from claimgraph.core.briefing import USER_SCOPE
     from claimgraph.core.coach import coach
@@ -88,7 +92,7 @@ def briefing_for(db: str, cwd: str, task: str, environ: Mapping[str, str]) -> di
     project = resolve_project(cwd, environ, timeout=GIT_TIMEOUT_S)
     store = SqliteStore(db)
     try:
-        half_life = block_settings(environ, store.get_mark)[0][HALF_LIFE_SETTING]
+        half_life = block_settings(environ, store.get_mark, parsed)[0][HALF_LIFE_SETTING]
         return coach(Shell(store, half_life_days=half_life), task, (project.id, USER_SCOPE))
     finally:
         store.close()

@@ -72,28 +72,30 @@ def run(argv: list[str], environ: Mapping[str, str], stdin_fd: int = 0,
     located = find_store(environ, event, agent)
     if located is None:
         return
-    environ = located
+    environ, parsed = located
     if event in CAPTURING_EVENTS:
         capture(event, agent, raw, total, timed_out, environ)
     elif event == "user-prompt-submit":
         from claimgraph.hooks import coach
 
-        coach.push(raw, agent, environ)
+        coach.push(raw, agent, environ, parsed)
     else:
         from claimgraph.hooks import session_start
 
-        session_start.inject(raw, agent, environ, own_process)
+        session_start.inject(raw, agent, environ, own_process, parsed)
 
 
-def find_store(environ: Mapping[str, str], event: str, agent: str) -> Mapping[str, str] | None:
-    """``environ`` naming the store every command would use (``spool.store_environ``: the
-    config file's ``db`` becomes ``$CLAIMGRAPH_DB`` for the hook and its children), or None
-    when the config file cannot tell: every command refuses that file too, so no store is
-    touched and the problem goes to stderr (no store, no store log)."""
+def find_store(environ: Mapping[str, str], event: str, agent: str
+               ) -> tuple[Mapping[str, str], dict[str, object] | None] | None:
+    """``environ`` naming the store every command would use (``spool.locate``: the config
+    file's ``db`` becomes ``$CLAIMGRAPH_DB`` for the hook and its children) and, when the
+    file was parsed for it, what it says of the SessionStart block's settings; or None when
+    the config file cannot tell: every command refuses that file too, so no store is touched
+    and the problem goes to stderr (no store, no store log)."""
     from claimgraph.hooks import spool  # every event imports it next; json and re with it
 
     try:
-        return spool.store_environ(environ)
+        return spool.locate(environ)
     except spool.ConfigProblem as problem:
         spool.HookLog(None, hook=event, agent=agent).write(
             "error", "hook.config-invalid", reason=problem.reason, hint=problem.hint)

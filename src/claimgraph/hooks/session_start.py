@@ -45,8 +45,11 @@ LIVE_LIMIT_ENV = "CLAIMGRAPH_CONTEXT_LIVE_LIMIT"
 USER_SCOPE = "user"
 
 
-def inject(raw: bytes, agent: str, environ: Mapping[str, str], own_process: bool = False) -> None:
-    """Print the context block for the payload's project, or nothing. In the hook's own
+def inject(raw: bytes, agent: str, environ: Mapping[str, str], own_process: bool = False,
+           parsed: Mapping[str, object] | None = None) -> None:
+    """Print the context block for the payload's project, or nothing. ``parsed``: what the
+    config file says of the block's settings when the hook parsed it to find the store
+    (``spool.locate``), taken over the curator's stamp. In the hook's own
     process the garbage collector stays off while the block is compiled and what that loaded
     is frozen afterwards (docs/internals.md, "Start-up"): a few hundred milliseconds of life
     make no garbage cycles worth collecting, and the collections cost it ~5 ms."""
@@ -74,7 +77,7 @@ def inject(raw: bytes, agent: str, environ: Mapping[str, str], own_process: bool
         defer("ipaddress")  # ``urllib.parse``'s (``pathlib`` loads it): no hook parses a host
         gc.disable()
     try:
-        result = compile_block(db, payload_cwd(payload), environ, agent)
+        result = compile_block(db, payload_cwd(payload), environ, agent, parsed)
     except Exception as error:  # noqa: BLE001 - memory is optional, starting the session is not
         log.write("error", "hook.context-failed", reason=f"{type(error).__name__}: {error}")
         return
@@ -84,7 +87,11 @@ def inject(raw: bytes, agent: str, environ: Mapping[str, str], own_process: bool
             gc.enable()
     if result["text"]:
         emit(result["text"])
-    if result["shortlist"] == "over-limit" or result.get("setting_changed"):
+    if result.get("config_refused"):
+        log.write("warning", "hook.config-refused", reason=result["config_refused"],
+                  settings=result["settings"], hint="fix the config file; until then the "
+                  "block uses the values read from it last (the defaults if none)")
+    elif result["shortlist"] == "over-limit" or result.get("setting_changed"):
         refresh_shortlists(db, environ, log)
     log.write("info", "hook.context-injected" if result["text"] else "hook.context-empty",
               project=result["project"], chars=result["chars"], shortlist=result["shortlist"],
@@ -100,12 +107,16 @@ def payload_cwd(payload: Mapping[str, object]) -> str:
 
 
 def compile_block(db: str, cwd: str, environ: Mapping[str, str],
-                  agent: str = "claude-code") -> dict[str, Any]:
+                  agent: str = "claude-code",
+                  parsed: Mapping[str, object] | None = None) -> dict[str, Any]:
     """The compiled context for ``cwd``'s project from the store at ``db``, as of now, and
     whether it came from the curator's stored shortlist ("stored"), a live read ("live"), or
     neither: no fact in the project's or the user's scope ("no-facts"), or a live read too
     large to wait for ("over-limit"); ``setting_changed`` when the config file changed since the
-    curator read the block's settings from it (the block then uses the values read last).
+    curator read the block's settings from it (the block then uses the values read last);
+    ``config_refused``, why, when every command refuses the config file (the block then uses
+    the values read from it last, and no curator is worth starting: it would refuse it too),
+    with the ``settings`` used. ``parsed``: the hook's own parse of the file (``inject``).
     What ``agent`` loads on its own from its instruction files is left out
     (``hooks.own_files``, docs/context.md)."""
     from claimgraph.project import resolve_project
@@ -116,7 +127,7 @@ def compile_block(db: str, cwd: str, environ: Mapping[str, str],
     if has_facts(db, sorted({project.id, USER_SCOPE})) is False:  # nothing the block could say
         return {"project": project.id, "as_of": now, "text": "", "chars": 0, "sections": {},
                 "read_anyway": 0, "shortlist": "no-facts"}
-    from claimgraph.configured import BUDGET_SETTING, HALF_LIFE_SETTING, block_settings
+    from claimgraph.configured import BUDGET_SETTING, HALF_LIFE_SETTING, block_settings, refusal
     from claimgraph.core.briefing import LIVE_LIMIT, compile_gathered, gather, not_ready
     from claimgraph.hooks.own_files import files_loaded
     from claimgraph.store.sqlite import SqliteStore
@@ -125,18 +136,24 @@ def compile_block(db: str, cwd: str, environ: Mapping[str, str],
     try:
         # changed: the config file changed since the curator read it; the settings are then
         # the user's previous ones, until the curator reads the new ones
-        settings, changed = block_settings(environ, store.get_mark)
+        # refused: every command refuses the config file; the settings are then the ones
+        # read from it last, and a curator would refuse it too
+        settings, changed, refused = block_settings(environ, store.get_mark, parsed)
         half_life = settings[HALF_LIFE_SETTING]
         limit = live_limit(environ, LIVE_LIMIT)
         found = gather(store, project.id, now, half_life, live_limit=limit)
+        notes = {"setting_changed": changed, "config_refused": refused, "settings": settings}
         if found["over_limit"]:  # no stored shortlist holds, and a live compile takes seconds
+            # the curator to be started must not be one that refuses the file (its stamp
+            # is read only now: a file that names neither setting was not looked up above)
+            refused = refused or refusal(environ, store.get_mark, parsed)
             return {**not_ready(project.id, now, limit), "shortlist": "over-limit",
-                    "setting_changed": changed}
+                    **notes, "config_refused": refused}
         loaded = files_loaded(agent, project.root, cwd)
         return {**compile_gathered(found, project.id, now,
                                    budget_chars=settings[BUDGET_SETTING],
                                    half_life_days=half_life, loaded=loaded),
-                "shortlist": "stored" if found["stored"] else "live", "setting_changed": changed}
+                "shortlist": "stored" if found["stored"] else "live", **notes}
     finally:
         store.close()
 

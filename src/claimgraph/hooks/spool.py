@@ -79,15 +79,22 @@ def store_environ(environ: Mapping[str, str]) -> Mapping[str, str]:
     the file no more and every child writes where the hook looked; otherwise ``environ``
     itself. A relative ``$CLAIMGRAPH_CONFIG`` is made absolute the same way, so the children
     read the file the hook read (the curator's stamp of it included). Raises ConfigProblem."""
+    return locate(environ)[0]
+
+
+def locate(environ: Mapping[str, str]) -> tuple[Mapping[str, str], dict[str, object] | None]:
+    """``store_environ``, and what the config file says of the SessionStart block's settings
+    when it was parsed to find the store (``config.judge_block``; None when it was not: the
+    block then reads them as ``claimgraph.configured`` says). Raises ConfigProblem."""
     environ = absolute_config(environ)
     if environ.get("CLAIMGRAPH_DB", "").strip():
-        return environ
-    configured = file_db(environ)
+        return environ, None
+    configured, judged = file_config(environ)
     if configured is None:
-        return environ
+        return environ, judged
     if not configured.startswith(("postgresql://", "postgres://")):
         configured = os.path.abspath(configured)  # the URL's password stays in the environment
-    return {**environ, "CLAIMGRAPH_DB": configured}
+    return {**environ, "CLAIMGRAPH_DB": configured}, judged
 
 
 def absolute_config(environ: Mapping[str, str]) -> Mapping[str, str]:
@@ -103,24 +110,30 @@ def file_db(environ: Mapping[str, str]) -> str | None:
     """The config file's ``db`` as ``claimgraph.config`` reads it (``~`` expanded), or None when
     there is no file or it never names ``db``. Only a file whose bytes could name it is
     parsed. Raises ConfigProblem."""
+    return file_config(environ)[0]
+
+
+def file_config(environ: Mapping[str, str]) -> tuple[str | None, dict[str, object] | None]:
+    """``file_db``, and what the file says of the SessionStart block's settings when it was
+    parsed for it (``config.read_for_hook``), else None. Raises ConfigProblem."""
     path = config_file(environ)
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except FileNotFoundError:
-        return None
+        return None, None
     except OSError as error:
         raise ConfigProblem(f"cannot read config file {path}: {error.strerror or error}",
                             CONFIG_HINT) from None
     if not may_name_db(data):
-        return None
-    from claimgraph.config import load_setting
+        return None, None
+    from claimgraph.config import read_for_hook
     from claimgraph.errors import ClaimgraphError
     try:
-        value, source = load_setting("db", environ)
+        (value, source), judged = read_for_hook(environ)
     except ClaimgraphError as error:
         raise ConfigProblem(error.message, error.hint or CONFIG_HINT) from None
-    return str(value) if source.startswith("file:") else None
+    return str(value) if source.startswith("file:") else None, judged
 
 
 def may_name_db(data: bytes) -> bool:
