@@ -1,0 +1,169 @@
+"""SessionStart and a config file every command refuses, or one the hook parsed itself.
+
+A refused file (a bad value, TOML that does not parse) was never stamped by the curator, so
+every session start found it "changed" and started a curator, which refused it and exited 1:
+one futile process per session. Now the refusing curator stamps the refused file's state, and
+the hook, while the file stays so, ranks with the values read from it last, logs the refusal
+and starts nothing; an edit starts the curator again. And a hook that parsed the file anyway
+(its bytes could name ``db``) takes the block's settings from that parse, not from a stamp of
+another version: its block is what ``claimgraph context`` prints. Real hooks, real curators,
+real SQLite stores.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from claimgraph.hooks.session_start import LIVE_LIMIT_ENV
+
+from .conftest import Hooks, wait_for
+from .test_configured_store import Configured, world  # noqa: F401 - the fixture
+from .test_session_start import (config_file, injected, live_block, remember, stamped,
+                                 start_payload, store_shortlists)
+
+HALF_LIFE = "half_life_days"
+
+
+def curator_exits(hooks: Hooks) -> list[dict]:
+    """What each curator the hooks started printed last (``<db>.curate.log``): an error line
+    for one that refused the config file, its result for one that ran."""
+    path = Path(f"{hooks.db}.curate.log")
+    if not path.exists():
+        return []
+    lines = [json.loads(line) for line in path.read_text().splitlines()
+             if line.startswith("{")]
+    return [line for line in lines if "error" in line or line.get("event") == "curate.result"]
+
+
+def session_starts(hooks: Hooks, count: int, env: dict[str, str] | None = None) -> list[str]:
+    """``count`` session starts one after another, each waiting until every curator started so
+    far has exited, as sessions a while apart would."""
+    blocks, before = [], len(curator_exits(hooks)) - curators_started(hooks)
+    for _ in range(count):
+        blocks.append(injected(hooks.run(start_payload(hooks), "session-start", env=env)))
+        started = curators_started(hooks)
+        assert wait_for(lambda: len(curator_exits(hooks)) >= before + started, 60)
+    return blocks
+
+
+def curators_started(hooks: Hooks) -> int:
+    return hooks.events().count("hook.curator-spawned")
+
+
+def refusals(hooks: Hooks) -> list[dict]:
+    return [line for line in hooks.log() if line["event"] == "hook.config-refused"]
+
+
+REFUSED = [("half_life_days = -1\n", "invalid half_life_days"),
+           ("half_life_days = 30\nlease_wait_ms = -5\n", "invalid lease_wait_ms"),
+           ("half_life_days = [\n", "cannot read config file")]
+
+
+@pytest.mark.parametrize("text, reason", REFUSED)
+def test_a_refused_config_starts_one_curator_not_one_per_session(hooks: Hooks, text, reason):
+    """The values read last (half-life 10) stay in use while the file is refused; the one
+    curator started to read the edit refuses it and stamps that, and no later start runs
+    another; the refusal is in the log each time; fixing the file starts the curator again,
+    and the start after it uses the new value."""
+    remember(hooks, ("api", "depends-on", "postgres"), ("api", "prefers", "REST"), when=-60)
+    config_file(hooks, "half_life_days = 10\n")
+    store_shortlists(hooks)
+    assert stamped(hooks)["settings"][HALF_LIFE] == 10.0
+    config_file(hooks, text)
+    blocks = session_starts(hooks, 4)
+    assert curators_started(hooks) == 1
+    assert "error" in curator_exits(hooks)[-1]  # it did refuse the file (exit 1)
+    assert reason in stamped(hooks)["refused"]
+    assert blocks == [live_block(hooks, 10.0)] * 4 and blocks[0] != live_block(hooks)
+    assert len(refusals(hooks)) == 3  # each start once the curator had judged the file
+    for line in refusals(hooks):
+        assert line["level"] == "warning" and reason in line["reason"] and "-1" not in line[
+            "reason"] and line["settings"][HALF_LIFE] == 10.0 and line["hint"]
+    config_file(hooks, "half_life_days = 20\n")  # fixed: judged anew
+    session_starts(hooks, 1)
+    assert curators_started(hooks) == 2 and hooks.log()[-1]["setting_changed"] is True
+    assert wait_for(lambda: stamped(hooks)["settings"][HALF_LIFE] == 20.0, 60)
+    assert "refused" not in stamped(hooks)
+    assert session_starts(hooks, 1) == [live_block(hooks, 20.0)]
+    assert curators_started(hooks) == 2 and len(refusals(hooks)) == 3
+
+
+def test_a_refused_config_never_read_before_ranks_by_the_default(hooks: Hooks):
+    remember(hooks, ("api", "depends-on", "postgres"), ("api", "prefers", "REST"), when=-60)
+    config_file(hooks, "half_life_days = 0\ncontext_budget_chars = 300\n")
+    blocks = session_starts(hooks, 3)
+    assert curators_started(hooks) == 1
+    assert blocks == [live_block(hooks)] * 3
+    assert stamped(hooks)["settings"] == {} and len(refusals(hooks)) == 2
+
+
+def test_past_the_live_limit_a_refused_config_starts_no_curator_after_the_first(hooks: Hooks):
+    """A refused file that names neither of the block's settings: nothing to read for the
+    block, but the curator that the over-limit path starts would refuse it too."""
+    remember(hooks, *[(f"svc{n}", "depends-on", f"lib{n}") for n in range(30)])
+    config_file(hooks, "lease_wait_ms = -5\n")
+    env = {**hooks.env, LIVE_LIMIT_ENV: "20"}
+    blocks = session_starts(hooks, 3, env)
+    assert all("more than 20 facts" in block for block in blocks)
+    assert curators_started(hooks) == 1
+    assert "invalid lease_wait_ms" in stamped(hooks)["refused"]
+    assert [line["event"] for line in hooks.log()[-2:]] == ["hook.config-refused",
+                                                            "hook.context-injected"]
+
+
+# The hook parsed the file (it could name db): the block's settings come from that parse.
+
+def context_command(world: Configured) -> str:
+    done = subprocess.run([sys.executable, "-m", "claimgraph", "context", "--cwd",
+                           str(world.home)], env=world.env, capture_output=True, timeout=60,
+                          check=True, cwd=world.home)
+    return done.stdout.decode()
+
+
+def configure_settled(world: Configured, text: str) -> None:
+    """Write the world's config file long enough ago for a curator to stamp it."""
+    config_file(world, text)
+    assert world.config.read_text() == text
+
+
+def test_a_parsed_config_gives_the_block_its_settings_with_no_stamp(world: Configured):
+    remember(world, *[(f"svc{n}", "depends-on", f"lib{n}") for n in range(40)],
+             ("api", "prefers", "REST"), when=-60)
+    budget = len(live_block(world, 10.0)) // 2
+    configure_settled(world, f'db = "{world.db}"\nhalf_life_days = 10\n'
+                             f"context_budget_chars = {budget}\n")
+    block = injected(world.run(start_payload(world), "session-start"))
+    assert world.log()[-1]["setting_changed"] is False
+    assert block + "\n" == context_command(world)
+    assert block == live_block(world, 10.0, budget) != live_block(world)
+    assert stamped(world) is None and curators_started(world) == 0
+
+
+def test_a_parsed_config_wins_over_the_stamp_of_its_previous_version(world: Configured):
+    remember(world, ("api", "depends-on", "postgres"), ("api", "prefers", "REST"), when=-60)
+    configure_settled(world, f'db = "{world.db}"\nhalf_life_days = 10\n')
+    store_shortlists(world)
+    assert stamped(world)["settings"][HALF_LIFE] == 10.0
+    world.configure(f'db = "{world.db}"\nhalf_life_days = 40\n')  # just written: unstamped
+    block = injected(world.run(start_payload(world), "session-start"))
+    assert world.log()[-1]["setting_changed"] is False and curators_started(world) == 0
+    assert block + "\n" == context_command(world)
+    assert block == live_block(world, 40.0) not in (live_block(world, 10.0), live_block(world))
+
+
+def test_a_parsed_config_that_is_refused_keeps_the_values_read_last_and_starts_nothing(
+        world: Configured):
+    remember(world, ("api", "depends-on", "postgres"), ("api", "prefers", "REST"), when=-60)
+    configure_settled(world, f'db = "{world.db}"\nhalf_life_days = 10\n')
+    store_shortlists(world)
+    configure_settled(world, f'db = "{world.db}"\nhalf_life_days = -1\n')
+    blocks = session_starts(world, 3)
+    assert curators_started(world) == 0
+    assert blocks == [live_block(world, 10.0)] * 3
+    assert len(refusals(world)) == 3
+    assert "invalid half_life_days" in refusals(world)[0]["reason"]
