@@ -22,7 +22,7 @@ import pytest
 from claimgraph.hooks.session_start import LIVE_LIMIT_ENV
 
 from .conftest import Hooks, wait_for
-from .test_configured_store import Configured, world  # noqa: F401 - the fixture
+from .test_configured_store import Configured
 from .test_session_start import (config_file, injected, live_block, remember, stamped,
                                  start_payload, store_shortlists)
 
@@ -46,8 +46,8 @@ def session_starts(hooks: Hooks, count: int, env: dict[str, str] | None = None) 
     blocks, before = [], len(curator_exits(hooks)) - curators_started(hooks)
     for _ in range(count):
         blocks.append(injected(hooks.run(start_payload(hooks), "session-start", env=env)))
-        started = curators_started(hooks)
-        assert wait_for(lambda: len(curator_exits(hooks)) >= before + started, 60)
+        exited = before + curators_started(hooks)
+        assert wait_for(lambda exited=exited: len(curator_exits(hooks)) >= exited, 60)
     return blocks
 
 
@@ -117,6 +117,16 @@ def test_past_the_live_limit_a_refused_config_starts_no_curator_after_the_first(
 
 
 # The hook parsed the file (it could name db): the block's settings come from that parse.
+
+@pytest.fixture
+def world(hooks: Hooks, tmp_path: Path) -> Configured:
+    """A hook world whose store is the one its config file names (no ``$CLAIMGRAPH_DB``)."""
+    env = {k: v for k, v in hooks.env.items() if k != "CLAIMGRAPH_DB"}
+    made = Configured(hooks.home, env, hooks.marks, hooks.transcript,
+                      store=tmp_path / "configured" / "memory.db")
+    made.configure(f'db = "{made.db}"\n')
+    return made
+
 
 def context_command(world: Configured) -> str:
     done = subprocess.run([sys.executable, "-m", "claimgraph", "context", "--cwd",

@@ -72,17 +72,17 @@ def run(argv: list[str], environ: Mapping[str, str], stdin_fd: int = 0,
     located = find_store(environ, event, agent)
     if located is None:
         return
-    environ, parsed = located
+    environ, judged = located  # judged: the config file's block settings, when it was parsed
     if event in CAPTURING_EVENTS:
         capture(event, agent, raw, total, timed_out, environ)
     elif event == "user-prompt-submit":
         from claimgraph.hooks import coach
 
-        coach.push(raw, agent, environ, parsed)
+        coach.push(raw, agent, environ, judged)
     else:
         from claimgraph.hooks import session_start
 
-        session_start.inject(raw, agent, environ, own_process, parsed)
+        session_start.inject(raw, agent, environ, own_process, judged)
 
 
 def find_store(environ: Mapping[str, str], event: str, agent: str
