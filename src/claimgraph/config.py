@@ -164,21 +164,14 @@ def load_settings(flags: Mapping[str, Any] | None = None, environ: Environ | Non
     return Settings(resolved, warnings, path)
 
 
-def load_setting(name: str, environ: Environ) -> tuple[Any, str]:
-    """One setting as ``load_settings`` resolves it without flags, and its source; the other
-    settings are not checked. For a caller that needs one value only: another setting's bad
-    value is for the commands that use it to refuse."""
-    path = config_path(environ)
-    file_values, _ = read_config_file(path, environ)
-    return _resolve(BY_NAME[name], {}, environ, file_values, path)
-
-
 def read_for_hook(environ: Environ) -> tuple[tuple[Any, str], dict[str, Any]]:
-    """The hook's one parse of the config file: ``db`` as ``load_setting`` resolves it (and
-    its source), and what the file says of the settings the SessionStart block depends on
-    (``judge_block``), so the hook that had to parse the file for ``db`` takes them from here
-    rather than from the curator's stamp. Raises ClaimgraphError when the file cannot give
-    ``db`` (the hook then touches no store)."""
+    """The hook's one parse of the config file: ``db`` as ``load_settings`` resolves it
+    without flags (and its source; the other settings are not checked here: a bad value of
+    another is for the commands that use it to refuse), and what the file says of the
+    settings the SessionStart block depends on (``judge_block``), so the hook that had to
+    parse the file for ``db`` takes them from here rather than from the curator's stamp.
+    Raises ClaimgraphError when the file cannot give ``db`` (the hook then touches no
+    store)."""
     path = config_path(environ)
     file_values, _ = read_config_file(path, environ)
     db = _resolve(BY_NAME["db"], {}, environ, file_values, path)

@@ -15,7 +15,14 @@ each of ``BLOCK_SETTINGS`` the way ``claimgraph.config`` does, as far as it can 
   (``stamp``; one mark per file, ``settings_mark(path)``). While the file is unchanged, those
   values are the file's; once it has changed, the hook cannot know them: it uses the values
   the curator read last (the default for one it never read) and has the curator read the file
-  again, so the next start uses the new ones (``block_settings``, docs/hooks.md).
+  again, so the next start uses the new ones (``block_settings``, docs/hooks.md);
+- a file every command refuses (it does not parse, or a value in it is bad): the curator
+  refuses it too, but stamps it first, saying why, with the values of the file's previous
+  stamp. While the file stays so, the hook uses those values (the ones read from it last, the
+  default for one never read) and starts no curator to refuse it again; an edit changes its
+  state, and the curator reads it anew;
+- a file the hook parsed anyway (its bytes could name ``db``, ``hooks.spool``): what that
+  parse said (``config.judge_block``), not the stamp, which may be of another version.
 
 Standard library only, and only what the hook loads anyway (``os``, ``math``).
 """
@@ -43,7 +50,8 @@ BLOCK_SETTINGS: dict[str, tuple[type, float | int]] = {
 }
 #: The store marks the curator leaves, one per config file it read (a daemon's environment may
 #: name another file than the agent's): ``context:settings:<path>`` = {"file", "state",
-#: "settings": {name: value}} (docs/store.md).
+#: "settings": {name: value}}, and "refused" (why) for a file every command refuses
+#: (docs/store.md).
 SETTINGS_PREFIX = "context:settings:"
 #: A file's times come from a coarse clock (a few ms; 1 or 2 s on some file systems): a file
 #: written this recently could be written again within the same tick, at the same size, and

@@ -18,7 +18,9 @@ stamped with it; a list stamped with another no longer holds, so a changed setti
 them all. The stage also leaves what the config file says of each setting the block depends on
 (the half-life, the character budget), with the file's state (``claimgraph.configured.stamp``):
 the hook, which does not parse the file for them (only for a ``db`` it names), reads those
-settings from there while the file is unchanged.
+settings from there while the file is unchanged. A file every command refuses is stamped too,
+as refused (and a curator that cannot start for it stamps it before it exits,
+``curator.refusal``), so the hook stops starting curators to read it.
 """
 
 from __future__ import annotations

@@ -20,7 +20,9 @@ The settings that shape the block (the decay half-life, the character budget) ar
 ``claimgraph.configured`` says, without parsing the config file: from the environment, or from
 what the curator stamped in the store while the file is unchanged; when only parsing could tell
 (the file changed since), the block uses the values the curator read last and its shortlists
-stage is started to read the new ones.
+stage is started to read the new ones. A file the curator stamped as refused (every command
+refuses it) keeps the values read last and starts nothing, with a warning in the log; a file
+the hook parsed anyway, for ``db``, gives them from that parse.
 """
 
 from __future__ import annotations
