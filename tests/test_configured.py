@@ -277,3 +277,40 @@ def test_each_config_file_has_its_own_stamp(tmp_path):
     assert configured.block_settings(agent, marks.get) == (
         DEFAULTS | {HALF_LIFE: 30.0}, False, None)
     assert configured.block_settings(daemon, marks.get) == (DEFAULTS | {BUDGET: 5}, False, None)
+
+
+# The judgement the curator stamps and the hook's own parse gives: every command's.
+
+JUDGED_TEXTS = [
+    "", "half_life_days = 30\n", "context-budget-chars = 700\nbudget = 3\n",
+    "half_life_days = -1\n", "half_life_days = 'ten'\n", "context_budget_chars = 1.5\n",
+    "lease_ttl_ms = 0\n", "log_level = 'loud'\nhalf_life_days = 4\n", "dormancy_threshold = 2\n",
+    "half_life_days = [\n", "unknown_key = 1\nhalf_life_days = 8\n",
+    'db = [1, 2]\nhalf_life_days = 6\n',  # db apart: the curator and the hook are handed it
+]
+
+
+@pytest.mark.parametrize("text", JUDGED_TEXTS)
+@pytest.mark.parametrize("variables", [{}, {"CLAIMGRAPH_HALF_LIFE_DAYS": "12"},
+                                       {"CLAIMGRAPH_LEASE_TTL_MS": "100",
+                                        "CLAIMGRAPH_LOG_LEVEL": "debug"}])
+def test_the_file_is_refused_exactly_when_every_command_refuses_it(tmp_path, text, variables):
+    """``judge_config_file`` refuses the file when ``load_settings`` (given the store, as the
+    curator is) refuses it for the file's sake; otherwise each block setting is the file's
+    value, the one every command resolves wherever no variable sets it."""
+    from claimgraph.config import judge_config_file
+
+    environ = env_for(tmp_path, **variables)
+    path = write_config(environ, text)
+    judged = judge_config_file(path, environ)
+    assert judged["file"] == path
+    try:
+        settings = load_settings({"db": str(tmp_path / "m.db")}, environ)
+    except ClaimgraphError as error:
+        assert "refused" in judged and judged["refused"]
+        assert error.data.get("setting", "") in judged["refused"]
+        return
+    assert "refused" not in judged
+    for name in configured.BLOCK_SETTINGS:
+        if not settings.source(name).startswith("env"):
+            assert judged["settings"][name] == settings.value(name)
