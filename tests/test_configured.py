@@ -314,3 +314,29 @@ def test_the_file_is_refused_exactly_when_every_command_refuses_it(tmp_path, tex
     for name in configured.BLOCK_SETTINGS:
         if not settings.source(name).startswith("env"):
             assert judged["settings"][name] == settings.value(name)
+
+
+@pytest.mark.parametrize("text, values, refused", [
+    ('db = "/m.db"\nhalf_life_days = 30\n', {HALF_LIFE: 30.0}, None),
+    ('db = "/m.db"\ncontext_budget_chars = 700\n', {BUDGET: 700}, None),
+    ('db = "/m.db"\nhalf_life_days = -1\n', {HALF_LIFE: 25.0}, "invalid half_life_days"),
+    ('db = "/m.db"\nlease_wait_ms = -1\n', {}, "invalid lease_wait_ms"),
+])
+def test_the_hooks_own_parse_wins_over_the_stamp(tmp_path, text, values, refused):
+    """What the hook parsed to find ``db`` gives the block's settings (the stamp of another
+    version is not read), whatever way the config file's path is spelled; a refused file
+    gives the values the stamp holds, read from it last."""
+    from claimgraph.config import read_for_hook
+
+    environ = env_for(tmp_path, CLAIMGRAPH_CONFIG=f"{tmp_path}//cfg/./config.toml")
+    write_config(environ, "half_life_days = 25\ncontext_budget_chars = 600\n", long_ago=True)
+    marks = Marks()
+    marks.stamp(environ)
+    write_config(environ, text)
+    (db, source), judged = read_for_hook(environ)
+    assert (db, source) == ("/m.db", f"file:{config_path(environ)}")
+    values_, changed, why = configured.block_settings(environ, marks.get, judged)
+    assert values_ == DEFAULTS | values and not changed
+    assert (why is None) == (refused is None) and (refused or "") in (why or "")
+    assert marks.reads == (1 if refused and values else 0)
+    assert configured.refusal(environ, marks.get, judged) == why

@@ -13,7 +13,8 @@ import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from claimgraph.configured import DEFAULT_BUDGET_CHARS, DEFAULT_HALF_LIFE_DAYS, config_file
+from claimgraph.configured import (BLOCK_SETTINGS, DEFAULT_BUDGET_CHARS, DEFAULT_HALF_LIFE_DAYS,
+                                  config_file)
 from claimgraph.errors import ClaimgraphError
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
@@ -172,10 +173,11 @@ def read_for_hook(environ: Environ) -> tuple[tuple[Any, str], dict[str, Any]]:
     parse the file for ``db`` takes them from here rather than from the curator's stamp.
     Raises ClaimgraphError when the file cannot give ``db`` (the hook then touches no
     store)."""
-    path = config_path(environ)
+    file = config_file(environ)  # the stamp's key is this very string (``configured``)
+    path = Path(file)
     file_values, _ = read_config_file(path, environ)
     db = _resolve(BY_NAME["db"], {}, environ, file_values, path)
-    return db, judge_block(path, environ, file_values)
+    return db, judge_block(file, environ, file_values)
 
 
 def judge_config_file(path: str, environ: Environ) -> dict[str, Any]:
@@ -185,10 +187,10 @@ def judge_config_file(path: str, environ: Environ) -> dict[str, Any]:
         file_values, _ = read_config_file(Path(path), environ)
     except ClaimgraphError as error:
         return {"file": path, "refused": refusal_reason(error), "named": []}
-    return judge_block(Path(path), environ, file_values)
+    return judge_block(path, environ, file_values)
 
 
-def judge_block(path: Path, environ: Environ, file_values: Mapping[str, Any]) -> dict[str, Any]:
+def judge_block(file: str, environ: Environ, file_values: Mapping[str, Any]) -> dict[str, Any]:
     """What every command makes of the parsed config file, for the SessionStart block:
     ``{"file", "settings": {name: value}}`` with each of ``configured.BLOCK_SETTINGS`` as the
     file gives it (its default when the file never names it; None for a bad value that a
@@ -196,8 +198,7 @@ def judge_block(path: Path, environ: Environ, file_values: Mapping[str, Any]) ->
     when every command refuses the file: a setting it names, and no variable overrides, has
     a bad value (``load_settings``' rule; ``db`` apart, which the hook and the curator are
     handed). ``named``: the block's settings the file names."""
-    from claimgraph.configured import BLOCK_SETTINGS
-
+    path = Path(file)
     for setting in SETTINGS:
         if setting.name == "db" or setting.name not in file_values:
             continue
@@ -206,9 +207,9 @@ def judge_block(path: Path, environ: Environ, file_values: Mapping[str, Any]) ->
         except ClaimgraphError as error:
             if not from_config_file(error):
                 continue  # a bad variable: the file is not to blame (and its state says so)
-            return {"file": str(path), "refused": refusal_reason(error),
+            return {"file": file, "refused": refusal_reason(error),
                     "named": [name for name in BLOCK_SETTINGS if name in file_values]}
-    return {"file": str(path), "settings": {
+    return {"file": file, "settings": {
         name: _file_value(BY_NAME[name], file_values, path, environ)
         if name in file_values else default
         for name, (_, default) in BLOCK_SETTINGS.items()}}
