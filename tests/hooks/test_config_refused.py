@@ -22,8 +22,9 @@ import pytest
 from claimgraph.hooks.session_start import LIVE_LIMIT_ENV
 
 from .conftest import Hooks, wait_for
+from .test_hook_fast_path import imported_modules
 from .test_configured_store import Configured
-from .test_session_start import (config_file, injected, live_block, remember, stamped,
+from .test_session_start import (HEAVY, config_file, injected, live_block, remember, stamped,
                                  start_payload, store_shortlists)
 
 HALF_LIFE = "half_life_days"
@@ -100,6 +101,10 @@ def test_a_refused_config_never_read_before_ranks_by_the_default(hooks: Hooks):
     assert curators_started(hooks) == 1
     assert blocks == [live_block(hooks)] * 3
     assert stamped(hooks)["settings"] == {} and len(refusals(hooks)) == 2
+    payload = json.dumps(start_payload(hooks)).encode()  # and no parser loaded to know it
+    during = imported_modules(["-m", "claimgraph.hooks", "session-start"], hooks, payload)
+    assert refusals(hooks)[-1] == hooks.log()[-2] and curators_started(hooks) == 1
+    assert not {n for n in during if n in HEAVY or any(n.startswith(h + ".") for h in HEAVY)}
 
 
 def test_past_the_live_limit_a_refused_config_starts_no_curator_after_the_first(hooks: Hooks):
