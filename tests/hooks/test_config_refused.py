@@ -182,3 +182,24 @@ def test_a_parsed_config_that_is_refused_keeps_the_values_read_last_and_starts_n
     assert blocks == [live_block(world, 10.0)] * 3
     assert len(refusals(world)) == 3
     assert "invalid half_life_days" in refusals(world)[0]["reason"]
+
+
+def test_a_refusing_curator_stamps_only_the_file_the_hook_checks(hooks: Hooks):
+    """``--config`` names another file than the hook's, ``--dry-run`` writes nothing: neither
+    leaves a stamp; a plain refusal does, and still fails (exit 1, the error printed)."""
+    remember(hooks, ("api", "prefers", "REST"))
+    other = hooks.home / "other.toml"
+    other.write_text("half_life_days = -1\n")
+    config_file(hooks, "context_budget_chars = 0\n")
+
+    def curate(*extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "claimgraph", "curate", "--db",
+                               str(hooks.db), "--json", "--stage", "shortlists", *extra],
+                              env=hooks.env, capture_output=True, timeout=60)
+    for extra in (("--config", str(other)), ("--dry-run",)):
+        done = curate(*extra)
+        assert done.returncode == 1 and b"invalid" in done.stdout + done.stderr
+        assert stamped(hooks) is None
+    done = curate()
+    assert done.returncode == 1 and b"context_budget_chars" in done.stdout + done.stderr
+    assert "invalid context_budget_chars" in stamped(hooks)["refused"]

@@ -36,8 +36,9 @@ def record_refusal(error: ClaimgraphError, db_flag: str | None,
     refuses the file; return the stamp, or None when nothing was left (another refusal, no
     store named or found, a file written just now, one that changed meanwhile). Any failure
     to do so is ignored: the refusal itself is what the caller reports."""
-    if not from_config_file(error):
-        return None
+    if not from_config_file(error) or refused_file(error) != Path(configured.config_file(environ)):
+        return None  # a flag's or a variable's value, or a file given by --config: not the
+        # file the hook checks
     db = store_file(db_flag, environ)
     if db is None:
         return None
@@ -45,6 +46,13 @@ def record_refusal(error: ClaimgraphError, db_flag: str | None,
         return _leave(db, environ)
     except (ClaimgraphError, OSError):
         return None
+
+
+def refused_file(error: ClaimgraphError) -> Path:
+    """The config file ``error`` refuses, as the error names it."""
+    if error.type == "invalid-config":
+        return Path(str(error.data.get("path", "")))
+    return Path(str(error.data.get("source", "")).removeprefix("file:"))
 
 
 def store_file(db_flag: str | None, environ: Mapping[str, str]) -> Path | None:
