@@ -109,3 +109,39 @@ def test_a_ci_listing_of_other_runs_proves_no_fix():
     session = _session(after="")
     session.bash("gh run list --limit 3", output=listing)
     assert _found(session) == []
+
+
+def _local(*, change: bool = True, fails_after: bool = False) -> Session:
+    """A local loop: the test fails, the code changes, the test passes, then the commit."""
+    session = Session()
+    session.bash("pytest -q tests/test_export.py", error=True,
+                 output="FAILED tests/test_export.py::test_rows - flush_rows was never called")
+    if change:
+        session.edit(f"{ROOT}/export.py", "write(rows)", "flush_rows(); write(rows)")
+    session.bash("pytest -q tests/test_export.py", output="4 passed in 0.3s")
+    if fails_after:
+        session.bash("pytest -q", error=True, output="FAILED tests/test_other.py::test_x")
+    message = ("fix(export): flush rows before writing\n\nThe export wrote the file before "
+               "`flush_rows` ran, so the last batch was never written.")
+    _commit(session, message)
+    return session
+
+
+def test_a_check_passing_after_the_change_and_before_the_commit_proves_the_fix():
+    assert _found(_local()) == [
+        "The export wrote the file before `flush_rows` ran, so the last batch was never "
+        "written. Fix (1a2b3c4): flush rows before writing"]
+
+
+def test_a_pass_before_any_change_tests_no_fix():
+    assert _found(_local(change=False)) == []
+
+
+def test_a_check_failing_after_the_pass_leaves_the_fix_unproved():
+    assert _found(_local(fails_after=True)) == []
+
+
+def test_running_the_program_or_pushing_is_no_check():
+    session = _session(after="")
+    session.bash("python -m shop.export --dry-run", output="ok")
+    assert _found(session) == []

@@ -11,14 +11,19 @@ so it is kept only when the record bears it out around the commit:
 1. the commit was made (git printed its ``[branch hash]`` line) and its message is a fix
    with a stated cause (``logic.fix_message``: a fix subject, a first body paragraph that
    says what went wrong, settled);
-2. a failure was seen since the session's previous commit: a check that failed (a command
-   ``lessons`` follows, failing), a CI listing or log showing a failed run or step, or the
-   person saying something failed or did not happen;
+2. a failure was seen since the session's previous commit: a check that failed (a test,
+   lint or build of the one command vocabulary, ``commands``, alone or in a chain), one CI
+   run's or pull request's checks or a CI listing showing a failure, or the person saying
+   something failed, is wrong or did not happen;
 3. the cause is about what the session saw: a name it spells (a code span, a path, an
-   identifier, a flag) is in a tool's output or a command line since that previous commit;
-4. after the commit a check passed (a check command working, or a CI listing whose checks
-   all passed), and nothing failed first: the first check outcome after the commit decides,
-   and the person saying it still fails before that pass refutes it.
+   identifier, a CamelCase word, a hyphenated rule name) is in a tool's output or a command
+   line since that previous commit;
+4. a check passed after the failure: the last check before the commit, when it ran after a
+   file changed and none failed after it (a pass before any change tests no fix), else the
+   first check outcome after the commit (a check working, or one CI run's or pull request's
+   checks all finished and passed; ``gh run list`` mixes other commits' runs and proves
+   nothing; a failure first refutes the fix); the person saying it still fails before that
+   pass refutes it too.
 
 The fact is one line: the cause as the message states it, then the fix (the subject) with
 the commit's hash, cited with the failure, the commit and the passing check.
@@ -32,14 +37,18 @@ from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.corroborate import named
-from claimgraph.capture.extract.lessons import decisive_run, run_verdict
+from claimgraph.capture.extract.commands import kind_of
+from claimgraph.capture.extract.lessons import run_verdict
 from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, transcript_evidence)
-from claimgraph.capture.extract.shell import command_text
+from claimgraph.capture.extract.shell import call_cwd, command_text, invocations
+from claimgraph.capture.extract.writes import file_ops
 from claimgraph.logic.fix_message import commit_message, fix_lesson
 from claimgraph.logic.lazy_regex import lazy_regex
 
 LESSON = "core/failure-mode"
+#: The kinds of command (``commands.KINDS``) whose passing run proves a fix.
+_CHECKS = frozenset({"test", "lint", "build"})
 #: A CI listing that shows a failed run: a failure seen, but of no one commit.
 _LISTED = "listed"
 #: A name this short ("test", "main") is in every output: it grounds nothing.
@@ -63,7 +72,7 @@ _MORE_NAMES = lazy_regex(r"\b[A-Za-z][a-z0-9]+[A-Z]\w*|\b[a-z][a-z0-9]*(?:-[a-z0
 _WORD = lazy_regex(r"[\w.-]+")
 #: The person saying something failed, or did not happen.
 _REPORTED = lazy_regex(
-    r"\b(?:fail\w*|errors?|broken|crash\w*|exception|"
+    r"\b(?:fail\w*|errors?|broken|crash\w*|exception|bug|(?:is|are|was|were) wrong|"
     r"(?:does|did|do|is|was|were|are|has|have)(?:n'?t| not) (?:work\w*|run|ran|appear\w*|"
     r"show\w*|fire\w*|trigger\w*|called|publish\w*|created|found|changed|updated)|"
     r"(?:don'?t|do not|can'?t|cannot) see|nothing (?:happen\w*|changed))\b", re.IGNORECASE)
@@ -91,6 +100,11 @@ class _Since:
     """What the session saw since its previous commit."""
 
     failure: Event | None = None
+    #: The last check that passed after the latest failing one: the fix, proved before it
+    #: was committed.
+    passed: Event | None = None
+    #: A file was changed since the latest failure: a pass before that tests no fix.
+    changed: bool = False
     seen: list[str] = field(default_factory=list)
 
 
@@ -156,7 +170,7 @@ def _stated(made: tuple[str, str], call: Event, since: _Since) -> _Fix | None:
     what, cause = lesson
     if not any(name in seen for name in _names(cause) for seen in since.seen):
         return None
-    return _Fix(what, cause, call, made[1][:7], since.failure)
+    return _Fix(what, cause, call, made[1][:7], since.failure, passed=since.passed)
 
 
 def _names(cause: str) -> set[str]:
@@ -177,8 +191,13 @@ def _checked(view: SessionView, order: int, call: Event, since: _Since,
     output = result.text if result is not None and result.text else ""
     since.seen.append(f"{command}\n{output}")
     outcome = _outcome(view, order, call, command, output)
-    if outcome in (FAILED, _LISTED) and since.failure is None:
-        since.failure = call
+    if outcome in (FAILED, _LISTED):
+        since.failure = since.failure or call
+        since.passed, since.changed = None, False
+    elif outcome == OK and since.failure is not None and since.changed:
+        since.passed = call
+    elif since.failure is not None and file_ops(view, call):
+        since.changed = True
     if outcome is None or outcome == _LISTED:
         return
     for fix in fixes:
@@ -202,10 +221,23 @@ def _outcome(view: SessionView, order: int, call: Event, command: str,
         if _CI_RUNNING.search(output):
             return None
         return OK if _CI_PASSED.search(output) else None
-    if decisive_run(order, call) is None:
+    if not _is_check(call, command):
         return None
     verdict = run_verdict(view, call)
     return verdict if verdict in (OK, FAILED) else None
+
+
+def _is_check(call: Event, command: str) -> bool:
+    """Does the command run a check (a test, lint or build in the one command vocabulary,
+    ``commands``), alone or chained with others (``ruff check && mypy && pytest``)? Running
+    the program, installing or pushing proves no fix."""
+    if not command:
+        return False
+    for run in invocations(command, call_cwd(call)):
+        kind = kind_of(run.argv)
+        if kind is not None and kind[0] in _CHECKS:
+            return True
+    return False
 
 
 def _lesson(view: SessionView, fix: _Fix) -> dict[str, Any]:
