@@ -189,7 +189,7 @@ def _checked(view: SessionView, order: int, call: Event, since: _Since,
     command = command_text(call) or ""
     result = view.results.get(call.call_id or "")
     output = result.text if result is not None and result.text else ""
-    since.seen.append(f"{command}\n{output}")
+    since.seen.extend((command, output))  # the texts themselves, not a joined copy
     outcome = _outcome(view, order, call, command, output)
     if outcome in (FAILED, _LISTED):
         since.failure = since.failure or call
