@@ -145,3 +145,12 @@ def test_running_the_program_or_pushing_is_no_check():
     session = _session(after="")
     session.bash("python -m shop.export --dry-run", output="ok")
     assert _found(session) == []
+
+
+def test_a_fix_the_session_reverted_later_is_no_lesson():
+    session = _session()
+    session.bash("git revert --no-edit 1a2b3c4d", output="[fix/upload 5e6f7a8] Revert ...")
+    assert _found(session) == []
+    session = _session()
+    session.bash("git revert --no-edit 9f9f9f9f", output="[fix/upload 5e6f7a8] Revert ...")
+    assert len(_found(session)) == 1

@@ -23,7 +23,7 @@ so it is kept only when the record bears it out around the commit:
    first check outcome after the commit (a check working, or one CI run's or pull request's
    checks all finished and passed; ``gh run list`` mixes other commits' runs and proves
    nothing; a failure first refutes the fix); the person saying it still fails before that
-   pass refutes it too.
+   pass refutes it too, and so does a later ``git revert`` of the commit.
 
 The fact is one line: the cause as the message states it, then the fix (the subject) with
 the commit's hash, cited with the failure, the commit and the passing check.
@@ -128,6 +128,7 @@ def _fixes(view: SessionView) -> list[_Fix]:
         if event.is_human_prompt:
             _heard(event, since, fixes)
         elif event.kind == "tool_call":
+            _reverted(command_text(event) or "", fixes)
             made = _made(view, event)
             if made is not None:
                 fix = _stated(made, event, since)
@@ -148,6 +149,19 @@ def _heard(prompt: Event, since: _Since, fixes: list[_Fix]) -> None:
         for fix in fixes:
             if fix.passed is None:
                 fix.refuted = True
+
+
+def _reverted(command: str, fixes: list[_Fix]) -> None:
+    """A later ``git revert`` of a fix's commit takes the fix back: no lesson."""
+    if "revert" not in command:
+        return
+    for run in invocations(command):
+        words = run.argv
+        if words[:2] == ("git", "revert"):
+            for fix in fixes:
+                if any(len(word) >= 7 and (fix.hash.startswith(word) or word.startswith(fix.hash))
+                       for word in words[2:]):
+                    fix.refuted = True
 
 
 def _made(view: SessionView, call: Event) -> tuple[str, str] | None:
