@@ -10,6 +10,8 @@ Each source of knowledge is its own module, in the order a reviewer values them:
 - ``lessons``: a command that failed, what changed, the same command then working;
 - ``ci_lessons``: a CI step that failed, the commit that followed, a later run past it;
 - ``reported``: a failure log the user pasted, the session's fix, and proof that it held;
+- ``fix_commits``: a fix commit whose message states the cause, a failure seen before it and
+  a check passing after it;
 - ``git_ignored``: a path ``git add`` refused because the project ignores it;
 - ``git_state``: where the session left the work in git (commits, pushes, PRs), from git's output;
 - ``refutations``: a claim a tool's outcome proved wrong, kept as the correction;
@@ -43,6 +45,7 @@ from claimgraph.capture.extract.causes import cause_candidates
 from claimgraph.capture.extract.check_chains import check_chain_candidates
 from claimgraph.capture.extract.ci_lessons import ci_lesson_candidates
 from claimgraph.capture.extract.dependencies import dependency_candidates
+from claimgraph.capture.extract.fix_commits import fix_commit_candidates
 from claimgraph.capture.extract.forbidden import screen_forbidden
 from claimgraph.capture.extract.diagnosis import attach_diagnoses
 from claimgraph.capture.extract.gates import gate_candidates
@@ -66,7 +69,8 @@ from claimgraph.capture.extract.working_forms import check_candidates
 
 RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
     statement_candidates, answer_candidates, pick_candidates, gate_candidates, lessons_of,
-    ci_lesson_candidates, reported_lesson_candidates, cause_candidates, git_ignored_candidates,
+    ci_lesson_candidates, reported_lesson_candidates, cause_candidates, fix_commit_candidates,
+    git_ignored_candidates,
     refutation_candidates, git_state_candidates,
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
     check_candidates, check_chain_candidates, structure_candidates, module_index_candidates)

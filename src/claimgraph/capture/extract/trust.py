@@ -44,6 +44,7 @@ TRUST: dict[str, Trust] = {
     "lessons": Trust("observation", 0.5, FAILURE),
     "refutations": Trust("observation", 0.5, FAILURE),
     "causes": Trust("observation", 0.5, FAILURE),         # a cause the record proved
+    "fix-commits": Trust("observation", 0.5, FAILURE),    # a fix commit's cause, borne out
     "git-state": Trust("observation", 0.7, SEEN),       # where the work stands in git
     "tooling": Trust("observation", 0.7, SEEN),          # tested-by / built-with
     "checks": Trust("observation", 0.7, SEEN),           # the checks run together as the gate

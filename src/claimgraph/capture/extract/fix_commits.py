@@ -1,0 +1,268 @@
+"""failure-mode lessons from a fix commit whose message states the cause, when the session
+saw the failure before it and a check pass after it.
+
+The commit that ends a debugging loop is where the agent writes down, settled, what broke and
+why ("fix(ci): stage the cask before the diff" -- "`git diff --quiet` only inspects tracked
+files, so the first run never pushed the new file"). Many such lessons have no same command
+failing and then passing (what ``lessons`` follows): a step that ran green but did nothing, a
+CI job the agent cannot run, a service's log. The message alone is still the agent's word,
+so it is kept only when the record bears it out around the commit:
+
+1. the commit was made (git printed its ``[branch hash]`` line) and its message is a fix
+   with a stated cause (``logic.fix_message``: a fix subject, a first body paragraph that
+   says what went wrong, settled);
+2. a failure was seen since the session's previous commit: a check that failed (a test,
+   lint or build of the one command vocabulary, ``commands``, alone or in a chain), one CI
+   run's or pull request's checks or a CI listing showing a failure, or the person saying
+   something failed, is wrong or did not happen;
+3. the cause is about what the session saw: a name it spells (a code span, a path, an
+   identifier, a CamelCase word, a hyphenated rule name) is in a tool's output or a command
+   line since that previous commit;
+4. a check passed after the failure: the last check before the commit, when it ran after a
+   file changed and none failed after it (a pass before any change tests no fix), else the
+   first check outcome after the commit (a check working, or one CI run's or pull request's
+   checks all finished and passed; ``gh run list`` mixes other commits' runs and proves
+   nothing; a failure first refutes the fix); the person saying it still fails before that
+   pass refutes it too, and so does a later ``git revert`` of the commit.
+
+The fact is one line: the cause as the message states it, then the fix (the subject) with
+the commit's hash, cited with the failure, the commit and the passing check.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from claimgraph.capture.events import Event
+from claimgraph.capture.extract.corroborate import named
+from claimgraph.capture.extract.commands import kind_of
+from claimgraph.capture.extract.lessons import run_verdict
+from claimgraph.capture.extract.session import (
+    FAILED, OK, SessionView, candidate, transcript_evidence)
+from claimgraph.capture.extract.shell import call_cwd, command_text, invocations
+from claimgraph.capture.extract.writes import file_ops
+from claimgraph.logic.fix_message import commit_message, fix_lesson
+from claimgraph.logic.lazy_regex import lazy_regex
+
+LESSON = "core/failure-mode"
+#: The kinds of command (``commands.KINDS``) whose passing run proves a fix.
+_CHECKS = frozenset({"test", "lint", "build"})
+#: A CI listing that shows a failed run: a failure seen, but of no one commit.
+_LISTED = "listed"
+#: A name this short ("test", "main") is in every output: it grounds nothing.
+_MIN_NAME = 5
+#: git's line for a commit it made: ``[branch 1a2b3c4] subject`` (``(root-commit)`` too).
+_MADE = lazy_regex(r"^\[[^\]\n]*?\b(?P<hash>[0-9a-f]{7,40})\] ", re.MULTILINE)
+#: CI commands whose output shows one run's or one pull request's checks (``gh run list``
+#: mixes runs of other commits and workflows: it can show a failure, never prove a fix).
+_CI_ONE = lazy_regex(r"\bgh\s+(?:pr\s+checks|run\s+(?:watch|view))\b")
+_CI_LIST = lazy_regex(r"\bgh\s+run\s+list\b")
+_CI_FAILED = lazy_regex(r"\tfail\t|\"conclusion\":\s*\"(?:failure|timed_out|startup_failure)\"|"
+                        r"^[X✗]\s|##\[error\]|completed with 'failure'|^completed\tfailure\t",
+                        re.MULTILINE)
+#: Still running: a pending check, a job or run not finished.
+_CI_RUNNING = lazy_regex(r"\tpending\t|^\*\s|\"status\":\s*\"(?:in_progress|queued|waiting)\"",
+                         re.MULTILINE)
+_CI_PASSED = lazy_regex(r"\tpass\t|\"conclusion\":\s*\"success\"|^✓\s|"
+                        r"completed with 'success'", re.MULTILINE)
+#: Names a cause spells that ``named`` leaves out: a CamelCase word, a hyphenated rule name.
+_MORE_NAMES = lazy_regex(r"\b[A-Za-z][a-z0-9]+[A-Z]\w*|\b[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}\b")
+_WORD = lazy_regex(r"[\w.-]+")
+#: The person saying something failed, or did not happen.
+_REPORTED = lazy_regex(
+    r"\b(?:fail\w*|errors?|broken|crash\w*|exception|bug|(?:is|are|was|were) wrong|"
+    r"(?:does|did|do|is|was|were|are|has|have)(?:n'?t| not) (?:work\w*|run|ran|appear\w*|"
+    r"show\w*|fire\w*|trigger\w*|called|publish\w*|created|found|changed|updated)|"
+    r"(?:don'?t|do not|can'?t|cannot) see|nothing (?:happen\w*|changed))\b", re.IGNORECASE)
+_STILL_FAILS = lazy_regex(
+    r"\b(?:still\s+(?:fail\w*|broken|(?:not|n't)\b|errors?|crash\w*|the\s+same)|"
+    r"same\s+(?:error|problem|issue|failure)|(?:not|isn'?t|wasn'?t)\s+fixed|"
+    r"does(?:n'?t| not)\s+work|didn'?t\s+(?:work|help|fix))", re.IGNORECASE)
+
+
+@dataclass
+class _Fix:
+    """A fix commit whose message states a cause, and what followed it."""
+
+    what: str
+    cause: str
+    commit: Event
+    hash: str
+    failure: Event
+    passed: Event | None = None
+    refuted: bool = False
+
+
+@dataclass
+class _Since:
+    """What the session saw since its previous commit."""
+
+    failure: Event | None = None
+    #: The last check that passed after the latest failing one: the fix, proved before it
+    #: was committed.
+    passed: Event | None = None
+    #: A file was changed since the latest failure: a pass before that tests no fix.
+    changed: bool = False
+    seen: list[str] = field(default_factory=list)
+
+
+def fix_commit_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
+    if not view.project:
+        return
+    for fix in _fixes(view):
+        if fix.passed is not None and not fix.refuted:
+            yield _lesson(view, fix)
+
+
+def _fixes(view: SessionView) -> list[_Fix]:
+    """Every fix commit with a stated, grounded cause after a failure, followed to the first
+    check outcome after it."""
+    since = _Since()
+    fixes: list[_Fix] = []
+    order = 0
+    for event in view.transcript.events:
+        if event.derived or event.is_sidechain or event.subagent_id:
+            continue
+        if event.is_human_prompt:
+            _heard(event, since, fixes)
+        elif event.kind == "tool_call":
+            _reverted(command_text(event) or "", fixes)
+            made = _made(view, event)
+            if made is not None:
+                fix = _stated(made, event, since)
+                if fix is not None:
+                    fixes.append(fix)
+                since = _Since()
+            else:
+                _checked(view, order, event, since, fixes)
+            order += 1
+    return fixes
+
+
+def _heard(prompt: Event, since: _Since, fixes: list[_Fix]) -> None:
+    text = prompt.text or ""
+    if since.failure is None and _REPORTED.search(text):
+        since.failure = prompt
+    if _STILL_FAILS.search(text):
+        for fix in fixes:
+            if fix.passed is None:
+                fix.refuted = True
+
+
+def _reverted(command: str, fixes: list[_Fix]) -> None:
+    """A later ``git revert`` of a fix's commit takes the fix back: no lesson."""
+    if "revert" not in command:
+        return
+    for run in invocations(command):
+        words = run.argv
+        if words[:2] == ("git", "revert"):
+            for fix in fixes:
+                if any(len(word) >= 7 and (fix.hash.startswith(word) or word.startswith(fix.hash))
+                       for word in words[2:]):
+                    fix.refuted = True
+
+
+def _made(view: SessionView, call: Event) -> tuple[str, str] | None:
+    """(message, hash) of a commit this call made with a message on its command line."""
+    command = command_text(call)
+    if not command or "commit" not in command:
+        return None
+    result = view.results.get(call.call_id or "")
+    made = _MADE.search(result.text) if result is not None and result.text else None
+    message = commit_message(command) if made else None
+    return (message, made["hash"]) if message and made else None
+
+
+def _stated(made: tuple[str, str], call: Event, since: _Since) -> _Fix | None:
+    """The fix a commit's message states, when a failure came before it and its cause names
+    something the session saw since the previous commit."""
+    lesson = fix_lesson(made[0])
+    if lesson is None or since.failure is None:
+        return None
+    what, cause = lesson
+    if not any(name in seen for name in _names(cause) for seen in since.seen):
+        return None
+    return _Fix(what, cause, call, made[1][:7], since.failure, passed=since.passed)
+
+
+def _names(cause: str) -> set[str]:
+    """What the cause names: its code spans and identifiers (``named``), the words inside a
+    code span, CamelCase words and hyphenated rule names; each at least ``_MIN_NAME`` long."""
+    found = named(cause)
+    found |= {word for span in re.findall(r"`([^`]+)`", cause) for word in _WORD.findall(span)}
+    found |= set(_MORE_NAMES.findall(cause))
+    return {name.strip(".-") for name in found if len(name.strip(".-")) >= _MIN_NAME}
+
+
+def _checked(view: SessionView, order: int, call: Event, since: _Since,
+             fixes: list[_Fix]) -> None:
+    """One tool call that made no commit: what it showed, and whether it was a check that
+    failed or passed."""
+    command = command_text(call) or ""
+    result = view.results.get(call.call_id or "")
+    output = result.text if result is not None and result.text else ""
+    since.seen.extend((command, output))  # the texts themselves, not a joined copy
+    outcome = _outcome(view, order, call, command, output)
+    if outcome in (FAILED, _LISTED):
+        since.failure = since.failure or call
+        since.passed, since.changed = None, False
+    elif outcome == OK and since.failure is not None and since.changed:
+        since.passed = call
+    elif since.failure is not None and file_ops(view, call):
+        since.changed = True
+    if outcome is None or outcome == _LISTED:
+        return
+    for fix in fixes:
+        if fix.passed is None and not fix.refuted:
+            if outcome == OK:
+                fix.passed = call
+            else:
+                fix.refuted = True  # the first check after the fix failed
+
+
+def _outcome(view: SessionView, order: int, call: Event, command: str,
+             output: str) -> str | None:
+    """FAILED or OK for a check (a command ``lessons`` follows, or one CI run's or pull
+    request's checks, all finished), ``_LISTED`` for a CI listing showing a failed run, else
+    None."""
+    if command and _CI_LIST.search(command):
+        return _LISTED if _CI_FAILED.search(output) else None
+    if command and _CI_ONE.search(command):
+        if _CI_FAILED.search(output):
+            return FAILED
+        if _CI_RUNNING.search(output):
+            return None
+        return OK if _CI_PASSED.search(output) else None
+    if not _is_check(call, command):
+        return None
+    verdict = run_verdict(view, call)
+    return verdict if verdict in (OK, FAILED) else None
+
+
+def _is_check(call: Event, command: str) -> bool:
+    """Does the command run a check (a test, lint or build in the one command vocabulary,
+    ``commands``), alone or chained with others (``ruff check && mypy && pytest``)? Running
+    the program, installing or pushing proves no fix."""
+    if not command:
+        return False
+    for run in invocations(command, call_cwd(call)):
+        kind = kind_of(run.argv)
+        if kind is not None and kind[0] in _CHECKS:
+            return True
+    return False
+
+
+def _lesson(view: SessionView, fix: _Fix) -> dict[str, Any]:
+    assert fix.passed is not None
+    cause = fix.cause if fix.cause.endswith((".", "!")) else f"{fix.cause}."
+    text = f"{cause} Fix ({fix.hash}): {fix.what}"
+    failure = fix.failure.text if fix.failure.kind == "prompt" else \
+        command_text(fix.failure) or ""
+    evidence = [transcript_evidence(fix.failure.line, failure),
+                transcript_evidence(fix.commit.line, f"{fix.hash} fix: {fix.what}"),
+                transcript_evidence(fix.passed.line, command_text(fix.passed) or "")]
+    return candidate("fix-commits", view.project or "", LESSON, text, evidence=evidence,
+                     object_kind="literal", subject_type="project",
+                     at=fix.passed.timestamp)

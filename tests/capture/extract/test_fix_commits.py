@@ -1,0 +1,156 @@
+"""A fix commit's stated cause is a lesson only when the record bears it out: a failure seen
+since the previous commit, a cause naming something the session saw, and the first check
+after the commit passing."""
+
+from __future__ import annotations
+
+from claimgraph.capture.extract.fix_commits import fix_commit_candidates
+from claimgraph.capture.extract.session import SessionView
+
+from .extract_helpers import ROOT, Session
+
+CAUSE = ("The upload step used `git diff --quiet`, which only sees tracked files, so the "
+         "new `dist/index.json` was never pushed.")
+SUBJECT = "fix(ci): stage files before the diff so new files are pushed"
+MESSAGE = f"{SUBJECT}\n\n{CAUSE}\n\nStage first, then compare the index."
+CHECKS_PASS = "build\tpass\t1m2s\thttps://ci.example/run/1\t\nlint\tpass\t20s\thttps://ci.example/2\t"
+CHECKS_FAIL = "build\tfail\t1m2s\thttps://ci.example/run/1\t\nlint\tpass\t20s\thttps://ci.example/2\t"
+
+
+def _commit(session: Session, message: str = MESSAGE, made: bool = True) -> None:
+    command = f"git add .github/workflows/upload.yml && git commit -m \"$(cat <<'EOF'\n" \
+              f"{message}\nEOF\n)\""
+    output = f"[fix/upload 1a2b3c4d] {message.splitlines()[0]}\n 1 file changed" if made \
+        else "nothing to commit, working tree clean"
+    session.bash(command, output=output)
+
+
+def _session(*, report: str = "The upload ran green but dist/index.json did not appear.",
+             log: str = "Nothing changed: dist/index.json already up to date",
+             message: str = MESSAGE, made: bool = True, after: str = CHECKS_PASS,
+             reply: str | None = None, commit_before: bool = False) -> Session:
+    session = Session()
+    session.prompt("Publish the index on every push.")
+    if commit_before:
+        session.bash("git commit -m 'feat: publish index'", output="[main 9f9f9f9] feat: ...")
+    session.prompt(report)
+    session.bash("gh run view 42 --log | tail -20", output=log)
+    session.edit(f"{ROOT}/.github/workflows/upload.yml", "git diff --quiet",
+                 "git add dist && git diff --cached --quiet")
+    _commit(session, message, made)
+    session.bash("git push")
+    if reply is not None:
+        session.prompt(reply)
+    session.bash("gh pr checks 7 --watch", output=after)
+    return session
+
+
+def _found(session: Session) -> list[str]:
+    view = SessionView.of(session.transcript(), None)
+    return [found["object"] for found in fix_commit_candidates(view)]
+
+
+def test_a_fix_borne_out_by_the_record_is_one_line_of_cause_and_fix():
+    assert _found(_session()) == [
+        f"{CAUSE} Fix (1a2b3c4): stage files before the diff so new files are pushed"]
+
+
+def test_the_lesson_is_an_observed_failure_report_citing_failure_commit_and_pass():
+    kept = [c for c in _session().extract() if c.get("rule") == "fix-commits"]
+    assert [c["source_type"] for c in kept] == ["failure-report"]
+    assert [c["predicate"] for c in kept] == ["core/failure-mode"]
+    assert [e.split(":")[0] for e in kept[0]["evidence"]] == [
+        "transcript#L2", "transcript#L7", "transcript#L11"]
+
+
+def test_no_check_after_the_commit_proves_nothing():
+    assert _found(_session(after="")) == []
+
+
+def test_the_first_check_after_the_commit_failing_refutes_it():
+    assert _found(_session(after=CHECKS_FAIL)) == []
+
+
+def test_checks_still_running_are_no_pass():
+    running = "build\tpending\t0\thttps://ci.example/run/1\t\nlint\tpass\t20s\thttps://x/2\t"
+    assert _found(_session(after=running)) == []
+
+
+def test_the_person_saying_it_still_fails_refutes_it():
+    assert _found(_session(reply="It still fails, the file is not there.")) == []
+
+
+def test_no_failure_seen_since_the_previous_commit_is_no_lesson():
+    calm = _session(report="Looks good, now make the upload faster.", log="uploaded 3 files",
+                    commit_before=True)
+    assert _found(calm) == []
+
+
+def test_a_cause_naming_nothing_the_session_saw_explains_something_else():
+    assert _found(_session(log="Error: rate limited")) == []
+
+
+def test_a_commit_git_did_not_make_is_no_fix():
+    assert _found(_session(made=False)) == []
+
+
+def test_a_message_without_a_stated_cause_or_not_a_fix_is_no_lesson():
+    assert _found(_session(message=f"{SUBJECT}\n\nStage first, then compare.")) == []
+    assert _found(_session(message=f"feat(ci): publish the index\n\n{CAUSE}")) == []
+
+
+def test_a_hedged_cause_is_no_lesson():
+    hedged = MESSAGE.replace("which only sees", "which probably only sees")
+    assert _found(_session(message=hedged)) == []
+
+
+def test_a_ci_listing_of_other_runs_proves_no_fix():
+    listing = "completed\tsuccess\tdocs: tidy\tCI\tmain\tpush\t41\t1m\t2026-01-01T00:00:00Z"
+    session = _session(after="")
+    session.bash("gh run list --limit 3", output=listing)
+    assert _found(session) == []
+
+
+def _local(*, change: bool = True, fails_after: bool = False) -> Session:
+    """A local loop: the test fails, the code changes, the test passes, then the commit."""
+    session = Session()
+    session.bash("pytest -q tests/test_export.py", error=True,
+                 output="FAILED tests/test_export.py::test_rows - flush_rows was never called")
+    if change:
+        session.edit(f"{ROOT}/export.py", "write(rows)", "flush_rows(); write(rows)")
+    session.bash("pytest -q tests/test_export.py", output="4 passed in 0.3s")
+    if fails_after:
+        session.bash("pytest -q", error=True, output="FAILED tests/test_other.py::test_x")
+    message = ("fix(export): flush rows before writing\n\nThe export wrote the file before "
+               "`flush_rows` ran, so the last batch was never written.")
+    _commit(session, message)
+    return session
+
+
+def test_a_check_passing_after_the_change_and_before_the_commit_proves_the_fix():
+    assert _found(_local()) == [
+        "The export wrote the file before `flush_rows` ran, so the last batch was never "
+        "written. Fix (1a2b3c4): flush rows before writing"]
+
+
+def test_a_pass_before_any_change_tests_no_fix():
+    assert _found(_local(change=False)) == []
+
+
+def test_a_check_failing_after_the_pass_leaves_the_fix_unproved():
+    assert _found(_local(fails_after=True)) == []
+
+
+def test_running_the_program_or_pushing_is_no_check():
+    session = _session(after="")
+    session.bash("python -m shop.export --dry-run", output="ok")
+    assert _found(session) == []
+
+
+def test_a_fix_the_session_reverted_later_is_no_lesson():
+    session = _session()
+    session.bash("git revert --no-edit 1a2b3c4d", output="[fix/upload 5e6f7a8] Revert ...")
+    assert _found(session) == []
+    session = _session()
+    session.bash("git revert --no-edit 9f9f9f9f", output="[fix/upload 5e6f7a8] Revert ...")
+    assert len(_found(session)) == 1

@@ -1,0 +1,73 @@
+"""A fix commit's message read for its change and its stated cause: only a fix subject with a
+first body paragraph that says, settled, what went wrong."""
+
+from __future__ import annotations
+
+from claimgraph.logic.fix_message import (
+    MAX_CAUSE_CHARS, commit_message, fix_lesson, fix_subject, stated_cause)
+
+CAUSE = ("The export job wrote `report.csv` before `flush_rows` ran, so the last batch was "
+         "never written.")
+MESSAGE = f"fix(export): flush rows before writing the report\n\n{CAUSE}\n\nCall flush_rows " \
+          "first.\n\nCo-Authored-By: Someone <someone@example.com>"
+
+
+def test_a_heredoc_message_is_read_whole():
+    command = ("git add export.py && git commit -m \"$(cat <<'EOF'\n"
+               f"{MESSAGE}\nEOF\n)\"")
+    assert commit_message(command) == MESSAGE
+
+
+def test_each_quoted_message_is_a_paragraph():
+    command = 'git commit -m "fix: flush rows first" -m "The job never flushed, so rows were lost."'
+    assert commit_message(command) == ("fix: flush rows first\n\n"
+                                       "The job never flushed, so rows were lost.")
+
+
+def test_no_message_without_a_commit_or_a_message():
+    assert commit_message('git log -m "fix: x"') is None
+    assert commit_message("git commit --amend --no-edit") is None
+
+
+def test_fix_subjects():
+    assert fix_subject("fix(ci): stage the file before the diff") == \
+        "stage the file before the diff"
+    assert fix_subject("Fix crash on empty input.") == "crash on empty input"
+    assert fix_subject("feat: add export") is None
+    assert fix_subject("docs: fix typo") is None
+    assert fix_subject("fix: typo") is None  # one word says nothing
+
+
+def test_the_cause_is_the_first_paragraph_saying_what_went_wrong():
+    assert fix_lesson(MESSAGE) == ("flush rows before writing the report", CAUSE)
+
+
+def test_a_body_opening_with_the_change_states_no_cause():
+    assert stated_cause("Replace the default with an explicit list, because it broke.") is None
+    assert fix_lesson("fix: flush rows before writing\n\nCall flush_rows first.") is None
+
+
+def test_a_hedged_or_personal_cause_is_not_settled():
+    assert stated_cause("The export probably failed because the rows were never flushed.") \
+        is None
+    assert stated_cause("I think the rows were never flushed before the write happened.") is None
+    assert stated_cause("Was the cache stale when the export job wrote the file?") is None
+
+
+def test_a_paragraph_saying_nothing_went_wrong_is_no_cause():
+    assert stated_cause("This makes the export clearer to read for the next person.") is None
+
+
+def test_lists_and_trailers_are_never_the_cause():
+    body = "- the job never flushed rows, so data was lost\n- more\n\nCo-Authored-By: A <a@b>"
+    assert stated_cause(body) is None
+
+
+def test_a_long_cause_is_cut_to_whole_sentences_or_a_clause():
+    first = "The publish step used `git diff --quiet` to skip unchanged files."
+    second = ("That check only sees tracked files, so the new file was never pushed — "
+              + "which " + "kept the release from appearing for days " * 8 + "after the merge.")
+    cause = stated_cause(f"{first} {second}")
+    assert cause == f"{first} That check only sees tracked files, so the new file was never " \
+                    "pushed."
+    assert len(cause) <= MAX_CAUSE_CHARS
