@@ -342,6 +342,65 @@ _GUESS = lazy_regex(
     r"talvez)(?![\w'])", re.IGNORECASE)
 
 
+#: What makes a directive last beyond the task, said of the directive itself: the markers of
+#: ``_STANDING`` but the bare quantifier "every" ("keep going until every test passes": there
+#: it counts the task's goal, not the occasions the directive holds on).
+_LASTING = lazy_regex(
+    r"\b(?:always|never|ever|every\s+time|each time|whenever|any ?time|from now on|"
+    r"going forward|in (?:the )?future|by default|as a rule|in general|as always|"
+    r"in (?:this|the|our|all|every) (?:repo(?:sitory)?|project|codebase|code ?base|team|"
+    r"projects|repos))\b", re.IGNORECASE)
+#: The agent going on with the work, or stopping it, up to a point of this task ("don't stop
+#: until all functions are ported", "keep going until the tests pass", "iterate until it
+#: builds", "take no action until I have reviewed it"): the directive lasts as long as the task
+#: and ends with it. The verb is the agent's going on, never an act of the project's workflow
+#: ("don't merge until CI is green" gates an act, and is left to the other checks).
+_GOING_ON = (r"(?:(?:do not|don'?t|dont|never|no)\s+(?:stop(?:ping)?|quit(?:ting)?|give up|"
+             r"pause|finish|end|return|yield|hand (?:it |this |them )?back|come back|report "
+             r"back|proceed|continue|move on)|stop|keep (?:on\s+)?(?:going|working|at it|trying|"
+             r"iterating|fixing|looping|pushing)|carry on|go on|continue(?!\s+to\b)\w*|iterate|"
+             r"loop|grind|churn|take no action|do nothing|(?:do not|don'?t) do anything)")
+_UNTIL_DONE = lazy_regex(r"\b" + _GOING_ON + r"\b[^.;:!?]{0,60}?\b(?:until|till|untill)\b",
+                         re.IGNORECASE)
+#: A condition before the directive makes it a procedure for that case ("when a test fails,
+#: keep fixing until it passes"), a rule that may stand.
+_OCCASION = lazy_regex(r"\b(?:if|when|whenever|in case|each time|every time|after|before)\b",
+                       re.IGNORECASE)
+UNTIL_DONE = "lasts until the task in hand is done"
+
+
+def until_done(sentence: str) -> str | None:
+    """Why ``sentence`` is a directive bounded by the task's completion (``_UNTIL_DONE``):
+    going on, or not stopping, until this task's goal is reached. None when a marker or a
+    condition before the directive says it holds beyond the task ("always keep going until
+    the suite is green", "when a test fails, keep fixing until it passes")."""
+    going = _UNTIL_DONE.search(sentence)
+    if going is None:
+        return None
+    before = sentence[:going.start()]
+    if _LASTING.search(before) or _OCCASION.search(before):
+        return None
+    return UNTIL_DONE
+
+
+#: The session's own objects pointed at ("these functions", "those failing tests", "this bug",
+#: "this PR"): things of the work in hand, which only the conversation identifies. What the
+#: sentence asks of them is for this task; once it is done the code holds the result, and
+#: stored alone the words no longer say which things they meant. ("This project", "this repo"
+#: and "this app" name the project itself: ``_STANDING``; a named thing, "the parser", stays.)
+_WORK_ITEM = (r"(?:functions?|methods?|files?|tests?|specs?|changes?|edits?|diffs?|bugs?|"
+              r"issues?|errors?|failures?|warnings?|crash(?:es)?|regressions?|problems?|"
+              r"fix(?:es)?|tasks?|tickets?|todos?|steps?|prs?|pull requests?|branch(?:es)?|"
+              r"commits?|lines?|cases?|items?)")
+_THIS_WORK = lazy_regex(
+    r"\b(?:these|those)\s+(?:[\w-]+\s+){0,2}?" + _WORK_ITEM + r"\b(?!\s*(?:\.\w|/))|"
+    r"\bthis\s+(?:(?:failing|broken|flaky|new|last|current|same|particular|one)\s+)?"
+    r"(?:bug|issue|error|failure|warning|crash|regression|problem|fix|task|ticket|todo|step|"
+    r"pr|pull request|branch|commit|change|diff|session|test|spec|function|method|file)\b"
+    r"(?!\s*(?:\.\w|/))", re.IGNORECASE)
+THIS_WORK = "about the things of the work in hand (this X, these Y)"
+
+
 def task_scoped(sentence: str, lenient: frozenset[str] = frozenset()) -> str | None:
     """Why ``sentence`` is for the task at hand rather than standing; None when it may stand.
     A reason in ``lenient`` is not given: the caller knows from the session that it does not
@@ -352,6 +411,9 @@ def task_scoped(sentence: str, lenient: frozenset[str] = frozenset()) -> str | N
         return "leans on what was said before"
     if _GUESS.match(sentence):  # before the standing markers: "maybe always…" is unsure
         return "a guess, not a decision"
+    bounded = until_done(sentence)  # before the markers: "until every test passes" is the goal
+    if bounded:
+        return bounded
     if _STANDING.search(sentence):
         return None
     need = _NEED.search(sentence)
@@ -380,6 +442,8 @@ def task_scoped(sentence: str, lenient: frozenset[str] = frozenset()) -> str | N
     once = one_off(sentence)
     if once:
         return once
+    if _THIS_WORK.search(sentence):  # after ``one_off``: an act done once keeps its reason
+        return THIS_WORK
     if (_LEANS_BACK.search(sentence) or _DEICTIC.search(sentence) or _HANGS_ON.search(sentence)) \
             and LEANS_BACK not in lenient:
         return LEANS_BACK
