@@ -46,6 +46,16 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
   to one change ("… later", "in a follow-up", "for this PR"), or a state that expires ("our
   latest release is v0.2.0": ``logic.expiring``). Once done, the code holds the result; the
   words were the day's instruction, not a rule for later work.
+- it **lasts until the task in hand is done** (``until_done``): the agent going on, or not
+  stopping, until a point of this task ("don't stop until all functions are ported and
+  coverage is 100%", "keep working until the tests pass"). Read before the standing markers,
+  since "every" and "all" after the "until" count the task's goal; a marker or a condition
+  before the directive ("always keep going until …", "when a test fails, keep fixing until
+  …") still lets it stand, and a gate on an act ("don't merge until CI is green") is not
+  this shape;
+- it is about **the session's own things**, pointed at rather than named ("these
+  functions", "this bug", "this PR": ``_THIS_WORK``): what it asks of them is for this task,
+  and the words alone no longer say which things they were.
 
 A sentence that **opens with a guess** ("I suppose we don't have a rule for …", "maybe we
 should …", "may be X must be Y otherwise …", "probably …", "seems like …", after an "ok",
