@@ -181,26 +181,30 @@ def test_a_persistence_rule_with_a_marker_a_condition_or_a_gate_may_stand(senten
 
 
 @pytest.mark.parametrize("sentence", [
-    "Keep the public signatures of these functions unchanged",
-    "Those flaky tests should be skipped on Windows",
     "This bug must not come back",
-    "the fix for this failing test should go in the fixture, not the assertion",
+    "the fix for this regression should go in the fixture, not the assertion",
     "Make sure this PR only touches the exporter",
+    "Keep these changes out of the public API",
+    "those two failures should be reported upstream, not patched here",
 ])
-def test_a_directive_about_the_sessions_own_things_is_for_today(sentence):
-    """Pointed at by "this" or "these", the things are the conversation's: what is asked of them
-    is for this task, and the words alone no longer say which they were."""
-    assert task_scoped(sentence) == "about the things of the work in hand (this X, these Y)"
+def test_a_directive_about_the_passing_things_of_the_work_is_for_today(sentence):
+    """Pointed at by "this" or "these", a bug, a failure, a PR, a change of the work in hand
+    lasts as long as the task: what is asked of it is for this task, and the words alone no
+    longer say which it was."""
+    assert task_scoped(sentence) == "about the passing things of the work in hand (this bug, " \
+        "these changes)"
 
 
 @pytest.mark.parametrize("sentence", [
     "Never edit these generated files by hand",        # a standing marker keeps it
+    "I want these pages to stay short and skimmable",  # pages stay after the task
+    "Keep the public signatures of these functions unchanged",
     "This project keeps its functions free of I/O",
     "Every public function needs a docstring",
     "Keep the parser's functions pure",
     "The public API must stay backwards compatible",
 ])
-def test_a_rule_about_named_or_all_things_is_left_to_the_model(sentence):
+def test_a_rule_about_things_that_stay_named_or_all_is_left_to_the_model(sentence):
     assert task_scoped(sentence) is None
 
 

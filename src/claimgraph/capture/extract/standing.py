@@ -53,9 +53,11 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
   before the directive ("always keep going until …", "when a test fails, keep fixing until
   …") still lets it stand, and a gate on an act ("don't merge until CI is green") is not
   this shape;
-- it is about **the session's own things**, pointed at rather than named ("these
-  functions", "this bug", "this PR": ``_THIS_WORK``): what it asks of them is for this task,
-  and the words alone no longer say which things they were.
+- it is about **the passing things of the work in hand**, pointed at rather than named
+  ("this bug", "these failures", "this PR", "these changes": ``_THIS_WORK``): they last as
+  long as the task, and the words alone no longer say which they were. (A thing the work
+  leaves in the project, "these files", "these functions", is left to the other checks: "I
+  want these pages to stay short and skimmable" is about documents that stay.)
 
 A sentence that **opens with a guess** ("I suppose we don't have a rule for …", "maybe we
 should …", "may be X must be Y otherwise …", "probably …", "seems like …", after an "ok",
@@ -393,22 +395,21 @@ def until_done(sentence: str) -> str | None:
     return UNTIL_DONE
 
 
-#: The session's own objects pointed at ("these functions", "those failing tests", "this bug",
-#: "this PR"): things of the work in hand, which only the conversation identifies. What the
-#: sentence asks of them is for this task; once it is done the code holds the result, and
-#: stored alone the words no longer say which things they meant. ("This project", "this repo"
-#: and "this app" name the project itself: ``_STANDING``; a named thing, "the parser", stays.)
-_WORK_ITEM = (r"(?:functions?|methods?|files?|tests?|specs?|changes?|edits?|diffs?|bugs?|"
-              r"issues?|errors?|failures?|warnings?|crash(?:es)?|regressions?|problems?|"
-              r"fix(?:es)?|tasks?|tickets?|todos?|steps?|prs?|pull requests?|branch(?:es)?|"
-              r"commits?|lines?|cases?|items?)")
+#: The work's own passing things pointed at ("this bug", "these failures", "this PR", "these
+#: changes"): they exist only while the task does, and only the conversation identifies them.
+#: What the sentence asks of them is for this task; once it is done they are gone, and stored
+#: alone the words no longer say which things they meant. Not a thing the work leaves in the
+#: project (a file, a function, a test: "I want these pages to stay short and skimmable" is a
+#: preference about documents that stay), which the other checks read.
+_WORK_ITEM = (r"(?:changes?|edits?|diffs?|bugs?|issues?|errors?|failures?|warnings?|"
+              r"crash(?:es)?|regressions?|problems?|fix(?:es)?|tasks?|tickets?|todos?|steps?|"
+              r"prs?|pull requests?|branch(?:es)?|commits?)")
 _THIS_WORK = lazy_regex(
     r"\b(?:these|those)\s+(?:[\w-]+\s+){0,2}?" + _WORK_ITEM + r"\b(?!\s*(?:\.\w|/))|"
     r"\bthis\s+(?:(?:failing|broken|flaky|new|last|current|same|particular|one)\s+)?"
     r"(?:bug|issue|error|failure|warning|crash|regression|problem|fix|task|ticket|todo|step|"
-    r"pr|pull request|branch|commit|change|diff|session|test|spec|function|method|file)\b"
-    r"(?!\s*(?:\.\w|/))", re.IGNORECASE)
-THIS_WORK = "about the things of the work in hand (this X, these Y)"
+    r"pr|pull request|branch|commit|change|diff|session)\b(?!\s*(?:\.\w|/))", re.IGNORECASE)
+THIS_WORK = "about the passing things of the work in hand (this bug, these changes)"
 
 
 def task_scoped(sentence: str, lenient: frozenset[str] = frozenset()) -> str | None:
