@@ -208,6 +208,25 @@ def test_a_rule_about_things_that_stay_named_or_all_is_left_to_the_model(sentenc
     assert task_scoped(sentence) is None
 
 
+@pytest.mark.parametrize("sentence", [
+    "For this PR, every new module needs a license header",
+    "In this branch, keep each change behind the feature flag",
+    "Until this task is done, every commit should stay small",
+    "for the current ticket, always log the raw payload",
+])
+def test_the_task_named_as_the_scope_outranks_every_and_always(sentence):
+    """"every" and "always" quantify within the task the sentence names as its scope."""
+    assert task_scoped(sentence) == "tied to now"
+
+
+@pytest.mark.parametrize("sentence", [
+    "Write commit subjects in the imperative, and squash the fixups of this PR before merging",
+    "Tag releases from main only, and keep the release notes for this PR short",
+])
+def test_a_clause_of_its_own_about_the_task_leaves_the_rule_it_follows(sentence):
+    assert task_scoped(sentence) is None
+
+
 def test_a_directive_until_the_task_is_done_is_read_but_not_stored():
     """The model reads "don't stop until …" as a convention (its words are a rule's); the form
     says it ends with the task, and the report shows why it was not stored."""

@@ -379,6 +379,13 @@ _UNTIL_DONE = lazy_regex(r"\b" + _GOING_ON + r"\b[^.;:!?]{0,60}?\b(?:until|till|
 _OCCASION = lazy_regex(r"\b(?:if|when|whenever|in case|each time|every time|after|before)\b",
                        re.IGNORECASE)
 UNTIL_DONE = "lasts until the task in hand is done"
+#: The task in hand named as the directive's scope ("for this PR, every new file needs a
+#: header", "in this branch, always squash", "until this task is done, …"): whatever the
+#: sentence then quantifies ("every", "always") holds within that task, not beyond it.
+_THIS_TASK = lazy_regex(
+    r"\b(?:for|in|within|throughout|during|until the end of|until|till)\s+(?:this|the current)\s+"
+    r"(?:pr|pull request|task|change|commit|branch|ticket|issue|session|conversation|chat|"
+    r"thread|sprint|iteration|phase)\b", re.IGNORECASE)
 
 
 def until_done(sentence: str) -> str | None:
@@ -425,6 +432,8 @@ def task_scoped(sentence: str, lenient: frozenset[str] = frozenset()) -> str | N
     bounded = until_done(sentence)  # before the markers: "until every test passes" is the goal
     if bounded:
         return bounded
+    if _THIS_TASK.search(sentence) and not cue_in_own_clause(sentence, _THIS_TASK):
+        return "tied to now"  # before the markers: "for this PR, every file …" is within it
     if _STANDING.search(sentence):
         return None
     need = _NEED.search(sentence)
@@ -453,8 +462,8 @@ def task_scoped(sentence: str, lenient: frozenset[str] = frozenset()) -> str | N
     once = one_off(sentence)
     if once:
         return once
-    if _THIS_WORK.search(sentence):  # after ``one_off``: an act done once keeps its reason
-        return THIS_WORK
+    if _THIS_WORK.search(sentence) and not cue_in_own_clause(sentence, _THIS_WORK):
+        return THIS_WORK  # after ``one_off``: an act done once keeps its reason
     if (_LEANS_BACK.search(sentence) or _DEICTIC.search(sentence) or _HANGS_ON.search(sentence)) \
             and LEANS_BACK not in lenient:
         return LEANS_BACK
