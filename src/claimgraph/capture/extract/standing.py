@@ -58,6 +58,9 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
   long as the task, and the words alone no longer say which they were. (A thing the work
   leaves in the project, "these files", "these functions", is left to the other checks: "I
   want these pages to stay short and skimmable" is about documents that stay.)
+- it **names the task in hand as its scope** ("for this PR, every new module needs a header",
+  "until this task is done, …": ``_THIS_TASK``), read before the standing markers too:
+  "every" and "always" then hold within that task.
 
 A sentence that **opens with a guess** ("I suppose we don't have a rule for …", "maybe we
 should …", "may be X must be Y otherwise …", "probably …", "seems like …", after an "ok",
