@@ -168,11 +168,14 @@ def test_a_test_the_session_just_wrote_failing_then_passing_is_no_lesson():
 
 def test_the_rust_port_keeps_the_users_decisions_and_its_layout():
     found = _facts("claude-code/python-to-rust-port.jsonl")
-    # The sentence model does not keep "keep the Justfile - update it to run Rust tests
-    # instead", "Don't stop until all functions are ported, tests pass, and you have 100%
-    # coverage" or, since its threshold was chosen for precision, "Create a standalone Rust
-    # library (no Python bindings needed)" (score 0.12, under the phrase lists' floor of 0.30):
-    # docs/capture.md, "The sentence model", known limits.
+    # Since its threshold was chosen for precision, the sentence model does not keep "Create a
+    # standalone Rust library (no Python bindings needed)" (score 0.12, under the phrase
+    # lists' floor of 0.30): docs/capture.md, "The sentence model", known limits.
+    # The order to go on until the port is done is the model's convention, but it lasts only
+    # until this task is done ("Standing or for today"): not a standing rule; the coverage bar
+    # it names is the gate the session ran, and the Justfile's recipe.
+    assert not any(f[2].lower().startswith("don't stop until") for f in found)
+    assert ("tmpqwh7888i", "core/tested-by", "cargo llvm-cov --fail-under-lines 100") in found
     assert ("src/lib.rs", "x/role", "declares the modules dict_utils, list_utils, math_utils, "
             "string_utils, validation") in found
     assert ("tmpqwh7888i", "x/decided",

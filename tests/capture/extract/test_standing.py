@@ -151,6 +151,98 @@ def test_a_durable_looking_sentence_for_today_is_read_but_not_stored():
     assert len(heard) == 1 and not heard[0]["kept"]
 
 
+@pytest.mark.parametrize("sentence", [
+    "Don't stop until every module is migrated, the suite passes and coverage is at 100%.",
+    "Do not stop until all handlers are converted and you have full branch coverage",
+    "Keep working until the integration tests pass and the linter is clean",
+    "ok, keep going till the importer reads both formats",
+    "Never give up until the parser handles all the fixtures",
+    "please iterate until the benchmark runs under a second",
+    "continue fixing the exporter until the golden files match",
+    "Take no action until I have read the plan",
+])
+def test_a_directive_that_lasts_until_the_task_is_done_is_for_today(sentence):
+    """Going on (or not stopping) until this task's goal is reached ends with the task: stored
+    as a convention it would tell every later session to port modules that are long ported
+    (issue 22). "every" and "all" there count the goal, not the occasions it holds on."""
+    assert task_scoped(sentence) == "lasts until the task in hand is done"
+
+
+@pytest.mark.parametrize("sentence", [
+    "Always keep going until the whole suite is green before you hand back",
+    "When a test fails, keep fixing until it passes rather than skipping it",
+    "Whenever the build breaks, don't stop until you know why",
+    "Don't merge until CI is green",            # a gate on an act of the workflow
+    "Never push until the linters pass",
+    "continue to support Python 3.9 until its end of life",
+])
+def test_a_persistence_rule_with_a_marker_a_condition_or_a_gate_may_stand(sentence):
+    assert task_scoped(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", [
+    "This bug must not come back",
+    "the fix for this regression should go in the fixture, not the assertion",
+    "Make sure this PR only touches the exporter",
+    "Keep these changes out of the public API",
+    "those two failures should be reported upstream, not patched here",
+])
+def test_a_directive_about_the_passing_things_of_the_work_is_for_today(sentence):
+    """Pointed at by "this" or "these", a bug, a failure, a PR, a change of the work in hand
+    lasts as long as the task: what is asked of it is for this task, and the words alone no
+    longer say which it was."""
+    assert task_scoped(sentence) == "about the passing things of the work in hand (this bug, " \
+        "these changes)"
+
+
+@pytest.mark.parametrize("sentence", [
+    "Never edit these generated files by hand",        # a standing marker keeps it
+    "I want these pages to stay short and skimmable",  # pages stay after the task
+    "Keep the public signatures of these functions unchanged",
+    "This project keeps its functions free of I/O",
+    "Every public function needs a docstring",
+    "Keep the parser's functions pure",
+    "The public API must stay backwards compatible",
+])
+def test_a_rule_about_things_that_stay_named_or_all_is_left_to_the_model(sentence):
+    assert task_scoped(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", [
+    "For this PR, every new module needs a license header",
+    "In this branch, keep each change behind the feature flag",
+    "Until this task is done, every commit should stay small",
+    "for the current ticket, always log the raw payload",
+])
+def test_the_task_named_as_the_scope_outranks_every_and_always(sentence):
+    """"every" and "always" quantify within the task the sentence names as its scope."""
+    assert task_scoped(sentence) == "tied to now"
+
+
+@pytest.mark.parametrize("sentence", [
+    "Write commit subjects in the imperative, and squash the fixups of this PR before merging",
+    "Tag releases from main only, and keep the release notes for this PR short",
+])
+def test_a_clause_of_its_own_about_the_task_leaves_the_rule_it_follows(sentence):
+    assert task_scoped(sentence) is None
+
+
+def test_a_directive_until_the_task_is_done_is_read_but_not_stored():
+    """The model reads "don't stop until …" as a convention (its words are a rule's); the form
+    says it ends with the task, and the report shows why it was not stored."""
+    from claimgraph.capture.classify import tally
+
+    session = Session()
+    session.prompt("Port the helpers to Go. Don't stop until every helper is ported, "
+                   "the tests pass and coverage is at 100%.")
+    with tally.collecting() as heard:
+        found = session.extract()
+    assert [c for c in found if c["rule"] == "statements"] == []
+    bounded = [h for h in heard if "Don't stop" in h["sentence"]]
+    assert len(bounded) == 1 and bounded[0]["class"] == "convention"
+    assert not bounded[0]["kept"] and "until the task in hand is done" in bounded[0]["why"]
+
+
 ASK = {"questions": [
     {"question": "The export is large. How would you like to proceed?", "header": "Workflow",
      "options": [{"label": "Split it up (Recommended)", "description": "Several commits"},

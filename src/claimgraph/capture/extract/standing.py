@@ -46,6 +46,21 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
   to one change ("… later", "in a follow-up", "for this PR"), or a state that expires ("our
   latest release is v0.2.0": ``logic.expiring``). Once done, the code holds the result; the
   words were the day's instruction, not a rule for later work.
+- it **lasts until the task in hand is done** (``until_done``): the agent going on, or not
+  stopping, until a point of this task ("don't stop until all functions are ported and
+  coverage is 100%", "keep working until the tests pass"). Read before the standing markers,
+  since "every" and "all" after the "until" count the task's goal; a marker or a condition
+  before the directive ("always keep going until …", "when a test fails, keep fixing until
+  …") still lets it stand, and a gate on an act ("don't merge until CI is green") is not
+  this shape;
+- it is about **the passing things of the work in hand**, pointed at rather than named
+  ("this bug", "these failures", "this PR", "these changes": ``_THIS_WORK``): they last as
+  long as the task, and the words alone no longer say which they were. (A thing the work
+  leaves in the project, "these files", "these functions", is left to the other checks: "I
+  want these pages to stay short and skimmable" is about documents that stay.)
+- it **names the task in hand as its scope** ("for this PR, every new module needs a header",
+  "until this task is done, …": ``_THIS_TASK``), read before the standing markers too:
+  "every" and "always" then hold within that task.
 
 A sentence that **opens with a guess** ("I suppose we don't have a rule for …", "maybe we
 should …", "may be X must be Y otherwise …", "probably …", "seems like …", after an "ok",
@@ -342,6 +357,71 @@ _GUESS = lazy_regex(
     r"talvez)(?![\w'])", re.IGNORECASE)
 
 
+#: What makes a directive last beyond the task, said of the directive itself: the markers of
+#: ``_STANDING`` but the bare quantifier "every" ("keep going until every test passes": there
+#: it counts the task's goal, not the occasions the directive holds on).
+_LASTING = lazy_regex(
+    r"\b(?:always|never|ever|every\s+time|each time|whenever|any ?time|from now on|"
+    r"going forward|in (?:the )?future|by default|as a rule|in general|as always|"
+    r"in (?:this|the|our|all|every) (?:repo(?:sitory)?|project|codebase|code ?base|team|"
+    r"projects|repos))\b", re.IGNORECASE)
+#: The agent going on with the work, or stopping it, up to a point of this task ("don't stop
+#: until all functions are ported", "keep going until the tests pass", "iterate until it
+#: builds", "take no action until I have reviewed it"): the directive lasts as long as the task
+#: and ends with it. The verb is the agent's going on, never an act of the project's workflow
+#: ("don't merge until CI is green" gates an act, and is left to the other checks).
+_GOING_ON = (r"(?:(?:do not|don'?t|dont|never|no)\s+(?:stop(?:ping)?|quit(?:ting)?|give up|"
+             r"pause|finish|end|return|yield|hand (?:it |this |them )?back|come back|report "
+             r"back|proceed|continue|move on)|stop|keep (?:on\s+)?(?:going|working|at it|trying|"
+             r"iterating|fixing|looping|pushing)|carry on|go on|continue(?!\s+to\b)\w*|iterate|"
+             r"loop|grind|churn|take no action|do nothing|(?:do not|don'?t) do anything)")
+_UNTIL_DONE = lazy_regex(r"\b" + _GOING_ON + r"\b[^.;:!?]{0,60}?\b(?:until|till|untill)\b",
+                         re.IGNORECASE)
+#: A condition before the directive makes it a procedure for that case ("when a test fails,
+#: keep fixing until it passes"), a rule that may stand.
+_OCCASION = lazy_regex(r"\b(?:if|when|whenever|in case|each time|every time|after|before)\b",
+                       re.IGNORECASE)
+UNTIL_DONE = "lasts until the task in hand is done"
+#: The task in hand named as the directive's scope ("for this PR, every new file needs a
+#: header", "in this branch, always squash", "until this task is done, …"): whatever the
+#: sentence then quantifies ("every", "always") holds within that task, not beyond it.
+_THIS_TASK = lazy_regex(
+    r"\b(?:for|in|within|throughout|during|until the end of|until|till)\s+(?:this|the current)\s+"
+    r"(?:pr|pull request|task|change|commit|branch|ticket|issue|session|conversation|chat|"
+    r"thread|sprint|iteration|phase)\b", re.IGNORECASE)
+
+
+def until_done(sentence: str) -> str | None:
+    """Why ``sentence`` is a directive bounded by the task's completion (``_UNTIL_DONE``):
+    going on, or not stopping, until this task's goal is reached. None when a marker or a
+    condition before the directive says it holds beyond the task ("always keep going until
+    the suite is green", "when a test fails, keep fixing until it passes")."""
+    going = _UNTIL_DONE.search(sentence)
+    if going is None:
+        return None
+    before = sentence[:going.start()]
+    if _LASTING.search(before) or _OCCASION.search(before):
+        return None
+    return UNTIL_DONE
+
+
+#: The work's own passing things pointed at ("this bug", "these failures", "this PR", "these
+#: changes"): they exist only while the task does, and only the conversation identifies them.
+#: What the sentence asks of them is for this task; once it is done they are gone, and stored
+#: alone the words no longer say which things they meant. Not a thing the work leaves in the
+#: project (a file, a function, a test: "I want these pages to stay short and skimmable" is a
+#: preference about documents that stay), which the other checks read.
+_WORK_ITEM = (r"(?:changes?|edits?|diffs?|bugs?|issues?|errors?|failures?|warnings?|"
+              r"crash(?:es)?|regressions?|problems?|fix(?:es)?|tasks?|tickets?|todos?|steps?|"
+              r"prs?|pull requests?|branch(?:es)?|commits?)")
+_THIS_WORK = lazy_regex(
+    r"\b(?:these|those)\s+(?:[\w-]+\s+){0,2}?" + _WORK_ITEM + r"\b(?!\s*(?:\.\w|/))|"
+    r"\bthis\s+(?:(?:failing|broken|flaky|new|last|current|same|particular|one)\s+)?"
+    r"(?:bug|issue|error|failure|warning|crash|regression|problem|fix|task|ticket|todo|step|"
+    r"pr|pull request|branch|commit|change|diff|session)\b(?!\s*(?:\.\w|/))", re.IGNORECASE)
+THIS_WORK = "about the passing things of the work in hand (this bug, these changes)"
+
+
 def task_scoped(sentence: str, lenient: frozenset[str] = frozenset()) -> str | None:
     """Why ``sentence`` is for the task at hand rather than standing; None when it may stand.
     A reason in ``lenient`` is not given: the caller knows from the session that it does not
@@ -352,6 +432,11 @@ def task_scoped(sentence: str, lenient: frozenset[str] = frozenset()) -> str | N
         return "leans on what was said before"
     if _GUESS.match(sentence):  # before the standing markers: "maybe always…" is unsure
         return "a guess, not a decision"
+    bounded = until_done(sentence)  # before the markers: "until every test passes" is the goal
+    if bounded:
+        return bounded
+    if _THIS_TASK.search(sentence) and not cue_in_own_clause(sentence, _THIS_TASK):
+        return "tied to now"  # before the markers: "for this PR, every file …" is within it
     if _STANDING.search(sentence):
         return None
     need = _NEED.search(sentence)
@@ -380,6 +465,8 @@ def task_scoped(sentence: str, lenient: frozenset[str] = frozenset()) -> str | N
     once = one_off(sentence)
     if once:
         return once
+    if _THIS_WORK.search(sentence) and not cue_in_own_clause(sentence, _THIS_WORK):
+        return THIS_WORK  # after ``one_off``: an act done once keeps its reason
     if (_LEANS_BACK.search(sentence) or _DEICTIC.search(sentence) or _HANGS_ON.search(sentence)) \
             and LEANS_BACK not in lenient:
         return LEANS_BACK
