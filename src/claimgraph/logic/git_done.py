@@ -48,7 +48,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from claimgraph.logic.git_state import DEFAULT_BRANCHES, EndState, PullRequest, git_showed_push
+from claimgraph.logic.git_state import MAIN_LINES, EndState, PullRequest, git_showed_push
 
 #: The key under which ``git_state`` hands a candidate's settled state to the screen
 #: (``capture/extract/git_done.py``), which takes it off before anything else sees it.
@@ -93,7 +93,7 @@ def open_part(state: EndState, edits_checked: bool) -> EndState | None:
     if done == _branches(state) and tags_done == set(state.tags):
         settled_tree = edits_checked or state.dirty is False
         on_main = state.branch is None or state.branch in done \
-            or state.branch in DEFAULT_BRANCHES or state.branch in state.deleted
+            or state.branch in MAIN_LINES or state.branch in state.deleted
         return None if settled_tree and on_main else state
     return dataclasses.replace(
         state, commits=[c for c in state.commits if c.branch not in done],
@@ -115,10 +115,17 @@ def _tells_change(state: EndState, branch: str) -> bool:
 
 
 def _branch_done(state: EndState, branch: str) -> bool:
-    """The branch is a main line and every commit of the session's on it went up by a push
-    git showed (a push that names where it went; "you said so" is the person's word). All
-    pushed, a later push whose outcome never showed leaves nothing behind."""
-    if branch not in DEFAULT_BRANCHES or branch in state.said:
+    """The branch is a main line and every commit of the session's on it went up: by a push
+    git showed (a push that names where it went), or by the person's own push they reported
+    ("I pushed": they are the one who knows; a push known only from a pull request gh opened
+    from the branch is neither). All pushed, a later push whose outcome never showed leaves
+    nothing behind."""
+    if branch not in MAIN_LINES or branch in state.said:
         return False
-    return all(git_showed_push(state.pushed.get(c.key, ("", 0, False))[0])
-               for c in state.commits if c.branch == branch)
+    made = [c for c in state.commits if c.branch == branch]
+    return all(c.key in state.pushed and _went_up(state.pushed[c.key][0]) for c in made)
+
+
+def _went_up(url: str) -> bool:
+    """A push git showed, or the person's report of their own ("" : no remote named)."""
+    return url == "" or git_showed_push(url)

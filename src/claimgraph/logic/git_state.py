@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 #: ``[main 1a2b3c4] subject``, ``[main (root-commit) 1a2b3c4] …``, ``[detached HEAD 1a2b3c4] …``.
 _COMMIT_LINE = re.compile(r"^\s*\[(?P<branch>detached HEAD|[^\]\s]+)(?: \(root-commit\))? "
@@ -187,6 +187,11 @@ class Observation:
     #: never showed: no result, a wrapper that rewrote the output, several quiet commits):
     #: the count of the branch checked out is a lower bound from here on
     more_commits: bool = False
+    #: the local branches a ``git merge`` of the line brought into a branch (git printed
+    #: its fast-forward or its merge commit, no conflict), and the branch it went into when
+    #: the line checked one out first (None: the one checked out)
+    merged_in: tuple[str, ...] = ()
+    merged_into: str | None = None
 
 
 def commits_in(output: str) -> list[tuple[str, str, str]]:
@@ -661,6 +666,9 @@ class EndState:
 
 #: Branch names a repository's default branch goes by.
 DEFAULT_BRANCHES = frozenset({"main", "master", "develop", "trunk"})
+#: Branch names of a line other branches' work is merged into: the default branch's, and
+#: the integration branch a team merges feature branches into before a release (``dev``).
+MAIN_LINES = DEFAULT_BRANCHES | {"dev", "development"}
 
 
 def _known_checkout(seen: Observation, state: EndState,
@@ -701,6 +709,8 @@ def settle(observations: list[Observation]) -> EndState:
                 state.deleted.remove(on)  # made again after it was deleted
         if seen.commits or seen.pushes:
             worked_in = seen.place
+        if seen.merged_in:
+            _merge_into_main_line(state, seen, seen.merged_into or current)
         if seen.rewrote:
             up_before.update(_went_up(state, heads, listings))
             lost += state.commits
@@ -819,6 +829,24 @@ def settle(observations: list[Observation]) -> EndState:
     _mark_pushed(state, heads)
     _mark_seen_on_remote(state, heads)
     return state
+
+
+def _merge_into_main_line(state: EndState, seen: Observation, into: str | None) -> None:
+    """A merge that worked brought the branches it named into a main line: the session's
+    commits made on them before it are on that line now, waiting for nothing but its push.
+    Told on their old branch, "not pushed" would send the next agent to merge or push work
+    that already landed (and "pushed" would say nothing of the main line). They are known
+    as pushed from the merge on only: a push of the main line after it carries them, an
+    earlier push of their own branch did not put them on the remote main line. A merge into
+    any other branch (the main line into a feature branch, to bring it up to date) leaves
+    the tally as it is: the work still waits for its own merge."""
+    if into not in MAIN_LINES:
+        return
+    for index, commit in enumerate(state.commits):
+        if commit.branch in seen.merged_in and commit.branch != into \
+                and commit.line < seen.line:
+            state.pushed.pop(commit.key, None)
+            state.commits[index] = replace(commit, branch=into, since=seen.line)
 
 
 def _went_up(state: EndState, heads: list[tuple[str, str | None, str, int, bool]],
