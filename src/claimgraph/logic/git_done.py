@@ -19,10 +19,13 @@ the record can tell:
   project now holds (the rubric's "K for that content"), and on held-out sessions those
   titles were what the labellers wanted remembered;
 - a branch's commits are done when the branch is one of the names a main line goes by
-  (``DEFAULT_BRANCHES``), git showed a push carrying every one of them (not the person's
-  word that they pushed) and no later status showed them diverged; a push of such a branch
-  with no commit of the session's is done too. A commit on any other branch, on a detached
-  HEAD or on a branch never named waits for a merge: open;
+  (``MAIN_LINES``: the default branch's, and an integration branch such as ``dev``), a push
+  carried every one of them -- one git showed, or the person's own push they reported (they
+  are the one who knows; a push known only from a pull request gh opened is neither) -- and
+  no later status showed them diverged; a push of such a branch with no commit of the
+  session's is done too. A commit on any other branch, on a detached HEAD or on a branch
+  never named waits for a merge: open (``git_state.settle`` has already moved onto the main
+  line the commits a merge into it, or git's ``branch -d``, showed landed there);
 - a tag is done once pushed (or deleted); one only created is open;
 - uncommitted work (a status, or edits after the last commit) makes the state one to keep
   whole, and so does a checkout left on another branch than the main line when all else is
