@@ -41,9 +41,15 @@ _PR_URL = re.compile(r"^\s*(?P<url>https://\S+/(?P<repo>[^/\s]+/[^/\s]+)/pull/(?
 _MERGED_LINE = re.compile(r"(?:Squashed and merged|Rebased and merged|Merged) pull request "
                           r"(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)")
 #: gh saying the merge did not happen. Its exit status says so too, unless the command was piped
-#: into ``tee``/``tail`` (whose status the line reports): then only these words tell.
+#: into ``tee``/``tail`` (whose status the line reports): then only these words tell. A merge
+#: queue's or an auto-merge's answer exits 0 too, yet nothing is merged when gh says it: the
+#: pull request "will be added to the merge queue … when ready", "will be automatically
+#: merged … when all requirements are met" (gh enables auto-merge on its own while required
+#: checks are pending): whether it ever merged is an outcome the session has not seen.
 _NOT_MERGED = re.compile(r"\bnot mergeable\b|\bcannot be merged\b|\bmerge conflicts?\b|"
-                         r"\bfailed to merge\b|\bX Pull request\b|^GraphQL:", re.I | re.M)
+                         r"\bfailed to merge\b|\bX Pull request\b|^GraphQL:|"
+                         r"\bmerge queue\b|\bwill be automatically merged\b|"
+                         r"\bauto-merge enabled\b|\bwill merge when\b", re.I | re.M)
 _LOG_LINE = re.compile(r"^(?:\* )?(?P<hash>[0-9a-f]{7,40}) (?:\((?P<refs>[^)]*)\) )?"
                        r"(?P<subject>\S.*?)\s*$")
 _SWITCHED = re.compile(r"^Switched to (?:a new )?branch '(?P<branch>[^']+)'", re.M)

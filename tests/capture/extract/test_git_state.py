@@ -109,6 +109,20 @@ def test_auto_merge_is_not_a_merge():
     assert gs.pr_merged(("pr", "merge", "47", "--auto", "--squash"), "") is None
 
 
+@pytest.mark.parametrize("said", [
+    "! The merge strategy for main is set by the merge queue\n"
+    "✓ Pull request #47 will be added to the merge queue for main when ready",
+    "✓ Pull request me/shop#47 will be automatically merged via squash when all requirements "
+    "are met",
+    "✓ Auto-merge enabled\nme/shop#47 will merge when all requirements are met",
+])
+def test_a_pull_request_gh_only_queued_or_armed_is_not_merged(said):
+    """gh exits 0 when it queues a merge or arms auto-merge (without ``--auto`` too, while
+    required checks are pending): the merge is an outcome the session has not seen."""
+    assert gs.pr_merged(("pr", "merge", "47", "--squash"), said) is None
+    assert gs.pr_merged(("pr", "merge", "--squash"), said) is None
+
+
 def test_a_merge_gh_refused_is_no_merge_even_when_a_pipe_hid_its_exit_status():
     """``gh pr merge 47 --squash | tee log`` exits 0 whatever gh did: its words decide."""
     refused = "X Pull request #47 is not mergeable: the merge commit cannot be cleanly created."
