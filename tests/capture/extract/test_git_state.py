@@ -661,3 +661,21 @@ def test_asking_the_rewrite_tool_its_version_loses_no_commit():
                    ("git filter-repo --help", "usage: git filter-repo --analyze"))
     assert [c.hash for c in state.commits] == ["1a2b3c4"]
     assert "pushed to github.com/me/repo" in gs.describe(state, "d")
+
+
+@pytest.mark.parametrize("push", ["git push --dry-run origin main", "git push -n",
+                                  "git push --dry-run && git push --dry-run --tags"])
+def test_a_dry_run_push_moves_nothing_whatever_ref_lines_it_prints(push):
+    session = Session()
+    session.bash("git commit -m a", output="[main 1111111] feat: a")
+    session.bash(push, output="To github.com:me/shop.git\n   0000aaa..1111111  main -> main")
+    [(_, text)] = _states(session)
+    assert "not pushed" in text and "pushed to" not in text
+
+
+def test_a_dry_run_push_whose_outcome_never_showed_is_no_push_either():
+    session = Session()
+    session.bash("git commit -m a", output="[main 1111111] feat: a")
+    session.tool("Bash", {"command": "git push --dry-run"}, answered=False)
+    [(_, text)] = _states(session)
+    assert "not pushed" in text and "outcome" not in text

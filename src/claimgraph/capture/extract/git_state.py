@@ -500,7 +500,7 @@ def unseen(runs: list[GitRun], line: int, at: int | None = None) -> gs.Observati
     """A line whose outcome never shows (no result: the session ended; cut short): only
     that it tried to push, and what (None: the current branch)."""
     found = _grouped(runs)
-    pushes = tuple(_push_target(words) for words in found.get("push", []))
+    pushes = tuple(_push_target(words) for words in found.get("push", []) if not _dry(words))
     more = any(not _dry(words) for words in found.get("commit", []))
     # a reset that moves the branch, its outcome unknown: the commits before it may be gone
     # from the branch, so they are told no more (less said rather than a stale tally)
@@ -617,9 +617,12 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
     unseen_pushes: tuple[str | None, ...] = ()
     quiet: tuple[tuple[str | None, str], ...] = ()
     if found.get("push"):
-        pushes = tuple(gs.pushes_in(output, line))
+        # a dry run prints the ref lines a push would (``To …``, ``a..b main -> main``) and
+        # moves nothing: on a line with one, no ref line it printed is a push's outcome
+        dry = any(_dry(words) for words in found["push"])
+        pushes = () if dry else tuple(gs.pushes_in(output, line))
         if not pushes and not gs.push_refused(output):
-            runs_of_push = [run for run in runs if run.kind == "push"]
+            runs_of_push = [run for run in runs if run.kind == "push" and not _dry(run.words)]
             quiet = tuple((_push_target(run.words), _push_remote(run.words))
                           for run in runs_of_push if _went_up(run))
             unseen_pushes = tuple(_push_target(run.words) for run in runs_of_push
