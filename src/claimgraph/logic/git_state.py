@@ -50,6 +50,9 @@ _NOT_MERGED = re.compile(r"\bnot mergeable\b|\bcannot be merged\b|\bmerge confli
                          r"\bfailed to merge\b|\bX Pull request\b|^GraphQL:|"
                          r"\bmerge queue\b|\bwill be automatically merged\b|"
                          r"\bauto-merge enabled\b|\bwill merge when\b", re.I | re.M)
+#: gh refusing to open a second pull request for a branch, naming the one already open (its
+#: URL alone on a line, as a new one's is): nothing was opened in the session
+_PR_EXISTS = re.compile(r"^a pull request for branch \S+ into branch \S+ already exists", re.M)
 _LOG_LINE = re.compile(r"^(?:\* )?(?P<hash>[0-9a-f]{7,40}) (?:\((?P<refs>[^)]*)\) )?"
                        r"(?P<subject>\S.*?)\s*$")
 _SWITCHED = re.compile(r"^Switched to (?:a new )?branch '(?P<branch>[^']+)'", re.M)
@@ -256,7 +259,7 @@ def pr_created(argv: tuple[str, ...], output: str
     """(number, url, title, head branch) of ``gh pr create``'s printed URL; ``argv`` its
     words from ``pr`` on, as the shell parser read them."""
     urls = list(_PR_URL.finditer(output))
-    if len(urls) != 1:
+    if len(urls) != 1 or _PR_EXISTS.search(output):
         return None
     head = flag_value(argv, "--head", "-H")
     return (int(urls[0]["number"]), urls[0]["url"], flag_value(argv, "--title", "-t") or None,
@@ -716,7 +719,8 @@ def settle(observations: list[Observation]) -> EndState:
         if seen.commits or seen.pushes:
             worked_in = seen.place
         if seen.merged_in:
-            _merge_into_main_line(state, seen, seen.merged_into or current)
+            _merge_into_main_line(state, seen,
+                                  seen.merged_into or checked_out.get(seen.place, current))
         if seen.rewrote:
             up_before.update(_went_up(state, heads, listings))
             lost += state.commits

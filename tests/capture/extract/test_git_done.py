@@ -243,3 +243,15 @@ def test_a_branch_deleted_as_merged_into_a_feature_branch_stays_its_own():
     s.bash("git checkout -b feat/y", output="Switched to a new branch 'feat/y'")
     s.bash("git branch -d feat/x", output="Deleted branch feat/x (was 1a2b3c4).")
     assert "branch `feat/x` (branch deleted later)" in _states(s)["shop"]
+
+
+def test_a_merge_in_the_main_checkout_is_into_its_branch_not_a_worktrees():
+    s = Session()
+    s.bash("git checkout main", output="Switched to branch 'main'")
+    tree = f"{ROOT}/.worktrees/x"
+    s.bash(f"git worktree add {tree} -b feat/x", output="Preparing worktree (new branch 'feat/x')")
+    s.bash(f"cd {tree} && git add a.py && git commit -m 'feat: a'",
+           output="[feat/x 1a2b3c4] feat: a\n 1 file changed")
+    s.bash(f"cd {ROOT} && git merge feat/x", output="Updating 0000aaa..1a2b3c4\nFast-forward")
+    text = _states(s)["shop"]
+    assert "1 commit on branch `main`: 1a2b3c4" in text and "not pushed" in text

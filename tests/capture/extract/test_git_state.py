@@ -679,3 +679,12 @@ def test_a_dry_run_push_whose_outcome_never_showed_is_no_push_either():
     session.tool("Bash", {"command": "git push --dry-run"}, answered=False)
     [(_, text)] = _states(session)
     assert "not pushed" in text and "outcome" not in text
+
+
+def test_a_pull_request_gh_says_already_exists_was_not_opened_in_the_session():
+    """Piped into ``tee`` gh's refusal exits 0; its URL line names the PR opened before."""
+    said = ('a pull request for branch "feat/x" into branch "main" already exists:\n'
+            "https://github.com/me/shop/pull/5")
+    assert gs.pr_created(("pr", "create", "--fill"), said) is None
+    assert gs.pr_created(("pr", "create", "--fill"), "https://github.com/me/shop/pull/5") == (
+        5, "https://github.com/me/shop/pull/5", None, None)
