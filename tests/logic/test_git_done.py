@@ -50,10 +50,33 @@ def test_anything_left_open_or_unsettled_keeps_the_state_whole(state):
     assert gd.open_part(state, True) is state
 
 
-def test_a_push_the_person_reported_is_not_one_git_showed():
-    state = _state(("main", "aaaa111", False))
-    state.pushed["aaaa111"] = ("", 5, False)  # "you said so"
-    assert gd.open_part(state, True) is state
+def test_a_main_line_the_person_said_they_pushed_is_finished():
+    state = _state(("main", "aaaa111", False), ("main", "bbbb222", False))
+    state.pushed["aaaa111"] = state.pushed["bbbb222"] = ("", 5, False)  # "you said so"
+    assert gd.open_part(state, True) is None
+
+
+def test_the_persons_push_leaves_a_feature_branch_or_edits_after_it_open():
+    feature = _state(("feat/x", "aaaa111", False))
+    feature.pushed["aaaa111"] = ("", 5, False)
+    assert gd.open_part(feature, True) is feature  # its merge is still to come
+    edited = _state(("main", "aaaa111", False), notes=["1 file edited after the last commit"])
+    edited.pushed["aaaa111"] = ("", 5, False)
+    assert gd.open_part(edited, True) is edited
+    later = _state(("main", "aaaa111", False), ("main", "bbbb222", False))
+    later.pushed["aaaa111"] = ("", 5, False)  # said before the second commit
+    assert gd.open_part(later, True) is later
+
+
+@pytest.mark.parametrize("branch, done", [
+    ("dev", True), ("development", True), ("develop", True), ("feat/dev", False),
+    ("devel-x", False), ("release", False),
+])
+def test_an_integration_branch_is_a_main_line(branch, done):
+    state = _state((branch, "aaaa111", True), ("feat/y", "bbbb222", False), branch="feat/y")
+    left = gd.open_part(state, True)
+    assert left is not None
+    assert ([c.hash for c in left.commits] == ["bbbb222"]) is done
 
 
 def test_a_push_known_only_from_a_pull_request_opened_is_not_one_git_showed():

@@ -19,10 +19,13 @@ the record can tell:
   project now holds (the rubric's "K for that content"), and on held-out sessions those
   titles were what the labellers wanted remembered;
 - a branch's commits are done when the branch is one of the names a main line goes by
-  (``DEFAULT_BRANCHES``), git showed a push carrying every one of them (not the person's
-  word that they pushed) and no later status showed them diverged; a push of such a branch
-  with no commit of the session's is done too. A commit on any other branch, on a detached
-  HEAD or on a branch never named waits for a merge: open;
+  (``MAIN_LINES``: the default branch's, and an integration branch such as ``dev``), a push
+  carried every one of them -- one git showed, or the person's own push they reported (they
+  are the one who knows; a push known only from a pull request gh opened is neither) -- and
+  no later status showed them diverged; a push of such a branch with no commit of the
+  session's is done too. A commit on any other branch, on a detached HEAD or on a branch
+  never named waits for a merge: open (``git_state.settle`` has already moved onto the main
+  line the commits a merge into it, or git's ``branch -d``, showed landed there);
 - a tag is done once pushed (or deleted); one only created is open;
 - uncommitted work (a status, or edits after the last commit) makes the state one to keep
   whole, and so does a checkout left on another branch than the main line when all else is
@@ -48,7 +51,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from claimgraph.logic.git_state import DEFAULT_BRANCHES, EndState, PullRequest, git_showed_push
+from claimgraph.logic.git_state import MAIN_LINES, EndState, PullRequest, git_showed_push
 
 #: The key under which ``git_state`` hands a candidate's settled state to the screen
 #: (``capture/extract/git_done.py``), which takes it off before anything else sees it.
@@ -93,7 +96,7 @@ def open_part(state: EndState, edits_checked: bool) -> EndState | None:
     if done == _branches(state) and tags_done == set(state.tags):
         settled_tree = edits_checked or state.dirty is False
         on_main = state.branch is None or state.branch in done \
-            or state.branch in DEFAULT_BRANCHES or state.branch in state.deleted
+            or state.branch in MAIN_LINES or state.branch in state.deleted
         return None if settled_tree and on_main else state
     return dataclasses.replace(
         state, commits=[c for c in state.commits if c.branch not in done],
@@ -115,10 +118,17 @@ def _tells_change(state: EndState, branch: str) -> bool:
 
 
 def _branch_done(state: EndState, branch: str) -> bool:
-    """The branch is a main line and every commit of the session's on it went up by a push
-    git showed (a push that names where it went; "you said so" is the person's word). All
-    pushed, a later push whose outcome never showed leaves nothing behind."""
-    if branch not in DEFAULT_BRANCHES or branch in state.said:
+    """The branch is a main line and every commit of the session's on it went up: by a push
+    git showed (a push that names where it went), or by the person's own push they reported
+    ("I pushed": they are the one who knows; a push known only from a pull request gh opened
+    from the branch is neither). All pushed, a later push whose outcome never showed leaves
+    nothing behind."""
+    if branch not in MAIN_LINES or branch in state.said:
         return False
-    return all(git_showed_push(state.pushed.get(c.key, ("", 0, False))[0])
-               for c in state.commits if c.branch == branch)
+    made = [c for c in state.commits if c.branch == branch]
+    return all(c.key in state.pushed and _went_up(state.pushed[c.key][0]) for c in made)
+
+
+def _went_up(url: str) -> bool:
+    """A push git showed, or the person's report of their own ("" : no remote named)."""
+    return url == "" or git_showed_push(url)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 #: ``[main 1a2b3c4] subject``, ``[main (root-commit) 1a2b3c4] …``, ``[detached HEAD 1a2b3c4] …``.
 _COMMIT_LINE = re.compile(r"^\s*\[(?P<branch>detached HEAD|[^\]\s]+)(?: \(root-commit\))? "
@@ -41,9 +41,18 @@ _PR_URL = re.compile(r"^\s*(?P<url>https://\S+/(?P<repo>[^/\s]+/[^/\s]+)/pull/(?
 _MERGED_LINE = re.compile(r"(?:Squashed and merged|Rebased and merged|Merged) pull request "
                           r"(?:[\w.-]+/[\w.-]+)?#(?P<number>\d+)")
 #: gh saying the merge did not happen. Its exit status says so too, unless the command was piped
-#: into ``tee``/``tail`` (whose status the line reports): then only these words tell.
+#: into ``tee``/``tail`` (whose status the line reports): then only these words tell. A merge
+#: queue's or an auto-merge's answer exits 0 too, yet nothing is merged when gh says it: the
+#: pull request "will be added to the merge queue … when ready", "will be automatically
+#: merged … when all requirements are met" (gh enables auto-merge on its own while required
+#: checks are pending): whether it ever merged is an outcome the session has not seen.
 _NOT_MERGED = re.compile(r"\bnot mergeable\b|\bcannot be merged\b|\bmerge conflicts?\b|"
-                         r"\bfailed to merge\b|\bX Pull request\b|^GraphQL:", re.I | re.M)
+                         r"\bfailed to merge\b|\bX Pull request\b|^GraphQL:|"
+                         r"\bmerge queue\b|\bwill be automatically merged\b|"
+                         r"\bauto-merge enabled\b|\bwill merge when\b", re.I | re.M)
+#: gh refusing to open a second pull request for a branch, naming the one already open (its
+#: URL alone on a line, as a new one's is): nothing was opened in the session
+_PR_EXISTS = re.compile(r"^a pull request for branch \S+ into branch \S+ already exists", re.M)
 _LOG_LINE = re.compile(r"^(?:\* )?(?P<hash>[0-9a-f]{7,40}) (?:\((?P<refs>[^)]*)\) )?"
                        r"(?P<subject>\S.*?)\s*$")
 _SWITCHED = re.compile(r"^Switched to (?:a new )?branch '(?P<branch>[^']+)'", re.M)
@@ -187,6 +196,11 @@ class Observation:
     #: never showed: no result, a wrapper that rewrote the output, several quiet commits):
     #: the count of the branch checked out is a lower bound from here on
     more_commits: bool = False
+    #: the local branches a ``git merge`` of the line brought into a branch (git printed
+    #: its fast-forward or its merge commit, no conflict), and the branch it went into when
+    #: the line checked one out first (None: the one checked out)
+    merged_in: tuple[str, ...] = ()
+    merged_into: str | None = None
 
 
 def commits_in(output: str) -> list[tuple[str, str, str]]:
@@ -245,7 +259,7 @@ def pr_created(argv: tuple[str, ...], output: str
     """(number, url, title, head branch) of ``gh pr create``'s printed URL; ``argv`` its
     words from ``pr`` on, as the shell parser read them."""
     urls = list(_PR_URL.finditer(output))
-    if len(urls) != 1:
+    if len(urls) != 1 or _PR_EXISTS.search(output):
         return None
     head = flag_value(argv, "--head", "-H")
     return (int(urls[0]["number"]), urls[0]["url"], flag_value(argv, "--title", "-t") or None,
@@ -661,6 +675,9 @@ class EndState:
 
 #: Branch names a repository's default branch goes by.
 DEFAULT_BRANCHES = frozenset({"main", "master", "develop", "trunk"})
+#: Branch names of a line other branches' work is merged into: the default branch's, and
+#: the integration branch a team merges feature branches into before a release (``dev``).
+MAIN_LINES = DEFAULT_BRANCHES | {"dev", "development"}
 
 
 def _known_checkout(seen: Observation, state: EndState,
@@ -701,6 +718,9 @@ def settle(observations: list[Observation]) -> EndState:
                 state.deleted.remove(on)  # made again after it was deleted
         if seen.commits or seen.pushes:
             worked_in = seen.place
+        if seen.merged_in:
+            _merge_into_main_line(state, seen,
+                                  seen.merged_into or checked_out.get(seen.place, current))
         if seen.rewrote:
             up_before.update(_went_up(state, heads, listings))
             lost += state.commits
@@ -778,6 +798,8 @@ def settle(observations: list[Observation]) -> EndState:
             else:
                 if name in seen.deleted_merged:
                     state.gone[name] = seen.line
+                    _deleted_as_merged(state, name, checked_out.get(seen.place, current),
+                                       seen.line, heads)
                 if name not in state.deleted:
                     state.deleted.append(name)
         for name in seen.pruned:
@@ -819,6 +841,45 @@ def settle(observations: list[Observation]) -> EndState:
     _mark_pushed(state, heads)
     _mark_seen_on_remote(state, heads)
     return state
+
+
+def _merge_into_main_line(state: EndState, seen: Observation, into: str | None) -> None:
+    """A merge that worked brought the branches it named into a main line: the session's
+    commits made on them before it are on that line now, waiting for nothing but its push.
+    Told on their old branch, "not pushed" would send the next agent to merge or push work
+    that already landed (and "pushed" would say nothing of the main line). They are known
+    as pushed from the merge on only: a push of the main line after it carries them, an
+    earlier push of their own branch did not put them on the remote main line. A merge into
+    any other branch (the main line into a feature branch, to bring it up to date) leaves
+    the tally as it is: the work still waits for its own merge."""
+    if into not in MAIN_LINES:
+        return
+    for index, commit in enumerate(state.commits):
+        if commit.branch in seen.merged_in and commit.branch != into \
+                and commit.line < seen.line:
+            state.pushed.pop(commit.key, None)
+            state.commits[index] = replace(commit, branch=into, since=seen.line)
+
+
+def _deleted_as_merged(state: EndState, name: str, into: str | None, line: int,
+                       heads: list[tuple[str, str | None, str, int, bool]]) -> None:
+    """``git branch -d`` deletes only a branch merged into the one checked out: done with a
+    main line checked out, it is git's own word that the branch's commits are on that line
+    (merged by a pull request and pulled, or by a merge the record did not show). They are
+    told there, as pushed as the pushes of their branch so far left them (the usual way
+    there is a merge on the remote; a merge made here is read where it shows,
+    ``_merge_into_main_line``), and those pushes of the branch are told no more."""
+    if into not in MAIN_LINES or name == into:
+        return
+    before = EndState(commits=[c for c in state.commits if c.branch == name])
+    _mark_pushed(before, [head for head in heads if head[0] == name and head[3] < line])
+    for index, commit in enumerate(state.commits):
+        if commit.branch == name and commit.line < line:
+            state.commits[index] = replace(commit, branch=into)
+            if commit.key in before.pushed:
+                state.pushed.setdefault(commit.key, before.pushed[commit.key])
+    # its pushes took up work that is on the main line now: nothing of them is left to do
+    state.branch_pushes = [p for p in state.branch_pushes if p[0] != name or p[3] > line]
 
 
 def _went_up(state: EndState, heads: list[tuple[str, str | None, str, int, bool]],

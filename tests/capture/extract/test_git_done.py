@@ -3,6 +3,8 @@ open (issue 22; capture/extract/git_done.py, logic/git_done.py), from what git s
 
 from __future__ import annotations
 
+import pytest
+
 from claimgraph.logic.git_done import FIELD, FINISHED
 
 from .extract_helpers import ROOT, Session
@@ -56,11 +58,99 @@ def test_an_edit_after_the_pushed_commit_keeps_the_state():
     assert "likely uncommitted" in _states(s)["shop"]
 
 
-def test_a_push_only_the_person_reported_keeps_the_state():
+def test_a_main_line_the_person_said_they_pushed_is_finished():
     s = Session()
     _on_main(s)
     s.said_next("never mind, I pushed")
-    assert "you said so" in _states(s)["shop"]
+    assert _states(s) == {} and _finished(s) == {"shop"}
+    s.bash("git add src/c.py && git commit -m 'feat: c'",
+           output="[main 3c4d5e6] feat: c\n 1 file changed")
+    assert "3c4d5e6" in _states(s)["shop"]  # made after the push: open again
+
+
+def _feature_merged_into_main(s: Session, merge_output: str, merge: str = "git merge feat/x"
+                              ) -> None:
+    s.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
+    s.bash("git add src/a.py && git commit -m 'feat: a'",
+           output="[feat/x 1a2b3c4] feat: a\n 1 file changed")
+    s.bash("git add src/z.py && git commit -m 'feat: z'",
+           output="[feat/x 2b3c4d5] feat: z\n 1 file changed")
+    s.bash(f"git checkout main && {merge}",
+           output="Switched to branch 'main'\n" + merge_output)
+
+
+FAST_FORWARD = "Updating 0000aaa..2b3c4d5\nFast-forward\n src/a.py | 1 +\n src/z.py | 1 +"
+
+
+def test_a_feature_branch_merged_into_main_waits_only_for_the_push_of_main():
+    s = Session()
+    _feature_merged_into_main(s, FAST_FORWARD)
+    text = _states(s)["shop"]
+    assert "2 commits on branch `main`" in text and "not pushed" in text
+    assert "feat/x" not in text  # its work is on main now: nothing left to merge there
+    s.bash("git push origin main", output=PUSH_MAIN)
+    assert _states(s) == {} and _finished(s) == {"shop"}
+
+
+def test_a_merge_commit_carries_the_branch_the_same_way():
+    s = Session()
+    _feature_merged_into_main(s, "Merge made by the 'ort' strategy.\n src/a.py | 1 +",
+                              merge="git merge --no-ff -m 'Merge feat/x' feat/x")
+    s.bash("git push origin main",
+           output="To github.com:me/shop.git\n   0000aaa..7e8f9a0  main -> main")
+    assert _states(s) == {} and _finished(s) == {"shop"}
+
+
+def test_an_earlier_push_of_the_feature_branch_does_not_put_it_on_the_remote_main_line():
+    s = Session()
+    s.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
+    s.bash("git add src/a.py && git commit -m 'feat: a'",
+           output="[feat/x 1a2b3c4] feat: a\n 1 file changed")
+    s.bash("git push -u origin feat/x",
+           output="To github.com:me/shop.git\n * [new branch]      feat/x -> feat/x")
+    s.bash("git checkout main && git merge feat/x",
+           output="Switched to branch 'main'\nUpdating 0000aaa..1a2b3c4\nFast-forward")
+    text = _states(s)["shop"]
+    assert "1 commit on branch `main`" in text and "not pushed" in text
+
+
+@pytest.mark.parametrize("merge, output", [
+    ("git merge feat/x", "Auto-merging src/a.py\nCONFLICT (content): Merge conflict in "
+                         "src/a.py\nAutomatic merge failed; fix conflicts"),
+    ("git merge --squash feat/x", "Updating 0000aaa..2b3c4d5\nFast-forward\nSquash commit -- "
+                                  "not updating HEAD"),
+    ("git merge --no-commit feat/x", "Automatic merge went well; stopped before committing"),
+])
+def test_a_merge_that_made_no_merge_leaves_the_branch_waiting(merge, output):
+    s = Session()
+    _feature_merged_into_main(s, output, merge=merge)
+    text = _states(s)["shop"]
+    assert "2 commits on branch `feat/x`" in text and "not pushed" in text
+
+
+def test_main_merged_into_a_feature_branch_leaves_the_feature_branch_waiting():
+    s = Session()
+    _on_main(s)
+    s.bash("git push", output=PUSH_MAIN)
+    s.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
+    s.bash("git add src/c.py && git commit -m 'feat: c'",
+           output="[feat/x 9f8e7d6] feat: c\n 1 file changed")
+    s.bash("git merge main", output="Already up to date.")
+    text = _states(s)["shop"]
+    assert "1 commit on branch `feat/x`" in text and "9f8e7d6" in text
+    assert "1a2b3c4" not in text  # main's pushed commits stay main's, finished
+
+
+def test_commits_made_after_the_merge_stay_on_their_branch():
+    s = Session()
+    _feature_merged_into_main(s, FAST_FORWARD)
+    s.bash("git push origin main", output=PUSH_MAIN)
+    s.bash("git checkout feat/x", output="Switched to branch 'feat/x'")
+    s.bash("git add src/b.py && git commit -m 'feat: b'",
+           output="[feat/x 4d5e6f7] feat: b\n 1 file changed")
+    text = _states(s)["shop"]
+    assert "1 commit on branch `feat/x`: 4d5e6f7" in text and "not pushed" in text
+    assert "1a2b3c4" not in text
 
 
 def test_a_feature_branch_stays_and_the_pushed_main_line_goes():
@@ -102,3 +192,66 @@ def test_a_pull_request_the_person_said_was_merged_is_kept():
     s.bash('gh pr create --title "Add c" --body x', output="https://github.com/me/shop/pull/5")
     s.said_next("merged")
     assert "you said so" in _states(s)["shop PR #5"]
+
+
+def test_a_branch_git_deleted_as_merged_into_main_is_on_main_as_pushed_as_it_was():
+    s = Session()
+    s.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
+    s.bash("git add src/a.py && git commit -m 'feat: a'",
+           output="[feat/x 1a2b3c4] feat: a\n 1 file changed")
+    s.bash("git add src/z.py && git commit -m 'feat: z'",
+           output="[feat/x 2b3c4d5] feat: z\n 1 file changed")
+    s.bash("git push -u origin feat/x",
+           output="To github.com:me/shop.git\n * [new branch]      feat/x -> feat/x")
+    s.bash("git checkout main", output="Switched to branch 'main'")
+    s.bash("git branch -d feat/x", output="Deleted branch feat/x (was 2b3c4d5).")
+    assert _states(s) == {} and _finished(s) == {"shop"}
+
+
+def test_a_local_branch_git_deleted_as_merged_into_main_waits_for_the_push_of_main():
+    s = Session()
+    s.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
+    s.bash("git add src/a.py && git commit -m 'feat: a'",
+           output="[feat/x 1a2b3c4] feat: a\n 1 file changed")
+    s.bash("git checkout main", output="Switched to branch 'main'")
+    s.bash("git branch -d feat/x", output="Deleted branch feat/x (was 1a2b3c4).")
+    text = _states(s)["shop"]
+    assert "1 commit on branch `main`: 1a2b3c4" in text and "not pushed" in text
+
+
+@pytest.mark.parametrize("delete, output", [
+    ("git branch -D feat/x", "Deleted branch feat/x (was 1a2b3c4)."),  # forced: proves nothing
+    ("git branch -d feat/x", "warning: deleting branch 'feat/x' that has been merged to\n"
+                             "         'refs/remotes/origin/feat/x', but not yet merged to "
+                             "HEAD.\nDeleted branch feat/x (was 1a2b3c4)."),
+])
+def test_a_branch_deleted_without_gits_word_that_it_is_merged_stays_its_own(delete, output):
+    s = Session()
+    s.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
+    s.bash("git add src/a.py && git commit -m 'feat: a'",
+           output="[feat/x 1a2b3c4] feat: a\n 1 file changed")
+    s.bash("git checkout main", output="Switched to branch 'main'")
+    s.bash(delete, output=output)
+    assert "branch `feat/x` (branch deleted later)" in _states(s)["shop"]
+
+
+def test_a_branch_deleted_as_merged_into_a_feature_branch_stays_its_own():
+    s = Session()
+    s.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
+    s.bash("git add src/a.py && git commit -m 'feat: a'",
+           output="[feat/x 1a2b3c4] feat: a\n 1 file changed")
+    s.bash("git checkout -b feat/y", output="Switched to a new branch 'feat/y'")
+    s.bash("git branch -d feat/x", output="Deleted branch feat/x (was 1a2b3c4).")
+    assert "branch `feat/x` (branch deleted later)" in _states(s)["shop"]
+
+
+def test_a_merge_in_the_main_checkout_is_into_its_branch_not_a_worktrees():
+    s = Session()
+    s.bash("git checkout main", output="Switched to branch 'main'")
+    tree = f"{ROOT}/.worktrees/x"
+    s.bash(f"git worktree add {tree} -b feat/x", output="Preparing worktree (new branch 'feat/x')")
+    s.bash(f"cd {tree} && git add a.py && git commit -m 'feat: a'",
+           output="[feat/x 1a2b3c4] feat: a\n 1 file changed")
+    s.bash(f"cd {ROOT} && git merge feat/x", output="Updating 0000aaa..1a2b3c4\nFast-forward")
+    text = _states(s)["shop"]
+    assert "1 commit on branch `main`: 1a2b3c4" in text and "not pushed" in text

@@ -109,6 +109,20 @@ def test_auto_merge_is_not_a_merge():
     assert gs.pr_merged(("pr", "merge", "47", "--auto", "--squash"), "") is None
 
 
+@pytest.mark.parametrize("said", [
+    "! The merge strategy for main is set by the merge queue\n"
+    "✓ Pull request #47 will be added to the merge queue for main when ready",
+    "✓ Pull request me/shop#47 will be automatically merged via squash when all requirements "
+    "are met",
+    "✓ Auto-merge enabled\nme/shop#47 will merge when all requirements are met",
+])
+def test_a_pull_request_gh_only_queued_or_armed_is_not_merged(said):
+    """gh exits 0 when it queues a merge or arms auto-merge (without ``--auto`` too, while
+    required checks are pending): the merge is an outcome the session has not seen."""
+    assert gs.pr_merged(("pr", "merge", "47", "--squash"), said) is None
+    assert gs.pr_merged(("pr", "merge", "--squash"), said) is None
+
+
 def test_a_merge_gh_refused_is_no_merge_even_when_a_pipe_hid_its_exit_status():
     """``gh pr merge 47 --squash | tee log`` exits 0 whatever gh did: its words decide."""
     refused = "X Pull request #47 is not mergeable: the merge commit cannot be cleanly created."
@@ -647,3 +661,30 @@ def test_asking_the_rewrite_tool_its_version_loses_no_commit():
                    ("git filter-repo --help", "usage: git filter-repo --analyze"))
     assert [c.hash for c in state.commits] == ["1a2b3c4"]
     assert "pushed to github.com/me/repo" in gs.describe(state, "d")
+
+
+@pytest.mark.parametrize("push", ["git push --dry-run origin main", "git push -n",
+                                  "git push --dry-run && git push --dry-run --tags"])
+def test_a_dry_run_push_moves_nothing_whatever_ref_lines_it_prints(push):
+    session = Session()
+    session.bash("git commit -m a", output="[main 1111111] feat: a")
+    session.bash(push, output="To github.com:me/shop.git\n   0000aaa..1111111  main -> main")
+    [(_, text)] = _states(session)
+    assert "not pushed" in text and "pushed to" not in text
+
+
+def test_a_dry_run_push_whose_outcome_never_showed_is_no_push_either():
+    session = Session()
+    session.bash("git commit -m a", output="[main 1111111] feat: a")
+    session.tool("Bash", {"command": "git push --dry-run"}, answered=False)
+    [(_, text)] = _states(session)
+    assert "not pushed" in text and "outcome" not in text
+
+
+def test_a_pull_request_gh_says_already_exists_was_not_opened_in_the_session():
+    """Piped into ``tee`` gh's refusal exits 0; its URL line names the PR opened before."""
+    said = ('a pull request for branch "feat/x" into branch "main" already exists:\n'
+            "https://github.com/me/shop/pull/5")
+    assert gs.pr_created(("pr", "create", "--fill"), said) is None
+    assert gs.pr_created(("pr", "create", "--fill"), "https://github.com/me/shop/pull/5") == (
+        5, "https://github.com/me/shop/pull/5", None, None)

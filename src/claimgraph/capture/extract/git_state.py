@@ -500,7 +500,7 @@ def unseen(runs: list[GitRun], line: int, at: int | None = None) -> gs.Observati
     """A line whose outcome never shows (no result: the session ended; cut short): only
     that it tried to push, and what (None: the current branch)."""
     found = _grouped(runs)
-    pushes = tuple(_push_target(words) for words in found.get("push", []))
+    pushes = tuple(_push_target(words) for words in found.get("push", []) if not _dry(words))
     more = any(not _dry(words) for words in found.get("commit", []))
     # a reset that moves the branch, its outcome unknown: the commits before it may be gone
     # from the branch, so they are told no more (less said rather than a stale tally)
@@ -617,9 +617,12 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
     unseen_pushes: tuple[str | None, ...] = ()
     quiet: tuple[tuple[str | None, str], ...] = ()
     if found.get("push"):
-        pushes = tuple(gs.pushes_in(output, line))
+        # a dry run prints the ref lines a push would (``To …``, ``a..b main -> main``) and
+        # moves nothing: on a line with one, no ref line it printed is a push's outcome
+        dry = any(_dry(words) for words in found["push"])
+        pushes = () if dry else tuple(gs.pushes_in(output, line))
         if not pushes and not gs.push_refused(output):
-            runs_of_push = [run for run in runs if run.kind == "push"]
+            runs_of_push = [run for run in runs if run.kind == "push" and not _dry(run.words)]
             quiet = tuple((_push_target(run.words), _push_remote(run.words))
                           for run in runs_of_push if _went_up(run))
             unseen_pushes = tuple(_push_target(run.words) for run in runs_of_push
@@ -657,6 +660,7 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
     deleted = tuple(gs.deleted_branches(output)) if any(
         w in ("-d", "-D", "--delete") for words in found.get("branch", []) for w in words) else ()
     pulled = gs.diffstat_files(output) if found.get("pull") or found.get("merge") else ()
+    merged_in = _merged_in(found.get("merge", []), output)
     merged_away = deleted if deleted and "not yet merged to" not in output and all(
         "-d" in words or "--delete" in words for words in found.get("branch", [])
         if any(w in ("-d", "-D", "--delete") for w in words)) and not any(
@@ -672,11 +676,13 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
                           quiet_rebase=bool(rebasing) and not rebase_seen
                           and not _PULL_FAILED.search(output),
                           more_commits=not rebased and not found.get("picks")
-                          and _unread_commits(found.get("commit", []), commits, output))
+                          and _unread_commits(found.get("commit", []), commits, output),
+                          merged_in=merged_in,
+                          merged_into=_pulled_into(runs) if merged_in else None)
     if not (commits or rewrote or pushes or listed or branch or deleted or dirty is not None
             or tags_made or tags_deleted or opened or merged or states or unseen_pushes
             or after or seen.checkout_named or synced or on_remote or quiet or pruned
-            or seen.staged or seen.staged is None or pulled or seen.quiet_rebase
+            or seen.staged or seen.staged is None or pulled or seen.quiet_rebase or merged_in
             or seen.more_commits):
         return None
     return seen
@@ -704,6 +710,30 @@ def _staged(runs: list[GitRun]) -> tuple[str, ...] | None:
             return None
         paths += [w for w in args if not w.startswith("-")]
     return tuple(paths)
+
+
+#: git's line for a merge it made: a fast-forward, a merge commit, or nothing left to bring in
+_MERGE_MADE = re.compile(r"^(?:Fast-forward\b|Merge made by\b|Already up[ -]to[ -]date)", re.M)
+#: ``git merge`` options that take the next word as their value
+_MERGE_VALUES = frozenset({"-m", "-F", "--file", "-s", "--strategy", "-X", "--strategy-option",
+                           "--into-name", "--cleanup"})
+#: ``git merge`` words with which no merge commit is made (or none is begun)
+_MERGE_NOT_MADE = frozenset({"--squash", "--no-commit", "-n", "--abort", "--continue",
+                             "--quit", "--dry-run"})
+
+
+def _merged_in(merges: list[tuple[str, ...]], output: str) -> tuple[str, ...]:
+    """The branches the line's one ``git merge`` brought in, when git printed the merge it
+    made and no conflict or error (a squash or ``--no-commit`` merge makes no merge: the
+    branch's commits are not on the branch merged into)."""
+    if len(merges) != 1 or not _MERGE_MADE.search(output) or _PULL_FAILED.search(output):
+        return ()
+    args = merges[0][2:]
+    if any(w in _MERGE_NOT_MADE for w in args):
+        return ()
+    names = [w for i, w in enumerate(args)
+             if not w.startswith("-") and (i == 0 or args[i - 1] not in _MERGE_VALUES)]
+    return tuple(names)
 
 
 def _pulled_into(runs: list[GitRun]) -> str | None:
