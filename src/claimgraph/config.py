@@ -309,7 +309,7 @@ def coerce(setting: Setting, raw: Any, source: str, environ: Environ) -> Any:
     """Convert ``raw`` to the setting's type and check its rule, or say what is wrong and where."""
     try:
         value = _CONVERTERS[setting.type](raw, environ)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # the last: a TOML integer no float holds
         value = None
     if value is None or (setting.rule is not None and not setting.rule.holds(value)):
         raise _invalid(setting, raw, source)
