@@ -107,6 +107,8 @@ def test_a_bad_env_value_names_the_setting_the_value_and_the_variable(home, raw)
     ('log_level = "loud"', "log_level"),
     ("llm_cmd = 3", "llm_cmd"),
     ('half_life_days = "nan"', "half_life_days"),
+    ("half_life_days = 1" + "0" * 400, "half_life_days"),  # an integer no float can hold
+    ("dormancy_threshold = 1" + "0" * 400, "dormancy_threshold"),
 ])
 def test_a_bad_file_value_is_reported_with_the_file_path(home, line, setting):
     path = write_config(home, line + "\n")

@@ -252,6 +252,28 @@ def test_a_bad_value_a_variable_overrides_refuses_nothing(tmp_path):
     assert "refused" not in stamp and stamp["settings"] == {HALF_LIFE: None, BUDGET: 900}
 
 
+@pytest.mark.parametrize("variable", ["CLAIMGRAPH_HALF_LIFE_DAYS", "CLAIMGRAPH_LEASE_WAIT_MS"])
+def test_a_refusal_a_variable_of_the_hooks_overrides_does_not_hold_there(tmp_path, variable):
+    """A curator whose environment lacks the variable (a shell's ``claimgraph curate``, a
+    daemon's) stamps the file refused; a hook whose environment sets it, where every command
+    accepts the file, neither honours that refusal (no false warning, and past the live limit
+    a curator is still started) nor keeps it: the file is unjudged there, and the stamp of
+    the curator it starts then holds."""
+    bad = "half_life_days = -1\n" if "HALF" in variable else "lease_wait_ms = -5\n"
+    shell = env_for(tmp_path)
+    agent = env_for(tmp_path, **{variable: "12"})
+    write_config(shell, bad + "context_budget_chars = 900\n", long_ago=True)
+    marks = Marks()
+    assert "refused" in marks.stamp(shell)
+    load_settings(environ=agent)  # every command the hook starts accepts the file
+    assert configured.refusal(agent, marks.get) is None
+    values, changed, refused = configured.block_settings(agent, marks.get)
+    assert changed and refused is None
+    assert "refused" not in marks.stamp(agent)  # the curator the hook starts
+    values, changed, refused = configured.block_settings(agent, marks.get)
+    assert values[BUDGET] == 900 and not changed and refused is None
+
+
 def test_no_stamp_without_a_file_or_for_one_that_changes_while_read(tmp_path):
     environ = env_for(tmp_path)
     path = write_config(environ, "half_life_days = 30\n")

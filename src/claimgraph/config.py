@@ -186,7 +186,7 @@ def judge_config_file(path: str, environ: Environ) -> dict[str, Any]:
     try:
         file_values, _ = read_config_file(Path(path), environ)
     except ClaimgraphError as error:
-        return {"file": path, "refused": refusal_reason(error), "named": []}
+        return {"file": path, "refused": refusal_reason(error), "setting": None, "named": []}
     return judge_block(path, environ, file_values)
 
 
@@ -194,10 +194,11 @@ def judge_block(file: str, environ: Environ, file_values: Mapping[str, Any]) -> 
     """What every command makes of the parsed config file, for the SessionStart block:
     ``{"file", "settings": {name: value}}`` with each of ``configured.BLOCK_SETTINGS`` as the
     file gives it (its default when the file never names it; None for a bad value that a
-    variable overrides, which no command then checks), or ``{"file", "refused", "named"}``
-    when every command refuses the file: a setting it names, and no variable overrides, has
-    a bad value (``load_settings``' rule; ``db`` apart, which the hook and the curator are
-    handed). ``named``: the block's settings the file names."""
+    variable overrides, which no command then checks), or ``{"file", "refused", "setting",
+    "named"}`` when every command refuses the file: a setting it names, and no variable
+    overrides, has a bad value (``load_settings``' rule; ``db`` apart, which the hook and the
+    curator are handed). ``setting``: that setting (None for a file that cannot be read: no
+    variable makes it acceptable); ``named``: the block's settings the file names."""
     path = Path(file)
     for setting in SETTINGS:
         if setting.name == "db" or setting.name not in file_values:
@@ -207,7 +208,7 @@ def judge_block(file: str, environ: Environ, file_values: Mapping[str, Any]) -> 
         except ClaimgraphError as error:
             if not from_config_file(error):
                 continue  # a bad variable: the file is not to blame (and its state says so)
-            return {"file": file, "refused": refusal_reason(error),
+            return {"file": file, "refused": refusal_reason(error), "setting": setting.name,
                     "named": [name for name in BLOCK_SETTINGS if name in file_values]}
     return {"file": file, "settings": {
         name: _file_value(BY_NAME[name], file_values, path, environ)
@@ -309,7 +310,7 @@ def coerce(setting: Setting, raw: Any, source: str, environ: Environ) -> Any:
     """Convert ``raw`` to the setting's type and check its rule, or say what is wrong and where."""
     try:
         value = _CONVERTERS[setting.type](raw, environ)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # the last: a TOML integer no float holds
         value = None
     if value is None or (setting.rule is not None and not setting.rule.holds(value)):
         raise _invalid(setting, raw, source)

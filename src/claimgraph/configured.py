@@ -50,8 +50,8 @@ BLOCK_SETTINGS: dict[str, tuple[type, float | int]] = {
 }
 #: The store marks the curator leaves, one per config file it read (a daemon's environment may
 #: name another file than the agent's): ``context:settings:<path>`` = {"file", "state",
-#: "settings": {name: value}}, and "refused" (why) for a file every command refuses
-#: (docs/store.md).
+#: "settings": {name: value}}, and "refused" (why) and "refused_setting" (the one refused, None
+#: when the file cannot be read) for a file every command refuses (docs/store.md).
 SETTINGS_PREFIX = "context:settings:"
 #: A file's times come from a coarse clock (a few ms; 1 or 2 s on some file systems): a file
 #: written this recently could be written again within the same tick, at the same size, and
@@ -143,7 +143,7 @@ def block_settings(environ: Mapping[str, str], read_mark: Callable[[str], Any],
     if not named:
         return values, False, None
     mark = read_stamp(path, read_mark)
-    current = mark is not None and mark.get("state") == state
+    current = mark is not None and mark.get("state") == state and holds_here(mark, environ)
     refused = mark["refused"] if current and mark is not None else None
     changed = False
     for name in named:
@@ -188,18 +188,33 @@ def refusal(environ: Mapping[str, str], read_mark: Callable[[str], Any],
     except OSError:
         return None
     mark = read_stamp(path, read_mark)
-    return mark["refused"] if mark is not None and mark["state"] == state else None
+    return mark["refused"] if mark is not None and mark["state"] == state and holds_here(
+        mark, environ) else None
+
+
+def holds_here(mark: Mapping[str, Any], environ: Mapping[str, str]) -> bool:
+    """Whether a stamp's refusal (if any) holds in ``environ``: a curator whose environment
+    lacked the variable of the setting it refused (a shell's, a daemon's) may have stamped a
+    file that every command accepts here, where that variable is set and wins over the
+    file's value. Such a stamp tells nothing of the file here: it counts as not judged."""
+    setting = mark.get("refused_setting")
+    return mark.get("refused") is None or not isinstance(setting, str) or not environ.get(
+        env_var(setting), "").strip()
 
 
 def read_stamp(path: str, read_mark: Callable[[str], Any]) -> dict[str, Any] | None:
-    """The curator's stamp of the file at ``path`` as {"state", "settings", "refused"}
-    ("refused": why every command refuses the file, else None), or None."""
+    """The curator's stamp of the file at ``path`` as {"state", "settings", "refused",
+    "refused_setting"} ("refused": why every command refuses the file, else None;
+    "refused_setting": the setting whose value it refuses, None for a file that cannot be
+    read), or None."""
     mark = read_mark(settings_mark(path))
     if isinstance(mark, Mapping) and mark.get("file") == path:
         settings, refused = mark.get("settings"), mark.get("refused")
+        setting = mark.get("refused_setting")
         return {"state": mark.get("state"),
                 "settings": settings if isinstance(settings, Mapping) else {},
-                "refused": refused if isinstance(refused, str) else None}
+                "refused": refused if isinstance(refused, str) else None,
+                "refused_setting": setting if isinstance(setting, str) else None}
     return None
 
 
@@ -249,4 +264,5 @@ def stamp(environ: Mapping[str, str], judge: Callable[[str], dict[str, Any]], no
     previous = read_stamp(path, lambda key: last)
     kept = {name: stamped_value(previous, name) for name in BLOCK_SETTINGS}
     return {"file": path, "state": state, "refused": refused,
+            "refused_setting": judged.get("setting"),
             "settings": {name: value for name, value in kept.items() if value is not None}}

@@ -171,12 +171,13 @@ def test_a_parsed_config_wins_over_the_stamp_of_its_previous_version(world: Conf
     assert block == live_block(world, 40.0) not in (live_block(world, 10.0), live_block(world))
 
 
+@pytest.mark.parametrize("bad", ["-1", "1" + "0" * 400])  # no float holds the second
 def test_a_parsed_config_that_is_refused_keeps_the_values_read_last_and_starts_nothing(
-        world: Configured):
+        world: Configured, bad: str):
     remember(world, ("api", "depends-on", "postgres"), ("api", "prefers", "REST"), when=-60)
     configure_settled(world, f'db = "{world.db}"\nhalf_life_days = 10\n')
     store_shortlists(world)
-    configure_settled(world, f'db = "{world.db}"\nhalf_life_days = -1\n')
+    configure_settled(world, f'db = "{world.db}"\nhalf_life_days = {bad}\n')
     blocks = session_starts(world, 3)
     assert curators_started(world) == 0
     assert blocks == [live_block(world, 10.0)] * 3
