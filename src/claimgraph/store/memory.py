@@ -254,9 +254,8 @@ class MemoryStore(MemoryPurge, StoreDefaults):
         return _entity_copy(row) if row else rec.dangling_entity(entity_id)
 
     def _sorted(self, rows: Iterable[Record]) -> list[Record]:
-        ordered = sorted(rows, key=_FACT_ORDER)
-        with collector_paused():  # a whole store's copies at once (``store.bulk``)
-            return [self._hydrate(f) for f in ordered]
+        with collector_paused():  # a whole store's keys and copies at once (``store.bulk``)
+            return [self._hydrate(f) for f in sorted(rows, key=_FACT_ORDER)]
 
     # --- curation state --------------------------------------------------------------
     def set_dormant(self, ids: Iterable[str], at: int) -> int:
