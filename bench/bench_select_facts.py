@@ -80,6 +80,31 @@ def child(store_path: str) -> dict[str, float]:
     return out
 
 
+def child_postgres(url: str) -> dict[str, float]:
+    """``child``'s two reads on a PostgreSQL store, the bare fetch through psycopg."""
+    import psycopg
+
+    from claimgraph.store import postgres_sql as q
+    from claimgraph.store.postgres import PostgresStore
+
+    out: dict[str, float] = {}
+    nothing = {"id": None, "predicate": None, "scope": None, "episode": None}
+    for name, criteria, plan in (
+            ("all", {}, q.select_facts(nothing, None, None, False, False)),
+            ("valid", {"valid_cheap": True}, q.select_facts(nothing, None, None, False, True))):
+        with psycopg.connect(url, autocommit=True) as bare:
+            out[f"{name}_bare_cpu"], out[f"{name}_bare_wall"], rows = _timed(
+                lambda bare=bare, plan=plan: bare.execute(*plan).fetchall())
+        store = PostgresStore(url)
+        out[f"{name}_cpu"], out[f"{name}_wall"], facts = _timed(
+            lambda store=store, criteria=criteria: store.select_facts(**criteria))
+        store.close()
+        if len(facts) != len(rows):
+            raise SystemExit(f"{name}: {len(facts)} facts, {len(rows)} bare rows")
+        out[f"{name}_n"] = len(facts)
+    return out
+
+
 def _timed(read):  # type: ignore[no-untyped-def]
     cpu, wall = time.process_time(), time.perf_counter()
     found = read()
@@ -87,7 +112,7 @@ def _timed(read):  # type: ignore[no-untyped-def]
 
 
 # --- the parent ------------------------------------------------------------------------------
-def run_child(code: str, store: Path) -> dict[str, float]:
+def run_child(code: str, store: Path | str) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": code, "PYTHONDONTWRITEBYTECODE": "1"}
     done = subprocess.run([sys.executable, __file__, "--child", str(store)], env=env,
                           capture_output=True, text=True)
@@ -116,6 +141,7 @@ def cited_store(source: Path, into: Path) -> tuple[Path, Path]:
     into.chmod(0o700)
     db = into / "claims.db"
     shutil.copyfile(source, db)
+    db.chmod(0o600)  # as the store keeps its files (it would tighten them, and say so)
     con = sqlite3.connect(db)
     with con:
         con.execute("UPDATE facts SET evidence = ? WHERE pk % ? = 0",
@@ -142,23 +168,29 @@ def load() -> str:
     return "load %.2f %.2f %.2f" % os.getloadavg()
 
 
-def read_rows(sizes: list[int], codes: dict[str, str], rounds: int) -> None:
+def read_rows(sizes: list[int], codes: dict[str, str], rounds: int,
+              postgres: dict[int, str] | None = None) -> None:
+    """SQLite's reads (and the memory store's), or PostgreSQL's (``postgres``: size -> URL)."""
     from scaling_store import scaling_store
     from store_cache import working_copy
     found: dict[tuple[str, int], list[dict[str, float]]] = {
         (c, n): [] for c in codes for n in sizes}
     with tempfile.TemporaryDirectory() as tmp:  # a copy per size, read by every child
-        stores = {}
+        stores: dict[int, Path | str] = {}
         for n in sizes:
+            if postgres:
+                stores[n] = postgres[n]
+                continue
             (Path(tmp) / str(n)).mkdir(mode=0o700)
             stores[n] = working_copy(scaling_store(n), Path(tmp) / str(n))
         for _ in range(rounds):
             for n in sizes:
                 for label, code in codes.items():
                     found[(label, n)].append(run_child(code, stores[n]))
-    print("select_facts, ms a read (median [min..max]); x bare: over the rows fetched bare")
+    print(f"select_facts on {'PostgreSQL' if postgres else 'SQLite'}, ms a read (median"
+          " [min..max]); x bare: over the rows fetched bare")
     for n in sizes:
-        for read in ("all", "valid", "memory"):
+        for read in ("all", "valid") if postgres else ("all", "valid", "memory"):
             for label in codes:
                 got = found[(label, n)]
                 cpu = [g[f"{read}_cpu"] for g in got]
@@ -201,25 +233,75 @@ def audit_rows(size: int, codes: dict[str, str], rounds: int) -> None:
             print(line, flush=True)
 
 
+def postgres_stores(sizes: list[int], root: Path) -> dict[int, str]:
+    """A private cluster under ``root`` (tests/pg_cluster.py) holding each size's scaling store
+    (its entities and facts, copied through the store API), one schema a size: size -> URL."""
+    import psycopg
+    from scaling_store import scaling_store
+
+    from claimgraph.opening import open_store
+    from claimgraph.store.postgres import PostgresStore
+    server = _cluster().start(root)
+    urls = {}
+    for n in sizes:
+        with psycopg.connect(server, autocommit=True) as conn:
+            conn.execute(f"CREATE SCHEMA s{n}")
+        urls[n] = f"{server}&options=-csearch_path%3Ds{n}%2Cpublic"
+        source, target = open_store(scaling_store(n), read_only=True), PostgresStore(urls[n])
+        facts = source.select_facts()
+        with target.transaction():
+            target.insert_entities(source.list_entities())
+            for start in range(0, len(facts), 5000):
+                target.insert_facts(facts[start:start + 5000])
+        source.close()
+        target.close()
+    return urls
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--base", help="another tree's src/ to measure beside this one")
     parser.add_argument("--audit-size", type=int, default=100_000, help="0: no audit")
+    parser.add_argument("--postgres", action="store_true",
+                        help="also the reads on PostgreSQL (a private cluster, started here)")
     parser.add_argument("--child", metavar="STORE", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(child(args.child)))
+        server = args.child.startswith("postgresql:")
+        print(json.dumps(child_postgres(args.child) if server else child(args.child)))
         return
     codes = {"ours": OURS, **({"base": args.base} if args.base else {})}
     print(load(), flush=True)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     if sizes:
         read_rows(sizes, codes, args.rounds)
+    if sizes and args.postgres:
+        root = Path(tempfile.mkdtemp(prefix="claimgraph-bench-pg-"))
+        try:
+            read_rows(sizes, codes, args.rounds, postgres_stores(sizes, root))
+        finally:
+            _stop_cluster(root)
     if args.audit_size:
         audit_rows(args.audit_size, codes, args.rounds)
     print(load())
+
+
+def _cluster():  # type: ignore[no-untyped-def]
+    """tests/pg_cluster.py (the suite's private cluster), loaded by path."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("pg_cluster",
+                                                  HERE.parent / "tests" / "pg_cluster.py")
+    assert spec and spec.loader
+    cluster = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cluster)
+    return cluster
+
+
+def _stop_cluster(root: Path) -> None:
+    _cluster().stop(root)
+    shutil.rmtree(root, ignore_errors=True)
 
 
 if __name__ == "__main__":

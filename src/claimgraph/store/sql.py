@@ -372,9 +372,11 @@ class SqlStore(StoreDefaults):
                 self._db.many(sql, [(fact_id, other) for other in others])
 
     def _facts(self, plan: Plan) -> list[Record]:
-        """The plan's fact rows (FACT_FIELDS order), hydrated."""
+        """The plan's fact rows (FACT_FIELDS order), hydrated; the collector paused over the
+        fetch too (its 100k row tuples, ``store.bulk``)."""
         self._refresh()
-        return self._hydrate(self._db.rows(*plan))
+        with collector_paused():
+            return self._hydrate(self._db.rows(*plan))
 
     def _hydrate(self, rows: list[Row]) -> list[Record]:
         return facts_from_rows(rows, self._entity_map(rows))
