@@ -3,7 +3,8 @@
 size of the scaling store; and ``claimgraph audit --all-projects`` on the 100k store.
 
 Each read runs in a fresh process (a child of this script, ``PYTHONPATH`` the tree measured) on
-a store object opened for it (no entity cached from an earlier read), timed by CPU and by wall.
+a store object opened for it (no entity cached from an earlier read), timed by CPU and by wall,
+after an untimed fetch of the same rows that brings the file into the OS cache.
 Beside each SQLite read, in the same child: the least work, the same statement's rows fetched
 bare (``sqlite3`` ``fetchall``, no fact built), so ``x bare`` says what a read adds over SQLite
 handing its rows out. ``--base DIR`` (another tree's ``src/``: ``git archive <commit> src | tar
@@ -55,6 +56,9 @@ def child(store_path: str) -> dict[str, float]:
     for name, criteria, plan in (
             ("all", {}, q.select_facts(nothing, None, None, False, False)),
             ("valid", {"valid_cheap": True}, q.select_facts(nothing, None, None, False, True))):
+        warm = sqlite3.connect(f"file:{store_path}?mode=ro", uri=True)
+        warm.execute(*plan).fetchall()  # the file's pages in the OS cache for both timed reads
+        warm.close()
         bare = sqlite3.connect(f"file:{store_path}?mode=ro", uri=True)
         for pragma in READ_PRAGMAS:  # the store's own reader settings (cache, map, temp)
             bare.execute(f"PRAGMA {pragma}")
