@@ -23,6 +23,7 @@ from claimgraph.logic.model import (
 from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
 from claimgraph.store import sql_dialect as common
+from claimgraph.store.bulk import collector_paused
 from claimgraph.store.derived import StoreDefaults
 from claimgraph.store.records import Record
 
@@ -33,11 +34,8 @@ _MARK_TEXT = json.JSONEncoder(check_circular=False).encode
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
-    from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+    from typing import Any, Iterable, Iterator, Mapping, Sequence
     from claimgraph.store.sql_dialect import Plan, Row, SqlConnection, SqlDialect
-
-    #: Looks an entity up by id for hydration (None: its row is gone).
-    EntityLookup = Callable[[str], Record | None]
 
 
 class SqlStore(StoreDefaults):
@@ -60,10 +58,10 @@ class SqlStore(StoreDefaults):
         """An entity row as handed to a caller (SQLite remembers it)."""
         return entity_from_row(row)
 
-    def _entity_lookup(self, rows: list[Row]) -> EntityLookup:
-        """How the ends of these fact rows (FACT_FIELDS order) are looked up for hydration."""
-        found = self._entities_by_id(end for row in rows for end in fact_ends(row))
-        return found.get
+    def _entity_map(self, rows: list[Row]) -> Mapping[str, Record]:
+        """The entities the ends of these fact rows (FACT_FIELDS order) name, by id, for
+        hydration; an end whose row is gone is left out (hydrated as a dangling entity)."""
+        return self._entities_by_id(fact_end_ids(rows))
 
     def _entities_written(self, ids: Iterable[str]) -> None:
         """Entities were inserted or changed in the open transaction."""
@@ -374,13 +372,14 @@ class SqlStore(StoreDefaults):
                 self._db.many(sql, [(fact_id, other) for other in others])
 
     def _facts(self, plan: Plan) -> list[Record]:
-        """The plan's fact rows (FACT_FIELDS order), hydrated."""
+        """The plan's fact rows (FACT_FIELDS order), hydrated; the collector paused over the
+        fetch too (its 100k row tuples, ``store.bulk``)."""
         self._refresh()
-        return self._hydrate(self._db.rows(*plan))
+        with collector_paused():
+            return self._hydrate(self._db.rows(*plan))
 
     def _hydrate(self, rows: list[Row]) -> list[Record]:
-        lookup = self._entity_lookup(rows)
-        return [fact_from_row(row, lookup) for row in rows]
+        return facts_from_rows(rows, self._entity_map(rows))
 
     # --- curation state ----------------------------------------------------------------------
     def set_dormant(self, ids: Iterable[str], at: int) -> int:
@@ -737,30 +736,43 @@ def _entity_params(row: Record) -> dict[str, Any]:
                                 "\x1f".join([row["name"], *row["aliases"]]))
 
 
-def fact_ends(row: Row) -> Iterable[str]:
-    """The entity ids a fact row (FACT_FIELDS order) names."""
-    subject, object_ref = row[_SUBJECT_AT], row[_OBJECT_REF_AT]
-    return (subject,) if object_ref is None else (subject, object_ref)
+def fact_end_ids(rows: Sequence[Row]) -> set[str]:
+    """The entity ids the fact rows (FACT_FIELDS order) name as subject or object."""
+    ids = {row[_SUBJECT_AT] for row in rows}
+    ids.update(row[_OBJECT_REF_AT] for row in rows)
+    ids.discard(None)  # a literal fact's object_ref
+    return ids
 
 
 _SUBJECT_AT, _OBJECT_REF_AT = FACT_FIELDS.index("subject"), FACT_FIELDS.index("object_ref")
+_LINKS_AT, _EVIDENCE_AT = FACT_FIELDS.index("conflicts"), FACT_FIELDS.index("evidence")
 
 
-def fact_from_row(row: Row, lookup: EntityLookup) -> Record:
-    """A fact row (FACT_FIELDS order; links and evidence as JSON text) with its ends hydrated."""
-    fact = dict(zip(FACT_FIELDS, row))
-    fact["subject"] = _hydrated(lookup, fact["subject"])
-    if fact["object_ref"] is not None:
-        fact["object_ref"] = _hydrated(lookup, fact["object_ref"])
-    links, evidence = fact["conflicts"], fact["evidence"]
-    fact["conflicts"] = sorted(json.loads(links)) if links != "[]" else []
-    fact["evidence"] = json.loads(evidence) if evidence != "[]" else []
-    return fact
-
-
-def _hydrated(lookup: EntityLookup, entity_id: str) -> Record:
-    found = lookup(entity_id)
-    return entity_copy(found) if found else rec.dangling_entity(entity_id)
+def facts_from_rows(rows: Iterable[Row], entities: Mapping[str, Record]) -> list[Record]:
+    """Fact rows (FACT_FIELDS order; links and evidence as JSON text) as facts, their ends
+    hydrated from ``entities`` (by id; an id it lacks: a dangling entity), each end a copy of
+    its own. One loop with no call per field, the collector paused (``store.bulk``): a
+    whole-store read builds 100k facts here (issue 29)."""
+    found = entities.get
+    loads = json.loads
+    facts = []
+    with collector_paused():
+        for row in rows:
+            fact = dict(zip(FACT_FIELDS, row))
+            end = row[_SUBJECT_AT]
+            entity = found(end)
+            fact["subject"] = (dict(entity, aliases=list(entity["aliases"])) if entity
+                               else rec.dangling_entity(end))
+            end = row[_OBJECT_REF_AT]
+            if end is not None:
+                entity = found(end)
+                fact["object_ref"] = (dict(entity, aliases=list(entity["aliases"])) if entity
+                                      else rec.dangling_entity(end))
+            links, evidence = row[_LINKS_AT], row[_EVIDENCE_AT]
+            fact["conflicts"] = sorted(loads(links)) if links != "[]" else []
+            fact["evidence"] = loads(evidence) if evidence != "[]" else []
+            facts.append(fact)
+    return facts
 
 
 def entity_from_row(row: Row) -> Record:

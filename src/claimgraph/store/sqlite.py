@@ -22,7 +22,7 @@ from claimgraph.store import records as rec
 from claimgraph.store import sqlite_schema as schema
 from claimgraph.store import sqlite_sql as q
 from claimgraph.store.records import Record
-from claimgraph.store.sql import SqlStore, entity_copy, entity_from_row, fact_ends
+from claimgraph.store.sql import SqlStore, entity_copy, entity_from_row, fact_end_ids
 from claimgraph.store.sqlite_curation import SqliteCuration
 from claimgraph.store.sqlite_db import SqliteDb
 from claimgraph.store.sqlite_purge import SqlitePurge
@@ -30,8 +30,7 @@ from claimgraph.store.sqlite_purge import SqlitePurge
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
-    from typing import Any, Iterable, Iterator, Sequence
-    from claimgraph.store.sql import EntityLookup
+    from typing import Any, Iterable, Iterator, Mapping, Sequence
     from claimgraph.store.sql_dialect import Row, SqlDialect
 
 _ENTITY_CACHE_MAX = 50_000
@@ -152,9 +151,8 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
     def _lookup_entity(self, entity_id: str) -> Record | None:
         return self._entity(entity_id)
 
-    def _entity_lookup(self, rows: list[Row]) -> EntityLookup:
-        self._prefetch_entities(rows)
-        return self._entity
+    def _entity_map(self, rows: list[Row]) -> Mapping[str, Record]:
+        return self._entities_named(rows)
 
     # --- transactions and marks ------------------------------------------------------
     def reading(self) -> AbstractContextManager[None]:
@@ -188,13 +186,25 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
                 self._remember(row)
         return row
 
-    def _prefetch_entities(self, rows: list[Row]) -> None:
-        """Cache the ends of these fact rows that are not cached yet, in ONE query, so that
-        hydrating them does not ask once per fact (rows are FACT_FIELDS-ordered)."""
-        missing = {end for row in rows for end in fact_ends(row) if end not in self._entities}
-        if len(missing) > 1:
+    def _entities_named(self, rows: list[Row]) -> dict[str, Record]:
+        """The ends of these fact rows (FACT_FIELDS order) by id: the cached ones, and the
+        rest in ONE query (remembered), so hydrating them never asks once per fact. Its own
+        map, not the cache: a read that names more entities than the cache holds would have
+        the cache emptied under it, and an end whose row is gone is looked for once."""
+        cached = self._entities
+        found: dict[str, Record] = {}
+        missing = []
+        for end in fact_end_ids(rows):
+            entity = cached.get(end)
+            if entity is None:
+                missing.append(end)
+            else:
+                found[end] = entity
+        if missing:
             for row in self._db.rows(q.ENTITIES_BY_IDS, (q.id_list(sorted(missing)),)):
-                self._remember(entity_from_row(row))
+                entity = found[row[0]] = entity_from_row(row)
+                self._remember(entity)
+        return found
 
     def _cached_entity(self, row: Row) -> Record:
         cached = self._entities.get(row[0])
