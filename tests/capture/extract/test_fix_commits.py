@@ -154,3 +154,16 @@ def test_a_fix_the_session_reverted_later_is_no_lesson():
     session = _session()
     session.bash("git revert --no-edit 9f9f9f9f", output="[fix/upload 5e6f7a8] Revert ...")
     assert len(_found(session)) == 1
+
+
+def test_a_later_rebase_or_amend_leaves_the_commit_id_out():
+    for command in ("git pull --rebase", "git pull", "git commit --amend --no-edit",
+                    "git rebase origin/main", "git reset --soft HEAD~1"):
+        session = _session()
+        session.bash(command, output="ok")
+        assert _found(session) == [
+            f"{CAUSE} Fix: stage files before the diff so new files are pushed"], command
+    session = _session()
+    session.bash("git log --oneline -3", output="1a2b3c4 fix(ci): stage files")
+    assert _found(session) == [
+        f"{CAUSE} Fix (1a2b3c4): stage files before the diff so new files are pushed"]

@@ -26,7 +26,10 @@ so it is kept only when the record bears it out around the commit:
    pass refutes it too, and so does a later ``git revert`` of the commit.
 
 The fact is one line: the cause as the message states it, then the fix (the subject) with
-the commit's hash, cited with the failure, the commit and the passing check.
+the commit's hash, cited with the failure, the commit and the passing check. A command after
+the commit that can give it another id (a rebase, ``pull``, ``commit --amend``, a reset, a
+cherry-pick, a history filter) leaves the hash out: the subject still names the fix, a stale
+id would send the next agent to a commit that no longer exists.
 """
 
 from __future__ import annotations
@@ -93,6 +96,8 @@ class _Fix:
     failure: Event
     passed: Event | None = None
     refuted: bool = False
+    #: A later command may have given the commit another id: its hash is not named.
+    rewritten: bool = False
 
 
 @dataclass
@@ -129,6 +134,7 @@ def _fixes(view: SessionView) -> list[_Fix]:
             _heard(event, since, fixes)
         elif event.kind == "tool_call":
             _reverted(command_text(event) or "", fixes)
+            _rewritten(command_text(event) or "", fixes)
             made = _made(view, event)
             if made is not None:
                 fix = _stated(made, event, since)
@@ -162,6 +168,24 @@ def _reverted(command: str, fixes: list[_Fix]) -> None:
                 if any(len(word) >= 7 and (fix.hash.startswith(word) or word.startswith(fix.hash))
                        for word in words[2:]):
                     fix.refuted = True
+
+
+#: git commands that can give the commits on a branch new ids. A plain ``pull`` counts: the
+#: person's configuration may make it rebase, and the record does not say.
+_REWRITES = frozenset({"rebase", "pull", "reset", "cherry-pick", "filter-branch", "filter-repo"})
+
+
+def _rewritten(command: str, fixes: list[_Fix]) -> None:
+    """A later command that may rewrite history: the fixes made before it lose their hash."""
+    if not fixes or "git" not in command:
+        return
+    for run in invocations(command):
+        words = run.argv
+        if words[:1] != ("git",) or len(words) < 2:
+            continue
+        if words[1] in _REWRITES or (words[1] == "commit" and "--amend" in words[2:]):
+            for fix in fixes:
+                fix.rewritten = True
 
 
 def _made(view: SessionView, call: Event) -> tuple[str, str] | None:
@@ -257,7 +281,8 @@ def _is_check(call: Event, command: str) -> bool:
 def _lesson(view: SessionView, fix: _Fix) -> dict[str, Any]:
     assert fix.passed is not None
     cause = fix.cause if fix.cause.endswith((".", "!")) else f"{fix.cause}."
-    text = f"{cause} Fix ({fix.hash}): {fix.what}"
+    named = "" if fix.rewritten else f" ({fix.hash})"
+    text = f"{cause} Fix{named}: {fix.what}"
     failure = fix.failure.text if fix.failure.kind == "prompt" else \
         command_text(fix.failure) or ""
     evidence = [transcript_evidence(fix.failure.line, failure),
