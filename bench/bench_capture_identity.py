@@ -6,7 +6,8 @@ Each tree captures every transcript (the gold sets' own ``sessions/``, or the sh
 for the first sets, and ``tests/fixtures/transcripts``) into a fresh store, in its own
 process (``PYTHONPATH`` = that tree's ``src``), and writes one JSON line per transcript: the
 facts as stored, sorted, with what differs from run to run dropped (ids, record times, the
-episode, the successor) and entity ids replaced by their names. The two files are compared.
+episode, the successor; a successor's id inside an invalidation reason masked) and entity ids
+replaced by their names. The two files are compared.
 Only timing-free checks: for a performance change, every line must be equal.
 
 Usage: .venv/bin/python bench/bench_capture_identity.py --base-src /tmp/base/src
@@ -23,6 +24,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -37,6 +39,8 @@ _AGENTS = {"claude-code": "claude-code", "codex": "codex", "gemini-cli": "gemini
 #: Set for ``--hash-seeds``: the facts are compared in the store's order too (a dump lists them
 #: in it, and the scorer takes the first fact that matches).
 _IN_ORDER = "CAPTURE_IDENTITY_IN_ORDER"
+#: A fact's id inside a text (an invalidation reason names the successor): drawn at random.
+_FACT_ID = re.compile(r"\bf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
 _RUN_DEPENDENT = ("id", "recorded_at", "last_reinforced_at", "episode", "successor")
 
 
@@ -85,6 +89,8 @@ def captured(path: Path) -> dict[str, object]:
             for fact in store.all_facts():
                 row = {k: v for k, v in dict(fact).items() if k not in _RUN_DEPENDENT}
                 row["conflicts"] = len(row.get("conflicts") or [])  # ids of this run's facts
+                if isinstance(row.get("invalidation_reason"), str):  # "superseded by f-<id>"
+                    row["invalidation_reason"] = _FACT_ID.sub("f-…", row["invalidation_reason"])
                 row["subject"] = _named(row.get("subject"), names)
                 if row.get("object_ref"):
                     row["object_ref"] = _named(row["object_ref"], names)

@@ -171,3 +171,27 @@ def test_a_mail_pasted_after_a_lead_in_is_the_senders():
     assert own_words(text) == "the client answered:"
     assert own_words("Mail ann@example.org about it.\n" + RULE) == \
         "Mail ann@example.org about it.\n" + RULE
+
+
+def test_the_agent_texts_filter_answers_as_a_full_search_does():
+    """``AgentText.holds`` asks a filter of the text's pieces before searching: it must say
+    exactly what ``in`` says, at every offset a piece can fall on, for texts there and texts
+    that differ by one character, across messages added at several times."""
+    import random
+
+    chooser = random.Random(29)
+    words = ["run", "the", "tests", "before", "you", "commit", "uv", "pytest", "-q", "src/app.py",
+             "always", "never", "merge", "main", "é", "日本", "config"]
+    agent = AgentText()
+    for _ in range(6):
+        for _ in range(40):
+            agent.add(" ".join(chooser.choice(words) for _ in range(chooser.randint(3, 30))))
+        said = agent.flat()
+        for _ in range(400):
+            start = chooser.randrange(len(said))
+            key = said[start:start + chooser.randint(1, 80)]
+            assert agent.holds(key) == (key in said) is True
+            changed = key[:-1] + ("x" if key[-1:] != "x" else "y")
+            assert agent.holds(changed) == (changed in said)
+            made_up = " ".join(chooser.choice(words) for _ in range(chooser.randint(2, 12)))
+            assert agent.holds(made_up) == (made_up in said)

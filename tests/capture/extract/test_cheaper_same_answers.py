@@ -66,11 +66,28 @@ def test_the_boundary_is_tested_once_for_the_cues_that_ask_for_it():
 @given(st.text(alphabet=st.sampled_from("aZ 9_;.\t\x1f\x0b=→é\u3000ſ"), max_size=40))
 def test_a_prose_line_counts_letters_and_spaces_as_before(line):
     stripped = line.strip()
-    if not stripped or stripped.startswith((">", "|", "<")) or prose._CODE_LINE.search(line) \
+    if not stripped or stripped.startswith((">", "|", "<")) or prose._code_line(line) \
             or prose._LOG_LINE.search(line):
         return
     letters = sum(ch.isalpha() or ch.isspace() for ch in stripped)
     assert prose.is_prose_line(line) == (letters / len(stripped) >= 0.7)
+
+
+#: The code-line pattern as one alternation, as it was before it was split in two.
+_ONE_CODE_PATTERN = re.compile(
+    r"[{};]\s*$|^\s*[{}\])]|=>|</|/>|^\s*from\s+\S+\s+import\b|"
+    r"^\s*(?:import|const|var|def|function|class|return|export|public|private|fn|pub|"
+    r"package|#include)\b(?:.*(?:[(){}\[\]=;<>]|:\s*$)|\s+\S+\s*$|\s*$)|"
+    r"^\s*let\s+(?:mut\s+)?(?:\w+|[{\[(][^=]*[}\])])\s*(?::[^=]+)?=(?!=)|"
+    r"^\s*(?:\$|>>>|%|PS>)\s|\w+\([^()]*\)\s*[;{]|^\s{4,}\S|^\t")
+
+
+@settings(max_examples=600, deadline=None)
+@given(_pieces("{", "}", ";", "=>", "</", "/>", "(", ")", "f(x);", "foo(a) {", "import",
+               "from a import b", "let x = 1", "let's", "def", "return", "$ ", ">>> ",
+               "    y", "\t", "PS> ", "]", "class A:", "#include", "x = y"))
+def test_a_code_line_is_found_where_the_one_pattern_found_it(line):
+    assert prose._code_line(line) == bool(_ONE_CODE_PATTERN.search(line))
 
 
 def test_the_ascii_count_skips_digits_and_punctuation():

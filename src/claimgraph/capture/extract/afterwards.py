@@ -15,6 +15,7 @@ square of the session's length.
 from __future__ import annotations
 
 import bisect
+from typing import Iterator
 
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.capture.extract.shell import command_text, only_reads
@@ -40,9 +41,11 @@ def known_before(view: SessionView, line: int) -> Joined:
                   Part(typed, 0, bisect.bisect_left(typed_lines, line)))
 
 
-def prompts_after(view: SessionView, line: int) -> list[str]:
-    """What the person typed after ``line``."""
-    return [text for event, text in user_texts(view) if event.line > line]
+def prompts_after(view: SessionView, line: int) -> Iterator[str]:
+    """What the person typed after ``line``, read as it is asked for: a question's verdict
+    reads it only when an option could be asked for again, and stops at the first prompt
+    that does (a list of every later prompt, made per question, cost ~0.2 s at 200 MB)."""
+    return (text for event, text in user_texts(view) if event.line > line)
 
 
 def _remembered(view: SessionView) -> tuple[list[int], Texts, list[bool]]:

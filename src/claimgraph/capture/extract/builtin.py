@@ -95,7 +95,8 @@ READ_LATER = frozenset({"calls", "call_by_id", "judged", "actions", "file_ops",
 #: again after it was let go is only computed again, the same (a test checks that none is).
 LAST_READ_BY: dict[Callable[..., Any], frozenset[str]] = {
     statement_candidates: frozenset({
-        "said.session_names", "said.changes", "said.agent_before", "statements.not_english",
+        "said.session_names", "said.changes", "said.agent_before", "said.turning",
+        "statements.not_english",
         "statements.after_options", "statements.after_refusal", "statements.after_offer",
         "statements.brief_rules", "statements.removed_by_turn", "corrections.prompts",
         "requests.turns"}),

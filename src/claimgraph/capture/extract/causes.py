@@ -89,8 +89,8 @@ def _causes(view: SessionView) -> list[_Cause]:
         if event.derived or event.is_sidechain or event.subagent_id:
             continue
         if event.is_human_prompt:
-            for cause in causes:
-                if _STILL_FAILS.search(event.text or ""):
+            if causes and _STILL_FAILS.search(event.text or ""):  # once a message, not a cause
+                for cause in causes:
                     cause.refuted = True
         elif event.kind == "assistant" and failing:
             causes.extend(_stated(view, event, failing))
@@ -128,14 +128,15 @@ def _follow(view: SessionView, order: int, call: Event,
     """One tool call: a change touching a cause's names, a run of a cause's check."""
     verdict = run_verdict(view, call)
     if verdict != FAILED:
-        for op in file_ops(view, call):
+        # a refuted cause stays refuted and is never a lesson: what touches it changes nothing
+        open_causes = [cause for cause in causes if not cause.refuted]
+        for op in file_ops(view, call) if open_causes else ():
             if op.kind == "delete":
                 continue
-            for cause in causes:
-                if cause.passed is None and _touches(view, op, cause.names):
-                    cause.changes.append(call)
-                elif cause.passed is not None and _touches(view, op, cause.names):
-                    cause.passed = None  # changed again after the pass: needs a new one
+            change = _Change(view, op)
+            for cause in open_causes:
+                if change.touches(cause.names):
+                    cause.passed = None  # changed again after a pass: needs a new one
                     cause.changes.append(call)
     run = decisive_run(order, call)
     if run is None:
@@ -152,20 +153,37 @@ def _follow(view: SessionView, order: int, call: Event,
                 cause.passed = call
 
 
-def _touches(view: SessionView, op: Any, names: set[str]) -> bool:
-    """Does the change hold one of the names: in its path, or in the text it took out or
-    put in?"""
-    cited = (view.relative(op.path) or op.path).lower()
-    base = posixpath.basename(cited)
-    texts = [op.content] if op.kind != "edit" else [
-        part for edit in op.edits for part in edit[:2]]
-    for name in names:
-        lowered = name.lower()
-        if lowered == base or ("/" in lowered and cited.endswith(lowered.lstrip("./"))):
-            return True
-        if any(name in text for text in texts if text):
-            return True
-    return False
+class _Change:
+    """One file change as ``_touches`` reads it, its path cited and its texts read once: a
+    packed write's content is decompressed on each read, and a change is held against every
+    open cause."""
+
+    def __init__(self, view: SessionView, op: Any) -> None:
+        self.cited = (view.relative(op.path) or op.path).lower()
+        self.base = posixpath.basename(self.cited)
+        self._op = op
+        self._texts: list[str] | None = None
+
+    def texts(self) -> list[str]:
+        """What the change took out or put in, read when a name is first looked for there."""
+        if self._texts is None:
+            op = self._op
+            found = [op.content] if op.kind != "edit" else [
+                part for edit in op.edits for part in edit[:2]]
+            self._texts = [text for text in found if text]
+        return self._texts
+
+    def touches(self, names: set[str]) -> bool:
+        """Does the change hold one of the names: in its path, or in the text it took out or
+        put in?"""
+        for name in names:
+            lowered = name.lower()
+            if lowered == self.base or ("/" in lowered
+                                        and self.cited.endswith(lowered.lstrip("./"))):
+                return True
+            if any(name in text for text in self.texts()):
+                return True
+        return False
 
 
 def _lesson(view: SessionView, cause: _Cause) -> dict[str, Any]:

@@ -30,8 +30,9 @@ keeps the stance. Nothing new is stored here. Pure logic on plain data: no file,
 
 from __future__ import annotations
 
+import bisect
 import re
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from claimgraph.capture.extract.actions import of_kind
 from claimgraph.capture.extract.session import SessionView, taught_at, transcript_evidence
@@ -228,16 +229,28 @@ def approved_passages(user_said: Sequence[tuple[int, str]],
     since the person last spoke when their next words open with a yes, and a file the
     session wrote whose path the agent's message before that yes names."""
     found = list(plans)
+    between = _between(agent_said)
     for index, (at, reply) in enumerate(user_said):
         if not _ASSENT.match(reply):
             continue
         before = user_said[index - 1][0] if index else -1
-        messages = [(when, text) for when, text in agent_said if before < when < at]
+        messages = between(before, at)
         found += messages
         put = " ".join(text for _, text in messages[-2:])
         found += [(when, text) for path, (when, text) in written.items()
                   if when < at and path.rsplit("/", 1)[-1] in put]
     return found
+
+
+def _between(said: Sequence[tuple[int, str]]) -> Callable[[int, int], list[tuple[int, str]]]:
+    """``(before, at) -> [(when, text) for when, text in said if before < when < at]``, by
+    bisection when ``said`` is in line order (as the session's messages are): a scan of every
+    agent message for each yes of the person's was quadratic in a long session's length."""
+    lines = [when for when, _ in said]
+    if any(later < earlier for earlier, later in zip(lines, lines[1:])):
+        return lambda before, at: [(when, text) for when, text in said if before < when < at]
+    return lambda before, at: list(
+        said[bisect.bisect_right(lines, before):bisect.bisect_left(lines, at)])
 
 
 def _designed_otherwise(found: Candidate, line: int,

@@ -252,15 +252,20 @@ def overridden(chosen: Sequence[Mapping[str, Any]], others: Sequence[Mapping[str
                later_prompts: Iterable[str]) -> bool:
     """A later prompt of the person's asks for an option that was not picked: one of its own
     artefacts, or its whole label (two words or more beyond common ones)."""
-    prompts = [p.lower() for p in later_prompts]
-    if not prompts:
-        return False
+    asked_for = []  # per option: its own artefacts, its label when it names the option
     for option in others:
         own = distinctive([option], chosen)
         label = " ".join(bare(str(option.get("label") or "")).lower().split())
         named = len([w for w in re.findall(r"\w+", label) if w not in _COMMON]) >= 2
-        if any(any(_mentions(p, a) for a in own) or (named and label in p) for p in prompts):
-            return True
+        if own or named:
+            asked_for.append((own, label if named else None))
+    # each prompt lowered once, and none when no option could be asked for: this ran once a
+    # question and lowered every later prompt first (~0.5 s of a 200 MB pass, issue 29)
+    for prompt in later_prompts if asked_for else ():
+        lowered = prompt.lower()
+        for own, label in asked_for:
+            if any(_mentions(lowered, a) for a in own) or (label is not None and label in lowered):
+                return True
     return False
 
 

@@ -28,16 +28,22 @@ _FENCE = lazy_regex(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 _INLINE_TAGS = lazy_regex(r"</?[a-z][\w-]*(?:\s[^<>]*)?>")
 _ITEM = lazy_regex(r"^\s*(?:[-*•+]|\d+[.)]|[a-z][.)])\s+")
 _HEADING = lazy_regex(r"^\s*#{1,6}\s|^\s*[=-]{3,}\s*$")
-_CODE_LINE = lazy_regex(
-    r"[{};]\s*$|^\s*[{}\])]|=>|</|/>|^\s*from\s+\S+\s+import\b|"
+#: A line of code, by how it opens (tried at its start only) ...
+_CODE_START = lazy_regex(
+    r"^\s*[{}\])]|^\s*from\s+\S+\s+import\b|"
     # A keyword opens English sentences too ("class names are PascalCase here", "return
     # early rather than nest"): code only with code's punctuation, or as keyword + one token
     r"^\s*(?:import|const|var|def|function|class|return|export|public|private|fn|pub|"
     r"package|#include)\b(?:.*(?:[(){}\[\]=;<>]|:\s*$)|\s+\S+\s*$|\s*$)|"
     # "let" and "use" open English sentences too ("let's make sure …", "use the staging
-    # config"): code only in a binding's shape (a Rust or PHP "use …;" ends with ";" above)
+    # config"): code only in a binding's shape (a Rust or PHP "use …;" ends with ";" below)
     r"^\s*let\s+(?:mut\s+)?(?:\w+|[{\[(][^=]*[}\])])\s*(?::[^=]+)?=(?!=)|"
-    r"^\s*(?:\$|>>>|%|PS>)\s|\w+\([^()]*\)\s*[;{]|^\s{4,}\S|^\t")
+    r"^\s*(?:\$|>>>|%|PS>)\s|^\s{4,}\S|^\t")
+#: ... or by code's punctuation anywhere in it, which needs one of ``_CODE_MARKS``: a line
+#: without any is not searched (one pattern of both kinds was tried at every position of every
+#: line, the most of ``is_prose_line``'s time: ~1 s of a 200 MB pass, issue 29).
+_CODE_ANYWHERE = lazy_regex(r"[{};]\s*$|=>|</|/>|\w+\([^()]*\)\s*[;{]")
+_CODE_MARKS = ("(", ";", "{", "}", "=>", "</", "/>")
 _LOG_LINE = lazy_regex(
     r"^\s*(?:\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\d\d:\d\d:\d\d|at\s+\S+\s+\(|File \"|"
     r"Traceback|(?:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL)\b|\[(?:error|warn|info|debug)\]|"
@@ -147,13 +153,20 @@ def is_prose_line(line: str) -> bool:
     stripped = line.strip()
     if not stripped or stripped.startswith((">", "|", "<")):
         return False
-    if _CODE_LINE.search(line) or _LOG_LINE.search(line):
+    if _code_line(line) or _LOG_LINE.search(line):
         return False
     if stripped.isascii():  # most lines: the same count, without a test per character
         letters = len(stripped) - len(stripped.encode().translate(None, _ASCII_WORDS))
     else:
         letters = sum(ch.isalpha() or ch.isspace() for ch in stripped)
     return letters / len(stripped) >= 0.7
+
+
+def _code_line(line: str) -> bool:
+    """A line of code: it opens as code (``_CODE_START``) or holds code's punctuation
+    (``_CODE_ANYWHERE``)."""
+    return _CODE_START.match(line) is not None or (
+        any(mark in line for mark in _CODE_MARKS) and _CODE_ANYWHERE.search(line) is not None)
 
 
 #: The ASCII characters ``is_prose_line`` counts (letters and spaces), as bytes to delete.

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.session import taught_at
@@ -124,9 +124,12 @@ def revised_away(kept: Sequence[Candidate], user_said: Iterable[tuple[int, str]]
     said = [(at, sentences(text)) for at, text in user_said]
     requests = [(line, found) for found in kept
                 for line in [taught_at(found)] if line is not None and is_request(found)]
+    by_line: dict[int, list[Candidate]] = {}  # the requests taught at each line, in order
+    for line, found in requests:
+        by_line.setdefault(line, []).append(found)
     try:
         revised = {id(found) for line, found in requests
-                   if any(at > line and _revised_by(found, parts, _kept_at(at, found, requests))
+                   if any(at > line and _revised_by(found, parts, _kept_at(at, found, by_line))
                           for at, parts in said)}
     finally:
         for memo in (_cues, _clauses, _change_cues, _negates, named, quoted, content_words):
@@ -447,6 +450,8 @@ def sentences(text: str) -> list[str]:
     return [part.strip() for part in _SENTENCE.split(text) if part.strip()]
 
 
-def _kept_at(at: int, found: Candidate, requests: Sequence[tuple[int, Candidate]]
+def _kept_at(at: int, found: Candidate, by_line: Mapping[int, Sequence[Candidate]]
              ) -> list[Candidate]:
-    return [other for line, other in requests if line == at and other is not found]
+    """The other requests taught at line ``at`` (looked up by line: a scan of every request
+    for each pair of a request and a later message was cubic in a long session)."""
+    return [other for other in by_line.get(at, ()) if other is not found]

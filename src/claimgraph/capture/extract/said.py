@@ -61,7 +61,7 @@ def stated(view: SessionView, line: int, sentence: str,
     before = view.remembered("said.agent_before", _agent_before).get(line)
     if before and _echoes(sentence, before):
         return False
-    return not _turned_later(typed, line, sentence) and not (
+    return not _turned_later(view, typed, line, sentence) and not (
         not is_rule(sentence) and _changed_later(view, line, sentence))
 
 
@@ -117,17 +117,26 @@ def _echoes(sentence: str, agent_text: str) -> bool:
     return sum(1 for word in words if word in agent) >= _ECHO_SHARE * len(words)
 
 
-def _turned_later(typed: list[tuple[Any, str]], line: int, sentence: str) -> bool:
+def _turned_later(view: SessionView, typed: list[tuple[Any, str]], line: int,
+                  sentence: str) -> bool:
     shaped, _ = names(sentence)
     own = shaped | {subject_of(sentence).lower()} - {""}
-    for event, text in typed:
-        if event.line <= line:
-            continue
-        for later in sentences(text):
-            lowered = later.lower()
-            if _TURNS.search(later) and any(_named(name, lowered) for name in own):
-                return True
-    return False
+    return any(at > line and any(_named(name, lowered) for name in own)
+               for at, lowered in _turning(view, typed))
+
+
+def _turning(view: SessionView, typed: list[tuple[Any, str]]) -> list[tuple[int, str]]:
+    """(line, lowered) of each sentence in ``typed`` that may turn a statement around
+    (``_TURNS``), split once for the view: every statement's check split every later text
+    into sentences again (~0.3 s at 200 MB, issue 29). Kept with the list it was read from,
+    and read again if asked of another."""
+    held = view.memo.get("said.turning")
+    if held is None or held[0] is not typed:
+        held = view.memo["said.turning"] = (typed, [
+            (event.line, later.lower()) for event, text in typed
+            for later in sentences(text) if _TURNS.search(later)])
+    turning: list[tuple[int, str]] = held[1]
+    return turning
 
 
 def _changed_later(view: SessionView, line: int, sentence: str) -> bool:
