@@ -34,7 +34,7 @@ from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.corroborate import named
-from claimgraph.capture.extract.lessons import decisive_run, fixable, run_verdict
+from claimgraph.capture.extract.lessons import check_runs, fixable, run_verdict
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, transcript_evidence)
@@ -137,19 +137,17 @@ def _follow(view: SessionView, order: int, call: Event,
                 elif cause.passed is not None and _touches(view, op, cause.names):
                     cause.passed = None  # changed again after the pass: needs a new one
                     cause.changes.append(call)
-    run = decisive_run(order, call)
-    if run is None:
-        return
-    if verdict == FAILED and fixable(view, call, run):
-        failing[run.key] = call
-        for cause in causes:
-            if cause.key == run.key and cause.changes:
-                cause.refuted = True  # the same check failed after the change
-    elif verdict == OK:
-        failing.pop(run.key, None)
-        for cause in causes:
-            if cause.key == run.key and cause.changes and cause.passed is None:
-                cause.passed = call
+    for run, outcome in check_runs(view, order, call):
+        if outcome == FAILED and fixable(view, call, run):
+            failing[run.key] = call
+            for cause in causes:
+                if cause.key == run.key and cause.changes:
+                    cause.refuted = True  # the same check failed after the change
+        elif outcome == OK:
+            failing.pop(run.key, None)
+            for cause in causes:
+                if cause.key == run.key and cause.changes and cause.passed is None:
+                    cause.passed = call
 
 
 def _touches(view: SessionView, op: Any, names: set[str]) -> bool:
