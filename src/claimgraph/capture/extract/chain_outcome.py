@@ -39,7 +39,7 @@ _ANSI = lazy_regex(r"\x1b\[[0-9;]*[A-Za-z]")
 
 #: What a runner prints when it failed: its own words, not any tool's ("error:").
 _FAILED_BY: dict[str, re.Pattern[str]] = {
-    "ruff": re.compile(r"^Found \d+ errors?\b", re.MULTILINE),
+    "ruff": re.compile(r"^Found \d+ errors?\.$", re.MULTILINE),
     "ruff format": re.compile(r"^\d+ files? would be reformatted|^Would reformat: ",
                               re.MULTILINE),
     "mypy": re.compile(r"^Found \d+ errors? in \d+ files? \(checked", re.MULTILINE),
@@ -75,7 +75,7 @@ def chain_outcomes(found: Sequence[Invocation], outcome: str, output: str,
     docstring). [] for a line that is no such chain of at least two commands, or says nothing
     about a single check."""
     parts = [inv for inv in found if unwrap(inv.argv) and inv.argv[0] not in _SETUP]
-    if len(parts) < 2 or not all(inv.confirmed for inv in found):
+    if len(parts) < 2 or not all(inv.confirmed for inv in parts):
         return []  # one command (``decisive_run``'s), or a ``;`` / ``||`` somewhere
     if outcome == OK:
         return [(inv, OK) for inv in parts if _check(inv) and (pipefail or not inv.piped)]
@@ -90,14 +90,15 @@ def chain_outcomes(found: Sequence[Invocation], outcome: str, output: str,
 
 def _failed_part(parts: list[Invocation], output: str) -> int | None:
     """The index of the part that stopped the line: the first whose runner printed its own
-    failure, else the last when every check before it printed its own success; None when the
-    output does not tell."""
+    failure (and no other part's signature shows), else the last when every check before it
+    printed its own success; None when the output does not tell."""
     runners = [_runner(inv) for inv in parts]
-    for index, runner in enumerate(runners):
-        pattern = _FAILED_BY.get(runner or "")
-        if pattern is not None and pattern.search(output):
-            # two parts of one runner: whose failure the output shows is unknown
-            return index if runners.count(runner) == 1 else None
+    shown = [index for index, runner in enumerate(runners)
+             if (pattern := _FAILED_BY.get(runner or "")) is not None and pattern.search(output)]
+    if shown:
+        # only one part stops a ``&&`` line: two parts claiming the failure (or two runs of
+        # one runner) leave it unknown
+        return shown[0] if len(shown) == 1 and runners.count(runners[shown[0]]) == 1 else None
     before = runners[:-1]
     if all(runner in _PASSED_BY and _PASSED_BY[runner].search(output) for runner in before
            if runner is not None) and all(_check(inv) for inv in parts[:-1]):

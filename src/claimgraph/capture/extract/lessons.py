@@ -541,8 +541,7 @@ def _chain_step(view: SessionView, order: int, call: Event,
     runs = _chained_runs(view, order, call)
     command = command_text(call) or ""
     steps = [inv for inv in invocations(command, call_cwd(call)) if not _prepares(inv)]
-    if not runs or len(runs) != len(steps) or any(
-            (command_kind(run.invocation.argv) or ("",))[0] not in _CHECKS for run, _ in runs):
+    if not runs or any((command_kind(step.argv) or ("",))[0] not in _CHECKS for step in steps):
         return None, verdict
     failed = [run for run, outcome in runs if outcome == FAILED]
     if failed:
