@@ -6,8 +6,10 @@ agent's explanation is its hypothesis, and agents state hypotheses that later tu
 so the sentence alone is never stored. It is kept when the session's record proves it:
 
 1. a check failed before it (a command ``lessons`` would follow -- its same-command key --
-   whose run failed, and did not pass again before the sentence), and the failed command or
-   its output spells a name the sentence names (else the cause explains something else);
+   whose run failed, and did not pass again before the sentence; in a chain of checks
+   joined by ``&&``, the one its output shows stopped the line, ``lessons.check_runs``),
+   and the failed command or its output spells a name the sentence names (else the cause
+   explains something else);
 2. after it, the session changed what the cause names: an edit whose file, removed text or
    added text holds a name the sentence spells (a code span, a path, an identifier, a flag);
 3. the same check passed after the last such change, and never failed again after the first

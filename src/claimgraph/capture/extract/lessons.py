@@ -21,6 +21,8 @@ tail`` the last command's status is its filter's, so a line that failed by its s
 at the one step before it (``_failed_step``); a later line that succeeded with all its steps
 joined by ``&&`` got past the same step, and what ran before it there is the fix. A push the
 remote refused by a rule of its own is ``push_refused``'s (git is otherwise never followed).
+A line of checks alone (``ruff check . && mypy && pytest``) is followed check by check as far
+as its status and output prove each one's outcome (``chain_outcome``, ``_chain_step``).
 
 Not lessons: a missing program (exit 126/127: the machine, not the project), reading and
 searching commands, ad-hoc scripts (``python -c``), git other than a commit a hook refused,
