@@ -95,8 +95,8 @@ def _chained_session(*, passed_output: str = f"{RUFF_OK}\n{MYPY_OK}\n{PYTEST_OK}
                      passed_error: bool = False) -> Session:
     session = Session()
     session.prompt("The checks fail, fix them.")
-    session.bash("ruff check . && mypy src && pytest -q", error=True,
-                 output=f"{RUFF_OK}\n{MYPY_BAD.replace('Incompatible', 'cart_total: Incompatible')}")
+    named = MYPY_BAD.replace("Incompatible", "cart_total: Incompatible")
+    session.bash("ruff check . && mypy src && pytest -q", error=True, output=f"{RUFF_OK}\n{named}")
     session.event("assistant", text=CAUSE)
     session.edit(f"{ROOT}/src/shop/cart.py", "return f\"{total}\"", "return total  # cart_total")
     session.bash("ruff check . && mypy src && pytest -q", error=passed_error,
