@@ -90,6 +90,15 @@ def test_a_later_run_nothing_ties_to_the_commit_proves_nothing():
                               ("gh run view 2222222 --log-failed", LOG_2))) == []
 
 
+def test_a_run_older_than_the_failed_one_proves_nothing_even_on_its_branch():
+    older = ("completed\tfailure\tci: add a build job\tCI\tmain\tpush\t1111111\t1m\t"
+             "2026-01-09T23:21:48Z\n"
+             "completed\tsuccess\tci: first build\tCI\tmain\tpush\t1111000\t1m\t"
+             "2026-01-09T22:01:00Z\n")
+    assert _lessons(_unlisted(("gh run list", older),
+                              ("gh run watch 1111000", "✓ build in 2m\n"))) == []
+
+
 def test_a_run_tied_by_its_branch_its_heading_or_the_pull_requests_checks_proves_it():
     same_branch = ("completed\tfailure\tci: add a build job\tCI\tmain\tpush\t1111111\t1m\t"
                    "2026-01-09T23:21:48Z\n")

@@ -179,8 +179,9 @@ def _proved(view: SessionView, logs: list[tuple[int, list[StepFailure]]]
         log = result.text if "##[error]" in result.text else None
         ticked = {_JOB_TIME.sub("", m["step"]) for m in _TICKED.finditer(result.text)}
         for item in list(pending):
-            if item.commit is None or run_id is None or run_id == item.run_id:
-                continue
+            if item.commit is None or run_id is None or run_id == item.run_id \
+                    or _older(run_id, item.run_id):
+                continue  # the failed run itself, or one started before it: not the fix's
             failed_on = rows.get(item.run_id or "")
             branches = item.branches | {failed_on.branch} if failed_on and failed_on.branch \
                 else item.branches
@@ -197,6 +198,11 @@ def _proved(view: SessionView, logs: list[tuple[int, list[StepFailure]]]
         logs.append((call.line, failures))
         for failure in failures:
             pending.append(_Open(failure, run_id, call))
+
+
+def _older(run_id: str, than: str | None) -> bool:
+    """A run GitHub numbered before ``than`` (its run ids grow): it ran before the fix."""
+    return bool(than) and run_id.isdigit() and than.isdigit() and int(run_id) < int(than)
 
 
 def _read_runs(runs: list[list[str]], output: str, rows: dict[str, RunRow]) -> None:
