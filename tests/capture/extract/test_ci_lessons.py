@@ -16,6 +16,12 @@ LOG_2 = ("build\tPackage\t2026-01-09T23:40:43.6Z Error: archive name is not vali
          "build\tPackage\t2026-01-09T23:40:43.7Z ##[error]Process completed with exit code 1.\n")
 COMMIT = ("git add .github/workflows/ci.yml && git commit -m \"$(cat <<'EOF'\n"
           "fix: install build-essential before compiling in CI\n\nBody.\nEOF\n)\"")
+#: ``gh run list`` after the push: the new run's row names the commit (its title), the older
+#: run's row another commit.
+LISTED = ("queued\t\tfix: install build-essential before compiling in CI\tCI\tmain\tpush\t"
+          "2222222\t3s\t2026-01-09T23:28:06Z\n"
+          "completed\tfailure\tci: add a build job\tCI\tmain\tpush\t1111111\t1m11s\t"
+          "2026-01-09T23:21:48Z\n")
 
 
 def _loop(later: str) -> Session:
@@ -23,6 +29,7 @@ def _loop(later: str) -> Session:
     session.bash("gh run view 1111111 --log-failed", output=LOG_1)
     session.edit(f"{ROOT}/.github/workflows/ci.yml", "steps:", "steps:\n  - run: apt-get install")
     session.bash(COMMIT, output="[main abc1234] fix: install build-essential")
+    session.bash("gh run list --limit 2", output=LISTED)
     session.bash("gh run view 2222222 --log-failed", output=later)
     return session
 
@@ -58,8 +65,50 @@ def test_a_later_run_showing_the_step_or_its_job_ticked_proves_it(later: str):
     session.bash("gh run view 1111111 --log-failed", output=LOG_1)
     session.edit(f"{ROOT}/.github/workflows/ci.yml", "steps:", "steps:\n  - run: x")
     session.bash(COMMIT, output="[main abc1234] fix")
+    session.bash("gh run list --limit 2", output=LISTED)
     session.bash("gh run watch 2222222", output=later)
     assert len(_lessons(session)) == 1
+
+
+def _unlisted(*looks: tuple[str, str]) -> Session:
+    session = Session()
+    session.bash("gh run view 1111111 --log-failed", output=LOG_1)
+    session.edit(f"{ROOT}/.github/workflows/ci.yml", "steps:", "steps:\n  - run: x")
+    session.bash(COMMIT, output="[main abc1234] fix")
+    for command, output in looks:
+        session.bash(command, output=output)
+    return session
+
+
+def test_a_later_run_nothing_ties_to_the_commit_proves_nothing():
+    """``gh run list`` shows recent runs of any commit and branch: a run the session watched
+    next is the commit's only when what gh printed says so."""
+    assert _lessons(_unlisted(("gh run view 2222222 --log-failed", LOG_2))) == []
+    other = ("completed\tsuccess\tAdd the docs site\tCI\tdocs-site\tpush\t2222222\t1m\t"
+             "2026-01-09T23:28:06Z\n")
+    assert _lessons(_unlisted(("gh run list --limit 3", other),
+                              ("gh run view 2222222 --log-failed", LOG_2))) == []
+
+
+def test_a_run_older_than_the_failed_one_proves_nothing_even_on_its_branch():
+    older = ("completed\tfailure\tci: add a build job\tCI\tmain\tpush\t1111111\t1m\t"
+             "2026-01-09T23:21:48Z\n"
+             "completed\tsuccess\tci: first build\tCI\tmain\tpush\t1111000\t1m\t"
+             "2026-01-09T22:01:00Z\n")
+    assert _lessons(_unlisted(("gh run list", older),
+                              ("gh run watch 1111000", "✓ build in 2m\n"))) == []
+
+
+def test_a_run_tied_by_its_branch_its_heading_or_the_pull_requests_checks_proves_it():
+    same_branch = ("completed\tfailure\tci: add a build job\tCI\tmain\tpush\t1111111\t1m\t"
+                   "2026-01-09T23:21:48Z\n")
+    ticked = "✓ build in 2m\n  ✓ Set up job\n  ✓ Compile\n"
+    # the failed run's row names main; the later run's heading does too
+    assert len(_lessons(_unlisted(("gh run list", same_branch),
+                                  ("gh run watch 2222222", f"✓ main CI · 2222222\n{ticked}")))) == 1
+    checks = "build\tpass\t2m\thttps://github.com/o/r/actions/runs/2222222/job/3\n"
+    assert len(_lessons(_unlisted(("gh pr checks 12", checks),
+                                  ("gh run watch 2222222", ticked)))) == 1
 
 
 def test_looking_at_the_same_run_again_proves_nothing():

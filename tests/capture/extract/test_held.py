@@ -11,7 +11,7 @@ from claimgraph.capture.extract.reported import reported_lesson_candidates
 from claimgraph.capture.extract.session import SessionView
 
 from .extract_helpers import ROOT, Session, only
-from .test_ci_lessons import COMMIT, LOG_1, LOG_2
+from .test_ci_lessons import COMMIT, LISTED, LOG_1, LOG_2
 
 MISSING = "E   ModuleNotFoundError: No module named 'shop.settings'\n1 error"
 KEY_ERROR = "E   KeyError: 'SECRET_KEY'\n1 failed"
@@ -324,6 +324,7 @@ def _ci(*between: str, said: str | None = None, later: str | None = None) -> lis
         session.bash(command, output="ok")
     if said:
         session.prompt(said)
+    session.bash("gh run list --limit 2", output=LISTED)
     session.bash("gh run view 2222222 --log-failed", output=LOG_2)
     if later:
         session.bash("gh run view 3333333 --log-failed", output=later)

@@ -6,8 +6,10 @@ agent's explanation is its hypothesis, and agents state hypotheses that later tu
 so the sentence alone is never stored. It is kept when the session's record proves it:
 
 1. a check failed before it (a command ``lessons`` would follow -- its same-command key --
-   whose run failed, and did not pass again before the sentence), and the failed command or
-   its output spells a name the sentence names (else the cause explains something else);
+   whose run failed, and did not pass again before the sentence; in a chain of checks
+   joined by ``&&``, the one its output shows stopped the line, ``lessons.check_runs``),
+   and the failed command or its output spells a name the sentence names (else the cause
+   explains something else);
 2. after it, the session changed what the cause names: an edit whose file, removed text or
    added text holds a name the sentence spells (a code span, a path, an identifier, a flag);
 3. the same check passed after the last such change, and never failed again after the first
@@ -34,7 +36,7 @@ from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.corroborate import named
-from claimgraph.capture.extract.lessons import decisive_run, fixable, run_verdict
+from claimgraph.capture.extract.lessons import check_runs, fixable, run_verdict
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, transcript_evidence)
@@ -138,19 +140,17 @@ def _follow(view: SessionView, order: int, call: Event,
                 if change.touches(cause.names):
                     cause.passed = None  # changed again after a pass: needs a new one
                     cause.changes.append(call)
-    run = decisive_run(order, call)
-    if run is None:
-        return
-    if verdict == FAILED and fixable(view, call, run):
-        failing[run.key] = call
-        for cause in causes:
-            if cause.key == run.key and cause.changes:
-                cause.refuted = True  # the same check failed after the change
-    elif verdict == OK:
-        failing.pop(run.key, None)
-        for cause in causes:
-            if cause.key == run.key and cause.changes and cause.passed is None:
-                cause.passed = call
+    for run, outcome in check_runs(view, order, call):
+        if outcome == FAILED and fixable(view, call, run):
+            failing[run.key] = call
+            for cause in causes:
+                if cause.key == run.key and cause.changes:
+                    cause.refuted = True  # the same check failed after the change
+        elif outcome == OK:
+            failing.pop(run.key, None)
+            for cause in causes:
+                if cause.key == run.key and cause.changes and cause.passed is None:
+                    cause.passed = call
 
 
 class _Change:

@@ -27,6 +27,8 @@ from typing import Any, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.extract.ci_runs import (
+    RunRow, checked_runs, listed_runs, runs_for, viewed_run)
 from claimgraph.capture.extract.held import acted_between, remote_change
 from claimgraph.capture.extract.lessons import first_error_text
 from claimgraph.capture.extract.session import (
@@ -64,6 +66,10 @@ class _Open:
     seen: Event
     edits: list[str] = field(default_factory=list)
     commit: str | None = None
+    #: The commit's subject as typed, and the branches it may have gone to (the failed run's,
+    #: the session's at the commit): what ties a later run to it (``ci_runs``).
+    typed: str | None = None
+    branches: set[str] = field(default_factory=set)
     #: A remote setting, a registry or a container changed since (``held``): a CI run reads
     #: those too, so the commit may not be what fixed it.
     outside: bool = False
@@ -101,6 +107,13 @@ def commit_subject(command: str) -> str | None:
     return subject if len(re.findall(r"[A-Za-z]{2,}", subject)) >= 3 else None
 
 
+def typed_subject(command: str) -> str | None:
+    """A commit's subject line from its command, as typed (a run's title is that line)."""
+    match = _MESSAGE.search(command)
+    subject = (match["heredoc"] or match["quoted"]) if match else None
+    return subject.strip() if subject else None
+
+
 def got_past(failure: StepFailure, later_log: str | None, ticked: set[str]) -> bool:
     """Whether a later run shows the step past that failure: ticked, or its failed log no
     longer shows that step failing with that error."""
@@ -133,6 +146,7 @@ def _proved(view: SessionView, logs: list[tuple[int, list[StepFailure]]]
     if not view.project:
         return
     pending: list[_Open] = []
+    rows: dict[str, RunRow] = {}  # what gh printed about each run, by id (``ci_runs``)
     for call in view.calls():
         command = command_text(call) or ""
         result = view.results.get(call.call_id or "")
@@ -152,7 +166,10 @@ def _proved(view: SessionView, logs: list[tuple[int, list[StepFailure]]]
             for item in pending:
                 if item.commit is None and item.edits and subject:
                     item.commit = subject
+                    item.typed = typed_subject(command)
+                    item.branches.update(filter(None, [call.git_branch]))
             continue
+        _read_runs(runs, result.text, rows)
         looked = [words for words in runs if words[:3] in (["gh", "run", "view"],
                                                             ["gh", "run", "watch"])]
         if not looked:
@@ -162,8 +179,14 @@ def _proved(view: SessionView, logs: list[tuple[int, list[StepFailure]]]
         log = result.text if "##[error]" in result.text else None
         ticked = {_JOB_TIME.sub("", m["step"]) for m in _TICKED.finditer(result.text)}
         for item in list(pending):
-            if item.commit is None or run_id is None or run_id == item.run_id:
-                continue
+            if item.commit is None or run_id is None or run_id == item.run_id \
+                    or _older(run_id, item.run_id):
+                continue  # the failed run itself, or one started before it: not the fix's
+            failed_on = rows.get(item.run_id or "")
+            branches = item.branches | {failed_on.branch} if failed_on and failed_on.branch \
+                else item.branches
+            if not runs_for(rows.get(run_id), item.typed, branches):
+                continue  # a run of another commit or branch proves nothing of this fix
             if got_past(item.failure, log, ticked):
                 pending.remove(item)
                 if not item.outside and not acted_between(view, item.seen.line, call.line,
@@ -175,6 +198,25 @@ def _proved(view: SessionView, logs: list[tuple[int, list[StepFailure]]]
         logs.append((call.line, failures))
         for failure in failures:
             pending.append(_Open(failure, run_id, call))
+
+
+def _older(run_id: str, than: str | None) -> bool:
+    """A run GitHub numbered before ``than`` (its run ids grow): it ran before the fix."""
+    return bool(than) and run_id.isdigit() and than.isdigit() and int(run_id) < int(than)
+
+
+def _read_runs(runs: list[list[str]], output: str, rows: dict[str, RunRow]) -> None:
+    """What the line's gh commands printed about runs, added to ``rows`` by run id: a ``gh
+    run list``'s rows, a ``gh run view``/``watch`` heading, a ``gh pr checks``' links."""
+    verbs = {tuple(words[1:3]) for words in runs if words[:1] == ["gh"]}
+    if ("run", "list") in verbs:
+        rows.update(listed_runs(output))
+    if ("pr", "checks") in verbs:
+        rows.update(checked_runs(output))
+    if ("run", "view") in verbs or ("run", "watch") in verbs:
+        for run_id, row in viewed_run(output).items():
+            known = rows.get(run_id)
+            rows[run_id] = known if known and known.title else row
 
 
 def _candidate(view: SessionView, item: _Open, proof: Event) -> dict[str, Any]:

@@ -21,6 +21,8 @@ tail`` the last command's status is its filter's, so a line that failed by its s
 at the one step before it (``_failed_step``); a later line that succeeded with all its steps
 joined by ``&&`` got past the same step, and what ran before it there is the fix. A push the
 remote refused by a rule of its own is ``push_refused``'s (git is otherwise never followed).
+A line of checks alone (``ruff check . && mypy && pytest``) is followed check by check as far
+as its status and output prove each one's outcome (``chain_outcome``, ``_chain_step``).
 
 Not lessons: a missing program (exit 126/127: the machine, not the project), reading and
 searching commands, ad-hoc scripts (``python -c``), git other than a commit a hook refused,
@@ -50,6 +52,7 @@ from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.by_hand import hand_installs
+from claimgraph.capture.extract.chain_outcome import chain_outcomes
 from claimgraph.capture.extract.code import is_test_file
 from claimgraph.capture.extract.commands import kind_of as command_kind
 from claimgraph.capture.extract.gates import added_lines, describe_edits
@@ -255,6 +258,8 @@ def _lessons(view: SessionView, failures: list[_Run]) -> Iterator[_Taught]:
                 taught.add(chained[0].key)
                 yield chained[1]
                 continue
+        if run is None:
+            run, verdict = _chain_step(view, order, call, open_failures, verdict)
         _note_changes(view, call, verdict, run, open_failures, created, touched)
         if run is not None and verdict == FAILED:
             failures.append(run)
@@ -516,6 +521,46 @@ def decisive_run(order: int, call: Event) -> _Run | None:
     """The run whose status is the call's, with its same-command key (for other rules that
     follow one check through a session: ``causes``)."""
     return _decisive_run(order, call)
+
+
+def check_runs(view: SessionView, order: int, call: Event) -> list[tuple[_Run, str]]:
+    """Each run whose outcome the call proves, with that outcome: the decisive run with the
+    call's verdict (``run_verdict``), else the checks of a ``&&`` chain its status and output
+    prove (``chain_outcome``: ``ruff check . && mypy && pytest``)."""
+    run = _decisive_run(order, call)
+    if run is not None:
+        return [(run, run_verdict(view, call))]
+    return _chained_runs(view, order, call)
+
+
+def _chain_step(view: SessionView, order: int, call: Event,
+                windows: dict[tuple[str, ...], _Window], verdict: str
+                ) -> tuple[_Run | None, str]:
+    """The check of a line of checks alone (``ruff check . && mypy && pytest``) that the
+    lesson loop follows, with its outcome: the one that failed, or the first that passed
+    while it had a failure open. Nothing for a line that also changes something (an
+    install, a formatter): what fixed a check there is ``_fixed_in_line``'s question."""
+    runs = _chained_runs(view, order, call)
+    command = command_text(call) or ""
+    steps = [inv for inv in invocations(command, call_cwd(call)) if not _prepares(inv)]
+    if not runs or any((command_kind(step.argv) or ("",))[0] not in _CHECKS for step in steps):
+        return None, verdict
+    failed = [run for run, outcome in runs if outcome == FAILED]
+    if failed:
+        return failed[0], FAILED
+    reopened = [run for run, _ in runs if run.key in windows]
+    return (reopened[0], OK) if reopened else (None, verdict)
+
+
+def _chained_runs(view: SessionView, order: int, call: Event) -> list[tuple[_Run, str]]:
+    command = command_text(call)
+    if not command:
+        return []
+    result = view.results.get(call.call_id or "")
+    parts = chain_outcomes(invocations(command, call_cwd(call)), view.outcome(call),
+                           result.text if result else "", pipefail="pipefail" in command)
+    keyed = [(part, outcome, same_command_key(part.argv)) for part, outcome in parts]
+    return [(_Run(order, call, part, key), outcome) for part, outcome, key in keyed if key]
 
 
 def fixable(view: SessionView, call: Event, run: _Run) -> bool:
