@@ -154,3 +154,32 @@ def test_a_fix_the_session_reverted_later_is_no_lesson():
     session = _session()
     session.bash("git revert --no-edit 9f9f9f9f", output="[fix/upload 5e6f7a8] Revert ...")
     assert len(_found(session)) == 1
+
+
+def _ungrounded(*, retried: bool) -> Session:
+    """A test fails naming nothing of the cause; the fix passes; the commit names a
+    function no tool ever printed. With ``retried``, a first attempt at the same commit was
+    refused (a hook), so the message itself sits on an earlier command line."""
+    session = Session()
+    session.bash("pytest -q tests/test_export.py", error=True,
+                 output="FAILED tests/test_export.py::test_rows - AssertionError: 3 != 4")
+    session.edit(f"{ROOT}/export.py", "write(rows)", "write(rows); close()")
+    session.bash("pytest -q tests/test_export.py", output="4 passed in 0.3s")
+    message = ("fix(export): close the writer before reading back\n\nThe export never called "
+               "`rotate_buffers_now`, so the last batch was silently dropped.")
+    if retried:
+        command = f"git commit -m \"$(cat <<'EOF'\n{message}\nEOF\n)\""
+        session.bash(command, error=True, output="trailing-whitespace....Failed")
+    _commit(session, message)
+    return session
+
+
+def test_a_refused_attempt_at_the_same_commit_grounds_nothing_of_its_cause():
+    assert _found(_ungrounded(retried=False)) == []
+    assert _found(_ungrounded(retried=True)) == []
+
+
+def test_the_person_saying_it_still_fails_after_a_fix_proved_before_the_commit_refutes_it():
+    session = _local()
+    session.prompt("It still fails on my machine, the last batch is missing.")
+    assert _found(session) == []

@@ -122,11 +122,12 @@ def _fixes(view: SessionView) -> list[_Fix]:
     since = _Since()
     fixes: list[_Fix] = []
     order = 0
+    latest: Event | None = None  # the session's latest commit
     for event in view.transcript.events:
         if event.derived or event.is_sidechain or event.subagent_id:
             continue
         if event.is_human_prompt:
-            _heard(event, since, fixes)
+            _heard(event, since, fixes, latest)
         elif event.kind == "tool_call":
             _reverted(command_text(event) or "", fixes)
             made = _made(view, event)
@@ -134,20 +135,23 @@ def _fixes(view: SessionView) -> list[_Fix]:
                 fix = _stated(made, event, since)
                 if fix is not None:
                     fixes.append(fix)
-                since = _Since()
+                since, latest = _Since(), event
             else:
                 _checked(view, order, event, since, fixes)
             order += 1
     return fixes
 
 
-def _heard(prompt: Event, since: _Since, fixes: list[_Fix]) -> None:
+def _heard(prompt: Event, since: _Since, fixes: list[_Fix], latest: Event | None) -> None:
+    """The person reporting a failure, or saying it still fails: that refutes a fix not yet
+    proved, and the latest commit's even when a check passed before it (their run is the
+    one that counts: a local pass does not outweigh their word)."""
     text = prompt.text or ""
     if since.failure is None and _REPORTED.search(text):
         since.failure = prompt
     if _STILL_FAILS.search(text):
         for fix in fixes:
-            if fix.passed is None:
+            if fix.passed is None or fix.commit is latest:
                 fix.refuted = True
 
 
@@ -203,7 +207,9 @@ def _checked(view: SessionView, order: int, call: Event, since: _Since,
     command = command_text(call) or ""
     result = view.results.get(call.call_id or "")
     output = result.text if result is not None and result.text else ""
-    since.seen.extend((command, output))  # the texts themselves, not a joined copy
+    # the texts themselves, not a joined copy; a commit's own command line (an attempt git
+    # refused, retried later) spells the message's names and would ground its cause itself
+    since.seen.extend((output,) if commit_message(command) else (command, output))
     outcome = _outcome(view, order, call, command, output)
     if outcome in (FAILED, _LISTED):
         since.failure = since.failure or call
