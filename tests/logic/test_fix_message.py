@@ -71,3 +71,18 @@ def test_a_long_cause_is_cut_to_whole_sentences_or_a_clause():
     assert cause == f"{first} That check only sees tracked files, so the new file was never " \
                     "pushed."
     assert len(cause) <= MAX_CAUSE_CHARS
+
+
+def test_only_the_commits_own_message_is_read_not_another_command_of_the_chain():
+    pr_body = "Fixes the upload step\n\nThe upload never staged new files, so none were pushed."
+    command = ('git commit -m "feat: publish the index" && git push -u origin HEAD && '
+               "gh pr create --title 'Publish' --body \"$(cat <<'EOF'\n"
+               f"{pr_body}\nEOF\n)\"")
+    assert commit_message(command) == "feat: publish the index"
+    tagged = 'git commit -m "fix: flush rows first" && git tag -a v2 -m "Release: rows lost before"'
+    assert commit_message(tagged) == "fix: flush rows first"
+    assert commit_message('git commit -a && git tag -a v2 -m "fix: flush rows first"') is None
+    spaced = "git commit -q -m \"$(cat <<'EOF'\n" f"{MESSAGE}\nEOF\n)\" && git push"
+    assert commit_message(spaced) == MESSAGE
+    continued = 'git commit \\\n  -m "fix: flush rows first" \\\n  -m "The job never flushed."'
+    assert commit_message(continued) == "fix: flush rows first\n\nThe job never flushed."
