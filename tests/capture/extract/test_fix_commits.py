@@ -183,3 +183,17 @@ def test_the_person_saying_it_still_fails_after_a_fix_proved_before_the_commit_r
     session = _local()
     session.prompt("It still fails on my machine, the last batch is missing.")
     assert _found(session) == []
+
+
+def test_a_commit_made_without_a_message_on_its_line_still_ends_what_came_before():
+    session = Session()
+    session.bash("pytest -q tests/test_export.py", error=True,
+                 output="FAILED tests/test_export.py::test_rows - flush_rows was never called")
+    session.edit(f"{ROOT}/export.py", "write(rows)", "flush_rows(); write(rows)")
+    session.bash("pytest -q tests/test_export.py", output="4 passed in 0.3s")
+    session.bash("git commit -F .git/MSG", output="[main 5e6f7a8] fix(export): flush rows")
+    session.edit(f"{ROOT}/README.md", "Export", "Export rows")
+    message = ("fix(export): flush rows before writing\n\nThe export wrote the file before "
+               "`flush_rows` ran, so the last batch was never written.")
+    _commit(session, message)
+    assert _found(session) == []

@@ -53,6 +53,7 @@ _CHECKS = frozenset({"test", "lint", "build"})
 _LISTED = "listed"
 #: A name this short ("test", "main") is in every output: it grounds nothing.
 _MIN_NAME = 5
+_COMMIT = lazy_regex(r"\bgit\s+(?:-\S+\s+)*commit\b")
 #: git's line for a commit it made: ``[branch 1a2b3c4] subject`` (``(root-commit)`` too).
 _MADE = lazy_regex(r"^\[[^\]\n]*?\b(?P<hash>[0-9a-f]{7,40})\] ", re.MULTILINE)
 #: CI commands whose output shows one run's or one pull request's checks (``gh run list``
@@ -132,7 +133,7 @@ def _fixes(view: SessionView) -> list[_Fix]:
             _reverted(command_text(event) or "", fixes)
             made = _made(view, event)
             if made is not None:
-                fix = _stated(made, event, since)
+                fix = _stated(made, event, since) if made[0] else None
                 if fix is not None:
                     fixes.append(fix)
                 since, latest = _Since(), event
@@ -169,14 +170,16 @@ def _reverted(command: str, fixes: list[_Fix]) -> None:
 
 
 def _made(view: SessionView, call: Event) -> tuple[str, str] | None:
-    """(message, hash) of a commit this call made with a message on its command line."""
+    """(message, hash) of a commit this call made ("" for a message not on its command line:
+    ``-F``, an editor, which still ends what came before it), else None."""
     command = command_text(call)
-    if not command or "commit" not in command:
+    if not command or "commit" not in command or not _COMMIT.search(command):
         return None
     result = view.results.get(call.call_id or "")
     made = _MADE.search(result.text) if result is not None and result.text else None
-    message = commit_message(command) if made else None
-    return (message, made["hash"]) if message and made else None
+    if made is None:
+        return None
+    return (commit_message(command) or "", made["hash"])
 
 
 def _stated(made: tuple[str, str], call: Event, since: _Since) -> _Fix | None:
