@@ -33,3 +33,21 @@ def test_a_standing_rule_is_not_screened_as_the_task_in_hand(sentence):
 ])
 def test_the_task_bounded_shapes_are_still_screened(sentence):
     assert task_scoped(sentence) is not None
+
+
+@pytest.mark.parametrize("sentence", [
+    "The deploy script should loop until the health check passes",
+    "The worker must not stop until the queue is empty",
+    "The poller will loop until the job reports done",
+])
+def test_a_rule_of_what_a_program_does_stands(sentence):
+    """A program's behaviour ("the worker must not stop until …") is not the agent going on."""
+    assert task_scoped(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", [
+    "You should keep going until the whole suite passes",
+    "we must not stop until the importer reads both formats",
+])
+def test_the_agent_told_to_go_on_is_still_bounded(sentence):
+    assert task_scoped(sentence) == "lasts until the task in hand is done"

@@ -390,6 +390,11 @@ _NOT_GOING_ON = lazy_regex(
     r"(?:(?:do not|don'?t|dont|never|no)\s+)?(?:stop(?:ping)?|pause|quit(?:ting)?)\s+"
     r"(?:the|a|an|any|your|its|this|that|these|those|our|my)\s|"
     r"continue\w*\s+(?:using|with)\b", re.IGNORECASE)
+#: A thing's behaviour said just before the directive ("the worker must not stop until …",
+#: "the deploy script should loop until …"): a program's rule, not the agent told to go on.
+_THING_DOES = lazy_regex(
+    r"\b(?!(?:you|we|i|u)\b)[\w'-]+\s+(?:should|must|will|shall|can|needs?\s+to|has\s+to|"
+    r"is\s+to)\s+(?:not\s+|never\s+)?$", re.IGNORECASE)
 #: The task in hand named as the directive's scope ("for this PR, every new file needs a
 #: header", "in this branch, always squash", "until this task is done, …"): whatever the
 #: sentence then quantifies ("every", "always") holds within that task, not beyond it.
@@ -408,7 +413,7 @@ def until_done(sentence: str) -> str | None:
         if _NOT_GOING_ON.match(going.group()):
             continue
         before = sentence[:going.start()]
-        if _LASTING.search(before) or _OCCASION.search(before):
+        if _LASTING.search(before) or _OCCASION.search(before) or _THING_DOES.search(before):
             return None
         return UNTIL_DONE
     return None
