@@ -1,10 +1,10 @@
 """What a fix commit's message says broke, why, and what the change was, in one line.
 
 A commit that fixes something is where an agent writes its settled understanding of a failure:
-by convention the subject names the change (``fix(ci): stage the file before the diff``) and
-the body's first paragraph explains the problem it fixes, before any paragraph that says what
-was done ("Both workflows used `git diff --quiet`, which only sees tracked files, so the new
-file was never pushed."). This module only reads the message: whether the session's record
+by convention the subject names the change (``fix(cache): key pages by locale``) and the
+body's first paragraph explains the problem it fixes, before any paragraph that says what was
+done ("The cache key held only the version, so every language was served the first page
+rendered."). This module only reads the message: whether the session's record
 bears it out (a failure seen before the commit, a check passing after) is the capture rule's
 question (``capture/extract/fix_commits.py``).
 

@@ -2,8 +2,8 @@
 saw the failure before it and a check pass after it.
 
 The commit that ends a debugging loop is where the agent writes down, settled, what broke and
-why ("fix(ci): stage the cask before the diff" -- "`git diff --quiet` only inspects tracked
-files, so the first run never pushed the new file"). Many such lessons have no same command
+why ("fix(cache): key pages by locale" -- "the cache key `pages-v3` left out the locale, so
+the other languages were never rendered"). Many such lessons have no same command
 failing and then passing (what ``lessons`` follows): a step that ran green but did nothing, a
 CI job the agent cannot run, a service's log. The message alone is still the agent's word,
 so it is kept only when the record bears it out around the commit:
