@@ -47,7 +47,7 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
   latest release is v0.2.0": ``logic.expiring``). Once done, the code holds the result; the
   words were the day's instruction, not a rule for later work.
 - it **lasts until the task in hand is done** (``until_done``): the agent going on, or not
-  stopping, until a point of this task ("don't stop until all functions are ported and
+  stopping, until a point of this task ("don't stop until every handler is converted and
   coverage is 100%", "keep working until the tests pass"). Read before the standing markers,
   since "every" and "all" after the "until" count the task's goal; a marker or a condition
   before the directive ("always keep going until …", "when a test fails, keep fixing until
@@ -366,7 +366,7 @@ _LASTING = lazy_regex(
     r"in (?:this|the|our|all|every) (?:repo(?:sitory)?|project|codebase|code ?base|team|"
     r"projects|repos))\b", re.IGNORECASE)
 #: The agent going on with the work, or stopping it, up to a point of this task ("don't stop
-#: until all functions are ported", "keep going until the tests pass", "iterate until it
+#: until every handler is converted", "keep going until the tests pass", "iterate until it
 #: builds", "take no action until I have reviewed it"): the directive lasts as long as the task
 #: and ends with it. The verb is the agent's going on, never an act of the project's workflow
 #: ("don't merge until CI is green" gates an act, and is left to the other checks).
