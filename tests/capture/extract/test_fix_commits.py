@@ -28,7 +28,8 @@ def _commit(session: Session, message: str = MESSAGE, made: bool = True) -> None
 def _session(*, report: str = "The French pages don't show French text after the deploy.",
              log: str = "cache hit: key=pages-v3, render skipped",
              message: str = MESSAGE, made: bool = True, after: str = CHECKS_PASS,
-             reply: str | None = None, commit_before: bool = False) -> Session:
+             reply: str | None = None, commit_before: bool = False,
+             push: str | None = "git push") -> Session:
     session = Session()
     session.prompt("Serve the site in French and English.")
     if commit_before:
@@ -38,7 +39,9 @@ def _session(*, report: str = "The French pages don't show French text after the
     session.edit(f"{ROOT}/site/cache.py", "key = f'pages-{version}'",
                  "key = f'pages-{version}-{locale}'")
     _commit(session, message, made)
-    session.bash("git push")
+    if push is not None:
+        session.bash(push, output="To github.com:me/site.git\n   0000aaa..1a2b3c4  fix/cache -> "
+                     "fix/cache" if "dry" not in push else "")
     if reply is not None:
         session.prompt(reply)
     session.bash("gh pr checks 7 --watch", output=after)
@@ -197,3 +200,11 @@ def test_a_commit_made_without_a_message_on_its_line_still_ends_what_came_before
                "`flush_rows` ran, so the last batch was never written.")
     _commit(session, message)
     assert _found(session) == []
+
+
+def test_ci_checks_before_the_fix_was_pushed_are_the_previous_commits():
+    """The pull request's checks run on what went up: a pass before the fix's push is the
+    previous commit's, and proves nothing of the fix."""
+    assert _found(_session(push=None)) == []
+    assert _found(_session(push="git push --dry-run")) == []
+    assert len(_found(_session(push="git push -u origin HEAD"))) == 1

@@ -94,6 +94,8 @@ class _Fix:
     failure: Event
     passed: Event | None = None
     refuted: bool = False
+    #: a push went up after the commit: CI's checks from then on may be the fix's
+    pushed: bool = False
 
 
 @dataclass
@@ -131,6 +133,7 @@ def _fixes(view: SessionView) -> list[_Fix]:
             _heard(event, since, fixes, latest)
         elif event.kind == "tool_call":
             _reverted(command_text(event) or "", fixes)
+            _pushed(view, event, fixes)
             made = _made(view, event)
             if made is not None:
                 fix = _stated(made, event, since) if made[0] else None
@@ -167,6 +170,23 @@ def _reverted(command: str, fixes: list[_Fix]) -> None:
                 if any(len(word) >= 7 and (fix.hash.startswith(word) or word.startswith(fix.hash))
                        for word in words[2:]):
                     fix.refuted = True
+
+
+def _pushed(view: SessionView, call: Event, fixes: list[_Fix]) -> None:
+    """A push that went up (not a dry run, not refused) after a fix's commit: a pull
+    request's or CI run's checks before it ran on the previous commit."""
+    command = command_text(call) or ""
+    if "push" not in command or not fixes:
+        return
+    result = view.results.get(call.call_id or "")
+    if result is None or result.is_error or "[rejected]" in (result.text or ""):
+        return
+    for run in invocations(command):
+        words = run.argv
+        if words[:2] == ("git", "push") and not any(w in ("--dry-run", "-n") for w in words):
+            for fix in fixes:
+                fix.pushed = True
+            return
 
 
 def _made(view: SessionView, call: Event) -> tuple[str, str] | None:
@@ -223,8 +243,9 @@ def _checked(view: SessionView, order: int, call: Event, since: _Since,
         since.changed = True
     if outcome is None or outcome == _LISTED:
         return
+    ci = bool(_CI_ONE.search(command))
     for fix in fixes:
-        if fix.passed is None and not fix.refuted:
+        if fix.passed is None and not fix.refuted and (fix.pushed or not ci):
             if outcome == OK:
                 fix.passed = call
             else:
