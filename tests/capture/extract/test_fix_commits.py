@@ -208,3 +208,22 @@ def test_ci_checks_before_the_fix_was_pushed_are_the_previous_commits():
     assert _found(_session(push=None)) == []
     assert _found(_session(push="git push --dry-run")) == []
     assert len(_found(_session(push="git push -u origin HEAD"))) == 1
+
+
+def test_a_request_naming_error_handling_reports_no_failure():
+    """"Add error handling …" asks for a feature: no failure was seen, so a fix commit's
+    stated cause after it rests on the agent's word alone."""
+    session = Session()
+    session.prompt("Add error handling and clearer error messages to the importer.")
+    session.bash("grep -n parse_row importer.py", output="12:def parse_row(line):")
+    session.edit(f"{ROOT}/importer.py", "def parse_row(line):", "def parse_row(line: str):")
+    session.bash("pytest -q", output="12 passed in 0.4s")
+    message = ("fix(importer): guard empty rows\n\nThe importer crashed on empty rows because "
+               "`parse_row` never checked the line length.")
+    _commit(session, message)
+    assert _found(session) == []
+    reported = Session()
+    reported.prompt("The importer throws an error on empty rows.")
+    for event in session.events[1:]:
+        reported.events.append(event)
+    assert len(_found(reported)) == 1

@@ -71,9 +71,12 @@ _CI_PASSED = lazy_regex(r"\tpass\t|\"conclusion\":\s*\"success\"|^✓\s|"
 #: Names a cause spells that ``named`` leaves out: a CamelCase word, a hyphenated rule name.
 _MORE_NAMES = lazy_regex(r"\b[A-Za-z][a-z0-9]+[A-Z]\w*|\b[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}\b")
 _WORD = lazy_regex(r"[\w.-]+")
-#: The person saying something failed, or did not happen.
+#: The person saying something failed, or did not happen ("error handling", "error messages"
+#: name a feature, not a failure).
 _REPORTED = lazy_regex(
-    r"\b(?:fail\w*|errors?|broken|crash\w*|exception|bug|(?:is|are|was|were) wrong|"
+    r"\b(?:fail\w*|errors?(?!\s+(?:handling|messages?|codes?|types?|class(?:es)?|reporting|"
+    r"logging|pages?|boundar\w*|states?)\b)|broken|crash\w*|exception|bug|"
+    r"(?:is|are|was|were) wrong|"
     r"(?:does|did|do|is|was|were|are|has|have)(?:n'?t| not) (?:work\w*|run|ran|appear\w*|"
     r"show\w*|fire\w*|trigger\w*|called|publish\w*|created|found|changed|updated)|"
     r"(?:don'?t|do not|can'?t|cannot) see|nothing (?:happen\w*|changed))\b", re.IGNORECASE)
