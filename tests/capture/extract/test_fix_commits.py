@@ -227,3 +227,9 @@ def test_a_request_naming_error_handling_reports_no_failure():
     for event in session.events[1:]:
         reported.events.append(event)
     assert len(_found(reported)) == 1
+
+
+def test_a_revert_of_head_right_after_the_fix_takes_it_back():
+    session = _session()
+    session.bash("git revert --no-edit HEAD", output="[fix/cache 5e6f7a8] Revert ...")
+    assert _found(session) == []

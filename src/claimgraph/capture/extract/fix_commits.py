@@ -135,7 +135,7 @@ def _fixes(view: SessionView) -> list[_Fix]:
         if event.is_human_prompt:
             _heard(event, since, fixes, latest)
         elif event.kind == "tool_call":
-            _reverted(command_text(event) or "", fixes)
+            _reverted(command_text(event) or "", fixes, latest)
             _pushed(view, event, fixes)
             made = _made(view, event)
             if made is not None:
@@ -162,8 +162,9 @@ def _heard(prompt: Event, since: _Since, fixes: list[_Fix], latest: Event | None
                 fix.refuted = True
 
 
-def _reverted(command: str, fixes: list[_Fix]) -> None:
-    """A later ``git revert`` of a fix's commit takes the fix back: no lesson."""
+def _reverted(command: str, fixes: list[_Fix], latest: Event | None) -> None:
+    """A later ``git revert`` of a fix's commit (by its hash, or ``HEAD`` while it is the
+    latest commit) takes the fix back: no lesson."""
     if "revert" not in command:
         return
     for run in invocations(command):
@@ -171,6 +172,7 @@ def _reverted(command: str, fixes: list[_Fix]) -> None:
         if words[:2] == ("git", "revert"):
             for fix in fixes:
                 if any(len(word) >= 7 and (fix.hash.startswith(word) or word.startswith(fix.hash))
+                       or (word in ("HEAD", "@") and fix.commit is latest)
                        for word in words[2:]):
                     fix.refuted = True
 
