@@ -64,10 +64,25 @@ def test_lists_and_trailers_are_never_the_cause():
 
 
 def test_a_long_cause_is_cut_to_whole_sentences_or_a_clause():
-    first = "The publish step used `git diff --quiet` to skip unchanged files."
-    second = ("That check only sees tracked files, so the new file was never pushed — "
-              + "which " + "kept the release from appearing for days " * 8 + "after the merge.")
+    first = "The page cache keyed each entry by `CACHE_VERSION` alone."
+    second = ("That key never held the locale, so one language was served to all — "
+              + "which " + "left the translated pages out of every deploy " * 8 + "since then.")
     cause = stated_cause(f"{first} {second}")
-    assert cause == f"{first} That check only sees tracked files, so the new file was never " \
-                    "pushed."
+    assert cause == f"{first} That key never held the locale, so one language was served to " \
+                    "all."
     assert len(cause) <= MAX_CAUSE_CHARS
+
+
+def test_only_the_commits_own_message_is_read_not_another_command_of_the_chain():
+    pr_body = "Fixes the page cache\n\nThe cache key never held the locale, so one was served."
+    command = ('git commit -m "feat: add locales" && git push -u origin HEAD && '
+               "gh pr create --title 'Locales' --body \"$(cat <<'EOF'\n"
+               f"{pr_body}\nEOF\n)\"")
+    assert commit_message(command) == "feat: add locales"
+    tagged = 'git commit -m "fix: flush rows first" && git tag -a v2 -m "Release: rows lost before"'
+    assert commit_message(tagged) == "fix: flush rows first"
+    assert commit_message('git commit -a && git tag -a v2 -m "fix: flush rows first"') is None
+    spaced = "git commit -q -m \"$(cat <<'EOF'\n" f"{MESSAGE}\nEOF\n)\" && git push"
+    assert commit_message(spaced) == MESSAGE
+    continued = 'git commit \\\n  -m "fix: flush rows first" \\\n  -m "The job never flushed."'
+    assert commit_message(continued) == "fix: flush rows first\n\nThe job never flushed."

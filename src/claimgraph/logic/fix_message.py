@@ -1,10 +1,10 @@
 """What a fix commit's message says broke, why, and what the change was, in one line.
 
 A commit that fixes something is where an agent writes its settled understanding of a failure:
-by convention the subject names the change (``fix(ci): stage the file before the diff``) and
-the body's first paragraph explains the problem it fixes, before any paragraph that says what
-was done ("Both workflows used `git diff --quiet`, which only sees tracked files, so the new
-file was never pushed."). This module only reads the message: whether the session's record
+by convention the subject names the change (``fix(cache): key pages by locale``) and the
+body's first paragraph explains the problem it fixes, before any paragraph that says what was
+done ("The cache key held only the version, so every language was served the first page
+rendered."). This module only reads the message: whether the session's record
 bears it out (a failure seen before the commit, a check passing after) is the capture rule's
 question (``capture/extract/fix_commits.py``).
 
@@ -33,10 +33,15 @@ MAX_CAUSE_CHARS = 320
 #: A paragraph this short says too little to be a cause ("Fixes CI.").
 MIN_CAUSE_WORDS = 6
 
-_HEREDOC = lazy_regex(r"""\$\(\s*cat\s+<<-?\s*(['"]?)(?P<tag>\w+)\1\s*\n(?P<body>.*?)\n"""
-                      r"""\s*(?P=tag)\s*\n?\s*\)""", re.DOTALL)
-_QUOTED = lazy_regex(r"""(?:^|\s)(?:-m|--message)(?:\s+|=)(?:"(?P<double>(?:[^"\\]|\\.)*)"|"""
-                     r"""'(?P<single>[^']*)')""", re.DOTALL)
+_COMMIT = lazy_regex(r"\bgit\s+(?:-\S+\s+)*commit\b")
+_HEREDOC = (r"""\$\(\s*cat\s+<<-?\s*(['"]?)(?P<tag>\w+)\1\s*\n(?P<body>.*?)\n"""
+            r"""\s*(?P=tag)\s*\n?\s*\)""")
+#: One ``-m`` value: a ``$(cat <<'EOF' … EOF)`` heredoc (quoted or not), else a quoted string.
+_MESSAGE = lazy_regex(r"""(?:^|\s)(?:-m|--message)(?:\s+|=)(?:"?""" + _HEREDOC + r"""|"""
+                      r""""(?P<double>(?:[^"\\]|\\.)*)"|'(?P<single>[^']*)')""", re.DOTALL)
+#: Between two values of one command: a shell operator or a line break (not one a backslash
+#: continues) ends the command.
+_COMMAND_END = lazy_regex(r"&&|\|\||[;|]|(?<!\\)\n")
 _FIX_SUBJECT = lazy_regex(r"^(?:fix(?:\([^)\n]*\))?!?:\s*|fix(?:e[sd])?\s+)(?P<what>\S.*)$",
                           re.IGNORECASE)
 _TRAILER = lazy_regex(r"^[A-Z][\w-]*(?:-[A-Za-z]+)*:\s+\S")
@@ -64,15 +69,23 @@ _CLAUSE_END = lazy_regex(r"\s+[—–]\s+|;\s+")
 
 def commit_message(command: str) -> str | None:
     """The message a ``git commit`` command line gives with ``-m`` (its paragraphs joined by
-    a blank line, as git does), else None (an editor, ``-F``, ``--amend`` without one)."""
-    if not re.search(r"\bgit\s+(?:-\S+\s+)*commit\b", command):
+    a blank line, as git does), else None (an editor, ``-F``, ``--amend`` without one). Only
+    the commit's own values: a ``gh pr create --body`` heredoc or a ``git tag -m`` later in
+    the chain is another command's text."""
+    commit = _COMMIT.search(command)
+    if commit is None:
         return None
-    heredoc = _HEREDOC.search(command)
-    if heredoc:
-        return heredoc["body"].strip() or None
-    parts = [match["double"] if match["double"] is not None else match["single"]
-             for match in _QUOTED.finditer(command)]
-    parts = [part.replace('\\"', '"').strip() for part in parts if part and part.strip()]
+    rest, end, parts = command[commit.end():], 0, []
+    for match in _MESSAGE.finditer(rest):
+        if _COMMAND_END.search(rest[end:match.start()]):
+            break
+        end = match.end()
+        if match["body"] is not None:
+            parts.append(match["body"])
+        else:
+            parts.append(match["double"].replace('\\"', '"') if match["double"] is not None
+                         else match["single"])
+    parts = [part.strip() for part in parts if part and part.strip()]
     return "\n\n".join(parts) or None
 
 

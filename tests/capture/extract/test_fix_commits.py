@@ -9,36 +9,39 @@ from claimgraph.capture.extract.session import SessionView
 
 from .extract_helpers import ROOT, Session
 
-CAUSE = ("The upload step used `git diff --quiet`, which only sees tracked files, so the "
-         "new `dist/index.json` was never pushed.")
-SUBJECT = "fix(ci): stage files before the diff so new files are pushed"
-MESSAGE = f"{SUBJECT}\n\n{CAUSE}\n\nStage first, then compare the index."
+CAUSE = ("The page cache key `pages-v3` left out the locale, so the other languages were "
+         "never rendered.")
+SUBJECT = "fix(cache): key rendered pages by locale as well as version"
+MESSAGE = f"{SUBJECT}\n\n{CAUSE}\n\nAdd the locale to the key."
 CHECKS_PASS = "build\tpass\t1m2s\thttps://ci.example/run/1\t\nlint\tpass\t20s\thttps://ci.example/2\t"
 CHECKS_FAIL = "build\tfail\t1m2s\thttps://ci.example/run/1\t\nlint\tpass\t20s\thttps://ci.example/2\t"
 
 
 def _commit(session: Session, message: str = MESSAGE, made: bool = True) -> None:
-    command = f"git add .github/workflows/upload.yml && git commit -m \"$(cat <<'EOF'\n" \
+    command = f"git add site/cache.py && git commit -m \"$(cat <<'EOF'\n" \
               f"{message}\nEOF\n)\""
-    output = f"[fix/upload 1a2b3c4d] {message.splitlines()[0]}\n 1 file changed" if made \
+    output = f"[fix/cache 1a2b3c4d] {message.splitlines()[0]}\n 1 file changed" if made \
         else "nothing to commit, working tree clean"
     session.bash(command, output=output)
 
 
-def _session(*, report: str = "The upload ran green but dist/index.json did not appear.",
-             log: str = "Nothing changed: dist/index.json already up to date",
+def _session(*, report: str = "The French pages don't show French text after the deploy.",
+             log: str = "cache hit: key=pages-v3, render skipped",
              message: str = MESSAGE, made: bool = True, after: str = CHECKS_PASS,
-             reply: str | None = None, commit_before: bool = False) -> Session:
+             reply: str | None = None, commit_before: bool = False,
+             push: str | None = "git push") -> Session:
     session = Session()
-    session.prompt("Publish the index on every push.")
+    session.prompt("Serve the site in French and English.")
     if commit_before:
-        session.bash("git commit -m 'feat: publish index'", output="[main 9f9f9f9] feat: ...")
+        session.bash("git commit -m 'feat: add locales'", output="[main 9f9f9f9] feat: ...")
     session.prompt(report)
     session.bash("gh run view 42 --log | tail -20", output=log)
-    session.edit(f"{ROOT}/.github/workflows/upload.yml", "git diff --quiet",
-                 "git add dist && git diff --cached --quiet")
+    session.edit(f"{ROOT}/site/cache.py", "key = f'pages-{version}'",
+                 "key = f'pages-{version}-{locale}'")
     _commit(session, message, made)
-    session.bash("git push")
+    if push is not None:
+        session.bash(push, output="To github.com:me/site.git\n   0000aaa..1a2b3c4  fix/cache -> "
+                     "fix/cache" if "dry" not in push else "")
     if reply is not None:
         session.prompt(reply)
     session.bash("gh pr checks 7 --watch", output=after)
@@ -52,7 +55,7 @@ def _found(session: Session) -> list[str]:
 
 def test_a_fix_borne_out_by_the_record_is_one_line_of_cause_and_fix():
     assert _found(_session()) == [
-        f"{CAUSE} Fix (1a2b3c4): stage files before the diff so new files are pushed"]
+        f"{CAUSE} Fix (1a2b3c4): key rendered pages by locale as well as version"]
 
 
 def test_the_lesson_is_an_observed_failure_report_citing_failure_commit_and_pass():
@@ -77,11 +80,11 @@ def test_checks_still_running_are_no_pass():
 
 
 def test_the_person_saying_it_still_fails_refutes_it():
-    assert _found(_session(reply="It still fails, the file is not there.")) == []
+    assert _found(_session(reply="It still fails, the pages are in English.")) == []
 
 
 def test_no_failure_seen_since_the_previous_commit_is_no_lesson():
-    calm = _session(report="Looks good, now make the upload faster.", log="uploaded 3 files",
+    calm = _session(report="Looks good, now make the deploy faster.", log="deployed 3 pages",
                     commit_before=True)
     assert _found(calm) == []
 
@@ -95,12 +98,12 @@ def test_a_commit_git_did_not_make_is_no_fix():
 
 
 def test_a_message_without_a_stated_cause_or_not_a_fix_is_no_lesson():
-    assert _found(_session(message=f"{SUBJECT}\n\nStage first, then compare.")) == []
-    assert _found(_session(message=f"feat(ci): publish the index\n\n{CAUSE}")) == []
+    assert _found(_session(message=f"{SUBJECT}\n\nAdd the locale to the key.")) == []
+    assert _found(_session(message=f"feat(cache): cache pages by locale\n\n{CAUSE}")) == []
 
 
 def test_a_hedged_cause_is_no_lesson():
-    hedged = MESSAGE.replace("which only sees", "which probably only sees")
+    hedged = MESSAGE.replace("left out", "probably left out")
     assert _found(_session(message=hedged)) == []
 
 
@@ -143,16 +146,16 @@ def test_a_check_failing_after_the_pass_leaves_the_fix_unproved():
 
 def test_running_the_program_or_pushing_is_no_check():
     session = _session(after="")
-    session.bash("python -m shop.export --dry-run", output="ok")
+    session.bash("python -m site.build --dry-run", output="ok")
     assert _found(session) == []
 
 
 def test_a_fix_the_session_reverted_later_is_no_lesson():
     session = _session()
-    session.bash("git revert --no-edit 1a2b3c4d", output="[fix/upload 5e6f7a8] Revert ...")
+    session.bash("git revert --no-edit 1a2b3c4d", output="[fix/cache 5e6f7a8] Revert ...")
     assert _found(session) == []
     session = _session()
-    session.bash("git revert --no-edit 9f9f9f9f", output="[fix/upload 5e6f7a8] Revert ...")
+    session.bash("git revert --no-edit 9f9f9f9f", output="[fix/cache 5e6f7a8] Revert ...")
     assert len(_found(session)) == 1
 
 
@@ -162,8 +165,84 @@ def test_a_later_rebase_or_amend_leaves_the_commit_id_out():
         session = _session()
         session.bash(command, output="ok")
         assert _found(session) == [
-            f"{CAUSE} Fix: stage files before the diff so new files are pushed"], command
+            f"{CAUSE} Fix: key rendered pages by locale as well as version"], command
     session = _session()
-    session.bash("git log --oneline -3", output="1a2b3c4 fix(ci): stage files")
+    session.bash("git log --oneline -3", output="1a2b3c4 fix(cache): key rendered pages")
     assert _found(session) == [
-        f"{CAUSE} Fix (1a2b3c4): stage files before the diff so new files are pushed"]
+        f"{CAUSE} Fix (1a2b3c4): key rendered pages by locale as well as version"]
+
+
+def _ungrounded(*, retried: bool) -> Session:
+    """A test fails naming nothing of the cause; the fix passes; the commit names a
+    function no tool ever printed. With ``retried``, a first attempt at the same commit was
+    refused (a hook), so the message itself sits on an earlier command line."""
+    session = Session()
+    session.bash("pytest -q tests/test_export.py", error=True,
+                 output="FAILED tests/test_export.py::test_rows - AssertionError: 3 != 4")
+    session.edit(f"{ROOT}/export.py", "write(rows)", "write(rows); close()")
+    session.bash("pytest -q tests/test_export.py", output="4 passed in 0.3s")
+    message = ("fix(export): close the writer before reading back\n\nThe export never called "
+               "`rotate_buffers_now`, so the last batch was silently dropped.")
+    if retried:
+        command = f"git commit -m \"$(cat <<'EOF'\n{message}\nEOF\n)\""
+        session.bash(command, error=True, output="trailing-whitespace....Failed")
+    _commit(session, message)
+    return session
+
+
+def test_a_refused_attempt_at_the_same_commit_grounds_nothing_of_its_cause():
+    assert _found(_ungrounded(retried=False)) == []
+    assert _found(_ungrounded(retried=True)) == []
+
+
+def test_the_person_saying_it_still_fails_after_a_fix_proved_before_the_commit_refutes_it():
+    session = _local()
+    session.prompt("It still fails on my machine, the last batch is missing.")
+    assert _found(session) == []
+
+
+def test_a_commit_made_without_a_message_on_its_line_still_ends_what_came_before():
+    session = Session()
+    session.bash("pytest -q tests/test_export.py", error=True,
+                 output="FAILED tests/test_export.py::test_rows - flush_rows was never called")
+    session.edit(f"{ROOT}/export.py", "write(rows)", "flush_rows(); write(rows)")
+    session.bash("pytest -q tests/test_export.py", output="4 passed in 0.3s")
+    session.bash("git commit -F .git/MSG", output="[main 5e6f7a8] fix(export): flush rows")
+    session.edit(f"{ROOT}/README.md", "Export", "Export rows")
+    message = ("fix(export): flush rows before writing\n\nThe export wrote the file before "
+               "`flush_rows` ran, so the last batch was never written.")
+    _commit(session, message)
+    assert _found(session) == []
+
+
+def test_ci_checks_before_the_fix_was_pushed_are_the_previous_commits():
+    """The pull request's checks run on what went up: a pass before the fix's push is the
+    previous commit's, and proves nothing of the fix."""
+    assert _found(_session(push=None)) == []
+    assert _found(_session(push="git push --dry-run")) == []
+    assert len(_found(_session(push="git push -u origin HEAD"))) == 1
+
+
+def test_a_request_naming_error_handling_reports_no_failure():
+    """"Add error handling …" asks for a feature: no failure was seen, so a fix commit's
+    stated cause after it rests on the agent's word alone."""
+    session = Session()
+    session.prompt("Add error handling and clearer error messages to the importer.")
+    session.bash("grep -n parse_row importer.py", output="12:def parse_row(line):")
+    session.edit(f"{ROOT}/importer.py", "def parse_row(line):", "def parse_row(line: str):")
+    session.bash("pytest -q", output="12 passed in 0.4s")
+    message = ("fix(importer): guard empty rows\n\nThe importer crashed on empty rows because "
+               "`parse_row` never checked the line length.")
+    _commit(session, message)
+    assert _found(session) == []
+    reported = Session()
+    reported.prompt("The importer throws an error on empty rows.")
+    for event in session.events[1:]:
+        reported.events.append(event)
+    assert len(_found(reported)) == 1
+
+
+def test_a_revert_of_head_right_after_the_fix_takes_it_back():
+    session = _session()
+    session.bash("git revert --no-edit HEAD", output="[fix/cache 5e6f7a8] Revert ...")
+    assert _found(session) == []

@@ -2,8 +2,8 @@
 saw the failure before it and a check pass after it.
 
 The commit that ends a debugging loop is where the agent writes down, settled, what broke and
-why ("fix(ci): stage the cask before the diff" -- "`git diff --quiet` only inspects tracked
-files, so the first run never pushed the new file"). Many such lessons have no same command
+why ("fix(cache): key pages by locale" -- "the cache key `pages-v3` left out the locale, so
+the other languages were never rendered"). Many such lessons have no same command
 failing and then passing (what ``lessons`` follows): a step that ran green but did nothing, a
 CI job the agent cannot run, a service's log. The message alone is still the agent's word,
 so it is kept only when the record bears it out around the commit:
@@ -56,6 +56,7 @@ _CHECKS = frozenset({"test", "lint", "build"})
 _LISTED = "listed"
 #: A name this short ("test", "main") is in every output: it grounds nothing.
 _MIN_NAME = 5
+_COMMIT = lazy_regex(r"\bgit\s+(?:-\S+\s+)*commit\b")
 #: git's line for a commit it made: ``[branch 1a2b3c4] subject`` (``(root-commit)`` too).
 _MADE = lazy_regex(r"^\[[^\]\n]*?\b(?P<hash>[0-9a-f]{7,40})\] ", re.MULTILINE)
 #: CI commands whose output shows one run's or one pull request's checks (``gh run list``
@@ -73,9 +74,12 @@ _CI_PASSED = lazy_regex(r"\tpass\t|\"conclusion\":\s*\"success\"|^✓\s|"
 #: Names a cause spells that ``named`` leaves out: a CamelCase word, a hyphenated rule name.
 _MORE_NAMES = lazy_regex(r"\b[A-Za-z][a-z0-9]+[A-Z]\w*|\b[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}\b")
 _WORD = lazy_regex(r"[\w.-]+")
-#: The person saying something failed, or did not happen.
+#: The person saying something failed, or did not happen ("error handling", "error messages"
+#: name a feature, not a failure).
 _REPORTED = lazy_regex(
-    r"\b(?:fail\w*|errors?|broken|crash\w*|exception|bug|(?:is|are|was|were) wrong|"
+    r"\b(?:fail\w*|errors?(?!\s+(?:handling|messages?|codes?|types?|class(?:es)?|reporting|"
+    r"logging|pages?|boundar\w*|states?)\b)|broken|crash\w*|exception|bug|"
+    r"(?:is|are|was|were) wrong|"
     r"(?:does|did|do|is|was|were|are|has|have)(?:n'?t| not) (?:work\w*|run|ran|appear\w*|"
     r"show\w*|fire\w*|trigger\w*|called|publish\w*|created|found|changed|updated)|"
     r"(?:don'?t|do not|can'?t|cannot) see|nothing (?:happen\w*|changed))\b", re.IGNORECASE)
@@ -98,6 +102,8 @@ class _Fix:
     refuted: bool = False
     #: A later command may have given the commit another id: its hash is not named.
     rewritten: bool = False
+    #: a push went up after the commit: CI's checks from then on may be the fix's
+    pushed: bool = False
 
 
 @dataclass
@@ -127,38 +133,44 @@ def _fixes(view: SessionView) -> list[_Fix]:
     since = _Since()
     fixes: list[_Fix] = []
     order = 0
+    latest: Event | None = None  # the session's latest commit
     for event in view.transcript.events:
         if event.derived or event.is_sidechain or event.subagent_id:
             continue
         if event.is_human_prompt:
-            _heard(event, since, fixes)
+            _heard(event, since, fixes, latest)
         elif event.kind == "tool_call":
-            _reverted(command_text(event) or "", fixes)
+            _reverted(command_text(event) or "", fixes, latest)
             _rewritten(command_text(event) or "", fixes)
+            _pushed(view, event, fixes)
             made = _made(view, event)
             if made is not None:
-                fix = _stated(made, event, since)
+                fix = _stated(made, event, since) if made[0] else None
                 if fix is not None:
                     fixes.append(fix)
-                since = _Since()
+                since, latest = _Since(), event
             else:
                 _checked(view, order, event, since, fixes)
             order += 1
     return fixes
 
 
-def _heard(prompt: Event, since: _Since, fixes: list[_Fix]) -> None:
+def _heard(prompt: Event, since: _Since, fixes: list[_Fix], latest: Event | None) -> None:
+    """The person reporting a failure, or saying it still fails: that refutes a fix not yet
+    proved, and the latest commit's even when a check passed before it (their run is the
+    one that counts: a local pass does not outweigh their word)."""
     text = prompt.text or ""
     if since.failure is None and _REPORTED.search(text):
         since.failure = prompt
     if _STILL_FAILS.search(text):
         for fix in fixes:
-            if fix.passed is None:
+            if fix.passed is None or fix.commit is latest:
                 fix.refuted = True
 
 
-def _reverted(command: str, fixes: list[_Fix]) -> None:
-    """A later ``git revert`` of a fix's commit takes the fix back: no lesson."""
+def _reverted(command: str, fixes: list[_Fix], latest: Event | None) -> None:
+    """A later ``git revert`` of a fix's commit (by its hash, or ``HEAD`` while it is the
+    latest commit) takes the fix back: no lesson."""
     if "revert" not in command:
         return
     for run in invocations(command):
@@ -166,6 +178,7 @@ def _reverted(command: str, fixes: list[_Fix]) -> None:
         if words[:2] == ("git", "revert"):
             for fix in fixes:
                 if any(len(word) >= 7 and (fix.hash.startswith(word) or word.startswith(fix.hash))
+                       or (word in ("HEAD", "@") and fix.commit is latest)
                        for word in words[2:]):
                     fix.refuted = True
 
@@ -186,17 +199,34 @@ def _rewritten(command: str, fixes: list[_Fix]) -> None:
         if words[1] in _REWRITES or (words[1] == "commit" and "--amend" in words[2:]):
             for fix in fixes:
                 fix.rewritten = True
+def _pushed(view: SessionView, call: Event, fixes: list[_Fix]) -> None:
+    """A push that went up (not a dry run, not refused) after a fix's commit: a pull
+    request's or CI run's checks before it ran on the previous commit."""
+    command = command_text(call) or ""
+    if "push" not in command or not fixes:
+        return
+    result = view.results.get(call.call_id or "")
+    if result is None or result.is_error or "[rejected]" in (result.text or ""):
+        return
+    for run in invocations(command):
+        words = run.argv
+        if words[:2] == ("git", "push") and not any(w in ("--dry-run", "-n") for w in words):
+            for fix in fixes:
+                fix.pushed = True
+            return
 
 
 def _made(view: SessionView, call: Event) -> tuple[str, str] | None:
-    """(message, hash) of a commit this call made with a message on its command line."""
+    """(message, hash) of a commit this call made ("" for a message not on its command line:
+    ``-F``, an editor, which still ends what came before it), else None."""
     command = command_text(call)
-    if not command or "commit" not in command:
+    if not command or "commit" not in command or not _COMMIT.search(command):
         return None
     result = view.results.get(call.call_id or "")
     made = _MADE.search(result.text) if result is not None and result.text else None
-    message = commit_message(command) if made else None
-    return (message, made["hash"]) if message and made else None
+    if made is None:
+        return None
+    return (commit_message(command) or "", made["hash"])
 
 
 def _stated(made: tuple[str, str], call: Event, since: _Since) -> _Fix | None:
@@ -227,7 +257,9 @@ def _checked(view: SessionView, order: int, call: Event, since: _Since,
     command = command_text(call) or ""
     result = view.results.get(call.call_id or "")
     output = result.text if result is not None and result.text else ""
-    since.seen.extend((command, output))  # the texts themselves, not a joined copy
+    # the texts themselves, not a joined copy; a commit's own command line (an attempt git
+    # refused, retried later) spells the message's names and would ground its cause itself
+    since.seen.extend((output,) if commit_message(command) else (command, output))
     outcome = _outcome(view, order, call, command, output)
     if outcome in (FAILED, _LISTED):
         since.failure = since.failure or call
@@ -238,8 +270,9 @@ def _checked(view: SessionView, order: int, call: Event, since: _Since,
         since.changed = True
     if outcome is None or outcome == _LISTED:
         return
+    ci = bool(_CI_ONE.search(command))
     for fix in fixes:
-        if fix.passed is None and not fix.refuted:
+        if fix.passed is None and not fix.refuted and (fix.pushed or not ci):
             if outcome == OK:
                 fix.passed = call
             else:

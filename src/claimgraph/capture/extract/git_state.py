@@ -717,9 +717,10 @@ _MERGE_MADE = re.compile(r"^(?:Fast-forward\b|Merge made by\b|Already up[ -]to[ 
 #: ``git merge`` options that take the next word as their value
 _MERGE_VALUES = frozenset({"-m", "-F", "--file", "-s", "--strategy", "-X", "--strategy-option",
                            "--into-name", "--cleanup"})
-#: ``git merge`` words with which no merge commit is made (or none is begun)
-_MERGE_NOT_MADE = frozenset({"--squash", "--no-commit", "-n", "--abort", "--continue",
-                             "--quit", "--dry-run"})
+#: ``git merge`` words with which no merge commit is made (or none is begun); ``-n`` is
+#: ``--no-stat`` there, a merge made without its diffstat
+_MERGE_NOT_MADE = frozenset({"--squash", "--no-commit", "--abort", "--continue", "--quit",
+                             "--dry-run"})
 
 
 def _merged_in(merges: list[tuple[str, ...]], output: str) -> tuple[str, ...]:

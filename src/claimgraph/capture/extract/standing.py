@@ -47,7 +47,7 @@ A sentence is for today, not standing, when (unless it says it holds beyond toda
   latest release is v0.2.0": ``logic.expiring``). Once done, the code holds the result; the
   words were the day's instruction, not a rule for later work.
 - it **lasts until the task in hand is done** (``until_done``): the agent going on, or not
-  stopping, until a point of this task ("don't stop until all functions are ported and
+  stopping, until a point of this task ("don't stop until every handler is converted and
   coverage is 100%", "keep working until the tests pass"). Read before the standing markers,
   since "every" and "all" after the "until" count the task's goal; a marker or a condition
   before the directive ("always keep going until …", "when a test fails, keep fixing until
@@ -366,7 +366,7 @@ _LASTING = lazy_regex(
     r"in (?:this|the|our|all|every) (?:repo(?:sitory)?|project|codebase|code ?base|team|"
     r"projects|repos))\b", re.IGNORECASE)
 #: The agent going on with the work, or stopping it, up to a point of this task ("don't stop
-#: until all functions are ported", "keep going until the tests pass", "iterate until it
+#: until every handler is converted", "keep going until the tests pass", "iterate until it
 #: builds", "take no action until I have reviewed it"): the directive lasts as long as the task
 #: and ends with it. The verb is the agent's going on, never an act of the project's workflow
 #: ("don't merge until CI is green" gates an act, and is left to the other checks).
@@ -382,6 +382,19 @@ _UNTIL_DONE = lazy_regex(r"\b" + _GOING_ON + r"\b[^.;:!?]{0,60}?\b(?:until|till|
 _OCCASION = lazy_regex(r"\b(?:if|when|whenever|in case|each time|every time|after|before)\b",
                        re.IGNORECASE)
 UNTIL_DONE = "lasts until the task in hand is done"
+#: Not the agent's going on after all: "never" gating the next step ("never proceed until the
+#: tests pass" is a rule), stopping or pausing a thing ("don't stop the dev server until …"),
+#: or going on using one ("continue using the old client until …").
+_NOT_GOING_ON = lazy_regex(
+    r"never\s+(?:proceed|continue|move on)\b|"
+    r"(?:(?:do not|don'?t|dont|never|no)\s+)?(?:stop(?:ping)?|pause|quit(?:ting)?)\s+"
+    r"(?:the|a|an|any|your|its|this|that|these|those|our|my)\s|"
+    r"continue\w*\s+(?:using|with)\b", re.IGNORECASE)
+#: A thing's behaviour said just before the directive ("the worker must not stop until …",
+#: "the deploy script should loop until …"): a program's rule, not the agent told to go on.
+_THING_DOES = lazy_regex(
+    r"\b(?!(?:you|we|i|u)\b)[\w'-]+\s+(?:should|must|will|shall|can|needs?\s+to|has\s+to|"
+    r"is\s+to)\s+(?:not\s+|never\s+)?$", re.IGNORECASE)
 #: The task in hand named as the directive's scope ("for this PR, every new file needs a
 #: header", "in this branch, always squash", "until this task is done, …"): whatever the
 #: sentence then quantifies ("every", "always") holds within that task, not beyond it.
@@ -396,13 +409,14 @@ def until_done(sentence: str) -> str | None:
     going on, or not stopping, until this task's goal is reached. None when a marker or a
     condition before the directive says it holds beyond the task ("always keep going until
     the suite is green", "when a test fails, keep fixing until it passes")."""
-    going = _UNTIL_DONE.search(sentence)
-    if going is None:
-        return None
-    before = sentence[:going.start()]
-    if _LASTING.search(before) or _OCCASION.search(before):
-        return None
-    return UNTIL_DONE
+    for going in _UNTIL_DONE.finditer(sentence):
+        if _NOT_GOING_ON.match(going.group()):
+            continue
+        before = sentence[:going.start()]
+        if _LASTING.search(before) or _OCCASION.search(before) or _THING_DOES.search(before):
+            return None
+        return UNTIL_DONE
+    return None
 
 
 #: The work's own passing things pointed at ("this bug", "these failures", "this PR", "these
@@ -415,7 +429,8 @@ _WORK_ITEM = (r"(?:changes?|edits?|diffs?|bugs?|issues?|errors?|failures?|warnin
               r"crash(?:es)?|regressions?|problems?|fix(?:es)?|tasks?|tickets?|todos?|steps?|"
               r"prs?|pull requests?|branch(?:es)?|commits?)")
 _THIS_WORK = lazy_regex(
-    r"\b(?:these|those)\s+(?:[\w-]+\s+){0,2}?" + _WORK_ITEM + r"\b(?!\s*(?:\.\w|/))|"
+    r"\b(?:these|those)\s+(?!(?:kinds?|types?|sorts?|classes|categories)\s+of\b)"
+    r"(?:[\w-]+\s+){0,2}?" + _WORK_ITEM + r"\b(?!\s*(?:\.\w|/))|"
     r"\bthis\s+(?:(?:failing|broken|flaky|new|last|current|same|particular|one)\s+)?"
     r"(?:bug|issue|error|failure|warning|crash|regression|problem|fix|task|ticket|todo|step|"
     r"pr|pull request|branch|commit|change|diff|session)\b(?!\s*(?:\.\w|/))", re.IGNORECASE)
