@@ -798,8 +798,6 @@ def settle(observations: list[Observation]) -> EndState:
             else:
                 if name in seen.deleted_merged:
                     state.gone[name] = seen.line
-                    _deleted_as_merged(state, name, checked_out.get(seen.place, current),
-                                       seen.line, heads)
                 if name not in state.deleted:
                     state.deleted.append(name)
         for name in seen.pruned:
@@ -859,27 +857,6 @@ def _merge_into_main_line(state: EndState, seen: Observation, into: str | None) 
                 and commit.line < seen.line:
             state.pushed.pop(commit.key, None)
             state.commits[index] = replace(commit, branch=into, since=seen.line)
-
-
-def _deleted_as_merged(state: EndState, name: str, into: str | None, line: int,
-                       heads: list[tuple[str, str | None, str, int, bool]]) -> None:
-    """``git branch -d`` deletes only a branch merged into the one checked out: done with a
-    main line checked out, it is git's own word that the branch's commits are on that line
-    (merged by a pull request and pulled, or by a merge the record did not show). They are
-    told there, as pushed as the pushes of their branch so far left them (the usual way
-    there is a merge on the remote; a merge made here is read where it shows,
-    ``_merge_into_main_line``), and those pushes of the branch are told no more."""
-    if into not in MAIN_LINES or name == into:
-        return
-    before = EndState(commits=[c for c in state.commits if c.branch == name])
-    _mark_pushed(before, [head for head in heads if head[0] == name and head[3] < line])
-    for index, commit in enumerate(state.commits):
-        if commit.branch == name and commit.line < line:
-            state.commits[index] = replace(commit, branch=into)
-            if commit.key in before.pushed:
-                state.pushed.setdefault(commit.key, before.pushed[commit.key])
-    # its pushes took up work that is on the main line now: nothing of them is left to do
-    state.branch_pushes = [p for p in state.branch_pushes if p[0] != name or p[3] > line]
 
 
 def _went_up(state: EndState, heads: list[tuple[str, str | None, str, int, bool]],

@@ -194,31 +194,6 @@ def test_a_pull_request_the_person_said_was_merged_is_kept():
     assert "you said so" in _states(s)["shop PR #5"]
 
 
-def test_a_branch_git_deleted_as_merged_into_main_is_on_main_as_pushed_as_it_was():
-    s = Session()
-    s.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
-    s.bash("git add src/a.py && git commit -m 'feat: a'",
-           output="[feat/x 1a2b3c4] feat: a\n 1 file changed")
-    s.bash("git add src/z.py && git commit -m 'feat: z'",
-           output="[feat/x 2b3c4d5] feat: z\n 1 file changed")
-    s.bash("git push -u origin feat/x",
-           output="To github.com:me/shop.git\n * [new branch]      feat/x -> feat/x")
-    s.bash("git checkout main", output="Switched to branch 'main'")
-    s.bash("git branch -d feat/x", output="Deleted branch feat/x (was 2b3c4d5).")
-    assert _states(s) == {} and _finished(s) == {"shop"}
-
-
-def test_a_local_branch_git_deleted_as_merged_into_main_waits_for_the_push_of_main():
-    s = Session()
-    s.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
-    s.bash("git add src/a.py && git commit -m 'feat: a'",
-           output="[feat/x 1a2b3c4] feat: a\n 1 file changed")
-    s.bash("git checkout main", output="Switched to branch 'main'")
-    s.bash("git branch -d feat/x", output="Deleted branch feat/x (was 1a2b3c4).")
-    text = _states(s)["shop"]
-    assert "1 commit on branch `main`: 1a2b3c4" in text and "not pushed" in text
-
-
 @pytest.mark.parametrize("delete, output", [
     ("git branch -D feat/x", "Deleted branch feat/x (was 1a2b3c4)."),  # forced: proves nothing
     ("git branch -d feat/x", "warning: deleting branch 'feat/x' that has been merged to\n"
