@@ -241,7 +241,7 @@ def _attempt(sh: Shell, request: Request, options: Options,
     mark = sh.store.get_mark(request.mark_key)
     epoch = tombstones.epoch(sh.store)
     start = _past_purges(sh, request, mark, options)
-    (cleaned, redactions), reread = _read(request, start)  # cleaned as it was read
+    (cleaned, redactions), reread = _read(request, start, _spill_dir(options))  # cleaned as read
     _reach("read", options)
     since = None if reread else start  # where this segment starts
     base = _report(request, cleaned, since)
@@ -295,7 +295,8 @@ _NOW_PLACED = ("the session was captured before with no known project; now that 
                "given, it is read again from the start")
 
 
-def _read(request: Request, mark: Mapping[str, Any] | None) -> tuple[Cleaned, str | None]:
+def _read(request: Request, mark: Mapping[str, Any] | None,
+          spill_dir: str | None = None) -> tuple[Cleaned, str | None]:
     """The transcript from the mark on. Offsets belong to a file: a mark made on another file
     (the session's transcript moved) or one the file no longer fits is not trusted, and the
     file is read whole (what was captured already reinforces; it is not stored twice). So is
@@ -303,20 +304,20 @@ def _read(request: Request, mark: Mapping[str, Any] | None) -> tuple[Cleaned, st
     were left out, and now have a home."""
     mark = mark or {}
     if mark and not _same_file(mark.get("transcript"), request.transcript):
-        return _read_from(request, 0, {}), _MISMATCH
+        return _read_from(request, 0, {}, spill_dir=spill_dir), _MISMATCH
     if request.cwd and placed_nowhere(mark):
-        return _read_from(request, 0, {}), _NOW_PLACED
+        return _read_from(request, 0, {}, spill_dir=spill_dir), _NOW_PLACED
     try:
         return _read_from(request, mark.get("offset", 0), mark.get("subagents") or {},
-                          mark.get("resume")), None
+                          mark.get("resume"), spill_dir), None
     except ClaimgraphError as err:
         if err.type not in _REREAD_TYPES or not mark:
             raise
-    return _read_from(request, 0, {}), _MISMATCH
+    return _read_from(request, 0, {}, spill_dir=spill_dir), _MISMATCH
 
 
 def _read_from(request: Request, offset: int, subagents: Mapping[str, int],
-               resume: Any = None) -> Cleaned:
+               resume: Any = None, spill_dir: str | None = None) -> Cleaned:
     """Read (cleaning as it goes), then make sure the file was not replaced or cut short
     while we read it. ``resume``: the reader state the mark kept (the Gemini reader's replay,
     the Codex reader's message copy left open at the cut; each reader checks the state
@@ -326,7 +327,8 @@ def _read_from(request: Request, offset: int, subagents: Mapping[str, int],
                                if request.agent in ("claude-code", "gemini") else {})
     if request.agent in ("gemini", "codex") and isinstance(resume, Mapping):
         options["resume"] = resume
-    transcript, counts = read_cleaned(request.transcript, request.agent, offset, **options)
+    transcript, counts = read_cleaned(request.transcript, request.agent, offset, spill_dir,
+                                      **options)
     after = _stat(request.transcript)
     if before and after and (after.st_ino != before.st_ino
                              or after.st_size < transcript.end_offset):
@@ -335,6 +337,13 @@ def _read_from(request: Request, offset: int, subagents: Mapping[str, int],
                               hint="the agent may still be writing it; capture again later",
                               path=request.transcript)
     return transcript, counts
+
+
+def _spill_dir(options: Options) -> str:
+    """Where the pass keeps its packed text while it runs (``packed.Spill``: an unnamed 0600
+    file, gone with the process): beside the store, which keeps the same cleaned text as
+    evidence, rather than a shared temporary directory that may be memory itself."""
+    return str(Path(options.db).absolute().parent)
 
 
 def _past_purges(sh: Shell, request: Request, mark: Any, options: Options) -> Any:
