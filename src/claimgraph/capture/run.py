@@ -49,6 +49,7 @@ from claimgraph.capture.dating import in_valid_order
 from claimgraph.capture.events import Transcript
 from claimgraph.capture.links import check_transcript_link
 from claimgraph.capture.origin import marked_origin, placed_nowhere
+from claimgraph.capture.packed import spilling
 from claimgraph.capture.readers import detect_format, open_transcript
 from claimgraph.capture.segment import read_cleaned, segment_header, segment_lines, write_segment
 from claimgraph.capture.session_ids import session_id_of
@@ -222,7 +223,8 @@ def capture(request: Request, options: Options) -> dict[str, Any]:
         sh = Shell(store, half_life_days=options.half_life_days)
         for _ in range(MAX_ATTEMPTS):
             try:
-                report = _attempt(sh, request, options, extractor)
+                with spilling(_spill_dir(options)):  # one attempt's packed text (packed.Spill)
+                    report = _attempt(sh, request, options, extractor)
                 break
             except _MarkMoved:
                 log.info("capture.mark-moved", detail="another capture committed; starting over")
@@ -241,7 +243,7 @@ def _attempt(sh: Shell, request: Request, options: Options,
     mark = sh.store.get_mark(request.mark_key)
     epoch = tombstones.epoch(sh.store)
     start = _past_purges(sh, request, mark, options)
-    (cleaned, redactions), reread = _read(request, start, _spill_dir(options))  # cleaned as read
+    (cleaned, redactions), reread = _read(request, start)  # cleaned as it was read
     _reach("read", options)
     since = None if reread else start  # where this segment starts
     base = _report(request, cleaned, since)
@@ -295,8 +297,7 @@ _NOW_PLACED = ("the session was captured before with no known project; now that 
                "given, it is read again from the start")
 
 
-def _read(request: Request, mark: Mapping[str, Any] | None,
-          spill_dir: str | None = None) -> tuple[Cleaned, str | None]:
+def _read(request: Request, mark: Mapping[str, Any] | None) -> tuple[Cleaned, str | None]:
     """The transcript from the mark on. Offsets belong to a file: a mark made on another file
     (the session's transcript moved) or one the file no longer fits is not trusted, and the
     file is read whole (what was captured already reinforces; it is not stored twice). So is
@@ -304,20 +305,20 @@ def _read(request: Request, mark: Mapping[str, Any] | None,
     were left out, and now have a home."""
     mark = mark or {}
     if mark and not _same_file(mark.get("transcript"), request.transcript):
-        return _read_from(request, 0, {}, spill_dir=spill_dir), _MISMATCH
+        return _read_from(request, 0, {}), _MISMATCH
     if request.cwd and placed_nowhere(mark):
-        return _read_from(request, 0, {}, spill_dir=spill_dir), _NOW_PLACED
+        return _read_from(request, 0, {}), _NOW_PLACED
     try:
         return _read_from(request, mark.get("offset", 0), mark.get("subagents") or {},
-                          mark.get("resume"), spill_dir), None
+                          mark.get("resume")), None
     except ClaimgraphError as err:
         if err.type not in _REREAD_TYPES or not mark:
             raise
-    return _read_from(request, 0, {}, spill_dir=spill_dir), _MISMATCH
+    return _read_from(request, 0, {}), _MISMATCH
 
 
 def _read_from(request: Request, offset: int, subagents: Mapping[str, int],
-               resume: Any = None, spill_dir: str | None = None) -> Cleaned:
+               resume: Any = None) -> Cleaned:
     """Read (cleaning as it goes), then make sure the file was not replaced or cut short
     while we read it. ``resume``: the reader state the mark kept (the Gemini reader's replay,
     the Codex reader's message copy left open at the cut; each reader checks the state
@@ -327,8 +328,7 @@ def _read_from(request: Request, offset: int, subagents: Mapping[str, int],
                                if request.agent in ("claude-code", "gemini") else {})
     if request.agent in ("gemini", "codex") and isinstance(resume, Mapping):
         options["resume"] = resume
-    transcript, counts = read_cleaned(request.transcript, request.agent, offset, spill_dir,
-                                      **options)
+    transcript, counts = read_cleaned(request.transcript, request.agent, offset, **options)
     after = _stat(request.transcript)
     if before and after and (after.st_ino != before.st_ino
                              or after.st_size < transcript.end_offset):

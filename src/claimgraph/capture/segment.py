@@ -249,8 +249,8 @@ def _prints_a_secret(tool_input: Mapping[str, Any]) -> bool:
 def read_cleaned(path: str, agent: str, start_offset: int = 0, spill_dir: str | None = None,
                  **options: Any) -> tuple[Transcript, Counter[str]]:
     """Read and clean in one pass (``events.cleaning``): the raw events are never all held.
-    What is packed is kept in a spill file in ``spill_dir`` (``packed.spilling``; the system's
-    temporary directory if None), not in memory."""
+    What is packed is kept in a spill file (``packed.spilling``: the one already installed,
+    else one in ``spill_dir``), not in memory."""
     from claimgraph.capture.readers import read_transcript
     with cleaning(_Cleaner()) as cleaner, spilling(spill_dir):
         transcript = read_transcript(path, agent, start_offset, **options)
