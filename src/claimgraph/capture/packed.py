@@ -14,6 +14,11 @@ Rules must not keep what they read of a packed event for the whole extraction (e
 is a new string): ``extract.actions``, ``extract.reads`` and ``extract.writes`` keep the
 event instead.
 
+During a capture pass the compressed bytes themselves are not in memory: ``spilling`` puts
+them in an unnamed file beside the store (``Spill``), read back on each use, so a packed
+string costs its small handle whatever its length; rules that hold long texts for a while
+use the same (``HeldTexts``, ``kept_bytes``).
+
 ``PackedEvent`` is an ``Event`` whose ``text`` slot holds the compressed bytes behind a
 property; ``PackedFields`` is the read-only mapping of its ``extras`` whose big strings are
 held the same way (an output the result also carries as ``stdout`` shares its bytes with
@@ -37,11 +42,14 @@ from typing import Any, overload
 from claimgraph.capture.events import Event
 
 #: Shorter strings stay as they are: the saving would not pay for a decompression per read.
-PACK_MIN_CHARS = 256
+#: 256 while packed bytes stayed in memory; in a pass's spill a packed string costs ~90 bytes
+#: of memory whatever its length, and the texts of 128-255 characters were ~1.5 MB at 200 MB.
+PACK_MIN_CHARS = 128
 #: A tool call's input is read by most rules (a command, a path), so only its big strings are
 #: packed (a Write's content, an Edit's strings, a long prompt to a subagent): ~13 of a 200 MB
-#: session's ~18 MB of inputs sit in the ~1,700 strings this long.
-INPUT_PACK_MIN_CHARS = 1024
+#: session's ~18 MB of inputs sit in the ~1,700 strings of 1,024 characters or more, ~1.5 MB
+#: more in those of 512-1,023 (1,024 until the pass's packed bytes went to its spill).
+INPUT_PACK_MIN_CHARS = 512
 #: Input fields nearly every rule reads (a shell call's command line, ~1 of those ~18 MB):
 #: never packed, each read would inflate them again.
 _READ_BY_ALL = frozenset({"command", "cmd"})
