@@ -14,6 +14,11 @@ Rules must not keep what they read of a packed event for the whole extraction (e
 is a new string): ``extract.actions``, ``extract.reads`` and ``extract.writes`` keep the
 event instead.
 
+During a capture pass the compressed bytes themselves are not in memory: ``spilling`` puts
+them in an unnamed file beside the store (``Spill``), read back on each use, so a packed
+string costs its small handle whatever its length; rules that hold long texts for a while
+use the same (``HeldTexts``, ``kept_bytes``).
+
 ``PackedEvent`` is an ``Event`` whose ``text`` slot holds the compressed bytes behind a
 property; ``PackedFields`` is the read-only mapping of its ``extras`` whose big strings are
 held the same way (an output the result also carries as ``stdout`` shares its bytes with
@@ -25,19 +30,26 @@ with the same fields are equal.
 from __future__ import annotations
 
 import codecs
+import contextlib
+import contextvars
 import dataclasses
+import os
+import tempfile
 import zlib
-from collections.abc import Collection, Iterator, Mapping
-from typing import Any
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from typing import Any, overload
 
 from claimgraph.capture.events import Event
 
 #: Shorter strings stay as they are: the saving would not pay for a decompression per read.
-PACK_MIN_CHARS = 256
+#: 256 while packed bytes stayed in memory; in a pass's spill a packed string costs ~90 bytes
+#: of memory whatever its length, and the texts of 128-255 characters were ~1.5 MB at 200 MB.
+PACK_MIN_CHARS = 128
 #: A tool call's input is read by most rules (a command, a path), so only its big strings are
 #: packed (a Write's content, an Edit's strings, a long prompt to a subagent): ~13 of a 200 MB
-#: session's ~18 MB of inputs sit in the ~1,700 strings this long.
-INPUT_PACK_MIN_CHARS = 1024
+#: session's ~18 MB of inputs sit in the ~1,700 strings of 1,024 characters or more, ~1.5 MB
+#: more in those of 512-1,023 (1,024 until the pass's packed bytes went to its spill).
+INPUT_PACK_MIN_CHARS = 512
 #: Input fields nearly every rule reads (a shell call's command line, ~1 of those ~18 MB):
 #: never packed, each read would inflate them again.
 _READ_BY_ALL = frozenset({"command", "cmd"})
@@ -52,14 +64,117 @@ _FIELDS = tuple(f.name for f in dataclasses.fields(Event))
 _NEW, _SET = object.__new__, object.__setattr__
 
 
+class Spill:
+    """Where a capture pass keeps its packed bytes instead of its own memory: an unnamed file
+    (``O_TMPFILE``; elsewhere one unlinked as soon as it is made, 0600) in a private
+    directory, appended to and read back with ``pread``. What sits in the page cache is not the
+    process's resident memory, and a crash leaves nothing behind. Closed when the last packed
+    string that reads from it goes (each holds the spill). A write that fails (a full disk)
+    leaves that string in memory, as without a spill; nothing is lost."""
+
+    __slots__ = ("_fd", "_pending", "_flushed", "_full")
+
+    #: Bytes gathered before a write: one ``write`` per ~100 packed strings, not one each.
+    BUFFER = 256 * 1024
+
+    def __init__(self, directory: str | None = None) -> None:
+        self._fd = _unnamed_file(directory)
+        self._pending = bytearray()
+        self._flushed = 0
+        self._full = False  # a write failed: what comes next stays in memory
+
+    def put(self, data: bytes) -> int | None:
+        """Where ``data`` now lives (``offset << 32 | size``), or None if it cannot be kept
+        here (the caller holds it in memory)."""
+        if self._full:
+            return None
+        where = (self._flushed + len(self._pending)) << 32 | len(data)
+        self._pending += data
+        if len(self._pending) >= self.BUFFER:
+            self.flush()
+        return where
+
+    def get(self, where: int) -> bytes:
+        offset, size = where >> 32, where & 0xFFFFFFFF
+        if offset >= self._flushed:  # still in the buffer
+            start = offset - self._flushed
+            return bytes(self._pending[start:start + size])
+        return os.pread(self._fd, size, offset)
+
+    def flush(self) -> None:
+        """The buffer to the file; on a failed write it stays the buffer's, readable there."""
+        if self._full or not self._pending:
+            return
+        view = memoryview(self._pending)
+        done = 0
+        try:
+            while done < len(view):
+                done += os.pwrite(self._fd, view[done:], self._flushed + done)
+        except OSError:
+            self._full = True
+            return
+        finally:
+            view.release()
+        self._flushed += done
+        self._pending = bytearray()
+
+    def __del__(self) -> None:
+        if hasattr(self, "_fd"):
+            os.close(self._fd)
+
+
+def _unnamed_file(directory: str | None) -> int:
+    where = directory or tempfile.gettempdir()
+    try:
+        return os.open(where, os.O_TMPFILE | os.O_RDWR | os.O_CLOEXEC, 0o600)
+    except (AttributeError, OSError):  # no O_TMPFILE here, or not on this file system
+        handle, name = tempfile.mkstemp(dir=where, prefix=".spill.")
+        os.unlink(name)
+        return handle
+
+
+_SPILL: contextvars.ContextVar[Spill | None] = contextvars.ContextVar("spill", default=None)
+
+
+@contextlib.contextmanager
+def spilling(directory: str | None = None) -> Iterator[None]:
+    """Strings packed in this block are kept in a ``Spill`` in ``directory`` (the system's
+    temporary directory if None), not in memory; inside another such block, in that one's.
+    A directory no file can be made in leaves them in memory."""
+    if _SPILL.get() is not None:
+        yield
+        return
+    try:
+        spill: Spill | None = Spill(directory)
+    except OSError:
+        spill = None
+    token = _SPILL.set(spill)
+    try:
+        yield
+    finally:
+        _SPILL.reset(token)
+        if spill is not None:
+            spill.flush()  # the last buffer's strings leave memory too
+
+
 class _Zipped:
     """A string held as zlib-compressed UTF-8 (``surrogatepass``: a lone surrogate a
-    transcript carried comes back as it was)."""
+    transcript carried comes back as it was). Under ``spilling`` the bytes go to the spill
+    and the object made is a ``_Spilled``, which reads them back on each use."""
 
     __slots__ = ("data",)
 
     def __init__(self, text: str) -> None:
         self.data = zlib.compress(text.encode("utf-8", "surrogatepass"), _LEVEL)
+
+    def __copy__(self) -> _Zipped:  # never changed: a copy may be this one
+        return self
+
+    def __deepcopy__(self, memo: Any) -> _Zipped:  # ``dataclasses.asdict`` of packed extras
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled as its text: a spill stays here
+        return (_Zipped, (self.text(),))
 
     def text(self) -> str:
         return zlib.decompress(self.data).decode("utf-8", "surrogatepass")
@@ -70,6 +185,73 @@ class _Zipped:
         decoder leaves unread)."""
         raw = zlib.decompressobj().decompress(self.data, 4 * chars + 4)
         return codecs.utf_8_decode(raw, "surrogatepass", False)[0][:chars]
+
+
+class _Spilled(_Zipped):
+    """A ``_Zipped`` whose bytes are in a ``Spill``: ``data`` reads them back each time."""
+
+    __slots__ = ("_where", "_spill")
+
+    def __init__(self, where: int, spill: Spill) -> None:  # pylint: disable=super-init-not-called
+        self._where, self._spill = where, spill
+
+    @property  # type: ignore[override]  # the same bytes, read from the spill
+    def data(self) -> bytes:
+        return self._spill.get(self._where)
+
+
+def _zipped(text: str) -> _Zipped:
+    """``_Zipped(text)``, its bytes in the spill ``spilling`` installed if there is one."""
+    held = _Zipped(text)
+    spill = _SPILL.get()
+    where = spill.put(held.data) if spill is not None else None
+    return held if where is None else _Spilled(where, spill)  # type: ignore[arg-type]
+
+
+def kept_bytes(data: bytes) -> _Zipped:
+    """Compressed bytes a rule holds (``zipped_lines``), in the installed spill if there is
+    one: ``.data`` gives them back."""
+    spill = _SPILL.get()
+    where = spill.put(data) if spill is not None else None
+    if where is not None:
+        return _Spilled(where, spill)  # type: ignore[arg-type]
+    held = object.__new__(_Zipped)
+    held.data = data
+    return held
+
+
+def held_text(text: str) -> str | _Zipped:
+    """``text`` as a ``HeldTexts`` keeps it: packed (spilled under ``spilling``) when long."""
+    return _zipped(text) if len(text) >= PACK_MIN_CHARS else text
+
+
+class HeldTexts(Sequence[str]):
+    """A list of texts, each long one held packed (``held_text``) and read back on each use:
+    for a rule's index of long texts read a few times each (``extract.afterwards``: every
+    file the session wrote, ~11 MB at the 200 MB benchmark, held whole while the answers
+    rule ran)."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: list[str | _Zipped]) -> None:
+        self._items = items
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [_held(item) for item in self._items[index]]
+        return str(_held(self._items[index]))
+
+    def __iter__(self) -> Iterator[str]:
+        return (str(_held(item)) for item in self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
 
 
 def text_head(event: Event, chars: int) -> str:
@@ -150,7 +332,7 @@ def pack_input(fields: dict[str, Any]) -> tuple[Mapping[str, Any], dict[int, _Zi
     """A tool call's input with its big strings packed (``INPUT_PACK_MIN_CHARS``), and the
     packed form of each by the id of its string, so that the result's copy of it (a Write's
     content, an Edit's strings) is held by the same bytes (``pack``'s ``shared``)."""
-    zipped = {id(v): _Zipped(v) for k, v in fields.items()
+    zipped = {id(v): _zipped(v) for k, v in fields.items()
               if isinstance(v, str) and len(v) >= INPUT_PACK_MIN_CHARS and k not in _READ_BY_ALL}
     if not zipped:
         return fields, zipped
@@ -178,7 +360,7 @@ def pack(event: Event, echoes: Collection[int] = (),
         return _copy(Event, event, changes) if changes else event
     text = changes["text"] if changes and "text" in changes else event.text
     # an all-blank text stays as it is (rare; ``blank`` then answers without inflating)
-    zipped = _Zipped(text) if len(text) >= PACK_MIN_CHARS and not text.isspace() else None
+    zipped = _zipped(text) if len(text) >= PACK_MIN_CHARS and not text.isspace() else None
 
     shared = shared or {}
 
@@ -191,7 +373,7 @@ def pack(event: Event, echoes: Collection[int] = (),
             return value
         if id(value) in shared:
             return shared[id(value)]
-        return zipped if zipped is not None and value is text else _Zipped(value)
+        return zipped if zipped is not None and value is text else _zipped(value)
 
     extras: Mapping[str, Any] = changes["extras"] if changes and "extras" in changes \
         else event.extras

@@ -49,6 +49,7 @@ from claimgraph.capture.dating import in_valid_order
 from claimgraph.capture.events import Transcript
 from claimgraph.capture.links import check_transcript_link
 from claimgraph.capture.origin import marked_origin, placed_nowhere
+from claimgraph.capture.packed import spilling
 from claimgraph.capture.readers import detect_format, open_transcript
 from claimgraph.capture.segment import read_cleaned, segment_header, segment_lines, write_segment
 from claimgraph.capture.session_ids import session_id_of
@@ -222,7 +223,8 @@ def capture(request: Request, options: Options) -> dict[str, Any]:
         sh = Shell(store, half_life_days=options.half_life_days)
         for _ in range(MAX_ATTEMPTS):
             try:
-                report = _attempt(sh, request, options, extractor)
+                with spilling(_spill_dir(options)):  # one attempt's packed text (packed.Spill)
+                    report = _attempt(sh, request, options, extractor)
                 break
             except _MarkMoved:
                 log.info("capture.mark-moved", detail="another capture committed; starting over")
@@ -335,6 +337,13 @@ def _read_from(request: Request, offset: int, subagents: Mapping[str, int],
                               hint="the agent may still be writing it; capture again later",
                               path=request.transcript)
     return transcript, counts
+
+
+def _spill_dir(options: Options) -> str:
+    """Where the pass keeps its packed text while it runs (``packed.Spill``: an unnamed 0600
+    file, gone with the process): beside the store, which keeps the same cleaned text as
+    evidence, rather than a shared temporary directory that may be memory itself."""
+    return str(Path(options.db).absolute().parent)
 
 
 def _past_purges(sh: Shell, request: Request, mark: Any, options: Options) -> Any:

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from claimgraph.capture.events import NO_EXTRAS, Event, Transcript, cleaning
-from claimgraph.capture.packed import pack, pack_input, replaced
+from claimgraph.capture.packed import pack, pack_input, replaced, spilling
 from claimgraph.logic.clean import clean_text_with_counts
 from claimgraph.logic.redact import is_secret_name, placeholder, redact_value
 from claimgraph.logic.redact.blocks import SECRET_PRINTING_COMMAND
@@ -246,11 +246,13 @@ def _prints_a_secret(tool_input: Mapping[str, Any]) -> bool:
     return isinstance(command, str) and SECRET_PRINTING_COMMAND.search(command) is not None
 
 
-def read_cleaned(path: str, agent: str, start_offset: int = 0,
+def read_cleaned(path: str, agent: str, start_offset: int = 0, spill_dir: str | None = None,
                  **options: Any) -> tuple[Transcript, Counter[str]]:
-    """Read and clean in one pass (``events.cleaning``): the raw events are never all held."""
+    """Read and clean in one pass (``events.cleaning``): the raw events are never all held.
+    What is packed is kept in a spill file (``packed.spilling``: the one already installed,
+    else one in ``spill_dir``), not in memory."""
     from claimgraph.capture.readers import read_transcript
-    with cleaning(_Cleaner()) as cleaner:
+    with cleaning(_Cleaner()) as cleaner, spilling(spill_dir):
         transcript = read_transcript(path, agent, start_offset, **options)
     return transcript, cleaner.counts
 

@@ -6,13 +6,16 @@ transcript, built for a few dozen questions about a handful of distinct names. H
 was the pass's largest single allocation; compressed (level 1, about a quarter of the bytes)
 in chunks it is searched one chunk at a time, each window carrying the bytes before the chunk
 that a name can start in, so ``name in text`` is answered exactly as on the whole text, and
-each distinct name's answer is remembered.
+each distinct name's answer is remembered. During a capture pass the compressed chunks sit
+in the pass's spill file (``packed.Spill``), not in memory (~5.7 MB at 200 MB).
 """
 
 from __future__ import annotations
 
 import zlib
 from collections.abc import Iterable
+
+from claimgraph.capture.packed import _Zipped, kept_bytes
 
 #: Bytes per compressed chunk: the scratch of one search is one chunk and a name's length.
 CHUNK_BYTES = 1 << 20
@@ -27,7 +30,7 @@ class ZippedLines:
     __slots__ = ("_chunks", "_found", "size")
 
     def __init__(self, texts: Iterable[str], chunk_bytes: int = CHUNK_BYTES) -> None:
-        self._chunks: list[bytes] = []
+        self._chunks: list[_Zipped] = []  # each chunk in the pass's spill when it has one
         self._found: dict[bytes, bool] = {}
         self.size = 0  # bytes of UTF-8 held
         pending = bytearray()
@@ -42,7 +45,7 @@ class ZippedLines:
 
     def _seal(self, pending: bytearray) -> None:
         self.size += len(pending)
-        self._chunks.append(zlib.compress(pending, _LEVEL))
+        self._chunks.append(kept_bytes(zlib.compress(pending, _LEVEL)))
 
     def __contains__(self, name: object) -> bool:
         if isinstance(name, str):
@@ -62,7 +65,7 @@ class ZippedLines:
         keep = len(needle) - 1
         tail = b""
         for chunk in self._chunks:
-            window = tail + zlib.decompress(chunk)
+            window = tail + zlib.decompress(chunk.data)
             if needle in window:
                 return True
             tail = window[max(0, len(window) - keep):] if keep else b""
@@ -70,4 +73,4 @@ class ZippedLines:
 
     def whole(self) -> bytes:
         """All of it, uncompressed (for tests and debugging: a pass never asks for this)."""
-        return b"".join(zlib.decompress(chunk) for chunk in self._chunks)
+        return b"".join(zlib.decompress(chunk.data) for chunk in self._chunks)

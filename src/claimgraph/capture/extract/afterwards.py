@@ -15,9 +15,10 @@ square of the session's length.
 from __future__ import annotations
 
 import bisect
-from typing import Iterator
+from typing import Any, Iterator
 
 from claimgraph.capture.extract.session import SessionView
+from claimgraph.capture.packed import HeldTexts, held_text
 from claimgraph.capture.extract.shell import command_text, only_reads
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.word_index import Joined, Part, Texts
@@ -65,14 +66,14 @@ def _prompts(view: SessionView) -> tuple[list[int], Texts]:
 
 def _work(view: SessionView) -> tuple[list[int], Texts, list[bool]]:
     """(line, text, whether it is a file written) of every piece of work, in line order."""
-    found: list[tuple[int, str, bool]] = []
+    found: list[tuple[int, Any, bool]] = []  # a file's text held packed (HeldTexts)
     for call in view.calls():
         ops = file_ops(view, call)
         for op in ops:
             written = [op.content, *(new for _, new, _ in op.edits)]
-            found.append((call.line, "\n".join([op.path, *written]), True))
+            found.append((call.line, held_text("\n".join([op.path, *written])), True))
         command = command_text(call)
         if command and not ops and not only_reads(command):
             found.append((call.line, command, False))
     found.sort(key=lambda item: item[0])
-    return [f[0] for f in found], Texts([f[1] for f in found]), [f[2] for f in found]
+    return [f[0] for f in found], Texts(HeldTexts([f[1] for f in found])), [f[2] for f in found]

@@ -233,22 +233,33 @@ class AgentText:
     each flattened (``flat``) when a message needs them, once. ``holds`` asks whether a text
     occurs in it: each line of a long prompt was searched for in all the agent had written,
     which grows with the session (~6.5 GB scanned, 1.2 s, at 200 MB, issue 29); a filter of
-    its pieces (``_PIECE``) answers "no" for most of them without the search, never wrongly."""
+    its pieces (``_PIECE``) answers "no" for most of them without the search, never wrongly.
+    The text is held as UTF-8 in one growing buffer (``flat`` gives a view that answers
+    ``key in``): as one ``str`` each message added copied all of it (the old and the new
+    string alive together, ~10 MB at the 200 MB benchmark, the statements rule's peak), and
+    one emoji made it four bytes a character. A str is in the text exactly when its UTF-8 is
+    in the text's UTF-8. The filter's pieces are cut from each message as it is added, with
+    the last ``_PIECE`` characters before it kept, so a piece across two messages is marked
+    as it was in the one string."""
 
     def __init__(self) -> None:
         self._pending: list[str] = []
-        self._flat = ""
+        self._flat = _Utf8()
         self._marked = bytearray(_FILTER_BITS // 8)
         self._next_piece = 0  # where the next piece to mark starts (a multiple of _STRIDE)
+        self._length = 0  # characters of the flattened text so far
+        self._tail = ""  # its last _PIECE characters
 
     def add(self, text: str) -> None:
         self._pending.append(text)
 
-    def flat(self) -> str:
+    def flat(self) -> _Utf8:
         if self._pending:
-            self._flat += " " + " ".join(flat(text) for text in self._pending)
+            for text in self._pending:  # " " + " ".join(...) of them, appended in place
+                part = " " + flat(text)
+                self._mark_pieces(part)
+                self._flat.data += part.encode("utf-8", "surrogatepass")
             self._pending.clear()
-            self._mark_pieces()
         return self._flat
 
     def holds(self, key: str) -> bool:
@@ -261,15 +272,20 @@ class AgentText:
             return False
         return key in said
 
-    def _mark_pieces(self) -> None:
-        said, start, marked = self._flat, self._next_piece, self._marked
-        while start + _PIECE <= len(said):  # _bits, inlined: a long session has ~10^5 pieces
-            code = hash(said[start:start + _PIECE])
+    def _mark_pieces(self, part: str) -> None:
+        """Mark the pieces that end in ``part``, the text appended next: offsets count from
+        the start of the whole flattened text, as if it were one string."""
+        window = self._tail + part
+        base = self._length - len(self._tail)  # where ``window`` starts in the whole text
+        end = self._length + len(part)
+        start, marked = self._next_piece, self._marked
+        while start + _PIECE <= end:  # _bits, inlined: a long session has ~10^5 pieces
+            code = hash(window[start - base:start - base + _PIECE])
             first, second = code & _FILTER_MASK, (code >> 23) & _FILTER_MASK
             marked[first >> 3] |= 1 << (first & 7)
             marked[second >> 3] |= 1 << (second & 7)
             start += _STRIDE
-        self._next_piece = start
+        self._next_piece, self._length, self._tail = start, end, window[-_PIECE:]
 
     def _is_marked(self, piece: str) -> bool:
         marked = self._marked
@@ -280,6 +296,22 @@ def _bits(piece: str) -> tuple[int, int]:
     """The filter's two bits for a piece (from its hash: the filter lives in one process)."""
     code = hash(piece)
     return code & _FILTER_MASK, (code >> 23) & _FILTER_MASK
+
+
+class _Utf8:
+    """A text held as UTF-8 (``surrogatepass``: a lone surrogate stays): ``key in`` it and
+    ``bool`` of it as of the ``str``."""
+
+    __slots__ = ("data",)
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+
+    def __contains__(self, key: str) -> bool:
+        return key.encode("utf-8", "surrogatepass") in self.data
+
+    def __bool__(self) -> bool:
+        return bool(self.data)
 
 
 def flat(text: str) -> str:

@@ -1,0 +1,92 @@
+"""A capture pass keeps its packed text in an unnamed spill file, not in its memory
+(capture/packed.py ``Spill``, issue 29): every reader sees the same strings, the stored form
+is the same, and a spill that cannot be written leaves the text in memory, never lost."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from claimgraph.capture import packed
+from claimgraph.capture.events import Event
+from claimgraph.capture.extract.authored import AgentText
+from claimgraph.capture.packed import HeldTexts, PackedEvent, held_text, spilling
+from claimgraph.capture.segment import event_record, read_cleaned
+from claimgraph.capture.zipped_lines import ZippedLines
+
+FIXTURE = (Path(__file__).parents[1] / "fixtures" / "transcripts" / "claude-code" /
+           "8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl")
+BIG = "  1→a line of output with ünïcode and a lone \ud83d surrogate\n" * 40
+
+
+def _held(event: Event) -> object:
+    return packed._TEXT_SLOT.__get__(event, Event)
+
+
+def test_a_pass_holds_no_packed_text_in_memory_and_reads_the_same(tmp_path: Path) -> None:
+    plain, _ = read_cleaned(str(FIXTURE), "claude-code", spill_dir=str(tmp_path / "missing"))
+    assert not any(isinstance(_held(e), packed._Spilled) for e in plain.events)  # no spill
+    with spilling(str(tmp_path)):
+        spilled, _ = read_cleaned(str(FIXTURE), "claude-code")
+    held = [_held(e) for e in spilled.events if isinstance(e, PackedEvent)]
+    zipped = [h for h in held if isinstance(h, packed._Zipped)]
+    assert zipped and all(isinstance(h, packed._Spilled) for h in zipped)
+    assert list(tmp_path.iterdir()) == []  # the spill file has no name
+    assert [event_record(e, spilled.path) for e in spilled.events] == \
+        [event_record(e, plain.path) for e in plain.events]
+    assert spilled.events == plain.events
+
+
+def test_a_spill_that_cannot_be_written_keeps_the_text_in_memory(tmp_path: Path,
+                                                                 monkeypatch) -> None:
+    def full(*_: object) -> int:
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(packed.Spill, "BUFFER", 1)  # every string written at once
+    monkeypatch.setattr(os, "pwrite", full)
+    with spilling(str(tmp_path)):
+        first = packed.pack(Event(kind="tool_result", agent="claude-code", source_file="t",
+                                  line=1, text=BIG))
+        later = packed.pack(Event(kind="tool_result", agent="claude-code", source_file="t",
+                                  line=2, text=BIG + "x"))
+    assert first.text == BIG and later.text == BIG + "x"
+    assert not isinstance(_held(later), packed._Spilled)  # held in memory after the failure
+
+
+def test_a_directory_no_file_can_be_made_in_leaves_text_in_memory(tmp_path: Path) -> None:
+    with spilling(str(tmp_path / "missing")):
+        event = packed.pack(Event(kind="assistant", agent="claude-code", source_file="t",
+                                  line=1, text=BIG))
+    assert event.text == BIG and not isinstance(_held(event), packed._Spilled)
+
+
+def test_a_rules_long_texts_and_chunks_go_to_the_spill_too(tmp_path: Path) -> None:
+    texts = [BIG, "short", BIG + "2"]
+    with spilling(str(tmp_path)):
+        held = HeldTexts([held_text(t) for t in texts])
+        lines = ZippedLines([BIG] * 50, chunk_bytes=1024)
+    assert list(held) == texts and held[0] == BIG and held[1:] == texts[1:] and len(held) == 3
+    assert isinstance(held._items[0], packed._Spilled) and held._items[1] == "short"
+    assert all(isinstance(chunk, packed._Spilled) for chunk in lines._chunks)
+    assert "lone" in lines and "absent name" not in lines
+
+
+_TEXT = st.text(alphabet=st.sampled_from("ab é→😀\ud83d\n-*_"), max_size=30)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_TEXT, max_size=4), _TEXT)
+def test_the_agents_text_held_as_utf8_answers_as_the_str_did(messages, key):
+    held = AgentText()
+    for message in messages:
+        held.add(message)
+    flat = held.flat()
+    as_str = "".join(" " + packed_flat for packed_flat in _flats(messages))
+    assert (key in flat) == (key in as_str) and bool(flat) == bool(as_str)
+
+
+def _flats(messages: list[str]) -> list[str]:
+    from claimgraph.capture.extract.authored import flat
+    return [flat(message) for message in messages]
