@@ -186,7 +186,7 @@ def test_the_agent_texts_filter_answers_as_a_full_search_does():
     for _ in range(6):
         for _ in range(40):
             agent.add(" ".join(chooser.choice(words) for _ in range(chooser.randint(3, 30))))
-        said = agent.flat()
+        said = agent.flat().data.decode("utf-8", "surrogatepass")  # held as UTF-8
         for _ in range(400):
             start = chooser.randrange(len(said))
             key = said[start:start + chooser.randint(1, 80)]
