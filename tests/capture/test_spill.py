@@ -55,6 +55,31 @@ def test_a_spill_that_cannot_be_written_keeps_the_text_in_memory(tmp_path: Path,
     assert not isinstance(_held(later), packed._Spilled)  # held in memory after the failure
 
 
+def test_a_spill_leaves_the_disk_room_for_the_store_it_serves(tmp_path: Path,
+                                                             monkeypatch) -> None:
+    """The spill sits on the store's file system, and the pass writes its evidence and the
+    store after it: a spill that took the last free space would make every later pass of the
+    session fail on a full disk (the space comes back only when the pass ends). Short of room
+    it writes nothing and the text stays in memory, as without a spill."""
+    real = os.fstatvfs
+
+    def nearly_full(fd: int) -> os.statvfs_result:
+        found = list(real(fd))
+        found[4] = (packed.Spill.RESERVE + 1024) // max(found[1], 1)  # f_bavail in f_frsize
+        return os.statvfs_result(found)
+    monkeypatch.setattr(packed.Spill, "BUFFER", 1)
+    monkeypatch.setattr(os, "fstatvfs", nearly_full)
+    with spilling(str(tmp_path)):
+        spill = packed._SPILL.get()
+        first = packed.pack(Event(kind="tool_result", agent="claude-code", source_file="t",
+                                  line=1, text=BIG))
+        later = packed.pack(Event(kind="tool_result", agent="claude-code", source_file="t",
+                                  line=2, text=BIG + "x"))
+    assert spill is not None and os.fstat(spill._fd).st_size == 0  # nothing written
+    assert first.text == BIG and later.text == BIG + "x"
+    assert not isinstance(_held(later), packed._Spilled)
+
+
 def test_a_directory_no_file_can_be_made_in_leaves_text_in_memory(tmp_path: Path) -> None:
     with spilling(str(tmp_path / "missing")):
         event = packed.pack(Event(kind="assistant", agent="claude-code", source_file="t",

@@ -69,13 +69,20 @@ class Spill:
     (``O_TMPFILE``; elsewhere one unlinked as soon as it is made, 0600) in a private
     directory, appended to and read back with ``pread``. What sits in the page cache is not the
     process's resident memory, and a crash leaves nothing behind. Closed when the last packed
-    string that reads from it goes (each holds the spill). A write that fails (a full disk)
-    leaves that string in memory, as without a spill; nothing is lost."""
+    string that reads from it goes (each holds the spill). A write that fails (a full disk),
+    or would leave the store's file system short of room (``RESERVE``), leaves the strings
+    from then on in memory, as without a spill; nothing is lost."""
 
     __slots__ = ("_fd", "_pending", "_flushed", "_full")
 
     #: Bytes gathered before a write: one ``write`` per ~100 packed strings, not one each.
     BUFFER = 256 * 1024
+    #: Free space a spill never takes, beyond as much again as it holds: the spill sits on
+    #: the store's file system, and the pass writes its evidence (about the spill's size: the
+    #: same cleaned text, compressed) and the store after it. A spill that took the last of
+    #: it would fail that pass and every later one of the session, since the space comes back
+    #: only when the pass ends.
+    RESERVE = 64 << 20
 
     def __init__(self, directory: str | None = None) -> None:
         self._fd = _unnamed_file(directory)
@@ -105,6 +112,9 @@ class Spill:
         """The buffer to the file; on a failed write it stays the buffer's, readable there."""
         if self._full or not self._pending:
             return
+        if not self._room(len(self._pending)):
+            self._full = True
+            return
         view = memoryview(self._pending)
         done = 0
         try:
@@ -117,6 +127,16 @@ class Spill:
             view.release()
         self._flushed += done
         self._pending = bytearray()
+
+    def _room(self, size: int) -> bool:
+        """Whether ``size`` more bytes leave the file system ``RESERVE`` and the spill's own
+        size free (unknown: no, the text stays in memory as without a spill)."""
+        try:
+            found = os.fstatvfs(self._fd)
+        except OSError:
+            return False
+        spilled = self._flushed + size
+        return found.f_bavail * found.f_frsize - size >= self.RESERVE + spilled
 
     def __del__(self) -> None:
         if hasattr(self, "_fd"):
