@@ -128,3 +128,29 @@ def test_a_read_leaves_the_collector_as_it_found_it(store):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_batch_paused_while_another_thread_reads_never_leaves_the_collector_off(monkeypatch):
+    """A batch (``core.ingest``) and a bulk read pause the one process-wide collector, from
+    the MCP server's or the viewer's threads at once. A pause that finds it off leaves it
+    alone: had it turned it off again after the other's pause ended just after it looked,
+    nobody would turn it back on for the rest of the process (injected here: the other
+    thread's pause ends between the look and the switch)."""
+    from claimgraph.core import ingest
+
+    real = gc.isenabled
+
+    def looked_then_released() -> bool:
+        found = real()
+        gc.enable()  # the other thread's pause ends right after this one looked
+        return found
+
+    gc.disable()  # the other thread's pause
+    try:
+        monkeypatch.setattr(gc, "isenabled", looked_then_released)
+        with ingest.collector_paused():
+            pass
+        monkeypatch.undo()
+        assert gc.isenabled()
+    finally:
+        gc.enable()

@@ -6,10 +6,8 @@ with the facts); a bad item is recorded as an error and never stops its neighbou
 
 from __future__ import annotations
 
-import gc
 from collections import Counter
-from contextlib import contextmanager
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Mapping
 
 from claimgraph.core import batch_assert, batch_writer
 from claimgraph.core.batch_assert import MAX_MS, MIN_MS, item_time  # noqa: F401 (theirs)
@@ -18,6 +16,7 @@ from claimgraph.core.batch_writer import BatchWriter
 from claimgraph.core.writer import Writer
 from claimgraph.core.writes import assert_with
 from claimgraph.errors import ClaimgraphError
+from claimgraph.store.bulk import collector_paused
 
 #: Item keys accepted by ``ingest``, mapped to assert_fact's keyword names.
 ITEM_KEYS = {
@@ -62,29 +61,15 @@ def ingest(sh: Shell, items: Iterable[Mapping[str, Any]], *,
     An item a purge buried is skipped and counted as ``purged`` (``relearn`` takes it back).
     A batch the store refuses midway (a flush of its facts) raises that refusal, and nothing of
     the batch stays: inside a caller's transaction, that transaction can then only roll back."""
+    # The collector paused for the batch (``store.bulk``): it builds a few containers per item
+    # (the item, its row, the outbox's effect, the caches' entries), with no cycle among them,
+    # that all live until it ends; the collector walked them again and again as they piled up
+    # (a tenth of a 20k batch's CPU, issue 29).
     with collector_paused():
         try:
             return _ingest(sh, items, episode, source_type, ref, evidence, relearn)
         except batch_writer.BatchFailed as failed:  # rolled back: the store's own refusal
             raise failed.error from None
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """The garbage collector off for one batch, then as it was.
-
-    A batch builds a few containers per item (the item, its row, the outbox's effect, the
-    caches' entries) that all live until the batch ends, with no cycle among them: the
-    collector, run every few hundred allocations, walked them again and again as they piled
-    up (a tenth of a 20k batch's CPU, issue 29). Nothing a batch makes needs collecting before
-    it ends; a cycle it leaves is collected by the next collection after it."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _ingest(sh: Shell, items: Iterable[Mapping[str, Any]], episode: Mapping[str, Any] | None,
