@@ -80,6 +80,34 @@ def test_a_spill_leaves_the_disk_room_for_the_store_it_serves(tmp_path: Path,
     assert not isinstance(_held(later), packed._Spilled)
 
 
+def test_where_no_unnamed_file_can_be_made_the_spill_is_unlinked_at_once(tmp_path: Path,
+                                                                          monkeypatch) -> None:
+    """A file system without ``O_TMPFILE`` (an old kernel, some overlays, macOS): the spill is
+    a private file made without following a link and unlinked before anything is written, so
+    nothing of the text ever has a name, and the text reads back the same."""
+    real_open = os.open
+
+    def no_tmpfile(path: str, flags: int, *rest: int) -> int:
+        if flags & getattr(os, "O_TMPFILE", 0) == getattr(os, "O_TMPFILE", -1):
+            raise OSError(95, "Operation not supported")
+        return real_open(path, flags, *rest)
+    monkeypatch.setattr(os, "open", no_tmpfile)
+    made: list[int] = []
+    real_spill_init = packed.Spill.__init__
+
+    def watched(self: packed.Spill, directory: str | None = None) -> None:
+        real_spill_init(self, directory)
+        made.append(self._fd)
+    monkeypatch.setattr(packed.Spill, "__init__", watched)
+    with spilling(str(tmp_path)):
+        event = packed.pack(Event(kind="tool_result", agent="claude-code", source_file="t",
+                                  line=1, text=BIG))
+        assert list(tmp_path.iterdir()) == []  # unlinked before the first write
+        state = os.fstat(made[0])
+    assert isinstance(_held(event), packed._Spilled) and event.text == BIG
+    assert state.st_nlink == 0 and state.st_mode & 0o777 == 0o600
+
+
 def test_a_directory_no_file_can_be_made_in_leaves_text_in_memory(tmp_path: Path) -> None:
     with spilling(str(tmp_path / "missing")):
         event = packed.pack(Event(kind="assistant", agent="claude-code", source_file="t",
