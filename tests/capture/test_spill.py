@@ -115,6 +115,17 @@ def test_a_directory_no_file_can_be_made_in_leaves_text_in_memory(tmp_path: Path
     assert event.text == BIG and not isinstance(_held(event), packed._Spilled)
 
 
+def test_inside_a_block_that_could_make_no_spill_an_inner_one_makes_none_elsewhere(
+        tmp_path: Path) -> None:
+    """``spilling`` inside another keeps to that one's choice: when the store's directory could
+    take no spill (the pass's block), the reading's own block (``read_cleaned``, no
+    directory) does not put the pass's text in the system's temporary directory instead."""
+    with spilling(str(tmp_path / "missing")), spilling(None):
+        event = packed.pack(Event(kind="assistant", agent="claude-code", source_file="t",
+                                  line=1, text=BIG))
+    assert event.text == BIG and not isinstance(_held(event), packed._Spilled)
+
+
 def test_a_rules_long_texts_and_chunks_go_to_the_spill_too(tmp_path: Path) -> None:
     texts = [BIG, "short", BIG + "2"]
     with spilling(str(tmp_path)):

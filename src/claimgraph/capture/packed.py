@@ -154,24 +154,28 @@ def _unnamed_file(directory: str | None) -> int:
 
 
 _SPILL: contextvars.ContextVar[Spill | None] = contextvars.ContextVar("spill", default=None)
+#: Inside a ``spilling`` block, whether or not it could make its spill: an inner block keeps
+#: to the outer one's choice (no spill: memory, not a spill somewhere else).
+_SPILLING: contextvars.ContextVar[bool] = contextvars.ContextVar("spilling", default=False)
 
 
 @contextlib.contextmanager
 def spilling(directory: str | None = None) -> Iterator[None]:
     """Strings packed in this block are kept in a ``Spill`` in ``directory`` (the system's
     temporary directory if None), not in memory; inside another such block, in that one's.
-    A directory no file can be made in leaves them in memory."""
-    if _SPILL.get() is not None:
+    A directory no file can be made in leaves them in memory, in an inner block too."""
+    if _SPILLING.get():
         yield
         return
     try:
         spill: Spill | None = Spill(directory)
     except OSError:
         spill = None
-    token = _SPILL.set(spill)
+    token, inside = _SPILL.set(spill), _SPILLING.set(True)
     try:
         yield
     finally:
+        _SPILLING.reset(inside)
         _SPILL.reset(token)
         if spill is not None:
             spill.flush()  # the last buffer's strings leave memory too
