@@ -13,22 +13,21 @@ the same reason.
 from __future__ import annotations
 
 import gc
-from contextlib import contextmanager
-
-TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
-if TYPE_CHECKING:
-    from typing import Iterator
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
+class collector_paused:  # noqa: N801 -- used as a ``with`` block, named like one
     """The collector off inside the block, and back on after it if it was on before (a caller
-    that turned it off keeps it off; a nested pause leaves it to the outermost)."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
+    that turned it off keeps it off; a nested pause leaves it to the outermost). A class, not
+    ``contextlib.contextmanager``: read commands must not import ``contextlib`` at start-up
+    (tests/cli/test_startup_imports.py)."""
+
+    __slots__ = ("_was_on",)
+
+    def __enter__(self) -> None:
+        self._was_on = gc.isenabled()
+        if self._was_on:
+            gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        if self._was_on:
+            gc.enable()
