@@ -1,6 +1,6 @@
 """Whether a remembered way of testing or building a project is only its ecosystem's default.
 
-A project with a ``Cargo.toml`` is built with ``cargo build`` and tested with ``cargo test``;
+A project with a ``Cargo.toml`` builds with ``cargo build`` and runs its tests with ``cargo test``;
 a Go module with ``go build`` / ``go test ./...``; a Mix project with ``mix test``. A fact
 that says so tells the next agent nothing the manifest does not: it is the first command any
 agent would guess. What is worth remembering about such a project is what differs from the

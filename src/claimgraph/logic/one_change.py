@@ -3,10 +3,10 @@
 The context block's standing decisions are what the next agent reads first, as how to work in
 this project from now on; a line there costs its attention whether or not it still matters. A
 request the session carried out ("you asked, done") is such a decision only when its words say
-the change lasts: "create a single collection BY DEFAULT when running `init`", "re-run it ON
-EVERY ingest", "it should open up to the last thing that was open, not to a new project EVERY
-TIME". A request that only asks for a thing to be made or changed ("I'd like to support LinuxCNC
-as well", "Update `sessions.ts` to return the new entries") was today's work: the files show
+the change lasts: "write a lockfile BY DEFAULT when running `setup`", "rebuild the index ON
+EVERY import", "it should start on the page you left, not on the home screen EVERY TIME". A
+request that only asks for a thing to be made or changed ("I'd like to support LinuxCNC as
+well", "Update `sessions.ts` to return the new entries") was today's work: the files show
 it from then on, and told as standing it reads as an order to do it again. So is a sentence of
 the user's that asks for one act (a rename, a relabel: ``logic.requested.one_act``) without
 saying it lasts ('"Rule" should appear as "Claude Rule"').

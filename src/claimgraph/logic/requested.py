@@ -1,8 +1,8 @@
 """A request the session carried out: when the user's ask is the project's decision.
 
-Many product and design decisions are typed as requests ("create a single collection by
-default when running `init` (with a flag to skip)", "can we change this to only enable when
-FOO=1 is set?"), and the sentence model, which reads a sentence alone, rightly calls them a
+Many product and design decisions are typed as requests ("write a lockfile by default when
+running `setup` (with a flag to skip)", "could we make this run only when DEBUG=1 is
+set?"), and the sentence model, which reads a sentence alone, rightly calls them a
 request for today. What the session did next says more: the agent changed the project's files
 to do it, and nothing later undid it. Capture then keeps the user's words as a decision
 (``capture/extract/requests.py``; docs/capture.md, "Requests the session carried out"). This

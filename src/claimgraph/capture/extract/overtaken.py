@@ -78,7 +78,7 @@ _ASSENT = lazy_regex(r"^\W*(?:yes|yep|yeah|yup|ok(?:ay)?|sure|lgtm|approved?|agr
 _PLAN_APPROVED = ("User has approved", "User approved")
 #: The verbs of showing a thing (what a display stance and its narrowing talk about).
 _SHOW = r"(?:render|show|display|list|include|print)"
-#: The person limiting what is shown: "do not render any content that is not A or B",
+#: The person limiting what is shown: "do not show any entry that is not A or B",
 #: "show only A and B", "only render A".
 _ONLY = lazy_regex(
     r"\b(?:(?:do not|don'?t|never)\s+" + _SHOW + r"\s+(?:any(?:thing)?\s+)?(?:[\w-]+\s+)?"

@@ -4,10 +4,10 @@ Run once over a capture's merged candidates, before ``reconcile``. Each test is 
 noise a reviewer drops whatever the session, not a phrase. Today there is one:
 
 - a convention another convention of the same capture already says, in more words (a style
-  guide's "Indentation: Use tabs for indentation" beside the other instruction file's "follow
-  the existing code style: tabs for indentation, semicolons, …") is the same rule twice: the
-  shorter is left out when nearly all its words are in the longer one (``restates``). A
-  negation is one of those words, so "never X" is not taken for "always X".
+  guide's "Indentation: Use two spaces for indentation" beside the other instruction file's
+  "keep to the house style: two spaces for indentation, trailing commas, …") is the same rule
+  twice: the shorter is left out when nearly all its words are in the longer one
+  (``restates``). A negation is one of those words, so "never X" is not taken for "always X".
 """
 
 from __future__ import annotations

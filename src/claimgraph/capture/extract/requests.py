@@ -1,7 +1,7 @@
 """A request the session carried out and that stood to the end: the user's decision.
 
-The sentence model reads "create a single collection by default when running `init` (with a
-flag to skip)" as a request for today, and it is one; but the session then built it, and the
+The sentence model reads "write a lockfile by default when running `setup` (with a flag to
+skip)" as a request for today, and it is one; but the session then built it, and the
 project now behaves that way because the user asked. Such a sentence is kept, in the user's
 own words, as a decision of the project (``x/decided``) when all of these hold
 (docs/capture.md, "Requests the session carried out"):

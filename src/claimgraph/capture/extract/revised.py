@@ -15,7 +15,7 @@ The earlier request gives way to a later sentence of the same person when
   subject: the new word replaces the old, so nothing the user decided is lost; or
 - the later sentence refuses to put in a thing the request asked for ("do not add / show /
   use <X>", ``narrowed``), X and the request sharing a phrase of two content words in order
-  ("AI shows the name of the agent" ... "do not add the full name of the agent"), nothing
+  ("the header shows the title of the page" ... "do not add the long title of the page"), nothing
   after the phrase in X the request never said ("... for logs"), the request not negating
   it, AND the refusal is itself kept as a request: the narrower word replaces the wider one.
   A shared single word, or a refusal of another act ("do not log the session store"), ties
@@ -178,7 +178,7 @@ def revises(found: Candidate, sentence: str, later_kept: Sequence[Candidate]) ->
 def narrowed(earlier: str, later: str) -> tuple[str, ...] | None:
     """The phrase a later "don't add / show / use <X>" takes out of the earlier request, when
     X and the request share it: two content words in the same order, at most two small words
-    between ("AI shows the name of the agent" ... "do not add the full name of the agent"),
+    between ("the header shows the title of the page" ... "do not add the long title of the page"),
     and the request says yes to it (no negation in the few words before). None otherwise:
     a shared single word, or a later refusal of another act, ties nothing."""
     match = _NARROWING.match(later)

@@ -377,8 +377,8 @@ _NEEDS = lazy_regex(r"\b(?:needs?|have|has) to\b", re.IGNORECASE)
 def reminded_scope(sentence: str, lenient: frozenset[str] = frozenset()) -> str | None:
     """``standing.task_scoped``, except that a need the person asks the agent to keep in mind
     is a rule for the turns to come, not what the current work needs ("keep in mind, you need
-    to run `test:env` to have the env locally"): the need is read as a "must" and the other
-    checks still apply (a reminder tied to now stays for today)."""
+    to run `make seed` to have the sample data in your database"): the need is read as a "must"
+    and the other checks still apply (a reminder tied to now stays for today)."""
     today = task_scoped(sentence, lenient)
     if today and _REMINDER.search(sentence):
         return task_scoped(_NEEDS.sub("must", sentence), lenient)
