@@ -24,8 +24,8 @@ def read(sentence: str) -> set[tuple[tuple[str, ...], str, tuple[str, ...]]]:
 
 
 @pytest.mark.parametrize("sentence, expected", [
-    ("Never run `pnpm test:e2e` directly - it floods the output.",
-     {(("pnpm", "test:e2e"), "", ())}),
+    ("Never run `pnpm test:smoke` directly - the logs bury the results.",
+     {(("pnpm", "test:smoke"), "", ())}),
     ("Do not use `npm run lint`.", {(("npm", "lint"), "", ())}),
     ("Don't use npm.", {(("npm",), "", ())}),
     ("- Never use `--no-verify`.", {(("--no-verify",), "", ())}),

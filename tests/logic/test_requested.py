@@ -18,7 +18,7 @@ def _asks(sentence: str) -> bool:
 
 
 @pytest.mark.parametrize("sentence", [
-    "create a single collection by default when running `init` (with a flag to skip)",
+    "create a sample workspace by default when running `init` (with a flag to skip)",
     "can we change this flag to only turn on when the env var is set?",
     "I want to update the spec to remove the queue split and just have one queue",
     "the export command should write one file per table",
@@ -101,7 +101,7 @@ def test_a_request_the_user_hedged_or_left_to_the_agent(sentence):
 
 @pytest.mark.parametrize("sentence", [
     "the export command should write one file per table",
-    "create a single collection by default when running `init`",
+    "create a sample workspace by default when running `init`",
     "the list may be empty, handle that",
 ])
 def test_a_request_that_decides_for_itself(sentence):

@@ -7,7 +7,7 @@ from claimgraph.capture.extract.forbidden import kinds_of
 from .extract_helpers import ROOT, Session, only
 
 CLAUDE_MD = ("# Guide\n\n## E2E\n\n**ALWAYS use `/e2e-runner` when running E2E tests.** Never run "
-             "`pnpm test:e2e` directly - it floods the output.\n")
+             "`pnpm test:e2e` directly: its logs bury the results.\n")
 
 
 def _ran_checks(session: Session) -> None:

@@ -140,14 +140,14 @@ _SHOWS = ("Transcript: Inline — Render user turns prominently and show tool ca
 
 def test_a_later_only_these_word_that_leaves_out_what_the_stance_shows_drops_it():
     stance = _stance(_SHOWS, 8, rule="answers")
-    for later in ("Do not render any content that is not a text response or tool call.",
+    for later in ("Do not display any block that is not an agent reply or tool call.",
                   "Show only text messages and tool calls by the agent."):
         assert _run([stance], [(40, later)]) == [], later
 
 
 def test_a_limit_that_shares_no_two_word_thing_or_keeps_everything_changes_nothing():
     stance = _stance(_SHOWS, 8, rule="answers")
-    unrelated = "Do not render any content that is not a log line."
+    unrelated = "Do not display any block that is not a log line."
     everything = "Show only user turns and tool calls/results."
     question = "Should we show only tool calls?"
     refusal = "Do not render content that is empty."

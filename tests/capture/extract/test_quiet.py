@@ -12,8 +12,8 @@ def _fact(predicate: str, said: str, subject: str = "shop") -> dict[str, str]:
     return {"subject": subject, "predicate": predicate, "object": said}
 
 
-STYLE = ("Use strict TypeScript and follow the existing code style: tabs for indentation, "
-         "semicolons, and mostly single-quoted strings")
+STYLE = ("Write strict TypeScript in the house style: tabs for indentation, semicolons "
+         "everywhere, and single-quoted strings where possible")
 
 
 def test_a_convention_another_says_in_more_words_is_told_once():

@@ -10,11 +10,11 @@ from claimgraph.logic.requested import LASTING, ONCE, mark
 
 from .extract_helpers import ROOT, Session
 
-ASK = "create a single collection by default when running `init` (with a flag to skip)"
+ASK = "create a sample workspace by default when running `init` (with a flag to skip)"
 INIT = f"{ROOT}/src/cli/init.py"
 OLD = "def init():\n    pass"
-NEW = ("def init(skip_collection=False):\n    if not skip_collection:\n"
-       "        create_single_collection()  # the default collection")
+NEW = ("def init(skip_workspace=False):\n    if not skip_workspace:\n"
+       "        create_sample_workspace()  # the default workspace")
 
 
 def _requests(session: Session) -> list[dict]:
@@ -36,7 +36,7 @@ def test_a_request_the_turn_carried_out_is_the_users_decision():
     [found] = _requests(s)
     assert (found["predicate"], found["object"], found["scope"]) == ("x/decided", ASK, "project")
     assert found["source_type"] == "user-assertion" and found["epistemic"] == "commitment"
-    assert found["evidence"][0].startswith("transcript#L1: create a single collection")
+    assert found["evidence"][0].startswith("transcript#L1: create a sample workspace")
     assert mark(found) == LASTING and found["evidence"][1].endswith(": init.py")
 
 
@@ -72,28 +72,28 @@ def test_a_change_made_only_after_the_next_prompt_is_not_this_requests():
 def test_a_file_written_for_it_and_deleted_later_undid_it():
     s = Session()
     s.prompt(ASK)
-    s.write(f"{ROOT}/src/cli/collections.py", NEW)
+    s.write(f"{ROOT}/src/cli/workspaces.py", NEW)
     s.prompt("the tests are green")
-    s.bash("rm src/cli/collections.py")
+    s.bash("rm src/cli/workspaces.py")
     assert _requests(s) == []
 
 
 def test_the_users_later_retraction_drops_it():
     s = _asked_and_built()
-    s.prompt("never mind the default collection in `init`, let's not do that after all")
+    s.prompt("never mind the default workspace in `init`, let's not do that after all")
     assert _requests(s) == []
 
 
 def test_runs_git_operations_and_reviews_are_not_decisions_even_when_files_changed():
-    for ask in ("run the init tests every time and fix what fails in the collection code",
-                "commit the init collection changes and push them when all checks pass",
-                "review the init code and make sure every collection is created"):
+    for ask in ("run the init tests every time and fix what fails in the workspace code",
+                "commit the init workspace changes and push them when all checks pass",
+                "review the init code and make sure every workspace is created"):
         s = _asked_and_built(ask=ask)
         assert _requests(s) == [], ask
 
 
 def test_a_request_for_today_is_not_kept():
-    s = _asked_and_built(ask="for now create a single collection when running init")
+    s = _asked_and_built(ask="for now create a sample workspace when running init")
     assert _requests(s) == []
 
 
@@ -115,7 +115,7 @@ def test_a_sentence_the_model_keeps_stays_the_statements_own():
 
 
 def test_a_sentence_that_introduces_a_list_says_nothing_alone():
-    lead = "create a single collection by default when running `init`"
+    lead = "create a sample workspace by default when running `init`"
     assert [f["object"] for f in _requests(_asked_and_built(ask=lead + "."))] == [lead]
     listed = _asked_and_built(ask=lead + ":\n\n- one per project\n- a flag to skip it")
     assert _requests(listed) == []
@@ -151,8 +151,8 @@ def test_a_request_left_to_the_agent_is_no_decision():
 def test_a_turn_that_wrote_only_unexpanded_shell_paths_carried_nothing_out():
     s = Session()
     s.prompt(ASK)
-    s.bash('cat > "$collection_prompt" <<EOF\ncreate single collection by default init skip\nEOF')
-    s.write(f"{ROOT}/\"$collection_prompt\"", "create a single collection by default in init")
+    s.bash('cat > "$workspace_prompt" <<EOF\ncreate sample workspace by default init skip\nEOF')
+    s.write(f"{ROOT}/\"$workspace_prompt\"", "create a sample workspace by default in init")
     s.prompt("thanks")
     assert _requests(s) == []
     s = _asked_and_built()
@@ -234,7 +234,7 @@ def test_a_later_edit_that_takes_out_what_the_request_put_in_retires_it():
     s = _asked_and_built()
     s.prompt("thanks")
     assert len(_requests(s)) == 1
-    s.prompt("the default collection confuses people, back to a plain init please")
+    s.prompt("the default workspace confuses people, back to a plain init please")
     s.edit(INIT, NEW, OLD)
     assert _requests(s) == []
 
@@ -242,9 +242,9 @@ def test_a_later_edit_that_takes_out_what_the_request_put_in_retires_it():
 def test_a_later_rewrite_that_keeps_the_requests_words_does_not_retire_it():
     s = _asked_and_built()
     s.prompt("tidy the init module up")
-    s.write(INIT, "def init(skip_collection: bool = False) -> None:\n"
-                  "    if skip_collection:\n        return\n"
-                  "    create_single_collection()  # single collection by default\n")
+    s.write(INIT, "def init(skip_workspace: bool = False) -> None:\n"
+                  "    if skip_workspace:\n        return\n"
+                  "    create_sample_workspace()  # sample workspace by default\n")
     assert len(_requests(s)) == 1
 
 
