@@ -34,7 +34,7 @@ def test_questions_hedges_reports_and_reactions_do_not_pass():
 
 def test_a_subject_is_short_and_has_no_clause_list_or_pronoun():
     assert not is_statement("Active handles, branches, and paths are listed in the file")
-    assert not is_statement("The only thing it shouldn't do is to resolve the paths")
+    assert not is_statement("The only thing it mustn't do is to follow the links")
     assert not is_statement("one two three four five six seven eight is the loader")
     assert subject_of("OK, the staging bucket lives in eu-west-1") == "the staging bucket"
     assert subject_of("nothing of a rule here") == ""

@@ -28,7 +28,7 @@ def test_a_piece_cut_out_of_the_message_does_not_stand_alone(sentence):
 
 
 @pytest.mark.parametrize("sentence", [
-    "Instead of writing \"Agent\" and \"User\", use the agent name and the user's name",
+    "Instead of printing \"Sender\" and \"Receiver\", use each party's display name",
     "instead of polling the queue, the worker must subscribe to queue.events",
     "Then always run the linter before committing",
     "use the terminal instead of powershell then",
@@ -71,7 +71,7 @@ def test_what_the_product_shows_is_not_a_request_for_a_reply(sentence):
 @pytest.mark.parametrize("sentence", [
     "The code should be simple as possible",
     "The code should be easy to maintain, read and use",
-    "The library should be more powerful for public use",
+    "The library should be more flexible for everyday use",
     "the app must be fast and user-friendly",
     "Our codebase should be clean, readable and maintainable.",
 ])
@@ -82,7 +82,7 @@ def test_a_vague_aspiration_does_not_stand_alone(sentence):
 @pytest.mark.parametrize("sentence", [
     "There should be no over-engineering: one module per command",
     "The public API must stay backwards compatible with v1",
-    "The public api should be properly documented with comments",
+    "The exported functions should be properly described with docstrings",
     "The code should be simple: no class where a function does",
     "The parser should be fast enough to read 1 GB in a minute",
     "The app should be usable without a network connection",

@@ -19,8 +19,8 @@ alone"). A sentence does not stand alone when:
   command …", "show me …", "tell me …", "let me know …", "in your answer …", "this
   message …": what it wants is a reply, not a way the project is;
 - **it is a vague aspiration** (``vague``): the whole code, library or app "should be" a
-  quality and nothing else ("The code should be simple as possible", "The tool should be
-  more pleasant for everyday use"): no thing of the project named, no property a later session
+  quality and nothing else ("The code should be simple as possible", "The library should be
+  more flexible for everyday use"): no thing of the project named, no property a later session
   could check. A rule with a checkable edge ("There should be no over-engineering: one module
   per command", "The public API must stay backwards compatible") is not this shape.
 

@@ -28,8 +28,8 @@ from .extract_helpers import Session, only
     "also add to CONTRIBUTING.md that releases always go out on Mondays",
     "Add it to `CLAUDE.md` (under Conventions) and refresh the summary",
     "add the retry rule to `docs/ops.md`",
-    "That's quite close, I don't think that approach is an option then given the size limit",
-    "ok if it's to deal with a flaky test then that is a problem we should solve here",
+    "That's quite close, I don't think this design is workable then given the memory cap",
+    "ok if it's to work around a slow build then that is a problem we should fix here",
     "and if that is always the case make it part of the setup notes in SETUP.md",
     "we have a bucket for this already so just upload them there",
     "just the changelog, not every page",
@@ -71,7 +71,7 @@ def test_an_instruction_for_the_task_in_hand_is_not_a_standing_rule(sentence, wh
     "Add a test for every bug you fix",
     "Never fix a flaky test by adding a sleep",
     "Don't add comments that restate the code",
-    "do not add the audience as a configuration option since it can only have one value",
+    "do not expose the region as a command-line flag since it can only have one value",
     "Let's use pnpm for every package",
     "Let's keep the singular folder name, like src",
     "let's make sure we're using US English everywhere",
@@ -80,7 +80,7 @@ def test_an_instruction_for_the_task_in_hand_is_not_a_standing_rule(sentence, wh
     "Python 3.10 or later is required",
     "If not available, use the initials in the avatar",
     "don't tell me what to do, do it yourself without asking",
-    "yes, option a, but we also then extend this to support the http config as well",
+    "yes, option b, but we also then widen this to cover the proxy settings as well",
     "no. you should run it in the second tmux window",
 ])
 def test_a_rule_that_looks_like_an_instruction_may_still_stand(sentence):

@@ -215,7 +215,7 @@ def test_reports_of_work_and_comparison_fragments_are_not_rules_or_lessons():
 
 
 def test_a_reported_replacement_is_what_the_session_decided():
-    said = "Replaced external `audience` input with `github-app`, defaulting to `svc`."
+    said = "Replaced inline `timeout` option with `retry-policy`, defaulting to `short`."
     assert read_bullet(said, "") == read_bullet(said, "x/decided")
     assert read_bullet(said, "").predicate == "x/decided"
     assert read_bullet("Replaced the placeholder text with real values", "") is None
