@@ -362,3 +362,24 @@ def test_the_hooks_own_parse_wins_over_the_stamp(tmp_path, text, values, refused
     assert (why is None) == (refused is None) and (refused or "") in (why or "")
     assert marks.reads == (1 if refused and values else 0)
     assert configured.refusal(environ, marks.get, judged) == why
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_config_path_that_is_no_regular_file_is_refused_without_waiting(tmp_path):
+    """A pipe (nobody writing) or a folder at the config path: refused at once, by every
+    reader (the hook's ``read_config``, the commands' ``read_config_file``); a plain open of
+    the pipe would wait for a writer forever."""
+    from claimgraph.config import read_config_file
+    from claimgraph.errors import ClaimgraphError
+
+    pipe, folder, plain = tmp_path / "pipe.toml", tmp_path / "folder.toml", tmp_path / "c.toml"
+    os.mkfifo(pipe)
+    folder.mkdir()
+    plain.write_text("half_life_days = 7\n")
+    for path in (pipe, folder):
+        with pytest.raises(OSError, match="not a regular file"):
+            configured.read_config(str(path))
+        with pytest.raises(ClaimgraphError, match="not a regular file"):
+            read_config_file(path, {})
+    assert configured.read_config(str(plain))[1] == b"half_life_days = 7\n"
+    assert read_config_file(plain, {}) == ({"half_life_days": 7}, [])

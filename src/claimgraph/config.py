@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from claimgraph.configured import (BLOCK_SETTINGS, DEFAULT_BUDGET_CHARS, DEFAULT_HALF_LIFE_DAYS,
-                                  config_file)
+                                  config_file, read_config)
 from claimgraph.errors import ClaimgraphError
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
@@ -260,16 +260,15 @@ def _resolve(setting: Setting, flags: Mapping[str, Any], environ: Environ,
 def read_config_file(path: Path, environ: Environ) -> tuple[dict[str, Any], list[str]]:
     """Known keys of the TOML file (``-`` or ``_`` spelling), and warnings about the rest."""
     try:
-        handle = open(path, "rb")
+        data = read_config(str(path))[1]  # a pipe there is refused, never waited on
     except FileNotFoundError:
         return {}, _missing_file_warnings(path, environ)
     except OSError as problem:
         raise _unreadable(path, problem) from None
     tomllib = _toml()  # only when there is a file to read
     try:
-        with handle:
-            raw = tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as problem:
+        raw = tomllib.loads(data.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as problem:
         raise _unreadable(path, problem) from None
     known = {key.replace("-", "_"): value for key, value in raw.items()
              if key.replace("-", "_") in BY_NAME}

@@ -30,6 +30,7 @@ Standard library only, and only what the hook loads anyway (``os``, ``math``).
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Mapping
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
@@ -112,6 +113,23 @@ def names_setting(data: bytes, name: str) -> bool:
         escape in data for escape in (b"\\u", b"\\U", b"\\x"))
 
 
+def read_config(path: str) -> tuple[os.stat_result, bytes]:
+    """The config file's ``stat`` and bytes, read only when it is a regular file. It is
+    opened without blocking: a named pipe (or a device) at the config path would otherwise
+    hold the hook, and the agent with it, until the agent's timeout. Raises
+    FileNotFoundError when there is none, else OSError for anything that cannot be read."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
+            raise OSError(f"{path} is not a regular file")
+    except BaseException:
+        os.close(fd)
+        raise
+    with open(fd, "rb") as handle:  # closes fd
+        return status, handle.read()
+
+
 def block_settings(environ: Mapping[str, str], read_mark: Callable[[str], Any],
                    parsed: Mapping[str, Any] | None = None
                    ) -> tuple[dict[str, Any], bool, str | None]:
@@ -135,8 +153,8 @@ def block_settings(environ: Mapping[str, str], read_mark: Callable[[str], Any],
     if parsed is not None and parsed.get("file") == path:
         return from_parse(values, unset, parsed, read_mark)
     try:
-        with open(path, "rb") as handle:
-            state, data = file_state(os.fstat(handle.fileno())), handle.read()
+        status, data = read_config(path)
+        state = file_state(status)
     except FileNotFoundError:
         return values, False, None
     named = [name for name in unset if names_setting(data, name)]

@@ -13,6 +13,7 @@ real SQLite stores.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -204,3 +205,24 @@ def test_a_refusing_curator_stamps_only_the_file_the_hook_checks(hooks: Hooks):
     done = curate()
     assert done.returncode == 1 and b"context_budget_chars" in done.stdout + done.stderr
     assert "invalid context_budget_chars" in stamped(hooks)["refused"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+@pytest.mark.parametrize("event", ["session-start", "session-end"])
+def test_a_pipe_at_the_config_path_never_holds_the_hook(hooks: Hooks, event: str):
+    """A named pipe where the config file should be (nobody writing to it) was opened for
+    reading by the hook, which then waited on it until the agent's timeout killed it: with
+    memory in the store the SessionStart hook reads the file for the block's settings, and
+    every hook reads it to learn whether it could name ``db``. Now it is opened without
+    waiting and read only when it is a regular file: the hook returns, prints no block it
+    could not compile, and fails nothing."""
+    remember(hooks, ("api", "depends-on", "postgres"), when=-60)
+    path = config_file(hooks, "half_life_days = 10\n")
+    path.unlink()
+    os.mkfifo(path)
+    payload = start_payload(hooks) if event == "session-start" else \
+        hooks.payload(hook_event_name="SessionEnd", reason="exit")
+    run = hooks.run(payload, event)  # waited on the pipe: subprocess.TimeoutExpired after 30 s
+    assert run.code == 0
+    if event == "session-end":
+        assert run.out == b""

@@ -23,7 +23,7 @@ import re
 import time
 from collections.abc import Mapping
 
-from claimgraph.configured import config_file  # standard library only, as this module
+from claimgraph.configured import config_file, read_config  # standard library only
 from claimgraph.private import NOFOLLOW, is_id
 
 #: The payload fields a spool file carries, besides ``agent`` and ``received_at``.
@@ -118,8 +118,7 @@ def file_config(environ: Mapping[str, str]) -> tuple[str | None, dict[str, objec
     parsed for it (``config.read_for_hook``), else None. Raises ConfigProblem."""
     path = config_file(environ)
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = read_config(path)[1]  # never waits on a pipe at the config path
     except FileNotFoundError:
         return None, None
     except OSError as error:
