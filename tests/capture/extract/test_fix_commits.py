@@ -246,3 +246,73 @@ def test_a_revert_of_head_right_after_the_fix_takes_it_back():
     session = _session()
     session.bash("git revert --no-edit HEAD", output="[fix/cache 5e6f7a8] Revert ...")
     assert _found(session) == []
+
+
+LINT_CAUSE = ("fix(export): drop the shadowed `row_writer` import\n\nThe module imported "
+              "`row_writer` twice, so the linter failed on the redefinition.")
+
+
+def _lint_loop(proof: str, *, after_commit: bool = False, output: str = "") -> Session:
+    """The linter fails, the code changes, then ``proof`` passes (before the commit, or
+    after it with ``after_commit``)."""
+    session = Session()
+    session.bash("ruff check .", error=True,
+                 output="export.py:3:1: F811 Redefinition of unused `row_writer`\n"
+                        "Found 1 error.")
+    session.edit(f"{ROOT}/export.py", "import row_writer\n", "")
+    if not after_commit:
+        session.bash(proof, output=output)
+    _commit(session, LINT_CAUSE)
+    if after_commit:
+        session.bash(proof, output=output)
+    return session
+
+
+def test_a_pass_of_another_kind_proves_no_fix_of_a_failed_check():
+    """The linter failed; the tests passing says nothing of the lint: no lesson, before or
+    after the commit."""
+    assert _found(_lint_loop("pytest -q", output="12 passed in 0.4s")) == []
+    assert _found(_lint_loop("pytest -q", after_commit=True, output="12 passed in 0.4s")) == []
+
+
+def test_a_pass_of_the_same_kind_or_a_chain_holding_it_proves_the_fix():
+    for proof, output in (("ruff check .", "All checks passed!"),
+                          ("ruff check . && pytest -q", "All checks passed!\n12 passed"),
+                          ("make lint", "ok")):
+        assert len(_found(_lint_loop(proof, output=output))) == 1, proof
+        assert len(_found(_lint_loop(proof, after_commit=True, output=output))) == 1, proof
+
+
+def test_a_line_whose_status_is_not_the_checks_proves_nothing_of_it():
+    """``ruff check .; pytest -q`` worked: its status is the tests', the lint may still fail."""
+    assert _found(_lint_loop("ruff check .; pytest -q", output="12 passed")) == []
+
+
+def test_ci_checks_passing_prove_a_local_failure_only_when_one_is_of_its_kind():
+    tests_only = "unit tests\tpass\t1m2s\thttps://ci.example/run/1\t"
+    with_lint = tests_only + "\nlint\tpass\t20s\thttps://ci.example/run/2\t"
+    for checks, expected in ((tests_only, 0), (with_lint, 1)):
+        session = _lint_loop("git push", after_commit=True,
+                             output="To github.com:me/site.git\n   0000aaa..1a2b3c4  main -> main")
+        session.bash("gh pr checks 7 --watch", output=checks)
+        assert len(_found(session)) == expected, checks
+
+
+def test_a_ci_failure_is_proved_fixed_only_by_ci_passing():
+    """CI's build failed; a local test run passing proves nothing of it, CI passing after the
+    fix went up does."""
+    def loop(*, ci_after: bool) -> Session:
+        session = Session()
+        session.bash("gh run view 42", output="X fix/cache CI · 42\nJOBS\nX build in 1m\n"
+                     "##[error]cache miss: key pages-v3")
+        session.edit(f"{ROOT}/site/cache.py", "key = f'pages-{version}'",
+                     "key = f'pages-{version}-{locale}'")
+        session.bash("pytest -q", output="12 passed in 0.4s")
+        _commit(session)
+        if ci_after:
+            session.bash("git push", output="To github.com:me/site.git\n   0000aaa..1a2b3c4  "
+                         "fix/cache -> fix/cache")
+            session.bash("gh pr checks 7 --watch", output=CHECKS_PASS)
+        return session
+    assert _found(loop(ci_after=False)) == []
+    assert len(_found(loop(ci_after=True))) == 1

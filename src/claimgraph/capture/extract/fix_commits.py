@@ -41,10 +41,11 @@ from typing import Any, Iterator
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.corroborate import named
 from claimgraph.capture.extract.commands import kind_of
-from claimgraph.capture.extract.lessons import run_verdict
+from claimgraph.capture.extract.lessons import check_runs, run_verdict
 from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, transcript_evidence)
-from claimgraph.capture.extract.shell import call_cwd, command_text, invocations
+from claimgraph.capture.extract.shell import (
+    Invocation, call_cwd, command_text, invocations)
 from claimgraph.capture.extract.writes import file_ops
 from claimgraph.logic.fix_message import commit_message, fix_lesson
 from claimgraph.logic.lazy_regex import lazy_regex
@@ -52,6 +53,16 @@ from claimgraph.logic.lazy_regex import lazy_regex
 LESSON = "core/failure-mode"
 #: The kinds of command (``commands.KINDS``) whose passing run proves a fix.
 _CHECKS = frozenset({"test", "lint", "build"})
+#: The kind of a CI run's or pull request's checks: proved only by CI passing again.
+_CI = frozenset({"ci"})
+#: A CI check's name in what gh printed for it passing: ``lint<TAB>pass<TAB>…`` (``gh pr
+#: checks``), ``✓ unit tests in 1m2s`` (a job of ``gh run view`` / ``watch``).
+_CI_CHECK_NAME = lazy_regex(r"^(?:(?P<check>[^\t\n]+)\tpass\t|✓ (?P<job>.+?) in \d)",
+                            re.MULTILINE)
+#: Words a CI check's name uses for a kind that no runner's name says.
+_CI_WORDS = {"test": "test", "tests": "test", "testing": "test", "lint": "lint",
+             "linting": "lint", "linter": "lint", "typecheck": "lint", "types": "lint",
+             "build": "build", "compile": "build"}
 #: A CI listing that shows a failed run: a failure seen, but of no one commit.
 _LISTED = "listed"
 #: A name this short ("test", "main") is in every output: it grounds nothing.
@@ -98,7 +109,14 @@ class _Fix:
     commit: Event
     hash: str
     failure: Event
+    #: The kinds of check (``_kinds``) a pass must include to prove the fix: those of the
+    #: failures it answers (empty: only the person's word failed; any check proves it).
+    needs: frozenset[str] = frozenset()
+    #: Each failure seen since the previous commit, with its kinds.
+    failures: list[tuple[Event, frozenset[str]]] = field(default_factory=list)
     passed: Event | None = None
+    #: The kinds of check the proving pass ran and passed.
+    proof: frozenset[str] = frozenset()
     refuted: bool = False
     #: A later command may have given the commit another id: its hash is not named.
     rewritten: bool = False
@@ -111,9 +129,14 @@ class _Since:
     """What the session saw since its previous commit."""
 
     failure: Event | None = None
-    #: The last check that passed after the latest failing one: the fix, proved before it
-    #: was committed.
+    #: Each failure seen, with its kinds of check, in order (the person's word: no kind).
+    failures: list[tuple[Event, frozenset[str]]] = field(default_factory=list)
+    #: The kinds of the failures no later pass of the same kind answered yet.
+    open: set[str] = field(default_factory=set)
+    #: The last check that passed after the latest failing one, answering every failure
+    #: still open: the fix, proved before it was committed.
     passed: Event | None = None
+    proof: frozenset[str] = frozenset()
     #: A file was changed since the latest failure: a pass before that tests no fix.
     changed: bool = False
     seen: list[str] = field(default_factory=list)
@@ -162,6 +185,7 @@ def _heard(prompt: Event, since: _Since, fixes: list[_Fix], latest: Event | None
     text = prompt.text or ""
     if since.failure is None and _REPORTED.search(text):
         since.failure = prompt
+        since.failures.append((prompt, frozenset()))
     if _STILL_FAILS.search(text):
         for fix in fixes:
             if fix.passed is None or fix.commit is latest:
@@ -238,7 +262,8 @@ def _stated(made: tuple[str, str], call: Event, since: _Since) -> _Fix | None:
     what, cause = lesson
     if not any(name in seen for name in _names(cause) for seen in since.seen):
         return None
-    return _Fix(what, cause, call, made[1][:7], since.failure, passed=since.passed)
+    return _Fix(what, cause, call, made[1][:7], since.failure, failures=list(since.failures),
+                needs=frozenset(since.open), passed=since.passed, proof=since.proof)
 
 
 def _names(cause: str) -> set[str]:
@@ -253,19 +278,24 @@ def _names(cause: str) -> set[str]:
 def _checked(view: SessionView, order: int, call: Event, since: _Since,
              fixes: list[_Fix]) -> None:
     """One tool call that made no commit: what it showed, and whether it was a check that
-    failed or passed."""
+    failed or passed, and of which kinds."""
     command = command_text(call) or ""
     result = view.results.get(call.call_id or "")
     output = result.text if result is not None and result.text else ""
     # the texts themselves, not a joined copy; a commit's own command line (an attempt git
     # refused, retried later) spells the message's names and would ground its cause itself
     since.seen.extend((output,) if commit_message(command) else (command, output))
-    outcome = _outcome(view, order, call, command, output)
+    found = _outcome(view, order, call, command, output)
+    outcome, kinds = found if found is not None else (None, frozenset())
     if outcome in (FAILED, _LISTED):
         since.failure = since.failure or call
+        since.failures.append((call, kinds))
+        since.open |= kinds
         since.passed, since.changed = None, False
     elif outcome == OK and since.failure is not None and since.changed:
-        since.passed = call
+        since.open -= kinds  # a pass answers the failures of its own kinds only
+        if not since.open:
+            since.passed, since.proof = call, kinds
     elif since.failure is not None and file_ops(view, call):
         since.changed = True
     if outcome is None or outcome == _LISTED:
@@ -273,29 +303,80 @@ def _checked(view: SessionView, order: int, call: Event, since: _Since,
     ci = bool(_CI_ONE.search(command))
     for fix in fixes:
         if fix.passed is None and not fix.refuted and (fix.pushed or not ci):
-            if outcome == OK:
-                fix.passed = call
-            else:
+            if outcome != OK:
                 fix.refuted = True  # the first check after the fix failed
+            elif fix.needs <= kinds:
+                fix.passed, fix.proof = call, kinds
 
 
 def _outcome(view: SessionView, order: int, call: Event, command: str,
-             output: str) -> str | None:
-    """FAILED or OK for a check (a command ``lessons`` follows, or one CI run's or pull
-    request's checks, all finished), ``_LISTED`` for a CI listing showing a failed run, else
-    None."""
+             output: str) -> tuple[str, frozenset[str]] | None:
+    """(FAILED or OK, the kinds of check it failed or passed) for a check (a command of the
+    one vocabulary that ``lessons`` follows, or one CI run's or pull request's checks, all
+    finished); ``_LISTED`` for a CI listing showing a failed run; else None. A CI run is of
+    kind ``ci``; one that passed as a whole also counts as the kinds its checks' names say."""
     if command and _CI_LIST.search(command):
-        return _LISTED if _CI_FAILED.search(output) else None
+        return (_LISTED, _CI) if _CI_FAILED.search(output) else None
     if command and _CI_ONE.search(command):
         if _CI_FAILED.search(output):
-            return FAILED
+            return FAILED, _CI
         if _CI_RUNNING.search(output):
             return None
-        return OK if _CI_PASSED.search(output) else None
+        return (OK, _CI | _ci_kinds(output)) if _CI_PASSED.search(output) else None
     if not _is_check(call, command):
         return None
     verdict = run_verdict(view, call)
-    return verdict if verdict in (OK, FAILED) else None
+    if verdict == OK:
+        kinds = _passed_kinds(command, call)
+        return (OK, kinds) if kinds else None  # no check's own success is proved
+    if verdict == FAILED:
+        return FAILED, _failed_kinds(view, order, call, command)
+    return None
+
+
+def _passed_kinds(command: str, call: Event) -> frozenset[str]:
+    """The kinds of the checks whose own success a line that worked proves: each one the
+    line's status vouches for (joined by ``&&`` to its end, not into a pipe unless
+    ``pipefail``), and the last one piped into an output filter, whose output
+    ``run_verdict`` read."""
+    runs = invocations(command, call_cwd(call))
+    pipefail = "pipefail" in command
+    return frozenset(kind for inv in runs if inv.confirmed and (
+        not inv.piped or pipefail or (inv is runs[-1] and inv.filtered))
+        and (kind := _check_kind(inv)) is not None)
+
+
+def _failed_kinds(view: SessionView, order: int, call: Event,
+                  command: str) -> frozenset[str]:
+    """The kinds of check a line that failed failed at: the one its status or output shows
+    stopped it (``lessons.check_runs``), else every check on it (any may have)."""
+    stopped = frozenset(kind for run, outcome in check_runs(view, order, call)
+                        if outcome == FAILED and (kind := _check_kind(run.invocation)))
+    return stopped or frozenset(kind for inv in invocations(command, call_cwd(call))
+                                if (kind := _check_kind(inv)) is not None)
+
+
+def _check_kind(inv: Invocation) -> str | None:
+    found = kind_of(inv.argv)
+    return found[0] if found is not None and found[0] in _CHECKS else None
+
+
+def _ci_kinds(output: str) -> frozenset[str]:
+    """The kinds of check a CI run's passed checks are named for ("lint", "unit tests",
+    "mypy"), each name's words read through the one vocabulary."""
+    kinds: set[str] = set()
+    for match in _CI_CHECK_NAME.finditer(output):
+        name = match["check"] or match["job"] or ""
+        for word in re.findall(r"[a-z][a-z0-9-]*", name.lower()):
+            kind = _CI_WORDS.get(word) or _check_kind_of_word(word)
+            if kind is not None:
+                kinds.add(kind)
+    return frozenset(kinds)
+
+
+def _check_kind_of_word(word: str) -> str | None:
+    found = kind_of((word,))
+    return found[0] if found is not None and found[0] in _CHECKS else None
 
 
 def _is_check(call: Event, command: str) -> bool:
@@ -316,9 +397,11 @@ def _lesson(view: SessionView, fix: _Fix) -> dict[str, Any]:
     cause = fix.cause if fix.cause.endswith((".", "!")) else f"{fix.cause}."
     named = "" if fix.rewritten else f" ({fix.hash})"
     text = f"{cause} Fix{named}: {fix.what}"
-    failure = fix.failure.text if fix.failure.kind == "prompt" else \
-        command_text(fix.failure) or ""
-    evidence = [transcript_evidence(fix.failure.line, failure),
+    # the failure the proving pass answers: the first of its kinds, else the first seen
+    first = next((event for event, kinds in fix.failures if kinds and kinds <= fix.proof),
+                 fix.failure)
+    failure = first.text if first.kind == "prompt" else command_text(first) or ""
+    evidence = [transcript_evidence(first.line, failure),
                 transcript_evidence(fix.commit.line, f"{fix.hash} fix: {fix.what}"),
                 transcript_evidence(fix.passed.line, command_text(fix.passed) or "")]
     return candidate("fix-commits", view.project or "", LESSON, text, evidence=evidence,
