@@ -86,3 +86,10 @@ def test_only_the_commits_own_message_is_read_not_another_command_of_the_chain()
     assert commit_message(spaced) == MESSAGE
     continued = 'git commit \\\n  -m "fix: flush rows first" \\\n  -m "The job never flushed."'
     assert commit_message(continued) == "fix: flush rows first\n\nThe job never flushed."
+
+
+def test_a_message_after_bundled_short_flags_is_read():
+    """``git commit -am "…"`` is ``-a -m "…"``; ``-nm`` is ``--no-verify -m``."""
+    assert commit_message('git commit -am "fix: flush rows first"') == "fix: flush rows first"
+    assert commit_message("git commit -nm 'fix: flush rows first'") == "fix: flush rows first"
+    assert commit_message('git commit -a "fix: x"') is None

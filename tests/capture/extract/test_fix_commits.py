@@ -316,3 +316,36 @@ def test_a_ci_failure_is_proved_fixed_only_by_ci_passing():
         return session
     assert _found(loop(ci_after=False)) == []
     assert len(_found(loop(ci_after=True))) == 1
+
+
+def _elsewhere(commit_line: str, *, before: str | None = None) -> Session:
+    """``_local``'s loop, its fix committed by ``commit_line`` (after ``before``)."""
+    session = Session()
+    session.bash("pytest -q tests/test_export.py", error=True,
+                 output="FAILED tests/test_export.py::test_rows - flush_rows was never called")
+    session.edit(f"{ROOT}/export.py", "write(rows)", "flush_rows(); write(rows)")
+    session.bash("pytest -q tests/test_export.py", output="4 passed in 0.3s")
+    if before:
+        session.bash(before, output="Preparing worktree (new branch 'fix')")
+    message = ("fix(export): flush rows before writing\n\nThe export wrote the file before "
+               "`flush_rows` ran, so the last batch was never written.")
+    session.bash(commit_line.format(msg=message), output="[main 1a2b3c4d] fix(export): flush")
+    return session
+
+
+def test_a_commit_made_in_another_repository_is_no_lesson_of_this_project():
+    for line in ('cd ../vendored-lib && git commit -a -m "{msg}"',
+                 'git -C /home/dev/other commit -a -m "{msg}"',
+                 'cd ~/src/other && git commit -a -m "{msg}"'):
+        assert _found(_elsewhere(line)) == [], line
+    assert len(_found(_elsewhere('git commit -a -m "{msg}"'))) == 1
+    assert len(_found(_elsewhere('cd sub && git commit -a -m "{msg}"'))) == 1
+
+
+def test_a_worktree_the_project_added_is_the_project_one_another_repository_added_is_not():
+    ours = _elsewhere('cd ../shop-fix && git commit -a -m "{msg}"',
+                      before="git worktree add -b fix ../shop-fix")
+    assert len(_found(ours)) == 1
+    theirs = _elsewhere('cd ../lib-fix && git commit -a -m "{msg}"',
+                        before="cd ../lib && git worktree add -b fix ../lib-fix")
+    assert _found(theirs) == []

@@ -34,6 +34,7 @@ id would send the next agent to a commit that no longer exists.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -41,6 +42,7 @@ from typing import Any, Iterator
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.corroborate import named
 from claimgraph.capture.extract.commands import kind_of
+from claimgraph.capture.extract.git_state import git_runs
 from claimgraph.capture.extract.lessons import check_runs, run_verdict
 from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, transcript_evidence)
@@ -156,6 +158,7 @@ def _fixes(view: SessionView) -> list[_Fix]:
     since = _Since()
     fixes: list[_Fix] = []
     order = 0
+    places = _project_places(view)
     latest: Event | None = None  # the session's latest commit
     for event in view.transcript.events:
         if event.derived or event.is_sidechain or event.subagent_id:
@@ -168,7 +171,9 @@ def _fixes(view: SessionView) -> list[_Fix]:
             _pushed(view, event, fixes)
             made = _made(view, event)
             if made is not None:
-                fix = _stated(made, event, since) if made[0] else None
+                # a commit in another repository is that one's: no lesson of this project
+                ours = made[0] and _committed_in(view, event, places)
+                fix = _stated(made, event, since) if ours else None
                 if fix is not None:
                     fixes.append(fix)
                 since, latest = _Since(), event
@@ -251,6 +256,50 @@ def _made(view: SessionView, call: Event) -> tuple[str, str] | None:
     if made is None:
         return None
     return (commit_message(command) or "", made["hash"])
+
+
+def _project_places(view: SessionView) -> list[str]:
+    """The folders whose commits are the project's: its root, and each worktree a ``git
+    worktree add`` run in it made (a worktree another repository added is that one's)."""
+    places = [view.root] if view.root else []
+    for call in view.calls():
+        command = command_text(call) or ""
+        if "worktree" not in command or view.outcome(call) != OK:
+            continue
+        for run in git_runs(command, call_cwd(call) or view.root):
+            path = _worktree_added(run.words)
+            if path and run.cwd and _within(run.cwd, places[:1]):
+                places.append(posixpath.normpath(posixpath.join(run.cwd, path)))
+    return places
+
+
+#: ``git worktree add`` options that take the next word as their value.
+_WORKTREE_VALUES = frozenset({"-b", "-B", "--reason"})
+
+
+def _worktree_added(words: tuple[str, ...]) -> str | None:
+    """The path a ``git worktree add`` names (None: another command, or a path this cannot
+    place: ``~``, a variable)."""
+    if words[1:3] != ("worktree", "add"):
+        return None
+    args = words[3:]
+    names = [w for i, w in enumerate(args)
+             if not w.startswith("-") and (i == 0 or args[i - 1] not in _WORKTREE_VALUES)]
+    return names[0] if names and not names[0].startswith(("~", "$")) else None
+
+
+def _within(path: str, places: list[str]) -> bool:
+    path = posixpath.normpath(path)
+    return any(path == place or path.startswith(place.rstrip("/") + "/") for place in places)
+
+
+def _committed_in(view: SessionView, call: Event, places: list[str]) -> bool:
+    """Every commit of the line ran in one of the project's folders, as its recorded
+    directory, a leading ``cd`` and ``git -C`` tell (a folder the record cannot place is
+    not known to be the project's)."""
+    runs = [run for run in git_runs(command_text(call) or "", call_cwd(call) or view.root)
+            if run.kind == "commit"]
+    return bool(runs) and all(run.cwd and _within(run.cwd, places) for run in runs)
 
 
 def _stated(made: tuple[str, str], call: Event, since: _Since) -> _Fix | None:
