@@ -36,7 +36,8 @@ MIN_CAUSE_WORDS = 6
 _COMMIT = lazy_regex(r"\bgit\s+(?:-\S+\s+)*commit\b")
 _HEREDOC = (r"""\$\(\s*cat\s+<<-?\s*(['"]?)(?P<tag>\w+)\1\s*\n(?P<body>.*?)\n"""
             r"""\s*(?P=tag)\s*\n?\s*\)""")
-#: One ``-m`` value (``-am``: short flags bundled before it): a ``$(cat <<'EOF' … EOF)`` heredoc (quoted or not), else a quoted string.
+#: One ``-m`` value (``-am``: short flags bundled before it): a ``$(cat <<'EOF' … EOF)``
+#: heredoc (quoted or not), else a quoted string.
 _MESSAGE = lazy_regex(r"""(?:^|\s)(?:-[a-zA-Z]*m|--message)(?:\s+|=)(?:"?""" + _HEREDOC + r"""|"""
                       r""""(?P<double>(?:[^"\\]|\\.)*)"|'(?P<single>[^']*)')""", re.DOTALL)
 #: Between two values of one command: a shell operator or a line break (not one a backslash
