@@ -349,3 +349,39 @@ def test_a_worktree_the_project_added_is_the_project_one_another_repository_adde
     theirs = _elsewhere('cd ../lib-fix && git commit -a -m "{msg}"',
                         before="cd ../lib && git worktree add -b fix ../lib-fix")
     assert _found(theirs) == []
+
+
+def _missing_dependency() -> Session:
+    """A test run fails on a missing module, the manifest gains it, the same run passes and
+    a fix commit says why: the record's lesson and the fix commit's are one failure's."""
+    session = Session()
+    session.prompt("Export the report rows to CSV.")
+    session.bash("pytest -q tests/test_export.py", error=True,
+                 output="E   ModuleNotFoundError: No module named 'rowflush'\n1 error in 0.2s")
+    session.edit(f"{ROOT}/requirements.txt", "pandas", "pandas\nrowflush")
+    session.bash("pip install rowflush", output="Successfully installed rowflush-1.0")
+    session.bash("pytest -q tests/test_export.py", output="4 passed in 0.3s")
+    _commit(session, "fix(deps): declare the row flusher\n\nThe export imported `rowflush`, "
+                     "which was missing from requirements.txt, so a fresh install failed.")
+    return session
+
+
+def test_one_failure_gives_one_lesson_the_records_own():
+    lessons = [(c["rule"], c["object"]) for c in _missing_dependency().extract()
+               if c["predicate"] == "core/failure-mode"]
+    assert [rule for rule, _ in lessons] == ["lessons"], lessons
+    assert "rowflush" in lessons[0][1]
+
+
+def test_a_fix_commit_lesson_outlasts_an_earlier_sentence_and_stands_alone():
+    from claimgraph.capture.extract.fix_commits import one_lesson_per_failure
+    fix = {"rule": "fix-commits", "predicate": "core/failure-mode", "object": "A. Fix: b",
+           "evidence": ["transcript#L2: pytest", "transcript#L9: 1a2b3c4 fix: b",
+                        "transcript#L12: pytest"]}
+    said = {"rule": "causes", "predicate": "core/failure-mode", "object": "A because c.",
+            "evidence": ["transcript#L2: pytest", "transcript#L5: edit"]}
+    other = {"rule": "lessons", "predicate": "core/failure-mode", "object": "`ruff` failed",
+             "evidence": ["transcript#L14: ruff check", "transcript#L16: ruff check"]}
+    assert one_lesson_per_failure([fix, said, other]) == [fix, other]
+    record = {**other, "evidence": ["transcript#L4: pytest", "transcript#L8: pytest"]}
+    assert one_lesson_per_failure([fix, record]) == [record]

@@ -45,7 +45,7 @@ from claimgraph.capture.extract.causes import cause_candidates
 from claimgraph.capture.extract.check_chains import check_chain_candidates
 from claimgraph.capture.extract.ci_lessons import ci_lesson_candidates
 from claimgraph.capture.extract.dependencies import dependency_candidates
-from claimgraph.capture.extract.fix_commits import fix_commit_candidates
+from claimgraph.capture.extract.fix_commits import fix_commit_candidates, one_lesson_per_failure
 from claimgraph.capture.extract.forbidden import screen_forbidden
 from claimgraph.capture.extract.diagnosis import attach_diagnoses
 from claimgraph.capture.extract.gates import gate_candidates
@@ -121,7 +121,9 @@ def extract(transcript: Transcript, *, project_root: str | None = None) -> list[
     view.forget_except(READ_LATER)
     later = digest(view)
     view.forget_except(frozenset())  # reconcile reads ``later``; the diagnoses, the events
-    return attach_diagnoses(view, reconcile(found, later))
+    # one failure, one lesson: after the end-state checks, so a lesson they drop leaves the
+    # other standing
+    return one_lesson_per_failure(attach_diagnoses(view, reconcile(found, later)))
 
 
 def rule_candidates(view: SessionView) -> Iterator[dict[str, Any]]:

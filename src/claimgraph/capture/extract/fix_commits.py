@@ -53,6 +53,7 @@ from claimgraph.logic.fix_message import commit_message, fix_lesson
 from claimgraph.logic.lazy_regex import lazy_regex
 
 LESSON = "core/failure-mode"
+RULE = "fix-commits"
 #: The kinds of command (``commands.KINDS``) whose passing run proves a fix.
 _CHECKS = frozenset({"test", "lint", "build"})
 #: The kind of a CI run's or pull request's checks: proved only by CI passing again.
@@ -453,6 +454,54 @@ def _lesson(view: SessionView, fix: _Fix) -> dict[str, Any]:
     evidence = [transcript_evidence(first.line, failure),
                 transcript_evidence(fix.commit.line, f"{fix.hash} fix: {fix.what}"),
                 transcript_evidence(fix.passed.line, command_text(fix.passed) or "")]
-    return candidate("fix-commits", view.project or "", LESSON, text, evidence=evidence,
+    return candidate(RULE, view.project or "", LESSON, text, evidence=evidence,
                      object_kind="literal", subject_type="project",
                      at=fix.passed.timestamp)
+
+
+#: Rules whose lessons are read from the record alone (the command, its error, what changed):
+#: better grounded than a fix commit's message, which is the agent's account borne out.
+_FROM_RECORD = frozenset({"lessons"})
+#: Rules whose lessons are the agent's own prose, proved by the record like a fix commit's
+#: message but said before the loop ended, not written down once it had.
+_FROM_PROSE = frozenset({"causes"})
+_CITED_LINE = lazy_regex(r"^transcript#L(?P<line>\d+):")
+
+
+def one_lesson_per_failure(candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One failure, one lesson. A fix commit's lesson spans a failure, the commit and a pass;
+    another rule's lesson whose failure (its first citation) lies between that failure and
+    that commit is about the same failure. The record's own lesson (``lessons``: every word
+    of it read from tool output) is kept over the fix commit's; the fix commit's (the cause
+    written down once the loop had ended) over the agent's earlier sentence (``causes``)."""
+    windows = [(found, window) for found in candidates if found.get("rule") == RULE
+               and found.get("predicate") == LESSON and (window := _window(found))]
+    if not windows:
+        return candidates
+    dropped: set[int] = set()
+    for found in candidates:
+        if found.get("predicate") != LESSON or found.get("rule") == RULE:
+            continue
+        failed = _cited(found, 0)
+        if failed is None:
+            continue
+        for fix, (start, end) in windows:
+            if not start <= failed <= end:
+                continue
+            if found.get("rule") in _FROM_RECORD:
+                dropped.add(id(fix))
+            elif found.get("rule") in _FROM_PROSE:
+                dropped.add(id(found))
+    return [found for found in candidates if id(found) not in dropped]
+
+
+def _window(found: dict[str, Any]) -> tuple[int, int] | None:
+    """(the failure's line, the commit's line) a fix commit's lesson cites."""
+    start, end = _cited(found, 0), _cited(found, 1)
+    return (start, end) if start is not None and end is not None else None
+
+
+def _cited(found: dict[str, Any], index: int) -> int | None:
+    evidence = found.get("evidence") or []
+    match = _CITED_LINE.match(evidence[index]) if len(evidence) > index else None
+    return int(match["line"]) if match else None
