@@ -85,7 +85,8 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         result = view.results.get(call.call_id or "")
         outcome = view.outcome(call)
         if outcome == OK and result is not None:
-            seen = observe_runs(runs, result.text, call.line, call.timestamp)
+            seen = observe_runs(runs, result.text, call.line, call.timestamp,
+                                others=runs_others(command))
         elif result is None or (outcome == UNKNOWN and not view.refused(result)):
             seen = unseen(runs, call.line, call.timestamp)  # it ran; how it ended never shows
         elif outcome == FAILED:
@@ -110,7 +111,8 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         runs = git_runs(command, event.cwd or view.root)
         runs = proven_runs(runs, output) if failed else runs
         repo = _repository(view, runs) if runs else None
-        seen = observe_runs(runs, output, event.line, event.timestamp) if repo else None
+        seen = observe_runs(runs, output, event.line, event.timestamp,
+                            others=runs_others(command)) if repo else None
         if repo is not None:
             note_status(statuses, repo, [run.kind for run in runs], output, event.line)
             note_runs(noted, repo, runs, output, event.line)
@@ -518,8 +520,22 @@ def _unread_commits(made: list[tuple[str, ...]], commits: list[gs.Commit], outpu
         and "no changes added" not in output
 
 
+#: The short flag that makes each git command a dry run, as git documents it: ``-n`` is
+#: ``--dry-run`` for ``push``, ``add``, ``rm``, ``mv`` and ``clean``, but ``--no-verify`` for
+#: ``commit`` (hooks skipped, the commit made), ``--no-stat`` for ``merge`` and ``pull``,
+#: ``--no-commit`` for ``revert`` and ``cherry-pick``, ``--no-tags`` for ``fetch``.
+_DRY_SHORT = {"push": "n", "add": "n", "rm": "n", "mv": "n", "clean": "n"}
+
+
 def _dry(words: tuple[str, ...]) -> bool:
-    return any(w in ("--dry-run", "-n") for w in words)
+    """``git <verb> … --dry-run`` (or the verb's own short flag for it, alone or bundled:
+    ``git push -nv``): it only shows what it would do."""
+    short = _DRY_SHORT.get(words[1]) if len(words) > 1 else None
+    args = words[2:]
+    args = args[:args.index("--")] if "--" in args else args
+    return any(w == "--dry-run" or (short is not None and w.startswith("-")
+                                    and not w.startswith("--") and short in w[1:])
+               for w in args)
 
 
 #: what may run beside a commit on a line that failed for its summary to stand: nothing
@@ -598,12 +614,14 @@ def _push_target(words: tuple[str, ...]) -> str | None:
 
 def observe(command: str, output: str, line: int, at: int | None = None) -> gs.Observation | None:
     """What one successful git/gh command line said (None when it said nothing of use)."""
-    return observe_runs(git_runs(command), output, line, at)
+    return observe_runs(git_runs(command), output, line, at, others=runs_others(command))
 
 
 def observe_runs(runs: list[GitRun], output: str, line: int,
-                 at: int | None = None) -> gs.Observation | None:
-    """What the git/gh commands of one successful line said (None: nothing of use)."""
+                 at: int | None = None, others: bool = False) -> gs.Observation | None:
+    """What the git/gh commands of one successful line said (None: nothing of use);
+    ``others``: the line also ran programs whose output may hold anything
+    (``runs_others``)."""
     found = _grouped(runs)
     rebased = [w for w in found.get("rebase", []) if "--abort" not in w and "--quit" not in w]
     rebasing = [w for w in found.get("pull", []) if _rebasing_pull(w)]
@@ -660,7 +678,7 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
     deleted = tuple(gs.deleted_branches(output)) if any(
         w in ("-d", "-D", "--delete") for words in found.get("branch", []) for w in words) else ()
     pulled = gs.diffstat_files(output) if found.get("pull") or found.get("merge") else ()
-    merged_in = _merged_in(found.get("merge", []), output)
+    merged_in = _merged_in(runs, output, others)
     merged_away = deleted if deleted and "not yet merged to" not in output and all(
         "-d" in words or "--delete" in words for words in found.get("branch", [])
         if any(w in ("-d", "-D", "--delete") for w in words)) and not any(
@@ -723,11 +741,25 @@ _MERGE_NOT_MADE = frozenset({"--squash", "--no-commit", "--abort", "--continue",
                              "--dry-run"})
 
 
-def _merged_in(merges: list[tuple[str, ...]], output: str) -> tuple[str, ...]:
+#: What may run on a merge's line for git's merge lines there to be the merge's own: git
+#: commands that never print "Fast-forward", "Merge made by" or "Already up to date" (a
+#: pull, another merge, a rebase, a cherry-pick may; a log of subjects could).
+_QUIET_BESIDE_MERGE = frozenset({"switch", "status", "branch", "push", "commit", "tag"})
+_QUIET_GIT_VERBS = frozenset({"add", "fetch", "rev-parse", "remote", "worktree"})
+
+
+def _merged_in(runs: list[GitRun], output: str, others: bool) -> tuple[str, ...]:
     """The branches the line's one ``git merge`` brought in, when git printed the merge it
     made and no conflict or error (a squash or ``--no-commit`` merge makes no merge: the
-    branch's commits are not on the branch merged into)."""
+    branch's commits are not on the branch merged into). Read only where that line can be
+    the merge's own: nothing else on the line may print one (``git merge x; git pull``:
+    the "Fast-forward" may be the pull's, the merge refused), else the merge is unknown."""
+    merges = [run.words for run in runs if run.kind == "merge"]
     if len(merges) != 1 or not _MERGE_MADE.search(output) or _PULL_FAILED.search(output):
+        return ()
+    if others or any(run.kind != "merge" and run.kind not in _QUIET_BESIDE_MERGE and not (
+            run.kind == "other" and run.words[:1] == ("git",)
+            and run.words[1:2] and run.words[1] in _QUIET_GIT_VERBS) for run in runs):
         return ()
     args = merges[0][2:]
     if any(w in _MERGE_NOT_MADE for w in args):
@@ -735,6 +767,21 @@ def _merged_in(merges: list[tuple[str, ...]], output: str) -> tuple[str, ...]:
     names = [w for i, w in enumerate(args)
              if not w.startswith("-") and (i == 0 or args[i - 1] not in _MERGE_VALUES)]
     return tuple(names)
+
+
+#: Programs that print nothing of git's, or only the words they are given.
+_SILENT = frozenset({"cd", "pushd", "popd", "export", "set", "source", ".", "unset", "echo",
+                     "printf", "true", ":", "sleep"})
+
+
+def runs_others(command: str) -> bool:
+    """The line runs a program other than git and gh (and the ones that print nothing of
+    their own, ``_SILENT``): its output may hold any line."""
+    for run in invocations(command):
+        words = unwrap(run.argv)
+        if words and words[0] not in ("git", "gh") and words[0] not in _SILENT:
+            return True
+    return False
 
 
 def _pulled_into(runs: list[GitRun]) -> str | None:
@@ -823,13 +870,16 @@ def _switched_to(runs: list[GitRun]) -> tuple[str | None, str | None, str | None
     command: a ``checkout -b x`` / ``switch -c x`` / ``switch x`` that worked is on ``x``
     even when its "Switched to" line never reached the harness (a persistent shell's quiet
     checkout). A plain ``checkout x`` may restore a file or detach at a commit: only a
-    branch the session knows by that name is taken (``git_state.settle``)."""
+    branch the session knows by that name is taken (``git_state.settle``). A switch whose
+    success the line's does not imply (after ``;`` or before ``||``, into a pipe) may have
+    failed, and a failed one changed nothing: its name is not taken (git's own "Switched
+    to" line, read from the output, still is)."""
     before = after = maybe = None
     committed = False
     for run in runs:
         if run.kind == "commit":
             committed = True
-        elif run.kind == "switch":
+        elif run.kind == "switch" and run.sure:
             name, sure = _branch_named(run.words)
             if committed:
                 after = (name if sure else None) or after
@@ -955,8 +1005,7 @@ def _quiet(words: tuple[str, ...], output: str) -> bool:
     commit, output sent elsewhere) proves nothing."""
     quiet = any(w in ("-q", "--quiet") or re.fullmatch(r"-[a-zA-Z]*q[a-zA-Z]*", w)
                 for w in words[2:])
-    dry = any(w in ("--dry-run", "-n") for w in words)
-    return quiet and not dry and "nothing to commit" not in output \
+    return quiet and not _dry(words) and "nothing to commit" not in output \
         and "no changes added" not in output
 
 
