@@ -97,3 +97,15 @@ def test_a_checkout_that_worked_is_where_the_session_ended():
     _feature(s)
     s.bash("git switch -c release && git status -sb", output="## release")
     assert "checkout was on `release`" in _state(s)
+
+
+@pytest.mark.parametrize("words, dry", [
+    (("git", "push", "-n"), True), (("git", "push", "-nv", "origin", "x"), True),
+    (("git", "push", "--dry-run"), True), (("git", "commit", "-n", "-m", "x"), False),
+    (("git", "commit", "-qn", "-m", "x"), False), (("git", "commit", "--dry-run"), True),
+    (("git", "add", "-n", "a.py"), True), (("git", "merge", "-n", "x"), False),
+    (("git", "push", "--no-verify"), False), (("git", "add", "--", "-n"), False),
+])
+def test_a_dry_run_is_read_by_each_commands_own_flags(words, dry):
+    from claimgraph.capture.extract.git_state import dry_run
+    assert dry_run(words) is dry

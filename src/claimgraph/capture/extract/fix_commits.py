@@ -42,7 +42,7 @@ from typing import Any, Iterator
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.corroborate import named
 from claimgraph.capture.extract.commands import kind_of
-from claimgraph.capture.extract.git_state import git_runs
+from claimgraph.capture.extract.git_state import dry_run, git_runs
 from claimgraph.capture.extract.lessons import check_runs, run_verdict
 from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, transcript_evidence)
@@ -240,7 +240,7 @@ def _pushed(view: SessionView, call: Event, fixes: list[_Fix]) -> None:
         return
     for run in invocations(command):
         words = run.argv
-        if words[:2] == ("git", "push") and not any(w in ("--dry-run", "-n") for w in words):
+        if words[:2] == ("git", "push") and not dry_run(words):
             for fix in fixes:
                 fix.pushed = True
             return

@@ -502,8 +502,8 @@ def unseen(runs: list[GitRun], line: int, at: int | None = None) -> gs.Observati
     """A line whose outcome never shows (no result: the session ended; cut short): only
     that it tried to push, and what (None: the current branch)."""
     found = _grouped(runs)
-    pushes = tuple(_push_target(words) for words in found.get("push", []) if not _dry(words))
-    more = any(not _dry(words) for words in found.get("commit", []))
+    pushes = tuple(_push_target(words) for words in found.get("push", []) if not dry_run(words))
+    more = any(not dry_run(words) for words in found.get("commit", []))
     # a reset that moves the branch, its outcome unknown: the commits before it may be gone
     # from the branch, so they are told no more (less said rather than a stale tally)
     reset = any(gs.resets_history(words) for words in found.get("reset", [])) \
@@ -515,7 +515,7 @@ def unseen(runs: list[GitRun], line: int, at: int | None = None) -> gs.Observati
 def _unread_commits(made: list[tuple[str, ...]], commits: list[gs.Commit], output: str) -> bool:
     """The line ran more commits than git's output shows made, and nothing says the others
     made nothing (a dry run, "nothing to commit")."""
-    tried = [words for words in made if not _dry(words)]
+    tried = [words for words in made if not dry_run(words)]
     return len(tried) > len(commits) and "nothing to commit" not in output \
         and "no changes added" not in output
 
@@ -527,7 +527,7 @@ def _unread_commits(made: list[tuple[str, ...]], commits: list[gs.Commit], outpu
 _DRY_SHORT = {"push": "n", "add": "n", "rm": "n", "mv": "n", "clean": "n"}
 
 
-def _dry(words: tuple[str, ...]) -> bool:
+def dry_run(words: tuple[str, ...]) -> bool:
     """``git <verb> … --dry-run`` (or the verb's own short flag for it, alone or bundled:
     ``git push -nv``): it only shows what it would do."""
     short = _DRY_SHORT.get(words[1]) if len(words) > 1 else None
@@ -637,10 +637,10 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
     if found.get("push"):
         # a dry run prints the ref lines a push would (``To …``, ``a..b main -> main``) and
         # moves nothing: on a line with one, no ref line it printed is a push's outcome
-        dry = any(_dry(words) for words in found["push"])
+        dry = any(dry_run(words) for words in found["push"])
         pushes = () if dry else tuple(gs.pushes_in(output, line))
         if not pushes and not gs.push_refused(output):
-            runs_of_push = [run for run in runs if run.kind == "push" and not _dry(run.words)]
+            runs_of_push = [run for run in runs if run.kind == "push" and not dry_run(run.words)]
             quiet = tuple((_push_target(run.words), _push_remote(run.words))
                           for run in runs_of_push if _went_up(run))
             unseen_pushes = tuple(_push_target(run.words) for run in runs_of_push
@@ -721,8 +721,8 @@ def _staged(runs: list[GitRun]) -> tuple[str, ...] | None:
                 w in ("-a", "--all", "--include", "-i", "--only", "-o", "--")
                 or re.fullmatch(r"-[a-zA-Z]*a[a-zA-Z]*", w) for w in args):
             return None
-        if run.kind != "other" or verb != "add":
-            continue
+        if run.kind != "other" or verb != "add" or dry_run(run.words):
+            continue  # ``git add -n`` only lists what it would stage
         if any(w in _STAGES_UNNAMED or w.startswith("--pathspec") or w.endswith("/")
                or any(ch in w for ch in "*?[") for w in args):
             return None
@@ -1005,7 +1005,7 @@ def _quiet(words: tuple[str, ...], output: str) -> bool:
     commit, output sent elsewhere) proves nothing."""
     quiet = any(w in ("-q", "--quiet") or re.fullmatch(r"-[a-zA-Z]*q[a-zA-Z]*", w)
                 for w in words[2:])
-    return quiet and not _dry(words) and "nothing to commit" not in output \
+    return quiet and not dry_run(words) and "nothing to commit" not in output \
         and "no changes added" not in output
 
 
