@@ -109,3 +109,13 @@ def test_a_checkout_that_worked_is_where_the_session_ended():
 def test_a_dry_run_is_read_by_each_commands_own_flags(words, dry):
     from claimgraph.capture.extract.git_state import dry_run
     assert dry_run(words) is dry
+
+
+def test_a_checkout_whose_outcome_is_only_unknown_is_still_taken():
+    """Its status not vouched for (a ``;`` after it) but no refusal of git's in the output:
+    the quiet commit after it is on the branch it made (the one before would be a guess)."""
+    s = Session()
+    _feature(s)
+    s.bash("git checkout -b feat/y -q && git add src && git checkout pkg.lock 2>/dev/null; "
+           "git commit -q -m 'feat: y' 2>&1 | tail -3", output="")
+    assert "1 commit on branch `feat/y`" in _state(s)

@@ -657,7 +657,7 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
     branch = gs.rebased_branch(output)
     after = maybe = None
     if (found.get("status") or found.get("switch")) and not found.get("pr_view"):
-        named, after, maybe = _switched_to(runs)
+        named, after, maybe = _switched_to(runs, output)
         branch = gs.branch_in(output) or named or branch
         branch = "detached HEAD" if detached else branch
     dirty = None
@@ -864,22 +864,35 @@ _CREATES = frozenset({"-b", "-B", "-c", "-C", "--create", "--force-create"})
 _SWITCH_VALUES = frozenset({"--conflict", "--track", "-t", "--orphan"})
 
 
-def _switched_to(runs: list[GitRun]) -> tuple[str | None, str | None, str | None]:
+#: git's words for a checkout or switch it refused: nothing was switched.
+_SWITCH_FAILED = re.compile(
+    r"^(?:fatal: invalid reference|fatal: a branch named '[^'\n]*' already exists|"
+    r"error: pathspec '[^'\n]*' did not match|fatal: '[^'\n]*' is already (?:checked out|"
+    r"used by worktree)|error: (?:Your local changes|The following untracked working tree "
+    r"files) [^\n]* would be overwritten by checkout|fatal: [^\n]*cannot be created from it|"
+    r"fatal: only one reference expected|error: you need to resolve your current index|"
+    r"fatal: Cannot switch branch|fatal: missing branch|fatal: [^\n]*is not a commit)", re.M)
+
+
+def _switched_to(runs: list[GitRun], output: str = ""
+                 ) -> tuple[str | None, str | None, str | None]:
     """(the branch the line's last switch before its commit checked out, one it switched to
     after its commit, what a plain ``checkout <name>`` before its commit named), by the
     command: a ``checkout -b x`` / ``switch -c x`` / ``switch x`` that worked is on ``x``
     even when its "Switched to" line never reached the harness (a persistent shell's quiet
     checkout). A plain ``checkout x`` may restore a file or detach at a commit: only a
     branch the session knows by that name is taken (``git_state.settle``). A switch whose
-    success the line's does not imply (after ``;`` or before ``||``, into a pipe) may have
-    failed, and a failed one changed nothing: its name is not taken (git's own "Switched
-    to" line, read from the output, still is)."""
+    success the line's does not imply (after ``;`` or before ``||``, into a pipe) is not
+    taken where the output shows git refusing a checkout (``_SWITCH_FAILED``): a failed one
+    changed nothing. Without such words it is taken as before: its outcome is unknown, and
+    the branch checked out before it would be as much a guess."""
     before = after = maybe = None
     committed = False
+    refused = _SWITCH_FAILED.search(output) is not None
     for run in runs:
         if run.kind == "commit":
             committed = True
-        elif run.kind == "switch" and run.sure:
+        elif run.kind == "switch" and (run.sure or not refused):
             name, sure = _branch_named(run.words)
             if committed:
                 after = (name if sure else None) or after
