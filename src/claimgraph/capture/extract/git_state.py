@@ -86,7 +86,7 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         outcome = view.outcome(call)
         if outcome == OK and result is not None:
             seen = observe_runs(runs, result.text, call.line, call.timestamp,
-                                others=runs_others(command))
+                                others=_merge_beside_others(command))
         elif result is None or (outcome == UNKNOWN and not view.refused(result)):
             seen = unseen(runs, call.line, call.timestamp)  # it ran; how it ended never shows
         elif outcome == FAILED:
@@ -112,7 +112,7 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         runs = proven_runs(runs, output) if failed else runs
         repo = _repository(view, runs) if runs else None
         seen = observe_runs(runs, output, event.line, event.timestamp,
-                            others=runs_others(command)) if repo else None
+                            others=_merge_beside_others(command)) if repo else None
         if repo is not None:
             note_status(statuses, repo, [run.kind for run in runs], output, event.line)
             note_runs(noted, repo, runs, output, event.line)
@@ -614,7 +614,7 @@ def _push_target(words: tuple[str, ...]) -> str | None:
 
 def observe(command: str, output: str, line: int, at: int | None = None) -> gs.Observation | None:
     """What one successful git/gh command line said (None when it said nothing of use)."""
-    return observe_runs(git_runs(command), output, line, at, others=runs_others(command))
+    return observe_runs(git_runs(command), output, line, at, others=_merge_beside_others(command))
 
 
 def observe_runs(runs: list[GitRun], output: str, line: int,
@@ -772,6 +772,12 @@ def _merged_in(runs: list[GitRun], output: str, others: bool) -> tuple[str, ...]
 #: Programs that print nothing of git's, or only the words they are given.
 _SILENT = frozenset({"cd", "pushd", "popd", "export", "set", "source", ".", "unset", "echo",
                      "printf", "true", ":", "sleep"})
+
+
+def _merge_beside_others(command: str) -> bool:
+    """``runs_others`` for a line that may merge (only a merge's reading asks it): a line
+    that names no merge is not parsed again."""
+    return "merge" in command and runs_others(command)
 
 
 def runs_others(command: str) -> bool:
