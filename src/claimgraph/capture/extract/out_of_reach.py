@@ -113,5 +113,5 @@ def _fact(view: SessionView, call: Event, step: tuple[str, ...], refusal: Refusa
     evidence = [transcript_evidence(call.line, f"{shown}: {refusal.line}"),
                 transcript_evidence(line, sentence)]
     return candidate("out-of-reach", view.project or "", "core/failure-mode", text,
-                     trust="lessons", evidence=evidence, object_kind="literal", subject_type="project",
-                     at=call.timestamp)
+                     trust="lessons", evidence=evidence, object_kind="literal",
+                     subject_type="project", at=call.timestamp)
