@@ -26,6 +26,8 @@ _MISSING = lazy_regex(r"^(?:.*?:\s*)?(?:(?P<bash>[A-Za-z][\w.+-]{0,40}): command
                       r"|command not found: (?P<zsh>[A-Za-z][\w.+-]{0,40}))\s*$", re.MULTILINE)
 #: A harness's sandbox turning the call down: the session's sandbox settings, not the machine.
 _SANDBOX = lazy_regex(r"sandbox denied|failed in sandbox", re.IGNORECASE)
+#: Words one of the refusals above always contains: a cheap test before any regex.
+_CUES = ("publickey", "Docker daemon", "command not found")
 _ANSI = lazy_regex(r"\x1b\[[0-9;]*[A-Za-z]")
 _SENTENCE_END = lazy_regex(r"(?<=[.!?])\s+|\n+")
 LINE_CHARS = 120
@@ -45,7 +47,9 @@ class Refusal:
 
 def refusals(output: str) -> list[Refusal]:
     """The walls an output shows, in a fixed order; none for a sandbox's refusal."""
-    text = _ANSI.sub("", output or "")
+    if not any(word in (output or "") for word in _CUES):
+        return []  # most failures say none of these: no regex runs over their output
+    text = _ANSI.sub("", output)
     if _SANDBOX.search(text):
         return []
     found = []
