@@ -13,6 +13,8 @@ Each source of knowledge is its own module, in the order a reviewer values them:
 - ``fix_commits``: a fix commit whose message states the cause, a failure seen before it and
   a check passing after it;
 - ``git_ignored``: a path ``git add`` refused because the project ignores it;
+- ``out_of_reach``: a step the agent's shell could not take here (a refused SSH key, no Docker
+  daemon, a program not installed) that stood to the end and the person took up;
 - ``git_state``: where the session left the work in git (commits, pushes, PRs), from git's output;
 - ``refutations``: a claim a tool's outcome proved wrong, kept as the correction;
 - ``instructions``: rules written in the project's instruction files, docs and loud comments;
@@ -54,6 +56,7 @@ from claimgraph.capture.extract.git_ignored import git_ignored_candidates
 from claimgraph.capture.extract.git_state import git_state_candidates
 from claimgraph.capture.extract.instructions import instruction_candidates
 from claimgraph.capture.extract.lessons import lessons_of
+from claimgraph.capture.extract.out_of_reach import out_of_reach_candidates
 from claimgraph.capture.extract.picks import pick_candidates
 from claimgraph.capture.extract.quiet import quiet
 from claimgraph.capture.extract.reconcile import digest, reconcile
@@ -70,7 +73,7 @@ from claimgraph.capture.extract.working_forms import check_candidates
 RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
     statement_candidates, answer_candidates, pick_candidates, gate_candidates, lessons_of,
     ci_lesson_candidates, reported_lesson_candidates, cause_candidates, fix_commit_candidates,
-    git_ignored_candidates,
+    git_ignored_candidates, out_of_reach_candidates,
     refutation_candidates, git_state_candidates,
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
     check_candidates, check_chain_candidates, structure_candidates, module_index_candidates)

@@ -1,0 +1,81 @@
+"""What a command's output says the agent's own environment cannot do: pure text rules.
+
+Some failures are not the project's and not a bug of the moment: the shell the agent runs in
+has no key the git remote accepts, no Docker daemon it may reach, no such program at all. The
+next session in the same place meets the same wall, and the useful thing to know is that it is
+there (and, often, that the person does that step themselves). This module only reads text:
+which refusal an output shows, and which sentence of the person's names the step that hit it.
+Deciding that the wall stood to the end of the session is ``capture/extract/out_of_reach.py``'s.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from claimgraph.logic.lazy_regex import lazy_regex
+
+#: git's words when the remote refused the agent's SSH key (``git push``, ``git fetch``).
+_SSH_KEY = lazy_regex(r"^.*Permission denied \(publickey[^)]*\)\.?.*$", re.MULTILINE)
+#: The Docker client unable to reach a daemon: none running, or a socket it may not open.
+_DOCKER = lazy_regex(r"^.*(?:Cannot connect to the Docker daemon|permission denied while "
+                     r"trying to connect to the Docker daemon socket).*$", re.MULTILINE)
+#: A shell that found no such program: bash's ``bash: line 1: gh: command not found`` and
+#: zsh's ``zsh:1: command not found: docker``.
+_MISSING = lazy_regex(r"^(?:.*?:\s*)?(?:(?P<bash>[A-Za-z][\w.+-]{0,40}): command not found"
+                      r"|command not found: (?P<zsh>[A-Za-z][\w.+-]{0,40}))\s*$", re.MULTILINE)
+#: A harness's sandbox turning the call down: the session's sandbox settings, not the machine.
+_SANDBOX = lazy_regex(r"sandbox denied|failed in sandbox", re.IGNORECASE)
+#: Words one of the refusals above always contains: a cheap test before any regex.
+_CUES = ("publickey", "Docker daemon", "command not found")
+_ANSI = lazy_regex(r"\x1b\[[0-9;]*[A-Za-z]")
+_SENTENCE_END = lazy_regex(r"(?<=[.!?])\s+|\n+")
+LINE_CHARS = 120
+QUOTE_CHARS = 160
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """One wall an output shows: its ``kind`` (``ssh-key``, ``docker-daemon``,
+    ``missing-program``), the ``program`` a missing-program refusal names, and the output's
+    ``line`` that says it."""
+
+    kind: str
+    line: str
+    program: str | None = None
+
+
+def refusals(output: str) -> list[Refusal]:
+    """The walls an output shows, in a fixed order; none for a sandbox's refusal."""
+    if not any(word in (output or "") for word in _CUES):
+        return []  # most failures say none of these: no regex runs over their output
+    text = _ANSI.sub("", output)
+    if _SANDBOX.search(text):
+        return []
+    found = []
+    if match := _SSH_KEY.search(text):
+        found.append(Refusal("ssh-key", _line(match.group(0))))
+    if match := _DOCKER.search(text):
+        found.append(Refusal("docker-daemon", _line(match.group(0))))
+    for match in _MISSING.finditer(text):
+        found.append(Refusal("missing-program", _line(match.group(0)),
+                             match["bash"] or match["zsh"]))
+    return found
+
+
+def naming_sentence(text: str, word: str) -> str | None:
+    """The first sentence of ``text`` that names ``word`` (as a word, or its ``-ed`` /
+    ``-ing`` / ``-s`` form: "i pushed" names ``push``), cut to a quote's length."""
+    pattern = re.compile(rf"(?<![\w./-]){re.escape(word)}(?:ed|es|ing|s)?(?![\w/-])",
+                         re.IGNORECASE)
+    for sentence in _SENTENCE_END.split(text or ""):
+        if pattern.search(sentence):
+            sentence = " ".join(sentence.split())
+            return sentence if len(sentence) <= QUOTE_CHARS else (
+                sentence[:QUOTE_CHARS].rsplit(" ", 1)[0] + " …")
+    return None
+
+
+def _line(line: str) -> str:
+    line = " ".join(line.split())
+    return line if len(line) <= LINE_CHARS else line[:LINE_CHARS].rsplit(" ", 1)[0] + " …"

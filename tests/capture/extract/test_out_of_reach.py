@@ -1,0 +1,140 @@
+"""A step the agent's shell could not take here, that stood to the end and the person took up."""
+
+from __future__ import annotations
+
+from claimgraph.capture.extract.out_of_reach import out_of_reach_candidates
+from claimgraph.capture.extract.session import SessionView
+from claimgraph.logic.out_of_reach import naming_sentence, refusals
+
+from .extract_helpers import Session
+
+KEY_REFUSED = ("Exit code 128\ngit@example.org: Permission denied (publickey).\nfatal: Could "
+               "not read from remote repository.")
+NO_PODMAN = "Exit code 127\n/bin/bash: line 1: podman: command not found"
+
+
+def _walls(session: Session) -> list[str]:
+    view = SessionView.of(session.transcript(), None)
+    return [c["object"] for c in out_of_reach_candidates(view)]
+
+
+def _refused_push(then: str) -> Session:
+    session = Session()
+    session.prompt("Commit the parser change and push it")
+    session.bash("git commit -am 'fix: parse empty rows'", output="[main 1a2b3c4] fix")
+    session.bash("git push origin main", error=True, output=KEY_REFUSED)
+    session.prompt(then)
+    return session
+
+
+def test_a_refused_key_the_person_worked_around_is_kept():
+    [wall] = _walls(_refused_push("ok, I pushed it from my laptop"))
+    assert wall.startswith("`git push` does not work from the agent's shell here "
+                           "(git@example.org: Permission denied (publickey).)")
+    assert wall.endswith('the person said afterwards: "ok, I pushed it from my laptop"')
+
+
+def test_the_fact_cites_the_failure_and_the_persons_words():
+    session = Session()
+    push = session.bash("git push origin main", error=True, output=KEY_REFUSED)
+    said = session.prompt("never mind, pushed")
+    view = SessionView.of(session.transcript(), None)
+    [found] = out_of_reach_candidates(view)
+    assert found["predicate"] == "core/failure-mode"
+    assert [e.split(":")[0] for e in found["evidence"]] == [
+        f"transcript#L{push.line}", f"transcript#L{said.line}"]
+
+
+def test_nobody_speaking_of_it_stores_nothing():
+    """A failure the person never took up may be the agent's own detour."""
+    assert _walls(_refused_push("Now add a test for the empty-row case")) == []
+
+
+def test_a_later_push_that_went_through_stores_nothing():
+    session = _refused_push("I added the deploy key, try the push again")
+    session.bash("git push origin main", output="To example.org:me/shop.git\n"
+                 "   1a2b3c4..5d6e7f8  main -> main")
+    assert _walls(session) == []
+
+
+def test_a_missing_program_the_person_explains_is_kept():
+    session = Session()
+    session.bash("podman compose up -d", error=True, output=NO_PODMAN)
+    session.prompt("podman only runs on the build box, not in your shell.")
+    [wall] = _walls(session)
+    assert wall.startswith("`podman` does not work from the agent's shell here")
+    assert "podman only runs on the build box" in wall
+
+
+def test_leave_to_install_the_program_is_no_limit():
+    session = Session()
+    session.bash("podman ps", error=True, output=NO_PODMAN)
+    session.prompt("feel free to install podman")
+    assert _walls(session) == []
+
+
+def test_a_guarded_later_run_does_not_count_as_getting_past_it():
+    """``which podman || /opt/podman/bin/podman ps`` passing says nothing of the second
+    part; the wall still stands."""
+    session = Session()
+    session.bash("podman ps", error=True, output=NO_PODMAN)
+    session.bash("which podman || /opt/podman/bin/podman ps", output="podman not found")
+    session.prompt("podman is not here, use the remote host")
+    assert len(_walls(session)) == 1
+
+
+def test_a_later_run_that_passed_stores_nothing():
+    session = Session()
+    session.bash("podman ps", error=True, output=NO_PODMAN)
+    session.bash("sudo apt-get install -y podman", output="Setting up podman")
+    session.bash("podman ps", output="CONTAINER ID  IMAGE")
+    session.prompt("good, podman works now")
+    assert _walls(session) == []
+
+
+def test_a_program_a_script_could_not_find_is_not_the_machines():
+    """The command line ran ``./build.sh``; the missing command is the script's own."""
+    session = Session()
+    session.bash("./build.sh", error=True, output="./build.sh: line 2: zstd: command not found")
+    session.prompt("zstd is missing there, I know")
+    assert _walls(session) == []
+
+
+def test_a_sandboxs_refusal_is_the_sessions_settings():
+    session = Session(agent="codex")
+    session.bash("git push origin main", error=True,
+                 output="failed in sandbox MacosSeatbelt with execution error: sandbox denied "
+                        "exec error, exit code: 128, stderr: git@example.org: Permission "
+                        "denied (publickey).")
+    session.prompt("fine, I pushed")
+    assert _walls(session) == []
+
+
+def test_the_docker_daemon_out_of_reach():
+    session = Session()
+    session.bash("docker ps", error=True,
+                 output="Cannot connect to the Docker daemon at unix:///var/run/docker.sock. "
+                        "Is the docker daemon running?")
+    session.prompt("Docker runs on the other machine; use its API over the network.")
+    [wall] = _walls(session)
+    assert wall.startswith("`docker` does not work from the agent's shell here "
+                           "(Cannot connect to the Docker daemon")
+
+
+def test_one_fact_per_step():
+    session = _refused_push("pushed")
+    session.bash("git push origin main", error=True, output=KEY_REFUSED)
+    session.prompt("pushed again")
+    assert len(_walls(session)) == 1
+
+
+def test_refusals_read_bash_and_zsh():
+    assert [r.program for r in refusals("zsh:1: command not found: kubectl")] == ["kubectl"]
+    assert [r.program for r in refusals("bash: helm: command not found")] == ["helm"]
+    assert refusals("all good") == []
+
+
+def test_naming_sentence_takes_the_word_and_its_forms_only():
+    assert naming_sentence("Thanks. I pushed it. Next task?", "push") == "I pushed it."
+    assert naming_sentence("see the pushdown automaton", "push") is None
+    assert naming_sentence("look at docker-compose.yml", "docker") is None
