@@ -242,11 +242,15 @@ def _search(sh: Shell, query: str, scopes: Sequence[str] | None, fts_limit: int,
         fts_hits=coordination,
         entity_groups=list(groups.values()), asked_time=QD.asked_time(query),
         texts=_texts(sh, whole))
-    fused, total = R.best_search_hits(found, limit,
-                                      _neighbours(sh, found, in_scope) if neighbours else (),
-                                      _episodes(sh, found) if neighbours else None)
+    lent = _neighbours(sh, found, in_scope) if neighbours else ()
+    episodes = _episodes(sh, found) if neighbours else None
+    fused, total = R.best_search_hits(found, limit, lent, episodes)
     shown = _whole_neighbours(sh, fused) if limit is None else _read_whole(sh, fused, whole)
-    shown = _current_first(sh, shown, scopes)
+    # With a limit, the whole ranking is made only if an older value found after the cut
+    # must follow a newer one shown (an open conflict: rare), so the first facts are its.
+    shown = _current_first(sh, shown, scopes, None if limit is None else
+                           lambda: {f["id"]: f for f in R.best_search_hits(
+                               found, None, lent, episodes)[0]})
     return {"query": query, "scopes": None if scopes is None else list(scopes),
             "entities": [e for e in hits.get("entities", []) if in_scope(e)],
             "episodes": hits.get("episodes", []), "facts": [with_state(f) for f in shown],
@@ -324,10 +328,17 @@ def _by_entity(facts: list[dict[str, Any]],
     return {entity_id: group for entity_id, group in groups.items() if group}
 
 
-def _current_first(sh: Shell, shown: list[dict[str, Any]],
-                   scopes: Sequence[str] | None) -> list[dict[str, Any]]:
+def _current_first(sh: Shell, shown: list[dict[str, Any]], scopes: Sequence[str] | None,
+                   ranking: Callable[[], dict[str, dict[str, Any]]] | None = None
+                   ) -> list[dict[str, Any]]:
     """``logic.retrieval.current_first`` over the shown facts, with the other live values of
-    their single-valued predicates read (one indexed read, only when there are any)."""
+    their single-valued predicates read (one indexed read, only when there are any).
+
+    ``ranking``: ``shown`` is the first part of a ranking, and this makes the whole of it
+    (id -> annotated head). It is asked for only when a value not shown may be in it; a
+    value found there follows the newer value as it does in the whole ranking (a dormant one
+    too: search shows dormant facts), so a search with a limit shows the first facts of the
+    search without one (docs/search.md)."""
     single = {pid for pid, row in sh.predicates().items() if row.get("cardinality") == "one"}
     subjects = sorted({f["subject"]["id"] for f in shown if f.get("predicate") in single})
     if not subjects:
@@ -335,9 +346,17 @@ def _current_first(sh: Shell, shown: list[dict[str, Any]],
     now = sh.now()
     rivals = [f for f in sh.store.get_facts_for(subjects, "out")
               if f.get("predicate") in single and R.fact_valid_at(f, now)
-              and (scopes is None or f.get("scope") in scopes)
-              and f.get("dormant_since") is None]
-    return R.current_first(shown, rivals, single)
+              and (scopes is None or f.get("scope") in scopes)]
+    listed = {f["id"] for f in shown}
+    pairs = {(f["subject"]["id"], f["predicate"]) for f in shown if f.get("predicate") in single}
+    found = None
+    if ranking is not None and any(f["id"] not in listed
+                                   and (f["subject"]["id"], f["predicate"]) in pairs
+                                   for f in rivals):
+        found = ranking()
+    rivals = [f for f in rivals if f.get("dormant_since") is None
+              or (found is not None and f["id"] in found)]
+    return R.current_first(shown, rivals, single, found)
 
 
 def _scope_test(scopes: Sequence[str] | None) -> Callable[[dict[str, Any]], bool]:
