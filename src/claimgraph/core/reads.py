@@ -246,17 +246,30 @@ def _search(sh: Shell, query: str, scopes: Sequence[str] | None, fts_limit: int,
     episodes = _episodes(sh, found) if neighbours else None
     fused, total = R.best_search_hits(found, limit, lent, episodes)
     shown = _whole_neighbours(sh, fused) if limit is None else _read_whole(sh, fused, whole)
-    # With a limit, the whole ranking is made only if an older value found after the cut
-    # must follow a newer one shown (an open conflict: rare), so the first facts are its.
-    shown = _current_first(sh, shown, scopes, None if limit is None else
-                           lambda: {f["id"]: f for f in R.best_search_hits(
-                               found, None, lent, episodes)[0]})
+    shown = _current_first(sh, shown, scopes,
+                           None if limit is None else _whole_ranking(found, lent, episodes))
     return {"query": query, "scopes": None if scopes is None else list(scopes),
             "entities": [e for e in hits.get("entities", []) if in_scope(e)],
             "episodes": hits.get("episodes", []), "facts": [with_state(f) for f in shown],
             "total": total,
             "matched_entities": [{"id": e["id"], "name": e["name"], "type": e.get("type"),
                                   "scope": e.get("scope")} for e in matched]}
+
+
+def _whole_ranking(found: R.Candidates, lent: Sequence[tuple[str, int, Any, bool]],
+                   episodes: dict[str, str] | None
+                   ) -> Callable[[set[str]], dict[str, dict[str, Any]] | None]:
+    """For ``_current_first`` with a limit: given ids of values not shown, the whole ranking
+    (id -> annotated head) when one of them is in it (a candidate, or a neighbour that
+    joins), else None. Made only then (an open conflict whose older value was found after
+    the cut: rare), from the candidates already scored: nothing is read again."""
+    def ranking(wanted: set[str]) -> dict[str, dict[str, Any]] | None:
+        known = found.by_id()
+        if not any(i in known for i in wanted) and not any(
+                row[2]["id"] in wanted for row in lent):
+            return None
+        return {f["id"]: f for f in R.best_search_hits(found, None, lent, episodes)[0]}
+    return ranking
 
 
 def _texts(sh: Shell, whole: dict[str, dict[str, Any]]) -> Callable[[list[str]],
@@ -329,16 +342,16 @@ def _by_entity(facts: list[dict[str, Any]],
 
 
 def _current_first(sh: Shell, shown: list[dict[str, Any]], scopes: Sequence[str] | None,
-                   ranking: Callable[[], dict[str, dict[str, Any]]] | None = None
+                   ranking: Callable[[set[str]], dict[str, dict[str, Any]] | None] | None = None
                    ) -> list[dict[str, Any]]:
     """``logic.retrieval.current_first`` over the shown facts, with the other live values of
     their single-valued predicates read (one indexed read, only when there are any).
 
-    ``ranking``: ``shown`` is the first part of a ranking, and this makes the whole of it
-    (id -> annotated head). It is asked for only when a value not shown may be in it; a
-    value found there follows the newer value as it does in the whole ranking (a dormant one
-    too: search shows dormant facts), so a search with a limit shows the first facts of the
-    search without one (docs/search.md)."""
+    ``ranking``: ``shown`` is the first part of a ranking; given the ids of values not shown,
+    this makes the whole of it (id -> annotated head), or None when none of them is in it
+    (``_whole_ranking``). A value found there follows the newer value as it does in the whole
+    ranking (a dormant one too: search shows dormant facts), so a search with a limit shows
+    the first facts of the search without one (docs/search.md)."""
     single = {pid for pid, row in sh.predicates().items() if row.get("cardinality") == "one"}
     subjects = sorted({f["subject"]["id"] for f in shown if f.get("predicate") in single})
     if not subjects:
@@ -349,11 +362,9 @@ def _current_first(sh: Shell, shown: list[dict[str, Any]], scopes: Sequence[str]
               and (scopes is None or f.get("scope") in scopes)]
     listed = {f["id"] for f in shown}
     pairs = {(f["subject"]["id"], f["predicate"]) for f in shown if f.get("predicate") in single}
-    found = None
-    if ranking is not None and any(f["id"] not in listed
-                                   and (f["subject"]["id"], f["predicate"]) in pairs
-                                   for f in rivals):
-        found = ranking()
+    unlisted = {f["id"] for f in rivals
+                if f["id"] not in listed and (f["subject"]["id"], f["predicate"]) in pairs}
+    found = ranking(unlisted) if ranking is not None and unlisted else None
     rivals = [f for f in rivals if f.get("dormant_since") is None
               or (found is not None and f["id"] in found)]
     return R.current_first(shown, rivals, single, found)
