@@ -2,7 +2,7 @@
 (docs/search.md, "Cost on a large store"): with a limit, every route is ranked on fact heads,
 each text's keys are cut in SQL and only the facts shown are read whole; without one, every
 fact found is read whole and ranked. The cheap path must give the first k of the full one,
-ids and order, and the same count, on every backend, at every instant, in any scope. SQLite
+ids, order and scores, and the same count, on every backend, at every instant, in any scope. SQLite
 and the memory store (its own reads, in Python) must also agree with each other.
 
 The store is seeded and varied on purpose: names and words that are not ASCII, a
@@ -118,9 +118,12 @@ def loaded(kind: str, tmp_path, url: str | None = None) -> Shell:
     return sh
 
 
-def ranked(sh: Shell, query: str, scopes, limit: int | None) -> tuple[list[str], int]:
+def ranked(sh: Shell, query: str, scopes,
+           limit: int | None) -> tuple[list[tuple[str, float, float]], int]:
+    """(id, score, effective confidence) of each fact shown, in order, and the count."""
     found = search(sh, query, scopes, limit=limit)
-    return [f["id"] for f in found["facts"]], found["total"]
+    return [(f["id"], f["retrieval_score"], f["effective_confidence"])
+            for f in found["facts"]], found["total"]
 
 
 def at(sh: Shell, instant: int) -> Shell:
@@ -128,7 +131,7 @@ def at(sh: Shell, instant: int) -> Shell:
     return Shell(store=sh.store, clock=lambda: instant, new_id=sh.new_id)
 
 
-def first_k_of_full(sh: Shell) -> dict[tuple, tuple[list[str], int]]:
+def first_k_of_full(sh: Shell) -> dict[tuple, tuple[list[tuple[str, float, float]], int]]:
     """Every query at every instant and scope: the cheap path's first k beside the full
     path's; asserts they are equal, and returns the cheap path's answers."""
     answers = {}
