@@ -1,14 +1,14 @@
 """Search's first k facts are the same facts in the same order whichever way they are found
 (docs/search.md, "Cost on a large store"): with a limit, every route is ranked on fact heads,
-each text's keys are cut in SQL and only the facts shown are read whole; without one, every
-fact found is read whole and ranked. The cheap path must give the first k of the full one,
-ids, order and scores, and the same count, on every backend, at every instant, in any scope. SQLite
-and the memory store (its own reads, in Python) must also agree with each other.
+each text's keys are cut in SQL and only the facts shown are read whole; without one, every fact
+found is read whole and ranked. The cheap path must give the first k of the full one, ids, order
+and scores, and the same count, on every backend, at every instant, in any scope. SQLite and the
+memory store (its own reads, in Python) must also agree with each other.
 
-The store is seeded and varied on purpose: names and words that are not ASCII, a
-single-valued predicate changed over time, facts ended earlier or later than the instants
-searched at, forgotten facts, two projects, episodes of many sizes with questions in them
-(the neighbourhood and the episode arms), dates a question can name."""
+The store is seeded and varied on purpose: names and words that are not ASCII, a single-valued
+predicate changed over time, facts ended earlier or later than the instants searched at,
+forgotten facts, two projects, episodes of many sizes with questions in them (the neighbourhood
+and the episode arms), dates a question can name."""
 
 from __future__ import annotations
 
