@@ -480,6 +480,24 @@ def test_a_newer_value_not_found_is_brought_in_above_the_older_and_the_length_ke
     assert out[0]["retrieval_score"] == 0.1
 
 
+def test_a_first_page_lists_an_older_value_found_after_it_as_the_whole_ranking_does():
+    """The first k of a ranking, with the whole ranking given (``found``): the older value
+    ranked after the cut still follows the newer, with its own score, as in the whole."""
+    new, old = _version("new", 9), _version("old", 1, retrieval_score=0.01)
+    whole = [make_fact("x"), new, make_fact("y"), make_fact("z"), old]
+    full = current_first(whole, [new, old], {"core/has-version"})
+    bare_old = {k: v for k, v in old.items() if k not in ("retrieval_score",
+                                                          "effective_confidence")}
+    first = current_first(whole[:3], [new, bare_old], {"core/has-version"},
+                          found={f["id"]: f for f in whole})
+    assert [f["id"] for f in full] == ["x", "new", "old", "y", "z"]
+    assert first == full[:3]
+    assert first[2]["retrieval_score"] == 0.01
+    # Without the whole ranking only the values shown are listed (the older is not found).
+    assert [f["id"] for f in current_first(whole[:3], [new, bare_old],
+                                           {"core/has-version"})] == ["x", "new", "y"]
+
+
 def test_many_valued_predicates_and_other_subjects_keep_their_order():
     a = _version("a", 9, subject=entity("e-x"))
     b = _version("b", 1)

@@ -242,17 +242,34 @@ def _search(sh: Shell, query: str, scopes: Sequence[str] | None, fts_limit: int,
         fts_hits=coordination,
         entity_groups=list(groups.values()), asked_time=QD.asked_time(query),
         texts=_texts(sh, whole))
-    fused, total = R.best_search_hits(found, limit,
-                                      _neighbours(sh, found, in_scope) if neighbours else (),
-                                      _episodes(sh, found) if neighbours else None)
+    lent = _neighbours(sh, found, in_scope) if neighbours else ()
+    episodes = _episodes(sh, found) if neighbours else None
+    fused, total = R.best_search_hits(found, limit, lent, episodes)
     shown = _whole_neighbours(sh, fused) if limit is None else _read_whole(sh, fused, whole)
-    shown = _current_first(sh, shown, scopes)
+    shown = _current_first(sh, shown, scopes,
+                           None if limit is None else _whole_ranking(found, lent, episodes))
     return {"query": query, "scopes": None if scopes is None else list(scopes),
             "entities": [e for e in hits.get("entities", []) if in_scope(e)],
             "episodes": hits.get("episodes", []), "facts": [with_state(f) for f in shown],
             "total": total,
             "matched_entities": [{"id": e["id"], "name": e["name"], "type": e.get("type"),
                                   "scope": e.get("scope")} for e in matched]}
+
+
+def _whole_ranking(found: R.Candidates, lent: Sequence[tuple[str, int, Any, bool]],
+                   episodes: dict[str, str] | None
+                   ) -> Callable[[set[str]], dict[str, dict[str, Any]] | None]:
+    """For ``_current_first`` with a limit: given ids of values not shown, the whole ranking
+    (id -> annotated head) when one of them is in it (a candidate, or a neighbour that
+    joins), else None. Made only then (an open conflict whose older value was found after
+    the cut: rare), from the candidates already scored: nothing is read again."""
+    def ranking(wanted: set[str]) -> dict[str, dict[str, Any]] | None:
+        known = found.by_id()
+        if not any(i in known for i in wanted) and not any(
+                row[2]["id"] in wanted for row in lent):
+            return None
+        return {f["id"]: f for f in R.best_search_hits(found, None, lent, episodes)[0]}
+    return ranking
 
 
 def _texts(sh: Shell, whole: dict[str, dict[str, Any]]) -> Callable[[list[str]],
@@ -324,10 +341,17 @@ def _by_entity(facts: list[dict[str, Any]],
     return {entity_id: group for entity_id, group in groups.items() if group}
 
 
-def _current_first(sh: Shell, shown: list[dict[str, Any]],
-                   scopes: Sequence[str] | None) -> list[dict[str, Any]]:
+def _current_first(sh: Shell, shown: list[dict[str, Any]], scopes: Sequence[str] | None,
+                   ranking: Callable[[set[str]], dict[str, dict[str, Any]] | None] | None = None
+                   ) -> list[dict[str, Any]]:
     """``logic.retrieval.current_first`` over the shown facts, with the other live values of
-    their single-valued predicates read (one indexed read, only when there are any)."""
+    their single-valued predicates read (one indexed read, only when there are any).
+
+    ``ranking``: ``shown`` is the first part of a ranking; given the ids of values not shown,
+    this makes the whole of it (id -> annotated head), or None when none of them is in it
+    (``_whole_ranking``). A value found there follows the newer value as it does in the whole
+    ranking (a dormant one too: search shows dormant facts), so a search with a limit shows
+    the first facts of the search without one (docs/search.md)."""
     single = {pid for pid, row in sh.predicates().items() if row.get("cardinality") == "one"}
     subjects = sorted({f["subject"]["id"] for f in shown if f.get("predicate") in single})
     if not subjects:
@@ -335,9 +359,15 @@ def _current_first(sh: Shell, shown: list[dict[str, Any]],
     now = sh.now()
     rivals = [f for f in sh.store.get_facts_for(subjects, "out")
               if f.get("predicate") in single and R.fact_valid_at(f, now)
-              and (scopes is None or f.get("scope") in scopes)
-              and f.get("dormant_since") is None]
-    return R.current_first(shown, rivals, single)
+              and (scopes is None or f.get("scope") in scopes)]
+    listed = {f["id"] for f in shown}
+    pairs = {(f["subject"]["id"], f["predicate"]) for f in shown if f.get("predicate") in single}
+    unlisted = {f["id"] for f in rivals
+                if f["id"] not in listed and (f["subject"]["id"], f["predicate"]) in pairs}
+    found = ranking(unlisted) if ranking is not None and unlisted else None
+    rivals = [f for f in rivals if f.get("dormant_since") is None
+              or (found is not None and f["id"] in found)]
+    return R.current_first(shown, rivals, single, found)
 
 
 def _scope_test(scopes: Sequence[str] | None) -> Callable[[dict[str, Any]], bool]:

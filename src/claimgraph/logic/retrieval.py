@@ -779,7 +779,8 @@ def walk_done(frontier: Iterable[str], collected_count: int, depth: int,
 # --- the current value first ----------------------------------------------------------------
 
 def current_first(ranked: Sequence[Fact], rivals: Iterable[Fact],
-                  single_valued: Collection[str]) -> list[dict[str, Any]]:
+                  single_valued: Collection[str],
+                  found: Mapping[str, Fact] | None = None) -> list[dict[str, Any]]:
     """A single-valued predicate's values for one subject, newest first, wherever they rank.
 
     Two live facts give one subject two values of a predicate that holds one (an open
@@ -787,7 +788,12 @@ def current_first(ranked: Sequence[Fact], rivals: Iterable[Fact],
     first place the pair reached, and the older follows it. ``rivals`` are the subjects'
     other live facts of those predicates (read by the caller): the newest of a pair that is
     not among ``ranked`` is brought in, on the older one's score. Superseded and forgotten
-    values are closed and never reach here (docs/search.md). The list keeps its length."""
+    values are closed and never reach here (docs/search.md). The list keeps its length.
+
+    ``found``: when ``ranked`` is only the first part of a ranking, every fact of the whole
+    ranking by id, annotated (``retrieval_score``, ``effective_confidence``): a value found
+    but ranked after the cut follows the newer too, with its own annotations, as in the
+    whole ranking, so the first k facts are the whole ranking's first k."""
     def key(fact: Fact) -> tuple[str, str] | None:
         subject = fact.get("subject")
         subject_id = subject.get("id") if isinstance(subject, Mapping) else subject
@@ -802,6 +808,7 @@ def current_first(ranked: Sequence[Fact], rivals: Iterable[Fact],
         if group is not None:
             members.setdefault(group, {}).setdefault(fact["id"], fact)
     shown = {f["id"] for f in ranked}
+    listed = shown if found is None else found.keys()
     out: list[dict[str, Any]] = []
     done: set[tuple[str, str]] = set()
     for fact in ranked:
@@ -813,14 +820,20 @@ def current_first(ranked: Sequence[Fact], rivals: Iterable[Fact],
             continue
         done.add(group)
         newest_first = sorted(members[group].values(), key=_recency, reverse=True)
-        wanted = [f for f in newest_first if f["id"] in shown or f is newest_first[0]]
+        wanted = [f for f in newest_first if f["id"] in listed or f is newest_first[0]]
         for member in wanted:
-            out.append({**member, **{k: fact[k] for k in _RANK_FIELDS if k in fact}}
-                       if member["id"] not in shown else dict(member))
+            out.append(dict(member) if member["id"] in shown
+                       else {**member, **_rank_fields(
+                           fact if found is None or member["id"] not in found
+                           else found[member["id"]])})
     return out[:len(ranked)]
 
 
 _RANK_FIELDS = ("effective_confidence", "retrieval_score")
+
+
+def _rank_fields(fact: Fact) -> dict[str, Any]:
+    return {k: fact[k] for k in _RANK_FIELDS if k in fact}
 
 
 def _recency(fact: Fact) -> tuple[Any, ...]:
