@@ -52,21 +52,38 @@ MIN_WORDS, MIN_ROLE_WORDS = 4, 3
 
 #: Code spans and quotations: their words are someone else's text, never the sentence's mood.
 _QUOTED = lazy_regex(r"`[^`\n]*`|\"[^\"\n]*\"|“[^”\n]*”")
-#: A modal of possibility or a hope: the speaker does not say it holds.
+#: A modal of possibility or a hope: the speaker does not say it holds. (In a relative clause,
+#: "… logic that could drop updates", the modal is what the thing would do, not a doubt.)
 _POSSIBLE = lazy_regex(
-    r"\b(?:could|would|ought\s+to|hopefully|in\s+theory|assum(?:e|es|ed|ing)|suppos(?:e|edly)|"
+    r"(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)\b(?:could|would)\b|"
+    r"\b(?:ought\s+to|hopefully|in\s+theory|(?:i|we)\s+assume|^\W*assuming|suppos(?:e|edly)|"
     r"expected\s+to|should\s+(?:(?:now|also|still)\s+)?(?:work|help|fix|resolve|solve|suffice|"
     r"be\s+(?:enough|ok|okay|good|safe|correct|fixed|resolved)))\b", re.IGNORECASE)
-#: Alternatives between states of the world: "either … or", "or not", "whether …", and an
-#: "or" that opens a clause with a finite verb of its own ("or its CI hasn't hit …").
-_ALTERNATIVE = lazy_regex(
-    r"\beither\b[^.;]*\bor\b|\bor\s+not\b|\bwhether\b|"
-    r"(?<!and/)\bor\s+(?:\S+\s+){0,3}?(?:is|are|was|were|has|have|had|does|do|did|will|can|"
-    r"isn't|aren't|wasn't|weren't|hasn't|haven't|hadn't|doesn't|don't|didn't|won't|can't)\b",
-    re.IGNORECASE)
-#: A condition: a statement under it is a guess unless the sentence directs (``_DIRECTS``).
+_FINITE_VERB = (r"(?:is|are|was|were|has|have|had|does|do|did|will|can|isn't|aren't|wasn't|"
+                r"weren't|hasn't|haven't|hadn't|doesn't|don't|didn't|won't|can't)")
+#: Alternatives between states of the world: "either the lockfile is stale or …", "whether
+#: …", "… or not" -- two clauses, not two nouns ("accepts either a path or a URL" is a spec).
+_EITHER = lazy_regex(r"\beither\s+(?:\S+\s+){0,4}?" + _FINITE_VERB + r"\b[^.;]*\bor\b|"
+                     r"\bor\s+not\b|\bwhether\b", re.IGNORECASE)
+#: An "or" that opens a clause with a finite verb of its own ("…, or its CI hasn't hit …"):
+#: another state the world may be in -- unless the sentence directs (a rule and what
+#: happens otherwise: "pin it, or the build breaks").
+_OR_CLAUSE = lazy_regex(r"(?<!and/)\bor\s+(?:[\w'-]+\s+){0,3}?" + _FINITE_VERB + r"\b",
+                        re.IGNORECASE)
+#: A condition: a statement under it is a guess when the condition is about what may or may
+#: not have happened (an unknown state: "if the image hasn't been rebuilt", "unless someone
+#: changed it") or the statement claims an outcome ("passes if the cache is warm"). A
+#: condition on the input ("falls back to defaults if missing") is a specification.
 _CONDITION = lazy_regex(r"\b(?:if|unless|provided\s+that|as\s+long\s+as|in\s+case)\b",
                         re.IGNORECASE)
+_UNKNOWN_STATE = lazy_regex(
+    r"\b(?:if|unless|provided\s+that|as\s+long\s+as|in\s+case)\b[^,.;:]*\b(?:already|still|"
+    r"ever|someone|somebody|anyone|was|were|had|did|wasn't|weren't|hasn't|haven't|hadn't|"
+    r"didn't)\b", re.IGNORECASE)
+_OUTCOME = lazy_regex(r"\b(?:works?|pass(?:es)?|fails?|breaks?|succeeds?|fix(?:es)?|"
+                      r"resolves?|helps?|(?:is|are|be|stays?|remains?)\s+(?:safe|fine|ok|okay|"
+                      r"correct|enough|valid|compatible|stable|green|unaffected))\b",
+                      re.IGNORECASE)
 #: Words a rule is given in: the sentence directs, so its condition is the rule's scope.
 _RULE_WORD = lazy_regex(r"\b(?:must|always|never|shall|should|required?|don'?t|do\s+not|"
                         r"make\s+sure|ensure|avoid|prefer|only|need\s+to|has\s+to|have\s+to)\b",
@@ -86,7 +103,8 @@ _PROPOSAL = lazy_regex(
     r"\b(?:one|an|another|the\s+other|a\s+(?:possible|simpler|cleaner|better))\s+"
     r"(?:option|alternative|approach|way|idea|possibility|choice)\b|\balternatively\b|"
     r"^\W*consider(?:ing)?\b|\bworth\s+(?:considering|trying|exploring|a\s+try)\b|"
-    r"\b(?:we|you)\s+(?:can|could)\s+(?:also\s+|either\s+)?(?!not\b|n't\b)\w+",
+    r"(?<!\bso\s)(?<!\bthat\s)\b(?:we|you)\s+(?:can|could)\s+(?:also\s+|either\s+)?"
+    r"(?!not\b|n't\b)\w+",
     re.IGNORECASE)
 #: The agent narrating its own turn: "Let me …", "I'll now …", "Next I will …".
 _OWN_TURN = lazy_regex(
@@ -109,10 +127,11 @@ _CODE_DOES = lazy_regex(
     r"resolves|loops|retries|catches|throws|raises|opens|closes|spawns|prints|renders|"
     r"builds|creates|queries|caches|serializes|deserializes|formats|maps|filters|sorts)\b",
     re.IGNORECASE)
-#: A choice or a rule said in the sentence: it decides, whatever it describes.
-_DECIDES = lazy_regex(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|chose|chosen|decided|"
-                      r"reserved|by\s+design|on\s+purpose|intentionally|deliberately)\b|"
-                      + _RULE_WORD.pattern, re.IGNORECASE)
+#: A choice said in the sentence (with a rule word, ``_RULE_WORD``): it decides, whatever it
+#: describes or whatever it says may follow.
+_CHOICE = lazy_regex(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|chose|chosen|decided|"
+                     r"reserved|by\s+design|on\s+purpose|intentionally|deliberately)\b",
+                     re.IGNORECASE)
 #: A sentence cut off: a word that needs more after it, a dangling mark, an ellipsis.
 _CUT = lazy_regex(r"(?:\b(?:and|or|but|the|a|an|to|of|with|for|by|in|on|at|from|that|which|"
                   r"as|via|into|than|because|e\.g\.|i\.e\.)|[,;:(/–—-]|\.\.\.|…)\s*$",
@@ -132,9 +151,13 @@ def speculative(text: str) -> bool:
     """The sentence guesses or leaves the matter open (module docstring): a modal of
     possibility, a hope, an alternative between states, or a statement under a condition."""
     plain = _QUOTED.sub(" ", text)
-    if _POSSIBLE.search(plain) or _ALTERNATIVE.search(plain):
+    if _POSSIBLE.search(plain) or _EITHER.search(plain):
         return True
-    return bool(_CONDITION.search(plain)) and not _directs(plain)
+    if _OR_CLAUSE.search(plain) and not _directs(plain) and not _CHOICE.search(plain):
+        return True
+    return bool(_CONDITION.search(plain)) and not _directs(plain) \
+        and not _CHOICE.search(plain) and bool(
+        _UNKNOWN_STATE.search(plain) or _OUTCOME.search(plain))
 
 
 def _directs(plain: str) -> bool:
@@ -196,7 +219,7 @@ def describes_code(text: str) -> bool:
     """What the code does today, not a decision: marked as today's ("currently"), or a code
     thing doing something ("`load()` reads the file twice") with no rule or choice in it."""
     plain = _QUOTED.sub(" x ", text)
-    if _DECIDES.search(plain):
+    if _CHOICE.search(plain) or _RULE_WORD.search(plain):
         return False
     return bool(_TODAY.search(plain) or _CODE_DOES.match(text))
 

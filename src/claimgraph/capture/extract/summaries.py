@@ -112,7 +112,8 @@ _PROPOSAL = lazy_regex(r"<proposed_plan>")
 _REPLACED = lazy_regex(r"^(?:replaced|swapped)\s+.*`[^`]+`.*\s(?:with|by)\s+.*`[^`]+`", re.I)
 _NUMBERED = lazy_regex(r"^\s*\d+[.)]\s")
 #: The person asked to choose among what the message lists, or to approve it as a plan.
-_GO_AHEAD = (r"(?:proceed|go\s+ahead|start|begin|implement\s+(?:this|it|that|these|the\s+plan))"
+_GO_AHEAD = (r"(?:proceed|go\s+ahead|start|begin|implement\s+(?:it|(?:this|that|these|the)"
+             r"(?:\s+\w+)?))"
              r"(?:\s+with\s+(?:this|the|that|these)(?:\s+\w+)?)?\s*\?")
 _ASKS_CHOICE = lazy_regex(
     r"\bwhich\b[^.!?]*\?|\b(?:do|would)\s+you\s+(?:prefer|rather)\b|"
