@@ -133,6 +133,7 @@ def test_a_fragment_is_no_claim(sentence):
 
 @pytest.mark.parametrize("sentence", [
     "No `make docs` target",
+    "Releases use `just`",
     "Store timestamps as UTC milliseconds, never as local time",
     "Use `httpx` rather than `requests` for the API client",
     "Exports: keep column order stable, since downstream scripts index by position",

@@ -19,7 +19,8 @@ own words"):
   "consider …": a proposal the user has not chosen from. (The sections and messages that lay
   out options or ask for a go-ahead are read in ``capture/extract/summaries``.)
 - **Is it a whole sentence?** A fragment carries no claim a later session can act on: under
-  four words ("No `cache` target" is about the shortest whole stance), cut off mid-sentence
+  four words with no verb ("No `cache` target" is about the shortest whole stance without
+  one; "Installs use `pnpm`" has one), cut off mid-sentence
   (a dangling "and", "to", a trailing comma or "…"), an unclosed code span or bracket, a
   table cell, a heading in title case, or a label followed by a bare list ("Standards: A, B,
   C, D").
@@ -184,8 +185,10 @@ def fragment(text: str, min_words: int = MIN_WORDS) -> bool:
     """Not a whole sentence: too short, cut off, unbalanced, a table cell, a title-case
     heading, or a label with a bare list after it."""
     stripped = text.strip()
-    if len(stripped.split()) < min_words or _CUT.search(stripped):
+    if _CUT.search(stripped):
         return True
+    if len(stripped.split()) < min_words and not _FINITE.search(_QUOTED.sub(" ", stripped)):
+        return True  # short and without a verb: a label ("Installs use `pnpm`" has one)
     if stripped.count("`") % 2 or stripped.count("(") != stripped.count(")") \
             or stripped.count("[") != stripped.count("]") \
             or stripped.count("“") != stripped.count("”"):

@@ -132,6 +132,12 @@ def test_a_reviewers_guard_drops_a_note_even_when_the_session_wrote_what_it_name
     assert unsupported(_note(claim), 5, WROTE) == why
 
 
+def test_a_stance_whose_object_is_a_name_is_not_read_as_a_sentence():
+    """"decided against `parse()`" holds a name, not a sentence: no guard reads it."""
+    against = _note("`parse()`", predicate="core/decided-against")
+    assert unsupported(against, 5, WROTE) != "fragment"
+
+
 def test_a_settled_note_on_the_same_record_stands():
     claim = "`parse()` returns a `ParseError` instead of panicking"
     assert unsupported(_note(claim), 5, WROTE) is None
