@@ -46,6 +46,7 @@ def test_a_guess_or_an_open_alternative_is_speculative(sentence):
     "Pin the toolchain version, or the nightly build breaks",
     # a modal inside a relative clause says what the thing would do, not a doubt
     "No retry wrapper around the upload path that could hide partial writes",
+    "`sync --dry-run` prints what would be uploaded, file by file",
     # a choice, whatever it says may follow
     "Old clients are deliberately unsupported: callers on the v1 token or a missing app id "
     "will be refused",
@@ -137,6 +138,7 @@ def test_a_fragment_is_no_claim(sentence):
     "Store timestamps as UTC milliseconds, never as local time",
     "Use `httpx` rather than `requests` for the API client",
     "Exports: keep column order stable, since downstream scripts index by position",
+    "Lints tracked sources only: `src/`, `tests/`, `tools/`",
     "Config files are read as TOML or JSON, chosen by extension",
 ])
 def test_a_short_whole_stance_is_no_fragment(sentence):

@@ -54,9 +54,10 @@ MIN_WORDS, MIN_ROLE_WORDS = 4, 3
 #: Code spans and quotations: their words are someone else's text, never the sentence's mood.
 _QUOTED = lazy_regex(r"`[^`\n]*`|\"[^\"\n]*\"|“[^”\n]*”")
 #: A modal of possibility or a hope: the speaker does not say it holds. (In a relative clause,
-#: "… logic that could drop updates", the modal is what the thing would do, not a doubt.)
+#: "… logic that could drop updates", "shows what would be sent", the modal is what the thing
+#: would do, not a doubt.)
 _POSSIBLE = lazy_regex(
-    r"(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)\b(?:could|would)\b|"
+    r"(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)(?<!\bwhat\s)\b(?:could|would)\b|"
     r"\b(?:ought\s+to|hopefully|in\s+theory|(?:i|we)\s+assume|^\W*assuming|suppos(?:e|edly)|"
     r"expected\s+to|should\s+(?:(?:now|also|still)\s+)?(?:work|help|fix|resolve|solve|suffice|"
     r"be\s+(?:enough|ok|okay|good|safe|correct|fixed|resolved)))\b", re.IGNORECASE)
@@ -205,8 +206,8 @@ def _title_case(plain: str) -> bool:
 
 def _bare_list(plain: str) -> bool:
     found = _LABEL_LIST.match(plain)
-    if found is None:
-        return False
+    if found is None or _RULE_WORD.search(found["label"]):
+        return False  # "Reads these only: A, B, C": a rule, and the list is its scope
     items = [item.strip() for item in re.split(r",|\band\b", found["items"].rstrip(". "))
              if item.strip()]
     return len(items) >= _MIN_LIST_ITEMS and not _FINITE.search(found["items"]) and all(
