@@ -478,3 +478,21 @@ def test_a_lead_in_to_possibilities_or_one_side_of_a_comparison_lists_no_decisio
             "- The cache key must carry the schema version so old entries never match\n"
             "- Used a write-ahead log instead of rewriting the whole file\n")
     assert list(claims(text)) == []
+
+
+def test_a_decision_section_keeps_what_is_settled_and_drops_what_a_reviewer_would_doubt():
+    """Every bullet below names only what the session wrote and left (so the record bears
+    each out); the reviewer's guards (``logic.agent_said``) still drop those said as a guess,
+    an offer, the agent's own activity or what the code does today."""
+    session = Session()
+    session.prompt("Make the exporter write one CSV per table.")
+    session.write(f"{ROOT}/src/export.py",
+                  "def export_table(rows):\n    write_csv(rows)  # one file per table\n")
+    session.event("assistant", text="Done. Summary:\n\n### Key decisions:\n"
+                  "- `export_table()` writes with `write_csv()` instead of a pandas frame\n"
+                  "- `export_table()` could call `write_csv()` lazily per chunk\n"
+                  "- One option is `write_csv()` streaming from `export_table()`\n"
+                  "- Let me wire `write_csv()` into `export_table()` next\n"
+                  "- `export_table()` calls `write_csv()` once per table\n")
+    kept = [c["object"] for c in session.extract() if c["rule"] == "summaries"]
+    assert kept == ["`export_table()` writes with `write_csv()` instead of a pandas frame"]
