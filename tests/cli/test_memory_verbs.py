@@ -52,6 +52,14 @@ def test_recall_json_names_the_tier(memory, ok):
     assert out["tier"] == "facts" and out["facts"][0]["predicate"] == "core/failure-mode"
 
 
+def test_recall_names_how_each_fact_was_learned(memory, ok):
+    """As the context block's lines do: "you said" for the user's words (``assert``'s
+    default source), so the asking agent weighs each answer by its tier."""
+    out = ok("recall", "webhook", "--json").json()
+    assert [f["learned"] for f in out["facts"]] == ["you said"]
+    assert "[you said]" in ok("recall", "GraphQL").out
+
+
 def test_recall_refuses_min_hits_below_one(memory, cli):
     result = cli("recall", "x", "--min-hits", "0")
     assert result.code == 1 and "--min-hits" in one_line(result.err)

@@ -81,6 +81,23 @@ def test_recall_escalates_to_this_projects_session_summaries(ctx, served):
     assert [e["ref"] for e in result["episodes"]] == ["claude-code:s7@0-9"]
 
 
+def test_recall_names_how_each_fact_was_learned(ctx, served):
+    """Like the context block's lines: the user's words "you said", a tool's outcome
+    "seen"; an agent's note nobody corroborated is not returned at all (core.recall)."""
+    sh = Shell(open_store(served.db))
+    from claimgraph.core.writes import assert_fact
+    assert_fact(sh, "importer", "written-in", "zig", scope=served.project_id,
+                source_type="user-assertion")
+    assert_fact(sh, "importer", "tested-by", "zig-test", scope=served.project_id,
+                source_type="session-log", evidence=["transcript#L4: zig build test"])
+    assert_fact(sh, "importer", "depends-on", "zig-arena", scope=served.project_id,
+                source_type="agent-note")
+    sh.store.close()
+    learned = {f["object"]: f["learned"] for f in run(ctx, "memory_recall",
+                                                         query="importer")["facts"]}
+    assert learned == {"zig": "you said", "zig-test": "seen"}
+
+
 def test_conflicts_are_this_projects_open_pairs(ctx):
     run(ctx, "memory_assert", subject="billing", predicate="prefers", object="GraphQL",
         on_conflict="flag")

@@ -89,13 +89,17 @@ def run_recall(ctx: Invocation, args: argparse.Namespace) -> int:
     found = recall(sh, " ".join(args.query), scopes=scopes(ctx, args), min_hits=args.min_hits,
                    fetch_evidence=Sidecars(ctx.db_path).get_evidence, limit=args.limit)
     log_surfaced(ctx, "recall", [f["id"] for f in found["facts"]])
-    if ctx.json:
-        emit_json({**found, "facts": facts_json(found["facts"])})
+    from claimgraph.logic.present_records import fact_json, fact_line
+    from claimgraph.logic.trust_tiers import tier as trust_tier
+
+    if ctx.json:  # each fact names how it was learned, as the context block's lines do
+        emit_json({**found, "facts": [{**fact_json(f), "learned": trust_tier(f)}
+                                      for f in found["facts"]]})
         return 0
     emit(f"answered from {found['tier']}" if found["tier"] != "nothing"
          else f"nothing in memory about {found['query']!r}")
-    if found["facts"]:
-        emit_fact_lines(found["facts"], "", indent="  ")
+    for fact in found["facts"]:
+        emit(f"  {fact_line(fact)} [{trust_tier(fact)}]")
     for episode in found["episodes"]:
         emit(f"  session {episode['ref']}: {episode.get('summary') or '(no summary)'}")
     for hit in found["evidence"]:

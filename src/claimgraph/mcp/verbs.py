@@ -22,6 +22,7 @@ from claimgraph.core.recall import recall, scoped_search
 from claimgraph.core.teammates import named
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.recall import in_scopes
+from claimgraph.logic.trust_tiers import tier as trust_tier
 from claimgraph.mcp.session import ServerState
 from claimgraph.mcp.tools_args import AGENT_SOURCE_TYPES
 from claimgraph.mcp.views import entity_view, episode_view, fact_view, facts_view, pair_view, wire
@@ -119,7 +120,10 @@ def memory_recall(ctx: ServerState, a: dict[str, Any]) -> dict[str, Any]:
     found = recall(ctx.read(), a["query"], scopes=ctx.scopes, min_hits=a.get("min_hits", 1),
                    fetch_evidence=ctx.fetch_evidence, limit=a.get("limit", DEFAULT_LIMIT))
     ctx.log_read("recall", [f["id"] for f in found["facts"]])
-    return wire({**found, "facts": facts_view(found["facts"]),
+    # each fact names how it was learned, as the context block's lines do ("you said",
+    # "seen", the cited file, "agent's note"): the asking agent weighs it by that
+    facts = [{**fact_view(f), "learned": trust_tier(f)} for f in found["facts"]]
+    return wire({**found, "facts": facts,
                  "episodes": [episode_view(e) for e in found["episodes"]]})
 
 

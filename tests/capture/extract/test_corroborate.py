@@ -117,6 +117,32 @@ def test_a_note_whose_form_is_no_fact_goes_whatever_backs_it(claim, why):
     assert unsupported(_note(claim), 5, WROTE) == why
 
 
+@pytest.mark.parametrize(("claim", "why"), [
+    ("`parse()` could return a `ParseError` when the input is empty", "speculative"),
+    ("One option is a `ParseError` result from `parse()`", "offered"),
+    ("Should `parse()` return a `ParseError`?", "question"),
+    ("Let me make `parse()` return a `ParseError`", "own-activity"),
+    ("`parse()` returns a `ParseError` on", "fragment"),
+    ("`parse()` returns a `ParseError` for every malformed row", "describes-code"),
+])
+def test_a_reviewers_guard_drops_a_note_even_when_the_session_wrote_what_it_names(claim, why):
+    """The file the session left holds `parse` and `ParseError` (``backed``), yet the
+    sentence is no standing decision by its form (``logic.agent_said``)."""
+    assert backed(claim, WROTE)
+    assert unsupported(_note(claim), 5, WROTE) == why
+
+
+def test_a_stance_whose_object_is_a_name_is_not_read_as_a_sentence():
+    """"decided against `parse()`" holds a name, not a sentence: no guard reads it."""
+    against = _note("`parse()`", predicate="core/decided-against")
+    assert unsupported(against, 5, WROTE) != "fragment"
+
+
+def test_a_settled_note_on_the_same_record_stands():
+    claim = "`parse()` returns a `ParseError` instead of panicking"
+    assert unsupported(_note(claim), 5, WROTE) is None
+
+
 def test_a_files_role_stands_on_the_file_written_or_read_and_the_user_asking():
     role = _note("exports the shared database client", predicate="x/role",
                  subject="src/db.ts")

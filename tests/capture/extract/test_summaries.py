@@ -409,3 +409,90 @@ def test_the_failed_runs_read_once_answer_every_problem_as_a_fresh_reading_would
     assert [ours for _, _, ours, _ in answers] == [fresh for _, _, _, fresh in answers]
     for column in range(4):  # each answer is asked both ways
         assert {answer[column] for answer in answers} == {True, False}
+
+
+@pytest.mark.parametrize("closing", [
+    "Which of these would you like me to go with?",
+    "Do you prefer the first or the second layout?",
+    "Shall I proceed?",
+    "Want me to implement this plan?",
+    "Does this approach look right to you?",
+    "Let me know which one fits best.",
+    "I'll hold off until you confirm, before I start on the migration.",
+])
+def test_a_message_that_asks_the_person_to_choose_or_approve_offers_what_it_lists(closing):
+    """Its bullets are proposals the user has not picked from or approved: what holds of them
+    is what the session then builds, not the agent's list."""
+    from claimgraph.capture.extract.summaries import asks_to_choose
+    message = ("Here is where things stand:\n\n"
+               "- Keep the importer single-threaded instead of the worker pool\n"
+               "- Store the cache key with the schema version\n"
+               "- Always validate rows before the bulk insert\n\n" + closing)
+    assert asks_to_choose(message)
+
+
+@pytest.mark.parametrize("closing", [
+    "All checks pass; the branch is pushed.",
+    "Want me to go ahead and push the branch?",
+    "Should I also update the changelog?",
+])
+def test_a_report_that_offers_one_more_step_still_reports(closing):
+    from claimgraph.capture.extract.summaries import asks_to_choose
+    message = ("Done:\n\n- Kept the importer single-threaded instead of the worker pool\n"
+               "- Stored the cache key with the schema version\n"
+               "- Rows are validated before the bulk insert\n\n" + closing)
+    assert not asks_to_choose(message)
+
+
+@pytest.mark.parametrize(("closing", "read"), [
+    ("Which would you like me to start with?", False),
+    ("All three are in; the benchmark is green.", True),
+])
+def test_a_message_asking_for_a_choice_is_no_summary_of_the_session(closing, read):
+    from claimgraph.capture.extract.session import SessionView
+    from claimgraph.capture.extract.summaries import summary_events
+    session = Session()
+    session.prompt("The importer is slow, what can we do?")
+    session.event("assistant", text="There are a few things in play:\n\n"
+                  "- A worker pool instead of the single importer thread\n"
+                  "- Inserts batched in groups of 500 rows instead of one by one\n"
+                  "- The index disabled during the bulk load\n\n" + closing)
+    session.prompt("Thanks.")
+    events = list(summary_events(SessionView.of(session.transcript(), ROOT)))
+    assert bool(events) is read
+
+
+@pytest.mark.parametrize("lead_in", [
+    "There are two ways to handle the stale cache:",
+    "We could go one of three directions:",
+    "Ideas for the flaky test:",
+    "### Pros",
+    "### Cons",
+    "### Redis vs SQLite",
+])
+def test_a_lead_in_to_possibilities_or_one_side_of_a_comparison_lists_no_decisions(lead_in):
+    """Under a line that announces possibilities, or a heading of pros, cons or "A vs B",
+    bullets are weighed, not picked (a pattern of backspace characters once kept "Pros",
+    "Cons" and "vs" headings from ever matching)."""
+    text = (f"{lead_in}\n"
+            "- The cache key must carry the schema version so old entries never match\n"
+            "- Used a write-ahead log instead of rewriting the whole file\n")
+    assert list(claims(text)) == []
+
+
+def test_a_decision_section_keeps_what_is_settled_and_drops_what_a_reviewer_would_doubt():
+    """Every bullet below names only what the session wrote and left (so the record bears
+    each out); the reviewer's guards (``logic.agent_said``) still drop those said as a guess,
+    an offer, the agent's own activity or what the code does today."""
+    session = Session()
+    session.prompt("Make the exporter write one CSV per table.")
+    session.write(f"{ROOT}/src/export.py",
+                  "def export_table(rows):\n    write_csv(rows)  # one file per table\n")
+    session.event("assistant", text="Done. Summary:\n\n### Key decisions:\n"
+                  "- `export_table()` writes with `write_csv()` instead of a pandas frame\n"
+                  "- `export_table()` could call `write_csv()` lazily per chunk\n"
+                  "- One option is `write_csv()` streaming from `export_table()`\n"
+                  "- Let me wire `write_csv()` into `export_table()` next\n"
+                  "- `export_table()` calls `write_csv()` once per table\n")
+    kept = [c["object"] for c in session.extract() if c["rule"] == "summaries"]
+    assert kept == ["`export_table()` writes with `write_csv()` instead of a pandas frame"]

@@ -12,7 +12,7 @@ from .extract_helpers import ROOT, Session
 CONFIG = "import tomllib\n\ndef load_config():\n    return tomllib.load(open('settings.toml'))\n"
 RENAMED = "def read_settings():"
 SUMMARY = ("Done. Summary:\n\n### Key decisions:\n"
-           "- `load_config()` reads `settings.toml` at startup\n"
+           "- `load_config()` reads `settings.toml` at startup by design\n"
            "- Kept the settings file at the project root\n"
            "- Used `tomllib` from the standard library\n")
 
@@ -46,17 +46,17 @@ def _renamed_at(line: int) -> list[FileChange]:
 # --- a named thing a later edit took out ------------------------------------------------------
 
 def test_a_note_on_a_function_a_later_edit_renamed_is_dropped():
-    note = _note("`load_config()` reads `settings.toml` at startup")
+    note = _note("`load_config()` reads `settings.toml` at startup by design")
     assert reconcile([note], _later({"src/config.py": _renamed_at(9)})) == []
 
 
 def test_an_edit_before_the_note_says_nothing_about_it():
-    note = _note("`read_settings()` reads `settings.toml` at startup", line=12)
+    note = _note("`read_settings()` reads `settings.toml` at startup by design", line=12)
     assert reconcile([note], _later({"src/config.py": _renamed_at(9)})) == [note]
 
 
 def test_the_thing_shown_again_or_held_elsewhere_keeps_the_note():
-    note = _note("`load_config()` reads `settings.toml` at startup")
+    note = _note("`load_config()` reads `settings.toml` at startup by design")
     shown_again = _later({"src/config.py": [*_renamed_at(9),
                                             FileChange(11, "read", "", CONFIG)]})
     elsewhere = _later({"src/config.py": _renamed_at(9),
@@ -67,13 +67,13 @@ def test_the_thing_shown_again_or_held_elsewhere_keeps_the_note():
 
 def test_an_edit_the_session_cannot_place_in_a_known_text_leaves_the_note():
     """Without the file's text, the name may stand elsewhere in it: unknown keeps."""
-    note = _note("`load_config()` reads `settings.toml` at startup")
+    note = _note("`load_config()` reads `settings.toml` at startup by design")
     blind = _later({"src/config.py": [FileChange(9, "edit", "def load_config():", RENAMED)]})
     assert reconcile([note], blind) == [note]
 
 
 def test_an_edit_that_carries_the_note_out_keeps_it():
-    note = _note("`load_config()` reads `settings.toml` at startup")
+    note = _note("`load_config()` reads `settings.toml` at startup by design")
     carried = _later({"src/config.py": [
         FileChange(2, "read", "", "def read_settings():\n    pass\n"),
         FileChange(9, "edit", RENAMED, "def load_config():")]})
@@ -210,7 +210,7 @@ def test_the_same_note_stands_when_the_session_kept_the_function():
     session.event("assistant", text=SUMMARY)
     session.edit(f"{ROOT}/src/config.py", "import tomllib", "import tomllib  # stdlib")
     kept = [c["object"] for c in session.extract() if c["rule"] == "summaries"]
-    assert "`load_config()` reads `settings.toml` at startup" in kept
+    assert "`load_config()` reads `settings.toml` at startup by design" in kept
 
 
 def test_a_count_names_its_file_by_path_or_by_a_name_only_one_file_has():

@@ -45,10 +45,14 @@ from functools import cached_property
 from typing import Any, Iterable, Mapping, Sequence
 from claimgraph.logic.lazy_regex import lazy_regex
 
+from claimgraph.logic.agent_said import not_standing
 from claimgraph.logic.claim_mood import asks_for_account, finding, not_a_fact
 
 AGENT = "agent-note"
 ROLE, LESSON = "x/role", "core/failure-mode"
+#: What is said in a sentence of the agent's, which a reviewer's guards read
+#: (``logic.agent_said``); a stance's object is a name ("`load_config()`"), not a sentence.
+_PROSE = frozenset({"x/decided", "x/convention", ROLE})
 _CODE_SPAN = lazy_regex(r"`([^`\n]{2,80})`")
 #: A word that names something: a path, a dotted or snake_case identifier, a call, a flag.
 _NAMING = lazy_regex(r"(?<![\w@/.-])(?:@?[A-Za-z][\w-]*(?:[_./:][\w-]+)+(?:\(\))?|[A-Za-z_]\w*\(\)|"
@@ -177,7 +181,9 @@ def read_outputs(record: Record, candidates: Iterable[Mapping[str, object]]) -> 
 
 def unsupported(found: Mapping[str, object], line: int | None, record: Record) -> str | None:
     """Why an agent's note is not kept as a fact ("intent", "hedge", "figure", "quote",
-    "finding", "unasked", "replaced", "uncorroborated", "refuted"), or None when it stands.
+    "finding", "unasked", "replaced", "uncorroborated", "refuted", or a reviewer's guard of
+    ``logic.agent_said``: "speculative", "offered", "question", "fragment", "own-activity",
+    "describes-code"), or None when it stands.
     Anything that is not the agent's note is never judged here."""
     if found.get("source_type") != AGENT:
         return None
@@ -187,7 +193,8 @@ def unsupported(found: Mapping[str, object], line: int | None, record: Record) -
         return "refuted"
     if predicate == LESSON:
         return None  # judged by its own rule: a failure seen, a fix that held
-    why = not_a_fact(text)
+    why = not_a_fact(text) or (not_standing(text, role=predicate == ROLE)
+                               if predicate in _PROSE else None)
     if why:
         return why
     if predicate == ROLE:

@@ -89,8 +89,10 @@ _SECTIONS = (
                       r"consideration|question|summary request|intent|request|option|"
                       r"if you want|would you like", re.I)),
     # choices weighed, none picked: trade-offs, pros and cons, alternatives, a comparison
-    (None, lazy_regex(r"trade-?offs?|pros|cons|alternative|considered|vs\.?|"
-                      r"versus|compar|candidates|possible|approaches", re.I)),
+    (None, lazy_regex(r"trade-?offs?|\bpros\b|\bcons\b|alternative|considered|\bvs\.?\b|"
+                      r"versus|compar|candidates|possible|approaches|"
+                      # a lead-in to possibilities: "Two ways to fix this", "We could"
+                      r"\bways?\b|\bcould\b|\beither\b|\bideas\b|\bchoices\b", re.I)),
     (LESSON, lazy_regex(r"error|issue|problem|fix|gotcha|pitfall|lesson|bug", re.I)),
     (DECIDED, lazy_regex(r"decision|adaptation|approach|design|chose|choice|"
                          r"rationale", re.I)),
@@ -109,6 +111,20 @@ _PROPOSAL = lazy_regex(r"<proposed_plan>")
 #: closing report -- the state it left, named on both sides.
 _REPLACED = lazy_regex(r"^(?:replaced|swapped)\s+.*`[^`]+`.*\s(?:with|by)\s+.*`[^`]+`", re.I)
 _NUMBERED = lazy_regex(r"^\s*\d+[.)]\s")
+#: The person asked to choose among what the message lists, or to approve it as a plan.
+_GO_AHEAD = (r"(?:proceed|go\s+ahead|start|begin|implement\s+(?:it|(?:this|that|these|the)"
+             r"(?:\s+\w+)?))"
+             r"(?:\s+with\s+(?:this|the|that|these)(?:\s+\w+)?)?\s*\?")
+_ASKS_CHOICE = lazy_regex(
+    r"\bwhich\b[^.!?]*\?|\b(?:do|would)\s+you\s+(?:prefer|rather)\b|"
+    r"\blet\s+me\s+know\s+(?:which|what\s+you\s+prefer|if\s+(?:this|that|the\s+plan)\b)|"
+    r"\b(?:shall|should|can|may)\s+i\s+" + _GO_AHEAD + r"|"
+    r"\b(?:want|like)\s+me\s+to\s+" + _GO_AHEAD + r"|"
+    r"\b(?:does|do|is)\s+(?:this|that|these|the)\s*(?:plan|approach|design|proposal)?\s+"
+    r"(?:look|sound|seem)s?\s+(?:good|right|ok(?:ay)?|reasonable)\b[^.!]*\?|"
+    r"^\W*(?:sound|look)s?\s+good\s*\?|\bok(?:ay)?\s+(?:to\s+proceed|with\s+(?:this|that|"
+    r"the\s+plan))\b[^.!]*\?|\bbefore\s+i\s+(?:start|begin|implement|proceed)\b",
+    re.I)
 #: A bullet labelled as one side of a choice ("Pro: …", "Option B: …", "Downside: …").
 _WEIGHED = lazy_regex(r"^(?:pros?|cons?|upsides?|downsides?|benefits?|drawbacks?|costs?|"
                       r"risks?|advantages?|disadvantages?|caveats?|alternatives?|"
@@ -226,9 +242,21 @@ def summary_events(view: SessionView) -> Iterator[Event]:
 
 
 def _is_summary(text: str) -> bool:
-    if _PROPOSAL.search(text):
+    if _PROPOSAL.search(text) or asks_to_choose(text):
         return False
     return sum(bool(_BULLET.match(line)) for line in text.splitlines()) >= _MIN_BULLETS
+
+
+def asks_to_choose(text: str) -> bool:
+    """The message closes by putting what it lists to the person: asking which option they
+    prefer, or for a go-ahead on the plan ("Which approach do you prefer?", "Shall I
+    proceed?", "Does this plan look right?"). What it lists is offered, not done or decided:
+    what holds of it is what the session then builds. A closing offer of a further step
+    after the work ("Want me to go ahead and push?") asks about that step only."""
+    lines = text.rstrip().splitlines()
+    last_bullet = max((index for index, line in enumerate(lines) if _BULLET.match(line)),
+                      default=-1)
+    return bool(_ASKS_CHOICE.search(" ".join(lines[last_bullet + 1:])))
 
 
 def claims(text: str) -> Iterator[Claim]:
