@@ -218,7 +218,8 @@ def test_a_file_every_command_refuses_is_stamped_refused_with_the_values_read_la
     stamp = marks.stamp(environ)
     assert stamp["state"] == configured.file_state(os.stat(path))
     assert reason in stamp["refused"] and path in stamp["refused"]
-    assert "-1" not in stamp["refused"] and "-5" not in stamp["refused"]
+    said = stamp["refused"].replace(path, "<path>")  # (pytest's folders are numbered)
+    assert "-1" not in said and "-5" not in said
     assert stamp["settings"] == read
     values, changed, refused = configured.block_settings(environ, marks.get)
     assert not changed and refused == stamp["refused"]
