@@ -317,7 +317,16 @@ def coerce(setting: Setting, raw: Any, source: str, environ: Environ) -> Any:
 
 
 def _invalid(setting: Setting, raw: Any, source: str) -> ClaimgraphError:
+    """The refusal of a bad value. One from the config file is never echoed: the error lands
+    in logs (a detached curator's or capture's output is ``<db>.curate.log``,
+    ``<db>.capture.log``), and a value in the wrong place of a file may be a secret pasted
+    there; the setting, the file and what it expects say what to fix. A flag's or a
+    variable's value was typed for this command, and is shown."""
     where, fix = _origin(setting, source)
+    if source.startswith("file:"):
+        return ClaimgraphError(
+            "invalid-setting", f"invalid {setting.name} in {where}: expected {_wanted(setting)}",
+            hint=fix, setting=setting.name, source=source)
     shown = raw if isinstance(raw, (str, int, float)) else repr(raw)
     return ClaimgraphError(
         "invalid-setting",

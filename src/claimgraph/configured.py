@@ -11,8 +11,9 @@ each of ``BLOCK_SETTINGS`` the way ``claimgraph.config`` does, as far as it can 
   wins over the file there as here;
 - no config file, or one that never names the setting: the default;
 - a file that names it: the curator, which parses the file on each pass, leaves in the store
-  what that file says of every such setting and the file's ``os.stat`` when it read it
-  (``stamp``; one mark per file, ``settings_mark(path)``). While the file is unchanged, those
+  what that file says of every such setting, the file's ``os.stat`` when it read it and a
+  digest of its bytes (``stamp``; one mark per file, ``settings_mark(path)``). While the file
+  is unchanged (the same state and the same bytes: ``is_current``), those
   values are the file's; once it has changed, the hook cannot know them: it uses the values
   the curator read last (the default for one it never read) and has the curator read the file
   again, so the next start uses the new ones (``block_settings``, docs/hooks.md);
@@ -24,7 +25,8 @@ each of ``BLOCK_SETTINGS`` the way ``claimgraph.config`` does, as far as it can 
 - a file the hook parsed anyway (its bytes could name ``db``, ``hooks.spool``): what that
   parse said (``config.judge_block``), not the stamp, which may be of another version.
 
-Standard library only, and only what the hook loads anyway (``os``, ``math``).
+Standard library only: what the hook loads anyway (``os``, ``math``), and ``zlib`` once
+the file is read for a setting it names.
 """
 
 from __future__ import annotations
@@ -50,13 +52,16 @@ BLOCK_SETTINGS: dict[str, tuple[type, float | int]] = {
     BUDGET_SETTING: (int, DEFAULT_BUDGET_CHARS),
 }
 #: The store marks the curator leaves, one per config file it read (a daemon's environment may
-#: name another file than the agent's): ``context:settings:<path>`` = {"file", "state",
+#: name another file than the agent's): ``context:settings:<path>`` = {"file", "state", "digest",
 #: "settings": {name: value}}, and "refused" (why) and "refused_setting" (the one refused, None
 #: when the file cannot be read) for a file every command refuses (docs/store.md).
 SETTINGS_PREFIX = "context:settings:"
 #: A file's times come from a coarse clock (a few ms; 1 or 2 s on some file systems): a file
 #: written this recently could be written again within the same tick, at the same size, and
-#: its state would not change. The curator stamps only a file older than this.
+#: its state would not change. The curator stamps only a file whose modification time is
+#: older than this. That time is the file's to set (``cp -p``, ``touch -d``, an unpacked
+#: archive keep an old one), so this is not what tells versions apart: the stamp's digest of
+#: the bytes is (``file_digest``); a state that moved says so before any digest is taken.
 SETTLED_NS = 2_000_000_000
 
 
@@ -101,6 +106,19 @@ def file_state(stat: os.stat_result) -> list[int]:
     """What tells one version of the config file from another without reading it: any write
     moves its modification or change time, a replacing editor its inode."""
     return [stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
+
+
+def file_digest(data: bytes) -> int:
+    """A checksum of the file's bytes (CRC-32), stamped beside its state: two versions
+    written within one tick of the file system's clock, at the same size and in place (a
+    ``cp -p`` keeps the old modification time, an editor may keep the inode), have the same
+    state, and only their bytes tell them apart. The hook has read the bytes anyway when it
+    compares (``block_settings``), so this costs one pass over a small file and ``zlib``, a
+    C module, nothing of ``hashlib``'s start-up; a checksum of a file that may hold a secret
+    keeps 32 bits of it, no more."""
+    import zlib  # loaded only where the file is read: never on the hook's fast path
+
+    return zlib.crc32(data)
 
 
 def names_setting(data: bytes, name: str) -> bool:
@@ -161,7 +179,7 @@ def block_settings(environ: Mapping[str, str], read_mark: Callable[[str], Any],
     if not named:
         return values, False, None
     mark = read_stamp(path, read_mark)
-    current = mark is not None and mark.get("state") == state and holds_here(mark, environ)
+    current = mark is not None and is_current(mark, state, data) and holds_here(mark, environ)
     refused = mark["refused"] if current and mark is not None else None
     changed = False
     for name in named:
@@ -202,12 +220,18 @@ def refusal(environ: Mapping[str, str], read_mark: Callable[[str], Any],
         refused = parsed.get("refused")
         return refused if isinstance(refused, str) else None
     try:
-        state = file_state(os.stat(path))
+        status, data = read_config(path)
     except OSError:
         return None
     mark = read_stamp(path, read_mark)
-    return mark["refused"] if mark is not None and mark["state"] == state and holds_here(
-        mark, environ) else None
+    return mark["refused"] if mark is not None and is_current(
+        mark, file_state(status), data) and holds_here(mark, environ) else None
+
+
+def is_current(mark: Mapping[str, Any], state: list[int], data: bytes) -> bool:
+    """Whether a stamp is of the file as it is now: the same state and the same bytes
+    (``file_digest``; a stamp without a digest, from before it was kept, is not)."""
+    return mark.get("state") == state and mark.get("digest") == file_digest(data)
 
 
 def holds_here(mark: Mapping[str, Any], environ: Mapping[str, str]) -> bool:
@@ -229,7 +253,7 @@ def read_stamp(path: str, read_mark: Callable[[str], Any]) -> dict[str, Any] | N
     if isinstance(mark, Mapping) and mark.get("file") == path:
         settings, refused = mark.get("settings"), mark.get("refused")
         setting = mark.get("refused_setting")
-        return {"state": mark.get("state"),
+        return {"state": mark.get("state"), "digest": mark.get("digest"),
                 "settings": settings if isinstance(settings, Mapping) else {},
                 "refused": refused if isinstance(refused, str) else None,
                 "refused_setting": setting if isinstance(setting, str) else None}
@@ -267,20 +291,21 @@ def stamp(environ: Mapping[str, str], judge: Callable[[str], dict[str, Any]], no
     ``SETTLED_NS`` before ``now_ns`` (wall clock)."""
     path = config_file(environ)
     try:
-        before = os.stat(path)
+        before, data = read_config(path)
         judged = judge(path)
-        after = os.stat(path)
+        after, again = read_config(path)
     except FileNotFoundError:
         return None
     state = file_state(before)
-    if state != file_state(after) or now_ns - before.st_mtime_ns < SETTLED_NS:
+    if state != file_state(after) or data != again or now_ns - before.st_mtime_ns < SETTLED_NS:
         return None
+    digest = file_digest(data)
     refused = judged.get("refused")
     if not isinstance(refused, str):
-        return {"file": path, "state": state,
+        return {"file": path, "state": state, "digest": digest,
                 "settings": {name: judged["settings"][name] for name in BLOCK_SETTINGS}}
     previous = read_stamp(path, lambda key: last)
     kept = {name: stamped_value(previous, name) for name in BLOCK_SETTINGS}
-    return {"file": path, "state": state, "refused": refused,
+    return {"file": path, "state": state, "digest": digest, "refused": refused,
             "refused_setting": judged.get("setting"),
             "settings": {name: value for name, value in kept.items() if value is not None}}

@@ -110,12 +110,17 @@ def test_a_refused_config_never_read_before_ranks_by_the_default(hooks: Hooks):
 
 def test_past_the_live_limit_a_refused_config_starts_no_curator_after_the_first(hooks: Hooks):
     """A refused file that names neither of the block's settings: nothing to read for the
-    block, but the curator that the over-limit path starts would refuse it too."""
+    block, but the curator that the over-limit path starts would refuse it too. Once that
+    curator has stamped the refusal, the block no longer says the list is being refreshed
+    (nothing refreshes it): it names the file and the setting that stop it."""
     remember(hooks, *[(f"svc{n}", "depends-on", f"lib{n}") for n in range(30)])
-    config_file(hooks, "lease_wait_ms = -5\n")
+    path = config_file(hooks, "lease_wait_ms = -5\n")
     env = {**hooks.env, LIVE_LIMIT_ENV: "20"}
     blocks = session_starts(hooks, 3, env)
     assert all("more than 20 facts" in block for block in blocks)
+    assert "is being refreshed" in blocks[0]  # nothing stamped yet: a curator is started
+    assert all(f"invalid lease_wait_ms in config file {path}: expected" in block
+               and "is being refreshed" not in block for block in blocks[1:])
     assert curators_started(hooks) == 1
     assert "invalid lease_wait_ms" in stamped(hooks)["refused"]
     assert [line["event"] for line in hooks.log()[-2:]] == ["hook.config-refused",
@@ -226,3 +231,38 @@ def test_a_pipe_at_the_config_path_never_holds_the_hook(hooks: Hooks, event: str
     assert run.code == 0
     if event == "session-end":
         assert run.out == b""
+
+
+#: A value pasted into the wrong setting: what no log, output or stamp may repeat.
+PASTED = "pasted-token-4f9c2e7a1b"
+
+
+def test_a_refused_value_is_never_repeated_and_a_person_does_not_wait_for_the_lease(
+        hooks: Hooks):
+    """``claimgraph curate`` run by a person, the config file refused while another writer
+    holds the store's write lease: it refuses at once, naming the file and the setting and
+    what the setting expects, never the value, and leaves no stamp (it did not wait for the
+    lease); once the lease is free, a curator started detached (as the hook and capture start
+    it) stamps the refusal, and its ``<db>.curate.log`` names the setting and file, never
+    the value."""
+    from claimgraph import lease
+    from claimgraph.curator import spawn_curator
+    from claimgraph.store import leases
+
+    remember(hooks, ("api", "prefers", "REST"))
+    path = config_file(hooks, f'half_life_days = "{PASTED}"\n')
+    with leases.write_lease(hooks.db, "test-writer", 0, ttl_ms=lease.DEFAULT_TTL_MS):
+        done = subprocess.run([sys.executable, "-m", "claimgraph", "curate", "--db",
+                               str(hooks.db)], env=hooks.env, capture_output=True, timeout=60,
+                              stdin=subprocess.DEVNULL)
+    said = (done.stdout + done.stderr).decode()
+    assert done.returncode == 1
+    assert f"invalid half_life_days in config file {path}: expected a number" in said
+    assert PASTED not in said
+    assert stamped(hooks) is None  # the lease was held: no stamp, and no wait for it
+    spawn_curator(hooks.db, ("--stage", "shortlists"), hooks.env)
+    assert wait_for(lambda: stamped(hooks) is not None, 60)
+    assert wait_for(lambda: "error" in "".join(map(str, curator_exits(hooks))), 60)
+    log = Path(f"{hooks.db}.curate.log").read_text()
+    assert "half_life_days" in log and str(path) in log and PASTED not in log
+    assert PASTED not in json.dumps(stamped(hooks))

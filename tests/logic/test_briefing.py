@@ -272,3 +272,52 @@ def test_a_request_the_session_carried_out_names_its_tier_and_one_act_is_dated()
     assert ('- app decided "rename the dev-docs skill to development-docs" (you asked, done, '
             'as of 2026-02-19)') in current
     assert C.is_standing(lasting) and not C.is_standing(once)
+
+
+def _renamed(facts, names):
+    """``facts`` with new ids (``names``: old id -> new), links and successors renamed too:
+    the same memory as another capture would store it, under other random ids."""
+    def one(f):
+        return {**f, "id": names[f["id"]],
+                "conflicts": [names[c] for c in f.get("conflicts") or []],
+                "successor": names.get(f.get("successor"), f.get("successor"))}
+    return [one(f) for f in facts]
+
+
+def test_ties_are_ordered_by_what_the_lines_say_never_by_the_random_ids():
+    """Facts learned at the same instant (one file read, one turn) tie on time and
+    confidence; the block orders them by their text, so two captures of one transcript
+    (other ids) give the same bytes: decisions, changes, conflicts and ranked facts alike."""
+    facts = [
+        fact("f-1", "app", "convention", "use tabs", literal=True, epistemic="commitment"),
+        fact("f-2", "app", "convention", "avoid globals", literal=True, epistemic="commitment"),
+        fact("f-3", "app", "convention", "keep it small", literal=True, epistemic="commitment"),
+        fact("f-4", "app", "tested-by", "pytest"),
+        fact("f-5", "app", "tested-by", "mypy"),
+        fact("f-6", "app", "built-with", "uv"),
+        fact("f-7", "app", "uses", "redis", t_invalid=NOW - DAY_MS,
+             invalidation_kind="superseded"),
+        fact("f-8", "app", "uses", "kafka", t_invalid=NOW - DAY_MS,
+             invalidation_kind="superseded"),
+        fact("f-9", "db", "runs", "pg15", conflicts=["f-10"]),
+        fact("f-10", "db", "runs", "pg16"),
+        fact("f-11", "cache", "runs", "v7", conflicts=["f-12"]),
+        fact("f-12", "cache", "runs", "v6"),
+    ]
+    pairs = [{"fact": facts[8], "candidate": facts[9]}, {"fact": facts[10], "candidate": facts[11]}]
+    first = C.compile(facts, pairs, NOW, "p")
+    backwards = {f["id"]: f"g-{99 - n:02d}" for n, f in enumerate(facts)}
+    again = _renamed(facts, backwards)
+    by_id = {f["id"]: f for f in again}
+    pairs_again = [{k: by_id[backwards[v["id"]]] for k, v in p.items()} for p in pairs]
+    assert C.compile(again, pairs_again, NOW, "p") == first
+    lines = first.splitlines()
+    decisions = [line for line in lines if "convention" in line]
+    assert [d.split('"')[1] for d in decisions] == ["avoid globals", "keep it small", "use tabs"]
+    ranked = [line for line in lines if "tested-by" in line or "built-with" in line]
+    assert ranked == ["- app built-with uv (seen, 0.74)", "- app tested-by mypy (seen, 0.74)",
+                      "- app tested-by pytest (seen, 0.74)"]
+    changed = [line for line in lines if "app uses" in line]
+    assert [c.split(": ")[1].split(" →")[0] for c in changed] == ["kafka", "redis"]
+    conflicts = [line for line in lines if "in contention" in line]
+    assert [c.split(" runs")[0] for c in conflicts] == ["- cache", "- db"]

@@ -286,8 +286,8 @@ def _settings_or_refusal(ctx: Invocation, args: argparse.Namespace) -> Any:
         return ctx.settings
     except ClaimgraphError as error:
         if not args.dry_run:
-            from claimgraph.curator.refusal import record_refusal
-            record_refusal(error, getattr(args, "db", None), ctx.environ)
+            from claimgraph.curator.refusal import lease_wait_ms, record_refusal
+            record_refusal(error, getattr(args, "db", None), ctx.environ, lease_wait_ms())
         raise
 
 

@@ -228,10 +228,27 @@ NOT_READY = ("claimgraph holds more than {limit:,} facts for this project ({proj
              "`claimgraph search` or `claimgraph facts`, or the memory tools.")
 
 
-def not_ready(project_id: str, now: int, limit: int = LIVE_LIMIT) -> dict[str, Any]:
+#: ``NOT_READY`` when the config file is refused: no curator is started to refresh the list
+#: (it would refuse the file too), so the block says which file and setting stop it.
+NOT_READY_REFUSED = ("claimgraph holds more than {limit:,} facts for this project ({project}) "
+                     "and for the user across projects, and the list of those this block "
+                     "shows cannot be refreshed while the config file is refused ({why}), "
+                     "so none are shown at this start. Fix the file, or read them with "
+                     "`claimgraph context`, `claimgraph search` or `claimgraph facts`, or the "
+                     "memory tools.")
+
+
+def not_ready(project_id: str, now: int, limit: int = LIVE_LIMIT,
+              refused: str | None = None) -> dict[str, Any]:
     """{project, as_of, text, chars, sections, read_anyway}, as ``compile_gathered`` gives,
-    for a store whose block ``gather`` did not compile (``over_limit``)."""
-    body = NOT_READY.format(limit=limit, project=safe_text(project_id))
+    for a store whose block ``gather`` did not compile (``over_limit``). ``refused``: why the
+    config file is refused (``configured.refusal``: the file, the setting and what it
+    expects, never the value), when it is."""
+    if refused:
+        body = NOT_READY_REFUSED.format(limit=limit, project=safe_text(project_id),
+                                        why=safe_text(refused))
+    else:
+        body = NOT_READY.format(limit=limit, project=safe_text(project_id))
     text = (f"{CONTEXT_OPEN}\n{CONTEXT_HEADING} (as of {to_date(now)})\n\n{body}\n"
             f"{CONTEXT_CLOSE}")
     return {"project": project_id, "as_of": now, "text": text, "chars": len(text),

@@ -149,7 +149,7 @@ def compile_block(db: str, cwd: str, environ: Mapping[str, str],
             # the curator to be started must not be one that refuses the file (its stamp
             # is read only now: a file that names neither setting was not looked up above)
             refused = refused or refusal(environ, store.get_mark, parsed)
-            return {**not_ready(project.id, now, limit), "shortlist": "over-limit",
+            return {**not_ready(project.id, now, limit, refused), "shortlist": "over-limit",
                     **notes, "config_refused": refused}
         loaded = files_loaded(agent, project.root, cwd)
         return {**compile_gathered(found, project.id, now,

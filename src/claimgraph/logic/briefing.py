@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 
 from claimgraph.logic.briefing_lines import (
-    change_line, component_line, conflict_components, decision_line, fact_line, state_line,
+    change_line, component_line, conflict_components, decision_line, fact_line, said_key,
+    state_line,
 )
 from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_HEADING, CONTEXT_OPEN
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS, effective_confidence
@@ -90,9 +91,21 @@ def lines(found: Mapping[str, list[Any]]) -> dict[str, list[str]]:
         "decisions": [decision_line(f) for f in found["decisions"]],
         "conflicts": [component_line(c) for c in found["conflicts"]],
         "changed": [change_line(old, new) for old, new in found["changed"]],
-        **{key: [ranked_line(f, c) for f, c in found[key][:cap]]
+        **{key: [ranked_line(f, c) for f, c in shown_order(found[key][:cap])]
            for key, cap in RANKED_CAPS.items()},
     }
+
+
+def shown_order(ranked: Sequence[tuple[Fact, float]]) -> list[tuple[Fact, float]]:
+    """A ranked section's facts as its lines list them: by the confidence each line shows
+    (two decimals), then by what they say (``said_key``), never by id. Decay starts at the
+    instant a fact was recorded, so facts one capture wrote a few milliseconds apart differ
+    in the last digits of their confidence, and another capture of the same transcript
+    would order them otherwise: the line shows 0.70 for both, and so they tie here.
+    Which facts make the cap is still ``rank_key``'s choice, which the stored shortlist makes
+    from light rows without the object (``logic.briefing_shortlist``): only the order of the
+    lines shown changes, and the viewer's block orders them here too."""
+    return sorted(ranked, key=lambda r: (-float(f"{r[1]:.2f}"), *said_key(r[0]), r[0]["id"]))
 
 
 def ranked_line(fact: Fact, confidence: float) -> str:
@@ -121,7 +134,8 @@ def groups(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: 
     contended = {f["id"] for pair in conflicts for f in pair.values()}
     contended |= {f["id"] for f in valid if f.get("conflicts")}
     replaced = replaced_stances(conflicts)
-    standing = [f for f in valid if is_standing(f) and f["id"] not in replaced]
+    standing = sorted((f for f in valid if is_standing(f) and f["id"] not in replaced),
+                      key=decision_key)
     ranked = _current([f for f in valid if not is_standing(f)], contended, now, half_life_days)
     return {
         "decisions": standing,
@@ -211,6 +225,18 @@ def _by_time(fact: Fact) -> tuple[Any, ...]:
     return (fact.get("t_valid") or 0, fact["id"])
 
 
+def decision_key(fact: Fact) -> tuple[Any, ...]:
+    """Standing decisions' order: oldest first (when it was said), then what it says
+    (``said_key``): decisions learned together (one file read, one turn) keep one order
+    whatever ids their capture gave them. The id decides only between facts saying the same."""
+    return (fact.get("t_valid") or 0, *said_key(fact), fact["id"])
+
+
+def change_key(fact: Fact) -> tuple[Any, ...]:
+    """Recent changes' order: newest end first, then what the old fact said, then id."""
+    return (-fact["t_invalid"], *said_key(fact), fact["id"])
+
+
 def supersession_successor(fact: Fact) -> tuple[bool, str | None]:
     """(whether the invalidation was a change of belief, the successor's id if known)."""
     if fact.get("invalidation_kind") in SUPERSESSION_KINDS:
@@ -230,7 +256,7 @@ def _changed(live: Mapping[str, Fact], known: Mapping[str, Fact],
         if recently_superseded(fact, now):
             successor = supersession_successor(fact)[1]
             changes.append((fact, known.get(successor) if successor else None))
-    changes.sort(key=lambda c: (-c[0]["t_invalid"], c[0]["id"]))
+    changes.sort(key=lambda c: change_key(c[0]))
     return changes
 
 

@@ -50,6 +50,16 @@ def object_text(fact: Fact) -> str:
     return one_line(name) if fact.get("object_kind") == "entity" else f'"{one_line(name)}"'
 
 
+def said_key(fact: Fact) -> tuple[str, str, str]:
+    """What a fact says, for ordering facts that tie on time or confidence: the subject's name,
+    the predicate, the object (an entity's name, a literal's text) -- never the id, which each
+    capture mints anew, so the same memory captured twice is ordered the same. A store orders
+    its page with the same three columns (``store.sqlite_sections``)."""
+    name = fact.get("subject_name") or (fact.get("subject") or {}).get("name") or ""
+    said = object_name(fact)
+    return (str(name), str(fact.get("predicate") or ""), "" if said is None else str(said))
+
+
 def statement(fact: Fact) -> str:
     return f"{subject_text(fact)} {predicate_text(fact)} {object_text(fact)}"
 
@@ -79,7 +89,8 @@ def change_line(old: Fact, new: Fact | None) -> str:
 
 def conflict_components(pairs: Sequence[Mapping[str, Fact]]) -> list[list[Fact]]:
     """Union-find over the pairs by fact id: each component is one knot of contention, its
-    facts sorted by id; components sorted by their smallest id (deterministic)."""
+    facts sorted by id; components sorted by what their facts say (``said_key``, the least
+    of each component), then by their smallest id: the order never hangs on random ids."""
     parent: dict[str, str] = {}
     by_id: dict[str, Fact] = {}
 
@@ -100,7 +111,7 @@ def conflict_components(pairs: Sequence[Mapping[str, Fact]]) -> list[list[Fact]]
     groups: dict[str, list[Fact]] = {}
     for fid in sorted(by_id):
         groups.setdefault(root(fid), []).append(by_id[fid])
-    return [groups[key] for key in sorted(groups)]
+    return sorted(groups.values(), key=lambda c: (min(said_key(f) for f in c), c[0]["id"]))
 
 
 def _objects(facts: Iterable[Fact], limit: int) -> str:

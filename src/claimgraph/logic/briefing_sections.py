@@ -18,7 +18,8 @@ in the context):
   "decisions" when standing; "left_out" when read from code or carrying a conflict link that is not
   open; else the ranked section its predicate competes in (lessons, current, structure).
 
-Order within a section: decisions oldest first; changes newest first; ranked sections by
+Order within a section: decisions oldest first, changes newest first (ties of both by what the
+fact says: ``logic.briefing.decision_key``, ``change_key``); ranked sections by
 ``logic.briefing.rank_key``; what is left out by its reason, then id.
 """
 
@@ -97,9 +98,9 @@ def placement(fact: Fact, now: int, suspect: set[str],
 def order_key(section: str, fact: Fact, reason: str | None, now: int,
               half_life_days: float) -> tuple[Any, ...]:
     if section == "decisions":
-        return (fact["t_valid"], fact["id"])
+        return compiled.decision_key(fact)
     if section == "changed":
-        return (-fact["t_invalid"], fact["id"])
+        return compiled.change_key(fact)
     if section in RANKED:
         return compiled.rank_key(fact, effective_confidence(fact, now, half_life_days))
     if section == "left_out":

@@ -25,6 +25,7 @@ from claimgraph.logic.names import normalize_entity_name
 from claimgraph.store import records as rec
 from claimgraph.store.bulk import collector_paused
 from claimgraph.store.derived import StoreDefaults
+from claimgraph.store.memory_journal import TABLES, Journal, Table
 from claimgraph.store.memory_purge import MemoryPurge
 from claimgraph.store.nesting import reentrant
 from claimgraph.store.records import Record
@@ -35,24 +36,27 @@ class MemoryStore(MemoryPurge, StoreDefaults):
     """Dicts and filters. Linear scans are fine: this backend never holds a real memory."""
 
     def __init__(self) -> None:
+        self._journal = Journal()
         self._s: dict[str, dict[Any, Any]] = {
-            "entities": {}, "facts": {}, "episodes": {}, "predicates": {}, "marks": {},
-            "audit": {}}
+            name: Table(self._journal) for name in TABLES}
         self.depth = 0
         self._writes, self._seen = 0, self._fingerprint()
 
     # --- transactions and marks ----------------------------------------------------
     @reentrant
     def transaction(self) -> Iterator[None]:
-        """Outermost block snapshots the state and restores it if anything escapes."""
-        snapshot = copy.deepcopy(self._s)
+        """The outermost block journals what it changes (each row's value before its first
+        change, ``store.memory_journal``) and, if anything escapes, puts those back: a
+        transaction costs what it writes, not a copy of the whole store."""
+        self._journal.begin()
         self.depth = 1
         try:
             yield
         except BaseException:
-            self._s = snapshot
+            self._journal.undo()
             raise
         finally:
+            self._journal.end()
             self.depth = 0
 
     def get_mark(self, key: str) -> Any:
@@ -128,10 +132,12 @@ class MemoryStore(MemoryPurge, StoreDefaults):
         if to_id not in self._s["entities"]:
             raise rec.not_found("entity", to_id)
         moved = 0
-        for fact in self._s["facts"].values():
+        for fact in self._s["facts"].values():  # only rows that change are written
             hit = from_id in (fact["subject"], fact["object_ref"])
-            fact["subject"] = to_id if fact["subject"] == from_id else fact["subject"]
-            fact["object_ref"] = to_id if fact["object_ref"] == from_id else fact["object_ref"]
+            if fact["subject"] == from_id:
+                fact["subject"] = to_id
+            if fact["object_ref"] == from_id:
+                fact["object_ref"] = to_id
             moved += hit
         return moved
 

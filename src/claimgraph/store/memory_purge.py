@@ -8,7 +8,9 @@ from claimgraph.store import records as rec
 
 
 class MemoryPurge:
-    """Mixed into MemoryStore; expects ``self._s`` (its dict of tables)."""
+    """Mixed into MemoryStore; expects ``self._s`` (its dict of tables). A table is changed
+    only through its own methods, never replaced, and a row's list never in place: the
+    transaction's journal sees the change (``store.memory_journal``)."""
 
     _s: dict[str, dict[Any, Any]]
 
@@ -20,8 +22,11 @@ class MemoryPurge:
         for fact_id in gone:
             del self._s["facts"][fact_id]
         for fact in self._s["facts"].values():
-            fact["conflicts"] = [c for c in fact["conflicts"] if c not in gone]
-        self._s["audit"] = {k: v for k, v in self._s["audit"].items() if k[0] not in gone}
+            if not gone.isdisjoint(fact["conflicts"]):  # only rows that change are written
+                fact["conflicts"] = [c for c in fact["conflicts"] if c not in gone]
+        audit = self._s["audit"]  # deleted from, never replaced: the journal sees each key
+        for key in [key for key in audit if key[0] in gone]:
+            del audit[key]
         return len(gone)
 
     def delete_episodes(self, ids: Iterable[str]) -> int:

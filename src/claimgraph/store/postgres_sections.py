@@ -36,9 +36,11 @@ _EFFECTIVE = ("CASE WHEN f.epistemic = 'commitment' OR f.source_type = 'decision
               " power(0.5::double precision, GREATEST(0.0::double precision, (%(now)s -"
               " GREATEST(f.recorded_at, coalesce(nullif(f.last_reinforced_at, 0),"
               " f.recorded_at)))::double precision / %(period)s::double precision))) END")
+#: Decisions and changes tied on time by what they say (``logic.briefing.decision_key``).
+_SAID_ORDER = 'name COLLATE "C", predicate COLLATE "C", said COLLATE "C", id'
 _ORDER = {
-    "decisions": "t_valid, id",
-    "changed": "t_invalid DESC, id",
+    "decisions": "t_valid, " + _SAID_ORDER,
+    "changed": "t_invalid DESC, " + _SAID_ORDER,
     "left_out": "reason COLLATE \"C\", id",
     "conflicts": "id",
 }
@@ -93,7 +95,9 @@ def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
         "open": sorted(set(open_ids)),
     }
     placed = (f"SELECT f.id, {_SECTION} AS section, {_REASON} AS reason, f.t_valid, f.t_invalid,"
-              f" {_EFFECTIVE} AS effective, coalesce(s.name, '') AS name"
+              f" {_EFFECTIVE} AS effective, coalesce(s.name, '') AS name,"
+              " coalesce(f.predicate, '') AS predicate, coalesce(CASE WHEN f.object_kind ="
+              " 'entity' THEN o.name ELSE f.object_lit END, '') AS said"
               " FROM facts f LEFT JOIN entities s ON s.id = f.subject_id"
               " LEFT JOIN entities o ON o.id = f.object_ref_id"
               " WHERE f.scope = ANY(%(scopes)s::text[])" + _narrowing(narrowing, params))

@@ -60,6 +60,13 @@ def _name(subject_id: str) -> str:
 
 
 _NAME = _name("f.subject_id")
+#: ``logic.briefing_lines.said_key`` of a decision or a change (NULL in other sections): what
+#: it says orders the ties of its time, as ``logic.briefing.decision_key`` does.
+_TIED = "CASE WHEN p.section IN ('decisions', 'changed') THEN {} END AS {}"
+_SAID = ", ".join((
+    _TIED.format(_name("p.subject_id"), "k2"), _TIED.format("coalesce(p.predicate, '')", "k3"),
+    _TIED.format("coalesce(CASE WHEN p.object_kind = 'entity' THEN (SELECT o.name FROM"
+                 " entities o WHERE o.id = p.object_ref_id) ELSE p.object_lit END, '')", "k4")))
 _OBJECT = ("coalesce(CASE WHEN f.object_kind = 'entity' THEN (SELECT o.name FROM entities o"
            " WHERE o.id = f.object_ref_id) ELSE f.object_lit END, '')")
 
@@ -99,13 +106,15 @@ def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
               " f.t_valid AS t_valid, f.t_invalid AS t_invalid,"
               " f.confidence AS confidence, f.epistemic AS epistemic, f.source_type AS source,"
               " f.recorded_at AS recorded_at, f.last_reinforced_at AS reinforced,"
-              " f.subject_id AS subject_id"
+              " f.subject_id AS subject_id, f.predicate AS predicate,"
+              " f.object_kind AS object_kind, f.object_lit AS object_lit,"
+              " f.object_ref_id AS object_ref_id"
               " FROM facts f WHERE f.scope IN (SELECT value FROM json_each(:scopes))"
               + _narrowing(narrowing, params))
     keyed = ("SELECT p.id, p.section, CASE WHEN p.section = 'left_out' THEN p.reason END AS reason,"
              " CASE p.section WHEN 'decisions' THEN p.t_valid WHEN 'changed' THEN -p.t_invalid"
              " WHEN 'left_out' THEN p.reason WHEN 'conflicts' THEN 0 ELSE -("
-             + _EFFECTIVE + ") END AS k1, p.subject_id"
+             + _EFFECTIVE + ") END AS k1, p.subject_id, " + _SAID +
              " FROM placed p WHERE p.section IS NOT NULL")
     parts = ["SELECT section, NULL, NULL, count(*), 0 FROM keyed GROUP BY section"]
     if windows and all(o == 0 and n >= WHOLE for o, n in windows.values()):
@@ -114,7 +123,8 @@ def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
         ranked = _names(compiled.RANKED_CAPS)
         parts.append("SELECT * FROM (SELECT section, id, reason, NULL, 1 FROM keyed WHERE"
                      " section IN (SELECT value FROM json_each(:wanted)) ORDER BY section, k1,"
-                     f" CASE WHEN section IN {ranked} THEN {_name('subject_id')} END, id)")
+                     f" k2, k3, k4, CASE WHEN section IN {ranked} THEN {_name('subject_id')} END,"
+                     " id)")
         return (f"WITH keyed AS MATERIALIZED ({keyed}), placed AS ({placed}) "
                 + " UNION ALL ".join(parts)), params
     for n, (section, (offset, limit)) in enumerate(sorted(windows.items())):
@@ -128,7 +138,7 @@ def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
             order = f"k1, {_name('subject_id')}, id"
             where = f"section = :s{n} AND (k1 <= {bar} OR {bar} IS NULL)"
         else:
-            order, where = "k1, id", f"section = :s{n}"
+            order, where = "k1, k2, k3, k4, id", f"section = :s{n}"
         parts.append(f"SELECT * FROM (SELECT section, id, reason, NULL, 1 FROM keyed WHERE {where}"
                      f" ORDER BY {order} LIMIT {int(limit)} OFFSET {int(offset)})")
     # Rows: (section, NULL, NULL, count, 0) per section, then each window's ids in order.

@@ -414,8 +414,9 @@ def context_block(told: Mapping[str, Any], facts: Mapping[str, Any],
     def padded(lines: list[str], total: int) -> list[str]:
         return lines + [filler] * (total - len(lines))
 
-    ranked = {key: [compiled.ranked_line(facts[fid], effective_confidence(
-                        facts[fid], now, src.half_life_days)) for fid in ids.get(key, [])[:cap]]
+    ranked = {key: [compiled.ranked_line(f, c) for f, c in compiled.shown_order(
+                        [(facts[fid], effective_confidence(facts[fid], now, src.half_life_days))
+                         for fid in ids.get(key, [])[:cap]])]
               for key, cap in compiled.RANKED_CAPS.items()}
     memo: Memo[str] = lines_kept or Memo(0)
 
