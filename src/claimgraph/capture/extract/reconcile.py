@@ -72,14 +72,16 @@ from claimgraph.capture.extract.actions import of_kind
 from claimgraph.capture.extract.approvals import lettered_options, sets_terms
 from claimgraph.capture.extract.asked import answers, questions
 from claimgraph.capture.extract.corroborate import Record, read_outputs, unsupported
+from claimgraph.capture.extract.no_longer_runs import command_of, stopped_running
 from claimgraph.capture.extract.offered import position_pick
 from claimgraph.capture.extract.overtaken import overtake, plan_texts
 from claimgraph.capture.extract.revised import revised_away
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.superseded import DECISIONS, superseded
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
+from claimgraph.capture.extract.writes import session_ops
 from claimgraph.capture.extract.undone import (
-    History, deletions, failures, history as edit_history, undone_by_edits)
+    History, deletions, failures, history as edit_history, reverts, undone_by_edits)
 
 Candidate = dict[str, Any]
 _FILE_QUOTE = lazy_regex(r"^(?P<path>[^\s`]+?): `(?P<quote>.*)`$", re.DOTALL)
@@ -204,6 +206,9 @@ class Later:
     #: (line, command) of shell commands that ran but whose outcome never showed (sent to
     #: the background, no result): work the session moved on to, done or not
     ran: list[tuple[int, str]] = field(default_factory=list)
+    #: (line, cited path or "." for the whole tree) of each git command that threw the
+    #: working tree's changes away (``git restore``, ``git checkout -- f``, ``git stash``).
+    reverted: list[tuple[int, str]] = field(default_factory=list)
 
 
 def _agent_messages(view: SessionView) -> tuple[list[tuple[int, dict[str, str]]],
@@ -237,6 +242,10 @@ def digest(view: SessionView) -> Later:
             if look.cited:
                 files.setdefault(_bare(look.cited), []).append(
                     FileChange(look.call.line, look.how, look.replaced, look))
+    for path, change in emptying_edits(view):
+        changes = files.setdefault(path, [])
+        changes.append(change)
+        changes.sort(key=lambda known: known.line)
     done = [(action.line, action.command) for action in of_kind(view, SHELL)
             if action.outcome == OK and action.command]
     done += [(change.line, change.new) for changes in files.values() for change in changes
@@ -258,7 +267,25 @@ def digest(view: SessionView) -> Later:
                  deletions(view), failures(view), plan_texts(view),
                  [(action.line, action.command) for action in of_kind(view, SHELL)
                   if action.outcome == UNKNOWN and action.command and not (
-                      action.result is not None and view.refused(action.result))])
+                      action.result is not None and view.refused(action.result))],
+                 reverts(view))
+
+
+def emptying_edits(view: SessionView) -> list[tuple[str, FileChange]]:
+    """(cited path, change) of each edit that worked and took text out without putting any
+    in ("delete the logger line": its new text empty). The looks leave such an edit out (it
+    shows nothing of the file), but it is the change that undid what the text said."""
+    found: list[tuple[str, FileChange]] = []
+    for _call, outcome, ops in session_ops(view):
+        if outcome != OK:
+            continue
+        for op in ops:
+            cited = view.own(op.path) if op.kind == "edit" else None
+            if cited and op.edits and not any(new.strip() for _, new, _ in op.edits) \
+                    and any(old.strip() for old, _, _ in op.edits):
+                found.append((_bare(cited), FileChange(
+                    op.line, "edit", "\n".join(old for old, _, _ in op.edits), "")))
+    return found
 
 
 def _changed_at(files: Mapping[str, list[FileChange]]) -> dict[str, list[int]]:
@@ -368,6 +395,9 @@ def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None,
         return None
     if _changed_again(found, line, later):
         return None
+    command = command_of(found)
+    if command is not None and stopped_running(command, later.failed, later.done):
+        return None  # the session's last run of it said the command is not there
     if found.get("predicate") in DECISIONS and superseded(str(found.get("object") or ""),
                                                           line, [*later.done, *later.ran]):
         return None  # the work went on with another version of what it names
@@ -399,22 +429,27 @@ def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None,
 
 def _file_quote_removed(found: Candidate, later: Later) -> bool:
     """The quoted line is gone from the file as the session left it: the last change that
-    touched it took it out (a whole write without it, an edit that replaced it). A read that
-    shows it again puts it back; a read without it says nothing (it may be partial)."""
+    touched it took it out (a whole write without it, an edit that replaced it), or the file
+    was deleted after the session last saw it. A read that shows it again puts it back; a
+    read without it says nothing (it may be partial)."""
     evidence = found.get("evidence") or [""]
     match = _FILE_QUOTE.match(str(evidence[0]))
     if not match or match["path"].startswith("transcript#"):
         return False
-    quote, present = match["quote"].strip(), None
+    quote, present, path = match["quote"].strip(), None, _bare(match["path"])
     if not quote:
         return False
-    for change in later.files.get(_bare(match["path"]), []):
+    last = -1
+    for change in later.files.get(path, []):
+        last = change.line
         if change.kind == "write":
             present = quote in change.new
         elif change.kind == "edit" and quote in change.old and quote not in change.new:
             present = False
         elif quote in change.new:
             present = True
+    if any(at > last and _bare(gone) == path for at, gone in later.deleted):
+        return True  # the file itself was deleted after the session last saw it
     return present is False
 
 

@@ -46,7 +46,8 @@ from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.session import taught_at
 from claimgraph.logic.query_words import STOPWORDS
-from claimgraph.logic.revision_cues import CHANGE, DEFER, FOCUS, RETRACT
+from claimgraph.logic.revision_cues import (
+    CHANGE, DEFER, FOCUS, OPENER, REFUSES, RETIRES, RETRACT, TAKES_BACK, TEMPORARY)
 
 Candidate = dict[str, Any]
 
@@ -141,10 +142,77 @@ def _revised_by(found: Candidate, parts: Sequence[str], later_kept: Sequence[Can
     """One later message revises ``found``: a sentence of it does, and none says it again (a
     message that repeats the request among other points confirms it)."""
     earlier = str(found.get("stance") or found.get("object") or "")
-    if any(restates(earlier, sentence) for sentence in parts):
-        return False
+    if any(restates(earlier, sentence) and not TAKES_BACK.search(sentence)
+           for sentence in parts):
+        return False  # said again (a take-back names the words it takes back: no repetition)
     return any(revises(found, sentence, later_kept) for sentence in parts) or \
-        defers(earlier, parts)
+        defers(earlier, parts) or turned_away(earlier, parts)
+
+
+#: Content words a later sentence (with the one after it) must share with the earlier
+#: stance to turn its thing down, and the share of the stance's own words they make up.
+_MIN_TURNED = 2
+
+
+def turned_away(earlier: str, parts: Sequence[str]) -> bool:
+    """A later message of the same person turns down by name a thing the earlier stance says
+    yes to ("forget Redis", or after "actually"/"no,"/"change of plan": "spaces, not tabs";
+    ``revision_cues``), takes back what they said about its topic ("ignore what I said
+    about the fixtures": most of the topic's words are the stance's), or says the stance
+    held only for a while ("the mock provider was
+    only temporary"), on the same subject: the sentence, with the one after it (where "Forget
+    Redis." is followed by what replaces it), shares at least two of the stance's content
+    words and half of them. The later sentence need not be kept itself: the earlier word is
+    no longer the person's either way. A question turns nothing down."""
+    words = content_words(earlier)
+    if not words:
+        return False
+    for index, sentence in enumerate(parts):
+        if sentence.rstrip().endswith("?"):
+            continue
+        if TEMPORARY.search(sentence) and _on_subject(words, sentence):
+            return True
+        taken = TAKES_BACK.search(sentence)
+        if taken and taken["topic"] and _about(words, taken["topic"]):
+            return True
+        things = [match["what"] for match in RETIRES.finditer(sentence)]
+        if OPENER.match(sentence) or (index and OPENER.match(parts[index - 1])
+                                      and len(parts[index - 1].split()) <= 2):
+            things += [match["what"] for match in REFUSES.finditer(sentence)]
+        if things and _on_subject(words, " ".join(parts[index:index + 2])) \
+                and any(_affirms(earlier, thing) for thing in things):
+            return True
+    return False
+
+
+def _about(words: frozenset[str], topic: str) -> bool:
+    """The topic a take-back names ("about the test fixtures") is the stance's: most of its
+    content words are the stance's own."""
+    named = content_words(topic)
+    return bool(named) and len(words & named) >= _MIN_SHARED_PART * len(named)
+
+
+def _on_subject(words: frozenset[str], text: str) -> bool:
+    shared = words & content_words(text)
+    return len(shared) >= _MIN_TURNED and len(shared) >= _MIN_SHARED_PART * len(words)
+
+
+#: Words before a thing in the earlier stance that say no to it ("rather than Redis").
+_SAID_NO = lazy_regex(r"\b(?:instead of|rather than|than|over|drop|forget)\b", re.IGNORECASE)
+
+
+def _affirms(earlier: str, thing: str) -> bool:
+    """The earlier stance names ``thing`` (a content word, or a code span's text) and says
+    yes to it: no "no", "not", "instead of" in the few words before it."""
+    thing = thing.strip("`'\".,;:!").lower()
+    if len(thing) < 3 or thing in STOPWORDS or thing in _GENERAL:
+        return False
+    lowered = earlier.lower()
+    found = re.search(rf"(?<![\w-]){re.escape(thing)}(?![\w-])", lowered)
+    if found is None:
+        return False
+    before = " ".join(lowered[:found.start()].split()[-_NEGATION_REACH:])
+    return not (_NEGATION.search(before) or _SAID_NO.search(before))
 
 
 def is_request(found: Candidate) -> bool:

@@ -43,12 +43,14 @@ session here).
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from claimgraph.capture.extract.actions import of_kind
 from claimgraph.capture.extract.session import FAILED, OK, SessionView, taught_at
+from claimgraph.capture.extract.shell import call_cwd, invocations
 from claimgraph.capture.extract.tools import SHELL
 from claimgraph.capture.extract.writes import session_ops
 from claimgraph.logic.lazy_regex import lazy_regex
@@ -76,6 +78,8 @@ _SHORTEST = 5
 #: A bare word in a code span: a name only when the session ran it (``terms_of``).
 _PLAIN = lazy_regex(r"[A-Za-z][A-Za-z0-9]{3,30}")
 _CODE_SPAN = lazy_regex(r"`([^`\n]+)`")
+#: Git's summary line for a file a commit removed (``git commit``, ``revert``, ``merge``).
+_GIT_DELETE_MODE = lazy_regex(r"^\s*delete mode \d{6} (?P<path>\S[^\n]*)$", re.MULTILINE)
 _PATH_LIKE = lazy_regex(r"^[\w@.-]+(?:/[\w@.-]+)*\.[A-Za-z0-9]{1,8}$|^[\w@.-]+(?:/[\w@.-]+)+/?$")
 #: A stance's own words saying the thing is gone or replaced: right after the term ...
 _GONE_AFTER = lazy_regex(r"^(?:\(\))?`?\)?\s*(?:(?:\w+\s+){0,2}?"
@@ -184,10 +188,12 @@ class History:
     read's text is derived each time it is asked, so each look is read once here)."""
 
     def __init__(self, terms: Iterable[str], files: Mapping[str, Sequence[Look]],
-                 deleted: Sequence[tuple[int, str]] = ()) -> None:
+                 deleted: Sequence[tuple[int, str]] = (),
+                 reverted: Sequence[tuple[int, str]] = ()) -> None:
         self.terms = sorted(set(terms))
         self.files = files
         self.deleted = deleted
+        self.reverted = reverted
         self.traces: dict[str, dict[str, _Trace]] = {term: {} for term in self.terms}
         #: id(candidate) -> its terms, as ``history`` read them (read once per candidate).
         self.named: dict[int, list[str]] = {}
@@ -219,7 +225,8 @@ class History:
     def undone(self, terms: Sequence[str], line: int) -> Undone | None:
         """The first of ``terms`` the changes after ``line`` took out for good, or None."""
         for term in terms:
-            found = self._removed(term, line) or self._file_deleted(term, line)
+            found = self._removed(term, line) or self._file_deleted(term, line) \
+                or self._reverted(term, line)
             if found is not None:
                 return found
         return None
@@ -239,6 +246,24 @@ class History:
                     if removal is None or event.line < removal.line:
                         removal = Undone(term, event.line, "removed")
         return removal
+
+    def _reverted(self, term: str, line: int) -> Undone | None:
+        """The session put ``term`` into its files only by its own writes and edits, and a
+        ``git checkout``/``git restore``/``git stash`` after ``line`` threw those changes away
+        in every such file, with nothing showing it there again after."""
+        found: Undone | None = None
+        traces = self.traces.get(term, {})
+        for path, trace in traces.items():
+            put = [event.line for event in trace.events
+                   if event.in_new and event.kind != "read"]
+            undo = next((at for at, gone in self.reverted
+                         if at > line and put and at > put[-1] and _covers(gone, path)), None)
+            if undo is None or any(event.line > undo and event.in_new for event in trace.events) \
+                    or any(event.kind == "read" and event.in_new for event in trace.events):
+                return None  # here it stays, or the file held it before the session
+            if found is None or undo < found.line:
+                found = Undone(term, undo, "reverted")
+        return found
 
     def _file_deleted(self, term: str, line: int) -> Undone | None:
         """A path the candidate names, deleted after ``line`` and not written again."""
@@ -337,7 +362,7 @@ def history(candidates: Iterable[Mapping[str, Any]], later: Any, asserted: Terms
     named = {id(found): terms_of(found, asserted, later.failed)
              for found in candidates if checked(found)}
     traces = History([term for terms in named.values() for term in terms], later.files,
-                     later.deleted)
+                     later.deleted, getattr(later, "reverted", ()))
     traces.named = named
     return traces
 
@@ -399,7 +424,9 @@ def _files_named(text: str, files: Iterable[str]) -> list[str]:
 
 
 def deletions(view: SessionView) -> list[tuple[int, str]]:
-    """(line, cited path) of each project file or folder a call that worked deleted."""
+    """(line, cited path) of each project file or folder a call that worked deleted: by its
+    own words (``rm``, ``git rm``, a delete tool), or by git's report of a commit that took
+    the file out (``git revert`` of the commit that added it: `` delete mode 100644 x.md``)."""
     found: list[tuple[int, str]] = []
     for _call, outcome, ops in session_ops(view):
         if outcome != OK:
@@ -408,7 +435,73 @@ def deletions(view: SessionView) -> list[tuple[int, str]]:
             cited = view.own(op.path) if op.kind == "delete" else None
             if cited:
                 found.append((op.line, cited))
+    found += _git_deleted(view)
+    return sorted(found)
+
+
+def _git_deleted(view: SessionView) -> list[tuple[int, str]]:
+    """(line, cited path) of each file git reported a commit of the session deleted. Git
+    names the path from the repository's top, taken here as the project's root."""
+    found: list[tuple[int, str]] = []
+    for action in of_kind(view, SHELL):
+        if action.outcome != OK or action.result is None or "git" not in (action.command or ""):
+            continue
+        text = action.result.text
+        if "delete mode" not in text:
+            continue
+        for match in _GIT_DELETE_MODE.finditer(text):
+            path = view.resolve(match["path"].strip())
+            cited = view.own(path) if path else None
+            if cited:
+                found.append((action.line, cited))
     return found
+
+
+def _covers(reverted: str, path: str) -> bool:
+    """A revert of ``reverted`` (a cited path, or "." for the whole tree) covers ``path``."""
+    reverted = reverted.rstrip("/")
+    return reverted in ("", ".") or path == reverted or path.startswith(reverted + "/")
+
+
+#: Git subcommands that throw the working tree's changes away: the paths after ``--`` (or
+#: every word that is no option), or the whole tree when none is named.
+_DISCARDS = {"restore": False, "checkout": True, "stash": False, "reset": False}
+
+
+def reverts(view: SessionView) -> list[tuple[int, str]]:
+    """(line, cited path or "." for the whole tree) of each ``git restore <paths>``, ``git
+    checkout -- <paths>``, ``git checkout .``, ``git stash`` (push) and ``git reset --hard``
+    that worked: the session's changes to those files are gone."""
+    found: list[tuple[int, str]] = []
+    for action in of_kind(view, SHELL):
+        if action.outcome != OK or "git" not in (action.command or ""):
+            continue
+        for invocation in invocations(action.command or "", call_cwd(action.call)):
+            for path in _discarded(invocation.argv):
+                cited = "." if path == "." and not invocation.cwd else None
+                resolved = view.resolve(path, invocation.cwd) if cited is None else None
+                cited = cited or (view.own(resolved) if resolved else None) or (
+                    "." if resolved == view.root else None)
+                if cited:
+                    found.append((action.line, cited))
+    return found
+
+
+def _discarded(argv: tuple[str, ...]) -> list[str]:
+    words = list(argv)
+    if len(words) < 2 or posixpath.basename(words[0]) != "git" or words[1] not in _DISCARDS:
+        return []
+    rest = words[2:]
+    if words[1] == "stash":
+        return ["."] if not rest or rest[0] == "push" and not rest[1:] else []
+    if words[1] == "reset":
+        return ["."] if "--hard" in rest else []
+    if "--" in rest:
+        return rest[rest.index("--") + 1:] or []
+    if words[1] == "checkout":
+        return ["."] if rest == ["."] else []  # "git checkout <branch>" switches branches
+    named = [word for word in rest if not word.startswith("-")]
+    return [] if "--staged" in rest and "--worktree" not in rest else named
 
 
 def failures(view: SessionView) -> list[tuple[int, str]]:
