@@ -203,7 +203,7 @@ _SAID_NO = lazy_regex(r"\b(?:instead of|rather than|than|over|drop|forget)\b", r
 
 def _affirms(earlier: str, thing: str) -> bool:
     """The earlier stance names ``thing`` (a content word, or a code span's text) and says
-    yes to it: no "no", "not", "instead of" in the few words before it."""
+    yes to it: no "no", "not", "instead of" before it in its clause."""
     thing = thing.strip("`'\".,;:!").lower()
     if len(thing) < 3 or thing in STOPWORDS or thing in _GENERAL:
         return False
@@ -211,7 +211,7 @@ def _affirms(earlier: str, thing: str) -> bool:
     found = re.search(rf"(?<![\w-]){re.escape(thing)}(?![\w-])", lowered)
     if found is None:
         return False
-    before = " ".join(lowered[:found.start()].split()[-_NEGATION_REACH:])
+    before = re.split(r"[,;:()]|\s[-\u2013\u2014]+\s|\bbut\b", lowered[:found.start()])[-1]
     return not (_NEGATION.search(before) or _SAID_NO.search(before))
 
 
