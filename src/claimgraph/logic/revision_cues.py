@@ -12,10 +12,11 @@ a restatement:
   kept as the person's new request (the new word replaces the old; nothing is lost);
 - ``RETRACT``: words that take a request back outright ("never mind", "scratch that", "let's
   not … after all", "forget that", "changed my mind"): enough alone;
-- ``OPENER``, ``RETIRES``, ``REFUSES``, ``TAKES_BACK``, ``TEMPORARY``: a person turning an earlier stance's
-  own thing down by name ("actually, spaces, not tabs"; "forget Redis"), or saying it held
-  only for a while ("that was only temporary"). These retire the earlier stance even when the
-  later sentence is not kept itself (``revised.turned_away``): what was said is no longer
+- ``OPENER``, ``RETIRES``, ``REFUSES``, ``TAKES_BACK``, ``TEMPORARY``: a person turning an
+  earlier stance's own thing down by name ("actually, spaces, not tabs"; "forget Redis"),
+  taking back what they said about it, or saying it held only for a while ("that was only
+  temporary"). These retire the earlier stance even when the later sentence is not kept
+  itself (``revised.turned_away``): what was said is no longer
   the person's word, and storing nothing is better than storing what they took back;
 - ``DEFER``: words that put a request off or move it elsewhere ("just add a TODO", "later",
   "a separate command", "out of scope", "not now", "park it"), and ``FOCUS`` ("let's

@@ -254,7 +254,8 @@ def test_a_dev_server_whose_script_is_gone_is_dropped(tmp_path: Path):
 
 # --- a. an option the person turned down or did not pick (already handled; kept as a guard) --
 
-OPTIONS = ("Two ways to do it:\n\n**Option 1: File cache** - keep lookups in a local `lookups.db`.\n"
+OPTIONS = ("Two ways to do it:\n\n"
+           "**Option 1: File cache** - keep lookups in a local `lookups.db`.\n"
            "**Option 2: Memcached** - run a `memcached` service for the lookups.\n\n"
            "Which one?")
 
