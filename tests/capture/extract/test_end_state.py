@@ -116,13 +116,15 @@ SUMMARY = ("Done.\n\n## Summary\n\n- Added retries to the invoice mailer.\n"
 
 def _mailer_decided(session: ClaudeSession) -> None:
     session.user("The invoice mailer gives up when the mail server hiccups.")
-    session.write("src/mailer.py", "def send(invoice):\n    retry_later(smtp_send, invoice)\n")
+    session.read("src/mailer.py", "def send(invoice):\n    smtp_send(invoice)\n")
+    session.edit("src/mailer.py", "    smtp_send(invoice)\n",
+                 "    retry_later(smtp_send, invoice)\n")
     session.bash("pytest -q", "4 passed in 0.1s")
     session.agent(SUMMARY)
 
 
 @pytest.mark.parametrize("undo", ["git checkout -- src/mailer.py", "git restore src/mailer.py",
-                                  "git stash", "git checkout ."])
+                                  "git stash", "git checkout .", "git reset --hard"])
 def test_an_agents_design_whose_file_git_threw_back_is_dropped(tmp_path: Path, undo: str):
     def build(session: ClaudeSession, later: bool) -> None:
         _mailer_decided(session)
@@ -135,10 +137,29 @@ def test_an_agents_design_whose_file_git_threw_back_is_dropped(tmp_path: Path, u
     assert not _holds("retry_later", after)
 
 
-def test_switching_branches_or_unstaging_is_no_revert(tmp_path: Path):
-    for undo in ("git checkout main", "git restore --staged src/mailer.py"):
+@pytest.mark.parametrize("undo", [
+    ["git checkout main"],  # a branch switch
+    ["git restore --staged src/mailer.py"],  # unstaged, the change stays
+    ["git add src/mailer.py", "git checkout -- src/mailer.py"],  # restored from the index
+    ["git commit -am 'retry'", "git reset --hard"],  # committed first
+    ["git stash", "git stash pop"],  # put back
+])
+def test_what_git_keeps_or_brings_back_is_no_revert(tmp_path: Path, undo: list[str]):
+    session = ClaudeSession()
+    _mailer_decided(session)
+    for command in undo:
+        session.bash(command)
+    session.agent("OK.")
+    assert _holds("retry_later", _objects(session, tmp_path))
+
+
+def test_a_whole_tree_revert_leaves_a_file_the_session_created(tmp_path: Path):
+    for undo in ("git stash", "git checkout .", "git reset --hard"):
         session = ClaudeSession()
-        _mailer_decided(session)
+        session.user("The invoice mailer gives up when the mail server hiccups.")
+        session.write("src/mailer.py", "def send(invoice):\n    retry_later(smtp_send, invoice)\n")
+        session.bash("pytest -q", "4 passed in 0.1s")
+        session.agent(SUMMARY)
         session.bash(undo)
         session.agent("OK.")
         place = tmp_path / str(len(undo))

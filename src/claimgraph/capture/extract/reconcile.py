@@ -81,7 +81,8 @@ from claimgraph.capture.extract.superseded import DECISIONS, superseded
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
 from claimgraph.capture.extract.writes import session_ops
 from claimgraph.capture.extract.undone import (
-    History, deletions, failures, history as edit_history, reverts, undone_by_edits)
+    History, deletions, failures, history as edit_history, reverts, snapshots,
+    undone_by_edits)
 
 Candidate = dict[str, Any]
 _FILE_QUOTE = lazy_regex(r"^(?P<path>[^\s`]+?): `(?P<quote>.*)`$", re.DOTALL)
@@ -209,6 +210,8 @@ class Later:
     #: (line, cited path or "." for the whole tree) of each git command that threw the
     #: working tree's changes away (``git restore``, ``git checkout -- f``, ``git stash``).
     reverted: list[tuple[int, str]] = field(default_factory=list)
+    #: Lines of each ``git add`` / ``git commit`` that worked (what a revert brings back).
+    snapshots: list[int] = field(default_factory=list)
 
 
 def _agent_messages(view: SessionView) -> tuple[list[tuple[int, dict[str, str]]],
@@ -268,7 +271,7 @@ def digest(view: SessionView) -> Later:
                  [(action.line, action.command) for action in of_kind(view, SHELL)
                   if action.outcome == UNKNOWN and action.command and not (
                       action.result is not None and view.refused(action.result))],
-                 reverts(view))
+                 reverts(view), snapshots(view))
 
 
 def emptying_edits(view: SessionView) -> list[tuple[str, FileChange]]:

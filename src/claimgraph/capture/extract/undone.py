@@ -189,11 +189,13 @@ class History:
 
     def __init__(self, terms: Iterable[str], files: Mapping[str, Sequence[Look]],
                  deleted: Sequence[tuple[int, str]] = (),
-                 reverted: Sequence[tuple[int, str]] = ()) -> None:
+                 reverted: Sequence[tuple[int, str]] = (),
+                 snapshots: Sequence[int] = ()) -> None:
         self.terms = sorted(set(terms))
         self.files = files
         self.deleted = deleted
         self.reverted = reverted
+        self.snapshots = snapshots
         self.traces: dict[str, dict[str, _Trace]] = {term: {} for term in self.terms}
         #: id(candidate) -> its terms, as ``history`` read them (read once per candidate).
         self.named: dict[int, list[str]] = {}
@@ -250,16 +252,23 @@ class History:
     def _reverted(self, term: str, line: int) -> Undone | None:
         """The session put ``term`` into its files only by its own writes and edits, and a
         ``git checkout``/``git restore``/``git stash`` after ``line`` threw those changes away
-        in every such file, with nothing showing it there again after."""
+        in every such file, with nothing showing it there again after. Git brings back what
+        it last took in: a ``git add``/``git commit`` between the change and the revert keeps
+        the term; and a revert of the whole tree leaves a file git never tracked (one the
+        session created: its first look a write) as it is."""
         found: Undone | None = None
         traces = self.traces.get(term, {})
         for path, trace in traces.items():
             put = [event.line for event in trace.events
                    if event.in_new and event.kind != "read"]
+            first = next(iter(self.files.get(path, ())), None)
+            created = first is None or first.kind == "write"
             undo = next((at for at, gone in self.reverted
-                         if at > line and put and at > put[-1] and _covers(gone, path)), None)
+                         if at > line and put and at > put[-1] and _covers(gone, path)
+                         and not (gone == "." and created)), None)
             if undo is None or any(event.line > undo and event.in_new for event in trace.events) \
-                    or any(event.kind == "read" and event.in_new for event in trace.events):
+                    or any(event.kind == "read" and event.in_new for event in trace.events) \
+                    or any(put[-1] < at < undo for at in self.snapshots):
                 return None  # here it stays, or the file held it before the session
             if found is None or undo < found.line:
                 found = Undone(term, undo, "reverted")
@@ -362,7 +371,8 @@ def history(candidates: Iterable[Mapping[str, Any]], later: Any, asserted: Terms
     named = {id(found): terms_of(found, asserted, later.failed)
              for found in candidates if checked(found)}
     traces = History([term for terms in named.values() for term in terms], later.files,
-                     later.deleted, getattr(later, "reverted", ()))
+                     later.deleted, getattr(later, "reverted", ()),
+                     getattr(later, "snapshots", ()))
     traces.named = named
     return traces
 
@@ -471,20 +481,38 @@ _DISCARDS = {"restore": False, "checkout": True, "stash": False, "reset": False}
 def reverts(view: SessionView) -> list[tuple[int, str]]:
     """(line, cited path or "." for the whole tree) of each ``git restore <paths>``, ``git
     checkout -- <paths>``, ``git checkout .``, ``git stash`` (push) and ``git reset --hard``
-    that worked: the session's changes to those files are gone."""
+    that worked: the session's changes to those files are gone. A stash a later ``git stash
+    pop``/``apply`` brought back is none."""
     found: list[tuple[int, str]] = []
+    stashed: list[int] = []  # indexes in ``found`` of the stashes not yet brought back
     for action in of_kind(view, SHELL):
         if action.outcome != OK or "git" not in (action.command or ""):
             continue
         for invocation in invocations(action.command or "", call_cwd(action.call)):
-            for path in _discarded(invocation.argv):
+            argv = invocation.argv
+            if argv[:2] == ("git", "stash") and argv[2:3] in (("pop",), ("apply",)):
+                if stashed:
+                    del found[stashed.pop()]
+                continue
+            for path in _discarded(argv):
                 cited = "." if path == "." and not invocation.cwd else None
                 resolved = view.resolve(path, invocation.cwd) if cited is None else None
                 cited = cited or (view.own(resolved) if resolved else None) or (
                     "." if resolved == view.root else None)
                 if cited:
+                    if argv[:2] == ("git", "stash"):
+                        stashed.append(len(found))
                     found.append((action.line, cited))
     return found
+
+
+def snapshots(view: SessionView) -> list[int]:
+    """Lines of each ``git add`` / ``git commit`` that worked: what they took in is what a
+    later restore or checkout of the file brings back."""
+    return [action.line for action in of_kind(view, SHELL)
+            if action.outcome == OK and "git" in (action.command or "")
+            and any(invocation.argv[:2] in (("git", "add"), ("git", "commit"))
+                    for invocation in invocations(action.command or "", call_cwd(action.call)))]
 
 
 def _discarded(argv: tuple[str, ...]) -> list[str]:
