@@ -122,3 +122,48 @@ class CodexSession:
         path = directory / "rollout-2026-11-02T10-00-00-01a23800-5504-7d01-b935-a3d7c9b1de33.jsonl"
         path.write_text("".join(json.dumps(r) + "\n" for r in self.records), encoding="utf-8")
         return extract(read_transcript(str(path)), project_root=self.cwd)
+
+
+class GeminiSession:
+    """A Gemini CLI session log (JSONL: a metadata line, then one message a line)."""
+
+    def __init__(self, cwd: str = CWD) -> None:
+        self.cwd = cwd
+        self._ids = itertools.count(1)
+        self.records: list[dict[str, Any]] = [{
+            "sessionId": "89c95452-94f1-4ed5-8de5-856336a5cf96", "projectHash": "f" * 64,
+            "startTime": "2026-11-02T10:00:00.000Z", "lastUpdated": "2026-11-02T10:00:00.000Z",
+            "kind": "main"}]
+
+    def _message(self, kind: str, **fields: Any) -> None:
+        n = next(self._ids)
+        self.records.append({"id": f"m{n:08d}", "timestamp":
+                             f"2026-11-02T10:{n // 60:02d}:{n % 60:02d}.000Z", "type": kind,
+                             **fields})
+
+    def user(self, text: str) -> None:
+        self._message("user", content=[{"text": text}])
+
+    def agent(self, text: str) -> None:
+        self._message("gemini", content=text, thoughts=[], model="gemini-2.5-flash")
+
+    def tool(self, name: str, args: dict[str, Any], output: str = "",
+             error: bool = False) -> None:
+        call_id = f"{name}__{next(self._ids)}"
+        response = {"error": output} if error else {"output": output}
+        self._message("gemini", content="", thoughts=[], model="gemini-2.5-flash", toolCalls=[{
+            "id": call_id, "name": name, "args": args, "status": "error" if error else "success",
+            "result": [{"functionResponse": {"id": call_id, "name": name,
+                                             "response": response}}]}])
+
+    def shell(self, command: str, output: str = "", error: bool = False) -> None:
+        self.tool("run_shell_command", {"command": command}, output, error)
+
+    def write(self, path: str, content: str) -> None:
+        self.tool("write_file", {"file_path": f"{self.cwd}/{path}", "content": content},
+                  f"Successfully created and wrote to new file: {self.cwd}/{path}.")
+
+    def extract(self, directory: Path) -> list[dict[str, Any]]:
+        path = directory / "session-2026-11-02T10-00-89c95452.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in self.records), encoding="utf-8")
+        return extract(read_transcript(str(path)), project_root=self.cwd)

@@ -15,12 +15,13 @@ from typing import Callable
 
 import pytest
 
-from .jsonl_sessions import ClaudeSession, CodexSession
+from .jsonl_sessions import ClaudeSession, CodexSession, GeminiSession
 
 Builder = Callable[[ClaudeSession, bool], None]
 
 
-def _objects(session: ClaudeSession | CodexSession, tmp_path: Path) -> list[str]:
+def _objects(session: ClaudeSession | CodexSession | GeminiSession,
+             tmp_path: Path) -> list[str]:
     return [str(found["object"]) for found in session.extract(tmp_path)]
 
 
@@ -29,7 +30,8 @@ def _holds(marker: str, objects: list[str]) -> bool:
 
 
 def _before_and_after(build: Builder, tmp_path: Path,
-                      agent: type[ClaudeSession] | type[CodexSession] = ClaudeSession
+                      agent: type[ClaudeSession] | type[CodexSession] | type[GeminiSession]
+                      = ClaudeSession
                       ) -> tuple[list[str], list[str]]:
     before, after = agent(), agent()
     build(before, False)  # type: ignore[arg-type]
@@ -106,6 +108,22 @@ def test_a_codex_heredoc_rule_file_removed_later_is_dropped(tmp_path: Path):
     before, after = _before_and_after(build, tmp_path, CodexSession)  # type: ignore[arg-type]
     assert _holds("circuit_breaker", before)
     assert not _holds("circuit_breaker", after)
+
+
+def test_a_gemini_session_deleting_its_rule_file_and_revising_a_rule_keeps_neither(
+        tmp_path: Path):
+    def build(session: GeminiSession, later: bool) -> None:  # type: ignore[override]
+        session.user("Write our contribution rules down in CONTRIBUTING.md.")
+        session.write("CONTRIBUTING.md", RULES)
+        session.user("Always use tabs for indentation in the Go files.")
+        session.agent("OK.")
+        if later:
+            session.shell("rm CONTRIBUTING.md")
+            session.user("Actually, use spaces, not tabs, for indentation in the Go files.")
+            session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path, GeminiSession)  # type: ignore[arg-type]
+    assert _holds("circuit_breaker", before) and _holds("use tabs", before)
+    assert not _holds("circuit_breaker", after) and not _holds("use tabs", after)
 
 
 SUMMARY = ("Done.\n\n## Summary\n\n- Added retries to the invoice mailer.\n"
