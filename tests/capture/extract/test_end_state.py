@@ -342,3 +342,24 @@ def test_a_push_the_session_then_rewrote_is_not_told_as_pushed(tmp_path: Path):
     session.agent("Done.")
     states = [said for said in _objects(session, tmp_path) if "left the work in git" in said]
     assert states and all("not pushed since" in said for said in states)
+
+
+@pytest.mark.parametrize("earlier, later", [
+    ("Always run the migrations before the tests.",
+     "The migrations failing before the tests was only temporary, rerun them."),
+    ("Always use tabs in the Makefiles.", "Actually, the Go files use spaces, not tabs."),
+    ("We always use Postgres for the job queue.",
+     "No, not the Postgres from docker compose, the local one."),
+    ("Always deploy the Helm charts to the staging cluster first.",
+     "Stop using kubectl apply for the staging cluster."),
+])
+def test_a_later_word_on_something_else_leaves_the_stance(tmp_path: Path, earlier: str,
+                                                          later: str):
+    def build(session: ClaudeSession, said_later: bool) -> None:
+        session.user(earlier)
+        session.agent("OK.")
+        if said_later:
+            session.user(later)
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path)
+    assert earlier.rstrip(".") in before and earlier.rstrip(".") in after

@@ -143,6 +143,7 @@ _RETIRED_AFTER = (r"\b(?:is|are|was|were|has been|have been|got|now)\s+(?:now\s+
 _INSTEAD_OF = r"\b(?:instead of|rather than)\b"
 #: What only the user's later words retire with: a request to replace or a refusal.
 _USER_RETIRES = (r"\b(?:replace|remove|delete|drop|revert|get rid of|stop using|"
+                 r"forget(?: about)?|ditch|no more|"
                  r"(?:do not|don'?t|never|no need to) (?:use|add|keep|send|require|want|need))\b")
 _ANY_RETIRING = lazy_regex(_RETIRED_BEFORE + "|" + _INSTEAD_OF + "|" + _RETIRED_AFTER,
                            re.IGNORECASE)

@@ -150,8 +150,10 @@ def _revised_by(found: Candidate, parts: Sequence[str], later_kept: Sequence[Can
 
 
 #: Content words a later sentence (with the one after it) must share with the earlier
-#: stance to turn its thing down, and the share of the stance's own words they make up.
-_MIN_TURNED = 2
+#: stance to turn its thing down (``_MIN_SHARED_PART`` of the stance's own words at least);
+#: "was only temporary" names no thing turned down, so it must share more: a failure called
+#: temporary ("the failing migrations before the tests were only temporary") is no stance.
+_MIN_TEMPORARY = 3
 
 
 def turned_away(earlier: str, parts: Sequence[str]) -> bool:
@@ -162,15 +164,16 @@ def turned_away(earlier: str, parts: Sequence[str]) -> bool:
     held only for a while ("the mock provider was
     only temporary"), on the same subject: the sentence, with the one after it (where "Forget
     Redis." is followed by what replaces it), shares at least two of the stance's content
-    words and half of them. The later sentence need not be kept itself: the earlier word is
-    no longer the person's either way. A question turns nothing down."""
+    words (three for "temporary") and half of them. The later sentence need not be kept
+    itself: the earlier word is no longer the person's either way. A question turns nothing
+    down."""
     words = content_words(earlier)
     if not words:
         return False
     for index, sentence in enumerate(parts):
         if sentence.rstrip().endswith("?"):
             continue
-        if TEMPORARY.search(sentence) and _on_subject(words, sentence):
+        if TEMPORARY.search(sentence) and _on_subject(words, sentence, _MIN_TEMPORARY):
             return True
         taken = TAKES_BACK.search(sentence)
         if taken and taken["topic"] and _about(words, taken["topic"]):
@@ -192,9 +195,9 @@ def _about(words: frozenset[str], topic: str) -> bool:
     return bool(named) and len(words & named) >= _MIN_SHARED_PART * len(named)
 
 
-def _on_subject(words: frozenset[str], text: str) -> bool:
+def _on_subject(words: frozenset[str], text: str, least: int = 2) -> bool:
     shared = words & content_words(text)
-    return len(shared) >= _MIN_TURNED and len(shared) >= _MIN_SHARED_PART * len(words)
+    return len(shared) >= least and len(shared) >= _MIN_SHARED_PART * len(words)
 
 
 #: Words before a thing in the earlier stance that say no to it ("rather than Redis").
