@@ -155,6 +155,27 @@ def test_an_agents_design_whose_file_git_threw_back_is_dropped(tmp_path: Path, u
     assert not _holds("retry_later", after)
 
 
+def test_an_agents_design_a_sed_substitution_took_out_is_dropped(tmp_path: Path):
+    def build(session: ClaudeSession, later: bool) -> None:
+        _mailer_decided(session)
+        if later:
+            session.user("The queue retries already.")
+            session.bash("sed -i 's/retry_later(smtp_send, invoice)/smtp_send(invoice)/' "
+                         "src/mailer.py")
+            session.agent("Back to a plain send.")
+    before, after = _before_and_after(build, tmp_path)
+    assert _holds("retry_later", before)
+    assert not _holds("retry_later", after)
+
+
+def test_a_sed_substitution_elsewhere_leaves_the_design(tmp_path: Path):
+    session = ClaudeSession()
+    _mailer_decided(session)
+    session.bash("sed -i 's/def send/def deliver/' src/mailer.py")
+    session.agent("Renamed the function.")
+    assert _holds("retry_later", _objects(session, tmp_path))
+
+
 @pytest.mark.parametrize("undo", [
     ["git checkout main"],  # a branch switch
     ["git restore --staged src/mailer.py"],  # unstaged, the change stays

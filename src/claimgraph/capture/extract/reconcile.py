@@ -79,7 +79,9 @@ from claimgraph.capture.extract.revised import revised_away
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.superseded import DECISIONS, superseded
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
+from claimgraph.capture.extract.shell_edited import shell_edits
 from claimgraph.capture.extract.writes import session_ops
+from claimgraph.logic.sed_edit import apply_all
 from claimgraph.capture.extract.undone import (
     History, deletions, failures, history as edit_history, reverts, snapshots,
     undone_by_edits)
@@ -246,7 +248,7 @@ def digest(view: SessionView) -> Later:
             if look.cited:
                 files.setdefault(_bare(look.cited), []).append(
                     FileChange(look.call.line, look.how, look.replaced, look))
-    for path, change in emptying_edits(view):
+    for path, change in [*emptying_edits(view), *substituted(view, files)]:
         changes = files.setdefault(path, [])
         changes.append(change)
         changes.sort(key=lambda known: known.line)
@@ -290,6 +292,44 @@ def emptying_edits(view: SessionView) -> list[tuple[str, FileChange]]:
                 found.append((_bare(cited), FileChange(
                     op.line, "edit", "\n".join(old for old, _, _ in op.edits), "")))
     return found
+
+
+def substituted(view: SessionView, files: Mapping[str, list[FileChange]]
+                ) -> list[tuple[str, FileChange]]:
+    """(cited path, change) of each line a plain ``sed -i``/``perl -pi`` substitution that
+    worked changed, read off the file's text as the session last saw it whole (a write or a
+    read, carried through its edits): an edit no look shows, but the change that took a
+    named thing out. A substitution the record cannot read, or a file never seen, adds
+    nothing."""
+    found: list[tuple[str, FileChange]] = []
+    for edit in shell_edits(view):
+        cited = view.own(edit.path) if edit.substitutions else None
+        text = _text_before(files.get(_bare(cited), []), edit.line) if cited else None
+        if text is None or edit.substitutions is None:
+            continue
+        for row in text.split("\n"):
+            now = apply_all(edit.substitutions, row)
+            if now != row:
+                found.append((_bare(cited or ""), FileChange(edit.line, "edit", row, now)))
+    return found
+
+
+def _text_before(changes: list[FileChange], line: int) -> str | None:
+    """The file's text as last seen whole before ``line`` (None: never, or lost track)."""
+    text: str | None = None
+    for change in changes:
+        if change.line >= line:
+            break
+        if change.kind in ("read", "write"):
+            text = change.new
+        elif text is not None and change.old and change.old in text:
+            text = text.replace(change.old, change.new)
+        elif text is not None and change.old.strip("\n") and change.old.strip("\n") in text:
+            text = text.replace(change.old.strip("\n"), change.new.strip("\n"))  # a read
+            # shows no final newline
+        else:
+            text = None
+    return text
 
 
 def _changed_at(files: Mapping[str, list[FileChange]]) -> dict[str, list[int]]:

@@ -212,6 +212,9 @@ class History:
                 text = new
             elif text is not None and old and old in text:
                 text = text.replace(old, new)
+            elif text is not None and old.strip("\n") and old.strip("\n") in text:
+                text = text.replace(old.strip("\n"), new.strip("\n"))  # a read shows no
+                # final newline, an edit's old text may end in one
             else:
                 text = None
             for term in self.terms:
