@@ -384,3 +384,34 @@ def test_a_later_word_on_something_else_leaves_the_stance(tmp_path: Path, earlie
         session.agent("OK.")
     before, after = _before_and_after(build, tmp_path)
     assert earlier.rstrip(".") in before and earlier.rstrip(".") in after
+
+
+# --- f. a package the session added, then removed again --------------------------------------
+
+@pytest.mark.parametrize("add, remove", [
+    ("npm install lodash", "npm uninstall lodash"),
+    ("uv add requests", "uv remove requests"),
+    ("cargo add serde", "cargo rm serde"),
+])
+def test_a_package_removed_again_is_no_dependency(tmp_path: Path, add: str, remove: str):
+    name = add.split()[-1]
+
+    def build(session: ClaudeSession, later: bool) -> None:
+        session.user(f"Add {name}.")
+        session.bash(add, f"added 1 package: {name}")
+        if later:
+            session.user(f"On reflection we do not need {name}.")
+            session.bash(remove, f"removed 1 package: {name}")
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path)
+    assert name in before and name not in after
+
+
+def test_a_package_added_again_after_its_removal_stays(tmp_path: Path):
+    session = ClaudeSession()
+    session.user("Add lodash.")
+    session.bash("npm install lodash", "added 1 package")
+    session.bash("npm uninstall lodash", "removed 1 package")
+    session.bash("npm install lodash@4", "added 1 package")
+    session.agent("OK.")
+    assert "lodash" in _objects(session, tmp_path)

@@ -75,6 +75,7 @@ from claimgraph.capture.extract.corroborate import Record, read_outputs, unsuppo
 from claimgraph.capture.extract.no_longer_runs import command_of, stopped_running
 from claimgraph.capture.extract.offered import position_pick
 from claimgraph.capture.extract.overtaken import overtake, plan_texts
+from claimgraph.capture.extract.removed_packages import package_changes, removed_later
 from claimgraph.capture.extract.revised import revised_away
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.superseded import DECISIONS, superseded
@@ -215,6 +216,8 @@ class Later:
     reverted: list[tuple[int, str]] = field(default_factory=list)
     #: Lines of each ``git add`` / ``git commit`` that worked (what a revert brings back).
     snapshots: list[int] = field(default_factory=list)
+    #: (line, package, added) of each package a command that worked added or removed.
+    packages: list[tuple[int, str, bool]] = field(default_factory=list)
 
 
 def _agent_messages(view: SessionView) -> tuple[list[tuple[int, dict[str, str]]],
@@ -274,7 +277,9 @@ def digest(view: SessionView) -> Later:
                  [(action.line, action.command) for action in of_kind(view, SHELL)
                   if action.outcome == UNKNOWN and action.command and not (
                       action.result is not None and view.refused(action.result))],
-                 reverts(view), snapshots(view))
+                 reverts(view), snapshots(view),
+                 package_changes((action.line, action.command) for action in of_kind(view, SHELL)
+                                 if action.outcome == OK and action.command))
 
 
 def emptying_edits(view: SessionView) -> list[tuple[str, FileChange]]:
@@ -442,6 +447,8 @@ def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None,
     command = command_of(found)
     if command is not None and stopped_running(command, later.failed, later.done):
         return None  # the session's last run of it said the command is not there
+    if removed_later(found, line, later.packages):
+        return None  # the session took the package out again
     if found.get("predicate") in DECISIONS and superseded(str(found.get("object") or ""),
                                                           line, [*later.done, *later.ran]):
         return None  # the work went on with another version of what it names
