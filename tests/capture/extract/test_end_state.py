@@ -415,3 +415,25 @@ def test_a_package_added_again_after_its_removal_stays(tmp_path: Path):
     session.bash("npm install lodash@4", "added 1 package")
     session.agent("OK.")
     assert "lodash" in _objects(session, tmp_path)
+
+
+# --- c. a doc rewritten several times: only its last version counts --------------------------
+
+def test_only_the_last_version_of_a_rewritten_instruction_file_counts(tmp_path: Path):
+    session = ClaudeSession()
+    session.user("Write the project rules into CLAUDE.md.")
+    session.write("CLAUDE.md", "# Rules\n\n- Always run `make lint` before committing.\n"
+                               "- Never commit generated files under `dist/`.\n")
+    session.user("Reword it, the pre-commit hook runs lint.")
+    session.write("CLAUDE.md", "# Rules\n\n- The pre-commit hook runs `make lint`.\n"
+                               "- Never commit generated files under `dist/`.\n")
+    session.user("Drop the dist rule, dist is ignored now.")
+    session.edit("CLAUDE.md", "- Never commit generated files under `dist/`.\n", "")
+    session.user("And say that tests run with `make test`.")
+    session.edit("CLAUDE.md", "- The pre-commit hook runs `make lint`.\n",
+                 "- The pre-commit hook runs `make lint`.\n"
+                 "- Always run the tests with `make test` before pushing.\n")
+    session.agent("Done.")
+    objects = _objects(session, tmp_path)
+    assert _holds("make test", objects)
+    assert not _holds("dist/", objects) and not _holds("before committing", objects)
