@@ -12,6 +12,7 @@ Only the package managers' own remove commands count, and only the names they ar
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable, Mapping
 
 from claimgraph.capture.extract.shell import invocations, unwrap
@@ -26,6 +27,8 @@ PACKAGE_REMOVES = frozenset({
     ("cargo", "remove"), ("cargo", "rm"), ("composer", "remove"), ("gem", "uninstall"),
     ("bundle", "remove")})
 DEPENDS_ON = "core/depends-on"
+_MANAGERS = re.compile(r"\b(?:npm|pnpm|yarn|bun|uv|poetry|pdm|pip3?|cargo|composer|gem|bundle|"
+                       r"go)\b")
 
 
 def packages_removed(argv: tuple[str, ...]) -> list[str]:
@@ -48,6 +51,8 @@ def package_changes(commands: Iterable[tuple[int, str]]) -> list[tuple[int, str,
     """(line, package, added) for each package the commands that worked added or removed."""
     found: list[tuple[int, str, bool]] = []
     for line, command in commands:
+        if not _MANAGERS.search(command):
+            continue  # cheap: most commands name no package manager
         for invocation in invocations(command):
             found += [(line, name.lower(), True) for name in packages_added(invocation.argv)]
             found += [(line, name, False) for name in packages_removed(invocation.argv)]
