@@ -83,6 +83,15 @@ def test_a_rule_from_a_file_a_git_revert_deleted_is_dropped(tmp_path: Path):
     assert not _holds("circuit_breaker", after) and not _holds("make check", after)
 
 
+def test_a_deletion_git_log_tells_of_is_no_deletion_now(tmp_path: Path):
+    session = ClaudeSession()
+    _rules_written(session)
+    session.bash("git log --summary -3", "commit 9f8e7d6\n    old docs\n\n"
+                                         " delete mode 100644 CONTRIBUTING.md\n")
+    session.agent("OK.")
+    assert _holds("circuit_breaker", _objects(session, tmp_path))
+
+
 @pytest.mark.parametrize("command", ["rm CONTRIBUTING.md", "git rm -f CONTRIBUTING.md",
                                      "git checkout -- CONTRIBUTING.md",
                                      "git restore CONTRIBUTING.md"])

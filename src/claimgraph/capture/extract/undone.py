@@ -78,6 +78,9 @@ _SHORTEST = 5
 #: A bare word in a code span: a name only when the session ran it (``terms_of``).
 _PLAIN = lazy_regex(r"[A-Za-z][A-Za-z0-9]{3,30}")
 _CODE_SPAN = lazy_regex(r"`([^`\n]+)`")
+#: Git commands that make a commit in the working tree (and print its summary).
+_COMMITTING = frozenset({("commit",), ("revert",), ("merge",), ("cherry-pick",), ("pull",),
+                         ("am",)})
 #: Git's summary line for a file a commit removed (``git commit``, ``revert``, ``merge``).
 _GIT_DELETE_MODE = lazy_regex(r"^\s*delete mode \d{6} (?P<path>\S[^\n]*)$", re.MULTILINE)
 _PATH_LIKE = lazy_regex(r"^[\w@.-]+(?:/[\w@.-]+)*\.[A-Za-z0-9]{1,8}$|^[\w@.-]+(?:/[\w@.-]+)+/?$")
@@ -460,8 +463,10 @@ def _git_deleted(view: SessionView) -> list[tuple[int, str]]:
         if action.outcome != OK or action.result is None or "git" not in (action.command or ""):
             continue
         text = action.result.text
-        if "delete mode" not in text:
-            continue
+        if "delete mode" not in text or not any(
+                invocation.argv[:1] == ("git",) and invocation.argv[1:2] in _COMMITTING
+                for invocation in invocations(action.command or "")):
+            continue  # ``git log --summary`` / ``git show`` tell of deletions long past
         for match in _GIT_DELETE_MODE.finditer(text):
             path = view.resolve(match["path"].strip())
             cited = view.own(path) if path else None
