@@ -5,7 +5,13 @@ The rules read a session line by line, but what was true is decided by how the s
 screening and drops, or rewrites, what the rest of the session overtook:
 
 - a rule or setting quoted from a file that a later write or edit of that file took out (a
-  design reverted, a doc rewritten three times: only the last version counts);
+  design reverted, a doc rewritten three times: only the last version counts), an edit
+  with nothing in its place and a ``sed -i`` substitution included (``unseen_edits``), or
+  whose file was deleted after the session last saw it (``git revert`` of the commit that
+  added it too);
+- a runner fact whose command's last run said the command is not there (``No rule to make
+  target``: ``no_longer_runs``), and a package the session installed and removed again
+  (``removed_packages``);
 - a "no X" / decided-against that the session then did anyway (it added `X` to a file, or
   ran it and it worked): the state changed again, the old stance is stale. The user's own
   words are exempt -- the agent going against them does not make them untrue;
@@ -44,14 +50,18 @@ screening and drops, or rewrites, what the rest of the session overtook:
 - a stance in prose (the agent's note, the user's convention, decision or preference) whose
   named thing a later edit took out of the project for good, whose file a later change
   deleted, or (the agent's) whose count of a file's contents a later change outgrew
-  (``undone``; the user's words only once the thing they named failed first);
+  (``undone``; the user's words only once the thing they named failed first), or whose
+  named thing only the session's own writes put in files that git then threw back
+  (``git restore``, ``git checkout -- f``, ``git stash``);
 - a user's stance that later words overtook without being a request of its shape: a rename
   the session carried out (rewritten to the new name when safe), a design the person approved
   that says yes to what the stance said no to, a later "only these" word that leaves out what
   the stance shows (``overtaken``);
 - a user's standing request the same person revised later in other words, on the same
   subject ("zip by default" … "no, make zipping a separate command"; "let's not zip after
-  all"): only their last word is their decision (``revised``).
+  all"): only their last word is their decision (``revised``) -- also when the later
+  words turn the thing down by name ("forget Redis", "actually, spaces, not tabs"), take
+  back what was said about it, or call it temporary, though those words are not kept.
 
 Pure logic: ``digest`` reduces the in-memory session to the few facts reconciling needs, and
 ``reconcile`` decides on plain data -- no file is read, no clock is asked.
@@ -80,9 +90,7 @@ from claimgraph.capture.extract.revised import revised_away
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.superseded import DECISIONS, superseded
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
-from claimgraph.capture.extract.shell_edited import shell_edits
-from claimgraph.capture.extract.writes import session_ops
-from claimgraph.logic.sed_edit import apply_all
+from claimgraph.capture.extract.unseen_edits import emptying_edits, substituted
 from claimgraph.capture.extract.undone import (
     History, deletions, failures, history as edit_history, reverts, snapshots,
     undone_by_edits)
@@ -251,9 +259,9 @@ def digest(view: SessionView) -> Later:
             if look.cited:
                 files.setdefault(_bare(look.cited), []).append(
                     FileChange(look.call.line, look.how, look.replaced, look))
-    for path, change in [*emptying_edits(view), *substituted(view, files)]:
+    for path, line, old, new in [*emptying_edits(view), *substituted(view, files)]:
         changes = files.setdefault(path, [])
-        changes.append(change)
+        changes.append(FileChange(line, "edit", old, new))
         changes.sort(key=lambda known: known.line)
     done = [(action.line, action.command) for action in of_kind(view, SHELL)
             if action.outcome == OK and action.command]
@@ -280,61 +288,6 @@ def digest(view: SessionView) -> Later:
                  reverts(view), snapshots(view),
                  package_changes((action.line, action.command) for action in of_kind(view, SHELL)
                                  if action.outcome == OK and action.command))
-
-
-def emptying_edits(view: SessionView) -> list[tuple[str, FileChange]]:
-    """(cited path, change) of each edit that worked and took text out without putting any
-    in ("delete the logger line": its new text empty). The looks leave such an edit out (it
-    shows nothing of the file), but it is the change that undid what the text said."""
-    found: list[tuple[str, FileChange]] = []
-    for _call, outcome, ops in session_ops(view):
-        if outcome != OK:
-            continue
-        for op in ops:
-            cited = view.own(op.path) if op.kind == "edit" else None
-            if cited and op.edits and not any(new.strip() for _, new, _ in op.edits) \
-                    and any(old.strip() for old, _, _ in op.edits):
-                found.append((_bare(cited), FileChange(
-                    op.line, "edit", "\n".join(old for old, _, _ in op.edits), "")))
-    return found
-
-
-def substituted(view: SessionView, files: Mapping[str, list[FileChange]]
-                ) -> list[tuple[str, FileChange]]:
-    """(cited path, change) of each line a plain ``sed -i``/``perl -pi`` substitution that
-    worked changed, read off the file's text as the session last saw it whole (a write or a
-    read, carried through its edits): an edit no look shows, but the change that took a
-    named thing out. A substitution the record cannot read, or a file never seen, adds
-    nothing."""
-    found: list[tuple[str, FileChange]] = []
-    for edit in shell_edits(view):
-        cited = view.own(edit.path) if edit.substitutions else None
-        text = _text_before(files.get(_bare(cited), []), edit.line) if cited else None
-        if text is None or edit.substitutions is None:
-            continue
-        for row in text.split("\n"):
-            now = apply_all(edit.substitutions, row)
-            if now != row:
-                found.append((_bare(cited or ""), FileChange(edit.line, "edit", row, now)))
-    return found
-
-
-def _text_before(changes: list[FileChange], line: int) -> str | None:
-    """The file's text as last seen whole before ``line`` (None: never, or lost track)."""
-    text: str | None = None
-    for change in changes:
-        if change.line >= line:
-            break
-        if change.kind in ("read", "write"):
-            text = change.new
-        elif text is not None and change.old and change.old in text:
-            text = text.replace(change.old, change.new)
-        elif text is not None and change.old.strip("\n") and change.old.strip("\n") in text:
-            text = text.replace(change.old.strip("\n"), change.new.strip("\n"))  # a read
-            # shows no final newline
-        else:
-            text = None
-    return text
 
 
 def _changed_at(files: Mapping[str, list[FileChange]]) -> dict[str, list[int]]:
