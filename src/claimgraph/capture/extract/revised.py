@@ -133,7 +133,8 @@ def revised_away(kept: Sequence[Candidate], user_said: Iterable[tuple[int, str]]
                    if any(at > line and _revised_by(found, parts, _kept_at(at, found, by_line))
                           for at, parts in said)}
     finally:
-        for memo in (_cues, _clauses, _change_cues, _negates, named, quoted, content_words):
+        for memo in (_cues, _clauses, _change_cues, _negates, named, quoted, content_words,
+                     _turning, _short_opener):
             memo.cache_clear()
     return [found for found in kept if id(found) not in revised]
 
@@ -154,6 +155,8 @@ def _revised_by(found: Candidate, parts: Sequence[str], later_kept: Sequence[Can
 #: "was only temporary" names no thing turned down, so it must share more: a failure called
 #: temporary ("the failing migrations before the tests were only temporary") is no stance.
 _MIN_TEMPORARY = 3
+#: What one later sentence says on its own is read once per capture (``_MEMO_SIZE``'s size).
+_TURN_MEMO = 8192
 
 
 def turned_away(earlier: str, parts: Sequence[str]) -> bool:
@@ -171,21 +174,38 @@ def turned_away(earlier: str, parts: Sequence[str]) -> bool:
     if not words:
         return False
     for index, sentence in enumerate(parts):
-        if sentence.rstrip().endswith("?"):
-            continue
-        if TEMPORARY.search(sentence) and _on_subject(words, sentence, _MIN_TEMPORARY):
+        after_opener = bool(index) and _short_opener(parts[index - 1])
+        temporary, topic, things = _turning(sentence, after_opener)
+        if temporary and _on_subject(words, sentence, _MIN_TEMPORARY):
             return True
-        taken = TAKES_BACK.search(sentence)
-        if taken and taken["topic"] and _about(words, taken["topic"]):
+        if topic and _about(words, topic):
             return True
-        things = [match["what"] for match in RETIRES.finditer(sentence)]
-        if OPENER.match(sentence) or (index and OPENER.match(parts[index - 1])
-                                      and len(parts[index - 1].split()) <= 2):
-            things += [match["what"] for match in REFUSES.finditer(sentence)]
         if things and _on_subject(words, " ".join(parts[index:index + 2])) \
                 and any(_affirms(earlier, thing) for thing in things):
             return True
     return False
+
+
+@functools.lru_cache(maxsize=_TURN_MEMO)
+def _short_opener(sentence: str) -> bool:
+    """A sentence that is only a correction's opener ("No.", "Actually.")."""
+    return len(sentence.split()) <= 2 and OPENER.match(sentence) is not None
+
+
+@functools.lru_cache(maxsize=_TURN_MEMO)
+def _turning(sentence: str, after_opener: bool) -> tuple[bool, str | None, tuple[str, ...]]:
+    """What one later sentence says on its own (read once, whatever request it is held
+    against): it calls something temporary; the topic it takes back what was said about;
+    the things it turns down by name (after an opener, its own or the short sentence
+    before, "not X" too). A question says none of these."""
+    if sentence.rstrip().endswith("?"):
+        return False, None, ()
+    taken = TAKES_BACK.search(sentence)
+    things = [match["what"] for match in RETIRES.finditer(sentence)]
+    if after_opener or OPENER.match(sentence):
+        things += [match["what"] for match in REFUSES.finditer(sentence)]
+    return (TEMPORARY.search(sentence) is not None, taken["topic"] if taken else None,
+            tuple(things))
 
 
 def _about(words: frozenset[str], topic: str) -> bool:
