@@ -231,6 +231,8 @@ def test_a_design_written_again_after_the_revert_stands(tmp_path: Path):
      "Actually, use spaces, not tabs, for indentation in the Go files."),
     ("Always name the JSON fields in snake_case.",
      "Change of plan: always name the JSON fields in camelCase, not snake_case."),
+    ("Always name the JSON fields in snake_case.",
+     "Change of plan: the JSON fields go in camelCase, not snake_case, to match the app."),
     ("We'll use Redis for the rate limiter.",
      "Forget Redis. Use the in-process token bucket for the rate limiter."),
     ("Always use the mock payment provider in the checkout tests.",
