@@ -12,6 +12,12 @@ a restatement:
   kept as the person's new request (the new word replaces the old; nothing is lost);
 - ``RETRACT``: words that take a request back outright ("never mind", "scratch that", "let's
   not … after all", "forget that", "changed my mind"): enough alone;
+- ``OPENER``, ``RETIRES``, ``REFUSES``, ``TAKES_BACK``, ``TEMPORARY``: a person turning an
+  earlier stance's own thing down by name ("actually, spaces, not tabs"; "forget Redis"),
+  taking back what they said about it, or saying it held only for a while ("that was only
+  temporary"). These retire the earlier stance even when the later sentence is not kept
+  itself (``revised.turned_away``): what was said is no longer
+  the person's word, and storing nothing is better than storing what they took back;
 - ``DEFER``: words that put a request off or move it elsewhere ("just add a TODO", "later",
   "a separate command", "out of scope", "not now", "park it"), and ``FOCUS`` ("let's
   concentrate on …"), which puts off whatever it does not name. A deferral retires an earlier
@@ -34,10 +40,52 @@ RETRACT = lazy_regex(
     r"(?:i )?changed my mind|on second thought|let'?s not|let us not|"
     r"(?:don'?t|do not|no need to|not) \w+(?: \w+)? after all|after all,? (?:no|don'?t|not)\b|"
     r"undo (?:that|this|it)|revert (?:that|this|it)|"
+    r"(?:scratch|forget|ignore|disregard) what i (?:said|wrote|asked)|i take (?:that|it) back|"
     # de / fr / es
     r"vergiss (?:das|es)|doch nicht|lass(?:en wir)? das|"
     r"laisse tomber|oublie (?:ça|ca)|finalement (?:non|pas)|"
     r"olvídalo|olvidalo|mejor no)\b",
+    re.IGNORECASE)
+
+#: A person opening a message or sentence by correcting what was said before ("actually, …",
+#: "no, …", "wait, …", "change of plan: …"): it marks the rest of the sentence as a revision.
+OPENER = lazy_regex(
+    r"^\W*(?:actually|no[,.!:]|nope\b|wait\b|hmm+,?\s+(?:actually|no)\b|on second thought|"
+    r"change of plans?|correction\b|i changed my mind|scratch that|oops\b|sorry,?\s+(?:i meant|"
+    r"actually)\b|"
+    # de / fr / es
+    r"doch\b|eigentlich\b|en fait\b|finalement\b|en realidad\b|mejor\b)",
+    re.IGNORECASE)
+
+#: A person turning a named thing down outright, wherever in the sentence: "forget Redis",
+#: "drop the sidecar", "no more mocks", "stop using tabs" (the word after it is the thing).
+RETIRES = lazy_regex(
+    r"\b(?:forget(?: about)?|drop|ditch|get rid of|no more|stop using|do away with|"
+    r"vergiss|oublie|olvida)\s+(?:the\s+|a\s+|an\s+|all\s+|any\s+)?(?P<what>[`\w][\w.`/-]*)",
+    re.IGNORECASE)
+
+#: The same after an ``OPENER``: "actually, spaces, not tabs"; "no, the bucket instead of
+#: Redis". Alone, "not X" is too common ("display local time, not UTC" beside "store UTC").
+REFUSES = lazy_regex(
+    r"\b(?:(?<!whether )(?<!or )not(?!\s+(?:only|just|even|yet|sure|really)\b)|instead of|"
+    r"rather than)\s+(?:the\s+|a\s+|an\s+)?(?P<what>[`\w][\w.`/-]*)",
+    re.IGNORECASE)
+
+#: A person taking back what they said about a topic: "ignore what I said about the test
+#: fixtures", "I take that back about formatting with black" (``topic``: what it was about).
+TAKES_BACK = lazy_regex(
+    r"\b(?:(?:scratch|forget|ignore|disregard) what i (?:said|wrote|asked(?: for)?)|"
+    r"i take (?:that|it|this) back)\b(?:\s+(?:about|regarding|on|for)\s+"
+    r"(?P<topic>[^.,;:!?\n]{3,80}))?",
+    re.IGNORECASE)
+
+#: A person saying an earlier stance held only for a while ("that was only temporary", "the
+#: mock thing was just for the demo", "X is no longer needed").
+TEMPORARY = lazy_regex(
+    r"\b(?:was|were)\s+(?:only\s+|just\s+)?(?:temporary|temporarily|a one-?off|a stopgap|"
+    r"a (?:temporary )?workaround)\b|\b(?:was|were)\s+(?:only|just)\s+(?:for now|for (?:the|a|"
+    r"that|this) [\w-]+|until)\b|\bno longer (?:needed|applies|necessary|required|the case)\b|"
+    r"\bdon'?t need (?:it|that|this|them|the [\w-]+(?: [\w-]+)?) any ?more\b",
     re.IGNORECASE)
 
 #: Words that turn a stance around: a revision when the sentence is itself kept as a request.

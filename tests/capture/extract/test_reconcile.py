@@ -258,6 +258,16 @@ BACKED_IDS = Record(written={"docs/ids.md": "Weekly-salted visitor ids prevent l
                                              "tracking; Do not keep weekly-salted visitor ids"})
 
 
+def test_the_user_forgetting_or_ditching_a_named_thing_retires_a_stance_on_it():
+    note = _fact("Weekly-salted visitor ids prevent long-term tracking", "transcript#L5: …",
+                 predicate="x/decided", source_type="agent-note", rule="summaries")
+    for said in ("forget the weekly-salted visitor ids, count plainly",
+                 "ditch weekly-salted ids", "no more weekly-salted ids please"):
+        assert reconcile([note], Later(user_said=[(9, said)], record=BACKED_IDS)) == [], said
+    assert reconcile([note], Later(user_said=[(9, "forget the dark mode")],
+                                   record=BACKED_IDS)) == [note]
+
+
 def test_the_agents_report_retires_its_own_note_but_never_the_users_words():
     note = _fact("The form `audience` selects the app", "transcript#L5: …", predicate="x/decided",
                  source_type="agent-note", rule="summaries")

@@ -249,3 +249,34 @@ def test_a_request_that_already_says_no_is_not_narrowed_by_another_no():
     last = _ask("Do not add the full date of the commit as well", 9)
     said = [(9, "Do not add the full date of the commit as well.")]
     assert revised_away([first, last], said) == [first, last]
+
+
+# --- turned away by name, taken back, or called temporary (revised.turned_away) -------------
+
+def test_a_thing_turned_down_by_name_on_the_same_subject_retires_the_stance():
+    from claimgraph.capture.extract.revised import sentences, turned_away
+    earlier = "Always indent the YAML files with tabs"
+    assert turned_away(earlier, sentences("Actually, indent the YAML files with spaces, "
+                                          "not tabs."))
+    assert turned_away(earlier, sentences("No. Indent YAML with spaces, not tabs."))
+    assert turned_away("Queue the emails in Kafka for the mailer",
+                       sentences("Forget Kafka. The mailer queues emails in Postgres."))
+    assert not turned_away(earlier, sentences("Indent the YAML files with spaces, not tabs."))
+    assert not turned_away(earlier, sentences("Actually, are the YAML files not tabs?"))
+    assert not turned_away("Never indent the YAML files with tabs",
+                           sentences("Actually, indent the YAML files with spaces, not tabs."))
+    assert not turned_away("Queue the emails in Kafka for the mailer",
+                           sentences("Forget Kafka for the audit log, use a table."))
+
+
+def test_a_take_back_about_the_topic_or_a_temporary_stance_retires_it():
+    from claimgraph.capture.extract.revised import sentences, turned_away
+    earlier = "Always seed the demo database with the fixtures"
+    assert turned_away(earlier, sentences("Ignore what I said about seeding the demo "
+                                          "database."))
+    assert not turned_away(earlier, sentences("Ignore what I said about the logo colours."))
+    assert turned_away(earlier, sentences("Seeding the demo database with the fixtures was "
+                                          "only temporary."))
+    assert turned_away(earlier, sentences("The fixtures for the demo database are no longer "
+                                          "needed."))
+    assert not turned_away(earlier, sentences("The old logo was only temporary."))

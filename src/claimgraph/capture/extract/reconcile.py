@@ -5,7 +5,13 @@ The rules read a session line by line, but what was true is decided by how the s
 screening and drops, or rewrites, what the rest of the session overtook:
 
 - a rule or setting quoted from a file that a later write or edit of that file took out (a
-  design reverted, a doc rewritten three times: only the last version counts);
+  design reverted, a doc rewritten three times: only the last version counts), an edit
+  with nothing in its place and a ``sed -i`` substitution included (``unseen_edits``), or
+  whose file was deleted after the session last saw it (``git revert`` of the commit that
+  added it too);
+- a runner fact whose command's last run said the command is not there (``No rule to make
+  target``: ``no_longer_runs``), and a package the session installed and removed again
+  (``removed_packages``);
 - a "no X" / decided-against that the session then did anyway (it added `X` to a file, or
   ran it and it worked): the state changed again, the old stance is stale. The user's own
   words are exempt -- the agent going against them does not make them untrue;
@@ -44,14 +50,18 @@ screening and drops, or rewrites, what the rest of the session overtook:
 - a stance in prose (the agent's note, the user's convention, decision or preference) whose
   named thing a later edit took out of the project for good, whose file a later change
   deleted, or (the agent's) whose count of a file's contents a later change outgrew
-  (``undone``; the user's words only once the thing they named failed first);
+  (``undone``; the user's words only once the thing they named failed first), or whose
+  named thing only the session's own writes put in files that git then threw back
+  (``git restore``, ``git checkout -- f``, ``git stash``);
 - a user's stance that later words overtook without being a request of its shape: a rename
   the session carried out (rewritten to the new name when safe), a design the person approved
   that says yes to what the stance said no to, a later "only these" word that leaves out what
   the stance shows (``overtaken``);
 - a user's standing request the same person revised later in other words, on the same
   subject ("zip by default" … "no, make zipping a separate command"; "let's not zip after
-  all"): only their last word is their decision (``revised``).
+  all"): only their last word is their decision (``revised``) -- also when the later
+  words turn the thing down by name ("forget Redis", "actually, spaces, not tabs"), take
+  back what was said about it, or call it temporary, though those words are not kept.
 
 Pure logic: ``digest`` reduces the in-memory session to the few facts reconciling needs, and
 ``reconcile`` decides on plain data -- no file is read, no clock is asked.
@@ -72,14 +82,18 @@ from claimgraph.capture.extract.actions import of_kind
 from claimgraph.capture.extract.approvals import lettered_options, sets_terms
 from claimgraph.capture.extract.asked import answers, questions
 from claimgraph.capture.extract.corroborate import Record, read_outputs, unsupported
+from claimgraph.capture.extract.no_longer_runs import command_of, stopped_running
 from claimgraph.capture.extract.offered import position_pick
 from claimgraph.capture.extract.overtaken import overtake, plan_texts
+from claimgraph.capture.extract.removed_packages import package_changes, removed_later
 from claimgraph.capture.extract.revised import revised_away
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.superseded import DECISIONS, superseded
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
+from claimgraph.capture.extract.unseen_edits import emptying_edits, substituted
 from claimgraph.capture.extract.undone import (
-    History, deletions, failures, history as edit_history, undone_by_edits)
+    History, deletions, failures, history as edit_history, reverts, snapshots,
+    undone_by_edits)
 
 Candidate = dict[str, Any]
 _FILE_QUOTE = lazy_regex(r"^(?P<path>[^\s`]+?): `(?P<quote>.*)`$", re.DOTALL)
@@ -140,6 +154,7 @@ _RETIRED_AFTER = (r"\b(?:is|are|was|were|has been|have been|got|now)\s+(?:now\s+
 _INSTEAD_OF = r"\b(?:instead of|rather than)\b"
 #: What only the user's later words retire with: a request to replace or a refusal.
 _USER_RETIRES = (r"\b(?:replace|remove|delete|drop|revert|get rid of|stop using|"
+                 r"forget(?: about)?|ditch|no more|"
                  r"(?:do not|don'?t|never|no need to) (?:use|add|keep|send|require|want|need))\b")
 _ANY_RETIRING = lazy_regex(_RETIRED_BEFORE + "|" + _INSTEAD_OF + "|" + _RETIRED_AFTER,
                            re.IGNORECASE)
@@ -204,6 +219,13 @@ class Later:
     #: (line, command) of shell commands that ran but whose outcome never showed (sent to
     #: the background, no result): work the session moved on to, done or not
     ran: list[tuple[int, str]] = field(default_factory=list)
+    #: (line, cited path or "." for the whole tree) of each git command that threw the
+    #: working tree's changes away (``git restore``, ``git checkout -- f``, ``git stash``).
+    reverted: list[tuple[int, str]] = field(default_factory=list)
+    #: Lines of each ``git add`` / ``git commit`` that worked (what a revert brings back).
+    snapshots: list[int] = field(default_factory=list)
+    #: (line, package, added) of each package a command that worked added or removed.
+    packages: list[tuple[int, str, bool]] = field(default_factory=list)
 
 
 def _agent_messages(view: SessionView) -> tuple[list[tuple[int, dict[str, str]]],
@@ -237,6 +259,10 @@ def digest(view: SessionView) -> Later:
             if look.cited:
                 files.setdefault(_bare(look.cited), []).append(
                     FileChange(look.call.line, look.how, look.replaced, look))
+    for path, line, old, new in [*emptying_edits(view), *substituted(view, files)]:
+        changes = files.setdefault(path, [])
+        changes.append(FileChange(line, "edit", old, new))
+        changes.sort(key=lambda known: known.line)
     done = [(action.line, action.command) for action in of_kind(view, SHELL)
             if action.outcome == OK and action.command]
     done += [(change.line, change.new) for changes in files.values() for change in changes
@@ -258,7 +284,10 @@ def digest(view: SessionView) -> Later:
                  deletions(view), failures(view), plan_texts(view),
                  [(action.line, action.command) for action in of_kind(view, SHELL)
                   if action.outcome == UNKNOWN and action.command and not (
-                      action.result is not None and view.refused(action.result))])
+                      action.result is not None and view.refused(action.result))],
+                 reverts(view), snapshots(view),
+                 package_changes((action.line, action.command) for action in of_kind(view, SHELL)
+                                 if action.outcome == OK and action.command))
 
 
 def _changed_at(files: Mapping[str, list[FileChange]]) -> dict[str, list[int]]:
@@ -368,6 +397,11 @@ def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None,
         return None
     if _changed_again(found, line, later):
         return None
+    command = command_of(found)
+    if command is not None and stopped_running(command, later.failed, later.done):
+        return None  # the session's last run of it said the command is not there
+    if removed_later(found, line, later.packages):
+        return None  # the session took the package out again
     if found.get("predicate") in DECISIONS and superseded(str(found.get("object") or ""),
                                                           line, [*later.done, *later.ran]):
         return None  # the work went on with another version of what it names
@@ -399,22 +433,27 @@ def _settle(found: Candidate, later: Later, retiring: _Retiring | None = None,
 
 def _file_quote_removed(found: Candidate, later: Later) -> bool:
     """The quoted line is gone from the file as the session left it: the last change that
-    touched it took it out (a whole write without it, an edit that replaced it). A read that
-    shows it again puts it back; a read without it says nothing (it may be partial)."""
+    touched it took it out (a whole write without it, an edit that replaced it), or the file
+    was deleted after the session last saw it. A read that shows it again puts it back; a
+    read without it says nothing (it may be partial)."""
     evidence = found.get("evidence") or [""]
     match = _FILE_QUOTE.match(str(evidence[0]))
     if not match or match["path"].startswith("transcript#"):
         return False
-    quote, present = match["quote"].strip(), None
+    quote, present, path = match["quote"].strip(), None, _bare(match["path"])
     if not quote:
         return False
-    for change in later.files.get(_bare(match["path"]), []):
+    last = -1
+    for change in later.files.get(path, []):
+        last = change.line
         if change.kind == "write":
             present = quote in change.new
         elif change.kind == "edit" and quote in change.old and quote not in change.new:
             present = False
         elif quote in change.new:
             present = True
+    if any(at > last and _bare(gone) == path for at, gone in later.deleted):
+        return True  # the file itself was deleted after the session last saw it
     return present is False
 
 

@@ -46,7 +46,8 @@ from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.session import taught_at
 from claimgraph.logic.query_words import STOPWORDS
-from claimgraph.logic.revision_cues import CHANGE, DEFER, FOCUS, RETRACT
+from claimgraph.logic.revision_cues import (
+    CHANGE, DEFER, FOCUS, OPENER, REFUSES, RETIRES, RETRACT, TAKES_BACK, TEMPORARY)
 
 Candidate = dict[str, Any]
 
@@ -132,7 +133,8 @@ def revised_away(kept: Sequence[Candidate], user_said: Iterable[tuple[int, str]]
                    if any(at > line and _revised_by(found, parts, _kept_at(at, found, by_line))
                           for at, parts in said)}
     finally:
-        for memo in (_cues, _clauses, _change_cues, _negates, named, quoted, content_words):
+        for memo in (_cues, _clauses, _change_cues, _negates, named, quoted, content_words,
+                     _turning, _short_opener):
             memo.cache_clear()
     return [found for found in kept if id(found) not in revised]
 
@@ -141,10 +143,99 @@ def _revised_by(found: Candidate, parts: Sequence[str], later_kept: Sequence[Can
     """One later message revises ``found``: a sentence of it does, and none says it again (a
     message that repeats the request among other points confirms it)."""
     earlier = str(found.get("stance") or found.get("object") or "")
-    if any(restates(earlier, sentence) for sentence in parts):
-        return False
+    if any(restates(earlier, sentence) and not TAKES_BACK.search(sentence)
+           for sentence in parts):
+        return False  # said again (a take-back names the words it takes back: no repetition)
     return any(revises(found, sentence, later_kept) for sentence in parts) or \
-        defers(earlier, parts)
+        defers(earlier, parts) or turned_away(earlier, parts)
+
+
+#: Content words a later sentence (with the one after it) must share with the earlier
+#: stance to turn its thing down (``_MIN_SHARED_PART`` of the stance's own words at least);
+#: "was only temporary" names no thing turned down, so it must share more: a failure called
+#: temporary ("the failing migrations before the tests were only temporary") is no stance.
+_MIN_TEMPORARY = 3
+#: What one later sentence says on its own is read once per capture (``_MEMO_SIZE``'s size).
+_TURN_MEMO = 8192
+
+
+def turned_away(earlier: str, parts: Sequence[str]) -> bool:
+    """A later message of the same person turns down by name a thing the earlier stance says
+    yes to ("forget Redis", or after "actually"/"no,"/"change of plan": "spaces, not tabs";
+    ``revision_cues``), takes back what they said about its topic ("ignore what I said
+    about the fixtures": most of the topic's words are the stance's), or says the stance
+    held only for a while ("the mock provider was
+    only temporary"), on the same subject: the sentence, with the one after it (where "Forget
+    Redis." is followed by what replaces it), shares at least two of the stance's content
+    words (three for "temporary") and half of them. The later sentence need not be kept
+    itself: the earlier word is no longer the person's either way. A question turns nothing
+    down."""
+    words = content_words(earlier)
+    if not words:
+        return False
+    for index, sentence in enumerate(parts):
+        after_opener = bool(index) and _short_opener(parts[index - 1])
+        temporary, topic, things = _turning(sentence, after_opener)
+        if temporary and _on_subject(words, sentence, _MIN_TEMPORARY):
+            return True
+        if topic and _about(words, topic):
+            return True
+        if things and _on_subject(words, " ".join(parts[index:index + 2])) \
+                and any(_affirms(earlier, thing) for thing in things):
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=_TURN_MEMO)
+def _short_opener(sentence: str) -> bool:
+    """A sentence that is only a correction's opener ("No.", "Actually.")."""
+    return len(sentence.split()) <= 2 and OPENER.match(sentence) is not None
+
+
+@functools.lru_cache(maxsize=_TURN_MEMO)
+def _turning(sentence: str, after_opener: bool) -> tuple[bool, str | None, tuple[str, ...]]:
+    """What one later sentence says on its own (read once, whatever request it is held
+    against): it calls something temporary; the topic it takes back what was said about;
+    the things it turns down by name (after an opener, its own or the short sentence
+    before, "not X" too). A question says none of these."""
+    if sentence.rstrip().endswith("?"):
+        return False, None, ()
+    taken = TAKES_BACK.search(sentence)
+    things = [match["what"] for match in RETIRES.finditer(sentence)]
+    if after_opener or OPENER.match(sentence):
+        things += [match["what"] for match in REFUSES.finditer(sentence)]
+    return (TEMPORARY.search(sentence) is not None, taken["topic"] if taken else None,
+            tuple(things))
+
+
+def _about(words: frozenset[str], topic: str) -> bool:
+    """The topic a take-back names ("about the test fixtures") is the stance's: most of its
+    content words are the stance's own."""
+    named = content_words(topic)
+    return bool(named) and len(words & named) >= _MIN_SHARED_PART * len(named)
+
+
+def _on_subject(words: frozenset[str], text: str, least: int = 2) -> bool:
+    shared = words & content_words(text)
+    return len(shared) >= least and len(shared) >= _MIN_SHARED_PART * len(words)
+
+
+#: Words before a thing in the earlier stance that say no to it ("rather than Redis").
+_SAID_NO = lazy_regex(r"\b(?:instead of|rather than|than|over|drop|forget)\b", re.IGNORECASE)
+
+
+def _affirms(earlier: str, thing: str) -> bool:
+    """The earlier stance names ``thing`` (a content word, or a code span's text) and says
+    yes to it: no "no", "not", "instead of" before it in its clause."""
+    thing = thing.strip("`'\".,;:!").lower()
+    if len(thing) < 3 or thing in STOPWORDS or thing in _GENERAL:
+        return False
+    lowered = earlier.lower()
+    found = re.search(rf"(?<![\w-]){re.escape(thing)}(?![\w-])", lowered)
+    if found is None:
+        return False
+    before = re.split(r"[,;:()]|\s[-\u2013\u2014]+\s|\bbut\b", lowered[:found.start()])[-1]
+    return not (_NEGATION.search(before) or _SAID_NO.search(before))
 
 
 def is_request(found: Candidate) -> bool:

@@ -43,12 +43,14 @@ session here).
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from claimgraph.capture.extract.actions import of_kind
 from claimgraph.capture.extract.session import FAILED, OK, SessionView, taught_at
+from claimgraph.capture.extract.shell import call_cwd, invocations
 from claimgraph.capture.extract.tools import SHELL
 from claimgraph.capture.extract.writes import session_ops
 from claimgraph.logic.lazy_regex import lazy_regex
@@ -76,6 +78,11 @@ _SHORTEST = 5
 #: A bare word in a code span: a name only when the session ran it (``terms_of``).
 _PLAIN = lazy_regex(r"[A-Za-z][A-Za-z0-9]{3,30}")
 _CODE_SPAN = lazy_regex(r"`([^`\n]+)`")
+#: Git commands that make a commit in the working tree (and print its summary).
+_COMMITTING = frozenset({("commit",), ("revert",), ("merge",), ("cherry-pick",), ("pull",),
+                         ("am",)})
+#: Git's summary line for a file a commit removed (``git commit``, ``revert``, ``merge``).
+_GIT_DELETE_MODE = lazy_regex(r"^\s*delete mode \d{6} (?P<path>\S[^\n]*)$", re.MULTILINE)
 _PATH_LIKE = lazy_regex(r"^[\w@.-]+(?:/[\w@.-]+)*\.[A-Za-z0-9]{1,8}$|^[\w@.-]+(?:/[\w@.-]+)+/?$")
 #: A stance's own words saying the thing is gone or replaced: right after the term ...
 _GONE_AFTER = lazy_regex(r"^(?:\(\))?`?\)?\s*(?:(?:\w+\s+){0,2}?"
@@ -184,10 +191,14 @@ class History:
     read's text is derived each time it is asked, so each look is read once here)."""
 
     def __init__(self, terms: Iterable[str], files: Mapping[str, Sequence[Look]],
-                 deleted: Sequence[tuple[int, str]] = ()) -> None:
+                 deleted: Sequence[tuple[int, str]] = (),
+                 reverted: Sequence[tuple[int, str]] = (),
+                 snapshots: Sequence[int] = ()) -> None:
         self.terms = sorted(set(terms))
         self.files = files
         self.deleted = deleted
+        self.reverted = reverted
+        self.snapshots = snapshots
         self.traces: dict[str, dict[str, _Trace]] = {term: {} for term in self.terms}
         #: id(candidate) -> its terms, as ``history`` read them (read once per candidate).
         self.named: dict[int, list[str]] = {}
@@ -204,6 +215,9 @@ class History:
                 text = new
             elif text is not None and old and old in text:
                 text = text.replace(old, new)
+            elif text is not None and old.strip("\n") and old.strip("\n") in text:
+                text = text.replace(old.strip("\n"), new.strip("\n"))  # a read shows no
+                # final newline, an edit's old text may end in one
             else:
                 text = None
             for term in self.terms:
@@ -219,7 +233,8 @@ class History:
     def undone(self, terms: Sequence[str], line: int) -> Undone | None:
         """The first of ``terms`` the changes after ``line`` took out for good, or None."""
         for term in terms:
-            found = self._removed(term, line) or self._file_deleted(term, line)
+            found = self._removed(term, line) or self._file_deleted(term, line) \
+                or self._reverted(term, line)
             if found is not None:
                 return found
         return None
@@ -239,6 +254,31 @@ class History:
                     if removal is None or event.line < removal.line:
                         removal = Undone(term, event.line, "removed")
         return removal
+
+    def _reverted(self, term: str, line: int) -> Undone | None:
+        """The session put ``term`` into its files only by its own writes and edits, and a
+        ``git checkout``/``git restore``/``git stash`` after ``line`` threw those changes away
+        in every such file, with nothing showing it there again after. Git brings back what
+        it last took in: a ``git add``/``git commit`` between the change and the revert keeps
+        the term; and a revert of the whole tree leaves a file git never tracked (one the
+        session created: its first look a write) as it is."""
+        found: Undone | None = None
+        traces = self.traces.get(term, {})
+        for path, trace in traces.items():
+            put = [event.line for event in trace.events
+                   if event.in_new and event.kind != "read"]
+            first = next(iter(self.files.get(path, ())), None)
+            created = first is None or first.kind == "write"
+            undo = next((at for at, gone in self.reverted
+                         if at > line and put and at > put[-1] and _covers(gone, path)
+                         and not (gone == "." and created)), None)
+            if undo is None or any(event.line > undo and event.in_new for event in trace.events) \
+                    or any(event.kind == "read" and event.in_new for event in trace.events) \
+                    or any(put[-1] < at < undo for at in self.snapshots):
+                return None  # here it stays, or the file held it before the session
+            if found is None or undo < found.line:
+                found = Undone(term, undo, "reverted")
+        return found
 
     def _file_deleted(self, term: str, line: int) -> Undone | None:
         """A path the candidate names, deleted after ``line`` and not written again."""
@@ -337,7 +377,8 @@ def history(candidates: Iterable[Mapping[str, Any]], later: Any, asserted: Terms
     named = {id(found): terms_of(found, asserted, later.failed)
              for found in candidates if checked(found)}
     traces = History([term for terms in named.values() for term in terms], later.files,
-                     later.deleted)
+                     later.deleted, getattr(later, "reverted", ()),
+                     getattr(later, "snapshots", ()))
     traces.named = named
     return traces
 
@@ -399,7 +440,9 @@ def _files_named(text: str, files: Iterable[str]) -> list[str]:
 
 
 def deletions(view: SessionView) -> list[tuple[int, str]]:
-    """(line, cited path) of each project file or folder a call that worked deleted."""
+    """(line, cited path) of each project file or folder a call that worked deleted: by its
+    own words (``rm``, ``git rm``, a delete tool), or by git's report of a commit that took
+    the file out (``git revert`` of the commit that added it: `` delete mode 100644 x.md``)."""
     found: list[tuple[int, str]] = []
     for _call, outcome, ops in session_ops(view):
         if outcome != OK:
@@ -408,7 +451,93 @@ def deletions(view: SessionView) -> list[tuple[int, str]]:
             cited = view.own(op.path) if op.kind == "delete" else None
             if cited:
                 found.append((op.line, cited))
+    found += _git_deleted(view)
+    return sorted(found)
+
+
+def _git_deleted(view: SessionView) -> list[tuple[int, str]]:
+    """(line, cited path) of each file git reported a commit of the session deleted. Git
+    names the path from the repository's top, taken here as the project's root."""
+    found: list[tuple[int, str]] = []
+    for action in of_kind(view, SHELL):
+        if action.outcome != OK or action.result is None or "git" not in (action.command or ""):
+            continue
+        text = action.result.text
+        if "delete mode" not in text or not any(
+                invocation.argv[:1] == ("git",) and invocation.argv[1:2] in _COMMITTING
+                for invocation in invocations(action.command or "")):
+            continue  # ``git log --summary`` / ``git show`` tell of deletions long past
+        for match in _GIT_DELETE_MODE.finditer(text):
+            path = view.resolve(match["path"].strip())
+            cited = view.own(path) if path else None
+            if cited:
+                found.append((action.line, cited))
     return found
+
+
+def _covers(reverted: str, path: str) -> bool:
+    """A revert of ``reverted`` (a cited path, or "." for the whole tree) covers ``path``."""
+    reverted = reverted.rstrip("/")
+    return reverted in ("", ".") or path == reverted or path.startswith(reverted + "/")
+
+
+#: Git subcommands that throw the working tree's changes away: the paths after ``--`` (or
+#: every word that is no option), or the whole tree when none is named.
+_DISCARDS = {"restore": False, "checkout": True, "stash": False, "reset": False}
+
+
+def reverts(view: SessionView) -> list[tuple[int, str]]:
+    """(line, cited path or "." for the whole tree) of each ``git restore <paths>``, ``git
+    checkout -- <paths>``, ``git checkout .``, ``git stash`` (push) and ``git reset --hard``
+    that worked: the session's changes to those files are gone. A stash a later ``git stash
+    pop``/``apply`` brought back is none."""
+    found: list[tuple[int, str]] = []
+    stashed: list[int] = []  # indexes in ``found`` of the stashes not yet brought back
+    for action in of_kind(view, SHELL):
+        if action.outcome != OK or "git" not in (action.command or ""):
+            continue
+        for invocation in invocations(action.command or "", call_cwd(action.call)):
+            argv = invocation.argv
+            if argv[:2] == ("git", "stash") and argv[2:3] in (("pop",), ("apply",)):
+                if stashed:
+                    del found[stashed.pop()]
+                continue
+            for path in _discarded(argv):
+                cited = "." if path == "." and not invocation.cwd else None
+                resolved = view.resolve(path, invocation.cwd) if cited is None else None
+                cited = cited or (view.own(resolved) if resolved else None) or (
+                    "." if resolved == view.root else None)
+                if cited:
+                    if argv[:2] == ("git", "stash"):
+                        stashed.append(len(found))
+                    found.append((action.line, cited))
+    return found
+
+
+def snapshots(view: SessionView) -> list[int]:
+    """Lines of each ``git add`` / ``git commit`` that worked: what they took in is what a
+    later restore or checkout of the file brings back."""
+    return [action.line for action in of_kind(view, SHELL)
+            if action.outcome == OK and "git" in (action.command or "")
+            and any(invocation.argv[:2] in (("git", "add"), ("git", "commit"))
+                    for invocation in invocations(action.command or "", call_cwd(action.call)))]
+
+
+def _discarded(argv: tuple[str, ...]) -> list[str]:
+    words = list(argv)
+    if len(words) < 2 or posixpath.basename(words[0]) != "git" or words[1] not in _DISCARDS:
+        return []
+    rest = words[2:]
+    if words[1] == "stash":
+        return ["."] if not rest or rest[0] == "push" and not rest[1:] else []
+    if words[1] == "reset":
+        return ["."] if "--hard" in rest else []
+    if "--" in rest:
+        return rest[rest.index("--") + 1:] or []
+    if words[1] == "checkout":
+        return ["."] if rest == ["."] else []  # "git checkout <branch>" switches branches
+    named = [word for word in rest if not word.startswith("-")]
+    return [] if "--staged" in rest and "--worktree" not in rest else named
 
 
 def failures(view: SessionView) -> list[tuple[int, str]]:

@@ -1,0 +1,450 @@
+"""The session's end state decides (issue 22, item 1), checked by principle on whole sessions.
+
+Each test writes a small session as the agent's harness logs it (Claude Code JSONL, a Codex
+rollout), reads it back with the real reader and runs the whole extractor: first without the
+later turn, to show the earlier fact is stored at all, then with it, to show the end of the
+session overrules it. The categories are the issue's: an option not picked, a design reverted
+or its file deleted, a rule rewritten, a claim a tool refuted, a decision overridden or
+called temporary, a state changed later. The wording is varied on purpose: the stage must
+hold on sessions nobody tuned it for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from .jsonl_sessions import ClaudeSession, CodexSession, GeminiSession
+
+Builder = Callable[[ClaudeSession, bool], None]
+
+
+def _objects(session: ClaudeSession | CodexSession | GeminiSession,
+             tmp_path: Path) -> list[str]:
+    return [str(found["object"]) for found in session.extract(tmp_path)]
+
+
+def _holds(marker: str, objects: list[str]) -> bool:
+    return any(marker.lower() in said.lower() for said in objects)
+
+
+def _before_and_after(build: Builder, tmp_path: Path,
+                      agent: type[ClaudeSession] | type[CodexSession] | type[GeminiSession]
+                      = ClaudeSession
+                      ) -> tuple[list[str], list[str]]:
+    before, after = agent(), agent()
+    build(before, False)  # type: ignore[arg-type]
+    build(after, True)  # type: ignore[arg-type]
+    (tmp_path / "before").mkdir()
+    (tmp_path / "after").mkdir()
+    return _objects(before, tmp_path / "before"), _objects(after, tmp_path / "after")
+
+
+# --- b. a design reverted, or its file deleted -----------------------------------------------
+
+RULES = ("# Contributing\n\n- Always run `make check` before pushing.\n"
+         "- Always wrap every outbound call in the `circuit_breaker` helper.\n")
+
+
+def _rules_written(session: ClaudeSession) -> None:
+    session.user("Write our contribution rules down in CONTRIBUTING.md.")
+    session.write("CONTRIBUTING.md", RULES)
+
+
+def test_a_rule_an_edit_took_out_with_nothing_in_its_place_is_dropped(tmp_path: Path):
+    def build(session: ClaudeSession, later: bool) -> None:
+        _rules_written(session)
+        if later:
+            session.user("Leave the breaker line out, we are not there yet.")
+            session.edit("CONTRIBUTING.md",
+                         "- Always wrap every outbound call in the `circuit_breaker` helper.\n", "")
+        session.agent("Updated.")
+    before, after = _before_and_after(build, tmp_path)
+    assert _holds("circuit_breaker", before)
+    assert not any("wrap every outbound call" in said for said in after)
+    assert _holds("make check", after), "the line the edit left stays"
+
+
+def test_a_rule_from_a_file_a_git_revert_deleted_is_dropped(tmp_path: Path):
+    def build(session: ClaudeSession, later: bool) -> None:
+        _rules_written(session)
+        session.bash("git add CONTRIBUTING.md && git commit -m 'docs: rules'",
+                     "[main 1a2b3c4] docs: rules\n 1 file changed, 4 insertions(+)\n"
+                     " create mode 100644 CONTRIBUTING.md")
+        if later:
+            session.user("Undo that commit, the team has not agreed on these yet.")
+            session.bash("git revert --no-edit HEAD",
+                         "[main 5d6e7f8] Revert \"docs: rules\"\n 1 file changed, 4 deletions(-)\n"
+                         " delete mode 100644 CONTRIBUTING.md")
+        session.agent("Done.")
+    before, after = _before_and_after(build, tmp_path)
+    assert _holds("circuit_breaker", before)
+    assert not _holds("circuit_breaker", after) and not _holds("make check", after)
+
+
+def test_a_deletion_git_log_tells_of_is_no_deletion_now(tmp_path: Path):
+    session = ClaudeSession()
+    _rules_written(session)
+    session.bash("git log --summary -3", "commit 9f8e7d6\n    old docs\n\n"
+                                         " delete mode 100644 CONTRIBUTING.md\n")
+    session.agent("OK.")
+    assert _holds("circuit_breaker", _objects(session, tmp_path))
+
+
+@pytest.mark.parametrize("command", ["rm CONTRIBUTING.md", "git rm -f CONTRIBUTING.md",
+                                     "git checkout -- CONTRIBUTING.md",
+                                     "git restore CONTRIBUTING.md"])
+def test_a_rule_from_a_file_the_session_deleted_or_restored_is_dropped(tmp_path: Path,
+                                                                       command: str):
+    def build(session: ClaudeSession, later: bool) -> None:
+        _rules_written(session)
+        if later:
+            session.bash(command)
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path)
+    assert _holds("circuit_breaker", before)
+    assert not _holds("circuit_breaker", after)
+
+
+def test_a_codex_heredoc_rule_file_removed_later_is_dropped(tmp_path: Path):
+    def build(session: CodexSession, later: bool) -> None:  # type: ignore[override]
+        session.user("Write our contribution rules down in CONTRIBUTING.md.")
+        session.shell("cat > CONTRIBUTING.md <<'EOF'\n" + RULES + "EOF")
+        if later:
+            session.shell("rm CONTRIBUTING.md")
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path, CodexSession)  # type: ignore[arg-type]
+    assert _holds("circuit_breaker", before)
+    assert not _holds("circuit_breaker", after)
+
+
+def test_a_gemini_session_deleting_its_rule_file_and_revising_a_rule_keeps_neither(
+        tmp_path: Path):
+    def build(session: GeminiSession, later: bool) -> None:  # type: ignore[override]
+        session.user("Write our contribution rules down in CONTRIBUTING.md.")
+        session.write("CONTRIBUTING.md", RULES)
+        session.user("Always use tabs for indentation in the Go files.")
+        session.agent("OK.")
+        if later:
+            session.shell("rm CONTRIBUTING.md")
+            session.user("Actually, use spaces, not tabs, for indentation in the Go files.")
+            session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path, GeminiSession)  # type: ignore[arg-type]
+    assert _holds("circuit_breaker", before) and _holds("use tabs", before)
+    assert not _holds("circuit_breaker", after) and not _holds("use tabs", after)
+
+
+SUMMARY = ("Done.\n\n## Summary\n\n- Added retries to the invoice mailer.\n"
+           "- Fixed the rounding test.\n\n## Decisions\n\n"
+           "- The invoice mailer wraps `smtp_send` in `retry_later` (3 attempts).\n"
+           "- Kept rounding in `src/money.py` rather than in the template.\n")
+
+
+def _mailer_decided(session: ClaudeSession) -> None:
+    session.user("The invoice mailer gives up when the mail server hiccups.")
+    session.read("src/mailer.py", "def send(invoice):\n    smtp_send(invoice)\n")
+    session.edit("src/mailer.py", "    smtp_send(invoice)\n",
+                 "    retry_later(smtp_send, invoice)\n")
+    session.bash("pytest -q", "4 passed in 0.1s")
+    session.agent(SUMMARY)
+
+
+@pytest.mark.parametrize("undo", ["git checkout -- src/mailer.py", "git restore src/mailer.py",
+                                  "git stash", "git checkout .", "git reset --hard"])
+def test_an_agents_design_whose_file_git_threw_back_is_dropped(tmp_path: Path, undo: str):
+    def build(session: ClaudeSession, later: bool) -> None:
+        _mailer_decided(session)
+        if later:
+            session.user("Throw that away, retries belong in the queue.")
+            session.bash(undo)
+            session.agent("Back to how it was.")
+    before, after = _before_and_after(build, tmp_path)
+    assert _holds("retry_later", before)
+    assert not _holds("retry_later", after)
+
+
+def test_an_agents_design_a_sed_substitution_took_out_is_dropped(tmp_path: Path):
+    def build(session: ClaudeSession, later: bool) -> None:
+        _mailer_decided(session)
+        if later:
+            session.user("The queue retries already.")
+            session.bash("sed -i 's/retry_later(smtp_send, invoice)/smtp_send(invoice)/' "
+                         "src/mailer.py")
+            session.agent("Back to a plain send.")
+    before, after = _before_and_after(build, tmp_path)
+    assert _holds("retry_later", before)
+    assert not _holds("retry_later", after)
+
+
+def test_a_sed_substitution_elsewhere_leaves_the_design(tmp_path: Path):
+    session = ClaudeSession()
+    _mailer_decided(session)
+    session.bash("sed -i 's/def send/def deliver/' src/mailer.py")
+    session.agent("Renamed the function.")
+    assert _holds("retry_later", _objects(session, tmp_path))
+
+
+@pytest.mark.parametrize("undo", [
+    ["git checkout main"],  # a branch switch
+    ["git restore --staged src/mailer.py"],  # unstaged, the change stays
+    ["git add src/mailer.py", "git checkout -- src/mailer.py"],  # restored from the index
+    ["git commit -am 'retry'", "git reset --hard"],  # committed first
+    ["git stash", "git stash pop"],  # put back
+])
+def test_what_git_keeps_or_brings_back_is_no_revert(tmp_path: Path, undo: list[str]):
+    session = ClaudeSession()
+    _mailer_decided(session)
+    for command in undo:
+        session.bash(command)
+    session.agent("OK.")
+    assert _holds("retry_later", _objects(session, tmp_path))
+
+
+def test_a_whole_tree_revert_leaves_a_file_the_session_created(tmp_path: Path):
+    for undo in ("git stash", "git checkout .", "git reset --hard"):
+        session = ClaudeSession()
+        session.user("The invoice mailer gives up when the mail server hiccups.")
+        session.write("src/mailer.py", "def send(invoice):\n    retry_later(smtp_send, invoice)\n")
+        session.bash("pytest -q", "4 passed in 0.1s")
+        session.agent(SUMMARY)
+        session.bash(undo)
+        session.agent("OK.")
+        place = tmp_path / str(len(undo))
+        place.mkdir()
+        assert _holds("retry_later", _objects(session, place)), undo
+
+
+def test_a_design_written_again_after_the_revert_stands(tmp_path: Path):
+    session = ClaudeSession()
+    _mailer_decided(session)
+    session.bash("git checkout -- src/mailer.py")
+    session.write("src/mailer.py", "def send(invoice):\n    retry_later(smtp_send, invoice)\n")
+    session.agent("Put it back.")
+    assert _holds("retry_later", _objects(session, tmp_path))
+
+
+# --- c / e. a rule the person rewrote, overrode, took back or called temporary ---------------
+
+@pytest.mark.parametrize("earlier, later", [
+    ("Always use tabs for indentation in the Go files.",
+     "Actually, use spaces, not tabs, for indentation in the Go files."),
+    ("Always name the JSON fields in snake_case.",
+     "Change of plan: always name the JSON fields in camelCase, not snake_case."),
+    ("Always name the JSON fields in snake_case.",
+     "Change of plan: the JSON fields go in camelCase, not snake_case, to match the app."),
+    ("We'll use Redis for the rate limiter.",
+     "Forget Redis. Use the in-process token bucket for the rate limiter."),
+    ("Always use the mock payment provider in the checkout tests.",
+     "The mock payment provider thing was only temporary, until the sandbox keys came."),
+    ("The dev server should always run on port 8080.",
+     "Scratch what I said about the port, let's make the dev server use port 3000."),
+    ("Always put the test fixtures under tests/data.",
+     "Ignore what I said about the test fixtures; they go next to each test file."),
+    ("We always format the Python code with black.",
+     "I take that back about formatting the Python code with black, we use ruff now."),
+])
+def test_the_persons_later_word_in_other_words_retires_the_earlier_one(
+        tmp_path: Path, earlier: str, later: str):
+    def build(session: ClaudeSession, revised: bool) -> None:
+        session.user(earlier)
+        session.agent("OK, noted.")
+        if revised:
+            session.user(later)
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path)
+    assert earlier.rstrip(".") in before
+    assert earlier.rstrip(".") not in after
+
+
+def test_a_codex_user_revising_a_rule_retires_it_too(tmp_path: Path):
+    def build(session: CodexSession, revised: bool) -> None:  # type: ignore[override]
+        session.user("Always use tabs for indentation in the Go files.")
+        session.agent("OK, noted.")
+        if revised:
+            session.user("Actually, use spaces, not tabs, for indentation in the Go files.")
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path, CodexSession)  # type: ignore[arg-type]
+    assert _holds("tabs", before) and not _holds("always use tabs", after)
+
+
+@pytest.mark.parametrize("later", [
+    "Display the dates in local time, not UTC, in the invoice view.",  # another use of it
+    "Why are the dates not stored as UTC timestamps?",  # a question
+    "Also store the times as UTC timestamps, not strings.",  # no opener: not a revision
+])
+def test_other_words_on_the_same_thing_leave_the_earlier_stance(tmp_path: Path, later: str):
+    session = ClaudeSession()
+    session.user("Always store the dates as UTC timestamps.")
+    session.agent("OK.")
+    session.user(later)
+    session.agent("OK.")
+    assert _holds("Always store the dates as UTC timestamps", _objects(session, tmp_path))
+
+
+# --- d. a command the fact says works no longer runs at the end ------------------------------
+
+@pytest.mark.parametrize("command, missing", [
+    ("make test", "make: *** No rule to make target 'test'.  Stop."),
+    ("npm test", 'npm ERR! Missing script: "test"'),
+])
+def test_a_test_command_whose_last_run_says_it_is_not_there_is_dropped(
+        tmp_path: Path, command: str, missing: str):
+    def build(session: ClaudeSession, later: bool) -> None:
+        session.user("Run the tests.")
+        session.bash(command, "ok  shop/api  0.2s\nPASS\n12 passed")
+        if later:
+            session.user("I renamed the targets, run them again.")
+            session.bash(command, missing, error=True)
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path)
+    assert command in before and command not in after
+
+
+def test_a_test_command_that_ran_and_failed_at_the_end_stays(tmp_path: Path):
+    session = ClaudeSession()
+    session.user("Run the tests.")
+    session.bash("make test", "PASS\n12 passed")
+    session.edit("src/price.py", "round(x, 2)", "round(x)")
+    session.bash("make test", "--- FAIL: TestRound\nFAIL\nmake: *** [test] Error 1", error=True)
+    session.agent("One test fails now.")
+    assert "make test" in _objects(session, tmp_path)
+
+
+def test_a_dev_server_whose_script_is_gone_is_dropped(tmp_path: Path):
+    def build(session: ClaudeSession, later: bool) -> None:
+        session.user("Start the dev server.")
+        session.tool("Bash", {"command": "npm run dev", "run_in_background": True},
+                     "Command running in background with ID: b1")
+        if later:
+            session.bash("npm run dev", 'npm ERR! Missing script: "dev"', error=True)
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path)
+    assert _holds("npm run dev", before) and not _holds("npm run dev", after)
+
+
+# --- a. an option the person turned down or did not pick (already handled; kept as a guard) --
+
+OPTIONS = ("Two ways to do it:\n\n"
+           "**Option 1: File cache** - keep lookups in a local `lookups.db`.\n"
+           "**Option 2: Memcached** - run a `memcached` service for the lookups.\n\n"
+           "Which one?")
+
+
+@pytest.mark.parametrize("reply", ["Let's go with option 2.", "Not option 1. Go with 2."])
+def test_only_the_option_picked_is_stored(tmp_path: Path, reply: str):
+    session = ClaudeSession()
+    session.user("Add a cache for the lookups.")
+    session.agent(OPTIONS)
+    session.user(reply)
+    session.agent("OK.")
+    objects = _objects(session, tmp_path)
+    assert _holds("memcached", objects) and not _holds("lookups.db", objects)
+
+
+def test_options_nobody_picked_are_not_stored(tmp_path: Path):
+    session = ClaudeSession()
+    session.user("Add a cache for the lookups.")
+    session.agent(OPTIONS)
+    session.user("Neither for now, let me think about it.")
+    session.agent("OK.")
+    objects = _objects(session, tmp_path)
+    assert not _holds("memcached", objects) and not _holds("lookups.db", objects)
+
+
+# --- f. a state a later event changed (already handled; kept as a guard) ---------------------
+
+def test_a_pull_request_closed_later_is_not_told_as_open(tmp_path: Path):
+    session = ClaudeSession()
+    session.user("Open a PR.")
+    session.bash("gh pr create --fill", "https://github.com/acme/shop/pull/42")
+    session.bash("gh pr close 42", "\u2713 Closed pull request acme/shop#42 (fix rounding)")
+    session.agent("Done.")
+    states = [said for said in _objects(session, tmp_path) if "PR #42" in said]
+    assert states and all("closed" in said for said in states)
+
+
+def test_a_push_the_session_then_rewrote_is_not_told_as_pushed(tmp_path: Path):
+    session = ClaudeSession()
+    session.user("Commit and push.")
+    session.bash("git commit -am 'fix: rounding'", "[feature/x 1a2b3c4] fix: rounding")
+    session.bash("git push -u origin feature/x",
+                 "To github.com:acme/shop.git\n * [new branch]      feature/x -> feature/x")
+    session.bash("git commit --amend --no-edit", "[feature/x 9f8e7d6] fix: rounding")
+    session.agent("Done.")
+    states = [said for said in _objects(session, tmp_path) if "left the work in git" in said]
+    assert states and all("not pushed since" in said for said in states)
+
+
+@pytest.mark.parametrize("earlier, later", [
+    ("Always run the migrations before the tests.",
+     "The migrations failing before the tests was only temporary, rerun them."),
+    ("Always use tabs in the Makefiles.", "Actually, the Go files use spaces, not tabs."),
+    ("We always use Postgres for the job queue.",
+     "No, not the Postgres from docker compose, the local one."),
+    ("Always deploy the Helm charts to the staging cluster first.",
+     "Stop using kubectl apply for the staging cluster."),
+])
+def test_a_later_word_on_something_else_leaves_the_stance(tmp_path: Path, earlier: str,
+                                                          later: str):
+    def build(session: ClaudeSession, said_later: bool) -> None:
+        session.user(earlier)
+        session.agent("OK.")
+        if said_later:
+            session.user(later)
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path)
+    assert earlier.rstrip(".") in before and earlier.rstrip(".") in after
+
+
+# --- f. a package the session added, then removed again --------------------------------------
+
+@pytest.mark.parametrize("add, remove", [
+    ("npm install lodash", "npm uninstall lodash"),
+    ("uv add requests", "uv remove requests"),
+    ("cargo add serde", "cargo rm serde"),
+])
+def test_a_package_removed_again_is_no_dependency(tmp_path: Path, add: str, remove: str):
+    name = add.split()[-1]
+
+    def build(session: ClaudeSession, later: bool) -> None:
+        session.user(f"Add {name}.")
+        session.bash(add, f"added 1 package: {name}")
+        if later:
+            session.user(f"On reflection we do not need {name}.")
+            session.bash(remove, f"removed 1 package: {name}")
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path)
+    assert name in before and name not in after
+
+
+def test_a_package_added_again_after_its_removal_stays(tmp_path: Path):
+    session = ClaudeSession()
+    session.user("Add lodash.")
+    session.bash("npm install lodash", "added 1 package")
+    session.bash("npm uninstall lodash", "removed 1 package")
+    session.bash("npm install lodash@4", "added 1 package")
+    session.agent("OK.")
+    assert "lodash" in _objects(session, tmp_path)
+
+
+# --- c. a doc rewritten several times: only its last version counts --------------------------
+
+def test_only_the_last_version_of_a_rewritten_instruction_file_counts(tmp_path: Path):
+    session = ClaudeSession()
+    session.user("Write the project rules into CLAUDE.md.")
+    session.write("CLAUDE.md", "# Rules\n\n- Always run `make lint` before committing.\n"
+                               "- Never commit generated files under `dist/`.\n")
+    session.user("Reword it, the pre-commit hook runs lint.")
+    session.write("CLAUDE.md", "# Rules\n\n- The pre-commit hook runs `make lint`.\n"
+                               "- Never commit generated files under `dist/`.\n")
+    session.user("Drop the dist rule, dist is ignored now.")
+    session.edit("CLAUDE.md", "- Never commit generated files under `dist/`.\n", "")
+    session.user("And say that tests run with `make test`.")
+    session.edit("CLAUDE.md", "- The pre-commit hook runs `make lint`.\n",
+                 "- The pre-commit hook runs `make lint`.\n"
+                 "- Always run the tests with `make test` before pushing.\n")
+    session.agent("Done.")
+    objects = _objects(session, tmp_path)
+    assert _holds("make test", objects)
+    assert not _holds("dist/", objects) and not _holds("before committing", objects)
