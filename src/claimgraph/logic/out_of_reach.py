@@ -29,7 +29,17 @@ _SANDBOX = lazy_regex(r"sandbox denied|failed in sandbox", re.IGNORECASE)
 #: Words one of the refusals above always contains: a cheap test before any regex.
 _CUES = ("publickey", "Docker daemon", "command not found")
 _ANSI = lazy_regex(r"\x1b\[[0-9;]*[A-Za-z]")
+#: What follows a word when it names another thing than the step: a ``pull request``.
+_ANOTHER_THING = lazy_regex(r"\s+requests?\b", re.IGNORECASE)
 _SENTENCE_END = lazy_regex(r"(?<=[.!?])\s+|\n+")
+#: Words that make a sentence naming the step speak of the wall: it is not there, not
+#: reachable, only elsewhere ("you dont have access to docker here", "podman only runs on the
+#: build box"), or the person does it ("I'll push from my laptop"). A sentence that only
+#: names the word ("go ahead", "make sure", "open a pull request") does not take the wall up.
+_WALL_WORDS = lazy_regex(
+    r"n[’']t\b|\b(?:not|no|never|cannot|cant|dont|doesnt|isnt|arent|wont|unable|without|"
+    r"only|elsewhere|myself|manually|host|machine|laptop|locally|i(?:[’'](?:ve|ll|m|d))?)\b",
+    re.IGNORECASE)
 LINE_CHARS = 120
 QUOTE_CHARS = 160
 
@@ -65,15 +75,26 @@ def refusals(output: str) -> list[Refusal]:
 
 def naming_sentence(text: str, word: str) -> str | None:
     """The first sentence of ``text`` that names ``word`` (as a word, or its ``-ed`` /
-    ``-ing`` / ``-s`` form: "i pushed" names ``push``), cut to a quote's length."""
-    pattern = re.compile(rf"(?<![\w./-]){re.escape(word)}(?:ed|es|ing|s)?(?![\w/-])",
-                         re.IGNORECASE)
+    ``-ing`` / ``-s`` form: "i pushed" names ``push``) and takes the wall up
+    (``takes_up``), cut to a quote's length."""
     for sentence in _SENTENCE_END.split(text or ""):
-        if pattern.search(sentence):
+        if takes_up(sentence, word):
             sentence = " ".join(sentence.split())
             return sentence if len(sentence) <= QUOTE_CHARS else (
                 sentence[:QUOTE_CHARS].rsplit(" ", 1)[0] + " …")
     return None
+
+
+def takes_up(sentence: str, word: str) -> bool:
+    """Does the sentence speak of the step ``word`` names as a wall? It names the word (not
+    in ``pull request``: another thing) and either says it is done already (``pushed``) or
+    holds a word of the wall's (``_WALL_WORDS``). A program named like an English word (``go``,
+    ``make``, ``just``, ``open``) is otherwise named by every "go ahead" and "make sure"."""
+    named = [m for m in re.finditer(
+        rf"(?<![\w./-]){re.escape(word)}(?P<form>ed|es|ing|s)?(?![\w/-])", sentence,
+        re.IGNORECASE) if not _ANOTHER_THING.match(sentence, m.end())]
+    return bool(named) and (any(m["form"] == "ed" for m in named)
+                            or _WALL_WORDS.search(sentence) is not None)
 
 
 def _line(line: str) -> str:

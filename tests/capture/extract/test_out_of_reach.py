@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from claimgraph.capture.extract.out_of_reach import out_of_reach_candidates
 from claimgraph.capture.extract.session import SessionView
-from claimgraph.logic.out_of_reach import naming_sentence, refusals
+from claimgraph.logic.out_of_reach import naming_sentence, refusals, takes_up
 
 from .extract_helpers import Session
 
@@ -138,3 +138,33 @@ def test_naming_sentence_takes_the_word_and_its_forms_only():
     assert naming_sentence("Thanks. I pushed it. Next task?", "push") == "I pushed it."
     assert naming_sentence("see the pushdown automaton", "push") is None
     assert naming_sentence("look at docker-compose.yml", "docker") is None
+
+
+def test_a_program_named_like_an_english_word_is_not_taken_up_by_the_word():
+    """``go``, ``make``, ``just``, ``open``: a later "go ahead", "make sure" or "open a PR"
+    names the word, not the wall; the person did not speak of it."""
+    for program, said in (("go", "ok go ahead and write the README instead"),
+                          ("make", "Make sure the docs mention the new flag."),
+                          ("just", "just commit what you have"),
+                          ("open", "open a PR when done")):
+        session = Session()
+        session.bash(f"{program} build", error=True,
+                     output=f"Exit code 127\nbash: {program}: command not found")
+        session.prompt(said)
+        assert _walls(session) == [], program
+
+
+def test_a_pull_request_does_not_take_up_a_refused_pull():
+    session = Session()
+    session.bash("git pull", error=True, output=KEY_REFUSED)
+    session.prompt("now open a pull request for it")
+    assert _walls(session) == []
+
+
+def test_taking_up_says_the_wall_or_the_persons_own_doing():
+    assert takes_up("you dont have access to docker here", "docker")
+    assert takes_up("never mind, i pushed", "push")
+    assert takes_up("podman only runs on the build box, not in your shell.", "podman")
+    assert not takes_up("the docker docs say to pin the image", "docker")
+    assert not takes_up("Make sure the docs mention the new flag.", "make")
+    assert not takes_up("the client wants docker compose files", "docker")
