@@ -9,8 +9,10 @@ time). Such a failure is kept only with three proofs (precision before recall):
   harness's sandbox (a sandbox's refusal is the session's settings, not the machine);
 - the wall stood to the end: no later run of the same step in the agent's shell passed
   (a key added, a program installed, the daemon started: then it was a moment, not a place);
-- the person took it up: a sentence they typed after the failure names the step ("never
-  mind, i pushed", "docker is running on your host"). Without that, a failure nobody
+- the person took it up: a sentence they typed after the failure names the step and speaks
+  of it as a wall ("never mind, i pushed", "docker is running on your host";
+  ``logic/out_of_reach.takes_up``: "go ahead" names ``go`` and takes nothing up). Without
+  that, a failure nobody
   spoke of may be a detour the agent alone took, and it is not stored.
 
 A missing program counts only when the command line itself ran it (a script's own missing
