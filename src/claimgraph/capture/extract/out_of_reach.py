@@ -12,8 +12,7 @@ time). Such a failure is kept only with three proofs (precision before recall):
 - the person took it up: a sentence they typed after the failure names the step and speaks
   of it as a wall ("never mind, i pushed", "docker is running on your host";
   ``logic/out_of_reach.takes_up``: "go ahead" names ``go`` and takes nothing up). Without
-  that, a failure nobody
-  spoke of may be a detour the agent alone took, and it is not stored.
+  that, a failure nobody spoke of may be a detour the agent alone took, and it is not stored.
 
 A missing program counts only when the command line itself ran it (a script's own missing
 command, ``bash: line 2: $'\\r'``, is the script's failure, ``lessons``'s to read). The fact
