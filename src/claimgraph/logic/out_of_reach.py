@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from claimgraph.logic.lazy_regex import lazy_regex
 
 #: git's words when the remote refused the agent's SSH key (``git push``, ``git fetch``).
-_SSH_KEY = lazy_regex(r"^.*Permission denied \(publickey[^)]*\)\.?.*$", re.MULTILINE)
+_SSH_KEY = lazy_regex(r"Permission denied \(publickey[^)\n]*\)")
 #: The Docker client unable to reach a daemon: none running, or a socket it may not open.
-_DOCKER = lazy_regex(r"^.*(?:Cannot connect to the Docker daemon|permission denied while "
-                     r"trying to connect to the Docker daemon socket).*$", re.MULTILINE)
+_DOCKER = lazy_regex(r"Cannot connect to the Docker daemon|permission denied while "
+                     r"trying to connect to the Docker daemon socket")
 #: A shell that found no such program: bash's ``bash: line 1: gh: command not found`` and
 #: zsh's ``zsh:1: command not found: docker``.
 _MISSING = lazy_regex(r"^(?:.*?:\s*)?(?:(?P<bash>[A-Za-z][\w.+-]{0,40}): command not found"
@@ -40,15 +40,14 @@ _WALL_WORDS = lazy_regex(
     r"n[’']t\b|\b(?:not|no|never|cannot|cant|dont|doesnt|isnt|arent|wont|unable|without|"
     r"only|elsewhere|myself|manually|host|machine|laptop|locally|i(?:[’'](?:ve|ll|m|d))?)\b",
     re.IGNORECASE)
-LINE_CHARS = 120
 QUOTE_CHARS = 160
 
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
     """One wall an output shows: its ``kind`` (``ssh-key``, ``docker-daemon``,
-    ``missing-program``), the ``program`` a missing-program refusal names, and the output's
-    ``line`` that says it."""
+    ``missing-program``), the ``program`` a missing-program refusal names, and the ``line``: the
+    output's words that say it, without the account, host or path around them."""
 
     kind: str
     line: str
@@ -62,14 +61,17 @@ def refusals(output: str) -> list[Refusal]:
     text = _ANSI.sub("", output)
     if _SANDBOX.search(text):
         return []
+    # only the refusal's own words: the account, host, socket address or script path around
+    # them (``alice@10.0.0.5: …``, ``… at ssh://alice@build-01``) is not the wall's, and a
+    # fact may travel further than the machine
     found = []
     if match := _SSH_KEY.search(text):
-        found.append(Refusal("ssh-key", _line(match.group(0))))
+        found.append(Refusal("ssh-key", match.group(0)))
     if match := _DOCKER.search(text):
-        found.append(Refusal("docker-daemon", _line(match.group(0))))
+        found.append(Refusal("docker-daemon", match.group(0)))
     for match in _MISSING.finditer(text):
-        found.append(Refusal("missing-program", _line(match.group(0)),
-                             match["bash"] or match["zsh"]))
+        program = match["bash"] or match["zsh"]
+        found.append(Refusal("missing-program", f"{program}: command not found", program))
     return found
 
 
@@ -96,7 +98,3 @@ def takes_up(sentence: str, word: str) -> bool:
     return bool(named) and (any(m["form"] == "ed" for m in named)
                             or _WALL_WORDS.search(sentence) is not None)
 
-
-def _line(line: str) -> str:
-    line = " ".join(line.split())
-    return line if len(line) <= LINE_CHARS else line[:LINE_CHARS].rsplit(" ", 1)[0] + " …"

@@ -30,7 +30,7 @@ def _refused_push(then: str) -> Session:
 def test_a_refused_key_the_person_worked_around_is_kept():
     [wall] = _walls(_refused_push("ok, I pushed it from my laptop"))
     assert wall.startswith("`git push` does not work from the agent's shell here "
-                           "(git@example.org: Permission denied (publickey).)")
+                           "(Permission denied (publickey))")
     assert wall.endswith('the person said afterwards: "ok, I pushed it from my laptop"')
 
 
@@ -168,3 +168,23 @@ def test_taking_up_says_the_wall_or_the_persons_own_doing():
     assert not takes_up("the docker docs say to pin the image", "docker")
     assert not takes_up("Make sure the docs mention the new flag.", "make")
     assert not takes_up("the client wants docker compose files", "docker")
+
+
+def test_the_wall_is_told_without_the_user_host_or_path_the_refusal_named():
+    """The refusal's words are kept, not the account, host, socket address or script path
+    around them: the fact may travel to a shared store, the step is what it is about."""
+    key = ("Exit code 255\nalice@10.20.30.40: Permission denied (publickey,password).\n"
+           "fatal: Could not read from remote repository.")
+    daemon = ("Cannot connect to the Docker daemon at ssh://alice@build-01.corp.internal. "
+              "Is the docker daemon running?")
+    missing = "Exit code 127\n/home/alice/.profile: line 3: gh: command not found"
+    for command, output, said, kept in (
+            ("git push origin main", key, "never mind, I pushed", "Permission denied (publickey"),
+            ("docker ps", daemon, "docker only runs on my host", "Cannot connect to the Docker"),
+            ("gh pr create --fill", missing, "gh is not installed there", "gh: command not found")):
+        session = Session()
+        session.bash(command, error=True, output=output)
+        session.prompt(said)
+        [wall] = _walls(session)
+        assert kept in wall, wall
+        assert "alice" not in wall and "10.20.30.40" not in wall and "corp.internal" not in wall

@@ -34,8 +34,9 @@ from claimgraph.logic.out_of_reach import Refusal, naming_sentence, refusals
 
 #: The git steps that talk to a remote over SSH, and so can meet a refused key.
 _REMOTE_STEPS = frozenset({"push", "pull", "fetch", "clone", "ls-remote"})
-#: The person telling the agent to install the missing program: not a limit of the place.
-_INSTALL = lazy_regex(r"\binstall", re.IGNORECASE)
+#: The person telling the agent to install the missing program: not a limit of the place
+#: ("it isn't installed here" says the wall).
+_INSTALL = lazy_regex(r"\binstall(?!ed)", re.IGNORECASE)
 
 
 def out_of_reach_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
