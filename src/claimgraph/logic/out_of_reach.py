@@ -38,8 +38,11 @@ _SENTENCE_END = lazy_regex(r"(?<=[.!?])\s+|\n+")
 #: names the word ("go ahead", "make sure", "open a pull request") does not take the wall up.
 _WALL_WORDS = lazy_regex(
     r"n[’']t\b|\b(?:not|no|never|cannot|cant|dont|doesnt|isnt|arent|wont|unable|without|"
-    r"only|elsewhere|myself|manually|host|machine|laptop|locally|i(?:[’'](?:ve|ll|m|d))?)\b",
-    re.IGNORECASE)
+    r"only|elsewhere|myself|manually|host|machine|laptop|locally)\b", re.IGNORECASE)
+#: The person as the subject right before the step's word: they do it ("I'll push", "i
+#: already pushed"); "I" elsewhere in the sentence ("I want to go with B") says nothing.
+_I_DO = lazy_regex(r"\bi(?:[’']ll|[’']ve|[’']d|\s+(?:will|can|could|just|already|have|did|"
+                   r"will just))?\s+$", re.IGNORECASE)
 QUOTE_CHARS = 160
 
 
@@ -89,12 +92,14 @@ def naming_sentence(text: str, word: str) -> str | None:
 
 def takes_up(sentence: str, word: str) -> bool:
     """Does the sentence speak of the step ``word`` names as a wall? It names the word (not
-    in ``pull request``: another thing) and either says it is done already (``pushed``) or
-    holds a word of the wall's (``_WALL_WORDS``). A program named like an English word (``go``,
-    ``make``, ``just``, ``open``) is otherwise named by every "go ahead" and "make sure"."""
+    in ``pull request``: another thing) and either says it is done already (``pushed``), has
+    the person doing it ("I'll push"), or holds a word of the wall's (``_WALL_WORDS``). A
+    program named like an English word (``go``, ``make``, ``just``, ``open``) is otherwise
+    named by every "go ahead" and "make sure"."""
     named = [m for m in re.finditer(
         rf"(?<![\w./-]){re.escape(word)}(?P<form>ed|es|ing|s)?(?![\w/-])", sentence,
         re.IGNORECASE) if not _ANOTHER_THING.match(sentence, m.end())]
-    return bool(named) and (any(m["form"] == "ed" for m in named)
+    return bool(named) and (any(m["form"] == "ed" or _I_DO.search(sentence, 0, m.start())
+                                for m in named)
                             or _WALL_WORDS.search(sentence) is not None)
 

@@ -188,3 +188,17 @@ def test_the_wall_is_told_without_the_user_host_or_path_the_refusal_named():
         [wall] = _walls(session)
         assert kept in wall, wall
         assert "alice" not in wall and "10.20.30.40" not in wall and "corp.internal" not in wall
+
+
+def test_only_the_persons_reply_to_the_failure_can_take_it_up():
+    """A sentence further on that names the step may be about anything by then."""
+    session = _refused_push("Now add a test for the empty-row case")
+    session.bash("pytest -q", output="3 passed")
+    session.prompt("Good. Don't push yet, I want to read it first.")
+    assert _walls(session) == []
+
+
+def test_the_person_as_subject_counts_only_doing_the_step():
+    assert takes_up("I'll push it from here", "push")
+    assert not takes_up("I want to go with option B", "go")
+    assert not takes_up("Make sure I can read the report", "make")

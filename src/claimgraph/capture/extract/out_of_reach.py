@@ -9,7 +9,7 @@ time). Such a failure is kept only with three proofs (precision before recall):
   harness's sandbox (a sandbox's refusal is the session's settings, not the machine);
 - the wall stood to the end: no later run of the same step in the agent's shell passed
   (a key added, a program installed, the daemon started: then it was a moment, not a place);
-- the person took it up: a sentence they typed after the failure names the step and speaks
+- the person took it up: a sentence of their reply to it names the step and speaks
   of it as a wall ("never mind, i pushed", "docker is running on your host";
   ``logic/out_of_reach.takes_up``: "go ahead" names ``go`` and takes nothing up). Without
   that, a failure nobody spoke of may be a detour the agent alone took, and it is not stored.
@@ -91,13 +91,14 @@ def _runs(argv: tuple[str, ...], step: tuple[str, ...]) -> bool:
 
 
 def _taken_up(view: SessionView, after: int, step: tuple[str, ...]) -> tuple[int, str] | None:
-    """The first sentence the person typed after line ``after`` that names the step (its
-    last word: "push" for ``git push``), with its line."""
+    """The sentence of the person's reply to the failure (the first words they typed after
+    line ``after``) that takes the step up (its last word: "push" for ``git push``), with
+    its line. Words typed later may be about anything by then ("don't push yet")."""
     typed = [(event.line, event.text) for event in view.transcript.events
              if event.is_human_prompt and event.line > after]
     typed += [(event.line, words) for event, words in view.typed_in_results()
               if event.line > after]
-    for line, text in sorted(typed):
+    for line, text in sorted(typed)[:1]:
         sentence = naming_sentence(text, step[-1])
         if sentence:
             if len(step) == 1 and _INSTALL.search(sentence):
