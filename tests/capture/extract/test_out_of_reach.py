@@ -202,3 +202,12 @@ def test_the_person_as_subject_counts_only_doing_the_step():
     assert takes_up("I'll push it from here", "push")
     assert not takes_up("I want to go with option B", "go")
     assert not takes_up("Make sure I can read the report", "make")
+
+
+def test_a_later_failure_of_the_step_the_person_takes_up_is_read():
+    """The first refusal went unremarked; the person's reply to the second takes it up."""
+    session = _refused_push("Now add a test for the empty-row case")
+    session.bash("git push origin main", error=True, output=KEY_REFUSED)
+    session.prompt("never mind, I pushed it myself")
+    [wall] = _walls(session)
+    assert wall.endswith('"never mind, I pushed it myself"')

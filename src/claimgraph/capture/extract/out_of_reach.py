@@ -52,12 +52,13 @@ def out_of_reach_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             step = _step(command_text(call) or "", refusal)
             if step is None or step in seen:
                 continue
-            seen.add(step)
             if any(_passed(view, later, step) for later in calls[index + 1:]):
+                seen.add(step)
                 continue  # got past it later: a moment, not the place
             taken_up = _taken_up(view, call.line, step)
             if taken_up is None:
-                continue
+                continue  # the person's reply to a later refusal of the step may take it up
+            seen.add(step)
             yield _fact(view, call, step, refusal, taken_up)
 
 
