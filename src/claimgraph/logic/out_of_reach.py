@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from claimgraph.logic.lazy_regex import lazy_regex
 
 #: git's words when the remote refused the agent's SSH key (``git push``, ``git fetch``).
-_SSH_KEY = lazy_regex(r"^.*Permission denied \(publickey[^)]*\)\.?.*$", re.MULTILINE)
+_SSH_KEY = lazy_regex(r"Permission denied \(publickey[^)\n]*\)")
 #: The Docker client unable to reach a daemon: none running, or a socket it may not open.
-_DOCKER = lazy_regex(r"^.*(?:Cannot connect to the Docker daemon|permission denied while "
-                     r"trying to connect to the Docker daemon socket).*$", re.MULTILINE)
+_DOCKER = lazy_regex(r"Cannot connect to the Docker daemon|permission denied while "
+                     r"trying to connect to the Docker daemon socket")
 #: A shell that found no such program: bash's ``bash: line 1: gh: command not found`` and
 #: zsh's ``zsh:1: command not found: docker``.
 _MISSING = lazy_regex(r"^(?:.*?:\s*)?(?:(?P<bash>[A-Za-z][\w.+-]{0,40}): command not found"
@@ -29,16 +29,28 @@ _SANDBOX = lazy_regex(r"sandbox denied|failed in sandbox", re.IGNORECASE)
 #: Words one of the refusals above always contains: a cheap test before any regex.
 _CUES = ("publickey", "Docker daemon", "command not found")
 _ANSI = lazy_regex(r"\x1b\[[0-9;]*[A-Za-z]")
+#: What follows a word when it names another thing than the step: a ``pull request``.
+_ANOTHER_THING = lazy_regex(r"\s+requests?\b", re.IGNORECASE)
 _SENTENCE_END = lazy_regex(r"(?<=[.!?])\s+|\n+")
-LINE_CHARS = 120
+#: Words that make a sentence naming the step speak of the wall: it is not there, not
+#: reachable, only elsewhere ("you dont have access to docker here", "podman only runs on the
+#: build box"), or the person does it ("I'll push from my laptop"). A sentence that only
+#: names the word ("go ahead", "make sure", "open a pull request") does not take the wall up.
+_WALL_WORDS = lazy_regex(
+    r"n[’']t\b|\b(?:not|no|never|cannot|cant|dont|doesnt|isnt|arent|wont|unable|without|"
+    r"only|elsewhere|myself|manually|host|machine|laptop|locally)\b", re.IGNORECASE)
+#: The person as the subject right before the step's word: they do it ("I'll push", "i
+#: already pushed"); "I" elsewhere in the sentence ("I want to go with B") says nothing.
+_I_DO = lazy_regex(r"\bi(?:[’']ll|[’']ve|[’']d|\s+(?:will|can|could|just|already|have|did|"
+                   r"will just))?\s+$", re.IGNORECASE)
 QUOTE_CHARS = 160
 
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
     """One wall an output shows: its ``kind`` (``ssh-key``, ``docker-daemon``,
-    ``missing-program``), the ``program`` a missing-program refusal names, and the output's
-    ``line`` that says it."""
+    ``missing-program``), the ``program`` a missing-program refusal names, and the ``line``: the
+    output's words that say it, without the account, host or path around them."""
 
     kind: str
     line: str
@@ -52,30 +64,42 @@ def refusals(output: str) -> list[Refusal]:
     text = _ANSI.sub("", output)
     if _SANDBOX.search(text):
         return []
+    # only the refusal's own words: the account, host, socket address or script path around
+    # them (``alice@10.0.0.5: …``, ``… at ssh://alice@build-01``) is not the wall's, and a
+    # fact may travel further than the machine
     found = []
     if match := _SSH_KEY.search(text):
-        found.append(Refusal("ssh-key", _line(match.group(0))))
+        found.append(Refusal("ssh-key", match.group(0)))
     if match := _DOCKER.search(text):
-        found.append(Refusal("docker-daemon", _line(match.group(0))))
+        found.append(Refusal("docker-daemon", match.group(0)))
     for match in _MISSING.finditer(text):
-        found.append(Refusal("missing-program", _line(match.group(0)),
-                             match["bash"] or match["zsh"]))
+        program = match["bash"] or match["zsh"]
+        found.append(Refusal("missing-program", f"{program}: command not found", program))
     return found
 
 
 def naming_sentence(text: str, word: str) -> str | None:
     """The first sentence of ``text`` that names ``word`` (as a word, or its ``-ed`` /
-    ``-ing`` / ``-s`` form: "i pushed" names ``push``), cut to a quote's length."""
-    pattern = re.compile(rf"(?<![\w./-]){re.escape(word)}(?:ed|es|ing|s)?(?![\w/-])",
-                         re.IGNORECASE)
+    ``-ing`` / ``-s`` form: "i pushed" names ``push``) and takes the wall up
+    (``takes_up``), cut to a quote's length."""
     for sentence in _SENTENCE_END.split(text or ""):
-        if pattern.search(sentence):
+        if takes_up(sentence, word):
             sentence = " ".join(sentence.split())
             return sentence if len(sentence) <= QUOTE_CHARS else (
                 sentence[:QUOTE_CHARS].rsplit(" ", 1)[0] + " …")
     return None
 
 
-def _line(line: str) -> str:
-    line = " ".join(line.split())
-    return line if len(line) <= LINE_CHARS else line[:LINE_CHARS].rsplit(" ", 1)[0] + " …"
+def takes_up(sentence: str, word: str) -> bool:
+    """Does the sentence speak of the step ``word`` names as a wall? It names the word (not
+    in ``pull request``: another thing) and either says it is done already (``pushed``), has
+    the person doing it ("I'll push"), or holds a word of the wall's (``_WALL_WORDS``). A
+    program named like an English word (``go``, ``make``, ``just``, ``open``) is otherwise
+    named by every "go ahead" and "make sure"."""
+    named = [m for m in re.finditer(
+        rf"(?<![\w./-]){re.escape(word)}(?P<form>ed|es|ing|s)?(?![\w/-])", sentence,
+        re.IGNORECASE) if not _ANOTHER_THING.match(sentence, m.end())]
+    return bool(named) and (any(m["form"] == "ed" or _I_DO.search(sentence, 0, m.start())
+                                for m in named)
+                            or _WALL_WORDS.search(sentence) is not None)
+

@@ -385,3 +385,19 @@ def test_a_fix_commit_lesson_outlasts_an_earlier_sentence_and_stands_alone():
     assert one_lesson_per_failure([fix, said, other]) == [fix, other]
     record = {**other, "evidence": ["transcript#L4: pytest", "transcript#L8: pytest"]}
     assert one_lesson_per_failure([fix, record]) == [record]
+
+
+def test_a_record_lesson_of_another_check_inside_the_loop_leaves_the_fix_commit_standing():
+    """The tests failed; on the way to their fix the linter failed and was fixed (the record's
+    own lesson of the lint). Two failures, two lessons: the lint one is no account of the tests'
+    failure, so the fix commit's lesson stays."""
+    from claimgraph.capture.extract.fix_commits import one_lesson_per_failure
+    fix = {"rule": "fix-commits", "predicate": "core/failure-mode", "object": "A. Fix: b",
+           "evidence": ["transcript#L2: pytest -q", "transcript#L9: 1a2b3c4 fix: b",
+                        "transcript#L12: pytest -q"]}
+    lint = {"rule": "lessons", "predicate": "core/failure-mode", "object": "`ruff` failed",
+            "evidence": ["transcript#L4: ruff check .", "transcript#L6: ruff check ."]}
+    assert one_lesson_per_failure([fix, lint]) == [fix, lint]
+    same = {**lint, "evidence": ["transcript#L4: python -m pytest tests/test_x.py",
+                                 "transcript#L8: pytest -q"]}
+    assert one_lesson_per_failure([fix, same]) == [same]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from claimgraph.capture.extract.out_of_reach import out_of_reach_candidates
 from claimgraph.capture.extract.session import SessionView
-from claimgraph.logic.out_of_reach import naming_sentence, refusals
+from claimgraph.logic.out_of_reach import naming_sentence, refusals, takes_up
 
 from .extract_helpers import Session
 
@@ -30,7 +30,7 @@ def _refused_push(then: str) -> Session:
 def test_a_refused_key_the_person_worked_around_is_kept():
     [wall] = _walls(_refused_push("ok, I pushed it from my laptop"))
     assert wall.startswith("`git push` does not work from the agent's shell here "
-                           "(git@example.org: Permission denied (publickey).)")
+                           "(Permission denied (publickey))")
     assert wall.endswith('the person said afterwards: "ok, I pushed it from my laptop"')
 
 
@@ -138,3 +138,76 @@ def test_naming_sentence_takes_the_word_and_its_forms_only():
     assert naming_sentence("Thanks. I pushed it. Next task?", "push") == "I pushed it."
     assert naming_sentence("see the pushdown automaton", "push") is None
     assert naming_sentence("look at docker-compose.yml", "docker") is None
+
+
+def test_a_program_named_like_an_english_word_is_not_taken_up_by_the_word():
+    """``go``, ``make``, ``just``, ``open``: a later "go ahead", "make sure" or "open a PR"
+    names the word, not the wall; the person did not speak of it."""
+    for program, said in (("go", "ok go ahead and write the README instead"),
+                          ("make", "Make sure the docs mention the new flag."),
+                          ("just", "just commit what you have"),
+                          ("open", "open a PR when done")):
+        session = Session()
+        session.bash(f"{program} build", error=True,
+                     output=f"Exit code 127\nbash: {program}: command not found")
+        session.prompt(said)
+        assert _walls(session) == [], program
+
+
+def test_a_pull_request_does_not_take_up_a_refused_pull():
+    session = Session()
+    session.bash("git pull", error=True, output=KEY_REFUSED)
+    session.prompt("now open a pull request for it")
+    assert _walls(session) == []
+
+
+def test_taking_up_says_the_wall_or_the_persons_own_doing():
+    assert takes_up("you dont have access to docker here", "docker")
+    assert takes_up("never mind, i pushed", "push")
+    assert takes_up("podman only runs on the build box, not in your shell.", "podman")
+    assert not takes_up("the docker docs say to pin the image", "docker")
+    assert not takes_up("Make sure the docs mention the new flag.", "make")
+    assert not takes_up("the client wants docker compose files", "docker")
+
+
+def test_the_wall_is_told_without_the_user_host_or_path_the_refusal_named():
+    """The refusal's words are kept, not the account, host, socket address or script path
+    around them: the fact may travel to a shared store, the step is what it is about."""
+    key = ("Exit code 255\nalice@10.20.30.40: Permission denied (publickey,password).\n"
+           "fatal: Could not read from remote repository.")
+    daemon = ("Cannot connect to the Docker daemon at ssh://alice@build-01.corp.internal. "
+              "Is the docker daemon running?")
+    missing = "Exit code 127\n/home/alice/.profile: line 3: gh: command not found"
+    for command, output, said, kept in (
+            ("git push origin main", key, "never mind, I pushed", "Permission denied (publickey"),
+            ("docker ps", daemon, "docker only runs on my host", "Cannot connect to the Docker"),
+            ("gh pr create --fill", missing, "gh is not installed there", "gh: command not found")):
+        session = Session()
+        session.bash(command, error=True, output=output)
+        session.prompt(said)
+        [wall] = _walls(session)
+        assert kept in wall, wall
+        assert "alice" not in wall and "10.20.30.40" not in wall and "corp.internal" not in wall
+
+
+def test_only_the_persons_reply_to_the_failure_can_take_it_up():
+    """A sentence further on that names the step may be about anything by then."""
+    session = _refused_push("Now add a test for the empty-row case")
+    session.bash("pytest -q", output="3 passed")
+    session.prompt("Good. Don't push yet, I want to read it first.")
+    assert _walls(session) == []
+
+
+def test_the_person_as_subject_counts_only_doing_the_step():
+    assert takes_up("I'll push it from here", "push")
+    assert not takes_up("I want to go with option B", "go")
+    assert not takes_up("Make sure I can read the report", "make")
+
+
+def test_a_later_failure_of_the_step_the_person_takes_up_is_read():
+    """The first refusal went unremarked; the person's reply to the second takes it up."""
+    session = _refused_push("Now add a test for the empty-row case")
+    session.bash("git push origin main", error=True, output=KEY_REFUSED)
+    session.prompt("never mind, I pushed it myself")
+    [wall] = _walls(session)
+    assert wall.endswith('"never mind, I pushed it myself"')

@@ -471,9 +471,11 @@ _CITED_LINE = lazy_regex(r"^transcript#L(?P<line>\d+):")
 def one_lesson_per_failure(candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One failure, one lesson. A fix commit's lesson spans a failure, the commit and a pass;
     another rule's lesson whose failure (its first citation) lies between that failure and
-    that commit is about the same failure. The record's own lesson (``lessons``: every word
-    of it read from tool output) is kept over the fix commit's; the fix commit's (the cause
-    written down once the loop had ended) over the agent's earlier sentence (``causes``)."""
+    that commit is about the same failure (for the record's lessons: when the failed
+    commands are of one kind of check, ``_same_check``). The record's own lesson
+    (``lessons``: every word of it read from tool output) is kept over the fix commit's; the
+    fix commit's (the cause written down once the loop had ended) over the agent's earlier
+    sentence (``causes``)."""
     windows = [(found, window) for found in candidates if found.get("rule") == RULE
                and found.get("predicate") == LESSON and (window := _window(found))]
     if not windows:
@@ -489,10 +491,27 @@ def one_lesson_per_failure(candidates: list[dict[str, Any]]) -> list[dict[str, A
             if not start <= failed <= end:
                 continue
             if found.get("rule") in _FROM_RECORD:
-                dropped.add(id(fix))
+                if _same_check(fix, found):
+                    dropped.add(id(fix))
             elif found.get("rule") in _FROM_PROSE:
                 dropped.add(id(found))
     return [found for found in candidates if id(found) not in dropped]
+
+
+def _same_check(fix: dict[str, Any], found: dict[str, Any]) -> bool:
+    """Is the record's lesson about the fix's failure, as far as the failed commands tell?
+    A lint failure met while the tests were being fixed is another failure with its own
+    lesson. Unsure (a command of no known kind, a CI run, the person's word): the same."""
+    kinds = [_cited_kinds(one) for one in (fix, found)]
+    return not kinds[0] or not kinds[1] or bool(kinds[0] & kinds[1])
+
+
+def _cited_kinds(found: dict[str, Any]) -> frozenset[str]:
+    """The kinds of check of the command a lesson's first citation quotes."""
+    evidence = found.get("evidence") or []
+    quote = evidence[0].split(": ", 1)[1] if evidence and ": " in evidence[0] else ""
+    return frozenset(kind for inv in invocations(quote)
+                     if (kind := _check_kind(inv)) is not None)
 
 
 def _window(found: dict[str, Any]) -> tuple[int, int] | None:

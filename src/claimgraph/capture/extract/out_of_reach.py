@@ -9,9 +9,10 @@ time). Such a failure is kept only with three proofs (precision before recall):
   harness's sandbox (a sandbox's refusal is the session's settings, not the machine);
 - the wall stood to the end: no later run of the same step in the agent's shell passed
   (a key added, a program installed, the daemon started: then it was a moment, not a place);
-- the person took it up: a sentence they typed after the failure names the step ("never
-  mind, i pushed", "docker is running on your host"). Without that, a failure nobody
-  spoke of may be a detour the agent alone took, and it is not stored.
+- the person took it up: a sentence of their reply to it names the step and speaks
+  of it as a wall ("never mind, i pushed", "docker is running on your host";
+  ``logic/out_of_reach.takes_up``: "go ahead" names ``go`` and takes nothing up). Without
+  that, a failure nobody spoke of may be a detour the agent alone took, and it is not stored.
 
 A missing program counts only when the command line itself ran it (a script's own missing
 command, ``bash: line 2: $'\\r'``, is the script's failure, ``lessons``'s to read). The fact
@@ -33,8 +34,9 @@ from claimgraph.logic.out_of_reach import Refusal, naming_sentence, refusals
 
 #: The git steps that talk to a remote over SSH, and so can meet a refused key.
 _REMOTE_STEPS = frozenset({"push", "pull", "fetch", "clone", "ls-remote"})
-#: The person telling the agent to install the missing program: not a limit of the place.
-_INSTALL = lazy_regex(r"\binstall", re.IGNORECASE)
+#: The person telling the agent to install the missing program: not a limit of the place
+#: ("it isn't installed here" says the wall).
+_INSTALL = lazy_regex(r"\binstall(?!ed)", re.IGNORECASE)
 
 
 def out_of_reach_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
@@ -50,12 +52,13 @@ def out_of_reach_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             step = _step(command_text(call) or "", refusal)
             if step is None or step in seen:
                 continue
-            seen.add(step)
             if any(_passed(view, later, step) for later in calls[index + 1:]):
+                seen.add(step)
                 continue  # got past it later: a moment, not the place
             taken_up = _taken_up(view, call.line, step)
             if taken_up is None:
-                continue
+                continue  # the person's reply to a later refusal of the step may take it up
+            seen.add(step)
             yield _fact(view, call, step, refusal, taken_up)
 
 
@@ -89,13 +92,14 @@ def _runs(argv: tuple[str, ...], step: tuple[str, ...]) -> bool:
 
 
 def _taken_up(view: SessionView, after: int, step: tuple[str, ...]) -> tuple[int, str] | None:
-    """The first sentence the person typed after line ``after`` that names the step (its
-    last word: "push" for ``git push``), with its line."""
+    """The sentence of the person's reply to the failure (the first words they typed after
+    line ``after``) that takes the step up (its last word: "push" for ``git push``), with
+    its line. Words typed later may be about anything by then ("don't push yet")."""
     typed = [(event.line, event.text) for event in view.transcript.events
              if event.is_human_prompt and event.line > after]
     typed += [(event.line, words) for event, words in view.typed_in_results()
               if event.line > after]
-    for line, text in sorted(typed):
+    for line, text in sorted(typed)[:1]:
         sentence = naming_sentence(text, step[-1])
         if sentence:
             if len(step) == 1 and _INSTALL.search(sentence):
