@@ -288,8 +288,8 @@ def text_head(event: Event, chars: int) -> str:
 def value_heads(fields: Mapping[str, Any], chars: int) -> Iterator[str]:
     """``str(value)[:chars]`` for each value of ``fields`` (a tool input), in order: of a
     packed string only its head is decompressed."""
-    held = fields._fields if isinstance(fields, PackedFields) else fields
-    for value in held.values():
+    held = fields._values if isinstance(fields, PackedFields) else fields.values()
+    for value in held:
         yield value.head(chars) if isinstance(value, _Zipped) else str(value)[:chars]
 
 
@@ -304,22 +304,48 @@ def _held(value: Any) -> Any:
     return value.text() if isinstance(value, _Zipped) else value
 
 
-class PackedFields(Mapping[str, Any]):
-    """``extras`` with its big strings compressed; reads give the strings back."""
+#: Most shapes of ``PackedFields`` kept (``_shape``): past it a shape is not shared, only
+#: held once per mapping as before (a hostile transcript's made-up keys cannot grow it).
+MAX_SHAPES = 4096
+_SHAPES: dict[tuple[Any, ...], tuple[tuple[Any, ...], dict[Any, int]]] = {}
 
-    __slots__ = ("_fields",)
+
+def _shape(names: tuple[Any, ...]) -> tuple[tuple[Any, ...], dict[Any, int]]:
+    """The keys in order and where each sits, one pair per distinct tuple of keys (a tool's
+    input and result repeat a handful of shapes: ~150 in a 200 MB session)."""
+    found = _SHAPES.get(names)
+    if found is None:
+        found = (names, {name: at for at, name in enumerate(names)})
+        if len(_SHAPES) < MAX_SHAPES:
+            _SHAPES[names] = found
+    return found
+
+
+class PackedFields(Mapping[str, Any]):
+    """``extras`` with its big strings compressed; reads give the strings back.
+    Held as a tuple of values and its shape's keys, shared with every mapping of the same
+    keys (``_shape``), not as a dict of its own: a small dict's table costs ~160 bytes more,
+    and a 200 MB pass held ~7,800 of them (issue 29)."""
+
+    __slots__ = ("_keys", "_values")
 
     def __init__(self, fields: dict[str, Any]) -> None:
-        self._fields = fields
+        self._keys = _shape(tuple(fields))
+        self._values = tuple(fields.values())
+
+    @property
+    def _fields(self) -> dict[str, Any]:
+        """The held values by key (the compressed ones as they are held)."""
+        return dict(zip(self._keys[0], self._values))
 
     def __getitem__(self, key: str) -> Any:
-        return _held(self._fields[key])
+        return _held(self._values[self._keys[1][key]])
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._fields)
+        return iter(self._keys[0])
 
     def __len__(self) -> int:
-        return len(self._fields)
+        return len(self._values)
 
     def __repr__(self) -> str:
         return repr(dict(self))
