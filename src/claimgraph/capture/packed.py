@@ -322,10 +322,12 @@ def _shape(names: tuple[Any, ...]) -> tuple[tuple[Any, ...], dict[Any, int]]:
 
 
 class PackedFields(Mapping[str, Any]):
-    """``extras`` with its big strings compressed; reads give the strings back.
-    Held as a tuple of values and its shape's keys, shared with every mapping of the same
-    keys (``_shape``), not as a dict of its own: a small dict's table costs ~160 bytes more,
-    and a 200 MB pass held ~7,800 of them (issue 29)."""
+    """A held event's ``extras`` or ``tool_input``, its big strings compressed; reads give the
+    strings back. Held as a tuple of values and its shape's keys, shared with every mapping
+    of the same keys (``_shape``), not as a dict of its own: a small dict's table costs ~160
+    bytes more, and a 200 MB pass held ~28,000 of them, one per tool call and result
+    (~2.6 MB, issue 29), so a result's or a call's small fields are held this way too, their
+    strings as they are. ``get`` and ``in`` are answered from the shape's index directly."""
 
     __slots__ = ("_keys", "_values")
 
@@ -340,6 +342,13 @@ class PackedFields(Mapping[str, Any]):
 
     def __getitem__(self, key: str) -> Any:
         return _held(self._values[self._keys[1][key]])
+
+    def get(self, key: str, default: Any = None) -> Any:  # Mapping's goes through KeyError
+        at = self._keys[1].get(key)
+        return default if at is None else _held(self._values[at])
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys[1]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._keys[0])
@@ -379,13 +388,14 @@ class PackedEvent(Event):
 
 
 def pack_input(fields: dict[str, Any]) -> tuple[Mapping[str, Any], dict[int, _Zipped]]:
-    """A tool call's input with its big strings packed (``INPUT_PACK_MIN_CHARS``), and the
-    packed form of each by the id of its string, so that the result's copy of it (a Write's
-    content, an Edit's strings) is held by the same bytes (``pack``'s ``shared``)."""
+    """A tool call's input as ``PackedFields`` (an empty one as it is) with its big strings
+    packed (``INPUT_PACK_MIN_CHARS``), and the packed form of each by the id of its string, so
+    that the result's copy of it (a Write's content, an Edit's strings) is held by the same
+    bytes (``pack``'s ``shared``)."""
     zipped = {id(v): _zipped(v) for k, v in fields.items()
               if isinstance(v, str) and len(v) >= INPUT_PACK_MIN_CHARS and k not in _READ_BY_ALL}
     if not zipped:
-        return fields, zipped
+        return (PackedFields(fields) if fields else fields), zipped
     return PackedFields({k: zipped.get(id(v), v) if isinstance(v, str) else v
                          for k, v in fields.items()}), zipped
 
@@ -429,6 +439,10 @@ def pack(event: Event, echoes: Collection[int] = (),
         else event.extras
     if any(big(v) for v in extras.values()):
         extras = PackedFields({k: held(v) for k, v in extras.items()})
+    elif extras and not isinstance(extras, PackedFields):  # small ones too: see PackedFields
+        extras = PackedFields(dict(extras))
+        if zipped is None:
+            return _copy(Event, event, {**(changes or {}), "extras": extras})
     elif zipped is None:
         return _copy(Event, event, changes) if changes else event
     held = dict(changes) if changes else {}
