@@ -94,7 +94,9 @@ class Event:
     def to_dict(self) -> dict[str, Any]:
         shape = dataclasses.asdict(self)
         if self.tool_input is not None and not isinstance(self.tool_input, dict):
-            shape["tool_input"] = dict(self.tool_input)  # a packed input (capture/packed.py)
+            shape["tool_input"] = dict(self.tool_input)  # held fields (capture/packed.py)
+        if not isinstance(self.extras, dict):
+            shape["extras"] = dict(self.extras)
         return shape
 
 
