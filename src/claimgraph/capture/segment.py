@@ -315,7 +315,9 @@ def segment_header(transcript: Transcript, session: str, start_line: int,
 
 
 def segment_lines(transcript: Transcript, header: Mapping[str, Any]) -> Iterator[str]:
-    """The stored form, one JSON document per line (header first)."""
+    """The stored form, one JSON document per line (header first); each event's record id
+    from the transcript's column when the events were built without theirs
+    (``Transcript.record_ids``, capture/record_ids.py)."""
     yield _dumps(header)
     if transcript.record_ids is None:
         for event in transcript.events:
