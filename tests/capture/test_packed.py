@@ -25,6 +25,7 @@ def test_big_output_is_packed_and_reads_back_the_same() -> None:
     assert packed.text == BIG and packed.extras["stdout"] == BIG
     assert dict(packed.extras) == {"stdout": BIG, "exit_code": 1, "filePath": "a.py"}
     assert packed.extras.get("exit_code") == 1 and "filePath" in packed.extras
+    assert packed.extras.plain() == dict(packed.extras) and type(packed.extras.plain()) is dict
     assert packed == plain and plain == packed
     assert event_record(packed, "t.jsonl") == event_record(plain, "t.jsonl")
     assert packed.to_dict() == plain.to_dict()

@@ -343,6 +343,10 @@ class PackedFields(Mapping[str, Any]):
     def __getitem__(self, key: str) -> Any:
         return _held(self._values[self._keys[1][key]])
 
+    def plain(self) -> dict[str, Any]:
+        """``dict(self)`` in one pass over the values (the stored segment's copy of each)."""
+        return {key: _held(value) for key, value in zip(self._keys[0], self._values)}
+
     def get(self, key: str, default: Any = None) -> Any:  # Mapping's goes through KeyError
         at = self._keys[1].get(key)
         return default if at is None else _held(self._values[at])

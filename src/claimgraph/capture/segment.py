@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from claimgraph.capture.events import NO_EXTRAS, Event, IdColumn, Transcript, cleaning
-from claimgraph.capture.packed import pack, pack_input, replaced, spilling
+from claimgraph.capture.packed import PackedFields, pack, pack_input, replaced, spilling
 from claimgraph.capture.record_ids import RecordIds
 from claimgraph.logic.clean import clean_text_with_counts
 from claimgraph.logic.redact import is_secret_name, placeholder, redact_value
@@ -299,8 +299,9 @@ def event_record(event: Event, main_file: str, record_id: Any = _HELD) -> dict[s
                 name == "source_file" and value == main_file):
             continue
         # the ABC, not typing's alias: its isinstance is several times slower per call
-        record[name] = dict(value) if name in _MAPPING_FIELDS and isinstance(
-            value, Mapping) else value
+        if name in _MAPPING_FIELDS and isinstance(value, Mapping):
+            value = value.plain() if isinstance(value, PackedFields) else dict(value)
+        record[name] = value
     return record
 
 
