@@ -25,6 +25,7 @@ def test_big_output_is_packed_and_reads_back_the_same() -> None:
     assert packed.text == BIG and packed.extras["stdout"] == BIG
     assert dict(packed.extras) == {"stdout": BIG, "exit_code": 1, "filePath": "a.py"}
     assert packed.extras.get("exit_code") == 1 and "filePath" in packed.extras
+    assert packed.extras.plain() == dict(packed.extras) and type(packed.extras.plain()) is dict
     assert packed == plain and plain == packed
     assert event_record(packed, "t.jsonl") == event_record(plain, "t.jsonl")
     assert packed.to_dict() == plain.to_dict()
@@ -33,7 +34,11 @@ def test_big_output_is_packed_and_reads_back_the_same() -> None:
 
 def test_small_outputs_and_prompts_stay_as_they_are() -> None:
     small = _result("ok", stdout="ok")
-    assert pack(small) is small
+    held = pack(small)
+    assert not isinstance(held, PackedEvent) and held == small and held.text is small.text
+    assert isinstance(held.extras, PackedFields)  # its fields held without a dict table
+    assert held.extras._fields["stdout"] is small.extras["stdout"]
+    assert pack(_result("ok")) is not None and pack(_result("ok")).extras == {}
     prompt = Event(kind="prompt", agent="claude-code", source_file="t.jsonl", line=1, text=BIG)
     assert pack(prompt) is prompt
     said = Event(kind="assistant", agent="claude-code", source_file="t.jsonl", line=2, text=BIG)

@@ -14,7 +14,7 @@ from claimgraph.capture import packed
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.authored import AgentText
 from claimgraph.capture.packed import HeldTexts, PackedEvent, held_text, spilling
-from claimgraph.capture.segment import event_record, read_cleaned
+from claimgraph.capture.segment import read_cleaned, segment_header, segment_lines
 from claimgraph.capture.zipped_lines import ZippedLines
 
 FIXTURE = (Path(__file__).parents[1] / "fixtures" / "transcripts" / "claude-code" /
@@ -35,8 +35,8 @@ def test_a_pass_holds_no_packed_text_in_memory_and_reads_the_same(tmp_path: Path
     zipped = [h for h in held if isinstance(h, packed._Zipped)]
     assert zipped and all(isinstance(h, packed._Spilled) for h in zipped)
     assert list(tmp_path.iterdir()) == []  # the spill file has no name
-    assert [event_record(e, spilled.path) for e in spilled.events] == \
-        [event_record(e, plain.path) for e in plain.events]
+    assert list(segment_lines(spilled, segment_header(spilled, "s", 0, {}))) == \
+        list(segment_lines(plain, segment_header(plain, "s", 0, {})))
     assert spilled.events == plain.events
 
 

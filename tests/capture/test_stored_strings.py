@@ -122,13 +122,17 @@ def test_a_big_input_is_held_packed_and_reads_back_the_same(tmp_path):
     assert stored[1]["extras"]["content"] == content
 
 
-def test_a_small_input_stays_a_plain_dict_shared_with_its_result(tmp_path):
+def test_a_small_input_keeps_its_strings_plain_shared_with_its_result(tmp_path):
     content = "short notes\n" * 10
     assert len(content) < packed.INPUT_PACK_MIN_CHARS
     cleaned, _ = read_cleaned(_write_session(tmp_path, content), "claude-code")
     call, result = cleaned.events
-    assert type(call.tool_input) is dict
+    assert isinstance(call.tool_input, packed.PackedFields)  # no dict table of its own
+    assert call.tool_input._fields["content"] is call.tool_input["content"] == content
     assert result.extras["content"] is call.tool_input["content"]
+    assert call.tool_input.get("content") is call.tool_input["content"]
+    assert "file_path" in call.tool_input and "nothing" not in call.tool_input
+    assert call.tool_input.get("nothing", 7) == 7
 
 
 def test_pack_input_packs_only_big_strings():
@@ -138,9 +142,11 @@ def test_pack_input_packs_only_big_strings():
     assert list(zipped) == [id(big)] and dict(held) == fields
     assert held._fields["b"] is small and held._fields["d"] is fields["d"]
     same, none = packed.pack_input({"b": small})
-    assert none == {} and same == {"b": small}
+    assert none == {} and same == {"b": small} and same._fields["b"] is small
     command, none = packed.pack_input({"command": big})  # read by nearly every rule
-    assert none == {} and type(command) is dict
+    assert none == {} and command._fields["command"] is big  # never packed
+    empty, none = packed.pack_input({})
+    assert empty == {} and none == {}
 
 
 def test_a_writes_op_and_action_read_the_packed_input_and_keep_no_copy(tmp_path):

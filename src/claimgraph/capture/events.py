@@ -12,6 +12,9 @@ Capture cleans while it reads (``cleaning``): a builder made inside that block p
 event through the cleaner as it is added or amended, so a 200 MB transcript's raw text (tool
 outputs before truncation, secrets included) is never held whole, only each event's, once.
 A context variable carries the cleaner so that no reader has to know about cleaning.
+Such a builder also holds each event's record id apart from the event (``record_ids``,
+capture/record_ids.py): only the evidence segment reads it, so the cleaned event holds None
+and the transcript's ``record_ids`` column gives the id.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import contextvars
 import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping, Protocol
+from typing import Any, Iterator, Mapping, Protocol, Sequence
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.timeutil import from_iso
@@ -91,7 +94,9 @@ class Event:
     def to_dict(self) -> dict[str, Any]:
         shape = dataclasses.asdict(self)
         if self.tool_input is not None and not isinstance(self.tool_input, dict):
-            shape["tool_input"] = dict(self.tool_input)  # a packed input (capture/packed.py)
+            shape["tool_input"] = dict(self.tool_input)  # held fields (capture/packed.py)
+        if not isinstance(self.extras, dict):
+            shape["extras"] = dict(self.extras)
         return shape
 
 
@@ -141,16 +146,44 @@ class Transcript:
     warnings: tuple[ReadWarning, ...]
     subagent_offsets: Mapping[str, int] = field(default_factory=dict)
     resume: Mapping[str, Any] = field(default_factory=dict)
+    #: Each event's record id, in event order, when the events were built without theirs
+    #: (under ``cleaning``: module docstring); None when every event holds its own.
+    record_ids: Sequence[str | None] | None = None
+
+    def record_id(self, index: int) -> str | None:
+        """The record id of ``events[index]``, wherever it is held."""
+        return self.events[index].record_id if self.record_ids is None \
+            else self.record_ids[index]
+
+
+class IdColumn(Protocol):
+    """Where a builder under ``cleaning`` keeps its events' record ids (``record_ids.py``)."""
+
+    def append(self, value: str | None) -> None: ...
+
+    def set(self, index: int, value: str | None) -> None: ...
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: int) -> str | None: ...
+
+    def __iter__(self) -> Iterator[str | None]: ...
 
 
 class Cleaner(Protocol):
-    """What ``cleaning`` installs: the event as capture may keep it, and an amendment's."""
+    """What ``cleaning`` installs: the event as capture may keep it, and an amendment's.
+    ``event`` with ``ids`` appends the cleaned record id there and builds the event without
+    it; ``id_column`` makes a builder's column, ``record_id`` cleans an id set later."""
 
-    def event(self, event: Event) -> Event: ...
+    def event(self, event: Event, ids: IdColumn | None = None) -> Event: ...
 
     def amended(self, event: Event, changes: dict[str, Any]) -> Event: ...
 
     def label(self, value: str) -> str: ...
+
+    def record_id(self, value: str | None) -> str | None: ...
+
+    def id_column(self) -> IdColumn: ...
 
 
 _CLEANER: contextvars.ContextVar[Cleaner | None] = contextvars.ContextVar("cleaner", default=None)
@@ -178,16 +211,22 @@ class TranscriptBuilder:
         self.warnings: list[ReadWarning] = []
         self.session: dict[str, str] = {}
         self._cleaner = _CLEANER.get()
+        self.record_ids = self._cleaner.id_column() if self._cleaner else None
 
     def add(self, event: Event) -> int:
         """Append an event and return its index, so a later line can still amend it."""
-        self.events.append(self._cleaner.event(event) if self._cleaner else event)
+        self.events.append(self._cleaner.event(event, self.record_ids) if self._cleaner
+                           else event)
         return len(self.events) - 1
 
     def amend(self, index: int, **changes: Any) -> None:
         event = self.events[index]
-        self.events[index] = (self._cleaner.amended(event, changes) if self._cleaner
-                              else dataclasses.replace(event, **changes))
+        if self._cleaner is None:
+            self.events[index] = dataclasses.replace(event, **changes)
+            return
+        if self.record_ids is not None and "record_id" in changes:
+            self.record_ids.set(index, self._cleaner.record_id(changes.pop("record_id")))
+        self.events[index] = self._cleaner.amended(event, changes)
 
     def warn(self, source_file: str, line: int, reason: str, counter: str = "malformed") -> None:
         self.counts[counter] += 1
@@ -217,7 +256,7 @@ class TranscriptBuilder:
         session = SessionInfo(agent=self.agent, **self.session)
         return Transcript(self.path, self.agent, session, tuple(self.events), self.start_offset,
                           end_offset, end_line, dict(counts), tuple(self.warnings),
-                          dict(subagent_offsets or {}), dict(resume or {}))
+                          dict(subagent_offsets or {}), dict(resume or {}), self.record_ids)
 
 
 def text_or_none(value: Any) -> str | None:

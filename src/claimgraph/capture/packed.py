@@ -288,8 +288,8 @@ def text_head(event: Event, chars: int) -> str:
 def value_heads(fields: Mapping[str, Any], chars: int) -> Iterator[str]:
     """``str(value)[:chars]`` for each value of ``fields`` (a tool input), in order: of a
     packed string only its head is decompressed."""
-    held = fields._fields if isinstance(fields, PackedFields) else fields
-    for value in held.values():
+    held = fields._values if isinstance(fields, PackedFields) else fields.values()
+    for value in held:
         yield value.head(chars) if isinstance(value, _Zipped) else str(value)[:chars]
 
 
@@ -304,22 +304,61 @@ def _held(value: Any) -> Any:
     return value.text() if isinstance(value, _Zipped) else value
 
 
-class PackedFields(Mapping[str, Any]):
-    """``extras`` with its big strings compressed; reads give the strings back."""
+#: Most shapes of ``PackedFields`` kept (``_shape``): past it a shape is not shared, only
+#: held once per mapping as before (a hostile transcript's made-up keys cannot grow it).
+MAX_SHAPES = 4096
+_SHAPES: dict[tuple[Any, ...], tuple[tuple[Any, ...], dict[Any, int]]] = {}
 
-    __slots__ = ("_fields",)
+
+def _shape(names: tuple[Any, ...]) -> tuple[tuple[Any, ...], dict[Any, int]]:
+    """The keys in order and where each sits, one pair per distinct tuple of keys (a tool's
+    input and result repeat a handful of shapes: ~150 in a 200 MB session)."""
+    found = _SHAPES.get(names)
+    if found is None:
+        found = (names, {name: at for at, name in enumerate(names)})
+        if len(_SHAPES) < MAX_SHAPES:
+            _SHAPES[names] = found
+    return found
+
+
+class PackedFields(Mapping[str, Any]):
+    """A held event's ``extras`` or ``tool_input``, its big strings compressed; reads give the
+    strings back. Held as a tuple of values and its shape's keys, shared with every mapping
+    of the same keys (``_shape``), not as a dict of its own: a small dict's table costs ~160
+    bytes more, and a 200 MB pass held ~28,000 of them, one per tool call and result
+    (~2.6 MB, issue 29), so a result's or a call's small fields are held this way too, their
+    strings as they are. ``get`` and ``in`` are answered from the shape's index directly."""
+
+    __slots__ = ("_keys", "_values")
 
     def __init__(self, fields: dict[str, Any]) -> None:
-        self._fields = fields
+        self._keys = _shape(tuple(fields))
+        self._values = tuple(fields.values())
+
+    @property
+    def _fields(self) -> dict[str, Any]:
+        """The held values by key (the compressed ones as they are held)."""
+        return dict(zip(self._keys[0], self._values))
 
     def __getitem__(self, key: str) -> Any:
-        return _held(self._fields[key])
+        return _held(self._values[self._keys[1][key]])
+
+    def plain(self) -> dict[str, Any]:
+        """``dict(self)`` in one pass over the values (the stored segment's copy of each)."""
+        return {key: _held(value) for key, value in zip(self._keys[0], self._values)}
+
+    def get(self, key: str, default: Any = None) -> Any:  # Mapping's goes through KeyError
+        at = self._keys[1].get(key)
+        return default if at is None else _held(self._values[at])
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys[1]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._fields)
+        return iter(self._keys[0])
 
     def __len__(self) -> int:
-        return len(self._fields)
+        return len(self._values)
 
     def __repr__(self) -> str:
         return repr(dict(self))
@@ -353,13 +392,14 @@ class PackedEvent(Event):
 
 
 def pack_input(fields: dict[str, Any]) -> tuple[Mapping[str, Any], dict[int, _Zipped]]:
-    """A tool call's input with its big strings packed (``INPUT_PACK_MIN_CHARS``), and the
-    packed form of each by the id of its string, so that the result's copy of it (a Write's
-    content, an Edit's strings) is held by the same bytes (``pack``'s ``shared``)."""
+    """A tool call's input as ``PackedFields`` (an empty one as it is) with its big strings
+    packed (``INPUT_PACK_MIN_CHARS``), and the packed form of each by the id of its string, so
+    that the result's copy of it (a Write's content, an Edit's strings) is held by the same
+    bytes (``pack``'s ``shared``)."""
     zipped = {id(v): _zipped(v) for k, v in fields.items()
               if isinstance(v, str) and len(v) >= INPUT_PACK_MIN_CHARS and k not in _READ_BY_ALL}
     if not zipped:
-        return fields, zipped
+        return (PackedFields(fields) if fields else fields), zipped
     return PackedFields({k: zipped.get(id(v), v) if isinstance(v, str) else v
                          for k, v in fields.items()}), zipped
 
@@ -403,6 +443,10 @@ def pack(event: Event, echoes: Collection[int] = (),
         else event.extras
     if any(big(v) for v in extras.values()):
         extras = PackedFields({k: held(v) for k, v in extras.items()})
+    elif extras and not isinstance(extras, PackedFields):  # small ones too: see PackedFields
+        extras = PackedFields(dict(extras))
+        if zipped is None:
+            return _copy(Event, event, {**(changes or {}), "extras": extras})
     elif zipped is None:
         return _copy(Event, event, changes) if changes else event
     held = dict(changes) if changes else {}

@@ -42,8 +42,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from claimgraph.capture.events import NO_EXTRAS, Event, Transcript, cleaning
-from claimgraph.capture.packed import pack, pack_input, replaced, spilling
+from claimgraph.capture.events import NO_EXTRAS, Event, IdColumn, Transcript, cleaning
+from claimgraph.capture.packed import PackedFields, pack, pack_input, replaced, spilling
+from claimgraph.capture.record_ids import RecordIds
 from claimgraph.logic.clean import clean_text_with_counts
 from claimgraph.logic.redact import is_secret_name, placeholder, redact_value
 from claimgraph.logic.redact.blocks import SECRET_PRINTING_COMMAND
@@ -130,9 +131,19 @@ class _Cleaner:
             self.counts.update(found)
         return value if text == value else text
 
-    def event(self, event: Event) -> Event:
+    def id_column(self) -> IdColumn:
+        """A builder's column of record ids (``record_ids.RecordIds``)."""
+        return RecordIds()
+
+    def record_id(self, value: str | None) -> str | None:
+        """A record's id as it may be stored (``unique``)."""
+        return self.unique(value) if value and isinstance(value, str) else value
+
+    def event(self, event: Event, ids: IdColumn | None = None) -> Event:
+        """The event cleaned and packed; with ``ids``, its cleaned record id goes there and
+        the event holds None (``events.TranscriptBuilder``)."""
         if event.kind == "tool_result" and event.call_id in self._printing:
-            return self._printed_secret(event)
+            return self._printed_secret(event, ids)
         changes: dict[str, Any] = {}
         copies: dict[str, Cleaned] = {}
         echoes: frozenset[int] = frozenset()  # what the result repeats of its call's input
@@ -151,7 +162,7 @@ class _Cleaner:
                     changes["call_id"] = call_id
             if event.tool_name:
                 changes["tool_name"] = self.label(event.tool_name)
-        self._envelope(event, changes)
+        self._envelope(event, changes, ids)
         capped: dict[int, str] = {}  # one capped copy of an output the result repeats
         if event.text:
             text, found = clean_text_with_counts(event.text)
@@ -176,23 +187,28 @@ class _Cleaner:
             changes["extras"] = NO_EXTRAS
         return pack(event, echoes, changes, shared)  # one copy: cleaned and packed at once
 
-    def _envelope(self, event: Event, changes: dict[str, Any]) -> None:
+    def _envelope(self, event: Event, changes: dict[str, Any], ids: IdColumn | None) -> None:
         """The envelope's strings, redacted (``label``, ``unique``), into ``changes`` where
-        they differ."""
+        they differ; the record id into ``ids`` when given, the event holding None."""
         for name in _LABEL_FIELDS:
             value = getattr(event, name)
             if value and isinstance(value, str):
                 held = self.label(value)
                 if held is not value:
                     changes[name] = held
-        if event.record_id and isinstance(event.record_id, str):
-            record_id = self.unique(event.record_id)
-            if record_id is not event.record_id:
-                changes["record_id"] = record_id
+        record_id = self.record_id(event.record_id)
+        if ids is not None:
+            ids.append(record_id)
+            if event.record_id is not None:
+                changes["record_id"] = None
+        elif record_id is not event.record_id:
+            changes["record_id"] = record_id
 
     def amended(self, event: Event, changes: dict[str, Any]) -> Event:
         """A reader's later change to an event (a merged message's joined text, a compaction's
         summary), cleaned like the event was; cleaning clean text again changes nothing."""
+        if "record_id" in changes:
+            changes["record_id"] = self.record_id(changes["record_id"])
         if isinstance(changes.get("text"), str):
             text, found = clean_text_with_counts(changes["text"])
             if found:
@@ -202,7 +218,7 @@ class _Cleaner:
             changes["extras"] = self._fields(changes["extras"], {}, None)
         return pack(_replaced(event, changes))
 
-    def _printed_secret(self, event: Event) -> Event:
+    def _printed_secret(self, event: Event, ids: IdColumn | None) -> Event:
         """The whole output of a secret-printing command goes (module docstring)."""
         self._printing.discard(event.call_id or "")
         self.counts["command-output"] += 1
@@ -213,7 +229,7 @@ class _Cleaner:
         if event.call_id:
             changes["call_id"] = self._call_ids.pop(event.call_id, None) or self.unique(
                 event.call_id)
-        self._envelope(event, changes)
+        self._envelope(event, changes, ids)
         return _replaced(event, changes)
 
     def _fields(self, fields: Mapping[str, Any], known: Mapping[str, Cleaned],
@@ -264,20 +280,28 @@ def clean_transcript(transcript: Transcript) -> tuple[Transcript, Counter[str]]:
     return dataclasses.replace(transcript, events=events), cleaner.counts
 
 
-def event_record(event: Event, main_file: str) -> dict[str, Any]:
-    """An event as a compact dict: defaults dropped, the main file's name implied.
+#: ``event_record``'s default: the event holds its own record id.
+_HELD = object()
+
+
+def event_record(event: Event, main_file: str, record_id: Any = _HELD) -> dict[str, Any]:
+    """An event as a compact dict: defaults dropped, the main file's name implied;
+    ``record_id``: the event's id when the transcript holds it apart (``record_ids``).
     Only the two mapping fields are asked whether they hold a mapping (a packed event's extras
     are a read-only one, given back as a dict): every other field holds a string, a number or
     None, and an ``isinstance`` against the ABC for each cost a third of writing the segment."""
     record: dict[str, Any] = {}
     for name, default in _RECORD_FIELDS:
         value = getattr(event, name)
+        if name == "record_id" and record_id is not _HELD:
+            value = record_id
         if value == default if default is not _NO_DEFAULT else (
                 name == "source_file" and value == main_file):
             continue
         # the ABC, not typing's alias: its isinstance is several times slower per call
-        record[name] = dict(value) if name in _MAPPING_FIELDS and isinstance(
-            value, Mapping) else value
+        if name in _MAPPING_FIELDS and isinstance(value, Mapping):
+            value = value.plain() if isinstance(value, PackedFields) else dict(value)
+        record[name] = value
     return record
 
 
@@ -292,10 +316,16 @@ def segment_header(transcript: Transcript, session: str, start_line: int,
 
 
 def segment_lines(transcript: Transcript, header: Mapping[str, Any]) -> Iterator[str]:
-    """The stored form, one JSON document per line (header first)."""
+    """The stored form, one JSON document per line (header first); each event's record id
+    from the transcript's column when the events were built without theirs
+    (``Transcript.record_ids``, capture/record_ids.py)."""
     yield _dumps(header)
-    for event in transcript.events:
-        yield _dumps(event_record(event, transcript.path))
+    if transcript.record_ids is None:
+        for event in transcript.events:
+            yield _dumps(event_record(event, transcript.path))
+        return
+    for event, record_id in zip(transcript.events, transcript.record_ids, strict=True):
+        yield _dumps(event_record(event, transcript.path, record_id))
 
 
 def write_segment(evidence_dir: Path, lines: Iterable[str]) -> str:
